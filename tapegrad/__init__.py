@@ -1,0 +1,45 @@
+"""tapegrad: reverse- and forward-mode automatic differentiation for NumPy, with TensorFlow 2's
+``GradientTape`` API. Use it as ``import tapegrad as tf``.
+
+>>> import tapegrad as tf
+>>> w = tf.Variable([[1.0], [2.0]])
+>>> x = tf.constant([[3.0, 4.0]])
+>>> with tf.GradientTape() as tape:
+...     loss = tf.reduce_sum(tf.matmul(x, w) ** 2)
+>>> tape.gradient(loss, w).numpy()
+array([[66.],
+       [88.]], dtype=float32)
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+import warnings as _warnings
+
+# Ops produce inf/nan as IEEE arithmetic says (as TensorFlow does), without NumPy's warnings.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapegrad(\.|$)")
+
+from . import dtypes, errors
+from ._core import IndexedSlices, Tensor, TensorShape, Variable, constant, convert_to_tensor
+from ._tape import GradientTape, UnconnectedGradients
+from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
+                     float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
+from . import ops as _ops  # binds Tensor operators
+from .ops.array_ops import (broadcast_to, concat, expand_dims, eye, fill, gather, identity, linspace,
+                            ones, pad, range, rank, reshape, shape, size, slice, split, squeeze,
+                            stack, stop_gradient, tile, transpose, unsorted_segment_sum, unstack,
+                            zeros)
+from .ops.linalg_ops import matmul
+from .ops.math_ops import (abs, add, cast, clip_by_value, complex_ as complex, conj, cos, cumprod,  # noqa: A004
+                           cumsum, divide, equal, exp, floordiv, greater, greater_equal, imag, less,
+                           less_equal, log, logical_and, logical_not, logical_or, maximum, minimum,
+                           mod, multiply, negative, not_equal, ones_like, pow, real, reciprocal,
+                           saturate_cast, sigmoid, sign, sin, sqrt, square, subtract, tan, tanh,
+                           truediv, where, zeros_like)
+from .ops.reductions import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+                             reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
+                             reduce_variance)
+from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
+from . import test  # noqa: E402
+
+newaxis = None

@@ -1,0 +1,936 @@
+"""The engine's data model: Tensor, Variable, IndexedSlices, op declarations and dispatch.
+
+An op is declared once with :func:`defop`: its NumPy forward, how to differentiate each input
+(reverse mode) and how to push tangents through it (forward mode). Calling an op goes through
+:func:`apply`, which runs the forward and, only when some recorder (a GradientTape or a
+ForwardAccumulator) is active in this thread, offers the call to each recorder.
+
+Recorders form a per-thread stack, outermost first. A recorder at position ``k`` that runs ops of
+its own (a ForwardAccumulator's tangent rules) runs them with only the recorders before it
+visible, so outer recorders see inner ones' work and never the reverse. This is what makes
+forward-over-reverse and reverse-over-forward nesting work.
+"""
+from __future__ import annotations
+
+import builtins
+import itertools
+import threading
+import warnings
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import dtypes as _dt
+from .errors import InvalidArgumentError
+
+_next_id = itertools.count(1).__next__
+_new = object.__new__
+_EMPTY: dict = {}
+
+
+# --------------------------------------------------------------------------- recorder stack
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_tls = _State()
+_active = 0  # recorders active in any thread: the no-tape fast path reads only this
+_lock = threading.Lock()
+
+
+def _push(rec: Any, index: int | None = None) -> None:
+    global _active
+    with _lock:
+        _active += 1
+    if index is None:
+        _tls.stack.append(rec)
+    else:
+        _tls.stack.insert(index, rec)
+
+
+def _pop(rec: Any) -> int:
+    global _active
+    stack = _tls.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is rec:
+            del stack[i]
+            with _lock:
+                _active -= 1
+            return i
+    return -1
+
+
+def _recording() -> bool:
+    return bool(_active and _tls.stack)
+
+
+# --------------------------------------------------------------------------- shapes
+class TensorShape(tuple):
+    """A fully known shape. Compares equal to tuples and lists of ints.
+
+    >>> import tapegrad as tf
+    >>> s = tf.zeros([2, 3]).shape
+    >>> s, s.as_list(), s.rank, s[0], s == (2, 3)
+    (TensorShape([2, 3]), [2, 3], 2, 2, True)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, dims: Any = ()) -> "TensorShape":
+        if isinstance(dims, TensorShape):
+            return dims
+        return tuple.__new__(cls, (int(d) for d in dims))
+
+    @property
+    def rank(self) -> int:
+        return len(self)
+
+    @property
+    def ndims(self) -> int:
+        return len(self)
+
+    @property
+    def dims(self) -> list[int]:
+        return list(self)
+
+    def as_list(self) -> list[int]:
+        return list(self)
+
+    def num_elements(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+    def is_fully_defined(self) -> bool:
+        return True
+
+    def is_compatible_with(self, other: Any) -> bool:
+        return self == TensorShape(other)
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        r = tuple.__getitem__(self, key)
+        return TensorShape(r) if isinstance(key, slice) else r
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other: Any) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = tuple.__hash__
+
+    def __add__(self, other: Any) -> "TensorShape":  # type: ignore[override]
+        return TensorShape(tuple(self) + tuple(other))
+
+    def concatenate(self, other: Any) -> "TensorShape":
+        return self + other
+
+    def __repr__(self) -> str:
+        return f"TensorShape({list(self)})"
+
+    def __str__(self) -> str:
+        return "(" + ", ".join(str(d) for d in self) + ("," if len(self) == 1 else "") + ")"
+
+
+# --------------------------------------------------------------------------- tensors
+class Tensor:
+    """An immutable n-dimensional array that GradientTapes can follow.
+
+    Create tensors with :func:`tapegrad.constant` or :func:`tapegrad.convert_to_tensor`; ops
+    return them. ``numpy()`` gives the value as a NumPy array (a read-only view)::
+
+        >>> import tapegrad as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.shape, x.dtype
+        (TensorShape([2, 2]), tf.float32)
+        >>> (x @ x)[0].numpy()
+        array([ 7., 10.], dtype=float32)
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, value: Any, dtype: Any = None) -> None:
+        t = convert_to_tensor(value, dtype=dtype)
+        self._value = t._value
+        self._id = _next_id()
+
+    # -- description
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt._from_np(self._value.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    @property
+    def name(self) -> str:
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    def numpy(self) -> Any:
+        """The value as a NumPy array (read-only), or a NumPy scalar for a 0-d tensor."""
+        v = self._value
+        if type(v) is np.ndarray:
+            if v.ndim == 0:
+                return v[()]
+            if v.flags.writeable:
+                v = v.view()
+                v.flags.writeable = False
+        return v
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        _note_escape(self, "__array__")
+        v = np.asarray(self._value)
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        if copy:
+            return v.copy()
+        return v
+
+    def __repr__(self) -> str:
+        v = self._value
+        return (f"<tapegrad.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={np.array_repr(np.asarray(v)) if np.ndim(v) else repr(v[()] if isinstance(v, np.ndarray) else v)}>")
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({np.array_str(np.asarray(self._value))}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __format__(self, spec: str) -> str:
+        if np.ndim(self._value) == 0:
+            return format(self._value[()] if isinstance(self._value, np.ndarray) else self._value, spec)
+        return format(str(self), spec)
+
+    # -- Python protocol
+    def __len__(self) -> int:
+        if not self._value.ndim:
+            raise TypeError("len() of a 0-d (scalar) tensor is undefined.")
+        return self._value.shape[0]
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        if not self._value.ndim:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        from .ops.array_ops import unstack
+        return iter(unstack(self))
+
+    def __bool__(self) -> bool:
+        if self._value.size != 1 or self._value.ndim:
+            raise ValueError(
+                f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
+                "tf.reduce_any or tf.reduce_all, or compare a scalar.")
+        _note_escape(self, "__bool__")
+        return builtins.bool(self._value)
+
+    def __float__(self) -> float:
+        _note_escape(self, "__float__")
+        return float(self._value)
+
+    def __int__(self) -> int:
+        _note_escape(self, "__int__")
+        return int(self._value)
+
+    def __index__(self) -> int:
+        if self._value.dtype.kind not in "iu" or self._value.ndim:
+            raise TypeError(f"Only scalar integer tensors can be used as an index; got shape "
+                            f"{self.shape} and dtype {self.dtype.name}.")
+        return int(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __hash__(self) -> int:
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self) -> "_Ref":
+        """A hashable reference to this tensor (for use as a dict key or set member)."""
+        return _Ref(self)
+
+    experimental_ref = ref
+
+    def __copy__(self) -> "Tensor":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Tensor":
+        return self
+
+    def __reduce__(self) -> Any:
+        return (convert_to_tensor, (np.asarray(self._value),))
+
+
+class _Ref:
+    __slots__ = ("_t",)
+
+    def __init__(self, t: Any) -> None:
+        self._t = t
+
+    def deref(self) -> Any:
+        return self._t
+
+    def __hash__(self) -> int:
+        return id(self._t)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _Ref) and other._t is self._t
+
+
+def _wrap(v: Any) -> Tensor:
+    t = _new(Tensor)
+    t._value = v
+    t._id = _next_id()
+    return t
+
+
+def _note_escape(t: Tensor, how: str) -> None:
+    """A tracked tensor left the library (hook for the None-gradient diagnosis)."""
+    if _active:
+        for rec in _tls.stack:
+            h = getattr(rec, "_on_escape", None)
+            if h is not None:
+                h(t, how)
+
+
+# --------------------------------------------------------------------------- conversion
+_PY_SCALARS = (float, int, builtins.bool, complex)
+
+
+def _infer_py(value: Any) -> np.ndarray:
+    """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed)."""
+    try:
+        arr = np.array(value)
+    except ValueError as e:
+        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
+    k = arr.dtype.kind
+    if k == "f":
+        return arr.astype(np.float32)
+    if k == "i":
+        if arr.size and (arr.max() > 2**31 - 1 or arr.min() < -2**31):
+            return arr.astype(np.int64)
+        return arr.astype(np.int32)
+    if k in "bc":
+        return arr
+    if k == "O" and arr.size and all(isinstance(v, (Tensor, Variable)) for v in arr.flat):
+        from .ops.array_ops import stack
+        return stack([convert_to_tensor(v) for v in value])._value
+    raise TypeError(f"Cannot convert {value!r} to a tensor: elements of type "
+                    f"{type(arr.flat[0]).__name__ if arr.size else 'object'} are not numbers.")
+
+
+def _cast_checked(arr: np.ndarray, dt: np.dtype, value: Any) -> np.ndarray:
+    if arr.dtype == dt:
+        return arr
+    src, dst = arr.dtype.kind, dt.kind
+    ok = (src == dst or (src in "iub" and dst in "iufc") or (src == "f" and dst in "fc")
+          or (src == "b" and dst == "b"))
+    if not ok:
+        raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(dt).name}: "
+                        f"the value has kind {arr.dtype.name}. Cast explicitly with tf.cast.")
+    if src in "iu" and dst in "iu":
+        info = np.iinfo(dt)
+        if arr.size and (arr.max() > info.max or arr.min() < info.min):
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype "
+                            f"{_dt._from_np(dt).name}: the value is out of range.")
+    return arr.astype(dt)
+
+
+def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: Any = None) -> Tensor:
+    """Convert ``value`` (a Tensor, Variable, NumPy array, Python scalar or nested list) to a Tensor.
+
+    Python floats become float32 and ints int32, as in TensorFlow; NumPy arrays keep their dtype.
+    ``dtype`` requests a dtype (a Tensor of another dtype is an error, as in TensorFlow; use
+    :func:`tapegrad.cast`); ``dtype_hint`` is used only when ``value`` has no dtype of its own.
+
+    >>> import tapegrad as tf, numpy as np
+    >>> tf.convert_to_tensor(1.5).dtype, tf.convert_to_tensor(np.arange(3)).dtype
+    (tf.float32, tf.int64)
+    """
+    t = type(value)
+    if t is Tensor:
+        if dtype is not None and _dt.as_dtype(dtype)._np != value._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}. Use tf.cast to change the dtype.")
+        return value
+    if isinstance(value, Variable):
+        r = value._read()
+        if dtype is not None and _dt.as_dtype(dtype)._np != r._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
+                             f"Variable with dtype {value.dtype.name}. Use tf.cast to change the dtype.")
+        return r
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, IndexedSlices):
+        return value._dense(dtype)
+    want = None if dtype is None else _dt.as_dtype(dtype)._np
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind in "OUSV":
+            raise TypeError(f"Cannot convert a NumPy array of dtype {value.dtype} to a tensor: "
+                            "tapegrad tensors hold numbers and bools only.")
+        arr = np.array(value, copy=True) if isinstance(value, np.ndarray) else np.asarray(value)
+        if want is not None and arr.dtype != want:
+            arr = _cast_checked(arr, want, value)
+        if arr.flags.writeable:
+            arr.flags.writeable = False
+        return _wrap(arr)
+    if value is None:
+        raise TypeError("Cannot convert None to a tensor.")
+    if hasattr(value, "__tf_tensor__"):
+        return convert_to_tensor(value.__tf_tensor__(), dtype)
+    if want is None and dtype_hint is not None and t in (float, int, list, tuple):
+        hint = _dt.as_dtype(dtype_hint)._np
+        arr = _infer_py(value)
+        if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
+            want = hint
+    else:
+        arr = _infer_py(value)
+    if want is not None:
+        if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
+            raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
+                            "a float does not convert to an integer or bool type implicitly.")
+        arr = _cast_checked(arr, want, value)
+    return _wrap(arr)
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None) -> Tensor:
+    """A constant tensor from a Python or NumPy value (``shape`` broadcasts or fills).
+
+    >>> import tapegrad as tf
+    >>> tf.constant(0.5, shape=[2, 2]).numpy()
+    array([[0.5, 0.5],
+           [0.5, 0.5]], dtype=float32)
+    """
+    if isinstance(value, (Tensor, Variable)):
+        t = convert_to_tensor(value)
+        if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
+            t = _wrap(t._value.astype(_dt.as_dtype(dtype)._np))
+        else:
+            t = _wrap(t._value)
+    else:
+        if dtype is not None and isinstance(value, (np.ndarray, np.generic)):
+            value = np.asarray(value)
+            want = _dt.as_dtype(dtype)._np
+            if value.dtype != want:
+                value = value.astype(want)
+        t = convert_to_tensor(value, dtype=dtype)
+    if shape is not None:
+        shape = tuple(int(s) for s in shape)
+        v = t._value
+        if v.size == int(np.prod(shape)):
+            v = v.reshape(shape)
+        elif v.size == 1:
+            v = np.broadcast_to(v.reshape(()), shape).copy()
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} "
+                            f"(converted from {value!r}) has {v.size} elements, but got `shape` "
+                            f"{shape} with {int(np.prod(shape))} elements).")
+        v.flags.writeable = False
+        t = _wrap(v)
+    return t
+
+
+# --------------------------------------------------------------------------- variables
+_var_uid = itertools.count().__next__
+
+
+class Variable:
+    """A mutable tensor, the state a model learns.
+
+    Reading a trainable float Variable inside a ``GradientTape`` (with the default
+    ``watch_accessed_variables=True``) watches it automatically::
+
+        >>> import tapegrad as tf
+        >>> w = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = w * w
+        >>> float(tape.gradient(y, w))
+        6.0
+        >>> w.assign_sub(0.5).numpy()
+        2.5
+
+    A gradient with respect to a Variable sums over every read of it on the tape; ``assign``
+    does not connect the new value to the expression it came from (it is state, as in TF).
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, initial_value: Any = None, trainable: builtins.bool = True, name: str | None = None,
+                 dtype: Any = None, shape: Any = None, **kwargs: Any) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, (Tensor, Variable)) and dtype is not None:
+            t = convert_to_tensor(initial_value)
+            if t.dtype != _dt.as_dtype(dtype):
+                raise ValueError(f"Variable initial_value has dtype {t.dtype.name} but dtype="
+                                 f"{_dt.as_dtype(dtype).name} was requested; cast it with tf.cast first.")
+        else:
+            t = convert_to_tensor(initial_value, dtype=dtype)
+        self._id = _next_id()
+        self._uid = _var_uid()
+        self._trainable = builtins.bool(trainable)
+        self._name = (name or "Variable") + ":0"
+        self._set(t._value)
+
+    def _set(self, v: np.ndarray) -> None:
+        v = np.array(v, copy=True)
+        v.flags.writeable = False
+        snap = _new(Tensor)
+        snap._value = v
+        snap._id = self._id  # every read shares the variable's id: gradients sum over reads
+        self._snap = snap
+
+    def _read(self) -> Tensor:
+        if _active:
+            stack = _tls.stack
+            for rec in stack:
+                rec._on_variable_read(self)
+        return self._snap
+
+    # -- description
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._snap._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt._from_np(self._snap._value.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._snap._value.ndim
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def trainable(self) -> builtins.bool:
+        return self._trainable
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self) -> Any:
+        v = self._snap._value
+        return v[()] if v.ndim == 0 else v.copy()
+
+    def read_value(self) -> Tensor:
+        """The current value as a Tensor (recorded as a read of this variable)."""
+        return self._read()
+
+    def value(self) -> Tensor:
+        return self._read()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        _note_escape(self._snap, "__array__")
+        v = np.array(self._snap._value, copy=True)
+        return v if dtype is None else v.astype(dtype)
+
+    # -- assignment
+    def _coerce(self, value: Any, what: str) -> np.ndarray:
+        v = self._snap._value
+        if isinstance(value, IndexedSlices):
+            value = value._dense()
+        if isinstance(value, (Tensor, Variable)):
+            arr = convert_to_tensor(value)._value
+            if arr.dtype != v.dtype:
+                raise InvalidArgumentError(
+                    f"{what}: cannot use a value of dtype {_dt._from_np(arr.dtype).name} for a "
+                    f"variable of dtype {self.dtype.name}. Cast it first with tf.cast.")
+        else:
+            arr = convert_to_tensor(value, dtype=v.dtype)._value
+        if arr.shape != v.shape:
+            try:
+                arr = np.broadcast_to(arr, v.shape) if arr.ndim == 0 else arr
+            except ValueError:
+                pass
+            if arr.shape != v.shape:
+                raise ValueError(f"{what}: shape {list(arr.shape)} does not match the variable's "
+                                 f"shape {list(v.shape)}.")
+        return arr
+
+    def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
+        """Set the value; returns the variable (like TF's ``read_value=True`` result)."""
+        self._set(self._coerce(value, "assign"))
+        self._on_assign()
+        return self if read_value else None
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
+        self._set(self._snap._value + self._coerce(delta, "assign_add"))
+        self._on_assign()
+        return self if read_value else None
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
+        self._set(self._snap._value - self._coerce(delta, "assign_sub"))
+        self._on_assign()
+        return self if read_value else None
+
+    def scatter_add(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        v = np.array(self._snap._value, copy=True)
+        np.add.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
+        self._set(v)
+        self._on_assign()
+        return self
+
+    def scatter_sub(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        v = np.array(self._snap._value, copy=True)
+        np.subtract.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
+        self._set(v)
+        self._on_assign()
+        return self
+
+    def scatter_update(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        v = np.array(self._snap._value, copy=True)
+        v[np.asarray(sparse_delta.indices._value)] = np.asarray(sparse_delta.values._value, v.dtype)
+        self._set(v)
+        self._on_assign()
+        return self
+
+    def _on_assign(self) -> None:
+        if _active:
+            for rec in _tls.stack:
+                h = getattr(rec, "_on_variable_assign", None)
+                if h is not None:
+                    h(self)
+
+    def __repr__(self) -> str:
+        v = self._snap._value
+        return (f"<tapegrad.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={np.array_repr(v) if v.ndim else repr(v[()])}>")
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
+    def ref(self) -> _Ref:
+        return _Ref(self)
+
+    experimental_ref = ref
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __iter__(self) -> Iterator[Tensor]:
+        return iter(self._read())
+
+    def __bool__(self) -> builtins.bool:
+        return builtins.bool(self._read())
+
+    def __float__(self) -> float:
+        return float(self._read())
+
+    def __int__(self) -> int:
+        return int(self._read())
+
+    def __index__(self) -> int:
+        return self._read().__index__()
+
+    def __getitem__(self, key: Any) -> Tensor:
+        return self._read()[key]
+
+
+# --------------------------------------------------------------------------- IndexedSlices
+class IndexedSlices:
+    """A sparse gradient: rows ``indices`` (along axis 0) of a dense tensor of ``dense_shape``.
+
+    Duplicate indices add. ``tf.gather`` returns its gradient in this form, as TensorFlow does;
+    ``tf.convert_to_tensor`` (or any op) densifies it.
+
+    >>> import tapegrad as tf
+    >>> s = tf.IndexedSlices(tf.constant([[1.0], [2.0]]), tf.constant([0, 0]), tf.constant([3, 1]))
+    >>> tf.convert_to_tensor(s).numpy().ravel()
+    array([3., 0., 0.], dtype=float32)
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, values: Any, indices: Any, dense_shape: Any = None) -> None:
+        self.values = convert_to_tensor(values)
+        self.indices = convert_to_tensor(indices)
+        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return self.values.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        if self.dense_shape is None:
+            return TensorShape((-1,) + self.values.shape[1:])
+        return TensorShape(self.dense_shape._value.tolist())
+
+    def _dense(self, dtype: Any = None) -> Tensor:
+        if self.dense_shape is None:
+            raise ValueError("Cannot densify an IndexedSlices without dense_shape.")
+        from .ops.array_ops import unsorted_segment_sum
+        t = unsorted_segment_sum(self.values, self.indices, int(self.dense_shape._value[0]))
+        if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
+                             f"IndexedSlices with dtype {t.dtype.name}.")
+        return t
+
+    def numpy(self) -> np.ndarray:
+        return self._dense().numpy()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        v = np.array(self._dense()._value)
+        return v if dtype is None else v.astype(dtype)
+
+    def __neg__(self) -> "IndexedSlices":
+        return IndexedSlices(-self.values, self.indices, self.dense_shape)
+
+    def __repr__(self) -> str:
+        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
+                f"dense_shape={self.dense_shape!r})")
+
+
+# --------------------------------------------------------------------------- op declarations
+class Op:
+    """A primitive: NumPy forward plus differentiation rules. Built by :func:`defop`."""
+
+    __slots__ = ("name", "fwd", "bwd", "jvp", "nout", "bcast", "diff", "batch_ok", "__dict__")
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+
+REGISTRY: dict[str, Op] = {}
+
+
+def _conj_if_complex(d: Any, ref: Tensor) -> Any:
+    if ref._value.dtype.kind == "c":
+        from .ops.math_ops import conj
+        return conj(d)
+    return d
+
+
+def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: Any = None,
+          nout: int = 1, broadcast: builtins.bool = False, nondiff: builtins.bool = False,
+          batch_ok: builtins.bool = True) -> Op:
+    """Declare a primitive.
+
+    name: unique op name (TensorFlow's op name where there is one).
+    fwd(*arrays, **params): the NumPy forward, returning an array or a tuple of ``nout`` arrays.
+    deriv: for elementwise ops, one function per input ``d(ans, *xs, **params) -> ∂y/∂x_i``
+        (``None`` for a non-differentiable input). Gives the VJP ``g * conj(d)`` and the JVP
+        ``Σ t_i * d_i``.
+    vjp: either one rule per input, ``rule(g, ans, *xs, **params) -> cotangent`` (``None`` for a
+        non-differentiable input), or one function ``rule(g, ans, needs, *xs, **params)``
+        returning a cotangent for each index in ``needs``.
+    jvp: ``jvp(ts, ans, *xs, **params)`` with ``ts`` one tangent or ``None`` per input, or
+        ``"linear"`` for ops linear in their differentiable inputs.
+    broadcast: the engine sums cotangents back to each input's shape (NumPy broadcasting).
+    nondiff: the op has no derivative (its outputs are constants for every tape); forward mode
+        gives zero tangents for its floating outputs.
+    batch_ok: the VJP rules accept cotangents with one extra leading (batch) axis; Jacobians
+        loop over rows for ops that set this False.
+    Rules are written with tapegrad ops, so tapes record them and higher derivatives work.
+    """
+    if name in REGISTRY:
+        raise ValueError(f"op {name!r} is declared twice")
+    op = Op()
+    op.name, op.fwd, op.nout, op.bcast, op.batch_ok = name, fwd, nout, broadcast, batch_ok
+    if nondiff:
+        op.bwd = op.jvp = op.diff = None
+    elif deriv is not None:
+        ds = tuple(deriv)
+        op.diff = tuple(d is not None for d in ds)
+
+        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+            return [g * _conj_if_complex(ds[i](ans, *xs, **p), xs[i]) for i in needs]
+
+        def jvp_el(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
+            out = None
+            for i, t in enumerate(ts):
+                if t is not None and ds[i] is not None:
+                    term = t * ds[i](ans, *xs, **p)
+                    out = term if out is None else out + term
+            return out
+
+        op.bwd, op.jvp = bwd, (jvp if jvp is not None else jvp_el)
+    elif callable(vjp):
+        op.diff = None  # every input, the rule decides
+        rule = vjp
+
+        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+            return list(rule(g, ans, needs, *xs, **p))
+
+        op.bwd, op.jvp = bwd, jvp
+    else:
+        rules = tuple(vjp)
+        op.diff = tuple(r is not None for r in rules)
+
+        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+            return [rules[i](g, ans, *xs, **p) for i in needs]
+
+        op.bwd, op.jvp = bwd, jvp
+    if op.jvp == "linear":
+        op.jvp = _linear_jvp(op)
+    REGISTRY[name] = op
+    return op
+
+
+def _linear_jvp(op: Op) -> Callable:
+    diff = op.diff
+
+    def jvp(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
+        args = []
+        for i, x in enumerate(xs):
+            if diff is None or diff[i]:
+                t = ts[i]
+                args.append(t if t is not None else _wrap(np.zeros_like(x._value)))
+            else:
+                args.append(x)
+        return apply(op, args, p)
+
+    return jvp
+
+
+def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
+    """Run ``op`` on tensors ``xs`` with static params ``p``; record it where a recorder wants it."""
+    try:
+        out = op.fwd(*[x._value for x in xs], **p)
+    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+        raise _op_error(op, xs, e) from None
+    if _active and _tls.stack:
+        return _record(op, xs, p, out)
+    if op.nout == 1:
+        t = _new(Tensor)
+        t._value = out
+        t._id = _next_id()
+        return t
+    return tuple([_wrap(o) for o in out])
+
+
+def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
+    if isinstance(e, InvalidArgumentError):
+        return e
+    shapes = " vs. ".join(str(list(x._value.shape)) for x in xs)
+    if "broadcast" in str(e):
+        return InvalidArgumentError(None, None, f"Incompatible shapes: {shapes} [Op:{op.name}]")
+    return InvalidArgumentError(None, None, f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")
+
+
+def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any) -> Any:
+    if op.nout == 1:
+        ans = _new(Tensor)
+        ans._value = out
+        ans._id = _next_id()
+        outs: tuple = (ans,)
+    else:
+        ans = outs = tuple([_wrap(o) for o in out])
+    stack = _tls.stack
+    if op.bwd is None:
+        for rec in stack:
+            rec._on_nondiff(op, xs, outs)
+        return ans
+    for k in range(len(stack)):
+        stack[k]._record(op, xs, p, ans, outs, k)
+    return ans
+
+
+def _run_hidden(k: int, fn: Callable, *args: Any) -> Any:
+    """Run ``fn`` with only the recorders before position ``k`` visible in this thread."""
+    st = _tls
+    saved = st.stack
+    st.stack = saved[:k]
+    try:
+        return fn(*args)
+    finally:
+        st.stack = saved
+
+
+# --------------------------------------------------------------------------- operands
+def _dtype_error(opname: str, a: Any, b: Any) -> InvalidArgumentError:
+    da, db = _dt._from_np(a.dtype).name, _dt._from_np(b.dtype).name
+    return InvalidArgumentError(
+        None, None,
+        f"{opname}: the two inputs have different dtypes, {da} and {db}. tapegrad, like "
+        f"TensorFlow, does not promote dtypes between tensors: cast one with tf.cast(x, tf.{da}).")
+
+
+def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
+    k = npdt.kind
+    ty = type(y)
+    if ty is float and k in "iub" or ty is complex and k != "c" or ty is int and k == "b":
+        raise TypeError(f"{opname}: cannot convert {y!r} (Python {ty.__name__}) to the other "
+                        f"operand's dtype {_dt._from_np(npdt).name}. Cast the tensor first.")
+    try:
+        v = npdt.type(y)
+    except OverflowError:
+        raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.") from None
+    if k in "iu" and v != y:
+        raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.")
+    t = _new(Tensor)
+    t._value = v
+    t._id = _next_id()
+    return t
+
+
+def _operand(y: Any, npdt: np.dtype, opname: str) -> Tensor:
+    """Convert the non-tensor side of a binary op to the tensor side's dtype (as TF does)."""
+    ty = type(y)
+    if ty in _PY_SCALARS:
+        return _scalar_for(y, npdt, opname)
+    if isinstance(y, Variable):
+        y = y._read()
+    if isinstance(y, Tensor):
+        if y._value.dtype != npdt:
+            raise _dtype_error(opname, np.empty(0, npdt), y._value)
+        return y
+    if isinstance(y, IndexedSlices):
+        return _operand(y._dense(), npdt, opname)
+    if isinstance(y, (np.ndarray, np.generic)):
+        if y.dtype.kind in "OUSV":
+            raise TypeError(f"{opname}: cannot use a NumPy array of dtype {y.dtype} as an operand.")
+        return _wrap(_cast_checked(np.asarray(y), npdt, y) if y.dtype != npdt else np.asarray(y))
+    return convert_to_tensor(y, dtype=_dt._from_np(npdt))
+
+
+def binary_operands(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
+    """Two tensors of one dtype from ``x`` and ``y``; Python and NumPy values take the tensor's dtype."""
+    if type(x) is Tensor:
+        if type(y) is Tensor:
+            a, b = x._value.dtype, y._value.dtype
+            if a is not b and a != b:
+                raise _dtype_error(opname, x._value, y._value)
+            return x, y
+        return x, _operand(y, x._value.dtype, opname)
+    if type(y) is Tensor:
+        return _operand(x, y._value.dtype, opname), y
+    if isinstance(x, (Tensor, Variable)):
+        x = convert_to_tensor(x)
+        return x, _operand(y, x._value.dtype, opname)
+    if isinstance(y, (Tensor, Variable)):
+        y = convert_to_tensor(y)
+        return _operand(x, y._value.dtype, opname), y
+    x = convert_to_tensor(x)
+    return x, _operand(y, x._value.dtype, opname)
+
+
+def as_tensor(x: Any) -> Tensor:
+    """Fast ``convert_to_tensor`` for op arguments."""
+    if type(x) is Tensor:
+        return x
+    return convert_to_tensor(x)
+
+
+def warn_once(key: str, msg: str, _seen: set = set()) -> None:
+    if key not in _seen:
+        _seen.add(key)
+        warnings.warn(msg, stacklevel=3)

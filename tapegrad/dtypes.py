@@ -1,0 +1,186 @@
+"""TensorFlow-style dtype objects (``tapegrad.float32`` and friends).
+
+A :class:`DType` wraps a NumPy dtype and answers the questions TensorFlow's
+``tf.DType`` answers. ``as_dtype`` converts names, NumPy dtypes and Python
+types; ``DType`` compares equal to anything ``as_dtype`` accepts::
+
+    >>> import tapegrad as tf
+    >>> tf.float32.name, tf.float32.is_floating, tf.float32 == "float32"
+    ('float32', True, True)
+    >>> tf.as_dtype("int64").as_numpy_dtype
+    <class 'numpy.int64'>
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+    "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "half", "double",
+    "string",
+]
+
+
+class DType:
+    """A tensor element type. Use the module constants (``tapegrad.float32`` ...)."""
+
+    __slots__ = ("_np", "name")
+
+    def __init__(self, np_dtype: Any, name: str) -> None:
+        self._np = np.dtype(np_dtype)
+        self.name = name
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        """The NumPy scalar type, e.g. ``numpy.float32``."""
+        return self._np.type
+
+    @property
+    def base_dtype(self) -> "DType":
+        return self
+
+    @property
+    def real_dtype(self) -> "DType":
+        """float32 for complex64, float64 for complex128, else itself."""
+        if self._np.kind == "c":
+            return _BY_NP[np.finfo(self._np).dtype]
+        return self
+
+    @property
+    def is_floating(self) -> bool:
+        return self._np.kind == "f"
+
+    @property
+    def is_complex(self) -> bool:
+        return self._np.kind == "c"
+
+    @property
+    def is_integer(self) -> bool:
+        return self._np.kind in "iu"
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self._np.kind == "u"
+
+    @property
+    def is_bool(self) -> bool:
+        return self._np.kind == "b"
+
+    @property
+    def is_numeric(self) -> bool:
+        return self._np.kind in "iufc"
+
+    @property
+    def size(self) -> int:
+        return self._np.itemsize
+
+    @property
+    def min(self) -> Any:
+        if self.is_floating:
+            return self.as_numpy_dtype(np.finfo(self._np).min)
+        if self.is_integer:
+            return self.as_numpy_dtype(np.iinfo(self._np).min)
+        if self.is_bool:
+            return False
+        raise TypeError(f"Cannot find minimum value of {self.name}.")
+
+    @property
+    def max(self) -> Any:
+        if self.is_floating:
+            return self.as_numpy_dtype(np.finfo(self._np).max)
+        if self.is_integer:
+            return self.as_numpy_dtype(np.iinfo(self._np).max)
+        if self.is_bool:
+            return True
+        raise TypeError(f"Cannot find maximum value of {self.name}.")
+
+    @property
+    def is_trainable(self) -> bool:
+        """Whether gradients can flow through tensors of this type (floating or complex)."""
+        return self._np.kind in "fc"
+
+    def is_compatible_with(self, other: Any) -> bool:
+        return self == other
+
+    def __eq__(self, other: Any) -> bool:
+        if other is self:
+            return True
+        if other is None:
+            return False
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other: Any) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __reduce__(self) -> Any:
+        return as_dtype, (self.name,)
+
+
+float16 = half = DType(np.float16, "float16")
+float32 = DType(np.float32, "float32")
+float64 = double = DType(np.float64, "float64")
+int8 = DType(np.int8, "int8")
+int16 = DType(np.int16, "int16")
+int32 = DType(np.int32, "int32")
+int64 = DType(np.int64, "int64")
+uint8 = DType(np.uint8, "uint8")
+uint16 = DType(np.uint16, "uint16")
+uint32 = DType(np.uint32, "uint32")
+uint64 = DType(np.uint64, "uint64")
+bool = DType(np.bool_, "bool")  # noqa: A001  (TensorFlow's name)
+complex64 = DType(np.complex64, "complex64")
+complex128 = DType(np.complex128, "complex128")
+string = DType(np.object_, "string")
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+        bool, complex64, complex128)
+_BY_NP: dict[np.dtype, DType] = {d._np: d for d in _ALL}
+_BY_NAME: dict[str, DType] = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, double=float64, string=string)
+_PY = {float: float32, int: int32, complex: complex128, builtins.bool: bool}
+
+
+def as_dtype(type_value: Any) -> DType:
+    """Convert a DType, NumPy dtype or type, or a name such as ``"float32"`` to a :class:`DType`.
+
+    >>> import tapegrad as tf, numpy as np
+    >>> tf.as_dtype(np.float64)
+    tf.float64
+    """
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        d = _BY_NAME.get(type_value)
+        if d is not None:
+            return d
+    elif type_value in _PY:
+        return _PY[type_value]
+    else:
+        try:
+            d = _BY_NP.get(np.dtype(type_value))
+        except TypeError:
+            d = None
+        if d is not None:
+            return d
+    raise TypeError(
+        f"Cannot convert {type_value!r} to a tapegrad DType. Use one of: "
+        + ", ".join(sorted(_BY_NAME)) + ".")
+
+
+def _from_np(np_dtype: np.dtype) -> DType:
+    d = _BY_NP.get(np_dtype)
+    if d is None:
+        return as_dtype(np_dtype)
+    return d

@@ -1,0 +1,98 @@
+"""Exception types with TensorFlow's names (``tapegrad.errors.InvalidArgumentError`` ...).
+
+``OpError`` and its subclasses are raised by ops, as in TensorFlow. Python-level misuse raises
+the built-in ``ValueError``, ``TypeError`` or ``RuntimeError``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "OpError", "InvalidArgumentError", "NotFoundError", "UnimplementedError", "InternalError",
+    "FailedPreconditionError", "OutOfRangeError", "ResourceExhaustedError", "UnknownError",
+    "AbortedError", "AlreadyExistsError", "CancelledError", "DataLossError",
+    "DeadlineExceededError", "PermissionDeniedError", "UnauthenticatedError", "UnavailableError",
+]
+
+
+class OpError(Exception):
+    """An op failed. ``message`` says why; ``op`` names the op when known.
+
+    Constructed as in TensorFlow, ``OpError(node_def, op, message)``, or simply
+    ``OpError(message)``.
+    """
+
+    def __init__(self, node_def: Any = None, op: Any = None, message: Any = None, *args: Any) -> None:
+        if message is None and op is None and isinstance(node_def, str):
+            message, node_def = node_def, None
+        self.node_def = node_def
+        self.op = op
+        self.message = message if message is not None else ""
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidArgumentError(OpError):
+    """An op received an invalid argument (wrong dtype, shape, or value)."""
+
+
+class NotFoundError(OpError):
+    pass
+
+
+class UnimplementedError(OpError):
+    pass
+
+
+class InternalError(OpError):
+    pass
+
+
+class FailedPreconditionError(OpError):
+    pass
+
+
+class OutOfRangeError(OpError):
+    pass
+
+
+class ResourceExhaustedError(OpError):
+    pass
+
+
+class UnknownError(OpError):
+    pass
+
+
+class AbortedError(OpError):
+    pass
+
+
+class AlreadyExistsError(OpError):
+    pass
+
+
+class CancelledError(OpError):
+    pass
+
+
+class DataLossError(OpError):
+    pass
+
+
+class DeadlineExceededError(OpError):
+    pass
+
+
+class PermissionDeniedError(OpError):
+    pass
+
+
+class UnauthenticatedError(OpError):
+    pass
+
+
+class UnavailableError(OpError):
+    pass

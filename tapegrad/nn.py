@@ -1,0 +1,6 @@
+"""``tapegrad.nn``: activations, softmax and losses (TensorFlow's ``tf.nn``)."""
+from .ops.math_ops import sigmoid, tanh  # noqa: F401
+from .ops.nn_ops import (  # noqa: F401
+    log_softmax, relu, sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
+    sparse_softmax_cross_entropy_with_logits,
+)

@@ -1,0 +1,805 @@
+"""Shape and indexing ops: reshape, transpose, concat, stack, slicing, gather, pad, creation.
+
+Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jacobian walk;
+``_lead(g, ans)`` is their number, and rules keep those axes in front.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
+from ..errors import InvalidArgumentError
+
+
+def _lead(g: Tensor, ans: Tensor) -> int:
+    return g._value.ndim - ans._value.ndim
+
+
+def _err(op: str, msg: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+
+
+def norm_axis(axis: Any, ndim: int, op: str) -> int:
+    """A non-negative axis, or InvalidArgumentError naming the op, axis and rank."""
+    if isinstance(axis, Tensor):
+        axis = axis._value
+    try:
+        a = int(axis)
+    except TypeError:
+        raise TypeError(f"{op}: axis must be an integer, got {axis!r}.") from None
+    if not -ndim <= a < ndim:
+        raise _err(op, f"axis {a} is out of range for a tensor of rank {ndim} (expected "
+                       f"{-ndim} <= axis < {ndim})" if ndim else
+                       f"axis {a} is out of range for a scalar (rank 0) tensor")
+    return a % ndim if ndim else 0
+
+
+def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
+    """Reduction axes: None means all; duplicates are an error."""
+    if axis is None:
+        return tuple(builtins.range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis._value.tolist()
+    if isinstance(axis, np.ndarray):
+        axis = axis.tolist()
+    if isinstance(axis, (list, tuple)):
+        out = tuple(norm_axis(a, ndim, op) if ndim else _scalar_axis(a, op) for a in axis)
+    else:
+        out = (norm_axis(axis, ndim, op) if ndim else _scalar_axis(axis, op),)
+    if len(set(out)) != len(out):
+        raise _err(op, f"axis {axis!r} names an axis twice")
+    return tuple(a for a in out if a < ndim)
+
+
+def _scalar_axis(a: Any, op: str) -> int:
+    if int(a) not in (0, -1):
+        raise _err(op, f"Invalid reduction dimension {a} for input with 0 dimensions")
+    return 0
+
+
+def _int_list(v: Any, what: str) -> list[int]:
+    if isinstance(v, (Tensor, Variable)):
+        v = convert_to_tensor(v)._value
+    arr = np.asarray(v)
+    if arr.dtype.kind not in "iu" and not (arr.size == 0):
+        if arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
+            raise TypeError(f"{what} must hold integers, got floats {arr.tolist()}.")
+        raise TypeError(f"{what} must hold integers, got {v!r}.")
+    return [int(i) for i in arr.reshape(-1)]
+
+
+# --------------------------------------------------------------------------- broadcasting
+def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
+    nd = g.ndim - lead - len(shape)
+    axes = list(builtins.range(lead, lead + nd))
+    for i, s in enumerate(shape):
+        if s == 1 and g.shape[lead + nd + i] != 1:
+            axes.append(lead + nd + i)
+    r = np.sum(g, axis=tuple(axes), keepdims=True) if axes else g
+    return np.reshape(r, g.shape[:lead] + tuple(shape))
+
+
+def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int) -> Tensor:
+    extra = _lead(g, ans)
+    return broadcast_to(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
+
+
+def _bshape(x: Tensor, lead: int, shape: tuple) -> tuple:
+    return x._value.shape[lead:]
+
+
+_unbroadcast = defop("UnbroadcastSum", _unbroadcast_fwd, vjp=(_unbroadcast_vjp,), jvp="linear")
+
+
+def unbroadcast(g: Tensor, shape: Sequence[int], lead: int | None = None) -> Tensor:
+    """Sum ``g`` down to ``shape`` (undoing NumPy broadcasting); ``lead`` leading axes are kept.
+
+    With ``lead=None``, keeps as many leading axes as ``g`` has beyond a broadcast of ``shape``
+    only if ``shape`` itself starts with them (used by the engine with an explicit value).
+    """
+    shape = tuple(shape)
+    if lead is None:
+        lead = 0
+    if g._value.shape == shape:
+        return g
+    return apply(_unbroadcast, (g,), {"shape": shape[lead:] if lead else shape, "lead": lead})
+
+
+def _bt_fwd(x: np.ndarray, shape: tuple) -> np.ndarray:
+    return np.broadcast_to(x, shape)
+
+
+_broadcast_to = defop("BroadcastTo", _bt_fwd, vjp=(lambda g, ans, x, shape: g,), jvp="linear",
+                      broadcast=True)
+
+
+def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Broadcast ``input`` to ``shape`` (NumPy rules); the gradient sums back."""
+    x = as_tensor(input)
+    shape = tuple(_int_list(shape, "broadcast_to: shape"))
+    if x._value.shape == shape:
+        return x
+    try:
+        np.broadcast_shapes(x._value.shape, shape)
+    except ValueError:
+        raise _err("BroadcastTo", f"Unable to broadcast tensor of shape {list(x._value.shape)} "
+                                  f"to tensor of shape {list(shape)}") from None
+    return apply(_broadcast_to, (x,), {"shape": shape})
+
+
+# --------------------------------------------------------------------------- reshape family
+def _reshape_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple) -> Tensor:
+    return reshape(g, g._value.shape[:_lead(g, ans)] + x._value.shape)
+
+
+_reshape = defop("Reshape", lambda x, shape: np.reshape(x, shape), vjp=(_reshape_vjp,), jvp="linear")
+
+
+def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
+    """Give ``tensor`` a new shape with the same number of elements (one entry may be -1)."""
+    x = as_tensor(tensor)
+    shape = tuple(_int_list(shape, "reshape: shape"))
+    v = x._value
+    if v.shape == shape:
+        return x
+    n = v.size
+    if shape.count(-1) > 1:
+        raise _err("Reshape", f"only one input size may be -1, not both {shape.index(-1)} and "
+                              f"{len(shape) - 1 - shape[::-1].index(-1)}")
+    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    if (-1 in shape and (known == 0 or n % known)) or (-1 not in shape and known != n):
+        raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                              f"shape has {known} (shape {list(shape)})")
+    return apply(_reshape, (x,), {"shape": shape})
+
+
+def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Insert a length-1 axis at ``axis`` (``-1`` appends)."""
+    x = as_tensor(input)
+    nd = x._value.ndim
+    a = norm_axis(axis, nd + 1, "ExpandDims")
+    s = list(x._value.shape)
+    s.insert(a, 1)
+    return apply(_reshape, (x,), {"shape": tuple(s)})
+
+
+def squeeze(input: Any, axis: Any = None, name: Any = None) -> Tensor:  # noqa: A002
+    """Remove length-1 axes (all of them, or those in ``axis``)."""
+    x = as_tensor(input)
+    s = x._value.shape
+    if axis is None:
+        new = tuple(d for d in s if d != 1)
+    else:
+        axes = norm_axes(axis, len(s), "Squeeze")
+        for a in axes:
+            if s[a] != 1:
+                raise _err("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, got {s[a]}")
+        new = tuple(d for i, d in enumerate(s) if i not in axes)
+    if new == s:
+        return x
+    return apply(_reshape, (x,), {"shape": new})
+
+
+def _transpose_vjp(g: Tensor, ans: Tensor, x: Tensor, perm: tuple) -> Tensor:
+    lead = _lead(g, ans)
+    inv = tuple(np.argsort(perm))
+    return transpose(g, tuple(builtins.range(lead)) + tuple(lead + i for i in inv))
+
+
+_transpose = defop("Transpose", lambda x, perm: np.transpose(x, perm), vjp=(_transpose_vjp,),
+                   jvp="linear")
+
+
+def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: Any = None) -> Tensor:
+    """Permute the axes (reverse them when ``perm`` is None); ``conjugate`` also conjugates."""
+    x = as_tensor(a)
+    nd = x._value.ndim
+    perm = tuple(builtins.range(nd - 1, -1, -1)) if perm is None else tuple(_int_list(perm, "transpose: perm"))
+    if sorted(p % nd if nd else p for p in perm) != list(builtins.range(nd)) or len(perm) != nd:
+        raise _err("Transpose", f"perm {list(perm)} is not a permutation of the {nd} axes of the input")
+    perm = tuple(p % nd for p in perm)
+    out = x if perm == tuple(builtins.range(nd)) else apply(_transpose, (x,), {"perm": perm})
+    if conjugate:
+        from .math_ops import conj
+        out = conj(out)
+    return out
+
+
+def _identity_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    return g
+
+
+_identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear")
+
+
+def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """A new tensor with the same value (recorded, so it can be a separate target or source)."""
+    x = as_tensor(input)
+    return apply(_identity, (x,))
+
+
+_stop = defop("StopGradient", lambda x: x, nondiff=True)
+
+
+def stop_gradient(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Identity in the forward pass; a constant for every tape and accumulator.
+
+    >>> import tapegrad as tf
+    >>> x = tf.constant(3.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf.stop_gradient(x * x) + x
+    >>> float(tape.gradient(y, x))
+    1.0
+    """
+    x = as_tensor(input)
+    return apply(_stop, (x,))
+
+
+# --------------------------------------------------------------------------- concat / stack / split
+def _concat_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> list:
+    lead = _lead(g, ans)
+    sizes = [x._value.shape[axis] for x in xs]
+    offs = np.cumsum([0] + sizes)
+    out = []
+    for i in needs:
+        idx = (builtins.slice(None),) * (lead + axis) + (builtins.slice(int(offs[i]), int(offs[i + 1])),)
+        out.append(_slice_raw(g, idx))
+    return out
+
+
+_concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=_concat_vjp,
+                jvp=None)
+
+
+def _concat_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
+    from .math_ops import zeros_like
+    return apply(_concat, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
+
+
+_concat.jvp = _concat_jvp
+
+
+def _same_dtype(ts: list, op: str) -> None:
+    d = ts[0]._value.dtype
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.dtype != d:
+            raise _err(op, f"inputs must all have one dtype: values[0] is {_dt._from_np(d).name} "
+                           f"but values[{i}] is {t.dtype.name}")
+
+
+def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
+    """Join tensors along an existing axis."""
+    if isinstance(values, (Tensor, Variable)):
+        values = [values]
+    ts = [as_tensor(v) for v in values]
+    if not ts:
+        raise ValueError("concat: values is empty.")
+    if len(ts) == 1:
+        return identity(ts[0])
+    _same_dtype(ts, "ConcatV2")
+    nd = ts[0]._value.ndim
+    if nd == 0:
+        raise _err("ConcatV2", "Can't concatenate scalars (use tf.stack instead)")
+    a = norm_axis(axis, nd, "ConcatV2")
+    for i, t in enumerate(ts):
+        s0, s = ts[0]._value.shape, t._value.shape
+        if len(s) != nd or any(p != q for j, (p, q) in enumerate(zip(s0, s)) if j != a):
+            raise _err("ConcatV2", f"ConcatOp : Dimension mismatch: values[0] has shape {list(s0)} "
+                                   f"but values[{i}] has shape {list(s)} (they must match except "
+                                   f"on axis {a})")
+    return apply(_concat, ts, {"axis": a})
+
+
+def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> list:
+    lead = _lead(g, ans)
+    return [_slice_raw(g, (builtins.slice(None),) * (lead + axis) + (i,)) for i in needs]
+
+
+_stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=_stack_vjp)
+
+
+def _stack_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
+    from .math_ops import zeros_like
+    return apply(_stack, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
+
+
+_stack.jvp = _stack_jvp
+
+
+def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
+    """Join equal-shaped tensors along a new axis."""
+    ts = [as_tensor(v) for v in values]
+    if not ts:
+        raise ValueError("stack: values is empty.")
+    _same_dtype(ts, "Pack")
+    s0 = ts[0]._value.shape
+    for i, t in enumerate(ts):
+        if t._value.shape != s0:
+            raise _err("Pack", f"Shapes of all inputs must match: values[0].shape = {list(s0)} != "
+                               f"values[{i}].shape = {list(t._value.shape)}")
+    a = norm_axis(axis, len(s0) + 1, "Pack")
+    return apply(_stack, ts, {"axis": a})
+
+
+def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:
+    return tuple(np.take(x, i, axis=axis) for i in builtins.range(x.shape[axis]))
+
+
+def _unstack_vjp(g: tuple, ans: tuple, x: Tensor, axis: int) -> Tensor:
+    lead = _lead(g[0], ans[0])
+    return stack(list(g), axis=axis + lead)
+
+
+def unstack(value: Any, num: Any = None, axis: int = 0, name: Any = None) -> list:
+    """Split along ``axis`` into a list of tensors with that axis removed."""
+    x = as_tensor(value)
+    nd = x._value.ndim
+    if nd == 0:
+        raise ValueError("unstack: the input is a scalar; it needs at least one axis.")
+    a = norm_axis(axis, nd, "Unpack")
+    n = x._value.shape[a]
+    if num is not None and int(num) != n:
+        raise ValueError(f"unstack: num={num} but axis {a} has length {n}.")
+    return list(apply(_unstack, (x,), {"axis": a}))
+
+
+_unstack = defop("Unpack", _unstack_fwd, vjp=(_unstack_vjp,), nout=-1,  # nout=-1: a tuple of any length
+                 jvp=lambda ts, ans, x, axis: tuple(unstack(ts[0], axis=axis)))
+
+
+def _split_fwd(x: np.ndarray, offsets: tuple, axis: int) -> tuple:
+    return tuple(np.split(x, offsets, axis=axis))
+
+
+def _split_vjp(g: tuple, ans: tuple, x: Tensor, offsets: tuple, axis: int) -> Tensor:
+    lead = _lead(g[0], ans[0])
+    return concat(list(g), axis + lead)
+
+
+_split_ops: dict[int, Any] = {}
+
+
+def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: Any = None) -> list:
+    """Split ``value`` along ``axis`` into equal parts (an int) or parts of given sizes (a list;
+    one size may be -1)."""
+    x = as_tensor(value)
+    a = norm_axis(axis, x._value.ndim, "Split")
+    n = x._value.shape[a]
+    if isinstance(num_or_size_splits, (int, np.integer)) or (
+            isinstance(num_or_size_splits, Tensor) and num_or_size_splits._value.ndim == 0):
+        k = int(num_or_size_splits)
+        if k <= 0 or n % k:
+            raise _err("Split", f"Number of ways to split should evenly divide the split dimension, "
+                                f"but got split_dim {a} (size = {n}) and num_split {k}")
+        sizes = [n // k] * k
+    else:
+        sizes = _int_list(num_or_size_splits, "split: num_or_size_splits")
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = n - (builtins.sum(sizes) + 1)
+        if builtins.sum(sizes) != n or builtins.min(sizes) < 0:
+            raise _err("SplitV", f"Determined shape must either match input shape along split_dim "
+                                 f"exactly if fully specified, or be less than the size of the input "
+                                 f"along split_dim if not fully specified.  Got: {builtins.sum(sizes)} "
+                                 f"vs {n}")
+    offs = tuple(int(o) for o in np.cumsum(sizes)[:-1])
+    return list(apply(_split, (x,), {"offsets": offs, "axis": a}))
+
+
+_split = defop("Split", _split_fwd, vjp=(_split_vjp,), nout=-1,
+               jvp=lambda ts, ans, x, offsets, axis: apply(_split, (ts[0],), {"offsets": offsets, "axis": axis}))
+
+
+# --------------------------------------------------------------------------- tile / pad
+def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
+    lead = _lead(g, ans)
+    ls = g._value.shape[:lead]
+    s = x._value.shape
+    inter: list[int] = []
+    for m, d in zip(multiples, s):
+        inter += [m, d]
+    r = reshape(g, ls + tuple(inter))
+    from .reductions import reduce_sum
+    return reduce_sum(r, axis=[lead + 2 * i for i in builtins.range(len(s))])
+
+
+_tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), vjp=(_tile_vjp,), jvp="linear")
+
+
+def tile(input: Any, multiples: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Repeat ``input`` ``multiples[i]`` times along axis ``i``."""
+    x = as_tensor(input)
+    m = tuple(_int_list(multiples, "tile: multiples"))
+    if len(m) != x._value.ndim:
+        raise _err("Tile", f"Expected multiples argument to be a vector of length {x._value.ndim} "
+                           f"but got length {len(m)}")
+    if builtins.min(m, default=1) < 0:
+        raise _err("Tile", f"Expected multiples to be non-negative, got {list(m)}")
+    return apply(_tile, (x,), {"multiples": m})
+
+
+def _pad_fwd(x: np.ndarray, pads: tuple, mode: str, value: Any) -> np.ndarray:
+    if mode == "constant":
+        return np.pad(x, pads, mode="constant", constant_values=value)
+    return np.pad(x, pads, mode=mode)
+
+
+def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: Any) -> Tensor:
+    lead = _lead(g, ans)
+    if mode == "constant":
+        idx = (builtins.slice(None),) * lead + tuple(builtins.slice(b, b + d) for (b, _), d in zip(pads, x._value.shape))
+        return _slice_raw(g, idx)
+    # reflect/symmetric: each output element copies one input element; sum back by index map
+    src = np.pad(np.arange(x._value.size).reshape(x._value.shape), pads, mode=mode)
+    gl = reshape(g, g._value.shape[:lead] + (-1,))
+    perm = tuple(builtins.range(lead, lead + 1)) + tuple(builtins.range(lead))
+    summed = unsorted_segment_sum(transpose(gl, perm) if lead else gl, src.reshape(-1), x._value.size)
+    if lead:
+        summed = transpose(summed, tuple(builtins.range(1, lead + 1)) + (0,))
+    return reshape(summed, g._value.shape[:lead] + x._value.shape)
+
+
+_pad = defop("PadV2", _pad_fwd, vjp=(_pad_vjp,))
+_pad.jvp = lambda ts, ans, x, pads, mode, value: apply(_pad, (ts[0],), {"pads": pads, "mode": mode, "value": 0})
+
+
+def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0, name: Any = None) -> Tensor:
+    """Pad with ``paddings[i] = [before, after]`` along each axis; ``mode`` is ``"CONSTANT"``,
+    ``"REFLECT"`` or ``"SYMMETRIC"`` (case-insensitive)."""
+    x = as_tensor(tensor)
+    pads = np.asarray(convert_to_tensor(paddings)._value if isinstance(paddings, Tensor) else paddings)
+    nd = x._value.ndim
+    if pads.shape != (nd, 2):
+        raise _err("PadV2", f"paddings must be a matrix of shape [{nd}, 2], got shape {list(pads.shape)}")
+    if pads.dtype.kind not in "iu" or (pads < 0).any():
+        raise _err("PadV2", f"paddings must be non-negative integers, got {pads.tolist()}")
+    m = str(mode).lower()
+    if m not in ("constant", "reflect", "symmetric"):
+        raise ValueError(f"pad: mode must be 'CONSTANT', 'REFLECT' or 'SYMMETRIC', got {mode!r}.")
+    pt = tuple((int(a), int(b)) for a, b in pads)
+    if m != "constant":
+        lim = 0 if m == "reflect" else 1
+        for (a, b), d in zip(pt, x._value.shape):
+            if builtins.max(a, b) > d - 1 + lim:
+                raise _err("MirrorPad", f"paddings {list(pt)} too large for shape {list(x._value.shape)} in {mode} mode")
+    val = x._value.dtype.type(constant_values._value if isinstance(constant_values, Tensor) else constant_values)
+    return apply(_pad, (x,), {"pads": pt, "mode": m, "value": val})
+
+
+# --------------------------------------------------------------------------- slicing
+def _slice_grad_fwd(g: np.ndarray, shape: tuple, key: tuple) -> np.ndarray:
+    extra = g.ndim - np.empty(shape, dtype=np.bool_)[key].ndim
+    out = np.zeros(g.shape[:extra] + shape, g.dtype)
+    out[(builtins.slice(None),) * extra + key] = g
+    return out
+
+
+def _slice_grad_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, key: tuple) -> Tensor:
+    return _slice_raw(g, (builtins.slice(None),) * (g._value.ndim - len(shape)) + key)
+
+
+_slice_grad = defop("StridedSliceGrad", _slice_grad_fwd, vjp=(_slice_grad_vjp,), jvp="linear")
+_slice = defop("StridedSlice", lambda x, key: x[key],
+               vjp=(lambda g, ans, x, key: apply(_slice_grad, (g,), {"shape": x._value.shape, "key": key}),),
+               jvp="linear")
+
+
+def _slice_raw(x: Tensor, key: tuple) -> Tensor:
+    """Slice with an already normalized key (rules put ``slice(None)`` first for batch axes)."""
+    return apply(_slice, (x,), {"key": key})
+
+
+def _normalize_key(x: Tensor, key: Any) -> tuple:
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis or type(k) is builtins.slice and all(
+                v is None or isinstance(v, (int, np.integer)) for v in (k.start, k.stop, k.step)):
+            if type(k) is builtins.slice and k.step == 0:
+                raise ValueError("slice step cannot be zero")
+            out.append(k)
+        elif type(k) is builtins.slice:
+            out.append(builtins.slice(*(None if v is None else _index_int(v) for v in (k.start, k.stop, k.step))))
+        elif isinstance(k, (bool, np.bool_)):
+            raise TypeError(_INDEX_MSG.format(k=k))
+        elif isinstance(k, (int, np.integer)):
+            out.append(int(k))
+        else:
+            out.append(_index_int(k))
+    # range checks for integer indices, as TensorFlow does
+    shape = x._value.shape
+    dim = 0
+    n_real = builtins.sum(1 for k in out if k is not None and k is not Ellipsis)
+    if n_real > len(shape):
+        raise _err("StridedSlice", f"Index out of range using input dim {len(shape)}; input has only "
+                                   f"{len(shape)} dims")
+    for k in out:
+        if k is Ellipsis:
+            dim = len(shape) - builtins.sum(1 for q in out[out.index(Ellipsis) + 1:] if q is not None)
+            continue
+        if k is None:
+            continue
+        if isinstance(k, int) and not -shape[dim] <= k < shape[dim]:
+            raise _err("StridedSlice", f"slice index {k} of dimension {dim} out of bounds (size "
+                                       f"{shape[dim]})")
+        dim += 1
+    return tuple(out)
+
+
+_INDEX_MSG = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+              "tf.int32/tf.int64 tensors are valid indices, got {k!r}. To pick several entries "
+              "along an axis use tf.gather(x, indices, axis=...); for a mask use tf.boolean_mask.")
+
+
+def _index_int(k: Any) -> int:
+    if isinstance(k, Variable):
+        k = k._read()
+    if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
+        return int(k._value)
+    raise TypeError(_INDEX_MSG.format(k=k))
+
+
+def getitem(x: Any, key: Any) -> Tensor:
+    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors."""
+    x = as_tensor(x)
+    k = _normalize_key(x, key)
+    return apply(_slice, (x,), {"key": k})
+
+
+def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # noqa: A001
+    """``input_[begin[i]:begin[i]+size[i]]`` on every axis (``size[i] = -1`` means to the end)."""
+    x = as_tensor(input_)
+    b = _int_list(begin, "slice: begin")
+    s = _int_list(size, "slice: size")
+    key = tuple(builtins.slice(bb, None if ss == -1 else bb + ss) for bb, ss in zip(b, s))
+    return apply(_slice, (x,), {"key": key})
+
+
+# --------------------------------------------------------------------------- gather / segments
+def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> np.ndarray:
+    if batch_dims == 0:
+        return np.take(p, idx, axis=axis)
+    # batch_dims > 0: leading batch axes shared by params and indices
+    bshape = p.shape[:batch_dims]
+    nb = int(np.prod(bshape, dtype=np.int64))
+    pf = p.reshape((nb,) + p.shape[batch_dims:])
+    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
+    out = [np.take(pf[b], jf[b], axis=axis - batch_dims) for b in builtins.range(nb)]
+    rest = np.take(pf[:1].reshape(p.shape[batch_dims:]) if nb else np.zeros(p.shape[batch_dims:], p.dtype),
+                   jf[0] if nb else np.zeros(idx.shape[batch_dims:], idx.dtype), axis=axis - batch_dims).shape
+    return np.stack(out).reshape(bshape + rest) if nb else np.zeros(bshape + rest, p.dtype)
+
+
+def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Any:
+    lead = _lead(g, ans)
+    pshape = p._value.shape
+    if lead == 0 and axis == 0 and batch_dims == 0:
+        vals = reshape(g, (idx._value.size,) + pshape[1:])
+        return IndexedSlices(vals, _wrap(idx._value.reshape(-1).astype(np.int32) if idx._value.dtype == np.int32 else idx._value.reshape(-1)),
+                             _wrap(np.asarray(pshape, np.int32)))
+    return apply(_gather_grad, (g, idx), {"shape": pshape, "axis": axis, "batch_dims": batch_dims})
+
+
+def _gather_grad_fwd(g: np.ndarray, idx: np.ndarray, shape: tuple, axis: int, batch_dims: int) -> np.ndarray:
+    out_nd = len(shape) - 1 + idx.ndim - batch_dims
+    lead = g.ndim - out_nd
+    out = np.zeros(g.shape[:lead] + shape, g.dtype)
+    if batch_dims == 0:
+        # move the gathered axes of g to the front and add them into out along axis
+        gm = np.moveaxis(g, tuple(builtins.range(lead + axis, lead + axis + idx.ndim)), tuple(builtins.range(idx.ndim)))
+        om = np.moveaxis(out, lead + axis, 0)
+        np.add.at(om, idx, gm)
+        return out
+    nb = int(np.prod(shape[:batch_dims], dtype=np.int64))
+    of = out.reshape(g.shape[:lead] + (nb,) + shape[batch_dims:])
+    gf = g.reshape(g.shape[:lead] + (nb,) + g.shape[lead + batch_dims:])
+    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
+    a = axis - batch_dims
+    for b in builtins.range(nb):
+        ob = np.moveaxis(of[(builtins.slice(None),) * lead + (b,)], lead + a, 0)
+        gb = gf[(builtins.slice(None),) * lead + (b,)]
+        gb = np.moveaxis(gb, tuple(builtins.range(lead + a, lead + a + jf[b].ndim)), tuple(builtins.range(jf[b].ndim)))
+        np.add.at(ob, jf[b], gb)
+    return of.reshape(out.shape)
+
+
+_gather_grad = defop("GatherGrad", _gather_grad_fwd,
+                     vjp=(lambda g, ans, gg, idx, shape, axis, batch_dims:
+                          apply(_gather, (g, idx), {"axis": axis + _lead(g, ans), "batch_dims": batch_dims}) if batch_dims == 0 and _lead(g, ans) == 0
+                          else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
+                     jvp="linear")
+
+
+def _gather_batched(g: Tensor, idx: Tensor, axis: int, batch_dims: int, lead: int) -> Tensor:
+    if batch_dims == 0:
+        return apply(_gather, (g, idx), {"axis": axis + lead, "batch_dims": 0})
+    rows = [apply(_gather, (g[r], idx), {"axis": axis, "batch_dims": batch_dims}) for r in builtins.range(g._value.shape[0])]
+    return stack(rows)
+
+
+_gather = defop("GatherV2", _gather_fwd, vjp=(_gather_vjp, None), jvp="linear")
+
+
+def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        bad = idx[(idx < 0) | (idx >= n)].reshape(-1)[0]
+        pos = np.argwhere((idx < 0) | (idx >= n))[0].tolist()
+        raise _err(op, f"indices{pos} = {bad} is not in [0, {n})")
+
+
+def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
+           batch_dims: int = 0, name: Any = None) -> Tensor:
+    """Pick slices of ``params`` along ``axis`` at ``indices``.
+
+    The gradient with respect to ``params`` (for ``axis=0``) is an :class:`IndexedSlices`, as in
+    TensorFlow; it densifies when added to a dense gradient or converted.
+    """
+    p = as_tensor(params)
+    idx = as_tensor(indices)
+    if idx._value.dtype.kind not in "iu":
+        raise TypeError(f"gather: indices must be an integer tensor, got {idx.dtype.name}.")
+    nd = p._value.ndim
+    bd = int(batch_dims)
+    if bd < 0:
+        bd += idx._value.ndim
+    a = bd if axis is None else norm_axis(axis, nd, "GatherV2")
+    if a < bd:
+        raise _err("GatherV2", f"batch_dims ({bd}) must be less than or equal to axis ({a})")
+    if bd > idx._value.ndim or (bd and p._value.shape[:bd] != idx._value.shape[:bd]):
+        raise _err("GatherV2", f"params.shape[:batch_dims] {list(p._value.shape[:bd])} must equal "
+                               f"indices.shape[:batch_dims] {list(idx._value.shape[:bd])}")
+    _check_indices(np.asarray(idx._value), p._value.shape[a], "GatherV2")
+    return apply(_gather, (p, idx), {"axis": a, "batch_dims": bd})
+
+
+def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
+    out = np.zeros((num_segments,) + data.shape[ids.ndim:], data.dtype)
+    ok = ids >= 0
+    if ok.all():
+        np.add.at(out, ids, data)
+    else:
+        np.add.at(out, ids[ok], data[ok])
+    return out
+
+
+def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
+    lead = _lead(g, ans)
+    idx = np.maximum(np.asarray(ids._value), 0)
+    r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
+    if (np.asarray(ids._value) < 0).any():
+        from .math_ops import where, zeros_like
+        mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
+        r = where(mask, r, zeros_like(r))
+    return r
+
+
+_uss = defop("UnsortedSegmentSum", _uss_fwd, vjp=(_uss_vjp, None), batch_ok=False, jvp="linear")
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
+    d = as_tensor(data)
+    ids = as_tensor(segment_ids)
+    n = int(num_segments._value if isinstance(num_segments, Tensor) else num_segments)
+    iv = np.asarray(ids._value)
+    if iv.dtype.kind not in "iu":
+        raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
+    if d._value.shape[:iv.ndim] != iv.shape:
+        raise _err("UnsortedSegmentSum", f"data.shape = {list(d._value.shape)} does not start with "
+                                         f"segment_ids.shape = {list(iv.shape)}")
+    if iv.size and iv.max() >= n:
+        raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
+                                         f"range [0, {n})")
+    return apply(_uss, (d, ids), {"num_segments": n})
+
+
+# --------------------------------------------------------------------------- creation
+def _dtype_or(dtype: Any, default: Any) -> np.dtype:
+    return (_dt.as_dtype(dtype) if dtype is not None else default)._np
+
+
+def _shape_arg(shape: Any, op: str) -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    s = tuple(_int_list(shape, f"{op}: shape"))
+    if any(d < 0 for d in s):
+        raise _err(op, f"Dimension -1 must be >= 0 (shape {list(s)})" if -1 in s else
+                       f"shape {list(s)} has a negative dimension")
+    return s
+
+
+def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
+    """A tensor of zeros (float32 by default)."""
+    return _wrap(np.zeros(_shape_arg(shape, "Zeros"), _dtype_or(dtype, _dt.float32)))
+
+
+def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
+    """A tensor of ones (float32 by default)."""
+    return _wrap(np.ones(_shape_arg(shape, "Ones"), _dtype_or(dtype, _dt.float32)))
+
+
+def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
+    """A tensor of shape ``dims`` filled with ``value`` (its dtype follows ``value``)."""
+    v = as_tensor(value)
+    if v._value.ndim:
+        raise _err("Fill", f"value must be a scalar, got shape {list(v._value.shape)}")
+    return _wrap(np.full(_shape_arg(dims, "Fill"), v._value, v._value.dtype))
+
+
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: Any = "range") -> Tensor:  # noqa: A001
+    """``[start, start + delta, ...)`` up to ``limit``; int32 for ints, float32 for floats (as TF)."""
+    if limit is None:
+        start, limit = 0, start
+    vals = [as_tensor(v) for v in (start, limit, delta)]
+    if int(np.asarray(vals[2]._value)) == 0 and vals[2]._value.dtype.kind in "iu":
+        raise _err("Range", "Requires delta != 0")
+    if dtype is not None:
+        dt = _dt.as_dtype(dtype)._np
+    else:
+        order = [np.int32, np.int64, np.float32, np.float64]
+        dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
+    s, l, d = (np.asarray(v._value).item() for v in vals)
+    if d == 0:
+        raise _err("Range", "Requires delta != 0")
+    if (d > 0 and s > l) or (d < 0 and s < l):
+        raise _err("Range", f"Requires start <= limit when delta > 0: {s}/{l}" if d > 0 else
+                            f"Requires start >= limit when delta < 0: {s}/{l}")
+    return _wrap(np.arange(s, l, d).astype(dt))
+
+
+def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive (float inputs)."""
+    s, e = as_tensor(start), as_tensor(stop)
+    if s._value.dtype.kind not in "f" or e._value.dtype.kind not in "f":
+        raise TypeError("linspace: start and stop must be floating tensors (e.g. 0.0, 1.0).")
+    n = int(num._value if isinstance(num, Tensor) else num)
+    if n < 0:
+        raise _err("LinSpace", f"Requires num >= 0: {n}")
+    from .math_ops import cast
+    t = _wrap(np.linspace(0.0, 1.0, n).astype(s._value.dtype) if n > 1 else np.zeros(n, s._value.dtype))
+    shape = np.broadcast_shapes(s._value.shape, e._value.shape)
+    frac = reshape(t, (n,) + (1,) * len(shape))
+    out = s + (e - s) * frac
+    if n == 1:
+        out = broadcast_to(s, (1,) + shape) + (e - e) * 0
+    a = norm_axis(axis, len(shape) + 1, "LinSpace")
+    if a:
+        out = transpose(out, tuple(builtins.range(1, a + 1)) + (0,) + tuple(builtins.range(a + 1, len(shape) + 1)))
+    return out
+
+
+def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = _dt.float32,
+        name: Any = None) -> Tensor:
+    """An identity matrix ``[num_rows, num_columns]``, optionally repeated over ``batch_shape``."""
+    n = int(num_rows._value if isinstance(num_rows, Tensor) else num_rows)
+    m = n if num_columns is None else int(num_columns._value if isinstance(num_columns, Tensor) else num_columns)
+    if n < 0 or m < 0:
+        raise _err("Eye", f"num_rows and num_columns must be non-negative, got {n} and {m}")
+    e = np.eye(n, m, dtype=_dtype_or(dtype, _dt.float32))
+    if batch_shape is not None:
+        b = tuple(_int_list(batch_shape, "eye: batch_shape"))
+        e = np.broadcast_to(e, b + (n, m)).copy()
+    return _wrap(e)
+
+
+def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
+    """The shape as an int32 (or ``out_type``) tensor."""
+    x = input if isinstance(input, (IndexedSlices,)) else as_tensor(input)
+    return _wrap(np.asarray(tuple(x.shape), _dtype_or(out_type, _dt.int32)))
+
+
+def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
+    """The number of elements as a scalar tensor."""
+    x = as_tensor(input)
+    return _wrap(_dtype_or(out_type, _dt.int32).type(x._value.size))
+
+
+def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The number of axes as a scalar int32 tensor."""
+    x = as_tensor(input)
+    return _wrap(np.int32(x._value.ndim))

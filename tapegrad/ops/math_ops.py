@@ -1,0 +1,652 @@
+"""Elementwise math: arithmetic, powers, exponentials, trigonometry, comparisons, casts.
+
+Each op is declared once (``defop``) with its rules beside it; the public function below the
+declaration converts arguments and applies it. Rules are written with tapegrad ops so that
+nested tapes differentiate them. A rule receives the cotangent ``g`` of the output; in a
+Jacobian walk ``g`` has extra leading axes, which elementwise rules broadcast over.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._core import (Tensor, _wrap, apply, as_tensor, binary_operands, convert_to_tensor, defop)
+
+# IEEE results (inf, nan) without NumPy's RuntimeWarnings, as TF does: tapegrad/__init__.py
+# filters RuntimeWarnings raised from tapegrad's own modules (np.errstate costs ~3 µs a call).
+_np_err = contextlib.nullcontext()
+
+
+def _quiet(f: Any) -> Any:
+    return f
+
+
+def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
+    if x._value.dtype.kind not in kinds:
+        allowed = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",
+                   "b": "bool"}
+        raise _dt_error(opname, x, ", ".join(allowed[k] for k in kinds))
+
+
+def _dt_error(opname: str, x: Tensor, allowed: str) -> Exception:
+    from ..errors import InvalidArgumentError
+    return InvalidArgumentError(None, None, f"{opname} does not accept a {x.dtype.name} tensor "
+                                f"(allowed: {allowed}). Cast it first, e.g. tf.cast(x, tf.float32).")
+
+
+def _unary(op: Any, x: Any, kinds: str = "fc") -> Tensor:
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    if x._value.dtype.kind not in kinds:
+        _check_kind(x, kinds, op.name)
+    return apply(op, (x,))
+
+
+def _binary(op: Any, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
+    x, y = binary_operands(x, y, op.name)
+    if x._value.dtype.kind not in kinds:
+        _check_kind(x, kinds, op.name)
+    return apply(op, (x, y))
+
+
+# --------------------------------------------------------------------------- arithmetic
+_add = defop("AddV2", np.add, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: g),
+             jvp="linear", broadcast=True)
+_sub = defop("Sub", np.subtract, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
+             jvp="linear", broadcast=True)
+_mul = defop("Mul", np.multiply, deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
+
+
+def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
+    out = []
+    for i in needs:
+        if i == 0:
+            out.append(g / conj(y))
+        else:
+            out.append(-g * conj(ans / y))
+    return out
+
+
+_div = defop("RealDiv", _quiet(np.true_divide), vjp=_div_vjp, broadcast=True,
+             jvp=lambda ts, ans, x, y: _jvp_div(ts, ans, y))
+
+
+def _jvp_div(ts: Any, ans: Tensor, y: Tensor) -> Tensor:
+    tx, ty = ts
+    if ty is None:
+        return tx / y
+    r = -ans * ty / y
+    return r if tx is None else tx / y + r
+
+
+_floordiv = defop("FloorDiv", _quiet(np.floor_divide), nondiff=True)
+_mod = defop("FloorMod", _quiet(np.mod),
+             vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y)),
+             jvp=lambda ts, ans, x, y: _sum_t(ts[0], None if ts[1] is None else -ts[1] * floordiv(x, y)),
+             broadcast=True)
+
+
+def _sum_t(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    return a if b is None else a + b
+
+
+def add(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x + y`` elementwise, with NumPy broadcasting.
+
+    >>> import tapegrad as tf
+    >>> tf.add(tf.constant([1.0, 2.0]), 1.0).numpy()
+    array([2., 3.], dtype=float32)
+    """
+    x, y = binary_operands(x, y, "AddV2")
+    return apply(_add, (x, y))
+
+
+def subtract(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x - y`` elementwise, with broadcasting."""
+    x, y = binary_operands(x, y, "Sub")
+    return apply(_sub, (x, y))
+
+
+def multiply(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x * y`` elementwise, with broadcasting."""
+    x, y = binary_operands(x, y, "Mul")
+    return apply(_mul, (x, y))
+
+
+def _int_to_float(x: Tensor) -> Tensor:
+    k = x._value.dtype
+    return cast(x, _dt.float32 if k.itemsize <= 2 else _dt.float64)
+
+
+def truediv(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y``. Integer inputs are first cast to float (int8/16 to float32, int32/64 to float64),
+    as TensorFlow does."""
+    x, y = binary_operands(x, y, "RealDiv")
+    if x._value.dtype.kind in "iub":
+        if x._value.dtype.kind == "b":
+            raise _dt_error("RealDiv", x, "numeric")
+        x, y = _int_to_float(x), _int_to_float(y)
+    return apply(_div, (x, y))
+
+
+def divide(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y`` (same as :func:`truediv`)."""
+    return truediv(x, y)
+
+
+def floordiv(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``floor(x / y)``; no gradient."""
+    x, y = binary_operands(x, y, "FloorDiv")
+    return apply(_floordiv, (x, y))
+
+
+floor_div = floordiv
+
+
+def mod(x: Any, y: Any, name: Any = None) -> Tensor:
+    """Remainder of floor division (the sign follows ``y``), as ``x % y``."""
+    return _binary(_mod, x, y, "fiu")
+
+
+floormod = mod
+truncatemod = mod
+
+
+def _pow_dy(ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    if x._value.dtype.kind == "c":
+        logx = where(not_equal(x, 0), log(x), zeros_like(x))
+    else:
+        logx = where(greater(x, 0), log(x), zeros_like(x))
+    return ans * logx
+
+
+_pow = defop("Pow", _quiet(np.power),
+             deriv=(lambda ans, x, y: y * pow(x, y - 1), _pow_dy), broadcast=True)
+
+
+def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
+    """``x ** y`` elementwise. At ``x = 0`` the gradient with respect to ``y`` is 0 (TF's rule)."""
+    x, y = binary_operands(x, y, "Pow")
+    if x._value.dtype.kind in "iu" and np.any(np.asarray(y._value) < 0):
+        from ..errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed "
+                                   "[Op:Pow]. Use a floating dtype.")
+    return apply(_pow, (x, y))
+
+
+_neg = defop("Neg", np.negative, vjp=(lambda g, ans, x: -g,), jvp="linear")
+
+
+def negative(x: Any, name: Any = None) -> Tensor:
+    """``-x``."""
+    return _unary(_neg, x, "fciu")
+
+
+neg = negative
+
+
+def _abs_vjp(g: Any, ans: Tensor, x: Tensor) -> Tensor:
+    if x._value.dtype.kind == "c":
+        return complex_(g, zeros_like(g)) * sign(x)
+    return g * sign(x)
+
+
+def _abs_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+    if x._value.dtype.kind == "c":
+        return real(ts[0] * conj(sign(x)))
+    return ts[0] * sign(x)
+
+
+_abs = defop("Abs", np.abs, vjp=(_abs_vjp,), jvp=_abs_jvp)
+
+
+def abs(x: Any, name: Any = None) -> Tensor:  # noqa: A001
+    """``|x|`` elementwise (the modulus for complex input). The gradient at 0 is 0."""
+    return _unary(_abs, x, "fciu")
+
+
+_sign = defop("Sign", _quiet(np.sign), vjp=(lambda g, ans, x: zeros_like(g),),
+              jvp=lambda ts, ans, x: zeros_like(ans))
+
+
+def _csign(v: np.ndarray) -> np.ndarray:
+    a = np.abs(v)
+    with _np_err:
+        return np.where(a == 0, 0, v / np.where(a == 0, 1, a)).astype(v.dtype)
+
+
+_csign_op = defop("ComplexSign", _csign,
+                  vjp=(lambda g, ans, x: _csign_vjp(g, ans, x),),
+                  jvp=lambda ts, ans, x: _csign_jvp(ts[0], ans, x))
+
+
+def _as_complex(r: Tensor) -> Tensor:
+    return complex_(r, zeros_like(r))
+
+
+def _csign_jvp(t: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    # d(z/|z|) = (dz - s Re(conj(s) dz)) / |z|
+    return (t - ans * _as_complex(real(conj(ans) * t))) / _as_complex(abs(x))
+
+
+def _csign_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    return (g - ans * _as_complex(real(conj(g) * ans))) / _as_complex(abs(x))
+
+
+def sign(x: Any, name: Any = None) -> Tensor:
+    """-1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex). Its gradient is 0 everywhere."""
+    x = as_tensor(x)
+    if x._value.dtype.kind == "c":
+        return apply(_csign_op, (x,))
+    return _unary(_sign, x, "fiu")
+
+
+_square = defop("Square", np.square, deriv=(lambda ans, x: 2 * x,))
+
+
+def square(x: Any, name: Any = None) -> Tensor:
+    """``x * x``."""
+    return _unary(_square, x, "fciu")
+
+
+_mul_no_nan = defop("MulNoNan", _quiet(lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y)),
+                    vjp=(lambda g, ans, x, y: multiply_no_nan(g, conj(y)),
+                         lambda g, ans, x, y: multiply_no_nan(conj(x), g)),
+                    jvp=lambda ts, ans, x, y: _sum_t(None if ts[0] is None else multiply_no_nan(ts[0], y),
+                                                     None if ts[1] is None else multiply_no_nan(x, ts[1])),
+                    broadcast=True)
+
+
+def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x * y``, but 0 wherever ``y`` is 0 even if ``x`` is NaN or infinite."""
+    return _binary(_mul_no_nan, x, y, "fc")
+
+
+_sqrt = defop("Sqrt", _quiet(np.sqrt),
+              vjp=(lambda g, ans, x: multiply_no_nan(conj(0.5 / ans), g),),
+              jvp=lambda ts, ans, x: ts[0] * (0.5 / ans))
+
+
+def sqrt(x: Any, name: Any = None) -> Tensor:
+    """Square root. Its gradient at 0 is ``inf`` (and 0 where the upstream gradient is 0)."""
+    return _unary(_sqrt, x)
+
+
+_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)), deriv=(lambda ans, x: -0.5 * ans * ans * ans,))
+
+
+def rsqrt(x: Any, name: Any = None) -> Tensor:
+    """``1 / sqrt(x)``."""
+    return _unary(_rsqrt, x)
+
+
+_exp = defop("Exp", _quiet(np.exp), deriv=(lambda ans, x: ans,))
+_log = defop("Log", _quiet(np.log), deriv=(lambda ans, x: reciprocal(x),))
+_log1p = defop("Log1p", _quiet(np.log1p), deriv=(lambda ans, x: reciprocal(1 + x),))
+_expm1 = defop("Expm1", _quiet(np.expm1), deriv=(lambda ans, x: ans + 1,))
+
+
+def exp(x: Any, name: Any = None) -> Tensor:
+    """``e ** x``."""
+    return _unary(_exp, x)
+
+
+def log(x: Any, name: Any = None) -> Tensor:
+    """Natural logarithm (``-inf`` at 0, NaN below 0, as in TensorFlow)."""
+    return _unary(_log, x)
+
+
+def log1p(x: Any, name: Any = None) -> Tensor:
+    """``log(1 + x)``, accurate for small ``x``."""
+    return _unary(_log1p, x)
+
+
+def expm1(x: Any, name: Any = None) -> Tensor:
+    """``exp(x) - 1``, accurate for small ``x``."""
+    return _unary(_expm1, x)
+
+
+_sin = defop("Sin", np.sin, deriv=(lambda ans, x: cos(x),))
+_cos = defop("Cos", np.cos, deriv=(lambda ans, x: -sin(x),))
+_tan = defop("Tan", _quiet(np.tan), deriv=(lambda ans, x: 1 + ans * ans,))
+_tanh = defop("Tanh", np.tanh, deriv=(lambda ans, x: 1 - ans * ans,))
+
+
+def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
+    with _np_err:
+        e = np.exp(-np.abs(x))
+        return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+_sigmoid = defop("Sigmoid", _sigmoid_fwd, deriv=(lambda ans, x: ans * (1 - ans),))
+
+
+def sin(x: Any, name: Any = None) -> Tensor:
+    """Sine."""
+    return _unary(_sin, x)
+
+
+def cos(x: Any, name: Any = None) -> Tensor:
+    """Cosine."""
+    return _unary(_cos, x)
+
+
+def tan(x: Any, name: Any = None) -> Tensor:
+    """Tangent."""
+    return _unary(_tan, x)
+
+
+def tanh(x: Any, name: Any = None) -> Tensor:
+    """Hyperbolic tangent."""
+    return _unary(_tanh, x)
+
+
+def sigmoid(x: Any, name: Any = None) -> Tensor:
+    """``1 / (1 + exp(-x))``, computed without overflow."""
+    return _unary(_sigmoid, x)
+
+
+_reciprocal = defop("Reciprocal", _quiet(np.reciprocal), deriv=(lambda ans, x: -ans * ans,))
+
+
+def reciprocal(x: Any, name: Any = None) -> Tensor:
+    """``1 / x``."""
+    x = as_tensor(x)
+    if x._value.dtype.kind in "iu":
+        return apply(_floordiv, (_wrap(x._value.dtype.type(1)), x))
+    return _unary(_reciprocal, x)
+
+
+inv = reciprocal
+
+
+def _minmax_vjp(select: Any) -> Any:
+    def rule(g: Any, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
+        mask = select(x, y)
+        z = zeros_like(g)
+        return [where(mask, g, z) if i == 0 else where(mask, z, g) for i in needs]
+    return rule
+
+
+def _minmax_jvp(select: Any) -> Any:
+    def rule(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
+        mask = select(x, y)
+        tx = ts[0] if ts[0] is not None else zeros_like(x)
+        ty = ts[1] if ts[1] is not None else zeros_like(y)
+        return where(mask, tx, ty) + zeros_like(ans)
+    return rule
+
+
+_maximum = defop("Maximum", np.maximum, vjp=_minmax_vjp(lambda x, y: greater_equal(x, y)),
+                 jvp=_minmax_jvp(lambda x, y: greater_equal(x, y)), broadcast=True)
+_minimum = defop("Minimum", np.minimum, vjp=_minmax_vjp(lambda x, y: less_equal(x, y)),
+                 jvp=_minmax_jvp(lambda x, y: less_equal(x, y)), broadcast=True)
+
+
+def maximum(x: Any, y: Any, name: Any = None) -> Tensor:
+    """Elementwise maximum; at a tie the whole gradient goes to ``x`` (TensorFlow's rule)."""
+    return _binary(_maximum, x, y)
+
+
+def minimum(x: Any, y: Any, name: Any = None) -> Tensor:
+    """Elementwise minimum; at a tie the whole gradient goes to ``x``."""
+    return _binary(_minimum, x, y)
+
+
+# --------------------------------------------------------------------------- select
+def _where_vjp(g: Any, ans: Tensor, needs: Any, c: Tensor, x: Tensor, y: Tensor) -> list:
+    z = zeros_like(g)
+    return [where(c, g, z) if i == 1 else where(c, z, g) for i in needs]
+
+
+def _where_jvp(ts: Any, ans: Tensor, c: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    tx = ts[1] if ts[1] is not None else zeros_like(x)
+    ty = ts[2] if ts[2] is not None else zeros_like(y)
+    return where(c, tx, ty) + zeros_like(ans)
+
+
+_where = defop("SelectV2", np.where, vjp=_where_vjp, jvp=_where_jvp, broadcast=True)
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
+    """Choose ``x`` where ``condition`` is true and ``y`` elsewhere (all three broadcast).
+
+    With only ``condition``, returns the coordinates of its true entries (int64, ``[n, rank]``).
+    Note the classic trap: the gradient of the branch that was *not* chosen is multiplied by 0,
+    and ``0 * inf = nan``; guard the input of the unsafe branch too (see the docs).
+    """
+    c = as_tensor(condition)
+    if x is None and y is None:
+        return _wrap(np.argwhere(np.asarray(c._value)).astype(np.int64))
+    if x is None or y is None:
+        raise ValueError("where: give both x and y, or neither.")
+    if c._value.dtype.kind != "b":
+        raise TypeError(f"where: condition must be a bool tensor, got {c.dtype.name}.")
+    x, y = binary_operands(x, y, "SelectV2")
+    return apply(_where, (c, x, y))
+
+
+def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: Any = None) -> Tensor:
+    """Clip ``t`` to ``[clip_value_min, clip_value_max]``.
+
+    The gradient is 1 inside the interval *including* its ends, 0 outside (as in TensorFlow).
+    """
+    t = as_tensor(t)
+    return maximum(minimum(t, clip_value_max), clip_value_min)
+
+
+# --------------------------------------------------------------------------- complex parts
+def _complex_fwd(re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    dt = np.complex64 if np.result_type(re, im) == np.float32 else np.complex128
+    return (np.asarray(re) + 1j * np.asarray(im)).astype(dt)
+
+
+_complex = defop("Complex", _complex_fwd,
+                 vjp=(lambda g, ans, x, y: real(g), lambda g, ans, x, y: imag(g)),
+                 jvp=lambda ts, ans, x, y: complex_(ts[0] if ts[0] is not None else zeros_like(x),
+                                                    ts[1] if ts[1] is not None else zeros_like(y)),
+                 broadcast=True)
+_real = defop("Real", np.real, vjp=(lambda g, ans, x: complex_(g, zeros_like(g)),), jvp="linear")
+_imag = defop("Imag", np.imag, vjp=(lambda g, ans, x: complex_(zeros_like(g), g),), jvp="linear")
+_conj = defop("Conj", np.conj, vjp=(lambda g, ans, x: conj(g),), jvp="linear")
+
+
+def complex_(real: Any, imag: Any, name: Any = None) -> Tensor:
+    """``real + 1j * imag`` (float32 parts give complex64, float64 parts complex128)."""
+    x, y = binary_operands(real, imag, "Complex")
+    _check_kind(x, "f", "Complex")
+    return apply(_complex, (x, y))
+
+
+def real(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Real part (identity for real tensors)."""
+    x = as_tensor(input)
+    if x._value.dtype.kind != "c":
+        return x
+    return apply(_real, (x,))
+
+
+def imag(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Imaginary part (zeros for real tensors)."""
+    x = as_tensor(input)
+    if x._value.dtype.kind != "c":
+        return zeros_like(x)
+    return apply(_imag, (x,))
+
+
+def conj(x: Any, name: Any = None) -> Tensor:
+    """Complex conjugate (identity for real tensors)."""
+    x = as_tensor(x)
+    if x._value.dtype.kind != "c":
+        return x
+    return apply(_conj, (x,))
+
+
+# --------------------------------------------------------------------------- cast
+def _cast_vjp(g: Any, ans: Tensor, x: Tensor, dtype: Any) -> Any:
+    if x._value.dtype.kind not in "fc":
+        return None
+    return cast(g, _dt._from_np(x._value.dtype))
+
+
+def _cast_fwd(x: np.ndarray, dtype: Any) -> np.ndarray:
+    if x.dtype.kind == "c" and dtype.kind != "c":
+        x = x.real
+    with _np_err:
+        if dtype.kind in "iu" and x.dtype.kind == "f":
+            x = np.trunc(x)
+        return x.astype(dtype)
+
+
+_cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear")
+
+
+def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
+    """Convert ``x`` to ``dtype``. Float-to-int truncates toward zero; complex-to-real keeps the real
+    part. Casting between floating types is differentiable; casting to an integer type is not.
+    """
+    x = as_tensor(x)
+    dt = _dt.as_dtype(dtype)._np
+    if x._value.dtype == dt:
+        return x
+    if x._value.dtype.kind in "fc" and dt.kind in "fc":
+        return apply(_cast, (x,), {"dtype": dt})
+    return _wrap(_cast_fwd(np.asarray(x._value), dt))
+
+
+def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:
+    """Cast, clamping to the target type's range first."""
+    x = as_tensor(value)
+    d = _dt.as_dtype(dtype)
+    if d.is_integer or d.is_floating:
+        x = clip_by_value(x, x.dtype.as_numpy_dtype(max(d.min, x.dtype.min)) if x.dtype.is_numeric else 0,
+                          x.dtype.as_numpy_dtype(min(d.max, x.dtype.max)))
+    return cast(x, d)
+
+
+# --------------------------------------------------------------------------- comparisons, logic
+def _cmp(name: str, fn: Any) -> Any:
+    op = defop(name, fn, nondiff=True)
+
+    def f(x: Any, y: Any, name: Any = None) -> Tensor:
+        x, y = binary_operands(x, y, op.name)
+        return apply(op, (x, y))
+    f.__name__ = name.lower()
+    f.__doc__ = f"Elementwise ``{name}`` (a bool tensor; no gradient)."
+    return f
+
+
+equal = _cmp("Equal", np.equal)
+not_equal = _cmp("NotEqual", np.not_equal)
+less = _cmp("Less", np.less)
+less_equal = _cmp("LessEqual", np.less_equal)
+greater = _cmp("Greater", np.greater)
+greater_equal = _cmp("GreaterEqual", np.greater_equal)
+_logical_and = _cmp("LogicalAnd", np.logical_and)
+_logical_or = _cmp("LogicalOr", np.logical_or)
+_logical_xor = _cmp("LogicalXor", np.logical_xor)
+_lnot = defop("LogicalNot", np.logical_not, nondiff=True)
+
+
+def _bool_args(f: Any, name: str) -> Any:
+    def g(x: Any, y: Any, name: Any = None) -> Tensor:
+        x, y = as_tensor(x), as_tensor(y)
+        for t in (x, y):
+            if t._value.dtype.kind != "b":
+                raise _dt_error(name, t, "bool")
+        return f(x, y)
+    g.__name__ = name
+    g.__doc__ = f"Elementwise ``{name}`` of two bool tensors."
+    return g
+
+
+logical_and = _bool_args(_logical_and, "logical_and")
+logical_or = _bool_args(_logical_or, "logical_or")
+logical_xor = _bool_args(_logical_xor, "logical_xor")
+
+
+def logical_not(x: Any, name: Any = None) -> Tensor:
+    """Elementwise ``not`` of a bool tensor."""
+    return _unary(_lnot, x, "b")
+
+
+# --------------------------------------------------------------------------- helpers used by rules
+def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
+    """Zeros of ``input``'s shape (and dtype unless given). Not connected to ``input`` for gradients."""
+    x = as_tensor(input)
+    dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    v = x._value
+    return _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
+
+
+def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
+    """Ones of ``input``'s shape (and dtype unless given)."""
+    x = as_tensor(input)
+    dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    v = x._value
+    return _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
+
+
+# --------------------------------------------------------------------------- scans
+def _cum_fwd(fn: Any) -> Any:
+    def f(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+        if reverse:
+            x = np.flip(x, axis)
+        with _np_err:
+            r = fn(x, axis=axis, dtype=x.dtype)
+        if exclusive:
+            first = np.zeros_like(np.take(x, [0], axis=axis)) if fn is np.cumsum else \
+                np.ones_like(np.take(x, [0], axis=axis))
+            r = np.concatenate([first, np.take(r, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis) \
+                if x.shape[axis] else r
+        return np.flip(r, axis) if reverse else r
+    return f
+
+
+def _cumsum_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    lead = g._value.ndim - ans._value.ndim
+    return apply(_cumsum, (g,), {"axis": axis + lead, "exclusive": exclusive, "reverse": not reverse})
+
+
+_cumsum = defop("Cumsum", _cum_fwd(np.cumsum), vjp=(_cumsum_vjp,), jvp="linear")
+
+
+def _cumprod_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    lead = g._value.ndim - ans._value.ndim
+    s = apply(_cumsum, (ans * g,), {"axis": axis + lead, "exclusive": exclusive, "reverse": not reverse})
+    return s / x
+
+
+_cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),
+                 jvp=lambda ts, ans, x, axis, exclusive, reverse: ans * apply(
+                     _cumsum, (ts[0] / x,), {"axis": axis, "exclusive": exclusive, "reverse": reverse}))
+
+
+def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    from .array_ops import norm_axis
+    x = as_tensor(x)
+    _check_kind(x, "fciu", op.name)
+    a = norm_axis(axis, x._value.ndim, op.name)
+    return apply(op, (x,), {"axis": a, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: Any = None) -> Tensor:
+    """Running sum along ``axis``; ``exclusive`` starts from 0, ``reverse`` runs from the end.
+
+    >>> import tapegrad as tf
+    >>> tf.math.cumsum(tf.constant([1, 2, 3]), exclusive=True).numpy()
+    array([0, 1, 3], dtype=int32)
+    """
+    return _scan(_cumsum, x, axis, exclusive, reverse)
+
+
+def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: Any = None) -> Tensor:
+    """Running product along ``axis`` (TF's gradient rule, which divides by ``x``)."""
+    return _scan(_cumprod, x, axis, exclusive, reverse)

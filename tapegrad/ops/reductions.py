@@ -1,0 +1,233 @@
+"""Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._core import Tensor, _wrap, apply, as_tensor, defop
+from .array_ops import _lead, broadcast_to, norm_axes, reshape
+from .math_ops import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
+
+
+def _keep_shape(shape: tuple, axes: tuple) -> tuple:
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def _expand_back(g: Tensor, ans: Tensor, x: Tensor, axes: tuple) -> Tensor:
+    """Reshape a reduced cotangent so it broadcasts against ``x`` (keeping batch axes)."""
+    lead = g._value.shape[:_lead(g, ans)]
+    return reshape(g, lead + _keep_shape(x._value.shape, axes))
+
+
+def _sum_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    lead = g._value.shape[:_lead(g, ans)]
+    return broadcast_to(_expand_back(g, ans, x, axes), lead + x._value.shape)
+
+
+_sum = defop("Sum", lambda x, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+             vjp=(_sum_vjp,), jvp="linear")
+
+
+def _mean_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+    with _np_err:
+        r = np.mean(x, axis=axes, keepdims=keepdims)
+    if x.dtype.kind in "iu":
+        r = np.sum(x, axis=axes, keepdims=keepdims) // max(1, int(np.prod([x.shape[a] for a in axes])))
+        return r.astype(x.dtype)
+    return r.astype(x.dtype, copy=False)
+
+
+def _count(x: Tensor, axes: tuple) -> int:
+    return int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64))
+
+
+_mean = defop("Mean", _mean_fwd,
+              vjp=(lambda g, ans, x, axes, keepdims:
+                   _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1)),),
+              jvp="linear")
+
+
+def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    # ties share the gradient equally (TensorFlow's rule)
+    y = reshape(ans, _keep_shape(x._value.shape, axes))
+    ind = cast(equal(y, x), x.dtype)
+    from .reductions import reduce_sum
+    num = reduce_sum(ind, axis=list(axes), keepdims=True)
+    return _expand_back(g, ans, x, axes) * (ind / num)
+
+
+def _minmax_jvp(ts: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    y = reshape(ans, _keep_shape(x._value.shape, axes))
+    ind = cast(equal(y, x), x.dtype)
+    num = reduce_sum(ind, axis=list(axes), keepdims=keepdims)
+    return reduce_sum(ts[0] * ind, axis=list(axes), keepdims=keepdims) / num
+
+
+_max = defop("Max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims),
+             vjp=(_minmax_vjp,), jvp=_minmax_jvp)
+_min = defop("Min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims),
+             vjp=(_minmax_vjp,), jvp=_minmax_jvp)
+
+
+def _prod_others(x: Tensor, axes: tuple) -> Tensor:
+    """∏ of the other elements in each reduced group, exact when some are zero."""
+    from .math_ops import cumprod
+    from .array_ops import transpose
+    nd = x._value.ndim
+    keep = [i for i in range(nd) if i not in axes]
+    perm = keep + list(axes)
+    xt = transpose(x, perm) if perm != list(range(nd)) else x
+    kshape = tuple(x._value.shape[i] for i in keep)
+    flat = reshape(xt, kshape + (-1,))
+    left = cumprod(flat, axis=-1, exclusive=True)
+    right = cumprod(flat, axis=-1, exclusive=True, reverse=True)
+    others = reshape(left * right, xt._value.shape)
+    inv = list(np.argsort(perm))
+    return transpose(others, inv) if perm != list(range(nd)) else others
+
+
+def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    from .math_ops import conj
+    return _expand_back(g, ans, x, axes) * conj(_prod_others(x, axes))
+
+
+_prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims),
+              vjp=(_prod_vjp,),
+              jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(ts[0] * _prod_others(x, axes), axis=list(axes), keepdims=keepdims))
+
+
+def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+    with _np_err:
+        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros(_keep_shape(x.shape, axes), x.dtype)
+        m = np.where(np.isfinite(m), m, 0)
+        r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+    return (r if keepdims else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
+
+
+def _lse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    y = reshape(ans, _keep_shape(x._value.shape, axes))
+    return _expand_back(g, ans, x, axes) * exp(x - y)
+
+
+_lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
+             jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(
+                 ts[0] * exp(x - reshape(ans, _keep_shape(x._value.shape, axes))), axis=list(axes), keepdims=keepdims))
+
+
+def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
+    x = as_tensor(input_tensor)
+    if x._value.dtype.kind not in kinds:
+        from .math_ops import _check_kind
+        _check_kind(x, kinds, op.name)
+    axes = norm_axes(axis, x._value.ndim, op.name)
+    return apply(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Sum over ``axis`` (all axes when None).
+
+    >>> import tapegrad as tf
+    >>> tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0).numpy()
+    array([4, 6], dtype=int32)
+    """
+    x = as_tensor(input_tensor)
+    if x._value.dtype.kind == "b":
+        x = cast(x, _dt.int32)
+    return _reduce(_sum, x, axis, keepdims)
+
+
+def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Mean over ``axis``; integer inputs give an integer (truncated) mean, as in TensorFlow."""
+    return _reduce(_mean, input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Maximum over ``axis``. Tied maxima share the gradient equally."""
+    x = as_tensor(input_tensor)
+    if x._value.size == 0:
+        axes = norm_axes(axis, x._value.ndim, "Max")
+        shape = [1 if i in axes else d for i, d in enumerate(x._value.shape)] if keepdims else \
+            [d for i, d in enumerate(x._value.shape) if i not in axes]
+        return _wrap(np.full(shape, -np.inf if x._value.dtype.kind == "f" else np.iinfo(x._value.dtype).min, x._value.dtype))
+    return _reduce(_max, x, axis, keepdims, "fiu")
+
+
+def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Minimum over ``axis``. Tied minima share the gradient equally."""
+    x = as_tensor(input_tensor)
+    if x._value.size == 0:
+        axes = norm_axes(axis, x._value.ndim, "Min")
+        shape = [1 if i in axes else d for i, d in enumerate(x._value.shape)] if keepdims else \
+            [d for i, d in enumerate(x._value.shape) if i not in axes]
+        return _wrap(np.full(shape, np.inf if x._value.dtype.kind == "f" else np.iinfo(x._value.dtype).max, x._value.dtype))
+    return _reduce(_min, x, axis, keepdims, "fiu")
+
+
+def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Product over ``axis``; the gradient is exact when inputs contain zeros."""
+    return _reduce(_prod, input_tensor, axis, keepdims)
+
+
+def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """``log(Σ exp(x))`` over ``axis``, computed without overflow."""
+    return _reduce(_lse, input_tensor, axis, keepdims, "f")
+
+
+_any = defop("Any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims), nondiff=True)
+_all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims), nondiff=True)
+
+
+def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Logical or over ``axis`` (bool input)."""
+    return _reduce(_any, input_tensor, axis, keepdims, "b")
+
+
+def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Logical and over ``axis`` (bool input)."""
+    return _reduce(_all, input_tensor, axis, keepdims, "b")
+
+
+def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
+    x = as_tensor(input_tensor)
+    from .math_ops import _check_kind, abs as _abs
+    _check_kind(x, "fc", "reduce_variance")
+    m = reduce_mean(x, axis=axis, keepdims=True)
+    d = subtract(x, m)
+    sq = square(_abs(d)) if x._value.dtype.kind == "c" else square(d)
+    return reduce_mean(sq, axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
+    """Population standard deviation over ``axis``."""
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+def _arg(fn: Any, name: str) -> Any:
+    op = defop(name, lambda x, axis: fn(x, axis=axis), nondiff=True)
+
+    def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
+        x = as_tensor(input)
+        from .array_ops import norm_axis
+        if x._value.ndim == 0:
+            raise ValueError(f"{op.name}: the input is a scalar; it needs at least one axis.")
+        a = norm_axis(0 if axis is None else axis, x._value.ndim, op.name)
+        if x._value.shape[a] == 0:
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape "
+                                       f"{list(x._value.shape)} [Op:{op.name}]")
+        out = apply(op, (x,), {"axis": a})
+        return _wrap(np.asarray(out._value, _dt.as_dtype(output_type)._np))
+    f.__name__ = name.lower()
+    f.__doc__ = (f"Index of the {'largest' if 'Max' in name else 'smallest'} value along ``axis`` "
+                 "(0 when None), as int64 by default (no gradient).")
+    return f
+
+
+argmax = _arg(np.argmax, "ArgMax")
+argmin = _arg(np.argmin, "ArgMin")
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp",
+           "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax", "argmin", "multiply"]
