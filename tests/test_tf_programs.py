@@ -1,0 +1,404 @@
+"""Differential tests: tapegrad against results recorded once with TensorFlow.
+
+Each program in ``tests/tf_programs`` was run with TensorFlow 2.21 by
+``tools/record_tf_fixtures.py`` and its encoded result stored in
+``tests/fixtures/tf_programs.json``. Here the same program runs with
+``import tapegrad as tf`` and the two results are compared:
+
+* same structure and kinds (list/tuple/namedtuple/dict/None/scalars/tensors/
+  IndexedSlices/errors);
+* tensors: dtype names equal, shapes equal, values within rtol 1e-5 / atol 1e-6
+  for float32 and complex64, 1e-10 for float64, complex128 and Python floats,
+  1e-3 for float16; NaN matches NaN and infinities match by sign; integers,
+  bools and strings exactly;
+* errors: the recorded exception type name must be the name of tapegrad's
+  exception class or of one of its base classes (messages are not compared).
+
+Where tapegrad deliberately does better than TensorFlow, the case is listed in
+``DIFFERENCES`` with what tapegrad must return or raise instead; the
+difference is asserted, never skipped.
+
+TensorFlow is not needed (nor imported) here.
+"""
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+for _path in (REPO, HERE):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import tapegrad as tf  # noqa: E402
+
+from tf_programs import ALL_CASES  # noqa: E402
+from tf_programs._encoding import decode_float, encode_array, run_case  # noqa: E402
+
+FIXTURE_PATH = os.path.join(HERE, "fixtures", "tf_programs.json")
+with open(FIXTURE_PATH, encoding="utf-8") as _fh:
+    FIXTURE = json.load(_fh)
+RECORDED = FIXTURE["cases"]
+
+
+# --------------------------------------------------------------------------
+# Expectation helpers for DIFFERENCES (they build encoded nodes).
+
+NONE = {"kind": "none"}
+
+
+def tensor(value, dtype):
+    return encode_array(np.asarray(value, dtype=dtype))
+
+
+def raises(type_name):
+    return {"kind": "error", "type": type_name}
+
+
+def lst(*items):
+    return {"kind": "list", "items": list(items)}
+
+
+def tup(*items):
+    return {"kind": "tuple", "items": list(items)}
+
+
+@dataclass(frozen=True)
+class SameAs:
+    """Expect exactly what TensorFlow recorded for another case."""
+
+    case: str
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A deliberate divergence from TensorFlow.
+
+    ``expect`` is what tapegrad must return or raise instead: an encoded node
+    built with the helpers above, or ``SameAs("module.case")``.
+    """
+
+    reason: str
+    expect: object
+
+
+# Cases where TF and tapegrad raise the same exception type but tapegrad has a
+# clearer message need no entry (messages are never compared), e.g.
+# errors.case_never_entered_gradient_raises (RuntimeError, "never entered" text)
+# and errors.case_none_in_sources_raises (TypeError in both).
+DIFFERENCES = {
+    # ---- output_gradients: validated, None means ones, ints are cast (spec 1.8)
+    "output_gradients.case_none_entry_means_ones": Difference(
+        reason="a None seed means ones (TF crashes converting None)",
+        expect=tensor(2 * 2.0 + 2.0 * 3 * 2.0**2, "float32"),
+    ),
+    "output_gradients.case_single_none_seed_in_list": Difference(
+        reason="a None seed means ones (TF crashes converting None)",
+        expect=tensor([2.0, 4.0], "float32"),
+    ),
+    "output_gradients.case_fewer_seeds_than_targets": Difference(
+        reason="seed count must equal the number of flattened targets (TF uses ones for the rest)",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_more_seeds_than_targets": Difference(
+        reason="seed count must equal the number of flattened targets (TF ignores extras)",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_single_target_list_of_scalar_seeds": Difference(
+        reason="a list of 3 scalar seeds for one target is a count error "
+        "(TF flattens it, uses the first seed and broadcasts it: [6, 12, 18])",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_wrong_shape_seed_matmul": Difference(
+        reason="seed shape must match the target shape (TF fails deep in MatMul's VJP)",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_wrong_shape_seed_reshape": Difference(
+        reason="seed shape must match the target shape (TF fails deep in Reshape's VJP)",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_scalar_seed_for_vector_target": Difference(
+        reason="seed shape must match the target shape; a scalar seed for a [3] target is "
+        "a wrong shape (TF broadcasts it silently through the elementwise VJP)",
+        expect=raises("ValueError"),
+    ),
+    "targets_sources.case_target_is_source_with_wrong_shape_seed": Difference(
+        reason="seed shape is validated even when the target is the source "
+        "(TF returns the [3] seed as the gradient of a [2] source)",
+        expect=raises("ValueError"),
+    ),
+    "output_gradients.case_int_seed_for_float_target": Difference(
+        reason="an int seed for a float target is cast (TF raises InvalidArgumentError in Mul)",
+        expect=tensor(2 * 6.0, "float32"),
+    ),
+    "output_gradients.case_int_tensor_seed_for_float_vector_target": Difference(
+        reason="an int seed for a float target is cast (TF raises InvalidArgumentError in Mul)",
+        expect=tensor([2.0 * 3, 4.0 * 4], "float32"),
+    ),
+    # ---- clear errors for misuse (spec 1.2, 1.7 item 7)
+    "errors.case_never_entered_watch_raises": Difference(
+        reason="watch() on a never-entered tape is a RuntimeError "
+        "(TF: AttributeError 'NoneType' object has no attribute '_tape')",
+        expect=raises("RuntimeError"),
+    ),
+    "errors.case_source_python_float_raises": Difference(
+        reason="a Python float source is a TypeError up front (TF: late AttributeError)",
+        expect=raises("TypeError"),
+    ),
+    "errors.case_source_ndarray_raises": Difference(
+        reason="an ndarray source is a TypeError up front (TF: late AttributeError)",
+        expect=raises("TypeError"),
+    ),
+    "errors.case_target_python_float_raises": Difference(
+        reason="a Python float target is a TypeError (TF: AttributeError)",
+        expect=raises("TypeError"),
+    ),
+    # ---- batch_jacobian honours unconnected_gradients (spec 1.12)
+    "jacobians.case_batch_jacobian_unconnected_none": Difference(
+        reason="batch_jacobian honours unconnected_gradients=NONE (TF returns zeros)",
+        expect=NONE,
+    ),
+    # ---- experimental_use_pfor is a pure performance switch (spec 1.11/1.12)
+    "jacobians.case_jacobian_tanh_matvec_no_pfor_nonpersistent": Difference(
+        reason="experimental_use_pfor=False works on a non-persistent tape, "
+        "same result as pfor (TF raises RuntimeError)",
+        expect=SameAs("jacobians.case_jacobian_tanh_matvec_pfor"),
+    ),
+    "jacobians.case_batch_jacobian_sigmoid_no_pfor_nonpersistent": Difference(
+        reason="experimental_use_pfor=False works on a non-persistent tape, "
+        "same result as pfor (TF raises RuntimeError)",
+        expect=SameAs("jacobians.case_batch_jacobian_sigmoid_pfor"),
+    ),
+    # ---- ForwardAccumulator zero rules for piecewise-constant ops (spec 1.17)
+    "forward_mode.case_jvp_sign_piecewise_constant": Difference(
+        reason="JVP of sign is zeros (TF: None)",
+        expect=tensor([0.0, 0.0], "float32"),
+    ),
+    "forward_mode.case_jvp_round_piecewise_constant": Difference(
+        reason="JVP of round is zeros (TF: None)",
+        expect=tensor([0.0, 0.0], "float32"),
+    ),
+    "forward_mode.case_jvp_floor_piecewise_constant": Difference(
+        reason="JVP of floor is zeros (TF: None)",
+        expect=tensor([0.0, 0.0], "float32"),
+    ),
+    # ---- custom_gradient binds keyword arguments (spec 1.15)
+    "custom_gradient.case_custom_gradient_all_keyword_call": Difference(
+        reason="an all-keyword call still uses the custom gradient "
+        "(TF silently differentiates the body: 2.0)",
+        expect=lst(tensor(6.0, "float32"), tensor(5.0, "float32")),
+    ),
+}
+
+
+# --------------------------------------------------------------------------
+# Comparison.
+
+TOLERANCES = {
+    "float16": (1e-3, 1e-3),
+    "bfloat16": (1e-2, 1e-2),
+    "float32": (1e-5, 1e-6),
+    "complex64": (1e-5, 1e-6),
+    "float64": (1e-10, 1e-10),
+    "complex128": (1e-10, 1e-10),
+}
+PYTHON_FLOAT_TOLERANCE = (1e-10, 1e-10)
+
+
+def summary(node):
+    kind = node["kind"]
+    if kind == "tensor":
+        return f"tensor {node['dtype']}{node['shape']} {json.dumps(node['value'])[:200]}"
+    if kind == "error":
+        return f"{node['type']}: {node.get('message', '')[:300]}"
+    if kind == "indexed_slices":
+        return "IndexedSlices(" + summary(node["values"]) + ")"
+    if kind in ("bool", "int", "float", "str"):
+        return f"{kind} {node['value']!r}"
+    if kind in ("list", "tuple", "namedtuple"):
+        return f"{kind} of {len(node['items'])}"
+    if kind == "dict":
+        return f"dict with keys {sorted(node['items'])}"
+    return kind
+
+
+def _decode_value(node):
+    value = node["value"]
+    shape = tuple(node["shape"])
+    dtype = node["dtype"]
+
+    def walk(v, fn):
+        return [walk(x, fn) for x in v] if isinstance(v, list) and not _is_leaf(v) else fn(v)
+
+    def _is_leaf(v):
+        return node.get("complex") and len(v) == 2 and not isinstance(v[0], list)
+
+    if node.get("complex"):
+        flat = walk(value, lambda p: complex(decode_float(p[0]), decode_float(p[1])))
+        arr = np.array(flat, dtype=np.complex128)
+    elif dtype in TOLERANCES:
+        arr = np.array(walk(value, decode_float), dtype=np.float64)
+    elif dtype == "bool":
+        arr = np.array(value, dtype=bool)
+    elif dtype.startswith("int") or dtype.startswith("uint"):
+        arr = np.array(value, dtype=np.int64)
+    else:
+        arr = np.array(value, dtype=object)
+    return arr.reshape(shape)
+
+
+def _close(actual, expected, rtol, atol):
+    if np.iscomplexobj(actual) or np.iscomplexobj(expected):
+        return _close(np.real(actual), np.real(expected), rtol, atol) & _close(
+            np.imag(actual), np.imag(expected), rtol, atol
+        )
+    return np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def _compare_tensor(expected, actual, path):
+    if "value_shape" in actual:
+        return [
+            f"{path}: tapegrad tensor .shape {actual['shape']} disagrees with "
+            f".numpy().shape {actual['value_shape']}"
+        ]
+    out = []
+    if expected["dtype"] != actual["dtype"]:
+        out.append(f"{path}: dtype expected {expected['dtype']}, got {actual['dtype']}")
+    if list(expected["shape"]) != list(actual["shape"]):
+        out.append(f"{path}: shape expected {expected['shape']}, got {actual['shape']}")
+        return out
+    ev = _decode_value(expected)
+    av = _decode_value(actual)
+    if expected["dtype"] in TOLERANCES or expected.get("complex"):
+        rtol, atol = TOLERANCES.get(expected["dtype"], (1e-10, 1e-10))
+        ok = _close(av, ev, rtol, atol)
+        if not np.all(ok):
+            out.append(
+                f"{path}: values differ (rtol={rtol}, atol={atol}): expected "
+                f"{json.dumps(expected['value'])[:300]}, got {json.dumps(actual['value'])[:300]}"
+            )
+    elif not np.array_equal(av, ev):
+        out.append(
+            f"{path}: values differ: expected {json.dumps(expected['value'])[:300]}, "
+            f"got {json.dumps(actual['value'])[:300]}"
+        )
+    return out
+
+
+def compare(expected, actual, path="result"):
+    """Return a list of human-readable mismatches (empty when they agree)."""
+    ek, ak = expected["kind"], actual["kind"]
+    if ek == "error":
+        if ak != "error":
+            return [f"{path}: expected {expected['type']} to be raised, got {summary(actual)}"]
+        names = [actual["type"]] + list(actual.get("bases", []))
+        if expected["type"] not in names:
+            return [f"{path}: expected {expected['type']}, got {summary(actual)} (class and bases: {names})"]
+        return []
+    if ak == "error":
+        return [f"{path}: expected {summary(expected)}, got {summary(actual)}"]
+    if ek != ak:
+        return [f"{path}: expected {summary(expected)}, got {summary(actual)}"]
+    if ek == "none":
+        return []
+    if ek in ("bool", "int", "str"):
+        if expected["value"] != actual["value"]:
+            return [f"{path}: expected {expected['value']!r}, got {actual['value']!r}"]
+        return []
+    if ek == "float":
+        e = np.float64(decode_float(expected["value"]))
+        a = np.float64(decode_float(actual["value"]))
+        if not _close(a, e, *PYTHON_FLOAT_TOLERANCE):
+            return [f"{path}: expected {expected['value']!r}, got {actual['value']!r}"]
+        return []
+    if ek == "tensor":
+        return _compare_tensor(expected, actual, path)
+    if ek == "indexed_slices":
+        out = []
+        for part in ("values", "indices", "dense_shape"):
+            out += compare(expected[part], actual[part], f"{path}.{part}")
+        return out
+    if ek in ("list", "tuple", "namedtuple"):
+        if ek == "namedtuple" and (
+            expected["name"] != actual["name"] or expected["fields"] != actual["fields"]
+        ):
+            return [
+                f"{path}: expected namedtuple {expected['name']}{expected['fields']}, "
+                f"got {actual['name']}{actual['fields']}"
+            ]
+        e_items, a_items = expected["items"], actual["items"]
+        if len(e_items) != len(a_items):
+            return [f"{path}: expected {ek} of {len(e_items)}, got {len(a_items)}"]
+        out = []
+        for i, (e, a) in enumerate(zip(e_items, a_items)):
+            out += compare(e, a, f"{path}[{i}]")
+        return out
+    if ek == "dict":
+        e_items, a_items = expected["items"], actual["items"]
+        if sorted(e_items) != sorted(a_items):
+            return [f"{path}: expected keys {sorted(e_items)}, got {sorted(a_items)}"]
+        out = []
+        for key in sorted(e_items):
+            out += compare(e_items[key], a_items[key], f"{path}[{key!r}]")
+        return out
+    raise AssertionError(f"unknown kind {ek!r} in the fixture")
+
+
+def expected_for(name):
+    difference = DIFFERENCES.get(name)
+    if difference is None:
+        return RECORDED[name]
+    if isinstance(difference.expect, SameAs):
+        return RECORDED[difference.expect.case]
+    return difference.expect
+
+
+# --------------------------------------------------------------------------
+# Tests.
+
+
+@pytest.mark.parametrize("name", sorted(ALL_CASES))
+def test_program(name):
+    assert name in RECORDED, f"{name} is not in the fixture: re-run tools/record_tf_fixtures.py"
+    expected = expected_for(name)
+    actual = run_case(ALL_CASES[name], tf)
+    mismatches = compare(expected, actual)
+    if mismatches:
+        lines = list(mismatches)
+        if name in DIFFERENCES:
+            lines.append(f"(deliberate difference: {DIFFERENCES[name].reason})")
+            lines.append(f"(TensorFlow recorded: {summary(RECORDED[name])})")
+        pytest.fail("\n".join(lines), pytrace=False)
+
+
+def test_fixture_matches_programs():
+    missing = sorted(set(ALL_CASES) - set(RECORDED))
+    stale = sorted(set(RECORDED) - set(ALL_CASES))
+    assert not missing and not stale, (
+        f"re-run tools/record_tf_fixtures.py (missing: {missing}, stale: {stale})"
+    )
+
+
+def test_fixture_recorded_with_tensorflow_2_21():
+    assert FIXTURE["tensorflow_version"].startswith("2.21.")
+
+
+def test_differences_are_real_differences():
+    for name, difference in DIFFERENCES.items():
+        assert name in RECORDED, f"DIFFERENCES names an unknown case {name}"
+        assert difference.reason
+        if isinstance(difference.expect, SameAs):
+            assert difference.expect.case in RECORDED, difference.expect.case
+        assert compare(expected_for(name), RECORDED[name]), (
+            f"{name}: the expectation equals TensorFlow's result; drop it from DIFFERENCES"
+        )
+
+
+def test_no_reference_framework_imported():
+    for framework in ("tensorflow", "jax", "torch"):
+        assert framework not in sys.modules, f"{framework} must not be imported by the tests"
