@@ -710,6 +710,7 @@ class Op:
 
 
 REGISTRY: dict[str, Op] = {}
+_ops = REGISTRY
 
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:
@@ -752,7 +753,13 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         op.diff = tuple(d is not None for d in ds)
 
         def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
-            return [g * _conj_if_complex(ds[i](ans, *xs, **p), xs[i]) for i in needs]
+            out = []
+            for i in needs:
+                d = ds[i](ans, *xs, **p)
+                if xs[i]._value.dtype.kind == "c":
+                    d = _conj_if_complex(d, xs[i])
+                out.append(binary(_ops["Mul"], g, d))
+            return out
 
         def jvp_el(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
             out = None
@@ -817,6 +824,76 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     return tuple([_wrap(o) for o in out])
 
 
+def apply1(op: Op, x: Tensor) -> Tensor:
+    """``apply`` for a one-input, one-output op without params (the hot path, kept flat)."""
+    out = op.fwd(x._value)
+    if _active and _tls.stack:
+        return _record(op, (x,), _EMPTY, out)
+    t = _new(Tensor)
+    t._value = out
+    t._id = _next_id()
+    return t
+
+
+def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
+    """Apply a two-input op with TF's operand rules; the common cases stay on a short path.
+
+    Tensor-Tensor of one dtype, and Tensor with a Python float/int of a compatible kind, run the
+    NumPy forward directly (NumPy's weak Python scalars keep the tensor's dtype); a recorder
+    needs the scalar as a tensor, so it is wrapped only then.
+    """
+    if type(x) is Tensor:
+        xv = x._value
+        dx = xv.dtype
+        ty = type(y)
+        if ty is Tensor:
+            yv = y._value
+            if dx is not yv.dtype and dx != yv.dtype:
+                raise _dtype_error(op.name, xv, yv)
+        elif (ty is float and dx.kind in "fc") or (ty is int and dx.kind in "fc"):
+            if not (_active and _tls.stack):
+                if dx.kind not in kinds:
+                    _kind_error(op, x, kinds)
+                try:
+                    out = op.fwd(xv, y)
+                except (ValueError, TypeError, ArithmeticError) as e:
+                    raise _op_error(op, (x,), e) from None
+                t = _new(Tensor)
+                t._value = out
+                t._id = _next_id()
+                return t
+            y = _scalar_for(y, dx, op.name)
+            yv = y._value
+        else:
+            y = _operand(y, dx, op.name)
+            yv = y._value
+    else:
+        x, y = binary_operands(x, y, op.name)
+        xv, yv, dx = x._value, y._value, x._value.dtype
+    if dx.kind not in kinds:
+        _kind_error(op, x, kinds)
+    try:
+        out = op.fwd(xv, yv)
+    except (ValueError, IndexError, TypeError, ArithmeticError) as e:
+        raise _op_error(op, (x, y), e) from None
+    if _active and _tls.stack:
+        return _record(op, (x, y), _EMPTY, out)
+    t = _new(Tensor)
+    t._value = out
+    t._id = _next_id()
+    return t
+
+
+_KIND_NAMES = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",
+               "b": "bool"}
+
+
+def _kind_error(op: Op, x: Tensor, kinds: str) -> None:
+    raise InvalidArgumentError(
+        None, None, f"{op.name} does not accept a {x.dtype.name} tensor (allowed: "
+        f"{', '.join(_KIND_NAMES[k] for k in kinds)}). Cast it first, e.g. tf.cast(x, tf.float32).")
+
+
 def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
     if isinstance(e, InvalidArgumentError):
         return e
@@ -864,7 +941,15 @@ def _dtype_error(opname: str, a: Any, b: Any) -> InvalidArgumentError:
         f"TensorFlow, does not promote dtypes between tensors: cast one with tf.cast(x, tf.{da}).")
 
 
+_SCALARS: dict = {}
+
+
 def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
+    """A constant tensor for a Python scalar operand (cached: constants are immutable)."""
+    key = (y, type(y), npdt)
+    t = _SCALARS.get(key)
+    if t is not None:
+        return t
     k = npdt.kind
     ty = type(y)
     if ty is float and k in "iub" or ty is complex and k != "c" or ty is int and k == "b":
@@ -879,6 +964,9 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
     t = _new(Tensor)
     t._value = v
     t._id = _next_id()
+    if len(_SCALARS) > 4096:
+        _SCALARS.clear()
+    _SCALARS[key] = t
     return t
 
 

@@ -132,19 +132,26 @@ class GradientTape:
     def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
         ids = self._ids
         diff = op.diff
-        if diff is None:
-            needs = [i for i, x in enumerate(xs) if x._id in ids]
+        if len(xs) == 1:
+            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
+        elif diff is None:
+            needs = [i for i, x in enumerate(xs) if x._id in ids] or None
         else:
-            needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids]
-        if not needs:
+            needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids] or None
+        if needs is None:
             if self._explain is not None:
                 self._explain.on_op(op, xs, outs, recorded=False)
             return
-        added = False
-        for o in outs:
-            if o._value.dtype.kind in "fc":
-                ids.add(o._id)
-                added = True
+        if op.nout == 1:
+            added = ans._value.dtype.kind in "fc"
+            if added:
+                ids.add(ans._id)
+        else:
+            added = False
+            for o in outs:
+                if o._value.dtype.kind in "fc":
+                    ids.add(o._id)
+                    added = True
         if added:
             self._entries.append((op, xs, p, ans, needs))
         if self._explain is not None:
@@ -367,7 +374,8 @@ class GradientTape:
         return seeds
 
     def _run(self, flat_t: list, seeds: list, flat_s: list, mode: UnconnectedGradients,
-             batch: int | None = None) -> list:
+             batch: int | None = None, keep: bool = False) -> list:
+        # keep=True: a one-shot tape keeps its entries for another walk (Jacobian rows/chunks).
         ct: dict[int, Any] = {}
         owned: set[int] = set()
         for t, s in zip(flat_t, seeds):
@@ -376,17 +384,18 @@ class GradientTape:
             _accumulate(ct, owned, t._id, s)
         src_ids = {s._id for s in flat_s}
         entries = self._entries
-        if not self._persistent:
+        free = not (self._persistent or keep)
+        if free:
             self._entries = []
             self._used = True
         try:
-            found = _backward(entries, ct, owned, src_ids, not self._persistent, batch)
+            found = _backward(entries, ct, owned, src_ids, free, batch)
         except BaseException as e:
-            if not self._persistent:
+            if free:
                 self._failed = f"{type(e).__name__}: {e}"
             raise
         finally:
-            if not self._persistent:
+            if free:
                 entries.clear()
                 self._ids = set()
         out = []
@@ -462,6 +471,9 @@ def _ones_seed(t: Tensor, batch: int | None) -> Tensor:
     return _wrap(np.eye(n, dtype=v.dtype).reshape((n,) + v.shape))
 
 
+_NEEDS0 = (0,)
+
+
 class _StopRecording:
     def __init__(self, tape: GradientTape) -> None:
         self._tape = tape
@@ -527,7 +539,8 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 continue
             if ans._id in src_ids:
                 found[ans._id] = g
-            owned.discard(ans._id)
+            if owned:
+                owned.discard(ans._id)
             if type(g) is IndexedSlices:
                 g = g._dense()
         else:

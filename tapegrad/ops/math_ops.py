@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._core import (Tensor, _wrap, apply, as_tensor, binary_operands, convert_to_tensor, defop)
+from .._core import (Tensor, _kind_error, _wrap, apply, apply1, as_tensor, binary, binary_operands,
+                     convert_to_tensor, defop)
 
 # IEEE results (inf, nan) without NumPy's RuntimeWarnings, as TF does: tapegrad/__init__.py
 # filters RuntimeWarnings raised from tapegrad's own modules (np.errstate costs ~3 µs a call).
@@ -26,9 +27,8 @@ def _quiet(f: Any) -> Any:
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
     if x._value.dtype.kind not in kinds:
-        allowed = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",
-                   "b": "bool"}
-        raise _dt_error(opname, x, ", ".join(allowed[k] for k in kinds))
+        from .._core import _KIND_NAMES
+        raise _dt_error(opname, x, ", ".join(_KIND_NAMES[k] for k in kinds))
 
 
 def _dt_error(opname: str, x: Tensor, allowed: str) -> Exception:
@@ -41,15 +41,11 @@ def _unary(op: Any, x: Any, kinds: str = "fc") -> Tensor:
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
     if x._value.dtype.kind not in kinds:
-        _check_kind(x, kinds, op.name)
-    return apply(op, (x,))
+        _kind_error(op, x, kinds)
+    return apply1(op, x)
 
 
-def _binary(op: Any, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
-    x, y = binary_operands(x, y, op.name)
-    if x._value.dtype.kind not in kinds:
-        _check_kind(x, kinds, op.name)
-    return apply(op, (x, y))
+_binary = binary
 
 
 # --------------------------------------------------------------------------- arithmetic
@@ -102,20 +98,17 @@ def add(x: Any, y: Any, name: Any = None) -> Tensor:
     >>> tf.add(tf.constant([1.0, 2.0]), 1.0).numpy()
     array([2., 3.], dtype=float32)
     """
-    x, y = binary_operands(x, y, "AddV2")
-    return apply(_add, (x, y))
+    return binary(_add, x, y)
 
 
 def subtract(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x - y`` elementwise, with broadcasting."""
-    x, y = binary_operands(x, y, "Sub")
-    return apply(_sub, (x, y))
+    return binary(_sub, x, y)
 
 
 def multiply(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * y`` elementwise, with broadcasting."""
-    x, y = binary_operands(x, y, "Mul")
-    return apply(_mul, (x, y))
+    return binary(_mul, x, y)
 
 
 def _int_to_float(x: Tensor) -> Tensor:
@@ -126,6 +119,8 @@ def _int_to_float(x: Tensor) -> Tensor:
 def truediv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y``. Integer inputs are first cast to float (int8/16 to float32, int32/64 to float64),
     as TensorFlow does."""
+    if type(x) is Tensor and x._value.dtype.kind in "fc":
+        return binary(_div, x, y)
     x, y = binary_operands(x, y, "RealDiv")
     if x._value.dtype.kind in "iub":
         if x._value.dtype.kind == "b":

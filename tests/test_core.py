@@ -1,0 +1,182 @@
+"""Core behaviour: dtypes, conversion, Tensor, Variable, IndexedSlices."""
+import numpy as np
+import pytest
+
+import tapegrad as tf
+
+
+# ---------------------------------------------------------------- dtypes
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "int8", "int16", "int32", "int64",
+                                  "uint8", "bool", "complex64", "complex128"])
+def test_dtype_objects(name):
+    d = getattr(tf, name)
+    assert d.name == name and tf.as_dtype(name) is d and tf.dtypes.as_dtype(d) is d
+    assert d.as_numpy_dtype == np.dtype(name if name != "bool" else np.bool_).type
+    assert d.is_floating == (name.startswith("float"))
+    assert d.is_complex == name.startswith("complex")
+    assert d.is_integer == (name.startswith("int") or name.startswith("uint"))
+    assert d == name and d == np.dtype(d.as_numpy_dtype)
+
+
+def test_as_dtype_rejects_unknown():
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.as_dtype("float13")
+
+
+def test_python_conversion_rules():
+    assert tf.constant(1.5).dtype == tf.float32
+    assert tf.constant(2).dtype == tf.int32
+    assert tf.constant(2**40).dtype == tf.int64
+    assert tf.constant(True).dtype == tf.bool
+    assert tf.constant(1j).dtype == tf.complex128
+    assert tf.constant([[1, 2], [3, 4]]).dtype == tf.int32
+    assert tf.constant([1, 2.5]).dtype == tf.float32
+    assert tf.constant(np.float64(1.0)).dtype == tf.float64
+    assert tf.constant(np.arange(3)).dtype == tf.int64
+    assert tf.constant(np.ones(2, np.float16)).dtype == tf.float16
+    assert tf.constant(1, dtype=tf.float64).dtype == tf.float64
+    assert tf.constant(np.ones(2), dtype=tf.float32).dtype == tf.float32
+
+
+def test_conversion_errors():
+    with pytest.raises(TypeError, match="float does not convert"):
+        tf.constant(1.5, dtype=tf.int32)
+    with pytest.raises(ValueError, match="requested dtype float64"):
+        tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)
+    with pytest.raises(TypeError):
+        tf.constant(np.array(["a", "b"]))
+    with pytest.raises(TypeError):
+        tf.constant(np.array([object()]))
+    with pytest.raises(ValueError, match="ragged"):
+        tf.constant([[1, 2], [3]])
+    with pytest.raises(TypeError, match="None"):
+        tf.convert_to_tensor(None)
+
+
+def test_numpy_input_is_copied_and_readonly_inputs_work():
+    a = np.ones(3)
+    t = tf.constant(a)
+    a[0] = 5
+    assert t.numpy()[0] == 1
+    ro = np.arange(4.0)
+    ro.flags.writeable = False
+    assert float(tf.reduce_sum(tf.constant(ro))) == 6.0
+    nc = np.arange(12.0).reshape(3, 4)[:, ::2]
+    np.testing.assert_array_equal(tf.constant(nc).numpy(), nc)
+
+
+def test_binary_op_dtype_rules():
+    x = tf.constant([1.0, 2.0])
+    assert (x + 1).dtype == tf.float32 and (x * 2.5).dtype == tf.float32
+    assert (2.0 * x).dtype == tf.float32
+    i = tf.constant([1, 2])
+    assert (i + 1).dtype == tf.int32
+    with pytest.raises(TypeError, match="cannot convert 2.5"):
+        i * 2.5
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Mul.*float32 and float64"):
+        x * tf.constant([1.0, 2.0], tf.float64)
+    assert (i / i).dtype == tf.float64
+    assert (tf.constant([1, 2], tf.int16) / tf.constant([1, 2], tf.int16)).dtype == tf.float32
+    assert (x + np.array([1.0, 2.0])).dtype == tf.float32   # NumPy operands take the tensor's dtype
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        x + tf.constant([1.0, 2.0, 3.0])
+
+
+def test_operators():
+    x = tf.constant([3.0, -4.0])
+    y = tf.constant([2.0, 2.0])
+    np.testing.assert_allclose((x + y).numpy(), [5, -2])
+    np.testing.assert_allclose((x - y).numpy(), [1, -6])
+    np.testing.assert_allclose((x * y).numpy(), [6, -8])
+    np.testing.assert_allclose((x / y).numpy(), [1.5, -2])
+    np.testing.assert_allclose((x // y).numpy(), [1, -2])
+    np.testing.assert_allclose((x % y).numpy(), [1, 0])
+    np.testing.assert_allclose((x ** y).numpy(), [9, 16])
+    np.testing.assert_allclose((-x).numpy(), [-3, 4])
+    np.testing.assert_allclose(abs(x).numpy(), [3, 4])
+    assert (x > y).dtype == tf.bool and list((x > y).numpy()) == [True, False]
+    assert list((x == 3.0).numpy()) == [True, False]
+    assert (x == None) is False  # noqa: E711
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose((m @ m).numpy(), [[7, 10], [15, 22]])
+    np.testing.assert_allclose((np.ones(2) * x).numpy(), [3, -4])
+    assert type(np.ones(2) * x) is tf.Tensor
+
+
+def test_tensor_protocol():
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert x.shape == (2, 3) and x.shape == [2, 3] and x.shape.as_list() == [2, 3]
+    assert x.shape.rank == 2 and x.shape[0] == 2 and x.shape[1:] == (3,) and x.ndim == 2
+    assert repr(x.shape) == "TensorShape([2, 3])"
+    assert len(x) == 2
+    rows = list(x)
+    assert len(rows) == 2 and rows[1].numpy().tolist() == [4, 5, 6]
+    s = tf.constant(2.5)
+    assert float(s) == 2.5 and bool(tf.constant(True)) and int(tf.constant(3)) == 3
+    assert [10, 20, 30][tf.constant(1)] == 20
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x)
+    with pytest.raises(TypeError):
+        len(s)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(x)
+    assert {x.ref(): 1}[x.ref()] == 1
+    assert "shape=(2, 3), dtype=float32" in repr(x)
+    assert np.asarray(x).shape == (2, 3)
+    with pytest.raises(ValueError):
+        x.numpy()[0, 0] = 9.0  # tensors are immutable
+
+
+def test_getitem():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = tf.constant(a)
+    for key in [0, -1, (1, 2), (slice(None), 1), (Ellipsis, 2), (None, 0), slice(None, None, -1),
+                (slice(None), slice(None, None, -2), slice(1, 3)), (0, Ellipsis, None)]:
+        np.testing.assert_array_equal(x[key].numpy(), a[key])
+    np.testing.assert_array_equal(x[tf.constant(1)].numpy(), a[1])
+    with pytest.raises(TypeError, match="tf.gather"):
+        x[[0, 1]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
+        x[5]
+
+
+def test_creation_ops():
+    assert tf.zeros([2, 3]).dtype == tf.float32 and tf.zeros([2, 3]).shape == (2, 3)
+    assert tf.ones(3, tf.int32).numpy().tolist() == [1, 1, 1]
+    assert tf.fill([2], 7).numpy().tolist() == [7, 7]
+    assert tf.range(5).dtype == tf.int32 and tf.range(5).numpy().tolist() == [0, 1, 2, 3, 4]
+    assert tf.range(1.0, 2.0, 0.5).dtype == tf.float32
+    np.testing.assert_allclose(tf.linspace(0.0, 1.0, 5).numpy(), np.linspace(0, 1, 5))
+    e = tf.eye(2, 3, batch_shape=[4], dtype=tf.float64)
+    assert e.shape == (4, 2, 3) and e.dtype == tf.float64
+    assert tf.shape(e).numpy().tolist() == [4, 2, 3] and tf.shape(e).dtype == tf.int32
+    assert int(tf.size(e)) == 24 and int(tf.rank(e)) == 3
+    assert tf.zeros_like(e).shape == e.shape and tf.ones_like(tf.constant(1)).dtype == tf.int32
+    assert tf.cast(tf.constant([1.7, -1.7]), tf.int32).numpy().tolist() == [1, -1]
+    assert tf.identity(e).shape == e.shape
+
+
+def test_variable_basics():
+    v = tf.Variable([1.0, 2.0], name="w")
+    assert v.name == "w:0" and v.trainable and v.dtype == tf.float32 and v.shape == (2,)
+    v.assign([3.0, 4.0])
+    v.assign_add([1.0, 1.0])
+    v.assign_sub(tf.constant([0.5, 0.5]))
+    np.testing.assert_allclose(v.numpy(), [3.5, 4.5])
+    np.testing.assert_allclose((v * 2).numpy(), [7, 9])
+    np.testing.assert_allclose(tf.reduce_sum(v).numpy(), 8.0)
+    assert isinstance(v.read_value(), tf.Tensor) and isinstance(v.value(), tf.Tensor)
+    with pytest.raises(ValueError, match="shape"):
+        v.assign([1.0, 2.0, 3.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dtype"):
+        v.assign(tf.constant([1.0, 2.0], tf.float64))
+    assert not tf.Variable(1.0, trainable=False).trainable
+    assert tf.Variable(1, dtype=tf.float64).dtype == tf.float64
+
+
+def test_indexed_slices():
+    s = tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([0, 0]), tf.constant([3, 2]))
+    d = tf.convert_to_tensor(s)
+    np.testing.assert_allclose(d.numpy(), [[4, 6], [0, 0], [0, 0]])
+    assert s.dense_shape.numpy().tolist() == [3, 2]
+    np.testing.assert_allclose((tf.ones([3, 2]) + s).numpy(), [[5, 7], [1, 1], [1, 1]])
