@@ -1,0 +1,15 @@
+"""Every ```python block in the README and the docs runs."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("**/*.md"))
+BLOCKS = [(f, i, m.group(1)) for f in FILES if f.exists()
+          for i, m in enumerate(re.finditer(r"```python\n(.*?)```", f.read_text(), re.S))]
+
+
+@pytest.mark.parametrize("path,index,code", BLOCKS, ids=[f"{p.name}-{i}" for p, i, _ in BLOCKS])
+def test_code_block_runs(path, index, code):
+    exec(compile(code, f"{path.name}[{index}]", "exec"), {"__name__": "__docs__"})
