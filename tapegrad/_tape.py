@@ -572,7 +572,7 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 if bc:
                     want = x._value.shape if batch is None else (batch,) + x._value.shape
                     if gi._value.shape != want:
-                        gi = unbroadcast(gi, want)
+                        gi = unbroadcast(gi, want, 0 if batch is None else 1)
             _accumulate(ct, owned, x._id, gi)
     return found
 

@@ -1,0 +1,257 @@
+"""Jacobians as batched vector-Jacobian products.
+
+``tape.jacobian(y, x)`` is the stack of the VJPs ``e_iᵀ ∂y/∂x`` for every basis vector ``e_i``
+of the flattened target. Vectorised (``experimental_use_pfor=True``, the default), the seeds are
+stacked along a leading batch axis and the tape is walked once: every cotangent carries that
+axis, each op's VJP rule handles it (the engine loops over rows only for ops declared
+``batch_ok=False``). With ``experimental_use_pfor=False`` the tape is walked once per row with an
+ordinary (unbatched) one-hot seed; the numbers are the same.
+
+Memory: the walk holds cotangents ``n`` times the size of the tensors they belong to. When ``n``
+times the largest tensor the walk will meet (the target, a recorded op's output, or an input that
+receives a cotangent) exceeds the budget (:data:`DEFAULT_MEMORY_BUDGET`, see
+:func:`set_jacobian_memory_budget`), the seeds go through in chunks, one walk per chunk; a
+one-shot tape is released after the last one.
+
+``batch_jacobian(y, x)`` seeds column ``j`` of every example at once (``m = y[0].size`` seeds)
+and takes the gradient with respect to the whole source: block ``i`` is then
+``Σ_k ∂y[k, j]/∂x[i]``, which is the per-example Jacobian when examples do not interact (as
+TensorFlow assumes; :func:`tapegrad.autodiff.check_batch_independence` verifies it).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from ._core import IndexedSlices, Tensor, Variable, _wrap
+from ._tape import GradientTape, UnconnectedGradients, _parse_unconnected
+
+__all__ = ["jacobian", "batch_jacobian", "set_jacobian_memory_budget", "DEFAULT_MEMORY_BUDGET"]
+
+DEFAULT_MEMORY_BUDGET = 256 * 2**20
+"""Bytes of cotangent one Jacobian walk may hold for its largest tensor (256 MB)."""
+
+_budget = DEFAULT_MEMORY_BUDGET
+
+
+def set_jacobian_memory_budget(nbytes: int | None) -> int:
+    """Set how many bytes a Jacobian walk may spend on the cotangents of its largest tensor.
+
+    A Jacobian with ``n`` rows carries ``n`` cotangents for every tensor of the walk at once.
+    When ``n * largest_tensor_bytes`` exceeds the budget, the rows are split into chunks that fit
+    and the tape is walked once per chunk (results are the same). ``None`` restores
+    :data:`DEFAULT_MEMORY_BUDGET` (256 MB). Returns the previous budget.
+
+    >>> import tapegrad as tf
+    >>> old = tf.autodiff.set_jacobian_memory_budget(16 * 2**20)
+    >>> _ = tf.autodiff.set_jacobian_memory_budget(old)
+    """
+    global _budget
+    if nbytes is None:
+        nbytes = DEFAULT_MEMORY_BUDGET
+    if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes <= 0:
+        raise ValueError(f"The Jacobian memory budget must be a positive number of bytes, got {nbytes!r}.")
+    old, _budget = _budget, int(nbytes)
+    return old
+
+
+class TargetStructureError(TypeError, AttributeError):
+    """``jacobian``/``batch_jacobian`` were given a nest where one tensor is expected.
+
+    TensorFlow raises ``AttributeError`` there; this error is both a TypeError and an
+    AttributeError, so code catching either keeps working."""
+
+
+def _single(value: Any, what: str, method: str) -> None:
+    if isinstance(value, (list, tuple, dict)):
+        raise TargetStructureError(
+            f"GradientTape.{method} takes a single {what} tensor, got a {type(value).__name__} of "
+            f"{len(value)}. Compute one {method} per {what} (on a persistent tape), or stack the "
+            f"{what}s into one tensor first.")
+
+
+# ---------------------------------------------------------------------------- the walks
+def _nbytes(v: Any) -> int:
+    return int(getattr(v, "nbytes", 8))
+
+
+def _chunk_size(tape: GradientTape, t: Tensor, n: int, parallel_iterations: Any) -> int:
+    largest = _nbytes(t._value)
+    for entry in tape._entries:
+        if entry is None:
+            continue
+        op, xs, _, ans, needs = entry
+        for o in ((ans,) if op.nout == 1 else ans):
+            largest = max(largest, _nbytes(o._value))
+        for i in needs:
+            largest = max(largest, _nbytes(xs[i]._value))
+    chunk = max(1, _budget // max(largest, 1))
+    if parallel_iterations is not None:
+        chunk = min(chunk, parallel_iterations)
+    return min(chunk, n)
+
+
+def _check_parallel(parallel_iterations: Any) -> Any:
+    if parallel_iterations is None:
+        return None
+    if isinstance(parallel_iterations, bool) or not isinstance(parallel_iterations, (int, np.integer)) \
+            or parallel_iterations < 1:
+        raise ValueError("parallel_iterations must be None or a positive int (the most rows one "
+                         f"backward walk handles), got {parallel_iterations!r}.")
+    return int(parallel_iterations)
+
+
+def _release(tape: GradientTape, exc: BaseException) -> None:
+    """A one-shot tape whose walk failed part-way is released, as ``gradient`` does."""
+    if not tape._persistent and not tape._used:
+        tape._failed = f"{type(exc).__name__}: {exc}"
+        tape._used = True
+        tape._entries = []
+        tape._ids = set()
+
+
+def _mark_used(tape: GradientTape) -> None:
+    if not tape._persistent:
+        tape._used = True
+        tape._entries = []
+        tape._ids = set()
+
+
+def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
+          seed_rows: Callable[[int, int], np.ndarray], vectorised: bool,
+          parallel_iterations: Any) -> list:
+    """For each source, the stacked VJPs of seeds ``0..n-1``: shape ``(n,) + source.shape``
+    (``None`` for an unconnected source with ``mode`` NONE)."""
+    chunk = _chunk_size(tape, t, n, parallel_iterations) if vectorised else 1
+    spans = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
+    parts: list[list] = [[] for _ in flat_s]
+    try:
+        for k, (a, b) in enumerate(spans):
+            keep = k < len(spans) - 1
+            if vectorised:
+                grads = tape._run([t], [_wrap(seed_rows(a, b))], flat_s, mode, batch=b - a, keep=keep)
+            else:
+                grads = tape._run([t], [_wrap(seed_rows(a, b)[0])], flat_s, mode, keep=keep)
+            for j, g in enumerate(grads):
+                if type(g) is IndexedSlices:
+                    g = g._dense()
+                parts[j].append(g)
+    except BaseException as e:
+        _release(tape, e)
+        raise
+    from .ops.array_ops import concat, stack
+    out = []
+    for s, ps in zip(flat_s, parts):
+        if all(p is None for p in ps):
+            out.append(None)
+            continue
+        shape = _value(s).shape
+        if any(p is None for p in ps):  # cannot happen (connectivity does not depend on seeds)
+            ps = [p if p is not None else _wrap(np.zeros(((b - a,) if vectorised else ()) + shape,
+                                                          _value(s).dtype))
+                  for p, (a, b) in zip(ps, spans)]
+        if vectorised:
+            out.append(ps[0] if len(ps) == 1 else concat(ps, 0))
+        else:
+            out.append(stack(ps))
+    return out
+
+
+def _value(s: Any) -> Any:
+    return s._snap._value if isinstance(s, Variable) else s._value
+
+
+def _empty(shape: tuple, s: Any) -> Tensor:
+    return _wrap(np.zeros(shape, _value(s).dtype))
+
+
+# ---------------------------------------------------------------------------- jacobian
+def jacobian(tape: GradientTape, target: Any, sources: Any,
+             unconnected_gradients: Any = UnconnectedGradients.NONE, parallel_iterations: Any = None,
+             experimental_use_pfor: bool = True) -> Any:
+    """``GradientTape.jacobian``: one entry per source, of shape ``target.shape + source.shape``."""
+    from . import _nest
+    from .ops.array_ops import reshape
+    mode = _parse_unconnected(unconnected_gradients)
+    if target is None:
+        raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
+                        "but received None.")
+    _single(target, "target", "jacobian")
+    parallel_iterations = _check_parallel(parallel_iterations)
+    tape._begin_backward()
+    (t,) = tape._flat_targets(target)
+    flat_s = tape._flat_sources(sources)
+    tshape = t._value.shape
+    n = t._value.size
+    if n == 0:
+        _mark_used(tape)
+        return _nest.pack_sequence_as(sources, [_empty(tshape + _value(s).shape, s) for s in flat_s])
+    dt = t._value.dtype
+
+    def seed_rows(a: int, b: int) -> np.ndarray:
+        z = np.zeros((b - a, n), dt)
+        z[np.arange(b - a), np.arange(a, b)] = 1
+        return z.reshape((b - a,) + tshape)
+
+    rows = _rows(tape, t, flat_s, mode, n, seed_rows, bool(experimental_use_pfor), parallel_iterations)
+    out = [None if r is None else reshape(r, tshape + _value(s).shape) for r, s in zip(rows, flat_s)]
+    return _nest.pack_sequence_as(sources, out)
+
+
+# ---------------------------------------------------------------------------- batch_jacobian
+def _batch_shapes(tshape: tuple, sshape: tuple) -> None:
+    for what, shape in (("target", tshape), ("source", sshape)):
+        if len(shape) < 2:
+            raise ValueError(
+                f"batch_jacobian: the {what} has shape {shape} (rank {len(shape)}) but must have "
+                "rank at least 2, [batch, ...]. For tensors without a batch axis use "
+                "tape.jacobian.")
+    if tshape[0] != sshape[0]:
+        raise ValueError(
+            f"batch_jacobian: the first (batch) dimension of the target shape {tshape} and of the "
+            f"source shape {sshape} must match ({tshape[0]} != {sshape[0]}). Example i of the "
+            "target must be computed from example i of the source.")
+
+
+def batch_jacobian(tape: GradientTape, target: Any, source: Any,
+                   unconnected_gradients: Any = UnconnectedGradients.NONE, parallel_iterations: Any = None,
+                   experimental_use_pfor: bool = True) -> Any:
+    """``GradientTape.batch_jacobian``: ``[b] + target.shape[1:] + source.shape[1:]``.
+
+    Unlike TensorFlow (which always gives zeros), an unconnected source gives ``None`` unless
+    ``unconnected_gradients="zero"``.
+    """
+    from .ops.array_ops import reshape, transpose
+    mode = _parse_unconnected(unconnected_gradients)
+    if target is None:
+        raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
+                        "but received None.")
+    _single(target, "target", "batch_jacobian")
+    _single(source, "source", "batch_jacobian")
+    parallel_iterations = _check_parallel(parallel_iterations)
+    tape._begin_backward()
+    (t,) = tape._flat_targets(target)
+    (s,) = tape._flat_sources(source)
+    tshape, sshape = t._value.shape, _value(s).shape
+    _batch_shapes(tshape, sshape)
+    b, rest = tshape[0], tshape[1:]
+    m = math.prod(rest)
+    final = (b,) + rest + sshape[1:]
+    if m == 0 or b == 0:
+        _mark_used(tape)
+        return _empty(final, s)
+    dt = t._value.dtype
+
+    def seed_rows(a: int, c: int) -> np.ndarray:
+        z = np.zeros((c - a, b, m), dt)
+        k = np.arange(c - a)
+        z[k[:, None], np.arange(b)[None, :], (a + k)[:, None]] = 1
+        return z.reshape((c - a, b) + rest)
+
+    (g,) = _rows(tape, t, [s], mode, m, seed_rows, bool(experimental_use_pfor), parallel_iterations)
+    if g is None:
+        return None
+    perm = [1, 0] + list(range(2, g._value.ndim))
+    return reshape(transpose(g, perm), final)
