@@ -1,0 +1,1059 @@
+"""Matrix functions and decompositions (``tf.linalg``): structure ops, solves, inverses,
+determinants, Cholesky, QR, eigh, SVD, expm, and TensorFlow Probability's triangular fill.
+
+Forwards are NumPy/SciPy on the last two axes (leading axes are batch axes). Rules are written
+with tapegrad ops, so nested tapes differentiate them again. ``A^H`` is the conjugate transpose.
+
+Conventions shared with TensorFlow (each op's docstring says which apply):
+
+* Ops that read one triangle of their input (``cholesky``, ``triangular_solve``, ``eigh``,
+  ``eigvalsh``) give gradients for that reading: ``triangular_solve`` and ``eigh`` return a
+  triangular gradient; ``cholesky`` returns the symmetrised gradient ``(S + S^H) / 2`` (the
+  input is taken to be symmetric), as TensorFlow does.
+* Eigen- and singular-value gaps enter as ``x / (x² + 1e-20)``, which is 0 for equal values
+  instead of ``inf``: with repeated eigenvalues (singular values) the gradient stays finite and
+  is exact for losses that do not depend on the basis chosen inside the degenerate subspace.
+* Signs of eigenvectors and singular vectors are whatever LAPACK returns; they can differ from
+  TensorFlow's (Eigen's). Gradients are correct for the vectors returned here; only losses that
+  are invariant to those signs give the same numbers in both libraries.
+"""
+from __future__ import annotations
+
+import builtins
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
+from ..errors import InvalidArgumentError
+from .array_ops import _lead, broadcast_to, concat, getitem, transpose
+from .linalg_ops import _mm
+from .math_ops import conj, multiply, real
+from .reductions import reduce_sum
+
+
+# --------------------------------------------------------------------------- helpers
+def _err(op: str, msg: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+
+
+def _T(x: Tensor) -> Tensor:
+    """Transpose the last two axes."""
+    nd = x._value.ndim
+    return transpose(x, tuple(builtins.range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _H(x: Tensor) -> Tensor:
+    """Conjugate transpose of the last two axes."""
+    t = _T(x)
+    return conj(t) if t._value.dtype.kind == "c" else t
+
+
+def _adj_np(v: np.ndarray) -> np.ndarray:
+    v = np.swapaxes(v, -1, -2)
+    return v.conj() if v.dtype.kind == "c" else v
+
+
+def _const(v: np.ndarray, like: Tensor) -> Tensor:
+    return _wrap(np.asarray(v, like._value.dtype))
+
+
+def _phi(x: Tensor) -> Tensor:
+    """Lower triangle with the diagonal halved (a constant mask, so linear in ``x``)."""
+    n = x._value.shape[-1]
+    return x * _const(np.tril(np.ones((n, n))) - 0.5 * np.eye(n), x)
+
+
+def _tri(x: Tensor, lower: bool) -> Tensor:
+    return band_part(x, -1, 0) if lower else band_part(x, 0, -1)
+
+
+def _safe_recip_gaps(e: Tensor) -> Tensor:
+    """``F[..., i, j] = 1 / (e_j - e_i)`` off the diagonal, 0 on it and where ``e_i == e_j``."""
+    d = e[..., None, :] - e[..., :, None]
+    n = d._value.shape[-1]
+    # the mask also stops cotangents at the (identically zero) diagonal, where d/dx = 1e20
+    return d / (d * d + _const(1e-20, d)) * _const(1.0 - np.eye(n), d)
+
+
+def _diag_mat(v: Tensor) -> Tensor:
+    return matrix_diag(v)
+
+
+def _square_check(x: Tensor, op: str) -> None:
+    s = x._value.shape
+    if len(s) < 2:
+        raise _err(op, f"Input must have rank >= 2, got shape {list(s)}")
+    if s[-1] != s[-2]:
+        raise _err(op, f"Input matrix must be square, got shape {list(s)}")
+
+
+def _float_check(x: Tensor, op: str, kinds: str = "fc") -> None:
+    if x._value.dtype.kind not in kinds or x._value.dtype == np.float16:
+        raise _err(op, f"{op} does not accept dtype {x.dtype.name}; use float32, float64, "
+                       "complex64 or complex128")
+
+
+def _rank_check(x: Tensor, op: str, r: int = 2) -> None:
+    if x._value.ndim < r:
+        raise _err(op, f"Input must have rank >= {r}, got shape {list(x._value.shape)}")
+
+
+def _no_complex_grad(x: Tensor, what: str) -> None:
+    if x._value.dtype.kind == "c":
+        raise NotImplementedError(f"The gradient of {what} is implemented for real inputs only; "
+                                  "differentiate real and imaginary parts through a real "
+                                  "formulation instead.")
+
+
+# --------------------------------------------------------------------------- band / diagonal
+def _band_mask(shape: tuple, lo: int, hi: int) -> np.ndarray:
+    m, n = shape[-2], shape[-1]
+    i = np.arange(m)[:, None]
+    j = np.arange(n)[None, :]
+    return ((lo < 0) | (i - j <= lo)) & ((hi < 0) | (j - i <= hi))
+
+
+def _band_fwd(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    return np.where(_band_mask(x.shape, lo, hi), x, np.zeros((), x.dtype))
+
+
+_band = defop("MatrixBandPart", _band_fwd, vjp=(lambda g, ans, x, lo, hi: band_part(g, lo, hi),),
+              jvp="linear")
+
+
+def band_part(input: Any, num_lower: Any, num_upper: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Keep a band of each matrix: ``num_lower`` subdiagonals and ``num_upper`` superdiagonals
+    (a negative number keeps the whole triangle); zero the rest.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.band_part(tf.ones([3, 3]), 0, -1).numpy()
+    array([[1., 1., 1.],
+           [0., 1., 1.],
+           [0., 0., 1.]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _rank_check(x, "MatrixBandPart")
+    lo, hi = int(num_lower), int(num_upper)
+    m, n = x._value.shape[-2:]
+    if lo > m or hi > n:
+        raise _err("MatrixBandPart", f"num_lower ({lo}) must be <= the number of rows ({m}) and "
+                                     f"num_upper ({hi}) <= the number of columns ({n})")
+    return apply(_band, (x,), {"lo": lo, "hi": hi})
+
+
+def _diag_idx(m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    r = np.arange(max(0, -k), min(m, n - k)) if min(m, n - k) > max(0, -k) else np.arange(0)
+    return r, r + k
+
+
+def _diag_part_fwd(x: np.ndarray, k: int) -> np.ndarray:
+    return np.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
+
+
+def _diag_part_vjp(g: Tensor, ans: Tensor, x: Tensor, k: int) -> Tensor:
+    lead = g._value.shape[:_lead(g, ans)]
+    z = _wrap(np.zeros(lead + x._value.shape, x._value.dtype))
+    return apply(_set_diag, (z, g), {"k": k})
+
+
+_diag_part = defop("MatrixDiagPartV3", _diag_part_fwd, vjp=(_diag_part_vjp,), jvp="linear")
+
+
+def _set_diag_fwd(x: np.ndarray, d: np.ndarray, k: int) -> np.ndarray:
+    out = np.array(x, copy=True)
+    r, c = _diag_idx(x.shape[-2], x.shape[-1], k)
+    out[..., r, c] = d
+    return out
+
+
+def _set_diag_vjp_x(g: Tensor, ans: Tensor, x: Tensor, d: Tensor, k: int) -> Tensor:
+    lead = g._value.shape[:_lead(g, ans)]
+    return apply(_set_diag, (g, _wrap(np.zeros(lead + d._value.shape, d._value.dtype))), {"k": k})
+
+
+_set_diag = defop("MatrixSetDiagV3", _set_diag_fwd,
+                  vjp=(_set_diag_vjp_x, lambda g, ans, x, d, k: apply(_diag_part, (g,), {"k": k})),
+                  jvp="linear")
+
+
+def _mdiag_fwd(d: np.ndarray, k: int, rows: int, cols: int, pad: Any) -> np.ndarray:
+    out = np.full(d.shape[:-1] + (rows, cols), pad, dtype=d.dtype)
+    r, c = _diag_idx(rows, cols, k)
+    out[..., r, c] = d
+    return out
+
+
+def _mdiag_jvp(ts: Any, ans: Tensor, d: Tensor, k: int, rows: int, cols: int, pad: Any) -> Tensor:
+    return apply(_mdiag, (ts[0],), {"k": k, "rows": rows, "cols": cols, "pad": 0})
+
+
+_mdiag = defop("MatrixDiagV3", _mdiag_fwd,
+               vjp=(lambda g, ans, d, k, rows, cols, pad: apply(_diag_part, (g,), {"k": k}),),
+               jvp=_mdiag_jvp)
+
+
+def _k_arg(k: Any, op: str) -> int:
+    if isinstance(k, Tensor):
+        k = k._value
+    if np.ndim(k) != 0:
+        raise NotImplementedError(f"{op}: only a single diagonal offset k is supported, got {k!r}.")
+    return int(k)
+
+
+def matrix_diag(diagonal: Any, name: Any = None, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
+                padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
+    """A batch of matrices with ``diagonal`` on diagonal ``k`` (``tf.linalg.diag``).
+
+    The matrices are square of size ``len + |k|`` unless ``num_rows`` / ``num_cols`` say
+    otherwise; other entries are ``padding_value``.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.diag([1.0, 2.0]).numpy()
+    array([[1., 0.],
+           [0., 2.]], dtype=float32)
+    """
+    d = as_tensor(diagonal)
+    _rank_check(d, "MatrixDiagV3", 1)
+    k = _k_arg(k, "MatrixDiagV3")
+    n = d._value.shape[-1]
+    rows, cols = int(num_rows), int(num_cols)
+    min_rows, min_cols = n + builtins.max(-k, 0), n + builtins.max(k, 0)
+    if rows < 0 and cols < 0:
+        rows = cols = builtins.max(min_rows, min_cols)
+    elif rows < 0:
+        rows = min_rows
+    elif cols < 0:
+        cols = min_cols
+    r, _ = _diag_idx(rows, cols, k)
+    if len(r) != n:
+        raise _err("MatrixDiagV3", f"The diagonal of length {n} does not fit diagonal {k} of a "
+                                   f"{rows}x{cols} matrix (it has {len(r)} entries)")
+    pad = d._value.dtype.type(padding_value)
+    return apply(_mdiag, (d,), {"k": k, "rows": rows, "cols": cols, "pad": pad})
+
+
+def diag_part(input: Any, name: Any = None, k: Any = 0, padding_value: Any = 0,  # noqa: A002
+              align: str = "RIGHT_LEFT") -> Tensor:
+    """Diagonal ``k`` of each matrix (the main diagonal by default).
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.diag_part([[1.0, 2.0], [3.0, 4.0]]).numpy()
+    array([1., 4.], dtype=float32)
+    """
+    x = as_tensor(input)
+    _rank_check(x, "MatrixDiagPartV3")
+    return apply(_diag_part, (x,), {"k": _k_arg(k, "MatrixDiagPartV3")})
+
+
+def set_diag(input: Any, diagonal: Any, name: Any = "set_diag", k: Any = 0,  # noqa: A002
+             align: str = "RIGHT_LEFT") -> Tensor:
+    """Replace diagonal ``k`` of each matrix in ``input`` by ``diagonal``."""
+    x, d = binary_operands(input, diagonal, "MatrixSetDiagV3")
+    _rank_check(x, "MatrixSetDiagV3")
+    k = _k_arg(k, "MatrixSetDiagV3")
+    r, _ = _diag_idx(x._value.shape[-2], x._value.shape[-1], k)
+    want = x._value.shape[:-2] + (len(r),)
+    if d._value.shape != want:
+        raise _err("MatrixSetDiagV3", f"diagonal must have shape {list(want)} for input of shape "
+                                      f"{list(x._value.shape)} and k={k}, got {list(d._value.shape)}")
+    return apply(_set_diag, (x, d), {"k": k})
+
+
+def trace(x: Any, name: Any = None) -> Tensor:
+    """Sum of the main diagonal of each matrix: ``[..., M, N] -> [...]``."""
+    return reduce_sum(diag_part(x), axis=-1)
+
+
+def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
+    """Transpose the last two axes (and conjugate when ``conjugate``)."""
+    x = as_tensor(a)
+    if x._value.ndim < 2:
+        raise ValueError(f"matrix_transpose: argument must have rank >= 2, got shape {list(x.shape)}.")
+    return _H(x) if conjugate else _T(x)
+
+
+def adjoint(matrix: Any, name: Any = None) -> Tensor:
+    """Conjugate transpose of the last two axes."""
+    return matrix_transpose(matrix, conjugate=True)
+
+
+# --------------------------------------------------------------------------- cross
+def _cross_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    out = None if ts[0] is None else apply(_cross, (ts[0], b))
+    if ts[1] is not None:
+        t = apply(_cross, (a, ts[1]))
+        out = t if out is None else out + t
+    return out
+
+
+_cross = defop("Cross", lambda a, b: np.cross(a, b),
+               vjp=(lambda g, ans, a, b: apply(_cross, (b, g)), lambda g, ans, a, b: apply(_cross, (g, a))),
+               jvp=_cross_jvp, broadcast=True)
+
+
+def cross(a: Any, b: Any, name: Any = None) -> Tensor:
+    """Cross product of 3-vectors along the last axis (same shapes)."""
+    a, b = binary_operands(a, b, "Cross")
+    if a._value.shape != b._value.shape:
+        raise _err("Cross", f"Both inputs must be of same shape: {list(a._value.shape)} vs. "
+                            f"{list(b._value.shape)}")
+    if a._value.ndim < 1 or a._value.shape[-1] != 3:
+        raise _err("Cross", f"Inner dimension of the inputs must be 3, got shape {list(a._value.shape)}")
+    return apply(_cross, (a, b))
+
+
+# --------------------------------------------------------------------------- fill_triangular
+def _tri_index(n: int, upper: bool) -> np.ndarray:
+    """TensorFlow Probability's fill order: position ``[i, j]`` of the matrix takes ``x[idx]``
+    (``-1`` outside the triangle). Upper: rows of ``concat([x, x[n:][::-1]])`` reshaped to
+    ``n x n`` then ``triu``; lower: ``concat([x[n:], x[::-1]])`` then ``tril``."""
+    d = n * (n + 1) // 2
+    ar = np.arange(d)
+    flat = np.concatenate([ar, ar[n:][::-1]]) if upper else np.concatenate([ar[n:], ar[::-1]])
+    m = flat.reshape(n, n)
+    keep = np.triu(np.ones((n, n), bool)) if upper else np.tril(np.ones((n, n), bool))
+    return np.where(keep, m, -1)
+
+
+def _fill_fwd(x: np.ndarray, upper: bool) -> np.ndarray:
+    d = x.shape[-1]
+    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
+    idx = _tri_index(n, upper)
+    xp = np.concatenate([x, np.zeros(x.shape[:-1] + (1,), x.dtype)], -1)
+    return xp[..., np.where(idx < 0, d, idx)]
+
+
+def _fill_inv_fwd(x: np.ndarray, upper: bool) -> np.ndarray:
+    n = x.shape[-1]
+    idx = _tri_index(n, upper)
+    rows, cols = np.nonzero(idx >= 0)
+    order = np.argsort(idx[rows, cols])
+    return x[..., rows[order], cols[order]]
+
+
+_fill = defop("FillTriangular", _fill_fwd,
+              vjp=(lambda g, ans, x, upper: apply(_fill_inv, (g,), {"upper": upper}),), jvp="linear")
+_fill_inv = defop("FillTriangularInverse", _fill_inv_fwd,
+                  vjp=(lambda g, ans, x, upper: apply(_fill, (g,), {"upper": upper}),), jvp="linear")
+
+
+def fill_triangular(x: Any, upper: bool = False, name: Any = None) -> Tensor:
+    """A (batch of) triangular ``n x n`` matrices from vectors of length ``n(n+1)/2``, in
+    TensorFlow Probability's ``tfp.math.fill_triangular`` order (a clockwise spiral).
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.fill_triangular([1, 2, 3, 4, 5, 6]).numpy()
+    array([[4, 0, 0],
+           [6, 5, 0],
+           [3, 2, 1]], dtype=int32)
+    >>> tf.linalg.fill_triangular([1, 2, 3, 4, 5, 6], upper=True).numpy()
+    array([[1, 2, 3],
+           [0, 5, 6],
+           [0, 0, 4]], dtype=int32)
+    """
+    t = as_tensor(x)
+    if t._value.ndim < 1:
+        raise ValueError("fill_triangular: x must have rank >= 1 (a vector per matrix).")
+    d = t._value.shape[-1]
+    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
+    if n * (n + 1) // 2 != d:
+        raise ValueError(f"fill_triangular: the last dimension of x ({d}) is not a triangular "
+                         "number n(n+1)/2; cannot map it to a triangular matrix.")
+    return apply(_fill, (t,), {"upper": bool(upper)})
+
+
+def fill_triangular_inverse(x: Any, upper: bool = False, name: Any = None) -> Tensor:
+    """The inverse of :func:`fill_triangular`: the triangle of each ``n x n`` matrix as a
+    vector of length ``n(n+1)/2``.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.fill_triangular_inverse([[4, 0, 0], [6, 5, 0], [3, 2, 1]]).numpy()
+    array([1, 2, 3, 4, 5, 6], dtype=int32)
+    """
+    t = as_tensor(x)
+    if t._value.ndim < 2 or t._value.shape[-1] != t._value.shape[-2]:
+        raise ValueError(f"fill_triangular_inverse: x must be a (batch of) square matrices, got "
+                         f"shape {list(t._value.shape)}.")
+    return apply(_fill_inv, (t,), {"upper": bool(upper)})
+
+
+# --------------------------------------------------------------------------- triangular solve
+def _subst(a: np.ndarray, b: np.ndarray, lower: bool) -> np.ndarray:
+    """Solve ``a x = b`` by substitution with ``a`` triangular; batches broadcast. Zero pivots
+    give IEEE inf/nan, as TensorFlow does."""
+    n = a.shape[-1]
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+    dt = np.result_type(a, b)
+    x = np.zeros(shape, dt)
+    order = builtins.range(n) if lower else builtins.range(n - 1, -1, -1)
+    for i in order:
+        r = b[..., i, :]
+        if lower and i:
+            r = r - np.einsum("...j,...jk->...k", a[..., i, :i], x[..., :i, :])
+        elif not lower and i < n - 1:
+            r = r - np.einsum("...j,...jk->...k", a[..., i, i + 1:], x[..., i + 1:, :])
+        x[..., i, :] = r / a[..., i, i][..., None]
+    return x
+
+
+def _trisolve_fwd(a: np.ndarray, b: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
+    if adjoint:
+        return _subst(_adj_np(a), b, not lower)
+    return _subst(a, b, lower)
+
+
+def _ts(a: Tensor, b: Tensor, lower: bool, adjoint: bool = False) -> Tensor:
+    return apply(_trisolve, (a, b), {"lower": lower, "adjoint": adjoint})
+
+
+def _trisolve_vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, lower: bool, adjoint: bool) -> list:
+    gb = _ts(a, g, lower, not adjoint)
+    out = []
+    for i in needs:
+        if i == 1:
+            out.append(gb)
+        else:
+            ga = -_mm(gb, ans, False, True) if not adjoint else -_mm(ans, gb, False, True)
+            out.append(_tri(ga, lower))
+    return out
+
+
+def _trisolve_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, lower: bool, adjoint: bool) -> Tensor:
+    ta, tb = ts
+    rhs = tb
+    if ta is not None:
+        da = _tri(ta, lower)
+        t = _mm(da, ans, adjoint, False)
+        rhs = -t if rhs is None else rhs - t
+    return _ts(a, rhs, lower, adjoint)
+
+
+_trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=_trisolve_vjp, jvp=_trisolve_jvp,
+                  broadcast=True)
+
+
+def _solve_shapes(a: Tensor, b: Tensor, op: str, broadcast: bool) -> None:
+    va, vb = a._value, b._value
+    if va.ndim < 2 or vb.ndim < 2:
+        raise _err(op, f"Input matrix and rhs must have rank >= 2, got shapes {list(va.shape)} "
+                       f"and {list(vb.shape)}")
+    if va.shape[-1] != va.shape[-2]:
+        raise _err(op, f"Input matrix must be square, got shape {list(va.shape)}")
+    if va.shape[-1] != vb.shape[-2]:
+        raise _err(op, f"Input matrix and rhs are incompatible: matrix shape {list(va.shape)}, "
+                       f"rhs shape {list(vb.shape)} (matrix columns must equal rhs rows)")
+    if broadcast:
+        try:
+            np.broadcast_shapes(va.shape[:-2], vb.shape[:-2])
+        except ValueError:
+            raise _err(op, f"Batch dimensions of matrix {list(va.shape)} and rhs {list(vb.shape)} "
+                           "do not broadcast") from None
+    elif va.shape[:-2] != vb.shape[:-2]:
+        raise _err(op, f"Input matrix and rhs must have the same batch dimensions: "
+                       f"{list(va.shape)} vs. {list(vb.shape)}")
+
+
+def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False, name: Any = None) -> Tensor:
+    """Solve ``matrix @ x = rhs`` (or ``matrix^H @ x = rhs`` with ``adjoint``) for a triangular
+    ``matrix``; only its lower (``lower=True``) or upper triangle is read, and the gradient with
+    respect to ``matrix`` is zero outside that triangle. Batch axes broadcast.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.triangular_solve([[2.0, 0.0], [1.0, 1.0]], [[2.0], [3.0]]).numpy()
+    array([[1.],
+           [2.]], dtype=float32)
+    """
+    a, b = binary_operands(matrix, rhs, "MatrixTriangularSolve")
+    _float_check(a, "MatrixTriangularSolve")
+    _solve_shapes(a, b, "MatrixTriangularSolve", True)
+    return _ts(a, b, bool(lower), bool(adjoint))
+
+
+# --------------------------------------------------------------------------- cholesky
+def _chol_fwd(x: np.ndarray) -> np.ndarray:
+    try:
+        return np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        raise _err("Cholesky", "Cholesky decomposition was not successful. The input might not be "
+                               "valid. (The matrix is not positive definite.)") from None
+
+
+def _chol_vjp(g: Tensor, L: Tensor, x: Tensor) -> Tensor:
+    # S = L^-H Φ(L^H Ḡ) L^-1;  Ā = (S + S^H) / 2
+    p = _phi(_mm(L, g, True, False))
+    z = _H(_ts(L, _H(p), True, True))            # P L^-1
+    s = _ts(L, z, True, True)                     # L^-H P L^-1
+    return 0.5 * (s + _H(s))
+
+
+def _chol_jvp(ts: Any, L: Tensor, x: Tensor) -> Tensor:
+    # dL = L Φ(L^-1 sym(dA) L^-H)
+    da = 0.5 * (ts[0] + _H(ts[0]))
+    m = _ts(L, da, True, False)
+    return _mm(L, _phi(_H(_ts(L, _H(m), True, False))))
+
+
+_chol = defop("Cholesky", _chol_fwd, vjp=(_chol_vjp,), jvp=_chol_jvp)
+
+
+def cholesky(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Lower-triangular Cholesky factor ``L`` with ``L @ L^H == input`` for each matrix.
+
+    Only the lower triangle of ``input`` is read. The gradient is TensorFlow's: symmetric,
+    ``(S + S^H) / 2`` with ``S = L^-H Φ(L^H Ḡ) L^-1`` (``Φ``: lower triangle, diagonal halved),
+    i.e. the input is treated as a symmetric matrix. A non-square or non-positive-definite input
+    raises InvalidArgumentError.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.cholesky([[4.0, 2.0], [2.0, 2.0]]).numpy()
+    array([[2., 0.],
+           [1., 1.]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _float_check(x, "Cholesky")
+    _square_check(x, "Cholesky")
+    return apply(_chol, (x,))
+
+
+def cholesky_solve(chol: Any, rhs: Any, name: Any = None) -> Tensor:
+    """Solve ``A x = rhs`` given ``chol``, the Cholesky factor of ``A`` (two triangular solves)."""
+    L, b = binary_operands(chol, rhs, "CholeskySolve")
+    _float_check(L, "CholeskySolve")
+    _solve_shapes(L, b, "CholeskySolve", True)
+    return _ts(L, _ts(L, b, True, False), True, True)
+
+
+# --------------------------------------------------------------------------- inverse, det
+def _inv_fwd(x: np.ndarray, adjoint: bool) -> np.ndarray:
+    try:
+        return np.linalg.inv(_adj_np(x) if adjoint else x)
+    except np.linalg.LinAlgError:
+        raise _err("MatrixInverse", "Input is not invertible.") from None
+
+
+def _inv_vjp(g: Tensor, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
+    if adjoint:
+        return -_mm(ans, _mm(g, ans, True, False))
+    return -_mm(ans, _mm(g, ans, False, True), True, False)
+
+
+def _inv_jvp(ts: Any, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
+    return -_mm(ans, _mm(ts[0], ans, adjoint, False))
+
+
+_inv = defop("MatrixInverse", _inv_fwd, vjp=(_inv_vjp,), jvp=_inv_jvp)
+
+
+def inv(input: Any, adjoint: bool = False, name: Any = None) -> Tensor:  # noqa: A002
+    """Inverse of each square matrix (of its adjoint with ``adjoint=True``).
+
+    A singular matrix raises InvalidArgumentError ("Input is not invertible.").
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.inv([[2.0, 0.0], [0.0, 4.0]]).numpy()
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _float_check(x, "MatrixInverse")
+    _square_check(x, "MatrixInverse")
+    return apply(_inv, (x,), {"adjoint": bool(adjoint)})
+
+
+def _inv_h(x: Tensor) -> Tensor:
+    return apply(_inv, (x,), {"adjoint": True})
+
+
+def _trace_solve(x: Tensor, t: Tensor) -> Tensor:
+    """``trace(x^-1 t)`` for each matrix."""
+    return reduce_sum(_T(apply(_inv, (x,), {"adjoint": False})) * t, axis=[-2, -1])
+
+
+_det = defop("MatrixDeterminant", lambda x: np.asarray(np.linalg.det(x)),
+             vjp=(lambda g, ans, x: (g * conj(ans) if ans._value.dtype.kind == "c" else g * ans)[..., None, None] * _inv_h(x),),
+             jvp=lambda ts, ans, x: ans * _trace_solve(x, ts[0]))
+
+
+def det(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Determinant of each square matrix: ``[..., M, M] -> [...]``.
+
+    The gradient is ``det(A) * A^-H``; at a singular matrix it raises (as TensorFlow's does),
+    because ``A^-1`` does not exist.
+    """
+    x = as_tensor(input)
+    _float_check(x, "MatrixDeterminant")
+    _square_check(x, "MatrixDeterminant")
+    return apply(_det, (x,))
+
+
+def _slogdet_fwd(x: np.ndarray) -> tuple:
+    s, l = np.linalg.slogdet(x)
+    return np.asarray(s, x.dtype), np.asarray(l, x.dtype)
+
+
+def _slogdet_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
+    gl = g[1]
+    if gl._value.dtype.kind == "c":
+        gl = real(gl)
+        gl = apply_cast(gl, x)
+    return gl[..., None, None] * _inv_h(x)
+
+
+def apply_cast(t: Tensor, like: Tensor) -> Tensor:
+    from .math_ops import cast
+    return cast(t, like.dtype)
+
+
+def _slogdet_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
+    t = _trace_solve(x, ts[0])
+    if t._value.dtype.kind == "c":
+        t = apply_cast(real(t), x)
+    return (None, t)
+
+
+_slogdet = defop("LogMatrixDeterminant", _slogdet_fwd, vjp=(_slogdet_vjp,), jvp=_slogdet_jvp, nout=2)
+
+
+def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """Sign and log of the absolute value of the determinant: ``(sign, log_abs_determinant)``.
+
+    Only ``log_abs_determinant`` has a gradient (``A^-H``); ``sign`` is piecewise constant.
+
+    >>> import tapegrad as tf
+    >>> s, l = tf.linalg.slogdet([[-2.0, 0.0], [0.0, 3.0]])
+    >>> float(s), round(float(l), 4)
+    (-1.0, 1.7918)
+    """
+    x = as_tensor(input)
+    _float_check(x, "LogMatrixDeterminant")
+    _square_check(x, "LogMatrixDeterminant")
+    return apply(_slogdet, (x,))
+
+
+def logdet(matrix: Any, name: Any = None) -> Tensor:
+    """Log-determinant of each Hermitian positive-definite matrix, ``2 * sum(log(diag(cholesky)))``
+    (TensorFlow computes it this way too, so a non-positive-definite input raises)."""
+    from .math_ops import log
+    L = cholesky(matrix)
+    d = diag_part(L)
+    if d._value.dtype.kind == "c":
+        d = real(d)
+    return 2.0 * reduce_sum(log(d), axis=-1)
+
+
+# --------------------------------------------------------------------------- solve
+def _solve_fwd(a: np.ndarray, b: np.ndarray, adjoint: bool) -> np.ndarray:
+    try:
+        return np.linalg.solve(_adj_np(a) if adjoint else a, b)
+    except np.linalg.LinAlgError:
+        raise _err("MatrixSolve", "Input matrix is not invertible.") from None
+
+
+def _sv(a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
+    return apply(_solve, (a, b), {"adjoint": adjoint})
+
+
+def _solve_vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, adjoint: bool) -> list:
+    gb = _sv(a, g, not adjoint)
+    out = []
+    for i in needs:
+        if i == 1:
+            out.append(gb)
+        else:
+            out.append(-_mm(gb, ans, False, True) if not adjoint else -_mm(ans, gb, False, True))
+    return out
+
+
+def _solve_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
+    ta, tb = ts
+    rhs = tb
+    if ta is not None:
+        t = _mm(ta, ans, adjoint, False)
+        rhs = -t if rhs is None else rhs - t
+    return _sv(a, rhs, adjoint)
+
+
+_solve = defop("MatrixSolve", _solve_fwd, vjp=_solve_vjp, jvp=_solve_jvp, broadcast=True)
+
+
+def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Any = None) -> Tensor:
+    """Solve ``matrix @ x = rhs`` (``matrix^H @ x = rhs`` with ``adjoint``) for square
+    ``matrix [..., M, M]`` and ``rhs [..., M, K]`` with the same batch dimensions.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.solve([[2.0, 0.0], [0.0, 4.0]], [[2.0], [2.0]]).numpy()
+    array([[1. ],
+           [0.5]], dtype=float32)
+    """
+    a, b = binary_operands(matrix, rhs, "MatrixSolve")
+    _float_check(a, "MatrixSolve")
+    _solve_shapes(a, b, "MatrixSolve", False)
+    return _sv(a, b, bool(adjoint))
+
+
+def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, name: Any = None) -> Tensor:
+    """Least-squares solutions ``x [..., N, K]`` of ``matrix [..., M, N] @ x = rhs [..., M, K]``.
+
+    ``fast=True`` (TensorFlow's default) solves the regularised normal equations with a Cholesky
+    factorisation: ``(A^H A + λI)^-1 A^H B`` when ``M >= N``, else ``A^H (A A^H + λI)^-1 B``.
+    ``fast=False`` returns the minimum-norm solution through the pseudo-inverse (robust to rank
+    deficiency; ``l2_regularizer`` must then be 0). Both are differentiable.
+    """
+    a, b = binary_operands(matrix, rhs, "MatrixSolveLs")
+    _float_check(a, "MatrixSolveLs")
+    va, vb = a._value, b._value
+    if va.ndim < 2 or vb.ndim < 2 or va.shape[-2] != vb.shape[-2] or va.shape[:-2] != vb.shape[:-2]:
+        raise _err("MatrixSolveLs", f"matrix [..., M, N] and rhs [..., M, K] are incompatible: "
+                                    f"{list(va.shape)} vs. {list(vb.shape)}")
+    lam = float(l2_regularizer._value if isinstance(l2_regularizer, Tensor) else l2_regularizer)
+    if not fast:
+        if lam != 0.0:
+            raise ValueError("lstsq: l2_regularizer is not supported with fast=False; use fast=True.")
+        return _mm(pinv(a), b)
+    m, n = va.shape[-2:]
+    if m >= n:
+        gram = _mm(a, a, True, False)
+        if lam:
+            gram = gram + _const(lam * np.eye(n), a)
+        return cholesky_solve(cholesky(gram), _mm(a, b, True, False))
+    gram = _mm(a, a, False, True)
+    if lam:
+        gram = gram + _const(lam * np.eye(m), a)
+    return _mm(a, cholesky_solve(cholesky(gram), b), True, False)
+
+
+# --------------------------------------------------------------------------- eigh
+def _eigh_fwd(x: np.ndarray) -> tuple:
+    e, v = np.linalg.eigh(x, UPLO="L")
+    return e.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False), v
+
+
+def _sym_lower(ga: Tensor) -> Tensor:
+    """The gradient for an op that reads the lower triangle of a Hermitian matrix."""
+    return _phi(ga + _H(ga))
+
+
+def _sym_from_lower(t: Tensor) -> Tensor:
+    """The Hermitian matrix an op reading the lower triangle sees for tangent ``t``."""
+    p = _phi(t)
+    return p + _H(p)
+
+
+def _cplx(e: Tensor, like: Tensor) -> Tensor:
+    return apply_cast(e, like) if like._value.dtype.kind == "c" else e
+
+
+def _eigh_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
+    ge, gv = g
+    e, v = ans
+    f = _safe_recip_gaps(e)
+    inner = _diag_mat(_cplx(ge, v)) + _cplx(f, v) * _mm(v, gv, True, False)
+    return _sym_lower(_mm(v, _mm(inner, v, False, True)))
+
+
+def _eigh_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
+    e, v = ans
+    p = _mm(v, _mm(_sym_from_lower(ts[0]), v), True, False)
+    de = diag_part(p)
+    if de._value.dtype.kind == "c":
+        de = real(de)
+    dv = _mm(v, _cplx(_safe_recip_gaps(e), v) * p)
+    return de, dv
+
+
+_eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=_eigh_jvp, nout=2)
+
+
+def _eigvalsh_fwd(x: np.ndarray) -> np.ndarray:
+    e = np.linalg.eigvalsh(x, UPLO="L")
+    return e.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False)
+
+
+def _eigvalsh_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    _, v = apply(_eigh, (x,))
+    return _sym_lower(_mm(v, _mm(_diag_mat(_cplx(g, v)), v, False, True)))
+
+
+def _eigvalsh_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+    _, v = apply(_eigh, (x,))
+    de = diag_part(_mm(v, _mm(_sym_from_lower(ts[0]), v), True, False))
+    return real(de) if de._value.dtype.kind == "c" else de
+
+
+_eigvalsh = defop("SelfAdjointEigVals", _eigvalsh_fwd, vjp=(_eigvalsh_vjp,), jvp=_eigvalsh_jvp)
+
+
+def eigh(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
+    """Eigen-decomposition of Hermitian matrices: ``(e, v)`` with eigenvalues ``e`` ascending
+    and eigenvectors in the columns of ``v``. Only the lower triangle is read, and the gradient is
+    lower-triangular (TensorFlow's convention). Eigenvector signs are LAPACK's and may differ
+    from TensorFlow's; with repeated eigenvalues the gap factor ``1/(e_j - e_i)`` is taken as 0.
+
+    >>> import tapegrad as tf
+    >>> e, v = tf.linalg.eigh([[2.0, 1.0], [1.0, 2.0]])
+    >>> e.numpy()
+    array([1., 3.], dtype=float32)
+    """
+    x = as_tensor(tensor)
+    _float_check(x, "SelfAdjointEigV2")
+    _square_check(x, "SelfAdjointEigV2")
+    return apply(_eigh, (x,))
+
+
+def eigvalsh(tensor: Any, name: Any = None) -> Tensor:
+    """Eigenvalues (ascending) of Hermitian matrices; reads the lower triangle, and the
+    gradient ``v diag(ē) v^H`` is projected onto it as for :func:`eigh`."""
+    x = as_tensor(tensor)
+    _float_check(x, "SelfAdjointEigV2")
+    _square_check(x, "SelfAdjointEigV2")
+    return apply(_eigvalsh, (x,))
+
+
+# --------------------------------------------------------------------------- svd
+def _svd_fwd(x: np.ndarray, full: bool) -> tuple:
+    u, s, vh = np.linalg.svd(x, full_matrices=full)
+    return s.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False), u, _adj_np(vh)
+
+
+def _svd_thin(x: Tensor) -> tuple:
+    return apply(_svd, (x,), {"full": False})
+
+
+def _svd_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
+    _no_complex_grad(x, "svd")
+    gs, gu, gv = g
+    s, u, v = ans
+    m, n = x._value.shape[-2:]
+    k = builtins.min(m, n)
+    if full and m != n:
+        if builtins.abs(m - n) > 1:
+            raise NotImplementedError("svd gradient is not implemented for abs(m - n) > 1 when "
+                                      "full_matrices is True (as in TensorFlow); use "
+                                      "full_matrices=False.")
+        # TensorFlow's convention: the one extra column's cotangent is dropped
+        u, gu, v, gv = u[..., :k], gu[..., :k], v[..., :k], gv[..., :k]
+    f = _safe_recip_gaps(s * s)
+    sd = _diag_mat(s)
+    j = f * (_mm(u, gu, True, False) - _mm(gu, u, True, False))
+    kk = f * (_mm(v, gv, True, False) - _mm(gv, v, True, False))
+    core = _mm(j, sd) + _diag_mat(gs) + _mm(sd, kk)
+    out = _mm(u, _mm(core, v, False, True))
+    sinv = 1.0 / s
+    if m > k:
+        out = out + _mm(gu - _mm(u, _mm(u, gu, True, False)), sinv[..., :, None] * _T(v))
+    if n > k:
+        out = out + _mm(u * sinv[..., None, :], _T(gv) - _mm(_mm(_T(gv), v), _T(v)))
+    return out
+
+
+def _svd_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
+    _no_complex_grad(x, "svd")
+    s, u, v = ans
+    m, n = x._value.shape[-2:]
+    k = builtins.min(m, n)
+    if full and m != n:
+        raise NotImplementedError("Forward-mode svd with full_matrices=True needs a square matrix; "
+                                  "use full_matrices=False.")
+    da = ts[0]
+    dp = _mm(u, _mm(da, v), True, False)
+    ds = diag_part(dp)
+    f = _safe_recip_gaps(s * s)
+    sd = _diag_mat(s)
+    du = _mm(u, f * (_mm(dp, sd) + _mm(sd, _T(dp))))
+    dv = _mm(v, f * (_mm(sd, dp) + _mm(_T(dp), sd)))
+    sinv = (1.0 / s)[..., None, :]
+    if m > k:
+        du = du + (_mm(da, v) - _mm(u, dp)) * sinv
+    if n > k:
+        dv = dv + (_mm(da, u, True, False) - _mm(v, dp, False, True)) * sinv
+    return ds, du, dv
+
+
+_svd = defop("Svd", _svd_fwd, vjp=(_svd_vjp,), jvp=_svd_jvp, nout=3)
+
+
+def _svdvals_fwd(x: np.ndarray) -> np.ndarray:
+    s = np.linalg.svd(x, compute_uv=False)
+    return s.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False)
+
+
+def _svdvals_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    _no_complex_grad(x, "svd")
+    _, u, v = _svd_thin(x)
+    return _mm(u * g[..., None, :], v, False, True)
+
+
+def _svdvals_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+    _no_complex_grad(x, "svd")
+    _, u, v = _svd_thin(x)
+    return reduce_sum(u * _mm(ts[0], v), axis=-2)
+
+
+_svdvals = defop("SvdValues", _svdvals_fwd, vjp=(_svdvals_vjp,), jvp=_svdvals_jvp)
+
+
+def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: Any = None) -> Any:
+    """Singular value decomposition ``tensor = u @ diag(s) @ v^H``; returns ``(s, u, v)``
+    (``v``, not ``v^H``, as in TensorFlow), or only ``s`` when ``compute_uv=False``.
+
+    ``s`` is descending. Signs of singular vectors are LAPACK's and may differ from
+    TensorFlow's. Gradients (real inputs): the gap factor ``1/(s_j² - s_i²)`` is 0 for
+    repeated singular values; with ``full_matrices=True`` and ``|M - N| == 1`` the extra
+    column's cotangent is ignored and ``|M - N| > 1`` raises NotImplementedError, as in
+    TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.svd([[3.0, 0.0], [0.0, -4.0]], compute_uv=False).numpy()
+    array([4., 3.], dtype=float32)
+    """
+    x = as_tensor(tensor)
+    _float_check(x, "Svd")
+    _rank_check(x, "Svd")
+    if not compute_uv:
+        return apply(_svdvals, (x,))
+    return apply(_svd, (x,), {"full": bool(full_matrices)})
+
+
+def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = None) -> Tensor:
+    """Moore-Penrose pseudo-inverse through the SVD: singular values at or below
+    ``rcond * max(s)`` (default ``rcond = 10 * max(M, N) * eps``) are treated as zero.
+    Differentiable where the rank does not change (through :func:`svd`'s gradient)."""
+    from .math_ops import greater, where
+    from .reductions import reduce_max
+    x = as_tensor(a)
+    _float_check(x, "Pinv", "f")
+    _rank_check(x, "Pinv")
+    m, n = x._value.shape[-2:]
+    if rcond is None:
+        rcond = 10.0 * builtins.max(m, n) * np.finfo(x._value.dtype).eps
+    s, u, v = svd(x)
+    cutoff = _const(rcond, s) * reduce_max(s, axis=-1, keepdims=True)
+    big = greater(s, cutoff)
+    sinv = where(big, 1.0 / where(big, s, _const(1.0, s)), _const(0.0, s))
+    return _mm(v * sinv[..., None, :], u, False, True)
+
+
+# --------------------------------------------------------------------------- qr
+QR = namedtuple("Qr", ["q", "r"])
+
+
+def _qr_fwd(x: np.ndarray, full: bool) -> tuple:
+    q, r = np.linalg.qr(x, mode="complete" if full else "reduced")
+    return q, r
+
+
+def _rinv_right(x: Tensor, r: Tensor) -> Tensor:
+    """``x @ R^-H`` for upper-triangular ``R``."""
+    return _H(_ts(r, _H(x), False, False))
+
+
+def _qr_deep_vjp(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
+    qdq = _mm(q, gq, True, False)
+    rdr = _mm(r, gr, False, True)
+    low = band_part(qdq - _H(qdq) + rdr - _H(rdr), -1, 0)
+    return _mm(q, gr + _rinv_right(low, r)) + _rinv_right(gq - _mm(q, qdq), r)
+
+
+def _qr_deep_jvp(q: Tensor, r: Tensor, da: Tensor) -> tuple:
+    dar = _H(_ts(r, _H(da), False, True))               # dA R^-1
+    x = _mm(q, dar, True, False)
+    low = band_part(x, -1, 0) - band_part(x, 0, 0)
+    om = low - _H(low)
+    return _mm(q, om) + dar - _mm(q, x), _mm(x - om, r)
+
+
+def _qr_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
+    _no_complex_grad(x, "qr")
+    gq, gr = g
+    q, r = ans
+    m, n = x._value.shape[-2:]
+    if m > n and full:
+        raise NotImplementedError(f"QrGrad not implemented when nrows > ncols and full_matrices "
+                                  f"is true (matrix shape {list(x._value.shape)}), as in "
+                                  "TensorFlow; use full_matrices=False.")
+    if m >= n:
+        return _qr_deep_vjp(q, r, gq, gr)
+    y = x[..., m:]
+    u = r[..., :m]
+    gv = gr[..., m:]
+    dx = _qr_deep_vjp(q, u, gq + _mm(y, gv, False, True), gr[..., :m])
+    return concat([dx, _mm(q, gv)], -1)
+
+
+def _qr_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
+    _no_complex_grad(x, "qr")
+    q, r = ans
+    da = ts[0]
+    m, n = x._value.shape[-2:]
+    if m > n and full:
+        raise NotImplementedError("Forward-mode qr is not implemented when nrows > ncols and "
+                                  "full_matrices is true; use full_matrices=False.")
+    if m >= n:
+        return _qr_deep_jvp(q, r, da)
+    dq, du = _qr_deep_jvp(q, r[..., :m], da[..., :m])
+    dv = _mm(dq, x[..., m:], True, False) + _mm(q, da[..., m:], True, False)
+    return dq, concat([du, dv], -1)
+
+
+_qr = defop("Qr", _qr_fwd, vjp=(_qr_vjp,), jvp=_qr_jvp, nout=2)
+
+
+def qr(input: Any, full_matrices: bool = False, name: Any = None) -> Any:  # noqa: A002
+    """QR decomposition ``input = q @ r``; returns the namedtuple ``(q, r)``.
+
+    ``full_matrices=False`` gives ``q [..., M, min(M, N)]``. Gradients (real inputs) cover
+    every shape except ``M > N`` with ``full_matrices=True`` (NotImplementedError, as in
+    TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> q, r = tf.linalg.qr([[3.0, 0.0], [4.0, 5.0]])
+    >>> r.shape
+    TensorShape([2, 2])
+    """
+    x = as_tensor(input)
+    _float_check(x, "Qr")
+    _rank_check(x, "Qr")
+    return QR(*apply(_qr, (x,), {"full": bool(full_matrices)}))
+
+
+# --------------------------------------------------------------------------- expm
+def _expm_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy.linalg import expm as _sp_expm
+    if x.shape[-1] == 0:
+        return x.copy()
+    return np.asarray(_sp_expm(x), x.dtype)
+
+
+def _block_expm_corner(a: Tensor, e: Tensor) -> Tensor:
+    """Top-right block of ``expm([[a, e], [0, a]])``: the Fréchet derivative of expm at ``a``
+    in direction ``e``."""
+    n = a._value.shape[-1]
+    a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
+    z = _wrap(np.zeros(a._value.shape, a._value.dtype))
+    big = concat([concat([a, e], -1), concat([z, a], -1)], -2)
+    return apply(_expm, (big,))[..., :n, n:]
+
+
+_expm = defop("MatrixExponential", _expm_fwd,
+              vjp=(lambda g, ans, x: _block_expm_corner(_H(x), g),),
+              jvp=lambda ts, ans, x: _block_expm_corner(x, ts[0]))
+
+
+def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Matrix exponential of each square matrix (SciPy's Padé approximation).
+
+    Derivatives use the block identity ``expm([[A, E], [0, A]]) = [[e^A, L(A, E)], [0, e^A]]``,
+    where ``L`` is the Fréchet derivative, so they are as accurate as the forward.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.expm([[0.0, 1.0], [0.0, 0.0]]).numpy()
+    array([[1., 1.],
+           [0., 1.]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _float_check(x, "MatrixExponential")
+    _square_check(x, "MatrixExponential")
+    return apply(_expm, (x,))

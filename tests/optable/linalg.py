@@ -1,0 +1,134 @@
+"""Op table: matrix structure ops, solves, inverses, determinants and decompositions.
+
+Structured inputs come from ``make=``: SPD matrices for Cholesky, well-conditioned matrices for
+inverses and solves, triangular matrices with a dominant diagonal, symmetric matrices with
+well-separated eigenvalues. Functions of eigenvectors and singular vectors are gauge invariant
+(unchanged when a vector flips sign), so the checks do not depend on LAPACK's sign choice.
+"""
+import numpy as np
+
+import tapegrad as tf
+from optable import OpCase
+
+la = tf.linalg
+
+
+def _spd(rng, s):
+    n = s[-1]
+    a = rng.uniform(-1, 1, s)
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def _wellcond(rng, s):
+    return rng.uniform(-1, 1, s) + s[-1] * np.eye(s[-1])
+
+
+def _sym_separated(rng, s):
+    n = s[-1]
+    q, _ = np.linalg.qr(rng.standard_normal(s))
+    e = np.arange(1, n + 1) * 1.5 + rng.uniform(-0.2, 0.2, s[:-1])
+    a = (q * e[..., None, :]) @ np.swapaxes(q, -1, -2)
+    return a + np.tril(rng.uniform(-0.05, 0.05, s), -1)   # asymmetric upper part is never read
+
+
+def _separated_sv(rng, s):
+    m, n = s[-2:]
+    u, _ = np.linalg.qr(rng.standard_normal(s[:-2] + (m, m)))
+    v, _ = np.linalg.qr(rng.standard_normal(s[:-2] + (n, n)))
+    k = min(m, n)
+    d = np.zeros(s)
+    idx = np.arange(k)
+    d[..., idx, idx] = np.arange(k, 0, -1) * 1.3 + 0.5
+    return u @ d @ np.swapaxes(v, -1, -2)
+
+
+def _make(*kinds):
+    def make(rng, shapes):
+        return [k(rng, s) if k else rng.uniform(-1, 1, s) for k, s in zip(kinds, shapes)]
+    return make
+
+
+def _sym(a):
+    return 0.5 * (a + la.matrix_transpose(a))
+
+
+def _eigh_fn(a):
+    e, v = la.eigh(a)
+    w = tf.constant(np.linspace(0.5, 1.5, a.shape[-1]), tf.float64)
+    return [e, v * v, tf.matmul(v * w, v, transpose_b=True)]
+
+
+def _svd_fn(a):
+    s, u, v = la.svd(a)
+    w = tf.constant(np.linspace(0.5, 1.5, s.shape[-1]), tf.float64)
+    return [s, u * u, v * v, tf.matmul(u * w, v, transpose_b=True)]
+
+
+def _svd_full_fn(a):
+    s, u, v = la.svd(a, full_matrices=True)
+    return [s, tf.matmul(u[..., :2] * s[..., :2], v[..., :2], transpose_b=True)]
+
+
+SQ = [((3, 3),), ((2, 3, 3),)]
+SQ2 = [((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1))]
+TRI = [((3, 3), (3, 2)), ((2, 3, 3), (3, 1)), ((3, 3), (2, 3, 2))]   # batch axes broadcast
+
+
+def _wellcond_rect(rng, s):
+    return rng.uniform(-1, 1, s) + np.eye(*s[-2:]) * 2.0
+
+
+def _triangular(rng, s):
+    return rng.uniform(-1, 1, s) + np.eye(s[-1]) * 3.0
+
+
+CASES = [
+    OpCase("MatrixBandPart", lambda x: la.band_part(x, 1, 0) + la.band_part(x, -1, 1), [((3, 4),), ((2, 3, 3),)]),
+    OpCase("MatrixDiagPartV3", lambda x: la.diag_part(x) * tf.reduce_sum(la.diag_part(x, k=1)), [((3, 4),), ((2, 3, 3),)]),
+    OpCase("MatrixSetDiagV3", lambda x, d: la.set_diag(x, d) * x, [((3, 3), (3,)), ((2, 3, 4), (2, 3))]),
+    OpCase("MatrixSetDiagV3-k", lambda x, d: la.set_diag(x, d, k=-1), [((3, 3), (2,))], ops=("MatrixSetDiagV3",)),
+    OpCase("MatrixDiagV3", lambda d: la.diag(d) * 2.0 + tf.reduce_sum(la.diag(d, k=1, padding_value=1.0) ** 2), [((3,),), ((2, 3),)]),
+    OpCase("MatrixDiagV3-rect", lambda d: la.diag(d, num_rows=3, num_cols=4), [((3,),)], ops=("MatrixDiagV3",)),
+    OpCase("trace", lambda x: la.trace(x) * la.trace(x), [((3, 3),), ((2, 3, 4),)],
+           ops=("MatrixDiagPartV3", "Sum")),
+    OpCase("matrix_transpose-adjoint", lambda x: la.matrix_transpose(x) * la.adjoint(x), [((2, 3),)],
+           ops=("Transpose",)),
+    OpCase("Cross", la.cross, [((3,), (3,)), ((2, 3), (2, 3))]),
+    OpCase("FillTriangular", lambda x: la.fill_triangular(x) + la.fill_triangular(x, upper=True), [((6,),), ((2, 10),)]),
+    OpCase("FillTriangularInverse", lambda x: la.fill_triangular_inverse(x) * 2.0
+           + la.fill_triangular_inverse(x, upper=True), [((3, 3),), ((2, 4, 4),)]),
+    OpCase("MatrixTriangularSolve", lambda a, b: la.triangular_solve(a, b), TRI, make=_make(_triangular, None)),
+    OpCase("MatrixTriangularSolve-upper-adj", lambda a, b: la.triangular_solve(a, b, lower=False, adjoint=True),
+           TRI, make=_make(_triangular, None), ops=("MatrixTriangularSolve",)),
+    OpCase("MatrixTriangularSolve-adj", lambda a, b: la.triangular_solve(a, b, adjoint=True), TRI[:1],
+           make=_make(_triangular, None), ops=("MatrixTriangularSolve",)),
+    OpCase("Cholesky", lambda a: la.cholesky(_sym(a)), SQ, make=_make(_spd)),
+    OpCase("cholesky_solve", lambda a, b: la.cholesky_solve(la.cholesky(_sym(a)), b), SQ2, make=_make(_spd, None),
+           ops=("Cholesky", "MatrixTriangularSolve")),
+    OpCase("logdet", lambda a: la.logdet(_sym(a)), SQ, make=_make(_spd), ops=("Cholesky", "Log")),
+    OpCase("MatrixInverse", la.inv, SQ, make=_make(_wellcond)),
+    OpCase("MatrixInverse-adj", lambda a: la.inv(a, adjoint=True), SQ[:1], make=_make(_wellcond), ops=("MatrixInverse",)),
+    OpCase("MatrixDeterminant", la.det, SQ, make=_make(_wellcond)),
+    OpCase("LogMatrixDeterminant", lambda a: la.slogdet(a)[1], SQ, make=_make(_wellcond)),
+    OpCase("LogMatrixDeterminant-neg", lambda a: la.slogdet(-a)[1] * la.slogdet(-a)[0], [((3, 3),)],
+           make=_make(_wellcond), ops=("LogMatrixDeterminant",)),
+    OpCase("MatrixSolve", la.solve, SQ2, make=_make(_wellcond, None)),
+    OpCase("MatrixSolve-adj", lambda a, b: la.solve(a, b, adjoint=True), SQ2, make=_make(_wellcond, None),
+           ops=("MatrixSolve",)),
+    OpCase("lstsq-tall", lambda a, b: la.lstsq(a, b), [((4, 2), (4, 3)), ((2, 3, 2), (2, 3, 1))],
+           make=_make(_separated_sv, None), ops=("Cholesky", "MatrixTriangularSolve")),
+    OpCase("lstsq-wide-l2", lambda a, b: la.lstsq(a, b, l2_regularizer=0.1), [((2, 4), (2, 3))],
+           make=_make(_separated_sv, None), ops=("Cholesky", "MatrixTriangularSolve")),
+    OpCase("lstsq-slow", lambda a, b: la.lstsq(a, b, fast=False), [((4, 2), (4, 1)), ((2, 3), (2, 2))],
+           make=_make(_separated_sv, None), ops=("Svd",)),
+    OpCase("SelfAdjointEigV2", _eigh_fn, SQ, make=_make(_sym_separated)),
+    OpCase("SelfAdjointEigVals", la.eigvalsh, SQ, make=_make(_sym_separated)),
+    OpCase("Svd", _svd_fn, [((3, 3),), ((4, 2),), ((2, 4),), ((2, 3, 2),)], make=_make(_separated_sv)),
+    OpCase("SvdValues", lambda a: la.svd(a, compute_uv=False), [((3, 3),), ((4, 2),), ((2, 2, 3),)],
+           make=_make(_separated_sv)),
+    OpCase("pinv", la.pinv, [((3, 3),), ((4, 2),), ((2, 3),)], make=_make(_separated_sv), ops=("Svd",)),
+    OpCase("Qr", lambda a: list(la.qr(a)), [((3, 3),), ((4, 2),), ((2, 4),), ((2, 3, 2),)], make=_make(_wellcond_rect)),
+    OpCase("Qr-full-square", lambda a: list(la.qr(a, full_matrices=True)), [((3, 3),), ((2, 3),)],
+           make=_make(_wellcond_rect), ops=("Qr",)),
+    OpCase("MatrixExponential", la.expm, [((3, 3),), ((2, 2, 2),)], domain=(-1.0, 1.0)),
+]
