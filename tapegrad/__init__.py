@@ -30,6 +30,10 @@ from .ops.array_ops import (broadcast_to, concat, expand_dims, eye, fill, gather
                             stack, stop_gradient, tile, transpose, unsorted_segment_sum, unstack,
                             zeros)
 from .ops.linalg_ops import matmul
+from .ops.array_extra import (boolean_mask, clip_by_global_norm, clip_by_norm, einsum, gather_nd,
+                              meshgrid, norm, one_hot, repeat, reverse, roll, scatter_nd,
+                              sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_update,
+                              tensordot)
 from .ops.math_ops import (abs, add, cast, clip_by_value, complex_ as complex, conj, cos, cumprod,  # noqa: A004
                            cumsum, divide, equal, exp, floordiv, greater, greater_equal, imag, less,
                            less_equal, log, logical_and, logical_not, logical_or, maximum, minimum,

@@ -7,3 +7,4 @@ from .ops.linalg_decomp import (  # noqa: F401
     set_diag, slogdet, solve, svd, trace, triangular_solve,
 )
 from .ops.linalg_decomp import matrix_diag as diag  # noqa: F401
+from .ops.array_extra import einsum, global_norm, norm, tensordot  # noqa: F401

@@ -4,3 +4,4 @@ from .ops.nn_ops import (  # noqa: F401
     log_softmax, relu, sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits,
 )
+from .ops.array_extra import embedding_lookup  # noqa: F401
