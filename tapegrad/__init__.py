@@ -45,6 +45,8 @@ from .ops.reductions import (argmax, argmin, reduce_all, reduce_any, reduce_logs
                              reduce_variance)
 from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
 from . import test  # noqa: E402
+from . import optimizers, saving  # noqa: E402  (training tools)
+from .module import Module  # noqa: E402
 from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 newaxis = None

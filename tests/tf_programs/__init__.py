@@ -31,6 +31,7 @@ MODULES = (
     "errors",
     "op_conventions",
     "seeds",
+    "ops_training",
 )
 
 

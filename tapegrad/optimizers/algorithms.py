@@ -1,0 +1,196 @@
+"""SGD, Adam, AdamW, RMSprop and Adagrad with Keras 3's update formulas and defaults.
+
+Each ``_update`` is the formula for one step on NumPy arrays of the variable's dtype: ``x`` the
+variable, ``g`` its gradient, ``s`` the slot arrays, ``lr`` the learning rate, ``t`` the step
+number counted from 1.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .optimizer import Optimizer
+
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+
+
+def _cast(value: float, x: np.ndarray) -> Any:
+    """A hyper-parameter as Keras's ``ops.cast(value, dtype)`` gives it: a Python float passes
+    through float32 first (this matters for float64 variables)."""
+    return x.dtype.type(np.float32(value))
+
+
+class SGD(Optimizer):
+    """Gradient descent, optionally with momentum or Nesterov momentum.
+
+    Without momentum: ``x -= lr * g``. With momentum: ``m = momentum * m - lr * g`` and then
+    ``x += m``, or with ``nesterov=True``: ``x += momentum * m - lr * g``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.Variable(1.0)
+    >>> opt = tf.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    >>> for _ in range(2):
+    ...     _ = opt.apply_gradients([(tf.constant(1.0), x)])
+    >>> round(float(x), 6)
+    0.71
+    """
+
+    def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False,
+                 weight_decay: float | None = None, clipnorm: float | None = None,
+                 clipvalue: float | None = None, global_clipnorm: float | None = None,
+                 name: str | None = None) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+        if not isinstance(momentum, float) or not 0 <= momentum <= 1:
+            raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}")
+        self.momentum = momentum
+        self.nesterov = nesterov
+        if momentum != 0:
+            self._slots = ("momentum",)
+            self._slot_vars = {"momentum": []}
+        else:
+            self._rowwise = True
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        if self.momentum == 0:
+            return x - g * lr
+        mu = _cast(self.momentum, x)
+        m = s["momentum"] = s["momentum"] * mu - g * lr
+        return x + (m * mu - g * lr if self.nesterov else m)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
+
+
+class Adam(Optimizer):
+    """Adam: adaptive moment estimation (Kingma and Ba), with the AMSGrad variant.
+
+    ``m += (g - m) * (1 - beta_1)``, ``v += (g**2 - v) * (1 - beta_2)`` (with ``amsgrad``,
+    ``v`` is replaced by its running maximum), then
+    ``x -= m * alpha / (sqrt(v) + epsilon)`` with
+    ``alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.Variable([1.0, 2.0])
+    >>> _ = tf.optimizers.Adam(learning_rate=0.1).apply_gradients([(tf.constant([0.5, -3.0]), x)])
+    >>> x.numpy().round(4)
+    array([0.9, 2.1], dtype=float32)
+    """
+
+    def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, amsgrad: bool = False, weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+        self._slots = ("momentum", "velocity") + (("velocity_hat",) if amsgrad else ())
+        self._slot_vars = {k: [] for k in self._slots}
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        f = x.dtype.type
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
+        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * f(1 - self.beta_2)
+        if self.amsgrad:
+            v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
+        return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
+                "epsilon": self.epsilon, "amsgrad": self.amsgrad}
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter): before each Adam step,
+    ``x -= x * weight_decay * lr``. ``weight_decay`` defaults to 0.004, as in Keras."""
+
+    def __init__(self, learning_rate: Any = 0.001, weight_decay: float = 0.004, beta_1: float = 0.9,
+                 beta_2: float = 0.999, epsilon: float = 1e-7, amsgrad: bool = False,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+        if weight_decay is None:
+            raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay, clipnorm,
+                         clipvalue, global_clipnorm, name)
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divide the gradient by a running root mean square of recent gradients.
+
+    ``v = rho * v + (1 - rho) * g**2``; with ``centered``, also ``a = rho * a + (1 - rho) * g``
+    and the denominator is ``sqrt(v - a**2 + epsilon)``, otherwise ``sqrt(v + epsilon)``.
+    The step ``lr * g / denominator`` is applied directly, or through
+    ``m = momentum * m + step; x -= m`` when ``momentum > 0``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.Variable(1.0)
+    >>> _ = tf.optimizers.RMSprop(learning_rate=0.01).apply_gradients([(tf.constant(2.0), x)])
+    >>> round(float(x), 5)
+    0.96838
+    """
+
+    def __init__(self, learning_rate: Any = 0.001, rho: float = 0.9, momentum: float = 0.0,
+                 epsilon: float = 1e-7, centered: bool = False, weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+        self._slots = (("velocity",) + (("momentum",) if momentum > 0 else ())
+                       + (("average_gradient",) if centered else ()))
+        self._slot_vars = {k: [] for k in self._slots}
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        f = x.dtype.type
+        rho, keep = f(self.rho), f(1 - self.rho)
+        v = s["velocity"] = rho * s["velocity"] + keep * np.square(g)
+        if self.centered:
+            a = s["average_gradient"] = rho * s["average_gradient"] + keep * g
+            denominator = v - np.square(a) + f(self.epsilon)
+        else:
+            denominator = v + f(self.epsilon)
+        step = lr * g / np.sqrt(denominator)
+        if self.momentum > 0:
+            m = s["momentum"] = f(self.momentum) * s["momentum"] + step
+            return x - m
+        return x - step
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
+                "epsilon": self.epsilon, "centered": self.centered}
+
+
+class Adagrad(Optimizer):
+    """Adagrad: per-element learning rates from the sum of squared gradients.
+
+    ``acc += g**2`` (``acc`` starts at ``initial_accumulator_value``), then
+    ``x -= lr * g / sqrt(acc + epsilon)``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.Variable(1.0)
+    >>> _ = tf.optimizers.Adagrad(learning_rate=0.1).apply_gradients([(tf.constant(0.3), x)])
+    >>> round(float(x), 5)
+    0.93118
+    """
+
+    _slots = ("accumulator",)
+    _rowwise = True
+
+    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1,
+                 epsilon: float = 1e-7, weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+        self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
+
+    def _slot_initial(self, slot: str, v: Any) -> np.ndarray:
+        dt = np.dtype(v.dtype.as_numpy_dtype)
+        return np.full(v.shape, _cast(self.initial_accumulator_value, np.empty(0, dt)), dt)
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        acc = s["accumulator"] = s["accumulator"] + np.square(g)
+        return x - lr * g / np.sqrt(acc + x.dtype.type(self.epsilon))
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "initial_accumulator_value": self.initial_accumulator_value,
+                "epsilon": self.epsilon}

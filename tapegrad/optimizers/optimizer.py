@@ -1,0 +1,371 @@
+"""The optimizer base class: gradient checking, clipping, weight decay, sparse rows, slots.
+
+Subclasses give their slot variables (``_slots``) and one update formula, ``_update``, written on
+NumPy arrays of the variable's dtype. The base class turns ``(gradient, variable)`` pairs into
+those arrays and writes the results back with ``Variable.assign``.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .._core import IndexedSlices, Tensor, Variable, convert_to_tensor
+from ..errors import InvalidArgumentError
+from .schedules import LearningRateSchedule
+
+__all__ = ["Optimizer"]
+
+
+class _Rows:
+    """A sparse gradient with duplicate indices summed: ``values[i]`` belongs to row ``index[i]``."""
+
+    __slots__ = ("index", "values")
+
+    def __init__(self, index: np.ndarray, values: np.ndarray) -> None:
+        self.index, self.values = index, values
+
+
+def _name_of(v: Any) -> str:
+    return getattr(v, "name", None) or repr(v)
+
+
+def _value_of(v: Variable) -> np.ndarray:
+    return np.array(v.numpy(), copy=True)
+
+
+class Optimizer:
+    """Base class of the optimizers (Keras 3's ``keras.optimizers.Optimizer``).
+
+    Arguments shared by every optimizer:
+
+    learning_rate: a float, a :class:`~tapegrad.optimizers.schedules.LearningRateSchedule`
+        (called with :attr:`iterations` before each update) or a callable with no arguments.
+    weight_decay: if set, every update first does ``var -= var * weight_decay * learning_rate``
+        (decoupled weight decay; see :meth:`exclude_from_weight_decay`).
+    clipnorm, clipvalue, global_clipnorm: clip each gradient to this L2 norm, clip each
+        gradient element to ``[-clipvalue, clipvalue]``, or scale all gradients together so
+        their joint L2 norm is at most ``global_clipnorm`` (at most one of the three).
+    name: the optimizer's name (used to name its variables).
+
+    Use :meth:`apply_gradients` with the pairs from a ``GradientTape``, or :meth:`minimize`.
+    A ``None`` gradient is skipped with a warning that names the variable; gradients given as
+    :class:`~tapegrad.IndexedSlices` (from ``tf.gather``) update only the rows they name when the
+    formula allows it, with duplicate indices summed first.
+    """
+
+    _slots: tuple = ()
+    _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
+
+    def __init__(self, learning_rate: Any, weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
+                             f"Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
+        self.name = name or type(self).__name__.lower()
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self._iterations = Variable(np.int64(0), trainable=False, name="iteration")
+        self._learning_rate = self._make_learning_rate(learning_rate)
+        self._vars: list[Variable] = []
+        self._index: dict = {}  # var.ref() -> position in _vars
+        self._slot_vars: dict[str, list[Variable]] = {s: [] for s in self._slots}
+        self._exclude_refs: set = set()
+        self._exclude_pattern: re.Pattern | None = None
+
+    # ------------------------------------------------------------------ learning rate
+    @staticmethod
+    def _make_learning_rate(lr: Any) -> Any:
+        if isinstance(lr, LearningRateSchedule) or callable(lr):
+            return lr
+        if isinstance(lr, (bool, int)) or not isinstance(lr, (float, np.floating)):
+            raise ValueError(
+                "Argument `learning_rate` should be float, or an instance of "
+                "LearningRateSchedule, or a callable (that takes in the current iteration value "
+                f"and returns the corresponding learning rate value). Received instead: "
+                f"learning_rate={lr!r}" + (f" (write {float(lr)!r})" if isinstance(lr, int) else ""))
+        return Variable(np.float32(lr), trainable=False, name="learning_rate")
+
+    @property
+    def learning_rate(self) -> Any:
+        """The current learning rate: a float32 Variable, or the schedule's value at :attr:`iterations`."""
+        lr = self._learning_rate
+        if isinstance(lr, Variable):
+            return lr
+        if isinstance(lr, LearningRateSchedule):
+            return lr(self._iterations)
+        return lr()
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        if isinstance(self._learning_rate, Variable) and not (
+                isinstance(value, LearningRateSchedule) or callable(value)):
+            self._learning_rate.assign(np.float32(value))
+        elif isinstance(self._learning_rate, LearningRateSchedule) and not isinstance(
+                value, LearningRateSchedule):
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object as "
+                            "its `learning_rate` constructor argument, hence its learning rate is "
+                            "not settable. To set it, create the optimizer with a float "
+                            "`learning_rate` argument.")
+        else:
+            self._learning_rate = self._make_learning_rate(value)
+
+    @property
+    def iterations(self) -> Variable:
+        """The number of updates applied so far (an int64 Variable)."""
+        return self._iterations
+
+    # ------------------------------------------------------------------ variables
+    @property
+    def variables(self) -> list[Variable]:
+        """The optimizer's own state: ``iterations``, the learning rate Variable, then the slots
+        of each variable in the order they were first seen."""
+        out = [self._iterations]
+        if isinstance(self._learning_rate, Variable):
+            out.append(self._learning_rate)
+        for i in range(len(self._vars)):
+            out.extend(self._slot_vars[s][i] for s in self._slots)
+        return out
+
+    def build(self, var_list: Iterable[Variable]) -> None:
+        """Create the slot variables for ``var_list`` (done automatically on first use)."""
+        for v in var_list:
+            self._track(v)
+
+    def _slot_initial(self, slot: str, v: Variable) -> np.ndarray:
+        return np.zeros(v.shape, v.dtype.as_numpy_dtype)
+
+    def _track(self, v: Variable) -> int:
+        key = v.ref()
+        i = self._index.get(key)
+        if i is None:
+            if not v.dtype.is_floating:
+                raise TypeError(f"{type(self).__name__} can only update floating-point variables; "
+                                f"variable {_name_of(v)} has dtype {v.dtype.name}.")
+            i = self._index[key] = len(self._vars)
+            self._vars.append(v)
+            base = _name_of(v).replace(":", "_")
+            for s in self._slots:
+                self._slot_vars[s].append(Variable(self._slot_initial(s, v), trainable=False,
+                                                   name=f"{base}_{s}"))
+        return i
+
+    def exclude_from_weight_decay(self, var_list: Sequence[Variable] | None = None,
+                                  var_names: Sequence[str] | None = None) -> None:
+        """Leave these variables out of weight decay: the ones in ``var_list``, and those whose
+        name contains any of the strings in ``var_names`` (e.g. ``["bias"]``)."""
+        self._exclude_refs = {v.ref() for v in var_list or ()}
+        self._exclude_pattern = re.compile("|".join(map(re.escape, var_names))) if var_names else None
+
+    def _decays(self, v: Variable) -> bool:
+        if v.ref() in self._exclude_refs:
+            return False
+        return not (self._exclude_pattern and self._exclude_pattern.search(_name_of(v)))
+
+    # ------------------------------------------------------------------ applying gradients
+    def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> Variable:
+        """Update each variable from its gradient; returns :attr:`iterations` (after the increment).
+
+        ``grads_and_vars`` is an iterable of ``(gradient, variable)`` pairs, e.g.
+        ``zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables)``.
+        Pairs whose gradient is ``None`` are skipped with a ``UserWarning`` naming the variables;
+        a ``ValueError`` is raised when every gradient is ``None``.
+        """
+        pairs = list(grads_and_vars)
+        if not pairs:
+            return self._iterations
+        for p in pairs:
+            if not (isinstance(p, (tuple, list)) and len(p) == 2):
+                raise TypeError("apply_gradients expects (gradient, variable) pairs, e.g. "
+                                f"zip(grads, variables); got an element {p!r}.")
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Variable] | None = None) -> Variable:
+        """Like :meth:`apply_gradients` with the gradients and variables as two lists.
+
+        Without ``trainable_variables`` the gradients go to the variables the optimizer was
+        built with (:meth:`build`), in that order.
+        """
+        grads = list(grads)
+        if trainable_variables is None:
+            if len(grads) != len(self._vars):
+                raise ValueError(f"Got {len(grads)} gradients but the optimizer tracks "
+                                 f"{len(self._vars)} variables; pass the variables too, or call "
+                                 "optimizer.build(variables) first.")
+            variables = list(self._vars)
+        else:
+            variables = list(trainable_variables)
+            if len(variables) != len(grads):
+                raise ValueError(f"Got {len(grads)} gradients for {len(variables)} variables.")
+        if not grads:
+            return self._iterations
+        for v in variables:
+            if not isinstance(v, Variable):
+                raise TypeError(f"Optimizers update tf.Variable objects; got {type(v).__name__} "
+                                f"{v!r}. Only Variables can be assigned to.")
+        missing = [_name_of(v) for g, v in zip(grads, variables) if g is None]
+        work = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not work:
+            raise ValueError(
+                f"No gradients provided for any variable. Every gradient was None (variables: "
+                f"{missing}): the loss does not depend on them through operations a "
+                "GradientTape recorded. Check that the loss was computed inside the tape from "
+                "these variables, without .numpy() or other NumPy conversions on the way.")
+        if missing:
+            warnings.warn(
+                f"Gradients do not exist for variables {missing} when minimizing the loss; "
+                "they were not updated. A None gradient means the loss does not depend on the "
+                "variable through operations the GradientTape recorded (unused variable, "
+                ".numpy() or a NumPy call on the way, or computed outside the tape).",
+                UserWarning, stacklevel=3)
+        prepared = [(self._gradient_array(g, v), v) for g, v in work]
+        prepared = self._clip(prepared)
+        lr_value = self._lr_array()
+        step = int(self._iterations.numpy()) + 1
+        for g, v in prepared:
+            i = self._track(v)
+            lr = lr_value.astype(v.dtype.as_numpy_dtype)
+            if self.weight_decay is not None and self._decays(v):
+                x = _value_of(v)
+                v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
+            self._apply_one(g, v, i, lr, step)
+        self._iterations.assign_add(np.int64(1))
+        return self._iterations
+
+    def _lr_array(self) -> np.ndarray:
+        lr = self.learning_rate
+        if isinstance(lr, (Variable, Tensor)):
+            return np.asarray(lr.numpy())
+        return np.asarray(lr)
+
+    def _gradient_array(self, g: Any, v: Variable) -> Any:
+        dt = v.dtype.as_numpy_dtype
+        if isinstance(g, IndexedSlices):
+            values = np.asarray(g.values.numpy(), dt)
+            index = np.asarray(g.indices.numpy()).astype(np.int64).ravel()
+            if values.shape[1:] != tuple(v.shape[1:]) or values.shape[0] != index.size:
+                raise InvalidArgumentError(
+                    f"The sparse gradient for variable {_name_of(v)} has values of shape "
+                    f"{list(values.shape)} for {index.size} indices, which do not fit the "
+                    f"variable's shape {list(v.shape)}.")
+            if index.size and (index.min() < 0 or index.max() >= v.shape[0]):
+                raise InvalidArgumentError(
+                    f"The sparse gradient for variable {_name_of(v)} has indices out of range "
+                    f"[0, {v.shape[0]}): {index.tolist()}.")
+            rows, where = np.unique(index, return_inverse=True)
+            summed = np.zeros((rows.size,) + values.shape[1:], dt)
+            np.add.at(summed, where.ravel(), values)
+            return _Rows(rows, summed)
+        try:
+            t = convert_to_tensor(g)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
+        arr = np.asarray(t.numpy())
+        if arr.shape != tuple(v.shape):
+            raise InvalidArgumentError(
+                f"Cannot update variable {_name_of(v)} with shape {list(v.shape)} using a "
+                f"gradient with shape {list(arr.shape)}, shapes must be equal.")
+        return arr.astype(dt, copy=True)
+
+    def _clip(self, pairs: list) -> list:
+        def values(g: Any) -> np.ndarray:
+            return g.values if isinstance(g, _Rows) else g
+
+        def scaled(g: Any, f: Any) -> Any:
+            return _Rows(g.index, g.values * f) if isinstance(g, _Rows) else g * f
+
+        if self.clipnorm and self.clipnorm > 0:
+            out = []
+            for g, v in pairs:
+                n = np.sqrt(np.sum(np.square(values(g))))
+                c = values(g).dtype.type(self.clipnorm)
+                out.append((scaled(g, c / np.maximum(n, c)), v))
+            return out
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            norm = np.sqrt(sum(np.sum(np.square(values(g).astype(np.float64))) for g, _ in pairs))
+            c = self.global_clipnorm
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = c * np.minimum(1.0 / norm, 1.0 / c) + (norm - norm)  # NaN for a non-finite norm
+            return [(scaled(g, values(g).dtype.type(f)), v) for g, v in pairs]
+        if self.clipvalue and self.clipvalue > 0:
+            c = self.clipvalue
+            return [((_Rows(g.index, np.clip(g.values, -c, c)) if isinstance(g, _Rows)
+                      else np.clip(g, -c, c)), v) for g, v in pairs]
+        return pairs
+
+    def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
+        slots = {s: self._slot_vars[s][i] for s in self._slots}
+        x = _value_of(v)
+        state = {s: _value_of(sv) for s, sv in slots.items()}
+        if isinstance(g, _Rows):
+            if self._rowwise:
+                rows = g.index
+                sub = {s: a[rows] for s, a in state.items()}
+                x[rows] = self._update(x[rows], g.values, sub, lr, step)
+                for s, a in sub.items():
+                    state[s][rows] = a
+            else:
+                dense = np.zeros_like(x)
+                dense[g.index] = g.values
+                x = self._update(x, dense, state, lr, step)
+        else:
+            x = self._update(x, g, state, lr, step)
+        for s, sv in slots.items():
+            sv.assign(state[s])
+        v.assign(x)
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        """New value of ``x`` from gradient ``g``; updates the slot arrays in ``s`` in place or by
+        reassigning ``s[name]``. ``lr`` is in x's dtype; ``t`` counts updates from 1."""
+        raise NotImplementedError
+
+    def minimize(self, loss: Any, var_list: Any, tape: Any = None) -> Variable:
+        """Compute the gradients of ``loss`` with respect to ``var_list`` and apply them.
+
+        ``loss`` is a callable taking no arguments (it is run under a new ``GradientTape``), or
+        a tensor computed under ``tape``. ``var_list`` is a list of Variables or a callable
+        returning one. Returns :attr:`iterations`.
+
+        >>> import tapegrad as tf
+        >>> x = tf.Variable(3.0)
+        >>> opt = tf.optimizers.SGD(learning_rate=0.25)
+        >>> _ = opt.minimize(lambda: x * x, [x])
+        >>> float(x)
+        1.5
+        """
+        from .._tape import GradientTape
+
+        if callable(loss):
+            with GradientTape() as tape:
+                if not callable(var_list):
+                    tape.watch(list(var_list))
+                loss = loss()
+        elif tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed: compute the loss "
+                             "under `with tf.GradientTape() as tape:` and pass tape=tape, or pass "
+                             "the loss as a function of no arguments.")
+        if callable(var_list):
+            var_list = var_list()
+        var_list = list(var_list)
+        grads = tape.gradient(loss, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    # ------------------------------------------------------------------ config
+    def get_config(self) -> dict:
+        lr = self._learning_rate
+        return {"name": self.name,
+                "learning_rate": float(lr.numpy()) if isinstance(lr, Variable) else lr,
+                "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
+                "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Optimizer":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<tapegrad.optimizers.{type(self).__name__} name={self.name!r}>"
+
