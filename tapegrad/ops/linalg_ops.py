@@ -16,7 +16,44 @@ def _adj(v: np.ndarray) -> np.ndarray:
 
 
 def _matmul_fwd(a: np.ndarray, b: np.ndarray, adj_a: bool, adj_b: bool) -> np.ndarray:
-    return np.matmul(_adj(a) if adj_a else a, _adj(b) if adj_b else b)
+    a = _adj(a) if adj_a else a
+    b = _adj(b) if adj_b else b
+    fast = _diag_product(a, b)
+    return np.matmul(a, b) if fast is None else fast
+
+
+def _diagonal(m: np.ndarray) -> Any:
+    """The diagonal of a square matrix (n >= 16) whose off-diagonal entries are all zero, else None."""
+    n = m.shape[-1]
+    if m.ndim != 2 or n < 16 or m.shape[0] != n:
+        return None
+    d = np.diagonal(m)
+    return d if np.count_nonzero(m) == np.count_nonzero(d) else None
+
+
+def _diag_product(a: np.ndarray, b: np.ndarray) -> Any:
+    """``a @ b`` in O(n²) when one side is diagonal, else None.
+
+    A Jacobian walk seeds the identity, so after elementwise ops its cotangent is a diagonal
+    matrix, or a batch of one-hot columns ``(n, n, 1)`` (rows ``(n, 1, n)``) for ``matvec``.
+    Exact: the skipped terms are zeros times finite numbers (checked).
+    """
+    if a.ndim == 2 and b.ndim == 3 and b.shape[2] == 1:  # W @ batch of one-hot columns
+        d = _diagonal(b[:, :, 0])
+        if d is not None and np.isfinite(a).all():
+            return np.ascontiguousarray((a * d).T)[:, :, None]
+    elif a.ndim == 3 and a.shape[1] == 1 and b.ndim == 2:  # batch of one-hot rows @ W
+        d = _diagonal(a[:, 0, :])
+        if d is not None and np.isfinite(b).all():
+            return (d[:, None] * b)[:, None, :]
+    elif a.ndim == 2 and b.ndim == 2:
+        d = _diagonal(a)
+        if d is not None and np.isfinite(b).all():
+            return d[:, None] * b
+        d = _diagonal(b)
+        if d is not None and np.isfinite(a).all():
+            return a * d
+    return None
 
 
 def _mm(a: Tensor, b: Tensor, adj_a: bool = False, adj_b: bool = False) -> Tensor:
