@@ -130,8 +130,8 @@ class Module:
     array([12., 12.], dtype=float32)
 
     The order is TensorFlow's: a module's own attributes sorted by name, then each submodule
-    found, breadth first. Unlike TensorFlow, ``name_scope`` does nothing (tapegrad has no
-    graph), so variable names do not get the module's name as a prefix.
+    found there, walked the same way in turn. Unlike TensorFlow, ``name_scope`` does nothing
+    (tapegrad has no graph), so variable names do not get the module's name as a prefix.
     """
 
     def __init__(self, name: str | None = None) -> None:
@@ -173,7 +173,7 @@ class Module:
 
     @property
     def submodules(self) -> tuple:
-        """Every Module reachable from this one's attributes (not this one), breadth first.
+        """Every Module reachable from this one's attributes (not this one), in walk order.
 
         >>> import tapegrad as tf
         >>> a, b, c = tf.Module(), tf.Module(), tf.Module()

@@ -6,7 +6,9 @@ those arrays and writes the results back with ``Variable.assign``.
 """
 from __future__ import annotations
 
+import os
 import re
+import sys
 import warnings
 from typing import Any, Iterable, Sequence
 
@@ -26,6 +28,15 @@ class _Rows:
 
     def __init__(self, index: np.ndarray, values: np.ndarray) -> None:
         self.index, self.values = index, values
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside this package."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _name_of(v: Any) -> str:
@@ -221,7 +232,7 @@ class Optimizer:
                 "they were not updated. A None gradient means the loss does not depend on the "
                 "variable through operations the GradientTape recorded (unused variable, "
                 ".numpy() or a NumPy call on the way, or computed outside the tape).",
-                UserWarning, stacklevel=3)
+                UserWarning, stacklevel=_caller_level())
         prepared = [(self._gradient_array(g, v), v) for g, v in work]
         prepared = self._clip(prepared)
         lr_value = self._lr_array()
