@@ -17,7 +17,9 @@ that type; otherwise the script reports the case and exits non-zero without
 writing the fixture (pass ``--force`` to write it anyway).
 
 Options: ``--only SUBSTRING`` runs the matching cases and prints their
-results without writing the fixture.
+results without writing the fixture; with ``--update`` as well, the matching
+cases are recorded into the existing fixture and every other case in it is
+kept as it is (for adding programs without re-recording everything).
 """
 
 import argparse
@@ -36,6 +38,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="run only cases whose name contains this")
     parser.add_argument("--force", action="store_true", help="write even if checks fail")
+    parser.add_argument("--update", action="store_true",
+                        help="with --only: record the matching cases into the existing fixture")
     parser.add_argument("--output", default=FIXTURE)
     args = parser.parse_args(argv)
 
@@ -79,17 +83,24 @@ def main(argv=None):
 
     for problem in problems:
         print("PROBLEM", problem, file=sys.stderr)
-    if args.only:
+    if args.only and not args.update:
         return 1 if problems else 0
     if problems and not args.force:
         print(f"{len(problems)} problem(s); fixture not written", file=sys.stderr)
         return 1
 
+    if args.update:
+        with open(args.output, encoding="utf-8") as fh:
+            previous = json.load(fh)
+        if previous.get("tensorflow_version") != tf.__version__:
+            print("the fixture was recorded with another TensorFlow; re-record all", file=sys.stderr)
+            return 1
+        cases = dict(previous["cases"], **cases)
     fixture = {
         "generator": "tools/record_tf_fixtures.py",
         "numpy_version": np.__version__,
         "tensorflow_version": tf.__version__,
-        "cases": cases,
+        "cases": dict(sorted(cases.items())),
     }
     os.makedirs(os.path.dirname(args.output), exist_ok=True)
     with open(args.output, "w", encoding="utf-8") as fh:

@@ -192,3 +192,34 @@ def case_float_division_of_ints(tf):
     a = tf.constant([7, 8])
     b = tf.constant([2, 4])
     return a / b
+
+
+def case_float64_constant_from_python_floats_is_exact(tf):
+    # Python floats are doubles: a float64 tensor made from them must not be
+    # rounded through float32 on the way.
+    return [
+        tf.constant([2.1, 0.3], dtype=tf.float64),
+        tf.constant(2.1, dtype=tf.float64),
+        tf.convert_to_tensor([[0.1, 1e-9]], dtype=tf.float64),
+        tf.Variable([2.1], dtype=tf.float64),
+    ]
+
+
+def case_python_float_operand_with_float64_tensor_is_exact(tf):
+    x = tf.constant(np.array([2.1, -0.7]))
+    return [x * 0.1, x + 0.1, 0.3 - x, x / 3.3]
+
+
+def case_float64_gradient_at_inexact_values(tf):
+    x = tf.constant([0.1, 2.1], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x * x) + tf.reduce_sum(x * 0.3)
+    return [y, tape.gradient(y, x)]
+
+
+def case_float64_variable_from_python_floats_gradient(tf):
+    v = tf.Variable([[0.1, 0.2], [0.3, 0.7]], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.matmul(v, v))
+    return [v, tape.gradient(y, v)]
