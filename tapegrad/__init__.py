@@ -27,7 +27,7 @@ from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float
 from . import ops as _ops  # binds Tensor operators
 from .ops.array_ops import (broadcast_to, concat, expand_dims, eye, fill, gather, identity, linspace,
                             ones, pad, range, rank, reshape, shape, size, slice, split, squeeze,
-                            stack, stop_gradient, tile, transpose, unsorted_segment_sum, unstack,
+                            stack, stop_gradient, tile, transpose, unique, unsorted_segment_sum, unstack,
                             zeros)
 from .ops.linalg_ops import matmul
 from .ops.array_extra import (boolean_mask, clip_by_global_norm, clip_by_norm, einsum, gather_nd,
@@ -43,10 +43,17 @@ from .ops.math_ops import (abs, add, cast, clip_by_value, complex_ as complex, c
 from .ops.reductions import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
                              reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
                              reduce_variance)
+from .ops.special_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, floor,  # noqa: E402
+                              round, sinh)
+from .ops.sort_ops import argsort, sort  # noqa: E402
+from .ops.combine_ops import add_n  # noqa: E402
 from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
+from . import random  # noqa: E402  (tf.random)
 from . import test  # noqa: E402
+from . import diagnosis, visualize  # noqa: E402  (None-gradient diagnosis, tape pictures)
+from . import _numpy_interop  # noqa: E402,F401  (NumPy ufuncs/functions on tensors stay on the tape)
+from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 from . import optimizers, saving  # noqa: E402  (training tools)
 from .module import Module  # noqa: E402
-from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 newaxis = None

@@ -183,6 +183,8 @@ class Tensor:
 
     def numpy(self) -> Any:
         """The value as a NumPy array (read-only), or a NumPy scalar for a 0-d tensor."""
+        if _active:
+            _note_escape(self, "numpy")
         v = self._value
         if type(v) is np.ndarray:
             if v.ndim == 0:
@@ -398,7 +400,10 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
                             "a float does not convert to an integer or bool type implicitly.")
-        arr = _cast_checked(arr, want, value)
+        if want.kind in "fc" and arr.dtype.kind in "fc":
+            arr = np.array(value, dtype=want)   # straight from the Python values: no float32 rounding
+        else:
+            arr = _cast_checked(arr, want, value)
     return _wrap(arr)
 
 
@@ -527,6 +532,8 @@ class Variable:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def numpy(self) -> Any:
+        if _active:
+            _note_escape(self._snap, "numpy")
         v = self._snap._value
         return v[()] if v.ndim == 0 else v.copy()
 

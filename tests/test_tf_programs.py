@@ -94,6 +94,11 @@ class Difference:
 # clearer message need no entry (messages are never compared), e.g.
 # errors.case_never_entered_gradient_raises (RuntimeError, "never entered" text)
 # and errors.case_none_in_sources_raises (TypeError in both).
+# ops_linalg.case_det_complex_grad's input and determinant
+_DET_A = (np.array([[2.0, 0.5, -0.3], [0.4, 3.0, 0.2], [-0.7, 0.4, 5.0]])
+          + 0.3j * np.array([[1.0, -2.0, 0.5], [0.3, 1.5, -1.0], [2.0, 0.7, -0.4]]))
+_DET_C = np.linalg.det(_DET_A)
+
 DIFFERENCES = {
     "ops_training.case_sparse_adam_duplicates": Difference(
         reason="IndexedSlices with duplicate indices are summed before the update, so a sparse "
@@ -162,6 +167,26 @@ DIFFERENCES = {
         expect=tensor([2.0 * 3, 4.0 * 4], "float32"),
     ),
     # ---- clear errors for misuse (spec 1.2, 1.7 item 7)
+    "errors.case_failed_backward_then_retry": Difference(
+        reason="a one-shot tape whose backward pass raised says so on a retry (RuntimeError naming "
+        "the first failure) instead of TF's InternalError about a corrupted tape",
+        expect=lst(raises("ArithmeticError"), raises("RuntimeError")),
+    ),
+    "watching.case_watch_between_with_blocks": Difference(
+        reason="watch() on an entered tape takes effect even between its with-blocks (TF silently "
+        "ignores it)",
+        expect=tensor(4.0, "float32"),
+    ),
+    "stopping.case_stop_recording_then_watch_inside": Difference(
+        reason="watch() inside stop_recording() takes effect for the ops after the pause (TF "
+        "silently ignores it)",
+        expect=lst(NONE, tensor(5.0, "float32")),
+    ),
+    "errors.case_op_without_gradient_raises_lookup_error": Difference(
+        reason="tf.unique's values are differentiable in tapegrad (k equal inputs share their "
+        "value's gradient, 1/k each); TF registers no gradient and raises LookupError",
+        expect=tensor([0.5, 1.0, 0.5], "float32"),
+    ),
     "errors.case_never_entered_watch_raises": Difference(
         reason="watch() on a never-entered tape is a RuntimeError "
         "(TF: AttributeError 'NoneType' object has no attribute '_tape')",
@@ -213,6 +238,36 @@ DIFFERENCES = {
         reason="an all-keyword call still uses the custom gradient "
         "(TF silently differentiates the body: 2.0)",
         expect=lst(tensor(6.0, "float32"), tensor(5.0, "float32")),
+    ),
+    # ---- linear algebra
+    "ops_linalg.case_cholesky_not_positive_definite": Difference(
+        reason="a non-positive-definite input to cholesky raises InvalidArgumentError "
+        "(TF 2.21 logs a warning and returns a factor filled with NaN and garbage)",
+        expect=raises("InvalidArgumentError"),
+    ),
+    "ops_linalg.case_det_complex_grad": Difference(
+        reason="complex det gradient is conj(det) * A^-H, TF's own convention for holomorphic "
+        "functions and consistent with forward mode (TF's MatrixDeterminant grad omits the conj)",
+        expect=lst(tensor(_DET_C.real, "float64"),
+                   lst(tensor(np.conj(_DET_C) * np.linalg.inv(_DET_A).conj().T, "complex128"))),
+    ),
+    # ---- extra tf.math ops
+    "ops_math.case_float_tests_gradient": Difference(
+        reason="is_nan/is_inf/is_finite are non-differentiable ops, so the gradient is None "
+        "(TF registers no gradient for them and raises LookupError)",
+        expect=NONE,
+    ),
+    "ops_math.case_polyval_python_floats_float64_x": Difference(
+        reason="Python coefficients take x's dtype, as in every binary op "
+        "(TF converts them to float32 first and raises on a float64 x)",
+        expect=tensor(5.0, "float64"),
+    ),
+    "ops_math.case_xlogy_complex_gradient": Difference(
+        reason="complex xlogy gradients are conj(log y) and conj(x / y), TF's own convention for "
+        "holomorphic functions (the same as x * log(y) written with Mul; TF's Xlogy grad omits the conj)",
+        expect=lst(tensor([(1 + 2j) * np.log(2 + 0.5j)], "complex128"),
+                   lst(tensor([np.conj(np.log(2 + 0.5j))], "complex128"),
+                       tensor([np.conj((1 + 2j) / (2 + 0.5j))], "complex128"))),
     ),
 }
 

@@ -803,3 +803,44 @@ def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The number of axes as a scalar int32 tensor."""
     x = as_tensor(input)
     return _wrap(np.int32(x._value.ndim))
+
+
+# --------------------------------------------------------------------------- unique
+def _unique_fwd(x: np.ndarray, out_idx: np.dtype) -> tuple:
+    vals, first, inv = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")          # TF keeps first-occurrence order
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return vals[order], rank[inv.reshape(-1)].astype(out_idx)
+
+
+def _unique_share(ans: tuple, x: Tensor) -> Tensor:
+    """1/count of each element's value: duplicates share their value's derivative equally."""
+    idx = np.asarray(ans[1]._value)
+    return _wrap((1.0 / np.bincount(idx, minlength=ans[0]._value.shape[0])[idx]).astype(x._value.dtype))
+
+
+def _unique_vjp(g: tuple, ans: tuple, x: Tensor, out_idx: np.dtype) -> Tensor:
+    lead = _lead(g[0], ans[0])
+    return apply(_gather, (g[0], ans[1]), {"axis": lead, "batch_dims": 0}) * _unique_share(ans, x)
+
+
+_unique = defop("Unique", _unique_fwd, vjp=(_unique_vjp,), nout=-1,
+                jvp=lambda ts, ans, x, out_idx: (unsorted_segment_sum(ts[0], ans[1], ans[0]._value.shape[0]) /
+                                                 unsorted_segment_sum(_wrap(np.ones(x._value.shape, x._value.dtype)), ans[1], ans[0]._value.shape[0]),
+                                                 None))
+
+
+def unique(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> tuple:
+    """The distinct values of a 1-D ``x`` in order of first occurrence, and for each element of
+    ``x`` the index of its value: ``(y, idx)`` with ``x == gather(y, idx)``.
+
+    Unlike TensorFlow (which registers no gradient for it), ``y`` is differentiable: a value
+    shared by ``k`` equal elements is their common value, so each receives ``1/k`` of its
+    gradient (and the tangent of the value is the mean of their tangents).
+    """
+    t = as_tensor(x)
+    if t._value.ndim != 1:
+        raise _err("Unique", f"unique expects a 1-D tensor, got shape {list(t._value.shape)}")
+    y, idx = apply(_unique, (t,), {"out_idx": _dt.as_dtype(out_idx)._np})
+    return y, idx

@@ -111,3 +111,4 @@ CASES = [
            lambda x, z: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x), [((3,), (3,))],
            ops=("SelectV2", "Log1p", "Exp"), domain=[(-3, 3), (0, 1)]),
 ]
+CASES.append(OpCase("Unique", lambda x: tf.unique(tf.concat([x, x[:1]], 0))[0] * 2.0, [((3,),)]))
