@@ -1,0 +1,81 @@
+"""Run every example in examples/ in its short mode (``--quick``) and check what it computes."""
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(f"example_{name}", os.path.join(EXAMPLES, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_quickstart_prints_the_seed_numbers(capsys):
+    out = load("quickstart").main(["--quick"])
+    np.testing.assert_allclose(out["xentropy"], [0.6881597, 0.71584916], rtol=1e-6)
+    # TensorFlow 2's numbers for the same program
+    np.testing.assert_allclose(out["grads"][0], [[0.20586157, -0.20586154], [0.2607238, -0.26072377]],
+                               rtol=1e-6)
+    for full, reduced in zip(out["grads"], out["grads_reduced"]):
+        np.testing.assert_allclose(reduced, 0.5 * full, rtol=1e-6)
+    assert out["jacobian"].shape == (2, 2, 2)
+    printed = capsys.readouterr().out
+    assert "[0.6881597  0.71584916]" in printed and "0.70200443" in printed
+
+
+def test_quickstart_runs_as_a_script():
+    res = subprocess.run([sys.executable, os.path.join(EXAMPLES, "quickstart.py"), "--quick"],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "xentropy: [0.6881597  0.71584916]" in res.stdout
+
+
+def test_mlp_digits(tmp_path):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("tqdm")
+    plot, weights = tmp_path / "loss.png", tmp_path / "weights.npz"
+    out = load("mlp_digits").main(["--quick", "--no-progress", "--plot", str(plot),
+                                   "--save", str(weights)])
+    assert len(out["train_loss"]) == 5
+    assert out["train_loss"][-1] < out["train_loss"][0]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with np.load(weights, allow_pickle=False) as data:
+        assert sorted(data.files) == ["layers/0/b", "layers/0/w", "layers/1/b", "layers/1/w",
+                                      "layers/2/b", "layers/2/w"]
+
+
+def test_gp_regression(tmp_path):
+    out = load("gp_regression").main(["--quick"])
+    assert out["gradient_error"] < 1e-6
+    assert len(out["nll"]) == 6 and out["nll"][-1] < out["nll"][0]
+    assert np.all(out["variance"] > 0)
+
+
+def test_gp_regression_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "gp.png"
+    load("gp_regression").main(["--quick", "--plot", str(plot)])
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("problem", ["logistic", "rosenbrock"])
+@pytest.mark.parametrize("hvp", ["forward-over-reverse", "reverse-over-reverse"])
+def test_newton_hvp(problem, hvp):
+    out = load("newton_hvp").main(["--quick", "--problem", problem, "--hvp", hvp])
+    assert out["hvp_error"] < 1e-10
+    values = [v for v, _ in out["history"]]
+    assert len(values) == 2 and values[1] < values[0]
+
+
+def test_newton_converges_quadratically_on_logistic_regression():
+    out = load("newton_hvp").main(["--iters", "20"])
+    grad_norms = [g for _, g in out["history"]]
+    assert grad_norms[-1] < 1e-10 and len(grad_norms) <= 10
