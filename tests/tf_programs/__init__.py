@@ -32,6 +32,7 @@ MODULES = (
     "op_conventions",
     "seeds",
     "ops_training",
+    "ops_linalg",
 )
 
 
