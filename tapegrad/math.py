@@ -13,3 +13,13 @@ from .ops.reductions import (  # noqa: F401
     reduce_prod, reduce_std, reduce_sum, reduce_variance,
 )
 from .ops.array_ops import unsorted_segment_sum  # noqa: F401
+from .ops.special_ops import (  # noqa: F401
+    acos, acosh, angle, asin, asinh, atan, atan2, atanh, ceil, cosh, digamma, divide_no_nan, erf, erfc,
+    erfinv, floor, is_finite, is_inf, is_nan, lgamma, log_sigmoid, polygamma, round, sinh, softplus,
+    squared_difference, xdivy, xlog1py, xlogy,
+)
+from .ops.segment_ops import (  # noqa: F401
+    segment_max, segment_mean, segment_sum, unsorted_segment_max, unsorted_segment_mean,
+)
+from .ops.sort_ops import top_k  # noqa: F401
+from .ops.combine_ops import add_n, count_nonzero, l2_normalize, polyval, reduce_euclidean_norm  # noqa: F401

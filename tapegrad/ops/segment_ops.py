@@ -1,0 +1,202 @@
+"""Segment reductions: ``segment_sum/mean/max`` (sorted ids) and ``unsorted_segment_mean/max``.
+
+Sums and means reuse ``UnsortedSegmentSum`` (ops/array_ops.py); maxima are one op,
+``UnsortedSegmentMax``, whose gradient splits equally between tied maxima of a segment, as
+TensorFlow's does. Segment ids are validated here (TensorFlow's messages), so the forwards can
+trust them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
+from ..errors import InvalidArgumentError
+from .array_ops import _gather, _lead, _uss, unsorted_segment_sum
+from .math_ops import _check_kind, truediv, where, zeros_like
+
+
+def _err(op: str, msg: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+
+
+def _ids(segment_ids: Any, data: Tensor, op: str) -> np.ndarray:
+    ids = as_tensor(segment_ids)
+    iv = np.asarray(ids._value)
+    if iv.dtype not in (np.int32, np.int64):
+        raise _err(op, f"segment_ids must be int32 or int64, got {ids.dtype.name}")
+    if data._value.ndim < iv.ndim or data._value.shape[:iv.ndim] != iv.shape:
+        raise _err(op, f"data.shape = {list(data._value.shape)} does not start with "
+                       f"segment_ids.shape = {list(iv.shape)}")
+    return iv
+
+
+def _num(num_segments: Any, op: str) -> int:
+    if isinstance(num_segments, (Tensor, Variable)):
+        num_segments = as_tensor(num_segments)._value
+    v = np.asarray(num_segments)
+    if v.ndim or v.dtype.kind not in "iu":
+        raise _err(op, f"num_segments must be a scalar integer, got {num_segments!r}")
+    if int(v) < 0:
+        raise _err(op, f"num_segments must be >= 0, got {int(v)}")
+    return int(v)
+
+
+def _unsorted_ids(data: Tensor, segment_ids: Any, num_segments: Any, op: str) -> tuple[np.ndarray, int]:
+    iv = _ids(segment_ids, data, op)
+    n = _num(num_segments, op)
+    if iv.size and iv.max() >= n:
+        pos = np.argwhere(iv >= n)[0].tolist()
+        raise _err(op, f"segment_ids{pos} = {iv[tuple(pos)]} is out of range [0, {n})")
+    return iv, n
+
+
+def _sorted_ids(data: Tensor, segment_ids: Any, op: str) -> tuple[np.ndarray, int]:
+    """Validate sorted segment ids (a vector along data's first axis); return them and the count."""
+    iv = _ids(segment_ids, data, op)
+    if iv.ndim != 1:
+        raise _err(op, f"segment_ids should be a vector, got shape {list(iv.shape)}")
+    if iv.size and iv.min() < 0:
+        raise _err(op, f"Segment id {iv.min()} out of range [0, {iv.max() + 1}), possibly because "
+                       "'segment_ids' input is not sorted")
+    if iv.size > 1 and np.any(np.diff(iv) < 0):
+        raise _err(op, "segment ids are not increasing")
+    return iv, int(iv[-1]) + 1 if iv.size else 0
+
+
+def _counts(iv: np.ndarray, n: int) -> np.ndarray:
+    return np.bincount(iv[iv >= 0].ravel(), minlength=n)[:n]
+
+
+def _per_segment(c: np.ndarray, data: Tensor, iv: np.ndarray) -> Tensor:
+    """A per-segment constant shaped to broadcast against the segment reduction's output."""
+    return _wrap(c.astype(data._value.dtype).reshape(c.shape + (1,) * (data._value.ndim - iv.ndim)))
+
+
+# --------------------------------------------------------------------------- sums and means
+def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
+    """``out[s] = Σ data[i]`` over the rows with ``segment_ids[i] == s``.
+
+    ``segment_ids`` is a sorted int32/int64 vector as long as ``data``'s first axis; the output
+    has ``segment_ids[-1] + 1`` rows (empty segments are 0).
+
+    >>> import tapegrad as tf
+    >>> tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
+    array([3., 0., 3.], dtype=float32)
+    """
+    d = as_tensor(data)
+    iv, n = _sorted_ids(d, segment_ids, "SegmentSum")
+    return apply(_uss, (d, _wrap(iv)), {"num_segments": n})
+
+
+def _mean(d: Tensor, iv: np.ndarray, n: int) -> Tensor:
+    s = apply(_uss, (d, _wrap(iv)), {"num_segments": n})
+    c = np.maximum(_counts(iv, n), 1)
+    if d._value.dtype.kind in "iu":  # integer mean, truncated toward zero (no gradient)
+        v = np.asarray(s._value)
+        cb = c.reshape(c.shape + (1,) * (v.ndim - 1))
+        return _wrap((np.sign(v) * (np.abs(v) // cb)).astype(v.dtype))
+    return s / _per_segment(c, d, iv)
+
+
+def segment_mean(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
+    """Mean of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
+
+    >>> import tapegrad as tf
+    >>> tf.math.segment_mean(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
+    array([1.5, 0. , 3. ], dtype=float32)
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fciu", "SegmentMean")
+    iv, n = _sorted_ids(d, segment_ids, "SegmentMean")
+    return _mean(d, iv, n)
+
+
+def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """Mean of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
+
+    Empty segments are 0. Integer data gives a float result (the sum divided by the count, as
+    :func:`tf.math.truediv`), as in TensorFlow.
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fciu", "UnsortedSegmentMean")
+    iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentMean")
+    s = unsorted_segment_sum(d, _wrap(iv), n)
+    c = np.maximum(_counts(iv, n), 1)
+    return truediv(s, _per_segment(c, d, iv))
+
+
+# --------------------------------------------------------------------------- maxima
+def _lowest(dt: np.dtype) -> Any:
+    return np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min
+
+
+def _usmax_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int, empty: Any) -> np.ndarray:
+    out = np.full((num_segments,) + data.shape[ids.ndim:], _lowest(data.dtype), data.dtype)
+    ok = ids >= 0
+    np.fmax.at(out, ids[ok], data[ok])  # NaN entries are skipped
+    if empty is not None:
+        out[_counts(ids, num_segments) == 0] = empty
+    return out
+
+
+def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each entry is its segment's maximum, and 1 / (number of tied maxima) there."""
+    iv = np.asarray(ids._value)
+    ok = iv >= 0
+    safe = np.where(ok, iv, 0)
+    dv = np.asarray(data._value)
+    av = np.asarray(ans._value)
+    okb = ok.reshape(ok.shape + (1,) * (dv.ndim - iv.ndim))
+    sel = (dv == av[safe]) & okb
+    num = np.zeros(av.shape, np.int64)
+    np.add.at(num, iv[ok], sel[ok])
+    share = 1.0 / np.maximum(num, 1)
+    return sel, safe, share.astype(dv.dtype)[safe]
+
+
+def _usmax_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
+    sel, safe, share = _selection(ans, data, ids)
+    r = apply(_gather, (g, _wrap(safe)), {"axis": _lead(g, ans), "batch_dims": 0}) * _wrap(share)
+    return where(_wrap(sel), r, zeros_like(r))
+
+
+def _usmax_jvp(ts: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
+    sel, safe, share = _selection(ans, data, ids)
+    t = where(_wrap(sel), ts[0] * _wrap(share), zeros_like(ts[0]))
+    return apply(_uss, (t, ids), {"num_segments": num_segments})
+
+
+_usmax = defop("UnsortedSegmentMax", _usmax_fwd, vjp=(_usmax_vjp, None), jvp=_usmax_jvp)
+
+
+def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
+    """Maximum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
+
+    Tied maxima in a segment share its gradient equally (TensorFlow's rule).
+
+    >>> import tapegrad as tf
+    >>> tf.math.segment_max(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
+    array([2., 0., 3.], dtype=float32)
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fiu", "SegmentMax")
+    iv, n = _sorted_ids(d, segment_ids, "SegmentMax")
+    return apply(_usmax, (d, _wrap(iv)), {"num_segments": n, "empty": 0})
+
+
+def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """Maximum of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
+
+    Empty segments hold the lowest value of the dtype (``-3.4028235e38`` for float32), as in
+    TensorFlow; NaN entries are skipped. Tied maxima share the gradient equally.
+
+    >>> import tapegrad as tf
+    >>> tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0]), tf.constant([1, 0, 1]), 2).numpy()
+    array([5., 3.], dtype=float32)
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fiu", "UnsortedSegmentMax")
+    iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentMax")
+    return apply(_usmax, (d, _wrap(iv)), {"num_segments": n, "empty": None})

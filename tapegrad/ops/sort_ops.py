@@ -1,0 +1,172 @@
+"""Sorting: ``sort``, ``argsort`` and ``top_k``.
+
+The order is computed with NumPy (a constant index map: sorting has no derivative of its own);
+the values are then picked with ``TakeAlongLastAxis``, whose VJP scatters the cotangent back
+with ``PutAlongLastAxis`` (and the other way round), so the gradient of a sort is a
+permutation and every order of derivative works. Ties keep their original order (stable), and
+NaN counts as larger than every number, as in TensorFlow's ``top_k``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
+from ..errors import InvalidArgumentError
+from .array_ops import norm_axis, transpose
+
+
+def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:
+    """``idx`` with leading length-1 axes so it broadcasts against an array of rank ``ndim``."""
+    return idx.reshape((1,) * (ndim - idx.ndim) + idx.shape)
+
+
+def _take_fwd(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    i = _full_index(idx, x.ndim)
+    return np.take_along_axis(x, np.broadcast_to(i, x.shape[:-1] + i.shape[-1:]), axis=-1)
+
+
+def _put_fwd(g: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(g.shape[:-1] + (n,), g.dtype)
+    i = np.broadcast_to(_full_index(idx, g.ndim), g.shape)
+    np.put_along_axis(out, i, g, axis=-1)  # indices are distinct within a row
+    return out
+
+
+_take = defop("TakeAlongLastAxis", _take_fwd,
+              vjp=(lambda g, ans, x, idx: apply(_put, (g, idx), {"n": x._value.shape[-1]}), None),
+              jvp="linear")
+_put = defop("PutAlongLastAxis", _put_fwd,
+             vjp=(lambda g, ans, x, idx, n: apply(_take, (g, idx)), None), jvp="linear")
+
+
+def _order(v: np.ndarray, descending: bool) -> np.ndarray:
+    """Stable sort order along the last axis (NaN largest); descending keeps ties in index order."""
+    if not descending:
+        return np.argsort(v, axis=-1, kind="stable")
+    n = v.shape[-1]
+    return (n - 1 - np.argsort(v[..., ::-1], axis=-1, kind="stable"))[..., ::-1]
+
+
+def _check_sortable(x: Tensor, op: str) -> None:
+    if x._value.dtype.kind not in "fiu":
+        raise InvalidArgumentError(None, None, f"{op} does not accept a {x.dtype.name} tensor (allowed: "
+                                   f"floating and integer types) [Op:{op}]")
+    if x._value.ndim == 0:
+        raise InvalidArgumentError(None, None, f"input must be >= 1-D, got shape [] [Op:{op}]")
+
+
+def _direction(direction: Any) -> bool:
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError("Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
+                         f"direction={direction}")
+    return direction == "DESCENDING"
+
+
+def _to_last(x: Tensor, axis: Any, op: str) -> tuple[Tensor, Any]:
+    """Move ``axis`` to the end; return the moved tensor and the permutation that undoes it."""
+    nd = x._value.ndim
+    a = norm_axis(axis, nd, op)
+    if a == nd - 1:
+        return x, None
+    perm = [i for i in range(nd) if i != a] + [a]
+    return transpose(x, perm), list(np.argsort(perm))
+
+
+def sort(values: Any, axis: Any = -1, direction: str = "ASCENDING", name: Any = None) -> Tensor:
+    """Sort along ``axis``. The gradient is the inverse permutation of the cotangent.
+
+    Ties keep their order; NaN sorts as the largest value.
+
+    >>> import tapegrad as tf
+    >>> tf.sort(tf.constant([3.0, 1.0, 2.0]), direction="DESCENDING").numpy()
+    array([3., 2., 1.], dtype=float32)
+    """
+    x = as_tensor(values)
+    desc = _direction(direction)
+    _check_sortable(x, "Sort")
+    xl, back = _to_last(x, axis, "Sort")
+    out = apply(_take, (xl, _wrap(_order(np.asarray(xl._value), desc))))
+    return out if back is None else transpose(out, back)
+
+
+def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: bool = False,
+            name: Any = None) -> Tensor:
+    """The int32 indices that sort ``values`` along ``axis`` (no gradient).
+
+    The sort is always stable (equal values keep their order), which also satisfies
+    ``stable=False``.
+
+    >>> import tapegrad as tf
+    >>> tf.argsort(tf.constant([1.0, 2.0, 1.0]), direction="DESCENDING").numpy()
+    array([1, 0, 2], dtype=int32)
+    """
+    x = as_tensor(values)
+    desc = _direction(direction)
+    _check_sortable(x, "Sort")
+    nd = x._value.ndim
+    a = norm_axis(axis, nd, "Sort")
+    v = np.moveaxis(np.asarray(x._value), a, -1)
+    return _wrap(np.moveaxis(_order(v, desc), -1, a).astype(np.int32))
+
+
+def _k(k: Any) -> int:
+    if isinstance(k, (Tensor, Variable)):
+        k = as_tensor(k)._value
+    kv = np.asarray(k)
+    if kv.ndim or kv.dtype.kind not in "iu":
+        raise InvalidArgumentError(None, None, f"k must be a scalar integer, got {k!r} [Op:TopKV2]")
+    if int(kv) < 0:
+        raise InvalidArgumentError(None, None, f"Need k >= 0, got {int(kv)} [Op:TopKV2]")
+    return int(kv)
+
+
+class TopKV2(tuple):
+    """``(values, indices)`` returned by :func:`top_k`; also available as attributes."""
+
+    __slots__ = ()
+
+    def __new__(cls, values: Tensor, indices: Tensor) -> "TopKV2":
+        return tuple.__new__(cls, (values, indices))
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+
+
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = _dt.int32,  # noqa: A002
+          name: Any = None) -> TopKV2:
+    """The ``k`` largest entries along the last axis and their indices.
+
+    Returns a ``(values, indices)`` pair (also ``.values``, ``.indices``). Equal values are
+    taken in index order; NaN counts as the largest value. ``values`` is differentiable: the
+    gradient scatters back to the chosen positions (zeros elsewhere); ``indices`` (int32 unless
+    ``index_type`` says otherwise) has none. ``sorted=False`` lets TensorFlow return the ``k``
+    entries in any order; tapegrad always returns them sorted.
+
+    >>> import tapegrad as tf
+    >>> v, i = tf.math.top_k(tf.constant([1.0, 3.0, 3.0, 2.0]), k=2)
+    >>> v.numpy(), i.numpy()
+    (array([3., 3.], dtype=float32), array([1, 2], dtype=int32))
+    """
+    x = as_tensor(input)
+    _check_sortable(x, "TopKV2")
+    kk = _k(k)
+    n = x._value.shape[-1]
+    if kk > n:
+        raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed "
+                                   f"{kk} [Op:TopKV2]")
+    idx = _order(np.asarray(x._value), True)[..., :kk]
+    it = _dt.as_dtype(index_type)
+    if it not in (_dt.int32, _dt.int64):
+        raise TypeError(f"top_k: index_type must be tf.int32 or tf.int64, got {it.name}.")
+    return TopKV2(apply(_take, (x, _wrap(idx))), _wrap(idx.astype(it._np)))

@@ -1,0 +1,435 @@
+"""The rest of ``tf.math``'s elementwise surface: hyperbolic and inverse trigonometric functions,
+the error and gamma function families, softplus, the ``x * log(y)`` family, no-NaN division,
+squared difference, ``angle``, and the piecewise-constant ops (rounding, float tests).
+
+Each op is declared once with its rules beside it; rules are written with tapegrad ops so that
+nested tapes give higher derivatives. SciPy is imported inside the forwards that need it.
+Dtypes follow TensorFlow: each public function lists the kinds it accepts and raises
+InvalidArgumentError for the others (TF's "Value for attr 'T' ... is not in the list").
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._core import Tensor, apply, as_tensor, binary_operands, defop
+from ..errors import InvalidArgumentError
+from .math_ops import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
+                       exp, imag, less, not_equal, real, reciprocal, rsqrt, sigmoid, where, zeros_like)
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
+
+
+def _binary(op: Any, x: Any, y: Any, kinds: str) -> Tensor:
+    x, y = binary_operands(x, y, op.name)
+    _check_kind(x, kinds, op.name)
+    return apply(op, (x, y))
+
+
+def _nonzero_mask(x: Tensor) -> Tensor:
+    """1 where ``x != 0``, else 0, in ``x``'s dtype (a constant for every tape)."""
+    return cast(not_equal(x, zeros_like(x)), x.dtype)
+
+
+# --------------------------------------------------------------------------- hyperbolic
+_sinh = defop("Sinh", np.sinh, deriv=(lambda ans, x: cosh(x),))
+_cosh = defop("Cosh", np.cosh, deriv=(lambda ans, x: sinh(x),))
+
+
+def sinh(x: Any, name: Any = None) -> Tensor:
+    """Hyperbolic sine (floating or complex).
+
+    >>> import tapegrad as tf
+    >>> tf.math.sinh(tf.constant([0.0, 1.0])).numpy()
+    array([0.       , 1.1752012], dtype=float32)
+    """
+    return _unary(_sinh, x)
+
+
+def cosh(x: Any, name: Any = None) -> Tensor:
+    """Hyperbolic cosine (floating or complex)."""
+    return _unary(_cosh, x)
+
+
+# --------------------------------------------------------------------------- inverse trigonometric
+_asin = defop("Asin", np.arcsin, deriv=(lambda ans, x: rsqrt(1 - x * x),))
+_acos = defop("Acos", np.arccos, deriv=(lambda ans, x: -rsqrt(1 - x * x),))
+_atan = defop("Atan", np.arctan, deriv=(lambda ans, x: reciprocal(1 + x * x),))
+_asinh = defop("Asinh", np.arcsinh, deriv=(lambda ans, x: reciprocal(cosh(ans)),))
+_acosh = defop("Acosh", np.arccosh, deriv=(lambda ans, x: reciprocal(sinh(ans)),))
+_atanh = defop("Atanh", np.arctanh, deriv=(lambda ans, x: reciprocal(1 - x * x),))
+
+
+def asin(x: Any, name: Any = None) -> Tensor:
+    """Inverse sine; its gradient at ``±1`` is ``inf`` and NaN outside ``[-1, 1]``."""
+    return _unary(_asin, x)
+
+
+def acos(x: Any, name: Any = None) -> Tensor:
+    """Inverse cosine; its gradient at ``±1`` is ``-inf``."""
+    return _unary(_acos, x)
+
+
+def atan(x: Any, name: Any = None) -> Tensor:
+    """Inverse tangent."""
+    return _unary(_atan, x)
+
+
+def asinh(x: Any, name: Any = None) -> Tensor:
+    """Inverse hyperbolic sine; the gradient is ``1 / cosh(asinh(x))``."""
+    return _unary(_asinh, x)
+
+
+def acosh(x: Any, name: Any = None) -> Tensor:
+    """Inverse hyperbolic cosine (NaN below 1); the gradient ``1 / sinh(acosh(x))`` is ``inf`` at 1."""
+    return _unary(_acosh, x)
+
+
+def atanh(x: Any, name: Any = None) -> Tensor:
+    """Inverse hyperbolic tangent; the gradient ``1 / (1 - x²)`` is ``inf`` at ``±1``."""
+    return _unary(_atanh, x)
+
+
+def _atan2_den(y: Tensor, x: Tensor) -> Tensor:
+    return x * x + y * y
+
+
+_atan2 = defop("Atan2", np.arctan2,
+               deriv=(lambda ans, y, x: x / _atan2_den(y, x), lambda ans, y, x: -y / _atan2_den(y, x)),
+               broadcast=True)
+
+
+def atan2(y: Any, x: Any, name: Any = None) -> Tensor:
+    """The angle of the point ``(x, y)``, in ``[-π, π]`` (floating inputs, broadcasting).
+
+    The gradients are ``x / (x² + y²)`` for ``y`` and ``-y / (x² + y²)`` for ``x`` (NaN at the origin).
+
+    >>> import tapegrad as tf
+    >>> float(tf.math.atan2(1.0, 1.0))
+    0.7853981852531433
+    """
+    return _binary(_atan2, y, x, "f")
+
+
+# --------------------------------------------------------------------------- error function family
+def _special(name: str) -> Any:
+    """A SciPy special function, imported on first use; the result keeps the input's dtype."""
+    def fwd(*xs: np.ndarray) -> np.ndarray:
+        from scipy import special
+        out = getattr(special, name)(*xs)
+        return np.asarray(out).astype(np.result_type(*xs), copy=False)
+    fwd.__name__ = name
+    return fwd
+
+
+_erf = defop("Erf", _special("erf"), deriv=(lambda ans, x: _TWO_OVER_SQRT_PI * exp(-x * x),))
+_erfc = defop("Erfc", _special("erfc"), deriv=(lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-x * x),))
+_erfinv = defop("Erfinv", _special("erfinv"), deriv=(lambda ans, x: _SQRT_PI_OVER_TWO * exp(ans * ans),))
+
+
+def erf(x: Any, name: Any = None) -> Tensor:
+    """The Gauss error function ``2/√π ∫₀ˣ exp(-t²) dt`` (floating input).
+
+    >>> import tapegrad as tf
+    >>> tf.math.erf(tf.constant([0.0, 1.0])).numpy()
+    array([0.       , 0.8427008], dtype=float32)
+    """
+    return _unary(_erf, x, "f")
+
+
+def erfc(x: Any, name: Any = None) -> Tensor:
+    """The complementary error function ``1 - erf(x)``, accurate for large ``x``."""
+    return _unary(_erfc, x, "f")
+
+
+def erfinv(x: Any, name: Any = None) -> Tensor:
+    """The inverse of :func:`erf` on ``(-1, 1)``: ``±inf`` at ``±1``, NaN outside."""
+    return _unary(_erfinv, x, "f")
+
+
+# --------------------------------------------------------------------------- gamma family
+def _digamma_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy import special
+    out = special.psi(x)
+    # poles (0, -1, -2, ...) are NaN, as in TensorFlow (SciPy gives -inf at 0)
+    out = np.where((x <= 0) & (x == np.floor(x)), np.nan, out)
+    return np.asarray(out).astype(x.dtype, copy=False)
+
+
+def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    from scipy import special
+    ok = (a >= 0) & (a == np.floor(a))
+    out = special.polygamma(np.where(ok, a, 0).astype(np.int64), x)
+    out = np.where(ok, out, np.nan)
+    zero = np.broadcast_to(a == 0, out.shape)
+    if zero.any():  # order 0 is the digamma function (with its NaN poles)
+        out = np.where(zero, _digamma_fwd(np.broadcast_to(x, out.shape).astype(np.float64)), out)
+    return np.asarray(out).astype(np.result_type(a, x), copy=False)
+
+
+_lgamma = defop("Lgamma", _special("gammaln"), deriv=(lambda ans, x: digamma(x),))
+_digamma = defop("Digamma", _digamma_fwd, deriv=(lambda ans, x: polygamma(1, x),))
+_polygamma = defop("Polygamma", _polygamma_fwd,
+                   deriv=(None, lambda ans, a, x: polygamma(a + 1, x)), broadcast=True)
+
+
+def lgamma(x: Any, name: Any = None) -> Tensor:
+    """``log |Γ(x)|`` (floating input; ``inf`` at 0, -1, -2, ...). Its gradient is :func:`digamma`."""
+    return _unary(_lgamma, x, "f")
+
+
+def digamma(x: Any, name: Any = None) -> Tensor:
+    """``ψ(x) = d/dx log Γ(x)`` (NaN at 0, -1, -2, ...). Its gradient is ``polygamma(1, x)``."""
+    return _unary(_digamma, x, "f")
+
+
+def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
+    """``ψ⁽ᵃ⁾(x)``, the ``a``-th derivative of :func:`digamma` (``a`` a non-negative integer
+    value of ``x``'s float dtype; NaN otherwise).
+
+    The gradient with respect to ``x`` is ``polygamma(a + 1, x)``; ``a`` gets no gradient (None),
+    as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.math.polygamma(tf.constant(1.0), tf.constant(1.0)).numpy()  # π²/6
+    np.float32(1.644934)
+    """
+    a, x = binary_operands(a, x, "Polygamma")
+    if a._value.dtype.kind != "f" or a._value.dtype.itemsize < 4:
+        raise InvalidArgumentError(None, None, f"Polygamma does not accept a {a.dtype.name} tensor "
+                                   "(allowed: float32, float64). Cast it first, e.g. tf.cast(x, tf.float32).")
+    return apply(_polygamma, (a, x))
+
+
+# --------------------------------------------------------------------------- softplus
+def _softplus_fwd(x: np.ndarray) -> np.ndarray:
+    # log(1 + exp(x)) without overflow; far from 0 the result is x or exp(x) to working precision
+    t = np.log(np.finfo(x.dtype).eps) + 2
+    e = np.exp(np.minimum(x, -t))
+    out = np.where(x > -t, x, np.where(x < t, e, np.log1p(e)))
+    return np.asarray(out, x.dtype)
+
+
+_softplus = defop("Softplus", _softplus_fwd, deriv=(lambda ans, x: sigmoid(x),))
+
+
+def softplus(features: Any, name: Any = None) -> Tensor:
+    """``log(1 + exp(x))``, computed without overflow; its gradient is ``sigmoid(x)``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.softplus(tf.constant([-100.0, 0.0, 100.0])).numpy()
+    array([0.       , 0.6931472, 100.       ], dtype=float32)
+    """
+    return _unary(_softplus, features, "f")
+
+
+def log_sigmoid(x: Any, name: Any = None) -> Tensor:
+    """``log(sigmoid(x)) = -softplus(-x)``, stable for large ``|x|``."""
+    x = as_tensor(x)
+    _check_kind(x, "f", "Softplus")
+    return -softplus(-x)
+
+
+# --------------------------------------------------------------------------- x * log(y) family
+def _x_times(f: Any) -> Any:
+    """``x * f(y)``, and exactly 0 wherever ``x == 0`` (even where ``f(y)`` is inf or NaN)."""
+    def fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        v = x * f(y)
+        return np.where(x == 0, np.zeros((), v.dtype), v)
+    return fwd
+
+
+_xlogy = defop("Xlogy", _x_times(np.log),
+               deriv=(lambda ans, x, y: xlogy(_nonzero_mask(x), y), lambda ans, x, y: xdivy(x, y)),
+               broadcast=True)
+_xlog1py = defop("Xlog1py", _x_times(np.log1p),
+                 deriv=(lambda ans, x, y: xlog1py(_nonzero_mask(x), y), lambda ans, x, y: xdivy(x, 1 + y)),
+                 broadcast=True)
+_xdivy = defop("Xdivy", _x_times(np.reciprocal),
+               deriv=(lambda ans, x, y: xdivy(_nonzero_mask(x), y), lambda ans, x, y: xdivy(-x, y * y)),
+               broadcast=True)
+
+
+def xlogy(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x * log(y)``, and 0 wherever ``x == 0`` (so ``xlogy(0, 0) = 0``), with broadcasting.
+
+    Gradients follow TensorFlow: ``log(y)`` for ``x`` (0 where ``x == 0``) and ``x / y`` for ``y``
+    (0 where ``x == 0``), so entries with ``x == 0`` get zero gradients for both arguments.
+
+    >>> import tapegrad as tf
+    >>> tf.math.xlogy(tf.constant([0.0, 2.0]), tf.constant([0.0, 1.0])).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    return _binary(_xlogy, x, y, "fc")
+
+
+def xlog1py(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x * log1p(y)``, and 0 wherever ``x == 0`` (gradients as :func:`xlogy`)."""
+    return _binary(_xlog1py, x, y, "fc")
+
+
+def xdivy(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y``, and 0 wherever ``x == 0`` (gradients 0 there for both arguments)."""
+    return _binary(_xdivy, x, y, "fc")
+
+
+# --------------------------------------------------------------------------- no-NaN division
+def _div_no_nan_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    v = x / np.where(y == 0, np.ones((), y.dtype), y)
+    return np.where(y == 0, np.zeros((), v.dtype), v)
+
+
+def _div_no_nan_vjp(g: Tensor, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
+    # TensorFlow's rule: both cotangents are 0 where y == 0 (for x even when g is inf)
+    return [divide_no_nan(g, conj(y)) if i == 0 else
+            g * conj(divide_no_nan(divide_no_nan(-x, y), y)) for i in needs]
+
+
+def _div_no_nan_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    tx, ty = ts
+    return _sum_t(None if tx is None else divide_no_nan(tx, y),
+                  None if ty is None else ty * divide_no_nan(divide_no_nan(-x, y), y))
+
+
+_div_no_nan = defop("DivNoNan", _div_no_nan_fwd, vjp=_div_no_nan_vjp, jvp=_div_no_nan_jvp,
+                    broadcast=True)
+
+
+def divide_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y``, and 0 wherever ``y == 0`` (even if ``x`` is 0, inf or NaN), with broadcasting.
+
+    Integer inputs are cast to float first, as :func:`tf.math.truediv` does. Where ``y == 0``
+    the gradients for both ``x`` and ``y`` are 0.
+
+    >>> import tapegrad as tf
+    >>> tf.math.divide_no_nan(tf.constant([3.0, 3.0]), tf.constant([0.0, 2.0])).numpy()
+    array([0. , 1.5], dtype=float32)
+    """
+    try:
+        x, y = binary_operands(x, y, "DivNoNan")
+    except InvalidArgumentError as e:  # TF's Python wrapper raises TypeError for mixed dtypes
+        raise TypeError(str(e)) from None
+    if x._value.dtype.kind in "iub":
+        _check_kind(x, "fciu", "DivNoNan")
+        x, y = _int_to_float(x), _int_to_float(y)
+    return apply(_div_no_nan, (x, y))
+
+
+# --------------------------------------------------------------------------- squared difference
+def _sqdiff_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    d = x - y
+    return d * np.conj(d) if d.dtype.kind == "c" else d * d
+
+
+def _re(g: Tensor) -> Tensor:
+    """The real part of a complex cotangent, as complex (``|d|²`` is real-valued)."""
+    return complex_(real(g), zeros_like(real(g))) if g._value.dtype.kind == "c" else g
+
+
+def _sqdiff_vjp(g: Tensor, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
+    t = 2 * _re(g) * (x - y)
+    return [t if i == 0 else -t for i in needs]
+
+
+def _sqdiff_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    t = _sum_t(ts[0], None if ts[1] is None else -ts[1])
+    d = x - y
+    if d._value.dtype.kind == "c":
+        return 2 * _re(conj(d) * t)
+    return 2 * d * t
+
+
+_sqdiff = defop("SquaredDifference", _sqdiff_fwd, vjp=_sqdiff_vjp, jvp=_sqdiff_jvp, broadcast=True)
+
+
+def squared_difference(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``(x - y)²`` elementwise with broadcasting (``|x - y|²`` for complex, as TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> tf.math.squared_difference(tf.constant([1.0, 4.0]), 2.0).numpy()
+    array([1., 4.], dtype=float32)
+    """
+    x, y = binary_operands(x, y, "SquaredDifference")
+    dt = x._value.dtype
+    if not (dt.kind in "fc" or dt in (np.int32, np.int64)):
+        raise _dt_error("SquaredDifference", x, "floating, complex, int32, int64")
+    return apply(_sqdiff, (x, y))
+
+
+# --------------------------------------------------------------------------- angle
+def _angle_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    # d angle = Im(dz / z): the cotangent is g * i / conj(z) (TensorFlow's convention)
+    return complex_(zeros_like(g), g) / conj(x)
+
+
+_angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=lambda ts, ans, x: imag(ts[0] / x))
+
+
+def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The argument of a complex number, in ``(-π, π]`` (a real tensor).
+
+    For real input it is π where ``input < 0`` and 0 elsewhere, with no gradient (as TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> tf.math.angle(tf.constant([1j, -1.0 + 0j])).numpy()
+    array([1.57079633, 3.14159265])
+    """
+    x = as_tensor(input)
+    if x._value.dtype.kind == "c":
+        return apply(_angle, (x,))
+    if x._value.dtype.kind != "f":
+        raise TypeError(f"angle: cannot produce π in dtype {x.dtype.name}; pass a floating or complex "
+                        "tensor (e.g. tf.cast(x, tf.float32)).")
+    return where(less(x, zeros_like(x)), zeros_like(x) + math.pi, zeros_like(x))
+
+
+# --------------------------------------------------------------------------- piecewise constant
+_floor = defop("Floor", np.floor, nondiff=True)
+_ceil = defop("Ceil", np.ceil, nondiff=True)
+_round = defop("Round", np.round, nondiff=True)  # half to even, as TensorFlow
+_is_nan = defop("IsNan", np.isnan, nondiff=True)
+_is_inf = defop("IsInf", np.isinf, nondiff=True)
+_is_finite = defop("IsFinite", np.isfinite, nondiff=True)
+
+
+def floor(x: Any, name: Any = None) -> Tensor:
+    """The largest integer not greater than ``x`` (floating input). No gradient (None)."""
+    return _unary(_floor, x, "f")
+
+
+def ceil(x: Any, name: Any = None) -> Tensor:
+    """The smallest integer not less than ``x`` (floating input). No gradient (None)."""
+    return _unary(_ceil, x, "f")
+
+
+def round(x: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
+    """Round to the nearest integer, halves to even (``[0.5, 1.5, 2.5] -> [0, 2, 2]``).
+
+    Integer tensors are returned unchanged. No gradient (None), as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.round(tf.constant([0.5, 1.5, 2.5, -1.7])).numpy()
+    array([ 0.,  2.,  2., -2.], dtype=float32)
+    """
+    x = as_tensor(x)
+    if x._value.dtype.kind in "iu":
+        return x
+    return _unary(_round, x, "f")
+
+
+def is_nan(x: Any, name: Any = None) -> Tensor:
+    """True where ``x`` is NaN (floating input; a bool tensor, no gradient)."""
+    return _unary(_is_nan, x, "f")
+
+
+def is_inf(x: Any, name: Any = None) -> Tensor:
+    """True where ``x`` is ``±inf`` (floating input; a bool tensor, no gradient)."""
+    return _unary(_is_inf, x, "f")
+
+
+def is_finite(x: Any, name: Any = None) -> Tensor:
+    """True where ``x`` is neither infinite nor NaN (floating input; a bool tensor, no gradient)."""
+    return _unary(_is_finite, x, "f")

@@ -1,0 +1,97 @@
+"""Op table: the rest of tf.math (special functions, x*log(y) family, segments, sort/top_k, norms)."""
+import tapegrad as tf
+from optable import OpCase
+
+S = [((),), ((3,),), ((2, 3),)]          # unary shapes
+B = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3))]  # broadcasting binary shapes
+POS = (0.5, 2.0)
+UNIT = (-0.9, 0.9)
+V = [((4,),), ((4, 2),)]                 # segment data: 4 rows
+
+
+def _complex_pair(x, y):
+    return tf.complex(x, y)
+
+
+CASES = [
+    # hyperbolic and inverse trigonometric
+    OpCase("Sinh", tf.math.sinh, S),
+    OpCase("Cosh", tf.math.cosh, S),
+    OpCase("Asin", tf.math.asin, S, domain=UNIT),
+    OpCase("Acos", tf.math.acos, S, domain=UNIT),
+    OpCase("Atan", tf.math.atan, S),
+    OpCase("Asinh", tf.math.asinh, S),
+    OpCase("Acosh", tf.math.acosh, S, domain=(1.2, 3.0)),
+    OpCase("Atanh", tf.math.atanh, S, domain=UNIT),
+    OpCase("Atan2", tf.math.atan2, B, domain=[(-2.0, 2.0), POS]),
+    OpCase("complex-trig", lambda x, y: tf.math.real(
+        tf.math.sinh(_complex_pair(x, y)) * tf.math.cosh(_complex_pair(y, x))
+        + tf.math.asin(_complex_pair(x, y)) * tf.math.acos(_complex_pair(y, x))
+        + tf.math.atan(_complex_pair(x, y)) + tf.math.asinh(_complex_pair(y, x))
+        + tf.math.acosh(_complex_pair(x + 2.0, y)) * tf.math.atanh(_complex_pair(x, y))),
+        [((3,), (3,))], domain=(0.1, 0.6),
+        ops=("Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh")),
+    # error and gamma families
+    OpCase("Erf", tf.math.erf, S),
+    OpCase("Erfc", tf.math.erfc, S),
+    OpCase("Erfinv", tf.math.erfinv, S, domain=UNIT),
+    OpCase("Lgamma", tf.math.lgamma, S, domain=(0.5, 3.0)),
+    OpCase("Lgamma-negative", tf.math.lgamma, S, domain=(-0.9, -0.1), ops=("Lgamma",)),
+    OpCase("Digamma", tf.math.digamma, S, domain=(0.5, 3.0)),
+    OpCase("Polygamma", lambda x: tf.math.polygamma(tf.constant([0.0, 1.0, 3.0], tf.float64), x),
+           [((3,),), ((2, 3),)], domain=(0.5, 3.0)),
+    # softplus family
+    OpCase("Softplus", tf.math.softplus, S, domain=(-4.0, 4.0)),
+    OpCase("log_sigmoid", tf.math.log_sigmoid, S, domain=(-4.0, 4.0), ops=("Softplus", "Neg")),
+    # x * f(y)
+    OpCase("Xlogy", tf.math.xlogy, B, domain=[(-2.0, 2.0), POS]),
+    OpCase("Xlog1py", tf.math.xlog1py, B, domain=[(-2.0, 2.0), (-0.5, 2.0)]),
+    OpCase("Xdivy", tf.math.xdivy, B, domain=[(-2.0, 2.0), POS]),
+    OpCase("complex-xlogy", lambda a, b: tf.math.real(
+        tf.math.xlogy(_complex_pair(a, b), _complex_pair(b, a))
+        + tf.math.xlog1py(_complex_pair(b, a), _complex_pair(a, b))
+        * tf.math.xdivy(_complex_pair(a, a), _complex_pair(b, a))),
+        [((3,), (3,))], domain=POS, ops=("Xlogy", "Xlog1py", "Xdivy")),
+    OpCase("DivNoNan", tf.math.divide_no_nan, B, domain=[(-2.0, 2.0), POS]),
+    OpCase("complex-DivNoNan", lambda a, b: tf.math.real(
+        tf.math.divide_no_nan(_complex_pair(a, b), _complex_pair(b, a))),
+        [((3,), (3,))], domain=POS, ops=("DivNoNan",)),
+    OpCase("SquaredDifference", tf.math.squared_difference, B),
+    OpCase("complex-SquaredDifference", lambda a, b: tf.math.squared_difference(
+        _complex_pair(a, b), _complex_pair(b, a * a)), [((3,), (3,))], ops=("SquaredDifference",)),
+    OpCase("Angle", lambda a, b: tf.math.angle(_complex_pair(a, b)), [((), ()), ((3,), (3,))],
+           domain=[POS, (-2.0, 2.0)]),
+    # piecewise constant: no gradient
+    OpCase("Rounding", lambda x: [tf.floor(x), tf.math.ceil(x), tf.round(x)], S, nondiff=True,
+           ops=("Floor", "Ceil", "Round")),
+    OpCase("FloatTests", lambda x: [tf.math.is_nan(x), tf.math.is_inf(x), tf.math.is_finite(x)], S,
+           nondiff=True, ops=("IsNan", "IsInf", "IsFinite")),
+    # segments
+    OpCase("segment_sum-mean", lambda x: tf.math.segment_sum(x, [0, 0, 2, 2]) * 2.0
+           + tf.math.segment_mean(x, [0, 0, 0, 2]), V, ops=("UnsortedSegmentSum", "RealDiv")),
+    OpCase("unsorted_segment_mean", lambda x: tf.math.unsorted_segment_mean(x, [1, -1, 1, 0], 3), V,
+           ops=("UnsortedSegmentSum", "RealDiv")),
+    OpCase("UnsortedSegmentMax", lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1, -1], 2) ** 2, V),
+    OpCase("segment_max", lambda x: tf.math.segment_max(x, [0, 0, 2, 2]) * tf.math.segment_max(x, [0, 1, 1, 2]),
+           V, ops=("UnsortedSegmentMax",)),
+    # sorting (squares make the cotangents of the gathers depend on x, checking every rule)
+    OpCase("sort", lambda x: tf.sort(x) ** 2 * tf.range(1.0, 4.0, dtype=tf.float64), [((3,),), ((2, 3),)],
+           ops=("TakeAlongLastAxis", "PutAlongLastAxis")),
+    OpCase("sort-axis0-desc", lambda x: tf.sort(x, axis=0, direction="DESCENDING") ** 3, [((3, 2),)],
+           ops=("TakeAlongLastAxis", "PutAlongLastAxis", "Transpose")),
+    OpCase("top_k", lambda x: tf.math.top_k(x, k=2).values ** 2, [((3,),), ((2, 4),)],
+           ops=("TakeAlongLastAxis", "PutAlongLastAxis")),
+    # reductions and combinations
+    OpCase("EuclideanNorm", lambda x: tf.math.reduce_euclidean_norm(x, axis=-1) ** 2
+           + tf.math.reduce_euclidean_norm(x, keepdims=True), [((3,),), ((2, 3),)]),
+    OpCase("complex-EuclideanNorm", lambda a, b: tf.math.reduce_euclidean_norm(_complex_pair(a, b), axis=0),
+           [((3,), (3,)), ((2, 3), (2, 3))], ops=("EuclideanNorm",)),
+    OpCase("AddN", lambda x, y: tf.add_n([x, y * y, x]), [((), ()), ((2, 3), (2, 3))]),
+    OpCase("l2_normalize", lambda x: tf.math.l2_normalize(x, axis=-1), [((3,),), ((2, 3),)],
+           ops=("Rsqrt", "Maximum", "Sum", "Square", "Mul")),
+    OpCase("l2_normalize-complex", lambda a, b: tf.math.real(tf.math.l2_normalize(_complex_pair(a, b))),
+           [((3,), (3,))], ops=("Rsqrt", "Complex")),
+    OpCase("polyval", lambda c, x: tf.math.polyval([c, 2.0, c * c], x), [((), (3,)), ((3,), (3,))],
+           ops=("AddV2", "Mul")),
+]
+
