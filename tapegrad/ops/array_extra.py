@@ -49,8 +49,12 @@ def _scatter_nd_fwd(idx: np.ndarray, upd: np.ndarray, shape: tuple, lead: int) -
     return out
 
 
-def _gather_nd_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, lead: int) -> Tensor:
+def _gather_nd_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, lead: int) -> Any:
     L = _lead(g, ans)
+    iv = idx._value
+    if L + lead == 0 and iv.ndim == 2 and iv.shape[1] == 1:
+        # whole rows picked by a [n, 1] index matrix: TensorFlow's gradient is IndexedSlices
+        return IndexedSlices(g, _wrap(iv[:, 0]), _wrap(np.asarray(p._value.shape, iv.dtype)))
     return apply(_scatter_nd, (idx, g), {"shape": g._value.shape[:L] + p._value.shape, "lead": L + lead})
 
 
@@ -114,7 +118,7 @@ def _check_nd(idx: np.ndarray, shape: tuple, op: str, what: str = "param shape")
     bad = np.any((rows < 0) | (rows >= np.asarray(shape[:k])), axis=1)
     if bad.any():
         r = int(np.argmax(bad))
-        pos = list(np.unravel_index(r, idx.shape[:-1])) if idx.ndim > 1 else []
+        pos = [int(i) for i in np.unravel_index(r, idx.shape[:-1])] if idx.ndim > 1 else []
         raise _err(op, f"indices{pos} = {rows[r].tolist()} does not index into {what} "
                        f"{list(shape)}")
 
@@ -125,7 +129,8 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
     ``out[i...] = params[indices[i..., 0], ..., indices[i..., k-1], ...]``; the output shape is
     ``indices.shape[:-1] + params.shape[batch_dims + k:]``. With ``batch_dims = b`` the first
     ``b`` axes of ``params`` and ``indices`` are batch axes, indexed in step. The gradient with
-    respect to ``params`` is a dense tensor (a scatter-add), as in TensorFlow; duplicates add.
+    respect to ``params`` is a dense tensor (a scatter-add; duplicates add), except that, as in
+    TensorFlow, whole rows picked by an ``[n, 1]`` index matrix give an :class:`IndexedSlices`.
 
     >>> import tapegrad as tf
     >>> tf.gather_nd(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [[1, 0], [0, 1]]).numpy()

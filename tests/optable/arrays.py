@@ -8,18 +8,9 @@ from optable import OpCase
 IDX = [[1, 0], [0, 2], [1, 0]]  # a duplicate row
 
 
-def _positive_rows(rng, shapes):
-    return [rng.uniform(0.5, 2.0, s) * rng.choice([-1.0, 1.0], s) for s in shapes]
-
-
-def _distinct_abs(rng, shapes):
-    # |x| without ties or zeros (max/abs kinks), for 1- and inf-norms
-    out = []
-    for s in shapes:
-        n = int(np.prod(s))
-        v = rng.permutation(np.linspace(0.5, 2.5, n)) * rng.choice([-1.0, 1.0], n)
-        out.append(v.reshape(s))
-    return out
+def _away_from_zero(rng, shapes):
+    # |x| away from 0 (abs kink) with random magnitudes, so row/column sums do not tie (max kink)
+    return [rng.uniform(0.5, 2.5, s) * rng.choice([-1.0, 1.0], s) for s in shapes]
 
 
 CASES = [
@@ -49,20 +40,22 @@ CASES = [
     OpCase("meshgrid", lambda x, y: tf.meshgrid(x, y, x * 2.0)[2] * tf.meshgrid(x, y)[0][..., None] + tf.meshgrid(x, y, indexing="ij")[1][0, 0],
            [((3,), (2,))], ops=("BroadcastTo", "Reshape")),
     OpCase("norm-euclidean", lambda x: tf.norm(x) + tf.norm(x, axis=-1), [((3,),), ((2, 3),)],
-           ops=("Sqrt", "Sum"), make=_positive_rows),
+           ops=("Sqrt", "Sum"), make=_away_from_zero),
     OpCase("norm-p", lambda x: tf.norm(x, ord=3, axis=0, keepdims=True) + tf.norm(x, ord=1.5), [((3,),), ((2, 3),)],
-           ops=("Pow", "Abs"), make=_positive_rows),
+           ops=("Pow", "Abs"), make=_away_from_zero),
     OpCase("norm-1-inf", lambda x: tf.norm(x, ord=1) + tf.norm(x, ord=np.inf, axis=-1),
-           [((3,),), ((2, 3),)], ops=("Abs", "Max"), make=_distinct_abs),
+           [((3,),), ((2, 3),)], ops=("Abs", "Max"), make=_away_from_zero),
     OpCase("norm-matrix", lambda x: tf.norm(x, ord=1, axis=[-2, -1]) + tf.norm(x, ord=np.inf, axis=(-1, -2))
-           + tf.norm(x, ord="fro", axis=[-1, -2]), [((2, 3),), ((3, 2, 2),)], ops=("Max", "Sum"), make=_distinct_abs),
+           + tf.norm(x, ord="fro", axis=[-1, -2]), [((2, 3),), ((3, 2, 2),)], ops=("Max", "Sum"), make=_away_from_zero),
+    OpCase("norm-matrix-2", lambda x: tf.norm(x, ord=2, axis=[-1, -2]) + tf.norm(x[0], ord=2, axis=[0, 1]),
+           [((3, 2, 3),)], ops=("Max", "Abs")),
     OpCase("clip_by_norm", lambda x: tf.clip_by_norm(x, 1.0, axes=[-1]) + tf.clip_by_norm(x, 100.0),
-           [((3,),), ((2, 3),)], ops=("Maximum", "RealDiv"), make=_positive_rows),
+           [((3,),), ((2, 3),)], ops=("Maximum", "RealDiv"), make=_away_from_zero),
     OpCase("clip_by_norm-tensor", lambda x, c: tf.clip_by_norm(x, c * c), [((3,), ())], ops=("Maximum",),
-           make=_positive_rows),
+           make=_away_from_zero),
     OpCase("clip_by_global_norm", lambda x, y: [c for c in tf.clip_by_global_norm([x, None, y], 1.5)[0] if c is not None]
            + [tf.clip_by_global_norm([x, y], 50.0)[1]], [((3,), (2, 2))], ops=("Minimum", "Pack"),
-           make=_positive_rows),
+           make=_away_from_zero),
     OpCase("Einsum", lambda a, b: tf.einsum("ij,jk->ik", a, b), [((2, 3), (3, 2))]),
     OpCase("Einsum-trace-diag", lambda a: tf.einsum("ii", a) * tf.einsum("ii->i", a), [((3, 3),)], ops=("Einsum",)),
     OpCase("Einsum-repeated", lambda a, b: tf.einsum("iij,jk->ki", a, b), [((2, 2, 3), (3, 4))], ops=("Einsum",)),

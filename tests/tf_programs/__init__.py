@@ -34,6 +34,7 @@ MODULES = (
     "ops_training",
     "ops_linalg",
     "ops_math",
+    "ops_arrays",
 )
 
 
