@@ -395,7 +395,8 @@ def _subst(a: np.ndarray, b: np.ndarray, lower: bool) -> np.ndarray:
             r = r - np.einsum("...j,...jk->...k", a[..., i, :i], x[..., :i, :])
         elif not lower and i < n - 1:
             r = r - np.einsum("...j,...jk->...k", a[..., i, i + 1:], x[..., i + 1:, :])
-        x[..., i, :] = r / a[..., i, i][..., None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x[..., i, :] = r / a[..., i, i][..., None]
     return x
 
 

@@ -1,0 +1,257 @@
+"""tf.linalg behaviour: values against NumPy/SciPy, TensorFlow conventions, errors, dtypes,
+and Jacobians (batched cotangents) through the decomposition rules."""
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad.errors import InvalidArgumentError
+
+la = tf.linalg
+RNG = np.random.default_rng(7)
+
+
+def _spd(n, batch=()):
+    a = RNG.uniform(-1, 1, batch + (n, n))
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def _wc(n, batch=()):
+    return RNG.uniform(-1, 1, batch + (n, n)) + n * np.eye(n)
+
+
+# --------------------------------------------------------------------------- fill_triangular
+def test_fill_triangular_documented_examples() -> None:
+    np.testing.assert_array_equal(la.fill_triangular([1, 2, 3, 4, 5, 6]).numpy(),
+                                  [[4, 0, 0], [6, 5, 0], [3, 2, 1]])
+    np.testing.assert_array_equal(la.fill_triangular([1, 2, 3, 4, 5, 6], upper=True).numpy(),
+                                  [[1, 2, 3], [0, 5, 6], [0, 0, 4]])
+    np.testing.assert_array_equal(la.fill_triangular_inverse([[4, 0, 0], [6, 5, 0], [3, 2, 1]]).numpy(),
+                                  [1, 2, 3, 4, 5, 6])
+    np.testing.assert_array_equal(
+        la.fill_triangular_inverse([[1, 2, 3], [0, 5, 6], [0, 0, 4]], upper=True).numpy(), [1, 2, 3, 4, 5, 6])
+
+
+def test_fill_triangular_upper_n5_matches_the_documented_construction() -> None:
+    # TFP's docstring: concat([x, x[5:][::-1]]) reshaped to 5x5, then triu
+    expect = [[1, 2, 3, 4, 5], [0, 7, 8, 9, 10], [0, 0, 13, 14, 15], [0, 0, 0, 12, 11], [0, 0, 0, 0, 6]]
+    np.testing.assert_array_equal(la.fill_triangular(np.arange(15) + 1, upper=True).numpy(), expect)
+
+
+def test_fill_triangular_batch_round_trip_and_identity() -> None:
+    x = RNG.standard_normal((2, 3, 10))
+    m = la.fill_triangular(x)
+    assert m.shape == (2, 3, 4, 4)
+    np.testing.assert_array_equal(np.triu(m.numpy(), 1), 0)
+    np.testing.assert_array_equal(la.fill_triangular_inverse(m).numpy(), x)
+    for upper in (False, True):
+        v = la.fill_triangular_inverse(tf.eye(5, batch_shape=[1], dtype=tf.float64), upper=upper)
+        assert v.shape == (1, 15)
+        np.testing.assert_array_equal(la.fill_triangular(v, upper=upper).numpy(), np.eye(5)[None])
+    np.testing.assert_array_equal(la.fill_triangular([7.0]).numpy(), [[7.0]])
+
+
+def test_fill_triangular_gradient_is_the_inverse_map() -> None:
+    x = tf.constant(np.arange(6.0))
+    w = tf.constant(np.arange(9.0).reshape(3, 3))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(la.fill_triangular(x) * w)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), la.fill_triangular_inverse(w).numpy())
+
+
+def test_fill_triangular_errors() -> None:
+    with pytest.raises(ValueError, match="triangular number"):
+        la.fill_triangular(tf.ones([4]))
+    with pytest.raises(ValueError, match="square"):
+        la.fill_triangular_inverse(tf.ones([2, 3]))
+
+
+# --------------------------------------------------------------------------- values
+def test_decomposition_values_against_numpy() -> None:
+    a = _spd(4, (2,))
+    L = la.cholesky(a).numpy()
+    np.testing.assert_allclose(L, np.linalg.cholesky(a))
+    g = _wc(4, (2,))
+    np.testing.assert_allclose(la.inv(g).numpy(), np.linalg.inv(g))
+    np.testing.assert_allclose(la.inv(g, adjoint=True).numpy(), np.linalg.inv(np.swapaxes(g, -1, -2)))
+    np.testing.assert_allclose(la.det(g).numpy(), np.linalg.det(g))
+    s, l = la.slogdet(-g)
+    np.testing.assert_allclose(s.numpy(), np.linalg.slogdet(-g)[0])
+    np.testing.assert_allclose(l.numpy(), np.linalg.slogdet(-g)[1])
+    np.testing.assert_allclose(la.logdet(a).numpy(), np.linalg.slogdet(a)[1])
+    b = RNG.standard_normal((2, 4, 3))
+    np.testing.assert_allclose(la.solve(g, b).numpy(), np.linalg.solve(g, b))
+    np.testing.assert_allclose(la.solve(g, b, adjoint=True).numpy(), np.linalg.solve(np.swapaxes(g, -1, -2), b))
+    np.testing.assert_allclose(la.cholesky_solve(L, b).numpy(), np.linalg.solve(a, b))
+    np.testing.assert_allclose(la.triangular_solve(g, b).numpy(), np.linalg.solve(np.tril(g), b))
+    np.testing.assert_allclose(la.triangular_solve(g, b, lower=False, adjoint=True).numpy(),
+                               np.linalg.solve(np.swapaxes(np.triu(g), -1, -2), b))
+    e, v = la.eigh(a)
+    np.testing.assert_allclose(e.numpy(), np.linalg.eigvalsh(a))
+    np.testing.assert_allclose((v.numpy() * e.numpy()[..., None, :]) @ np.swapaxes(v.numpy(), -1, -2), a, atol=1e-12)
+    np.testing.assert_allclose(la.eigvalsh(a).numpy(), np.linalg.eigvalsh(a))
+
+
+def test_svd_qr_expm_pinv_lstsq_against_numpy_scipy() -> None:
+    import scipy.linalg
+    x = RNG.standard_normal((2, 5, 3))
+    s, u, v = la.svd(x)
+    assert (s.shape, u.shape, v.shape) == ((2, 3), (2, 5, 3), (2, 3, 3))
+    np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ np.swapaxes(v.numpy(), -1, -2), x, atol=1e-12)
+    np.testing.assert_allclose(la.svd(x, compute_uv=False).numpy(), np.linalg.svd(x, compute_uv=False))
+    s, u, v = la.svd(x, full_matrices=True)
+    assert (u.shape, v.shape) == ((2, 5, 5), (2, 3, 3))
+    q, r = la.qr(x)
+    assert (q.shape, r.shape) == ((2, 5, 3), (2, 3, 3))
+    np.testing.assert_allclose(q.numpy() @ r.numpy(), x, atol=1e-12)
+    np.testing.assert_array_equal(np.tril(r.numpy(), -1), 0)
+    q, r = la.qr(x, full_matrices=True)
+    assert (q.shape, r.shape) == ((2, 5, 5), (2, 5, 3))
+    m = RNG.standard_normal((3, 3)) * 0.5
+    np.testing.assert_allclose(la.expm(m).numpy(), scipy.linalg.expm(m))
+    np.testing.assert_allclose(la.pinv(x).numpy(), np.linalg.pinv(x), atol=1e-12)
+    b = RNG.standard_normal((5, 2))
+    np.testing.assert_allclose(la.lstsq(x[0], b).numpy(), np.linalg.lstsq(x[0], b, rcond=None)[0])
+    np.testing.assert_allclose(la.lstsq(x[0], b, fast=False).numpy(), np.linalg.lstsq(x[0], b, rcond=None)[0])
+    wide = x[0].T
+    np.testing.assert_allclose(la.lstsq(wide, b[:3]).numpy(), np.linalg.lstsq(wide, b[:3], rcond=None)[0])
+    lam = 0.3
+    ridge = np.linalg.solve(x[0].T @ x[0] + lam * np.eye(3), x[0].T @ b)
+    np.testing.assert_allclose(la.lstsq(x[0], b, l2_regularizer=lam).numpy(), ridge)
+
+
+def test_pinv_of_rank_deficient_matrix() -> None:
+    a = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]])
+    np.testing.assert_allclose(la.pinv(a).numpy(), np.linalg.pinv(a), atol=1e-12)
+
+
+def test_structure_ops() -> None:
+    x = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_array_equal(la.band_part(x, 0, -1).numpy(), np.triu(x))
+    np.testing.assert_array_equal(la.band_part(x, -1, 0).numpy(), np.tril(x))
+    np.testing.assert_array_equal(la.band_part(x, 1, 1).numpy(), np.triu(np.tril(x, 1), -1))
+    np.testing.assert_array_equal(la.diag_part(x).numpy(), np.diagonal(x, 0, -2, -1))
+    np.testing.assert_array_equal(la.diag_part(x, k=1).numpy(), np.diagonal(x, 1, -2, -1))
+    np.testing.assert_array_equal(la.trace(x).numpy(), np.trace(x, axis1=-2, axis2=-1))
+    d = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    y = la.set_diag(x, d).numpy()
+    np.testing.assert_array_equal(np.diagonal(y, 0, -2, -1), d)
+    np.testing.assert_array_equal(la.diag(d).numpy(), np.stack([np.diag(r) for r in d]))
+    np.testing.assert_array_equal(la.diag([1.0, 2.0], k=-1).numpy(), np.diag([1.0, 2.0], -1))
+    np.testing.assert_array_equal(la.diag([1.0, 2.0], num_rows=2, num_cols=4, padding_value=9.0).numpy(),
+                                  [[1, 9, 9, 9], [9, 2, 9, 9]])
+    np.testing.assert_array_equal(la.matrix_transpose(x).numpy(), np.swapaxes(x, -1, -2))
+    c = x + 1j * x
+    np.testing.assert_array_equal(la.adjoint(c).numpy(), np.conj(np.swapaxes(c, -1, -2)))
+    a, b = RNG.standard_normal((2, 4, 3))
+    np.testing.assert_allclose(la.cross(a, b).numpy(), np.cross(a, b))
+
+
+# --------------------------------------------------------------------------- conventions
+def _grad(f, x):
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x).numpy()
+
+
+def test_gradient_conventions_follow_the_triangle_read() -> None:
+    a = _spd(3)
+    w = RNG.standard_normal((3, 3))
+    gc = _grad(lambda x: tf.reduce_sum(la.cholesky(x) * w), a)
+    np.testing.assert_allclose(gc, gc.T)                          # symmetric (TF's convention)
+    ge = _grad(lambda x: tf.reduce_sum(la.eigh(x)[1] ** 2 * w), a)
+    np.testing.assert_array_equal(np.triu(ge, 1), 0)               # lower triangular
+    gt = _grad(lambda x: tf.reduce_sum(la.triangular_solve(x, np.ones((3, 1)), lower=False)), a)
+    np.testing.assert_array_equal(np.tril(gt, -1), 0)
+
+
+def test_eigh_and_svd_with_repeated_values_have_finite_gradients() -> None:
+    d = np.diag([2.0, 2.0, 5.0])
+    g = _grad(lambda x: tf.reduce_sum(la.eigh(x)[1] * np.arange(9.0).reshape(3, 3)), d)
+    assert np.all(np.isfinite(g))
+    g = _grad(lambda x: tf.reduce_sum(la.svd(x)[0]), np.diag([3.0, -3.0, 1.0]))
+    np.testing.assert_allclose(g, np.diag([1.0, -1.0, 1.0]), atol=1e-12)
+
+
+def test_svd_full_matrices_gradient_limits() -> None:
+    x = RNG.standard_normal((4, 2))
+    with pytest.raises(NotImplementedError, match="full_matrices"):
+        _grad(lambda t: tf.reduce_sum(la.svd(t, full_matrices=True)[1]), x)
+    with pytest.raises(NotImplementedError, match="full_matrices"):
+        _grad(lambda t: tf.reduce_sum(la.qr(t, full_matrices=True)[0]), x)
+
+
+def test_jacobians_use_batched_cotangents() -> None:
+    a = tf.constant(_spd(3))
+    b = tf.constant(RNG.standard_normal((3, 2)))
+    fns = [la.cholesky, la.inv, lambda x: la.eigh(x)[0], lambda x: la.svd(x)[0], lambda x: la.qr(x)[1],
+           la.expm, lambda x: la.solve(x, b), lambda x: la.triangular_solve(x, b), la.det,
+           lambda x: la.slogdet(x)[1], lambda x: la.fill_triangular_inverse(x), la.eigvalsh,
+           lambda x: la.set_diag(x, la.diag_part(x) * 2.0), lambda x: la.cross(x, x[::-1])]
+    for f in fns:
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(a)
+            y = f(a)
+        jac = tape.jacobian(y, a).numpy()
+        flat = tf.reshape(y, [-1])
+        rows = []
+        for i in range(int(np.prod(y.shape))):
+            with tf.GradientTape() as t2:
+                t2.watch(a)
+                yi = tf.reshape(f(a), [-1])[i]
+            rows.append(t2.gradient(yi, a).numpy())
+        np.testing.assert_allclose(jac.reshape(flat.shape + (3, 3)), np.stack(rows), atol=1e-10, err_msg=str(f))
+
+
+# --------------------------------------------------------------------------- dtypes, errors
+@pytest.mark.parametrize("fn", [la.cholesky, la.inv, la.det, la.expm, la.eigvalsh, la.logdet,
+                                lambda x: la.svd(x)[1], lambda x: la.qr(x)[0], lambda x: la.eigh(x)[1],
+                                lambda x: la.slogdet(x)[1], la.pinv, lambda x: la.solve(x, x)])
+def test_float32_stays_float32(fn) -> None:
+    x = tf.constant(_spd(3).astype(np.float32))
+    assert fn(x).dtype == tf.float32
+
+
+def test_integer_inputs_are_rejected() -> None:
+    for f in (la.cholesky, la.inv, la.det, la.eigh, la.svd, la.qr, la.expm):
+        with pytest.raises(InvalidArgumentError, match="int32"):
+            f(tf.constant([[2, 1], [1, 2]]))
+
+
+def test_cholesky_errors() -> None:
+    with pytest.raises(InvalidArgumentError, match="must be square"):
+        la.cholesky(tf.ones([2, 3]))
+    with pytest.raises(InvalidArgumentError, match="Cholesky decomposition was not successful"):
+        la.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]]))
+
+
+def test_shape_and_value_errors_name_the_shapes() -> None:
+    with pytest.raises(InvalidArgumentError, match="not invertible"):
+        la.inv(tf.ones([2, 2]))
+    with pytest.raises(InvalidArgumentError, match=r"\[2, 2\].*\[3, 1\]"):
+        la.solve(tf.eye(2), tf.ones([3, 1]))
+    with pytest.raises(InvalidArgumentError, match="batch"):
+        la.solve(tf.eye(2, batch_shape=[2]), tf.ones([2, 1]))
+    with pytest.raises(InvalidArgumentError, match="not invertible"):
+        la.solve(tf.zeros([2, 2]), tf.ones([2, 1]))
+    with pytest.raises(InvalidArgumentError, match=r"\[2, 2\].*\[3, 1\]"):
+        la.triangular_solve(tf.eye(2), tf.ones([3, 1]))
+    with pytest.raises(InvalidArgumentError, match=r"\[3, 2\].*\[4, 1\]"):
+        la.lstsq(tf.ones([3, 2]), tf.ones([4, 1]))
+    with pytest.raises(InvalidArgumentError, match="same shape"):
+        la.cross(tf.ones([3]), tf.ones([2, 3]))
+    with pytest.raises(InvalidArgumentError, match="must be 3"):
+        la.cross(tf.ones([4]), tf.ones([4]))
+    with pytest.raises(InvalidArgumentError, match=r"\[2\]"):
+        la.set_diag(tf.ones([2, 2]), tf.ones([3]))
+    with pytest.raises(InvalidArgumentError, match="square"):
+        la.det(tf.ones([2, 3]))
+    with pytest.raises(InvalidArgumentError, match="different dtypes"):
+        la.solve(tf.eye(2), tf.ones([2, 1], tf.float64))
+
+
+def test_triangular_solve_zero_pivot_gives_ieee_values() -> None:
+    x = la.triangular_solve(tf.constant([[0.0, 0.0], [1.0, 1.0]]), tf.constant([[1.0], [1.0]])).numpy()
+    assert np.isinf(x[0, 0])
