@@ -8,3 +8,11 @@ from .ops.nn_ops import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
 )
 from .ops.array_extra import embedding_lookup  # noqa: F401
+from .ops.nn_extra import (  # noqa: F401
+    batch_normalization, bias_add, dropout, elu, gelu, l2_loss, leaky_relu, moments, relu6, selu,
+    silu, softsign, swish,
+)
+from .ops.conv_ops import (  # noqa: F401
+    avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose, convolution, depthwise_conv2d,
+    max_pool, max_pool1d, max_pool2d,
+)

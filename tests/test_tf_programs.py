@@ -269,6 +269,12 @@ DIFFERENCES = {
                    lst(tensor([np.conj(np.log(2 + 0.5j))], "complex128"),
                        tensor([np.conj((1 + 2j) / (2 + 0.5j))], "complex128"))),
     ),
+    "ops_nn.case_moments_hessian_of_variance": Difference(
+        reason="tf.nn.moments differentiates the variance through the mean too, so second "
+        "derivatives are exact: 2/n (I - 1/n) (TF stops the gradient at the mean and gives 2/n I; "
+        "first derivatives agree)",
+        expect=tensor(0.5 * (np.eye(4) - 0.25), "float32"),
+    ),
 }
 
 

@@ -33,6 +33,7 @@ MODULES = (
     "seeds",
     "ops_training",
     "ops_linalg",
+    "ops_nn",
     "ops_math",
     "ops_arrays",
 )

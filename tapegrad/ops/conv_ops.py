@@ -1,0 +1,689 @@
+"""Convolutions and pooling over NHWC images (NWC sequences are images of height 1).
+
+Forwards are vectorised: ``sliding_window_view`` gives every window of the padded input as a
+strided view ``[N, OH, OW, C, KH, KW]`` (im2col without a copy) and one ``tensordot`` (or a
+grouped ``einsum``) does the multiply-add. Scatters back into the input (the transposed
+convolution, pooling gradients) loop over kernel positions, never over pixels.
+
+The convolution family is three bilinear ops that are each other's derivatives, so every order
+of differentiation stays inside the family (``T(x, w, g) = <g, conv(x, w)>``)::
+
+    Conv2D(x, w)               = y     d/dx: BackpropInput(g, w)   d/dw: BackpropFilter(x, g)
+    Conv2DBackpropInput(g, w)  = dx    d/dg: Conv2D(h, w)          d/dw: BackpropFilter(h, g)
+    Conv2DBackpropFilter(x, g) = dw    d/dx: BackpropInput(g, k)   d/dg: Conv2D(x, k)
+
+Grouped convolution (input channels a multiple of the filter's) is built in; depthwise
+convolution is the grouped case with one input channel per group. Pooling has the same shape:
+``AvgPool``/``AvgPoolGrad`` are adjoint linear maps, and ``MaxPool``'s gradient routes through
+the (non-differentiable) index of each window's first maximum.
+
+Every op takes 4-D core operands; extra leading axes (a batch of cotangents in a Jacobian walk)
+broadcast between the operands like matmul's batch axes, and are folded into the image axis
+where the op allows it.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .._core import Tensor, apply, as_tensor, binary_operands, defop
+from ..errors import InvalidArgumentError, UnimplementedError
+from .array_ops import _int_list, reshape, transpose
+from .math_ops import zeros_like
+
+Pads = tuple  # ((top, bottom), (left, right))
+
+
+def _err(op: str, msg: str) -> InvalidArgumentError:
+    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+
+
+# --------------------------------------------------------------------------- geometry
+def _out_size(n: int, k: int, s: int, d: int, pad: tuple) -> int:
+    span = n + pad[0] + pad[1] - (k - 1) * d - 1
+    return span // s + 1 if span >= 0 else 0
+
+
+def _windows(xp: np.ndarray, kh: int, kw: int, strides: tuple, dilations: tuple,
+             oh: int, ow: int) -> np.ndarray:
+    """All windows of a padded core ``[N, Hp, Wp, C]`` as a view ``[N, OH, OW, C, KH, KW]``."""
+    (sh, sw), (dh, dw) = strides, dilations
+    v = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
+    return v[:, :(oh - 1) * sh + 1:sh, :(ow - 1) * sw + 1:sw, :, ::dh, ::dw]
+
+
+def _pad_hw(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
+    if not any(pads[0]) and not any(pads[1]):
+        return x
+    return np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=value)
+
+
+def _scatter_windows(cols: np.ndarray, shape: tuple, strides: tuple, dilations: tuple,
+                     pads: Pads, dtype: Any) -> np.ndarray:
+    """Adjoint of :func:`_windows`: add ``cols [N, OH, OW, KH, KW, C]`` into a ``shape`` image."""
+    n, h, w, c = shape
+    _, oh, ow, kh, kw, _ = cols.shape
+    (sh, sw), (dh, dw), (pt, pb), (pl, pr) = strides, dilations, pads[0], pads[1]
+    out = np.zeros((n, h + pt + pb, w + pl + pr, c), dtype)
+    if oh and ow:
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                out[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw, :] += cols[:, :, :, i, j, :]
+    return out[:, pt:pt + h, pl:pl + w, :]
+
+
+# --------------------------------------------------------------------------- leading axes
+def _lift(core: Callable, a: np.ndarray, b: np.ndarray, fold: Sequence[bool], **p: Any) -> np.ndarray:
+    """Run ``core`` on 4-D operands; leading axes broadcast between ``a`` and ``b``.
+
+    An operand marked in ``fold`` has a batch-like first core axis (images), so its leading axes
+    can be merged into it when the other operand has none; otherwise rows are run one by one.
+    """
+    la, lb = a.shape[:-4], b.shape[:-4]
+    if not la and not lb:
+        return core(a, b, **p)
+    lead = np.broadcast_shapes(la, lb)
+    if all(fold) or (fold[0] and not lb) or (fold[1] and not la):
+        ops = [np.broadcast_to(v, lead + v.shape[-4:]) if f else v for v, f in zip((a, b), fold)]
+        ops = [v.reshape((-1,) + v.shape[-3:]) if f else v for v, f in zip(ops, fold)]
+        r = core(*ops, **p)
+        n = (a if fold[0] else b).shape[-4]
+        return r.reshape(lead + (n,) + r.shape[1:])
+    rows = int(np.prod(lead, dtype=np.int64))
+    A = np.broadcast_to(a, lead + a.shape[-4:]).reshape((rows,) + a.shape[-4:])
+    B = np.broadcast_to(b, lead + b.shape[-4:]).reshape((rows,) + b.shape[-4:])
+    if rows == 0:
+        r = core(np.zeros(a.shape[-4:], a.dtype), np.zeros(b.shape[-4:], b.dtype), **p)
+        return np.zeros(lead + r.shape, r.dtype)
+    out = [core(A[k], B[k], **p) for k in builtins.range(rows)]
+    return np.stack(out).reshape(lead + out[0].shape)
+
+
+# --------------------------------------------------------------------------- convolution cores
+def _conv_core(x: np.ndarray, w: np.ndarray, strides: tuple, dilations: tuple, pads: Pads) -> np.ndarray:
+    n, h, wd, c = x.shape
+    kh, kw, cg, o = w.shape
+    groups = c // cg
+    oh = _out_size(h, kh, strides[0], dilations[0], pads[0])
+    ow = _out_size(wd, kw, strides[1], dilations[1], pads[1])
+    dt = np.result_type(x, w)
+    if not (n and oh and ow and o):
+        return np.zeros((n, oh, ow, o), dt)
+    win = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow)
+    if groups == 1:
+        return np.tensordot(win, w, axes=([3, 4, 5], [2, 0, 1])).astype(dt, copy=False)
+    win = win.reshape(n, oh, ow, groups, cg, kh, kw)
+    r = np.einsum("nhwgcij,ijcgo->nhwgo", win, w.reshape(kh, kw, cg, groups, o // groups), optimize=True)
+    return r.reshape(n, oh, ow, o).astype(dt, copy=False)
+
+
+def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dilations: tuple,
+             pads: Pads) -> np.ndarray:
+    n, oh, ow, o = g.shape
+    kh, kw, cg, _ = w.shape
+    h, wd, c = in_shape[1:]
+    groups = c // cg
+    dt = np.result_type(g, w)
+    if groups == 1:
+        cols = np.tensordot(g, w, axes=([3], [3]))  # N, OH, OW, KH, KW, C
+    else:
+        cols = np.einsum("nhwgo,ijcgo->nhwijgc", g.reshape(n, oh, ow, groups, o // groups),
+                         w.reshape(kh, kw, cg, groups, o // groups), optimize=True)
+        cols = cols.reshape(n, oh, ow, kh, kw, c)
+    return _scatter_windows(cols, (n, h, wd, c), strides, dilations, pads, dt)
+
+
+def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilations: tuple,
+             pads: Pads) -> np.ndarray:
+    n, oh, ow, o = g.shape
+    kh, kw, cg, _ = w_shape
+    c = x.shape[3]
+    groups = c // cg
+    dt = np.result_type(x, g)
+    if not (n and oh and ow):
+        return np.zeros(w_shape, dt)
+    win = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow)
+    if groups == 1:
+        r = np.tensordot(win, g, axes=([0, 1, 2], [0, 1, 2]))  # C, KH, KW, O
+        return np.ascontiguousarray(r.transpose(1, 2, 0, 3)).astype(dt, copy=False)
+    r = np.einsum("nhwgcij,nhwgo->ijcgo", win.reshape(n, oh, ow, groups, cg, kh, kw),
+                  g.reshape(n, oh, ow, groups, o // groups), optimize=True)
+    return r.reshape(w_shape).astype(dt, copy=False)
+
+
+# --------------------------------------------------------------------------- convolution ops
+def _conv_fwd(x: np.ndarray, w: np.ndarray, **geo: Any) -> np.ndarray:
+    return _lift(_conv_core, x, w, (True, False), **geo)
+
+
+def _bi_fwd(g: np.ndarray, w: np.ndarray, **p: Any) -> np.ndarray:
+    return _lift(_bi_core, g, w, (True, False), **p)
+
+
+def _bf_fwd(x: np.ndarray, g: np.ndarray, **p: Any) -> np.ndarray:
+    return _lift(_bf_core, x, g, (False, False), **p)
+
+
+def _conv(x: Tensor, w: Tensor, geo: dict) -> Tensor:
+    return apply(_conv2d, (x, w), geo)
+
+
+def _bi(g: Tensor, w: Tensor, like: Tensor, geo: dict) -> Tensor:
+    return apply(_conv2d_bi, (g, w), dict(geo, in_shape=like._value.shape[-4:]))
+
+
+def _bf(x: Tensor, g: Tensor, like: Tensor, geo: dict) -> Tensor:
+    return apply(_conv2d_bf, (x, g), dict(geo, w_shape=like._value.shape[-4:]))
+
+
+def _bilinear_jvp(fn: Callable) -> Callable:
+    """JVP of a bilinear op ``fn(a, b, p)``: ``fn(ta, b) + fn(a, tb)``."""
+    def jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, **p: Any) -> Any:
+        out = None if ts[0] is None else fn(ts[0], b, p)
+        if ts[1] is not None:
+            t = fn(a, ts[1], p)
+            out = t if out is None else out + t
+        return out
+    return jvp
+
+
+def _geo(p: dict) -> dict:
+    return {"strides": p["strides"], "dilations": p["dilations"], "pads": p["pads"]}
+
+
+_conv2d = defop(
+    "Conv2D", _conv_fwd, broadcast=True,
+    vjp=lambda g, ans, needs, x, w, **p: [_bi(g, w, x, p) if i == 0 else _bf(x, g, w, p) for i in needs],
+    jvp=_bilinear_jvp(_conv))
+_conv2d_bi = defop(
+    "Conv2DBackpropInput", _bi_fwd, broadcast=True,
+    vjp=lambda h, ans, needs, g, w, in_shape, **p: [_conv(h, w, p) if i == 0 else _bf(h, g, w, p)
+                                                    for i in needs],
+    jvp=_bilinear_jvp(lambda a, b, p: apply(_conv2d_bi, (a, b), p)))
+_conv2d_bf = defop(
+    "Conv2DBackpropFilter", _bf_fwd, broadcast=True,
+    vjp=lambda k, ans, needs, x, g, w_shape, **p: [_bi(g, k, x, p) if i == 0 else _conv(x, k, p)
+                                                   for i in needs],
+    jvp=_bilinear_jvp(lambda a, b, p: apply(_conv2d_bf, (a, b), p)))
+
+
+# --------------------------------------------------------------------------- argument parsing
+def _channels_first(data_format: Any, nsp: int, op: str) -> bool:
+    last = {1: ("NWC", "NHWC"), 2: ("NHWC",)}[nsp]
+    first = {1: ("NCW", "NCHW"), 2: ("NCHW",)}[nsp]
+    if data_format is None or data_format in last:
+        return False
+    if data_format in first:
+        return True
+    raise ValueError(f"{op}: data_format must be {' or '.join(repr(f) for f in last[:1] + first[:1])}, "
+                     f"got {data_format!r}.")
+
+
+def _spatial(v: Any, nsp: int, what: str, op: str, cf: bool = False) -> tuple:
+    """One positive int per spatial axis from an int or a list of 1, ``nsp`` or ``nsp + 2`` ints."""
+    vals = [int(v)] if isinstance(v, (int, np.integer)) else _int_list(v, f"{op}: {what}")
+    if len(vals) == 1:
+        vals = vals * nsp
+    elif len(vals) == nsp + 2:
+        outer = (vals[0], vals[1]) if cf else (vals[0], vals[-1])
+        if outer != (1, 1):
+            raise UnimplementedError(None, None, f"{op}: {what} {vals} has an entry other than 1 for "
+                                     f"the batch or channel axis; only the spatial axes can have "
+                                     f"{what} (e.g. [1, 2, 2, 1]) [Op:{op}]")
+        vals = vals[2:] if cf else vals[1:-1]
+    elif len(vals) != nsp:
+        raise ValueError(f"{op}: {what} should be of length 1, {nsp} or {nsp + 2}. Received: "
+                         f"{what}={v!r} of length {len(vals)}.")
+    if builtins.min(vals) <= 0:
+        raise _err(op, f"{what} must be positive, got {vals}")
+    return tuple(vals)
+
+
+def _padding(padding: Any, nsp: int, sizes: Sequence[int], ks: Sequence[int], strides: tuple,
+             dilations: tuple, op: str, cf: bool, explicit: bool = True) -> tuple:
+    """Explicit ``(before, after)`` pads per spatial axis; SAME puts the odd pixel after, as TF."""
+    if isinstance(padding, str):
+        if padding == "VALID":
+            return ((0, 0),) * nsp
+        if padding == "SAME":
+            pads = []
+            for n, k, s, d in zip(sizes, ks, strides, dilations):
+                total = builtins.max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
+                pads.append((total // 2, total - total // 2))
+            return tuple(pads)
+        raise _err(op, f"padding must be \"SAME\" or \"VALID\" (upper case)"
+                       f"{' or a list of [before, after] pairs' if explicit else ''}, got {padding!r}")
+    if not explicit:
+        raise TypeError(f"{op}: padding must be the string \"SAME\" or \"VALID\", got {padding!r} "
+                        "(this op has no explicit padding).")
+    try:
+        arr = np.asarray(padding.numpy() if isinstance(padding, Tensor) else padding)
+    except ValueError:
+        arr = np.asarray([])
+    if arr.shape != (nsp + 2, 2) or arr.dtype.kind not in "iu":
+        raise ValueError(f"{op}: when padding is a list, it must be {nsp + 2} pairs of integers "
+                         f"[before, after], one per axis of the input. Received: padding={padding!r}.")
+    outer = (0, 1) if cf else (0, nsp + 1)
+    if arr[list(outer)].any():
+        raise ValueError(f"{op}: explicit padding must be [0, 0] for the batch and channel axes; "
+                         f"received padding={arr.tolist()}.")
+    if (arr < 0).any():
+        raise ValueError(f"{op}: explicit padding must be non-negative; received padding={arr.tolist()}.")
+    rows = arr[2:] if cf else arr[1:-1]
+    return tuple((int(a), int(b)) for a, b in rows)
+
+
+def _check_float(x: Tensor, op: str, ints: bool = False) -> None:
+    dt = x._value.dtype
+    if not (dt.kind == "f" or (ints and dt == np.int32)):
+        allowed = "float16, float32, float64" + (", int32" if ints else "")
+        raise _err(op, f"{op} does not accept a {x.dtype.name} input (allowed: {allowed}); cast it "
+                       "first, e.g. tf.cast(x, tf.float32)")
+
+
+def _to_core(x: Tensor, nsp: int, cf: bool, op: str, what: str = "input") -> tuple:
+    """``x`` as a 4-D NHWC core; returns it and the leading batch shape."""
+    nd = x._value.ndim
+    if nd < nsp + 2:
+        layout = ("N" + "C" + "HW"[2 - nsp:]) if cf else ("N" + "HW"[2 - nsp:] + "C")
+        raise _err(op, f"{what} must be {nsp + 2}-dimensional ({layout}) or more, got shape "
+                       f"{list(x._value.shape)}")
+    if cf:
+        perm = list(builtins.range(nd))
+        c = perm.pop(nd - nsp - 1)
+        x = transpose(x, perm + [c])
+    s = x._value.shape
+    batch = s[:-nsp - 1]
+    core = (int(np.prod(batch, dtype=np.int64)),) + ((1,) if nsp == 1 else ()) + s[-nsp - 1:]
+    return (reshape(x, core) if core != s else x), batch
+
+
+def _from_core(y: Tensor, batch: tuple, nsp: int, cf: bool) -> Tensor:
+    s = y._value.shape
+    want = batch + s[4 - nsp - 1:]
+    if want != s:
+        y = reshape(y, want)
+    if cf:
+        nd = len(want)
+        y = transpose(y, list(builtins.range(nd - nsp - 1)) + [nd - 1] + list(builtins.range(nd - nsp - 1, nd - 1)))
+    return y
+
+
+def _filter_core(w: Tensor, nsp: int, op: str) -> Tensor:
+    s = w._value.shape
+    if len(s) != nsp + 2:
+        names = ("filter_height, " if nsp == 2 else "") + "filter_width, in_channels, out_channels"
+        raise _err(op, f"convolution filter must be {nsp + 2}-dimensional [{names}], got shape {list(s)}")
+    return reshape(w, (1,) + s) if nsp == 1 else w
+
+
+def _hw(v: Any, nsp: int, what: str, op: str, cf: bool) -> tuple:
+    """``_spatial`` as a (height, width) pair; 1-D ops have height 1."""
+    return (1,) * (2 - nsp) + _spatial(v, nsp, what, op, cf)
+
+
+def _core_pads(padding: Any, xc: Tensor, ks: tuple, st: tuple, dl: tuple, op: str, cf: bool,
+               nsp: int, explicit: bool = True) -> tuple:
+    if isinstance(padding, str) or nsp == 2:
+        return _padding(padding, 2, xc._value.shape[1:3], ks, st, dl, op, cf, explicit)
+    return ((0, 0),) + _padding(padding, 1, xc._value.shape[2:3], ks[1:], st[1:], dl[1:], op, cf, explicit)
+
+
+def _convolve(xc: Tensor, wc: Tensor, strides: Any, padding: Any, dilations: Any, nsp: int,
+              op: str, cf: bool) -> Tensor:
+    st = _hw(strides, nsp, "strides", op, cf)
+    dl = _hw(1 if dilations is None else dilations, nsp, "dilations", op, cf)
+    pads = _core_pads(padding, xc, wc._value.shape[:2], st, dl, op, cf, nsp)
+    return apply(_conv2d, (xc, wc), {"strides": st, "dilations": dl, "pads": pads})
+
+
+def _conv_nd(input: Any, filters: Any, strides: Any, padding: Any, data_format: Any,
+             dilations: Any, nsp: int) -> Tensor:
+    op = "Conv2D"
+    x, w = binary_operands(input, filters, op)
+    _check_float(x, op, ints=True)
+    cf = _channels_first(data_format, nsp, op)
+    xc, batch = _to_core(x, nsp, cf, op)
+    wc = _filter_core(w, nsp, op)
+    c, (cg, o) = xc._value.shape[-1], wc._value.shape[2:]
+    if cg == 0 or c % cg:
+        raise _err(op, f"input depth must be evenly divisible by filter depth: {c} vs {cg}")
+    if o % (c // cg):
+        raise _err(op, f"output depth {o} must be a multiple of the number of groups {c // cg} "
+                       f"(input depth {c} / filter depth {cg})")
+    return _from_core(_convolve(xc, wc, strides, padding, dilations, nsp, op, cf), batch, nsp, cf)
+
+
+def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+           dilations: Any = None, name: Any = None) -> Tensor:
+    """1-D convolution (cross-correlation, as in TensorFlow) of ``[batch, width, in_channels]``
+    sequences with ``filters`` of shape ``[filter_width, in_channels, out_channels]``.
+
+    ``stride`` and ``dilations`` are an int or a list of 1 or 3 ints; ``padding`` is ``"VALID"``,
+    ``"SAME"`` (output width ``ceil(width / stride)``, the odd padded pixel at the end) or
+    explicit ``[[0, 0], [left, right], [0, 0]]``. Extra leading axes are batch axes.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(5.0), [1, 5, 1])
+    >>> tf.nn.conv1d(x, tf.ones([2, 1, 1]), stride=1, padding="VALID").numpy().ravel()
+    array([1., 3., 5., 7.], dtype=float32)
+    """
+    return _conv_nd(input, filters, stride, padding, data_format, dilations, 1)
+
+
+def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+           dilations: Any = None, name: Any = None) -> Tensor:
+    """2-D convolution (cross-correlation) of ``[batch, height, width, in_channels]`` images with
+    ``filters`` of shape ``[filter_height, filter_width, in_channels, out_channels]``.
+
+    ``strides`` and ``dilations`` are an int or a list of 1, 2 or 4 ints (``[1, sh, sw, 1]``);
+    ``padding`` is ``"VALID"``, ``"SAME"`` (output ``ceil(size / stride)``, the odd padded row or
+    column at the bottom or right, as TensorFlow) or explicit
+    ``[[0, 0], [top, bottom], [left, right], [0, 0]]``. When ``in_channels`` is a multiple ``g``
+    of the filter's, the convolution is grouped (``g`` groups). Gradients of every order are
+    convolutions again.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    >>> tf.nn.conv2d(x, tf.ones([2, 2, 1, 1]), strides=2, padding="VALID").numpy()[0, :, :, 0]
+    array([[10., 18.],
+           [42., 50.]], dtype=float32)
+    """
+    return _conv_nd(input, filters, strides, padding, data_format, dilations, 2)
+
+
+def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                     dilations: Any = None, name: Any = None) -> Tensor:
+    """Depthwise 2-D convolution: each input channel ``c`` is convolved with its own
+    ``channel_multiplier`` filters ``filter[:, :, c, :]``; output channel ``c * multiplier + m``.
+
+    ``filter`` has shape ``[filter_height, filter_width, in_channels, channel_multiplier]``;
+    ``strides`` is ``[1, s, s, 1]`` (an int or a pair also works), ``dilations`` ``[rh, rw]``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.ones([1, 3, 3, 2])
+    >>> tf.nn.depthwise_conv2d(x, tf.ones([2, 2, 2, 1]), [1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 2, 2, 2])
+    """
+    op = "DepthwiseConv2dNative"
+    x, w = binary_operands(input, filter, op)
+    _check_float(x, op)
+    cf = _channels_first(data_format, 2, op)
+    xc, batch = _to_core(x, 2, cf, op)
+    if w._value.ndim != 4:
+        raise _err(op, f"filter must be 4-dimensional [filter_height, filter_width, in_channels, "
+                       f"channel_multiplier], got shape {list(w._value.shape)}")
+    kh, kw, c, m = w._value.shape
+    if xc._value.shape[-1] != c:
+        raise _err(op, f"input and filter must have the same depth: {xc._value.shape[-1]} vs {c}")
+    wc = reshape(w, (kh, kw, 1, c * m))
+    return _from_core(_convolve(xc, wc, strides, padding, dilations, 2, op, cf), batch, 2, cf)
+
+
+def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NHWC", dilations: Any = None, name: Any = None) -> Tensor:
+    """The transpose (gradient with respect to the input) of :func:`conv2d`.
+
+    ``input`` is ``[batch, height, width, out_channels]``, ``filters``
+    ``[filter_height, filter_width, in_channels, out_channels]`` (the same filter a ``conv2d``
+    from ``output_shape`` would use), ``output_shape`` ``[batch, out_height, out_width,
+    in_channels]``: a ``conv2d`` of an ``output_shape`` image with the same ``strides``,
+    ``padding`` and ``dilations`` must give ``input``'s shape.
+
+    >>> import tapegrad as tf
+    >>> y = tf.nn.conv2d_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), [1, 4, 4, 1], 2)
+    >>> y.shape
+    TensorShape([1, 4, 4, 1])
+    """
+    op = "Conv2DBackpropInput"
+    g, w = binary_operands(input, filters, op)
+    _check_float(g, op)
+    cf = _channels_first(data_format, 2, op)
+    if g._value.ndim != 4:
+        raise _err(op, f"input must be 4-dimensional, got shape {list(g._value.shape)}")
+    if w._value.ndim != 4:
+        raise _err(op, f"filters must be 4-dimensional [filter_height, filter_width, in_channels, "
+                       f"out_channels], got shape {list(w._value.shape)}")
+    out = _int_list(output_shape, f"{op}: output_shape")
+    if len(out) != 4:
+        raise _err(op, f"output_shape must have 4 elements, got {out}")
+    if cf:
+        g = transpose(g, (0, 2, 3, 1))
+        out = [out[0], out[2], out[3], out[1]]
+    kh, kw, cg, o = w._value.shape
+    n, oh, ow, go = g._value.shape
+    if go != o:
+        raise _err(op, f"filter and out_backprop must have the same out_depth: filter has {o} "
+                       f"output channels, input has {go}")
+    if cg == 0 or out[3] % cg or o % (out[3] // cg):
+        raise _err(op, f"input depth must be evenly divisible by filter depth: output_shape has "
+                       f"{out[3]} channels, the filter {cg}")
+    if out[0] != n:
+        raise _err(op, f"output_shape batch {out[0]} does not match the input batch {n}")
+    st = _hw(strides, 2, "strides", op, cf)
+    dl = _hw(1 if dilations is None else dilations, 2, "dilations", op, cf)
+    pads = _padding(padding, 2, out[1:3], (kh, kw), st, dl, op, cf)
+    for dim, (size, k, s, d, p, got) in enumerate(zip(out[1:3], (kh, kw), st, dl, pads, (oh, ow))):
+        want = _out_size(size, k, s, d, p)
+        if want != got:
+            raise _err(op, f"Size of out_backprop doesn't match computed: actual = {got}, computed = "
+                           f"{want} spatial_dim: {dim + 1} input: {size} filter: {k} output: {got} "
+                           f"stride: {s} dilation: {d} (output_shape {out} does not convolve back to "
+                           f"the input's shape)")
+    y = apply(_conv2d_bi, (g, w), {"in_shape": tuple(out), "strides": st, "dilations": dl, "pads": pads})
+    return transpose(y, (0, 3, 1, 2)) if cf else y
+
+
+# --------------------------------------------------------------------------- pooling cores
+def _fold(core: Callable, *arrays: np.ndarray, **p: Any) -> np.ndarray:
+    """Run ``core`` on 4-D operands that share their image axis; leading axes broadcast and are
+    merged into it."""
+    leads = [a.shape[:-4] for a in arrays]
+    if not any(leads):
+        return core(*arrays, **p)
+    lead = np.broadcast_shapes(*leads)
+    flat = [np.broadcast_to(a, lead + a.shape[-4:]).reshape((-1,) + a.shape[-3:]) for a in arrays]
+    r = core(*flat, **p)
+    return r.reshape(lead + (arrays[0].shape[-4],) + r.shape[1:])
+
+
+def _pool_size(x: tuple, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
+    return tuple(_out_size(n, k, s, 1, p) for n, k, s, p in zip(x[1:3], ksize, strides, pads))
+
+
+def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
+    """Each window's maximum and the flat index in ``x`` of its first maximum (row-major)."""
+    n, h, w, c = x.shape
+    kh, kw = ksize
+    oh, ow = _pool_size(x.shape, ksize, strides, pads)
+    if not (n and oh and ow and c):
+        return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.intp)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win = _windows(_pad_hw(x, pads, low), kh, kw, strides, (1, 1), oh, ow).reshape(n, oh, ow, c, kh * kw)
+    valid = _windows(_pad_hw(np.ones((1, h, w, 1), bool), pads, False), kh, kw, strides, (1, 1), oh, ow)
+    valid = valid.reshape(1, oh, ow, 1, kh * kw)
+    m = win.max(axis=-1)
+    key = ((win == m[..., None]) & valid).astype(np.int8) * 2 + valid
+    i, j = np.divmod(key.argmax(axis=-1), kw)
+    r = np.arange(oh)[:, None, None] * strides[0] + i - pads[0][0]
+    col = np.arange(ow)[:, None] * strides[1] + j - pads[1][0]
+    idx = ((np.arange(n)[:, None, None, None] * h + r) * w + col) * c + np.arange(c)
+    return m, idx
+
+
+def _max_fwd(x: np.ndarray, **p: Any) -> np.ndarray:
+    return _fold(lambda a: _argmax_core(a, **p)[0], x)
+
+
+def _max_grad_fwd(x: np.ndarray, g: np.ndarray, **p: Any) -> np.ndarray:
+    def core(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        idx = _argmax_core(a, **p)[1]
+        r = np.bincount(idx.reshape(-1), weights=b.reshape(-1), minlength=a.size)
+        return r.reshape(a.shape).astype(b.dtype, copy=False)
+    return _fold(core, x, g)
+
+
+def _max_gradgrad_fwd(x: np.ndarray, h: np.ndarray, **p: Any) -> np.ndarray:
+    return _fold(lambda a, b: b.reshape(-1)[_argmax_core(a, **p)[1]], x, h)
+
+
+def _maxgrad_jvp(ts: Any, ans: Tensor, x: Tensor, g: Tensor, **p: Any) -> Tensor:
+    return zeros_like(ans) if ts[1] is None else apply(_max_grad, (x, ts[1]), p)
+
+
+def _maxgg_jvp(ts: Any, ans: Tensor, x: Tensor, h: Tensor, **p: Any) -> Tensor:
+    return zeros_like(ans) if ts[1] is None else apply(_max_gradgrad, (x, ts[1]), p)
+
+
+# The window maxima's positions depend on x only piecewise-constantly: derivatives through the
+# index are zero (TensorFlow returns zeros, not None, for the original input).
+_max_pool = defop("MaxPool", _max_fwd,
+                  vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, g), p),),
+                  jvp=lambda ts, ans, x, **p: apply(_max_gradgrad, (x, ts[0]), p))
+_max_grad = defop("MaxPoolGrad", _max_grad_fwd, broadcast=True, jvp=_maxgrad_jvp,
+                  vjp=(lambda k, ans, x, g, **p: zeros_like(x),
+                       lambda k, ans, x, g, **p: apply(_max_gradgrad, (x, k), p)))
+_max_gradgrad = defop("MaxPoolGradGrad", _max_gradgrad_fwd, broadcast=True, jvp=_maxgg_jvp,
+                      vjp=(lambda k, ans, x, h, **p: zeros_like(x),
+                           lambda k, ans, x, h, **p: apply(_max_grad, (x, k), p)))
+
+
+def _counts(shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:
+    """Valid (non-padded) elements in each window, ``[OH, OW, 1]``."""
+    per_axis = []
+    for n, k, s, p, o in zip(shape[1:3], ksize, strides, pads, _pool_size(shape, ksize, strides, pads)):
+        start = np.arange(o) * s - p[0]
+        per_axis.append(np.minimum(start + k, n) - np.maximum(start, 0))
+    return (per_axis[0][:, None] * per_axis[1][None, :])[:, :, None]
+
+
+def _avg_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:
+    n, h, w, c = x.shape
+    oh, ow = _pool_size(x.shape, ksize, strides, pads)
+    if not (n and oh and ow and c):
+        return np.zeros((n, oh, ow, c), x.dtype)
+    win = _windows(_pad_hw(x, pads), ksize[0], ksize[1], strides, (1, 1), oh, ow)
+    return (win.sum(axis=(-2, -1)) / _counts(x.shape, ksize, strides, pads)).astype(x.dtype, copy=False)
+
+
+def _avg_grad_core(g: np.ndarray, in_shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:
+    n, oh, ow, c = g.shape
+    shape = (n,) + tuple(in_shape[1:])
+    gs = (g / _counts(shape, ksize, strides, pads)).astype(g.dtype, copy=False)
+    cols = np.broadcast_to(gs[:, :, :, None, None, :], (n, oh, ow) + tuple(ksize) + (c,))
+    return _scatter_windows(cols, shape, strides, (1, 1), pads, g.dtype)
+
+
+_avg_pool = defop("AvgPool", lambda x, **p: _fold(_avg_core, x, **p), jvp="linear",
+                  vjp=(lambda g, ans, x, **p: apply(_avg_grad, (g,), dict(p, in_shape=x._value.shape[-4:])),))
+_avg_grad = defop("AvgPoolGrad", lambda g, in_shape, **p: _fold(_avg_grad_core, g, in_shape=in_shape, **p),
+                  jvp="linear", vjp=(lambda h, ans, g, in_shape, **p: apply(_avg_pool, (h,), p),))
+
+
+# --------------------------------------------------------------------------- pooling
+def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, nsp: int, op: str) -> Tensor:
+    x = as_tensor(input)
+    is_max = op == "MaxPool"
+    _check_float(x, op, ints=is_max)
+    cf = _channels_first(data_format, nsp, op)
+    if x._value.ndim != nsp + 2:
+        raise _err(op, f"input must be {nsp + 2}-dimensional ([batch, {'height, ' * (nsp == 2)}width, "
+                       f"channels]), got shape {list(x._value.shape)}")
+    xc, batch = _to_core(x, nsp, cf, op)
+    ks = _hw(ksize, nsp, "ksize", op, cf)
+    st = _hw(strides, nsp, "strides", op, cf)
+    pads = _core_pads(padding, xc, ks, st, (1, 1), op, cf, nsp, explicit=is_max)
+    if any(p >= k for pair, k in zip(pads, ks) for p in pair) and not isinstance(padding, str):
+        raise _err(op, f"explicit padding {[list(p) for p in pads]} must be smaller than the window "
+                       f"{list(ks)} on every side")
+    y = apply(_max_pool if is_max else _avg_pool, (xc,), {"ksize": ks, "strides": st, "pads": pads})
+    return _from_core(y, batch, nsp, cf)
+
+
+def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Maximum over windows of ``ksize`` along the width of ``[batch, width, channels]``.
+
+    ``padding`` is ``"VALID"``, ``"SAME"`` or explicit ``[[0, 0], [left, right], [0, 0]]``. The
+    gradient goes to the first maximum of each window (ties: the earliest), as in TensorFlow.
+    """
+    return _pool(input, ksize, strides, padding, data_format, 1, "MaxPool")
+
+
+def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Maximum over ``ksize`` windows of ``[batch, height, width, channels]`` images.
+
+    ``ksize`` and ``strides`` are an int or a list of 1, 2 or 4 ints; ``padding`` is ``"VALID"``,
+    ``"SAME"`` (padded elements never win) or explicit ``[[0, 0], [t, b], [l, r], [0, 0]]``. Each
+    window's gradient goes to its first maximum in row-major order, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    >>> tf.nn.max_pool2d(x, 2, 2, "VALID").numpy()[0, :, :, 0]
+    array([[ 5.,  7.],
+           [13., 15.]], dtype=float32)
+    """
+    return _pool(input, ksize, strides, padding, data_format, 2, "MaxPool")
+
+
+def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Mean over windows of ``ksize`` along the width of ``[batch, width, channels]``;
+    with ``"SAME"`` padding each mean is over the window's non-padded elements."""
+    return _pool(input, ksize, strides, padding, data_format, 1, "AvgPool")
+
+
+def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Mean over ``ksize`` windows of ``[batch, height, width, channels]`` images.
+
+    ``padding`` is ``"VALID"`` or ``"SAME"``; with ``"SAME"`` each mean divides by the number of
+    non-padded elements in its window, as TensorFlow does.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(9.0), [1, 3, 3, 1])
+    >>> tf.nn.avg_pool2d(x, 2, 2, "SAME").numpy()[0, :, :, 0]
+    array([[2. , 3.5],
+           [6.5, 8. ]], dtype=float32)
+    """
+    return _pool(input, ksize, strides, padding, data_format, 2, "AvgPool")
+
+
+def _pool_any(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str) -> Tensor:
+    nd = as_tensor(input)._value.ndim
+    if nd not in (3, 4):
+        raise ValueError(f"{op}: input must have rank 3 (NWC) or 4 (NHWC) for tapegrad's pooling, "
+                         f"got rank {nd}.")
+    return _pool(input, ksize, strides, padding, data_format, nd - 2, op)
+
+
+def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+             name: Any = None) -> Tensor:
+    """:func:`max_pool1d` or :func:`max_pool2d`, chosen by the input's rank (3 or 4)."""
+    return _pool_any(input, ksize, strides, padding, data_format, "MaxPool")
+
+
+def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+             name: Any = None) -> Tensor:
+    """:func:`avg_pool1d` or :func:`avg_pool2d`, chosen by the input's rank (3 or 4)."""
+    return _pool_any(input, ksize, strides, padding, data_format, "AvgPool")
+
+
+def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002
+                data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """:func:`conv1d` or :func:`conv2d`, chosen by the filter's rank (3 or 4).
+
+    ``strides`` and ``dilations`` default to 1. Unlike TensorFlow, strides and dilations above 1
+    may be combined.
+    """
+    w = as_tensor(filters)
+    nd = w._value.ndim
+    if nd not in (3, 4):
+        raise ValueError(f"convolution: filters must have rank 3 (1-D) or 4 (2-D) for tapegrad, got "
+                         f"shape {list(w._value.shape)}.")
+    return _conv_nd(input, filters, 1 if strides is None else strides, padding, data_format,
+                    dilations, nd - 2)

@@ -1,0 +1,216 @@
+"""``tapegrad.random``: random tensors (TensorFlow's ``tf.random``), drawn from NumPy Generators.
+
+Seeds work as in TensorFlow, as far as reproducibility goes (the numbers themselves differ from
+TensorFlow's):
+
+* no global seed, no op seed: fresh randomness on every call;
+* global seed (:func:`set_seed`), no op seed: each call gets the next op seed from a counter, so
+  the sequence of results after ``set_seed(s)`` is the same every time;
+* an op seed (``seed=``): the op draws from a stream keyed by ``(global seed, op seed)`` (the
+  global seed defaults to a fixed value); repeated calls continue the stream, so they differ from
+  each other, and ``set_seed`` restarts every stream.
+
+>>> import tapegrad as tf
+>>> tf.random.set_seed(42)
+>>> a = tf.random.uniform([2])
+>>> tf.random.set_seed(42)
+>>> bool(tf.reduce_all(a == tf.random.uniform([2])))
+True
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as _dt
+from ._core import Tensor, _wrap, apply, as_tensor, convert_to_tensor, defop
+from .errors import InvalidArgumentError
+from .ops.array_ops import _shape_arg
+
+__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical"]
+
+_DEFAULT_GLOBAL_SEED = 87654321
+_MASK = (1 << 63) - 1
+
+
+class _Seeds:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.global_seed: int | None = None
+        self.counter = 0
+        self.streams: dict[tuple, np.random.Generator] = {}
+        self.unseeded = np.random.default_rng()
+
+
+_seeds = _Seeds()
+
+
+def set_seed(seed: Any) -> None:
+    """Set the global random seed (``None`` clears it) and restart every seeded stream.
+
+    After ``set_seed(s)`` the same sequence of random ops gives the same values.
+
+    >>> import tapegrad as tf
+    >>> tf.random.set_seed(1); a = tf.random.normal([3]); b = tf.random.normal([3])
+    >>> tf.random.set_seed(1); bool(tf.reduce_all(tf.random.normal([3]) == a))
+    True
+    """
+    with _seeds.lock:
+        _seeds.global_seed = None if seed is None else int(seed) & _MASK
+        _seeds.counter = 0
+        _seeds.streams.clear()
+
+
+def _generator(seed: Any) -> np.random.Generator:
+    s = _seeds
+    with s.lock:
+        if seed is None:
+            if s.global_seed is None:
+                return s.unseeded
+            s.counter += 1
+            return np.random.default_rng([s.global_seed, s.counter, 0])
+        g = _DEFAULT_GLOBAL_SEED if s.global_seed is None else s.global_seed
+        key = (g, int(seed) & _MASK)
+        gen = s.streams.get(key)
+        if gen is None:
+            gen = s.streams[key] = np.random.default_rng([key[0], key[1], 1])
+        return gen
+
+
+def _float_dtype(dtype: Any, fn: str) -> _dt.DType:
+    dt = _dt.as_dtype(dtype)
+    if dt._np.kind != "f":
+        raise ValueError(f"{fn}: dtype must be a floating type (float16, float32, float64), got "
+                         f"{dt.name}.")
+    return dt
+
+
+def _param(v: Any, dt: _dt.DType) -> Tensor:
+    if isinstance(v, Tensor) and v._value.dtype != dt._np:
+        raise InvalidArgumentError(None, None, f"mean/stddev/minval/maxval of dtype {v.dtype.name} do "
+                                   f"not match the requested dtype {dt.name}; cast them first")
+    return convert_to_tensor(v, dtype=dt)
+
+
+def _draw(gen: np.random.Generator, kind: str, shape: tuple, dt: _dt.DType) -> Tensor:
+    work = np.float64 if dt._np == np.float64 else np.float32
+    v = gen.standard_normal(shape, dtype=work) if kind == "normal" else gen.random(shape, dtype=work)
+    return _wrap(v.astype(dt._np, copy=False))
+
+
+def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32, seed: Any = None,
+           name: Any = None) -> Tensor:
+    """Samples from a normal distribution: ``standard_normal(shape) * stddev + mean``.
+
+    ``mean`` and ``stddev`` may be tensors (they broadcast, and gradients flow to them as in
+    TensorFlow); the samples themselves are constants.
+
+    >>> import tapegrad as tf
+    >>> tf.random.normal([2, 3], seed=1).shape
+    TensorShape([2, 3])
+    """
+    dt = _float_dtype(dtype, "normal")
+    s = _shape_arg(shape, "RandomStandardNormal")
+    z = _draw(_generator(seed), "normal", s, dt)
+    return z * _param(stddev, dt) + _param(mean, dt)
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
+                     seed: Any = None, name: Any = None) -> Tensor:
+    """Like :func:`normal`, but standard samples beyond 2 standard deviations are redrawn."""
+    dt = _float_dtype(dtype, "truncated_normal")
+    s = _shape_arg(shape, "TruncatedNormal")
+    gen = _generator(seed)
+    z = gen.standard_normal(s)
+    bad = np.abs(z) > 2
+    while bad.any():
+        z[bad] = gen.standard_normal(int(bad.sum()))
+        bad = np.abs(z) > 2
+    return _wrap(z.astype(dt._np)) * _param(stddev, dt) + _param(mean, dt)
+
+
+def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32, seed: Any = None,
+            name: Any = None) -> Tensor:
+    """Samples from a uniform distribution on ``[minval, maxval)``.
+
+    Floating dtypes default to ``[0, 1)``. Integer dtypes (int32, int64) need ``maxval`` and
+    scalar bounds with ``minval < maxval``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.random.uniform([100], 0, 10, dtype=tf.int32, seed=3)
+    >>> bool(tf.reduce_all((x >= 0) & (x < 10)))
+    True
+    """
+    dt = _dt.as_dtype(dtype)
+    s = _shape_arg(shape, "RandomUniform")
+    if dt._np.kind == "f":
+        lo = _param(0.0 if minval is None else minval, dt)
+        hi = _param(1.0 if maxval is None else maxval, dt)
+        u = _draw(_generator(seed), "uniform", s, dt)
+        return u * (hi - lo) + lo
+    if dt._np not in (np.int32, np.int64):
+        raise ValueError(f"uniform: dtype must be float16, float32, float64, int32 or int64, got "
+                         f"{dt.name}.")
+    if maxval is None:
+        raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
+    lo, hi = (as_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dt)
+              for v in (minval, maxval))
+    if lo._value.ndim or hi._value.ndim:
+        raise InvalidArgumentError(None, None, f"minval and maxval must be scalars for integer dtypes, "
+                                   f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
+                                   "[Op:RandomUniformInt]")
+    a, b = int(lo._value), int(hi._value)
+    if a >= b:
+        raise InvalidArgumentError(None, None, f"Need minval < maxval, got {a} >= {b} [Op:RandomUniformInt]")
+    return _wrap(_generator(seed).integers(a, b, size=s, dtype=dt._np))
+
+
+_shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)
+
+
+def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
+    """Randomly permute ``value`` along its first axis. Gradients do not flow through it.
+
+    >>> import tapegrad as tf
+    >>> sorted(tf.random.shuffle(tf.range(5)).numpy().tolist())
+    [0, 1, 2, 3, 4]
+    """
+    x = as_tensor(value)
+    n = x._value.shape[0] if x._value.ndim else 1
+    return apply(_shuffle, (x,), {"perm": _generator(seed).permutation(n)})
+
+
+def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
+                name: Any = None) -> Tensor:
+    """Draw ``num_samples`` class indices per row of ``logits`` ``[batch, classes]`` (unnormalised
+    log-probabilities; ``-inf`` means probability 0). Returns ``[batch, num_samples]`` int64
+    (or ``dtype`` int32).
+
+    >>> import tapegrad as tf
+    >>> tf.random.categorical([[0.0, float("-inf")]], 3).numpy()
+    array([[0, 0, 0]])
+    """
+    lg = as_tensor(logits)
+    out_dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    if out_dt._np not in (np.int32, np.int64):
+        raise ValueError(f"categorical: dtype must be int32 or int64, got {out_dt.name}.")
+    if lg._value.dtype.kind != "f":
+        raise InvalidArgumentError(None, None, f"categorical: logits must be floating, got "
+                                   f"{lg.dtype.name}; cast them, e.g. tf.cast(logits, tf.float32) "
+                                   "[Op:Multinomial]")
+    if lg._value.ndim != 2:
+        raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                   f"{list(lg._value.shape)} [Op:Multinomial]")
+    n = int(as_tensor(num_samples)._value)
+    if n < 0:
+        raise InvalidArgumentError(None, None, f"num_samples should be non-negative, got {n} [Op:Multinomial]")
+    b, c = lg._value.shape
+    if c == 0 and b and n:
+        raise InvalidArgumentError(None, None, "categorical: logits have no classes [Op:Multinomial]")
+    gen = _generator(seed)
+    u = gen.random((b, n, c))
+    gumbel = -np.log(-np.log(u))
+    idx = np.argmax(np.asarray(lg._value, np.float64)[:, None, :] + gumbel, axis=-1) if c else np.zeros((b, n))
+    return _wrap(idx.astype(out_dt._np))
