@@ -7,7 +7,6 @@ indices do not address. Public calls use ``lead=0``; rules add the cotangent's b
 """
 from __future__ import annotations
 
-import builtins
 import numbers
 from typing import Any, Sequence
 
@@ -28,13 +27,13 @@ _INDEX_KINDS = (np.int16, np.int32, np.int64)
 
 # --------------------------------------------------------------------------- nd indexing
 def _nd_key(idx: np.ndarray, lead: int) -> tuple:
-    return (builtins.slice(None),) * lead + tuple(np.moveaxis(idx, -1, 0))
+    return (slice(None),) * lead + tuple(np.moveaxis(idx, -1, 0))
 
 
 def _gather_nd_fwd(p: np.ndarray, idx: np.ndarray, lead: int) -> np.ndarray:
     if idx.shape[-1] == 0:  # every index picks the whole tensor
         m = idx.ndim - 1
-        e = np.expand_dims(p, tuple(builtins.range(lead, lead + m)))
+        e = np.expand_dims(p, tuple(range(lead, lead + m)))
         return np.broadcast_to(e, p.shape[:lead] + idx.shape[:-1] + p.shape[lead:])
     return p[_nd_key(idx, lead)]
 
@@ -43,7 +42,7 @@ def _scatter_nd_fwd(idx: np.ndarray, upd: np.ndarray, shape: tuple, lead: int) -
     out = np.zeros(shape, upd.dtype)
     if idx.shape[-1] == 0:
         m = idx.ndim - 1
-        out += np.sum(upd, axis=tuple(builtins.range(lead, lead + m)), dtype=upd.dtype)
+        out += np.sum(upd, axis=tuple(range(lead, lead + m)), dtype=upd.dtype)
         return out
     np.add.at(out, _nd_key(idx, lead), upd)
     return out
@@ -72,7 +71,7 @@ def _tsu_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, lead: int) -> np.n
         n = int(np.prod(idx.shape[:-1], dtype=np.int64))
         if n:
             u = upd.reshape(upd.shape[:lead] + (n,) + t.shape[lead:])
-            out[...] = u[(builtins.slice(None),) * lead + (-1,)]
+            out[...] = u[(slice(None),) * lead + (-1,)]
         return out
     out[_nd_key(idx, lead)] = upd  # duplicates: the last update wins
     return out
@@ -141,9 +140,9 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
     b = int(batch_dims)
     iv = np.asarray(idx._value)
     pshape = p._value.shape
-    if b < 0 or b >= builtins.min(len(pshape), iv.ndim):
+    if b < 0 or (b and b >= min(len(pshape), iv.ndim)):
         raise ValueError(f"gather_nd: batch_dims must be in [0, min(rank(params), rank(indices)) - 1]"
-                         f" = [0, {builtins.min(len(pshape), iv.ndim) - 1}], got {batch_dims}.")
+                         f" = [0, {min(len(pshape), iv.ndim) - 1}], got {batch_dims}.")
     if pshape[:b] != iv.shape[:b]:
         raise _err("GatherNd", f"params.shape[:batch_dims] = {list(pshape[:b])} must equal "
                                f"indices.shape[:batch_dims] = {list(iv.shape[:b])}")
@@ -178,7 +177,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: Any = None) -> Tens
     idx = _nd_indices(indices, "ScatterNd")
     upd = as_tensor(updates)
     s = tuple(_int_list(shape, "scatter_nd: shape"))
-    if builtins.min(s, default=0) < 0:
+    if min(s, default=0) < 0:
         raise _err("ScatterNd", f"shape must be non-negative, got {list(s)}")
     iv = np.asarray(idx._value)
     _check_nd(iv, s, "ScatterNd", "shape")
@@ -239,7 +238,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
     if mv.ndim == 0:
         raise ValueError("boolean_mask: mask cannot be scalar; give a mask with at least one axis.")
     xs = x._value.shape
-    a = 0 if axis is None else norm_axis(axis, builtins.max(len(xs), 1), "boolean_mask")
+    a = 0 if axis is None else norm_axis(axis, max(len(xs), 1), "boolean_mask")
     if xs[a:a + mv.ndim] != mv.shape:
         raise ValueError(f"boolean_mask: the mask's shape {list(mv.shape)} must equal the tensor's "
                          f"shape {list(xs)} on axes {a}..{a + mv.ndim - 1} (got "
@@ -512,7 +511,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     x = as_tensor(tensor)
     _check_kind(x, "fc", "Norm")
     nd = x._value.ndim
-    axes = norm_axes(axis, nd, "Norm") if axis is not None else tuple(builtins.range(nd))
+    axes = norm_axes(axis, nd, "Norm") if axis is not None else tuple(range(nd))
     if is_matrix and _is_one_of(ord, (2,)):
         r = _matrix_2_norm(x, axes)
     elif _is_one_of(ord, ("euclidean", "fro", 2)):
@@ -548,7 +547,7 @@ def _is_one_of(v: Any, options: tuple) -> bool:
 def _matrix_2_norm(x: Tensor, axes: tuple) -> Tensor:
     from .linalg_decomp import svd
     nd = x._value.ndim
-    rest = [i for i in builtins.range(nd) if i not in axes]
+    rest = [i for i in range(nd) if i not in axes]
     perm = rest + list(axes)
     s = svd(transpose(x, perm), compute_uv=False)
     r = reduce_max(_abs(s), -1, keepdims=True)
@@ -581,7 +580,7 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> 
     v = _float_values(t, "clip_by_norm")
     dt = v.dtype
     if isinstance(clip_norm, (int, float, np.integer, np.floating)) and not isinstance(clip_norm, bool):
-        c = _wrap(dt._np.type(builtins.max(clip_norm, 0)))
+        c = _wrap(dt._np.type(max(clip_norm, 0)))
     else:
         c = cast(maximum(as_tensor(clip_norm), 0), dt)
     try:
@@ -755,7 +754,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
                                        f"{n}{' or more' if has_ell else ''} for subscripts "
                                        f"{terms[k]!r} but got shape {list(s)} [Op:Einsum]")
         ell_ranks.append(len(s) - n if has_ell else 0)
-    E = builtins.max(ell_ranks, default=0)
+    E = max(ell_ranks, default=0)
     ell = _fresh(used, E)
     used |= set(ell)
     ell_size = [1] * E
@@ -778,7 +777,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
                 sub += c
                 continue
             p = len(sub)
-            for j in builtins.range(r):
+            for j in range(r):
                 pos = E - r + j
                 if s[p + j] == 1 and ell_size[pos] != 1:
                     f = _fresh(used, 1)[0]
@@ -854,7 +853,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
     followed by ``b``'s.
 
     >>> import tapegrad as tf
-    >>> tf.tensordot(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), 1).numpy()
+    >>> float(tf.tensordot(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), 1))
     11.0
     """
     x, y = binary_operands(a, b, "Tensordot")
@@ -865,9 +864,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
         n = int(axes)
         if n < 0:
             raise ValueError(f"tensordot: axes must be at least 0, got {n}.")
-        if n > builtins.min(na, nb):
+        if n > min(na, nb):
             raise ValueError(f"tensordot: axes={n} is more than the rank of a ({na}) or b ({nb}).")
-        ax_a, ax_b = list(builtins.range(na - n, na)), list(builtins.range(n))
+        ax_a, ax_b = list(range(na - n, na)), list(range(n))
     else:
         if not isinstance(axes, (list, tuple, np.ndarray)) or len(axes) != 2:
             raise ValueError(f"tensordot: axes must be an int or a pair [a_axes, b_axes], got {axes!r}.")
@@ -944,6 +943,6 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = No
             np.zeros((0,) + ts[0]._value.shape[1:], ts[0]._value.dtype))
         out = reshape(gather(rows, _wrap(pos)), idx._value.shape + rows._value.shape[1:])
     if max_norm is not None:
-        emb_axes = list(builtins.range(idx._value.ndim, out._value.ndim))
+        emb_axes = list(range(idx._value.ndim, out._value.ndim))
         out = clip_by_norm(out, max_norm, axes=emb_axes or None)
     return out
