@@ -65,6 +65,12 @@ def _sorted_ids(data: Tensor, segment_ids: Any, op: str) -> tuple[np.ndarray, in
     return iv, int(iv[-1]) + 1 if iv.size else 0
 
 
+def _sorted_data(data: Any, segment_ids: Any, kinds: str, op: str) -> tuple[Tensor, np.ndarray, int]:
+    d = as_tensor(data)
+    _check_kind(d, kinds, op)
+    return (d,) + _sorted_ids(d, segment_ids, op)
+
+
 def _counts(iv: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(iv[iv >= 0].ravel(), minlength=n)[:n]
 
@@ -85,8 +91,7 @@ def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     >>> tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
     array([3., 0., 3.], dtype=float32)
     """
-    d = as_tensor(data)
-    iv, n = _sorted_ids(d, segment_ids, "SegmentSum")
+    d, iv, n = _sorted_data(data, segment_ids, "fciu", "SegmentSum")
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n})
 
 
@@ -107,9 +112,7 @@ def segment_mean(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     >>> tf.math.segment_mean(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
     array([1.5, 0. , 3. ], dtype=float32)
     """
-    d = as_tensor(data)
-    _check_kind(d, "fciu", "SegmentMean")
-    iv, n = _sorted_ids(d, segment_ids, "SegmentMean")
+    d, iv, n = _sorted_data(data, segment_ids, "fciu", "SegmentMean")
     return _mean(d, iv, n)
 
 
@@ -180,9 +183,7 @@ def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     >>> tf.math.segment_max(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])).numpy()
     array([2., 0., 3.], dtype=float32)
     """
-    d = as_tensor(data)
-    _check_kind(d, "fiu", "SegmentMax")
-    iv, n = _sorted_ids(d, segment_ids, "SegmentMax")
+    d, iv, n = _sorted_data(data, segment_ids, "fiu", "SegmentMax")
     return apply(_usmax, (d, _wrap(iv)), {"num_segments": n, "empty": 0})
 
 

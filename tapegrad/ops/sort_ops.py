@@ -58,11 +58,14 @@ def _check_sortable(x: Tensor, op: str) -> None:
         raise InvalidArgumentError(None, None, f"input must be >= 1-D, got shape [] [Op:{op}]")
 
 
-def _direction(direction: Any) -> bool:
+def _sort_input(values: Any, direction: Any) -> tuple[Tensor, bool]:
+    """The tensor to sort and whether the order is descending, validated."""
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError("Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
-    return direction == "DESCENDING"
+    x = as_tensor(values)
+    _check_sortable(x, "Sort")
+    return x, direction == "DESCENDING"
 
 
 def _to_last(x: Tensor, axis: Any, op: str) -> tuple[Tensor, Any]:
@@ -84,9 +87,7 @@ def sort(values: Any, axis: Any = -1, direction: str = "ASCENDING", name: Any = 
     >>> tf.sort(tf.constant([3.0, 1.0, 2.0]), direction="DESCENDING").numpy()
     array([3., 2., 1.], dtype=float32)
     """
-    x = as_tensor(values)
-    desc = _direction(direction)
-    _check_sortable(x, "Sort")
+    x, desc = _sort_input(values, direction)
     xl, back = _to_last(x, axis, "Sort")
     out = apply(_take, (xl, _wrap(_order(np.asarray(xl._value), desc))))
     return out if back is None else transpose(out, back)
@@ -103,9 +104,7 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
     >>> tf.argsort(tf.constant([1.0, 2.0, 1.0]), direction="DESCENDING").numpy()
     array([1, 0, 2], dtype=int32)
     """
-    x = as_tensor(values)
-    desc = _direction(direction)
-    _check_sortable(x, "Sort")
+    x, desc = _sort_input(values, direction)
     nd = x._value.ndim
     a = norm_axis(axis, nd, "Sort")
     v = np.moveaxis(np.asarray(x._value), a, -1)
