@@ -305,7 +305,7 @@ def recompute_grad(f: Callable) -> Callable:
     ...     tape.watch(x)
     ...     y = tf.reduce_sum(block(x))
     >>> tape.gradient(y, x).numpy().round(4)
-    array([ 0.8562, -1.1353], dtype=float32)
+    array([ 0.8553, -1.1816], dtype=float32)
     """
     if not callable(f):
         raise TypeError(f"recompute_grad wraps a function, got {type(f).__name__}.")
