@@ -25,12 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
 from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
 from ..errors import InvalidArgumentError
-from .array_ops import _lead, broadcast_to, concat, getitem, transpose
+from .array_ops import _lead, broadcast_to, concat, transpose
 from .linalg_ops import _mm
-from .math_ops import conj, multiply, real
+from .math_ops import conj, real
 from .reductions import reduce_sum
 
 
@@ -94,6 +93,14 @@ def _float_check(x: Tensor, op: str, kinds: str = "fc") -> None:
     if x._value.dtype.kind not in kinds or x._value.dtype == np.float16:
         raise _err(op, f"{op} does not accept dtype {x.dtype.name}; use float32, float64, "
                        "complex64 or complex128")
+
+
+def _apply_square(op: Any, input: Any, p: dict | None = None) -> Any:  # noqa: A002
+    """Run ``op`` on a (batch of) square floating matrices, after checking them."""
+    x = as_tensor(input)
+    _float_check(x, op.name)
+    _square_check(x, op.name)
+    return apply(op, (x,), p or {})
 
 
 def _rank_check(x: Tensor, op: str, r: int = 2) -> None:
@@ -513,10 +520,7 @@ def cholesky(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     array([[2., 0.],
            [1., 1.]], dtype=float32)
     """
-    x = as_tensor(input)
-    _float_check(x, "Cholesky")
-    _square_check(x, "Cholesky")
-    return apply(_chol, (x,))
+    return _apply_square(_chol, input)
 
 
 def cholesky_solve(chol: Any, rhs: Any, name: Any = None) -> Tensor:
@@ -558,10 +562,7 @@ def inv(input: Any, adjoint: bool = False, name: Any = None) -> Tensor:  # noqa:
     array([[0.5 , 0.  ],
            [0.  , 0.25]], dtype=float32)
     """
-    x = as_tensor(input)
-    _float_check(x, "MatrixInverse")
-    _square_check(x, "MatrixInverse")
-    return apply(_inv, (x,), {"adjoint": bool(adjoint)})
+    return _apply_square(_inv, input, {"adjoint": bool(adjoint)})
 
 
 def _inv_h(x: Tensor) -> Tensor:
@@ -584,10 +585,7 @@ def det(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     The gradient is ``det(A) * A^-H``; at a singular matrix it raises (as TensorFlow's does),
     because ``A^-1`` does not exist.
     """
-    x = as_tensor(input)
-    _float_check(x, "MatrixDeterminant")
-    _square_check(x, "MatrixDeterminant")
-    return apply(_det, (x,))
+    return _apply_square(_det, input)
 
 
 def _slogdet_fwd(x: np.ndarray) -> tuple:
@@ -599,11 +597,11 @@ def _slogdet_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
     gl = g[1]
     if gl._value.dtype.kind == "c":
         gl = real(gl)
-        gl = apply_cast(gl, x)
+        gl = _cast_like(gl, x)
     return gl[..., None, None] * _inv_h(x)
 
 
-def apply_cast(t: Tensor, like: Tensor) -> Tensor:
+def _cast_like(t: Tensor, like: Tensor) -> Tensor:
     from .math_ops import cast
     return cast(t, like.dtype)
 
@@ -611,7 +609,7 @@ def apply_cast(t: Tensor, like: Tensor) -> Tensor:
 def _slogdet_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
     t = _trace_solve(x, ts[0])
     if t._value.dtype.kind == "c":
-        t = apply_cast(real(t), x)
+        t = _cast_like(real(t), x)
     return (None, t)
 
 
@@ -628,10 +626,7 @@ def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A00
     >>> float(s), round(float(l), 4)
     (-1.0, 1.7918)
     """
-    x = as_tensor(input)
-    _float_check(x, "LogMatrixDeterminant")
-    _square_check(x, "LogMatrixDeterminant")
-    return apply(_slogdet, (x,))
+    return _apply_square(_slogdet, input)
 
 
 def logdet(matrix: Any, name: Any = None) -> Tensor:
@@ -744,7 +739,7 @@ def _sym_from_lower(t: Tensor) -> Tensor:
 
 
 def _cplx(e: Tensor, like: Tensor) -> Tensor:
-    return apply_cast(e, like) if like._value.dtype.kind == "c" else e
+    return _cast_like(e, like) if like._value.dtype.kind == "c" else e
 
 
 def _eigh_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
@@ -798,19 +793,13 @@ def eigh(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
     >>> e.numpy()
     array([1., 3.], dtype=float32)
     """
-    x = as_tensor(tensor)
-    _float_check(x, "SelfAdjointEigV2")
-    _square_check(x, "SelfAdjointEigV2")
-    return apply(_eigh, (x,))
+    return _apply_square(_eigh, tensor)
 
 
 def eigvalsh(tensor: Any, name: Any = None) -> Tensor:
     """Eigenvalues (ascending) of Hermitian matrices; reads the lower triangle, and the
     gradient ``v diag(ē) v^H`` is projected onto it as for :func:`eigh`."""
-    x = as_tensor(tensor)
-    _float_check(x, "SelfAdjointEigV2")
-    _square_check(x, "SelfAdjointEigV2")
-    return apply(_eigvalsh, (x,))
+    return _apply_square(_eigvalsh, tensor)
 
 
 # --------------------------------------------------------------------------- svd
@@ -1054,7 +1043,4 @@ def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     array([[1., 1.],
            [0., 1.]], dtype=float32)
     """
-    x = as_tensor(input)
-    _float_check(x, "MatrixExponential")
-    _square_check(x, "MatrixExponential")
-    return apply(_expm, (x,))
+    return _apply_square(_expm, input)

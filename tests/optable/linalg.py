@@ -78,6 +78,14 @@ def _wellcond_rect(rng, s):
     return rng.uniform(-1, 1, s) + np.eye(*s[-2:]) * 2.0
 
 
+def _cplx(kind):
+    """A complex version of a real input maker (Hermitian stays Hermitian)."""
+    def make(rng, s):
+        a = kind(rng, s) + 0.3j * rng.uniform(-1, 1, s)
+        return a @ np.conj(np.swapaxes(a, -1, -2)) if kind is _spd else a
+    return make
+
+
 def _triangular(rng, s):
     return rng.uniform(-1, 1, s) + np.eye(s[-1]) * 3.0
 
@@ -130,5 +138,16 @@ CASES = [
     OpCase("Qr", lambda a: list(la.qr(a)), [((3, 3),), ((4, 2),), ((2, 4),), ((2, 3, 2),)], make=_make(_wellcond_rect)),
     OpCase("Qr-full-square", lambda a: list(la.qr(a, full_matrices=True)), [((3, 3),), ((2, 3),)],
            make=_make(_wellcond_rect), ops=("Qr",)),
+    # complex inputs (gradients follow TF's convention: conjugate of the holomorphic derivative)
+    OpCase("complex-inv-solve", lambda a, b: [la.inv(a, adjoint=True), la.solve(a, b), la.solve(a, b, adjoint=True)],
+           SQ2[:1], make=_make(_cplx(_wellcond), _cplx(lambda rng, s: rng.uniform(-1, 1, s))),
+           ops=("MatrixInverse", "MatrixSolve")),
+    OpCase("complex-triangular-det", lambda a, b: [la.triangular_solve(a, b, lower=False, adjoint=True), la.det(a),
+                                                   la.slogdet(a)[1]],
+           SQ2[:1], make=_make(_cplx(_triangular), _cplx(lambda rng, s: rng.uniform(-1, 1, s))),
+           ops=("MatrixTriangularSolve", "MatrixDeterminant", "LogMatrixDeterminant")),
+    OpCase("complex-cholesky-eigvalsh", lambda a: [la.cholesky(0.5 * (a + la.adjoint(a))), la.eigvalsh(a)], SQ[:1],
+           make=_make(_cplx(_spd)), ops=("Cholesky", "SelfAdjointEigVals")),
+    OpCase("complex-expm", lambda a: la.expm(a * 0.3), SQ[:1], make=_make(_cplx(_wellcond)), ops=("MatrixExponential",)),
     OpCase("MatrixExponential", la.expm, [((3, 3),), ((2, 2, 2),)], domain=(-1.0, 1.0)),
 ]
