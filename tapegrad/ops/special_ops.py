@@ -220,8 +220,8 @@ def softplus(features: Any, name: Any = None) -> Tensor:
     """``log(1 + exp(x))``, computed without overflow; its gradient is ``sigmoid(x)``.
 
     >>> import tapegrad as tf
-    >>> tf.math.softplus(tf.constant([-100.0, 0.0, 100.0])).numpy()
-    array([0.       , 0.6931472, 100.       ], dtype=float32)
+    >>> tf.math.softplus(tf.constant([0.0, 1.0, 100.0])).numpy()
+    array([  0.6931472,   1.3132617, 100.       ], dtype=float32)
     """
     return _unary(_softplus, features, "f")
 
