@@ -650,3 +650,51 @@ def case_embedding_lookup_max_norm(tf):
 @tf_raises("InvalidArgumentError")
 def case_embedding_lookup_out_of_range_raises(tf):
     return tf.nn.embedding_lookup(tf.constant([[1.0], [2.0]]), [2])
+
+
+# ---------------------------------------------------------------- more dtypes, shapes and nesting
+def case_norm_complex_keeps_dtype(tf):
+    z = tf.constant([3 + 4j, 1j])
+    return tf.norm(z), tf.norm(z, ord=1), tf.norm(z, ord=np.inf)
+
+
+def case_sequence_mask_float_lengths_and_tensor_maxlen(tf):
+    return tf.sequence_mask([1.0, 2.5], 4), tf.sequence_mask(tf.constant([1, 3], tf.int64), tf.constant(3))
+
+
+def case_repeat_scalar_input_and_count_tensor(tf):
+    return tf.repeat(tf.constant(2.0), 3), tf.repeat(tf.constant([1, 2]), tf.constant([2, 1]), axis=0)
+
+
+def case_scatter_nd_int64_indices_float64(tf):
+    u = tf.constant([[1.0, 2.0]], tf.float64)
+    return _grads(tf, lambda u: tf.scatter_nd(tf.constant([[1]], tf.int64), u * u, tf.constant([3, 2], tf.int64)), u)
+
+
+def case_tensor_scatter_hessian_vector_product(tf):
+    t = tf.constant([1.0, 2.0, 3.0])
+    u = tf.constant([4.0])
+    with tf.autodiff.ForwardAccumulator(t, tf.constant([1.0, 1.0, 1.0])) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch([t, u])
+            # [[[0]]] rather than [[0]]: TF's forward mode fails on the IndexedSlices that
+            # gather_nd's gradient gives for [n, 1] indices
+            y = tf.reduce_sum(tf.tensor_scatter_nd_update(t * t * t, [[[0]]], tf.reshape(u * t[1:2], [1, 1])) ** 2)
+        g = tape.gradient(y, [t, u])
+    return g, acc.jvp(g)
+
+
+def case_einsum_broadcast_size_one_jacobian(tf):
+    x = _w(tf, [1, 2])
+    y = _w(tf, [3, 2], start=-1.0)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = tf.einsum("...i,...i->...", x, y)
+    return tape.jacobian(z, [x, y])
+
+
+def case_roll_reverse_forward_mode(tf):
+    x = tf.constant(M)
+    with tf.autodiff.ForwardAccumulator(x, tf.reverse(x, [0])) as acc:
+        y = tf.roll(tf.reverse(x * x, [1]), 1, 1)
+    return y, acc.jvp(y)
