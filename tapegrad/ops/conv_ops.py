@@ -103,6 +103,30 @@ def _lift(core: Callable, a: np.ndarray, b: np.ndarray, fold: Sequence[bool], **
 
 
 # --------------------------------------------------------------------------- convolution cores
+# With G groups of Cg input and Og output channels, K = KH * KW * Cg and M = N * OH * OW, the
+# convolution is one batched matmul: cols [G, M, K] @ filter [G, K, Og] -> [G, M, Og].
+def _cols(x: np.ndarray, kh: int, kw: int, groups: int, strides: tuple, dilations: tuple, pads: Pads,
+          oh: int, ow: int) -> np.ndarray:
+    """im2col: ``[G, N*OH*OW, KH*KW*Cg]``, rows in output order, columns in filter order."""
+    n, c = x.shape[0], x.shape[3]
+    v = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow).transpose(0, 1, 2, 4, 5, 3)
+    if groups == 1:
+        return v.reshape(1, n * oh * ow, kh * kw * c)
+    v = v.reshape(n * oh * ow, kh * kw, groups, c // groups).transpose(2, 0, 1, 3)
+    return v.reshape(groups, n * oh * ow, kh * kw * (c // groups))
+
+
+def _wmat(w: np.ndarray, groups: int) -> np.ndarray:
+    """``[KH, KW, Cg, G*Og]`` filter as ``[G, KH*KW*Cg, Og]``."""
+    kh, kw, cg, o = w.shape
+    return np.ascontiguousarray(w.reshape(kh * kw * cg, groups, o // groups).transpose(1, 0, 2))
+
+
+def _gmat(g: np.ndarray, groups: int) -> np.ndarray:
+    """``[N, OH, OW, G*Og]`` output (cotangent) as ``[G, N*OH*OW, Og]``."""
+    return np.ascontiguousarray(g.reshape(-1, groups, g.shape[3] // groups).transpose(1, 0, 2))
+
+
 def _conv_core(x: np.ndarray, w: np.ndarray, strides: tuple, dilations: tuple, pads: Pads) -> np.ndarray:
     n, h, wd, c = x.shape
     kh, kw, cg, o = w.shape
@@ -112,12 +136,8 @@ def _conv_core(x: np.ndarray, w: np.ndarray, strides: tuple, dilations: tuple, p
     dt = np.result_type(x, w)
     if not (n and oh and ow and o):
         return np.zeros((n, oh, ow, o), dt)
-    win = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow)
-    if groups == 1:
-        return np.tensordot(win, w, axes=([3, 4, 5], [2, 0, 1])).astype(dt, copy=False)
-    win = win.reshape(n, oh, ow, groups, cg, kh, kw)
-    r = np.einsum("nhwgcij,ijcgo->nhwgo", win, w.reshape(kh, kw, cg, groups, o // groups), optimize=True)
-    return r.reshape(n, oh, ow, o).astype(dt, copy=False)
+    r = np.matmul(_cols(x, kh, kw, groups, strides, dilations, pads, oh, ow), _wmat(w, groups))
+    return r.transpose(1, 0, 2).reshape(n, oh, ow, o).astype(dt, copy=False)
 
 
 def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dilations: tuple,
@@ -127,12 +147,8 @@ def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dila
     h, wd, c = in_shape[1:]
     groups = c // cg
     dt = np.result_type(g, w)
-    if groups == 1:
-        cols = np.tensordot(g, w, axes=([3], [3]))  # N, OH, OW, KH, KW, C
-    else:
-        cols = np.einsum("nhwgo,ijcgo->nhwijgc", g.reshape(n, oh, ow, groups, o // groups),
-                         w.reshape(kh, kw, cg, groups, o // groups), optimize=True)
-        cols = cols.reshape(n, oh, ow, kh, kw, c)
+    cols = np.matmul(_gmat(g, groups), _wmat(w, groups).transpose(0, 2, 1))  # G, M, KH*KW*Cg
+    cols = cols.reshape(groups, n * oh * ow, kh * kw, cg).transpose(1, 2, 0, 3).reshape(n, oh, ow, kh, kw, c)
     return _scatter_windows(cols, (n, h, wd, c), strides, dilations, pads, dt)
 
 
@@ -140,18 +156,13 @@ def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilat
              pads: Pads) -> np.ndarray:
     n, oh, ow, o = g.shape
     kh, kw, cg, _ = w_shape
-    c = x.shape[3]
-    groups = c // cg
+    groups = x.shape[3] // cg
     dt = np.result_type(x, g)
     if not (n and oh and ow):
         return np.zeros(w_shape, dt)
-    win = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow)
-    if groups == 1:
-        r = np.tensordot(win, g, axes=([0, 1, 2], [0, 1, 2]))  # C, KH, KW, O
-        return np.ascontiguousarray(r.transpose(1, 2, 0, 3)).astype(dt, copy=False)
-    r = np.einsum("nhwgcij,nhwgo->ijcgo", win.reshape(n, oh, ow, groups, cg, kh, kw),
-                  g.reshape(n, oh, ow, groups, o // groups), optimize=True)
-    return r.reshape(w_shape).astype(dt, copy=False)
+    cols = _cols(x, kh, kw, groups, strides, dilations, pads, oh, ow)
+    r = np.matmul(cols.transpose(0, 2, 1), _gmat(g, groups))  # G, KH*KW*Cg, Og
+    return r.transpose(1, 0, 2).reshape(w_shape).astype(dt, copy=False)
 
 
 # --------------------------------------------------------------------------- convolution ops
