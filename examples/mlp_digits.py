@@ -74,7 +74,7 @@ def accuracy(model, x, y) -> float:
 
 
 def save_plot(path: str, train_curve: list[float], test_curve: list[float], steps_per_epoch: int,
-              acc: float) -> None:
+              acc: float, model_name: str = "MLP") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -91,7 +91,7 @@ def save_plot(path: str, train_curve: list[float], test_curve: list[float], step
     ax.set_yscale("log")
     ax.set_xlabel("optimizer step")
     ax.set_ylabel("cross-entropy")
-    ax.set_title(f"MLP on scikit-learn digits, Adam: test accuracy {acc:.1%}")
+    ax.set_title(f"{model_name} on scikit-learn digits, Adam: test accuracy {acc:.1%}")
     ax.legend()
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -99,26 +99,27 @@ def save_plot(path: str, train_curve: list[float], test_curve: list[float], step
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def training_arguments(doc: str, epochs: int, lr: float, plot: str) -> argparse.ArgumentParser:
+    """The command-line options shared by the digits examples."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="train for a few steps only")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--hidden", type=int, nargs="+", default=[64, 32])
-    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--lr", type=float, default=lr, help="initial learning rate (cosine decay)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--plot", default=DEFAULT_PLOT, help="where to save the loss plot "
-                        "('' for none)")
+    parser.add_argument("--plot", default=plot, help="where to save the loss plot ('' for none)")
     parser.add_argument("--save", default="", help="save the trained weights to this .npz file")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def train(model: tf.Module, args: argparse.Namespace, model_name: str) -> dict:
+    """Mini-batch Adam with a cosine-decayed learning rate; returns the curves and accuracy."""
     from tqdm.auto import tqdm
 
     x_train, x_test, y_train, y_test = load_data(args.seed)
-    model = MLP([x_train.shape[1], *args.hidden, 10], seed=args.seed)
     steps_per_epoch = int(np.ceil(len(x_train) / args.batch_size))
-    epochs = 1 if args.quick else args.epochs
-    max_steps = 5 if args.quick else epochs * steps_per_epoch
+    max_steps = 5 if args.quick else args.epochs * steps_per_epoch
     schedule = tf.optimizers.schedules.CosineDecay(args.lr, decay_steps=max_steps, alpha=0.05)
     opt = tf.optimizers.Adam(learning_rate=schedule)
     rng = np.random.default_rng(args.seed)
@@ -147,12 +148,20 @@ def main(argv: list[str] | None = None) -> dict:
     acc = accuracy(model, x_test, y_test)
     print(f"{len(train_curve)} steps, test loss {test_curve[-1]:.4f}, test accuracy {acc:.3f}")
     if args.plot:
-        save_plot(args.plot, train_curve, test_curve, steps_per_epoch, acc)
+        save_plot(args.plot, train_curve, test_curve, steps_per_epoch, acc, model_name)
         print(f"loss plot saved to {args.plot}")
     if args.save:
         tf.saving.save_variables(args.save, model)
         print(f"weights saved to {args.save}")
     return {"accuracy": acc, "train_loss": train_curve, "test_loss": test_curve, "model": model}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = training_arguments(__doc__, epochs=20, lr=0.01, plot=DEFAULT_PLOT)
+    parser.add_argument("--hidden", type=int, nargs="+", default=[64, 32])
+    args = parser.parse_args(argv)
+    model = MLP([64, *args.hidden, 10], seed=args.seed)
+    return train(model, args, "MLP")
 
 
 if __name__ == "__main__":

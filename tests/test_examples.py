@@ -79,3 +79,17 @@ def test_newton_converges_quadratically_on_logistic_regression():
     out = load("newton_hvp").main(["--iters", "20"])
     grad_norms = [g for _, g in out["history"]]
     assert grad_norms[-1] < 1e-10 and len(grad_norms) <= 10
+
+
+def test_cnn_digits(tmp_path):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("tqdm")
+    import tapegrad as tf
+
+    if not hasattr(tf.nn, "conv2d"):
+        pytest.skip("tf.nn.conv2d is not available")
+    out = load("cnn_digits").main(["--quick", "--no-progress", "--plot", ""])
+    assert len(out["train_loss"]) == 5
+    assert out["train_loss"][-1] < out["train_loss"][0]
+    shapes = [tuple(v.shape) for v in out["model"].trainable_variables]
+    assert shapes == [(8,), (3, 3, 1, 8), (16,), (3, 3, 8, 16), (10,), (64, 10)]
