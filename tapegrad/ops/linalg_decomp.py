@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
+from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop, warn_once
 from ..errors import InvalidArgumentError
 from .array_ops import _lead, broadcast_to, concat, transpose
 from .linalg_ops import _mm
@@ -696,7 +696,8 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     ``fast=True`` (TensorFlow's default) solves the regularised normal equations with a Cholesky
     factorisation: ``(A^H A + λI)^-1 A^H B`` when ``M >= N``, else ``A^H (A A^H + λI)^-1 B``.
     ``fast=False`` returns the minimum-norm solution through the pseudo-inverse (robust to rank
-    deficiency; ``l2_regularizer`` must then be 0). Both are differentiable.
+    deficiency); it ignores ``l2_regularizer`` with a warning, as TensorFlow ignores it. Both
+    are differentiable (TensorFlow has no gradient for ``fast=False``).
     """
     a, b = binary_operands(matrix, rhs, "MatrixSolveLs")
     _float_check(a, "MatrixSolveLs")
@@ -707,7 +708,8 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     lam = float(l2_regularizer._value if isinstance(l2_regularizer, Tensor) else l2_regularizer)
     if not fast:
         if lam != 0.0:
-            raise ValueError("lstsq: l2_regularizer is not supported with fast=False; use fast=True.")
+            warn_once("lstsq-l2-slow", "lstsq: l2_regularizer is ignored when fast=False (as in "
+                                       "TensorFlow); use fast=True for a regularised solution.")
         return _mm(pinv(a), b)
     m, n = va.shape[-2:]
     if m >= n:

@@ -187,6 +187,15 @@ def case_lstsq_slow_value(tf):
     return tf.linalg.lstsq(_c(tf, T43), b, fast=False)
 
 
+def case_lstsq_slow_ignores_l2_regularizer(tf):
+    b = _c(tf, [[1.0], [2.0], [0.0], [-1.0]])
+    return tf.linalg.lstsq(_c(tf, T43), b, l2_regularizer=0.5, fast=False)
+
+
+def case_pinv_rank_deficient(tf):
+    return tf.linalg.pinv(_c(tf, [[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]]))
+
+
 # --------------------------------------------------------------------------- eigh
 def case_eigh_values_and_grad(tf):
     w = _c(tf, [1.0, -2.0, 0.5])
