@@ -30,6 +30,10 @@ class _Rows:
         self.index, self.values = index, values
 
 
+_HOW_TO_DIAGNOSE = ("for the cause and the line of code, compute the gradients with "
+                    "tape.gradient(..., unconnected_gradients=\"raise\") (see tapegrad.diagnosis).")
+
+
 def _caller_level() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside this package."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -225,13 +229,15 @@ class Optimizer:
                 f"No gradients provided for any variable. Every gradient was None (variables: "
                 f"{missing}): the loss does not depend on them through operations a "
                 "GradientTape recorded. Check that the loss was computed inside the tape from "
-                "these variables, without .numpy() or other NumPy conversions on the way.")
+                "these variables, without .numpy() or other NumPy conversions on the way; "
+                + _HOW_TO_DIAGNOSE)
         if missing:
             warnings.warn(
                 f"Gradients do not exist for variables {missing} when minimizing the loss; "
                 "they were not updated. A None gradient means the loss does not depend on the "
                 "variable through operations the GradientTape recorded (unused variable, "
-                ".numpy() or a NumPy call on the way, or computed outside the tape).",
+                ".numpy() or a NumPy call on the way, or computed outside the tape); "
+                + _HOW_TO_DIAGNOSE,
                 UserWarning, stacklevel=_caller_level())
         prepared = [(self._gradient_array(g, v), v) for g, v in work]
         prepared = self._clip(prepared)
