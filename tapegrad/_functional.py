@@ -91,6 +91,13 @@ def _sources(args: list, nums: tuple) -> list:
     return [args[i] for i in nums]
 
 
+def _setup(args: Sequence[Any], argnums: Any, fname: str) -> tuple[list, list, tuple, bool]:
+    """(converted args, the differentiated ones, their indices, whether argnums was one int)."""
+    nums, single = _argnums(argnums, len(args), fname)
+    args = _prepare(args, nums, fname)
+    return args, _sources(args, nums), nums, single
+
+
 def _pick(gs: list, single: bool) -> Any:
     return gs[0] if single else tuple(gs)
 
@@ -112,9 +119,7 @@ def value_and_grad(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Call
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        nums, single = _argnums(argnums, len(args), "value_and_grad")
-        args = _prepare(args, nums, "value_and_grad")
-        srcs = _sources(args, nums)
+        args, srcs, nums, single = _setup(args, argnums, "value_and_grad")
         with GradientTape() as tape:
             tape.watch(srcs)
             out = f(*args, **kwargs)
@@ -223,8 +228,7 @@ def jacobian(f: Callable, argnums: Any = 0, mode: str = "rev", has_aux: bool = F
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        nums, single = _argnums(argnums, len(args), fname)
-        args = _prepare(args, nums, fname)
+        args, _, nums, single = _setup(args, argnums, fname)
         run = _jac_rev if mode == "rev" else _jac_fwd
         out, jac = run(f, args, kwargs, nums, has_aux)
         value, aux = out
@@ -322,9 +326,7 @@ def hessian(f: Callable, argnums: Any = 0) -> Callable:
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        nums, single = _argnums(argnums, len(args), "hessian")
-        args = _prepare(args, nums, "hessian")
-        srcs = _sources(args, nums)
+        args, srcs, nums, single = _setup(args, argnums, "hessian")
         with GradientTape(persistent=not single) as outer:
             outer.watch(srcs)
             with GradientTape() as inner:
