@@ -170,3 +170,14 @@ def test_gradients_for_trainable_variables():
     assert [g.shape for g in grads] == [v.shape for v in mlp.trainable_variables]
     # d loss / d b_last = scale per output, summed over the batch of 2
     np.testing.assert_allclose(grads[2].numpy(), [4.0, 4.0])
+
+
+@pytest.mark.parametrize("name", ["tapegrad.module", "tapegrad.optimizers",
+                                  "tapegrad.optimizers.optimizer", "tapegrad.optimizers.algorithms",
+                                  "tapegrad.optimizers.schedules", "tapegrad.saving"])
+def test_training_tools_docstring_examples_run(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
