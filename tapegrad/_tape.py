@@ -39,11 +39,14 @@ class UnconnectedGradients(enum.Enum):
     """What ``gradient`` returns for a source the target does not depend on.
 
     ``NONE`` (the default) gives ``None``; ``ZERO`` gives zeros of the source's shape and dtype.
-    The strings ``"none"`` and ``"zero"`` are accepted too.
+    ``RAISE`` (a tapegrad extension) raises :class:`tapegrad.errors.UnconnectedGradientError`,
+    naming for each unconnected source why it is unconnected (see :mod:`tapegrad.diagnosis`).
+    The strings ``"none"``, ``"zero"`` and ``"raise"`` are accepted too.
     """
 
     NONE = "none"
     ZERO = "zero"
+    RAISE = "raise"
 
 
 def _parse_unconnected(u: Any) -> UnconnectedGradients:
@@ -51,8 +54,11 @@ def _parse_unconnected(u: Any) -> UnconnectedGradients:
         return UnconnectedGradients(u)
     except ValueError:
         raise ValueError(f"Unknown value for unconnected_gradients: {u!r}. Use "
-                         "tf.UnconnectedGradients.NONE, tf.UnconnectedGradients.ZERO, 'none' or "
-                         "'zero'.") from None
+                         "tf.UnconnectedGradients.NONE, tf.UnconnectedGradients.ZERO, 'none', "
+                         "'zero' or 'raise'.") from None
+
+
+_explain_all: Any = None  # tapegrad.diagnosis.enable() puts explain mode on every new tape
 
 
 _IN_CONTEXT_WARNING = (
@@ -100,7 +106,7 @@ class GradientTape:
         self._used = False        # a one-shot tape that has run its backward walk
         self._failed: str | None = None
         self._stopped_for_good = False
-        self._explain = None      # set by tape.explain mode (diagnosis.py)
+        self._explain = None if _explain_all is None else _explain_all(self)  # diagnosis.py
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> "GradientTape":
@@ -205,6 +211,30 @@ class GradientTape:
                     f"tf.{t.dtype.name}. Its gradient will be None.", stacklevel=2)
         if self._explain is not None:
             self._explain.on_watch(flat)
+
+    def explain(self, cotangents: bool = False, warn: bool = True) -> "GradientTape":
+        """Explain mode: keep a light log (op names, ids, lines of your code) so that a ``None``
+        gradient says why. Returns the tape; see :func:`tapegrad.diagnosis.explain`.
+
+        >>> import tapegrad as tf
+        >>> x = tf.constant(1.0)
+        >>> with tf.GradientTape().explain() as tape:
+        ...     y = x * x                 # x was never watched
+        >>> tape.gradient(y, x, unconnected_gradients="raise")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tapegrad.errors.UnconnectedGradientError: No gradient for the source:
+        sources[0] (Tensor float32[]):
+          - the source is a constant that was never watched; it is first used by Mul at ...
+        """
+        from .diagnosis import explain
+        return explain(self, cotangents, warn)
+
+    def stats(self) -> Any:
+        """What the tape holds: ``TapeStats(ops, bytes, tensors, variables)`` (see
+        :func:`tapegrad.diagnosis.stats`)."""
+        from .diagnosis import stats
+        return stats(self)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched (explicitly or on access), in creation order."""
@@ -385,11 +415,16 @@ class GradientTape:
         src_ids = {s._id for s in flat_s}
         entries = self._entries
         free = not (self._persistent or keep)
+        check = None
+        if self._explain is not None or mode is UnconnectedGradients.RAISE:
+            from .diagnosis import _BackwardCheck
+            check = _BackwardCheck(self, flat_t, flat_s, mode)
         if free:
             self._entries = []
             self._used = True
         try:
-            found = _backward(entries, ct, owned, src_ids, free, batch)
+            found = _backward(entries, ct, owned, src_ids, free, batch,
+                              None if check is None else check.on_cotangent)
         except BaseException as e:
             if free:
                 self._failed = f"{type(e).__name__}: {e}"
@@ -408,13 +443,13 @@ class GradientTape:
                     v = s._snap._value if isinstance(s, Variable) else s._value
                     shape = v.shape if batch is None else (batch,) + v.shape
                     g = _wrap(np.zeros(shape, v.dtype))
-                elif self._explain is not None:
-                    self._explain.on_none(s)
             elif isinstance(s, (Tensor, Variable)) and not isinstance(g, IndexedSlices):
                 v = s._snap._value if isinstance(s, Variable) else s._value
                 if v.dtype.kind not in "fc" and not (g._value.dtype == v.dtype):
-                    g = None if mode is UnconnectedGradients.NONE else _wrap(np.zeros(v.shape, v.dtype))
+                    g = None if mode is not UnconnectedGradients.ZERO else _wrap(np.zeros(v.shape, v.dtype))
             out.append(g)
+        if check is not None:
+            check.end(out)
         return out
 
     # ------------------------------------------------------------------ jacobians (autodiff/_jacobian.py)
@@ -482,8 +517,12 @@ class _StopRecording:
     def __enter__(self) -> None:
         self._index = _pop(self._tape)
         self._tape._recording = False
+        if self._tape._explain is not None:
+            self._tape._explain.on_pause(self._index)
 
     def __exit__(self, *exc: Any) -> None:
+        if self._tape._explain is not None:
+            self._tape._explain.on_resume()
         if self._index >= 0 and not self._tape._stopped_for_good:
             _push(self._tape, self._index)
             self._tape._recording = True
@@ -525,7 +564,8 @@ def _add_sparse(a: Any, b: Any) -> Any:
 
 
 def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
-              batch: int | None) -> dict:
+              batch: int | None, observe: Any = None) -> dict:
+    # observe(k, i, cotangent): explain mode's record of cotangent norms (i = -1: the output's)
     from .ops.array_ops import unbroadcast
     found: dict[int, Any] = {}
     pop = ct.pop
@@ -557,6 +597,8 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 elif type(gs[i]) is IndexedSlices:
                     gs[i] = gs[i]._dense()
             g = tuple(gs)
+        if observe is not None:
+            observe(k, -1, g)
         if batch is not None and not op.batch_ok:
             grads = _rowwise(op, g, ans, needs, xs, p, batch)
         else:
@@ -573,6 +615,8 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                     want = x._value.shape if batch is None else (batch,) + x._value.shape
                     if gi._value.shape != want:
                         gi = unbroadcast(gi, want, 0 if batch is None else 1)
+            if observe is not None:
+                observe(k, i, gi)
             _accumulate(ct, owned, x._id, gi)
     return found
 

@@ -12,6 +12,7 @@ __all__ = [
     "FailedPreconditionError", "OutOfRangeError", "ResourceExhaustedError", "UnknownError",
     "AbortedError", "AlreadyExistsError", "CancelledError", "DataLossError",
     "DeadlineExceededError", "PermissionDeniedError", "UnauthenticatedError", "UnavailableError",
+    "UnconnectedGradientError",
 ]
 
 
@@ -96,3 +97,13 @@ class UnauthenticatedError(OpError):
 
 class UnavailableError(OpError):
     pass
+
+
+class UnconnectedGradientError(ValueError):
+    """``unconnected_gradients="raise"`` found sources without a gradient (a tapegrad extension).
+
+    The message names, for each such source, the cause and the line of your code where it
+    happened; ``diagnoses`` holds the same as a :class:`tapegrad.diagnosis.Diagnosis`.
+    """
+
+    diagnoses: list = []

@@ -1,0 +1,709 @@
+"""Why is my gradient ``None``? Explain mode for GradientTape, and the tape's statistics.
+
+A gradient is ``None`` when the tape recorded no differentiable path from the target to the
+source. TensorFlow says nothing more; tapegrad can say why and where, in two ways:
+
+* ``tape.gradient(target, sources, unconnected_gradients="raise")`` (also for ``jacobian`` and
+  ``batch_jacobian``) raises :class:`tapegrad.errors.UnconnectedGradientError`, a ``ValueError``
+  that names, for every unconnected source, the cause and the file and line of your code where it
+  happened.
+* **Explain mode** makes the tape keep a light log while it records (op names, tensor ids and the
+  file and line of the calling code; never values), so the causes can be found. Turn it on for
+  one tape with ``tape.explain()`` (or :func:`explain`), or for every new tape with
+  :func:`enable` / ``with tapegrad.diagnosis.explaining():`` or the environment variable
+  ``TAPEGRAD_EXPLAIN=1``. In explain mode a ``None`` gradient also warns
+  (:class:`NoneGradientWarning`) with the same explanation, and :func:`diagnose` answers the
+  question after the fact.
+
+Without explain mode ``"raise"`` still raises, with the causes the tape can see without a log
+(an integer source, a Variable that was not watched, a target the tape never saw).
+
+The causes named (``Cause.kind``):
+
+==================== ============================================================================
+``int_dtype``        the source has an integer or bool dtype
+``outside_tape``     the target was computed outside the tape's ``with`` block
+``not_watched``      a constant that was never ``tape.watch``-ed
+``not_trainable``    a Variable created with ``trainable=False``
+``watch_accessed``   the tape has ``watch_accessed_variables=False`` and the Variable was not watched
+``not_read``         a Variable that was not read while recording (e.g. used before the tape)
+``watched_late``     ``tape.watch(x)`` came after ``x`` was used
+``stop_gradient``    the path goes through ``tf.stop_gradient``
+``stop_recording``   the path goes through ops run inside ``tape.stop_recording()``
+``int_on_path``      an op on the path produced an integer or bool tensor
+``nondiff_op``       the path goes through a non-differentiable op (named)
+``nondiff_input``    the path enters an op through an input that has no gradient (named)
+``escaped``          the value left the tape: ``.numpy()``, ``float()``, ``int()``, ``bool()``,
+                     ``np.asarray`` or a NumPy function tapegrad does not implement (named)
+``assign``           the path goes through ``Variable.assign``, which does not carry gradients
+``disconnected``     none of the above: the target does not use the source
+``partial``          (a note) explain mode was turned on after the tape had recorded ops
+==================== ============================================================================
+
+>>> import tapegrad as tf, numpy as np
+>>> x = tf.constant(2.0)
+>>> with tf.GradientTape() as tape:
+...     _ = tape.explain()
+...     tape.watch(x)
+...     y = tf.constant(np.square(x.numpy()))      # leaves the tape through .numpy()
+>>> try:
+...     tape.gradient(y, x, unconnected_gradients="raise")
+... except tf.errors.UnconnectedGradientError as e:
+...     print(e.diagnoses[0].causes[0].kind)
+escaped
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import warnings
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Iterator, NamedTuple
+
+import numpy as np
+
+from . import _nest, _tape
+from ._core import IndexedSlices, Tensor, Variable, _next_id, _pop, _push
+from .errors import UnconnectedGradientError
+
+__all__ = ["explain", "enable", "disable", "explaining", "diagnose", "stats", "Cause",
+           "SourceDiagnosis", "Diagnosis", "TapeStats", "NoneGradientWarning",
+           "UnconnectedGradientError"]
+
+
+class NoneGradientWarning(UserWarning):
+    """A gradient came out ``None`` on a tape in explain mode; the message says why."""
+
+
+# ---------------------------------------------------------------------------- where in user code
+_PKG = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PKG_REAL = os.path.dirname(os.path.realpath(__file__)) + os.sep
+_INSIDE: dict = {}  # code object -> defined inside the tapegrad package
+
+
+def _inside(code: Any) -> bool:
+    r = _INSIDE.get(code)
+    if r is None:
+        fn = code.co_filename
+        r = _INSIDE[code] = fn.startswith(_PKG) or fn.startswith(_PKG_REAL)
+    return r
+
+
+def _user_where(depth: int = 2) -> tuple | None:
+    """``(filename, lineno, function)`` of the first frame outside tapegrad, above ``depth``."""
+    f: Any = sys._getframe(depth)
+    while f is not None:
+        if not _inside(f.f_code):
+            c = f.f_code
+            return (c.co_filename, f.f_lineno, c.co_name)
+        f = f.f_back
+    return None
+
+
+_CONVERSIONS = frozenset({"__float__", "__int__", "__bool__", "__index__", "__array__", "numpy",
+                          "__complex__", "__format__"})
+
+
+def _at(where: tuple | None) -> str:
+    return f" at {where[0]}:{where[1]}" if where else ""
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Cause:
+    """One reason a source got no gradient: ``kind`` (see the module docstring), a sentence
+    saying what happened and what to do, and where in your code (``filename``, ``lineno``)."""
+
+    kind: str
+    message: str
+    filename: str | None = None
+    lineno: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class SourceDiagnosis:
+    """Why ``source`` (``index`` in the flattened ``sources``) got no gradient."""
+
+    index: int
+    source: Any
+    causes: list = field(default_factory=list)
+
+    def label(self) -> str:
+        s = self.source
+        if isinstance(s, Variable):
+            return f"sources[{self.index}] (Variable '{s.name}', {s.dtype.name}{list(s.shape)})"
+        return f"sources[{self.index}] (Tensor {s.dtype.name}{list(s.shape)})"
+
+    def __str__(self) -> str:
+        lines = [self.label() + ":"]
+        lines += [f"  - {c}" for c in self.causes]
+        return "\n".join(lines)
+
+
+class Diagnosis(list):
+    """A list of :class:`SourceDiagnosis`, one per unconnected source; ``str()`` is the report."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(d) for d in self)
+
+
+# ---------------------------------------------------------------------------- the log
+class _Explainer:
+    """Explain mode for one tape: a light log of what the tape saw while recording.
+
+    ``ops`` holds one tuple per op run while the tape recorded (recorded or not), and per op run
+    inside ``stop_recording`` (``paused``): ``(op, input ids, output ids, output dtypes or None
+    when recorded, recorded, where, paused)``. Values are never kept.
+    """
+
+    def __init__(self, tape: Any, cotangents: bool = False, warn: bool = True) -> None:
+        self._tape = weakref.ref(tape)
+        self.ops: list = []
+        self.watches: list = []   # (position in ops, ids, where)
+        self.escapes: list = []   # (first id made after it, id, how, where)
+        self.assigns: list = []   # (position, variable id, name, where)
+        self.pauses: list = []    # (position, where)
+        self.partial = bool(tape._entries)
+        self.start_id = _next_id()  # tensors with smaller ids existed before explain mode
+        self.warn = warn
+        self.norms: dict = {}     # (entry index, input index or -1) -> cotangent norm
+        self.last_targets: tuple = ()
+        self.on_cotangent = self._on_cotangent if cotangents else None
+        self._shadow: Any = None
+        self._paused = 0
+        # the recorder hooks _note_escape and Variable._on_assign look for
+        tape._on_escape = self.on_escape
+        tape._on_variable_assign = self.on_assign
+
+    # -- hooks called by the tape
+    def on_op(self, op: Any, xs: Any, outs: tuple, recorded: bool, paused: bool = False) -> None:
+        self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
+                         None if recorded else tuple([o._value.dtype for o in outs]),
+                         recorded, _user_where(), paused))
+
+    def on_watch(self, flat: list) -> None:
+        ids = tuple(t._id for t in flat if isinstance(t, (Tensor, Variable)))
+        self.watches.append((len(self.ops), ids, _user_where()))
+
+    def reset(self) -> None:
+        for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses):
+            lst.clear()
+        self.norms.clear()
+        self.partial = False
+
+    def on_escape(self, t: Tensor, how: str) -> None:
+        if not how.startswith("np."):
+            f: Any = sys._getframe(3)  # _note_escape <- Tensor.__float__ <- the converting code
+            while f is not None and _inside(f.f_code) and f.f_code.co_name in _CONVERSIONS:
+                f = f.f_back  # Variable.__float__ -> Tensor.__float__ ...
+            if f is not None and _inside(f.f_code):
+                return  # tapegrad's own use of a value (a shape, an axis), not a user's
+        self.escapes.append((_next_id(), t._id, how, _user_where()))
+
+    def on_assign(self, v: Variable) -> None:
+        self.assigns.append((len(self.ops), v._id, v.name, _user_where()))
+
+    def on_pause(self, index: int) -> None:
+        """``stop_recording`` took the tape off the stack at ``index``: log what runs meanwhile."""
+        self._paused += 1
+        if self._paused == 1 and index >= 0:
+            self.pauses.append((len(self.ops), _user_where()))
+            self._shadow = _Shadow(self)
+            _push(self._shadow, index)
+
+    def on_resume(self) -> None:
+        self._paused -= 1
+        if self._paused == 0 and self._shadow is not None:
+            _pop(self._shadow)
+            self._shadow = None
+
+    def _on_cotangent(self, k: int, i: int, g: Any) -> None:
+        parts = g if isinstance(g, tuple) else (g,)
+        sq = 0.0
+        for c in parts:
+            if type(c) is IndexedSlices:
+                c = c._dense()
+            sq += float(np.linalg.norm(np.asarray(c._value).ravel())) ** 2
+        self.norms[(k, i)] = sq ** 0.5
+
+
+class _Shadow:
+    """Stands in the recorder stack for a paused tape: logs ops, records nothing."""
+
+    def __init__(self, ex: _Explainer) -> None:
+        self._ex = ex
+
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
+        self._ex.on_op(op, xs, outs, False, paused=True)
+
+    def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+        self._ex.on_op(op, xs, outs, False, paused=True)
+
+    def _on_variable_read(self, v: Variable) -> None:
+        pass
+
+    def _on_escape(self, t: Tensor, how: str) -> None:
+        pass
+
+    def _on_variable_assign(self, v: Variable) -> None:
+        self._ex.on_assign(v)
+
+
+# ---------------------------------------------------------------------------- public switches
+def explain(tape: Any, cotangents: bool = False, warn: bool = True) -> Any:
+    """Turn on explain mode for ``tape`` and return the tape (same as ``tape.explain()``).
+
+    Call it before the computation, e.g. ``with tapegrad.diagnosis.explain(tf.GradientTape()) as
+    tape:``. The tape then logs op names, tensor ids and the line of your code for each op (no
+    values), so a ``None`` gradient can be explained: ``gradient`` warns with the causes
+    (``warn=False`` turns that off), ``unconnected_gradients="raise"`` raises with them, and
+    :func:`diagnose` reports them on demand. ``cotangents=True`` also keeps the norm of every
+    cotangent of the last backward walk, which :func:`tapegrad.visualize.to_dot` draws on the
+    edges.
+
+    >>> import tapegrad as tf
+    >>> w = tf.Variable(1.0, trainable=False)
+    >>> with tf.diagnosis.explain(tf.GradientTape(), warn=False) as tape:
+    ...     y = w * 2.0
+    >>> print(tf.diagnosis.diagnose(tape, y, w)[0].causes[0].kind)
+    not_trainable
+    """
+    if not isinstance(tape, _tape.GradientTape):
+        raise TypeError(f"explain() takes a GradientTape, got {type(tape).__name__}.")
+    ex = tape._explain
+    if ex is None:
+        tape._explain = _Explainer(tape, cotangents, warn)
+    else:
+        ex.warn = warn
+        if cotangents and ex.on_cotangent is None:
+            ex.on_cotangent = ex._on_cotangent
+    return tape
+
+
+def enable(cotangents: bool = False, warn: bool = True) -> None:
+    """Turn explain mode on for every GradientTape created from now on (see :func:`explain`).
+
+    The environment variable ``TAPEGRAD_EXPLAIN=1`` does the same when tapegrad is imported.
+    """
+    _tape._explain_all = lambda tape: _Explainer(tape, cotangents, warn)
+
+
+def disable() -> None:
+    """Turn off :func:`enable` (tapes already in explain mode stay so)."""
+    _tape._explain_all = None
+
+
+@contextlib.contextmanager
+def explaining(cotangents: bool = False, warn: bool = True) -> Iterator[None]:
+    """Explain mode for every GradientTape created inside the ``with`` block.
+
+    >>> import tapegrad as tf, warnings
+    >>> x = tf.constant(1.0)
+    >>> with tf.diagnosis.explaining(), warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with tf.GradientTape() as tape:
+    ...         y = x * x                       # x is not watched
+    ...     g = tape.gradient(y, x)
+    >>> g is None, caught[0].category.__name__
+    (True, 'NoneGradientWarning')
+    """
+    prev = _tape._explain_all
+    enable(cotangents, warn)
+    try:
+        yield
+    finally:
+        _tape._explain_all = prev
+
+
+if os.environ.get("TAPEGRAD_EXPLAIN", "").strip().lower() in ("1", "true", "yes", "on"):
+    enable()
+
+
+# ---------------------------------------------------------------------------- statistics
+class TapeStats(NamedTuple):
+    """What a tape holds: recorded ``ops``, the ``bytes`` of the arrays they keep alive (inputs
+    and outputs, each array counted once), the ``tensors`` it follows and the ``variables`` it
+    watched."""
+
+    ops: int
+    bytes: int
+    tensors: int
+    variables: int
+
+    def __str__(self) -> str:
+        return (f"{self.ops} ops recorded, {_human(self.bytes)} held, {self.tensors} tensors "
+                f"followed, {self.variables} variables watched")
+
+
+def _human(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def stats(tape: Any) -> TapeStats:
+    """Count what ``tape`` holds right now (same as ``tape.stats()``); O(number of ops).
+
+    >>> import tapegrad as tf
+    >>> x = tf.ones([1000])
+    >>> with tf.GradientTape(persistent=True) as tape:
+    ...     tape.watch(x)
+    ...     y = tf.reduce_sum(tf.exp(x) * x)
+    >>> s = tape.stats(); (s.ops, s.bytes)
+    (3, 12004)
+    """
+    seen: set = set()
+    total = 0
+    for entry in tape._entries:
+        if entry is None:
+            continue
+        _, xs, _, ans, _ = entry
+        for t in (*xs, *(ans if isinstance(ans, tuple) else (ans,))):
+            v = t._value
+            if id(v) not in seen:
+                seen.add(id(v))
+                total += int(getattr(v, "nbytes", 0))
+    return TapeStats(sum(e is not None for e in tape._entries), total, len(tape._ids), len(tape._vars))
+
+
+# ---------------------------------------------------------------------------- diagnosis
+_HOW = {
+    "numpy": ".numpy()",
+    "__float__": "float()",
+    "__int__": "int()",
+    "__bool__": "bool() (or an `if`/`while` on a tensor)",
+    "__array__": "conversion to a NumPy array (np.asarray, np.array, or a NumPy/SciPy function)",
+}
+
+
+def _how(how: str) -> str:
+    if how.startswith("np."):
+        return f"the NumPy call {how}, which tapegrad does not implement, so it ran on a plain array"
+    return _HOW.get(how, how)
+
+
+class _Graph:
+    """The explain log as a graph (built once per diagnosis)."""
+
+    def __init__(self, ex: _Explainer) -> None:
+        self.ops = ex.ops
+        self.producer: dict = {}
+        self.consumers: dict = {}
+        for k, (_, ins, outs, *_rest) in enumerate(ex.ops):
+            for o in outs:
+                self.producer[o] = k
+            for i, x in enumerate(ins):
+                self.consumers.setdefault(x, []).append((k, i))
+
+    def forward(self, start: int, on_tape: bool) -> set:
+        """Ids computed from ``start``; with ``on_tape`` only along differentiable recorded inputs."""
+        seen = {start}
+        todo = [start]
+        ops = self.ops
+        while todo:
+            u = todo.pop()
+            for k, i in self.consumers.get(u, ()):
+                op, _, outs, dts, recorded, _, paused = ops[k]
+                if on_tape and (not recorded or paused or (op.diff is not None and not op.diff[i])):
+                    continue
+                for o in outs:
+                    if o not in seen:
+                        seen.add(o)
+                        todo.append(o)
+        return seen
+
+    def backward(self, starts: list) -> set:
+        seen = set(starts)
+        todo = list(starts)
+        while todo:
+            u = todo.pop()
+            k = self.producer.get(u)
+            if k is None:
+                continue
+            for x in self.ops[k][1]:
+                if x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        return seen
+
+
+def _cause(kind: str, message: str, where: tuple | None = None) -> Cause:
+    return Cause(kind, message, where[0] if where else None, where[1] if where else None)
+
+
+def _first_use(graph: _Graph, sid: int) -> tuple | None:
+    uses = graph.consumers.get(sid)
+    if not uses:
+        return None
+    k = uses[0][0]
+    return k, graph.ops[k][0].name, graph.ops[k][5]
+
+
+def _cut_cause(op: Any, i: int, dts: tuple | None, paused: bool, where: tuple | None,
+               pauses: list, k: int) -> Cause:
+    name = op.name
+    if paused:
+        pw = max((p for p in pauses if p[0] <= k), key=lambda p: p[0], default=(0, None))[1]
+        return _cause("stop_recording",
+                      f"the path goes through {name}{_at(where)}, which ran inside "
+                      f"tape.stop_recording(){_at(pw)}: the tape did not record it, so its result "
+                      "is a constant. Move that computation out of the stop_recording block.", where)
+    if name == "StopGradient":
+        return _cause("stop_gradient",
+                      f"the path is cut by tf.stop_gradient{_at(where)}: its result is a constant "
+                      "for every tape, by design.", where)
+    kinds = "" if dts is None else "".join(np.dtype(d).kind for d in dts)
+    if op.bwd is None:
+        out = f" (it outputs {np.dtype(dts[0]).name})" if kinds and kinds[0] not in "fc" else ""
+        return _cause("nondiff_op",
+                      f"the path goes through {name}{_at(where)}, which is not differentiable"
+                      f"{out}: its output is a constant for tapes. Use a differentiable formulation, "
+                      "or a straight-through trick such as x + tf.stop_gradient(f(x) - x).", where)
+    if op.diff is not None and not op.diff[i]:
+        return _cause("nondiff_input",
+                      f"the path enters {name}{_at(where)} through its input {i}, which has no "
+                      "gradient (an index, a condition or a shape).", where)
+    if kinds and not any(c in "fc" for c in kinds):
+        return _cause("int_on_path",
+                      f"{name}{_at(where)} produced a {np.dtype(dts[0]).name} tensor on the path: "
+                      "integer and bool tensors carry no gradient. Keep the computation in floating "
+                      "point (cast to an integer type only outside the differentiated part).", where)
+    return _cause("nondiff_op", f"the tape did not record {name}{_at(where)}.", where)
+
+
+def _variable_causes(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Variable,
+                     tids: list) -> list:
+    """A Variable the tape never watched: why."""
+    if not s.trainable:
+        return [_cause("not_trainable",
+                       f"Variable '{s.name}' is not trainable (trainable=False): tapes do not watch "
+                       "it automatically. Call tape.watch(v) inside the `with` block, or create it "
+                       "with trainable=True.")]
+    if not tape._watch_accessed:
+        return [_cause("watch_accessed",
+                       f"the tape has watch_accessed_variables=False and Variable '{s.name}' was "
+                       "never passed to tape.watch(): call tape.watch(v) before using it.")]
+    msg = (f"Variable '{s.name}' was not read while the tape was recording; a value computed from "
+           "it before the `with` block (or after it) is a constant for the tape. Compute "
+           "everything from the variable inside the block.")
+    where = None
+    if graph is not None:
+        early = _early_inputs(graph, ex, tids)
+        if early is not None:
+            where = early[2]
+            msg += (f" (The target uses a tensor made before the tape, first used by "
+                    f"{early[1]}{_at(where)}.)")
+    return [_cause("not_read", msg, where)]
+
+
+def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any, index: int,
+                  flat_t: list, pre_on_tape: bool | None, target_seen: bool | None) -> SourceDiagnosis:
+    d = SourceDiagnosis(index, s)
+    causes = d.causes
+    sid = s._id
+    is_var = isinstance(s, Variable)
+    v = s._snap._value if is_var else s._value
+    tids = [t._id for t in flat_t]
+    if v.dtype.kind not in "fc":
+        made = (f"Variable '{s.name}' holds {s.dtype.name} (tf.Variable(0) is an integer, "
+                "tf.Variable(0.0) a float)" if is_var else f"the source has dtype {s.dtype.name}")
+        causes.append(_cause("int_dtype", f"{made}. Only floating-point and complex tensors get "
+                                          "gradients: create it as a float or cast it with "
+                                          "tf.cast(x, tf.float32) before using it."))
+    elif is_var and sid not in tape._vars:
+        causes += _variable_causes(tape, ex, graph, s, tids)
+    elif target_seen is False and (graph is None or any(t._id < ex.start_id for t in flat_t)):
+        causes.append(_cause("outside_tape",
+                             ("the tape never saw the target being computed: it was made outside "
+                              "the tape's `with` block (or is a constant)" if graph is not None else
+                              "the tape did not record the target: it was computed outside the "
+                              "tape's `with` block, or only from values the tape was not watching") +
+                             ". Compute it inside the block, after watching the sources."))
+    elif graph is None:
+        if not pre_on_tape:
+            causes.append(_cause("not_watched",
+                                 "the source is a constant the tape was not following: call "
+                                 "tape.watch(x) before using x, or make it a tf.Variable."))
+        else:
+            causes.append(_cause("disconnected", "the tape recorded no differentiable path from the "
+                                                 "source to the target."))
+    else:
+        causes += _logged_causes(tape, ex, graph, s, tids)
+    if ex is not None and ex.partial:
+        causes.append(_cause("partial", "explain mode was turned on after the tape had recorded "
+                                        "ops; turn it on before the computation for a full answer."))
+    return d
+
+
+def _logged_causes(tape: Any, ex: _Explainer, graph: _Graph, s: Any, tids: list) -> list:
+    """Causes found by walking the explain log from the source towards the target."""
+    sid = s._id
+    causes: list = []
+    watch_at = next(((pos, w) for pos, ids, w in ex.watches if sid in ids), None)
+    produced = sid in graph.producer and graph.ops[graph.producer[sid]][4]
+    use = _first_use(graph, sid)
+    if not isinstance(s, Variable) and watch_at is None and not produced:
+        hint = f"; it is first used by {use[1]}{_at(use[2])}" if use else "; the tape never saw it used"
+        return [_cause("not_watched",
+                       f"the source is a constant that was never watched{hint}. Call tape.watch(x) "
+                       "before using x (or make it a tf.Variable).", use[2] if use else None)]
+    watch_pos = watch_at[0] if watch_at is not None else -1
+    if watch_at is not None and use is not None and use[0] < watch_pos:
+        causes.append(_cause("watched_late",
+                             f"tape.watch() was called{_at(watch_at[1])}, after the source was used "
+                             f"by {use[1]}{_at(use[2])}; only operations after watch() are recorded. "
+                             "Call tape.watch(x) first.", watch_at[1]))
+    reach = graph.forward(sid, on_tape=False)
+    back = graph.backward(tids)
+    if any(t in reach for t in tids):
+        seen: set = set()
+        for u in graph.forward(sid, on_tape=True):
+            for k, i in graph.consumers.get(u, ()):
+                op, _, outs, dts, recorded, where, paused = graph.ops[k]
+                if u == sid and k < watch_pos:
+                    continue  # a use before watch(): reported above
+                cut = not recorded or paused or (op.diff is not None and not op.diff[i])
+                if cut and any(o in back for o in outs) and (op.name, where) not in seen:
+                    seen.add((op.name, where))
+                    causes.append(_cut_cause(op, i, dts, paused, where, ex.pauses, k))
+        return causes
+    # a tensor the target uses that no logged op made, made after the escape: the value came back
+    newest = max((x for x in back if x not in graph.producer), default=-1)
+    for after, eid, how, where in ex.escapes:
+        if eid in reach and newest > after:
+            causes.append(_cause("escaped",
+                                 f"the value left the tape through {_how(how)}{_at(where)}: anything "
+                                 "computed from the result is a constant. Use tapegrad ops instead "
+                                 "(tf.* functions, or the NumPy functions tapegrad implements).", where))
+    for _, vid, name, where in ex.assigns:
+        if vid in back and vid != sid:
+            causes.append(_cause("assign",
+                                 f"Variable '{name}' was changed by assign{_at(where)} and the target "
+                                 "reads it: assign stores a value, it does not connect the variable "
+                                 "to the expression the value came from. Use the expression itself "
+                                 "in the target.", where))
+    if not causes and not any(t in graph.producer for t in tids):
+        causes.append(_cause("outside_tape",
+                             "the target is a constant made inside the tape (tf.constant, or a "
+                             "conversion of NumPy or Python values), not computed from the source "
+                             "by tapegrad ops."))
+    if not causes:
+        msg = "the target does not depend on the source: no operation on the tape connects them"
+        if use:
+            msg += f" (the source is first used by {use[1]}{_at(use[2])})"
+        msg += (". Look for a value converted outside tapegrad, or cast to an integer type, on the "
+                "way from the source to the target")
+        causes.append(_cause("disconnected", msg + ".", use[2] if use else None))
+    return causes
+
+
+def _early_inputs(graph: _Graph, ex: _Explainer, tids: list) -> tuple | None:
+    """The first use, on the target's history, of a tensor made before the tape (not watched)."""
+    watched = {i for _, ids, _ in ex.watches for i in ids}
+    best = None
+    for x in graph.backward(tids):
+        if x >= ex.start_id or x in graph.producer or x in watched:
+            continue
+        use = _first_use(graph, x)
+        if use is not None and (best is None or use[0] < best[0]):
+            best = use
+    return best
+
+
+def _diagnose(tape: Any, flat_t: list, flat_s: list, which: list, pre: list | None,
+              target_seen: bool | None) -> Diagnosis:
+    ex = tape._explain
+    graph = _Graph(ex) if ex is not None else None
+    if graph is not None and not ex.partial:
+        watched = {i for _, ids, _ in ex.watches for i in ids}
+        target_seen = any(t._id in graph.producer or t._id in watched or t._id in tape._vars
+                          for t in flat_t)
+    return Diagnosis(_diagnose_one(tape, ex, graph, flat_s[j], j, flat_t,
+                                   None if pre is None else pre[j], target_seen) for j in which)
+
+
+def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
+    """Why ``tape.gradient(target, sources)`` is (or was) ``None`` for some sources.
+
+    Returns a :class:`Diagnosis`: one :class:`SourceDiagnosis` per source that has no recorded
+    differentiable path to the target (connected sources are left out); ``print()`` it for a
+    report. Works before or after ``gradient``, also on a used non-persistent tape. The tape must
+    have been in explain mode while recording (``tape.explain()``); otherwise only the causes the
+    tape can see without a log are given.
+
+    >>> import tapegrad as tf
+    >>> x = tf.constant([1.0, 2.0])
+    >>> with tf.GradientTape().explain(warn=False) as tape:
+    ...     tape.watch(x)
+    ...     y = tf.reduce_sum(tf.stop_gradient(x * x))
+    >>> [c.kind for c in tf.diagnosis.diagnose(tape, y, x)[0].causes]
+    ['stop_gradient']
+    """
+    flat_t = _tape.GradientTape._flat_targets(target)
+    flat_s = _tape.GradientTape._flat_sources(sources)
+    tids = {t._id for t in flat_t}
+    ex = tape._explain
+    if ex is None:
+        ids = tape._ids
+        pre = [s._id in ids or s._id in tape._vars for s in flat_s]
+        which = [j for j, s in enumerate(flat_s) if s._id not in tids]
+        return _diagnose(tape, flat_t, flat_s, which, pre, any(i in ids for i in tids) if ids else None)
+    graph = _Graph(ex)
+    which = [j for j, s in enumerate(flat_s)
+             if s._id not in tids and not graph.forward(s._id, on_tape=True) & tids]
+    return _diagnose(tape, flat_t, flat_s, which, None, None)
+
+
+# ---------------------------------------------------------------------------- the gradient hook
+class _BackwardCheck:
+    """Made by ``GradientTape._run`` in explain mode or with ``unconnected_gradients="raise"``.
+
+    Before the walk it notes what the tape knows (the walk may free it) and hands the walk
+    ``on_cotangent`` (``None`` unless cotangent norms are kept); :meth:`end` explains the sources
+    whose gradient came out ``None``: it raises in ``"raise"`` mode and warns in explain mode.
+    """
+
+    def __init__(self, tape: Any, flat_t: list, flat_s: list, mode: Any) -> None:
+        self.tape, self.flat_t, self.flat_s, self.mode = tape, flat_t, flat_s, mode
+        ids = tape._ids
+        self.pre = [s._id in ids or s._id in tape._vars for s in flat_s]
+        self.target_seen = any(t._id in ids for t in flat_t)
+        self.on_cotangent = None
+        ex = tape._explain
+        if ex is not None:
+            ex.last_targets = tuple(t._id for t in flat_t)
+            if ex.on_cotangent is not None:
+                ex.norms.clear()
+                self.on_cotangent = ex.on_cotangent
+
+    def end(self, out: list) -> None:
+        missing = [j for j, g in enumerate(out) if g is None]
+        if not missing:
+            return
+        raise_ = self.mode is _tape.UnconnectedGradients.RAISE
+        ex = self.tape._explain
+        if not raise_ and (ex is None or not ex.warn):
+            return
+        diag = _diagnose(self.tape, self.flat_t, self.flat_s, missing, self.pre, self.target_seen)
+        n = len(self.flat_s)
+        text = (f"No gradient for {len(missing)} of {n} sources:\n" if n > 1 else
+                "No gradient for the source:\n") + str(diag)
+        if ex is None:
+            text += ("\n(Turn on explain mode before recording, with tape.explain() or "
+                     "tapegrad.diagnosis.enable(), to see where the path was cut.)")
+        if raise_:
+            err = UnconnectedGradientError(text)
+            err.diagnoses = diag
+            raise err
+        where = _user_where()
+        if where is not None:
+            warnings.warn_explicit(text, NoneGradientWarning, where[0], where[1])
+        else:
+            warnings.warn(text, NoneGradientWarning, stacklevel=2)
