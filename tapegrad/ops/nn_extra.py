@@ -251,9 +251,12 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
             rt = cast(rt, xt.dtype)
         keep = xt / (1 - rt)
         r = rt._value
-    shape = xt._value.shape if noise_shape is None else tuple(
-        d if d is not None else s for d, s in zip(
-            list(noise_shape.numpy() if isinstance(noise_shape, Tensor) else noise_shape), xt._value.shape))
+    shape = xt._value.shape
+    if noise_shape is not None:
+        ns = list(noise_shape.numpy() if isinstance(noise_shape, Tensor) else noise_shape)
+        if len(ns) == len(shape):
+            ns = [s if d is None else d for d, s in zip(ns, shape)]
+        shape = tuple(int(d) for d in ns)
     try:
         np.broadcast_shapes(shape, xt._value.shape)
     except ValueError:

@@ -1,0 +1,479 @@
+"""tf.nn activations, normalisation, convolutions and pooling against loop references written
+here, plus TF's conventions, batched (Jacobian) backward walks and error messages."""
+import math
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad.errors import InvalidArgumentError, UnimplementedError
+
+RNG = np.random.default_rng(1234)
+
+
+def rand(*shape):
+    return RNG.standard_normal(shape)
+
+
+def grads(fn, *xs, seed=None):
+    ts = [tf.constant(x) for x in xs]
+    with tf.GradientTape() as tape:
+        tape.watch(ts)
+        y = fn(*ts)
+        loss = tf.reduce_sum(y * seed) if seed is not None else tf.reduce_sum(y)
+    return y.numpy(), [g.numpy() for g in tape.gradient(loss, ts)]
+
+
+# --------------------------------------------------------------------------- references (loops)
+def same_pads(n, k, s, d):
+    out = -(-n // s)
+    total = max((out - 1) * s + (k - 1) * d + 1 - n, 0)
+    return total // 2, total - total // 2
+
+
+def ref_conv(x, w, strides, pads, dil, groups=1):
+    """Direct convolution with a loop over output pixels and kernel taps."""
+    n, h, wd, c = x.shape
+    kh, kw, cg, o = w.shape
+    og = o // groups
+    xp = np.zeros((n, h + sum(pads[0]), wd + sum(pads[1]), c))
+    xp[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + wd] = x
+    oh = (xp.shape[1] - (kh - 1) * dil[0] - 1) // strides[0] + 1
+    ow = (xp.shape[2] - (kw - 1) * dil[1] - 1) // strides[1] + 1
+    y = np.zeros((n, max(oh, 0), max(ow, 0), o))
+    for a in range(max(oh, 0)):
+        for b in range(max(ow, 0)):
+            for i in range(kh):
+                for j in range(kw):
+                    px = xp[:, a * strides[0] + i * dil[0], b * strides[1] + j * dil[1], :]
+                    for gi in range(groups):
+                        y[:, a, b, gi * og:(gi + 1) * og] += px[:, gi * cg:(gi + 1) * cg] @ w[i, j, :, gi * og:(gi + 1) * og]
+    return y
+
+
+def ref_conv_grads(x, w, seed, strides, pads, dil, groups=1):
+    """Gradients of sum(conv(x, w) * seed) by the same loops, transposed."""
+    n, h, wd, c = x.shape
+    kh, kw, cg, o = w.shape
+    og = o // groups
+    xp = np.zeros((n, h + sum(pads[0]), wd + sum(pads[1]), c))
+    xp[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + wd] = x
+    dxp, dw = np.zeros_like(xp), np.zeros_like(w)
+    for a in range(seed.shape[1]):
+        for b in range(seed.shape[2]):
+            for i in range(kh):
+                for j in range(kw):
+                    r, q = a * strides[0] + i * dil[0], b * strides[1] + j * dil[1]
+                    for gi in range(groups):
+                        cs, os_ = slice(gi * cg, (gi + 1) * cg), slice(gi * og, (gi + 1) * og)
+                        dxp[:, r, q, cs] += seed[:, a, b, os_] @ w[i, j, :, os_].T
+                        dw[i, j, :, os_] += xp[:, r, q, cs].T @ seed[:, a, b, os_]
+    return dxp[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + wd], dw
+
+
+CONV_CONFIGS = [
+    # x shape, w shape, strides, padding, dilations
+    ((2, 5, 5, 3), (3, 3, 3, 4), (1, 1), "SAME", (1, 1)),
+    ((1, 6, 7, 2), (3, 2, 2, 3), (2, 3), "SAME", (1, 1)),
+    ((2, 7, 6, 1), (2, 3, 1, 2), (2, 2), "VALID", (1, 1)),
+    ((1, 8, 8, 2), (3, 3, 2, 2), (1, 1), "SAME", (2, 3)),
+    ((1, 9, 9, 1), (2, 2, 1, 1), (2, 2), "SAME", (2, 2)),
+    ((1, 5, 4, 2), (3, 3, 2, 2), (2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], (1, 1)),
+    ((1, 6, 6, 4), (3, 3, 2, 6), (1, 2), "SAME", (1, 1)),       # 2 groups
+    ((1, 2, 2, 1), (3, 3, 1, 1), (1, 1), "VALID", (1, 1)),      # empty output
+]
+
+
+def _pads(x_shape, w_shape, strides, padding, dil):
+    if padding == "VALID":
+        return ((0, 0), (0, 0))
+    if padding == "SAME":
+        return tuple(same_pads(x_shape[1 + a], w_shape[a], strides[a], dil[a]) for a in range(2))
+    return tuple(tuple(p) for p in padding[1:3])
+
+
+@pytest.mark.parametrize("xs,ws,strides,padding,dil", CONV_CONFIGS)
+def test_conv2d_matches_loop_reference(xs, ws, strides, padding, dil):
+    x, w = rand(*xs), rand(*ws)
+    groups = xs[3] // ws[2]
+    pads = _pads(xs, ws, strides, padding, dil)
+    ref = ref_conv(x, w, strides, pads, dil, groups)
+    seed = rand(*ref.shape)
+    y, (dx, dw) = grads(lambda a, b: tf.nn.conv2d(a, b, list(strides), padding, dilations=list(dil)), x, w, seed=seed)
+    np.testing.assert_allclose(y, ref, rtol=1e-12, atol=1e-12)
+    rdx, rdw = ref_conv_grads(x, w, seed, strides, pads, dil, groups)
+    np.testing.assert_allclose(dx, rdx, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dw, rdw, rtol=1e-12, atol=1e-12)
+
+
+def test_same_padding_puts_the_odd_pixel_after():
+    # 5 wide, kernel 2, stride 2: output 3, total padding 1, all of it on the right
+    x = np.arange(5.0).reshape(1, 1, 5, 1)
+    y = tf.nn.conv2d(x, np.ones((1, 2, 1, 1)), 2, "SAME").numpy().ravel()
+    np.testing.assert_array_equal(y, [1.0, 5.0, 4.0])
+
+
+def test_conv1d_is_conv2d_of_height_one():
+    x, w = rand(2, 9, 3), rand(3, 3, 4)
+    y = tf.nn.conv1d(x, w, 2, "SAME", dilations=2).numpy()
+    ref = ref_conv(x[:, None], w[None], (1, 2), ((0, 0), same_pads(9, 3, 2, 2)), (1, 2))[:, 0]
+    np.testing.assert_allclose(y, ref, rtol=1e-12)
+
+
+def test_conv_data_format_channels_first_and_extra_batch_axes():
+    x, w = rand(2, 3, 4, 5, 5), rand(3, 3, 5, 2)
+    y = tf.nn.conv2d(x, w, 1, "SAME").numpy()
+    np.testing.assert_allclose(y, ref_conv(x.reshape(6, 4, 5, 5), w, (1, 1), ((1, 1), (1, 1)), (1, 1)).reshape(2, 3, 4, 5, 2))
+    xc = np.moveaxis(x[0], -1, 1)
+    yc = tf.nn.conv2d(xc, w, [1, 1, 1, 1], "SAME", data_format="NCHW").numpy()
+    np.testing.assert_allclose(yc, np.moveaxis(y[0], -1, 1), rtol=1e-12)
+
+
+def test_depthwise_conv2d_matches_loops():
+    x, w = rand(2, 6, 5, 3), rand(3, 2, 3, 2)
+    y, (dx, dw) = grads(lambda a, b: tf.nn.depthwise_conv2d(a, b, [1, 2, 2, 1], "SAME"), x, w)
+    pads = (same_pads(6, 3, 2, 1), same_pads(5, 2, 2, 1))
+    ref = np.concatenate([ref_conv(x[..., c:c + 1], w[:, :, c:c + 1, :], (2, 2), pads, (1, 1)) for c in range(3)], -1)
+    np.testing.assert_allclose(y, ref, rtol=1e-12)
+    for c in range(3):
+        rdx, rdw = ref_conv_grads(x[..., c:c + 1], w[:, :, c:c + 1, :], np.ones(ref.shape[:3] + (2,)), (2, 2), pads, (1, 1))
+        np.testing.assert_allclose(dx[..., c:c + 1], rdx, rtol=1e-12)
+        np.testing.assert_allclose(dw[:, :, c:c + 1], rdw, rtol=1e-12)
+
+
+@pytest.mark.parametrize("out_shape,strides,padding", [
+    ((2, 6, 6, 4), 2, "SAME"), ((2, 5, 5, 4), 2, "SAME"), ((2, 7, 8, 4), 2, "VALID"),
+    ((2, 5, 5, 4), 2, [[0, 0], [1, 1], [1, 1], [0, 0]]),
+])
+def test_conv2d_transpose_is_the_adjoint_of_conv2d(out_shape, strides, padding):
+    g, w = rand(2, 3, 3, 2), rand(3, 3, 4, 2)
+    y = tf.nn.conv2d_transpose(g, w, out_shape, strides, padding).numpy()
+    x = rand(*out_shape)
+    conv = tf.nn.conv2d(x, w, strides, padding).numpy()
+    assert conv.shape == g.shape
+    np.testing.assert_allclose(np.vdot(y, x), np.vdot(g, conv), rtol=1e-12)
+
+
+def test_conv_second_order_and_forward_over_reverse():
+    x, w = tf.constant(rand(1, 5, 5, 2)), tf.constant(rand(3, 3, 2, 2))
+    v = tf.constant(rand(3, 3, 2, 2))
+
+    def loss(w_):
+        return tf.reduce_sum(tf.nn.conv2d(x, w_, 2, "SAME") ** 2)
+
+    with tf.autodiff.ForwardAccumulator(w, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            y = loss(w)
+        g = tape.gradient(y, w)
+    hvp_fwd = acc.jvp(g).numpy()
+    with tf.GradientTape() as outer:
+        outer.watch(w)
+        with tf.GradientTape() as inner:
+            inner.watch(w)
+            y = loss(w)
+        g2 = inner.gradient(y, w)
+    hvp_rev = outer.gradient(g2, w, output_gradients=v).numpy()
+    np.testing.assert_allclose(hvp_fwd, hvp_rev, rtol=1e-10)
+    # the loss is quadratic in w: H v = 2 * conv-normal-equations applied to v
+    j = tf.nn.conv2d(x, v, 2, "SAME")
+    with tf.GradientTape() as t3:
+        t3.watch(w)
+        z = tf.reduce_sum(tf.nn.conv2d(x, w, 2, "SAME") * j)
+    np.testing.assert_allclose(hvp_rev, 2 * t3.gradient(z, w).numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x, w: tf.nn.conv2d(x, w, 2, "SAME"),
+    lambda x, w: tf.nn.conv2d_transpose(x[:, :3, :3, :2], w[..., :2], [2, 5, 5, 2], 2, "SAME"),
+    lambda x, w: tf.nn.max_pool2d(x * w[0, 0, 0, 0], 2, 1, "SAME"),
+    lambda x, w: tf.nn.avg_pool2d(x * w[0, 0, 0, 0], 3, 2, "SAME"),
+])
+def test_jacobians_batched_equal_row_by_row(fn):
+    x, w = tf.constant(rand(2, 4, 4, 2)), tf.constant(rand(2, 2, 2, 3))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, w])
+        y = fn(x, w)
+    fast = tape.jacobian(y, [x, w])
+    slow = tape.jacobian(y, [x, w], experimental_use_pfor=False)
+    for a, b in zip(fast, slow):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_hessian_through_conv_by_jacobian_of_gradient():
+    x = tf.constant(rand(1, 4, 4, 1))
+    w = tf.constant(rand(2, 2, 1, 1))
+    with tf.GradientTape() as outer:
+        outer.watch(w)
+        with tf.GradientTape() as inner:
+            inner.watch(w)
+            y = tf.reduce_sum(tf.nn.conv2d(x, w * w, 1, "VALID") ** 2)
+        g = inner.gradient(y, w)
+    h = outer.jacobian(g, w).numpy().reshape(4, 4)
+    eps = 1e-6
+    num = np.zeros((4, 4))
+    for k in range(4):
+        d = np.zeros(4)
+        d[k] = eps
+        def gw(wv):
+            wt = tf.constant(wv)
+            with tf.GradientTape() as t:
+                t.watch(wt)
+                yy = tf.reduce_sum(tf.nn.conv2d(x, wt * wt, 1, "VALID") ** 2)
+            return t.gradient(yy, wt).numpy().ravel()
+        num[k] = (gw(w.numpy() + d.reshape(2, 2, 1, 1)) - gw(w.numpy() - d.reshape(2, 2, 1, 1))) / (2 * eps)
+    np.testing.assert_allclose(h, num, rtol=1e-5, atol=1e-5)
+
+
+# --------------------------------------------------------------------------- pooling
+def ref_pool(x, k, s, padding, kind):
+    n, h, w, c = x.shape
+    pads = ((0, 0), (0, 0)) if padding == "VALID" else tuple(same_pads(x.shape[1 + a], k[a], s[a], 1) for a in range(2))
+    oh = (h + sum(pads[0]) - k[0]) // s[0] + 1
+    ow = (w + sum(pads[1]) - k[1]) // s[1] + 1
+    y, dx = np.zeros((n, oh, ow, c)), np.zeros_like(x)
+    for b in range(n):
+        for a in range(oh):
+            for q in range(ow):
+                for ch in range(c):
+                    cells = [(r, cc) for r in range(a * s[0] - pads[0][0], a * s[0] - pads[0][0] + k[0])
+                             for cc in range(q * s[1] - pads[1][0], q * s[1] - pads[1][0] + k[1])
+                             if 0 <= r < h and 0 <= cc < w]
+                    vals = [x[b, r, cc, ch] for r, cc in cells]
+                    if kind == "max":
+                        i = int(np.argmax(vals))  # first maximum
+                        y[b, a, q, ch] = vals[i]
+                        dx[(b,) + cells[i] + (ch,)] += 1
+                    else:
+                        y[b, a, q, ch] = np.mean(vals)
+                        for r, cc in cells:
+                            dx[b, r, cc, ch] += 1 / len(cells)
+    return y, dx
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+@pytest.mark.parametrize("k,s,padding", [((2, 2), (2, 2), "VALID"), ((3, 3), (2, 2), "SAME"),
+                                         ((3, 2), (1, 2), "SAME"), ((3, 3), (1, 1), "VALID"),
+                                         ((2, 2), (3, 3), "SAME")])
+def test_pool2d_matches_loop_reference(kind, k, s, padding):
+    x = np.round(rand(2, 6, 7, 2), 1)  # rounding makes ties
+    fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
+    y, (dx,) = grads(lambda a: fn(a, list(k), list(s), padding), x)
+    ry, rdx = ref_pool(x, k, s, padding, kind)
+    np.testing.assert_allclose(y, ry, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(dx, rdx, rtol=1e-12, atol=1e-15)
+
+
+def test_max_pool_ties_route_to_the_first_maximum():
+    x = np.array([[3.0, 3.0], [3.0, 3.0]]).reshape(1, 2, 2, 1)
+    _, (dx,) = grads(lambda a: tf.nn.max_pool2d(a, 2, 2, "VALID"), x)
+    np.testing.assert_array_equal(dx.ravel(), [1, 0, 0, 0])
+
+
+def test_max_pool_padding_never_wins():
+    x = -np.ones((1, 3, 3, 1)) * 5
+    y, (dx,) = grads(lambda a: tf.nn.max_pool2d(a, 2, 2, "SAME"), x)
+    np.testing.assert_array_equal(y.ravel(), [-5, -5, -5, -5])
+    assert dx.sum() == 4
+
+
+def test_pool1d_and_generic_names():
+    x = rand(2, 7, 3)
+    np.testing.assert_allclose(tf.nn.max_pool1d(x, 3, 2, "SAME").numpy(),
+                               ref_pool(x[:, None], (1, 3), (1, 2), "SAME", "max")[0][:, 0])
+    np.testing.assert_allclose(tf.nn.avg_pool(x, 2, 1, "VALID").numpy(),
+                               ref_pool(x[:, None], (1, 2), (1, 1), "VALID", "avg")[0][:, 0])
+
+
+def test_max_pool_hessian_is_zero_not_none():
+    x = tf.constant(rand(1, 4, 4, 1))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.max_pool2d(x, 2, 2, "VALID"))
+        g = inner.gradient(y, x)
+    h = outer.gradient(g, x)
+    assert h is not None and not np.any(h.numpy())
+
+
+def test_dtypes_are_kept():
+    for dt in (tf.float16, tf.float32, tf.float64):
+        x, w = tf.cast(rand(1, 4, 4, 2), dt), tf.cast(rand(2, 2, 2, 3), dt)
+        assert tf.nn.conv2d(x, w, 1, "SAME").dtype == dt
+        assert tf.nn.max_pool2d(x, 2, 2, "SAME").dtype == dt
+        assert tf.nn.avg_pool2d(x, 2, 2, "SAME").dtype == dt
+    xi = tf.reshape(tf.range(16), [1, 4, 4, 1])
+    assert tf.nn.conv2d(xi, tf.ones([2, 2, 1, 1], tf.int32), 2, "VALID").numpy().ravel().tolist() == [10, 18, 42, 50]
+
+
+# --------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("call,exc,words", [
+    (lambda: tf.nn.conv2d(tf.ones([5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, "SAME"), InvalidArgumentError, "4-dimensional"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3]), 1, "SAME"), InvalidArgumentError, "filter must be 4-dimensional"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 4]), tf.ones([3, 3, 3, 2]), 1, "SAME"), InvalidArgumentError, "4 vs 3"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, "same"), InvalidArgumentError, '"SAME"'),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, "FULL"), InvalidArgumentError, "FULL"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, [[1, 1], [1, 1]]), ValueError, "4 pairs"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, [[1, 1], [1, 1], [1, 1], [0, 0]]), ValueError, "batch and channel"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), [1, 1, 1], "SAME"), ValueError, "length 1, 2 or 4"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 0, "SAME"), InvalidArgumentError, "positive"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), [2, 1, 1, 1], "SAME"), UnimplementedError, "batch or channel"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2], tf.float64), 1, "SAME"), InvalidArgumentError, "tf.cast"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3], tf.bool), tf.ones([3, 3, 3, 2], tf.bool), 1, "SAME"), InvalidArgumentError, "bool"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 2]), 1, "SAME", data_format="NHCW"), ValueError, "data_format"),
+    (lambda: tf.nn.conv1d(tf.ones([5, 3]), tf.ones([3, 3, 2]), 1, "SAME"), InvalidArgumentError, "3-dimensional"),
+    (lambda: tf.nn.depthwise_conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 2, 2]), [1, 1, 1, 1], "SAME"), InvalidArgumentError, "same depth"),
+    (lambda: tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 2]), tf.ones([3, 3, 4, 2]), [1, 8, 8, 4], 2, "SAME"), InvalidArgumentError, "doesn't match"),
+    (lambda: tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 3]), tf.ones([3, 3, 4, 2]), [1, 6, 6, 4], 2, "SAME"), InvalidArgumentError, "out_depth"),
+    (lambda: tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 2]), tf.ones([3, 3, 4, 2]), [2, 6, 6, 4], 2, "SAME"), InvalidArgumentError, "batch"),
+    (lambda: tf.nn.max_pool2d(tf.ones([5, 5, 3]), 2, 2, "SAME"), InvalidArgumentError, "4-dimensional"),
+    (lambda: tf.nn.max_pool2d(tf.ones([1, 5, 5, 3]), [2, 2, 2], 1, "SAME"), ValueError, "ksize"),
+    (lambda: tf.nn.max_pool2d(tf.ones([1, 5, 5, 3]), 0, 1, "SAME"), InvalidArgumentError, "positive"),
+    (lambda: tf.nn.max_pool2d(tf.ones([1, 5, 5, 3]), 2, 1, [[0, 0], [2, 0], [0, 0], [0, 0]]), InvalidArgumentError, "smaller than the window"),
+    (lambda: tf.nn.avg_pool2d(tf.ones([1, 5, 5, 3]), 2, 1, [[0, 0], [1, 0], [0, 0], [0, 0]]), TypeError, "no explicit padding"),
+    (lambda: tf.nn.avg_pool2d(tf.ones([1, 5, 5, 3], tf.int32), 2, 2, "SAME"), InvalidArgumentError, "int32"),
+    (lambda: tf.nn.max_pool(tf.ones([1, 2, 5, 5, 3]), 2, 2, "SAME"), ValueError, "rank"),
+])
+def test_errors_say_what_is_wrong(call, exc, words):
+    with pytest.raises(exc, match=None) as info:
+        call()
+    assert words in str(info.value), str(info.value)
+
+
+# --------------------------------------------------------------------------- activations
+X = np.array([-7.0, -2.5, -1.0, -0.25, 0.25, 1.0, 3.0, 6.5, 8.0])
+SELU_A, SELU_S = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+ACTIVATIONS = {
+    "relu6": (lambda x: np.clip(x, 0, 6), lambda x: ((x > 0) & (x < 6)).astype(float)),
+    "elu": (lambda x: np.where(x > 0, x, np.expm1(x)), lambda x: np.where(x > 0, 1, np.exp(x))),
+    "selu": (lambda x: SELU_S * np.where(x > 0, x, SELU_A * np.expm1(x)),
+             lambda x: SELU_S * np.where(x > 0, 1, SELU_A * np.exp(x))),
+    "leaky_relu": (lambda x: np.where(x > 0, x, 0.2 * x), lambda x: np.where(x > 0, 1, 0.2)),
+    "softsign": (lambda x: x / (1 + abs(x)), lambda x: 1 / (1 + abs(x)) ** 2),
+    "gelu": (lambda x: x * 0.5 * (1 + np.vectorize(math.erf)(x / math.sqrt(2))),
+             lambda x: 0.5 * (1 + np.vectorize(math.erf)(x / math.sqrt(2))) + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)),
+    "silu": (lambda x: x / (1 + np.exp(-x)), lambda x: (1 + np.exp(-x) + x * np.exp(-x)) / (1 + np.exp(-x)) ** 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_activations_values_and_derivatives(name):
+    f, df = ACTIVATIONS[name]
+    fn = getattr(tf.nn, name)
+    y, (dx,) = grads(fn, X)
+    np.testing.assert_allclose(y, f(X), rtol=1e-6 if name == "leaky_relu" else 1e-12, atol=1e-12)
+    np.testing.assert_allclose(dx, df(X), rtol=1e-6 if name == "leaky_relu" else 1e-12, atol=1e-12)
+    assert fn(tf.constant(X, tf.float32)).dtype == tf.float32
+
+
+def test_activation_kinks_follow_tensorflow():
+    x = [0.0, 6.0]
+    assert grads(tf.nn.relu6, x)[1][0].tolist() == [0.0, 0.0]
+    assert grads(tf.nn.elu, x)[1][0].tolist() == [1.0, 1.0]
+    np.testing.assert_allclose(grads(tf.nn.selu, x)[1][0], [SELU_S, SELU_S])
+    np.testing.assert_allclose(grads(lambda t: tf.nn.leaky_relu(t, 0.3), x)[1][0], [0.3, 1.0], rtol=1e-7)
+
+
+def test_gelu_approximate_and_swish_beta():
+    x = X
+    c = math.sqrt(2 / math.pi)
+    np.testing.assert_allclose(tf.nn.gelu(x, approximate=True).numpy(), 0.5 * x * (1 + np.tanh(c * (x + 0.044715 * x ** 3))))
+    np.testing.assert_allclose(tf.nn.swish(x, beta=2.0).numpy(), x / (1 + np.exp(-2 * x)))
+
+
+def test_activations_reject_integers_except_relu6_and_leaky_relu():
+    with pytest.raises(InvalidArgumentError, match="int32"):
+        tf.nn.elu(tf.constant([1, 2]))
+    assert tf.nn.relu6(tf.constant([-3, 2, 9])).numpy().tolist() == [0, 2, 6]
+    assert tf.nn.leaky_relu(tf.constant([-3, 2])).dtype == tf.float32
+
+
+# --------------------------------------------------------------------------- statistics, bias, dropout
+def test_l2_loss():
+    y, (dx,) = grads(tf.nn.l2_loss, np.array([[1.0, -2.0], [3.0, 0.5]]))
+    assert y == pytest.approx(7.125)
+    np.testing.assert_array_equal(dx, [[1.0, -2.0], [3.0, 0.5]])
+
+
+@pytest.mark.parametrize("axes,keepdims", [([0], False), ([0, 2], True), ([-1], False), (None, False)])
+def test_moments(axes, keepdims):
+    x = rand(3, 4, 5)
+    m, v = tf.nn.moments(x, axes=axes if axes is not None else [0, 1, 2], keepdims=keepdims)
+    ax = tuple(axes) if axes is not None else None
+    np.testing.assert_allclose(m.numpy(), x.mean(axis=ax, keepdims=keepdims), rtol=1e-12)
+    np.testing.assert_allclose(v.numpy(), x.var(axis=ax, keepdims=keepdims), rtol=1e-12)
+
+
+def test_moments_hessian_is_exact():
+    x = tf.constant([1.0, 2.0, 4.0, 7.0], tf.float64)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            v = tf.nn.moments(x, [0])[1]
+        g = inner.gradient(v, x)
+    np.testing.assert_allclose(outer.jacobian(g, x).numpy(), 0.5 * (np.eye(4) - 0.25), atol=1e-15)
+
+
+def test_moments_float16_is_computed_in_float32():
+    x = tf.constant(np.full(4096, 10.0) + np.arange(4096) % 2, tf.float16)
+    m, v = tf.nn.moments(x, [0])
+    assert m.dtype == tf.float16 and float(m) == 10.5 and float(v) == 0.25
+
+
+def test_batch_normalization():
+    x, m, v, o, s = rand(4, 3), rand(3), np.abs(rand(3)) + 0.5, rand(3), rand(3)
+    y = tf.nn.batch_normalization(x, m, v, o, s, 1e-3).numpy()
+    np.testing.assert_allclose(y, s * (x - m) / np.sqrt(v + 1e-3) + o, rtol=1e-12)
+    y0 = tf.nn.batch_normalization(x, m, v, None, None, 1e-3).numpy()
+    np.testing.assert_allclose(y0, (x - m) / np.sqrt(v + 1e-3), rtol=1e-12)
+
+
+def test_bias_add():
+    x, b = rand(2, 3, 4), rand(4)
+    y, (dx, db) = grads(tf.nn.bias_add, x, b)
+    np.testing.assert_allclose(y, x + b)
+    np.testing.assert_array_equal(db, np.full(4, 6.0))
+    b3 = rand(3)
+    np.testing.assert_allclose(tf.nn.bias_add(x, b3, data_format="NCW").numpy(), x + b3[:, None])
+    with pytest.raises(InvalidArgumentError, match="as many biases"):
+        tf.nn.bias_add(x, rand(3))
+    with pytest.raises(InvalidArgumentError, match="1D"):
+        tf.nn.bias_add(x, rand(1, 4))
+    with pytest.raises(InvalidArgumentError, match="at least 2D"):
+        tf.nn.bias_add(rand(4), rand(4))
+    with pytest.raises(InvalidArgumentError, match="float64"):
+        tf.nn.bias_add(tf.zeros([2, 2]), tf.zeros([2], tf.float64))
+
+
+def test_dropout_statistics_mask_and_gradient():
+    tf.random.set_seed(0)
+    x = tf.ones([20000])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.dropout(x, rate=0.3)
+    g = tape.gradient(y, x).numpy()
+    vals = y.numpy()
+    assert set(np.unique(vals).tolist()) == {0.0, np.float32(1 / 0.7)}
+    assert abs((vals == 0).mean() - 0.3) < 0.02
+    np.testing.assert_array_equal(g, vals)
+
+
+def test_dropout_noise_shape_and_seeds():
+    tf.random.set_seed(1)
+    y = tf.nn.dropout(tf.ones([50, 4]), 0.5, noise_shape=[50, 1]).numpy()
+    assert all(len(set(row)) == 1 for row in y.tolist())
+    tf.random.set_seed(2)
+    a = tf.nn.dropout(tf.ones([100]), 0.5, seed=4).numpy()
+    tf.random.set_seed(2)
+    assert np.array_equal(a, tf.nn.dropout(tf.ones([100]), 0.5, seed=4).numpy())
+    assert tf.nn.dropout(tf.ones([3]), 0.0).numpy().tolist() == [1, 1, 1]
+    y = tf.nn.dropout(tf.ones([1000]), tf.constant(0.5)).numpy()
+    assert set(np.unique(y).tolist()) == {0.0, 2.0}
+    with pytest.raises(ValueError, match="range"):
+        tf.nn.dropout(tf.ones([3]), 1.0)
+    with pytest.raises(ValueError, match="floating"):
+        tf.nn.dropout(tf.constant([1, 2]), 0.5)
+    with pytest.raises(InvalidArgumentError, match="noise_shape"):
+        tf.nn.dropout(tf.ones([2, 3]), 0.5, noise_shape=[3, 3])
