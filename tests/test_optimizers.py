@@ -441,3 +441,13 @@ def test_warning_from_minimize_points_at_the_caller():
         warnings.simplefilter("always")
         opt_ns.SGD().minimize(lambda: b * 2.0, [a, b])
     assert w[0].filename == __file__
+
+
+def test_a_bad_pair_changes_nothing():
+    good = tf.Variable([1.0, 2.0])
+    opt = opt_ns.Adam(0.1)
+    for bad in [(tf.constant(1), tf.Variable(1)), (tf.constant([1.0, 2.0, 3.0]), tf.Variable([0.0]))]:
+        with pytest.raises((TypeError, InvalidArgumentError)):
+            opt.apply_gradients([(tf.constant([1.0, 1.0]), good), bad])
+    np.testing.assert_array_equal(good.numpy(), [1.0, 2.0])
+    assert int(opt.iterations) == 0

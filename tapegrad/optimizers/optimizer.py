@@ -154,13 +154,16 @@ class Optimizer:
     def _slot_initial(self, slot: str, v: Variable) -> np.ndarray:
         return np.zeros(v.shape, v.dtype.as_numpy_dtype)
 
+    def _check_floating(self, v: Variable) -> None:
+        if not v.dtype.is_floating:
+            raise TypeError(f"{type(self).__name__} can only update floating-point variables; "
+                            f"variable {_name_of(v)} has dtype {v.dtype.name}.")
+
     def _track(self, v: Variable) -> int:
         key = v.ref()
         i = self._index.get(key)
         if i is None:
-            if not v.dtype.is_floating:
-                raise TypeError(f"{type(self).__name__} can only update floating-point variables; "
-                                f"variable {_name_of(v)} has dtype {v.dtype.name}.")
+            self._check_floating(v)
             i = self._index[key] = len(self._vars)
             self._vars.append(v)
             base = _name_of(v).replace(":", "_")
@@ -239,8 +242,9 @@ class Optimizer:
                 ".numpy() or a NumPy call on the way, or computed outside the tape); "
                 + _HOW_TO_DIAGNOSE,
                 UserWarning, stacklevel=_caller_level())
-        prepared = [(self._gradient_array(g, v), v) for g, v in work]
-        prepared = self._clip(prepared)
+        for _, v in work:  # check everything before changing anything
+            self._check_floating(v)
+        prepared = self._clip([(self._gradient_array(g, v), v) for g, v in work])
         lr_value = self._lr_array()
         step = int(self._iterations.numpy()) + 1
         for g, v in prepared:
