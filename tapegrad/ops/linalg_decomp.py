@@ -417,28 +417,32 @@ def _ts(a: Tensor, b: Tensor, lower: bool, adjoint: bool = False) -> Tensor:
     return apply(_trisolve, (a, b), {"lower": lower, "adjoint": adjoint})
 
 
-def _trisolve_vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, lower: bool, adjoint: bool) -> list:
-    gb = _ts(a, g, lower, not adjoint)
-    out = []
-    for i in needs:
-        if i == 1:
-            out.append(gb)
-        else:
-            ga = -_mm(gb, ans, False, True) if not adjoint else -_mm(ans, gb, False, True)
-            out.append(_tri(ga, lower))
-    return out
+def _solve_rules(solve_with: Any, project: Any) -> tuple:
+    """VJP and JVP of ``x = solve_with(A, B, adjoint)`` (``A x = B`` or ``A^H x = B``), where
+    ``project`` keeps the part of ``A`` the solver reads (its triangle, or all of it):
+    ``B̄ = A^-H Ḡ``, ``Ā = -B̄ x^H`` (``-x B̄^H`` for the adjoint); ``dx = A^-1 (dB - dA x)``."""
+    def vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, adjoint: bool, **p: Any) -> list:
+        gb = solve_with(a, g, not adjoint, **p)
+        out = []
+        for i in needs:
+            if i == 1:
+                out.append(gb)
+            else:
+                ga = -_mm(gb, ans, False, True) if not adjoint else -_mm(ans, gb, False, True)
+                out.append(project(ga, **p))
+        return out
+
+    def jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, adjoint: bool, **p: Any) -> Tensor:
+        ta, rhs = ts
+        if ta is not None:
+            t = _mm(project(ta, **p), ans, adjoint, False)
+            rhs = -t if rhs is None else rhs - t
+        return solve_with(a, rhs, adjoint, **p)
+    return vjp, jvp
 
 
-def _trisolve_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, lower: bool, adjoint: bool) -> Tensor:
-    ta, tb = ts
-    rhs = tb
-    if ta is not None:
-        da = _tri(ta, lower)
-        t = _mm(da, ans, adjoint, False)
-        rhs = -t if rhs is None else rhs - t
-    return _ts(a, rhs, lower, adjoint)
-
-
+_trisolve_vjp, _trisolve_jvp = _solve_rules(lambda a, b, adjoint, lower: _ts(a, b, lower, adjoint),
+                                            lambda x, lower: _tri(x, lower))
 _trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=_trisolve_vjp, jvp=_trisolve_jvp,
                   broadcast=True)
 
@@ -652,26 +656,7 @@ def _sv(a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
     return apply(_solve, (a, b), {"adjoint": adjoint})
 
 
-def _solve_vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, adjoint: bool) -> list:
-    gb = _sv(a, g, not adjoint)
-    out = []
-    for i in needs:
-        if i == 1:
-            out.append(gb)
-        else:
-            out.append(-_mm(gb, ans, False, True) if not adjoint else -_mm(ans, gb, False, True))
-    return out
-
-
-def _solve_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
-    ta, tb = ts
-    rhs = tb
-    if ta is not None:
-        t = _mm(ta, ans, adjoint, False)
-        rhs = -t if rhs is None else rhs - t
-    return _sv(a, rhs, adjoint)
-
-
+_solve_vjp, _solve_jvp = _solve_rules(lambda a, b, adjoint: _sv(a, b, adjoint), lambda x: x)
 _solve = defop("MatrixSolve", _solve_fwd, vjp=_solve_vjp, jvp=_solve_jvp, broadcast=True)
 
 
