@@ -86,7 +86,7 @@ def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
 def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int) -> Tensor:
     extra = _lead(g, ans)
     nd = x._value.ndim - lead - len(shape)
-    if nd and lead:  # the summed axes sit after the kept ones: put them back as size 1
+    if nd and (lead or extra):  # summed axes sit after the kept ones: put them back as size 1
         gs = g._value.shape
         g = reshape(g, gs[:extra + lead] + (1,) * nd + gs[extra + lead:])
     return broadcast_to(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))

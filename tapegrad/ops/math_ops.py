@@ -419,6 +419,10 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     """
     c = as_tensor(condition)
     if x is None and y is None:
+        if c._value.ndim == 0:
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 (where "
+                                       "with one argument needs a condition with at least one axis)")
         return _wrap(np.argwhere(np.asarray(c._value)).astype(np.int64))
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
