@@ -1025,7 +1025,7 @@ def as_tensor(x: Any) -> Tensor:
     return convert_to_tensor(x)
 
 
-def warn_once(key: str, msg: str, _seen: set = set()) -> None:
-    if key not in _seen:
-        _seen.add(key)
-        warnings.warn(msg, stacklevel=3)
+def warn_once(key: str, msg: str) -> None:
+    """Warn about ``key`` at the caller's caller; Python's default filter shows it once per
+    call site (TensorFlow logs such warnings once per process)."""
+    warnings.warn(msg, stacklevel=3)
