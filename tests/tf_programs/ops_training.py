@@ -384,3 +384,13 @@ def case_float64_rmsprop_and_adagrad(tf):
         rms.apply_gradients([(tf.constant(g, dtype=tf.float64), x)])
         ada.apply_gradients([(tf.constant(g, dtype=tf.float64), y)])
     return x, y
+
+
+@tf_raises("ValueError")
+def case_new_variable_after_first_update(tf):
+    a = tf.Variable(1.0, name="a")
+    b = tf.Variable(2.0, name="b")
+    opt = tf.optimizers.SGD(learning_rate=0.5)
+    opt.apply_gradients([(tf.constant(1.0), a)])
+    opt.apply_gradients([(tf.constant(1.0), b)])
+    return a, b
