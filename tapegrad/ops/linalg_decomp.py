@@ -447,7 +447,10 @@ _trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=_trisolve_vjp, jvp
                   broadcast=True)
 
 
-def _solve_shapes(a: Tensor, b: Tensor, op: str, broadcast: bool) -> None:
+def _solve_args(matrix: Any, rhs: Any, op: str, broadcast: bool) -> tuple[Tensor, Tensor]:
+    """``matrix`` and ``rhs`` as tensors of one floating dtype, with compatible shapes."""
+    a, b = binary_operands(matrix, rhs, op)
+    _float_check(a, op)
     va, vb = a._value, b._value
     if va.ndim < 2 or vb.ndim < 2:
         raise _err(op, f"Input matrix and rhs must have rank >= 2, got shapes {list(va.shape)} "
@@ -466,6 +469,7 @@ def _solve_shapes(a: Tensor, b: Tensor, op: str, broadcast: bool) -> None:
     elif va.shape[:-2] != vb.shape[:-2]:
         raise _err(op, f"Input matrix and rhs must have the same batch dimensions: "
                        f"{list(va.shape)} vs. {list(vb.shape)}")
+    return a, b
 
 
 def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False, name: Any = None) -> Tensor:
@@ -478,9 +482,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
     array([[1.],
            [2.]], dtype=float32)
     """
-    a, b = binary_operands(matrix, rhs, "MatrixTriangularSolve")
-    _float_check(a, "MatrixTriangularSolve")
-    _solve_shapes(a, b, "MatrixTriangularSolve", True)
+    a, b = _solve_args(matrix, rhs, "MatrixTriangularSolve", True)
     return _ts(a, b, bool(lower), bool(adjoint))
 
 
@@ -529,9 +531,7 @@ def cholesky(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 
 def cholesky_solve(chol: Any, rhs: Any, name: Any = None) -> Tensor:
     """Solve ``A x = rhs`` given ``chol``, the Cholesky factor of ``A`` (two triangular solves)."""
-    L, b = binary_operands(chol, rhs, "CholeskySolve")
-    _float_check(L, "CholeskySolve")
-    _solve_shapes(L, b, "CholeskySolve", True)
+    L, b = _solve_args(chol, rhs, "CholeskySolve", True)
     return _ts(L, _ts(L, b, True, False), True, True)
 
 
@@ -669,9 +669,7 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Any = None) -> Ten
     array([[1. ],
            [0.5]], dtype=float32)
     """
-    a, b = binary_operands(matrix, rhs, "MatrixSolve")
-    _float_check(a, "MatrixSolve")
-    _solve_shapes(a, b, "MatrixSolve", False)
+    a, b = _solve_args(matrix, rhs, "MatrixSolve", False)
     return _sv(a, b, bool(adjoint))
 
 
