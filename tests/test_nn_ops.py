@@ -47,7 +47,8 @@ def ref_conv(x, w, strides, pads, dil, groups=1):
                 for j in range(kw):
                     px = xp[:, a * strides[0] + i * dil[0], b * strides[1] + j * dil[1], :]
                     for gi in range(groups):
-                        y[:, a, b, gi * og:(gi + 1) * og] += px[:, gi * cg:(gi + 1) * cg] @ w[i, j, :, gi * og:(gi + 1) * og]
+                        cs, os_ = slice(gi * cg, (gi + 1) * cg), slice(gi * og, (gi + 1) * og)
+                        y[:, a, b, os_] += px[:, cs] @ w[i, j, :, os_]
     return y
 
 
@@ -99,7 +100,8 @@ def test_conv2d_matches_loop_reference(xs, ws, strides, padding, dil):
     pads = _pads(xs, ws, strides, padding, dil)
     ref = ref_conv(x, w, strides, pads, dil, groups)
     seed = rand(*ref.shape)
-    y, (dx, dw) = grads(lambda a, b: tf.nn.conv2d(a, b, list(strides), padding, dilations=list(dil)), x, w, seed=seed)
+    y, (dx, dw) = grads(lambda a, b: tf.nn.conv2d(a, b, list(strides), padding, dilations=list(dil)),
+                        x, w, seed=seed)
     np.testing.assert_allclose(y, ref, rtol=1e-12, atol=1e-12)
     rdx, rdw = ref_conv_grads(x, w, seed, strides, pads, dil, groups)
     np.testing.assert_allclose(dx, rdx, rtol=1e-12, atol=1e-12)
@@ -123,7 +125,8 @@ def test_conv1d_is_conv2d_of_height_one():
 def test_conv_data_format_channels_first_and_extra_batch_axes():
     x, w = rand(2, 3, 4, 5, 5), rand(3, 3, 5, 2)
     y = tf.nn.conv2d(x, w, 1, "SAME").numpy()
-    np.testing.assert_allclose(y, ref_conv(x.reshape(6, 4, 5, 5), w, (1, 1), ((1, 1), (1, 1)), (1, 1)).reshape(2, 3, 4, 5, 2))
+    ref = ref_conv(x.reshape(6, 4, 5, 5), w, (1, 1), ((1, 1), (1, 1)), (1, 1))
+    np.testing.assert_allclose(y, ref.reshape(2, 3, 4, 5, 2))
     xc = np.moveaxis(x[0], -1, 1)
     yc = tf.nn.conv2d(xc, w, [1, 1, 1, 1], "SAME", data_format="NCHW").numpy()
     np.testing.assert_allclose(yc, np.moveaxis(y[0], -1, 1), rtol=1e-12)
@@ -136,7 +139,8 @@ def test_depthwise_conv2d_matches_loops():
     ref = np.concatenate([ref_conv(x[..., c:c + 1], w[:, :, c:c + 1, :], (2, 2), pads, (1, 1)) for c in range(3)], -1)
     np.testing.assert_allclose(y, ref, rtol=1e-12)
     for c in range(3):
-        rdx, rdw = ref_conv_grads(x[..., c:c + 1], w[:, :, c:c + 1, :], np.ones(ref.shape[:3] + (2,)), (2, 2), pads, (1, 1))
+        seed = np.ones(ref.shape[:3] + (2,))
+        rdx, rdw = ref_conv_grads(x[..., c:c + 1], w[:, :, c:c + 1, :], seed, (2, 2), pads, (1, 1))
         np.testing.assert_allclose(dx[..., c:c + 1], rdx, rtol=1e-12)
         np.testing.assert_allclose(dw[:, :, c:c + 1], rdw, rtol=1e-12)
 

@@ -23,22 +23,17 @@ where the op allows it.
 """
 from __future__ import annotations
 
-import builtins
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .._core import Tensor, apply, as_tensor, binary_operands, defop
-from ..errors import InvalidArgumentError, UnimplementedError
-from .array_ops import _int_list, reshape, transpose
+from ..errors import UnimplementedError
+from .array_ops import _err, _int_list, reshape, transpose
 from .math_ops import zeros_like
 
 Pads = tuple  # ((top, bottom), (left, right))
-
-
-def _err(op: str, msg: str) -> InvalidArgumentError:
-    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
 
 
 # --------------------------------------------------------------------------- geometry
@@ -69,9 +64,10 @@ def _scatter_windows(cols: np.ndarray, shape: tuple, strides: tuple, dilations: 
     (sh, sw), (dh, dw), (pt, pb), (pl, pr) = strides, dilations, pads[0], pads[1]
     out = np.zeros((n, h + pt + pb, w + pl + pr, c), dtype)
     if oh and ow:
-        for i in builtins.range(kh):
-            for j in builtins.range(kw):
-                out[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw, :] += cols[:, :, :, i, j, :]
+        for i in range(kh):
+            for j in range(kw):
+                rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
+                out[:, rows, j * dw:j * dw + (ow - 1) * sw + 1:sw, :] += cols[:, :, :, i, j, :]
     return out[:, pt:pt + h, pl:pl + w, :]
 
 
@@ -98,7 +94,7 @@ def _lift(core: Callable, a: np.ndarray, b: np.ndarray, fold: Sequence[bool], **
     if rows == 0:
         r = core(np.zeros(a.shape[-4:], a.dtype), np.zeros(b.shape[-4:], b.dtype), **p)
         return np.zeros(lead + r.shape, r.dtype)
-    out = [core(A[k], B[k], **p) for k in builtins.range(rows)]
+    out = [core(A[k], B[k], **p) for k in range(rows)]
     return np.stack(out).reshape(lead + out[0].shape)
 
 
@@ -248,7 +244,7 @@ def _spatial(v: Any, nsp: int, what: str, op: str, cf: bool = False) -> tuple:
     elif len(vals) != nsp:
         raise ValueError(f"{op}: {what} should be of length 1, {nsp} or {nsp + 2}. Received: "
                          f"{what}={v!r} of length {len(vals)}.")
-    if builtins.min(vals) <= 0:
+    if min(vals) <= 0:
         raise _err(op, f"{what} must be positive, got {vals}")
     return tuple(vals)
 
@@ -262,7 +258,7 @@ def _padding(padding: Any, nsp: int, sizes: Sequence[int], ks: Sequence[int], st
         if padding == "SAME":
             pads = []
             for n, k, s, d in zip(sizes, ks, strides, dilations):
-                total = builtins.max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
+                total = max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
                 pads.append((total // 2, total - total // 2))
             return tuple(pads)
         raise _err(op, f"padding must be \"SAME\" or \"VALID\" (upper case)"
@@ -303,7 +299,7 @@ def _to_core(x: Tensor, nsp: int, cf: bool, op: str, what: str = "input") -> tup
         raise _err(op, f"{what} must be {nsp + 2}-dimensional ({layout}) or more, got shape "
                        f"{list(x._value.shape)}")
     if cf:
-        perm = list(builtins.range(nd))
+        perm = list(range(nd))
         c = perm.pop(nd - nsp - 1)
         x = transpose(x, perm + [c])
     s = x._value.shape
@@ -319,7 +315,7 @@ def _from_core(y: Tensor, batch: tuple, nsp: int, cf: bool) -> Tensor:
         y = reshape(y, want)
     if cf:
         nd = len(want)
-        y = transpose(y, list(builtins.range(nd - nsp - 1)) + [nd - 1] + list(builtins.range(nd - nsp - 1, nd - 1)))
+        y = transpose(y, list(range(nd - nsp - 1)) + [nd - 1] + list(range(nd - nsp - 1, nd - 1)))
     return y
 
 
