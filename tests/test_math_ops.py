@@ -231,9 +231,32 @@ def test_segment_max_ties_share_gradient():
     np.testing.assert_allclose(g[0], [0.5, 0.5, 0, 1])
 
 
-def test_unsorted_segment_max_skips_nan():
-    out = tf.math.unsorted_segment_max(tf.constant([1.0, np.nan, 3.0]), [0, 0, 0], 1)
-    np.testing.assert_array_equal(out.numpy(), [3.0])
+@pytest.mark.parametrize("values,expect", [([1.0, np.nan, 3.0], 3.0), ([np.nan, 1.0], 1.0), ([1.0, np.nan], np.nan),
+                                           ([np.nan], np.nan), ([3.0, np.nan, 1.0], 1.0)])
+def test_segment_extremes_treat_nan_as_tf(values, expect):
+    # TF's running extreme: a NaN replaces it and the next entry replaces the NaN
+    # (so with one entry after the last NaN, max and min agree)
+    ids = [0] * len(values)
+    x = tf.constant(values)
+    for out in (tf.math.segment_max(x, ids), tf.math.unsorted_segment_max(x, ids, 1),
+                tf.math.segment_min(x, ids), tf.math.unsorted_segment_min(x, ids, 1)):
+        np.testing.assert_array_equal(out.numpy(), [expect])
+
+
+def test_segment_extremes_nan_per_column_in_data_order():
+    x = tf.constant([[1.0, np.nan], [np.nan, 2.0]])
+    np.testing.assert_array_equal(tf.math.unsorted_segment_max(x, [0, 0], 1).numpy(), [[np.nan, 2.0]])
+    np.testing.assert_array_equal(tf.math.unsorted_segment_max(x, [[0, 0], [0, 0]], 1).numpy(), [2.0])
+
+
+def test_segment_min():
+    d = tf.constant([1.0, 3.0, 3.0, -4.0])
+    np.testing.assert_array_equal(tf.math.segment_min(d, [0, 0, 2, 2]).numpy(), [1, 0, -4])
+    np.testing.assert_array_equal(tf.math.unsorted_segment_min(tf.constant([1, 2]), [0, 0], 2).numpy(),
+                                  [1, np.iinfo(np.int32).max])
+    g = grads(lambda t: tf.math.unsorted_segment_min(t, [1, 1, 1, 0], 2) * [1.0, 2.0],
+              np.array([3.0, 1.0, 1.0, 0.0]))
+    np.testing.assert_allclose(g[0], [0, 1, 1, 1])
 
 
 @pytest.mark.parametrize("ids,msg", [([0, 2, 1], "not increasing"), ([-1, 0, 1], "out of range"),

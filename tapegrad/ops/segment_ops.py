@@ -1,9 +1,10 @@
-"""Segment reductions: ``segment_sum/mean/max`` (sorted ids) and ``unsorted_segment_mean/max``.
+"""Segment reductions: ``segment_sum/mean/max/min`` (sorted ids) and
+``unsorted_segment_mean/max/min``.
 
-Sums and means reuse ``UnsortedSegmentSum`` (ops/array_ops.py); maxima are one op,
-``UnsortedSegmentMax``, whose gradient splits equally between tied maxima of a segment, as
-TensorFlow's does. Segment ids are validated here (TensorFlow's messages), so the forwards can
-trust them.
+Sums and means reuse ``UnsortedSegmentSum`` (ops/array_ops.py); maxima and minima are the ops
+``UnsortedSegmentMax`` and ``UnsortedSegmentMin``, whose gradient splits equally between tied
+extremes of a segment, as TensorFlow's does. Segment ids are validated here (with
+TensorFlow's messages), so the forwards can trust them.
 """
 from __future__ import annotations
 
@@ -130,22 +131,46 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: 
     return truediv(s, _per_segment(c, d, iv))
 
 
-# --------------------------------------------------------------------------- maxima
+# --------------------------------------------------------------------------- maxima and minima
 def _lowest(dt: np.dtype) -> Any:
     return np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min
 
 
-def _usmax_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int, empty: Any) -> np.ndarray:
-    out = np.full((num_segments,) + data.shape[ids.ndim:], _lowest(data.dtype), data.dtype)
-    ok = ids >= 0
-    np.fmax.at(out, ids[ok], data[ok])  # NaN entries are skipped
-    if empty is not None:
-        out[_counts(ids, num_segments) == 0] = empty
-    return out
+def _highest(dt: np.dtype) -> Any:
+    return np.finfo(dt).max if dt.kind == "f" else np.iinfo(dt).max
+
+
+def _extreme_fwd(pick: Any, start: Any) -> Any:
+    """Forward of a segment max/min: ``pick`` is np.maximum or np.minimum, ``start`` the value of
+    a segment before its first entry (also the result for an empty segment unless ``empty``)."""
+    def fwd(data: np.ndarray, ids: np.ndarray, num_segments: int, empty: Any) -> np.ndarray:
+        inner = data.shape[ids.ndim:]
+        out = np.full((num_segments,) + inner, start(data.dtype), data.dtype)
+        ok = ids >= 0
+        d, s = data[ok], ids[ok]  # entries in data order
+        nan = np.isnan(d) if d.dtype.kind == "f" else None
+        if nan is None or not nan.any():
+            pick.at(out, s, d)
+        else:
+            # TensorFlow keeps a running extreme that a NaN replaces and the next entry replaces
+            # again: the result is the extreme of the entries after the segment's last NaN
+            # (NaN when the NaN is last)
+            row = np.arange(len(s)).reshape((-1,) + (1,) * len(inner))
+            last = np.full(out.shape, -1)
+            np.maximum.at(last, s, np.where(nan, row, -1))
+            after = row > last[s]
+            pick.at(out, s, np.where(after, d, start(data.dtype)))
+            kept = np.zeros(out.shape, np.int64)
+            np.add.at(kept, s, after)
+            out[(last >= 0) & (kept == 0)] = np.nan
+        if empty is not None:
+            out[_counts(ids, num_segments) == 0] = empty
+        return out
+    return fwd
 
 
 def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where each entry is its segment's maximum, and 1 / (number of tied maxima) there."""
+    """Where each entry is its segment's extreme, and 1 / (number of tied extremes) there."""
     iv = np.asarray(ids._value)
     ok = iv >= 0
     safe = np.where(ok, iv, 0)
@@ -159,19 +184,28 @@ def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[np.ndarray, np.n
     return sel, safe, share.astype(dv.dtype)[safe]
 
 
-def _usmax_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
+def _extreme_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
     sel, safe, share = _selection(ans, data, ids)
     r = apply(_gather, (g, _wrap(safe)), {"axis": _lead(g, ans), "batch_dims": 0}) * _wrap(share)
     return where(_wrap(sel), r, zeros_like(r))
 
 
-def _usmax_jvp(ts: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
+def _extreme_jvp(ts: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
     sel, safe, share = _selection(ans, data, ids)
     t = where(_wrap(sel), ts[0] * _wrap(share), zeros_like(ts[0]))
     return apply(_uss, (t, ids), {"num_segments": num_segments})
 
 
-_usmax = defop("UnsortedSegmentMax", _usmax_fwd, vjp=(_usmax_vjp, None), jvp=_usmax_jvp)
+# ties share the gradient equally (the rules only look at which entries equal the result)
+_usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_extreme_vjp, None), jvp=_extreme_jvp)
+_usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=_extreme_jvp)
+
+
+def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    d = as_tensor(data)
+    _check_kind(d, "fiu", op.name)
+    iv, n = _unsorted_ids(d, segment_ids, num_segments, op.name)
+    return apply(op, (d, _wrap(iv)), {"num_segments": n, "empty": None})
 
 
 def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
@@ -191,13 +225,33 @@ def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: A
     """Maximum of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
 
     Empty segments hold the lowest value of the dtype (``-3.4028235e38`` for float32), as in
-    TensorFlow; NaN entries are skipped. Tied maxima share the gradient equally.
+    TensorFlow. Tied maxima share the gradient equally. NaN entries follow TensorFlow's running
+    maximum: a NaN replaces the maximum so far and the next entry replaces the NaN.
 
     >>> import tapegrad as tf
     >>> tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0]), tf.constant([1, 0, 1]), 2).numpy()
     array([5., 3.], dtype=float32)
     """
-    d = as_tensor(data)
-    _check_kind(d, "fiu", "UnsortedSegmentMax")
-    iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentMax")
-    return apply(_usmax, (d, _wrap(iv)), {"num_segments": n, "empty": None})
+    return _unsorted_extreme(_usmax, data, segment_ids, num_segments)
+
+
+def segment_min(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
+    """Minimum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
+
+    Tied minima in a segment share its gradient equally (TensorFlow's rule).
+    """
+    d, iv, n = _sorted_data(data, segment_ids, "fiu", "SegmentMin")
+    return apply(_usmin, (d, _wrap(iv)), {"num_segments": n, "empty": 0})
+
+
+def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """Minimum of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
+
+    Empty segments hold the highest value of the dtype; ties and NaN as
+    :func:`unsorted_segment_max`.
+
+    >>> import tapegrad as tf
+    >>> tf.math.unsorted_segment_min(tf.constant([1.0, 5.0, 3.0]), tf.constant([1, 0, 1]), 2).numpy()
+    array([5., 1.], dtype=float32)
+    """
+    return _unsorted_extreme(_usmin, data, segment_ids, num_segments)

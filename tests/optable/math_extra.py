@@ -72,6 +72,8 @@ CASES = [
     OpCase("unsorted_segment_mean", lambda x: tf.math.unsorted_segment_mean(x, [1, -1, 1, 0], 3), V,
            ops=("UnsortedSegmentSum", "RealDiv")),
     OpCase("UnsortedSegmentMax", lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1, -1], 2) ** 2, V),
+    OpCase("UnsortedSegmentMin", lambda x: tf.math.unsorted_segment_min(x, [0, 1, 0, 1], 2)
+           * tf.math.segment_min(x, [0, 0, 0, 2])[::2], V),
     OpCase("segment_max", lambda x: tf.math.segment_max(x, [0, 0, 2, 2]) * tf.math.segment_max(x, [0, 1, 1, 2]),
            V, ops=("UnsortedSegmentMax",)),
     # sorting (squares make the cotangents of the gathers depend on x, checking every rule)

@@ -313,6 +313,25 @@ def case_unsorted_segment_max_skips_nan(tf):
     return tf.math.unsorted_segment_max(tf.constant([1.0, np.nan, 3.0]), tf.constant([0, 0, 0]), 1)
 
 
+def case_segment_extremes_nan_order(tf):
+    out = []
+    for v in ([1.0, np.nan, 3.0], [np.nan, 1.0], [1.0, np.nan], [np.nan], [3.0, np.nan, 1.0, 2.0]):
+        x = tf.constant(v)
+        ids = tf.zeros([len(v)], tf.int32)
+        out.append([tf.math.segment_max(x, ids), tf.math.segment_min(x, ids),
+                    tf.math.unsorted_segment_max(x, ids, 1), tf.math.unsorted_segment_min(x, ids, 1)])
+    m = tf.constant([[1.0, np.nan], [np.nan, 2.0]])
+    out.append([tf.math.unsorted_segment_max(m, [0, 0], 1), tf.math.unsorted_segment_min(m, [[0, 0], [0, 0]], 1)])
+    return out
+
+
+def case_segment_min(tf):
+    return [_vg(tf, lambda d: tf.math.segment_min(d, [0, 0, 2, 2]) * [1.0, 2.0, 3.0], [1.0, 1.0, 3.0, -4.0]),
+            _vg(tf, lambda d: tf.math.unsorted_segment_min(d, [1, 1, -1, 0], 3) * [[1.0], [2.0], [3.0]],
+                [[3.0, 1.0], [3.0, 0.0], [0.0, 0.0], [2.0, 2.0]]),
+            tf.math.unsorted_segment_min(tf.constant([1, 2]), tf.constant([0, 0]), 2)]
+
+
 def case_unsorted_segment_mean(tf):
     return _vg(tf, lambda d: tf.math.unsorted_segment_mean(d, [0, 0, -1], 3) * [1.0, 2.0, 3.0], [1.0, 3.0, 3.0])
 
