@@ -510,11 +510,16 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
         return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.intp)
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win = _windows(_pad_hw(x, pads, low), kh, kw, strides, (1, 1), oh, ow).reshape(n, oh, ow, c, kh * kw)
-    valid = _windows(_pad_hw(np.ones((1, h, w, 1), bool), pads, False), kh, kw, strides, (1, 1), oh, ow)
-    valid = valid.reshape(1, oh, ow, 1, kh * kw)
-    m = win.max(axis=-1)
-    key = ((win == m[..., None]) & valid).astype(np.int8) * 2 + valid
-    i, j = np.divmod(key.argmax(axis=-1), kw)
+    loc = win.argmax(axis=-1)  # the first maximum
+    if any(pads[0]) or any(pads[1]):
+        valid = _windows(_pad_hw(np.ones((1, h, w, 1), bool), pads, False), kh, kw, strides, (1, 1), oh, ow)
+        valid = valid.reshape(1, oh, ow, 1, kh * kw)
+        if not np.take_along_axis(valid, loc[..., None], -1).all():
+            # a padded element tied with the window's maximum (-inf): take the first real one
+            m = win.max(axis=-1, keepdims=True)
+            loc = (((win == m) & valid).astype(np.int8) * 2 + valid).argmax(axis=-1)
+    m = np.take_along_axis(win, loc[..., None], -1)[..., 0]
+    i, j = np.divmod(loc, kw)
     r = np.arange(oh)[:, None, None] * strides[0] + i - pads[0][0]
     col = np.arange(ow)[:, None] * strides[1] + j - pads[1][0]
     idx = ((np.arange(n)[:, None, None, None] * h + r) * w + col) * c + np.arange(c)
