@@ -36,6 +36,7 @@ MODULES = (
     "ops_nn",
     "ops_math",
     "ops_arrays",
+    "ops_jacobians",
 )
 
 
