@@ -656,8 +656,16 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
         which = [j for j, s in enumerate(flat_s) if s._id not in tids]
         return _diagnose(tape, flat_t, flat_s, which, pre, any(i in ids for i in tids) if ids else None)
     graph = _Graph(ex)
-    which = [j for j, s in enumerate(flat_s)
-             if s._id not in tids and not graph.forward(s._id, on_tape=True) & tids]
+    watched = {i for _, ids, _ in ex.watches for i in ids}
+
+    def connected(s: Any) -> bool:
+        i = s._id
+        if i in tids:
+            return True
+        started = i in watched or i in tape._vars or (i in graph.producer and graph.ops[graph.producer[i]][4])
+        return started and bool(graph.forward(i, on_tape=True) & tids)
+
+    which = [j for j, s in enumerate(flat_s) if not connected(s)]
     return _diagnose(tape, flat_t, flat_s, which, None, None)
 
 
