@@ -211,3 +211,19 @@ def case_recompute_grad_multiple_outputs(tf):
         a, b = tf.recompute_grad(block)(x)
         y = tf.reduce_sum(a * 3.0 + b)
     return [y, tape.gradient(y, x)]
+
+
+def case_jacobian_complex(tf):
+    x = tf.constant([1.0 + 2.0j, -0.5 + 1.0j], dtype=tf.complex128)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x * tf.constant([1.0 - 1.0j, 2.0 + 0.5j], dtype=tf.complex128)
+    return tape.jacobian(y, x)
+
+
+def case_batch_jacobian_complex64(tf):
+    x = tf.constant([[1.0 + 1.0j, 2.0], [0.5j, -1.0]], dtype=tf.complex64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.exp(x) * tf.reduce_sum(x, axis=1, keepdims=True)
+    return tape.batch_jacobian(y, x)
