@@ -162,14 +162,26 @@ def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilat
 
 
 # --------------------------------------------------------------------------- convolution ops
+def _half_as_single(f: Callable) -> Callable:
+    """float16 operands are multiplied and summed in float32 (NumPy has no float16 BLAS)."""
+    def fwd(a: np.ndarray, b: np.ndarray, **p: Any) -> np.ndarray:
+        if a.dtype == np.float16:
+            return f(a.astype(np.float32), b.astype(np.float32), **p).astype(np.float16)
+        return f(a, b, **p)
+    return fwd
+
+
+@_half_as_single
 def _conv_fwd(x: np.ndarray, w: np.ndarray, **geo: Any) -> np.ndarray:
     return _lift(_conv_core, x, w, (True, False), **geo)
 
 
+@_half_as_single
 def _bi_fwd(g: np.ndarray, w: np.ndarray, **p: Any) -> np.ndarray:
     return _lift(_bi_core, g, w, (True, False), **p)
 
 
+@_half_as_single
 def _bf_fwd(x: np.ndarray, g: np.ndarray, **p: Any) -> np.ndarray:
     return _lift(_bf_core, x, g, (False, False), **p)
 

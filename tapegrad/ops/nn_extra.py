@@ -145,7 +145,8 @@ def l2_loss(t: Any, name: Any = None) -> Tensor:
 def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
     """Mean and (biased) variance of ``x`` over ``axes``: ``(mean, variance)``.
 
-    float16 inputs are computed in float32 and cast back, as in TensorFlow. Derivatives of every
+    float16 inputs are computed in float32 and cast back, as in TensorFlow (integer inputs give
+    integer means, as there). Derivatives of every
     order are exact (TensorFlow stops the gradient through the mean inside the variance, which
     gives the same first derivatives but wrong second derivatives).
 
@@ -155,7 +156,7 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     (array([2., 4.], dtype=float32), array([1., 4.], dtype=float32))
     """
     t = as_tensor(x)
-    _check_kind(t, "f", "moments")
+    _check_kind(t, "fiu", "moments")
     ax = list(norm_axes(axes, t._value.ndim, "moments"))
     y = cast(t, _dt.float32) if t._value.dtype == np.float16 else t
     mean = reduce_mean(y, ax, keepdims=True)

@@ -505,3 +505,23 @@ def case_errors_in_one_program(tf):
     return [catch(tf.nn.conv2d, tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1]), [1, 1, 1], "SAME"),
             catch(tf.nn.max_pool2d, tf.ones([1, 4, 4, 1]), 2, 2, "FULL"),
             catch(tf.nn.avg_pool1d, tf.ones([1, 4, 1]), 2, 2, [[0, 0], [1, 1], [0, 0]])]
+
+
+def case_moments_int(tf):
+    return tf.nn.moments(tf.constant([[-1, 2], [4, 7]]), [0])
+
+
+def case_moments_float16(tf):
+    return tf.nn.moments(tf.cast(_img(tf, [3, 4]), tf.float16), [0, 1])
+
+
+def case_conv2d_float16(tf):
+    x, w = tf.cast(_img(tf, [1, 4, 4, 2]), tf.float16), tf.cast(_img(tf, [2, 2, 2, 2], 0.05, 1.0), tf.float16)
+    return _value_and_grads(tf, lambda a, b: tf.nn.conv2d(a, b, 1, "SAME"), x, w)
+
+
+def case_dropout_noise_shape_shares_the_decision(tf):
+    tf.random.set_seed(2)
+    y = tf.nn.dropout(tf.ones([40, 3]), 0.5, noise_shape=[40, 1])
+    rows_constant = bool(tf.reduce_all(tf.reduce_max(y, axis=1) == tf.reduce_min(y, axis=1)))
+    return {"rows_constant": rows_constant, "shape": y.shape.as_list()}
