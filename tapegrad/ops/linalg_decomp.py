@@ -15,7 +15,11 @@ Conventions shared with TensorFlow (each op's docstring says which apply):
   is exact for losses that do not depend on the basis chosen inside the degenerate subspace.
 * Signs of eigenvectors and singular vectors are whatever LAPACK returns; they can differ from
   TensorFlow's (Eigen's). Gradients are correct for the vectors returned here; only losses that
-  are invariant to those signs give the same numbers in both libraries.
+  are invariant to those signs give the same numbers in both libraries. For complex inputs the
+  phase of each vector is likewise free (eigh and svd gradients are exact for phase-invariant
+  losses); QR fixes it by a real diagonal of ``r``.
+* Complex gradients are conjugates of holomorphic derivatives (TensorFlow's convention), e.g.
+  ``conj(det) A^-H`` for ``det`` (TensorFlow's own det gradient omits that conjugate).
 """
 from __future__ import annotations
 
@@ -89,8 +93,8 @@ def _square_check(x: Tensor, op: str) -> None:
         raise _err(op, f"Input matrix must be square, got shape {list(s)}")
 
 
-def _float_check(x: Tensor, op: str, kinds: str = "fc") -> None:
-    if x._value.dtype.kind not in kinds or x._value.dtype == np.float16:
+def _float_check(x: Tensor, op: str) -> None:
+    if x._value.dtype.kind not in "fc" or x._value.dtype == np.float16:
         raise _err(op, f"{op} does not accept dtype {x.dtype.name}; use float32, float64, "
                        "complex64 or complex128")
 
@@ -106,13 +110,6 @@ def _apply_square(op: Any, input: Any, p: dict | None = None) -> Any:  # noqa: A
 def _rank_check(x: Tensor, op: str, r: int = 2) -> None:
     if x._value.ndim < r:
         raise _err(op, f"Input must have rank >= {r}, got shape {list(x._value.shape)}")
-
-
-def _no_complex_grad(x: Tensor, what: str) -> None:
-    if x._value.dtype.kind == "c":
-        raise NotImplementedError(f"The gradient of {what} is implemented for real inputs only; "
-                                  "differentiate real and imaginary parts through a real "
-                                  "formulation instead.")
 
 
 # --------------------------------------------------------------------------- band / diagonal
@@ -709,7 +706,7 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
 # --------------------------------------------------------------------------- eigh
 def _eigh_fwd(x: np.ndarray) -> tuple:
     e, v = np.linalg.eigh(x, UPLO="L")
-    return e.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False), v
+    return e.astype(x.dtype), v          # complex input: complex eigenvalues, as in TensorFlow
 
 
 def _sym_lower(ga: Tensor) -> Tensor:
@@ -731,37 +728,31 @@ def _eigh_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
     ge, gv = g
     e, v = ans
     f = _safe_recip_gaps(e)
-    inner = _diag_mat(_cplx(ge, v)) + _cplx(f, v) * _mm(v, gv, True, False)
+    inner = _diag_mat(ge) + f * _mm(v, gv, True, False)
     return _sym_lower(_mm(v, _mm(inner, v, False, True)))
 
 
 def _eigh_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
     e, v = ans
     p = _mm(v, _mm(_sym_from_lower(ts[0]), v), True, False)
-    de = diag_part(p)
-    if de._value.dtype.kind == "c":
-        de = real(de)
-    dv = _mm(v, _cplx(_safe_recip_gaps(e), v) * p)
-    return de, dv
+    return diag_part(p), _mm(v, _safe_recip_gaps(e) * p)
 
 
 _eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=_eigh_jvp, nout=2)
 
 
 def _eigvalsh_fwd(x: np.ndarray) -> np.ndarray:
-    e = np.linalg.eigvalsh(x, UPLO="L")
-    return e.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False)
+    return np.linalg.eigvalsh(x, UPLO="L").astype(x.dtype)
 
 
 def _eigvalsh_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     _, v = apply(_eigh, (x,))
-    return _sym_lower(_mm(v, _mm(_diag_mat(_cplx(g, v)), v, False, True)))
+    return _sym_lower(_mm(v, _mm(_diag_mat(g), v, False, True)))
 
 
 def _eigvalsh_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
     _, v = apply(_eigh, (x,))
-    de = diag_part(_mm(v, _mm(_sym_from_lower(ts[0]), v), True, False))
-    return real(de) if de._value.dtype.kind == "c" else de
+    return diag_part(_mm(v, _mm(_sym_from_lower(ts[0]), v), True, False))
 
 
 _eigvalsh = defop("SelfAdjointEigVals", _eigvalsh_fwd, vjp=(_eigvalsh_vjp,), jvp=_eigvalsh_jvp)
@@ -797,8 +788,15 @@ def _svd_thin(x: Tensor) -> tuple:
     return apply(_svd, (x,), {"full": False})
 
 
+def _imag_diag_over(p: Tensor, s: Tensor) -> Tensor:
+    """``diag(i Im(p_kk) / s_k)``: the phase part of a complex SVD's derivative, which this
+    library puts on ``u`` (the phases of ``u`` and ``v`` columns are not determined)."""
+    from .math_ops import complex_, imag
+    im = imag(diag_part(p)) / s
+    return matrix_diag(complex_(im * 0.0, im))
+
+
 def _svd_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
-    _no_complex_grad(x, "svd")
     gs, gu, gv = g
     s, u, v = ans
     m, n = x._value.shape[-2:]
@@ -810,22 +808,25 @@ def _svd_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
                                       "full_matrices=False.")
         # TensorFlow's convention: the one extra column's cotangent is dropped
         u, gu, v, gv = u[..., :k], gu[..., :k], v[..., :k], gv[..., :k]
-    f = _safe_recip_gaps(s * s)
-    sd = _diag_mat(s)
-    j = f * (_mm(u, gu, True, False) - _mm(gu, u, True, False))
-    kk = f * (_mm(v, gv, True, False) - _mm(gv, v, True, False))
-    core = _mm(j, sd) + _diag_mat(gs) + _mm(sd, kk)
+    f = _cplx(_safe_recip_gaps(s * s), u)
+    sd = _cplx(_diag_mat(s), u)
+    uhgu = _mm(u, gu, True, False)
+    j = f * (uhgu - _H(uhgu))
+    vhgv = _mm(v, gv, True, False)
+    kk = f * (vhgv - _H(vhgv))
+    core = _mm(j, sd) + _cplx(_diag_mat(gs), u) + _mm(sd, kk)
+    if u._value.dtype.kind == "c":
+        core = core + _imag_diag_over(uhgu, s)
     out = _mm(u, _mm(core, v, False, True))
-    sinv = 1.0 / s
+    sinv = _cplx(1.0 / s, u)
     if m > k:
-        out = out + _mm(gu - _mm(u, _mm(u, gu, True, False)), sinv[..., :, None] * _T(v))
+        out = out + _mm(gu - _mm(u, uhgu), sinv[..., :, None] * _H(v))
     if n > k:
-        out = out + _mm(u * sinv[..., None, :], _T(gv) - _mm(_mm(_T(gv), v), _T(v)))
+        out = out + _mm(u * sinv[..., None, :], _H(gv) - _mm(_H(vhgv), _H(v)))
     return out
 
 
 def _svd_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
-    _no_complex_grad(x, "svd")
     s, u, v = ans
     m, n = x._value.shape[-2:]
     k = builtins.min(m, n)
@@ -835,11 +836,14 @@ def _svd_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
     da = ts[0]
     dp = _mm(u, _mm(da, v), True, False)
     ds = diag_part(dp)
-    f = _safe_recip_gaps(s * s)
-    sd = _diag_mat(s)
-    du = _mm(u, f * (_mm(dp, sd) + _mm(sd, _T(dp))))
-    dv = _mm(v, f * (_mm(sd, dp) + _mm(_T(dp), sd)))
-    sinv = (1.0 / s)[..., None, :]
+    f = _cplx(_safe_recip_gaps(s * s), u)
+    sd = _cplx(_diag_mat(s), u)
+    du = _mm(u, f * (_mm(dp, sd) + _mm(sd, _H(dp))))
+    dv = _mm(v, f * (_mm(sd, dp) + _mm(_H(dp), sd)))
+    if u._value.dtype.kind == "c":
+        ds = real(ds)
+        du = du + _mm(u, _imag_diag_over(dp, s))
+    sinv = _cplx(1.0 / s, u)[..., None, :]
     if m > k:
         du = du + (_mm(da, v) - _mm(u, dp)) * sinv
     if n > k:
@@ -856,15 +860,14 @@ def _svdvals_fwd(x: np.ndarray) -> np.ndarray:
 
 
 def _svdvals_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
-    _no_complex_grad(x, "svd")
     _, u, v = _svd_thin(x)
-    return _mm(u * g[..., None, :], v, False, True)
+    return _mm(u * _cplx(g, u)[..., None, :], v, False, True)
 
 
 def _svdvals_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
-    _no_complex_grad(x, "svd")
     _, u, v = _svd_thin(x)
-    return reduce_sum(u * _mm(ts[0], v), axis=-2)
+    ds = reduce_sum(conj(u) * _mm(ts[0], v) if u._value.dtype.kind == "c" else u * _mm(ts[0], v), axis=-2)
+    return real(ds) if ds._value.dtype.kind == "c" else ds
 
 
 _svdvals = defop("SvdValues", _svdvals_fwd, vjp=(_svdvals_vjp,), jvp=_svdvals_jvp)
@@ -874,11 +877,12 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
     """Singular value decomposition ``tensor = u @ diag(s) @ v^H``; returns ``(s, u, v)``
     (``v``, not ``v^H``, as in TensorFlow), or only ``s`` when ``compute_uv=False``.
 
-    ``s`` is descending. Signs of singular vectors are LAPACK's and may differ from
-    TensorFlow's. Gradients (real inputs): the gap factor ``1/(s_j² - s_i²)`` is 0 for
-    repeated singular values; with ``full_matrices=True`` and ``|M - N| == 1`` the extra
-    column's cotangent is ignored and ``|M - N| > 1`` raises NotImplementedError, as in
-    TensorFlow.
+    ``s`` is descending. Signs (phases) of singular vectors are LAPACK's and may differ from
+    TensorFlow's. Gradients: the gap factor ``1/(s_j² - s_i²)`` is 0 for repeated singular
+    values; for complex inputs the undetermined phase derivative is put on ``u``, so losses
+    invariant to the phase of each ``(u_k, v_k)`` pair get exact gradients; with
+    ``full_matrices=True`` and ``|M - N| == 1`` the extra column's cotangent is ignored and
+    ``|M - N| > 1`` raises NotImplementedError, as in TensorFlow.
 
     >>> import tapegrad as tf
     >>> tf.linalg.svd([[3.0, 0.0], [0.0, -4.0]], compute_uv=False).numpy()
@@ -899,7 +903,7 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = Non
     from .math_ops import greater, where
     from .reductions import reduce_max
     x = as_tensor(a)
-    _float_check(x, "Pinv", "f")
+    _float_check(x, "Pinv")
     _rank_check(x, "Pinv")
     m, n = x._value.shape[-2:]
     if rcond is None:
@@ -908,7 +912,7 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = Non
     cutoff = _const(rcond, s) * reduce_max(s, axis=-1, keepdims=True)
     big = greater(s, cutoff)
     sinv = where(big, 1.0 / where(big, s, _const(1.0, s)), _const(0.0, s))
-    return _mm(v * sinv[..., None, :], u, False, True)
+    return _mm(v * _cplx(sinv, u)[..., None, :], u, False, True)
 
 
 # --------------------------------------------------------------------------- qr
@@ -926,22 +930,31 @@ def _rinv_right(x: Tensor, r: Tensor) -> Tensor:
 
 
 def _qr_deep_vjp(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
-    qdq = _mm(q, gq, True, False)
-    rdr = _mm(r, gr, False, True)
-    low = band_part(qdq - _H(qdq) + rdr - _H(rdr), -1, 0)
-    return _mm(q, gr + _rinv_right(low, r)) + _rinv_right(gq - _mm(q, qdq), r)
+    # the transpose of _qr_deep_jvp: M = Q^H Q̄ - R̄ R^H, X̄ = stril(M - M^H) - M (+ i Im diag M),
+    # Ā = (Q̄ + Q X̄) R^-H. For real inputs this is TensorFlow's QrGrad.
+    m = _mm(q, gq, True, False) - _mm(gr, r, False, True)
+    skew = m - _H(m)
+    xbar = band_part(skew, -1, 0) - band_part(skew, 0, 0) - m
+    if m._value.dtype.kind == "c":
+        from .math_ops import complex_, imag
+        im = imag(diag_part(m))
+        xbar = xbar + matrix_diag(complex_(im * 0.0, im))
+    return _rinv_right(gq + _mm(q, xbar), r)
 
 
 def _qr_deep_jvp(q: Tensor, r: Tensor, da: Tensor) -> tuple:
     dar = _H(_ts(r, _H(da), False, True))               # dA R^-1
     x = _mm(q, dar, True, False)
     low = band_part(x, -1, 0) - band_part(x, 0, 0)
-    om = low - _H(low)
+    om = low - _H(low)                                  # Q^H dQ: skew-Hermitian
+    if x._value.dtype.kind == "c":                      # R's diagonal stays real
+        from .math_ops import complex_, imag
+        im = imag(diag_part(x))
+        om = om + matrix_diag(complex_(im * 0.0, im))
     return _mm(q, om) + dar - _mm(q, x), _mm(x - om, r)
 
 
 def _qr_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
-    _no_complex_grad(x, "qr")
     gq, gr = g
     q, r = ans
     m, n = x._value.shape[-2:]
@@ -959,7 +972,6 @@ def _qr_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
 
 
 def _qr_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
-    _no_complex_grad(x, "qr")
     q, r = ans
     da = ts[0]
     m, n = x._value.shape[-2:]
@@ -979,9 +991,9 @@ _qr = defop("Qr", _qr_fwd, vjp=(_qr_vjp,), jvp=_qr_jvp, nout=2)
 def qr(input: Any, full_matrices: bool = False, name: Any = None) -> Any:  # noqa: A002
     """QR decomposition ``input = q @ r``; returns the namedtuple ``(q, r)``.
 
-    ``full_matrices=False`` gives ``q [..., M, min(M, N)]``. Gradients (real inputs) cover
-    every shape except ``M > N`` with ``full_matrices=True`` (NotImplementedError, as in
-    TensorFlow).
+    ``full_matrices=False`` gives ``q [..., M, min(M, N)]``. The diagonal of ``r`` is real
+    (LAPACK's convention), which fixes ``q``; gradients cover real and complex inputs of every
+    shape except ``M > N`` with ``full_matrices=True`` (NotImplementedError, as in TensorFlow).
 
     >>> import tapegrad as tf
     >>> q, r = tf.linalg.qr([[3.0, 0.0], [4.0, 5.0]])

@@ -69,6 +69,17 @@ def _svd_full_fn(a):
     return [s, tf.matmul(u[..., :2] * s[..., :2], v[..., :2], transpose_b=True)]
 
 
+def _complex_svd_eigh(a, h):
+    """Phase-invariant functions of complex singular and eigenvectors."""
+    s, u, v = la.svd(a)
+    w = tf.constant(np.linspace(0.5, 1.5, s.shape[-1]) + 0j)
+    p = tf.matmul(u * w, v, adjoint_b=True)
+    e, q = la.eigh(h)
+    pe = tf.matmul(q * tf.cast(e, q.dtype), q, adjoint_b=True)
+    return [s, la.svd(a, compute_uv=False), tf.math.real(p), tf.math.imag(p), e,
+            tf.math.real(pe), tf.math.imag(pe), tf.math.real(q * tf.math.conj(q))]
+
+
 SQ = [((3, 3),), ((2, 3, 3),)]
 SQ2 = [((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1))]
 TRI = [((3, 3), (3, 2)), ((2, 3, 3), (3, 1)), ((3, 3), (2, 3, 2))]   # batch axes broadcast
@@ -149,5 +160,9 @@ CASES = [
     OpCase("complex-cholesky-eigvalsh", lambda a: [la.cholesky(0.5 * (a + la.adjoint(a))), la.eigvalsh(a)], SQ[:1],
            make=_make(_cplx(_spd)), ops=("Cholesky", "SelfAdjointEigVals")),
     OpCase("complex-expm", lambda a: la.expm(a * 0.3), SQ[:1], make=_make(_cplx(_wellcond)), ops=("MatrixExponential",)),
+    OpCase("complex-qr", lambda a: list(la.qr(a)), [((3, 3),), ((4, 2),), ((2, 4),)],
+           make=_make(_cplx(_wellcond_rect)), ops=("Qr",)),
+    OpCase("complex-svd-eigh", _complex_svd_eigh, [((3, 3), (3, 3)), ((2, 3, 2), (2, 2, 2))],
+           make=_make(_cplx(_separated_sv), _cplx(_spd)), ops=("Svd", "SvdValues", "SelfAdjointEigV2")),
     OpCase("MatrixExponential", la.expm, [((3, 3),), ((2, 2, 2),)], domain=(-1.0, 1.0)),
 ]

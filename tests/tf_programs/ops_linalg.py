@@ -386,3 +386,37 @@ def case_forward_mode_eigvalsh_svd_qr_expm(tf):
     t = _c(tf, W3)
     return [_jvp(tf, tf.linalg.eigvalsh, a, t), _jvp(tf, lambda a: tf.linalg.svd(a, compute_uv=False), a, t),
             _jvp(tf, lambda a: tf.linalg.qr(a)[1], a, t), _jvp(tf, lambda a: tf.linalg.expm(a * 0.2), a, t)]
+
+
+# --------------------------------------------------------------------------- complex decompositions
+def _cx(tf):
+    return tf.complex(_c(tf, G3), _c(tf, W3) * 0.3)
+
+
+def case_qr_complex(tf):
+    def loss(a):
+        q, r = tf.linalg.qr(a)
+        return tf.reduce_sum(tf.math.real(q) * _c(tf, W3)) + tf.reduce_sum(tf.math.imag(r) * _c(tf, G3))
+    q, r = tf.linalg.qr(_cx(tf))
+    return [q, r] + _grad(tf, loss, _cx(tf))
+
+
+def case_svd_complex_phase_invariant(tf):
+    def loss(a):
+        s, u, v = tf.linalg.svd(a)
+        p = tf.matmul(u * tf.cast(s * s, u.dtype), v, adjoint_b=True)
+        return tf.reduce_sum(s * _c(tf, [1.0, 2.0, 3.0])) + tf.reduce_sum(tf.math.real(p) * _c(tf, W3)) \
+            + tf.reduce_sum(tf.math.imag(p) * _c(tf, G3))
+    return [tf.linalg.svd(_cx(tf), compute_uv=False)] + _grad(tf, loss, _cx(tf))
+
+
+def case_eigh_complex_phase_invariant(tf):
+    a = _cx(tf)
+    h = tf.matmul(a, a, adjoint_b=True)
+
+    def loss(h):
+        e, v = tf.linalg.eigh(h)
+        p = tf.matmul(v * tf.cast(tf.range(1.0, 4.0, dtype=tf.float64), v.dtype), v, adjoint_b=True)
+        return tf.reduce_sum(tf.math.real(e * e)) + tf.reduce_sum(tf.math.real(p) * _c(tf, W3)) \
+            + tf.reduce_sum(tf.math.imag(p) * _c(tf, G3))
+    return [tf.linalg.eigvalsh(h)] + _grad(tf, loss, h)
