@@ -19,8 +19,8 @@ from .ops.special_ops import (  # noqa: F401
     squared_difference, xdivy, xlog1py, xlogy,
 )
 from .ops.segment_ops import (  # noqa: F401
-    segment_max, segment_mean, segment_min, segment_sum, unsorted_segment_max, unsorted_segment_mean,
-    unsorted_segment_min,
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
 )
 from .ops.sort_ops import top_k  # noqa: F401
 from .ops.combine_ops import add_n, count_nonzero, l2_normalize, polyval, reduce_euclidean_norm  # noqa: F401

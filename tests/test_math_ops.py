@@ -273,6 +273,33 @@ def test_segment_ids_must_be_integers():
         tf.math.unsorted_segment_max(tf.constant([1.0, 2.0]), [0, 5], 3)
 
 
+def test_segment_prod_and_sqrt_n():
+    x = np.array([2.0, 3.0, 0.0, 4.0, 5.0, 0.0, 7.0])
+    ids = [0, 0, 1, 1, 1, 2, -1]
+    y, = [tf.math.unsorted_segment_prod(tf.constant(x), ids, 4).numpy()]
+    np.testing.assert_array_equal(y, [6, 0, 0, 1])
+    g = grads(lambda t: tf.math.unsorted_segment_prod(t, ids, 4), x)[0]
+    np.testing.assert_array_equal(g, [3, 2, 20, 0, 0, 1, 0])  # exact at zeros (TF's rule)
+    assert grads(lambda t: tf.math.unsorted_segment_prod(t, [0, 0, 0], 1), np.array([0.0, 0.0, 5.0]))[0].tolist() == [0, 0, 0]
+    np.testing.assert_array_equal(tf.math.segment_prod(tf.constant([2, 3, 4]), [0, 0, 2]).numpy(), [6, 1, 4])
+    s = tf.math.unsorted_segment_sqrt_n(tf.constant([2.0, 3.0, 4.0]), [0, 0, -1], 3)
+    np.testing.assert_allclose(s.numpy(), [5 / np.sqrt(2), 0, 0], rtol=1e-6)
+    with pytest.raises(InvalidArgumentError, match="int32"):
+        tf.math.unsorted_segment_sqrt_n(tf.constant([2, 3]), [0, 0], 1)
+
+
+def test_segment_prod_hessian_at_a_lone_zero():
+    x = tf.constant(np.array([0.0, 2.0, 3.0]))
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.unsorted_segment_prod(x, [0, 0, 0], 1)
+        g = t1.gradient(y, x)
+    np.testing.assert_array_equal(g.numpy(), [6, 0, 0])
+    np.testing.assert_array_equal(t2.jacobian(g, x).numpy(), [[0, 3, 2], [3, 0, 0], [2, 0, 0]])
+
+
 # --------------------------------------------------------------------------- sorting
 def test_sort_and_argsort_values():
     x = np.array([[3.0, 1.0, 2.0, 1.0], [0.5, -1.0, 7.0, 0.5]])
@@ -461,6 +488,7 @@ JAC_CASES = {
     "squared_difference": lambda x: tf.math.squared_difference(x, tf.reduce_sum(x)),
     "segment_max": lambda x: tf.math.segment_max(tf.reshape(x, [2, 2]), [0, 0]) * x[:2],
     "unsorted_segment_mean": lambda x: tf.math.unsorted_segment_mean(x, [1, 0, 1, -1], 2),
+    "unsorted_segment_prod": lambda x: tf.math.unsorted_segment_prod(x, [1, 0, 1, -1], 2) * x[:2],
     "sort": lambda x: tf.sort(tf.reshape(x, [2, 2]), axis=0) * tf.reshape(x, [2, 2]),
     "top_k": lambda x: tf.math.top_k(x * x, 3).values,
     "euclidean_norm": lambda x: tf.math.reduce_euclidean_norm(tf.reshape(x, [2, 2]), axis=0) * x[:2],

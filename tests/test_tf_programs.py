@@ -279,6 +279,19 @@ DIFFERENCES = {
                    lst(tensor([np.conj(np.log(2 + 0.5j))], "complex128"),
                        tensor([np.conj((1 + 2j) / (2 + 0.5j))], "complex128"))),
     ),
+    "ops_math.case_segment_prod_hessian_at_zero": Difference(
+        reason="the product-of-others rule divides only by nonzero entries, so the Hessian at a "
+        "lone zero is exact (TF's rule divides 0 by 0 in the branch where() discards: all NaN)",
+        expect=lst(tensor([6.0, 0.0, 0.0], "float32"),
+                   tensor([[0.0, 3.0, 2.0], [3.0, 0.0, 0.0], [2.0, 0.0, 0.0]], "float32")),
+    ),
+    "ops_math.case_segment_prod_complex_gradient": Difference(
+        reason="complex segment product gradients are conj(product of the others), TF's own "
+        "convention (as tf.reduce_prod; TF's UnsortedSegmentProd grad omits the conj)",
+        expect=lst(tensor([(1 + 2j) * (0.5 - 1j) * (2 + 0.3j)], "complex128"),
+                   lst(tensor(np.conj([(0.5 - 1j) * (2 + 0.3j), (1 + 2j) * (2 + 0.3j), (1 + 2j) * (0.5 - 1j)]),
+                              "complex128"))),
+    ),
     "ops_nn.case_moments_hessian_of_variance": Difference(
         reason="tf.nn.moments differentiates the variance through the mean too, so second "
         "derivatives are exact: 2/n (I - 1/n) (TF stops the gradient at the mean and gives 2/n I; "

@@ -15,7 +15,7 @@ import numpy as np
 from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
 from ..errors import InvalidArgumentError
 from .array_ops import _gather, _lead, _uss, unsorted_segment_sum
-from .math_ops import _check_kind, truediv, where, zeros_like
+from .math_ops import _check_kind, conj, ones_like, truediv, where, zeros_like
 
 
 def _err(op: str, msg: str) -> InvalidArgumentError:
@@ -255,3 +255,81 @@ def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name: A
     array([5., 1.], dtype=float32)
     """
     return _unsorted_extreme(_usmin, data, segment_ids, num_segments)
+
+
+# --------------------------------------------------------------------------- products
+def _usprod_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
+    out = np.ones((num_segments,) + data.shape[ids.ndim:], data.dtype)
+    ok = ids >= 0
+    np.multiply.at(out, ids[ok], data[ok])
+    return out
+
+
+def _others(ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
+    """For each entry, the product of the other entries of its segment (0 for dropped entries),
+    exact when the segment holds zeros (TensorFlow's rule)."""
+    iv = np.asarray(ids._value)
+    ok = iv >= 0
+    safe = _wrap(np.where(ok, iv, 0))
+    dv = np.asarray(data._value)
+    okb = ok.reshape(ok.shape + (1,) * (dv.ndim - iv.ndim))
+    zero = (dv == 0) & okb
+    nz = np.zeros(np.asarray(ans._value).shape, np.int64)
+    np.add.at(nz, iv[ok], zero[ok])
+    lone_zero = zero & (nz[np.where(ok, iv, 0)] == 1)  # the only zero of its segment
+    nonzero_data = where(_wrap(zero), ones_like(data), data)
+    prod_nonzero = apply(_usprod, (nonzero_data, ids), {"num_segments": num_segments})
+    gather = lambda t: apply(_gather, (t, safe), {"axis": 0, "batch_dims": 0})  # noqa: E731
+    others = where(_wrap(lone_zero), gather(prod_nonzero), gather(ans) / nonzero_data)
+    return where(_wrap(okb & ~(zero & ~lone_zero)), others, zeros_like(others))
+
+
+def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
+    iv = np.asarray(ids._value)
+    safe = _wrap(np.where(iv >= 0, iv, 0))
+    return apply(_gather, (g, safe), {"axis": _lead(g, ans), "batch_dims": 0}) * \
+        conj(_others(ans, data, ids, num_segments))
+
+
+_usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
+                jvp=lambda ts, ans, data, ids, num_segments: apply(
+                    _uss, (ts[0] * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}))
+
+
+def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
+    """Product of each segment (sorted ids, as :func:`segment_sum`); empty segments are 1.
+
+    The gradient of an entry is the product of the other entries of its segment, exact when the
+    segment holds zeros (TensorFlow's rule).
+    """
+    d, iv, n = _sorted_data(data, segment_ids, "fciu", "SegmentProd")
+    return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
+
+
+def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """Product of each of ``num_segments`` segments (ids in any order; negative ids are dropped;
+    empty segments are 1). Gradients as :func:`segment_prod`.
+
+    >>> import tapegrad as tf
+    >>> tf.math.unsorted_segment_prod(tf.constant([2.0, 3.0, 4.0]), tf.constant([1, 0, 1]), 3).numpy()
+    array([3., 8., 1.], dtype=float32)
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fciu", "UnsortedSegmentProd")
+    iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentProd")
+    return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
+
+
+def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """Sum of each segment divided by the square root of its size (floating or complex data;
+    empty segments are 0), as used to combine embeddings.
+
+    >>> import tapegrad as tf
+    >>> tf.math.unsorted_segment_sqrt_n(tf.constant([2.0, 2.0]), tf.constant([0, 0]), 1).numpy()
+    array([2.828427], dtype=float32)
+    """
+    d = as_tensor(data)
+    _check_kind(d, "fc", "Sqrt")
+    iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentSum")
+    c = np.sqrt(np.maximum(_counts(iv, n), 1))
+    return apply(_uss, (d, _wrap(iv)), {"num_segments": n}) / _per_segment(c, d, iv)

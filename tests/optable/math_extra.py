@@ -74,6 +74,12 @@ CASES = [
     OpCase("UnsortedSegmentMax", lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1, -1], 2) ** 2, V),
     OpCase("UnsortedSegmentMin", lambda x: tf.math.unsorted_segment_min(x, [0, 1, 0, 1], 2)
            * tf.math.segment_min(x, [0, 0, 0, 2])[::2], V),
+    OpCase("UnsortedSegmentProd", lambda x: tf.math.unsorted_segment_prod(x, [1, -1, 1, 0], 3)
+           + tf.math.segment_prod(x, [0, 0, 0, 2]) ** 2, V, domain=POS),
+    OpCase("complex-UnsortedSegmentProd", lambda a, b: tf.math.unsorted_segment_prod(tf.complex(a, b), [1, 0, 1, 1], 2),
+           [((4,), (4,))], ops=("UnsortedSegmentProd",)),
+    OpCase("unsorted_segment_sqrt_n", lambda x: tf.math.unsorted_segment_sqrt_n(x, [1, 0, 1, -1], 3), V,
+           ops=("UnsortedSegmentSum", "RealDiv")),
     OpCase("segment_max", lambda x: tf.math.segment_max(x, [0, 0, 2, 2]) * tf.math.segment_max(x, [0, 1, 1, 2]),
            V, ops=("UnsortedSegmentMax",)),
     # sorting (squares make the cotangents of the gathers depend on x, checking every rule)

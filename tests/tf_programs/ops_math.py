@@ -332,6 +332,35 @@ def case_segment_min(tf):
             tf.math.unsorted_segment_min(tf.constant([1, 2]), tf.constant([0, 0]), 2)]
 
 
+def case_segment_prod(tf):
+    return [_vg(tf, lambda d: tf.math.unsorted_segment_prod(d, [0, 0, 1, 1, 1, 2, -1], 4),
+                [2.0, 3.0, 0.0, 4.0, 5.0, 0.0, 7.0]),
+            _vg(tf, lambda d: tf.math.unsorted_segment_prod(d, [0, 0, 0], 1), [0.0, 0.0, 5.0]),
+            _vg(tf, lambda d: tf.math.segment_prod(d, [0, 0, 2]) * [[1.0], [2.0], [3.0]],
+                [[2.0, 1.0], [3.0, 1.0], [4.0, 1.0]]),
+            tf.math.segment_prod(tf.constant([2, 3]), tf.constant([0, 0]))]
+
+
+def case_segment_prod_hessian_at_zero(tf):
+    x = tf.constant([0.0, 2.0, 3.0])
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.unsorted_segment_prod(x, [0, 0, 0], 1)
+        g = t1.gradient(y, x)
+    return [g, t2.jacobian(g, x)]
+
+
+def case_segment_prod_complex_gradient(tf):
+    return _vg(tf, lambda d: tf.math.unsorted_segment_prod(d, [0, 0, 0], 1), np.array([1 + 2j, 0.5 - 1j, 2 + 0.3j]))
+
+
+def case_unsorted_segment_sqrt_n(tf):
+    return [_vg(tf, lambda d: tf.math.unsorted_segment_sqrt_n(d, [0, 0, -1], 3) * [1.0, 2.0, 3.0], [2.0, 3.0, 4.0]),
+            type(catch(tf.math.unsorted_segment_sqrt_n, tf.constant([2, 3]), [0, 0], 1)).__name__]
+
+
 def case_unsorted_segment_mean(tf):
     return _vg(tf, lambda d: tf.math.unsorted_segment_mean(d, [0, 0, -1], 3) * [1.0, 2.0, 3.0], [1.0, 3.0, 3.0])
 
