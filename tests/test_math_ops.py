@@ -288,18 +288,6 @@ def test_segment_prod_and_sqrt_n():
         tf.math.unsorted_segment_sqrt_n(tf.constant([2, 3]), [0, 0], 1)
 
 
-def test_segment_prod_hessian_at_a_lone_zero():
-    x = tf.constant(np.array([0.0, 2.0, 3.0]))
-    with tf.GradientTape() as t2:
-        t2.watch(x)
-        with tf.GradientTape() as t1:
-            t1.watch(x)
-            y = tf.math.unsorted_segment_prod(x, [0, 0, 0], 1)
-        g = t1.gradient(y, x)
-    np.testing.assert_array_equal(g.numpy(), [6, 0, 0])
-    np.testing.assert_array_equal(t2.jacobian(g, x).numpy(), [[0, 3, 2], [3, 0, 0], [2, 0, 0]])
-
-
 # --------------------------------------------------------------------------- sorting
 def test_sort_and_argsort_values():
     x = np.array([[3.0, 1.0, 2.0, 1.0], [0.5, -1.0, 7.0, 0.5]])
