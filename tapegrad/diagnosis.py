@@ -92,12 +92,16 @@ def _inside(code: Any) -> bool:
 
 
 def _user_where(depth: int = 2) -> tuple | None:
-    """``(filename, lineno, function)`` of the first frame outside tapegrad, above ``depth``."""
+    """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up."""
     f: Any = sys._getframe(depth)
+    inside = _INSIDE.get
     while f is not None:
-        if not _inside(f.f_code):
-            c = f.f_code
-            return (c.co_filename, f.f_lineno, c.co_name)
+        code = f.f_code
+        r = inside(code)
+        if r is None:
+            r = _inside(code)
+        if not r:
+            return (code.co_filename, f.f_lineno)
         f = f.f_back
     return None
 
@@ -158,7 +162,10 @@ class _Explainer:
 
     ``ops`` holds one tuple per op run while the tape recorded (recorded or not), and per op run
     inside ``stop_recording`` (``paused``): ``(op, input ids, output ids, output dtypes or None
-    when recorded, recorded, where, paused)``. Values are never kept.
+    when recorded, recorded, where, paused)``. Values are never kept beyond what the tape itself
+    holds: a recorded op's entry first keeps the tape's own input and output tuples (no copy, no
+    work while recording) and :meth:`compact` turns them into ids before a backward walk frees
+    them.
     """
 
     def __init__(self, tape: Any, cotangents: bool = False, warn: bool = True) -> None:
@@ -176,15 +183,29 @@ class _Explainer:
         self.on_cotangent = self._on_cotangent if cotangents else None
         self._shadow: Any = None
         self._paused = 0
+        self._compacted = 0
         # the recorder hooks _note_escape and Variable._on_assign look for
         tape._on_escape = self.on_escape
         tape._on_variable_assign = self.on_assign
 
     # -- hooks called by the tape
     def on_op(self, op: Any, xs: Any, outs: tuple, recorded: bool, paused: bool = False) -> None:
-        self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
-                         None if recorded else tuple([o._value.dtype for o in outs]),
-                         recorded, _user_where(), paused))
+        if recorded:  # the tape holds xs and outs already: ids later, in compact()
+            self.ops.append((op, xs, outs, None, True, _user_where(4), False))
+        else:
+            self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
+                             tuple([o._value.dtype for o in outs]), False, _user_where(4), paused))
+
+    def compact(self) -> list:
+        """Replace the tensors kept for recorded ops by their ids; returns the log."""
+        ops = self.ops
+        for k in range(self._compacted, len(ops)):
+            op, xs, outs, dts, recorded, where, paused = ops[k]
+            if recorded:
+                ops[k] = (op, tuple([x._id for x in xs]), tuple([o._id for o in outs]), None, True,
+                          where, False)
+        self._compacted = len(ops)
+        return ops
 
     def on_watch(self, flat: list) -> None:
         ids = tuple(t._id for t in flat if isinstance(t, (Tensor, Variable)))
@@ -193,6 +214,7 @@ class _Explainer:
     def reset(self) -> None:
         for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses):
             lst.clear()
+        self._compacted = 0
         self.norms.clear()
         self.partial = False
 
@@ -393,7 +415,7 @@ class _Graph:
     """The explain log as a graph (built once per diagnosis)."""
 
     def __init__(self, ex: _Explainer) -> None:
-        self.ops = ex.ops
+        self.ops = ex.compact()
         self.producer: dict = {}
         self.consumers: dict = {}
         for k, (_, ins, outs, *_rest) in enumerate(ex.ops):
@@ -686,6 +708,7 @@ class _BackwardCheck:
         self.on_cotangent = None
         ex = tape._explain
         if ex is not None:
+            ex.compact()  # before the walk frees what the tape recorded
             ex.last_targets = tuple(t._id for t in flat_t)
             if ex.on_cotangent is not None:
                 ex.norms.clear()

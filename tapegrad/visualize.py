@@ -76,6 +76,8 @@ def _params(p: dict) -> str:
     """A short line of an op's static parameters (scalars and short tuples only)."""
     parts = []
     for k, v in p.items():
+        if v is False or v is None:
+            continue
         if isinstance(v, (bool, int, float, str, np.integer, np.floating)) or \
                 (isinstance(v, tuple) and len(v) <= 4 and all(isinstance(e, (int, np.integer)) for e in v)):
             parts.append(f"{k}={v}")
