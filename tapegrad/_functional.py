@@ -327,7 +327,7 @@ def hessian(f: Callable, argnums: Any = 0) -> Callable:
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         args, srcs, nums, single = _setup(args, argnums, "hessian")
-        with GradientTape(persistent=not single) as outer:
+        with GradientTape(persistent=True) as outer:
             outer.watch(srcs)
             with GradientTape() as inner:
                 inner.watch(srcs)

@@ -210,3 +210,14 @@ def test_check_batch_independence():
     with pytest.raises(ValueError, match="example 2 of the output depends on example 0"):
         ad.check_batch_independence(
             lambda x: x * tf.reshape(tf.stack([c(1.0), c(1.0), x[0, 0], c(1.0)]), [4, 1]), x0)
+
+
+def test_hessian_of_a_nest_argument():
+    def f(p):
+        return tf.reduce_sum(p["a"] ** 3) * p["b"]
+
+    h = ad.hessian(f)({"a": c([1.0, 2.0]), "b": c(2.0)})
+    np.testing.assert_array_equal(h["a"]["a"].numpy(), np.diag([12.0, 24.0]))
+    np.testing.assert_array_equal(h["a"]["b"].numpy(), [3.0, 12.0])
+    np.testing.assert_array_equal(h["b"]["a"].numpy(), [3.0, 12.0])
+    assert float(h["b"]["b"]) == 0.0
