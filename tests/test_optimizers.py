@@ -451,3 +451,9 @@ def test_a_bad_pair_changes_nothing():
             opt.apply_gradients([(tf.constant([1.0, 1.0]), good), bad])
     np.testing.assert_array_equal(good.numpy(), [1.0, 2.0])
     assert int(opt.iterations) == 0
+
+
+def test_sparse_dense_shape_must_match():
+    x = tf.Variable(np.ones((3, 2), np.float32), name="table")
+    with pytest.raises(InvalidArgumentError, match=r"dense shape \[4, 2\]"):
+        opt_ns.SGD().apply_gradients([(_slices([[1.0, 1.0]], [0], n=4), x)])

@@ -268,11 +268,14 @@ class Optimizer:
         if isinstance(g, IndexedSlices):
             values = np.asarray(g.values.numpy(), dt)
             index = np.asarray(g.indices.numpy()).astype(np.int64).ravel()
-            if values.shape[1:] != tuple(v.shape[1:]) or values.shape[0] != index.size:
+            dense = None if g.dense_shape is None else tuple(np.asarray(g.dense_shape.numpy()).tolist())
+            if (values.shape[1:] != tuple(v.shape[1:]) or values.shape[0] != index.size
+                    or dense not in (None, tuple(v.shape))):
                 raise InvalidArgumentError(
                     f"The sparse gradient for variable {_name_of(v)} has values of shape "
-                    f"{list(values.shape)} for {index.size} indices, which do not fit the "
-                    f"variable's shape {list(v.shape)}.")
+                    f"{list(values.shape)} for {index.size} indices (dense shape "
+                    f"{list(dense) if dense else None}), which do not fit the variable's shape "
+                    f"{list(v.shape)}.")
             if index.size and (index.min() < 0 or index.max() >= v.shape[0]):
                 raise InvalidArgumentError(
                     f"The sparse gradient for variable {_name_of(v)} has indices out of range "
