@@ -237,7 +237,8 @@ def test_all_none_gradients_raise():
 
 # ------------------------------------------------------------------ sparse gradients
 def _slices(values, indices, n=4):
-    return tf.IndexedSlices(tf.constant(values), tf.constant(indices), tf.constant([n, 2]))
+    return tf.IndexedSlices(tf.constant(values), tf.constant(indices),
+                            tf.constant([n, len(values[0])]))
 
 
 ALL = [lambda: opt_ns.SGD(0.1), lambda: opt_ns.SGD(0.1, momentum=0.9),
