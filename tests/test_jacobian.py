@@ -391,18 +391,6 @@ def test_jacobian_of_jacobian_is_third_derivative():
         np.testing.assert_allclose(t[..., k], (jac_at(x0 + d) - jac_at(x0 - d)) / (2 * eps), rtol=1e-6)
 
 
-def test_gradient_of_jacobian_entries():
-    x = c([1.0, 2.0])
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = x * x * x
-        j = inner.jacobian(y, x)
-        trace = tf.reduce_sum(j * tf.eye(2, dtype=tf.float64))
-    np.testing.assert_allclose(outer.gradient(trace, x).numpy(), [6.0, 12.0])
-
-
 # ---------------------------------------------------------------------------- batch_jacobian
 def _per_example(f, x0):
     out = []
