@@ -8,7 +8,7 @@ NaN counts as larger than every number, as in TensorFlow's ``top_k``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -122,24 +122,11 @@ def _k(k: Any) -> int:
     return int(kv)
 
 
-class TopKV2(tuple):
-    """``(values, indices)`` returned by :func:`top_k`; also available as attributes."""
+class TopKV2(NamedTuple):
+    """``(values, indices)`` returned by :func:`top_k` (a named tuple, as in TensorFlow)."""
 
-    __slots__ = ()
-
-    def __new__(cls, values: Tensor, indices: Tensor) -> "TopKV2":
-        return tuple.__new__(cls, (values, indices))
-
-    @property
-    def values(self) -> Tensor:
-        return self[0]
-
-    @property
-    def indices(self) -> Tensor:
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+    values: Tensor
+    indices: Tensor
 
 
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = _dt.int32,  # noqa: A002

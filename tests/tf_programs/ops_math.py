@@ -453,6 +453,10 @@ def case_top_k(tf):
     return [v, i]
 
 
+def case_top_k_result_is_a_named_tuple(tf):
+    return tf.math.top_k(tf.constant([[1.0, 5.0, 3.0]]), k=2)
+
+
 def case_top_k_ties_gradient(tf):
     return _vg(tf, lambda d: tf.math.top_k(d, 2).values * [1.0, 2.0], [1.0, 3.0, 3.0, 2.0])
 
