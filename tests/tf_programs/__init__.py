@@ -34,9 +34,10 @@ MODULES = (
     "ops_training",
     "ops_linalg",
     "ops_nn",
-    "ops_math",
     "ops_arrays",
+    "ops_math",
     "ops_jacobians",
+    "ops_numpy_interop",
 )
 
 
