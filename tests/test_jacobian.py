@@ -391,6 +391,28 @@ def test_jacobian_of_jacobian_is_third_derivative():
         np.testing.assert_allclose(t[..., k], (jac_at(x0 + d) - jac_at(x0 - d)) / (2 * eps), rtol=1e-6)
 
 
+def test_forward_mode_over_a_jacobian():
+    """An accumulator outside the tape differentiates the batched walk itself."""
+    x0, v0 = np.array([0.5, 1.0, 2.0]), np.array([1.0, 0.0, -1.0])
+
+    def jac(xv):
+        x = c(xv)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.sin(x) * tf.reduce_sum(x * x)
+        return x, tape.jacobian(y, x)
+
+    x, v = c(x0), c(v0)
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.sin(x) * tf.reduce_sum(x * x)
+        j = tape.jacobian(y, x)
+    eps = 1e-6
+    fd = (jac(x0 + eps * v0)[1].numpy() - jac(x0 - eps * v0)[1].numpy()) / (2 * eps)
+    np.testing.assert_allclose(acc.jvp(j).numpy(), fd, rtol=1e-7, atol=1e-8)
+
+
 # ---------------------------------------------------------------------------- batch_jacobian
 def _per_example(f, x0):
     out = []
