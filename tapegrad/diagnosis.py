@@ -58,7 +58,6 @@ import contextlib
 import os
 import sys
 import warnings
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterator, NamedTuple
 
@@ -169,7 +168,6 @@ class _Explainer:
     """
 
     def __init__(self, tape: Any, cotangents: bool = False, warn: bool = True) -> None:
-        self._tape = weakref.ref(tape)
         self.ops: list = []
         self.watches: list = []   # (position in ops, ids, where)
         self.escapes: list = []   # (first id made after it, id, how, where)
@@ -184,6 +182,8 @@ class _Explainer:
         self._shadow: Any = None
         self._paused = 0
         self._compacted = 0
+        self._located: set = set()  # ids whose first use has a line
+        self._watched: set = set()
         # the recorder hooks _note_escape and Variable._on_assign look for
         tape._on_escape = self.on_escape
         tape._on_variable_assign = self.on_assign
@@ -191,7 +191,16 @@ class _Explainer:
     # -- hooks called by the tape
     def on_op(self, op: Any, xs: Any, outs: tuple, recorded: bool, paused: bool = False) -> None:
         if recorded:  # the tape holds xs and outs already: ids later, in compact()
-            self.ops.append((op, xs, outs, None, True, _user_where(4), False))
+            # Finding the line costs a walk up the stack; a recorded op needs one only when it
+            # is the first use of a tensor made before the tape or watched (a possible source).
+            where = None
+            start, located, watched = self.start_id, self._located, self._watched
+            for x in xs:
+                i = x._id
+                if (i < start or i in watched) and i not in located:
+                    located.add(i)
+                    where = _user_where(4)
+            self.ops.append((op, xs, outs, None, True, where, False))
         else:
             self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
                              tuple([o._value.dtype for o in outs]), False, _user_where(4), paused))
@@ -209,17 +218,20 @@ class _Explainer:
 
     def on_watch(self, flat: list) -> None:
         ids = tuple(t._id for t in flat if isinstance(t, (Tensor, Variable)))
+        self._watched.update(ids)
         self.watches.append((len(self.ops), ids, _user_where()))
 
     def reset(self) -> None:
         for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses):
             lst.clear()
         self._compacted = 0
+        self._located.clear()
+        self._watched.clear()
         self.norms.clear()
         self.partial = False
 
     def on_escape(self, t: Tensor, how: str) -> None:
-        if not how.startswith("np."):
+        if not how.startswith(("np.", "ufunc:")):  # the NumPy fallback names the call itself
             f: Any = sys._getframe(3)  # _note_escape <- Tensor.__float__ <- the converting code
             while f is not None and _inside(f.f_code) and f.f_code.co_name in _CONVERSIONS:
                 f = f.f_back  # Variable.__float__ -> Tensor.__float__ ...
@@ -362,12 +374,14 @@ class TapeStats(NamedTuple):
                 f"followed, {self.variables} variables watched")
 
 
-def _human(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+def _human(n: float) -> str:
+    if n < 1024:
+        return f"{n:.0f} B"
+    for unit in ("KiB", "MiB", "GiB"):
         n /= 1024
-    return str(n)
+        if n < 1024:
+            break
+    return f"{n:.1f} {unit}"
 
 
 def stats(tape: Any) -> TapeStats:
@@ -408,6 +422,9 @@ _HOW = {
 def _how(how: str) -> str:
     if how.startswith("np."):
         return f"the NumPy call {how}, which tapegrad does not implement, so it ran on a plain array"
+    if how.startswith("ufunc:"):
+        return (f"the ufunc {how[6:]} (not NumPy's, e.g. SciPy's), which tapegrad does not "
+                "implement, so it ran on a plain array")
     return _HOW.get(how, how)
 
 

@@ -447,3 +447,26 @@ def test_explain_mode_gives_the_same_gradients():
             y = tf.reduce_sum(tf.tanh(x @ w) ** 2)
         return tape.gradient(y, w).numpy()
     np.testing.assert_array_equal(run(False), run(True))
+
+
+def test_forgotten_second_input_is_located():
+    x, w = tf.constant(2.0), tf.constant(3.0)
+    with tf.GradientTape().explain() as tape:
+        tape.watch(x)
+        y = x * w; line = here()  # noqa: E702
+    err = raised(tape, y, [x, w])
+    assert [d.index for d in err.diagnoses] == [1]
+    c = only_cause(err)
+    assert c.kind == "not_watched"
+    at(c, line)
+
+
+def test_recorded_ops_locate_only_first_uses():
+    x = tf.constant(2.0)
+    with tf.GradientTape().explain() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(5):
+            y = y * 1.5
+    wheres = [rec[5] for rec in tape._explain.ops]
+    assert wheres[0] is not None and wheres[1:] == [None] * 4
