@@ -143,16 +143,10 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
         raise
     from .ops.array_ops import concat, stack
     out = []
-    for s, ps in zip(flat_s, parts):
-        if all(p is None for p in ps):
+    for ps in parts:  # connectivity does not depend on the seeds: all None or none
+        if ps[0] is None:
             out.append(None)
-            continue
-        shape = _value(s).shape
-        if any(p is None for p in ps):  # cannot happen (connectivity does not depend on seeds)
-            ps = [p if p is not None else _wrap(np.zeros(((b - a,) if vectorised else ()) + shape,
-                                                          _value(s).dtype))
-                  for p, (a, b) in zip(ps, spans)]
-        if vectorised:
+        elif vectorised:
             out.append(ps[0] if len(ps) == 1 else concat(ps, 0))
         else:
             out.append(stack(ps))

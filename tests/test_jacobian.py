@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad import _jacobian
 from tapegrad._tape import GradientTape
 
 RNG = np.random.default_rng(7)
