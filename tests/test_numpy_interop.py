@@ -286,3 +286,24 @@ def test_mapped_calls_are_not_escapes():
         y = np.sum(np.exp(x))
     assert tape._explain.escapes == []
     assert tape.gradient(y, x) is not None
+
+
+def test_forward_mode_through_numpy_calls():
+    x = tf.constant([0.5, 1.0])
+    with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0])) as acc:
+        y = np.sin(x) * np.exp(x)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), [np.cos(0.5) * np.exp(0.5) + np.sin(0.5) * np.exp(0.5), 0.0],
+                               rtol=1e-6)
+
+
+def test_foreign_ufunc_falls_back_and_is_named():
+    special = pytest.importorskip("scipy.special")
+    x = tf.constant([0.5, 1.0])
+    with tf.GradientTape().explain(warn=False) as tape:
+        tape.watch(x)
+        e = special.erf(x)
+        y = tf.reduce_sum(tf.constant(e) * 2.0)
+    assert isinstance(e, np.ndarray)
+    np.testing.assert_allclose(e, special.erf(np.array([0.5, 1.0], np.float32)))
+    c = tf.diagnosis.diagnose(tape, y, x)[0].causes[0]
+    assert c.kind == "escaped" and "ufunc erf" in c.message
