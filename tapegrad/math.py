@@ -14,9 +14,10 @@ from .ops.reductions import (  # noqa: F401
 )
 from .ops.array_ops import unsorted_segment_sum  # noqa: F401
 from .ops.special_ops import (  # noqa: F401
-    acos, acosh, angle, asin, asinh, atan, atan2, atanh, ceil, cosh, digamma, divide_no_nan, erf, erfc,
-    erfinv, floor, is_finite, is_inf, is_nan, lgamma, log_sigmoid, polygamma, round, sinh, softplus,
-    squared_difference, xdivy, xlog1py, xlogy,
+    acos, acosh, angle, asin, asinh, atan, atan2, atanh, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e,
+    ceil, cosh, digamma, divide_no_nan, erf, erfc, erfcinv, erfinv, floor, is_finite, is_inf, is_nan,
+    lbeta, lgamma, log_sigmoid, ndtri, polygamma, reciprocal_no_nan, rint, round, sinh, softplus,
+    squared_difference, xdivy, xlog1py, xlogy, zeta,
 )
 from .ops.segment_ops import (  # noqa: F401
     segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,

@@ -42,7 +42,10 @@ P = np.array([0.3, 1.0, 1.5, 4.0])
     (tf.math.lgamma, special.gammaln, P), (tf.math.digamma, special.psi, P),
     (tf.math.softplus, lambda v: np.logaddexp(0, v), X),
     (tf.math.log_sigmoid, lambda v: -np.logaddexp(0, -v), X),
-    (tf.floor, np.floor, X), (tf.math.ceil, np.ceil, X), (tf.round, np.round, X),
+    (tf.floor, np.floor, X), (tf.math.ceil, np.ceil, X), (tf.round, np.round, X), (tf.math.rint, np.rint, X),
+    (tf.math.ndtri, special.ndtri, (U + 1) / 2), (tf.math.erfcinv, special.erfcinv, U + 1),
+    (tf.math.bessel_i0, special.i0, X), (tf.math.bessel_i0e, special.i0e, X),
+    (tf.math.bessel_i1, special.i1, X), (tf.math.bessel_i1e, special.i1e, X),
 ])
 def test_unary_values_match_numpy_scipy(fn, ref, x):
     for dt in (np.float32, np.float64):
@@ -69,6 +72,36 @@ def test_polygamma_values():
     out = tf.math.polygamma(a, x).numpy()
     np.testing.assert_allclose(out[:4], special.polygamma([0, 1, 2, 3], [1.5, 1.5, 2.5, 0.7]), rtol=1e-12)
     assert np.isnan(out[4:]).all()  # non-integer and negative orders
+
+
+def test_zeta_lbeta_reciprocal_no_nan():
+    x, q = np.array([2.0, 3.0, 0.5]), np.array([1.5, 2.0, 1.0])
+    np.testing.assert_allclose(tf.math.zeta(tf.constant(x), tf.constant(q)).numpy(), special.zeta(x, q))
+    gx, gq = grads(tf.math.zeta, x[:2], q[:2])
+    assert gx is None
+    np.testing.assert_allclose(gq, -x[:2] * special.zeta(x[:2] + 1, q[:2]))
+    a = np.array([[1.0, 2.0], [3.0, 4.5]])
+    np.testing.assert_allclose(tf.math.lbeta(tf.constant(a)).numpy(), np.log(special.beta(a[:, 0], a[:, 1])))
+    np.testing.assert_array_equal(tf.math.lbeta(tf.zeros([2, 0])).numpy(), [-np.inf, -np.inf])
+    with pytest.raises(InvalidArgumentError, match="scalar"):
+        tf.math.lbeta(tf.constant(2.0))
+    np.testing.assert_array_equal(tf.math.reciprocal_no_nan(tf.constant([0.0, 2.0])).numpy(), [0, 0.5])
+    with pytest.raises(InvalidArgumentError, match="int32"):
+        tf.math.reciprocal_no_nan(tf.constant([0, 2]))
+
+
+def test_bessel_derivatives_at_zero_are_exact():
+    x = np.array([0.0])
+    for fn, first, second in [(tf.math.bessel_i0, 0.0, 0.5), (tf.math.bessel_i1, 0.5, 0.0),
+                              (tf.math.bessel_i1e, 0.5, 0.0)]:
+        t = tf.constant(x)
+        with tf.GradientTape() as t2:
+            t2.watch(t)
+            with tf.GradientTape() as t1:
+                t1.watch(t)
+                y = fn(t)
+            g = t1.gradient(y, t)
+        assert g.numpy()[0] == first and t2.gradient(g, t).numpy()[0] == second
 
 
 def test_special_values():

@@ -1,5 +1,5 @@
 """The rest of ``tf.math``'s elementwise surface: hyperbolic and inverse trigonometric functions,
-the error and gamma function families, softplus, the ``x * log(y)`` family, no-NaN division,
+the error, normal-quantile, gamma, zeta and Bessel function families, softplus, the ``x * log(y)`` family, no-NaN division,
 squared difference, ``angle``, and the piecewise-constant ops (rounding, float tests).
 
 Each op is declared once with its rules beside it; rules are written with tapegrad ops so that
@@ -17,7 +17,8 @@ import numpy as np
 from .._core import Tensor, apply, as_tensor, binary_operands, defop
 from ..errors import InvalidArgumentError
 from .math_ops import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
-                       exp, imag, less, not_equal, real, reciprocal, rsqrt, sigmoid, where, zeros_like)
+                       equal, exp, imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
+                       sign, where, zeros_like)
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
@@ -150,6 +151,23 @@ def erfinv(x: Any, name: Any = None) -> Tensor:
     return _unary(_erfinv, x, "f")
 
 
+_SQRT_2PI = math.sqrt(2 * math.pi)
+_ndtri = defop("Ndtri", _special("ndtri"), deriv=(lambda ans, x: _SQRT_2PI * exp(0.5 * ans * ans),))
+
+
+def ndtri(x: Any, name: Any = None) -> Tensor:
+    """The quantile function of the standard normal distribution (the inverse of its CDF):
+    ``±inf`` at 0 and 1, NaN outside ``[0, 1]``."""
+    return _unary(_ndtri, x, "f")
+
+
+def erfcinv(x: Any, name: Any = None) -> Tensor:
+    """The inverse of ``erfc`` on ``(0, 2)``, computed as ``-ndtri(x / 2) / √2`` (as TensorFlow)."""
+    x = as_tensor(x)
+    _check_kind(x, "f", "Ndtri")
+    return -ndtri(0.5 * x) * math.sqrt(0.5)
+
+
 # --------------------------------------------------------------------------- gamma family
 def _digamma_fwd(x: np.ndarray) -> np.ndarray:
     from scipy import special
@@ -202,6 +220,68 @@ def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
         raise InvalidArgumentError(None, None, f"Polygamma does not accept a {a.dtype.name} tensor "
                                    "(allowed: float32, float64). Cast it first, e.g. tf.cast(x, tf.float32).")
     return apply(_polygamma, (a, x))
+
+
+_zeta = defop("Zeta", _special("zeta"), deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
+
+
+def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
+    """The Hurwitz zeta function ``Σₙ (n + q)^(-x)`` (float32/float64; NaN for ``x < 1``).
+
+    The gradient with respect to ``q`` is ``-x * zeta(x + 1, q)``; ``x`` gets none (None), as in
+    TensorFlow.
+    """
+    x, q = binary_operands(x, q, "Zeta")
+    if x._value.dtype.kind != "f" or x._value.dtype.itemsize < 4:
+        raise _dt_error("Zeta", x, "float32, float64")
+    return apply(_zeta, (x, q))
+
+
+def lbeta(x: Any, name: Any = None) -> Tensor:
+    """``log |B(x)| = Σ lgamma(x) - lgamma(Σ x)`` over the last axis (``-inf`` for an empty axis)."""
+    from .reductions import reduce_sum
+    x = as_tensor(x)
+    _check_kind(x, "f", "Lgamma")
+    if x._value.ndim == 0:
+        raise InvalidArgumentError(None, None, "lbeta reduces over the last axis: the input needs at "
+                                   "least one axis, got a scalar [Op:Sum]")
+    return reduce_sum(lgamma(x), axis=-1) - lgamma(reduce_sum(x, axis=-1))
+
+
+# --------------------------------------------------------------------------- Bessel functions
+def _at_zero(x: Tensor, value: float, f: Any) -> Tensor:
+    """``value`` where ``x == 0``, else ``f(x with its zeros replaced by 1)`` (no 0/0 in either
+    branch, so higher derivatives stay finite)."""
+    zero = equal(x, zeros_like(x))
+    return where(zero, zeros_like(x) + value, f(where(zero, ones_like(x), x)))
+
+
+_i0 = defop("BesselI0", _special("i0"), deriv=(lambda ans, x: bessel_i1(x),))
+_i0e = defop("BesselI0e", _special("i0e"), deriv=(lambda ans, x: bessel_i1e(x) - sign(x) * ans,))
+_i1 = defop("BesselI1", _special("i1"),
+            deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0(s) - bessel_i1(s) / s),))
+_i1e = defop("BesselI1e", _special("i1e"),
+             deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0e(s) - bessel_i1e(s) * (sign(s) + 1 / s)),))
+
+
+def bessel_i0(x: Any, name: Any = None) -> Tensor:
+    """The modified Bessel function of the first kind of order 0; its gradient is :func:`bessel_i1`."""
+    return _unary(_i0, x, "f")
+
+
+def bessel_i0e(x: Any, name: Any = None) -> Tensor:
+    """``exp(-|x|) * bessel_i0(x)``, which does not overflow."""
+    return _unary(_i0e, x, "f")
+
+
+def bessel_i1(x: Any, name: Any = None) -> Tensor:
+    """The modified Bessel function of the first kind of order 1 (gradient 0.5 at 0)."""
+    return _unary(_i1, x, "f")
+
+
+def bessel_i1e(x: Any, name: Any = None) -> Tensor:
+    """``exp(-|x|) * bessel_i1(x)``, which does not overflow (gradient 0.5 at 0)."""
+    return _unary(_i1e, x, "f")
 
 
 # --------------------------------------------------------------------------- softplus
@@ -318,6 +398,14 @@ def divide_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     return apply(_div_no_nan, (x, y))
 
 
+def reciprocal_no_nan(x: Any, name: Any = None) -> Tensor:
+    """``1 / x``, and 0 where ``x == 0`` (floating or complex input; gradients as
+    :func:`divide_no_nan`)."""
+    x = as_tensor(x)
+    _check_kind(x, "fc", "DivNoNan")
+    return apply(_div_no_nan, (ones_like(x), x))
+
+
 # --------------------------------------------------------------------------- squared difference
 def _sqdiff_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     d = x - y
@@ -390,6 +478,7 @@ def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 _floor = defop("Floor", np.floor, nondiff=True)
 _ceil = defop("Ceil", np.ceil, nondiff=True)
 _round = defop("Round", np.round, nondiff=True)  # half to even, as TensorFlow
+_rint = defop("Rint", np.rint, nondiff=True)
 _is_nan = defop("IsNan", np.isnan, nondiff=True)
 _is_inf = defop("IsInf", np.isinf, nondiff=True)
 _is_finite = defop("IsFinite", np.isfinite, nondiff=True)
@@ -418,6 +507,11 @@ def round(x: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     if x._value.dtype.kind in "iu":
         return x
     return _unary(_round, x, "f")
+
+
+def rint(x: Any, name: Any = None) -> Tensor:
+    """The nearest integer, halves to even (floating input). No gradient (None)."""
+    return _unary(_rint, x, "f")
 
 
 def is_nan(x: Any, name: Any = None) -> Tensor:

@@ -40,6 +40,16 @@ CASES = [
     OpCase("Digamma", tf.math.digamma, S, domain=(0.5, 3.0)),
     OpCase("Polygamma", lambda x: tf.math.polygamma(tf.constant([0.0, 1.0, 3.0], tf.float64), x),
            [((3,),), ((2, 3),)], domain=(0.5, 3.0)),
+    OpCase("Ndtri", tf.math.ndtri, S, domain=(0.05, 0.95)),
+    OpCase("erfcinv", tf.math.erfcinv, S, domain=(0.1, 1.9), ops=("Ndtri", "Mul", "Neg")),
+    OpCase("Zeta", lambda q: tf.math.zeta(tf.constant([2.0, 3.0, 4.5], tf.float64), q), [((3,),), ((2, 3),)],
+           domain=(0.5, 2.0)),
+    OpCase("lbeta", tf.math.lbeta, [((3,),), ((2, 3),)], domain=(0.5, 3.0), ops=("Lgamma", "Sum", "Sub")),
+    OpCase("Bessel", lambda x: tf.math.bessel_i0(x) * tf.math.bessel_i0e(x) + tf.math.bessel_i1(x)
+           + tf.math.bessel_i1e(x) ** 2, S, domain=(0.2, 2.0),
+           ops=("BesselI0", "BesselI0e", "BesselI1", "BesselI1e")),
+    OpCase("Bessel-negative", lambda x: tf.math.bessel_i0e(x) * tf.math.bessel_i1e(x) + tf.math.bessel_i1(x),
+           S, domain=(-2.0, -0.2), ops=("BesselI0e", "BesselI1e", "BesselI1")),
     # softplus family
     OpCase("Softplus", tf.math.softplus, S, domain=(-4.0, 4.0)),
     OpCase("log_sigmoid", tf.math.log_sigmoid, S, domain=(-4.0, 4.0), ops=("Softplus", "Neg")),
@@ -56,14 +66,15 @@ CASES = [
     OpCase("complex-DivNoNan", lambda a, b: tf.math.real(
         tf.math.divide_no_nan(_complex_pair(a, b), _complex_pair(b, a))),
         [((3,), (3,))], domain=POS, ops=("DivNoNan",)),
+    OpCase("reciprocal_no_nan", tf.math.reciprocal_no_nan, S, domain=POS, ops=("DivNoNan",)),
     OpCase("SquaredDifference", tf.math.squared_difference, B),
     OpCase("complex-SquaredDifference", lambda a, b: tf.math.squared_difference(
         _complex_pair(a, b), _complex_pair(b, a * a)), [((3,), (3,))], ops=("SquaredDifference",)),
     OpCase("Angle", lambda a, b: tf.math.angle(_complex_pair(a, b)), [((), ()), ((3,), (3,))],
            domain=[POS, (-2.0, 2.0)]),
     # piecewise constant: no gradient
-    OpCase("Rounding", lambda x: [tf.floor(x), tf.math.ceil(x), tf.round(x)], S, nondiff=True,
-           ops=("Floor", "Ceil", "Round")),
+    OpCase("Rounding", lambda x: [tf.floor(x), tf.math.ceil(x), tf.round(x), tf.math.rint(x)], S, nondiff=True,
+           ops=("Floor", "Ceil", "Round", "Rint")),
     OpCase("FloatTests", lambda x: [tf.math.is_nan(x), tf.math.is_inf(x), tf.math.is_finite(x)], S,
            nondiff=True, ops=("IsNan", "IsInf", "IsFinite")),
     # segments

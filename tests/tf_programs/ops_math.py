@@ -112,6 +112,51 @@ def case_polygamma_second_order(tf):
     return _second(tf, lambda t: tf.math.polygamma(tf.ones_like(t), t), [0.5, 2.0])
 
 
+def case_ndtri_erfcinv(tf):
+    return [_second(tf, tf.math.ndtri, [0.1, 0.5, 0.975]), _second(tf, tf.math.erfcinv, [0.3, 1.0, 1.8]),
+            tf.math.ndtri(tf.constant([0.0, 1.0, 1.5])), tf.math.erfcinv(tf.constant([0.0, 2.0, 2.5]))]
+
+
+def case_zeta(tf):
+    x = tf.constant([2.0, 3.0, 4.0])
+    q = tf.constant([1.5, 2.0, 0.5])
+    with tf.GradientTape() as tape:
+        tape.watch([x, q])
+        y = tf.math.zeta(x, q)
+    return [y, tape.gradient(y, [x, q]), tf.math.zeta(tf.constant([0.5, 1.0]), tf.constant([1.0, 1.0]))]
+
+
+def case_lbeta(tf):
+    return [_second(tf, tf.math.lbeta, [[0.5, 2.0], [1.5, 3.0]]), tf.math.lbeta(tf.zeros([2, 0]))]
+
+
+@tf_raises("InvalidArgumentError")
+def case_lbeta_scalar_raises(tf):
+    return tf.math.lbeta(tf.constant(2.0))
+
+
+def case_bessel(tf):
+    x = [-1.5, 0.3, 2.0]
+    return [_second(tf, tf.math.bessel_i0, x), _second(tf, tf.math.bessel_i0e, x),
+            _second(tf, tf.math.bessel_i1, x), _second(tf, tf.math.bessel_i1e, x)]
+
+
+def case_bessel_gradients_at_zero(tf):
+    return [_vg(tf, f, [0.0]) for f in (tf.math.bessel_i0, tf.math.bessel_i0e, tf.math.bessel_i1e)]
+
+
+def case_bessel_i1_gradient_at_zero(tf):
+    return _vg(tf, tf.math.bessel_i1, [0.0])
+
+
+def case_reciprocal_no_nan(tf):
+    return _second(tf, tf.math.reciprocal_no_nan, [0.0, 2.0, -0.5])
+
+
+def case_rint(tf):
+    return _vg(tf, tf.math.rint, [0.5, 1.5, -2.5, 2.7])
+
+
 # --------------------------------------------------------------------------- softplus family
 def case_softplus(tf):
     return [_second(tf, tf.math.softplus, X), _vg(tf, tf.nn.softplus, [-100.0, 100.0])]
