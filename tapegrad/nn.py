@@ -13,6 +13,6 @@ from .ops.nn_extra import (  # noqa: F401
     silu, softsign, swish,
 )
 from .ops.conv_ops import (  # noqa: F401
-    avg_pool, avg_pool1d, avg_pool2d, conv1d, conv2d, conv2d_transpose, convolution, depthwise_conv2d,
-    max_pool, max_pool1d, max_pool2d,
+    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d, conv2d_transpose,
+    convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, separable_conv2d,
 )

@@ -158,6 +158,25 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d(out_shape, strides, padding):
     np.testing.assert_allclose(np.vdot(y, x), np.vdot(g, conv), rtol=1e-12)
 
 
+def test_conv1d_transpose_is_the_adjoint_of_conv1d():
+    g, w = rand(2, 4, 3), rand(3, 2, 3)
+    y = tf.nn.conv1d_transpose(g, w, [2, 8, 2], 2, "SAME").numpy()
+    x = rand(2, 8, 2)
+    np.testing.assert_allclose(np.vdot(y, x), np.vdot(g, tf.nn.conv1d(x, w, 2, "SAME").numpy()), rtol=1e-12)
+
+
+def test_separable_and_atrous_are_their_compositions():
+    x, d, p = rand(1, 6, 6, 2), rand(3, 3, 2, 2), rand(1, 1, 4, 3)
+    sep = tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME").numpy()
+    ref = tf.nn.conv2d(tf.nn.depthwise_conv2d(x, d, [1, 1, 1, 1], "SAME"), p, 1, "VALID").numpy()
+    np.testing.assert_allclose(sep, ref, rtol=1e-12)
+    w = rand(2, 2, 2, 3)
+    np.testing.assert_allclose(tf.nn.atrous_conv2d(x, w, 2, "VALID").numpy(),
+                               ref_conv(x, w, (1, 1), ((0, 0), (0, 0)), (2, 2)), rtol=1e-12)
+    with pytest.raises(InvalidArgumentError, match="pointwise_filter"):
+        tf.nn.separable_conv2d(x, d, rand(2, 1, 4, 3), [1, 1, 1, 1], "SAME")
+
+
 def test_conv_second_order_and_forward_over_reverse():
     x, w = tf.constant(rand(1, 5, 5, 2)), tf.constant(rand(3, 3, 2, 2))
     v = tf.constant(rand(3, 3, 2, 2))

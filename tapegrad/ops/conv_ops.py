@@ -344,18 +344,19 @@ def _hw(v: Any, nsp: int, what: str, op: str, cf: bool) -> tuple:
     return (1,) * (2 - nsp) + _spatial(v, nsp, what, op, cf)
 
 
-def _core_pads(padding: Any, xc: Tensor, ks: tuple, st: tuple, dl: tuple, op: str, cf: bool,
+def _core_pads(padding: Any, hw: Sequence[int], ks: tuple, st: tuple, dl: tuple, op: str, cf: bool,
                nsp: int, explicit: bool = True) -> tuple:
+    """Pads of a (height, width) core image; 1-D ops read their explicit padding for width only."""
     if isinstance(padding, str) or nsp == 2:
-        return _padding(padding, 2, xc._value.shape[1:3], ks, st, dl, op, cf, explicit)
-    return ((0, 0),) + _padding(padding, 1, xc._value.shape[2:3], ks[1:], st[1:], dl[1:], op, cf, explicit)
+        return _padding(padding, 2, hw, ks, st, dl, op, cf, explicit)
+    return ((0, 0),) + _padding(padding, 1, hw[1:], ks[1:], st[1:], dl[1:], op, cf, explicit)
 
 
 def _convolve(xc: Tensor, wc: Tensor, strides: Any, padding: Any, dilations: Any, nsp: int,
               op: str, cf: bool) -> Tensor:
     st = _hw(strides, nsp, "strides", op, cf)
     dl = _hw(1 if dilations is None else dilations, nsp, "dilations", op, cf)
-    pads = _core_pads(padding, xc, wc._value.shape[:2], st, dl, op, cf, nsp)
+    pads = _core_pads(padding, xc._value.shape[1:3], wc._value.shape[:2], st, dl, op, cf, nsp)
     return apply(_conv2d, (xc, wc), {"strides": st, "dilations": dl, "pads": pads})
 
 
@@ -442,6 +443,46 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     return _from_core(_convolve(xc, wc, strides, padding, dilations, 2, op, cf), batch, 2, cf)
 
 
+def _conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any,  # noqa: A002
+                    data_format: Any, dilations: Any, nsp: int) -> Tensor:
+    op = "Conv2DBackpropInput"
+    g, w = binary_operands(input, filters, op)
+    _check_float(g, op)
+    cf = _channels_first(data_format, nsp, op)
+    if g._value.ndim != nsp + 2:
+        raise _err(op, f"input must be {nsp + 2}-dimensional, got shape {list(g._value.shape)}")
+    wc = _filter_core(w, nsp, op)
+    out = _int_list(output_shape, f"{op}: output_shape")
+    if len(out) != nsp + 2:
+        raise _err(op, f"output_shape must have {nsp + 2} elements, got {out}")
+    if cf:
+        out = [out[0]] + out[2:] + [out[1]]
+    gc, _ = _to_core(g, nsp, cf, op)
+    out = ([out[0], 1] if nsp == 1 else out[:1]) + out[1:]
+    kh, kw, cg, o = wc._value.shape
+    n, oh, ow, go = gc._value.shape
+    if go != o:
+        raise _err(op, f"filter and out_backprop must have the same out_depth: filter has {o} "
+                       f"output channels, input has {go}")
+    if cg == 0 or out[3] % cg or o % (out[3] // cg):
+        raise _err(op, f"input depth must be evenly divisible by filter depth: output_shape has "
+                       f"{out[3]} channels, the filter {cg}")
+    if out[0] != n:
+        raise _err(op, f"output_shape batch {out[0]} does not match the input batch {n}")
+    st = _hw(strides, nsp, "strides", op, cf)
+    dl = _hw(1 if dilations is None else dilations, nsp, "dilations", op, cf)
+    pads = _core_pads(padding, out[1:3], (kh, kw), st, dl, op, cf, nsp)
+    for dim, (size, k, s, d, p, got) in enumerate(zip(out[1:3], (kh, kw), st, dl, pads, (oh, ow))):
+        want = _out_size(size, k, s, d, p)
+        if want != got:
+            raise _err(op, f"Size of out_backprop doesn't match computed: actual = {got}, computed = "
+                           f"{want} spatial_dim: {dim + 2 - nsp} input: {size} filter: {k} output: "
+                           f"{got} stride: {s} dilation: {d} (output_shape {out} does not convolve "
+                           f"back to the input's shape)")
+    y = apply(_conv2d_bi, (gc, wc), {"in_shape": tuple(out), "strides": st, "dilations": dl, "pads": pads})
+    return _from_core(y, (n,), nsp, cf)
+
+
 def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NHWC", dilations: Any = None, name: Any = None) -> Tensor:
     """The transpose (gradient with respect to the input) of :func:`conv2d`.
@@ -457,43 +498,36 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     >>> y.shape
     TensorShape([1, 4, 4, 1])
     """
-    op = "Conv2DBackpropInput"
-    g, w = binary_operands(input, filters, op)
-    _check_float(g, op)
-    cf = _channels_first(data_format, 2, op)
-    if g._value.ndim != 4:
-        raise _err(op, f"input must be 4-dimensional, got shape {list(g._value.shape)}")
-    if w._value.ndim != 4:
-        raise _err(op, f"filters must be 4-dimensional [filter_height, filter_width, in_channels, "
-                       f"out_channels], got shape {list(w._value.shape)}")
-    out = _int_list(output_shape, f"{op}: output_shape")
-    if len(out) != 4:
-        raise _err(op, f"output_shape must have 4 elements, got {out}")
-    if cf:
-        g = transpose(g, (0, 2, 3, 1))
-        out = [out[0], out[2], out[3], out[1]]
-    kh, kw, cg, o = w._value.shape
-    n, oh, ow, go = g._value.shape
-    if go != o:
-        raise _err(op, f"filter and out_backprop must have the same out_depth: filter has {o} "
-                       f"output channels, input has {go}")
-    if cg == 0 or out[3] % cg or o % (out[3] // cg):
-        raise _err(op, f"input depth must be evenly divisible by filter depth: output_shape has "
-                       f"{out[3]} channels, the filter {cg}")
-    if out[0] != n:
-        raise _err(op, f"output_shape batch {out[0]} does not match the input batch {n}")
-    st = _hw(strides, 2, "strides", op, cf)
-    dl = _hw(1 if dilations is None else dilations, 2, "dilations", op, cf)
-    pads = _padding(padding, 2, out[1:3], (kh, kw), st, dl, op, cf)
-    for dim, (size, k, s, d, p, got) in enumerate(zip(out[1:3], (kh, kw), st, dl, pads, (oh, ow))):
-        want = _out_size(size, k, s, d, p)
-        if want != got:
-            raise _err(op, f"Size of out_backprop doesn't match computed: actual = {got}, computed = "
-                           f"{want} spatial_dim: {dim + 1} input: {size} filter: {k} output: {got} "
-                           f"stride: {s} dilation: {d} (output_shape {out} does not convolve back to "
-                           f"the input's shape)")
-    y = apply(_conv2d_bi, (g, w), {"in_shape": tuple(out), "strides": st, "dilations": dl, "pads": pads})
-    return transpose(y, (0, 3, 1, 2)) if cf else y
+    return _conv_transpose(input, filters, output_shape, strides, padding, data_format, dilations, 2)
+
+
+def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NWC", dilations: Any = None, name: Any = None) -> Tensor:
+    """The transpose of :func:`conv1d`: ``input`` ``[batch, width, out_channels]``, ``filters``
+    ``[filter_width, in_channels, out_channels]``, ``output_shape`` ``[batch, out_width,
+    in_channels]``."""
+    return _conv_transpose(input, filters, output_shape, strides, padding, data_format, dilations, 1)
+
+
+def atrous_conv2d(value: Any, filters: Any, rate: int, padding: Any, name: Any = None) -> Tensor:
+    """Dilated ("atrous") 2-D convolution with stride 1: ``conv2d(value, filters, 1, padding,
+    dilations=rate)``."""
+    if int(rate) < 1:
+        raise ValueError(f"atrous_conv2d: rate must be >= 1, got {rate}.")
+    return conv2d(value, filters, 1, padding, dilations=int(rate))
+
+
+def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,  # noqa: A002
+                     padding: Any, data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """A depthwise convolution (``depthwise_filter`` ``[fh, fw, in_channels, multiplier]``)
+    followed by a 1x1 convolution (``pointwise_filter`` ``[1, 1, in_channels * multiplier,
+    out_channels]``)."""
+    pw = as_tensor(pointwise_filter)
+    if pw._value.ndim != 4 or pw._value.shape[:2] != (1, 1):
+        raise _err("Conv2D", f"pointwise_filter must have shape [1, 1, in_channels * channel_multiplier, "
+                             f"out_channels], got {list(pw._value.shape)}")
+    h = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
+    return conv2d(h, pw, 1, "VALID", data_format="NHWC" if data_format is None else data_format)
 
 
 # --------------------------------------------------------------------------- pooling cores
@@ -619,7 +653,7 @@ def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     xc, batch = _to_core(x, nsp, cf, op)
     ks = _hw(ksize, nsp, "ksize", op, cf)
     st = _hw(strides, nsp, "strides", op, cf)
-    pads = _core_pads(padding, xc, ks, st, (1, 1), op, cf, nsp, explicit=is_max)
+    pads = _core_pads(padding, xc._value.shape[1:3], ks, st, (1, 1), op, cf, nsp, explicit=is_max)
     if any(p >= k for pair, k in zip(pads, ks) for p in pair) and not isinstance(padding, str):
         raise _err(op, f"explicit padding {[list(p) for p in pads]} must be smaller than the window "
                        f"{list(ks)} on every side")

@@ -76,6 +76,10 @@ CASES = [
            [((2, 3, 4, 2), (3, 2, 3, 2))]),
     OpCase("Conv2DBackpropInput-via-tape", lambda x, w, g: _grad_of(_conv, x, w, g, 0),
            [((2, 5, 4, 3), (3, 2, 3, 2), (2, 3, 4, 2))], ops=("Conv2DBackpropInput",)),
+    OpCase("conv1d_transpose", lambda g, w: tf.nn.conv1d_transpose(g, w, [2, 7, 2], 2, "SAME", dilations=1),
+           [((2, 4, 3), (3, 2, 3))], ops=("Conv2DBackpropInput",)),
+    OpCase("separable_conv2d", lambda x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME", dilations=[2, 1]),
+           [((1, 5, 4, 2), (2, 2, 2, 2), (1, 1, 4, 3))], ops=("Conv2D",)),
     OpCase("Conv2DBackpropFilter", lambda x, w, g: _grad_of(_conv, x, w, g, 1),
            [((2, 5, 4, 3), (3, 2, 3, 2), (2, 3, 4, 2))]),
     OpCase("Conv2DBackpropFilter-grouped", lambda x, w, g: _grad_of(

@@ -525,3 +525,27 @@ def case_dropout_noise_shape_shares_the_decision(tf):
     y = tf.nn.dropout(tf.ones([40, 3]), 0.5, noise_shape=[40, 1])
     rows_constant = bool(tf.reduce_all(tf.reduce_max(y, axis=1) == tf.reduce_min(y, axis=1)))
     return {"rows_constant": rows_constant, "shape": y.shape.as_list()}
+
+
+def case_conv1d_transpose(tf):
+    x, w = _img(tf, [2, 4, 2]), _img(tf, [3, 3, 2], 0.05, 1.0)
+    return {"same_s2": _value_and_grads(tf, lambda a, b: tf.nn.conv1d_transpose(a, b, [2, 8, 3], 2, "SAME"), x, w),
+            "valid_s1": _value_and_grads(tf, lambda a, b: tf.nn.conv1d_transpose(a, b, [2, 6, 3], 1, "VALID"), x, w),
+            "valid_s2_extra": _value_and_grads(tf, lambda a, b: tf.nn.conv1d_transpose(a, b, [2, 10, 3], 2, "VALID"),
+                                               x, w)}
+
+
+def case_atrous_conv2d_gradients(tf):
+    # dilated convolution gradients (TF runs them through space_to_batch)
+    x, w = _img(tf, [2, 7, 8, 2]), _img(tf, [3, 2, 2, 3], 0.05, 1.0)
+    return {"same_r2": _value_and_grads(tf, lambda a, b: tf.nn.atrous_conv2d(a, b, 2, "SAME"), x, w),
+            "valid_r3": _value_and_grads(tf, lambda a, b: tf.nn.atrous_conv2d(a, b, 3, "VALID"), x, w)}
+
+
+def case_separable_conv2d(tf):
+    x = _img(tf, [2, 5, 5, 3])
+    dw, pw = _img(tf, [3, 3, 3, 2], 0.05, 1.0), _img(tf, [1, 1, 6, 4], 0.05, 2.0)
+    return {"same": _value_and_grads(tf, lambda a, b, c: tf.nn.separable_conv2d(a, b, c, [1, 1, 1, 1], "SAME"),
+                                     x, dw, pw),
+            "valid_s2": _value_and_grads(tf, lambda a, b, c: tf.nn.separable_conv2d(a, b, c, [1, 2, 2, 1], "VALID"),
+                                         x, dw, pw)}
