@@ -32,6 +32,7 @@ _EMPTY: dict = {}
 class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
+        self.seed_walk = 0  # > 0 inside a vectorised Jacobian walk (identity seeds: see matmul)
 
 
 _tls = _State()
@@ -717,7 +718,7 @@ class Op:
 
 
 REGISTRY: dict[str, Op] = {}
-_ops = REGISTRY
+_MUL: Any = None  # the Mul op, set by ops/math_ops.py (deriv rules multiply by it)
 
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:
@@ -759,14 +760,24 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         ds = tuple(deriv)
         op.diff = tuple(d is not None for d in ds)
 
-        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
-            out = []
-            for i in needs:
-                d = ds[i](ans, *xs, **p)
-                if xs[i]._value.dtype.kind == "c":
-                    d = _conj_if_complex(d, xs[i])
-                out.append(binary(_ops["Mul"], g, d))
-            return out
+        if len(ds) == 1:
+            d0 = ds[0]
+
+            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> tuple:
+                x = xs[0]
+                d = d0(ans, x, **p) if p else d0(ans, x)
+                if x._value.dtype.kind == "c":
+                    d = _conj_if_complex(d, x)
+                return (binary(_MUL, g, d),)
+        else:
+            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+                out = []
+                for i in needs:
+                    d = ds[i](ans, *xs, **p)
+                    if xs[i]._value.dtype.kind == "c":
+                        d = _conj_if_complex(d, xs[i])
+                    out.append(binary(_MUL, g, d))
+                return out
 
         def jvp_el(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
             out = None
@@ -789,7 +800,9 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         rules = tuple(vjp)
         op.diff = tuple(r is not None for r in rules)
 
-        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> Any:
+            if len(needs) == 1:
+                return (rules[needs[0]](g, ans, *xs, **p),)
             return [rules[i](g, ans, *xs, **p) for i in needs]
 
         op.bwd, op.jvp = bwd, jvp
@@ -923,8 +936,11 @@ def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any) -> Any:
         for rec in stack:
             rec._on_nondiff(op, xs, outs)
         return ans
-    for k in range(len(stack)):
-        stack[k]._record(op, xs, p, ans, outs, k)
+    if len(stack) == 1:
+        stack[0]._record(op, xs, p, ans, outs, 0)
+    else:
+        for k in range(len(stack)):
+            stack[k]._record(op, xs, p, ans, outs, k)
     return ans
 
 
