@@ -30,6 +30,14 @@ def _binary(op: Any, x: Any, y: Any, kinds: str) -> Tensor:
     return apply(op, (x, y))
 
 
+def _binary_f32_f64(op: Any, x: Any, y: Any) -> Tensor:
+    """A binary op whose TensorFlow kernel exists for float32 and float64 only."""
+    x, y = binary_operands(x, y, op.name)
+    if x._value.dtype.kind != "f" or x._value.dtype.itemsize < 4:
+        raise _dt_error(op.name, x, "float32, float64")
+    return apply(op, (x, y))
+
+
 def _nonzero_mask(x: Tensor) -> Tensor:
     """1 where ``x != 0``, else 0, in ``x``'s dtype (a constant for every tape)."""
     return cast(not_equal(x, zeros_like(x)), x.dtype)
@@ -215,11 +223,7 @@ def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
     >>> tf.math.polygamma(tf.constant(1.0), tf.constant(1.0)).numpy()  # π²/6
     np.float32(1.644934)
     """
-    a, x = binary_operands(a, x, "Polygamma")
-    if a._value.dtype.kind != "f" or a._value.dtype.itemsize < 4:
-        raise InvalidArgumentError(None, None, f"Polygamma does not accept a {a.dtype.name} tensor "
-                                   "(allowed: float32, float64). Cast it first, e.g. tf.cast(x, tf.float32).")
-    return apply(_polygamma, (a, x))
+    return _binary_f32_f64(_polygamma, a, x)
 
 
 _zeta = defop("Zeta", _special("zeta"), deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
@@ -231,10 +235,7 @@ def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
     The gradient with respect to ``q`` is ``-x * zeta(x + 1, q)``; ``x`` gets none (None), as in
     TensorFlow.
     """
-    x, q = binary_operands(x, q, "Zeta")
-    if x._value.dtype.kind != "f" or x._value.dtype.itemsize < 4:
-        raise _dt_error("Zeta", x, "float32, float64")
-    return apply(_zeta, (x, q))
+    return _binary_f32_f64(_zeta, x, q)
 
 
 def lbeta(x: Any, name: Any = None) -> Tensor:
