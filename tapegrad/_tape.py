@@ -608,8 +608,9 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
             if gi is None:
                 continue
             x = xs[i]
-            if type(gi) is not IndexedSlices:
-                if type(gi) is not Tensor:
+            tg = type(gi)
+            if tg is not IndexedSlices:
+                if tg is not Tensor:
                     gi = convert_to_tensor(gi)
                 if bc:
                     want = x._value.shape if batch is None else (batch,) + x._value.shape
@@ -617,7 +618,11 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                         gi = unbroadcast(gi, want, 0 if batch is None else 1)
             if observe is not None:
                 observe(k, i, gi)
-            _accumulate(ct, owned, x._id, gi)
+            xid = x._id
+            if xid in ct:
+                _accumulate(ct, owned, xid, gi)
+            else:
+                ct[xid] = gi
     return found
 
 

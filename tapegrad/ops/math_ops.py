@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _core, dtypes as _dt
 from .._core import (Tensor, _kind_error, _wrap, apply, apply1, as_tensor, binary, binary_operands,
                      convert_to_tensor, defop)
 
@@ -54,6 +54,7 @@ _add = defop("AddV2", np.add, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: 
 _sub = defop("Sub", np.subtract, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
              jvp="linear", broadcast=True)
 _mul = defop("Mul", np.multiply, deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
+_core._MUL = _mul
 
 
 def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
