@@ -223,6 +223,23 @@ def test_jacobians_batched_equal_row_by_row(fn):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
 
 
+def test_jacobian_of_jacobian_through_conv_and_pooling():
+    x, w = tf.constant(rand(2, 4, 4, 1)), tf.constant(rand(2, 2, 1, 2))
+
+    def hessians(pfor):
+        with tf.GradientTape(persistent=True) as outer:
+            outer.watch([x, w])
+            with tf.GradientTape(persistent=True) as inner:
+                inner.watch([x, w])
+                y = tf.nn.max_pool2d(tf.nn.conv2d(x * x, w * w, 1, "SAME"), 2, 1, "VALID")
+                y = tf.nn.avg_pool2d(y, 2, 1, "SAME")
+            j = inner.jacobian(y, w, experimental_use_pfor=pfor)
+        return [outer.jacobian(j, v, experimental_use_pfor=pfor).numpy() for v in (x, w)]
+
+    for a, b in zip(hessians(True), hessians(False)):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
 def test_hessian_through_conv_by_jacobian_of_gradient():
     x = tf.constant(rand(1, 4, 4, 1))
     w = tf.constant(rand(2, 2, 1, 1))

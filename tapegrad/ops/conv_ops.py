@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .._core import Tensor, apply, as_tensor, binary_operands, defop
+from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
 from ..errors import UnimplementedError
 from .array_ops import _err, _int_list, reshape, transpose
 from .math_ops import zeros_like
@@ -182,8 +182,23 @@ def _bi_fwd(g: np.ndarray, w: np.ndarray, **p: Any) -> np.ndarray:
 
 
 @_half_as_single
-def _bf_fwd(x: np.ndarray, g: np.ndarray, **p: Any) -> np.ndarray:
-    return _lift(_bf_core, x, g, (False, False), **p)
+def _bf_fwd(x: np.ndarray, g: np.ndarray, w_shape: tuple, **geo: Any) -> np.ndarray:
+    lx, lg = x.shape[:-4], g.shape[:-4]
+    kh, kw, cg, o = w_shape
+    n, oh, ow = g.shape[-4:-1]
+    if bool(lx) == bool(lg) or x.shape[-1] != cg or not (n and oh and ow):
+        return _lift(_bf_core, x, g, (False, False), w_shape=w_shape, **geo)
+    # one side carries a batch of cotangents (a Jacobian walk): one matmul for all of them
+    m, k = n * oh * ow, kh * kw * cg
+    rows = int(np.prod(lx or lg, dtype=np.int64))
+    xs = x.reshape((-1,) + x.shape[-3:])
+    cols = _cols(xs, kh, kw, 1, geo["strides"], geo["dilations"], geo["pads"], oh, ow)[0]
+    if lg:  # dw[b] = cols^T g[b]
+        g2 = g.reshape(rows, m, o).transpose(1, 0, 2).reshape(m, rows * o)
+        r = (cols.T @ g2).reshape(k, rows, o).transpose(1, 0, 2)
+    else:   # dw[b] = cols[b]^T g
+        r = np.matmul(cols.reshape(rows, m, k).transpose(0, 2, 1), g.reshape(m, o))
+    return r.reshape((lx or lg) + tuple(w_shape)).astype(np.result_type(x, g), copy=False)
 
 
 def _conv(x: Tensor, w: Tensor, geo: dict) -> Tensor:
@@ -588,6 +603,12 @@ def _max_gradgrad_fwd(x: np.ndarray, h: np.ndarray, **p: Any) -> np.ndarray:
     return _fold(lambda a, b: b.reshape(-1)[_argmax_core(a, **p)[1]], x, h)
 
 
+def _zero_ct(k: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    """The (zero) cotangent of the original input, keeping ``k``'s leading batch axes."""
+    lead = k._value.ndim - ans._value.ndim
+    return _wrap(np.zeros(k._value.shape[:lead] + x._value.shape, x._value.dtype))
+
+
 def _maxgrad_jvp(ts: Any, ans: Tensor, x: Tensor, g: Tensor, **p: Any) -> Tensor:
     return zeros_like(ans) if ts[1] is None else apply(_max_grad, (x, ts[1]), p)
 
@@ -602,10 +623,10 @@ _max_pool = defop("MaxPool", _max_fwd,
                   vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, g), p),),
                   jvp=lambda ts, ans, x, **p: apply(_max_gradgrad, (x, ts[0]), p))
 _max_grad = defop("MaxPoolGrad", _max_grad_fwd, broadcast=True, jvp=_maxgrad_jvp,
-                  vjp=(lambda k, ans, x, g, **p: zeros_like(x),
+                  vjp=(lambda k, ans, x, g, **p: _zero_ct(k, ans, x),
                        lambda k, ans, x, g, **p: apply(_max_gradgrad, (x, k), p)))
 _max_gradgrad = defop("MaxPoolGradGrad", _max_gradgrad_fwd, broadcast=True, jvp=_maxgg_jvp,
-                      vjp=(lambda k, ans, x, h, **p: zeros_like(x),
+                      vjp=(lambda k, ans, x, h, **p: _zero_ct(k, ans, x),
                            lambda k, ans, x, h, **p: apply(_max_grad, (x, k), p)))
 
 
