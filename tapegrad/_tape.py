@@ -276,13 +276,13 @@ class GradientTape:
     def _begin_backward(self) -> None:
         """Checks and in-context behaviour common to gradient/jacobian/batch_jacobian."""
         self._check_entered("gradient")
+        if self._failed is not None:   # checked first: a failed walk also marks the tape used
+            raise RuntimeError(f"This GradientTape's backward pass failed earlier ({self._failed}); "
+                               "its recorded state was released. Record again on a new tape.")
         if self._used:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
                                "of gradients (or jacobians). Pass persistent=True to call "
                                "gradient more than once.")
-        if self._failed is not None:
-            raise RuntimeError(f"This GradientTape's backward pass failed earlier ({self._failed}); "
-                               "its recorded state was released. Record again on a new tape.")
         if self._recording:
             if self._persistent:
                 _core.warn_once("in-context", _IN_CONTEXT_WARNING)

@@ -6,6 +6,7 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -28,7 +29,7 @@ def norm_axis(axis: Any, ndim: int, op: str) -> int:
     if isinstance(axis, Tensor):
         axis = axis._value
     try:
-        a = int(axis)
+        a = operator.index(axis)   # not int(): a float axis is an error, never truncated
     except TypeError:
         raise TypeError(f"{op}: axis must be an integer, got {axis!r}.") from None
     if not -ndim <= a < ndim:
@@ -56,7 +57,11 @@ def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 
 
 def _scalar_axis(a: Any, op: str) -> int:
-    if int(a) not in (0, -1):
+    try:
+        a = operator.index(a._value if isinstance(a, Tensor) else a)
+    except TypeError:
+        raise TypeError(f"{op}: axis must be an integer, got {a!r}.") from None
+    if a not in (0, -1):
         raise _err(op, f"Invalid reduction dimension {a} for input with 0 dimensions")
     return 0
 
@@ -560,6 +565,15 @@ def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # no
     x = as_tensor(input_)
     b = _int_list(begin, "slice: begin")
     s = _int_list(size, "slice: size")
+    shape = x._value.shape
+    if len(b) != len(shape) or len(s) != len(shape):
+        raise _err("Slice", f"begin and size must have one entry per axis of the input, of shape "
+                            f"{list(shape)}; got begin={b}, size={s}")
+    for i, (bb, ss, d) in enumerate(zip(b, s, shape)):   # NumPy would clip silently; TF checks
+        if not 0 <= bb <= d:
+            raise _err("Slice", f"Expected begin[{i}] in [0, {d}], but got {bb}")
+        if ss != -1 and not 0 <= ss <= d - bb:
+            raise _err("Slice", f"Expected size[{i}] in [0, {d - bb}], but got {ss}")
     key = tuple(builtins.slice(bb, None if ss == -1 else bb + ss) for bb, ss in zip(b, s))
     return apply(_slice, (x,), {"key": key})
 

@@ -79,8 +79,20 @@ def _jvp_div(ts: Any, ans: Tensor, y: Tensor) -> Tensor:
     return r if tx is None else tx / y + r
 
 
-_floordiv = defop("FloorDiv", _quiet(np.floor_divide), nondiff=True)
-_mod = defop("FloorMod", _quiet(np.mod),
+def _int_div(fn: Any) -> Any:
+    """``fn`` that raises, as TF does, on an integer division by zero (NumPy returns 0)."""
+    quiet = _quiet(fn)
+
+    def f(x: Any, y: Any) -> Any:
+        if np.asarray(y).dtype.kind in "iu" and not np.all(y):
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, "Integer division by zero")
+        return quiet(x, y)
+    return f
+
+
+_floordiv = defop("FloorDiv", _int_div(np.floor_divide), nondiff=True)
+_mod = defop("FloorMod", _int_div(np.mod),
              vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y)),
              jvp=lambda ts, ans, x, y: _sum_t(ts[0], None if ts[1] is None else -ts[1] * floordiv(x, y)),
              broadcast=True)
@@ -150,7 +162,17 @@ def mod(x: Any, y: Any, name: Any = None) -> Tensor:
 
 
 floormod = mod
-truncatemod = mod
+
+
+def truncatemod(x: Any, y: Any, name: Any = None) -> Tensor:
+    """Remainder of truncated division (C's ``fmod``: the sign follows ``x``), unlike ``mod``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.truncatemod(tf.constant([-7, 7]), 3).numpy()
+    array([-1,  1], dtype=int32)
+    """
+    x, y = binary_operands(x, y, "TruncateMod")
+    return sign(x) * mod(abs(x), abs(y))
 
 
 def _pow_dy(ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
@@ -601,11 +623,9 @@ def _cum_fwd(fn: Any) -> Any:
             x = np.flip(x, axis)
         with _np_err:
             r = fn(x, axis=axis, dtype=x.dtype)
-        if exclusive:
-            first = np.zeros_like(np.take(x, [0], axis=axis)) if fn is np.cumsum else \
-                np.ones_like(np.take(x, [0], axis=axis))
-            r = np.concatenate([first, np.take(r, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis) \
-                if x.shape[axis] else r
+        if exclusive and x.shape[axis]:   # (an empty axis has nothing to shift)
+            first = (np.zeros_like if fn is np.cumsum else np.ones_like)(np.take(x, [0], axis=axis))
+            r = np.concatenate([first, np.take(r, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis)
         return np.flip(r, axis) if reverse else r
     return f
 
