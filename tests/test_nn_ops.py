@@ -240,31 +240,6 @@ def test_jacobian_of_jacobian_through_conv_and_pooling():
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
 
 
-def test_hessian_through_conv_by_jacobian_of_gradient():
-    x = tf.constant(rand(1, 4, 4, 1))
-    w = tf.constant(rand(2, 2, 1, 1))
-    with tf.GradientTape() as outer:
-        outer.watch(w)
-        with tf.GradientTape() as inner:
-            inner.watch(w)
-            y = tf.reduce_sum(tf.nn.conv2d(x, w * w, 1, "VALID") ** 2)
-        g = inner.gradient(y, w)
-    h = outer.jacobian(g, w).numpy().reshape(4, 4)
-    eps = 1e-6
-    num = np.zeros((4, 4))
-    for k in range(4):
-        d = np.zeros(4)
-        d[k] = eps
-        def gw(wv):
-            wt = tf.constant(wv)
-            with tf.GradientTape() as t:
-                t.watch(wt)
-                yy = tf.reduce_sum(tf.nn.conv2d(x, wt * wt, 1, "VALID") ** 2)
-            return t.gradient(yy, wt).numpy().ravel()
-        num[k] = (gw(w.numpy() + d.reshape(2, 2, 1, 1)) - gw(w.numpy() - d.reshape(2, 2, 1, 1))) / (2 * eps)
-    np.testing.assert_allclose(h, num, rtol=1e-5, atol=1e-5)
-
-
 # --------------------------------------------------------------------------- pooling
 def ref_pool(x, k, s, padding, kind):
     n, h, w, c = x.shape
