@@ -334,7 +334,27 @@ def _raised_inside_numpy(exc: BaseException) -> bool:
     return last is not None and any(s in last for s in NUMPY_FRAMES)
 
 
-@pytest.mark.parametrize("name,call,etype,pattern", BAD, ids=[b[0] for b in BAD])
+# Wrong calls not caught yet, in files other helpers are still editing: each is a strict xfail
+# (it starts failing, and must be moved into BAD, as soon as the fix lands).
+_NEGATIVE_OUTPUT = r"Computed output size would be negative: -1 \[input_size: 3, effective_filter_size: 5, stride: 1\]"
+_CONV_XFAIL = pytest.mark.xfail(strict=True, reason=(
+    "tapegrad/ops/conv_ops.py: a VALID window larger than the input gives an empty output; "
+    "TensorFlow raises InvalidArgumentError (output size would be negative)"))
+BAD_XFAIL = [
+    pytest.param(*row, marks=_CONV_XFAIL, id=row[0]) for row in [
+        ("conv2d-filter-larger-than-input", lambda: tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, "VALID"),
+         IAE, _NEGATIVE_OUTPUT),
+        ("conv1d-filter-larger-than-input", lambda: tf.nn.conv1d(tf.ones([1, 3, 1]), tf.ones([5, 1, 1]), 1, "VALID"),
+         IAE, _NEGATIVE_OUTPUT),
+        ("max_pool2d-window-larger-than-input", lambda: tf.nn.max_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+         IAE, _NEGATIVE_OUTPUT),
+        ("avg_pool2d-window-larger-than-input", lambda: tf.nn.avg_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+         IAE, _NEGATIVE_OUTPUT),
+    ]
+]
+
+
+@pytest.mark.parametrize("name,call,etype,pattern", [pytest.param(*b, id=b[0]) for b in BAD] + BAD_XFAIL)
 def test_bad_input(name: str, call: Callable, etype: Any, pattern: str) -> None:
     if etype is None:   # not wrong: must work
         call()
