@@ -224,7 +224,7 @@ def test_jacobians_batched_equal_row_by_row(fn):
 
 
 def test_jacobian_of_jacobian_through_conv_and_pooling():
-    x, w = tf.constant(rand(2, 3, 3, 1)), tf.constant(rand(2, 2, 1, 2))
+    x, w = tf.constant(rand(2, 3, 3, 1)), tf.constant(rand(2, 2, 1, 1))
 
     def hessians(pfor):
         with tf.GradientTape(persistent=True) as outer:
