@@ -492,3 +492,17 @@ def test_dropout_noise_shape_and_seeds():
         tf.nn.dropout(tf.constant([1, 2]), 0.5)
     with pytest.raises(InvalidArgumentError, match="noise_shape"):
         tf.nn.dropout(tf.ones([2, 3]), 0.5, noise_shape=[3, 3])
+
+
+def test_channels_first_1d_and_transposed():
+    x, w = rand(2, 9, 3), rand(3, 3, 4)
+    y = tf.nn.conv1d(x, w, 2, "SAME").numpy()
+    ncw = tf.nn.conv1d(np.moveaxis(x, -1, 1), w, 2, "SAME", data_format="NCW").numpy()
+    np.testing.assert_allclose(np.moveaxis(ncw, 1, -1), y, rtol=1e-12)
+    back = tf.nn.conv1d_transpose(np.moveaxis(y, -1, 1), w, [2, 3, 9], 2, "SAME", data_format="NCW").numpy()
+    np.testing.assert_allclose(np.moveaxis(back, 1, -1), tf.nn.conv1d_transpose(y, w, [2, 9, 3], 2, "SAME").numpy())
+    pooled = tf.nn.max_pool1d(np.moveaxis(x, -1, 1), 2, 2, "SAME", data_format="NCW").numpy()
+    np.testing.assert_array_equal(np.moveaxis(pooled, 1, -1), tf.nn.max_pool1d(x, 2, 2, "SAME").numpy())
+    g, f = rand(1, 3, 3, 2), rand(2, 2, 4, 2)
+    nchw = tf.nn.conv2d_transpose(np.moveaxis(g, -1, 1), f, [1, 4, 6, 6], 2, "SAME", data_format="NCHW").numpy()
+    np.testing.assert_allclose(np.moveaxis(nchw, 1, -1), tf.nn.conv2d_transpose(g, f, [1, 6, 6, 4], 2, "SAME").numpy())

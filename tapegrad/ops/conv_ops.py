@@ -1,8 +1,8 @@
 """Convolutions and pooling over NHWC images (NWC sequences are images of height 1).
 
 Forwards are vectorised: ``sliding_window_view`` gives every window of the padded input as a
-strided view ``[N, OH, OW, C, KH, KW]`` (im2col without a copy) and one ``tensordot`` (or a
-grouped ``einsum``) does the multiply-add. Scatters back into the input (the transposed
+strided view ``[N, OH, OW, C, KH, KW]``, copied once into an im2col matrix, and one matmul
+(batched over groups) does the multiply-add. Scatters back into the input (the transposed
 convolution, pooling gradients) loop over kernel positions, never over pixels.
 
 The convolution family is three bilinear ops that are each other's derivatives, so every order
@@ -72,22 +72,19 @@ def _scatter_windows(cols: np.ndarray, shape: tuple, strides: tuple, dilations: 
 
 
 # --------------------------------------------------------------------------- leading axes
-def _lift(core: Callable, a: np.ndarray, b: np.ndarray, fold: Sequence[bool], **p: Any) -> np.ndarray:
+def _lift(core: Callable, a: np.ndarray, b: np.ndarray, fold_a: bool, **p: Any) -> np.ndarray:
     """Run ``core`` on 4-D operands; leading axes broadcast between ``a`` and ``b``.
 
-    An operand marked in ``fold`` has a batch-like first core axis (images), so its leading axes
-    can be merged into it when the other operand has none; otherwise rows are run one by one.
+    With ``fold_a``, ``a``'s first core axis holds independent images, so when only ``a`` has
+    leading axes they are merged into it (one call); otherwise rows are run one by one.
     """
     la, lb = a.shape[:-4], b.shape[:-4]
     if not la and not lb:
         return core(a, b, **p)
+    if fold_a and not lb:
+        r = core(a.reshape((-1,) + a.shape[-3:]), b, **p)
+        return r.reshape(la + (a.shape[-4],) + r.shape[1:])
     lead = np.broadcast_shapes(la, lb)
-    if all(fold) or (fold[0] and not lb) or (fold[1] and not la):
-        ops = [np.broadcast_to(v, lead + v.shape[-4:]) if f else v for v, f in zip((a, b), fold)]
-        ops = [v.reshape((-1,) + v.shape[-3:]) if f else v for v, f in zip(ops, fold)]
-        r = core(*ops, **p)
-        n = (a if fold[0] else b).shape[-4]
-        return r.reshape(lead + (n,) + r.shape[1:])
     rows = int(np.prod(lead, dtype=np.int64))
     A = np.broadcast_to(a, lead + a.shape[-4:]).reshape((rows,) + a.shape[-4:])
     B = np.broadcast_to(b, lead + b.shape[-4:]).reshape((rows,) + b.shape[-4:])
@@ -173,12 +170,12 @@ def _half_as_single(f: Callable) -> Callable:
 
 @_half_as_single
 def _conv_fwd(x: np.ndarray, w: np.ndarray, **geo: Any) -> np.ndarray:
-    return _lift(_conv_core, x, w, (True, False), **geo)
+    return _lift(_conv_core, x, w, True, **geo)
 
 
 @_half_as_single
 def _bi_fwd(g: np.ndarray, w: np.ndarray, **p: Any) -> np.ndarray:
-    return _lift(_bi_core, g, w, (True, False), **p)
+    return _lift(_bi_core, g, w, True, **p)
 
 
 @_half_as_single
@@ -187,7 +184,7 @@ def _bf_fwd(x: np.ndarray, g: np.ndarray, w_shape: tuple, **geo: Any) -> np.ndar
     kh, kw, cg, o = w_shape
     n, oh, ow = g.shape[-4:-1]
     if bool(lx) == bool(lg) or x.shape[-1] != cg or not (n and oh and ow):
-        return _lift(_bf_core, x, g, (False, False), w_shape=w_shape, **geo)
+        return _lift(_bf_core, x, g, False, w_shape=w_shape, **geo)
     # one side carries a batch of cotangents (a Jacobian walk): one matmul for all of them
     m, k = n * oh * ow, kh * kw * cg
     rows = int(np.prod(lx or lg, dtype=np.int64))
@@ -222,10 +219,6 @@ def _bilinear_jvp(fn: Callable) -> Callable:
             out = t if out is None else out + t
         return out
     return jvp
-
-
-def _geo(p: dict) -> dict:
-    return {"strides": p["strides"], "dilations": p["dilations"], "pads": p["pads"]}
 
 
 _conv2d = defop(
