@@ -711,7 +711,7 @@ class IndexedSlices:
 class Op:
     """A primitive: NumPy forward plus differentiation rules. Built by :func:`defop`."""
 
-    __slots__ = ("name", "fwd", "bwd", "jvp", "nout", "bcast", "diff", "batch_ok", "__dict__")
+    __slots__ = ("name", "fwd", "bwd", "jvp", "nout", "bcast", "diff", "batch_ok", "ufunc", "__dict__")
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
@@ -754,6 +754,7 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         raise ValueError(f"op {name!r} is declared twice")
     op = Op()
     op.name, op.fwd, op.nout, op.bcast, op.batch_ok = name, fwd, nout, broadcast, batch_ok
+    op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     if nondiff:
         op.bwd = op.jvp = op.diff = None
     elif deriv is not None:
@@ -846,7 +847,10 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
 
 def apply1(op: Op, x: Tensor) -> Tensor:
     """``apply`` for a one-input, one-output op without params (the hot path, kept flat)."""
-    out = op.fwd(x._value)
+    try:
+        out = op.fwd(x._value)
+    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+        raise _op_error(op, (x,), e) from None
     if _active and _tls.stack:
         return _record(op, (x,), _EMPTY, out)
     t = _new(Tensor)
@@ -858,9 +862,9 @@ def apply1(op: Op, x: Tensor) -> Tensor:
 def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
     """Apply a two-input op with TF's operand rules; the common cases stay on a short path.
 
-    Tensor-Tensor of one dtype, and Tensor with a Python float/int of a compatible kind, run the
-    NumPy forward directly (NumPy's weak Python scalars keep the tensor's dtype); a recorder
-    needs the scalar as a tensor, so it is wrapped only then.
+    Tensor-Tensor of one dtype, and Tensor with a Python float/int for an op whose forward is a
+    NumPy ufunc, run the forward directly (NumPy's weak Python scalars keep the tensor's dtype);
+    a recorder needs the scalar as a tensor, so it is wrapped only then.
     """
     if type(x) is Tensor:
         xv = x._value
@@ -870,8 +874,8 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
             yv = y._value
             if dx is not yv.dtype and dx != yv.dtype:
                 raise _dtype_error(op.name, xv, yv)
-        elif (ty is float and dx.kind in "fc") or (ty is int and dx.kind in "fc"):
-            if not (_active and _tls.stack):
+        elif (ty is float or ty is int) and dx.kind in "fc":
+            if op.ufunc and not (_active and _tls.stack):
                 if dx.kind not in kinds:
                     _kind_error(op, x, kinds)
                 try:
