@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _nest
-from ._core import Tensor, Variable, _pop, _push, _run_hidden, _wrap, convert_to_tensor
+from ._core import IndexedSlices, Tensor, Variable, _pop, _push, _run_hidden, _wrap, convert_to_tensor
 from ._tape import UnconnectedGradients, _parse_unconnected
 
 
@@ -109,6 +109,9 @@ class ForwardAccumulator:
         mode = _parse_unconnected(unconnected_gradients)
 
         def one(t: Any) -> Any:
+            if isinstance(t, IndexedSlices):   # e.g. a gather's gradient (forward-over-reverse)
+                tv = one(t.values)
+                return None if tv is None else IndexedSlices(tv, t.indices, t.dense_shape)
             if not isinstance(t, (Tensor, Variable)):
                 raise TypeError(f"jvp: expected tapegrad tensors, got a {type(t).__name__}.")
             r = self._t.get(t._id)

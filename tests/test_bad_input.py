@@ -443,3 +443,18 @@ def test_truncatemod_follows_the_sign_of_x() -> None:
     tf.test.check_grads(tf.math.truncatemod, [xf, yf], order=2)
     with pytest.raises(IAE, match="Integer division by zero"):
         tf.math.truncatemod(x, 0)
+
+
+def test_jvp_of_an_indexed_slices_gradient() -> None:
+    """acc.jvp(g) with g a gather's IndexedSlices gradient raised TypeError (TensorFlow raises an
+    AttributeError); it is now the IndexedSlices of the tangents (found by tests/test_fuzz.py)."""
+    x = tf.constant([1.0, 2.0, 3.0], tf.float64)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0, 0.0], tf.float64)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.sin(tf.gather(x, [0, 0, 2])))
+        g = tape.gradient(y, x)
+    hv = acc.jvp(g)
+    assert isinstance(hv, tf.IndexedSlices)
+    np.testing.assert_allclose(tf.convert_to_tensor(hv).numpy(), [-2 * np.sin(1.0), 0.0, 0.0])
+    np.testing.assert_array_equal(hv.indices.numpy(), g.indices.numpy())
