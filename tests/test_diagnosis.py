@@ -470,3 +470,14 @@ def test_recorded_ops_locate_only_first_uses():
             y = y * 1.5
     wheres = [rec[5] for rec in tape._explain.ops]
     assert wheres[0] is not None and wheres[1:] == [None] * 4
+
+
+def test_docstring_examples():
+    import doctest
+    from tapegrad import _tape
+    for obj in (diagnosis, _tape.GradientTape.explain, _tape.GradientTape.stats):
+        finder = doctest.DocTestFinder()
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        for test in finder.find(obj, globs={}):
+            runner.run(test)
+        assert runner.failures == 0, obj

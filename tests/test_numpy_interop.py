@@ -307,3 +307,9 @@ def test_foreign_ufunc_falls_back_and_is_named():
     np.testing.assert_allclose(e, special.erf(np.array([0.5, 1.0], np.float32)))
     c = tf.diagnosis.diagnose(tape, y, x)[0].causes[0]
     assert c.kind == "escaped" and "ufunc erf" in c.message
+
+
+def test_docstring_examples():
+    import doctest
+    from tapegrad import _numpy_interop
+    assert doctest.testmod(_numpy_interop).failed == 0

@@ -168,3 +168,8 @@ def test_render_writes_the_file(tmp_path, fmt, magic):
 def test_jupyter_svg():
     tape, *_ = small_tape()
     assert "<svg" in visualize.to_dot(tape)._repr_svg_()
+
+
+def test_docstring_examples():
+    import doctest
+    assert doctest.testmod(visualize, optionflags=doctest.ELLIPSIS).failed == 0
