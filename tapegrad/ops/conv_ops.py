@@ -556,12 +556,12 @@ def _pool_size(x: tuple, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
 
 
 def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
-    """Each window's maximum and the flat index in ``x`` of its first maximum (row-major)."""
+    """Each window's maximum, and the index in the window (row-major) of its first maximum."""
     n, h, w, c = x.shape
     kh, kw = ksize
     oh, ow = _pool_size(x.shape, ksize, strides, pads)
     if not (n and oh and ow and c):
-        return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.intp)
+        return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.int32)
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win = _windows(_pad_hw(x, pads, low), kh, kw, strides, (1, 1), oh, ow).reshape(n, oh, ow, c, kh * kw)
     loc = win.argmax(axis=-1)  # the first maximum
@@ -572,28 +572,28 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
             # a padded element tied with the window's maximum (-inf): take the first real one
             m = win.max(axis=-1, keepdims=True)
             loc = (((win == m) & valid).astype(np.int8) * 2 + valid).argmax(axis=-1)
-    m = np.take_along_axis(win, loc[..., None], -1)[..., 0]
-    i, j = np.divmod(loc, kw)
-    r = np.arange(oh)[:, None, None] * strides[0] + i - pads[0][0]
-    col = np.arange(ow)[:, None] * strides[1] + j - pads[1][0]
-    idx = ((np.arange(n)[:, None, None, None] * h + r) * w + col) * c + np.arange(c)
-    return m, idx
+    return np.take_along_axis(win, loc[..., None], -1)[..., 0], loc.astype(np.int32)
 
 
-def _max_fwd(x: np.ndarray, **p: Any) -> np.ndarray:
-    return _fold(lambda a: _argmax_core(a, **p)[0], x)
+def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
+           pads: Pads) -> np.ndarray:
+    """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
+    lead, (kh, kw) = g.shape[:-4], ksize
+    hit = np.where(loc[..., None] == np.arange(kh * kw, dtype=np.int32), g[..., None], 0)
+    cols = hit.reshape((-1,) + loc.shape[1:] + (kh, kw)).transpose(0, 1, 2, 4, 5, 3)
+    out = _scatter_windows(cols, (cols.shape[0],) + x.shape[1:], strides, (1, 1), pads, g.dtype)
+    return out.reshape(lead + x.shape)
 
 
-def _max_grad_fwd(x: np.ndarray, g: np.ndarray, **p: Any) -> np.ndarray:
-    def core(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        idx = _argmax_core(a, **p)[1]
-        r = np.bincount(idx.reshape(-1), weights=b.reshape(-1), minlength=a.size)
-        return r.reshape(a.shape).astype(b.dtype, copy=False)
-    return _fold(core, x, g)
-
-
-def _max_gradgrad_fwd(x: np.ndarray, h: np.ndarray, **p: Any) -> np.ndarray:
-    return _fold(lambda a, b: b.reshape(-1)[_argmax_core(a, **p)[1]], x, h)
+def _pick(x: np.ndarray, loc: np.ndarray, h: np.ndarray, ksize: tuple, strides: tuple,
+          pads: Pads) -> np.ndarray:
+    """Each window's element of ``h [..., N, H, W, C]`` at its maximum: ``[..., N, OH, OW, C]``."""
+    lead, (kh, kw), (n, oh, ow, c) = h.shape[:-4], ksize, loc.shape
+    if not loc.size:
+        return np.zeros(lead + loc.shape, h.dtype)
+    hs = h.reshape((-1,) + h.shape[-3:])
+    win = _windows(_pad_hw(hs, pads), kh, kw, strides, (1, 1), oh, ow).reshape(lead + loc.shape + (kh * kw,))
+    return np.take_along_axis(win, loc.reshape((1,) * len(lead) + loc.shape + (1,)), -1)[..., 0]
 
 
 def _zero_ct(k: Tensor, ans: Tensor, x: Tensor) -> Tensor:
@@ -602,25 +602,25 @@ def _zero_ct(k: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return _wrap(np.zeros(k._value.shape[:lead] + x._value.shape, x._value.dtype))
 
 
-def _maxgrad_jvp(ts: Any, ans: Tensor, x: Tensor, g: Tensor, **p: Any) -> Tensor:
-    return zeros_like(ans) if ts[1] is None else apply(_max_grad, (x, ts[1]), p)
+def _linear_in_last(op_of: Callable) -> Callable:
+    """JVP of ``op(x, loc, t)``, linear in ``t`` (``x`` only fixes the windows' maxima)."""
+    def jvp(ts: Any, ans: Tensor, x: Tensor, loc: Tensor, t: Tensor, **p: Any) -> Tensor:
+        return zeros_like(ans) if ts[2] is None else apply(op_of(), (x, loc, ts[2]), p)
+    return jvp
 
 
-def _maxgg_jvp(ts: Any, ans: Tensor, x: Tensor, h: Tensor, **p: Any) -> Tensor:
-    return zeros_like(ans) if ts[1] is None else apply(_max_gradgrad, (x, ts[1]), p)
-
-
-# The window maxima's positions depend on x only piecewise-constantly: derivatives through the
-# index are zero (TensorFlow returns zeros, not None, for the original input).
-_max_pool = defop("MaxPool", _max_fwd,
-                  vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, g), p),),
-                  jvp=lambda ts, ans, x, **p: apply(_max_gradgrad, (x, ts[0]), p))
-_max_grad = defop("MaxPoolGrad", _max_grad_fwd, broadcast=True, jvp=_maxgrad_jvp,
-                  vjp=(lambda k, ans, x, g, **p: _zero_ct(k, ans, x),
-                       lambda k, ans, x, g, **p: apply(_max_gradgrad, (x, k), p)))
-_max_gradgrad = defop("MaxPoolGradGrad", _max_gradgrad_fwd, broadcast=True, jvp=_maxgg_jvp,
-                      vjp=(lambda k, ans, x, h, **p: _zero_ct(k, ans, x),
-                           lambda k, ans, x, h, **p: apply(_max_grad, (x, k), p)))
+# MaxPool also returns the position of each window's maximum (an int32 output no gradient flows
+# through), so the gradient ops need not search again. The positions depend on x only
+# piecewise-constantly: x's derivatives through them are zeros (as TensorFlow gives, not None).
+_max_pool = defop("MaxPool", _argmax_core, nout=2,
+                  vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, ans[1], g[0]), p),),
+                  jvp=lambda ts, ans, x, **p: (apply(_max_gradgrad, (x, ans[1], ts[0]), p), None))
+_max_grad = defop("MaxPoolGrad", _route, jvp=_linear_in_last(lambda: _max_grad),
+                  vjp=(lambda k, ans, x, loc, g, **p: _zero_ct(k, ans, x), None,
+                       lambda k, ans, x, loc, g, **p: apply(_max_gradgrad, (x, loc, k), p)))
+_max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=_linear_in_last(lambda: _max_gradgrad),
+                      vjp=(lambda k, ans, x, loc, h, **p: _zero_ct(k, ans, x), None,
+                           lambda k, ans, x, loc, h, **p: apply(_max_grad, (x, loc, k), p)))
 
 
 def _counts(shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:
@@ -671,7 +671,8 @@ def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     if any(p >= k for pair, k in zip(pads, ks) for p in pair) and not isinstance(padding, str):
         raise _err(op, f"explicit padding {[list(p) for p in pads]} must be smaller than the window "
                        f"{list(ks)} on every side")
-    y = apply(_max_pool if is_max else _avg_pool, (xc,), {"ksize": ks, "strides": st, "pads": pads})
+    p = {"ksize": ks, "strides": st, "pads": pads}
+    y = apply(_max_pool, (xc,), p)[0] if is_max else apply(_avg_pool, (xc,), p)
     return _from_core(y, batch, nsp, cf)
 
 
