@@ -63,7 +63,7 @@ from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
-from . import _nest, _tape
+from . import _tape
 from ._core import IndexedSlices, Tensor, Variable, _next_id, _pop, _push
 from .errors import UnconnectedGradientError
 
@@ -565,6 +565,10 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
                               "the tape did not record the target: it was computed outside the "
                               "tape's `with` block, or only from values the tape was not watching") +
                              ". Compute it inside the block, after watching the sources."))
+    elif graph is None and pre_on_tape is None:
+        causes.append(_cause("disconnected", "the tape has freed its record (a one-shot tape after "
+                                             "gradient) and was not in explain mode, so the cause "
+                                             "is unknown: record again with tape.explain()."))
     elif graph is None:
         if not pre_on_tape:
             causes.append(_cause("not_watched",
@@ -645,7 +649,7 @@ def _logged_causes(tape: Any, ex: _Explainer, graph: _Graph, s: Any, tids: list)
 
 def _early_inputs(graph: _Graph, ex: _Explainer, tids: list) -> tuple | None:
     """The first use, on the target's history, of a tensor made before the tape (not watched)."""
-    watched = {i for _, ids, _ in ex.watches for i in ids}
+    watched = ex._watched
     best = None
     for x in graph.backward(tids):
         if x >= ex.start_id or x in graph.producer or x in watched:
@@ -661,8 +665,7 @@ def _diagnose(tape: Any, flat_t: list, flat_s: list, which: list, pre: list | No
     ex = tape._explain
     graph = _Graph(ex) if ex is not None else None
     if graph is not None and not ex.partial:
-        watched = {i for _, ids, _ in ex.watches for i in ids}
-        target_seen = any(t._id in graph.producer or t._id in watched or t._id in tape._vars
+        target_seen = any(t._id in graph.producer or t._id in ex._watched or t._id in tape._vars
                           for t in flat_t)
     return Diagnosis(_diagnose_one(tape, ex, graph, flat_s[j], j, flat_t,
                                    None if pre is None else pre[j], target_seen) for j in which)
@@ -674,8 +677,8 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
     Returns a :class:`Diagnosis`: one :class:`SourceDiagnosis` per source that has no recorded
     differentiable path to the target (connected sources are left out); ``print()`` it for a
     report. Works before or after ``gradient``, also on a used non-persistent tape. The tape must
-    have been in explain mode while recording (``tape.explain()``); otherwise only the causes the
-    tape can see without a log are given.
+    have been in explain mode while recording (``tape.explain()``); otherwise every source is
+    examined with only what the tape still knows (its dtype, whether it was watched).
 
     >>> import tapegrad as tf
     >>> x = tf.constant([1.0, 2.0])
@@ -689,13 +692,14 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
     flat_s = _tape.GradientTape._flat_sources(sources)
     tids = {t._id for t in flat_t}
     ex = tape._explain
-    if ex is None:
+    if ex is None:  # no log: every source but the targets, with what the tape still knows
         ids = tape._ids
-        pre = [s._id in ids or s._id in tape._vars for s in flat_s]
+        freed = tape._used and not ids
+        pre = [None if freed else (s._id in ids or s._id in tape._vars) for s in flat_s]
         which = [j for j, s in enumerate(flat_s) if s._id not in tids]
-        return _diagnose(tape, flat_t, flat_s, which, pre, any(i in ids for i in tids) if ids else None)
+        return _diagnose(tape, flat_t, flat_s, which, pre, None if freed else any(i in ids for i in tids))
     graph = _Graph(ex)
-    watched = {i for _, ids, _ in ex.watches for i in ids}
+    watched = ex._watched
 
     def connected(s: Any) -> bool:
         i = s._id

@@ -481,3 +481,13 @@ def test_docstring_examples():
         for test in finder.find(obj, globs={}):
             runner.run(test)
         assert runner.failures == 0, obj
+
+
+def test_diagnose_a_used_tape_without_explain_says_it_cannot_tell():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stop_gradient(x) * 2.0
+    assert tape.gradient(y, x) is None
+    c = diagnosis.diagnose(tape, y, x)[0].causes[0]
+    assert c.kind == "disconnected" and "tape.explain()" in c.message
