@@ -188,7 +188,8 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
         g = norms.get((index.get(id(entries[pk])), -1))
         if g is not None:
             lab += f"\n‖ḡ‖={_fmt(g)}"
-        lines.append(f"  target{n} [label={_q('target' + (f' {n}' if len(tids) > 1 else '') + chr(10) + _desc(t))}, {_TARGET}];")
+        name = f"target {n}" if len(tids) > 1 else "target"
+        lines.append(f"  target{n} [label={_q(name + chr(10) + _desc(t))}, {_TARGET}];")
         lines.append(f"  op{pk} -> target{n} [label={_q(lab)}];")
     lines.append("}")
     return DotGraph("\n".join(lines) + "\n")
