@@ -300,18 +300,6 @@ def test_pool1d_and_generic_names():
                                ref_pool(x[:, None], (1, 2), (1, 1), "VALID", "avg")[0][:, 0])
 
 
-def test_max_pool_hessian_is_zero_not_none():
-    x = tf.constant(rand(1, 4, 4, 1))
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = tf.reduce_sum(tf.nn.max_pool2d(x, 2, 2, "VALID"))
-        g = inner.gradient(y, x)
-    h = outer.gradient(g, x)
-    assert h is not None and not np.any(h.numpy())
-
-
 def test_dtypes_are_kept():
     for dt in (tf.float16, tf.float32, tf.float64):
         x, w = tf.cast(rand(1, 4, 4, 2), dt), tf.cast(rand(2, 2, 2, 3), dt)
