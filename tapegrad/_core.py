@@ -835,8 +835,8 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
         out = op.fwd(*[x._value for x in xs], **p)
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
         raise _op_error(op, xs, e) from None
-    if _active and _tls.stack:
-        return _record(op, xs, p, out)
+    if _active and (stack := _tls.stack):
+        return _record(op, xs, p, out, stack)
     if op.nout == 1:
         t = _new(Tensor)
         t._value = out
@@ -851,8 +851,8 @@ def apply1(op: Op, x: Tensor) -> Tensor:
         out = op.fwd(x._value)
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
-    if _active and _tls.stack:
-        return _record(op, (x,), _EMPTY, out)
+    if _active and (stack := _tls.stack):
+        return _record(op, (x,), _EMPTY, out, stack)
     t = _new(Tensor)
     t._value = out
     t._id = _next_id()
@@ -900,8 +900,8 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError) as e:
         raise _op_error(op, (x, y), e) from None
-    if _active and _tls.stack:
-        return _record(op, (x, y), _EMPTY, out)
+    if _active and (stack := _tls.stack):
+        return _record(op, (x, y), _EMPTY, out, stack)
     t = _new(Tensor)
     t._value = out
     t._id = _next_id()
@@ -927,7 +927,7 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
     return InvalidArgumentError(None, None, f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")
 
 
-def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any) -> Any:
+def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:
     if op.nout == 1:
         ans = _new(Tensor)
         ans._value = out
@@ -935,7 +935,6 @@ def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any) -> Any:
         outs: tuple = (ans,)
     else:
         ans = outs = tuple([_wrap(o) for o in out])
-    stack = _tls.stack
     if op.bwd is None:
         for rec in stack:
             rec._on_nondiff(op, xs, outs)

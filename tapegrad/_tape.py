@@ -138,8 +138,13 @@ class GradientTape:
     def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
         ids = self._ids
         diff = op.diff
-        if len(xs) == 1:
+        n = len(xs)
+        if n == 1:
             needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
+        elif n == 2:
+            a = xs[0]._id in ids and (diff is None or diff[0])
+            b = xs[1]._id in ids and (diff is None or diff[1])
+            needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
         elif diff is None:
             needs = [i for i, x in enumerate(xs) if x._id in ids] or None
         else:
@@ -506,7 +511,7 @@ def _ones_seed(t: Tensor, batch: int | None) -> Tensor:
     return _wrap(np.eye(n, dtype=v.dtype).reshape((n,) + v.shape))
 
 
-_NEEDS0 = (0,)
+_NEEDS0, _NEEDS1, _NEEDS01 = (0,), (1,), (0, 1)
 
 
 class _StopRecording:
@@ -574,13 +579,14 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
         if free:
             entries[k] = None
         if op.nout == 1:
-            g = pop(ans._id, None)
+            aid = ans._id
+            g = pop(aid, None)
             if g is None:
                 continue
-            if ans._id in src_ids:
-                found[ans._id] = g
+            if aid in src_ids:
+                found[aid] = g
             if owned:
-                owned.discard(ans._id)
+                owned.discard(aid)
             if type(g) is IndexedSlices:
                 g = g._dense()
         else:
@@ -599,10 +605,10 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
             g = tuple(gs)
         if observe is not None:
             observe(k, -1, g)
-        if batch is not None and not op.batch_ok:
-            grads = _rowwise(op, g, ans, needs, xs, p, batch)
-        else:
+        if batch is None or op.batch_ok:
             grads = op.bwd(g, ans, needs, xs, p)
+        else:
+            grads = _rowwise(op, g, ans, needs, xs, p, batch)
         bc = op.bcast
         for i, gi in zip(needs, grads):
             if gi is None:
