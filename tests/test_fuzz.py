@@ -152,7 +152,44 @@ def _norm(k: int, a: np.ndarray) -> Any:
     return lambda x: tf.norm(x)
 
 
+def _spd(x: Any) -> Any:
+    """A symmetric positive definite matrix (batch) from any rank >= 2 tensor."""
+    n = x.shape[-2]
+    return tf.matmul(x, x, transpose_b=True) + tf.eye(n, dtype=x.dtype) * 2.0
+
+
+def _linalg(fn: Callable) -> UnaryBuild:
+    return lambda k, a: (lambda x: fn(_spd(x))) if a.ndim >= 2 and a.shape[-2] > 0 else None
+
+
+def _sorted(fn: Callable) -> UnaryBuild:
+    def build(k: int, a: np.ndarray) -> Any:
+        if a.ndim == 0 or a.shape[-1] < 2:
+            return None
+        gaps = np.diff(np.sort(a, axis=-1), axis=-1)
+        return fn if _lo(gaps) >= MARGIN else None
+    return build
+
+
 UNARY: list[tuple[str, UnaryBuild]] = [
+    ("cholesky", _linalg(tf.linalg.cholesky)),
+    ("inv", _linalg(tf.linalg.inv)),
+    ("logdet", _linalg(tf.linalg.logdet)),
+    ("det", _linalg(tf.linalg.det)),
+    ("solve", lambda k, a: (lambda x: tf.linalg.solve(_spd(x), x)) if a.ndim >= 2 and a.shape[-2] > 0 else None),
+    ("eigvalsh", _linalg(tf.linalg.eigvalsh)),
+    ("sort", _sorted(lambda x: tf.sort(x, axis=-1))),
+    ("top_k", _sorted(lambda x: tf.math.top_k(x, k=2).values)),
+    ("log_sigmoid", _u(tf.math.log_sigmoid)),
+    ("gelu", _u(tf.nn.gelu)),
+    ("silu", _u(tf.nn.silu)),
+    ("softsign", _u(tf.nn.softsign)),
+    ("elu", _u(tf.nn.elu, _away)),
+    ("l2_normalize", lambda k, a: (lambda x: tf.math.l2_normalize(x, axis=-1))
+        if a.ndim and a.shape[-1] and _lo(np.linalg.norm(a, axis=-1)) >= MARGIN else None),
+    ("lgamma", _u(tf.math.lgamma, lambda a: _lo(a) >= MARGIN and _hi(a) < 20)),
+    # TF's cumprod gradient divides by x (NaN at 0, as in TF): keep away from 0
+    ("cumprod", lambda k, a: (lambda x: tf.math.cumprod(x, axis=-1)) if a.ndim and _small(a, 2) and _away(a) else None),
     ("neg", _u(lambda x: -x)),
     ("affine", _u(lambda x: x * 1.5 - 0.5)),
     ("sin", _u(tf.sin)),
@@ -181,7 +218,8 @@ UNARY: list[tuple[str, UnaryBuild]] = [
     ("reduce_sum", _reduce(tf.reduce_sum, False)),
     ("reduce_mean", _reduce(tf.reduce_mean, True)),
     ("reduce_logsumexp", _reduce(tf.reduce_logsumexp, True)),
-    ("reduce_prod", _reduce(tf.reduce_prod, False, lambda a: _small(a, 2))),
+    # reduce_prod's 2nd derivative at an exact 0 is TF's (through cumprod's div_no_nan): not the math
+    ("reduce_prod", _reduce(tf.reduce_prod, False, lambda a: _small(a, 2) and _away(a))),
     ("reduce_variance", _reduce(tf.math.reduce_variance, True)),
     ("reshape", _reshape),
     ("transpose", _transpose),

@@ -319,3 +319,31 @@ def test_special_values_were_recorded_with_tensorflow(case: str, spec: str) -> N
     recorded = np.array([float(v) for v in rec["value"]], np.float32)
     expect = np.asarray(dict((s[0], s[3]) for s in SPECIAL)[spec], np.float32)
     np.testing.assert_array_equal(recorded, expect)
+
+
+def test_prod_and_cumprod_derivatives_at_zeros_match_tensorflow() -> None:
+    """Found by tests/test_fuzz.py (HYPOTHESIS_PROFILE=long): cumprod's gradient divided by x
+    plainly, so it was NaN at zeros where TensorFlow (div_no_nan) gives 0, and reduce_prod's
+    second derivative at a zero (computed through cumprod) was NaN. Values recorded with TF 2.21."""
+    def first_and_second(fn, x0):
+        x = tf.constant(x0, tf.float64)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = fn(x)
+            g = t1.gradient(y, x)
+        return g.numpy(), t2.gradient(g, x).numpy()
+
+    g, h = first_and_second(tf.reduce_prod, [0.0, 2.0])
+    np.testing.assert_array_equal(g, [2.0, 0.0])
+    np.testing.assert_array_equal(h, [0.0, 1.0])
+    g, h = first_and_second(tf.reduce_prod, 0.0)
+    assert (g, h) == (1.0, 0.0)
+    g, h = first_and_second(tf.math.cumprod, [0.0, 2.0, 3.0])
+    np.testing.assert_array_equal(g, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(h, [0.0, 0.0, 0.0])
+    x = tf.constant([0.0, 2.0, 3.0], tf.float64)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 1.0, 1.0], tf.float64)) as acc:
+        y = tf.math.cumprod(x)
+    assert np.isfinite(acc.jvp(y).numpy()).all()

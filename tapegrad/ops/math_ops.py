@@ -638,15 +638,22 @@ def _cumsum_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
 _cumsum = defop("Cumsum", _cum_fwd(np.cumsum), vjp=(_cumsum_vjp,), jvp="linear")
 
 
+def _div_or_zero(a: Tensor, x: Tensor) -> Tensor:
+    """``a / x``, 0 where ``x == 0`` (TF's div_no_nan); its derivatives stay finite there too."""
+    zero = equal(x, 0)
+    return where(zero, zeros_like(a), a / where(zero, ones_like(x), x))
+
+
 def _cumprod_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    # TF's rule: it divides by x, giving 0 (div_no_nan) where x == 0
     lead = g._value.ndim - ans._value.ndim
     s = apply(_cumsum, (ans * g,), {"axis": axis + lead, "exclusive": exclusive, "reverse": not reverse})
-    return s / x
+    return _div_or_zero(s, x)
 
 
-_cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),
+_cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: the VJP transposed
                  jvp=lambda ts, ans, x, axis, exclusive, reverse: ans * apply(
-                     _cumsum, (ts[0] / x,), {"axis": axis, "exclusive": exclusive, "reverse": reverse}))
+                     _cumsum, (_div_or_zero(ts[0], x),), {"axis": axis, "exclusive": exclusive, "reverse": reverse}))
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
