@@ -10,7 +10,7 @@ import os
 from hypothesis import HealthCheck, settings
 
 _FUZZ_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-settings.register_profile("ci", max_examples=1100, derandomize=True, deadline=None, database=None,
+settings.register_profile("ci", max_examples=900, derandomize=True, deadline=None, database=None,
                           suppress_health_check=_FUZZ_HEALTH, print_blob=True)
 settings.register_profile("long", max_examples=20000, deadline=None,
                           suppress_health_check=_FUZZ_HEALTH, print_blob=True)
