@@ -337,6 +337,10 @@ def test_dtypes_are_kept():
     (lambda: tf.nn.avg_pool2d(tf.ones([1, 5, 5, 3]), 2, 1, [[0, 0], [1, 0], [0, 0], [0, 0]]), TypeError, "no explicit padding"),
     (lambda: tf.nn.avg_pool2d(tf.ones([1, 5, 5, 3], tf.int32), 2, 2, "SAME"), InvalidArgumentError, "int32"),
     (lambda: tf.nn.max_pool(tf.ones([1, 2, 5, 5, 3]), 2, 2, "SAME"), ValueError, "rank"),
+    (lambda: tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, "VALID"), InvalidArgumentError,
+     "Computed output size would be negative: -1 [input_size: 3, effective_filter_size: 5, stride: 1]"),
+    (lambda: tf.nn.avg_pool1d(tf.ones([1, 3, 1]), 3, 1, "VALID") + tf.nn.max_pool1d(tf.ones([1, 3, 1]), 5, 1, "VALID"),
+     InvalidArgumentError, "window is larger than the padded input"),
 ])
 def test_errors_say_what_is_wrong(call, exc, words):
     with pytest.raises(exc, match=None) as info:

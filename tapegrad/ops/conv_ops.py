@@ -360,11 +360,25 @@ def _core_pads(padding: Any, hw: Sequence[int], ks: tuple, st: tuple, dl: tuple,
     return ((0, 0),) + _padding(padding, 1, hw[1:], ks[1:], st[1:], dl[1:], op, cf, explicit)
 
 
+def _check_windows(hw: Sequence[int], ks: Sequence[int], st: tuple, dl: tuple, pads: tuple, op: str) -> None:
+    """TensorFlow's rule: a window may overhang the (padded) input by less than one stride, which
+    gives an empty output; further is an error."""
+    for n, k, s, d, p in zip(hw, ks, st, dl, pads):
+        eff = (k - 1) * d + 1
+        num = n + p[0] + p[1] + s - eff
+        size = num // s if num >= 0 else -(-num // s)  # C++ division truncates toward zero
+        if size < 0:
+            raise _err(op, f"Computed output size would be negative: {size} [input_size: {n}, "
+                           f"effective_filter_size: {eff}, stride: {s}] (the window is larger than "
+                           f"the padded input; use padding=\"SAME\" or a smaller window)")
+
+
 def _convolve(xc: Tensor, wc: Tensor, strides: Any, padding: Any, dilations: Any, nsp: int,
               op: str, cf: bool) -> Tensor:
     st = _hw(strides, nsp, "strides", op, cf)
     dl = _hw(1 if dilations is None else dilations, nsp, "dilations", op, cf)
     pads = _core_pads(padding, xc._value.shape[1:3], wc._value.shape[:2], st, dl, op, cf, nsp)
+    _check_windows(xc._value.shape[1:3], wc._value.shape[:2], st, dl, pads, op)
     return apply(_conv2d, (xc, wc), {"strides": st, "dilations": dl, "pads": pads})
 
 
@@ -671,6 +685,7 @@ def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     if any(p >= k for pair, k in zip(pads, ks) for p in pair) and not isinstance(padding, str):
         raise _err(op, f"explicit padding {[list(p) for p in pads]} must be smaller than the window "
                        f"{list(ks)} on every side")
+    _check_windows(xc._value.shape[1:3], ks, st, (1, 1), pads, op)
     p = {"ksize": ks, "strides": st, "pads": pads}
     y = apply(_max_pool, (xc,), p)[0] if is_max else apply(_avg_pool, (xc,), p)
     return _from_core(y, batch, nsp, cf)

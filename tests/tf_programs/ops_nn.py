@@ -549,3 +549,21 @@ def case_separable_conv2d(tf):
                                      x, dw, pw),
             "valid_s2": _value_and_grads(tf, lambda a, b, c: tf.nn.separable_conv2d(a, b, c, [1, 2, 2, 1], "VALID"),
                                          x, dw, pw)}
+
+
+@tf_raises("InvalidArgumentError")
+def case_conv2d_window_overhangs_input(tf):
+    return tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, "VALID")
+
+
+def case_windows_larger_than_input(tf):
+    # an overhang of less than one stride gives an empty output; more is an error
+    return [catch(tf.nn.conv2d, tf.ones([1, 5, 5, 3]), tf.ones([6, 6, 3, 2]), 1, "VALID"),
+            catch(tf.nn.conv2d, tf.ones([1, 3, 3, 1]), tf.ones([6, 6, 1, 1]), 2, "VALID"),
+            catch(tf.nn.conv2d, tf.ones([1, 3, 3, 1]), tf.ones([2, 2, 1, 1]), 1, "VALID", dilations=3),
+            catch(tf.nn.conv2d, tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, [[0, 0], [1, 0], [1, 0], [0, 0]]),
+            catch(tf.nn.conv1d, tf.ones([1, 3, 1]), tf.ones([5, 1, 1]), 1, "VALID"),
+            catch(tf.nn.max_pool2d, tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+            catch(tf.nn.max_pool2d, tf.ones([1, 3, 3, 1]), 4, 1, "VALID"),
+            catch(tf.nn.avg_pool2d, tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+            catch(tf.nn.avg_pool2d, tf.ones([1, 3, 3, 1]), 4, 1, "VALID")]
