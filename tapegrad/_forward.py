@@ -107,6 +107,16 @@ class ForwardAccumulator:
         """The tangent of each tensor in ``primals`` (a tensor or nest), ``None`` when unconnected
         (zeros with ``unconnected_gradients="zero"``)."""
         mode = _parse_unconnected(unconnected_gradients)
+        if mode is UnconnectedGradients.RAISE:
+            flat = [t for t in _nest.flatten(primals)]
+            missing = [i for i, t in enumerate(flat)
+                       if isinstance(t, (Tensor, Variable)) and t._id not in self._t]
+            if missing:
+                from .errors import UnconnectedGradientError
+                raise UnconnectedGradientError(
+                    f"jvp: no tangent for primals {missing} (flattened positions): they do not depend "
+                    "on the accumulator's primals through ops run inside its `with` block (ops run "
+                    "after the block, on integer dtypes, or through stop_gradient carry no tangent).")
 
         def one(t: Any) -> Any:
             if isinstance(t, IndexedSlices):   # e.g. a gather's gradient (forward-over-reverse)

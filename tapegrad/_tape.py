@@ -31,6 +31,7 @@ from . import _nest
 from ._core import (IndexedSlices, Tensor, Variable, _next_id, _pop, _push, _tls, _wrap,
                     convert_to_tensor)
 from . import _core
+from .errors import InternalError
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -622,6 +623,12 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                     want = x._value.shape if batch is None else (batch,) + x._value.shape
                     if gi._value.shape != want:
                         gi = unbroadcast(gi, want, 0 if batch is None else 1)
+            if batch is not None and tg is Tensor and gi._value.shape != (batch,) + x._value.shape:
+                raise InternalError(
+                    None, None, f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of "
+                    f"shape {list(gi._value.shape)} for an input of shape {list(x._value.shape)} (expected "
+                    f"{[batch] + list(x._value.shape)}): the rule drops the leading batch axis. Declare "
+                    "the op with batch_ok=False or keep the axis in the rule.")
             if observe is not None:
                 observe(k, i, gi)
             xid = x._id

@@ -528,6 +528,8 @@ def _cast_fwd(x: np.ndarray, dtype: Any) -> np.ndarray:
 
 
 _cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear")
+# a cast to (or from) an integer or bool type: no derivative, but tapes still see it (diagnosis)
+_cast_nondiff = defop("CastToNonFloat", _cast_fwd, nondiff=True)
 
 
 def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
@@ -538,9 +540,13 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     dt = _dt.as_dtype(dtype)._np
     if x._value.dtype == dt:
         return x
+    if dt.kind not in "biufc" or x._value.dtype.kind not in "biufc":
+        from ..errors import UnimplementedError
+        raise UnimplementedError(None, None, f"Cast {x.dtype.name} to {_dt.as_dtype(dtype).name} is "
+                                             "not supported [Op:Cast]")
     if x._value.dtype.kind in "fc" and dt.kind in "fc":
         return apply(_cast, (x,), {"dtype": dt})
-    return _wrap(_cast_fwd(np.asarray(x._value), dt))
+    return apply(_cast_nondiff, (x,), {"dtype": dt})
 
 
 def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:

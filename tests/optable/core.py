@@ -43,6 +43,7 @@ CASES = [
     OpCase("Minimum", tf.minimum, B),
     OpCase("SelectV2", lambda x, y: tf.where(x > y, x * y, y - x), B, ops=("SelectV2", "Greater")),
     OpCase("clip_by_value", lambda x: tf.clip_by_value(x, -1.0, 1.0), S, ops=("Maximum", "Minimum")),
+    OpCase("CastToNonFloat", lambda x: [tf.cast(x, tf.int32), tf.cast(x > 0, tf.float64)], S, nondiff=True),
     OpCase("Cast", lambda x: tf.math.real(tf.cast(x, tf.complex128) * tf.cast(x * x, tf.complex128)), S),
     OpCase("Cumsum", lambda x: tf.math.cumsum(x, axis=-1, exclusive=True, reverse=True), [((3,),), ((2, 3),)]),
     OpCase("Cumprod", lambda x: tf.math.cumprod(x, axis=0), [((3,),), ((2, 3),)], domain=POS),
