@@ -412,17 +412,6 @@ def test_moments(axes, keepdims):
     np.testing.assert_allclose(v.numpy(), x.var(axis=ax, keepdims=keepdims), rtol=1e-12)
 
 
-def test_moments_hessian_is_exact():
-    x = tf.constant([1.0, 2.0, 4.0, 7.0], tf.float64)
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            v = tf.nn.moments(x, [0])[1]
-        g = inner.gradient(v, x)
-    np.testing.assert_allclose(outer.jacobian(g, x).numpy(), 0.5 * (np.eye(4) - 0.25), atol=1e-15)
-
-
 def test_moments_float16_is_computed_in_float32():
     x = tf.constant(np.full(4096, 10.0) + np.arange(4096) % 2, tf.float16)
     m, v = tf.nn.moments(x, [0])
