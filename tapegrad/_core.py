@@ -461,7 +461,7 @@ class Variable:
         ...     y = w * w
         >>> float(tape.gradient(y, w))
         6.0
-        >>> w.assign_sub(0.5).numpy()
+        >>> float(w.assign_sub(0.5))
         2.5
 
     A gradient with respect to a Variable sums over every read of it on the tape; ``assign``
@@ -774,7 +774,7 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
             def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
                 out = []
                 for i in needs:
-                    d = ds[i](ans, *xs, **p)
+                    d = ds[i](ans, *xs, **p) if p else ds[i](ans, *xs)
                     if xs[i]._value.dtype.kind == "c":
                         d = _conj_if_complex(d, xs[i])
                     out.append(binary(_MUL, g, d))
@@ -845,10 +845,17 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     return tuple([_wrap(o) for o in out])
 
 
-def apply1(op: Op, x: Tensor) -> Tensor:
-    """``apply`` for a one-input, one-output op without params (the hot path, kept flat)."""
+def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
+    """Apply a one-input, one-output op without params: the hot path, kept flat.
+
+    ``kinds`` are the accepted NumPy dtype kinds (``"fc"``: floating and complex)."""
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    v = x._value
+    if v.dtype.kind not in kinds:
+        _kind_error(op, x, kinds)
     try:
-        out = op.fwd(x._value)
+        out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
     if _active and (stack := _tls.stack):

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core, dtypes as _dt
-from .._core import (Tensor, _kind_error, _wrap, apply, apply1, as_tensor, binary, binary_operands,
+from .._core import (Tensor, _kind_error, _wrap, apply, as_tensor, binary, binary_operands, unary,
                      convert_to_tensor, defop)
 
 # IEEE results (inf, nan) without NumPy's RuntimeWarnings, as TF does: tapegrad/__init__.py
@@ -37,12 +37,7 @@ def _dt_error(opname: str, x: Tensor, allowed: str) -> Exception:
                                 f"(allowed: {allowed}). Cast it first, e.g. tf.cast(x, tf.float32).")
 
 
-def _unary(op: Any, x: Any, kinds: str = "fc") -> Tensor:
-    if type(x) is not Tensor:
-        x = convert_to_tensor(x)
-    if x._value.dtype.kind not in kinds:
-        _kind_error(op, x, kinds)
-    return apply1(op, x)
+_unary = unary
 
 
 _binary = binary
