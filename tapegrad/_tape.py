@@ -82,7 +82,7 @@ class GradientTape:
         >>> with tf.GradientTape() as tape:
         ...     tape.watch(x)
         ...     y = x * x
-        >>> tape.gradient(y, x).numpy()
+        >>> float(tape.gradient(y, x))
         6.0
 
     What ``gradient`` computes: with targets ``y_1..y_n`` and seeds ``v_i`` (``output_gradients``,

@@ -58,11 +58,14 @@ class Optimizer:
 
     learning_rate: a float, a :class:`~tapegrad.optimizers.schedules.LearningRateSchedule`
         (called with :attr:`iterations` before each update) or a callable with no arguments.
+
     weight_decay: if set, every update first does ``var -= var * weight_decay * learning_rate``
         (decoupled weight decay; see :meth:`exclude_from_weight_decay`).
+
     clipnorm, clipvalue, global_clipnorm: clip each gradient to this L2 norm, clip each
         gradient element to ``[-clipvalue, clipvalue]``, or scale all gradients together so
         their joint L2 norm is at most ``global_clipnorm`` (at most one of the three).
+
     name: the optimizer's name (used to name its variables).
 
     Use :meth:`apply_gradients` with the pairs from a ``GradientTape``, or :meth:`minimize`.

@@ -1,0 +1,29 @@
+"""The documentation site builds with warnings as errors (``sphinx-build -W -b html docs <out>``)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docs_build_without_warnings(tmp_path):
+    pytest.importorskip("sphinx", reason="sphinx is not installed (pip install -e '.[docs]')")
+    pytest.importorskip("myst_parser", reason="myst-parser is not installed (pip install -e '.[docs]')")
+    out = tmp_path / "html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+         str(ROOT / "docs"), str(out), "-d", str(tmp_path / "doctrees")],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-5000:]
+    for page in ("index", "api", "differences"):
+        assert (out / f"{page}.html").exists(), page
+    # the API reference really came from the docstrings
+    api = (out / "api.html").read_text(encoding="utf-8")
+    for name in ("GradientTape", "ForwardAccumulator", "custom_gradient", "UnconnectedGradientError",
+                 "save_variables", "trainable_variables", "ExponentialDecay", "to_dot"):
+        assert name in api, name
