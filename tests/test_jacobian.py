@@ -569,19 +569,13 @@ def _optable_params():
     import sys
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from optable import all_cases
-    known = {  # rules that drop the Jacobian's batch axis (reported to their owner)
-        ("MaxPool", 2), ("MaxPool1d-valid", 2), ("MaxPoolGrad", 1), ("MaxPoolGrad", 2),
-    }
     out = []
     for case in all_cases():
         if case.nondiff:
             continue
         for i, shapes in enumerate(case.shapes):
             for order in (1, 2)[:case.order]:
-                marks = [pytest.mark.xfail(reason="MaxPoolGrad's VJP for x returns zeros_like(x) "
-                                                  "without the batch axis", strict=False)] \
-                    if (case.name, order) in known else []
-                out.append(pytest.param(case, shapes, order, id=f"{case.name}-{i}-o{order}", marks=marks))
+                out.append(pytest.param(case, shapes, order, id=f"{case.name}-{i}-o{order}"))
     return out
 
 

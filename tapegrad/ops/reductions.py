@@ -80,7 +80,7 @@ def _prod_others(x: Tensor, axes: tuple) -> Tensor:
     perm = keep + list(axes)
     xt = transpose(x, perm) if perm != list(range(nd)) else x
     kshape = tuple(x._value.shape[i] for i in keep)
-    flat = reshape(xt, kshape + (-1,))
+    flat = reshape(xt, kshape + (int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64)),))
     left = cumprod(flat, axis=-1, exclusive=True)
     right = cumprod(flat, axis=-1, exclusive=True, reverse=True)
     others = reshape(left * right, xt._value.shape)
