@@ -272,7 +272,18 @@ BAD: list[tuple[str, Callable, type, str]] = [
     ("tensor_scatter-dtype", lambda: tf.tensor_scatter_nd_update(X, [[0]], c([1.0], tf.float64)), IAE,
      r"different dtypes, float32 and float64.*tf\.cast"),
     ("one_hot-float-indices", lambda: tf.one_hot(c([0.5]), 3), IAE, r"indices must be uint8, int8, int32 or int64, got float32; cast them"),
+    ("one_hot-float-depth", lambda: tf.one_hot([0], 2.5), TypeError, r"one_hot: depth must be a scalar integer, got 2\.5"),
+    ("cast-to-string", lambda: tf.cast(X, tf.string), tf.errors.UnimplementedError,
+     r"Cast float32 to string is not supported"),
     # conv / nn
+    ("conv2d-filter-larger-than-input", lambda: tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, "VALID"),
+     IAE, r"Computed output size would be negative: -1 \[input_size: 3, effective_filter_size: 5, stride: 1\]"),
+    ("conv1d-filter-larger-than-input", lambda: tf.nn.conv1d(tf.ones([1, 3, 1]), tf.ones([5, 1, 1]), 1, "VALID"),
+     IAE, r"Computed output size would be negative"),
+    ("max_pool2d-window-larger-than-input", lambda: tf.nn.max_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+     IAE, r"Computed output size would be negative.*use padding=\"SAME\" or a smaller window"),
+    ("avg_pool2d-window-larger-than-input", lambda: tf.nn.avg_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
+     IAE, r"Computed output size would be negative"),
     ("conv2d-rank", lambda: tf.nn.conv2d(tf.ones([2, 3, 3]), tf.ones([2, 2, 1, 1]), 1, "VALID"), IAE,
      r"input must be 4-dimensional \(NHWC\).*got shape \[2, 3, 3\]"),
     ("conv2d-channels", lambda: tf.nn.conv2d(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 1]), 1, "VALID"), IAE,
@@ -334,24 +345,10 @@ def _raised_inside_numpy(exc: BaseException) -> bool:
     return last is not None and any(s in last for s in NUMPY_FRAMES)
 
 
-# Wrong calls not caught yet, in files other helpers are still editing: each is a strict xfail
-# (it starts failing, and must be moved into BAD, as soon as the fix lands).
-_NEGATIVE_OUTPUT = r"Computed output size would be negative: -1 \[input_size: 3, effective_filter_size: 5, stride: 1\]"
-_CONV_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "tapegrad/ops/conv_ops.py: a VALID window larger than the input gives an empty output; "
-    "TensorFlow raises InvalidArgumentError (output size would be negative)"))
-BAD_XFAIL = [
-    pytest.param(*row, marks=_CONV_XFAIL, id=row[0]) for row in [
-        ("conv2d-filter-larger-than-input", lambda: tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([5, 5, 1, 1]), 1, "VALID"),
-         IAE, _NEGATIVE_OUTPUT),
-        ("conv1d-filter-larger-than-input", lambda: tf.nn.conv1d(tf.ones([1, 3, 1]), tf.ones([5, 1, 1]), 1, "VALID"),
-         IAE, _NEGATIVE_OUTPUT),
-        ("max_pool2d-window-larger-than-input", lambda: tf.nn.max_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
-         IAE, _NEGATIVE_OUTPUT),
-        ("avg_pool2d-window-larger-than-input", lambda: tf.nn.avg_pool2d(tf.ones([1, 3, 3, 1]), 5, 1, "VALID"),
-         IAE, _NEGATIVE_OUTPUT),
-    ]
-]
+# Wrong calls not caught yet, in files other helpers are still editing, go here as strict xfails
+# (pytest.param(*row, marks=pytest.mark.xfail(strict=True, reason=...))): each starts failing,
+# and must be moved into BAD, as soon as its fix lands.
+BAD_XFAIL: list = []
 
 
 @pytest.mark.parametrize("name,call,etype,pattern", [pytest.param(*b, id=b[0]) for b in BAD] + BAD_XFAIL)

@@ -395,7 +395,10 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     off = _wrap(npdt.type(0)) if off is None else off
     if on._value.ndim or off._value.ndim:
         raise _err("OneHot", "on_value and off_value must be scalars")
-    d = int(np.asarray(depth._value if isinstance(depth, Tensor) else depth))
+    dv = np.asarray(depth._value if isinstance(depth, Tensor) else depth)
+    if dv.ndim or dv.dtype.kind not in "iu":   # int() would truncate 2.5 to 2 silently
+        raise TypeError(f"one_hot: depth must be a scalar integer, got {depth!r}.")
+    d = int(dv)
     if d < 0:
         raise _err("OneHot", f"depth must be non-negative, got: {d}")
     nd = idx._value.ndim
