@@ -35,3 +35,21 @@ napoleon_numpy_docstring = False
 html_theme = "alabaster"
 html_title = "tapegrad"
 html_static_path: list[str] = []
+
+
+def _link_other_pages(app, docname, source):
+    """Pages written by other tools (docs/benchmarks.md, docs/reliability.md, ...) join the
+    Reference toctree of the index, so every page is reachable and none is listed twice."""
+    if docname != "index":
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = source[0]
+    extra = sorted(name[:-3] for name in os.listdir(here)
+                   if name.endswith(".md") and name != "index.md"
+                   and f"\n{name[:-3]}\n" not in text)
+    if extra:
+        source[0] = text.replace("\napi\n```", "\napi\n" + "".join(f"{n}\n" for n in extra) + "```", 1)
+
+
+def setup(app):
+    app.connect("source-read", _link_other_pages)

@@ -1,5 +1,8 @@
 """Draw the figures of the documentation into docs/images/ (run: ``python docs/make_figures.py``).
 
+``tape.svg``: the tape picture of docs/troubleshooting.md (``tf.visualize.render``; needs the
+``graphviz`` package and Graphviz's ``dot`` program, else it is left as it is).
+
 ``vjp.svg``: what ``tape.gradient(y, x, output_gradients=v)`` computes for the worked example of
 docs/gradient.md, ``y = [x0*x1, x1*x2]`` at ``x = [1, 2, 3]``: the Jacobian ``J`` (2x3) is never
 formed; the result is the row ``vᵀJ``. The numbers are computed with tapegrad, not typed in.
@@ -72,11 +75,29 @@ def draw_vjp(path: str) -> None:
     plt.close(fig)
 
 
+def draw_tape(path: str) -> bool:
+    """The small regression step of docs/troubleshooting.md, with cotangent norms on the edges."""
+    w = tf.Variable(tf.random.normal([3, 2], seed=1), name="w")
+    b = tf.Variable(tf.zeros([2]), name="b")
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    with tf.GradientTape(persistent=True).explain(cotangents=True) as tape:
+        y = tf.tanh(tf.matmul(x, w) + b)
+        loss = tf.reduce_mean(tf.square(y - tf.constant([[0.5, -0.5]])))
+    tape.gradient(loss, [w, b])
+    try:
+        tf.visualize.render(tape, path, format="svg", targets=loss)
+    except (ImportError, RuntimeError, OSError) as e:     # no graphviz: keep the committed picture
+        print(f"tape.svg not redrawn: {e}")
+        return False
+    return True
+
+
 def main() -> None:
     out = os.path.join(HERE, "images")
     os.makedirs(out, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "tapegrad"      # reproducible ids: the file only changes with the figure
     draw_vjp(os.path.join(out, "vjp.svg"))
+    draw_tape(os.path.join(out, "tape.svg"))
 
 
 if __name__ == "__main__":

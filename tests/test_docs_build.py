@@ -27,3 +27,16 @@ def test_docs_build_without_warnings(tmp_path):
     for name in ("GradientTape", "ForwardAccumulator", "custom_gradient", "UnconnectedGradientError",
                  "save_variables", "trainable_variables", "ExponentialDecay", "to_dot"):
         assert name in api, name
+
+
+def test_differences_page_lists_every_recorded_difference():
+    """Each entry of DIFFERENCES in tests/test_tf_programs.py is named on docs/differences.md."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_tf_programs_for_docs", ROOT / "tests" / "test_tf_programs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = (ROOT / "docs" / "differences.md").read_text(encoding="utf-8")
+    missing = sorted(name for name in module.DIFFERENCES if f"`{name}`" not in page)
+    assert not missing, ("docs/differences.md does not list these deliberate differences (add a row "
+                         f"naming each program in its last column): {missing}")
