@@ -802,8 +802,10 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         op.diff = tuple(r is not None for r in rules)
 
         def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> Any:
-            if len(needs) == 1:
-                return (rules[needs[0]](g, ans, *xs, **p),)
+            if not p:
+                if len(needs) == 1:
+                    return (rules[needs[0]](g, ans, *xs),)
+                return [rules[i](g, ans, *xs) for i in needs]
             return [rules[i](g, ans, *xs, **p) for i in needs]
 
         op.bwd, op.jvp = bwd, jvp

@@ -620,9 +620,11 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 if tg is not Tensor:
                     gi = convert_to_tensor(gi)
                 if bc:
-                    want = x._value.shape if batch is None else (batch,) + x._value.shape
-                    if gi._value.shape != want:
-                        gi = unbroadcast(gi, want, 0 if batch is None else 1)
+                    if batch is None:
+                        if gi._value.shape != x._value.shape:
+                            gi = unbroadcast(gi, x._value.shape, 0)
+                    elif gi._value.shape != (batch,) + x._value.shape:
+                        gi = unbroadcast(gi, (batch,) + x._value.shape, 1)
             if batch is not None and tg is Tensor and gi._value.shape != (batch,) + x._value.shape:
                 raise InternalError(
                     None, None, f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of "
