@@ -391,7 +391,10 @@ def programs(draw: Any, dtype: Any) -> Program:
 
 def _check(prog: Program) -> None:
     note(repr(prog))
-    tf.test.check_grads(prog, [tf.constant(a) for a in prog.inputs], order=2, modes=("rev", "fwd"))
+    # float32: a step of 3e-3 (check_grads' default 1e-2 is too coarse for high-degree chains
+    # such as x**81, found by the long profile; rounding noise stays well inside the tolerance)
+    eps = 3e-3 if prog.inputs[0].dtype == np.float32 else None
+    tf.test.check_grads(prog, [tf.constant(a) for a in prog.inputs], order=2, modes=("rev", "fwd"), eps=eps)
 
 
 @given(programs(np.float64))
