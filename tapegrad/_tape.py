@@ -392,6 +392,10 @@ class GradientTape:
                 continue
             if isinstance(s, IndexedSlices):
                 s = convert_to_tensor(s)
+            if t._value.dtype.kind != "c" and np.iscomplexobj(s._value if isinstance(s, Tensor) else s):
+                raise ValueError(f"output_gradients[{i}] is complex but target[{i}] is "
+                                 f"{t.dtype.name}: casting the seed would drop its imaginary part. "
+                                 "Pass a real seed (e.g. tf.math.real(seed)).")
             if isinstance(s, (Tensor, Variable)):
                 s = convert_to_tensor(s)
                 if s._value.dtype != t._value.dtype:
