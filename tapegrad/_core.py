@@ -85,26 +85,33 @@ class TensorShape(tuple):
 
     @property
     def rank(self) -> int:
+        """The number of dimensions."""
         return len(self)
 
     @property
     def ndims(self) -> int:
+        """The number of dimensions (TensorFlow's older name for :attr:`rank`)."""
         return len(self)
 
     @property
     def dims(self) -> list[int]:
+        """The dimensions as a list of ints."""
         return list(self)
 
     def as_list(self) -> list[int]:
+        """The dimensions as a list of ints."""
         return list(self)
 
     def num_elements(self) -> int:
+        """The number of elements: the product of the dimensions."""
         return int(np.prod(self, dtype=np.int64))
 
     def is_fully_defined(self) -> bool:
+        """Always ``True``: tapegrad shapes are always known."""
         return True
 
     def is_compatible_with(self, other: Any) -> bool:
+        """Whether ``other`` is the same shape (shapes are always fully known)."""
         return self == TensorShape(other)
 
     def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
@@ -126,6 +133,7 @@ class TensorShape(tuple):
         return TensorShape(tuple(self) + tuple(other))
 
     def concatenate(self, other: Any) -> "TensorShape":
+        """The shape with the dimensions of ``other`` appended."""
         return self + other
 
     def __repr__(self) -> str:
@@ -161,25 +169,31 @@ class Tensor:
     # -- description
     @property
     def shape(self) -> TensorShape:
+        """The shape, a :class:`TensorShape`."""
         return TensorShape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
+        """The shape, a :class:`TensorShape` (same as :attr:`shape`)."""
         return self.shape
 
     @property
     def dtype(self) -> _dt.DType:
+        """The :class:`~tapegrad.DType` of the elements."""
         return _dt._from_np(self._value.dtype)
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return self._value.ndim
 
     @property
     def device(self) -> str:
+        """Always the local CPU (tapegrad runs on NumPy)."""
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     @property
     def name(self) -> str:
+        """Not defined for eager tensors: raises ``AttributeError``, as TensorFlow does."""
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
     def numpy(self) -> Any:
@@ -507,32 +521,40 @@ class Variable:
     # -- description
     @property
     def shape(self) -> TensorShape:
+        """The shape, a :class:`TensorShape`."""
         return TensorShape(self._snap._value.shape)
 
     def get_shape(self) -> TensorShape:
+        """The shape, a :class:`TensorShape` (same as :attr:`shape`)."""
         return self.shape
 
     @property
     def dtype(self) -> _dt.DType:
+        """The :class:`~tapegrad.DType` of the elements."""
         return _dt._from_np(self._snap._value.dtype)
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return self._snap._value.ndim
 
     @property
     def name(self) -> str:
+        """The variable's name, with TensorFlow's ``":0"`` suffix."""
         return self._name
 
     @property
     def trainable(self) -> builtins.bool:
+        """Whether tapes watch the variable automatically when it is read."""
         return self._trainable
 
     @property
     def device(self) -> str:
+        """Always the local CPU (tapegrad runs on NumPy)."""
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def numpy(self) -> Any:
+        """A copy of the current value as a NumPy array (a NumPy scalar for a 0-d variable)."""
         if _active:
             _note_escape(self._snap, "numpy")
         v = self._snap._value
@@ -543,6 +565,7 @@ class Variable:
         return self._read()
 
     def value(self) -> Tensor:
+        """The current value as a Tensor (same as :meth:`read_value`)."""
         return self._read()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -580,16 +603,19 @@ class Variable:
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
+        """Add ``delta`` to the value; returns the variable (``None`` if not ``read_value``)."""
         self._set(self._snap._value + self._coerce(delta, "assign_add"))
         self._on_assign()
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
+        """Subtract ``delta`` from the value; returns the variable (``None`` if not ``read_value``)."""
         self._set(self._snap._value - self._coerce(delta, "assign_sub"))
         self._on_assign()
         return self if read_value else None
 
     def scatter_add(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        """Add the rows of an :class:`IndexedSlices` to the rows it names; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         np.add.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
         self._set(v)
@@ -597,6 +623,7 @@ class Variable:
         return self
 
     def scatter_sub(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        """Subtract the rows of an :class:`IndexedSlices` from the rows it names; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         np.subtract.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
         self._set(v)
@@ -604,6 +631,7 @@ class Variable:
         return self
 
     def scatter_update(self, sparse_delta: "IndexedSlices", use_locking: Any = None, name: Any = None) -> "Variable":
+        """Overwrite the rows an :class:`IndexedSlices` names with its rows; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         v[np.asarray(sparse_delta.indices._value)] = np.asarray(sparse_delta.values._value, v.dtype)
         self._set(v)
@@ -626,6 +654,7 @@ class Variable:
         return object.__hash__(self)
 
     def ref(self) -> _Ref:
+        """A hashable reference to the variable (for use as a dict key or in sets), as TensorFlow's."""
         return _Ref(self)
 
     experimental_ref = ref
@@ -674,10 +703,12 @@ class IndexedSlices:
 
     @property
     def dtype(self) -> _dt.DType:
+        """The dtype of :attr:`values`."""
         return self.values.dtype
 
     @property
     def shape(self) -> TensorShape:
+        """The dense shape (its first dimension is ``-1`` when ``dense_shape`` is not known)."""
         if self.dense_shape is None:
             return TensorShape((-1,) + self.values.shape[1:])
         return TensorShape(self.dense_shape._value.tolist())
@@ -693,6 +724,7 @@ class IndexedSlices:
         return t
 
     def numpy(self) -> np.ndarray:
+        """The dense value as a NumPy array."""
         return self._dense().numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
