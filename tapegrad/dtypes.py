@@ -40,6 +40,7 @@ class DType:
 
     @property
     def base_dtype(self) -> "DType":
+        """The dtype itself (TensorFlow's reference dtypes do not exist here)."""
         return self
 
     @property
@@ -51,34 +52,42 @@ class DType:
 
     @property
     def is_floating(self) -> bool:
+        """Whether this is a real floating-point dtype (float16, float32, float64)."""
         return self._np.kind == "f"
 
     @property
     def is_complex(self) -> bool:
+        """Whether this is a complex dtype (complex64, complex128)."""
         return self._np.kind == "c"
 
     @property
     def is_integer(self) -> bool:
+        """Whether this is a signed or unsigned integer dtype."""
         return self._np.kind in "iu"
 
     @property
     def is_unsigned(self) -> bool:
+        """Whether this is an unsigned integer dtype."""
         return self._np.kind == "u"
 
     @property
     def is_bool(self) -> bool:
+        """Whether this is ``tf.bool``."""
         return self._np.kind == "b"
 
     @property
     def is_numeric(self) -> bool:
+        """Whether this is a numeric (integer, floating or complex) dtype."""
         return self._np.kind in "iufc"
 
     @property
     def size(self) -> int:
+        """The number of bytes per element."""
         return self._np.itemsize
 
     @property
     def min(self) -> Any:
+        """The smallest finite value of this dtype."""
         if self.is_floating:
             return self.as_numpy_dtype(np.finfo(self._np).min)
         if self.is_integer:
@@ -89,6 +98,7 @@ class DType:
 
     @property
     def max(self) -> Any:
+        """The largest finite value of this dtype."""
         if self.is_floating:
             return self.as_numpy_dtype(np.finfo(self._np).max)
         if self.is_integer:
@@ -103,6 +113,7 @@ class DType:
         return self._np.kind in "fc"
 
     def is_compatible_with(self, other: Any) -> bool:
+        """Whether ``other`` (a DType or anything :func:`as_dtype` accepts) is this dtype."""
         return self == other
 
     def __eq__(self, other: Any) -> bool:
