@@ -118,6 +118,9 @@ def load_variables(file: PathLike, variables: Any, strict: bool = True) -> None:
             raise ValueError("it holds a single array, not named arrays")
         with data:
             stored = {k: data[k] for k in data.files}
+        bad = [k for k, a in stored.items() if not isinstance(a, np.ndarray)]
+        if bad:   # NpzFile hands back the raw bytes of a member that is not an .npy payload
+            raise ValueError(f"the entries {bad} are not NumPy arrays")
     except (ValueError, OSError, zipfile.BadZipFile, EOFError) as e:
         detail = f": {e}" if str(e) else ""
         raise ValueError(f"{file!r} is not a readable .npz file of saved variables{detail}") from None

@@ -18,8 +18,6 @@ ALL_MODULES = sorted(["tapegrad"] + [m.name for m in pkgutil.walk_packages(tapeg
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 # examples that show TF's behaviour where the code does not (yet): the docstring is right
 KNOWN_BUGS = {
-    "tapegrad.ops.reductions.reduce_sum": "reduce_sum of an int32 tensor returns int64 (NumPy's sum "
-    "promotes small integers); TensorFlow keeps int32",
 }
 
 

@@ -26,7 +26,12 @@ def _sum_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> 
     return broadcast_to(_expand_back(g, ans, x, axes), lead + x._value.shape)
 
 
-_sum = defop("Sum", lambda x, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+def _sum_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+    # integers keep their dtype (NumPy's sum would widen int32 to int64; TF does not)
+    return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
+
+
+_sum = defop("Sum", _sum_fwd,
              vjp=(_sum_vjp,), jvp="linear")
 
 
@@ -93,7 +98,8 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) ->
     return _expand_back(g, ans, x, axes) * conj(_prod_others(x, axes))
 
 
-_prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims),
+_prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims,
+                                                         dtype=x.dtype if x.dtype.kind in "iu" else None),
               vjp=(_prod_vjp,),
               jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(ts[0] * _prod_others(x, axes), axis=list(axes), keepdims=keepdims))
 
