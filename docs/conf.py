@@ -48,7 +48,7 @@ def _link_other_pages(app, docname, source):
                    if name.endswith(".md") and name != "index.md"
                    and f"\n{name[:-3]}\n" not in text)
     if extra:
-        source[0] = text.replace("\napi\n```", "\napi\n" + "".join(f"{n}\n" for n in extra) + "```", 1)
+        source[0] = text.replace("\napi/index\n```", "\napi/index\n" + "".join(f"{n}\n" for n in extra) + "```", 1)
 
 
 def setup(app):
