@@ -238,10 +238,14 @@ def jacobian(f: Callable, argnums: Any = 0, mode: str = "rev", has_aux: bool = F
     return wrapped
 
 
-jacrev = functools.partial(jacobian, mode="rev")
-jacrev.__doc__ = "``jacobian(f, argnums, mode='rev')``: reverse mode, one batched backward walk."
-jacfwd = functools.partial(jacobian, mode="fwd")
-jacfwd.__doc__ = "``jacobian(f, argnums, mode='fwd')``: forward mode, one pass per argument element."
+def jacrev(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """``jacobian(f, argnums, mode="rev")``: reverse mode, one batched backward walk."""
+    return jacobian(f, argnums, mode="rev", has_aux=has_aux)
+
+
+def jacfwd(f: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """``jacobian(f, argnums, mode="fwd")``: forward mode, one pass per argument element."""
+    return jacobian(f, argnums, mode="fwd", has_aux=has_aux)
 
 
 def _leaf_value(s: Any) -> Any:

@@ -107,3 +107,11 @@ class UnconnectedGradientError(ValueError):
     """
 
     diagnoses: list = []
+
+
+def __getattr__(name: str) -> type:
+    # TargetStructureError lives with the Jacobian code (it subclasses TypeError and AttributeError)
+    if name == "TargetStructureError":
+        from ._jacobian import TargetStructureError
+        return TargetStructureError
+    raise AttributeError(f"module 'tapegrad.errors' has no attribute {name!r}")

@@ -212,7 +212,7 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 
 def _arg(fn: Any, name: str) -> Any:
-    op = defop(name, lambda x, axis: fn(x, axis=axis), nondiff=True)
+    op = defop(name, lambda x, axis, out: fn(x, axis=axis).astype(out), nondiff=True)
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
@@ -224,8 +224,7 @@ def _arg(fn: Any, name: str) -> Any:
             from ..errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape "
                                        f"{list(x._value.shape)} [Op:{op.name}]")
-        out = apply(op, (x,), {"axis": a})
-        return _wrap(np.asarray(out._value, _dt.as_dtype(output_type)._np))
+        return apply(op, (x,), {"axis": a, "out": _dt.as_dtype(output_type)._np})
     f.__name__ = name.lower()
     f.__doc__ = (f"Index of the {'largest' if 'Max' in name else 'smallest'} value along ``axis`` "
                  "(0 when None), as int64 by default (no gradient).")

@@ -170,6 +170,8 @@ class Optimizer:
             i = self._index[key] = len(self._vars)
             self._vars.append(v)
             base = _name_of(v).replace(":", "_")
+            if any(_name_of(w) == _name_of(v) for w in self._vars[:-1]):
+                base = f"{base}_{i}"   # unnamed variables share a name: keep slot names unique
             for s in self._slots:
                 self._slot_vars[s].append(Variable(self._slot_initial(s, v), trainable=False,
                                                    name=f"{base}_{s}"))
