@@ -516,3 +516,24 @@ def test_kinks_follow_tensorflow_in_both_modes(name, fn, inputs, expect, dtype) 
             col = rev[i].numpy().reshape(y.shape + (-1,))[..., j]
             np.testing.assert_allclose(acc.jvp(yf, unconnected_gradients="zero").numpy(), col,
                                        rtol=1e-6, err_msg=f"{name}: forward mode, input {i}, element {j}")
+
+
+@settings(max_examples=max(50, settings.default.max_examples // 4))
+@given(programs(np.float64))
+def test_random_programs_variables_and_persistent_tapes(prog: Program) -> None:
+    """Sources as trainable Variables (watched on access) give the gradients of watched constants,
+    and a persistent tape answers twice with the same numbers."""
+    note(repr(prog))
+    xs = [tf.constant(a) for a in prog.inputs]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        y = prog(*xs)
+    expect = tape.gradient(y, xs, unconnected_gradients="zero")
+    vs = [tf.Variable(a) for a in prog.inputs]
+    with tf.GradientTape(persistent=True) as ptape:
+        y = prog(*vs)
+    assert set(map(id, ptape.watched_variables())) <= set(map(id, vs))
+    for _ in range(2):
+        got = ptape.gradient(y, vs, unconnected_gradients="zero")
+        for g, e in zip(got, expect):
+            np.testing.assert_array_equal(tf.convert_to_tensor(g).numpy(), tf.convert_to_tensor(e).numpy())
