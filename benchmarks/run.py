@@ -3,6 +3,7 @@
     python -m benchmarks.run                  # every workload, tapegrad and the installed peers
     python -m benchmarks.run --only per_op,mlp --libs tapegrad,torch
     python -m benchmarks.run --smoke --out /tmp/b.md   # tiny sizes, one quick pass (the tests' run)
+    python -m benchmarks.run --render-only     # rewrite the report from docs/benchmarks.json
 
 Each (workload, library) pair runs in its own Python process, which times the library and the
 workload's baseline together (see ``benchmarks/_harness.py``), so a ratio never mixes processes.
@@ -34,14 +35,24 @@ def _worker(workload: str, lib: str, smoke: bool) -> None:
     print(_TAG + json.dumps(rows))
 
 
-def _run_pair(workload: str, lib: str, smoke: bool, inprocess: bool, timeout: float) -> tuple[list, str | None]:
+def _thread_env(threads: int) -> dict[str, str]:
+    """Environment that gives NumPy's BLAS and every peer ``threads`` compute threads."""
+    n = str(threads)
+    return {"OPENBLAS_NUM_THREADS": n, "OMP_NUM_THREADS": n, "MKL_NUM_THREADS": n,
+            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
+            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} "
+                         f"intra_op_parallelism_threads={n}"}
+
+
+def _run_pair(workload: str, lib: str, smoke: bool, inprocess: bool, timeout: float,
+              threads: int = 1) -> tuple[list, str | None]:
     """Rows for one (workload, library), or ([], error text)."""
     if inprocess:
         try:
             return WORKLOADS[workload].measure(lib, smoke=smoke), None
         except Exception as e:  # reported in the table, and as the exit status for tapegrad
             return [], f"{type(e).__name__}: {e}"
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **_thread_env(threads))
     env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     cmd = [sys.executable, "-m", "benchmarks.run", "--worker", workload, lib] + (["--smoke"] if smoke else [])
     try:
@@ -74,6 +85,12 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
                f"on {meta['date']} ({meta['seconds']:.0f} s). Every ratio compares two things timed "
                "in the same process, back to back in each repeat (median over repeats of the "
                "per-repeat ratio); times are medians. Lower is better.")
+    th = meta.get("threads", 1)
+    out += ["", f"Every library ran with {th} compute thread{'s' if th > 1 else ''} (BLAS, "
+            "PyTorch, TensorFlow, XLA; `--threads`): with other work on the machine, "
+            "multi-threaded BLAS stalls waiting for descheduled threads (a 64×256 by 256×256 "
+            "product was seen taking 0.3 ms or 60 ms from one call to the next), which no "
+            "median hides."]
     out += ["", "**The machine was shared**: other engineers' test suites ran on it during the "
             "measurement, so absolute times are inflated and noisy; the ratios are what to read.", ""]
     out += ["| machine | |", "|---|---|"]
@@ -117,7 +134,8 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
 
 
 def run(only: list[str] | None = None, libs: list[str] | None = None, smoke: bool = False,
-        inprocess: bool = False, out: str | None = None, timeout: float = 1800.0) -> dict:
+        inprocess: bool = False, out: str | None = None, timeout: float = 1800.0,
+        threads: int = 1) -> dict:
     """Run the workloads; write the report to ``out`` (if given); return the results."""
     t0 = time.time()
     start_machine = machine()
@@ -137,18 +155,30 @@ def run(only: list[str] | None = None, libs: list[str] | None = None, smoke: boo
             if lib not in getattr(mod, "SUPPORTED", LIBS):
                 continue
             print(f"[{time.strftime('%H:%M:%S')}] {name}: {lib} ...", file=sys.stderr, flush=True)
-            rows, err = _run_pair(name, lib, smoke, inprocess, timeout)
+            rows, err = _run_pair(name, lib, smoke, inprocess, timeout, threads)
             res["rows"] += rows
             if err:
                 res["errors"][lib] = err
                 print(f"    {err}", file=sys.stderr)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "seconds": time.time() - t0, "machine": start_machine, "versions": versions(),
+            "seconds": time.time() - t0, "threads": threads, "machine": start_machine, "versions": versions(),
             "load_end": ", ".join(f"{x:.2f}" for x in os.getloadavg())}
     if out:
         with open(out, "w", encoding="utf-8") as f:
             f.write(render(results, meta, smoke))
+        if not smoke:   # the raw numbers, so the report can be re-rendered (--render-only)
+            with open(os.path.splitext(out)[0] + ".json", "w", encoding="utf-8") as f:
+                json.dump({"meta": meta, "results": results}, f, indent=1)
     return results
+
+
+def rerender(out: str) -> None:
+    """Rewrite the report at ``out`` from the raw numbers saved beside it (e.g. after editing
+    benchmarks/NOTES.md), without measuring again."""
+    with open(os.path.splitext(out)[0] + ".json", encoding="utf-8") as f:
+        saved = json.load(f)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(render(saved["results"], saved["meta"], False))
 
 
 def main(argv: Any = None) -> int:
@@ -157,14 +187,22 @@ def main(argv: Any = None) -> int:
     p.add_argument("--libs", help=f"comma-separated libraries ({', '.join(LIBS)}); default: all installed")
     p.add_argument("--smoke", action="store_true", help="tiny sizes, two repeats: checks the suite runs")
     p.add_argument("--inprocess", action="store_true", help="run every pair in this process")
+    p.add_argument("--threads", type=int, default=1,
+                   help="compute threads for BLAS and the peers (default 1: stable on a shared machine)")
     p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    p.add_argument("--render-only", action="store_true",
+                   help="rewrite the report from the numbers saved beside it (OUT with .json)")
     p.add_argument("--worker", nargs=2, metavar=("WORKLOAD", "LIB"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.worker:
         _worker(a.worker[0], a.worker[1], a.smoke)
         return 0
+    if a.render_only:
+        rerender(a.out)
+        print(f"wrote {a.out}")
+        return 0
     res = run(a.only.split(",") if a.only else None, a.libs.split(",") if a.libs else None,
-              a.smoke, a.inprocess, a.out)
+              a.smoke, a.inprocess, a.out, threads=a.threads)
     print(f"wrote {a.out}")
     failed = [n for n, r in res.items() if "tapegrad" in r["errors"]]
     if failed:
