@@ -48,12 +48,36 @@ from .ops.special_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh
 from .ops.sort_ops import argsort, sort  # noqa: E402
 from .ops.combine_ops import add_n  # noqa: E402
 from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
-from . import random  # noqa: E402  (tf.random)
 from . import test  # noqa: E402
-from . import diagnosis, visualize  # noqa: E402  (None-gradient diagnosis, tape pictures)
 from . import _numpy_interop  # noqa: E402,F401  (NumPy ufuncs/functions on tensors stay on the tape)
-from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
-from . import optimizers, saving  # noqa: E402  (training tools)
-from .module import Module  # noqa: E402
+
+# Loaded on first use, so that `import tapegrad` stays close to `import numpy` in time.
+_LAZY = {
+    "random": (".random", None), "diagnosis": (".diagnosis", None), "visualize": (".visualize", None),
+    "optimizers": (".optimizers", None), "saving": (".saving", None), "Module": (".module", "Module"),
+    "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
+    "grad_pass_through": ("._custom", "grad_pass_through"),
+}
+
+
+def __getattr__(name: str) -> object:
+    spec = _LAZY.get(name)
+    if spec is None:
+        raise AttributeError(f"module 'tapegrad' has no attribute {name!r}")
+    import importlib
+    mod = importlib.import_module(spec[0], __name__)
+    value = mod if spec[1] is None else getattr(mod, spec[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+import os as _os  # noqa: E402
+
+if _os.environ.get("TAPEGRAD_EXPLAIN", "").strip().lower() in ("1", "true", "yes", "on"):
+    from . import diagnosis  # noqa: E402,F401  (turns explain mode on for every tape)
 
 newaxis = None
