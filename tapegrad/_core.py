@@ -892,11 +892,14 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
         out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
-    if _active and (stack := _tls.stack):
-        return _record(op, (x,), _EMPTY, out, stack)
     t = _new(Tensor)
     t._value = out
     t._id = _next_id()
+    if _active and (stack := _tls.stack):
+        if len(stack) == 1 and op.bwd is not None:  # the common case, without _offer's frame
+            stack[0]._record(op, (x,), _EMPTY, t, (t,), 0)
+        else:
+            _offer(op, (x,), _EMPTY, t, (t,), stack)
     return t
 
 
@@ -907,6 +910,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
     NumPy ufunc, run the forward directly (NumPy's weak Python scalars keep the tensor's dtype);
     a recorder needs the scalar as a tensor, so it is wrapped only then.
     """
+    stack = _active and _tls.stack  # the recorders (falsy when none is active)
     if type(x) is Tensor:
         xv = x._value
         dx = xv.dtype
@@ -916,7 +920,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
             if dx is not yv.dtype and dx != yv.dtype:
                 raise _dtype_error(op.name, xv, yv)
         elif (ty is float or ty is int) and dx.kind in "fc":
-            if op.ufunc and not (_active and _tls.stack):
+            if op.ufunc and not stack:
                 if dx.kind not in kinds:
                     _kind_error(op, x, kinds)
                 try:
@@ -941,11 +945,14 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError) as e:
         raise _op_error(op, (x, y), e) from None
-    if _active and (stack := _tls.stack):
-        return _record(op, (x, y), _EMPTY, out, stack)
     t = _new(Tensor)
     t._value = out
     t._id = _next_id()
+    if stack:
+        if len(stack) == 1 and op.bwd is not None:  # as in unary
+            stack[0]._record(op, (x, y), _EMPTY, t, (t,), 0)
+        else:
+            _offer(op, (x, y), _EMPTY, t, (t,), stack)
     return t
 
 
@@ -976,16 +983,21 @@ def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any
         outs: tuple = (ans,)
     else:
         ans = outs = tuple([_wrap(o) for o in out])
+    if len(stack) == 1 and op.bwd is not None:  # one tape: no _offer frame (as in unary, binary)
+        stack[0]._record(op, xs, p, ans, outs, 0)
+    else:
+        _offer(op, xs, p, ans, outs, stack)
+    return ans
+
+
+def _offer(op: Op, xs: Sequence[Tensor], p: dict, ans: Any, outs: tuple, stack: list) -> None:
+    """Offer an op's call to each recorder (a nondiff op only tells them it ran)."""
     if op.bwd is None:
         for rec in stack:
             rec._on_nondiff(op, xs, outs)
-        return ans
-    if len(stack) == 1:
-        stack[0]._record(op, xs, p, ans, outs, 0)
     else:
         for k in range(len(stack)):
             stack[k]._record(op, xs, p, ans, outs, k)
-    return ans
 
 
 def _run_hidden(k: int, fn: Callable, *args: Any) -> Any:
