@@ -12,8 +12,16 @@ from .math_ops import (_check_kind, _np_err, cast, exp, greater, greater_equal, 
                        where, zeros_like)
 from .reductions import reduce_sum
 
+def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
+    return apply(_relu_grad_op, (g, x))
+
+
+# ReluGrad(g, x) = g where x > 0, else 0: linear in g; x only selects (no float mask is built)
+_relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
+                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x), None), jvp="linear")
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
-              deriv=(lambda ans, x: cast(greater(x, 0), x.dtype),))
+              vjp=(lambda g, ans, x: _relu_grad(g, x),),
+              jvp=lambda ts, ans, x: _relu_grad(ts[0], x))
 
 
 def relu(features: Any, name: Any = None) -> Tensor:

@@ -100,7 +100,7 @@ CASES = [
            ops=("BatchMatMulV2",)),
     OpCase("matvec", lambda a, b: tf.linalg.matvec(a, b), [((2, 3), (3,))], ops=("BatchMatMulV2",)),
     # nn
-    OpCase("Relu", tf.nn.relu, S),
+    OpCase("Relu", tf.nn.relu, S, ops=("Relu", "ReluGrad")),
     OpCase("Softmax", lambda x: tf.nn.softmax(x), [((3,),), ((2, 3),)]),
     OpCase("Softmax-axis0", lambda x: tf.nn.softmax(x, axis=0), [((2, 3),)], ops=("Softmax",)),
     OpCase("LogSoftmax", lambda x: tf.nn.log_softmax(x), [((3,),), ((2, 3),)]),
