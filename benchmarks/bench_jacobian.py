@@ -20,8 +20,8 @@ NAME = "jacobian"
 TITLE = "3. Jacobian"
 DESCRIPTION = (
     "The full Jacobian of `tanh(W x)`, R^256 → R^256, float64, forward included: "
-    "`tape.jacobian` (one vectorised backward walk), `torch.autograd.functional.jacobian("
-    "vectorize=True)`, `jax.jacrev` without `jit`, `autograd.jacobian`. Baseline: one VJP of the "
+    "`tape.jacobian` (one vectorised backward walk), `torch.func.jacrev` (faster here than "
+    "`torch.autograd.functional.jacobian(vectorize=True)`), `jax.jacrev` without `jit`, `autograd.jacobian`. Baseline: one VJP of the "
     "same function in the same library (forward + gradient with a seed `v`). The last column "
     "compares with the Jacobian written by hand in NumPy, `(1 − y²)[:, None] · W`, forward included.")
 COLUMNS = [
@@ -83,8 +83,8 @@ def _library(lib: str, w0: np.ndarray, x0: np.ndarray, v0: np.ndarray) -> dict[s
         def vjp() -> Any:
             x = torch.tensor(x0, requires_grad=True)
             return torch.autograd.grad(f(x), x, v)[0].numpy()
-        jac = lambda: torch.autograd.functional.jacobian(f, torch.from_numpy(x0), vectorize=True).numpy()  # noqa: E731
-        return {"vjp": vjp, "jac": jac}
+        jr, xt = torch.func.jacrev(f), torch.from_numpy(x0)
+        return {"vjp": vjp, "jac": lambda: jr(xt).numpy()}
     if lib == "jax":
         import jax
         jax.config.update("jax_enable_x64", True)
