@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import platform
+import sys
 import threading
 import warnings
 from typing import Any, Callable, Iterator, Sequence
@@ -461,6 +463,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
 
 # --------------------------------------------------------------------------- variables
 _var_uid = itertools.count().__next__
+_CPYTHON = platform.python_implementation() == "CPython"
 
 
 class Variable:
@@ -503,8 +506,9 @@ class Variable:
         self._name = (name or "Variable") + ":0"
         self._set(t._value)
 
-    def _set(self, v: np.ndarray) -> None:
-        v = np.array(v, copy=True)
+    def _set(self, v: np.ndarray, fresh: builtins.bool = False) -> None:
+        # ``fresh``: ``v`` was just computed here and nobody else holds it, so no copy is needed
+        v = np.asarray(v) if fresh else np.array(v, copy=True)
         v.flags.writeable = False
         snap = _new(Tensor)
         snap._value = v
@@ -596,6 +600,23 @@ class Variable:
                                  f"shape {list(v.shape)}.")
         return arr
 
+    def _update(self, ufunc: np.ufunc, delta: np.ndarray) -> None:
+        """``value = ufunc(value, delta)``, in place when nothing else can see the old value.
+
+        Reads hand out the snapshot tensor, and views keep its array alive, so when only this
+        variable references them (CPython reference counts: attribute, local, argument) no
+        reader can observe the change; otherwise a new array is made (reads stay immutable).
+        """
+        snap = self._snap
+        arr = snap._value
+        if (_CPYTHON and sys.getrefcount(snap) <= 3 and sys.getrefcount(arr) <= 3
+                and type(arr) is np.ndarray and arr.flags.owndata and arr.shape == np.shape(delta)):
+            arr.flags.writeable = True
+            ufunc(arr, delta, out=arr)
+            arr.flags.writeable = False
+        else:
+            self._set(ufunc(arr, delta), fresh=True)
+
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Set the value; returns the variable (like TF's ``read_value=True`` result)."""
         self._set(self._coerce(value, "assign"))
@@ -604,13 +625,13 @@ class Variable:
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Add ``delta`` to the value; returns the variable (``None`` if not ``read_value``)."""
-        self._set(self._snap._value + self._coerce(delta, "assign_add"))
+        self._update(np.add, self._coerce(delta, "assign_add"))
         self._on_assign()
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Subtract ``delta`` from the value; returns the variable (``None`` if not ``read_value``)."""
-        self._set(self._snap._value - self._coerce(delta, "assign_sub"))
+        self._update(np.subtract, self._coerce(delta, "assign_sub"))
         self._on_assign()
         return self if read_value else None
 
@@ -618,7 +639,7 @@ class Variable:
         """Add the rows of an :class:`IndexedSlices` to the rows it names; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         np.add.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
-        self._set(v)
+        self._set(v, fresh=True)
         self._on_assign()
         return self
 
@@ -626,7 +647,7 @@ class Variable:
         """Subtract the rows of an :class:`IndexedSlices` from the rows it names; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         np.subtract.at(v, np.asarray(sparse_delta.indices._value), np.asarray(sparse_delta.values._value, v.dtype))
-        self._set(v)
+        self._set(v, fresh=True)
         self._on_assign()
         return self
 
@@ -634,7 +655,7 @@ class Variable:
         """Overwrite the rows an :class:`IndexedSlices` names with its rows; returns the variable."""
         v = np.array(self._snap._value, copy=True)
         v[np.asarray(sparse_delta.indices._value)] = np.asarray(sparse_delta.values._value, v.dtype)
-        self._set(v)
+        self._set(v, fresh=True)
         self._on_assign()
         return self
 
@@ -1040,8 +1061,10 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
         raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.") from None
     if k in "iu" and v != y:
         raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.")
+    a = np.array(v)  # 0-d: ufuncs take an array operand faster than a NumPy scalar
+    a.flags.writeable = False  # one array for every use of the constant
     t = _new(Tensor)
-    t._value = v
+    t._value = a
     t._id = _next_id()
     if len(_SCALARS) > 4096:
         _SCALARS.clear()

@@ -38,20 +38,21 @@ def flatten(x: Any) -> list:
 
 def pack_sequence_as(structure: Any, flat: list) -> Any:
     """Rebuild ``structure`` with leaves taken from ``flat`` in order."""
-    it = iter(flat)
+    return _build(structure, iter(flat))
 
-    def build(s: Any) -> Any:
-        if not _is_seq(s):
-            return next(it)
-        if isinstance(s, dict):
-            vals = {k: build(s[k]) for k in _sorted_keys(s)}
-            return type(s)((k, vals[k]) for k in s) if type(s) is not dict else {k: vals[k] for k in s}
-        items = [build(c) for c in s]
-        if isinstance(s, tuple) and hasattr(s, "_fields"):
-            return type(s)(*items)
-        return type(s)(items)
 
-    return build(structure)
+def _build(s: Any, it: Any) -> Any:
+    # a module-level function, not a closure: a recursive closure would form a reference cycle
+    # that keeps the results alive until the garbage collector runs
+    if not _is_seq(s):
+        return next(it)
+    if isinstance(s, dict):
+        vals = {k: _build(s[k], it) for k in _sorted_keys(s)}
+        return {k: vals[k] for k in s} if type(s) is dict else type(s)((k, vals[k]) for k in s)
+    items = [_build(c, it) for c in s]
+    if isinstance(s, tuple) and hasattr(s, "_fields"):
+        return type(s)(*items)
+    return type(s)(items)
 
 
 def map_structure(fn: Callable, x: Any) -> Any:

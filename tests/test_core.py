@@ -180,3 +180,20 @@ def test_indexed_slices():
     np.testing.assert_allclose(d.numpy(), [[4, 6], [0, 0], [0, 0]])
     assert s.dense_shape.numpy().tolist() == [3, 2]
     np.testing.assert_allclose((tf.ones([3, 2]) + s).numpy(), [[5, 7], [1, 1], [1, 1]])
+
+
+def test_variable_updates_never_change_what_a_reader_holds():
+    v = tf.Variable(np.ones(3))
+    r = v.read_value()
+    view = r[1:]
+    v.assign_sub([1.0, 1.0, 1.0])   # r and view must keep the old value
+    v.assign_add(tf.constant(np.full(3, 5.0)))
+    np.testing.assert_array_equal(r.numpy(), [1, 1, 1])
+    np.testing.assert_array_equal(view.numpy(), [1, 1])
+    np.testing.assert_array_equal(v.numpy(), [5, 5, 5])
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+        x.assign_add(1.0)        # the tape saved the first read: it must not change
+        z = y * x
+    assert float(tape.gradient(z, x)) == 2 * 2 * 3 + 4 and float(x) == 3.0
