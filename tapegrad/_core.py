@@ -952,7 +952,8 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
                 t._value = out
                 t._id = _next_id()
                 return t
-            y = _scalar_for(y, dx, op.name)
+            c = _SCALARS.get((y, ty, dx))  # the cached constant (_scalar_for), without a call
+            y = c if c is not None else _scalar_for(y, dx, op.name)
             yv = y._value
         else:
             y = _operand(y, dx, op.name)
