@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import builtins
 import itertools
-import platform
-import sys
 import threading
 import warnings
 from typing import Any, Callable, Iterator, Sequence
@@ -23,6 +21,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import dtypes as _dt
+from ._refs import unshared as _unshared
 from .errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
@@ -463,7 +462,6 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
 
 # --------------------------------------------------------------------------- variables
 _var_uid = itertools.count().__next__
-_CPYTHON = platform.python_implementation() == "CPython"
 
 
 class Variable:
@@ -603,19 +601,18 @@ class Variable:
     def _update(self, ufunc: np.ufunc, delta: np.ndarray) -> None:
         """``value = ufunc(value, delta)``, in place when nothing else can see the old value.
 
-        Reads hand out the snapshot tensor, and views keep its array alive, so when only this
-        variable references them (CPython reference counts: attribute, local, argument) no
-        reader can observe the change; otherwise a new array is made (reads stay immutable).
+        Reads hand out the snapshot tensor and views keep its array alive: when neither is shared
+        (``_refs.unshared``) no reader can observe the change; otherwise a new array is made
+        (reads stay immutable).
         """
-        snap = self._snap
-        arr = snap._value
-        if (_CPYTHON and sys.getrefcount(snap) <= 3 and sys.getrefcount(arr) <= 3
-                and type(arr) is np.ndarray and arr.flags.owndata and arr.shape == np.shape(delta)):
-            arr.flags.writeable = True
-            ufunc(arr, delta, out=arr)
-            arr.flags.writeable = False
-        else:
-            self._set(ufunc(arr, delta), fresh=True)
+        if _unshared(self):
+            arr = self._snap._value
+            if type(arr) is np.ndarray and arr.flags.owndata and arr.shape == np.shape(delta):
+                arr.flags.writeable = True
+                ufunc(arr, delta, out=arr)
+                arr.flags.writeable = False
+                return
+        self._set(ufunc(self._snap._value, delta), fresh=True)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Set the value; returns the variable (like TF's ``read_value=True`` result)."""
@@ -918,9 +915,9 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
     t._id = _next_id()
     if _active and (stack := _tls.stack):
         if len(stack) == 1 and op.bwd is not None:  # the common case, without _offer's frame
-            stack[0]._record(op, (x,), _EMPTY, t, (t,), 0)
+            stack[0]._record(op, (x,), _EMPTY, t, 0)
         else:
-            _offer(op, (x,), _EMPTY, t, (t,), stack)
+            _offer(op, (x,), _EMPTY, t, stack)
     return t
 
 
@@ -972,9 +969,9 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
     t._id = _next_id()
     if stack:
         if len(stack) == 1 and op.bwd is not None:  # as in unary
-            stack[0]._record(op, (x, y), _EMPTY, t, (t,), 0)
+            stack[0]._record(op, (x, y), _EMPTY, t, 0)
         else:
-            _offer(op, (x, y), _EMPTY, t, (t,), stack)
+            _offer(op, (x, y), _EMPTY, t, stack)
     return t
 
 
@@ -1002,24 +999,26 @@ def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any
         ans = _new(Tensor)
         ans._value = out
         ans._id = _next_id()
-        outs: tuple = (ans,)
     else:
-        ans = outs = tuple([_wrap(o) for o in out])
+        ans = tuple([_wrap(o) for o in out])
     if len(stack) == 1 and op.bwd is not None:  # one tape: no _offer frame (as in unary, binary)
-        stack[0]._record(op, xs, p, ans, outs, 0)
+        stack[0]._record(op, xs, p, ans, 0)
     else:
-        _offer(op, xs, p, ans, outs, stack)
+        _offer(op, xs, p, ans, stack)
     return ans
 
 
-def _offer(op: Op, xs: Sequence[Tensor], p: dict, ans: Any, outs: tuple, stack: list) -> None:
-    """Offer an op's call to each recorder (a nondiff op only tells them it ran)."""
+def _offer(op: Op, xs: Sequence[Tensor], p: dict, ans: Any, stack: list) -> None:
+    """Offer an op's call to each recorder (a nondiff op only tells them it ran).
+
+    Recorders get ``ans``, the output tensor, or the tuple of outputs of a multi-output op."""
     if op.bwd is None:
+        outs = ans if type(ans) is tuple else (ans,)
         for rec in stack:
             rec._on_nondiff(op, xs, outs)
     else:
         for k in range(len(stack)):
-            stack[k]._record(op, xs, p, ans, outs, k)
+            stack[k]._record(op, xs, p, ans, k)
 
 
 def _run_hidden(k: int, fn: Callable, *args: Any) -> Any:

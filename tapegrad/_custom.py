@@ -48,7 +48,7 @@ class _VariableCollector:
         self.variables: list[Variable] = []
         self._seen: set[int] = set()
 
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         pass
 
     def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:

@@ -70,7 +70,7 @@ class ForwardAccumulator:
             self._recording = False
 
     # -- recorder hooks
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         tans = self._t
         ts = [tans.get(x._id) for x in xs]
         if not any(t is not None for t in ts):
@@ -80,7 +80,9 @@ class ForwardAccumulator:
                                       "no JVP rule. Use reverse mode (GradientTape) for it.")
         tout = _run_hidden(k, lambda: op.jvp(ts, ans, *xs, **p))
         if op.nout == 1:
-            tout = (tout,)
+            tout, outs = (tout,), (ans,)
+        else:
+            outs = ans
         for o, t in zip(outs, tout):
             ov = o._value
             if t is None or ov.dtype.kind not in "fc":

@@ -136,38 +136,36 @@ class GradientTape:
                 f"tape.{what}(...).")
 
     # ------------------------------------------------------------------ recording hooks
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        # ans: the output tensor, or the tuple of outputs of a multi-output op
         ids = self._ids
         diff = op.diff
         n = len(xs)
-        if n == 1:
-            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
-        elif n == 2:
+        if n == 2:
             a = xs[0]._id in ids and (diff is None or diff[0])
             b = xs[1]._id in ids and (diff is None or diff[1])
             needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
+        elif n == 1:
+            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
         elif diff is None:
             needs = [i for i, x in enumerate(xs) if x._id in ids] or None
         else:
             needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids] or None
-        if needs is None:
-            if self._explain is not None:
-                self._explain.on_op(op, xs, outs, recorded=False)
-            return
-        if op.nout == 1:
-            added = ans._value.dtype.kind in "fc"
-            if added:
-                ids.add(ans._id)
-        else:
-            added = False
-            for o in outs:
-                if o._value.dtype.kind in "fc":
-                    ids.add(o._id)
+        added = False
+        if needs is not None:
+            if op.nout == 1:
+                if ans._value.dtype.kind in "fc":
+                    ids.add(ans._id)
                     added = True
-        if added:
-            self._entries.append((op, xs, p, ans, needs))
+            else:
+                for o in ans:
+                    if o._value.dtype.kind in "fc":
+                        ids.add(o._id)
+                        added = True
+            if added:
+                self._entries.append((op, xs, p, ans, needs))
         if self._explain is not None:
-            self._explain.on_op(op, xs, outs, recorded=added)
+            self._explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
 
     def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
         if self._explain is not None:

@@ -272,8 +272,8 @@ class _Shadow:
     def __init__(self, ex: _Explainer) -> None:
         self._ex = ex
 
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, outs: tuple, k: int) -> None:
-        self._ex.on_op(op, xs, outs, False, paused=True)
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        self._ex.on_op(op, xs, ans if type(ans) is tuple else (ans,), False, paused=True)
 
     def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
         self._ex.on_op(op, xs, outs, False, paused=True)
