@@ -820,6 +820,16 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
                 if x._value.dtype.kind == "c":
                     d = _conj_if_complex(d, x)
                 return (binary(_MUL, g, d),)
+        elif len(ds) == 2:
+            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+                x, y = xs  # named, so the calls below build no argument tuple
+                out = []
+                for i in needs:
+                    d = ds[i](ans, x, y, **p) if p else ds[i](ans, x, y)
+                    if xs[i]._value.dtype.kind == "c":
+                        d = _conj_if_complex(d, xs[i])
+                    out.append(binary(_MUL, g, d))
+                return out
         else:
             def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
                 out = []
@@ -852,11 +862,16 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
         op.diff = tuple(r is not None for r in rules)
 
         def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> Any:
-            if not p:
+            if p:
+                return [rules[i](g, ans, *xs, **p) for i in needs]
+            if len(xs) == 2:  # the common case, calling without building an argument tuple
+                x, y = xs
                 if len(needs) == 1:
-                    return (rules[needs[0]](g, ans, *xs),)
-                return [rules[i](g, ans, *xs) for i in needs]
-            return [rules[i](g, ans, *xs, **p) for i in needs]
+                    return (rules[needs[0]](g, ans, x, y),)
+                return (rules[0](g, ans, x, y), rules[1](g, ans, x, y))  # needs is (0, 1)
+            if len(needs) == 1:
+                return (rules[needs[0]](g, ans, *xs),)
+            return [rules[i](g, ans, *xs) for i in needs]
 
         op.bwd, op.jvp = bwd, jvp
     if op.jvp == "linear":
@@ -932,14 +947,15 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
     if type(x) is Tensor:
         xv = x._value
         dx = xv.dtype
+        kd = dx.kind
         ty = type(y)
         if ty is Tensor:
             yv = y._value
             if dx is not yv.dtype and dx != yv.dtype:
                 raise _dtype_error(op.name, xv, yv)
-        elif (ty is float or ty is int) and dx.kind in "fc":
+        elif (ty is float or ty is int) and (kd == "f" or kd == "c"):
             if op.ufunc and not stack:
-                if dx.kind not in kinds:
+                if kd not in kinds:
                     _kind_error(op, x, kinds)
                 try:
                     out = op.fwd(xv, y)
@@ -957,8 +973,9 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
             yv = y._value
     else:
         x, y = binary_operands(x, y, op.name)
-        xv, yv, dx = x._value, y._value, x._value.dtype
-    if dx.kind not in kinds:
+        xv, yv = x._value, y._value
+        kd = xv.dtype.kind
+    if kd not in kinds:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(xv, yv)
