@@ -25,7 +25,6 @@ from ._refs import unshared as _unshared
 from .errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
-_new = object.__new__
 _EMPTY: dict = {}
 
 
@@ -145,7 +144,35 @@ class TensorShape(tuple):
 
 
 # --------------------------------------------------------------------------- tensors
-class Tensor:
+class _TensorCore:
+    """A tensor's fields (its array and its id) and its hottest operators.
+
+    The compiled build makes this a C type (see _core.pxd); :class:`Tensor` adds everything
+    else in Python, where ops/__init__.py and _numpy_interop.py install the other operators.
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+
+    def __add__(self, other: Any) -> Any:
+        return binary(_ADD, self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return binary(_ADD, other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return binary(_SUB, self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return binary(_SUB, other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return binary(_MUL, self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return binary(_MUL, other, self)
+
+
+class Tensor(_TensorCore):
     """An immutable n-dimensional array that GradientTapes can follow.
 
     Create tensors with :func:`tapegrad.constant` or :func:`tapegrad.convert_to_tensor`; ops
@@ -159,7 +186,7 @@ class Tensor:
         array([ 7., 10.], dtype=float32)
     """
 
-    __slots__ = ("_value", "_id", "__weakref__")
+    __slots__ = ()
     __array_priority__ = 100
 
     def __init__(self, value: Any, dtype: Any = None) -> None:
@@ -302,6 +329,9 @@ class _Ref:
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, _Ref) and other._t is self._t
+
+
+_new = Tensor.__new__  # ``_new(Tensor)``: a tensor without __init__ (its fields set by the caller)
 
 
 def _wrap(v: Any) -> Tensor:
@@ -768,7 +798,9 @@ class Op:
 
 
 REGISTRY: dict[str, Op] = {}
-_MUL: Any = None  # the Mul op, set by ops/math_ops.py (deriv rules multiply by it)
+_ADD: Any = None  # AddV2, Sub and Mul, set by ops/math_ops.py (Tensor's operators; deriv rules
+_SUB: Any = None  # multiply by Mul)
+_MUL: Any = None
 
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Tensor, Variable, binary
+from .._core import Tensor, Variable, _TensorCore
 from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
 
 _m, _a, _l = math_ops, array_ops, linalg_ops
@@ -44,22 +44,10 @@ def _xor(x: Any, y: Any) -> Any:
     return _m.logical_xor(x, y)
 
 
-def _add(self: Any, other: Any) -> Any:   # the hottest operators call the dispatcher directly
-    return binary(_m._add, self, other)
-
-
-def _sub(self: Any, other: Any) -> Any:
-    return binary(_m._sub, self, other)
-
-
-def _mul(self: Any, other: Any) -> Any:
-    return binary(_m._mul, self, other)
-
-
 _OPERATORS = {
-    "__add__": _add, "__radd__": _rev(_m.add),
-    "__sub__": _sub, "__rsub__": _rev(_m.subtract),
-    "__mul__": _mul, "__rmul__": _rev(_m.multiply),
+    "__add__": _m.add, "__radd__": _rev(_m.add),
+    "__sub__": _m.subtract, "__rsub__": _rev(_m.subtract),
+    "__mul__": _m.multiply, "__rmul__": _rev(_m.multiply),
     "__truediv__": _m.truediv, "__rtruediv__": _rev(_m.truediv),
     "__floordiv__": _m.floordiv, "__rfloordiv__": _rev(_m.floordiv),
     "__mod__": _m.mod, "__rmod__": _rev(_m.mod),
@@ -75,7 +63,8 @@ _OPERATORS = {
 }
 
 for _name, _fn in _OPERATORS.items():
-    setattr(Tensor, _name, _fn)
+    if _name not in vars(_TensorCore):  # Tensor inherits + - * from _TensorCore (C when compiled)
+        setattr(Tensor, _name, _fn)
     if _name != "__getitem__":
         setattr(Variable, _name, _fn)
 
