@@ -1,5 +1,5 @@
 # Declarations for the compiled build (Cython reads this beside _core.py; pure Python ignores it).
-# _TensorCore becomes a C type: the hot paths below read and write a tensor's fields directly.
+# _TensorCore and Op become C types: the hot paths below read and write their fields directly.
 cimport cython
 
 cdef class _TensorCore:
@@ -7,8 +7,12 @@ cdef class _TensorCore:
     cdef public object _id
     cdef object __weakref__
 
-@cython.locals(t=_TensorCore)
-cpdef unary(op, x, str kinds=*)
+cdef class Op:
+    cdef public object name, fwd, bwd, jvp, nout, bcast, diff, batch_ok, ufunc
+    cdef dict __dict__
 
 @cython.locals(t=_TensorCore)
-cpdef binary(op, x, y, str kinds=*)
+cpdef unary(Op op, x, str kinds=*)
+
+@cython.locals(t=_TensorCore)
+cpdef binary(Op op, x, y, str kinds=*)

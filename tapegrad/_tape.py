@@ -70,7 +70,47 @@ _IN_CONTEXT_WARNING = (
     "derivatives.")
 
 
-class GradientTape:
+class _TapeCore:
+    """What recording touches: the ids a tape follows, its entries and its explainer (if any).
+
+    The compiled build makes this a C type (see _tape.pxd); GradientTape adds the rest.
+    """
+
+    __slots__ = ("_ids", "_entries", "_explain")
+
+    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        # ans: the output tensor, or the tuple of outputs of a multi-output op
+        ids = self._ids
+        diff = op.diff
+        n = len(xs)
+        if n == 2:
+            a = xs[0]._id in ids and (diff is None or diff[0])
+            b = xs[1]._id in ids and (diff is None or diff[1])
+            needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
+        elif n == 1:
+            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
+        elif diff is None:
+            needs = [i for i, x in enumerate(xs) if x._id in ids] or None
+        else:
+            needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids] or None
+        added = False
+        if needs is not None:
+            if op.nout == 1:
+                if ans._value.dtype.kind in "fc":
+                    ids.add(ans._id)
+                    added = True
+            else:
+                for o in ans:
+                    if o._value.dtype.kind in "fc":
+                        ids.add(o._id)
+                        added = True
+            if added:
+                self._entries.append((op, xs, p, ans, needs))
+        if self._explain is not None:
+            self._explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
+
+
+class GradientTape(_TapeCore):
     """Record operations so that their gradients can be computed (reverse mode).
 
     Operations run inside ``with tf.GradientTape() as tape:`` on watched tensors are recorded;
@@ -136,37 +176,6 @@ class GradientTape:
                 f"tape.{what}(...).")
 
     # ------------------------------------------------------------------ recording hooks
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
-        # ans: the output tensor, or the tuple of outputs of a multi-output op
-        ids = self._ids
-        diff = op.diff
-        n = len(xs)
-        if n == 2:
-            a = xs[0]._id in ids and (diff is None or diff[0])
-            b = xs[1]._id in ids and (diff is None or diff[1])
-            needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
-        elif n == 1:
-            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
-        elif diff is None:
-            needs = [i for i, x in enumerate(xs) if x._id in ids] or None
-        else:
-            needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids] or None
-        added = False
-        if needs is not None:
-            if op.nout == 1:
-                if ans._value.dtype.kind in "fc":
-                    ids.add(ans._id)
-                    added = True
-            else:
-                for o in ans:
-                    if o._value.dtype.kind in "fc":
-                        ids.add(o._id)
-                        added = True
-            if added:
-                self._entries.append((op, xs, p, ans, needs))
-        if self._explain is not None:
-            self._explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
-
     def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
         if self._explain is not None:
             self._explain.on_op(op, xs, outs, recorded=False)
@@ -594,7 +603,7 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 g = g._dense()
         else:
             gs = [pop(o._id, None) for o in ans]
-            if all(x is None for x in gs):
+            if gs.count(None) == len(gs):
                 continue
             for i, o in enumerate(ans):
                 if o._id in src_ids and gs[i] is not None:
