@@ -107,6 +107,7 @@ def _user_where(depth: int = 2) -> tuple | None:
 
 _CONVERSIONS = frozenset({"__float__", "__int__", "__bool__", "__index__", "__array__", "numpy",
                           "__complex__", "__format__"})
+_HOOK_FRAMES = _CONVERSIONS | {"_note_escape"}
 
 
 def _at(where: tuple | None) -> str:
@@ -232,9 +233,11 @@ class _Explainer:
 
     def on_escape(self, t: Tensor, how: str) -> None:
         if not how.startswith(("np.", "ufunc:")):  # the NumPy fallback names the call itself
-            f: Any = sys._getframe(3)  # _note_escape <- Tensor.__float__ <- the converting code
-            while f is not None and _inside(f.f_code) and f.f_code.co_name in _CONVERSIONS:
-                f = f.f_back  # Variable.__float__ -> Tensor.__float__ ...
+            # the converting code: above _note_escape <- Tensor.__float__ <- Variable.__float__ ...
+            # (walked, not counted: when _core is compiled, those functions have no frames)
+            f: Any = sys._getframe(1)
+            while f is not None and _inside(f.f_code) and f.f_code.co_name in _HOOK_FRAMES:
+                f = f.f_back
             if f is not None and _inside(f.f_code):
                 return  # tapegrad's own use of a value (a shape, an axis), not a user's
         self.escapes.append((_next_id(), t._id, how, _user_where()))
