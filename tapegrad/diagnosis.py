@@ -91,7 +91,10 @@ def _inside(code: Any) -> bool:
 
 
 def _user_where(depth: int = 2) -> tuple | None:
-    """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up."""
+    """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up.
+
+    Walked, not counted: the default starts at the hook's caller, since compiled modules (see
+    ``tapegrad._compiled``) have no frames between a hook and the user's code."""
     f: Any = sys._getframe(depth)
     inside = _INSIDE.get
     while f is not None:
@@ -200,11 +203,11 @@ class _Explainer:
                 i = x._id
                 if (i < start or i in watched) and i not in located:
                     located.add(i)
-                    where = _user_where(4)
+                    where = _user_where()
             self.ops.append((op, xs, outs, None, True, where, False))
         else:
             self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
-                             tuple([o._value.dtype for o in outs]), False, _user_where(4), paused))
+                             tuple([o._value.dtype for o in outs]), False, _user_where(), paused))
 
     def compact(self) -> list:
         """Replace the tensors kept for recorded ops by their ids; returns the log."""
