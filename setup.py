@@ -14,7 +14,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
+# binding: functions keep their Python metadata (signatures, __module__, docstrings for doctest and
+# autodoc); annotation_typing off: annotations stay hints, as in pure Python; autotestdict off: no
+# second copy of every docstring example in a __test__ dict (doctest would run them twice)
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True, "autotestdict": False}
 
 
 def _compiled_module():
@@ -39,8 +42,8 @@ class OptionalBuildExt(build_ext):
         self._failed = set()
         try:
             from Cython.Build import cythonize
-            c_files = {e.name: e.sources for e in cythonize(
-                self.extensions, compiler_directives=DIRECTIVES, quiet=True,
+            c_files = {e.name: e.sources for e in cythonize(  # force: directives may have changed
+                self.extensions, compiler_directives=DIRECTIVES, quiet=True, force=True,
                 build_dir=os.path.join("build", "cython"))}
             for ext in self.extensions:  # keep setuptools' Extension objects, now built from C
                 ext.sources = c_files[ext.name]
