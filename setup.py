@@ -51,15 +51,19 @@ class OptionalBuildExt(build_ext):
             _say(f"not compiled, installing as pure Python ({type(e).__name__}: {e})")
             self._failed = {ext.name for ext in self.extensions}
             self.extensions = []
+        self._error = None
         super().run()
+        if self._error:
+            names = ", ".join(sorted(self._failed))
+            _say(f"not compiled, pure Python: {names} ({self._error})")
         self._write_build_info()
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as e:  # no C compiler, or it failed
-            _say(f"{ext.name} not compiled, it stays pure Python ({type(e).__name__}: {e})")
             self._failed.add(ext.name)
+            self._error = self._error or f"{type(e).__name__}: {e}"
 
     def _write_build_info(self):
         built = {name: COMPILED.checksum(COMPILED.source_path(name)) for name, rel in COMPILED.MODULES.items()
