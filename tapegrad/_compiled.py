@@ -100,25 +100,32 @@ def install() -> None:
             elif checksum(source_path(name)) != want:
                 _forced[name] = f"tapegrad/{rel} changed after it was compiled"
         if _forced:
-            _warn("; ".join(_forced.values()) + ": using the pure-Python source instead (slower). "
-                  "Run `pip install -e .` again to recompile.")
+            warn_outside("; ".join(_forced.values()) + ": using the pure-Python source instead "
+                         "(slower). Run `pip install -e .` again to recompile.", RuntimeWarning)
     if _forced:
         sys.meta_path.insert(0, _SourceFinder())
 
 
-def _warn(message: str) -> None:
-    """One RuntimeWarning, shown at the first frame outside tapegrad and the import machinery
-    (tapegrad's own warning filter silences RuntimeWarnings raised from its modules)."""
+_INSIDE = (_HERE + os.sep, os.path.dirname(os.path.realpath(__file__)) + os.sep, "<frozen importlib")
+
+
+def warn_outside(message: str, category: type = UserWarning) -> None:
+    """Warn at the first frame outside tapegrad (and the import machinery): the user's line.
+
+    For warnings raised in compiled modules, where ``stacklevel`` cannot work (their functions
+    have no frames, so a fixed count lands too far up). Python's default filter shows it once per
+    call site. It also escapes tapegrad's own filter, which silences RuntimeWarnings raised from
+    its modules.
+    """
     import warnings
     f: Any = sys._getframe(1)
-    while f is not None and (f.f_code.co_filename.startswith(_HERE)
-                             or f.f_code.co_filename.startswith("<frozen importlib")):
+    while f is not None and f.f_code.co_filename.startswith(_INSIDE):
         f = f.f_back
     if f is None:
-        warnings.warn(message, RuntimeWarning, stacklevel=2)
+        warnings.warn(message, category, stacklevel=2)
         return
     g = f.f_globals
-    warnings.warn_explicit(message, RuntimeWarning, f.f_code.co_filename, f.f_lineno,
+    warnings.warn_explicit(message, category, f.f_code.co_filename, f.f_lineno,
                            module=g.get("__name__", "tapegrad"),
                            registry=g.setdefault("__warningregistry__", {}))
 

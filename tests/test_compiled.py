@@ -90,3 +90,20 @@ def test_a_fresh_build_is_used():
         assert report["status"][name] == "compiled"
         assert report["files"][name] == _compiled.extension_path(name)
     assert "RuntimeWarning" not in stderr
+
+
+def test_warn_outside_points_at_the_first_frame_outside_tapegrad():
+    with pytest.warns(UserWarning, match="here") as rec:
+        _compiled.warn_outside("here")
+    assert rec[0].filename == __file__
+
+
+@pytest.mark.xfail(_compiled.status()["tapegrad._tape"] == "compiled", strict=True,
+                   reason="compiled _tape.watch warns with stacklevel=2, one frame too far up "
+                          "(no frames in compiled code); fix: _compiled.warn_outside(...)")
+def test_a_warning_from_a_compiled_module_points_at_the_users_line():
+    import tapegrad as tf
+    with tf.GradientTape() as tape:
+        with pytest.warns(UserWarning, match="must be floating") as rec:
+            tape.watch(tf.constant([1, 2])); line = sys._getframe().f_lineno  # noqa: E702
+    assert (rec[0].filename, rec[0].lineno) == (__file__, line)
