@@ -56,6 +56,10 @@ class OptionalBuildExt(build_ext):
         if self._error:
             names = ", ".join(sorted(self._failed))
             _say(f"not compiled, pure Python: {names} ({self._error})")
+        if self.inplace:  # a module compiled by an earlier build must not outlive a failed one
+            for name in self._failed:
+                if os.path.exists(self.get_ext_fullpath(name)):
+                    os.remove(self.get_ext_fullpath(name))
         self._write_build_info()
 
     def build_extension(self, ext):

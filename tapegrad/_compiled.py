@@ -96,7 +96,7 @@ def install() -> None:
                 recorded = _recorded()
             want = recorded.get(name)
             if want is None:
-                _forced[name] = f"tapegrad/{rel} was compiled without a build record"
+                _forced[name] = f"tapegrad/{rel} has a compiled module but no build record"
             elif checksum(source_path(name)) != want:
                 _forced[name] = f"tapegrad/{rel} changed after it was compiled"
         if _forced:
