@@ -11,7 +11,8 @@ imports any of them, and for each one the ``.py`` source is used instead of the 
   the file; ``pip install -e .`` again recompiles it).
 
 Otherwise Python's own import picks the compiled module when there is one. :func:`status` tells
-which is in use and why.
+which is in use and why. Compiled functions have no Python frames: code that looks up the stack
+walks past tapegrad's frames instead of counting them (:func:`warn_outside` for warnings).
 """
 from __future__ import annotations
 
