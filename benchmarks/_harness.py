@@ -58,10 +58,12 @@ def ratio(timing: dict, num: str, den: str) -> float:
 
 def versions() -> dict[str, str]:
     """Versions of Python, NumPy, SciPy and whichever peers are installed (imports nothing new
-    beyond package metadata)."""
+    beyond package metadata and tapegrad), and whether tapegrad's compiled modules are in use."""
     import platform
     from importlib import metadata
-    out = {"Python": platform.python_version()}
+
+    import tapegrad
+    out = {"Python": platform.python_version(), "tapegrad build": tapegrad._compiled.summary()}
     for dist, name in (("numpy", "NumPy"), ("scipy", "SciPy"), ("torch", "PyTorch"),
                        ("tensorflow-cpu", "TensorFlow"), ("tensorflow", "TensorFlow"),
                        ("jax", "JAX"), ("jaxlib", "jaxlib"), ("autograd", "autograd")):

@@ -19,6 +19,11 @@ import warnings as _warnings
 # Ops produce inf/nan as IEEE arithmetic says (as TensorFlow does), without NumPy's warnings.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapegrad(\.|$)")
 
+# The compiled build's guard: TAPEGRAD_PURE=1, or a source changed since it was compiled, loads the
+# .py sources of the compiled modules (see tapegrad/_compiled.py). Runs before they are imported.
+from . import _compiled
+_compiled.install()
+
 from . import dtypes, errors
 from ._core import IndexedSlices, Tensor, TensorShape, Variable, constant, convert_to_tensor
 from ._tape import GradientTape, UnconnectedGradients

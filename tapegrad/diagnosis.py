@@ -91,7 +91,10 @@ def _inside(code: Any) -> bool:
 
 
 def _user_where(depth: int = 2) -> tuple | None:
-    """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up."""
+    """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up.
+
+    Walked, not counted: the default starts at the hook's caller, since compiled modules (see
+    ``tapegrad._compiled``) have no frames between a hook and the user's code."""
     f: Any = sys._getframe(depth)
     inside = _INSIDE.get
     while f is not None:
@@ -107,6 +110,7 @@ def _user_where(depth: int = 2) -> tuple | None:
 
 _CONVERSIONS = frozenset({"__float__", "__int__", "__bool__", "__index__", "__array__", "numpy",
                           "__complex__", "__format__"})
+_HOOK_FRAMES = _CONVERSIONS | {"_note_escape"}
 
 
 def _at(where: tuple | None) -> str:
@@ -199,11 +203,11 @@ class _Explainer:
                 i = x._id
                 if (i < start or i in watched) and i not in located:
                     located.add(i)
-                    where = _user_where(4)
+                    where = _user_where()
             self.ops.append((op, xs, outs, None, True, where, False))
         else:
             self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
-                             tuple([o._value.dtype for o in outs]), False, _user_where(4), paused))
+                             tuple([o._value.dtype for o in outs]), False, _user_where(), paused))
 
     def compact(self) -> list:
         """Replace the tensors kept for recorded ops by their ids; returns the log."""
@@ -232,9 +236,11 @@ class _Explainer:
 
     def on_escape(self, t: Tensor, how: str) -> None:
         if not how.startswith(("np.", "ufunc:")):  # the NumPy fallback names the call itself
-            f: Any = sys._getframe(3)  # _note_escape <- Tensor.__float__ <- the converting code
-            while f is not None and _inside(f.f_code) and f.f_code.co_name in _CONVERSIONS:
-                f = f.f_back  # Variable.__float__ -> Tensor.__float__ ...
+            # the converting code: above _note_escape <- Tensor.__float__ <- Variable.__float__ ...
+            # (walked, not counted: when _core is compiled, those functions have no frames)
+            f: Any = sys._getframe(1)
+            while f is not None and _inside(f.f_code) and f.f_code.co_name in _HOOK_FRAMES:
+                f = f.f_back
             if f is not None and _inside(f.f_code):
                 return  # tapegrad's own use of a value (a shape, an axis), not a user's
         self.escapes.append((_next_id(), t._id, how, _user_where()))
