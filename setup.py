@@ -86,7 +86,10 @@ def _ext_name(rel):
 
 
 setup(
-    ext_modules=[Extension(_ext_name(rel), [os.path.join("tapegrad", *rel.split("/"))], optional=True)
+    # CYTHON_USE_TYPE_SPECS: the C types declared in the .pxd files (Tensor, Op, ...) are heap types,
+    # which stay open to the attributes that other modules set on them (Tensor's operators)
+    ext_modules=[Extension(_ext_name(rel), [os.path.join("tapegrad", *rel.split("/"))], optional=True,
+                           define_macros=[("CYTHON_USE_TYPE_SPECS", "1")])
                  for rel in COMPILED.MODULES.values()],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -40,10 +40,15 @@ def source_path(name: str) -> str:
 
 
 def checksum(path: str) -> str:
-    """A checksum of a source file (CRC-32 and size: cheap to import and to compute)."""
+    """A checksum of a source file and of its Cython declarations (``.pxd``) if it has them
+    (CRC-32 and size: cheap to import and to compute)."""
     import zlib
     with open(path, "rb") as f:
         data = f.read()
+    pxd = path[:-3] + ".pxd"
+    if os.path.exists(pxd):
+        with open(pxd, "rb") as f:
+            data += f.read()
     return f"crc32:{zlib.crc32(data):08x}:{len(data)}"
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import builtins
 import itertools
 import threading
-import warnings
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from . import dtypes as _dt
+from ._compiled import warn_outside as _warn_outside
+from ._framed import call as _call, framed as _framed
 from ._refs import unshared as _unshared
 from .errors import InvalidArgumentError
 
@@ -144,15 +145,24 @@ class TensorShape(tuple):
 
 
 # --------------------------------------------------------------------------- tensors
-class _TensorCore:
-    """A tensor's fields (its array and its id) and its hottest operators.
+class Tensor:
+    """An immutable n-dimensional array that GradientTapes can follow.
 
-    The compiled build makes this a C type (see _core.pxd); :class:`Tensor` adds everything
-    else in Python, where ops/__init__.py and _numpy_interop.py install the other operators.
+    Create tensors with :func:`tapegrad.constant` or :func:`tapegrad.convert_to_tensor`; ops
+    return them. ``numpy()`` gives the value as a NumPy array (a read-only view)::
+
+        >>> import tapegrad as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.shape, x.dtype
+        (TensorShape([2, 2]), tf.float32)
+        >>> (x @ x)[0].numpy()
+        array([ 7., 10.], dtype=float32)
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 100
 
+    # The hottest operators call the dispatcher directly; ops/__init__.py installs the others.
     def __add__(self, other: Any) -> Any:
         return binary(_ADD, self, other)
 
@@ -170,24 +180,6 @@ class _TensorCore:
 
     def __rmul__(self, other: Any) -> Any:
         return binary(_MUL, other, self)
-
-
-class Tensor(_TensorCore):
-    """An immutable n-dimensional array that GradientTapes can follow.
-
-    Create tensors with :func:`tapegrad.constant` or :func:`tapegrad.convert_to_tensor`; ops
-    return them. ``numpy()`` gives the value as a NumPy array (a read-only view)::
-
-        >>> import tapegrad as tf
-        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
-        >>> x.shape, x.dtype
-        (TensorShape([2, 2]), tf.float32)
-        >>> (x @ x)[0].numpy()
-        array([ 7., 10.], dtype=float32)
-    """
-
-    __slots__ = ()
-    __array_priority__ = 100
 
     def __init__(self, value: Any, dtype: Any = None) -> None:
         t = convert_to_tensor(value, dtype=dtype)
@@ -331,11 +323,8 @@ class _Ref:
         return isinstance(other, _Ref) and other._t is self._t
 
 
-_new = Tensor.__new__  # ``_new(Tensor)``: a tensor without __init__ (its fields set by the caller)
-
-
 def _wrap(v: Any) -> Tensor:
-    t = _new(Tensor)
+    t = Tensor.__new__(Tensor)  # no __init__: the dispatchers make tensors this way too
     t._value = v
     t._id = _next_id()
     return t
@@ -538,7 +527,7 @@ class Variable:
         # ``fresh``: ``v`` was just computed here and nobody else holds it, so no copy is needed
         v = np.asarray(v) if fresh else np.array(v, copy=True)
         v.flags.writeable = False
-        snap = _new(Tensor)
+        snap = Tensor.__new__(Tensor)
         snap._value = v
         snap._id = self._id  # every read shares the variable's id: gradients sum over reads
         self._snap = snap
@@ -639,10 +628,10 @@ class Variable:
             arr = self._snap._value
             if type(arr) is np.ndarray and arr.flags.owndata and arr.shape == np.shape(delta):
                 arr.flags.writeable = True
-                ufunc(arr, delta, out=arr)
+                _call(ufunc, arr, delta, out=arr)  # (_framed: NumPy's warnings stay silenced)
                 arr.flags.writeable = False
                 return
-        self._set(ufunc(self._snap._value, delta), fresh=True)
+        self._set(_call(ufunc, self._snap._value, delta), fresh=True)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Set the value; returns the variable (like TF's ``read_value=True`` result)."""
@@ -797,6 +786,13 @@ class Op:
         return f"<op {self.name}>"
 
 
+def _probe() -> None:
+    pass
+
+
+# False in the compiled build, whose functions have no Python frames: op forwards then run through
+# _framed, so that NumPy's floating-point warnings stay silenced (see tapegrad/_framed.py).
+_FRAMES = type(_probe) is type(_unshared)
 REGISTRY: dict[str, Op] = {}
 _ADD: Any = None  # AddV2, Sub and Mul, set by ops/math_ops.py (Tensor's operators; deriv rules
 _SUB: Any = None  # multiply by Mul)
@@ -835,7 +831,8 @@ def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: 
     if name in REGISTRY:
         raise ValueError(f"op {name!r} is declared twice")
     op = Op()
-    op.name, op.fwd, op.nout, op.bcast, op.batch_ok = name, fwd, nout, broadcast, batch_ok
+    op.name, op.nout, op.bcast, op.batch_ok = name, nout, broadcast, batch_ok
+    op.fwd = fwd if _FRAMES else _framed(fwd)
     op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     if nondiff:
         op.bwd = op.jvp = op.diff = None
@@ -937,7 +934,7 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     if _active and (stack := _tls.stack):
         return _record(op, xs, p, out, stack)
     if op.nout == 1:
-        t = _new(Tensor)
+        t = Tensor.__new__(Tensor)
         t._value = out
         t._id = _next_id()
         return t
@@ -957,7 +954,7 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
         out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
-    t = _new(Tensor)
+    t = Tensor.__new__(Tensor)
     t._value = out
     t._id = _next_id()
     if _active and (stack := _tls.stack):
@@ -993,7 +990,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
                     out = op.fwd(xv, y)
                 except (ValueError, TypeError, ArithmeticError) as e:
                     raise _op_error(op, (x,), e) from None
-                t = _new(Tensor)
+                t = Tensor.__new__(Tensor)
                 t._value = out
                 t._id = _next_id()
                 return t
@@ -1013,7 +1010,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError) as e:
         raise _op_error(op, (x, y), e) from None
-    t = _new(Tensor)
+    t = Tensor.__new__(Tensor)
     t._value = out
     t._id = _next_id()
     if stack:
@@ -1045,7 +1042,7 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
 
 def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:
     if op.nout == 1:
-        ans = _new(Tensor)
+        ans = Tensor.__new__(Tensor)
         ans._value = out
         ans._id = _next_id()
     else:
@@ -1112,7 +1109,7 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
         raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.")
     a = np.array(v)  # 0-d: ufuncs take an array operand faster than a NumPy scalar
     a.flags.writeable = False  # one array for every use of the constant
-    t = _new(Tensor)
+    t = Tensor.__new__(Tensor)
     t._value = a
     t._id = _next_id()
     if len(_SCALARS) > 4096:
@@ -1170,6 +1167,6 @@ def as_tensor(x: Any) -> Tensor:
 
 
 def warn_once(key: str, msg: str) -> None:
-    """Warn about ``key`` at the caller's caller; Python's default filter shows it once per
-    call site (TensorFlow logs such warnings once per process)."""
-    warnings.warn(msg, stacklevel=3)
+    """Warn about ``key`` at the user's line; Python's default filter shows it once per call site
+    (TensorFlow logs such warnings once per process)."""
+    _warn_outside(msg)

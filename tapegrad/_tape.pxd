@@ -1,6 +1,6 @@
 # Declarations for the compiled build (see _core.pxd).
 cimport cython
-from tapegrad._core cimport Op, _TensorCore
+from tapegrad._core cimport Op, Tensor
 
 cdef class _TapeCore:
     cdef public set _ids
@@ -10,5 +10,5 @@ cdef class _TapeCore:
     @cython.locals(op=Op, ids=set)
     cpdef _record(self, op, xs, p, ans, k)
 
-@cython.locals(op=Op, x=_TensorCore)
+@cython.locals(op=Op, x=Tensor)
 cpdef dict _backward(list entries, dict ct, set owned, set src_ids, bint free, batch, observe=*)

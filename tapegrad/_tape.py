@@ -22,13 +22,14 @@ contribution densifies them.
 from __future__ import annotations
 
 import enum
-import warnings
 from typing import Any, Iterator
 
 import numpy as np
 
 from . import _nest
-from ._core import (IndexedSlices, Tensor, Variable, _next_id, _pop, _push, _tls, _wrap,
+from ._compiled import warn_outside
+from ._framed import call as _call
+from ._core import (IndexedSlices, Tensor, Variable, _pop, _push, _tls, _wrap,
                     convert_to_tensor)
 from . import _core
 from .errors import InternalError
@@ -199,8 +200,7 @@ class GradientTape(_TapeCore):
         self._check_entered("watch")
         flat = _nest.flatten(tensor)
         if not flat and isinstance(tensor, (list, tuple, dict)):
-            warnings.warn("GradientTape.watch was given an empty structure; nothing is watched.",
-                          stacklevel=2)
+            warn_outside("GradientTape.watch was given an empty structure; nothing is watched.")
         for t in flat:
             if isinstance(t, Variable):
                 self._watch_var(t)
@@ -219,9 +219,9 @@ class GradientTape(_TapeCore):
                     "value first with x = tf.constant(value) (or tf.convert_to_tensor) and use x "
                     "in the computation.")
             if kind not in "fc":
-                warnings.warn(
+                warn_outside(
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-                    f"tf.{t.dtype.name}. Its gradient will be None.", stacklevel=2)
+                    f"tf.{t.dtype.name}. Its gradient will be None.")
         if self._explain is not None:
             self._explain.on_watch(flat)
 
@@ -558,9 +558,9 @@ def _accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
     if not (_core._active and _tls.stack):
         pv, gv = prev._value, g._value
         if key in owned:
-            np.add(pv, gv, out=pv)
+            _call(np.add, pv, gv, out=pv)  # (_framed: NumPy's warnings stay silenced)
             return
-        s = pv + gv
+        s = _call(np.add, pv, gv)
         if type(s) is np.ndarray and s.shape == pv.shape:
             owned.add(key)
         ct[key] = _wrap(s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Tensor, Variable, _TensorCore
+from .._core import Tensor, Variable
 from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
 
 _m, _a, _l = math_ops, array_ops, linalg_ops
@@ -63,7 +63,7 @@ _OPERATORS = {
 }
 
 for _name, _fn in _OPERATORS.items():
-    if _name not in vars(_TensorCore):  # Tensor inherits + - * from _TensorCore (C when compiled)
+    if _name not in vars(Tensor):  # + - * are in Tensor's body (C slots when compiled)
         setattr(Tensor, _name, _fn)
     if _name != "__getitem__":
         setattr(Variable, _name, _fn)
