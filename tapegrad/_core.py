@@ -1112,6 +1112,8 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
     t = Tensor.__new__(Tensor)
     t._value = a
     t._id = _next_id()
+    if y == 0:  # -0.0 == 0.0 (one key): zeros are not cached, so each keeps its sign
+        return t
     if len(_SCALARS) > 4096:
         _SCALARS.clear()
     _SCALARS[key] = t

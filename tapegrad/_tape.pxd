@@ -7,7 +7,7 @@ cdef class _TapeCore:
     cdef public list _entries
     cdef public object _explain
 
-    @cython.locals(op=Op, ids=set)
+    @cython.locals(op=Op, ids=set, x=Tensor, y=Tensor, t=Tensor)
     cpdef _record(self, op, xs, p, ans, k)
 
 @cython.locals(op=Op, x=Tensor)

@@ -85,11 +85,13 @@ class _TapeCore:
         diff = op.diff
         n = len(xs)
         if n == 2:
-            a = xs[0]._id in ids and (diff is None or diff[0])
-            b = xs[1]._id in ids and (diff is None or diff[1])
+            x, y = xs
+            a = x._id in ids and (diff is None or diff[0])
+            b = y._id in ids and (diff is None or diff[1])
             needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
         elif n == 1:
-            needs = _NEEDS0 if xs[0]._id in ids and (diff is None or diff[0]) else None
+            x = xs[0]
+            needs = _NEEDS0 if x._id in ids and (diff is None or diff[0]) else None
         elif diff is None:
             needs = [i for i, x in enumerate(xs) if x._id in ids] or None
         else:
@@ -97,8 +99,10 @@ class _TapeCore:
         added = False
         if needs is not None:
             if op.nout == 1:
-                if ans._value.dtype.kind in "fc":
-                    ids.add(ans._id)
+                t = ans  # (named: the compiled build reads its fields directly, see _tape.pxd)
+                kind = t._value.dtype.kind
+                if kind == "f" or kind == "c":
+                    ids.add(t._id)
                     added = True
             else:
                 for o in ans:

@@ -197,3 +197,16 @@ def test_variable_updates_never_change_what_a_reader_holds():
         x.assign_add(1.0)        # the tape saved the first read: it must not change
         z = y * x
     assert float(tape.gradient(z, x)) == 2 * 2 * 3 + 4 and float(x) == 3.0
+
+
+def test_a_recorded_op_with_a_negative_zero_scalar_keeps_its_sign():
+    # Python-scalar operands become cached constants under a tape; -0.0 == 0.0 must not share one
+    x = tf.constant([1.0, -2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        a = x * 0.0
+        b = x * -0.0
+        c = x + -0.0
+    np.testing.assert_array_equal(np.signbit(a.numpy()), [False, True])
+    np.testing.assert_array_equal(np.signbit(b.numpy()), [True, False])
+    np.testing.assert_array_equal(c.numpy(), [1.0, -2.0])
