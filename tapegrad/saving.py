@@ -268,16 +268,24 @@ def _entries(z: zipfile.ZipFile, what: str) -> dict[str, zipfile.ZipInfo]:
 
 def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> tuple:
     """``(shape, fortran_order, dtype, data_offset)`` of an entry, from its .npy header alone."""
+    declared = info.file_size
+    if declared < 10:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, too few for an .npy "
+                          "array")
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != declared:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but stores "
+                          f"{info.compress_size} bytes uncompressed; the file is damaged or crafted")
     try:
         with z.open(info) as m:
-            raw = m.read(12)
+            raw = m.read(10)
             n = 10 if raw[6:7] == b"\x01" else 12
+            raw += m.read(n - 10)
             size = int.from_bytes(raw[8:n], "little")
             if size <= _MAX_HEADER:
                 raw += m.read(n + size - len(raw))
     except _CORRUPT as e:
         raise _unreadable(what, f"the entry {key!r}: {type(e).__name__}: {e}") from None
-    if len(raw) < 10 or raw[:6] != b"\x93NUMPY" or raw[6] not in (1, 2) or raw[7]:
+    if len(raw) < n or raw[:6] != b"\x93NUMPY" or raw[6] not in (1, 2) or raw[7]:
         raise _unreadable(what, f"the entry {key!r} is not a version 1 or 2 .npy array")
     if size > _MAX_HEADER:
         raise _unreadable(what, f"the entry {key!r} has a {size}-byte .npy header; an array's "
@@ -297,8 +305,8 @@ def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> t
     if any(d < 0 for d in shape):
         raise _unreadable(what, f"the entry {key!r} has a negative dimension in its shape {shape}")
     need = n + size + math.prod(shape) * dtype.itemsize
-    if info.file_size != need:
-        raise _unreadable(what, f"the entry {key!r} declares {info.file_size} bytes, but its .npy "
+    if declared != need:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but its .npy "
                           f"header (shape {list(shape)}, dtype {dtype}) makes it {need} bytes; the "
                           "file is damaged or crafted, and none of its data was read")
     return shape, fortran, dtype, n + size
@@ -309,8 +317,8 @@ def _data(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str, shape:
     try:
         with z.open(info) as m:
             m.read(offset)
-            data = m.read(info.file_size - offset)
-            if len(data) < info.file_size - offset or m.read(1):   # reading to the end checks the CRC
+            data = m.read(info.file_size - offset)   # reading to the declared end checks the CRC
+            if len(data) < info.file_size - offset:
                 raise EOFError(f"its data is {len(data)} bytes, expected {info.file_size - offset}")
     except _CORRUPT as e:
         raise _unreadable(what, f"the entry {key!r}: {type(e).__name__}: {e}") from None
