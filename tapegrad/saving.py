@@ -27,6 +27,15 @@ file costs little and a failed load leaves the variables as they were. Files wri
 >>> tf.saving.load_variables(buf, [w, b])
 >>> w.numpy()
 array([[1., 2.]], dtype=float32)
+
+Any string is a key; ``np.load`` shows the escaped ones escaped:
+
+>>> import numpy as np
+>>> buf = io.BytesIO()
+>>> tf.saving.save_variables(buf, {"allow_pickle": w, "50%": b})
+>>> _ = buf.seek(0)
+>>> np.load(buf, allow_pickle=False).files
+['allow_pickle', '50%25']
 """
 from __future__ import annotations
 
