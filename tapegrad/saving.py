@@ -5,8 +5,18 @@ What can be saved: a :class:`~tapegrad.Module` (its variables are keyed by attri
 Variables (keyed by their names without the ``":0"`` suffix, which must then be unique). An
 optimizer's state can be saved the same way: ``save_variables(path, opt.variables)``.
 
-Loading checks every name, shape and dtype before it assigns anything, so a failed load leaves
-the variables as they were.
+Saving to a path is atomic: the file is written beside the target under a temporary name,
+flushed to disk and renamed over it, so a failed save (a full disk, an interrupt) leaves the
+previous checkpoint as it was.
+
+Every key is kept exactly. The file is a zip of ``.npy`` arrays named ``<key>.npy``, which
+``np.load`` reads; ``%``, ``\\``, control characters and unpaired surrogates in a key are
+written as ``%XX`` (``%uXXXX`` for a surrogate), so ``np.load`` shows such keys escaped.
+
+Loading reads the zip directory and each entry's ``.npy`` header first and checks every name,
+shape, dtype and declared size before it reads any data, so a damaged, crafted or mismatched
+file costs little and a failed load leaves the variables as they were. Files written by
+``np.savez`` load too, as do big-endian arrays (converted to native byte order).
 
 >>> import io, tapegrad as tf
 >>> w, b = tf.Variable([[1.0, 2.0]], name="w"), tf.Variable([0.5], name="b")
@@ -17,11 +27,27 @@ the variables as they were.
 >>> tf.saving.load_variables(buf, [w, b])
 >>> w.numpy()
 array([[1., 2.]], dtype=float32)
+
+Any string is a key; ``np.load`` shows the escaped ones escaped:
+
+>>> import numpy as np
+>>> buf = io.BytesIO()
+>>> tf.saving.save_variables(buf, {"allow_pickle": w, "50%": b})
+>>> _ = buf.seek(0)
+>>> np.load(buf, allow_pickle=False).files
+['allow_pickle', '50%25']
 """
 from __future__ import annotations
 
+import io
+import math
 import os
+import re
+import secrets
+import stat
+import struct
 import zipfile
+import zlib
 from typing import Any, BinaryIO, Union
 
 import numpy as np
@@ -33,13 +59,37 @@ __all__ = ["save_variables", "load_variables", "variables_by_name"]
 
 PathLike = Union[str, "os.PathLike[str]", BinaryIO]
 
+# Format 1: np.savez, member "<key>.npy" with the key verbatim, no comment.
+# Format 2: members "<escaped key>.npy", and the zip comment below names the format.
+_FORMAT = 2
+_COMMENT = b"tapegrad saved variables; format %d"
+_COMMENT_RE = re.compile(rb"tapegrad saved variables; format (\d+)")
+_UNSAFE = re.compile("[%\\\\\x00-\x1f\x7f\ud800-\udfff]")
+_ESCAPE = re.compile("%(?:u([0-9A-F]{4})|([0-9A-F]{2}))")
+_MAX_HEADER = 10000      # NumPy's own limit on an .npy header it will parse
+_CORRUPT = (OSError, EOFError, ValueError, struct.error, zipfile.BadZipFile, zlib.error)
+
 
 def _key(path: tuple) -> str:
     return "/".join(str(p) for p in path)
 
 
+def _escape(key: str) -> str:
+    return _UNSAFE.sub(lambda m: "%{:02X}".format(ord(m[0])) if ord(m[0]) < 0x100
+                       else "%u{:04X}".format(ord(m[0])), key)
+
+
+def _unescape(name: str) -> str | None:
+    """The key escaped as ``name``, or None if ``_escape`` does not write ``name``."""
+    key = _ESCAPE.sub(lambda m: chr(int(m[1] or m[2], 16)), name)
+    return key if _escape(key) == name else None
+
+
 def variables_by_name(variables: Any) -> dict[str, Variable]:
     """The ``{key: Variable}`` mapping that :func:`save_variables` writes for ``variables``.
+
+    Raises ``ValueError`` if two different variables of a Module would get the same key
+    (``{"a/b": v1, "a": {"b": v2}}`` both give ``"a/b"``).
 
     >>> import tapegrad as tf
     >>> m = tf.Module()
@@ -52,10 +102,19 @@ def variables_by_name(variables: Any) -> dict[str, Variable]:
     out: dict[str, Variable] = {}
     if isinstance(variables, Module):
         seen: set = set()
+        where: dict[str, tuple] = {}
         for path, v in variables._flatten(predicate=_is_variable, with_path=True):
-            if id(v) not in seen:  # a variable reachable by several paths keeps its first
-                seen.add(id(v))
-                out[_key(path)] = v
+            if id(v) in seen:  # a variable reachable by several paths keeps its first
+                continue
+            seen.add(id(v))
+            k = _key(path)
+            if k in out:
+                raise ValueError(f"Two different variables would be saved under the key {k!r}: "
+                                 f"the one at {where[k]} and the one at {path} (a key joins the "
+                                 "attribute names, list indices and dict keys on the way with "
+                                 "'/'). Rename one of them, or save a dict {key: variable} "
+                                 "with keys of your choosing.")
+            out[k], where[k] = v, path
         return out
     if isinstance(variables, dict):
         items = list(variables.items())
@@ -84,66 +143,249 @@ def variables_by_name(variables: Any) -> dict[str, Variable]:
     return out
 
 
+def _write_npz(f: BinaryIO, arrays: dict[str, np.ndarray]) -> None:
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as z:
+        for key, a in arrays.items():
+            with z.open(_escape(key) + ".npy", "w", force_zip64=True) as m:
+                np.lib.format.write_array(m, a, allow_pickle=False)
+        z.comment = _COMMENT % _FORMAT
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:      # Windows cannot open a folder; the rename is durable there already
+        return
+    try:
+        os.fsync(fd)
+    except OSError:      # some file systems refuse to sync a folder
+        pass
+    finally:
+        os.close(fd)
+
+
 def save_variables(file: PathLike, variables: Any) -> None:
     """Write the values of ``variables`` to ``file`` in NumPy's ``.npz`` format (no pickle).
 
     ``variables``: a Module, a dict ``{name: Variable}``, or a list of uniquely named Variables.
-    ``file``: a path (NumPy adds ``.npz`` when the name has no such suffix) or a binary file.
+    ``file``: a path (``.npz`` is added when the name has no such suffix) or a binary file
+    object. A path is written atomically: to a temporary file in the same folder, flushed to
+    disk, then renamed over ``file``; if anything fails, the temporary file is removed and an
+    existing ``file`` is left untouched. A file object cannot be written atomically: a failure
+    leaves it holding part of a checkpoint.
     Read the file back with :func:`load_variables`, or with ``np.load`` in any program.
     """
     named = variables_by_name(variables)
     arrays = {k: np.asarray(v.numpy()) for k, v in named.items()}
-    if isinstance(file, (str, os.PathLike)):
-        file = os.fspath(file)
-        if not file.endswith(".npz"):
-            file += ".npz"
-    np.savez(file, **arrays)
+    if not isinstance(file, (str, os.PathLike)):
+        _write_npz(file, arrays)
+        return
+    path = os.fspath(file)
+    if not path.endswith(".npz"):
+        path += ".npz"
+    path = os.path.realpath(path)            # through a symlink, as a plain write would go
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"Cannot save to {path!r}: the folder {folder!r} does not exist; "
+                                "create it first (os.makedirs).") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            _write_npz(f, arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))   # keep the old file's mode
+        except FileNotFoundError:
+            pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(folder)
+
+
+def _unreadable(what: str, detail: str) -> ValueError:
+    return ValueError(f"{what} is not a readable .npz file of saved variables: {detail}")
+
+
+def _open_zip(f: BinaryIO, what: str) -> zipfile.ZipFile:
+    """The zip archive that starts at ``f``'s current position and runs to the end of ``f``."""
+    try:
+        start = f.tell()
+        magic = f.read(6)
+        f.seek(start)
+    except (OSError, ValueError, AttributeError) as e:
+        raise ValueError(f"Cannot read {what}: load_variables needs a readable, seekable binary "
+                         f"file or a path ({type(e).__name__}: {e}).") from None
+    if not isinstance(magic, bytes):
+        raise ValueError(f"Cannot read {what}: it is open in text mode; open it with 'rb'.")
+    if not magic:
+        raise _unreadable(what, f"the file object is at its end (position {start}), so there is "
+                          "nothing to read; call file.seek(0) first (save_variables leaves the "
+                          "position after what it wrote)" if start else "it is empty")
+    if magic.startswith(b"\x93NUMPY"):
+        raise _unreadable(what, "it holds a single array, not named arrays")
+    if not magic.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        hint = " (it looks like a pickle, which tapegrad never loads)" if magic[0] == 0x80 else ""
+        raise _unreadable(what, f"it has no zip signature at position {start}{hint}; an .npz "
+                          "file is a zip archive of .npy arrays")
+    try:
+        z = zipfile.ZipFile(f)
+    except _CORRUPT as e:
+        raise _unreadable(what, f"{type(e).__name__}: {e}") from None
+    first = min((i.header_offset for i in z.infolist()), default=start)
+    if first != start:
+        z.close()
+        raise _unreadable(what, f"the zip archive that ends the file starts at byte {first}, not "
+                          f"at the file object's position {start}; seek to where the saved "
+                          "variables start")
+    return z
+
+
+def _entries(z: zipfile.ZipFile, what: str) -> dict[str, zipfile.ZipInfo]:
+    """``{key: entry}`` from the zip directory alone (no data is read)."""
+    found = _COMMENT_RE.fullmatch(z.comment)
+    version = int(found[1]) if found else 1
+    if version > _FORMAT:
+        raise ValueError(f"{what} was written by a newer tapegrad (file format {version}; this "
+                         f"version reads formats 1 to {_FORMAT}): upgrade tapegrad to load it.")
+    out: dict[str, zipfile.ZipInfo] = {}
+    for info in z.infolist():
+        name = info.filename
+        key = None if not name.endswith(".npy") else name[:-4] if version == 1 else _unescape(name[:-4])
+        if key is None:
+            raise _unreadable(what, f"the entry {name!r} is not an array saved by save_variables "
+                              "or np.savez (expected '<key>.npy'" + (", with the key escaped)"
+                                                                     if version > 1 else ")"))
+        if key in out:
+            raise _unreadable(what, f"the key {key!r} has two entries")
+        if info.flag_bits & 0x1:
+            raise _unreadable(what, f"the entry {key!r} is encrypted")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise _unreadable(what, f"the entry {key!r} uses zip compression method "
+                              f"{info.compress_type}; only stored and deflated entries (as "
+                              "np.savez and np.savez_compressed write) are read")
+        out[key] = info
+    return out
+
+
+def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> tuple:
+    """``(shape, fortran_order, dtype, data_offset)`` of an entry, from its .npy header alone."""
+    declared = info.file_size
+    if declared < 10:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, too few for an .npy "
+                          "array")
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != declared:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but stores "
+                          f"{info.compress_size} bytes uncompressed; the file is damaged or crafted")
+    try:
+        with z.open(info) as m:
+            raw = m.read(10)
+            n = 10 if raw[6:7] == b"\x01" else 12
+            raw += m.read(n - 10)
+            size = int.from_bytes(raw[8:n], "little")
+            if size <= _MAX_HEADER:
+                raw += m.read(n + size - len(raw))
+    except _CORRUPT as e:
+        raise _unreadable(what, f"the entry {key!r}: {type(e).__name__}: {e}") from None
+    if len(raw) < n or raw[:6] != b"\x93NUMPY" or raw[6] not in (1, 2) or raw[7]:
+        raise _unreadable(what, f"the entry {key!r} is not a version 1 or 2 .npy array")
+    if size > _MAX_HEADER:
+        raise _unreadable(what, f"the entry {key!r} has a {size}-byte .npy header; an array's "
+                          f"header is under {_MAX_HEADER} bytes")
+    if len(raw) < n + size:
+        raise _unreadable(what, f"the entry {key!r} ends inside its .npy header")
+    hdr = io.BytesIO(raw)
+    try:
+        read = (np.lib.format.read_array_header_1_0 if np.lib.format.read_magic(hdr) == (1, 0)
+                else np.lib.format.read_array_header_2_0)
+        shape, fortran, dtype = read(hdr)
+    except ValueError as e:
+        raise _unreadable(what, f"the entry {key!r} has a bad .npy header: {e}") from None
+    if dtype.hasobject:
+        raise _unreadable(what, f"the entry {key!r} holds Python objects (dtype {dtype}), which "
+                          "only pickle could restore, and tapegrad never unpickles")
+    if any(d < 0 for d in shape):
+        raise _unreadable(what, f"the entry {key!r} has a negative dimension in its shape {shape}")
+    need = n + size + math.prod(shape) * dtype.itemsize
+    if declared != need:
+        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but its .npy "
+                          f"header (shape {list(shape)}, dtype {dtype}) makes it {need} bytes; the "
+                          "file is damaged or crafted, and none of its data was read")
+    return shape, fortran, dtype, n + size
+
+
+def _data(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str, shape: tuple,
+          fortran: bool, dtype: np.dtype, offset: int) -> np.ndarray:
+    try:
+        with z.open(info) as m:
+            m.read(offset)
+            data = m.read(info.file_size - offset)   # reading to the declared end checks the CRC
+            if len(data) < info.file_size - offset:
+                raise EOFError(f"its data is {len(data)} bytes, expected {info.file_size - offset}")
+    except _CORRUPT as e:
+        raise _unreadable(what, f"the entry {key!r}: {type(e).__name__}: {e}") from None
+    a = np.frombuffer(data, dtype).reshape(shape, order="F" if fortran else "C")
+    return a if dtype.isnative else a.astype(dtype.newbyteorder("="))
+
+
+def _read(f: BinaryIO, what: str, named: dict[str, Variable], strict: bool) -> dict[str, np.ndarray]:
+    with _open_zip(f, what) as z:
+        entries = _entries(z, what)
+        problems = []
+        missing = [k for k in named if k not in entries]
+        if missing:
+            problems.append(f"missing from the file: {missing}")
+        extra = [k for k in entries if k not in named]
+        if extra and strict:
+            problems.append(f"in the file but not among the variables: {extra} (pass "
+                            "strict=False to ignore them)")
+        headers = {}
+        for k, v in named.items():
+            if k not in entries:
+                continue
+            shape, fortran, dtype, offset = headers[k] = _header(z, entries[k], k, what)
+            if shape != tuple(v.shape):
+                problems.append(f"{k!r}: the file has shape {list(shape)}, the variable has shape "
+                                f"{list(v.shape)}")
+            elif dtype.newbyteorder("=") != v.dtype.as_numpy_dtype:
+                problems.append(f"{k!r}: the file has dtype {dtype}, the variable has dtype "
+                                f"{v.dtype.name}")
+        if problems:
+            raise ValueError(f"Cannot restore the variables from {what}; nothing was assigned:\n  "
+                             + "\n  ".join(problems))
+        return {k: _data(z, entries[k], k, what, *headers[k]) for k in named}
 
 
 def load_variables(file: PathLike, variables: Any, strict: bool = True) -> None:
     """Assign the values saved in ``file`` to ``variables`` (as in :func:`save_variables`).
 
+    ``file``: a path (``.npz`` is added if the name does not exist without it) or a seekable
+    binary file object; a file object is read from its current position, like ``np.load``.
     Every variable must have an entry of the same shape and dtype; with ``strict`` (the
-    default), every entry in the file must belong to a variable too. Nothing is assigned unless
-    all checks pass. Raises ``ValueError`` naming the missing, unexpected or mismatched entries.
+    default), every entry in the file must belong to a variable too. Names, shapes, dtypes and
+    sizes are checked from the zip directory and the ``.npy`` headers before any data is read,
+    and nothing is assigned unless all checks pass. Raises ``ValueError`` naming the file and
+    the missing, unexpected, mismatched or damaged entries.
     """
     named = variables_by_name(variables)
-    if isinstance(file, (str, os.PathLike)):
-        file = os.fspath(file)
-        if not os.path.exists(file) and os.path.exists(file + ".npz"):
-            file += ".npz"
-    try:
-        data = np.load(file, allow_pickle=False)
-        if not hasattr(data, "files"):
-            raise ValueError("it holds a single array, not named arrays")
-        with data:
-            stored = {k: data[k] for k in data.files}
-        bad = [k for k, a in stored.items() if not isinstance(a, np.ndarray)]
-        if bad:   # NpzFile hands back the raw bytes of a member that is not an .npy payload
-            raise ValueError(f"the entries {bad} are not NumPy arrays")
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as e:
-        detail = f": {e}" if str(e) else ""
-        raise ValueError(f"{file!r} is not a readable .npz file of saved variables{detail}") from None
-    problems = []
-    missing = [k for k in named if k not in stored]
-    if missing:
-        problems.append(f"missing from the file: {missing}")
-    extra = [k for k in stored if k not in named]
-    if extra and strict:
-        problems.append(f"in the file but not among the variables: {extra} (pass strict=False "
-                        "to ignore them)")
+    if not isinstance(file, (str, os.PathLike)):
+        arrays = _read(file, f"the {type(file).__name__} object", named, strict)
+    else:
+        path = os.fspath(file)
+        if not os.path.exists(path) and os.path.exists(path + ".npz"):
+            path += ".npz"
+        try:
+            f = open(path, "rb")
+        except OSError as e:
+            raise _unreadable(repr(path), f"{type(e).__name__}: {e.strerror}") from None
+        with f:
+            arrays = _read(f, repr(path), named, strict)
     for k, v in named.items():
-        if k not in stored:
-            continue
-        a = stored[k]
-        if tuple(a.shape) != tuple(v.shape):
-            problems.append(f"{k!r}: the file has shape {list(a.shape)}, the variable has shape "
-                            f"{list(v.shape)}")
-        elif a.dtype != v.dtype.as_numpy_dtype:
-            problems.append(f"{k!r}: the file has dtype {a.dtype}, the variable has dtype "
-                            f"{v.dtype.name}")
-    if problems:
-        raise ValueError("Cannot restore the variables; nothing was assigned:\n  "
-                         + "\n  ".join(problems))
-    for k, v in named.items():
-        v.assign(stored[k])
+        v.assign(arrays[k])

@@ -366,6 +366,28 @@ BAD: list[tuple[str, Callable, type, str]] = [
     # saving
     ("load-shape-mismatch", lambda: _load_mismatch(),
      ValueError, r"'w': the file has shape \[2\], the variable has shape \[3\]"),
+    # -- round 2: saving
+    ("save-key-collision", lambda: tf.saving.save_variables(io.BytesIO(), _colliding_module()), ValueError,
+     r"Two different variables would be saved under the key 'd/a/b': the one at \('d', 'a', 'b'\) "
+     r"and the one at \('d', 'a/b'\).*Rename one"),
+    ("save-missing-folder", lambda: tf.saving.save_variables("/no/such/folder/ckpt", {"w": tf.Variable(1.0)}),
+     FileNotFoundError, r"Cannot save to '.*ckpt\.npz': the folder '.*folder' does not exist"),
+    ("load-at-end-of-file-object", lambda: _load_crafted(None), ValueError,
+     r"BytesIO object is not a readable .npz.*at its end \(position \d+\).*call file\.seek\(0\) first"),
+    ("load-declared-size-bomb", lambda: _load_crafted(_declare_size(3_000_000_000)), ValueError,
+     r"the entry 'w' declares 3000000000 bytes, but stores 136 bytes uncompressed"),
+    ("load-newer-format", lambda: _load_crafted(lambda b: b.replace(b"format 2", b"format 3")), ValueError,
+     r"written by a newer tapegrad \(file format 3; this version reads formats 1 to 2\): upgrade"),
+    ("load-badly-escaped-key", lambda: _load_crafted(lambda b: b.replace(b"w.npy", b"%.npy")), ValueError,
+     r"the entry '%.npy' is not an array saved by save_variables or np\.savez"),
+    ("load-duplicate-key", lambda: _load_crafted(lambda b: b.replace(b"b.npy", b"w.npy"), two=True), ValueError,
+     r"the key 'w' has two entries"),
+    ("load-pickle", lambda: tf.saving.load_variables(io.BytesIO(b"\x80\x04K\x01."), {"w": tf.Variable(1.0)}),
+     ValueError, r"no zip signature at position 0 \(it looks like a pickle, which tapegrad never loads\)"),
+    ("load-text-file", lambda: tf.saving.load_variables(io.StringIO("x"), {"w": tf.Variable(1.0)}), ValueError,
+     r"StringIO object: it is open in text mode; open it with 'rb'"),
+    ("load-second-archive", lambda: _load_from_first_of_two(), ValueError,
+     r"the zip archive that ends the file starts at byte \d+, not at the file object's position 0"),
 ]
 
 
@@ -379,6 +401,37 @@ def _load_mismatch() -> None:
     tf.saving.save_variables(buf, {"w": tf.Variable([1.0, 2.0])})
     buf.seek(0)
     tf.saving.load_variables(buf, {"w": tf.Variable([1.0, 2.0, 3.0])})
+
+
+def _colliding_module() -> tf.Module:
+    m = tf.Module()
+    m.d = {"a/b": tf.Variable(1.0), "a": {"b": tf.Variable(2.0)}}
+    return m
+
+
+def _declare_size(size: int) -> Callable[[bytes], bytes]:
+    def patch(data: bytes) -> bytes:   # the central directory's uncompressed size of the first entry
+        at = data.index(b"PK\x01\x02")
+        return data[:at + 24] + size.to_bytes(4, "little") + data[at + 28:]
+    return patch
+
+
+def _load_crafted(patch: Callable[[bytes], bytes] | None, two: bool = False) -> None:
+    """Save ``w`` (and ``b`` if ``two``), patch the file's bytes, load ``w``; no patch: no rewind."""
+    variables = {"w": tf.Variable([1.0, 2.0])}
+    buf = io.BytesIO()
+    tf.saving.save_variables(buf, {**variables, "b": tf.Variable(1.0)} if two else variables)
+    if patch is not None:
+        buf = io.BytesIO(patch(buf.getvalue()))
+    tf.saving.load_variables(buf, variables)
+
+
+def _load_from_first_of_two() -> None:
+    buf = io.BytesIO()
+    for _ in range(2):
+        tf.saving.save_variables(buf, {"w": tf.Variable(1.0)})
+    buf.seek(0)
+    tf.saving.load_variables(buf, {"w": tf.Variable(1.0)})
 
 
 NUMPY_FRAMES = ("numpy/", "numpy\\")
