@@ -65,7 +65,8 @@ BUILD_INFO = os.path.join(_HERE, "_build_info.txt")  # written by setup.py, not 
 
 
 def _recorded() -> dict[str, str]:
-    """The build record: module name -> checksum of the source it was compiled from."""
+    """The build record: module name -> checksum of the source it was compiled from (and the
+    build settings that setup.py compares before it compiles again)."""
     try:
         with open(BUILD_INFO, encoding="utf-8") as f:
             return dict(line.split() for line in f if line.strip() and not line.startswith("#"))

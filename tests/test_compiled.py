@@ -125,3 +125,89 @@ def test_numpy_floating_point_warnings_stay_silenced_in_both_builds(pure):
     assert p.returncode == 0, p.stderr
     warned = [line for line in p.stderr.splitlines() if "RuntimeWarning" in line]
     assert len(warned) == 1 and "divide by zero encountered in log" in warned[0], p.stderr
+
+
+# -- setup.py: an editable rebuild compiles nothing when nothing changed
+
+@pytest.fixture
+def setup_copy(tmp_path, monkeypatch):
+    """setup.py and the sources in a scratch folder (the current directory), loaded as a module:
+    its build command, without running setup() itself."""
+    pytest.importorskip("setuptools")
+    from importlib.util import module_from_spec, spec_from_file_location
+    root = os.path.dirname(os.path.dirname(_compiled.__file__))
+    shutil.copy(os.path.join(root, "setup.py"), tmp_path)
+    shutil.copytree(os.path.join(root, "tapegrad"), tmp_path / "tapegrad", ignore=shutil.ignore_patterns(
+        "__pycache__", "_build_info.txt", "*.c", *("*" + s for s in EXTENSION_SUFFIXES)))
+    monkeypatch.chdir(tmp_path)
+    spec = spec_from_file_location("_tapegrad_setup", tmp_path / "setup.py")
+    setup = module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    return setup
+
+
+def _inplace_build_ext(setup):
+    """The build_ext command as `pip install -e .` runs it (in place), with every module's compiled
+    file present (a dummy) and a build record written for ``settings``."""
+    from setuptools import Distribution
+    dist = Distribution({"name": "tapegrad", "packages": ["tapegrad", "tapegrad.ops"],
+                         "ext_modules": setup.EXTENSIONS, "cmdclass": {"build_ext": setup.OptionalBuildExt}})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True
+    cmd.ensure_finalized()
+    return cmd
+
+
+SETTINGS = {"python": ".cpython-3x-fake.so", "cython": "3.0.0", "options": '{"directives":{}}'}
+
+
+def _built(setup, settings=SETTINGS):
+    cmd = _inplace_build_ext(setup)
+    for ext in cmd.extensions:
+        with open(cmd.get_ext_fullpath(ext.name), "wb") as f:
+            f.write(b"compiled")
+    cmd._failed = set()
+    cmd._write_build_info(settings)
+    return cmd
+
+
+def test_setup_skips_an_editable_rebuild_when_nothing_changed(setup_copy, monkeypatch, capsys):
+    cmd = _built(setup_copy)
+    assert cmd._up_to_date(dict(SETTINGS))
+    # run() returns before Cython (not installed here, or it would compile) and the C compiler
+    monkeypatch.setattr(setup_copy, "_settings", lambda: dict(SETTINGS))
+    monkeypatch.setattr(setup_copy.build_ext, "run", lambda self: pytest.fail("compiled again"))
+    cmd.run()
+    assert "nothing to compile" in capsys.readouterr().err
+    assert all(open(cmd.get_ext_fullpath(e.name), "rb").read() == b"compiled" for e in cmd.extensions)
+
+
+@pytest.mark.parametrize("change", ["python", "cython", "options"])
+def test_setup_rebuilds_for_another_python_cython_or_options(setup_copy, change):
+    cmd = _built(setup_copy)
+    assert not cmd._up_to_date({**SETTINGS, change: "other"})
+
+
+@pytest.mark.parametrize("path", ["_core.py", "_core.pxd", "ops/math_ops.py", "ops/__init__.py"])
+def test_setup_rebuilds_after_a_source_or_declaration_changed(setup_copy, path):
+    cmd = _built(setup_copy)
+    with open(os.path.join("tapegrad", *path.split("/")), "a") as f:
+        f.write("\n# edited\n")
+    assert not cmd._up_to_date(SETTINGS)
+
+
+def test_setup_rebuilds_when_a_compiled_module_or_the_record_is_missing(setup_copy):
+    cmd = _built(setup_copy)
+    os.remove(cmd.get_ext_fullpath(cmd.extensions[1].name))
+    assert not cmd._up_to_date(SETTINGS)
+    cmd = _built(setup_copy)
+    os.remove(os.path.join("tapegrad", "_build_info.txt"))
+    assert not cmd._up_to_date(SETTINGS)
+
+
+def test_setup_rebuilds_without_cython_and_after_a_partly_failed_build(setup_copy):
+    cmd = _built(setup_copy)
+    assert not cmd._up_to_date({**SETTINGS, "cython": None})
+    cmd._failed = {cmd.extensions[0].name}
+    cmd._write_build_info(SETTINGS)  # that module compiled no more: try it again next time
+    assert not cmd._up_to_date(SETTINGS)

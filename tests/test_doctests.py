@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import re
 
 import numpy as np
 import pytest
@@ -56,3 +57,18 @@ def test_every_public_module_is_covered():
                  "tapegrad._functional", "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.module",
                  "tapegrad.optimizers", "tapegrad.saving", "tapegrad.test"):
         assert name in MODULES
+
+
+def _significant_digits(number: str) -> int:
+    mantissa = re.split(r"[eE]", number)[0]
+    return len(mantissa.replace("-", "").replace(".", "").lstrip("0").rstrip("0"))
+
+
+def test_no_example_prints_a_float_to_its_last_bits():
+    # a float32 shown in full (7-9 digits) or a float64 (up to 17) changes with NumPy's version and
+    # the CPU's SIMD kernels: examples round what they print (np.round(x, 4), print(...round(4)))
+    number = re.compile(r"(?<![\w.])-?\d*\.\d+(?:[eE][-+]?\d+)?")
+    long = [f"{t.name}: {ex.source.strip()} -> {n}"
+            for name in MODULES for t in _tests(name) for ex in t.examples
+            for n in number.findall(ex.want) if _significant_digits(n) > 6]
+    assert not long, "\n".join(long)

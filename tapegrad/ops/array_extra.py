@@ -577,7 +577,7 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> 
     IndexedSlices with clipped values.
 
     >>> import tapegrad as tf
-    >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy()
+    >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy().round(4)
     array([0.6, 0.8], dtype=float32)
     """
     v = _float_values(t, "clip_by_norm")
@@ -633,7 +633,7 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
 
     >>> import tapegrad as tf
     >>> clipped, n = tf.clip_by_global_norm([tf.constant([3.0]), tf.constant([4.0])], 1.0)
-    >>> [c.numpy() for c in clipped], float(n)
+    >>> [c.numpy().round(4) for c in clipped], float(n)
     ([array([0.6], dtype=float32), array([0.8], dtype=float32)], 5.0)
     """
     vals = _norm_list(t_list, "clip_by_global_norm")

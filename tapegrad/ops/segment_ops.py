@@ -325,8 +325,8 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     empty segments are 0), as used to combine embeddings.
 
     >>> import tapegrad as tf
-    >>> tf.math.unsorted_segment_sqrt_n(tf.constant([2.0, 2.0]), tf.constant([0, 0]), 1).numpy()
-    array([2.828427], dtype=float32)
+    >>> tf.math.unsorted_segment_sqrt_n(tf.constant([2.0, 2.0]), tf.constant([0, 0]), 1).numpy().round(4)
+    array([2.8284], dtype=float32)
     """
     d = as_tensor(data)
     _check_kind(d, "fc", "Sqrt")

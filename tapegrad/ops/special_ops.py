@@ -52,8 +52,8 @@ def sinh(x: Any, name: Any = None) -> Tensor:
     """Hyperbolic sine (floating or complex).
 
     >>> import tapegrad as tf
-    >>> tf.math.sinh(tf.constant([0.0, 1.0])).numpy()
-    array([0.       , 1.1752012], dtype=float32)
+    >>> tf.math.sinh(tf.constant([0.0, 1.0])).numpy().round(4)
+    array([0.    , 1.1752], dtype=float32)
     """
     return _unary(_sinh, x)
 
@@ -117,8 +117,8 @@ def atan2(y: Any, x: Any, name: Any = None) -> Tensor:
     The gradients are ``x / (x² + y²)`` for ``y`` and ``-y / (x² + y²)`` for ``x`` (NaN at the origin).
 
     >>> import tapegrad as tf
-    >>> float(tf.math.atan2(1.0, 1.0))
-    0.7853981852531433
+    >>> print(tf.math.atan2(1.0, 1.0).numpy().round(4))  # π/4
+    0.7854
     """
     return _binary(_atan2, y, x, "f")
 
@@ -143,8 +143,8 @@ def erf(x: Any, name: Any = None) -> Tensor:
     """The Gauss error function ``2/√π ∫₀ˣ exp(-t²) dt`` (floating input).
 
     >>> import tapegrad as tf
-    >>> tf.math.erf(tf.constant([0.0, 1.0])).numpy()
-    array([0.       , 0.8427008], dtype=float32)
+    >>> tf.math.erf(tf.constant([0.0, 1.0])).numpy().round(4)
+    array([0.    , 0.8427], dtype=float32)
     """
     return _unary(_erf, x, "f")
 
@@ -220,8 +220,8 @@ def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
     as in TensorFlow.
 
     >>> import tapegrad as tf
-    >>> tf.math.polygamma(tf.constant(1.0), tf.constant(1.0)).numpy()  # π²/6
-    np.float32(1.644934)
+    >>> print(tf.math.polygamma(tf.constant(1.0), tf.constant(1.0)).numpy().round(4))  # π²/6
+    1.6449
     """
     return _binary_f32_f64(_polygamma, a, x)
 
@@ -301,8 +301,8 @@ def softplus(features: Any, name: Any = None) -> Tensor:
     """``log(1 + exp(x))``, computed without overflow; its gradient is ``sigmoid(x)``.
 
     >>> import tapegrad as tf
-    >>> tf.math.softplus(tf.constant([0.0, 1.0, 100.0])).numpy()
-    array([  0.6931472,   1.3132617, 100.       ], dtype=float32)
+    >>> tf.math.softplus(tf.constant([0.0, 1.0, 100.0])).numpy().round(4)
+    array([  0.6931,   1.3133, 100.    ], dtype=float32)
     """
     return _unary(_softplus, features, "f")
 
@@ -463,8 +463,8 @@ def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     For real input it is π where ``input < 0`` and 0 elsewhere, with no gradient (as TensorFlow).
 
     >>> import tapegrad as tf
-    >>> tf.math.angle(tf.constant([1j, -1.0 + 0j])).numpy()
-    array([1.57079633, 3.14159265])
+    >>> tf.math.angle(tf.constant([1j, -1.0 + 0j])).numpy().round(4)  # π/2, π
+    array([1.5708, 3.1416])
     """
     x = as_tensor(input)
     if x._value.dtype.kind == "c":

@@ -7,7 +7,7 @@ update formulas and defaults (TensorFlow's ``tf.optimizers`` / ``tf.keras.optimi
 >>> with tf.GradientTape() as tape:
 ...     loss = tf.reduce_sum(w ** 2)
 >>> _ = opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
->>> w.numpy()
+>>> w.numpy().round(4)
 array([ 0.8, -1.6], dtype=float32)
 """
 from . import schedules
