@@ -478,3 +478,29 @@ def test_sliced_assign_from_threads_loses_no_other_write():
     errors = _in_threads(lambda i: [v[i].assign(v.numpy()[i] + 1.0) for _ in range(300)])
     assert errors == []
     np.testing.assert_array_equal(v.numpy(), np.full(8, 300.0))
+
+
+# ----------------------------------------------------------------------------- docs/differences.md
+@pytest.mark.parametrize("op", ["@=", "&=", "|=", "^="])
+def test_in_place_operators_tensorflow_lets_rebind_raise_too(op):
+    v = tf.Variable([[1]])
+    with pytest.raises(RuntimeError, match="assign"):
+        exec(f"v {op} v", {}, {"v": v})
+
+
+def test_values_tensorflow_truncates_or_wraps_raise():
+    with pytest.raises(TypeError, match="out of range"):
+        tf.Variable([1]).assign([2**40])
+    with pytest.raises(TypeError, match="Cast explicitly"):
+        tf.constant(1) * np.float64(2.5)
+    with pytest.raises(TypeError, match="Cast explicitly"):
+        tf.constant(1.0) * np.complex128(1j)
+
+
+def test_numpy_first_argument_takes_the_tensors_dtype():
+    assert tf.add(np.array([1.0]), tf.constant([1.0])).dtype == tf.float32
+    assert (np.array([1.0]) + tf.constant([1.0])).dtype == tf.float32
+
+
+def test_tensor_shape_dims_are_ints():
+    assert tf.TensorShape([None, 3]).dims == [None, 3]
