@@ -811,6 +811,19 @@ class Variable:
         self._lock = threading.Lock()  # held by every read-modify-write of the value
         self._set(t._value)
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        # copy, deepcopy and pickle: a new variable (own id, lock and snapshot) with this value
+        self.__dict__.update(state)
+        self._id = _next_id()
+        self._uid = _var_uid()
+        self._lock = threading.Lock()
+        self._set(state["_snap"]._value, fresh=True)  # (arrays held by variables are never written)
+
     def _set(self, v: np.ndarray, fresh: builtins.bool = False) -> None:
         # Every update makes a new array: readers keep the array they were given, unchanged.
         # ``fresh``: ``v`` was just made for this variable and nobody else holds it (no copy)

@@ -504,3 +504,22 @@ def test_numpy_first_argument_takes_the_tensors_dtype():
 
 def test_tensor_shape_dims_are_ints():
     assert tf.TensorShape([None, 3]).dims == [None, 3]
+
+
+def test_copies_and_pickles_are_new_variables():
+    import copy
+    import pickle
+
+    v = tf.Variable([1.0, 2.0], name="w", trainable=False)
+    for w in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
+        assert isinstance(w, tf.Variable) and w.name == "w:0" and not w.trainable
+        w.assign_add([1.0, 1.0])
+        assert v.numpy().tolist() == [1.0, 2.0] and w.numpy().tolist() == [2.0, 3.0]
+        with tf.GradientTape() as tape:
+            tape.watch([v, w])
+            y = tf.reduce_sum(v * 2.0) + tf.reduce_sum(w * 3.0)
+        gv, gw = tape.gradient(y, [v, w])
+        assert gv.numpy().tolist() == [2.0, 2.0] and gw.numpy().tolist() == [3.0, 3.0]
+    m = tf.Module()
+    m.w = tf.Variable(1.0)
+    assert float(copy.deepcopy(m).w.assign_add(1.0)) == 2.0 and float(m.w) == 1.0
