@@ -1,9 +1,10 @@
 """Memory: peak traced memory (tracemalloc) of one MLP training step, against hand-written NumPy.
 
 One SGD step of the MLP of the large-work benchmark (float64): forward under a non-persistent
-tape, gradients, in-place update of the six parameters. The baseline is the same step with a
-hand-written NumPy backward pass. Peak is measured above what was allocated before the step
-(parameters and data are not counted). Then a persistent tape records the same forward and
+tape, gradients, update of the six parameters (``assign_sub``). The baseline is the same step with a
+hand-written NumPy backward pass and in-place update. Peak is measured above what was allocated
+before the step (parameters and data are not counted; tracing starts before they are made, so that
+replacing a parameter's array counts as freeing the old one). Then a persistent tape records the same forward and
 computes the gradients: what it holds, and what is left once the tape and the gradients are
 deleted: first the tape (its memory must go at once), then the gradients (before and after
 ``gc.collect()``).
@@ -26,8 +27,8 @@ TITLE = "5. Memory of one training step"
 DESCRIPTION = (
     "Peak memory traced by `tracemalloc` during one SGD step of the large-work MLP (float64, 1024 "
     "wide, batch 256; parameters and data allocated before and not counted): forward under a "
-    "non-persistent tape, gradients, in-place update. Baseline: the same step with a hand-written "
-    "NumPy backward pass. Then a persistent tape: memory it holds after `gradient` (besides the "
+    "non-persistent tape, gradients, update (`assign_sub`). Baseline: the same step with a "
+    "hand-written NumPy backward pass and in-place update. Then a persistent tape: memory it holds after `gradient` (besides the "
     "gradients), what is left after `del tape`, then after `del grads`, then after `gc.collect()`. tracemalloc sees NumPy's "
     "allocations only, so PyTorch, TensorFlow and JAX (own allocators) are not measured here.")
 COLUMNS = [
@@ -62,13 +63,15 @@ def measure(lib: str, smoke: bool = False, width: int = 1024, batch: int = 256) 
         return []
     if smoke:
         width, batch = 16, 4
-    params, x, y = bench_mlp.init(width, batch, "float64")
-    net = bench_mlp.Net(lib, params, x, y)
-    net.step()   # warm-up: lazy imports and caches are not part of a step
-    bench_mlp.numpy_step(params, x, y)
-    mb = 1 / 2**20
+    # Tracing starts before the parameters exist: an update that replaces a parameter's array
+    # frees the old one, and tracemalloc counts that only for arrays it saw allocated.
     tracemalloc.start()
     try:
+        params, x, y = bench_mlp.init(width, batch, "float64")
+        net = bench_mlp.Net(lib, params, x, y)
+        net.step()   # warm-up: lazy imports and caches are not part of a step
+        bench_mlp.numpy_step(params, x, y)
+        mb = 1 / 2**20
         row = {"lib": lib, "peak_mb": _peak(net.step) * mb,
                "base_mb": _peak(lambda: bench_mlp.numpy_step(params, x, y)) * mb}
         row["ratio"] = row["peak_mb"] / row["base_mb"]

@@ -25,7 +25,8 @@ from . import _compiled
 _compiled.install()
 
 from . import dtypes, errors
-from ._core import IndexedSlices, Tensor, TensorShape, Variable, constant, convert_to_tensor
+from ._core import (IndexedSlices, Tensor, TensorShape, Variable, VariableAggregation,
+                    VariableSynchronization, constant, convert_to_tensor)
 from ._tape import GradientTape, UnconnectedGradients
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)

@@ -513,7 +513,7 @@ def test_kinks_follow_tensorflow_in_both_modes(name, fn, inputs, expect, dtype) 
             basis[i] = tf.constant(onehot.reshape(x.shape))
             with tf.autodiff.ForwardAccumulator(xs, basis) as acc:
                 yf = fn(*xs)
-            col = rev[i].numpy().reshape(y.shape + (-1,))[..., j]
+            col = rev[i].numpy().reshape(tuple(y.shape) + (-1,))[..., j]
             np.testing.assert_allclose(acc.jvp(yf, unconnected_gradients="zero").numpy(), col,
                                        rtol=1e-6, err_msg=f"{name}: forward mode, input {i}, element {j}")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _shape_of
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 
@@ -185,7 +185,7 @@ class Adagrad(Optimizer):
 
     def _slot_initial(self, slot: str, v: Any) -> np.ndarray:
         dt = np.dtype(v.dtype.as_numpy_dtype)
-        return np.full(v.shape, _cast(self.initial_accumulator_value, np.empty(0, dt)), dt)
+        return np.full(_shape_of(v), _cast(self.initial_accumulator_value, np.empty(0, dt)), dt)
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         acc = s["accumulator"] = s["accumulator"] + np.square(g)

@@ -51,6 +51,11 @@ def _value_of(v: Variable) -> np.ndarray:
     return np.array(v.numpy(), copy=True)
 
 
+def _shape_of(v: Variable) -> tuple:
+    """The shape of the current value (a Variable declared with a partial shape reports that)."""
+    return tuple(v.value().shape)
+
+
 class Optimizer:
     """Base class of the optimizers (Keras 3's ``keras.optimizers.Optimizer``).
 
@@ -67,6 +72,9 @@ class Optimizer:
         their joint L2 norm is at most ``global_clipnorm`` (at most one of the three).
 
     name: the optimizer's name (used to name its variables).
+
+    After the updates, each updated variable that has a ``constraint`` (``tf.Variable(...,
+    constraint=fn)``) is set to ``fn(variable)``, as Keras does.
 
     Use :meth:`apply_gradients` with the pairs from a ``GradientTape``, or :meth:`minimize`.
     A ``None`` gradient is skipped with a warning that names the variable; gradients given as
@@ -155,7 +163,7 @@ class Optimizer:
             self._track(v)
 
     def _slot_initial(self, slot: str, v: Variable) -> np.ndarray:
-        return np.zeros(v.shape, v.dtype.as_numpy_dtype)
+        return np.zeros(_shape_of(v), v.dtype.as_numpy_dtype)
 
     def _check_floating(self, v: Variable) -> None:
         if not v.dtype.is_floating:
@@ -259,6 +267,9 @@ class Optimizer:
                 x = _value_of(v)
                 v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
             self._apply_one(g, v, i, lr, step)
+        for _, v in prepared:  # as Keras: each updated variable's constraint, after all updates
+            if v.constraint is not None:
+                v.assign(v.constraint(v))
         self._iterations.assign_add(np.int64(1))
         return self._iterations
 
@@ -270,21 +281,22 @@ class Optimizer:
 
     def _gradient_array(self, g: Any, v: Variable) -> Any:
         dt = v.dtype.as_numpy_dtype
+        shape = _shape_of(v)
         if isinstance(g, IndexedSlices):
             values = np.asarray(g.values.numpy(), dt)
             index = np.asarray(g.indices.numpy()).astype(np.int64).ravel()
             dense = None if g.dense_shape is None else tuple(np.asarray(g.dense_shape.numpy()).tolist())
-            if (values.shape[1:] != tuple(v.shape[1:]) or values.shape[0] != index.size
-                    or dense not in (None, tuple(v.shape))):
+            if (values.shape[1:] != shape[1:] or values.shape[0] != index.size
+                    or dense not in (None, shape)):
                 raise InvalidArgumentError(
                     f"The sparse gradient for variable {_name_of(v)} has values of shape "
                     f"{list(values.shape)} for {index.size} indices (dense shape "
                     f"{list(dense) if dense else None}), which do not fit the variable's shape "
-                    f"{list(v.shape)}.")
-            if index.size and (index.min() < 0 or index.max() >= v.shape[0]):
+                    f"{list(shape)}.")
+            if index.size and (index.min() < 0 or index.max() >= shape[0]):
                 raise InvalidArgumentError(
                     f"The sparse gradient for variable {_name_of(v)} has indices out of range "
-                    f"[0, {v.shape[0]}): {index.tolist()}.")
+                    f"[0, {shape[0]}): {index.tolist()}.")
             rows, where = np.unique(index, return_inverse=True)
             summed = np.zeros((rows.size,) + values.shape[1:], dt)
             np.add.at(summed, where.ravel(), values)
@@ -294,9 +306,9 @@ class Optimizer:
         except (TypeError, ValueError) as e:
             raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
         arr = np.asarray(t.numpy())
-        if arr.shape != tuple(v.shape):
+        if arr.shape != shape:
             raise InvalidArgumentError(
-                f"Cannot update variable {_name_of(v)} with shape {list(v.shape)} using a "
+                f"Cannot update variable {_name_of(v)} with shape {list(shape)} using a "
                 f"gradient with shape {list(arr.shape)}, shapes must be equal.")
         return arr.astype(dt, copy=True)
 
