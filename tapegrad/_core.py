@@ -34,6 +34,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
         self.seed_walk = 0  # > 0 inside a vectorised Jacobian walk (identity seeds: see matmul)
+        self.in_list = False  # True while _infer_py's np.array runs (see _HoldsTensor)
 
 
 _tls = _State()
@@ -230,6 +231,8 @@ class Tensor:
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _tls.in_list:
+            raise _HoldsTensor
         _note_escape(self, "__array__")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
@@ -343,12 +346,25 @@ def _note_escape(t: Tensor, how: str) -> None:
 _PY_SCALARS = (float, int, builtins.bool, complex)
 
 
-def _infer_py(value: Any) -> np.ndarray:
-    """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed)."""
+class _HoldsTensor(Exception):
+    """Raised by ``Tensor.__array__`` (and Variable's) inside :func:`_infer_py`'s ``np.array``:
+    the list holds tensors, so it is packed on the tape instead. Detecting them this way costs a
+    plain list of numbers nothing but setting a flag (a scan of the list would cost as much as
+    ``np.array`` itself)."""
+
+
+def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
+    """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed).
+
+    With ``spot``, raises :class:`_HoldsTensor` if ``value`` holds a Tensor or Variable."""
+    st = _tls
+    st.in_list = spot
     try:
         arr = np.array(value)
     except ValueError as e:
         raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
+    finally:
+        st.in_list = False
     k = arr.dtype.kind
     if k == "f":
         return arr.astype(np.float32)
@@ -358,11 +374,70 @@ def _infer_py(value: Any) -> np.ndarray:
         return arr.astype(np.int32)
     if k in "bc":
         return arr
-    if k == "O" and arr.size and all(isinstance(v, (Tensor, Variable)) for v in arr.flat):
-        from .ops.array_ops import stack
-        return stack([convert_to_tensor(v) for v in value])._value
     raise TypeError(f"Cannot convert {value!r} to a tensor: elements of type "
                     f"{type(arr.flat[0]).__name__ if arr.size else 'object'} are not numbers.")
+
+
+def _first_dtype(seq: Any) -> Any:
+    for e in seq:
+        if isinstance(e, (Tensor, Variable)):
+            return e.dtype._np
+        if isinstance(e, (list, tuple)):
+            d = _first_dtype(e)
+            if d is not None:
+                return d
+    return None
+
+
+def _autopack(value: Any, want: Any, hint: Any) -> Tensor | None:
+    """TF's autopacking: a (nested) list or tuple holding tensors becomes recorded ``tf.stack``
+    calls on its items, so gradients flow through it. The first tensor fixes the dtype; Python
+    and NumPy items convert to it. A requested ``want`` casts the tensors (differentiably); a
+    ``hint`` is used where that cast is allowed. ``None`` if there is no tensor after all."""
+    dt = _first_dtype(value)
+    if dt is None:
+        return None
+    if want is None and hint is not None and _implicit_ok(dt, _dt.as_dtype(hint)._np):
+        want = _dt.as_dtype(hint)._np
+    return _pack_level(value, dt if want is None else want, want is not None and want != dt)
+
+
+def _implicit_ok(src: np.dtype, dst: np.dtype) -> builtins.bool:
+    """Whether values of ``src`` convert to ``dst`` without an explicit cast (no float -> int)."""
+    a, b = src.kind, dst.kind
+    return a == b or (a in "iub" and b in "iufc") or (a == "f" and b == "c")
+
+
+def _pack_level(seq: Any, dt: np.dtype, cast: builtins.bool) -> Tensor | None:
+    parts: list = []
+    direct = []  # indices of the tensors given as items of this level
+    has = False
+    for e in seq:
+        if isinstance(e, (Tensor, Variable)):
+            e = convert_to_tensor(e)  # a Variable's read is recorded (and watched) here
+            if cast and e._value.dtype != dt:
+                if not _implicit_ok(e._value.dtype, dt):
+                    raise TypeError(f"Cannot convert a list holding a {e.dtype.name} tensor to "
+                                    f"{_dt._from_np(dt).name}: cast the tensor with tf.cast first.")
+                e = _CAST(e, _dt._from_np(dt))
+            direct.append(len(parts))
+            has = True
+        elif isinstance(e, (list, tuple)):
+            p = _pack_level(e, dt, cast)
+            if p is not None:
+                e, has = p, True
+        parts.append(e)
+    if not has:
+        return None
+    if len(direct) < len(parts):  # TF checks dtypes here; a level of only tensors goes to Pack
+        for i, e in enumerate(parts):
+            if type(e) is not Tensor:
+                parts[i] = convert_to_tensor(e, dtype=_dt._from_np(dt))
+            elif i in direct and e._value.dtype != dt:
+                raise TypeError(f"Cannot convert a list holding a {e.dtype.name} tensor to "
+                                f"{_dt._from_np(dt).name} (the dtype of the first tensor in the "
+                                f"list): cast it with tf.cast first.")
+    return _PACK(parts)
 
 
 def _cast_checked(arr: np.ndarray, dt: np.dtype, value: Any) -> np.ndarray:
@@ -424,18 +499,22 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         raise TypeError("Cannot convert None to a tensor.")
     if hasattr(value, "__tf_tensor__"):
         return convert_to_tensor(value.__tf_tensor__(), dtype)
+    try:
+        arr = _infer_py(value)
+    except _HoldsTensor:
+        packed = _autopack(value, want, dtype_hint)
+        if packed is not None:
+            return packed
+        arr = _infer_py(value, False)  # an array-like item converted a tensor itself
     if want is None and dtype_hint is not None and t in (float, int, list, tuple):
         hint = _dt.as_dtype(dtype_hint)._np
-        arr = _infer_py(value)
         if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
             want = hint
-    else:
-        arr = _infer_py(value)
     if want is not None:
         if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
                             "a float does not convert to an integer or bool type implicitly.")
-        if want.kind in "fc" and arr.dtype.kind in "fc":
+        if want.kind in "fc" and (arr.dtype.kind == "f" or arr.dtype.kind == want.kind):
             arr = np.array(value, dtype=want)   # straight from the Python values: no float32 rounding
         else:
             arr = _cast_checked(arr, want, value)
@@ -451,11 +530,9 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
            [0.5, 0.5]], dtype=float32)
     """
     if isinstance(value, (Tensor, Variable)):
-        t = convert_to_tensor(value)
+        t = convert_to_tensor(value)  # the tensor itself, as in TF (gradients flow through it)
         if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
             t = _wrap(t._value.astype(_dt.as_dtype(dtype)._np))
-        else:
-            t = _wrap(t._value)
     else:
         if dtype is not None and isinstance(value, (np.ndarray, np.generic)):
             value = np.asarray(value)
@@ -590,6 +667,8 @@ class Variable:
         return self._read()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _tls.in_list:
+            raise _HoldsTensor
         _note_escape(self._snap, "__array__")
         v = np.array(self._snap._value, copy=True)
         return v if dtype is None else v.astype(dtype)
@@ -797,6 +876,8 @@ REGISTRY: dict[str, Op] = {}
 _ADD: Any = None  # AddV2, Sub and Mul, set by ops/math_ops.py (Tensor's operators; deriv rules
 _SUB: Any = None  # multiply by Mul)
 _MUL: Any = None
+_PACK: Any = None  # tf.stack and tf.cast, set by ops/array_ops.py and ops/math_ops.py: a list
+_CAST: Any = None  # holding tensors converts through them (_autopack)
 
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:

@@ -366,6 +366,19 @@ BAD: list[tuple[str, Callable, type, str]] = [
     # saving
     ("load-shape-mismatch", lambda: _load_mismatch(),
      ValueError, r"'w': the file has shape \[2\], the variable has shape \[3\]"),
+    # -- round 2: ops values (lists holding tensors are packed: TF's error types)
+    ("list-int-tensor-float", lambda: tf.convert_to_tensor([c(2, tf.int32), 1.5]),
+     TypeError, r"Cannot convert 1\.5 to a tensor of dtype int32"),
+    ("list-tensor-dtypes", lambda: tf.reduce_sum([c(1.0), c(1.0, tf.float64)]),
+     IAE, r"inputs must all have one dtype: values\[0\] is float32 but values\[1\] is float64"),
+    ("list-tensor-dtypes-mixed", lambda: tf.convert_to_tensor([c(1.0), c(1.0, tf.float64), 1.0]),
+     TypeError, r"holding a float64 tensor to float32 \(the dtype of the first tensor.*tf\.cast"),
+    ("list-tensor-ragged", lambda: tf.convert_to_tensor([[c(1.0), c(2.0)], [3.0]]),
+     IAE, r"Shapes of all inputs must match: values\[0\]\.shape = \[2\] != values\[1\]\.shape = \[1\]"),
+    ("list-tensor-to-int", lambda: tf.convert_to_tensor([c(1.0)], dtype=tf.int32),
+     TypeError, r"holding a float32 tensor to int32: cast the tensor with tf\.cast"),
+    ("list-complex-into-float", lambda: tf.convert_to_tensor([c(1.0), 1 + 2j]),
+     TypeError, r"Cannot convert \(1\+2j\) to a tensor of dtype float32"),
 ]
 
 

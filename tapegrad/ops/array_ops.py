@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _core, dtypes as _dt
 from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
 from ..errors import InvalidArgumentError
 
@@ -333,6 +333,9 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
                                f"values[{i}].shape = {list(t._value.shape)}")
     a = norm_axis(axis, len(s0) + 1, "Pack")
     return apply(_stack, ts, {"axis": a})
+
+
+_core._PACK = stack
 
 
 def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:

@@ -544,6 +544,9 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     return apply(_cast_nondiff, (x,), {"dtype": dt})
 
 
+_core._CAST = cast
+
+
 def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:
     """Cast, clamping to the target type's range first."""
     x = as_tensor(value)
