@@ -379,6 +379,12 @@ BAD: list[tuple[str, Callable, type, str]] = [
      TypeError, r"holding a float32 tensor to int32: cast the tensor with tf\.cast"),
     ("list-complex-into-float", lambda: tf.convert_to_tensor([c(1.0), 1 + 2j]),
      TypeError, r"Cannot convert \(1\+2j\) to a tensor of dtype float32"),
+    ("linspace-int-start-float-stop", lambda: tf.linspace(-2, 2.0, 5),
+     TypeError, r"linspace: stop must convert to start's dtype int32.*tf\.linspace\(-2\.0, 2\.0, 5\)"),
+    ("linspace-float-num", lambda: tf.linspace(0.0, 1.0, 2.0),
+     TypeError, r"linspace: num must be an integer scalar, got 2\.0"),
+    ("range-float-into-int", lambda: tf.range(0, 5.5, 1, dtype=tf.int32),
+     TypeError, r"Cannot convert 5\.5 to a tensor of dtype int32"),
 ]
 
 
