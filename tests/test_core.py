@@ -301,6 +301,8 @@ def test_a_requested_dtype_casts_the_tensors_in_a_list_differentiably():
     assert tf.convert_to_tensor([a, 1.0], dtype_hint=tf.int32).dtype == tf.float32   # hint unused
     with pytest.raises(TypeError, match="holding a float32 tensor to int32.*tf.cast"):
         tf.convert_to_tensor([a, a], dtype=tf.int32)   # TF truncates silently
+    with pytest.raises(TypeError, match="out of range"):   # TF wraps to 44
+        tf.convert_to_tensor([tf.constant(1, tf.uint8), 300])
 
 
 def test_a_list_of_plain_numbers_takes_the_numpy_path():
