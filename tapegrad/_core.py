@@ -26,6 +26,7 @@ from ._refs import unshared as _unshared
 from .errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
+_arrays_read = itertools.count().__next__  # Tensor.__array__ and Variable.__array__ tick it
 _EMPTY: dict = {}
 
 
@@ -34,7 +35,6 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
         self.seed_walk = 0  # > 0 inside a vectorised Jacobian walk (identity seeds: see matmul)
-        self.in_list = False  # True while _infer_py's np.array runs (see _HoldsTensor)
 
 
 _tls = _State()
@@ -231,8 +231,7 @@ class Tensor:
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if _tls.in_list:
-            raise _HoldsTensor
+        _arrays_read()  # lets _infer_py see that a list held a tensor
         _note_escape(self, "__array__")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
@@ -347,24 +346,26 @@ _PY_SCALARS = (float, int, builtins.bool, complex)
 
 
 class _HoldsTensor(Exception):
-    """Raised by ``Tensor.__array__`` (and Variable's) inside :func:`_infer_py`'s ``np.array``:
-    the list holds tensors, so it is packed on the tape instead. Detecting them this way costs a
-    plain list of numbers nothing but setting a flag (a scan of the list would cost as much as
-    ``np.array`` itself)."""
+    """Raised by :func:`_infer_py` when NumPy read a Tensor or Variable inside the list: the list
+    is packed on the tape instead (:func:`_autopack`). Spotting it by the tick that
+    ``Tensor.__array__`` gives costs a plain list of numbers two C calls; a scan of the list
+    would cost as much as ``np.array`` itself."""
 
 
 def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
     """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed).
 
-    With ``spot``, raises :class:`_HoldsTensor` if ``value`` holds a Tensor or Variable."""
-    st = _tls
-    st.in_list = spot
+    With ``spot``, raises :class:`_HoldsTensor` if NumPy read a tensor's value meanwhile (one
+    inside ``value``, or, rarely, one in another thread: then the caller finds none)."""
+    n = _arrays_read()
     try:
         arr = np.array(value)
     except ValueError as e:
+        if spot and _arrays_read() != n + 1:
+            raise _HoldsTensor from None
         raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
-    finally:
-        st.in_list = False
+    if spot and _arrays_read() != n + 1:
+        raise _HoldsTensor
     k = arr.dtype.kind
     if k == "f":
         return arr.astype(np.float32)
@@ -505,7 +506,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         packed = _autopack(value, want, dtype_hint)
         if packed is not None:
             return packed
-        arr = _infer_py(value, False)  # an array-like item converted a tensor itself
+        arr = _infer_py(value, False)  # no tensor inside after all
     if want is None and dtype_hint is not None and t in (float, int, list, tuple):
         hint = _dt.as_dtype(dtype_hint)._np
         if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
@@ -667,8 +668,7 @@ class Variable:
         return self._read()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if _tls.in_list:
-            raise _HoldsTensor
+        _arrays_read()  # lets _infer_py see that a list held a tensor
         _note_escape(self._snap, "__array__")
         v = np.array(self._snap._value, copy=True)
         return v if dtype is None else v.astype(dtype)

@@ -306,11 +306,18 @@ def test_a_requested_dtype_casts_the_tensors_in_a_list_differentiably():
 
 
 def test_a_list_of_plain_numbers_takes_the_numpy_path():
-    """No tensor inside: converted as before; the in-list flag is always cleared."""
-    from tapegrad import _core
+    """No tensor inside: converted by NumPy as before. An array-like item that reads a tensor
+    itself makes conversion look for a tensor to pack, find none, and convert by value."""
     assert tf.convert_to_tensor([[1, 2], [3, 4]]).dtype == tf.int32
     with pytest.raises(ValueError, match="ragged"):
         tf.convert_to_tensor([[1.0], [2.0, 3.0]])
-    assert _core._tls.in_list is False
     x = tf.constant([1.0, 2.0])
     assert np.asarray(x).dtype == np.float32 and np.array([x, x]).shape == (2, 2)
+
+    class Wrapper:
+        def __array__(self, dtype=None, copy=None):
+            return np.asarray(x, dtype)
+
+    t = tf.convert_to_tensor([Wrapper(), [3.0, 4.0]])
+    assert t.dtype == tf.float32
+    np.testing.assert_array_equal(t.numpy(), [[1.0, 2.0], [3.0, 4.0]])
