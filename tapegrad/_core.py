@@ -464,6 +464,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     Python floats become float32 and ints int32, as in TensorFlow; NumPy arrays keep their dtype.
     ``dtype`` requests a dtype (a Tensor of another dtype is an error, as in TensorFlow; use
     :func:`tapegrad.cast`); ``dtype_hint`` is used only when ``value`` has no dtype of its own.
+    A (nested) list or tuple that holds tensors or Variables is packed with ``tf.stack`` on the
+    tape, so gradients flow through it (TensorFlow's autopacking); the first tensor in it fixes
+    the dtype.
 
     >>> import tapegrad as tf, numpy as np
     >>> tf.convert_to_tensor(1.5).dtype, tf.convert_to_tensor(np.arange(3)).dtype
