@@ -27,6 +27,7 @@ from ._framed import call as _call, framed as _framed
 from .errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
+_arrays_read = itertools.count().__next__  # Tensor.__array__ and Variable.__array__ tick it
 _EMPTY: dict = {}
 
 
@@ -391,6 +392,7 @@ class Tensor:
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        _arrays_read()  # lets _infer_py see that a list held a tensor
         _note_escape(self, "__array__")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
@@ -504,12 +506,27 @@ def _note_escape(t: Tensor, how: str) -> None:
 _PY_SCALARS = (float, int, builtins.bool, complex)
 
 
-def _infer_py(value: Any) -> np.ndarray:
-    """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed)."""
+class _HoldsTensor(Exception):
+    """Raised by :func:`_infer_py` when NumPy read a Tensor or Variable inside the list: the list
+    is packed on the tape instead (:func:`_autopack`). Spotting it by the tick that
+    ``Tensor.__array__`` gives costs a plain list of numbers two C calls; a scan of the list
+    would cost as much as ``np.array`` itself."""
+
+
+def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
+    """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed).
+
+    With ``spot``, raises :class:`_HoldsTensor` if NumPy read a tensor's value meanwhile (one
+    inside ``value``, or, rarely, one in another thread: then the caller finds none)."""
+    n = _arrays_read()
     try:
         arr = np.array(value)
     except ValueError as e:
+        if spot and _arrays_read() != n + 1:
+            raise _HoldsTensor from None
         raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
+    if spot and _arrays_read() != n + 1:
+        raise _HoldsTensor
     k = arr.dtype.kind
     if k == "f":
         return arr.astype(np.float32)
@@ -519,11 +536,70 @@ def _infer_py(value: Any) -> np.ndarray:
         return arr.astype(np.int32)
     if k in "bc":
         return arr
-    if k == "O" and arr.size and all(isinstance(v, (Tensor, Variable)) for v in arr.flat):
-        from .ops.array_ops import stack
-        return stack([convert_to_tensor(v) for v in value])._value
     raise TypeError(f"Cannot convert {value!r} to a tensor: elements of type "
                     f"{type(arr.flat[0]).__name__ if arr.size else 'object'} are not numbers.")
+
+
+def _first_dtype(seq: Any) -> Any:
+    for e in seq:
+        if isinstance(e, (Tensor, Variable)):
+            return e.dtype._np
+        if isinstance(e, (list, tuple)):
+            d = _first_dtype(e)
+            if d is not None:
+                return d
+    return None
+
+
+def _autopack(value: Any, want: Any, hint: Any) -> Tensor | None:
+    """TF's autopacking: a (nested) list or tuple holding tensors becomes recorded ``tf.stack``
+    calls on its items, so gradients flow through it. The first tensor fixes the dtype; Python
+    and NumPy items convert to it. A requested ``want`` casts the tensors (differentiably); a
+    ``hint`` is used where that cast is allowed. ``None`` if there is no tensor after all."""
+    dt = _first_dtype(value)
+    if dt is None:
+        return None
+    if want is None and hint is not None and _implicit_ok(dt, _dt.as_dtype(hint)._np):
+        want = _dt.as_dtype(hint)._np
+    return _pack_level(value, dt if want is None else want, want is not None and want != dt)
+
+
+def _implicit_ok(src: np.dtype, dst: np.dtype) -> builtins.bool:
+    """Whether values of ``src`` convert to ``dst`` without an explicit cast (no float -> int)."""
+    a, b = src.kind, dst.kind
+    return a == b or (a in "iub" and b in "iufc") or (a == "f" and b == "c")
+
+
+def _pack_level(seq: Any, dt: np.dtype, cast: builtins.bool) -> Tensor | None:
+    parts: list = []
+    direct = []  # indices of the tensors given as items of this level
+    has = False
+    for e in seq:
+        if isinstance(e, (Tensor, Variable)):
+            e = convert_to_tensor(e)  # a Variable's read is recorded (and watched) here
+            if cast and e._value.dtype != dt:
+                if not _implicit_ok(e._value.dtype, dt):
+                    raise TypeError(f"Cannot convert a list holding a {e.dtype.name} tensor to "
+                                    f"{_dt._from_np(dt).name}: cast the tensor with tf.cast first.")
+                e = _CAST(e, _dt._from_np(dt))
+            direct.append(len(parts))
+            has = True
+        elif isinstance(e, (list, tuple)):
+            p = _pack_level(e, dt, cast)
+            if p is not None:
+                e, has = p, True
+        parts.append(e)
+    if not has:
+        return None
+    if len(direct) < len(parts):  # TF checks dtypes here; a level of only tensors goes to Pack
+        for i, e in enumerate(parts):
+            if type(e) is not Tensor:
+                parts[i] = convert_to_tensor(e, dtype=_dt._from_np(dt))
+            elif i in direct and e._value.dtype != dt:
+                raise TypeError(f"Cannot convert a list holding a {e.dtype.name} tensor to "
+                                f"{_dt._from_np(dt).name} (the dtype of the first tensor in the "
+                                f"list): cast it with tf.cast first.")
+    return _PACK(parts)
 
 
 def _cast_checked(arr: np.ndarray, dt: np.dtype, value: Any) -> np.ndarray:
@@ -549,6 +625,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     Python floats become float32 and ints int32, as in TensorFlow; NumPy arrays keep their dtype.
     ``dtype`` requests a dtype (a Tensor of another dtype is an error, as in TensorFlow; use
     :func:`tapegrad.cast`); ``dtype_hint`` is used only when ``value`` has no dtype of its own.
+    A (nested) list or tuple that holds tensors or Variables is packed with ``tf.stack`` on the
+    tape, so gradients flow through it (TensorFlow's autopacking); the first tensor in it fixes
+    the dtype.
 
     >>> import tapegrad as tf, numpy as np
     >>> tf.convert_to_tensor(1.5).dtype, tf.convert_to_tensor(np.arange(3)).dtype
@@ -585,18 +664,22 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         raise TypeError("Cannot convert None to a tensor.")
     if hasattr(value, "__tf_tensor__"):
         return convert_to_tensor(value.__tf_tensor__(), dtype)
+    try:
+        arr = _infer_py(value)
+    except _HoldsTensor:
+        packed = _autopack(value, want, dtype_hint)
+        if packed is not None:
+            return packed
+        arr = _infer_py(value, False)  # no tensor inside after all
     if want is None and dtype_hint is not None and t in (float, int, list, tuple):
         hint = _dt.as_dtype(dtype_hint)._np
-        arr = _infer_py(value)
         if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
             want = hint
-    else:
-        arr = _infer_py(value)
     if want is not None:
         if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
                             "a float does not convert to an integer or bool type implicitly.")
-        if want.kind in "fc" and arr.dtype.kind in "fc":
+        if want.kind in "fc" and (arr.dtype.kind == "f" or arr.dtype.kind == want.kind):
             arr = np.array(value, dtype=want)   # straight from the Python values: no float32 rounding
         else:
             arr = _cast_checked(arr, want, value)
@@ -612,11 +695,9 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
            [0.5, 0.5]], dtype=float32)
     """
     if isinstance(value, (Tensor, Variable)):
-        t = convert_to_tensor(value)
+        t = convert_to_tensor(value)  # the tensor itself, as in TF (gradients flow through it)
         if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
             t = _wrap(t._value.astype(_dt.as_dtype(dtype)._np))
-        else:
-            t = _wrap(t._value)
     else:
         if dtype is not None and isinstance(value, (np.ndarray, np.generic)):
             value = np.asarray(value)
@@ -909,6 +990,7 @@ class Variable:
         return self._read()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        _arrays_read()  # lets _infer_py see that a list held a tensor
         _note_escape(self._snap, "__array__")
         v = np.array(self._snap._value, copy=True)
         return v if dtype is None else v.astype(dtype)
@@ -1268,6 +1350,8 @@ REGISTRY: dict[str, Op] = {}
 _ADD: Any = None  # AddV2, Sub and Mul, set by ops/math_ops.py (Tensor's operators; deriv rules
 _SUB: Any = None  # multiply by Mul)
 _MUL: Any = None
+_PACK: Any = None  # tf.stack and tf.cast, set by ops/array_ops.py and ops/math_ops.py: a list
+_CAST: Any = None  # holding tensors converts through them (_autopack)
 
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:

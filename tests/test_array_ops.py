@@ -415,3 +415,60 @@ def test_float32_dtypes_preserved():
               tf.einsum("ij->j", x), tf.norm(x), tf.clip_by_norm(x, 1.0), tf.tensordot(x, x, 2),
               tf.boolean_mask(x, [True, False]), tf.scatter_nd([[0]], x[:1], [2, 2])):
         assert y.dtype == tf.float32
+
+
+# ---------------------------------------------------------------- constructors' dtype rules (TF 2.21)
+@pytest.mark.parametrize("start, stop, dtype", [
+    (-2, 2, tf.float64),                       # integer endpoints (two TF guide programs) raised
+    (-2.0, 2.0, tf.float32),
+    (np.int32(-2), 2, tf.float64),
+    (np.float64(-2.0), 2, tf.float64),
+    (np.float32(-2.0), np.float64(2.0), tf.float32),   # stop takes start's dtype
+    (np.float16(0.0), 1, tf.float16),
+    ("i8", 1, tf.float32),                     # 8- and 16-bit integers divide to float32
+    ("i32", "i32", tf.float64),
+    ("i64", "i64", tf.float64),
+    ("f32", 2, tf.float32),
+    ([0, 1], [2, 3], tf.float64),
+    (1 + 1j, 2, tf.complex128),
+])
+def test_linspace_dtype_rules_match_tf(start, stop, dtype):
+    conv = {"i8": tf.constant(-2, tf.int8), "i32": tf.constant(-2), "i64": tf.constant(-2, tf.int64),
+            "f32": tf.constant(-2.0)}
+    start, stop = conv.get(start, start) if isinstance(start, str) else start, \
+        conv.get(stop, stop) if isinstance(stop, str) else stop
+    r = tf.linspace(start, stop, 5)
+    assert r.dtype == dtype
+    ref = np.linspace(np.asarray(start, complex if dtype.is_complex else float),
+                      np.asarray(stop, complex if dtype.is_complex else float), 5)
+    np.testing.assert_allclose(r.numpy(), ref, rtol=1e-3 if dtype == tf.float16 else 1e-6)
+
+
+def test_linspace_num_and_gradients():
+    assert tf.linspace(0, 1, tf.constant(3, tf.int64)).shape == (3,)
+    assert tf.linspace(0, 1, 0).dtype == tf.float64 and tf.linspace(0, 1, 0).shape == (0,)
+    a, b = tf.constant(2.0), tf.constant(5.0)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = tf.reduce_sum(tf.linspace(a, b, 4) * [1.0, 2.0, 3.0, 4.0])
+    ga, gb = tape.gradient(y, [a, b])   # TF 2.21: 3.3333333, 6.666667
+    np.testing.assert_allclose([float(ga), float(gb)], [10 / 3, 20 / 3], rtol=1e-6)
+
+
+def test_range_dtype_rules_match_tf():
+    assert tf.range(5).dtype == tf.int32 and tf.range(5.0).dtype == tf.float32
+    assert tf.range(0, 5, 2.0).dtype == tf.float32 and tf.range(np.float64(5)).dtype == tf.float64
+    assert tf.range(tf.constant(0), tf.constant(5, tf.int64)).dtype == tf.int64
+    assert tf.range(tf.constant(0.0, tf.float16), 3).dtype == tf.float16   # float16 outranks ints
+    r = tf.range(0, 5, 1, dtype=tf.float64)
+    assert r.dtype == tf.float64 and r.numpy().tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+def test_fill_is_differentiable_in_its_value():
+    """tf.fill's value had no gradient (TF: the sum of the output's gradient)."""
+    a = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(tf.fill([3], a) * [1.0, 2.0, 3.0])
+    assert float(tape.gradient(y, a)) == 6.0
+    assert tf.fill([2, 2], 7).numpy().tolist() == [[7, 7], [7, 7]]

@@ -434,6 +434,25 @@ BAD: list[tuple[str, Callable, type, str]] = [
      r"as_list\(\) is not defined on an unknown TensorShape"),
     ("tensorshape-merge", lambda: tf.TensorShape([None, 3]).merge_with([2, 2]), ValueError,
      r"Shapes \(None, 3\) and \(2, 2\) are not compatible"),
+    # -- round 2: ops values (lists holding tensors are packed: TF's error types)
+    ("list-int-tensor-float", lambda: tf.convert_to_tensor([c(2, tf.int32), 1.5]),
+     TypeError, r"Cannot convert 1\.5 to a tensor of dtype int32"),
+    ("list-tensor-dtypes", lambda: tf.reduce_sum([c(1.0), c(1.0, tf.float64)]),
+     IAE, r"inputs must all have one dtype: values\[0\] is float32 but values\[1\] is float64"),
+    ("list-tensor-dtypes-mixed", lambda: tf.convert_to_tensor([c(1.0), c(1.0, tf.float64), 1.0]),
+     TypeError, r"holding a float64 tensor to float32 \(the dtype of the first tensor.*tf\.cast"),
+    ("list-tensor-ragged", lambda: tf.convert_to_tensor([[c(1.0), c(2.0)], [3.0]]),
+     IAE, r"Shapes of all inputs must match: values\[0\]\.shape = \[2\] != values\[1\]\.shape = \[1\]"),
+    ("list-tensor-to-int", lambda: tf.convert_to_tensor([c(1.0)], dtype=tf.int32),
+     TypeError, r"holding a float32 tensor to int32: cast the tensor with tf\.cast"),
+    ("list-complex-into-float", lambda: tf.convert_to_tensor([c(1.0), 1 + 2j]),
+     TypeError, r"Cannot convert \(1\+2j\) to a tensor of dtype float32"),
+    ("linspace-int-start-float-stop", lambda: tf.linspace(-2, 2.0, 5),
+     TypeError, r"linspace: stop must convert to start's dtype int32.*tf\.linspace\(-2\.0, 2\.0, 5\)"),
+    ("linspace-float-num", lambda: tf.linspace(0.0, 1.0, 2.0),
+     TypeError, r"linspace: num must be an integer scalar, got 2\.0"),
+    ("range-float-into-int", lambda: tf.range(0, 5.5, 1, dtype=tf.int32),
+     TypeError, r"Cannot convert 5\.5 to a tensor of dtype int32"),
 ]
 
 

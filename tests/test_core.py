@@ -210,3 +210,114 @@ def test_a_recorded_op_with_a_negative_zero_scalar_keeps_its_sign():
     np.testing.assert_array_equal(np.signbit(a.numpy()), [False, True])
     np.testing.assert_array_equal(np.signbit(b.numpy()), [True, False])
     np.testing.assert_array_equal(c.numpy(), [1.0, -2.0])
+
+
+# ---------------------------------------------------------------- lists holding tensors (autopacking)
+def _grads(f, *xs):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(list(xs))
+        y = f()
+    return [tape.gradient(y, x) for x in xs]
+
+
+def test_an_op_given_a_list_of_tensors_differentiates_through_the_pack():
+    """reduce_sum([a, b]), convert_to_tensor([a, b]) and square([x, 1.0]) computed the right
+    value but gave a None gradient: the list was converted through NumPy, off the tape. TF packs
+    it (TF's DeepDream tutorial sums a list of losses)."""
+    a, b = tf.constant(1.0), tf.constant(2.0)
+    ga, gb = _grads(lambda: tf.reduce_sum([a, 3.0 * b]), a, b)
+    assert float(ga) == 1.0 and float(gb) == 3.0
+    ga, gb = _grads(lambda: tf.convert_to_tensor([a, b]) * [1.0, 3.0], a, b)
+    assert float(ga) == 1.0 and float(gb) == 3.0
+    ga, gb = _grads(lambda: tf.square([a, 1.0]), a, b)
+    assert float(ga) == 2.0 and gb is None
+    ga, gb = _grads(lambda: tf.reduce_sum(tf.convert_to_tensor([[a, b], (b, 1.0)])), a, b)
+    assert float(ga) == 1.0 and float(gb) == 2.0
+    ga, gb = _grads(lambda: b * [a, 1.0], a, b)   # the list as a binary op's operand
+    assert float(ga) == 2.0 and float(gb) == 2.0
+    ga, gb = _grads(lambda: tf.reduce_sum(tf.stack([[a, 1.0], [b, 2.0]])), a, b)
+    assert float(ga) == 1.0 and float(gb) == 1.0
+    ga, gb = _grads(lambda: tf.constant([a, b]) * 2.0, a, b)   # TF raises here; tapegrad packs
+    assert float(ga) == 2.0 and float(gb) == 2.0
+    ga, _ = _grads(lambda: tf.constant(a) * 2.0, a, b)   # tf.constant(t) is t, as in TF
+    assert float(ga) == 2.0
+
+
+def test_a_packed_list_works_in_every_mode():
+    a = tf.constant(1.0, tf.float64)
+    with tf.GradientTape() as t2:   # second derivative
+        t2.watch(a)
+        with tf.GradientTape() as t1:
+            t1.watch(a)
+            y = tf.reduce_sum(tf.convert_to_tensor([a, 1.0]) ** 3)
+        g = t1.gradient(y, a)
+    np.testing.assert_allclose(float(t2.gradient(g, a)), 6.0)
+    with tf.GradientTape() as tape:   # jacobian
+        tape.watch(a)
+        y = tf.convert_to_tensor([a, 2 * a, 1.0])
+    np.testing.assert_allclose(tape.jacobian(y, a).numpy(), [1.0, 2.0, 0.0])
+    with tf.autodiff.ForwardAccumulator(a, tf.constant(1.0, tf.float64)) as acc:   # forward mode
+        y = tf.reduce_sum(tf.square([a, 2.0 * a]))
+    np.testing.assert_allclose(float(acc.jvp(y)), 10.0)
+
+
+def test_a_variable_in_a_list_is_watched_as_a_read():
+    v = tf.Variable(5.0)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum([v, 2.0 * v, 1.0])
+    assert tape.watched_variables() == (v,)
+    assert float(tape.gradient(y, v)) == 3.0
+
+
+@pytest.mark.parametrize("make, dtype, value", [
+    (lambda a, d, i, h: [a, 1.0], tf.float32, [1.0, 1.0]),
+    (lambda a, d, i, h: [1, a], tf.float32, [1.0, 1.0]),
+    (lambda a, d, i, h: [d, 1.0], tf.float64, [3.0, 1.0]),   # the tensor fixes the dtype
+    (lambda a, d, i, h: [1.0, d], tf.float64, [1.0, 3.0]),
+    (lambda a, d, i, h: [h, 1.5], tf.float16, [1.0, 1.5]),
+    (lambda a, d, i, h: [i, 1], tf.int32, [2, 1]),
+    (lambda a, d, i, h: [a, np.float64(2.0)], tf.float32, [1.0, 2.0]),
+    (lambda a, d, i, h: [[a, a], np.array([1.0, 2.0])], tf.float32, [[1.0, 1.0], [1.0, 2.0]]),
+    (lambda a, d, i, h: [[a], [2.0]], tf.float32, [[1.0], [2.0]]),
+])
+def test_list_dtype_rules_match_tf(make, dtype, value):
+    """Checked against TF 2.21: the first tensor in the list fixes the dtype of the pack."""
+    a, d, i = tf.constant(1.0), tf.constant(3.0, tf.float64), tf.constant(2)
+    h = tf.constant(1.0, tf.float16)
+    t = tf.convert_to_tensor(make(a, d, i, h))
+    assert t.dtype == dtype
+    np.testing.assert_array_equal(t.numpy(), value)
+
+
+def test_a_requested_dtype_casts_the_tensors_in_a_list_differentiably():
+    a, i = tf.constant(1.0), tf.constant(2)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.convert_to_tensor([a, 1.0], dtype=tf.float64)
+        s = tf.reduce_sum(y)
+    assert y.dtype == tf.float64 and float(tape.gradient(s, a)) == 1.0
+    assert tf.convert_to_tensor([i, 1], dtype=tf.float32).dtype == tf.float32
+    assert tf.convert_to_tensor([a, 1.0], dtype_hint=tf.float64).dtype == tf.float64
+    assert tf.convert_to_tensor([a, 1.0], dtype_hint=tf.int32).dtype == tf.float32   # hint unused
+    with pytest.raises(TypeError, match="holding a float32 tensor to int32.*tf.cast"):
+        tf.convert_to_tensor([a, a], dtype=tf.int32)   # TF truncates silently
+    with pytest.raises(TypeError, match="out of range"):   # TF wraps to 44
+        tf.convert_to_tensor([tf.constant(1, tf.uint8), 300])
+
+
+def test_a_list_of_plain_numbers_takes_the_numpy_path():
+    """No tensor inside: converted by NumPy as before. An array-like item that reads a tensor
+    itself makes conversion look for a tensor to pack, find none, and convert by value."""
+    assert tf.convert_to_tensor([[1, 2], [3, 4]]).dtype == tf.int32
+    with pytest.raises(ValueError, match="ragged"):
+        tf.convert_to_tensor([[1.0], [2.0, 3.0]])
+    x = tf.constant([1.0, 2.0])
+    assert np.asarray(x).dtype == np.float32 and np.array([x, x]).shape == (2, 2)
+
+    class Wrapper:
+        def __array__(self, dtype=None, copy=None):
+            return np.asarray(x, dtype)
+
+    t = tf.convert_to_tensor([Wrapper(), [3.0, 4.0]])
+    assert t.dtype == tf.float32
+    np.testing.assert_array_equal(t.numpy(), [[1.0, 2.0], [3.0, 4.0]])

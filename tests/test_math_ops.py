@@ -532,3 +532,50 @@ def test_batched_jacobian_matches_row_by_row(name):
     np.testing.assert_allclose(out[0], out[1], rtol=1e-12)
     th, nu = tf.test.compute_gradient(f, [x])
     np.testing.assert_allclose(th[0], nu[0], rtol=1e-4, atol=1e-6)
+
+
+# expected values below: TF 2.21, recorded as literals
+@pytest.mark.parametrize("x, dtype, grad, jvp, rtol", [
+    ([1e7, 1e7], np.float32, [0.5, 0.5], 1.0, 1e-6),                  # was [0.3679, 0.3679]
+    ([-1e6, -1e6 - 1, -1e6 - 2], np.float32, [0.66524, 0.24473, 0.09003], 0.71239, 1e-4),  # 3% low
+    ([1000.0, 1000.0], np.float16, [0.5, 0.5], 1.0, 1e-3),             # 21% off
+    ([1000.0, 999.0, 998.0], np.float16, [0.66504, 0.24463, 0.09003], 0.7124, 2e-3),
+    ([-np.inf, 1.0], np.float32, [0.0, 1.0], 1.5, 1e-6),
+])
+def test_reduce_logsumexp_derivatives_are_accurate_at_large_magnitude(x, dtype, grad, jvp, rtol):
+    """The rule computed exp(x - lse) with lse rounded to x's precision; it now normalises
+    exp(x - max), as TF's (autodiffed) composition does."""
+    x = tf.constant(np.array(x, dtype))
+    u = tf.constant(np.linspace(0.5, 1.5, x.shape[0]), x.dtype)
+    with tf.autodiff.ForwardAccumulator(x, u) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_logsumexp(x)
+    g = tape.gradient(y, x)
+    assert g.dtype == x.dtype
+    np.testing.assert_allclose(g.numpy().astype(np.float64), grad, rtol=rtol, atol=1e-5)
+    np.testing.assert_allclose(float(acc.jvp(y)), jvp, rtol=rtol)
+
+
+def test_reduce_logsumexp_special_values_match_tf():
+    inf, nan = np.inf, np.nan
+    for v, y, g in [([inf, 1.0], inf, [nan, 0.0]), ([-inf, -inf], -inf, [nan, nan]),
+                    ([inf, -inf], inf, [nan, 0.0]), ([nan, 1.0], nan, [nan, nan])]:
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            r = tf.reduce_logsumexp(x)
+        np.testing.assert_array_equal(r.numpy(), y)
+        np.testing.assert_array_equal(tape.gradient(r, x).numpy(), g)
+    x = tf.constant([[1.0, 2.0], [3e5, -3e5]])
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            r = tf.reduce_logsumexp(x, axis=1, keepdims=True)
+        g = tape.gradient(r, x)
+        s = tf.reduce_sum(g * np.linspace(0.5, 1.5, 4, dtype=np.float32).reshape(2, 2))
+    assert r.shape == (2, 1)
+    np.testing.assert_allclose(r.numpy().ravel(), [2.31326, 3e5], rtol=1e-5)
+    np.testing.assert_allclose(g.numpy(), [[0.26894, 0.73106], [1.0, 0.0]], atol=1e-5)
+    np.testing.assert_allclose(t2.gradient(s, x).numpy(), [[-0.06554, 0.06554], [0.0, 0.0]], atol=1e-5)

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _core, dtypes as _dt
 from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
 from ..errors import InvalidArgumentError
 
@@ -333,6 +333,9 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
                                f"values[{i}].shape = {list(t._value.shape)}")
     a = norm_axis(axis, len(s0) + 1, "Pack")
     return apply(_stack, ts, {"axis": a})
+
+
+_core._PACK = stack
 
 
 def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:
@@ -742,24 +745,35 @@ def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
 
 
 def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
-    """A tensor of shape ``dims`` filled with ``value`` (its dtype follows ``value``)."""
+    """A tensor of shape ``dims`` filled with ``value`` (its dtype follows ``value``); the
+    gradient with respect to ``value`` is the sum of the output's, as in TF."""
     v = as_tensor(value)
     if v._value.ndim:
         raise _err("Fill", f"value must be a scalar, got shape {list(v._value.shape)}")
-    return _wrap(np.full(_shape_arg(dims, "Fill"), v._value, v._value.dtype))
+    return apply(_broadcast_to, (v,), {"shape": _shape_arg(dims, "Fill")})
 
 
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: Any = "range") -> Tensor:  # noqa: A001
-    """``[start, start + delta, ...)`` up to ``limit``; int32 for ints, float32 for floats (as TF)."""
+    """``[start, start + delta, ...)`` up to ``limit``; int32 for ints, float32 for floats (as TF).
+
+    Without ``dtype`` the widest of the arguments' dtypes wins (int32 < int64 < float16 <
+    float32 < float64); with it, Python numbers convert to it (``1.5`` to an integer type is an
+    error, as in TF).
+
+    >>> import tapegrad as tf
+    >>> tf.range(3).dtype, tf.range(0, 2, 0.5).numpy()
+    (tf.int32, array([0. , 0.5, 1. , 1.5], dtype=float32))
+    """
     if limit is None:
         start, limit = 0, start
-    vals = [as_tensor(v) for v in (start, limit, delta)]
-    if int(np.asarray(vals[2]._value)) == 0 and vals[2]._value.dtype.kind in "iu":
-        raise _err("Range", "Requires delta != 0")
-    if dtype is not None:
-        dt = _dt.as_dtype(dtype)._np
+    want = None if dtype is None else _dt.as_dtype(dtype)
+    vals = [v if isinstance(v, (Tensor, Variable)) else convert_to_tensor(v, dtype=want)
+            for v in (start, limit, delta)]
+    vals = [as_tensor(v) for v in vals]
+    if want is not None:
+        dt = want._np
     else:
-        order = [np.int32, np.int64, np.float32, np.float64]
+        order = [np.int32, np.int64, np.float16, np.float32, np.float64]
         dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
     s, l, d = (np.asarray(v._value).item() for v in vals)
     if d == 0:
@@ -771,14 +785,34 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
 
 
 def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -> Tensor:
-    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive (float inputs)."""
-    s, e = as_tensor(start), as_tensor(stop)
-    if s._value.dtype.kind not in "f" or e._value.dtype.kind not in "f":
-        raise TypeError("linspace: start and stop must be floating tensors (e.g. 0.0, 1.0).")
-    n = int(num._value if isinstance(num, Tensor) else num)
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive, differentiable in both.
+
+    ``stop`` converts to ``start``'s dtype. Integer endpoints give float64 (float32 for 8- and
+    16-bit integers), as TensorFlow's division does; ``num`` must be an integer.
+
+    >>> import tapegrad as tf
+    >>> r = tf.linspace(-2, 2, 5)
+    >>> r.dtype, r.numpy()
+    (tf.float64, array([-2., -1.,  0.,  1.,  2.]))
+    """
+    s = as_tensor(start)
+    try:
+        e = convert_to_tensor(stop, dtype=s.dtype)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"linspace: stop must convert to start's dtype {s.dtype.name} ({err}). Give "
+                        "both endpoints as floats, e.g. tf.linspace(-2.0, 2.0, 5).") from None
+    k = s._value.dtype.kind
+    if k == "b":
+        raise _err("LinSpace", "start and stop must be numbers, not bool")
+    from .math_ops import _int_to_float, cast
+    if k in "iu":
+        s, e = _int_to_float(s), _int_to_float(e)
+    nv = np.asarray(num._value if isinstance(num, (Tensor, Variable)) else num)
+    if nv.dtype.kind not in "iu" or nv.ndim:
+        raise TypeError(f"linspace: num must be an integer scalar, got {num!r}.")
+    n = int(nv)
     if n < 0:
         raise _err("LinSpace", f"Requires num >= 0: {n}")
-    from .math_ops import cast
     t = _wrap(np.linspace(0.0, 1.0, n).astype(s._value.dtype) if n > 1 else np.zeros(n, s._value.dtype))
     shape = np.broadcast_shapes(s._value.shape, e._value.shape)
     frac = reshape(t, (n,) + (1,) * len(shape))

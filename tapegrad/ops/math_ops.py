@@ -171,11 +171,10 @@ def truncatemod(x: Any, y: Any, name: Any = None) -> Tensor:
 
 
 def _pow_dy(ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
-    if x._value.dtype.kind == "c":
-        logx = where(not_equal(x, 0), log(x), zeros_like(x))
-    else:
-        logx = where(greater(x, 0), log(x), zeros_like(x))
-    return ans * logx
+    # log(x) masked to 0 where x <= 0 (x == 0 for complex), taken of a safe x so that its own
+    # derivative there is finite (TF's _PowGrad): second derivatives stay NaN-free
+    mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
+    return ans * where(mask, log(where(mask, x, ones_like(x))), zeros_like(x))
 
 
 _pow = defop("Pow", _quiet(np.power),
@@ -290,7 +289,12 @@ def sqrt(x: Any, name: Any = None) -> Tensor:
     return _unary(_sqrt, x)
 
 
-_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)), deriv=(lambda ans, x: -0.5 * ans * ans * ans,))
+# Rsqrt and Reciprocal, like Sqrt, give 0 where the cotangent (or tangent) is 0 even where the
+# derivative is infinite or NaN (TF's RsqrtGrad and ReciprocalGrad kernels): tf.where(x > 0, 1 / x, 0)
+# has gradient 0 at 0, and so have second derivatives of log, log1p, atanh, asin, acos there.
+_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)),
+               vjp=(lambda g, ans, x: multiply_no_nan(conj(-0.5 * ans * ans * ans), g),),
+               jvp=lambda ts, ans, x: multiply_no_nan(-0.5 * ans * ans * ans, ts[0]))
 
 
 def rsqrt(x: Any, name: Any = None) -> Tensor:
@@ -366,7 +370,9 @@ def sigmoid(x: Any, name: Any = None) -> Tensor:
     return _unary(_sigmoid, x)
 
 
-_reciprocal = defop("Reciprocal", _quiet(np.reciprocal), deriv=(lambda ans, x: -ans * ans,))
+_reciprocal = defop("Reciprocal", _quiet(np.reciprocal),  # zero cotangent: 0, as Rsqrt above
+                    vjp=(lambda g, ans, x: multiply_no_nan(conj(-ans * ans), g),),
+                    jvp=lambda ts, ans, x: multiply_no_nan(-ans * ans, ts[0]))
 
 
 def reciprocal(x: Any, name: Any = None) -> Tensor:
@@ -542,6 +548,9 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     if x._value.dtype.kind in "fc" and dt.kind in "fc":
         return apply(_cast, (x,), {"dtype": dt})
     return apply(_cast_nondiff, (x,), {"dtype": dt})
+
+
+_core._CAST = cast
 
 
 def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:

@@ -104,22 +104,35 @@ _prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=k
               jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(ts[0] * _prod_others(x, axes), axis=list(axes), keepdims=keepdims))
 
 
+def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
+    """The max over ``axes`` (kept), 0 where it is not finite or ``x`` is empty (TF's shift)."""
+    if not x.size:
+        return np.zeros(_keep_shape(x.shape, axes), x.dtype)
+    m = np.max(x, axis=axes, keepdims=True)
+    return np.where(np.isfinite(m), m, np.zeros((), x.dtype))
+
+
 def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     with _np_err:
-        m = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros(_keep_shape(x.shape, axes), x.dtype)
-        m = np.where(np.isfinite(m), m, 0)
+        m = _lse_shift(x, axes)
         r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
     return (r if keepdims else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
 
 
+def _lse_softmax(x: Tensor, axes: tuple) -> Tensor:
+    # exp(x - lse) loses all accuracy where |x| is large (lse is rounded to x's precision):
+    # normalise exp(x - max) instead, with the max a constant (the softmax does not depend on it)
+    e = exp(x - _wrap(_lse_shift(x._value, axes)))
+    return e / reduce_sum(e, axis=list(axes), keepdims=True)
+
+
 def _lse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    y = reshape(ans, _keep_shape(x._value.shape, axes))
-    return _expand_back(g, ans, x, axes) * exp(x - y)
+    return _expand_back(g, ans, x, axes) * _lse_softmax(x, axes)
 
 
 _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
              jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(
-                 ts[0] * exp(x - reshape(ans, _keep_shape(x._value.shape, axes))), axis=list(axes), keepdims=keepdims))
+                 ts[0] * _lse_softmax(x, axes), axis=list(axes), keepdims=keepdims))
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
