@@ -427,11 +427,13 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if want is None and dtype_hint is not None and t in (float, int, list, tuple):
         hint = _dt.as_dtype(dtype_hint)._np
         arr = _infer_py(value)
-        if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
+        if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind or not arr.size:
             want = hint
     else:
         arr = _infer_py(value)
     if want is not None:
+        if not arr.size and t in (list, tuple):
+            return _wrap(arr.astype(want))   # no values to convert: any dtype (TF: shape [0], int32)
         if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
                             "a float does not convert to an integer or bool type implicitly.")
