@@ -415,3 +415,33 @@ def test_float32_dtypes_preserved():
               tf.einsum("ij->j", x), tf.norm(x), tf.clip_by_norm(x, 1.0), tf.tensordot(x, x, 2),
               tf.boolean_mask(x, [True, False]), tf.scatter_nd([[0]], x[:1], [2, 2])):
         assert y.dtype == tf.float32
+
+
+@pytest.mark.parametrize("have,sizes,want", [
+    ((0, 3), (-1, 0), (3, 0)), ((0, 3), (0, -1), (0, 3)), ((0, 3), (-1, 1, 0), (3, 1, 0)),
+    ((0, 3), (-1, 2, 0), (1, 2, 0)), ((2, 0, 3), (-1, 5, 0), (1, 5, 0)), ((0,), (0, -1), (0, 1)),
+    ((0, 3), (-1, 4), (0, 4)), ((0, 0), (-1, 0, 0), (1, 0, 0)), ((2, 3), (1, -1, 1), (1, 6, 1)),
+    ((), (1, -1), (1, 1)), ((2, 3), 6, (6,)),
+])
+def test_reshape_infers_minus_one_as_tensorflow(have, sizes, want):
+    # TF leaves zero dimensions out of both products when the new shape has a 0 (reshape_op.h)
+    x = tf.zeros(have)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reshape(x, sizes)
+        s = tf.reduce_sum(y)
+    assert y.shape == want
+    assert tape.gradient(s, x).shape == have
+
+
+@pytest.mark.parametrize("sizes,pattern", [
+    ([-2, -3], r"Size 0 must be non-negative, not -2: only -1 stands for a size to infer"),
+    ([2, -2], r"Size 1 must be non-negative, not -2"),
+    ([-1, -1, -2], r"only one input size may be -1, not both 0 and 1"),
+    ([-1, 4], r"tensor with 6 values, but the requested shape requires a multiple of 4 \(shape \[-1, 4\], input shape \[2, 3\]\)"),
+    ([-1, 0], r"tensor with 6 values, but the requested shape has 0"),
+    ([[2, 3]], r"shape must be a 1-D list of sizes, got a value of shape \[1, 2\]"),
+])
+def test_reshape_rejects_invalid_shapes_with_tensorflows_error_type(sizes, pattern):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=pattern):
+        tf.reshape(tf.zeros([2, 3]), sizes)

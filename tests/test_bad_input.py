@@ -366,6 +366,13 @@ BAD: list[tuple[str, Callable, type, str]] = [
     # saving
     ("load-shape-mismatch", lambda: _load_mismatch(),
      ValueError, r"'w': the file has shape \[2\], the variable has shape \[3\]"),
+    # -- round 2: ops edges
+    ("constant-empty-int-ok", lambda: tf.constant([], dtype=tf.int32), None, r""),
+    ("reshape-minus-two", lambda: tf.reshape(M23, [-2, -3]), IAE,
+     r"Size 0 must be non-negative, not -2: only -1 stands for a size to infer"),
+    ("reshape-not-a-multiple", lambda: tf.reshape(M23, [-1, 4]), IAE,
+     r"6 values, but the requested shape requires a multiple of 4"),
+    ("reshape-2d-shape", lambda: tf.reshape(M23, [[2, 3]]), IAE, r"shape must be a 1-D list of sizes"),
 ]
 
 

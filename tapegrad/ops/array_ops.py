@@ -6,6 +6,7 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from typing import Any, Sequence
 
@@ -66,10 +67,13 @@ def _scalar_axis(a: Any, op: str) -> int:
     return 0
 
 
-def _int_list(v: Any, what: str) -> list[int]:
+def _int_list(v: Any, what: str, vector_for: str | None = None) -> list[int]:
+    """``v`` as a list of ints; with ``vector_for`` (an op name), ``v`` must be at most 1-D."""
     if isinstance(v, (Tensor, Variable)):
         v = convert_to_tensor(v)._value
     arr = np.asarray(v)
+    if vector_for is not None and arr.ndim > 1:
+        raise _err(vector_for, f"{what} must be a 1-D list of sizes, got a value of shape {list(arr.shape)}")
     if arr.dtype.kind not in "iu" and not (arr.size == 0):
         if arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
             raise TypeError(f"{what} must hold integers, got floats {arr.tolist()}.")
@@ -149,21 +153,52 @@ _reshape = defop("Reshape", lambda x, shape: np.reshape(x, shape), vjp=(_reshape
 
 
 def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
-    """Give ``tensor`` a new shape with the same number of elements (one entry may be -1)."""
+    """Give ``tensor`` a new shape with the same number of elements (one entry may be -1).
+
+    >>> import tapegrad as tf
+    >>> tf.reshape(tf.range(6), [-1, 2]).shape
+    TensorShape([3, 2])
+    """
     x = as_tensor(tensor)
-    shape = tuple(_int_list(shape, "reshape: shape"))
+    sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     v = x._value
-    if v.shape == shape:
+    if v.shape == sizes:
         return x
-    n = v.size
-    if shape.count(-1) > 1:
-        raise _err("Reshape", f"only one input size may be -1, not both {shape.index(-1)} and "
-                              f"{len(shape) - 1 - shape[::-1].index(-1)}")
-    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
-    if (-1 in shape and (known == 0 or n % known)) or (-1 not in shape and known != n):
+    return apply(_reshape, (x,), {"shape": _reshape_sizes(v.shape, v.size, sizes)})
+
+
+def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
+    """``sizes`` with its -1 resolved as TensorFlow's Reshape kernel does: when ``sizes`` has a
+    0, zero dimensions are left out of both products, so ``[0, 3] -> [-1, 0]`` gives ``[3, 0]``."""
+    unknown = -1
+    product = 1
+    for i, s in enumerate(sizes):
+        if s == -1:
+            if unknown >= 0:
+                raise _err("Reshape", f"only one input size may be -1, not both {unknown} and {i} "
+                                      f"(shape {list(sizes)})")
+            unknown = i
+        elif s < 0:
+            raise _err("Reshape", f"Size {i} must be non-negative, not {s}: only -1 stands for a "
+                                  f"size to infer (shape {list(sizes)})")
+        elif s:
+            product *= s
+    if unknown >= 0:
+        zero_out = 0 in sizes
+        m = math.prod(d for d in have if d or not zero_out)
+        missing = m // product
+        if missing * product != m and not (zero_out and 0 in have):
+            raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                                  f"shape requires a multiple of {product} (shape {list(sizes)}, "
+                                  f"input shape {list(have)})")
+        out = sizes[:unknown] + (missing,) + sizes[unknown + 1:]
+    else:
+        out = sizes
+    total = math.prod(out)
+    if total != n:
         raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                              f"shape has {known} (shape {list(shape)})")
-    return apply(_reshape, (x,), {"shape": shape})
+                              f"shape has {total} (shape {list(sizes)}, input shape {list(have)})")
+    return out
 
 
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
