@@ -438,7 +438,7 @@ def test_reshape_infers_minus_one_as_tensorflow(have, sizes, want):
     ([-2, -3], r"Size 0 must be non-negative, not -2: only -1 stands for a size to infer"),
     ([2, -2], r"Size 1 must be non-negative, not -2"),
     ([-1, -1, -2], r"only one input size may be -1, not both 0 and 1"),
-    ([-1, 4], r"tensor with 6 values, but the requested shape requires a multiple of 4 \(shape \[-1, 4\], input shape \[2, 3\]\)"),
+    ([-1, 4], r"tensor with 6 values, but the requested shape requires a multiple of 4 \(shape \[-1, 4\]\); the input has shape \[2, 3\]"),
     ([-1, 0], r"tensor with 6 values, but the requested shape has 0"),
     ([[2, 3]], r"shape must be a 1-D list of sizes, got a value of shape \[1, 2\]"),
 ])

@@ -189,15 +189,15 @@ def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
         missing = m // product
         if missing * product != m and not (zero_out and 0 in have):
             raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                                  f"shape requires a multiple of {product} (shape {list(sizes)}, "
-                                  f"input shape {list(have)})")
+                                  f"shape requires a multiple of {product} (shape {list(sizes)}); the "
+                                  f"input has shape {list(have)}")
         out = sizes[:unknown] + (missing,) + sizes[unknown + 1:]
     else:
         out = sizes
     total = math.prod(out)
     if total != n:
         raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                              f"shape has {total} (shape {list(sizes)}, input shape {list(have)})")
+                              f"shape has {total} (shape {list(sizes)}); the input has shape {list(have)}")
     return out
 
 
