@@ -532,3 +532,43 @@ def test_batched_jacobian_matches_row_by_row(name):
     np.testing.assert_allclose(out[0], out[1], rtol=1e-12)
     th, nu = tf.test.compute_gradient(f, [x])
     np.testing.assert_allclose(th[0], nu[0], rtol=1e-4, atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- argmax / argmin with NaN
+NAN = np.nan
+
+
+@pytest.mark.parametrize("row,imax,imin", [   # TF 2.21's CPU results
+    ([NAN, 1, 2], 2, 1), ([1, NAN, 2], 2, 0), ([1, 2, NAN], 1, 0), ([2, NAN, 2], 0, 0),
+    ([NAN, NAN, 1], 2, 2), ([1, NAN, NAN], 0, 0), ([3, 3, NAN], 0, 0), ([NAN, 3, 3], 1, 1),
+    ([np.inf, NAN, -np.inf], 0, 2), ([-np.inf, NAN, np.inf], 2, 0), ([NAN, NAN, NAN], 0, 0),
+    ([1, 2, 2, NAN, 3], 4, 0), ([5, NAN, 1, 5], 0, 2), ([NAN, -np.inf], 1, 1),
+])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_argmax_argmin_skip_nan_as_tensorflow(row, imax, imin, dtype):
+    x = np.array(row, dtype)
+    assert int(tf.math.argmax(x)) == imax and int(tf.math.argmin(x)) == imin
+    m = np.stack([x, x[::-1]])   # along either axis, and with other rows that need no fix
+    np.testing.assert_array_equal(tf.math.argmax(m, axis=1).numpy(), [imax, len(row) - 1 - _last(x, imax)])
+    np.testing.assert_array_equal(tf.math.argmin(m.T, axis=0).numpy(), [imin, len(row) - 1 - _last(x, imin)])
+
+
+def _last(x: np.ndarray, i: int) -> int:
+    """In the reversed row the winner is the last index holding x[i] (0 for an all-NaN row)."""
+    if np.isnan(x).all():
+        return len(x) - 1
+    return int(np.flatnonzero(x == x[i])[-1])
+
+
+def test_argmax_with_nan_matches_a_nan_skipping_reference_on_random_arrays():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        shape = tuple(rng.integers(1, 9, size=rng.integers(1, 4)))
+        x = rng.integers(-3, 4, size=shape).astype(np.float32)
+        x[rng.random(shape) < rng.random()] = np.nan
+        axis = int(rng.integers(0, len(shape)))
+        for fn, ref in ((tf.math.argmax, np.nanargmax), (tf.math.argmin, np.nanargmin)):
+            moved = np.moveaxis(x, axis, -1).reshape(-1, shape[axis])
+            want = [0 if np.isnan(r).all() else ref(r) for r in moved]
+            got = fn(x, axis=axis).numpy()
+            np.testing.assert_array_equal(got.reshape(-1), want)

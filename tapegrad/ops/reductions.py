@@ -211,8 +211,19 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
 
 
-def _arg(fn: Any, name: str) -> Any:
-    op = defop(name, lambda x, axis, out: fn(x, axis=axis).astype(out), nondiff=True)
+def _arg_fwd(fn: Any, nan_skipping: Any) -> Any:
+    """TensorFlow's ArgMax/ArgMin skip NaN (all NaN: index 0); NumPy's stop at the first NaN, so
+    only a result that landed on a NaN is redone: the first index of the NaN-skipping extreme."""
+    def fwd(x: np.ndarray, axis: int, out: Any) -> np.ndarray:
+        i = fn(x, axis=axis)
+        if x.dtype.kind == "f" and np.isnan(np.take_along_axis(x, np.expand_dims(i, axis), axis)).any():
+            i = np.argmax(x == nan_skipping.reduce(x, axis=axis, keepdims=True), axis=axis)
+        return i.astype(out)
+    return fwd
+
+
+def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
+    op = defop(name, _arg_fwd(fn, nan_skipping), nondiff=True)
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
@@ -227,12 +238,13 @@ def _arg(fn: Any, name: str) -> Any:
         return apply(op, (x,), {"axis": a, "out": _dt.as_dtype(output_type)._np})
     f.__name__ = name.lower()
     f.__doc__ = (f"Index of the {'largest' if 'Max' in name else 'smallest'} value along ``axis`` "
-                 "(0 when None), as int64 by default (no gradient).")
+                 "(0 when None), as int64 by default (no gradient). The first one wins a tie; NaN "
+                 "is skipped, and an all-NaN slice gives 0 (TensorFlow's CPU kernel).")
     return f
 
 
-argmax = _arg(np.argmax, "ArgMax")
-argmin = _arg(np.argmin, "ArgMin")
+argmax = _arg(np.argmax, np.fmax, "ArgMax")
+argmin = _arg(np.argmin, np.fmin, "ArgMin")
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp",
            "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax", "argmin", "multiply"]
