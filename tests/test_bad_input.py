@@ -373,6 +373,15 @@ BAD: list[tuple[str, Callable, type, str]] = [
     ("reshape-not-a-multiple", lambda: tf.reshape(M23, [-1, 4]), IAE,
      r"6 values, but the requested shape requires a multiple of 4"),
     ("reshape-2d-shape", lambda: tf.reshape(M23, [[2, 3]]), IAE, r"shape must be a 1-D list of sizes"),
+    ("softmax_xent-int-labels-ok", lambda: tf.nn.softmax_cross_entropy_with_logits(
+        labels=c([[0, 1, 0]], tf.int32), logits=M23[:1]), None, r""),
+    ("softmax_xent-int-logits", lambda: tf.nn.softmax_cross_entropy_with_logits(
+        labels=M23, logits=c([[1, 2, 3], [4, 5, 6]], tf.int32)), IAE,
+     r"SoftmaxCrossEntropyWithLogits does not accept a int32 tensor \(allowed: floating\)"),
+    ("sigmoid_xent-int-logits", lambda: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=X, logits=c([1, 2, 3], tf.int32)), IAE, r"SigmoidCrossEntropyWithLogits does not accept a int32"),
+    ("sparse_xent-float-labels", lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=c([0.0, 1.0]), logits=M23), IAE, r"labels must be int32 or int64 class indices, got float32"),
 ]
 
 
