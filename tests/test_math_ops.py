@@ -572,3 +572,41 @@ def test_argmax_with_nan_matches_a_nan_skipping_reference_on_random_arrays():
             want = [0 if np.isnan(r).all() else ref(r) for r in moved]
             got = fn(x, axis=axis).numpy()
             np.testing.assert_array_equal(got.reshape(-1), want)
+
+
+# ----------------------------------------------------------------------------- special values (TF 2.21's)
+INF = np.inf
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_special_functions_at_inf_and_nan_match_tensorflow(dtype):
+    def f(fn, *args):
+        return fn(*[tf.constant(a, dtype) for a in args]).numpy().tolist()
+
+    assert f(tf.math.lgamma, [-INF, INF, 0.0, -1.0]) == [INF, INF, INF, INF]   # C99: lgamma(±inf) = +inf
+    q = [-INF, -2.0, -0.0, 0.5, 1.0, 1.5, 2.0, 10.0, INF]
+    assert f(tf.math.zeta, [INF] * 9, q) == [INF, INF, INF, INF, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert np.isnan(f(tf.math.zeta, [np.nan] * 9, q)).all()
+    # at a pole of the series: inf for an even order, NaN for an odd one (the terms change sign)
+    assert f(tf.math.zeta, [2.0, 4.0], [-1.0, 0.0]) == [INF, INF]
+    assert np.isnan(f(tf.math.zeta, [3.0, 3.0, 5.0], [-INF, 0.0, -2.0])).all()
+    assert f(tf.math.polygamma, [1.0, 3.0], [0.0, -1.0]) == [INF, INF]
+    assert np.isnan(f(tf.math.polygamma, [0.0, 2.0, 2.0, 1.5, -1.0], [0.0, 0.0, -INF, 2.0, 2.0])).all()
+    np.testing.assert_allclose(f(tf.math.polygamma, [2.0, 3.0], [0.5, 2.0]),
+                               [special.polygamma(2, 0.5), special.polygamma(3, 2.0)], rtol=1e-5)
+    np.testing.assert_allclose(f(tf.math.zeta, [2.5], [-0.5]), [special.zeta(2.5, -0.5)], rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [tf.math.xlogy, tf.math.xlog1py, tf.math.xdivy])
+def test_x_log_y_family_keeps_the_sign_of_a_zero_x(fn):
+    y = tf.constant([-1.0, 0.0, 2.0, INF, np.nan])
+    out = fn(tf.constant([-0.0] * 5), y).numpy()
+    assert (out == 0).all() and np.signbit(out).all()
+    out = fn(tf.constant([0.0] * 5), y).numpy()
+    assert (out == 0).all() and not np.signbit(out).any()
+
+
+def test_elu_and_selu_keep_negative_zero():
+    for fn in (tf.nn.elu, tf.nn.selu):
+        out = fn(tf.constant([-0.0, 0.0, np.nan, -INF])).numpy()
+        assert np.signbit(out[0]) and not np.signbit(out[1]) and np.isnan(out[2]) and out[3] < 0
