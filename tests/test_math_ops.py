@@ -610,3 +610,15 @@ def test_elu_and_selu_keep_negative_zero():
     for fn in (tf.nn.elu, tf.nn.selu):
         out = fn(tf.constant([-0.0, 0.0, np.nan, -INF])).numpy()
         assert np.signbit(out[0]) and not np.signbit(out[1]) and np.isnan(out[2]) and out[3] < 0
+
+
+def test_reductions_of_inf_and_overflow_are_silent():
+    import warnings
+    x = tf.constant([INF, -INF, 3e38, 3e38])
+    with warnings.catch_warnings():   # a warning raised from inside NumPy's Python code leaked
+        warnings.filterwarnings("error", category=RuntimeWarning, module="numpy")
+        assert np.isnan(tf.reduce_sum(x).numpy()) and np.isnan(tf.reduce_mean(x).numpy())
+        assert tf.reduce_sum(x[2:]).numpy() == INF and tf.reduce_mean(x[2:]).numpy() == INF
+        assert np.isnan(tf.math.lbeta([[INF, 1.0]]).numpy()).all()
+    np.testing.assert_array_equal(tf.reduce_mean(tf.constant([1.0, 2.0], tf.float16)).numpy(), 1.5)
+    assert np.isnan(tf.reduce_mean(tf.zeros([0])).numpy())

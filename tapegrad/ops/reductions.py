@@ -1,6 +1,7 @@
 """Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,9 @@ def _sum_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> 
 
 def _sum_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     # integers keep their dtype (NumPy's sum would widen int32 to int64; TF does not)
-    return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
+    # np.add.reduce, not np.sum: an overflow or inf - inf warning must come from this frame, where
+    # tapegrad/__init__.py silences it (TF is silent), not from NumPy's fromnumeric.py
+    return np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
 
 
 _sum = defop("Sum", _sum_fwd,
@@ -36,12 +39,12 @@ _sum = defop("Sum", _sum_fwd,
 
 
 def _mean_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
-    with _np_err:
-        r = np.mean(x, axis=axes, keepdims=keepdims)
+    n = math.prod(x.shape[a] for a in axes)
     if x.dtype.kind in "iu":
-        r = np.sum(x, axis=axes, keepdims=keepdims) // max(1, int(np.prod([x.shape[a] for a in axes])))
-        return r.astype(x.dtype)
-    return r.astype(x.dtype, copy=False)
+        return (np.sum(x, axis=axes, keepdims=keepdims) // max(1, n)).astype(x.dtype)
+    # np.mean's own steps, called from here so that its warnings are silenced (see _sum_fwd)
+    r = np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
+    return np.true_divide(r, n).astype(x.dtype, copy=False)
 
 
 def _count(x: Tensor, axes: tuple) -> int:
