@@ -380,6 +380,10 @@ BAD: list[tuple[str, Callable, type, str]] = [
      r"SoftmaxCrossEntropyWithLogits does not accept a int32 tensor \(allowed: floating\)"),
     ("sigmoid_xent-int-logits", lambda: tf.nn.sigmoid_cross_entropy_with_logits(
         labels=X, logits=c([1, 2, 3], tf.int32)), IAE, r"SigmoidCrossEntropyWithLogits does not accept a int32"),
+    ("eigh-nan", lambda: tf.linalg.eigh(c([[1.0, 0.0], [np.nan, 1.0]])), IAE,
+     r"Self-adjoint eigen decomposition was not successful.*lower triangle holds NaN or Inf"),
+    ("inv-nan-ok", lambda: tf.linalg.inv(c([[np.nan, 2.0], [3.0, 4.0]])), None, r""),
+    ("svd-nan-ok", lambda: tf.linalg.svd(c([[np.nan, 2.0], [3.0, 4.0]])), None, r""),
     ("sparse_xent-float-labels", lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
         labels=c([0.0, 1.0]), logits=M23), IAE, r"labels must be int32 or int64 class indices, got float32"),
 ]

@@ -622,3 +622,11 @@ def test_reductions_of_inf_and_overflow_are_silent():
         assert np.isnan(tf.math.lbeta([[INF, 1.0]]).numpy()).all()
     np.testing.assert_array_equal(tf.reduce_mean(tf.constant([1.0, 2.0], tf.float16)).numpy(), 1.5)
     assert np.isnan(tf.reduce_mean(tf.zeros([0])).numpy())
+
+
+def test_erf_at_inf_and_erfinv_of_tiny_values_are_exact_where_tf_is_not():
+    # docs/differences.md: TF 2.21 gives NaN for float64 erf(±inf), and 0 for erfinv of tiny x
+    for dtype in (tf.float32, tf.float64):
+        np.testing.assert_array_equal(tf.math.erf(tf.constant([-INF, INF], dtype)).numpy(), [-1.0, 1.0])
+        x = tf.constant([1e-30, -1e-20, 1e-10], dtype)
+        np.testing.assert_allclose(tf.math.erfinv(x).numpy(), np.sqrt(np.pi) / 2 * x.numpy(), rtol=1e-6)
