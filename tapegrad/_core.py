@@ -23,7 +23,7 @@ from . import dtypes as _dt
 from ._compiled import warn_outside as _warn_outside
 from ._framed import call as _call, framed as _framed
 from ._refs import unshared as _unshared
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _next_id = itertools.count(1).__next__
 _EMPTY: dict = {}
@@ -931,7 +931,7 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     """Run ``op`` on tensors ``xs`` with static params ``p``; record it where a recorder wants it."""
     try:
         out = op.fwd(*[x._value for x in xs], **p)
-    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, xs, e) from None
     if _active and (stack := _tls.stack):
         return _record(op, xs, p, out, stack)
@@ -954,7 +954,7 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(v)
-    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
     t = Tensor.__new__(Tensor)
     t._value = out
@@ -990,7 +990,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
                     _kind_error(op, x, kinds)
                 try:
                     out = op.fwd(xv, y)
-                except (ValueError, TypeError, ArithmeticError) as e:
+                except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
                     raise _op_error(op, (x,), e) from None
                 t = Tensor.__new__(Tensor)
                 t._value = out
@@ -1010,7 +1010,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(xv, yv)
-    except (ValueError, IndexError, TypeError, ArithmeticError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
         raise _op_error(op, (x, y), e) from None
     t = Tensor.__new__(Tensor)
     t._value = out
@@ -1037,6 +1037,8 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
     if isinstance(e, InvalidArgumentError):
         return e
     shapes = " vs. ".join(str(list(x._value.shape)) for x in xs)
+    if isinstance(e, MemoryError):   # NumPy could not allocate the output: TF's OOM error type
+        return ResourceExhaustedError(None, None, f"OOM: {e} (inputs of shapes {shapes}) [Op:{op.name}]")
     if "broadcast" in str(e):
         return InvalidArgumentError(None, None, f"Incompatible shapes: {shapes} [Op:{op.name}]")
     return InvalidArgumentError(None, None, f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")

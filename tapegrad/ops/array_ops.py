@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _memory, dtypes as _dt
 from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
 from ..errors import InvalidArgumentError
 
@@ -98,7 +98,7 @@ def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int)
     if nd and (lead or extra):  # summed axes sit after the kept ones: put them back as size 1
         gs = g._value.shape
         g = reshape(g, gs[:extra + lead] + (1,) * nd + gs[extra + lead:])
-    return broadcast_to(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
+    return broadcast_view(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
 
 
 def _bshape(x: Tensor, lead: int, shape: tuple) -> tuple:
@@ -130,8 +130,19 @@ _broadcast_to = defop("BroadcastTo", _bt_fwd, vjp=(lambda g, ans, x, shape: g,),
                       broadcast=True)
 
 
+def broadcast_view(x: Tensor, shape: tuple) -> Tensor:
+    """``broadcast_to`` for gradient rules: ``shape`` is that of a tensor that already exists,
+    so the memory check of :func:`broadcast_to` does not apply."""
+    return x if x._value.shape == shape else apply(_broadcast_to, (x,), {"shape": shape})
+
+
 def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A002
-    """Broadcast ``input`` to ``shape`` (NumPy rules); the gradient sums back."""
+    """Broadcast ``input`` to ``shape`` (NumPy rules); the gradient sums back.
+
+    The result is a view that costs no memory, but TensorFlow materialises it; a result larger
+    than the available memory raises ``ResourceExhaustedError`` at once, as in TensorFlow,
+    rather than letting an op such as ``matmul`` compute over every element for hours.
+    """
     x = as_tensor(input)
     shape = tuple(_int_list(shape, "broadcast_to: shape"))
     if x._value.shape == shape:
@@ -141,6 +152,10 @@ def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A
     except ValueError:
         raise _err("BroadcastTo", f"Unable to broadcast tensor of shape {list(x._value.shape)} "
                                   f"to tensor of shape {list(shape)}") from None
+    _memory.check(math.prod(shape) * x._value.itemsize, "BroadcastTo",
+                  f"a {x.dtype.name} tensor of shape {list(shape)}",
+                  "TensorFlow materialises broadcast_to's result; keep the small tensor and let "
+                  "the op that uses it broadcast, or compute in slices.")
     return apply(_broadcast_to, (x,), {"shape": shape})
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._core import Tensor, _wrap, apply, as_tensor, defop
-from .array_ops import _lead, broadcast_to, norm_axes, reshape
+from .array_ops import _lead, broadcast_view, norm_axes, reshape
 from .math_ops import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
 
 
@@ -24,7 +24,7 @@ def _expand_back(g: Tensor, ans: Tensor, x: Tensor, axes: tuple) -> Tensor:
 
 def _sum_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
     lead = g._value.shape[:_lead(g, ans)]
-    return broadcast_to(_expand_back(g, ans, x, axes), lead + x._value.shape)
+    return broadcast_view(_expand_back(g, ans, x, axes), lead + x._value.shape)
 
 
 def _sum_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
