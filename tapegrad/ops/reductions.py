@@ -216,12 +216,12 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 def _arg_fwd(fn: Any, nan_skipping: Any) -> Any:
     """TensorFlow's ArgMax/ArgMin skip NaN (all NaN: index 0); NumPy's stop at the first NaN, so
-    only a result that landed on a NaN is redone: the first index of the NaN-skipping extreme."""
+    an input holding NaN is redone: the first index of the NaN-skipping extreme. (The NaN test
+    is one reduction, about half the time of the argmax itself.)"""
     def fwd(x: np.ndarray, axis: int, out: Any) -> np.ndarray:
-        i = fn(x, axis=axis)
-        if x.dtype.kind == "f" and np.isnan(np.take_along_axis(x, np.expand_dims(i, axis), axis)).any():
-            i = np.argmax(x == nan_skipping.reduce(x, axis=axis, keepdims=True), axis=axis)
-        return i.astype(out)
+        if x.dtype.kind == "f" and x.size and np.isnan(np.minimum.reduce(x, axis=None)):
+            return np.argmax(x == nan_skipping.reduce(x, axis=axis, keepdims=True), axis=axis).astype(out)
+        return fn(x, axis=axis).astype(out)
     return fwd
 
 
