@@ -24,7 +24,7 @@ import numpy as np
 from . import dtypes as _dt
 from ._compiled import warn_outside as _warn_outside
 from ._framed import call as _call, framed as _framed
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _next_id = itertools.count(1).__next__
 _arrays_read = itertools.count().__next__  # Tensor.__array__ and Variable.__array__ tick it
@@ -673,9 +673,11 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         arr = _infer_py(value, False)  # no tensor inside after all
     if want is None and dtype_hint is not None and t in (float, int, list, tuple):
         hint = _dt.as_dtype(dtype_hint)._np
-        if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind:
+        if arr.dtype.kind in "iuf" and hint.kind in "fc" or arr.dtype.kind == hint.kind or not arr.size:
             want = hint
     if want is not None:
+        if not arr.size and t in (list, tuple):
+            return _wrap(arr.astype(want))   # no values to convert: any dtype (TF: shape [0], int32)
         if t is float and want.kind in "iub" or t in (list, tuple) and arr.dtype.kind == "f" and want.kind in "iub":
             raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(want).name}: "
                             "a float does not convert to an integer or bool type implicitly.")
@@ -1484,7 +1486,7 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     """Run ``op`` on tensors ``xs`` with static params ``p``; record it where a recorder wants it."""
     try:
         out = op.fwd(*[x._value for x in xs], **p)
-    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, xs, e) from None
     if _active and (stack := _tls.stack):
         return _record(op, xs, p, out, stack)
@@ -1507,7 +1509,7 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(v)
-    except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
     t = Tensor.__new__(Tensor)
     t._value = out
@@ -1543,7 +1545,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
                     _kind_error(op, x, kinds)
                 try:
                     out = op.fwd(xv, y)
-                except (ValueError, TypeError, ArithmeticError) as e:
+                except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
                     raise _op_error(op, (x,), e) from None
                 t = Tensor.__new__(Tensor)
                 t._value = out
@@ -1563,7 +1565,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(xv, yv)
-    except (ValueError, IndexError, TypeError, ArithmeticError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
         raise _op_error(op, (x, y), e) from None
     t = Tensor.__new__(Tensor)
     t._value = out
@@ -1590,6 +1592,8 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
     if isinstance(e, InvalidArgumentError):
         return e
     shapes = " vs. ".join(str(list(x._value.shape)) for x in xs)
+    if isinstance(e, MemoryError):   # NumPy could not allocate the output: TF's OOM error type
+        return ResourceExhaustedError(None, None, f"OOM: {e} (inputs of shapes {shapes}) [Op:{op.name}]")
     if "broadcast" in str(e):
         return InvalidArgumentError(None, None, f"Incompatible shapes: {shapes} [Op:{op.name}]")
     return InvalidArgumentError(None, None, f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")

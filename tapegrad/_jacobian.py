@@ -11,7 +11,12 @@ Memory: the walk holds cotangents ``n`` times the size of the tensors they belon
 times the largest tensor the walk will meet (the target, a recorded op's output, or an input that
 receives a cotangent) exceeds the budget (:data:`DEFAULT_MEMORY_BUDGET`, see
 :func:`set_jacobian_memory_budget`), the seeds go through in chunks, one walk per chunk; a
-one-shot tape is released after the last one.
+one-shot tape is released after the last one. The chunks are written into the preallocated
+result, so the peak is the result plus one chunk's walk (under an outer tape the chunks are
+kept for it and joined by a recorded ``concat``: one more copy). Before any walk, the result
+and the working buffers of one row are compared with the available memory
+(:mod:`tapegrad._memory`): chunks shrink to fit, and a result that cannot fit at all raises
+``ResourceExhaustedError`` at once, saying how to compute it in pieces.
 
 ``batch_jacobian(y, x)`` seeds column ``j`` of every example at once (``m = y[0].size`` seeds)
 and takes the gradient with respect to the whole source: block ``i`` is then
@@ -25,8 +30,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._core import IndexedSlices, Tensor, Variable, _tls, _wrap
+from . import _memory
+from ._core import IndexedSlices, Tensor, Variable, _recording, _tls, _wrap
 from ._tape import GradientTape, UnconnectedGradients, _parse_unconnected
+from .errors import ResourceExhaustedError
 
 __all__ = ["jacobian", "batch_jacobian", "set_jacobian_memory_budget", "DEFAULT_MEMORY_BUDGET"]
 
@@ -77,7 +84,7 @@ def _nbytes(v: Any) -> int:
     return int(getattr(v, "nbytes", 8))
 
 
-def _chunk_size(tape: GradientTape, t: Tensor, n: int, parallel_iterations: Any) -> int:
+def _largest(tape: GradientTape, t: Tensor) -> int:
     largest = _nbytes(t._value)
     for entry in tape._entries:
         if entry is None:
@@ -87,10 +94,54 @@ def _chunk_size(tape: GradientTape, t: Tensor, n: int, parallel_iterations: Any)
             largest = max(largest, _nbytes(o._value))
         for i in needs:
             largest = max(largest, _nbytes(xs[i]._value))
-    chunk = max(1, _budget // max(largest, 1))
+    return largest
+
+
+_ADVICE = {
+    "jacobian": "Compute it in pieces: on a persistent tape, slice the target inside the tape "
+                "(parts = [y[i:i + k] for i in range(0, n, k)]) and call tape.jacobian(part, x) "
+                "for each; or avoid the full matrix: tape.gradient(y, x, output_gradients=v) "
+                "gives vᵀJ and tf.autodiff.ForwardAccumulator gives J·u.",
+    "batch_jacobian": "Compute it on slices of the batch: run the model on x[i:i + k] under its "
+                      "own tape and call batch_jacobian on that slice (the examples of a batch "
+                      "Jacobian are independent); or reduce the target first.",
+}
+
+
+def _plan(tape: GradientTape, t: Tensor, flat_s: list, n: int, vectorised: bool,
+          parallel_iterations: Any, method: str) -> tuple[int, bool]:
+    """Rows per backward walk, and whether they go straight into preallocated results.
+
+    Per row, a walk holds at least two cotangents of the largest tensor (the one consumed and the
+    one produced) and, until copied, its row of the result."""
+    largest = _largest(tape, t)
+    row = sum(_value(s).nbytes for s in flat_s)
+    result = n * row
+    chunk = max(1, _budget // max(largest, 1)) if vectorised else 1
     if parallel_iterations is not None:
         chunk = min(chunk, parallel_iterations)
-    return min(chunk, n)
+    chunk = min(chunk, n)
+    recording = _recording()
+    batch = method == "batch_jacobian"
+    work = 2 * largest
+    # bytes for walks of c < n rows: fixed + c * per; one walk of all n rows: `whole`
+    if recording:   # the chunks are kept for the outer tapes, joined, (batch) transposed
+        fixed, per, whole = (2 + batch) * result, work, (1 + batch) * result + n * work
+    else:
+        fixed, per = result, work + row
+        whole = result + n * (work if vectorised and not batch else work + row)
+    need = whole if chunk == n else fixed + chunk * per
+    avail = _memory.over(need)
+    if avail is not None:
+        chunk = min(chunk, n - 1, max(0, (avail - fixed) // per))
+        if chunk < 1:
+            what = (f"the result ({n} rows of {_memory.fmt(row)}: {_memory.fmt(result)}"
+                    + (", kept in pieces and joined for the outer GradientTape that records this"
+                       " call" if recording else "")
+                    + f") plus the working buffers of one row (at least {_memory.fmt(work)})")
+            raise ResourceExhaustedError(None, None, _memory.too_much(
+                method, what, min(whole, fixed + per), avail, _ADVICE[method]))
+    return chunk, not recording and (chunk < n or not vectorised or batch)
 
 
 def _check_parallel(parallel_iterations: Any) -> Any:
@@ -121,12 +172,15 @@ def _mark_used(tape: GradientTape) -> None:
 
 def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
           seed_rows: Callable[[int, int], np.ndarray], vectorised: bool,
-          parallel_iterations: Any) -> list:
-    """For each source, the stacked VJPs of seeds ``0..n-1``: shape ``(n,) + source.shape``
-    (``None`` for an unconnected source with ``mode`` NONE)."""
-    chunk = _chunk_size(tape, t, n, parallel_iterations) if vectorised else 1
+          parallel_iterations: Any, method: str = "jacobian") -> list:
+    """For each source, the stacked VJPs of seeds ``0..n-1``: shape ``(n,) + source.shape``, or
+    ``(source.shape[0], n) + source.shape[1:]`` for ``batch_jacobian`` (``None`` for an
+    unconnected source with ``mode`` NONE)."""
+    chunk, direct = _plan(tape, t, flat_s, n, vectorised, parallel_iterations, method)
+    swap = method == "batch_jacobian"
     spans = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
     parts: list[list] = [[] for _ in flat_s]
+    outs: list = [None] * len(flat_s)   # direct: the preallocated results
     try:
         for k, (a, b) in enumerate(spans):
             keep = k < len(spans) - 1
@@ -141,19 +195,32 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
             for j, g in enumerate(grads):
                 if type(g) is IndexedSlices:
                     g = g._dense()
-                parts[j].append(g)
+                if not direct or g is None:
+                    parts[j].append(g)
+                    continue
+                v = g._value if vectorised else g._value[None]
+                if outs[j] is None:
+                    shape = (v.shape[1], n) + v.shape[2:] if swap else (n,) + v.shape[1:]
+                    outs[j] = np.empty(shape, v.dtype)
+                if swap:
+                    outs[j][:, a:b] = np.swapaxes(v, 0, 1)
+                else:
+                    outs[j][a:b] = v
+            grads = g = None
     except BaseException as e:
         _release(tape, e)
         raise
-    from .ops.array_ops import concat, stack
+    from .ops.array_ops import concat, stack, transpose
     out = []
-    for ps in parts:  # connectivity does not depend on the seeds: all None or none
+    for j, ps in enumerate(parts):  # connectivity does not depend on the seeds: all None or none
+        if outs[j] is not None:
+            out.append(_wrap(outs[j]))
+            continue
         if ps[0] is None:
             out.append(None)
-        elif vectorised:
-            out.append(ps[0] if len(ps) == 1 else concat(ps, 0))
-        else:
-            out.append(stack(ps))
+            continue
+        r = (ps[0] if len(ps) == 1 else concat(ps, 0)) if vectorised else stack(ps)
+        out.append(transpose(r, [1, 0] + list(range(2, r._value.ndim))) if swap else r)
     return out
 
 
@@ -221,7 +288,7 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
     Unlike TensorFlow (which always gives zeros), an unconnected source gives ``None`` unless
     ``unconnected_gradients="zero"``.
     """
-    from .ops.array_ops import reshape, transpose
+    from .ops.array_ops import reshape
     mode = _parse_unconnected(unconnected_gradients)
     if target is None:
         raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
@@ -248,8 +315,6 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
         z[k[:, None], np.arange(b)[None, :], (a + k)[:, None]] = 1
         return z.reshape((c - a, b) + rest)
 
-    (g,) = _rows(tape, t, [s], mode, m, seed_rows, bool(experimental_use_pfor), parallel_iterations)
-    if g is None:
-        return None
-    perm = [1, 0] + list(range(2, g._value.ndim))
-    return reshape(transpose(g, perm), final)
+    (g,) = _rows(tape, t, [s], mode, m, seed_rows, bool(experimental_use_pfor), parallel_iterations,
+                 "batch_jacobian")
+    return None if g is None else reshape(g, final)

@@ -472,3 +472,68 @@ def test_fill_is_differentiable_in_its_value():
         y = tf.reduce_sum(tf.fill([3], a) * [1.0, 2.0, 3.0])
     assert float(tape.gradient(y, a)) == 6.0
     assert tf.fill([2, 2], 7).numpy().tolist() == [[7, 7], [7, 7]]
+@pytest.mark.parametrize("have,sizes,want", [
+    ((0, 3), (-1, 0), (3, 0)), ((0, 3), (0, -1), (0, 3)), ((0, 3), (-1, 1, 0), (3, 1, 0)),
+    ((0, 3), (-1, 2, 0), (1, 2, 0)), ((2, 0, 3), (-1, 5, 0), (1, 5, 0)), ((0,), (0, -1), (0, 1)),
+    ((0, 3), (-1, 4), (0, 4)), ((0, 0), (-1, 0, 0), (1, 0, 0)), ((2, 3), (1, -1, 1), (1, 6, 1)),
+    ((), (1, -1), (1, 1)), ((2, 3), 6, (6,)),
+])
+def test_reshape_infers_minus_one_as_tensorflow(have, sizes, want):
+    # TF leaves zero dimensions out of both products when the new shape has a 0 (reshape_op.h)
+    x = tf.zeros(have)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reshape(x, sizes)
+        s = tf.reduce_sum(y)
+    assert y.shape == want
+    assert tape.gradient(s, x).shape == have
+
+
+@pytest.mark.parametrize("sizes,pattern", [
+    ([-2, -3], r"Size 0 must be non-negative, not -2: only -1 stands for a size to infer"),
+    ([2, -2], r"Size 1 must be non-negative, not -2"),
+    ([-1, -1, -2], r"only one input size may be -1, not both 0 and 1"),
+    ([-1, 4], r"tensor with 6 values, but the requested shape requires a multiple of 4 \(shape \[-1, 4\]\); the input has shape \[2, 3\]"),
+    ([-1, 0], r"tensor with 6 values, but the requested shape has 0"),
+    ([[2, 3]], r"shape must be a 1-D list of sizes, got a value of shape \[1, 2\]"),
+])
+def test_reshape_rejects_invalid_shapes_with_tensorflows_error_type(sizes, pattern):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=pattern):
+        tf.reshape(tf.zeros([2, 3]), sizes)
+
+
+# ----------------------------------------------------------------------------- fail fast on memory
+@pytest.fixture
+def memory_limit():
+    old = tf.autodiff.set_memory_limit(2**20)   # assume 1 MiB available (nothing is allocated)
+    yield
+    tf.autodiff.set_memory_limit(old)
+
+
+def test_broadcast_to_beyond_memory_fails_at_once(memory_limit):
+    # the view is free in NumPy, but TF materialises it: matmul on it would run for hours
+    with pytest.raises(tf.errors.ResourceExhaustedError,
+                       match=r"BroadcastTo: a float32 tensor of shape \[1000, 1000\] would need 3\.81 MiB, "
+                             r"more than the 1\.00 MiB of memory available"):
+        tf.broadcast_to(tf.constant(1.0), [1000, 1000])
+    assert tf.broadcast_to(tf.constant(1.0), [100, 100]).shape == (100, 100)
+
+
+def test_a_gradient_rule_may_broadcast_to_an_existing_tensors_shape(memory_limit):
+    x = tf.ones([1000, 1000], tf.float64)      # 7.6 MiB, above the assumed limit
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * 2.0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy()[:2, :2], 2.0)
+
+
+def test_an_op_numpy_cannot_allocate_raises_resource_exhausted():
+    from tapegrad import _core
+
+    def fwd(x):
+        raise MemoryError("Unable to allocate 3.64 TiB for an array with shape (1000000, 1000000)")
+    op = _core.defop("TestOutOfMemory", fwd, nondiff=True)
+    del _core.REGISTRY["TestOutOfMemory"]
+    with pytest.raises(tf.errors.ResourceExhaustedError,
+                       match=r"OOM: Unable to allocate 3\.64 TiB .*\(inputs of shapes \[2\]\) \[Op:TestOutOfMemory\]"):
+        _core.apply(op, (tf.constant([1.0, 2.0]),))

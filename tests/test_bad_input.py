@@ -124,6 +124,25 @@ def _sgd_apply(pairs: Callable, **kw: Any) -> Callable:
     return run
 
 
+def _with_memory_limit(nbytes: int, call: Callable) -> Callable:
+    """``call`` with tapegrad assuming ``nbytes`` of available memory (nothing big is allocated)."""
+    def run() -> Any:
+        old = tf.autodiff.set_memory_limit(nbytes)
+        try:
+            return call()
+        finally:
+            tf.autodiff.set_memory_limit(old)
+    return run
+
+
+def _big_jacobian() -> Any:
+    x = c(np.ones(1000))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+    return tape.jacobian(y, x)
+
+
 # ----------------------------------------------------------------------------- the table
 BAD: list[tuple[str, Callable, type, str]] = [
     # watch / targets / sources
@@ -453,6 +472,32 @@ BAD: list[tuple[str, Callable, type, str]] = [
      TypeError, r"linspace: num must be an integer scalar, got 2\.0"),
     ("range-float-into-int", lambda: tf.range(0, 5.5, 1, dtype=tf.int32),
      TypeError, r"Cannot convert 5\.5 to a tensor of dtype int32"),
+    # -- round 2: ops edges
+    ("constant-empty-int-ok", lambda: tf.constant([], dtype=tf.int32), None, r""),
+    ("reshape-minus-two", lambda: tf.reshape(M23, [-2, -3]), IAE,
+     r"Size 0 must be non-negative, not -2: only -1 stands for a size to infer"),
+    ("reshape-not-a-multiple", lambda: tf.reshape(M23, [-1, 4]), IAE,
+     r"6 values, but the requested shape requires a multiple of 4"),
+    ("reshape-2d-shape", lambda: tf.reshape(M23, [[2, 3]]), IAE, r"shape must be a 1-D list of sizes"),
+    ("softmax_xent-int-labels-ok", lambda: tf.nn.softmax_cross_entropy_with_logits(
+        labels=c([[0, 1, 0]], tf.int32), logits=M23[:1]), None, r""),
+    ("softmax_xent-int-logits", lambda: tf.nn.softmax_cross_entropy_with_logits(
+        labels=M23, logits=c([[1, 2, 3], [4, 5, 6]], tf.int32)), IAE,
+     r"SoftmaxCrossEntropyWithLogits does not accept a int32 tensor \(allowed: floating\)"),
+    ("sigmoid_xent-int-logits", lambda: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=X, logits=c([1, 2, 3], tf.int32)), IAE, r"SigmoidCrossEntropyWithLogits does not accept a int32"),
+    ("eigh-nan", lambda: tf.linalg.eigh(c([[1.0, 0.0], [np.nan, 1.0]])), IAE,
+     r"Self-adjoint eigen decomposition was not successful.*lower triangle holds NaN or Inf"),
+    ("inv-nan-ok", lambda: tf.linalg.inv(c([[np.nan, 2.0], [3.0, 4.0]])), None, r""),
+    ("svd-nan-ok", lambda: tf.linalg.svd(c([[np.nan, 2.0], [3.0, 4.0]])), None, r""),
+    ("jacobian-too-large", _with_memory_limit(2**20, _big_jacobian), tf.errors.ResourceExhaustedError,
+     r"jacobian: the result \(1000 rows of 3\.91 KiB: 3\.81 MiB\).*more than the 1\.00 MiB of memory "
+     r"available\. Compute it in pieces"),
+    ("broadcast_to-too-large", _with_memory_limit(2**20, lambda: tf.broadcast_to(c(1.0), [1000, 1000])),
+     tf.errors.ResourceExhaustedError, r"BroadcastTo: a float32 tensor of shape \[1000, 1000\] would need "
+     r"3\.81 MiB, more than the 1\.00 MiB"),
+    ("sparse_xent-float-labels", lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=c([0.0, 1.0]), logits=M23), IAE, r"labels must be int32 or int64 class indices, got float32"),
 ]
 
 

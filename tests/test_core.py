@@ -321,3 +321,26 @@ def test_a_list_of_plain_numbers_takes_the_numpy_path():
     t = tf.convert_to_tensor([Wrapper(), [3.0, 4.0]])
     assert t.dtype == tf.float32
     np.testing.assert_array_equal(t.numpy(), [[1.0, 2.0], [3.0, 4.0]])
+ALL_DTYPES = [tf.float16, tf.float32, tf.float64, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8,
+              tf.uint16, tf.uint32, tf.uint64, tf.bool, tf.complex64, tf.complex128]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("value,shape", [([], (0,)), ([[]], (1, 0)), ([[], []], (2, 0)), ((), (0,)),
+                                         ([(), ()], (2, 0)), ([[[]]], (1, 1, 0))])
+def test_an_empty_list_converts_to_every_dtype(value, shape, dtype):
+    # an empty list holds no float to truncate: TF gives shape [0] of the requested dtype
+    for make in (tf.constant, tf.convert_to_tensor):
+        t = make(value, dtype=dtype)
+        assert t.dtype == dtype and t.shape == shape
+    assert tf.convert_to_tensor(value, dtype_hint=dtype).dtype == dtype
+    assert tf.Variable(value, dtype=dtype).shape == shape
+    assert tf.zeros(shape, dtype).dtype == dtype
+
+
+def test_an_empty_list_without_a_dtype_is_float32_and_floats_still_refuse_int():
+    assert tf.constant([]).dtype == tf.float32 and tf.constant([[]]).shape == (1, 0)
+    with pytest.raises(TypeError, match="a float does not convert to an integer"):
+        tf.constant([1.0], dtype=tf.int32)
+    with pytest.raises(TypeError, match="a float does not convert to an integer"):
+        tf.constant([[1.0], [2.0]], dtype=tf.int32)

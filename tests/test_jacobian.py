@@ -610,3 +610,133 @@ def test_every_op_rule_takes_the_batch_axis(case, shapes, order):
     for jv, jl in zip(vec, loop):
         for a, b in zip(jv, jl):
             np.testing.assert_array_equal(a, b)  # float64: bit-identical
+
+
+# ----------------------------------------------------------------------------- fail fast on memory
+@pytest.fixture
+def memory_limit():
+    """Set the memory tapegrad assumes available (never allocate for real in a test)."""
+    olds = []
+
+    def set_(nbytes):
+        olds.append(tf.autodiff.set_memory_limit(nbytes))
+    yield set_
+    if olds:
+        tf.autodiff.set_memory_limit(olds[0])
+
+
+@pytest.fixture
+def walks(monkeypatch):
+    """The row counts of the backward walks a Jacobian makes."""
+    seen = []
+    run = GradientTape._run
+
+    def spy(self, *args, **kw):
+        seen.append(kw.get("batch", 1))
+        return run(self, *args, **kw)
+    monkeypatch.setattr(GradientTape, "_run", spy)
+    return seen
+
+
+def test_a_jacobian_too_large_for_memory_is_refused_before_any_walk(memory_limit, walks):
+    x = c(np.linspace(0.1, 1.0, 1000))          # result: 1000 x 1000 float64 = 7.63 MiB
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sin(x) * x
+    memory_limit(4 * 2**20)
+    with pytest.raises(tf.errors.ResourceExhaustedError) as info:
+        tape.jacobian(y, x)
+    msg = str(info.value)
+    assert "jacobian: the result (1000 rows of 7.81 KiB: 7.63 MiB)" in msg
+    assert "working buffers of one row (at least 15.62 KiB)" in msg
+    assert "more than the 4.00 MiB of memory available" in msg
+    assert "slice the target inside the tape" in msg and "set_memory_limit" in msg
+    assert walks == []
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), np.cos(x.numpy()) * x.numpy() + np.sin(x.numpy()))
+
+
+def test_a_batch_jacobian_too_large_is_refused_with_batch_advice(memory_limit, walks):
+    x = c(np.ones((100, 50)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tile(x, [1, 4])                  # result: 100 x 200 x 50 float64 = 7.63 MiB
+    memory_limit(2**20)
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=r"batch_jacobian: the result .*slices of the batch"):
+        tape.batch_jacobian(y, x)
+    assert walks == []
+
+
+def _peak(f):
+    tracemalloc.start()
+    try:
+        out = f()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("pfor", [True, False])
+def test_only_the_working_buffers_too_large_means_smaller_chunks(memory_limit, walks, pfor):
+    x = c(np.linspace(0.1, 1.0, 300))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.sin(x) * x)
+    want, whole = _peak(lambda: tape.jacobian(y, x, experimental_use_pfor=pfor).numpy())
+    walks.clear()
+    result = 300 * 300 * 8
+    memory_limit(result + 40 * (2 * 300 * 8 + 300 * 8))     # the result and ~40 rows of walk
+    got, peak = _peak(lambda: tape.jacobian(y, x, experimental_use_pfor=pfor).numpy())
+    np.testing.assert_array_equal(got, want)
+    assert len(walks) > 1 and max(walks) <= 40
+    if pfor:
+        assert peak < 0.5 * whole            # one walk of 300 rows held every cotangent 300 times
+    # the rows go into the preallocated result (no concat or stack copy of it)
+    assert peak < result + 40 * 8 * 300 * 8   # a copy would add another 720 kB
+
+
+def test_a_batch_jacobian_in_chunks_matches_the_whole(memory_limit, walks):
+    x = c(RNG.uniform(0.3, 1.5, (20, 6)))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, c(W5[:, :3].T.repeat(2, 0)[:6, :3]))) * 2.0
+    want = tape.batch_jacobian(y, x).numpy()
+    walks.clear()
+    memory_limit(20 * 3 * 6 * 8 + 2 * (2 * 20 * 6 * 8 + 20 * 6 * 8))   # result + 2 rows
+    np.testing.assert_array_equal(tape.batch_jacobian(y, x).numpy(), want)
+    assert walks == [2, 1]
+
+
+def test_chunks_under_an_outer_tape_stay_differentiable(memory_limit):
+    x = c([0.3, 0.7, 1.1, 1.9])
+    memory_limit(4 * 4 * 8 * 2 + 3 * 2 * 4 * 8)   # two copies of the result + a few rows
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.sin(x) * x
+        j = inner.jacobian(y, x)
+        s = tf.reduce_sum(j)
+    d2 = -np.sin(x.numpy()) * x.numpy() + 2 * np.cos(x.numpy())   # (x sin x)'' on the diagonal
+    np.testing.assert_allclose(np.diag(j.numpy()), np.cos(x.numpy()) * x.numpy() + np.sin(x.numpy()))
+    np.testing.assert_allclose(outer.gradient(s, x).numpy(), d2)
+
+
+def test_set_memory_limit_validates():
+    old = tf.autodiff.set_memory_limit(2**30)
+    try:
+        assert tf.autodiff.set_memory_limit(None) == 2**30
+        for bad in (0, -1, 1.5, True, "1GB"):
+            with pytest.raises(ValueError, match="positive number of bytes or None"):
+                tf.autodiff.set_memory_limit(bad)
+    finally:
+        tf.autodiff.set_memory_limit(old)
+
+
+def test_available_memory_is_read_from_the_machine(monkeypatch):
+    from tapegrad import _memory
+    assert tf.autodiff.set_memory_limit(None) is None
+    avail = _memory.available()
+    assert avail is None or avail > 0
+    assert _memory.over(10) is None            # small sizes are never checked
+    monkeypatch.setattr(_memory, "available", lambda: 100 * 2**20)
+    assert _memory.over(200 * 2**20) == 100 * 2**20 and _memory.over(90 * 2**20) is None

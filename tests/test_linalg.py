@@ -255,3 +255,66 @@ def test_shape_and_value_errors_name_the_shapes() -> None:
 def test_triangular_solve_zero_pivot_gives_ieee_values() -> None:
     x = la.triangular_solve(tf.constant([[0.0, 0.0], [1.0, 1.0]]), tf.constant([[1.0], [1.0]])).numpy()
     assert np.isinf(x[0, 0])
+
+
+# ----------------------------------------------------------------------------- NaN / Inf inputs
+@pytest.mark.parametrize("pos", [(0, 0), (0, 1), (1, 0), (1, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_a_matrix_with_nan_has_an_all_nan_inverse_and_solution(pos, dtype):
+    # LAPACK's pivoting left [[nan, nan], [1.5, -0.5]] for a NaN at (0, 0); TF raises there only
+    a = np.array([[1.0, 2.0], [3.0, 4.0]], dtype)
+    a[pos] = np.nan
+    batch = np.stack([a, np.array([[2.0, 0.0], [0.0, 4.0]], dtype)])
+    inv = tf.linalg.inv(batch).numpy()
+    assert np.isnan(inv[0]).all()
+    np.testing.assert_allclose(inv[1], [[0.5, 0.0], [0.0, 0.25]])
+    x = tf.linalg.solve(batch, np.ones((2, 2, 1), dtype)).numpy()
+    assert np.isnan(x[0]).all()
+    np.testing.assert_allclose(x[1], [[0.5], [0.25]])
+    assert np.isnan(tf.linalg.inv(a, adjoint=True).numpy()).all()
+    assert np.isnan(tf.linalg.det(a).numpy())
+
+
+def test_inf_entries_and_singular_matrices_keep_their_behaviour():
+    # IEEE arithmetic through LU, as TF's values; an exactly singular matrix still raises
+    np.testing.assert_array_equal(tf.linalg.inv([[np.inf, 2.0], [3.0, 4.0]]).numpy(), [[0.0, 0.0], [0.0, 0.25]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input is not invertible"):
+        tf.linalg.inv([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input matrix is not invertible"):
+        tf.linalg.solve([[1.0, 2.0], [2.0, 4.0]], [[1.0], [1.0]])
+
+
+def test_svd_of_a_non_finite_matrix_is_nan_as_in_tensorflow():
+    b = np.array([[[1.0, 2.0], [3.0, 4.0]], [[1.0, np.nan], [3.0, 4.0]], [[np.inf, 0.0], [0.0, 1.0]]])
+    s, u, v = tf.linalg.svd(b)
+    for t in (s, u, v):
+        assert np.isnan(t.numpy()[1:]).all() and np.isfinite(t.numpy()[0]).all()
+    np.testing.assert_allclose(s.numpy()[0], np.linalg.svd(b[0], compute_uv=False))
+    assert np.isnan(tf.linalg.svd(b, compute_uv=False).numpy()[1:]).all()
+    assert np.isnan(tf.linalg.pinv(b[1]).numpy()).all()
+    assert np.isnan(tf.linalg.norm(b[1], ord=2, axis=[-2, -1]).numpy())
+
+
+def test_eigh_of_a_non_finite_matrix_raises_as_in_tensorflow():
+    for bad in (np.nan, np.inf):
+        for fn in (tf.linalg.eigh, tf.linalg.eigvalsh):
+            with pytest.raises(tf.errors.InvalidArgumentError, match="lower triangle holds NaN or Inf"):
+                fn([[1.0, 0.0], [bad, 1.0]])
+    e = tf.linalg.eigvalsh([[2.0, np.nan], [0.0, 3.0]])   # only the lower triangle is read
+    np.testing.assert_allclose(e.numpy(), [2.0, 3.0])
+
+
+def test_det_of_nan_and_overflow_is_silent():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=RuntimeWarning, module="numpy")
+        assert np.isnan(tf.linalg.det([[np.nan, 1.0], [1.0, 1.0]]).numpy())
+        assert np.isnan(tf.linalg.slogdet([[np.nan, 1.0], [1.0, 1.0]])[1].numpy())
+        assert np.isinf(tf.linalg.det(tf.constant([[1e300, 0.0], [0.0, 1e300]], tf.float64)).numpy())
+
+
+def test_lstsq_exact_of_a_nan_matrix_is_nan():
+    # TF 2.21's fast=False returns zeros here (docs/differences.md)
+    a = np.array([[1.0, np.nan], [3.0, 4.0]])
+    assert np.isnan(tf.linalg.lstsq(a, np.ones((2, 1)), fast=False).numpy()).all()
+    assert np.isnan(tf.linalg.lstsq(a, np.ones((2, 1))).numpy()).all()

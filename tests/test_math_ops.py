@@ -579,3 +579,99 @@ def test_reduce_logsumexp_special_values_match_tf():
     np.testing.assert_allclose(r.numpy().ravel(), [2.31326, 3e5], rtol=1e-5)
     np.testing.assert_allclose(g.numpy(), [[0.26894, 0.73106], [1.0, 0.0]], atol=1e-5)
     np.testing.assert_allclose(t2.gradient(s, x).numpy(), [[-0.06554, 0.06554], [0.0, 0.0]], atol=1e-5)
+# ----------------------------------------------------------------------------- argmax / argmin with NaN
+NAN = np.nan
+
+
+@pytest.mark.parametrize("row,imax,imin", [   # TF 2.21's CPU results
+    ([NAN, 1, 2], 2, 1), ([1, NAN, 2], 2, 0), ([1, 2, NAN], 1, 0), ([2, NAN, 2], 0, 0),
+    ([NAN, NAN, 1], 2, 2), ([1, NAN, NAN], 0, 0), ([3, 3, NAN], 0, 0), ([NAN, 3, 3], 1, 1),
+    ([np.inf, NAN, -np.inf], 0, 2), ([-np.inf, NAN, np.inf], 2, 0), ([NAN, NAN, NAN], 0, 0),
+    ([1, 2, 2, NAN, 3], 4, 0), ([5, NAN, 1, 5], 0, 2), ([NAN, -np.inf], 1, 1),
+])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_argmax_argmin_skip_nan_as_tensorflow(row, imax, imin, dtype):
+    x = np.array(row, dtype)
+    assert int(tf.math.argmax(x)) == imax and int(tf.math.argmin(x)) == imin
+    m = np.stack([x, x[::-1]])   # along either axis, and with other rows that need no fix
+    np.testing.assert_array_equal(tf.math.argmax(m, axis=1).numpy(), [imax, len(row) - 1 - _last(x, imax)])
+    np.testing.assert_array_equal(tf.math.argmin(m.T, axis=0).numpy(), [imin, len(row) - 1 - _last(x, imin)])
+
+
+def _last(x: np.ndarray, i: int) -> int:
+    """In the reversed row the winner is the last index holding x[i] (0 for an all-NaN row)."""
+    if np.isnan(x).all():
+        return len(x) - 1
+    return int(np.flatnonzero(x == x[i])[-1])
+
+
+def test_argmax_with_nan_matches_a_nan_skipping_reference_on_random_arrays():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        shape = tuple(rng.integers(1, 9, size=rng.integers(1, 4)))
+        x = rng.integers(-3, 4, size=shape).astype(np.float32)
+        x[rng.random(shape) < rng.random()] = np.nan
+        axis = int(rng.integers(0, len(shape)))
+        for fn, ref in ((tf.math.argmax, np.nanargmax), (tf.math.argmin, np.nanargmin)):
+            moved = np.moveaxis(x, axis, -1).reshape(-1, shape[axis])
+            want = [0 if np.isnan(r).all() else ref(r) for r in moved]
+            got = fn(x, axis=axis).numpy()
+            np.testing.assert_array_equal(got.reshape(-1), want)
+
+
+# ----------------------------------------------------------------------------- special values (TF 2.21's)
+INF = np.inf
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_special_functions_at_inf_and_nan_match_tensorflow(dtype):
+    def f(fn, *args):
+        return fn(*[tf.constant(a, dtype) for a in args]).numpy().tolist()
+
+    assert f(tf.math.lgamma, [-INF, INF, 0.0, -1.0]) == [INF, INF, INF, INF]   # C99: lgamma(±inf) = +inf
+    q = [-INF, -2.0, -0.0, 0.5, 1.0, 1.5, 2.0, 10.0, INF]
+    assert f(tf.math.zeta, [INF] * 9, q) == [INF, INF, INF, INF, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert np.isnan(f(tf.math.zeta, [np.nan] * 9, q)).all()
+    # at a pole of the series: inf for an even order, NaN for an odd one (the terms change sign)
+    assert f(tf.math.zeta, [2.0, 4.0], [-1.0, 0.0]) == [INF, INF]
+    assert np.isnan(f(tf.math.zeta, [3.0, 3.0, 5.0], [-INF, 0.0, -2.0])).all()
+    assert f(tf.math.polygamma, [1.0, 3.0], [0.0, -1.0]) == [INF, INF]
+    assert np.isnan(f(tf.math.polygamma, [0.0, 2.0, 2.0, 1.5, -1.0], [0.0, 0.0, -INF, 2.0, 2.0])).all()
+    np.testing.assert_allclose(f(tf.math.polygamma, [2.0, 3.0], [0.5, 2.0]),
+                               [special.polygamma(2, 0.5), special.polygamma(3, 2.0)], rtol=1e-5)
+    np.testing.assert_allclose(f(tf.math.zeta, [2.5], [-0.5]), [special.zeta(2.5, -0.5)], rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [tf.math.xlogy, tf.math.xlog1py, tf.math.xdivy])
+def test_x_log_y_family_keeps_the_sign_of_a_zero_x(fn):
+    y = tf.constant([-1.0, 0.0, 2.0, INF, np.nan])
+    out = fn(tf.constant([-0.0] * 5), y).numpy()
+    assert (out == 0).all() and np.signbit(out).all()
+    out = fn(tf.constant([0.0] * 5), y).numpy()
+    assert (out == 0).all() and not np.signbit(out).any()
+
+
+def test_elu_and_selu_keep_negative_zero():
+    for fn in (tf.nn.elu, tf.nn.selu):
+        out = fn(tf.constant([-0.0, 0.0, np.nan, -INF])).numpy()
+        assert np.signbit(out[0]) and not np.signbit(out[1]) and np.isnan(out[2]) and out[3] < 0
+
+
+def test_reductions_of_inf_and_overflow_are_silent():
+    import warnings
+    x = tf.constant([INF, -INF, 3e38, 3e38])
+    with warnings.catch_warnings():   # a warning raised from inside NumPy's Python code leaked
+        warnings.filterwarnings("error", category=RuntimeWarning, module="numpy")
+        assert np.isnan(tf.reduce_sum(x).numpy()) and np.isnan(tf.reduce_mean(x).numpy())
+        assert tf.reduce_sum(x[2:]).numpy() == INF and tf.reduce_mean(x[2:]).numpy() == INF
+        assert np.isnan(tf.math.lbeta([[INF, 1.0]]).numpy()).all()
+    np.testing.assert_array_equal(tf.reduce_mean(tf.constant([1.0, 2.0], tf.float16)).numpy(), 1.5)
+    assert np.isnan(tf.reduce_mean(tf.zeros([0])).numpy())
+
+
+def test_erf_at_inf_and_erfinv_of_tiny_values_are_exact_where_tf_is_not():
+    # docs/differences.md: TF 2.21 gives NaN for float64 erf(±inf), and 0 for erfinv of tiny x
+    for dtype in (tf.float32, tf.float64):
+        np.testing.assert_array_equal(tf.math.erf(tf.constant([-INF, INF], dtype)).numpy(), [-1.0, 1.0])
+        x = tf.constant([1e-30, -1e-20, 1e-10], dtype)
+        np.testing.assert_allclose(tf.math.erfinv(x).numpy(), np.sqrt(np.pi) / 2 * x.numpy(), rtol=1e-6)

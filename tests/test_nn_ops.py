@@ -487,3 +487,66 @@ def test_channels_first_1d_and_transposed():
     g, f = rand(1, 3, 3, 2), rand(2, 2, 4, 2)
     nchw = tf.nn.conv2d_transpose(np.moveaxis(g, -1, 1), f, [1, 4, 6, 6], 2, "SAME", data_format="NCHW").numpy()
     np.testing.assert_allclose(np.moveaxis(nchw, 1, -1), tf.nn.conv2d_transpose(g, f, [1, 6, 6, 4], 2, "SAME").numpy())
+
+
+# ----------------------------------------------------------------------------- round 2: edges (TF 2.21's values)
+INF = np.inf
+
+
+def test_softmax_of_inf_logits_is_tensorflows_nan():
+    # TF computes x - max(x): inf - inf is NaN for the whole row; -inf alone is an ordinary 0
+    np.testing.assert_array_equal(tf.nn.softmax([[INF, 1.0]]).numpy(), [[np.nan, np.nan]])
+    np.testing.assert_array_equal(tf.nn.log_softmax([[INF, 1.0]]).numpy(), [[np.nan, np.nan]])
+    np.testing.assert_array_equal(tf.nn.softmax([[-INF, 1.0]]).numpy(), [[0.0, 1.0]])
+    np.testing.assert_array_equal(tf.nn.log_softmax([[-INF, 1.0]]).numpy(), [[-INF, 0.0]])
+    np.testing.assert_array_equal(tf.nn.softmax([[-INF, -INF]]).numpy(), [[np.nan, np.nan]])
+    assert np.isnan(tf.nn.softmax_cross_entropy_with_logits(labels=[[1.0, 0.0]], logits=[[INF, 1.0]]).numpy()).all()
+    loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=[[-INF, 1.0], [-INF, 1.0]])
+    np.testing.assert_array_equal(loss.numpy(), [INF, 0.0])
+
+
+@pytest.mark.parametrize("logits,label", [([[1e30, 1.0]], 0), ([[-INF, 1.0]], 1), ([[-1e30, 0.0]], 1),
+                                          ([[50.0, -50.0]], 0)])
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_a_zero_cross_entropy_is_positive_zero(logits, label, dtype):
+    # -log_softmax gave -0.0 where TF's kernel (log Σ exp(s) - s) gives +0.0
+    x = tf.constant(logits, dtype)
+    losses = [tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[label], logits=x)]
+    if np.isfinite(logits).all():   # with -inf, TF's 0 * inf in the one-hot sum is NaN too
+        losses.append(tf.nn.softmax_cross_entropy_with_logits(labels=np.eye(2)[[label]], logits=x))
+    for loss in losses:
+        assert loss.numpy()[0] == 0.0 and not np.signbit(loss.numpy()[0])
+
+
+@pytest.mark.parametrize("labels", [tf.constant([[0, 1, 0]]), tf.constant([[0, 1, 0]], tf.int64),
+                                    [[0, 1, 0]], np.array([[0, 1, 0]]), tf.constant([[False, True, False]]),
+                                    tf.constant([[0.0, 1.0, 0.0]], tf.float64), np.array([[0.0, 1.0, 0.0]])],
+                         ids=["int32", "int64", "list", "np-int", "bool", "float64", "np-float64"])
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_softmax_cross_entropy_casts_labels_to_the_logits_dtype(labels, dtype):
+    # TF casts labels of any dtype to the logits' dtype
+    logits = tf.Variable(tf.constant([[2.0, 1.0, 0.1]], dtype))
+    with tf.GradientTape() as tape:
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    assert loss.dtype == dtype
+    p = np.exp([2.0, 1.0, 0.1]) / np.exp([2.0, 1.0, 0.1]).sum()
+    np.testing.assert_allclose(loss.numpy(), [-np.log(p[1])], rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient(loss, logits).numpy(), [p - [0, 1, 0]], rtol=1e-5, atol=1e-7)
+
+
+def test_float_labels_still_get_a_gradient_through_the_cast():
+    labels = tf.Variable([[0.25, 0.75]], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=tf.constant([[1.0, 2.0]]))
+    g = tape.gradient(loss, labels)
+    assert g.dtype == tf.float64
+    np.testing.assert_allclose(g.numpy(), -tf.nn.log_softmax([[1.0, 2.0]]).numpy(), rtol=1e-6)
+
+
+def test_cross_entropies_reject_integer_logits_naming_the_logits():
+    for call in (lambda: tf.nn.softmax_cross_entropy_with_logits(labels=[[1.0, 0.0]], logits=[[2, 1]]),
+                 lambda: tf.nn.sigmoid_cross_entropy_with_logits(labels=[1.0, 0.0], logits=tf.constant([1, 2]))):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="does not accept a int32 tensor"):
+            call()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="labels must be int32 or int64 class indices"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1.0], logits=[[1.0, 2.0]])

@@ -6,12 +6,13 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core, dtypes as _dt
+from .. import _core, _memory, dtypes as _dt
 from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
 from ..errors import InvalidArgumentError
 
@@ -66,10 +67,13 @@ def _scalar_axis(a: Any, op: str) -> int:
     return 0
 
 
-def _int_list(v: Any, what: str) -> list[int]:
+def _int_list(v: Any, what: str, vector_for: str | None = None) -> list[int]:
+    """``v`` as a list of ints; with ``vector_for`` (an op name), ``v`` must be at most 1-D."""
     if isinstance(v, (Tensor, Variable)):
         v = convert_to_tensor(v)._value
     arr = np.asarray(v)
+    if vector_for is not None and arr.ndim > 1:
+        raise _err(vector_for, f"{what} must be a 1-D list of sizes, got a value of shape {list(arr.shape)}")
     if arr.dtype.kind not in "iu" and not (arr.size == 0):
         if arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
             raise TypeError(f"{what} must hold integers, got floats {arr.tolist()}.")
@@ -94,7 +98,7 @@ def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int)
     if nd and (lead or extra):  # summed axes sit after the kept ones: put them back as size 1
         gs = g._value.shape
         g = reshape(g, gs[:extra + lead] + (1,) * nd + gs[extra + lead:])
-    return broadcast_to(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
+    return broadcast_view(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
 
 
 def _bshape(x: Tensor, lead: int, shape: tuple) -> tuple:
@@ -126,8 +130,19 @@ _broadcast_to = defop("BroadcastTo", _bt_fwd, vjp=(lambda g, ans, x, shape: g,),
                       broadcast=True)
 
 
+def broadcast_view(x: Tensor, shape: tuple) -> Tensor:
+    """``broadcast_to`` for gradient rules: ``shape`` is that of a tensor that already exists,
+    so the memory check of :func:`broadcast_to` does not apply."""
+    return x if x._value.shape == shape else apply(_broadcast_to, (x,), {"shape": shape})
+
+
 def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A002
-    """Broadcast ``input`` to ``shape`` (NumPy rules); the gradient sums back."""
+    """Broadcast ``input`` to ``shape`` (NumPy rules); the gradient sums back.
+
+    The result is a view that costs no memory, but TensorFlow materialises it; a result larger
+    than the available memory raises ``ResourceExhaustedError`` at once, as in TensorFlow,
+    rather than letting an op such as ``matmul`` compute over every element for hours.
+    """
     x = as_tensor(input)
     shape = tuple(_int_list(shape, "broadcast_to: shape"))
     if x._value.shape == shape:
@@ -137,6 +152,10 @@ def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A
     except ValueError:
         raise _err("BroadcastTo", f"Unable to broadcast tensor of shape {list(x._value.shape)} "
                                   f"to tensor of shape {list(shape)}") from None
+    _memory.check(math.prod(shape) * x._value.itemsize, "BroadcastTo",
+                  f"a {x.dtype.name} tensor of shape {list(shape)}",
+                  "TensorFlow materialises broadcast_to's result; keep the small tensor and let "
+                  "the op that uses it broadcast, or compute in slices.")
     return apply(_broadcast_to, (x,), {"shape": shape})
 
 
@@ -149,21 +168,52 @@ _reshape = defop("Reshape", lambda x, shape: np.reshape(x, shape), vjp=(_reshape
 
 
 def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
-    """Give ``tensor`` a new shape with the same number of elements (one entry may be -1)."""
+    """Give ``tensor`` a new shape with the same number of elements (one entry may be -1).
+
+    >>> import tapegrad as tf
+    >>> tf.reshape(tf.range(6), [-1, 2]).shape
+    TensorShape([3, 2])
+    """
     x = as_tensor(tensor)
-    shape = tuple(_int_list(shape, "reshape: shape"))
+    sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     v = x._value
-    if v.shape == shape:
+    if v.shape == sizes:
         return x
-    n = v.size
-    if shape.count(-1) > 1:
-        raise _err("Reshape", f"only one input size may be -1, not both {shape.index(-1)} and "
-                              f"{len(shape) - 1 - shape[::-1].index(-1)}")
-    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
-    if (-1 in shape and (known == 0 or n % known)) or (-1 not in shape and known != n):
+    return apply(_reshape, (x,), {"shape": _reshape_sizes(v.shape, v.size, sizes)})
+
+
+def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
+    """``sizes`` with its -1 resolved as TensorFlow's Reshape kernel does: when ``sizes`` has a
+    0, zero dimensions are left out of both products, so ``[0, 3] -> [-1, 0]`` gives ``[3, 0]``."""
+    unknown = -1
+    product = 1
+    for i, s in enumerate(sizes):
+        if s == -1:
+            if unknown >= 0:
+                raise _err("Reshape", f"only one input size may be -1, not both {unknown} and {i} "
+                                      f"(shape {list(sizes)})")
+            unknown = i
+        elif s < 0:
+            raise _err("Reshape", f"Size {i} must be non-negative, not {s}: only -1 stands for a "
+                                  f"size to infer (shape {list(sizes)})")
+        elif s:
+            product *= s
+    if unknown >= 0:
+        zero_out = 0 in sizes
+        m = math.prod(d for d in have if d or not zero_out)
+        missing = m // product
+        if missing * product != m and not (zero_out and 0 in have):
+            raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
+                                  f"shape requires a multiple of {product} (shape {list(sizes)}); the "
+                                  f"input has shape {list(have)}")
+        out = sizes[:unknown] + (missing,) + sizes[unknown + 1:]
+    else:
+        out = sizes
+    total = math.prod(out)
+    if total != n:
         raise _err("Reshape", f"Input to reshape is a tensor with {n} values, but the requested "
-                              f"shape has {known} (shape {list(shape)})")
-    return apply(_reshape, (x,), {"shape": shape})
+                              f"shape has {total} (shape {list(sizes)}); the input has shape {list(have)}")
+    return out
 
 
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002

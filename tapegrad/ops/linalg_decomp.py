@@ -42,6 +42,21 @@ def _err(op: str, msg: str) -> InvalidArgumentError:
     return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
 
 
+def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
+    """The batch mask of the matrices of ``x`` with an entry failing ``np.isfinite``-style
+    ``test``; None when there is none (the common case: one O(n²) scan)."""
+    bad = test(x).any(axis=(-2, -1))
+    return bad if bad.any() else None
+
+
+def _placeholder(x: np.ndarray, bad: np.ndarray | None, fill: np.ndarray) -> np.ndarray:
+    return x if bad is None else np.where(bad[..., None, None], fill, x)
+
+
+def _nan_where(bad: np.ndarray | None, out: np.ndarray) -> np.ndarray:
+    return out if bad is None else np.where(bad.reshape(bad.shape + (1,) * (out.ndim - bad.ndim)), np.nan, out)
+
+
 def _T(x: Tensor) -> Tensor:
     """Transpose the last two axes."""
     nd = x._value.ndim
@@ -534,8 +549,12 @@ def cholesky_solve(chol: Any, rhs: Any, name: Any = None) -> Tensor:
 
 # --------------------------------------------------------------------------- inverse, det
 def _inv_fwd(x: np.ndarray, adjoint: bool) -> np.ndarray:
+    # a matrix holding a NaN has an all-NaN inverse (LAPACK's pivoting can leave entries finite,
+    # and TF raises or not depending on where the NaN is: docs/differences.md)
+    bad = _bad_matrices(x)
+    x = _placeholder(x, bad, np.eye(x.shape[-1], dtype=x.dtype))
     try:
-        return np.linalg.inv(_adj_np(x) if adjoint else x)
+        return _nan_where(bad, np.linalg.inv(_adj_np(x) if adjoint else x))
     except np.linalg.LinAlgError:
         raise _err("MatrixInverse", "Input is not invertible.") from None
 
@@ -575,7 +594,13 @@ def _trace_solve(x: Tensor, t: Tensor) -> Tensor:
     return reduce_sum(_T(apply(_inv, (x,), {"adjoint": False})) * t, axis=[-2, -1])
 
 
-_det = defop("MatrixDeterminant", lambda x: np.asarray(np.linalg.det(x)),
+def _det_fwd(x: np.ndarray) -> np.ndarray:
+    bad = _bad_matrices(x)   # LAPACK's pivoting gave det([[nan, 1], [1, 1]]) = 0
+    with np.errstate(all="ignore"):   # NumPy warns from its own frame, out of tapegrad's filter
+        return np.asarray(_nan_where(bad, np.linalg.det(x)))
+
+
+_det = defop("MatrixDeterminant", _det_fwd,
              vjp=(lambda g, ans, x: (g * conj(ans) if ans._value.dtype.kind == "c" else g * ans)[..., None, None] * _inv_h(x),),
              jvp=lambda ts, ans, x: ans * _trace_solve(x, ts[0]))
 
@@ -590,7 +615,10 @@ def det(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 
 
 def _slogdet_fwd(x: np.ndarray) -> tuple:
-    s, l = np.linalg.slogdet(x)
+    bad = _bad_matrices(x)
+    with np.errstate(all="ignore"):   # as in _det_fwd
+        s, l = np.linalg.slogdet(x)
+    s, l = _nan_where(bad, s), _nan_where(bad, l)
     return np.asarray(s, x.dtype), np.asarray(l, x.dtype)
 
 
@@ -643,8 +671,10 @@ def logdet(matrix: Any, name: Any = None) -> Tensor:
 
 # --------------------------------------------------------------------------- solve
 def _solve_fwd(a: np.ndarray, b: np.ndarray, adjoint: bool) -> np.ndarray:
+    bad = _bad_matrices(a)   # as in _inv_fwd
+    a = _placeholder(a, bad, np.eye(a.shape[-1], dtype=a.dtype))
     try:
-        return np.linalg.solve(_adj_np(a) if adjoint else a, b)
+        return _nan_where(bad, np.linalg.solve(_adj_np(a) if adjoint else a, b))
     except np.linalg.LinAlgError:
         raise _err("MatrixSolve", "Input matrix is not invertible.") from None
 
@@ -704,7 +734,14 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
 
 
 # --------------------------------------------------------------------------- eigh
+def _eigh_check(x: np.ndarray, op: str) -> None:
+    if not np.isfinite(x).all() and not np.isfinite(np.tril(x)).all():
+        raise _err(op, "Self-adjoint eigen decomposition was not successful. The input might not "
+                       "be valid: its lower triangle holds NaN or Inf.")
+
+
 def _eigh_fwd(x: np.ndarray) -> tuple:
+    _eigh_check(x, "SelfAdjointEigV2")
     e, v = np.linalg.eigh(x, UPLO="L")
     return e.astype(x.dtype), v          # complex input: complex eigenvalues, as in TensorFlow
 
@@ -742,6 +779,7 @@ _eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=_eigh_jvp, no
 
 
 def _eigvalsh_fwd(x: np.ndarray) -> np.ndarray:
+    _eigh_check(x, "SelfAdjointEigV2")
     return np.linalg.eigvalsh(x, UPLO="L").astype(x.dtype)
 
 
@@ -780,8 +818,11 @@ def eigvalsh(tensor: Any, name: Any = None) -> Tensor:
 
 # --------------------------------------------------------------------------- svd
 def _svd_fwd(x: np.ndarray, full: bool) -> tuple:
-    u, s, vh = np.linalg.svd(x, full_matrices=full)
-    return s.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False), u, _adj_np(vh)
+    # a matrix holding NaN or Inf: all-NaN factors, as in TF (LAPACK does not converge)
+    bad = _bad_matrices(x, lambda v: ~np.isfinite(v))
+    u, s, vh = np.linalg.svd(_placeholder(x, bad, np.zeros((), x.dtype)), full_matrices=full)
+    s = s.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False)
+    return _nan_where(bad, s), _nan_where(bad, u), _nan_where(bad, _adj_np(vh))
 
 
 def _svd_thin(x: Tensor) -> tuple:
@@ -855,7 +896,8 @@ _svd = defop("Svd", _svd_fwd, vjp=(_svd_vjp,), jvp=_svd_jvp, nout=3)
 
 
 def _svdvals_fwd(x: np.ndarray) -> np.ndarray:
-    s = np.linalg.svd(x, compute_uv=False)
+    bad = _bad_matrices(x, lambda v: ~np.isfinite(v))   # as in _svd_fwd
+    s = _nan_where(bad, np.linalg.svd(_placeholder(x, bad, np.zeros((), x.dtype)), compute_uv=False))
     return s.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype, copy=False)
 
 

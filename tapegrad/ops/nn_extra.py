@@ -35,9 +35,9 @@ def _float_features(features: Any, op: str) -> Tensor:
 # --------------------------------------------------------------------------- piecewise activations
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
                deriv=(lambda ans, x: cast(logical_and(greater(x, 0), less(x, 6)), x.dtype),))
-_elu = defop("Elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False),
+_elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
              deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
-_selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(np.minimum(x, 0))))
+_selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
               .astype(x.dtype, copy=False),
               deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
+from .._core import Tensor, Variable, _wrap, apply, as_tensor, binary_operands, convert_to_tensor, defop
 from ..errors import InvalidArgumentError
 from .array_ops import norm_axis
 from .math_ops import (_check_kind, _np_err, cast, exp, greater, greater_equal, log1p, multiply,
@@ -81,9 +81,16 @@ def log_softmax(logits: Any, axis: Any = None, name: Any = None) -> Tensor:
     return apply(_log_softmax, (x,), {"axis": _neg_axis(x, -1 if axis is None else axis, "LogSoftmax")})
 
 
+def _neg_log_softmax(x: np.ndarray) -> np.ndarray:
+    """``log Σ exp(s) - s`` with ``s = x - max(x)``: TF's kernel's form, +0.0 where the loss is 0
+    (``-log_softmax`` would give -0.0)."""
+    with _np_err:
+        s = x - (np.max(x, axis=-1, keepdims=True) if x.size else 0)
+        return (np.log(np.sum(np.exp(s), axis=-1, keepdims=True)) - s).astype(x.dtype, copy=False)
+
+
 def _sxent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    ls = _log_softmax_fwd(logits, -1)
-    return -np.take_along_axis(ls, labels[..., None].astype(np.intp), -1)[..., 0]
+    return np.take_along_axis(_neg_log_softmax(logits), labels[..., None].astype(np.intp), -1)[..., 0]
 
 
 def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor:
@@ -114,8 +121,9 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
     lb = as_tensor(labels)
     _check_kind(lg, "f", "SparseSoftmaxCrossEntropyWithLogits")
     if lb._value.dtype.kind not in "iu":
-        raise TypeError(f"labels must be int32 or int64 class indices, got {lb.dtype.name}; for "
-                        "one-hot or probability labels use tf.nn.softmax_cross_entropy_with_logits.")
+        raise InvalidArgumentError(None, None, f"labels must be int32 or int64 class indices, got "
+                                   f"{lb.dtype.name}; for one-hot or probability labels use "
+                                   "tf.nn.softmax_cross_entropy_with_logits.")
     if lg._value.ndim != lb._value.ndim + 1 or lg._value.shape[:-1] != lb._value.shape:
         raise InvalidArgumentError(None, None, f"logits and labels must have the same first dimension, "
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
@@ -130,9 +138,9 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
 
 
 def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    ls = _log_softmax_fwd(logits, -1)
+    nls = _neg_log_softmax(logits)
     with _np_err:
-        return -np.sum(labels * ls, axis=-1)
+        return np.sum(labels * nls, axis=-1)
 
 
 def _xent_vjp(g: Tensor, ans: Tensor, needs: Any, logits: Tensor, labels: Tensor) -> list:
@@ -164,13 +172,25 @@ def _xent_jvp(ts: Any, logits: Tensor, labels: Tensor) -> Tensor:
 def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, axis: int = -1, name: Any = None) -> Tensor:
     """Cross-entropy of ``softmax(logits)`` against a distribution ``labels`` over ``axis``.
 
-    The gradient with respect to logits is ``softmax(logits) - labels`` (TensorFlow's kernel);
-    ``labels`` receive ``-log_softmax(logits)``.
+    ``labels`` of another dtype (int, bool, another float) are cast to the logits' dtype, as in
+    TensorFlow; ``logits`` must be floating. The gradient with respect to logits is
+    ``softmax(logits) - labels`` (TensorFlow's kernel); ``labels`` receive ``-log_softmax(logits)``.
+
+    >>> import tapegrad as tf
+    >>> loss = tf.nn.softmax_cross_entropy_with_logits(labels=[[0, 1]], logits=[[0.0, 0.0]])
+    >>> round(float(loss[0]), 4)
+    0.6931
     """
     if labels is None or logits is None:
         raise ValueError("softmax_cross_entropy_with_logits needs both labels= and logits=.")
-    lg, lb = binary_operands(logits, labels, "SoftmaxCrossEntropyWithLogits")
+    lg = as_tensor(logits)
     _check_kind(lg, "f", "SoftmaxCrossEntropyWithLogits")
+    if isinstance(labels, (Tensor, Variable)):
+        lb = as_tensor(labels)
+        if lb._value.dtype != lg._value.dtype:
+            lb = cast(lb, lg.dtype)
+    else:
+        lb = convert_to_tensor(labels, dtype=lg.dtype)
     try:
         np.broadcast_shapes(lg._value.shape, lb._value.shape)
     except ValueError:
@@ -193,7 +213,9 @@ def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, na
     """
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits needs both labels= and logits=.")
-    x, z = binary_operands(logits, labels, "SigmoidCrossEntropyWithLogits")
+    x = as_tensor(logits)
+    _check_kind(x, "f", "SigmoidCrossEntropyWithLogits")
+    x, z = binary_operands(x, labels, "SigmoidCrossEntropyWithLogits")
     if x._value.shape != z._value.shape:
         raise ValueError(f"logits and labels must have the same shape ({list(x._value.shape)} vs "
                          f"{list(z._value.shape)})")

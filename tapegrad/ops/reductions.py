@@ -1,13 +1,14 @@
 """Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._core import Tensor, _wrap, apply, as_tensor, defop
-from .array_ops import _lead, broadcast_to, norm_axes, reshape
+from .array_ops import _lead, broadcast_view, norm_axes, reshape
 from .math_ops import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
 
 
@@ -23,12 +24,14 @@ def _expand_back(g: Tensor, ans: Tensor, x: Tensor, axes: tuple) -> Tensor:
 
 def _sum_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
     lead = g._value.shape[:_lead(g, ans)]
-    return broadcast_to(_expand_back(g, ans, x, axes), lead + x._value.shape)
+    return broadcast_view(_expand_back(g, ans, x, axes), lead + x._value.shape)
 
 
 def _sum_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     # integers keep their dtype (NumPy's sum would widen int32 to int64; TF does not)
-    return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
+    # np.add.reduce, not np.sum: an overflow or inf - inf warning must come from this frame, where
+    # tapegrad/__init__.py silences it (TF is silent), not from NumPy's fromnumeric.py
+    return np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind in "iu" else None)
 
 
 _sum = defop("Sum", _sum_fwd,
@@ -36,12 +39,12 @@ _sum = defop("Sum", _sum_fwd,
 
 
 def _mean_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
-    with _np_err:
-        r = np.mean(x, axis=axes, keepdims=keepdims)
+    n = math.prod(x.shape[a] for a in axes)
     if x.dtype.kind in "iu":
-        r = np.sum(x, axis=axes, keepdims=keepdims) // max(1, int(np.prod([x.shape[a] for a in axes])))
-        return r.astype(x.dtype)
-    return r.astype(x.dtype, copy=False)
+        return (np.sum(x, axis=axes, keepdims=keepdims) // max(1, n)).astype(x.dtype)
+    # np.mean's own steps, called from here so that its warnings are silenced (see _sum_fwd)
+    r = np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
+    return np.true_divide(r, n).astype(x.dtype, copy=False)
 
 
 def _count(x: Tensor, axes: tuple) -> int:
@@ -224,8 +227,19 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
 
 
-def _arg(fn: Any, name: str) -> Any:
-    op = defop(name, lambda x, axis, out: fn(x, axis=axis).astype(out), nondiff=True)
+def _arg_fwd(fn: Any, nan_skipping: Any) -> Any:
+    """TensorFlow's ArgMax/ArgMin skip NaN (all NaN: index 0); NumPy's stop at the first NaN, so
+    an input holding NaN is redone: the first index of the NaN-skipping extreme. (The NaN test
+    is one reduction, about half the time of the argmax itself.)"""
+    def fwd(x: np.ndarray, axis: int, out: Any) -> np.ndarray:
+        if x.dtype.kind == "f" and x.size and np.isnan(np.minimum.reduce(x, axis=None)):
+            return np.argmax(x == nan_skipping.reduce(x, axis=axis, keepdims=True), axis=axis).astype(out)
+        return fn(x, axis=axis).astype(out)
+    return fwd
+
+
+def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
+    op = defop(name, _arg_fwd(fn, nan_skipping), nondiff=True)
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
@@ -240,12 +254,13 @@ def _arg(fn: Any, name: str) -> Any:
         return apply(op, (x,), {"axis": a, "out": _dt.as_dtype(output_type)._np})
     f.__name__ = name.lower()
     f.__doc__ = (f"Index of the {'largest' if 'Max' in name else 'smallest'} value along ``axis`` "
-                 "(0 when None), as int64 by default (no gradient).")
+                 "(0 when None), as int64 by default (no gradient). The first one wins a tie; NaN "
+                 "is skipped, and an all-NaN slice gives 0 (TensorFlow's CPU kernel).")
     return f
 
 
-argmax = _arg(np.argmax, "ArgMax")
-argmin = _arg(np.argmin, "ArgMin")
+argmax = _arg(np.argmax, np.fmax, "ArgMax")
+argmin = _arg(np.argmin, np.fmin, "ArgMin")
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp",
            "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax", "argmin", "multiply"]

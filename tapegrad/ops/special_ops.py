@@ -185,10 +185,20 @@ def _digamma_fwd(x: np.ndarray) -> np.ndarray:
     return np.asarray(out).astype(x.dtype, copy=False)
 
 
+def _lgamma_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy import special
+    out = special.gammaln(x)
+    out = np.where(x == -np.inf, np.inf, out)   # SciPy: -inf; TF and C99's lgamma: +inf
+    return np.asarray(out).astype(x.dtype, copy=False)
+
+
 def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     from scipy import special
+    # (-1)^(a+1) a! ζ(a+1, x) with TF's zeta (NaN at the poles of odd-order zeta); a must be a
+    # non-negative integer (inf counts, as in TF's kernel)
     ok = (a >= 0) & (a == np.floor(a))
-    out = special.polygamma(np.where(ok, a, 0).astype(np.int64), x)
+    sign = np.where(np.fmod(a, 2) == 0, -1.0, 1.0)
+    out = sign * special.gamma(a + 1.0) * _zeta_fwd(np.asarray(a + 1.0), np.asarray(x))
     out = np.where(ok, out, np.nan)
     zero = np.broadcast_to(a == 0, out.shape)
     if zero.any():  # order 0 is the digamma function (with its NaN poles)
@@ -196,7 +206,7 @@ def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.asarray(out).astype(np.result_type(a, x), copy=False)
 
 
-_lgamma = defop("Lgamma", _special("gammaln"), deriv=(lambda ans, x: digamma(x),))
+_lgamma = defop("Lgamma", _lgamma_fwd, deriv=(lambda ans, x: digamma(x),))
 _digamma = defop("Digamma", _digamma_fwd, deriv=(lambda ans, x: polygamma(1, x),))
 _polygamma = defop("Polygamma", _polygamma_fwd,
                    deriv=(None, lambda ans, a, x: polygamma(a + 1, x)), broadcast=True)
@@ -226,7 +236,20 @@ def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
     return _binary_f32_f64(_polygamma, a, x)
 
 
-_zeta = defop("Zeta", _special("zeta"), deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
+def _zeta_fwd(x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """SciPy's zeta with TensorFlow's (Eigen's) special values: NaN for a NaN ``x``; 0 for
+    ``x = inf`` and ``q > 1`` (the series' limit); at a pole ``q = 0, -1, ...`` (or ``-inf``) inf
+    only for an even integer ``x``, NaN otherwise (the terms change sign across the pole)."""
+    from scipy import special
+    out = special.zeta(x, q)
+    pole = (q <= 0) & (q == np.floor(q))
+    even = (x == np.floor(x)) & (np.fmod(x, 2) == 0)
+    out = np.where(np.isnan(x) | pole & ~even & (x > 1) & np.isfinite(x), np.nan, out)
+    out = np.where((x == np.inf) & (q > 1), 0.0, out)
+    return np.asarray(out).astype(np.result_type(x, q), copy=False)
+
+
+_zeta = defop("Zeta", _zeta_fwd, deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
 
 
 def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
@@ -319,7 +342,7 @@ def _x_times(f: Any) -> Any:
     """``x * f(y)``, and exactly 0 wherever ``x == 0`` (even where ``f(y)`` is inf or NaN)."""
     def fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         v = x * f(y)
-        return np.where(x == 0, np.zeros((), v.dtype), v)
+        return np.where(x == 0, x, v)   # x itself: -0.0 stays -0.0, as in TensorFlow
     return fwd
 
 
