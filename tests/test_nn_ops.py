@@ -487,3 +487,22 @@ def test_channels_first_1d_and_transposed():
     g, f = rand(1, 3, 3, 2), rand(2, 2, 4, 2)
     nchw = tf.nn.conv2d_transpose(np.moveaxis(g, -1, 1), f, [1, 4, 6, 6], 2, "SAME", data_format="NCHW").numpy()
     np.testing.assert_allclose(np.moveaxis(nchw, 1, -1), tf.nn.conv2d_transpose(g, f, [1, 6, 6, 4], 2, "SAME").numpy())
+
+
+@pytest.mark.parametrize("act", [tf.nn.relu, tf.nn.relu6, lambda x: tf.nn.leaky_relu(x, 0.2)])
+def test_piecewise_linear_second_derivative_is_zeros_not_none(act):
+    # TF's ReluGrad/Relu6Grad/LeakyReluGrad gradients return zeros_like(x) for x: connected zeros
+    x = tf.constant([-1.0, 0.0, 2.0, 7.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = act(x)
+        g = inner.gradient(y, x)
+    np.testing.assert_array_equal(outer.gradient(g, x).numpy(), np.zeros(4))
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = act(x)
+        g = tape.gradient(y, x)
+    np.testing.assert_array_equal(acc.jvp(g).numpy(), np.zeros(4))
