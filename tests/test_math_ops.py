@@ -532,3 +532,18 @@ def test_batched_jacobian_matches_row_by_row(name):
     np.testing.assert_allclose(out[0], out[1], rtol=1e-12)
     th, nu = tf.test.compute_gradient(f, [x])
     np.testing.assert_allclose(th[0], nu[0], rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("reduce", [tf.reduce_max, tf.reduce_min])
+def test_reduce_max_min_of_empty_input_is_on_the_tape(reduce):
+    # TF: the gradient of an empty reduction is an empty tensor, not None; the JVP is 0
+    x = tf.constant(np.zeros((0, 3), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = reduce(x, axis=0)
+    assert np.all(np.isinf(y.numpy())) and y.shape == (3,)
+    assert tape.gradient(y, x).shape == (0, 3)
+    with tf.autodiff.ForwardAccumulator(x, tf.zeros_like(x)) as acc:
+        y = reduce(x, axis=0)
+    np.testing.assert_array_equal(acc.jvp(y).numpy(), np.zeros(3))
+    assert reduce(tf.zeros([2, 0], tf.int32), axis=1).dtype == tf.int32
