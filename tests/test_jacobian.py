@@ -610,3 +610,15 @@ def test_every_op_rule_takes_the_batch_axis(case, shapes, order):
     for jv, jl in zip(vec, loop):
         for a, b in zip(jv, jl):
             np.testing.assert_array_equal(a, b)  # float64: bit-identical
+
+
+def test_size_zero_target_keeps_connectivity():
+    # TF: a size-0 target's Jacobian is None for an unconnected source (zeros with ZERO)
+    x, u = tf.constant(np.zeros((0, 3), np.float32)), tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = tf.sqrt(x)
+    jx, ju = tape.jacobian(y, [x, u])
+    assert jx.shape == (0, 3, 0, 3) and ju is None
+    jx, ju = tape.jacobian(y, [x, u], unconnected_gradients="zero")
+    assert ju.shape == (0, 3, 2)
