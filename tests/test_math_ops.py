@@ -547,3 +547,13 @@ def test_reduce_max_min_of_empty_input_is_on_the_tape(reduce):
         y = reduce(x, axis=0)
     np.testing.assert_array_equal(acc.jvp(y).numpy(), np.zeros(3))
     assert reduce(tf.zeros([2, 0], tf.int32), axis=1).dtype == tf.int32
+
+
+def test_reduce_mean_of_empty_is_nan_without_numpy_warning():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x = tf.zeros([0, 3])
+        assert np.isnan(tf.reduce_mean(x).numpy())
+        assert tf.reduce_mean(x, axis=1).shape == (0,)
+        assert np.all(np.isnan(tf.math.reduce_variance(x, axis=0).numpy()))

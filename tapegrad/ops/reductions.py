@@ -36,11 +36,13 @@ _sum = defop("Sum", _sum_fwd,
 
 
 def _mean_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
-    with _np_err:
-        r = np.mean(x, axis=axes, keepdims=keepdims)
     if x.dtype.kind in "iu":
         r = np.sum(x, axis=axes, keepdims=keepdims) // max(1, int(np.prod([x.shape[a] for a in axes])))
         return r.astype(x.dtype)
+    if not x.size:  # NaN, as TF, without NumPy's "Mean of empty slice" warning
+        return np.full(np.sum(x, axis=axes, keepdims=keepdims).shape, np.nan, x.dtype)
+    with _np_err:
+        r = np.mean(x, axis=axes, keepdims=keepdims)
     return r.astype(x.dtype, copy=False)
 
 
