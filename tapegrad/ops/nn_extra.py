@@ -36,7 +36,7 @@ def _float_features(features: Any, op: str) -> Tensor:
 # Relu6Grad and LeakyReluGrad, as ReluGrad (nn_ops.py): linear in g, zeros (not None) in x
 _relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
                     vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
-                         lambda g2, ans, g, x: zeros_like(x)),
+                         lambda g2, ans, g, x: zeros_like(g2)),
                     jvp=lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
                     if ts[0] is not None else zeros_like(ans))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
@@ -51,7 +51,7 @@ _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * 
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
-         lambda g2, ans, g, x, alpha: zeros_like(x)),
+         lambda g2, ans, g, x, alpha: zeros_like(g2)),
     jvp=lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
     if ts[0] is not None else zeros_like(ans))
 _leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),

@@ -21,7 +21,7 @@ def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
 # derivatives through relu are connected zeros.
 _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
                       vjp=(lambda g2, ans, g, x: _relu_grad(g2, x),
-                           lambda g2, ans, g, x: zeros_like(x)),
+                           lambda g2, ans, g, x: zeros_like(g2)),
                       jvp=lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
                       else zeros_like(ans))
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
