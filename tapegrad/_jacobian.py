@@ -250,9 +250,10 @@ def jacobian(tape: GradientTape, target: Any, sources: Any,
     flat_s = tape._flat_sources(sources)
     tshape = t._value.shape
     n = t._value.size
-    if n == 0:
-        _mark_used(tape)
-        return _nest.pack_sequence_as(sources, [_empty(tshape + _value(s).shape, s) for s in flat_s])
+    if n == 0:  # no rows to compute; one walk tells which sources are connected (None otherwise)
+        grads = tape._run([t], [_wrap(np.zeros(tshape, t._value.dtype))], flat_s, mode)
+        return _nest.pack_sequence_as(sources, [None if g is None else _empty(tshape + _value(s).shape, s)
+                                                for g, s in zip(grads, flat_s)])
     dt = t._value.dtype
 
     def seed_rows(a: int, b: int) -> np.ndarray:

@@ -740,3 +740,13 @@ def test_available_memory_is_read_from_the_machine(monkeypatch):
     assert _memory.over(10) is None            # small sizes are never checked
     monkeypatch.setattr(_memory, "available", lambda: 100 * 2**20)
     assert _memory.over(200 * 2**20) == 100 * 2**20 and _memory.over(90 * 2**20) is None
+def test_size_zero_target_keeps_connectivity():
+    # TF: a size-0 target's Jacobian is None for an unconnected source (zeros with ZERO)
+    x, u = tf.constant(np.zeros((0, 3), np.float32)), tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = tf.sqrt(x)
+    jx, ju = tape.jacobian(y, [x, u])
+    assert jx.shape == (0, 3, 0, 3) and ju is None
+    jx, ju = tape.jacobian(y, [x, u], unconnected_gradients="zero")
+    assert ju.shape == (0, 3, 2)

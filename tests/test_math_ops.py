@@ -675,3 +675,26 @@ def test_erf_at_inf_and_erfinv_of_tiny_values_are_exact_where_tf_is_not():
         np.testing.assert_array_equal(tf.math.erf(tf.constant([-INF, INF], dtype)).numpy(), [-1.0, 1.0])
         x = tf.constant([1e-30, -1e-20, 1e-10], dtype)
         np.testing.assert_allclose(tf.math.erfinv(x).numpy(), np.sqrt(np.pi) / 2 * x.numpy(), rtol=1e-6)
+@pytest.mark.parametrize("reduce", [tf.reduce_max, tf.reduce_min])
+def test_reduce_max_min_of_empty_input_is_on_the_tape(reduce):
+    # TF: the gradient of an empty reduction is an empty tensor, not None; the JVP is 0
+    x = tf.constant(np.zeros((0, 3), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = reduce(x, axis=0)
+    assert np.all(np.isinf(y.numpy())) and y.shape == (3,)
+    assert tape.gradient(y, x).shape == (0, 3)
+    with tf.autodiff.ForwardAccumulator(x, tf.zeros_like(x)) as acc:
+        y = reduce(x, axis=0)
+    np.testing.assert_array_equal(acc.jvp(y).numpy(), np.zeros(3))
+    assert reduce(tf.zeros([2, 0], tf.int32), axis=1).dtype == tf.int32
+
+
+def test_reduce_mean_of_empty_is_nan_without_numpy_warning():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x = tf.zeros([0, 3])
+        assert np.isnan(tf.reduce_mean(x).numpy())
+        assert tf.reduce_mean(x, axis=1).shape == (0,)
+        assert np.all(np.isnan(tf.math.reduce_variance(x, axis=0).numpy()))

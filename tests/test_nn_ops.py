@@ -550,3 +550,20 @@ def test_cross_entropies_reject_integer_logits_naming_the_logits():
             call()
     with pytest.raises(tf.errors.InvalidArgumentError, match="labels must be int32 or int64 class indices"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1.0], logits=[[1.0, 2.0]])
+@pytest.mark.parametrize("act", [tf.nn.relu, tf.nn.relu6, lambda x: tf.nn.leaky_relu(x, 0.2)])
+def test_piecewise_linear_second_derivative_is_zeros_not_none(act):
+    # TF's ReluGrad/Relu6Grad/LeakyReluGrad gradients return zeros_like(x) for x: connected zeros
+    x = tf.constant([-1.0, 0.0, 2.0, 7.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = act(x)
+        g = inner.gradient(y, x)
+    np.testing.assert_array_equal(outer.gradient(g, x).numpy(), np.zeros(4))
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = act(x)
+        g = tape.gradient(y, x)
+    np.testing.assert_array_equal(acc.jvp(g).numpy(), np.zeros(4))

@@ -23,8 +23,6 @@ _spec.loader.exec_module(audit)
 
 _BESSEL0 = "TF's derivative at x = 0 is wrong (I1'(0) = 0.5, TF 1.0; I0''(0) = 0.5, TF 1.0) and its " \
            "second derivative there NaN; tapegrad's is exact (docs/differences.md)"
-_POLE = "at a pole of digamma/polygamma/zeta TF gives NaN where tapegrad (SciPy) gives ±inf: " \
-        "an ordinary derivative value, not a masked cotangent"
 KNOWN = {
     ("BesselI0", "h11", 0): _BESSEL0, ("BesselI1", "g1", 0): _BESSEL0,
     ("BesselI1", "h01", 0): _BESSEL0, ("BesselI1", "h10", 0): _BESSEL0,
@@ -32,11 +30,6 @@ KNOWN = {
     ("BesselI1", "hw", 0): _BESSEL0, ("BesselI1e", "h01", 0): _BESSEL0,
     ("BesselI1e", "h10", 0): _BESSEL0, ("BesselI1e", "h00", 0): _BESSEL0,
     ("BesselI1e", "h11", 0): _BESSEL0, ("BesselI1e", "hw", 0): _BESSEL0,
-    ("Digamma", "h11", 0): _POLE, ("Polygamma", "g1", 0): _POLE, ("Polygamma", "h11", 0): _POLE,
-    ("Zeta", "g1", 1): _POLE, ("Zeta", "h11", 2): _POLE, ("Zeta", "h11", 3): _POLE,
-    # zeta(inf, q): NaN in SciPy, 0 in TF (a forward value), so -x * zeta(x + 1, q) leaks NaN
-    ("Zeta", "h01", 2): "zeta(inf, q)", ("Zeta", "h10", 2): "zeta(inf, q)",
-    ("Zeta", "h00", 2): "zeta(inf, q)", ("Zeta", "hw", 2): "zeta(inf, q)",
     # floormod(x, ±inf): NumPy's floor_divide(1, -inf) is -1, TF's -0 (a forward value)
     ("FloorMod", "g1", 1): "floor_divide by an infinite divisor",
 }

@@ -80,7 +80,8 @@ NOT_AUDITED = {
         "UnbroadcastSum", "Unpack", "UnsortedSegmentMax", "UnsortedSegmentMin",
         "UnsortedSegmentProd", "UnsortedSegmentSum", "Unique"],
     "complex or dtype plumbing": ["Angle", "Cast", "Complex", "ComplexSign", "Conj", "Imag", "Real"],
-    "linear select or no derivative to leak": ["ReluGrad", "SelectV2", "StopGradient"],
+    "linear select or no derivative to leak": ["LeakyReluGrad", "Relu6Grad", "ReluGrad", "SelectV2",
+                                               "StopGradient"],
 }
 QUANTITIES = ("g0", "gw", "g1", "h01", "h10", "h00", "h11", "hw", "j0")
 

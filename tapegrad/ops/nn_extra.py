@@ -17,7 +17,7 @@ from .. import dtypes as _dt
 from .._core import Tensor, Variable, apply, as_tensor, binary_operands, convert_to_tensor, defop
 from ..errors import InvalidArgumentError
 from .array_ops import norm_axes, reshape, squeeze
-from .math_ops import (_check_kind, abs, cast, greater, less, logical_and, ones_like, reciprocal,
+from .math_ops import (_check_kind, abs, cast, less, ones_like, reciprocal,
                        rsqrt, sigmoid, square, tanh, where, zeros_like)
 from .reductions import reduce_mean, reduce_sum
 from .special_ops import erf
@@ -33,16 +33,30 @@ def _float_features(features: Any, op: str) -> Tensor:
 
 
 # --------------------------------------------------------------------------- piecewise activations
+# Relu6Grad and LeakyReluGrad, as ReluGrad (nn_ops.py): linear in g, zeros (not None) in x
+_relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
+                    vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
+                         lambda g2, ans, g, x: zeros_like(g2)),
+                    jvp=lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
+                    if ts[0] is not None else zeros_like(ans))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
-               deriv=(lambda ans, x: cast(logical_and(greater(x, 0), less(x, 6)), x.dtype),))
+               vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
+               jvp=lambda ts, ans, x: apply(_relu6_grad, (ts[0], x)))
 _elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
              deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
 _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
               .astype(x.dtype, copy=False),
               deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))
+_leaky_relu_grad = defop(
+    "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
+    vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
+         lambda g2, ans, g, x, alpha: zeros_like(g2)),
+    jvp=lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
+    if ts[0] is not None else zeros_like(ans))
 _leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
-                    deriv=(lambda ans, x, alpha: where(greater(x, 0), ones_like(x), ones_like(x) * alpha),))
+                    vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
+                    jvp=lambda ts, ans, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha}))
 _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
 

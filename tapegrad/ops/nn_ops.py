@@ -16,9 +16,14 @@ def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
     return apply(_relu_grad_op, (g, x))
 
 
-# ReluGrad(g, x) = g where x > 0, else 0: linear in g; x only selects (no float mask is built)
+# ReluGrad(g, x) = g where x > 0, else 0: linear in g; x only selects (no float mask is built).
+# Its derivative in x is zeros, not None: TF's _ReluGradGrad returns zeros_like(x), so second
+# derivatives through relu are connected zeros.
 _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
-                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x), None), jvp="linear")
+                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x),
+                           lambda g2, ans, g, x: zeros_like(g2)),
+                      jvp=lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
+                      else zeros_like(ans))
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
               vjp=(lambda g, ans, x: _relu_grad(g, x),),
               jvp=lambda ts, ans, x: _relu_grad(ts[0], x))

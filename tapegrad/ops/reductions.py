@@ -42,6 +42,8 @@ def _mean_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     n = math.prod(x.shape[a] for a in axes)
     if x.dtype.kind in "iu":
         return (np.sum(x, axis=axes, keepdims=keepdims) // max(1, n)).astype(x.dtype)
+    if not x.size:  # NaN, as TF, without NumPy's "invalid value" warning
+        return np.full(np.sum(x, axis=axes, keepdims=keepdims).shape, np.nan, x.dtype)
     # np.mean's own steps, called from here so that its warnings are silenced (see _sum_fwd)
     r = np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=np.float32 if x.dtype == np.float16 else None)
     return np.true_divide(r, n).astype(x.dtype, copy=False)
@@ -67,16 +69,28 @@ def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) 
 
 
 def _minmax_jvp(ts: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    if not x._value.size:
+        return zeros_like(ans)
     y = reshape(ans, _keep_shape(x._value.shape, axes))
     ind = cast(equal(y, x), x.dtype)
     num = reduce_sum(ind, axis=list(axes), keepdims=keepdims)
     return reduce_sum(ts[0] * ind, axis=list(axes), keepdims=keepdims) / num
 
 
-_max = defop("Max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims),
-             vjp=(_minmax_vjp,), jvp=_minmax_jvp)
-_min = defop("Min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims),
-             vjp=(_minmax_vjp,), jvp=_minmax_jvp)
+def _extreme_fwd(fn: Any, sign: int) -> Any:
+    # an empty input reduces to the lowest (max) or highest (min) value of its dtype, on the tape
+    # (its gradient is an empty tensor, as in TensorFlow, not None)
+    def fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+        if x.size:
+            return fn(x, axis=axes, keepdims=keepdims)
+        fill = sign * np.inf if x.dtype.kind == "f" else \
+            (np.iinfo(x.dtype).max if sign > 0 else np.iinfo(x.dtype).min)
+        return np.full(np.sum(x, axis=axes, keepdims=keepdims).shape, fill, x.dtype)
+    return fwd
+
+
+_max = defop("Max", _extreme_fwd(np.max, -1), vjp=(_minmax_vjp,), jvp=_minmax_jvp)
+_min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=_minmax_jvp)
 
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
@@ -167,24 +181,12 @@ def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, nam
 
 def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Maximum over ``axis``. Tied maxima share the gradient equally."""
-    x = as_tensor(input_tensor)
-    if x._value.size == 0:
-        axes = norm_axes(axis, x._value.ndim, "Max")
-        shape = [1 if i in axes else d for i, d in enumerate(x._value.shape)] if keepdims else \
-            [d for i, d in enumerate(x._value.shape) if i not in axes]
-        return _wrap(np.full(shape, -np.inf if x._value.dtype.kind == "f" else np.iinfo(x._value.dtype).min, x._value.dtype))
-    return _reduce(_max, x, axis, keepdims, "fiu")
+    return _reduce(_max, input_tensor, axis, keepdims, "fiu")
 
 
 def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Minimum over ``axis``. Tied minima share the gradient equally."""
-    x = as_tensor(input_tensor)
-    if x._value.size == 0:
-        axes = norm_axes(axis, x._value.ndim, "Min")
-        shape = [1 if i in axes else d for i, d in enumerate(x._value.shape)] if keepdims else \
-            [d for i, d in enumerate(x._value.shape) if i not in axes]
-        return _wrap(np.full(shape, np.inf if x._value.dtype.kind == "f" else np.iinfo(x._value.dtype).max, x._value.dtype))
-    return _reduce(_min, x, axis, keepdims, "fiu")
+    return _reduce(_min, input_tensor, axis, keepdims, "fiu")
 
 
 def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:

@@ -40,10 +40,11 @@ def _ap(x):
 
 CASES = [
     # activations
-    OpCase("Relu6", tf.nn.relu6, S, domain=(-2.0, 8.0)),
+    OpCase("Relu6", tf.nn.relu6, S, domain=(-2.0, 8.0), ops=("Relu6", "Relu6Grad")),
     OpCase("Elu", tf.nn.elu, S),
     OpCase("Selu", tf.nn.selu, S),
-    OpCase("LeakyRelu", lambda x: tf.nn.leaky_relu(x, alpha=0.3), S),
+    OpCase("LeakyRelu", lambda x: tf.nn.leaky_relu(x, alpha=0.3), S,
+           ops=("LeakyRelu", "LeakyReluGrad")),
     OpCase("Softsign", tf.nn.softsign, S),
     OpCase("gelu", tf.nn.gelu, S, ops=("Erf", "Mul", "AddV2")),
     OpCase("gelu-approximate", lambda x: tf.nn.gelu(x, approximate=True), S, ops=("Tanh", "Pow")),
