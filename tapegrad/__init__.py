@@ -67,8 +67,9 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     spec = _LAZY.get(name)
-    if spec is None:
-        raise AttributeError(f"module 'tapegrad' has no attribute {name!r}")
+    if spec is None:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+        from ._missing import attribute_error
+        raise attribute_error("", name)
     import importlib
     mod = importlib.import_module(spec[0], __name__)
     value = mod if spec[1] is None else getattr(mod, spec[1])

@@ -8,3 +8,8 @@ from .ops.linalg_decomp import (  # noqa: F401
 )
 from .ops.linalg_decomp import matrix_diag as diag  # noqa: F401
 from .ops.array_extra import einsum, global_norm, norm, tensordot  # noqa: F401
+
+
+def __getattr__(name: str) -> object:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+    from ._missing import attribute_error
+    raise attribute_error("linalg", name)

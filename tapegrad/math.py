@@ -25,3 +25,8 @@ from .ops.segment_ops import (  # noqa: F401
 )
 from .ops.sort_ops import top_k  # noqa: F401
 from .ops.combine_ops import add_n, count_nonzero, l2_normalize, polyval, reduce_euclidean_norm  # noqa: F401
+
+
+def __getattr__(name: str) -> object:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+    from ._missing import attribute_error
+    raise attribute_error("math", name)

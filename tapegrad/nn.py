@@ -16,3 +16,8 @@ from .ops.conv_ops import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d, conv2d_transpose,
     convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, separable_conv2d,
 )
+
+
+def __getattr__(name: str) -> object:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+    from ._missing import attribute_error
+    raise attribute_error("nn", name)

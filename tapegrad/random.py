@@ -214,3 +214,8 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     gumbel = -np.log(-np.log(u))
     idx = np.argmax(np.asarray(lg._value, np.float64)[:, None, :] + gumbel, axis=-1) if c else np.zeros((b, n))
     return _wrap(idx.astype(out_dt._np))
+
+
+def __getattr__(name: str) -> object:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+    from ._missing import attribute_error
+    raise attribute_error("random", name)

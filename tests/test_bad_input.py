@@ -366,6 +366,13 @@ BAD: list[tuple[str, Callable, type, str]] = [
     # saving
     ("load-shape-mismatch", lambda: _load_mismatch(),
      ValueError, r"'w': the file has shape \[2\], the variable has shape \[3\]"),
+    # -- round 2: the first hour (missing TensorFlow names)
+    ("missing-tf-name", lambda: tf.keras,
+     AttributeError, r"does not cover tf\.keras yet\. Instead, .*docs/migrating\.md#"),
+    ("missing-tf-math-name", lambda: tf.math.bincount,
+     AttributeError, r"does not cover tf\.math\.bincount yet.*docs/migrating\.md#"),
+    ("misspelt-name", lambda: tf.reduce_summ,
+     AttributeError, r"no attribute 'reduce_summ'\. Did you mean: 'reduce_sum'\?"),
 ]
 
 
