@@ -238,18 +238,18 @@ class Tensor:
             return v.copy()
         return v
 
+    # TensorFlow's text, with the class named as it is: tapegrad.Tensor (see docs/differences.md)
     def __repr__(self) -> str:
-        v = self._value
         return (f"<tapegrad.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
-                f"numpy={np.array_repr(np.asarray(v)) if np.ndim(v) else repr(v[()] if isinstance(v, np.ndarray) else v)}>")
+                f"numpy={_numpy_text(self._value, True)}>")
 
     def __str__(self) -> str:
-        return f"tf.Tensor({np.array_str(np.asarray(self._value))}, shape={self.shape}, dtype={self.dtype.name})"
+        return (f"tapegrad.Tensor({_numpy_text(self._value, False)}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
 
     def __format__(self, spec: str) -> str:
-        if np.ndim(self._value) == 0:
-            return format(self._value[()] if isinstance(self._value, np.ndarray) else self._value, spec)
-        return format(str(self), spec)
+        v = np.asarray(self._value)
+        return format(v[()] if v.ndim == 0 else v, spec)
 
     # -- Python protocol
     def __len__(self) -> int:
@@ -328,6 +328,14 @@ def _wrap(v: Any) -> Tensor:
     t._value = v
     t._id = _next_id()
     return t
+
+
+def _numpy_text(v: Any, is_repr: builtins.bool) -> str:
+    """The value as TensorFlow prints it: a 0-d value as a Python scalar in repr (``2.5``, not
+    ``np.float32(2.5)``), and text of several lines starting on a line of its own."""
+    v = np.asarray(v)
+    text = (repr(v.item()) if v.ndim == 0 else np.array_repr(v)) if is_repr else np.array_str(v)
+    return "\n" + text if "\n" in text else text
 
 
 def _note_escape(t: Tensor, how: str) -> None:
@@ -683,9 +691,8 @@ class Variable:
                     h(self)
 
     def __repr__(self) -> str:
-        v = self._snap._value
         return (f"<tapegrad.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
-                f"numpy={np.array_repr(v) if v.ndim else repr(v[()])}>")
+                f"numpy={_numpy_text(self._snap._value, True)}>")
 
     def __hash__(self) -> int:
         return object.__hash__(self)

@@ -27,14 +27,14 @@ def test_quickstart_prints_the_seed_numbers(capsys):
         np.testing.assert_allclose(reduced, 0.5 * full, rtol=1e-6)
     assert out["jacobian"].shape == (2, 2, 2)
     printed = capsys.readouterr().out
-    assert "[0.6881597  0.71584916]" in printed and "0.70200443" in printed
+    assert "[0.6882 0.7158]" in printed and "0.702" in printed  # rounded: no last-bit dependence
 
 
 def test_quickstart_runs_as_a_script():
     res = subprocess.run([sys.executable, os.path.join(EXAMPLES, "quickstart.py"), "--quick"],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert "xentropy: [0.6881597  0.71584916]" in res.stdout
+    assert "xentropy: [0.6882 0.7158]" in res.stdout
 
 
 def test_mlp_digits(tmp_path):
