@@ -52,6 +52,18 @@ def test_mlp_digits(tmp_path):
                                       "layers/2/b", "layers/2/w"]
 
 
+def test_mlp_digits_writes_its_plot_to_the_current_directory_not_the_docs(tmp_path, monkeypatch):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("tqdm")
+    docs_image = os.path.join(os.path.dirname(EXAMPLES), "docs", "images", "mlp_digits_loss.png")
+    before = open(docs_image, "rb").read()
+    monkeypatch.chdir(tmp_path)
+    load("mlp_digits").main(["--quick", "--no-progress"])
+    assert (tmp_path / "mlp_digits_loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert open(docs_image, "rb").read() == before
+
+
 def test_gp_regression(tmp_path):
     out = load("gp_regression").main(["--quick"])
     assert out["gradient_error"] < 1e-6
