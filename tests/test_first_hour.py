@@ -179,3 +179,36 @@ def test_readme_print_comments_show_what_tapegrad_prints(index):
             assert said.startswith(shown), (line, printed[n])
             checked += 1
     assert checked or index > 0
+
+
+# ---------------------------------------------------------------------------- the API reference
+def _api_pages():
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import api_pages
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    return api_pages
+
+
+def test_api_reference_documents_every_object_once_with_a_summary_table_per_namespace():
+    api = _api_pages()
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "api").glob("*.md")}
+    used = [m for text in pages.values() for m in re.findall(r"\.\. api-page:: (\S+)", text)]
+    assert sorted(used) == sorted(api.HOMES)  # every namespace has its page (and only one)
+    documented = {}
+    for modname in api.HOMES:
+        rst = api.page_rst(modname)
+        assert rst.startswith(".. list-table::")
+        names = api.public(modname)
+        for target in re.findall(r"^\.\. auto(?:class|function):: (\S+)$", rst, re.M):
+            obj = names[target.rsplit(".", 1)[1]]
+            assert id(obj) not in documented, (target, documented.get(id(obj)))
+            documented[id(obj)] = target
+    for modname in api.HOMES:  # every public function and class is documented somewhere
+        for name, obj in api.public(modname).items():
+            if api._documented(obj):
+                assert id(obj) in documented, f"{modname}.{name}"
+    rst = api.page_rst("tapegrad")
+    assert "``exp``" in rst and "Alias of :py:obj:`tapegrad.math.exp`" in rst
+    assert ".. autoclass:: tapegrad.GradientTape" in rst
