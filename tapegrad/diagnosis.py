@@ -574,8 +574,7 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
                              use[2] if use else None))
     elif is_var and sid not in tape._vars:
         causes += _variable_causes(tape, ex, graph, s, tids)
-    elif target_seen is False and graph is not None and _after_exit(ex, flat_t) is not None:
-        where = _after_exit(ex, flat_t)
+    elif target_seen is False and graph is not None and (where := _after_exit(ex, flat_t)):
         causes.append(_cause("outside_tape",
                              f"the target was computed after the tape's `with` block{_at(where)} "
                              "had ended, so the tape did not record it. Move that computation "
