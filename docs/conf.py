@@ -5,6 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.abspath(".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # api_pages.py
 
 project = "tapegrad"
 author = "tapegrad contributors"
@@ -19,6 +20,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "api_pages",                    # {api-page}: a namespace's summary table and entries
 ]
 source_suffix = {".md": "markdown"}
 master_doc = root_doc = "index"

@@ -6,6 +6,9 @@
 ``vjp.svg``: what ``tape.gradient(y, x, output_gradients=v)`` computes for the worked example of
 docs/gradient.md, ``y = [x0*x1, x1*x2]`` at ``x = [1, 2, 3]``: the Jacobian ``J`` (2x3) is never
 formed; the result is the row ``vᵀJ``. The numbers are computed with tapegrad, not typed in.
+
+``mlp_digits_loss.png``: the loss curves of a full run of ``examples/mlp_digits.py`` (needs the
+``examples`` extra, else it is left as it is). Only this script writes into docs/images/.
 """
 from __future__ import annotations
 
@@ -92,12 +95,29 @@ def draw_tape(path: str) -> bool:
     return True
 
 
+def draw_mlp_digits(path: str) -> bool:
+    """The loss curves of a full run of examples/mlp_digits.py."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "mlp_digits", os.path.join(os.path.dirname(HERE), "examples", "mlp_digits.py"))
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        module.main(["--no-progress", "--plot", path])
+    except ImportError as e:                              # no scikit-learn or tqdm: keep the picture
+        print(f"mlp_digits_loss.png not redrawn: {e}")
+        return False
+    return True
+
+
 def main() -> None:
     out = os.path.join(HERE, "images")
     os.makedirs(out, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "tapegrad"      # reproducible ids: the file only changes with the figure
     draw_vjp(os.path.join(out, "vjp.svg"))
     draw_tape(os.path.join(out, "tape.svg"))
+    draw_mlp_digits(os.path.join(out, "mlp_digits_loss.png"))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 A ``tf.Module`` with two hidden layers, trained with ``tf.optimizers.Adam`` on mini-batches
 under a ``GradientTape``, with a cosine-decayed learning rate. A tqdm progress bar shows the
-loss; the loss curves are saved as a PNG (matplotlib, Agg backend) and the trained weights as an
-``.npz`` file with ``tf.saving`` (optional).
+loss; the loss curves are saved as a PNG (matplotlib, Agg backend; ``mlp_digits_loss.png`` in the
+current directory, or ``--plot PATH``) and the trained weights as an ``.npz`` file with
+``tf.saving`` (optional).
 
 Run: ``python examples/mlp_digits.py`` (about 5 s of CPU; ``--quick`` trains for a few steps).
 Needs the ``examples`` extra: ``pip install tapegrad[examples]``.
@@ -21,7 +22,7 @@ sys.path.insert(0, ROOT)
 
 import tapegrad as tf  # noqa: E402
 
-DEFAULT_PLOT = os.path.join(ROOT, "docs", "images", "mlp_digits_loss.png")
+DEFAULT_PLOT = "mlp_digits_loss.png"  # in the current directory (docs/make_figures.py draws the docs' copy)
 
 
 class Dense(tf.Module):

@@ -47,15 +47,14 @@ def main(argv: list[str] | None = None) -> dict:
     # differentiating. So this is [d(y1 + y2)/dw, d(y1 + y2)/db], one gradient per source with
     # that source's shape, and not a Jacobian (use g.jacobian for that).
     grads = g.gradient(xentropy, [w, b])
-    print("xentropy:", xentropy.numpy())  # [0.6881597  0.71584916]
-    print("grads[0]:\n", grads[0].numpy())  # [[ 0.20586157 -0.20586157]
-    #                                            [ 0.2607238  -0.2607238 ]]
-    # (TensorFlow prints -0.20586154 and -0.26072377: float32 rounding in the last digit.)
+    print("xentropy:", xentropy.numpy().round(4))  # [0.6882 0.7158]
+    print("grads[0]:\n", grads[0].numpy().round(4))  # [[ 0.2059 -0.2059]
+    #                                                     [ 0.2607 -0.2607]]
 
     # `reduced_xentropy` is a scalar: 0.5 * (y1 + y2), so its gradient is half of `grads`.
     grads_reduced = g.gradient(reduced_xentropy, [w, b])
-    print("reduced_xentropy:", reduced_xentropy.numpy())  # 0.70200443
-    print("grads_reduced[0] (half of grads[0]):\n", grads_reduced[0].numpy())
+    print("reduced_xentropy:", reduced_xentropy.numpy().round(4))  # 0.702
+    print("grads_reduced[0] (half of grads[0]):\n", grads_reduced[0].numpy().round(4))
 
     # `output_gradients` is the vector v in the product vᵀJ that `gradient` computes: each
     # target entry is weighted by v before the sum (the default v is all ones). With

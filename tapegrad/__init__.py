@@ -15,6 +15,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 import warnings as _warnings
+import typing as _typing
 
 # Ops produce inf/nan as IEEE arithmetic says (as TensorFlow does), without NumPy's warnings.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapegrad(\.|$)")
@@ -66,15 +67,21 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    spec = _LAZY.get(name)
-    if spec is None:
-        raise AttributeError(f"module 'tapegrad' has no attribute {name!r}")
-    import importlib
-    mod = importlib.import_module(spec[0], __name__)
-    value = mod if spec[1] is None else getattr(mod, spec[1])
-    globals()[name] = value
-    return value
+if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
+    from . import diagnosis, optimizers, random, saving, visualize  # noqa: F401
+    from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
+    from .module import Module  # noqa: F401
+else:  # hidden from type checkers: they report a missing name as an error
+    def __getattr__(name: str) -> object:
+        spec = _LAZY.get(name)
+        if spec is None:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
+            from ._missing import attribute_error
+            raise attribute_error("", name)
+        import importlib
+        mod = importlib.import_module(spec[0], __name__)
+        value = mod if spec[1] is None else getattr(mod, spec[1])
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list:

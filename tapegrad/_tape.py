@@ -172,6 +172,8 @@ class GradientTape(_TapeCore):
         if self._recording:
             _pop(self)
             self._recording = False
+        if self._explain is not None:
+            self._explain.on_exit()
 
     def _check_entered(self, what: str) -> None:
         if not self._entered:
@@ -225,7 +227,8 @@ class GradientTape(_TapeCore):
             if kind not in "fc":
                 warn_outside(
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-                    f"tf.{t.dtype.name}. Its gradient will be None.")
+                    f"tf.{t.dtype.name}. Its gradient will be None: create it as a float, or "
+                    "tf.cast(x, tf.float32) it before watching.")
         if self._explain is not None:
             self._explain.on_watch(flat)
 

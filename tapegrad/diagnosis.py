@@ -177,6 +177,7 @@ class _Explainer:
         self.escapes: list = []   # (first id made after it, id, how, where)
         self.assigns: list = []   # (position, variable id, name, where)
         self.pauses: list = []    # (position, where)
+        self.exits: list = []     # (first id made after it, where): the `with` block ended
         self.partial = bool(tape._entries)
         self.start_id = _next_id()  # tensors with smaller ids existed before explain mode
         self.warn = warn
@@ -244,6 +245,9 @@ class _Explainer:
             if f is not None and _inside(f.f_code):
                 return  # tapegrad's own use of a value (a shape, an axis), not a user's
         self.escapes.append((_next_id(), t._id, how, _user_where()))
+
+    def on_exit(self) -> None:
+        self.exits.append((_next_id(), _user_where()))
 
     def on_assign(self, v: Variable) -> None:
         self.assigns.append((len(self.ops), v._id, v.name, _user_where()))
@@ -535,6 +539,9 @@ def _variable_causes(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: 
         return [_cause("watch_accessed",
                        f"the tape has watch_accessed_variables=False and Variable '{s.name}' was "
                        "never passed to tape.watch(): call tape.watch(v) before using it.")]
+    escaped = _escape_cause(ex, s._id) if ex is not None else None
+    if escaped is not None:
+        return [escaped]
     msg = (f"Variable '{s.name}' was not read while the tape was recording; a value computed from "
            "it before the `with` block (or after it) is a constant for the tape. Compute "
            "everything from the variable inside the block.")
@@ -559,11 +566,20 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
     if v.dtype.kind not in "fc":
         made = (f"Variable '{s.name}' holds {s.dtype.name} (tf.Variable(0) is an integer, "
                 "tf.Variable(0.0) a float)" if is_var else f"the source has dtype {s.dtype.name}")
-        causes.append(_cause("int_dtype", f"{made}. Only floating-point and complex tensors get "
-                                          "gradients: create it as a float or cast it with "
-                                          "tf.cast(x, tf.float32) before using it."))
+        use = None if graph is None else _first_use(graph, sid)
+        used = f" (first used by {use[1]}{_at(use[2])})" if use else ""
+        causes.append(_cause("int_dtype", f"{made}{used}. Only floating-point and complex tensors "
+                                          "get gradients: create it as a float or cast it with "
+                                          "tf.cast(x, tf.float32) before using it.",
+                             use[2] if use else None))
     elif is_var and sid not in tape._vars:
         causes += _variable_causes(tape, ex, graph, s, tids)
+    elif target_seen is False and graph is not None and (where := _after_exit(ex, flat_t)):
+        causes.append(_cause("outside_tape",
+                             f"the target was computed after the tape's `with` block{_at(where)} "
+                             "had ended, so the tape did not record it. Move that computation "
+                             "into the block (for a second derivative, the inner tape's gradient "
+                             "call too).", where))
     elif target_seen is False and (graph is None or any(t._id < ex.start_id for t in flat_t)):
         causes.append(_cause("outside_tape",
                              ("the tape never saw the target being computed: it was made outside "
@@ -627,10 +643,7 @@ def _logged_causes(tape: Any, ex: _Explainer, graph: _Graph, s: Any, tids: list)
     newest = max((x for x in back if x not in graph.producer), default=-1)
     for after, eid, how, where in ex.escapes:
         if eid in reach and newest > after:
-            causes.append(_cause("escaped",
-                                 f"the value left the tape through {_how(how)}{_at(where)}: anything "
-                                 "computed from the result is a constant. Use tapegrad ops instead "
-                                 "(tf.* functions, or the NumPy functions tapegrad implements).", where))
+            causes.append(_escaped(how, where))
     for _, vid, name, where in ex.assigns:
         if vid in back and vid != sid:
             causes.append(_cause("assign",
@@ -651,6 +664,28 @@ def _logged_causes(tape: Any, ex: _Explainer, graph: _Graph, s: Any, tids: list)
                 "way from the source to the target")
         causes.append(_cause("disconnected", msg + ".", use[2] if use else None))
     return causes
+
+
+def _escaped(how: str, where: tuple | None) -> Cause:
+    return _cause("escaped",
+                  f"the value left the tape through {_how(how)}{_at(where)}: anything computed from "
+                  "the result is a constant. Use tapegrad ops instead (tf.* functions, or the NumPy "
+                  "functions tapegrad implements).", where)
+
+
+def _escape_cause(ex: _Explainer, vid: int) -> Cause | None:
+    """A Variable whose value left the tape (``v.numpy()``) while it recorded, never read by an op."""
+    for _, eid, how, where in ex.escapes:
+        if eid == vid:
+            return _escaped(how, where)
+    return None
+
+
+def _after_exit(ex: _Explainer, flat_t: list) -> tuple | None:
+    """Where the ``with`` block ended, if the targets were all made after it (``None`` if not)."""
+    if ex.exits and all(t._id >= ex.exits[-1][0] for t in flat_t):
+        return ex.exits[-1][1]
+    return None
 
 
 def _early_inputs(graph: _Graph, ex: _Explainer, tids: list) -> tuple | None:
@@ -754,8 +789,9 @@ class _BackwardCheck:
         text = (f"No gradient for {len(missing)} of {n} sources:\n" if n > 1 else
                 "No gradient for the source:\n") + str(diag)
         if ex is None:
-            text += ("\n(Turn on explain mode before recording, with tape.explain() or "
-                     "tapegrad.diagnosis.enable(), to see where the path was cut.)")
+            text += ("\n(For the line where the path was cut, run again with the environment "
+                     "variable TAPEGRAD_EXPLAIN=1, or turn on explain mode before recording with "
+                     "tape.explain() or tf.diagnosis.enable().)")
         if raise_:
             err = UnconnectedGradientError(text)
             err.diagnoses = diag

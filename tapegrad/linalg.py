@@ -1,4 +1,6 @@
 """``tapegrad.linalg``: matrix products and decompositions (TensorFlow's ``tf.linalg``)."""
+import typing as _typing
+
 from .ops.array_ops import eye  # noqa: F401
 from .ops.linalg_ops import matmul, matvec  # noqa: F401
 from .ops.linalg_decomp import (  # noqa: F401
@@ -8,3 +10,9 @@ from .ops.linalg_decomp import (  # noqa: F401
 )
 from .ops.linalg_decomp import matrix_diag as diag  # noqa: F401
 from .ops.array_extra import einsum, global_norm, norm, tensordot  # noqa: F401
+
+
+if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
+    def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
+        from ._missing import attribute_error
+        raise attribute_error("linalg", name)

@@ -1,4 +1,6 @@
 """``tapegrad.math``: elementwise math, reductions and scans (TensorFlow's ``tf.math``)."""
+import typing as _typing
+
 from .ops.math_ops import (  # noqa: F401
     abs, add, conj, cos, cumprod, cumsum, divide, equal, exp, expm1, floor_div, floordiv, floormod,
     greater, greater_equal, imag, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
@@ -25,3 +27,9 @@ from .ops.segment_ops import (  # noqa: F401
 )
 from .ops.sort_ops import top_k  # noqa: F401
 from .ops.combine_ops import add_n, count_nonzero, l2_normalize, polyval, reduce_euclidean_norm  # noqa: F401
+
+
+if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
+    def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
+        from ._missing import attribute_error
+        raise attribute_error("math", name)

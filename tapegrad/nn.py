@@ -1,4 +1,6 @@
 """``tapegrad.nn``: activations, softmax and losses (TensorFlow's ``tf.nn``)."""
+import typing as _typing
+
 from .ops.math_ops import sigmoid, tanh  # noqa: F401
 from .ops.special_ops import softplus  # noqa: F401
 from .ops.sort_ops import top_k  # noqa: F401
@@ -16,3 +18,9 @@ from .ops.conv_ops import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d, conv2d_transpose,
     convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, separable_conv2d,
 )
+
+
+if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
+    def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
+        from ._missing import attribute_error
+        raise attribute_error("nn", name)

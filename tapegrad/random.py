@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -214,3 +214,9 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     gumbel = -np.log(-np.log(u))
     idx = np.argmax(np.asarray(lg._value, np.float64)[:, None, :] + gumbel, axis=-1) if c else np.zeros((b, n))
     return _wrap(idx.astype(out_dt._np))
+
+
+if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
+    def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
+        from ._missing import attribute_error
+        raise attribute_error("random", name)

@@ -491,3 +491,82 @@ def test_diagnose_a_used_tape_without_explain_says_it_cannot_tell():
     assert tape.gradient(y, x) is None
     c = diagnosis.diagnose(tape, y, x)[0].causes[0]
     assert c.kind == "disconnected" and "tape.explain()" in c.message
+
+
+# ---------------------------------------------------------------------------- the first hour
+# The classic None-gradient mistakes. The first message a user meets (the optimizer's warning or
+# error, or the "raise" error) names TAPEGRAD_EXPLAIN=1; one run with it must give cause and line.
+CLASSIC = '''\
+import numpy as np
+import tapegrad as tf
+x = tf.constant(2.0)
+with tf.GradientTape() as tape:
+    y = x * x  # @unwatched
+g = tape.gradient(y, x)
+v = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = tf.constant(np.square(v.numpy()))  # @numpy
+g = tape.gradient(y, v)
+n = tf.Variable(2)
+with tf.GradientTape() as tape:
+    y = n * n  # @int_source
+g = tape.gradient(y, n)
+c = tf.Variable(2.5)
+with tf.GradientTape() as tape:
+    y = tf.cast(tf.cast(c, tf.int32), tf.float32) * 2.0  # @int_cast
+g = tape.gradient(y, c)
+o = tf.Variable(2.0)
+with tf.GradientTape() as tape:  # @outside
+    y = o * o
+z = y * 3.0
+g = tape.gradient(z, o)
+with tf.GradientTape() as t2:  # @second
+    with tf.GradientTape() as t1:
+        y = o ** 3
+dy = t1.gradient(y, o)
+g = t2.gradient(dy, o)
+w = tf.Variable([1.0, 2.0])
+with tf.GradientTape() as tape:
+    loss = tf.constant(float(tf.reduce_sum(w * w)))  # @float
+grads = tape.gradient(loss, [w])
+tf.optimizers.SGD(0.1).apply_gradients(zip(grads, [w]))
+'''
+
+CLASSIC_CAUSES = {"unwatched": "never watched", "numpy": "left the tape through .numpy()",
+                  "int_source": "holds int32", "int_cast": "CastToNonFloat",
+                  "outside": "after the tape's `with` block", "second": "after the tape's `with` block",
+                  "float": "left the tape through float()"}
+
+
+def _run_classic(tmp_path, **env):
+    script = tmp_path / "classic.py"
+    script.write_text(CLASSIC)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict({k: v for k, v in os.environ.items() if k != "TAPEGRAD_EXPLAIN"},
+               PYTHONPATH=root, PYTHONWARNINGS="default", **env)
+    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
+                         cwd=str(tmp_path))
+    lines = {tag: i + 1 for i, s in enumerate(CLASSIC.splitlines()) for tag in CLASSIC_CAUSES
+             if s.endswith(f"# @{tag}")}
+    return script, out, lines
+
+
+def test_first_message_says_how_to_get_cause_and_line(tmp_path):
+    _, out, _ = _run_classic(tmp_path)
+    assert "No gradients provided for any variable" in out.stderr
+    assert "TAPEGRAD_EXPLAIN=1" in out.stderr
+
+
+def test_one_run_with_explain_gives_cause_and_line_of_classic_mistakes(tmp_path):
+    script, out, lines = _run_classic(tmp_path, TAPEGRAD_EXPLAIN="1")
+    warnings_ = out.stderr.split("NoneGradientWarning: ")[1:]
+    assert len(warnings_) == len(CLASSIC_CAUSES), out.stderr
+    for text, (tag, cause) in zip(warnings_, CLASSIC_CAUSES.items()):
+        assert cause in text, (tag, text)
+        assert f"{script}:{lines[tag]}" in text, (tag, text)
+
+
+def test_raise_without_explain_mode_names_the_environment_variable():
+    with tf.GradientTape() as tape:
+        y = X * X
+    assert "TAPEGRAD_EXPLAIN=1" in str(raised(tape, y, X))

@@ -8,6 +8,7 @@ from .._core import Tensor, Variable
 from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
 
 _m, _a, _l = math_ops, array_ops, linalg_ops
+_core_ops = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__")
 
 
 def _rev(f: Any) -> Any:
@@ -63,7 +64,9 @@ _OPERATORS = {
 }
 
 for _name, _fn in _OPERATORS.items():
-    if _name not in vars(Tensor):  # + - * are in Tensor's body (C slots when compiled)
+    # + - * are in Tensor's body (C slots when compiled); the compiled build also holds the
+    # type-checking declarations of the others there, which these replace
+    if _name not in _core_ops:
         setattr(Tensor, _name, _fn)
     if _name != "__getitem__":
         setattr(Variable, _name, _fn)

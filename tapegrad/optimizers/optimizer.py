@@ -30,8 +30,9 @@ class _Rows:
         self.index, self.values = index, values
 
 
-_HOW_TO_DIAGNOSE = ("for the cause and the line of code, compute the gradients with "
-                    "tape.gradient(..., unconnected_gradients=\"raise\") (see tapegrad.diagnosis).")
+_HOW_TO_DIAGNOSE = ("for the cause and the line of code, run again with the environment variable "
+                    "TAPEGRAD_EXPLAIN=1 (or call tf.diagnosis.enable() first): every None "
+                    "gradient then warns with its cause and line.")
 
 
 def _caller_level() -> int:

@@ -1,0 +1,82 @@
+"""The AttributeError of tapegrad's namespaces for a name they lack (their module ``__getattr__``).
+
+A TensorFlow name tapegrad does not cover yet says so and points to the migration guide; a name
+tapegrad has in another namespace says where; a misspelt name gets a "did you mean".
+"""
+from __future__ import annotations
+
+import sys
+
+GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
+
+# What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
+# migration guide shows the same (tests/test_first_hour.py checks that they agree).
+INSTEAD = {
+    "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
+    "function": "remove the decorator (tapegrad runs everything eagerly)",
+    "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
+    "print": "use Python's print(tensor)",
+    "image": "use NumPy or SciPy on the arrays before they become tensors",
+    "signal": "use np.fft on .numpy() values, outside the differentiated part (no gradient)",
+    "TensorArray": "append tensors to a Python list, then tf.stack it",
+    "device": "remove it (tapegrad runs on the CPU)",
+    "name_scope": "remove it (tapegrad's tensors have no names)",
+    "cond": "use a Python if (the tape records the branch that ran)",
+    "while_loop": "use a Python while loop (the tape records every iteration)",
+    "map_fn": "use a Python loop and tf.stack, or a vectorised expression",
+    "vectorized_map": "use a vectorised expression, or a Python loop and tf.stack",
+    "scan": "use a Python loop and tf.stack",
+    "gradients": "use tf.GradientTape",
+    "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
+    "train": "use tf.optimizers.* for optimizers and tf.saving.save_variables for checkpoints",
+    "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
+    "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
+    "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
+    "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
+    "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
+    "TensorSpec": "remove it (nothing is traced, so there are no signatures)",
+    "py_function": "call the Python function directly",
+    "numpy_function": "call the function directly (its NumPy result is a constant for tapes)",
+    "control_dependencies": "remove it (eager code runs in order)",
+    "executing_eagerly": "assume True (tapegrad is always eager)",
+    "is_tensor": "use isinstance(x, (tf.Tensor, tf.Variable))",
+    "debugging": "use assert on .numpy() values, and tf.diagnosis for None gradients",
+    "config": "remove it (there are no devices or threads to configure)",
+    "bfloat16": "use tf.float16 or tf.float32",
+}
+
+
+def attribute_error(module: str, name: str) -> AttributeError:
+    """The error for ``tapegrad.<module>.<name>`` (``module`` is ``""`` for the top level)."""
+    qual = "tapegrad." + module if module else "tapegrad"
+    msg = f"module {qual!r} has no attribute {name!r}"
+    if name.startswith("_"):
+        return AttributeError(msg)
+    tfname = f"tf.{module}.{name}" if module else f"tf.{name}"
+    elsewhere = [f"tf.{ns}.{name}" if ns else f"tf.{name}" for ns, names in _namespaces().items()
+                 if ns != module and name in names]
+    from ._tf_names import NAMES
+    if name in NAMES.get(module, ()):
+        use = (f"use {' or '.join(elsewhere)}" if elsewhere else
+               INSTEAD.get(f"{module}.{name}" if module else name))
+        return AttributeError(f"{msg}: tapegrad does not cover {tfname} yet."
+                              + (f" Instead, {use}." if use else "")
+                              + f" The migration guide says what to use instead: {GUIDE}")
+    if elsewhere:
+        return AttributeError(f"{msg}. tapegrad has {' and '.join(elsewhere)}.")
+    import difflib
+    close = difflib.get_close_matches(name, _namespaces()[module], n=3, cutoff=0.8)
+    if close:
+        return AttributeError(f"{msg}. Did you mean: {', '.join(repr(c) for c in close)}?")
+    return AttributeError(msg)
+
+
+def _namespaces() -> dict:
+    """The public names of tapegrad's namespaces."""
+    tf = sys.modules["tapegrad"]
+    out = {}
+    for ns in ("", "math", "nn", "linalg", "random"):
+        mod = getattr(tf, ns) if ns else tf
+        names = getattr(mod, "__all__", None) or dir(mod)
+        out[ns] = {n for n in names if not n.startswith("_") and n != "annotations"}
+    return out
