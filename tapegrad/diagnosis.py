@@ -143,7 +143,8 @@ class SourceDiagnosis:
     def label(self) -> str:
         s = self.source
         if isinstance(s, Variable):
-            return f"sources[{self.index}] (Variable '{s.name}', {s.dtype.name}{list(s.shape)})"
+            shape = s.shape.as_list() if s.shape.rank is not None else "[unknown shape]"
+            return f"sources[{self.index}] (Variable '{s.name}', {s.dtype.name}{shape})"
         return f"sources[{self.index}] (Tensor {s.dtype.name}{list(s.shape)})"
 
     def __str__(self) -> str:

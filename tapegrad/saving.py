@@ -351,9 +351,9 @@ def _read(f: BinaryIO, what: str, named: dict[str, Variable], strict: bool) -> d
             if k not in entries:
                 continue
             shape, fortran, dtype, offset = headers[k] = _header(z, entries[k], k, what)
-            if shape != tuple(v.shape):
+            if not v.shape.is_compatible_with(shape):  # (a Variable's shape may be partial)
                 problems.append(f"{k!r}: the file has shape {list(shape)}, the variable has shape "
-                                f"{list(v.shape)}")
+                                f"{v.shape.as_list() if v.shape.rank is not None else 'unknown'}")
             elif dtype.newbyteorder("=") != v.dtype.as_numpy_dtype:
                 problems.append(f"{k!r}: the file has dtype {dtype}, the variable has dtype "
                                 f"{v.dtype.name}")

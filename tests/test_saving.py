@@ -552,3 +552,16 @@ def test_refused_files_say_what_they_are():
         saving.load_variables(io.StringIO("PK"), v)
     with pytest.raises(ValueError, match="needs a readable, seekable binary file or a path"):
         saving.load_variables(object(), v)
+
+
+def test_a_variable_of_partial_or_unknown_shape_loads_a_compatible_entry():
+    buf = io.BytesIO()
+    tf.saving.save_variables(buf, {"w": tf.Variable([[1.0, 2.0]])})
+    for shape in (tf.TensorShape(None), [None, 2]):
+        buf.seek(0)
+        v = tf.Variable([[0.0, 0.0], [0.0, 0.0]], shape=shape)
+        tf.saving.load_variables(buf, {"w": v})
+        np.testing.assert_array_equal(v.numpy(), [[1.0, 2.0]])
+    buf.seek(0)
+    with pytest.raises(ValueError, match=r"the file has shape \[1, 2\], the variable has shape \[None, 3\]"):
+        tf.saving.load_variables(buf, {"w": tf.Variable([[0.0, 0.0, 0.0]], shape=[None, 3])})
