@@ -428,6 +428,9 @@ class Tensor:
             return v.astype(dtype)
         if copy:
             return v.copy()
+        if v.flags.writeable:  # tensors are immutable: np.asarray(t)[0] = 1 must not change t
+            v = v.view()
+            v.flags.writeable = False
         return v
 
     # TensorFlow's text, with the class named as it is: tapegrad.Tensor (see docs/differences.md)

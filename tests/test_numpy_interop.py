@@ -313,3 +313,13 @@ def test_docstring_examples():
     import doctest
     from tapegrad import _numpy_interop
     assert doctest.testmod(_numpy_interop).failed == 0
+
+
+def test_np_asarray_of_a_tensor_cannot_change_the_tensor():
+    t = tf.exp(tf.constant([0.0, 0.0]))   # an op's output: a fresh NumPy array inside
+    a = np.asarray(t)
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 5.0
+    b = np.array(t)                       # a copy stays writable
+    b[0] = 5.0
+    np.testing.assert_array_equal(t.numpy(), [1.0, 1.0])
