@@ -557,7 +557,10 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
     """Python scalars and nested lists: floats -> float32, ints -> int32 (int64 if needed).
 
     With ``spot``, raises :class:`_HoldsTensor` if NumPy read a tensor's value meanwhile (one
-    inside ``value``, or, rarely, one in another thread: then the caller finds none)."""
+    inside ``value``, or, rarely, one in another thread: then the caller finds none). Only a
+    list or tuple can hold a tensor: a scalar is never spotted (another thread's tick would
+    send it to :func:`_autopack`)."""
+    spot = spot and isinstance(value, (list, tuple))
     n = _arrays_read()
     try:
         arr = np.array(value)

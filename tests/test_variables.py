@@ -523,3 +523,24 @@ def test_copies_and_pickles_are_new_variables():
     m = tf.Module()
     m.w = tf.Variable(1.0)
     assert float(copy.deepcopy(m).w.assign_add(1.0)) == 2.0 and float(m.w) == 1.0
+
+
+def test_python_scalars_convert_while_other_threads_read_tensors():
+    """A Python scalar converted while another thread reads a tensor's value (Tensor.__array__)
+    was taken for a list holding a tensor: TypeError "'float' object is not iterable"."""
+    t = tf.constant([1.0, 2.0])
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            np.asarray(t)
+
+    r = threading.Thread(target=reader)
+    r.start()
+    try:
+        for _ in range(20000):
+            tf.convert_to_tensor(1.0)
+            tf.convert_to_tensor([1.0, 2.0])
+    finally:
+        stop.set()
+        r.join()
