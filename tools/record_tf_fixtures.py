@@ -27,7 +27,6 @@ import json
 import os
 import sys
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(REPO, "tests")
@@ -44,15 +43,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     import numpy as np
-    import tensorflow as tf
-
-    try:
-        import absl.logging
-
-        absl.logging.set_verbosity(absl.logging.ERROR)
-    except ImportError:
-        pass
-    tf.get_logger().setLevel("ERROR")
+    from _tf import quiet_tensorflow  # tools/_tf.py (this script's folder is on sys.path)
+    tf = quiet_tensorflow()
 
     sys.path.insert(0, TESTS)
     from tf_programs import ALL_CASES
