@@ -58,12 +58,12 @@ def ratio(timing: dict, num: str, den: str) -> float:
 
 def versions() -> dict[str, str]:
     """Versions of Python, NumPy, SciPy and whichever peers are installed (imports nothing new
-    beyond package metadata and tapegrad), and whether tapegrad's compiled modules are in use."""
+    beyond package metadata and tapegrad)."""
     import platform
     from importlib import metadata
 
     import tapegrad
-    out = {"Python": platform.python_version(), "tapegrad build": tapegrad._compiled.summary()}
+    out = {"Python": platform.python_version(), "tapegrad": tapegrad.__version__}
     for dist, name in (("numpy", "NumPy"), ("scipy", "SciPy"), ("torch", "PyTorch"),
                        ("tensorflow-cpu", "TensorFlow"), ("tensorflow", "TensorFlow"),
                        ("jax", "JAX"), ("jaxlib", "jaxlib"), ("autograd", "autograd")):

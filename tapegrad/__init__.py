@@ -20,15 +20,12 @@ import typing as _typing
 # Ops produce inf/nan as IEEE arithmetic says (as TensorFlow does), without NumPy's warnings.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapegrad(\.|$)")
 
-# The compiled build's guard: TAPEGRAD_PURE=1, or a source changed since it was compiled, loads the
-# .py sources of the compiled modules (see tapegrad/_compiled.py). Runs before they are imported.
-from . import _compiled
-_compiled.install()
-
-from . import dtypes, errors
-from ._core import (IndexedSlices, Tensor, TensorShape, Variable, VariableAggregation,
-                    VariableSynchronization, constant, convert_to_tensor)
-from ._tape import GradientTape, UnconnectedGradients
+from . import _tape, dtypes, errors
+from ._tensor import IndexedSlices, Tensor, TensorShape
+from ._convert import constant, convert_to_tensor
+from ._variable import Variable, VariableAggregation, VariableSynchronization
+from ._tape import GradientTape
+from ._walk import UnconnectedGradients
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from . import ops as _ops  # binds Tensor operators
@@ -87,6 +84,18 @@ else:  # hidden from type checkers: they report a missing name as an error
 def __dir__() -> list:
     return sorted(set(globals()) | set(_LAZY))
 
+
+def _diagnosis() -> object:
+    from . import diagnosis
+    return diagnosis
+
+
+def _backward_check(tape: object, *args: object) -> object:  # diagnosis loads on first use
+    return _diagnosis()._BackwardCheck(tape, *args)  # type: ignore[attr-defined]
+
+
+_tape._diagnosis_loader = _diagnosis
+_tape.backward_check = _backward_check
 
 import os as _os  # noqa: E402
 

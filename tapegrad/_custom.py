@@ -20,9 +20,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _core, _nest
-from ._core import (IndexedSlices, Op, Tensor, Variable, _pop, _push, _run_hidden, apply,
-                    convert_to_tensor)
+from . import _nest, _recorders as _rec, _seam
+from ._convert import convert_to_tensor
+from ._dispatch import Op, apply
+from ._recorders import Recorder, pop as _pop, push as _push, run_hidden as _run_hidden
+from ._tape import GradientTape
+from ._tensor import IndexedSlices, Tensor
+from ._variable import Variable
+from ._walk import UnconnectedGradients
 
 __all__ = ["custom_gradient", "recompute_grad", "grad_pass_through"]
 
@@ -41,20 +46,16 @@ def _anonymous_op(name: str, fwd: Callable, bwd: Callable, jvp: Callable, nout: 
     return op
 
 
-class _VariableCollector:
+class _VariableCollector(Recorder):
     """A recorder that only notes the trainable Variables read while it is on the stack."""
+
+    __slots__ = ("variables", "_seen")
 
     def __init__(self) -> None:
         self.variables: list[Variable] = []
         self._seen: set[int] = set()
 
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
-        pass
-
-    def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
-        pass
-
-    def _on_variable_read(self, v: Variable) -> None:
+    def on_variable_read(self, v: Variable) -> None:
         if v._trainable and v._id not in self._seen:
             self._seen.add(v._id)
             self.variables.append(v)
@@ -171,7 +172,7 @@ def _custom_call(fname: str, body: Callable, args: tuple, kwargs: dict, sig_fn: 
                         f"since function uses variables: {variables}. Define it as "
                         "`def grad_fn(*upstream, variables=None)` and return "
                         "(input_gradients, variable_gradients).")
-    if not (_core._active and _core._tls.stack):
+    if not (_rec.active and _rec.tls.stack):
         return y
     inputs = [_as_input(x) for x in leaves]
     flat_y = [_as_output(o, fname) for o in _nest.flatten(y)]
@@ -313,7 +314,7 @@ def recompute_grad(f: Callable) -> Callable:
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not (_core._active and _core._tls.stack):
+        if not (_rec.active and _rec.tls.stack):
             return f(*args, **kwargs)
         leaves = _input_leaves(_sig_of(f), args, kwargs)
         y, read = _run_collecting(f, args, kwargs, hide=True)
@@ -346,8 +347,7 @@ def _recompute_vjp(f: Callable, args: tuple, kwargs: dict, sources: list, dys: l
     """Run ``f`` again under a fresh tape and pull ``dys`` back to ``sources``.
 
     Cotangents with leading batch axes (a Jacobian walk) go through one batched walk."""
-    from ._tape import GradientTape, UnconnectedGradients
-    from .ops.array_ops import reshape
+    reshape = _seam.reshape
     with GradientTape() as tape:
         for s in sources:
             if (s._snap if isinstance(s, Variable) else s)._value.dtype.kind in "fc":

@@ -7,9 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _nest
-from ._core import IndexedSlices, Tensor, Variable, _pop, _push, _run_hidden, _wrap, convert_to_tensor
-from ._tape import UnconnectedGradients, _parse_unconnected
+from . import _nest, _recorders as _rec, _seam
+from ._convert import convert_to_tensor
+from ._recorders import Recorder, run_hidden as _run_hidden
+from ._tensor import IndexedSlices, Tensor, wrap as _wrap
+from ._variable import Variable
+from ._walk import UnconnectedGradients, _parse_unconnected
+from .errors import UnconnectedGradientError
 
 
 class ForwardAccumulator:
@@ -35,7 +39,8 @@ class ForwardAccumulator:
         if not _nest.same_structure(primals, tangents):
             raise ValueError("ForwardAccumulator: primals and tangents must have the same nested "
                              f"structure; got {primals!r} and {tangents!r}.")
-        self._t: dict[int, Tensor] = {}
+        self._rec = _Tangents()
+        self._t = self._rec.t
         self._recording = False
         for i, (p, t) in enumerate(zip(_nest.flatten(primals), _nest.flatten(tangents))):
             if not isinstance(p, (Tensor, Variable)):
@@ -61,17 +66,53 @@ class ForwardAccumulator:
         if self._recording:
             raise ValueError("Accumulator is already recording.")
         self._recording = True
-        _push(self)
+        _rec.push(self._rec)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         if self._recording:
-            _pop(self)
+            _rec.pop(self._rec)
             self._recording = False
 
-    # -- recorder hooks
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
-        tans = self._t
+    # -- results
+    def jvp(self, primals: Any, unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
+        """The tangent of each tensor in ``primals`` (a tensor or nest), ``None`` when unconnected
+        (zeros with ``unconnected_gradients="zero"``)."""
+        mode = _parse_unconnected(unconnected_gradients)
+        if mode is UnconnectedGradients.RAISE:
+            flat = [t for t in _nest.flatten(primals)]
+            missing = [i for i, t in enumerate(flat)
+                       if isinstance(t, (Tensor, Variable)) and t._id not in self._t]
+            if missing:
+                raise UnconnectedGradientError(
+                    f"jvp: no tangent for primals {missing} (flattened positions): they do not depend "
+                    "on the accumulator's primals through ops run inside its `with` block (ops run "
+                    "after the block, on integer dtypes, or through stop_gradient carry no tangent).")
+
+        def one(t: Any) -> Any:
+            if isinstance(t, IndexedSlices):   # e.g. a gather's gradient (forward-over-reverse)
+                tv = one(t.values)
+                return None if tv is None else IndexedSlices(tv, t.indices, t.dense_shape)
+            if not isinstance(t, (Tensor, Variable)):
+                raise TypeError(f"jvp: expected tapegrad tensors, got a {type(t).__name__}.")
+            r = self._t.get(t._id)
+            if r is None and mode is UnconnectedGradients.ZERO:
+                v = t._snap._value if isinstance(t, Variable) else t._value
+                r = _wrap(np.zeros(v.shape, v.dtype))
+            return r
+        return _nest.map_structure(one, primals)
+
+
+class _Tangents(Recorder):
+    """The accumulator's recorder: ``t`` maps tensor ids to their tangents."""
+
+    __slots__ = ("t",)
+
+    def __init__(self) -> None:
+        self.t: dict[int, Tensor] = {}
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        tans = self.t
         ts = [tans.get(x._id) for x in xs]
         if not any(t is not None for t in ts):
             return
@@ -93,57 +134,22 @@ class ForwardAccumulator:
                 t = _run_hidden(k, _fit, t, o)
             tans[o._id] = t
 
-    def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
-        tans = self._t
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+        tans = self.t
         if any(x._id in tans for x in xs):
             for o in outs:
                 v = o._value
                 if v.dtype.kind in "fc":
                     tans[o._id] = _wrap(np.zeros(v.shape, v.dtype) if v.ndim else v.dtype.type(0))
 
-    def _on_variable_read(self, v: Variable) -> None:
-        pass
-
-    # -- results
-    def jvp(self, primals: Any, unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
-        """The tangent of each tensor in ``primals`` (a tensor or nest), ``None`` when unconnected
-        (zeros with ``unconnected_gradients="zero"``)."""
-        mode = _parse_unconnected(unconnected_gradients)
-        if mode is UnconnectedGradients.RAISE:
-            flat = [t for t in _nest.flatten(primals)]
-            missing = [i for i, t in enumerate(flat)
-                       if isinstance(t, (Tensor, Variable)) and t._id not in self._t]
-            if missing:
-                from .errors import UnconnectedGradientError
-                raise UnconnectedGradientError(
-                    f"jvp: no tangent for primals {missing} (flattened positions): they do not depend "
-                    "on the accumulator's primals through ops run inside its `with` block (ops run "
-                    "after the block, on integer dtypes, or through stop_gradient carry no tangent).")
-
-        def one(t: Any) -> Any:
-            if isinstance(t, IndexedSlices):   # e.g. a gather's gradient (forward-over-reverse)
-                tv = one(t.values)
-                return None if tv is None else IndexedSlices(tv, t.indices, t.dense_shape)
-            if not isinstance(t, (Tensor, Variable)):
-                raise TypeError(f"jvp: expected tapegrad tensors, got a {type(t).__name__}.")
-            r = self._t.get(t._id)
-            if r is None and mode is UnconnectedGradients.ZERO:
-                v = t._snap._value if isinstance(t, Variable) else t._value
-                r = _wrap(np.zeros(v.shape, v.dtype))
-            return r
-        return _nest.map_structure(one, primals)
-
 
 def _cast(t: Tensor, dtype: Any) -> Tensor:
-    from .ops.math_ops import cast
-    return cast(t, dtype)
+    return _seam.cast(t, dtype)
 
 
 def _fit(t: Tensor, o: Tensor) -> Tensor:
-    from .ops.array_ops import broadcast_to
-    from .ops.math_ops import cast, real
     if t._value.dtype != o._value.dtype:
-        t = real(t) if t._value.dtype.kind == "c" and o._value.dtype.kind != "c" else cast(t, o.dtype)
+        t = _seam.real(t) if t._value.dtype.kind == "c" and o._value.dtype.kind != "c" else _seam.cast(t, o.dtype)
     if t._value.shape != o._value.shape:
-        t = broadcast_to(t, o._value.shape)
+        t = _seam.broadcast_to(t, o._value.shape)
     return t

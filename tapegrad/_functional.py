@@ -19,7 +19,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _nest
-from ._core import Tensor, Variable, convert_to_tensor
+from ._convert import convert_to_tensor
+from ._tensor import Tensor, wrap as _wrap
+from ._variable import Variable
 from ._forward import ForwardAccumulator
 from ._tape import GradientTape
 
@@ -253,7 +255,6 @@ def _leaf_value(s: Any) -> Any:
 
 
 def _zeros_jac(o: Tensor, s: Any) -> Tensor:
-    from ._core import _wrap
     v = _leaf_value(s)
     return _wrap(np.zeros(o._value.shape + v.shape, v.dtype))
 
@@ -276,7 +277,6 @@ def _jac_rev(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) 
 
 
 def _jac_fwd(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) -> tuple:
-    from ._core import _wrap
     from .ops.array_ops import reshape, stack
     srcs = _sources(args, nums)
     leaves = _nest.flatten(srcs)

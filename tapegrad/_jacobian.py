@@ -26,14 +26,18 @@ TensorFlow assumes; :func:`tapegrad.autodiff.check_batch_independence` verifies 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _memory
-from ._core import IndexedSlices, Tensor, Variable, _recording, _tls, _wrap
-from ._tape import GradientTape, UnconnectedGradients, _parse_unconnected
-from .errors import ResourceExhaustedError
+from . import _memory, _nest, _recorders as _rec, _seam
+from ._tensor import IndexedSlices, Tensor, wrap as _wrap
+from ._variable import Variable
+from ._walk import UnconnectedGradients, _parse_unconnected
+from .errors import ResourceExhaustedError, TargetStructureError
+
+if TYPE_CHECKING:
+    from ._tape import GradientTape
 
 __all__ = ["jacobian", "batch_jacobian", "set_jacobian_memory_budget", "DEFAULT_MEMORY_BUDGET"]
 
@@ -64,13 +68,6 @@ def set_jacobian_memory_budget(nbytes: int | None) -> int:
     return old
 
 
-class TargetStructureError(TypeError, AttributeError):
-    """``jacobian``/``batch_jacobian`` were given a nest where one tensor is expected.
-
-    TensorFlow raises ``AttributeError`` there; this error is both a TypeError and an
-    AttributeError, so code catching either keeps working."""
-
-
 def _single(value: Any, what: str, method: str) -> None:
     if isinstance(value, (list, tuple, dict)):
         raise TargetStructureError(
@@ -86,7 +83,7 @@ def _nbytes(v: Any) -> int:
 
 def _largest(tape: GradientTape, t: Tensor) -> int:
     largest = _nbytes(t._value)
-    for entry in tape._entries:
+    for entry in tape._rec.entries:
         if entry is None:
             continue
         op, xs, _, ans, needs = entry
@@ -121,7 +118,7 @@ def _plan(tape: GradientTape, t: Tensor, flat_s: list, n: int, vectorised: bool,
     if parallel_iterations is not None:
         chunk = min(chunk, parallel_iterations)
     chunk = min(chunk, n)
-    recording = _recording()
+    recording = _rec.recording()
     batch = method == "batch_jacobian"
     work = 2 * largest
     # bytes for walks of c < n rows: fixed + c * per; one walk of all n rows: `whole`
@@ -154,22 +151,6 @@ def _check_parallel(parallel_iterations: Any) -> Any:
     return int(parallel_iterations)
 
 
-def _release(tape: GradientTape, exc: BaseException) -> None:
-    """A one-shot tape whose walk failed part-way is released, as ``gradient`` does."""
-    if not tape._persistent and not tape._used:
-        tape._failed = f"{type(exc).__name__}: {exc}"
-        tape._used = True
-        tape._entries = []
-        tape._ids = set()
-
-
-def _mark_used(tape: GradientTape) -> None:
-    if not tape._persistent:
-        tape._used = True
-        tape._entries = []
-        tape._ids = set()
-
-
 def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
           seed_rows: Callable[[int, int], np.ndarray], vectorised: bool,
           parallel_iterations: Any, method: str = "jacobian") -> list:
@@ -185,11 +166,11 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
         for k, (a, b) in enumerate(spans):
             keep = k < len(spans) - 1
             if vectorised:
-                _tls.seed_walk += 1   # lets matmul exploit the identity seeds' diagonal structure
+                _rec.tls.seed_walk += 1   # lets matmul exploit the identity seeds' diagonal structure
                 try:
                     grads = tape._run([t], [_wrap(seed_rows(a, b))], flat_s, mode, batch=b - a, keep=keep)
                 finally:
-                    _tls.seed_walk -= 1
+                    _rec.tls.seed_walk -= 1
             else:
                 grads = tape._run([t], [_wrap(seed_rows(a, b)[0])], flat_s, mode, keep=keep)
             for j, g in enumerate(grads):
@@ -208,9 +189,9 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
                     outs[j][a:b] = v
             grads = g = None
     except BaseException as e:
-        _release(tape, e)
+        tape._release(e)
         raise
-    from .ops.array_ops import concat, stack, transpose
+    concat, stack, transpose = _seam.concat, _seam.stack, _seam.transpose
     out = []
     for j, ps in enumerate(parts):  # connectivity does not depend on the seeds: all None or none
         if outs[j] is not None:
@@ -237,8 +218,7 @@ def jacobian(tape: GradientTape, target: Any, sources: Any,
              unconnected_gradients: Any = UnconnectedGradients.NONE, parallel_iterations: Any = None,
              experimental_use_pfor: bool = True) -> Any:
     """``GradientTape.jacobian``: one entry per source, of shape ``target.shape + source.shape``."""
-    from . import _nest
-    from .ops.array_ops import reshape
+    reshape = _seam.reshape
     mode = _parse_unconnected(unconnected_gradients)
     if target is None:
         raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
@@ -289,7 +269,7 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
     Unlike TensorFlow (which always gives zeros), an unconnected source gives ``None`` unless
     ``unconnected_gradients="zero"``.
     """
-    from .ops.array_ops import reshape
+    reshape = _seam.reshape
     mode = _parse_unconnected(unconnected_gradients)
     if target is None:
         raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
@@ -306,7 +286,7 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
     m = math.prod(rest)
     final = (b,) + rest + sshape[1:]
     if m == 0 or b == 0:
-        _mark_used(tape)
+        tape._release()
         return _empty(final, s)
     dt = t._value.dtype
 

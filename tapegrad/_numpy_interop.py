@@ -37,7 +37,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._core import IndexedSlices, Tensor, Variable, _note_escape, convert_to_tensor
+from ._convert import convert_to_tensor
+from ._recorders import note_escape as _note_escape
+from ._tensor import IndexedSlices, Tensor
+from ._variable import Variable
 
 
 class _Unsupported(Exception):

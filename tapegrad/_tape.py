@@ -1,66 +1,35 @@
 """GradientTape and the backward walk.
 
-Recording. A tape holds ``_ids``, the ids of the tensors it follows (watched tensors, variables
-it watches, and outputs of ops it recorded), and ``_entries``, one tuple per recorded op in
+Recording. A :class:`Tape` (``GradientTape._rec``) holds ``ids``, the ids of the tensors it follows
+(watched tensors, variables it watches, and outputs of ops it recorded), and ``entries``, one tuple per recorded op in
 execution order: ``(op, inputs, params, ans, needs)``, where ``needs`` lists the inputs that were
 on the tape (the only ones that will receive cotangents). An op is recorded iff some
 differentiable input is on the tape and some output has a floating or complex dtype.
 
-Backward walk. Entries are in execution order, so walking them in reverse is a topological
-order of the recorded graph; no recursion, no sort. Cotangents live in a dict keyed by tensor id.
-Each entry pops its outputs' cotangents (skipping the entry when there are none), calls the op's
-VJP for the inputs in ``needs``, sums broadcast cotangents back to the input's shape, and adds
-the results into the dict. Leaves keep their cotangent; an intermediate source has its cotangent
-copied out when its producer is reached. On a one-shot tape each entry is dropped as soon as it
-has been used, so saved values are freed during the walk.
-
-Accumulation. The first contribution to a tensor is stored as is; the second allocates a sum the
-walk owns; later ones add into it in place (when no recorder needs to see the addition). Gradients
-from ``gather`` stay ``IndexedSlices`` and concatenate with each other, as in TensorFlow; a dense
-contribution densifies them.
+The backward walk is in ``_walk.py``.
 """
 from __future__ import annotations
 
-import enum
 from typing import Any, Iterator
 
 import numpy as np
 
-from . import _nest
-from ._compiled import warn_outside
-from ._framed import call as _call
-from ._core import (IndexedSlices, Tensor, Variable, _pop, _push, _tls, _wrap,
-                    convert_to_tensor)
-from . import _core
-from .errors import InternalError
+from . import _nest, _recorders as _rec, _seam
+from ._convert import convert_to_tensor
+from ._recorders import Recorder
+from ._tensor import IndexedSlices, Tensor, wrap
+from ._variable import Variable
+from . import _jacobian
+from ._walk import UnconnectedGradients, _parse_unconnected, accumulate, backward
+from ._warn import warn_outside
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
 
-class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for a source the target does not depend on.
-
-    ``NONE`` (the default) gives ``None``; ``ZERO`` gives zeros of the source's shape and dtype.
-    ``RAISE`` (a tapegrad extension) raises :class:`tapegrad.errors.UnconnectedGradientError`,
-    naming for each unconnected source why it is unconnected (see :mod:`tapegrad.diagnosis`).
-    The strings ``"none"``, ``"zero"`` and ``"raise"`` are accepted too.
-    """
-
-    NONE = "none"
-    ZERO = "zero"
-    RAISE = "raise"
-
-
-def _parse_unconnected(u: Any) -> UnconnectedGradients:
-    try:
-        return UnconnectedGradients(u)
-    except ValueError:
-        raise ValueError(f"Unknown value for unconnected_gradients: {u!r}. Use "
-                         "tf.UnconnectedGradients.NONE, tf.UnconnectedGradients.ZERO, 'none', "
-                         "'zero' or 'raise'.") from None
-
-
 _explain_all: Any = None  # tapegrad.diagnosis.enable() puts explain mode on every new tape
+# diagnosis's check of a walk (explain mode, unconnected_gradients="raise"): set by
+# tapegrad/__init__.py (loads diagnosis on first use) and diagnosis itself
+backward_check: Any = None
 
 
 _IN_CONTEXT_WARNING = (
@@ -71,17 +40,33 @@ _IN_CONTEXT_WARNING = (
     "derivatives.")
 
 
-class _TapeCore:
-    """What recording touches: the ids a tape follows, its entries and its explainer (if any).
+class Tape(Recorder):
+    """What a GradientTape records into (the recorder on the stack), and the interface that the
+    walk, the Jacobians, ``custom_gradient``, diagnosis and the tape picture read:
 
-    The compiled build makes this a C type (see _tape.pxd); GradientTape adds the rest.
+    ``ids``: ids of the tensors the tape follows; ``entries``: ``(op, xs, params, ans, needs)``
+    per recorded op, in execution order; ``vars``: watched Variables by id; ``explain``: explain
+    mode's log (``diagnosis``) or None; ``watch_accessed``: watch trainable Variables on read.
     """
 
-    __slots__ = ("_ids", "_entries", "_explain")
+    __slots__ = ("ids", "entries", "vars", "explain", "watch_accessed")
 
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+    def __init__(self, watch_accessed: bool) -> None:
+        self.ids: set[int] = set()
+        self.entries: list = []
+        self.vars: dict[int, Variable] = {}
+        self.explain: Any = None
+        self.watch_accessed = watch_accessed
+
+    def clear(self) -> None:
+        """Forget everything recorded and watched (the saved tensors are freed)."""
+        self.ids = set()
+        self.entries = []
+        self.vars = {}
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         # ans: the output tensor, or the tuple of outputs of a multi-output op
-        ids = self._ids
+        ids = self.ids
         diff = op.diff
         n = len(xs)
         if n == 2:
@@ -99,7 +84,7 @@ class _TapeCore:
         added = False
         if needs is not None:
             if op.nout == 1:
-                t = ans  # (named: the compiled build reads its fields directly, see _tape.pxd)
+                t = ans  # 
                 kind = t._value.dtype.kind
                 if kind == "f" or kind == "c":
                     ids.add(t._id)
@@ -110,12 +95,33 @@ class _TapeCore:
                         ids.add(o._id)
                         added = True
             if added:
-                self._entries.append((op, xs, p, ans, needs))
-        if self._explain is not None:
-            self._explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
+                self.entries.append((op, xs, p, ans, needs))
+        if self.explain is not None:
+            self.explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
+
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+        if self.explain is not None:
+            self.explain.on_op(op, xs, outs, recorded=False)
+
+    def on_variable_read(self, v: Variable) -> None:
+        if self.watch_accessed and v._trainable and v._id not in self.vars:
+            self.watch_variable(v)
+
+    def on_variable_assign(self, v: Variable) -> None:
+        if self.explain is not None:
+            self.explain.on_assign(v)
+
+    def on_escape(self, t: Tensor, how: str) -> None:
+        if self.explain is not None:
+            self.explain.on_escape(t, how)
+
+    def watch_variable(self, v: Variable) -> None:
+        self.vars[v._id] = v
+        if v._snap._value.dtype.kind in "fc":
+            self.ids.add(v._id)
 
 
-class GradientTape(_TapeCore):
+class GradientTape:
     """Record operations so that their gradients can be computed (reverse mode).
 
     Operations run inside ``with tf.GradientTape() as tape:`` on watched tensors are recorded;
@@ -143,16 +149,14 @@ class GradientTape(_TapeCore):
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self._persistent = bool(persistent)
-        self._watch_accessed = bool(watch_accessed_variables)
-        self._ids: set[int] = set()
-        self._entries: list = []
-        self._vars: dict[int, Variable] = {}
+        self._rec = Tape(bool(watch_accessed_variables))
         self._recording = False
         self._entered = False
         self._used = False        # a one-shot tape that has run its backward walk
         self._failed: str | None = None
         self._stopped_for_good = False
-        self._explain = None if _explain_all is None else _explain_all(self)  # diagnosis.py
+        if _explain_all is not None:  # diagnosis.enable(): explain mode on every new tape
+            self._rec.explain = _explain_all(self)
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> "GradientTape":
@@ -165,15 +169,15 @@ class GradientTape(_TapeCore):
         self._entered = True
         self._recording = True
         self._stopped_for_good = False
-        _push(self)
+        _rec.push(self._rec)
         return self
 
     def __exit__(self, typ: Any, val: Any, tb: Any) -> None:
         if self._recording:
-            _pop(self)
+            _rec.pop(self._rec)
             self._recording = False
-        if self._explain is not None:
-            self._explain.on_exit()
+        if self._rec.explain is not None:
+            self._rec.explain.on_exit()
 
     def _check_entered(self, what: str) -> None:
         if not self._entered:
@@ -181,20 +185,6 @@ class GradientTape(_TapeCore):
                 f"GradientTape.{what}() was called on a tape that was never entered. Use it as a "
                 "context manager: `with tf.GradientTape() as tape: ...`, then call "
                 f"tape.{what}(...).")
-
-    # ------------------------------------------------------------------ recording hooks
-    def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
-        if self._explain is not None:
-            self._explain.on_op(op, xs, outs, recorded=False)
-
-    def _on_variable_read(self, v: Variable) -> None:
-        if self._watch_accessed and v._trainable and v._id not in self._vars:
-            self._watch_var(v)
-
-    def _watch_var(self, v: Variable) -> None:
-        self._vars[v._id] = v
-        if v._snap._value.dtype.kind in "fc":
-            self._ids.add(v._id)
 
     # ------------------------------------------------------------------ public API
     def watch(self, tensor: Any) -> None:
@@ -209,12 +199,12 @@ class GradientTape(_TapeCore):
             warn_outside("GradientTape.watch was given an empty structure; nothing is watched.")
         for t in flat:
             if isinstance(t, Variable):
-                self._watch_var(t)
+                self._rec.watch_variable(t)
                 kind = t._snap._value.dtype.kind
             elif isinstance(t, Tensor):
                 kind = t._value.dtype.kind
                 if kind in "fc":
-                    self._ids.add(t._id)
+                    self._rec.ids.add(t._id)
             elif isinstance(t, IndexedSlices):
                 self.watch(t.values)
                 continue
@@ -229,8 +219,8 @@ class GradientTape(_TapeCore):
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got "
                     f"tf.{t.dtype.name}. Its gradient will be None: create it as a float, or "
                     "tf.cast(x, tf.float32) it before watching.")
-        if self._explain is not None:
-            self._explain.on_watch(flat)
+        if self._rec.explain is not None:
+            self._rec.explain.on_watch(flat)
 
     def explain(self, cotangents: bool = False, warn: bool = True) -> "GradientTape":
         """Explain mode: keep a light log (op names, ids, lines of your code) so that a ``None``
@@ -247,18 +237,16 @@ class GradientTape(_TapeCore):
         sources[0] (Tensor float32[]):
           - the source is a constant that was never watched; it is first used by Mul at ...
         """
-        from .diagnosis import explain
-        return explain(self, cotangents, warn)
+        return tapegrad_diagnosis().explain(self, cotangents, warn)
 
     def stats(self) -> Any:
         """What the tape holds: ``TapeStats(ops, bytes, tensors, variables)`` (see
         :func:`tapegrad.diagnosis.stats`)."""
-        from .diagnosis import stats
-        return stats(self)
+        return tapegrad_diagnosis().stats(self)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched (explicitly or on access), in creation order."""
-        return tuple(sorted(self._vars.values(), key=lambda v: v._uid))
+        return tuple(sorted(self._rec.vars.values(), key=lambda v: v._uid))
 
     def stop_recording(self) -> "_StopRecording":
         """A context manager in which this tape records nothing (other tapes carry on).
@@ -286,11 +274,9 @@ class GradientTape(_TapeCore):
         if not self._recording:
             raise ValueError("Tape is not recording: reset() must be called inside the tape's "
                              "`with` block.")
-        self._ids = set()
-        self._entries = []
-        self._vars = {}
-        if self._explain is not None:
-            self._explain.reset()
+        self._rec.clear()
+        if self._rec.explain is not None:
+            self._rec.explain.reset()
 
     # ------------------------------------------------------------------ gradient
     def _begin_backward(self) -> None:
@@ -305,9 +291,9 @@ class GradientTape(_TapeCore):
                                "gradient more than once.")
         if self._recording:
             if self._persistent:
-                _core.warn_once("in-context", _IN_CONTEXT_WARNING)
+                warn_outside(_IN_CONTEXT_WARNING)
             else:
-                _pop(self)
+                _rec.pop(self._rec)
                 self._recording = False
                 self._stopped_for_good = True
 
@@ -416,7 +402,7 @@ class GradientTape(_TapeCore):
                     s = _cast_seed(s, t)
             else:
                 try:
-                    s = _wrap(np.asarray(s, dtype=t._value.dtype))
+                    s = wrap(np.asarray(s, dtype=t._value.dtype))
                 except (TypeError, ValueError):
                     raise ValueError(f"output_gradients[{i}] could not be converted to the target's "
                                      f"dtype {t.dtype.name}: {s!r}.") from None
@@ -435,28 +421,24 @@ class GradientTape(_TapeCore):
         for t, s in zip(flat_t, seeds):
             if s is None:
                 s = _ones_seed(t, batch)
-            _accumulate(ct, owned, t._id, s)
+            accumulate(ct, owned, t._id, s)
         src_ids = {s._id for s in flat_s}
-        entries = self._entries
+        rec = self._rec
+        entries = rec.entries
         free = not (self._persistent or keep)
         check = None
-        if self._explain is not None or mode is UnconnectedGradients.RAISE:
-            from .diagnosis import _BackwardCheck
-            check = _BackwardCheck(self, flat_t, flat_s, mode)
+        if rec.explain is not None or mode is UnconnectedGradients.RAISE:
+            check = backward_check(self, flat_t, flat_s, mode)
         if free:
-            self._entries = []
-            self._used = True
+            self._release()  # the walk frees the entries as it goes
         try:
-            found = _backward(entries, ct, owned, src_ids, free, batch,
-                              None if check is None else check.on_cotangent)
+            found = backward(entries, ct, owned, src_ids, free, batch,
+                             None if check is None else check.on_cotangent)
         except BaseException as e:
             if free:
                 self._failed = f"{type(e).__name__}: {e}"
-            raise
-        finally:
-            if free:
                 entries.clear()
-                self._ids = set()
+            raise
         out = []
         for s in flat_s:
             g = found.get(s._id)
@@ -466,11 +448,11 @@ class GradientTape(_TapeCore):
                 if mode is UnconnectedGradients.ZERO:
                     v = s._snap._value if isinstance(s, Variable) else s._value
                     shape = v.shape if batch is None else (batch,) + v.shape
-                    g = _wrap(np.zeros(shape, v.dtype))
+                    g = wrap(np.zeros(shape, v.dtype))
             elif isinstance(s, (Tensor, Variable)) and not isinstance(g, IndexedSlices):
                 v = s._snap._value if isinstance(s, Variable) else s._value
                 if v.dtype.kind not in "fc" and not (g._value.dtype == v.dtype):
-                    g = None if mode is not UnconnectedGradients.ZERO else _wrap(np.zeros(v.shape, v.dtype))
+                    g = None if mode is not UnconnectedGradients.ZERO else wrap(np.zeros(v.shape, v.dtype))
             out.append(g)
         if check is not None:
             check.end(out)
@@ -494,8 +476,7 @@ class GradientTape(_TapeCore):
         array([[2., 0.],
                [0., 4.]], dtype=float32)
         """
-        from ._jacobian import jacobian
-        return jacobian(self, target, sources, unconnected_gradients, parallel_iterations,
+        return _jacobian.jacobian(self, target, sources, unconnected_gradients, parallel_iterations,
                         experimental_use_pfor)
 
     def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
@@ -505,29 +486,38 @@ class GradientTape(_TapeCore):
         Assumes ``target[i]`` depends only on ``source[i]``, as TensorFlow does;
         :func:`tapegrad.autodiff.check_batch_independence` verifies that assumption.
         """
-        from ._jacobian import batch_jacobian
-        return batch_jacobian(self, target, source, unconnected_gradients, parallel_iterations,
+        return _jacobian.batch_jacobian(self, target, source, unconnected_gradients, parallel_iterations,
                               experimental_use_pfor)
+
+    def _release(self, failed: BaseException | None = None) -> None:
+        """A one-shot tape is done (its walk ran, or failed part-way: ``failed``): free what it
+        recorded; later calls say why it cannot be used again. A persistent tape keeps everything."""
+        if self._persistent or self._used:
+            return
+        if failed is not None:
+            self._failed = f"{type(failed).__name__}: {failed}"
+        self._used = True
+        self._rec.entries = []
+        self._rec.ids = set()
 
     def __del__(self) -> None:
         if getattr(self, "_recording", False):
             try:
-                _pop(self)
+                _rec.pop(self._rec)
             except Exception:
                 pass
 
 
 def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
-    from .ops.math_ops import cast
-    return cast(s, t.dtype)
+    return _seam.cast(s, t.dtype)
 
 
 def _ones_seed(t: Tensor, batch: int | None) -> Tensor:
     v = t._value
     if batch is None:
-        return _wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
+        return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
     n = v.size
-    return _wrap(np.eye(n, dtype=v.dtype).reshape((n,) + v.shape))
+    return wrap(np.eye(n, dtype=v.dtype).reshape((n,) + v.shape))
 
 
 _NEEDS0, _NEEDS1, _NEEDS01 = (0,), (1,), (0, 1)
@@ -539,152 +529,22 @@ class _StopRecording:
         self._index = -1
 
     def __enter__(self) -> None:
-        self._index = _pop(self._tape)
+        self._index = _rec.pop(self._tape._rec)
         self._tape._recording = False
-        if self._tape._explain is not None:
-            self._tape._explain.on_pause(self._index)
+        if self._tape._rec.explain is not None:
+            self._tape._rec.explain.on_pause(self._index)
 
     def __exit__(self, *exc: Any) -> None:
-        if self._tape._explain is not None:
-            self._tape._explain.on_resume()
+        if self._tape._rec.explain is not None:
+            self._tape._rec.explain.on_resume()
         if self._index >= 0 and not self._tape._stopped_for_good:
-            _push(self._tape, self._index)
+            _rec.push(self._tape._rec, self._index)
             self._tape._recording = True
 
 
-# ---------------------------------------------------------------------------- the walk
-def _accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
-    prev = ct.get(key)
-    if prev is None:
-        ct[key] = g
-        return
-    if type(g) is IndexedSlices or type(prev) is IndexedSlices:
-        ct[key] = _add_sparse(prev, g)
-        owned.discard(key)
-        return
-    if not (_core._active and _tls.stack):
-        pv, gv = prev._value, g._value
-        if key in owned:
-            _call(np.add, pv, gv, out=pv)  # (_framed: NumPy's warnings stay silenced)
-            return
-        s = _call(np.add, pv, gv)
-        if type(s) is np.ndarray and s.shape == pv.shape:
-            owned.add(key)
-        ct[key] = _wrap(s)
-        return
-    ct[key] = prev + g
+def tapegrad_diagnosis() -> Any:
+    """The diagnosis module (loaded on first use, to keep ``import tapegrad`` light)."""
+    return _diagnosis_loader()
 
 
-def _add_sparse(a: Any, b: Any) -> Any:
-    if type(a) is IndexedSlices and type(b) is IndexedSlices:
-        from .ops.array_ops import concat
-        return IndexedSlices(concat([a.values, b.values], 0), concat([a.indices, b.indices], 0),
-                             a.dense_shape)
-    if type(a) is IndexedSlices:
-        a = a._dense()
-    if type(b) is IndexedSlices:
-        b = b._dense()
-    return a + b
-
-
-def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
-              batch: int | None, observe: Any = None) -> dict:
-    # observe(k, i, cotangent): explain mode's record of cotangent norms (i = -1: the output's)
-    from .ops.array_ops import unbroadcast
-    found: dict[int, Any] = {}
-    pop = ct.pop
-    for k in range(len(entries) - 1, -1, -1):
-        op, xs, p, ans, needs = entries[k]
-        if free:
-            entries[k] = None
-        if op.nout == 1:
-            aid = ans._id
-            g = pop(aid, None)
-            if g is None:
-                continue
-            if aid in src_ids:
-                found[aid] = g
-            if owned:
-                owned.discard(aid)
-            if type(g) is IndexedSlices:
-                g = g._dense()
-        else:
-            gs = [pop(o._id, None) for o in ans]
-            if gs.count(None) == len(gs):
-                continue
-            for i, o in enumerate(ans):
-                if o._id in src_ids and gs[i] is not None:
-                    found[o._id] = gs[i]
-                owned.discard(o._id)
-                if gs[i] is None:
-                    shape = o._value.shape if batch is None else (batch,) + o._value.shape
-                    gs[i] = _wrap(np.zeros(shape, o._value.dtype))
-                elif type(gs[i]) is IndexedSlices:
-                    gs[i] = gs[i]._dense()
-            g = tuple(gs)
-        if observe is not None:
-            observe(k, -1, g)
-        if batch is None or op.batch_ok:
-            grads = op.bwd(g, ans, needs, xs, p)
-        else:
-            grads = _rowwise(op, g, ans, needs, xs, p, batch)
-        bc = op.bcast
-        for i, gi in zip(needs, grads):
-            if gi is None:
-                continue
-            x = xs[i]
-            tg = type(gi)
-            if tg is not IndexedSlices:
-                if tg is not Tensor:
-                    gi = convert_to_tensor(gi)
-                if bc:
-                    if batch is None:
-                        if gi._value.shape != x._value.shape:
-                            gi = unbroadcast(gi, x._value.shape, 0)
-                    elif gi._value.shape != (batch,) + x._value.shape:
-                        gi = unbroadcast(gi, (batch,) + x._value.shape, 1)
-            if batch is not None and tg is Tensor and gi._value.shape != (batch,) + x._value.shape:
-                raise InternalError(
-                    None, None, f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of "
-                    f"shape {list(gi._value.shape)} for an input of shape {list(x._value.shape)} (expected "
-                    f"{[batch] + list(x._value.shape)}): the rule drops the leading batch axis. Declare "
-                    "the op with batch_ok=False or keep the axis in the rule.")
-            if observe is not None:
-                observe(k, i, gi)
-            xid = x._id
-            if xid in ct:
-                _accumulate(ct, owned, xid, gi)
-            else:
-                ct[xid] = gi
-    return found
-
-
-def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: int) -> list:
-    """VJP of an op whose rule cannot take a batch axis: one call per row, then stack."""
-    from .ops.array_ops import stack, unbroadcast
-    rows: list[list] = []
-    for r in range(batch):
-        gr = tuple(x[r] for x in g) if isinstance(g, tuple) else g[r]
-        res = op.bwd(gr, ans, needs, xs, p)
-        fixed = []
-        for i, gi in zip(needs, res):
-            if gi is not None and op.bcast and gi._value.shape != xs[i]._value.shape:
-                gi = unbroadcast(gi, xs[i]._value.shape)
-            if type(gi) is IndexedSlices:
-                gi = gi._dense()
-            fixed.append(gi)
-        rows.append(fixed)
-    out = []
-    for j, i in enumerate(needs):
-        col = [row[j] for row in rows]
-        if all(c is None for c in col):
-            out.append(None)
-            continue
-        col = [c if c is not None else _wrap(np.zeros(xs[i]._value.shape, xs[i]._value.dtype)) for c in col]
-        out.append(stack(col))
-    return out
-
-
-def iter_entries(tape: GradientTape) -> Iterator[tuple]:
-    """The recorded entries (for the tape picture)."""
-    return iter(tape._entries)
+_diagnosis_loader: Any = None  # set by tapegrad/__init__.py

@@ -64,7 +64,9 @@ from typing import Any, Iterator, NamedTuple
 import numpy as np
 
 from . import _tape
-from ._core import IndexedSlices, Tensor, Variable, _next_id, _pop, _push
+from ._recorders import Recorder, pop as _pop, push as _push
+from ._tensor import IndexedSlices, Tensor, next_id as _next_id
+from ._variable import Variable
 from .errors import UnconnectedGradientError
 
 __all__ = ["explain", "enable", "disable", "explaining", "diagnose", "stats", "Cause",
@@ -93,8 +95,7 @@ def _inside(code: Any) -> bool:
 def _user_where(depth: int = 2) -> tuple | None:
     """``(filename, lineno)`` of the first frame outside tapegrad, from ``depth`` frames up.
 
-    Walked, not counted: the default starts at the hook's caller, since compiled modules (see
-    ``tapegrad._compiled``) have no frames between a hook and the user's code."""
+    Walked, not counted: the default starts at the hook's caller, however deep in tapegrad."""
     f: Any = sys._getframe(depth)
     inside = _INSIDE.get
     while f is not None:
@@ -110,7 +111,7 @@ def _user_where(depth: int = 2) -> tuple | None:
 
 _CONVERSIONS = frozenset({"__float__", "__int__", "__bool__", "__index__", "__array__", "numpy",
                           "__complex__", "__format__"})
-_HOOK_FRAMES = _CONVERSIONS | {"_note_escape"}
+_HOOK_FRAMES = _CONVERSIONS | {"note_escape", "on_escape"}
 
 
 def _at(where: tuple | None) -> str:
@@ -179,7 +180,7 @@ class _Explainer:
         self.assigns: list = []   # (position, variable id, name, where)
         self.pauses: list = []    # (position, where)
         self.exits: list = []     # (first id made after it, where): the `with` block ended
-        self.partial = bool(tape._entries)
+        self.partial = bool(tape._rec.entries)
         self.start_id = _next_id()  # tensors with smaller ids existed before explain mode
         self.warn = warn
         self.norms: dict = {}     # (entry index, input index or -1) -> cotangent norm
@@ -190,9 +191,6 @@ class _Explainer:
         self._compacted = 0
         self._located: set = set()  # ids whose first use has a line
         self._watched: set = set()
-        # the recorder hooks _note_escape and Variable._on_assign look for
-        tape._on_escape = self.on_escape
-        tape._on_variable_assign = self.on_assign
 
     # -- hooks called by the tape
     def on_op(self, op: Any, xs: Any, outs: tuple, recorded: bool, paused: bool = False) -> None:
@@ -239,7 +237,6 @@ class _Explainer:
     def on_escape(self, t: Tensor, how: str) -> None:
         if not how.startswith(("np.", "ufunc:")):  # the NumPy fallback names the call itself
             # the converting code: above _note_escape <- Tensor.__float__ <- Variable.__float__ ...
-            # (walked, not counted: when _core is compiled, those functions have no frames)
             f: Any = sys._getframe(1)
             while f is not None and _inside(f.f_code) and f.f_code.co_name in _HOOK_FRAMES:
                 f = f.f_back
@@ -277,25 +274,21 @@ class _Explainer:
         self.norms[(k, i)] = sq ** 0.5
 
 
-class _Shadow:
+class _Shadow(Recorder):
     """Stands in the recorder stack for a paused tape: logs ops, records nothing."""
+
+    __slots__ = ("_ex",)
 
     def __init__(self, ex: _Explainer) -> None:
         self._ex = ex
 
-    def _record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         self._ex.on_op(op, xs, ans if type(ans) is tuple else (ans,), False, paused=True)
 
-    def _on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
         self._ex.on_op(op, xs, outs, False, paused=True)
 
-    def _on_variable_read(self, v: Variable) -> None:
-        pass
-
-    def _on_escape(self, t: Tensor, how: str) -> None:
-        pass
-
-    def _on_variable_assign(self, v: Variable) -> None:
+    def on_variable_assign(self, v: Variable) -> None:
         self._ex.on_assign(v)
 
 
@@ -320,9 +313,9 @@ def explain(tape: Any, cotangents: bool = False, warn: bool = True) -> Any:
     """
     if not isinstance(tape, _tape.GradientTape):
         raise TypeError(f"explain() takes a GradientTape, got {type(tape).__name__}.")
-    ex = tape._explain
+    ex = tape._rec.explain
     if ex is None:
-        tape._explain = _Explainer(tape, cotangents, warn)
+        tape._rec.explain = _Explainer(tape, cotangents, warn)
     else:
         ex.warn = warn
         if cotangents and ex.on_cotangent is None:
@@ -408,7 +401,7 @@ def stats(tape: Any) -> TapeStats:
     """
     seen: set = set()
     total = 0
-    for entry in tape._entries:
+    for entry in tape._rec.entries:
         if entry is None:
             continue
         _, xs, _, ans, _ = entry
@@ -417,7 +410,7 @@ def stats(tape: Any) -> TapeStats:
             if id(v) not in seen:
                 seen.add(id(v))
                 total += int(getattr(v, "nbytes", 0))
-    return TapeStats(sum(e is not None for e in tape._entries), total, len(tape._ids), len(tape._vars))
+    return TapeStats(sum(e is not None for e in tape._rec.entries), total, len(tape._rec.ids), len(tape._rec.vars))
 
 
 # ---------------------------------------------------------------------------- diagnosis
@@ -536,7 +529,7 @@ def _variable_causes(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: 
                        f"Variable '{s.name}' is not trainable (trainable=False): tapes do not watch "
                        "it automatically. Call tape.watch(v) inside the `with` block, or create it "
                        "with trainable=True.")]
-    if not tape._watch_accessed:
+    if not tape._rec.watch_accessed:
         return [_cause("watch_accessed",
                        f"the tape has watch_accessed_variables=False and Variable '{s.name}' was "
                        "never passed to tape.watch(): call tape.watch(v) before using it.")]
@@ -573,7 +566,7 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
                                           "get gradients: create it as a float or cast it with "
                                           "tf.cast(x, tf.float32) before using it.",
                              use[2] if use else None))
-    elif is_var and sid not in tape._vars:
+    elif is_var and sid not in tape._rec.vars:
         causes += _variable_causes(tape, ex, graph, s, tids)
     elif target_seen is False and graph is not None and (where := _after_exit(ex, flat_t)):
         causes.append(_cause("outside_tape",
@@ -704,10 +697,10 @@ def _early_inputs(graph: _Graph, ex: _Explainer, tids: list) -> tuple | None:
 
 def _diagnose(tape: Any, flat_t: list, flat_s: list, which: list, pre: list | None,
               target_seen: bool | None) -> Diagnosis:
-    ex = tape._explain
+    ex = tape._rec.explain
     graph = _Graph(ex) if ex is not None else None
     if graph is not None and not ex.partial:
-        target_seen = any(t._id in graph.producer or t._id in ex._watched or t._id in tape._vars
+        target_seen = any(t._id in graph.producer or t._id in ex._watched or t._id in tape._rec.vars
                           for t in flat_t)
     return Diagnosis(_diagnose_one(tape, ex, graph, flat_s[j], j, flat_t,
                                    None if pre is None else pre[j], target_seen) for j in which)
@@ -733,11 +726,11 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
     flat_t = _tape.GradientTape._flat_targets(target)
     flat_s = _tape.GradientTape._flat_sources(sources)
     tids = {t._id for t in flat_t}
-    ex = tape._explain
+    ex = tape._rec.explain
     if ex is None:  # no log: every source but the targets, with what the tape still knows
-        ids = tape._ids
+        ids = tape._rec.ids
         freed = tape._used and not ids
-        pre = [None if freed else (s._id in ids or s._id in tape._vars) for s in flat_s]
+        pre = [None if freed else (s._id in ids or s._id in tape._rec.vars) for s in flat_s]
         which = [j for j, s in enumerate(flat_s) if s._id not in tids]
         return _diagnose(tape, flat_t, flat_s, which, pre, None if freed else any(i in ids for i in tids))
     graph = _Graph(ex)
@@ -747,7 +740,7 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
         i = s._id
         if i in tids:
             return True
-        started = i in watched or i in tape._vars or (i in graph.producer and graph.ops[graph.producer[i]][4])
+        started = i in watched or i in tape._rec.vars or (i in graph.producer and graph.ops[graph.producer[i]][4])
         return started and bool(graph.forward(i, on_tape=True) & tids)
 
     which = [j for j, s in enumerate(flat_s) if not connected(s)]
@@ -765,11 +758,11 @@ class _BackwardCheck:
 
     def __init__(self, tape: Any, flat_t: list, flat_s: list, mode: Any) -> None:
         self.tape, self.flat_t, self.flat_s, self.mode = tape, flat_t, flat_s, mode
-        ids = tape._ids
-        self.pre = [s._id in ids or s._id in tape._vars for s in flat_s]
+        ids = tape._rec.ids
+        self.pre = [s._id in ids or s._id in tape._rec.vars for s in flat_s]
         self.target_seen = any(t._id in ids for t in flat_t)
         self.on_cotangent = None
-        ex = tape._explain
+        ex = tape._rec.explain
         if ex is not None:
             ex.compact()  # before the walk frees what the tape recorded
             ex.last_targets = tuple(t._id for t in flat_t)
@@ -782,7 +775,7 @@ class _BackwardCheck:
         if not missing:
             return
         raise_ = self.mode is _tape.UnconnectedGradients.RAISE
-        ex = self.tape._explain
+        ex = self.tape._rec.explain
         if not raise_ and (ex is None or not ex.warn):
             return
         diag = _diagnose(self.tape, self.flat_t, self.flat_s, missing, self.pre, self.target_seen)

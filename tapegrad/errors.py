@@ -12,7 +12,7 @@ __all__ = [
     "FailedPreconditionError", "OutOfRangeError", "ResourceExhaustedError", "UnknownError",
     "AbortedError", "AlreadyExistsError", "CancelledError", "DataLossError",
     "DeadlineExceededError", "PermissionDeniedError", "UnauthenticatedError", "UnavailableError",
-    "UnconnectedGradientError",
+    "UnconnectedGradientError", "TargetStructureError",
 ]
 
 
@@ -109,9 +109,8 @@ class UnconnectedGradientError(ValueError):
     diagnoses: list = []
 
 
-def __getattr__(name: str) -> type:
-    # TargetStructureError lives with the Jacobian code (it subclasses TypeError and AttributeError)
-    if name == "TargetStructureError":
-        from ._jacobian import TargetStructureError
-        return TargetStructureError
-    raise AttributeError(f"module 'tapegrad.errors' has no attribute {name!r}")
+class TargetStructureError(TypeError, AttributeError):
+    """``jacobian``/``batch_jacobian`` were given a nest where one tensor is expected.
+
+    TensorFlow raises ``AttributeError`` there; this error is both a TypeError and an
+    AttributeError, so code catching either keeps working."""

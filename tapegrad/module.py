@@ -10,7 +10,7 @@ import functools
 import re
 from typing import Any, Callable, Iterator
 
-from ._core import Variable
+from ._variable import Variable
 
 __all__ = ["Module"]
 

@@ -52,7 +52,7 @@ from typing import Any, BinaryIO, Union
 
 import numpy as np
 
-from ._core import Variable
+from ._variable import Variable
 from .module import Module, _is_variable
 
 __all__ = ["save_variables", "load_variables", "variables_by_name"]

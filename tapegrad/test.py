@@ -11,7 +11,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._core import Tensor, _wrap, convert_to_tensor
+from ._convert import convert_to_tensor
+from ._tensor import Tensor, wrap as _wrap
 
 __all__ = ["compute_gradient", "check_grads", "GradientCheckError"]
 

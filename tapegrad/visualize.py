@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from . import _nest
-from ._core import Tensor, Variable
+from ._tensor import Tensor
+from ._variable import Variable
 
 __all__ = ["to_dot", "render", "DotGraph"]
 
@@ -116,12 +117,12 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
     >>> "Mul" in tf.visualize.to_dot(tape, y)
     True
     """
-    if tape._used and not tape._entries:
+    if tape._used and not tape._rec.entries:
         raise ValueError("to_dot: this non-persistent tape has already computed its gradient and "
                          "freed what it recorded. Draw it before calling gradient, or use "
                          "GradientTape(persistent=True).")
-    entries = [e for e in tape._entries if e is not None]
-    ex = tape._explain
+    entries = [e for e in tape._rec.entries if e is not None]
+    ex = tape._rec.explain
     producer: dict = {}
     for k, (op, xs, p, ans, needs) in enumerate(entries):
         for j, o in enumerate(ans if isinstance(ans, tuple) else (ans,)):
@@ -144,7 +145,7 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
         _, xs, _, _, needs = entries[k]
         todo.extend(producer[xs[i]._id][0] for i in needs if xs[i]._id in producer)
     norms = ex.norms if ex is not None else {}
-    index = {id(e): k for k, e in enumerate(tape._entries) if e is not None}  # positions in the walk
+    index = {id(e): k for k, e in enumerate(tape._rec.entries) if e is not None}  # positions in the walk
 
     lines = ["digraph tape {", '  rankdir=LR; node [fontname="Helvetica", fontsize=11]; '
              'edge [fontname="Helvetica", fontsize=9, color="#555555"];']
@@ -175,7 +176,7 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
                 lab += f"\n‖ḡ‖={_fmt(n)}"
             lines.append(f"  {src} -> op{k} [label={_q(lab)}];")
     for name, x in leaves.items():
-        v = tape._vars.get(x._id)
+        v = tape._rec.vars.get(x._id)
         what = f"Variable '{v.name}'" if v is not None else "watched"
         lines.append(f"  {name} [label={_q(what + chr(10) + _desc(x))}, {_SOURCE}];")
     for n, tid in enumerate(tids):

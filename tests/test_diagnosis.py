@@ -121,18 +121,18 @@ def test_explain_warn_false_is_silent():
 def test_enable_disable_and_explaining():
     try:
         diagnosis.enable(warn=False)
-        assert tf.GradientTape()._explain is not None
+        assert tf.GradientTape()._rec.explain is not None
     finally:
         diagnosis.disable()
-    assert tf.GradientTape()._explain is None
+    assert tf.GradientTape()._rec.explain is None
     with diagnosis.explaining(cotangents=True):
         t = tf.GradientTape()
-        assert t._explain is not None and t._explain.on_cotangent is not None
-    assert tf.GradientTape()._explain is None
+        assert t._rec.explain is not None and t._rec.explain.on_cotangent is not None
+    assert tf.GradientTape()._rec.explain is None
 
 
 def test_environment_variable_turns_explain_mode_on():
-    code = "import tapegrad as tf; print(tf.GradientTape()._explain is not None)"
+    code = "import tapegrad as tf; print(tf.GradientTape()._rec.explain is not None)"
     env = dict(os.environ, TAPEGRAD_EXPLAIN="1",
                PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
@@ -315,7 +315,7 @@ def test_internal_conversions_are_not_escapes():
         tape.watch(X)
         n = tf.reshape(X, tf.constant([2, 1]))
         _ = tf.reduce_sum(n)
-    assert tape._explain.escapes == []
+    assert tape._rec.explain.escapes == []
 
 
 def test_variable_changed_by_assign():
@@ -370,7 +370,7 @@ def test_reset_clears_the_log():
         tape.watch(X)
         _ = X * 2.0
         tape.reset()
-        assert tape._explain.ops == [] and tape._explain.watches == []
+        assert tape._rec.explain.ops == [] and tape._rec.explain.watches == []
         tape.watch(X)
         y = X * 3.0
     np.testing.assert_array_equal(tape.gradient(y, X).numpy(), [3.0, 3.0])
@@ -432,7 +432,7 @@ def test_explain_log_holds_no_values():
         tape.watch(x)
         y = tf.reduce_sum(x * 2.0)
     tape.gradient(y, x)
-    for rec in tape._explain.ops:
+    for rec in tape._rec.explain.ops:
         assert not any(isinstance(f, (np.ndarray, tf.Tensor)) for f in rec)
 
 
@@ -468,7 +468,7 @@ def test_recorded_ops_locate_only_first_uses():
         y = x
         for _ in range(5):
             y = y * 1.5
-    wheres = [rec[5] for rec in tape._explain.ops]
+    wheres = [rec[5] for rec in tape._rec.explain.ops]
     assert wheres[0] is not None and wheres[1:] == [None] * 4
 
 

@@ -174,7 +174,7 @@ def test_one_shot_tape_is_released_after_last_walk(pfor, budget):
     finally:
         tf.autodiff.set_jacobian_memory_budget(old)
     np.testing.assert_allclose(j.numpy(), np.diag(np.exp([1.0, 2.0, 3.0]) * [2.0, 3.0, 4.0]))
-    assert tape._entries == [] and tape._used
+    assert tape._rec.entries == [] and tape._used
     with pytest.raises(RuntimeError, match="one set of gradients"):
         tape.jacobian(y, x)
 
@@ -326,7 +326,7 @@ def test_failed_walk_releases_one_shot_tape():
         y = bad(x)
     with pytest.raises(ZeroDivisionError):
         tape.jacobian(y, x, experimental_use_pfor=False)
-    assert tape._entries == []
+    assert tape._rec.entries == []
     with pytest.raises(RuntimeError):
         tape.jacobian(y, x)
 

@@ -284,7 +284,7 @@ def test_mapped_calls_are_not_escapes():
     with tf.GradientTape().explain(warn=False) as tape:
         tape.watch(x)
         y = np.sum(np.exp(x))
-    assert tape._explain.escapes == []
+    assert tape._rec.explain.escapes == []
     assert tape.gradient(y, x) is not None
 
 

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad import _core
+from tapegrad import _recorders
 from tapegrad._core import REGISTRY
 from tapegrad.errors import InvalidArgumentError
 
 
 def _stack_is_clean() -> bool:
-    return not _core._tls.stack
+    return not _recorders.tls.stack
 
 
 @pytest.fixture(autouse=True)
@@ -142,7 +142,7 @@ def test_exception_inside_context_pops_every_recorder() -> None:
             with t.stop_recording():
                 raise Boom("in stop_recording")
     assert _stack_is_clean()
-    assert _core._active == 0 or _core._tls.stack == []
+    assert _recorders.active == 0 or _recorders.tls.stack == []
 
 
 # ----------------------------------------------------------------------------- memory

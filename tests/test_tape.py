@@ -353,7 +353,7 @@ def test_threads_have_their_own_tapes():
         for t in threads:
             t.join()
     assert not errors and results == {k: 2.0 * k for k in range(8)}
-    assert tape._entries == []   # ops in other threads were not recorded here
+    assert tape._rec.entries == []   # ops in other threads were not recorded here
 
 
 def test_long_chain_no_recursion_error():
@@ -376,7 +376,7 @@ def test_one_shot_tape_frees_saved_values_and_persistent_tape_on_delete():
     del y
     tape.gradient(z, x)
     gc.collect()
-    assert ref() is None and tape._entries == []
+    assert ref() is None and tape._rec.entries == []
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = tf.sin(x)

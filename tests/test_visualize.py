@@ -54,7 +54,7 @@ def test_dot_is_valid_graphviz():
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed")
     tape, *_ = small_tape(cotangents=True)
-    tape.gradient(tape._entries[-1][3], tape.watched_variables())
+    tape.gradient(tape._rec.entries[-1][3], tape.watched_variables())
     out = subprocess.run(["dot", "-Tsvg"], input=visualize.to_dot(tape), capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "<svg" in out.stdout

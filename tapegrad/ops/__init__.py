@@ -1,14 +1,16 @@
 """The op library. Each module declares a family of primitives with their rules; this module
-gives Tensor its Python operators."""
+binds the ops the engine needs (``tapegrad/_seam.py``) and gives Tensor and Variable their Python
+operators."""
 from __future__ import annotations
 
 from typing import Any
 
-from .._core import Tensor, Variable
+from .. import _seam
+from .._tensor import Tensor
+from .._variable import Variable
 from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
 
 _m, _a, _l = math_ops, array_ops, linalg_ops
-_core_ops = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__")
 
 
 def _rev(f: Any) -> Any:
@@ -64,16 +66,10 @@ _OPERATORS = {
 }
 
 for _name, _fn in _OPERATORS.items():
-    # + - * are in Tensor's body (C slots when compiled); the compiled build also holds the
-    # type-checking declarations of the others there, which these replace
-    if _name not in _core_ops:
-        setattr(Tensor, _name, _fn)
+    setattr(Tensor, _name, _fn)
     if _name != "__getitem__":
         setattr(Variable, _name, _fn)
 
-
-def _unhashable(self: Any) -> int:
-    raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
-
-
-Variable.__hash__ = _unhashable  # type: ignore[assignment]  (elementwise ==, as in TensorFlow)
+_seam.bind(MUL=_m._mul, conj=_m.conj, stack=_a.stack, concat=_a.concat, cast=_m.cast, real=_m.real,
+           broadcast_to=_a.broadcast_to, unbroadcast=_a.unbroadcast, reshape=_a.reshape,
+           transpose=_a.transpose, unstack=_a.unstack, unsorted_segment_sum=_a.unsorted_segment_sum)

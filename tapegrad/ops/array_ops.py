@@ -385,7 +385,6 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
     return apply(_stack, ts, {"axis": a})
 
 
-_core._PACK = stack
 
 
 def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:

@@ -49,7 +49,6 @@ _add = defop("AddV2", np.add, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: 
 _sub = defop("Sub", np.subtract, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
              jvp="linear", broadcast=True)
 _mul = defop("Mul", np.multiply, deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
-_core._ADD, _core._SUB, _core._MUL = _add, _sub, _mul
 
 
 def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
@@ -550,7 +549,6 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     return apply(_cast_nondiff, (x,), {"dtype": dt})
 
 
-_core._CAST = cast
 
 
 def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:

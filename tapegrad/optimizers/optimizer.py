@@ -14,7 +14,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .._core import IndexedSlices, Tensor, Variable, convert_to_tensor
+from .._convert import convert_to_tensor
+from .._tensor import IndexedSlices, Tensor
+from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .schedules import LearningRateSchedule
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, Variable, constant, convert_to_tensor
+from .._convert import constant, convert_to_tensor
+from .._tensor import Tensor
+from .._variable import Variable
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "CosineDecay"]
 

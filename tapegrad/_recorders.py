@@ -1,0 +1,116 @@
+"""The recorder stack: who is told that an op ran, and the protocol they implement.
+
+A *recorder* is told about every op that runs in its thread while it is active: a tape
+(``_tape.Tape``, behind ``GradientTape``), a forward-mode accumulator (``ForwardAccumulator``),
+the variable collector of ``custom_gradient``, explain mode's log of a paused tape, and later the
+``tf.function`` tracer. Recorders form a per-thread stack, outermost first. A recorder at position
+``k`` that runs ops of its own (a ForwardAccumulator's tangent rules) runs them through
+:func:`run_hidden`, with only the recorders before it visible, so outer recorders see inner ones'
+work and never the reverse: this is what makes forward-over-reverse and reverse-over-forward work.
+
+The dispatcher (``_dispatch``) reads :data:`active` first: with no recorder active in any thread
+an op costs one global read beyond its NumPy call.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+
+class Recorder:
+    """The recorder protocol, with do-nothing defaults (subclass it and override what you need).
+
+    ``record(op, xs, p, ans, k)``: a differentiable op ran on input tensors ``xs`` with static
+    params ``p`` and gave ``ans`` (its output Tensor, or the tuple of outputs of a multi-output
+    op); ``k`` is this recorder's position in the stack (for :func:`run_hidden`).
+    ``on_nondiff(op, xs, outs)``: an op without derivative ran (its outputs are constants).
+    ``on_variable_read(v)``: a Variable was read (converted to a Tensor).
+    ``on_variable_assign(v)``: a Variable's value was replaced.
+    ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
+    """
+
+    __slots__ = ()
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        pass
+
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+        pass
+
+    def on_variable_read(self, v: Any) -> None:
+        pass
+
+    def on_variable_assign(self, v: Any) -> None:
+        pass
+
+    def on_escape(self, t: Any, how: str) -> None:
+        pass
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []
+        self.seed_walk = 0  # > 0 inside a vectorised Jacobian walk (identity seeds: see matmul)
+
+
+tls = _State()
+active = 0  # recorders active in any thread: the no-recorder fast path reads only this
+_lock = threading.Lock()
+
+
+def push(rec: Recorder, index: int | None = None) -> None:
+    """Make ``rec`` active in this thread (on top, or at ``index``)."""
+    global active
+    with _lock:
+        active += 1
+    if index is None:
+        tls.stack.append(rec)
+    else:
+        tls.stack.insert(index, rec)
+
+
+def pop(rec: Recorder) -> int:
+    """Deactivate ``rec``; returns the position it had (-1 if it was not active)."""
+    global active
+    stack = tls.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is rec:
+            del stack[i]
+            with _lock:
+                active -= 1
+            return i
+    return -1
+
+
+def recording() -> bool:
+    """Whether some recorder is active in this thread."""
+    return bool(active and tls.stack)
+
+
+def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
+    """Run ``fn`` with only the recorders before position ``k`` visible in this thread."""
+    saved = tls.stack
+    tls.stack = saved[:k]
+    try:
+        return fn(*args)
+    finally:
+        tls.stack = saved
+
+
+def note_escape(t: Any, how: str) -> None:
+    """Tell the recorders that tensor ``t`` left the library (``how``: the method)."""
+    if active:
+        for rec in tls.stack:
+            rec.on_escape(t, how)
+
+
+def note_variable_read(v: Any) -> None:
+    if active:
+        for rec in tls.stack:
+            rec.on_variable_read(v)
+
+
+def note_variable_assign(v: Any) -> None:
+    if active:
+        for rec in tls.stack:
+            rec.on_variable_assign(v)

@@ -1,0 +1,180 @@
+"""The backward walk: cotangents from targets to sources over a tape's entries.
+
+Entries are in execution order, so walking them in reverse is a topological
+order of the recorded graph; no recursion, no sort. Cotangents live in a dict keyed by tensor id.
+Each entry pops its outputs' cotangents (skipping the entry when there are none), calls the op's
+VJP for the inputs in ``needs``, sums broadcast cotangents back to the input's shape, and adds
+the results into the dict. Leaves keep their cotangent; an intermediate source has its cotangent
+copied out when its producer is reached. On a one-shot tape each entry is dropped as soon as it
+has been used, so saved values are freed during the walk.
+
+Accumulation. The first contribution to a tensor is stored as is; the second allocates a sum the
+walk owns; later ones add into it in place (when no recorder needs to see the addition). Gradients
+from ``gather`` stay ``IndexedSlices`` and concatenate with each other, as in TensorFlow; a dense
+contribution densifies them.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import numpy as np
+
+from . import _recorders as _rec, _seam
+from ._tensor import IndexedSlices, Tensor, wrap
+from ._convert import convert_to_tensor
+from .errors import InternalError
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on.
+
+    ``NONE`` (the default) gives ``None``; ``ZERO`` gives zeros of the source's shape and dtype.
+    ``RAISE`` (a tapegrad extension) raises :class:`tapegrad.errors.UnconnectedGradientError`,
+    naming for each unconnected source why it is unconnected (see :mod:`tapegrad.diagnosis`).
+    The strings ``"none"``, ``"zero"`` and ``"raise"`` are accepted too.
+    """
+
+    NONE = "none"
+    ZERO = "zero"
+    RAISE = "raise"
+
+
+def _parse_unconnected(u: Any) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(u)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {u!r}. Use "
+                         "tf.UnconnectedGradients.NONE, tf.UnconnectedGradients.ZERO, 'none', "
+                         "'zero' or 'raise'.") from None
+
+
+def accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
+    prev = ct.get(key)
+    if prev is None:
+        ct[key] = g
+        return
+    if type(g) is IndexedSlices or type(prev) is IndexedSlices:
+        ct[key] = _add_sparse(prev, g)
+        owned.discard(key)
+        return
+    if not (_rec.active and _rec.tls.stack):
+        pv, gv = prev._value, g._value
+        if key in owned:
+            np.add(pv, gv, out=pv)
+            return
+        s = np.add(pv, gv)
+        if type(s) is np.ndarray and s.shape == pv.shape:
+            owned.add(key)
+        ct[key] = wrap(s)
+        return
+    ct[key] = prev + g
+
+
+def _add_sparse(a: Any, b: Any) -> Any:
+    if type(a) is IndexedSlices and type(b) is IndexedSlices:
+        concat = _seam.concat
+        return IndexedSlices(concat([a.values, b.values], 0), concat([a.indices, b.indices], 0),
+                             a.dense_shape)
+    if type(a) is IndexedSlices:
+        a = a._dense()
+    if type(b) is IndexedSlices:
+        b = b._dense()
+    return a + b
+
+
+def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
+              batch: int | None, observe: Any = None) -> dict:
+    # observe(k, i, cotangent): explain mode's record of cotangent norms (i = -1: the output's)
+    unbroadcast = _seam.unbroadcast
+    found: dict[int, Any] = {}
+    pop = ct.pop
+    for k in range(len(entries) - 1, -1, -1):
+        op, xs, p, ans, needs = entries[k]
+        if free:
+            entries[k] = None
+        if op.nout == 1:
+            aid = ans._id
+            g = pop(aid, None)
+            if g is None:
+                continue
+            if aid in src_ids:
+                found[aid] = g
+            if owned:
+                owned.discard(aid)
+            if type(g) is IndexedSlices:
+                g = g._dense()
+        else:
+            gs = [pop(o._id, None) for o in ans]
+            if gs.count(None) == len(gs):
+                continue
+            for i, o in enumerate(ans):
+                if o._id in src_ids and gs[i] is not None:
+                    found[o._id] = gs[i]
+                owned.discard(o._id)
+                if gs[i] is None:
+                    shape = o._value.shape if batch is None else (batch,) + o._value.shape
+                    gs[i] = wrap(np.zeros(shape, o._value.dtype))
+                elif type(gs[i]) is IndexedSlices:
+                    gs[i] = gs[i]._dense()
+            g = tuple(gs)
+        if observe is not None:
+            observe(k, -1, g)
+        if batch is None or op.batch_ok:
+            grads = op.bwd(g, ans, needs, xs, p)
+        else:
+            grads = _rowwise(op, g, ans, needs, xs, p, batch)
+        bc = op.bcast
+        for i, gi in zip(needs, grads):
+            if gi is None:
+                continue
+            x = xs[i]
+            tg = type(gi)
+            if tg is not IndexedSlices:
+                if tg is not Tensor:
+                    gi = convert_to_tensor(gi)
+                if bc:
+                    if batch is None:
+                        if gi._value.shape != x._value.shape:
+                            gi = unbroadcast(gi, x._value.shape, 0)
+                    elif gi._value.shape != (batch,) + x._value.shape:
+                        gi = unbroadcast(gi, (batch,) + x._value.shape, 1)
+            if batch is not None and tg is Tensor and gi._value.shape != (batch,) + x._value.shape:
+                raise InternalError(
+                    None, None, f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of "
+                    f"shape {list(gi._value.shape)} for an input of shape {list(x._value.shape)} (expected "
+                    f"{[batch] + list(x._value.shape)}): the rule drops the leading batch axis. Declare "
+                    "the op with batch_ok=False or keep the axis in the rule.")
+            if observe is not None:
+                observe(k, i, gi)
+            xid = x._id
+            if xid in ct:
+                accumulate(ct, owned, xid, gi)
+            else:
+                ct[xid] = gi
+    return found
+
+
+def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: int) -> list:
+    """VJP of an op whose rule cannot take a batch axis: one call per row, then stack."""
+    stack, unbroadcast = _seam.stack, _seam.unbroadcast
+    rows: list[list] = []
+    for r in range(batch):
+        gr = tuple(x[r] for x in g) if isinstance(g, tuple) else g[r]
+        res = op.bwd(gr, ans, needs, xs, p)
+        fixed = []
+        for i, gi in zip(needs, res):
+            if gi is not None and op.bcast and gi._value.shape != xs[i]._value.shape:
+                gi = unbroadcast(gi, xs[i]._value.shape)
+            if type(gi) is IndexedSlices:
+                gi = gi._dense()
+            fixed.append(gi)
+        rows.append(fixed)
+    out = []
+    for j, i in enumerate(needs):
+        col = [row[j] for row in rows]
+        if all(c is None for c in col):
+            out.append(None)
+            continue
+        col = [c if c is not None else wrap(np.zeros(xs[i]._value.shape, xs[i]._value.dtype)) for c in col]
+        out.append(stack(col))
+    return out
