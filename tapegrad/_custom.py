@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _seam
 from ._convert import convert_to_tensor
-from ._dispatch import Op, apply
+from ._dispatch import apply, defop, jointly
 from ._recorders import Recorder, pop as _pop, push as _push, run_hidden as _run_hidden
 from ._tape import GradientTape
 from ._tensor import IndexedSlices, Tensor
@@ -32,18 +32,6 @@ from ._walk import UnconnectedGradients
 __all__ = ["custom_gradient", "recompute_grad", "grad_pass_through"]
 
 _NUMERIC = (Tensor, Variable, np.ndarray, np.generic, bool, int, float, complex)
-
-
-def _anonymous_op(name: str, fwd: Callable, bwd: Callable, jvp: Callable, nout: int,
-                  batch_ok: bool = False) -> Op:
-    """An :class:`Op` for one call, built directly (not declared with ``defop``, not registered).
-
-    ``bwd(g, ans, needs, xs, params)`` returns one cotangent per index in ``needs``; every input
-    may receive one (``diff`` is None)."""
-    op = Op()
-    op.name, op.fwd, op.bwd, op.jvp, op.nout = name, fwd, bwd, jvp, nout
-    op.bcast, op.diff, op.batch_ok = False, None, batch_ok
-    return op
 
 
 class _VariableCollector(Recorder):
@@ -138,7 +126,9 @@ def _record(name: str, xs: list, outputs: list, bwd: Callable, jvp: Callable,
     vals = [o._value for o in outputs]
     nout = len(vals)
     fwd = (lambda *_: vals[0]) if nout == 1 else (lambda *_: tuple(vals))
-    res = apply(_anonymous_op(name, fwd, bwd, jvp, 1 if nout == 1 else nout, batch_ok), xs)
+    # an op for this call only (every input may receive a cotangent), not registered
+    op = defop(name, fwd, vjp=jointly(bwd), jvp=jointly(jvp), nout=nout, batch_ok=batch_ok, register=False)
+    res = apply(op, xs)
     return [res] if nout == 1 else list(res)
 
 
@@ -178,7 +168,7 @@ def _custom_call(fname: str, body: Callable, args: tuple, kwargs: dict, sig_fn: 
     flat_y = [_as_output(o, fname) for o in _nest.flatten(y)]
     n_in, n_var, nout = len(inputs), len(variables), len(flat_y)
 
-    def bwd(g: Any, ans: Any, needs: Any, xs: Any, p: dict) -> list:
+    def bwd(g: Any, ans: Any, needs: Any, *xs: Tensor) -> list:
         dys = [g] if nout == 1 else list(g)
         if variables:
             r = grad_fn(*dys, variables=list(variables))
@@ -324,7 +314,7 @@ def recompute_grad(f: Callable) -> Callable:
         flat_y = [_as_output(o, fname) for o in _nest.flatten(y)]
         nout = len(flat_y)
 
-        def bwd(g: Any, ans: Any, needs: Any, xs: Any, p: dict) -> list:
+        def bwd(g: Any, ans: Any, needs: Any, *xs: Tensor) -> list:
             dys = [g] if nout == 1 else list(g)
             a0 = ans if nout == 1 else ans[0]
             return _recompute_vjp(f, args, kwargs, sources, dys, a0, needs)

@@ -17,140 +17,173 @@ from .errors import InvalidArgumentError, ResourceExhaustedError
 _EMPTY: dict = {}
 
 class Op:
-    """A primitive: NumPy forward plus differentiation rules. Built by :func:`defop`."""
+    """A primitive, declared with :func:`defop`; read-only once declared.
 
-    __slots__ = ("name", "fwd", "bwd", "jvp", "nout", "bcast", "diff", "batch_ok", "ufunc", "__dict__")
+    ``derivs``, ``vjps``, ``joint``: the reverse-mode rule, in one of the three forms of
+    :func:`defop` (the others None); ``jvp``: the forward-mode rule, always ``jvp(ts, ans, *xs,
+    **p)`` with ``ts`` one tangent or None per input (built by defop from the declared form);
+    ``diff``: per input, whether it is differentiable (None: all are).
+    """
+
+    __slots__ = ("name", "fwd", "nout", "kinds", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
+                 "derivs", "vjps", "joint", "jvp")
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
 
 
+class jointly:
+    """A rule for all inputs at once, for ops whose inputs' rules share work (the escape hatch).
+
+    As ``vjp=``: ``rule(g, ans, needs, *xs, **params)`` returns one cotangent per index in
+    ``needs`` (the inputs on the tape). As ``jvp=``: ``rule(ts, ans, *xs, **params)`` returns the
+    output's tangent, ``ts`` holding one tangent or ``None`` (absent) per input.
+    """
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: Callable) -> None:
+        self.rule = rule
+
+
 REGISTRY: dict[str, Op] = {}
 
 
-def _conj_if_complex(d: Any, ref: Tensor) -> Any:
-    if ref._value.dtype.kind == "c":
-        return _seam.conj(d)
-    return d
-
-
-def defop(name: str, fwd: Callable, *, deriv: Any = None, vjp: Any = None, jvp: Any = None,
-          nout: int = 1, broadcast: builtins.bool = False, nondiff: builtins.bool = False,
-          batch_ok: builtins.bool = True) -> Op:
-    """Declare a primitive.
+def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = None, vjp: Any = None,
+          jvp: Any = None, nout: int = 1, broadcast: builtins.bool = False,
+          nondiff: builtins.bool = False, batch_ok: builtins.bool = True,
+          register: builtins.bool = True) -> Op:
+    """Declare a primitive (see docs/contributing.md, "The op vocabulary").
 
     name: unique op name (TensorFlow's op name where there is one).
     fwd(*arrays, **params): the NumPy forward, returning an array or a tuple of ``nout`` arrays.
-    deriv: for elementwise ops, one function per input ``d(ans, *xs, **params) -> ∂y/∂x_i``
-        (``None`` for a non-differentiable input). Gives the VJP ``g * conj(d)`` and the JVP
-        ``Σ t_i * d_i``.
-    vjp: either one rule per input, ``rule(g, ans, *xs, **params) -> cotangent`` (``None`` for a
-        non-differentiable input), or one function ``rule(g, ans, needs, *xs, **params)``
-        returning a cotangent for each index in ``needs``.
-    jvp: ``jvp(ts, ans, *xs, **params)`` with ``ts`` one tangent or ``None`` per input, or
-        ``"linear"`` for ops linear in their differentiable inputs.
+    kinds: the NumPy dtype kinds the first input may have (``"f"`` floating, ``"c"`` complex,
+        ``"i"``/``"u"`` integers, ``"b"`` bool), checked by :func:`unary` and :func:`binary`;
+        None: any (the forward checks what it needs).
+    Reverse mode, one of:
+      deriv: for elementwise ops, per input ``d(ans, *xs, **params) -> ∂y/∂x_i`` (None: not
+        differentiable). Gives the VJP ``g * conj(d)`` and the JVP ``Σ t_i * d_i``.
+      vjp: per input ``rule(g, ans, *xs, **params) -> cotangent`` (None: not differentiable), or
+        ``jointly(rule)``.
+      nondiff: no derivative (outputs are constants; forward mode gives zero tangents).
+    Forward mode (with ``vjp``): ``"linear"`` for ops linear in their differentiable inputs; per
+      input ``rule(t, ans, *xs, **params) -> tangent`` (called only for present tangents; the
+      engine sums the results); or ``jointly(rule)``. None: forward mode raises for this op.
     broadcast: the engine sums cotangents back to each input's shape (NumPy broadcasting).
-    nondiff: the op has no derivative (its outputs are constants for every tape); forward mode
-        gives zero tangents for its floating outputs.
-    batch_ok: the VJP rules accept cotangents with one extra leading (batch) axis; Jacobians
-        loop over rows for ops that set this False.
+    batch_ok: the VJP rules accept cotangents with leading (batch) axes (Jacobian walks); the
+      engine loops over rows for ops that set this False.
+    register: False for ops built per call (``custom_gradient``), kept out of :data:`REGISTRY`.
     Rules are written with tapegrad ops, so tapes record them and higher derivatives work.
     """
-    if name in REGISTRY:
+    if register and name in REGISTRY:
         raise ValueError(f"op {name!r} is declared twice")
+    if nondiff + (deriv is not None) + (vjp is not None) != 1:
+        raise TypeError(f"defop({name!r}): declare exactly one of deriv=, vjp= or nondiff=True")
+    if jvp is not None and vjp is None:
+        raise TypeError(f"defop({name!r}): jvp= goes with vjp= (deriv= gives both; nondiff has none)")
     op = Op()
-    op.name, op.nout, op.bcast, op.batch_ok = name, nout, broadcast, batch_ok
-    op.fwd = fwd
+    op.name, op.fwd, op.nout, op.kinds, op.bcast, op.batch_ok = name, fwd, nout, kinds, broadcast, batch_ok
     op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
-    if nondiff:
-        op.bwd = op.jvp = op.diff = None
-    elif deriv is not None:
-        ds = tuple(deriv)
-        op.diff = tuple(d is not None for d in ds)
-
-        if len(ds) == 1:
-            d0 = ds[0]
-
-            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> tuple:
-                x = xs[0]
-                d = d0(ans, x, **p) if p else d0(ans, x)
-                if x._value.dtype.kind == "c":
-                    d = _conj_if_complex(d, x)
-                return (binary(_seam.MUL, g, d),)
-        elif len(ds) == 2:
-            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
-                x, y = xs  # named, so the calls below build no argument tuple
-                out = []
-                for i in needs:
-                    d = ds[i](ans, x, y, **p) if p else ds[i](ans, x, y)
-                    if xs[i]._value.dtype.kind == "c":
-                        d = _conj_if_complex(d, xs[i])
-                    out.append(binary(_seam.MUL, g, d))
-                return out
-        else:
-            def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
-                out = []
-                for i in needs:
-                    d = ds[i](ans, *xs, **p) if p else ds[i](ans, *xs)
-                    if xs[i]._value.dtype.kind == "c":
-                        d = _conj_if_complex(d, xs[i])
-                    out.append(binary(_seam.MUL, g, d))
-                return out
-
-        def jvp_el(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
-            out = None
-            for i, t in enumerate(ts):
-                if t is not None and ds[i] is not None:
-                    term = t * ds[i](ans, *xs, **p)
-                    out = term if out is None else out + term
-            return out
-
-        op.bwd, op.jvp = bwd, (jvp if jvp is not None else jvp_el)
-    elif callable(vjp):
-        op.diff = None  # every input, the rule decides
-        rule = vjp
-
-        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
-            return list(rule(g, ans, needs, *xs, **p))
-
-        op.bwd, op.jvp = bwd, jvp
-    else:
-        rules = tuple(vjp)
-        op.diff = tuple(r is not None for r in rules)
-
-        def bwd(g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> Any:
-            if p:
-                return [rules[i](g, ans, *xs, **p) for i in needs]
-            if len(xs) == 2:  # the common case, calling without building an argument tuple
-                x, y = xs
-                if len(needs) == 1:
-                    return (rules[needs[0]](g, ans, x, y),)
-                return (rules[0](g, ans, x, y), rules[1](g, ans, x, y))  # needs is (0, 1)
-            if len(needs) == 1:
-                return (rules[needs[0]](g, ans, *xs),)
-            return [rules[i](g, ans, *xs) for i in needs]
-
-        op.bwd, op.jvp = bwd, jvp
-    if op.jvp == "linear":
+    op.nondiff = builtins.bool(nondiff)
+    op.derivs = op.vjps = op.joint = op.jvp = op.diff = None
+    if deriv is not None:
+        op.derivs = tuple(deriv)
+        op.diff = _diff(op.derivs)
+        op.jvp = _deriv_jvp(op.derivs)
+    elif isinstance(vjp, jointly):
+        op.joint = vjp.rule
+    elif vjp is not None:
+        op.vjps = _per_input(name, "vjp", vjp)
+        op.diff = _diff(op.vjps)
+    if jvp == "linear":
         op.jvp = _linear_jvp(op)
-    REGISTRY[name] = op
+    elif isinstance(jvp, jointly):
+        op.jvp = jvp.rule
+    elif jvp is not None:
+        op.jvp = _sum_jvp(_per_input(name, "jvp", jvp))
+    if register:
+        REGISTRY[name] = op
     return op
 
 
-def _linear_jvp(op: Op) -> Callable:
-    diff = op.diff
+def _per_input(name: str, what: str, rules: Any) -> tuple:
+    if callable(rules) or isinstance(rules, str):
+        raise TypeError(f"defop({name!r}): {what}= takes one rule per input (a tuple), "
+                        f"\"linear\" (jvp only) or jointly(rule); got {rules!r}")
+    return tuple(rules)
 
+
+def _diff(rules: tuple) -> tuple | None:
+    flags = tuple(r is not None for r in rules)
+    return None if all(flags) else flags
+
+
+def _deriv_jvp(ds: tuple) -> Callable:
     def jvp(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
+        out = None
+        for t, d in zip(ts, ds):
+            if t is not None and d is not None:
+                term = t * d(ans, *xs, **p)
+                out = term if out is None else out + term
+        return out
+    return jvp
+
+
+def _sum_jvp(rules: tuple) -> Callable:
+    def jvp(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
+        out = None
+        for t, rule in zip(ts, rules):
+            if t is not None and rule is not None:
+                term = rule(t, ans, *xs, **p)
+                if term is not None:
+                    out = term if out is None else _add_tangents(out, term)
+        return out
+    return jvp
+
+
+def _add_tangents(a: Any, b: Any) -> Any:
+    if type(a) is tuple:  # a multi-output op: per output, None where absent
+        return tuple(y if x is None else x if y is None else x + y for x, y in zip(a, b))
+    return a + b
+
+
+def _linear_jvp(op: Op) -> Callable:
+    def jvp(ts: Sequence[Any], ans: Any, *xs: Tensor, **p: Any) -> Any:
+        diff = op.diff
         args = []
         for i, x in enumerate(xs):
             if diff is None or diff[i]:
                 t = ts[i]
-                args.append(t if t is not None else wrap(np.zeros_like(x._value)))
+                args.append(t if t is not None else zeros_like(x))
             else:
                 args.append(x)
         return apply(op, args, p)
-
     return jvp
+
+
+def zeros_like(x: Tensor, lead: tuple = ()) -> Tensor:
+    """A constant tensor of zeros of ``x``'s dtype and shape (after ``lead`` axes)."""
+    v = x._value
+    return wrap(np.zeros(lead + v.shape, v.dtype))
+
+
+def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p: dict) -> list:
+    """The cotangents of the inputs ``needs`` of a recorded call, from the output's ``g``."""
+    out = []
+    ds = op.derivs
+    if ds is not None:  # elementwise: g * conj(∂y/∂x_i)
+        for i in needs:
+            d = ds[i](ans, *xs, **p) if p else ds[i](ans, *xs)
+            if xs[i]._value.dtype.kind == "c":
+                d = _seam.conj(d)
+            out.append(binary(_seam.MUL, g, d))
+        return out
+    rules = op.vjps
+    if rules is not None:
+        for i in needs:
+            out.append(rules[i](g, ans, *xs, **p) if p else rules[i](g, ans, *xs))
+        return out
+    return op.joint(g, ans, needs, *xs, **p)
 
 
 def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
@@ -169,14 +202,14 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     return tuple([wrap(o) for o in out])
 
 
-def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
-    """Apply a one-input, one-output op without params: the hot path, kept flat.
-
-    ``kinds`` are the accepted NumPy dtype kinds (``"fc"``: floating and complex)."""
+def unary(op: Op, x: Any) -> Tensor:
+    """Apply a one-input, one-output op without params (checking the op's ``kinds``): the hot
+    path, kept flat."""
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
     v = x._value
-    if v.dtype.kind not in kinds:
+    kinds = op.kinds
+    if kinds is not None and v.dtype.kind not in kinds:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(v)
@@ -186,14 +219,14 @@ def unary(op: Op, x: Any, kinds: str = "fc") -> Tensor:
     t._value = out
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
-        if len(stack) == 1 and op.bwd is not None:  # the common case, without _offer's frame
+        if len(stack) == 1 and not op.nondiff:  # the common case, without _offer's frame
             stack[0].record(op, (x,), _EMPTY, t, 0)
         else:
             _offer(op, (x,), _EMPTY, t, stack)
     return t
 
 
-def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
+def binary(op: Op, x: Any, y: Any) -> Tensor:
     """Apply a two-input op with TF's operand rules; the common cases stay on a short path.
 
     Tensor-Tensor of one dtype, and Tensor with a Python float/int for an op whose forward is a
@@ -212,7 +245,8 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
                 raise _dtype_error(op.name, xv, yv)
         elif (ty is float or ty is int) and (kd == "f" or kd == "c"):
             if op.ufunc and not stack:
-                if kd not in kinds:
+                kinds = op.kinds
+                if kinds is not None and kd not in kinds:
                     _kind_error(op, x, kinds)
                 try:
                     out = op.fwd(xv, y)
@@ -232,7 +266,8 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
         x, y = binary_operands(x, y, op.name)
         xv, yv = x._value, y._value
         kd = xv.dtype.kind
-    if kd not in kinds:
+    kinds = op.kinds
+    if kinds is not None and kd not in kinds:
         _kind_error(op, x, kinds)
     try:
         out = op.fwd(xv, yv)
@@ -242,7 +277,7 @@ def binary(op: Op, x: Any, y: Any, kinds: str = "fciu") -> Tensor:
     t._value = out
     t._id = next_id()
     if stack:
-        if len(stack) == 1 and op.bwd is not None:  # as in unary
+        if len(stack) == 1 and not op.nondiff:  # as in unary
             stack[0].record(op, (x, y), _EMPTY, t, 0)
         else:
             _offer(op, (x, y), _EMPTY, t, stack)
@@ -277,7 +312,7 @@ def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any
         ans._id = next_id()
     else:
         ans = tuple([wrap(o) for o in out])
-    if len(stack) == 1 and op.bwd is not None:  # one tape: no _offer frame (as in unary, binary)
+    if len(stack) == 1 and not op.nondiff:  # one tape: no _offer frame (as in unary, binary)
         stack[0].record(op, xs, p, ans, 0)
     else:
         _offer(op, xs, p, ans, stack)
@@ -288,7 +323,7 @@ def _offer(op: Op, xs: Sequence[Tensor], p: dict, ans: Any, stack: list) -> None
     """Offer an op's call to each recorder (a nondiff op only tells them it ran).
 
     Recorders get ``ans``, the output tensor, or the tuple of outputs of a multi-output op."""
-    if op.bwd is None:
+    if op.nondiff:
         outs = ans if type(ans) is tuple else (ans,)
         for rec in stack:
             rec.on_nondiff(op, xs, outs)

@@ -23,6 +23,7 @@ import numpy as np
 from . import _recorders as _rec, _seam
 from ._tensor import IndexedSlices, Tensor, wrap
 from ._convert import convert_to_tensor
+from ._dispatch import vjp
 from .errors import InternalError
 
 class UnconnectedGradients(enum.Enum):
@@ -120,7 +121,7 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
         if observe is not None:
             observe(k, -1, g)
         if batch is None or op.batch_ok:
-            grads = op.bwd(g, ans, needs, xs, p)
+            grads = vjp(op, g, ans, needs, xs, p)
         else:
             grads = _rowwise(op, g, ans, needs, xs, p, batch)
         bc = op.bcast
@@ -160,7 +161,7 @@ def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: in
     rows: list[list] = []
     for r in range(batch):
         gr = tuple(x[r] for x in g) if isinstance(g, tuple) else g[r]
-        res = op.bwd(gr, ans, needs, xs, p)
+        res = vjp(op, gr, ans, needs, xs, p)
         fixed = []
         for i, gi in zip(needs, res):
             if gi is not None and op.bcast and gi._value.shape != xs[i]._value.shape:

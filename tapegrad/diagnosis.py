@@ -503,7 +503,7 @@ def _cut_cause(op: Any, i: int, dts: tuple | None, paused: bool, where: tuple | 
                       f"the path is cut by tf.stop_gradient{_at(where)}: its result is a constant "
                       "for every tape, by design.", where)
     kinds = "" if dts is None else "".join(np.dtype(d).kind for d in dts)
-    if op.bwd is None:
+    if op.nondiff:
         out = f" (it outputs {np.dtype(dts[0]).name})" if kinds and kinds[0] not in "fc" else ""
         return _cause("nondiff_op",
                       f"the path goes through {name}{_at(where)}, which is not differentiable"

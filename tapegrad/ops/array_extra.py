@@ -7,6 +7,8 @@ indices do not address. Public calls use ``lead=0``; rules add the cotangent's b
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import numbers
 from typing import Any, Sequence
 
@@ -715,7 +717,7 @@ def _einsum_jvp(ts: Any, ans: Tensor, *xs: Tensor, ins: tuple, out: str) -> Tens
     return r
 
 
-_einsum = defop("Einsum", _einsum_fwd, vjp=_einsum_vjp, jvp=_einsum_jvp)
+_einsum = defop("Einsum", _einsum_fwd, vjp=jointly(_einsum_vjp), jvp=jointly(_einsum_jvp))
 
 
 def _parse_term(term: str, k: int) -> tuple[list, bool]:

@@ -5,6 +5,8 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import builtins
 import math
 import operator
@@ -311,7 +313,7 @@ def _concat_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> l
     return out
 
 
-_concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=_concat_vjp,
+_concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=jointly(_concat_vjp),
                 jvp=None)
 
 
@@ -359,7 +361,7 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
     return [_slice_raw(g, (builtins.slice(None),) * (lead + axis) + (i,)) for i in needs]
 
 
-_stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=_stack_vjp)
+_stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp))
 
 
 def _stack_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
@@ -410,7 +412,7 @@ def unstack(value: Any, num: Any = None, axis: int = 0, name: Any = None) -> lis
 
 
 _unstack = defop("Unpack", _unstack_fwd, vjp=(_unstack_vjp,), nout=-1,  # nout=-1: a tuple of any length
-                 jvp=lambda ts, ans, x, axis: tuple(unstack(ts[0], axis=axis)))
+                 jvp=(lambda t, ans, x, axis: tuple(unstack(t, axis=axis)),))
 
 
 def _split_fwd(x: np.ndarray, offsets: tuple, axis: int) -> tuple:
@@ -452,7 +454,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
 
 
 _split = defop("Split", _split_fwd, vjp=(_split_vjp,), nout=-1,
-               jvp=lambda ts, ans, x, offsets, axis: apply(_split, (ts[0],), {"offsets": offsets, "axis": axis}))
+               jvp=(lambda t, ans, x, offsets, axis: apply(_split, (t,), {"offsets": offsets, "axis": axis}),))
 
 
 # --------------------------------------------------------------------------- tile / pad
@@ -927,9 +929,9 @@ def _unique_vjp(g: tuple, ans: tuple, x: Tensor, out_idx: np.dtype) -> Tensor:
 
 
 _unique = defop("Unique", _unique_fwd, vjp=(_unique_vjp,), nout=-1,
-                jvp=lambda ts, ans, x, out_idx: (unsorted_segment_sum(ts[0], ans[1], ans[0]._value.shape[0]) /
+                jvp=(lambda t, ans, x, out_idx: (unsorted_segment_sum(t, ans[1], ans[0]._value.shape[0]) /
                                                  unsorted_segment_sum(_wrap(np.ones(x._value.shape, x._value.dtype)), ans[1], ans[0]._value.shape[0]),
-                                                 None))
+                                                 None),))
 
 
 def unique(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> tuple:

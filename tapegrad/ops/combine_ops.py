@@ -2,6 +2,8 @@
 ``count_nonzero`` and ``l2_normalize``."""
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 from collections.abc import Iterable
 from functools import reduce
 from typing import Any
@@ -18,7 +20,7 @@ from .array_ops import reshape
 
 # --------------------------------------------------------------------------- add_n
 _add_n = defop("AddN", lambda *xs: reduce(np.add, xs),
-               vjp=lambda g, ans, needs, *xs: [g for _ in needs], jvp="linear")
+               vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
 
 
 def add_n(inputs: Any, name: Any = None) -> Tensor:
@@ -98,14 +100,14 @@ def _enorm_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -
     return x * ge / reshape(ans, _keep_shape(x._value.shape, axes))
 
 
-def _enorm_jvp(ts: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    t = ts[0]
+def _enorm_jvp(t: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    t = t
     inner = real(conj(x) * t) if x._value.dtype.kind == "c" else x * t
     s = reduce_sum(inner, axis=list(axes), keepdims=keepdims)
     return (_as_c(s) if x._value.dtype.kind == "c" else s) / ans
 
 
-_enorm = defop("EuclideanNorm", _enorm_fwd, vjp=(_enorm_vjp,), jvp=_enorm_jvp)
+_enorm = defop("EuclideanNorm", _enorm_fwd, vjp=(_enorm_vjp,), jvp=(_enorm_jvp,))
 
 
 def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,

@@ -23,6 +23,8 @@ where the op allows it.
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -223,18 +225,18 @@ def _bilinear_jvp(fn: Callable) -> Callable:
 
 _conv2d = defop(
     "Conv2D", _conv_fwd, broadcast=True,
-    vjp=lambda g, ans, needs, x, w, **p: [_bi(g, w, x, p) if i == 0 else _bf(x, g, w, p) for i in needs],
-    jvp=_bilinear_jvp(_conv))
+    vjp=jointly(lambda g, ans, needs, x, w, **p: [_bi(g, w, x, p) if i == 0 else _bf(x, g, w, p) for i in needs]),
+    jvp=jointly(_bilinear_jvp(_conv)))
 _conv2d_bi = defop(
     "Conv2DBackpropInput", _bi_fwd, broadcast=True,
-    vjp=lambda h, ans, needs, g, w, in_shape, **p: [_conv(h, w, p) if i == 0 else _bf(h, g, w, p)
-                                                    for i in needs],
-    jvp=_bilinear_jvp(lambda a, b, p: apply(_conv2d_bi, (a, b), p)))
+    vjp=jointly(lambda h, ans, needs, g, w, in_shape, **p: [_conv(h, w, p) if i == 0 else _bf(h, g, w, p)
+                                                    for i in needs]),
+    jvp=jointly(_bilinear_jvp(lambda a, b, p: apply(_conv2d_bi, (a, b), p))))
 _conv2d_bf = defop(
     "Conv2DBackpropFilter", _bf_fwd, broadcast=True,
-    vjp=lambda k, ans, needs, x, g, w_shape, **p: [_bi(g, k, x, p) if i == 0 else _conv(x, k, p)
-                                                   for i in needs],
-    jvp=_bilinear_jvp(lambda a, b, p: apply(_conv2d_bf, (a, b), p)))
+    vjp=jointly(lambda k, ans, needs, x, g, w_shape, **p: [_bi(g, k, x, p) if i == 0 else _conv(x, k, p)
+                                                   for i in needs]),
+    jvp=jointly(_bilinear_jvp(lambda a, b, p: apply(_conv2d_bf, (a, b), p))))
 
 
 # --------------------------------------------------------------------------- argument parsing
@@ -628,11 +630,11 @@ def _linear_in_last(op_of: Callable) -> Callable:
 # piecewise-constantly: x's derivatives through them are zeros (as TensorFlow gives, not None).
 _max_pool = defop("MaxPool", _argmax_core, nout=2,
                   vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, ans[1], g[0]), p),),
-                  jvp=lambda ts, ans, x, **p: (apply(_max_gradgrad, (x, ans[1], ts[0]), p), None))
-_max_grad = defop("MaxPoolGrad", _route, jvp=_linear_in_last(lambda: _max_grad),
+                  jvp=(lambda t, ans, x, **p: (apply(_max_gradgrad, (x, ans[1], t), p), None),))
+_max_grad = defop("MaxPoolGrad", _route, jvp=jointly(_linear_in_last(lambda: _max_grad)),
                   vjp=(lambda k, ans, x, loc, g, **p: _zero_ct(k, ans, x), None,
                        lambda k, ans, x, loc, g, **p: apply(_max_gradgrad, (x, loc, k), p)))
-_max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=_linear_in_last(lambda: _max_gradgrad),
+_max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=jointly(_linear_in_last(lambda: _max_gradgrad)),
                       vjp=(lambda k, ans, x, loc, h, **p: _zero_ct(k, ans, x), None,
                            lambda k, ans, x, loc, h, **p: apply(_max_grad, (x, loc, k), p)))
 

@@ -23,6 +23,8 @@ Conventions shared with TensorFlow (each op's docstring says which apply):
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import builtins
 from collections import namedtuple
 from typing import Any
@@ -205,13 +207,13 @@ def _mdiag_fwd(d: np.ndarray, k: int, rows: int, cols: int, pad: Any) -> np.ndar
     return out
 
 
-def _mdiag_jvp(ts: Any, ans: Tensor, d: Tensor, k: int, rows: int, cols: int, pad: Any) -> Tensor:
-    return apply(_mdiag, (ts[0],), {"k": k, "rows": rows, "cols": cols, "pad": 0})
+def _mdiag_jvp(t: Any, ans: Tensor, d: Tensor, k: int, rows: int, cols: int, pad: Any) -> Tensor:
+    return apply(_mdiag, (t,), {"k": k, "rows": rows, "cols": cols, "pad": 0})
 
 
 _mdiag = defop("MatrixDiagV3", _mdiag_fwd,
                vjp=(lambda g, ans, d, k, rows, cols, pad: apply(_diag_part, (g,), {"k": k}),),
-               jvp=_mdiag_jvp)
+               jvp=(_mdiag_jvp,))
 
 
 def _k_arg(k: Any, op: str) -> int:
@@ -310,7 +312,7 @@ def _cross_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor) -> Tensor:
 
 _cross = defop("Cross", lambda a, b: np.cross(a, b),
                vjp=(lambda g, ans, a, b: apply(_cross, (b, g)), lambda g, ans, a, b: apply(_cross, (g, a))),
-               jvp=_cross_jvp, broadcast=True)
+               jvp=jointly(_cross_jvp), broadcast=True)
 
 
 def cross(a: Any, b: Any, name: Any = None) -> Tensor:
@@ -455,7 +457,7 @@ def _solve_rules(solve_with: Any, project: Any) -> tuple:
 
 _trisolve_vjp, _trisolve_jvp = _solve_rules(lambda a, b, adjoint, lower: _ts(a, b, lower, adjoint),
                                             lambda x, lower: _tri(x, lower))
-_trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=_trisolve_vjp, jvp=_trisolve_jvp,
+_trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=jointly(_trisolve_vjp), jvp=jointly(_trisolve_jvp),
                   broadcast=True)
 
 
@@ -515,14 +517,14 @@ def _chol_vjp(g: Tensor, L: Tensor, x: Tensor) -> Tensor:
     return 0.5 * (s + _H(s))
 
 
-def _chol_jvp(ts: Any, L: Tensor, x: Tensor) -> Tensor:
+def _chol_jvp(t: Any, L: Tensor, x: Tensor) -> Tensor:
     # dL = L Φ(L^-1 sym(dA) L^-H)
-    da = 0.5 * (ts[0] + _H(ts[0]))
+    da = 0.5 * (t + _H(t))
     m = _ts(L, da, True, False)
     return _mm(L, _phi(_H(_ts(L, _H(m), True, False))))
 
 
-_chol = defop("Cholesky", _chol_fwd, vjp=(_chol_vjp,), jvp=_chol_jvp)
+_chol = defop("Cholesky", _chol_fwd, vjp=(_chol_vjp,), jvp=(_chol_jvp,))
 
 
 def cholesky(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -565,11 +567,11 @@ def _inv_vjp(g: Tensor, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
     return -_mm(ans, _mm(g, ans, False, True), True, False)
 
 
-def _inv_jvp(ts: Any, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
-    return -_mm(ans, _mm(ts[0], ans, adjoint, False))
+def _inv_jvp(t: Any, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
+    return -_mm(ans, _mm(t, ans, adjoint, False))
 
 
-_inv = defop("MatrixInverse", _inv_fwd, vjp=(_inv_vjp,), jvp=_inv_jvp)
+_inv = defop("MatrixInverse", _inv_fwd, vjp=(_inv_vjp,), jvp=(_inv_jvp,))
 
 
 def inv(input: Any, adjoint: bool = False, name: Any = None) -> Tensor:  # noqa: A002
@@ -602,7 +604,7 @@ def _det_fwd(x: np.ndarray) -> np.ndarray:
 
 _det = defop("MatrixDeterminant", _det_fwd,
              vjp=(lambda g, ans, x: (g * conj(ans) if ans._value.dtype.kind == "c" else g * ans)[..., None, None] * _inv_h(x),),
-             jvp=lambda ts, ans, x: ans * _trace_solve(x, ts[0]))
+             jvp=(lambda t, ans, x: ans * _trace_solve(x, t),))
 
 
 def det(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -635,14 +637,14 @@ def _cast_like(t: Tensor, like: Tensor) -> Tensor:
     return cast(t, like.dtype)
 
 
-def _slogdet_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
-    t = _trace_solve(x, ts[0])
+def _slogdet_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
+    t = _trace_solve(x, t)
     if t._value.dtype.kind == "c":
         t = _cast_like(real(t), x)
     return (None, t)
 
 
-_slogdet = defop("LogMatrixDeterminant", _slogdet_fwd, vjp=(_slogdet_vjp,), jvp=_slogdet_jvp, nout=2)
+_slogdet = defop("LogMatrixDeterminant", _slogdet_fwd, vjp=(_slogdet_vjp,), jvp=(_slogdet_jvp,), nout=2)
 
 
 def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
@@ -684,7 +686,7 @@ def _sv(a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
 
 
 _solve_vjp, _solve_jvp = _solve_rules(lambda a, b, adjoint: _sv(a, b, adjoint), lambda x: x)
-_solve = defop("MatrixSolve", _solve_fwd, vjp=_solve_vjp, jvp=_solve_jvp, broadcast=True)
+_solve = defop("MatrixSolve", _solve_fwd, vjp=jointly(_solve_vjp), jvp=jointly(_solve_jvp), broadcast=True)
 
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Any = None) -> Tensor:
@@ -769,13 +771,13 @@ def _eigh_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
     return _sym_lower(_mm(v, _mm(inner, v, False, True)))
 
 
-def _eigh_jvp(ts: Any, ans: tuple, x: Tensor) -> tuple:
+def _eigh_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
     e, v = ans
-    p = _mm(v, _mm(_sym_from_lower(ts[0]), v), True, False)
+    p = _mm(v, _mm(_sym_from_lower(t), v), True, False)
     return diag_part(p), _mm(v, _safe_recip_gaps(e) * p)
 
 
-_eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=_eigh_jvp, nout=2)
+_eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=(_eigh_jvp,), nout=2)
 
 
 def _eigvalsh_fwd(x: np.ndarray) -> np.ndarray:
@@ -788,12 +790,12 @@ def _eigvalsh_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return _sym_lower(_mm(v, _mm(_diag_mat(g), v, False, True)))
 
 
-def _eigvalsh_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+def _eigvalsh_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
     _, v = apply(_eigh, (x,))
-    return diag_part(_mm(v, _mm(_sym_from_lower(ts[0]), v), True, False))
+    return diag_part(_mm(v, _mm(_sym_from_lower(t), v), True, False))
 
 
-_eigvalsh = defop("SelfAdjointEigVals", _eigvalsh_fwd, vjp=(_eigvalsh_vjp,), jvp=_eigvalsh_jvp)
+_eigvalsh = defop("SelfAdjointEigVals", _eigvalsh_fwd, vjp=(_eigvalsh_vjp,), jvp=(_eigvalsh_jvp,))
 
 
 def eigh(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
@@ -867,14 +869,14 @@ def _svd_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
     return out
 
 
-def _svd_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
+def _svd_jvp(t: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
     s, u, v = ans
     m, n = x._value.shape[-2:]
     k = builtins.min(m, n)
     if full and m != n:
         raise NotImplementedError("Forward-mode svd with full_matrices=True needs a square matrix; "
                                   "use full_matrices=False.")
-    da = ts[0]
+    da = t
     dp = _mm(u, _mm(da, v), True, False)
     ds = diag_part(dp)
     f = _cplx(_safe_recip_gaps(s * s), u)
@@ -892,7 +894,7 @@ def _svd_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
     return ds, du, dv
 
 
-_svd = defop("Svd", _svd_fwd, vjp=(_svd_vjp,), jvp=_svd_jvp, nout=3)
+_svd = defop("Svd", _svd_fwd, vjp=(_svd_vjp,), jvp=(_svd_jvp,), nout=3)
 
 
 def _svdvals_fwd(x: np.ndarray) -> np.ndarray:
@@ -906,13 +908,13 @@ def _svdvals_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return _mm(u * _cplx(g, u)[..., None, :], v, False, True)
 
 
-def _svdvals_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+def _svdvals_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
     _, u, v = _svd_thin(x)
-    ds = reduce_sum(conj(u) * _mm(ts[0], v) if u._value.dtype.kind == "c" else u * _mm(ts[0], v), axis=-2)
+    ds = reduce_sum(conj(u) * _mm(t, v) if u._value.dtype.kind == "c" else u * _mm(t, v), axis=-2)
     return real(ds) if ds._value.dtype.kind == "c" else ds
 
 
-_svdvals = defop("SvdValues", _svdvals_fwd, vjp=(_svdvals_vjp,), jvp=_svdvals_jvp)
+_svdvals = defop("SvdValues", _svdvals_fwd, vjp=(_svdvals_vjp,), jvp=(_svdvals_jvp,))
 
 
 def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: Any = None) -> Any:
@@ -1013,9 +1015,9 @@ def _qr_vjp(g: tuple, ans: tuple, x: Tensor, full: bool) -> Tensor:
     return concat([dx, _mm(q, gv)], -1)
 
 
-def _qr_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
+def _qr_jvp(t: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
     q, r = ans
-    da = ts[0]
+    da = t
     m, n = x._value.shape[-2:]
     if m > n and full:
         raise NotImplementedError("Forward-mode qr is not implemented when nrows > ncols and "
@@ -1027,7 +1029,7 @@ def _qr_jvp(ts: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
     return dq, concat([du, dv], -1)
 
 
-_qr = defop("Qr", _qr_fwd, vjp=(_qr_vjp,), jvp=_qr_jvp, nout=2)
+_qr = defop("Qr", _qr_fwd, vjp=(_qr_vjp,), jvp=(_qr_jvp,), nout=2)
 
 
 def qr(input: Any, full_matrices: bool = False, name: Any = None) -> Any:  # noqa: A002
@@ -1068,7 +1070,7 @@ def _block_expm_corner(a: Tensor, e: Tensor) -> Tensor:
 
 _expm = defop("MatrixExponential", _expm_fwd,
               vjp=(lambda g, ans, x: _block_expm_corner(_H(x), g),),
-              jvp=lambda ts, ans, x: _block_expm_corner(x, ts[0]))
+              jvp=(lambda t, ans, x: _block_expm_corner(x, t),))
 
 
 def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002

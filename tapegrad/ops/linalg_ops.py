@@ -1,6 +1,8 @@
 """Matrix products: matmul (batched, broadcasting), matvec."""
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 from typing import Any
 
 import numpy as np
@@ -88,7 +90,7 @@ def _matmul_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, adj_a: bool, adj_b: 
     return out
 
 
-_matmul = defop("BatchMatMulV2", _matmul_fwd, vjp=_matmul_vjp, jvp=_matmul_jvp, broadcast=True)
+_matmul = defop("BatchMatMulV2", _matmul_fwd, vjp=jointly(_matmul_vjp), jvp=jointly(_matmul_jvp), broadcast=True)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,

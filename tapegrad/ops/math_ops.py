@@ -7,6 +7,8 @@ Jacobian walk ``g`` has extra leading axes, which elementwise rules broadcast ov
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import contextlib
 from typing import Any
 
@@ -44,11 +46,11 @@ _binary = binary
 
 
 # --------------------------------------------------------------------------- arithmetic
-_add = defop("AddV2", np.add, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: g),
+_add = defop("AddV2", np.add, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: g),
              jvp="linear", broadcast=True)
-_sub = defop("Sub", np.subtract, vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
+_sub = defop("Sub", np.subtract, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
              jvp="linear", broadcast=True)
-_mul = defop("Mul", np.multiply, deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
+_mul = defop("Mul", np.multiply, kinds="fciu", deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
 
 
 def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
@@ -61,8 +63,8 @@ def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
     return out
 
 
-_div = defop("RealDiv", _quiet(np.true_divide), vjp=_div_vjp, broadcast=True,
-             jvp=lambda ts, ans, x, y: _jvp_div(ts, ans, y))
+_div = defop("RealDiv", _quiet(np.true_divide), kinds="fciu", vjp=jointly(_div_vjp), broadcast=True,
+             jvp=jointly(lambda ts, ans, x, y: _jvp_div(ts, ans, y)))
 
 
 def _jvp_div(ts: Any, ans: Tensor, y: Tensor) -> Tensor:
@@ -86,9 +88,9 @@ def _int_div(fn: Any) -> Any:
 
 
 _floordiv = defop("FloorDiv", _int_div(np.floor_divide), nondiff=True)
-_mod = defop("FloorMod", _int_div(np.mod),
+_mod = defop("FloorMod", _int_div(np.mod), kinds="fiu",
              vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y)),
-             jvp=lambda ts, ans, x, y: _sum_t(ts[0], None if ts[1] is None else -ts[1] * floordiv(x, y)),
+             jvp=jointly(lambda ts, ans, x, y: _sum_t(ts[0], None if ts[1] is None else -ts[1] * floordiv(x, y))),
              broadcast=True)
 
 
@@ -152,7 +154,7 @@ floor_div = floordiv
 
 def mod(x: Any, y: Any, name: Any = None) -> Tensor:
     """Remainder of floor division (the sign follows ``y``), as ``x % y``."""
-    return _binary(_mod, x, y, "fiu")
+    return _binary(_mod, x, y)
 
 
 floormod = mod
@@ -190,12 +192,12 @@ def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's
     return apply(_pow, (x, y))
 
 
-_neg = defop("Neg", np.negative, vjp=(lambda g, ans, x: -g,), jvp="linear")
+_neg = defop("Neg", np.negative, kinds="fciu", vjp=(lambda g, ans, x: -g,), jvp="linear")
 
 
 def negative(x: Any, name: Any = None) -> Tensor:
     """``-x``."""
-    return _unary(_neg, x, "fciu")
+    return _unary(_neg, x)
 
 
 neg = negative
@@ -207,22 +209,22 @@ def _abs_vjp(g: Any, ans: Tensor, x: Tensor) -> Tensor:
     return g * sign(x)
 
 
-def _abs_jvp(ts: Any, ans: Tensor, x: Tensor) -> Tensor:
+def _abs_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
     if x._value.dtype.kind == "c":
-        return real(ts[0] * conj(sign(x)))
-    return ts[0] * sign(x)
+        return real(t * conj(sign(x)))
+    return t * sign(x)
 
 
-_abs = defop("Abs", np.abs, vjp=(_abs_vjp,), jvp=_abs_jvp)
+_abs = defop("Abs", np.abs, kinds="fciu", vjp=(_abs_vjp,), jvp=(_abs_jvp,))
 
 
 def abs(x: Any, name: Any = None) -> Tensor:  # noqa: A001
     """``|x|`` elementwise (the modulus for complex input). The gradient at 0 is 0."""
-    return _unary(_abs, x, "fciu")
+    return _unary(_abs, x)
 
 
-_sign = defop("Sign", _quiet(np.sign), vjp=(lambda g, ans, x: zeros_like(g),),
-              jvp=lambda ts, ans, x: zeros_like(ans))
+_sign = defop("Sign", _quiet(np.sign), kinds="fiu", vjp=(lambda g, ans, x: zeros_like(g),),
+              jvp=(lambda t, ans, x: zeros_like(ans),))
 
 
 def _csign(v: np.ndarray) -> np.ndarray:
@@ -233,7 +235,7 @@ def _csign(v: np.ndarray) -> np.ndarray:
 
 _csign_op = defop("ComplexSign", _csign,
                   vjp=(lambda g, ans, x: _csign_vjp(g, ans, x),),
-                  jvp=lambda ts, ans, x: _csign_jvp(ts[0], ans, x))
+                  jvp=(lambda t, ans, x: _csign_jvp(t, ans, x),))
 
 
 def _as_complex(r: Tensor) -> Tensor:
@@ -254,33 +256,33 @@ def sign(x: Any, name: Any = None) -> Tensor:
     x = as_tensor(x)
     if x._value.dtype.kind == "c":
         return apply(_csign_op, (x,))
-    return _unary(_sign, x, "fiu")
+    return _unary(_sign, x)
 
 
-_square = defop("Square", np.square, deriv=(lambda ans, x: 2 * x,))
+_square = defop("Square", np.square, kinds="fciu", deriv=(lambda ans, x: 2 * x,))
 
 
 def square(x: Any, name: Any = None) -> Tensor:
     """``x * x``."""
-    return _unary(_square, x, "fciu")
+    return _unary(_square, x)
 
 
-_mul_no_nan = defop("MulNoNan", _quiet(lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y)),
+_mul_no_nan = defop("MulNoNan", _quiet(lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y)), kinds="fc",
                     vjp=(lambda g, ans, x, y: multiply_no_nan(g, conj(y)),
                          lambda g, ans, x, y: multiply_no_nan(conj(x), g)),
-                    jvp=lambda ts, ans, x, y: _sum_t(None if ts[0] is None else multiply_no_nan(ts[0], y),
-                                                     None if ts[1] is None else multiply_no_nan(x, ts[1])),
+                    jvp=jointly(lambda ts, ans, x, y: _sum_t(None if ts[0] is None else multiply_no_nan(ts[0], y),
+                                                     None if ts[1] is None else multiply_no_nan(x, ts[1]))),
                     broadcast=True)
 
 
 def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * y``, but 0 wherever ``y`` is 0 even if ``x`` is NaN or infinite."""
-    return _binary(_mul_no_nan, x, y, "fc")
+    return _binary(_mul_no_nan, x, y)
 
 
-_sqrt = defop("Sqrt", _quiet(np.sqrt),
+_sqrt = defop("Sqrt", _quiet(np.sqrt), kinds="fc",
               vjp=(lambda g, ans, x: multiply_no_nan(conj(0.5 / ans), g),),
-              jvp=lambda ts, ans, x: ts[0] * (0.5 / ans))
+              jvp=(lambda t, ans, x: t * (0.5 / ans),))
 
 
 def sqrt(x: Any, name: Any = None) -> Tensor:
@@ -291,9 +293,9 @@ def sqrt(x: Any, name: Any = None) -> Tensor:
 # Rsqrt and Reciprocal, like Sqrt, give 0 where the cotangent (or tangent) is 0 even where the
 # derivative is infinite or NaN (TF's RsqrtGrad and ReciprocalGrad kernels): tf.where(x > 0, 1 / x, 0)
 # has gradient 0 at 0, and so have second derivatives of log, log1p, atanh, asin, acos there.
-_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)),
+_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)), kinds="fc",
                vjp=(lambda g, ans, x: multiply_no_nan(conj(-0.5 * ans * ans * ans), g),),
-               jvp=lambda ts, ans, x: multiply_no_nan(-0.5 * ans * ans * ans, ts[0]))
+               jvp=(lambda t, ans, x: multiply_no_nan(-0.5 * ans * ans * ans, t),))
 
 
 def rsqrt(x: Any, name: Any = None) -> Tensor:
@@ -301,10 +303,10 @@ def rsqrt(x: Any, name: Any = None) -> Tensor:
     return _unary(_rsqrt, x)
 
 
-_exp = defop("Exp", _quiet(np.exp), deriv=(lambda ans, x: ans,))
-_log = defop("Log", _quiet(np.log), deriv=(lambda ans, x: reciprocal(x),))
-_log1p = defop("Log1p", _quiet(np.log1p), deriv=(lambda ans, x: reciprocal(1 + x),))
-_expm1 = defop("Expm1", _quiet(np.expm1), deriv=(lambda ans, x: ans + 1,))
+_exp = defop("Exp", _quiet(np.exp), kinds="fc", deriv=(lambda ans, x: ans,))
+_log = defop("Log", _quiet(np.log), kinds="fc", deriv=(lambda ans, x: reciprocal(x),))
+_log1p = defop("Log1p", _quiet(np.log1p), kinds="fc", deriv=(lambda ans, x: reciprocal(1 + x),))
+_expm1 = defop("Expm1", _quiet(np.expm1), kinds="fc", deriv=(lambda ans, x: ans + 1,))
 
 
 def exp(x: Any, name: Any = None) -> Tensor:
@@ -327,10 +329,10 @@ def expm1(x: Any, name: Any = None) -> Tensor:
     return _unary(_expm1, x)
 
 
-_sin = defop("Sin", np.sin, deriv=(lambda ans, x: cos(x),))
-_cos = defop("Cos", np.cos, deriv=(lambda ans, x: -sin(x),))
-_tan = defop("Tan", _quiet(np.tan), deriv=(lambda ans, x: 1 + ans * ans,))
-_tanh = defop("Tanh", np.tanh, deriv=(lambda ans, x: 1 - ans * ans,))
+_sin = defop("Sin", np.sin, kinds="fc", deriv=(lambda ans, x: cos(x),))
+_cos = defop("Cos", np.cos, kinds="fc", deriv=(lambda ans, x: -sin(x),))
+_tan = defop("Tan", _quiet(np.tan), kinds="fc", deriv=(lambda ans, x: 1 + ans * ans,))
+_tanh = defop("Tanh", np.tanh, kinds="fc", deriv=(lambda ans, x: 1 - ans * ans,))
 
 
 def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
@@ -341,7 +343,7 @@ def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
         return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
-_sigmoid = defop("Sigmoid", _sigmoid_fwd, deriv=(lambda ans, x: ans * (1 - ans),))
+_sigmoid = defop("Sigmoid", _sigmoid_fwd, kinds="fc", deriv=(lambda ans, x: ans * (1 - ans),))
 
 
 def sin(x: Any, name: Any = None) -> Tensor:
@@ -369,9 +371,9 @@ def sigmoid(x: Any, name: Any = None) -> Tensor:
     return _unary(_sigmoid, x)
 
 
-_reciprocal = defop("Reciprocal", _quiet(np.reciprocal),  # zero cotangent: 0, as Rsqrt above
+_reciprocal = defop("Reciprocal", _quiet(np.reciprocal), kinds="fc",  # zero cotangent: 0, as Rsqrt above
                     vjp=(lambda g, ans, x: multiply_no_nan(conj(-ans * ans), g),),
-                    jvp=lambda ts, ans, x: multiply_no_nan(-ans * ans, ts[0]))
+                    jvp=(lambda t, ans, x: multiply_no_nan(-ans * ans, t),))
 
 
 def reciprocal(x: Any, name: Any = None) -> Tensor:
@@ -402,10 +404,10 @@ def _minmax_jvp(select: Any) -> Any:
     return rule
 
 
-_maximum = defop("Maximum", np.maximum, vjp=_minmax_vjp(lambda x, y: greater_equal(x, y)),
-                 jvp=_minmax_jvp(lambda x, y: greater_equal(x, y)), broadcast=True)
-_minimum = defop("Minimum", np.minimum, vjp=_minmax_vjp(lambda x, y: less_equal(x, y)),
-                 jvp=_minmax_jvp(lambda x, y: less_equal(x, y)), broadcast=True)
+_maximum = defop("Maximum", np.maximum, kinds="fciu", vjp=jointly(_minmax_vjp(lambda x, y: greater_equal(x, y))),
+                 jvp=jointly(_minmax_jvp(lambda x, y: greater_equal(x, y))), broadcast=True)
+_minimum = defop("Minimum", np.minimum, kinds="fciu", vjp=jointly(_minmax_vjp(lambda x, y: less_equal(x, y))),
+                 jvp=jointly(_minmax_jvp(lambda x, y: less_equal(x, y))), broadcast=True)
 
 
 def maximum(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -430,7 +432,7 @@ def _where_jvp(ts: Any, ans: Tensor, c: Tensor, x: Tensor, y: Tensor) -> Tensor:
     return where(c, tx, ty) + zeros_like(ans)
 
 
-_where = defop("SelectV2", np.where, vjp=_where_vjp, jvp=_where_jvp, broadcast=True)
+_where = defop("SelectV2", np.where, vjp=jointly(_where_vjp), jvp=jointly(_where_jvp), broadcast=True)
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
@@ -472,8 +474,8 @@ def _complex_fwd(re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 _complex = defop("Complex", _complex_fwd,
                  vjp=(lambda g, ans, x, y: real(g), lambda g, ans, x, y: imag(g)),
-                 jvp=lambda ts, ans, x, y: complex_(ts[0] if ts[0] is not None else zeros_like(x),
-                                                    ts[1] if ts[1] is not None else zeros_like(y)),
+                 jvp=jointly(lambda ts, ans, x, y: complex_(ts[0] if ts[0] is not None else zeros_like(x),
+                                                    ts[1] if ts[1] is not None else zeros_like(y))),
                  broadcast=True)
 _real = defop("Real", np.real, vjp=(lambda g, ans, x: complex_(g, zeros_like(g)),), jvp="linear")
 _imag = defop("Imag", np.imag, vjp=(lambda g, ans, x: complex_(zeros_like(g), g),), jvp="linear")
@@ -582,7 +584,7 @@ greater_equal = _cmp("GreaterEqual", np.greater_equal)
 _logical_and = _cmp("LogicalAnd", np.logical_and)
 _logical_or = _cmp("LogicalOr", np.logical_or)
 _logical_xor = _cmp("LogicalXor", np.logical_xor)
-_lnot = defop("LogicalNot", np.logical_not, nondiff=True)
+_lnot = defop("LogicalNot", np.logical_not, kinds="b", nondiff=True)
 
 
 def _bool_args(f: Any, name: str) -> Any:
@@ -604,7 +606,7 @@ logical_xor = _bool_args(_logical_xor, "logical_xor")
 
 def logical_not(x: Any, name: Any = None) -> Tensor:
     """Elementwise ``not`` of a bool tensor."""
-    return _unary(_lnot, x, "b")
+    return _unary(_lnot, x)
 
 
 # --------------------------------------------------------------------------- helpers used by rules
@@ -660,8 +662,8 @@ def _cumprod_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, 
 
 
 _cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: the VJP transposed
-                 jvp=lambda ts, ans, x, axis, exclusive, reverse: ans * apply(
-                     _cumsum, (_div_or_zero(ts[0], x),), {"axis": axis, "exclusive": exclusive, "reverse": reverse}))
+                 jvp=(lambda t, ans, x, axis, exclusive, reverse: ans * apply(
+                     _cumsum, (_div_or_zero(t, x),), {"axis": axis, "exclusive": exclusive, "reverse": reverse}),))
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:

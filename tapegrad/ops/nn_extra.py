@@ -7,6 +7,8 @@ are compositions of differentiable ops, as in TensorFlow's Python code.
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import math
 import numbers
 from typing import Any
@@ -37,11 +39,11 @@ def _float_features(features: Any, op: str) -> Tensor:
 _relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
                     vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
                          lambda g2, ans, g, x: zeros_like(g2)),
-                    jvp=lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
-                    if ts[0] is not None else zeros_like(ans))
+                    jvp=jointly(lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
+                    if ts[0] is not None else zeros_like(ans)))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
                vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
-               jvp=lambda ts, ans, x: apply(_relu6_grad, (ts[0], x)))
+               jvp=(lambda t, ans, x: apply(_relu6_grad, (t, x)),))
 _elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
              deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
 _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
@@ -52,11 +54,11 @@ _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
          lambda g2, ans, g, x, alpha: zeros_like(g2)),
-    jvp=lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
-    if ts[0] is not None else zeros_like(ans))
+    jvp=jointly(lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
+    if ts[0] is not None else zeros_like(ans)))
 _leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                     vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
-                    jvp=lambda ts, ans, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha}))
+                    jvp=(lambda t, ans, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}),))
 _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
 

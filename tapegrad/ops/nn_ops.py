@@ -1,6 +1,8 @@
 """Activations, softmax and the cross-entropy losses (numerically stable)."""
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 from typing import Any
 
 import numpy as np
@@ -22,11 +24,11 @@ def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
 _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
                       vjp=(lambda g2, ans, g, x: _relu_grad(g2, x),
                            lambda g2, ans, g, x: zeros_like(g2)),
-                      jvp=lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
-                      else zeros_like(ans))
+                      jvp=jointly(lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
+                      else zeros_like(ans)))
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
               vjp=(lambda g, ans, x: _relu_grad(g, x),),
-              jvp=lambda ts, ans, x: _relu_grad(ts[0], x))
+              jvp=(lambda t, ans, x: _relu_grad(t, x),))
 
 
 def relu(features: Any, name: Any = None) -> Tensor:
@@ -60,9 +62,9 @@ def _log_softmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int) -> Tensor:
 
 # axis is stored negative so that rules work unchanged on cotangents with leading batch axes
 _softmax = defop("Softmax", _softmax_fwd, vjp=(_softmax_vjp,),
-                 jvp=lambda ts, ans, x, axis: _softmax_vjp(ts[0], ans, x, axis))
+                 jvp=(lambda t, ans, x, axis: _softmax_vjp(t, ans, x, axis),))
 _log_softmax = defop("LogSoftmax", _log_softmax_fwd, vjp=(_log_softmax_vjp,),
-                     jvp=lambda ts, ans, x, axis: ts[0] - reduce_sum(exp(ans) * ts[0], axis=axis, keepdims=True))
+                     jvp=(lambda t, ans, x, axis: t - reduce_sum(exp(ans) * t, axis=axis, keepdims=True),))
 
 
 def _neg_axis(x: Tensor, axis: Any, op: str) -> int:
@@ -108,9 +110,9 @@ def _onehot(logits: Tensor, labels: Tensor) -> Tensor:
 
 
 _sxent = defop("SparseSoftmaxCrossEntropyWithLogits", _sxent_fwd, vjp=(_sxent_vjp, None),
-               jvp=lambda ts, ans, logits, labels: reduce_sum(
-                   ts[0] * (softmax(logits) - _onehot(logits, labels)),
-                   axis=-1))
+               jvp=(lambda t, ans, logits, labels: reduce_sum(
+                   t * (softmax(logits) - _onehot(logits, labels)),
+                   axis=-1),))
 
 
 def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: Any = None) -> Tensor:
@@ -160,8 +162,8 @@ def _xent_vjp(g: Tensor, ans: Tensor, needs: Any, logits: Tensor, labels: Tensor
     return out
 
 
-_xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd, vjp=_xent_vjp,
-              jvp=lambda ts, ans, logits, labels: _xent_jvp(ts, logits, labels), broadcast=True)
+_xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd, vjp=jointly(_xent_vjp),
+              jvp=jointly(lambda ts, ans, logits, labels: _xent_jvp(ts, logits, labels)), broadcast=True)
 
 
 def _xent_jvp(ts: Any, logits: Tensor, labels: Tensor) -> Tensor:

@@ -1,6 +1,8 @@
 """Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 import math
 from typing import Any
 
@@ -68,13 +70,13 @@ def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) 
     return _expand_back(g, ans, x, axes) * (ind / num)
 
 
-def _minmax_jvp(ts: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+def _minmax_jvp(t: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
     if not x._value.size:
         return zeros_like(ans)
     y = reshape(ans, _keep_shape(x._value.shape, axes))
     ind = cast(equal(y, x), x.dtype)
     num = reduce_sum(ind, axis=list(axes), keepdims=keepdims)
-    return reduce_sum(ts[0] * ind, axis=list(axes), keepdims=keepdims) / num
+    return reduce_sum(t * ind, axis=list(axes), keepdims=keepdims) / num
 
 
 def _extreme_fwd(fn: Any, sign: int) -> Any:
@@ -89,8 +91,8 @@ def _extreme_fwd(fn: Any, sign: int) -> Any:
     return fwd
 
 
-_max = defop("Max", _extreme_fwd(np.max, -1), vjp=(_minmax_vjp,), jvp=_minmax_jvp)
-_min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=_minmax_jvp)
+_max = defop("Max", _extreme_fwd(np.max, -1), vjp=(_minmax_vjp,), jvp=(_minmax_jvp,))
+_min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=(_minmax_jvp,))
 
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
@@ -118,7 +120,7 @@ def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) ->
 _prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims,
                                                          dtype=x.dtype if x.dtype.kind in "iu" else None),
               vjp=(_prod_vjp,),
-              jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(ts[0] * _prod_others(x, axes), axis=list(axes), keepdims=keepdims))
+              jvp=(lambda t, ans, x, axes, keepdims: reduce_sum(t * _prod_others(x, axes), axis=list(axes), keepdims=keepdims),))
 
 
 def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
@@ -148,8 +150,8 @@ def _lse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> 
 
 
 _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
-             jvp=lambda ts, ans, x, axes, keepdims: reduce_sum(
-                 ts[0] * _lse_softmax(x, axes), axis=list(axes), keepdims=keepdims))
+             jvp=(lambda t, ans, x, axes, keepdims: reduce_sum(
+                 t * _lse_softmax(x, axes), axis=list(axes), keepdims=keepdims),))
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:

@@ -8,6 +8,8 @@ TensorFlow's messages), so the forwards can trust them.
 """
 from __future__ import annotations
 
+from .._dispatch import jointly
+
 from typing import Any
 
 import numpy as np
@@ -190,15 +192,15 @@ def _extreme_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments
     return where(_wrap(sel), r, zeros_like(r))
 
 
-def _extreme_jvp(ts: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
+def _extreme_jvp(t: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
     sel, safe, share = _selection(ans, data, ids)
-    t = where(_wrap(sel), ts[0] * _wrap(share), zeros_like(ts[0]))
+    t = where(_wrap(sel), t * _wrap(share), zeros_like(t))
     return apply(_uss, (t, ids), {"num_segments": num_segments})
 
 
 # ties share the gradient equally (the rules only look at which entries equal the result)
-_usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_extreme_vjp, None), jvp=_extreme_jvp)
-_usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=_extreme_jvp)
+_usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
+_usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
 
 
 def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
@@ -292,8 +294,8 @@ def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments:
 
 
 _usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
-                jvp=lambda ts, ans, data, ids, num_segments: apply(
-                    _uss, (ts[0] * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}))
+                jvp=(lambda t, ans, data, ids, num_segments: apply(
+                    _uss, (t * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}),))
 
 
 def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:

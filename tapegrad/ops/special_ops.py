@@ -9,6 +9,8 @@ InvalidArgumentError for the others (TF's "Value for attr 'T' ... is not in the 
 """
 from __future__ import annotations
 
+from .._dispatch import binary, jointly
+
 import math
 from typing import Any
 
@@ -22,12 +24,6 @@ from .math_ops import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, ca
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
-
-
-def _binary(op: Any, x: Any, y: Any, kinds: str) -> Tensor:
-    x, y = binary_operands(x, y, op.name)
-    _check_kind(x, kinds, op.name)
-    return apply(op, (x, y))
 
 
 def _binary_f32_f64(op: Any, x: Any, y: Any) -> Tensor:
@@ -44,8 +40,8 @@ def _nonzero_mask(x: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- hyperbolic
-_sinh = defop("Sinh", np.sinh, deriv=(lambda ans, x: cosh(x),))
-_cosh = defop("Cosh", np.cosh, deriv=(lambda ans, x: sinh(x),))
+_sinh = defop("Sinh", np.sinh, kinds="fc", deriv=(lambda ans, x: cosh(x),))
+_cosh = defop("Cosh", np.cosh, kinds="fc", deriv=(lambda ans, x: sinh(x),))
 
 
 def sinh(x: Any, name: Any = None) -> Tensor:
@@ -64,12 +60,12 @@ def cosh(x: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- inverse trigonometric
-_asin = defop("Asin", np.arcsin, deriv=(lambda ans, x: rsqrt(1 - x * x),))
-_acos = defop("Acos", np.arccos, deriv=(lambda ans, x: -rsqrt(1 - x * x),))
-_atan = defop("Atan", np.arctan, deriv=(lambda ans, x: reciprocal(1 + x * x),))
-_asinh = defop("Asinh", np.arcsinh, deriv=(lambda ans, x: reciprocal(cosh(ans)),))
-_acosh = defop("Acosh", np.arccosh, deriv=(lambda ans, x: reciprocal(sinh(ans)),))
-_atanh = defop("Atanh", np.arctanh, deriv=(lambda ans, x: reciprocal(1 - x * x),))
+_asin = defop("Asin", np.arcsin, kinds="fc", deriv=(lambda ans, x: rsqrt(1 - x * x),))
+_acos = defop("Acos", np.arccos, kinds="fc", deriv=(lambda ans, x: -rsqrt(1 - x * x),))
+_atan = defop("Atan", np.arctan, kinds="fc", deriv=(lambda ans, x: reciprocal(1 + x * x),))
+_asinh = defop("Asinh", np.arcsinh, kinds="fc", deriv=(lambda ans, x: reciprocal(cosh(ans)),))
+_acosh = defop("Acosh", np.arccosh, kinds="fc", deriv=(lambda ans, x: reciprocal(sinh(ans)),))
+_atanh = defop("Atanh", np.arctanh, kinds="fc", deriv=(lambda ans, x: reciprocal(1 - x * x),))
 
 
 def asin(x: Any, name: Any = None) -> Tensor:
@@ -106,7 +102,7 @@ def _atan2_den(y: Tensor, x: Tensor) -> Tensor:
     return x * x + y * y
 
 
-_atan2 = defop("Atan2", np.arctan2,
+_atan2 = defop("Atan2", np.arctan2, kinds="f",
                deriv=(lambda ans, y, x: x / _atan2_den(y, x), lambda ans, y, x: -y / _atan2_den(y, x)),
                broadcast=True)
 
@@ -120,7 +116,7 @@ def atan2(y: Any, x: Any, name: Any = None) -> Tensor:
     >>> print(tf.math.atan2(1.0, 1.0).numpy().round(4))  # π/4
     0.7854
     """
-    return _binary(_atan2, y, x, "f")
+    return binary(_atan2, y, x)
 
 
 # --------------------------------------------------------------------------- error function family
@@ -134,9 +130,9 @@ def _special(name: str) -> Any:
     return fwd
 
 
-_erf = defop("Erf", _special("erf"), deriv=(lambda ans, x: _TWO_OVER_SQRT_PI * exp(-x * x),))
-_erfc = defop("Erfc", _special("erfc"), deriv=(lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-x * x),))
-_erfinv = defop("Erfinv", _special("erfinv"), deriv=(lambda ans, x: _SQRT_PI_OVER_TWO * exp(ans * ans),))
+_erf = defop("Erf", _special("erf"), kinds="f", deriv=(lambda ans, x: _TWO_OVER_SQRT_PI * exp(-x * x),))
+_erfc = defop("Erfc", _special("erfc"), kinds="f", deriv=(lambda ans, x: -_TWO_OVER_SQRT_PI * exp(-x * x),))
+_erfinv = defop("Erfinv", _special("erfinv"), kinds="f", deriv=(lambda ans, x: _SQRT_PI_OVER_TWO * exp(ans * ans),))
 
 
 def erf(x: Any, name: Any = None) -> Tensor:
@@ -146,27 +142,27 @@ def erf(x: Any, name: Any = None) -> Tensor:
     >>> tf.math.erf(tf.constant([0.0, 1.0])).numpy().round(4)
     array([0.    , 0.8427], dtype=float32)
     """
-    return _unary(_erf, x, "f")
+    return _unary(_erf, x)
 
 
 def erfc(x: Any, name: Any = None) -> Tensor:
     """The complementary error function ``1 - erf(x)``, accurate for large ``x``."""
-    return _unary(_erfc, x, "f")
+    return _unary(_erfc, x)
 
 
 def erfinv(x: Any, name: Any = None) -> Tensor:
     """The inverse of :func:`erf` on ``(-1, 1)``: ``±inf`` at ``±1``, NaN outside."""
-    return _unary(_erfinv, x, "f")
+    return _unary(_erfinv, x)
 
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
-_ndtri = defop("Ndtri", _special("ndtri"), deriv=(lambda ans, x: _SQRT_2PI * exp(0.5 * ans * ans),))
+_ndtri = defop("Ndtri", _special("ndtri"), kinds="f", deriv=(lambda ans, x: _SQRT_2PI * exp(0.5 * ans * ans),))
 
 
 def ndtri(x: Any, name: Any = None) -> Tensor:
     """The quantile function of the standard normal distribution (the inverse of its CDF):
     ``±inf`` at 0 and 1, NaN outside ``[0, 1]``."""
-    return _unary(_ndtri, x, "f")
+    return _unary(_ndtri, x)
 
 
 def erfcinv(x: Any, name: Any = None) -> Tensor:
@@ -206,20 +202,20 @@ def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.asarray(out).astype(np.result_type(a, x), copy=False)
 
 
-_lgamma = defop("Lgamma", _lgamma_fwd, deriv=(lambda ans, x: digamma(x),))
-_digamma = defop("Digamma", _digamma_fwd, deriv=(lambda ans, x: polygamma(1, x),))
+_lgamma = defop("Lgamma", _lgamma_fwd, kinds="f", deriv=(lambda ans, x: digamma(x),))
+_digamma = defop("Digamma", _digamma_fwd, kinds="f", deriv=(lambda ans, x: polygamma(1, x),))
 _polygamma = defop("Polygamma", _polygamma_fwd,
                    deriv=(None, lambda ans, a, x: polygamma(a + 1, x)), broadcast=True)
 
 
 def lgamma(x: Any, name: Any = None) -> Tensor:
     """``log |Γ(x)|`` (floating input; ``inf`` at 0, -1, -2, ...). Its gradient is :func:`digamma`."""
-    return _unary(_lgamma, x, "f")
+    return _unary(_lgamma, x)
 
 
 def digamma(x: Any, name: Any = None) -> Tensor:
     """``ψ(x) = d/dx log Γ(x)`` (NaN at 0, -1, -2, ...). Its gradient is ``polygamma(1, x)``."""
-    return _unary(_digamma, x, "f")
+    return _unary(_digamma, x)
 
 
 def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
@@ -280,32 +276,32 @@ def _at_zero(x: Tensor, value: float, f: Any) -> Tensor:
     return where(zero, zeros_like(x) + value, f(where(zero, ones_like(x), x)))
 
 
-_i0 = defop("BesselI0", _special("i0"), deriv=(lambda ans, x: bessel_i1(x),))
-_i0e = defop("BesselI0e", _special("i0e"), deriv=(lambda ans, x: bessel_i1e(x) - sign(x) * ans,))
-_i1 = defop("BesselI1", _special("i1"),
+_i0 = defop("BesselI0", _special("i0"), kinds="f", deriv=(lambda ans, x: bessel_i1(x),))
+_i0e = defop("BesselI0e", _special("i0e"), kinds="f", deriv=(lambda ans, x: bessel_i1e(x) - sign(x) * ans,))
+_i1 = defop("BesselI1", _special("i1"), kinds="f",
             deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0(s) - bessel_i1(s) / s),))
-_i1e = defop("BesselI1e", _special("i1e"),
+_i1e = defop("BesselI1e", _special("i1e"), kinds="f",
              deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0e(s) - bessel_i1e(s) * (sign(s) + 1 / s)),))
 
 
 def bessel_i0(x: Any, name: Any = None) -> Tensor:
     """The modified Bessel function of the first kind of order 0; its gradient is :func:`bessel_i1`."""
-    return _unary(_i0, x, "f")
+    return _unary(_i0, x)
 
 
 def bessel_i0e(x: Any, name: Any = None) -> Tensor:
     """``exp(-|x|) * bessel_i0(x)``, which does not overflow."""
-    return _unary(_i0e, x, "f")
+    return _unary(_i0e, x)
 
 
 def bessel_i1(x: Any, name: Any = None) -> Tensor:
     """The modified Bessel function of the first kind of order 1 (gradient 0.5 at 0)."""
-    return _unary(_i1, x, "f")
+    return _unary(_i1, x)
 
 
 def bessel_i1e(x: Any, name: Any = None) -> Tensor:
     """``exp(-|x|) * bessel_i1(x)``, which does not overflow (gradient 0.5 at 0)."""
-    return _unary(_i1e, x, "f")
+    return _unary(_i1e, x)
 
 
 # --------------------------------------------------------------------------- softplus
@@ -317,7 +313,7 @@ def _softplus_fwd(x: np.ndarray) -> np.ndarray:
     return np.asarray(out, x.dtype)
 
 
-_softplus = defop("Softplus", _softplus_fwd, deriv=(lambda ans, x: sigmoid(x),))
+_softplus = defop("Softplus", _softplus_fwd, kinds="f", deriv=(lambda ans, x: sigmoid(x),))
 
 
 def softplus(features: Any, name: Any = None) -> Tensor:
@@ -327,7 +323,7 @@ def softplus(features: Any, name: Any = None) -> Tensor:
     >>> tf.math.softplus(tf.constant([0.0, 1.0, 100.0])).numpy().round(4)
     array([  0.6931,   1.3133, 100.    ], dtype=float32)
     """
-    return _unary(_softplus, features, "f")
+    return _unary(_softplus, features)
 
 
 def log_sigmoid(x: Any, name: Any = None) -> Tensor:
@@ -346,13 +342,13 @@ def _x_times(f: Any) -> Any:
     return fwd
 
 
-_xlogy = defop("Xlogy", _x_times(np.log),
+_xlogy = defop("Xlogy", _x_times(np.log), kinds="fc",
                deriv=(lambda ans, x, y: xlogy(_nonzero_mask(x), y), lambda ans, x, y: xdivy(x, y)),
                broadcast=True)
-_xlog1py = defop("Xlog1py", _x_times(np.log1p),
+_xlog1py = defop("Xlog1py", _x_times(np.log1p), kinds="fc",
                  deriv=(lambda ans, x, y: xlog1py(_nonzero_mask(x), y), lambda ans, x, y: xdivy(x, 1 + y)),
                  broadcast=True)
-_xdivy = defop("Xdivy", _x_times(np.reciprocal),
+_xdivy = defop("Xdivy", _x_times(np.reciprocal), kinds="fc",
                deriv=(lambda ans, x, y: xdivy(_nonzero_mask(x), y), lambda ans, x, y: xdivy(-x, y * y)),
                broadcast=True)
 
@@ -367,17 +363,17 @@ def xlogy(x: Any, y: Any, name: Any = None) -> Tensor:
     >>> tf.math.xlogy(tf.constant([0.0, 2.0]), tf.constant([0.0, 1.0])).numpy()
     array([0., 0.], dtype=float32)
     """
-    return _binary(_xlogy, x, y, "fc")
+    return binary(_xlogy, x, y)
 
 
 def xlog1py(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * log1p(y)``, and 0 wherever ``x == 0`` (gradients as :func:`xlogy`)."""
-    return _binary(_xlog1py, x, y, "fc")
+    return binary(_xlog1py, x, y)
 
 
 def xdivy(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y``, and 0 wherever ``x == 0`` (gradients 0 there for both arguments)."""
-    return _binary(_xdivy, x, y, "fc")
+    return binary(_xdivy, x, y)
 
 
 # --------------------------------------------------------------------------- no-NaN division
@@ -398,7 +394,7 @@ def _div_no_nan_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
                   None if ty is None else ty * divide_no_nan(divide_no_nan(-x, y), y))
 
 
-_div_no_nan = defop("DivNoNan", _div_no_nan_fwd, vjp=_div_no_nan_vjp, jvp=_div_no_nan_jvp,
+_div_no_nan = defop("DivNoNan", _div_no_nan_fwd, vjp=jointly(_div_no_nan_vjp), jvp=jointly(_div_no_nan_jvp),
                     broadcast=True)
 
 
@@ -454,7 +450,7 @@ def _sqdiff_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
     return 2 * d * t
 
 
-_sqdiff = defop("SquaredDifference", _sqdiff_fwd, vjp=_sqdiff_vjp, jvp=_sqdiff_jvp, broadcast=True)
+_sqdiff = defop("SquaredDifference", _sqdiff_fwd, vjp=jointly(_sqdiff_vjp), jvp=jointly(_sqdiff_jvp), broadcast=True)
 
 
 def squared_difference(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -477,7 +473,7 @@ def _angle_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return complex_(zeros_like(g), g) / conj(x)
 
 
-_angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=lambda ts, ans, x: imag(ts[0] / x))
+_angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=(lambda t, ans, x: imag(t / x),))
 
 
 def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -499,23 +495,23 @@ def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 
 
 # --------------------------------------------------------------------------- piecewise constant
-_floor = defop("Floor", np.floor, nondiff=True)
-_ceil = defop("Ceil", np.ceil, nondiff=True)
-_round = defop("Round", np.round, nondiff=True)  # half to even, as TensorFlow
-_rint = defop("Rint", np.rint, nondiff=True)
-_is_nan = defop("IsNan", np.isnan, nondiff=True)
-_is_inf = defop("IsInf", np.isinf, nondiff=True)
-_is_finite = defop("IsFinite", np.isfinite, nondiff=True)
+_floor = defop("Floor", np.floor, kinds="f", nondiff=True)
+_ceil = defop("Ceil", np.ceil, kinds="f", nondiff=True)
+_round = defop("Round", np.round, kinds="f", nondiff=True)  # half to even, as TensorFlow
+_rint = defop("Rint", np.rint, kinds="f", nondiff=True)
+_is_nan = defop("IsNan", np.isnan, kinds="f", nondiff=True)
+_is_inf = defop("IsInf", np.isinf, kinds="f", nondiff=True)
+_is_finite = defop("IsFinite", np.isfinite, kinds="f", nondiff=True)
 
 
 def floor(x: Any, name: Any = None) -> Tensor:
     """The largest integer not greater than ``x`` (floating input). No gradient (None)."""
-    return _unary(_floor, x, "f")
+    return _unary(_floor, x)
 
 
 def ceil(x: Any, name: Any = None) -> Tensor:
     """The smallest integer not less than ``x`` (floating input). No gradient (None)."""
-    return _unary(_ceil, x, "f")
+    return _unary(_ceil, x)
 
 
 def round(x: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
@@ -530,24 +526,24 @@ def round(x: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     x = as_tensor(x)
     if x._value.dtype.kind in "iu":
         return x
-    return _unary(_round, x, "f")
+    return _unary(_round, x)
 
 
 def rint(x: Any, name: Any = None) -> Tensor:
     """The nearest integer, halves to even (floating input). No gradient (None)."""
-    return _unary(_rint, x, "f")
+    return _unary(_rint, x)
 
 
 def is_nan(x: Any, name: Any = None) -> Tensor:
     """True where ``x`` is NaN (floating input; a bool tensor, no gradient)."""
-    return _unary(_is_nan, x, "f")
+    return _unary(_is_nan, x)
 
 
 def is_inf(x: Any, name: Any = None) -> Tensor:
     """True where ``x`` is ``±inf`` (floating input; a bool tensor, no gradient)."""
-    return _unary(_is_inf, x, "f")
+    return _unary(_is_inf, x)
 
 
 def is_finite(x: Any, name: Any = None) -> Tensor:
     """True where ``x`` is neither infinite nor NaN (floating input; a bool tensor, no gradient)."""
-    return _unary(_is_finite, x, "f")
+    return _unary(_is_finite, x)
