@@ -48,7 +48,10 @@ GROUPS = (
     ("engine", ("_*", "errors.py", "dtypes.py", "diagnosis.py")),
     ("other", ("*", "*/*")),
 )
-LENGTHS = ("defop", "apply", "unary", "binary", "_backward")
+# Definitions whose length is reported: headline label -> names it has had.
+LENGTHS = {"defop": ("defop",), "apply": ("apply",), "unary": ("unary",), "binary": ("binary",),
+           "backward walk": ("_backward", "backward")}
+NAMES = {n: label for label, names in LENGTHS.items() for n in names}
 DECLARERS = ("defop",)               # functions whose calls declare an op
 OP_CLASS = "Op"                      # Op(...) outside the engine: an op built without defop
 RULE_FILES = ("*.py", "ops/*.py")    # where defop calls are read
@@ -301,9 +304,9 @@ def _lengths(trees: dict[str, ast.AST], code: dict[str, set[int]], group: dict[s
     def visit(name: str, node: ast.AST, prefix: str) -> None:
         for n in ast.iter_child_nodes(node):
             if isinstance(n, DEFS):
-                if n.name in LENGTHS:
+                if n.name in NAMES:
                     span = range(n.lineno, n.end_lineno + 1)
-                    out.append({"name": n.name, "module": name, "qualname": prefix + n.name,
+                    out.append({"name": n.name, "label": NAMES[n.name], "module": name, "qualname": prefix + n.name,
                                 "group": group[name], "line": n.lineno, "lines": len(span),
                                 "code": len(code[name].intersection(span))})
                 visit(name, n, prefix + n.name + ".")
@@ -312,7 +315,7 @@ def _lengths(trees: dict[str, ast.AST], code: dict[str, set[int]], group: dict[s
 
     for name, tree in trees.items():
         visit(name, tree, "")
-    return sorted(out, key=lambda r: (LENGTHS.index(r["name"]), r["module"], r["line"]))
+    return sorted(out, key=lambda r: (list(LENGTHS).index(r["label"]), r["module"], r["line"]))
 
 
 def _rule_forms(trees: dict[str, ast.AST]) -> dict[str, Any]:
@@ -408,10 +411,10 @@ def analyze(files: dict[str, str], source: str = "") -> dict[str, Any]:
                     for name in trees for m in re.finditer(rx, files[name + ".py"])]
                 for p, rx in PATTERNS.items()}
 
-    def longest(key: str) -> int:
-        rows = [r["lines"] for r in lengths if r["name"] == key and r["group"] == "engine"] \
-            or [r["lines"] for r in lengths if r["name"] == key]
-        return max(rows, default=0)
+    def longest(label: str) -> int:  # a module-level one in the engine first; 0: none found
+        rows = [r for r in lengths if r["label"] == label]
+        return max((r["lines"] for r in rows if r["group"] == "engine" and r["qualname"] == r["name"]),
+                   default=max((r["lines"] for r in rows), default=0))
 
     circles, circles_all = imports["circles"], imports["circles_with_local"]
     headline = {
