@@ -26,7 +26,6 @@ from ._harness import LIBS, available, machine, versions
 WORKLOADS = {m.NAME: m for m in (bench_per_op, bench_mlp, bench_jacobian, bench_import,
                                  bench_memory, bench_hvp)}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
 _TAG = "BENCH-ROWS:"
 
 
@@ -127,9 +126,8 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
             out.append(f"\n{lib}: not measured ({err}).")
         if res["skipped"]:
             out.append(f"\nNot installed here (skipped): {', '.join(res['skipped'])}.")
-    if os.path.exists(NOTES) and not smoke:
-        with open(NOTES, encoding="utf-8") as f:
-            out += ["", f.read().strip()]
+    out += ["", "What each workload measures, where the time goes and what would make it faster: "
+            "[performance.md](performance.md)."]
     return "\n".join(out) + "\n"
 
 
@@ -173,8 +171,8 @@ def run(only: list[str] | None = None, libs: list[str] | None = None, smoke: boo
 
 
 def rerender(out: str) -> None:
-    """Rewrite the report at ``out`` from the raw numbers saved beside it (e.g. after editing
-    benchmarks/NOTES.md), without measuring again."""
+    """Rewrite the report at ``out`` from the raw numbers saved beside it (e.g. after changing
+    how it is rendered), without measuring again."""
     with open(os.path.splitext(out)[0] + ".json", encoding="utf-8") as f:
         saved = json.load(f)
     with open(out, "w", encoding="utf-8") as f:

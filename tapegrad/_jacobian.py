@@ -22,10 +22,17 @@ and the working buffers of one row are compared with the available memory
 and takes the gradient with respect to the whole source: block ``i`` is then
 ``Σ_k ∂y[k, j]/∂x[i]``, which is the per-example Jacobian when examples do not interact (as
 TensorFlow assumes; :func:`tapegrad.autodiff.check_batch_independence` verifies it).
+
+Seeds: the rows of a read-only identity matrix kept between calls (:func:`_identity`, at most
+:data:`SEED_CACHE_BYTES` in all), so repeated Jacobians of one size allocate no seeds: in a
+process where glibc still returns freed blocks of a few hundred KiB to the OS, every such
+allocation is page-faulted again on every call. ``batch_jacobian`` broadcasts those rows over the
+batch axis (a view).
 """
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -45,6 +52,12 @@ DEFAULT_MEMORY_BUDGET = 256 * 2**20
 """Bytes of cotangent one Jacobian walk may hold for its largest tensor (256 MB)."""
 
 _budget = DEFAULT_MEMORY_BUDGET
+
+SEED_CACHE_BYTES = 32 * 2**20
+"""Bytes of identity seeds kept for later Jacobians (32 MB; never more than the memory budget)."""
+
+_identities: dict[tuple[int, np.dtype], np.ndarray] = {}   # least recently used first
+_identities_lock = threading.Lock()
 
 
 def set_jacobian_memory_budget(nbytes: int | None) -> int:
@@ -77,6 +90,29 @@ def _single(value: Any, what: str, method: str) -> None:
 
 
 # ---------------------------------------------------------------------------- the walks
+def _identity(n: int, dtype: np.dtype) -> np.ndarray | None:
+    """The read-only ``n × n`` identity of ``dtype``, kept for later calls; None when it exceeds
+    the cache's bound (``SEED_CACHE_BYTES`` or the memory budget, whichever is smaller), which
+    least recently used identities are dropped to honour."""
+    dtype = np.dtype(dtype)
+    cap = min(SEED_CACHE_BYTES, _budget)
+    if n * n * dtype.itemsize > cap:
+        return None
+    key = (n, dtype)
+    with _identities_lock:
+        eye = _identities.pop(key, None)
+        if eye is None:
+            eye = np.eye(n, dtype=dtype)
+            eye.flags.writeable = False
+        total = eye.nbytes + sum(e.nbytes for e in _identities.values())
+        for old in list(_identities):
+            if total <= cap:
+                break
+            total -= _identities.pop(old).nbytes
+        _identities[key] = eye
+    return eye
+
+
 def _nbytes(v: Any) -> int:
     return int(getattr(v, "nbytes", 8))
 
@@ -235,8 +271,11 @@ def jacobian(tape: GradientTape, target: Any, sources: Any,
         return _nest.pack_sequence_as(sources, [None if g is None else _empty(tshape + _value(s).shape, s)
                                                 for g, s in zip(grads, flat_s)])
     dt = t._value.dtype
+    eye = _identity(n, dt)
 
     def seed_rows(a: int, b: int) -> np.ndarray:
+        if eye is not None:
+            return eye[a:b].reshape((b - a,) + tshape)
         z = np.zeros((b - a, n), dt)
         z[np.arange(b - a), np.arange(a, b)] = 1
         return z.reshape((b - a,) + tshape)
@@ -289,8 +328,11 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
         tape._release()
         return _empty(final, s)
     dt = t._value.dtype
+    eye = _identity(m, dt)
 
     def seed_rows(a: int, c: int) -> np.ndarray:
+        if eye is not None:
+            return np.broadcast_to(eye[a:c, None, :], (c - a, b, m)).reshape((c - a, b) + rest)
         z = np.zeros((c - a, b, m), dt)
         k = np.arange(c - a)
         z[k[:, None], np.arange(b)[None, :], (a + k)[:, None]] = 1

@@ -41,3 +41,15 @@ def test_an_absent_peer_is_skipped_and_an_unknown_workload_rejected(tmp_path, mo
         assert "unknown workload 'nope'" in str(e)
     else:
         raise AssertionError("an unknown workload was accepted")
+
+
+def test_the_jacobian_is_also_timed_in_fresh_processes(tmp_path):
+    from benchmarks import bench_jacobian
+    r = bench_jacobian.fresh("tapegrad", n=8, samples=2, calls=2)   # two children, quick
+    assert r["fresh_ratio"] > 0 and r["first_ratio"] > 0 and r["fresh_jac_us"] > 0
+    res = run.run(only=["jacobian"], libs=["tapegrad"], smoke=True, inprocess=True,
+                  out=str(tmp_path / "b.md"))
+    (row,) = [r for r in res["jacobian"]["rows"] if r["lib"] == "tapegrad"]
+    assert row["ratio"] > 0 and row["fresh_ratio"] > 0
+    text = (tmp_path / "b.md").read_text(encoding="utf-8")
+    assert "Jacobian / VJP, fresh process" in text and "(fresh process)" in text

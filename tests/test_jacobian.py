@@ -750,3 +750,65 @@ def test_size_zero_target_keeps_connectivity():
     assert jx.shape == (0, 3, 0, 3) and ju is None
     jx, ju = tape.jacobian(y, [x, u], unconnected_gradients="zero")
     assert ju.shape == (0, 3, 2)
+
+
+# ---------------------------------------------------------------------------- reused identity seeds
+@pytest.fixture
+def empty_seed_cache(monkeypatch):
+    from tapegrad import _jacobian
+    monkeypatch.setattr(_jacobian, "_identities", {})
+    return _jacobian
+
+
+def test_identity_seeds_are_read_only_and_reused(empty_seed_cache):
+    jac = empty_seed_cache
+    eye = jac._identity(5, np.dtype(np.float32))
+    np.testing.assert_array_equal(eye, np.eye(5))
+    assert eye.dtype == np.float32 and not eye.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        eye[0, 0] = 2
+    assert jac._identity(5, np.float32) is eye            # the next call of that size reuses it
+    assert jac._identity(5, np.float64) is not eye        # one per (n, dtype)
+    x = tf.constant(RNG.standard_normal(5).astype(np.float32))
+    for _ in range(2):                                    # the cached rows seed the walk
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.sin(x)
+        np.testing.assert_allclose(tape.jacobian(y, x).numpy(), np.diag(np.cos(x.numpy())), rtol=1e-6)
+    np.testing.assert_array_equal(eye, np.eye(5))         # and are left as they were
+
+
+def test_identity_seed_cache_stays_within_its_bound(empty_seed_cache, monkeypatch):
+    jac = empty_seed_cache
+    monkeypatch.setattr(jac, "SEED_CACHE_BYTES", 4096)    # 512 float64 entries
+    for n in (4, 8, 16, 12, 20, 3, 22):
+        assert jac._identity(n, np.float64) is not None
+        assert sum(e.nbytes for e in jac._identities.values()) <= 4096
+    assert (22, np.dtype(np.float64)) in jac._identities   # the newest is kept, the oldest dropped
+    assert (4, np.dtype(np.float64)) not in jac._identities
+    assert jac._identity(23, np.float64) is None           # 23² entries: never cached
+    old = tf.autodiff.set_jacobian_memory_budget(256)      # a smaller budget bounds it further
+    try:
+        assert jac._identity(6, np.float64) is None and jac._identity(5, np.float64) is not None
+        assert sum(e.nbytes for e in jac._identities.values()) <= 256
+        x = tf.constant(RNG.standard_normal((3, 3)))         # too big to cache: built per walk
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        np.testing.assert_allclose(tape.jacobian(y, x).numpy().reshape(9, 9),
+                                   np.diag(2 * x.numpy().ravel()))
+    finally:
+        tf.autodiff.set_jacobian_memory_budget(old)
+
+
+@pytest.mark.parametrize("pfor", [True, False])
+def test_the_jacobian_of_a_source_by_itself_is_the_identity(pfor):
+    # the walk hands the (cached, read-only) seed straight back here: still an ordinary tensor
+    x = tf.constant(RNG.standard_normal((2, 3)))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+    j = tape.jacobian(x, x, experimental_use_pfor=pfor)
+    np.testing.assert_array_equal(j.numpy().reshape(6, 6), np.eye(6))
+    np.testing.assert_array_equal((j * 2.0).numpy().reshape(6, 6), 2 * np.eye(6))
+    bj = tape.batch_jacobian(x, x, experimental_use_pfor=pfor)
+    np.testing.assert_array_equal(bj.numpy(), np.broadcast_to(np.eye(3), (2, 3, 3)))
