@@ -15,6 +15,7 @@ from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _EMPTY: dict = {}
+_new = object.__new__
 
 class Op:
     """A primitive, declared with :func:`defop`; read-only once declared.
@@ -172,10 +173,19 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
     out = []
     ds = op.derivs
     if ds is not None:  # elementwise: g * conj(∂y/∂x_i)
+        raw = type(g) is Tensor and not (_rec.active and _rec.tls.stack)
         for i in needs:
             d = ds[i](ans, *xs, **p) if p else ds[i](ans, *xs)
-            if xs[i]._value.dtype.kind == "c":
-                d = _seam.conj(d)
+            if type(d) is Tensor:
+                dv = d._value
+                if dv.dtype.kind == "c":
+                    d = _seam.conj(d)
+                elif raw and dv.dtype is g._value.dtype:  # nobody records the walk: NumPy's product
+                    t = _new(Tensor)
+                    t._value = g._value * dv
+                    t._id = next_id()
+                    out.append(t)
+                    continue
             out.append(binary(_seam.MUL, g, d))
         return out
     rules = op.vjps
@@ -195,7 +205,7 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     if _rec.active and (stack := _rec.tls.stack):
         return _record(op, xs, p, out, stack)
     if op.nout == 1:
-        t = Tensor.__new__(Tensor)
+        t = _new(Tensor)
         t._value = out
         t._id = next_id()
         return t
@@ -215,7 +225,7 @@ def unary(op: Op, x: Any) -> Tensor:
         out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     t._value = out
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
@@ -252,7 +262,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
                     out = op.fwd(xv, y)
                 except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
                     raise _op_error(op, (x,), e) from None
-                t = Tensor.__new__(Tensor)
+                t = _new(Tensor)
                 t._value = out
                 t._id = next_id()
                 return t
@@ -273,7 +283,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
         raise _op_error(op, (x, y), e) from None
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     t._value = out
     t._id = next_id()
     if stack:
@@ -307,7 +317,7 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
 
 def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:
     if op.nout == 1:
-        ans = Tensor.__new__(Tensor)
+        ans = _new(Tensor)
         ans._value = out
         ans._id = next_id()
     else:

@@ -419,8 +419,8 @@ class GradientTape:
         ct: dict[int, Any] = {}
         owned: set[int] = set()
         for t, s in zip(flat_t, seeds):
-            if s is None:
-                s = _ones_seed(t, batch)
+            if s is None:  # (batched walks, Jacobians, always pass their seeds)
+                s = _ones_seed(t)
             accumulate(ct, owned, t._id, s)
         src_ids = {s._id for s in flat_s}
         rec = self._rec
@@ -512,12 +512,9 @@ def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
     return _seam.cast(s, t.dtype)
 
 
-def _ones_seed(t: Tensor, batch: int | None) -> Tensor:
+def _ones_seed(t: Tensor) -> Tensor:
     v = t._value
-    if batch is None:
-        return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
-    n = v.size
-    return wrap(np.eye(n, dtype=v.dtype).reshape((n,) + v.shape))
+    return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
 
 
 _NEEDS0, _NEEDS1, _NEEDS01 = (0,), (1,), (0, 1)
