@@ -25,7 +25,7 @@ from typing import Any
 MODULES = {
     "tapegrad._core": "_core.py",
     "tapegrad._tape": "_tape.py",
-    "tapegrad.ops.math_ops": "ops/math_ops.py",
+    "tapegrad.ops.math": "ops/math.py",
     "tapegrad.ops": "ops/__init__.py",
 }
 
@@ -142,7 +142,7 @@ def status() -> dict[str, str]:
 
     >>> import tapegrad
     >>> sorted(tapegrad._compiled.status())
-    ['tapegrad._core', 'tapegrad._tape', 'tapegrad.ops', 'tapegrad.ops.math_ops']
+    ['tapegrad._core', 'tapegrad._tape', 'tapegrad.ops', 'tapegrad.ops.math']
     """
     out = {}
     for name in MODULES:

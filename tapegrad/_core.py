@@ -455,7 +455,7 @@ class Tensor:
     def __iter__(self) -> Iterator["Tensor"]:
         if not self._value.ndim:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        from .ops.array_ops import unstack
+        from .ops.array import unstack
         return iter(unstack(self))
 
     def __bool__(self) -> bool:
@@ -1384,7 +1384,7 @@ class IndexedSlices:
     def _dense(self, dtype: Any = None) -> Tensor:
         if self.dense_shape is None:
             raise ValueError("Cannot densify an IndexedSlices without dense_shape.")
-        from .ops.array_ops import unsorted_segment_sum
+        from .ops.array import unsorted_segment_sum
         t = unsorted_segment_sum(self.values, self.indices, int(self.dense_shape._value[0]))
         if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
@@ -1434,7 +1434,7 @@ _CAST: Any = None  # holding tensors converts through them (_autopack)
 
 def _conj_if_complex(d: Any, ref: Tensor) -> Any:
     if ref._value.dtype.kind == "c":
-        from .ops.math_ops import conj
+        from .ops.math import conj
         return conj(d)
     return d
 

@@ -347,7 +347,7 @@ def _recompute_vjp(f: Callable, args: tuple, kwargs: dict, sources: list, dys: l
 
     Cotangents with leading batch axes (a Jacobian walk) go through one batched walk."""
     from ._tape import GradientTape, UnconnectedGradients
-    from .ops.array_ops import reshape
+    from .ops.array import reshape
     with GradientTape() as tape:
         for s in sources:
             if (s._snap if isinstance(s, Variable) else s)._value.dtype.kind in "fc":

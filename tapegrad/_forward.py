@@ -135,13 +135,13 @@ class ForwardAccumulator:
 
 
 def _cast(t: Tensor, dtype: Any) -> Tensor:
-    from .ops.math_ops import cast
+    from .ops.math import cast
     return cast(t, dtype)
 
 
 def _fit(t: Tensor, o: Tensor) -> Tensor:
-    from .ops.array_ops import broadcast_to
-    from .ops.math_ops import cast, real
+    from .ops.array import broadcast_to
+    from .ops.math import cast, real
     if t._value.dtype != o._value.dtype:
         t = real(t) if t._value.dtype.kind == "c" and o._value.dtype.kind != "c" else cast(t, o.dtype)
     if t._value.shape != o._value.shape:

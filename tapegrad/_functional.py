@@ -277,7 +277,7 @@ def _jac_rev(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) 
 
 def _jac_fwd(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) -> tuple:
     from ._core import _wrap
-    from .ops.array_ops import reshape, stack
+    from .ops.array import reshape, stack
     srcs = _sources(args, nums)
     leaves = _nest.flatten(srcs)
     value = aux = None
@@ -398,7 +398,7 @@ def check_batch_independence(f: Callable, x: Any, atol: float = 0.0) -> Tensor:
     batch_jacobian assumption violated: example 0 of
     """
     from ._jacobian import _batch_shapes
-    from .ops.array_ops import gather, reshape, transpose
+    from .ops.array import gather, reshape, transpose
     (x,) = _prepare([x], (0,), "check_batch_independence")
     with GradientTape() as tape:
         tape.watch(x)

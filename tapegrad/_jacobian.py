@@ -210,7 +210,7 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
     except BaseException as e:
         _release(tape, e)
         raise
-    from .ops.array_ops import concat, stack, transpose
+    from .ops.array import concat, stack, transpose
     out = []
     for j, ps in enumerate(parts):  # connectivity does not depend on the seeds: all None or none
         if outs[j] is not None:
@@ -238,7 +238,7 @@ def jacobian(tape: GradientTape, target: Any, sources: Any,
              experimental_use_pfor: bool = True) -> Any:
     """``GradientTape.jacobian``: one entry per source, of shape ``target.shape + source.shape``."""
     from . import _nest
-    from .ops.array_ops import reshape
+    from .ops.array import reshape
     mode = _parse_unconnected(unconnected_gradients)
     if target is None:
         raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
@@ -289,7 +289,7 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
     Unlike TensorFlow (which always gives zeros), an unconnected source gives ``None`` unless
     ``unconnected_gradients="zero"``.
     """
-    from .ops.array_ops import reshape
+    from .ops.array import reshape
     mode = _parse_unconnected(unconnected_gradients)
     if target is None:
         raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "

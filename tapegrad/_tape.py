@@ -518,7 +518,7 @@ class GradientTape(_TapeCore):
 
 
 def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
-    from .ops.math_ops import cast
+    from .ops.math import cast
     return cast(s, t.dtype)
 
 
@@ -577,7 +577,7 @@ def _accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
 
 def _add_sparse(a: Any, b: Any) -> Any:
     if type(a) is IndexedSlices and type(b) is IndexedSlices:
-        from .ops.array_ops import concat
+        from .ops.array import concat
         return IndexedSlices(concat([a.values, b.values], 0), concat([a.indices, b.indices], 0),
                              a.dense_shape)
     if type(a) is IndexedSlices:
@@ -590,7 +590,7 @@ def _add_sparse(a: Any, b: Any) -> Any:
 def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
               batch: int | None, observe: Any = None) -> dict:
     # observe(k, i, cotangent): explain mode's record of cotangent norms (i = -1: the output's)
-    from .ops.array_ops import unbroadcast
+    from .ops.array import unbroadcast
     found: dict[int, Any] = {}
     pop = ct.pop
     for k in range(len(entries) - 1, -1, -1):
@@ -661,7 +661,7 @@ def _backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
 
 def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: int) -> list:
     """VJP of an op whose rule cannot take a batch axis: one call per row, then stack."""
-    from .ops.array_ops import stack, unbroadcast
+    from .ops.array import stack, unbroadcast
     rows: list[list] = []
     for r in range(batch):
         gr = tuple(x[r] for x in g) if isinstance(g, tuple) else g[r]

@@ -27,7 +27,7 @@ import numpy as np
 from . import dtypes as _dt
 from ._core import Tensor, _wrap, apply, as_tensor, convert_to_tensor, defop
 from .errors import InvalidArgumentError
-from .ops.array_ops import _shape_arg
+from .ops.array import _shape_arg
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical"]
 

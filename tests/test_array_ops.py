@@ -1,4 +1,4 @@
-"""Array ops (tapegrad/ops/array_extra.py): values against NumPy, TensorFlow's conventions,
+"""Array ops (tapegrad/ops/indexing.py): values against NumPy, TensorFlow's conventions,
 batched (Jacobian) rules, higher order, dtypes and errors."""
 from __future__ import annotations
 

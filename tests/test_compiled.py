@@ -188,7 +188,7 @@ def test_setup_rebuilds_for_another_python_cython_or_options(setup_copy, change)
     assert not cmd._up_to_date({**SETTINGS, change: "other"})
 
 
-@pytest.mark.parametrize("path", ["_core.py", "_core.pxd", "ops/math_ops.py", "ops/__init__.py"])
+@pytest.mark.parametrize("path", ["_core.py", "_core.pxd", "ops/math.py", "ops/__init__.py"])
 def test_setup_rebuilds_after_a_source_or_declaration_changed(setup_copy, path):
     cmd = _built(setup_copy)
     with open(os.path.join("tapegrad", *path.split("/")), "a") as f:

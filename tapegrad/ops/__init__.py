@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._core import Tensor, Variable
-from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
+from . import array, linalg, math, nn, reduction
 
-_m, _a, _l = math_ops, array_ops, linalg_ops
+_m, _a, _l = math, array, linalg
 _core_ops = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__")
 
 

@@ -11,10 +11,10 @@ import numpy as np
 from .. import dtypes as _dt
 from .._core import IndexedSlices, Tensor, apply, as_tensor, binary_operands, convert_to_tensor, defop
 from ..errors import InvalidArgumentError
-from .math_ops import (add, cast, complex_, conj, imag, maximum, multiply, not_equal,
+from .math import (add, cast, complex_, conj, imag, maximum, multiply, not_equal,
                        real, rsqrt, square, zeros_like)
-from .reductions import _expand_back, _keep_shape, _reduce, reduce_sum
-from .array_ops import reshape
+from .reduction import _expand_back, _keep_shape, _reduce, reduce_sum
+from .array import reshape
 
 # --------------------------------------------------------------------------- add_n
 _add_n = defop("AddN", lambda *xs: reduce(np.add, xs),

@@ -16,11 +16,11 @@ import numpy as np
 from .. import dtypes as _dt
 from .._core import Tensor, Variable, apply, as_tensor, binary_operands, convert_to_tensor, defop
 from ..errors import InvalidArgumentError
-from .array_ops import norm_axes, reshape, squeeze
-from .math_ops import (_check_kind, abs, cast, less, ones_like, reciprocal,
+from .array import norm_axes, reshape, squeeze
+from .math import (_check_kind, abs, cast, less, ones_like, reciprocal,
                        rsqrt, sigmoid, square, tanh, where, zeros_like)
-from .reductions import reduce_mean, reduce_sum
-from .special_ops import erf
+from .reduction import reduce_mean, reduce_sum
+from .special import erf
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -33,7 +33,7 @@ def _float_features(features: Any, op: str) -> Tensor:
 
 
 # --------------------------------------------------------------------------- piecewise activations
-# Relu6Grad and LeakyReluGrad, as ReluGrad (nn_ops.py): linear in g, zeros (not None) in x
+# Relu6Grad and LeakyReluGrad, as ReluGrad (ops/nn.py): linear in g, zeros (not None) in x
 _relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
                     vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
                          lambda g2, ans, g, x: zeros_like(g2)),

@@ -1,4 +1,4 @@
-"""Op table: gather_nd/scatter_nd family, reverse, roll, repeat, one_hot, einsum (tapegrad/ops/array_extra.py)
+"""Op table: gather_nd/scatter_nd family, reverse, roll, repeat, one_hot, einsum (tapegrad/ops/indexing.py)
 and the composites built on them (boolean_mask, meshgrid, norms, clipping, tensordot)."""
 import numpy as np
 

@@ -30,8 +30,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
 from ..errors import UnimplementedError
-from .array_ops import _err, _int_list, reshape, transpose
-from .math_ops import zeros_like
+from .array import _err, _int_list, reshape, transpose
+from .math import zeros_like
 
 Pads = tuple  # ((top, bottom), (left, right))
 

@@ -16,11 +16,11 @@ from .. import dtypes as _dt
 from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, binary_operands,
                      convert_to_tensor, defop)
 from ..errors import InvalidArgumentError
-from .array_ops import (_err, _gather, _gather_grad, _int_list, _lead, _reshape, broadcast_to,
+from .array import (_err, _gather, _gather_grad, _int_list, _lead, _reshape, broadcast_to,
                         concat, gather, norm_axes, norm_axis, reshape, stack, transpose)
-from .math_ops import (_check_kind, abs as _abs, add, cast, conj, maximum, minimum, pow as _pow,
+from .math import (_check_kind, abs as _abs, add, cast, conj, maximum, minimum, pow as _pow,
                        sqrt, where, zeros_like)
-from .reductions import reduce_max, reduce_sum
+from .reduction import reduce_max, reduce_sum
 
 _INDEX_KINDS = (np.int16, np.int32, np.int64)
 
@@ -548,7 +548,7 @@ def _is_one_of(v: Any, options: tuple) -> bool:
 
 
 def _matrix_2_norm(x: Tensor, axes: tuple) -> Tensor:
-    from .linalg_decomp import svd
+    from .decompositions import svd
     nd = x._value.ndim
     rest = [i for i in range(nd) if i not in axes]
     perm = rest + list(axes)

@@ -263,7 +263,7 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: Any = Non
     perm = tuple(p % nd for p in perm)
     out = x if perm == tuple(builtins.range(nd)) else apply(_transpose, (x,), {"perm": perm})
     if conjugate:
-        from .math_ops import conj
+        from .math import conj
         out = conj(out)
     return out
 
@@ -316,7 +316,7 @@ _concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=_con
 
 
 def _concat_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math_ops import zeros_like
+    from .math import zeros_like
     return apply(_concat, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
 
 
@@ -363,7 +363,7 @@ _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=_stack_vjp)
 
 
 def _stack_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math_ops import zeros_like
+    from .math import zeros_like
     return apply(_stack, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
 
 
@@ -465,7 +465,7 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
     for m, d in zip(multiples, s):
         inter += [m, d]
     r = reshape(g, ls + tuple(inter))
-    from .reductions import reduce_sum
+    from .reduction import reduce_sum
     return reduce_sum(r, axis=[lead + 2 * i for i in builtins.range(len(s))])
 
 
@@ -743,7 +743,7 @@ def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: in
     idx = np.maximum(np.asarray(ids._value), 0)
     r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
     if (np.asarray(ids._value) < 0).any():
-        from .math_ops import where, zeros_like
+        from .math import where, zeros_like
         mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
         r = where(mask, r, zeros_like(r))
     return r
@@ -854,7 +854,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     k = s._value.dtype.kind
     if k == "b":
         raise _err("LinSpace", "start and stop must be numbers, not bool")
-    from .math_ops import _int_to_float, cast
+    from .math import _int_to_float, cast
     if k in "iu":
         s, e = _int_to_float(s), _int_to_float(e)
     nv = np.asarray(num._value if isinstance(num, (Tensor, Variable)) else num)

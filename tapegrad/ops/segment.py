@@ -1,7 +1,7 @@
 """Segment reductions: ``segment_sum/mean/max/min`` (sorted ids) and
 ``unsorted_segment_mean/max/min``.
 
-Sums and means reuse ``UnsortedSegmentSum`` (ops/array_ops.py); maxima and minima are the ops
+Sums and means reuse ``UnsortedSegmentSum`` (ops/array.py); maxima and minima are the ops
 ``UnsortedSegmentMax`` and ``UnsortedSegmentMin``, whose gradient splits equally between tied
 extremes of a segment, as TensorFlow's does. Segment ids are validated here (with
 TensorFlow's messages), so the forwards can trust them.
@@ -14,8 +14,8 @@ import numpy as np
 
 from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
 from ..errors import InvalidArgumentError
-from .array_ops import _gather, _lead, _uss, unsorted_segment_sum
-from .math_ops import _check_kind, conj, ones_like, truediv, where, zeros_like
+from .array import _gather, _lead, _uss, unsorted_segment_sum
+from .math import _check_kind, conj, ones_like, truediv, where, zeros_like
 
 
 def _err(op: str, msg: str) -> InvalidArgumentError:

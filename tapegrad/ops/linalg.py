@@ -7,7 +7,7 @@ import numpy as np
 
 from .._core import Tensor, _tls, apply, binary_operands, defop
 from ..errors import InvalidArgumentError
-from .array_ops import expand_dims, squeeze, transpose
+from .array import expand_dims, squeeze, transpose
 
 
 def _adj(v: np.ndarray) -> np.ndarray:

@@ -31,10 +31,10 @@ import numpy as np
 
 from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop, warn_once
 from ..errors import InvalidArgumentError
-from .array_ops import _lead, broadcast_to, concat, transpose
-from .linalg_ops import _mm
-from .math_ops import conj, real
-from .reductions import reduce_sum
+from .array import _lead, broadcast_to, concat, transpose
+from .linalg import _mm
+from .math import conj, real
+from .reduction import reduce_sum
 
 
 # --------------------------------------------------------------------------- helpers
@@ -631,7 +631,7 @@ def _slogdet_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
 
 
 def _cast_like(t: Tensor, like: Tensor) -> Tensor:
-    from .math_ops import cast
+    from .math import cast
     return cast(t, like.dtype)
 
 
@@ -661,7 +661,7 @@ def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A00
 def logdet(matrix: Any, name: Any = None) -> Tensor:
     """Log-determinant of each Hermitian positive-definite matrix, ``2 * sum(log(diag(cholesky)))``
     (TensorFlow computes it this way too, so a non-positive-definite input raises)."""
-    from .math_ops import log
+    from .math import log
     L = cholesky(matrix)
     d = diag_part(L)
     if d._value.dtype.kind == "c":
@@ -832,7 +832,7 @@ def _svd_thin(x: Tensor) -> tuple:
 def _imag_diag_over(p: Tensor, s: Tensor) -> Tensor:
     """``diag(i Im(p_kk) / s_k)``: the phase part of a complex SVD's derivative, which this
     library puts on ``u`` (the phases of ``u`` and ``v`` columns are not determined)."""
-    from .math_ops import complex_, imag
+    from .math import complex_, imag
     im = imag(diag_part(p)) / s
     return matrix_diag(complex_(im * 0.0, im))
 
@@ -942,8 +942,8 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = Non
     """Moore-Penrose pseudo-inverse through the SVD: singular values at or below
     ``rcond * max(s)`` (default ``rcond = 10 * max(M, N) * eps``) are treated as zero.
     Differentiable where the rank does not change (through :func:`svd`'s gradient)."""
-    from .math_ops import greater, where
-    from .reductions import reduce_max
+    from .math import greater, where
+    from .reduction import reduce_max
     x = as_tensor(a)
     _float_check(x, "Pinv")
     _rank_check(x, "Pinv")
@@ -978,7 +978,7 @@ def _qr_deep_vjp(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
     skew = m - _H(m)
     xbar = band_part(skew, -1, 0) - band_part(skew, 0, 0) - m
     if m._value.dtype.kind == "c":
-        from .math_ops import complex_, imag
+        from .math import complex_, imag
         im = imag(diag_part(m))
         xbar = xbar + matrix_diag(complex_(im * 0.0, im))
     return _rinv_right(gq + _mm(q, xbar), r)
@@ -990,7 +990,7 @@ def _qr_deep_jvp(q: Tensor, r: Tensor, da: Tensor) -> tuple:
     low = band_part(x, -1, 0) - band_part(x, 0, 0)
     om = low - _H(low)                                  # Q^H dQ: skew-Hermitian
     if x._value.dtype.kind == "c":                      # R's diagonal stays real
-        from .math_ops import complex_, imag
+        from .math import complex_, imag
         im = imag(diag_part(x))
         om = om + matrix_diag(complex_(im * 0.0, im))
     return _mm(q, om) + dar - _mm(q, x), _mm(x - om, r)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core import Tensor, apply, as_tensor, binary_operands, defop
 from ..errors import InvalidArgumentError
-from .math_ops import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
+from .math import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
                        equal, exp, imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
                        sign, where, zeros_like)
 
@@ -263,7 +263,7 @@ def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
 
 def lbeta(x: Any, name: Any = None) -> Tensor:
     """``log |B(x)| = Σ lgamma(x) - lgamma(Σ x)`` over the last axis (``-inf`` for an empty axis)."""
-    from .reductions import reduce_sum
+    from .reduction import reduce_sum
     x = as_tensor(x)
     _check_kind(x, "f", "Lgamma")
     if x._value.ndim == 0:

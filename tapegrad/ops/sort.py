@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
 from ..errors import InvalidArgumentError
-from .array_ops import norm_axis, transpose
+from .array import norm_axis, transpose
 
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:

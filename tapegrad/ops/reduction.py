@@ -8,8 +8,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._core import Tensor, _wrap, apply, as_tensor, defop
-from .array_ops import _lead, broadcast_view, norm_axes, reshape
-from .math_ops import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
+from .array import _lead, broadcast_view, norm_axes, reshape
+from .math import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
 
 
 def _keep_shape(shape: tuple, axes: tuple) -> tuple:
@@ -63,7 +63,7 @@ def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) 
     # ties share the gradient equally (TensorFlow's rule)
     y = reshape(ans, _keep_shape(x._value.shape, axes))
     ind = cast(equal(y, x), x.dtype)
-    from .reductions import reduce_sum
+    from .reduction import reduce_sum
     num = reduce_sum(ind, axis=list(axes), keepdims=True)
     return _expand_back(g, ans, x, axes) * (ind / num)
 
@@ -95,8 +95,8 @@ _min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=_minmax_jvp
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
     """∏ of the other elements in each reduced group, exact when some are zero."""
-    from .math_ops import cumprod
-    from .array_ops import transpose
+    from .math import cumprod
+    from .array import transpose
     nd = x._value.ndim
     keep = [i for i in range(nd) if i not in axes]
     perm = keep + list(axes)
@@ -111,7 +111,7 @@ def _prod_others(x: Tensor, axes: tuple) -> Tensor:
 
 
 def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    from .math_ops import conj
+    from .math import conj
     return _expand_back(g, ans, x, axes) * conj(_prod_others(x, axes))
 
 
@@ -155,7 +155,7 @@ _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
     x = as_tensor(input_tensor)
     if x._value.dtype.kind not in kinds:
-        from .math_ops import _check_kind
+        from .math import _check_kind
         _check_kind(x, kinds, op.name)
     axes = norm_axes(axis, x._value.ndim, op.name)
     return apply(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
@@ -216,7 +216,7 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
     x = as_tensor(input_tensor)
-    from .math_ops import _check_kind, abs as _abs
+    from .math import _check_kind, abs as _abs
     _check_kind(x, "fc", "reduce_variance")
     m = reduce_mean(x, axis=axis, keepdims=True)
     d = subtract(x, m)
@@ -245,7 +245,7 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
-        from .array_ops import norm_axis
+        from .array import norm_axis
         if x._value.ndim == 0:
             raise ValueError(f"{op.name}: the input is a scalar; it needs at least one axis.")
         a = norm_axis(0 if axis is None else axis, x._value.ndim, op.name)

@@ -7,10 +7,10 @@ import numpy as np
 
 from .._core import Tensor, Variable, _wrap, apply, as_tensor, binary_operands, convert_to_tensor, defop
 from ..errors import InvalidArgumentError
-from .array_ops import norm_axis
-from .math_ops import (_check_kind, _np_err, cast, exp, greater, greater_equal, log1p, multiply,
+from .array import norm_axis
+from .math import (_check_kind, _np_err, cast, exp, greater, greater_equal, log1p, multiply,
                        where, zeros_like)
-from .reductions import reduce_sum
+from .reduction import reduce_sum
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
     return apply(_relu_grad_op, (g, x))
@@ -99,7 +99,7 @@ def _sxent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor:
-    from .array_ops import expand_dims
+    from .array import expand_dims
     return expand_dims(g, -1) * (softmax(logits) - _onehot(logits, labels))
 
 
@@ -149,7 +149,7 @@ def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def _xent_vjp(g: Tensor, ans: Tensor, needs: Any, logits: Tensor, labels: Tensor) -> list:
-    from .array_ops import expand_dims
+    from .array import expand_dims
     ge = expand_dims(g, -1)
     out = []
     for i in needs:
@@ -204,7 +204,7 @@ def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, ax
     nd = lg._value.ndim
     a = norm_axis(axis, nd, "SoftmaxCrossEntropyWithLogits")
     if a != nd - 1:
-        from .array_ops import transpose
+        from .array import transpose
         perm = [i for i in range(nd) if i != a] + [a]
         lg, lb = transpose(lg, perm), transpose(lb, perm)
     return apply(_xent, (lg, lb))

@@ -667,7 +667,7 @@ _cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: 
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
-    from .array_ops import norm_axis
+    from .array import norm_axis
     x = as_tensor(x)
     _check_kind(x, "fciu", op.name)
     a = norm_axis(axis, x._value.ndim, op.name)
