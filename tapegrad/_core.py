@@ -1384,7 +1384,7 @@ class IndexedSlices:
     def _dense(self, dtype: Any = None) -> Tensor:
         if self.dense_shape is None:
             raise ValueError("Cannot densify an IndexedSlices without dense_shape.")
-        from .ops.array import unsorted_segment_sum
+        from .ops.segment import unsorted_segment_sum
         t = unsorted_segment_sum(self.values, self.indices, int(self.dense_shape._value[0]))
         if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "

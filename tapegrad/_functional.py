@@ -398,7 +398,8 @@ def check_batch_independence(f: Callable, x: Any, atol: float = 0.0) -> Tensor:
     batch_jacobian assumption violated: example 0 of
     """
     from ._jacobian import _batch_shapes
-    from .ops.array import gather, reshape, transpose
+    from .ops.array import reshape, transpose
+    from .ops.indexing import gather
     (x,) = _prepare([x], (0,), "check_batch_independence")
     with GradientTape() as tape:
         tape.watch(x)

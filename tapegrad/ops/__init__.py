@@ -1,13 +1,15 @@
-"""The op library. Each module declares a family of primitives with their rules; this module
-gives Tensor its Python operators."""
+"""The op library. Each module declares a family of primitives with their rules (one family a
+file: array, math, special, reduction, indexing, linalg, decompositions, nn, conv, segment, sort);
+this module gives Tensor its Python operators."""
 from __future__ import annotations
 
 from typing import Any
 
 from .._core import Tensor, Variable
-from . import array, linalg, math, nn, reduction
+from . import (array, conv, decompositions, indexing, linalg, math, nn, reduction, segment, sort,  # noqa: F401
+               special)
 
-_m, _a, _l = math, array, linalg
+_m, _i, _l = math, indexing, linalg
 _core_ops = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__")
 
 
@@ -60,7 +62,7 @@ _OPERATORS = {
     "__xor__": _xor, "__rxor__": _rev(_xor),
     "__lt__": _m.less, "__le__": _m.less_equal, "__gt__": _m.greater, "__ge__": _m.greater_equal,
     "__eq__": _eq, "__ne__": _ne,
-    "__getitem__": _a.getitem,
+    "__getitem__": _i.getitem,
 }
 
 for _name, _fn in _OPERATORS.items():

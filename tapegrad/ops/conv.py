@@ -33,6 +33,11 @@ from ..errors import UnimplementedError
 from .array import _err, _int_list, reshape, transpose
 from .math import zeros_like
 
+__all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
+    "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+    "max_pool", "avg_pool", "convolution"]
+
+
 Pads = tuple  # ((top, bottom), (left, right))
 
 

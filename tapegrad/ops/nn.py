@@ -1,16 +1,35 @@
-"""Activations, softmax and the cross-entropy losses (numerically stable)."""
+"""Neural-network ops (``tf.nn``): activations (relu, relu6, elu, selu, leaky_relu, softsign,
+gelu, silu), softmax and log_softmax, the cross-entropy losses (numerically stable), l2_loss,
+l2_normalize, moments, batch_normalization, bias_add and dropout.
+
+Piecewise activations are elementwise primitives whose derivatives follow TensorFlow's gradient
+kernels at the kinks (``Relu6Grad``, ``EluGrad``, ``SeluGrad``, ``LeakyReluGrad``); smooth ones
+are compositions of differentiable ops, as in TensorFlow's Python code.
+"""
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, Variable, _wrap, apply, as_tensor, binary_operands, convert_to_tensor, defop
+from .. import dtypes as _dt
+from .._core import (Tensor, Variable, _wrap, apply, as_tensor, binary_operands, convert_to_tensor,
+                     defop)
 from ..errors import InvalidArgumentError
-from .array import norm_axis
-from .math import (_check_kind, _np_err, cast, exp, greater, greater_equal, log1p, multiply,
-                       where, zeros_like)
-from .reduction import reduce_sum
+from .array import norm_axes, norm_axis, reshape, squeeze
+from .math import (_check_kind, _np_err, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
+                   maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
+                   where, zeros_like)
+from .reduction import reduce_mean, reduce_sum
+from .special import erf
+
+__all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "relu6", "elu",
+    "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
+    "batch_normalization", "bias_add", "dropout", "l2_normalize"]
+
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
     return apply(_relu_grad_op, (g, x))
@@ -228,3 +247,290 @@ def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, na
     relu_logits = where(cond, x, zeros_like(x))
     neg_abs = where(cond, -x, x)
     return relu_logits - multiply(x, z) + log1p(exp(neg_abs))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _float_features(features: Any, op: str) -> Tensor:
+    x = as_tensor(features)
+    _check_kind(x, "f", op)
+    return x
+
+
+# --------------------------------------------------------------------------- piecewise activations
+# Relu6Grad and LeakyReluGrad, as ReluGrad (above): linear in g, zeros (not None) in x
+_relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
+                    vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
+                         lambda g2, ans, g, x: zeros_like(g2)),
+                    jvp=lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
+                    if ts[0] is not None else zeros_like(ans))
+_relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
+               vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
+               jvp=lambda ts, ans, x: apply(_relu6_grad, (ts[0], x)))
+_elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
+             deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
+_selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
+              .astype(x.dtype, copy=False),
+              deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
+                                          ones_like(ans) * _SELU_SCALE),))
+_leaky_relu_grad = defop(
+    "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
+    vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
+         lambda g2, ans, g, x, alpha: zeros_like(g2)),
+    jvp=lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
+    if ts[0] is not None else zeros_like(ans))
+_leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
+                    vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
+                    jvp=lambda ts, ans, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha}))
+_softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
+                  deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
+
+
+def relu6(features: Any, name: Any = None) -> Tensor:
+    """``min(max(x, 0), 6)``; the gradient is 1 strictly between 0 and 6, else 0.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.relu6(tf.constant([-1.0, 3.0, 8.0])).numpy()
+    array([0., 3., 6.], dtype=float32)
+    """
+    x = as_tensor(features)
+    _check_kind(x, "fiu", "Relu6")
+    return apply(_relu6, (x,))
+
+
+def elu(features: Any, name: Any = None) -> Tensor:
+    """``x`` for ``x > 0``, else ``exp(x) - 1``; the gradient at 0 is 1 (TF's ``EluGrad``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.elu(tf.constant([-1.0, 2.0])).numpy().round(4)
+    array([-0.6321,  2.    ], dtype=float32)
+    """
+    return apply(_elu, (_float_features(features, "Elu"),))
+
+
+def selu(features: Any, name: Any = None) -> Tensor:
+    """Scaled ELU: ``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` with
+    ``alpha ≈ 1.6733`` and ``scale ≈ 1.0507``."""
+    return apply(_selu, (_float_features(features, "Selu"),))
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
+    """``x`` for ``x > 0``, else ``alpha * x``; the gradient at 0 is ``alpha``. Integer inputs
+    are cast to float32, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.leaky_relu(tf.constant([-1.0, 2.0])).numpy()
+    array([-0.2,  2. ], dtype=float32)
+    """
+    x = as_tensor(features)
+    if x._value.dtype.kind in "iu":
+        x = cast(x, _dt.float32)
+    _check_kind(x, "f", "LeakyRelu")
+    if isinstance(alpha, (Tensor, Variable, np.ndarray)):
+        alpha = np.asarray(convert_to_tensor(alpha)._value).item()
+    return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
+
+
+def softsign(features: Any, name: Any = None) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return apply(_softsign, (_float_features(features, "Softsign"),))
+
+
+# --------------------------------------------------------------------------- smooth activations
+def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
+    """Gaussian error linear unit ``x * Φ(x)``: ``0.5 x (1 + erf(x / √2))``, or with
+    ``approximate=True`` ``0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.gelu(tf.constant([-1.0, 0.0, 1.0])).numpy().round(4)
+    array([-0.1587,  0.    ,  0.8413], dtype=float32)
+    """
+    x = _float_features(features, "Gelu")
+    if approximate:
+        c = x._value.dtype.type(math.sqrt(2.0 / math.pi))
+        return 0.5 * x * (1.0 + tanh(c * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + erf(x / x._value.dtype.type(math.sqrt(2.0))))
+
+
+def silu(features: Any, beta: Any = 1.0, name: Any = None) -> Tensor:
+    """``x * sigmoid(beta * x)`` (also called swish).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.silu(tf.constant([0.0, 1.0])).numpy().round(4)
+    array([0.    , 0.7311], dtype=float32)
+    """
+    x = _float_features(features, "Silu")
+    if isinstance(beta, numbers.Real) and beta == 1.0:
+        return x * sigmoid(x)
+    return x * sigmoid(beta * x)
+
+
+swish = silu
+
+
+# --------------------------------------------------------------------------- losses, statistics
+def l2_loss(t: Any, name: Any = None) -> Tensor:
+    """``sum(t ** 2) / 2`` (a scalar), without the square root.
+
+    >>> import tapegrad as tf
+    >>> float(tf.nn.l2_loss(tf.constant([1.0, 2.0, 3.0])))
+    7.0
+    """
+    x = as_tensor(t)
+    _check_kind(x, "f", "L2Loss")
+    return reduce_sum(square(x)) / 2
+
+
+def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
+    """Mean and (biased) variance of ``x`` over ``axes``: ``(mean, variance)``.
+
+    float16 inputs are computed in float32 and cast back, as in TensorFlow (integer inputs give
+    integer means, as there). Derivatives of every
+    order are exact (TensorFlow stops the gradient through the mean inside the variance, which
+    gives the same first derivatives but wrong second derivatives).
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.moments(tf.constant([[1.0, 2.0], [3.0, 6.0]]), axes=[0])
+    >>> m.numpy(), v.numpy()
+    (array([2., 4.], dtype=float32), array([1., 4.], dtype=float32))
+    """
+    t = as_tensor(x)
+    _check_kind(t, "fiu", "moments")
+    ax = list(norm_axes(axes, t._value.ndim, "moments"))
+    y = cast(t, _dt.float32) if t._value.dtype == np.float16 else t
+    mean = reduce_mean(y, ax, keepdims=True)
+    variance = reduce_mean(square(y - mean), ax, keepdims=True)
+    if not keepdims:
+        mean, variance = squeeze(mean, ax), squeeze(variance, ax)
+    if t._value.dtype == np.float16:
+        mean, variance = cast(mean, _dt.float16), cast(variance, _dt.float16)
+    return mean, variance
+
+
+def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any,
+                        variance_epsilon: Any, name: Any = None) -> Tensor:
+    """``scale * (x - mean) / sqrt(variance + variance_epsilon) + offset`` (``offset`` and
+    ``scale`` may be None), computed as TensorFlow does:
+    ``x * inv + (offset - mean * inv)`` with ``inv = scale * rsqrt(variance + eps)``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.batch_normalization(tf.constant([1.0, 3.0]), 2.0, 1.0, None, None, 0.0).numpy()
+    array([-1.,  1.], dtype=float32)
+    """
+    xt = as_tensor(x)
+    _check_kind(xt, "f", "batch_normalization")
+    _, m = binary_operands(xt, mean, "batch_normalization")
+    _, v = binary_operands(xt, variance, "batch_normalization")
+    inv = rsqrt(v + variance_epsilon)
+    if scale is not None:
+        inv = inv * binary_operands(xt, scale, "batch_normalization")[1]
+    shift = -m * inv if offset is None else binary_operands(xt, offset, "batch_normalization")[1] - m * inv
+    return xt * inv + shift
+
+
+def bias_add(value: Any, bias: Any, data_format: Any = None, name: Any = None) -> Tensor:
+    """Add the 1-D ``bias`` along the channel axis of ``value`` (the last axis; axis 1 when
+    ``data_format`` starts with ``"NC"``). The gradient for ``bias`` sums over the other axes.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.bias_add(tf.zeros([2, 3]), tf.constant([1.0, 2.0, 3.0])).numpy()[0]
+    array([1., 2., 3.], dtype=float32)
+    """
+    v, b = binary_operands(value, bias, "BiasAdd")
+    _check_kind(v, "fciu", "BiasAdd")
+    vs, bs = v._value.shape, b._value.shape
+    if data_format is not None and not (isinstance(data_format, str) and data_format.startswith("N")):
+        raise ValueError(f"bias_add: data_format must be None, 'N...C' or 'NC...', got {data_format!r}.")
+    first = data_format is not None and data_format.startswith("NC")
+    if len(vs) < (3 if first else 2):
+        raise InvalidArgumentError(None, None, f"Input tensor must be at least {3 if first else 2}D: "
+                                   f"{list(vs)} [Op:BiasAdd]")
+    if len(bs) != 1:
+        raise InvalidArgumentError(None, None, f"Biases must be 1D: {list(bs)} [Op:BiasAdd]")
+    axis = 1 if first else len(vs) - 1
+    if bs[0] != vs[axis]:
+        raise InvalidArgumentError(None, None, f"Must provide as many biases as the channel dimension "
+                                   f"of the input tensor: {list(bs)} vs. {list(vs)} (channel axis "
+                                   f"{axis}) [Op:BiasAdd]")
+    if first:
+        b = reshape(b, (bs[0],) + (1,) * (len(vs) - 2))
+    return v + b
+
+
+def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: Any = None) -> Tensor:
+    """Zero each element with probability ``rate`` and scale the rest by ``1 / (1 - rate)``.
+
+    ``noise_shape`` (broadcastable to ``x``'s shape) shares the random decision along axes
+    of size 1; ``seed`` is an op-level seed (see :func:`tapegrad.random.set_seed`). A ``rate`` of
+    exactly 0 returns ``x``. The gradient is the same mask times the same scale.
+
+    >>> import tapegrad as tf
+    >>> tf.random.set_seed(0)
+    >>> y = tf.nn.dropout(tf.ones([1000]), rate=0.5)
+    >>> sorted(set(y.numpy().tolist()))
+    [0.0, 2.0]
+    """
+    from .. import random as _random
+    xt = as_tensor(x)
+    if xt._value.dtype.kind != "f":
+        raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. "
+                         f"Received: x_dtype={xt.dtype.name}")
+    if isinstance(rate, numbers.Real) and not isinstance(rate, bool):
+        if not 0 <= rate < 1:
+            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={rate}")
+        if rate == 0:
+            return xt
+        keep = xt * xt._value.dtype.type(1 / (1 - rate))
+        r = xt._value.dtype.type(rate)
+    else:
+        rt = as_tensor(rate)
+        if rt._value.ndim:
+            raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+        if rt._value.dtype != xt._value.dtype:
+            rt = cast(rt, xt.dtype)
+        keep = xt / (1 - rt)
+        r = rt._value
+    shape = xt._value.shape
+    if noise_shape is not None:
+        ns = list(noise_shape.numpy() if isinstance(noise_shape, Tensor) else noise_shape)
+        if len(ns) == len(shape):
+            ns = [s if d is None else d for d, s in zip(ns, shape)]
+        shape = tuple(int(d) for d in ns)
+    try:
+        np.broadcast_shapes(shape, xt._value.shape)
+    except ValueError:
+        raise InvalidArgumentError(None, None, f"noise_shape {list(shape)} is not broadcastable to "
+                                   f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
+    u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
+    mask = convert_to_tensor(np.broadcast_to(np.asarray(u._value) >= r, xt._value.shape))
+    return where(mask, keep, zeros_like(keep))
+
+
+# --------------------------------------------------------------------------- l2_normalize
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = None,
+                 dim: Any = None) -> Tensor:
+    """``x / sqrt(max(Σ |x|², epsilon))`` over ``axis`` (all axes when None).
+
+    ``epsilon`` keeps the result finite at 0: there the output is 0 and the gradient
+    ``1 / sqrt(epsilon)`` times the cotangent. ``dim`` is TensorFlow's deprecated name for ``axis``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.l2_normalize(tf.constant([3.0, 4.0])).numpy().round(4)
+    array([0.6, 0.8], dtype=float32)
+    """
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("l2_normalize: give axis or its deprecated name dim, not both.")
+        axis = dim
+    x = as_tensor(x)
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"l2_normalize needs a floating or complex tensor, got {x.dtype.name}; cast it "
+                        "first, e.g. tf.cast(x, tf.float32).")
+    if x._value.dtype.kind == "c":
+        re, im = real(x), imag(x)
+        inv = rsqrt(maximum(reduce_sum(square(re) + square(im), axis, keepdims=True), epsilon))
+        return complex_(re * inv, im * inv)
+    return x * rsqrt(maximum(reduce_sum(square(x), axis, keepdims=True), epsilon))

@@ -1,4 +1,6 @@
-"""Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
+"""Reductions over axes: sum, mean, max, min, prod, logsumexp, any, all, std, variance,
+Euclidean norm, count_nonzero, argmax and argmin.
+"""
 from __future__ import annotations
 
 import math
@@ -9,7 +11,12 @@ import numpy as np
 from .. import dtypes as _dt
 from .._core import Tensor, _wrap, apply, as_tensor, defop
 from .array import _lead, broadcast_view, norm_axes, reshape
-from .math import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
+from .math import (_np_err, cast, complex_, conj, equal, exp, not_equal, real, sqrt, square,
+                   subtract, zeros_like)
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+    "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax",
+    "argmin", "reduce_euclidean_norm", "count_nonzero"]
 
 
 def _keep_shape(shape: tuple, axes: tuple) -> tuple:
@@ -63,7 +70,6 @@ def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) 
     # ties share the gradient equally (TensorFlow's rule)
     y = reshape(ans, _keep_shape(x._value.shape, axes))
     ind = cast(equal(y, x), x.dtype)
-    from .reduction import reduce_sum
     num = reduce_sum(ind, axis=list(axes), keepdims=True)
     return _expand_back(g, ans, x, axes) * (ind / num)
 
@@ -264,5 +270,67 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 argmax = _arg(np.argmax, np.fmax, "ArgMax")
 argmin = _arg(np.argmin, np.fmin, "ArgMin")
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp",
-           "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax", "argmin", "multiply"]
+
+# --------------------------------------------------------------------------- Euclidean norm
+def _enorm_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+    if x.dtype.kind == "c":
+        s = np.sum((x * np.conj(x)).real, axis=axes, keepdims=keepdims)
+        return np.asarray(np.sqrt(s)).astype(x.dtype)
+    if x.dtype.kind in "iu":  # integer result, truncated, as TensorFlow
+        s = np.sum(x.astype(np.float64) ** 2, axis=axes, keepdims=keepdims)
+        return np.asarray(np.floor(np.sqrt(s))).astype(x.dtype)
+    return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdims)), x.dtype)
+
+
+def _as_c(r: Tensor) -> Tensor:
+    return complex_(r, zeros_like(r))
+
+
+def _enorm_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    # x / |x| * g (NaN where the norm is 0, as in TensorFlow); for complex x the norm is real,
+    # so only the real part of g matters
+    ge = _expand_back(g, ans, x, axes)
+    if x._value.dtype.kind == "c":
+        ge = _as_c(real(ge))
+    return x * ge / reshape(ans, _keep_shape(x._value.shape, axes))
+
+
+def _enorm_jvp(ts: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    t = ts[0]
+    inner = real(conj(x) * t) if x._value.dtype.kind == "c" else x * t
+    s = reduce_sum(inner, axis=list(axes), keepdims=keepdims)
+    return (_as_c(s) if x._value.dtype.kind == "c" else s) / ans
+
+
+_enorm = defop("EuclideanNorm", _enorm_fwd, vjp=(_enorm_vjp,), jvp=_enorm_jvp)
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: Any = None) -> Tensor:
+    """``sqrt(Σ |x|²)`` over ``axis`` (all axes when None).
+
+    Integer input gives an integer (truncated) result; complex input a complex tensor with a zero
+    imaginary part. The gradient ``x / norm`` is NaN where the norm is 0, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0], [5.0, 12.0]]), axis=1).numpy()
+    array([ 5., 13.], dtype=float32)
+    """
+    return _reduce(_enorm, input_tensor, axis, keepdims, "fciu")
+
+
+# --------------------------------------------------------------------------- count_nonzero
+def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = _dt.int64,  # noqa: A002
+                  name: Any = None) -> Tensor:
+    """The number of nonzero entries (``True`` for bool input; NaN counts) over ``axis``.
+
+    Returns ``dtype`` (int64 by default); no gradient.
+
+    >>> import tapegrad as tf
+    >>> tf.math.count_nonzero(tf.constant([[0.0, 1.0], [2.0, 0.0]]), axis=0).numpy()
+    array([1, 1])
+    """
+    x = as_tensor(input)
+    nz = not_equal(x, zeros_like(x))
+    n = reduce_sum(cast(nz, _dt.int64), axis=axis, keepdims=bool(keepdims))
+    return cast(n, dtype)

@@ -17,6 +17,8 @@ from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
 from ..errors import InvalidArgumentError
 from .array import norm_axis, transpose
 
+__all__ = ["sort", "argsort", "top_k"]
+
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:
     """``idx`` with leading length-1 axes so it broadcasts against an array of rank ``ndim``."""
