@@ -5,9 +5,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Tensor, Variable
-from . import (array, conv, decompositions, indexing, linalg, math, nn, reduction, segment, sort,  # noqa: F401
-               special)
+from .._core import REGISTRY, Tensor, Variable
+
+DECLARED_IN: dict[str, str] = {}  # op name -> the family (module name here) that declares it
+
+
+def _declares(family: Any) -> None:
+    """Record the ops registered so far and not yet recorded as ``family``'s. The families are
+    imported below in an order where each one's module-level imports are already loaded, so the
+    ops that enter the registry while one loads are its own."""
+    for name in REGISTRY:
+        DECLARED_IN.setdefault(name, family.__name__.rsplit(".", 1)[1])
+
+
+from . import array  # noqa: E402
+_declares(array)
+from . import math  # noqa: E402
+_declares(math)
+from . import reduction  # noqa: E402
+_declares(reduction)
+from . import special  # noqa: E402
+_declares(special)
+from . import indexing  # noqa: E402
+_declares(indexing)
+from . import linalg  # noqa: E402
+_declares(linalg)
+from . import decompositions  # noqa: E402
+_declares(decompositions)
+from . import sort  # noqa: E402
+_declares(sort)
+from . import segment  # noqa: E402
+_declares(segment)
+from . import nn  # noqa: E402
+_declares(nn)
+from . import conv  # noqa: E402
+_declares(conv)
 
 _m, _i, _l = math, indexing, linalg
 _core_ops = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__")
