@@ -29,28 +29,26 @@ from ._walk import UnconnectedGradients
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from . import ops as _ops  # binds Tensor operators
-from .ops.array_ops import (broadcast_to, concat, expand_dims, eye, fill, gather, identity, linspace,
-                            ones, pad, range, rank, reshape, shape, size, slice, split, squeeze,
-                            stack, stop_gradient, tile, transpose, unique, unsorted_segment_sum, unstack,
-                            zeros)
-from .ops.linalg_ops import matmul
-from .ops.array_extra import (boolean_mask, clip_by_global_norm, clip_by_norm, einsum, gather_nd,
-                              meshgrid, norm, one_hot, repeat, reverse, roll, scatter_nd,
-                              sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_update,
-                              tensordot)
-from .ops.math_ops import (abs, add, cast, clip_by_value, complex_ as complex, conj, cos, cumprod,  # noqa: A004
-                           cumsum, divide, equal, exp, floordiv, greater, greater_equal, imag, less,
-                           less_equal, log, logical_and, logical_not, logical_or, maximum, minimum,
-                           mod, multiply, negative, not_equal, ones_like, pow, real, reciprocal,
-                           saturate_cast, sigmoid, sign, sin, sqrt, square, subtract, tan, tanh,
-                           truediv, where, zeros_like)
-from .ops.reductions import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
-                             reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
-                             reduce_variance)
-from .ops.special_ops import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, floor,  # noqa: E402
-                              round, sinh)
-from .ops.sort_ops import argsort, sort  # noqa: E402
-from .ops.combine_ops import add_n  # noqa: E402
+from .ops.array import (broadcast_to, concat, expand_dims, eye, fill, identity, linspace, meshgrid,
+                        one_hot, ones, pad, range, rank, repeat, reshape, reverse, roll, sequence_mask,
+                        shape, size, split, squeeze, stack, stop_gradient, tile, transpose, unique,
+                        unstack, zeros)
+from .ops.indexing import (boolean_mask, gather, gather_nd, scatter_nd, slice,
+                           tensor_scatter_nd_add, tensor_scatter_nd_update)
+from .ops.linalg import einsum, matmul, norm, tensordot
+from .ops.math import (abs, add, add_n, cast, clip_by_global_norm, clip_by_norm, clip_by_value,  # noqa: A004
+                       complex_ as complex, conj, cos, cumprod, cumsum, divide, equal, exp, floordiv,
+                       greater, greater_equal, imag, less, less_equal, log, logical_and, logical_not,
+                       logical_or, maximum, minimum, mod, multiply, negative, not_equal, ones_like,
+                       pow, real, reciprocal, saturate_cast, sigmoid, sign, sin, sqrt, square,
+                       subtract, tan, tanh, truediv, where, zeros_like)
+from .ops.reduction import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+                            reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
+                            reduce_variance)
+from .ops.segment import unsorted_segment_sum
+from .ops.sort import argsort, sort  # noqa: E402
+from .ops.special import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, floor,  # noqa: E402
+                          round, sinh)
 from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
 from . import test  # noqa: E402
 from . import _numpy_interop  # noqa: E402,F401  (NumPy ufuncs/functions on tensors stay on the tape)

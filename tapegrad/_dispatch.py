@@ -5,6 +5,7 @@ the call to the active recorders (``_recorders``).
 from __future__ import annotations
 
 import builtins
+import sys
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -23,11 +24,12 @@ class Op:
     ``derivs``, ``vjps``, ``joint``: the reverse-mode rule, in one of the three forms of
     :func:`defop` (the others None); ``jvp``: the forward-mode rule, always ``jvp(ts, ans, *xs,
     **p)`` with ``ts`` one tangent or None per input (built by defop from the declared form);
-    ``diff``: per input, whether it is differentiable (None: all are).
+    ``diff``: per input, whether it is differentiable (None: all are); ``module``: the module
+    that declared it (its family).
     """
 
     __slots__ = ("name", "fwd", "nout", "kinds", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
-                 "derivs", "vjps", "joint", "jvp")
+                 "derivs", "vjps", "joint", "jvp", "module")
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
@@ -86,6 +88,7 @@ def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = No
     op.name, op.fwd, op.nout, op.kinds, op.bcast, op.batch_ok = name, fwd, nout, kinds, broadcast, batch_ok
     op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     op.nondiff = builtins.bool(nondiff)
+    op.module = sys._getframe(1).f_globals.get("__name__", "")
     op.derivs = op.vjps = op.joint = op.jvp = op.diff = None
     if deriv is not None:
         op.derivs = tuple(deriv)

@@ -23,7 +23,10 @@ from ._convert import convert_to_tensor
 from ._tensor import Tensor, wrap as _wrap
 from ._variable import Variable
 from ._forward import ForwardAccumulator
+from ._jacobian import _batch_shapes
 from ._tape import GradientTape
+from .ops.array import reshape, stack, transpose
+from .ops.indexing import gather
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacobian", "jacrev", "jacfwd", "hessian", "hvp",
            "check_batch_independence"]
@@ -277,7 +280,6 @@ def _jac_rev(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) 
 
 
 def _jac_fwd(f: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool) -> tuple:
-    from .ops.array_ops import reshape, stack
     srcs = _sources(args, nums)
     leaves = _nest.flatten(srcs)
     value = aux = None
@@ -397,8 +399,6 @@ def check_batch_independence(f: Callable, x: Any, atol: float = 0.0) -> Tensor:
     ...     print(str(e)[:48])
     batch_jacobian assumption violated: example 0 of
     """
-    from ._jacobian import _batch_shapes
-    from .ops.array_ops import gather, reshape, transpose
     (x,) = _prepare([x], (0,), "check_batch_independence")
     with GradientTape() as tape:
         tape.watch(x)

@@ -1,15 +1,16 @@
 """``tapegrad.linalg``: matrix products and decompositions (TensorFlow's ``tf.linalg``)."""
 import typing as _typing
 
-from .ops.array_ops import eye  # noqa: F401
-from .ops.linalg_ops import matmul, matvec  # noqa: F401
-from .ops.linalg_decomp import (  # noqa: F401
-    adjoint, band_part, cholesky, cholesky_solve, cross, det, diag_part, eigh, eigvalsh, expm,
-    fill_triangular, fill_triangular_inverse, inv, logdet, lstsq, matrix_transpose, pinv, qr,
-    set_diag, slogdet, solve, svd, trace, triangular_solve,
+from .ops.array import eye  # noqa: F401
+from .ops.decompositions import (  # noqa: F401
+    cholesky, cholesky_solve, det, eigh, eigvalsh, expm, inv, logdet, lstsq, pinv, qr, slogdet,
+    solve, svd, triangular_solve,
 )
-from .ops.linalg_decomp import matrix_diag as diag  # noqa: F401
-from .ops.array_extra import einsum, global_norm, norm, tensordot  # noqa: F401
+from .ops.linalg import (  # noqa: F401
+    adjoint, band_part, cross, diag_part, einsum, fill_triangular, fill_triangular_inverse,
+    global_norm, matmul, matrix_transpose, matvec, norm, set_diag, tensordot, trace,
+)
+from .ops.linalg import matrix_diag as diag  # noqa: F401
 
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -1,23 +1,20 @@
 """``tapegrad.nn``: activations, softmax and losses (TensorFlow's ``tf.nn``)."""
 import typing as _typing
 
-from .ops.math_ops import sigmoid, tanh  # noqa: F401
-from .ops.special_ops import softplus  # noqa: F401
-from .ops.sort_ops import top_k  # noqa: F401
-from .ops.combine_ops import l2_normalize  # noqa: F401
-from .ops.nn_ops import (  # noqa: F401
-    log_softmax, relu, sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
-    sparse_softmax_cross_entropy_with_logits,
+from .ops.conv import (  # noqa: F401
+    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d,
+    conv2d_transpose, convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d,
+    separable_conv2d,
 )
-from .ops.array_extra import embedding_lookup  # noqa: F401
-from .ops.nn_extra import (  # noqa: F401
-    batch_normalization, bias_add, dropout, elu, gelu, l2_loss, leaky_relu, moments, relu6, selu,
-    silu, softsign, swish,
+from .ops.indexing import embedding_lookup  # noqa: F401
+from .ops.math import sigmoid, tanh  # noqa: F401
+from .ops.nn import (  # noqa: F401
+    batch_normalization, bias_add, dropout, elu, gelu, l2_loss, l2_normalize, leaky_relu,
+    log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
+    softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
 )
-from .ops.conv_ops import (  # noqa: F401
-    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d, conv2d_transpose,
-    convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d, separable_conv2d,
-)
+from .ops.sort import top_k  # noqa: F401
+from .ops.special import softplus  # noqa: F401
 
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import dtypes as _dt
-from ._core import Tensor, _wrap, apply, as_tensor, convert_to_tensor, defop
+from ._convert import as_tensor, convert_to_tensor
+from ._dispatch import apply, defop
+from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array_ops import _shape_arg
+from .ops.array import _shape_arg
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical"]
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad._core import REGISTRY
+from tapegrad._dispatch import REGISTRY
 
 
 def c(a):

@@ -9,7 +9,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad import diagnosis
-from tapegrad._core import REGISTRY
+from tapegrad._dispatch import REGISTRY
 
 
 def here():
@@ -241,7 +241,7 @@ def test_stop_recording_in_explain_mode_still_records_after_it():
             c = x * x
         y = c * x
     assert float(tape.gradient(y, x)) == 4.0
-    from tapegrad._core import _tls
+    from tapegrad._recorders import tls as _tls
     assert _tls.stack == []
 
 

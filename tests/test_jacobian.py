@@ -505,7 +505,7 @@ def test_batch_jacobian_degenerate_shapes():
 # ---------------------------------------------------------------------------- matmul fast path
 @pytest.mark.parametrize("case", ["diag_left", "diag_right", "onehot_cols", "onehot_rows"])
 def test_matmul_with_diagonal_operand_is_exact(case):
-    from tapegrad.ops.linalg_ops import _diag_product
+    from tapegrad.ops.linalg import _diag_product
     n = 20
     d = np.diag(RNG.standard_normal(n))
     w = RNG.standard_normal((n, n))
@@ -556,7 +556,7 @@ def test_benchmark_ratio_is_small():
 def test_unbroadcast_with_kept_leading_axis_has_derivatives():
     """The engine sums a batched cotangent back with ``lead=1`` (the Jacobian's row axis); its
     VJP must put the summed axes back after the kept one (nested Jacobians go through it)."""
-    from tapegrad.ops.array_ops import unbroadcast
+    from tapegrad.ops.array import unbroadcast
     g = c(RNG.standard_normal((4, 2, 5, 3)))
     out = unbroadcast(g, (4, 1, 3), lead=1)
     np.testing.assert_allclose(out.numpy(), g.numpy().sum(axis=(1, 2))[:, None, :])

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad._core import REGISTRY
+from tapegrad._dispatch import REGISTRY
 
 from optable import OpCase, all_cases
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad._core import REGISTRY
+from tapegrad._dispatch import REGISTRY
 
 _HERE = os.path.dirname(__file__)
 _spec = importlib.util.spec_from_file_location(

@@ -1,4 +1,5 @@
-"""The op library. Each module declares a family of primitives with their rules; this module
+"""The op library, one family a file: array, math, special, reduction, indexing, linalg,
+decompositions, nn, conv, segment, sort (docs/contributing.md says what goes where). This module
 binds the ops the engine needs (``tapegrad/_seam.py``) and gives Tensor and Variable their Python
 operators."""
 from __future__ import annotations
@@ -6,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _seam
+from .._dispatch import REGISTRY  # noqa: F401  (op name -> Op; Op.module names its family)
 from .._tensor import Tensor
 from .._variable import Variable
-from . import array_ops, linalg_ops, math_ops, nn_ops, reductions
+# (in dependency order: each family imports only those before it at module level)
+from . import array, math, reduction, special, indexing, linalg, decompositions, sort, segment, nn, conv  # noqa: F401,E501
 
-_m, _a, _l = math_ops, array_ops, linalg_ops
+_m, _a, _i, _l, _s = math, array, indexing, linalg, segment
 
 
 def _rev(f: Any) -> Any:
@@ -62,7 +65,7 @@ _OPERATORS = {
     "__xor__": _xor, "__rxor__": _rev(_xor),
     "__lt__": _m.less, "__le__": _m.less_equal, "__gt__": _m.greater, "__ge__": _m.greater_equal,
     "__eq__": _eq, "__ne__": _ne,
-    "__getitem__": _a.getitem,
+    "__getitem__": _i.getitem,
 }
 
 for _name, _fn in _OPERATORS.items():
@@ -72,4 +75,4 @@ for _name, _fn in _OPERATORS.items():
 
 _seam.bind(MUL=_m._mul, conj=_m.conj, stack=_a.stack, concat=_a.concat, cast=_m.cast, real=_m.real,
            broadcast_to=_a.broadcast_to, unbroadcast=_a.unbroadcast, reshape=_a.reshape,
-           transpose=_a.transpose, unstack=_a.unstack, unsorted_segment_sum=_a.unsorted_segment_sum)
+           transpose=_a.transpose, unstack=_a.unstack, unsorted_segment_sum=_s.unsorted_segment_sum)

@@ -1,11 +1,11 @@
-"""Shape and indexing ops: reshape, transpose, concat, stack, slicing, gather, pad, creation.
+"""Array ops: shapes, broadcasting, reshape/transpose/squeeze, concat/stack/split/unstack,
+tile, pad, reverse, roll, repeat, one_hot, sequence_mask, meshgrid, creation (zeros, fill, range,
+linspace, eye), unique, and the ``StridedSlice`` primitive that the rules here cut cotangents with.
 
 Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jacobian walk;
 ``_lead(g, ans)`` is their number, and rules keep those axes in front.
 """
 from __future__ import annotations
-
-from .._dispatch import jointly
 
 import builtins
 import math
@@ -14,9 +14,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core, _memory, dtypes as _dt
-from .._core import (IndexedSlices, Tensor, Variable, _wrap, apply, as_tensor, convert_to_tensor, defop)
+from .. import _memory, dtypes as _dt
+from .._convert import as_tensor, convert_to_tensor
+from .._dispatch import apply, defop, jointly
+from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._variable import Variable
 from ..errors import InvalidArgumentError
+
+__all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "identity",
+    "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
+    "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
+    "one_hot", "sequence_mask", "meshgrid"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -265,7 +273,7 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: Any = Non
     perm = tuple(p % nd for p in perm)
     out = x if perm == tuple(builtins.range(nd)) else apply(_transpose, (x,), {"perm": perm})
     if conjugate:
-        from .math_ops import conj
+        from .math import conj
         out = conj(out)
     return out
 
@@ -318,7 +326,7 @@ _concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=join
 
 
 def _concat_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math_ops import zeros_like
+    from .math import zeros_like
     return apply(_concat, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
 
 
@@ -365,7 +373,7 @@ _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_
 
 
 def _stack_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math_ops import zeros_like
+    from .math import zeros_like
     return apply(_stack, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
 
 
@@ -466,7 +474,7 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
     for m, d in zip(multiples, s):
         inter += [m, d]
     r = reshape(g, ls + tuple(inter))
-    from .reductions import reduce_sum
+    from .reduction import reduce_sum
     return reduce_sum(r, axis=[lead + 2 * i for i in builtins.range(len(s))])
 
 
@@ -492,6 +500,7 @@ def _pad_fwd(x: np.ndarray, pads: tuple, mode: str, value: Any) -> np.ndarray:
 
 
 def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: Any) -> Tensor:
+    from .segment import unsorted_segment_sum
     lead = _lead(g, ans)
     if mode == "constant":
         idx = (builtins.slice(None),) * lead + tuple(builtins.slice(b, b + d) for (b, _), d in zip(pads, x._value.shape))
@@ -554,220 +563,6 @@ _slice = defop("StridedSlice", lambda x, key: x[key],
 def _slice_raw(x: Tensor, key: tuple) -> Tensor:
     """Slice with an already normalized key (rules put ``slice(None)`` first for batch axes)."""
     return apply(_slice, (x,), {"key": key})
-
-
-def _normalize_key(x: Tensor, key: Any) -> tuple:
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    for k in key:
-        if k is None or k is Ellipsis or type(k) is builtins.slice and all(
-                v is None or isinstance(v, (int, np.integer)) for v in (k.start, k.stop, k.step)):
-            if type(k) is builtins.slice and k.step == 0:
-                raise ValueError("slice step cannot be zero")
-            out.append(k)
-        elif type(k) is builtins.slice:
-            out.append(builtins.slice(*(None if v is None else _index_int(v) for v in (k.start, k.stop, k.step))))
-        elif isinstance(k, (bool, np.bool_)):
-            raise TypeError(_INDEX_MSG.format(k=k))
-        elif isinstance(k, (int, np.integer)):
-            out.append(int(k))
-        else:
-            out.append(_index_int(k))
-    # range checks for integer indices, as TensorFlow does
-    shape = x._value.shape
-    dim = 0
-    n_real = builtins.sum(1 for k in out if k is not None and k is not Ellipsis)
-    if n_real > len(shape):
-        raise _err("StridedSlice", f"Index out of range using input dim {len(shape)}; input has only "
-                                   f"{len(shape)} dims")
-    for k in out:
-        if k is Ellipsis:
-            dim = len(shape) - builtins.sum(1 for q in out[out.index(Ellipsis) + 1:] if q is not None)
-            continue
-        if k is None:
-            continue
-        if isinstance(k, int) and not -shape[dim] <= k < shape[dim]:
-            raise _err("StridedSlice", f"slice index {k} of dimension {dim} out of bounds (size "
-                                       f"{shape[dim]})")
-        dim += 1
-    return tuple(out)
-
-
-_INDEX_MSG = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
-              "tf.int32/tf.int64 tensors are valid indices, got {k!r}. To pick several entries "
-              "along an axis use tf.gather(x, indices, axis=...); for a mask use tf.boolean_mask.")
-
-
-def _index_int(k: Any) -> int:
-    if isinstance(k, Variable):
-        k = k._read()
-    if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
-        return int(k._value)
-    raise TypeError(_INDEX_MSG.format(k=k))
-
-
-def getitem(x: Any, key: Any) -> Tensor:
-    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors."""
-    x = as_tensor(x)
-    k = _normalize_key(x, key)
-    return apply(_slice, (x,), {"key": k})
-
-
-def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # noqa: A001
-    """``input_[begin[i]:begin[i]+size[i]]`` on every axis (``size[i] = -1`` means to the end)."""
-    x = as_tensor(input_)
-    b = _int_list(begin, "slice: begin")
-    s = _int_list(size, "slice: size")
-    shape = x._value.shape
-    if len(b) != len(shape) or len(s) != len(shape):
-        raise _err("Slice", f"begin and size must have one entry per axis of the input, of shape "
-                            f"{list(shape)}; got begin={b}, size={s}")
-    for i, (bb, ss, d) in enumerate(zip(b, s, shape)):   # NumPy would clip silently; TF checks
-        if not 0 <= bb <= d:
-            raise _err("Slice", f"Expected begin[{i}] in [0, {d}], but got {bb}")
-        if ss != -1 and not 0 <= ss <= d - bb:
-            raise _err("Slice", f"Expected size[{i}] in [0, {d - bb}], but got {ss}")
-    key = tuple(builtins.slice(bb, None if ss == -1 else bb + ss) for bb, ss in zip(b, s))
-    return apply(_slice, (x,), {"key": key})
-
-
-# --------------------------------------------------------------------------- gather / segments
-def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> np.ndarray:
-    if batch_dims == 0:
-        return np.take(p, idx, axis=axis)
-    # batch_dims > 0: leading batch axes shared by params and indices
-    bshape = p.shape[:batch_dims]
-    nb = int(np.prod(bshape, dtype=np.int64))
-    pf = p.reshape((nb,) + p.shape[batch_dims:])
-    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
-    out = [np.take(pf[b], jf[b], axis=axis - batch_dims) for b in builtins.range(nb)]
-    rest = np.take(pf[:1].reshape(p.shape[batch_dims:]) if nb else np.zeros(p.shape[batch_dims:], p.dtype),
-                   jf[0] if nb else np.zeros(idx.shape[batch_dims:], idx.dtype), axis=axis - batch_dims).shape
-    return np.stack(out).reshape(bshape + rest) if nb else np.zeros(bshape + rest, p.dtype)
-
-
-def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Any:
-    lead = _lead(g, ans)
-    pshape = p._value.shape
-    if lead == 0 and axis == 0 and batch_dims == 0:
-        vals = reshape(g, (idx._value.size,) + pshape[1:])
-        return IndexedSlices(vals, _wrap(idx._value.reshape(-1).astype(np.int32) if idx._value.dtype == np.int32 else idx._value.reshape(-1)),
-                             _wrap(np.asarray(pshape, np.int32)))
-    return apply(_gather_grad, (g, idx), {"shape": pshape, "axis": axis, "batch_dims": batch_dims})
-
-
-def _gather_grad_fwd(g: np.ndarray, idx: np.ndarray, shape: tuple, axis: int, batch_dims: int) -> np.ndarray:
-    out_nd = len(shape) - 1 + idx.ndim - batch_dims
-    lead = g.ndim - out_nd
-    out = np.zeros(g.shape[:lead] + shape, g.dtype)
-    if batch_dims == 0:
-        # move the gathered axes of g to the front and add them into out along axis
-        gm = np.moveaxis(g, tuple(builtins.range(lead + axis, lead + axis + idx.ndim)), tuple(builtins.range(idx.ndim)))
-        om = np.moveaxis(out, lead + axis, 0)
-        np.add.at(om, idx, gm)
-        return out
-    nb = int(np.prod(shape[:batch_dims], dtype=np.int64))
-    of = out.reshape(g.shape[:lead] + (nb,) + shape[batch_dims:])
-    gf = g.reshape(g.shape[:lead] + (nb,) + g.shape[lead + batch_dims:])
-    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
-    a = axis - batch_dims
-    for b in builtins.range(nb):
-        ob = np.moveaxis(of[(builtins.slice(None),) * lead + (b,)], lead + a, 0)
-        gb = gf[(builtins.slice(None),) * lead + (b,)]
-        gb = np.moveaxis(gb, tuple(builtins.range(lead + a, lead + a + jf[b].ndim)), tuple(builtins.range(jf[b].ndim)))
-        np.add.at(ob, jf[b], gb)
-    return of.reshape(out.shape)
-
-
-_gather_grad = defop("GatherGrad", _gather_grad_fwd,
-                     vjp=(lambda g, ans, gg, idx, shape, axis, batch_dims:
-                          apply(_gather, (g, idx), {"axis": axis + _lead(g, ans), "batch_dims": batch_dims}) if batch_dims == 0 and _lead(g, ans) == 0
-                          else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
-                     jvp="linear")
-
-
-def _gather_batched(g: Tensor, idx: Tensor, axis: int, batch_dims: int, lead: int) -> Tensor:
-    if batch_dims == 0:
-        return apply(_gather, (g, idx), {"axis": axis + lead, "batch_dims": 0})
-    rows = [apply(_gather, (g[r], idx), {"axis": axis, "batch_dims": batch_dims}) for r in builtins.range(g._value.shape[0])]
-    return stack(rows)
-
-
-_gather = defop("GatherV2", _gather_fwd, vjp=(_gather_vjp, None), jvp="linear")
-
-
-def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        bad = idx[(idx < 0) | (idx >= n)].reshape(-1)[0]
-        pos = np.argwhere((idx < 0) | (idx >= n))[0].tolist()
-        raise _err(op, f"indices{pos} = {bad} is not in [0, {n})")
-
-
-def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
-           batch_dims: int = 0, name: Any = None) -> Tensor:
-    """Pick slices of ``params`` along ``axis`` at ``indices``.
-
-    The gradient with respect to ``params`` (for ``axis=0``) is an :class:`IndexedSlices`, as in
-    TensorFlow; it densifies when added to a dense gradient or converted.
-    """
-    p = as_tensor(params)
-    idx = as_tensor(indices)
-    if idx._value.dtype.kind not in "iu":
-        raise TypeError(f"gather: indices must be an integer tensor, got {idx.dtype.name}.")
-    nd = p._value.ndim
-    bd = int(batch_dims)
-    if bd < 0:
-        bd += idx._value.ndim
-    a = bd if axis is None else norm_axis(axis, nd, "GatherV2")
-    if a < bd:
-        raise _err("GatherV2", f"batch_dims ({bd}) must be less than or equal to axis ({a})")
-    if bd > idx._value.ndim or (bd and p._value.shape[:bd] != idx._value.shape[:bd]):
-        raise _err("GatherV2", f"params.shape[:batch_dims] {list(p._value.shape[:bd])} must equal "
-                               f"indices.shape[:batch_dims] {list(idx._value.shape[:bd])}")
-    _check_indices(np.asarray(idx._value), p._value.shape[a], "GatherV2")
-    return apply(_gather, (p, idx), {"axis": a, "batch_dims": bd})
-
-
-def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
-    out = np.zeros((num_segments,) + data.shape[ids.ndim:], data.dtype)
-    ok = ids >= 0
-    if ok.all():
-        np.add.at(out, ids, data)
-    else:
-        np.add.at(out, ids[ok], data[ok])
-    return out
-
-
-def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
-    lead = _lead(g, ans)
-    idx = np.maximum(np.asarray(ids._value), 0)
-    r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
-    if (np.asarray(ids._value) < 0).any():
-        from .math_ops import where, zeros_like
-        mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
-        r = where(mask, r, zeros_like(r))
-    return r
-
-
-_uss = defop("UnsortedSegmentSum", _uss_fwd, vjp=(_uss_vjp, None), batch_ok=False, jvp="linear")
-
-
-def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
-    """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
-    d = as_tensor(data)
-    ids = as_tensor(segment_ids)
-    n = int(num_segments._value if isinstance(num_segments, Tensor) else num_segments)
-    iv = np.asarray(ids._value)
-    if iv.dtype.kind not in "iu":
-        raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
-    if d._value.shape[:iv.ndim] != iv.shape:
-        raise _err("UnsortedSegmentSum", f"data.shape = {list(d._value.shape)} does not start with "
-                                         f"segment_ids.shape = {list(iv.shape)}")
-    if iv.size and iv.max() >= n:
-        raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
-                                         f"range [0, {n})")
-    return apply(_uss, (d, ids), {"num_segments": n})
 
 
 # --------------------------------------------------------------------------- creation
@@ -855,7 +650,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     k = s._value.dtype.kind
     if k == "b":
         raise _err("LinSpace", "start and stop must be numbers, not bool")
-    from .math_ops import _int_to_float, cast
+    from .math import _int_to_float, cast
     if k in "iu":
         s, e = _int_to_float(s), _int_to_float(e)
     nv = np.asarray(num._value if isinstance(num, (Tensor, Variable)) else num)
@@ -924,14 +719,19 @@ def _unique_share(ans: tuple, x: Tensor) -> Tensor:
 
 
 def _unique_vjp(g: tuple, ans: tuple, x: Tensor, out_idx: np.dtype) -> Tensor:
+    from .indexing import _gather
     lead = _lead(g[0], ans[0])
     return apply(_gather, (g[0], ans[1]), {"axis": lead, "batch_dims": 0}) * _unique_share(ans, x)
 
 
-_unique = defop("Unique", _unique_fwd, vjp=(_unique_vjp,), nout=-1,
-                jvp=(lambda t, ans, x, out_idx: (unsorted_segment_sum(t, ans[1], ans[0]._value.shape[0]) /
-                                                 unsorted_segment_sum(_wrap(np.ones(x._value.shape, x._value.dtype)), ans[1], ans[0]._value.shape[0]),
-                                                 None),))
+def _unique_jvp(t: Any, ans: tuple, x: Tensor, out_idx: np.dtype) -> tuple:
+    from .segment import unsorted_segment_sum
+    return (unsorted_segment_sum(t, ans[1], ans[0]._value.shape[0]) /
+            unsorted_segment_sum(_wrap(np.ones(x._value.shape, x._value.dtype)), ans[1], ans[0]._value.shape[0]),
+            None)
+
+
+_unique = defop("Unique", _unique_fwd, vjp=(_unique_vjp,), nout=-1, jvp=(_unique_jvp,))
 
 
 def unique(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> tuple:
@@ -947,3 +747,226 @@ def unique(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> tuple:
         raise _err("Unique", f"unique expects a 1-D tensor, got shape {list(t._value.shape)}")
     y, idx = apply(_unique, (t,), {"out_idx": _dt.as_dtype(out_idx)._np})
     return y, idx
+
+
+def _reverse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple) -> Tensor:
+    L = _lead(g, ans)
+    return apply(_reverse, (g,), {"axes": tuple(a + L for a in axes)})
+
+
+_reverse = defop("ReverseV2", lambda x, axes: np.flip(x, axes), vjp=(_reverse_vjp,), jvp="linear")
+
+
+def reverse(tensor: Any, axis: Any, name: Any = None) -> Tensor:
+    """Reverse ``tensor`` along each axis in ``axis`` (a list of ints; negative counts from the end).
+
+    >>> import tapegrad as tf
+    >>> tf.reverse(tf.constant([[1, 2, 3]]), [-1]).numpy()
+    array([[3, 2, 1]], dtype=int32)
+    """
+    x = as_tensor(tensor)
+    av = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
+    if av.ndim != 1:
+        raise _err("ReverseV2", f"'axis' must be a list of axes (1-D), got {axis!r}; write "
+                                f"tf.reverse(x, [{axis!r}])")
+    nd = x._value.ndim
+    axes = []
+    for i, a in enumerate(_int_list(av, "reverse: axis")):
+        if not -nd <= a < nd:
+            raise _err("ReverseV2", f"'axis'[{i}] = {a} is out of valid range [{-nd}, {nd}) for a "
+                                    f"tensor of rank {nd}")
+        if a % nd in axes:
+            raise _err("ReverseV2", f"axis {a % nd} specified more than once.")
+        axes.append(a % nd)
+    return apply(_reverse, (x,), {"axes": tuple(axes)})
+
+
+def _roll_vjp(g: Tensor, ans: Tensor, x: Tensor, shifts: tuple, axes: tuple) -> Tensor:
+    L = _lead(g, ans)
+    return apply(_roll, (g,), {"shifts": tuple(-s for s in shifts), "axes": tuple(a + L for a in axes)})
+
+
+_roll = defop("Roll", lambda x, shifts, axes: np.roll(x, shifts, axes) if axes else x,
+              vjp=(_roll_vjp,), jvp="linear")
+
+
+def roll(input: Any, shift: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Shift elements cyclically by ``shift`` along ``axis`` (ints or equal-length lists; shifts
+    on a repeated axis add up).
+
+    >>> import tapegrad as tf
+    >>> tf.roll(tf.constant([1, 2, 3, 4]), shift=1, axis=0).numpy()
+    array([4, 1, 2, 3], dtype=int32)
+    """
+    x = as_tensor(input)
+    sh = _int_list(shift, "roll: shift")
+    ax = _int_list(axis, "roll: axis")
+    if len(sh) != len(ax) or np.ndim(shift._value if isinstance(shift, Tensor) else shift) > 1:
+        raise _err("Roll", f"shift and axis must have the same size (got shift {sh} and axis {ax})")
+    nd = x._value.ndim
+    total: dict[int, int] = {}
+    for s, a in zip(sh, ax):
+        if not -nd <= a < nd:
+            raise _err("Roll", f"axis {a} is out of range for a tensor of rank {nd}")
+        total[a % nd] = total.get(a % nd, 0) + s
+    axes = tuple(sorted(total))
+    return apply(_roll, (x,), {"shifts": tuple(total[a] for a in axes), "axes": axes})
+
+
+def _repeat_vjp(g: Tensor, ans: Tensor, x: Tensor, idx: Tensor, axis: int) -> Tensor:
+    from .indexing import _gather_grad
+    return apply(_gather_grad, (g, idx), {"shape": x._value.shape, "axis": axis, "batch_dims": 0})
+
+
+_repeat = defop("Repeat", lambda x, idx, axis: np.take(x, idx, axis=axis),
+                vjp=(_repeat_vjp, None), jvp="linear")
+
+
+def repeat(input: Any, repeats: Any, axis: Any = None, name: Any = None) -> Tensor:  # noqa: A002
+    """Repeat each element (``axis=None``: of the flattened input) or each slice along ``axis``
+    ``repeats`` times (an int, or one count per slice). The gradient sums the copies.
+
+    >>> import tapegrad as tf
+    >>> tf.repeat(tf.constant([1, 2]), [2, 3], axis=0).numpy()
+    array([1, 1, 2, 2, 2], dtype=int32)
+    """
+    x = as_tensor(input)
+    if axis is None:
+        x = reshape(x, [-1])
+        a = 0
+    else:
+        if x._value.ndim == 0:
+            raise _err("Repeat", "a scalar input has no axis to repeat along; use axis=None")
+        a = norm_axis(axis, x._value.ndim, "Repeat")
+    r = np.asarray(_int_list(repeats, "repeat: repeats"))
+    if np.ndim(repeats._value if isinstance(repeats, Tensor) else repeats) > 1:
+        raise ValueError(f"repeat: repeats must be an int or a 1-D list, got {repeats!r}.")
+    n = x._value.shape[a]
+    if r.size not in (1, n):
+        raise _err("Repeat", f"repeats has {r.size} entries but axis {a} has length {n}; give one "
+                             "count per slice or a single count")
+    if (r < 0).any():
+        raise _err("Repeat", f"repeats must be non-negative, got {r.tolist()}")
+    idx = np.repeat(np.arange(n, dtype=np.int64), np.broadcast_to(r, (n,)))
+    return apply(_repeat, (x, _wrap(idx)), {"axis": a})
+
+
+# --------------------------------------------------------------------------- masks and grids (no gradient)
+def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, axis: int) -> np.ndarray:
+    hit = idx[..., None] == np.arange(depth)
+    out = np.where(hit, on, off).astype(np.result_type(on, off))
+    return np.moveaxis(out, -1, axis) if axis != -1 else out
+
+
+_one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
+
+
+def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
+            dtype: Any = None, name: Any = None) -> Tensor:
+    """One-hot vectors of length ``depth`` along a new axis (last by default).
+
+    Indices outside ``[0, depth)`` give all-``off_value`` vectors. The dtype is ``dtype``, or that
+    of ``on_value``/``off_value``, or float32. No gradient flows to ``on_value``/``off_value``
+    (as in TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> tf.one_hot([0, 2, -1], 3).numpy()
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]], dtype=float32)
+    """
+    idx = as_tensor(indices)
+    if idx._value.dtype.type not in (np.uint8, np.int8, np.int32, np.int64):
+        raise _err("OneHot", f"indices must be uint8, int8, int32 or int64, got {idx.dtype.name}; "
+                             "cast them with tf.cast(indices, tf.int32)")
+    want = None if dtype is None else _dt.as_dtype(dtype)
+    on = None if on_value is None else convert_to_tensor(on_value, dtype_hint=want)
+    off = None if off_value is None else convert_to_tensor(off_value, dtype_hint=want)
+    for what, v in (("on_value", on), ("off_value", off)):
+        if v is not None and want is not None and v.dtype != want:
+            raise TypeError(f"one_hot: dtype {v.dtype.name} of {what} does not match the dtype "
+                            f"parameter {want.name}.")
+    if on is not None and off is not None and on.dtype != off.dtype:
+        raise TypeError(f"one_hot: dtype {on.dtype.name} of on_value does not match dtype "
+                        f"{off.dtype.name} of off_value.")
+    npdt = (want or (on.dtype if on is not None else off.dtype if off is not None else _dt.float32))._np
+    on = _wrap(npdt.type(1)) if on is None else on
+    off = _wrap(npdt.type(0)) if off is None else off
+    if on._value.ndim or off._value.ndim:
+        raise _err("OneHot", "on_value and off_value must be scalars")
+    dv = np.asarray(depth._value if isinstance(depth, Tensor) else depth)
+    if dv.ndim or dv.dtype.kind not in "iu":   # int() would truncate 2.5 to 2 silently
+        raise TypeError(f"one_hot: depth must be a scalar integer, got {depth!r}.")
+    d = int(dv)
+    if d < 0:
+        raise _err("OneHot", f"depth must be non-negative, got: {d}")
+    nd = idx._value.ndim
+    a = -1 if axis is None else int(axis)
+    if a != -1 and not 0 <= a <= nd:
+        raise _err("OneHot", f"Expected axis to be -1 or between [0, {nd + 1}). But received: {a}")
+    return apply(_one_hot, (idx, on, off), {"depth": d, "axis": a})
+
+
+def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dt.bool, name: Any = None) -> Tensor:
+    """``mask[i..., j] = j < lengths[i...]`` for ``j`` in ``[0, maxlen)`` (``maxlen`` defaults to
+    ``max(lengths)``); cast to ``dtype``. No gradient.
+
+    >>> import tapegrad as tf
+    >>> tf.sequence_mask([1, 3], 4).numpy()
+    array([[ True, False, False, False],
+           [ True,  True,  True, False]])
+    """
+    lv = np.asarray(as_tensor(lengths)._value)
+    if lv.dtype.kind not in "iuf":
+        raise TypeError(f"sequence_mask: lengths must be numbers, got {lv.dtype}.")
+    if maxlen is None:
+        mx = lv.max() if lv.size else lv.dtype.type(0)
+    else:
+        mv = np.asarray(as_tensor(maxlen)._value)
+        if mv.ndim:
+            raise ValueError(f"sequence_mask: maxlen must be a scalar, got shape {list(mv.shape)}.")
+        mx = mv[()]
+    if mx < 0:
+        raise _err("Range", f"Requires start <= limit when delta > 0: 0/{mx} (maxlen must be >= 0)")
+    row = np.arange(mx, dtype=np.asarray(mx).dtype)
+    hit = row < lv[..., None].astype(row.dtype)
+    return _wrap(hit.astype(_dt.as_dtype(dtype)._np))
+
+
+def meshgrid(*args: Any, **kwargs: Any) -> list:
+    """N-D coordinate grids from 1-D coordinate vectors (higher-rank inputs are flattened).
+
+    ``indexing='xy'`` (default, Cartesian) swaps the first two output axes; ``'ij'`` (matrix
+    indexing) does not. Gradients sum over the broadcast axes.
+
+    >>> import tapegrad as tf
+    >>> X, Y = tf.meshgrid([1, 2, 3], [4, 5])
+    >>> X.numpy()
+    array([[1, 2, 3],
+           [1, 2, 3]], dtype=int32)
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"meshgrid: unexpected keyword arguments {sorted(kwargs)}; only indexing "
+                        "and name are accepted.")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be either 'xy' or 'ij', got {indexing!r}.")
+    if not args:
+        return []
+    xs = [reshape(as_tensor(a), [-1]) for a in args]
+    for i, t in enumerate(xs[1:], 1):
+        if t._value.dtype != xs[0]._value.dtype:
+            raise _err("Meshgrid", f"all inputs must have one dtype: args[0] is "
+                                   f"{xs[0].dtype.name} but args[{i}] is {t.dtype.name}")
+    n = len(xs)
+    sizes = [t._value.shape[0] for t in xs]
+    if indexing == "xy" and n > 1:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, t in enumerate(xs):
+        pos = (1 - i if i < 2 else i) if indexing == "xy" and n > 1 else i
+        s = [1] * n
+        s[pos] = -1
+        out.append(broadcast_to(reshape(t, s), sizes))
+    return out

@@ -1,4 +1,6 @@
-"""Elementwise math: arithmetic, powers, exponentials, trigonometry, comparisons, casts.
+"""Elementwise math: arithmetic, powers, exponentials, trigonometry, comparisons, logic, casts,
+complex parts, cumulative sums and products, ``add_n``, ``polyval``, and clipping by value and by
+norm (``clip_by_value``, ``clip_by_norm``, ``clip_by_global_norm``).
 
 Each op is declared once (``defop``) with its rules beside it; the public function below the
 declaration converts arguments and applies it. Rules are written with tapegrad ops so that
@@ -7,16 +9,29 @@ Jacobian walk ``g`` has extra leading axes, which elementwise rules broadcast ov
 """
 from __future__ import annotations
 
-from .._dispatch import jointly
-
 import contextlib
-from typing import Any
+from collections.abc import Iterable
+from functools import reduce
+from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _core, dtypes as _dt
-from .._core import (Tensor, _kind_error, _wrap, apply, as_tensor, binary, binary_operands, unary,
-                     convert_to_tensor, defop)
+from .. import dtypes as _dt
+from .._convert import as_tensor, binary_operands, convert_to_tensor
+from .._dispatch import apply, binary, defop, jointly, unary
+from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._variable import Variable
+from ..errors import InvalidArgumentError
+from .array import _err, norm_axes
+
+__all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floor_div", "mod",
+    "floormod", "truncatemod", "pow", "negative", "neg", "abs", "sign", "square", "multiply_no_nan",
+    "sqrt", "rsqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
+    "reciprocal", "inv", "maximum", "minimum", "where", "clip_by_value", "complex_", "real", "imag",
+    "conj", "cast", "saturate_cast", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "zeros_like",
+    "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval"]
+
 
 # IEEE results (inf, nan) without NumPy's RuntimeWarnings, as TF does: tapegrad/__init__.py
 # filters RuntimeWarnings raised from tapegrad's own modules (np.errstate costs ~3 µs a call).
@@ -29,7 +44,7 @@ def _quiet(f: Any) -> Any:
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
     if x._value.dtype.kind not in kinds:
-        from .._core import _KIND_NAMES
+        from .._dispatch import _KIND_NAMES
         raise _dt_error(opname, x, ", ".join(_KIND_NAMES[k] for k in kinds))
 
 
@@ -667,7 +682,7 @@ _cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: 
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
-    from .array_ops import norm_axis
+    from .array import norm_axis
     x = as_tensor(x)
     _check_kind(x, "fciu", op.name)
     a = norm_axis(axis, x._value.ndim, op.name)
@@ -687,3 +702,149 @@ def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False
 def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: Any = None) -> Tensor:
     """Running product along ``axis`` (TF's gradient rule, which divides by ``x``)."""
     return _scan(_cumprod, x, axis, exclusive, reverse)
+
+
+def _float_values(t: Any, op: str) -> Tensor:
+    v = as_tensor(t.values if isinstance(t, IndexedSlices) else t)
+    _check_kind(v, "f", op)
+    return v
+
+
+def _like(t: Any, values: Tensor) -> Any:
+    return IndexedSlices(values, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else values
+
+
+def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> Any:
+    """Rescale ``t`` so its L2 norm over ``axes`` (all axes when None) is at most ``clip_norm``:
+    ``t * clip_norm / max(norm(t), clip_norm)``.
+
+    A negative ``clip_norm`` counts as 0. At ``t = 0`` the result and gradient are finite (the
+    norm is computed safely), as in TensorFlow. An :class:`IndexedSlices` ``t`` gives an
+    IndexedSlices with clipped values.
+
+    >>> import tapegrad as tf
+    >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy().round(4)
+    array([0.6, 0.8], dtype=float32)
+    """
+    from .reduction import reduce_sum
+    v = _float_values(t, "clip_by_norm")
+    dt = v.dtype
+    if isinstance(clip_norm, (int, float, np.integer, np.floating)) and not isinstance(clip_norm, bool):
+        c = _wrap(dt._np.type(max(clip_norm, 0)))
+    else:
+        c = cast(maximum(as_tensor(clip_norm), 0), dt)
+    try:
+        np.broadcast_shapes(v._value.shape, c._value.shape)
+    except ValueError:
+        raise _err("Mul", f"clip_norm of shape {list(c._value.shape)} does not broadcast against "
+                          f"t of shape {list(v._value.shape)}") from None
+    if np.broadcast_shapes(v._value.shape, c._value.shape) != v._value.shape:
+        raise ValueError(f"clip_by_norm: clip_norm of shape {list(c._value.shape)} would change "
+                         f"the shape of t {list(v._value.shape)}.")
+    ax = None if axes is None else list(norm_axes(axes, v._value.ndim, "clip_by_norm"))
+    l2sum = reduce_sum(v * v, ax, keepdims=True)
+    pos = l2sum > 0
+    one = _wrap(np.ones_like(l2sum._value))
+    l2norm = where(pos, sqrt(where(pos, l2sum, one)), l2sum)  # no NaN gradient at 0
+    return _like(t, (v * c) / maximum(l2norm, c))
+
+
+def _norm_list(t_list: Any, op: str) -> list:
+    if isinstance(t_list, (str, Tensor, Variable, IndexedSlices, np.ndarray)) or not isinstance(
+            t_list, Sequence):
+        raise TypeError(f"{op}: t_list should be a sequence (list or tuple) of tensors, got "
+                        f"{type(t_list).__name__}.")
+    return [None if t is None else _float_values(t, op) for t in t_list]
+
+
+def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name: Any = None) -> tuple:
+    """Scale every tensor in ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
+
+    Returns ``(list_clipped, global_norm)``; None entries stay None, IndexedSlices stay
+    IndexedSlices. ``use_norm`` replaces the computed global norm. If the norm is infinite or
+    NaN, every clipped value is NaN (as in TensorFlow). Gradients flow through the global norm.
+
+    >>> import tapegrad as tf
+    >>> clipped, n = tf.clip_by_global_norm([tf.constant([3.0]), tf.constant([4.0])], 1.0)
+    >>> [c.numpy().round(4) for c in clipped], float(n)
+    ([array([0.6], dtype=float32), array([0.8], dtype=float32)], 5.0)
+    """
+    from .linalg import global_norm
+    vals = _norm_list(t_list, "clip_by_global_norm")
+    if use_norm is None:
+        n = global_norm(vals)
+    elif isinstance(use_norm, (Tensor, Variable)):
+        n = as_tensor(use_norm)
+    else:
+        dts = [v.dtype for v in vals if v is not None]
+        n = convert_to_tensor(use_norm, dtype=dts[0] if dts else None)
+    _check_kind(n, "f", "clip_by_global_norm")
+    c = binary_operands(n, clip_norm, "clip_by_global_norm")[1]
+    one = _wrap(n._value.dtype.type(1))
+    scale = c * minimum(one / n, one / c) + (n - n)  # NaN when the norm is inf or NaN
+    out = []
+    for t, v in zip(t_list, vals):
+        if v is None:
+            out.append(None)
+            continue
+        s = scale if v._value.dtype == scale._value.dtype else cast(scale, v.dtype)
+        out.append(_like(t, v * s))
+    return out, n
+
+
+# --------------------------------------------------------------------------- add_n
+_add_n = defop("AddN", lambda *xs: reduce(np.add, xs),
+               vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
+
+
+def add_n(inputs: Any, name: Any = None) -> Tensor:
+    """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
+
+    IndexedSlices entries are densified. A list of one tensor returns that tensor.
+
+    >>> import tapegrad as tf
+    >>> tf.add_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), tf.constant([5.0, 6.0])]).numpy()
+    array([ 9., 12.], dtype=float32)
+    """
+    items = list(inputs) if isinstance(inputs, Iterable) else []
+    if not items:
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the "
+                         "same dtype and shape.")
+    ts = [convert_to_tensor(v) if isinstance(v, IndexedSlices) else as_tensor(v) for v in items]
+    if len(ts) == 1:
+        return ts[0]
+    d0, s0 = ts[0]._value.dtype, ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.dtype != d0:
+            raise InvalidArgumentError(None, None, f"cannot compute AddN as input #{i}(zero-based) was "
+                                       f"expected to be a {_dt._from_np(d0).name} tensor but is a "
+                                       f"{t.dtype.name} tensor [Op:AddN]")
+        if t._value.shape != s0:
+            raise InvalidArgumentError(None, None, f"Inputs to operation AddN must have the same size "
+                                       f"and shape. Input 0: {list(s0)} != input {i}: "
+                                       f"{list(t._value.shape)} (use tf.add to broadcast) [Op:AddN]")
+    return apply(_add_n, ts)
+
+
+# --------------------------------------------------------------------------- polyval
+def polyval(coeffs: Any, x: Any, name: Any = None) -> Tensor:
+    """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's method (``coeffs`` a list).
+
+    Coefficients may be tensors that broadcast against ``x``; Python numbers take ``x``'s dtype.
+    An empty list gives zeros shaped like ``x``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.polyval([1.0, 2.0, 3.0], tf.constant([2.0])).numpy()  # x² + 2x + 3
+    array([11.], dtype=float32)
+    """
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
+    x = as_tensor(x)
+    if not coeffs:
+        return zeros_like(x)
+    p = coeffs[0]
+    if len(coeffs) == 1:
+        return binary_operands(p, x, "polyval")[0]
+    for c in coeffs[1:]:
+        p = add(c, multiply(p, x))
+    return p

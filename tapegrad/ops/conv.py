@@ -23,17 +23,22 @@ where the op allows it.
 """
 from __future__ import annotations
 
-from .._dispatch import jointly
-
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop
+from .._convert import as_tensor, binary_operands
+from .._dispatch import apply, defop, jointly
+from .._tensor import Tensor, wrap as _wrap
 from ..errors import UnimplementedError
-from .array_ops import _err, _int_list, reshape, transpose
-from .math_ops import zeros_like
+from .array import _err, _int_list, reshape, transpose
+from .math import zeros_like
+
+__all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
+    "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+    "max_pool", "avg_pool", "convolution"]
+
 
 Pads = tuple  # ((top, bottom), (left, right))
 

@@ -1,5 +1,5 @@
-"""Matrix functions and decompositions (``tf.linalg``): structure ops, solves, inverses,
-determinants, Cholesky, QR, eigh, SVD, expm, and TensorFlow Probability's triangular fill.
+"""Matrix functions and decompositions (``tf.linalg``): solves, inverses, determinants,
+Cholesky, QR, eigh, SVD, least squares, the pseudo-inverse and expm.
 
 Forwards are NumPy/SciPy on the last two axes (leading axes are batch axes). Rules are written
 with tapegrad ops, so nested tapes differentiate them again. ``A^H`` is the conjugate transpose.
@@ -23,25 +23,23 @@ Conventions shared with TensorFlow (each op's docstring says which apply):
 """
 from __future__ import annotations
 
-from .._dispatch import jointly
-
 import builtins
 from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, _wrap, apply, as_tensor, binary_operands, defop, warn_once
-from ..errors import InvalidArgumentError
-from .array_ops import _lead, broadcast_to, concat, transpose
-from .linalg_ops import _mm
-from .math_ops import conj, real
-from .reductions import reduce_sum
+from .._convert import as_tensor, binary_operands
+from .._dispatch import apply, defop, jointly
+from .._tensor import Tensor, wrap as _wrap
+from .._warn import warn_outside
+from .array import _err, broadcast_to, concat
+from .math import conj, real
+from .reduction import reduce_sum
+from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
-
-# --------------------------------------------------------------------------- helpers
-def _err(op: str, msg: str) -> InvalidArgumentError:
-    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+__all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
+    "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -57,18 +55,6 @@ def _placeholder(x: np.ndarray, bad: np.ndarray | None, fill: np.ndarray) -> np.
 
 def _nan_where(bad: np.ndarray | None, out: np.ndarray) -> np.ndarray:
     return out if bad is None else np.where(bad.reshape(bad.shape + (1,) * (out.ndim - bad.ndim)), np.nan, out)
-
-
-def _T(x: Tensor) -> Tensor:
-    """Transpose the last two axes."""
-    nd = x._value.ndim
-    return transpose(x, tuple(builtins.range(nd - 2)) + (nd - 1, nd - 2))
-
-
-def _H(x: Tensor) -> Tensor:
-    """Conjugate transpose of the last two axes."""
-    t = _T(x)
-    return conj(t) if t._value.dtype.kind == "c" else t
 
 
 def _adj_np(v: np.ndarray) -> np.ndarray:
@@ -122,283 +108,6 @@ def _apply_square(op: Any, input: Any, p: dict | None = None) -> Any:  # noqa: A
     _float_check(x, op.name)
     _square_check(x, op.name)
     return apply(op, (x,), p or {})
-
-
-def _rank_check(x: Tensor, op: str, r: int = 2) -> None:
-    if x._value.ndim < r:
-        raise _err(op, f"Input must have rank >= {r}, got shape {list(x._value.shape)}")
-
-
-# --------------------------------------------------------------------------- band / diagonal
-def _band_mask(shape: tuple, lo: int, hi: int) -> np.ndarray:
-    m, n = shape[-2], shape[-1]
-    i = np.arange(m)[:, None]
-    j = np.arange(n)[None, :]
-    return ((lo < 0) | (i - j <= lo)) & ((hi < 0) | (j - i <= hi))
-
-
-def _band_fwd(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
-    return np.where(_band_mask(x.shape, lo, hi), x, np.zeros((), x.dtype))
-
-
-_band = defop("MatrixBandPart", _band_fwd, vjp=(lambda g, ans, x, lo, hi: band_part(g, lo, hi),),
-              jvp="linear")
-
-
-def band_part(input: Any, num_lower: Any, num_upper: Any, name: Any = None) -> Tensor:  # noqa: A002
-    """Keep a band of each matrix: ``num_lower`` subdiagonals and ``num_upper`` superdiagonals
-    (a negative number keeps the whole triangle); zero the rest.
-
-    >>> import tapegrad as tf
-    >>> tf.linalg.band_part(tf.ones([3, 3]), 0, -1).numpy()
-    array([[1., 1., 1.],
-           [0., 1., 1.],
-           [0., 0., 1.]], dtype=float32)
-    """
-    x = as_tensor(input)
-    _rank_check(x, "MatrixBandPart")
-    lo, hi = int(num_lower), int(num_upper)
-    m, n = x._value.shape[-2:]
-    if lo > m or hi > n:
-        raise _err("MatrixBandPart", f"num_lower ({lo}) must be <= the number of rows ({m}) and "
-                                     f"num_upper ({hi}) <= the number of columns ({n})")
-    return apply(_band, (x,), {"lo": lo, "hi": hi})
-
-
-def _diag_idx(m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    r = np.arange(max(0, -k), min(m, n - k)) if min(m, n - k) > max(0, -k) else np.arange(0)
-    return r, r + k
-
-
-def _diag_part_fwd(x: np.ndarray, k: int) -> np.ndarray:
-    return np.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
-
-
-def _diag_part_vjp(g: Tensor, ans: Tensor, x: Tensor, k: int) -> Tensor:
-    lead = g._value.shape[:_lead(g, ans)]
-    z = _wrap(np.zeros(lead + x._value.shape, x._value.dtype))
-    return apply(_set_diag, (z, g), {"k": k})
-
-
-_diag_part = defop("MatrixDiagPartV3", _diag_part_fwd, vjp=(_diag_part_vjp,), jvp="linear")
-
-
-def _set_diag_fwd(x: np.ndarray, d: np.ndarray, k: int) -> np.ndarray:
-    out = np.array(x, copy=True)
-    r, c = _diag_idx(x.shape[-2], x.shape[-1], k)
-    out[..., r, c] = d
-    return out
-
-
-def _set_diag_vjp_x(g: Tensor, ans: Tensor, x: Tensor, d: Tensor, k: int) -> Tensor:
-    lead = g._value.shape[:_lead(g, ans)]
-    return apply(_set_diag, (g, _wrap(np.zeros(lead + d._value.shape, d._value.dtype))), {"k": k})
-
-
-_set_diag = defop("MatrixSetDiagV3", _set_diag_fwd,
-                  vjp=(_set_diag_vjp_x, lambda g, ans, x, d, k: apply(_diag_part, (g,), {"k": k})),
-                  jvp="linear")
-
-
-def _mdiag_fwd(d: np.ndarray, k: int, rows: int, cols: int, pad: Any) -> np.ndarray:
-    out = np.full(d.shape[:-1] + (rows, cols), pad, dtype=d.dtype)
-    r, c = _diag_idx(rows, cols, k)
-    out[..., r, c] = d
-    return out
-
-
-def _mdiag_jvp(t: Any, ans: Tensor, d: Tensor, k: int, rows: int, cols: int, pad: Any) -> Tensor:
-    return apply(_mdiag, (t,), {"k": k, "rows": rows, "cols": cols, "pad": 0})
-
-
-_mdiag = defop("MatrixDiagV3", _mdiag_fwd,
-               vjp=(lambda g, ans, d, k, rows, cols, pad: apply(_diag_part, (g,), {"k": k}),),
-               jvp=(_mdiag_jvp,))
-
-
-def _k_arg(k: Any, op: str) -> int:
-    if isinstance(k, Tensor):
-        k = k._value
-    if np.ndim(k) != 0:
-        raise NotImplementedError(f"{op}: only a single diagonal offset k is supported, got {k!r}.")
-    return int(k)
-
-
-def matrix_diag(diagonal: Any, name: Any = None, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
-                padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
-    """A batch of matrices with ``diagonal`` on diagonal ``k`` (``tf.linalg.diag``).
-
-    The matrices are square of size ``len + |k|`` unless ``num_rows`` / ``num_cols`` say
-    otherwise; other entries are ``padding_value``.
-
-    >>> import tapegrad as tf
-    >>> tf.linalg.diag([1.0, 2.0]).numpy()
-    array([[1., 0.],
-           [0., 2.]], dtype=float32)
-    """
-    d = as_tensor(diagonal)
-    _rank_check(d, "MatrixDiagV3", 1)
-    k = _k_arg(k, "MatrixDiagV3")
-    n = d._value.shape[-1]
-    rows, cols = int(num_rows), int(num_cols)
-    min_rows, min_cols = n + builtins.max(-k, 0), n + builtins.max(k, 0)
-    if rows < 0 and cols < 0:
-        rows = cols = builtins.max(min_rows, min_cols)
-    elif rows < 0:
-        rows = min_rows
-    elif cols < 0:
-        cols = min_cols
-    r, _ = _diag_idx(rows, cols, k)
-    if len(r) != n:
-        raise _err("MatrixDiagV3", f"The diagonal of length {n} does not fit diagonal {k} of a "
-                                   f"{rows}x{cols} matrix (it has {len(r)} entries)")
-    pad = d._value.dtype.type(padding_value)
-    return apply(_mdiag, (d,), {"k": k, "rows": rows, "cols": cols, "pad": pad})
-
-
-def diag_part(input: Any, name: Any = None, k: Any = 0, padding_value: Any = 0,  # noqa: A002
-              align: str = "RIGHT_LEFT") -> Tensor:
-    """Diagonal ``k`` of each matrix (the main diagonal by default).
-
-    >>> import tapegrad as tf
-    >>> tf.linalg.diag_part([[1.0, 2.0], [3.0, 4.0]]).numpy()
-    array([1., 4.], dtype=float32)
-    """
-    x = as_tensor(input)
-    _rank_check(x, "MatrixDiagPartV3")
-    return apply(_diag_part, (x,), {"k": _k_arg(k, "MatrixDiagPartV3")})
-
-
-def set_diag(input: Any, diagonal: Any, name: Any = "set_diag", k: Any = 0,  # noqa: A002
-             align: str = "RIGHT_LEFT") -> Tensor:
-    """Replace diagonal ``k`` of each matrix in ``input`` by ``diagonal``."""
-    x, d = binary_operands(input, diagonal, "MatrixSetDiagV3")
-    _rank_check(x, "MatrixSetDiagV3")
-    k = _k_arg(k, "MatrixSetDiagV3")
-    r, _ = _diag_idx(x._value.shape[-2], x._value.shape[-1], k)
-    want = x._value.shape[:-2] + (len(r),)
-    if d._value.shape != want:
-        raise _err("MatrixSetDiagV3", f"diagonal must have shape {list(want)} for input of shape "
-                                      f"{list(x._value.shape)} and k={k}, got {list(d._value.shape)}")
-    return apply(_set_diag, (x, d), {"k": k})
-
-
-def trace(x: Any, name: Any = None) -> Tensor:
-    """Sum of the main diagonal of each matrix: ``[..., M, N] -> [...]``."""
-    return reduce_sum(diag_part(x), axis=-1)
-
-
-def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
-    """Transpose the last two axes (and conjugate when ``conjugate``)."""
-    x = as_tensor(a)
-    if x._value.ndim < 2:
-        raise ValueError(f"matrix_transpose: argument must have rank >= 2, got shape {list(x.shape)}.")
-    return _H(x) if conjugate else _T(x)
-
-
-def adjoint(matrix: Any, name: Any = None) -> Tensor:
-    """Conjugate transpose of the last two axes."""
-    return matrix_transpose(matrix, conjugate=True)
-
-
-# --------------------------------------------------------------------------- cross
-def _cross_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor) -> Tensor:
-    out = None if ts[0] is None else apply(_cross, (ts[0], b))
-    if ts[1] is not None:
-        t = apply(_cross, (a, ts[1]))
-        out = t if out is None else out + t
-    return out
-
-
-_cross = defop("Cross", lambda a, b: np.cross(a, b),
-               vjp=(lambda g, ans, a, b: apply(_cross, (b, g)), lambda g, ans, a, b: apply(_cross, (g, a))),
-               jvp=jointly(_cross_jvp), broadcast=True)
-
-
-def cross(a: Any, b: Any, name: Any = None) -> Tensor:
-    """Cross product of 3-vectors along the last axis (same shapes)."""
-    a, b = binary_operands(a, b, "Cross")
-    if a._value.shape != b._value.shape:
-        raise _err("Cross", f"Both inputs must be of same shape: {list(a._value.shape)} vs. "
-                            f"{list(b._value.shape)}")
-    if a._value.ndim < 1 or a._value.shape[-1] != 3:
-        raise _err("Cross", f"Inner dimension of the inputs must be 3, got shape {list(a._value.shape)}")
-    return apply(_cross, (a, b))
-
-
-# --------------------------------------------------------------------------- fill_triangular
-def _tri_index(n: int, upper: bool) -> np.ndarray:
-    """TensorFlow Probability's fill order: position ``[i, j]`` of the matrix takes ``x[idx]``
-    (``-1`` outside the triangle). Upper: rows of ``concat([x, x[n:][::-1]])`` reshaped to
-    ``n x n`` then ``triu``; lower: ``concat([x[n:], x[::-1]])`` then ``tril``."""
-    d = n * (n + 1) // 2
-    ar = np.arange(d)
-    flat = np.concatenate([ar, ar[n:][::-1]]) if upper else np.concatenate([ar[n:], ar[::-1]])
-    m = flat.reshape(n, n)
-    keep = np.triu(np.ones((n, n), bool)) if upper else np.tril(np.ones((n, n), bool))
-    return np.where(keep, m, -1)
-
-
-def _fill_fwd(x: np.ndarray, upper: bool) -> np.ndarray:
-    d = x.shape[-1]
-    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
-    idx = _tri_index(n, upper)
-    xp = np.concatenate([x, np.zeros(x.shape[:-1] + (1,), x.dtype)], -1)
-    return xp[..., np.where(idx < 0, d, idx)]
-
-
-def _fill_inv_fwd(x: np.ndarray, upper: bool) -> np.ndarray:
-    n = x.shape[-1]
-    idx = _tri_index(n, upper)
-    rows, cols = np.nonzero(idx >= 0)
-    order = np.argsort(idx[rows, cols])
-    return x[..., rows[order], cols[order]]
-
-
-_fill = defop("FillTriangular", _fill_fwd,
-              vjp=(lambda g, ans, x, upper: apply(_fill_inv, (g,), {"upper": upper}),), jvp="linear")
-_fill_inv = defop("FillTriangularInverse", _fill_inv_fwd,
-                  vjp=(lambda g, ans, x, upper: apply(_fill, (g,), {"upper": upper}),), jvp="linear")
-
-
-def fill_triangular(x: Any, upper: bool = False, name: Any = None) -> Tensor:
-    """A (batch of) triangular ``n x n`` matrices from vectors of length ``n(n+1)/2``, in
-    TensorFlow Probability's ``tfp.math.fill_triangular`` order (a clockwise spiral).
-
-    >>> import tapegrad as tf
-    >>> tf.linalg.fill_triangular([1, 2, 3, 4, 5, 6]).numpy()
-    array([[4, 0, 0],
-           [6, 5, 0],
-           [3, 2, 1]], dtype=int32)
-    >>> tf.linalg.fill_triangular([1, 2, 3, 4, 5, 6], upper=True).numpy()
-    array([[1, 2, 3],
-           [0, 5, 6],
-           [0, 0, 4]], dtype=int32)
-    """
-    t = as_tensor(x)
-    if t._value.ndim < 1:
-        raise ValueError("fill_triangular: x must have rank >= 1 (a vector per matrix).")
-    d = t._value.shape[-1]
-    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
-    if n * (n + 1) // 2 != d:
-        raise ValueError(f"fill_triangular: the last dimension of x ({d}) is not a triangular "
-                         "number n(n+1)/2; cannot map it to a triangular matrix.")
-    return apply(_fill, (t,), {"upper": bool(upper)})
-
-
-def fill_triangular_inverse(x: Any, upper: bool = False, name: Any = None) -> Tensor:
-    """The inverse of :func:`fill_triangular`: the triangle of each ``n x n`` matrix as a
-    vector of length ``n(n+1)/2``.
-
-    >>> import tapegrad as tf
-    >>> tf.linalg.fill_triangular_inverse([[4, 0, 0], [6, 5, 0], [3, 2, 1]]).numpy()
-    array([1, 2, 3, 4, 5, 6], dtype=int32)
-    """
-    t = as_tensor(x)
-    if t._value.ndim < 2 or t._value.shape[-1] != t._value.shape[-2]:
-        raise ValueError(f"fill_triangular_inverse: x must be a (batch of) square matrices, got "
-                         f"shape {list(t._value.shape)}.")
-    return apply(_fill_inv, (t,), {"upper": bool(upper)})
 
 
 # --------------------------------------------------------------------------- triangular solve
@@ -633,7 +342,7 @@ def _slogdet_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
 
 
 def _cast_like(t: Tensor, like: Tensor) -> Tensor:
-    from .math_ops import cast
+    from .math import cast
     return cast(t, like.dtype)
 
 
@@ -663,7 +372,7 @@ def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A00
 def logdet(matrix: Any, name: Any = None) -> Tensor:
     """Log-determinant of each Hermitian positive-definite matrix, ``2 * sum(log(diag(cholesky)))``
     (TensorFlow computes it this way too, so a non-positive-definite input raises)."""
-    from .math_ops import log
+    from .math import log
     L = cholesky(matrix)
     d = diag_part(L)
     if d._value.dtype.kind == "c":
@@ -720,8 +429,8 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     lam = float(l2_regularizer._value if isinstance(l2_regularizer, Tensor) else l2_regularizer)
     if not fast:
         if lam != 0.0:
-            warn_once("lstsq-l2-slow", "lstsq: l2_regularizer is ignored when fast=False (as in "
-                                       "TensorFlow); use fast=True for a regularised solution.")
+            warn_outside("lstsq: l2_regularizer is ignored when fast=False (as in TensorFlow); use "
+                         "fast=True for a regularised solution.")
         return _mm(pinv(a), b)
     m, n = va.shape[-2:]
     if m >= n:
@@ -834,7 +543,7 @@ def _svd_thin(x: Tensor) -> tuple:
 def _imag_diag_over(p: Tensor, s: Tensor) -> Tensor:
     """``diag(i Im(p_kk) / s_k)``: the phase part of a complex SVD's derivative, which this
     library puts on ``u`` (the phases of ``u`` and ``v`` columns are not determined)."""
-    from .math_ops import complex_, imag
+    from .math import complex_, imag
     im = imag(diag_part(p)) / s
     return matrix_diag(complex_(im * 0.0, im))
 
@@ -944,8 +653,8 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = Non
     """Moore-Penrose pseudo-inverse through the SVD: singular values at or below
     ``rcond * max(s)`` (default ``rcond = 10 * max(M, N) * eps``) are treated as zero.
     Differentiable where the rank does not change (through :func:`svd`'s gradient)."""
-    from .math_ops import greater, where
-    from .reductions import reduce_max
+    from .math import greater, where
+    from .reduction import reduce_max
     x = as_tensor(a)
     _float_check(x, "Pinv")
     _rank_check(x, "Pinv")
@@ -980,7 +689,7 @@ def _qr_deep_vjp(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
     skew = m - _H(m)
     xbar = band_part(skew, -1, 0) - band_part(skew, 0, 0) - m
     if m._value.dtype.kind == "c":
-        from .math_ops import complex_, imag
+        from .math import complex_, imag
         im = imag(diag_part(m))
         xbar = xbar + matrix_diag(complex_(im * 0.0, im))
     return _rinv_right(gq + _mm(q, xbar), r)
@@ -992,7 +701,7 @@ def _qr_deep_jvp(q: Tensor, r: Tensor, da: Tensor) -> tuple:
     low = band_part(x, -1, 0) - band_part(x, 0, 0)
     om = low - _H(low)                                  # Q^H dQ: skew-Hermitian
     if x._value.dtype.kind == "c":                      # R's diagonal stays real
-        from .math_ops import complex_, imag
+        from .math import complex_, imag
         im = imag(diag_part(x))
         om = om + matrix_diag(complex_(im * 0.0, im))
     return _mm(q, om) + dar - _mm(q, x), _mm(x - om, r)

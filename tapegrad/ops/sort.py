@@ -13,9 +13,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import dtypes as _dt
-from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
+from .._convert import as_tensor
+from .._dispatch import apply, defop
+from .._tensor import Tensor, wrap as _wrap
+from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array_ops import norm_axis, transpose
+from .array import norm_axis, transpose
+
+__all__ = ["sort", "argsort", "top_k"]
 
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:

@@ -1,23 +1,70 @@
-"""Segment reductions: ``segment_sum/mean/max/min`` (sorted ids) and
-``unsorted_segment_mean/max/min``.
+"""Segment reductions: ``unsorted_segment_sum/mean/max/min/prod/sqrt_n`` and
+``segment_sum/mean/max/min/prod`` (sorted ids).
 
-Sums and means reuse ``UnsortedSegmentSum`` (ops/array_ops.py); maxima and minima are the ops
+Sums and means reuse ``UnsortedSegmentSum`` (declared here); maxima and minima are the ops
 ``UnsortedSegmentMax`` and ``UnsortedSegmentMin``, whose gradient splits equally between tied
 extremes of a segment, as TensorFlow's does. Segment ids are validated here (with
 TensorFlow's messages), so the forwards can trust them.
 """
 from __future__ import annotations
 
-from .._dispatch import jointly
-
 from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, Variable, _wrap, apply, as_tensor, defop
+from .._convert import as_tensor
+from .._dispatch import apply, defop, jointly
+from .._tensor import Tensor, wrap as _wrap
+from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array_ops import _gather, _lead, _uss, unsorted_segment_sum
-from .math_ops import _check_kind, conj, ones_like, truediv, where, zeros_like
+from .array import _err, _lead
+from .math import _check_kind, conj, ones_like, truediv, where, zeros_like
+from .indexing import _gather
+
+__all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
+    "segment_max", "unsorted_segment_max", "segment_min", "unsorted_segment_min", "segment_prod",
+    "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+
+
+def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
+    out = np.zeros((num_segments,) + data.shape[ids.ndim:], data.dtype)
+    ok = ids >= 0
+    if ok.all():
+        np.add.at(out, ids, data)
+    else:
+        np.add.at(out, ids[ok], data[ok])
+    return out
+
+
+def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
+    lead = _lead(g, ans)
+    idx = np.maximum(np.asarray(ids._value), 0)
+    r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
+    if (np.asarray(ids._value) < 0).any():
+        from .math import where, zeros_like
+        mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
+        r = where(mask, r, zeros_like(r))
+    return r
+
+
+_uss = defop("UnsortedSegmentSum", _uss_fwd, vjp=(_uss_vjp, None), batch_ok=False, jvp="linear")
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+    """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
+    d = as_tensor(data)
+    ids = as_tensor(segment_ids)
+    n = int(num_segments._value if isinstance(num_segments, Tensor) else num_segments)
+    iv = np.asarray(ids._value)
+    if iv.dtype.kind not in "iu":
+        raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
+    if d._value.shape[:iv.ndim] != iv.shape:
+        raise _err("UnsortedSegmentSum", f"data.shape = {list(d._value.shape)} does not start with "
+                                         f"segment_ids.shape = {list(iv.shape)}")
+    if iv.size and iv.max() >= n:
+        raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
+                                         f"range [0, {n})")
+    return apply(_uss, (d, ids), {"num_segments": n})
 
 
 def _err(op: str, msg: str) -> InvalidArgumentError:

@@ -1,6 +1,7 @@
-"""The rest of ``tf.math``'s elementwise surface: hyperbolic and inverse trigonometric functions,
-the error, normal-quantile, gamma, zeta and Bessel function families, softplus, the ``x * log(y)`` family, no-NaN division,
-squared difference, ``angle``, and the piecewise-constant ops (rounding, float tests).
+"""Special functions, the rest of ``tf.math``'s elementwise surface: hyperbolic and inverse
+trigonometric functions, the error, normal-quantile, gamma, zeta and Bessel function families,
+softplus, the ``x * log(y)`` family, no-NaN division, squared difference, ``angle``, and the
+piecewise-constant ops (rounding, float tests).
 
 Each op is declared once with its rules beside it; rules are written with tapegrad ops so that
 nested tapes give higher derivatives. SciPy is imported inside the forwards that need it.
@@ -9,18 +10,25 @@ InvalidArgumentError for the others (TF's "Value for attr 'T' ... is not in the 
 """
 from __future__ import annotations
 
-from .._dispatch import binary, jointly
-
 import math
 from typing import Any
 
 import numpy as np
 
-from .._core import Tensor, apply, as_tensor, binary_operands, defop
+from .._convert import as_tensor, binary_operands
+from .._dispatch import apply, binary, defop, jointly
+from .._tensor import Tensor
 from ..errors import InvalidArgumentError
-from .math_ops import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
-                       equal, exp, imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
-                       sign, where, zeros_like)
+from .math import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
+                   equal, exp, imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
+                   sign, where, zeros_like)
+
+__all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2", "erf",
+    "erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "zeta", "lbeta",
+    "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "softplus", "log_sigmoid", "xlogy",
+    "xlog1py", "xdivy", "divide_no_nan", "reciprocal_no_nan", "squared_difference", "angle",
+    "floor", "ceil", "round", "rint", "is_nan", "is_inf", "is_finite"]
+
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
@@ -259,7 +267,7 @@ def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
 
 def lbeta(x: Any, name: Any = None) -> Tensor:
     """``log |B(x)| = Σ lgamma(x) - lgamma(Σ x)`` over the last axis (``-inf`` for an empty axis)."""
-    from .reductions import reduce_sum
+    from .reduction import reduce_sum
     x = as_tensor(x)
     _check_kind(x, "f", "Lgamma")
     if x._value.ndim == 0:

@@ -1,7 +1,7 @@
-"""Reductions: sum, mean, max, min, prod, logsumexp, any, all, std, variance, argmax, argmin."""
+"""Reductions over axes: sum, mean, max, min, prod, logsumexp, any, all, std, variance,
+Euclidean norm, count_nonzero, argmax and argmin.
+"""
 from __future__ import annotations
-
-from .._dispatch import jointly
 
 import math
 from typing import Any
@@ -9,9 +9,16 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._core import Tensor, _wrap, apply, as_tensor, defop
-from .array_ops import _lead, broadcast_view, norm_axes, reshape
-from .math_ops import _np_err, cast, equal, exp, multiply, sqrt, square, subtract, zeros_like
+from .._convert import as_tensor
+from .._dispatch import apply, defop, jointly
+from .._tensor import Tensor, wrap as _wrap
+from .array import _lead, broadcast_view, norm_axes, reshape
+from .math import (_np_err, cast, complex_, conj, equal, exp, not_equal, real, sqrt, square,
+                   subtract, zeros_like)
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+    "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax",
+    "argmin", "reduce_euclidean_norm", "count_nonzero"]
 
 
 def _keep_shape(shape: tuple, axes: tuple) -> tuple:
@@ -65,7 +72,6 @@ def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) 
     # ties share the gradient equally (TensorFlow's rule)
     y = reshape(ans, _keep_shape(x._value.shape, axes))
     ind = cast(equal(y, x), x.dtype)
-    from .reductions import reduce_sum
     num = reduce_sum(ind, axis=list(axes), keepdims=True)
     return _expand_back(g, ans, x, axes) * (ind / num)
 
@@ -97,8 +103,8 @@ _min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=(_minmax_jv
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
     """∏ of the other elements in each reduced group, exact when some are zero."""
-    from .math_ops import cumprod
-    from .array_ops import transpose
+    from .math import cumprod
+    from .array import transpose
     nd = x._value.ndim
     keep = [i for i in range(nd) if i not in axes]
     perm = keep + list(axes)
@@ -113,7 +119,7 @@ def _prod_others(x: Tensor, axes: tuple) -> Tensor:
 
 
 def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    from .math_ops import conj
+    from .math import conj
     return _expand_back(g, ans, x, axes) * conj(_prod_others(x, axes))
 
 
@@ -157,7 +163,7 @@ _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
     x = as_tensor(input_tensor)
     if x._value.dtype.kind not in kinds:
-        from .math_ops import _check_kind
+        from .math import _check_kind
         _check_kind(x, kinds, op.name)
     axes = norm_axes(axis, x._value.ndim, op.name)
     return apply(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
@@ -218,7 +224,7 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
     x = as_tensor(input_tensor)
-    from .math_ops import _check_kind, abs as _abs
+    from .math import _check_kind, abs as _abs
     _check_kind(x, "fc", "reduce_variance")
     m = reduce_mean(x, axis=axis, keepdims=True)
     d = subtract(x, m)
@@ -247,7 +253,7 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
-        from .array_ops import norm_axis
+        from .array import norm_axis
         if x._value.ndim == 0:
             raise ValueError(f"{op.name}: the input is a scalar; it needs at least one axis.")
         a = norm_axis(0 if axis is None else axis, x._value.ndim, op.name)
@@ -266,5 +272,67 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 argmax = _arg(np.argmax, np.fmax, "ArgMax")
 argmin = _arg(np.argmin, np.fmin, "ArgMin")
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp",
-           "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax", "argmin", "multiply"]
+
+# --------------------------------------------------------------------------- Euclidean norm
+def _enorm_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
+    if x.dtype.kind == "c":
+        s = np.sum((x * np.conj(x)).real, axis=axes, keepdims=keepdims)
+        return np.asarray(np.sqrt(s)).astype(x.dtype)
+    if x.dtype.kind in "iu":  # integer result, truncated, as TensorFlow
+        s = np.sum(x.astype(np.float64) ** 2, axis=axes, keepdims=keepdims)
+        return np.asarray(np.floor(np.sqrt(s))).astype(x.dtype)
+    return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdims)), x.dtype)
+
+
+def _as_c(r: Tensor) -> Tensor:
+    return complex_(r, zeros_like(r))
+
+
+def _enorm_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    # x / |x| * g (NaN where the norm is 0, as in TensorFlow); for complex x the norm is real,
+    # so only the real part of g matters
+    ge = _expand_back(g, ans, x, axes)
+    if x._value.dtype.kind == "c":
+        ge = _as_c(real(ge))
+    return x * ge / reshape(ans, _keep_shape(x._value.shape, axes))
+
+
+def _enorm_jvp(t: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
+    t = t
+    inner = real(conj(x) * t) if x._value.dtype.kind == "c" else x * t
+    s = reduce_sum(inner, axis=list(axes), keepdims=keepdims)
+    return (_as_c(s) if x._value.dtype.kind == "c" else s) / ans
+
+
+_enorm = defop("EuclideanNorm", _enorm_fwd, vjp=(_enorm_vjp,), jvp=(_enorm_jvp,))
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: Any = None) -> Tensor:
+    """``sqrt(Σ |x|²)`` over ``axis`` (all axes when None).
+
+    Integer input gives an integer (truncated) result; complex input a complex tensor with a zero
+    imaginary part. The gradient ``x / norm`` is NaN where the norm is 0, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0], [5.0, 12.0]]), axis=1).numpy()
+    array([ 5., 13.], dtype=float32)
+    """
+    return _reduce(_enorm, input_tensor, axis, keepdims, "fciu")
+
+
+# --------------------------------------------------------------------------- count_nonzero
+def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = _dt.int64,  # noqa: A002
+                  name: Any = None) -> Tensor:
+    """The number of nonzero entries (``True`` for bool input; NaN counts) over ``axis``.
+
+    Returns ``dtype`` (int64 by default); no gradient.
+
+    >>> import tapegrad as tf
+    >>> tf.math.count_nonzero(tf.constant([[0.0, 1.0], [2.0, 0.0]]), axis=0).numpy()
+    array([1, 1])
+    """
+    x = as_tensor(input)
+    nz = not_equal(x, zeros_like(x))
+    n = reduce_sum(cast(nz, _dt.int64), axis=axis, keepdims=bool(keepdims))
+    return cast(n, dtype)

@@ -1,0 +1,478 @@
+"""Indexing: ops that read or write at positions given by indices or masks: ``x[key]``
+(``getitem``) and ``tf.slice``, ``gather``, the ``gather_nd``/``scatter_nd`` family and
+``tensor_scatter_nd_*``, ``boolean_mask`` and ``embedding_lookup``.
+
+Indexing ops take a static ``lead``: the number of leading axes of the indexed operand that the
+indices do not address. Public calls use ``lead=0``; rules add the cotangent's batch axes
+(``_lead(g, ans)``) to it, so the same primitives serve Jacobian walks and every order.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from .._convert import as_tensor, binary_operands
+from .._dispatch import apply, defop
+from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._variable import Variable
+from .array import _err, _int_list, _lead, _reshape, _slice, concat, norm_axis, reshape, stack
+from .math import add, clip_by_norm, where, zeros_like
+
+__all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add", "boolean_mask", "embedding_lookup"]
+
+
+def _normalize_key(x: Tensor, key: Any) -> tuple:
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis or type(k) is builtins.slice and all(
+                v is None or isinstance(v, (int, np.integer)) for v in (k.start, k.stop, k.step)):
+            if type(k) is builtins.slice and k.step == 0:
+                raise ValueError("slice step cannot be zero")
+            out.append(k)
+        elif type(k) is builtins.slice:
+            out.append(builtins.slice(*(None if v is None else _index_int(v) for v in (k.start, k.stop, k.step))))
+        elif isinstance(k, (bool, np.bool_)):
+            raise TypeError(_INDEX_MSG.format(k=k))
+        elif isinstance(k, (int, np.integer)):
+            out.append(int(k))
+        else:
+            out.append(_index_int(k))
+    # range checks for integer indices, as TensorFlow does
+    shape = x._value.shape
+    dim = 0
+    n_real = builtins.sum(1 for k in out if k is not None and k is not Ellipsis)
+    if n_real > len(shape):
+        raise _err("StridedSlice", f"Index out of range using input dim {len(shape)}; input has only "
+                                   f"{len(shape)} dims")
+    for k in out:
+        if k is Ellipsis:
+            dim = len(shape) - builtins.sum(1 for q in out[out.index(Ellipsis) + 1:] if q is not None)
+            continue
+        if k is None:
+            continue
+        if isinstance(k, int) and not -shape[dim] <= k < shape[dim]:
+            raise _err("StridedSlice", f"slice index {k} of dimension {dim} out of bounds (size "
+                                       f"{shape[dim]})")
+        dim += 1
+    return tuple(out)
+
+
+_INDEX_MSG = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+              "tf.int32/tf.int64 tensors are valid indices, got {k!r}. To pick several entries "
+              "along an axis use tf.gather(x, indices, axis=...); for a mask use tf.boolean_mask.")
+
+
+def _index_int(k: Any) -> int:
+    if isinstance(k, Variable):
+        k = k._read()
+    if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
+        return int(k._value)
+    raise TypeError(_INDEX_MSG.format(k=k))
+
+
+def getitem(x: Any, key: Any) -> Tensor:
+    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors."""
+    x = as_tensor(x)
+    k = _normalize_key(x, key)
+    return apply(_slice, (x,), {"key": k})
+
+
+def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # noqa: A001
+    """``input_[begin[i]:begin[i]+size[i]]`` on every axis (``size[i] = -1`` means to the end)."""
+    x = as_tensor(input_)
+    b = _int_list(begin, "slice: begin")
+    s = _int_list(size, "slice: size")
+    shape = x._value.shape
+    if len(b) != len(shape) or len(s) != len(shape):
+        raise _err("Slice", f"begin and size must have one entry per axis of the input, of shape "
+                            f"{list(shape)}; got begin={b}, size={s}")
+    for i, (bb, ss, d) in enumerate(zip(b, s, shape)):   # NumPy would clip silently; TF checks
+        if not 0 <= bb <= d:
+            raise _err("Slice", f"Expected begin[{i}] in [0, {d}], but got {bb}")
+        if ss != -1 and not 0 <= ss <= d - bb:
+            raise _err("Slice", f"Expected size[{i}] in [0, {d - bb}], but got {ss}")
+    key = tuple(builtins.slice(bb, None if ss == -1 else bb + ss) for bb, ss in zip(b, s))
+    return apply(_slice, (x,), {"key": key})
+
+
+# --------------------------------------------------------------------------- gather / segments
+def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> np.ndarray:
+    if batch_dims == 0:
+        return np.take(p, idx, axis=axis)
+    # batch_dims > 0: leading batch axes shared by params and indices
+    bshape = p.shape[:batch_dims]
+    nb = int(np.prod(bshape, dtype=np.int64))
+    pf = p.reshape((nb,) + p.shape[batch_dims:])
+    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
+    out = [np.take(pf[b], jf[b], axis=axis - batch_dims) for b in builtins.range(nb)]
+    rest = np.take(pf[:1].reshape(p.shape[batch_dims:]) if nb else np.zeros(p.shape[batch_dims:], p.dtype),
+                   jf[0] if nb else np.zeros(idx.shape[batch_dims:], idx.dtype), axis=axis - batch_dims).shape
+    return np.stack(out).reshape(bshape + rest) if nb else np.zeros(bshape + rest, p.dtype)
+
+
+def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Any:
+    lead = _lead(g, ans)
+    pshape = p._value.shape
+    if lead == 0 and axis == 0 and batch_dims == 0:
+        vals = reshape(g, (idx._value.size,) + pshape[1:])
+        return IndexedSlices(vals, _wrap(idx._value.reshape(-1).astype(np.int32) if idx._value.dtype == np.int32 else idx._value.reshape(-1)),
+                             _wrap(np.asarray(pshape, np.int32)))
+    return apply(_gather_grad, (g, idx), {"shape": pshape, "axis": axis, "batch_dims": batch_dims})
+
+
+def _gather_grad_fwd(g: np.ndarray, idx: np.ndarray, shape: tuple, axis: int, batch_dims: int) -> np.ndarray:
+    out_nd = len(shape) - 1 + idx.ndim - batch_dims
+    lead = g.ndim - out_nd
+    out = np.zeros(g.shape[:lead] + shape, g.dtype)
+    if batch_dims == 0:
+        # move the gathered axes of g to the front and add them into out along axis
+        gm = np.moveaxis(g, tuple(builtins.range(lead + axis, lead + axis + idx.ndim)), tuple(builtins.range(idx.ndim)))
+        om = np.moveaxis(out, lead + axis, 0)
+        np.add.at(om, idx, gm)
+        return out
+    nb = int(np.prod(shape[:batch_dims], dtype=np.int64))
+    of = out.reshape(g.shape[:lead] + (nb,) + shape[batch_dims:])
+    gf = g.reshape(g.shape[:lead] + (nb,) + g.shape[lead + batch_dims:])
+    jf = idx.reshape((nb,) + idx.shape[batch_dims:])
+    a = axis - batch_dims
+    for b in builtins.range(nb):
+        ob = np.moveaxis(of[(builtins.slice(None),) * lead + (b,)], lead + a, 0)
+        gb = gf[(builtins.slice(None),) * lead + (b,)]
+        gb = np.moveaxis(gb, tuple(builtins.range(lead + a, lead + a + jf[b].ndim)), tuple(builtins.range(jf[b].ndim)))
+        np.add.at(ob, jf[b], gb)
+    return of.reshape(out.shape)
+
+
+_gather_grad = defop("GatherGrad", _gather_grad_fwd,
+                     vjp=(lambda g, ans, gg, idx, shape, axis, batch_dims:
+                          apply(_gather, (g, idx), {"axis": axis + _lead(g, ans), "batch_dims": batch_dims}) if batch_dims == 0 and _lead(g, ans) == 0
+                          else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
+                     jvp="linear")
+
+
+def _gather_batched(g: Tensor, idx: Tensor, axis: int, batch_dims: int, lead: int) -> Tensor:
+    if batch_dims == 0:
+        return apply(_gather, (g, idx), {"axis": axis + lead, "batch_dims": 0})
+    rows = [apply(_gather, (g[r], idx), {"axis": axis, "batch_dims": batch_dims}) for r in builtins.range(g._value.shape[0])]
+    return stack(rows)
+
+
+_gather = defop("GatherV2", _gather_fwd, vjp=(_gather_vjp, None), jvp="linear")
+
+
+def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        bad = idx[(idx < 0) | (idx >= n)].reshape(-1)[0]
+        pos = np.argwhere((idx < 0) | (idx >= n))[0].tolist()
+        raise _err(op, f"indices{pos} = {bad} is not in [0, {n})")
+
+
+def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
+           batch_dims: int = 0, name: Any = None) -> Tensor:
+    """Pick slices of ``params`` along ``axis`` at ``indices``.
+
+    The gradient with respect to ``params`` (for ``axis=0``) is an :class:`IndexedSlices`, as in
+    TensorFlow; it densifies when added to a dense gradient or converted.
+    """
+    p = as_tensor(params)
+    idx = as_tensor(indices)
+    if idx._value.dtype.kind not in "iu":
+        raise TypeError(f"gather: indices must be an integer tensor, got {idx.dtype.name}.")
+    nd = p._value.ndim
+    bd = int(batch_dims)
+    if bd < 0:
+        bd += idx._value.ndim
+    a = bd if axis is None else norm_axis(axis, nd, "GatherV2")
+    if a < bd:
+        raise _err("GatherV2", f"batch_dims ({bd}) must be less than or equal to axis ({a})")
+    if bd > idx._value.ndim or (bd and p._value.shape[:bd] != idx._value.shape[:bd]):
+        raise _err("GatherV2", f"params.shape[:batch_dims] {list(p._value.shape[:bd])} must equal "
+                               f"indices.shape[:batch_dims] {list(idx._value.shape[:bd])}")
+    _check_indices(np.asarray(idx._value), p._value.shape[a], "GatherV2")
+    return apply(_gather, (p, idx), {"axis": a, "batch_dims": bd})
+
+
+_INDEX_KINDS = (np.int16, np.int32, np.int64)
+
+
+# --------------------------------------------------------------------------- nd indexing
+def _nd_key(idx: np.ndarray, lead: int) -> tuple:
+    return (builtins.slice(None),) * lead + tuple(np.moveaxis(idx, -1, 0))
+
+
+def _gather_nd_fwd(p: np.ndarray, idx: np.ndarray, lead: int) -> np.ndarray:
+    if idx.shape[-1] == 0:  # every index picks the whole tensor
+        m = idx.ndim - 1
+        e = np.expand_dims(p, tuple(range(lead, lead + m)))
+        return np.broadcast_to(e, p.shape[:lead] + idx.shape[:-1] + p.shape[lead:])
+    return p[_nd_key(idx, lead)]
+
+
+def _scatter_nd_fwd(idx: np.ndarray, upd: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
+    out = np.zeros(shape, upd.dtype)
+    if idx.shape[-1] == 0:
+        m = idx.ndim - 1
+        out += np.sum(upd, axis=tuple(range(lead, lead + m)), dtype=upd.dtype)
+        return out
+    np.add.at(out, _nd_key(idx, lead), upd)
+    return out
+
+
+def _gather_nd_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, lead: int) -> Any:
+    L = _lead(g, ans)
+    iv = idx._value
+    if L + lead == 0 and iv.ndim == 2 and iv.shape[1] == 1:
+        # whole rows picked by a [n, 1] index matrix: TensorFlow's gradient is IndexedSlices
+        return IndexedSlices(g, _wrap(iv[:, 0]), _wrap(np.asarray(p._value.shape, iv.dtype)))
+    return apply(_scatter_nd, (idx, g), {"shape": g._value.shape[:L] + p._value.shape, "lead": L + lead})
+
+
+def _scatter_nd_vjp(g: Tensor, ans: Tensor, idx: Tensor, upd: Tensor, shape: tuple, lead: int) -> Tensor:
+    return apply(_gather_nd, (g, idx), {"lead": _lead(g, ans) + lead})
+
+
+_gather_nd = defop("GatherNd", _gather_nd_fwd, vjp=(_gather_nd_vjp, None), jvp="linear")
+_scatter_nd = defop("ScatterNd", _scatter_nd_fwd, vjp=(None, _scatter_nd_vjp), jvp="linear")
+
+
+def _tsu_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, lead: int) -> np.ndarray:
+    out = np.array(t, copy=True)
+    if idx.shape[-1] == 0:
+        n = int(np.prod(idx.shape[:-1], dtype=np.int64))
+        if n:
+            u = upd.reshape(upd.shape[:lead] + (n,) + t.shape[lead:])
+            out[...] = u[(builtins.slice(None),) * lead + (-1,)]
+        return out
+    out[_nd_key(idx, lead)] = upd  # duplicates: the last update wins
+    return out
+
+
+def _tsu_vjp_tensor(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
+    hit = np.zeros(t._value.shape, np.bool_)
+    if idx._value.shape[-1] == 0:
+        hit[...] = idx._value.size > 0
+    else:
+        hit[_nd_key(np.asarray(idx._value), lead)] = True
+    return where(_wrap(hit), zeros_like(g), g)
+
+
+def _tsu_vjp_updates(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
+    return apply(_gather_nd, (g, idx), {"lead": _lead(g, ans) + lead})
+
+
+_tsu = defop("TensorScatterUpdate", _tsu_fwd, vjp=(_tsu_vjp_tensor, None, _tsu_vjp_updates),
+             jvp="linear")
+
+
+def _nd_indices(indices: Any, op: str) -> Tensor:
+    idx = as_tensor(indices)
+    if idx._value.dtype.type not in _INDEX_KINDS:
+        raise _err(op, f"indices must be an int16, int32 or int64 tensor, got {idx.dtype.name}; "
+                       "cast them with tf.cast(indices, tf.int32)")
+    if idx._value.ndim == 0:
+        raise _err(op, "indices must have rank at least 1 (the last axis holds the coordinates), "
+                       "got a scalar; for a single coordinate use [i]")
+    return idx
+
+
+def _check_nd(idx: np.ndarray, shape: tuple, op: str, what: str = "param shape") -> None:
+    """Every coordinate row of ``idx`` indexes into ``shape`` (TF rejects negatives too)."""
+    k = idx.shape[-1]
+    if k > len(shape):
+        raise _err(op, f"index innermost dimension length must be <= params rank; saw: {k} vs. "
+                       f"{len(shape)} (indices shape {list(idx.shape)}, {what} {list(shape)})")
+    if not idx.size or not k:
+        return
+    rows = idx.reshape(-1, k)
+    bad = np.any((rows < 0) | (rows >= np.asarray(shape[:k])), axis=1)
+    if bad.any():
+        r = int(np.argmax(bad))
+        pos = [int(i) for i in np.unravel_index(r, idx.shape[:-1])] if idx.ndim > 1 else []
+        raise _err(op, f"indices{pos} = {rows[r].tolist()} does not index into {what} "
+                       f"{list(shape)}")
+
+
+def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) -> Tensor:
+    """Gather slices of ``params`` at the coordinates in the last axis of ``indices``.
+
+    ``out[i...] = params[indices[i..., 0], ..., indices[i..., k-1], ...]``; the output shape is
+    ``indices.shape[:-1] + params.shape[batch_dims + k:]``. With ``batch_dims = b`` the first
+    ``b`` axes of ``params`` and ``indices`` are batch axes, indexed in step. The gradient with
+    respect to ``params`` is a dense tensor (a scatter-add; duplicates add), except that, as in
+    TensorFlow, whole rows picked by an ``[n, 1]`` index matrix give an :class:`IndexedSlices`.
+
+    >>> import tapegrad as tf
+    >>> tf.gather_nd(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [[1, 0], [0, 1]]).numpy()
+    array([3., 2.], dtype=float32)
+    """
+    p = as_tensor(params)
+    idx = _nd_indices(indices, "GatherNd")
+    b = int(batch_dims)
+    iv = np.asarray(idx._value)
+    pshape = p._value.shape
+    if b < 0 or (b and b >= min(len(pshape), iv.ndim)):
+        raise ValueError(f"gather_nd: batch_dims must be in [0, min(rank(params), rank(indices)) - 1]"
+                         f" = [0, {min(len(pshape), iv.ndim) - 1}], got {batch_dims}.")
+    if pshape[:b] != iv.shape[:b]:
+        raise _err("GatherNd", f"params.shape[:batch_dims] = {list(pshape[:b])} must equal "
+                               f"indices.shape[:batch_dims] = {list(iv.shape[:b])}")
+    _check_nd(iv, pshape[b:], "GatherNd")
+    if b:
+        # prepend each entry's batch coordinates: a batch_dims=0 gather on the same params
+        grid = np.indices(iv.shape[:b], dtype=iv.dtype)
+        grid = np.moveaxis(grid, 0, -1).reshape(iv.shape[:b] + (1,) * (iv.ndim - 1 - b) + (b,))
+        grid = np.broadcast_to(grid, iv.shape[:-1] + (b,))
+        idx = _wrap(np.concatenate([grid, iv], axis=-1))
+    return apply(_gather_nd, (p, idx), {"lead": 0})
+
+
+def _check_updates(idx: np.ndarray, upd: Tensor, shape: tuple, op: str) -> None:
+    k = idx.shape[-1]
+    want = idx.shape[:-1] + tuple(shape[k:])
+    if upd._value.shape != want:
+        raise _err(op, f"updates must have shape indices.shape[:-1] + shape[indices.shape[-1]:] = "
+                       f"{list(want)}, got {list(upd._value.shape)} (indices shape "
+                       f"{list(idx.shape)}, shape {list(shape)})")
+
+
+def scatter_nd(indices: Any, updates: Any, shape: Any, name: Any = None) -> Tensor:
+    """A tensor of ``shape``, zero except at ``indices``, where ``updates`` are added.
+
+    Duplicate indices add up. The gradient with respect to ``updates`` is ``gather_nd``.
+
+    >>> import tapegrad as tf
+    >>> tf.scatter_nd([[1], [1], [3]], tf.constant([1.0, 2.0, 5.0]), [4]).numpy()
+    array([0., 3., 0., 5.], dtype=float32)
+    """
+    idx = _nd_indices(indices, "ScatterNd")
+    upd = as_tensor(updates)
+    s = tuple(_int_list(shape, "scatter_nd: shape"))
+    if min(s, default=0) < 0:
+        raise _err("ScatterNd", f"shape must be non-negative, got {list(s)}")
+    iv = np.asarray(idx._value)
+    _check_nd(iv, s, "ScatterNd", "shape")
+    _check_updates(iv, upd, s, "ScatterNd")
+    return apply(_scatter_nd, (idx, upd), {"shape": s, "lead": 0})
+
+
+def _scatter_args(tensor: Any, indices: Any, updates: Any, op: str) -> tuple:
+    t, upd = binary_operands(tensor, updates, op)
+    idx = _nd_indices(indices, op)
+    iv = np.asarray(idx._value)
+    _check_nd(iv, t._value.shape, op, "shape")
+    _check_updates(iv, upd, t._value.shape, op)
+    return t, idx, upd
+
+
+def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:
+    """A copy of ``tensor`` with the entries (or slices) at ``indices`` replaced by ``updates``.
+
+    With duplicate indices the last update is kept. Gradients follow TensorFlow: ``tensor`` gets
+    the cotangent with the replaced positions zeroed, and every update (duplicates included)
+    gets ``gather_nd`` of the cotangent.
+
+    >>> import tapegrad as tf
+    >>> tf.tensor_scatter_nd_update(tf.zeros([3]), [[2]], [7.0]).numpy()
+    array([0., 0., 7.], dtype=float32)
+    """
+    t, idx, upd = _scatter_args(tensor, indices, updates, "TensorScatterUpdate")
+    return apply(_tsu, (t, idx, upd), {"lead": 0})
+
+
+def tensor_scatter_nd_add(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:
+    """``tensor`` plus ``updates`` added at ``indices`` (duplicates add up).
+
+    >>> import tapegrad as tf
+    >>> tf.tensor_scatter_nd_add(tf.ones([3]), [[0], [0]], [1.0, 2.0]).numpy()
+    array([4., 1., 1.], dtype=float32)
+    """
+    t, idx, upd = _scatter_args(tensor, indices, updates, "TensorScatterAdd")
+    return add(t, apply(_scatter_nd, (idx, upd), {"shape": t._value.shape, "lead": 0}))
+
+
+# --------------------------------------------------------------------------- masks and flips
+def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> Tensor:
+    """The entries of ``tensor`` where ``mask`` is true.
+
+    ``mask`` (rank ``m``) must match ``tensor.shape[axis:axis + m]``; those ``m`` axes become one
+    axis holding the selected entries, in row-major order. A numeric mask selects its non-zero
+    entries, as in TensorFlow. The gradient is dense.
+
+    >>> import tapegrad as tf
+    >>> tf.boolean_mask(tf.constant([[1, 2], [3, 4]]), [True, False]).numpy()
+    array([[1, 2]], dtype=int32)
+    """
+    x = as_tensor(tensor)
+    m = as_tensor(mask)
+    mv = np.asarray(m._value)
+    if mv.ndim == 0:
+        raise ValueError("boolean_mask: mask cannot be scalar; give a mask with at least one axis.")
+    xs = x._value.shape
+    a = 0 if axis is None else norm_axis(axis, max(len(xs), 1), "boolean_mask")
+    if xs[a:a + mv.ndim] != mv.shape:
+        raise ValueError(f"boolean_mask: the mask's shape {list(mv.shape)} must equal the tensor's "
+                         f"shape {list(xs)} on axes {a}..{a + mv.ndim - 1} (got "
+                         f"{list(xs[a:a + mv.ndim])}).")
+    flat_shape = xs[:a] + (int(mv.size),) + xs[a + mv.ndim:]
+    # Reshape is always recorded (even when the shape is unchanged) so the gradient is dense,
+    # as in TensorFlow, rather than gather's IndexedSlices.
+    flat = apply(_reshape, (x,), {"shape": flat_shape})
+    sel = _wrap(np.flatnonzero(mv).astype(np.int64))
+    return apply(_gather, (flat, sel), {"axis": a, "batch_dims": 0})
+
+
+# --------------------------------------------------------------------------- embeddings
+def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
+    """Rows of ``params`` at ``ids``: ``gather(params, ids)``.
+
+    ``params`` may be a list of shards (split along axis 0, in order, as TensorFlow's ``"div"``
+    strategy does). With ``max_norm``, each looked-up embedding with a larger L2 norm is scaled
+    down to it. The gradient with respect to ``params`` (or each shard) is an
+    :class:`IndexedSlices`, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> table = tf.Variable([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    >>> with tf.GradientTape() as tape:
+    ...     e = tf.nn.embedding_lookup(table, [2, 0, 2])
+    >>> g = tape.gradient(e, table)
+    >>> type(g).__name__, tf.convert_to_tensor(g).numpy()[:, 0]
+    ('IndexedSlices', array([1., 0., 2.], dtype=float32))
+    """
+    shards = list(params) if isinstance(params, (list, tuple)) else [params]
+    if not shards:
+        raise ValueError("embedding_lookup: params is an empty list; give a tensor or a list of shards.")
+    idx = as_tensor(ids)
+    if idx._value.dtype.kind not in "iu":
+        raise TypeError(f"embedding_lookup: ids must be integers, got {idx.dtype.name}.")
+    if len(shards) == 1:
+        out = gather(shards[0], idx)
+    else:
+        ts = [as_tensor(s) for s in shards]
+        sizes = np.array([t._value.shape[0] if t._value.ndim else 0 for t in ts])
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        iv = np.asarray(idx._value).reshape(-1)
+        if iv.size and (iv.min() < 0 or iv.max() >= starts[-1]):
+            bad = iv[(iv < 0) | (iv >= starts[-1])][0]
+            raise _err("GatherV2", f"ids contain {bad}, not in [0, {starts[-1]}) (the total "
+                                   "number of rows in the shards)")
+        shard = np.searchsorted(starts, iv, side="right") - 1
+        parts, order = [], []
+        for s, t in enumerate(ts):
+            sel = np.flatnonzero(shard == s)
+            if sel.size:
+                parts.append(gather(t, _wrap(iv[sel] - starts[s])))
+                order.append(sel)
+        pos = np.empty(iv.size, np.int64)
+        pos[np.concatenate(order) if order else np.zeros(0, np.int64)] = np.arange(iv.size)
+        rows = concat(parts, 0) if len(parts) > 1 else parts[0] if parts else _wrap(
+            np.zeros((0,) + ts[0]._value.shape[1:], ts[0]._value.dtype))
+        out = reshape(gather(rows, _wrap(pos)), idx._value.shape + rows._value.shape[1:])
+    if max_norm is not None:
+        emb_axes = list(range(idx._value.ndim, out._value.ndim))
+        out = clip_by_norm(out, max_norm, axes=emb_axes or None)
+    return out

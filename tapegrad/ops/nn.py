@@ -1,0 +1,538 @@
+"""Neural-network ops (``tf.nn``): activations (relu, relu6, elu, selu, leaky_relu, softsign,
+gelu, silu), softmax and log_softmax, the cross-entropy losses (numerically stable), l2_loss,
+l2_normalize, moments, batch_normalization, bias_add and dropout.
+
+Piecewise activations are elementwise primitives whose derivatives follow TensorFlow's gradient
+kernels at the kinks (``Relu6Grad``, ``EluGrad``, ``SeluGrad``, ``LeakyReluGrad``); smooth ones
+are compositions of differentiable ops, as in TensorFlow's Python code.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._convert import as_tensor, binary_operands, convert_to_tensor
+from .._dispatch import apply, defop, jointly
+from .._tensor import Tensor, wrap as _wrap
+from .._variable import Variable
+from ..errors import InvalidArgumentError
+from .array import norm_axes, norm_axis, reshape, squeeze
+from .math import (_check_kind, _np_err, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
+                   maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
+                   where, zeros_like)
+from .reduction import reduce_mean, reduce_sum
+from .special import erf
+
+__all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "relu6", "elu",
+    "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
+    "batch_normalization", "bias_add", "dropout", "l2_normalize"]
+
+
+def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
+    return apply(_relu_grad_op, (g, x))
+
+
+# ReluGrad(g, x) = g where x > 0, else 0: linear in g; x only selects (no float mask is built).
+# Its derivative in x is zeros, not None: TF's _ReluGradGrad returns zeros_like(x), so second
+# derivatives through relu are connected zeros.
+_relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
+                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x),
+                           lambda g2, ans, g, x: zeros_like(g2)),
+                      jvp=jointly(lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
+                      else zeros_like(ans)))
+_relu = defop("Relu", lambda x: np.maximum(x, 0),
+              vjp=(lambda g, ans, x: _relu_grad(g, x),),
+              jvp=(lambda t, ans, x: _relu_grad(t, x),))
+
+
+def relu(features: Any, name: Any = None) -> Tensor:
+    """``max(x, 0)``; the gradient at 0 is 0."""
+    x = as_tensor(features)
+    _check_kind(x, "fiu", "Relu")
+    return apply(_relu, (x,))
+
+
+def _softmax_fwd(x: np.ndarray, axis: int) -> np.ndarray:
+    with _np_err:
+        m = np.max(x, axis=axis, keepdims=True) if x.size else 0
+        e = np.exp(x - m)
+        return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
+
+
+def _log_softmax_fwd(x: np.ndarray, axis: int) -> np.ndarray:
+    with _np_err:
+        m = np.max(x, axis=axis, keepdims=True) if x.size else 0
+        s = x - m
+        return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).astype(x.dtype, copy=False)
+
+
+def _softmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int) -> Tensor:
+    return ans * (g - reduce_sum(g * ans, axis=axis, keepdims=True))
+
+
+def _log_softmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int) -> Tensor:
+    return g - exp(ans) * reduce_sum(g, axis=axis, keepdims=True)
+
+
+# axis is stored negative so that rules work unchanged on cotangents with leading batch axes
+_softmax = defop("Softmax", _softmax_fwd, vjp=(_softmax_vjp,),
+                 jvp=(lambda t, ans, x, axis: _softmax_vjp(t, ans, x, axis),))
+_log_softmax = defop("LogSoftmax", _log_softmax_fwd, vjp=(_log_softmax_vjp,),
+                     jvp=(lambda t, ans, x, axis: t - reduce_sum(exp(ans) * t, axis=axis, keepdims=True),))
+
+
+def _neg_axis(x: Tensor, axis: Any, op: str) -> int:
+    nd = x._value.ndim
+    if nd == 0:
+        raise InvalidArgumentError(None, None, f"{op}: logits must have at least one axis [Op:{op}]")
+    return norm_axis(axis, nd, op) - nd
+
+
+def softmax(logits: Any, axis: Any = None, name: Any = None) -> Tensor:
+    """``exp(x) / Σ exp(x)`` along ``axis`` (the last by default), without overflow."""
+    x = as_tensor(logits)
+    _check_kind(x, "f", "Softmax")
+    return apply(_softmax, (x,), {"axis": _neg_axis(x, -1 if axis is None else axis, "Softmax")})
+
+
+def log_softmax(logits: Any, axis: Any = None, name: Any = None) -> Tensor:
+    """``x - log Σ exp(x)`` along ``axis`` (the last by default), without overflow."""
+    x = as_tensor(logits)
+    _check_kind(x, "f", "LogSoftmax")
+    return apply(_log_softmax, (x,), {"axis": _neg_axis(x, -1 if axis is None else axis, "LogSoftmax")})
+
+
+def _neg_log_softmax(x: np.ndarray) -> np.ndarray:
+    """``log Σ exp(s) - s`` with ``s = x - max(x)``: TF's kernel's form, +0.0 where the loss is 0
+    (``-log_softmax`` would give -0.0)."""
+    with _np_err:
+        s = x - (np.max(x, axis=-1, keepdims=True) if x.size else 0)
+        return (np.log(np.sum(np.exp(s), axis=-1, keepdims=True)) - s).astype(x.dtype, copy=False)
+
+
+def _sxent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(_neg_log_softmax(logits), labels[..., None].astype(np.intp), -1)[..., 0]
+
+
+def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor:
+    from .array import expand_dims
+    return expand_dims(g, -1) * (softmax(logits) - _onehot(logits, labels))
+
+
+def _onehot(logits: Tensor, labels: Tensor) -> Tensor:
+    return _wrap(np.eye(logits._value.shape[-1], dtype=logits._value.dtype)[np.asarray(labels._value)])
+
+
+_sxent = defop("SparseSoftmaxCrossEntropyWithLogits", _sxent_fwd, vjp=(_sxent_vjp, None),
+               jvp=(lambda t, ans, logits, labels: reduce_sum(
+                   t * (softmax(logits) - _onehot(logits, labels)),
+                   axis=-1),))
+
+
+def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: Any = None) -> Tensor:
+    """Cross-entropy of ``softmax(logits)`` against integer class ``labels``.
+
+    ``labels`` has shape ``[d0..dn]`` (int32/int64, each in ``[0, num_classes)``), ``logits``
+    ``[d0..dn, num_classes]``; the result has the labels' shape. Stable for large logits.
+    """
+    if labels is None or logits is None:
+        raise ValueError("sparse_softmax_cross_entropy_with_logits needs both labels= and logits= "
+                         "(pass them by keyword).")
+    lg = as_tensor(logits)
+    lb = as_tensor(labels)
+    _check_kind(lg, "f", "SparseSoftmaxCrossEntropyWithLogits")
+    if lb._value.dtype.kind not in "iu":
+        raise InvalidArgumentError(None, None, f"labels must be int32 or int64 class indices, got "
+                                   f"{lb.dtype.name}; for one-hot or probability labels use "
+                                   "tf.nn.softmax_cross_entropy_with_logits.")
+    if lg._value.ndim != lb._value.ndim + 1 or lg._value.shape[:-1] != lb._value.shape:
+        raise InvalidArgumentError(None, None, f"logits and labels must have the same first dimension, "
+                                   f"got logits shape {list(lg._value.shape)} and labels shape "
+                                   f"{list(lb._value.shape)} (logits need one more axis, the classes)")
+    c = lg._value.shape[-1]
+    lv = np.asarray(lb._value)
+    if lv.size and (lv.min() < 0 or lv.max() >= c):
+        bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
+        raise InvalidArgumentError(None, None, f"Received a label value of {bad} which is outside the "
+                                   f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
+    return apply(_sxent, (lg, lb))
+
+
+def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    nls = _neg_log_softmax(logits)
+    with _np_err:
+        return np.sum(labels * nls, axis=-1)
+
+
+def _xent_vjp(g: Tensor, ans: Tensor, needs: Any, logits: Tensor, labels: Tensor) -> list:
+    from .array import expand_dims
+    ge = expand_dims(g, -1)
+    out = []
+    for i in needs:
+        if i == 0:
+            out.append(ge * (softmax(logits) - labels))
+        else:
+            out.append(-ge * log_softmax(logits))
+    return out
+
+
+_xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd, vjp=jointly(_xent_vjp),
+              jvp=jointly(lambda ts, ans, logits, labels: _xent_jvp(ts, logits, labels)), broadcast=True)
+
+
+def _xent_jvp(ts: Any, logits: Tensor, labels: Tensor) -> Tensor:
+    out = None
+    if ts[0] is not None:
+        out = reduce_sum(ts[0] * (softmax(logits) - labels), axis=-1)
+    if ts[1] is not None:
+        t = -reduce_sum(ts[1] * log_softmax(logits), axis=-1)
+        out = t if out is None else out + t
+    return out
+
+
+def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, axis: int = -1, name: Any = None) -> Tensor:
+    """Cross-entropy of ``softmax(logits)`` against a distribution ``labels`` over ``axis``.
+
+    ``labels`` of another dtype (int, bool, another float) are cast to the logits' dtype, as in
+    TensorFlow; ``logits`` must be floating. The gradient with respect to logits is
+    ``softmax(logits) - labels`` (TensorFlow's kernel); ``labels`` receive ``-log_softmax(logits)``.
+
+    >>> import tapegrad as tf
+    >>> loss = tf.nn.softmax_cross_entropy_with_logits(labels=[[0, 1]], logits=[[0.0, 0.0]])
+    >>> round(float(loss[0]), 4)
+    0.6931
+    """
+    if labels is None or logits is None:
+        raise ValueError("softmax_cross_entropy_with_logits needs both labels= and logits=.")
+    lg = as_tensor(logits)
+    _check_kind(lg, "f", "SoftmaxCrossEntropyWithLogits")
+    if isinstance(labels, (Tensor, Variable)):
+        lb = as_tensor(labels)
+        if lb._value.dtype != lg._value.dtype:
+            lb = cast(lb, lg.dtype)
+    else:
+        lb = convert_to_tensor(labels, dtype=lg.dtype)
+    try:
+        np.broadcast_shapes(lg._value.shape, lb._value.shape)
+    except ValueError:
+        raise InvalidArgumentError(None, None, f"logits and labels must be broadcastable: logits_size="
+                                   f"{list(lg._value.shape)} labels_size={list(lb._value.shape)}") from None
+    nd = lg._value.ndim
+    a = norm_axis(axis, nd, "SoftmaxCrossEntropyWithLogits")
+    if a != nd - 1:
+        from .array import transpose
+        perm = [i for i in range(nd) if i != a] + [a]
+        lg, lb = transpose(lg, perm), transpose(lb, perm)
+    return apply(_xent, (lg, lb))
+
+
+def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: Any = None) -> Tensor:
+    """Elementwise logistic loss ``-z log σ(x) - (1-z) log(1-σ(x))``, stable for large ``|x|``.
+
+    Computed as ``max(x, 0) - x z + log(1 + exp(-|x|))`` with TensorFlow's choice at ``x = 0``
+    (gradient ``0.5 - z``).
+    """
+    if labels is None or logits is None:
+        raise ValueError("sigmoid_cross_entropy_with_logits needs both labels= and logits=.")
+    x = as_tensor(logits)
+    _check_kind(x, "f", "SigmoidCrossEntropyWithLogits")
+    x, z = binary_operands(x, labels, "SigmoidCrossEntropyWithLogits")
+    if x._value.shape != z._value.shape:
+        raise ValueError(f"logits and labels must have the same shape ({list(x._value.shape)} vs "
+                         f"{list(z._value.shape)})")
+    cond = greater_equal(x, zeros_like(x))
+    relu_logits = where(cond, x, zeros_like(x))
+    neg_abs = where(cond, -x, x)
+    return relu_logits - multiply(x, z) + log1p(exp(neg_abs))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _float_features(features: Any, op: str) -> Tensor:
+    x = as_tensor(features)
+    _check_kind(x, "f", op)
+    return x
+
+
+# --------------------------------------------------------------------------- piecewise activations
+# Relu6Grad and LeakyReluGrad, as ReluGrad (above): linear in g, zeros (not None) in x
+_relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
+                    vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
+                         lambda g2, ans, g, x: zeros_like(g2)),
+                    jvp=jointly(lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
+                    if ts[0] is not None else zeros_like(ans)))
+_relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
+               vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
+               jvp=(lambda t, ans, x: apply(_relu6_grad, (t, x)),))
+_elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
+             deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
+_selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
+              .astype(x.dtype, copy=False),
+              deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
+                                          ones_like(ans) * _SELU_SCALE),))
+_leaky_relu_grad = defop(
+    "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
+    vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
+         lambda g2, ans, g, x, alpha: zeros_like(g2)),
+    jvp=jointly(lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
+    if ts[0] is not None else zeros_like(ans)))
+_leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
+                    vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
+                    jvp=(lambda t, ans, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}),))
+_softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
+                  deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
+
+
+def relu6(features: Any, name: Any = None) -> Tensor:
+    """``min(max(x, 0), 6)``; the gradient is 1 strictly between 0 and 6, else 0.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.relu6(tf.constant([-1.0, 3.0, 8.0])).numpy()
+    array([0., 3., 6.], dtype=float32)
+    """
+    x = as_tensor(features)
+    _check_kind(x, "fiu", "Relu6")
+    return apply(_relu6, (x,))
+
+
+def elu(features: Any, name: Any = None) -> Tensor:
+    """``x`` for ``x > 0``, else ``exp(x) - 1``; the gradient at 0 is 1 (TF's ``EluGrad``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.elu(tf.constant([-1.0, 2.0])).numpy().round(4)
+    array([-0.6321,  2.    ], dtype=float32)
+    """
+    return apply(_elu, (_float_features(features, "Elu"),))
+
+
+def selu(features: Any, name: Any = None) -> Tensor:
+    """Scaled ELU: ``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` with
+    ``alpha ≈ 1.6733`` and ``scale ≈ 1.0507``."""
+    return apply(_selu, (_float_features(features, "Selu"),))
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
+    """``x`` for ``x > 0``, else ``alpha * x``; the gradient at 0 is ``alpha``. Integer inputs
+    are cast to float32, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.leaky_relu(tf.constant([-1.0, 2.0])).numpy()
+    array([-0.2,  2. ], dtype=float32)
+    """
+    x = as_tensor(features)
+    if x._value.dtype.kind in "iu":
+        x = cast(x, _dt.float32)
+    _check_kind(x, "f", "LeakyRelu")
+    if isinstance(alpha, (Tensor, Variable, np.ndarray)):
+        alpha = np.asarray(convert_to_tensor(alpha)._value).item()
+    return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
+
+
+def softsign(features: Any, name: Any = None) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return apply(_softsign, (_float_features(features, "Softsign"),))
+
+
+# --------------------------------------------------------------------------- smooth activations
+def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
+    """Gaussian error linear unit ``x * Φ(x)``: ``0.5 x (1 + erf(x / √2))``, or with
+    ``approximate=True`` ``0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.gelu(tf.constant([-1.0, 0.0, 1.0])).numpy().round(4)
+    array([-0.1587,  0.    ,  0.8413], dtype=float32)
+    """
+    x = _float_features(features, "Gelu")
+    if approximate:
+        c = x._value.dtype.type(math.sqrt(2.0 / math.pi))
+        return 0.5 * x * (1.0 + tanh(c * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + erf(x / x._value.dtype.type(math.sqrt(2.0))))
+
+
+def silu(features: Any, beta: Any = 1.0, name: Any = None) -> Tensor:
+    """``x * sigmoid(beta * x)`` (also called swish).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.silu(tf.constant([0.0, 1.0])).numpy().round(4)
+    array([0.    , 0.7311], dtype=float32)
+    """
+    x = _float_features(features, "Silu")
+    if isinstance(beta, numbers.Real) and beta == 1.0:
+        return x * sigmoid(x)
+    return x * sigmoid(beta * x)
+
+
+swish = silu
+
+
+# --------------------------------------------------------------------------- losses, statistics
+def l2_loss(t: Any, name: Any = None) -> Tensor:
+    """``sum(t ** 2) / 2`` (a scalar), without the square root.
+
+    >>> import tapegrad as tf
+    >>> float(tf.nn.l2_loss(tf.constant([1.0, 2.0, 3.0])))
+    7.0
+    """
+    x = as_tensor(t)
+    _check_kind(x, "f", "L2Loss")
+    return reduce_sum(square(x)) / 2
+
+
+def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
+    """Mean and (biased) variance of ``x`` over ``axes``: ``(mean, variance)``.
+
+    float16 inputs are computed in float32 and cast back, as in TensorFlow (integer inputs give
+    integer means, as there). Derivatives of every
+    order are exact (TensorFlow stops the gradient through the mean inside the variance, which
+    gives the same first derivatives but wrong second derivatives).
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.moments(tf.constant([[1.0, 2.0], [3.0, 6.0]]), axes=[0])
+    >>> m.numpy(), v.numpy()
+    (array([2., 4.], dtype=float32), array([1., 4.], dtype=float32))
+    """
+    t = as_tensor(x)
+    _check_kind(t, "fiu", "moments")
+    ax = list(norm_axes(axes, t._value.ndim, "moments"))
+    y = cast(t, _dt.float32) if t._value.dtype == np.float16 else t
+    mean = reduce_mean(y, ax, keepdims=True)
+    variance = reduce_mean(square(y - mean), ax, keepdims=True)
+    if not keepdims:
+        mean, variance = squeeze(mean, ax), squeeze(variance, ax)
+    if t._value.dtype == np.float16:
+        mean, variance = cast(mean, _dt.float16), cast(variance, _dt.float16)
+    return mean, variance
+
+
+def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any,
+                        variance_epsilon: Any, name: Any = None) -> Tensor:
+    """``scale * (x - mean) / sqrt(variance + variance_epsilon) + offset`` (``offset`` and
+    ``scale`` may be None), computed as TensorFlow does:
+    ``x * inv + (offset - mean * inv)`` with ``inv = scale * rsqrt(variance + eps)``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.batch_normalization(tf.constant([1.0, 3.0]), 2.0, 1.0, None, None, 0.0).numpy()
+    array([-1.,  1.], dtype=float32)
+    """
+    xt = as_tensor(x)
+    _check_kind(xt, "f", "batch_normalization")
+    _, m = binary_operands(xt, mean, "batch_normalization")
+    _, v = binary_operands(xt, variance, "batch_normalization")
+    inv = rsqrt(v + variance_epsilon)
+    if scale is not None:
+        inv = inv * binary_operands(xt, scale, "batch_normalization")[1]
+    shift = -m * inv if offset is None else binary_operands(xt, offset, "batch_normalization")[1] - m * inv
+    return xt * inv + shift
+
+
+def bias_add(value: Any, bias: Any, data_format: Any = None, name: Any = None) -> Tensor:
+    """Add the 1-D ``bias`` along the channel axis of ``value`` (the last axis; axis 1 when
+    ``data_format`` starts with ``"NC"``). The gradient for ``bias`` sums over the other axes.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.bias_add(tf.zeros([2, 3]), tf.constant([1.0, 2.0, 3.0])).numpy()[0]
+    array([1., 2., 3.], dtype=float32)
+    """
+    v, b = binary_operands(value, bias, "BiasAdd")
+    _check_kind(v, "fciu", "BiasAdd")
+    vs, bs = v._value.shape, b._value.shape
+    if data_format is not None and not (isinstance(data_format, str) and data_format.startswith("N")):
+        raise ValueError(f"bias_add: data_format must be None, 'N...C' or 'NC...', got {data_format!r}.")
+    first = data_format is not None and data_format.startswith("NC")
+    if len(vs) < (3 if first else 2):
+        raise InvalidArgumentError(None, None, f"Input tensor must be at least {3 if first else 2}D: "
+                                   f"{list(vs)} [Op:BiasAdd]")
+    if len(bs) != 1:
+        raise InvalidArgumentError(None, None, f"Biases must be 1D: {list(bs)} [Op:BiasAdd]")
+    axis = 1 if first else len(vs) - 1
+    if bs[0] != vs[axis]:
+        raise InvalidArgumentError(None, None, f"Must provide as many biases as the channel dimension "
+                                   f"of the input tensor: {list(bs)} vs. {list(vs)} (channel axis "
+                                   f"{axis}) [Op:BiasAdd]")
+    if first:
+        b = reshape(b, (bs[0],) + (1,) * (len(vs) - 2))
+    return v + b
+
+
+def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: Any = None) -> Tensor:
+    """Zero each element with probability ``rate`` and scale the rest by ``1 / (1 - rate)``.
+
+    ``noise_shape`` (broadcastable to ``x``'s shape) shares the random decision along axes
+    of size 1; ``seed`` is an op-level seed (see :func:`tapegrad.random.set_seed`). A ``rate`` of
+    exactly 0 returns ``x``. The gradient is the same mask times the same scale.
+
+    >>> import tapegrad as tf
+    >>> tf.random.set_seed(0)
+    >>> y = tf.nn.dropout(tf.ones([1000]), rate=0.5)
+    >>> sorted(set(y.numpy().tolist()))
+    [0.0, 2.0]
+    """
+    from .. import random as _random
+    xt = as_tensor(x)
+    if xt._value.dtype.kind != "f":
+        raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. "
+                         f"Received: x_dtype={xt.dtype.name}")
+    if isinstance(rate, numbers.Real) and not isinstance(rate, bool):
+        if not 0 <= rate < 1:
+            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={rate}")
+        if rate == 0:
+            return xt
+        keep = xt * xt._value.dtype.type(1 / (1 - rate))
+        r = xt._value.dtype.type(rate)
+    else:
+        rt = as_tensor(rate)
+        if rt._value.ndim:
+            raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+        if rt._value.dtype != xt._value.dtype:
+            rt = cast(rt, xt.dtype)
+        keep = xt / (1 - rt)
+        r = rt._value
+    shape = xt._value.shape
+    if noise_shape is not None:
+        ns = list(noise_shape.numpy() if isinstance(noise_shape, Tensor) else noise_shape)
+        if len(ns) == len(shape):
+            ns = [s if d is None else d for d, s in zip(ns, shape)]
+        shape = tuple(int(d) for d in ns)
+    try:
+        np.broadcast_shapes(shape, xt._value.shape)
+    except ValueError:
+        raise InvalidArgumentError(None, None, f"noise_shape {list(shape)} is not broadcastable to "
+                                   f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
+    u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
+    mask = convert_to_tensor(np.broadcast_to(np.asarray(u._value) >= r, xt._value.shape))
+    return where(mask, keep, zeros_like(keep))
+
+
+# --------------------------------------------------------------------------- l2_normalize
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = None,
+                 dim: Any = None) -> Tensor:
+    """``x / sqrt(max(Σ |x|², epsilon))`` over ``axis`` (all axes when None).
+
+    ``epsilon`` keeps the result finite at 0: there the output is 0 and the gradient
+    ``1 / sqrt(epsilon)`` times the cotangent. ``dim`` is TensorFlow's deprecated name for ``axis``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.l2_normalize(tf.constant([3.0, 4.0])).numpy().round(4)
+    array([0.6, 0.8], dtype=float32)
+    """
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("l2_normalize: give axis or its deprecated name dim, not both.")
+        axis = dim
+    x = as_tensor(x)
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"l2_normalize needs a floating or complex tensor, got {x.dtype.name}; cast it "
+                        "first, e.g. tf.cast(x, tf.float32).")
+    if x._value.dtype.kind == "c":
+        re, im = real(x), imag(x)
+        inv = rsqrt(maximum(reduce_sum(square(re) + square(im), axis, keepdims=True), epsilon))
+        return complex_(re * inv, im * inv)
+    return x * rsqrt(maximum(reduce_sum(square(x), axis, keepdims=True), epsilon))
