@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _recorders as _rec, _seam
+from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, Tape
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
@@ -177,13 +178,20 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
     ds = op.derivs
     if ds is not None:  # elementwise: g * conj(∂y/∂x_i)
         raw = type(g) is Tensor and not (_rec.active and _rec.tls.stack)
+        n = 0 if p else len(xs)  # (the common cases pass arguments without building a tuple)
         for i in needs:
-            d = ds[i](ans, *xs, **p) if p else ds[i](ans, *xs)
+            if n == 1:
+                d = ds[0](ans, xs[0])
+            elif n == 2:
+                d = ds[i](ans, xs[0], xs[1])
+            else:
+                d = ds[i](ans, *xs, **p)
             if type(d) is Tensor:
                 dv = d._value
-                if dv.dtype.kind == "c":
+                dt = dv.dtype
+                if dt.kind == "c":
                     d = _seam.conj(d)
-                elif raw and dv.dtype is g._value.dtype:  # nobody records the walk: NumPy's product
+                elif raw and dt is g._value.dtype:  # nobody records the walk: NumPy's product
                     t = _new(Tensor)
                     t._value = g._value * dv
                     t._id = next_id()
@@ -193,8 +201,13 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
         return out
     rules = op.vjps
     if rules is not None:
-        for i in needs:
-            out.append(rules[i](g, ans, *xs, **p) if p else rules[i](g, ans, *xs))
+        if len(xs) == 2 and not p:
+            x, y = xs
+            for i in needs:
+                out.append(rules[i](g, ans, x, y))
+        else:
+            for i in needs:
+                out.append(rules[i](g, ans, *xs, **p))
         return out
     return op.joint(g, ans, needs, *xs, **p)
 
@@ -232,8 +245,14 @@ def unary(op: Op, x: Any) -> Tensor:
     t._value = out
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
-        if len(stack) == 1 and not op.nondiff:  # the common case, without _offer's frame
-            stack[0].record(op, (x,), _EMPTY, t, 0)
+        rec = stack[0]
+        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+            # one plain tape (the common case): Tape.record, inlined
+            if x._id in rec.ids and op.diff is None:
+                kind = out.dtype.kind
+                if kind == "f" or kind == "c":
+                    rec.ids.add(t._id)
+                    rec.entries.append((op, (x,), _EMPTY, t, _NEEDS0))
         else:
             _offer(op, (x,), _EMPTY, t, stack)
     return t
@@ -290,8 +309,17 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     t._value = out
     t._id = next_id()
     if stack:
-        if len(stack) == 1 and not op.nondiff:  # as in unary
-            stack[0].record(op, (x, y), _EMPTY, t, 0)
+        rec = stack[0]
+        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+            ids = rec.ids  # (as in unary)
+            diff = op.diff
+            a = x._id in ids and (diff is None or diff[0])
+            b = y._id in ids and (diff is None or diff[1])
+            if a or b:
+                kind = out.dtype.kind
+                if kind == "f" or kind == "c":
+                    ids.add(t._id)
+                    rec.entries.append((op, (x, y), _EMPTY, t, (_NEEDS01 if b else _NEEDS0) if a else _NEEDS1))
         else:
             _offer(op, (x, y), _EMPTY, t, stack)
     return t

@@ -47,6 +47,90 @@ class Recorder:
         pass
 
 
+class Tape(Recorder):
+    """What a GradientTape records into (the recorder on the stack), and the interface that the
+    walk, the Jacobians, ``custom_gradient``, diagnosis and the tape picture read:
+
+    ``ids``: ids of the tensors the tape follows; ``entries``: ``(op, xs, params, ans, needs)``
+    per recorded op, in execution order; ``vars``: watched Variables by id; ``explain``: explain
+    mode's log (``diagnosis``) or None; ``watch_accessed``: watch trainable Variables on read.
+    """
+
+    __slots__ = ("ids", "entries", "vars", "explain", "watch_accessed")
+
+    def __init__(self, watch_accessed: bool) -> None:
+        self.ids: set[int] = set()
+        self.entries: list = []
+        self.vars: dict[int, Any] = {}
+        self.explain: Any = None
+        self.watch_accessed = watch_accessed
+
+    def clear(self) -> None:
+        """Forget everything recorded and watched (the saved tensors are freed)."""
+        self.ids = set()
+        self.entries = []
+        self.vars = {}
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        # ans: the output tensor, or the tuple of outputs of a multi-output op
+        ids = self.ids
+        diff = op.diff
+        n = len(xs)
+        if n == 2:
+            x, y = xs
+            a = x._id in ids and (diff is None or diff[0])
+            b = y._id in ids and (diff is None or diff[1])
+            needs = (_NEEDS01 if b else _NEEDS0) if a else (_NEEDS1 if b else None)
+        elif n == 1:
+            x = xs[0]
+            needs = _NEEDS0 if x._id in ids and (diff is None or diff[0]) else None
+        elif diff is None:
+            needs = [i for i, x in enumerate(xs) if x._id in ids] or None
+        else:
+            needs = [i for i, x in enumerate(xs) if diff[i] and x._id in ids] or None
+        added = False
+        if needs is not None:
+            if op.nout == 1:
+                t = ans
+                kind = t._value.dtype.kind
+                if kind == "f" or kind == "c":
+                    ids.add(t._id)
+                    added = True
+            else:
+                for o in ans:
+                    if o._value.dtype.kind in "fc":
+                        ids.add(o._id)
+                        added = True
+            if added:
+                self.entries.append((op, xs, p, ans, needs))
+        if self.explain is not None:
+            self.explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
+
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+        if self.explain is not None:
+            self.explain.on_op(op, xs, outs, recorded=False)
+
+    def on_variable_read(self, v: Any) -> None:
+        if self.watch_accessed and v._trainable and v._id not in self.vars:
+            self.watch_variable(v)
+
+    def on_variable_assign(self, v: Any) -> None:
+        if self.explain is not None:
+            self.explain.on_assign(v)
+
+    def on_escape(self, t: Any, how: str) -> None:
+        if self.explain is not None:
+            self.explain.on_escape(t, how)
+
+    def watch_variable(self, v: Any) -> None:
+        self.vars[v._id] = v
+        if v._snap._value.dtype.kind in "fc":
+            self.ids.add(v._id)
+
+
+_NEEDS0, _NEEDS1, _NEEDS01 = (0,), (1,), (0, 1)
+
+
 class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
