@@ -29,11 +29,10 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, defop, jointly
-from .._tensor import Tensor, wrap as _wrap
+from .._dispatch import apply, defop, zeros_like
+from .._tensor import Tensor
 from ..errors import UnimplementedError
 from .array import _err, _int_list, reshape, transpose
-from .math import zeros_like
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
@@ -217,31 +216,26 @@ def _bf(x: Tensor, g: Tensor, like: Tensor, geo: dict) -> Tensor:
     return apply(_conv2d_bf, (x, g), dict(geo, w_shape=like._value.shape[-4:]))
 
 
-def _bilinear_jvp(fn: Callable) -> Callable:
-    """JVP of a bilinear op ``fn(a, b, p)``: ``fn(ta, b) + fn(a, tb)``."""
-    def jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, **p: Any) -> Any:
-        out = None if ts[0] is None else fn(ts[0], b, p)
-        if ts[1] is not None:
-            t = fn(a, ts[1], p)
-            out = t if out is None else out + t
-        return out
-    return jvp
+def _bilinear_jvp(op_of: Callable) -> tuple:
+    """Per-input JVP of a bilinear op ``op(a, b)``: ``op(ta, b)`` and ``op(a, tb)``."""
+    return (lambda t, ans, a, b, **p: apply(op_of(), (t, b), p),
+            lambda t, ans, a, b, **p: apply(op_of(), (a, t), p))
 
 
 _conv2d = defop(
     "Conv2D", _conv_fwd, broadcast=True,
-    vjp=jointly(lambda g, ans, needs, x, w, **p: [_bi(g, w, x, p) if i == 0 else _bf(x, g, w, p) for i in needs]),
-    jvp=jointly(_bilinear_jvp(_conv)))
+    vjp=(lambda g, ans, x, w, **p: _bi(g, w, x, p), lambda g, ans, x, w, **p: _bf(x, g, w, p)),
+    jvp=_bilinear_jvp(lambda: _conv2d))
 _conv2d_bi = defop(
     "Conv2DBackpropInput", _bi_fwd, broadcast=True,
-    vjp=jointly(lambda h, ans, needs, g, w, in_shape, **p: [_conv(h, w, p) if i == 0 else _bf(h, g, w, p)
-                                                    for i in needs]),
-    jvp=jointly(_bilinear_jvp(lambda a, b, p: apply(_conv2d_bi, (a, b), p))))
+    vjp=(lambda h, ans, g, w, in_shape, **p: _conv(h, w, p),
+         lambda h, ans, g, w, in_shape, **p: _bf(h, g, w, p)),
+    jvp=_bilinear_jvp(lambda: _conv2d_bi))
 _conv2d_bf = defop(
     "Conv2DBackpropFilter", _bf_fwd, broadcast=True,
-    vjp=jointly(lambda k, ans, needs, x, g, w_shape, **p: [_bi(g, k, x, p) if i == 0 else _conv(x, k, p)
-                                                   for i in needs]),
-    jvp=jointly(_bilinear_jvp(lambda a, b, p: apply(_conv2d_bf, (a, b), p))))
+    vjp=(lambda k, ans, x, g, w_shape, **p: _bi(g, k, x, p),
+         lambda k, ans, x, g, w_shape, **p: _conv(x, k, p)),
+    jvp=_bilinear_jvp(lambda: _conv2d_bf))
 
 
 # --------------------------------------------------------------------------- argument parsing
@@ -264,7 +258,7 @@ def _spatial(v: Any, nsp: int, what: str, op: str, cf: bool = False) -> tuple:
     elif len(vals) == nsp + 2:
         outer = (vals[0], vals[1]) if cf else (vals[0], vals[-1])
         if outer != (1, 1):
-            raise UnimplementedError(None, None, f"{op}: {what} {vals} has an entry other than 1 for "
+            raise UnimplementedError(f"{op}: {what} {vals} has an entry other than 1 for "
                                      f"the batch or channel axis; only the spatial axes can have "
                                      f"{what} (e.g. [1, 2, 2, 1]) [Op:{op}]")
         vals = vals[2:] if cf else vals[1:-1]
@@ -617,17 +611,16 @@ def _pick(x: np.ndarray, loc: np.ndarray, h: np.ndarray, ksize: tuple, strides: 
     return np.take_along_axis(win, loc.reshape((1,) * len(lead) + loc.shape + (1,)), -1)[..., 0]
 
 
-def _zero_ct(k: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+def _zero_ct(k: Tensor, ans: Tensor, x: Tensor, loc: Tensor, g: Tensor, **p: Any) -> Tensor:
     """The (zero) cotangent of the original input, keeping ``k``'s leading batch axes."""
-    lead = k._value.ndim - ans._value.ndim
-    return _wrap(np.zeros(k._value.shape[:lead] + x._value.shape, x._value.dtype))
+    return zeros_like(x, k._value.shape[:k._value.ndim - ans._value.ndim])
 
 
-def _linear_in_last(op_of: Callable) -> Callable:
-    """JVP of ``op(x, loc, t)``, linear in ``t`` (``x`` only fixes the windows' maxima)."""
-    def jvp(ts: Any, ans: Tensor, x: Tensor, loc: Tensor, t: Tensor, **p: Any) -> Tensor:
-        return zeros_like(ans) if ts[2] is None else apply(op_of(), (x, loc, ts[2]), p)
-    return jvp
+def _linear_in_last(op_of: Callable) -> tuple:
+    """Per-input JVP of ``op(x, loc, t)``: linear in ``t``; ``x`` only fixes the windows' maxima
+    (zeros)."""
+    return (lambda t, ans, x, loc, g, **p: zeros_like(ans), None,
+            lambda t, ans, x, loc, g, **p: apply(op_of(), (x, loc, t), p))
 
 
 # MaxPool also returns the position of each window's maximum (an int32 output no gradient flows
@@ -636,12 +629,10 @@ def _linear_in_last(op_of: Callable) -> Callable:
 _max_pool = defop("MaxPool", _argmax_core, nout=2,
                   vjp=(lambda g, ans, x, **p: apply(_max_grad, (x, ans[1], g[0]), p),),
                   jvp=(lambda t, ans, x, **p: (apply(_max_gradgrad, (x, ans[1], t), p), None),))
-_max_grad = defop("MaxPoolGrad", _route, jvp=jointly(_linear_in_last(lambda: _max_grad)),
-                  vjp=(lambda k, ans, x, loc, g, **p: _zero_ct(k, ans, x), None,
-                       lambda k, ans, x, loc, g, **p: apply(_max_gradgrad, (x, loc, k), p)))
-_max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=jointly(_linear_in_last(lambda: _max_gradgrad)),
-                      vjp=(lambda k, ans, x, loc, h, **p: _zero_ct(k, ans, x), None,
-                           lambda k, ans, x, loc, h, **p: apply(_max_grad, (x, loc, k), p)))
+_max_grad = defop("MaxPoolGrad", _route, jvp=_linear_in_last(lambda: _max_grad),
+                  vjp=(_zero_ct, None, lambda k, ans, x, loc, g, **p: apply(_max_gradgrad, (x, loc, k), p)))
+_max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=_linear_in_last(lambda: _max_gradgrad),
+                      vjp=(_zero_ct, None, lambda k, ans, x, loc, h, **p: apply(_max_grad, (x, loc, k), p)))
 
 
 def _counts(shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:

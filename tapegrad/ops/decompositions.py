@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, wrap as _wrap
 from .._warn import warn_outside
 from .array import _err, broadcast_to, concat
-from .math import conj, real
-from .reduction import reduce_sum
+from .math import cast, complex_, conj, greater, imag, log, real, where
+from .reduction import reduce_max, reduce_sum
 from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
@@ -166,6 +166,7 @@ def _solve_rules(solve_with: Any, project: Any) -> tuple:
 
 _trisolve_vjp, _trisolve_jvp = _solve_rules(lambda a, b, adjoint, lower: _ts(a, b, lower, adjoint),
                                             lambda x, lower: _tri(x, lower))
+# jointly: A's cotangent reuses B's (one solve); the JVP solves once for dB - dA x
 _trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=jointly(_trisolve_vjp), jvp=jointly(_trisolve_jvp),
                   broadcast=True)
 
@@ -342,7 +343,6 @@ def _slogdet_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:
 
 
 def _cast_like(t: Tensor, like: Tensor) -> Tensor:
-    from .math import cast
     return cast(t, like.dtype)
 
 
@@ -372,7 +372,6 @@ def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A00
 def logdet(matrix: Any, name: Any = None) -> Tensor:
     """Log-determinant of each Hermitian positive-definite matrix, ``2 * sum(log(diag(cholesky)))``
     (TensorFlow computes it this way too, so a non-positive-definite input raises)."""
-    from .math import log
     L = cholesky(matrix)
     d = diag_part(L)
     if d._value.dtype.kind == "c":
@@ -395,6 +394,7 @@ def _sv(a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
 
 
 _solve_vjp, _solve_jvp = _solve_rules(lambda a, b, adjoint: _sv(a, b, adjoint), lambda x: x)
+# jointly: as for _trisolve
 _solve = defop("MatrixSolve", _solve_fwd, vjp=jointly(_solve_vjp), jvp=jointly(_solve_jvp), broadcast=True)
 
 
@@ -543,7 +543,6 @@ def _svd_thin(x: Tensor) -> tuple:
 def _imag_diag_over(p: Tensor, s: Tensor) -> Tensor:
     """``diag(i Im(p_kk) / s_k)``: the phase part of a complex SVD's derivative, which this
     library puts on ``u`` (the phases of ``u`` and ``v`` columns are not determined)."""
-    from .math import complex_, imag
     im = imag(diag_part(p)) / s
     return matrix_diag(complex_(im * 0.0, im))
 
@@ -653,8 +652,6 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: Any = Non
     """Moore-Penrose pseudo-inverse through the SVD: singular values at or below
     ``rcond * max(s)`` (default ``rcond = 10 * max(M, N) * eps``) are treated as zero.
     Differentiable where the rank does not change (through :func:`svd`'s gradient)."""
-    from .math import greater, where
-    from .reduction import reduce_max
     x = as_tensor(a)
     _float_check(x, "Pinv")
     _rank_check(x, "Pinv")
@@ -689,7 +686,6 @@ def _qr_deep_vjp(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
     skew = m - _H(m)
     xbar = band_part(skew, -1, 0) - band_part(skew, 0, 0) - m
     if m._value.dtype.kind == "c":
-        from .math import complex_, imag
         im = imag(diag_part(m))
         xbar = xbar + matrix_diag(complex_(im * 0.0, im))
     return _rinv_right(gq + _mm(q, xbar), r)
@@ -701,7 +697,6 @@ def _qr_deep_jvp(q: Tensor, r: Tensor, da: Tensor) -> tuple:
     low = band_part(x, -1, 0) - band_part(x, 0, 0)
     om = low - _H(low)                                  # Q^H dQ: skew-Hermitian
     if x._value.dtype.kind == "c":                      # R's diagonal stays real
-        from .math import complex_, imag
         im = imag(diag_part(x))
         om = om + matrix_diag(complex_(im * 0.0, im))
     return _mm(q, om) + dar - _mm(q, x), _mm(x - om, r)
@@ -772,8 +767,7 @@ def _block_expm_corner(a: Tensor, e: Tensor) -> Tensor:
     in direction ``e``."""
     n = a._value.shape[-1]
     a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
-    z = _wrap(np.zeros(a._value.shape, a._value.dtype))
-    big = concat([concat([a, e], -1), concat([z, a], -1)], -2)
+    big = concat([concat([a, e], -1), concat([zeros_like(a), a], -1)], -2)
     return apply(_expm, (big,))[..., :n, n:]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, wrap as _wrap
 from ..errors import InvalidArgumentError
@@ -79,32 +79,17 @@ def _mm(a: Tensor, b: Tensor, adj_a: bool = False, adj_b: bool = False) -> Tenso
     return apply(_matmul, (a, b), {"adj_a": adj_a, "adj_b": adj_b})
 
 
-def _matmul_vjp(g: Tensor, ans: Tensor, needs: Any, a: Tensor, b: Tensor, adj_a: bool, adj_b: bool) -> list:
-    out = []
-    for i in needs:
-        if i == 0:
-            if not adj_a:
-                out.append(_mm(g, b, False, not adj_b))
-            else:
-                out.append(_mm(b, g, adj_b, True))
-        else:
-            if not adj_b:
-                out.append(_mm(a, g, not adj_a, False))
-            else:
-                out.append(_mm(g, a, True, adj_a))
-    return out
+def _matmul_vjp_a(g: Tensor, ans: Tensor, a: Tensor, b: Tensor, adj_a: bool, adj_b: bool) -> Tensor:
+    return _mm(b, g, adj_b, True) if adj_a else _mm(g, b, False, not adj_b)
 
 
-def _matmul_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor, adj_a: bool, adj_b: bool) -> Tensor:
-    ta, tb = ts
-    out = None if ta is None else _mm(ta, b, adj_a, adj_b)
-    if tb is not None:
-        t = _mm(a, tb, adj_a, adj_b)
-        out = t if out is None else out + t
-    return out
+def _matmul_vjp_b(g: Tensor, ans: Tensor, a: Tensor, b: Tensor, adj_a: bool, adj_b: bool) -> Tensor:
+    return _mm(g, a, True, adj_a) if adj_b else _mm(a, g, not adj_a, False)
 
 
-_matmul = defop("BatchMatMulV2", _matmul_fwd, vjp=jointly(_matmul_vjp), jvp=jointly(_matmul_jvp), broadcast=True)
+_matmul = defop("BatchMatMulV2", _matmul_fwd, vjp=(_matmul_vjp_a, _matmul_vjp_b),
+                jvp=(lambda t, ans, a, b, adj_a, adj_b: _mm(t, b, adj_a, adj_b),
+                     lambda t, ans, a, b, adj_a, adj_b: _mm(a, t, adj_a, adj_b)), broadcast=True)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
@@ -128,11 +113,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     va, vb = a._value, b._value
     for i, v in enumerate((va, vb)):
         if v.ndim < 2:
-            raise InvalidArgumentError(None, None, f"In[{i}] ndims must be >= 2: {v.ndim} (shape "
+            raise InvalidArgumentError(f"In[{i}] ndims must be >= 2: {v.ndim} (shape "
                                        f"{list(v.shape)}); use tf.linalg.matvec or tf.tensordot for "
                                        "vectors [Op:MatMul]")
     if va.dtype.kind not in "fciu":
-        raise InvalidArgumentError(None, None, f"matmul does not accept {a.dtype.name} [Op:MatMul]")
+        raise InvalidArgumentError(f"matmul does not accept {a.dtype.name} [Op:MatMul]")
     cplx = va.dtype.kind == "c"
     if cplx and transpose_a:
         a, transpose_a = transpose(a, _swap(va.ndim)), False
@@ -142,13 +127,13 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ka = va.shape[-2] if ad_a else va.shape[-1]
     kb = vb.shape[-1] if ad_b else vb.shape[-2]
     if ka != kb:
-        raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {list(va.shape)}, "
+        raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {list(va.shape)}, "
                                    f"In[1]: {list(vb.shape)} (inner dimensions {ka} and {kb} differ"
                                    f"{' after transposition' if ad_a or ad_b else ''}) [Op:MatMul]")
     try:
         np.broadcast_shapes(va.shape[:-2], vb.shape[:-2])
     except ValueError:
-        raise InvalidArgumentError(None, None, f"In[0] and In[1] must have compatible batch "
+        raise InvalidArgumentError(f"In[0] and In[1] must have compatible batch "
                                    f"dimensions: {list(va.shape)} vs. {list(vb.shape)} [Op:MatMul]") from None
     return apply(_matmul, (a, b), {"adj_a": ad_a, "adj_b": ad_b})
 
@@ -162,7 +147,7 @@ def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a
     """Matrix-vector product over the last axes: ``a[..., M, N] @ b[..., N] -> [..., M]``."""
     a, b = binary_operands(a, b, "MatVec")
     if b._value.ndim < 1:
-        raise InvalidArgumentError(None, None, "matvec: b must have at least one axis [Op:MatVec]")
+        raise InvalidArgumentError("matvec: b must have at least one axis [Op:MatVec]")
     return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a), -1)
 
 
@@ -230,8 +215,7 @@ def _diag_part_fwd(x: np.ndarray, k: int) -> np.ndarray:
 
 def _diag_part_vjp(g: Tensor, ans: Tensor, x: Tensor, k: int) -> Tensor:
     lead = g._value.shape[:_lead(g, ans)]
-    z = _wrap(np.zeros(lead + x._value.shape, x._value.dtype))
-    return apply(_set_diag, (z, g), {"k": k})
+    return apply(_set_diag, (zeros_like(x, lead), g), {"k": k})
 
 
 _diag_part = defop("MatrixDiagPartV3", _diag_part_fwd, vjp=(_diag_part_vjp,), jvp="linear")
@@ -246,7 +230,7 @@ def _set_diag_fwd(x: np.ndarray, d: np.ndarray, k: int) -> np.ndarray:
 
 def _set_diag_vjp_x(g: Tensor, ans: Tensor, x: Tensor, d: Tensor, k: int) -> Tensor:
     lead = g._value.shape[:_lead(g, ans)]
-    return apply(_set_diag, (g, _wrap(np.zeros(lead + d._value.shape, d._value.dtype))), {"k": k})
+    return apply(_set_diag, (g, zeros_like(d, lead)), {"k": k})
 
 
 _set_diag = defop("MatrixSetDiagV3", _set_diag_fwd,
@@ -356,17 +340,10 @@ def adjoint(matrix: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- cross
-def _cross_jvp(ts: Any, ans: Tensor, a: Tensor, b: Tensor) -> Tensor:
-    out = None if ts[0] is None else apply(_cross, (ts[0], b))
-    if ts[1] is not None:
-        t = apply(_cross, (a, ts[1]))
-        out = t if out is None else out + t
-    return out
-
-
 _cross = defop("Cross", lambda a, b: np.cross(a, b),
                vjp=(lambda g, ans, a, b: apply(_cross, (b, g)), lambda g, ans, a, b: apply(_cross, (g, a))),
-               jvp=jointly(_cross_jvp), broadcast=True)
+               jvp=(lambda t, ans, a, b: apply(_cross, (t, b)), lambda t, ans, a, b: apply(_cross, (a, t))),
+               broadcast=True)
 
 
 def cross(a: Any, b: Any, name: Any = None) -> Tensor:
@@ -611,6 +588,7 @@ def _einsum_jvp(ts: Any, ans: Tensor, *xs: Tensor, ins: tuple, out: str) -> Tens
     return r
 
 
+# jointly: variadic (inputs are *xs); the VJP shares the label bookkeeping across inputs
 _einsum = defop("Einsum", _einsum_fwd, vjp=jointly(_einsum_vjp), jvp=jointly(_einsum_jvp))
 
 
@@ -649,7 +627,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
     for k, ((labels, has_ell), s) in enumerate(zip(parsed, shapes)):
         n = len(labels) - has_ell
         if (has_ell and len(s) < n) or (not has_ell and len(s) != n):
-            raise InvalidArgumentError(None, None, f"einsum: expected input {k} to have rank "
+            raise InvalidArgumentError(f"einsum: expected input {k} to have rank "
                                        f"{n}{' or more' if has_ell else ''} for subscripts "
                                        f"{terms[k]!r} but got shape {list(s)} [Op:Einsum]")
         ell_ranks.append(len(s) - n if has_ell else 0)
@@ -664,7 +642,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
                 pos = E - r + j
                 if d != 1:
                     if ell_size[pos] not in (1, d):
-                        raise InvalidArgumentError(None, None, f"einsum: broadcast dimensions "
+                        raise InvalidArgumentError(f"einsum: broadcast dimensions "
                                                    f"{ell_size[pos]} and {d} do not match "
                                                    f"(shapes {[list(q) for q in shapes]}) [Op:Einsum]")
                     ell_size[pos] = d
@@ -708,7 +686,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
     for k, (sub, s) in enumerate(zip(ins, shapes)):
         for c, d in zip(sub, s):
             if sizes.setdefault(c, d) != d:
-                raise InvalidArgumentError(None, None, f"einsum: label {c!r} has dimension "
+                raise InvalidArgumentError(f"einsum: label {c!r} has dimension "
                                            f"{sizes[c]} in one place and {d} in input {k} (shape "
                                            f"{list(s)}); they must be equal [Op:Einsum]")
     return tuple(ins), out

@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import dtypes as _dt, random as _random
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import norm_axes, norm_axis, reshape, squeeze
-from .math import (_check_kind, _np_err, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
+from .array import expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
+from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
                    maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
                    where, zeros_like)
 from .reduction import reduce_mean, reduce_sum
@@ -37,14 +37,17 @@ def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
     return apply(_relu_grad_op, (g, x))
 
 
+def _zero_in_x(c: Tensor, ans: Tensor, g: Tensor, x: Tensor, **p: Any) -> Tensor:
+    """The x rule (VJP and JVP) of ReluGrad, Relu6Grad and LeakyReluGrad: connected zeros."""
+    return zeros_like(c)
+
+
 # ReluGrad(g, x) = g where x > 0, else 0: linear in g; x only selects (no float mask is built).
 # Its derivative in x is zeros, not None: TF's _ReluGradGrad returns zeros_like(x), so second
 # derivatives through relu are connected zeros.
 _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
-                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x),
-                           lambda g2, ans, g, x: zeros_like(g2)),
-                      jvp=jointly(lambda ts, ans, g, x: _relu_grad(ts[0], x) if ts[0] is not None
-                      else zeros_like(ans)))
+                      vjp=(lambda g2, ans, g, x: _relu_grad(g2, x), _zero_in_x),
+                      jvp=(lambda t, ans, g, x: _relu_grad(t, x), _zero_in_x))
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
               vjp=(lambda g, ans, x: _relu_grad(g, x),),
               jvp=(lambda t, ans, x: _relu_grad(t, x),))
@@ -58,17 +61,15 @@ def relu(features: Any, name: Any = None) -> Tensor:
 
 
 def _softmax_fwd(x: np.ndarray, axis: int) -> np.ndarray:
-    with _np_err:
-        m = np.max(x, axis=axis, keepdims=True) if x.size else 0
-        e = np.exp(x - m)
-        return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
+    m = np.max(x, axis=axis, keepdims=True) if x.size else 0
+    e = np.exp(x - m)
+    return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
 
 
 def _log_softmax_fwd(x: np.ndarray, axis: int) -> np.ndarray:
-    with _np_err:
-        m = np.max(x, axis=axis, keepdims=True) if x.size else 0
-        s = x - m
-        return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).astype(x.dtype, copy=False)
+    m = np.max(x, axis=axis, keepdims=True) if x.size else 0
+    s = x - m
+    return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).astype(x.dtype, copy=False)
 
 
 def _softmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int) -> Tensor:
@@ -89,7 +90,7 @@ _log_softmax = defop("LogSoftmax", _log_softmax_fwd, vjp=(_log_softmax_vjp,),
 def _neg_axis(x: Tensor, axis: Any, op: str) -> int:
     nd = x._value.ndim
     if nd == 0:
-        raise InvalidArgumentError(None, None, f"{op}: logits must have at least one axis [Op:{op}]")
+        raise InvalidArgumentError(f"{op}: logits must have at least one axis [Op:{op}]")
     return norm_axis(axis, nd, op) - nd
 
 
@@ -110,9 +111,8 @@ def log_softmax(logits: Any, axis: Any = None, name: Any = None) -> Tensor:
 def _neg_log_softmax(x: np.ndarray) -> np.ndarray:
     """``log Σ exp(s) - s`` with ``s = x - max(x)``: TF's kernel's form, +0.0 where the loss is 0
     (``-log_softmax`` would give -0.0)."""
-    with _np_err:
-        s = x - (np.max(x, axis=-1, keepdims=True) if x.size else 0)
-        return (np.log(np.sum(np.exp(s), axis=-1, keepdims=True)) - s).astype(x.dtype, copy=False)
+    s = x - (np.max(x, axis=-1, keepdims=True) if x.size else 0)
+    return (np.log(np.sum(np.exp(s), axis=-1, keepdims=True)) - s).astype(x.dtype, copy=False)
 
 
 def _sxent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -120,7 +120,6 @@ def _sxent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor:
-    from .array import expand_dims
     return expand_dims(g, -1) * (softmax(logits) - _onehot(logits, labels))
 
 
@@ -147,52 +146,33 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
     lb = as_tensor(labels)
     _check_kind(lg, "f", "SparseSoftmaxCrossEntropyWithLogits")
     if lb._value.dtype.kind not in "iu":
-        raise InvalidArgumentError(None, None, f"labels must be int32 or int64 class indices, got "
+        raise InvalidArgumentError(f"labels must be int32 or int64 class indices, got "
                                    f"{lb.dtype.name}; for one-hot or probability labels use "
                                    "tf.nn.softmax_cross_entropy_with_logits.")
     if lg._value.ndim != lb._value.ndim + 1 or lg._value.shape[:-1] != lb._value.shape:
-        raise InvalidArgumentError(None, None, f"logits and labels must have the same first dimension, "
+        raise InvalidArgumentError(f"logits and labels must have the same first dimension, "
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
                                    f"{list(lb._value.shape)} (logits need one more axis, the classes)")
     c = lg._value.shape[-1]
     lv = np.asarray(lb._value)
     if lv.size and (lv.min() < 0 or lv.max() >= c):
         bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
-        raise InvalidArgumentError(None, None, f"Received a label value of {bad} which is outside the "
+        raise InvalidArgumentError(f"Received a label value of {bad} which is outside the "
                                    f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
     return apply(_sxent, (lg, lb))
 
 
 def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
     nls = _neg_log_softmax(logits)
-    with _np_err:
-        return np.sum(labels * nls, axis=-1)
+    return np.sum(labels * nls, axis=-1)
 
 
-def _xent_vjp(g: Tensor, ans: Tensor, needs: Any, logits: Tensor, labels: Tensor) -> list:
-    from .array import expand_dims
-    ge = expand_dims(g, -1)
-    out = []
-    for i in needs:
-        if i == 0:
-            out.append(ge * (softmax(logits) - labels))
-        else:
-            out.append(-ge * log_softmax(logits))
-    return out
-
-
-_xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd, vjp=jointly(_xent_vjp),
-              jvp=jointly(lambda ts, ans, logits, labels: _xent_jvp(ts, logits, labels)), broadcast=True)
-
-
-def _xent_jvp(ts: Any, logits: Tensor, labels: Tensor) -> Tensor:
-    out = None
-    if ts[0] is not None:
-        out = reduce_sum(ts[0] * (softmax(logits) - labels), axis=-1)
-    if ts[1] is not None:
-        t = -reduce_sum(ts[1] * log_softmax(logits), axis=-1)
-        out = t if out is None else out + t
-    return out
+_xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd,
+              vjp=(lambda g, ans, logits, labels: expand_dims(g, -1) * (softmax(logits) - labels),
+                   lambda g, ans, logits, labels: -expand_dims(g, -1) * log_softmax(logits)),
+              jvp=(lambda t, ans, logits, labels: reduce_sum(t * (softmax(logits) - labels), axis=-1),
+                   lambda t, ans, logits, labels: -reduce_sum(t * log_softmax(logits), axis=-1)),
+              broadcast=True)
 
 
 def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, axis: int = -1, name: Any = None) -> Tensor:
@@ -220,12 +200,11 @@ def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, ax
     try:
         np.broadcast_shapes(lg._value.shape, lb._value.shape)
     except ValueError:
-        raise InvalidArgumentError(None, None, f"logits and labels must be broadcastable: logits_size="
+        raise InvalidArgumentError(f"logits and labels must be broadcastable: logits_size="
                                    f"{list(lg._value.shape)} labels_size={list(lb._value.shape)}") from None
     nd = lg._value.ndim
     a = norm_axis(axis, nd, "SoftmaxCrossEntropyWithLogits")
     if a != nd - 1:
-        from .array import transpose
         perm = [i for i in range(nd) if i != a] + [a]
         lg, lb = transpose(lg, perm), transpose(lb, perm)
     return apply(_xent, (lg, lb))
@@ -264,10 +243,8 @@ def _float_features(features: Any, op: str) -> Tensor:
 # --------------------------------------------------------------------------- piecewise activations
 # Relu6Grad and LeakyReluGrad, as ReluGrad (above): linear in g, zeros (not None) in x
 _relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
-                    vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)),
-                         lambda g2, ans, g, x: zeros_like(g2)),
-                    jvp=jointly(lambda ts, ans, g, x: apply(_relu6_grad, (ts[0], x))
-                    if ts[0] is not None else zeros_like(ans)))
+                    vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)), _zero_in_x),
+                    jvp=(lambda t, ans, g, x: apply(_relu6_grad, (t, x)), _zero_in_x))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
                vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
                jvp=(lambda t, ans, x: apply(_relu6_grad, (t, x)),))
@@ -279,10 +256,8 @@ _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.
                                           ones_like(ans) * _SELU_SCALE),))
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
-    vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}),
-         lambda g2, ans, g, x, alpha: zeros_like(g2)),
-    jvp=jointly(lambda ts, ans, g, x, alpha: apply(_leaky_relu_grad, (ts[0], x), {"alpha": alpha})
-    if ts[0] is not None else zeros_like(ans)))
+    vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}), _zero_in_x),
+    jvp=(lambda t, ans, g, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}), _zero_in_x))
 _leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                     vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
                     jvp=(lambda t, ans, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}),))
@@ -447,13 +422,13 @@ def bias_add(value: Any, bias: Any, data_format: Any = None, name: Any = None) -
         raise ValueError(f"bias_add: data_format must be None, 'N...C' or 'NC...', got {data_format!r}.")
     first = data_format is not None and data_format.startswith("NC")
     if len(vs) < (3 if first else 2):
-        raise InvalidArgumentError(None, None, f"Input tensor must be at least {3 if first else 2}D: "
+        raise InvalidArgumentError(f"Input tensor must be at least {3 if first else 2}D: "
                                    f"{list(vs)} [Op:BiasAdd]")
     if len(bs) != 1:
-        raise InvalidArgumentError(None, None, f"Biases must be 1D: {list(bs)} [Op:BiasAdd]")
+        raise InvalidArgumentError(f"Biases must be 1D: {list(bs)} [Op:BiasAdd]")
     axis = 1 if first else len(vs) - 1
     if bs[0] != vs[axis]:
-        raise InvalidArgumentError(None, None, f"Must provide as many biases as the channel dimension "
+        raise InvalidArgumentError(f"Must provide as many biases as the channel dimension "
                                    f"of the input tensor: {list(bs)} vs. {list(vs)} (channel axis "
                                    f"{axis}) [Op:BiasAdd]")
     if first:
@@ -474,7 +449,6 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     >>> sorted(set(y.numpy().tolist()))
     [0.0, 2.0]
     """
-    from .. import random as _random
     xt = as_tensor(x)
     if xt._value.dtype.kind != "f":
         raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. "
@@ -504,7 +478,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     try:
         np.broadcast_shapes(shape, xt._value.shape)
     except ValueError:
-        raise InvalidArgumentError(None, None, f"noise_shape {list(shape)} is not broadcastable to "
+        raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
     u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
     mask = convert_to_tensor(np.broadcast_to(np.asarray(u._value) >= r, xt._value.shape))
