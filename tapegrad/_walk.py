@@ -23,7 +23,7 @@ import numpy as np
 from . import _recorders as _rec, _seam
 from ._tensor import IndexedSlices, Tensor, wrap
 from ._convert import convert_to_tensor
-from ._dispatch import vjp
+from ._dispatch import vjp, zeros_like
 from .errors import InternalError
 
 class UnconnectedGradients(enum.Enum):
@@ -84,11 +84,15 @@ def _add_sparse(a: Any, b: Any) -> Any:
 
 
 def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
-              batch: int | None, observe: Any = None) -> dict:
-    # observe(k, i, cotangent): explain mode's record of cotangent norms (i = -1: the output's)
+             batch: int | None, observe: Any = None) -> dict:
+    """Walk ``entries`` backwards from the cotangents in ``ct``; returns the cotangents of the
+    intermediate tensors in ``src_ids`` (leaves keep theirs in ``ct``). ``batch``: cotangents carry
+    a leading axis of that many rows (a Jacobian walk). ``observe(k, i, cotangent)``: explain
+    mode's record of cotangent norms (``i = -1``: the output's)."""
     unbroadcast = _seam.unbroadcast
     found: dict[int, Any] = {}
     pop = ct.pop
+    plain = batch is None
     for k in range(len(entries) - 1, -1, -1):
         op, xs, p, ans, needs = entries[k]
         if free:
@@ -105,22 +109,12 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
             if type(g) is IndexedSlices:
                 g = g._dense()
         else:
-            gs = [pop(o._id, None) for o in ans]
-            if gs.count(None) == len(gs):
+            g = _outputs_cotangent(ans, pop, src_ids, found, owned, batch)
+            if g is None:
                 continue
-            for i, o in enumerate(ans):
-                if o._id in src_ids and gs[i] is not None:
-                    found[o._id] = gs[i]
-                owned.discard(o._id)
-                if gs[i] is None:
-                    shape = o._value.shape if batch is None else (batch,) + o._value.shape
-                    gs[i] = wrap(np.zeros(shape, o._value.dtype))
-                elif type(gs[i]) is IndexedSlices:
-                    gs[i] = gs[i]._dense()
-            g = tuple(gs)
         if observe is not None:
             observe(k, -1, g)
-        if batch is None or op.batch_ok:
+        if plain or op.batch_ok:
             grads = vjp(op, g, ans, needs, xs, p)
         else:
             grads = _rowwise(op, g, ans, needs, xs, p, batch)
@@ -130,21 +124,14 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 continue
             x = xs[i]
             tg = type(gi)
-            if tg is not IndexedSlices:
-                if tg is not Tensor:
-                    gi = convert_to_tensor(gi)
-                if bc:
-                    if batch is None:
-                        if gi._value.shape != x._value.shape:
-                            gi = unbroadcast(gi, x._value.shape, 0)
-                    elif gi._value.shape != (batch,) + x._value.shape:
-                        gi = unbroadcast(gi, (batch,) + x._value.shape, 1)
-            if batch is not None and tg is Tensor and gi._value.shape != (batch,) + x._value.shape:
-                raise InternalError(
-                    None, None, f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of "
-                    f"shape {list(gi._value.shape)} for an input of shape {list(x._value.shape)} (expected "
-                    f"{[batch] + list(x._value.shape)}): the rule drops the leading batch axis. Declare "
-                    "the op with batch_ok=False or keep the axis in the rule.")
+            if tg is not Tensor and tg is not IndexedSlices:
+                gi = convert_to_tensor(gi)
+                tg = Tensor
+            if plain:
+                if bc and tg is Tensor and gi._value.shape != x._value.shape:
+                    gi = unbroadcast(gi, x._value.shape, 0)
+            elif tg is Tensor:
+                gi = _batched(op, gi, x, batch, bc)
             if observe is not None:
                 observe(k, i, gi)
             xid = x._id
@@ -153,6 +140,38 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
             else:
                 ct[xid] = gi
     return found
+
+
+def _outputs_cotangent(ans: tuple, pop: Any, src_ids: set, found: dict, owned: set,
+                       batch: int | None) -> tuple | None:
+    """The cotangents of a multi-output op's outputs (zeros for those without one), or None."""
+    gs = [pop(o._id, None) for o in ans]
+    if gs.count(None) == len(gs):
+        return None
+    for i, o in enumerate(ans):
+        if o._id in src_ids and gs[i] is not None:
+            found[o._id] = gs[i]
+        owned.discard(o._id)
+        if gs[i] is None:
+            gs[i] = zeros_like(o, () if batch is None else (batch,))
+        elif type(gs[i]) is IndexedSlices:
+            gs[i] = gs[i]._dense()
+    return tuple(gs)
+
+
+def _batched(op: Any, gi: Tensor, x: Tensor, batch: int, bc: bool) -> Tensor:
+    """A Jacobian walk's cotangent for ``x``: summed back to ``(batch,) + x.shape`` if the op
+    broadcasts; an error if the rule dropped the batch axis."""
+    want = (batch,) + x._value.shape
+    if bc and gi._value.shape != want:
+        gi = _seam.unbroadcast(gi, want, 1)
+    if gi._value.shape != want:
+        raise InternalError(
+            f"In a Jacobian walk the VJP rule of {op.name} returned a cotangent of shape "
+            f"{list(gi._value.shape)} for an input of shape {list(x._value.shape)} (expected "
+            f"{list(want)}): the rule drops the leading batch axis. Declare the op with "
+            "batch_ok=False or keep the axis in the rule.")
+    return gi
 
 
 def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: int) -> list:
