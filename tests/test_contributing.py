@@ -77,6 +77,11 @@ def test_the_import_drawing_matches_the_module_level_imports():
     assert not upward, f"imports that do not go down a row of the drawing in docs/contributing.md: {upward}"
 
 
+def test_the_family_table_lists_every_op_family():
+    table = re.findall(r"^\| `(\w+)` \|", PAGE.split("## Adding an op in four steps", 1)[1], re.M)
+    assert sorted(table) == FAMILIES
+
+
 def test_the_page_is_in_the_documentation_index():
     index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
     assert re.search(r"```\{toctree\}[^`]*\ncontributing\n", index)
