@@ -14,7 +14,7 @@ TOOL = os.path.join(ROOT, "tools", "structure.py")
 # _a <-> _b at module level; _b -> _c and _c -> _a only inside functions; _a -> _d only for type
 # checkers, so _d (which imports _a) is in no circle.
 SYNTHETIC = {
-    "__init__.py": "from . import _a\nfrom .ops import math_ops\n",
+    "__init__.py": "from . import _a\nfrom .ops import math\n",
     "_a.py": '''
         from typing import TYPE_CHECKING
 
@@ -53,8 +53,8 @@ SYNTHETIC = {
         ''',
     "_d.py": "from . import _a\nThing = int\n",
     "ops/__init__.py": "",
-    "ops/math_ops.py": '''
-        from .._a import defop
+    "ops/math.py": '''
+        from .._a import defop, jointly
 
 
         def _mul_vjp(g, ans, needs, x, y):
@@ -66,6 +66,9 @@ SYNTHETIC = {
                      jvp=lambda ts, ans, x, y: ts[0] if ts[1] is None else ts[1])
         _neg = defop("Neg", None, deriv=(lambda ans, x: -1,))
         _neg.jvp = None
+        _div = defop("Div", None, vjp=jointly(_mul_vjp), jvp=jointly(lambda ts, ans, x, y: ts[0]))
+        _shared = jointly(_mul_vjp)
+        _sub = defop("Sub", None, vjp=_shared, jvp=_transposed(_mul_vjp))
         ''',
 }
 
@@ -91,6 +94,7 @@ def test_the_report_of_the_working_tree_has_every_section():
     assert set(r["groups"]) >= {"engine", "ops", "namespaces"}
     names = {m["module"]: m for m in r["modules"]}
     assert names["ops/math"]["group"] == "ops" and names["errors"]["group"] == "engine"
+    assert names["_dispatch"]["group"] == "engine" and names["ops/array"]["group"] == "ops"
     assert names["math"]["group"] == "namespaces"
     assert all(0 < m["code"] <= m["lines"] for m in r["modules"] if m["lines"] > 1)
     h = r["headline"]
@@ -113,14 +117,23 @@ def test_circles_forms_and_reaches_of_a_synthetic_package(synthetic, tmp_path):
     assert r["local_imports"]["engine"] == 2
     assert [(x["name"], x["lines"], x["code"]) for x in r["lengths"]] == [("defop", 3, 2)]
     rf = r["rule_forms"]
-    assert rf["by_keyword"]["vjp"] == {"tuple/list of rules": 1, "callable taking needs": 1,
-                                       "(absent)": 1}
-    assert rf["by_keyword"]["jvp"] == {"string 'linear'": 1, "callable": 1, "(absent)": 1}
-    assert rf["by_keyword"]["deriv"] == {"(absent)": 2, "tuple/list of rules": 1}
+    assert rf["by_keyword"]["vjp"] == {"per-input tuple": 1, "callable taking needs": 1,
+                                       "jointly": 2, "(absent)": 1}
+    assert rf["by_keyword"]["jvp"] == {'"linear"': 1, "callable": 1, "jointly": 1,
+                                       "wrapper call": 1, "(absent)": 1}
+    assert rf["by_keyword"]["deriv"] == {"(absent)": 4, "per-input tuple": 1}
+    assert rf["jointly"] == {"vjp": 2, "jvp": 1}       # a name bound to jointly(...) counts too
+    assert rf["wrappers"] == {"_transposed": 1}        # other wrapper calls, apart from jointly
     assert [a["target"] for a in rf["assigned_after"]] == ["_neg.jvp"]
     assert rf["ts_none"] == {"is None": 1}
     h = r["headline"]
-    assert h["rule forms"] == 6  # 5 keyword forms and the assignment after the declaration
+    # 8 keyword forms and the assignment after the declaration
+    assert h["rule forms"] == 9 and len(rf["forms"]) == 9
+    assert ["vjp", "jointly"] in rf["forms"] and ["jvp", '"linear"'] in rf["forms"]
+    assert h["jointly uses (vjp=)"] == 2 and h["jointly uses (jvp=)"] == 1
+    text = _run("--dir", str(synthetic))
+    assert "jointly (the escape hatch): vjp= 2, jvp= 1" in text
+    assert "other wrapper calls: _transposed 1" in text
     assert h["private reaches"] == 2  # in _b; _a defines the tape class
     assert r["private_reaches"]["per_module"] == {"_b": 2}
     assert h["InvalidArgumentError(None, None"] == 1 and h["_wrap(np.zeros("] == 0

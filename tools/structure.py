@@ -13,7 +13,9 @@ and reports, from the syntax alone (nothing is imported):
 - function-local imports (an import statement inside a def or class body), per module;
 - the length of the definitions named in LENGTHS (``defop``, ...), wherever they are;
 - rule forms: how each ``deriv=``/``vjp=``/``jvp=`` value of the ``defop`` calls is written
-  (see ``_form``), rules attached to an op after its declaration, ``ts[i] is None`` tests;
+  (see ``_form``: per-input tuples, ``"linear"``, ``jointly(...)``, the escape hatch, counted per
+  keyword and apart from other wrapper calls; and the older forms, bare callables), the distinct
+  forms in use, rules attached to an op after its declaration, ``ts[i] is None`` tests;
 - private reaches (``tape._x``, ``x._entries``, ...) from modules that do not define that
   attribute in a class: a name-based approximation, not type inference;
 - ``InvalidArgumentError(None, None, ...)`` and ``_wrap(np.zeros(...))`` calls.
@@ -57,6 +59,7 @@ OP_CLASS = "Op"                      # Op(...) outside the engine: an op built w
 RULE_FILES = ("*.py", "ops/*.py")    # where defop calls are read
 RULE_KEYWORDS = ("deriv", "vjp", "jvp")
 RULE_FIELDS = ("jvp", "bwd", "vjp")  # <op>.<field> = ... after the declaration
+ESCAPE = "jointly"                   # the one wrapper of a rule for all inputs at once
 PRIVATE_BASES = {"tape": "Tape"}  # <base>._x outside modules whose class named *Tape* defines _x
 PRIVATE_ATTRS = ("_entries", "_ids", "_explain")  # <any>.<attr> outside modules whose classes define it
 PATTERNS = {"InvalidArgumentError(None, None": r"InvalidArgumentError\(\s*None\s*,\s*None\b",
@@ -216,13 +219,21 @@ def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]
 
 
 def _form(value: ast.expr, defs: dict[str, ast.AST], calls: dict[str, ast.Call]) -> str:
-    """How a rule keyword's value is written; a name bound to a call's result is a wrapper call."""
+    """How a rule keyword's value is written; a name bound to a call's result counts as that call.
+
+    The vocabulary: ``per-input tuple``, ``"linear"``, ``jointly`` (the escape hatch). Older
+    forms: ``callable`` (one rule for all inputs), ``callable taking needs``, ``wrapper call`` (a
+    call of anything but ``jointly``), other strings. ``(none)``: an explicit None, no rule.
+    """
     if isinstance(value, ast.Constant):
-        return "None" if value.value is None else f"string {value.value!r}"
+        if value.value is None:
+            return "(none)"
+        return '"linear"' if value.value == "linear" else f"string {value.value!r}"
     if isinstance(value, (ast.Tuple, ast.List)):
-        return "tuple/list of rules"
+        return "per-input tuple"
     if isinstance(value, ast.Call) or (isinstance(value, ast.Name) and value.id in calls):
-        return "wrapper call"
+        call = value if isinstance(value, ast.Call) else calls[value.id]
+        return ESCAPE if _name(call.func) == ESCAPE else "wrapper call"
     fn = value if isinstance(value, ast.Lambda) else defs.get(value.id) if isinstance(value, ast.Name) else None
     if fn is not None and not isinstance(fn, ast.ClassDef) and "needs" in _params(fn):
         return "callable taking needs"
@@ -340,7 +351,7 @@ def _rule_forms(trees: dict[str, ast.AST]) -> dict[str, Any]:
                     row[k] = _form(kws[k], defs, calls) if k in kws else \
                         "**kwargs" if None in kws else "(absent)"
                     forms[k][row[k]] += 1
-                    if row[k] == "wrapper call":
+                    if row[k] == "wrapper call":  # jointly(...) is not one: counted per keyword
                         call = kws[k] if isinstance(kws[k], ast.Call) else calls[kws[k].id]
                         wrappers[_name(call.func) or "?"] += 1
                 nondiff = isinstance(kws.get("nondiff"), ast.Constant) and kws["nondiff"].value
@@ -363,6 +374,7 @@ def _rule_forms(trees: dict[str, ast.AST]) -> dict[str, Any]:
         "by_keyword": {k: dict(forms[k].most_common()) for k in RULE_KEYWORDS},
         "forms": [list(k) for k in kinds],
         "combinations": dict(combos.most_common()),
+        "jointly": {k: forms[k][ESCAPE] for k in RULE_KEYWORDS if forms[k][ESCAPE]},
         "wrappers": dict(wrappers.most_common()),
         "assigned_after": assigned,
         "built_without_defop": direct,
@@ -433,6 +445,7 @@ def analyze(files: dict[str, str], source: str = "") -> dict[str, Any]:
         **{f"{k} length (lines)": longest(k) for k in LENGTHS},
         "ops declared (defop calls)": len(rules["declarations"]),
         "rule forms": len(rules["forms"]),
+        **{f"jointly uses ({k}=)": rules["jointly"].get(k, 0) for k in ("vjp", "jvp")},
         "rule combinations": len(rules["combinations"]),
         "rules assigned after defop": len(rules["assigned_after"]),
         "ops built without defop (Op())": len(rules["built_without_defop"]),
@@ -485,11 +498,13 @@ def text_report(r: dict[str, Any]) -> str:
     out += ["", "Lengths (lines, code lines):"]
     out += [f"  {x['module']}:{x['line']} {x['qualname']}  {x['lines']}, {x['code']}" for x in r["lengths"]]
     rf = r["rule_forms"]
-    out += ["", f"Rule forms: {len(rf['forms'])} ({len(rf['declarations'])} defop calls)"]
+    out += ["", f"Rule forms: {len(rf['forms'])} ({len(rf['declarations'])} defop calls): "
+            + "; ".join(f"{k}= {f}" if k != "after" else f for k, f in rf["forms"])]
     for k, forms in rf["by_keyword"].items():
         out += [f"  {k}=: " + "; ".join(f"{f} {n}" for f, n in forms.items())]
+    out += ["  jointly (the escape hatch): " + (", ".join(f"{k}= {n}" for k, n in rf["jointly"].items()) or "-")]
     if rf["wrappers"]:
-        out += ["  wrappers: " + ", ".join(f"{w} {n}" for w, n in rf["wrappers"].items())]
+        out += ["  other wrapper calls: " + ", ".join(f"{w} {n}" for w, n in rf["wrappers"].items())]
     out += ["  combinations:"] + [f"    {n:>4}  {c}" for c, n in rf["combinations"].items()]
     out += [f"  assigned after defop: {len(rf['assigned_after'])}"]
     out += [f"    {a['module']}:{a['line']} {a['target']}" for a in rf["assigned_after"]]
