@@ -69,6 +69,8 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)
+        if spec is None and name.startswith("_"):  # (private and special names: no import)
+            raise AttributeError(f"module 'tapegrad' has no attribute {name!r}")
         if spec is None:  # "not covered yet" for a TensorFlow name, "did you mean" for a typo
             from ._missing import attribute_error
             raise attribute_error("", name)

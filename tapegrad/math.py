@@ -30,5 +30,7 @@ from .ops.special import (  # noqa: F401
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
+        if name.startswith("_"):  # (private and special names: no lookup, no import)
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         from ._missing import attribute_error
         raise attribute_error("math", name)
