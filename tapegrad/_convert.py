@@ -241,7 +241,6 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
 def _dtype_error(opname: str, a: Any, b: Any) -> InvalidArgumentError:
     da, db = _dt._from_np(a.dtype).name, _dt._from_np(b.dtype).name
     return InvalidArgumentError(
-        None, None,
         f"{opname}: the two inputs have different dtypes, {da} and {db}. tapegrad, like "
         f"TensorFlow, does not promote dtypes between tensors: cast one with tf.cast(x, tf.{da}).")
 

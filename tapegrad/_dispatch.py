@@ -331,7 +331,7 @@ _KIND_NAMES = {"f": "floating", "c": "complex", "i": "signed integer", "u": "uns
 
 def _kind_error(op: Op, x: Tensor, kinds: str) -> None:
     raise InvalidArgumentError(
-        None, None, f"{op.name} does not accept a {x.dtype.name} tensor (allowed: "
+        f"{op.name} does not accept a {x.dtype.name} tensor (allowed: "
         f"{', '.join(_KIND_NAMES[k] for k in kinds)}). Cast it first, e.g. tf.cast(x, tf.float32).")
 
 
@@ -340,10 +340,10 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
         return e
     shapes = " vs. ".join(str(list(x._value.shape)) for x in xs)
     if isinstance(e, MemoryError):   # NumPy could not allocate the output: TF's OOM error type
-        return ResourceExhaustedError(None, None, f"OOM: {e} (inputs of shapes {shapes}) [Op:{op.name}]")
+        return ResourceExhaustedError(f"OOM: {e} (inputs of shapes {shapes}) [Op:{op.name}]")
     if "broadcast" in str(e):
-        return InvalidArgumentError(None, None, f"Incompatible shapes: {shapes} [Op:{op.name}]")
-    return InvalidArgumentError(None, None, f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")
+        return InvalidArgumentError(f"Incompatible shapes: {shapes} [Op:{op.name}]")
+    return InvalidArgumentError(f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")
 
 
 def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import numpy as np
 
 from . import _nest, _recorders as _rec, _seam
 from ._convert import convert_to_tensor
+from ._dispatch import zeros_like
 from ._recorders import Recorder, run_hidden as _run_hidden
-from ._tensor import IndexedSlices, Tensor, wrap as _wrap
+from ._tensor import IndexedSlices, Tensor
 from ._variable import Variable
 from ._walk import UnconnectedGradients, _parse_unconnected
 from .errors import UnconnectedGradientError
@@ -97,8 +97,7 @@ class ForwardAccumulator:
                 raise TypeError(f"jvp: expected tapegrad tensors, got a {type(t).__name__}.")
             r = self._t.get(t._id)
             if r is None and mode is UnconnectedGradients.ZERO:
-                v = t._snap._value if isinstance(t, Variable) else t._value
-                r = _wrap(np.zeros(v.shape, v.dtype))
+                r = zeros_like(t._snap if isinstance(t, Variable) else t)
             return r
         return _nest.map_structure(one, primals)
 
@@ -140,7 +139,7 @@ class _Tangents(Recorder):
             for o in outs:
                 v = o._value
                 if v.dtype.kind in "fc":
-                    tans[o._id] = _wrap(np.zeros(v.shape, v.dtype) if v.ndim else v.dtype.type(0))
+                    tans[o._id] = zeros_like(o)
 
 
 def _cast(t: Tensor, dtype: Any) -> Tensor:

@@ -172,7 +172,7 @@ def _plan(tape: GradientTape, t: Tensor, flat_s: list, n: int, vectorised: bool,
                     + (", kept in pieces and joined for the outer GradientTape that records this"
                        " call" if recording else "")
                     + f") plus the working buffers of one row (at least {_memory.fmt(work)})")
-            raise ResourceExhaustedError(None, None, _memory.too_much(
+            raise ResourceExhaustedError(_memory.too_much(
                 method, what, min(whole, fixed + per), avail, _ADVICE[method]))
     return chunk, not recording and (chunk < n or not vectorised or batch)
 

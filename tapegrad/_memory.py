@@ -99,7 +99,7 @@ def check(nbytes: int, op: str, what: str, advice: str) -> None:
     """Raise ResourceExhaustedError when ``nbytes`` (for ``what``) exceed the available memory."""
     avail = over(nbytes)
     if avail is not None:
-        raise ResourceExhaustedError(None, None, too_much(op, what, nbytes, avail, advice))
+        raise ResourceExhaustedError(too_much(op, what, nbytes, avail, advice))
 
 
 def too_much(op: str, what: str, nbytes: int, avail: int, advice: str) -> str:

@@ -10,12 +10,13 @@ The backward walk is in ``_walk.py``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from . import _nest, _recorders as _rec, _seam
 from ._convert import convert_to_tensor
+from ._dispatch import zeros_like
 from ._recorders import Tape
 from ._tensor import IndexedSlices, Tensor, wrap
 from ._variable import Variable
@@ -365,13 +366,11 @@ class GradientTape:
                 g = ct.get(s._id)
             if g is None:
                 if mode is UnconnectedGradients.ZERO:
-                    v = s._snap._value if isinstance(s, Variable) else s._value
-                    shape = v.shape if batch is None else (batch,) + v.shape
-                    g = wrap(np.zeros(shape, v.dtype))
+                    g = zeros_like(s._snap if isinstance(s, Variable) else s, () if batch is None else (batch,))
             elif isinstance(s, (Tensor, Variable)) and not isinstance(g, IndexedSlices):
                 v = s._snap._value if isinstance(s, Variable) else s._value
                 if v.dtype.kind not in "fc" and not (g._value.dtype == v.dtype):
-                    g = None if mode is not UnconnectedGradients.ZERO else wrap(np.zeros(v.shape, v.dtype))
+                    g = None if mode is not UnconnectedGradients.ZERO else zeros_like(s._snap if isinstance(s, Variable) else s)
             out.append(g)
         if check is not None:
             check.end(out)

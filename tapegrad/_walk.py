@@ -195,6 +195,6 @@ def _rowwise(op: Any, g: Any, ans: Any, needs: list, xs: Any, p: dict, batch: in
         if all(c is None for c in col):
             out.append(None)
             continue
-        col = [c if c is not None else wrap(np.zeros(xs[i]._value.shape, xs[i]._value.dtype)) for c in col]
+        col = [c if c is not None else zeros_like(xs[i]) for c in col]
         out.append(stack(col))
     return out
