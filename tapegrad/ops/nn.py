@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt, random as _random
+from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
@@ -480,6 +480,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     except ValueError:
         raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
+    from .. import random as _random  # (tapegrad.random sits above the op families)
     u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
     mask = convert_to_tensor(np.broadcast_to(np.asarray(u._value) >= r, xt._value.shape))
     return where(mask, keep, zeros_like(keep))
