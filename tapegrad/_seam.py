@@ -34,19 +34,21 @@ def _unbound(name: str) -> Callable:
     return missing
 
 
-MUL: Any = None
-conj: Callable = _unbound("conj")
-stack: Callable = _unbound("stack")
-concat: Callable = _unbound("concat")
-cast: Callable = _unbound("cast")
-real: Callable = _unbound("real")
-broadcast_to: Callable = _unbound("broadcast_to")
-unbroadcast: Callable = _unbound("unbroadcast")
-reshape: Callable = _unbound("reshape")
-transpose: Callable = _unbound("transpose")
-unstack: Callable = _unbound("unstack")
-unsorted_segment_sum: Callable = _unbound("unsorted_segment_sum")
-convert_to_tensor: Callable = _unbound("convert_to_tensor")
+# the bound ops (declared for type checkers; each raises until ops/__init__.py binds it)
+MUL: Any
+conj: Callable
+stack: Callable
+concat: Callable
+cast: Callable
+real: Callable
+broadcast_to: Callable
+unbroadcast: Callable
+reshape: Callable
+transpose: Callable
+unstack: Callable
+unsorted_segment_sum: Callable
+convert_to_tensor: Callable
+globals().update({name: _unbound(name) for name in NEEDED})
 
 
 def bind(**ops: Any) -> None:
