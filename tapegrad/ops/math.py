@@ -11,7 +11,6 @@ filters the RuntimeWarnings raised from tapegrad's modules (np.errstate costs ~3
 """
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 from functools import reduce
 from typing import Any, Sequence
@@ -33,9 +32,6 @@ __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floo
     "conj", "cast", "saturate_cast", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "zeros_like",
     "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval"]
-
-
-_np_err = contextlib.nullcontext()  # (unused here: B's ops/nn.py imports it until its branch drops it)
 
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
