@@ -27,7 +27,6 @@ import numpy as np
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
-from ._missing import attribute_error as _attribute_error
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg
@@ -221,4 +220,5 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
-        raise _attribute_error("random", name)
+        from ._missing import attribute_error  # loaded on the first miss, not at import
+        raise attribute_error("random", name)
