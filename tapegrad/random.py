@@ -91,7 +91,7 @@ def _float_dtype(dtype: Any, fn: str) -> _dt.DType:
 
 def _param(v: Any, dt: _dt.DType) -> Tensor:
     if isinstance(v, Tensor) and v._value.dtype != dt._np:
-        raise InvalidArgumentError(None, None, f"mean/stddev/minval/maxval of dtype {v.dtype.name} do "
+        raise InvalidArgumentError(f"mean/stddev/minval/maxval of dtype {v.dtype.name} do "
                                    f"not match the requested dtype {dt.name}; cast them first")
     return convert_to_tensor(v, dtype=dt)
 
@@ -160,12 +160,12 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
     lo, hi = (as_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dt)
               for v in (minval, maxval))
     if lo._value.ndim or hi._value.ndim:
-        raise InvalidArgumentError(None, None, f"minval and maxval must be scalars for integer dtypes, "
+        raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
                                    f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
                                    "[Op:RandomUniformInt]")
     a, b = int(lo._value), int(hi._value)
     if a >= b:
-        raise InvalidArgumentError(None, None, f"Need minval < maxval, got {a} >= {b} [Op:RandomUniformInt]")
+        raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:RandomUniformInt]")
     return _wrap(_generator(seed).integers(a, b, size=s, dtype=dt._np))
 
 
@@ -199,18 +199,18 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     if out_dt._np not in (np.int32, np.int64):
         raise ValueError(f"categorical: dtype must be int32 or int64, got {out_dt.name}.")
     if lg._value.dtype.kind != "f":
-        raise InvalidArgumentError(None, None, f"categorical: logits must be floating, got "
+        raise InvalidArgumentError(f"categorical: logits must be floating, got "
                                    f"{lg.dtype.name}; cast them, e.g. tf.cast(logits, tf.float32) "
                                    "[Op:Multinomial]")
     if lg._value.ndim != 2:
-        raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+        raise InvalidArgumentError(f"logits should be a matrix, got shape "
                                    f"{list(lg._value.shape)} [Op:Multinomial]")
     n = int(as_tensor(num_samples)._value)
     if n < 0:
-        raise InvalidArgumentError(None, None, f"num_samples should be non-negative, got {n} [Op:Multinomial]")
+        raise InvalidArgumentError(f"num_samples should be non-negative, got {n} [Op:Multinomial]")
     b, c = lg._value.shape
     if c == 0 and b and n:
-        raise InvalidArgumentError(None, None, "categorical: logits have no classes [Op:Multinomial]")
+        raise InvalidArgumentError("categorical: logits have no classes [Op:Multinomial]")
     gen = _generator(seed)
     u = gen.random((b, n, c))
     gumbel = -np.log(-np.log(u))
@@ -222,5 +222,5 @@ if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
         if name.startswith("_"):  # (private and special names: no lookup, no import)
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from ._missing import attribute_error
+        from ._missing import attribute_error  # loaded on the first miss, not at import
         raise attribute_error("random", name)

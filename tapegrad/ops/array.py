@@ -32,7 +32,7 @@ def _lead(g: Tensor, ans: Tensor) -> int:
 
 
 def _err(op: str, msg: str) -> InvalidArgumentError:
-    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
+    return InvalidArgumentError(f"{msg} [Op:{op}]")
 
 
 def norm_axis(axis: Any, ndim: int, op: str) -> int:
@@ -321,16 +321,9 @@ def _concat_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> l
     return out
 
 
+# variadic (*xs): one rule for all inputs, which share the offsets along the axis
 _concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=jointly(_concat_vjp),
-                jvp=None)
-
-
-def _concat_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math import zeros_like
-    return apply(_concat, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
-
-
-_concat.jvp = _concat_jvp
+                jvp="linear")
 
 
 def _same_dtype(ts: list, op: str) -> None:
@@ -369,15 +362,8 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
     return [_slice_raw(g, (builtins.slice(None),) * (lead + axis) + (i,)) for i in needs]
 
 
-_stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp))
-
-
-def _stack_jvp(ts: Any, ans: Tensor, *xs: Tensor, axis: int) -> Tensor:
-    from .math import zeros_like
-    return apply(_stack, [t if t is not None else zeros_like(x) for t, x in zip(ts, xs)], {"axis": axis})
-
-
-_stack.jvp = _stack_jvp
+# variadic (*xs): one rule for all inputs
+_stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp), jvp="linear")
 
 
 def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
@@ -515,8 +501,8 @@ def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: A
     return reshape(summed, g._value.shape[:lead] + x._value.shape)
 
 
-_pad = defop("PadV2", _pad_fwd, vjp=(_pad_vjp,))
-_pad.jvp = lambda ts, ans, x, pads, mode, value: apply(_pad, (ts[0],), {"pads": pads, "mode": mode, "value": 0})
+_pad = defop("PadV2", _pad_fwd, vjp=(_pad_vjp,),  # affine in x: the tangent is padded with 0
+             jvp=(lambda t, ans, x, pads, mode, value: apply(_pad, (t,), {"pads": pads, "mode": mode, "value": 0}),))
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0, name: Any = None) -> Tensor:

@@ -6,10 +6,11 @@ Each op is declared once (``defop``) with its rules beside it; the public functi
 declaration converts arguments and applies it. Rules are written with tapegrad ops so that
 nested tapes differentiate them. A rule receives the cotangent ``g`` of the output; in a
 Jacobian walk ``g`` has extra leading axes, which elementwise rules broadcast over.
+IEEE results (inf, nan) come without NumPy's RuntimeWarnings, as in TF: tapegrad/__init__.py
+filters the RuntimeWarnings raised from tapegrad's modules (np.errstate costs ~3 µs a call).
 """
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 from functools import reduce
 from typing import Any, Sequence
@@ -18,11 +19,11 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import apply, binary, defop, jointly, unary
+from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
 from .._variable import Variable
-from ..errors import InvalidArgumentError
-from .array import _err, norm_axes
+from ..errors import InvalidArgumentError, UnimplementedError
+from .array import _err, norm_axes, norm_axis
 
 __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floor_div", "mod",
     "floormod", "truncatemod", "pow", "negative", "neg", "abs", "sign", "square", "multiply_no_nan",
@@ -33,24 +34,13 @@ __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floo
     "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval"]
 
 
-# IEEE results (inf, nan) without NumPy's RuntimeWarnings, as TF does: tapegrad/__init__.py
-# filters RuntimeWarnings raised from tapegrad's own modules (np.errstate costs ~3 µs a call).
-_np_err = contextlib.nullcontext()
-
-
-def _quiet(f: Any) -> Any:
-    return f
-
-
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
     if x._value.dtype.kind not in kinds:
-        from .._dispatch import _KIND_NAMES
         raise _dt_error(opname, x, ", ".join(_KIND_NAMES[k] for k in kinds))
 
 
 def _dt_error(opname: str, x: Tensor, allowed: str) -> Exception:
-    from ..errors import InvalidArgumentError
-    return InvalidArgumentError(None, None, f"{opname} does not accept a {x.dtype.name} tensor "
+    return InvalidArgumentError(f"{opname} does not accept a {x.dtype.name} tensor "
                                 f"(allowed: {allowed}). Cast it first, e.g. tf.cast(x, tf.float32).")
 
 
@@ -68,51 +58,24 @@ _sub = defop("Sub", np.subtract, kinds="fciu", vjp=(lambda g, ans, x, y: g, lamb
 _mul = defop("Mul", np.multiply, kinds="fciu", deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
 
 
-def _div_vjp(g: Any, ans: Any, needs: Any, x: Tensor, y: Tensor) -> list:
-    out = []
-    for i in needs:
-        if i == 0:
-            out.append(g / conj(y))
-        else:
-            out.append(-g * conj(ans / y))
-    return out
-
-
-_div = defop("RealDiv", _quiet(np.true_divide), kinds="fciu", vjp=jointly(_div_vjp), broadcast=True,
-             jvp=jointly(lambda ts, ans, x, y: _jvp_div(ts, ans, y)))
-
-
-def _jvp_div(ts: Any, ans: Tensor, y: Tensor) -> Tensor:
-    tx, ty = ts
-    if ty is None:
-        return tx / y
-    r = -ans * ty / y
-    return r if tx is None else tx / y + r
+_div = defop("RealDiv", np.true_divide, kinds="fciu", broadcast=True,
+             vjp=(lambda g, ans, x, y: g / conj(y), lambda g, ans, x, y: -g * conj(ans / y)),
+             jvp=(lambda t, ans, x, y: t / y, lambda t, ans, x, y: -ans * t / y))
 
 
 def _int_div(fn: Any) -> Any:
     """``fn`` that raises, as TF does, on an integer division by zero (NumPy returns 0)."""
-    quiet = _quiet(fn)
-
     def f(x: Any, y: Any) -> Any:
         if np.asarray(y).dtype.kind in "iu" and not np.all(y):
-            from ..errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, "Integer division by zero")
-        return quiet(x, y)
+            raise InvalidArgumentError("Integer division by zero")
+        return fn(x, y)
     return f
 
 
 _floordiv = defop("FloorDiv", _int_div(np.floor_divide), nondiff=True)
 _mod = defop("FloorMod", _int_div(np.mod), kinds="fiu",
              vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y)),
-             jvp=jointly(lambda ts, ans, x, y: _sum_t(ts[0], None if ts[1] is None else -ts[1] * floordiv(x, y))),
-             broadcast=True)
-
-
-def _sum_t(a: Any, b: Any) -> Any:
-    if a is None:
-        return b
-    return a if b is None else a + b
+             jvp=(lambda t, ans, x, y: t, lambda t, ans, x, y: -t * floordiv(x, y)), broadcast=True)
 
 
 def add(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -193,7 +156,7 @@ def _pow_dy(ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
     return ans * where(mask, log(where(mask, x, ones_like(x))), zeros_like(x))
 
 
-_pow = defop("Pow", _quiet(np.power),
+_pow = defop("Pow", np.power,
              deriv=(lambda ans, x, y: y * pow(x, y - 1), _pow_dy), broadcast=True)
 
 
@@ -201,9 +164,8 @@ def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's
     """``x ** y`` elementwise. At ``x = 0`` the gradient with respect to ``y`` is 0 (TF's rule)."""
     x, y = binary_operands(x, y, "Pow")
     if x._value.dtype.kind in "iu" and np.any(np.asarray(y._value) < 0):
-        from ..errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed "
-                                   "[Op:Pow]. Use a floating dtype.")
+        raise InvalidArgumentError("Integers to negative integer powers are not allowed [Op:Pow]. "
+                                   "Use a floating dtype.")
     return apply(_pow, (x, y))
 
 
@@ -238,14 +200,13 @@ def abs(x: Any, name: Any = None) -> Tensor:  # noqa: A001
     return _unary(_abs, x)
 
 
-_sign = defop("Sign", _quiet(np.sign), kinds="fiu", vjp=(lambda g, ans, x: zeros_like(g),),
+_sign = defop("Sign", np.sign, kinds="fiu", vjp=(lambda g, ans, x: zeros_like(g),),
               jvp=(lambda t, ans, x: zeros_like(ans),))
 
 
 def _csign(v: np.ndarray) -> np.ndarray:
     a = np.abs(v)
-    with _np_err:
-        return np.where(a == 0, 0, v / np.where(a == 0, 1, a)).astype(v.dtype)
+    return np.where(a == 0, 0, v / np.where(a == 0, 1, a)).astype(v.dtype)
 
 
 _csign_op = defop("ComplexSign", _csign,
@@ -282,12 +243,11 @@ def square(x: Any, name: Any = None) -> Tensor:
     return _unary(_square, x)
 
 
-_mul_no_nan = defop("MulNoNan", _quiet(lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y)), kinds="fc",
+_mul_no_nan = defop("MulNoNan", lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y),
+                    kinds="fc", broadcast=True,
                     vjp=(lambda g, ans, x, y: multiply_no_nan(g, conj(y)),
                          lambda g, ans, x, y: multiply_no_nan(conj(x), g)),
-                    jvp=jointly(lambda ts, ans, x, y: _sum_t(None if ts[0] is None else multiply_no_nan(ts[0], y),
-                                                     None if ts[1] is None else multiply_no_nan(x, ts[1]))),
-                    broadcast=True)
+                    jvp=(lambda t, ans, x, y: multiply_no_nan(t, y), lambda t, ans, x, y: multiply_no_nan(x, t)))
 
 
 def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -295,7 +255,7 @@ def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     return _binary(_mul_no_nan, x, y)
 
 
-_sqrt = defop("Sqrt", _quiet(np.sqrt), kinds="fc",
+_sqrt = defop("Sqrt", np.sqrt, kinds="fc",
               vjp=(lambda g, ans, x: multiply_no_nan(conj(0.5 / ans), g),),
               jvp=(lambda t, ans, x: t * (0.5 / ans),))
 
@@ -308,7 +268,7 @@ def sqrt(x: Any, name: Any = None) -> Tensor:
 # Rsqrt and Reciprocal, like Sqrt, give 0 where the cotangent (or tangent) is 0 even where the
 # derivative is infinite or NaN (TF's RsqrtGrad and ReciprocalGrad kernels): tf.where(x > 0, 1 / x, 0)
 # has gradient 0 at 0, and so have second derivatives of log, log1p, atanh, asin, acos there.
-_rsqrt = defop("Rsqrt", _quiet(lambda x: 1 / np.sqrt(x)), kinds="fc",
+_rsqrt = defop("Rsqrt", lambda x: 1 / np.sqrt(x), kinds="fc",
                vjp=(lambda g, ans, x: multiply_no_nan(conj(-0.5 * ans * ans * ans), g),),
                jvp=(lambda t, ans, x: multiply_no_nan(-0.5 * ans * ans * ans, t),))
 
@@ -318,10 +278,10 @@ def rsqrt(x: Any, name: Any = None) -> Tensor:
     return _unary(_rsqrt, x)
 
 
-_exp = defop("Exp", _quiet(np.exp), kinds="fc", deriv=(lambda ans, x: ans,))
-_log = defop("Log", _quiet(np.log), kinds="fc", deriv=(lambda ans, x: reciprocal(x),))
-_log1p = defop("Log1p", _quiet(np.log1p), kinds="fc", deriv=(lambda ans, x: reciprocal(1 + x),))
-_expm1 = defop("Expm1", _quiet(np.expm1), kinds="fc", deriv=(lambda ans, x: ans + 1,))
+_exp = defop("Exp", np.exp, kinds="fc", deriv=(lambda ans, x: ans,))
+_log = defop("Log", np.log, kinds="fc", deriv=(lambda ans, x: reciprocal(x),))
+_log1p = defop("Log1p", np.log1p, kinds="fc", deriv=(lambda ans, x: reciprocal(1 + x),))
+_expm1 = defop("Expm1", np.expm1, kinds="fc", deriv=(lambda ans, x: ans + 1,))
 
 
 def exp(x: Any, name: Any = None) -> Tensor:
@@ -346,16 +306,15 @@ def expm1(x: Any, name: Any = None) -> Tensor:
 
 _sin = defop("Sin", np.sin, kinds="fc", deriv=(lambda ans, x: cos(x),))
 _cos = defop("Cos", np.cos, kinds="fc", deriv=(lambda ans, x: -sin(x),))
-_tan = defop("Tan", _quiet(np.tan), kinds="fc", deriv=(lambda ans, x: 1 + ans * ans,))
+_tan = defop("Tan", np.tan, kinds="fc", deriv=(lambda ans, x: 1 + ans * ans,))
 _tanh = defop("Tanh", np.tanh, kinds="fc", deriv=(lambda ans, x: 1 - ans * ans,))
 
 
 def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         return 1 / (1 + np.exp(-x))
-    with _np_err:
-        e = np.exp(-np.abs(x))
-        return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
 _sigmoid = defop("Sigmoid", _sigmoid_fwd, kinds="fc", deriv=(lambda ans, x: ans * (1 - ans),))
@@ -386,7 +345,7 @@ def sigmoid(x: Any, name: Any = None) -> Tensor:
     return _unary(_sigmoid, x)
 
 
-_reciprocal = defop("Reciprocal", _quiet(np.reciprocal), kinds="fc",  # zero cotangent: 0, as Rsqrt above
+_reciprocal = defop("Reciprocal", np.reciprocal, kinds="fc",  # zero cotangent: 0, as Rsqrt above
                     vjp=(lambda g, ans, x: multiply_no_nan(conj(-ans * ans), g),),
                     jvp=(lambda t, ans, x: multiply_no_nan(-ans * ans, t),))
 
@@ -402,27 +361,17 @@ def reciprocal(x: Any, name: Any = None) -> Tensor:
 inv = reciprocal
 
 
-def _minmax_vjp(select: Any) -> Any:
-    def rule(g: Any, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
-        mask = select(x, y)
-        z = zeros_like(g)
-        return [where(mask, g, z) if i == 0 else where(mask, z, g) for i in needs]
-    return rule
+def _minmax(name: str, fwd: Any, x_wins: Any) -> Any:
+    """Maximum or Minimum: ``x_wins(x, y)`` is where the result is ``x`` (a tie goes to ``x``)."""
+    return defop(name, fwd, kinds="fciu", broadcast=True,
+                 vjp=(lambda g, ans, x, y: where(x_wins(x, y), g, zeros_like(g)),
+                      lambda g, ans, x, y: where(x_wins(x, y), zeros_like(g), g)),
+                 jvp=(lambda t, ans, x, y: where(x_wins(x, y), t, zeros_like(ans)),
+                      lambda t, ans, x, y: where(x_wins(x, y), zeros_like(ans), t)))
 
 
-def _minmax_jvp(select: Any) -> Any:
-    def rule(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
-        mask = select(x, y)
-        tx = ts[0] if ts[0] is not None else zeros_like(x)
-        ty = ts[1] if ts[1] is not None else zeros_like(y)
-        return where(mask, tx, ty) + zeros_like(ans)
-    return rule
-
-
-_maximum = defop("Maximum", np.maximum, kinds="fciu", vjp=jointly(_minmax_vjp(lambda x, y: greater_equal(x, y))),
-                 jvp=jointly(_minmax_jvp(lambda x, y: greater_equal(x, y))), broadcast=True)
-_minimum = defop("Minimum", np.minimum, kinds="fciu", vjp=jointly(_minmax_vjp(lambda x, y: less_equal(x, y))),
-                 jvp=jointly(_minmax_jvp(lambda x, y: less_equal(x, y))), broadcast=True)
+_maximum = _minmax("Maximum", np.maximum, lambda x, y: greater_equal(x, y))
+_minimum = _minmax("Minimum", np.minimum, lambda x, y: less_equal(x, y))
 
 
 def maximum(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -436,18 +385,11 @@ def minimum(x: Any, y: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- select
-def _where_vjp(g: Any, ans: Tensor, needs: Any, c: Tensor, x: Tensor, y: Tensor) -> list:
-    z = zeros_like(g)
-    return [where(c, g, z) if i == 1 else where(c, z, g) for i in needs]
-
-
-def _where_jvp(ts: Any, ans: Tensor, c: Tensor, x: Tensor, y: Tensor) -> Tensor:
-    tx = ts[1] if ts[1] is not None else zeros_like(x)
-    ty = ts[2] if ts[2] is not None else zeros_like(y)
-    return where(c, tx, ty) + zeros_like(ans)
-
-
-_where = defop("SelectV2", np.where, vjp=jointly(_where_vjp), jvp=jointly(_where_jvp), broadcast=True)
+_where = defop("SelectV2", np.where, broadcast=True,
+               vjp=(None, lambda g, ans, c, x, y: where(c, g, zeros_like(g)),
+                    lambda g, ans, c, x, y: where(c, zeros_like(g), g)),
+               jvp=(None, lambda t, ans, c, x, y: where(c, t, zeros_like(ans)),
+                    lambda t, ans, c, x, y: where(c, zeros_like(ans), t)))
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
@@ -460,8 +402,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     c = as_tensor(condition)
     if x is None and y is None:
         if c._value.ndim == 0:
-            from ..errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 (where "
+            raise InvalidArgumentError("WhereOp : Unhandled input dimensions: 0 (where "
                                        "with one argument needs a condition with at least one axis)")
         return _wrap(np.argwhere(np.asarray(c._value)).astype(np.int64))
     if x is None or y is None:
@@ -489,8 +430,7 @@ def _complex_fwd(re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 _complex = defop("Complex", _complex_fwd,
                  vjp=(lambda g, ans, x, y: real(g), lambda g, ans, x, y: imag(g)),
-                 jvp=jointly(lambda ts, ans, x, y: complex_(ts[0] if ts[0] is not None else zeros_like(x),
-                                                    ts[1] if ts[1] is not None else zeros_like(y))),
+                 jvp=(lambda t, ans, x, y: complex_(t, zeros_like(y)), lambda t, ans, x, y: complex_(zeros_like(x), t)),
                  broadcast=True)
 _real = defop("Real", np.real, vjp=(lambda g, ans, x: complex_(g, zeros_like(g)),), jvp="linear")
 _imag = defop("Imag", np.imag, vjp=(lambda g, ans, x: complex_(zeros_like(g), g),), jvp="linear")
@@ -538,10 +478,9 @@ def _cast_vjp(g: Any, ans: Tensor, x: Tensor, dtype: Any) -> Any:
 def _cast_fwd(x: np.ndarray, dtype: Any) -> np.ndarray:
     if x.dtype.kind == "c" and dtype.kind != "c":
         x = x.real
-    with _np_err:
-        if dtype.kind in "iu" and x.dtype.kind == "f":
-            x = np.trunc(x)
-        return x.astype(dtype)
+    if dtype.kind in "iu" and x.dtype.kind == "f":
+        x = np.trunc(x)
+    return x.astype(dtype)
 
 
 _cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear")
@@ -558,8 +497,7 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     if x._value.dtype == dt:
         return x
     if dt.kind not in "biufc" or x._value.dtype.kind not in "biufc":
-        from ..errors import UnimplementedError
-        raise UnimplementedError(None, None, f"Cast {x.dtype.name} to {_dt.as_dtype(dtype).name} is "
+        raise UnimplementedError(f"Cast {x.dtype.name} to {_dt.as_dtype(dtype).name} is "
                                              "not supported [Op:Cast]")
     if x._value.dtype.kind in "fc" and dt.kind in "fc":
         return apply(_cast, (x,), {"dtype": dt})
@@ -646,8 +584,7 @@ def _cum_fwd(fn: Any) -> Any:
     def f(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
         if reverse:
             x = np.flip(x, axis)
-        with _np_err:
-            r = fn(x, axis=axis, dtype=x.dtype)
+        r = fn(x, axis=axis, dtype=x.dtype)
         if exclusive and x.shape[axis]:   # (an empty axis has nothing to shift)
             first = (np.zeros_like if fn is np.cumsum else np.ones_like)(np.take(x, [0], axis=axis))
             r = np.concatenate([first, np.take(r, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis)
@@ -682,7 +619,6 @@ _cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: 
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
-    from .array import norm_axis
     x = as_tensor(x)
     _check_kind(x, "fciu", op.name)
     a = norm_axis(axis, x._value.ndim, op.name)
@@ -793,7 +729,7 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
 
 
 # --------------------------------------------------------------------------- add_n
-_add_n = defop("AddN", lambda *xs: reduce(np.add, xs),
+_add_n = defop("AddN", lambda *xs: reduce(np.add, xs),  # variadic (*xs): one rule for all inputs
                vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
 
 
@@ -816,11 +752,11 @@ def add_n(inputs: Any, name: Any = None) -> Tensor:
     d0, s0 = ts[0]._value.dtype, ts[0]._value.shape
     for i, t in enumerate(ts[1:], 1):
         if t._value.dtype != d0:
-            raise InvalidArgumentError(None, None, f"cannot compute AddN as input #{i}(zero-based) was "
+            raise InvalidArgumentError(f"cannot compute AddN as input #{i}(zero-based) was "
                                        f"expected to be a {_dt._from_np(d0).name} tensor but is a "
                                        f"{t.dtype.name} tensor [Op:AddN]")
         if t._value.shape != s0:
-            raise InvalidArgumentError(None, None, f"Inputs to operation AddN must have the same size "
+            raise InvalidArgumentError(f"Inputs to operation AddN must have the same size "
                                        f"and shape. Input 0: {list(s0)} != input {i}: "
                                        f"{list(t._value.shape)} (use tf.add to broadcast) [Op:AddN]")
     return apply(_add_n, ts)

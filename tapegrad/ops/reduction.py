@@ -10,11 +10,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._convert import as_tensor
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
-from .array import _lead, broadcast_view, norm_axes, reshape
-from .math import (_np_err, cast, complex_, conj, equal, exp, not_equal, real, sqrt, square,
-                   subtract, zeros_like)
+from ..errors import InvalidArgumentError
+from .array import _lead, broadcast_view, norm_axes, norm_axis, reshape, transpose
+from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, equal, exp, not_equal,
+                   real, sqrt, square, subtract, zeros_like)
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax",
@@ -103,8 +104,6 @@ _min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=(_minmax_jv
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
     """∏ of the other elements in each reduced group, exact when some are zero."""
-    from .math import cumprod
-    from .array import transpose
     nd = x._value.ndim
     keep = [i for i in range(nd) if i not in axes]
     perm = keep + list(axes)
@@ -119,7 +118,6 @@ def _prod_others(x: Tensor, axes: tuple) -> Tensor:
 
 
 def _prod_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    from .math import conj
     return _expand_back(g, ans, x, axes) * conj(_prod_others(x, axes))
 
 
@@ -138,9 +136,8 @@ def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
 
 
 def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
-    with _np_err:
-        m = _lse_shift(x, axes)
-        r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+    m = _lse_shift(x, axes)
+    r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
     return (r if keepdims else np.squeeze(r, axis=axes)).astype(x.dtype, copy=False)
 
 
@@ -163,7 +160,6 @@ _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
     x = as_tensor(input_tensor)
     if x._value.dtype.kind not in kinds:
-        from .math import _check_kind
         _check_kind(x, kinds, op.name)
     axes = norm_axes(axis, x._value.ndim, op.name)
     return apply(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
@@ -224,7 +220,6 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
     x = as_tensor(input_tensor)
-    from .math import _check_kind, abs as _abs
     _check_kind(x, "fc", "reduce_variance")
     m = reduce_mean(x, axis=axis, keepdims=True)
     d = subtract(x, m)
@@ -253,13 +248,11 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
-        from .array import norm_axis
         if x._value.ndim == 0:
             raise ValueError(f"{op.name}: the input is a scalar; it needs at least one axis.")
         a = norm_axis(0 if axis is None else axis, x._value.ndim, op.name)
         if x._value.shape[a] == 0:
-            from ..errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape "
+            raise InvalidArgumentError(f"Reduction axis {a} is empty in shape "
                                        f"{list(x._value.shape)} [Op:{op.name}]")
         return apply(op, (x,), {"axis": a, "out": _dt.as_dtype(output_type)._np})
     f.__name__ = name.lower()
@@ -298,7 +291,6 @@ def _enorm_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -
 
 
 def _enorm_jvp(t: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
-    t = t
     inner = real(conj(x) * t) if x._value.dtype.kind == "c" else x * t
     s = reduce_sum(inner, axis=list(axes), keepdims=keepdims)
     return (_as_c(s) if x._value.dtype.kind == "c" else s) / ans

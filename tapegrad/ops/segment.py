@@ -13,10 +13,9 @@ from typing import Any
 import numpy as np
 
 from .._convert import as_tensor
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
-from ..errors import InvalidArgumentError
 from .array import _err, _lead
 from .math import _check_kind, conj, ones_like, truediv, where, zeros_like
 from .indexing import _gather
@@ -41,7 +40,6 @@ def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: in
     idx = np.maximum(np.asarray(ids._value), 0)
     r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
     if (np.asarray(ids._value) < 0).any():
-        from .math import where, zeros_like
         mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
         r = where(mask, r, zeros_like(r))
     return r
@@ -65,10 +63,6 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
         raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
                                          f"range [0, {n})")
     return apply(_uss, (d, ids), {"num_segments": n})
-
-
-def _err(op: str, msg: str) -> InvalidArgumentError:
-    return InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
 
 
 def _ids(segment_ids: Any, data: Tensor, op: str) -> np.ndarray:

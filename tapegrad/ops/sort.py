@@ -57,10 +57,10 @@ def _order(v: np.ndarray, descending: bool) -> np.ndarray:
 
 def _check_sortable(x: Tensor, op: str) -> None:
     if x._value.dtype.kind not in "fiu":
-        raise InvalidArgumentError(None, None, f"{op} does not accept a {x.dtype.name} tensor (allowed: "
+        raise InvalidArgumentError(f"{op} does not accept a {x.dtype.name} tensor (allowed: "
                                    f"floating and integer types) [Op:{op}]")
     if x._value.ndim == 0:
-        raise InvalidArgumentError(None, None, f"input must be >= 1-D, got shape [] [Op:{op}]")
+        raise InvalidArgumentError(f"input must be >= 1-D, got shape [] [Op:{op}]")
 
 
 def _sort_input(values: Any, direction: Any) -> tuple[Tensor, bool]:
@@ -121,9 +121,9 @@ def _k(k: Any) -> int:
         k = as_tensor(k)._value
     kv = np.asarray(k)
     if kv.ndim or kv.dtype.kind not in "iu":
-        raise InvalidArgumentError(None, None, f"k must be a scalar integer, got {k!r} [Op:TopKV2]")
+        raise InvalidArgumentError(f"k must be a scalar integer, got {k!r} [Op:TopKV2]")
     if int(kv) < 0:
-        raise InvalidArgumentError(None, None, f"Need k >= 0, got {int(kv)} [Op:TopKV2]")
+        raise InvalidArgumentError(f"Need k >= 0, got {int(kv)} [Op:TopKV2]")
     return int(kv)
 
 
@@ -154,7 +154,7 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = _dt.int
     kk = _k(k)
     n = x._value.shape[-1]
     if kk > n:
-        raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed "
+        raise InvalidArgumentError(f"input must have at least k columns. Had {n}, needed "
                                    f"{kk} [Op:TopKV2]")
     idx = _order(np.asarray(x._value), True)[..., :kk]
     it = _dt.as_dtype(index_type)

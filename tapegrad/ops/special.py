@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, binary, defop, jointly
+from .._dispatch import apply, binary, defop
 from .._tensor import Tensor
 from ..errors import InvalidArgumentError
-from .math import (_check_kind, _dt_error, _int_to_float, _sum_t, _unary, cast, complex_, conj,
-                   equal, exp, imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
-                   sign, where, zeros_like)
+from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
+                   imag, less, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid, sign, where,
+                   zeros_like)
+from .reduction import reduce_sum
 
 __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "zeta", "lbeta",
@@ -267,12 +268,11 @@ def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
 
 def lbeta(x: Any, name: Any = None) -> Tensor:
     """``log |B(x)| = Σ lgamma(x) - lgamma(Σ x)`` over the last axis (``-inf`` for an empty axis)."""
-    from .reduction import reduce_sum
     x = as_tensor(x)
     _check_kind(x, "f", "Lgamma")
     if x._value.ndim == 0:
-        raise InvalidArgumentError(None, None, "lbeta reduces over the last axis: the input needs at "
-                                   "least one axis, got a scalar [Op:Sum]")
+        raise InvalidArgumentError("lbeta reduces over the last axis: the input needs at least one "
+                                   "axis, got a scalar [Op:Sum]")
     return reduce_sum(lgamma(x), axis=-1) - lgamma(reduce_sum(x, axis=-1))
 
 
@@ -390,20 +390,15 @@ def _div_no_nan_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(y == 0, np.zeros((), v.dtype), v)
 
 
-def _div_no_nan_vjp(g: Tensor, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
-    # TensorFlow's rule: both cotangents are 0 where y == 0 (for x even when g is inf)
-    return [divide_no_nan(g, conj(y)) if i == 0 else
-            g * conj(divide_no_nan(divide_no_nan(-x, y), y)) for i in needs]
+def _div_no_nan_dy(x: Tensor, y: Tensor) -> Tensor:
+    return divide_no_nan(divide_no_nan(-x, y), y)
 
 
-def _div_no_nan_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
-    tx, ty = ts
-    return _sum_t(None if tx is None else divide_no_nan(tx, y),
-                  None if ty is None else ty * divide_no_nan(divide_no_nan(-x, y), y))
-
-
-_div_no_nan = defop("DivNoNan", _div_no_nan_fwd, vjp=jointly(_div_no_nan_vjp), jvp=jointly(_div_no_nan_jvp),
-                    broadcast=True)
+# TensorFlow's rule: both cotangents are 0 where y == 0 (for x even when g is inf)
+_div_no_nan = defop("DivNoNan", _div_no_nan_fwd, broadcast=True,
+                    vjp=(lambda g, ans, x, y: divide_no_nan(g, conj(y)),
+                         lambda g, ans, x, y: g * conj(_div_no_nan_dy(x, y))),
+                    jvp=(lambda t, ans, x, y: divide_no_nan(t, y), lambda t, ans, x, y: t * _div_no_nan_dy(x, y)))
 
 
 def divide_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -445,20 +440,20 @@ def _re(g: Tensor) -> Tensor:
     return complex_(real(g), zeros_like(real(g))) if g._value.dtype.kind == "c" else g
 
 
-def _sqdiff_vjp(g: Tensor, ans: Tensor, needs: Any, x: Tensor, y: Tensor) -> list:
-    t = 2 * _re(g) * (x - y)
-    return [t if i == 0 else -t for i in needs]
+def _sqdiff_vjp(g: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    return 2 * _re(g) * (x - y)
 
 
-def _sqdiff_jvp(ts: Any, ans: Tensor, x: Tensor, y: Tensor) -> Tensor:
-    t = _sum_t(ts[0], None if ts[1] is None else -ts[1])
+def _sqdiff_jvp(t: Tensor, x: Tensor, y: Tensor) -> Tensor:
     d = x - y
     if d._value.dtype.kind == "c":
         return 2 * _re(conj(d) * t)
     return 2 * d * t
 
 
-_sqdiff = defop("SquaredDifference", _sqdiff_fwd, vjp=jointly(_sqdiff_vjp), jvp=jointly(_sqdiff_jvp), broadcast=True)
+_sqdiff = defop("SquaredDifference", _sqdiff_fwd, broadcast=True,
+                vjp=(lambda g, ans, x, y: _sqdiff_vjp(g, x, y), lambda g, ans, x, y: -_sqdiff_vjp(g, x, y)),
+                jvp=(lambda t, ans, x, y: _sqdiff_jvp(t, x, y), lambda t, ans, x, y: _sqdiff_jvp(-t, x, y)))
 
 
 def squared_difference(x: Any, y: Any, name: Any = None) -> Tensor:
