@@ -636,7 +636,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     k = s._value.dtype.kind
     if k == "b":
         raise _err("LinSpace", "start and stop must be numbers, not bool")
-    from .math import _int_to_float, cast
+    from .math import _int_to_float
     if k in "iu":
         s, e = _int_to_float(s), _int_to_float(e)
     nv = np.asarray(num._value if isinstance(num, (Tensor, Variable)) else num)

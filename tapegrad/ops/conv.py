@@ -603,7 +603,7 @@ def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides:
 def _pick(x: np.ndarray, loc: np.ndarray, h: np.ndarray, ksize: tuple, strides: tuple,
           pads: Pads) -> np.ndarray:
     """Each window's element of ``h [..., N, H, W, C]`` at its maximum: ``[..., N, OH, OW, C]``."""
-    lead, (kh, kw), (n, oh, ow, c) = h.shape[:-4], ksize, loc.shape
+    lead, (kh, kw), (_, oh, ow, _) = h.shape[:-4], ksize, loc.shape
     if not loc.size:
         return np.zeros(lead + loc.shape, h.dtype)
     hs = h.reshape((-1,) + h.shape[-3:])
