@@ -29,7 +29,7 @@ class Op:
     that declared it (its family).
     """
 
-    __slots__ = ("name", "fwd", "nout", "kinds", "bcast", "batch_ok", "nondiff", "diff",
+    __slots__ = ("name", "fwd", "nout", "kinds", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
                  "derivs", "vjps", "joint", "jvp", "module")
 
     def __repr__(self) -> str:
@@ -87,6 +87,7 @@ def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = No
         raise TypeError(f"defop({name!r}): jvp= goes with vjp= (deriv= gives both; nondiff has none)")
     op = Op()
     op.name, op.fwd, op.nout, op.kinds, op.bcast, op.batch_ok = name, fwd, nout, kinds, broadcast, batch_ok
+    op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     op.nondiff = builtins.bool(nondiff)
     op.module = sys._getframe(1).f_globals.get("__name__", "")
     op.derivs = op.vjps = op.joint = op.jvp = op.diff = None
@@ -260,9 +261,10 @@ def unary(op: Op, x: Any) -> Tensor:
 def binary(op: Op, x: Any, y: Any) -> Tensor:
     """Apply a two-input op with TF's operand rules; the common cases stay on a short path.
 
-    Tensor-Tensor of one dtype; Tensor with a Python float/int, which becomes a cached 0-d
-    constant of the tensor's dtype (NumPy takes a 0-d array operand faster than a Python scalar,
-    and recorders need the operand as a tensor anyway).
+    Tensor-Tensor of one dtype; Tensor with a Python float/int: with no recorder and a ufunc
+    forward, NumPy takes the scalar directly (its weak scalars keep the tensor's dtype); under a
+    recorder the scalar becomes a cached 0-d constant of the tensor's dtype (recorders need it
+    as a tensor, and NumPy takes a 0-d operand faster than a Python scalar).
     """
     stack = _rec.active and _rec.tls.stack  # the recorders (falsy when none is active)
     if type(x) is Tensor:
@@ -275,6 +277,18 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             if dx is not yv.dtype and dx != yv.dtype:
                 raise _dtype_error(op.name, xv, yv)
         elif (ty is float or ty is int) and (kd == "f" or kd == "c"):
+            if not stack and op.ufunc:  # no recorder: NumPy takes the Python scalar (weakly typed)
+                kinds = op.kinds
+                if kinds is not None and kd not in kinds:
+                    _kind_error(op, x, kinds)
+                try:
+                    out = op.fwd(xv, y)
+                except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
+                    raise _op_error(op, (x,), e) from None
+                t = _new(Tensor)
+                t._value = out
+                t._id = next_id()
+                return t
             c = _SCALARS.get((y, ty, dx))  # the cached constant (_scalar_for), without a call
             y = c if c is not None else _scalar_for(y, dx, op.name)
             yv = y._value
