@@ -1,12 +1,12 @@
-"""GradientTape and the backward walk.
+"""GradientTape: the user API of reverse mode.
 
-Recording. A :class:`Tape` (``GradientTape._rec``) holds ``ids``, the ids of the tensors it follows
-(watched tensors, variables it watches, and outputs of ops it recorded), and ``entries``, one tuple per recorded op in
-execution order: ``(op, inputs, params, ans, needs)``, where ``needs`` lists the inputs that were
-on the tape (the only ones that will receive cotangents). An op is recorded iff some
-differentiable input is on the tape and some output has a floating or complex dtype.
-
-The backward walk is in ``_walk.py``.
+A GradientTape records into a :class:`~tapegrad._recorders.Tape` (``GradientTape._rec``), which
+holds ``ids``, the ids of the tensors it follows (watched tensors, variables it watches, outputs
+of ops it recorded), and ``entries``, one ``(op, inputs, params, ans, needs)`` per recorded op in
+execution order, ``needs`` listing the inputs that were on the tape (the only ones that will
+receive cotangents). An op is recorded iff some differentiable input is on the tape and some
+output has a floating or complex dtype. ``gradient`` seeds the targets and runs the backward walk
+(``_walk.py``); a one-shot tape is released as the walk frees its entries.
 """
 from __future__ import annotations
 
