@@ -108,25 +108,17 @@ def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int)
     if nd and (lead or extra):  # summed axes sit after the kept ones: put them back as size 1
         gs = g._value.shape
         g = reshape(g, gs[:extra + lead] + (1,) * nd + gs[extra + lead:])
-    return broadcast_view(g, g._value.shape[:extra] + x._value.shape[:lead] + _bshape(x, lead, shape))
-
-
-def _bshape(x: Tensor, lead: int, shape: tuple) -> tuple:
-    return x._value.shape[lead:]
+    return broadcast_view(g, g._value.shape[:extra] + x._value.shape)
 
 
 _unbroadcast = defop("UnbroadcastSum", _unbroadcast_fwd, vjp=(_unbroadcast_vjp,), jvp="linear")
 
 
-def unbroadcast(g: Tensor, shape: Sequence[int], lead: int | None = None) -> Tensor:
-    """Sum ``g`` down to ``shape`` (undoing NumPy broadcasting); ``lead`` leading axes are kept.
-
-    With ``lead=None``, keeps as many leading axes as ``g`` has beyond a broadcast of ``shape``
-    only if ``shape`` itself starts with them (used by the engine with an explicit value).
-    """
+def unbroadcast(g: Tensor, shape: Sequence[int], lead: int = 0) -> Tensor:
+    """Sum ``g`` down to ``shape`` (undoing NumPy broadcasting). The first ``lead`` axes of ``g``
+    (a Jacobian walk's batch axis) are kept as they are: ``shape`` includes them, and the rest
+    of ``shape`` is what ``g``'s other axes are summed down to."""
     shape = tuple(shape)
-    if lead is None:
-        lead = 0
     if g._value.shape == shape:
         return g
     return apply(_unbroadcast, (g,), {"shape": shape[lead:] if lead else shape, "lead": lead})
