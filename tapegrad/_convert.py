@@ -267,7 +267,7 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
         raise TypeError(f"{opname}: {y!r} is out of range for dtype {_dt._from_np(npdt).name}.")
     a = np.array(v)  # 0-d: ufuncs take an array operand faster than a NumPy scalar
     a.flags.writeable = False  # one array for every use of the constant
-    t = Tensor.__new__(Tensor)
+    t = Tensor()
     t._value = a
     t._id = next_id()
     if y == 0:  # -0.0 == 0.0 (one key): zeros are not cached, so each keeps its sign

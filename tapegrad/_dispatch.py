@@ -17,7 +17,6 @@ from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _EMPTY: dict = {}
-_new = object.__new__
 
 class Op:
     """A primitive, declared with :func:`defop`; read-only once declared.
@@ -192,7 +191,7 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
                 if dt.kind == "c":
                     d = _seam.conj(d)
                 elif raw and dt is g._value.dtype:  # nobody records the walk: NumPy's product
-                    t = _new(Tensor)
+                    t = Tensor()
                     t._value = g._value * dv
                     t._id = next_id()
                     out.append(t)
@@ -221,7 +220,7 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     if _rec.active and (stack := _rec.tls.stack):
         return _record(op, xs, p, out, stack)
     if op.nout == 1:
-        t = _new(Tensor)
+        t = Tensor()
         t._value = out
         t._id = next_id()
         return t
@@ -241,7 +240,7 @@ def unary(op: Op, x: Any) -> Tensor:
         out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
         raise _op_error(op, (x,), e) from None
-    t = _new(Tensor)
+    t = Tensor()
     t._value = out
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
@@ -285,7 +284,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
                     out = op.fwd(xv, y)
                 except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
                     raise _op_error(op, (x,), e) from None
-                t = _new(Tensor)
+                t = Tensor()
                 t._value = out
                 t._id = next_id()
                 return t
@@ -306,7 +305,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
         raise _op_error(op, (x, y), e) from None
-    t = _new(Tensor)
+    t = Tensor()
     t._value = out
     t._id = next_id()
     if stack:
@@ -349,7 +348,7 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
 
 def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:
     if op.nout == 1:
-        ans = _new(Tensor)
+        ans = Tensor()
         ans._value = out
         ans._id = next_id()
     else:

@@ -23,7 +23,7 @@ NEEDED = {
     "transpose": "order a batch Jacobian's axes",
     "unstack": "iterate over a tensor",
     "unsorted_segment_sum": "densify IndexedSlices",
-    "convert_to_tensor": "Tensor(value) and IndexedSlices(...) conversion",
+    "convert_to_tensor": "IndexedSlices(...) and unpickled tensors",
 }
 
 

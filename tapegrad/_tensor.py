@@ -303,7 +303,8 @@ class Tensor(_Operators):
     """An immutable n-dimensional array that GradientTapes can follow.
 
     Create tensors with :func:`tapegrad.constant` or :func:`tapegrad.convert_to_tensor`; ops
-    return them. ``numpy()`` gives the value as a NumPy array (a read-only view)::
+    return them (``tapegrad.Tensor(value)`` raises TypeError, as ``tf.Tensor(value)`` does).
+    ``numpy()`` gives the value as a NumPy array (a read-only view)::
 
         >>> import tapegrad as tf
         >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
@@ -318,10 +319,6 @@ class Tensor(_Operators):
 
     if TYPE_CHECKING:  # installed by ops/__init__.py
         def __getitem__(self, key: Any) -> Tensor: ...
-
-    def __init__(self, value: Any, dtype: Any = None) -> None:
-        self._value = _seam.convert_to_tensor(value, dtype=dtype)._value
-        self._id = next_id()
 
     # -- description
     @property
@@ -464,7 +461,7 @@ class _Ref:
 
 
 def wrap(v: Any) -> Tensor:
-    t = Tensor.__new__(Tensor)  # no __init__: the dispatchers make tensors this way too
+    t = Tensor()  # (no __init__: the cheapest way CPython makes an instance)
     t._value = v
     t._id = next_id()
     return t

@@ -207,7 +207,7 @@ class Variable(VariableBase):
         # ``fresh``: ``v`` was just made for this variable and nobody else holds it (no copy)
         v = np.asarray(v) if fresh else np.array(v, copy=True)
         v.flags.writeable = False
-        snap = Tensor.__new__(Tensor)
+        snap = Tensor()
         snap._value = v
         snap._id = self._id  # every read shares the variable's id: gradients sum over reads
         self._snap = snap

@@ -505,6 +505,8 @@ BAD: list[tuple[str, Callable, type, str]] = [
      AttributeError, r"does not cover tf\.math\.bincount yet.*docs/migrating\.md#"),
     ("misspelt-name", lambda: tf.reduce_summ,
      AttributeError, r"no attribute 'reduce_summ'\. Did you mean: 'reduce_sum'\?"),
+    # -- issue 12: the engine
+    ("Tensor-constructor", lambda: tf.Tensor(1.0), TypeError, r"Tensor\(\) takes no arguments"),
 ]
 
 
