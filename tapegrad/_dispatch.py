@@ -17,6 +17,11 @@ from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _EMPTY: dict = {}
+# native dtypes by kind: a set lookup is cheaper than reading ``dtype.kind`` (other byte orders
+# take the slower kind check)
+_NATIVE = frozenset(np.dtype(c) for c in "?bhilqBHILQefdgFDG")
+_FLOATING = frozenset(d for d in _NATIVE if d.kind == "f")
+_FC = frozenset(d for d in _NATIVE if d.kind in "fc")
 
 class Op:
     """A primitive, declared with :func:`defop`; read-only once declared.
@@ -28,7 +33,7 @@ class Op:
     that declared it (its family).
     """
 
-    __slots__ = ("name", "fwd", "nout", "kinds", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
+    __slots__ = ("name", "fwd", "nout", "kinds", "dtypes", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
                  "derivs", "vjps", "joint", "jvp", "module")
 
     def __repr__(self) -> str:
@@ -86,6 +91,7 @@ def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = No
         raise TypeError(f"defop({name!r}): jvp= goes with vjp= (deriv= gives both; nondiff has none)")
     op = Op()
     op.name, op.fwd, op.nout, op.kinds, op.bcast, op.batch_ok = name, fwd, nout, kinds, broadcast, batch_ok
+    op.dtypes = None if kinds is None else frozenset(d for d in _NATIVE if d.kind in kinds)
     op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     op.nondiff = builtins.bool(nondiff)
     op.module = sys._getframe(1).f_globals.get("__name__", "")
@@ -188,14 +194,14 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
             if type(d) is Tensor:
                 dv = d._value
                 dt = dv.dtype
-                if dt.kind == "c":
-                    d = _seam.conj(d)
-                elif raw and dt is g._value.dtype:  # nobody records the walk: NumPy's product
-                    t = Tensor()
+                if raw and dt in _FLOATING and dt is g._value.dtype:  # nobody records the walk:
+                    t = Tensor()                                      # NumPy's product
                     t._value = g._value * dv
                     t._id = next_id()
                     out.append(t)
                     continue
+                if dt.kind == "c":
+                    d = _seam.conj(d)
             out.append(binary(_seam.MUL, g, d))
         return out
     rules = op.vjps
@@ -233,9 +239,9 @@ def unary(op: Op, x: Any) -> Tensor:
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
     v = x._value
-    kinds = op.kinds
-    if kinds is not None and v.dtype.kind not in kinds:
-        _kind_error(op, x, kinds)
+    dts = op.dtypes
+    if dts is not None and v.dtype not in dts:
+        _check_kind(op, x)
     try:
         out = op.fwd(v)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
@@ -248,8 +254,7 @@ def unary(op: Op, x: Any) -> Tensor:
         if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
             # one plain tape (the common case): Tape.record, inlined
             if x._id in rec.ids and op.diff is None:
-                kind = out.dtype.kind
-                if kind == "f" or kind == "c":
+                if out.dtype in _FC or out.dtype.kind in "fc":
                     rec.ids.add(t._id)
                     rec.entries.append((op, (x,), _EMPTY, t, _NEEDS0))
         else:
@@ -269,17 +274,16 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     if type(x) is Tensor:
         xv = x._value
         dx = xv.dtype
-        kd = dx.kind
         ty = type(y)
         if ty is Tensor:
             yv = y._value
             if dx is not yv.dtype and dx != yv.dtype:
                 raise _dtype_error(op.name, xv, yv)
-        elif (ty is float or ty is int) and (kd == "f" or kd == "c"):
+        elif (ty is float or ty is int) and (dx in _FC or dx.kind in "fc"):
             if not stack and op.ufunc:  # no recorder: NumPy takes the Python scalar (weakly typed)
-                kinds = op.kinds
-                if kinds is not None and kd not in kinds:
-                    _kind_error(op, x, kinds)
+                dts = op.dtypes
+                if dts is not None and dx not in dts:
+                    _check_kind(op, x)
                 try:
                     out = op.fwd(xv, y)
                 except (ValueError, TypeError, ArithmeticError, MemoryError) as e:
@@ -297,10 +301,10 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     else:
         x, y = binary_operands(x, y, op.name)
         xv, yv = x._value, y._value
-        kd = xv.dtype.kind
-    kinds = op.kinds
-    if kinds is not None and kd not in kinds:
-        _kind_error(op, x, kinds)
+        dx = xv.dtype
+    dts = op.dtypes
+    if dts is not None and dx not in dts:
+        _check_kind(op, x)
     try:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
@@ -316,8 +320,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             a = x._id in ids and (diff is None or diff[0])
             b = y._id in ids and (diff is None or diff[1])
             if a or b:
-                kind = out.dtype.kind
-                if kind == "f" or kind == "c":
+                if out.dtype in _FC or out.dtype.kind in "fc":
                     ids.add(t._id)
                     rec.entries.append((op, (x, y), _EMPTY, t, (_NEEDS01 if b else _NEEDS0) if a else _NEEDS1))
         else:
@@ -327,6 +330,12 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
 
 _KIND_NAMES = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",
                "b": "bool"}
+
+
+def _check_kind(op: Op, x: Tensor) -> None:
+    """The slow path of the dtype check (a dtype of another byte order, or an error)."""
+    if x._value.dtype.kind not in op.kinds:
+        _kind_error(op, x, op.kinds)
 
 
 def _kind_error(op: Op, x: Tensor, kinds: str) -> None:
