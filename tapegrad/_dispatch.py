@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _recorders as _rec, _seam
-from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, Tape
+from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED, Tape
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
@@ -271,6 +271,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     as a tensor, and NumPy takes a 0-d operand faster than a Python scalar).
     """
     stack = _rec.active and _rec.tls.stack  # the recorders (falsy when none is active)
+    shaped = False
     if type(x) is Tensor:
         xv = x._value
         dx = xv.dtype
@@ -295,6 +296,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             c = _SCALARS.get((y, ty, dx))  # the cached constant (_scalar_for), without a call
             y = c if c is not None else _scalar_for(y, dx, op.name)
             yv = y._value
+            shaped = True  # (a 0-d operand: x has the output's shape)
         else:
             y = _operand(y, dx, op.name)
             yv = y._value
@@ -322,7 +324,8 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             if a or b:
                 if out.dtype in _FC or out.dtype.kind in "fc":
                     ids.add(t._id)
-                    rec.entries.append((op, (x, y), _EMPTY, t, (_NEEDS01 if b else _NEEDS0) if a else _NEEDS1))
+                    needs = (_NEEDS01 if b else NEEDS0_SHAPED if shaped else _NEEDS0) if a else _NEEDS1
+                    rec.entries.append((op, (x, y), _EMPTY, t, needs))
         else:
             _offer(op, (x, y), _EMPTY, t, stack)
     return t

@@ -129,6 +129,9 @@ class Tape(Recorder):
 
 
 _NEEDS0, _NEEDS1, _NEEDS01 = (0,), (1,), (0, 1)
+# ``needs`` of a call whose input 0 has the output's shape (its other operand was a Python
+# scalar): the walk need not check whether to sum its cotangent back to its shape
+NEEDS0_SHAPED = tuple([0])  # (built at run time: a distinct object from _NEEDS0)
 
 
 class _State(threading.local):

@@ -24,6 +24,7 @@ from . import _recorders as _rec, _seam
 from ._tensor import IndexedSlices, Tensor, wrap
 from ._convert import convert_to_tensor
 from ._dispatch import vjp, zeros_like
+from ._recorders import NEEDS0_SHAPED
 from .errors import InternalError
 
 class UnconnectedGradients(enum.Enum):
@@ -118,7 +119,7 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
             grads = vjp(op, g, ans, needs, xs, p)
         else:
             grads = _rowwise(op, g, ans, needs, xs, p, batch)
-        bc = op.bcast
+        bc = op.bcast and needs is not NEEDS0_SHAPED
         for i, gi in zip(needs, grads):
             if gi is None:
                 continue

@@ -112,3 +112,16 @@ def test_each_op_records_the_family_that_declared_it():
     from tapegrad.ops import REGISTRY
     assert REGISTRY["Sin"].module == "tapegrad.ops.math"
     assert REGISTRY["MatrixSolve"].module == "tapegrad.ops.decompositions"
+
+
+def test_a_python_scalar_operand_marks_the_call_as_shaped_and_broadcasting_still_sums_back():
+    from tapegrad._recorders import _NEEDS0, NEEDS0_SHAPED
+    assert NEEDS0_SHAPED == (0,) and NEEDS0_SHAPED is not _NEEDS0
+    x = tf.constant([[1.0, 2.0, 3.0]])            # (1, 3)
+    b = tf.constant([[1.0], [2.0]])               # (2, 1): broadcasts with x
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0                                # scalar operand: shaped
+        z = y + b                                  # tensor operand: summed back to (1, 3)
+    assert tape._rec.entries[0][4] is NEEDS0_SHAPED
+    np.testing.assert_array_equal(tape.gradient(z, x).numpy(), [[4.0, 4.0, 4.0]])
