@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _recorders as _rec, _seam
-from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED, Tape
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
+from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED, Tape
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
@@ -22,6 +22,7 @@ _EMPTY: dict = {}
 _NATIVE = frozenset(np.dtype(c) for c in "?bhilqBHILQefdgFDG")
 _FLOATING = frozenset(d for d in _NATIVE if d.kind == "f")
 _FC = frozenset(d for d in _NATIVE if d.kind in "fc")
+
 
 class Op:
     """A primitive, declared with :func:`defop`; read-only once declared.
