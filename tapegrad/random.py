@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _philox
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
@@ -31,7 +32,8 @@ from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg
 
-__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical"]
+__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
+           "stateless_normal", "stateless_uniform", "stateless_truncated_normal"]
 
 _DEFAULT_GLOBAL_SEED = 87654321
 _MASK = (1 << 63) - 1
@@ -216,6 +218,145 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     gumbel = -np.log(-np.log(u))
     idx = np.argmax(np.asarray(lg._value, np.float64)[:, None, :] + gumbel, axis=-1) if c else np.zeros((b, n))
     return _wrap(idx.astype(out_dt._np))
+
+
+# ---- stateless ops: the output is a function of (shape, seed, alg) alone ----
+
+_ALGS = {"philox": 1, "threefry": 2, "autoselect": 3}
+
+
+def _alg(alg: Any) -> int:
+    if alg is None:
+        return 3
+    if isinstance(alg, (int, np.integer)) and not isinstance(alg, bool):
+        a = int(alg)
+    elif isinstance(alg, str):
+        a = _ALGS.get(alg.strip().lower().replace("-", "").replace("_", ""), 0)
+    elif hasattr(alg, "value") and type(alg).__name__ == "Algorithm":
+        a = alg.value
+    else:
+        raise TypeError(f"Can't convert argument `alg` (of value {alg!r} and type {type(alg)}) to int.")
+    if a not in (1, 2, 3):
+        raise ValueError(f"Argument `alg` got unsupported value {alg!r}. Supported values are "
+                         "'philox' (or 1) for the Philox algorithm, 'threefry' (or 2) for the "
+                         "ThreeFry algorithm, and 'auto_select' (or 3) for auto-selection.")
+    if a == 2:
+        raise InvalidArgumentError("alg='threefry' is not implemented by TensorFlow's CPU kernels "
+                                   "(nor here); use 'philox' or 'auto_select'")
+    return a
+
+
+def _seed_pair(seed: Any) -> tuple[int, int]:
+    t = as_tensor(seed)
+    v = t._value
+    if v.dtype not in (np.int32, np.int64):
+        raise InvalidArgumentError(f"seed must be an int32 or int64 tensor of shape [2], got dtype "
+                                   f"{t.dtype.name} [Op:StatelessRandomGetKeyCounter]")
+    if v.shape != (2,):
+        raise InvalidArgumentError(f"seed must have shape [2], not {list(v.shape)} "
+                                   "[Op:StatelessRandomGetKeyCounter]")
+    return int(v[0]), int(v[1])
+
+
+def _key_counter(seed: Any, alg: Any) -> tuple[int, int]:
+    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
+    return _philox.scramble(*_seed_pair(seed))
+
+
+def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev: Any, dtype: Any,
+                     alg: Any) -> Tensor:
+    dt = _dt.as_dtype(dtype)
+    if dt._np.kind != "f":
+        raise TypeError(f"{fn}: dtype must be float16, float32 or float64, got {dt.name}")
+    s = _shape_arg(shape, op)
+    m, sd = _param(mean, dt), _param(stddev, dt)
+    key, counter = _key_counter(seed, alg)
+    if fn == "stateless_normal":
+        z = _philox.fill(_philox.normal, key, counter, s, dt._np)
+    else:
+        z = _philox.truncated_normal(key, counter, s, dt._np)
+    return _wrap(z) * sd + m
+
+
+def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                     dtype: Any = _dt.float32, name: Any = None, alg: Any = "auto_select") -> Tensor:
+    """Normal samples determined by ``seed`` alone (a shape-[2] int32/int64 tensor): TensorFlow's
+    numbers (Philox on CPU), ``standard_normal * stddev + mean``.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_normal([3], seed=[1, 2]).numpy().round(4)
+    array([0.5441, 0.2074, 0.0736], dtype=float32)
+    """
+    return _stateless_float("stateless_normal", "StatelessRandomNormalV2", shape, seed, mean, stddev,
+                            dtype, alg)
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                               dtype: Any = _dt.float32, name: Any = None,
+                               alg: Any = "auto_select") -> Tensor:
+    """Like :func:`stateless_normal`, but standard samples with ``|x| >= 2`` are dropped and
+    re-picked (TensorFlow's numbers).
+
+    >>> import tapegrad as tf
+    >>> x = tf.random.stateless_truncated_normal([1000], seed=[3, 4])
+    >>> bool(tf.reduce_max(tf.abs(x)) < 2)
+    True
+    """
+    return _stateless_float("stateless_truncated_normal", "StatelessTruncatedNormalV2", shape, seed,
+                            mean, stddev, dtype, alg)
+
+
+_UNIFORM_DTYPES = (np.float16, np.float32, np.float64, np.int32, np.int64, np.uint32, np.uint64)
+
+
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
+                      dtype: Any = _dt.float32, name: Any = None, alg: Any = "auto_select") -> Tensor:
+    """Uniform samples on ``[minval, maxval)`` determined by ``seed`` alone (TensorFlow's numbers).
+
+    Floats default to ``[0, 1)``. Integer dtypes take both bounds (``lo + bits % (hi - lo)``, as
+    TensorFlow, so very wide ranges are slightly biased) or neither: ``minval=None, maxval=None``
+    gives integers over the dtype's full range (also for uint32 and uint64).
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_uniform([4], seed=[1, 2], minval=0, maxval=10, dtype=tf.int32).numpy()
+    array([0, 9, 4, 9], dtype=int32)
+    """
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in _UNIFORM_DTYPES:
+        raise ValueError(f"stateless_uniform: dtype must be one of float16, float32, float64, int32, "
+                         f"int64, uint32, uint64, got {dt.name}")
+    s = _shape_arg(shape, "StatelessRandomUniformV2")
+    if dt._np.kind == "f":
+        lo = _param(0.0 if minval is None else minval, dt)
+        hi = _param(1.0 if maxval is None else maxval, dt)
+        key, counter = _key_counter(seed, alg)
+        return _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np)) * (hi - lo) + lo
+    if (minval is None) != (maxval is None):
+        raise ValueError(f"stateless_uniform: for integer dtype {dt.name} give both minval and "
+                         f"maxval, or neither (the full range); got minval={minval!r}, "
+                         f"maxval={maxval!r}")
+    if minval is None:
+        key, counter = _key_counter(seed, alg)
+        return _wrap(_philox.fill(_philox.full_int, key, counter, s, dt._np))
+    if dt._np.kind == "u":
+        raise ValueError(f"stateless_uniform: dtype {dt.name} only draws the full range "
+                         "(minval=None, maxval=None); use int32 or int64 for bounds")
+    a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
+    key, counter = _key_counter(seed, alg)
+    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+
+
+def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, int]:
+    lo, hi = (as_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dt)
+              for v in (minval, maxval))
+    if lo._value.ndim or hi._value.ndim:
+        raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
+                                   f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
+                                   f"[Op:{op}]")
+    a, b = int(lo._value), int(hi._value)
+    if a >= b:
+        raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:{op}]")
+    return a, b
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
