@@ -13,18 +13,19 @@ from __future__ import annotations
 import numpy as np
 
 _M32 = 0xFFFFFFFF
-_M64 = (1 << 64) - 1
+M64 = (1 << 64) - 1
+M128 = (1 << 128) - 1
 _MUL0, _MUL1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _LO = np.uint64(_M32)
 _S32 = np.uint64(32)
-RESERVED = 256  # blocks reserved per output group by the variable-sample distributions
+RESERVED = 256  # samples reserved per output: stateful kernels and variable-sample distributions
 
 
 def counters(counter: int, off: np.ndarray) -> np.ndarray:
     """The ``(4, n)`` uint64 words (each < 2**32) of the 128-bit counters ``counter + off``."""
-    counter &= (1 << 128) - 1
-    lo0, hi0 = np.uint64(counter & _M64), np.uint64(counter >> 64)
+    counter &= M128
+    lo0, hi0 = np.uint64(counter & M64), np.uint64(counter >> 64)
     off = off.astype(np.uint64)
     lo = lo0 + off  # wraps modulo 2**64
     hi = hi0 + (lo < off).astype(np.uint64)
@@ -47,9 +48,14 @@ def blocks(key: int, counter: int, n: int) -> np.ndarray:
     return bijection(counters(counter, np.arange(n, dtype=np.uint64)), key)
 
 
+def singles(key: int, counter: int, n: int) -> np.ndarray:
+    """The first ``n`` uint32 of the blocks from ``counter`` (TF's ``SingleSampleAdapter``)."""
+    return blocks(key, counter, -(-n // 4)).ravel()[:n]
+
+
 def scramble(seed0: int, seed1: int) -> tuple[int, int]:
     """TensorFlow's ``(key, counter)`` for a stateless seed pair (each taken modulo 2**64)."""
-    c = (seed0 & _M64) | (seed1 & _M64) << 64
+    c = (seed0 & M64) | (seed1 & M64) << 64
     m = [int(v) for v in bijection(counters(c, np.zeros(1, np.uint64)), 0x02461E293EC8F720)[0]]
     return m[0] | m[1] << 32, (m[2] | m[3] << 32) << 64
 
@@ -157,3 +163,32 @@ def truncated_normal(key: int, counter: int, shape: tuple, dtype: np.dtype) -> n
         j += 1
     return out.ravel()[:n].astype(dtype).reshape(shape)
 
+
+
+def permutation(key: int, counter: int, n: int) -> np.ndarray:
+    """TF's RandomShuffle: for ``i < n - 1`` swap ``i`` with ``i + u_i % (n - i)``."""
+    if n >= 1 << 32:
+        raise ValueError("shuffling 2**32 or more rows is not supported")
+    u = singles(key, counter, n - 1)
+    j = (np.arange(n - 1) + u % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+    perm = list(range(n))
+    for i, k in enumerate(j):  # the swaps are sequential; their targets are drawn up front
+        perm[i], perm[k] = perm[k], perm[i]
+    return np.array(perm)
+
+
+def categorical(key: int, counter: int, logits: np.ndarray, n: int) -> np.ndarray:
+    """TF's CPU Multinomial (one shard): row ``b``'s samples continue one stream of doubles
+    ``u``; the class is the first whose cumulative ``exp(logit - max)`` exceeds ``u * total``."""
+    b, c = logits.shape
+    x = singles(key, counter, 2 * b * n)
+    u = uint_to_double(x[0::2], x[1::2]).reshape(b, n)
+    finite = np.isfinite(logits)
+    mx = np.max(np.where(finite, logits, -np.inf), axis=1, keepdims=True).astype(np.float64)
+    mx[~np.isfinite(mx)] = np.finfo(logits.dtype).min
+    p = np.where(finite, np.exp(logits.astype(np.float64) - mx), 0.0)
+    cdf = np.cumsum(p, axis=1)
+    out = np.empty((b, n), np.int64)
+    for r in range(b):  # one searchsorted per row
+        out[r] = np.searchsorted(cdf[r], u[r] * cdf[r, -1], side="right")
+    return out
