@@ -114,3 +114,9 @@ def test_global_generator_is_replaceable():
     assert tf.random.get_global_generator() is g
     tf.random.set_global_generator(tf.random.Generator.from_non_deterministic_state())
     assert tf.random.get_global_generator() is not g
+
+
+def test_benchmark_runs():
+    from benchmarks import bench_random
+    r = bench_random.measure(n=8, repeat=1)
+    assert r["normal_ratio"] > 0 and r["uniform_ratio"] > 0
