@@ -288,7 +288,7 @@ class _Shadow(Recorder):
     def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
         self._ex.on_op(op, xs, outs, False, paused=True)
 
-    def on_variable_assign(self, v: Variable) -> None:
+    def on_variable_assign(self, v: Variable, how: str = "", value: Any = None) -> None:
         self._ex.on_assign(v)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor
+from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .schedules import LearningRateSchedule
@@ -201,6 +202,7 @@ class Optimizer:
         return not (self._exclude_pattern and self._exclude_pattern.search(_name_of(v)))
 
     # ------------------------------------------------------------------ applying gradients
+    @replayable  # (a tf.function trace replays the whole update as one step)
     def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> Variable:
         """Update each variable from its gradient; returns :attr:`iterations` (after the increment).
 
