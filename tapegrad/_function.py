@@ -30,6 +30,7 @@ __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
 _MAX_BRANCH_TRACES = 16  # traces of one key (one per guard outcome) before running eagerly
 _state = threading.local()
 _eagerly = False
+_SLOT = object()  # (in an output template: a tensor the replay gives)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -184,7 +185,8 @@ class Function:
             if isinstance(x, VariableBase):
                 key.append(("V", id(x)))
             elif isinstance(x, (Tensor, np.ndarray, np.generic)) or specs is not None:
-                t = convert_to_tensor(x) if specs is None else convert_to_tensor(x, specs[i].dtype)
+                t = convert_to_tensor(x) if specs is None or isinstance(x, Tensor) else \
+                    convert_to_tensor(x, specs[i].dtype)
                 if specs is not None and not specs[i].is_compatible_with(t):
                     raise TypeError(
                         f"Binding inputs to tf.function `{self.__name__}` failed: the argument "
@@ -285,7 +287,7 @@ class Function:
             return out
         prog = tr.finish(tens)
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
-        prog.template = [None if isinstance(x, Tensor) and not isinstance(x, VariableBase) else x
+        prog.template = [_SLOT if isinstance(x, Tensor) and not isinstance(x, VariableBase) else x
                          for x in leaves]
         entry.programs.append(prog)
         entry.outputs = out
@@ -325,7 +327,7 @@ class Function:
 
 def _fill(prog: Any, res: list) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
-    return [next(it) if x is None else x for x in prog.template]
+    return [next(it) if x is _SLOT else x for x in prog.template]
 
 
 def _zeros_for(spec: TensorSpec) -> Tensor:

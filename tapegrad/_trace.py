@@ -106,8 +106,8 @@ class Tracer(_rec.Recorder):
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         self._op(op, xs, p, ans if type(ans) is tuple else (ans,))
 
-    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
-        self._op(op, xs, {}, outs)
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
+        self._op(op, xs, p or {}, outs)
 
     def _op(self, op: Any, xs: Any, p: dict, outs: tuple) -> None:
         if REGISTRY.get(op.name) is not op:
