@@ -40,9 +40,9 @@ _HOW_TO_DIAGNOSE = ("for the cause and the line of code, run again with the envi
 
 def _caller_level() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside this package."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # (the package)
     frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
         frame, level = frame.f_back, level + 1
     return level
 
