@@ -14,8 +14,8 @@ a Variable read, an op output. The program is the list of steps in execution ord
 * ``call``: a function marked :func:`replayable` (optimizer updates, printing), run again with the
   replayed values; pending writes are committed before it, so no guard may follow it.
 
-:func:`compile_program` turns the steps into one Python function of NumPy calls (no Tensor,
-dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
+:func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
+Tensor, dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
 engine, for calls under an outer tape or accumulator.
 """
 from __future__ import annotations
@@ -294,59 +294,88 @@ def _live(steps: list, outs: list) -> list:
 
 
 def compile_program(prog: Program) -> Callable:
-    """One Python function ``run(inputs, res) -> outputs`` of NumPy calls for the steps."""
-    ns: dict[str, Any] = {"Miss": Miss, "rebuild": _rebuild, "np_add": np.add, "np_sub": np.subtract}
-    defaults: list[str] = []
-    body: list[str] = []
-
-    def bind(name: str, value: Any) -> str:
-        ns[name] = value
-        defaults.append(f"{name}={name}")
-        return name
-
-    for s, v in prog.consts.items():
-        bind(f"s{s}", v)
+    """One function ``run(inputs, res) -> outputs`` looping over a flat list of NumPy calls for
+    the steps (slots in one list; unary and binary calls without params take the short paths)."""
+    code: list[tuple] = []   # (kind, fn, ins, out, extra)
     pending: dict[int, tuple] = {}
 
     def commit() -> None:
         for r, (slot, fresh) in pending.items():
-            body.append(f"R[{r}]._set(s{slot}, {fresh})")
+            code.append((_COMMIT, r, slot, fresh, None))
         pending.clear()
 
-    for k, step in enumerate(prog.steps):
+    for step in prog.steps:
         kind = step[0]
         if kind == "op":
             _, op, ins, p, outs = step
-            f = bind(f"f{k}", op.fwd)
-            args = [f"s{i}" for i in ins]
-            for name, val in p.items():
-                args.append(f"{name}={bind(f'p{k}_{name}', val)}")
-            lhs = f"s{outs[0]}" if op.nout == 1 else ", ".join(f"s{o}" for o in outs) + ","
-            body.append(f"{lhs} = {f}({', '.join(args)})")
+            if op.nout != 1:
+                code.append((_MULTI, op.fwd, ins, outs, p))
+            elif p:
+                code.append((_CALLP, op.fwd, ins, outs[0], p))
+            elif len(ins) == 1:
+                code.append((_CALL1, op.fwd, ins[0], outs[0], None))
+            elif len(ins) == 2:
+                code.append((_CALL2, op.fwd, ins[0], outs[0], ins[1]))
+            else:
+                code.append((_CALLP, op.fwd, ins, outs[0], p))
         elif kind == "read":
-            body.append(f"s{step[2]} = R[{step[1]}]._snap._value")
+            code.append((_READ, step[1], None, step[2], None))
         elif kind == "write":
             _, r, how, prev, src, out = step
             if how == "assign":
-                body.append(f"s{out} = s{src}")
+                code.append((_CALL1, _same, src, out, None))
             else:
-                body.append(f"s{out} = {'np_add' if how == 'assign_add' else 'np_sub'}(s{prev}, s{src})")
+                code.append((_CALL2, np.add if how == "assign_add" else np.subtract, prev, out, src))
             pending[r] = (out, how != "assign")
         elif kind == "guard":
-            h, b = bind(f"h{k}", step[2]), bind(f"b{k}", step[3])
-            body.append(f"if s{step[1]}.shape != {h} or s{step[1]}.tobytes() != {b}: raise Miss")
+            code.append((_GUARD, step[2], step[1], step[3], None))
         elif kind == "shape":
-            body.append(f"if s{step[1]}.shape != {bind(f'h{k}', step[2])}: raise Miss")
+            code.append((_GUARD, step[2], step[1], None, None))
         else:
             commit()
-            fn, st, sp = bind(f"c{k}", step[1]), bind(f"t{k}", step[2]), bind(f"q{k}", step[3])
-            env = "{" + ", ".join(f"{x}: s{x}" for t, x in step[3] if t == "s") + "}"
-            body.append(f"a, kw = rebuild({st}, {sp}, {env}, R, False)")
-            body.append(f"{fn}(*a, **kw)")
+            code.append((_HOST, step[1], step[2], step[3], None))
     commit()
-    body.append("return [" + ", ".join(f"s{s}" for s in prog.outs) + "]")
-    head = f"def run(I, R, {', '.join(defaults)}):" if defaults else "def run(I, R):"
-    unpack = [", ".join(f"s{s}" for s in range(prog.n_inputs)) + ", = I"] if prog.n_inputs else []
-    src = "\n    ".join([head] + unpack + body)
-    exec(compile(src, "<tf.function replay>", "exec"), ns)
-    return ns["run"]
+    nslots = 1 + max([prog.n_inputs - 1] + list(prog.consts) + [o for st in prog.steps if st[0] == "op"
+                                                                 for o in st[4]]
+                     + [st[2] for st in prog.steps if st[0] == "read"]
+                     + [st[5] for st in prog.steps if st[0] == "write"])
+    base: list = [None] * nslots
+    for s, v in prog.consts.items():
+        base[s] = v
+    outs = prog.outs
+    n_in = prog.n_inputs
+
+    def run(inputs: list, R: list) -> list:
+        env = base.copy()
+        env[:n_in] = inputs
+        for kind, f, a, o, b in code:
+            if kind is _CALL2:
+                env[o] = f(env[a], env[b])
+            elif kind is _CALL1:
+                env[o] = f(env[a])
+            elif kind is _CALLP:
+                env[o] = f(*[env[i] for i in a], **b)
+            elif kind is _MULTI:
+                for s, v in zip(o, f(*[env[i] for i in a], **b)):
+                    env[s] = v
+            elif kind is _READ:
+                env[o] = R[f]._snap._value
+            elif kind is _GUARD:
+                v = env[a]
+                if v.shape != f or (o is not None and v.tobytes() != o):
+                    raise Miss
+            elif kind is _COMMIT:
+                R[f]._set(env[a], o)
+            else:
+                args, kw = _rebuild(a, o, env, R, False)
+                f(*args, **kw)
+        return [env[s] for s in outs]
+    return run
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+_CALL2, _CALL1, _CALLP, _MULTI, _READ, _GUARD, _COMMIT, _HOST = (
+    "call2", "call1", "callp", "multi", "read", "guard", "commit", "host")
