@@ -13,7 +13,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
     "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
-    "function": "remove the decorator (tapegrad runs everything eagerly)",
     "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
     "image": "use NumPy or SciPy on the arrays before they become tensors",
