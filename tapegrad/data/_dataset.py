@@ -219,10 +219,10 @@ class Dataset:
             spec = _nest.map_structure(lambda s: _s.tensor_spec(s.shape, s.dtype), _tuples(output_signature))
         elif output_types is not None:
             types = _tuples(output_types)
-            shapes = (_nest.map_structure(lambda _: None, types) if output_shapes is None
-                      else _nest.pack_sequence_as(types, _shape_leaves(types, output_shapes)))
+            flat_types = _nest.flatten(types)
+            shapes = [None] * len(flat_types) if output_shapes is None else _shape_leaves(types, output_shapes)
             spec = _nest.pack_sequence_as(types, [_s.tensor_spec(TensorShape(sh), t) for t, sh in
-                                                  zip(_nest.flatten(types), _nest.flatten(shapes))])
+                                                  zip(flat_types, shapes)])
         else:
             raise TypeError("from_generator needs `output_signature` (a nest of tf.TensorSpec "
                             "describing what the generator yields), or `output_types`.")
@@ -494,7 +494,8 @@ def _tuples(x: Any) -> Any:
 
 
 def _shape_leaves(types: Any, shapes: Any) -> list:
-    """``output_shapes`` read against the structure of ``output_types`` (a shape is a list)."""
+    """The leaves of ``shapes`` read against the structure of ``types`` (``shapes``' own lists,
+    such as a shape or a yielded list, are leaves where ``types`` has one)."""
     if not isinstance(types, (tuple, dict)):
         return [shapes]
     keys = _nest._sorted_keys(types) if isinstance(types, dict) else range(len(types))
@@ -658,8 +659,11 @@ class _Generator(Dataset):
         flat_spec, template = self._flat, self._spec_nest
         pack = _s.packer(template)
         for y in self._fn(*args):
-            leaves = _nest.flatten(_tuples(y)) if isinstance(template, (tuple, dict)) else [y]
-            if len(leaves) != len(flat_spec):
+            try:
+                leaves = _shape_leaves(template, y)
+            except (TypeError, KeyError, IndexError):
+                leaves = []
+            if len(leaves) != len(flat_spec) or (isinstance(template, tuple) and len(y) != len(template)):
                 raise TypeError(f"from_generator: the generator yielded {y!r}, which does not match "
                                 f"the structure of the declared output {template}.")
             yield pack([_conform(v, s) for v, s in zip(leaves, flat_spec)])
@@ -790,8 +794,11 @@ class _PaddedBatch(_Unary):
         flat = _nest.flatten(spec)
         if any(s.shape.rank is None for s in flat) and shapes is None:
             raise ValueError("padded_batch: a component has an unknown rank, so `padded_shapes` is needed.")
-        self._shapes = ([s.shape for s in flat] if shapes is None else
+        # without padded_shapes every dimension pads to the batch's longest (the spec's sizes
+        # come from map's first element, so they cannot be trusted to hold for all)
+        self._shapes = ([TensorShape([None] * s.shape.rank) for s in flat] if shapes is None else
                         [_padded_shape(sh) for sh in _shape_leaves(spec, _tuples(shapes))])
+        self._spec_shapes = [s.shape for s in flat] if shapes is None else self._shapes
         if values is None:
             self._values = [b"" if s.dtype == _dt.string else np.zeros((), s.dtype._np) for s in flat]
         else:
@@ -829,7 +836,7 @@ class _PaddedBatch(_Unary):
 
     def _spec(self) -> Any:
         dim = self._n if self._drop else None
-        flat = [_s.tensor_spec([dim, *sh], s.dtype) for sh, s in zip(self._shapes, self._flat_spec)]
+        flat = [_s.tensor_spec([dim, *sh], s.dtype) for sh, s in zip(self._spec_shapes, self._flat_spec)]
         return _nest.pack_sequence_as(self._input.element_spec, flat)
 
     def _card(self) -> int:
