@@ -527,16 +527,7 @@ def _row_elements(arrays: list, template: Any, chunks: Callable) -> Iterator:
 
 
 def _indices(chunks: Callable) -> Iterator[int]:
-    for ch in chunks():
-        yield from (ch if type(ch) is range else ch.tolist())
-
-
-def _rechunk(it: Iterator[int]) -> Iterator[np.ndarray]:
-    while True:
-        block = np.fromiter(itertools.islice(it, _CHUNK), dtype=np.intp)
-        if not len(block):
-            return
-        yield block
+    return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
 
 def _shuffle_generator(seed: int, epoch: int) -> np.random.Generator:
@@ -544,23 +535,26 @@ def _shuffle_generator(seed: int, epoch: int) -> np.random.Generator:
     return np.random.default_rng([seed, epoch])
 
 
-def _buffer_shuffle(it: Iterator, size: int, rng: np.random.Generator) -> Iterator:
+def _buffer_shuffle(it: Iterator, size: int, rng: np.random.Generator) -> Iterator[list]:
+    """TF's shuffle buffer, in blocks: fill ``size`` slots, then for each new element emit a
+    random slot's element and put the new one there; at the end, empty the slots at random."""
     buf = list(itertools.islice(it, size)) if size > 0 else list(it)
-    draws = _draws(rng)
-    for x in it:
-        j = next(draws) % len(buf)
-        yield buf[j]
-        buf[j] = x
-    while buf:
-        j = next(draws) % len(buf)
-        yield buf[j]
+    n = len(buf)
+    while True:
+        block = list(itertools.islice(it, _CHUNK))
+        if not block:
+            break
+        out = []
+        for x, j in zip(block, (rng.integers(0, 1 << 62, len(block)) % n).tolist()):
+            out.append(buf[j])
+            buf[j] = x
+        yield out
+    out = []
+    for j in (rng.integers(0, 1 << 62, n) % np.arange(n, 0, -1)).tolist():
+        out.append(buf[j])
         buf[j] = buf[-1]
         buf.pop()
-
-
-def _draws(rng: np.random.Generator) -> Iterator[int]:
-    while True:
-        yield from rng.integers(0, 1 << 62, size=1024).tolist()
+    yield out
 
 
 # ----------------------------------------------------------------------------- sources
@@ -1098,14 +1092,15 @@ class _Shuffle(_Unary):
         return _shuffle_generator(self._seed, next(self._epochs) if self._reshuffle else 0)
 
     def _iter(self) -> Iterator:
-        return _buffer_shuffle(self._input._elements(), self._size, self._rng())
+        return itertools.chain.from_iterable(_buffer_shuffle(self._input._elements(), self._size, self._rng()))
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
         if rows is None:
             return None
         arrays, template, chunks = rows
-        return arrays, template, lambda: _rechunk(_buffer_shuffle(_indices(chunks), self._size, self._rng()))
+        return arrays, template, lambda: (np.array(b, dtype=np.intp) for b in
+                                          _buffer_shuffle(_indices(chunks), self._size, self._rng()) if b)
 
 
 class _Cache(_Unary):
