@@ -14,7 +14,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 INSTEAD = {
     "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
     "function": "remove the decorator (tapegrad runs everything eagerly)",
-    "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
     "image": "use NumPy or SciPy on the arrays before they become tensors",
     "signal": "use np.fft on .numpy() values, outside the differentiated part (no gradient)",
