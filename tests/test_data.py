@@ -22,18 +22,6 @@ from record_tf_data import encode, run_case  # noqa: E402
 with open(os.path.join(HERE, "fixtures", "tf_data.json"), encoding="utf-8") as _fh:
     CASES = json.load(_fh)["cases"]
 
-# Cases that use tf.TensorSpec: until tapegrad has it (the tf.function work adds it), they run
-# with the data package's own spec class in its place.
-NEEDS_TENSORSPEC = {"generator_signature", "generator_args", "generator_restarts"}
-
-
-class _WithSpec:
-    def __getattr__(self, name):
-        if name == "TensorSpec":
-            from tapegrad.data._structure import tensor_spec
-            return lambda shape, dtype=tf.float32, name=None: tensor_spec(shape, dtype)
-        return getattr(tf, name)
-
 # What tapegrad gives where it deliberately differs (docs/data.md, "Differences").
 DIFFERENCES = {
     # map's element_spec comes from calling map_func on the first element (nothing is traced),
@@ -83,8 +71,6 @@ def _error_classes(name):
 
 
 def _run(name):
-    if name in NEEDS_TENSORSPEC and "TensorSpec" not in dir(tf):
-        return run_case(_WithSpec(), CASES[name]["code"])
     return run_case(tf, CASES[name]["code"])
 
 

@@ -12,34 +12,13 @@ import numpy as np
 
 from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor
-from .._tensor import Tensor, TensorShape, wrap
+from .._spec import TensorSpec
+from .._tensor import Tensor, wrap
 
 
-class _Spec:
-    """A tensor's shape (dimensions may be ``None``) and dtype, printed as TF's ``TensorSpec``."""
-
-    __slots__ = ("shape", "dtype", "name")
-
-    def __init__(self, shape: Any, dtype: Any, name: str | None = None) -> None:
-        self.shape = TensorShape(shape)
-        self.dtype = _dt.as_dtype(dtype)
-        self.name = name
-
-    def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, _Spec) and self.dtype == other.dtype and self.name == other.name
-                and self.shape.rank == other.shape.rank and tuple(self.shape) == tuple(other.shape))
-
-    def __hash__(self) -> int:
-        return hash((self.dtype, tuple(self.shape)))
-
-    def __repr__(self) -> str:
-        shape = "<unknown>" if self.shape.rank is None else str(self.shape)
-        return f"TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
-
-
-def tensor_spec(shape: Any, dtype: Any) -> Any:
-    """The spec object of an element component (the one place that names the spec class)."""
-    return _Spec(shape, dtype)
+def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
+    """The spec of an element component."""
+    return TensorSpec(shape, dtype)
 
 
 class DatasetSpec:
