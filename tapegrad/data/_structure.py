@@ -86,10 +86,6 @@ def _is_dataset(x: Any) -> bool:
     return hasattr(x, "_elements") and hasattr(x, "element_spec")
 
 
-def flatten(e: Any) -> list:
-    return _nest.flatten(e)
-
-
 def packer(template: Any) -> Callable[[list], Any]:
     """A function from a flat list of leaves to an element shaped as ``template``."""
     if not isinstance(template, (tuple, dict)):
