@@ -62,6 +62,12 @@ def _to(x: Any, dtype: Any = None) -> Tensor:
     return t
 
 
+def _pred(y_pred: Any) -> Tensor:
+    """``y_pred`` as a tensor; integers and bools become floats (Keras's means do that)."""
+    t = _to(y_pred)
+    return t if t.dtype.is_floating else cast(t, _FLOATX)
+
+
 def _same_rank(x1: Tensor, x2: Tensor, expand_rank_1: bool = True) -> tuple[Tensor, Tensor]:
     """Keras's ``squeeze_or_expand_to_same_rank``: drop (or add) a trailing length-1 axis when the
     ranks differ by one."""
@@ -215,10 +221,9 @@ class LossFunctionWrapper(Loss):
 
 # ---- the functions: one loss per sample --------------------------------------------------------
 
-def _pair(y_true: Any, y_pred: Any, same_rank: bool = True) -> tuple[Tensor, Tensor]:
-    y_pred = _to(y_pred)
-    y_true = _to(y_true, y_pred.dtype)
-    return _same_rank(y_true, y_pred) if same_rank else (y_true, y_pred)
+def _pair(y_true: Any, y_pred: Any) -> tuple[Tensor, Tensor]:
+    y_pred = _pred(y_pred)
+    return _same_rank(_to(y_true, y_pred.dtype), y_pred)
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Tensor:
@@ -328,7 +333,7 @@ def hinge(y_true: Any, y_pred: Any) -> Tensor:
     >>> keras.losses.hinge([[0.0, 1.0]], [[0.5, 0.2]]).numpy()
     array([1.15], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _hinge_labels(_to(y_true, y_pred.dtype))
     return reduce_mean(maximum(1.0 - y_true * y_pred, 0.0), axis=-1)
 
@@ -340,7 +345,7 @@ def squared_hinge(y_true: Any, y_pred: Any) -> Tensor:
     >>> keras.losses.squared_hinge([[0.0, 1.0]], [[0.5, 0.2]]).numpy()
     array([1.445], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _hinge_labels(_to(y_true, y_pred.dtype))
     return reduce_mean(square(maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)
 
@@ -353,7 +358,7 @@ def categorical_hinge(y_true: Any, y_pred: Any) -> Tensor:
     >>> keras.losses.categorical_hinge([[0.0, 1.0]], [[0.5, 0.2]]).numpy()
     array([1.3], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _to(y_true, y_pred.dtype)
     pos = reduce_sum(y_true * y_pred, axis=-1)
     neg = reduce_max((1.0 - y_true) * y_pred, axis=-1)
@@ -367,7 +372,7 @@ def kl_divergence(y_true: Any, y_pred: Any) -> Tensor:
     >>> keras.losses.kl_divergence([[0.5, 0.5]], [[0.25, 0.75]]).numpy().round(4)
     array([0.1438], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = clip_by_value(_to(y_true, y_pred.dtype), _EPSILON, 1.0)
     y_pred = clip_by_value(y_pred, _EPSILON, 1.0)
     return reduce_sum(y_true * log(y_true / y_pred), axis=-1)
@@ -380,7 +385,7 @@ def poisson(y_true: Any, y_pred: Any) -> Tensor:
     >>> keras.losses.poisson([[1.0, 2.0]], [[1.0, 1.0]]).numpy().round(4)
     array([1.], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _to(y_true, y_pred.dtype)
     return reduce_mean(y_pred - y_true * log(y_pred + _to(_EPSILON, y_pred.dtype)), axis=-1)
 
@@ -438,7 +443,7 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
     >>> keras.losses.binary_crossentropy([[0.0, 1.0]], [[-1.0, 2.0]], from_logits=True).numpy().round(4)
     array([0.2201], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _to(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -457,7 +462,7 @@ def binary_focal_crossentropy(y_true: Any, y_pred: Any, apply_class_balancing: b
     >>> keras.losses.binary_focal_crossentropy([[0.0, 1.0]], [[0.4, 0.6]]).numpy().round(4)
     array([0.0817], dtype=float32)
     """
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _to(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -495,7 +500,7 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
     array([0.0513], dtype=float32)
     """
     _check_axis(axis)
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _smooth_categorical(_to(y_true, y_pred.dtype), y_pred, label_smoothing,
                                  "categorical_crossentropy")
     if y_true.shape.rank < 1:
@@ -520,7 +525,7 @@ def categorical_focal_crossentropy(y_true: Any, y_pred: Any, alpha: float = 0.25
     array([0.0204], dtype=float32)
     """
     _check_axis(axis)
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _smooth_categorical(_to(y_true, y_pred.dtype), y_pred, label_smoothing,
                                  "categorical_focal_crossentropy")
     if from_logits:
@@ -537,7 +542,7 @@ def categorical_focal_crossentropy(y_true: Any, y_pred: Any, alpha: float = 0.25
 def _sparse_cce(y_true: Any, y_pred: Any, from_logits: bool, ignore_class: Any,
                 axis: int) -> tuple[Tensor, Tensor | None]:
     """The sparse crossentropy and the mask of the entries kept (None without ``ignore_class``)."""
-    y_pred = _to(y_pred)
+    y_pred = _pred(y_pred)
     y_true = _to(y_true)
     rank = y_pred.shape.rank
     if rank < 1:
