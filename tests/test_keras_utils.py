@@ -96,3 +96,27 @@ def test_set_random_seed_seeds_python_numpy_and_tapegrad():
 def test_to_categorical_out_of_range_label():
     with pytest.raises(ValueError, match=r"\[0, 3\)"):
         keras.utils.to_categorical([0, 3], num_classes=3)
+
+
+@pytest.mark.parametrize("name", sorted(DATA["ops"]))
+def test_keras_ops_match_keras_values_and_dtypes(name):
+    import sys
+    sys.path.insert(0, os.path.dirname(__file__))
+    from keras_ops_cases import ops_cases
+    from tapegrad.keras import ops
+    got = np.asarray(ops.convert_to_numpy(ops_cases(ops)[name]()))
+    want = DATA["ops"][name]
+    assert str(got.dtype) == want["dtype"]
+    np.testing.assert_allclose(got.astype(float), np.array(want["value"], float), rtol=1e-5, atol=1e-6)
+
+
+def test_keras_ops_are_on_the_tape():
+    from tapegrad.keras import ops
+    x = tf.Variable([[1.0, -2.0], [3.0, 0.5]])
+    with tf.GradientTape() as tape:
+        y = ops.sum(ops.take_along_axis(x, np.array([[1], [0]]), axis=1) * ops.logsumexp(x, axis=1, keepdims=True))
+    g = tape.gradient(y, x)
+    tf.test.check_grads(lambda v: ops.sum(ops.take_along_axis(v, np.array([[1], [0]]), axis=1)
+                                          * ops.logsumexp(v, axis=1, keepdims=True)),
+                        [tf.constant(np.array([[1.0, -2.0], [3.0, 0.5]]))], order=1)
+    assert g.shape == (2, 2)

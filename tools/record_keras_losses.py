@@ -14,7 +14,8 @@ tests replay the same calls on tapegrad.keras and compare.
   ``result()`` after each call, then after ``reset_state()`` and one more call;
 * ``preprocess``: ``keras.applications.<net>.preprocess_input`` on a fixed image batch, in both
   data formats;
-* ``utils``: ``to_categorical``, ``normalize`` and ``pad_sequences`` on fixed inputs.
+* ``utils``: ``to_categorical``, ``normalize`` and ``pad_sequences`` on fixed inputs;
+* ``ops``: the keras.ops calls of ``tests/keras_ops_cases.py``: values and dtypes.
 """
 import json
 import os
@@ -247,6 +248,16 @@ def record_utils(keras, rng):
     }
 
 
+def record_ops(keras):
+    sys.path.insert(0, os.path.join(REPO, "tests"))
+    from keras_ops_cases import ops_cases
+    out = {}
+    for name, call in ops_cases(keras.ops).items():
+        value = np.asarray(keras.ops.convert_to_numpy(call()))
+        out[name] = {"value": value.tolist(), "dtype": str(value.dtype)}
+    return out
+
+
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _tf import quiet_tensorflow
@@ -257,7 +268,7 @@ def main():
     losses, loss_fns = record_losses(tf, keras, rng)
     fixture = {"keras_version": keras.__version__, "losses": losses, "loss_functions": loss_fns,
                "metrics": record_metrics(keras, rng), "preprocess": record_preprocess(keras, rng),
-               "utils": record_utils(keras, rng)}
+               "utils": record_utils(keras, rng), "ops": record_ops(keras)}
     with open(FIXTURE, "w") as fh:
         json.dump(fixture, fh, sort_keys=True, separators=(",", ":"))
         fh.write("\n")
