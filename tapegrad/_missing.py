@@ -12,7 +12,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
     "function": "remove the decorator (tapegrad runs everything eagerly)",
     "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
