@@ -188,3 +188,9 @@ def test_shape_errors_name_both_shapes():
         losses.sparse_categorical_crossentropy([0, 1, 2], np.ones((2, 4)) / 4)
     with pytest.raises(ValueError, match="axis"):
         losses.categorical_crossentropy([[0.0, 1.0]], [[0.5, 0.5]], axis=True)
+
+
+def test_a_misspelt_name_gets_did_you_mean():
+    with pytest.raises(AttributeError, match=r"Did you mean: 'mean_squared_error'\?"):
+        losses.mean_sqared_error
+    assert not hasattr(losses, "_private")

@@ -25,7 +25,7 @@ from .. import dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._warn import warn_outside
-from ..ops.array import expand_dims, reshape, squeeze
+from ..ops.array import expand_dims, squeeze
 from ..ops.math import (abs as _abs, cast, clip_by_value, log, maximum, not_equal, pow as _pow,
                         rsqrt, minimum, sigmoid, square, where)
 from ..ops.nn import (sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
@@ -957,9 +957,13 @@ def get(identifier: Any) -> Any:
     return obj() if inspect.isclass(obj) else obj
 
 
+def _missing_name(module: str, name: str, names: list) -> AttributeError:
+    """The AttributeError of a keras namespace for a name it lacks, with a "did you mean"."""
+    msg = f"module {module!r} has no attribute {name!r}"
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.8) if not name.startswith("_") else []
+    return AttributeError(f"{msg}. Did you mean: {', '.join(repr(c) for c in close)}?" if close else msg)
+
+
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
-    def __getattr__(name: str) -> object:  # "not covered yet" for a Keras name, "did you mean" for a typo
-        if name.startswith("_"):
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from .._missing import attribute_error
-        raise attribute_error("keras.losses", name)
+    def __getattr__(name: str) -> object:  # "did you mean" for a typo
+        raise _missing_name(__name__, name, __all__)

@@ -30,7 +30,8 @@ from ..ops.array import broadcast_to, reshape, squeeze
 from ..ops.math import cast, equal, greater, sqrt
 from ..ops.reduction import argmax, reduce_mean, reduce_sum
 from ..ops.special import divide_no_nan
-from .losses import (_EPSILON, _FLOATX, _l2_normalize, _mask_weight, _pred, _same_rank, _snake, _sparse_cce,
+from .losses import (_EPSILON, _FLOATX, _l2_normalize, _mask_weight, _missing_name, _pred, _same_rank,
+                     _snake, _sparse_cce,
                      _to, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
                      categorical_focal_crossentropy, categorical_hinge, hinge, huber, kl_divergence,
                      log_cosh, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
@@ -1013,8 +1014,5 @@ def resolve_metric(identifier: Any, y_true_shape: Any, y_pred_shape: Any) -> Met
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
-    def __getattr__(name: str) -> object:  # "not covered yet" for a Keras name, "did you mean" for a typo
-        if name.startswith("_"):
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from .._missing import attribute_error
-        raise attribute_error("keras.metrics", name)
+    def __getattr__(name: str) -> object:  # "did you mean" for a typo
+        raise _missing_name(__name__, name, __all__)

@@ -39,7 +39,7 @@ from ..ops import nn as _nn
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
-from .losses import _FLOATX, _bce_elementwise, _l2_normalize
+from .losses import _FLOATX, _bce_elementwise, _l2_normalize, _missing_name
 from .losses import categorical_crossentropy as _cce
 from .losses import sparse_categorical_crossentropy as _scce
 
@@ -179,6 +179,11 @@ def mod(x1: Any, x2: Any) -> Tensor:
 def power(x1: Any, x2: Any) -> Tensor:
     """``x1 ** x2``."""
     return _m.pow(*_pair(x1, x2))
+
+
+def negative(x: Any) -> Tensor:
+    """``-x``."""
+    return _m.negative(_t(x))
 
 
 def maximum(x1: Any, x2: Any) -> Tensor:
@@ -793,8 +798,5 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
-    def __getattr__(name: str) -> object:  # "not covered yet" for a Keras name, "did you mean" for a typo
-        if name.startswith("_"):
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from .._missing import attribute_error
-        raise attribute_error("keras.ops", name)
+    def __getattr__(name: str) -> object:  # "did you mean" for a typo
+        raise _missing_name(__name__, name, __all__)

@@ -19,7 +19,7 @@ from ..ops.array import one_hot, reshape
 from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
-from .losses import _EPSILON, _l2_normalize
+from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences"]
 
@@ -146,8 +146,5 @@ def pad_sequences(sequences: Sequence, maxlen: int | None = None, dtype: Any = "
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
-    def __getattr__(name: str) -> object:  # "not covered yet" for a Keras name, "did you mean" for a typo
-        if name.startswith("_"):
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from .._missing import attribute_error
-        raise attribute_error("keras.utils", name)
+    def __getattr__(name: str) -> object:  # "did you mean" for a typo
+        raise _missing_name(__name__, name, __all__)
