@@ -64,6 +64,7 @@ _LAZY = {
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
     "train": (".train", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
+    "TensorSpec": ("._spec", "TensorSpec"),
 }
 
 
@@ -74,6 +75,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
     from .module import Module  # noqa: F401
+    from ._spec import TensorSpec  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)
