@@ -183,27 +183,8 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
     out = []
     ds = op.derivs
     if ds is not None:  # elementwise: g * conj(∂y/∂x_i)
-        raw = type(g) is Tensor and not (_rec.active and _rec.tls.stack)
-        n = 0 if p else len(xs)  # (the common cases pass arguments without building a tuple)
         for i in needs:
-            if n == 1:
-                d = ds[0](ans, xs[0])
-            elif n == 2:
-                d = ds[i](ans, xs[0], xs[1])
-            else:
-                d = ds[i](ans, *xs, **p)
-            if type(d) is Tensor:
-                dv = d._value
-                dt = dv.dtype
-                if raw and dt in _FLOATING and dt is g._value.dtype:  # nobody records the walk:
-                    t = Tensor()                                      # NumPy's product
-                    t._value = g._value * dv
-                    t._id = next_id()
-                    out.append(t)
-                    continue
-                if dt.kind == "c":
-                    d = _seam.conj(d)
-            out.append(binary(_seam.MUL, g, d))
+            out.append(times_deriv(g, ds[i](ans, *xs, **p)))
         return out
     rules = op.vjps
     if rules is not None:
@@ -216,6 +197,13 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
                 out.append(rules[i](g, ans, *xs, **p))
         return out
     return op.joint(g, ans, needs, *xs, **p)
+
+
+def times_deriv(g: Any, d: Any) -> Any:
+    """An elementwise op's cotangent ``g * conj(d)``, ``d`` its derivative, as a recorded op."""
+    if type(d) is Tensor and d._value.dtype.kind == "c":
+        d = _seam.conj(d)
+    return binary(_seam.MUL, g, d)
 
 
 def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:

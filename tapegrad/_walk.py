@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from . import _recorders as _rec, _seam
-from ._tensor import IndexedSlices, Tensor, wrap
+from ._tensor import IndexedSlices, Tensor, next_id, wrap
 from ._convert import convert_to_tensor
-from ._dispatch import vjp, zeros_like
+from ._dispatch import _FLOATING, times_deriv, vjp, zeros_like
 from ._recorders import NEEDS0_SHAPED
 from .errors import InternalError
 
@@ -94,6 +94,8 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
     found: dict[int, Any] = {}
     pop = ct.pop
     plain = batch is None
+    # nobody records the walk: an elementwise op's cotangent is NumPy's product g * ∂y/∂x_i
+    raw = not (_rec.active and _rec.tls.stack)
     for k in range(len(entries) - 1, -1, -1):
         op, xs, p, ans, needs = entries[k]
         if free:
@@ -115,10 +117,37 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 continue
         if observe is not None:
             observe(k, -1, g)
-        if plain or op.batch_ok:
-            grads = vjp(op, g, ans, needs, xs, p)
-        else:
+        ds = op.derivs
+        if ds is not None and raw:  # (vjp's elementwise rule, without its frame)
+            gv = g._value
+            grads = []
+            for i in needs:
+                if p:
+                    d = ds[i](ans, *xs, **p)
+                elif len(xs) == 1:
+                    d = ds[0](ans, xs[0])
+                else:
+                    d = ds[i](ans, *xs)
+                if type(d) is Tensor and d._value.dtype is gv.dtype and gv.dtype in _FLOATING:
+                    gi = Tensor()
+                    gi._value = gv * d._value
+                    gi._id = next_id()
+                    grads.append(gi)
+                else:
+                    grads.append(times_deriv(g, d))
+        elif not (plain or op.batch_ok):
             grads = _rowwise(op, g, ans, needs, xs, p, batch)
+        elif op.vjps is not None:  # (vjp's per-input rules, without its frame)
+            rules = op.vjps
+            grads = []
+            if p:
+                for i in needs:
+                    grads.append(rules[i](g, ans, *xs, **p))
+            else:
+                for i in needs:
+                    grads.append(rules[i](g, ans, *xs))
+        else:
+            grads = vjp(op, g, ans, needs, xs, p)
         bc = op.bcast and needs is not NEEDS0_SHAPED
         for i, gi in zip(needs, grads):
             if gi is None:
