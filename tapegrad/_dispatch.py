@@ -282,7 +282,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
                 t._value = out
                 t._id = next_id()
                 return t
-            c = _SCALARS.get((y, ty, dx))  # the cached constant (_scalar_for), without a call
+            c = _SCALARS[dx].get(y)  # the cached constant (_scalar_for), without a call
             y = c if c is not None else _scalar_for(y, dx, op.name)
             yv = y._value
             shaped = True  # (a 0-d operand: x has the output's shape)
