@@ -118,40 +118,36 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
         if observe is not None:
             observe(k, -1, g)
         ds = op.derivs
-        if ds is not None and raw:  # (vjp's elementwise rule, without its frame)
-            gv = g._value
-            grads = []
-            for i in needs:
+        rules = op.vjps
+        grads = None
+        if not (plain or op.batch_ok):
+            grads = dict(zip(needs, _rowwise(op, g, ans, needs, xs, p, batch)))
+        elif ds is None and rules is None:
+            grads = dict(zip(needs, op.joint(g, ans, needs, *xs, **p)))
+        bc = op.bcast and needs is not NEEDS0_SHAPED
+        for i in needs:
+            # the op's VJP rule for input i (vjp's, inline)
+            if grads is not None:
+                gi = grads[i]
+                if gi is None:
+                    continue
+            elif ds is not None:  # elementwise: g * conj(∂y/∂x_i)
                 if p:
                     d = ds[i](ans, *xs, **p)
                 elif len(xs) == 1:
                     d = ds[0](ans, xs[0])
                 else:
                     d = ds[i](ans, *xs)
-                if type(d) is Tensor and d._value.dtype is gv.dtype and gv.dtype in _FLOATING:
-                    gi = Tensor()
-                    gi._value = gv * d._value
+                if raw and type(d) is Tensor and (dt := d._value.dtype) is g._value.dtype and dt in _FLOATING:
+                    gi = Tensor()  # nobody records the walk: NumPy's product
+                    gi._value = g._value * d._value
                     gi._id = next_id()
-                    grads.append(gi)
                 else:
-                    grads.append(times_deriv(g, d))
-        elif not (plain or op.batch_ok):
-            grads = _rowwise(op, g, ans, needs, xs, p, batch)
-        elif op.vjps is not None:  # (vjp's per-input rules, without its frame)
-            rules = op.vjps
-            grads = []
-            if p:
-                for i in needs:
-                    grads.append(rules[i](g, ans, *xs, **p))
+                    gi = times_deriv(g, d)
             else:
-                for i in needs:
-                    grads.append(rules[i](g, ans, *xs))
-        else:
-            grads = vjp(op, g, ans, needs, xs, p)
-        bc = op.bcast and needs is not NEEDS0_SHAPED
-        for i, gi in zip(needs, grads):
-            if gi is None:
-                continue
+                gi = rules[i](g, ans, *xs, **p) if p else rules[i](g, ans, *xs)
+                if gi is None:
+                    continue
             x = xs[i]
             tg = type(gi)
             if tg is not Tensor and tg is not IndexedSlices:
