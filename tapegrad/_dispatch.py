@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _recorders as _rec, _seam
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
-from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED, Tape
+from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
@@ -240,7 +240,7 @@ def unary(op: Op, x: Any) -> Tensor:
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
         rec = stack[0]
-        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+        if rec.solo and rec.explain is None and not op.nondiff:
             # one plain tape (the common case): Tape.record, inlined
             if x._id in rec.ids and op.diff is None:
                 if out.dtype in _FC or out.dtype.kind in "fc":
@@ -305,7 +305,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     t._id = next_id()
     if stack:
         rec = stack[0]
-        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+        if rec.solo and rec.explain is None and not op.nondiff:
             ids = rec.ids  # (as in unary)
             diff = op.diff
             a = x._id in ids and (diff is None or diff[0])
