@@ -12,7 +12,10 @@ a Variable read, an op output. The program is the list of steps in execution ord
   shape that depends on values. At replay the value is recomputed there and compared with the
   traced one; a difference abandons the replay (:class:`Miss`) before any write is made;
 * ``call``: a function marked :func:`replayable` (optimizer updates, printing), run again with the
-  replayed values; pending writes are committed before it, so no guard may follow it.
+  replayed values; pending writes are committed before it, so no guard may follow it;
+* ``draw``: a random draw (:func:`draw`), a function of its input slots that draws afresh at each
+  replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
+  slot). A Generator's draw reads its state variable's slot and writes the advanced state.
 
 :func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
 Tensor, dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
@@ -69,6 +72,7 @@ class Tracer(_rec.Recorder):
         self.problem: tuple | None = None
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
+        self.graph_seed: list | None = None  # tapegrad.random's [global seed, next op seed]
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -177,6 +181,25 @@ class Tracer(_rec.Recorder):
             self.fail(f"{getattr(fn, '__qualname__', fn)} returned a tensor")
         return out
 
+    def on_draw(self, fn: Callable, xs: list, outs: tuple, stateful: bool) -> None:
+        ins = [self.slot_of(x) for x in xs]
+        self.steps.append(("draw", fn, ins, [self.new_slot(o) for o in outs], stateful))
+
+    def draw_from(self, v: Any, fn: Callable) -> Tensor:
+        """A draw ``fn(state) -> (new state, sample)`` on Variable ``v``'s value (a Generator's)."""
+        r = self.resource(v)
+        prev = self.cur.get(r)
+        if prev is None:
+            prev = self.cur[r] = self.new_slot(wrap(v._snap._value))
+            self.steps.append(("read", r, prev))
+        new, sample = (wrap(a) for a in fn(v._snap._value))
+        v._set(new._value, fresh=True)  # (this run's own update, unseen by the recorders)
+        self.on_draw(fn, [self.keep[prev]], (new, sample), True)
+        out = self.new_slot(v._snap)
+        self.steps.append(("write", r, "assign", prev, self.slot[id(new)], out))
+        self.cur[r] = out
+        return sample
+
     def finish(self, outputs: list) -> "Program":
         """The program whose results are the slots of ``outputs`` (tensor leaves)."""
         out_slots = [self.slot_of(t) for t in outputs]
@@ -190,6 +213,26 @@ def current() -> Tracer | None:
             if type(rec) is Tracer:
                 return rec
     return None
+
+
+def innermost() -> Tracer | None:
+    """The tracer of the innermost ``tf.function`` being traced in this thread, if any."""
+    if _rec.active:
+        for rec in reversed(_rec.tls.stack):
+            if type(rec) is Tracer:
+                return rec
+    return None
+
+
+def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
+    """Output tensors of the random draw ``fn(*values of xs) -> arrays``; traces record it as a
+    step that draws again at each replay (``stateful``: it advances a state, so it always runs)."""
+    outs = tuple(wrap(a) for a in fn(*[x._value for x in xs]))
+    if _rec.active:
+        for rec in _rec.tls.stack:
+            if type(rec) is Tracer:
+                rec.on_draw(fn, xs, outs, stateful)
+    return outs
 
 
 def replayable(fn: Callable) -> Callable:
@@ -240,6 +283,9 @@ class Program:
                 r = apply(op, [env[i] for i in ins], p)
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = t
+            elif kind == "draw":
+                for s, a in zip(step[3], step[1](*[env[i]._value for i in step[2]])):
+                    env[s] = wrap(a)
             elif kind == "read":
                 env[step[2]] = res[step[1]].read_value()
             elif kind == "write":
@@ -277,6 +323,10 @@ def _live(steps: list, outs: list) -> list:
         kind = step[0]
         if kind == "op":
             if not any(o in need for o in step[4]):
+                continue
+            need.update(step[2])
+        elif kind == "draw":
+            if not step[4] and not any(o in need for o in step[3]):
                 continue
             need.update(step[2])
         elif kind == "read":
@@ -318,6 +368,8 @@ def compile_program(prog: Program) -> Callable:
                 code.append((_CALL2, op.fwd, ins[0], outs[0], ins[1]))
             else:
                 code.append((_CALLP, op.fwd, ins, outs[0], p))
+        elif kind == "draw":
+            code.append((_MULTI, step[1], step[2], step[3], {}))
         elif kind == "read":
             code.append((_READ, step[1], None, step[2], None))
         elif kind == "write":
@@ -337,6 +389,7 @@ def compile_program(prog: Program) -> Callable:
     commit()
     nslots = 1 + max([prog.n_inputs - 1] + list(prog.consts) + [o for st in prog.steps if st[0] == "op"
                                                                  for o in st[4]]
+                     + [o for st in prog.steps if st[0] == "draw" for o in st[3]]
                      + [st[2] for st in prog.steps if st[0] == "read"]
                      + [st[5] for st in prog.steps if st[0] == "write"])
     base: list = [None] * nslots

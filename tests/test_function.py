@@ -161,3 +161,50 @@ def test_random_programs_are_bit_identical_eager_and_traced(prog, seeds):
         for e, g in zip(run(x, y), f(x, y)):
             assert (e is None and g is None) or e.numpy().tobytes() == g.numpy().tobytes()
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_a_traced_dropout_step_draws_a_new_mask_at_every_call():
+    tf.random.set_seed(3)
+
+    @tf.function
+    def step(x):
+        return tf.nn.dropout(x, 0.5)
+
+    masks = [tuple(step(tf.ones([64])).numpy().tolist()) for _ in range(4)]
+    assert len(set(masks)) == 4 and step.experimental_get_tracing_count() == 1
+
+
+def test_keras_dropout_and_seed_generators_replay_as_eager():
+    from tapegrad import keras
+    x = tf.ones([3, 8])
+    runs = []
+    for traced in (True, False):
+        layer = keras.layers.Dropout(0.5, seed=4)
+        f = tf.function(lambda x: layer(x, training=True)) if traced else \
+            (lambda x: layer(x, training=True))
+        runs.append([f(x).numpy().tolist() for _ in range(3)])
+    assert runs[0] == runs[1] and runs[0][0] != runs[0][1]
+
+
+def test_stateless_draws_follow_a_seed_given_as_an_input():
+    @tf.function
+    def f(seed):
+        return tf.random.stateless_normal([3], seed)
+
+    for s in ([1, 2], [3, 4], [1, 2]):
+        seed = tf.constant(s)
+        np.testing.assert_array_equal(f(seed).numpy(), tf.random.stateless_normal([3], seed).numpy())
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_random_draws_under_an_outer_tape_replay_through_the_engine():
+    g = tf.random.Generator.from_seed(1)
+    e = tf.random.Generator.from_seed(1)
+    f = tf.function(lambda x: x * g.normal([2]))
+    x = tf.constant([1.0, 2.0])
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        z = e.normal([2])
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), z.numpy(), rtol=1e-6)
