@@ -275,7 +275,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
     if lg._value.ndim != 2:
         raise InvalidArgumentError(f"logits should be a matrix, got shape "
                                    f"{list(lg._value.shape)} [Op:Multinomial]")
-    n = int(as_tensor(num_samples)._value)
+    n = int(as_tensor(num_samples))
     if n < 0:
         raise InvalidArgumentError(f"num_samples should be non-negative, got {n} [Op:Multinomial]")
     if lg._value.shape[1] == 0:
@@ -419,7 +419,7 @@ def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, 
         raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
                                    f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
                                    f"[Op:{op}]")
-    a, b = int(lo._value), int(hi._value)
+    a, b = int(lo), int(hi)
     if a >= b:
         raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:{op}]")
     return a, b
@@ -485,7 +485,7 @@ def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
     if isinstance(seed, (int, np.integer)):
         words = [(int(seed) >> (64 * i)) & _philox.M64 for i in range(3)]
     else:
-        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed)._value)[:3]]
+        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed).numpy())[:3]]
         words = [0] * (3 - len(words)) + words
     return np.array(words, np.uint64).view(np.int64)
 

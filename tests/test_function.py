@@ -208,3 +208,40 @@ def test_random_draws_under_an_outer_tape_replay_through_the_engine():
             y = f(x)
         z = e.normal([2])
         np.testing.assert_allclose(tape.gradient(y, x).numpy(), z.numpy(), rtol=1e-6)
+
+
+_X = np.arange(6, dtype=np.float32).reshape(2, 3)
+# (function of a tensor whose value the op library reads into Python, two values of one signature)
+VALUE_READS = {
+    "reduce_sum_axis": (lambda a: tf.reduce_sum(_X, axis=a), 0, 1),
+    "argmax_axis": (lambda a: tf.argmax(_X + 0.0, axis=a), 0, 1),
+    "reduce_over_axes_tensor": (lambda a: tf.reduce_max(_X, axis=a), [0], [1]),
+    "reshape_shape": (lambda s: tf.reshape(tf.range(6), s), [2, 3], [3, 2]),
+    "zeros_shape": (lambda n: tf.zeros(n), 2, 3),
+    "tile_multiples": (lambda m: tf.tile(tf.constant([1, 2]), m), [2], [3]),
+    "eye_rows": (lambda n: tf.eye(n), 2, 3),
+    "getitem_index": (lambda i: tf.constant(_X)[i], 0, 1),
+    "python_list_index": (lambda i: tf.constant(1.0) * [1.0, 2.0, 3.0][i], 0, 2),
+    "variable_index": (lambda i: _VAR[i], 0, 1),
+    "tensordot_axes": (lambda a: tf.tensordot(tf.ones([3, 3]), tf.ones([3, 3]), a), 0, 1),
+    "leaky_relu_alpha": (lambda a: tf.nn.leaky_relu(tf.constant([-1.0, 1.0]), a), 0.1, 0.3),
+    "lstsq_l2_regularizer": (lambda l: tf.linalg.lstsq(tf.eye(2), tf.ones([2, 1]), l, fast=True),
+                             0.0, 1.0),
+    "unsorted_segment_sum_num": (lambda n: tf.math.unsorted_segment_sum(
+        tf.constant([1.0, 2.0]), tf.constant([0, 1]), n), 2, 3),
+    "tensorshape_of_tensor": (lambda s: tf.ones(tf.TensorShape(s)), [2], [3]),
+    "indexed_slices_dense_shape": (lambda d: tf.convert_to_tensor(tf.IndexedSlices(
+        tf.constant([[1.0]]), tf.constant([0]), d)), [2, 1], [3, 1]),
+    "categorical_num_samples": (lambda n: tf.random.categorical([[0.0, -np.inf]], n), 1, 2),
+    "uniform_int_bounds": (lambda b: tf.random.uniform([3], b, b + 1, dtype=tf.int32, seed=1), 0, 5),
+}
+_VAR = tf.Variable([10.0, 20.0])
+
+
+@pytest.mark.parametrize("name", sorted(VALUE_READS))
+def test_a_value_read_into_python_is_guarded_not_replayed_stale(name):
+    fn, a, b = VALUE_READS[name]
+    traced = tf.function(fn)
+    for v in (a, b, a):
+        arg = tf.constant(v)
+        np.testing.assert_allclose(traced(arg).numpy(), fn(arg).numpy(), rtol=1e-6)
