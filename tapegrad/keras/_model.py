@@ -106,6 +106,38 @@ def _nodes_between(inputs: list, outputs: list) -> list:
     return sorted(found.values(), key=lambda n: n.order)
 
 
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The layers in Keras's order: deepest first (a layer's depth is its deepest node's, counted
+    from the outputs), layers of one depth in the order a depth-first walk from the outputs
+    first meets them."""
+    order: dict = {}
+    finished: list = []
+    done: set = set()
+    input_ids = {id(t) for t in inputs}
+
+    def visit(t: KerasTensor) -> None:
+        node = t._node
+        if id(node) in done:
+            return
+        order.setdefault(node.layer, len(order))
+        if not isinstance(node.layer, InputLayer) and id(t) not in input_ids:
+            for parent in flatten((node.args, node.kwargs)):
+                if isinstance(parent, KerasTensor):
+                    visit(parent)
+        done.add(id(node))
+        finished.append(node)
+    for t in outputs:
+        visit(t)
+    node_depth: dict = {}
+    layer_depth: dict = {}
+    for node in reversed(finished):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = node_depth[id(node)] = depth
+        for parent in node.parents:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    return sorted(order, key=lambda layer: (-layer_depth[layer], order[layer]))
+
+
 class _Mean:
     """A weighted running mean (the loss tracker, and metrics given as plain functions)."""
 
@@ -301,13 +333,7 @@ class Model(Layer):
         self._inputs_struct, self._outputs_struct = inputs, outputs
         self.inputs, self.outputs = flatten(inputs), flatten(outputs)
         self._nodes = _nodes_between(self.inputs, self.outputs)
-        layers: list = []
-        for t in self.inputs:
-            if t._node.layer not in layers:
-                layers.append(t._node.layer)
-        for node in self._nodes:
-            if node.layer not in layers:
-                layers.append(node.layer)
+        layers = _layers_by_depth(self.inputs, self.outputs)
         self._layers_list = layers
         self.built = True
 
@@ -364,12 +390,10 @@ class Model(Layer):
         return map_structure(lambda t: values[id(t)], self._outputs_struct)
 
     def build(self, input_shape: Any = None) -> None:
-        if input_shape is not None and not self.built and type(self).call is not Model.call:
-            self._symbolic_probe(shapes_to_specs(input_shape))
-        self.built = True
-
-    def _symbolic_probe(self, x: Any) -> Any:
-        return self.compute_output_spec(x)
+        """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
+        was_built, self.built = self.built, True
+        if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
+            self.compute_output_spec(shapes_to_specs(input_shape))
 
     # -- summary ----------------------------------------------------------------------------------
 
@@ -623,8 +647,9 @@ class Model(Layer):
         return self(x, training=False)
 
     @staticmethod
-    def _logs(logs: Any) -> dict:
-        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in logs.items()}
+    def _logs(logs: Any) -> dict:  # sorted by name, as Keras's logs are
+        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+                for k, v in sorted(logs.items())}
 
     # -- loops ------------------------------------------------------------------------------------
 

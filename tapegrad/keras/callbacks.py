@@ -272,7 +272,7 @@ class EarlyStopping(_Monitor):
         if current is None or epoch < self.start_from_epoch:
             return
         if self.restore_best_weights and self.best_weights is None:
-            self.best_weights = self.model.get_weights()
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
         self.wait += 1
         if self._better(current, self.best):
             self.best, self.best_epoch = current, epoch
