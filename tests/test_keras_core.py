@@ -15,8 +15,6 @@ with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_core.json")
     REC = json.load(_f)
 
 RTOL, ATOL = 1e-4, 1e-6
-PHILOX = pytest.mark.xfail("stateless_uniform" not in vars(tf.random), strict=False,
-                           reason="needs TF's Philox (philox helper)")
 
 
 def close(got, want, rtol=RTOL):
@@ -37,7 +35,6 @@ def forward_and_grads(layer, inputs, training=False):
 # ---- initializers and random ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", [n for n in cases.INITIALIZERS if n not in ("constant", "identity")])
-@PHILOX
 def test_seeded_initializers_give_keras_weights(name):
     cls, kwargs, shape = cases.INITIALIZERS[name]
     close(getattr(keras.initializers, cls)(**kwargs)(shape), REC["initializers"][name])
@@ -49,7 +46,6 @@ def test_deterministic_initializers(name):
     close(getattr(keras.initializers, cls)(**kwargs)(shape), REC["initializers"][name])
 
 
-@PHILOX
 def test_keras_random_draws_match_keras():
     r = REC["random"]
     close(keras.random.normal((2, 3), seed=3), r["normal_seed3"])
