@@ -12,7 +12,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
     "function": "remove the decorator (tapegrad runs everything eagerly)",
     "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
@@ -31,7 +30,6 @@ INSTEAD = {
     "train": "use tf.optimizers.* for optimizers and tf.saving.save_variables for checkpoints",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
-    "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
     "py_function": "call the Python function directly",

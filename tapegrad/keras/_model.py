@@ -796,6 +796,7 @@ class Sequential(Model):
 
     >>> import numpy as np
     >>> from tapegrad import keras
+    >>> keras.backend.clear_session()  # layer names count from "dense" again
     >>> model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1)])
     >>> [layer.name for layer in model.layers][-1:], model.count_params()
     (['dense_1'], 21)
