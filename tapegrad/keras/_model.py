@@ -517,41 +517,43 @@ class Model(Layer):
     def _build_metrics(self, y_true: Any, y_pred: Any) -> None:
         if self._metrics_built is not None:
             return
-        built = []
-        ids = self._metric_ids
-        outs = flatten(y_pred)
-        per_output = ids if isinstance(ids, (list, tuple)) and ids and isinstance(ids[0], (list, tuple)) \
-            else [ids] * len(outs) if len(outs) > 1 and isinstance(ids, (list, tuple)) else [ids]
+        ids, ys, ps = self._metric_ids, flatten(y_true), flatten(y_pred)
         if isinstance(ids, dict):
             per_output = [ids.get(t.name) for t in self.outputs]
+        elif isinstance(ids, (list, tuple)) and ids and all(
+                isinstance(m, (list, tuple)) or m is None for m in ids):
+            per_output = list(ids)
+        else:
+            per_output = [ids] + [None] * (len(ps) - 1)
+        built = []
         for i, mids in enumerate(per_output):
             for m in flatten(mids) if mids is not None else []:
-                built.append((i, self._make_metric(m, i)))
+                built.append((i, self._make_metric(m, ys[i], ps[i])))
         for m in flatten(self._weighted_metric_ids) if self._weighted_metric_ids else []:
-            built.append((0, self._make_metric(m, 0)))
+            built.append((0, self._make_metric(m, ys[0], ps[0])))
         self._metrics_built = built
 
-    def _make_metric(self, m: Any, output: int) -> Any:
-        if callable(m) and not hasattr(m, "update_state"):
-            return _Mean(getattr(m, "__name__", "metric"), m)
-        if isinstance(m, str) and m in ("accuracy", "acc"):
-            fn = self._losses_fns[min(output, len(self._losses_fns) - 1)]
+    @staticmethod
+    def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
+        """A metric object for an identifier; "accuracy" is binary, sparse categorical or
+        categorical accuracy by the shapes of the targets and outputs, as in Keras."""
+        if hasattr(m, "update_state"):
+            return m
+        if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
             metrics = _keras_module("metrics")
-            lname = type(fn).__name__ if fn is not None and not hasattr(fn, "__code__") else \
-                getattr(fn, "__name__", "")
-            lname = backend.snake_case(lname)
-            if "binary" in lname:
-                kind = metrics.BinaryAccuracy
-            elif "sparse" in lname:
-                kind = metrics.SparseCategoricalAccuracy
-            elif "categorical" in lname:
-                kind = metrics.CategoricalAccuracy
-            else:
-                kind = metrics.Accuracy
-            return kind(name=m)
-        if isinstance(m, (str, dict)):
-            return _keras_module("metrics").get(m)
-        return m
+            t, p = tuple(np.shape(y_true)), tuple(y_pred.shape)
+            if p[-1] == 1:
+                return metrics.BinaryAccuracy(name=m)
+            if len(t) < len(p) or t[-1] == 1 and p[-1] > 1:
+                return metrics.SparseCategoricalAccuracy(name=m)
+            return metrics.CategoricalAccuracy(name=m)
+        fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
+        if hasattr(fn, "update_state"):
+            if isinstance(m, str):  # Keras names a metric by the string it was asked by
+                fn.name = m
+            return fn
+        name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
+        return _Mean(name, fn)
 
     @property
     def metrics(self) -> list:
