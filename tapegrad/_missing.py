@@ -24,7 +24,6 @@ INSTEAD = {
     "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
-    "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
     "py_function": "call the Python function directly",
