@@ -245,3 +245,17 @@ def test_a_value_read_into_python_is_guarded_not_replayed_stale(name):
     for v in (a, b, a):
         arg = tf.constant(v)
         np.testing.assert_allclose(traced(arg).numpy(), fn(arg).numpy(), rtol=1e-6)
+
+
+def test_tf_print_inside_a_function_prints_at_every_call(capsys):
+    import sys
+
+    @tf.function
+    def f(x):
+        tf.print("x is", x, output_stream=sys.stdout)
+        return x * 2
+
+    for v in (1.0, 2.0, 3.0):
+        f(tf.constant(v))
+    assert capsys.readouterr().out.split("\n")[:3] == ["x is 1", "x is 2", "x is 3"]
+    assert f.experimental_get_tracing_count() == 1 and len(next(iter(f._cache.values())).programs) == 1
