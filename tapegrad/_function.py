@@ -237,8 +237,8 @@ class Function:
         outer = _rec.active and _rec.tls.stack
         for prog in entry.programs:
             try:
-                res = prog.run_engine(tensors, prog.res) if outer else prog.fast(
-                    [t._value for t in tensors], prog.res)
+                res = prog.run_engine(tensors, prog.res) if outer else prog.run(
+                    [t._value for t in tensors])
             except _trace.Miss:
                 continue
             return _nest.pack_sequence_as(entry.outputs, _fill(prog, res))

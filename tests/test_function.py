@@ -259,3 +259,43 @@ def test_tf_print_inside_a_function_prints_at_every_call(capsys):
         f(tf.constant(v))
     assert capsys.readouterr().out.split("\n")[:3] == ["x is 1", "x is 2", "x is 3"]
     assert f.experimental_get_tracing_count() == 1 and len(next(iter(f._cache.values())).programs) == 1
+
+
+def test_replay_buffers_never_alias_what_a_call_returns():
+    @tf.function
+    def f(x):
+        y = tf.sin(x * 2.0) + 1.0
+        return tf.reshape(y, [-1]), y * 3.0, tf.exp(y)
+
+    first = f(tf.constant([[0.1, 0.2]]))
+    kept = [t.numpy().copy() for t in first]
+    f(tf.constant([[0.7, 0.9]]))
+    for t, k in zip(first, kept):
+        np.testing.assert_array_equal(t.numpy(), k)
+
+
+def test_replay_from_other_threads_is_correct():
+    import threading
+
+    @tf.function
+    def f(x):
+        return tf.tanh(tf.sin(x * 2.0) + 1.0) * 0.5
+
+    f(tf.constant([0.0, 0.0]))
+    bad = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            v = rng.standard_normal(2).astype(np.float32)
+            want = np.tanh(np.sin(v * np.float32(2)) + np.float32(1)) * np.float32(0.5)
+            if not np.allclose(f(tf.constant(v)).numpy(), want, rtol=1e-6):
+                bad.append(v)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    work(9)
+    for t in threads:
+        t.join()
+    assert not bad
