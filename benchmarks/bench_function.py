@@ -16,6 +16,7 @@ Run: python -m benchmarks.bench_function [--lib tapegrad] [--repeat 9]
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from typing import Any, Callable
 
@@ -105,7 +106,13 @@ def _tf_steps(tf: Any, smoke: bool) -> dict:
     out = {}
     n, (width, batch), cnn_batch = _sizes(smoke)
     x0 = np.linspace(0.1, 1.0, 10)
-    chain = tf.function(lambda x: bench_per_op.chain_tapegrad(tf, x, n))
+    @tf.function
+    def chain(x: Any) -> Any:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = functools.reduce(lambda y, _: tf.sin(y * 1.0001 + 0.001), range(n // 3), x)
+        return tape.gradient(y, x)
+
     xc = tf.constant(x0)
     out["chain"] = (lambda: chain(xc), lambda: chain(xc).numpy(), lambda: bench_per_op.chain_numpy(x0, n))
     for name, (params, x, y), loss, grad, lr in (

@@ -571,11 +571,8 @@ class Generator:
     def skip(self, delta: Any) -> Tensor:
         """Advance the counter as ``delta`` outputs would (by ``256 * delta``); returns the state
         before the advance."""
-        old = self._state.numpy()
-        lo, hi, key = (int(v) & _philox.M64 for v in old)
-        c = ((lo | hi << 64) + int(delta) * _philox.RESERVED) & _philox.M128
-        self._state.assign(np.array([c & _philox.M64, c >> 64, key], np.uint64).view(np.int64))
-        return _wrap(old)
+        return self._draw((int(delta),), lambda key, c: np.array([c & _philox.M64, c >> 64, key],
+                                                                  np.uint64).view(np.int64))
 
     def _draw(self, s: tuple, make: Callable) -> Tensor:
         """``make(key, counter)`` from the state, which moves on by ``s``'s outputs (in a

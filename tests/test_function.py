@@ -299,3 +299,13 @@ def test_replay_from_other_threads_is_correct():
     for t in threads:
         t.join()
     assert not bad
+
+
+def test_generator_skip_in_a_function_advances_as_eager():
+    g, e = tf.random.Generator.from_seed(3), tf.random.Generator.from_seed(3)
+    f = tf.function(lambda: (g.skip(2), g.normal([2])))
+    for _ in range(3):
+        old, z = f()
+        np.testing.assert_array_equal(old.numpy(), e.skip(2).numpy())
+        np.testing.assert_array_equal(z.numpy(), e.normal([2]).numpy())
+    np.testing.assert_array_equal(g.state.numpy(), e.state.numpy())
