@@ -20,7 +20,7 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import broadcast_to, py_value, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
+from .array import _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
 from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
                    maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
                    where, zeros_like)
@@ -306,7 +306,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
         x = cast(x, _dt.float32)
     _check_kind(x, "f", "LeakyRelu")
     if isinstance(alpha, (Tensor, Variable, np.ndarray)):
-        alpha = np.asarray(py_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
+        alpha = np.asarray(_py_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
     return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
 
 
