@@ -466,7 +466,8 @@ def _targets(slots: Any, tuple_: bool) -> str:
 
 
 def _commits(pending: dict, res: list, bind: Callable) -> list:
-    out = [f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})" for r, (slot, fresh) in pending.items()]
+    out = [f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
+           for r, (slot, fresh) in pending.items()]
     pending.clear()
     return out
 

@@ -121,9 +121,9 @@ _nodes = itertools.count()
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
-    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace the op is a node
-    with its own kernel (seeded by TF's graph rules) that draws afresh at each replay, as TF's
-    graph kernels do; ``set_seed`` restarts it."""
+    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace
+    the op is a node with its own kernel (seeded by TF's graph rules) that draws afresh at each
+    replay, as TF's graph kernels do; ``set_seed`` restarts it."""
     tr = _trace.innermost()
     if tr is None:
         return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
