@@ -14,7 +14,8 @@ from ...ops.array import pad, reshape
 from .. import activations, backend, initializers, regularizers
 from .._layer import Layer
 
-__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D"]
+__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D", "Convolution1D",
+           "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D"]
 
 
 # --------------------------------------------------------------------------- shared argument checks
@@ -442,3 +443,8 @@ class SeparableConv2D(_Conv):
                 "pointwise_regularizer": serialized(self.pointwise_regularizer),
                 "depthwise_constraint": self.depthwise_constraint,
                 "pointwise_constraint": self.pointwise_constraint}
+
+
+# Keras's other names for the same classes
+Convolution1D, Convolution2D, Convolution2DTranspose, SeparableConvolution2D = (
+    Conv1D, Conv2D, Conv2DTranspose, SeparableConv2D)
