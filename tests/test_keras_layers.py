@@ -74,6 +74,7 @@ def close(got, want, what):
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL * max(1.0, np.abs(want).max()), err_msg=what)
 
 
+@pytest.mark.filterwarnings("ignore:LayerNormalization. .rms_scaling=True. is deprecated")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_layer_matches_keras(name):
     case, layers, outs, outmask, tape, loss, x, states = run_case(name)

@@ -116,6 +116,8 @@ CASES = {
     "batchnorm_axis1_infer": ([L("BatchNormalization", axis=1)], (3, 4, 3, 2), {"training": False}),
     "batchnorm_nocenter_noscale_train": ([L("BatchNormalization", center=False, scale=False)], (5, 3),
                                          {"training": True}),
+    "batchnorm_masked_train": ([L("BatchNormalization", momentum=0.8)], (2, 5, 3),
+                               {"training": True, "mask": [[1, 1, 1, 0, 0], [1, 0, 1, 1, 1]]}),
     "batchnorm_noscale_infer": ([L("BatchNormalization", scale=False)], (5, 3), {"training": False}),
     "layernorm": ([L("LayerNormalization")], (3, 5), {}),
     "layernorm_image": ([L("LayerNormalization", epsilon=1e-2)], (2, 3, 4, 5), {}),
