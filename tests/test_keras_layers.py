@@ -61,7 +61,8 @@ def run_case(name):
             layer.set_weights([arr(name, f"w{i}_{j}") for j in range(n)])
     watched = ([] if x.dtype.is_integer else [x]) + (states or [])
     with tf.GradientTape(persistent=True) as tape:
-        tape.watch(watched)
+        if watched:
+            tape.watch(watched)
         out, outmask = run()
         outs = out if isinstance(out, (list, tuple)) else [out]
         loss = tf.add_n([tf.reduce_sum(o * arr(name, f"seed{k}")) for k, o in enumerate(outs)])
