@@ -59,6 +59,7 @@ _LAZY = {
     "optimizers": (".optimizers", None), "saving": (".saving", None), "Module": (".module", "Module"),
     "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
     "grad_pass_through": ("._custom", "grad_pass_through"),
+    "TensorSpec": ("._spec", "TensorSpec"),
 }
 
 
@@ -66,6 +67,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import diagnosis, optimizers, random, saving, visualize  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
     from .module import Module  # noqa: F401
+    from ._spec import TensorSpec  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

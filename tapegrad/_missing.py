@@ -34,7 +34,6 @@ INSTEAD = {
     "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
-    "TensorSpec": "remove it (nothing is traced, so there are no signatures)",
     "py_function": "call the Python function directly",
     "numpy_function": "call the function directly (its NumPy result is a constant for tapes)",
     "control_dependencies": "remove it (eager code runs in order)",
