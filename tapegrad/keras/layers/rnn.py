@@ -49,7 +49,6 @@ class _RNN(Layer):
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer_arg = activity_regularizer
         self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
         self.bias_constraint = bias_constraint
         self.dropout = min(1.0, max(0.0, float(dropout)))
@@ -194,7 +193,7 @@ class _RNN(Layer):
                 "kernel_regularizer": serialized(self.kernel_regularizer),
                 "recurrent_regularizer": serialized(self.recurrent_regularizer),
                 "bias_regularizer": serialized(self.bias_regularizer),
-                "activity_regularizer": serialized(regularizers.get(self.activity_regularizer_arg)),
+                "activity_regularizer": serialized(self.activity_regularizer),
                 "kernel_constraint": self.kernel_constraint, "recurrent_constraint": self.recurrent_constraint,
                 "bias_constraint": self.bias_constraint, "dropout": self.dropout,
                 "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
@@ -352,7 +351,6 @@ class Bidirectional(Layer):
                 raise ValueError(f"Bidirectional: forward and backward layers must have the same `{attr}`.")
         self.merge_mode = merge_mode
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
-        self._sublayers = [self.forward_layer, self.backward_layer]
         self._init_weights = weights
         self.supports_masking = True
 
