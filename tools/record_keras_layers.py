@@ -166,6 +166,10 @@ CASES = {
     "bidirectional_simple_rnn_masked": ([L("Bidirectional", layer=L("SimpleRNN", units=2, return_sequences=True),
                                            merge_mode="mul")], (2, 5, 3),
                                         {"mask": [[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]}),
+    "bidirectional_lstm_masked_concat": ([L("Bidirectional", layer=L("LSTM", units=2, return_sequences=True))],
+                                         (2, 5, 3), {"mask": [[1, 1, 1, 0, 0], [0, 1, 1, 1, 1]]}),
+    "bidirectional_gru_masked_state": ([L("Bidirectional", layer=L("GRU", units=2, return_state=True))],
+                                       (2, 5, 3), {"mask": [[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]}),
     # ---------------------------------------------------------------- reshaping
     "upsampling2d": ([L("UpSampling2D")], (2, 3, 4, 2), {}),
     "upsampling2d_nearest_channels_first": ([L("UpSampling2D", size=(2, 3), data_format="channels_first")],

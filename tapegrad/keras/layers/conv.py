@@ -120,6 +120,13 @@ class _Conv(Layer):
 
     def _check(self, x: Any) -> None:
         check_input(self, x.shape, self.rank + 2, self._channel_axis, self._input_channels)
+        if self.padding == "valid" and any(
+                n < (k - 1) * d + 1 for n, k, d in
+                zip(_spatial(x.shape, self.data_format, self.rank), self.kernel_size, self.dilation_rate)):
+            raise ValueError(f"{type(self).__name__} {self.name!r}: computed output size would be negative. "
+                             f"Received inputs of shape {tuple(x.shape)}, kernel_size={self.kernel_size}, "
+                             f"dilation_rate={self.dilation_rate} with padding='valid' (the window is larger "
+                             f"than the input; use padding='same' or a smaller kernel).")
 
     def _add_bias(self, size: int) -> None:
         self.bias = self.add_weight(name="bias", shape=(size,), initializer=self.bias_initializer,
@@ -142,6 +149,7 @@ class _Conv(Layer):
                 "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
                 "bias_initializer": serialized(self.bias_initializer),
                 "bias_regularizer": serialized(self.bias_regularizer),
+                "activity_regularizer": serialized(self.activity_regularizer),
                 "bias_constraint": self.bias_constraint}
 
 

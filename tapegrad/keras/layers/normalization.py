@@ -61,6 +61,7 @@ class BatchNormalization(Layer):
             raise TypeError(f"BatchNormalization: `axis` must be an int. Received: axis={axis!r}")
         self.axis, self.momentum, self.epsilon = axis, float(momentum), float(epsilon)
         self.center, self.scale, self.synchronized = bool(center), bool(scale), bool(synchronized)
+        self.renorm_momentum = float(renorm_momentum)
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
@@ -127,7 +128,8 @@ class BatchNormalization(Layer):
                 "beta_regularizer": serialized(self.beta_regularizer),
                 "gamma_regularizer": serialized(self.gamma_regularizer),
                 "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint,
-                "synchronized": self.synchronized}
+                "synchronized": self.synchronized, "renorm": False, "renorm_clipping": None,
+                "renorm_momentum": self.renorm_momentum}
 
 
 class LayerNormalization(Layer):

@@ -73,7 +73,7 @@ class Normalization(Layer):
         self.built = True
 
     def _given(self, value: Any) -> Tensor:
-        v = np.asarray(value, np.float32)
+        v = np.asarray(value, self.compute_dtype)
         if v.ndim:
             expanded = [1] * len(self._bshape)
             for i in range(1, v.ndim + 1):
@@ -110,11 +110,11 @@ class Normalization(Layer):
             mean = new
         if mean is None:
             raise ValueError("Normalization: adapt() received no data (an empty iterable).")
-        self.adapt_mean.assign(mean.astype(np.float32))
-        self.adapt_variance.assign(var.astype(np.float32))
+        self.adapt_mean.assign(mean.astype(self.adapt_mean.dtype.name))
+        self.adapt_variance.assign(var.astype(self.adapt_variance.dtype.name))
 
     def call(self, inputs: Any) -> Any:
-        x = cast(convert_to_tensor(inputs), "float32")
+        x = cast(convert_to_tensor(inputs), self.compute_dtype)
         if self.input_mean is None:
             mean, var = reshape(self.adapt_mean, self._bshape), reshape(self.adapt_variance, self._bshape)
         else:

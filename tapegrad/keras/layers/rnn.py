@@ -35,7 +35,8 @@ class _RNN(Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None, recurrent_constraint: Any = None,
                  bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0,
                  seed: Any = None, return_sequences: bool = False, return_state: bool = False,
-                 go_backwards: bool = False, stateful: bool = False, unroll: bool = False, **kwargs: Any) -> None:
+                 go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
+                 zero_output_for_mask: bool = False, **kwargs: Any) -> None:
         kwargs.pop("use_cudnn", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         cls = type(self).__name__
@@ -57,6 +58,7 @@ class _RNN(Layer):
         self.seed_generator = random.SeedGenerator(seed)
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
         self.go_backwards, self.stateful, self.unroll = bool(go_backwards), bool(stateful), bool(unroll)
+        self.zero_output_for_mask = bool(zero_output_for_mask)
         self.states: list | None = None
         self.supports_masking = True
 
@@ -161,7 +163,7 @@ class _RNN(Layer):
             new_out, new_states = self._step(xs[:, t, :], states, rec)
             if mask is not None:
                 m = mask[:, t:t + 1]
-                new_out = where(m, new_out, out)
+                new_out = where(m, new_out, 0.0 if self.zero_output_for_mask else out)
                 new_states = [where(m, a, b) for a, b in zip(new_states, states)]
             out, states = new_out, new_states
             outputs.append(out)
@@ -185,8 +187,8 @@ class _RNN(Layer):
         y = (b, t, self.units) if self.return_sequences else (b, self.units)
         return [y] + [(b, self.units)] * self.n_states if self.return_state else y
 
-    def _config(self) -> dict:
-        return {"units": self.units, "activation": activations.serialize(self.activation),
+    def get_config(self) -> dict:
+        return {**super().get_config(), "units": self.units, "activation": activations.serialize(self.activation),
                 "use_bias": self.use_bias, "kernel_initializer": serialized(self.kernel_initializer),
                 "recurrent_initializer": serialized(self.recurrent_initializer),
                 "bias_initializer": serialized(self.bias_initializer),
@@ -198,10 +200,8 @@ class _RNN(Layer):
                 "bias_constraint": self.bias_constraint, "dropout": self.dropout,
                 "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
                 "return_sequences": self.return_sequences, "return_state": self.return_state,
-                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll}
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), **self._config()}
+                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
+                "zero_output_for_mask": self.zero_output_for_mask}
 
 
 class SimpleRNN(_RNN):
@@ -263,8 +263,8 @@ class LSTM(_RNN):
         h = o * self.activation(c)
         return h, [h, c]
 
-    def _config(self) -> dict:
-        return {**super()._config(), "recurrent_activation": activations.serialize(self.recurrent_activation),
+    def get_config(self) -> dict:
+        return {**super().get_config(), "recurrent_activation": activations.serialize(self.recurrent_activation),
                 "unit_forget_bias": self.unit_forget_bias}
 
 
@@ -311,8 +311,8 @@ class GRU(_RNN):
         h = z * h + (1 - z) * hh
         return h, [h]
 
-    def _config(self) -> dict:
-        return {**super()._config(), "recurrent_activation": activations.serialize(self.recurrent_activation),
+    def get_config(self) -> dict:
+        return {**super().get_config(), "recurrent_activation": activations.serialize(self.recurrent_activation),
                 "reset_after": self.reset_after}
 
 
@@ -337,11 +337,11 @@ class Bidirectional(Layer):
             raise ValueError(f"Bidirectional: invalid merge mode. Received: {merge_mode!r}. Merge mode should "
                              "be one of {'sum', 'mul', 'ave', 'concat', None}")
         super().__init__(**kwargs)
-        cfg = layer._config()
-        self.forward_layer = type(layer)(**{**cfg, "name": "forward_" + layer.name})
+        cfg = layer.get_config()
+        self.forward_layer = type(layer)(**{**cfg, "name": "forward_" + layer.name.removeprefix("forward_")})
         if backward_layer is None:
             backward_layer = type(layer)(**{**cfg, "go_backwards": not layer.go_backwards,
-                                            "name": "backward_" + layer.name})
+                                            "name": "backward_" + layer.name.removeprefix("forward_")})
         elif not isinstance(backward_layer, _RNN) or backward_layer.go_backwards == layer.go_backwards:
             raise ValueError("Bidirectional: `backward_layer` must be a recurrent layer whose `go_backwards` "
                              "is the opposite of the forward layer's.")
@@ -349,6 +349,8 @@ class Bidirectional(Layer):
         for attr in ("return_sequences", "return_state"):
             if getattr(self.forward_layer, attr) != getattr(self.backward_layer, attr):
                 raise ValueError(f"Bidirectional: forward and backward layers must have the same `{attr}`.")
+        for sub in (self.forward_layer, self.backward_layer):   # as Keras: masked steps give zeros
+            sub.zero_output_for_mask = sub.return_sequences
         self.merge_mode = merge_mode
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
         self._init_weights = weights
@@ -404,3 +406,15 @@ class Bidirectional(Layer):
                 "layer": {"class_name": type(self.forward_layer).__name__, "config": self.forward_layer.get_config()},
                 "backward_layer": {"class_name": type(self.backward_layer).__name__,
                                    "config": self.backward_layer.get_config()}}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Bidirectional":
+        config = dict(config)
+        for key in ("layer", "backward_layer"):
+            if isinstance(config.get(key), dict):
+                sub = config[key]
+                config[key] = _RECURRENT[sub["class_name"]].from_config(sub["config"])
+        return cls(**config)
+
+
+_RECURRENT = {"SimpleRNN": SimpleRNN, "LSTM": LSTM, "GRU": GRU}
