@@ -236,7 +236,8 @@ class Conv1D(_BaseConv):
     ``groups=1``, ``activation``, ``use_bias``, initializers, regularizers and constraints.
 
     >>> import tapegrad as tf
-    >>> layer = tf.keras.layers.Conv1D(4, 3, padding="causal")
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.Conv1D(4, 3, padding="causal")
     >>> layer(tf.ones([2, 10, 3])).shape
     TensorShape([2, 10, 4])
     """
@@ -254,7 +255,8 @@ class Conv2D(_BaseConv):
     ``activation``, ``use_bias``, initializers, regularizers and constraints.
 
     >>> import tapegrad as tf
-    >>> layer = tf.keras.layers.Conv2D(16, 3, activation="relu")
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.Conv2D(16, 3, activation="relu")
     >>> layer(tf.ones([64, 8, 8, 1])).shape
     TensorShape([64, 6, 6, 16])
     >>> [w.shape for w in layer.weights]
@@ -283,7 +285,8 @@ class Conv2DTranspose(_Conv):
     (``"valid"``), as in Keras.
 
     >>> import tapegrad as tf
-    >>> layer = tf.keras.layers.Conv2DTranspose(3, 3, strides=2, padding="same")
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.Conv2DTranspose(3, 3, strides=2, padding="same")
     >>> layer(tf.ones([1, 4, 4, 8])).shape
     TensorShape([1, 8, 8, 3])
     """
@@ -344,7 +347,8 @@ class DepthwiseConv2D(_Conv):
     channel ``c * depth_multiplier + m``.
 
     >>> import tapegrad as tf
-    >>> layer = tf.keras.layers.DepthwiseConv2D(3, depth_multiplier=2)
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.DepthwiseConv2D(3, depth_multiplier=2)
     >>> layer(tf.ones([1, 5, 5, 3])).shape
     TensorShape([1, 3, 3, 6])
     """
@@ -395,7 +399,8 @@ class SeparableConv2D(_Conv):
     ``(1, 1, in_channels * depth_multiplier, filters)``).
 
     >>> import tapegrad as tf
-    >>> layer = tf.keras.layers.SeparableConv2D(8, 3, padding="same")
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.SeparableConv2D(8, 3, padding="same")
     >>> layer(tf.ones([1, 5, 5, 3])).shape
     TensorShape([1, 5, 5, 8])
     """

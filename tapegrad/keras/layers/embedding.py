@@ -23,7 +23,8 @@ class Embedding(Layer):
     following RNN or ``GlobalAveragePooling1D`` skips those steps.
 
     >>> import tapegrad as tf
-    >>> emb = tf.keras.layers.Embedding(10, 4, mask_zero=True)
+    >>> from tapegrad import keras
+    >>> emb = keras.layers.Embedding(10, 4, mask_zero=True)
     >>> x = tf.constant([[3, 1, 0, 0]])
     >>> emb(x).shape
     TensorShape([1, 4, 4])

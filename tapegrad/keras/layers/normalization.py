@@ -38,11 +38,12 @@ class BatchNormalization(Layer):
     (one axis less than the input) leaves masked entries out of the batch statistics.
 
     >>> import tapegrad as tf
-    >>> bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+    >>> from tapegrad import keras
+    >>> bn = keras.layers.BatchNormalization(momentum=0.5)
     >>> x = tf.constant([[0.0, 1.0], [2.0, 5.0]])
-    >>> bn(x, training=True).numpy().round(3)
-    array([[-0.999, -1.   ],
-           [ 0.999,  1.   ]], dtype=float32)
+    >>> bn(x, training=True).numpy().round(4)
+    array([[-0.9995, -0.9999],
+           [ 0.9995,  0.9999]], dtype=float32)
     >>> bn.moving_mean.numpy(), bn.moving_variance.numpy()
     (array([0.5, 1.5], dtype=float32), array([1. , 2.5], dtype=float32))
     """
@@ -142,7 +143,8 @@ class LayerNormalization(Layer):
     subtracting the mean and has no ``beta``.
 
     >>> import tapegrad as tf
-    >>> ln = tf.keras.layers.LayerNormalization(epsilon=0.0)
+    >>> from tapegrad import keras
+    >>> ln = keras.layers.LayerNormalization(epsilon=0.0)
     >>> ln(tf.constant([[1.0, 3.0], [0.0, 10.0]])).numpy()
     array([[-1.,  1.],
            [-1.,  1.]], dtype=float32)

@@ -55,8 +55,9 @@ class MaxPooling1D(_Pooling):
     ``strides`` defaults to ``pool_size``.
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(6.0), [1, 6, 1])
-    >>> tf.keras.layers.MaxPooling1D()(x).numpy().ravel()
+    >>> keras.layers.MaxPooling1D()(x).numpy().ravel()
     array([1., 3., 5.], dtype=float32)
     """
 
@@ -72,8 +73,9 @@ class MaxPooling2D(_Pooling):
     ``strides`` defaults to ``pool_size``.
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
-    >>> tf.keras.layers.MaxPooling2D()(x).numpy()[0, :, :, 0]
+    >>> keras.layers.MaxPooling2D()(x).numpy()[0, :, :, 0]
     array([[ 5.,  7.],
            [13., 15.]], dtype=float32)
     """
@@ -89,8 +91,9 @@ class AveragePooling1D(_Pooling):
     """Mean over windows of ``pool_size`` steps; ``strides`` defaults to ``pool_size``.
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(6.0), [1, 6, 1])
-    >>> tf.keras.layers.AveragePooling1D(pool_size=3)(x).numpy().ravel()
+    >>> keras.layers.AveragePooling1D(pool_size=3)(x).numpy().ravel()
     array([1., 4.], dtype=float32)
     """
 
@@ -101,8 +104,9 @@ class AveragePooling2D(_Pooling):
     """Mean over ``pool_size`` windows of images; ``strides`` defaults to ``pool_size``.
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
-    >>> tf.keras.layers.AveragePooling2D(pool_size=2)(x).numpy()[0, :, :, 0]
+    >>> keras.layers.AveragePooling2D(pool_size=2)(x).numpy()[0, :, :, 0]
     array([[ 2.5,  4.5],
            [10.5, 12.5]], dtype=float32)
     """
@@ -145,8 +149,9 @@ class GlobalAveragePooling1D(_GlobalPooling):
     ``Embedding(mask_zero=True)``, or passed), the mean of the unmasked steps.
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(6.0), [1, 3, 2])
-    >>> tf.keras.layers.GlobalAveragePooling1D()(x, mask=tf.constant([[True, True, False]])).numpy()
+    >>> keras.layers.GlobalAveragePooling1D()(x, mask=tf.constant([[True, True, False]])).numpy()
     array([[1., 2.]], dtype=float32)
     """
 
@@ -163,7 +168,8 @@ class GlobalAveragePooling2D(_GlobalPooling):
     """Mean over the height and width of images.
 
     >>> import tapegrad as tf
-    >>> tf.keras.layers.GlobalAveragePooling2D(keepdims=True)(tf.ones([2, 4, 4, 3])).shape
+    >>> from tapegrad import keras
+    >>> keras.layers.GlobalAveragePooling2D(keepdims=True)(tf.ones([2, 4, 4, 3])).shape
     TensorShape([2, 1, 1, 3])
     """
 
@@ -174,7 +180,8 @@ class GlobalMaxPooling1D(_GlobalPooling):
     """Maximum over the steps of ``(batch, steps, features)``.
 
     >>> import tapegrad as tf
-    >>> tf.keras.layers.GlobalMaxPooling1D()(tf.reshape(tf.range(6.0), [1, 3, 2])).numpy()
+    >>> from tapegrad import keras
+    >>> keras.layers.GlobalMaxPooling1D()(tf.reshape(tf.range(6.0), [1, 3, 2])).numpy()
     array([[4., 5.]], dtype=float32)
     """
 
@@ -185,7 +192,8 @@ class GlobalMaxPooling2D(_GlobalPooling):
     """Maximum over the height and width of images.
 
     >>> import tapegrad as tf
-    >>> tf.keras.layers.GlobalMaxPooling2D()(tf.ones([2, 4, 4, 3])).shape
+    >>> from tapegrad import keras
+    >>> keras.layers.GlobalMaxPooling2D()(tf.ones([2, 4, 4, 3])).shape
     TensorShape([2, 3])
     """
 

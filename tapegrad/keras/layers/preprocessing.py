@@ -26,11 +26,12 @@ class Normalization(Layer):
 
     >>> import numpy as np
     >>> import tapegrad as tf
-    >>> norm = tf.keras.layers.Normalization()
+    >>> from tapegrad import keras
+    >>> norm = keras.layers.Normalization()
     >>> norm.adapt(np.array([[1.0, 10.0], [3.0, 30.0]]))
     >>> norm(np.array([[2.0, 50.0]])).numpy()
     array([[0., 3.]], dtype=float32)
-    >>> tf.keras.layers.Normalization(mean=2.0, variance=4.0, invert=True)(np.array([1.0])).numpy()
+    >>> keras.layers.Normalization(mean=2.0, variance=4.0, invert=True)(np.array([1.0])).numpy()
     array([4.], dtype=float32)
     """
 

@@ -53,13 +53,14 @@ class UpSampling2D(Layer):
     (``"bilinear"``, half-pixel centres, as ``tf.image.resize``).
 
     >>> import tapegrad as tf
+    >>> from tapegrad import keras
     >>> x = tf.reshape(tf.range(4.0), [1, 2, 2, 1])
-    >>> tf.keras.layers.UpSampling2D()(x).numpy()[0, :, :, 0]
+    >>> keras.layers.UpSampling2D()(x).numpy()[0, :, :, 0]
     array([[0., 0., 1., 1.],
            [0., 0., 1., 1.],
            [2., 2., 3., 3.],
            [2., 2., 3., 3.]], dtype=float32)
-    >>> tf.keras.layers.UpSampling2D(interpolation="bilinear")(x).numpy()[0, 0, :, 0]
+    >>> keras.layers.UpSampling2D(interpolation="bilinear")(x).numpy()[0, 0, :, 0]
     array([0.  , 0.25, 0.75, 1.  ], dtype=float32)
     """
 
@@ -102,7 +103,8 @@ class ZeroPadding2D(Layer):
     ``(rows, cols)`` (symmetric) or ``((top, bottom), (left, right))``.
 
     >>> import tapegrad as tf
-    >>> tf.keras.layers.ZeroPadding2D(((1, 0), (2, 2)))(tf.ones([1, 3, 3, 1])).shape
+    >>> from tapegrad import keras
+    >>> keras.layers.ZeroPadding2D(((1, 0), (2, 2)))(tf.ones([1, 3, 3, 1])).shape
     TensorShape([1, 4, 7, 1])
     """
 
@@ -132,7 +134,8 @@ class Cropping2D(Layer):
     pair ``(rows, cols)`` (symmetric) or ``((top, bottom), (left, right))``.
 
     >>> import tapegrad as tf
-    >>> tf.keras.layers.Cropping2D(((1, 0), (2, 1)))(tf.ones([1, 5, 6, 2])).shape
+    >>> from tapegrad import keras
+    >>> keras.layers.Cropping2D(((1, 0), (2, 1)))(tf.ones([1, 5, 6, 2])).shape
     TensorShape([1, 4, 3, 2])
     """
 

@@ -208,7 +208,8 @@ class SimpleRNN(_RNN):
     """Fully-connected RNN: ``h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel + bias)``.
 
     >>> import tapegrad as tf
-    >>> rnn = tf.keras.layers.SimpleRNN(4, return_sequences=True, return_state=True)
+    >>> from tapegrad import keras
+    >>> rnn = keras.layers.SimpleRNN(4, return_sequences=True, return_state=True)
     >>> seq, h = rnn(tf.ones([2, 5, 3]))
     >>> seq.shape, h.shape
     (TensorShape([2, 5, 4]), TensorShape([2, 4]))
@@ -231,7 +232,8 @@ class LSTM(_RNN):
     gate's bias at 1. States ``[h, c]``.
 
     >>> import tapegrad as tf
-    >>> lstm = tf.keras.layers.LSTM(3, return_state=True)
+    >>> from tapegrad import keras
+    >>> lstm = keras.layers.LSTM(3, return_state=True)
     >>> out, h, c = lstm(tf.ones([2, 4, 5]))
     >>> out.shape, c.shape
     (TensorShape([2, 3]), TensorShape([2, 3]))
@@ -275,7 +277,8 @@ class GRU(_RNN):
     previous state before its projection and the bias is ``(3 * units,)``.
 
     >>> import tapegrad as tf
-    >>> gru = tf.keras.layers.GRU(3)
+    >>> from tapegrad import keras
+    >>> gru = keras.layers.GRU(3)
     >>> gru(tf.ones([2, 4, 5])).shape
     TensorShape([2, 3])
     >>> [tuple(w.shape) for w in gru.weights]
@@ -323,7 +326,8 @@ class Bidirectional(Layer):
     order first. Weights: the forward layer's, then the backward layer's.
 
     >>> import tapegrad as tf
-    >>> bi = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(3, return_sequences=True))
+    >>> from tapegrad import keras
+    >>> bi = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=True))
     >>> bi(tf.ones([2, 5, 4])).shape
     TensorShape([2, 5, 6])
     """
