@@ -22,7 +22,8 @@ TITLE = "7. CNN training step (digits-shaped)"
 DESCRIPTION = (
     "`Conv2D(16, 3, relu) → MaxPooling2D(2) → Flatten → Dense(10)` on 8×8×1 images, batch 64, "
     "float32; mean sparse softmax cross-entropy, gradients of the four parameters, SGD update "
-    "(eager: `GradientTape` with `tf.nn` ops, `torch.autograd.grad` with `torch.nn.functional`). "
+    "(eager: Keras layers under a `GradientTape` in tapegrad and TensorFlow, `torch.autograd.grad` "
+    "with `torch.nn.functional`). "
     "Baseline: the same step with an im2col convolution and a hand-written backward pass in "
     "NumPy, in the same process.")
 COLUMNS = [
@@ -73,22 +74,26 @@ def numpy_step(params: list, x: np.ndarray, y: np.ndarray) -> None:
         p -= LR * g
 
 
-def tf_loss(tf: Any, params: Any, x: Any, y: Any) -> Any:
-    """The loss in TensorFlow's API (``tf`` is tapegrad or TensorFlow)."""
-    k, b1, w, b2 = params
-    h = tf.nn.relu(tf.nn.conv2d(x, k, 1, "VALID") + b1)
-    h = tf.nn.max_pool2d(h, 2, 2, "VALID")
-    logits = tf.matmul(tf.reshape(h, [x.shape[0], -1]), w) + b2
-    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
-
-
-def _tf_api(tf: Any, params: list, x: np.ndarray, y: np.ndarray) -> tuple:
-    ps = [tf.Variable(p) for p in params]
+def _tf_api(tf: Any, keras: Any, params: list, x: np.ndarray, y: np.ndarray) -> tuple:
+    """The step with Keras layers and a ``GradientTape`` (tapegrad's or TensorFlow's)."""
+    L = keras.layers
+    net = [L.Conv2D(params[0].shape[3], 3, activation="relu"), L.MaxPooling2D(), L.Flatten(), L.Dense(10)]
     xt, yt = tf.constant(x), tf.constant(y)
+
+    def logits() -> Any:
+        h = xt
+        for layer in net:
+            h = layer(h)
+        return h
+
+    logits()
+    net[0].set_weights(params[:2])
+    net[3].set_weights(params[2:])
+    ps = net[0].trainable_weights + net[3].trainable_weights
 
     def grad() -> list:
         with tf.GradientTape() as tape:
-            loss = tf_loss(tf, ps, xt, yt)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(yt, logits()))
         return tape.gradient(loss, ps)
 
     def step() -> None:
@@ -129,10 +134,11 @@ def setup(lib: str, params: list, x: np.ndarray, y: np.ndarray) -> tuple:
     one training step (in place on the library's own copy of the parameters)."""
     if lib == "tapegrad":
         import tapegrad
-        return _tf_api(tapegrad, params, x, y)
+        from tapegrad import keras
+        return _tf_api(tapegrad, keras, params, x, y)
     if lib == "tensorflow":
         import tensorflow
-        return _tf_api(tensorflow, params, x, y)
+        return _tf_api(tensorflow, tensorflow.keras, params, x, y)
     if lib == "torch":
         return _torch(params, x, y)
     raise ValueError(f"unknown library {lib!r}; expected one of {SUPPORTED}")
