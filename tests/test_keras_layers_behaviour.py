@@ -10,7 +10,10 @@ from tapegrad.keras import layers as L
 
 from test_keras_layers import CASES, arr, has, make
 
-SINGLE = sorted(n for n, c in CASES.items() if len(c["layers"]) == 1 and c["input_dtype"] == "float32")
+# one layer on a float input; seeded dropout draws new masks at each call, so those cases are
+# checked against Keras's numbers only
+SINGLE = sorted(n for n, c in CASES.items() if len(c["layers"]) == 1 and c["input_dtype"] == "float32"
+                and "dropout" not in n)
 
 
 def _layer64(name):

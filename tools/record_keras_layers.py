@@ -170,6 +170,11 @@ CASES = {
                                          (2, 5, 3), {"mask": [[1, 1, 1, 0, 0], [0, 1, 1, 1, 1]]}),
     "bidirectional_gru_masked_state": ([L("Bidirectional", layer=L("GRU", units=2, return_state=True))],
                                        (2, 5, 3), {"mask": [[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]}),
+    "lstm_dropout_seeded_train": ([L("LSTM", units=3, dropout=0.3, recurrent_dropout=0.2, seed=5,
+                                     return_sequences=True)], (2, 4, 3), {"training": True}),
+    "gru_dropout_seeded_train": ([L("GRU", units=2, dropout=0.4, seed=11)], (3, 4, 3), {"training": True}),
+    "simple_rnn_dropout_seeded_train": ([L("SimpleRNN", units=3, dropout=0.25, recurrent_dropout=0.5,
+                                           seed=3)], (2, 5, 3), {"training": True}),
     # ---------------------------------------------------------------- reshaping
     "upsampling2d": ([L("UpSampling2D")], (2, 3, 4, 2), {}),
     "upsampling2d_nearest_channels_first": ([L("UpSampling2D", size=(2, 3), data_format="channels_first")],
