@@ -186,6 +186,7 @@ def test_a_small_cnn_trains():
     (lambda: L.Conv2D(5, 3, groups=2), ["Conv2D", "groups"]),
     (lambda: L.Conv2DTranspose(2, 3, strides=2, output_padding=2), ["Conv2DTranspose", "output_padding"]),
     (lambda: L.MaxPooling2D(pool_size=0), ["MaxPooling2D", "pool_size"]),
+    (lambda: L.MaxPooling2D(2, strides=0), ["MaxPooling2D", "strides"]),
     (lambda: L.AveragePooling1D(2, padding="full"), ["AveragePooling1D", "padding"]),
     (lambda: L.Embedding(0, 3), ["Embedding", "input_dim"]),
     (lambda: L.LSTM(0), ["LSTM", "units"]),
@@ -202,6 +203,23 @@ def test_bad_arguments_name_the_layer_and_argument(make_layer, words):
         assert w in str(e.value), (w, str(e.value))
 
 
+
+
+def test_what_tapegrad_does_not_implement_says_so():
+    with pytest.raises(NotImplementedError, match="renorm"):
+        L.BatchNormalization(renorm=True)
+    with pytest.raises(NotImplementedError, match="lora_rank"):
+        L.Embedding(5, 2, lora_rank=2)
+    with pytest.raises(NotImplementedError, match="quantization_config"):
+        L.Embedding(5, 2, quantization_config={"mode": "int8"})
+
+
+def test_unroll_and_use_cudnn_change_nothing():
+    x = np.random.default_rng(4).standard_normal((2, 3, 4)).astype(np.float32)
+    a, b = L.LSTM(2), L.LSTM(2, unroll=True, use_cudnn=False)
+    a(x), b(x)
+    b.set_weights(a.get_weights())
+    np.testing.assert_array_equal(a(x).numpy(), b(x).numpy())
 
 
 def test_unknown_keyword_arguments():
