@@ -77,6 +77,32 @@ def serialized(obj: Any) -> Any:
     return (initializers if isinstance(obj, initializers.Initializer) else regularizers).serialize(obj)
 
 
+def weight_args(layer: Layer, prefix: str, initializer: Any, regularizer: Any, constraint: Any) -> None:
+    """Set ``<prefix>_initializer``, ``_regularizer`` and ``_constraint`` from a constructor's arguments."""
+    setattr(layer, f"{prefix}_initializer", initializers.get(initializer))
+    setattr(layer, f"{prefix}_regularizer", regularizers.get(regularizer))
+    setattr(layer, f"{prefix}_constraint", constraint)
+
+
+def weight_config(layer: Layer, *prefixes: str) -> dict:
+    """The ``get_config`` entries of :func:`weight_args`' attributes."""
+    out = {}
+    for p in prefixes:
+        out[f"{p}_initializer"] = serialized(getattr(layer, f"{p}_initializer"))
+        out[f"{p}_regularizer"] = serialized(getattr(layer, f"{p}_regularizer"))
+        out[f"{p}_constraint"] = getattr(layer, f"{p}_constraint")
+    return out
+
+
+def new_weight(layer: Layer, prefix: str, shape: tuple, name: str | None = None, initializer: Any = None,
+               **kw: Any) -> Any:
+    """``add_weight`` with the initializer, regularizer and constraint of :func:`weight_args`."""
+    return layer.add_weight(name=name or prefix, shape=shape,
+                            initializer=initializer or getattr(layer, f"{prefix}_initializer"),
+                            regularizer=getattr(layer, f"{prefix}_regularizer"),
+                            constraint=getattr(layer, f"{prefix}_constraint"), **kw)
+
+
 def positive_int(value: Any, arg: str, layer: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ValueError(f"{layer}: invalid value for argument `{arg}`. Expected a strictly positive "
@@ -106,9 +132,7 @@ class _Conv(Layer):
                              f"Received: strides={self.strides}, dilation_rate={self.dilation_rate}")
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.bias_constraint = bias_constraint
+        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     @property
     def _channel_axis(self) -> int:
@@ -129,9 +153,7 @@ class _Conv(Layer):
                              f"than the input; use padding='same' or a smaller kernel).")
 
     def _add_bias(self, size: int) -> None:
-        self.bias = self.add_weight(name="bias", shape=(size,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.bias = new_weight(self, "bias", (size,)) if self.use_bias else None
 
     def _finish(self, y: Any) -> Any:
         if self.bias is not None:
@@ -147,10 +169,7 @@ class _Conv(Layer):
         return {"kernel_size": self.kernel_size, "strides": self.strides, "padding": self.padding,
                 "data_format": self.data_format, "dilation_rate": self.dilation_rate,
                 "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-                "bias_initializer": serialized(self.bias_initializer),
-                "bias_regularizer": serialized(self.bias_regularizer),
-                "activity_regularizer": serialized(self.activity_regularizer),
-                "bias_constraint": self.bias_constraint}
+                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "bias")}
 
 
 class _BaseConv(_Conv):
@@ -170,9 +189,7 @@ class _BaseConv(_Conv):
         if self.filters % self.groups:
             raise ValueError(f"{cls}: the number of filters must be evenly divisible by the number of "
                              f"groups. Received: groups={groups}, filters={filters}.")
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = kernel_constraint
+        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
 
     def build(self, input_shape: Sequence) -> None:
         c = self._in_channels(input_shape)
@@ -181,9 +198,7 @@ class _BaseConv(_Conv):
                              f"divisible by the number of groups. Received groups={self.groups}, but the "
                              f"input has {c} channels (full input shape is {tuple(input_shape)}).")
         self._input_channels = c
-        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (c // self.groups, self.filters),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        self.kernel = new_weight(self, "kernel", self.kernel_size + (c // self.groups, self.filters))
         self._add_bias(self.filters)
         self.built = True
 
@@ -205,9 +220,7 @@ class _BaseConv(_Conv):
 
     def get_config(self) -> dict:
         return {**super().get_config(), **self._base_config(), "filters": self.filters, "groups": self.groups,
-                "kernel_initializer": serialized(self.kernel_initializer),
-                "kernel_regularizer": serialized(self.kernel_regularizer),
-                "kernel_constraint": self.kernel_constraint}
+                **weight_config(self, "kernel")}
 
 
 def _conv_length(n: Any, k: int, s: int, d: int, padding: str) -> Any:
@@ -308,15 +321,11 @@ class Conv2DTranspose(_Conv):
                 if op >= s:
                     raise ValueError(f"{cls}: the `output_padding` {self.output_padding} must be smaller "
                                      f"than the `strides` {self.strides} on each axis.")
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = kernel_constraint
+        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)
-        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (self.filters, c),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        self.kernel = new_weight(self, "kernel", self.kernel_size + (self.filters, c))
         self._add_bias(self.filters)
         self.built = True
 
@@ -336,9 +345,7 @@ class Conv2DTranspose(_Conv):
     def get_config(self) -> dict:
         return {**super().get_config(), **self._base_config(), "filters": self.filters,
                 "output_padding": self.output_padding,
-                "kernel_initializer": serialized(self.kernel_initializer),
-                "kernel_regularizer": serialized(self.kernel_regularizer),
-                "kernel_constraint": self.kernel_constraint}
+                **weight_config(self, "kernel")}
 
 
 class DepthwiseConv2D(_Conv):
@@ -362,15 +369,11 @@ class DepthwiseConv2D(_Conv):
         super().__init__(kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
                          bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs)
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", type(self).__name__)
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.depthwise_constraint = depthwise_constraint
+        weight_args(self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint)
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)
-        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (c, self.depth_multiplier),
-                                      initializer=self.depthwise_initializer,
-                                      regularizer=self.depthwise_regularizer, constraint=self.depthwise_constraint)
+        self.kernel = new_weight(self, "depthwise", self.kernel_size + (c, self.depth_multiplier), "kernel")
         self._add_bias(c * self.depth_multiplier)
         self.built = True
 
@@ -388,9 +391,7 @@ class DepthwiseConv2D(_Conv):
 
     def get_config(self) -> dict:
         return {**super().get_config(), **self._base_config(), "depth_multiplier": self.depth_multiplier,
-                "depthwise_initializer": serialized(self.depthwise_initializer),
-                "depthwise_regularizer": serialized(self.depthwise_regularizer),
-                "depthwise_constraint": self.depthwise_constraint}
+                **weight_config(self, "depthwise")}
 
 
 class SeparableConv2D(_Conv):
@@ -417,22 +418,15 @@ class SeparableConv2D(_Conv):
         cls = type(self).__name__
         self.filters = positive_int(filters, "filters", cls)
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", cls)
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint, self.pointwise_constraint = depthwise_constraint, pointwise_constraint
+        weight_args(self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint)
+        weight_args(self, "pointwise", pointwise_initializer, pointwise_regularizer, pointwise_constraint)
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)
-        self.depthwise_kernel = self.add_weight(
-            name="depthwise_kernel", shape=self.kernel_size + (c, self.depth_multiplier),
-            initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint)
-        self.pointwise_kernel = self.add_weight(
-            name="pointwise_kernel", shape=(1, 1, c * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint)
+        self.depthwise_kernel = new_weight(self, "depthwise", self.kernel_size + (c, self.depth_multiplier),
+                                           "depthwise_kernel")
+        self.pointwise_kernel = new_weight(self, "pointwise", (1, 1, c * self.depth_multiplier, self.filters),
+                                           "pointwise_kernel")
         self._add_bias(self.filters)
         self.built = True
 
@@ -449,13 +443,7 @@ class SeparableConv2D(_Conv):
 
     def get_config(self) -> dict:
         return {**super().get_config(), **self._base_config(), "filters": self.filters,
-                "depth_multiplier": self.depth_multiplier,
-                "depthwise_initializer": serialized(self.depthwise_initializer),
-                "pointwise_initializer": serialized(self.pointwise_initializer),
-                "depthwise_regularizer": serialized(self.depthwise_regularizer),
-                "pointwise_regularizer": serialized(self.pointwise_regularizer),
-                "depthwise_constraint": self.depthwise_constraint,
-                "pointwise_constraint": self.pointwise_constraint}
+                "depth_multiplier": self.depth_multiplier, **weight_config(self, "depthwise", "pointwise")}
 
 
 # Keras's other names for the same classes

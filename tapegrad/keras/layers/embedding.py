@@ -7,9 +7,8 @@ from typing import Any, Sequence
 from ..._convert import convert_to_tensor
 from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
-from .. import initializers, regularizers
 from .._layer import Layer
-from .conv import serialized
+from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["Embedding"]
 
@@ -48,9 +47,7 @@ class Embedding(Layer):
             warnings.warn("Argument `input_length` is deprecated. Just remove it.", UserWarning, stacklevel=2)
         super().__init__(**kwargs)
         self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, bool(mask_zero)
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = embeddings_constraint
+        weight_args(self, "embeddings", embeddings_initializer, embeddings_regularizer, embeddings_constraint)
         self.supports_masking = self.mask_zero
         if weights is not None:
             self.build()
@@ -59,10 +56,7 @@ class Embedding(Layer):
     def build(self, input_shape: Sequence | None = None) -> None:
         if self.built:
             return
-        self.embeddings = self.add_weight(name="embeddings", shape=(self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer,
-                                          constraint=self.embeddings_constraint)
+        self.embeddings = new_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
 
     def call(self, inputs: Any) -> Any:
@@ -79,6 +73,4 @@ class Embedding(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
-                "embeddings_initializer": serialized(self.embeddings_initializer),
-                "embeddings_regularizer": serialized(self.embeddings_regularizer),
-                "embeddings_constraint": self.embeddings_constraint, "mask_zero": self.mask_zero}
+                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero}

@@ -14,9 +14,9 @@ from ... import nn
 from ...ops.array import broadcast_to, expand_dims, reshape, shape
 from ...ops.math import cast, rsqrt, square
 from ...ops.reduction import reduce_sum
-from .. import backend, initializers, regularizers
+from .. import backend, initializers
 from .._layer import Layer
-from .conv import check_input, serialized
+from .conv import check_input, new_weight, serialized, weight_args, weight_config
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
@@ -26,6 +26,13 @@ def _axis(value: Any, ndim: int, layer: Layer) -> int:
         raise ValueError(f"{type(layer).__name__}: axis {value} is out of bounds for an input of rank "
                          f"{ndim}. Received: axis={value}")
     return value % ndim
+
+
+def _broadcaster(axes: list, ndim: int, shape: list) -> Any:
+    """Reshape a per-axis weight or statistic to ``shape`` unless it is over the last axis only."""
+    if axes == [ndim - 1]:
+        return lambda v: v
+    return lambda v: None if v is None else reshape(v, shape)
 
 
 class BatchNormalization(Layer):
@@ -63,13 +70,10 @@ class BatchNormalization(Layer):
         self.axis, self.momentum, self.epsilon = axis, float(momentum), float(epsilon)
         self.center, self.scale, self.synchronized = bool(center), bool(scale), bool(synchronized)
         self.renorm_momentum = float(renorm_momentum)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
+        weight_args(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        weight_args(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
         self.supports_masking = True
 
     def build(self, input_shape: Sequence) -> None:
@@ -77,12 +81,8 @@ class BatchNormalization(Layer):
         self._ndim, ax = ndim, _axis(self.axis, ndim, self)
         shape = (input_shape[ax],)
         self._size = shape[0]
-        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                     trainable=True) if self.scale else None
-        self.beta = self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                    trainable=True) if self.center else None
+        self.gamma = new_weight(self, "gamma", shape) if self.scale else None
+        self.beta = new_weight(self, "beta", shape) if self.center else None
         self.moving_mean = self.add_weight(name="moving_mean", shape=shape, initializer=self.moving_mean_initializer,
                                            trainable=False)
         self.moving_variance = self.add_weight(name="moving_variance", shape=shape,
@@ -113,7 +113,7 @@ class BatchNormalization(Layer):
             self.moving_variance.assign(self.moving_variance * m + var * (1.0 - m))
         else:
             mean, var = self.moving_mean, self.moving_variance
-        b = (lambda v: v) if ax == self._ndim - 1 else (lambda v: None if v is None else reshape(v, self._bshape))
+        b = _broadcaster([ax], self._ndim, self._bshape)
         return nn.batch_normalization(inputs, b(mean), b(var), b(self.beta), b(self.gamma), self.epsilon)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
@@ -121,14 +121,9 @@ class BatchNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale,
-                "beta_initializer": serialized(self.beta_initializer),
-                "gamma_initializer": serialized(self.gamma_initializer),
+                "center": self.center, "scale": self.scale, **weight_config(self, "beta", "gamma"),
                 "moving_mean_initializer": serialized(self.moving_mean_initializer),
                 "moving_variance_initializer": serialized(self.moving_variance_initializer),
-                "beta_regularizer": serialized(self.beta_regularizer),
-                "gamma_regularizer": serialized(self.gamma_regularizer),
-                "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint,
                 "synchronized": self.synchronized, "renorm": False, "renorm_clipping": None,
                 "renorm_momentum": self.renorm_momentum}
 
@@ -167,11 +162,8 @@ class LayerNormalization(Layer):
             raise TypeError(f"LayerNormalization: expected an int or a list/tuple of ints for the argument "
                             f"'axis', but received: {axis!r}")
         self.epsilon, self.center, self.scale, self.rms_scaling = float(epsilon), bool(center), bool(scale), rms_scaling
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
+        weight_args(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        weight_args(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.supports_masking = True
 
     def build(self, input_shape: Sequence) -> None:
@@ -181,12 +173,8 @@ class LayerNormalization(Layer):
         self._ndim = ndim
         shape = tuple(input_shape[a] for a in self._axes)
         self._sizes = shape
-        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-                                     trainable=True) if self.scale or self.rms_scaling else None
-        self.beta = self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-                                    trainable=True) if self.center and not self.rms_scaling else None
+        self.gamma = new_weight(self, "gamma", shape) if self.scale or self.rms_scaling else None
+        self.beta = new_weight(self, "beta", shape) if self.center and not self.rms_scaling else None
         self._bshape = [input_shape[d] if d in self._axes else 1 for d in range(ndim)]
         self.built = True
 
@@ -195,7 +183,7 @@ class LayerNormalization(Layer):
         if tuple(inputs.shape[a] for a in self._axes) != self._sizes:
             raise ValueError(f"LayerNormalization: the layer was built for sizes {self._sizes} on axes "
                              f"{self._axes}; received an input of shape {tuple(inputs.shape)}.")
-        b = (lambda v: v) if self._axes == [self._ndim - 1] else (lambda v: None if v is None else reshape(v, self._bshape))
+        b = _broadcaster(self._axes, self._ndim, self._bshape)
         mean, var = nn.moments(inputs, self._axes, keepdims=True)
         inv = rsqrt(var + self.epsilon)
         if self.rms_scaling:
@@ -212,9 +200,4 @@ class LayerNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
-                "scale": self.scale, "rms_scaling": self.rms_scaling,
-                "beta_initializer": serialized(self.beta_initializer),
-                "gamma_initializer": serialized(self.gamma_initializer),
-                "beta_regularizer": serialized(self.beta_regularizer),
-                "gamma_regularizer": serialized(self.gamma_regularizer),
-                "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint}
+                "scale": self.scale, "rms_scaling": self.rms_scaling, **weight_config(self, "beta", "gamma")}

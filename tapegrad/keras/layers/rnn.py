@@ -15,9 +15,9 @@ from ..._convert import convert_to_tensor
 from ...ops.array import concat, reverse, stack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
-from .. import activations, initializers, random, regularizers
+from .. import activations, initializers, random
 from .._layer import Layer
-from .conv import positive_int, serialized
+from .conv import new_weight, positive_int, serialized, weight_args, weight_config
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -44,14 +44,9 @@ class _RNN(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
-        self.bias_constraint = bias_constraint
+        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
+        weight_args(self, "recurrent", recurrent_initializer, recurrent_regularizer, recurrent_constraint)
+        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self.dropout = min(1.0, max(0.0, float(dropout)))
         self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self.seed = seed
@@ -69,13 +64,9 @@ class _RNN(Layer):
                              f"received an input of shape {tuple(input_shape)}.")
         self._features = int(input_shape[-1])
         g = self.gates * self.units
-        self.kernel = self.add_weight(name="kernel", shape=(self._features, g), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
-        self.recurrent_kernel = self.add_weight(
-            name="recurrent_kernel", shape=(self.units, g), initializer=self.recurrent_initializer,
-            regularizer=self.recurrent_regularizer, constraint=self.recurrent_constraint)
-        self.bias = self.add_weight(name="bias", shape=self._bias_shape(), initializer=self._bias_init(),
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
+        self.kernel = new_weight(self, "kernel", (self._features, g))
+        self.recurrent_kernel = new_weight(self, "recurrent", (self.units, g), "recurrent_kernel")
+        self.bias = new_weight(self, "bias", self._bias_shape(), initializer=self._bias_init()) \
             if self.use_bias else None
         self.built = True
 
@@ -189,15 +180,8 @@ class _RNN(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "units": self.units, "activation": activations.serialize(self.activation),
-                "use_bias": self.use_bias, "kernel_initializer": serialized(self.kernel_initializer),
-                "recurrent_initializer": serialized(self.recurrent_initializer),
-                "bias_initializer": serialized(self.bias_initializer),
-                "kernel_regularizer": serialized(self.kernel_regularizer),
-                "recurrent_regularizer": serialized(self.recurrent_regularizer),
-                "bias_regularizer": serialized(self.bias_regularizer),
-                "activity_regularizer": serialized(self.activity_regularizer),
-                "kernel_constraint": self.kernel_constraint, "recurrent_constraint": self.recurrent_constraint,
-                "bias_constraint": self.bias_constraint, "dropout": self.dropout,
+                "use_bias": self.use_bias, **weight_config(self, "kernel", "recurrent", "bias"),
+                "activity_regularizer": serialized(self.activity_regularizer), "dropout": self.dropout,
                 "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
                 "return_sequences": self.return_sequences, "return_state": self.return_state,
                 "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
