@@ -250,3 +250,16 @@ def test_built_layers_reject_inputs_of_the_wrong_rank_or_channels():
         L.Cropping2D(3)(np.zeros((1, 5, 8, 1), np.float32))
     with pytest.raises(ValueError, match=r"Conv2D .*computed output size would be negative.*kernel_size=\(5, 5\)"):
         L.Conv2D(1, 5)(np.zeros((1, 3, 3, 1), np.float32))
+
+
+@pytest.mark.filterwarnings("ignore:LayerNormalization. .rms_scaling=True. is deprecated")
+@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if len(c["layers"]) == 1))
+def test_symbolic_call_with_an_unknown_batch_size(name):
+    # the path keras.Input / Sequential take: shapes from compute_output_shape, batch left unknown
+    from tapegrad.keras._layer import KerasTensor
+    case = CASES[name]
+    spec = case["layers"][0]
+    layer = make(spec["class"], spec["args"], spec["keras_config"])
+    out = layer(KerasTensor((None,) + tuple(case["input_shape"][1:]), case["input_dtype"]))
+    outs = out if isinstance(out, list) else [out]
+    assert [tuple(o.shape) for o in outs] == [(None,) + arr(name, f"out{k}").shape[1:] for k in range(len(outs))]
