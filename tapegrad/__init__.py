@@ -59,15 +59,27 @@ _LAZY = {
     "optimizers": (".optimizers", None), "saving": (".saving", None), "Module": (".module", "Module"),
     "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
     "grad_pass_through": ("._custom", "grad_pass_through"),
-    "TensorSpec": ("._spec", "TensorSpec"),
+    "keras": (".keras", None), "initializers": (".keras.initializers", None),
+    "name_scope": ("._scope", "name_scope"), "get_current_name_scope": ("._scope", "get_current_name_scope"),
+    "device": ("._scope", "device"), "DeviceSpec": ("._scope", "DeviceSpec"), "print": ("._print", "print_"),
+    "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
+    "train": (".train", None), "Assert": (".debugging", "Assert"),
+    **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
+    "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
-    from . import diagnosis, optimizers, random, saving, visualize  # noqa: F401
+    from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
+    from . import visualize  # noqa: F401
+    from ._print import print_ as print  # noqa: F401,A001
+    from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
+    from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
+    from .keras import initializers  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
     from .module import Module  # noqa: F401
     from ._spec import TensorSpec  # noqa: F401
+    from ._function import function  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)
