@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..._convert import convert_to_tensor
-from ...ops.array import concat, reverse, stack, zeros
+from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
@@ -80,9 +80,13 @@ class _RNN(Layer):
     def _input_bias(self) -> Any:
         return self.bias
 
+    def _recurrent_bias(self) -> Any:
+        return None
+
     def _step(self, xt: Any, states: list, rec: Any) -> tuple:
         """``(output, new_states)`` from the projected input ``xt`` and the previous states;
-        ``rec(h, lo, hi)`` is ``h @ recurrent_kernel[:, lo:hi]`` (with recurrent dropout)."""
+        ``rec(h, lo, hi)`` is ``h @ recurrent_kernel[:, lo:hi]`` (with recurrent dropout), plus
+        the recurrent bias (GRU's ``reset_after``) over the whole kernel."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ the loop
@@ -143,17 +147,21 @@ class _RNN(Layer):
                 parts[lo, hi] = self.recurrent_kernel if whole else self.recurrent_kernel[:, lo:hi]
             return parts[lo, hi]
 
+        rb = self._recurrent_bias()
+
         def rec(h: Any, lo: int, hi: int) -> Any:
             if rdp is None:
-                return matmul(h, part(lo, hi))
-            return concat([matmul(h * rdp[g], part(g * u, (g + 1) * u)) for g in range(lo // u, hi // u)], -1)
+                r = matmul(h, part(lo, hi))
+            else:
+                r = concat([matmul(h * rdp[g], part(g * u, (g + 1) * u)) for g in range(lo // u, hi // u)], -1)
+            return r if rb is None or (lo, hi) != (0, self.gates * u) else r + rb
 
         outputs = []
         out = zeros((x.shape[0], u), x.dtype) if mask is not None else None
-        for t in range(x.shape[1]):
-            new_out, new_states = self._step(xs[:, t, :], states, rec)
-            if mask is not None:
-                m = mask[:, t:t + 1]
+        masks = [None] * x.shape[1] if mask is None else unstack(expand_dims(mask, -1), axis=1)
+        for xt, m in zip(unstack(xs, axis=1), masks):
+            new_out, new_states = self._step(xt, states, rec)
+            if m is not None:
                 new_out = where(m, new_out, 0.0 if self.zero_output_for_mask else out)
                 new_states = [where(m, a, b) for a, b in zip(new_states, states)]
             out, states = new_out, new_states
@@ -243,9 +251,10 @@ class LSTM(_RNN):
     def _step(self, xt: Any, states: list, rec: Any) -> tuple:
         h, c = states
         z = xt + rec(h, 0, 4 * self.units)
-        u, ra = self.units, self.recurrent_activation
-        i, f, o = ra(z[:, :u]), ra(z[:, u:2 * u]), ra(z[:, 3 * u:])
-        c = f * c + i * self.activation(z[:, 2 * u:3 * u])
+        zi, zf, zc, zo = split(z, 4, axis=1)
+        ra = self.recurrent_activation
+        i, f, o = ra(zi), ra(zf), ra(zo)
+        c = f * c + i * self.activation(zc)
         h = o * self.activation(c)
         return h, [h, c]
 
@@ -283,18 +292,19 @@ class GRU(_RNN):
     def _input_bias(self) -> Any:
         return self.bias[0] if self.bias is not None and self.reset_after else self.bias
 
+    def _recurrent_bias(self) -> Any:
+        return self.bias[1] if self.bias is not None and self.reset_after else None
+
     def _step(self, xt: Any, states: list, rec: Any) -> tuple:
         (h,), u, ra = states, self.units, self.recurrent_activation
+        inner = rec(h, 0, 3 * u if self.reset_after else 2 * u)
+        xz, xr, xh = split(xt, 3, axis=1)
         if self.reset_after:
-            inner = rec(h, 0, 3 * u)
-            if self.bias is not None:
-                inner = inner + self.bias[1]
+            iz, ir, ih = split(inner, 3, axis=1)
         else:
-            inner = rec(h, 0, 2 * u)
-        z = ra(xt[:, :u] + inner[:, :u])
-        r = ra(xt[:, u:2 * u] + inner[:, u:2 * u])
-        rh = r * inner[:, 2 * u:] if self.reset_after else rec(r * h, 2 * u, 3 * u)
-        hh = self.activation(xt[:, 2 * u:] + rh)
+            iz, ir = split(inner, 2, axis=1)
+        z, r = ra(xz + iz), ra(xr + ir)
+        hh = self.activation(xh + (r * ih if self.reset_after else rec(r * h, 2 * u, 3 * u)))
         h = z * h + (1 - z) * hh
         return h, [h]
 
