@@ -263,3 +263,12 @@ def test_symbolic_call_with_an_unknown_batch_size(name):
     out = layer(KerasTensor((None,) + tuple(case["input_shape"][1:]), case["input_dtype"]))
     outs = out if isinstance(out, list) else [out]
     assert [tuple(o.shape) for o in outs] == [(None,) + arr(name, f"out{k}").shape[1:] for k in range(len(outs))]
+
+
+def test_layers_in_a_sequential_model_keep_kerass_numbers_and_masks():
+    name = "embedding_lstm"
+    model = keras.Sequential([keras.Input((6,), dtype="int32"), L.Embedding(9, 4, mask_zero=True),
+                              L.LSTM(3, return_sequences=True)])
+    model.set_weights([arr(name, "w0_0")] + [arr(name, f"w1_{j}") for j in range(3)])
+    np.testing.assert_allclose(model(arr(name, "x")).numpy(), arr(name, "out0"), rtol=1e-4, atol=1e-5)
+    assert [tuple(w.shape) for w in model.weights] == [(9, 4), (4, 12), (3, 12), (12,)]
