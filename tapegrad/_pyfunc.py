@@ -111,8 +111,8 @@ def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = No
     ``@tf.numpy_function(Tout=tf.float32)``.
 
     >>> import tapegrad as tf, numpy as np
-    >>> tf.numpy_function(np.sinh, [tf.constant([0.0, 1.0])], Tout=tf.float32).numpy()
-    array([0.       , 1.1752012], dtype=float32)
+    >>> tf.numpy_function(lambda a: a * 2, [tf.constant([0.5, 1.0])], Tout=tf.float32).numpy()
+    array([1., 2.], dtype=float32)
     """
     decorator = _decorator_or_none(numpy_function, "tf.numpy_function", func, inp, Tout,
                                    stateful=stateful, name=name)
