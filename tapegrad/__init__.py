@@ -59,6 +59,7 @@ _LAZY = {
     "optimizers": (".optimizers", None), "saving": (".saving", None), "Module": (".module", "Module"),
     "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
     "grad_pass_through": ("._custom", "grad_pass_through"),
+    "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"),
     **{n: ("._control_flow", n) for n in (
         "cond", "case", "switch_case", "while_loop", "map_fn", "vectorized_map", "scan", "foldl",
         "foldr", "ensure_shape", "get_static_value", "is_tensor", "executing_eagerly", "no_op",
@@ -78,6 +79,8 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._pyfunc import numpy_function, py_function  # noqa: F401
     from ._tensor_array import TensorArray  # noqa: F401
     from .module import Module  # noqa: F401
+    from ._spec import TensorSpec  # noqa: F401
+    from ._function import function  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, _recorders as _rec, dtypes as _dt
+from . import _nest, _recorders as _rec, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import IndexedSlices, Tensor, TensorShape
 from ._tensor_array import TensorArray
@@ -518,14 +518,14 @@ def is_tensor(x: Any) -> bool:
 
 
 def executing_eagerly() -> bool:
-    """True: tapegrad runs every op as it is called. False only while a recorder that builds a
-    graph (one with ``builds_graph = True``, such as a ``tf.function`` trace) is active.
+    """True: tapegrad runs every op as it is called. False only while a ``tf.function`` is being
+    traced in this thread.
 
     >>> import tapegrad as tf
     >>> tf.executing_eagerly()
     True
     """
-    return not (_rec.active and any(getattr(r, "builds_graph", False) for r in _rec.tls.stack))
+    return _trace.current() is None
 
 
 def no_op(name: Any = None) -> None:

@@ -13,7 +13,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
     "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
-    "function": "remove the decorator (tapegrad runs everything eagerly)",
     "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
     "image": "use NumPy or SciPy on the arrays before they become tensors",
@@ -28,7 +27,6 @@ INSTEAD = {
     "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
-    "TensorSpec": "remove it (nothing is traced, so there are no signatures)",
     "debugging": "use assert on .numpy() values, and tf.diagnosis for None gradients",
     "config": "remove it (there are no devices or threads to configure)",
     "bfloat16": "use tf.float16 or tf.float32",

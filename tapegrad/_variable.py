@@ -314,7 +314,7 @@ class Variable(VariableBase):
                     f"a value with shape {list(arr.shape)}, shapes must be equal (values are not "
                     "broadcast).")
             self._set(ufunc(old, arr), fresh=True)
-        self._on_assign()
+        self._on_assign(what, delta)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Set the value; returns the variable (``None`` if not ``read_value``).
@@ -330,7 +330,7 @@ class Variable(VariableBase):
                     f"'{self._name}' of shape {self.shape}: the shapes are incompatible (assign does not "
                     f"broadcast; tf.fill or tf.broadcast_to make a value of the variable's shape).")
             self._set(arr, fresh)
-        self._on_assign()
+        self._on_assign("assign", value)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
@@ -494,9 +494,9 @@ class Variable(VariableBase):
         nd = np.stack(list(grid) + [idx], axis=-1)
         return self._scatter_nd(nd, sparse_delta.values, "update", "BatchScatterUpdate")
 
-    def _on_assign(self) -> None:
+    def _on_assign(self, how: str = "", value: Any = None) -> None:
         if _rec.active:
-            _rec.note_variable_assign(self)
+            _rec.note_variable_assign(self, how, value)
 
     # In-place operators would rebind the name to a new Tensor and lose the variable.
     __iadd__ = _no_inplace("+", "variable.assign_add(value)")

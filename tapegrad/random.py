@@ -1,14 +1,19 @@
-"""``tapegrad.random``: random tensors (TensorFlow's ``tf.random``), drawn from NumPy Generators.
+"""``tapegrad.random``: random tensors (TensorFlow's ``tf.random``) with TensorFlow's numbers.
 
-Seeds work as in TensorFlow, as far as reproducibility goes (the numbers themselves differ from
-TensorFlow's):
+Every op draws from TensorFlow's Philox-4x32-10 streams with the transforms of TensorFlow's CPU
+kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlow 2.21 prints:
 
-* no global seed, no op seed: fresh randomness on every call;
-* global seed (:func:`set_seed`), no op seed: each call gets the next op seed from a counter, so
-  the sequence of results after ``set_seed(s)`` is the same every time;
-* an op seed (``seed=``): the op draws from a stream keyed by ``(global seed, op seed)`` (the
-  global seed defaults to a fixed value); repeated calls continue the stream, so they differ from
-  each other, and ``set_seed`` restarts every stream.
+* stateless ops (``stateless_normal``, ``stateless_uniform``, ``stateless_truncated_normal``,
+  ``stateless_categorical``, ``split``, ``fold_in``) are functions of their ``seed`` pair;
+* :class:`Generator` keeps its Philox state in an int64 variable and advances it as TF does;
+* stateful ops follow TF eager's seeds: no global seed and no op seed is fresh randomness; a
+  global seed (:func:`set_seed`) alone gives each call the next op seed of TF's counter; an op
+  seed (``seed=``) selects a stream keyed by (op, dtype, global seed, op seed) that repeated calls
+  continue (TF caches one kernel per such key), and ``set_seed`` restarts everything.
+
+Integers and uniform floats are bit-identical to TF's; normals pass through ``log``/``sin``/``cos``,
+whose last bit depends on the math library (TF's float32 kernel calls the C library's ``sincosf``):
+float64 and float16 agree exactly here, float32 within 2 ulp (about 98.5% bit-identical).
 
 >>> import tapegrad as tf
 >>> tf.random.set_seed(42)
@@ -19,11 +24,15 @@ True
 """
 from __future__ import annotations
 
+import enum
+import random as _pyrandom
 import threading
+import types
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _philox
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
@@ -31,19 +40,25 @@ from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg
 
-__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical"]
+__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
+           "stateless_normal", "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
+           "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
+           "set_global_generator", "experimental"]
 
-_DEFAULT_GLOBAL_SEED = 87654321
-_MASK = (1 << 63) - 1
+_DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2**31 - 1
 
 
 class _Seeds:
+    """TF eager's seed state: the global seed, the op-seed counter (a ``random.Random`` seeded
+    with the global seed), and one Philox state per cached kernel, keyed like TF's eager kernel
+    cache by (op, attributes, seed, seed2)."""
+
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.global_seed: int | None = None
-        self.counter = 0
-        self.streams: dict[tuple, np.random.Generator] = {}
-        self.unseeded = np.random.default_rng()
+        self.op_seeds: _pyrandom.Random | None = None
+        self.kernels: dict[tuple, list[int]] = {}
 
 
 _seeds = _Seeds()
@@ -52,7 +67,7 @@ _seeds = _Seeds()
 def set_seed(seed: Any) -> None:
     """Set the global random seed (``None`` clears it) and restart every seeded stream.
 
-    After ``set_seed(s)`` the same sequence of random ops gives the same values.
+    After ``set_seed(s)`` the same sequence of random ops gives the same values, TensorFlow's.
 
     >>> import tapegrad as tf
     >>> tf.random.set_seed(1); a = tf.random.normal([3]); b = tf.random.normal([3])
@@ -60,25 +75,39 @@ def set_seed(seed: Any) -> None:
     True
     """
     with _seeds.lock:
-        _seeds.global_seed = None if seed is None else int(seed) & _MASK
-        _seeds.counter = 0
-        _seeds.streams.clear()
+        _seeds.global_seed = None if seed is None else int(np.asarray(seed))
+        _seeds.op_seeds = None if seed is None else _pyrandom.Random(_seeds.global_seed)
+        _seeds.kernels.clear()
 
 
-def _generator(seed: Any) -> np.random.Generator:
+def _get_seed(op_seed: Any) -> tuple[int, int]:
+    """TF's ``random_seed.get_seed`` in eager mode, with ``None`` as 0 (the kernels' "random")."""
     s = _seeds
-    with s.lock:
-        if seed is None:
-            if s.global_seed is None:
-                return s.unseeded
-            s.counter += 1
-            return np.random.default_rng([s.global_seed, s.counter, 0])
-        g = _DEFAULT_GLOBAL_SEED if s.global_seed is None else s.global_seed
-        key = (g, int(seed) & _MASK)
-        gen = s.streams.get(key)
-        if gen is None:
-            gen = s.streams[key] = np.random.default_rng([key[0], key[1], 1])
-        return gen
+    if s.global_seed is None:
+        return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+    if op_seed is None:
+        op_seed = s.op_seeds.randint(0, _MAXINT32)
+    seeds = s.global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _reserve(op: tuple, seed: Any, nblocks: int) -> tuple[int, int]:
+    """The (key, counter) a stateful kernel call starts from; the kernel's counter moves on by
+    ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
+    with _seeds.lock:
+        seed1, seed2 = _get_seed(seed)
+        state = _seeds.kernels.get(op + (seed1, seed2))
+        if state is None:
+            if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
+                seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+            state = _seeds.kernels[op + (seed1, seed2)] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
+        key, counter = state
+        state[1] = (counter + nblocks) & _philox.M128
+        return key, counter
+
+
+def _shape_dtype(shape: Any) -> str:
+    return shape.dtype.name if isinstance(shape, Tensor) else "int32"
 
 
 def _float_dtype(dtype: Any, fn: str) -> _dt.DType:
@@ -96,10 +125,8 @@ def _param(v: Any, dt: _dt.DType) -> Tensor:
     return convert_to_tensor(v, dtype=dt)
 
 
-def _draw(gen: np.random.Generator, kind: str, shape: tuple, dt: _dt.DType) -> Tensor:
-    work = np.float64 if dt._np == np.float64 else np.float32
-    v = gen.standard_normal(shape, dtype=work) if kind == "normal" else gen.random(shape, dtype=work)
-    return _wrap(v.astype(dt._np, copy=False))
+def _size(s: tuple) -> int:
+    return int(np.prod(s, dtype=np.int64))
 
 
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32, seed: Any = None,
@@ -115,22 +142,21 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.floa
     """
     dt = _float_dtype(dtype, "normal")
     s = _shape_arg(shape, "RandomStandardNormal")
-    z = _draw(_generator(seed), "normal", s, dt)
-    return z * _param(stddev, dt) + _param(mean, dt)
+    sd, m = _param(stddev, dt), _param(mean, dt)
+    key, counter = _reserve(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
+                            _size(s) * _philox.RESERVED)
+    return _wrap(_philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                      seed: Any = None, name: Any = None) -> Tensor:
-    """Like :func:`normal`, but standard samples beyond 2 standard deviations are redrawn."""
+    """Like :func:`normal`, but standard samples with ``|x| >= 2`` are dropped and re-picked."""
     dt = _float_dtype(dtype, "truncated_normal")
     s = _shape_arg(shape, "TruncatedNormal")
-    gen = _generator(seed)
-    z = gen.standard_normal(s)
-    bad = np.abs(z) > 2
-    while bad.any():
-        z[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    return _wrap(z.astype(dt._np)) * _param(stddev, dt) + _param(mean, dt)
+    sd, m = _param(stddev, dt), _param(mean, dt)
+    key, counter = _reserve(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed,
+                            _size(s) * _philox.RESERVED)
+    return _wrap(_philox.truncated_normal(key, counter, s, dt._np)) * sd + m
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32, seed: Any = None,
@@ -147,53 +173,68 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
     """
     dt = _dt.as_dtype(dtype)
     s = _shape_arg(shape, "RandomUniform")
+    n = _size(s) * _philox.RESERVED
     if dt._np.kind == "f":
-        lo = _param(0.0 if minval is None else minval, dt)
-        hi = _param(1.0 if maxval is None else maxval, dt)
-        u = _draw(_generator(seed), "uniform", s, dt)
-        return u * (hi - lo) + lo
+        scale = not (isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and maxval == 1)
+        lo = _param(0.0 if minval is None else minval, dt) if scale else None
+        hi = _param(1.0 if maxval is None else maxval, dt) if scale else None
+        key, counter = _reserve(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n)
+        u = _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np))
+        return u * (hi - lo) + lo if scale else u
     if dt._np not in (np.int32, np.int64):
         raise ValueError(f"uniform: dtype must be float16, float32, float64, int32 or int64, got "
                          f"{dt.name}.")
     if maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
-    lo, hi = (as_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dt)
-              for v in (minval, maxval))
-    if lo._value.ndim or hi._value.ndim:
-        raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
-                                   f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
-                                   "[Op:RandomUniformInt]")
-    a, b = int(lo._value), int(hi._value)
-    if a >= b:
-        raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:RandomUniformInt]")
-    return _wrap(_generator(seed).integers(a, b, size=s, dtype=dt._np))
+    a, b = _int_bounds(minval, maxval, dt, "RandomUniformInt")
+    key, counter = _reserve(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n)
+    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
 
 
 _shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)
 
 
 def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
-    """Randomly permute ``value`` along its first axis. Gradients do not flow through it.
+    """Randomly permute ``value`` along its first axis (TensorFlow's permutation for the same
+    seeds). Gradients do not flow through it.
 
     >>> import tapegrad as tf
     >>> sorted(tf.random.shuffle(tf.range(5)).numpy().tolist())
     [0, 1, 2, 3, 4]
     """
     x = as_tensor(value)
-    n = x._value.shape[0] if x._value.ndim else 1
-    return apply(_shuffle, (x,), {"perm": _generator(seed).permutation(n)})
+    v = x._value
+    n = v.shape[0] if v.ndim else 1
+    if v.size <= 1 or n <= 1:  # TF's kernel draws nothing then
+        _get_seed_locked(seed)
+        return apply(_shuffle, (x,), {"perm": np.arange(n)})
+    key, counter = _reserve(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4)
+    return apply(_shuffle, (x,), {"perm": _philox.permutation(key, counter, n)})
+
+
+def _get_seed_locked(seed: Any) -> None:
+    with _seeds.lock:
+        _get_seed(seed)
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
                 name: Any = None) -> Tensor:
     """Draw ``num_samples`` class indices per row of ``logits`` ``[batch, classes]`` (unnormalised
     log-probabilities; ``-inf`` means probability 0). Returns ``[batch, num_samples]`` int64
-    (or ``dtype`` int32).
+    (or ``dtype`` int32); TensorFlow's samples for the same seeds.
 
     >>> import tapegrad as tf
     >>> tf.random.categorical([[0.0, float("-inf")]], 3).numpy()
     array([[0, 0, 0]])
     """
+    lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
+    b = lg.shape[0]
+    key, counter = _reserve(("Multinomial", str(lg.dtype), out_dt.name), seed,
+                            b * ((n + 3) // 4 * 8) * _philox.RESERVED)
+    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
+
+
+def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.ndarray, int, _dt.DType]:
     lg = as_tensor(logits)
     out_dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
     if out_dt._np not in (np.int32, np.int64):
@@ -208,14 +249,386 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     n = int(as_tensor(num_samples)._value)
     if n < 0:
         raise InvalidArgumentError(f"num_samples should be non-negative, got {n} [Op:Multinomial]")
-    b, c = lg._value.shape
-    if c == 0 and b and n:
-        raise InvalidArgumentError("categorical: logits have no classes [Op:Multinomial]")
-    gen = _generator(seed)
-    u = gen.random((b, n, c))
-    gumbel = -np.log(-np.log(u))
-    idx = np.argmax(np.asarray(lg._value, np.float64)[:, None, :] + gumbel, axis=-1) if c else np.zeros((b, n))
-    return _wrap(idx.astype(out_dt._np))
+    if lg._value.shape[1] == 0:
+        raise InvalidArgumentError("num_classes should be positive, got 0: the logits have no "
+                                   "classes [Op:Multinomial]")
+    return lg._value, n, out_dt
+
+
+# ---- stateless ops: the output is a function of (shape, seed, alg) alone ----
+
+_ALGS = {"philox": 1, "threefry": 2, "autoselect": 3}
+
+
+def _alg(alg: Any) -> int:
+    if alg is None:
+        return 3
+    if isinstance(alg, (int, np.integer)) and not isinstance(alg, bool):
+        a = int(alg)
+    elif isinstance(alg, str):
+        a = _ALGS.get(alg.strip().lower().replace("-", "").replace("_", ""), 0)
+    elif hasattr(alg, "value") and type(alg).__name__ == "Algorithm":
+        a = alg.value
+    else:
+        raise TypeError(f"Can't convert argument `alg` (of value {alg!r} and type {type(alg)}) to int.")
+    if a not in (1, 2, 3):
+        raise ValueError(f"Argument `alg` got unsupported value {alg!r}. Supported values are "
+                         "'philox' (or 1) for the Philox algorithm, 'threefry' (or 2) for the "
+                         "ThreeFry algorithm, and 'auto_select' (or 3) for auto-selection.")
+    if a == 2:
+        raise InvalidArgumentError("alg='threefry' is not implemented by TensorFlow's CPU kernels "
+                                   "(nor here); use 'philox' or 'auto_select'")
+    return a
+
+
+def _seed_pair(seed: Any) -> tuple[int, int]:
+    t = as_tensor(seed)
+    v = t._value
+    if v.dtype not in (np.int32, np.int64):
+        raise InvalidArgumentError(f"seed must be an int32 or int64 tensor of shape [2], got dtype "
+                                   f"{t.dtype.name} [Op:StatelessRandomGetKeyCounter]")
+    if v.shape != (2,):
+        raise InvalidArgumentError(f"seed must have shape [2], not {list(v.shape)} "
+                                   "[Op:StatelessRandomGetKeyCounter]")
+    return int(v[0]), int(v[1])
+
+
+def _key_counter(seed: Any, alg: Any) -> tuple[int, int]:
+    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
+    return _philox.scramble(*_seed_pair(seed))
+
+
+def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev: Any, dtype: Any,
+                     alg: Any) -> Tensor:
+    dt = _dt.as_dtype(dtype)
+    if dt._np.kind != "f":
+        raise TypeError(f"{fn}: dtype must be float16, float32 or float64, got {dt.name}")
+    s = _shape_arg(shape, op)
+    m, sd = _param(mean, dt), _param(stddev, dt)
+    key, counter = _key_counter(seed, alg)
+    if fn == "stateless_normal":
+        z = _philox.fill(_philox.normal, key, counter, s, dt._np)
+    else:
+        z = _philox.truncated_normal(key, counter, s, dt._np)
+    return _wrap(z) * sd + m
+
+
+def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                     dtype: Any = _dt.float32, name: Any = None, alg: Any = "auto_select") -> Tensor:
+    """Normal samples determined by ``seed`` alone (a shape-[2] int32/int64 tensor): TensorFlow's
+    numbers (Philox on CPU), ``standard_normal * stddev + mean``.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_normal([3], seed=[1, 2]).numpy().round(4)
+    array([0.5441, 0.2074, 0.0736], dtype=float32)
+    """
+    return _stateless_float("stateless_normal", "StatelessRandomNormalV2", shape, seed, mean, stddev,
+                            dtype, alg)
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                               dtype: Any = _dt.float32, name: Any = None,
+                               alg: Any = "auto_select") -> Tensor:
+    """Like :func:`stateless_normal`, but standard samples with ``|x| >= 2`` are dropped and
+    re-picked (TensorFlow's numbers).
+
+    >>> import tapegrad as tf
+    >>> x = tf.random.stateless_truncated_normal([1000], seed=[3, 4])
+    >>> bool(tf.reduce_max(tf.abs(x)) < 2)
+    True
+    """
+    return _stateless_float("stateless_truncated_normal", "StatelessTruncatedNormalV2", shape, seed,
+                            mean, stddev, dtype, alg)
+
+
+_UNIFORM_DTYPES = (np.float16, np.float32, np.float64, np.int32, np.int64, np.uint32, np.uint64)
+
+
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
+                      dtype: Any = _dt.float32, name: Any = None, alg: Any = "auto_select") -> Tensor:
+    """Uniform samples on ``[minval, maxval)`` determined by ``seed`` alone (TensorFlow's numbers).
+
+    Floats default to ``[0, 1)``. Integer dtypes take both bounds (``lo + bits % (hi - lo)``, as
+    TensorFlow, so very wide ranges are slightly biased) or neither: ``minval=None, maxval=None``
+    gives integers over the dtype's full range (also for uint32 and uint64).
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_uniform([4], seed=[1, 2], minval=0, maxval=10, dtype=tf.int32).numpy()
+    array([0, 9, 4, 9], dtype=int32)
+    """
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in _UNIFORM_DTYPES:
+        raise ValueError(f"stateless_uniform: dtype must be one of float16, float32, float64, int32, "
+                         f"int64, uint32, uint64, got {dt.name}")
+    s = _shape_arg(shape, "StatelessRandomUniformV2")
+    if dt._np.kind == "f":
+        lo = _param(0.0 if minval is None else minval, dt)
+        hi = _param(1.0 if maxval is None else maxval, dt)
+        key, counter = _key_counter(seed, alg)
+        return _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np)) * (hi - lo) + lo
+    if (minval is None) != (maxval is None):
+        raise ValueError(f"stateless_uniform: for integer dtype {dt.name} give both minval and "
+                         f"maxval, or neither (the full range); got minval={minval!r}, "
+                         f"maxval={maxval!r}")
+    if minval is None:
+        key, counter = _key_counter(seed, alg)
+        return _wrap(_philox.fill(_philox.full_int, key, counter, s, dt._np))
+    if dt._np.kind == "u":
+        raise ValueError(f"stateless_uniform: dtype {dt.name} only draws the full range "
+                         "(minval=None, maxval=None); use int32 or int64 for bounds")
+    a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
+    key, counter = _key_counter(seed, alg)
+    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+
+
+def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, int]:
+    lo, hi = (as_tensor(v) if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dt)
+              for v in (minval, maxval))
+    if lo._value.ndim or hi._value.ndim:
+        raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
+                                   f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
+                                   f"[Op:{op}]")
+    a, b = int(lo._value), int(hi._value)
+    if a >= b:
+        raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:{op}]")
+    return a, b
+
+
+def split(seed: Any, num: int = 2, alg: Any = "auto_select") -> Tensor:
+    """Split a stateless seed into ``num`` new seeds, shape ``[num, 2]`` (TensorFlow's seeds).
+
+    >>> import tapegrad as tf
+    >>> tf.random.split([1, 2], num=3).numpy()
+    array([[1105988140, 1738052849],
+           [-335576002,  370444179],
+           [  10670227, -246211131]], dtype=int32)
+    """
+    t = as_tensor(seed)
+    return stateless_uniform([num, 2], t, minval=None, maxval=None, dtype=t.dtype, alg=alg)
+
+
+def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Tensor:
+    """Fold ``data`` (an integer) into a stateless seed: a new seed ``[new, data]``.
+
+    >>> import tapegrad as tf
+    >>> tf.random.fold_in([1, 2], 3).numpy()
+    array([1105988140,          3], dtype=int32)
+    """
+    d = as_tensor(data)
+    s1 = stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg)
+    return _wrap(np.stack([s1._value, d._value]))
+
+
+def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
+                          name: Any = None) -> Tensor:
+    """:func:`categorical` determined by ``seed`` alone (a shape-[2] int tensor): TF's samples.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_categorical([[0.0, float("-inf")]], 3, seed=[1, 2]).numpy()
+    array([[0, 0, 0]])
+    """
+    lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
+    key, counter = _philox.scramble(*_seed_pair(seed))
+    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
+
+
+# ---- tf.random.Generator: an explicit Philox state in a variable ----
+
+class Algorithm(enum.Enum):
+    """Random-number algorithms (TensorFlow's ``tf.random.Algorithm``); only Philox is implemented
+    (``AUTO_SELECT`` is Philox on CPU)."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
+    """The Philox state ``[counter_lo, counter_hi, key]`` (int64) that a seed gives: an integer's
+    64-bit words, least significant first, or a vector's first three entries, zero-padded in front.
+
+    >>> import tapegrad as tf
+    >>> tf.random.create_rng_state(1234, "philox")
+    array([1234,    0,    0])
+    """
+    _alg(alg)
+    if isinstance(seed, (int, np.integer)):
+        words = [(int(seed) >> (64 * i)) & _philox.M64 for i in range(3)]
+    else:
+        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed)._value)[:3]]
+        words = [0] * (3 - len(words)) + words
+    return np.array(words, np.uint64).view(np.int64)
+
+
+class Generator:
+    """A random-number generator whose state (a 128-bit counter and a 64-bit key) lives in an int64
+    variable ``state = [counter_lo, counter_hi, key]``; every draw reads the state and advances the
+    counter by 256 per output, exactly as TensorFlow's kernels, so the sequences are TensorFlow's.
+
+    >>> import tapegrad as tf
+    >>> g = tf.random.Generator.from_seed(1)
+    >>> g.normal([2]).shape, g.state.numpy()
+    (TensorShape([2]), array([513,   0,   0]))
+    """
+
+    def __init__(self, copy_from: Generator | None = None, state: Any = None, alg: Any = None) -> None:
+        from ._variable import Variable
+        if copy_from is not None:
+            if state is not None or alg is not None:
+                raise ValueError("Generator: give copy_from, or state and alg, not both")
+            state, alg = copy_from.state.numpy(), copy_from.algorithm
+        elif state is None or alg is None:
+            raise ValueError("Generator: give copy_from, or both state and alg; use "
+                             "Generator.from_seed(seed) to start from a seed")
+        self._alg = _alg(alg)
+        if isinstance(state, Variable):
+            self._state = state
+        else:
+            self._state = Variable(self._check_state(state), trainable=False, name="StateVar")
+
+    @staticmethod
+    def _check_state(state: Any) -> np.ndarray:
+        v = np.asarray(state.numpy() if isinstance(state, Tensor) else state)
+        if v.shape != (3,):
+            raise ValueError(f"Generator: a Philox state has shape [3] (counter_lo, counter_hi, "
+                             f"key), got shape {list(v.shape)}")
+        return np.array([int(x) & _philox.M64 for x in v], np.uint64).view(np.int64)
+
+    @classmethod
+    def from_seed(cls, seed: Any, alg: Any = None) -> Generator:
+        """A generator whose state is :func:`create_rng_state` of ``seed`` (Philox by default)."""
+        alg = 1 if alg is None else alg
+        return cls(state=create_rng_state(seed, alg), alg=alg)
+
+    @classmethod
+    def from_state(cls, state: Any, alg: Any) -> Generator:
+        """A generator with this ``[counter_lo, counter_hi, key]`` state."""
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_key_counter(cls, key: Any, counter: Any, alg: Any) -> Generator:
+        """A generator from a key (one int) and a counter (two ints)."""
+        return cls(state=list(np.ravel(counter)) + list(np.ravel(key)), alg=alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg: Any = None) -> Generator:
+        """A generator with a state drawn from the operating system's entropy."""
+        st = np.random.SeedSequence().generate_state(3, np.uint64).view(np.int64)
+        return cls(state=st, alg=1 if alg is None else alg)
+
+    @property
+    def state(self) -> Any:
+        """The int64 variable ``[counter_lo, counter_hi, key]``."""
+        return self._state
+
+    @property
+    def algorithm(self) -> int:
+        return self._alg
+
+    @property
+    def key(self) -> Tensor:
+        return _wrap(self._state.numpy()[2:3].copy())
+
+    def reset(self, state: Any) -> None:
+        self._state.assign(self._check_state(state))
+
+    def reset_from_seed(self, seed: Any) -> None:
+        self.reset(create_rng_state(seed, self._alg))
+
+    def reset_from_key_counter(self, key: Any, counter: Any) -> None:
+        self.reset(list(np.ravel(counter)) + list(np.ravel(key)))
+
+    def skip(self, delta: Any) -> Tensor:
+        """Advance the counter as ``delta`` outputs would (by ``256 * delta``); returns the state
+        before the advance."""
+        old = self._state.numpy()
+        lo, hi, key = (int(v) & _philox.M64 for v in old)
+        c = ((lo | hi << 64) + int(delta) * _philox.RESERVED) & _philox.M128
+        self._state.assign(np.array([c & _philox.M64, c >> 64, key], np.uint64).view(np.int64))
+        return _wrap(old)
+
+    def _key_counter(self, s: tuple) -> tuple[int, int]:
+        lo, hi, key = (int(v) & _philox.M64 for v in self.skip(_size(s))._value)
+        return key, lo | hi << 64
+
+    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
+               name: Any = None) -> Tensor:
+        """Normal samples ``standard_normal * stddev + mean`` (TensorFlow's sequence)."""
+        dt = _float_dtype(dtype, "Generator.normal")
+        s = _shape_arg(shape, "StatelessRandomNormalV2")
+        m, sd = _param(mean, dt), _param(stddev, dt)
+        return _wrap(_philox.fill(_philox.normal, *self._key_counter(s), s, dt._np)) * sd + m
+
+    def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                         dtype: Any = _dt.float32, name: Any = None) -> Tensor:
+        """Normal samples with ``|standard sample| < 2``, scaled and shifted."""
+        dt = _float_dtype(dtype, "Generator.truncated_normal")
+        s = _shape_arg(shape, "StatelessTruncatedNormalV2")
+        m, sd = _param(mean, dt), _param(stddev, dt)
+        return _wrap(_philox.truncated_normal(*self._key_counter(s), s, dt._np)) * sd + m
+
+    def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
+                name: Any = None) -> Tensor:
+        """Uniform samples on ``[minval, maxval)``; integer dtypes take both bounds or neither
+        (full range)."""
+        dt = _dt.as_dtype(dtype)
+        if dt._np not in _UNIFORM_DTYPES:
+            raise ValueError(f"Generator.uniform: dtype must be one of float16, float32, float64, "
+                             f"int32, int64, uint32, uint64, got {dt.name}")
+        s = _shape_arg(shape, "StatelessRandomUniformV2")
+        if dt._np.kind == "f":
+            lo, hi = _param(minval, dt), _param(1.0 if maxval is None else maxval, dt)
+            u = _wrap(_philox.fill(_philox.uniform, *self._key_counter(s), s, dt._np))
+            return u * (hi - lo) + lo
+        if (minval is None) != (maxval is None):
+            raise ValueError(f"For integer dtype {dt.name}, minval and maxval must be both None "
+                             f"or both non-None; got minval={minval!r} and maxval={maxval!r}")
+        if minval is None:
+            return self.uniform_full_int(s, dt)
+        a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
+        return _wrap(_philox.fill(_philox.int_range, *self._key_counter(s), s, dt._np, a, b))
+
+    def uniform_full_int(self, shape: Any, dtype: Any = _dt.uint64, name: Any = None) -> Tensor:
+        """Integers over the whole range of ``dtype`` (int32, int64, uint32, uint64)."""
+        dt = _dt.as_dtype(dtype)
+        if dt._np not in (np.int32, np.int64, np.uint32, np.uint64):
+            raise ValueError(f"uniform_full_int: dtype must be int32, int64, uint32 or uint64, "
+                             f"got {dt.name}")
+        s = _shape_arg(shape, "StatelessRandomUniformFullIntV2")
+        return _wrap(_philox.fill(_philox.full_int, *self._key_counter(s), s, dt._np))
+
+    def make_seeds(self, count: int = 1) -> Tensor:
+        """``count`` seeds for the stateless ops: a ``[2, count]`` int64 tensor (column ``i`` is
+        one seed)."""
+        keys = self.uniform_full_int([count], _dt.int64)._value
+        return _wrap(np.stack([keys, np.zeros_like(keys)]))
+
+    def split(self, count: int = 1) -> list[Generator]:
+        """``count`` new independent generators (state ``[0, 0, key]``); advances this one."""
+        keys = self.uniform_full_int([count], _dt.int64)._value
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
+
+
+_global_generator: Generator | None = None
+
+
+def get_global_generator() -> Generator:
+    """The global :class:`Generator`, created from a non-deterministic state on first use."""
+    global _global_generator
+    if _global_generator is None:
+        _global_generator = Generator.from_non_deterministic_state()
+    return _global_generator
+
+
+def set_global_generator(generator: Generator) -> None:
+    """Replace the global generator."""
+    global _global_generator
+    _global_generator = generator
+
+
+experimental = types.SimpleNamespace(
+    Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
+    get_global_generator=get_global_generator, set_global_generator=set_global_generator,
+    stateless_split=split, stateless_fold_in=fold_in)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -90,7 +90,7 @@ def test_a_recorder_sees_ops_and_variable_reads():
         def record(self, op, xs, p, ans, k):
             self.events.append(op.name)
 
-        def on_nondiff(self, op, xs, outs):
+        def on_nondiff(self, op, xs, outs, p=None):
             self.events.append("nondiff:" + op.name)
 
         def on_variable_read(self, v):

@@ -1,0 +1,194 @@
+"""TensorFlow's counter-based random numbers (Philox-4x32-10 and the CPU kernels' transforms).
+
+A Philox state is a 64-bit ``key`` and a 128-bit ``counter`` (Python ints). One call of the
+bijection maps a counter to a block of four uint32; block ``i`` of a fill uses ``counter + i``.
+Everything here is vectorised over blocks: one NumPy pass per Philox round, not per number.
+
+The transforms follow TensorFlow's CPU kernels bit for bit: floats from the mantissa bits
+(``Uint32ToFloat``/``Uint64ToDouble``), Box-Muller with the ``1e-7`` floor, the truncated normal's
+rejection inside a reserved window of 256 blocks per output group, integers by modulo.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_M32 = 0xFFFFFFFF
+M64 = (1 << 64) - 1
+M128 = (1 << 128) - 1
+_MUL0, _MUL1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+_LO = np.uint64(_M32)
+_S32 = np.uint64(32)
+RESERVED = 256  # samples reserved per output: stateful kernels and variable-sample distributions
+
+
+def counters(counter: int, off: np.ndarray) -> np.ndarray:
+    """The ``(4, n)`` uint64 words (each < 2**32) of the 128-bit counters ``counter + off``."""
+    counter &= M128
+    lo0, hi0 = np.uint64(counter & M64), np.uint64(counter >> 64)
+    off = off.astype(np.uint64)
+    lo = lo0 + off  # wraps modulo 2**64
+    hi = hi0 + (lo < off).astype(np.uint64)
+    return np.stack([lo & _LO, lo >> _S32, hi & _LO, hi >> _S32])
+
+
+def bijection(words: np.ndarray, key: int) -> np.ndarray:
+    """Philox-4x32-10 of counter ``words`` ``(4, n)`` under ``key``: ``(n, 4)`` uint32."""
+    c0, c1, c2, c3 = words
+    k0, k1 = key & _M32, (key >> 32) & _M32
+    for r in range(10):
+        p0, p1 = _MUL0 * c0, _MUL1 * c2
+        c0, c1, c2, c3 = (p1 >> _S32) ^ c1 ^ np.uint64(k0), p1 & _LO, (p0 >> _S32) ^ c3 ^ np.uint64(k1), p0 & _LO
+        k0, k1 = (k0 + _W0) & _M32, (k1 + _W1) & _M32
+    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+
+
+def blocks(key: int, counter: int, n: int) -> np.ndarray:
+    """``n`` consecutive Philox blocks from ``counter``: ``(n, 4)`` uint32."""
+    return bijection(counters(counter, np.arange(n, dtype=np.uint64)), key)
+
+
+def singles(key: int, counter: int, n: int) -> np.ndarray:
+    """The first ``n`` uint32 of the blocks from ``counter`` (TF's ``SingleSampleAdapter``)."""
+    return blocks(key, counter, -(-n // 4)).ravel()[:n]
+
+
+def scramble(seed0: int, seed1: int) -> tuple[int, int]:
+    """TensorFlow's ``(key, counter)`` for a stateless seed pair (each taken modulo 2**64)."""
+    c = (seed0 & M64) | (seed1 & M64) << 64
+    m = [int(v) for v in bijection(counters(c, np.zeros(1, np.uint64)), 0x02461E293EC8F720)[0]]
+    return m[0] | m[1] << 32, (m[2] | m[3] << 32) << 64
+
+
+# ---- transforms of uint32 blocks (n, 4) to the kernels' outputs, in output order ----
+
+def uint_to_float(x: np.ndarray) -> np.ndarray:
+    return ((x & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32) - np.float32(1)
+
+
+def uint_to_half(x: np.ndarray) -> np.ndarray:
+    return ((x & np.uint32(0x3FF)).astype(np.uint16) | np.uint16(0x3C00)).view(np.float16) - np.float16(1)
+
+
+def uint_to_double(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    bits = ((hi & np.uint32(0xFFFFF)).astype(np.uint64) << _S32) | lo.astype(np.uint64)
+    return (bits | np.uint64(1023 << 52)).view(np.float64) - 1.0
+
+
+def box_muller_float(x0: np.ndarray, x1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    u1 = np.maximum(uint_to_float(x0), np.float32(1e-7))
+    v1 = (2 * np.pi * uint_to_float(x1).astype(np.float64)).astype(np.float32)
+    log = np.log(u1.astype(np.float64)).astype(np.float32)
+    u2 = np.sqrt(np.float32(-2) * log)
+    v = v1.astype(np.float64)
+    return np.sin(v).astype(np.float32) * u2, np.cos(v).astype(np.float32) * u2
+
+
+def box_muller_double(x0, x1, x2, x3) -> tuple[np.ndarray, np.ndarray]:
+    u1 = np.maximum(uint_to_double(x0, x1), 1e-7)
+    v1 = 2 * np.pi * uint_to_double(x2, x3)
+    u2 = np.sqrt(-2.0 * np.log(u1))
+    return np.sin(v1) * u2, np.cos(v1) * u2
+
+
+def uniform(b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Uniform ``[0, 1)`` floats: 4 per block (2 for float64)."""
+    if dtype == np.float64:
+        return uint_to_double(b[:, 0::2], b[:, 1::2]).ravel()
+    return (uint_to_half(b) if dtype == np.float16 else uint_to_float(b)).ravel()
+
+
+def normal(b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Standard normals: 4 per block (2 for float64)."""
+    if dtype == np.float64:
+        return np.stack(box_muller_double(*b.T), axis=1).ravel()
+    f0, f1 = box_muller_float(b[:, 0::2], b[:, 1::2])
+    return np.stack([f0, f1], axis=2).ravel().astype(dtype)
+
+
+def full_int(b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Integers over the dtype's whole range: 4 per block (2 for 64-bit)."""
+    if np.dtype(dtype).itemsize == 8:
+        return (b[:, 0::2].astype(np.uint64) | b[:, 1::2].astype(np.uint64) << _S32).ravel().view(dtype)
+    return b.ravel().view(dtype)
+
+
+def int_range(b: np.ndarray, lo: int, hi: int, dtype: np.dtype) -> np.ndarray:
+    """``lo + bits % (hi - lo)``: 4 per block (2 for int64)."""
+    span = (hi - lo) & ((1 << (8 * np.dtype(dtype).itemsize)) - 1)
+    bits = full_int(b, np.uint64 if np.dtype(dtype).itemsize == 8 else np.uint32)
+    return (bits % bits.dtype.type(span)).astype(dtype) + np.dtype(dtype).type(lo)
+
+
+_PER_BLOCK = {np.dtype(np.float64): 2, np.dtype(np.int64): 2, np.dtype(np.uint64): 2}
+
+
+def per_block(dtype: np.dtype) -> int:
+    return _PER_BLOCK.get(np.dtype(dtype), 4)
+
+
+def fill(transform, key: int, counter: int, shape: tuple, dtype: np.dtype, *args) -> np.ndarray:
+    """A fixed-sample kernel's output: group ``i`` of ``per_block`` outputs from block ``counter + i``."""
+    n = int(np.prod(shape, dtype=np.int64))
+    groups = -(-n // per_block(dtype))
+    out = transform(blocks(key, counter, groups), *args, dtype) if args else transform(blocks(key, counter, groups), dtype)
+    return out[:n].reshape(shape)
+
+
+def truncated_normal(key: int, counter: int, shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """TensorFlow's truncated normal: group ``g`` of ``k`` outputs (4; 2 for float64) draws
+    Box-Muller pairs from blocks ``counter + 64 k g + j`` (256 samples reserved per output) in
+    order and keeps the values with ``|x| < 2``."""
+    n = int(np.prod(shape, dtype=np.int64))
+    k = per_block(dtype)
+    groups = -(-n // k)
+    out = np.empty((groups, k), np.float64 if dtype == np.float64 else np.float32)
+    filled = np.zeros(groups, np.int64)
+    todo = np.arange(groups)
+    j = 0
+    while todo.size:
+        b = bijection(counters(counter + j, todo.astype(np.uint64) * np.uint64(RESERVED * k // 4)), key)
+        if dtype == np.float64:
+            cand = np.stack(box_muller_double(*b.T), axis=1)  # 2 candidates a block
+        else:
+            f0, f1 = box_muller_float(b[:, 0::2], b[:, 1::2])
+            cand = np.stack([f0, f1], axis=2).reshape(-1, 4)
+        ok = np.abs(cand) < 2
+        rank = filled[todo, None] + np.cumsum(ok, axis=1) - 1
+        take = ok & (rank < k)
+        rows = np.broadcast_to(todo[:, None], take.shape)[take]
+        out[rows, rank[take]] = cand[take]
+        filled[todo] = np.minimum(filled[todo] + ok.sum(axis=1), k)
+        todo = todo[filled[todo] < k]
+        j += 1
+    return out.ravel()[:n].astype(dtype).reshape(shape)
+
+
+
+def permutation(key: int, counter: int, n: int) -> np.ndarray:
+    """TF's RandomShuffle: for ``i < n - 1`` swap ``i`` with ``i + u_i % (n - i)``."""
+    if n >= 1 << 32:
+        raise ValueError("shuffling 2**32 or more rows is not supported")
+    u = singles(key, counter, n - 1)
+    j = (np.arange(n - 1) + u % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+    perm = list(range(n))
+    for i, k in enumerate(j):  # the swaps are sequential; their targets are drawn up front
+        perm[i], perm[k] = perm[k], perm[i]
+    return np.array(perm)
+
+
+def categorical(key: int, counter: int, logits: np.ndarray, n: int) -> np.ndarray:
+    """TF's CPU Multinomial (one shard): row ``b``'s samples continue one stream of doubles
+    ``u``; the class is the first whose cumulative ``exp(logit - max)`` exceeds ``u * total``."""
+    b, c = logits.shape
+    x = singles(key, counter, 2 * b * n)
+    u = uint_to_double(x[0::2], x[1::2]).reshape(b, n)
+    finite = np.isfinite(logits)
+    mx = np.max(np.where(finite, logits, -np.inf), axis=1, keepdims=True).astype(np.float64)
+    mx[~np.isfinite(mx)] = np.finfo(logits.dtype).min
+    p = np.where(finite, np.exp(logits.astype(np.float64) - mx), 0.0)
+    cdf = np.cumsum(p, axis=1)
+    out = np.empty((b, n), np.int64)
+    for r in range(b):  # one searchsorted per row
+        out[r] = np.searchsorted(cdf[r], u[r] * cdf[r, -1], side="right")
+    return out

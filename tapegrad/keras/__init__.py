@@ -1,0 +1,53 @@
+"""``tapegrad.keras``: Keras 3 (``tf.keras``) on tapegrad's ops, variables and ``Module``.
+
+Layers, models (``Sequential``, subclassed and functional), ``compile``/``fit``/``evaluate``/
+``predict``, callbacks, initializers, activations, regularizers, losses, metrics and optimizers,
+with Keras 3's names, arguments, defaults and numbers. Every submodule loads on first use.
+
+>>> import numpy as np
+>>> import tapegrad as tf
+>>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+>>> model.set_weights([np.ones((3, 2)), np.zeros(2)])
+>>> model(np.array([[1.0, 2.0, 3.0]])).numpy()
+array([[6., 6.]], dtype=float32)
+"""
+from __future__ import annotations
+
+import importlib
+import typing as _typing
+
+# name -> (module, attribute or None for the module itself); loaded on first use.
+_LAZY = {
+    "Layer": ("._layer", "Layer"), "InputSpec": ("._layer", "InputSpec"),
+    "Model": ("._model", "Model"), "Sequential": ("._model", "Sequential"),
+    "Input": ("._model", "Input"), "KerasTensor": ("._model", "KerasTensor"),
+    "Variable": ("..", "Variable"),
+    "activations": (".activations", None), "applications": (".applications", None),
+    "backend": (".backend", None), "callbacks": (".callbacks", None),
+    "initializers": (".initializers", None), "layers": (".layers", None),
+    "losses": (".losses", None), "metrics": (".metrics", None), "models": (".models", None),
+    "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
+    "regularizers": (".regularizers", None), "utils": (".utils", None),
+}
+
+if _typing.TYPE_CHECKING:
+    from . import activations, backend, callbacks, initializers, layers, models  # noqa: F401
+    from . import optimizers, random, regularizers  # noqa: F401
+    from ._layer import InputSpec, Layer  # noqa: F401
+    from ._model import Input, KerasTensor, Model, Sequential  # noqa: F401
+else:
+    def __getattr__(name: str) -> object:
+        spec = _LAZY.get(name)
+        if spec is None:
+            import difflib
+            close = difflib.get_close_matches(name, _LAZY, n=3, cutoff=0.8)
+            raise AttributeError(f"module 'tapegrad.keras' has no attribute {name!r}"
+                                 + (f". Did you mean: {', '.join(map(repr, close))}?" if close else ""))
+        mod = importlib.import_module(spec[0], __name__)
+        value = mod if spec[1] is None else getattr(mod, spec[1])
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,0 +1,680 @@
+"""``keras.Layer``: Keras 3's layer on tapegrad's ``Module`` and ``Variable``.
+
+A layer creates its weights in ``build(input_shape)`` on its first call, then runs ``call``.
+``__call__`` converts array inputs to tensors (floats in the layer's compute dtype), builds,
+checks ``input_spec``, passes ``training`` down from the outermost call, carries masks from layer
+to layer, and, given symbolic inputs (``keras.Input``), records a node of the functional graph
+instead of computing.
+"""
+from __future__ import annotations
+
+import difflib
+import inspect
+import threading
+import weakref
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from .._convert import convert_to_tensor
+from .._tensor import Tensor
+from .._variable import Variable
+from ..module import Module
+from ..ops.math import cast
+from . import backend, initializers, regularizers
+
+__all__ = ["Layer", "InputSpec", "KerasTensor", "Node"]
+
+_ALLOWED_KWARGS = ("input_dim", "input_shape", "batch_input_shape", "batch_size", "weights")
+
+
+class UnknownArgumentError(TypeError, ValueError):
+    """An unknown keyword argument to a layer's constructor (Keras raises ValueError; Python's
+    convention is TypeError: both catch it)."""
+
+
+# ---- nests ---------------------------------------------------------------------------------------
+
+def flatten(x: Any) -> list:
+    """The leaves of a nest of lists, tuples and dicts (dicts by sorted key)."""
+    if isinstance(x, dict):
+        return [leaf for k in sorted(x) for leaf in flatten(x[k])]
+    if isinstance(x, (list, tuple)):
+        return [leaf for v in x for leaf in flatten(v)]
+    return [x]
+
+
+def map_structure(fn: Callable, x: Any) -> Any:
+    """``fn`` applied to every leaf of a nest, keeping its lists, tuples and dicts."""
+    if isinstance(x, dict):
+        return {k: map_structure(fn, v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        out = [map_structure(fn, v) for v in x]
+        return out if isinstance(x, list) else type(x)(*out) if hasattr(x, "_fields") else tuple(out)
+    return fn(x)
+
+
+# ---- masks ---------------------------------------------------------------------------------------
+# Keras hangs a mask on a tensor (`_keras_mask`); tapegrad's tensors have slots, so masks live in a
+# table keyed by the tensor's id (unique in the process), dropped with the tensor.
+
+_masks: dict[int, Any] = {}
+
+
+def get_mask(t: Any) -> Any:
+    """The mask a masking layer (Embedding with ``mask_zero``, Masking) attached to ``t``, or None."""
+    return _masks.get(t._id) if isinstance(t, Tensor) else getattr(t, "_keras_mask", None)
+
+
+def set_mask(t: Any, mask: Any) -> None:
+    """Attach ``mask`` to the tensor ``t`` (None detaches)."""
+    if isinstance(t, KerasTensor):
+        t._keras_mask = mask
+    elif isinstance(t, Tensor):
+        if mask is None:
+            _masks.pop(t._id, None)
+        elif t._id not in _masks:
+            _masks[t._id] = mask
+            weakref.finalize(t, _masks.pop, t._id, None)
+        else:
+            _masks[t._id] = mask
+
+
+# ---- symbolic tensors ----------------------------------------------------------------------------
+
+class KerasTensor:
+    """A symbolic tensor of the functional API: a shape (``None`` for unknown dims) and a dtype.
+
+    It is what ``keras.Input`` returns and what a layer returns when called on one; it holds no
+    values. ``keras.Model(inputs, outputs)`` replays the layers that made ``outputs``.
+    """
+
+    def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None,
+                 node: "Node | None" = None, index: int = 0) -> None:
+        self.shape = tuple(None if d is None else int(d) for d in shape)
+        self.dtype = backend.standardize_dtype(dtype)
+        self.name = name
+        self._node, self._index = node, index
+        self._keras_mask: Any = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
+
+    def __array__(self, *a: Any, **k: Any) -> Any:
+        raise TypeError("A symbolic KerasTensor (from keras.Input or a layer called on one) has no "
+                        "values; build a keras.Model(inputs, outputs) and call the model on data.")
+
+    def __bool__(self) -> bool:
+        raise TypeError("A symbolic KerasTensor cannot be used as a Python bool.")
+
+
+class Node:
+    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``."""
+
+    _count = 0
+
+    def __init__(self, layer: "Layer", args: tuple, kwargs: dict, outputs: Any) -> None:
+        Node._count += 1
+        self.order = Node._count  # creation order is a topological order of the graph
+        self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
+
+    @property
+    def parents(self) -> list:
+        return [t._node for t in flatten((self.args, self.kwargs))
+                if isinstance(t, KerasTensor) and t._node is not None]
+
+
+# ---- InputSpec -----------------------------------------------------------------------------------
+
+class InputSpec:
+    """What a layer accepts: ``ndim``, ``min_ndim``, ``max_ndim``, ``shape`` and ``axes``
+    (``{axis: size}``); a built layer checks its inputs against it."""
+
+    def __init__(self, dtype: Any = None, shape: Any = None, ndim: int | None = None,
+                 max_ndim: int | None = None, min_ndim: int | None = None, axes: dict | None = None,
+                 allow_last_axis_squeeze: bool = False, name: str | None = None,
+                 optional: bool = False) -> None:
+        self.dtype = None if dtype is None else backend.standardize_dtype(dtype)
+        self.shape = None if shape is None else tuple(shape)
+        self.ndim = len(self.shape) if shape is not None else ndim
+        self.max_ndim, self.min_ndim = max_ndim, min_ndim
+        self.axes = {int(k): v for k, v in (axes or {}).items()}
+        self.allow_last_axis_squeeze, self.name, self.optional = allow_last_axis_squeeze, name, optional
+
+    def __repr__(self) -> str:
+        parts = [f"{k}={v}" for k, v in (("dtype", self.dtype), ("shape", self.shape),
+                                          ("ndim", self.ndim), ("max_ndim", self.max_ndim),
+                                          ("min_ndim", self.min_ndim), ("axes", self.axes or None))
+                 if v is not None]
+        return f"InputSpec({', '.join(parts)})"
+
+
+def _check_input_spec(specs: Any, inputs: Any, layer: str) -> None:
+    if specs is None:
+        return
+    specs = specs if isinstance(specs, (list, tuple)) else [specs]
+    xs = flatten(inputs)
+    if len(xs) != len(specs):
+        raise ValueError(f'Layer "{layer}" expects {len(specs)} input(s), but it received {len(xs)} '
+                         "input tensors.")
+    for i, (spec, x) in enumerate(zip(specs, xs)):
+        if spec is None or x is None:
+            continue
+        shape = tuple(x.shape)
+        head = f'Input {i} of layer "{layer}" is incompatible with the layer: '
+        ndim = len(shape)
+        if spec.ndim is not None and not spec.allow_last_axis_squeeze and ndim != spec.ndim:
+            raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={ndim}. "
+                             f"Full shape received: {shape}")
+        if spec.max_ndim is not None and ndim > spec.max_ndim:
+            raise ValueError(f"{head}expected max_ndim={spec.max_ndim}, found ndim={ndim}. "
+                             f"Full shape received: {shape}")
+        if spec.min_ndim is not None and ndim < spec.min_ndim:
+            raise ValueError(f"{head}expected min_ndim={spec.min_ndim}, found ndim={ndim}. "
+                             f"Full shape received: {shape}")
+        for axis, value in spec.axes.items():
+            if value is None:
+                continue
+            if not -ndim <= axis < ndim or shape[axis] not in (value, None):
+                raise ValueError(f"{head}expected axis {axis} of input shape to have value {value}, "
+                                 f"but received input with shape {shape}")
+        if spec.shape is not None:
+            for want, got in zip(spec.shape, shape):
+                if want is not None and got is not None and want != got:
+                    raise ValueError(f"{head}expected shape={spec.shape}, found shape={shape}")
+
+
+# ---- call context --------------------------------------------------------------------------------
+
+_context = threading.local()
+
+
+def _call_stack() -> list:
+    stack = getattr(_context, "stack", None)
+    if stack is None:
+        stack = _context.stack = []
+    return stack
+
+
+def _to_input(x: Any, dtype: str, autocast: bool) -> Any:
+    if isinstance(x, (np.ndarray, np.generic, list, float, int)) and not isinstance(x, bool):
+        x = convert_to_tensor(x)
+    elif not isinstance(x, (Tensor, Variable)):
+        return x
+    if autocast and x.dtype.is_floating and x.dtype.name != dtype:
+        return cast(x, dtype)
+    return x
+
+
+class Layer(Module):
+    """The base class of Keras layers: weights made in ``build``, computation in ``call``.
+
+    Subclass it, create weights with :meth:`add_weight` in ``build(input_shape)`` (run on the
+    first call) and compute in ``call(inputs, training=None, mask=None)``. Layers assigned to
+    attributes (also inside lists and dicts) are tracked: their weights and losses are this
+    layer's too.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> class Scale(keras.Layer):
+    ...     def build(self, input_shape):
+    ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+    ...     def call(self, x):
+    ...         return x * self.w
+    >>> layer = Scale()
+    >>> layer(np.array([[1.0, 2.0]])).numpy()
+    array([[1., 2.]], dtype=float32)
+    >>> [w.name for w in layer.weights], layer.built
+    (['w:0'], True)
+    """
+
+    def __init__(self, *, activity_regularizer: Any = None, trainable: bool = True,
+                 dtype: Any = None, autocast: bool = True, name: str | None = None,
+                 **kwargs: Any) -> None:
+        unknown = [k for k in kwargs if k not in _ALLOWED_KWARGS]
+        if unknown:
+            raise self._unknown_arguments(unknown)
+        if name is None:
+            name = backend.unique_name(backend.snake_case(type(self).__name__))
+        elif not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                             f"Received: name={name!r} (of type {type(name)})")
+        d = self.__dict__
+        d["_name"] = name
+        d["_trainable"] = bool(trainable)
+        d["_own_weights"] = []
+        d["_weight_regularizers"] = {}
+        d["_losses"] = []
+        d["built"] = False
+        d["input_spec"] = None
+        d["supports_masking"] = False
+        dt = backend.standardize_dtype(dtype)
+        if dt not in ("float16", "bfloat16", "float32", "float64") and dtype is not None and \
+                not np.issubdtype(np.dtype(dt), np.number):
+            raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
+        d["_dtype"] = dt
+        d["autocast"] = bool(autocast)
+        d["activity_regularizer"] = regularizers.get(activity_regularizer)
+        shape = kwargs.get("batch_input_shape")
+        if shape is None and "input_shape" in kwargs:
+            shape = (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
+        if shape is None and "input_dim" in kwargs:
+            shape = (kwargs.get("batch_size"), kwargs["input_dim"])
+        d["_batch_input_shape"] = None if shape is None else tuple(shape)
+        d["_initial_weights"] = kwargs.get("weights")
+        sig = inspect.signature(self.call)
+        d["_call_has_training"] = "training" in sig.parameters
+        d["_call_has_mask"] = "mask" in sig.parameters
+        d["_build_params"] = [p for p in inspect.signature(self.build).parameters]
+
+    def _unknown_arguments(self, unknown: list) -> UnknownArgumentError:
+        known = set(_ALLOWED_KWARGS) | {"activity_regularizer", "trainable", "dtype", "autocast", "name"}
+        for cls in type(self).__mro__:
+            if "__init__" in vars(cls):
+                known |= {p for p in inspect.signature(vars(cls)["__init__"]).parameters
+                          if p not in ("self", "kwargs", "args")}
+        hints = []
+        for k in unknown:
+            close = difflib.get_close_matches(k, sorted(known), n=1)
+            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        return UnknownArgumentError(
+            f"Unrecognized keyword argument{'s' if len(unknown) > 1 else ''} passed to "
+            f"{type(self).__name__}: {', '.join(hints)}. Its arguments are: {', '.join(sorted(known))}.")
+
+    # -- attributes and tracking ------------------------------------------------------------------
+
+    def _sublayers(self) -> Iterator["Layer"]:
+        """Layers held by attributes (in the order they were set, inside lists and dicts)."""
+        seen = {id(self)}
+        for k, v in self.__dict__.items():
+            if k.startswith("_own") or k == "_inbound":
+                continue
+            for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
+                if isinstance(leaf, Layer) and id(leaf) not in seen:
+                    seen.add(id(leaf))
+                    yield leaf
+
+    def _flatten_layers(self, include_self: bool = True, recursive: bool = True) -> list:
+        out, seen = [], set()
+
+        def visit(layer: Layer) -> None:
+            for sub in layer._sublayers():
+                if id(sub) not in seen:
+                    seen.add(id(sub))
+                    out.append(sub)
+                    if recursive:
+                        visit(sub)
+        visit(self)
+        return [self] + out if include_self else out
+
+    @property
+    def layers(self) -> list:
+        """The layers this layer holds directly."""
+        return list(self._sublayers())
+
+    def _own_variables(self) -> list:
+        own = list(self._own_weights)
+        ids = {id(v) for v in own}
+        for k, v in self.__dict__.items():
+            if k.startswith("_"):
+                continue
+            for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
+                if isinstance(leaf, Variable) and id(leaf) not in ids:
+                    ids.add(id(leaf))
+                    own.append(leaf)
+        return own
+
+    # -- properties -------------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def trainable(self) -> bool:  # type: ignore[override]
+        """Whether the optimizer updates this layer's weights (setting it sets the sublayers')."""
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self.__dict__["_trainable"] = bool(value)
+        for layer in self._sublayers():
+            layer.trainable = value
+
+    @property
+    def dtype(self) -> str:
+        """The dtype of the layer's weights (``floatx()`` when the layer was made)."""
+        return self._dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self._dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        """The dtype the layer computes in; float inputs are cast to it."""
+        return self._dtype
+
+    @property
+    def input_dtype(self) -> str:
+        return self._dtype
+
+    @property
+    def weights(self) -> list:
+        """Every weight: this layer's own (in creation order), then each sublayer's."""
+        out, seen = [], set()
+        for v in self._own_variables() + [v for layer in self._sublayers() for v in layer.weights]:
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
+    @property
+    def trainable_weights(self) -> list:
+        """The weights the optimizer updates (none if the layer is not trainable)."""
+        if not self._trainable:
+            return []
+        out, seen = [], set()
+        for v in ([v for v in self._own_variables() if v.trainable]
+                  + [v for layer in self._sublayers() for v in layer.trainable_weights]):
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
+    @property
+    def non_trainable_weights(self) -> list:
+        """The weights the optimizer leaves alone (all of them if the layer is not trainable)."""
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self.weights if id(v) not in trainable]
+
+    variables = weights  # type: ignore[assignment]
+    trainable_variables = trainable_weights  # type: ignore[assignment]
+    non_trainable_variables = non_trainable_weights  # type: ignore[assignment]
+
+    @property
+    def submodules(self) -> tuple:
+        return tuple(self._flatten_layers(include_self=False))
+
+    # -- weights ----------------------------------------------------------------------------------
+
+    def add_weight(self, shape: Any = None, initializer: Any = None, dtype: Any = None,
+                   trainable: bool = True, autocast: bool = True, regularizer: Any = None,
+                   constraint: Any = None, aggregation: str = "none",
+                   overwrite_with_gradient: bool = False, name: str | None = None) -> Variable:
+        """Create a weight of ``shape``, initialised by ``initializer`` (a name, an initializer or
+        a callable; default ``"glorot_uniform"`` for floats, ``"zeros"`` otherwise), and track it.
+        ``regularizer`` adds its penalty to :attr:`losses`; ``constraint`` is applied after each
+        optimizer update.
+        """
+        if isinstance(shape, str):
+            raise ValueError("`name` must be passed as a keyword argument. Received: "
+                             f"add_weight({shape!r}, ...). Use: add_weight(shape=..., name={shape!r}).")
+        shape = () if shape is None else tuple(int(d) for d in shape)
+        dt = self._dtype if dtype is None else backend.standardize_dtype(dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if "float" in dt else "zeros"
+        init = initializers.get(initializer)
+        value = init(shape, dtype=dt)
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
+        v = Variable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+        reg = regularizers.get(regularizer)
+        if reg is not None:
+            self._weight_regularizers[id(v)] = reg
+        self._own_weights.append(v)
+        return v
+
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays, in the order of :attr:`weights`."""
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights: Any) -> None:
+        """Assign NumPy arrays to the weights, in the order of :attr:`weights`."""
+        mine = self.weights
+        weights = list(weights)
+        if len(weights) != len(mine):
+            raise ValueError(f"You called `set_weights(weights)` on layer {self.name!r} with a weight "
+                             f"list of length {len(weights)}, but the layer was expecting "
+                             f"{len(mine)} weights.")
+        for v, w in zip(mine, weights):
+            w = np.asarray(w)
+            if tuple(v.shape) != w.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(v.shape)} is not compatible "
+                                 f"with provided weight shape {w.shape}.")
+        for v, w in zip(mine, weights):
+            v.assign(np.asarray(w).astype(v.dtype.name))
+
+    def count_params(self) -> int:
+        """The number of scalars in the weights (the layer must be built)."""
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer "
+                             "isn't built. You can build it manually via: "
+                             f"`layer.build(input_shape)`.")
+        return int(sum(int(np.prod(v.shape)) for v in self.weights))
+
+    # -- losses -----------------------------------------------------------------------------------
+
+    def add_loss(self, loss: Any) -> None:
+        """Add a scalar (or a tensor, summed) to :attr:`losses` for this call."""
+        for x in flatten(loss):
+            self._losses.append(x)
+
+    def _clear_losses(self) -> None:
+        for layer in self._flatten_layers():
+            layer._losses.clear()
+
+    @property
+    def losses(self) -> list:
+        """Losses from ``add_loss`` in the last call (this layer's and its sublayers'), then the
+        penalties of the weights' regularizers (recomputed now, so a tape records them)."""
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer._losses)
+        regs = {k: r for layer in self._flatten_layers() for k, r in layer._weight_regularizers.items()}
+        out.extend(regs[id(v)](v) for v in self.trainable_weights if id(v) in regs)
+        return out
+
+    # -- building and calling ---------------------------------------------------------------------
+
+    def build(self, input_shape: Any = None) -> None:
+        """Create the weights for inputs of ``input_shape`` (run on the first call)."""
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """The computation; a subclass overrides it."""
+        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` method "
+                                  "implemented.")
+
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
+        if self.built:
+            return
+        shapes = map_structure(lambda x: tuple(x.shape) if hasattr(x, "shape") else x, args[0])
+        params = self._build_params
+        if len(params) <= 1:
+            self.build(*([shapes] if params else []))
+        else:  # build(self, a_shape, b_shape): shapes of call's arguments a and b
+            names = list(inspect.signature(self.call).parameters)
+            bound = dict(zip(names, args), **kwargs)
+            self.build(**{p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
+                          for p in params if p.endswith("_shape") and p[:-6] in bound})
+        self.built = True
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self.__dict__["_initial_weights"] = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if "_own_weights" not in self.__dict__:
+            raise RuntimeError(f"{type(self).__name__}.__init__ did not call super().__init__().")
+        if not args:
+            if "inputs" not in kwargs:
+                raise TypeError(f"Layer {self.name!r} was called without inputs.")
+            args = (kwargs.pop("inputs"),)
+        if any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
+            return self._symbolic_call(args, kwargs)
+        dt, auto = self.compute_dtype, self.autocast
+        args = (map_structure(lambda x: _to_input(x, dt, auto), args[0]),) + tuple(args[1:])
+        stack = _call_stack()
+        training = kwargs.pop("training", None) if not self._call_has_training else kwargs.get("training")
+        if training is None:
+            for frame in reversed(stack):
+                if frame is not None:
+                    training = frame
+                    break
+        if self._call_has_training and training is not None:
+            kwargs["training"] = bool(training) if not isinstance(training, Tensor) else training
+        if self._call_has_mask and kwargs.get("mask") is None:
+            masks = map_structure(get_mask, args[0])
+            if any(m is not None for m in flatten(masks)):
+                kwargs["mask"] = masks
+        if not stack:
+            self._clear_losses()
+        self._maybe_build(args, kwargs)
+        _check_input_spec(self.input_spec, args[0], self.name)
+        stack.append(training)
+        try:
+            outputs = self.call(*args, **kwargs)
+        finally:
+            stack.pop()
+        if self.activity_regularizer is not None:
+            for out in flatten(outputs):
+                if isinstance(out, Tensor):
+                    self.add_loss(self.activity_regularizer(out))
+        self._set_output_masks(args[0], kwargs.get("mask"), outputs)
+        return outputs
+
+    def _set_output_masks(self, inputs: Any, mask: Any, outputs: Any) -> None:
+        if type(self).compute_mask is Layer.compute_mask and not self.supports_masking:
+            return
+        if mask is None:
+            mask = map_structure(get_mask, inputs)
+            if all(m is None for m in flatten(mask)):
+                mask = None
+        out_mask = self.compute_mask(inputs, mask)
+        outs, masks = flatten(outputs), flatten(out_mask) if isinstance(out_mask, (list, tuple)) \
+            else [out_mask] * len(flatten(outputs))
+        for o, m in zip(outs, masks):
+            set_mask(o, m)
+
+    def compute_mask(self, inputs: Any, previous_mask: Any = None) -> Any:
+        """The mask of the outputs: the input's mask if ``supports_masking``, else None."""
+        return previous_mask if self.supports_masking else None
+
+    # -- shapes -----------------------------------------------------------------------------------
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        """The output shape for ``input_shape`` (``None`` for unknown dims).
+
+        Found by running ``call`` on zeros twice, with unknown dims 2 then 3: output dims that
+        differ are unknown.
+        """
+        return map_structure(lambda t: t.shape, self.compute_output_spec(shapes_to_specs(input_shape)))
+
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
+        """KerasTensors with the shapes and dtypes ``call`` gives for KerasTensor inputs."""
+        if type(self).compute_output_shape is not Layer.compute_output_shape:
+            shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
+            out = self.compute_output_shape(shapes)
+            dt = self.compute_dtype
+            return (KerasTensor(out, dt) if _is_shape(out)
+                    else map_structure(lambda s: KerasTensor(s.shape, dt), _shapes_as_lists(out)))
+        runs = []
+        for fill in (2, 3):
+            def concrete(x: Any, fill: int = fill) -> Any:
+                if not isinstance(x, KerasTensor):
+                    return x
+                value = convert_to_tensor(np.zeros([fill if d is None else d for d in x.shape],
+                                                   x.dtype))
+                if x._keras_mask is not None:  # a mask over all but the last (feature) axis
+                    set_mask(value, convert_to_tensor(np.ones(value.shape[:-1], bool)))
+                return value
+            a = map_structure(concrete, args)
+            k = map_structure(concrete, kwargs)
+            if self._call_has_mask and k.get("mask") is None:
+                masks = map_structure(get_mask, a[0])
+                if any(m is not None for m in flatten(masks)):
+                    k["mask"] = masks
+            stack = _call_stack()
+            stack.append(False)
+            try:
+                self._maybe_build(a, k)
+                out = self.call(*a, **k)
+            finally:
+                stack.pop()
+            self._set_output_masks(a[0], k.get("mask"), out)
+            runs.append(out)
+
+        def spec(o2: Any, o3: Any) -> KerasTensor:
+            t = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(o2.shape, o3.shape)],
+                            o2.dtype.name)
+            t._keras_mask = True if get_mask(o2) is not None else None
+            return t
+        return _zip_map(spec, runs[0], runs[1])
+
+    def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
+        if not self.built:
+            shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
+            self._maybe_build((shapes_to_specs(shapes),) + tuple(args[1:]), kwargs)
+        _check_input_spec(self.input_spec, args[0], self.name)
+        outputs = self.compute_output_spec(*args, **kwargs)
+        node = Node(self, args, kwargs, outputs)
+        for i, t in enumerate(flatten(outputs)):
+            t._node, t._index = node, i
+            t.name = t.name or self.name
+        return outputs
+
+    # -- config -----------------------------------------------------------------------------------
+
+    def get_config(self) -> dict:
+        """The constructor arguments that remake this layer (``from_config``)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Layer":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _is_shape(x: Any) -> bool:
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer))
+                                                for d in x)
+
+
+def _shapes_as_lists(x: Any) -> Any:
+    if _is_shape(x):
+        return _ShapeLeaf(x)
+    if isinstance(x, dict):
+        return {k: _shapes_as_lists(v) for k, v in x.items()}
+    return [_shapes_as_lists(v) for v in x]
+
+
+class _ShapeLeaf:
+    def __init__(self, shape: Any) -> None:
+        self.shape = tuple(shape)
+
+
+def shapes_to_specs(shapes: Any) -> Any:
+    """KerasTensors for a nest of shapes (so ``_maybe_build`` reads ``.shape``)."""
+    if _is_shape(shapes):
+        return KerasTensor(shapes)
+    if isinstance(shapes, dict):
+        return {k: shapes_to_specs(v) for k, v in shapes.items()}
+    return [shapes_to_specs(s) for s in shapes]
+
+
+def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
+    if isinstance(a, dict):
+        return {k: _zip_map(fn, a[k], b[k]) for k in a}
+    if isinstance(a, (list, tuple)):
+        out = [_zip_map(fn, x, y) for x, y in zip(a, b)]
+        return out if isinstance(a, list) else tuple(out)
+    return fn(a, b)

@@ -1,0 +1,187 @@
+"""``tapegrad.keras.activations``: Keras 3's activation functions, by name through :func:`get`.
+
+>>> import numpy as np
+>>> from tapegrad import keras
+>>> x = np.array([-2.0, 0.5, 8.0], np.float32)
+>>> keras.activations.relu(x, max_value=6.0).numpy()
+array([0. , 0.5, 6. ], dtype=float32)
+>>> keras.activations.get("hard_sigmoid")(x).numpy()
+array([0.16666667, 0.5833333 , 1.        ], dtype=float32)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._convert import as_tensor, convert_to_tensor
+from .._tensor import Tensor
+from ..ops import nn as _nn
+from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
+from ..ops.special import softplus as _softplus
+
+__all__ = ["relu", "leaky_relu", "relu6", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
+           "softmax", "log_softmax", "softplus", "softsign", "exponential", "hard_sigmoid",
+           "hard_silu", "hard_swish", "linear", "mish", "get", "serialize", "deserialize"]
+
+
+def _float(x: Any) -> Tensor:
+    t = as_tensor(x)
+    return t if t.dtype.is_floating else cast(t, "float32")
+
+
+def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None,
+         threshold: float = 0.0) -> Tensor:
+    """``max(x, 0)``; with ``max_value`` clipped above, with ``threshold`` zero up to it, with
+    ``negative_slope`` that slope below the threshold (Keras's ``relu``)."""
+    x = _float(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0:
+        return _nn.leaky_relu(x, alpha=negative_slope)
+    below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None
+    clip = max_value is not None
+    if threshold != 0:
+        x = x * cast(greater(x, convert_to_tensor(threshold, x.dtype)), x.dtype)
+    elif max_value == 6:
+        x, clip = _nn.relu6(x), False
+    else:
+        x = _nn.relu(x)
+    if clip:
+        x = clip_by_value(x, convert_to_tensor(0.0, x.dtype), convert_to_tensor(max_value, x.dtype))
+    if below is not None:
+        x = x - negative_slope * below
+    return x
+
+
+def leaky_relu(x: Any, negative_slope: float = 0.2) -> Tensor:
+    """``x`` above zero, ``negative_slope * x`` below."""
+    return _nn.leaky_relu(_float(x), alpha=negative_slope)
+
+
+def relu6(x: Any) -> Tensor:
+    """``min(max(x, 0), 6)``."""
+    return _nn.relu6(_float(x))
+
+
+def elu(x: Any, alpha: float = 1.0) -> Tensor:
+    """``x`` above zero, ``alpha * (exp(x) - 1)`` below."""
+    x = _float(x)
+    y = _nn.elu(x)
+    return y if alpha == 1 else where(greater(x, convert_to_tensor(0.0, x.dtype)), y, alpha * y)
+
+
+def selu(x: Any) -> Tensor:
+    """Scaled ELU (``scale ≈ 1.0507``, ``alpha ≈ 1.6733``)."""
+    return _nn.selu(_float(x))
+
+
+def gelu(x: Any, approximate: bool = False) -> Tensor:
+    """``x * Φ(x)`` (``approximate=True``: the tanh formula)."""
+    return _nn.gelu(_float(x), approximate=approximate)
+
+
+def silu(x: Any) -> Tensor:
+    """``x * sigmoid(x)`` (swish)."""
+    return _nn.silu(_float(x))
+
+
+swish = silu
+
+
+def sigmoid(x: Any) -> Tensor:
+    """``1 / (1 + exp(-x))``."""
+    return _sigmoid(_float(x))
+
+
+def tanh(x: Any) -> Tensor:
+    """Hyperbolic tangent."""
+    return _tanh(_float(x))
+
+
+def softmax(x: Any, axis: int = -1) -> Tensor:
+    """``exp(x) / Σ exp(x)`` along ``axis``."""
+    return _nn.softmax(_float(x), axis=axis)
+
+
+def log_softmax(x: Any, axis: int = -1) -> Tensor:
+    """``x - log Σ exp(x)`` along ``axis``."""
+    return _nn.log_softmax(_float(x), axis=axis)
+
+
+def softplus(x: Any) -> Tensor:
+    """``log(1 + exp(x))``."""
+    return _softplus(_float(x))
+
+
+def softsign(x: Any) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return _nn.softsign(_float(x))
+
+
+def exponential(x: Any) -> Tensor:
+    """``exp(x)``."""
+    return exp(_float(x))
+
+
+def hard_sigmoid(x: Any) -> Tensor:
+    """``relu6(x + 3) / 6``: 0 below -3, 1 above 3, linear between."""
+    x = _float(x)
+    return _nn.relu6(x + convert_to_tensor(3.0, x.dtype)) / convert_to_tensor(6.0, x.dtype)
+
+
+def hard_silu(x: Any) -> Tensor:
+    """``x * hard_sigmoid(x)`` (hard swish)."""
+    x = _float(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def linear(x: Any) -> Any:
+    """``x`` unchanged (the activation of ``activation=None``)."""
+    return x
+
+
+def mish(x: Any) -> Tensor:
+    """``x * tanh(softplus(x))``."""
+    x = _float(x)
+    return x * _tanh(_softplus(x))
+
+
+_BY_NAME: dict[str, Callable] = {f.__name__: f for f in (
+    relu, leaky_relu, relu6, elu, selu, gelu, silu, sigmoid, tanh, softmax, log_softmax, softplus,
+    softsign, exponential, hard_sigmoid, hard_silu, linear, mish)}
+_BY_NAME.update(swish=silu, hard_swish=hard_silu)
+
+
+def serialize(activation: Callable) -> str:
+    """The name of a built-in activation."""
+    for name, fn in _BY_NAME.items():
+        if fn is activation:
+            return name
+    raise ValueError(f"Unknown activation function {activation!r} cannot be serialized: it is not "
+                     f"one of keras.activations' functions ({sorted(_BY_NAME)}).")
+
+
+def deserialize(name: str) -> Callable:
+    """The activation of a name (as :func:`get`)."""
+    return get(name)
+
+
+def get(identifier: Any) -> Callable:
+    """An activation from its name (``"relu"``), a callable, or ``None`` (``linear``)."""
+    if identifier is None:
+        return linear
+    if isinstance(identifier, dict):
+        identifier = identifier.get("config", identifier.get("class_name"))
+    if isinstance(identifier, str):
+        fn = _BY_NAME.get(identifier)
+        if fn is None:
+            import difflib
+            close = difflib.get_close_matches(identifier, list(_BY_NAME), n=3)
+            raise ValueError(f"Could not interpret activation function identifier: {identifier!r}."
+                             + (f" Did you mean {' or '.join(map(repr, close))}?" if close else
+                                f" Known activations: {sorted(_BY_NAME)}"))
+        return fn
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret activation function identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name or a callable.")

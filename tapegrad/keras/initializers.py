@@ -1,0 +1,325 @@
+"""``tapegrad.keras.initializers``: Keras 3's weight initializers (also ``tf.initializers``).
+
+A seeded initializer gives the same values at every call, as in Keras 3 (use a
+``keras.random.SeedGenerator`` as the seed for new values at each call); the numbers are drawn
+with TensorFlow's stateless random ops, as Keras's TensorFlow backend draws them.
+
+>>> from tapegrad import keras
+>>> init = keras.initializers.GlorotUniform(seed=1)
+>>> w = init((3, 4))
+>>> w.shape, w.dtype.name
+(TensorShape([3, 4]), 'float32')
+>>> bool((init((3, 4)) == w).numpy().all())
+True
+>>> keras.initializers.get("ones")((2,)).numpy()
+array([1., 1.], dtype=float32)
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._convert import convert_to_tensor
+from .._tensor import Tensor
+from ..linalg import qr
+from . import backend, random
+
+__all__ = ["Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal", "RandomUniform",
+           "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeUniform",
+           "HeNormal", "LecunUniform", "LecunNormal", "Orthogonal", "get", "serialize",
+           "deserialize"]
+
+
+def _full(shape: Any, value: Any, dtype: Any) -> Tensor:
+    dt = backend.standardize_dtype(dtype)
+    return convert_to_tensor(np.full(tuple(int(d) for d in shape), value, dtype=dt))
+
+
+class Initializer:
+    """Base class: ``initializer(shape, dtype=None)`` returns a tensor of that shape."""
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        raise NotImplementedError(f"Initializer subclasses must implement __call__; "
+                                  f"{type(self).__name__} does not.")
+
+    def get_config(self) -> dict:
+        return {}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Initializer":
+        return cls(**config)
+
+    def clone(self) -> "Initializer":
+        return type(self).from_config(self.get_config())
+
+
+class Zeros(Initializer):
+    """All zeros."""
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return _full(shape, 0, dtype)
+
+
+class Ones(Initializer):
+    """All ones."""
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return _full(shape, 1, dtype)
+
+
+class Constant(Initializer):
+    """All ``value`` (a scalar)."""
+
+    def __init__(self, value: Any = 0.0) -> None:
+        self.value = value
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return _full(shape, np.asarray(self.value), dtype)
+
+    def get_config(self) -> dict:
+        return {"value": self.value}
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain: float = 1.0) -> None:
+        self.gain = gain
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={tuple(shape)} of rank {len(shape)}.")
+        dt = backend.standardize_dtype(dtype)
+        return convert_to_tensor((self.gain * np.eye(*map(int, shape))).astype(dt))
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain}
+
+
+class _Random(Initializer):
+    def __init__(self, seed: Any = None) -> None:
+        self._init_seed = seed
+        if seed is None:
+            seed = random.make_default_seed()
+        elif not isinstance(seed, (int, random.SeedGenerator)) or isinstance(seed, bool):
+            raise ValueError("`seed` argument should be an instance of `keras.random.SeedGenerator()` "
+                             f"or an integer. Received: seed={seed!r}")
+        self.seed = seed
+
+    def get_config(self) -> dict:
+        return {"seed": self._init_seed}
+
+
+class RandomNormal(_Random):
+    """Normal draws with ``mean`` and ``stddev``."""
+
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: Any = None) -> None:
+        self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return random.normal(shape, self.mean, self.stddev, dtype, self.seed)
+
+    def get_config(self) -> dict:
+        return {"mean": self.mean, "stddev": self.stddev, **super().get_config()}
+
+
+class TruncatedNormal(_Random):
+    """Normal draws with ``mean`` and ``stddev``, redrawn beyond two standard deviations."""
+
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: Any = None) -> None:
+        self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return random.truncated_normal(shape, self.mean, self.stddev, dtype, self.seed)
+
+    def get_config(self) -> dict:
+        return {"mean": self.mean, "stddev": self.stddev, **super().get_config()}
+
+
+class RandomUniform(_Random):
+    """Uniform draws in ``[minval, maxval)``."""
+
+    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: Any = None) -> None:
+        self.minval, self.maxval = minval, maxval
+        super().__init__(seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        return random.uniform(shape, self.minval, self.maxval, dtype, self.seed)
+
+    def get_config(self) -> dict:
+        return {"minval": self.minval, "maxval": self.maxval, **super().get_config()}
+
+
+def compute_fans(shape: Any, input_axes: Any = None, output_axes: Any = None) -> tuple[int, int]:
+    """``(fan_in, fan_out)`` of a weight shape; a conv kernel ``(..., in, out)`` counts its window."""
+    shape = tuple(int(d) for d in shape)
+    if input_axes is not None and output_axes is not None:
+        return (int(np.prod([shape[a] for a in input_axes])),
+                int(np.prod([shape[a] for a in output_axes])))
+    if not shape:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    window = int(np.prod(shape[:-2]))
+    return shape[-2] * window, shape[-1] * window
+
+
+class VarianceScaling(_Random):
+    """Draws with variance ``scale / fan`` (``mode``: fan_in, fan_out or fan_avg).
+
+    ``distribution``: ``"truncated_normal"`` (``"normal"`` means the same), ``"untruncated_normal"``
+    or ``"uniform"``.
+    """
+
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",
+                 seed: Any = None, input_axes: Any = None, output_axes: Any = None) -> None:
+        if scale <= 0.0:
+            raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
+        modes = ("fan_in", "fan_out", "fan_avg")
+        if mode not in modes:
+            raise ValueError(f"Invalid `mode` argument: {mode!r}. Please use one of {modes}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        dists = ("uniform", "truncated_normal", "untruncated_normal")
+        if distribution not in dists:
+            raise ValueError(f"Invalid `distribution` argument: {distribution!r}. "
+                             f"Please use one of {dists}")
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.input_axes, self.output_axes = input_axes, output_axes
+        super().__init__(seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        scale = self.scale / max(1.0, fan)
+        if self.distribution == "truncated_normal":  # the stddev of a unit normal cut at +-2
+            return random.truncated_normal(shape, 0.0, math.sqrt(scale) / 0.87962566103423978,
+                                           dtype, self.seed)
+        if self.distribution == "untruncated_normal":
+            return random.normal(shape, 0.0, math.sqrt(scale), dtype, self.seed)
+        limit = math.sqrt(3.0 * scale)
+        return random.uniform(shape, -limit, limit, dtype, self.seed)
+
+    def get_config(self) -> dict:
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "input_axes": self.input_axes, "output_axes": self.output_axes,
+                **super().get_config()}
+
+
+class _Preset(VarianceScaling):
+    _scale, _mode, _distribution = 1.0, "fan_avg", "uniform"
+
+    def __init__(self, seed: Any = None) -> None:
+        super().__init__(self._scale, self._mode, self._distribution, seed)
+
+    def get_config(self) -> dict:
+        return {"seed": self._init_seed}
+
+
+class GlorotUniform(_Preset):
+    """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Xavier uniform): Dense's default kernel."""
+
+
+class GlorotNormal(_Preset):
+    """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))``."""
+    _distribution = "truncated_normal"
+
+
+class HeUniform(_Preset):
+    """Uniform in ``±sqrt(6 / fan_in)``."""
+    _scale, _mode = 2.0, "fan_in"
+
+
+class HeNormal(_Preset):
+    """Truncated normal with stddev ``sqrt(2 / fan_in)``."""
+    _scale, _mode, _distribution = 2.0, "fan_in", "truncated_normal"
+
+
+class LecunUniform(_Preset):
+    """Uniform in ``±sqrt(3 / fan_in)``."""
+    _mode = "fan_in"
+
+
+class LecunNormal(_Preset):
+    """Truncated normal with stddev ``sqrt(1 / fan_in)``."""
+    _mode, _distribution = "fan_in", "truncated_normal"
+
+
+class Orthogonal(_Random):
+    """An orthogonal matrix (QR of normal draws), times ``gain``; shapes of rank 2 or more."""
+
+    def __init__(self, gain: float = 1.0, seed: Any = None) -> None:
+        self.gain = gain
+        super().__init__(seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        shape = tuple(int(d) for d in shape)
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        a = random.normal((max(rows, cols), min(rows, cols)), dtype=dtype, seed=self.seed)
+        q, r = qr(a)
+        q = q.numpy() * np.sign(np.diagonal(r.numpy()))
+        if rows < cols:
+            q = q.T
+        return convert_to_tensor((self.gain * q.reshape(shape)).astype(q.dtype))
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, **super().get_config()}
+
+
+_ALL = {c.__name__: c for c in (Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform,
+                                TruncatedNormal, VarianceScaling, GlorotUniform, GlorotNormal,
+                                HeUniform, HeNormal, LecunUniform, LecunNormal, Orthogonal)}
+_ALIASES = {backend.snake_case(n): c for n, c in _ALL.items()}
+_ALIASES.update(zeros=Zeros, ones=Ones, constant=Constant, identity=Identity, orthogonal=Orthogonal,
+                uniform=RandomUniform, normal=RandomNormal, random_normal=RandomNormal,
+                random_uniform=RandomUniform, truncated_normal=TruncatedNormal)
+zeros, ones, constant, identity, orthogonal = Zeros, Ones, Constant, Identity, Orthogonal
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+glorot_uniform, glorot_normal, he_uniform, he_normal = GlorotUniform, GlorotNormal, HeUniform, HeNormal
+lecun_uniform, lecun_normal, variance_scaling = LecunUniform, LecunNormal, VarianceScaling
+IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
+
+
+def serialize(initializer: Initializer) -> dict:
+    """``{"class_name": ..., "config": ...}`` of an initializer."""
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict) -> Initializer:
+    """The initializer that :func:`serialize` described."""
+    cls = _ALL.get(config.get("class_name")) or _ALIASES.get(config.get("class_name"))
+    if cls is None:
+        raise ValueError(f"Could not interpret initializer config: {config!r}")
+    return cls.from_config(config.get("config", {}))
+
+
+def get(identifier: Any) -> Any:
+    """An initializer from a name (``"glorot_uniform"``, ``"GlorotUniform"``), a config dict,
+    an instance or a callable; ``None`` gives ``None``."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        cls = _ALL.get(identifier) or _ALIASES.get(identifier)
+        if cls is None:
+            import difflib
+            close = difflib.get_close_matches(identifier, list(_ALIASES), n=3)
+            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}."
+                             + (f" Did you mean {' or '.join(map(repr, close))}?" if close else
+                                f" Known names: {sorted(_ALIASES)}"))
+        return cls()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret initializer identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name, a config dict or a callable.")

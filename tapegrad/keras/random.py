@@ -1,0 +1,179 @@
+"""``tapegrad.keras.random``: Keras 3's random functions and seeds, drawn through TensorFlow's
+stateless random ops (``tapegrad.random.stateless_*``) as Keras's TensorFlow backend draws them.
+
+A seed is an int or a :class:`SeedGenerator`. An int seed ``s`` is the stateless seed pair
+``[s, 0]``: the same int gives the same numbers on every call. A ``SeedGenerator`` holds the pair
+``[s, n]`` in a variable and adds one to ``n`` at each draw. ``seed=None`` draws from a global
+``SeedGenerator`` with a random start (``keras.utils.set_random_seed`` fixes it).
+
+>>> from tapegrad import keras
+>>> a = keras.random.uniform((2,), seed=7)
+>>> bool((a == keras.random.uniform((2,), seed=7)).numpy().all())
+True
+>>> g = keras.random.SeedGenerator(7)
+>>> bool((keras.random.uniform((2,), seed=g) == a).numpy().all())
+True
+"""
+from __future__ import annotations
+
+import random as _pyrandom
+from typing import Any
+
+import numpy as np
+
+from .. import random as _random
+from .._convert import convert_to_tensor
+from .._tensor import Tensor
+from .._variable import Variable
+from ..ops.indexing import gather
+from ..ops.math import cast, greater_equal, multiply
+from . import backend
+
+__all__ = ["SeedGenerator", "draw_seed", "make_default_seed", "normal", "uniform",
+           "truncated_normal", "dropout", "shuffle"]
+
+_global_generator: list = [None]
+_INT32_MAX = 2147483647
+
+
+def make_default_seed() -> int:
+    """A random int seed in ``[1, 1e9]`` from Python's ``random`` (as Keras draws one)."""
+    return _pyrandom.randint(1, int(1e9))
+
+
+class SeedGenerator:
+    """A seed that moves on at every draw: the state ``[seed, n]`` becomes ``[seed, n + 1]``.
+
+    >>> from tapegrad import keras
+    >>> g = keras.random.SeedGenerator(42)
+    >>> keras.random.draw_seed(g).numpy(), keras.random.draw_seed(g).numpy()
+    (array([42,  0]), array([42,  1]))
+    """
+
+    def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
+        kwargs.pop("backend", None)
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
+        self.name = name if name is not None else backend.unique_name("seed_generator")
+        self._initial_seed = seed
+        if seed is None:
+            seed = make_default_seed()
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed!r}")
+        self.state = Variable(np.array([seed, 0], np.int64), trainable=False,
+                              name="seed_generator_state")
+
+    def next(self, ordered: bool = True) -> Tensor:
+        """The current state; then the state moves on (``ordered=False``: a scrambled step)."""
+        value = self.state.numpy().copy()
+        if ordered:
+            self.state.assign(value + np.array([0, 1], np.int64))
+        else:
+            self.state.assign((value + 1) * 5387 % 933199)
+        return convert_to_tensor(value)
+
+    def get_config(self) -> dict:
+        return {"seed": self._initial_seed, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "SeedGenerator":
+        return cls(**config)
+
+
+def global_seed_generator() -> SeedGenerator:
+    """The generator behind ``seed=None`` (made on first use, reset by ``clear_session``)."""
+    if _global_generator[0] is None:
+        _global_generator[0] = SeedGenerator()
+    return _global_generator[0]
+
+
+def draw_seed(seed: Any) -> Tensor:
+    """The stateless seed pair (int64) for ``seed``: an int, a :class:`SeedGenerator` or ``None``."""
+    if isinstance(seed, SeedGenerator):
+        return seed.next()
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return convert_to_tensor(np.array([int(seed), 0], np.int64))
+    if seed is None:
+        return global_seed_generator().next(ordered=False)
+    raise ValueError("Argument `seed` must be either an integer or an instance of `SeedGenerator`. "
+                     f"Received: seed={seed!r} (of type {type(seed)})")
+
+
+def _seed_pair(seed: Any) -> Tensor:
+    # Keras's seeds are int64; TF's stateless ops get them modulo int32.max - 1, as int32.
+    pair = draw_seed(seed).numpy()
+    return convert_to_tensor((pair % (_INT32_MAX - 1)).astype(np.int32))
+
+
+def _stateless(name: str) -> Any:
+    # TF's Philox stateless ops come with the philox helper's tapegrad.random; until they are on
+    # this branch, a NumPy Philox keyed by the seed pair stands in (same seeds, other numbers).
+    fn = getattr(_random, name, None)
+    if fn is not None:
+        return fn
+
+    def draw(shape: Any, seed: Any, dtype: Any = "float32", **kw: Any) -> Tensor:
+        s = np.asarray(seed.numpy() if isinstance(seed, Tensor) else seed).astype(np.uint64)
+        gen = np.random.Generator(np.random.Philox(key=[int(s[0]), int(s[1])]))
+        shape = tuple(int(d) for d in shape)
+        if name == "stateless_uniform":
+            lo, hi = float(kw.get("minval", 0.0)), float(kw.get("maxval", 1.0))
+            v = gen.uniform(lo, hi, shape)
+        else:
+            v = gen.standard_normal(shape)
+            if name == "stateless_truncated_normal":
+                while np.any(bad := np.abs(v) > 2):
+                    v[bad] = gen.standard_normal(int(bad.sum()))
+            v = v * float(kw.get("stddev", 1.0)) + float(kw.get("mean", 0.0))
+        return convert_to_tensor(v.astype(backend.standardize_dtype(dtype)))
+    return draw
+
+
+def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+           seed: Any = None) -> Tensor:
+    """Normal draws of ``shape`` (``dtype`` defaults to ``floatx()``)."""
+    dtype = backend.standardize_dtype(dtype)
+    return _stateless("stateless_normal")(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
+                                          dtype=dtype)
+
+
+def uniform(shape: Any, minval: float = 0.0, maxval: float = 1.0, dtype: Any = None,
+            seed: Any = None) -> Tensor:
+    """Uniform draws in ``[minval, maxval)`` of ``shape``."""
+    dtype = backend.standardize_dtype(dtype)
+    return _stateless("stateless_uniform")(shape, seed=_seed_pair(seed), minval=minval,
+                                           maxval=maxval, dtype=dtype)
+
+
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+                     seed: Any = None) -> Tensor:
+    """Normal draws cut at two standard deviations (redrawn beyond)."""
+    dtype = backend.standardize_dtype(dtype)
+    return _stateless("stateless_truncated_normal")(shape, seed=_seed_pair(seed), mean=mean,
+                                                    stddev=stddev, dtype=dtype)
+
+
+def dropout(inputs: Any, rate: float, noise_shape: Any = None, seed: Any = None) -> Tensor:
+    """Zero each entry with probability ``rate`` and scale the others by ``1 / (1 - rate)``.
+
+    As TF's stateless dropout: keep where a uniform draw of ``noise_shape`` is ``>= rate``.
+    """
+    x = convert_to_tensor(inputs)
+    if rate == 1.0:
+        return x * 0
+    if rate == 0.0:
+        return x
+    if noise_shape is None:
+        noise_shape = x.shape
+    else:
+        noise_shape = [x.shape[i] if d is None else d for i, d in enumerate(noise_shape)]
+    u = uniform(noise_shape, dtype=x.dtype.name, seed=seed)
+    keep = cast(greater_equal(u, convert_to_tensor(rate, x.dtype)), x.dtype)
+    return multiply(x * convert_to_tensor(1.0 / (1.0 - rate), x.dtype), keep)
+
+
+def shuffle(x: Any, axis: int = 0, seed: Any = None) -> Tensor:
+    """``x`` with its entries along ``axis`` in a random order (argsort of uniform draws)."""
+    x = convert_to_tensor(x)
+    order = np.argsort(uniform([x.shape[axis]], seed=seed).numpy(), kind="stable")
+    return gather(x, convert_to_tensor(order.astype(np.int32)), axis=axis)

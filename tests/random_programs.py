@@ -1,0 +1,110 @@
+"""Seeded random programs run by TensorFlow (tools/record_tf_random.py records their results in
+tests/fixtures/tf_random.npz) and by tapegrad (tests/test_philox.py compares). Each takes the
+``tf`` module and returns a list of arrays."""
+import numpy as np
+
+SEEDS = [(1, 2), (0, 0), (-5, 123456789), (2**31 - 1, -(2**31))]
+SHAPES = [[1], [7], [3, 5], [2, 0], [4, 1, 3]]
+
+
+def _np(xs):
+    return [np.asarray(x.numpy() if hasattr(x, "numpy") else x) for x in xs]
+
+
+def stateless_floats(tf):
+    out = []
+    for i, seed in enumerate(SEEDS):
+        sd = tf.constant(seed, tf.int64 if i % 2 else tf.int32)
+        for shape in SHAPES:
+            for dt in (tf.float16, tf.float32, tf.float64):
+                out += [tf.random.stateless_normal(shape, sd, dtype=dt),
+                        tf.random.stateless_uniform(shape, sd, dtype=dt),
+                        tf.random.stateless_truncated_normal(shape, sd, dtype=dt)]
+    out += [tf.random.stateless_normal([3, 2], [4, 5], mean=2.0, stddev=3.0, alg="philox"),
+            tf.random.stateless_uniform([5], [4, 5], minval=-2.0, maxval=6.0, alg=1),
+            tf.random.stateless_truncated_normal([5], [4, 5], mean=1.0, stddev=0.5)]
+    return _np(out)
+
+
+def stateless_ints(tf):
+    out = []
+    for seed in SEEDS:
+        for shape in SHAPES:
+            for dt in (tf.int32, tf.int64, tf.uint32, tf.uint64):
+                out.append(tf.random.stateless_uniform(shape, seed, minval=None, maxval=None, dtype=dt))
+            for dt in (tf.int32, tf.int64):
+                out.append(tf.random.stateless_uniform(shape, seed, minval=-7, maxval=1000, dtype=dt))
+        out.append(tf.random.stateless_uniform([9], seed, minval=-2**62, maxval=2**62, dtype=tf.int64))
+        out.append(tf.random.stateless_uniform([9], seed, minval=-2**31, maxval=2**31 - 1, dtype=tf.int32))
+    return _np(out)
+
+
+def stateless_large(tf):
+    return _np([tf.random.stateless_normal([10001], [3, 4]),
+                tf.random.stateless_normal([5001], [3, 4], dtype=tf.float64),
+                tf.random.stateless_truncated_normal([10001], [3, 4]),
+                tf.random.stateless_uniform([10001], [3, 4])])
+
+
+def stateless_misc(tf):
+    return _np([tf.random.split([1, 2], 3), tf.random.split(tf.constant([5, 6], tf.int64)),
+                tf.random.fold_in([1, 2], 3), tf.random.experimental.stateless_fold_in([7, 8], 2**40),
+                tf.random.stateless_categorical([[0., 1., 2.], [3., -np.inf, 1.]], 7, seed=[4, 5]),
+                tf.random.stateless_categorical(tf.constant([[0., 1., 2.]], tf.float64), 3, seed=[4, 5],
+                                                dtype=tf.int32)])
+
+
+def stateful(tf):
+    out = []
+    tf.random.set_seed(3)
+    out.append(tf.random.normal([3]))
+    out += [tf.random.normal([5], seed=7), tf.random.normal([5], seed=7)]
+    out.append(tf.random.normal([2], seed=7, dtype=tf.float64))
+    out.append(tf.random.uniform([7]))
+    out += [tf.random.uniform([6], seed=1, minval=2, maxval=5), tf.random.uniform([3], seed=1, minval=2, maxval=5)]
+    out += [tf.random.uniform([9], 0, 100, dtype=tf.int64, seed=4), tf.random.uniform([9], -5, 100, dtype=tf.int32)]
+    out += [tf.random.truncated_normal([11]), tf.random.truncated_normal([3], seed=2),
+            tf.random.truncated_normal([3], seed=2)]
+    out += [tf.random.shuffle(tf.range(10)), tf.random.shuffle(tf.reshape(tf.range(12), [6, 2]), seed=5),
+            tf.random.shuffle(tf.range(1)), tf.random.shuffle(tf.range(33), seed=5)]
+    out += [tf.random.categorical([[0.0, 1.0, 2.0], [1., -np.inf, 1.]], 5),
+            tf.random.categorical([[0.0, 1.0, 2.0]], 3, seed=9), tf.random.categorical([[0.0, 1.0, 2.0]], 3, seed=9)]
+    out.append(tf.random.normal([1001], dtype=tf.float16))
+    tf.random.set_seed(None)
+    out += [tf.random.normal([4], seed=5), tf.random.normal([4], seed=5)]
+    tf.random.set_seed(None)
+    out.append(tf.random.normal([4], seed=5))
+    tf.random.set_seed(0)
+    out += [tf.random.uniform([4], seed=0), tf.random.uniform([4], seed=0)]
+    tf.random.set_seed(2**40 + 17)
+    out += [tf.random.normal([6]), tf.random.uniform([2], seed=2**35)]
+    tf.random.set_seed(3)  # set_seed restarts every stream and the op-seed counter
+    out += [tf.random.normal([3]), tf.random.normal([5], seed=7)]
+    return _np(out)
+
+
+def generator(tf):
+    out = []
+    g = tf.random.Generator.from_seed(1)
+    out += [g.normal([3]), g.normal([5], dtype=tf.float64), g.uniform([7]), g.uniform([3], 2, 5, dtype=tf.int32),
+            g.uniform([4], 2, 50, dtype=tf.int64), g.uniform_full_int([3]), g.uniform_full_int([3], tf.int32),
+            g.uniform([3], minval=None, maxval=None, dtype=tf.int64), g.truncated_normal([6]), g.state]
+    g.skip(10)
+    out += [g.state, g.make_seeds(3)]
+    gs = g.split(2)
+    out += [x.normal([3]) for x in gs] + [x.state for x in gs] + [g.state]
+    g2 = tf.random.Generator.from_seed(2**70 + 12345, alg="philox")
+    out += [g2.normal([4], mean=1.0, stddev=2.0), g2.state]
+    g3 = tf.random.Generator.from_state([5, -1, 77], tf.random.Algorithm.PHILOX)
+    out += [g3.uniform([5]), g3.state]  # the counter's low word wraps into the high word
+    g3.reset_from_seed(7)
+    out += [g3.normal([2]), g3.state]
+    g4 = tf.random.Generator(copy_from=g3)
+    out += [g4.normal([2]), g3.normal([2])]
+    g5 = tf.random.Generator.from_key_counter(key=9, counter=[1, 2], alg="philox")
+    out += [g5.normal([2, 3], dtype=tf.float16), g5.state]
+    return _np(out)
+
+
+PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
+                                    stateful, generator)}
