@@ -118,8 +118,9 @@ def _torch(params: list, x: np.ndarray, y: np.ndarray) -> tuple:
         return torch.autograd.grad(F.cross_entropy(logits, yt), ps)
 
     def step() -> None:
+        gs = grad()
         with torch.no_grad():
-            for p, g in zip(ps, grad()):
+            for p, g in zip(ps, gs):
                 p -= LR * g
 
     def grads() -> list:
