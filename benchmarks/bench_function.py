@@ -27,7 +27,7 @@ from . import bench_mlp, bench_per_op
 from ._harness import LIBS, paired, ratio
 
 NAME = "function"
-TITLE = "7. tf.function: traced steps"
+TITLE = "8. tf.function: traced steps"
 DESCRIPTION = (
     "A whole step inside `@tf.function` (TensorFlow: its `tf.function`; PyTorch: eager, and "
     "`torch.compile` where it compiles): *chain*, 333 × `sin(y·1.0001 + 0.001)` on 10 float64 "
