@@ -309,3 +309,17 @@ def test_generator_skip_in_a_function_advances_as_eager():
         np.testing.assert_array_equal(old.numpy(), e.skip(2).numpy())
         np.testing.assert_array_equal(z.numpy(), e.normal([2]).numpy())
     np.testing.assert_array_equal(g.state.numpy(), e.state.numpy())
+
+
+def test_cond_and_while_loop_follow_the_predicate_of_each_call():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2.0, lambda: x * -3.0)
+
+    @tf.function
+    def g(n):
+        return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tf.cast(i, tf.float32)),
+                             (0, 0.0))[1]
+
+    assert [float(f(tf.constant(v))) for v in (1.0, -1.0, 2.0, -2.0)] == [2.0, 3.0, 4.0, 6.0]
+    assert [float(g(tf.constant(v))) for v in (3, 5, 3, 10)] == [3.0, 10.0, 3.0, 45.0]
