@@ -1,0 +1,38 @@
+"""What the corpus programs add to the originals: fixed weights and synthetic data, the same under
+TensorFlow and tapegrad (NumPy draws with fixed seeds; no TensorFlow import here)."""
+import numpy as np
+
+
+def _dtype(v) -> np.dtype:
+    return np.dtype(getattr(v.dtype, "name", v.dtype))  # a DType, or Keras 3's dtype string
+
+
+def fix_weights(obj, seed: int = 0, vectors: bool = False) -> None:
+    """Give every weight of rank >= 2 (kernels, embeddings) a fixed Glorot-uniform draw.
+
+    ``obj`` is a model/layer/module (its ``weights`` or ``variables``) or a list of variables;
+    biases and normalization vectors keep their (constant) initial values unless ``vectors``
+    (then they get a uniform draw in [-0.05, 0.05)).
+    """
+    variables = obj if isinstance(obj, (list, tuple)) else getattr(obj, "weights", None)
+    if variables is None:
+        variables = obj.variables
+    rng = np.random.default_rng(seed)
+    for v in variables:
+        shape = tuple(int(d) for d in v.shape)
+        if len(shape) < 2:
+            if vectors:
+                v.assign(rng.uniform(-0.05, 0.05, shape).astype(_dtype(v)))
+            continue
+        receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+        limit = np.sqrt(6.0 / (shape[-2] * receptive + shape[-1] * receptive))
+        v.assign(rng.uniform(-limit, limit, shape).astype(_dtype(v)))
+
+
+def images(n: int, h: int, w: int, c: int = 1, seed: int = 0) -> np.ndarray:
+    """``n`` synthetic images in [0, 1), float32."""
+    return np.random.default_rng(seed).random((n, h, w, c)).astype(np.float32)
+
+
+def labels(n: int, classes: int, seed: int = 1) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, classes, n).astype(np.int64)
