@@ -36,3 +36,30 @@ def images(n: int, h: int, w: int, c: int = 1, seed: int = 0) -> np.ndarray:
 
 def labels(n: int, classes: int, seed: int = 1) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, classes, n).astype(np.int64)
+
+
+class CartPole:
+    """gym's CartPole-v1 dynamics and API (reset -> (state, info); step -> 5-tuple), seeded."""
+
+    action_space = type("Discrete", (), {"n": 2})()
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.state = None
+
+    def reset(self):
+        self.state = self.rng.uniform(-0.05, 0.05, 4)
+        return self.state.astype(np.float32), {}
+
+    def step(self, action):
+        x, x_dot, theta, theta_dot = self.state
+        force = 10.0 if int(action) == 1 else -10.0
+        cos, sin = np.cos(theta), np.sin(theta)
+        temp = (force + 0.05 * theta_dot ** 2 * sin) / 1.1
+        theta_acc = (9.8 * sin - cos * temp) / (0.5 * (4.0 / 3.0 - 0.1 * cos ** 2 / 1.1))
+        x_acc = temp - 0.05 * theta_acc * cos / 1.1
+        x, x_dot = x + 0.02 * x_dot, x_dot + 0.02 * x_acc
+        theta, theta_dot = theta + 0.02 * theta_dot, theta_dot + 0.02 * theta_acc
+        self.state = np.array([x, x_dot, theta, theta_dot])
+        done = bool(abs(x) > 2.4 or abs(theta) > 12 * 2 * np.pi / 360)
+        return self.state.astype(np.float32), 1.0, done, False, {}
