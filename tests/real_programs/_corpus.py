@@ -63,3 +63,19 @@ class CartPole:
         self.state = np.array([x, x_dot, theta, theta_dot])
         done = bool(abs(x) > 2.4 or abs(theta) > 12 * 2 * np.pi / 360)
         return self.state.astype(np.float32), 1.0, done, False, {}
+
+
+class Frame:
+    """The few DataFrame features a program uses (``columns``, ``len``, row slices, ``np.array``)."""
+
+    def __init__(self, values, columns) -> None:
+        self.values, self.columns = np.asarray(values, np.float64), list(columns)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, rows) -> "Frame":
+        return Frame(self.values[rows], self.columns)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)

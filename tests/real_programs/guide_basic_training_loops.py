@@ -2,7 +2,8 @@
 Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/guide/basic_training_loops.ipynb
 Licence: Apache-2.0 (tensorflow/docs)
 Changed: tf.random.normal data -> a seeded NumPy draw of the same shape (201 points instead of
-1000), 10 epochs -> 5; the Keras part compiled and fitted for 2 epochs; plotting removed; printed
+1000), 10 epochs -> 5; loss=tf.keras.losses.mean_squared_error ->
+MeanSquaredError() (tf.keras 3 in TF 2.21 has no such function); the Keras part compiled and fitted for 2 epochs; plotting removed; printed
 values recorded in RESULTS.
 """
 import tensorflow as tf
@@ -84,7 +85,7 @@ keras_model = MyModelKeras()
 keras_model.compile(
     run_eagerly=False,
     optimizer=tf.keras.optimizers.SGD(learning_rate=0.1),
-    loss=tf.keras.losses.mean_squared_error,
+    loss=tf.keras.losses.MeanSquaredError(),
 )
 history = keras_model.fit(x, y, epochs=2, batch_size=1000, verbose=0)
 RESULTS["keras_w"] = keras_model.w

@@ -2,7 +2,8 @@
 Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/guide/intro_to_modules.ipynb
 Licence: Apache-2.0 (tensorflow/docs)
 Changed: the unseeded tf.random.normal weights fixed (fix_weights); checkpoint/SavedModel cells
-left out; printed values recorded in RESULTS.
+left out; simple_layer([[2.0, 2.0, 2.0]]) -> simple_layer(tf.constant(...)) (Keras 3
+refuses a nested list as a layer's input); printed values recorded in RESULTS.
 """
 import tensorflow as tf
 from _corpus import fix_weights
@@ -88,7 +89,7 @@ class MyDense(tf.keras.layers.Layer):
 
 simple_layer = MyDense(name="simple", in_features=3, out_features=3)
 fix_weights([simple_layer.w], seed=7)
-RESULTS["keras_layer"] = simple_layer([[2.0, 2.0, 2.0]])
+RESULTS["keras_layer"] = simple_layer(tf.constant([[2.0, 2.0, 2.0]]))
 
 class FlexibleDense(tf.keras.layers.Layer):
   def __init__(self, out_features, **kwargs):

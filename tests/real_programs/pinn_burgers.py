@@ -2,8 +2,9 @@
 Source: https://github.com/janblechschmidt/PDEsByNNs/blob/main/PINN_Solver.ipynb
 Licence: MIT (Jan Blechschmidt, PDEsByNNs)
 Changed: N_0 = N_b = 20, N_r = 200 collocation points (10000), 5000 epochs -> 3; Input(2) ->
-Input((2,)) (Keras 3 refuses an int shape); the network's
-kernels fixed (fix_weights); timing and plots removed; results in RESULTS.
+Input((2,)) (Keras 3 refuses an int shape); `tape.watch(model.trainable_variables)` removed
+(TF 2.21 rejects Keras 3 variables there; trainable variables are watched anyway); keras.utils.set_random_seed(0) for
+random_bernoulli; the kernels fixed (fix_weights); timing and plots removed; results in RESULTS.
 """
 import tensorflow as tf
 import numpy as np
@@ -39,6 +40,7 @@ lb = tf.constant([tmin, xmin], dtype=DTYPE)
 ub = tf.constant([tmax, xmax], dtype=DTYPE)
 
 tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)
 
 t_0 = tf.ones((N_0,1), dtype=DTYPE)*lb[0]
 x_0 = tf.random.uniform((N_0,1), lb[1], ub[1], dtype=DTYPE)
@@ -94,7 +96,6 @@ def compute_loss(model, X_r, X_data, u_data):
 
 def get_grad(model, X_r, X_data, u_data):
     with tf.GradientTape(persistent=True) as tape:
-        tape.watch(model.trainable_variables)
         loss = compute_loss(model, X_r, X_data, u_data)
     g = tape.gradient(loss, model.trainable_variables)
     del tape
