@@ -2,7 +2,9 @@
 Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/tutorials/generative/autoencoder.ipynb
 Licence: Apache-2.0 (tensorflow/docs)
 Changed: Fashion-MNIST -> 64 synthetic 28x28 images (train), 16 (test); epochs 10 -> 2,
-shuffle=True -> False (the order is TF's random stream); tf.random.set_seed(0) for the noise; the
+shuffle=True -> False
+(the order is TF's random stream); Dense(tf.math.reduce_prod(shape).numpy()) -> Dense(int(...))
+(Keras 3.15 refuses a NumPy int32 as units); tf.random.set_seed(0) for the noise; the
 models are built and their kernels fixed (fix_weights); plots removed; results in RESULTS.
 """
 import numpy as np
@@ -28,7 +30,7 @@ class Autoencoder(Model):
       layers.Dense(latent_dim, activation='relu'),
     ])
     self.decoder = tf.keras.Sequential([
-      layers.Dense(tf.math.reduce_prod(shape).numpy(), activation='sigmoid'),
+      layers.Dense(int(tf.math.reduce_prod(shape).numpy()), activation='sigmoid'),
       layers.Reshape(shape)
     ])
 
