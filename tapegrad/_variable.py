@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _recorders as _rec, dtypes as _dt
 from ._convert import convert_to_tensor
+from ._scope import prefixed as _prefixed
 from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arrays_read, next_id, numpy_text
 from .errors import InvalidArgumentError
 
@@ -182,7 +183,7 @@ class Variable(VariableBase):
         self._id = next_id()
         self._uid = _var_uid()
         self._trainable = builtins.bool(trainable)
-        self._name = (name or "Variable") + ":0"
+        self._name = _prefixed(name or "Variable") + ":0"
         self._shape = declared  # None: the shape of the initial value, fixed
         self._constraint = constraint
         self._synchronization, self._aggregation = synchronization, aggregation
