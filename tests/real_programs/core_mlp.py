@@ -23,56 +23,6 @@ def preprocess(x, y):
   x = x/255
   return x, y
 train_data, val_data = train_data.map(preprocess), val_data.map(preprocess)
-def preprocess_test(x):
-  # The export module takes in unprocessed and unlabeled data
-  x = tf.reshape(x, shape=[-1, 784])
-  x = x/255
-  return x
-def class_pred_test(y):
-  # Generate class predictions from MLP output
-  return tf.argmax(tf.nn.softmax(y), axis=1)
-mlp_model_export = ExportModule(model=mlp_model,
-                                preprocess=preprocess_test,
-                                class_pred=class_pred_test)
-models = tempfile.mkdtemp()
-save_path = os.path.join(models, 'mlp_model_export')
-tf.saved_model.save(mlp_model_export, save_path)
-mlp_loaded = tf.saved_model.load(save_path)
-def accuracy_score(y_pred, y):
-  # Generic accuracy function
-  is_equal = tf.equal(y_pred, y)
-  return tf.reduce_mean(tf.cast(is_equal, tf.float32))
-x_test, y_test = tfds.load("mnist", split=['test'], batch_size=-1, as_supervised=True)[0]
-test_classes = mlp_loaded(x_test)
-test_acc = accuracy_score(test_classes, y_test)
-print(f"Test Accuracy: {test_acc:.3f}")
-print("Accuracy breakdown by digit:")
-print("---------------------------")
-label_accs = {}
-for label in range(10):
-  label_ind = (y_test == label)
-  # extract predictions for specific true label
-  pred_label = test_classes[label_ind]
-  labels = y_test[label_ind]
-  # compute class-wise accuracy
-  label_accs[accuracy_score(pred_label, labels).numpy()] = label
-for key in sorted(label_accs):
-  print(f"Digit {label_accs[key]}: {key:.3f}")
-import sklearn.metrics as sk_metrics
-def show_confusion_matrix(test_labels, test_classes):
-  # Compute confusion matrix and normalize
-  plt.figure(figsize=(10,10))
-  confusion = sk_metrics.confusion_matrix(test_labels.numpy(), 
-                                          test_classes.numpy())
-  confusion_normalized = confusion / confusion.sum(axis=1, keepdims=True)
-  axis_labels = range(10)
-  ax = sns.heatmap(
-      confusion_normalized, xticklabels=axis_labels, yticklabels=axis_labels,
-      cmap='Blues', annot=True, fmt='.4f', square=True)
-  plt.title("Confusion matrix")
-  plt.ylabel("True label")
-  plt.xlabel("Predicted label")
-show_confusion_matrix(y_test, test_classes)
 def xavier_init(shape):
   # Computes the xavier initialization values for a weight matrix
   in_dim, out_dim = shape
