@@ -11,6 +11,7 @@ import numpy as np
 
 from . import nest
 from ._tensor import Tensor, VariableBase
+from ._trace import replayable
 
 __all__ = ["print_", "format_tensor"]
 
@@ -96,6 +97,7 @@ def _write(text: str, output_stream: Any) -> None:
         output_stream.write(text)
 
 
+@replayable  # (a tf.function trace prints at every call, with that call's values)
 def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, sep: str = " ",
            end: str = os.linesep, name: str | None = None) -> None:
     """Print tensors and Python values as TensorFlow's ``tf.print`` does.
@@ -109,9 +111,9 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, s
     followed by ``end``.
 
     >>> import sys, tapegrad as tf
-    >>> tf.print("x:", tf.constant([[1.5, 2.0], [3.0, 1 / 3]]), output_stream=sys.stdout)
+    >>> tf.print("x:", tf.constant([[1.5, 2.0], [3.0, 0.25]]), output_stream=sys.stdout)
     x: [[1.5 2]
-     [3 0.333333343]]
+     [3 0.25]]
     >>> tf.print({"n": tf.constant(7), "ok": True}, output_stream=sys.stdout)
     {'n': 7, 'ok': True}
     """

@@ -25,6 +25,7 @@ from .. import random as _random
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
+from ..ops.array import identity
 from ..ops.indexing import gather
 from ..ops.math import cast, greater_equal, multiply
 from . import backend
@@ -65,12 +66,12 @@ class SeedGenerator:
 
     def next(self, ordered: bool = True) -> Tensor:
         """The current state; then the state moves on (``ordered=False``: a scrambled step)."""
-        value = self.state.numpy().copy()
+        value = identity(self.state)  # (ops: a tf.function trace replays the state's update)
         if ordered:
-            self.state.assign(value + np.array([0, 1], np.int64))
+            self.state.assign_add(np.array([0, 1], np.int64))
         else:
             self.state.assign((value + 1) * 5387 % 933199)
-        return convert_to_tensor(value)
+        return value
 
     def get_config(self) -> dict:
         return {"seed": self._initial_seed, "name": self.name}
@@ -101,39 +102,14 @@ def draw_seed(seed: Any) -> Tensor:
 
 def _seed_pair(seed: Any) -> Tensor:
     # Keras's seeds are int64; TF's stateless ops get them modulo int32.max - 1, as int32.
-    pair = draw_seed(seed).numpy()
-    return convert_to_tensor((pair % (_INT32_MAX - 1)).astype(np.int32))
-
-
-def _stateless(name: str) -> Any:
-    # TF's Philox stateless ops come with the philox helper's tapegrad.random; until they are on
-    # this branch, a NumPy Philox keyed by the seed pair stands in (same seeds, other numbers).
-    fn = getattr(_random, name, None)
-    if fn is not None:
-        return fn
-
-    def draw(shape: Any, seed: Any, dtype: Any = "float32", **kw: Any) -> Tensor:
-        s = np.asarray(seed.numpy() if isinstance(seed, Tensor) else seed).astype(np.uint64)
-        gen = np.random.Generator(np.random.Philox(key=[int(s[0]), int(s[1])]))
-        shape = tuple(int(d) for d in shape)
-        if name == "stateless_uniform":
-            lo, hi = float(kw.get("minval", 0.0)), float(kw.get("maxval", 1.0))
-            v = gen.uniform(lo, hi, shape)
-        else:
-            v = gen.standard_normal(shape)
-            if name == "stateless_truncated_normal":
-                while np.any(bad := np.abs(v) > 2):
-                    v[bad] = gen.standard_normal(int(bad.sum()))
-            v = v * float(kw.get("stddev", 1.0)) + float(kw.get("mean", 0.0))
-        return convert_to_tensor(v.astype(backend.standardize_dtype(dtype)))
-    return draw
+    return cast(draw_seed(seed) % (_INT32_MAX - 1), "int32")
 
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
            seed: Any = None) -> Tensor:
     """Normal draws of ``shape`` (``dtype`` defaults to ``floatx()``)."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_normal")(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
+    return _random.stateless_normal(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
                                           dtype=dtype)
 
 
@@ -141,7 +117,7 @@ def uniform(shape: Any, minval: float = 0.0, maxval: float = 1.0, dtype: Any = N
             seed: Any = None) -> Tensor:
     """Uniform draws in ``[minval, maxval)`` of ``shape``."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_uniform")(shape, seed=_seed_pair(seed), minval=minval,
+    return _random.stateless_uniform(shape, seed=_seed_pair(seed), minval=minval,
                                            maxval=maxval, dtype=dtype)
 
 
@@ -149,7 +125,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: Any = None) -> Tensor:
     """Normal draws cut at two standard deviations (redrawn beyond)."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_truncated_normal")(shape, seed=_seed_pair(seed), mean=mean,
+    return _random.stateless_truncated_normal(shape, seed=_seed_pair(seed), mean=mean,
                                                     stddev=stddev, dtype=dtype)
 
 
