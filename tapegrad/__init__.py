@@ -60,11 +60,12 @@ _LAZY = {
     "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
     "grad_pass_through": ("._custom", "grad_pass_through"),
     "TensorSpec": ("._spec", "TensorSpec"),
+    "signal": (".signal", None), "image": (".image", None),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
-    from . import diagnosis, optimizers, random, saving, visualize  # noqa: F401
+    from . import diagnosis, image, optimizers, random, saving, signal, visualize  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
     from .module import Module  # noqa: F401
     from ._spec import TensorSpec  # noqa: F401
