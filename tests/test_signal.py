@@ -18,7 +18,7 @@ def compare(name: str, got: list) -> None:
     assert len(got) == len(want)
     for i, (g, w) in enumerate(zip(got, want)):
         assert g.dtype == w.dtype and g.shape == w.shape, (name, i, g.dtype, w.dtype, g.shape, w.shape)
-        tol = 1e-4 if w.dtype in (np.float32, np.complex64) else 1e-9
+        tol = 1e-4 if w.dtype in (np.float32, np.complex64, np.float16) else 1e-6
         scale = max(1.0, float(np.max(np.abs(w)))) if w.size else 1.0
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol * scale, err_msg=f"{name}/{i}")
 
