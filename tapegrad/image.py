@@ -11,9 +11,9 @@ Loads on first use of ``tapegrad.image``.
 >>> import tapegrad as tf
 >>> img = tf.reshape(tf.range(4, dtype=tf.float32), [2, 2, 1])
 >>> tf.image.resize(img, [3, 3])[..., 0].numpy().round(4)
-array([[0.    , 0.6667, 1.    ],
-       [1.3333, 2.    , 2.3333],
-       [2.    , 2.6667, 3.    ]], dtype=float32)
+array([[0. , 0.5, 1. ],
+       [1. , 1.5, 2. ],
+       [2. , 2.5, 3. ]], dtype=float32)
 """
 from __future__ import annotations
 
