@@ -13,6 +13,9 @@ from .ops.nn import (  # noqa: F401
     log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
     softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
 )
+from .ops.sampled import (  # noqa: F401
+    compute_accidental_hits, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss,
+)
 from .ops.sort import top_k  # noqa: F401
 from .ops.special import softplus  # noqa: F401
 
