@@ -16,8 +16,6 @@ INSTEAD = {
     "function": "remove the decorator (tapegrad runs everything eagerly)",
     "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
     "print": "use Python's print(tensor)",
-    "image": "use NumPy or SciPy on the arrays before they become tensors",
-    "signal": "use np.fft on .numpy() values, outside the differentiated part (no gradient)",
     "TensorArray": "append tensors to a Python list, then tf.stack it",
     "device": "remove it (tapegrad runs on the CPU)",
     "name_scope": "remove it (tapegrad's tensors have no names)",

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------------------- missing names
 @pytest.mark.parametrize("ns,name", [("", "keras"), ("", "function"), ("", "data"), ("", "print"),
-                                     ("", "image"), ("", "signal"), ("", "TensorArray"),
+                                     ("", "TensorArray"),
                                      ("", "device"), ("", "name_scope"), ("math", "bincount"),
                                      ("nn", "conv3d"), ("linalg", "lu"),
                                      ("random", "stateless_gamma")])
