@@ -4,18 +4,16 @@ they draw from, and ``compute_accidental_hits``.
 The samplers and the accidental-hit search are non-differentiable ops (TensorFlow's op names);
 the losses are compositions of tapegrad ops (``embedding_lookup``, ``matmul``, the cross
 entropies), so their gradients reach ``weights``, ``biases`` and ``inputs`` as TensorFlow's do.
-Samplers draw Philox-4x32-10 numbers (``tapegrad._philox``) with TensorFlow's transforms and
-TensorFlow's expected counts, from their own stream: the sampled ids are not TensorFlow's (pass
+Samplers have TensorFlow's distributions and expected counts but draw from NumPy's Philox
+generator, not from TensorFlow's kernel stream: the sampled ids are not TensorFlow's (pass
 ``sampled_values`` to reproduce a TensorFlow run exactly).
 """
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import numpy as np
 
-from .. import _philox
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
@@ -40,7 +38,7 @@ def _expected(p: np.ndarray, num_sampled: int, tries: int) -> np.ndarray:
 
 
 def _sampler_fwd(true_classes: np.ndarray, *, kind: str, num_sampled: int, unique: bool, range_max: int,
-                 key: int, counter: int, probs: tuple = ()) -> tuple:
+                 seed: int, probs: tuple = ()) -> tuple:
     if kind == "log_uniform":
         log_range = np.log1p(range_max)
 
@@ -64,13 +62,12 @@ def _sampler_fwd(true_classes: np.ndarray, *, kind: str, num_sampled: int, uniqu
 
         def prob(v: np.ndarray) -> np.ndarray:
             return pmf[v] / cdf[-1]
+    rng = np.random.Generator(np.random.Philox(seed))
     picked: list[int] = []
     seen: set[int] = set()
     tries, chunk = 0, max(2 * num_sampled, 64)
     while len(picked) < num_sampled:
-        words = _philox.singles(key, counter, 2 * chunk)
-        counter += -(-2 * chunk // 4)
-        for v in draw(_philox.uint_to_double(words[0::2], words[1::2])).tolist():
+        for v in draw(rng.random(chunk)).tolist():
             tries += 1
             if unique and v in seen:
                 continue
@@ -88,10 +85,8 @@ _uniform = defop("UniformCandidateSampler", _sampler_fwd, nondiff=True, nout=3)
 _fixed_unigram = defop("FixedUnigramCandidateSampler", _sampler_fwd, nondiff=True, nout=3)
 
 
-def _key_counter(seed: Any) -> tuple[int, int]:
-    if seed is None:
-        return secrets.randbits(64), secrets.randbits(64) << 64
-    return _philox.scramble(int(seed), 0x5A3D)
+def _seed(seed: Any) -> int:
+    return int(np.random.SeedSequence().entropy if seed is None else int(seed) & (2**63 - 1))
 
 
 def _sample(op: Any, kind: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool,
@@ -103,9 +98,8 @@ def _sample(op: Any, kind: str, true_classes: Any, num_true: int, num_sampled: i
     if unique and num_sampled > range_max:
         raise InvalidArgumentError(f"unique sampling needs num_sampled <= range_max, got {num_sampled} > "
                                    f"{range_max}.")
-    key, counter = _key_counter(seed)
     return apply(op, (tc,), {"kind": kind, "num_sampled": int(num_sampled), "unique": bool(unique),
-                             "range_max": int(range_max), "key": key, "counter": counter, "probs": probs})
+                             "range_max": int(range_max), "seed": _seed(seed), "probs": probs})
 
 
 def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
