@@ -28,11 +28,11 @@ from . import random as _random
 from ._convert import as_tensor
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
+from .ops.array import concat, expand_dims, pad, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import einsum, tensordot
-from .ops.math import (abs, add, cast, clip_by_value, floormod, maximum, minimum, multiply, pow,
-                       saturate_cast, sqrt, subtract, truediv, where)
+from .ops.math import (abs as _abs, add, cast, clip_by_value, floormod, maximum, minimum, pow,
+                       saturate_cast, truediv, where)
 from .ops.math import log as _log
 from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
 
@@ -593,7 +593,7 @@ def hsv_to_rgb(images: Any, name: Any = None) -> Tensor:
     h, s, v = x[..., 0], x[..., 1], x[..., 2]
     c = s * v
     one = x._value.dtype.type(1)
-    # each channel: v - c * clip(2 - |(6h - k) mod 6 - 3|... ), the piecewise-linear hue ramps
+    # R, G, B: v - c · clip(min(r, 4 - r), 0, 1) with r = (6h + k) mod 6, k = 5, 3, 1
     out = []
     for k in (5.0, 3.0, 1.0):
         ramp = floormod(h * 6 + k, x._value.dtype.type(6))
@@ -695,8 +695,8 @@ def total_variation(images: Any, name: Any = None) -> Tensor:
     """
     x = _image(images, "total_variation")
     axes = [-3, -2, -1]
-    return (reduce_sum(abs(x[..., 1:, :, :] - x[..., :-1, :, :]), axis=axes)
-            + reduce_sum(abs(x[..., :, 1:, :] - x[..., :, :-1, :]), axis=axes))
+    return (reduce_sum(_abs(x[..., 1:, :, :] - x[..., :-1, :, :]), axis=axes)
+            + reduce_sum(_abs(x[..., :, 1:, :] - x[..., :, :-1, :]), axis=axes))
 
 
 def psnr(a: Any, b: Any, max_val: Any, name: Any = None) -> Tensor:
