@@ -31,7 +31,7 @@ from .errors import InvalidArgumentError
 from .ops.array import concat, expand_dims, pad, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import einsum, tensordot
-from .ops.math import (abs as _abs, add, cast, clip_by_value, floormod, maximum, minimum, pow,
+from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
                        saturate_cast, truediv, where)
 from .ops.math import log as _log
 from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
@@ -41,7 +41,11 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "central_crop", "crop_to_bounding_box", "pad_to_bounding_box", "random_crop",
            "per_image_standardization", "adjust_brightness", "adjust_contrast", "adjust_gamma",
            "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "grayscale_to_rgb", "rgb_to_hsv",
-           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim"]
+           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim",
+           "stateless_random_crop", "stateless_random_flip_left_right", "stateless_random_flip_up_down",
+           "random_brightness", "stateless_random_brightness", "random_contrast", "stateless_random_contrast",
+           "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
+           "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "sobel_edges"]
 
 _transpose = transpose
 
@@ -353,14 +357,24 @@ def flip_up_down(image: Any) -> Tensor:
     return reverse(x, [x._value.ndim - 3])
 
 
-def _random_flip(image: Any, axis_from_end: int, seed: Any, what: str) -> Tensor:
+def _random_flip(image: Any, axis_from_end: int, uniform: Any, what: str) -> Tensor:
+    """TF's flips: a 3-D image flips when one draw is < 0.5; each image of a batch when its
+    draw rounds to 1. ``uniform(shape)`` draws from [0, 1)."""
     x = _image(image, what)
     axis = x._value.ndim - axis_from_end
     if x._value.ndim == 3:
-        return reverse(x, [axis]) if float(_random.uniform([], 0, 1.0, seed=seed)._value) < 0.5 else x
-    flips = np.round(np.asarray(_random.uniform([x._value.shape[0]], 0, 1.0, seed=seed)._value))
+        return reverse(x, [axis]) if float(uniform([])._value) < 0.5 else x
+    flips = np.round(np.asarray(uniform([x._value.shape[0]])._value))
     keep = _wrap(flips.reshape(-1, 1, 1, 1).astype(bool))
     return where(keep, reverse(x, [axis]), x)
+
+
+def _stateful(seed: Any) -> Any:
+    return lambda shape, lo=0.0, hi=1.0, **kw: _random.uniform(shape, lo, hi, seed=seed, **kw)
+
+
+def _stateless(seed: Any) -> Any:
+    return lambda shape, lo=0.0, hi=1.0, **kw: _random.stateless_uniform(shape, seed, lo, hi, **kw)
 
 
 def random_flip_left_right(image: Any, seed: Any = None) -> Tensor:
@@ -371,7 +385,7 @@ def random_flip_left_right(image: Any, seed: Any = None) -> Tensor:
     >>> tf.image.random_flip_left_right(tf.ones([2, 2, 1]), seed=1).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 2, seed, "random_flip_left_right")
+    return _random_flip(image, 2, _stateful(seed), "random_flip_left_right")
 
 
 def random_flip_up_down(image: Any, seed: Any = None) -> Tensor:
@@ -381,7 +395,7 @@ def random_flip_up_down(image: Any, seed: Any = None) -> Tensor:
     >>> tf.image.random_flip_up_down(tf.ones([2, 2, 1]), seed=1).shape
     TensorShape([2, 2, 1])
     """
-    return _random_flip(image, 3, seed, "random_flip_up_down")
+    return _random_flip(image, 3, _stateful(seed), "random_flip_up_down")
 
 
 def transpose(image: Any, name: Any = None) -> Tensor:
@@ -433,6 +447,18 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     return x[..., top:h - top, left:w - left, :]
 
 
+def _crop(value: Any, size: Any, uniform: Any, what: str) -> Tensor:
+    x = as_tensor(value)
+    sz = np.asarray(size._value if isinstance(size, Tensor) else size).astype(np.int64).reshape(-1)
+    shape = np.asarray(x._value.shape)
+    if sz.shape != shape.shape or (sz > shape).any():
+        raise InvalidArgumentError(f"{what}: need value.shape >= size, got value.shape "
+                                   f"{shape.tolist()} and size {sz.tolist()}.")
+    draw = uniform([len(sz)], 0, _dt.int32.max, dtype=_dt.int32)
+    offset = np.asarray(draw._value).astype(np.int64) % (shape - sz + 1)
+    return x[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, sz))]
+
+
 def random_crop(value: Any, size: Any, seed: Any = None, name: Any = None) -> Tensor:
     """A random ``size``-shaped slice of ``value`` (any rank), its offset drawn with
     ``tf.random.uniform`` and ``seed`` as TensorFlow does.
@@ -441,15 +467,40 @@ def random_crop(value: Any, size: Any, seed: Any = None, name: Any = None) -> Te
     >>> tf.image.random_crop(tf.ones([5, 5, 3]), [2, 2, 3], seed=4).shape
     TensorShape([2, 2, 3])
     """
-    x = as_tensor(value)
-    sz = np.asarray(size._value if isinstance(size, Tensor) else size).astype(np.int64).reshape(-1)
-    shape = np.asarray(x._value.shape)
-    if sz.shape != shape.shape or (sz > shape).any():
-        raise InvalidArgumentError(f"random_crop: need value.shape >= size, got value.shape "
-                                   f"{shape.tolist()} and size {sz.tolist()}.")
-    draw = _random.uniform([len(sz)], maxval=_dt.int32.max, dtype=_dt.int32, seed=seed)
-    offset = np.asarray(draw._value).astype(np.int64) % (shape - sz + 1)
-    return x[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, sz))]
+    return _crop(value, size, _stateful(seed), "random_crop")
+
+
+def stateless_random_crop(value: Any, size: Any, seed: Any, name: Any = None) -> Tensor:
+    """:func:`random_crop` with the offset from ``tf.random.stateless_uniform`` and the seed pair
+    ``seed``: the same seed, the same crop.
+
+    >>> import tapegrad as tf
+    >>> image = [[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]]
+    >>> tf.image.stateless_random_crop(image, (1, 2, 3), seed=(1, 2)).numpy()
+    array([[[1, 2, 3],
+            [4, 5, 6]]], dtype=int32)
+    """
+    return _crop(value, size, _stateless(seed), "stateless_random_crop")
+
+
+def stateless_random_flip_left_right(image: Any, seed: Any) -> Tensor:
+    """:func:`random_flip_left_right` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_flip_left_right(tf.ones([2, 2, 1]), seed=(1, 2)).shape
+    TensorShape([2, 2, 1])
+    """
+    return _random_flip(image, 2, _stateless(seed), "stateless_random_flip_left_right")
+
+
+def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
+    """:func:`random_flip_up_down` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_flip_up_down(tf.ones([2, 2, 1]), seed=(1, 2)).shape
+    TensorShape([2, 2, 1])
+    """
+    return _random_flip(image, 3, _stateless(seed), "stateless_random_flip_up_down")
 
 
 def per_image_standardization(image: Any) -> Tensor:
@@ -630,6 +681,196 @@ def adjust_hue(image: Any, delta: Any, name: Any = None) -> Tensor:
     h = floormod(hsv[..., 0] + x._value.dtype.type(d), x._value.dtype.type(1))
     out = hsv_to_rgb(_stack_last([h, hsv[..., 1], hsv[..., 2]]))
     return convert_image_dtype(out, orig) if orig != x.dtype else out
+
+
+def _check_delta(max_delta: float, what: str, most: float | None = None) -> float:
+    d = float(max_delta)
+    if d < 0:
+        raise ValueError(f"{what}: max_delta must be non-negative, got {d}.")
+    if most is not None and d > most:
+        raise ValueError(f"{what}: max_delta must be <= {most}, got {d}.")
+    return d
+
+
+def _check_range(lower: float, upper: float, what: str) -> tuple[float, float]:
+    lo, hi = float(lower), float(upper)
+    if hi <= lo:
+        raise ValueError(f"{what}: upper must be > lower, got lower={lo} and upper={hi}.")
+    if lo < 0:
+        raise ValueError(f"{what}: lower must be non-negative, got {lo}.")
+    return lo, hi
+
+
+def random_brightness(image: Any, max_delta: float, seed: Any = None) -> Tensor:
+    """:func:`adjust_brightness` by a delta drawn uniformly from ``[-max_delta, max_delta)``
+    (``tf.random.uniform`` with ``seed``, as TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> tf.image.random_brightness(tf.zeros([1, 1, 1]), 0.0, seed=1).numpy()
+    array([[[0.]]], dtype=float32)
+    """
+    d = _check_delta(max_delta, "random_brightness")
+    return adjust_brightness(image, _stateful(seed)([], -d, d))
+
+
+def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tensor:
+    """:func:`random_brightness` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_brightness(tf.zeros([1, 1, 1]), 0.5, seed=(1, 2)).shape
+    TensorShape([1, 1, 1])
+    """
+    d = _check_delta(max_delta, "stateless_random_brightness")
+    return adjust_brightness(image, _stateless(seed)([], -d, d))
+
+
+def random_contrast(image: Any, lower: float, upper: float, seed: Any = None) -> Tensor:
+    """:func:`adjust_contrast` by a factor drawn uniformly from ``[lower, upper)``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.random_contrast(tf.ones([2, 2, 1]), 0.5, 1.5, seed=1).numpy()[..., 0]
+    array([[1., 1.],
+           [1., 1.]], dtype=float32)
+    """
+    lo, hi = _check_range(lower, upper, "random_contrast")
+    return adjust_contrast(image, _stateful(seed)([], lo, hi))
+
+
+def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any) -> Tensor:
+    """:func:`random_contrast` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_contrast(tf.ones([2, 2, 1]), 0.5, 1.5, seed=(1, 2)).shape
+    TensorShape([2, 2, 1])
+    """
+    lo, hi = _check_range(lower, upper, "stateless_random_contrast")
+    return adjust_contrast(image, _stateless(seed)([], lo, hi))
+
+
+def random_saturation(image: Any, lower: float, upper: float, seed: Any = None) -> Tensor:
+    """:func:`adjust_saturation` by a factor drawn uniformly from ``[lower, upper)``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.random_saturation(tf.ones([1, 1, 3]), 0.5, 1.5, seed=1).numpy()
+    array([[[1., 1., 1.]]], dtype=float32)
+    """
+    lo, hi = _check_range(lower, upper, "random_saturation")
+    return adjust_saturation(image, _stateful(seed)([], lo, hi))
+
+
+def stateless_random_saturation(image: Any, lower: float, upper: float, seed: Any = None) -> Tensor:
+    """:func:`random_saturation` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_saturation(tf.ones([1, 1, 3]), 0.5, 1.5, seed=(1, 2)).shape
+    TensorShape([1, 1, 3])
+    """
+    lo, hi = _check_range(lower, upper, "stateless_random_saturation")
+    return adjust_saturation(image, _stateless(seed)([], lo, hi))
+
+
+def random_hue(image: Any, max_delta: float, seed: Any = None) -> Tensor:
+    """:func:`adjust_hue` by a delta drawn uniformly from ``[-max_delta, max_delta)``
+    (``max_delta`` at most 0.5).
+
+    >>> import tapegrad as tf
+    >>> tf.image.random_hue(tf.ones([1, 1, 3]), 0.2, seed=1).numpy()
+    array([[[1., 1., 1.]]], dtype=float32)
+    """
+    d = _check_delta(max_delta, "random_hue", 0.5)
+    return adjust_hue(image, _stateful(seed)([], -d, d))
+
+
+def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Tensor:
+    """:func:`random_hue` drawing from ``tf.random.stateless_uniform`` with ``seed``.
+
+    >>> import tapegrad as tf
+    >>> tf.image.stateless_random_hue(tf.ones([1, 1, 3]), 0.2, seed=(1, 2)).shape
+    TensorShape([1, 1, 3])
+    """
+    d = _check_delta(max_delta, "stateless_random_hue", 0.5)
+    return adjust_hue(image, _stateless(seed)([], -d, d))
+
+
+_YIQ = np.array([[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+                 [0.114, -0.32134392, 0.31119955]])
+_YUV = np.array([[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+                 [0.114, 0.43601035, -0.10001026]])
+# TensorFlow's inverse matrices (rounded as TensorFlow has them, not exact inverses)
+_YIQ_INV = np.array([[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]])
+_YUV_INV = np.array([[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]])
+
+
+def _colour_matrix(images: Any, m: np.ndarray, what: str) -> Tensor:
+    x = as_tensor(images)
+    _check_rgb(x, what)
+    return tensordot(x, _wrap(m.astype(x._value.dtype)), [[x._value.ndim - 1], [0]])
+
+
+def rgb_to_yiq(images: Any) -> Tensor:
+    """RGB to YIQ (a linear map of the last axis).
+
+    >>> import tapegrad as tf
+    >>> tf.image.rgb_to_yiq(tf.constant([[1.0, 0.0, 0.0]])).numpy().round(4)
+    array([[0.299 , 0.5959, 0.2115]], dtype=float32)
+    """
+    return _colour_matrix(images, _YIQ, "rgb_to_yiq")
+
+
+def yiq_to_rgb(images: Any) -> Tensor:
+    """YIQ to RGB (the inverse of :func:`rgb_to_yiq`).
+
+    >>> import tapegrad as tf
+    >>> tf.image.yiq_to_rgb(tf.constant([[0.5, 0.0, 0.0]])).numpy().round(4)
+    array([[0.5, 0.5, 0.5]], dtype=float32)
+    """
+    return _colour_matrix(images, _YIQ_INV, "yiq_to_rgb")
+
+
+def rgb_to_yuv(images: Any) -> Tensor:
+    """RGB to YUV (a linear map of the last axis).
+
+    >>> import tapegrad as tf
+    >>> tf.image.rgb_to_yuv(tf.constant([[1.0, 0.0, 0.0]])).numpy().round(4)
+    array([[ 0.299 , -0.1471,  0.615 ]], dtype=float32)
+    """
+    return _colour_matrix(images, _YUV, "rgb_to_yuv")
+
+
+def yuv_to_rgb(images: Any) -> Tensor:
+    """YUV to RGB (the inverse of :func:`rgb_to_yuv`).
+
+    >>> import tapegrad as tf
+    >>> tf.image.yuv_to_rgb(tf.constant([[0.5, 0.0, 0.0]])).numpy().round(4)
+    array([[0.5, 0.5, 0.5]], dtype=float32)
+    """
+    return _colour_matrix(images, _YUV_INV, "yuv_to_rgb")
+
+
+_SOBEL = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]], np.float64)
+
+
+def sobel_edges(image: Any) -> Tensor:
+    """Sobel derivatives ``[batch, height, width, channels, 2]`` (``dy``, ``dx``) of a 4-D image,
+    with reflected borders.
+
+    >>> import tapegrad as tf
+    >>> edges = tf.image.sobel_edges(tf.reshape(tf.range(9.0), [1, 3, 3, 1]))
+    >>> edges[0, 1, 1, 0].numpy()
+    array([24.,  8.], dtype=float32)
+    """
+    x = as_tensor(image)
+    if x._value.ndim != 4:
+        raise ValueError(f"sobel_edges expects a 4-D tensor [batch, height, width, channels], got shape "
+                         f"{list(x._value.shape)}.")
+    _, h, w, _ = x._value.shape
+    p = pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    out = []
+    for k in _SOBEL:
+        terms = [p[:, i:i + h, j:j + w, :] * x._value.dtype.type(k[i, j])
+                 for i in range(3) for j in range(3) if k[i, j]]
+        out.append(add_n_(terms))
+    return concat([expand_dims(o, -1) for o in out], -1)
 
 
 def convert_image_dtype(image: Any, dtype: Any, saturate: bool = False, name: Any = None) -> Tensor:

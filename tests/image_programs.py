@@ -103,4 +103,24 @@ def dtypes_and_stats(tf):
     return _np(out)
 
 
-PROGRAMS = {f.__name__: f for f in (resize_methods, resize_gradients, geometry, random_ops, colour, dtypes_and_stats)}
+def jitter_and_spaces(tf):
+    img = _data((4, 5, 3), np.float32, seed=19, lo=0, hi=1)
+    batch = _data((3, 4, 4, 3), np.float32, seed=20, lo=0, hi=1)
+    out = []
+    tf.random.set_seed(77)
+    for seed in (None, 5):
+        out += [tf.image.random_brightness(img, 0.3, seed=seed), tf.image.random_contrast(img, 0.2, 1.8, seed=seed),
+                tf.image.random_saturation(img, 0.1, 2.0, seed=seed), tf.image.random_hue(img, 0.4, seed=seed)]
+    for seed in ((1, 2), (3, 4)):
+        out += [tf.image.stateless_random_brightness(img, 0.3, seed), tf.image.stateless_random_contrast(img, 0.2, 1.8, seed),
+                tf.image.stateless_random_saturation(img, 0.1, 2.0, seed), tf.image.stateless_random_hue(img, 0.4, seed),
+                tf.image.stateless_random_flip_left_right(img, seed), tf.image.stateless_random_flip_up_down(batch, seed),
+                tf.image.stateless_random_crop(img, [2, 3, 3], seed)]
+    out += [tf.image.rgb_to_yiq(img), tf.image.yiq_to_rgb(img), tf.image.rgb_to_yuv(img), tf.image.yuv_to_rgb(img),
+            tf.image.sobel_edges(tf.constant(batch))]
+    out += _grads(tf, tf.image.sobel_edges, batch)
+    return _np(out)
+
+
+PROGRAMS = {f.__name__: f for f in (resize_methods, resize_gradients, geometry, random_ops, colour, dtypes_and_stats,
+                                    jitter_and_spaces)}
