@@ -13,7 +13,8 @@ import typing as _typing
 
 from .ops.signal import (  # noqa: F401
     dct, fft, fft2d, fft3d, fftshift, frame, hamming_window, hann_window, idct, ifft, ifft2d,
-    ifft3d, ifftshift, inverse_stft, inverse_stft_window_fn, irfft, irfft2d, irfft3d, kaiser_window,
+    ifft3d, ifftshift, inverse_mdct, inverse_stft, inverse_stft_window_fn, irfft, irfft2d, irfft3d,
+    kaiser_bessel_derived_window, kaiser_window, mdct,
     linear_to_mel_weight_matrix, mfccs_from_log_mel_spectrograms, overlap_and_add, rfft, rfft2d,
     rfft3d, stft, vorbis_window,
 )

@@ -109,4 +109,16 @@ def dcts(tf):
     return _np(out)
 
 
-PROGRAMS = {f.__name__: f for f in (fft_complex, fft_real, shifts_frames, windows, stfts, dcts)}
+def mdcts(tf):
+    x = _data((2, 40), np.float32, seed=50)
+    out = [tf.signal.mdct(x, 8), tf.signal.mdct(x, 12, pad_end=True, norm="ortho"),
+           tf.signal.mdct(x, 8, window_fn=None), tf.signal.kaiser_bessel_derived_window(10),
+           tf.signal.kaiser_bessel_derived_window(7, beta=4.0, dtype=tf.float64)]
+    m = tf.signal.mdct(x, 16)
+    out += [tf.signal.inverse_mdct(m), tf.signal.inverse_mdct(m, norm="ortho", window_fn=None),
+            tf.signal.inverse_mdct(m, window_fn=tf.signal.kaiser_bessel_derived_window)]
+    out += _grads(tf, lambda a: tf.signal.mdct(a, 8, norm="ortho"), _data((24,), np.float64, seed=51))
+    return _np(out)
+
+
+PROGRAMS = {f.__name__: f for f in (fft_complex, fft_real, shifts_frames, windows, stfts, dcts, mdcts)}
