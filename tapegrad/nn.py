@@ -16,7 +16,8 @@ from .ops.nn import (  # noqa: F401
 from .ops.sampled import (  # noqa: F401
     compute_accidental_hits, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss,
 )
-from .ops.sort import top_k  # noqa: F401
+from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
+from .ops.reduction import zero_fraction  # noqa: F401
 from .ops.special import softplus  # noqa: F401
 
 

@@ -59,4 +59,25 @@ def linalg_names(tf):
     return _np(out)
 
 
-PROGRAMS = {f.__name__: f for f in (math_names, linalg_names)}
+def counting_names(tf):
+    arr = np.array([[1, 3, 3, 0], [2, 2, 5, 1]], np.int32)
+    w = _data((2, 4), np.float32, seed=41)
+    out = [tf.math.bincount(arr), tf.math.bincount(arr, minlength=8), tf.math.bincount(arr, maxlength=3),
+           tf.math.bincount(arr, weights=w), tf.math.bincount(arr, axis=-1), tf.math.bincount(arr, axis=-1, maxlength=4),
+           tf.math.bincount(arr, binary_output=True), tf.math.bincount(arr, dtype=tf.float64),
+           tf.math.bincount(np.zeros([0], np.int32))]
+    out += [tf.math.confusion_matrix([1, 2, 4, 2], [2, 2, 4, 1]),
+            tf.math.confusion_matrix([0, 1], [1, 1], num_classes=3, weights=[0.5, 2.0], dtype=tf.float32)]
+    p = np.array([[0.1, 0.5, 0.5, 0.2], [0.3, np.nan, 0.1, 0.0], [1.0, 2.0, 3.0, 4.0]], np.float32)
+    out += [tf.math.in_top_k([2, 0, 0], p, 1), tf.math.in_top_k([1, 2, 3], p, 2), tf.nn.in_top_k([3, 3, 1], p, 3)]
+    out += [tf.math.invert_permutation([3, 4, 0, 2, 1]), tf.math.zero_fraction(np.array([[0, 1], [0, 0]], np.float32)),
+            tf.math.is_non_decreasing([1, 1, 2]), tf.math.is_strictly_increasing([1, 1, 2]),
+            tf.math.is_strictly_increasing([[1, 2], [3, 4]]), tf.math.is_non_decreasing([5]),
+            tf.math.nextafter(np.array([1.0, 0.0], np.float32), np.array([2.0, -1.0], np.float32)),
+            tf.math.nextafter(tf.constant([1.0], tf.float64), tf.constant([0.0], tf.float64))]
+    x = _data((3, 5), np.float32, seed=42)
+    out += list(tf.math.approx_max_k(x, 2))  # (TF's CPU kernel has only max_k on the last axis)
+    return _np(out)
+
+
+PROGRAMS = {f.__name__: f for f in (math_names, linalg_names, counting_names)}

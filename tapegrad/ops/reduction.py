@@ -20,7 +20,8 @@ from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cums
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax",
-    "argmin", "reduce_euclidean_norm", "count_nonzero", "cumulative_logsumexp"]
+    "argmin", "reduce_euclidean_norm", "count_nonzero", "cumulative_logsumexp", "zero_fraction",
+    "is_non_decreasing", "is_strictly_increasing"]
 
 
 def _keep_shape(shape: tuple, axes: tuple) -> tuple:
@@ -381,3 +382,42 @@ def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse
     _check_kind(t, "f", "CumulativeLogsumexp")
     a = norm_axis(axis, t._value.ndim, "CumulativeLogsumexp")
     return apply(_cumlse, (t,), {"axis": a, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def zero_fraction(value: Any, name: Any = None) -> Tensor:
+    """The fraction of entries equal to zero (float32).
+
+    >>> import tapegrad as tf
+    >>> float(tf.math.zero_fraction(tf.constant([0, 1, 0, 3])))
+    0.5
+    """
+    v = np.asarray(as_tensor(value)._value)
+    return _wrap(np.float32(np.count_nonzero(v == 0) / v.size if v.size else np.nan))
+
+
+def _monotonic(x: Any, strict: bool, what: str) -> Tensor:
+    v = np.asarray(as_tensor(x)._value)
+    if v.dtype.kind not in "iuf":
+        raise TypeError(f"{what}: expected a real numeric tensor, got {v.dtype.name}.")
+    d = np.diff(v.reshape(-1))
+    return _wrap(np.bool_((d > 0).all() if strict else (d >= 0).all()))
+
+
+def is_non_decreasing(x: Any, name: Any = None) -> Tensor:
+    """Whether the flattened ``x`` never decreases (True for fewer than two entries).
+
+    >>> import tapegrad as tf
+    >>> bool(tf.math.is_non_decreasing([1, 1, 2]))
+    True
+    """
+    return _monotonic(x, False, "is_non_decreasing")
+
+
+def is_strictly_increasing(x: Any, name: Any = None) -> Tensor:
+    """Whether the flattened ``x`` always increases (True for fewer than two entries).
+
+    >>> import tapegrad as tf
+    >>> bool(tf.math.is_strictly_increasing([1, 1, 2]))
+    False
+    """
+    return _monotonic(x, True, "is_strictly_increasing")

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, defop
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
                    imag, less, log, log1p, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid, sign,
@@ -27,7 +27,7 @@ from .reduction import reduce_sum
 
 __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "zeta", "lbeta",
-    "igamma", "igammac", "betainc",
+    "igamma", "igammac", "betainc", "nextafter",
     "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "softplus", "log_sigmoid", "xlogy",
     "xlog1py", "xdivy", "divide_no_nan", "reciprocal_no_nan", "squared_difference", "angle",
     "floor", "ceil", "round", "rint", "is_nan", "is_inf", "is_finite"]
@@ -630,3 +630,16 @@ def is_inf(x: Any, name: Any = None) -> Tensor:
 def is_finite(x: Any, name: Any = None) -> Tensor:
     """True where ``x`` is neither infinite nor NaN (floating input; a bool tensor, no gradient)."""
     return _unary(_is_finite, x)
+
+
+def nextafter(x1: Any, x2: Any, name: Any = None) -> Tensor:
+    """The next representable value after ``x1`` towards ``x2`` (float32/float64; no gradient).
+
+    >>> import tapegrad as tf
+    >>> bool(tf.math.nextafter(1.0, 2.0) > 1.0)
+    True
+    """
+    a, b = binary_operands(x1, x2, "NextAfter")
+    if a._value.dtype not in (np.float32, np.float64):
+        raise _dt_error("NextAfter", a, "float32, float64")
+    return _wrap(np.nextafter(a._value, b._value))
