@@ -380,7 +380,7 @@ def _offer(op: Op, xs: Sequence[Tensor], p: dict, ans: Any, stack: list) -> None
     if op.nondiff:
         outs = ans if type(ans) is tuple else (ans,)
         for rec in stack:
-            rec.on_nondiff(op, xs, outs)
+            rec.on_nondiff(op, xs, outs, p)
     else:
         for k in range(len(stack)):
             stack[k].record(op, xs, p, ans, k)

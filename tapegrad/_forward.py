@@ -133,7 +133,7 @@ class _Tangents(Recorder):
                 t = _run_hidden(k, _fit, t, o)
             tans[o._id] = t
 
-    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         tans = self.t
         if any(x._id in tans for x in xs):
             for o in outs:

@@ -12,33 +12,12 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "keras": "write a tf.Module holding tf.Variable weights, and use tf.optimizers.* for optimizers",
-    "function": "remove the decorator (tapegrad runs everything eagerly)",
-    "data": "iterate over NumPy arrays in Python (shuffle an index with np.random)",
-    "print": "use Python's print(tensor)",
-    "TensorArray": "append tensors to a Python list, then tf.stack it",
-    "device": "remove it (tapegrad runs on the CPU)",
-    "name_scope": "remove it (tapegrad's tensors have no names)",
-    "cond": "use a Python if (the tape records the branch that ran)",
-    "while_loop": "use a Python while loop (the tape records every iteration)",
-    "map_fn": "use a Python loop and tf.stack, or a vectorised expression",
-    "vectorized_map": "use a vectorised expression, or a Python loop and tf.stack",
-    "scan": "use a Python loop and tf.stack",
     "gradients": "use tf.GradientTape",
     "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
-    "train": "use tf.optimizers.* for optimizers and tf.saving.save_variables for checkpoints",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
-    "initializers": "pass tf.random.normal(...), tf.random.uniform(...) or tf.zeros(...) to tf.Variable",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
-    "py_function": "call the Python function directly",
-    "numpy_function": "call the function directly (its NumPy result is a constant for tapes)",
-    "control_dependencies": "remove it (eager code runs in order)",
-    "executing_eagerly": "assume True (tapegrad is always eager)",
-    "is_tensor": "use isinstance(x, (tf.Tensor, tf.Variable))",
-    "debugging": "use assert on .numpy() values, and tf.diagnosis for None gradients",
-    "config": "remove it (there are no devices or threads to configure)",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

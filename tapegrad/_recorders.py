@@ -23,9 +23,11 @@ class Recorder:
     ``record(op, xs, p, ans, k)``: a differentiable op ran on input tensors ``xs`` with static
     params ``p`` and gave ``ans`` (its output Tensor, or the tuple of outputs of a multi-output
     op); ``k`` is this recorder's position in the stack (for :func:`run_hidden`).
-    ``on_nondiff(op, xs, outs)``: an op without derivative ran (its outputs are constants).
+    ``on_nondiff(op, xs, outs, p)``: an op without derivative ran (its outputs are constants).
     ``on_variable_read(v)``: a Variable was read (converted to a Tensor).
-    ``on_variable_assign(v)``: a Variable's value was replaced.
+    ``on_variable_assign(v, how, value)``: a Variable's value was replaced (``how``: ``"assign"``,
+    ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
+    updates).
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     """
 
@@ -34,13 +36,13 @@ class Recorder:
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         pass
 
-    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         pass
 
     def on_variable_read(self, v: Any) -> None:
         pass
 
-    def on_variable_assign(self, v: Any) -> None:
+    def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
         pass
 
     def on_escape(self, t: Any, how: str) -> None:
@@ -106,7 +108,7 @@ class Tape(Recorder):
         if self.explain is not None:
             self.explain.on_op(op, xs, ans if op.nout != 1 else (ans,), recorded=added)
 
-    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         if self.explain is not None:
             self.explain.on_op(op, xs, outs, recorded=False)
 
@@ -114,7 +116,7 @@ class Tape(Recorder):
         if self.watch_accessed and v._trainable and v._id not in self.vars:
             self.watch_variable(v)
 
-    def on_variable_assign(self, v: Any) -> None:
+    def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
         if self.explain is not None:
             self.explain.on_assign(v)
 
@@ -197,7 +199,7 @@ def note_variable_read(v: Any) -> None:
             rec.on_variable_read(v)
 
 
-def note_variable_assign(v: Any) -> None:
+def note_variable_assign(v: Any, how: str = "", value: Any = None) -> None:
     if active:
         for rec in tls.stack:
-            rec.on_variable_assign(v)
+            rec.on_variable_assign(v, how, value)

@@ -330,6 +330,15 @@ class Tensor(_Operators):
         """The shape, a :class:`TensorShape` (same as :attr:`shape`)."""
         return self.shape
 
+    def set_shape(self, shape: Any) -> None:
+        """Check that ``shape`` (``None`` dimensions match any size) fits: ``ValueError`` if not.
+
+        An eager tensor's shape is fully known, so merging ``shape`` into it changes nothing.
+        """
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {tuple(self.shape)} is not compatible with supplied "
+                             f"shape {tuple(TensorShape(shape))}.")
+
     @property
     def dtype(self) -> _dt.DType:
         """The :class:`~tapegrad.DType` of the elements."""

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _recorders as _rec, dtypes as _dt
 from ._convert import convert_to_tensor
+from ._scope import prefixed as _prefixed
 from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arrays_read, next_id, numpy_text
 from .errors import InvalidArgumentError
 
@@ -182,7 +183,7 @@ class Variable(VariableBase):
         self._id = next_id()
         self._uid = _var_uid()
         self._trainable = builtins.bool(trainable)
-        self._name = (name or "Variable") + ":0"
+        self._name = _prefixed(name or "Variable") + ":0"
         self._shape = declared  # None: the shape of the initial value, fixed
         self._constraint = constraint
         self._synchronization, self._aggregation = synchronization, aggregation
@@ -314,7 +315,7 @@ class Variable(VariableBase):
                     f"a value with shape {list(arr.shape)}, shapes must be equal (values are not "
                     "broadcast).")
             self._set(ufunc(old, arr), fresh=True)
-        self._on_assign()
+        self._on_assign(what, delta)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Set the value; returns the variable (``None`` if not ``read_value``).
@@ -330,7 +331,7 @@ class Variable(VariableBase):
                     f"'{self._name}' of shape {self.shape}: the shapes are incompatible (assign does not "
                     f"broadcast; tf.fill or tf.broadcast_to make a value of the variable's shape).")
             self._set(arr, fresh)
-        self._on_assign()
+        self._on_assign("assign", value)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
@@ -494,9 +495,9 @@ class Variable(VariableBase):
         nd = np.stack(list(grid) + [idx], axis=-1)
         return self._scatter_nd(nd, sparse_delta.values, "update", "BatchScatterUpdate")
 
-    def _on_assign(self) -> None:
+    def _on_assign(self, how: str = "", value: Any = None) -> None:
         if _rec.active:
-            _rec.note_variable_assign(self)
+            _rec.note_variable_assign(self, how, value)
 
     # In-place operators would rebind the name to a new Tensor and lose the variable.
     __iadd__ = _no_inplace("+", "variable.assign_add(value)")

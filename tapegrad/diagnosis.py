@@ -285,10 +285,10 @@ class _Shadow(Recorder):
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         self._ex.on_op(op, xs, ans if type(ans) is tuple else (ans,), False, paused=True)
 
-    def on_nondiff(self, op: Any, xs: Any, outs: tuple) -> None:
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         self._ex.on_op(op, xs, outs, False, paused=True)
 
-    def on_variable_assign(self, v: Variable) -> None:
+    def on_variable_assign(self, v: Variable, how: str = "", value: Any = None) -> None:
         self._ex.on_assign(v)
 
 

@@ -10,6 +10,7 @@ import functools
 import re
 from typing import Any, Callable, Iterator
 
+from ._scope import name_scope as _name_scope, prefixed as _prefixed
 from ._variable import Variable
 
 __all__ = ["Module"]
@@ -20,25 +21,6 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def _camel_to_snake(name: str) -> str:
     return _CAMEL_TO_SNAKE.sub(r"_\1", name).lower()
-
-
-class _NameScope:
-    """What ``Module.name_scope`` returns: a context manager that does nothing.
-
-    tapegrad has no graph, so there are no op names to scope; it is kept so that TensorFlow code
-    using ``with self.name_scope:`` runs unchanged. Variable names do not get the module's prefix.
-    """
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name + "/"
-
-    def __enter__(self) -> str:
-        return self.name
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 def _is_variable(x: Any) -> bool:
@@ -130,8 +112,8 @@ class Module:
     array([12., 12.], dtype=float32)
 
     The order is TensorFlow's: a module's own attributes sorted by name, then each submodule
-    found there, walked the same way in turn. Unlike TensorFlow, ``name_scope`` does nothing
-    (tapegrad has no graph), so variable names do not get the module's name as a prefix.
+    found there, walked the same way in turn. As in TensorFlow, only Variables created inside
+    ``with self.name_scope:`` get the module's name as a prefix.
     """
 
     def __init__(self, name: str | None = None) -> None:
@@ -141,6 +123,7 @@ class Module:
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
                              "Python identifiers (e.g. a valid class name).")
         self._name = name
+        self._scope_name = _prefixed(name) + "/"
 
     @property
     def name(self) -> str:
@@ -152,9 +135,10 @@ class Module:
                                  "super().__init__().") from None
 
     @property
-    def name_scope(self) -> _NameScope:
-        """A context manager kept for compatibility; it has no effect in tapegrad."""
-        return _NameScope(self.name)
+    def name_scope(self) -> _name_scope:
+        """The module's name scope (the scope it was created in, then its name), as a context
+        manager: Variables created inside it are named ``"<scope>/<name>:0"``."""
+        return _name_scope(getattr(self, "_scope_name", None) or self.name + "/")
 
     @property
     def variables(self) -> tuple:
@@ -201,7 +185,7 @@ class Module:
 
     @classmethod
     def with_name_scope(cls, method: Callable) -> Callable:
-        """Decorator kept for compatibility with ``tf.Module.with_name_scope`` (no effect)."""
+        """Decorator: run ``method`` inside the module's :attr:`name_scope`."""
 
         @functools.wraps(method)
         def method_with_name_scope(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -114,12 +114,12 @@ def test_invalid_names(bad):
         tf.Module(name=bad)
 
 
-def test_name_scope_is_a_no_op():
+def test_name_scope_prefixes_variables_created_inside():
     m = Dense(2, 1, name="dense_1")
     with m.name_scope as scope:
         v = tf.Variable(1.0, name="v")
     assert scope == "dense_1/" and m.name_scope.name == "dense_1/"
-    assert v.name == "v:0"
+    assert v.name == "dense_1/v:0" and m.w.name == "w:0"  # (TF 2.21 names them the same)
 
     class WithScope(tf.Module):
         @tf.Module.with_name_scope

@@ -458,3 +458,49 @@ def test_sparse_dense_shape_must_match():
     x = tf.Variable(np.ones((3, 2), np.float32), name="table")
     with pytest.raises(InvalidArgumentError, match=r"dense shape \[4, 2\]"):
         opt_ns.SGD().apply_gradients([(_slices([[1.0, 1.0]], [0], n=4), x)])
+
+
+# ---------------------------------------- every Keras 3 schedule, against recorded Keras numbers
+# (tests/fixtures/tf_surface.json, written by tools/record_tf_surface.py with Keras 3.15.1)
+def _surface_fixture():
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_surface.json"),
+              encoding="utf-8") as f:
+        return json.load(f)
+
+
+_SURFACE = _surface_fixture()
+
+
+@pytest.mark.parametrize("code", sorted(_SURFACE["schedules"]))
+def test_schedule_matches_keras(code):
+    s = eval("sched." + code)  # noqa: S307  (the recorded constructor call)
+    got = [s(step) for step in _SURFACE["schedule_steps"]]
+    assert all(g.dtype == tf.float32 for g in got)
+    np.testing.assert_allclose([float(g) for g in got], _SURFACE["schedules"][code], rtol=1e-5,
+                               atol=1e-9)
+    again = sched.deserialize(sched.serialize(s))
+    assert type(again) is type(s) and again.get_config() == s.get_config()
+
+
+def test_schedule_bad_arguments():
+    with pytest.raises(ValueError, match=r"length of boundaries should be 1 less than the length "
+                                         r"of values\. Received: boundaries=\[1\] of length 1"):
+        sched.PiecewiseConstantDecay([1], [0.1])
+    for cls, arg in ((sched.PolynomialDecay, "decay_steps"), (sched.InverseTimeDecay, "decay_steps"),
+                     (sched.CosineDecayRestarts, "first_decay_steps")):
+        with pytest.raises(ValueError, match=rf"Argument `{arg}` must be > 0\. Received: {arg}=0"):
+            cls(0.1, 0, *([0.5] if cls is sched.InverseTimeDecay else []))
+    with pytest.raises(ValueError, match="Unknown decay: 'Nope'"):
+        sched.deserialize({"class_name": "Nope", "config": {}})
+
+
+def test_schedule_float64_and_optimizer_use():
+    s = sched.PolynomialDecay(np.float64(0.1), 10, end_learning_rate=0.0, power=2.0)
+    assert s(5).dtype == tf.float64 and float(s(5)) == pytest.approx(0.025, rel=1e-12)
+    w = tf.Variable(1.0)
+    opt = tf.optimizers.SGD(learning_rate=sched.PiecewiseConstantDecay([1], [1.0, 0.5]))
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant(1.0), w)])
+    assert float(w) == pytest.approx(1.0 - 1.0 - 1.0 - 0.5)   # steps 0, 1 at 1.0; step 2 at 0.5

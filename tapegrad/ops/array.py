@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _memory, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
+from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
 from .._variable import Variable
@@ -599,6 +600,8 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     else:
         order = [np.int32, np.int64, np.float16, np.float32, np.float64]
         dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
+    for v in vals:  # (values read into Python: a tf.function trace guards them)
+        _rec.note_escape(v, "range")
     s, l, d = (np.asarray(v._value).item() for v in vals)
     if d == 0:
         raise _err("Range", "Requires delta != 0")

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor
+from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .schedules import LearningRateSchedule
@@ -39,9 +40,9 @@ _HOW_TO_DIAGNOSE = ("for the cause and the line of code, run again with the envi
 
 def _caller_level() -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside this package."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # (the package)
     frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -201,6 +202,7 @@ class Optimizer:
         return not (self._exclude_pattern and self._exclude_pattern.search(_name_of(v)))
 
     # ------------------------------------------------------------------ applying gradients
+    @replayable  # (a tf.function trace replays the whole update as one step)
     def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]]) -> Variable:
         """Update each variable from its gradient; returns :attr:`iterations` (after the increment).
 

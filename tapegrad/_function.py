@@ -1,0 +1,403 @@
+"""``tf.function``: TensorFlow's tracing semantics over a replayed trace (``_trace``).
+
+A call's arguments give a key (TensorFlow's rules: tensor shapes and dtypes, Python values,
+nested structure; an ``input_signature`` instead). A new key runs the Python function once under
+a tracer (Python side effects happen then, as in TensorFlow); later calls with the key replay the
+trace. A trace whose guards see other values than the trace did is abandoned and the call traced
+again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
+gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
+warning saying why.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import warnings
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _nest, _recorders as _rec, _trace, _variable
+from ._convert import convert_to_tensor
+from ._spec import TensorSpec
+from ._tensor import Tensor, TensorShape, VariableBase, wrap
+
+__all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
+           "functions_run_eagerly", "tracing"]
+
+_MAX_BRANCH_TRACES = 16  # traces of one key (one per guard outcome) before running eagerly
+_state = threading.local()
+_eagerly = False
+_SLOT = object()  # (in an output template: a tensor the replay gives)
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """Make every ``tf.function`` run its Python function eagerly (``True``), for debugging.
+
+    >>> from tapegrad._function import run_functions_eagerly, functions_run_eagerly
+    >>> run_functions_eagerly(True); functions_run_eagerly()
+    True
+    >>> run_functions_eagerly(False)
+    """
+    global _eagerly
+    _eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    """Whether :func:`run_functions_eagerly` is on."""
+    return _eagerly
+
+
+def tracing() -> bool:
+    """Whether a ``tf.function`` is being traced in this thread (``tf.executing_eagerly()`` is
+    False then)."""
+    return getattr(_state, "depth", 0) > 0
+
+
+class ConcreteFunction:
+    """The function traced for one input signature (from ``Function.get_concrete_function``).
+
+    Calling it checks the arguments against ``structured_input_signature`` and runs the trace.
+    """
+
+    def __init__(self, owner: "Function", signature: tuple, outputs: Any) -> None:
+        self._owner = owner
+        self.structured_input_signature = signature
+        self.structured_outputs = outputs
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        specs = _nest.flatten(self.structured_input_signature)
+        vals = _nest.flatten((list(args), kwargs))
+        for spec, v in zip(specs, vals):
+            if isinstance(spec, TensorSpec):
+                t = convert_to_tensor(v) if not isinstance(v, VariableBase) else v
+                if not spec.is_compatible_with(t):
+                    raise TypeError(f"Binding inputs to tf.function failed: {t!r} is not compatible "
+                                    f"with {spec!r}")
+        return self._owner(*args, **kwargs)
+
+    @property
+    def inputs(self) -> list:
+        return [s for s in _nest.flatten(self.structured_input_signature) if isinstance(s, TensorSpec)]
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self._owner.__name__}{self.structured_input_signature}>"
+
+
+class _Entry:
+    """The traces of one key (one per guard outcome), or the reason it runs eagerly."""
+
+    __slots__ = ("programs", "eager", "outputs")
+
+    def __init__(self) -> None:
+        self.programs: list = []
+        self.eager: str | None = None
+        self.outputs: Any = None
+
+
+class Function:
+    """A Python function traced once per input signature and replayed; made by :func:`function`."""
+
+    def __init__(self, fn: Callable, input_signature: Any = None, reduce_retracing: bool = False,
+                 name: str | None = None, owner: Any = None) -> None:
+        self._fn = fn
+        self._sig = None if input_signature is None else tuple(input_signature)
+        if self._sig is not None:
+            for s in _nest.flatten(list(self._sig)):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"input_signature must be a possibly nested sequence of "
+                                    f"TensorSpec objects; got {s!r}")
+        self._reduce = reduce_retracing
+        self._cache: dict = {}
+        self._counted: list = []  # the signatures TensorFlow would have traced
+        self._count = 0
+        self._created = False      # Variables were created on the first trace
+        self._warned = False
+        self._instances: Any = None
+        self._owner = owner
+        self.__name__ = name or getattr(fn, "__name__", "function")
+        functools.update_wrapper(self, fn)
+        try:
+            self._pysig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            self._pysig = None
+
+    @property
+    def python_function(self) -> Callable:
+        """The Python function that is traced."""
+        return self._fn
+
+    @property
+    def input_signature(self) -> tuple | None:
+        return self._sig
+
+    def experimental_get_tracing_count(self) -> int:
+        """The number of traces TensorFlow would make (one per new input signature)."""
+        return self._count
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        if self._instances is None:
+            self._instances = weakref.WeakKeyDictionary()
+        try:
+            bound = self._instances.get(obj)
+        except TypeError:
+            return Function(self._fn.__get__(obj, objtype), self._sig, self._reduce, self.__name__)
+        if bound is None:
+            bound = Function(self._fn.__get__(obj, objtype), self._sig, self._reduce, self.__name__)
+            self._instances[obj] = bound
+        return bound
+
+    # -- arguments
+    def _bind(self, args: tuple, kwargs: dict) -> tuple:
+        if self._sig is not None:
+            if kwargs and self._pysig is not None:
+                b = self._pysig.bind(*args, **kwargs)
+                args, kwargs = b.args, b.kwargs
+            if len(args) != len(self._sig) or kwargs:
+                raise TypeError(f"{self.__name__}: the input_signature has {len(self._sig)} "
+                                f"entries but the call gave {len(args)} positional and "
+                                f"{len(kwargs)} keyword arguments")
+            return args, {}
+        if self._pysig is not None:
+            try:
+                b = self._pysig.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed due to "
+                                f"`{e}`.") from None
+            b.apply_defaults()
+            return b.args, b.kwargs
+        return args, kwargs
+
+    def _leaves(self, args: tuple, kwargs: dict) -> tuple:
+        """Flat tensor inputs, and the key of the call."""
+        structure = (list(args), kwargs)
+        flat = _nest.flatten(structure)
+        tensors, key = [], []
+        specs = _nest.flatten(list(self._sig)) if self._sig is not None else None
+        if specs is not None and len(specs) != len(flat):
+            raise ValueError(f"{self.__name__}: the arguments' structure does not match the "
+                             f"input_signature {self._sig}")
+        for i, x in enumerate(flat):
+            if isinstance(x, VariableBase):
+                key.append(("V", id(x)))
+            elif isinstance(x, (Tensor, np.ndarray, np.generic)) or specs is not None:
+                t = convert_to_tensor(x) if specs is None or isinstance(x, Tensor) else \
+                    convert_to_tensor(x, specs[i].dtype)
+                if specs is not None and not specs[i].is_compatible_with(t):
+                    raise TypeError(
+                        f"Binding inputs to tf.function `{self.__name__}` failed: the argument "
+                        f"{x!r} does not fit the input_signature's {specs[i]!r}")
+                tensors.append(t)
+                key.append(("T", tuple(t.shape), t.dtype.name))
+            else:
+                try:
+                    hash(x)
+                    key.append(("P", type(x), x))
+                except TypeError:
+                    key.append(("O", id(x)))
+        return tensors, tuple(key), _shape_of_structure(structure), flat
+
+    def _count_trace(self, key: tuple, structure: Any) -> None:
+        if self._sig is not None:
+            if not self._counted:
+                self._counted.append(None)
+                self._count += 1
+            return
+        full = (structure, key)
+        for c in self._counted:
+            if c == full or (self._reduce and _generalizes(c, full)):
+                return
+        if self._reduce:
+            for j, c in enumerate(self._counted):
+                g = _generalize(c, full)
+                if g is not None:
+                    self._counted[j] = g
+                    self._count += 1
+                    return
+        self._counted.append(full)
+        self._count += 1
+
+    # -- calls
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _eagerly:
+            return self._fn(*args, **kwargs)
+        args, kwargs = self._bind(args, kwargs)
+        tensors, key, structure, flat = self._leaves(args, kwargs)
+        full = (structure, key)
+        entry = self._cache.get(full)
+        if entry is None:
+            entry = self._cache[full] = _Entry()
+            self._count_trace(key, structure)
+        if entry.eager is not None:
+            return self._fn(*args, **kwargs)
+        outer = _rec.active and _rec.tls.stack
+        for prog in entry.programs:
+            try:
+                res = prog.run_engine(tensors, prog.res) if outer else prog.fast(
+                    [t._value for t in tensors], prog.res)
+            except _trace.Miss:
+                continue
+            return _nest.pack_sequence_as(entry.outputs, _fill(prog, res))
+        if len(entry.programs) >= _MAX_BRANCH_TRACES:
+            entry.eager = (f"the values of tensors read into Python changed on "
+                           f"{_MAX_BRANCH_TRACES} calls")
+            self._warn(entry.eager, entry.programs[-1].where)
+            return self._fn(*args, **kwargs)
+        return self._trace(entry, args, kwargs, tensors, flat)
+
+    def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list) -> Any:
+        tr = _trace.Tracer()
+        it = iter(tensors)
+        fresh = []
+        for x in flat:  # the inputs take the first slots
+            if isinstance(x, VariableBase):
+                fresh.append(x)
+            elif isinstance(x, (Tensor, np.ndarray, np.generic)) or self._sig is not None:
+                t = next(it)
+                if id(t) in tr.slot:  # (the same tensor passed twice: two inputs)
+                    t = wrap(t._value)
+                tr.input(t)
+                fresh.append(t)
+            else:
+                fresh.append(x)
+        a, kw = _nest.pack_sequence_as((list(args), kwargs), fresh)
+        uid0 = _variable._var_uid()
+        _rec.push(tr)
+        _state.depth = getattr(_state, "depth", 0) + 1
+        try:
+            out = self._fn(*a, **kw)
+        finally:
+            _state.depth -= 1
+            _rec.pop(tr)
+        if _variable._var_uid() - uid0 > 1:
+            if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
+                raise ValueError(
+                    "tf.function only supports singleton tf.Variables created on the first call. "
+                    "Make sure the tf.Variable is only created once or created outside tf.function.")
+            self._created = True
+        leaves = _nest.flatten(out)
+        tens = [x for x in leaves if isinstance(x, Tensor) and not isinstance(x, VariableBase)]
+        if tr.problem is not None:
+            entry.eager = tr.problem[0]
+            self._warn(*tr.problem)
+            return out
+        prog = tr.finish(tens)
+        prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
+        prog.template = [_SLOT if isinstance(x, Tensor) and not isinstance(x, VariableBase) else x
+                         for x in leaves]
+        entry.programs.append(prog)
+        entry.outputs = out
+        # the caller gets tensors of its own (the trace's inputs were fresh tensors)
+        return out
+
+    def _warn(self, reason: str, where: str) -> None:
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"tf.function {self.__name__!r} runs eagerly: its trace cannot be replayed "
+                          f"because {reason} (at {where}).", UserWarning, stacklevel=3)
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The function traced for these arguments (tensors, or ``TensorSpec`` for each tensor)."""
+        if not args and not kwargs and self._sig is not None:
+            args = self._sig
+        spec_args = _nest.map_structure(
+            lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x, (list(args), kwargs))
+        a, kw = spec_args
+        out = self(*a, **kw)
+        sig = _nest.map_structure(
+            lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) and not isinstance(
+                x, VariableBase) else x, (tuple(a), kw))
+        if self._sig is not None:
+            sig = (tuple(self._sig), {})
+        else:
+            sig = _nest.pack_sequence_as(sig, [
+                s if not isinstance(o, TensorSpec) else o
+                for s, o in zip(_nest.flatten(sig), _nest.flatten((tuple(args), kwargs)))])
+        outs = _nest.map_structure(
+            lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) else x, out)
+        return ConcreteFunction(self, sig, outs)
+
+    def __repr__(self) -> str:
+        return f"<tapegrad.function {self.__name__}>"
+
+
+def _fill(prog: Any, res: list) -> list:
+    it = iter([r if type(r) is Tensor else wrap(r) for r in res])
+    return [next(it) if x is _SLOT else x for x in prog.template]
+
+
+def _zeros_for(spec: TensorSpec) -> Tensor:
+    if spec.shape.rank is None:
+        raise ValueError("get_concrete_function needs specs of known rank")
+    return wrap(np.zeros([1 if d is None else d for d in spec.shape], spec.dtype.as_numpy_dtype))
+
+
+def _shape_of_structure(structure: Any) -> Any:
+    return repr(_nest.map_structure(lambda x: 0, structure))
+
+
+def _generalizes(general: tuple, call: tuple) -> bool:
+    if general[0] != call[0] or len(general[1]) != len(call[1]):
+        return False
+    for g, c in zip(general[1], call[1]):
+        if g[0] == "T" and c[0] == "T":
+            if g[2] != c[2] or not TensorShape(g[1]).is_compatible_with(c[1]) \
+                    or len(g[1]) != len(c[1]):
+                return False
+        elif g != c:
+            return False
+    return True
+
+
+def _generalize(a: tuple, b: tuple) -> tuple | None:
+    """The signature with None where tensor dimensions of ``a`` and ``b`` differ (or None)."""
+    if a[0] != b[0] or len(a[1]) != len(b[1]):
+        return None
+    out = []
+    for g, c in zip(a[1], b[1]):
+        if g[0] == "T" and c[0] == "T" and g[2] == c[2] and len(g[1]) == len(c[1]):
+            out.append(("T", tuple(x if x == y else None for x, y in zip(g[1], c[1])), g[2]))
+        elif g == c:
+            out.append(g)
+        else:
+            return None
+    return (a[0], tuple(out))
+
+
+def function(func: Callable | None = None, input_signature: Any = None, autograph: bool = True,
+             jit_compile: bool | None = None, reduce_retracing: bool = False,
+             experimental_implements: Any = None, experimental_autograph_options: Any = None,
+             experimental_attributes: Any = None, experimental_relax_shapes: Any = None,
+             experimental_compile: Any = None, experimental_follow_type_hints: Any = None,
+             name: str | None = None) -> Any:
+    """Trace ``func`` once per input signature and replay the trace on later calls (TensorFlow's
+    ``tf.function``); a decorator, with or without arguments.
+
+    Python side effects happen while tracing only; Variable reads and writes happen on every
+    call. A Python ``if``/``while`` on a tensor's value is guarded: a call whose value differs is
+    traced again for it (see docs/function.md). ``autograph`` and ``jit_compile`` are accepted.
+
+    >>> import tapegrad as tf
+    >>> @tf.function
+    ... def f(x):
+    ...     print("tracing")
+    ...     return tf.sin(x) * 2.0
+    >>> print(f(tf.constant(1.0)).numpy().round(4))
+    tracing
+    1.6829
+    >>> print(f(tf.constant(2.0)).numpy().round(4))  # replayed: no print
+    1.8186
+    >>> f.experimental_get_tracing_count()
+    1
+    """
+    if experimental_relax_shapes:
+        reduce_retracing = True
+
+    def make(fn: Callable) -> Function:
+        return Function(fn, input_signature, reduce_retracing, name)
+
+    return make if func is None else make(func)

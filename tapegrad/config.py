@@ -1,0 +1,152 @@
+"""``tapegrad.config``: TensorFlow's ``tf.config``, telling the truth about tapegrad's devices.
+
+tapegrad runs on one CPU through NumPy: ``list_physical_devices()`` lists that CPU and
+``list_physical_devices("GPU")`` is empty, so the usual GPU set-up loops run zero times. Thread
+counts go to the BLAS library NumPy calls, through ``threadpoolctl`` when it is installed.
+
+>>> import tapegrad as tf
+>>> tf.config.list_physical_devices()
+[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
+>>> tf.config.list_physical_devices("GPU")
+[]
+"""
+from __future__ import annotations
+
+import collections
+import types
+from typing import Any
+
+__all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
+           "get_visible_devices", "set_visible_devices", "get_soft_device_placement",
+           "set_soft_device_placement", "experimental", "threading"]
+
+PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
+LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+
+_CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
+_LOGICAL_CPU = LogicalDevice("/device:CPU:0", "CPU")
+
+
+class _Settings:
+    visible = [_CPU]
+    soft_placement = True
+    deterministic = False
+    threads = {"intra": 0, "inter": 0}
+    limiter: Any = None
+
+
+def _of_type(devices: list, device_type: str | None) -> list:
+    return [d for d in devices if device_type is None or d.device_type == device_type]
+
+
+def list_physical_devices(device_type: str | None = None) -> list:
+    """The physical devices (only the CPU), or those of ``device_type`` ("CPU", "GPU", ...)."""
+    return _of_type([_CPU], device_type)
+
+
+def list_logical_devices(device_type: str | None = None) -> list:
+    """The logical devices: ``LogicalDevice(name='/device:CPU:0', device_type='CPU')``.
+
+    >>> import tapegrad as tf
+    >>> tf.config.list_logical_devices("CPU")[0].name
+    '/device:CPU:0'
+    """
+    return _of_type([_LOGICAL_CPU], device_type)
+
+
+def get_visible_devices(device_type: str | None = None) -> list:
+    """The physical devices made visible by :func:`set_visible_devices` (all, by default)."""
+    return _of_type(_Settings.visible, device_type)
+
+
+def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
+    """Record which physical devices of ``device_type`` are visible (every op still runs on the
+    CPU). ``devices``: a ``PhysicalDevice`` or a list of them, from :func:`list_physical_devices`.
+    Raises ValueError for a device that is not one of them."""
+    devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
+    for d in devices:
+        if d not in list_physical_devices():
+            raise ValueError(f"Unrecognized device: {d!r}; the devices are "
+                             f"{list_physical_devices()} (tapegrad runs on the CPU).")
+    _Settings.visible = [d for d in _Settings.visible if device_type is not None
+                         and d.device_type != device_type] + _of_type(devices, device_type)
+
+
+def get_soft_device_placement() -> bool:
+    """Whether an op asked for a missing device runs on the CPU instead (always, in practice)."""
+    return _Settings.soft_placement
+
+
+def set_soft_device_placement(enabled: bool) -> None:
+    """Record the setting; tapegrad places every op on the CPU either way."""
+    _Settings.soft_placement = bool(enabled)
+
+
+def _set_memory_growth(device: Any, enable: bool) -> None:
+    raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices (tapegrad "
+                     f"has only the CPU, {device!r}); list_physical_devices('GPU') is empty, so "
+                     "a loop over it sets nothing.")
+
+
+def _get_memory_growth(device: Any) -> bool:
+    raise ValueError(f"Memory growth is only defined for GPUs; tapegrad has only the CPU "
+                     f"({device!r}).")
+
+
+def _enable_op_determinism() -> None:
+    _Settings.deterministic = True  # NumPy's ops are deterministic already
+
+
+def _set_threads(kind: str, num_threads: int) -> None:
+    _Settings.threads[kind] = int(num_threads)
+    if kind != "intra":
+        return  # NumPy runs one op at a time: there is no pool of ops to size
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    if _Settings.limiter is not None:
+        _Settings.limiter.restore_original_limits()
+        _Settings.limiter = None
+    if num_threads > 0:
+        _Settings.limiter = threadpool_limits(limits=int(num_threads), user_api="blas")
+
+
+def _threading_namespace() -> types.SimpleNamespace:
+    def set_intra_op_parallelism_threads(num_threads: int) -> None:
+        """Threads within one op: the BLAS thread count (through threadpoolctl if installed;
+        0 restores the default)."""
+        _set_threads("intra", num_threads)
+
+    def set_inter_op_parallelism_threads(num_threads: int) -> None:
+        """Recorded only: tapegrad runs one op at a time."""
+        _set_threads("inter", num_threads)
+
+    def get_intra_op_parallelism_threads() -> int:
+        return _Settings.threads["intra"]
+
+    def get_inter_op_parallelism_threads() -> int:
+        return _Settings.threads["inter"]
+
+    return types.SimpleNamespace(**{f.__name__: f for f in (
+        set_intra_op_parallelism_threads, set_inter_op_parallelism_threads,
+        get_intra_op_parallelism_threads, get_inter_op_parallelism_threads)})
+
+
+threading = _threading_namespace()
+"""``tf.config.threading``: ``set_/get_intra_op_parallelism_threads``, ``..._inter_op_...``."""
+
+experimental = types.SimpleNamespace(
+    set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,
+    enable_op_determinism=_enable_op_determinism, list_physical_devices=list_physical_devices,
+    list_logical_devices=list_logical_devices, get_visible_devices=get_visible_devices,
+    set_visible_devices=set_visible_devices)
+"""``tf.config.experimental``: the device listings again, ``set_memory_growth`` (ValueError on
+the CPU, as in TensorFlow) and ``enable_op_determinism`` (NumPy's ops are deterministic)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("run_functions_eagerly", "functions_run_eagerly"):  # tf.function's switches
+        from . import _function
+        return getattr(_function, name)
+    raise AttributeError(f"module 'tapegrad.config' has no attribute {name!r}")

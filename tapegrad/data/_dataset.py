@@ -1,0 +1,1333 @@
+"""``Dataset`` and its transformations.
+
+A dataset is a description: nothing runs until it is iterated, and every ``iter`` starts over.
+Each class yields raw elements (see :mod:`._structure`) from ``_iter``. Datasets whose elements
+are rows of a few arrays (``from_tensor_slices``, and ``take``, ``skip``, ``repeat``, ``shard``,
+``shuffle``, ``cache``, ``prefetch`` over one) also answer ``_rows``: the arrays, the element
+template and a stream of index chunks (``range`` objects where contiguous, index arrays where
+not). ``batch`` over such a dataset slices or gathers the arrays once per batch instead of
+handling each element.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from collections import deque
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from .. import _nest, dtypes as _dt
+from .._tensor import Tensor, TensorShape, wrap
+from ..errors import InvalidArgumentError
+from . import _structure as _s
+
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+AUTOTUNE = -1
+
+_INF, _UNK = INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+_CHUNK = 4096  # indices per chunk of a row stream
+
+
+class Options:
+    """Accepted for compatibility (``tf.data.Options``): tapegrad's pipelines run in order, in
+    the calling thread, so every option is stored and none changes the results.
+
+    >>> import tapegrad as tf
+    >>> o = tf.data.Options(); o.deterministic = False
+    >>> list(tf.data.Dataset.range(2).with_options(o).as_numpy_iterator())
+    [np.int64(0), np.int64(1)]
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        sub = Options()  # nested option groups (options.threading.private_threadpool_size = 1)
+        object.__setattr__(self, name, sub)
+        return sub
+
+    def merge(self, options: "Options") -> "Options":
+        out = Options()
+        out.__dict__.update(self.__dict__)
+        out.__dict__.update(options.__dict__)
+        return out
+
+
+def _int(x: Any, what: str) -> int:
+    v = x._value if isinstance(x, Tensor) else x
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"`{what}` must be an integer (a Python int or a scalar integer tensor); "
+                        f"got {x!r} of type {type(x).__name__}.")
+    return int(v)
+
+
+def _args(e: Any) -> tuple:
+    """The arguments a user function gets for element ``e``: a tuple's components one by one."""
+    t = _s.to_tensors(e)
+    return t if type(t) is tuple else (t,)
+
+
+class Dataset:
+    """A sequence of elements, each a nest (tuple, dict) of tensors, built from sources and
+    transformations and iterated lazily, with TensorFlow 2's ``tf.data.Dataset`` API.
+
+    >>> import tapegrad as tf, numpy as np
+    >>> x = np.arange(12.0, dtype=np.float32).reshape(6, 2); y = np.arange(6)
+    >>> ds = tf.data.Dataset.from_tensor_slices((x, y)).map(lambda a, b: (a * 2, b)).batch(4)
+    >>> ds.element_spec
+    (TensorSpec(shape=(None, 2), dtype=tf.float32, name=None), TensorSpec(shape=(None,), dtype=tf.int64, name=None))
+    >>> [b.numpy().tolist() for _, b in ds]
+    [[0, 1, 2, 3], [4, 5]]
+    """
+
+    _tf_name = "_Dataset"
+
+    # -- what each dataset class defines
+    def _iter(self) -> Iterator:
+        raise NotImplementedError
+
+    def _spec(self) -> Any:
+        raise NotImplementedError
+
+    def _card(self) -> int:
+        return _UNK
+
+    def _rows(self) -> tuple | None:
+        return None
+
+    def _elements(self) -> Iterator:
+        rows = self._rows()
+        if rows is None:
+            return self._iter()
+        return _row_elements(*rows)
+
+    # -- description
+    @property
+    def element_spec(self) -> Any:
+        """The structure of an element: a nest of ``TensorSpec`` (shape and dtype)."""
+        spec = self.__dict__.get("_element_spec")
+        if spec is None:
+            spec = self.__dict__["_element_spec"] = self._spec()
+        return spec
+
+    def cardinality(self) -> Tensor:
+        """The number of elements as an int64 scalar tensor: ``INFINITE_CARDINALITY`` (-1) for an
+        infinite dataset, ``UNKNOWN_CARDINALITY`` (-2) when it cannot be known without iterating.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(10)
+        >>> int(ds.batch(3).cardinality()), int(ds.repeat().cardinality()), int(ds.filter(lambda x: x > 2).cardinality())
+        (4, -1, -2)
+        """
+        return wrap(np.array(self._card(), dtype=np.int64))
+
+    def __len__(self) -> int:
+        c = self._card()
+        if c == _INF:
+            raise TypeError("The dataset is infinite (it repeats forever), so it has no length; "
+                            "take(n) gives a finite dataset.")
+        if c == _UNK:
+            raise TypeError("The dataset length is unknown: it cannot be known without iterating "
+                            "(filter, flat_map, from_generator, ...); cardinality() says -2.")
+        return c
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"<{self._tf_name} element_spec={self.element_spec!r}>"
+
+    # -- iteration
+    def __iter__(self) -> "OwnedIterator":
+        return OwnedIterator(self)
+
+    def as_numpy_iterator(self) -> Iterator:
+        """Iterate with NumPy values in place of tensors (bytes for strings).
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).as_numpy_iterator())
+        [{'a': np.int32(1)}, {'a': np.int32(2)}]
+        """
+        return map(_s.to_numpy, self._elements())
+
+    def as_numpy(self) -> Iterator:
+        return self.as_numpy_iterator()
+
+    def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
+        """Fold the elements: ``state = reduce_func(state, element)`` from ``initial_state``.
+
+        >>> import tapegrad as tf, numpy as np
+        >>> tf.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x).numpy()
+        np.int64(10)
+        """
+        state = _s.to_tensors(_s.normalize(initial_state, True))
+        spec = _s.spec_of(_s.normalize(initial_state, True))
+        for e in self._elements():
+            new = _s.normalize(reduce_func(state, _s.to_tensors(e)), True)
+            _check_state(spec, new, "reduce")
+            state = _s.to_tensors(new)
+        return state
+
+    # -- sources
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> "Dataset":
+        """A dataset of the slices of ``tensors`` along their first dimension (every component
+        of a tuple or dict must have the same first dimension).
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0])).as_numpy_iterator())
+        [(np.int32(1), np.float32(3.0)), (np.int32(2), np.float32(4.0))]
+        """
+        return _Slices(_s.normalize(tensors, False))
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: str | None = None) -> "Dataset":
+        """A dataset of one element, ``tensors``.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.from_tensors([1, 2]))
+        [<tapegrad.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>]
+        """
+        return _Tensors(_s.normalize(tensors, False))
+
+    @staticmethod
+    def from_generator(generator: Callable, output_types: Any = None, output_shapes: Any = None,
+                       args: Any = None, output_signature: Any = None, name: str | None = None) -> "Dataset":
+        """A dataset of what ``generator(*args)`` yields, called anew on every iteration. Say
+        what it yields with ``output_signature`` (a nest of ``tf.TensorSpec``), or with the older
+        ``output_types`` and ``output_shapes``.
+
+        >>> import tapegrad as tf
+        >>> def gen():
+        ...     yield 1, [1.0]
+        ...     yield 2, [2.0, 3.0]
+        >>> ds = tf.data.Dataset.from_generator(gen, output_types=(tf.int32, tf.float32),
+        ...                                     output_shapes=((), (None,)))
+        >>> [b.numpy().tolist() for a, b in ds]
+        [[1.0], [2.0, 3.0]]
+        """
+        if not callable(generator):
+            raise TypeError(f"`generator` must be a callable that returns an iterator; got "
+                            f"{type(generator).__name__}.")
+        if output_signature is not None:
+            if output_types is not None or output_shapes is not None:
+                raise TypeError("Give either `output_signature` or `output_types` (with "
+                                "`output_shapes`), not both.")
+            spec = _nest.map_structure(lambda s: _s.tensor_spec(s.shape, s.dtype), _tuples(output_signature))
+        elif output_types is not None:
+            types = _tuples(output_types)
+            flat_types = _nest.flatten(types)
+            shapes = [None] * len(flat_types) if output_shapes is None else _shape_leaves(types, output_shapes)
+            spec = _nest.pack_sequence_as(types, [_s.tensor_spec(TensorShape(sh), t) for t, sh in
+                                                  zip(flat_types, shapes)])
+        else:
+            raise TypeError("from_generator needs `output_signature` (a nest of tf.TensorSpec "
+                            "describing what the generator yields), or `output_types`.")
+        return _Generator(generator, () if args is None else tuple(args), spec)
+
+    @staticmethod
+    def range(*args: Any, output_type: Any = _dt.int64, name: str | None = None) -> "Dataset":
+        """``range(stop)``, ``range(start, stop[, step])``: integers as Python's ``range``,
+        int64 unless ``output_type`` says otherwise. Lazy: ``range(10**12)`` costs nothing.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(2, 10, 3).as_numpy_iterator())
+        [np.int64(2), np.int64(5), np.int64(8)]
+        """
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range takes 1 to 3 positional arguments (stop, or start, stop[, "
+                            f"step]); got {len(args)}.")
+        r = [_int(a, "range argument") for a in args]
+        if len(r) == 3 and r[2] == 0:
+            raise InvalidArgumentError("Dataset.range: step must be a non-zero integer; got 0.")
+        return _Range(range(*r), _dt.as_dtype(output_type))
+
+    @staticmethod
+    def zip(*datasets: Any, name: str | None = None) -> "Dataset":
+        """A dataset of tuples (or the nest given) of the datasets' elements, as long as the
+        shortest.
+
+        >>> import tapegrad as tf
+        >>> a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(10, 12)
+        >>> list(tf.data.Dataset.zip(a, b).as_numpy_iterator())
+        [(np.int64(0), np.int64(10)), (np.int64(1), np.int64(11))]
+        """
+        structure = datasets[0] if len(datasets) == 1 else tuple(datasets)
+        flat = _nest.flatten(structure)
+        bad = [d for d in flat if not isinstance(d, Dataset)]
+        if bad or not flat:
+            raise TypeError("zip takes datasets, or one tuple or dict of datasets; got "
+                            f"{type(bad[0]).__name__ if bad else 'nothing'}.")
+        return _Zip(structure)
+
+    # -- transformations
+    def apply(self, transformation_func: Callable) -> "Dataset":
+        """``transformation_func(self)``, which must return a dataset."""
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"apply: `transformation_func` must return a Dataset; it returned "
+                            f"{type(out).__name__}.")
+        return out
+
+    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
+              deterministic: Any = None, name: str | None = None) -> "Dataset":
+        """Stack consecutive elements into batches of ``batch_size`` (the last one smaller
+        unless ``drop_remainder``).
+
+        >>> import tapegrad as tf
+        >>> [b.numpy().tolist() for b in tf.data.Dataset.range(7).batch(3)]
+        [[0, 1, 2], [3, 4, 5], [6]]
+        """
+        return _Batch(self, _positive(batch_size, "batch_size", "Batch"), bool(drop_remainder))
+
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: str | None = None) -> "Dataset":
+        """Batch elements of different shapes, padding each component to ``padded_shapes``
+        (``None`` dimensions: the longest in the batch) with ``padding_values`` (default 0).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
+        >>> [b.numpy().tolist() for b in ds.padded_batch(2)]
+        [[[1, 0], [2, 2]], [[3, 3, 3]]]
+        """
+        return _PaddedBatch(self, _positive(batch_size, "batch_size", "PaddedBatch"), padded_shapes,
+                            padding_values, bool(drop_remainder))
+
+    def unbatch(self, name: str | None = None) -> "Dataset":
+        """Split each element along its first dimension into elements (``batch`` undone)."""
+        return _Unbatch(self)
+
+    def cache(self, filename: str = "", name: str | None = None) -> "Dataset":
+        """Keep the elements of the first complete iteration in memory and replay them after.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
+        >>> list(ds.as_numpy_iterator()) == list(ds.as_numpy_iterator())
+        True
+        """
+        if filename:
+            raise NotImplementedError(
+                f"cache(filename={filename!r}): tapegrad caches in memory only; call cache() without "
+                "a filename (see docs/data.md).")
+        return _Cache(self)
+
+    def concatenate(self, dataset: "Dataset", name: str | None = None) -> "Dataset":
+        """This dataset's elements, then ``dataset``'s (same structure and dtypes)."""
+        return _Concatenate(self, dataset)
+
+    def enumerate(self, start: Any = 0, name: str | None = None) -> "Dataset":
+        """Pairs ``(index, element)``, the index an int64 counting from ``start``."""
+        return _Enumerate(self, _int(start, "start"))
+
+    def filter(self, predicate: Callable, name: str | None = None) -> "Dataset":
+        """The elements for which ``predicate`` (given a tuple's components as arguments)
+        returns True.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0).as_numpy_iterator())
+        [np.int64(0), np.int64(3), np.int64(6), np.int64(9)]
+        """
+        return _Filter(self, predicate)
+
+    def flat_map(self, map_func: Callable, name: str | None = None) -> "Dataset":
+        """The elements of the datasets ``map_func`` returns for each element, one after another."""
+        return _FlatMap(self, map_func)
+
+    def interleave(self, map_func: Callable, cycle_length: Any = None, block_length: Any = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None,
+                   name: str | None = None) -> "Dataset":
+        """Like ``flat_map``, but ``cycle_length`` of the datasets are open at once and their
+        elements are taken ``block_length`` at a time from each in turn (TensorFlow's order).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(1, 3).interleave(
+        ...     lambda x: tf.data.Dataset.range(10 * x, 10 * x + 3), cycle_length=2)
+        >>> [int(v) for v in ds]
+        [10, 20, 11, 21, 12, 22]
+        """
+        cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else _positive(cycle_length, "cycle_length", "Interleave")
+        block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
+        return _Interleave(self, map_func, cycle, block)
+
+    def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
+            name: str | None = None) -> "Dataset":
+        """Apply ``map_func`` to each element (a tuple's components are its arguments; a list it
+        returns becomes a tuple). ``num_parallel_calls`` is accepted; calls run in order.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices(([1, 2], [10, 20])).map(lambda a, b: a + b)
+        >>> list(ds.as_numpy_iterator())
+        [np.int32(11), np.int32(22)]
+        """
+        return _Map(self, map_func)
+
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> "Dataset":
+        """The same elements (tapegrad produces each element when asked: nothing to overlap)."""
+        return _Passthrough(self, "_PrefetchDataset")
+
+    def with_options(self, options: Options, name: str | None = None) -> "Dataset":
+        """The same elements; ``options`` are stored and change nothing (see :class:`Options`)."""
+        if not isinstance(options, Options):
+            raise TypeError(f"with_options takes a tf.data.Options; got {type(options).__name__}.")
+        return _Passthrough(self, "_OptionsDataset")
+
+    def repeat(self, count: Any = None, name: str | None = None) -> "Dataset":
+        """The elements ``count`` times over (``None`` or -1: forever).
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(2).repeat(2).as_numpy_iterator())
+        [np.int64(0), np.int64(1), np.int64(0), np.int64(1)]
+        """
+        n = -1 if count is None else _int(count, "count")
+        return _Repeat(self, n)
+
+    def scan(self, initial_state: Any, scan_func: Callable, name: str | None = None) -> "Dataset":
+        """Carry a state: ``scan_func(state, element)`` returns ``(new_state, output)``; the
+        dataset's elements are the outputs."""
+        return _Scan(self, _s.normalize(initial_state, True), scan_func)
+
+    def shard(self, num_shards: Any, index: Any, name: str | None = None) -> "Dataset":
+        """Every ``num_shards``-th element, starting at ``index``."""
+        n = _positive(num_shards, "num_shards", "Shard")
+        i = _int(index, "index")
+        if not 0 <= i < n:
+            raise InvalidArgumentError(f"shard: `index` must be in [0, num_shards={n}); got {i}.")
+        return _Shard(self, n, i)
+
+    def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = True,
+                name: str | None = None) -> "Dataset":
+        """Shuffle with TensorFlow's buffer: fill a buffer of ``buffer_size`` elements, emit one
+        at random and put the next element in its place. With a ``seed`` (or after
+        ``tf.random.set_seed``) the order is the same run to run; with
+        ``reshuffle_each_iteration`` each iteration (each ``repeat``) draws a new order. The
+        order differs from TensorFlow's (see docs/data.md).
+
+        >>> import tapegrad as tf
+        >>> sorted(tf.data.Dataset.range(5).shuffle(5, seed=1).as_numpy_iterator())
+        [np.int64(0), np.int64(1), np.int64(2), np.int64(3), np.int64(4)]
+        """
+        size = _int(buffer_size, "buffer_size")
+        if size <= 0 and size != _UNK:
+            raise InvalidArgumentError(f"shuffle: `buffer_size` must be greater than zero (or "
+                                       f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
+        if seed is None:
+            from .. import random as _random  # (deterministic after tf.random.set_seed)
+            base = int(_random.uniform([], 0, 2 ** 62, dtype=_dt.int64))
+        else:
+            base = _int(seed, "seed") & ((1 << 63) - 1)
+        return _Shuffle(self, size, base, bool(reshuffle_each_iteration))
+
+    def skip(self, count: Any, name: str | None = None) -> "Dataset":
+        """All but the first ``count`` elements (-1: none)."""
+        return _Skip(self, _int(count, "count"))
+
+    def take(self, count: Any, name: str | None = None) -> "Dataset":
+        """The first ``count`` elements (-1: all).
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(10 ** 12).take(3).as_numpy_iterator())
+        [np.int64(0), np.int64(1), np.int64(2)]
+        """
+        return _Take(self, _int(count, "count"))
+
+    def take_while(self, predicate: Callable, name: str | None = None) -> "Dataset":
+        """The elements up to the first for which ``predicate`` is False."""
+        return _TakeWhile(self, predicate)
+
+    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
+               name: str | None = None) -> "Dataset":
+        """Windows of ``size`` elements (every ``stride``-th), starting every ``shift`` (default
+        ``size``) elements; each window is a dataset (a nest of datasets for a nest).
+
+        >>> import tapegrad as tf
+        >>> [list(w.as_numpy_iterator()) for w in tf.data.Dataset.range(5).window(2)]
+        [[np.int64(0), np.int64(1)], [np.int64(2), np.int64(3)], [np.int64(4)]]
+        """
+        n = _positive(size, "size", "Window")
+        return _Window(self, n, n if shift is None else _positive(shift, "shift", "Window"),
+                       _positive(stride, "stride", "Window"), bool(drop_remainder))
+
+
+class OwnedIterator:
+    """An iterator over a dataset (what ``iter(dataset)`` returns): ``next`` gives the next
+    element as tensors, and raises ``StopIteration`` at the end."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
+        self._it = dataset._elements()
+
+    def __iter__(self) -> "OwnedIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return _s.to_tensors(next(self._it))
+
+    def get_next(self) -> Any:
+        """The next element (``next(iterator)``)."""
+        return self.__next__()
+
+    @property
+    def element_spec(self) -> Any:
+        return self._dataset.element_spec
+
+
+# ----------------------------------------------------------------------------- helpers
+def _positive(x: Any, what: str, op: str) -> int:
+    n = _int(x, what)
+    if n <= 0:
+        raise InvalidArgumentError(f"{op}: `{what}` must be greater than zero; got {n}.")
+    return n
+
+
+def _tuples(x: Any) -> Any:
+    """A user's nest of specs, types or shapes with lists read as tuples (TF's reading)."""
+    if isinstance(x, list):
+        return tuple(_tuples(v) for v in x)
+    if isinstance(x, tuple) and not hasattr(x, "_fields"):
+        return tuple(_tuples(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _tuples(v) for k, v in x.items()}
+    return x
+
+
+def _shape_leaves(types: Any, shapes: Any) -> list:
+    """The leaves of ``shapes`` read against the structure of ``types`` (``shapes``' own lists,
+    such as a shape or a yielded list, are leaves where ``types`` has one)."""
+    if not isinstance(types, (tuple, dict)):
+        return [shapes]
+    keys = _nest._sorted_keys(types) if isinstance(types, dict) else range(len(types))
+    out: list = []
+    for k in keys:
+        out.extend(_shape_leaves(types[k], shapes[k]))
+    return out
+
+
+def _check_state(spec: Any, new: Any, where: str) -> None:
+    got = _s.spec_of(new)
+    flat_a, flat_b = _nest.flatten(spec), _nest.flatten(got)
+    if len(flat_a) != len(flat_b) or any(a.dtype != b.dtype for a, b in zip(flat_a, flat_b)):
+        raise TypeError(f"{where}: the function must return a state with the structure and dtypes "
+                        f"of the initial state {spec}; it returned {got}.")
+
+
+def _row_elements(arrays: list, template: Any, chunks: Callable) -> Iterator:
+    pack = _s.packer(template)
+    if len(arrays) == 1 and pack is _s._first:
+        a = arrays[0]
+        for ch in chunks():
+            for i in (ch if type(ch) is range else ch.tolist()):
+                yield a[i]
+        return
+    for ch in chunks():
+        for i in (ch if type(ch) is range else ch.tolist()):
+            yield pack([a[i] for a in arrays])
+
+
+def _indices(chunks: Callable) -> Iterator[int]:
+    return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
+
+
+def _shuffle_generator(seed: int, epoch: int) -> np.random.Generator:
+    """The random stream of one iteration of a shuffle (TF uses Philox here; see docs/data.md)."""
+    return np.random.default_rng([seed, epoch])
+
+
+def _buffer_shuffle(it: Iterator, size: int, rng: np.random.Generator) -> Iterator[list]:
+    """TF's shuffle buffer, in blocks: fill ``size`` slots, then for each new element emit a
+    random slot's element and put the new one there; at the end, empty the slots at random."""
+    buf = list(itertools.islice(it, size)) if size > 0 else list(it)
+    n = len(buf)
+    while True:
+        block = list(itertools.islice(it, _CHUNK))
+        if not block:
+            break
+        out = []
+        for x, j in zip(block, (rng.integers(0, 1 << 62, len(block)) % n).tolist()):
+            out.append(buf[j])
+            buf[j] = x
+        yield out
+    out = []
+    for j in (rng.integers(0, 1 << 62, n) % np.arange(n, 0, -1)).tolist():
+        out.append(buf[j])
+        buf[j] = buf[-1]
+        buf.pop()
+    yield out
+
+
+# ----------------------------------------------------------------------------- sources
+class _Slices(Dataset):
+    _tf_name = "_TensorSliceDataset"
+
+    def __init__(self, tensors: Any) -> None:
+        flat = _nest.flatten(tensors)
+        for v in flat:
+            if isinstance(v, Dataset):
+                raise TypeError("from_tensor_slices takes tensors (arrays, nests of them); got a Dataset.")
+            if np.ndim(v) == 0:
+                raise ValueError(
+                    "from_tensor_slices slices its input along the first dimension, so every "
+                    f"component needs rank >= 1; got a scalar ({v!r}). Use from_tensors for one element.")
+        n = np.shape(flat[0])[0]
+        for path, v in zip(_paths(tensors), flat):
+            if np.shape(v)[0] != n:
+                raise ValueError(
+                    "from_tensor_slices: every component must have the same first dimension (the "
+                    f"number of elements); component {_paths(tensors)[0]} has {n} (shape "
+                    f"{list(np.shape(flat[0]))}) but component {path} has {np.shape(v)[0]} (shape "
+                    f"{list(np.shape(v))}).")
+        arrays = []
+        for v in flat:
+            a = np.array(v, copy=True) if type(v) is np.ndarray else np.asarray(v)
+            a.flags.writeable = False
+            arrays.append(a)
+        self._arrays, self._template, self._n = arrays, tensors, n
+
+    def _rows(self) -> tuple:
+        n = self._n
+        return self._arrays, self._template, lambda: (range(i, min(i + _CHUNK * 16, n)) for i in range(0, n, _CHUNK * 16))
+
+    def _spec(self) -> Any:
+        return _nest.pack_sequence_as(self._template, [_s.leaf_spec(a[0] if len(a) else _empty_row(a))
+                                                       for a in self._arrays])
+
+    def _card(self) -> int:
+        return self._n
+
+
+def _empty_row(a: np.ndarray) -> np.ndarray:
+    return np.zeros(a.shape[1:], dtype=a.dtype)
+
+
+def _paths(x: Any, prefix: str = "") -> list:
+    if isinstance(x, dict):
+        return [p for k in _nest._sorted_keys(x) for p in _paths(x[k], f"{prefix}[{k!r}]")]
+    if isinstance(x, tuple):
+        return [p for i, v in enumerate(x) for p in _paths(v, f"{prefix}[{i}]")]
+    return [prefix or "0"]
+
+
+class _Tensors(Dataset):
+    _tf_name = "_TensorDataset"
+
+    def __init__(self, element: Any) -> None:
+        self._element = element
+
+    def _iter(self) -> Iterator:
+        yield self._element
+
+    def _spec(self) -> Any:
+        return _s.spec_of(self._element)
+
+    def _card(self) -> int:
+        return 1
+
+
+class _Range(Dataset):
+    _tf_name = "_RangeDataset"
+
+    def __init__(self, r: range, dtype: _dt.DType) -> None:
+        self._range, self._dtype = r, dtype
+
+    def _iter(self) -> Iterator:
+        return map(self._dtype._np.type, self._range)
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), self._dtype)
+
+    def _card(self) -> int:
+        return len(self._range)
+
+
+class _Generator(Dataset):
+    _tf_name = "_FlatMapDataset"
+
+    def __init__(self, fn: Callable, args: tuple, spec: Any) -> None:
+        self._fn, self._args, self._spec_nest = fn, args, spec
+        self._flat = _nest.flatten(spec)
+
+    def _iter(self) -> Iterator:
+        args = [_s.to_numpy(_s.value(a)) for a in self._args]
+        flat_spec, template = self._flat, self._spec_nest
+        pack = _s.packer(template)
+        for y in self._fn(*args):
+            try:
+                leaves = _shape_leaves(template, y)
+            except (TypeError, KeyError, IndexError):
+                leaves = []
+            if len(leaves) != len(flat_spec) or (isinstance(template, tuple) and len(y) != len(template)):
+                raise TypeError(f"from_generator: the generator yielded {y!r}, which does not match "
+                                f"the structure of the declared output {template}.")
+            yield pack([_conform(v, s) for v, s in zip(leaves, flat_spec)])
+
+    def _spec(self) -> Any:
+        return self._spec_nest
+
+
+def _conform(v: Any, spec: Any) -> Any:
+    if spec.dtype == _dt.string:
+        out = _s.value(v)
+    else:
+        a = v._value if isinstance(v, Tensor) else np.asarray(v)
+        want = spec.dtype._np
+        if a.dtype != want and not np.can_cast(a.dtype, want, "same_kind"):
+            raise TypeError(f"from_generator: the generator yielded {v!r} (dtype {a.dtype}), which "
+                            f"cannot be converted to the declared dtype {spec.dtype.name}.")
+        out = a.astype(want, copy=False)
+    if not TensorShape(np.shape(out)).is_compatible_with(spec.shape):
+        raise InvalidArgumentError(f"from_generator: the generator yielded an element of shape "
+                                   f"{list(np.shape(out))} where an element of shape {spec.shape} "
+                                   "was expected.")
+    return out
+
+
+# ----------------------------------------------------------------------------- transformations
+class _Unary(Dataset):
+    """A transformation of one input dataset; same spec and cardinality unless overridden."""
+
+    def __init__(self, input: Dataset) -> None:
+        if not isinstance(input, Dataset):
+            raise TypeError(f"expected a Dataset; got {type(input).__name__}.")
+        self._input = input
+
+    def _spec(self) -> Any:
+        return self._input.element_spec
+
+    def _card(self) -> int:
+        return self._input._card()
+
+
+class _Passthrough(_Unary):
+    def __init__(self, input: Dataset, tf_name: str) -> None:
+        super().__init__(input)
+        self._tf_name = tf_name
+
+    def _iter(self) -> Iterator:
+        return self._input._elements()
+
+    def _rows(self) -> tuple | None:
+        return self._input._rows()
+
+
+class _Batch(_Unary):
+    _tf_name = "_BatchDataset"
+
+    def __init__(self, input: Dataset, n: int, drop: bool) -> None:
+        super().__init__(input)
+        self._n, self._drop = n, drop
+
+    def _iter(self) -> Iterator:
+        rows = self._input._rows()
+        if rows is not None:
+            yield from self._row_batches(*rows)
+            return
+        it, n = self._input._elements(), self._n
+        while True:
+            items = list(itertools.islice(it, n))
+            if not items or (self._drop and len(items) < n):
+                return
+            yield _stack_elements(items)
+
+    def _row_batches(self, arrays: list, template: Any, chunks: Callable) -> Iterator:
+        pack, n = _s.packer(template), self._n
+        pending: list = []
+        have = 0
+        for ch in chunks():
+            start = 0
+            if not pending and type(ch) is range:  # whole batches straight from a contiguous run
+                full = len(ch) - len(ch) % n
+                for i in range(0, full, n):
+                    r = ch[i:i + n]
+                    s = slice(r.start, r.start + n * r.step, r.step)
+                    yield pack([a[s] for a in arrays])
+                start = full
+            rest = ch[start:]
+            while len(rest):
+                take = rest[:n - have]
+                pending.append(np.asarray(take) if type(take) is range else take)
+                have += len(take)
+                rest = rest[len(take):]
+                if have == n:
+                    idx = np.concatenate(pending)
+                    yield pack([a[idx] for a in arrays])
+                    pending, have = [], 0
+        if pending and not self._drop:
+            idx = np.concatenate(pending)
+            yield pack([a[idx] for a in arrays])
+
+    def _spec(self) -> Any:
+        dim = self._n if self._drop else None
+        return _nest.map_structure(lambda s: _s.tensor_spec([dim, *s.shape], s.dtype), self._input.element_spec)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if c < 0:
+            return c
+        return c // self._n if self._drop else -(-c // self._n)
+
+
+def _stack_elements(items: list) -> Any:
+    first = items[0]
+    if type(first) is tuple and not any(isinstance(c, (tuple, dict)) for c in first):
+        return tuple(_s.stack(list(col), f"component {i}") for i, col in enumerate(zip(*items)))
+    if not isinstance(first, (tuple, dict)):
+        return _s.stack(items, "component 0")
+    cols = zip(*[_nest.flatten(e) for e in items])
+    return _nest.pack_sequence_as(first, [_s.stack(list(c), f"component {i}") for i, c in enumerate(cols)])
+
+
+class _PaddedBatch(_Unary):
+    _tf_name = "_PaddedBatchDataset"
+
+    def __init__(self, input: Dataset, n: int, shapes: Any, values: Any, drop: bool) -> None:
+        super().__init__(input)
+        self._n, self._drop = n, drop
+        spec = input.element_spec
+        flat = _nest.flatten(spec)
+        if any(s.shape.rank is None for s in flat) and shapes is None:
+            raise ValueError("padded_batch: a component has an unknown rank, so `padded_shapes` is needed.")
+        # without padded_shapes every dimension pads to the batch's longest (the spec's sizes
+        # come from map's first element, so they cannot be trusted to hold for all)
+        self._shapes = ([TensorShape([None] * s.shape.rank) for s in flat] if shapes is None else
+                        [_padded_shape(sh) for sh in _shape_leaves(spec, _tuples(shapes))])
+        self._spec_shapes = [s.shape for s in flat] if shapes is None else self._shapes
+        if values is None:
+            self._values = [b"" if s.dtype == _dt.string else np.zeros((), s.dtype._np) for s in flat]
+        else:
+            vals = _tuples(values)
+            leaves = _shape_leaves(spec, vals) if isinstance(vals, (tuple, dict)) else [vals] * len(flat)
+            self._values = [_s.value(v) for v in leaves]
+        self._flat_spec = flat
+
+    def _iter(self) -> Iterator:
+        it, n = self._input._elements(), self._n
+        template = None
+        while True:
+            items = list(itertools.islice(it, n))
+            if not items or (self._drop and len(items) < n):
+                return
+            template = items[0]
+            cols = list(zip(*[_nest.flatten(e) for e in items]))
+            out = [self._pad(list(c), k) for k, c in enumerate(cols)]
+            yield _nest.pack_sequence_as(template, out)
+
+    def _pad(self, col: list, k: int) -> np.ndarray:
+        want = self._shapes[k]
+        shapes = [np.shape(v) for v in col]
+        dims = [max(s[d] for s in shapes) if want[d] is None else want[d] for d in range(len(want))]
+        for s in shapes:
+            if len(s) != len(dims) or any(a > b for a, b in zip(s, dims)):
+                raise InvalidArgumentError(f"padded_batch: component {k} has shape {list(s)}, which does "
+                                           f"not fit the padded shape {dims}.")
+        fill = self._values[k]
+        dtype = object if _s.is_text(col[0]) else np.asarray(col[0]).dtype
+        out = np.full([len(col), *dims], fill, dtype=dtype)
+        for i, v in enumerate(col):
+            out[(i,) + tuple(slice(0, d) for d in np.shape(v))] = v
+        return out
+
+    def _spec(self) -> Any:
+        dim = self._n if self._drop else None
+        flat = [_s.tensor_spec([dim, *sh], s.dtype) for sh, s in zip(self._spec_shapes, self._flat_spec)]
+        return _nest.pack_sequence_as(self._input.element_spec, flat)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if c < 0:
+            return c
+        return c // self._n if self._drop else -(-c // self._n)
+
+
+def _padded_shape(sh: Any) -> TensorShape:
+    if isinstance(sh, Tensor):
+        sh = sh._value.tolist()
+    return TensorShape([None if d is None or d == -1 else d for d in sh])
+
+
+class _Unbatch(_Unary):
+    _tf_name = "_UnbatchDataset"
+
+    def __init__(self, input: Dataset) -> None:
+        super().__init__(input)
+        flat = _nest.flatten(input.element_spec)
+        if any(s.shape.rank == 0 for s in flat):
+            raise ValueError("unbatch: every component must have rank >= 1 (it is split along its first "
+                             f"dimension); the element spec is {input.element_spec}.")
+        firsts = {s.shape[0] for s in flat if s.shape.rank is not None and s.shape[0] is not None}
+        if len(firsts) > 1:
+            raise ValueError("unbatch: the components must have the same first dimension; the element "
+                             f"spec is {input.element_spec}.")
+
+    def _iter(self) -> Iterator:
+        for e in self._input._elements():
+            flat = _nest.flatten(e)
+            n = len(flat[0])
+            if any(len(v) != n for v in flat):
+                raise InvalidArgumentError("unbatch: the components of an element have different first "
+                                           f"dimensions: {[len(v) for v in flat]}.")
+            pack = _s.packer(e)
+            for i in range(n):
+                yield pack([v[i] for v in flat])
+
+    def _spec(self) -> Any:
+        return _nest.map_structure(lambda s: _s.tensor_spec(s.shape[1:], s.dtype), self._input.element_spec)
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _Map(_Unary):
+    _tf_name = "_MapDataset"
+
+    def __init__(self, input: Dataset, fn: Callable) -> None:
+        super().__init__(input)
+        self._fn = fn
+
+    def _iter(self) -> Iterator:
+        fn = self._fn
+        for e in self._input._elements():
+            yield _result(fn(*_args(e)))
+
+    def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
+        for e in self._input._elements():
+            return _s.spec_of(_result(self._fn(*_args(e))))
+        raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
+                         "map_func on the first element (see docs/data.md).")
+
+
+def _result(y: Any) -> Any:
+    if type(y) is Tensor:
+        return y._value
+    return _s.normalize(y, True)
+
+
+def _predicate(fn: Callable, e: Any, where: str) -> bool:
+    r = fn(*_args(e))
+    v = r._value if isinstance(r, Tensor) else r
+    if not (isinstance(v, (bool, np.bool_)) or (isinstance(v, np.ndarray) and v.dtype == bool and v.ndim == 0)):
+        raise TypeError(f"{where}: `predicate` must return a scalar bool (a tf.bool scalar tensor or "
+                        f"a Python bool); it returned {r!r}.")
+    return bool(v)
+
+
+class _Filter(_Unary):
+    _tf_name = "_FilterDataset"
+
+    def __init__(self, input: Dataset, fn: Callable) -> None:
+        super().__init__(input)
+        self._fn = fn
+
+    def _iter(self) -> Iterator:
+        fn = self._fn
+        return (e for e in self._input._elements() if _predicate(fn, e, "filter"))
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _TakeWhile(_Filter):
+    _tf_name = "_TakeWhileDataset"
+
+    def _iter(self) -> Iterator:
+        fn = self._fn
+        return itertools.takewhile(lambda e: _predicate(fn, e, "take_while"), self._input._elements())
+
+
+class _Repeat(_Unary):
+    _tf_name = "_RepeatDataset"
+
+    def __init__(self, input: Dataset, count: int) -> None:
+        super().__init__(input)
+        self._count = count
+
+    def _passes(self, make: Callable) -> Iterator:
+        passes = itertools.count() if self._count < 0 else range(self._count)
+        for _ in passes:
+            empty = True
+            for x in make():
+                empty = False
+                yield x
+            if empty:
+                return
+
+    def _iter(self) -> Iterator:
+        return self._passes(self._input._elements)
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+        return arrays, template, lambda: self._passes(chunks)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if self._count == 0 or c == 0:
+            return 0
+        if self._count < 0:
+            return _INF
+        return c if c < 0 else c * self._count
+
+
+class _Take(_Unary):
+    _tf_name = "_TakeDataset"
+
+    def __init__(self, input: Dataset, count: int) -> None:
+        super().__init__(input)
+        self._count = count
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        return it if self._count < 0 else itertools.islice(it, self._count)
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+        return arrays, template, lambda: _take_chunks(chunks(), self._count)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if self._count < 0:
+            return c
+        if c == _INF:
+            return self._count
+        return c if c == _UNK else min(c, self._count)
+
+
+def _take_chunks(chunks: Iterator, n: int) -> Iterator:
+    if n < 0:
+        yield from chunks
+        return
+    for ch in chunks:
+        if n <= 0:
+            return
+        yield ch[:n]
+        n -= len(ch)
+
+
+class _Skip(_Unary):
+    _tf_name = "_SkipDataset"
+
+    def __init__(self, input: Dataset, count: int) -> None:
+        super().__init__(input)
+        self._count = count
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        if self._count < 0:
+            return iter(())
+        return itertools.islice(it, self._count, None)
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+        return arrays, template, lambda: _skip_chunks(chunks(), self._count)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if c < 0:
+            return c
+        return 0 if self._count < 0 else max(0, c - self._count)
+
+
+def _skip_chunks(chunks: Iterator, n: int) -> Iterator:
+    if n < 0:
+        return
+    for ch in chunks:
+        if n >= len(ch):
+            n -= len(ch)
+            continue
+        yield ch[n:]
+        n = 0
+
+
+class _Shard(_Unary):
+    _tf_name = "_ShardDataset"
+
+    def __init__(self, input: Dataset, n: int, index: int) -> None:
+        super().__init__(input)
+        self._n, self._index = n, index
+
+    def _iter(self) -> Iterator:
+        return itertools.islice(self._input._elements(), self._index, None, self._n)
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+
+        def sharded() -> Iterator:
+            pos = 0
+            for ch in chunks():
+                first = (self._index - pos) % self._n
+                pos += len(ch)
+                part = ch[first::self._n]
+                if len(part):
+                    yield part
+        return arrays, template, sharded
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if c < 0:
+            return c
+        return c // self._n + (1 if self._index < c % self._n else 0)
+
+
+class _Shuffle(_Unary):
+    _tf_name = "_ShuffleDataset"
+
+    def __init__(self, input: Dataset, size: int, seed: int, reshuffle: bool) -> None:
+        super().__init__(input)
+        self._size, self._seed, self._reshuffle = size, seed, reshuffle
+        self._epochs = itertools.count()
+
+    def _rng(self) -> np.random.Generator:
+        return _shuffle_generator(self._seed, next(self._epochs) if self._reshuffle else 0)
+
+    def _iter(self) -> Iterator:
+        return itertools.chain.from_iterable(_buffer_shuffle(self._input._elements(), self._size, self._rng()))
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+        return arrays, template, lambda: (np.array(b, dtype=np.intp) for b in
+                                          _buffer_shuffle(_indices(chunks), self._size, self._rng()) if b)
+
+
+class _Cache(_Unary):
+    _tf_name = "_CacheDataset"
+
+    def __init__(self, input: Dataset) -> None:
+        super().__init__(input)
+        self._done: list | None = None
+
+    def _replay(self, source: Callable) -> Iterator:
+        if self._done is not None:
+            yield from self._done
+            return
+        seen = []
+        for x in source():
+            seen.append(x)
+            yield x
+        self._done = seen
+
+    def _iter(self) -> Iterator:
+        return self._replay(self._input._elements)
+
+    def _rows(self) -> tuple | None:
+        rows = self._input._rows()
+        if rows is None:
+            return None
+        arrays, template, chunks = rows
+        return arrays, template, lambda: self._replay(chunks)
+
+
+class _Enumerate(_Unary):
+    _tf_name = "_EnumerateDataset"
+
+    def __init__(self, input: Dataset, start: int) -> None:
+        super().__init__(input)
+        self._start = start
+
+    def _iter(self) -> Iterator:
+        return zip(map(np.int64, itertools.count(self._start)), self._input._elements())
+
+    def _spec(self) -> Any:
+        return (_s.tensor_spec((), _dt.int64), self._input.element_spec)
+
+
+class _Scan(_Unary):
+    _tf_name = "_ScanDataset"
+
+    def __init__(self, input: Dataset, state: Any, fn: Callable) -> None:
+        super().__init__(input)
+        self._state, self._fn = state, fn
+
+    def _iter(self) -> Iterator:
+        state, spec = self._state, _s.spec_of(self._state)
+        for e in self._input._elements():
+            out = self._fn(_s.to_tensors(state), _s.to_tensors(e))
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError(f"scan: `scan_func` must return a pair (new_state, output); it returned {out!r}.")
+            state = _result(out[0])
+            _check_state(spec, state, "scan")
+            yield _result(out[1])
+
+    def _spec(self) -> Any:
+        for e in self._iter():
+            return _s.spec_of(e)
+        raise ValueError("element_spec of scan over an empty dataset: tapegrad learns it from the first element.")
+
+
+class _FlatMap(_Unary):
+    _tf_name = "_FlatMapDataset"
+
+    def __init__(self, input: Dataset, fn: Callable) -> None:
+        super().__init__(input)
+        self._fn = fn
+
+    def _open(self, e: Any) -> Dataset:
+        ds = self._fn(*_args(e))
+        if not isinstance(ds, Dataset):
+            raise TypeError(f"`map_func` must return a Dataset; it returned {type(ds).__name__}.")
+        return ds
+
+    def _iter(self) -> Iterator:
+        for e in self._input._elements():
+            yield from self._open(e)._elements()
+
+    def _spec(self) -> Any:
+        for e in self._input._elements():
+            return self._open(e).element_spec
+        raise ValueError("element_spec of flat_map over an empty dataset: tapegrad learns it from the "
+                         "first element.")
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _Interleave(_FlatMap):
+    _tf_name = "_InterleaveDataset"
+
+    def __init__(self, input: Dataset, fn: Callable, cycle: int, block: int) -> None:
+        super().__init__(input, fn)
+        self._cycle, self._block = cycle, block
+
+    def _iter(self) -> Iterator:  # TensorFlow's order: a slot is refilled where it emptied
+        inputs = self._input._elements()
+        slots: list = [None] * self._cycle
+        k = block = opened = 0
+        more = True
+        while more or opened:
+            if slots[k] is not None:
+                x = next(slots[k], _END)
+                if x is not _END:
+                    yield x
+                    block += 1
+                    if block < self._block:
+                        continue
+                else:
+                    slots[k] = None
+                    opened -= 1
+            elif more:
+                e = next(inputs, _END)
+                if e is _END:
+                    more = False
+                else:
+                    slots[k] = self._open(e)._elements()
+                    opened += 1
+                continue
+            k, block = (k + 1) % self._cycle, 0
+
+
+_END = object()
+
+
+class _Zip(Dataset):
+    _tf_name = "_ZipDataset"
+
+    def __init__(self, structure: Any) -> None:
+        self._structure = structure
+        self._flat = _nest.flatten(structure)
+
+    def _iter(self) -> Iterator:
+        pack = _s.packer(self._structure)
+        return (pack(list(es)) for es in zip(*[d._elements() for d in self._flat]))
+
+    def _spec(self) -> Any:
+        return _nest.pack_sequence_as(self._structure, [d.element_spec for d in self._flat])
+
+    def _card(self) -> int:
+        cs = [d._card() for d in self._flat]
+        if _UNK in cs:
+            return _UNK
+        finite = [c for c in cs if c >= 0]
+        return min(finite) if finite else _INF
+
+
+class _Concatenate(Dataset):
+    _tf_name = "_ConcatenateDataset"
+
+    def __init__(self, a: Dataset, b: Dataset) -> None:
+        if not isinstance(b, Dataset):
+            raise TypeError(f"concatenate takes a Dataset; got {type(b).__name__}.")
+        self._a, self._b = a, b
+        self._element_spec = _common_spec(a.element_spec, b.element_spec)
+
+    def _iter(self) -> Iterator:
+        return itertools.chain(self._a._elements(), self._b._elements())
+
+    def _spec(self) -> Any:
+        return self._element_spec
+
+    def _card(self) -> int:
+        a, b = self._a._card(), self._b._card()
+        if _INF in (a, b):
+            return _INF
+        return _UNK if _UNK in (a, b) else a + b
+
+
+def _common_spec(a: Any, b: Any) -> Any:
+    fa, fb = _nest.flatten(a), _nest.flatten(b)
+    same = len(fa) == len(fb) and _nest.pack_sequence_as(a, list(range(len(fa)))) == \
+        _nest.pack_sequence_as(b, list(range(len(fb))))
+    if not same or any(x.dtype != y.dtype for x, y in zip(fa, fb)):
+        raise TypeError(f"concatenate: the datasets' elements differ in structure or dtype: {a} "
+                        f"and {b}.")
+    return _nest.pack_sequence_as(a, [_s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+                                      for x, y in zip(fa, fb)])
+
+
+class _Window(_Unary):
+    _tf_name = "_WindowDataset"
+
+    def __init__(self, input: Dataset, size: int, shift: int, stride: int, drop: bool) -> None:
+        super().__init__(input)
+        self._size, self._shift, self._stride, self._drop = size, shift, stride, drop
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        span = (self._size - 1) * self._stride + 1
+        buf: deque = deque()
+        while True:
+            buf.extend(itertools.islice(it, span - len(buf)))
+            if not buf:
+                return
+            items = list(itertools.islice(buf, 0, span, self._stride))
+            if self._drop and len(items) < self._size:
+                return
+            yield _window_element(items)
+            for _ in range(self._shift):
+                if buf:
+                    buf.popleft()
+                elif next(it, _END) is _END:
+                    return
+
+    def _spec(self) -> Any:
+        return _nest.map_structure(lambda s: _s.DatasetSpec(s), self._input.element_spec)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        if c < 0:
+            return c
+        if self._drop:
+            span = (self._size - 1) * self._stride + 1
+            return 0 if c < span else (c - span) // self._shift + 1
+        return -(-c // self._shift)
+
+
+def _window_element(items: list) -> Any:
+    cols = list(zip(*[_nest.flatten(e) for e in items]))
+    return _nest.pack_sequence_as(items[0], [_Slices(_s.stack(list(c), f"component {i}"))
+                                             for i, c in enumerate(cols)])
+
+

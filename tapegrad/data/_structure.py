@@ -1,0 +1,160 @@
+"""Elements of datasets: nests (tuples, namedtuples, dicts) whose leaves are NumPy values.
+
+Inside a pipeline an element is a nest of NumPy arrays or scalars (strings as ``bytes`` or
+object arrays of ``bytes``, nested datasets as themselves); it becomes tapegrad tensors only
+where it leaves the pipeline (iteration, the user functions of ``map``, ``filter``, ...).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _nest, dtypes as _dt
+from .._convert import convert_to_tensor
+from .._spec import TensorSpec
+from .._tensor import Tensor, wrap
+
+
+def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
+    """The spec of an element component."""
+    return TensorSpec(shape, dtype)
+
+
+class DatasetSpec:
+    """The spec of a component that is itself a dataset (the elements of ``window``)."""
+
+    __slots__ = ("element_spec",)
+
+    def __init__(self, element_spec: Any) -> None:
+        self.element_spec = element_spec
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({self.element_spec!r}, TensorShape([]))"
+
+
+def is_text(v: Any) -> bool:
+    return type(v) is bytes or (type(v) is np.ndarray and v.dtype == object)
+
+
+def _text(x: Any) -> Any:
+    a = np.asarray(x, dtype=object)
+    out = np.empty(a.shape, dtype=object)
+    for i, s in enumerate(a.flat):
+        out.flat[i] = s.encode() if isinstance(s, str) else bytes(s)
+    return out[()] if out.ndim == 0 else out
+
+
+def value(x: Any) -> Any:
+    """A leaf as a NumPy value, by TensorFlow's conversion rules (strings become bytes)."""
+    if type(x) is Tensor:
+        return x._value
+    if isinstance(x, (str, bytes)):
+        return x.encode() if isinstance(x, str) else x
+    if isinstance(x, np.ndarray) and x.dtype.kind in "USO":
+        return _text(x)
+    try:
+        return convert_to_tensor(x)._value
+    except TypeError:
+        if isinstance(x, list) and np.asarray(x).dtype.kind in "US":
+            return _text(x)
+        raise
+
+
+def normalize(x: Any, lists_are_tuples: bool) -> Any:
+    """``x`` as an element: tuples, namedtuples and dicts kept as structure, leaves converted
+    (lists are tensors, as in ``from_tensor_slices``, or tuples, as in ``map``'s results)."""
+    if type(x) is Tensor:
+        return x._value
+    if isinstance(x, tuple) or (lists_are_tuples and isinstance(x, list)):
+        items = [normalize(v, lists_are_tuples) for v in x]
+        return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
+    if isinstance(x, dict):
+        return {k: normalize(v, lists_are_tuples) for k, v in x.items()}
+    if _is_dataset(x):
+        return x
+    return value(x)
+
+
+def _is_dataset(x: Any) -> bool:
+    return hasattr(x, "_elements") and hasattr(x, "element_spec")
+
+
+def packer(template: Any) -> Callable[[list], Any]:
+    """A function from a flat list of leaves to an element shaped as ``template``."""
+    if not isinstance(template, (tuple, dict)):
+        return _first
+    if type(template) is tuple and not any(isinstance(c, (tuple, dict)) for c in template):
+        return tuple
+    return lambda flat: _nest.pack_sequence_as(template, flat)
+
+
+def _first(flat: list) -> Any:
+    return flat[0]
+
+
+def leaf_spec(v: Any) -> Any:
+    if _is_dataset(v):
+        return DatasetSpec(v.element_spec)
+    if is_text(v):
+        return tensor_spec(np.shape(v), _dt.string)
+    return tensor_spec(v.shape, _dt._from_np(v.dtype))
+
+
+def spec_of(e: Any) -> Any:
+    return _nest.map_structure(leaf_spec, e)
+
+
+def _out(v: Any) -> Any:
+    if is_text(v) or _is_dataset(v):
+        return v
+    return wrap(v)
+
+
+def to_tensors(e: Any) -> Any:
+    """An element as the user sees it: tensors (strings stay bytes, see docs/data.md)."""
+    t = type(e)
+    if t is np.ndarray or isinstance(e, np.generic):
+        return wrap(e)
+    if t is tuple and all(type(v) is np.ndarray or isinstance(v, np.generic) for v in e):
+        return tuple(map(wrap, e))
+    return _nest.map_structure(_out, e)
+
+
+def _np_out(v: Any) -> Any:
+    if type(v) is np.ndarray and v.ndim == 0:
+        return v[()]
+    return v
+
+
+def to_numpy(e: Any) -> Any:
+    """An element as ``as_numpy_iterator`` gives it: NumPy arrays and scalars, bytes."""
+    if type(e) is np.ndarray or isinstance(e, np.generic):
+        return _np_out(e)
+    return _nest.map_structure(_np_out, e)
+
+
+def stack(col: list, where: str) -> Any:
+    """One component of a batch: the components of ``col`` stacked on a new first axis."""
+    first = col[0]
+    if is_text(first):
+        out = np.empty((len(col),) + np.shape(first), dtype=object)
+        for i, v in enumerate(col):
+            out[i] = v
+        return out
+    try:
+        return np.stack(col)
+    except ValueError:
+        shapes = [np.shape(v) for v in col]
+        bad = next(i for i, s in enumerate(shapes) if s != shapes[0])
+        from ..errors import InvalidArgumentError
+        raise InvalidArgumentError(
+            f"Cannot batch tensors with different shapes in {where}: the first element has shape "
+            f"{list(shapes[0])} and element {bad} has shape {list(shapes[bad])}. Use padded_batch to "
+            "pad them to a common shape, or make them one shape in map.") from None

@@ -1,0 +1,322 @@
+"""``tapegrad.debugging``: TensorFlow's ``tf.debugging`` assertions and ``check_numerics``.
+
+Assertions on values raise :class:`~tapegrad.errors.InvalidArgumentError` with TensorFlow's
+message (``"Condition x < y did not hold."`` followed by the offending values); assertions on
+ranks and shapes raise ``ValueError``, on dtypes ``TypeError``. They return ``None`` when they
+hold (tapegrad is eager, so there is no op to depend on).
+
+>>> import tapegrad as tf
+>>> x = tf.constant([1.0, 2.0])
+>>> tf.debugging.assert_less(x, 3.0)
+>>> tf.debugging.assert_positive(x - 1.5)
+Traceback (most recent call last):
+    ...
+tapegrad.errors.InvalidArgumentError: 
+Condition x > 0 did not hold element-wise:
+x (shape=(2,) dtype=float32) = 
+['-0.5', '0.5']
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from . import dtypes as _dt
+from ._convert import convert_to_tensor
+from ._tensor import Tensor, VariableBase
+from .errors import InvalidArgumentError
+from .ops.array import identity
+
+__all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "assert_greater_equal",
+           "assert_less", "assert_less_equal", "assert_near", "assert_negative",
+           "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive",
+           "assert_rank", "assert_rank_at_least", "assert_shapes", "assert_type", "check_numerics",
+           "is_numeric_tensor"]
+
+
+def _prefix(message: str | None) -> str:
+    return f"{message}\n" if message else ""
+
+
+def _described(t: Tensor) -> str:
+    return f"shape={tuple(t.shape)} dtype={t.dtype.name}"
+
+
+def _pretty(item: Any, summarize: int) -> str:
+    """One data item of an assertion's message, as TensorFlow shows it."""
+    if not isinstance(item, (Tensor, VariableBase)):
+        return str(item)
+    a = np.asarray(item.numpy())
+    if a.ndim == 0:
+        return str(a)
+    flat = a.reshape(-1)
+    shown = [str(v) for v in flat[:summarize]] + (["..."] if flat.size > summarize else [])
+    return str(shown)
+
+
+def _pair(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype_hint=x.dtype)
+    if x.dtype != y.dtype:
+        raise InvalidArgumentError(f"cannot compute {opname} as input #1(zero-based) was expected "
+                                   f"to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor: "
+                                   "the two arguments of the assertion must have the same dtype "
+                                   "(cast one with tf.cast)")
+    try:
+        np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+    except ValueError:
+        raise InvalidArgumentError(f"Incompatible shapes: {x.shape.as_list()} vs. "
+                                   f"{y.shape.as_list()}: the arguments of the assertion must "
+                                   "broadcast against each other") from None
+    return x, y
+
+
+def _binary(sym: str, opname: str, test: Callable, x: Any, y: Any, message: str | None,
+            summarize: int | None) -> None:
+    x, y = _pair(x, y, opname)
+    xv, yv = np.asarray(x.numpy()), np.asarray(y.numpy())
+    ok = test(xv, yv)
+    if np.all(ok):
+        return
+    summarize = 3 if summarize is None else summarize
+    lines = [f"Condition x {sym} y did not hold."]
+    if summarize > 0:
+        if xv.shape == yv.shape and xv.ndim:
+            where = np.argwhere(~ok)
+            n = min(summarize, len(where))
+            lines += [f"Indices of first {n} different values:", str(where[:n]),
+                      "Corresponding x values:", str(xv[~ok][:n]),
+                      "Corresponding y values:", str(yv[~ok][:n])]
+        fx, fy = xv.reshape(-1), yv.reshape(-1)
+        nx, ny = min(fx.size, summarize), min(fy.size, summarize)
+        lines += [f"First {nx} elements of x:", str(fx[:nx]), f"First {ny} elements of y:",
+                  str(fy[:ny])]
+    raise InvalidArgumentError(_prefix(message) + "\n".join(lines))
+
+
+def _binary_assert(fname: str, sym: str, opname: str, test: Callable) -> Callable:
+    def check(x: Any, y: Any, message: str | None = None, summarize: int | None = None,
+              name: str | None = None) -> None:
+        _binary(sym, opname, test, x, y, message, summarize)
+
+    check.__name__ = check.__qualname__ = fname
+    check.__doc__ = (f"Raise InvalidArgumentError unless ``x {sym} y`` holds for every element "
+                     "(``x`` and ``y`` broadcast; the error starts with ``message`` and shows the "
+                     "first ``summarize`` (3) differing values and elements).")
+    return check
+
+
+assert_equal = _binary_assert("assert_equal", "==", "Equal", np.equal)
+assert_none_equal = _binary_assert("assert_none_equal", "!=", "NotEqual", np.not_equal)
+assert_less = _binary_assert("assert_less", "<", "Less", np.less)
+assert_less_equal = _binary_assert("assert_less_equal", "<=", "LessEqual", np.less_equal)
+assert_greater = _binary_assert("assert_greater", ">", "Greater", np.greater)
+assert_greater_equal = _binary_assert("assert_greater_equal", ">=", "GreaterEqual", np.greater_equal)
+
+
+def _sign(fname: str, sym: str, test: Callable) -> Callable:
+    def check(x: Any, message: str | None = None, summarize: int | None = None,
+              name: str | None = None) -> None:
+        x = convert_to_tensor(x)
+        if np.all(test(np.asarray(x.numpy()), 0)):
+            return
+        raise InvalidArgumentError(
+            f"{message or ''}\nCondition x {sym} 0 did not hold element-wise:\n"
+            f"x ({_described(x)}) = \n{_pretty(x, 3 if summarize is None else summarize)}")
+
+    check.__name__ = check.__qualname__ = fname
+    check.__doc__ = (f"Raise InvalidArgumentError unless ``x {sym} 0`` for every element; the "
+                     "error starts with ``message`` and shows the first ``summarize`` (3) values.")
+    return check
+
+
+assert_positive = _sign("assert_positive", ">", np.greater)
+assert_negative = _sign("assert_negative", "<", np.less)
+assert_non_negative = _sign("assert_non_negative", ">=", np.greater_equal)
+assert_non_positive = _sign("assert_non_positive", "<=", np.less_equal)
+
+
+def assert_near(x: Any, y: Any, rtol: Any = None, atol: Any = None, message: str | None = None,
+                summarize: int | None = None, name: str | None = None) -> None:
+    """Raise InvalidArgumentError unless ``|x - y| <= atol + rtol * |y|`` everywhere.
+
+    ``rtol`` and ``atol`` default to ten times the machine epsilon of the dtype (float32:
+    1.19e-06).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_near(tf.constant([1.0]), tf.constant([1.0 + 1e-7]))
+    """
+    x, y = _pair(x, y, "AssertNear")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"assert_near needs floating-point or complex tensors; got {x.dtype!r}.")
+    np_dtype = x.dtype.as_numpy_dtype
+    eps = np.finfo(np_dtype).eps * 10
+    rtol = np_dtype(eps if rtol is None else rtol)
+    atol = np_dtype(eps if atol is None else atol)
+    xv, yv = np.asarray(x.numpy()), np.asarray(y.numpy())
+    if np.all(np.abs(xv - yv) <= atol + rtol * np.abs(yv)):
+        return
+    s = 3 if summarize is None else summarize
+    raise InvalidArgumentError(f"{_prefix(message)}x and y not equal to tolerance rtol = {rtol!s}, "
+                               f"atol = {atol!s}\nx ({_described(x)}) = \n{_pretty(x, s)}\n"
+                               f"y ({_described(y)}) = \n{_pretty(y, s)}")
+
+
+def _rank(x: Any) -> tuple[Tensor, int]:
+    x = convert_to_tensor(x)
+    return x, x.shape.rank
+
+
+def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None = None) -> None:
+    """Raise ValueError unless ``x`` has rank ``rank``.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_rank(tf.zeros([2, 3]), 2)
+    """
+    x, r = _rank(x)
+    if r != int(rank):
+        raise ValueError(f"{_prefix(message)}Tensor must have rank {int(rank)}.  Received rank "
+                         f"{r}, shape {tuple(x.shape)}")
+
+
+def assert_rank_at_least(x: Any, rank: int, message: str | None = None,
+                         name: str | None = None) -> None:
+    """Raise ValueError unless ``x`` has rank ``rank`` or more."""
+    x, r = _rank(x)
+    if r < int(rank):
+        raise ValueError(f"{_prefix(message)}Tensor must have rank at least {int(rank)}.  Received "
+                         f"rank {r}, shape {tuple(x.shape)}")
+
+
+def assert_type(tensor: Any, tf_type: Any, message: str | None = None,
+                name: str | None = None) -> None:
+    """Raise TypeError unless ``tensor`` has dtype ``tf_type``."""
+    want = _dt.as_dtype(tf_type)
+    got = convert_to_tensor(tensor).dtype if not isinstance(tensor, VariableBase) else tensor.dtype
+    if got != want:
+        raise TypeError(f"{message + ' ' if message else ''}tensor must be of type {want!r}; got "
+                        f"{got!r}")
+
+
+def assert_shapes(shapes: Any, data: Any = None, summarize: int | None = None,
+                  message: str | None = None, name: str | None = None) -> None:
+    """Raise ValueError unless the tensors have the shapes given, with symbols consistent.
+
+    ``shapes``: ``(tensor, spec)`` pairs or a ``{tensor.ref(): spec}`` dict. A spec is a sequence of
+    sizes: an int, a symbol (any string: every dimension with the same symbol must have the same
+    size), or ``None``/``'.'`` for any size; a first entry ``...`` or ``'*'`` allows any number of
+    leading dimensions. A spec of length 0 or 1 also accepts a scalar, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> x, y = tf.zeros([4, 3]), tf.zeros([4])
+    >>> tf.debugging.assert_shapes([(x, ("N", 3)), (y, ("N",))])
+    >>> tf.debugging.assert_shapes([(x, ("N", 3)), (tf.zeros([5]), ("N",))])
+    Traceback (most recent call last):
+        ...
+    ValueError: Specified by tensor shape=(4, 3) dtype=float32 dimension 0.  Tensor shape=(5,) dtype=float32 dimension 0 must have size 4.  Received size 5, shape (5,)
+    """
+    pre = f"{message}.  " if message else ""
+    pairs = ([(k.deref() if hasattr(k, "deref") else k, v) for k, v in shapes.items()]
+             if isinstance(shapes, dict) else list(shapes))
+    bound: dict = {}
+    for tensor, spec in pairs:
+        if spec is None:
+            continue
+        t = convert_to_tensor(tensor)
+        if not hasattr(spec, "__iter__"):
+            raise ValueError(f"{pre}Tensor {_described(t)}.  Specified shape must be an iterable.  "
+                             f"Received specified shape: {spec}")
+        spec = tuple(spec)
+        leading = bool(spec) and (spec[0] is Ellipsis or spec[0] == "*")
+        if any(s is Ellipsis or s == "*" for s in spec[1:]):
+            raise ValueError(f"{pre}Tensor {_described(t)}: '...' or '*' for any number of "
+                             "dimensions is only allowed as the first entry of the shape.")
+        sizes = spec[1:] if leading else spec
+        dims = list(t.shape) if t.shape.rank else [1]
+        r = t.shape.rank
+        if leading and len(sizes) > 1 and r < len(sizes):
+            raise ValueError(f"{pre}Tensor {_described(t)} must have rank at least {len(sizes)}.  "
+                             f"Received rank {r}, shape {tuple(t.shape)}")
+        if not leading and (r not in (0, 1) if len(sizes) <= 1 else r != len(sizes)):
+            want = "in (0, 1)" if len(sizes) <= 1 else str(len(sizes))
+            raise ValueError(f"{pre}Tensor {_described(t)} must have rank {want}.  Received rank "
+                             f"{r}, shape {tuple(t.shape)}")
+        for i, sym in enumerate(sizes):
+            if sym is None or sym == ".":
+                continue
+            dim = i - len(sizes) if leading else i
+            size = dims[dim]
+            if isinstance(sym, (int, np.integer)):
+                want, where = int(sym), "Specified explicitly"
+            elif sym in bound:
+                want, by, at = bound[sym]
+                where = f"Specified by tensor {by} dimension {at}"
+            else:
+                bound[sym] = (size, _described(t), dim)
+                continue
+            if size != want:
+                raise ValueError(f"{pre}{where}.  Tensor {_described(t)} dimension {dim} must have "
+                                 f"size {want}.  Received size {size}, shape {tuple(t.shape)}")
+
+
+def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
+    """``tensor`` itself (a new tensor, on the tape) if it holds no NaN or infinity; else
+    InvalidArgumentError ``"<message> : Tensor had NaN values"`` (or Inf, or Inf and NaN).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.check_numerics(tf.constant([1.0]) / 0.0, "after division")
+    Traceback (most recent call last):
+        ...
+    tapegrad.errors.InvalidArgumentError: after division : Tensor had Inf values
+    """
+    t = convert_to_tensor(tensor)
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        raise TypeError(f"check_numerics needs a floating-point or complex tensor; got {t.dtype!r}.")
+    v = np.asarray(t.numpy())
+    nan, inf = bool(np.isnan(v).any()), bool(np.isinf(v).any())
+    if nan or inf:
+        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise InvalidArgumentError(f"{message} : Tensor had {what} values")
+    return identity(tensor)
+
+
+def assert_all_finite(x: Any, message: str, name: str | None = None) -> Tensor:
+    """Same as :func:`check_numerics` (TensorFlow's ``tf.debugging.assert_all_finite``)."""
+    return check_numerics(x, message)
+
+
+def is_numeric_tensor(tensor: Any) -> bool:
+    """Whether ``tensor`` is a tensor of numbers (not bool or string).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.is_numeric_tensor(tf.constant(1.0)), tf.debugging.is_numeric_tensor(1.0)
+    (True, False)
+    """
+    if not isinstance(tensor, (Tensor, VariableBase)):
+        return False
+    d = tensor.dtype
+    return bool(d.is_floating or d.is_integer or d.is_complex)
+
+
+def Assert(condition: Any, data: Any, summarize: int | None = None,  # noqa: N802  (TF's name)
+           name: str | None = None) -> None:
+    """Raise InvalidArgumentError showing ``data`` (the first ``summarize`` (3) elements of
+    each tensor) unless ``condition`` is true.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.Assert(tf.constant(False), ["x is", tf.constant([1, 2])])
+    Traceback (most recent call last):
+        ...
+    tapegrad.errors.InvalidArgumentError: Expected 'False' to be true. Summarized data: x is
+    1, 2
+    """
+    c = condition.numpy() if isinstance(condition, (Tensor, VariableBase)) else condition
+    if np.ndim(c) != 0 or np.asarray(c).dtype != np.bool_:
+        raise ValueError(f"Assert's condition must be a scalar boolean; got {condition!r}.")
+    if bool(c):
+        return
+    s = 3 if summarize is None else summarize
+    shown = [", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1)[:s])
+             if isinstance(d, (Tensor, VariableBase)) else str(d) for d in data]
+    raise InvalidArgumentError("Expected 'False' to be true. Summarized data: " + "\n".join(shown))

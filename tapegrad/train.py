@@ -1,0 +1,299 @@
+"""``tapegrad.train``: ``Checkpoint``, ``CheckpointManager`` and ``latest_checkpoint`` (TensorFlow's
+``tf.train``), on tapegrad's checkpoint format (:mod:`tapegrad.saving`, one ``.npz`` file).
+
+A Checkpoint tracks the objects given to it by keyword: Variables, Modules (their variables by
+attribute path), optimizers (``iterations`` and slot variables), other Checkpoints, and anything
+else with a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
+``dir/ckpt-1.npz``, ``dir/ckpt-2.npz``, ... and returns ``"dir/ckpt-1"``, ...; it also records
+the latest one in ``dir/checkpoint`` (TensorFlow's text format), which
+:func:`latest_checkpoint` reads.
+
+Restoration is immediate: only variables that exist when ``restore`` is called are assigned
+(TensorFlow defers the rest until they are created; tapegrad does not). Build an optimizer's
+slots first (``opt.build(model.trainable_variables)``) to restore them.
+
+>>> import os, tempfile, tapegrad as tf
+>>> w = tf.Variable([1.0, 2.0])
+>>> ckpt = tf.train.Checkpoint(w=w)
+>>> d = tempfile.mkdtemp()
+>>> path = ckpt.save(os.path.join(d, "ckpt"))
+>>> os.path.basename(path)
+'ckpt-1'
+>>> _ = w.assign([0.0, 0.0])
+>>> ckpt.restore(tf.train.latest_checkpoint(d)).assert_consumed()  # doctest: +ELLIPSIS
+<tapegrad.train.CheckpointLoadStatus ...>
+>>> w.numpy()
+array([1., 2.], dtype=float32)
+"""
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from . import saving
+from ._variable import Variable
+from .errors import NotFoundError
+from .module import Module
+
+__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint"]
+
+_STATE_FILE = "checkpoint"
+_STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
+
+
+def _variables_of(obj: Any, prefix: str, out: dict) -> None:
+    if isinstance(obj, Variable):
+        out[prefix] = obj
+    elif isinstance(obj, Checkpoint):
+        for k, v in obj._named().items():
+            out[f"{prefix}/{k}"] = v
+    elif isinstance(obj, Module):
+        for k, v in saving.variables_by_name(obj).items():
+            out[f"{prefix}/{k}"] = v
+    elif hasattr(obj, "variables"):
+        for i, v in enumerate(obj.variables):
+            out[f"{prefix}/variables/{i}"] = v
+    else:
+        raise ValueError(f"`Checkpoint` was expecting {prefix!r} to be a trackable object (an "
+                         "object derived from `Trackable`: a Variable, a Module, an optimizer, a "
+                         f"Checkpoint, or an object with `variables`); got {type(obj).__name__}.")
+
+
+class CheckpointLoadStatus:
+    """What :meth:`Checkpoint.restore` returns: which saved values matched which variables."""
+
+    def __init__(self, path: str, unmatched_in_file: list, unmatched_objects: list) -> None:
+        self._path = path
+        self._unused = unmatched_in_file
+        self._missing = unmatched_objects
+
+    def assert_consumed(self) -> "CheckpointLoadStatus":
+        """Raise AssertionError unless every saved value was restored and every tracked variable
+        was found in the checkpoint."""
+        if self._unused:
+            raise AssertionError(f"Unresolved values in the checkpoint {self._path!r}: "
+                                 f"{self._unused} (no tracked variable of that name; tapegrad "
+                                 "does not defer restoration to variables created later)")
+        return self.assert_existing_objects_matched()
+
+    def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
+        """Raise AssertionError unless every tracked variable was found in the checkpoint."""
+        if self._missing:
+            raise AssertionError(f"Some tracked variables were not found in the checkpoint "
+                                 f"{self._path!r}: {self._missing}")
+        return self
+
+    def expect_partial(self) -> "CheckpointLoadStatus":
+        """Accept a partial match silently (tapegrad never warns about one)."""
+        return self
+
+
+class Checkpoint:
+    """Saves and restores the variables of the objects given by keyword (see the module doc).
+
+    ``save_counter`` counts the calls to :meth:`save` and is saved with them.
+    """
+
+    def __init__(self, root: Any = None, **kwargs: Any) -> None:
+        objects = dict(kwargs)
+        if root is not None:
+            objects["root"] = root
+        for k, v in objects.items():
+            _variables_of(v, k, {})  # (rejects what cannot be tracked now, not at save time)
+        self._objects = objects
+        self.save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+
+    def __getattr__(self, name: str) -> Any:
+        objects = self.__dict__.get("_objects", {})
+        if name in objects:
+            return objects[name]
+        raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
+
+    def _named(self) -> dict:
+        out = {"save_counter": self.save_counter}
+        for k, v in self._objects.items():
+            _variables_of(v, k, out)
+        return out
+
+    def write(self, file_prefix: str, options: Any = None) -> str:
+        """Write the checkpoint to ``file_prefix + ".npz"`` and return ``file_prefix``."""
+        prefix = os.fspath(file_prefix)
+        saving.save_variables(prefix + ".npz", self._named())
+        return prefix
+
+    def save(self, file_prefix: str, options: Any = None) -> str:
+        """Write ``<file_prefix>-<n>`` (``n`` = the new ``save_counter``), record it as the latest
+        checkpoint of its folder, and return its path."""
+        self.save_counter.assign_add(1)
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        folder = os.path.dirname(path)
+        state = _read_state(folder)
+        paths = [p for p in state[1] if p != path] + [path] if state else [path]
+        _write_state(folder, paths)
+        return path
+
+    def read(self, save_path: str, options: Any = None) -> CheckpointLoadStatus:
+        """Restore the tracked variables from ``save_path`` (without the ``.npz``)."""
+        return self.restore(save_path)
+
+    def restore(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
+        """Assign the saved values to the tracked variables they belong to, and say what matched.
+
+        ``save_path``: a path from :meth:`save`, :meth:`write` or :func:`latest_checkpoint`;
+        ``None`` restores nothing. Shapes and dtypes are checked before anything is assigned.
+        """
+        named = self._named()
+        if save_path is None:
+            return CheckpointLoadStatus("None", [], sorted(named))
+        path = os.fspath(save_path)
+        file = path if path.endswith(".npz") else path + ".npz"
+        if not os.path.exists(file):
+            raise _not_found(path)
+        with zipfile.ZipFile(file) as z:
+            keys = set(saving._entries(z, repr(file)))
+        present = {k: v for k, v in named.items() if k in keys}
+        saving.load_variables(file, present, strict=False)
+        return CheckpointLoadStatus(path, sorted(keys - set(named)), sorted(set(named) - keys))
+
+
+def _not_found(path: str) -> Exception:
+    return NotFoundError(f"Failed to find any matching files for {path} (looked for "
+                         f"{path}.npz, written by Checkpoint.save or Checkpoint.write)")
+
+
+def _read_state(folder: str) -> tuple[str, list] | None:
+    """``(latest path, all paths)`` from the folder's ``checkpoint`` file, or None."""
+    try:
+        with open(os.path.join(folder, _STATE_FILE), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    latest, paths = None, []
+    for line in lines:
+        m = _STATE_LINE.match(line.strip())
+        if m:
+            p = m[2] if os.path.isabs(m[2]) else os.path.join(folder, m[2])
+            if m[1] == "model_checkpoint_path":
+                latest = p
+            else:
+                paths.append(p)
+    return (latest, paths) if latest else None
+
+
+def _write_state(folder: str, paths: list) -> None:
+    rel = [os.path.relpath(p, folder) if folder else p for p in paths]
+    text = f'model_checkpoint_path: "{rel[-1]}"\n' + "".join(
+        f'all_model_checkpoint_paths: "{p}"\n' for p in rel)
+    tmp = os.path.join(folder, _STATE_FILE + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(folder, _STATE_FILE))
+
+
+def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
+    """The path of the newest checkpoint saved in ``checkpoint_dir``, or None if there is none.
+
+    >>> import tempfile, tapegrad as tf
+    >>> tf.train.latest_checkpoint(tempfile.mkdtemp()) is None
+    True
+    """
+    state = _read_state(os.fspath(checkpoint_dir))
+    if state is None or not os.path.exists(state[0] + ".npz"):
+        return None
+    return state[0]
+
+
+class CheckpointManager:
+    """Saves numbered checkpoints into ``directory`` and deletes all but the ``max_to_keep``
+    newest (``None``: keeps all). It picks up the checkpoints already recorded there.
+
+    >>> import tempfile, tapegrad as tf
+    >>> ckpt = tf.train.Checkpoint(w=tf.Variable(1.0))
+    >>> manager = tf.train.CheckpointManager(ckpt, tempfile.mkdtemp(), max_to_keep=2)
+    >>> paths = [manager.save() for _ in range(3)]
+    >>> [p.rsplit("/", 1)[-1] for p in manager.checkpoints]
+    ['ckpt-2', 'ckpt-3']
+    """
+
+    def __init__(self, checkpoint: Checkpoint, directory: str, max_to_keep: int | None,
+                 keep_checkpoint_every_n_hours: float | None = None, checkpoint_name: str = "ckpt",
+                 step_counter: Any = None, checkpoint_interval: int | None = None,
+                 init_fn: Any = None) -> None:
+        if not isinstance(checkpoint, Checkpoint):
+            raise TypeError(f"CheckpointManager needs a tf.train.Checkpoint; got "
+                            f"{type(checkpoint).__name__}.")
+        if max_to_keep is not None and max_to_keep <= 0:
+            raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got "
+                             f"{max_to_keep}.")
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not "
+                             "None.")
+        self._checkpoint = checkpoint
+        self._directory = os.fspath(directory)
+        self._max_to_keep = max_to_keep
+        self._prefix = os.path.join(self._directory, checkpoint_name)
+        self._step_counter = step_counter
+        self._interval = checkpoint_interval
+        self._last_step: int | None = None
+        self._init_fn = init_fn
+        state = _read_state(self._directory)
+        self._paths = [p for p in state[1] if os.path.exists(p + ".npz")] if state else []
+
+    @property
+    def directory(self) -> str:
+        return self._directory
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return self._checkpoint
+
+    @property
+    def checkpoints(self) -> list:
+        """The managed checkpoints' paths, oldest first."""
+        return list(self._paths)
+
+    @property
+    def latest_checkpoint(self) -> str | None:
+        """The newest managed checkpoint's path, or None."""
+        return self._paths[-1] if self._paths else None
+
+    def save(self, checkpoint_number: Any = None, check_interval: bool = True,
+             options: Any = None) -> str | None:
+        """Save a checkpoint numbered ``checkpoint_number`` (default: the checkpoint's next
+        ``save_counter``), delete the oldest beyond ``max_to_keep``, and return its path. With
+        ``checkpoint_interval``, returns None without saving until that many steps have passed."""
+        if self._interval is not None and check_interval:
+            step = int(np.asarray(getattr(self._step_counter, "numpy", lambda: self._step_counter)()))
+            if self._last_step is not None and step < self._last_step + self._interval:
+                return None
+            self._last_step = step
+        os.makedirs(self._directory, exist_ok=True)
+        counter = self._checkpoint.save_counter
+        counter.assign_add(1)
+        number = int(counter.numpy()) if checkpoint_number is None else int(
+            np.asarray(getattr(checkpoint_number, "numpy", lambda: checkpoint_number)()))
+        path = self._checkpoint.write(f"{self._prefix}-{number}")
+        self._paths = [p for p in self._paths if p != path] + [path]
+        if self._max_to_keep is not None:
+            while len(self._paths) > self._max_to_keep:
+                old = self._paths.pop(0)
+                try:
+                    os.remove(old + ".npz")
+                except FileNotFoundError:
+                    pass
+        _write_state(self._directory, self._paths)
+        return path
+
+    def restore_or_initialize(self) -> str | None:
+        """Restore the latest checkpoint and return its path; with none, call ``init_fn`` (if
+        given) and return None."""
+        if self.latest_checkpoint is not None:
+            self._checkpoint.restore(self.latest_checkpoint)
+            return self.latest_checkpoint
+        if self._init_fn is not None:
+            self._init_fn()
+        return None

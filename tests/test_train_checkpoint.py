@@ -1,0 +1,96 @@
+"""tf.train.Checkpoint, CheckpointManager and latest_checkpoint on tapegrad's .npz format: the
+file names TensorFlow 2.21 gives ("ckpt-1", the "checkpoint" state file), tracking, statuses."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad.errors import NotFoundError
+
+
+class Net(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, 2.0]], name="w")
+        self.b = tf.Variable([0.5], name="b")
+
+
+class Duck:  # a Keras-style object: tracked through `variables`
+    def __init__(self):
+        self.variables = [tf.Variable(3.0), tf.Variable([4.0, 5.0])]
+
+
+def _train_step(net, opt):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((net.w * 2.0 + net.b) ** 2)
+    opt.apply_gradients(zip(tape.gradient(loss, [net.w, net.b]), [net.w, net.b]))
+
+
+def test_save_restore_module_optimizer_and_duck(tmp_path):
+    net, opt, duck, step = Net(), tf.optimizers.Adam(0.1), Duck(), tf.Variable(7, name="step")
+    _train_step(net, opt)
+    ckpt = tf.train.Checkpoint(model=net, optimizer=opt, duck=duck, step=step)
+    first = ckpt.save(str(tmp_path / "ckpt"))
+    assert first == str(tmp_path / "ckpt-1") and os.path.exists(first + ".npz")
+    assert (tmp_path / "checkpoint").read_text() == ('model_checkpoint_path: "ckpt-1"\n'
+                                                     'all_model_checkpoint_paths: "ckpt-1"\n')
+    saved = [np.array(v.numpy()) for v in (net.w, net.b, *opt.variables, *duck.variables, step)]
+    _train_step(net, opt)
+    duck.variables[0].assign(0.0)
+    step.assign(0)
+    assert ckpt.save(str(tmp_path / "ckpt")) == str(tmp_path / "ckpt-2")
+    assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "ckpt-2")
+    status = ckpt.restore(first)
+    assert status.assert_consumed() is status
+    now = [v.numpy() for v in (net.w, net.b, *opt.variables, *duck.variables, step)]
+    for a, b in zip(saved, now):
+        np.testing.assert_array_equal(a, b)
+    assert int(opt.iterations.numpy()) == 1 and int(ckpt.save_counter.numpy()) == 1
+    assert ckpt.model is net
+
+
+def test_partial_matches_and_errors(tmp_path):
+    a, b = tf.Variable(1.0), tf.Variable(2.0)
+    path = tf.train.Checkpoint(a=a, b=b).write(str(tmp_path / "two"))
+    assert path == str(tmp_path / "two")
+    only_a = tf.train.Checkpoint(a=a)
+    status = only_a.read(path)
+    status.assert_existing_objects_matched()
+    with pytest.raises(AssertionError, match=r"Unresolved values in the checkpoint.*\['b'\]"):
+        status.assert_consumed()
+    assert status.expect_partial() is status
+    more = tf.train.Checkpoint(a=a, c=tf.Variable(0.0))
+    with pytest.raises(AssertionError, match=r"not found in the checkpoint.*\['c'\]"):
+        more.restore(path).assert_existing_objects_matched()
+    with pytest.raises(NotFoundError, match="Failed to find any matching files"):
+        only_a.restore(str(tmp_path / "nothing"))
+    with pytest.raises(ValueError, match="expecting 'x' to be a trackable object"):
+        tf.train.Checkpoint(x=3)
+    wrong = tf.train.Checkpoint(a=tf.Variable([1.0, 2.0]))
+    with pytest.raises(ValueError, match="nothing was assigned"):
+        wrong.restore(path)
+    assert tf.train.latest_checkpoint(str(tmp_path)) is None  # write() records nothing
+
+
+def test_manager_keeps_the_newest(tmp_path):
+    v = tf.Variable(0.0)
+    ckpt = tf.train.Checkpoint(v=v)
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path / "run"), max_to_keep=2)
+    assert manager.latest_checkpoint is None and manager.restore_or_initialize() is None
+    for i in range(4):
+        v.assign(float(i))
+        manager.save()
+    names = [os.path.basename(p) for p in manager.checkpoints]
+    assert names == ["ckpt-3", "ckpt-4"]
+    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.npz", "ckpt-4.npz"]
+    assert manager.save(checkpoint_number=10).endswith("ckpt-10")
+    again = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path / "run"), max_to_keep=5)
+    assert [os.path.basename(p) for p in again.checkpoints] == ["ckpt-4", "ckpt-10"]
+    v.assign(-1.0)
+    assert again.restore_or_initialize() == str(tmp_path / "run" / "ckpt-10")
+    assert float(v) == 3.0
+    with pytest.raises(ValueError, match="positive integer or `None` for `max_to_keep`"):
+        tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=0)
