@@ -3,7 +3,7 @@
 
 Resizing is linear in the image: each method builds one small weight matrix per axis (TF2's
 half-pixel-centre sampling; bicubic with TensorFlow's 1024-entry Keys table; area boxes; the
-antialiasing kernels of ``scale_and_translate``) and applies them with ``einsum``, so gradients
+antialiasing kernels of ``scale_and_translate``) and applies them as two matrix products, so gradients
 come from the tape (nearest neighbour is a ``gather``). Flips, crops, pads, colour adjustments and
 statistics are compositions of tapegrad ops, differentiable wherever they are continuous.
 Loads on first use of ``tapegrad.image``.
@@ -28,9 +28,9 @@ from . import random as _random
 from ._convert import as_tensor
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import concat, expand_dims, pad, reverse, squeeze, tile, transpose
+from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
-from .ops.linalg import einsum, tensordot
+from .ops.linalg import matmul, tensordot
 from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
                        saturate_cast, truediv, where)
 from .ops.math import log as _log
@@ -196,6 +196,15 @@ def _weights(method: str, n_in: int, n_out: int, antialias: bool) -> np.ndarray:
     return _kernel_weights(n_in, n_out, method, antialias)
 
 
+def _resample(x: Tensor, wy: Tensor, wx: Tensor) -> Tensor:
+    """``out[b, y, x, c] = Σ wy[y, h] wx[x, w] in[b, h, w, c]``, as two BLAS matrix products."""
+    b, h, w, c = x._value.shape
+    ny, nx = wy._value.shape[0], wx._value.shape[0]
+    rows = reshape(matmul(wy, reshape(_transpose(x, [1, 0, 2, 3]), [h, b * w * c])), [ny, b, w, c])
+    cols = matmul(wx, reshape(_transpose(rows, [2, 0, 1, 3]), [w, ny * b * c]))
+    return _transpose(reshape(cols, [nx, ny, b, c]), [2, 1, 0, 3])
+
+
 def _size(size: Any) -> tuple[int, int]:
     s = np.asarray(size._value if isinstance(size, Tensor) else size)
     if s.shape != (2,) or s.dtype.kind not in "iu":
@@ -236,7 +245,7 @@ def resize(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR, preserve
         if x._value.dtype != np.float32:
             x = cast(x, _dt.float32)
         wy, wx = _weights(method, h, new_h, antialias), _weights(method, w, new_w, antialias)
-        out = einsum("xw,bywc->byxc", _wrap(wx), einsum("yh,bhwc->bywc", _wrap(wy), x))
+        out = _resample(x, _wrap(wy), _wrap(wx))
     return _unbatch(out, batch)
 
 
@@ -991,7 +1000,8 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     kx = _wrap(_band(g, w))
 
     def blur(t: Tensor) -> Tensor:
-        return einsum("xw,...ywc->...yxc", kx, einsum("yh,...hwc->...ywc", ky, t))
+        t4, batch = _batched(t)
+        return _unbatch(_resample(t4, ky, kx), batch)
 
     c1, c2 = np.float32((k1 * mv) ** 2), np.float32((k2 * mv) ** 2)
     mx, my = blur(x), blur(y)
