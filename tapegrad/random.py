@@ -25,20 +25,21 @@ True
 from __future__ import annotations
 
 import enum
+import itertools
 import random as _pyrandom
 import threading
 import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _philox
+from . import _philox, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import _shape_arg
+from .ops.array import _shape_arg, stack as _stack
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
     fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
@@ -84,14 +85,18 @@ def set_seed(seed: Any) -> None:
         _seeds.kernels.clear()
 
 
-def _get_seed(op_seed: Any) -> tuple[int, int]:
-    """TF's ``random_seed.get_seed`` in eager mode, with ``None`` as 0 (the kernels' "random")."""
-    s = _seeds
-    if s.global_seed is None:
+def _get_seed(op_seed: Any, graph: list | None = None) -> tuple[int, int]:
+    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in the
+    graph of a ``tf.function`` trace (``graph``: its [global seed at trace time, next op seed])."""
+    g = _seeds.global_seed if graph is None else graph[0]
+    if g is None:
         return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    if op_seed is None:
-        op_seed = s.op_seeds.randint(0, _MAXINT32)
-    seeds = s.global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+    if op_seed is None and graph is None:
+        op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
+    elif op_seed is None:  # a graph numbers its unseeded random ops 0, 1, 2, ...
+        op_seed = graph[1]
+        graph[1] += 1
+    seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
@@ -99,15 +104,43 @@ def _reserve(op: tuple, seed: Any, nblocks: int) -> tuple[int, int]:
     """The (key, counter) a stateful kernel call starts from; the kernel's counter moves on by
     ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
     with _seeds.lock:
-        seed1, seed2 = _get_seed(seed)
-        state = _seeds.kernels.get(op + (seed1, seed2))
-        if state is None:
-            if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
-                seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            state = _seeds.kernels[op + (seed1, seed2)] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
-        key, counter = state
-        state[1] = (counter + nblocks) & _philox.M128
-        return key, counter
+        return _advance(op + _get_seed(seed), nblocks, False)
+
+
+def _advance(kernel: tuple, nblocks: int, node: bool) -> tuple[int, int]:
+    # (lock held) ``node``: the kernel of one op of a trace, kept even when unseeded
+    state = _seeds.kernels.get(kernel)
+    if state is None:
+        seed1, seed2 = kernel[-2:]
+        if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
+            seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+            kernel = kernel if node else kernel[:-2] + (seed1, seed2)
+        state = _seeds.kernels[kernel] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
+    key, counter = state
+    state[1] = (counter + nblocks) & _philox.M128
+    return key, counter
+
+
+_nodes = itertools.count()
+
+
+def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
+    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace
+    the op is a node with its own kernel (seeded by TF's graph rules) that draws afresh at each
+    replay, as TF's graph kernels do; ``set_seed`` restarts it."""
+    tr = _trace.innermost()
+    if tr is None:
+        return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
+    with _seeds.lock:
+        if tr.graph_seed is None:
+            tr.graph_seed = [_seeds.global_seed, 0]
+        node = ("node", next(_nodes)) + _get_seed(seed, tr.graph_seed)
+
+    def draw(*values: np.ndarray) -> tuple:
+        with _seeds.lock:
+            key, counter = _advance(node, nblocks, True)
+        return (make(key, counter, *values),)
+    return _trace.draw(draw, list(xs), True)[0]
 
 
 def _shape_dtype(shape: Any) -> str:
@@ -147,9 +180,9 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.floa
     dt = _float_dtype(dtype, "normal")
     s = _shape_arg(shape, "RandomStandardNormal")
     sd, m = _param(stddev, dt), _param(mean, dt)
-    key, counter = _reserve(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
-                            _size(s) * _philox.RESERVED)
-    return _wrap(_philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
+    return _stateful(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
+                     _size(s) * _philox.RESERVED,
+                     lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
@@ -158,9 +191,8 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any 
     dt = _float_dtype(dtype, "truncated_normal")
     s = _shape_arg(shape, "TruncatedNormal")
     sd, m = _param(stddev, dt), _param(mean, dt)
-    key, counter = _reserve(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed,
-                            _size(s) * _philox.RESERVED)
-    return _wrap(_philox.truncated_normal(key, counter, s, dt._np)) * sd + m
+    return _stateful(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed, _size(s) * _philox.RESERVED,
+                     lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np)) * sd + m
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32, seed: Any = None,
@@ -182,8 +214,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
         scale = not (isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and maxval == 1)
         lo = _param(0.0 if minval is None else minval, dt) if scale else None
         hi = _param(1.0 if maxval is None else maxval, dt) if scale else None
-        key, counter = _reserve(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n)
-        u = _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np))
+        u = _stateful(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n,
+                      lambda key, counter: _philox.fill(_philox.uniform, key, counter, s, dt._np))
         return u * (hi - lo) + lo if scale else u
     if dt._np not in (np.int32, np.int64):
         raise ValueError(f"uniform: dtype must be float16, float32, float64, int32 or int64, got "
@@ -191,11 +223,11 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
     if maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
     a, b = _int_bounds(minval, maxval, dt, "RandomUniformInt")
-    key, counter = _reserve(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n)
-    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+    return _stateful(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n,
+                     lambda key, counter: _philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
 
 
-_shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)
+_shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)  # perm: drawn
 
 
 def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
@@ -210,15 +242,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
     v = x._value
     n = v.shape[0] if v.ndim else 1
     if v.size <= 1 or n <= 1:  # TF's kernel draws nothing then
-        _get_seed_locked(seed)
-        return apply(_shuffle, (x,), {"perm": np.arange(n)})
-    key, counter = _reserve(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4)
-    return apply(_shuffle, (x,), {"perm": _philox.permutation(key, counter, n)})
-
-
-def _get_seed_locked(seed: Any) -> None:
-    with _seeds.lock:
-        _get_seed(seed)
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, 0, lambda key, counter: np.arange(n))
+    else:
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4,
+                         lambda key, counter: _philox.permutation(key, counter, n))
+    return apply(_shuffle, (x, perm), {})
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
@@ -233,9 +261,10 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     """
     lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
     b = lg.shape[0]
-    key, counter = _reserve(("Multinomial", str(lg.dtype), out_dt.name), seed,
-                            b * ((n + 3) // 4 * 8) * _philox.RESERVED)
-    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
+    return _stateful(("Multinomial", str(lg.dtype), out_dt.name), seed,
+                     b * ((n + 3) // 4 * 8) * _philox.RESERVED,
+                     lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(out_dt._np),
+                     (as_tensor(logits),))
 
 
 def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.ndarray, int, _dt.DType]:
@@ -250,7 +279,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
     if lg._value.ndim != 2:
         raise InvalidArgumentError(f"logits should be a matrix, got shape "
                                    f"{list(lg._value.shape)} [Op:Multinomial]")
-    n = int(as_tensor(num_samples)._value)
+    n = int(as_tensor(num_samples))
     if n < 0:
         raise InvalidArgumentError(f"num_samples should be non-negative, got {n} [Op:Multinomial]")
     if lg._value.shape[1] == 0:
@@ -285,8 +314,17 @@ def _alg(alg: Any) -> int:
     return a
 
 
-def _seed_pair(seed: Any) -> tuple[int, int]:
+def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
+    """The draw ``make(key, counter, *values of xs)`` keyed by a stateless ``seed`` (a trace
+    replays it with the seed's value of each call)."""
+    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
     t = as_tensor(seed)
+    _check_seed(t)
+    return _trace.draw(lambda sv, *vs: (make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),),
+                       [t, *xs], False)[0]
+
+
+def _check_seed(t: Tensor) -> None:
     v = t._value
     if v.dtype not in (np.int32, np.int64):
         raise InvalidArgumentError(f"seed must be an int32 or int64 tensor of shape [2], got dtype "
@@ -294,12 +332,6 @@ def _seed_pair(seed: Any) -> tuple[int, int]:
     if v.shape != (2,):
         raise InvalidArgumentError(f"seed must have shape [2], not {list(v.shape)} "
                                    "[Op:StatelessRandomGetKeyCounter]")
-    return int(v[0]), int(v[1])
-
-
-def _key_counter(seed: Any, alg: Any) -> tuple[int, int]:
-    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
-    return _philox.scramble(*_seed_pair(seed))
 
 
 def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev: Any, dtype: Any,
@@ -309,12 +341,11 @@ def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev:
         raise TypeError(f"{fn}: dtype must be float16, float32 or float64, got {dt.name}")
     s = _shape_arg(shape, op)
     m, sd = _param(mean, dt), _param(stddev, dt)
-    key, counter = _key_counter(seed, alg)
     if fn == "stateless_normal":
-        z = _philox.fill(_philox.normal, key, counter, s, dt._np)
+        z = _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np))
     else:
-        z = _philox.truncated_normal(key, counter, s, dt._np)
-    return _wrap(z) * sd + m
+        z = _stateless(seed, alg, lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np))
+    return z * sd + m
 
 
 def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
@@ -368,21 +399,21 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     if dt._np.kind == "f":
         lo = _param(0.0 if minval is None else minval, dt)
         hi = _param(1.0 if maxval is None else maxval, dt)
-        key, counter = _key_counter(seed, alg)
-        return _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np)) * (hi - lo) + lo
+        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.uniform, key, counter, s,
+                                                                        dt._np)) * (hi - lo) + lo
     if (minval is None) != (maxval is None):
         raise ValueError(f"stateless_uniform: for integer dtype {dt.name} give both minval and "
                          f"maxval, or neither (the full range); got minval={minval!r}, "
                          f"maxval={maxval!r}")
     if minval is None:
-        key, counter = _key_counter(seed, alg)
-        return _wrap(_philox.fill(_philox.full_int, key, counter, s, dt._np))
+        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.full_int, key, counter, s,
+                                                                        dt._np))
     if dt._np.kind == "u":
         raise ValueError(f"stateless_uniform: dtype {dt.name} only draws the full range "
                          "(minval=None, maxval=None); use int32 or int64 for bounds")
     a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-    key, counter = _key_counter(seed, alg)
-    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+    return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.int_range, key, counter, s,
+                                                                    dt._np, a, b))
 
 
 def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, int]:
@@ -392,7 +423,7 @@ def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, 
         raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
                                    f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
                                    f"[Op:{op}]")
-    a, b = int(lo._value), int(hi._value)
+    a, b = int(lo), int(hi)
     if a >= b:
         raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:{op}]")
     return a, b
@@ -420,7 +451,7 @@ def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Tensor:
     """
     d = as_tensor(data)
     s1 = stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg)
-    return _wrap(np.stack([s1._value, d._value]))
+    return _stack([s1, d])
 
 
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
@@ -432,8 +463,8 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
     array([[0, 0, 0]])
     """
     lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
-    key, counter = _philox.scramble(*_seed_pair(seed))
-    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
+    return _stateless(seed, 1, lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(
+        out_dt._np), (as_tensor(logits),))
 
 
 # ---- tf.random.Generator: an explicit Philox state in a variable ----
@@ -458,7 +489,7 @@ def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
     if isinstance(seed, (int, np.integer)):
         words = [(int(seed) >> (64 * i)) & _philox.M64 for i in range(3)]
     else:
-        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed)._value)[:3]]
+        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed).numpy())[:3]]
         words = [0] * (3 - len(words)) + words
     return np.array(words, np.uint64).view(np.int64)
 
@@ -544,15 +575,25 @@ class Generator:
     def skip(self, delta: Any) -> Tensor:
         """Advance the counter as ``delta`` outputs would (by ``256 * delta``); returns the state
         before the advance."""
-        old = self._state.numpy()
-        lo, hi, key = (int(v) & _philox.M64 for v in old)
-        c = ((lo | hi << 64) + int(delta) * _philox.RESERVED) & _philox.M128
-        self._state.assign(np.array([c & _philox.M64, c >> 64, key], np.uint64).view(np.int64))
-        return _wrap(old)
+        return self._draw((int(delta),), lambda key, c: np.array([c & _philox.M64, c >> 64, key],
+                                                                  np.uint64).view(np.int64))
 
-    def _key_counter(self, s: tuple) -> tuple[int, int]:
-        lo, hi, key = (int(v) & _philox.M64 for v in self.skip(_size(s))._value)
-        return key, lo | hi << 64
+    def _draw(self, s: tuple, make: Callable) -> Tensor:
+        """``make(key, counter)`` from the state, which moves on by ``s``'s outputs (in a
+        ``tf.function`` trace: a step reading and writing the state variable at each replay)."""
+        n = _size(s) * _philox.RESERVED
+
+        def step(state: np.ndarray) -> tuple:
+            lo, hi, key = (int(v) & _philox.M64 for v in state)
+            c = lo | hi << 64
+            c2 = (c + n) & _philox.M128
+            return np.array([c2 & _philox.M64, c2 >> 64, key], np.uint64).view(np.int64), make(key, c)
+        tr = _trace.innermost()
+        if tr is None:
+            new, out = step(self._state._snap._value)
+            self._state.assign(new)
+            return _wrap(out)
+        return tr.draw_from(self._state, step)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                name: Any = None) -> Tensor:
@@ -560,7 +601,7 @@ class Generator:
         dt = _float_dtype(dtype, "Generator.normal")
         s = _shape_arg(shape, "StatelessRandomNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return _wrap(_philox.fill(_philox.normal, *self._key_counter(s), s, dt._np)) * sd + m
+        return self._draw(s, lambda key, c: _philox.fill(_philox.normal, key, c, s, dt._np)) * sd + m
 
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                          dtype: Any = _dt.float32, name: Any = None) -> Tensor:
@@ -568,7 +609,7 @@ class Generator:
         dt = _float_dtype(dtype, "Generator.truncated_normal")
         s = _shape_arg(shape, "StatelessTruncatedNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return _wrap(_philox.truncated_normal(*self._key_counter(s), s, dt._np)) * sd + m
+        return self._draw(s, lambda key, c: _philox.truncated_normal(key, c, s, dt._np)) * sd + m
 
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
                 name: Any = None) -> Tensor:
@@ -581,7 +622,7 @@ class Generator:
         s = _shape_arg(shape, "StatelessRandomUniformV2")
         if dt._np.kind == "f":
             lo, hi = _param(minval, dt), _param(1.0 if maxval is None else maxval, dt)
-            u = _wrap(_philox.fill(_philox.uniform, *self._key_counter(s), s, dt._np))
+            u = self._draw(s, lambda key, c: _philox.fill(_philox.uniform, key, c, s, dt._np))
             return u * (hi - lo) + lo
         if (minval is None) != (maxval is None):
             raise ValueError(f"For integer dtype {dt.name}, minval and maxval must be both None "
@@ -589,7 +630,7 @@ class Generator:
         if minval is None:
             return self.uniform_full_int(s, dt)
         a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-        return _wrap(_philox.fill(_philox.int_range, *self._key_counter(s), s, dt._np, a, b))
+        return self._draw(s, lambda key, c: _philox.fill(_philox.int_range, key, c, s, dt._np, a, b))
 
     def uniform_full_int(self, shape: Any, dtype: Any = _dt.uint64, name: Any = None) -> Tensor:
         """Integers over the whole range of ``dtype`` (int32, int64, uint32, uint64)."""
@@ -598,13 +639,13 @@ class Generator:
             raise ValueError(f"uniform_full_int: dtype must be int32, int64, uint32 or uint64, "
                              f"got {dt.name}")
         s = _shape_arg(shape, "StatelessRandomUniformFullIntV2")
-        return _wrap(_philox.fill(_philox.full_int, *self._key_counter(s), s, dt._np))
+        return self._draw(s, lambda key, c: _philox.fill(_philox.full_int, key, c, s, dt._np))
 
     def make_seeds(self, count: int = 1) -> Tensor:
         """``count`` seeds for the stateless ops: a ``[2, count]`` int64 tensor (column ``i`` is
         one seed)."""
-        keys = self.uniform_full_int([count], _dt.int64)._value
-        return _wrap(np.stack([keys, np.zeros_like(keys)]))
+        keys = self.uniform_full_int([count], _dt.int64)
+        return _stack([keys, keys * 0])
 
     def split(self, count: int = 1) -> list[Generator]:
         """``count`` new independent generators (state ``[0, 0, key]``); advances this one."""
