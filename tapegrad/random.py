@@ -40,11 +40,15 @@ from ._dispatch import apply, defop
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
+from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
+    fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+)
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
            "stateless_normal", "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
            "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
-           "set_global_generator", "experimental"]
+           "set_global_generator", "experimental", "log_uniform_candidate_sampler",
+           "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"]
 
 _DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1

@@ -25,7 +25,7 @@ from ..errors import InvalidArgumentError
 __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "identity",
     "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
-    "one_hot", "sequence_mask", "meshgrid"]
+    "one_hot", "sequence_mask", "meshgrid", "invert_permutation"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -959,3 +959,22 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
         s[pos] = -1
         out.append(broadcast_to(reshape(t, s), sizes))
     return out
+
+
+def invert_permutation(x: Any, name: Any = None) -> Tensor:
+    """The inverse permutation: ``y[x[i]] = i``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.invert_permutation([3, 4, 0, 2, 1]).numpy()
+    array([2, 4, 3, 0, 1], dtype=int32)
+    """
+    t = as_tensor(x)
+    v = np.asarray(t._value)
+    if v.ndim != 1 or v.dtype not in (np.int32, np.int64):
+        raise _err("InvertPermutation", f"x must be a 1-D int32 or int64 tensor, got {t.dtype.name} of shape "
+                                        f"{list(v.shape)}")
+    if not np.array_equal(np.sort(v), np.arange(v.size)):
+        raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
+    out = np.empty_like(v)
+    out[v] = np.arange(v.size, dtype=v.dtype)
+    return _wrap(out)

@@ -151,7 +151,7 @@ def _gather_grad_fwd(g: np.ndarray, idx: np.ndarray, shape: tuple, axis: int, ba
 
 _gather_grad = defop("GatherGrad", _gather_grad_fwd,
                      vjp=(lambda g, ans, gg, idx, shape, axis, batch_dims:
-                          apply(_gather, (g, idx), {"axis": axis + _lead(g, ans), "batch_dims": batch_dims}) if batch_dims == 0 and _lead(g, ans) == 0
+                          apply(_gather, (g, idx), {"axis": axis, "batch_dims": batch_dims}) if _lead(g, ans) == 0
                           else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
                      jvp="linear")
 

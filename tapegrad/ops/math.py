@@ -31,7 +31,8 @@ __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floo
     "reciprocal", "inv", "maximum", "minimum", "where", "clip_by_value", "complex_", "real", "imag",
     "conj", "cast", "saturate_cast", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "zeros_like",
-    "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval"]
+    "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval",
+    "scalar_mul"]
 
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
@@ -731,6 +732,20 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
 # --------------------------------------------------------------------------- add_n
 _add_n = defop("AddN", lambda *xs: reduce(np.add, xs),  # variadic (*xs): one rule for all inputs
                vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
+
+
+def scalar_mul(scalar: Any, x: Any, name: Any = None) -> Tensor:
+    """``scalar * x`` with the scalar converted to ``x``'s dtype (a non-scalar raises ValueError).
+
+    >>> import tapegrad as tf
+    >>> tf.math.scalar_mul(2, tf.constant([1.5, 2.0], tf.float64)).numpy()
+    array([3., 4.])
+    """
+    t = as_tensor(x)
+    s = convert_to_tensor(scalar, dtype=t.dtype)
+    if s._value.ndim != 0:
+        raise ValueError(f"Only scalar multiply works, got a scalar of shape {list(s._value.shape)}.")
+    return multiply(s, t)
 
 
 def add_n(inputs: Any, name: Any = None) -> Tensor:

@@ -20,7 +20,7 @@ from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import norm_axis, transpose
 
-__all__ = ["sort", "argsort", "top_k"]
+__all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k"]
 
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:
@@ -161,3 +161,59 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = _dt.int
     if it not in (_dt.int32, _dt.int64):
         raise TypeError(f"top_k: index_type must be tf.int32 or tf.int64, got {it.name}.")
     return TopKV2(apply(_take, (x, _wrap(idx))), _wrap(idx.astype(it._np)))
+
+
+def in_top_k(targets: Any, predictions: Any, k: Any, name: Any = None) -> Tensor:
+    """Whether ``predictions[i, targets[i]]`` is among the ``k`` largest of row ``i`` (ties at the
+    boundary count as in; a row with a non-finite prediction says False).
+
+    >>> import tapegrad as tf
+    >>> tf.math.in_top_k([0, 2], tf.constant([[0.1, 0.9, 0.0], [0.3, 0.3, 0.4]]), 1).numpy()
+    array([False,  True])
+    """
+    p = np.asarray(as_tensor(predictions)._value)
+    t = np.asarray(as_tensor(targets)._value)
+    if p.ndim != 2 or t.shape != (p.shape[0],):
+        raise InvalidArgumentError(f"in_top_k: predictions must be [batch, classes] and targets [batch], got "
+                                   f"shapes {list(p.shape)} and {list(t.shape)}.")
+    ok = (t >= 0) & (t < p.shape[1])
+    own = p[np.arange(p.shape[0]), np.clip(t, 0, p.shape[1] - 1)]
+    above = (p > own[:, None]).sum(1)
+    return _wrap(ok & np.isfinite(p).all(1) & (above < _k(k)))
+
+
+def _approx_k(operand: Any, k: Any, dim: int, largest: bool) -> tuple:
+    x = as_tensor(operand)
+    nd = x._value.ndim
+    d = norm_axis(dim, nd, "ApproxTopK")
+    perm = [i for i in range(nd) if i != d] + [d]
+    xt = transpose(x, perm) if d != nd - 1 else x
+    v, i = top_k(xt if largest else -xt, k)
+    v = v if largest else -v
+    back = list(np.argsort(perm))
+    return (transpose(v, back), transpose(i, back)) if d != nd - 1 else (v, i)
+
+
+def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Any = None) -> tuple:
+    """The ``k`` largest values along ``reduction_dimension`` and their indices (exact on a CPU, as
+    TensorFlow's CPU kernel; ``recall_target`` is accepted and unused).
+
+    >>> import tapegrad as tf
+    >>> tf.math.approx_max_k(tf.constant([[1.0, 5.0, 3.0]]), 2)[0].numpy()
+    array([[5., 3.]], dtype=float32)
+    """
+    return _approx_k(operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Any = None) -> tuple:
+    """The ``k`` smallest values along ``reduction_dimension`` and their indices.
+
+    >>> import tapegrad as tf
+    >>> tf.math.approx_min_k(tf.constant([[1.0, 5.0, 3.0]]), 2)[0].numpy()
+    array([[1., 3.]], dtype=float32)
+    """
+    return _approx_k(operand, k, reduction_dimension, False)

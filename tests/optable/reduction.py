@@ -26,4 +26,8 @@ CASES = [
            + tf.math.reduce_euclidean_norm(x, keepdims=True), [((3,),), ((2, 3),)]),
     OpCase("complex-EuclideanNorm", lambda a, b: tf.math.reduce_euclidean_norm(_complex_pair(a, b), axis=0),
            [((3,), (3,)), ((2, 3), (2, 3))], ops=("EuclideanNorm",)),
+    OpCase("CumulativeLogsumexp", lambda x: tf.math.cumulative_logsumexp(x, axis=-1, reverse=True),
+           [((3,),), ((2, 3),)]),
+    OpCase("CumulativeLogsumexp-0", lambda x: tf.math.cumulative_logsumexp(x, axis=0), [((3, 2),)],
+           ops=("CumulativeLogsumexp",)),
 ]
