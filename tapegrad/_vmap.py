@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec
 from ._convert import convert_to_tensor
-from ._dispatch import REGISTRY, Op, apply
+from ._dispatch import REGISTRY, Op, _offer, apply
 from ._tensor import IndexedSlices, Tensor, wrap
 
 __all__ = ["Unbatchable", "vmap", "rule_of", "RULES"]
@@ -38,12 +38,13 @@ class Unbatchable(Exception):
 class Batcher(_rec.Recorder):
     """The recorder of the row run: the batched value of every row tensor, by tensor id."""
 
-    __slots__ = ("n", "outer", "batched")
+    __slots__ = ("n", "outer", "batched", "before")
 
     def __init__(self, n: int, outer: list) -> None:
         self.n = n
         self.outer = outer           # the caller's recorders: they see the batched ops
         self.batched: dict[int, Tensor] = {}
+        self.before: dict[int, tuple] = {}  # Variable id -> (Variable, its value when first read)
 
     def record(self, op: Op, xs: Any, p: dict, ans: Any, k: int) -> None:
         self._op(op, xs, p, ans if type(ans) is tuple else (ans,))
@@ -54,8 +55,10 @@ class Batcher(_rec.Recorder):
     def _op(self, op: Op, xs: Any, p: dict, outs: tuple) -> None:
         got = self.batched
         bat = tuple([x._id in got for x in xs])
-        if True not in bat:
-            return  # the output does not depend on the row
+        if True not in bat:  # the same for every row: the caller's recorders see it as it ran
+            if self.outer:
+                self.outer_run(_offer, op, xs, p, outs if op.nout != 1 else outs[0], self.outer)
+            return
         rule = rule_of(op)
         if rule is None:
             raise Unbatchable(f"op {op.name} has no batching rule")
@@ -81,10 +84,20 @@ class Batcher(_rec.Recorder):
             tls.stack = saved
 
     def on_variable_read(self, v: Any) -> None:
+        self.before.setdefault(v._id, (v, v._snap._value))
         for rec in self.outer:  # (an outer tape watches a trainable Variable on read)
             rec.on_variable_read(v)
 
     def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
+        # undone before the per-row fallback runs fn again: the value of the first read, else
+        # (an update fn never read) the inverse of assign_add/assign_sub; an assign that nothing
+        # read before is overwritten by the fallback's first row
+        old = self.before.get(v._id)
+        if old is not None:
+            v._set(old[1])
+        elif how in ("assign_add", "assign_sub"):
+            d = np.asarray(convert_to_tensor(value)._value, v._snap._value.dtype)
+            v._set((np.subtract if how == "assign_add" else np.add)(v._snap._value, d))
         raise Unbatchable(f"fn updates the Variable {v.name!r}")
 
     def on_escape(self, t: Any, how: str) -> None:
@@ -173,7 +186,8 @@ def _broadcasting(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
 
 
 def _leading(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """Ops whose leading axes are batch axes shared by all inputs (matrix functions, ...)."""
+    """Ops whose leading axes are batch axes shared by all inputs (matrix functions, ...), and
+    elementwise ops of equal shapes not declared ``broadcast`` (their rules do not unbroadcast)."""
     return apply(op, _lift_all(n, xs, bat), p)
 
 
@@ -239,11 +253,28 @@ def _slice_grad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     return apply(op, xs, {"shape": (n,) + tuple(p["shape"]), "key": (slice(None),) + tuple(p["key"])})
 
 
-def _lead_param(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:  # ops with `lead` batch axes
-    q = _with(p, lead=p["lead"] + 1)
-    if "shape" in p:
-        q["shape"] = (n,) + tuple(p["shape"])
-    return apply(op, _lift_all(n, xs, bat), q)
+def _row_index(n: int, idx: Tensor) -> Tensor:
+    """Batched nd-indices ``[n, ..., k]`` with each row's number put first: ``[n, ..., 1 + k]``."""
+    iv = idx._value
+    rows = np.broadcast_to(np.arange(n, dtype=iv.dtype).reshape((n,) + (1,) * (iv.ndim - 1)), iv.shape[:-1] + (1,))
+    return apply(_R["ConcatV2"], (wrap(rows), idx), {"axis": iv.ndim - 1})
+
+
+def _nd(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """GatherNd (params, idx), ScatterNd (idx, updates), TensorScatterUpdate (tensor, idx,
+    updates); ``lead``: leading axes that the indices do not index."""
+    i = 0 if op.name == "ScatterNd" else 1
+    q = _with(p, shape=(n,) + tuple(p["shape"])) if "shape" in p else dict(p)
+    xs = list(xs)
+    if not bat[i]:  # the batch axis joins the axes that are not indexed
+        q["lead"] = p["lead"] + 1
+        return apply(op, [x if j == i or op.name == "GatherNd" else (x if bat[j] else _lift(x, n))
+                          for j, x in enumerate(xs)], q)
+    if p["lead"]:
+        raise Unbatchable(f"op {op.name} with lead axes and indices that depend on the row")
+    xs = _lift_all(n, xs, bat)
+    xs[i] = _row_index(n, xs[i])
+    return apply(op, xs, q)
 
 
 def _unbroadcast(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
@@ -251,10 +282,11 @@ def _unbroadcast(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
 
 
 def _one_hot(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    if True in bat[1:]:
-        raise Unbatchable("op OneHot with on/off values that depend on the row")
+    idx, on, off = xs
+    r = idx._value.ndim - bat[0] + 1  # the output's row rank
+    on, off = [_reshape(v, (n,) + (1,) * r) if b else v for v, b in zip((on, off), bat[1:])]
     a = p["axis"]
-    return apply(op, xs, _with(p, axis=-1 if a == -1 else a + 1))
+    return apply(op, (idx if bat[0] else _lift(idx, n), on, off), _with(p, axis=-1 if a == -1 else a + 1))
 
 
 def _move_to_front(x: Tensor, a: int) -> Tensor:
@@ -315,15 +347,15 @@ RULES: dict[str, Callable] = {
     **dict.fromkeys(
         ("Neg", "Abs", "Sign", "ComplexSign", "Sqrt", "Rsqrt", "Reciprocal", "Real", "Imag", "Conj",
          "Cast", "CastToNonFloat", "FloorDiv", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
-         "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot", "AddN", "Angle", "Floor",
+         "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot", "Angle", "Floor",
          "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite", "Identity", "StopGradient", "Relu",
-         "Relu6", "ReluGrad", "Relu6Grad", "LeakyRelu", "LeakyReluGrad"), _broadcasting),
+         "Relu6", "LeakyRelu"), _broadcasting),
     **dict.fromkeys(
         ("Cholesky", "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "SelfAdjointEigV2",
          "SelfAdjointEigVals", "Svd", "SvdValues", "Qr", "MatrixExponential", "MatrixBandPart",
          "MatrixDiagPartV3", "MatrixSetDiagV3", "MatrixDiagV3", "FillTriangular", "FillTriangularInverse",
          "TakeAlongLastAxis", "PutAlongLastAxis", "SparseSoftmaxCrossEntropyWithLogits", "AvgPool",
-         "AvgPoolGrad"), _leading),
+         "AvgPoolGrad", "AddN", "ReluGrad", "Relu6Grad", "LeakyReluGrad"), _leading),
     **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "LogSumExp", "Any", "All", "EuclideanNorm"),
                     _axes("axes")),
     **dict.fromkeys(("ArgMax", "ArgMin", "Cumsum", "Cumprod", "Softmax", "LogSoftmax", "Unpack", "Split",
@@ -332,8 +364,8 @@ RULES: dict[str, Callable] = {
     "ConcatV2": _join, "Pack": _join, "Transpose": _transpose, "Reshape": _shape_first("shape"),
     "BroadcastTo": _broadcast_to, "Tile": _tile, "PadV2": _pad, "StridedSlice": _slice,
     "StridedSliceGrad": _slice_grad, "UnbroadcastSum": _unbroadcast, "OneHot": _one_hot,
-    "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _lead_param, "ScatterNd": _lead_param,
-    "TensorScatterUpdate": _lead_param, "Einsum": _einsum,
+    "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _nd, "ScatterNd": _nd,
+    "TensorScatterUpdate": _nd, "Einsum": _einsum,
     **dict.fromkeys(("MaxPool", "MaxPoolGrad", "MaxPoolGradGrad"), _fold),
     **dict.fromkeys(("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                      "UnsortedSegmentProd"), _segment),
