@@ -253,6 +253,12 @@ def _slice_grad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     return apply(op, xs, {"shape": (n,) + tuple(p["shape"]), "key": (slice(None),) + tuple(p["key"])})
 
 
+def _take_along(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    if not bat[1]:  # sort and top_k compute the order from the values in Python: row 0's order
+        raise Unbatchable("tf.sort/tf.math.top_k order each row in Python")
+    return _leading(op, n, xs, bat, p)
+
+
 def _row_index(n: int, idx: Tensor) -> Tensor:
     """Batched nd-indices ``[n, ..., k]`` with each row's number put first: ``[n, ..., 1 + k]``."""
     iv = idx._value
@@ -336,7 +342,8 @@ def _segment(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     iv = ids._value
     k = iv.ndim - 1
     off = wrap((np.arange(n, dtype=iv.dtype) * iv.dtype.type(num)).reshape((n,) + (1,) * k))
-    ids = apply(_R["AddV2"], (ids, off))
+    dropped = apply(_R["Less"], (ids, wrap(iv.dtype.type(0))))  # (id -1: the entry is dropped)
+    ids = apply(_R["SelectV2"], (dropped, ids, apply(_R["AddV2"], (ids, off))))
     m = int(np.prod(iv.shape, dtype=np.int64))
     flat = apply(op, (_reshape(data, (m,) + data._value.shape[k + 1:]), _reshape(ids, (m,))),
                  _with(p, num_segments=n * num))
@@ -354,7 +361,7 @@ RULES: dict[str, Callable] = {
         ("Cholesky", "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "SelfAdjointEigV2",
          "SelfAdjointEigVals", "Svd", "SvdValues", "Qr", "MatrixExponential", "MatrixBandPart",
          "MatrixDiagPartV3", "MatrixSetDiagV3", "MatrixDiagV3", "FillTriangular", "FillTriangularInverse",
-         "TakeAlongLastAxis", "PutAlongLastAxis", "SparseSoftmaxCrossEntropyWithLogits", "AvgPool",
+         "PutAlongLastAxis", "SparseSoftmaxCrossEntropyWithLogits", "AvgPool",
          "AvgPoolGrad", "AddN", "ReluGrad", "Relu6Grad", "LeakyReluGrad"), _leading),
     **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "LogSumExp", "Any", "All", "EuclideanNorm"),
                     _axes("axes")),
@@ -365,7 +372,7 @@ RULES: dict[str, Callable] = {
     "BroadcastTo": _broadcast_to, "Tile": _tile, "PadV2": _pad, "StridedSlice": _slice,
     "StridedSliceGrad": _slice_grad, "UnbroadcastSum": _unbroadcast, "OneHot": _one_hot,
     "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _nd, "ScatterNd": _nd,
-    "TensorScatterUpdate": _nd, "Einsum": _einsum,
+    "TensorScatterUpdate": _nd, "TakeAlongLastAxis": _take_along, "Einsum": _einsum,
     **dict.fromkeys(("MaxPool", "MaxPoolGrad", "MaxPoolGradGrad"), _fold),
     **dict.fromkeys(("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                      "UnsortedSegmentProd"), _segment),
