@@ -319,6 +319,27 @@ def _gather_grad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
                                                   batch_dims=p["batch_dims"] + 1))
 
 
+def _matmul(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """One batched matrix and one unbatched: one large product (NumPy would loop over the rows)."""
+    a, b = xs
+    if a._value.ndim + b._value.ndim - 1 != 4 or bat == (True, True):
+        return _broadcasting(op, n, xs, bat, p)
+    if bat[0] and not p["adj_a"]:  # [n, m, k] -> [n * m, k]
+        _, m, k = a._value.shape
+        y = apply(op, (_reshape(a, (n * m, k)), b), p)
+        return _reshape(y, (n, m, y._value.shape[-1]))
+    if bat[1] and not p["adj_b"]:
+        _, k, q = b._value.shape
+        if q == 1 and a._value.dtype.kind != "c":  # columns (matvec): y = [n, k] @ op(a)^T
+            y = apply(op, (_reshape(b, (n, k)), a), {"adj_a": False, "adj_b": not p["adj_a"]})
+            return _reshape(y, y._value.shape + (1,))
+        # [n, k, q] -> [k, n * q]
+        b2 = _reshape(apply(_R["Transpose"], (b,), {"perm": (1, 0, 2)}), (k, n * q))
+        y = apply(op, (a, b2), p)
+        return apply(_R["Transpose"], (_reshape(y, (y._value.shape[0], n, q)),), {"perm": (1, 0, 2)})
+    return _broadcasting(op, n, xs, bat, p)
+
+
 def _einsum(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     used = set("".join(p["ins"]) + p["out"])
     c = next(ch for ch in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if ch not in used)
@@ -372,7 +393,7 @@ RULES: dict[str, Callable] = {
     "BroadcastTo": _broadcast_to, "Tile": _tile, "PadV2": _pad, "StridedSlice": _slice,
     "StridedSliceGrad": _slice_grad, "UnbroadcastSum": _unbroadcast, "OneHot": _one_hot,
     "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _nd, "ScatterNd": _nd,
-    "TensorScatterUpdate": _nd, "TakeAlongLastAxis": _take_along, "Einsum": _einsum,
+    "TensorScatterUpdate": _nd, "BatchMatMulV2": _matmul, "TakeAlongLastAxis": _take_along, "Einsum": _einsum,
     **dict.fromkeys(("MaxPool", "MaxPoolGrad", "MaxPoolGradGrad"), _fold),
     **dict.fromkeys(("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                      "UnsortedSegmentProd"), _segment),
