@@ -104,6 +104,10 @@ class Batcher(_rec.Recorder):
         if t._id in self.batched:
             raise Unbatchable(f"fn reads a value that depends on the row into Python ({how})")
 
+    def on_random(self, xs: Any, stateful: bool) -> None:
+        if stateful or any(x._id in self.batched for x in xs):
+            raise Unbatchable("fn draws random numbers (each row needs a draw of its own)")
+
     def output(self, v: Any) -> Tensor:
         """The batched value of an output leaf of the row run (repeated when it is invariant)."""
         if isinstance(v, IndexedSlices):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _philox, _trace
+from . import _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
@@ -130,6 +130,7 @@ def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()
     replay, as TF's graph kernels do; ``set_seed`` restarts it."""
     tr = _trace.innermost()
     if tr is None:
+        _rec.note_random(xs, True)
         return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
     with _seeds.lock:
         if tr.graph_seed is None:

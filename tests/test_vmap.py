@@ -192,3 +192,12 @@ def test_nested_elems_and_captured_tensors() -> None:
     got = _no_fallback(lambda e: tf.linalg.matvec(m, e["a"]) * tf.cast(e["b"], tf.float64), {"a": a, "b": b})
     want = np.stack([(m.numpy() @ a.numpy()[i]) * (i + 1) for i in range(3)])
     np.testing.assert_allclose(got.numpy(), want)
+
+
+def test_random_draws_inside_fn_are_per_row():
+    x = tf.zeros([4, 3])
+    with pytest.warns(UserWarning, match="draws random numbers"):
+        y = tf.vectorized_map(lambda r: r + tf.random.normal([3]), x)
+    assert len({tuple(row) for row in y.numpy().tolist()}) == 4  # a draw per row, as TF's pfor
+    same = tf.vectorized_map(lambda r: r + tf.random.stateless_normal([3], seed=[1, 2]), x)
+    assert len({tuple(row) for row in same.numpy().tolist()}) == 1  # one stateless seed: one draw
