@@ -360,6 +360,8 @@ VALUE_CASES.update({
     "where_argwhere": (lambda x, k: tf.where(x > 0), lambda rng: (rng.normal(size=(3, 4)), 0)),
     "logsumexp": (_grad_of(lambda x, k: tf.reduce_logsumexp(x, axis=-1) ** 2),
                   lambda rng: (rng.normal(size=(3, 4)).astype(np.float32) * 30.0 + rng.normal(size=(3, 1)).astype(np.float32) * 100.0, 0)),
+    "unique": (_grad_of(lambda x, k: tf.unique(tf.gather(x, k))[0] ** 2),
+               lambda rng: (rng.normal(size=(4,)), np.array([0, 1, 1, 2, 2, 2], np.int32)[rng.permutation(6)])),
 })
 
 
