@@ -40,7 +40,7 @@ from ._tensor import Tensor, VariableBase, wrap
 from .errors import InternalError
 
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
-_VALUE_SHAPED = frozenset({"Unique"})
+_VALUE_SHAPED = frozenset({"Unique", "Where"})
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -701,10 +701,16 @@ def _unique_fwd(x: np.ndarray, out_idx: np.dtype) -> tuple:
     return vals[order], rank[inv.reshape(-1)].astype(out_idx)
 
 
+def _unique_share_fwd(idx: np.ndarray, n: int, dtype: Any) -> np.ndarray:
+    return (1.0 / np.bincount(idx, minlength=n)[idx]).astype(dtype)
+
+
+# 1/count of each element's value: duplicates share their value's derivative equally
+_unique_share_op = defop("UniqueShare", _unique_share_fwd, nondiff=True)
+
+
 def _unique_share(ans: tuple, x: Tensor) -> Tensor:
-    """1/count of each element's value: duplicates share their value's derivative equally."""
-    idx = np.asarray(ans[1]._value)
-    return _wrap((1.0 / np.bincount(idx, minlength=ans[0]._value.shape[0])[idx]).astype(x._value.dtype))
+    return apply(_unique_share_op, (ans[1],), {"n": ans[0]._value.shape[0], "dtype": x._value.dtype})
 
 
 def _unique_vjp(g: tuple, ans: tuple, x: Tensor, out_idx: np.dtype) -> Tensor:

@@ -393,6 +393,9 @@ _where = defop("SelectV2", np.where, broadcast=True,
                     lambda t, ans, c, x, y: where(c, zeros_like(ans), t)))
 
 
+_argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)  # value-shaped
+
+
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
     """Choose ``x`` where ``condition`` is true and ``y`` elsewhere (all three broadcast).
 
@@ -405,7 +408,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
         if c._value.ndim == 0:
             raise InvalidArgumentError("WhereOp : Unhandled input dimensions: 0 (where "
                                        "with one argument needs a condition with at least one axis)")
-        return _wrap(np.argwhere(np.asarray(c._value)).astype(np.int64))
+        return apply(_argwhere, (c,))
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
     if c._value.dtype.kind != "b":

@@ -137,6 +137,9 @@ def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
     return np.where(np.isfinite(m), m, np.zeros((), x.dtype))
 
 
+_lse_max = defop("LogSumExpShift", _lse_shift, nondiff=True)
+
+
 def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     m = _lse_shift(x, axes)
     r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
@@ -146,7 +149,7 @@ def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
 def _lse_softmax(x: Tensor, axes: tuple) -> Tensor:
     # exp(x - lse) loses all accuracy where |x| is large (lse is rounded to x's precision):
     # normalise exp(x - max) instead, with the max a constant (the softmax does not depend on it)
-    e = exp(x - _wrap(_lse_shift(x._value, axes)))
+    e = exp(x - apply(_lse_max, (x,), {"axes": axes}))
     return e / reduce_sum(e, axis=list(axes), keepdims=True)
 
 
