@@ -16,11 +16,17 @@ from tapegrad._vmap import rule_of
 from optable import OpCase, all_cases
 
 # ops whose rows' results cannot be stacked (Unique: per-row lengths) or that draw per call
-NO_RULE = {"Unique", "RandomShuffle"}
+NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes depend on values)
+           "ComputeAccidentalHits", "LogUniformCandidateSampler", "UniformCandidateSampler",
+           "FixedUnigramCandidateSampler"}
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python
-FALLS_BACK = {"sort", "sort-axis0-desc", "top_k"}
+FALLS_BACK = {"sort", "sort-axis0-desc", "top_k", "dropout"}  # (dropout: a random draw per row)
+
+
+def _rtol(t) -> float:  # batched and per-row BLAS calls may round float32 differently
+    return 1e-5 if t.dtype in (tf.float32, tf.complex64, tf.float16) else 1e-7
 
 
 def test_which_registered_ops_have_batching_rules() -> None:
@@ -87,14 +93,15 @@ def test_vectorized_map_equals_stacked_rows(case: OpCase, shapes: tuple, pattern
         lv, lr = weighted(vm), weighted(ref)
     for v, r in zip(vm, ref):
         assert v.dtype == r.dtype and v.shape == r.shape
-        np.testing.assert_allclose(v.numpy(), r.numpy(), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(v.numpy(), r.numpy(), rtol=_rtol(r), atol=1e-9)
     if case.nondiff:
         return
     for gv, gr in zip(tape.gradient(lv, args), tape.gradient(lr, args)):
         assert (gv is None) == (gr is None)
         if gv is not None:
-            np.testing.assert_allclose(tf.convert_to_tensor(gv).numpy(), tf.convert_to_tensor(gr).numpy(),
-                                       rtol=1e-7, atol=1e-9)
+            gr = tf.convert_to_tensor(gr)
+            rtol = max([_rtol(gr)] + [_rtol(r) for r in ref])  # (a float32 output's rounding reaches the inputs)
+            np.testing.assert_allclose(tf.convert_to_tensor(gv).numpy(), gr.numpy(), rtol=rtol, atol=1e-9)
 
 
 # ---------------------------------------------------------------------------- semantics
