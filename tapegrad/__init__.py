@@ -65,12 +65,13 @@ _LAZY = {
     "train": (".train", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
+    "distribute": (".distribute", None),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
     from . import config, data, debugging, diagnosis, nest, optimizers, random, saving, train  # noqa: F401
-    from . import visualize  # noqa: F401
+    from . import distribute, visualize  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
