@@ -201,7 +201,7 @@ class _Group:
                         answers[r] = ("died", e)
                     if answers[r][0] != "ok" and not aborted:
                         aborted = True
-                        self.client.run(_replica.abort, self.uid, step, on_error="ignore", wait=False)
+                        self.client.run(_replica.abort, self.uid, step, on_error="ignore")
             time.sleep(delay)
             delay = min(2 * delay, 2e-3)
         return answers
