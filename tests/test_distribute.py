@@ -100,6 +100,38 @@ def test_n_replicas_match_one_process(n, opt_name, dtype, tol):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
 
 
+def test_multi_worker_strategy_on_a_running_cluster_over_dask_comms():
+    distributed = pytest.importorskip("distributed")
+    x, y = _data(np.float64, steps=5, batch=4)
+    ref, ref_opt = _model(np.float64), tf.optimizers.Adam(0.01)
+    for i in range(5):
+        with tf.GradientTape() as tape:
+            loss = _loss(ref, x[4 * i:4 * i + 4], y[4 * i:4 * i + 4], 4)
+        ref_opt.apply_gradients(zip(tape.gradient(loss, ref), ref))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster.scheduler_address)
+        try:
+            assert strategy.num_replicas_in_sync == 2
+            for f in [a.use_board(False) for a in strategy._group.actors]:  # as between machines
+                f.result()
+            with strategy.scope():
+                params, opt = _model(np.float64), tf.optimizers.Adam(0.01)
+
+            def step(xb, yb):
+                with tf.GradientTape() as tape:
+                    loss = _loss(params, xb, yb, 4)
+                opt.apply_gradients(zip(tape.gradient(loss, params), params))
+
+            for xb, yb in strategy.experimental_distribute_dataset(
+                    tf.data.Dataset.from_tensor_slices((x, y)).batch(4)):
+                strategy.run(step, args=(xb, yb))
+        finally:
+            strategy.close()
+        assert len(cluster.scheduler_info["workers"]) == 2  # the cluster is not ours to close
+    for p, r in zip(params, ref):
+        np.testing.assert_allclose(p.numpy(), r.numpy(), rtol=1e-10, atol=1e-10)
+
+
 # ---------------------------------------------------------------- TF's semantics, recorded
 def _local(strategy):
     def local(v):

@@ -294,7 +294,8 @@ class Replica:
                 delay = min(2 * delay, 1e-3)
 
     def all_reduce_sum(self, arrays: list) -> list:
-        return self.board.all_reduce_sum([np.asarray(a) for a in arrays])
+        arrays = [np.asarray(a) for a in arrays]
+        return arrays if self.n == 1 else self.board.all_reduce_sum(arrays)
 
     def prepare(self, opt: Any, variables: list) -> None:
         """Build ``opt``'s slots for ``variables``; key new slots by position, as the driver will."""
