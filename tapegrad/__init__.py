@@ -59,6 +59,7 @@ _LAZY = {
     "optimizers": (".optimizers", None), "saving": (".saving", None), "Module": (".module", "Module"),
     "custom_gradient": ("._custom", "custom_gradient"), "recompute_grad": ("._custom", "recompute_grad"),
     "grad_pass_through": ("._custom", "grad_pass_through"),
+    "keras": (".keras", None), "initializers": (".keras.initializers", None),
     "name_scope": ("._scope", "name_scope"), "get_current_name_scope": ("._scope", "get_current_name_scope"),
     "device": ("._scope", "device"), "DeviceSpec": ("._scope", "DeviceSpec"), "print": ("._print", "print_"),
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
@@ -66,16 +67,29 @@ _LAZY = {
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
     "distribute": (".distribute", None),
+    **{n: ("._control_flow", n) for n in (
+        "cond", "case", "switch_case", "while_loop", "map_fn", "vectorized_map", "scan", "foldl",
+        "foldr", "ensure_shape", "get_static_value", "is_tensor", "executing_eagerly", "no_op",
+        "group", "control_dependencies", "identity_n")},
+    "TensorArray": ("._tensor_array", "TensorArray"),
+    "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
-    from . import config, data, debugging, diagnosis, nest, optimizers, random, saving, train  # noqa: F401
+    from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
     from . import distribute, visualize  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
+    from .keras import initializers  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
+    from ._control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401
+                                executing_eagerly, foldl, foldr, get_static_value, group,
+                                identity_n, is_tensor, map_fn, no_op, scan, switch_case,
+                                vectorized_map, while_loop)
+    from ._pyfunc import numpy_function, py_function  # noqa: F401
+    from ._tensor_array import TensorArray  # noqa: F401
     from .module import Module  # noqa: F401
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import re
 
 import pytest
 
@@ -78,3 +79,13 @@ def test_every_registered_op_is_declared_by_one_family_module():
     assert not undeclared, f"registered ops declared outside the op families: {undeclared}"
     assert set(DECLARED_IN.values()) == set(FAMILIES)
     assert not set(DECLARED_IN) & in_random
+
+
+def test_no_merge_conflict_markers_are_left_anywhere():
+    root = pathlib.Path(__file__).resolve().parent.parent
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    hits = [str(p.relative_to(root)) for d in ("tapegrad", "tests", "docs", "tools", "benchmarks", "examples")
+            for p in (root / d).rglob("*") if p.suffix in (".py", ".md", ".txt", ".toml", ".cfg")
+            and marker.search(p.read_text(encoding="utf-8", errors="replace"))]
+    hits += [n for n in ("README.md", "pyproject.toml") if marker.search((root / n).read_text(encoding="utf-8"))]
+    assert not hits, f"merge conflict markers in: {hits}"

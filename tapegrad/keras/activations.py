@@ -5,8 +5,8 @@
 >>> x = np.array([-2.0, 0.5, 8.0], np.float32)
 >>> keras.activations.relu(x, max_value=6.0).numpy()
 array([0. , 0.5, 6. ], dtype=float32)
->>> keras.activations.get("hard_sigmoid")(x).numpy()
-array([0.16666667, 0.5833333 , 1.        ], dtype=float32)
+>>> keras.activations.get("hard_sigmoid")(x).numpy().round(4)
+array([0.1667, 0.5833, 1.    ], dtype=float32)
 """
 from __future__ import annotations
 

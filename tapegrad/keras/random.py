@@ -105,35 +105,11 @@ def _seed_pair(seed: Any) -> Tensor:
     return convert_to_tensor((pair % (_INT32_MAX - 1)).astype(np.int32))
 
 
-def _stateless(name: str) -> Any:
-    # TF's Philox stateless ops come with the philox helper's tapegrad.random; until they are on
-    # this branch, a NumPy Philox keyed by the seed pair stands in (same seeds, other numbers).
-    fn = getattr(_random, name, None)
-    if fn is not None:
-        return fn
-
-    def draw(shape: Any, seed: Any, dtype: Any = "float32", **kw: Any) -> Tensor:
-        s = np.asarray(seed.numpy() if isinstance(seed, Tensor) else seed).astype(np.uint64)
-        gen = np.random.Generator(np.random.Philox(key=[int(s[0]), int(s[1])]))
-        shape = tuple(int(d) for d in shape)
-        if name == "stateless_uniform":
-            lo, hi = float(kw.get("minval", 0.0)), float(kw.get("maxval", 1.0))
-            v = gen.uniform(lo, hi, shape)
-        else:
-            v = gen.standard_normal(shape)
-            if name == "stateless_truncated_normal":
-                while np.any(bad := np.abs(v) > 2):
-                    v[bad] = gen.standard_normal(int(bad.sum()))
-            v = v * float(kw.get("stddev", 1.0)) + float(kw.get("mean", 0.0))
-        return convert_to_tensor(v.astype(backend.standardize_dtype(dtype)))
-    return draw
-
-
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
            seed: Any = None) -> Tensor:
     """Normal draws of ``shape`` (``dtype`` defaults to ``floatx()``)."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_normal")(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
+    return _random.stateless_normal(shape, seed=_seed_pair(seed), mean=mean, stddev=stddev,
                                           dtype=dtype)
 
 
@@ -141,7 +117,7 @@ def uniform(shape: Any, minval: float = 0.0, maxval: float = 1.0, dtype: Any = N
             seed: Any = None) -> Tensor:
     """Uniform draws in ``[minval, maxval)`` of ``shape``."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_uniform")(shape, seed=_seed_pair(seed), minval=minval,
+    return _random.stateless_uniform(shape, seed=_seed_pair(seed), minval=minval,
                                            maxval=maxval, dtype=dtype)
 
 
@@ -149,7 +125,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: Any = None) -> Tensor:
     """Normal draws cut at two standard deviations (redrawn beyond)."""
     dtype = backend.standardize_dtype(dtype)
-    return _stateless("stateless_truncated_normal")(shape, seed=_seed_pair(seed), mean=mean,
+    return _random.stateless_truncated_normal(shape, seed=_seed_pair(seed), mean=mean,
                                                     stddev=stddev, dtype=dtype)
 
 

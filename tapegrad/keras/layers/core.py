@@ -193,7 +193,7 @@ class Dropout(Layer):
     >>> layer = keras.layers.Dropout(0.5, seed=1)
     >>> layer(np.ones((1, 4)), training=False).numpy()
     array([[1., 1., 1., 1.]], dtype=float32)
-    >>> sorted(set(layer(np.ones((1, 100)), training=True).numpy().ravel()))
+    >>> sorted(set(layer(np.ones((1, 100)), training=True).numpy().ravel().tolist()))
     [0.0, 2.0]
     """
 

@@ -1,0 +1,893 @@
+"""``keras.Model``, ``keras.Sequential`` and the functional API (``keras.Input``, ``InputLayer``),
+with Keras 3's training loop: ``compile``, ``fit``, ``evaluate``, ``predict`` and the
+``*_on_batch`` methods.
+
+A functional model replays the nodes recorded when layers were called on ``keras.Input``
+tensors, in the order they were recorded. The training step is a ``GradientTape`` around the
+forward pass and the loss; the logged loss is the running mean over the epoch's batches,
+weighted by batch size, as Keras reports it.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import os
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from .._convert import convert_to_tensor
+from .._tape import GradientTape
+from .._tensor import Tensor
+from .._variable import Variable
+from ..ops.array import expand_dims
+from ..ops.math import add_n, cast
+from ..ops.reduction import reduce_sum
+from ..saving import load_variables, save_variables
+from . import backend
+from . import callbacks as callbacks_module
+from . import optimizers as optimizers_module
+from ._layer import KerasTensor, Layer, Node, flatten, map_structure, shapes_to_specs
+
+__all__ = ["Model", "Sequential", "Input", "InputLayer"]
+
+
+# ---- functional API ------------------------------------------------------------------------------
+
+class InputLayer(Layer):
+    """The layer behind ``keras.Input``: it holds the symbolic input of a functional model."""
+
+    def __init__(self, shape: Any = None, batch_size: int | None = None, dtype: Any = None,
+                 sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
+                 optional: bool = False, name: str | None = None, **kwargs: Any) -> None:
+        if "input_shape" in kwargs:
+            shape = kwargs.pop("input_shape")
+        if "batch_input_shape" in kwargs:
+            batch_shape = kwargs.pop("batch_input_shape")
+        super().__init__(name=name, dtype=dtype, **kwargs)
+        if sparse:
+            raise ValueError("tapegrad has no sparse tensors: InputLayer(sparse=True) is not supported.")
+        if shape is not None and batch_shape is not None:
+            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
+        if shape is None and batch_shape is None and input_tensor is None:
+            raise ValueError("You must pass a `shape` argument.")
+        if input_tensor is not None:
+            batch_shape = input_tensor.shape
+        elif batch_shape is None:
+            shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+            batch_shape = (batch_size,) + shape
+        self.batch_shape = tuple(batch_shape)
+        self.optional = optional
+        self.built = True
+        out = KerasTensor(self.batch_shape, self.dtype, name=self.name)
+        out._node = Node(self, (), {}, out)
+        self.output = out
+
+    def call(self, inputs: Any) -> Any:
+        return inputs
+
+    def get_config(self) -> dict:
+        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": False,
+                "name": self.name, "optional": self.optional}
+
+
+def Input(shape: Any = None, batch_size: int | None = None, dtype: Any = None, sparse: Any = None,
+          batch_shape: Any = None, name: str | None = None, tensor: Any = None,
+          optional: bool = False) -> KerasTensor:
+    """A symbolic input of a functional model: ``keras.Input(shape)`` leaves out the batch axis.
+
+    >>> from tapegrad import keras
+    >>> x = keras.Input((3,))
+    >>> x.shape, x.dtype
+    ((None, 3), 'float32')
+    """
+    return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse,
+                      batch_shape=batch_shape, input_tensor=tensor, optional=optional,
+                      name=name).output
+
+
+def _nodes_between(inputs: list, outputs: list) -> list:
+    """The nodes that make ``outputs``, in recording order; every path must start at ``inputs``."""
+    found: dict[int, Node] = {}
+    stack = [t._node for t in outputs]
+    input_ids = {id(t) for t in inputs}
+    while stack:
+        node = stack.pop()
+        if id(node) in found:
+            continue
+        found[id(node)] = node
+        if isinstance(node.layer, InputLayer):
+            if id(node.outputs) not in input_ids:
+                raise ValueError(f"Graph disconnected: cannot find the value of the tensor "
+                                 f"{node.outputs!r} (from keras.Input {node.layer.name!r}), which "
+                                 "the outputs need but the model's `inputs` do not include.")
+            continue
+        stack.extend(node.parents)
+    return sorted(found.values(), key=lambda n: n.order)
+
+
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The layers in Keras's order: deepest first (a layer's depth is its deepest node's, counted
+    from the outputs), layers of one depth in the order a depth-first walk from the outputs
+    first meets them."""
+    order: dict = {}
+    finished: list = []
+    done: set = set()
+    input_ids = {id(t) for t in inputs}
+
+    def visit(t: KerasTensor) -> None:
+        node = t._node
+        if id(node) in done:
+            return
+        order.setdefault(node.layer, len(order))
+        if not isinstance(node.layer, InputLayer) and id(t) not in input_ids:
+            for parent in flatten((node.args, node.kwargs)):
+                if isinstance(parent, KerasTensor):
+                    visit(parent)
+        done.add(id(node))
+        finished.append(node)
+    for t in outputs:
+        visit(t)
+    node_depth: dict = {}
+    layer_depth: dict = {}
+    for node in reversed(finished):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = node_depth[id(node)] = depth
+        for parent in node.parents:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    return sorted(order, key=lambda layer: (-layer_depth[layer], order[layer]))
+
+
+class _Mean:
+    """A weighted running mean (the loss tracker, and metrics given as plain functions)."""
+
+    def __init__(self, name: str, fn: Callable | None = None) -> None:
+        self.name, self.fn = name, fn
+        self.total, self.count = 0.0, 0.0
+
+    def reset_state(self) -> None:
+        self.total, self.count = 0.0, 0.0
+
+    def update_state(self, value: Any, y_pred: Any = None, sample_weight: Any = None) -> None:
+        if self.fn is not None:  # update_state(y_true, y_pred, sample_weight)
+            v = np.asarray(convert_to_tensor(self.fn(value, y_pred)).numpy(), np.float64)
+            w = np.ones_like(v) if sample_weight is None else np.broadcast_to(
+                np.asarray(sample_weight, np.float64).reshape(
+                    np.shape(sample_weight) + (1,) * (v.ndim - np.ndim(sample_weight))), v.shape)
+            self.total += float(np.sum(v * w))
+            self.count += float(np.sum(w))
+        else:  # update_state(value, sample_weight=batch_size)
+            w = 1.0 if sample_weight is None else float(sample_weight)
+            self.total += float(np.float32(np.asarray(value))) * w
+            self.count += w
+
+    def result(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+
+def _keras_module(name: str) -> Any:
+    return importlib.import_module(f".{name}", __package__)
+
+
+def _loss_fn(identifier: Any) -> Callable:
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return _keras_module("losses").get(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret loss identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name, a loss object or a function.")
+
+
+def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Tensor:
+    """A loss object reduces itself; a plain function's per-sample values are averaged as Keras's
+    ``sum_over_batch_size`` does (weighted sum over the number of entries)."""
+    y_true = convert_to_tensor(y_true)
+    if y_true.dtype.is_floating and y_true.dtype != y_pred.dtype:
+        y_true = cast(y_true, y_pred.dtype)
+    if hasattr(fn, "reduction") or hasattr(fn, "get_config") and not hasattr(fn, "__code__"):
+        return fn(y_true, y_pred, sample_weight=sample_weight)
+    values = convert_to_tensor(fn(y_true, y_pred))
+    if sample_weight is not None:
+        sw = convert_to_tensor(sample_weight, values.dtype)
+        while sw.shape.rank < values.shape.rank:
+            sw = expand_dims(sw, -1)
+        values = values * sw
+    n = max(1, int(np.prod(values.shape)))
+    return reduce_sum(values) / np.asarray(n, values.dtype.name)
+
+
+def _batches_of(arrays: list, size: int) -> int:
+    return int(math.ceil(len(arrays[0]) / size)) if arrays else 0
+
+
+def _is_arraylike(x: Any) -> bool:
+    return isinstance(x, (np.ndarray, Tensor, Variable, list, tuple, dict)) or hasattr(x, "__array__")
+
+
+def _to_numpy(x: Any) -> Any:
+    return map_structure(lambda a: a.numpy() if hasattr(a, "numpy") else np.asarray(a), x)
+
+
+def _num_rows(x: Any) -> int:
+    return len(flatten(x)[0])
+
+
+def _take(x: Any, idx: np.ndarray) -> Any:
+    return map_structure(lambda a: a[idx], x)
+
+
+class _Data:
+    """Batches from arrays (x, y, sample_weight) or from an iterable of batches (a Dataset)."""
+
+    def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
+                 steps: int | None = None, shuffle: bool = False) -> None:
+        self.steps = steps
+        if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using a dataset or a generator "
+                                 "as input: the batches carry the targets.")
+            self.iterable, self.arrays = x, None
+            try:
+                self.size = len(x) if steps is None else steps
+            except TypeError:
+                self.size = steps
+            return
+        self.iterable = None
+        x = _to_numpy(x)
+        y = None if y is None else _to_numpy(y)
+        sw = None if sample_weight is None else np.asarray(_to_numpy(sample_weight))
+        n = _num_rows(x)
+        for what, v in (("y", y), ("sample_weight", sw)):
+            if v is not None and _num_rows(v) != n:
+                raise ValueError(f"Data cardinality is ambiguous: x sizes: {n}, {what} sizes: "
+                                 f"{_num_rows(v)}. Make sure all arrays contain the same number of "
+                                 "samples.")
+        self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
+        self.batch_size = 32 if batch_size is None else int(batch_size)
+        self.size = int(math.ceil(n / self.batch_size)) if steps is None else steps
+
+    def __iter__(self) -> Iterable:
+        if self.iterable is not None:
+            for i, batch in enumerate(self.iterable):
+                if self.steps is not None and i >= self.steps:
+                    return
+                if isinstance(batch, tuple) and 1 <= len(batch) <= 3:
+                    yield tuple(batch) + (None,) * (3 - len(batch))
+                elif isinstance(batch, list) and len(batch) in (2, 3):
+                    yield tuple(batch) + (None,) * (3 - len(batch))
+                else:
+                    yield batch, None, None
+            return
+        x, y, sw = self.arrays
+        order = np.random.permutation(self.n) if self.shuffle else np.arange(self.n)
+        for i in range(self.size):
+            idx = order[(i * self.batch_size) % max(self.n, 1):][:self.batch_size]
+            yield (_take(x, idx), None if y is None else _take(y, idx),
+                   None if sw is None else sw[idx])
+
+
+def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:
+    if not _is_arraylike(x):
+        raise ValueError("`validation_split` is only supported for NumPy arrays and tensors, not for "
+                         f"a {type(x).__name__}; pass `validation_data` instead.")
+    x, y = _to_numpy(x), None if y is None else _to_numpy(y)
+    n = _num_rows(x)
+    at = int(math.floor(n * (1.0 - fraction)))
+    if at == 0 or at == n:
+        raise ValueError(f"Training data contains {n} samples, which is not sufficient to split it "
+                         f"into a validation and training set as specified by "
+                         f"`validation_split={fraction}`.")
+    cut = lambda v, s: None if v is None else map_structure(lambda a: a[s], v)  # noqa: E731
+    sw = None if sw is None else np.asarray(sw)
+    return ((cut(x, slice(0, at)), cut(y, slice(0, at)), None if sw is None else sw[:at]),
+            (cut(x, slice(at, None)), cut(y, slice(at, None)), None if sw is None else sw[at:]))
+
+
+# ---- Model ---------------------------------------------------------------------------------------
+
+class Model(Layer):
+    """A layer with a training loop: subclass it, or build it from ``keras.Input`` tensors.
+
+    Functional: ``keras.Model(inputs, outputs)`` with the tensors of layers called on
+    ``keras.Input``; several inputs and outputs and shared layers are fine. Subclassed: create
+    layers in ``__init__`` and use them in ``call(inputs, training=None)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> inputs = keras.Input((2,))
+    >>> hidden = keras.layers.Dense(4, activation="relu")(inputs)
+    >>> model = keras.Model(inputs, keras.layers.Dense(1)(hidden))
+    >>> model.compile(optimizer=keras.optimizers.SGD(0.1), loss=lambda y, p: (y - p) ** 2)
+    >>> x = np.random.rand(16, 2).astype("float32")
+    >>> history = model.fit(x, x.sum(1, keepdims=True), epochs=2, verbose=0)
+    >>> list(history.history), len(history.history["loss"])
+    (['loss'], 2)
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            inputs = args[0] if args else kwargs.pop("inputs")
+            outputs = args[1] if len(args) > 1 else kwargs.pop("outputs")
+            self._init_functional(inputs, outputs, **kwargs)
+        else:
+            super().__init__(**kwargs)
+            self._functional = False
+        self.optimizer: Any = None
+        self.stop_training = False
+        self.history: Any = None
+        self.compiled = False
+
+    def _init_functional(self, inputs: Any, outputs: Any, name: str | None = None,
+                         trainable: bool = True, **kwargs: Any) -> None:
+        if name is None:
+            name = backend.unique_name("functional")
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        for what, v in (("inputs", inputs), ("outputs", outputs)):
+            bad = [t for t in flatten(v) if not isinstance(t, KerasTensor)]
+            if bad:
+                raise ValueError(f"All `{what}` of a functional model must be KerasTensors (from "
+                                 f"keras.Input and layers called on them); received {bad[0]!r}.")
+        self._functional = True
+        self._inputs_struct, self._outputs_struct = inputs, outputs
+        self.inputs, self.outputs = flatten(inputs), flatten(outputs)
+        self._nodes = _nodes_between(self.inputs, self.outputs)
+        layers = _layers_by_depth(self.inputs, self.outputs)
+        self._layers_list = layers
+        self.built = True
+
+    # -- structure --------------------------------------------------------------------------------
+
+    @property
+    def layers(self) -> list:
+        """The model's layers (for a functional model, its InputLayers first)."""
+        if self.__dict__.get("_functional"):
+            return list(self._layers_list)
+        return list(self._sublayers())
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """A layer by name or by index in :attr:`layers`."""
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: {[l.name for l in self.layers]}.")
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        if not self.__dict__.get("_functional"):
+            raise NotImplementedError(f"Model {type(self).__name__} has no `call()`: subclass "
+                                      "keras.Model and define call(self, inputs, training=None), or "
+                                      "build a functional model with keras.Model(inputs, outputs).")
+        given = flatten(inputs) if not isinstance(inputs, dict) else [
+            inputs[t.name] if t.name in inputs else None for t in self.inputs]
+        if isinstance(inputs, dict) and any(v is None for v in given):
+            missing = [t.name for t, v in zip(self.inputs, given) if v is None]
+            raise ValueError(f"Missing data for input(s) {missing} of model {self.name!r}; the dict "
+                             f"has keys {sorted(inputs)}.")
+        if len(given) != len(self.inputs):
+            raise ValueError(f"Model {self.name!r} expects {len(self.inputs)} input(s), but it "
+                             f"received {len(given)} input tensors.")
+        values: dict[int, Any] = {}
+        for t, v in zip(self.inputs, given):
+            v = convert_to_tensor(v.numpy() if isinstance(v, Variable) else v)
+            if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
+                v = cast(v, t.dtype)
+            values[id(t)] = v
+        for node in self._nodes:
+            if isinstance(node.layer, InputLayer):
+                continue
+
+            def value(x: Any) -> Any:
+                return values[id(x)] if isinstance(x, KerasTensor) else x
+            out = node.layer(*map_structure(value, node.args), **map_structure(value, node.kwargs))
+            for t, v in zip(flatten(node.outputs), flatten(out)):
+                values[id(t)] = v
+        return map_structure(lambda t: values[id(t)], self._outputs_struct)
+
+    def build(self, input_shape: Any = None) -> None:
+        """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
+        was_built, self.built = self.built, True
+        if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
+            self.compute_output_spec(shapes_to_specs(input_shape))
+
+    # -- summary ----------------------------------------------------------------------------------
+
+    def _summary_rows(self) -> list:
+        rows = []
+        if self.__dict__.get("_functional"):
+            for layer in self.layers:
+                nodes = [n for n in self._nodes if n.layer is layer]
+                shape = (layer.batch_shape if isinstance(layer, InputLayer)
+                         else nodes[0].outputs.shape if nodes and isinstance(nodes[0].outputs, KerasTensor)
+                         else [t.shape for t in flatten(nodes[0].outputs)] if nodes else "?")
+                parents = []
+                for n in nodes:
+                    for t in flatten((n.args, n.kwargs)):
+                        if isinstance(t, KerasTensor):
+                            parents.append(f"{t._node.layer.name}[0][{t._index}]")
+                rows.append((layer, shape, parents or ["-"]))
+            return rows
+        shapes = self.__dict__.get("_output_shapes", {})
+        for layer in self.layers:
+            rows.append((layer, shapes.get(id(layer), "?"), None))
+        return rows
+
+    def summary(self, line_length: int | None = None, positions: Any = None,
+                print_fn: Callable | None = None, expand_nested: bool = False,
+                show_trainable: bool = False, layer_range: Any = None) -> None:
+        """Print a table of the layers (name and type, output shape, parameters) and the totals."""
+        print_fn = print_fn or print
+        rows = self._summary_rows()
+        functional = self.__dict__.get("_functional")
+        header = ["Layer (type)", "Output Shape", "Param #"] + (["Connected to"] if functional else [])
+        body = []
+        for layer, shape, parents in rows:
+            n = layer.count_params() if layer.built else 0
+            shape_s = str(tuple(shape)) if isinstance(shape, tuple) else str(shape)
+            cells = [f"{layer.name} ({type(layer).__name__})", shape_s, f"{n:,}" if layer.built else "0 (unbuilt)"]
+            if functional:
+                cells.append(", ".join(parents))
+            body.append(cells)
+        widths = [max([len(header[i])] + [len(r[i]) for r in body]) + 1 for i in range(len(header))]
+
+        def line(left: str, mid: str, right: str, fill: str) -> str:
+            return left + mid.join(fill * (w + 1) for w in widths) + right
+
+        def row(cells: list, bar: str) -> str:
+            out = []
+            for i, (c, w) in enumerate(zip(cells, widths)):
+                out.append(" " + (c.rjust(w - 1) + " " if i == 2 else c.ljust(w)))
+            return bar + bar.join(out) + bar
+        lines = [f'Model: "{self.name}"', line("┏", "┳", "┓", "━"), row(header, "┃"),
+                 line("┡", "╇", "┩", "━")]
+        for i, cells in enumerate(body):
+            lines.append(row(cells, "│"))
+            lines.append(line("├", "┼", "┤", "─") if i < len(body) - 1 else line("└", "┴", "┘", "─"))
+        if not body:
+            lines.append(line("└", "┴", "┘", "─"))
+
+        def size(ws: list) -> str:
+            count = int(sum(int(np.prod(v.shape)) for v in ws))
+            nbytes = float(sum(int(np.prod(v.shape)) * v.dtype.size for v in ws))
+            unit = "B"
+            for u in ("KB", "MB", "GB"):
+                if nbytes < 1024:
+                    break
+                nbytes, unit = nbytes / 1024, u
+            return f"{count:,} ({nbytes:.2f} {unit})"
+        lines += [f" Total params: {size(self.weights)}",
+                  f" Trainable params: {size(self.trainable_weights)}",
+                  f" Non-trainable params: {size(self.non_trainable_weights)}"]
+        if self.optimizer is not None and self.optimizer.variables:
+            lines.insert(-2, f" Optimizer params: {size(list(self.optimizer.variables))}")
+        for text in lines:
+            print_fn(text)
+
+    # -- weights on disk --------------------------------------------------------------------------
+
+    def _weights_by_key(self) -> dict:
+        return {f"{i:04d}_{v.name.split(':')[0]}": v for i, v in enumerate(self.weights)}
+
+    def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
+        """Write the weights to ``filepath`` in tapegrad's checkpoint format (an ``.npz`` zip of
+        ``.npy`` arrays, ``tapegrad.saving``), whatever the suffix (``.weights.h5`` is accepted)."""
+        path = os.fspath(filepath)
+        if not overwrite and os.path.exists(path):
+            raise FileExistsError(f"{path!r} exists and overwrite=False.")
+        save_variables(path + ".npz" if not path.endswith(".npz") else path, self._weights_by_key())
+        if not path.endswith(".npz"):
+            os.replace(path + ".npz", path)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
+        """Read weights written by :meth:`save_weights` (same layers, same order)."""
+        load_variables(os.fspath(filepath), self._weights_by_key(), strict=not skip_mismatch)
+
+    # -- compile ----------------------------------------------------------------------------------
+
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, loss_weights: Any = None,
+                metrics: Any = None, weighted_metrics: Any = None, run_eagerly: bool = False,
+                steps_per_execution: int = 1, jit_compile: Any = "auto",
+                auto_scale_loss: bool = True) -> None:
+        """Set the optimizer (a name or an optimizer), the loss (a name, a loss object or a
+        function ``fn(y_true, y_pred)``; a list or dict for several outputs) and the metrics."""
+        self.optimizer = optimizers_module.get(optimizer)
+        self.loss = loss
+        n_out = len(self.outputs) if self.__dict__.get("_functional") else None
+        if isinstance(loss, dict):
+            names = [t.name for t in self.outputs] if n_out else list(loss)
+            self._losses_fns = [_loss_fn(loss.get(n)) for n in names]
+        elif isinstance(loss, (list, tuple)):
+            self._losses_fns = [_loss_fn(l) for l in loss]
+        else:
+            self._losses_fns = [_loss_fn(loss)]
+        if isinstance(loss_weights, dict):
+            loss_weights = [loss_weights.get(t.name, 1.0) for t in self.outputs]
+        self._loss_weights = loss_weights
+        self._metric_ids = metrics
+        self._weighted_metric_ids = weighted_metrics
+        self._metrics_built: list | None = None
+        self._loss_tracker = _Mean("loss")
+        self.compiled = True
+
+    def _build_metrics(self, y_true: Any, y_pred: Any) -> None:
+        if self._metrics_built is not None:
+            return
+        ids, ys, ps = self._metric_ids, flatten(y_true), flatten(y_pred)
+        if isinstance(ids, dict):
+            per_output = [ids.get(t.name) for t in self.outputs]
+        elif isinstance(ids, (list, tuple)) and ids and all(
+                isinstance(m, (list, tuple)) or m is None for m in ids):
+            per_output = list(ids)
+        else:
+            per_output = [ids] + [None] * (len(ps) - 1)
+        built = []
+        for i, mids in enumerate(per_output):
+            for m in flatten(mids) if mids is not None else []:
+                built.append((i, self._make_metric(m, ys[i], ps[i])))
+        for m in flatten(self._weighted_metric_ids) if self._weighted_metric_ids else []:
+            built.append((0, self._make_metric(m, ys[0], ps[0])))
+        self._metrics_built = built
+
+    @staticmethod
+    def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
+        """A metric object for an identifier; "accuracy" is binary, sparse categorical or
+        categorical accuracy by the shapes of the targets and outputs, as in Keras."""
+        if hasattr(m, "update_state"):
+            return m
+        if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
+            metrics = _keras_module("metrics")
+            t, p = tuple(np.shape(y_true)), tuple(y_pred.shape)
+            if p[-1] == 1:
+                return metrics.BinaryAccuracy(name=m)
+            if len(t) < len(p) or t[-1] == 1 and p[-1] > 1:
+                return metrics.SparseCategoricalAccuracy(name=m)
+            return metrics.CategoricalAccuracy(name=m)
+        fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
+        if hasattr(fn, "update_state"):
+            if isinstance(m, str):  # Keras names a metric by the string it was asked by
+                fn.name = m
+            return fn
+        name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
+        return _Mean(name, fn)
+
+    @property
+    def metrics(self) -> list:
+        """The loss tracker, then the compiled metrics (built on the first batch)."""
+        if not self.__dict__.get("compiled"):
+            return []
+        return [self._loss_tracker] + [m for _, m in (self._metrics_built or [])]
+
+    @property
+    def metrics_names(self) -> list:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        """Restart the running means of the loss and of the metrics."""
+        for m in self.metrics:
+            m.reset_state()
+
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None,
+                     sample_weight: Any = None, training: bool = True) -> Tensor:
+        """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
+        terms = []
+        if y is not None and self._losses_fns and self._losses_fns[0] is not None:
+            ys, ps = flatten(y), flatten(y_pred)
+            fns = self._losses_fns if len(self._losses_fns) == len(ps) else self._losses_fns * len(ps)
+            if len(ys) != len(ps):
+                raise ValueError(f"The model has {len(ps)} output(s) but the targets `y` have "
+                                 f"{len(ys)} array(s); give one target per output.")
+            weights = self._loss_weights or [1.0] * len(ps)
+            for fn, yt, yp, w in zip(fns, ys, ps, weights):
+                if fn is None:
+                    continue
+                term = _call_loss(fn, yt, yp, sample_weight)
+                terms.append(term if w == 1.0 else term * np.asarray(w, term.dtype.name))
+        for extra in self.losses:
+            extra = convert_to_tensor(extra)
+            terms.append(reduce_sum(extra) if extra.shape.rank else extra)
+        if not terms:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        dt = terms[0].dtype
+        terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
+        return terms[0] if len(terms) == 1 else add_n(terms)
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
+        """Update the compiled metrics with this batch and return every running result."""
+        if y is not None:
+            self._build_metrics(y, y_pred)
+            ys, ps = flatten(y), flatten(y_pred)
+            for i, m in self._metrics_built or []:
+                m.update_state(ys[i], ps[i], sample_weight=sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict:
+        """``{name: running result}`` of the loss and the metrics."""
+        out = {}
+        for m in self.metrics:
+            r = m.result()
+            if isinstance(r, dict):
+                out.update({k: float(np.asarray(getattr(v, "numpy", lambda: v)())) for k, v in r.items()})
+            else:
+                out[m.name] = float(np.asarray(r.numpy() if hasattr(r, "numpy") else r))
+        return out
+
+    # -- steps ------------------------------------------------------------------------------------
+
+    def _require_compiled(self, what: str) -> None:
+        if not self.__dict__.get("compiled"):
+            raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
+
+    def train_step(self, data: tuple) -> dict:
+        """One optimizer step on a batch ``(x, y, sample_weight)``; returns the running logs."""
+        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_weights
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
+        self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data: tuple) -> dict:
+        """The loss and metrics of a batch, without training."""
+        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        """The model's outputs for a batch."""
+        x = data[0] if isinstance(data, tuple) else data
+        return self(x, training=False)
+
+    @staticmethod
+    def _logs(logs: Any) -> dict:  # sorted by name, as Keras's logs are
+        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+                for k, v in sorted(logs.items())}
+
+    # -- loops ------------------------------------------------------------------------------------
+
+    def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,
+            verbose: Any = "auto", callbacks: Any = None, validation_split: float = 0.0,
+            validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
+            sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
+            validation_steps: int | None = None, validation_batch_size: int | None = None,
+            validation_freq: int = 1) -> Any:
+        """Train for ``epochs`` epochs on arrays ``x``, ``y`` (in batches of ``batch_size``) or on an
+        iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches; returns a ``History``."""
+        self._require_compiled("fit")
+        if class_weight is not None:
+            raise NotImplementedError("fit(class_weight=...) is not covered by tapegrad; pass "
+                                      "`sample_weight` instead.")
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
+        data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
+        val = None
+        if validation_data is not None:
+            if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3) and \
+                    _is_arraylike(validation_data[0]):
+                vx, vy, vsw = (tuple(validation_data) + (None,))[:3]
+                val = (vx, vy, vsw)
+            else:
+                val = (validation_data, None, None)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
+                                            model=self, verbose=verbose, epochs=epochs,
+                                            steps=data.size)
+        self.stop_training = False
+        cbs.on_train_begin()
+        logs: dict = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            for step, batch in enumerate(data):
+                cbs.on_train_batch_begin(step)
+                logs = self._logs(self.train_step(batch))
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = dict(logs)
+            if val is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
+                                         batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, verbose=0, return_dict=True,
+                                         _internal=True)
+                epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
+        return self.history
+
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None,
+                 verbose: Any = "auto", sample_weight: Any = None, steps: int | None = None,
+                 callbacks: Any = None, return_dict: bool = False, **kwargs: Any) -> Any:
+        """The loss (and metrics) over the data: a float, a list in :attr:`metrics_names`'s order,
+        or a dict with ``return_dict=True``."""
+        self._require_compiled("evaluate")
+        internal = kwargs.pop("_internal", False)
+        if kwargs:
+            raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
+        data = _Data(x, y, sample_weight, batch_size, steps)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                            verbose=verbose, epochs=1, steps=data.size,
+                                            mode="test")
+        self.reset_metrics()
+        cbs.on_test_begin()
+        logs: dict = {}
+        for step, batch in enumerate(data):
+            cbs.on_test_batch_begin(step)
+            logs = self._logs(self.test_step(batch))
+            cbs.on_test_batch_end(step, logs)
+        cbs.on_test_end(logs)
+        if return_dict or internal:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto",
+                steps: int | None = None, callbacks: Any = None) -> Any:
+        """The model's outputs for ``x``, batch by batch, joined into NumPy arrays."""
+        data = _Data(x, None, None, batch_size, steps)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                            verbose=verbose, epochs=1, steps=data.size,
+                                            mode="predict")
+        cbs.on_predict_begin()
+        outs: list = []
+        for step, batch in enumerate(data):
+            cbs.on_predict_batch_begin(step)
+            out = self.predict_step(batch[0])
+            outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
+            cbs.on_predict_batch_end(step, {"outputs": out})
+        cbs.on_predict_end()
+        if not outs:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
+                             "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_"
+                             "eagerly(True)` for more information of where went wrong, or file a "
+                             "issue/bug to `keras`.")
+        first = outs[0]
+        if isinstance(first, np.ndarray):
+            return np.concatenate(outs)
+        leaves = [flatten(o) for o in outs]
+        joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
+        it = iter(joined)
+        return map_structure(lambda _: next(it), first)
+
+    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                       class_weight: Any = None, return_dict: bool = False) -> Any:
+        """One training step on one batch; returns the running loss (and metrics)."""
+        self._require_compiled("train_on_batch")
+        logs = self._logs(self.train_step((_to_numpy(x), None if y is None else _to_numpy(y),
+                                           sample_weight)))
+        return logs if return_dict else self._flat(logs)
+
+    def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                      return_dict: bool = False) -> Any:
+        """The loss (and metrics) of one batch."""
+        self._require_compiled("test_on_batch")
+        self.reset_metrics()
+        logs = self._logs(self.test_step((_to_numpy(x), None if y is None else _to_numpy(y),
+                                          sample_weight)))
+        return logs if return_dict else self._flat(logs)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        """The model's outputs for one batch, as NumPy arrays."""
+        return map_structure(lambda t: t.numpy(), self.predict_step(_to_numpy(x)))
+
+    @staticmethod
+    def _flat(logs: dict) -> Any:
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable}
+
+
+class Sequential(Model):
+    """A stack of layers, each feeding the next.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.backend.clear_session()  # layer names count from "dense" again
+    >>> model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1)])
+    >>> [layer.name for layer in model.layers][-1:], model.count_params()
+    (['dense_1'], 21)
+    >>> model.predict(np.zeros((5, 3)), verbose=0).shape
+    (5, 1)
+    """
+
+    def __init__(self, layers: Any = None, trainable: bool = True, name: str | None = None) -> None:
+        super().__init__(trainable=trainable, name=name or backend.unique_name("sequential"))
+        self._stack: list = []
+        self._input: InputLayer | None = None
+        self._output_shapes: dict = {}
+        for layer in layers or []:
+            self.add(layer, rebuild=False)
+        self._maybe_rebuild()
+
+    def add(self, layer: Any, rebuild: bool = True) -> None:
+        """Append a layer (or a ``keras.Input``, first)."""
+        if isinstance(layer, KerasTensor) and isinstance(layer._node.layer, InputLayer):
+            layer = layer._node.layer
+        if isinstance(layer, InputLayer):
+            if self._stack or self._input is not None:
+                raise ValueError("Sequential model: an Input or InputLayer can only be the first layer.")
+            self._input = layer
+        elif isinstance(layer, Layer):
+            if self._input is None and not self._stack and layer._batch_input_shape is not None:
+                self._input = InputLayer(batch_shape=layer._batch_input_shape)
+            if any(l is layer for l in self._stack):
+                raise ValueError(f"Sequential model already contains the layer {layer.name!r}.")
+            self._stack.append(layer)
+        else:
+            raise ValueError("Only instances of `keras.Layer` can be added to a Sequential model. "
+                             f"Received: {layer!r} (of type {type(layer).__name__})")
+        if rebuild:
+            self._maybe_rebuild()
+
+    def pop(self, rebuild: bool = True) -> Layer:
+        """Remove and return the last layer."""
+        if not self._stack:
+            raise TypeError("There are no layers in the model.")
+        layer = self._stack.pop()
+        self.built = False
+        if rebuild:
+            self._maybe_rebuild()
+        return layer
+
+    def _maybe_rebuild(self) -> None:
+        if self._input is not None and self._stack:
+            self.build(self._input.batch_shape)
+
+    @property
+    def layers(self) -> list:
+        return list(self._stack)
+
+    @property
+    def inputs(self) -> list:
+        return [self._input.output] if self._input is not None else []
+
+    def _sublayers(self) -> Any:
+        return iter(self._stack)
+
+    def build(self, input_shape: Any = None) -> None:
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        x = KerasTensor(tuple(input_shape), self._input.dtype if self._input else self.dtype)
+        shapes = {}
+        for layer in self._stack:
+            x = layer(x)
+            shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
+        self._output_shapes = shapes
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        x = inputs
+        if self._input is not None:
+            x = convert_to_tensor(x) if not isinstance(x, Tensor) else x
+            if x.dtype.is_floating and x.dtype.name != self._input.dtype:
+                x = cast(x, self._input.dtype)
+        for layer in self._stack:
+            x = layer(x)
+        return x
+
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
+        if not self.built:
+            shape = tuple(args[0].shape) if hasattr(args[0], "shape") else None
+            if shape is not None:
+                self.build((None,) + tuple(shape[1:]))
+        self.built = True
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable,
+                "layers": [{"class_name": type(l).__name__, "config": l.get_config()} for l in self._stack]}

@@ -1,0 +1,458 @@
+"""``tapegrad.keras.callbacks``: hooks into ``fit``/``evaluate``/``predict`` (Keras 3's).
+
+>>> import numpy as np
+>>> from tapegrad import keras
+>>> model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+>>> model.compile(keras.optimizers.SGD(0.01), loss=lambda y, p: (y - p) ** 2)
+>>> seen = []
+>>> cb = keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(epoch))
+>>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=3, callbacks=[cb], verbose=0)
+>>> seen
+[0, 1, 2]
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+import sys
+import time
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
+           "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
+           "CSVLogger"]
+
+
+class Callback:
+    """Base class: override the ``on_*`` hooks you need; ``self.model`` is the model being run and
+    ``self.params`` holds ``verbose``, ``epochs`` and ``steps``."""
+
+    def __init__(self) -> None:
+        self.params: dict = {}
+        self._model: Any = None
+
+    def set_params(self, params: dict) -> None:
+        self.params = params
+
+    def set_model(self, model: Any) -> None:
+        self._model = model
+
+    @property
+    def model(self) -> Any:
+        return self._model
+
+    def on_batch_begin(self, batch: int, logs: dict | None = None) -> None: """A training batch starts."""
+    def on_batch_end(self, batch: int, logs: dict | None = None) -> None: """A training batch ended."""
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None: """An epoch starts."""
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None: """An epoch ended (logs: the epoch's results)."""
+
+    def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        """A training batch starts (calls ``on_batch_begin``)."""
+        self.on_batch_begin(batch, logs=logs)
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        """A training batch ended (calls ``on_batch_end``)."""
+        self.on_batch_end(batch, logs=logs)
+
+    def on_test_batch_begin(self, batch: int, logs: dict | None = None) -> None: """An evaluation batch starts."""
+    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None: """An evaluation batch ended."""
+    def on_predict_batch_begin(self, batch: int, logs: dict | None = None) -> None: """A prediction batch starts."""
+    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None: """A prediction batch ended."""
+    def on_train_begin(self, logs: dict | None = None) -> None: """``fit`` starts."""
+    def on_train_end(self, logs: dict | None = None) -> None: """``fit`` ends."""
+    def on_test_begin(self, logs: dict | None = None) -> None: """``evaluate`` starts."""
+    def on_test_end(self, logs: dict | None = None) -> None: """``evaluate`` ends."""
+    def on_predict_begin(self, logs: dict | None = None) -> None: """``predict`` starts."""
+    def on_predict_end(self, logs: dict | None = None) -> None: """``predict`` ends."""
+
+
+_HOOKS = ["on_epoch_begin", "on_epoch_end", "on_train_batch_begin", "on_train_batch_end",
+          "on_test_batch_begin", "on_test_batch_end", "on_predict_batch_begin",
+          "on_predict_batch_end", "on_train_begin", "on_train_end", "on_test_begin", "on_test_end",
+          "on_predict_begin", "on_predict_end"]
+
+
+class CallbackList:
+    """The callbacks of one ``fit``/``evaluate``/``predict`` call, called in order; it adds a
+    ``History`` (for ``fit``) and a progress bar (``verbose`` > 0)."""
+
+    def __init__(self, callbacks: Any = None, add_history: bool = False, add_progbar: bool = False,
+                 model: Any = None, mode: str = "train", **params: Any) -> None:
+        self.callbacks = list(callbacks.callbacks if isinstance(callbacks, CallbackList)
+                              else callbacks or [])
+        for cb in self.callbacks:
+            if not isinstance(cb, Callback):
+                raise TypeError(f"Every callback must be a keras.callbacks.Callback; got {cb!r} "
+                                f"(a {type(cb).__name__}).")
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.insert(0, ProgbarLogger(mode))
+        if add_history:
+            history = next((c for c in self.callbacks if isinstance(c, History)), None)
+            if history is None:
+                history = History()
+                self.callbacks.append(history)
+            model.history = history
+        for cb in self.callbacks:
+            cb.set_model(model)
+            cb.set_params(dict(params))
+
+    def __getattr__(self, hook: str) -> Callable:
+        if hook not in _HOOKS:
+            raise AttributeError(hook)
+
+        def call(*args: Any) -> None:
+            logs = args[-1] if args and isinstance(args[-1], dict) else {}
+            head = args[:-1] if args and isinstance(args[-1], dict) else args
+            for cb in self.callbacks:
+                getattr(cb, hook)(*head, logs=logs)
+        return call
+
+
+class History(Callback):
+    """Records each epoch's logs: ``history.history["loss"]`` is the list of epoch losses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.history: dict = {}
+        self.epoch: list = []
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.epoch = []
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self.epoch.append(epoch)
+        for k, v in (logs or {}).items():
+            self.history.setdefault(k, []).append(v)
+
+
+def _format_value(v: float) -> str:
+    return f"{v:.4f}" if abs(v) > 1e-3 or v == 0 else f"{v:.4e}"
+
+
+def _format_time(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.0f}s/step"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.0f}ms/step"
+    return f"{seconds * 1e6:.0f}us/step"
+
+
+class ProgbarLogger(Callback):
+    """Keras's progress bar: ``Epoch 1/3``, then ``32/32 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - loss:
+    0.3`` (redrawn at each step on a terminal, printed once per epoch otherwise); ``verbose=2``:
+    one line per epoch."""
+
+    width = 20
+
+    def __init__(self, mode: str = "train") -> None:
+        super().__init__()
+        self.mode = mode
+
+    def _stream(self) -> Any:
+        return sys.stdout
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.verbose = self.params.get("verbose", 1)
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self._start, self._seen, self._last = time.time(), 0, ""
+        if self.verbose and self.mode == "train":
+            print(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}", file=self._stream())
+
+    def _line(self, step: int, logs: dict | None, final: bool) -> str:
+        total = self.params.get("steps")
+        elapsed = time.time() - self._start
+        per_step = elapsed / max(step, 1)
+        values = "".join(f" - {k}: {_format_value(v)}" for k, v in (logs or {}).items()
+                         if isinstance(v, (int, float)))
+        if self.verbose == 2:
+            return f"{step}/{total} - {elapsed:.0f}s - {_format_time(per_step)}{values}"
+        tty = getattr(self._stream(), "isatty", lambda: False)()
+        done = int(self.width * step / total) if total else self.width
+        bold, green, white, end = ("\33[1m", "\33[32m", "\33[37m", "\33[0m") if tty else ("",) * 4
+        bar = (f"{bold}{step}/{total if total else '?'}{end} {green}{'━' * done}{end}"
+               f"{white}{'━' * (self.width - done)}{end}")
+        shown = elapsed if final else per_step * ((total or step) - step)
+        return f"{bar} {bold}{shown:.0f}s{end} {_format_time(per_step)}{values}"
+
+    def _batch_end(self, step: int, logs: dict | None) -> None:
+        self._seen = step + 1
+        self._logs = logs
+        if self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)():
+            self._stream().write("\r" + self._line(self._seen, logs, False))
+            self._stream().flush()
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._batch_end(batch, logs)
+
+    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._batch_end(batch, logs)
+
+    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._batch_end(batch, None)
+
+    def _finish(self, logs: dict | None) -> None:
+        if not self.verbose:
+            return
+        tty = self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)()
+        print(("\r" if tty else "") + self._line(self._seen, logs, True), file=self._stream())
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self._finish(logs)
+
+    def on_test_begin(self, logs: dict | None = None) -> None:
+        self.verbose = self.params.get("verbose", 1)
+        self._start, self._seen = time.time(), 0
+
+    on_predict_begin = on_test_begin
+
+    def on_test_end(self, logs: dict | None = None) -> None:
+        self._finish(logs)
+
+    def on_predict_end(self, logs: dict | None = None) -> None:
+        self._finish(None)
+
+
+class _Monitor(Callback):
+    def __init__(self, monitor: str, mode: str, min_delta: float = 0.0) -> None:
+        super().__init__()
+        if mode not in ("auto", "min", "max"):
+            warnings.warn(f"{type(self).__name__} mode {mode!r} is unknown, fallback to auto mode.")
+            mode = "auto"
+        self.monitor, self.mode = monitor, mode
+        self.min_delta = abs(min_delta)
+
+    def _set_op(self) -> None:
+        mode = self.mode
+        if mode == "auto":
+            name = self.monitor.removeprefix("val_")
+            mode = "max" if name in ("accuracy", "acc", "auc") or name.endswith(("accuracy", "auc",
+                                                                                 "precision", "recall")) \
+                else "min"
+        self._sign = -1.0 if mode == "max" else 1.0
+
+    def _better(self, current: float, reference: float) -> bool:
+        if self._sign > 0:
+            return current + self.min_delta < reference
+        return current - self.min_delta > reference
+
+    def _value(self, logs: dict | None) -> float | None:
+        v = (logs or {}).get(self.monitor)
+        if v is None:
+            warnings.warn(f"{type(self).__name__}: the metric {self.monitor!r} is not in the logs; "
+                          f"available metrics are: {','.join(logs or {})}", stacklevel=3)
+        return v
+
+
+class EarlyStopping(_Monitor):
+    """Stop training when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs;
+    ``restore_best_weights`` puts back the best epoch's weights."""
+
+    def __init__(self, monitor: str = "val_loss", min_delta: float = 0, patience: int = 0,
+                 verbose: int = 0, mode: str = "auto", baseline: float | None = None,
+                 restore_best_weights: bool = False, start_from_epoch: int = 0) -> None:
+        super().__init__(monitor, mode, min_delta)
+        self.patience, self.verbose, self.baseline = patience, verbose, baseline
+        self.restore_best_weights, self.start_from_epoch = restore_best_weights, start_from_epoch
+        self.wait, self.stopped_epoch, self.best_epoch = 0, 0, 0
+        self.best_weights: Any = None
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._set_op()
+        self.wait, self.stopped_epoch, self.best_epoch = 0, 0, 0
+        self.best = math.inf * self._sign
+        self.best_weights = None
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        current = self._value(logs)
+        if current is None or epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
+        self.wait += 1
+        if self._better(current, self.best):
+            self.best, self.best_epoch = current, epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._better(current, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+            self.model.set_weights(self.best_weights)
+
+
+class ModelCheckpoint(_Monitor):
+    """Save the weights after each epoch (``save_freq="epoch"``) to ``filepath``, which may hold
+    ``{epoch}`` and log names (``{val_loss:.2f}``); ``save_best_only`` saves only improvements.
+    Weights only, in tapegrad's checkpoint format (whatever the suffix)."""
+
+    def __init__(self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
+                 save_best_only: bool = False, save_weights_only: bool = False, mode: str = "auto",
+                 save_freq: Any = "epoch", initial_value_threshold: float | None = None) -> None:
+        super().__init__(monitor, mode)
+        self.filepath = os.fspath(filepath)
+        self.verbose, self.save_best_only = verbose, save_best_only
+        self.save_weights_only = save_weights_only
+        if save_freq != "epoch":
+            raise ValueError("tapegrad's ModelCheckpoint saves once per epoch: save_freq='epoch'; "
+                             f"received save_freq={save_freq!r}")
+        self.initial_value_threshold = initial_value_threshold
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._set_op()
+        self.best = self.initial_value_threshold if self.initial_value_threshold is not None \
+            else math.inf * self._sign
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        logs = logs or {}
+        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_best_only:
+            current = self._value(logs)
+            if current is None or not self._better(current, self.best):
+                if self.verbose > 0 and current is not None:
+                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                return
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
+                      f"{current:.5f}, saving model to {path}")
+            self.best = current
+        elif self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        self.model.save_weights(path)
+
+
+class LearningRateScheduler(Callback):
+    """Set the optimizer's learning rate at each epoch start to ``schedule(epoch, lr)``."""
+
+    def __init__(self, schedule: Callable, verbose: int = 0) -> None:
+        super().__init__()
+        self.schedule, self.verbose = schedule, verbose
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        opt = self.model.optimizer
+        lr = float(np.asarray(opt.learning_rate.numpy()))
+        new = self.schedule(epoch, lr)
+        new = float(np.asarray(new.numpy() if hasattr(new, "numpy") else new))
+        if not isinstance(new, float) or math.isnan(new):
+            raise ValueError(f'The output of the "schedule" function should be a float. Got: {new}')
+        opt.learning_rate = new
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        if logs is not None:
+            logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate.numpy()))
+
+
+class LambdaCallback(Callback):
+    """A callback from functions: ``on_epoch_begin(epoch, logs)``, ``on_epoch_end(epoch, logs)``,
+    ``on_train_batch_begin(batch, logs)``, ``on_train_batch_end(batch, logs)``,
+    ``on_train_begin(logs)``, ``on_train_end(logs)`` and the other hooks by their names."""
+
+    def __init__(self, **hooks: Callable) -> None:
+        super().__init__()
+        aliases = {"on_batch_begin": "on_train_batch_begin", "on_batch_end": "on_train_batch_end"}
+        for name, fn in hooks.items():
+            name = aliases.get(name, name)
+            if name not in _HOOKS:
+                raise TypeError(f"LambdaCallback: unknown hook {name!r}; hooks are {_HOOKS}")
+            setattr(self, name, (lambda f: lambda *a, logs=None: f(*a, logs))(fn))
+
+
+class TerminateOnNaN(Callback):
+    """Stop training when a batch's loss is NaN or infinite."""
+
+    def on_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        loss = (logs or {}).get("loss")
+        if loss is not None and not math.isfinite(loss):
+            print(f"Batch {batch}: Invalid loss, terminating training")
+            self.model.stop_training = True
+
+
+class ReduceLROnPlateau(_Monitor):
+    """Multiply the learning rate by ``factor`` when ``monitor`` has not improved for
+    ``patience`` epochs (not below ``min_lr``; ``cooldown`` epochs of rest after a reduction)."""
+
+    def __init__(self, monitor: str = "val_loss", factor: float = 0.1, patience: int = 10,
+                 verbose: int = 0, mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0,
+                 min_lr: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(monitor, mode, min_delta)
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
+        self.factor, self.patience, self.verbose = factor, patience, verbose
+        self.cooldown, self.min_lr = cooldown, min_lr
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._set_op()
+        self.best, self.wait, self.cooldown_counter = math.inf * self._sign, 0, 0
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        logs = logs if logs is not None else {}
+        opt = self.model.optimizer
+        logs["learning_rate"] = float(np.asarray(opt.learning_rate.numpy()))
+        current = self._value(logs)
+        if current is None:
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._better(current, self.best):
+            self.best, self.wait = current, 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                old = logs["learning_rate"]
+                if old > np.float32(self.min_lr):
+                    new = max(old * self.factor, self.min_lr)
+                    opt.learning_rate = new
+                    if self.verbose > 0:
+                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                    self.cooldown_counter, self.wait = self.cooldown, 0
+
+
+class CSVLogger(Callback):
+    """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys)."""
+
+    def __init__(self, filename: str, separator: str = ",", append: bool = False) -> None:
+        super().__init__()
+        self.filename, self.sep, self.append = os.fspath(filename), separator, append
+        self._file: Any = None
+        self._keys: list | None = None
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        exists = self.append and os.path.exists(self.filename)
+        self._file = open(self.filename, "a" if self.append else "w", newline="")
+        self._keys = None
+        self._header = not exists
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        logs = logs or {}
+        if self._keys is None:
+            self._keys = sorted(logs)
+            self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self._keys,
+                                          delimiter=self.sep)
+            if self._header:
+                self._writer.writeheader()
+        self._writer.writerow({"epoch": epoch, **{k: logs.get(k, "NA") for k in self._keys}})
+        self._file.flush()
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

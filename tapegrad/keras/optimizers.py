@@ -1,0 +1,48 @@
+"""``tapegrad.keras.optimizers``: tapegrad's optimizers and learning-rate schedules under Keras's
+names, and :func:`get` for ``compile(optimizer="adam")``.
+
+>>> from tapegrad import keras
+>>> type(keras.optimizers.get("adam")).__name__, keras.optimizers.Adam is keras.optimizers.get("Adam").__class__
+('Adam', True)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..optimizers import SGD, Adagrad, Adam, AdamW, Optimizer, RMSprop, schedules
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules", "get",
+           "serialize", "deserialize"]
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+
+
+def serialize(optimizer: Optimizer) -> dict:
+    """``{"class_name": ..., "config": ...}`` of an optimizer."""
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict) -> Optimizer:
+    """The optimizer that :func:`serialize` described."""
+    cls = _BY_NAME.get(str(config.get("class_name", "")).lower())
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer config: {config!r}")
+    return cls.from_config(config.get("config", {}))
+
+
+def get(identifier: Any) -> Optimizer:
+    """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
+    optimizer instance."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        cls = _BY_NAME.get(identifier.lower())
+        if cls is None:
+            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
+                             f"known optimizers: {sorted(_BY_NAME)}")
+        return cls()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name or an optimizer.")
