@@ -322,6 +322,8 @@ class Replica:
         self.reports = []
 
         def resolve(x: Any) -> Any:
+            if isinstance(x, np.ndarray):  # arrays arrive as views of the message, unaligned
+                return np.require(x, requirements="A")  # (and NumPy's matmul skips BLAS for those)
             return self.vars[x.key] if isinstance(x, VarRef) else x
 
         args, kwargs = nest.map_structure(resolve, args), nest.map_structure(resolve, kwargs)
