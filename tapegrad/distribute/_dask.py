@@ -73,11 +73,12 @@ def _register_reducers() -> None:
         todo += cls.__subclasses__()
 
 
-def _close(client: Any, cluster: Any, folder: str, uid: str) -> None:
+def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str) -> None:
     try:
         if cluster is None:  # a cluster we do not own: leave it running, drop our state
             client.run(_replica.forget, uid, on_error="ignore")
-        client.close()
+        if own_client:
+            client.close()
         if cluster is not None:
             cluster.close()
     except Exception:  # noqa: BLE001  (at exit, the event loop may be gone already)
@@ -97,13 +98,14 @@ class _RemoteTraceback(Exception):
 class _Group:
     """The replicas of one strategy: Dask actors on the given workers, in this order."""
 
-    def __init__(self, client: Any, cluster: Any, workers: list, blas_threads: int | None) -> None:
+    def __init__(self, client: Any, cluster: Any, workers: list, blas_threads: int | None,
+                 own_client: bool = True) -> None:
         self.uid = uuid.uuid4().hex
         self.client, self.workers, self.n = client, workers, len(workers)
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
         open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
-        self._finalizer = weakref.finalize(self, _close, client, cluster, self.folder, self.uid)
+        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder, self.uid)
         futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
                                  blas_threads, actor=True, workers=[w], allow_other_workers=False,
                                  pure=False) for r, w in enumerate(workers)]
@@ -300,8 +302,13 @@ class MirroredStrategy(_MirroredBase):
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
         import dask
 
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0,
-                              "distributed.worker.daemon": False}):
+        with dask.config.set({  # the workers' sampling profiler walks every thread's stack each
+                              # 10 ms, holding the GIL: a tax on a Python-heavy training step
+                              "distributed.worker.profile.enabled": False,
+                              # Dask's workers default to one BLAS thread and to giving freed
+                              # memory back to the OS at once (so every large temporary array
+                              # is fresh pages to fault in): replicas run NumPy as this process does
+                              "distributed.nanny.pre-spawn-environ": {}}):
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                dashboard_address=None, silence_logs=logging.ERROR)
         client = distributed.Client(cluster, set_as_default=False, direct_to_workers=True)
@@ -324,7 +331,8 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
             raise ValueError("MultiWorkerMirroredStrategy needs the Dask scheduler's address: "
                              "MultiWorkerMirroredStrategy('tcp://host:8786') (for replicas on this "
                              "machine only, use MirroredStrategy).")
-        if isinstance(cluster_resolver, distributed.Client):
+        own = not isinstance(cluster_resolver, distributed.Client)
+        if not own:
             client = cluster_resolver
         else:
             address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
@@ -334,7 +342,7 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
             raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")
         self.cluster_resolver = cluster_resolver
         self._num_replicas = len(workers)
-        self._group = _Group(client, None, workers, blas_threads)
+        self._group = _Group(client, None, workers, blas_threads, own_client=own)
 
 
 __all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy", "PerReplica"]
