@@ -27,7 +27,7 @@ from .._tensor import Tensor
 from .._variable import Variable
 from ..errors import UnavailableError
 from . import _replica
-from ._strategy import PerReplica, Strategy, per_replica_args
+from ._strategy import Strategy, per_replica_args
 
 _SHIPPING: list = []  # the group whose step function is being pickled (at most one)
 _SHIP_LOCK = threading.Lock()
@@ -188,8 +188,8 @@ class _Group:
         for r, a in enumerate(answers):
             if a[0] != "died":
                 self.actors[r].rollback(step).result()
-        self._raise(fn, step, answers)
-        raise AssertionError("unreachable")
+        exc, cause = self._failure(fn, step, answers)
+        raise exc from cause
 
     def _answers(self, calls: list, step: int) -> list:
         answers: list = [None] * self.n
@@ -228,21 +228,22 @@ class _Group:
             size = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
             self.vars[key].assign(raw[at:at + size].view(dt).reshape(shape))
 
-    def _raise(self, fn: Callable, step: int, answers: list) -> None:
+    def _failure(self, fn: Callable, step: int, answers: list) -> tuple:
+        """The exception to raise for a failed step, and its cause (a replica's traceback)."""
         name = getattr(fn, "__qualname__", repr(fn))
         died = [r for r, a in enumerate(answers) if a[0] == "died"]
         if died:
             r = died[0]
             self.broken = (f"replica {r} of this strategy (Dask worker {self.workers[r]}) died in step "
                            f"{step}; build a new strategy and restore the last checkpoint to go on.")
-            raise UnavailableError(
+            return UnavailableError(
                 f"Replica {r} of {self.n} (Dask worker {self.workers[r]}) died while running "
                 f"{name} in step {step}: {answers[r][1]}.{self._death_report(r)}\nNo variable was "
                 f"changed: every replica and this process keep the values of step {step - 1}. "
-                "Build a new strategy (and restore the last tf.train.Checkpoint) to go on.")
+                "Build a new strategy (and restore the last tf.train.Checkpoint) to go on."), None
         r = next(r for r, a in enumerate(answers) if a[0] == "error")
         _, exc, tb = answers[r]
-        raise exc from _RemoteTraceback(
+        return exc, _RemoteTraceback(
             f"\n\nreplica {r} of {self.n} (Dask worker {self.workers[r]}) raised in step {step}; no "
             f"variable was changed (every replica rolled back):\n\"\"\"\n{tb}\"\"\"")
 
@@ -345,4 +346,4 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
         self._group = _Group(client, None, workers, blas_threads, own_client=own)
 
 
-__all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy", "PerReplica"]
+__all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy"]

@@ -32,7 +32,6 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import nest
-from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
 from ._strategy import ReplicaContext, Strategy, _local, replica_context
