@@ -26,6 +26,7 @@ from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
 from ..errors import UnavailableError
+from ..optimizers.optimizer import Optimizer
 from . import _replica
 from ._strategy import Strategy, per_replica_args
 
@@ -63,8 +64,6 @@ def _reduce_optimizer(opt: Any) -> tuple:
 
 
 def _register_reducers() -> None:
-    from ..optimizers.optimizer import Optimizer
-
     copyreg.pickle(Variable, _reduce_variable)
     todo = [Optimizer]
     while todo:

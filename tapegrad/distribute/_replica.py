@@ -34,6 +34,7 @@ import numpy as np
 from .. import nest
 from .._tensor import Tensor
 from .._variable import Variable
+from ..optimizers import optimizer
 from ._strategy import ReplicaContext, Strategy, _local, replica_context
 
 _GROUPS: dict = {}  # strategy uid -> this worker's Replica
@@ -241,8 +242,6 @@ class Replica:
     def __init__(self, uid: str, index: int, n: int, folder: str, peers: list,
                  blas_threads: int | None) -> None:
         from distributed import get_worker
-
-        from ..optimizers import optimizer
 
         self.uid, self.index, self.n, self.folder, self.peers = uid, index, n, folder, peers
         self.vars: dict = {}  # key -> Variable
