@@ -379,3 +379,19 @@ def test_traced_value_dependent_ops_follow_each_call(name):
         got, want = (g if isinstance(g, (tuple, list)) else (g,) for g in (got, want))
         for g, w in zip(got, want):
             np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), tf.convert_to_tensor(w).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_an_indexed_slices_output_follows_each_call():
+    p = tf.Variable(np.arange(12.0).reshape(4, 3))
+
+    @tf.function
+    def grad_of_rows(i):
+        with tf.GradientTape() as t:
+            y = tf.reduce_sum(tf.gather(p, i) ** 2)
+        return t.gradient(y, p)
+
+    for idx in ([0, 1], [2, 3], [3, 0]):
+        g = grad_of_rows(tf.constant(idx))
+        assert isinstance(g, tf.IndexedSlices)
+        np.testing.assert_array_equal(g.indices.numpy(), idx)
+        np.testing.assert_allclose(g.values.numpy(), 2 * p.numpy()[idx])
