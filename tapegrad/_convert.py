@@ -245,17 +245,29 @@ def _dtype_error(opname: str, a: Any, b: Any) -> InvalidArgumentError:
         f"TensorFlow, does not promote dtypes between tensors: cast one with tf.cast(x, tf.{da}).")
 
 
-_SCALARS: dict = {}
+class _PerDtype(dict):
+    """dtype -> that dtype's cache of constants (made on first use)."""
+
+    def __missing__(self, npdt: np.dtype) -> dict:
+        d = self[npdt] = {}
+        return d
+
+
+# the constants for Python scalar operands, per dtype: keyed by the scalar alone for a float or
+# int operand of a floating or complex dtype (equal values give equal constants there; the
+# dispatcher's hot path reads these), by (scalar, type) otherwise
+_SCALARS = _PerDtype()
 
 
 def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
     """A constant tensor for a Python scalar operand (cached: constants are immutable)."""
-    key = (y, type(y), npdt)
-    t = _SCALARS.get(key)
-    if t is not None:
-        return t
+    consts = _SCALARS[npdt]
     k = npdt.kind
     ty = type(y)
+    key = y if (ty is float or ty is int) and (k == "f" or k == "c") else (y, ty)
+    t = consts.get(key)
+    if t is not None:
+        return t
     if ty is float and k in "iub" or ty is complex and k != "c" or ty is int and k == "b":
         raise TypeError(f"{opname}: cannot convert {y!r} (Python {ty.__name__}) to the other "
                         f"operand's dtype {_dt._from_np(npdt).name}. Cast the tensor first.")
@@ -272,9 +284,9 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
     t._id = next_id()
     if y == 0:  # -0.0 == 0.0 (one key): zeros are not cached, so each keeps its sign
         return t
-    if len(_SCALARS) > 4096:
-        _SCALARS.clear()
-    _SCALARS[key] = t
+    if len(consts) > 4096:
+        consts.clear()
+    consts[key] = t
     return t
 
 

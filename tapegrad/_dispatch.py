@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _recorders as _rec, _seam
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
-from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED, Tape
+from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
@@ -183,27 +183,8 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
     out = []
     ds = op.derivs
     if ds is not None:  # elementwise: g * conj(∂y/∂x_i)
-        raw = type(g) is Tensor and not (_rec.active and _rec.tls.stack)
-        n = 0 if p else len(xs)  # (the common cases pass arguments without building a tuple)
         for i in needs:
-            if n == 1:
-                d = ds[0](ans, xs[0])
-            elif n == 2:
-                d = ds[i](ans, xs[0], xs[1])
-            else:
-                d = ds[i](ans, *xs, **p)
-            if type(d) is Tensor:
-                dv = d._value
-                dt = dv.dtype
-                if raw and dt in _FLOATING and dt is g._value.dtype:  # nobody records the walk:
-                    t = Tensor()                                      # NumPy's product
-                    t._value = g._value * dv
-                    t._id = next_id()
-                    out.append(t)
-                    continue
-                if dt.kind == "c":
-                    d = _seam.conj(d)
-            out.append(binary(_seam.MUL, g, d))
+            out.append(times_deriv(g, ds[i](ans, *xs, **p)))
         return out
     rules = op.vjps
     if rules is not None:
@@ -216,6 +197,13 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
                 out.append(rules[i](g, ans, *xs, **p))
         return out
     return op.joint(g, ans, needs, *xs, **p)
+
+
+def times_deriv(g: Any, d: Any) -> Any:
+    """An elementwise op's cotangent ``g * conj(d)``, ``d`` its derivative, as a recorded op."""
+    if type(d) is Tensor and d._value.dtype.kind == "c":
+        d = _seam.conj(d)
+    return binary(_seam.MUL, g, d)
 
 
 def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
@@ -252,7 +240,7 @@ def unary(op: Op, x: Any) -> Tensor:
     t._id = next_id()
     if _rec.active and (stack := _rec.tls.stack):
         rec = stack[0]
-        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+        if rec.solo and rec.explain is None and not op.nondiff:
             # one plain tape (the common case): Tape.record, inlined
             if x._id in rec.ids and op.diff is None:
                 if out.dtype in _FC or out.dtype.kind in "fc":
@@ -294,7 +282,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
                 t._value = out
                 t._id = next_id()
                 return t
-            c = _SCALARS.get((y, ty, dx))  # the cached constant (_scalar_for), without a call
+            c = _SCALARS[dx].get(y)  # the cached constant (_scalar_for), without a call
             y = c if c is not None else _scalar_for(y, dx, op.name)
             yv = y._value
             shaped = True  # (a 0-d operand: x has the output's shape)
@@ -317,7 +305,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     t._id = next_id()
     if stack:
         rec = stack[0]
-        if len(stack) == 1 and type(rec) is Tape and rec.explain is None and not op.nondiff:
+        if rec.solo and rec.explain is None and not op.nondiff:
             ids = rec.ids  # (as in unary)
             diff = op.diff
             a = x._id in ids and (diff is None or diff[0])

@@ -34,6 +34,7 @@ class Recorder:
     """
 
     __slots__ = ()
+    solo = False  # (a Tape's: whether it is the only recorder of its thread, the hot path's case)
 
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         pass
@@ -63,9 +64,10 @@ class Tape(Recorder):
     mode's log (``diagnosis``) or None; ``watch_accessed``: watch trainable Variables on read.
     """
 
-    __slots__ = ("ids", "entries", "vars", "explain", "watch_accessed")
+    __slots__ = ("ids", "entries", "vars", "explain", "watch_accessed", "solo")
 
     def __init__(self, watch_accessed: bool) -> None:
+        self.solo = False
         self.ids: set[int] = set()
         self.entries: list = []
         self.vars: dict[int, Any] = {}
@@ -161,6 +163,18 @@ def push(rec: Recorder, index: int | None = None) -> None:
         tls.stack.append(rec)
     else:
         tls.stack.insert(index, rec)
+    _solo(tls.stack)
+
+
+def _solo(stack: list, gone: Any = ()) -> None:
+    """Set ``solo`` on the tapes in ``stack``; clear it on the tapes in ``gone``."""
+    one = len(stack) == 1
+    for r in stack:
+        if type(r) is Tape:
+            r.solo = one
+    for r in gone:
+        if type(r) is Tape:
+            r.solo = False
 
 
 def pop(rec: Recorder) -> int:
@@ -170,6 +184,7 @@ def pop(rec: Recorder) -> int:
     for i in range(len(stack) - 1, -1, -1):
         if stack[i] is rec:
             del stack[i]
+            _solo(stack, (rec,))
             with _lock:
                 active -= 1
             return i
@@ -185,10 +200,12 @@ def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
     """Run ``fn`` with only the recorders before position ``k`` visible in this thread."""
     saved = tls.stack
     tls.stack = saved[:k]
+    _solo(tls.stack, saved[k:])
     try:
         return fn(*args)
     finally:
         tls.stack = saved
+        _solo(saved)
 
 
 def note_escape(t: Any, how: str) -> None:

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from . import _recorders as _rec, _seam
-from ._tensor import IndexedSlices, Tensor, wrap
+from ._tensor import IndexedSlices, Tensor, next_id, wrap
 from ._convert import convert_to_tensor
-from ._dispatch import vjp, zeros_like
+from ._dispatch import _FLOATING, times_deriv, vjp, zeros_like
 from ._recorders import NEEDS0_SHAPED
 from .errors import InternalError
 
@@ -94,6 +94,8 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
     found: dict[int, Any] = {}
     pop = ct.pop
     plain = batch is None
+    # nobody records the walk: an elementwise op's cotangent is NumPy's product g * ∂y/∂x_i
+    raw = not (_rec.active and _rec.tls.stack)
     for k in range(len(entries) - 1, -1, -1):
         op, xs, p, ans, needs = entries[k]
         if free:
@@ -115,14 +117,37 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 continue
         if observe is not None:
             observe(k, -1, g)
-        if plain or op.batch_ok:
-            grads = vjp(op, g, ans, needs, xs, p)
-        else:
-            grads = _rowwise(op, g, ans, needs, xs, p, batch)
+        ds = op.derivs
+        rules = op.vjps
+        grads = None
+        if not (plain or op.batch_ok):
+            grads = dict(zip(needs, _rowwise(op, g, ans, needs, xs, p, batch)))
+        elif ds is None and rules is None:
+            grads = dict(zip(needs, op.joint(g, ans, needs, *xs, **p)))
         bc = op.bcast and needs is not NEEDS0_SHAPED
-        for i, gi in zip(needs, grads):
-            if gi is None:
-                continue
+        for i in needs:
+            # the op's VJP rule for input i (vjp's, inline)
+            if grads is not None:
+                gi = grads[i]
+                if gi is None:
+                    continue
+            elif ds is not None:  # elementwise: g * conj(∂y/∂x_i)
+                if p:
+                    d = ds[i](ans, *xs, **p)
+                elif len(xs) == 1:
+                    d = ds[0](ans, xs[0])
+                else:
+                    d = ds[i](ans, *xs)
+                if raw and type(d) is Tensor and (dt := d._value.dtype) is g._value.dtype and dt in _FLOATING:
+                    gi = Tensor()  # nobody records the walk: NumPy's product
+                    gi._value = g._value * d._value
+                    gi._id = next_id()
+                else:
+                    gi = times_deriv(g, d)
+            else:
+                gi = rules[i](g, ans, *xs, **p) if p else rules[i](g, ans, *xs)
+                if gi is None:
+                    continue
             x = xs[i]
             tg = type(gi)
             if tg is not Tensor and tg is not IndexedSlices:
