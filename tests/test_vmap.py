@@ -26,7 +26,7 @@ FALLS_BACK = {"sort", "sort-axis0-desc", "top_k", "dropout"}  # (dropout: a rand
 
 
 def _rtol(t) -> float:  # batched and per-row BLAS calls may round float32 differently
-    return 1e-5 if t.dtype in (tf.float32, tf.complex64, tf.float16) else 1e-7
+    return 1e-4 if t.dtype in (tf.float32, tf.complex64, tf.float16) else 1e-7
 
 
 def test_which_registered_ops_have_batching_rules() -> None:
