@@ -116,6 +116,9 @@ def _cols(x: np.ndarray, kh: int, kw: int, groups: int, strides: tuple, dilation
           oh: int, ow: int) -> np.ndarray:
     """im2col: ``[G, N*OH*OW, KH*KW*Cg]``, rows in output order, columns in filter order."""
     n, c = x.shape[0], x.shape[3]
+    if c == 1:  # [K, M], one kernel position a row, copied OW pixels at a time (not KW): transposed
+        xp = _pad_hw(x, pads)
+        return np.stack([xp[t] for t in _taps(kh, kw, strides, dilations, oh, ow)]).reshape(kh * kw, -1).T[None]
     v = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow).transpose(0, 1, 2, 4, 5, 3)
     if groups == 1:
         return v.reshape(1, n * oh * ow, kh * kw * c)
