@@ -23,6 +23,7 @@ where the op allows it.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -264,7 +265,12 @@ def _channels_first(data_format: Any, nsp: int, op: str) -> bool:
 
 def _spatial(v: Any, nsp: int, what: str, op: str, cf: bool = False) -> tuple:
     """One positive int per spatial axis from an int or a list of 1, ``nsp`` or ``nsp + 2`` ints."""
-    vals = [int(v)] if isinstance(v, (int, np.integer)) else _int_list(v, f"{op}: {what}")
+    if isinstance(v, (int, np.integer)):
+        vals = [int(v)]
+    elif type(v) in (tuple, list) and all(type(i) is int for i in v):  # (a layer's tuples)
+        vals = list(v)
+    else:
+        vals = _int_list(v, f"{op}: {what}")
     if len(vals) == 1:
         vals = vals * nsp
     elif len(vals) == nsp + 2:
@@ -337,7 +343,7 @@ def _to_core(x: Tensor, nsp: int, cf: bool, op: str, what: str = "input") -> tup
         x = transpose(x, perm + [c])
     s = x._value.shape
     batch = s[:-nsp - 1]
-    core = (int(np.prod(batch, dtype=np.int64)),) + ((1,) if nsp == 1 else ()) + s[-nsp - 1:]
+    core = (math.prod(batch),) + ((1,) if nsp == 1 else ()) + s[-nsp - 1:]
     return (reshape(x, core) if core != s else x), batch
 
 
