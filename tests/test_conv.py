@@ -289,6 +289,17 @@ def test_max_pool_nan_wins_its_window(padding):
     np.testing.assert_array_equal(dx, rdx)
 
 
+def test_max_pool_infinite_cotangent_reaches_only_the_maximum():
+    x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    dx = tape.gradient(y, x, output_gradients=tf.constant([[[[np.inf], [1.0]], [[2.0], [3.0]]]])).numpy()
+    want = np.zeros((4, 4))
+    want[1, 1], want[1, 3], want[3, 1], want[3, 3] = np.inf, 1, 2, 3
+    np.testing.assert_array_equal(dx[0, :, :, 0], want)
+
+
 def test_max_pool_padding_never_wins():
     x = -np.ones((1, 3, 3, 1)) * 5
     y, (dx,) = value_and_grads(lambda a: tf.nn.max_pool2d(a, 2, 2, "SAME"), x)

@@ -603,9 +603,11 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
         m = taps[0].copy()
         for t in taps[1:]:
             np.maximum(m, t, out=m)
-        loc = np.full(m.shape, kh * kw - 1, np.int32)
-        for k in range(kh * kw - 2, -1, -1):
-            np.copyto(loc, k, where=taps[k] == m)
+        # first k with taps[k] == m, as ne[0] * (1 + ne[1] * (1 + ... ne[K-2])) with ne[k] = taps[k] != m
+        loc = np.zeros(m.shape, np.int32)
+        for t in taps[-2::-1]:
+            loc += 1
+            loc *= t != m
         if m.dtype.kind != "f" or not np.isnan(m.max()):
             return m, loc
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
@@ -625,6 +627,8 @@ def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides:
            pads: Pads) -> np.ndarray:
     """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
     taps = _taps(*ksize, strides, (1, 1), *loc.shape[1:3])
+    if np.isfinite(g).all():  # a product with the mask is faster than where (but inf * 0 is NaN)
+        return _scatter_windows(lambda k: g * (loc == k), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
     return _scatter_windows(lambda k: np.where(loc == k, g, 0), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
 
 
