@@ -519,7 +519,8 @@ class Layer(Module):
             if "inputs" not in kwargs:
                 raise TypeError(f"Layer {self.name!r} was called without inputs.")
             args = (kwargs.pop("inputs"),)
-        if any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
+        if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
+                any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
             return self._symbolic_call(args, kwargs)
         dt, auto = self.compute_dtype, self.autocast
         args = (map_structure(lambda x: _to_input(x, dt, auto), args[0]),) + tuple(args[1:])
