@@ -99,15 +99,8 @@ def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
     for i, s in enumerate(shape):
         if s == 1 and g.shape[lead + nd + i] != 1:
             axes.append(lead + nd + i)
-    if axes and axes[-1] == len(axes) - 1 and g.dtype in _BLAS and g.flags.c_contiguous:
-        # leading axes (a bias's gradient): a product with ones, in BLAS, beats np.sum's loop
-        m, n = math.prod(g.shape[:len(axes)]), math.prod(g.shape[len(axes):])
-        return (np.ones(m, g.dtype) @ g.reshape(m, n)).reshape(shape)
     r = np.sum(g, axis=tuple(axes), keepdims=True) if axes else g
     return np.reshape(r, g.shape[:lead] + tuple(shape))
-
-
-_BLAS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int) -> Tensor:
