@@ -278,6 +278,28 @@ def test_max_pool_ties_route_to_the_first_maximum():
     np.testing.assert_array_equal(dx.ravel(), [1, 0, 0, 0])
 
 
+@pytest.mark.parametrize("padding", ["VALID", "SAME"])
+def test_max_pool_nan_wins_its_window(padding):
+    x = np.round(rand(2, 7, 7, 2), 1)  # SAME pads 7 to 9: the padded path
+    x[0, 1, 2, 0] = x[1, 4, 5, 1] = np.nan
+    y, (dx,) = value_and_grads(lambda a: tf.nn.max_pool2d(a, 3, 3, padding), x)
+    ry, rdx = ref_pool(x, (3, 3), (3, 3), padding, "max")
+    np.testing.assert_array_equal(np.isnan(y), np.isnan(ry))
+    np.testing.assert_allclose(y, ry)
+    np.testing.assert_array_equal(dx, rdx)
+
+
+def test_max_pool_infinite_cotangent_reaches_only_the_maximum():
+    x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    dx = tape.gradient(y, x, output_gradients=tf.constant([[[[np.inf], [1.0]], [[2.0], [3.0]]]])).numpy()
+    want = np.zeros((4, 4))
+    want[1, 1], want[1, 3], want[3, 1], want[3, 3] = np.inf, 1, 2, 3
+    np.testing.assert_array_equal(dx[0, :, :, 0], want)
+
+
 def test_max_pool_padding_never_wins():
     x = -np.ones((1, 3, 3, 1)) * 5
     y, (dx,) = value_and_grads(lambda a: tf.nn.max_pool2d(a, 2, 2, "SAME"), x)

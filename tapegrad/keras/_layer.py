@@ -190,6 +190,7 @@ def _check_input_spec(specs: Any, inputs: Any, layer: str) -> None:
 
 # ---- call context --------------------------------------------------------------------------------
 
+_holding_losses: "weakref.WeakSet[Layer]" = weakref.WeakSet()  # layers whose _losses is not empty
 _context = threading.local()
 
 
@@ -463,10 +464,14 @@ class Layer(Module):
         """Add a scalar (or a tensor, summed) to :attr:`losses` for this call."""
         for x in flatten(loss):
             self._losses.append(x)
+        _holding_losses.add(self)
 
     def _clear_losses(self) -> None:
+        if not _holding_losses:  # no layer holds losses: no need to walk the sublayers
+            return
         for layer in self._flatten_layers():
             layer._losses.clear()
+            _holding_losses.discard(layer)
 
     @property
     def losses(self) -> list:
@@ -514,7 +519,8 @@ class Layer(Module):
             if "inputs" not in kwargs:
                 raise TypeError(f"Layer {self.name!r} was called without inputs.")
             args = (kwargs.pop("inputs"),)
-        if any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
+        if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
+                any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
             return self._symbolic_call(args, kwargs)
         dt, auto = self.compute_dtype, self.autocast
         args = (map_structure(lambda x: _to_input(x, dt, auto), args[0]),) + tuple(args[1:])

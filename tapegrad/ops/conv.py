@@ -23,6 +23,7 @@ where the op allows it.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -62,19 +63,27 @@ def _pad_hw(x: np.ndarray, pads: Pads, value: Any = 0) -> np.ndarray:
     return np.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=value)
 
 
-def _scatter_windows(cols: np.ndarray, shape: tuple, strides: tuple, dilations: tuple,
-                     pads: Pads, dtype: Any) -> np.ndarray:
-    """Adjoint of :func:`_windows`: add ``cols [N, OH, OW, KH, KW, C]`` into a ``shape`` image."""
-    n, h, w, c = shape
-    _, oh, ow, kh, kw, _ = cols.shape
-    (sh, sw), (dh, dw), (pt, pb), (pl, pr) = strides, dilations, pads[0], pads[1]
-    out = np.zeros((n, h + pt + pb, w + pl + pr, c), dtype)
-    if oh and ow:
-        for i in range(kh):
-            for j in range(kw):
-                rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
-                out[:, rows, j * dw:j * dw + (ow - 1) * sw + 1:sw, :] += cols[:, :, :, i, j, :]
-    return out[:, pt:pt + h, pl:pl + w, :]
+def _taps(kh: int, kw: int, strides: tuple, dilations: tuple, oh: int, ow: int) -> list:
+    """For each kernel position (row-major), the index that picks from a padded image
+    ``[..., N, Hp, Wp, C]`` the element under that position in every window: ``[..., N, OH, OW, C]``."""
+    if not (oh and ow):
+        return []
+    (sh, sw), (dh, dw) = strides, dilations
+    return [(Ellipsis, slice(i * dh, i * dh + (oh - 1) * sh + 1, sh),
+             slice(j * dw, j * dw + (ow - 1) * sw + 1, sw), slice(None))
+            for i in range(kh) for j in range(kw)]
+
+
+def _scatter_windows(part: Callable[[int], Any], shape: tuple, taps: list, pads: Pads,
+                     dtype: Any) -> np.ndarray:
+    """Adjoint of :func:`_windows`: add ``part(k) [..., N, OH, OW, C]``, the contribution of the
+    ``k``-th of the kernel positions ``taps``, into a ``shape [..., N, H, W, C]`` image."""
+    h, w, c = shape[-3:]
+    (pt, pb), (pl, pr) = pads
+    out = np.zeros(shape[:-3] + (h + pt + pb, w + pl + pr, c), dtype)
+    for k, tap in enumerate(taps):
+        out[tap] += part(k)
+    return out[..., pt:pt + h, pl:pl + w, :]
 
 
 # --------------------------------------------------------------------------- leading axes
@@ -108,6 +117,9 @@ def _cols(x: np.ndarray, kh: int, kw: int, groups: int, strides: tuple, dilation
           oh: int, ow: int) -> np.ndarray:
     """im2col: ``[G, N*OH*OW, KH*KW*Cg]``, rows in output order, columns in filter order."""
     n, c = x.shape[0], x.shape[3]
+    if c == 1:  # [K, M], one kernel position a row, copied OW pixels at a time (not KW): transposed
+        xp = _pad_hw(x, pads)
+        return np.stack([xp[t] for t in _taps(kh, kw, strides, dilations, oh, ow)]).reshape(kh * kw, -1).T[None]
     v = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow).transpose(0, 1, 2, 4, 5, 3)
     if groups == 1:
         return v.reshape(1, n * oh * ow, kh * kw * c)
@@ -147,8 +159,9 @@ def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dila
     groups = c // cg
     dt = np.result_type(g, w)
     cols = np.matmul(_gmat(g, groups), _wmat(w, groups).transpose(0, 2, 1))  # G, M, KH*KW*Cg
-    cols = cols.reshape(groups, n * oh * ow, kh * kw, cg).transpose(1, 2, 0, 3).reshape(n, oh, ow, kh, kw, c)
-    return _scatter_windows(cols, (n, h, wd, c), strides, dilations, pads, dt)
+    cols = cols.reshape(groups, n * oh * ow, kh * kw, cg).transpose(1, 2, 0, 3).reshape(n, oh, ow, kh * kw, c)
+    return _scatter_windows(lambda k: cols[:, :, :, k], (n, h, wd, c), _taps(kh, kw, strides, dilations, oh, ow),
+                            pads, dt)
 
 
 def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilations: tuple,
@@ -252,7 +265,12 @@ def _channels_first(data_format: Any, nsp: int, op: str) -> bool:
 
 def _spatial(v: Any, nsp: int, what: str, op: str, cf: bool = False) -> tuple:
     """One positive int per spatial axis from an int or a list of 1, ``nsp`` or ``nsp + 2`` ints."""
-    vals = [int(v)] if isinstance(v, (int, np.integer)) else _int_list(v, f"{op}: {what}")
+    if isinstance(v, (int, np.integer)):
+        vals = [int(v)]
+    elif type(v) in (tuple, list) and all(type(i) is int for i in v):  # (a layer's tuples)
+        vals = list(v)
+    else:
+        vals = _int_list(v, f"{op}: {what}")
     if len(vals) == 1:
         vals = vals * nsp
     elif len(vals) == nsp + 2:
@@ -325,7 +343,7 @@ def _to_core(x: Tensor, nsp: int, cf: bool, op: str, what: str = "input") -> tup
         x = transpose(x, perm + [c])
     s = x._value.shape
     batch = s[:-nsp - 1]
-    core = (int(np.prod(batch, dtype=np.int64)),) + ((1,) if nsp == 1 else ()) + s[-nsp - 1:]
+    core = (math.prod(batch),) + ((1,) if nsp == 1 else ()) + s[-nsp - 1:]
     return (reshape(x, core) if core != s else x), batch
 
 
@@ -577,6 +595,21 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
     oh, ow = _pool_size(x.shape, ksize, strides, pads)
     if not (n and oh and ow and c):
         return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.int32)
+    if kh * kw <= 25 and not any(pads[0]) and not any(pads[1]):
+        # one strided view per kernel position: elementwise maxima, then the first position that
+        # holds the maximum (NaN equals nothing: such windows take the general path). Faster than
+        # argmax along short rows; argmax wins on large windows.
+        taps = [x[t] for t in _taps(kh, kw, strides, (1, 1), oh, ow)]
+        m = taps[0].copy()
+        for t in taps[1:]:
+            np.maximum(m, t, out=m)
+        # first k with taps[k] == m, as ne[0] * (1 + ne[1] * (1 + ... ne[K-2])) with ne[k] = taps[k] != m
+        loc = np.zeros(m.shape, np.int32)
+        for t in taps[-2::-1]:
+            loc += 1
+            loc *= t != m
+        if m.dtype.kind != "f" or not np.isnan(m.max()):
+            return m, loc
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win = _windows(_pad_hw(x, pads, low), kh, kw, strides, (1, 1), oh, ow).reshape(n, oh, ow, c, kh * kw)
     loc = win.argmax(axis=-1)  # the first maximum
@@ -593,11 +626,10 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
 def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
            pads: Pads) -> np.ndarray:
     """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
-    lead, (kh, kw) = g.shape[:-4], ksize
-    hit = np.where(loc[..., None] == np.arange(kh * kw, dtype=np.int32), g[..., None], 0)
-    cols = hit.reshape((-1,) + loc.shape[1:] + (kh, kw)).transpose(0, 1, 2, 4, 5, 3)
-    out = _scatter_windows(cols, (cols.shape[0],) + x.shape[1:], strides, (1, 1), pads, g.dtype)
-    return out.reshape(lead + x.shape)
+    taps = _taps(*ksize, strides, (1, 1), *loc.shape[1:3])
+    if np.isfinite(g).all():  # a product with the mask is faster than where (but inf * 0 is NaN)
+        return _scatter_windows(lambda k: g * (loc == k), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
+    return _scatter_windows(lambda k: np.where(loc == k, g, 0), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
 
 
 def _pick(x: np.ndarray, loc: np.ndarray, h: np.ndarray, ksize: tuple, strides: tuple,
@@ -657,8 +689,7 @@ def _avg_grad_core(g: np.ndarray, in_shape: tuple, ksize: tuple, strides: tuple,
     n, oh, ow, c = g.shape
     shape = (n,) + tuple(in_shape[1:])
     gs = (g / _counts(shape, ksize, strides, pads)).astype(g.dtype, copy=False)
-    cols = np.broadcast_to(gs[:, :, :, None, None, :], (n, oh, ow) + tuple(ksize) + (c,))
-    return _scatter_windows(cols, shape, strides, (1, 1), pads, g.dtype)
+    return _scatter_windows(lambda k: gs, shape, _taps(*ksize, strides, (1, 1), oh, ow), pads, g.dtype)
 
 
 _avg_pool = defop("AvgPool", lambda x, **p: _fold(_avg_core, x, **p), jvp="linear",
