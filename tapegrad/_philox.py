@@ -53,6 +53,19 @@ def singles(key: int, counter: int, n: int) -> np.ndarray:
     return blocks(key, counter, -(-n // 4)).ravel()[:n]
 
 
+class Stream:
+    """Consecutive uint32 of the blocks from ``counter`` on, ``n`` at a time (TF's
+    ``SingleSampleAdapter<PhiloxRandom>`` drawn repeatedly)."""
+
+    def __init__(self, key: int, counter: int) -> None:
+        self.key, self.counter, self.used = key & M64, counter & M128, 0
+
+    def take(self, n: int) -> np.ndarray:
+        first, skip = divmod(self.used, 4)
+        self.used += n
+        return blocks(self.key, self.counter + first, -(-(skip + n) // 4)).ravel()[skip:skip + n]
+
+
 def scramble(seed0: int, seed1: int) -> tuple[int, int]:
     """TensorFlow's ``(key, counter)`` for a stateless seed pair (each taken modulo 2**64)."""
     c = (seed0 & M64) | (seed1 & M64) << 64

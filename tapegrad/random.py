@@ -206,15 +206,16 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
     v = x._value
     n = v.shape[0] if v.ndim else 1
     if v.size <= 1 or n <= 1:  # TF's kernel draws nothing then
-        _get_seed_locked(seed)
+        op_seeds(seed)
         return apply(_shuffle, (x,), {"perm": np.arange(n)})
     key, counter = _reserve(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4)
     return apply(_shuffle, (x,), {"perm": _philox.permutation(key, counter, n)})
 
 
-def _get_seed_locked(seed: Any) -> None:
+def op_seeds(seed: Any) -> tuple[int, int]:
+    """The (seed, seed2) pair TF eager gives an op with op seed ``seed``; (0, 0): unseeded."""
     with _seeds.lock:
-        _get_seed(seed)
+        return _get_seed(seed)
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
