@@ -218,6 +218,20 @@ def op_seeds(seed: Any) -> tuple[int, int]:
         return _get_seed(seed)
 
 
+def fit_permutation(n: int) -> np.ndarray:
+    """The order of Keras 3's ``fit(shuffle=True)`` on the TF backend: ``tf.random.shuffle`` in a
+    ``tf.data`` function, whose op seed is 0 and whose kernel starts afresh each epoch (so a
+    global seed gives the same permutation every epoch; none gives fresh entropy)."""
+    with _seeds.lock:
+        g = _seeds.global_seed
+    if g is None or n <= 1:
+        return np.random.default_rng().permutation(n)
+    seed1, seed2 = g % _MAXINT32, 0
+    if seed1 == 0:
+        seed2 = _MAXINT32
+    return _philox.permutation(seed1, seed2 << 64, n)
+
+
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
                 name: Any = None) -> Tensor:
     """Draw ``num_samples`` class indices per row of ``logits`` ``[batch, classes]`` (unnormalised

@@ -87,11 +87,17 @@ def main():
         model, x, y, compile_kwargs, fit_kwargs = cases.fit_case(keras, spec)
         model.set_weights([cases.fixed(w.shape, 10 + i) for i, w in enumerate(model.weights)])
         model.compile(**compile_kwargs)
+        if "shuffle_seed" in spec:
+            keras.utils.set_random_seed(spec["shuffle_seed"])
         history = model.fit(x, y, verbose=0, **fit_kwargs)
+        predicted = model.predict(x[:5], verbose=0)
         rec["fit"][name] = {"history": history.history, "keys": list(history.history),
                             "evaluate": model.evaluate(x, y, verbose=0, return_dict=True),
-                            "predict": enc(model.predict(x[:5], verbose=0)),
+                            "evaluate_list": enc(model.evaluate(x, y, verbose=0)),
+                            "predict": [enc(p) for p in predicted] if isinstance(predicted, list)
+                            else enc(predicted),
                             "weights": [enc(w) for w in model.get_weights()]}
+        tf.random.set_seed(None)
     with open(OUT, "w") as f:
         json.dump(rec, f, sort_keys=True, indent=0)
         f.write("\n")

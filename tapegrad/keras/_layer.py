@@ -21,7 +21,7 @@ from .._tensor import Tensor
 from .._variable import Variable
 from ..module import Module
 from ..ops.math import cast
-from . import backend, initializers, regularizers
+from . import backend, constraints, initializers, regularizers
 
 __all__ = ["Layer", "InputSpec", "KerasTensor", "Node"]
 
@@ -420,6 +420,8 @@ class Layer(Module):
             initializer = "glorot_uniform" if "float" in dt else "zeros"
         init = initializers.get(initializer)
         value = init(shape, dtype=dt)
+        if isinstance(constraint, (str, dict, type)):
+            constraint = constraints.get(constraint)
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
         v = Variable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
