@@ -35,6 +35,26 @@ INITIALIZERS = {
     "identity": ("Identity", {"gain": 3.0}, (2, 3)),
 }
 
+CONSTRAINTS = {  # name -> (class, kwargs); applied to fixed((3, 4), 5) * 3
+    "max_norm": ("MaxNorm", {"max_value": 1.5, "axis": 0}),
+    "max_norm_rows": ("MaxNorm", {"max_value": 1.0, "axis": 1}),
+    "max_norm_all": ("MaxNorm", {"max_value": 2.0, "axis": [0, 1]}),
+    "min_max_norm": ("MinMaxNorm", {"min_value": 1.0, "max_value": 1.8, "rate": 0.7, "axis": 0}),
+    "non_neg": ("NonNeg", {}),
+    "unit_norm": ("UnitNorm", {"axis": 1}),
+}
+
+TF_INITIALIZERS = {  # tf.<name>(**kwargs)(shape, dtype)
+    "random_normal_seeded": ("random_normal_initializer", {"mean": 1.0, "stddev": 2.0, "seed": 3}, (2, 3), "float32"),
+    "random_normal_float64": ("random_normal_initializer", {"seed": 8}, (5,), "float64"),
+    "random_uniform_seeded": ("random_uniform_initializer", {"minval": -1.0, "maxval": 1.0, "seed": 4}, (3, 2), "float32"),
+    "random_uniform_int": ("random_uniform_initializer", {"minval": 0, "maxval": 10, "seed": 2}, (4,), "int32"),
+    "constant_list": ("constant_initializer", {"value": [1.5, 2.0, 3.0, 4.0]}, (2, 2), "float32"),
+    "constant_scalar": ("constant_initializer", {"value": 7}, (2, 3), None),
+    "zeros": ("zeros_initializer", {}, (2,), "int32"),
+    "ones": ("ones_initializer", {}, (2, 2), "float32"),
+}
+
 LAYERS = {
     "dense_relu": ("Dense", {"units": 3, "activation": "relu"}, [(4, 5)]),
     "dense_tanh_nobias": ("Dense", {"units": 2, "activation": "tanh", "use_bias": False}, [(3, 4)]),

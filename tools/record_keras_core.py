@@ -5,7 +5,7 @@ Development only (tapegrad and CI never import Keras). Run with the TensorFlow +
     /work/tfvenv/bin/python tools/record_keras_core.py
 
 It writes tests/fixtures/keras_core.json (sorted keys): seeded initializer and keras.random
-draws; each core layer's and activation's outputs and gradients for fixed inputs and weights
+draws; keras.constraints applied to a fixed weight; TF's own tf.*_initializer values; each core layer's and activation's outputs and gradients for fixed inputs and weights
 (set with set_weights; the loss is sum(output * cos(index)) so every output entry matters);
 Sequential, functional and subclassed models' outputs and gradients; and the per-epoch logs of
 `fit` (3 epochs, shuffle=False) with SGD and Adam. The cases are described in this file once
@@ -48,9 +48,16 @@ def forward_and_grads(model, inputs, training=False):
 
 def main():
     rec = {"initializers": {}, "random": {}, "layers": {}, "activations": {}, "models": {},
-           "fit": {}}
+           "fit": {}, "constraints": {}, "tf_initializers": {}}
     for name, (cls, kwargs, shape) in cases.INITIALIZERS.items():
         rec["initializers"][name] = enc(getattr(keras.initializers, cls)(**kwargs)(shape))
+    w = cases.fixed((3, 4), 5) * 3
+    rec["constraints"] = {name: enc(getattr(keras.constraints, cls)(**kwargs)(tf.constant(w)))
+                          for name, (cls, kwargs) in cases.CONSTRAINTS.items()}
+    rec["tf_initializers"] = {}
+    for name, (fn, kwargs, shape, dtype) in cases.TF_INITIALIZERS.items():
+        out = getattr(tf, fn)(**kwargs)(shape, **({} if dtype is None else {"dtype": dtype}))
+        rec["tf_initializers"][name] = {"value": enc(out), "dtype": out.dtype.name}
     g = keras.random.SeedGenerator(5)
     rec["random"] = {
         "normal_seed3": enc(keras.random.normal((2, 3), seed=3)),
