@@ -10,6 +10,8 @@ rejection inside a reserved window of 256 blocks per output group, integers by m
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 _M32 = 0xFFFFFFFF
@@ -205,3 +207,116 @@ def categorical(key: int, counter: int, logits: np.ndarray, n: int) -> np.ndarra
     for r in range(b):  # one searchsorted per row
         out[r] = np.searchsorted(cdf[r], u[r] * cdf[r, -1], side="right")
     return out
+
+
+# ---- variable-sample kernels: output ``o`` draws blocks ``counter + 256 o + j`` in order ----
+
+class _PerOutput:
+    """Each output's own stream (TF: ``gen = rng; gen.Skip(256 * output_idx)``), with the
+    kernels' double buffers: ``Uniform<double>`` and ``Normal<double>`` give 2 values a block,
+    handed out last first (TF's ``x = result[--remaining]``)."""
+
+    def __init__(self, key: int, counter: int, m: int) -> None:
+        self.key, self.counter = key, counter
+        self.next = np.arange(m, dtype=np.uint64) * np.uint64(RESERVED)
+        self.buf = {k: (np.zeros((m, 2)), np.zeros(m, np.int64)) for k in ("u", "n")}
+
+    def _block(self, idx: np.ndarray) -> np.ndarray:
+        b = bijection(counters(self.counter, self.next[idx]), self.key)
+        self.next[idx] += np.uint64(1)
+        return b
+
+    def take(self, kind: str, idx: np.ndarray) -> np.ndarray:
+        vals, left = self.buf[kind]
+        need = idx[left[idx] == 0]
+        if need.size:
+            b = self._block(need)
+            if kind == "u":
+                vals[need, 0], vals[need, 1] = uint_to_double(b[:, 0], b[:, 1]), uint_to_double(b[:, 2], b[:, 3])
+            else:
+                vals[need, 0], vals[need, 1] = box_muller_double(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+            left[need] = 2
+        left[idx] -= 1
+        return vals[idx, left[idx]]
+
+
+def gamma(key: int, counter: int, alpha: np.ndarray) -> np.ndarray:
+    """TF's CPU RandomGamma for one output per entry of ``alpha`` (float64, in output-index
+    order): exponential when ``alpha == 1``, else Marsaglia-Tsang on Normal/Uniform<double>
+    (``alpha < 1``: boosted by ``u ** (1 / alpha)``)."""
+    m = alpha.size
+    out = np.empty(m)
+    gen = _PerOutput(key, counter, m)
+    one = np.flatnonzero(alpha == 1)
+    if one.size:
+        out[one] = -np.log(1.0 - gen.take("u", one))
+    less = alpha < 1
+    d = alpha + np.where(less, 2.0 / 3, -1.0 / 3)
+    c = 1.0 / 3 / np.sqrt(d)
+    active = np.flatnonzero(alpha != 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            x = gen.take("n", active)
+            v = 1 + c[active] * x
+            pos = v > 0
+            idx, x, v = active[pos], x[pos], v[pos]
+            v = v * v * v
+            u = gen.take("u", idx)
+            ok = (u < 1 - 0.0331 * (x * x) * (x * x)) | (np.log(u) < 0.5 * x * x + d[idx] * (1 - v + np.log(v)))
+            acc = idx[ok]
+            res = d[acc] * v[ok]
+            boost = np.flatnonzero(less[acc])
+            if boost.size:
+                res[boost] *= gen.take("u", acc[boost]) ** (1 / alpha[acc[boost]])
+            out[acc] = res
+            done = np.zeros(m, bool)
+            done[acc] = True
+            active = active[~done[active]]
+    return out
+
+
+def poisson(key: int, counter: int, rate: np.ndarray, highest: float) -> np.ndarray:
+    """TF's CPU RandomPoisson, one output per entry of ``rate`` (float64, output-index order):
+    Knuth's product of uniforms below 10, Hormann's transformed rejection from 10 on."""
+    m = rate.size
+    out = np.empty(m)
+    gen = _PerOutput(key, counter, m)
+    small = np.flatnonzero(rate < 10)
+    prod, k = np.ones(m), np.zeros(m)
+    exp_neg = np.exp(-rate)
+    active = small
+    while active.size:
+        prod[active] *= gen.take("u", active)
+        stop = (prod[active] <= exp_neg[active]) & (k[active] <= highest)
+        out[active[stop]] = k[active[stop]]
+        k[active[~stop]] += 1
+        active = active[~stop]
+    big = np.flatnonzero(rate >= 10)
+    lam = rate[big]
+    b = 0.931 + 2.53 * np.sqrt(lam)
+    a = -0.059 + 0.02483 * b
+    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    v_r = 0.9277 - 3.6224 / (b - 2)
+    log_lam = np.log(lam)
+    active = np.arange(big.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            u = gen.take("u", big[active]) - 0.5
+            v = gen.take("u", big[active])
+            us = 0.5 - np.abs(u)
+            kk = np.floor((2 * a[active] / us + b[active]) * u + lam[active] + 0.43)
+            fine = kk <= highest
+            quick = fine & (us >= 0.07) & (v <= v_r[active])
+            reject = ~fine | ~quick & ((kk < 0) | ((us < 0.013) & (v > us)))
+            slow = ~quick & ~reject
+            s = np.log(v * inv_alpha[active] / (a[active] / (us * us) + b[active]))
+            t = -lam[active] + kk * log_lam[active] - _lgamma(kk + 1)
+            take = quick | slow & (s <= t)
+            out[big[active[take]]] = kk[take]
+            active = active[~take]
+    return out
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    """The C library's ``lgamma`` (what TF's kernels call), element by element."""
+    return np.array([math.lgamma(v) if np.isfinite(v) and v > 0 else math.inf for v in x.tolist()])

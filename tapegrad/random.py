@@ -191,6 +191,111 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
     return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
 
 
+def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
+    """d sample / d alpha at fixed CDF: ``-(dP/da) / (dP/dx)`` for P the regularized lower
+    incomplete gamma function (TF's RandomGammaGrad; dP/da by a central difference in float64)."""
+    from scipy.special import gammainc, gammaln
+    a, x = np.broadcast_arrays(alpha.astype(np.float64), sample.astype(np.float64))
+    h = 1e-5 * a
+    dpda = (gammainc(a + h, x) - gammainc(a - h, x)) / (2 * h)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        dpdx = np.exp((a - 1) * np.log(x) - x - gammaln(a))
+        out = np.where(x > 0, -dpda / dpdx, 0.0)
+    return out.astype(np.result_type(alpha, sample))
+
+
+_gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True)
+
+
+def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: np.ndarray, k: int) -> Tensor:
+    from .ops.reduction import reduce_sum
+    a = _wrap(alpha._value.reshape((1,) * k + alpha._value.shape))
+    return reduce_sum(g * apply(_gamma_grad, (a, ans)), axis=list(range(k))) if k else g * apply(_gamma_grad, (a, ans))
+
+
+# RandomGamma's samples are drawn outside (they depend on the Philox state); the op carries them
+# so that the gradient with respect to alpha (implicit reparameterization) is TF's.
+_gamma = defop("RandomGamma", lambda alpha, samples, k: samples, vjp=(_gamma_vjp,))
+
+
+def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, Tensor, Tensor]:
+    dt = _float_dtype(dtype, fn)
+    a = _param(alpha, dt)
+    b = _param(1 if beta is None else beta, dt)
+    shape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    if a._value.shape != shape:
+        from .ops.array import broadcast_to
+        a = broadcast_to(a, shape)
+    return dt, a, b
+
+
+def _gamma_samples(alpha: Tensor, s: tuple, key: int, counter: int, dt: _dt.DType) -> Tensor:
+    """RandomGamma's layout: output ``[samples..., alpha...]``; output index ``o = alpha_index *
+    n + sample_index`` draws from ``counter + 256 o``."""
+    av = alpha._value
+    n = _size(s)
+    flat = _philox.gamma(key, counter, np.repeat(av.astype(np.float64).ravel(), n))
+    samples = flat.reshape(av.size, n).T.reshape(s + av.shape).astype(dt._np)
+    return apply(_gamma, (alpha,), {"samples": samples, "k": len(s)})
+
+
+def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, seed: Any = None,
+          name: Any = None) -> Tensor:
+    """Samples of Gamma(``alpha``, rate ``beta``): shape ``shape + broadcast(alpha, beta).shape``,
+    TensorFlow's numbers (its Marsaglia-Tsang kernel on Philox). Gradients flow to ``alpha``
+    (TF's implicit reparameterization) and ``beta``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.random.gamma([1000], [0.5, 4.0], seed=1)
+    >>> x.shape, bool(tf.reduce_all(x > 0))
+    (TensorShape([1000, 2]), True)
+    """
+    dt, a, b = _gamma_args(alpha, beta, dtype, "gamma")
+    s = _shape_arg(shape, "RandomGamma")
+    if a._value.size == 0 or _size(s) == 0:
+        return _wrap(np.zeros(s + a._value.shape, dt._np))
+    key, counter = _reserve(("RandomGamma", dt.name, _shape_dtype(shape)), seed,
+                            _size(s) * a._value.size * _philox.RESERVED)
+    from .ops.math import maximum
+    return maximum(np.finfo(dt._np).tiny, _gamma_samples(a, s, key, counter, dt) / b)
+
+
+def _poisson_samples(lam: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
+    """RandomPoisson's layout (as RandomGamma's): output ``[samples..., rate...]``."""
+    kind = dt._np.kind
+    highest = float(np.finfo(dt._np).max if kind == "f" else np.iinfo(dt._np).max)
+    flat = _philox.poisson(key, counter, np.repeat(lam.astype(np.float64).ravel(), n), highest)
+    return flat.reshape(lam.size, n).T.astype(dt._np)
+
+
+def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[np.ndarray, _dt.DType]:
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
+        raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
+    lv = as_tensor(lam)._value
+    if lv.dtype.kind not in "fi":
+        raise InvalidArgumentError(f"{fn}: lam must be floating or integer, got {lv.dtype}")
+    return lv, dt
+
+
+def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, name: Any = None) -> Tensor:
+    """Samples of Poisson(``lam``): shape ``shape + lam.shape``, TensorFlow's numbers (Knuth's
+    method below rate 10, Hormann's transformed rejection above). Not differentiable.
+
+    >>> import tapegrad as tf
+    >>> tf.random.poisson([2], [1.0, 50.0], seed=3).shape
+    TensorShape([2, 2])
+    """
+    lv, dt = _poisson_args(lam, dtype, "poisson")
+    s = _shape_arg(shape, "RandomPoissonV2")
+    n = _size(s)
+    if n == 0 or lv.size == 0:
+        return _wrap(np.zeros(s + lv.shape, dt._np))
+    key, counter = _reserve(("RandomPoissonV2", lv.dtype.name, dt.name, _shape_dtype(shape)), seed,
+                            n * lv.size * _philox.RESERVED)
+    return _wrap(_poisson_samples(lv, n, key, counter, dt).reshape(s + lv.shape))
+
+
 _shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)
 
 
@@ -432,6 +537,55 @@ def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Tensor:
     d = as_tensor(data)
     s1 = stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg)
     return _wrap(np.stack([s1._value, d._value]))
+
+
+def _stateless_layout(shape: Any, param: np.ndarray, fn: str) -> tuple[tuple, int]:
+    """``shape`` must end with the parameter's shape (TF's stateless gamma/poisson kernels):
+    the number of samples per parameter value."""
+    s = _shape_arg(shape, fn)
+    ps = param.shape
+    if len(ps) > len(s) or tuple(s[len(s) - len(ps):]) != ps:
+        raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the parameter's shape "
+                                   f"{list(ps)} (broadcast the parameter first)")
+    return s, _size(s) // max(param.size, 1)
+
+
+def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32,
+                    name: Any = None) -> Tensor:
+    """Gamma(``alpha``, rate ``beta``) samples of shape ``shape`` (which ends with
+    ``broadcast(alpha, beta).shape``) determined by ``seed``: TensorFlow's numbers. Gradients
+    flow to ``alpha`` and ``beta`` as in :func:`gamma`.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_gamma([3, 2], seed=[1, 2], alpha=[1.0, 3.0]).shape
+    TensorShape([3, 2])
+    """
+    dt, a, b = _gamma_args(alpha, beta, dtype, "stateless_gamma")
+    s, n = _stateless_layout(shape, a._value, "StatelessRandomGammaV3")
+    if _size(s) == 0:
+        return _wrap(np.zeros(s, dt._np))
+    key, counter = _key_counter(seed, "auto_select")
+    from .ops.array import reshape
+    from .ops.math import maximum
+    lead = s[:len(s) - a._value.ndim]
+    g = reshape(_gamma_samples(reshape(a, [-1]), (n,), key, counter, dt), list(lead) + list(a._value.shape))
+    return maximum(np.finfo(dt._np).tiny, g / b)
+
+
+def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, name: Any = None) -> Tensor:
+    """Poisson(``lam``) samples of shape ``shape`` (which ends with ``lam``'s shape) determined by
+    ``seed``: TensorFlow's numbers.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_poisson([2, 2], seed=[1, 2], lam=[1.0, 50.0]).dtype
+    tf.int32
+    """
+    lv, dt = _poisson_args(lam, dtype, "stateless_poisson")
+    s, n = _stateless_layout(shape, lv, "StatelessRandomPoisson")
+    if _size(s) == 0:
+        return _wrap(np.zeros(s, dt._np))
+    key, counter = _key_counter(seed, "auto_select")
+    return _wrap(_poisson_samples(lv.ravel(), n, key, counter, dt).reshape(s))
 
 
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
