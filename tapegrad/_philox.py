@@ -11,6 +11,7 @@ rejection inside a reserved window of 256 blocks per output group, integers by m
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -216,9 +217,9 @@ class _PerOutput:
     kernels' double buffers: ``Uniform<double>`` and ``Normal<double>`` give 2 values a block,
     handed out last first (TF's ``x = result[--remaining]``)."""
 
-    def __init__(self, key: int, counter: int, m: int) -> None:
+    def __init__(self, key: int, counter: int, m: int, stride: Any = RESERVED) -> None:
         self.key, self.counter = key, counter
-        self.next = np.arange(m, dtype=np.uint64) * np.uint64(RESERVED)
+        self.next = np.arange(m, dtype=np.uint64) * np.asarray(stride).astype(np.uint64)
         self.buf = {k: (np.zeros((m, 2)), np.zeros(m, np.int64)) for k in ("u", "n")}
 
     def _block(self, idx: np.ndarray) -> np.ndarray:
@@ -320,3 +321,87 @@ def poisson(key: int, counter: int, rate: np.ndarray, highest: float) -> np.ndar
 def _lgamma(x: np.ndarray) -> np.ndarray:
     """The C library's ``lgamma`` (what TF's kernels call), element by element."""
     return np.array([math.lgamma(v) if np.isfinite(v) and v > 0 else math.inf for v in x.tolist()])
+
+
+_TAIL = np.array([0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287])
+
+
+def _stirling_tail(k: np.ndarray) -> np.ndarray:
+    kp1sq = (k + 1) * (k + 1)
+    out = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+    small = k <= 9
+    out[small] = _TAIL[k[small].astype(np.int64)]
+    return out
+
+
+def _binomial_inversion(gen: _PerOutput, idx: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Count geometric(p) waiting times until their sum exceeds ``n``."""
+    total, count = np.zeros(idx.size), np.zeros(idx.size)
+    log1mp = np.log1p(-p)
+    active = np.arange(idx.size)
+    with np.errstate(divide="ignore"):
+        while active.size:
+            total[active] += np.ceil(np.log(gen.take("u", idx[active])) / log1mp[active])
+            over = total[active] > n[active]
+            count[active[~over]] += 1
+            active = active[~over]
+    return count
+
+
+def _btrs(gen: _PerOutput, idx: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Hormann's BTRS transformed rejection (TF's variant) for ``n * p >= 10``, ``p <= 0.5``."""
+    sd = np.sqrt(n * p * (1 - p))
+    b = 1.15 + 2.53 * sd
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = n * p + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = p / (1 - p)
+    alpha = (2.83 + 5.1 / b) * sd
+    m = np.floor((n + 1) * p)
+    out = np.empty(idx.size)
+    active = np.arange(idx.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            u = gen.take("u", idx[active]) - 0.5
+            v = gen.take("u", idx[active])
+            us = 0.5 - np.abs(u)
+            A, B, N, M, R = a[active], b[active], n[active], m[active], r[active]
+            k = np.floor((2 * A / us + B) * u + c[active])
+            quick = (us >= 0.07) & (v <= v_r[active])
+            sensible = (k >= 0) & (k <= N)
+            lv = np.log(v * alpha[active] / (A / (us * us) + B))
+            kk = np.clip(k, 0, N)
+            bound = ((M + 0.5) * np.log((M + 1) / (R * (N - M + 1)))
+                     + (N + 1) * np.log((N - M + 1) / (N - kk + 1))
+                     + (kk + 0.5) * np.log(R * (N - kk + 1) / (kk + 1))
+                     + _stirling_tail(M) + _stirling_tail(N - M) - _stirling_tail(kk) - _stirling_tail(N - kk))
+            take = quick | sensible & (lv <= bound)
+            out[active[take]] = k[take]
+            active = active[~take]
+    return out
+
+
+def binomial(key: int, counter: int, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """TF's CPU binomial kernel, one output per entry of ``n`` (float64) and ``p`` (the op's
+    float dtype; its comparisons happen in that dtype), in output-index order: inversion when
+    ``n * min(p, 1 - p) < 10`` (42 blocks reserved per output), BTRS otherwise (256)."""
+    m = n.size
+    out = np.full(m, np.nan)
+    one = p.dtype.type(1)
+    q = one - p
+    flip = p > 0.5
+    pp = np.where(flip, q, p)
+    with np.errstate(invalid="ignore", over="ignore"):
+        big = (n.astype(p.dtype) * pp >= p.dtype.type(10))
+    zero, full = (n <= 0) | (p <= 0), ~(n <= 0) & (p >= one)
+    draw = ~zero & ~full & ~np.isnan(p)
+    out[zero], out[full] = 0.0, n[full]
+    gen = _PerOutput(key, counter, m, np.where(big, RESERVED, 42))
+    for fn, sel in ((_btrs, draw & big), (_binomial_inversion, draw & ~big)):
+        idx = np.flatnonzero(sel)
+        if idx.size:
+            k = fn(gen, idx, n[idx], pp[idx].astype(np.float64))
+            out[idx] = np.where(flip[idx], n[idx] - k, k)
+    return out

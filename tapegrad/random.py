@@ -4,7 +4,10 @@ Every op draws from TensorFlow's Philox-4x32-10 streams with the transforms of T
 kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlow 2.21 prints:
 
 * stateless ops (``stateless_normal``, ``stateless_uniform``, ``stateless_truncated_normal``,
-  ``stateless_categorical``, ``split``, ``fold_in``) are functions of their ``seed`` pair;
+  ``stateless_categorical``, ``stateless_gamma``, ``stateless_poisson``, ``stateless_binomial``,
+  ``split``, ``fold_in``) are functions of their ``seed`` pair;
+* ``gamma``, ``poisson`` and the binomial kernels draw a variable number of samples per output,
+  each output from its own window of the stream (TF's 256 blocks per output);
 * :class:`Generator` keeps its Philox state in an int64 variable and advances it as TF does;
 * stateful ops follow TF eager's seeds: no global seed and no op seed is fresh randomness; a
   global seed (:func:`set_seed`) alone gives each call the next op seed of TF's counter; an op
@@ -40,8 +43,9 @@ from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg
 
-__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
-           "stateless_normal", "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
+__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical", "gamma",
+           "poisson", "stateless_normal", "stateless_uniform", "stateless_truncated_normal",
+           "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
            "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
            "set_global_generator", "experimental"]
 
@@ -588,6 +592,55 @@ def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, n
     return _wrap(_poisson_samples(lv.ravel(), n, key, counter, dt).reshape(s))
 
 
+def _binomial(s_arg: Any, counts: Any, probs: Any, dtype: Any, key_counter: Any, fn: str) -> Tensor:
+    """The binomial kernels' layout: ``shape`` ends with ``broadcast(counts, probs).shape``;
+    output index ``o = batch * samples_per_batch + sample``. ``key_counter(num_batches,
+    samples_per_batch)`` gives the Philox state."""
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
+        raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
+    pv = as_tensor(probs)._value if isinstance(probs, Tensor) else np.asarray(
+        convert_to_tensor(probs)._value)
+    if pv.dtype.kind != "f":
+        pv = pv.astype(np.float32)
+    cv = as_tensor(counts)._value if isinstance(counts, Tensor) else convert_to_tensor(counts, dtype=_dt.as_dtype(pv.dtype))._value
+    if cv.dtype != pv.dtype:
+        raise InvalidArgumentError(f"{fn}: counts ({cv.dtype}) and probs ({pv.dtype}) must have one "
+                                   "floating dtype; cast them first")
+    try:
+        bshape = np.broadcast_shapes(cv.shape, pv.shape)
+    except ValueError:
+        raise InvalidArgumentError(f"counts and probs must have compatible batch dimensions: "
+                                   f"{list(cv.shape)} vs. {list(pv.shape)}") from None
+    s = _shape_arg(s_arg, fn)
+    if len(bshape) > len(s) or tuple(s[len(s) - len(bshape):]) != bshape:
+        raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the broadcast shape of "
+                                   f"counts and probs {list(bshape)}")
+    nb, spb = _size(bshape), _size(s[:len(s) - len(bshape)])
+    key, counter = key_counter(nb, spb)
+    if _size(s) == 0:
+        return _wrap(np.zeros(s, dt._np))
+    n = np.repeat(np.broadcast_to(cv, bshape).astype(np.float64).ravel(), spb)
+    p = np.repeat(np.broadcast_to(pv, bshape).ravel(), spb)
+    flat = _philox.binomial(key, counter, n, p)
+    return _wrap(flat.reshape(nb, spb).T.reshape(s).astype(dt._np))
+
+
+def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dtype: Any = _dt.int32,
+                       name: Any = None) -> Tensor:
+    """Binomial(``counts``, ``probs``) samples of shape ``shape`` (which ends with their broadcast
+    shape) determined by ``seed``: TensorFlow's numbers (inversion for small means, BTRS
+    otherwise).
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_binomial([3], seed=[1, 2], counts=[10.0, 20.0, 30.0], probs=0.5).shape
+    TensorShape([3])
+    """
+    key, counter = _key_counter(seed, "auto_select")
+    return _binomial(shape, counts, probs, output_dtype, lambda nb, spb: (key, counter),
+                     "StatelessRandomBinomial")
+
+
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
                           name: Any = None) -> Tensor:
     """:func:`categorical` determined by ``seed`` alone (a shape-[2] int tensor): TF's samples.
@@ -714,6 +767,18 @@ class Generator:
         c = ((lo | hi << 64) + int(delta) * _philox.RESERVED) & _philox.M128
         self._state.assign(np.array([c & _philox.M64, c >> 64, key], np.uint64).view(np.int64))
         return _wrap(old)
+
+    def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = _dt.int32,
+                 name: Any = None) -> Tensor:
+        """Binomial(``counts``, ``probs``) samples (TensorFlow's numbers and state update: the
+        counter moves on by 256 times ``num_batches * 200 * (samples_per_batch + 3) // 4``)."""
+        def key_counter(nb: int, spb: int) -> tuple[int, int]:
+            lo, hi, key = (int(v) & _philox.M64 for v in self._state.numpy())
+            c = lo | hi << 64
+            new = (c + nb * 2 * 100 * (spb + 3) // 4 * _philox.RESERVED) & _philox.M128
+            self._state.assign(np.array([new & _philox.M64, new >> 64, key], np.uint64).view(np.int64))
+            return key, c
+        return _binomial(shape, counts, probs, dtype, key_counter, "StatefulRandomBinomial")
 
     def _key_counter(self, s: tuple) -> tuple[int, int]:
         lo, hi, key = (int(v) & _philox.M64 for v in self.skip(_size(s))._value)
