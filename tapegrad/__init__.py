@@ -68,6 +68,12 @@ _LAZY = {
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
                                                 "random_normal_initializer", "random_uniform_initializer")},
+    **{n: ("._control_flow", n) for n in (
+        "cond", "case", "switch_case", "while_loop", "map_fn", "vectorized_map", "scan", "foldl",
+        "foldr", "ensure_shape", "get_static_value", "is_tensor", "executing_eagerly", "no_op",
+        "group", "control_dependencies", "identity_n")},
+    "TensorArray": ("._tensor_array", "TensorArray"),
+    "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
 }
 
 
@@ -79,6 +85,12 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
     from .keras import initializers  # noqa: F401
     from ._custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: F401
+    from ._control_flow import (case, cond, control_dependencies, ensure_shape,  # noqa: F401
+                                executing_eagerly, foldl, foldr, get_static_value, group,
+                                identity_n, is_tensor, map_fn, no_op, scan, switch_case,
+                                vectorized_map, while_loop)
+    from ._pyfunc import numpy_function, py_function  # noqa: F401
+    from ._tensor_array import TensorArray  # noqa: F401
     from .module import Module  # noqa: F401
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401

@@ -14,23 +14,12 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 INSTEAD = {
     "image": "use NumPy or SciPy on the arrays before they become tensors",
     "signal": "use np.fft on .numpy() values, outside the differentiated part (no gradient)",
-    "TensorArray": "append tensors to a Python list, then tf.stack it",
-    "cond": "use a Python if (the tape records the branch that ran)",
-    "while_loop": "use a Python while loop (the tape records every iteration)",
-    "map_fn": "use a Python loop and tf.stack, or a vectorised expression",
-    "vectorized_map": "use a vectorised expression, or a Python loop and tf.stack",
-    "scan": "use a Python loop and tf.stack",
     "gradients": "use tf.GradientTape",
     "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
-    "py_function": "call the Python function directly",
-    "numpy_function": "call the function directly (its NumPy result is a constant for tapes)",
-    "control_dependencies": "remove it (eager code runs in order)",
-    "executing_eagerly": "assume True (tapegrad is always eager)",
-    "is_tensor": "use isinstance(x, (tf.Tensor, tf.Variable))",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

@@ -109,9 +109,9 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, s
     followed by ``end``.
 
     >>> import sys, tapegrad as tf
-    >>> tf.print("x:", tf.constant([[1.5, 2.0], [3.0, 1 / 3]]), output_stream=sys.stdout)
+    >>> tf.print("x:", tf.constant([[1.5, 2.0], [3.0, 0.25]]), output_stream=sys.stdout)
     x: [[1.5 2]
-     [3 0.333333343]]
+     [3 0.25]]
     >>> tf.print({"n": tf.constant(7), "ok": True}, output_stream=sys.stdout)
     {'n': 7, 'ok': True}
     """

@@ -552,8 +552,9 @@ class Layer(Module):
             stack.pop()
         if self.activity_regularizer is not None:
             for out in flatten(outputs):
-                if isinstance(out, Tensor):
-                    self.add_loss(self.activity_regularizer(out))
+                if isinstance(out, Tensor):  # divided by the batch size, as Keras 3
+                    loss = self.activity_regularizer(out)
+                    self.add_loss(loss / out.shape[0] if out.ndim and out.shape[0] else loss)
         self._set_output_masks(args[0], kwargs.get("mask"), outputs)
         return outputs
 

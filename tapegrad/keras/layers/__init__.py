@@ -14,6 +14,17 @@ _LAZY = {
     **dict.fromkeys(["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU",
                      "LeakyReLU", "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply",
                      "concatenate"], ".core"),
+    **dict.fromkeys(["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D",
+                     "Convolution1D", "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D"], ".conv"),
+    **dict.fromkeys(["MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D", "MaxPool1D",
+                     "MaxPool2D", "AvgPool1D", "AvgPool2D", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+                     "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
+                     "GlobalMaxPool1D", "GlobalMaxPool2D"], ".pooling"),
+    **dict.fromkeys(["BatchNormalization", "LayerNormalization"], ".normalization"),
+    **dict.fromkeys(["Embedding"], ".embedding"),
+    **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
+    **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
+    **dict.fromkeys(["Normalization"], ".preprocessing"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -21,6 +32,17 @@ _LAZY = {
 if _typing.TYPE_CHECKING:
     from .._layer import InputSpec, Layer  # noqa: F401
     from .._model import Input, InputLayer  # noqa: F401
+    from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
+                       Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
+    from .embedding import Embedding  # noqa: F401
+    from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
+    from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D,  # noqa: F401
+                          GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D,
+                          GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
+                          MaxPool2D, MaxPooling1D, MaxPooling2D)
+    from .preprocessing import Normalization  # noqa: F401
+    from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
+    from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
                        LeakyReLU, Multiply, ReLU, Reshape, Softmax, add, concatenate, multiply)
 else:

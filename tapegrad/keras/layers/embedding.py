@@ -1,0 +1,76 @@
+"""Keras 3's Embedding layer."""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Sequence
+
+from ..._convert import convert_to_tensor
+from ...ops.indexing import gather
+from ...ops.math import cast, not_equal
+from .._layer import Layer
+from .conv import new_weight, weight_args, weight_config
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Layer):
+    """Turns integer indices in ``[0, input_dim)`` into rows of an ``(input_dim, output_dim)``
+    table of weights (``embeddings``). The gradient with respect to the table is an
+    ``IndexedSlices``, as in TensorFlow.
+
+    With ``mask_zero=True``, index 0 is padding: ``compute_mask`` returns ``inputs != 0`` and a
+    following RNN or ``GlobalAveragePooling1D`` skips those steps.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> emb = keras.layers.Embedding(10, 4, mask_zero=True)
+    >>> x = tf.constant([[3, 1, 0, 0]])
+    >>> emb(x).shape
+    TensorShape([1, 4, 4])
+    >>> emb.compute_mask(x).numpy()
+    array([[ True,  True, False, False]])
+    """
+
+    def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: Any = "uniform",
+                 embeddings_regularizer: Any = None, embeddings_constraint: Any = None, mask_zero: bool = False,
+                 weights: Any = None, lora_rank: Any = None, lora_alpha: Any = None,
+                 quantization_config: Any = None, **kwargs: Any) -> None:
+        for arg, v in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                raise ValueError(f"Embedding: `{arg}` must be a positive integer. Received: {arg}={v!r} "
+                                 f"(of type {type(v).__name__}).")
+        for arg, v in (("lora_rank", lora_rank), ("quantization_config", quantization_config)):
+            if v is not None:
+                raise NotImplementedError(f"Embedding: `{arg}` (LoRA and quantization) is not implemented in "
+                                          "tapegrad; see docs/differences.md.")
+        if kwargs.pop("input_length", None) is not None:
+            warnings.warn("Argument `input_length` is deprecated. Just remove it.", UserWarning, stacklevel=2)
+        super().__init__(**kwargs)
+        self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, bool(mask_zero)
+        weight_args(self, "embeddings", embeddings_initializer, embeddings_regularizer, embeddings_constraint)
+        self.supports_masking = self.mask_zero
+        if weights is not None:
+            self.build()
+            self.set_weights(weights if isinstance(weights, list) and len(weights) == 1 else [weights])
+
+    def build(self, input_shape: Sequence | None = None) -> None:
+        if self.built:
+            return
+        self.embeddings = new_weight(self, "embeddings", (self.input_dim, self.output_dim))
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        x = convert_to_tensor(inputs)
+        if x.dtype.name not in ("int32", "int64"):
+            x = cast(x, "int32")
+        return gather(self.embeddings, x)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        return not_equal(convert_to_tensor(inputs), 0) if self.mask_zero else None
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        return (*input_shape, self.output_dim)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
+                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero}

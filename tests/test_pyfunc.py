@@ -1,0 +1,74 @@
+"""tf.py_function, tf.numpy_function and the small eager names (identity_n, ensure_shape,
+get_static_value, is_tensor, executing_eagerly, no_op, group, control_dependencies) against
+TensorFlow 2.21's recorded results, and where tapegrad deliberately differs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from cf_encoding import compare, recorded, run
+from cf_programs import PROGRAMS
+
+TF = recorded()
+NAMES = [n for n in PROGRAMS if n.startswith(("py_function_", "numpy_function_", "identity_n_",
+                                              "ensure_shape_", "control_dependencies_"))]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_matches_tensorflow(name):
+    compare(TF[name], run(PROGRAMS[name], tf))
+
+
+def test_py_function_receives_tensors_and_works_as_a_decorator():
+    seen = []
+
+    @tf.py_function(Tout=tf.float32)
+    def f(a, b):
+        seen.append((type(a), type(b)))
+        return a * b
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, 2.0)
+    assert seen == [(tf.Tensor, tf.Tensor)] and float(y) == 6.0
+    assert float(tape.gradient(y, x)) == 2.0
+
+
+def test_py_function_gives_gradients_to_variables_it_reads():
+    # TensorFlow gives None here (its py_function differentiates only w.r.t. inp); see differences.md
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = tf.py_function(lambda a: a * v ** 2, [tf.constant(3.0)], tf.float32)
+    assert float(tape.gradient(y, v)) == 12.0
+
+
+def test_py_function_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cast it inside func"):
+        tf.py_function(lambda a: a, [tf.constant(1.0)], tf.float64)
+    with pytest.raises(ValueError, match="returned 2 value.s. but Tout has 1"):
+        tf.py_function(lambda a: (a, a), [tf.constant(1.0)], [tf.float32])
+    with pytest.raises(TypeError, match=r"pass \[x\]"):
+        tf.py_function(lambda a: a, tf.constant(1.0), tf.float32)
+    with pytest.raises(ValueError, match="Expected func to be callable"):
+        tf.py_function(3, [1.0], tf.float32)
+    with pytest.raises(RuntimeError, match="read_value"):
+        tf.py_function(lambda a: tf.Variable(1.0), [1.0], tf.float32)
+
+
+def test_numpy_function_receives_arrays_and_gives_no_gradient():
+    seen = []
+
+    @tf.numpy_function(Tout=tf.float32)
+    def f(a):
+        seen.append(type(a))
+        return np.sinh(a)
+
+    x = tf.constant([0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert seen == [np.ndarray]
+    np.testing.assert_allclose(y.numpy(), np.sinh(0.5), rtol=1e-6)
+    assert tape.gradient(y, x) is None
