@@ -3,6 +3,7 @@
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
     /work/tfvenv/bin/python tools/record_keras_core.py
+    /work/tfvenv/bin/python tools/record_keras_core.py --digits .../sklearn/datasets/data/digits.csv.gz
 
 It writes tests/fixtures/keras_core.json (sorted keys): seeded initializer and keras.random
 draws; keras.constraints applied to a fixed weight; TF's own tf.*_initializer values; each core layer's and activation's outputs and gradients for fixed inputs and weights
@@ -111,5 +112,27 @@ def main():
     print("wrote", os.path.relpath(OUT))
 
 
+DIGITS_OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_digits.json")
+
+
+def record_digits(csv_path):
+    """Keras's per-epoch logs for tests/test_keras_digits.py. ``csv_path``: scikit-learn's
+    ``sklearn/datasets/data/digits.csv.gz`` (what ``load_digits`` reads; the TF venv has no
+    scikit-learn): 64 pixels and the label per row."""
+    data = np.loadtxt(csv_path, delimiter=",")
+    (x, y), (vx, vy) = cases.digits_split(data[:, :-1], data[:, -1].astype(int))
+    keras.backend.clear_session()
+    model = cases.digits_cnn(keras)
+    history = model.fit(x, y, validation_data=(vx, vy), verbose=0, **cases.DIGITS_FIT)
+    with open(DIGITS_OUT, "w") as f:
+        json.dump({"keras": keras.__version__, "history": history.history,
+                   "weights": [enc(w) for w in model.get_weights()]}, f, sort_keys=True, indent=0)
+        f.write("\n")
+    print("wrote", os.path.relpath(DIGITS_OUT))
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--digits":
+        record_digits(sys.argv[2])
+    else:
+        main()
