@@ -112,4 +112,4 @@ def test_keras_digits():
     out = load("keras_digits").main(["--quick", "--verbose", "0"])
     assert sorted(out["history"]) == ["accuracy", "loss", "val_accuracy", "val_loss"]
     assert out["test_accuracy"] > 0.2  # one epoch on 512 images already beats chance (0.1)
-    assert out["model"].count_params() == 16 * 9 + 16 + 32 * 16 * 9 + 32 + 3 * 3 * 32 * 10 + 10
+    assert out["model"].count_params() == 16 * 9 + 16 + 32 * 16 * 9 + 32 + 2 * 2 * 32 * 10 + 10
