@@ -405,3 +405,40 @@ def binomial(key: int, counter: int, n: np.ndarray, p: np.ndarray) -> np.ndarray
             k = fn(gen, idx, n[idx], pp[idx].astype(np.float64))
             out[idx] = np.where(flip[idx], n[idx] - k, k)
     return out
+
+
+# ---- RandomIndexShuffle: a cycle-walking Simon cipher (4 rounds) over the smallest block ----
+
+def index_shuffle(index: np.ndarray, key: np.ndarray, max_index: np.ndarray) -> np.ndarray:
+    """TF's ``random_index_shuffle`` with 4 rounds, elementwise over uint64 arrays ``index``,
+    ``max_index`` and ``key`` ``(n, 3)`` (uint32 words): the word size is half the block, the
+    block ``max(ceil(log2(max_index)) rounded up to even, 16)`` bits."""
+    out = np.zeros(index.shape, np.uint64)
+    bits = np.ceil(np.log2(np.maximum(max_index, 1).astype(np.float64))).astype(np.int64)
+    block = np.maximum(bits + bits % 2, 16)
+    for b in np.unique(block[max_index > 0]):
+        sel = np.flatnonzero((block == b) & (max_index > 0))
+        w = int(b) // 2
+        mask = np.uint64((1 << w) - 1)
+
+        def rotl(x: np.ndarray, r: int) -> np.ndarray:
+            return ((x << np.uint64(r)) | (x >> np.uint64(w - r))) & mask
+
+        def f(x: np.ndarray) -> np.ndarray:
+            return (rotl(x, 1) & rotl(x, 8)) ^ rotl(x, 2)
+
+        rk = [key[sel, i].astype(np.uint64) & mask for i in range(3)]
+        c, z = np.uint64(0xFFFFFFFC) & mask, 0x7369F885192C0EF5 & int(mask)
+        rotr = lambda x, r: ((x >> np.uint64(r)) | (x << np.uint64(w - r))) & mask  # noqa: E731
+        rk.append(c ^ np.uint64(z & 1) ^ rk[0] ^ rotr(rk[2], 3) ^ rotr(rk[2], 4))
+        value, top = index[sel].astype(np.uint64), max_index[sel].astype(np.uint64)
+        todo = np.arange(sel.size)
+        while todo.size:
+            left, right = (value[todo] >> np.uint64(w)) & mask, value[todo] & mask
+            for k1, k2 in ((rk[0][todo], rk[1][todo]), (rk[2][todo], rk[3][todo])):
+                left ^= f(right) ^ k1
+                right ^= f(left) ^ k2
+            value[todo] = (left << np.uint64(w)) | right
+            todo = todo[value[todo] > top[todo]]
+        out[sel] = value
+    return out

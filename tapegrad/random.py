@@ -656,6 +656,57 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
 
 # ---- tf.random.Generator: an explicit Philox state in a variable ----
 
+def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
+    """The position of ``index`` in a pseudorandom permutation of ``[0, ..., max_index]`` fixed by
+    ``seed`` (shape [2]; ``index`` and ``max_index`` scalars or vectors): TensorFlow's permutation
+    (a 4-round Simon cipher, cycle-walked into range).
+
+    >>> import tapegrad as tf
+    >>> tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3).numpy()
+    array([2, 0, 1, 3], dtype=int32)
+    """
+    idx, top = as_tensor(index), as_tensor(max_index)
+    if idx.dtype != top.dtype or idx._value.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"index_shuffle: index and max_index must have one integer "
+                                   f"dtype; got {idx.dtype.name} and {top.dtype.name}")
+    sv = as_tensor(seed)._value
+    if sv.dtype.kind not in "iu" or sv.shape != (2,):
+        raise InvalidArgumentError(f"index_shuffle: seed must be an integer tensor of shape [2]; got "
+                                   f"{sv.dtype} of shape {list(sv.shape)} (TF 2.21 pads a batch of "
+                                   "seeds along the wrong axis and rejects it too)")
+    iv, mv = idx._value, top._value
+    if iv.ndim > 1 or mv.ndim > 1:
+        raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors")
+    n = max(iv.size, mv.size)
+    if iv.ndim and mv.ndim and iv.size != mv.size:
+        raise InvalidArgumentError(f"index_shuffle: index ({iv.size}) and max_index ({mv.size}) "
+                                   "must have one length")
+    bad = np.flatnonzero(np.broadcast_to(iv.ravel(), (n,)) > np.broadcast_to(mv.ravel(), (n,)))
+    if bad.size:
+        raise InvalidArgumentError(f"max_index must be >= index, but {mv.ravel()[bad[0] % mv.size]} < "
+                                   f"{iv.ravel()[bad[0] % iv.size]} [Op:RandomIndexShuffle]")
+    words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
+    key = np.broadcast_to(words.astype(np.uint64), (n, 3))
+    i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
+    out = _philox.index_shuffle(i64, key, m64).astype(iv.dtype)
+    return _wrap(out.reshape(()) if iv.ndim == 0 and mv.ndim == 0 else out)
+
+
+def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any = None) -> Tensor:
+    """``value`` permuted along its first axis by a permutation fixed by ``seed``: TensorFlow's
+    (its RandomShuffle swaps on the stateless Philox stream). Not differentiable.
+
+    >>> import tapegrad as tf
+    >>> sorted(tf.random.experimental.stateless_shuffle(tf.range(5), seed=[1, 2]).numpy().tolist())
+    [0, 1, 2, 3, 4]
+    """
+    x = as_tensor(value)
+    n = x._value.shape[0] if x._value.ndim else 1
+    key, counter = _key_counter(seed, alg)
+    perm = _philox.permutation(key, counter, n) if n > 1 and x._value.size > 1 else np.arange(n)
+    return apply(_shuffle, (x,), {"perm": perm})
+
+
 class Algorithm(enum.Enum):
     """Random-number algorithms (TensorFlow's ``tf.random.Algorithm``); only Philox is implemented
     (``AUTO_SELECT`` is Philox on CPU)."""
@@ -862,7 +913,8 @@ def set_global_generator(generator: Generator) -> None:
 experimental = types.SimpleNamespace(
     Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
     get_global_generator=get_global_generator, set_global_generator=set_global_generator,
-    stateless_split=split, stateless_fold_in=fold_in)
+    stateless_split=split, stateless_fold_in=fold_in, index_shuffle=index_shuffle,
+    stateless_shuffle=stateless_shuffle)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

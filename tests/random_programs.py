@@ -134,6 +134,24 @@ def variable_samples(tf):
     return _np(out)
 
 
+def shuffles(tf):
+    """index_shuffle (Simon cipher), stateless_shuffle, and shuffle under set_seed sequences."""
+    ex = tf.random.experimental
+    out = [ex.index_shuffle(tf.range(10), [5, 8], tf.constant([9] * 10)),
+           ex.index_shuffle(tf.constant([0, 100000, 5], tf.int64), [3, 4], tf.constant([10, 10**6, 2**40], tf.int64)),
+           ex.index_shuffle(tf.constant([7, 2**62], tf.int64), tf.constant([-3, 2**40], tf.int64),
+                            tf.constant([2**20, 2**63 - 1], tf.int64)),
+           ex.index_shuffle(np.int32(0), [1, 1], np.int32(0)), ex.index_shuffle(np.uint32(12), [0, 7], np.uint32(40000)),
+           ex.stateless_shuffle(tf.range(10), [1, 2]), ex.stateless_shuffle(tf.reshape(tf.range(12.0), [6, 2]), [7, 3]),
+           ex.stateless_shuffle(tf.range(300, dtype=tf.int64), [-1, 9], alg="philox")]
+    for s in (0, 5, 12345):
+        tf.random.set_seed(s)
+        out += [tf.random.shuffle(tf.range(9)), tf.random.shuffle(tf.range(9)), tf.random.normal([2]),
+                tf.random.shuffle(tf.range(20), seed=4), tf.random.shuffle(tf.range(20), seed=4)]
+    tf.random.set_seed(None)
+    return _np(out)
+
+
 def gamma_gradient(tf):
     """d sample / d alpha (RandomGammaGrad), and the gradient through beta."""
     alpha, beta = tf.Variable([0.3, 1.0, 4.0, 25.0]), tf.Variable(2.0)
@@ -144,7 +162,7 @@ def gamma_gradient(tf):
 
 
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
-                                    stateful, generator, variable_samples, gamma_gradient)}
+                                    stateful, generator, variable_samples, shuffles, gamma_gradient)}
 # programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
 # compared to a relative 1e-5 (the rest of every program: as the module docstring says)
 APPROXIMATE = {"gamma_gradient": 2}
