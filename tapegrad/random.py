@@ -214,7 +214,9 @@ _gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True)
 def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: np.ndarray, k: int) -> Tensor:
     from .ops.reduction import reduce_sum
     a = _wrap(alpha._value.reshape((1,) * k + alpha._value.shape))
-    return reduce_sum(g * apply(_gamma_grad, (a, ans)), axis=list(range(k))) if k else g * apply(_gamma_grad, (a, ans))
+    lead = g.shape.rank - ans.shape.rank  # a Jacobian walk's batch axes come first
+    contrib = g * apply(_gamma_grad, (a, ans))
+    return reduce_sum(contrib, axis=list(range(lead, lead + k))) if k else contrib
 
 
 # RandomGamma's samples are drawn outside (they depend on the Philox state); the op carries them
