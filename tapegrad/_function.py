@@ -89,12 +89,13 @@ class ConcreteFunction:
 class _Entry:
     """The traces of one key (one per guard outcome), or the reason it runs eagerly."""
 
-    __slots__ = ("programs", "eager", "outputs")
+    __slots__ = ("programs", "eager", "outputs", "single")
 
     def __init__(self) -> None:
         self.programs: list = []
         self.eager: str | None = None
         self.outputs: Any = None
+        self.single = False  # the output is one tensor
 
 
 class Function:
@@ -123,6 +124,11 @@ class Function:
             self._pysig = inspect.signature(fn)
         except (TypeError, ValueError):
             self._pysig = None
+        # calls of only plain tensors, all positional, key a fast path to their entry
+        self._fast: dict = {}
+        ps = [] if self._pysig is None else list(self._pysig.parameters.values())
+        self._npos = -1 if self._sig is not None or any(
+            p.kind is not p.POSITIONAL_OR_KEYWORD or p.default is not p.empty for p in ps) else len(ps)
 
     @property
     def python_function(self) -> Callable:
@@ -225,6 +231,19 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _eagerly:
             return self._fn(*args, **kwargs)
+        fast = None
+        if not kwargs and len(args) == self._npos:
+            fast = tuple((a._value.shape, a._value.dtype) if type(a) is Tensor else None for a in args)
+            entry = None if None in fast else self._fast.get(fast)
+            if entry is not None and entry.eager is None and not (_rec.active and _rec.tls.stack):
+                values = [a._value for a in args]
+                for prog in entry.programs:
+                    try:
+                        res = prog.run(values)
+                    except _trace.Miss:
+                        continue
+                    return _fill(prog, res)[0] if entry.single else \
+                        _nest.pack_sequence_as(entry.outputs, _fill(prog, res))
         args, kwargs = self._bind(args, kwargs)
         tensors, key, structure, flat = self._leaves(args, kwargs)
         full = (structure, key)
@@ -232,13 +251,15 @@ class Function:
         if entry is None:
             entry = self._cache[full] = _Entry()
             self._count_trace(key, structure)
+        if fast is not None and None not in fast:
+            self._fast[fast] = entry
         if entry.eager is not None:
             return self._fn(*args, **kwargs)
         outer = _rec.active and _rec.tls.stack
         for prog in entry.programs:
             try:
-                res = prog.run_engine(tensors, prog.res) if outer else prog.fast(
-                    [t._value for t in tensors], prog.res)
+                res = prog.run_engine(tensors, prog.res) if outer else prog.run(
+                    [t._value for t in tensors])
             except _trace.Miss:
                 continue
             return _nest.pack_sequence_as(entry.outputs, _fill(prog, res))
@@ -291,6 +312,7 @@ class Function:
                          for x in leaves]
         entry.programs.append(prog)
         entry.outputs = out
+        entry.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
         # the caller gets tensors of its own (the trace's inputs were fresh tensors)
         return out
 

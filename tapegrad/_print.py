@@ -11,6 +11,7 @@ import numpy as np
 
 from . import nest
 from ._tensor import Tensor, VariableBase
+from ._trace import replayable
 
 __all__ = ["print_", "format_tensor"]
 
@@ -96,6 +97,7 @@ def _write(text: str, output_stream: Any) -> None:
         output_stream.write(text)
 
 
+@replayable  # (a tf.function trace prints at every call, with that call's values)
 def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, sep: str = " ",
            end: str = os.linesep, name: str | None = None) -> None:
     """Print tensors and Python values as TensorFlow's ``tf.print`` does.

@@ -61,6 +61,8 @@ class TensorShape(tuple):
         if dims is None:
             return _UNKNOWN
         if isinstance(dims, (Tensor, np.ndarray)):
+            if isinstance(dims, Tensor):
+                _rec.note_escape(dims, "TensorShape")
             dims = (dims._value if isinstance(dims, Tensor) else dims).tolist()
         if not hasattr(dims, "__iter__"):
             dims = (dims,)
@@ -429,6 +431,7 @@ class Tensor(_Operators):
         if self._value.dtype.kind not in "iu" or self._value.ndim:
             raise TypeError(f"Only scalar integer tensors can be used as an index; got shape "
                             f"{self.shape} and dtype {self.dtype.name}.")
+        _rec.note_escape(self, "__index__")
         return int(self._value)
 
     def __complex__(self) -> complex:
@@ -516,12 +519,12 @@ class IndexedSlices:
         """The dense shape (of unknown rank, ``TensorShape(None)``, without ``dense_shape``)."""
         if self.dense_shape is None:
             return TensorShape(None)
-        return TensorShape(self.dense_shape._value.tolist())
+        return TensorShape(self.dense_shape)
 
     def _dense(self, dtype: Any = None) -> Tensor:
         if self.dense_shape is None:
             raise ValueError("Cannot densify an IndexedSlices without dense_shape.")
-        t = _seam.unsorted_segment_sum(self.values, self.indices, int(self.dense_shape._value[0]))
+        t = _seam.unsorted_segment_sum(self.values, self.indices, self.shape[0])
         if dtype is not None and _dt.as_dtype(dtype) != t.dtype:
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
                              f"IndexedSlices with dtype {t.dtype.name}.")

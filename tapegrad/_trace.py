@@ -12,7 +12,10 @@ a Variable read, an op output. The program is the list of steps in execution ord
   shape that depends on values. At replay the value is recomputed there and compared with the
   traced one; a difference abandons the replay (:class:`Miss`) before any write is made;
 * ``call``: a function marked :func:`replayable` (optimizer updates, printing), run again with the
-  replayed values; pending writes are committed before it, so no guard may follow it.
+  replayed values; pending writes are committed before it, so no guard may follow it;
+* ``draw``: a random draw (:func:`draw`), a function of its input slots that draws afresh at each
+  replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
+  slot). A Generator's draw reads its state variable's slot and writes the advanced state.
 
 :func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
 Tensor, dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
@@ -20,9 +23,12 @@ engine, for calls under an outer tape or accumulator.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import os
+import re
 import sys
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -31,6 +37,7 @@ from . import _nest, _recorders as _rec
 from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
+from .errors import InternalError
 
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
 _VALUE_SHAPED = frozenset({"Unique"})
@@ -69,6 +76,7 @@ class Tracer(_rec.Recorder):
         self.problem: tuple | None = None
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
+        self.graph_seed: list | None = None  # tapegrad.random's [global seed, next op seed]
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -177,10 +185,30 @@ class Tracer(_rec.Recorder):
             self.fail(f"{getattr(fn, '__qualname__', fn)} returned a tensor")
         return out
 
+    def on_draw(self, fn: Callable, xs: list, outs: tuple, stateful: bool) -> None:
+        ins = [self.slot_of(x) for x in xs]
+        self.steps.append(("draw", fn, ins, [self.new_slot(o) for o in outs], stateful))
+
+    def draw_from(self, v: Any, fn: Callable) -> Tensor:
+        """A draw ``fn(state) -> (new state, sample)`` on Variable ``v``'s value (a Generator's)."""
+        r = self.resource(v)
+        prev = self.cur.get(r)
+        if prev is None:
+            prev = self.cur[r] = self.new_slot(wrap(v._snap._value))
+            self.steps.append(("read", r, prev))
+        new, sample = (wrap(a) for a in fn(v._snap._value))
+        v._set(new._value, fresh=True)  # (this run's own update, unseen by the recorders)
+        self.on_draw(fn, [self.keep[prev]], (new, sample), True)
+        out = self.new_slot(v._snap)
+        self.steps.append(("write", r, "assign", prev, self.slot[id(new)], out))
+        self.cur[r] = out
+        return sample
+
     def finish(self, outputs: list) -> "Program":
         """The program whose results are the slots of ``outputs`` (tensor leaves)."""
         out_slots = [self.slot_of(t) for t in outputs]
-        return Program(self.steps, self.consts, self.res, out_slots, self.n_inputs)
+        steps = _fold(self.steps, self.consts, self.keep)
+        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep])
 
 
 def current() -> Tracer | None:
@@ -190,6 +218,26 @@ def current() -> Tracer | None:
             if type(rec) is Tracer:
                 return rec
     return None
+
+
+def innermost() -> Tracer | None:
+    """The tracer of the innermost ``tf.function`` being traced in this thread, if any."""
+    if _rec.active:
+        for rec in reversed(_rec.tls.stack):
+            if type(rec) is Tracer:
+                return rec
+    return None
+
+
+def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
+    """Output tensors of the random draw ``fn(*values of xs) -> arrays``; traces record it as a
+    step that draws again at each replay (``stateful``: it advances a state, so it always runs)."""
+    outs = tuple(wrap(a) for a in fn(*[x._value for x in xs]))
+    if _rec.active:
+        for rec in _rec.tls.stack:
+            if type(rec) is Tracer:
+                rec.on_draw(fn, xs, outs, stateful)
+    return outs
 
 
 def replayable(fn: Callable) -> Callable:
@@ -222,10 +270,23 @@ def _rebuild(structure: Any, spec: list, env: Any, res: list, tensors: bool) -> 
 class Program:
     """A finished trace: its steps with the dead ones dropped, and how to replay them."""
 
-    def __init__(self, steps: list, consts: dict, res: list, outs: list, n_inputs: int) -> None:
+    def __init__(self, steps: list, consts: dict, res: list, outs: list, n_inputs: int,
+                 values: list) -> None:
         self.consts, self.res, self.outs, self.n_inputs = consts, res, outs, n_inputs
         self.steps = _live(steps, outs)
-        self.fast = compile_program(self)
+        self.values = values
+        self.thread = threading.get_ident()
+        self.fast = compile_program(self, True)
+        self.values = None  # (the trace's values: needed to size the buffers only)
+        self._shared: Callable | None = None
+
+    def run(self, inputs: list) -> list:
+        """Replay on input arrays (no outer recorder); returns output arrays."""
+        if threading.get_ident() == self.thread:
+            return self.fast(inputs)
+        if self._shared is None:
+            self._shared = compile_program(self, False)
+        return self._shared(inputs)
 
     def run_engine(self, inputs: list, res: list) -> list:
         """Replay through the engine (outer recorders see every op); returns output tensors."""
@@ -240,6 +301,9 @@ class Program:
                 r = apply(op, [env[i] for i in ins], p)
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = t
+            elif kind == "draw":
+                for s, a in zip(step[3], step[1](*[env[i]._value for i in step[2]])):
+                    env[s] = wrap(a)
             elif kind == "read":
                 env[step[2]] = res[step[1]].read_value()
             elif kind == "write":
@@ -279,6 +343,10 @@ def _live(steps: list, outs: list) -> list:
             if not any(o in need for o in step[4]):
                 continue
             need.update(step[2])
+        elif kind == "draw":
+            if not step[4] and not any(o in need for o in step[3]):
+                continue
+            need.update(step[2])
         elif kind == "read":
             if step[2] not in need:
                 continue
@@ -293,89 +361,171 @@ def _live(steps: list, outs: list) -> list:
     return kept
 
 
-def compile_program(prog: Program) -> Callable:
-    """One function ``run(inputs, res) -> outputs`` looping over a flat list of NumPy calls for
-    the steps (slots in one list; unary and binary calls without params take the short paths)."""
-    code: list[tuple] = []   # (kind, fn, ins, out, extra)
+def _fold(steps: list, consts: dict, keep: list) -> list:
+    """Constant folding: an op whose inputs are all constants gives constants (the trace's values)."""
+    out = []
+    for step in steps:
+        kind = step[0]
+        if kind == "op" and all(i in consts for i in step[2]):
+            for o in step[4]:
+                consts[o] = keep[o]._value
+            continue
+        if kind in ("guard", "shape") and step[1] in consts:
+            continue
+        out.append(step)
+    return out
+
+
+def _private(prog: Program) -> set:
+    """Slots that may live in a buffer reused by every call: the array output of a ufunc step that
+    only ufunc steps and checks read (no output, Variable write, host call or view keeps it)."""
+    ufunc = {}
+    for step in prog.steps:
+        if step[0] == "op" and type(step[1].fwd) is np.ufunc and not step[3] and step[1].nout == 1:
+            ufunc[step[4][0]] = step
+    bad = set(prog.outs)
+    for step in prog.steps:
+        kind = step[0]
+        if kind == "op":
+            if type(step[1].fwd) is not np.ufunc or step[3]:
+                bad.update(step[2])
+        elif kind == "write":
+            bad.update((step[3], step[4]))
+        elif kind == "draw":
+            bad.update(step[2])
+        elif kind == "call":
+            bad.update(x for k, x in step[3] if k == "s")
+    return {o for o, st in ufunc.items() if o not in bad and np.ndim(prog.values[o]) > 0}
+
+
+def compile_program(prog: Program, buffers: bool) -> Callable:
+    """``run(inputs) -> outputs``: the steps as one straight-line Python function calling NumPy.
+
+    The source is made of internal names only: slots ``s<n>``, and names (``f<n>``, ``c<n>``,
+    ``b<n>``) bound in the namespace built here to the callables, constants and buffers; no value,
+    user string or op name enters it, and :func:`_check_source` verifies its shape before it is
+    compiled (docs/function.md). ``buffers``: ufunc steps write into preallocated arrays (for the
+    thread that traced; other threads get a version without)."""
+    ns: dict[str, Any] = {}
+    lines: list[str] = []
+
+    def bind(obj: Any, prefix: str = "f") -> str:
+        name = f"{prefix}{len(ns)}"
+        ns[name] = obj
+        return name
+
+    def sl(i: int) -> str:
+        return f"s{i}" if i not in prog.consts else const[i]
+
+    const = {i: bind(v, "c") for i, v in prog.consts.items()}
+    private = _private(prog) if buffers else set()
     pending: dict[int, tuple] = {}
-
-    def commit() -> None:
-        for r, (slot, fresh) in pending.items():
-            code.append((_COMMIT, r, slot, fresh, None))
-        pending.clear()
-
     for step in prog.steps:
         kind = step[0]
         if kind == "op":
             _, op, ins, p, outs = step
-            if op.nout != 1:
-                code.append((_MULTI, op.fwd, ins, outs, p))
-            elif p:
-                code.append((_CALLP, op.fwd, ins, outs[0], p))
-            elif len(ins) == 1:
-                code.append((_CALL1, op.fwd, ins[0], outs[0], None))
-            elif len(ins) == 2:
-                code.append((_CALL2, op.fwd, ins[0], outs[0], ins[1]))
-            else:
-                code.append((_CALLP, op.fwd, ins, outs[0], p))
+            args = ", ".join(sl(i) for i in ins)
+            if outs[0] in private:
+                v = prog.values[outs[0]]
+                args += ", " + bind(np.empty_like(v), "b")
+            f = bind(functools.partial(op.fwd, **p) if p else op.fwd)
+            lines.append(f"{_targets(outs, op.nout != 1)} = {f}({args})")
+        elif kind == "draw":
+            lines.append(f"{_targets(step[3], True)} = {bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         elif kind == "read":
-            code.append((_READ, step[1], None, step[2], None))
+            lines.append(f"s{step[2]} = {bind(_reader(prog.res[step[1]]))}()")
         elif kind == "write":
             _, r, how, prev, src, out = step
             if how == "assign":
-                code.append((_CALL1, _same, src, out, None))
+                lines.append(f"s{out} = {sl(src)}")
             else:
-                code.append((_CALL2, np.add if how == "assign_add" else np.subtract, prev, out, src))
+                f = bind(np.add if how == "assign_add" else np.subtract)
+                lines.append(f"s{out} = {f}({sl(prev)}, {sl(src)})")
             pending[r] = (out, how != "assign")
-        elif kind == "guard":
-            code.append((_GUARD, step[2], step[1], step[3], None))
-        elif kind == "shape":
-            code.append((_GUARD, step[2], step[1], None, None))
+        elif kind in ("guard", "shape"):
+            check = _guard(step[2], step[3] if kind == "guard" else None)
+            lines.append(f"{bind(check)}(s{step[1]})")
         else:
-            commit()
-            code.append((_HOST, step[1], step[2], step[3], None))
-    commit()
-    nslots = 1 + max([prog.n_inputs - 1] + list(prog.consts) + [o for st in prog.steps if st[0] == "op"
-                                                                 for o in st[4]]
-                     + [st[2] for st in prog.steps if st[0] == "read"]
-                     + [st[5] for st in prog.steps if st[0] == "write"])
-    base: list = [None] * nslots
-    for s, v in prog.consts.items():
-        base[s] = v
-    outs = prog.outs
-    n_in = prog.n_inputs
+            lines.extend(_commits(pending, prog.res, bind))
+            fn, structure, spec = step[1:]
+            slots = [x for k, x in spec if k == "s"]
+            lines.append(f"{bind(_host(fn, structure, spec, prog.res))}({', '.join(sl(i) for i in slots)})")
+    lines.extend(_commits(pending, prog.res, bind))
+    head = f"    {_targets(range(prog.n_inputs), True)} = inputs\n" if prog.n_inputs else ""
+    src = ("def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines)
+           + f"    return [{', '.join(sl(i) for i in prog.outs)}]\n")
+    tree = ast.parse(src)
+    _check_source(tree)
+    exec(compile(tree, "<tf.function trace>", "exec"), ns)  # noqa: S102 (see _check_source)
+    return ns["run"]
 
-    def run(inputs: list, R: list) -> list:
-        env = base.copy()
-        env[:n_in] = inputs
-        for kind, f, a, o, b in code:
-            if kind is _CALL2:
-                env[o] = f(env[a], env[b])
-            elif kind is _CALL1:
-                env[o] = f(env[a])
-            elif kind is _CALLP:
-                env[o] = f(*[env[i] for i in a], **b)
-            elif kind is _MULTI:
-                for s, v in zip(o, f(*[env[i] for i in a], **b)):
-                    env[s] = v
-            elif kind is _READ:
-                env[o] = R[f]._snap._value
-            elif kind is _GUARD:
-                v = env[a]
-                if v.shape != f or (o is not None and v.tobytes() != o):
-                    raise Miss
-            elif kind is _COMMIT:
-                R[f]._set(env[a], o)
+
+def _targets(slots: Any, tuple_: bool) -> str:
+    names = ", ".join(f"s{i}" for i in slots)
+    return names + "," if tuple_ and "," not in names else names
+
+
+def _commits(pending: dict, res: list, bind: Callable) -> list:
+    out = [f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
+           for r, (slot, fresh) in pending.items()]
+    pending.clear()
+    return out
+
+
+def _commit(v: Any, fresh: bool, value: Any) -> None:
+    v._set(value, fresh)
+
+
+def _reader(v: Any) -> Callable:
+    return lambda: v._snap._value
+
+
+def _guard(shape: tuple, data: bytes | None) -> Callable:
+    def check(v: Any) -> None:
+        if v.shape != shape or (data is not None and v.tobytes() != data):
+            raise Miss
+    return check
+
+
+def _host(fn: Callable, structure: Any, spec: list, res: list) -> Callable:
+    def call(*values: Any) -> None:
+        it = iter(values)
+        env = {x: next(it) for k, x in spec if k == "s"}
+        a, kw = _rebuild(structure, spec, env, res, False)
+        fn(*a, **kw)
+    return call
+
+
+_NAME = re.compile(r"[sfcb][0-9]+\Z|inputs\Z")
+
+
+def _check_source(tree: ast.Module) -> None:
+    """The generated module is one function ``run(inputs)`` whose statements are assignments to
+    names (or tuples of names) of a name or a call of a name on names, calls of a name on names,
+    and a final ``return`` of a list of names; every name is an internal one. Anything else is an
+    InternalError (the generator has a bug), and nothing is compiled."""
+    def names(nodes: list) -> bool:
+        return all(type(n) is ast.Name and _NAME.match(n.id) for n in nodes)
+
+    def call(n: Any) -> bool:
+        return type(n) is ast.Call and names([n.func]) and names(n.args) and not n.keywords
+
+    body = tree.body
+    fn = body[0] if len(body) == 1 else None
+    ok = (type(fn) is ast.FunctionDef and fn.name == "run" and not fn.decorator_list
+          and fn.returns is None and [a.arg for a in fn.args.args] == ["inputs"]
+          and not (fn.args.posonlyargs or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg
+                   or fn.args.defaults) and fn.args.args[0].annotation is None)
+    if ok:
+        *stmts, ret = fn.body
+        ok = type(ret) is ast.Return and type(ret.value) is ast.List and names(ret.value.elts)
+        for st in stmts:
+            if type(st) is ast.Assign and len(st.targets) == 1:
+                t = st.targets[0]
+                ok = ok and (names([t]) or (type(t) is ast.Tuple and names(t.elts))) and (
+                    names([st.value]) or call(st.value))
             else:
-                args, kw = _rebuild(a, o, env, R, False)
-                f(*args, **kw)
-        return [env[s] for s in outs]
-    return run
-
-
-def _same(x: Any) -> Any:
-    return x
-
-
-_CALL2, _CALL1, _CALLP, _MULTI, _READ, _GUARD, _COMMIT, _HOST = (
-    "call2", "call1", "callp", "multi", "read", "guard", "commit", "host")
+                ok = ok and type(st) is ast.Expr and call(st.value)
+    if not ok:
+        raise InternalError("tf.function: the generated replay code has an unexpected form "
+                            "(a bug in tapegrad._trace; please report it)")

@@ -54,7 +54,10 @@ def _no_inplace(sym: str, fix: str) -> Callable:
 def _static_index(k: Any) -> Any:
     if isinstance(k, Variable):
         k = k._snap
-    return int(k._value) if isinstance(k, Tensor) else k
+    if isinstance(k, Tensor):
+        _rec.note_escape(k, "index")
+        return int(k._value)
+    return k
 
 
 def _static_key(key: Any) -> tuple:

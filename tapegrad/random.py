@@ -28,20 +28,21 @@ True
 from __future__ import annotations
 
 import enum
+import itertools
 import random as _pyrandom
 import threading
 import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _philox
+from . import _philox, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import _shape_arg
+from .ops.array import _shape_arg, stack as _stack
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical", "gamma",
            "poisson", "stateless_normal", "stateless_uniform", "stateless_truncated_normal",
@@ -84,14 +85,18 @@ def set_seed(seed: Any) -> None:
         _seeds.kernels.clear()
 
 
-def _get_seed(op_seed: Any) -> tuple[int, int]:
-    """TF's ``random_seed.get_seed`` in eager mode, with ``None`` as 0 (the kernels' "random")."""
-    s = _seeds
-    if s.global_seed is None:
+def _get_seed(op_seed: Any, graph: list | None = None) -> tuple[int, int]:
+    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in the
+    graph of a ``tf.function`` trace (``graph``: its [global seed at trace time, next op seed])."""
+    g = _seeds.global_seed if graph is None else graph[0]
+    if g is None:
         return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    if op_seed is None:
-        op_seed = s.op_seeds.randint(0, _MAXINT32)
-    seeds = s.global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+    if op_seed is None and graph is None:
+        op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
+    elif op_seed is None:  # a graph numbers its unseeded random ops 0, 1, 2, ...
+        op_seed = graph[1]
+        graph[1] += 1
+    seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
@@ -99,15 +104,43 @@ def _reserve(op: tuple, seed: Any, nblocks: int) -> tuple[int, int]:
     """The (key, counter) a stateful kernel call starts from; the kernel's counter moves on by
     ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
     with _seeds.lock:
-        seed1, seed2 = _get_seed(seed)
-        state = _seeds.kernels.get(op + (seed1, seed2))
-        if state is None:
-            if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
-                seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            state = _seeds.kernels[op + (seed1, seed2)] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
-        key, counter = state
-        state[1] = (counter + nblocks) & _philox.M128
-        return key, counter
+        return _advance(op + _get_seed(seed), nblocks, False)
+
+
+def _advance(kernel: tuple, nblocks: int, node: bool) -> tuple[int, int]:
+    # (lock held) ``node``: the kernel of one op of a trace, kept even when unseeded
+    state = _seeds.kernels.get(kernel)
+    if state is None:
+        seed1, seed2 = kernel[-2:]
+        if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
+            seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+            kernel = kernel if node else kernel[:-2] + (seed1, seed2)
+        state = _seeds.kernels[kernel] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
+    key, counter = state
+    state[1] = (counter + nblocks) & _philox.M128
+    return key, counter
+
+
+_nodes = itertools.count()
+
+
+def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
+    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace
+    the op is a node with its own kernel (seeded by TF's graph rules) that draws afresh at each
+    replay, as TF's graph kernels do; ``set_seed`` restarts it."""
+    tr = _trace.innermost()
+    if tr is None:
+        return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
+    with _seeds.lock:
+        if tr.graph_seed is None:
+            tr.graph_seed = [_seeds.global_seed, 0]
+        node = ("node", next(_nodes)) + _get_seed(seed, tr.graph_seed)
+
+    def draw(*values: np.ndarray) -> tuple:
+        with _seeds.lock:
+            key, counter = _advance(node, nblocks, True)
+        return (make(key, counter, *values),)
+    return _trace.draw(draw, list(xs), True)[0]
 
 
 def _shape_dtype(shape: Any) -> str:
@@ -147,9 +180,9 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.floa
     dt = _float_dtype(dtype, "normal")
     s = _shape_arg(shape, "RandomStandardNormal")
     sd, m = _param(stddev, dt), _param(mean, dt)
-    key, counter = _reserve(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
-                            _size(s) * _philox.RESERVED)
-    return _wrap(_philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
+    return _stateful(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
+                     _size(s) * _philox.RESERVED,
+                     lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
@@ -158,9 +191,8 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any 
     dt = _float_dtype(dtype, "truncated_normal")
     s = _shape_arg(shape, "TruncatedNormal")
     sd, m = _param(stddev, dt), _param(mean, dt)
-    key, counter = _reserve(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed,
-                            _size(s) * _philox.RESERVED)
-    return _wrap(_philox.truncated_normal(key, counter, s, dt._np)) * sd + m
+    return _stateful(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed, _size(s) * _philox.RESERVED,
+                     lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np)) * sd + m
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32, seed: Any = None,
@@ -182,8 +214,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
         scale = not (isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and maxval == 1)
         lo = _param(0.0 if minval is None else minval, dt) if scale else None
         hi = _param(1.0 if maxval is None else maxval, dt) if scale else None
-        key, counter = _reserve(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n)
-        u = _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np))
+        u = _stateful(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n,
+                      lambda key, counter: _philox.fill(_philox.uniform, key, counter, s, dt._np))
         return u * (hi - lo) + lo if scale else u
     if dt._np not in (np.int32, np.int64):
         raise ValueError(f"uniform: dtype must be float16, float32, float64, int32 or int64, got "
@@ -191,8 +223,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
     if maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
     a, b = _int_bounds(minval, maxval, dt, "RandomUniformInt")
-    key, counter = _reserve(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n)
-    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+    return _stateful(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n,
+                     lambda key, counter: _philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
 
 
 def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
@@ -211,7 +243,7 @@ def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
 _gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True)
 
 
-def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: np.ndarray, k: int) -> Tensor:
+def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: Tensor, k: int) -> Tensor:
     from .ops.reduction import reduce_sum
     a = _wrap(alpha._value.reshape((1,) * k + alpha._value.shape))
     lead = g.shape.rank - ans.shape.rank  # a Jacobian walk's batch axes come first
@@ -219,9 +251,9 @@ def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: np.ndarray, k: in
     return reduce_sum(contrib, axis=list(range(lead, lead + k))) if k else contrib
 
 
-# RandomGamma's samples are drawn outside (they depend on the Philox state); the op carries them
-# so that the gradient with respect to alpha (implicit reparameterization) is TF's.
-_gamma = defop("RandomGamma", lambda alpha, samples, k: samples, vjp=(_gamma_vjp,))
+# RandomGamma passes on samples drawn for ``alpha`` (shape ``[k sample dims] + alpha.shape``); its
+# rule is TF's gradient with respect to alpha (implicit reparameterization).
+_gamma = defop("RandomGamma", lambda alpha, samples, k: samples, vjp=(_gamma_vjp, None))
 
 
 def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, Tensor, Tensor]:
@@ -235,14 +267,11 @@ def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, 
     return dt, a, b
 
 
-def _gamma_samples(alpha: Tensor, s: tuple, key: int, counter: int, dt: _dt.DType) -> Tensor:
-    """RandomGamma's layout: output ``[samples..., alpha...]``; output index ``o = alpha_index *
-    n + sample_index`` draws from ``counter + 256 o``."""
-    av = alpha._value
-    n = _size(s)
+def _gamma_np(av: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
+    """RandomGamma's layout: ``[n samples, alpha...]``; output index ``o = alpha_index * n +
+    sample_index`` draws from ``counter + 256 o``."""
     flat = _philox.gamma(key, counter, np.repeat(av.astype(np.float64).ravel(), n))
-    samples = flat.reshape(av.size, n).T.reshape(s + av.shape).astype(dt._np)
-    return apply(_gamma, (alpha,), {"samples": samples, "k": len(s)})
+    return flat.reshape(av.size, n).T.reshape((n,) + av.shape).astype(dt._np)
 
 
 def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, seed: Any = None,
@@ -256,32 +285,34 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, se
     >>> x.shape, bool(tf.reduce_all(x > 0))
     (TensorShape([1000, 2]), True)
     """
+    from .ops.array import reshape
+    from .ops.math import maximum
     dt, a, b = _gamma_args(alpha, beta, dtype, "gamma")
     s = _shape_arg(shape, "RandomGamma")
-    if a._value.size == 0 or _size(s) == 0:
+    n = _size(s)
+    if a._value.size == 0 or n == 0:
         return _wrap(np.zeros(s + a._value.shape, dt._np))
-    key, counter = _reserve(("RandomGamma", dt.name, _shape_dtype(shape)), seed,
-                            _size(s) * a._value.size * _philox.RESERVED)
-    from .ops.math import maximum
-    return maximum(np.finfo(dt._np).tiny, _gamma_samples(a, s, key, counter, dt) / b)
+    samples = _stateful(("RandomGamma", dt.name, _shape_dtype(shape)), seed, n * a._value.size * _philox.RESERVED,
+                        lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (a,))
+    g = apply(_gamma, (a, reshape(samples, list(s) + list(a._value.shape))), {"k": len(s)})
+    return maximum(np.finfo(dt._np).tiny, g / b)
 
 
-def _poisson_samples(lam: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
-    """RandomPoisson's layout (as RandomGamma's): output ``[samples..., rate...]``."""
-    kind = dt._np.kind
-    highest = float(np.finfo(dt._np).max if kind == "f" else np.iinfo(dt._np).max)
+def _poisson_np(lam: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
+    """RandomPoisson's layout (as RandomGamma's): ``[n samples, rate...]``."""
+    highest = float(np.finfo(dt._np).max if dt._np.kind == "f" else np.iinfo(dt._np).max)
     flat = _philox.poisson(key, counter, np.repeat(lam.astype(np.float64).ravel(), n), highest)
-    return flat.reshape(lam.size, n).T.astype(dt._np)
+    return flat.reshape(lam.size, n).T.reshape((n,) + lam.shape).astype(dt._np)
 
 
-def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[np.ndarray, _dt.DType]:
+def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[Tensor, _dt.DType]:
     dt = _dt.as_dtype(dtype)
     if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
         raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
-    lv = as_tensor(lam)._value
-    if lv.dtype.kind not in "fi":
-        raise InvalidArgumentError(f"{fn}: lam must be floating or integer, got {lv.dtype}")
-    return lv, dt
+    lt = as_tensor(lam)
+    if lt._value.dtype.kind not in "fi":
+        raise InvalidArgumentError(f"{fn}: lam must be floating or integer, got {lt.dtype.name}")
+    return lt, dt
 
 
 def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, name: Any = None) -> Tensor:
@@ -292,17 +323,19 @@ def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, na
     >>> tf.random.poisson([2], [1.0, 50.0], seed=3).shape
     TensorShape([2, 2])
     """
-    lv, dt = _poisson_args(lam, dtype, "poisson")
+    from .ops.array import reshape
+    lt, dt = _poisson_args(lam, dtype, "poisson")
     s = _shape_arg(shape, "RandomPoissonV2")
     n = _size(s)
-    if n == 0 or lv.size == 0:
-        return _wrap(np.zeros(s + lv.shape, dt._np))
-    key, counter = _reserve(("RandomPoissonV2", lv.dtype.name, dt.name, _shape_dtype(shape)), seed,
-                            n * lv.size * _philox.RESERVED)
-    return _wrap(_poisson_samples(lv, n, key, counter, dt).reshape(s + lv.shape))
+    if n == 0 or lt._value.size == 0:
+        return _wrap(np.zeros(s + lt._value.shape, dt._np))
+    out = _stateful(("RandomPoissonV2", lt.dtype.name, dt.name, _shape_dtype(shape)), seed,
+                    n * lt._value.size * _philox.RESERVED,
+                    lambda key, counter, lv: _poisson_np(lv, n, key, counter, dt), (lt,))
+    return reshape(out, list(s) + list(lt._value.shape))
 
 
-_shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)
+_shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)  # perm: drawn
 
 
 def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
@@ -317,10 +350,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
     v = x._value
     n = v.shape[0] if v.ndim else 1
     if v.size <= 1 or n <= 1:  # TF's kernel draws nothing then
-        op_seeds(seed)
-        return apply(_shuffle, (x,), {"perm": np.arange(n)})
-    key, counter = _reserve(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4)
-    return apply(_shuffle, (x,), {"perm": _philox.permutation(key, counter, n)})
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, 0, lambda key, counter: np.arange(n))
+    else:
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4,
+                         lambda key, counter: _philox.permutation(key, counter, n))
+    return apply(_shuffle, (x, perm), {})
 
 
 def op_seeds(seed: Any) -> tuple[int, int]:
@@ -355,9 +389,10 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     """
     lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
     b = lg.shape[0]
-    key, counter = _reserve(("Multinomial", str(lg.dtype), out_dt.name), seed,
-                            b * ((n + 3) // 4 * 8) * _philox.RESERVED)
-    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
+    return _stateful(("Multinomial", str(lg.dtype), out_dt.name), seed,
+                     b * ((n + 3) // 4 * 8) * _philox.RESERVED,
+                     lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(out_dt._np),
+                     (as_tensor(logits),))
 
 
 def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.ndarray, int, _dt.DType]:
@@ -372,7 +407,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
     if lg._value.ndim != 2:
         raise InvalidArgumentError(f"logits should be a matrix, got shape "
                                    f"{list(lg._value.shape)} [Op:Multinomial]")
-    n = int(as_tensor(num_samples)._value)
+    n = int(as_tensor(num_samples))
     if n < 0:
         raise InvalidArgumentError(f"num_samples should be non-negative, got {n} [Op:Multinomial]")
     if lg._value.shape[1] == 0:
@@ -407,8 +442,17 @@ def _alg(alg: Any) -> int:
     return a
 
 
-def _seed_pair(seed: Any) -> tuple[int, int]:
+def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
+    """The draw ``make(key, counter, *values of xs)`` keyed by a stateless ``seed`` (a trace
+    replays it with the seed's value of each call)."""
+    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
     t = as_tensor(seed)
+    _check_seed(t)
+    return _trace.draw(lambda sv, *vs: (make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),),
+                       [t, *xs], False)[0]
+
+
+def _check_seed(t: Tensor) -> None:
     v = t._value
     if v.dtype not in (np.int32, np.int64):
         raise InvalidArgumentError(f"seed must be an int32 or int64 tensor of shape [2], got dtype "
@@ -416,12 +460,6 @@ def _seed_pair(seed: Any) -> tuple[int, int]:
     if v.shape != (2,):
         raise InvalidArgumentError(f"seed must have shape [2], not {list(v.shape)} "
                                    "[Op:StatelessRandomGetKeyCounter]")
-    return int(v[0]), int(v[1])
-
-
-def _key_counter(seed: Any, alg: Any) -> tuple[int, int]:
-    _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
-    return _philox.scramble(*_seed_pair(seed))
 
 
 def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev: Any, dtype: Any,
@@ -431,12 +469,11 @@ def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev:
         raise TypeError(f"{fn}: dtype must be float16, float32 or float64, got {dt.name}")
     s = _shape_arg(shape, op)
     m, sd = _param(mean, dt), _param(stddev, dt)
-    key, counter = _key_counter(seed, alg)
     if fn == "stateless_normal":
-        z = _philox.fill(_philox.normal, key, counter, s, dt._np)
+        z = _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np))
     else:
-        z = _philox.truncated_normal(key, counter, s, dt._np)
-    return _wrap(z) * sd + m
+        z = _stateless(seed, alg, lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np))
+    return z * sd + m
 
 
 def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
@@ -490,21 +527,21 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     if dt._np.kind == "f":
         lo = _param(0.0 if minval is None else minval, dt)
         hi = _param(1.0 if maxval is None else maxval, dt)
-        key, counter = _key_counter(seed, alg)
-        return _wrap(_philox.fill(_philox.uniform, key, counter, s, dt._np)) * (hi - lo) + lo
+        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.uniform, key, counter, s,
+                                                                        dt._np)) * (hi - lo) + lo
     if (minval is None) != (maxval is None):
         raise ValueError(f"stateless_uniform: for integer dtype {dt.name} give both minval and "
                          f"maxval, or neither (the full range); got minval={minval!r}, "
                          f"maxval={maxval!r}")
     if minval is None:
-        key, counter = _key_counter(seed, alg)
-        return _wrap(_philox.fill(_philox.full_int, key, counter, s, dt._np))
+        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.full_int, key, counter, s,
+                                                                        dt._np))
     if dt._np.kind == "u":
         raise ValueError(f"stateless_uniform: dtype {dt.name} only draws the full range "
                          "(minval=None, maxval=None); use int32 or int64 for bounds")
     a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-    key, counter = _key_counter(seed, alg)
-    return _wrap(_philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+    return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.int_range, key, counter, s,
+                                                                    dt._np, a, b))
 
 
 def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, int]:
@@ -514,7 +551,7 @@ def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, 
         raise InvalidArgumentError(f"minval and maxval must be scalars for integer dtypes, "
                                    f"got shapes {list(lo._value.shape)} and {list(hi._value.shape)} "
                                    f"[Op:{op}]")
-    a, b = int(lo._value), int(hi._value)
+    a, b = int(lo), int(hi)
     if a >= b:
         raise InvalidArgumentError(f"Need minval < maxval, got {a} >= {b} [Op:{op}]")
     return a, b
@@ -542,7 +579,20 @@ def fold_in(seed: Any, data: Any, alg: Any = "auto_select") -> Tensor:
     """
     d = as_tensor(data)
     s1 = stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg)
-    return _wrap(np.stack([s1._value, d._value]))
+    return _stack([s1, d])
+
+
+def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
+                          name: Any = None) -> Tensor:
+    """:func:`categorical` determined by ``seed`` alone (a shape-[2] int tensor): TF's samples.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_categorical([[0.0, float("-inf")]], 3, seed=[1, 2]).numpy()
+    array([[0, 0, 0]])
+    """
+    lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
+    return _stateless(seed, 1, lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(
+        out_dt._np), (as_tensor(logits),))
 
 
 def _stateless_layout(shape: Any, param: np.ndarray, fn: str) -> tuple[tuple, int]:
@@ -566,15 +616,15 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
     >>> tf.random.stateless_gamma([3, 2], seed=[1, 2], alpha=[1.0, 3.0]).shape
     TensorShape([3, 2])
     """
+    from .ops.array import reshape
+    from .ops.math import maximum
     dt, a, b = _gamma_args(alpha, beta, dtype, "stateless_gamma")
     s, n = _stateless_layout(shape, a._value, "StatelessRandomGammaV3")
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
-    key, counter = _key_counter(seed, "auto_select")
-    from .ops.array import reshape
-    from .ops.math import maximum
-    lead = s[:len(s) - a._value.ndim]
-    g = reshape(_gamma_samples(reshape(a, [-1]), (n,), key, counter, dt), list(lead) + list(a._value.shape))
+    flat = reshape(a, [-1])
+    samples = _stateless(seed, "auto_select", lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (flat,))
+    g = reshape(apply(_gamma, (flat, samples), {"k": 1}), list(s))
     return maximum(np.finfo(dt._np).tiny, g / b)
 
 
@@ -586,46 +636,48 @@ def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, n
     >>> tf.random.stateless_poisson([2, 2], seed=[1, 2], lam=[1.0, 50.0]).dtype
     tf.int32
     """
-    lv, dt = _poisson_args(lam, dtype, "stateless_poisson")
-    s, n = _stateless_layout(shape, lv, "StatelessRandomPoisson")
+    lt, dt = _poisson_args(lam, dtype, "stateless_poisson")
+    s, n = _stateless_layout(shape, lt._value, "StatelessRandomPoisson")
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
-    key, counter = _key_counter(seed, "auto_select")
-    return _wrap(_poisson_samples(lv.ravel(), n, key, counter, dt).reshape(s))
+    return _stateless(seed, "auto_select",
+                      lambda key, counter, lv: _poisson_np(lv.ravel(), n, key, counter, dt).reshape(s), (lt,))
 
 
-def _binomial(s_arg: Any, counts: Any, probs: Any, dtype: Any, key_counter: Any, fn: str) -> Tensor:
-    """The binomial kernels' layout: ``shape`` ends with ``broadcast(counts, probs).shape``;
-    output index ``o = batch * samples_per_batch + sample``. ``key_counter(num_batches,
-    samples_per_batch)`` gives the Philox state."""
+def _binomial_args(shape: Any, counts: Any, probs: Any, dtype: Any, fn: str) -> tuple:
+    """Checked arguments of the binomial kernels: ``shape`` ends with ``broadcast(counts,
+    probs).shape``; returns (dtype, shape, counts, probs, num_batches, samples_per_batch)."""
     dt = _dt.as_dtype(dtype)
     if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
         raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
-    pv = as_tensor(probs)._value if isinstance(probs, Tensor) else np.asarray(
-        convert_to_tensor(probs)._value)
-    if pv.dtype.kind != "f":
-        pv = pv.astype(np.float32)
-    cv = as_tensor(counts)._value if isinstance(counts, Tensor) else convert_to_tensor(counts, dtype=_dt.as_dtype(pv.dtype))._value
-    if cv.dtype != pv.dtype:
-        raise InvalidArgumentError(f"{fn}: counts ({cv.dtype}) and probs ({pv.dtype}) must have one "
-                                   "floating dtype; cast them first")
+    pt = as_tensor(probs) if isinstance(probs, Tensor) else convert_to_tensor(probs)
+    if pt._value.dtype.kind != "f":
+        pt = convert_to_tensor(pt._value.astype(np.float32))
+    ct = as_tensor(counts) if isinstance(counts, Tensor) else convert_to_tensor(counts, dtype=pt.dtype)
+    if ct.dtype != pt.dtype:
+        raise InvalidArgumentError(f"{fn}: counts ({ct.dtype.name}) and probs ({pt.dtype.name}) must "
+                                   "have one floating dtype; cast them first")
     try:
-        bshape = np.broadcast_shapes(cv.shape, pv.shape)
+        bshape = np.broadcast_shapes(ct._value.shape, pt._value.shape)
     except ValueError:
         raise InvalidArgumentError(f"counts and probs must have compatible batch dimensions: "
-                                   f"{list(cv.shape)} vs. {list(pv.shape)}") from None
-    s = _shape_arg(s_arg, fn)
+                                   f"{list(ct._value.shape)} vs. {list(pt._value.shape)}") from None
+    s = _shape_arg(shape, fn)
     if len(bshape) > len(s) or tuple(s[len(s) - len(bshape):]) != bshape:
         raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the broadcast shape of "
                                    f"counts and probs {list(bshape)}")
-    nb, spb = _size(bshape), _size(s[:len(s) - len(bshape)])
-    key, counter = key_counter(nb, spb)
+    return dt, s, ct, pt, _size(bshape), _size(s[:len(s) - len(bshape)])
+
+
+def _binomial_np(key: int, counter: int, cv: np.ndarray, pv: np.ndarray, s: tuple, nb: int, spb: int,
+                 dt: _dt.DType) -> np.ndarray:
+    """The binomial kernels' layout: output index ``o = batch * samples_per_batch + sample``."""
     if _size(s) == 0:
-        return _wrap(np.zeros(s, dt._np))
+        return np.zeros(s, dt._np)
+    bshape = np.broadcast_shapes(cv.shape, pv.shape)
     n = np.repeat(np.broadcast_to(cv, bshape).astype(np.float64).ravel(), spb)
     p = np.repeat(np.broadcast_to(pv, bshape).ravel(), spb)
-    flat = _philox.binomial(key, counter, n, p)
-    return _wrap(flat.reshape(nb, spb).T.reshape(s).astype(dt._np))
+    return _philox.binomial(key, counter, n, p).reshape(nb, spb).T.reshape(s).astype(dt._np)
 
 
 def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dtype: Any = _dt.int32,
@@ -638,25 +690,10 @@ def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dt
     >>> tf.random.stateless_binomial([3], seed=[1, 2], counts=[10.0, 20.0, 30.0], probs=0.5).shape
     TensorShape([3])
     """
-    key, counter = _key_counter(seed, "auto_select")
-    return _binomial(shape, counts, probs, output_dtype, lambda nb, spb: (key, counter),
-                     "StatelessRandomBinomial")
+    dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, output_dtype, "StatelessRandomBinomial")
+    return _stateless(seed, "auto_select",
+                      lambda key, counter, cv, pv: _binomial_np(key, counter, cv, pv, s, nb, spb, dt), (ct, pt))
 
-
-def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = _dt.int64,
-                          name: Any = None) -> Tensor:
-    """:func:`categorical` determined by ``seed`` alone (a shape-[2] int tensor): TF's samples.
-
-    >>> import tapegrad as tf
-    >>> tf.random.stateless_categorical([[0.0, float("-inf")]], 3, seed=[1, 2]).numpy()
-    array([[0, 0, 0]])
-    """
-    lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
-    key, counter = _philox.scramble(*_seed_pair(seed))
-    return _wrap(_philox.categorical(key, counter, lg, n).astype(out_dt._np))
-
-
-# ---- tf.random.Generator: an explicit Philox state in a variable ----
 
 def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
     """The position of ``index`` in a pseudorandom permutation of ``[0, ..., max_index]`` fixed by
@@ -667,31 +704,30 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
     >>> tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3).numpy()
     array([2, 0, 1, 3], dtype=int32)
     """
-    idx, top = as_tensor(index), as_tensor(max_index)
+    idx, top, st = as_tensor(index), as_tensor(max_index), as_tensor(seed)
     if idx.dtype != top.dtype or idx._value.dtype.kind not in "iu":
         raise InvalidArgumentError(f"index_shuffle: index and max_index must have one integer "
                                    f"dtype; got {idx.dtype.name} and {top.dtype.name}")
-    sv = as_tensor(seed)._value
-    if sv.dtype.kind not in "iu" or sv.shape != (2,):
+    if st._value.dtype.kind not in "iu" or st._value.shape != (2,):
         raise InvalidArgumentError(f"index_shuffle: seed must be an integer tensor of shape [2]; got "
-                                   f"{sv.dtype} of shape {list(sv.shape)} (TF 2.21 pads a batch of "
-                                   "seeds along the wrong axis and rejects it too)")
+                                   f"{st.dtype.name} of shape {list(st._value.shape)} (TF 2.21 pads a "
+                                   "batch of seeds along the wrong axis and rejects it too)")
     iv, mv = idx._value, top._value
-    if iv.ndim > 1 or mv.ndim > 1:
-        raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors")
-    n = max(iv.size, mv.size)
-    if iv.ndim and mv.ndim and iv.size != mv.size:
-        raise InvalidArgumentError(f"index_shuffle: index ({iv.size}) and max_index ({mv.size}) "
-                                   "must have one length")
-    bad = np.flatnonzero(np.broadcast_to(iv.ravel(), (n,)) > np.broadcast_to(mv.ravel(), (n,)))
-    if bad.size:
-        raise InvalidArgumentError(f"max_index must be >= index, but {mv.ravel()[bad[0] % mv.size]} < "
-                                   f"{iv.ravel()[bad[0] % iv.size]} [Op:RandomIndexShuffle]")
-    words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
-    key = np.broadcast_to(words.astype(np.uint64), (n, 3))
-    i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
-    out = _philox.index_shuffle(i64, key, m64).astype(iv.dtype)
-    return _wrap(out.reshape(()) if iv.ndim == 0 and mv.ndim == 0 else out)
+    if iv.ndim > 1 or mv.ndim > 1 or iv.ndim and mv.ndim and iv.size != mv.size:
+        raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors "
+                                   "of one length")
+
+    def shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
+        n = max(iv.size, mv.size)
+        i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
+        bad = np.flatnonzero(i64 > m64)
+        if bad.size:
+            raise InvalidArgumentError(f"max_index must be >= index, but {m64[bad[0]]} < {i64[bad[0]]} "
+                                       "[Op:RandomIndexShuffle]")
+        words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
+        out = _philox.index_shuffle(i64, np.broadcast_to(words.astype(np.uint64), (n, 3)), m64)
+        return (out.astype(iv.dtype).reshape(() if iv.ndim == 0 and mv.ndim == 0 else (n,)),)
+    return _trace.draw(shuffled, [st, idx, top], False)[0]
 
 
 def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any = None) -> Tensor:
@@ -704,10 +740,13 @@ def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any
     """
     x = as_tensor(value)
     n = x._value.shape[0] if x._value.ndim else 1
-    key, counter = _key_counter(seed, alg)
-    perm = _philox.permutation(key, counter, n) if n > 1 and x._value.size > 1 else np.arange(n)
-    return apply(_shuffle, (x,), {"perm": perm})
+    draws = n > 1 and x._value.size > 1
+    perm = _stateless(seed, alg, lambda key, counter: _philox.permutation(key, counter, n) if draws
+                      else np.arange(n))
+    return apply(_shuffle, (x, perm), {})
 
+
+# ---- tf.random.Generator: an explicit Philox state in a variable ----
 
 class Algorithm(enum.Enum):
     """Random-number algorithms (TensorFlow's ``tf.random.Algorithm``); only Philox is implemented
@@ -729,7 +768,7 @@ def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
     if isinstance(seed, (int, np.integer)):
         words = [(int(seed) >> (64 * i)) & _philox.M64 for i in range(3)]
     else:
-        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed)._value)[:3]]
+        words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed).numpy())[:3]]
         words = [0] * (3 - len(words)) + words
     return np.array(words, np.uint64).view(np.int64)
 
@@ -815,27 +854,34 @@ class Generator:
     def skip(self, delta: Any) -> Tensor:
         """Advance the counter as ``delta`` outputs would (by ``256 * delta``); returns the state
         before the advance."""
-        old = self._state.numpy()
-        lo, hi, key = (int(v) & _philox.M64 for v in old)
-        c = ((lo | hi << 64) + int(delta) * _philox.RESERVED) & _philox.M128
-        self._state.assign(np.array([c & _philox.M64, c >> 64, key], np.uint64).view(np.int64))
-        return _wrap(old)
+        return self._draw((int(delta),), lambda key, c: np.array([c & _philox.M64, c >> 64, key],
+                                                                  np.uint64).view(np.int64))
 
     def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = _dt.int32,
                  name: Any = None) -> Tensor:
         """Binomial(``counts``, ``probs``) samples (TensorFlow's numbers and state update: the
         counter moves on by 256 times ``num_batches * 200 * (samples_per_batch + 3) // 4``)."""
-        def key_counter(nb: int, spb: int) -> tuple[int, int]:
-            lo, hi, key = (int(v) & _philox.M64 for v in self._state.numpy())
-            c = lo | hi << 64
-            new = (c + nb * 2 * 100 * (spb + 3) // 4 * _philox.RESERVED) & _philox.M128
-            self._state.assign(np.array([new & _philox.M64, new >> 64, key], np.uint64).view(np.int64))
-            return key, c
-        return _binomial(shape, counts, probs, dtype, key_counter, "StatefulRandomBinomial")
+        dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, dtype, "StatefulRandomBinomial")
+        cv, pv = ct._value, pt._value
+        return self._draw((nb * 2 * 100 * (spb + 3) // 4,),
+                          lambda key, c: _binomial_np(key, c, cv, pv, s, nb, spb, dt))
 
-    def _key_counter(self, s: tuple) -> tuple[int, int]:
-        lo, hi, key = (int(v) & _philox.M64 for v in self.skip(_size(s))._value)
-        return key, lo | hi << 64
+    def _draw(self, s: tuple, make: Callable) -> Tensor:
+        """``make(key, counter)`` from the state, which moves on by ``s``'s outputs (in a
+        ``tf.function`` trace: a step reading and writing the state variable at each replay)."""
+        n = _size(s) * _philox.RESERVED
+
+        def step(state: np.ndarray) -> tuple:
+            lo, hi, key = (int(v) & _philox.M64 for v in state)
+            c = lo | hi << 64
+            c2 = (c + n) & _philox.M128
+            return np.array([c2 & _philox.M64, c2 >> 64, key], np.uint64).view(np.int64), make(key, c)
+        tr = _trace.innermost()
+        if tr is None:
+            new, out = step(self._state._snap._value)
+            self._state.assign(new)
+            return _wrap(out)
+        return tr.draw_from(self._state, step)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                name: Any = None) -> Tensor:
@@ -843,7 +889,7 @@ class Generator:
         dt = _float_dtype(dtype, "Generator.normal")
         s = _shape_arg(shape, "StatelessRandomNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return _wrap(_philox.fill(_philox.normal, *self._key_counter(s), s, dt._np)) * sd + m
+        return self._draw(s, lambda key, c: _philox.fill(_philox.normal, key, c, s, dt._np)) * sd + m
 
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                          dtype: Any = _dt.float32, name: Any = None) -> Tensor:
@@ -851,7 +897,7 @@ class Generator:
         dt = _float_dtype(dtype, "Generator.truncated_normal")
         s = _shape_arg(shape, "StatelessTruncatedNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return _wrap(_philox.truncated_normal(*self._key_counter(s), s, dt._np)) * sd + m
+        return self._draw(s, lambda key, c: _philox.truncated_normal(key, c, s, dt._np)) * sd + m
 
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
                 name: Any = None) -> Tensor:
@@ -864,7 +910,7 @@ class Generator:
         s = _shape_arg(shape, "StatelessRandomUniformV2")
         if dt._np.kind == "f":
             lo, hi = _param(minval, dt), _param(1.0 if maxval is None else maxval, dt)
-            u = _wrap(_philox.fill(_philox.uniform, *self._key_counter(s), s, dt._np))
+            u = self._draw(s, lambda key, c: _philox.fill(_philox.uniform, key, c, s, dt._np))
             return u * (hi - lo) + lo
         if (minval is None) != (maxval is None):
             raise ValueError(f"For integer dtype {dt.name}, minval and maxval must be both None "
@@ -872,7 +918,7 @@ class Generator:
         if minval is None:
             return self.uniform_full_int(s, dt)
         a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-        return _wrap(_philox.fill(_philox.int_range, *self._key_counter(s), s, dt._np, a, b))
+        return self._draw(s, lambda key, c: _philox.fill(_philox.int_range, key, c, s, dt._np, a, b))
 
     def uniform_full_int(self, shape: Any, dtype: Any = _dt.uint64, name: Any = None) -> Tensor:
         """Integers over the whole range of ``dtype`` (int32, int64, uint32, uint64)."""
@@ -881,13 +927,13 @@ class Generator:
             raise ValueError(f"uniform_full_int: dtype must be int32, int64, uint32 or uint64, "
                              f"got {dt.name}")
         s = _shape_arg(shape, "StatelessRandomUniformFullIntV2")
-        return _wrap(_philox.fill(_philox.full_int, *self._key_counter(s), s, dt._np))
+        return self._draw(s, lambda key, c: _philox.fill(_philox.full_int, key, c, s, dt._np))
 
     def make_seeds(self, count: int = 1) -> Tensor:
         """``count`` seeds for the stateless ops: a ``[2, count]`` int64 tensor (column ``i`` is
         one seed)."""
-        keys = self.uniform_full_int([count], _dt.int64)._value
-        return _wrap(np.stack([keys, np.zeros_like(keys)]))
+        keys = self.uniform_full_int([count], _dt.int64)
+        return _stack([keys, keys * 0])
 
     def split(self, count: int = 1) -> list[Generator]:
         """``count`` new independent generators (state ``[0, 0, key]``); advances this one."""

@@ -214,6 +214,69 @@ def run_eagerly_switch(tf: Any, eagerly: Callable) -> dict:
     return {"out": out, "seen": len(seen)}
 
 
+def random_ops_draw_at_every_call(tf: Any, eagerly: Callable) -> dict:
+    # a graph numbers its unseeded ops 0, 1, ... under the global seed; each op is a kernel of its
+    # own whose stream every call continues; set_seed restarts them
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f(x):
+        return [tf.random.normal([2]), tf.random.normal([2]) + x, tf.random.uniform([3], seed=3),
+                tf.random.uniform([2], 0, 10, dtype=tf.int32), tf.random.truncated_normal([2], seed=1),
+                tf.random.shuffle(tf.range(5)), tf.random.categorical([[0.0, 1.0, 2.0]], 4)]
+
+    draws = [[_v(t) for t in f(tf.constant(0.0))] for _ in range(3)]
+    tf.random.set_seed(5)
+    again = [_v(t) for t in f(tf.constant(0.0))]
+    tf.random.set_seed(5)
+
+    @tf.function
+    def g():
+        return tf.random.normal([2])
+
+    gs = [_v(g()) for _ in range(2)]
+    tf.random.set_seed(None)
+
+    @tf.function
+    def h():
+        return tf.random.uniform([4])
+
+    fresh = [_v(h()) for _ in range(2)]
+    return {"draws": draws, "again": again, "second_function": gs,
+            "unseeded_calls_differ": fresh[0] != fresh[1]}
+
+
+def generator_in_function(tf: Any, eagerly: Callable) -> dict:
+    gen = tf.random.Generator.from_seed(7)
+
+    @tf.function
+    def f():
+        return [gen.normal([2]), gen.uniform([2], 0, 5, dtype=tf.int64), gen.normal([1]) * 2.0]
+
+    out = [[_v(t) for t in f()] for _ in range(3)]
+    after = _v(gen.normal([2]))
+    return {"out": out, "after": after, "state": _v(gen.state)}
+
+
+def dropout_training_step(tf: Any, eagerly: Callable) -> dict:
+    tf.random.set_seed(11)
+    w = tf.Variable(tf.ones([2, 6]))
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = tf.nn.dropout(x * w, rate=0.5, seed=2)
+            loss = tf.reduce_sum(y * y)
+        g = tape.gradient(loss, w)
+        w.assign_sub(0.01 * g)
+        return y, loss
+
+    outs = [step(tf.constant([[1.0, 2, 3, 4, 5, 6], [6.0, 5, 4, 3, 2, 1]])) for _ in range(3)]
+    return {"out": [[_v(y), _v(loss)] for y, loss in outs], "w": _v(w),
+            "count": step.experimental_get_tracing_count()}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
-         nested_structures, training_step, run_eagerly_switch]
+         nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
+         generator_in_function, dropout_training_step]

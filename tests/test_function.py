@@ -161,3 +161,165 @@ def test_random_programs_are_bit_identical_eager_and_traced(prog, seeds):
         for e, g in zip(run(x, y), f(x, y)):
             assert (e is None and g is None) or e.numpy().tobytes() == g.numpy().tobytes()
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_a_traced_dropout_step_draws_a_new_mask_at_every_call():
+    tf.random.set_seed(3)
+
+    @tf.function
+    def step(x):
+        return tf.nn.dropout(x, 0.5)
+
+    masks = [tuple(step(tf.ones([64])).numpy().tolist()) for _ in range(4)]
+    assert len(set(masks)) == 4 and step.experimental_get_tracing_count() == 1
+
+
+def test_keras_dropout_and_seed_generators_replay_as_eager():
+    from tapegrad import keras
+    x = tf.ones([3, 8])
+    runs = []
+    for traced in (True, False):
+        layer = keras.layers.Dropout(0.5, seed=4)
+        f = tf.function(lambda x: layer(x, training=True)) if traced else \
+            (lambda x: layer(x, training=True))
+        runs.append([f(x).numpy().tolist() for _ in range(3)])
+    assert runs[0] == runs[1] and runs[0][0] != runs[0][1]
+
+
+def test_stateless_draws_follow_a_seed_given_as_an_input():
+    @tf.function
+    def f(seed):
+        return tf.random.stateless_normal([3], seed)
+
+    for s in ([1, 2], [3, 4], [1, 2]):
+        seed = tf.constant(s)
+        np.testing.assert_array_equal(f(seed).numpy(), tf.random.stateless_normal([3], seed).numpy())
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_random_draws_under_an_outer_tape_replay_through_the_engine():
+    g = tf.random.Generator.from_seed(1)
+    e = tf.random.Generator.from_seed(1)
+    f = tf.function(lambda x: x * g.normal([2]))
+    x = tf.constant([1.0, 2.0])
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        z = e.normal([2])
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), z.numpy(), rtol=1e-6)
+
+
+_X = np.arange(6, dtype=np.float32).reshape(2, 3)
+# (function of a tensor whose value the op library reads into Python, two values of one signature)
+VALUE_READS = {
+    "reduce_sum_axis": (lambda a: tf.reduce_sum(_X, axis=a), 0, 1),
+    "argmax_axis": (lambda a: tf.argmax(_X + 0.0, axis=a), 0, 1),
+    "reduce_over_axes_tensor": (lambda a: tf.reduce_max(_X, axis=a), [0], [1]),
+    "reshape_shape": (lambda s: tf.reshape(tf.range(6), s), [2, 3], [3, 2]),
+    "zeros_shape": (lambda n: tf.zeros(n), 2, 3),
+    "tile_multiples": (lambda m: tf.tile(tf.constant([1, 2]), m), [2], [3]),
+    "eye_rows": (lambda n: tf.eye(n), 2, 3),
+    "getitem_index": (lambda i: tf.constant(_X)[i], 0, 1),
+    "python_list_index": (lambda i: tf.constant(1.0) * [1.0, 2.0, 3.0][i], 0, 2),
+    "variable_index": (lambda i: _VAR[i], 0, 1),
+    "tensordot_axes": (lambda a: tf.tensordot(tf.ones([3, 3]), tf.ones([3, 3]), a), 0, 1),
+    "leaky_relu_alpha": (lambda a: tf.nn.leaky_relu(tf.constant([-1.0, 1.0]), a), 0.1, 0.3),
+    "lstsq_l2_regularizer": (lambda l: tf.linalg.lstsq(tf.eye(2), tf.ones([2, 1]), l, fast=True),
+                             0.0, 1.0),
+    "unsorted_segment_sum_num": (lambda n: tf.math.unsorted_segment_sum(
+        tf.constant([1.0, 2.0]), tf.constant([0, 1]), n), 2, 3),
+    "tensorshape_of_tensor": (lambda s: tf.ones(tf.TensorShape(s)), [2], [3]),
+    "indexed_slices_dense_shape": (lambda d: tf.convert_to_tensor(tf.IndexedSlices(
+        tf.constant([[1.0]]), tf.constant([0]), d)), [2, 1], [3, 1]),
+    "categorical_num_samples": (lambda n: tf.random.categorical([[0.0, -np.inf]], n), 1, 2),
+    "uniform_int_bounds": (lambda b: tf.random.uniform([3], b, b + 1, dtype=tf.int32, seed=1), 0, 5),
+}
+_VAR = tf.Variable([10.0, 20.0])
+
+
+@pytest.mark.parametrize("name", sorted(VALUE_READS))
+def test_a_value_read_into_python_is_guarded_not_replayed_stale(name):
+    fn, a, b = VALUE_READS[name]
+    traced = tf.function(fn)
+    for v in (a, b, a):
+        arg = tf.constant(v)
+        np.testing.assert_allclose(traced(arg).numpy(), fn(arg).numpy(), rtol=1e-6)
+
+
+def test_tf_print_inside_a_function_prints_at_every_call(capsys):
+    import sys
+
+    @tf.function
+    def f(x):
+        tf.print("x is", x, output_stream=sys.stdout)
+        return x * 2
+
+    for v in (1.0, 2.0, 3.0):
+        f(tf.constant(v))
+    assert capsys.readouterr().out.split("\n")[:3] == ["x is 1", "x is 2", "x is 3"]
+    assert f.experimental_get_tracing_count() == 1 and len(next(iter(f._cache.values())).programs) == 1
+
+
+def test_replay_buffers_never_alias_what_a_call_returns():
+    @tf.function
+    def f(x):
+        y = tf.sin(x * 2.0) + 1.0
+        return tf.reshape(y, [-1]), y * 3.0, tf.exp(y)
+
+    first = f(tf.constant([[0.1, 0.2]]))
+    kept = [t.numpy().copy() for t in first]
+    f(tf.constant([[0.7, 0.9]]))
+    for t, k in zip(first, kept):
+        np.testing.assert_array_equal(t.numpy(), k)
+
+
+def test_replay_from_other_threads_is_correct():
+    import threading
+
+    @tf.function
+    def f(x):
+        return tf.tanh(tf.sin(x * 2.0) + 1.0) * 0.5
+
+    f(tf.constant([0.0, 0.0]))
+    bad = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            v = rng.standard_normal(2).astype(np.float32)
+            want = np.tanh(np.sin(v * np.float32(2)) + np.float32(1)) * np.float32(0.5)
+            if not np.allclose(f(tf.constant(v)).numpy(), want, rtol=1e-6):
+                bad.append(v)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    work(9)
+    for t in threads:
+        t.join()
+    assert not bad
+
+
+def test_generator_skip_in_a_function_advances_as_eager():
+    g, e = tf.random.Generator.from_seed(3), tf.random.Generator.from_seed(3)
+    f = tf.function(lambda: (g.skip(2), g.normal([2])))
+    for _ in range(3):
+        old, z = f()
+        np.testing.assert_array_equal(old.numpy(), e.skip(2).numpy())
+        np.testing.assert_array_equal(z.numpy(), e.normal([2]).numpy())
+    np.testing.assert_array_equal(g.state.numpy(), e.state.numpy())
+
+
+def test_cond_and_while_loop_follow_the_predicate_of_each_call():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2.0, lambda: x * -3.0)
+
+    @tf.function
+    def g(n):
+        return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tf.cast(i, tf.float32)),
+                             (0, 0.0))[1]
+
+    assert [float(f(tf.constant(v))) for v in (1.0, -1.0, 2.0, -2.0)] == [2.0, 3.0, 4.0, 6.0]
+    assert [float(g(tf.constant(v))) for v in (3, 5, 3, 10)] == [3.0, 10.0, 3.0, 45.0]

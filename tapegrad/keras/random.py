@@ -25,6 +25,7 @@ from .. import random as _random
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
+from ..ops.array import identity
 from ..ops.indexing import gather
 from ..ops.math import cast, greater_equal, multiply
 from . import backend
@@ -65,12 +66,12 @@ class SeedGenerator:
 
     def next(self, ordered: bool = True) -> Tensor:
         """The current state; then the state moves on (``ordered=False``: a scrambled step)."""
-        value = self.state.numpy().copy()
+        value = identity(self.state)  # (ops: a tf.function trace replays the state's update)
         if ordered:
-            self.state.assign(value + np.array([0, 1], np.int64))
+            self.state.assign_add(np.array([0, 1], np.int64))
         else:
             self.state.assign((value + 1) * 5387 % 933199)
-        return convert_to_tensor(value)
+        return value
 
     def get_config(self) -> dict:
         return {"seed": self._initial_seed, "name": self.name}
@@ -101,8 +102,7 @@ def draw_seed(seed: Any) -> Tensor:
 
 def _seed_pair(seed: Any) -> Tensor:
     # Keras's seeds are int64; TF's stateless ops get them modulo int32.max - 1, as int32.
-    pair = draw_seed(seed).numpy()
-    return convert_to_tensor((pair % (_INT32_MAX - 1)).astype(np.int32))
+    return cast(draw_seed(seed) % (_INT32_MAX - 1), "int32")
 
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,

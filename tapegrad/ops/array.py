@@ -36,10 +36,17 @@ def _err(op: str, msg: str) -> InvalidArgumentError:
     return InvalidArgumentError(f"{msg} [Op:{op}]")
 
 
+def _py_value(t: Tensor, how: str) -> np.ndarray:
+    """``t``'s value, read into Python (a ``tf.function`` trace guards it: a replay with another
+    value is traced again)."""
+    _rec.note_escape(t, how)
+    return t._value
+
+
 def norm_axis(axis: Any, ndim: int, op: str) -> int:
     """A non-negative axis, or InvalidArgumentError naming the op, axis and rank."""
     if isinstance(axis, Tensor):
-        axis = axis._value
+        axis = _py_value(axis, op)
     try:
         a = operator.index(axis)   # not int(): a float axis is an error, never truncated
     except TypeError:
@@ -56,7 +63,7 @@ def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     if axis is None:
         return tuple(builtins.range(ndim))
     if isinstance(axis, Tensor):
-        axis = axis._value.tolist()
+        axis = _py_value(axis, op).tolist()
     if isinstance(axis, np.ndarray):
         axis = axis.tolist()
     if isinstance(axis, (list, tuple)):
@@ -70,7 +77,7 @@ def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 
 def _scalar_axis(a: Any, op: str) -> int:
     try:
-        a = operator.index(a._value if isinstance(a, Tensor) else a)
+        a = operator.index(_py_value(a, op) if isinstance(a, Tensor) else a)
     except TypeError:
         raise TypeError(f"{op}: axis must be an integer, got {a!r}.") from None
     if a not in (0, -1):
@@ -81,7 +88,7 @@ def _scalar_axis(a: Any, op: str) -> int:
 def _int_list(v: Any, what: str, vector_for: str | None = None) -> list[int]:
     """``v`` as a list of ints; with ``vector_for`` (an op name), ``v`` must be at most 1-D."""
     if isinstance(v, (Tensor, Variable)):
-        v = convert_to_tensor(v)._value
+        v = _py_value(convert_to_tensor(v), what)
     arr = np.asarray(v)
     if vector_for is not None and arr.ndim > 1:
         raise _err(vector_for, f"{what} must be a 1-D list of sizes, got a value of shape {list(arr.shape)}")
@@ -655,8 +662,9 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
 def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = _dt.float32,
         name: Any = None) -> Tensor:
     """An identity matrix ``[num_rows, num_columns]``, optionally repeated over ``batch_shape``."""
-    n = int(num_rows._value if isinstance(num_rows, Tensor) else num_rows)
-    m = n if num_columns is None else int(num_columns._value if isinstance(num_columns, Tensor) else num_columns)
+    n = int(_py_value(num_rows, "eye") if isinstance(num_rows, Tensor) else num_rows)
+    m = n if num_columns is None else int(_py_value(num_columns, "eye") if isinstance(num_columns, Tensor)
+                                          else num_columns)
     if n < 0 or m < 0:
         raise _err("Eye", f"num_rows and num_columns must be non-negative, got {n} and {m}")
     e = np.eye(n, m, dtype=_dtype_or(dtype, _dt.float32))

@@ -33,7 +33,7 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, wrap as _wrap
 from .._warn import warn_outside
-from .array import _err, broadcast_to, concat
+from .array import _err, _py_value, broadcast_to, concat
 from .math import cast, complex_, conj, greater, imag, log, real, where
 from .reduction import reduce_max, reduce_sum
 from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
@@ -426,7 +426,8 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     if va.ndim < 2 or vb.ndim < 2 or va.shape[-2] != vb.shape[-2] or va.shape[:-2] != vb.shape[:-2]:
         raise _err("MatrixSolveLs", f"matrix [..., M, N] and rhs [..., M, K] are incompatible: "
                                     f"{list(va.shape)} vs. {list(vb.shape)}")
-    lam = float(l2_regularizer._value if isinstance(l2_regularizer, Tensor) else l2_regularizer)
+    lam = float(_py_value(l2_regularizer, "l2_regularizer") if isinstance(l2_regularizer, Tensor)
+                else l2_regularizer)
     if not fast:
         if lam != 0.0:
             warn_outside("lstsq: l2_regularizer is ignored when fast=False (as in TensorFlow); use "

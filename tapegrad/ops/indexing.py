@@ -17,7 +17,8 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
 from .._variable import Variable
-from .array import _err, _int_list, _lead, _reshape, _slice, concat, norm_axis, reshape, stack
+from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape,
+                    stack)
 from .math import add, clip_by_norm, where, zeros_like
 
 __all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
@@ -71,7 +72,7 @@ def _index_int(k: Any) -> int:
     if isinstance(k, Variable):
         k = k._read()
     if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
-        return int(k._value)
+        return int(_py_value(k, "index"))
     raise TypeError(_INDEX_MSG.format(k=k))
 
 

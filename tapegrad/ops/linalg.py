@@ -16,7 +16,7 @@ from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import (_err, _lead, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
+from .array import (_err, _lead, _py_value, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
                     transpose)
 from .math import _check_kind, _norm_list, abs as _abs, conj, pow as _pow, sqrt
 from .reduction import reduce_max, reduce_sum
@@ -736,7 +736,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
     x, y = binary_operands(a, b, "Tensordot")
     na, nb = x._value.ndim, y._value.ndim
     if isinstance(axes, Tensor):
-        axes = axes._value.tolist()
+        axes = _py_value(axes, "tensordot: axes").tolist()
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
         if n < 0:

@@ -20,7 +20,7 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
+from .array import _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
 from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
                    maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
                    where, zeros_like)
@@ -306,7 +306,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
         x = cast(x, _dt.float32)
     _check_kind(x, "f", "LeakyRelu")
     if isinstance(alpha, (Tensor, Variable, np.ndarray)):
-        alpha = np.asarray(convert_to_tensor(alpha)._value).item()
+        alpha = np.asarray(_py_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
     return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
 
 
@@ -468,7 +468,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
         if rt._value.dtype != xt._value.dtype:
             rt = cast(rt, xt.dtype)
         keep = xt / (1 - rt)
-        r = rt._value
+        r = rt
     shape = xt._value.shape
     if noise_shape is not None:
         ns = list(noise_shape.numpy() if isinstance(noise_shape, Tensor) else noise_shape)
@@ -482,7 +482,9 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
     from .. import random as _random  # (tapegrad.random sits above the op families)
     u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
-    mask = convert_to_tensor(np.broadcast_to(np.asarray(u._value) >= r, xt._value.shape))
+    mask = greater_equal(u, r)  # (ops, not NumPy: a tf.function trace replays the draw)
+    if mask._value.shape != xt._value.shape:
+        mask = broadcast_to(mask, xt._value.shape)
     return where(mask, keep, zeros_like(keep))
 
 

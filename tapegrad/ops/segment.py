@@ -16,7 +16,7 @@ from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
-from .array import _err, _lead
+from .array import _err, _lead, _py_value
 from .math import _check_kind, conj, ones_like, truediv, where, zeros_like
 from .indexing import _gather
 
@@ -52,7 +52,7 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
     """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
     d = as_tensor(data)
     ids = as_tensor(segment_ids)
-    n = int(num_segments._value if isinstance(num_segments, Tensor) else num_segments)
+    n = int(_py_value(num_segments, "num_segments") if isinstance(num_segments, Tensor) else num_segments)
     iv = np.asarray(ids._value)
     if iv.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")

@@ -13,7 +13,7 @@ def _gamma_at_fixed_quantiles(alpha):
     from scipy.special import gammaincinv
     a = alpha.numpy()
     u = np.linspace(0.15, 0.85, 4)[:, None] * np.ones_like(a)
-    return apply(tf_random._gamma, (alpha,), {"samples": gammaincinv(a, u).astype(a.dtype), "k": 1})
+    return apply(tf_random._gamma, (alpha, tf.constant(gammaincinv(a, u).astype(a.dtype))), {"k": 1})
 
 
 CASES = [

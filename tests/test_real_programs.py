@@ -1,0 +1,50 @@
+"""The real-program corpus (issue #13): public TF2 programs run with ``import tensorflow`` mapped
+to tapegrad, compared with the numbers TensorFlow 2.21 + Keras 3 gave for the same program.
+
+Each program under tests/real_programs/ names its source in its header; tools/record_real_programs.py
+recorded its results under TensorFlow (tests/fixtures/real_programs.npz and .json). Floats must
+match to rtol 1e-4 (atol 1e-5 of the result's largest magnitude), integers and strings exactly. A
+program the manifest expects to fail is a strict xfail carrying the reason, so one that starts
+to pass is noticed (then refresh the manifest with tools/real_programs_report.py
+--write-expectations). TensorFlow is not needed here.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "real_programs"))
+import _runner  # noqa: E402
+
+MANIFEST, ARRAYS = _runner.load_fixture()
+
+
+def _params():
+    for name, entry in MANIFEST["programs"].items():
+        marks = [] if entry["expect"] == "pass" else [pytest.mark.xfail(strict=True, reason=entry["expect"])]
+        yield pytest.param(name, marks=marks, id=name)
+
+
+def test_every_program_is_recorded():
+    assert sorted(MANIFEST["programs"]) == _runner.program_names()
+
+
+def test_every_program_names_its_source():
+    for name, entry in MANIFEST["programs"].items():
+        assert entry["source"] and entry["licence"], name
+
+
+@pytest.mark.parametrize("name", list(_params()))
+def test_real_program(name):
+    failure = _runner.check_program(name, _runner.recorded_results(ARRAYS, name))
+    assert failure is None, f"{name}: {failure}"
+
+
+def test_comparison_catches_a_difference():
+    import numpy as np
+    want = {"a": np.array([1.0, 2.0], np.float32), "n": np.array(3)}
+    assert _runner.first_difference(want, {"a": np.array([1.00001, 2.0]), "n": np.array(3)}) is None
+    assert "differ" in _runner.first_difference(want, {"a": np.array([1.01, 2.0]), "n": np.array(3)})
+    assert "shape" in _runner.first_difference(want, {"a": np.array([1.0]), "n": np.array(3)})
+    assert "missing" in _runner.first_difference(want, {"a": want["a"]})
+    assert _runner.first_difference(want, {"a": want["a"], "n": np.array(4)}) is not None

@@ -1,0 +1,90 @@
+"""Record TensorFlow's results for the real-program corpus (tests/real_programs/).
+
+    /work/tfvenv/bin/python tools/record_real_programs.py [NAME ...]
+
+runs each program twice under TensorFlow 2.21 + Keras 3, in a fresh process per program, checks
+that the two runs agree, and writes tests/fixtures/real_programs.npz (arrays named
+``<program>/<result>``) and tests/fixtures/real_programs.json (the manifest: versions, each
+program's title, source, licence and result shapes, and ``expect``: "pass" or the reason it is
+expected to fail on tapegrad, kept from the previous manifest; tools/real_programs_report.py
+--write-expectations refreshes it). With NAMEs, only those programs are recorded again.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
+import _runner  # noqa: E402
+
+_CHILD = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+sys.path.insert(0, {tools!r}); sys.path.insert(0, {programs!r})
+from _tf import quiet_tensorflow
+tf = quiet_tensorflow()
+import keras, numpy as np, _runner
+first = _runner.run_program({name!r})
+second = _runner.run_program({name!r})
+for k in first:
+    a, b = first[k], second[k]
+    if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
+        sys.exit(f"{name}: result {{k!r}} differs between two runs under TensorFlow")
+np.savez({out!r}, **first)
+print(tf.__version__, keras.__version__)
+"""
+
+
+def record(name: str, workdir: str) -> tuple:
+    out = os.path.join(workdir, name + ".npz")
+    code = _CHILD.format(tools=os.path.join(ROOT, "tools"), programs=_runner.HERE, name=name, out=out)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=workdir)
+    if proc.returncode != 0:
+        print(f"{name} failed under TensorFlow:\n{proc.stderr[-2000:]}")
+        return None, None
+    with np.load(out) as data:
+        results = {k: data[k] for k in data.files}
+    return results, proc.stdout.split()[-2:]
+
+
+def main(names: list) -> None:
+    manifest, arrays = ({"programs": {}}, {})
+    if os.path.exists(_runner.MANIFEST_PATH):
+        manifest, arrays = _runner.load_fixture()
+    todo = names or _runner.program_names()
+    failed = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in todo:
+            results, versions = record(name, workdir)
+            if results is None:
+                failed.append(name)
+                continue
+            tf_version, keras_version = versions
+            arrays = {k: v for k, v in arrays.items() if not k.startswith(name + "/")}
+            arrays.update({f"{name}/{k}": v for k, v in results.items()})
+            old = manifest["programs"].get(name, {})
+            manifest["programs"][name] = {
+                **_runner.program_header(name),
+                "results": {k: {"shape": list(v.shape), "dtype": str(v.dtype)} for k, v in results.items()},
+                "expect": old.get("expect", "pass"),
+            }
+            manifest["tensorflow"], manifest["keras"] = tf_version, keras_version
+            print(f"{name}: {len(results)} results")
+    known = set(_runner.program_names()) - set(failed)
+    manifest["programs"] = {k: v for k, v in sorted(manifest["programs"].items()) if k in known}
+    arrays = {k: v for k, v in arrays.items() if k.split("/")[0] in known}
+    np.savez_compressed(_runner.ARRAYS_PATH, **arrays)
+    with open(_runner.MANIFEST_PATH, "w", encoding="utf-8") as fh:
+        json.dump(manifest, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    print(f"wrote {len(manifest['programs'])} programs, {len(arrays)} arrays")
+    if failed:
+        sys.exit(f"failed under TensorFlow (not recorded): {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
