@@ -68,18 +68,20 @@ _LAZY = {
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
                                                 "random_normal_initializer", "random_uniform_initializer")},
+    "distribute": (".distribute", None),
     **{n: ("._control_flow", n) for n in (
         "cond", "case", "switch_case", "while_loop", "map_fn", "vectorized_map", "scan", "foldl",
         "foldr", "ensure_shape", "get_static_value", "is_tensor", "executing_eagerly", "no_op",
         "group", "control_dependencies", "identity_n")},
     "TensorArray": ("._tensor_array", "TensorArray"),
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
+    "signal": (".signal", None), "image": (".image", None),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
     from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
-    from . import visualize  # noqa: F401
+    from . import distribute, image, signal, visualize  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401

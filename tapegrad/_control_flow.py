@@ -13,11 +13,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, _recorders as _rec, _trace, dtypes as _dt
+from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import IndexedSlices, Tensor, TensorShape
 from ._tensor_array import TensorArray
 from ._variable import Variable
+from ._warn import warn_outside
 from .errors import InvalidArgumentError, OutOfRangeError
 from .ops.array import identity, stack, unstack, zeros
 
@@ -247,6 +248,12 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
 
 def _elems_rows(elems: Any, who: str) -> tuple[list, int]:
     """The flat leaves of ``elems`` as tensors, unstacked into rows, and their number."""
+    flat, n = _elems_flat(elems, who)
+    return [unstack(t) for t in flat], n
+
+
+def _elems_flat(elems: Any, who: str) -> tuple[list, int]:
+    """The flat leaves of ``elems`` as tensors, checked, and their number of rows."""
     flat = [convert_to_tensor(e) for e in _nest.flatten(elems)]
     if not flat:
         raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. "
@@ -261,7 +268,7 @@ def _elems_rows(elems: Any, who: str) -> tuple[list, int]:
             raise ValueError(f"Dimensions {n} and {t._value.shape[0]} are not compatible: every "
                              f"tensor in {who}'s elems must have the same size of axis 0 "
                              f"(got {_describe(elems)}).")
-    return [unstack(t) for t in flat], n
+    return flat, n
 
 
 def _signature_dtype(spec: Any) -> _dt.DType:
@@ -344,25 +351,50 @@ def vectorized_map(fn: Callable, elems: Any, fallback_to_while_loop: bool = True
     """Apply ``fn`` to each row of ``elems`` and stack the results, as ``tf.vectorized_map``.
 
     Unlike ``map_fn``, the outputs may have any structure and dtypes (none need declaring), and
-    an output that does not depend on the row is repeated for every row. tapegrad runs ``fn``
-    once per row (TensorFlow's ``fallback_to_while_loop`` path): the numbers and gradients are
-    those of ``tf.vectorized_map``. For speed, write ``fn`` to take the whole batch.
+    an output that does not depend on the row is repeated for every row. ``fn`` runs once: each
+    op it applies to a row is applied to the whole batch by the op's batching rule (TensorFlow's
+    ``pfor``), so the cost is about that of writing ``fn`` for the batch by hand. When ``fn``
+    uses an op without a batching rule, reads a row's value into Python (``bool(x)``,
+    ``x.numpy()``) or updates a Variable, ``fn`` runs once per row instead, with a warning naming
+    the cause (``warn=False`` silences it); ``fallback_to_while_loop=False`` raises a
+    ``ValueError`` there. Either way the values and gradients are those of ``tf.vectorized_map``.
 
     >>> import tapegrad as tf
     >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     >>> tf.vectorized_map(lambda r: (r * 2, tf.reduce_max(r)), x)[1].numpy()
     array([2., 4.], dtype=float32)
+
+    Per-example gradients (one ``tape.gradient`` per row, batched):
+
+    >>> w = tf.Variable([1.0, -1.0])
+    >>> def grad_of_row(r):
+    ...     with tf.GradientTape() as tape:
+    ...         loss = tf.reduce_sum(w * r) ** 2
+    ...     return tape.gradient(loss, w)
+    >>> tf.vectorized_map(grad_of_row, x).numpy()
+    array([[-2., -4.],
+           [-6., -8.]], dtype=float32)
     """
     if not callable(fn):
         raise TypeError(f"'fn' must be callable, got {type(fn).__name__}.")
     elems = _nest.map_structure(lambda v: v._read() if isinstance(v, Variable) else v, elems)
-    rows, n = _elems_rows(elems, "tf.vectorized_map")
+    flat, n = _elems_flat(elems, "tf.vectorized_map")
     if n == 0:  # shapes only: one call on a row of zeros, as TensorFlow's trace
-        flat = [convert_to_tensor(e) for e in _nest.flatten(elems)]
         probe = fn(_nest.pack_sequence_as(elems, [zeros(t.shape[1:], t.dtype) for t in flat]))
         return _nest.map_structure(
             lambda v: None if v is None else zeros([0] + list(convert_to_tensor(v).shape),
                                                    convert_to_tensor(v).dtype), probe)
+    try:
+        return _vmap.vmap(fn, elems, flat, n)
+    except _vmap.Unbatchable as e:
+        if not fallback_to_while_loop:
+            raise ValueError(f"tf.vectorized_map cannot vectorize fn: {e.args[0]}. Pass "
+                             "fallback_to_while_loop=True to run fn once per row.") from None
+        if warn:
+            warn_outside(f"tf.vectorized_map: {e.args[0]}; running fn once per row instead "
+                         "(a while_loop, as TensorFlow's fallback_to_while_loop). Pass warn=False "
+                         "to silence this.")
+    rows = [unstack(t) for t in flat]
     outs = [fn(_nest.pack_sequence_as(elems, [r[i] for r in rows])) for i in range(n)]
     first = outs[0]
     for i, o in enumerate(outs[1:], 1):

@@ -22,7 +22,7 @@ import numpy as np
 from . import _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
-from ._tensor import Tensor, TensorShape, VariableBase, wrap
+from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 
 __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
            "functions_run_eagerly", "tracing"]
@@ -31,6 +31,7 @@ _MAX_BRANCH_TRACES = 16  # traces of one key (one per guard outcome) before runn
 _state = threading.local()
 _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
+_SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -301,15 +302,25 @@ class Function:
                     "Make sure the tf.Variable is only created once or created outside tf.function.")
             self._created = True
         leaves = _nest.flatten(out)
-        tens = [x for x in leaves if isinstance(x, Tensor) and not isinstance(x, VariableBase)]
+        tens: list = []
+        template: list = []
+        for x in leaves:  # tensors, and the tensors an IndexedSlices holds, are the replay's
+            if isinstance(x, IndexedSlices):
+                parts = [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
+                tens += parts
+                template.append((_SLICES, len(parts)))
+            elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
+                tens.append(x)
+                template.append(_SLOT)
+            else:
+                template.append(x)
         if tr.problem is not None:
             entry.eager = tr.problem[0]
             self._warn(*tr.problem)
             return out
         prog = tr.finish(tens)
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
-        prog.template = [_SLOT if isinstance(x, Tensor) and not isinstance(x, VariableBase) else x
-                         for x in leaves]
+        prog.template = template
         entry.programs.append(prog)
         entry.outputs = out
         entry.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
@@ -349,7 +360,15 @@ class Function:
 
 def _fill(prog: Any, res: list) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
-    return [next(it) if x is _SLOT else x for x in prog.template]
+    out = []
+    for x in prog.template:
+        if x is _SLOT:
+            out.append(next(it))
+        elif type(x) is tuple and len(x) == 2 and x[0] is _SLICES:
+            out.append(IndexedSlices(*[next(it) for _ in range(x[1])]))
+        else:
+            out.append(x)
+    return out
 
 
 def _zeros_for(spec: TensorSpec) -> Tensor:

@@ -12,8 +12,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "image": "use NumPy or SciPy on the arrays before they become tensors",
-    "signal": "use np.fft on .numpy() values, outside the differentiated part (no gradient)",
     "gradients": "use tf.GradientTape",
     "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",

@@ -29,6 +29,8 @@ class Recorder:
     ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
     updates).
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
+    ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
+    (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
     """
 
     __slots__ = ()
@@ -46,6 +48,9 @@ class Recorder:
         pass
 
     def on_escape(self, t: Any, how: str) -> None:
+        pass
+
+    def on_random(self, xs: Any, stateful: bool) -> None:
         pass
 
 
@@ -191,6 +196,13 @@ def note_escape(t: Any, how: str) -> None:
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+
+
+def note_random(xs: Any, stateful: bool) -> None:
+    """Tell the recorders that random numbers are about to be drawn (see ``Recorder.on_random``)."""
+    if active:
+        for rec in tls.stack:
+            rec.on_random(xs, stateful)
 
 
 def note_variable_read(v: Any) -> None:

@@ -40,7 +40,7 @@ from ._tensor import Tensor, VariableBase, wrap
 from .errors import InternalError
 
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
-_VALUE_SHAPED = frozenset({"Unique"})
+_VALUE_SHAPED = frozenset({"Unique", "Where"})
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -232,6 +232,7 @@ def innermost() -> Tracer | None:
 def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
     """Output tensors of the random draw ``fn(*values of xs) -> arrays``; traces record it as a
     step that draws again at each replay (``stateful``: it advances a state, so it always runs)."""
+    _rec.note_random(xs, stateful)
     outs = tuple(wrap(a) for a in fn(*[x._value for x in xs]))
     if _rec.active:
         for rec in _rec.tls.stack:

@@ -1,30 +1,35 @@
 """``tapegrad.math``: elementwise math, reductions and scans (TensorFlow's ``tf.math``)."""
 import typing as _typing
 
+from .ops.array import invert_permutation  # noqa: F401
 from .ops.math import (  # noqa: F401
     abs, add, add_n, conj, cos, cumprod, cumsum, divide, equal, exp, expm1, floor_div, floordiv,
-    floormod, greater, greater_equal, imag, less, less_equal, log, log1p, logical_and, logical_not,
-    logical_or, logical_xor, maximum, minimum, mod, multiply, multiply_no_nan, negative, not_equal,
-    polyval, pow, real, reciprocal, rsqrt, saturate_cast, sigmoid, sign, sin, sqrt, square,
-    subtract, tan, tanh, truediv, truncatemod,
+    floormod, greater, greater_equal, imag, less, less_equal, log, log1p, logical_and,
+    logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply, multiply_no_nan,
+    negative, not_equal, polyval, pow, real, reciprocal, rsqrt, saturate_cast, scalar_mul,
+    sigmoid, sign, sin, sqrt, square, subtract, tan, tanh, truediv, truncatemod,
 )
+from .ops.math import add_n as accumulate_n  # noqa: F401
 from .ops.math import reciprocal as inv  # noqa: F401
-from .ops.nn import l2_normalize, softmax  # noqa: F401
+from .ops.nn import l2_normalize, log_softmax, softmax, softsign  # noqa: F401
 from .ops.reduction import (  # noqa: F401
-    argmax, argmin, count_nonzero, reduce_all, reduce_any, reduce_euclidean_norm, reduce_logsumexp,
+    argmax, argmin, count_nonzero, cumulative_logsumexp, is_non_decreasing,
+    is_strictly_increasing, reduce_all, reduce_any, reduce_euclidean_norm, reduce_logsumexp,
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
+    zero_fraction,
 )
 from .ops.segment import (  # noqa: F401
-    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
-    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
-    unsorted_segment_sum,
+    bincount, confusion_matrix, segment_max, segment_mean, segment_min, segment_prod,
+    segment_sum, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+    unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum,
 )
-from .ops.sort import top_k  # noqa: F401
+from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
 from .ops.special import (  # noqa: F401
     acos, acosh, angle, asin, asinh, atan, atan2, atanh, bessel_i0, bessel_i0e, bessel_i1,
-    bessel_i1e, ceil, cosh, digamma, divide_no_nan, erf, erfc, erfcinv, erfinv, floor, is_finite,
-    is_inf, is_nan, lbeta, lgamma, log_sigmoid, ndtri, polygamma, reciprocal_no_nan, rint, round,
-    sinh, softplus, squared_difference, xdivy, xlog1py, xlogy, zeta,
+    bessel_i1e, betainc, ceil, cosh, digamma, divide_no_nan, erf, erfc, erfcinv, erfinv, floor,
+    igamma, igammac, is_finite, is_inf, is_nan, lbeta, lgamma, log_sigmoid, ndtri, nextafter,
+    polygamma, reciprocal_no_nan, rint, round, sinh, softplus, squared_difference, xdivy,
+    xlog1py, xlogy, zeta,
 )
 
 

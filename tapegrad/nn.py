@@ -13,7 +13,11 @@ from .ops.nn import (  # noqa: F401
     log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
     softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
 )
-from .ops.sort import top_k  # noqa: F401
+from .ops.sampled import (  # noqa: F401
+    compute_accidental_hits, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss,
+)
+from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
+from .ops.reduction import zero_fraction  # noqa: F401
 from .ops.special import softplus  # noqa: F401
 
 

@@ -36,19 +36,23 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _philox, _trace
+from . import _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
 from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
+from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
+    fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+)
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical", "gamma",
            "poisson", "stateless_normal", "stateless_uniform", "stateless_truncated_normal",
            "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
            "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
-           "set_global_generator", "experimental"]
+           "set_global_generator", "experimental", "log_uniform_candidate_sampler",
+           "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"]
 
 _DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -130,6 +134,7 @@ def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()
     replay, as TF's graph kernels do; ``set_seed`` restarts it."""
     tr = _trace.innermost()
     if tr is None:
+        _rec.note_random(xs, True)
         return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
     with _seeds.lock:
         if tr.graph_seed is None:

@@ -254,3 +254,10 @@ def test_lstsq_exact_of_a_nan_matrix_is_nan():
     a = np.array([[1.0, np.nan], [3.0, 4.0]])
     assert np.isnan(tf.linalg.lstsq(a, np.ones((2, 1)), fast=False).numpy()).all()
     assert np.isnan(tf.linalg.lstsq(a, np.ones((2, 1))).numpy()).all()
+
+
+def test_lu_tridiagonal_rank_and_tensor_diag_give_tensorflows_numbers():
+    # tests/math_linalg_programs.py, recorded under TensorFlow in tests/fixtures/tf_signal_image.npz
+    from math_linalg_programs import linalg_names
+    from test_signal import compare
+    compare("linalg_names", linalg_names(tf))

@@ -323,3 +323,75 @@ def test_cond_and_while_loop_follow_the_predicate_of_each_call():
 
     assert [float(f(tf.constant(v))) for v in (1.0, -1.0, 2.0, -2.0)] == [2.0, 3.0, 4.0, 6.0]
     assert [float(g(tf.constant(v))) for v in (3, 5, 3, 10)] == [3.0, 10.0, 3.0, 45.0]
+
+
+# -------------------------------------------------- values an op or a rule reads are steps, not constants
+def _grad_of(f):
+    """The value of ``f(x, k)`` and its gradient with respect to the float input ``x``."""
+    def g(x, k):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = f(x, k)
+        return y, tf.convert_to_tensor(t.gradient(y, x))
+    return g
+
+
+def _rows(rng, n=6):
+    return rng.integers(0, 4, n).astype(np.int32)
+
+
+VALUE_CASES = {
+    "sparse_softmax_xent": (_grad_of(lambda x, k: tf.nn.sparse_softmax_cross_entropy_with_logits(k, x)),
+                            lambda rng: (rng.normal(size=(6, 4)).astype(np.float32), _rows(rng))),
+    "gather": (_grad_of(lambda x, k: tf.convert_to_tensor(tf.gather(x, k)) * 2.0),
+               lambda rng: (rng.normal(size=(4, 3)).astype(np.float32), _rows(rng))),
+    "gather_nd_rows": (_grad_of(lambda x, k: tf.gather_nd(x, tf.reshape(k, (-1, 1))) * 2.0),
+                       lambda rng: (rng.normal(size=(4, 3)).astype(np.float32), _rows(rng))),
+    "embedding_shards": (_grad_of(lambda x, k: tf.nn.embedding_lookup([x[:2], x[2:]], k) * 2.0),
+                         lambda rng: (rng.normal(size=(4, 3)).astype(np.float32), _rows(rng))),
+}
+
+
+VALUE_CASES.update({
+    "sort": (_grad_of(lambda x, k: tf.sort(x, axis=0) ** 2), lambda rng: (rng.normal(size=(5, 2)), 0)),
+    "top_k": (_grad_of(lambda x, k: tf.math.top_k(x, 2).values ** 2 + tf.cast(tf.math.top_k(x, 2).indices, x.dtype)),
+              lambda rng: (rng.normal(size=(2, 5)), 0)),
+    "argsort": (lambda x, k: tf.argsort(x, direction="DESCENDING"), lambda rng: (rng.normal(size=(6,)), 0)),
+    "where_argwhere": (lambda x, k: tf.where(x > 0), lambda rng: (rng.normal(size=(3, 4)), 0)),
+    "logsumexp": (_grad_of(lambda x, k: tf.reduce_logsumexp(x, axis=-1) ** 2),
+                  lambda rng: (rng.normal(size=(3, 4)).astype(np.float32) * 30.0 + rng.normal(size=(3, 1)).astype(np.float32) * 100.0, 0)),
+    "unique": (_grad_of(lambda x, k: tf.unique(tf.gather(x, k))[0] ** 2),
+               lambda rng: (rng.normal(size=(4,)), np.array([0, 1, 1, 2, 2, 2], np.int32)[rng.permutation(6)])),
+})
+
+
+@pytest.mark.parametrize("name", sorted(VALUE_CASES))
+def test_traced_value_dependent_ops_follow_each_call(name):
+    fn, make = VALUE_CASES[name]
+    traced = tf.function(fn)
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        args = make(rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # no fallback to eager
+            got = traced(*args)
+        want = fn(*[tf.constant(a) for a in args])
+        got, want = (g if isinstance(g, (tuple, list)) else (g,) for g in (got, want))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), tf.convert_to_tensor(w).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_an_indexed_slices_output_follows_each_call():
+    p = tf.Variable(np.arange(12.0).reshape(4, 3))
+
+    @tf.function
+    def grad_of_rows(i):
+        with tf.GradientTape() as t:
+            y = tf.reduce_sum(tf.gather(p, i) ** 2)
+        return t.gradient(y, p)
+
+    for idx in ([0, 1], [2, 3], [3, 0]):
+        g = grad_of_rows(tf.constant(idx))
+        assert isinstance(g, tf.IndexedSlices)
+        np.testing.assert_array_equal(g.indices.numpy(), idx)
+        np.testing.assert_allclose(g.values.numpy(), 2 * p.numpy()[idx])

@@ -11,7 +11,9 @@ import re
 import pytest
 
 import tapegrad as tf
+import tapegrad.image  # noqa: F401  (tf.image and tf.signal load on first use)
 import tapegrad.random
+import tapegrad.signal  # noqa: F401
 from tapegrad.ops import REGISTRY
 
 # op name -> the family that declared it (ops declared elsewhere: tapegrad.random)
@@ -21,7 +23,7 @@ DECLARED_IN = {name: op.module.rsplit(".", 1)[1] for name, op in REGISTRY.items(
 TESTS = pathlib.Path(__file__).parent
 OPS = pathlib.Path(tf.__file__).parent / "ops"
 FAMILIES = sorted(p.stem for p in OPS.glob("*.py") if p.stem != "__init__")
-NAMESPACES = [tf, tf.math, tf.nn, tf.linalg, tf.random, tf.autodiff]
+NAMESPACES = [tf, tf.math, tf.nn, tf.linalg, tf.random, tf.autodiff, tf.signal, tf.image]
 # Helpers with public names that other families and the engine import; they are not ops.
 NOT_OPS = {"array": {"norm_axis", "norm_axes", "unbroadcast", "broadcast_view"}}
 
@@ -38,7 +40,7 @@ def _exported() -> set[int]:
 
 def test_the_op_families_are_the_ones_the_docs_name():
     assert FAMILIES == sorted(["array", "conv", "decompositions", "indexing", "linalg", "math", "nn",
-                               "reduction", "segment", "sort", "special"])
+                               "reduction", "sampled", "segment", "signal", "sort", "special"])
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -101,3 +101,10 @@ def test_segment_prod_and_sqrt_n():
     np.testing.assert_allclose(s.numpy(), [5 / np.sqrt(2), 0, 0], rtol=1e-6)
     with pytest.raises(InvalidArgumentError, match="int32"):
         tf.math.unsorted_segment_sqrt_n(tf.constant([2, 3]), [0, 0], 1)
+
+
+def test_bincount_confusion_matrix_in_top_k_and_friends_give_tensorflows_numbers():
+    # tests/math_linalg_programs.py, recorded under TensorFlow in tests/fixtures/tf_signal_image.npz
+    from math_linalg_programs import counting_names
+    from test_signal import compare
+    compare("counting_names", counting_names(tf))

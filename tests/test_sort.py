@@ -64,3 +64,13 @@ def test_top_k():
 def test_sort_errors(call, exc, msg):
     with pytest.raises(exc, match=msg):
         call()
+
+
+def test_approx_k_work_where_tensorflows_cpu_kernel_is_missing():
+    # TF: NotFoundError for approx_min_k and for another axis than the last (docs/differences.md)
+    x = tf.constant([[4.0, 1.0], [2.0, 3.0], [0.0, 5.0]])
+    v, i = tf.math.approx_min_k(x, 2, reduction_dimension=0)
+    np.testing.assert_array_equal(v.numpy(), [[0.0, 1.0], [2.0, 3.0]])
+    np.testing.assert_array_equal(i.numpy(), [[2, 0], [1, 1]])
+    tf.test.check_grads(lambda t: tf.math.approx_max_k(t, 1, reduction_dimension=0)[0],
+                        [tf.constant([[4.0, 1.0], [2.0, 3.0]], tf.float64)], order=2)

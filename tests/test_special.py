@@ -362,3 +362,10 @@ def test_erf_at_inf_and_erfinv_of_tiny_values_are_exact_where_tf_is_not():
         np.testing.assert_array_equal(tf.math.erf(tf.constant([-INF, INF], dtype)).numpy(), [-1.0, 1.0])
         x = tf.constant([1e-30, -1e-20, 1e-10], dtype)
         np.testing.assert_allclose(tf.math.erfinv(x).numpy(), np.sqrt(np.pi) / 2 * x.numpy(), rtol=1e-6)
+
+
+def test_igamma_betainc_cumulative_logsumexp_and_aliases_give_tensorflows_numbers():
+    # tests/math_linalg_programs.py, recorded under TensorFlow in tests/fixtures/tf_signal_image.npz
+    from math_linalg_programs import math_names
+    from test_signal import compare
+    compare("math_names", math_names(tf))

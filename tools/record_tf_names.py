@@ -5,7 +5,7 @@ Run with a Python that has TensorFlow installed (never needed by tapegrad or by 
     /work/tfvenv/bin/python tools/record_tf_names.py
 
 It writes ``tapegrad/_tf_names.py``: for ``tf`` and for ``tf.math``, ``tf.nn``, ``tf.linalg`` and
-``tf.random``, the public names TensorFlow has, sorted. ``tapegrad/_missing.py`` reads it when a
+``tf.random``, ``tf.signal`` and ``tf.image``, the public names TensorFlow has, sorted. ``tapegrad/_missing.py`` reads it when a
 name is missing, to say "not covered yet" for a TensorFlow name and "did you mean" for a typo.
 """
 import os
@@ -14,7 +14,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import tensorflow as tf  # noqa: E402
 
-NAMESPACES = ("", "math", "nn", "linalg", "random")
+NAMESPACES = ("", "math", "nn", "linalg", "random", "signal", "image")
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tapegrad", "_tf_names.py")
 
 

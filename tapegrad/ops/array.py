@@ -25,7 +25,7 @@ from ..errors import InvalidArgumentError
 __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "identity",
     "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
-    "one_hot", "sequence_mask", "meshgrid"]
+    "one_hot", "sequence_mask", "meshgrid", "invert_permutation"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -701,10 +701,16 @@ def _unique_fwd(x: np.ndarray, out_idx: np.dtype) -> tuple:
     return vals[order], rank[inv.reshape(-1)].astype(out_idx)
 
 
+def _unique_share_fwd(idx: np.ndarray, n: int, dtype: Any) -> np.ndarray:
+    return (1.0 / np.bincount(idx, minlength=n)[idx]).astype(dtype)
+
+
+# 1/count of each element's value: duplicates share their value's derivative equally
+_unique_share_op = defop("UniqueShare", _unique_share_fwd, nondiff=True)
+
+
 def _unique_share(ans: tuple, x: Tensor) -> Tensor:
-    """1/count of each element's value: duplicates share their value's derivative equally."""
-    idx = np.asarray(ans[1]._value)
-    return _wrap((1.0 / np.bincount(idx, minlength=ans[0]._value.shape[0])[idx]).astype(x._value.dtype))
+    return apply(_unique_share_op, (ans[1],), {"n": ans[0]._value.shape[0], "dtype": x._value.dtype})
 
 
 def _unique_vjp(g: tuple, ans: tuple, x: Tensor, out_idx: np.dtype) -> Tensor:
@@ -959,3 +965,22 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
         s[pos] = -1
         out.append(broadcast_to(reshape(t, s), sizes))
     return out
+
+
+def invert_permutation(x: Any, name: Any = None) -> Tensor:
+    """The inverse permutation: ``y[x[i]] = i``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.invert_permutation([3, 4, 0, 2, 1]).numpy()
+    array([2, 4, 3, 0, 1], dtype=int32)
+    """
+    t = as_tensor(x)
+    v = np.asarray(t._value)
+    if v.ndim != 1 or v.dtype not in (np.int32, np.int64):
+        raise _err("InvertPermutation", f"x must be a 1-D int32 or int64 tensor, got {t.dtype.name} of shape "
+                                        f"{list(v.shape)}")
+    if not np.array_equal(np.sort(v), np.arange(v.size)):
+        raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
+    out = np.empty_like(v)
+    out[v] = np.arange(v.size, dtype=v.dtype)
+    return _wrap(out)

@@ -29,17 +29,20 @@ from typing import Any
 
 import numpy as np
 
+from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, wrap as _wrap
 from .._warn import warn_outside
-from .array import _err, _py_value, broadcast_to, concat
+from .array import _err, _py_value, broadcast_to, concat, eye
+from .indexing import gather
 from .math import cast, complex_, conj, greater, imag, log, real, where
 from .reduction import reduce_max, reduce_sum
 from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
-    "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm"]
+    "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
+    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -789,3 +792,180 @@ def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
            [0., 1.]], dtype=float32)
     """
     return _apply_square(_expm, input)
+
+
+# --------------------------------------------------------------------------- LU
+def _lu_fwd(a: np.ndarray, idx: np.dtype) -> tuple:
+    from scipy import linalg as sl
+    p, low, up = sl.lu(a)
+    perm = np.argmax(p, axis=-2).astype(idx)  # a[perm] = L @ U
+    return np.tril(low, -1) + up, perm
+
+
+def _lu_parts(lu_: Tensor) -> tuple[Tensor, Tensor]:
+    n = lu_._value.shape[-1]
+    low = band_part(lu_, -1, 0) - band_part(lu_, 0, 0) + eye(n, dtype=lu_.dtype)
+    return low, band_part(lu_, 0, -1)
+
+
+def _unpermute(x: Tensor, perm: Tensor) -> Tensor:
+    """``y`` with ``y[perm] = x`` (along the rows of each matrix)."""
+    inv = np.argsort(np.asarray(perm._value), axis=-1).astype(np.asarray(perm._value).dtype)
+    return gather(x, _wrap(inv), axis=-2, batch_dims=inv.ndim - 1)
+
+
+def _lu_vjp(g: tuple, ans: tuple, a: Tensor, idx: Any) -> Tensor:
+    # B = A[perm] = L U: B̄ = L^-H (tril(L^H Ḡ, -1) + triu(Ḡ U^H)) U^-H
+    lu_, perm = ans
+    low, up = _lu_parts(lu_)
+    gl = g[0]
+    mid = band_part(_mm(low, gl, True, False), -1, 0) - band_part(_mm(low, gl, True, False), 0, 0) \
+        + band_part(_mm(gl, up, False, True), 0, -1)
+    x = triangular_solve(low, mid, lower=True, adjoint=True)
+    b = _H(triangular_solve(up, _H(x), lower=False))
+    return _unpermute(b, perm)
+
+
+def _lu_jvp(t: Tensor, ans: tuple, a: Tensor, idx: Any) -> tuple:
+    # F = L^-1 dB U^-1: dL = L tril(F, -1), dU = triu(F) U
+    lu_, perm = ans
+    low, up = _lu_parts(lu_)
+    db = gather(t, perm, axis=-2, batch_dims=perm._value.ndim - 1)
+    f = _H(triangular_solve(up, _H(triangular_solve(low, db, lower=True)), lower=False, adjoint=True))
+    return _mm(low, band_part(f, -1, 0) - band_part(f, 0, 0)) + _mm(band_part(f, 0, -1), up), None
+
+
+_lu = defop("Lu", _lu_fwd, vjp=(_lu_vjp,), jvp=(_lu_jvp,), nout=2, batch_ok=False)
+
+
+def lu(input: Any, output_idx_type: Any = _dt.int32, name: Any = None) -> tuple:  # noqa: A002
+    """LU decomposition with partial pivoting of square matrices: ``(lower_upper, perm)`` with
+    ``input[..., perm, :] = L @ U``, ``L`` unit lower triangular (its strict lower part and ``U``
+    packed in ``lower_upper``). Differentiable in ``input``.
+
+    >>> import tapegrad as tf
+    >>> lu, p = tf.linalg.lu(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> lu.numpy().round(4), p.numpy()
+    (array([[3.    , 4.    ],
+           [0.3333, 0.6667]], dtype=float32), array([1, 0], dtype=int32))
+    """
+    x = as_tensor(input)
+    _check_square(x, "Lu")
+    idx = np.dtype(_dt.as_dtype(output_idx_type).as_numpy_dtype)
+    return tuple(apply(_lu, (x,), {"idx": idx}))
+
+
+def _check_square(x: Tensor, op: str) -> None:
+    if x._value.ndim < 2 or x._value.shape[-1] != x._value.shape[-2]:
+        raise _err(op, f"input must be a batch of square matrices, got shape {list(x._value.shape)}")
+    if x._value.dtype.kind not in "fc":
+        raise _err(op, f"input must be floating or complex, got {x.dtype.name}")
+
+
+def lu_solve(lower_upper: Any, perm: Any, rhs: Any, validate_args: bool = False, name: Any = None) -> Tensor:
+    """Solve ``A @ x = rhs`` from ``A``'s :func:`lu` factors.
+
+    >>> import tapegrad as tf
+    >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> tf.linalg.lu_solve(*tf.linalg.lu(a), tf.constant([[5.0], [11.0]])).numpy().round(4)
+    array([[1.],
+           [2.]], dtype=float32)
+    """
+    lu_, p, b = as_tensor(lower_upper), as_tensor(perm), as_tensor(rhs)
+    low, up = _lu_parts(lu_)
+    pb = gather(b, p, axis=-2, batch_dims=p._value.ndim - 1)
+    return triangular_solve(up, triangular_solve(low, pb, lower=True), lower=False)
+
+
+def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, name: Any = None) -> Tensor:
+    """The matrix ``A`` whose :func:`lu` factors are given.
+
+    >>> import tapegrad as tf
+    >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> tf.linalg.lu_reconstruct(*tf.linalg.lu(a)).numpy().round(4)
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
+    lu_, p = as_tensor(lower_upper), as_tensor(perm)
+    low, up = _lu_parts(lu_)
+    return _unpermute(_mm(low, up), p)
+
+
+def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False, name: Any = None) -> Tensor:
+    """The inverse of the matrix whose :func:`lu` factors are given.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.lu_matrix_inverse(*tf.linalg.lu(tf.constant([[2.0, 0.0], [0.0, 4.0]]))).numpy()
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)
+    """
+    lu_ = as_tensor(lower_upper)
+    n = lu_._value.shape[-1]
+    eye_ = broadcast_to(eye(n, dtype=lu_.dtype), lu_._value.shape)
+    return lu_solve(lu_, perm, eye_)
+
+
+def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: Any = None) -> Tensor:
+    """The number of singular values above ``tol`` (default ``eps · max(M, N) · σ_max``), int32.
+
+    >>> import tapegrad as tf
+    >>> int(tf.linalg.matrix_rank(tf.constant([[1.0, 2.0], [2.0, 4.0]])))
+    1
+    """
+    x = as_tensor(a)
+    s = svd(x, compute_uv=False)
+    if tol is None:
+        eps = np.finfo(x._value.dtype).eps
+        tol = reduce_max(s, axis=-1, keepdims=True) * (eps * max(x._value.shape[-2:]))
+    return reduce_sum(cast(greater(s, tol), _dt.int32), axis=-1)
+
+
+def _tridiagonal(diagonals: Any, fmt: str, op: str) -> Tensor:
+    if fmt == "matrix":
+        return as_tensor(diagonals)
+    if fmt == "sequence":
+        sup, main, sub = (as_tensor(d) for d in diagonals)
+    elif fmt == "compact":
+        d = as_tensor(diagonals)
+        if d._value.ndim < 2 or d._value.shape[-2] != 3:
+            raise _err(op, f"compact diagonals must have shape [..., 3, M], got {list(d._value.shape)}")
+        sup, main, sub = d[..., 0, :], d[..., 1, :], d[..., 2, :]
+    else:
+        raise ValueError(f"{op}: diagonals_format must be 'compact', 'sequence' or 'matrix', got {fmt!r}.")
+    if main._value.shape[-1] == 1:
+        return matrix_diag(main)
+    return matrix_diag(sup[..., :-1], k=1) + matrix_diag(main) + matrix_diag(sub[..., 1:], k=-1)
+
+
+def tridiagonal_solve(diagonals: Any, rhs: Any, diagonals_format: str = "compact", transpose_rhs: bool = False,
+                      conjugate_rhs: bool = False, name: Any = None, partial_pivoting: bool = True,
+                      perturb_singular: bool = False) -> Tensor:
+    """Solve ``A @ x = rhs`` for tridiagonal ``A``: ``diagonals`` ``[..., 3, M]`` (superdiagonal,
+    diagonal, subdiagonal; ``"compact"``), a tuple of the three (``"sequence"``) or the matrix;
+    ``rhs`` ``[..., M, K]`` or ``[..., M]``. Differentiable in both.
+
+    >>> import tapegrad as tf
+    >>> d = tf.constant([[1.0, 1.0, 0.0], [4.0, 4.0, 4.0], [0.0, 1.0, 1.0]])
+    >>> tf.linalg.tridiagonal_solve(d, tf.constant([5.0, 6.0, 5.0])).numpy().round(4)
+    array([1., 1., 1.], dtype=float32)
+    """
+    a = _tridiagonal(diagonals, diagonals_format, "TridiagonalSolve")
+    b = as_tensor(rhs)
+    if transpose_rhs:
+        b = _T(b)
+    if conjugate_rhs and b._value.dtype.kind == "c":
+        b = conj(b)
+    vector = b._value.ndim == a._value.ndim - 1
+    x = solve(a, b[..., None] if vector else b)
+    return x[..., 0] if vector else x
+
+
+def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compact", name: Any = None) -> Tensor:
+    """``A @ rhs`` for tridiagonal ``A`` given as in :func:`tridiagonal_solve`.
+
+    >>> import tapegrad as tf
+    >>> d = tf.constant([[1.0, 1.0, 0.0], [4.0, 4.0, 4.0], [0.0, 1.0, 1.0]])
+    >>> tf.linalg.tridiagonal_matmul(d, tf.ones([3, 1])).numpy()[:, 0]
+    array([5., 6., 5.], dtype=float32)
+    """
+    return _mm(_tridiagonal(diagonals, diagonals_format, "TridiagonalMatMul"), as_tensor(rhs))

@@ -121,8 +121,7 @@ def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch
     pshape = p._value.shape
     if lead == 0 and axis == 0 and batch_dims == 0:
         vals = reshape(g, (idx._value.size,) + pshape[1:])
-        return IndexedSlices(vals, _wrap(idx._value.reshape(-1).astype(np.int32) if idx._value.dtype == np.int32 else idx._value.reshape(-1)),
-                             _wrap(np.asarray(pshape, np.int32)))
+        return IndexedSlices(vals, reshape(idx, (-1,)), _wrap(np.asarray(pshape, np.int32)))
     return apply(_gather_grad, (g, idx), {"shape": pshape, "axis": axis, "batch_dims": batch_dims})
 
 
@@ -151,7 +150,7 @@ def _gather_grad_fwd(g: np.ndarray, idx: np.ndarray, shape: tuple, axis: int, ba
 
 _gather_grad = defop("GatherGrad", _gather_grad_fwd,
                      vjp=(lambda g, ans, gg, idx, shape, axis, batch_dims:
-                          apply(_gather, (g, idx), {"axis": axis + _lead(g, ans), "batch_dims": batch_dims}) if batch_dims == 0 and _lead(g, ans) == 0
+                          apply(_gather, (g, idx), {"axis": axis, "batch_dims": batch_dims}) if _lead(g, ans) == 0
                           else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
                      jvp="linear")
 
@@ -229,7 +228,7 @@ def _gather_nd_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, lead: int) ->
     iv = idx._value
     if L + lead == 0 and iv.ndim == 2 and iv.shape[1] == 1:
         # whole rows picked by a [n, 1] index matrix: TensorFlow's gradient is IndexedSlices
-        return IndexedSlices(g, _wrap(iv[:, 0]), _wrap(np.asarray(p._value.shape, iv.dtype)))
+        return IndexedSlices(g, reshape(idx, (-1,)), _wrap(np.asarray(p._value.shape, iv.dtype)))
     return apply(_scatter_nd, (idx, g), {"shape": g._value.shape[:L] + p._value.shape, "lead": L + lead})
 
 
@@ -456,7 +455,7 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = No
         ts = [as_tensor(s) for s in shards]
         sizes = np.array([t._value.shape[0] if t._value.ndim else 0 for t in ts])
         starts = np.concatenate([[0], np.cumsum(sizes)])
-        iv = np.asarray(idx._value).reshape(-1)
+        iv = np.asarray(_py_value(idx, "embedding_lookup: ids split among shards")).reshape(-1)
         if iv.size and (iv.min() < 0 or iv.max() >= starts[-1]):
             bad = iv[(iv < 0) | (iv >= starts[-1])][0]
             raise _err("GatherV2", f"ids contain {bad}, not in [0, {starts[-1]}) (the total "

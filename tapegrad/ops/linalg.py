@@ -23,7 +23,7 @@ from .reduction import reduce_max, reduce_sum
 
 __all__ = ["matmul", "matvec", "band_part", "matrix_diag", "diag_part", "set_diag", "trace",
     "matrix_transpose", "adjoint", "cross", "fill_triangular", "fill_triangular_inverse", "norm",
-    "global_norm", "einsum", "tensordot"]
+    "global_norm", "einsum", "tensordot", "tensor_diag", "tensor_diag_part", "normalize"]
 
 
 def _adj(v: np.ndarray) -> np.ndarray:
@@ -771,3 +771,48 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
     out = "".join(c for i, c in enumerate(la) if i not in ax_a) + \
         "".join(c for j, c in enumerate(lb) if j not in ax_b)
     return apply(_einsum, (x, y), {"ins": (la, lb), "out": out})
+
+
+def tensor_diag(diagonal: Any, name: Any = None) -> Tensor:
+    """The tensor of shape ``diagonal.shape * 2`` with ``out[i..., i...] = diagonal[i...]`` and
+    zeros elsewhere.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.tensor_diag(tf.constant([1, 2])).numpy()
+    array([[1, 0],
+           [0, 2]], dtype=int32)
+    """
+    d = as_tensor(diagonal)
+    shape = list(d._value.shape)
+    return reshape(matrix_diag(reshape(d, [-1])), shape + shape)
+
+
+def tensor_diag_part(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The inverse of :func:`tensor_diag`: ``out[i...] = input[i..., i...]`` for an input of shape
+    ``s + s``.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.tensor_diag_part(tf.constant([[1, 7], [8, 2]])).numpy()
+    array([1, 2], dtype=int32)
+    """
+    x = as_tensor(input)
+    nd = x._value.ndim
+    half = list(x._value.shape[:nd // 2])
+    if nd % 2 or half != list(x._value.shape[nd // 2:]):
+        raise InvalidArgumentError(f"tensor_diag_part: the input's shape must be s + s, got "
+                                   f"{list(x._value.shape)}.")
+    n = int(np.prod(half, dtype=np.int64))
+    return reshape(diag_part(reshape(x, [n, n])), half)
+
+
+def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: Any = None) -> tuple:  # noqa: A002
+    """``(tensor / norm, norm)``, the norm as :func:`norm` with ``keepdims=True``.
+
+    >>> import tapegrad as tf
+    >>> x, n = tf.linalg.normalize(tf.constant([3.0, 4.0]))
+    >>> x.numpy(), n.numpy()
+    (array([0.6, 0.8], dtype=float32), array([5.], dtype=float32))
+    """
+    x = as_tensor(tensor)
+    n = norm(x, ord=ord, axis=axis, keepdims=True)
+    return x / n, n

@@ -31,7 +31,8 @@ __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floo
     "reciprocal", "inv", "maximum", "minimum", "where", "clip_by_value", "complex_", "real", "imag",
     "conj", "cast", "saturate_cast", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "zeros_like",
-    "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval"]
+    "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval",
+    "scalar_mul"]
 
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
@@ -392,6 +393,9 @@ _where = defop("SelectV2", np.where, broadcast=True,
                     lambda t, ans, c, x, y: where(c, zeros_like(ans), t)))
 
 
+_argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)  # value-shaped
+
+
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
     """Choose ``x`` where ``condition`` is true and ``y`` elsewhere (all three broadcast).
 
@@ -404,7 +408,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
         if c._value.ndim == 0:
             raise InvalidArgumentError("WhereOp : Unhandled input dimensions: 0 (where "
                                        "with one argument needs a condition with at least one axis)")
-        return _wrap(np.argwhere(np.asarray(c._value)).astype(np.int64))
+        return apply(_argwhere, (c,))
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
     if c._value.dtype.kind != "b":
@@ -731,6 +735,20 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
 # --------------------------------------------------------------------------- add_n
 _add_n = defop("AddN", lambda *xs: reduce(np.add, xs),  # variadic (*xs): one rule for all inputs
                vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
+
+
+def scalar_mul(scalar: Any, x: Any, name: Any = None) -> Tensor:
+    """``scalar * x`` with the scalar converted to ``x``'s dtype (a non-scalar raises ValueError).
+
+    >>> import tapegrad as tf
+    >>> tf.math.scalar_mul(2, tf.constant([1.5, 2.0], tf.float64)).numpy()
+    array([3., 4.])
+    """
+    t = as_tensor(x)
+    s = convert_to_tensor(scalar, dtype=t.dtype)
+    if s._value.ndim != 0:
+        raise ValueError(f"Only scalar multiply works, got a scalar of shape {list(s._value.shape)}.")
+    return multiply(s, t)
 
 
 def add_n(inputs: Any, name: Any = None) -> Tensor:

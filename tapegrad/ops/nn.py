@@ -20,7 +20,7 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
+from .array import _one_hot, _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
 from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
                    maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
                    where, zeros_like)
@@ -124,7 +124,8 @@ def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor
 
 
 def _onehot(logits: Tensor, labels: Tensor) -> Tensor:
-    return _wrap(np.eye(logits._value.shape[-1], dtype=logits._value.dtype)[np.asarray(labels._value)])
+    dt = logits._value.dtype.type
+    return apply(_one_hot, (labels, _wrap(dt(1)), _wrap(dt(0))), {"depth": logits._value.shape[-1], "axis": -1})
 
 
 _sxent = defop("SparseSoftmaxCrossEntropyWithLogits", _sxent_fwd, vjp=(_sxent_vjp, None),

@@ -13,13 +13,15 @@ from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _lead, broadcast_view, norm_axes, norm_axis, reshape, transpose
-from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, equal, exp, not_equal,
-                   real, sqrt, square, subtract, zeros_like)
+from .array import _lead, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
+from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,
+                   logical_and, not_equal, ones_like, real, sqrt, square, subtract, where,
+                   zeros_like)
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
     "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std", "argmax",
-    "argmin", "reduce_euclidean_norm", "count_nonzero"]
+    "argmin", "reduce_euclidean_norm", "count_nonzero", "cumulative_logsumexp", "zero_fraction",
+    "is_non_decreasing", "is_strictly_increasing"]
 
 
 def _keep_shape(shape: tuple, axes: tuple) -> tuple:
@@ -135,6 +137,9 @@ def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
     return np.where(np.isfinite(m), m, np.zeros((), x.dtype))
 
 
+_lse_max = defop("LogSumExpShift", _lse_shift, nondiff=True)
+
+
 def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
     m = _lse_shift(x, axes)
     r = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
@@ -144,7 +149,7 @@ def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
 def _lse_softmax(x: Tensor, axes: tuple) -> Tensor:
     # exp(x - lse) loses all accuracy where |x| is large (lse is rounded to x's precision):
     # normalise exp(x - max) instead, with the max a constant (the softmax does not depend on it)
-    e = exp(x - _wrap(_lse_shift(x._value, axes)))
+    e = exp(x - apply(_lse_max, (x,), {"axes": axes}))
     return e / reduce_sum(e, axis=list(axes), keepdims=True)
 
 
@@ -328,3 +333,94 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any
     nz = not_equal(x, zeros_like(x))
     n = reduce_sum(cast(nz, _dt.int64), axis=axis, keepdims=bool(keepdims))
     return cast(n, dtype)
+
+
+def _cumlse_fwd(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+    y = np.flip(x, axis) if reverse else x
+    if exclusive:
+        pad = [(0, 0)] * y.ndim
+        pad[axis] = (1, 0)
+        y = np.pad(y, pad, constant_values=-np.inf)
+        y = np.take(y, np.arange(y.shape[axis] - 1), axis=axis)
+    out = np.logaddexp.accumulate(y, axis=axis) if y.size else y
+    return np.flip(out, axis) if reverse else out
+
+
+def _cumlse_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    # dx_j = Σ_{i after j} g_i exp(x_j - ans_i): positive and negative parts of g, each a
+    # cumulative logsumexp running the other way (stable where exp(-ans) would overflow)
+    ax = axis + g._value.ndim - ans._value.ndim
+    p = dict(axis=ax, exclusive=exclusive, reverse=not reverse)
+    out = zeros_like(g * x)
+    for sign in (1.0, -1.0):
+        part = g * sign > 0
+        if part._value.any():
+            keep = logical_and(part, ans > -np.inf)  # (masked entries: constant -inf, no gradient)
+            lg = where(keep, log(where(keep, g * sign, ones_like(g))) - ans, zeros_like(g) - np.inf)
+            out = out + sign * exp(apply(_cumlse, (lg,), p) + x)
+    return out
+
+
+def _cumlse_jvp(t: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    m = reduce_max(stop_gradient(x), axis=axis, keepdims=True)
+    m = where(m > -np.inf, m, zeros_like(m))
+    live = ans > -np.inf  # (an output of -inf sums nothing: tangent 0)
+    scale = exp(m - where(live, ans, m + zeros_like(ans)))
+    return where(live, cumsum(t * exp(x - m), axis, exclusive, reverse) * scale, zeros_like(ans))
+
+
+_cumlse = defop("CumulativeLogsumexp", _cumlse_fwd, vjp=(_cumlse_vjp,), jvp=(_cumlse_jvp,))
+
+
+def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+                         name: Any = None) -> Tensor:
+    """Running ``log(Σ exp(x))`` along ``axis``, computed stably; ``exclusive`` and ``reverse`` as in
+    :func:`tf.math.cumsum` (an empty exclusive sum is ``-inf``).
+
+    >>> import tapegrad as tf
+    >>> tf.math.cumulative_logsumexp(tf.constant([0.0, 0.0, 3.0])).numpy().round(4)
+    array([0.    , 0.6931, 3.0949], dtype=float32)
+    """
+    t = as_tensor(x)
+    _check_kind(t, "f", "CumulativeLogsumexp")
+    a = norm_axis(axis, t._value.ndim, "CumulativeLogsumexp")
+    return apply(_cumlse, (t,), {"axis": a, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def zero_fraction(value: Any, name: Any = None) -> Tensor:
+    """The fraction of entries equal to zero (float32).
+
+    >>> import tapegrad as tf
+    >>> float(tf.math.zero_fraction(tf.constant([0, 1, 0, 3])))
+    0.5
+    """
+    v = np.asarray(as_tensor(value)._value)
+    return _wrap(np.float32(np.count_nonzero(v == 0) / v.size if v.size else np.nan))
+
+
+def _monotonic(x: Any, strict: bool, what: str) -> Tensor:
+    v = np.asarray(as_tensor(x)._value)
+    if v.dtype.kind not in "iuf":
+        raise TypeError(f"{what}: expected a real numeric tensor, got {v.dtype.name}.")
+    d = np.diff(v.reshape(-1))
+    return _wrap(np.bool_((d > 0).all() if strict else (d >= 0).all()))
+
+
+def is_non_decreasing(x: Any, name: Any = None) -> Tensor:
+    """Whether the flattened ``x`` never decreases (True for fewer than two entries).
+
+    >>> import tapegrad as tf
+    >>> bool(tf.math.is_non_decreasing([1, 1, 2]))
+    True
+    """
+    return _monotonic(x, False, "is_non_decreasing")
+
+
+def is_strictly_increasing(x: Any, name: Any = None) -> Tensor:
+    """Whether the flattened ``x`` always increases (True for fewer than two entries).
+
+    >>> import tapegrad as tf
+    >>> bool(tf.math.is_strictly_increasing([1, 1, 2]))
+    False
+    """
+    return _monotonic(x, True, "is_strictly_increasing")

@@ -12,17 +12,19 @@ from typing import Any
 
 import numpy as np
 
+from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
-from .array import _err, _lead, _py_value
-from .math import _check_kind, conj, ones_like, truediv, where, zeros_like
+from ..errors import InvalidArgumentError
+from .array import _err, _lead, _py_value, reshape
+from .math import _check_kind, cast, conj, ones_like, truediv, where, zeros_like
 from .indexing import _gather
 
 __all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
     "segment_max", "unsorted_segment_max", "segment_min", "unsorted_segment_min", "segment_prod",
-    "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+    "unsorted_segment_prod", "unsorted_segment_sqrt_n", "bincount", "confusion_matrix"]
 
 
 def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
@@ -376,3 +378,75 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     iv, n = _unsorted_ids(d, segment_ids, num_segments, "UnsortedSegmentSum")
     c = np.sqrt(np.maximum(_counts(iv, n), 1))
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n}) / _per_segment(c, d, iv)
+
+
+def _bin_sums(ids: np.ndarray, n: int, weights: Any, dtype: Any) -> Tensor:
+    """Σ weights (or 1s) per id in [0, n): a sum of segments, differentiable in ``weights``."""
+    if weights is None:
+        return _wrap(np.bincount(ids, minlength=n)[:n].astype(_dt.as_dtype(dtype).as_numpy_dtype))
+    return unsorted_segment_sum(as_tensor(weights), _wrap(ids.astype(np.int64)), n)
+
+
+def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None, dtype: Any = _dt.int32,
+             name: Any = None, axis: Any = None, binary_output: bool = False) -> Tensor:
+    """How many times each value ``0, 1, ..., max(arr)`` occurs in ``arr`` (``minlength`` and
+    ``maxlength`` bound the length; values past it are dropped), or the sum of ``weights`` at
+    them; ``axis=-1`` counts each row of a matrix; ``binary_output`` gives 1 for present values.
+
+    >>> import tapegrad as tf
+    >>> tf.math.bincount(tf.constant([1, 1, 3])).numpy()
+    array([0, 2, 0, 1], dtype=int32)
+    """
+    a = as_tensor(arr)
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify "
+                         "only one.")
+    v = np.asarray(a._value)
+    v = v.astype(np.int32) if v.dtype.kind not in "iu" else v
+    if axis not in (None, 0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    if v.size and v.min() < 0:
+        raise InvalidArgumentError(f"bincount: arr must be non-negative, got {int(v.min())}.")
+    size = int(v.max()) + 1 if v.size else 0
+    size = max(size, int(minlength)) if minlength is not None else size
+    size = min(size, int(maxlength)) if maxlength is not None else size
+    if axis == -1 and v.ndim != 2:
+        raise ValueError(f"bincount with axis=-1 needs a matrix, got shape {list(v.shape)}.")
+    rows = v.shape[0] if axis == -1 else 1
+    ids = ((np.arange(rows)[:, None] * size + v) if axis == -1 else v).reshape(-1)
+    keep = (v < size).reshape(-1)
+    w = None if weights is None else reshape(as_tensor(weights), [-1])
+    if w is not None and not keep.all():
+        w = w[keep]
+    out = _bin_sums(ids[keep], rows * size, w, dtype)
+    out = reshape(out, [rows, size]) if axis == -1 else out
+    if binary_output:
+        return _wrap((np.asarray(out._value) > 0).astype(out._value.dtype))
+    return out
+
+
+def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, weights: Any = None,
+                     dtype: Any = _dt.int32, name: Any = None) -> Tensor:
+    """``[num_classes, num_classes]`` counts (or summed ``weights``) of each (label, prediction)
+    pair; ``num_classes`` defaults to the largest class seen plus one.
+
+    >>> import tapegrad as tf
+    >>> tf.math.confusion_matrix([1, 2, 4], [2, 2, 4]).numpy()
+    array([[0, 0, 0, 0, 0],
+           [0, 0, 1, 0, 0],
+           [0, 0, 1, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 1]], dtype=int32)
+    """
+    lab = np.asarray(as_tensor(labels)._value).astype(np.int64).reshape(-1)
+    pred = np.asarray(as_tensor(predictions)._value).astype(np.int64).reshape(-1)
+    if lab.shape != pred.shape:
+        raise ValueError(f"confusion_matrix: labels and predictions must have the same size, got {lab.size} "
+                         f"and {pred.size}.")
+    if (lab < 0).any() or (pred < 0).any():
+        raise InvalidArgumentError("confusion_matrix: `labels` and `predictions` must be non-negative.")
+    n = int(max(lab.max(initial=-1), pred.max(initial=-1)) + 1) if num_classes is None else int(num_classes)
+    if (lab >= n).any() or (pred >= n).any():
+        raise InvalidArgumentError(f"confusion_matrix: `labels` or `predictions` out of bound (num_classes = {n}).")
+    w = None if weights is None else reshape(cast(as_tensor(weights), dtype), [-1])
+    return reshape(_bin_sums(lab * n + pred, n * n, w, dtype), [n, n])

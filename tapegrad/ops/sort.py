@@ -15,12 +15,12 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import norm_axis, transpose
 
-__all__ = ["sort", "argsort", "top_k"]
+__all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k"]
 
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:
@@ -53,6 +53,18 @@ def _order(v: np.ndarray, descending: bool) -> np.ndarray:
         return np.argsort(v, axis=-1, kind="stable")
     n = v.shape[-1]
     return (n - 1 - np.argsort(v[..., ::-1], axis=-1, kind="stable"))[..., ::-1]
+
+
+def _order_fwd(v: np.ndarray, axis: int, descending: bool, k: int | None, dtype: Any) -> np.ndarray:
+    o = _order(np.moveaxis(v, axis, -1), descending)[..., :k]
+    return np.moveaxis(o, -1, axis).astype(dtype, copy=False)
+
+
+_sort_order = defop("SortOrder", _order_fwd, nondiff=True)  # the sort order as a step of a trace
+
+
+def _order_of(x: Tensor, descending: bool, axis: int = -1, k: int | None = None, dtype: Any = np.intp) -> Tensor:
+    return apply(_sort_order, (x,), {"axis": axis, "descending": descending, "k": k, "dtype": dtype})
 
 
 def _check_sortable(x: Tensor, op: str) -> None:
@@ -94,7 +106,7 @@ def sort(values: Any, axis: Any = -1, direction: str = "ASCENDING", name: Any = 
     """
     x, desc = _sort_input(values, direction)
     xl, back = _to_last(x, axis, "Sort")
-    out = apply(_take, (xl, _wrap(_order(np.asarray(xl._value), desc))))
+    out = apply(_take, (xl, _order_of(xl, desc)))
     return out if back is None else transpose(out, back)
 
 
@@ -112,8 +124,7 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
     x, desc = _sort_input(values, direction)
     nd = x._value.ndim
     a = norm_axis(axis, nd, "Sort")
-    v = np.moveaxis(np.asarray(x._value), a, -1)
-    return _wrap(np.moveaxis(_order(v, desc), -1, a).astype(np.int32))
+    return _order_of(x, desc, a, dtype=np.int32)
 
 
 def _k(k: Any) -> int:
@@ -156,8 +167,64 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = _dt.int
     if kk > n:
         raise InvalidArgumentError(f"input must have at least k columns. Had {n}, needed "
                                    f"{kk} [Op:TopKV2]")
-    idx = _order(np.asarray(x._value), True)[..., :kk]
     it = _dt.as_dtype(index_type)
     if it not in (_dt.int32, _dt.int64):
         raise TypeError(f"top_k: index_type must be tf.int32 or tf.int64, got {it.name}.")
-    return TopKV2(apply(_take, (x, _wrap(idx))), _wrap(idx.astype(it._np)))
+    idx = _order_of(x, True, k=kk, dtype=it._np)
+    return TopKV2(apply(_take, (x, idx)), idx)
+
+
+def in_top_k(targets: Any, predictions: Any, k: Any, name: Any = None) -> Tensor:
+    """Whether ``predictions[i, targets[i]]`` is among the ``k`` largest of row ``i`` (ties at the
+    boundary count as in; a row with a non-finite prediction says False).
+
+    >>> import tapegrad as tf
+    >>> tf.math.in_top_k([0, 2], tf.constant([[0.1, 0.9, 0.0], [0.3, 0.3, 0.4]]), 1).numpy()
+    array([False,  True])
+    """
+    p = np.asarray(as_tensor(predictions)._value)
+    t = np.asarray(as_tensor(targets)._value)
+    if p.ndim != 2 or t.shape != (p.shape[0],):
+        raise InvalidArgumentError(f"in_top_k: predictions must be [batch, classes] and targets [batch], got "
+                                   f"shapes {list(p.shape)} and {list(t.shape)}.")
+    ok = (t >= 0) & (t < p.shape[1])
+    own = p[np.arange(p.shape[0]), np.clip(t, 0, p.shape[1] - 1)]
+    above = (p > own[:, None]).sum(1)
+    return _wrap(ok & np.isfinite(p).all(1) & (above < _k(k)))
+
+
+def _approx_k(operand: Any, k: Any, dim: int, largest: bool) -> tuple:
+    x = as_tensor(operand)
+    nd = x._value.ndim
+    d = norm_axis(dim, nd, "ApproxTopK")
+    perm = [i for i in range(nd) if i != d] + [d]
+    xt = transpose(x, perm) if d != nd - 1 else x
+    v, i = top_k(xt if largest else -xt, k)
+    v = v if largest else -v
+    back = list(np.argsort(perm))
+    return (transpose(v, back), transpose(i, back)) if d != nd - 1 else (v, i)
+
+
+def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Any = None) -> tuple:
+    """The ``k`` largest values along ``reduction_dimension`` and their indices (exact on a CPU, as
+    TensorFlow's CPU kernel; ``recall_target`` is accepted and unused).
+
+    >>> import tapegrad as tf
+    >>> tf.math.approx_max_k(tf.constant([[1.0, 5.0, 3.0]]), 2)[0].numpy()
+    array([[5., 3.]], dtype=float32)
+    """
+    return _approx_k(operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Any = None) -> tuple:
+    """The ``k`` smallest values along ``reduction_dimension`` and their indices.
+
+    >>> import tapegrad as tf
+    >>> tf.math.approx_min_k(tf.constant([[1.0, 5.0, 3.0]]), 2)[0].numpy()
+    array([[1., 3.]], dtype=float32)
+    """
+    return _approx_k(operand, k, reduction_dimension, False)

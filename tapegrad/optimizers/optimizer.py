@@ -10,7 +10,7 @@ import os
 import re
 import sys
 import warnings
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -22,6 +22,11 @@ from ..errors import InvalidArgumentError
 from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
+
+# tf.distribute's hook: on the workers of a mirrored strategy tapegrad/distribute/_replica.py sets
+# it to a function that, inside a replica step, sums the (clipped) gradients across replicas before
+# they are applied, as TF's optimizers do; None elsewhere.
+replica_hook: Callable[["Optimizer", list], list] | None = None
 
 
 class _Rows:
@@ -263,6 +268,8 @@ class Optimizer:
         for _, v in work:  # check everything before changing anything
             self._check_floating(v)
         prepared = self._clip([(self._gradient_array(g, v), v) for g, v in work])
+        if replica_hook is not None:  # tf.distribute: the cross-replica sum
+            prepared = replica_hook(self, prepared)
         lr_value = self._lr_array()
         step = int(self._iterations.numpy()) + 1
         for g, v in prepared:

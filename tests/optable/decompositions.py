@@ -139,4 +139,12 @@ CASES = [
     OpCase("complex-svd-eigh", _complex_svd_eigh, [((3, 3), (3, 3)), ((2, 3, 2), (2, 2, 2))],
            make=_make(_cplx(_separated_sv), _cplx(_spd)), ops=("Svd", "SvdValues", "SelfAdjointEigV2")),
     OpCase("MatrixExponential", la.expm, [((3, 3),), ((2, 2, 2),)], domain=(-1.0, 1.0)),
+    OpCase("Lu", lambda a: la.lu(a)[0], SQ),
+    OpCase("lu_solve", lambda a, b: la.lu_solve(*la.lu(a), b), SQ2, ops=("Lu",)),
+    OpCase("lu_matrix_inverse", lambda a: la.lu_matrix_inverse(*la.lu(a)), SQ[:1], ops=()),
+    OpCase("tridiagonal_solve", la.tridiagonal_solve, [((3, 4), (4, 2)), ((2, 3, 3), (2, 3, 1))],
+           make=lambda rng, s: [rng.uniform(-1, 1, s[0]) + np.array([[0.0], [4.0], [0.0]]), rng.uniform(-1, 1, s[1])],
+           ops=()),
+    OpCase("tensor_diag", lambda x: la.tensor_diag_part(la.tensor_diag(x) * 2.0), [((2, 3),)], ops=()),
+    OpCase("normalize", lambda x: la.normalize(x, axis=-1)[0], [((2, 3),)], ops=()),
 ]

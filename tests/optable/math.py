@@ -42,6 +42,7 @@ CASES = [
     OpCase("Maximum", tf.maximum, B),
     OpCase("Minimum", tf.minimum, B),
     OpCase("SelectV2", lambda x, y: tf.where(x > y, x * y, y - x), B, ops=("SelectV2", "Greater")),
+    OpCase("Where", lambda x: tf.where(x > 0), [((2, 3),)], nondiff=True, ops=("Where", "Greater")),
     OpCase("clip_by_value", lambda x: tf.clip_by_value(x, -1.0, 1.0), S, ops=("Maximum", "Minimum")),
     OpCase("CastToNonFloat", lambda x: [tf.cast(x, tf.int32), tf.cast(x > 0, tf.float64)], S, nondiff=True),
     OpCase("Cast", lambda x: tf.math.real(tf.cast(x, tf.complex128) * tf.cast(x * x, tf.complex128)), S),

@@ -11,4 +11,6 @@ CASES = [
            ops=("TakeAlongLastAxis", "PutAlongLastAxis", "Transpose")),
     OpCase("top_k", lambda x: tf.math.top_k(x, k=2).values ** 2, [((3,),), ((2, 4),)],
            ops=("TakeAlongLastAxis", "PutAlongLastAxis")),
+    OpCase("SortOrder", lambda x: tf.argsort(x, axis=0, direction="DESCENDING"), [((3, 2),)],
+           nondiff=True, ops=("SortOrder",)),
 ]

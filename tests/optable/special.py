@@ -44,6 +44,11 @@ CASES = [
     OpCase("erfcinv", tf.math.erfcinv, S, domain=(0.1, 1.9), ops=("Ndtri", "Mul", "Neg")),
     OpCase("Zeta", lambda q: tf.math.zeta(tf.constant([2.0, 3.0, 4.5], tf.float64), q), [((3,),), ((2, 3),)],
            domain=(0.5, 2.0)),
+    OpCase("Igamma", tf.math.igamma, [((3,), (3,)), ((2, 3), (3,))], domain=[(0.5, 3.0), (0.2, 4.0)]),
+    OpCase("Igammac", tf.math.igammac, [((3,), (3,))], domain=[(0.5, 3.0), (0.2, 4.0)]),
+    OpCase("Betainc", lambda x: tf.math.betainc(tf.constant([0.5, 2.0, 3.5], tf.float64),
+                                                tf.constant([1.5, 0.7, 2.0], tf.float64), x),
+           [((3,),), ((2, 3),)], domain=(0.1, 0.9)),
     OpCase("lbeta", tf.math.lbeta, [((3,),), ((2, 3),)], domain=(0.5, 3.0), ops=("Lgamma", "Sum", "Sub")),
     OpCase("Bessel", lambda x: tf.math.bessel_i0(x) * tf.math.bessel_i0e(x) + tf.math.bessel_i1(x)
            + tf.math.bessel_i1e(x) ** 2, S, domain=(0.2, 2.0),

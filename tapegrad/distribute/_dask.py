@@ -1,0 +1,348 @@
+"""The driver side of the mirrored strategies: a group of Dask actors, one replica per worker.
+
+``_Group.run`` ships a step function once per function (Dask pickles it; every Variable and
+optimizer it reaches travels as a keyed reference, see ``_reduce_variable``), calls every
+replica's ``step`` directly (actor calls go straight to the worker, not through the scheduler),
+and commits or rolls back the step as tapegrad/distribute/_replica.py describes.
+"""
+from __future__ import annotations
+
+import copyreg
+import itertools
+import logging
+import os
+import shutil
+import tempfile
+import threading
+import time
+import uuid
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import nest
+from .._convert import convert_to_tensor
+from .._tensor import Tensor
+from .._variable import Variable
+from ..errors import UnavailableError
+from ..optimizers.optimizer import Optimizer
+from . import _replica
+from ._strategy import Strategy, per_replica_args
+
+_SHIPPING: list = []  # the group whose step function is being pickled (at most one)
+_SHIP_LOCK = threading.Lock()
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError as e:
+        raise ImportError("tf.distribute's mirrored strategies run their replicas on Dask: "
+                          "pip install 'tapegrad[dask]' (dask[array], distributed, threadpoolctl).") from e
+    return distributed
+
+
+def _reduce_variable(v: Variable) -> tuple:
+    group = _SHIPPING[0] if _SHIPPING else None
+    if group is None:
+        return object.__reduce_ex__(v, 4)
+    key = group.key_of(v)
+    spec = None if key in group.on_workers else (v.numpy(), v.name, v.trainable, v.constraint, v.shape)
+    group.pending.add(key)
+    return (_replica.rebuild_variable, (group.uid, key, spec))
+
+
+def _reduce_optimizer(opt: Any) -> tuple:
+    group = _SHIPPING[0] if _SHIPPING else None
+    if group is None:
+        return object.__reduce_ex__(opt, 4)
+    key = group.object_key_of(opt)
+    state = None if key in group.on_workers else dict(opt.__dict__)
+    group.pending.add(key)
+    return (_replica.rebuild_object, (group.uid, key, type(opt), state))
+
+
+def _register_reducers() -> None:
+    copyreg.pickle(Variable, _reduce_variable)
+    todo = [Optimizer]
+    while todo:
+        cls = todo.pop()
+        copyreg.pickle(cls, _reduce_optimizer)
+        todo += cls.__subclasses__()
+
+
+def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str) -> None:
+    try:
+        if cluster is None:  # a cluster we do not own: leave it running, drop our state
+            client.run(_replica.forget, uid, on_error="ignore")
+        if own_client:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    except Exception:  # noqa: BLE001  (at exit, the event loop may be gone already)
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class _RemoteTraceback(Exception):
+    def __init__(self, tb: str) -> None:
+        super().__init__(tb)
+        self.tb = tb
+
+    def __str__(self) -> str:
+        return self.tb
+
+
+class _Group:
+    """The replicas of one strategy: Dask actors on the given workers, in this order."""
+
+    def __init__(self, client: Any, cluster: Any, workers: list, blas_threads: int | None,
+                 own_client: bool = True) -> None:
+        self.uid = uuid.uuid4().hex
+        self.client, self.workers, self.n = client, workers, len(workers)
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
+        open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
+        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder, self.uid)
+        futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
+                                 blas_threads, actor=True, workers=[w], allow_other_workers=False,
+                                 pure=False) for r, w in enumerate(workers)]
+        with client.as_current():  # (an actor proxy binds to the current client when it arrives)
+            self.actors = [f.result() for f in futures]
+        self.shared_memory = all(a.same_host for a in self.actors)
+        for f in [a.use_board(self.shared_memory) for a in self.actors]:
+            f.result()
+        self.vars: dict = {}  # key -> driver Variable
+        self.var_keys: dict = {}  # id(Variable) -> key
+        self.objects: dict = {}  # key -> driver optimizer
+        self.object_keys: dict = {}  # id(optimizer) -> key
+        self.on_workers: set = set()  # keys every replica holds
+        self.pending: set = set()
+        self.fns: dict = {}  # id(fn) -> (token, fn)
+        self._keys = itertools.count()
+        self.step_no = 0
+        self.broken: str | None = None
+        _register_reducers()
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def key_of(self, v: Variable) -> Any:
+        key = self.var_keys.get(id(v))
+        if key is None:
+            key = next(self._keys)
+            self.vars[key], self.var_keys[id(v)] = v, key
+        return key
+
+    def object_key_of(self, obj: Any) -> Any:
+        key = self.object_keys.get(id(obj))
+        if key is None:
+            key = next(self._keys)
+            self.objects[key], self.object_keys[id(obj)] = obj, key
+        return key
+
+    def ship(self, fn: Callable) -> int:
+        entry = self.fns.get(id(fn))
+        if entry is not None and entry[1] is fn:
+            return entry[0]
+        from distributed.protocol.serialize import serialize_bytes
+
+        token = len(self.fns)
+        with _SHIP_LOCK:
+            _SHIPPING.append(self)
+            self.pending = set()
+            try:  # (pickled here, by Dask, into bytes the scheduler never opens)
+                payload = serialize_bytes(fn)
+            finally:
+                _SHIPPING.clear()
+        for f in [a.install(token, payload) for a in self.actors]:
+            f.result()
+        self.on_workers |= self.pending
+        self.fns[id(fn)] = (token, fn)
+        return token
+
+    def _argument(self, x: Any) -> Any:
+        if isinstance(x, Variable) and id(x) in self.var_keys and self.var_keys[id(x)] in self.on_workers:
+            return _replica.VarRef(self.var_keys[id(x)])
+        if isinstance(x, (Tensor, Variable)):
+            return np.asarray(x.numpy())
+        return x
+
+    def run(self, fn: Callable, args: tuple, kwargs: dict) -> list:
+        if self.broken:
+            raise UnavailableError(self.broken)
+        token = self.ship(fn)
+        self.step_no += 1
+        step = self.step_no
+        calls = [actor.step(token, step,
+                            nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
+                            nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
+                 for r, actor in enumerate(self.actors)]
+        answers = self._answers(calls, step)
+        if all(a[0] == "ok" for a in answers):
+            self._commit(answers[0])
+            return [nest.map_structure(lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, a[1])
+                    for a in answers]
+        for r, a in enumerate(answers):
+            if a[0] != "died":
+                self.actors[r].rollback(step).result()
+        exc, cause = self._failure(fn, step, answers)
+        raise exc from cause
+
+    def _answers(self, calls: list, step: int) -> list:
+        answers: list = [None] * self.n
+        delay, aborted = 1e-4, False
+        while any(a is None for a in answers):
+            for r, f in enumerate(calls):
+                if answers[r] is None and f.done():
+                    try:
+                        answers[r] = f.result()
+                    except Exception as e:  # noqa: BLE001  (the worker is gone)
+                        answers[r] = ("died", e)
+                    if answers[r][0] != "ok" and not aborted:
+                        aborted = True
+                        self.client.run(_replica.abort, self.uid, step, on_error="ignore")
+            time.sleep(delay)
+            delay = min(2 * delay, 2e-3)
+        return answers
+
+    def _commit(self, answer: tuple) -> None:
+        _, _, published, reports = answer
+        for okey, var_keys in reports:
+            opt = self.objects[okey]
+            opt.build([self.vars[k] for k in var_keys])
+            for pos, v in enumerate(opt.variables):
+                if id(v) not in self.var_keys:
+                    key = ("opt", okey, pos)
+                    self.vars[key], self.var_keys[id(v)] = v, key
+                    self.on_workers.add(key)
+        if published[0] == "inline":
+            for key, value in published[1]:
+                self.vars[key].assign(value)
+            return
+        raw = np.fromfile(published[1], np.uint8)
+        for key, dtype, shape, at in published[2]:
+            dt = np.dtype(dtype)
+            size = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+            self.vars[key].assign(raw[at:at + size].view(dt).reshape(shape))
+
+    def _failure(self, fn: Callable, step: int, answers: list) -> tuple:
+        """The exception to raise for a failed step, and its cause (a replica's traceback)."""
+        name = getattr(fn, "__qualname__", repr(fn))
+        died = [r for r, a in enumerate(answers) if a[0] == "died"]
+        if died:
+            r = died[0]
+            self.broken = (f"replica {r} of this strategy (Dask worker {self.workers[r]}) died in step "
+                           f"{step}; build a new strategy and restore the last checkpoint to go on.")
+            return UnavailableError(
+                f"Replica {r} of {self.n} (Dask worker {self.workers[r]}) died while running "
+                f"{name} in step {step}: {answers[r][1]}.{self._death_report(r)}\nNo variable was "
+                f"changed: every replica and this process keep the values of step {step - 1}. "
+                "Build a new strategy (and restore the last tf.train.Checkpoint) to go on."), None
+        r = next(r for r, a in enumerate(answers) if a[0] == "error")
+        _, exc, tb = answers[r]
+        return exc, _RemoteTraceback(
+            f"\n\nreplica {r} of {self.n} (Dask worker {self.workers[r]}) raised in step {step}; no "
+            f"variable was changed (every replica rolled back):\n\"\"\"\n{tb}\"\"\"")
+
+    def _death_report(self, r: int) -> str:
+        lines = []
+        crash = os.path.join(self.folder, f"crash-{r}.txt")
+        if os.path.isfile(crash) and os.path.getsize(crash):
+            with open(crash) as fh:
+                lines.append("The worker's traceback when it crashed:\n" + fh.read())
+        try:
+            logs = self.client.get_worker_logs(nanny=True)
+        except Exception:  # noqa: BLE001  (no nanny: a cluster started without one)
+            logs = {}
+        for entries in logs.values():
+            lines += [msg for _, msg in entries if "Worker process" in msg and
+                      ("exited" in msg or "killed" in msg)][-1:]
+        if not lines:
+            return " The process ended without a Python traceback (os._exit, or killed)."
+        return "\n" + "\n".join(lines)
+
+
+class _MirroredBase(Strategy):
+    _group: _Group
+
+    def _run_replicas(self, fn: Callable, args: tuple, kwargs: dict) -> list:
+        return self._group.run(fn, args, kwargs)
+
+    def close(self) -> None:
+        """Shut the replicas down (and the embedded cluster); also done when the strategy is
+        garbage-collected and at exit."""
+        self._group.close()
+
+    @property
+    def dask_client(self) -> Any:
+        """The ``distributed.Client`` the replicas run under."""
+        return self._group.client
+
+
+class MirroredStrategy(_MirroredBase):
+    """Synchronous data parallelism on this machine: one replica per Dask worker process.
+
+    With no cluster it starts an embedded ``distributed.LocalCluster`` with one single-threaded
+    worker per replica (shut down with the strategy). ``devices`` (a list: one replica each)
+    or ``num_replicas`` choose the count; the default is one per CPU core. ``blas_threads``
+    limits each replica's BLAS threads (threadpoolctl). Variables and optimizers used by a
+    step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
+    gradients across replicas, and every replica applies the same update. See docs/distribute.md.
+    """
+
+    def __init__(self, devices: list | None = None, cross_device_ops: Any = None, *,
+                 num_replicas: int | None = None, blas_threads: int | None = None) -> None:
+        distributed = _import_distributed()
+        if devices is not None and num_replicas is not None and len(devices) != num_replicas:
+            raise ValueError(f"devices has {len(devices)} entries but num_replicas={num_replicas}.")
+        n = len(devices) if devices is not None else num_replicas or os.cpu_count() or 1
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
+        import dask
+
+        with dask.config.set({  # the workers' sampling profiler walks every thread's stack each
+                              # 10 ms, holding the GIL: a tax on a Python-heavy training step
+                              "distributed.worker.profile.enabled": False,
+                              # Dask's workers default to one BLAS thread and to giving freed
+                              # memory back to the OS at once (so every large temporary array
+                              # is fresh pages to fault in): replicas run NumPy as this process does
+                              "distributed.nanny.pre-spawn-environ": {}}):
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=logging.ERROR)
+        client = distributed.Client(cluster, set_as_default=False, direct_to_workers=True)
+        workers = sorted(client.scheduler_info()["workers"])
+        self._num_replicas = n
+        self._group = _Group(client, cluster, workers, blas_threads)
+
+
+class MultiWorkerMirroredStrategy(_MirroredBase):
+    """Synchronous data parallelism over the workers of a running Dask cluster: one replica per
+    worker. ``cluster_resolver`` is the scheduler's address (``"tcp://host:8786"``), an object
+    with a ``master()`` method returning it, or a ``distributed.Client``. See docs/distribute.md
+    for starting a scheduler and workers.
+    """
+
+    def __init__(self, cluster_resolver: Any = None, communication_options: Any = None, *,
+                 blas_threads: int | None = None) -> None:
+        distributed = _import_distributed()
+        if cluster_resolver is None:
+            raise ValueError("MultiWorkerMirroredStrategy needs the Dask scheduler's address: "
+                             "MultiWorkerMirroredStrategy('tcp://host:8786') (for replicas on this "
+                             "machine only, use MirroredStrategy).")
+        own = not isinstance(cluster_resolver, distributed.Client)
+        if not own:
+            client = cluster_resolver
+        else:
+            address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+            client = distributed.Client(address, set_as_default=False, direct_to_workers=True)
+        workers = sorted(client.scheduler_info()["workers"])
+        if not workers:
+            raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")
+        self.cluster_resolver = cluster_resolver
+        self._num_replicas = len(workers)
+        self._group = _Group(client, None, workers, blas_threads, own_client=own)
+
+
+__all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy"]

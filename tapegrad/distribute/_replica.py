@@ -1,0 +1,372 @@
+"""The worker side of the mirrored strategies: one ``Replica`` (a Dask actor) per worker.
+
+A replica holds copies of the driver's variables and optimizers, keyed by the driver (the step
+functions arrive once, pickled by Dask, with every Variable and optimizer in them replaced by a
+reference that ``rebuild_variable``/``rebuild_object`` resolve here). Each step:
+
+1. remember every variable's current value (a Variable's value is an immutable array, so this
+   is a dict of references, not a copy);
+2. run the step function in a replica context; ``Optimizer.apply_gradients`` calls
+   ``optimizer_hook``, which builds the optimizer's slots, then sums the gradients across the
+   replicas (``all_reduce_sum``: each replica posts its gradients and adds everyone's in replica
+   order, so every replica gets the same bits and applies the same update);
+3. answer the driver; replica 0 also publishes the variables that changed.
+
+The driver commits a step when every replica answered; otherwise it aborts the waiting replicas
+and rolls every survivor back to the values of step 1, so no variable is left half-updated.
+
+Two boards carry the all-reduce: files in shared memory (``/dev/shm``) when every replica runs on
+the driver's machine, else the workers' own Dask comms (``tapegrad_put`` messages).
+"""
+from __future__ import annotations
+
+import asyncio
+import faulthandler
+import os
+import threading
+import time
+import traceback
+import zlib
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import nest
+from .._tensor import Tensor
+from .._variable import Variable
+from ..optimizers import optimizer
+from ._strategy import ReplicaContext, Strategy, _local, replica_context
+
+_GROUPS: dict = {}  # strategy uid -> this worker's Replica
+_MAIL: dict = {}  # (uid, seq, source replica) -> arrays, for the comms board
+_MAIL_COND = threading.Condition()
+
+
+class Aborted(Exception):
+    """The driver aborted the step (another replica failed)."""
+
+
+class VarRef:
+    """A step argument that is a mirrored variable: resolved to this replica's copy."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+
+def rebuild_variable(uid: str, key: Any, spec: tuple | None) -> Variable:
+    """This replica's copy of the driver's variable ``key`` (made from ``spec`` the first time)."""
+    rep = _GROUPS[uid]
+    v = rep.vars.get(key)
+    if v is None:
+        if spec is None:
+            raise RuntimeError(f"replica {rep.index} has no copy of mirrored variable {key!r}")
+        value, name, trainable, constraint, shape = spec
+        v = Variable(value, trainable=trainable, name=name.rsplit(":", 1)[0], constraint=constraint,
+                     shape=shape)
+        rep.register(key, v)
+    return v
+
+
+def rebuild_object(uid: str, key: Any, cls: type, state: dict | None) -> Any:
+    """This replica's copy of the driver's optimizer ``key`` (made from ``state`` the first time)."""
+    rep = _GROUPS[uid]
+    obj = rep.objects.get(key)
+    if obj is None:
+        if state is None:
+            raise RuntimeError(f"replica {rep.index} has no copy of mirrored object {key!r}")
+        obj = cls.__new__(cls)
+        obj.__dict__.update(state)
+        rep.objects[key] = obj
+        rep.object_keys[id(obj)] = key
+    return obj
+
+
+def abort(uid: str, step: int) -> None:
+    """Make replica ``uid``'s waits in ``step`` raise :class:`Aborted` (run by ``Client.run``)."""
+    rep = _GROUPS.get(uid)
+    if rep is not None:
+        rep.aborted_step = step
+    with _MAIL_COND:
+        _MAIL_COND.notify_all()
+
+
+def forget(uid: str) -> None:
+    """Drop replica ``uid``'s state (the strategy closed; run by ``Client.run``)."""
+    _GROUPS.pop(uid, None)
+
+
+def _put(uid: str = "", seq: int = 0, src: int = 0, data: Any = None) -> None:
+    with _MAIL_COND:
+        _MAIL[(uid, seq, src)] = data
+        _MAIL_COND.notify_all()
+
+
+def _layout(arrays: list) -> tuple[list, int, int]:
+    """Byte offsets (64-aligned) of ``arrays`` packed in one buffer, its size and a checksum of
+    the dtypes and shapes (so replicas that reduce different things fail loudly)."""
+    offsets, at = [], 0
+    for a in arrays:
+        offsets.append(at)
+        at += -(-a.nbytes // 64) * 64
+    desc = ";".join(f"{a.dtype.str}{a.shape}" for a in arrays)
+    return offsets, max(at, 64), zlib.crc32(desc.encode())
+
+
+def _sum_in_order(parts: list, arrays: list) -> list:
+    """Element ``i`` summed over ``parts`` (one list per replica) in replica order."""
+    out = []
+    for i, a in enumerate(arrays):
+        acc = np.array(parts[0][i], dtype=a.dtype, copy=True)
+        for p in parts[1:]:
+            acc += p[i]
+        out.append(acc)
+    return out
+
+
+class _ShmBoard:
+    """All-reduce through double-buffered files in shared memory, one per replica and size.
+
+    A file is a 64-byte header (int64: the last posted sequence number, the layout checksum)
+    and two buffers. Posting number ``s`` writes buffer ``s % 2`` once every peer has posted
+    ``s - 1`` (so none still reads that buffer), then sets the header; readers wait for ``s``.
+    """
+
+    def __init__(self, folder: str, index: int, n: int, waiter: Callable) -> None:
+        self.folder, self.index, self.n, self.wait = folder, index, n, waiter
+        self.channels: dict = {}  # buffer size -> [views of every replica's file, last seq]
+
+    def _path(self, r: int, nbytes: int) -> str:
+        return os.path.join(self.folder, f"allreduce-{r}-{nbytes}.bin")
+
+    def _channel(self, nbytes: int) -> list:
+        ch = self.channels.get(nbytes)
+        if ch is None:
+            size = 64 + 2 * nbytes
+            mine = self._path(self.index, nbytes)
+            tmp = mine + ".tmp"
+            np.memmap(tmp, np.uint8, "w+", shape=(size,)).flush()
+            os.replace(tmp, mine)  # peers never see a file of the wrong size
+            self.wait(lambda: all(os.path.exists(self._path(r, nbytes)) for r in range(self.n)))
+            ch = self.channels[nbytes] = [
+                [np.memmap(self._path(r, nbytes), np.uint8, "r+", shape=(size,)) for r in range(self.n)], 0]
+        return ch
+
+    def all_reduce_sum(self, arrays: list) -> list:
+        offsets, nbytes, check = _layout(arrays)
+        ch = self._channel(nbytes)
+        files, s = ch[0], ch[1] + 1
+        heads = [f[:16].view(np.int64) for f in files]
+        self.wait(lambda: all(h[0] >= s - 1 for h in heads))
+        base = 64 + (s % 2) * nbytes
+        mine = files[self.index]
+        for a, at in zip(arrays, offsets):
+            mine[base + at:base + at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        heads[self.index][1] = check
+        heads[self.index][0] = s
+        self.wait(lambda: all(h[0] >= s for h in heads))
+        if any(int(h[1]) != check for h in heads):
+            raise RuntimeError("the replicas all-reduced gradients of different shapes or dtypes: "
+                               "every replica must call apply_gradients with the same variables")
+        parts = [[f[base + at:base + at + a.nbytes].view(a.dtype).reshape(a.shape)
+                  for a, at in zip(arrays, offsets)] for f in files]
+        out = _sum_in_order(parts, arrays)
+        ch[1] = s
+        return out
+
+
+class _CommBoard:
+    """All-reduce through the Dask workers' comms: each replica sends its arrays to every peer."""
+
+    def __init__(self, worker: Any, uid: str, index: int, peers: list, waiter: Callable) -> None:
+        self.worker, self.uid, self.index, self.peers, self.wait = worker, uid, index, peers, waiter
+        self.seq = 0
+
+    def all_reduce_sum(self, arrays: list) -> list:
+        from distributed.protocol import to_serialize
+        from distributed.utils import sync
+
+        self.seq += 1
+        s, w = self.seq, self.worker
+
+        async def send() -> None:
+            await asyncio.gather(*[w.rpc(p).tapegrad_put(uid=self.uid, seq=s, src=self.index,
+                                                          data=to_serialize(arrays))
+                                   for r, p in enumerate(self.peers) if r != self.index])
+
+        sync(w.loop, send)
+        keys = [(self.uid, s, r) for r in range(len(self.peers)) if r != self.index]
+        self.wait(lambda: all(k in _MAIL for k in keys), _MAIL_COND)
+        with _MAIL_COND:
+            got = {k[2]: _MAIL.pop(k) for k in keys}
+        parts = [arrays if r == self.index else got[r] for r in range(len(self.peers))]
+        if any(len(p) != len(arrays) or any(np.shape(x) != a.shape for x, a in zip(p, arrays))
+               for p in parts):
+            raise RuntimeError("the replicas all-reduced gradients of different shapes: every "
+                               "replica must call apply_gradients with the same variables")
+        return _sum_in_order(parts, arrays)
+
+
+def _dense(g: Any, v: Variable) -> np.ndarray:
+    """A gradient as a dense array (sparse row gradients, with their ``index`` and ``values``,
+    are scattered into zeros)."""
+    if isinstance(g, np.ndarray):
+        return g
+    dense = np.zeros(tuple(v.value().shape), v.dtype.as_numpy_dtype)
+    dense[g.index] = g.values
+    return dense
+
+
+def optimizer_hook(opt: Any, pairs: list) -> list:
+    """``Optimizer.apply``'s tf.distribute hook: inside a replica step, build the optimizer's
+    slots (so the step can be rolled back), then sum the gradients across replicas."""
+    ctx = getattr(_local, "replica", None)
+    rep = getattr(ctx, "replica", None)
+    if rep is None:
+        return pairs
+    variables = [v for _, v in pairs]
+    rep.prepare(opt, variables)
+    return list(zip(rep.all_reduce_sum([_dense(g, v) for g, v in pairs]), variables))
+
+
+def _to_numpy(x: Any) -> Any:
+    return np.asarray(x.numpy()) if isinstance(x, (Tensor, Variable)) else x
+
+
+class Replica:
+    """Replica ``index`` of ``n`` of strategy ``uid`` (created on its worker as a Dask actor)."""
+
+    same_host = False  # (a class attribute, so that the driver's actor proxy may read it)
+
+    def __init__(self, uid: str, index: int, n: int, folder: str, peers: list,
+                 blas_threads: int | None) -> None:
+        from distributed import get_worker
+
+        self.uid, self.index, self.n, self.folder, self.peers = uid, index, n, folder, peers
+        self.vars: dict = {}  # key -> Variable
+        self.var_keys: dict = {}  # id(Variable) -> key
+        self.objects: dict = {}  # key -> optimizer
+        self.object_keys: dict = {}  # id(optimizer) -> key
+        self.fns: dict = {}  # token -> step function
+        self.snapshot: tuple = (0, {})
+        self.reports: list = []
+        self.current = self.aborted_step = 0
+        self.board: Any = None
+        self.worker = get_worker()
+        self.worker.handlers["tapegrad_put"] = _put
+        optimizer.replica_hook = optimizer_hook
+        if blas_threads is not None:
+            from threadpoolctl import threadpool_limits
+            self._limits = threadpool_limits(blas_threads)
+        self.same_host = os.path.isfile(os.path.join(folder, uid))
+        if self.same_host:  # a crash (not a clean exit) leaves the Python traceback here
+            self._crash_log = open(os.path.join(folder, f"crash-{index}.txt"), "w")
+            faulthandler.enable(self._crash_log)
+        _GROUPS[uid] = self
+
+    def install(self, token: int, payload: bytes) -> None:
+        """Keep step function ``token`` (Dask's serialisation of it, made by the driver)."""
+        from distributed.protocol.serialize import deserialize_bytes
+
+        self.fns[token] = deserialize_bytes(payload)
+
+    def use_board(self, shared_memory: bool) -> None:
+        self.board = (_ShmBoard(self.folder, self.index, self.n, self._wait) if shared_memory
+                      else _CommBoard(self.worker, self.uid, self.index, self.peers, self._wait))
+
+    def register(self, key: Any, v: Variable) -> None:
+        self.vars[key] = v
+        self.var_keys[id(v)] = key
+
+    def _wait(self, ready: Callable[[], bool], cond: threading.Condition | None = None) -> None:
+        delay = 1e-5
+        while not ready():
+            if self.aborted_step == self.current:
+                raise Aborted()
+            if cond is not None:
+                with cond:
+                    cond.wait(0.05)
+            else:
+                time.sleep(delay)
+                delay = min(2 * delay, 1e-3)
+
+    def all_reduce_sum(self, arrays: list) -> list:
+        arrays = [np.asarray(a) for a in arrays]
+        return arrays if self.n == 1 else self.board.all_reduce_sum(arrays)
+
+    def prepare(self, opt: Any, variables: list) -> None:
+        """Build ``opt``'s slots for ``variables``; key new slots by position, as the driver will."""
+        opt.build(variables)
+        okey = self.object_keys.get(id(opt))
+        if okey is None:
+            return
+        fresh = False
+        for pos, v in enumerate(opt.variables):
+            if id(v) not in self.var_keys:
+                key = ("opt", okey, pos)
+                self.register(key, v)
+                self.snapshot[1][key] = v.value()
+                fresh = True
+        if fresh:
+            self.reports.append((okey, [self.var_keys.get(id(v)) for v in variables]))
+
+    def step(self, token: int, step: int, args: tuple, kwargs: dict) -> tuple:
+        """Run step function ``token``; answers ("ok", outputs, published state, reports),
+        ("aborted",) or ("error", exception, traceback text)."""
+        fn = self.fns[token]
+        self.current = step
+        self.snapshot = (step, {k: v.value() for k, v in self.vars.items()})
+        self.reports = []
+
+        def resolve(x: Any) -> Any:
+            if isinstance(x, np.ndarray):  # arrays arrive as views of the message, unaligned
+                return np.require(x, requirements="A")  # (and NumPy's matmul skips BLAS for those)
+            return self.vars[x.key] if isinstance(x, VarRef) else x
+
+        args, kwargs = nest.map_structure(resolve, args), nest.map_structure(resolve, kwargs)
+        strategy = Strategy()
+        strategy._num_replicas = self.n
+        ctx = ReplicaContext(strategy, self.index, self.n, self.all_reduce_sum)
+        ctx.replica = self
+        with replica_context(ctx):
+            try:
+                out = fn(*args, **kwargs)
+            except Aborted:
+                return ("aborted",)
+            except BaseException as e:  # noqa: BLE001  (the driver re-raises it)
+                tb = traceback.format_exc()
+                try:
+                    from distributed.protocol import serialize
+                    serialize(e)
+                except Exception:  # noqa: BLE001  (an exception that cannot travel)
+                    e = RuntimeError(f"{type(e).__name__}: {e}")
+                return ("error", e, tb)
+        out = nest.map_structure(_to_numpy, out)
+        published = self.publish() if self.index == 0 else None
+        return ("ok", out, published, self.reports)
+
+    def publish(self) -> tuple:
+        """The variables this step changed: in a file in shared memory, or inline."""
+        old = self.snapshot[1]
+        changed = [(k, v) for k, v in self.vars.items() if v.value() is not old.get(k)]
+        if not isinstance(self.board, _ShmBoard):
+            return ("inline", [(k, np.asarray(v.numpy())) for k, v in changed])
+        manifest, at = [], 0
+        path = os.path.join(self.folder, "state.bin")
+        with open(path + ".tmp", "wb") as fh:
+            for k, v in changed:
+                a = np.asarray(v.value().numpy())
+                fh.write(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data)
+                manifest.append((k, a.dtype.str, a.shape, at))
+                at += a.nbytes
+        os.replace(path + ".tmp", path)
+        return ("file", path, manifest)
+
+    def rollback(self, step: int) -> None:
+        """Give every variable back the value it had before ``step`` (if that was the last step)."""
+        done, old = self.snapshot
+        if done == step:
+            for k, value in old.items():
+                self.vars[k].assign(value)
+            self.snapshot = (0, {})

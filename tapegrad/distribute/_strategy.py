@@ -1,0 +1,344 @@
+"""The strategy API without the cluster: reduce ops, per-replica values, the replica and
+cross-replica contexts, distributed datasets, the default strategy and OneDeviceStrategy.
+
+A strategy's replicas run ``fn`` through ``_run_replicas`` (in this process for the default
+strategy and OneDeviceStrategy; on Dask workers for the mirrored strategies, tapegrad/distribute/
+_dask.py); everything else here is shared.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from .. import nest
+from .._convert import convert_to_tensor
+
+_local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
+
+
+class ReduceOp(enum.Enum):
+    """How :meth:`Strategy.reduce` and :meth:`ReplicaContext.all_reduce` combine replicas' values."""
+
+    SUM = "SUM"
+    MEAN = "MEAN"
+
+
+def _reduce_op(op: Any) -> ReduceOp:
+    if isinstance(op, ReduceOp):
+        return op
+    if isinstance(op, str) and op.upper() in ("SUM", "MEAN"):
+        return ReduceOp(op.upper())
+    raise ValueError(f"reduce_op must be tf.distribute.ReduceOp.SUM or .MEAN (or 'SUM'/'MEAN'); got {op!r}.")
+
+
+class PerReplica:
+    """A value with one component per replica (TF's ``PerReplica``): what
+    :meth:`Strategy.run` returns and what a distributed dataset yields. ``values`` holds the
+    components in replica order; :meth:`Strategy.experimental_local_results` returns them."""
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        self.values = tuple(values)
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self.values))
+        return f"PerReplica:{{\n{body}\n}}"
+
+
+class InputContext:
+    """What :meth:`Strategy.distribute_datasets_from_function` passes to the dataset function:
+    the number of input pipelines, this pipeline's id, and the number of replicas."""
+
+    def __init__(self, num_input_pipelines: int = 1, input_pipeline_id: int = 0,
+                 num_replicas_in_sync: int = 1) -> None:
+        self.num_input_pipelines = num_input_pipelines
+        self.input_pipeline_id = input_pipeline_id
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+    def get_per_replica_batch_size(self, global_batch_size: int) -> int:
+        """``global_batch_size // num_replicas_in_sync``; ``ValueError`` when it does not divide."""
+        if global_batch_size % self.num_replicas_in_sync:
+            raise ValueError(f"The `global_batch_size` {global_batch_size!r} is not divisible by "
+                             f"`num_replicas_in_sync` {self.num_replicas_in_sync!r}.")
+        return global_batch_size // self.num_replicas_in_sync
+
+    def __repr__(self) -> str:
+        return (f"tf.distribute.InputContext(input pipeline id {self.input_pipeline_id}, total: "
+                f"{self.num_input_pipelines})")
+
+
+class ReplicaContext:
+    """The context of one replica while :meth:`Strategy.run` runs the step function there
+    (``tf.distribute.get_replica_context()`` returns it)."""
+
+    def __init__(self, strategy: Any, replica_id: int, num_replicas: int,
+                 all_reduce_sum: Callable[[list], list] | None = None) -> None:
+        self.strategy = strategy
+        self.replica_id_in_sync_group = convert_to_tensor(np.int32(replica_id))
+        self.num_replicas_in_sync = num_replicas
+        self._all_reduce_sum = all_reduce_sum
+
+    def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
+        """Combine ``value`` (a tensor or a nest of them) across replicas; every replica gets
+        the result. Every replica must call it, in the same order, with the same shapes."""
+        op = _reduce_op(reduce_op)
+        leaves = [convert_to_tensor(x) for x in nest.flatten(value)]
+        arrays = [np.asarray(t.numpy()) for t in leaves]
+        if self._all_reduce_sum is not None:
+            arrays = self._all_reduce_sum(arrays)
+        if op is ReduceOp.MEAN:
+            arrays = [(a / a.dtype.type(self.num_replicas_in_sync)).astype(a.dtype) for a in arrays]
+        return nest.pack_sequence_as(value, [convert_to_tensor(a) for a in arrays])
+
+
+def _scopes() -> list:
+    s = getattr(_local, "scopes", None)
+    if s is None:
+        s = _local.scopes = []
+    return s
+
+
+def get_strategy() -> "Strategy":
+    """The strategy whose :meth:`Strategy.scope` is entered, else the default strategy.
+
+    >>> import tapegrad as tf
+    >>> tf.distribute.get_strategy().num_replicas_in_sync
+    1
+    """
+    replica = getattr(_local, "replica", None)
+    if replica is not None:
+        return replica.strategy
+    s = _scopes()
+    return s[-1] if s else _DEFAULT
+
+
+def has_strategy() -> bool:
+    """Whether a strategy other than the default one is in effect (in its scope or its replicas)."""
+    return get_strategy() is not _DEFAULT
+
+
+def in_cross_replica_context() -> bool:
+    """True inside a strategy's :meth:`Strategy.scope`, outside :meth:`Strategy.run`."""
+    return getattr(_local, "replica", None) is None and bool(_scopes())
+
+
+def get_replica_context() -> ReplicaContext | None:
+    """The replica context inside :meth:`Strategy.run`; ``None`` in cross-replica context
+    (inside a scope); the default strategy's replica context everywhere else."""
+    replica = getattr(_local, "replica", None)
+    if replica is not None:
+        return replica
+    return None if _scopes() else ReplicaContext(_DEFAULT, 0, 1)
+
+
+@contextlib.contextmanager
+def replica_context(ctx: ReplicaContext) -> Iterator[None]:
+    """Run the body as replica ``ctx`` (used by the strategies' ``run``)."""
+    old = getattr(_local, "replica", None)
+    _local.replica = ctx
+    try:
+        yield
+    finally:
+        _local.replica = old
+
+
+def per_replica_args(structure: Any, r: int, n: int) -> Any:
+    """Replica ``r``'s component of every PerReplica leaf of ``structure``."""
+    def one(x: Any) -> Any:
+        if isinstance(x, PerReplica):
+            if len(x.values) != n:
+                raise ValueError(f"A PerReplica value has {len(x.values)} components; the strategy "
+                                 f"has {n} replicas.")
+            return x.values[r]
+        return x
+    return nest.map_structure(one, structure)
+
+
+def _split_batch(x: Any, n: int) -> list:
+    """TF's split of one global batch: chunks of ceil(b/n) rows in replica order, then empties."""
+    a = np.asarray(convert_to_tensor(x).numpy())
+    if a.ndim == 0:
+        raise ValueError("experimental_distribute_dataset needs a batched dataset (elements with "
+                         "a leading batch dimension); got a scalar element. Call .batch(global_batch_size).")
+    c = -(-a.shape[0] // n)
+    return [convert_to_tensor(a[min(r * c, a.shape[0]):min((r + 1) * c, a.shape[0])]) for r in range(n)]
+
+
+class DistributedDataset:
+    """A dataset whose elements are split across the replicas (see
+    :meth:`Strategy.experimental_distribute_dataset`)."""
+
+    def __init__(self, dataset: Any, num_replicas: int) -> None:
+        self._dataset, self._n = dataset, num_replicas
+
+    def __iter__(self) -> Iterator[Any]:
+        for element in self._dataset:
+            flat = nest.flatten(element)
+            parts = [_split_batch(x, self._n) for x in flat]
+            yield nest.pack_sequence_as(element, [PerReplica(p) for p in parts])
+
+    @property
+    def element_spec(self) -> Any:
+        return self._dataset.element_spec
+
+
+class DistributedDatasetsFromFunction(DistributedDataset):
+    """Consecutive elements of one dataset go to consecutive replicas (see
+    :meth:`Strategy.distribute_datasets_from_function`)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        group: list = []
+        for element in self._dataset:
+            group.append(element)
+            if len(group) == self._n:
+                yield self._pack(group)
+                group = []
+        if group:
+            yield self._pack(group)
+
+    def _pack(self, group: list) -> Any:
+        flats = [nest.flatten(e) for e in group]
+        empty = [convert_to_tensor(np.zeros((0,) + np.shape(x)[1:], np.asarray(x).dtype))
+                 for x in flats[0]]
+        flats += [empty] * (self._n - len(flats))
+        return nest.pack_sequence_as(group[0], [PerReplica(list(col)) for col in zip(*flats)])
+
+
+class Strategy:
+    """The interface of every distribution strategy (TF's ``tf.distribute.Strategy``).
+
+    The default strategy (``tf.distribute.get_strategy()`` outside any scope) and
+    :class:`OneDeviceStrategy` run one replica in this process; :class:`MirroredStrategy` and
+    :class:`MultiWorkerMirroredStrategy` run one replica per Dask worker.
+
+    >>> import tapegrad as tf
+    >>> s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    >>> with s.scope():
+    ...     v = tf.Variable(2.0)
+    >>> out = s.run(lambda x: v * x, args=(tf.constant(3.0),))
+    >>> float(s.reduce(tf.distribute.ReduceOp.SUM, out, axis=None))
+    6.0
+    """
+
+    _num_replicas = 1
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        """The number of replicas that run each step."""
+        return self._num_replicas
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator["Strategy"]:
+        """Make this the current strategy: ``tf.distribute.get_strategy()`` returns it, and the
+        variables and optimizers created here are the model's mirrored state."""
+        s = _scopes()
+        s.append(self)
+        try:
+            yield self
+        finally:
+            s.remove(self)
+
+    def run(self, fn: Callable, args: Sequence = (), kwargs: dict | None = None, options: Any = None) -> Any:
+        """Run ``fn(*args, **kwargs)`` on every replica; PerReplica leaves of ``args`` and
+        ``kwargs`` give each replica its component. Returns the outputs as PerReplica values
+        (the plain output with one replica)."""
+        outs = self._run_replicas(fn, tuple(args), dict(kwargs or {}))
+        if len(outs) == 1:
+            return outs[0]
+        return nest.map_structure(lambda *xs: PerReplica(xs), *outs)
+
+    def _run_replicas(self, fn: Callable, args: tuple, kwargs: dict) -> list:
+        with replica_context(ReplicaContext(self, 0, 1)):
+            return [fn(*per_replica_args(args, 0, 1), **per_replica_args(kwargs, 0, 1))]
+
+    def experimental_local_results(self, value: Any) -> tuple:
+        """The components of ``value`` in replica order (``(value,)`` for a plain value)."""
+        if isinstance(value, PerReplica):
+            return value.values
+        if nest.is_nested(value):
+            flat = nest.flatten(value)
+            if any(isinstance(x, PerReplica) for x in flat):
+                cols = [self.experimental_local_results(x) for x in flat]
+                return tuple(nest.pack_sequence_as(value, list(c)) for c in zip(*cols))
+        return (value,)
+
+    def reduce(self, reduce_op: Any, value: Any, axis: int | None) -> Any:
+        """Combine a per-replica value into one tensor in cross-replica context: the sum or mean
+        over replicas (``axis=None``), or over replicas and ``axis`` together (MEAN divides by
+        the total number of elements along ``axis``)."""
+        op = _reduce_op(reduce_op)
+        if isinstance(value, PerReplica):
+            parts = [np.asarray(convert_to_tensor(x).numpy()) for x in value.values]
+        else:
+            if op is ReduceOp.SUM and self._num_replicas > 1:
+                raise ValueError("A non-DistributedValues value cannot be reduced with "
+                                 f"ReduceOp.SUM across {self._num_replicas} replicas (it would count "
+                                 "it once per replica); use ReduceOp.MEAN, or reduce the PerReplica "
+                                 "value that Strategy.run returned.")
+            parts = [np.asarray(convert_to_tensor(value).numpy())]
+        dtype = parts[0].dtype
+        if axis is None:
+            total = parts[0].copy()
+            for p in parts[1:]:
+                total += p
+            count = len(parts)
+        else:
+            total = sum(np.sum(p, axis=axis, dtype=dtype) for p in parts)
+            count = sum(p.shape[axis] for p in parts)
+        if op is ReduceOp.MEAN:
+            total = total / dtype.type(count) if dtype.kind in "fc" else total // count
+        return convert_to_tensor(np.asarray(total, dtype))
+
+    def gather(self, value: Any, axis: int) -> Any:
+        """The per-replica components concatenated along ``axis`` (a plain value counts once
+        per replica)."""
+        parts = value.values if isinstance(value, PerReplica) else (value,) * self._num_replicas
+        return convert_to_tensor(np.concatenate([np.asarray(convert_to_tensor(p).numpy()) for p in parts],
+                                                axis=axis))
+
+    def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> DistributedDataset:
+        """Split each global batch of ``dataset`` across the replicas as TF does: replica ``r``
+        gets rows ``[r*c, (r+1)*c)`` with ``c = ceil(batch/num_replicas)``, so a short last
+        batch leaves the last replicas empty batches."""
+        return DistributedDataset(dataset, self._num_replicas)
+
+    def distribute_datasets_from_function(self, dataset_fn: Callable, options: Any = None) -> DistributedDataset:
+        """Call ``dataset_fn(InputContext)`` once; its consecutive elements (per-replica
+        batches) go to consecutive replicas."""
+        dataset = dataset_fn(InputContext(1, 0, self._num_replicas))
+        return DistributedDatasetsFromFunction(dataset, self._num_replicas)
+
+    def experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
+        """A PerReplica value whose component ``r`` is ``value_fn(ctx)`` with
+        ``ctx.replica_id_in_sync_group == r``."""
+        class _ValueContext:
+            def __init__(self, r: int, n: int) -> None:
+                self.replica_id_in_sync_group, self.num_replicas_in_sync = r, n
+        vals = [value_fn(_ValueContext(r, self._num_replicas)) for r in range(self._num_replicas)]
+        return vals[0] if len(vals) == 1 else PerReplica(vals)
+
+    def __repr__(self) -> str:
+        return f"<tapegrad.distribute.{type(self).__name__} num_replicas_in_sync={self._num_replicas}>"
+
+
+class OneDeviceStrategy(Strategy):
+    """One replica in this process, on ``device`` (tapegrad has only the CPU; the name is kept).
+
+    >>> import tapegrad as tf
+    >>> tf.distribute.OneDeviceStrategy("/cpu:0").num_replicas_in_sync
+    1
+    """
+
+    def __init__(self, device: str = "/cpu:0") -> None:
+        self.device = device
+
+
+_DEFAULT = Strategy()
+
+
+__all__ = ["DistributedDataset", "InputContext", "OneDeviceStrategy", "PerReplica", "ReduceOp",
+           "ReplicaContext", "Strategy", "get_replica_context", "get_strategy", "has_strategy",
+           "in_cross_replica_context"]

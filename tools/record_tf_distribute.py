@@ -1,0 +1,138 @@
+"""Record TensorFlow 2.21's tf.distribute semantics for tests/test_distribute.py.
+
+Run with a Python that has TensorFlow 2.21 (never needed by tapegrad or by CI; the tests read
+only the JSON this script writes)::
+
+    /work/tfvenv/bin/python tools/record_tf_distribute.py
+
+TensorFlow gets four logical CPU devices (``tf.config.set_logical_device_configuration``) and
+each case runs under ``tf.distribute.MirroredStrategy`` on the first 2 and the first 4 of them.
+A case is a snippet of Python that uses ``tf``, ``np``, ``S`` (the strategy), ``N`` (its number
+of replicas) and ``local`` (a distributed value's per-replica results as NumPy arrays) and sets
+``out``; tests/test_distribute.py runs the same snippet under tapegrad's MirroredStrategy.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE = os.path.join(REPO, "tests", "fixtures", "tf_distribute.json")
+sys.path.insert(0, os.path.join(REPO, "tools"))
+from record_tf_data import encode  # noqa: E402  (the same JSON encoding as the tf.data fixture)
+
+_VALUE = ("def value():\n"
+          "    r = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)\n"
+          "    return tf.stack([[r + 1.0, 2.0 * r, 3.0], [4.0, r * r, -r]])\n"
+          "v = S.run(value)\n")
+
+CASES = {
+    "num_replicas": "out = S.num_replicas_in_sync",
+    "replica_ids": "out = local(S.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group))",
+    "replica_num_in_sync": "out = local(S.run(lambda: tf.constant(tf.distribute.get_replica_context().num_replicas_in_sync)))",
+    "local_results": _VALUE + "out = local(v)",
+    "reduce_sum_none": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.SUM, v, axis=None)",
+    "reduce_mean_none": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)",
+    "reduce_sum_axis0": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.SUM, v, axis=0)",
+    "reduce_mean_axis0": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.MEAN, v, axis=0)",
+    "reduce_sum_axis1": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.SUM, v, axis=1)",
+    "reduce_mean_axis1": _VALUE + "out = S.reduce(tf.distribute.ReduceOp.MEAN, v, axis=1)",
+    "reduce_plain_mean": "out = S.reduce(tf.distribute.ReduceOp.MEAN, tf.constant([1.0, 5.0]), axis=None)",
+    "reduce_plain_sum": "out = S.reduce(tf.distribute.ReduceOp.SUM, tf.constant([1.0, 5.0]), axis=None)",
+    "reduce_string_op": _VALUE + "out = S.reduce('SUM', v, axis=None)",
+    "gather_axis0": _VALUE + "out = S.gather(v, axis=0)",
+    "gather_axis1": _VALUE + "out = S.gather(v, axis=1)",
+    "all_reduce_sum": (
+        "def f():\n"
+        "    ctx = tf.distribute.get_replica_context()\n"
+        "    r = tf.cast(ctx.replica_id_in_sync_group, tf.float32)\n"
+        "    return ctx.all_reduce(tf.distribute.ReduceOp.SUM, tf.stack([r, 1.0]))\n"
+        "out = local(S.run(f))"),
+    "all_reduce_mean": (
+        "def f():\n"
+        "    ctx = tf.distribute.get_replica_context()\n"
+        "    r = tf.cast(ctx.replica_id_in_sync_group, tf.float32)\n"
+        "    return ctx.all_reduce(tf.distribute.ReduceOp.MEAN, tf.stack([r, 1.0]))\n"
+        "out = local(S.run(f))"),
+    "run_args": (
+        "x = tf.constant([1.0, 2.0])\n"
+        "out = local(S.run(lambda a, b=1.0: a * b, args=(x,), kwargs={'b': 3.0}))"),
+    "contexts": (
+        "a = [tf.distribute.has_strategy(), tf.distribute.in_cross_replica_context()]\n"
+        "with S.scope():\n"
+        "    a += [tf.distribute.has_strategy(), tf.distribute.in_cross_replica_context(),\n"
+        "          tf.distribute.get_strategy().num_replicas_in_sync]\n"
+        "out = a"),
+    "default_strategy": (
+        "d = tf.distribute.get_strategy()\n"
+        "out = [d.num_replicas_in_sync, local(d.run(lambda x: x * 2.0, args=(tf.constant(3.0),))),\n"
+        "       d.reduce('SUM', tf.constant([1.0, 2.0]), axis=None)]"),
+}
+for _n, _b, _d in ((10, 4, False), (7, 3, False), (5, 4, False), (10, 4, True), (9, 6, False), (3, 4, False)):
+    CASES[f"dataset_{_n}_batch{_b}" + ("_drop" if _d else "")] = (
+        f"ds = tf.data.Dataset.range({_n}).batch({_b}, drop_remainder={_d})\n"
+        "out = [local(e) for e in S.experimental_distribute_dataset(ds)]")
+CASES["dataset_tuple"] = (
+    "ds = tf.data.Dataset.from_tensor_slices((np.arange(8.0).reshape(4, 2), np.arange(4))).batch(4)\n"
+    "out = [[local(x), local(y)] for x, y in S.experimental_distribute_dataset(ds)]")
+CASES["dataset_from_function"] = (
+    "seen = []\n"
+    "def fn(ctx):\n"
+    "    seen.append([ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync,\n"
+    "                 ctx.get_per_replica_batch_size(8)])\n"
+    "    return tf.data.Dataset.range(12).batch(2)\n"
+    "els = [local(e) for e in S.distribute_datasets_from_function(fn)]\n"
+    "out = [seen, els]")
+CASES["per_replica_batch_size_error"] = (
+    "out = []\n"
+    "def fn(ctx):\n"
+    "    out.append(ctx.get_per_replica_batch_size(7))\n"
+    "    return tf.data.Dataset.range(4)\n"
+    "S.distribute_datasets_from_function(fn)")
+
+
+def local_results(strategy):
+    def local(v):
+        return [np.asarray(x) for x in strategy.experimental_local_results(v)]
+    return local
+
+
+def run_case(tf, strategy, n, code):
+    env = {"tf": tf, "np": np, "S": strategy, "N": n, "local": local_results(strategy)}
+    try:
+        exec(code, env)
+    except Exception as e:  # noqa: BLE001  (the error is the recorded result)
+        return encode(e)
+    return encode(env["out"])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="print the results of cases whose name contains this")
+    args = parser.parse_args(argv)
+    from _tf import quiet_tensorflow
+    tf = quiet_tensorflow()
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+    devices = [d.name for d in tf.config.list_logical_devices("CPU")]
+    results = {}
+    for n in (2, 4):
+        strategy = tf.distribute.MirroredStrategy(devices[:n])
+        for name, code in CASES.items():
+            if args.only is not None and args.only not in name:
+                continue
+            got = run_case(tf, strategy, n, code)
+            results.setdefault(name, {"code": code})[str(n)] = got
+            if args.only is not None:
+                print(n, name, json.dumps(got)[:1500])
+    if args.only is None:
+        with open(FIXTURE, "w", encoding="utf-8") as fh:
+            json.dump({"tensorflow": tf.__version__, "cases": results}, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        print(f"wrote {len(results)} cases to {FIXTURE}")
+
+
+if __name__ == "__main__":
+    main()
