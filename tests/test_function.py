@@ -395,3 +395,27 @@ def test_an_indexed_slices_output_follows_each_call():
         assert isinstance(g, tf.IndexedSlices)
         np.testing.assert_array_equal(g.indices.numpy(), idx)
         np.testing.assert_allclose(g.values.numpy(), 2 * p.numpy()[idx])
+
+
+@pytest.mark.parametrize("fn", ["segment_sum", "segment_mean", "segment_max", "unsorted_segment_sum",
+                                "unsorted_segment_mean", "unsorted_segment_prod"])
+def test_segment_ops_follow_each_calls_ids(fn):
+    d = tf.Variable(np.arange(1.0, 13.0).reshape(4, 3))
+    op = getattr(tf.math, fn)
+
+    @tf.function
+    def f(ids):
+        with tf.GradientTape() as t:
+            s = op(d * d, ids) if fn.startswith("segment") else op(d * d, ids, 3)
+            y = tf.reduce_sum(s * s)
+        return s, t.gradient(y, d)
+
+    for ids in ([0, 0, 1, 2], [0, 1, 1, 2], [0, 0, 0, 1]):
+        traced = f(tf.constant(ids))
+        tf.config.run_functions_eagerly(True)
+        try:
+            eager = f(tf.constant(ids))
+        finally:
+            tf.config.run_functions_eagerly(False)
+        for a, b in zip(traced, eager):
+            np.testing.assert_allclose(tf.convert_to_tensor(a).numpy(), tf.convert_to_tensor(b).numpy(), rtol=1e-12)

@@ -39,10 +39,10 @@ def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray
 
 def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     lead = _lead(g, ans)
-    idx = np.maximum(np.asarray(ids._value), 0)
+    idx = np.maximum(_py_value(ids, "segment ids"), 0)
     r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
-    if (np.asarray(ids._value) < 0).any():
-        mask = _wrap(np.broadcast_to((np.asarray(ids._value) >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
+    if (_py_value(ids, "segment ids") < 0).any():
+        mask = _wrap(np.broadcast_to((_py_value(ids, "segment ids") >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
         r = where(mask, r, zeros_like(r))
     return r
 
@@ -55,7 +55,7 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
     d = as_tensor(data)
     ids = as_tensor(segment_ids)
     n = int(_py_value(num_segments, "num_segments") if isinstance(num_segments, Tensor) else num_segments)
-    iv = np.asarray(ids._value)
+    iv = np.asarray(ids._value)  # (validation only: the op takes ids as an input)
     if iv.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
     if d._value.shape[:iv.ndim] != iv.shape:
@@ -69,7 +69,7 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
 
 def _ids(segment_ids: Any, data: Tensor, op: str) -> np.ndarray:
     ids = as_tensor(segment_ids)
-    iv = np.asarray(ids._value)
+    iv = _py_value(ids, "segment ids")
     if iv.dtype not in (np.int32, np.int64):
         raise _err(op, f"segment_ids must be int32 or int64, got {ids.dtype.name}")
     if data._value.ndim < iv.ndim or data._value.shape[:iv.ndim] != iv.shape:
@@ -216,7 +216,7 @@ def _extreme_fwd(pick: Any, start: Any) -> Any:
 
 def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where each entry is its segment's extreme, and 1 / (number of tied extremes) there."""
-    iv = np.asarray(ids._value)
+    iv = _py_value(ids, "segment ids")
     ok = iv >= 0
     safe = np.where(ok, iv, 0)
     dv = np.asarray(data._value)
@@ -313,7 +313,7 @@ def _usprod_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndar
 def _others(ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     """For each entry, the product of the other entries of its segment (0 for dropped entries),
     exact when the segment holds zeros (TensorFlow's rule)."""
-    iv = np.asarray(ids._value)
+    iv = _py_value(ids, "segment ids")
     ok = iv >= 0
     safe = _wrap(np.where(ok, iv, 0))
     dv = np.asarray(data._value)
@@ -330,7 +330,7 @@ def _others(ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor
 
 
 def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
-    iv = np.asarray(ids._value)
+    iv = _py_value(ids, "segment ids")
     safe = _wrap(np.where(iv >= 0, iv, 0))
     return apply(_gather, (g, safe), {"axis": _lead(g, ans), "batch_dims": 0}) * \
         conj(_others(ans, data, ids, num_segments))
