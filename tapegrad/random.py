@@ -245,20 +245,20 @@ def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
     return out.astype(np.result_type(alpha, sample))
 
 
-_gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True)
+_gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True, broadcast=True)
+
+# RandomGamma passes on samples drawn for ``alpha`` (broadcast to the samples' shape); its
+# derivative in alpha is TF's (implicit reparameterization), the samples take none.
+_gamma = defop("RandomGamma", lambda alpha, samples: samples,
+               deriv=(lambda ans, alpha, samples: apply(_gamma_grad, (alpha, ans)), None))
 
 
-def _gamma_vjp(g: Tensor, ans: Tensor, alpha: Tensor, samples: Tensor, k: int) -> Tensor:
-    from .ops.reduction import reduce_sum
-    a = _wrap(alpha._value.reshape((1,) * k + alpha._value.shape))
-    lead = g.shape.rank - ans.shape.rank  # a Jacobian walk's batch axes come first
-    contrib = g * apply(_gamma_grad, (a, ans))
-    return reduce_sum(contrib, axis=list(range(lead, lead + k))) if k else contrib
-
-
-# RandomGamma passes on samples drawn for ``alpha`` (shape ``[k sample dims] + alpha.shape``); its
-# rule is TF's gradient with respect to alpha (implicit reparameterization).
-_gamma = defop("RandomGamma", lambda alpha, samples, k: samples, vjp=(_gamma_vjp, None))
+def _gamma_op(alpha: Tensor, samples: Tensor) -> Tensor:
+    """RandomGamma on ``samples`` of shape ``[sample dims] + alpha.shape``."""
+    from .ops.array import broadcast_to, reshape
+    lead = samples.shape.rank - alpha.shape.rank
+    a = broadcast_to(reshape(alpha, [1] * lead + list(alpha._value.shape)), list(samples._value.shape))
+    return apply(_gamma, (a, samples), {})
 
 
 def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, Tensor, Tensor]:
@@ -299,7 +299,7 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, se
         return _wrap(np.zeros(s + a._value.shape, dt._np))
     samples = _stateful(("RandomGamma", dt.name, _shape_dtype(shape)), seed, n * a._value.size * _philox.RESERVED,
                         lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (a,))
-    g = apply(_gamma, (a, reshape(samples, list(s) + list(a._value.shape))), {"k": len(s)})
+    g = _gamma_op(a, reshape(samples, list(s) + list(a._value.shape)))
     return maximum(np.finfo(dt._np).tiny, g / b)
 
 
@@ -629,7 +629,7 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
         return _wrap(np.zeros(s, dt._np))
     flat = reshape(a, [-1])
     samples = _stateless(seed, "auto_select", lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (flat,))
-    g = reshape(apply(_gamma, (flat, samples), {"k": 1}), list(s))
+    g = reshape(_gamma_op(flat, samples), list(s))
     return maximum(np.finfo(dt._np).tiny, g / b)
 
 
