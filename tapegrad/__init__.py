@@ -66,6 +66,8 @@ _LAZY = {
     "train": (".train", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
+    **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
+                                                "random_normal_initializer", "random_uniform_initializer")},
     "distribute": (".distribute", None),
     **{n: ("._control_flow", n) for n in (
         "cond", "case", "switch_case", "while_loop", "map_fn", "vectorized_map", "scan", "foldl",

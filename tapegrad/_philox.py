@@ -10,6 +10,9 @@ rejection inside a reserved window of 256 blocks per output group, integers by m
 """
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 _M32 = 0xFFFFFFFF
@@ -51,6 +54,19 @@ def blocks(key: int, counter: int, n: int) -> np.ndarray:
 def singles(key: int, counter: int, n: int) -> np.ndarray:
     """The first ``n`` uint32 of the blocks from ``counter`` (TF's ``SingleSampleAdapter``)."""
     return blocks(key, counter, -(-n // 4)).ravel()[:n]
+
+
+class Stream:
+    """Consecutive uint32 of the blocks from ``counter`` on, ``n`` at a time (TF's
+    ``SingleSampleAdapter<PhiloxRandom>`` drawn repeatedly)."""
+
+    def __init__(self, key: int, counter: int) -> None:
+        self.key, self.counter, self.used = key & M64, counter & M128, 0
+
+    def take(self, n: int) -> np.ndarray:
+        first, skip = divmod(self.used, 4)
+        self.used += n
+        return blocks(self.key, self.counter + first, -(-(skip + n) // 4)).ravel()[skip:skip + n]
 
 
 def scramble(seed0: int, seed1: int) -> tuple[int, int]:
@@ -191,4 +207,238 @@ def categorical(key: int, counter: int, logits: np.ndarray, n: int) -> np.ndarra
     out = np.empty((b, n), np.int64)
     for r in range(b):  # one searchsorted per row
         out[r] = np.searchsorted(cdf[r], u[r] * cdf[r, -1], side="right")
+    return out
+
+
+# ---- variable-sample kernels: output ``o`` draws blocks ``counter + 256 o + j`` in order ----
+
+class _PerOutput:
+    """Each output's own stream (TF: ``gen = rng; gen.Skip(256 * output_idx)``), with the
+    kernels' double buffers: ``Uniform<double>`` and ``Normal<double>`` give 2 values a block,
+    handed out last first (TF's ``x = result[--remaining]``)."""
+
+    def __init__(self, key: int, counter: int, m: int, stride: Any = RESERVED) -> None:
+        self.key, self.counter = key, counter
+        self.next = np.arange(m, dtype=np.uint64) * np.asarray(stride).astype(np.uint64)
+        self.buf = {k: (np.zeros((m, 2)), np.zeros(m, np.int64)) for k in ("u", "n")}
+
+    def _block(self, idx: np.ndarray) -> np.ndarray:
+        b = bijection(counters(self.counter, self.next[idx]), self.key)
+        self.next[idx] += np.uint64(1)
+        return b
+
+    def take(self, kind: str, idx: np.ndarray) -> np.ndarray:
+        vals, left = self.buf[kind]
+        need = idx[left[idx] == 0]
+        if need.size:
+            b = self._block(need)
+            if kind == "u":
+                vals[need, 0], vals[need, 1] = uint_to_double(b[:, 0], b[:, 1]), uint_to_double(b[:, 2], b[:, 3])
+            else:
+                vals[need, 0], vals[need, 1] = box_muller_double(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+            left[need] = 2
+        left[idx] -= 1
+        return vals[idx, left[idx]]
+
+
+def gamma(key: int, counter: int, alpha: np.ndarray) -> np.ndarray:
+    """TF's CPU RandomGamma for one output per entry of ``alpha`` (float64, in output-index
+    order): exponential when ``alpha == 1``, else Marsaglia-Tsang on Normal/Uniform<double>
+    (``alpha < 1``: boosted by ``u ** (1 / alpha)``)."""
+    m = alpha.size
+    out = np.empty(m)
+    gen = _PerOutput(key, counter, m)
+    one = np.flatnonzero(alpha == 1)
+    if one.size:
+        out[one] = -np.log(1.0 - gen.take("u", one))
+    less = alpha < 1
+    d = alpha + np.where(less, 2.0 / 3, -1.0 / 3)
+    c = 1.0 / 3 / np.sqrt(d)
+    active = np.flatnonzero(alpha != 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            x = gen.take("n", active)
+            v = 1 + c[active] * x
+            pos = v > 0
+            idx, x, v = active[pos], x[pos], v[pos]
+            v = v * v * v
+            u = gen.take("u", idx)
+            ok = (u < 1 - 0.0331 * (x * x) * (x * x)) | (np.log(u) < 0.5 * x * x + d[idx] * (1 - v + np.log(v)))
+            acc = idx[ok]
+            res = d[acc] * v[ok]
+            boost = np.flatnonzero(less[acc])
+            if boost.size:
+                res[boost] *= gen.take("u", acc[boost]) ** (1 / alpha[acc[boost]])
+            out[acc] = res
+            done = np.zeros(m, bool)
+            done[acc] = True
+            active = active[~done[active]]
+    return out
+
+
+def poisson(key: int, counter: int, rate: np.ndarray, highest: float) -> np.ndarray:
+    """TF's CPU RandomPoisson, one output per entry of ``rate`` (float64, output-index order):
+    Knuth's product of uniforms below 10, Hormann's transformed rejection from 10 on."""
+    m = rate.size
+    out = np.empty(m)
+    gen = _PerOutput(key, counter, m)
+    small = np.flatnonzero(rate < 10)
+    prod, k = np.ones(m), np.zeros(m)
+    exp_neg = np.exp(-rate)
+    active = small
+    while active.size:
+        prod[active] *= gen.take("u", active)
+        stop = (prod[active] <= exp_neg[active]) & (k[active] <= highest)
+        out[active[stop]] = k[active[stop]]
+        k[active[~stop]] += 1
+        active = active[~stop]
+    big = np.flatnonzero(rate >= 10)
+    lam = rate[big]
+    b = 0.931 + 2.53 * np.sqrt(lam)
+    a = -0.059 + 0.02483 * b
+    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    v_r = 0.9277 - 3.6224 / (b - 2)
+    log_lam = np.log(lam)
+    active = np.arange(big.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            u = gen.take("u", big[active]) - 0.5
+            v = gen.take("u", big[active])
+            us = 0.5 - np.abs(u)
+            kk = np.floor((2 * a[active] / us + b[active]) * u + lam[active] + 0.43)
+            fine = kk <= highest
+            quick = fine & (us >= 0.07) & (v <= v_r[active])
+            reject = ~fine | ~quick & ((kk < 0) | ((us < 0.013) & (v > us)))
+            slow = ~quick & ~reject
+            s = np.log(v * inv_alpha[active] / (a[active] / (us * us) + b[active]))
+            t = -lam[active] + kk * log_lam[active] - _lgamma(kk + 1)
+            take = quick | slow & (s <= t)
+            out[big[active[take]]] = kk[take]
+            active = active[~take]
+    return out
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    """The C library's ``lgamma`` (what TF's kernels call), element by element."""
+    return np.array([math.lgamma(v) if np.isfinite(v) and v > 0 else math.inf for v in x.tolist()])
+
+
+_TAIL = np.array([0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287])
+
+
+def _stirling_tail(k: np.ndarray) -> np.ndarray:
+    kp1sq = (k + 1) * (k + 1)
+    out = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+    small = k <= 9
+    out[small] = _TAIL[k[small].astype(np.int64)]
+    return out
+
+
+def _binomial_inversion(gen: _PerOutput, idx: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Count geometric(p) waiting times until their sum exceeds ``n``."""
+    total, count = np.zeros(idx.size), np.zeros(idx.size)
+    log1mp = np.log1p(-p)
+    active = np.arange(idx.size)
+    with np.errstate(divide="ignore"):
+        while active.size:
+            total[active] += np.ceil(np.log(gen.take("u", idx[active])) / log1mp[active])
+            over = total[active] > n[active]
+            count[active[~over]] += 1
+            active = active[~over]
+    return count
+
+
+def _btrs(gen: _PerOutput, idx: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Hormann's BTRS transformed rejection (TF's variant) for ``n * p >= 10``, ``p <= 0.5``."""
+    sd = np.sqrt(n * p * (1 - p))
+    b = 1.15 + 2.53 * sd
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = n * p + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = p / (1 - p)
+    alpha = (2.83 + 5.1 / b) * sd
+    m = np.floor((n + 1) * p)
+    out = np.empty(idx.size)
+    active = np.arange(idx.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while active.size:
+            u = gen.take("u", idx[active]) - 0.5
+            v = gen.take("u", idx[active])
+            us = 0.5 - np.abs(u)
+            A, B, N, M, R = a[active], b[active], n[active], m[active], r[active]
+            k = np.floor((2 * A / us + B) * u + c[active])
+            quick = (us >= 0.07) & (v <= v_r[active])
+            sensible = (k >= 0) & (k <= N)
+            lv = np.log(v * alpha[active] / (A / (us * us) + B))
+            kk = np.clip(k, 0, N)
+            bound = ((M + 0.5) * np.log((M + 1) / (R * (N - M + 1)))
+                     + (N + 1) * np.log((N - M + 1) / (N - kk + 1))
+                     + (kk + 0.5) * np.log(R * (N - kk + 1) / (kk + 1))
+                     + _stirling_tail(M) + _stirling_tail(N - M) - _stirling_tail(kk) - _stirling_tail(N - kk))
+            take = quick | sensible & (lv <= bound)
+            out[active[take]] = k[take]
+            active = active[~take]
+    return out
+
+
+def binomial(key: int, counter: int, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """TF's CPU binomial kernel, one output per entry of ``n`` (float64) and ``p`` (the op's
+    float dtype; its comparisons happen in that dtype), in output-index order: inversion when
+    ``n * min(p, 1 - p) < 10`` (42 blocks reserved per output), BTRS otherwise (256)."""
+    m = n.size
+    out = np.full(m, np.nan)
+    one = p.dtype.type(1)
+    q = one - p
+    flip = p > 0.5
+    pp = np.where(flip, q, p)
+    with np.errstate(invalid="ignore", over="ignore"):
+        big = (n.astype(p.dtype) * pp >= p.dtype.type(10))
+    zero, full = (n <= 0) | (p <= 0), ~(n <= 0) & (p >= one)
+    draw = ~zero & ~full & ~np.isnan(p)
+    out[zero], out[full] = 0.0, n[full]
+    gen = _PerOutput(key, counter, m, np.where(big, RESERVED, 42))
+    for fn, sel in ((_btrs, draw & big), (_binomial_inversion, draw & ~big)):
+        idx = np.flatnonzero(sel)
+        if idx.size:
+            k = fn(gen, idx, n[idx], pp[idx].astype(np.float64))
+            out[idx] = np.where(flip[idx], n[idx] - k, k)
+    return out
+
+
+# ---- RandomIndexShuffle: a cycle-walking Simon cipher (4 rounds) over the smallest block ----
+
+def index_shuffle(index: np.ndarray, key: np.ndarray, max_index: np.ndarray) -> np.ndarray:
+    """TF's ``random_index_shuffle`` with 4 rounds, elementwise over uint64 arrays ``index``,
+    ``max_index`` and ``key`` ``(n, 3)`` (uint32 words): the word size is half the block, the
+    block ``max(ceil(log2(max_index)) rounded up to even, 16)`` bits."""
+    out = np.zeros(index.shape, np.uint64)
+    bits = np.ceil(np.log2(np.maximum(max_index, 1).astype(np.float64))).astype(np.int64)
+    block = np.maximum(bits + bits % 2, 16)
+    for b in np.unique(block[max_index > 0]):
+        sel = np.flatnonzero((block == b) & (max_index > 0))
+        w = int(b) // 2
+        mask = np.uint64((1 << w) - 1)
+
+        def rotl(x: np.ndarray, r: int) -> np.ndarray:
+            return ((x << np.uint64(r)) | (x >> np.uint64(w - r))) & mask
+
+        def f(x: np.ndarray) -> np.ndarray:
+            return (rotl(x, 1) & rotl(x, 8)) ^ rotl(x, 2)
+
+        rk = [key[sel, i].astype(np.uint64) & mask for i in range(3)]
+        c, z = np.uint64(0xFFFFFFFC) & mask, 0x7369F885192C0EF5 & int(mask)
+        rotr = lambda x, r: ((x >> np.uint64(r)) | (x << np.uint64(w - r))) & mask  # noqa: E731
+        rk.append(c ^ np.uint64(z & 1) ^ rk[0] ^ rotr(rk[2], 3) ^ rotr(rk[2], 4))
+        value, top = index[sel].astype(np.uint64), max_index[sel].astype(np.uint64)
+        todo = np.arange(sel.size)
+        while todo.size:
+            left, right = (value[todo] >> np.uint64(w)) & mask, value[todo] & mask
+            for k1, k2 in ((rk[0][todo], rk[1][todo]), (rk[2][todo], rk[3][todo])):
+                left ^= f(right) ^ k1
+                right ^= f(left) ^ k2
+            value[todo] = (left << np.uint64(w)) | right
+            todo = todo[value[todo] > top[todo]]
+        out[sel] = value
     return out

@@ -4,7 +4,10 @@ Every op draws from TensorFlow's Philox-4x32-10 streams with the transforms of T
 kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlow 2.21 prints:
 
 * stateless ops (``stateless_normal``, ``stateless_uniform``, ``stateless_truncated_normal``,
-  ``stateless_categorical``, ``split``, ``fold_in``) are functions of their ``seed`` pair;
+  ``stateless_categorical``, ``stateless_gamma``, ``stateless_poisson``, ``stateless_binomial``,
+  ``split``, ``fold_in``) are functions of their ``seed`` pair;
+* ``gamma``, ``poisson`` and the binomial kernels draw a variable number of samples per output,
+  each output from its own window of the stream (TF's 256 blocks per output);
 * :class:`Generator` keeps its Philox state in an int64 variable and advances it as TF does;
 * stateful ops follow TF eager's seeds: no global seed and no op seed is fresh randomness; a
   global seed (:func:`set_seed`) alone gives each call the next op seed of TF's counter; an op
@@ -44,8 +47,9 @@ from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and t
     fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
 
-__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical",
-           "stateless_normal", "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
+__all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical", "gamma",
+           "poisson", "stateless_normal", "stateless_uniform", "stateless_truncated_normal",
+           "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
            "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
            "set_global_generator", "experimental", "log_uniform_candidate_sampler",
            "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"]
@@ -228,6 +232,114 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
                      lambda key, counter: _philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
 
 
+def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
+    """d sample / d alpha at fixed CDF: ``-(dP/da) / (dP/dx)`` for P the regularized lower
+    incomplete gamma function (TF's RandomGammaGrad; dP/da by a central difference in float64)."""
+    from scipy.special import gammainc, gammaln
+    a, x = np.broadcast_arrays(alpha.astype(np.float64), sample.astype(np.float64))
+    h = 1e-5 * a
+    dpda = (gammainc(a + h, x) - gammainc(a - h, x)) / (2 * h)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        dpdx = np.exp((a - 1) * np.log(x) - x - gammaln(a))
+        out = np.where(x > 0, -dpda / dpdx, 0.0)
+    return out.astype(np.result_type(alpha, sample))
+
+
+_gamma_grad = defop("RandomGammaGrad", _gamma_grad_fwd, nondiff=True, broadcast=True)
+
+# RandomGamma passes on samples drawn for ``alpha`` (broadcast to the samples' shape); its
+# derivative in alpha is TF's (implicit reparameterization), the samples take none.
+_gamma = defop("RandomGamma", lambda alpha, samples: samples,
+               deriv=(lambda ans, alpha, samples: apply(_gamma_grad, (alpha, ans)), None))
+
+
+def _gamma_op(alpha: Tensor, samples: Tensor) -> Tensor:
+    """RandomGamma on ``samples`` of shape ``[sample dims] + alpha.shape``."""
+    from .ops.array import broadcast_to, reshape
+    lead = samples.shape.rank - alpha.shape.rank
+    a = broadcast_to(reshape(alpha, [1] * lead + list(alpha._value.shape)), list(samples._value.shape))
+    return apply(_gamma, (a, samples), {})
+
+
+def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, Tensor, Tensor]:
+    dt = _float_dtype(dtype, fn)
+    a = _param(alpha, dt)
+    b = _param(1 if beta is None else beta, dt)
+    shape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    if a._value.shape != shape:
+        from .ops.array import broadcast_to
+        a = broadcast_to(a, shape)
+    return dt, a, b
+
+
+def _gamma_np(av: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
+    """RandomGamma's layout: ``[n samples, alpha...]``; output index ``o = alpha_index * n +
+    sample_index`` draws from ``counter + 256 o``."""
+    flat = _philox.gamma(key, counter, np.repeat(av.astype(np.float64).ravel(), n))
+    return flat.reshape(av.size, n).T.reshape((n,) + av.shape).astype(dt._np)
+
+
+def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, seed: Any = None,
+          name: Any = None) -> Tensor:
+    """Samples of Gamma(``alpha``, rate ``beta``): shape ``shape + broadcast(alpha, beta).shape``,
+    TensorFlow's numbers (its Marsaglia-Tsang kernel on Philox). Gradients flow to ``alpha``
+    (TF's implicit reparameterization) and ``beta``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.random.gamma([1000], [0.5, 4.0], seed=1)
+    >>> x.shape, bool(tf.reduce_all(x > 0))
+    (TensorShape([1000, 2]), True)
+    """
+    from .ops.array import reshape
+    from .ops.math import maximum
+    dt, a, b = _gamma_args(alpha, beta, dtype, "gamma")
+    s = _shape_arg(shape, "RandomGamma")
+    n = _size(s)
+    if a._value.size == 0 or n == 0:
+        return _wrap(np.zeros(s + a._value.shape, dt._np))
+    samples = _stateful(("RandomGamma", dt.name, _shape_dtype(shape)), seed, n * a._value.size * _philox.RESERVED,
+                        lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (a,))
+    g = _gamma_op(a, reshape(samples, list(s) + list(a._value.shape)))
+    return maximum(np.finfo(dt._np).tiny, g / b)
+
+
+def _poisson_np(lam: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> np.ndarray:
+    """RandomPoisson's layout (as RandomGamma's): ``[n samples, rate...]``."""
+    highest = float(np.finfo(dt._np).max if dt._np.kind == "f" else np.iinfo(dt._np).max)
+    flat = _philox.poisson(key, counter, np.repeat(lam.astype(np.float64).ravel(), n), highest)
+    return flat.reshape(lam.size, n).T.reshape((n,) + lam.shape).astype(dt._np)
+
+
+def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[Tensor, _dt.DType]:
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
+        raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
+    lt = as_tensor(lam)
+    if lt._value.dtype.kind not in "fi":
+        raise InvalidArgumentError(f"{fn}: lam must be floating or integer, got {lt.dtype.name}")
+    return lt, dt
+
+
+def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, name: Any = None) -> Tensor:
+    """Samples of Poisson(``lam``): shape ``shape + lam.shape``, TensorFlow's numbers (Knuth's
+    method below rate 10, Hormann's transformed rejection above). Not differentiable.
+
+    >>> import tapegrad as tf
+    >>> tf.random.poisson([2], [1.0, 50.0], seed=3).shape
+    TensorShape([2, 2])
+    """
+    from .ops.array import reshape
+    lt, dt = _poisson_args(lam, dtype, "poisson")
+    s = _shape_arg(shape, "RandomPoissonV2")
+    n = _size(s)
+    if n == 0 or lt._value.size == 0:
+        return _wrap(np.zeros(s + lt._value.shape, dt._np))
+    out = _stateful(("RandomPoissonV2", lt.dtype.name, dt.name, _shape_dtype(shape)), seed,
+                    n * lt._value.size * _philox.RESERVED,
+                    lambda key, counter, lv: _poisson_np(lv, n, key, counter, dt), (lt,))
+    return reshape(out, list(s) + list(lt._value.shape))
+
+
 _shuffle = defop("RandomShuffle", lambda x, perm: x[perm] if x.ndim else x, nondiff=True)  # perm: drawn
 
 
@@ -248,6 +360,26 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
         perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4,
                          lambda key, counter: _philox.permutation(key, counter, n))
     return apply(_shuffle, (x, perm), {})
+
+
+def op_seeds(seed: Any) -> tuple[int, int]:
+    """The (seed, seed2) pair TF eager gives an op with op seed ``seed``; (0, 0): unseeded."""
+    with _seeds.lock:
+        return _get_seed(seed)
+
+
+def fit_permutation(n: int) -> np.ndarray:
+    """The order of Keras 3's ``fit(shuffle=True)`` on the TF backend: ``tf.random.shuffle`` in a
+    ``tf.data`` function, whose op seed is 0 and whose kernel starts afresh each epoch (so a
+    global seed gives the same permutation every epoch; none gives fresh entropy)."""
+    with _seeds.lock:
+        g = _seeds.global_seed
+    if g is None or n <= 1:
+        return np.random.default_rng().permutation(n)
+    seed1, seed2 = g % _MAXINT32, 0
+    if seed1 == 0:
+        seed2 = _MAXINT32
+    return _philox.permutation(seed1, seed2 << 64, n)
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
@@ -468,6 +600,157 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
         out_dt._np), (as_tensor(logits),))
 
 
+def _stateless_layout(shape: Any, param: np.ndarray, fn: str) -> tuple[tuple, int]:
+    """``shape`` must end with the parameter's shape (TF's stateless gamma/poisson kernels):
+    the number of samples per parameter value."""
+    s = _shape_arg(shape, fn)
+    ps = param.shape
+    if len(ps) > len(s) or tuple(s[len(s) - len(ps):]) != ps:
+        raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the parameter's shape "
+                                   f"{list(ps)} (broadcast the parameter first)")
+    return s, _size(s) // max(param.size, 1)
+
+
+def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32,
+                    name: Any = None) -> Tensor:
+    """Gamma(``alpha``, rate ``beta``) samples of shape ``shape`` (which ends with
+    ``broadcast(alpha, beta).shape``) determined by ``seed``: TensorFlow's numbers. Gradients
+    flow to ``alpha`` and ``beta`` as in :func:`gamma`.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_gamma([3, 2], seed=[1, 2], alpha=[1.0, 3.0]).shape
+    TensorShape([3, 2])
+    """
+    from .ops.array import reshape
+    from .ops.math import maximum
+    dt, a, b = _gamma_args(alpha, beta, dtype, "stateless_gamma")
+    s, n = _stateless_layout(shape, a._value, "StatelessRandomGammaV3")
+    if _size(s) == 0:
+        return _wrap(np.zeros(s, dt._np))
+    flat = reshape(a, [-1])
+    samples = _stateless(seed, "auto_select", lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (flat,))
+    g = reshape(_gamma_op(flat, samples), list(s))
+    return maximum(np.finfo(dt._np).tiny, g / b)
+
+
+def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, name: Any = None) -> Tensor:
+    """Poisson(``lam``) samples of shape ``shape`` (which ends with ``lam``'s shape) determined by
+    ``seed``: TensorFlow's numbers.
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_poisson([2, 2], seed=[1, 2], lam=[1.0, 50.0]).dtype
+    tf.int32
+    """
+    lt, dt = _poisson_args(lam, dtype, "stateless_poisson")
+    s, n = _stateless_layout(shape, lt._value, "StatelessRandomPoisson")
+    if _size(s) == 0:
+        return _wrap(np.zeros(s, dt._np))
+    return _stateless(seed, "auto_select",
+                      lambda key, counter, lv: _poisson_np(lv.ravel(), n, key, counter, dt).reshape(s), (lt,))
+
+
+def _binomial_args(shape: Any, counts: Any, probs: Any, dtype: Any, fn: str) -> tuple:
+    """Checked arguments of the binomial kernels: ``shape`` ends with ``broadcast(counts,
+    probs).shape``; returns (dtype, shape, counts, probs, num_batches, samples_per_batch)."""
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
+        raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
+    pt = as_tensor(probs) if isinstance(probs, Tensor) else convert_to_tensor(probs)
+    if pt._value.dtype.kind != "f":
+        pt = convert_to_tensor(pt._value.astype(np.float32))
+    ct = as_tensor(counts) if isinstance(counts, Tensor) else convert_to_tensor(counts, dtype=pt.dtype)
+    if ct.dtype != pt.dtype:
+        raise InvalidArgumentError(f"{fn}: counts ({ct.dtype.name}) and probs ({pt.dtype.name}) must "
+                                   "have one floating dtype; cast them first")
+    try:
+        bshape = np.broadcast_shapes(ct._value.shape, pt._value.shape)
+    except ValueError:
+        raise InvalidArgumentError(f"counts and probs must have compatible batch dimensions: "
+                                   f"{list(ct._value.shape)} vs. {list(pt._value.shape)}") from None
+    s = _shape_arg(shape, fn)
+    if len(bshape) > len(s) or tuple(s[len(s) - len(bshape):]) != bshape:
+        raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the broadcast shape of "
+                                   f"counts and probs {list(bshape)}")
+    return dt, s, ct, pt, _size(bshape), _size(s[:len(s) - len(bshape)])
+
+
+def _binomial_np(key: int, counter: int, cv: np.ndarray, pv: np.ndarray, s: tuple, nb: int, spb: int,
+                 dt: _dt.DType) -> np.ndarray:
+    """The binomial kernels' layout: output index ``o = batch * samples_per_batch + sample``."""
+    if _size(s) == 0:
+        return np.zeros(s, dt._np)
+    bshape = np.broadcast_shapes(cv.shape, pv.shape)
+    n = np.repeat(np.broadcast_to(cv, bshape).astype(np.float64).ravel(), spb)
+    p = np.repeat(np.broadcast_to(pv, bshape).ravel(), spb)
+    return _philox.binomial(key, counter, n, p).reshape(nb, spb).T.reshape(s).astype(dt._np)
+
+
+def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dtype: Any = _dt.int32,
+                       name: Any = None) -> Tensor:
+    """Binomial(``counts``, ``probs``) samples of shape ``shape`` (which ends with their broadcast
+    shape) determined by ``seed``: TensorFlow's numbers (inversion for small means, BTRS
+    otherwise).
+
+    >>> import tapegrad as tf
+    >>> tf.random.stateless_binomial([3], seed=[1, 2], counts=[10.0, 20.0, 30.0], probs=0.5).shape
+    TensorShape([3])
+    """
+    dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, output_dtype, "StatelessRandomBinomial")
+    return _stateless(seed, "auto_select",
+                      lambda key, counter, cv, pv: _binomial_np(key, counter, cv, pv, s, nb, spb, dt), (ct, pt))
+
+
+def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
+    """The position of ``index`` in a pseudorandom permutation of ``[0, ..., max_index]`` fixed by
+    ``seed`` (shape [2]; ``index`` and ``max_index`` scalars or vectors): TensorFlow's permutation
+    (a 4-round Simon cipher, cycle-walked into range).
+
+    >>> import tapegrad as tf
+    >>> tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3).numpy()
+    array([2, 0, 1, 3], dtype=int32)
+    """
+    idx, top, st = as_tensor(index), as_tensor(max_index), as_tensor(seed)
+    if idx.dtype != top.dtype or idx._value.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"index_shuffle: index and max_index must have one integer "
+                                   f"dtype; got {idx.dtype.name} and {top.dtype.name}")
+    if st._value.dtype.kind not in "iu" or st._value.shape != (2,):
+        raise InvalidArgumentError(f"index_shuffle: seed must be an integer tensor of shape [2]; got "
+                                   f"{st.dtype.name} of shape {list(st._value.shape)} (TF 2.21 pads a "
+                                   "batch of seeds along the wrong axis and rejects it too)")
+    iv, mv = idx._value, top._value
+    if iv.ndim > 1 or mv.ndim > 1 or iv.ndim and mv.ndim and iv.size != mv.size:
+        raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors "
+                                   "of one length")
+
+    def shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
+        n = max(iv.size, mv.size)
+        i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
+        bad = np.flatnonzero(i64 > m64)
+        if bad.size:
+            raise InvalidArgumentError(f"max_index must be >= index, but {m64[bad[0]]} < {i64[bad[0]]} "
+                                       "[Op:RandomIndexShuffle]")
+        words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
+        out = _philox.index_shuffle(i64, np.broadcast_to(words.astype(np.uint64), (n, 3)), m64)
+        return (out.astype(iv.dtype).reshape(() if iv.ndim == 0 and mv.ndim == 0 else (n,)),)
+    return _trace.draw(shuffled, [st, idx, top], False)[0]
+
+
+def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any = None) -> Tensor:
+    """``value`` permuted along its first axis by a permutation fixed by ``seed``: TensorFlow's
+    (its RandomShuffle swaps on the stateless Philox stream). Not differentiable.
+
+    >>> import tapegrad as tf
+    >>> sorted(tf.random.experimental.stateless_shuffle(tf.range(5), seed=[1, 2]).numpy().tolist())
+    [0, 1, 2, 3, 4]
+    """
+    x = as_tensor(value)
+    n = x._value.shape[0] if x._value.ndim else 1
+    draws = n > 1 and x._value.size > 1
+    perm = _stateless(seed, alg, lambda key, counter: _philox.permutation(key, counter, n) if draws
+                      else np.arange(n))
+    return apply(_shuffle, (x, perm), {})
+
+
 # ---- tf.random.Generator: an explicit Philox state in a variable ----
 
 class Algorithm(enum.Enum):
@@ -579,6 +862,15 @@ class Generator:
         return self._draw((int(delta),), lambda key, c: np.array([c & _philox.M64, c >> 64, key],
                                                                   np.uint64).view(np.int64))
 
+    def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = _dt.int32,
+                 name: Any = None) -> Tensor:
+        """Binomial(``counts``, ``probs``) samples (TensorFlow's numbers and state update: the
+        counter moves on by 256 times ``num_batches * 200 * (samples_per_batch + 3) // 4``)."""
+        dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, dtype, "StatefulRandomBinomial")
+        cv, pv = ct._value, pt._value
+        return self._draw((nb * 2 * 100 * (spb + 3) // 4,),
+                          lambda key, c: _binomial_np(key, c, cv, pv, s, nb, spb, dt))
+
     def _draw(self, s: tuple, make: Callable) -> Tensor:
         """``make(key, counter)`` from the state, which moves on by ``s``'s outputs (in a
         ``tf.function`` trace: a step reading and writing the state variable at each replay)."""
@@ -674,7 +966,8 @@ def set_global_generator(generator: Generator) -> None:
 experimental = types.SimpleNamespace(
     Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
     get_global_generator=get_global_generator, set_global_generator=set_global_generator,
-    stateless_split=split, stateless_fold_in=fold_in)
+    stateless_split=split, stateless_fold_in=fold_in, index_shuffle=index_shuffle,
+    stateless_shuffle=stateless_shuffle)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -35,6 +35,26 @@ INITIALIZERS = {
     "identity": ("Identity", {"gain": 3.0}, (2, 3)),
 }
 
+CONSTRAINTS = {  # name -> (class, kwargs); applied to fixed((3, 4), 5) * 3
+    "max_norm": ("MaxNorm", {"max_value": 1.5, "axis": 0}),
+    "max_norm_rows": ("MaxNorm", {"max_value": 1.0, "axis": 1}),
+    "max_norm_all": ("MaxNorm", {"max_value": 2.0, "axis": [0, 1]}),
+    "min_max_norm": ("MinMaxNorm", {"min_value": 1.0, "max_value": 1.8, "rate": 0.7, "axis": 0}),
+    "non_neg": ("NonNeg", {}),
+    "unit_norm": ("UnitNorm", {"axis": 1}),
+}
+
+TF_INITIALIZERS = {  # tf.<name>(**kwargs)(shape, dtype)
+    "random_normal_seeded": ("random_normal_initializer", {"mean": 1.0, "stddev": 2.0, "seed": 3}, (2, 3), "float32"),
+    "random_normal_float64": ("random_normal_initializer", {"seed": 8}, (5,), "float64"),
+    "random_uniform_seeded": ("random_uniform_initializer", {"minval": -1.0, "maxval": 1.0, "seed": 4}, (3, 2), "float32"),
+    "random_uniform_int": ("random_uniform_initializer", {"minval": 0, "maxval": 10, "seed": 2}, (4,), "int32"),
+    "constant_list": ("constant_initializer", {"value": [1.5, 2.0, 3.0, 4.0]}, (2, 2), "float32"),
+    "constant_scalar": ("constant_initializer", {"value": 7}, (2, 3), None),
+    "zeros": ("zeros_initializer", {}, (2,), "int32"),
+    "ones": ("ones_initializer", {}, (2, 2), "float32"),
+}
+
 LAYERS = {
     "dense_relu": ("Dense", {"units": 3, "activation": "relu"}, [(4, 5)]),
     "dense_tanh_nobias": ("Dense", {"units": 2, "activation": "tanh", "use_bias": False}, [(3, 4)]),
@@ -105,7 +125,35 @@ FITS = {
     "adam_classifier": {"optimizer": ("Adam", {"learning_rate": 0.02}),
                         "loss": "sparse_categorical_crossentropy", "metrics": ["accuracy"],
                         "epochs": 3, "batch_size": 8, "validation_split": 0.2, "classes": 3},
+    "two_outputs_lists": {"optimizer": ("SGD", {"learning_rate": 0.05}), "model": "two_outputs",
+                          "loss": ["mse", "binary_crossentropy"], "metrics": [["mae"], ["accuracy"]],
+                          "loss_weights": [1.0, 0.5], "epochs": 3, "batch_size": 8,
+                          "validation_split": 0.25},
+    "two_outputs_dicts": {"optimizer": ("Adam", {"learning_rate": 0.02}), "model": "two_outputs",
+                          "loss": {"cls": "crossentropy", "reg": "mae"},
+                          "metrics": {"cls": ["accuracy", "mse"]}, "loss_weights": {"reg": 2.0, "cls": 1.0},
+                          "epochs": 3, "batch_size": 16, "validation_split": 0.0},
+    "two_outputs_one_loss": {"optimizer": ("SGD", {"learning_rate": 0.05}), "model": "two_outputs",
+                             "loss": "mse", "metrics": [], "epochs": 2, "batch_size": 8,
+                             "validation_split": 0.0},
+    "class_weight": {"optimizer": ("Adam", {"learning_rate": 0.02}), "loss": "crossentropy",
+                     "metrics": ["accuracy"], "weighted_metrics": ["accuracy"],
+                     "class_weight": {0: 1.0, 1: 3.0, 2: 0.5}, "epochs": 3, "batch_size": 8,
+                     "validation_split": 0.0, "classes": 3},
+    "shuffled": {"optimizer": ("SGD", {"learning_rate": 0.05}), "loss": "mse", "metrics": ["mae"],
+                 "epochs": 3, "batch_size": 8, "validation_split": 0.0, "shuffle_seed": 11},
+    "constraints": {"optimizer": ("SGD", {"learning_rate": 0.2, "momentum": 0.5}), "loss": "mse",
+                    "metrics": [], "epochs": 3, "batch_size": 8, "validation_split": 0.0,
+                    "constraints": True},
 }
+
+
+def _two_outputs(keras):
+    inp = keras.Input((4,), name="inp")
+    h = keras.layers.Dense(5, activation="tanh", name="hidden")(inp)
+    reg = keras.layers.Dense(2, name="reg")(h)
+    cls = keras.layers.Dense(1, activation="sigmoid", name="cls")(h)
+    return keras.Model(inp, [reg, cls])
 
 
 def custom_loss(y_true, y_pred):
@@ -117,20 +165,57 @@ def custom_loss(y_true, y_pred):
 def fit_case(keras, spec):
     classes = spec.get("classes")
     reg = keras.regularizers.L2(spec["l2"]) if "l2" in spec else None
-    model = keras.Sequential([keras.Input((4,)),
-                              keras.layers.Dense(6, activation="tanh", kernel_regularizer=reg),
-                              keras.layers.Dense(classes or 2,
-                                                 activation="softmax" if classes else None)])
     x = fixed((40, 4), 3) * 2
-    if classes:
-        y = (np.arange(40) % classes).astype(np.int32)
+    y = np.stack([x[:, 0] - x[:, 1], x[:, 2] * x[:, 3]], axis=1).astype(np.float32)
+    if spec.get("model") == "two_outputs":
+        model = _two_outputs(keras)
+        y = [y, (x[:, :1] + x[:, 1:2] > 0).astype(np.float32)]
     else:
-        y = np.stack([x[:, 0] - x[:, 1], x[:, 2] * x[:, 3]], axis=1).astype(np.float32)
+        constrained = {"kernel_constraint": keras.constraints.MaxNorm(0.6, axis=0),
+                       "bias_constraint": keras.constraints.NonNeg()} if spec.get("constraints") else {}
+        model = keras.Sequential([keras.Input((4,)),
+                                  keras.layers.Dense(6, activation="tanh", kernel_regularizer=reg,
+                                                     **constrained),
+                                  keras.layers.Dense(classes or 2,
+                                                     activation="softmax" if classes else None)])
+        if classes:
+            y = (np.arange(40) % classes).astype(np.int32)
     opt_name, opt_kwargs = spec["optimizer"]
     loss = custom_loss if spec["loss"] == "custom" else spec["loss"]
     compile_kwargs = {"optimizer": getattr(keras.optimizers, opt_name)(**opt_kwargs), "loss": loss,
-                      "metrics": list(spec["metrics"])}
-    fit_kwargs = {"epochs": spec["epochs"], "batch_size": spec["batch_size"], "shuffle": False}
+                      "metrics": spec["metrics"]}
+    for key in ("loss_weights", "weighted_metrics"):
+        if key in spec:
+            compile_kwargs[key] = spec[key]
+    fit_kwargs = {"epochs": spec["epochs"], "batch_size": spec["batch_size"],
+                  "shuffle": "shuffle_seed" in spec}
     if spec["validation_split"]:
         fit_kwargs["validation_split"] = spec["validation_split"]
+    if "class_weight" in spec:
+        fit_kwargs["class_weight"] = spec["class_weight"]
     return model, x, y, compile_kwargs, fit_kwargs
+
+
+# ---- the issue's proof: a Sequential CNN on scikit-learn's digits, Keras's accuracy curve ----
+
+DIGITS_FIT = {"epochs": 5, "batch_size": 64, "shuffle": False}
+
+
+def digits_split(images, labels):
+    """sklearn's 1797 digits (flat 8x8, values 0..16) as (8, 8, 1) float32 images scaled to
+    [0, 1]; the first 1437 train, the last 360 validate (a fixed split)."""
+    x = (np.asarray(images, np.float32) / 16.0).reshape(-1, 8, 8, 1)
+    y = np.asarray(labels, np.int32)
+    return (x[:1437], y[:1437]), (x[1437:], y[1437:])
+
+
+def digits_cnn(keras):
+    """Conv2D(8, 3, relu) - MaxPooling2D(2) - Flatten - Dense(10, softmax) with fixed weights,
+    compiled with Adam(1e-2) and sparse categorical crossentropy (and accuracy)."""
+    model = keras.Sequential([keras.Input((8, 8, 1)), keras.layers.Conv2D(8, 3, activation="relu"),
+                              keras.layers.MaxPooling2D(2), keras.layers.Flatten(),
+                              keras.layers.Dense(10, activation="softmax")])
+    model.set_weights([fixed(w.shape, 20 + i) * (0.8 if i == 0 else 0.3) for i, w in enumerate(model.weights)])
+    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    return model

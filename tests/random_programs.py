@@ -106,5 +106,63 @@ def generator(tf):
     return _np(out)
 
 
+def variable_samples(tf):
+    """gamma, poisson and binomial (each output its own 256-block window of the stream)."""
+    out = []
+    for seed in SEEDS[:3]:
+        for dt in (tf.float16, tf.float32, tf.float64):
+            out += [tf.random.stateless_gamma([40, 4], seed, alpha=tf.constant([0.2, 1.0, 2.5, 30.0], dt), dtype=dt),
+                    tf.random.stateless_gamma([3, 2, 2], seed, alpha=tf.constant([[0.7], [4.0]], dt),
+                                              beta=tf.constant([1.0, 3.0], dt), dtype=dt),
+                    tf.random.stateless_poisson([30, 5], seed, lam=tf.constant([0.1, 2.5, 9.9, 10.0, 300.0], dt)),
+                    tf.random.stateless_binomial([25, 5], seed, counts=tf.constant([3.0, 20.0, 50.0, 200.0, 0.0], dt),
+                                                 probs=tf.constant([0.2, 0.5, 0.93, 0.4, 0.5], dt), output_dtype=dt)]
+        out += [tf.random.stateless_poisson([6], seed, lam=4.0, dtype=tf.int64),
+                tf.random.stateless_poisson([2, 3], seed, lam=[20, 1, 3], dtype=tf.float32),
+                tf.random.stateless_binomial([4, 2, 2], seed, counts=[[10.0], [1000.0]], probs=[0.3, 0.999])]
+    tf.random.set_seed(11)
+    out += [tf.random.gamma([30], [0.5, 1.0, 3.0]), tf.random.gamma([4], 2.0, beta=[1.0, 10.0], seed=3),
+            tf.random.gamma([4], 2.0, beta=[1.0, 10.0], seed=3), tf.random.gamma([5], 0.3, dtype=tf.float64),
+            tf.random.poisson([20], [0.5, 12.0]), tf.random.poisson([3, 2], 40.0, dtype=tf.int32, seed=4),
+            tf.random.poisson([3, 2], 40.0, dtype=tf.int32, seed=4),
+            tf.random.shuffle(tf.range(12)), tf.random.uniform([2]), tf.random.shuffle(tf.range(7), seed=2)]
+    tf.random.set_seed(None)
+    out += [tf.random.gamma([3], 1.5, seed=9), tf.random.poisson([3], 2.0, seed=9)]
+    g = tf.random.Generator.from_seed(4)
+    out += [g.binomial([5, 1], counts=[30.0], probs=[0.25]), g.binomial([3], counts=[10.0, 10.0, 10.0], probs=0.5),
+            g.binomial([2, 2], counts=100.0, probs=[0.01, 0.6], dtype=tf.float32), g.state]
+    return _np(out)
+
+
+def shuffles(tf):
+    """index_shuffle (Simon cipher), stateless_shuffle, and shuffle under set_seed sequences."""
+    ex = tf.random.experimental
+    out = [ex.index_shuffle(tf.range(10), [5, 8], tf.constant([9] * 10)),
+           ex.index_shuffle(tf.constant([0, 100000, 5], tf.int64), [3, 4], tf.constant([10, 10**6, 2**40], tf.int64)),
+           ex.index_shuffle(tf.constant([7, 2**62], tf.int64), tf.constant([-3, 2**40], tf.int64),
+                            tf.constant([2**20, 2**63 - 1], tf.int64)),
+           ex.index_shuffle(np.int32(0), [1, 1], np.int32(0)), ex.index_shuffle(np.uint32(12), [0, 7], np.uint32(40000)),
+           ex.stateless_shuffle(tf.range(10), [1, 2]), ex.stateless_shuffle(tf.reshape(tf.range(12.0), [6, 2]), [7, 3]),
+           ex.stateless_shuffle(tf.range(300, dtype=tf.int64), [-1, 9], alg="philox")]
+    for s in (0, 5, 12345):
+        tf.random.set_seed(s)
+        out += [tf.random.shuffle(tf.range(9)), tf.random.shuffle(tf.range(9)), tf.random.normal([2]),
+                tf.random.shuffle(tf.range(20), seed=4), tf.random.shuffle(tf.range(20), seed=4)]
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def gamma_gradient(tf):
+    """d sample / d alpha (RandomGammaGrad), and the gradient through beta."""
+    alpha, beta = tf.Variable([0.3, 1.0, 4.0, 25.0]), tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        x = tf.random.stateless_gamma([50, 4], [4, 2], alpha, beta=beta)
+        y = tf.reduce_sum(x * np.linspace(0.5, 1.5, 200).reshape(50, 4).astype(np.float32))
+    return _np([x] + tape.gradient(y, [alpha, beta]))
+
+
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
-                                    stateful, generator)}
+                                    stateful, generator, variable_samples, shuffles, gamma_gradient)}
+# programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
+# compared to a relative 1e-5 (the rest of every program: as the module docstring says)
+APPROXIMATE = {"gamma_gradient": 2}

@@ -105,3 +105,11 @@ def test_cnn_digits(tmp_path):
     assert out["train_loss"][-1] < out["train_loss"][0]
     shapes = [tuple(v.shape) for v in out["model"].trainable_variables]
     assert shapes == [(8,), (3, 3, 1, 8), (16,), (3, 3, 8, 16), (10,), (64, 10)]
+
+
+def test_keras_digits():
+    pytest.importorskip("sklearn")
+    out = load("keras_digits").main(["--quick", "--verbose", "0"])
+    assert sorted(out["history"]) == ["accuracy", "loss", "val_accuracy", "val_loss"]
+    assert out["test_accuracy"] > 0.2  # one epoch on 512 images already beats chance (0.1)
+    assert out["model"].count_params() == 16 * 9 + 16 + 32 * 16 * 9 + 32 + 2 * 2 * 32 * 10 + 10

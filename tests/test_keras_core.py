@@ -338,3 +338,55 @@ def test_namespaces_load_lazily_and_everywhere():
     assert "tapegrad.keras" in sys.modules
     assert keras.optimizers.Adam is tf.optimizers.Adam
     assert keras.optimizers.schedules is tf.optimizers.schedules
+
+
+# ---- constraints, TF's initializers, inputs of the wrong dtype -----------------------------------
+
+@pytest.mark.parametrize("name", sorted(cases.CONSTRAINTS))
+def test_constraints_project_like_keras(name):
+    cls, kwargs = cases.CONSTRAINTS[name]
+    close(getattr(keras.constraints, cls)(**kwargs)(tf.constant(cases.fixed((3, 4), 5) * 3)),
+          REC["constraints"][name])
+
+
+def test_constraints_by_name_and_config():
+    assert isinstance(keras.constraints.get("max_norm"), keras.constraints.MaxNorm)
+    assert isinstance(keras.constraints.get("NonNeg"), keras.constraints.NonNeg)
+    assert keras.constraints.get(None) is None
+    unit = keras.constraints.deserialize(keras.constraints.serialize(keras.constraints.UnitNorm(axis=1)))
+    assert unit.get_config() == {"axis": 1}
+    with pytest.raises(ValueError, match="max_nrm"):
+        keras.constraints.get("max_nrm")
+    layer = keras.layers.Dense(2, kernel_constraint="non_neg")
+    layer.build((None, 3))
+    assert isinstance(layer.kernel.constraint, keras.constraints.NonNeg)
+
+
+@pytest.mark.parametrize("name", sorted(cases.TF_INITIALIZERS))
+def test_tf_initializers_give_tf_values(name):
+    fn, kwargs, shape, dtype = cases.TF_INITIALIZERS[name]
+    out = getattr(tf, fn)(**kwargs)(shape, **({} if dtype is None else {"dtype": dtype}))
+    want = REC["tf_initializers"][name]
+    assert out.dtype.name == want["dtype"]
+    close(out, want["value"])
+
+
+def test_tf_initializers_reject_wrong_dtypes():
+    with pytest.raises(ValueError, match="floating"):
+        tf.random_normal_initializer()([2], tf.int32)
+    with pytest.raises(TypeError, match="Invalid type"):
+        tf.constant_initializer(object())
+
+
+def test_layer_inputs_of_inconsistent_dtypes_name_the_layer():
+    add = keras.layers.Add(name="merge")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Layer 'merge' \(Add\).*float32 \(input 0\), int32 \(input 1\).*tf.cast"):
+        add([tf.ones((2, 3), tf.float64), tf.ones((2, 3), tf.int32)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"'dense_in' \(Dense\).*int32.*float32"):
+        keras.layers.Dense(2, name="dense_in")(tf.ones((2, 3), tf.int32))
+    with pytest.raises(ValueError, match=r"Layer 'd' \(Dense\).*<U1.*string"):
+        keras.layers.Dense(2, name="d")(np.array([["a", "b", "c"]]))
+    # float inputs are still cast to the layer's dtype, as Keras autocasts them
+    out = add([tf.ones((2, 3), tf.float64), np.ones((2, 3), np.float32)])
+    assert out.dtype == tf.float32

@@ -63,11 +63,18 @@ def _fit(name):
     model, x, y, compile_kwargs, fit_kwargs = cases.fit_case(keras, spec)
     model.set_weights([cases.fixed(w.shape, 10 + i) for i, w in enumerate(model.weights)])
     model.compile(**compile_kwargs)
-    return model, x, y, model.fit(x, y, verbose=0, **fit_kwargs)
+    if "shuffle_seed" in spec:  # Keras's permutation comes from TF's global seed
+        keras.utils.set_random_seed(spec["shuffle_seed"])
+    try:
+        return model, x, y, model.fit(x, y, verbose=0, **fit_kwargs)
+    finally:
+        tf.random.set_seed(None)
 
 
 @pytest.mark.parametrize("name", sorted(cases.FITS))
 def test_fit_gives_keras_epoch_logs(name):
+    """Per-epoch logs (each output's loss and metrics, class weights, constraints, a seeded
+    shuffle), final weights, evaluate's dict and list, and predict, as Keras 3.15 gives them."""
     model, x, y, history = _fit(name)
     want = REC["fit"][name]
     assert list(history.history) == want["keys"]
@@ -79,7 +86,11 @@ def test_fit_gives_keras_epoch_logs(name):
     assert sorted(logs) == sorted(want["evaluate"])
     for k, v in want["evaluate"].items():
         close(logs[k], v)
-    close(model.predict(x[:5], verbose=0), want["predict"])
+    close(model.evaluate(x, y, verbose=0), want["evaluate_list"])
+    predicted = model.predict(x[:5], verbose=0)
+    for p, ref in zip(predicted if isinstance(predicted, list) else [predicted],
+                      want["predict"] if isinstance(predicted, list) else [want["predict"]]):
+        close(p, ref)
 
 
 def test_fit_accepts_an_iterable_of_batches_like_arrays():
@@ -378,3 +389,35 @@ def test_validation_split_holds_out_the_last_samples():
     model2.fit(x[:24], y[:24], epochs=1, verbose=0, shuffle=False)
     close(history.history["val_loss"], [model2.evaluate(x[24:], y[24:], verbose=0)], rtol=1e-6)
     assert math.isfinite(history.history["loss"][0])
+
+
+def test_model_checkpoint_every_n_batches_counts_across_epochs(tmp_path):
+    model, x, y = _regression()  # 4 batches an epoch (batch_size 8 below)
+    pattern = str(tmp_path / "b-{epoch}-{batch}.weights.h5")
+    model.fit(x, y, batch_size=len(x) // 4, epochs=2, verbose=0,
+              callbacks=[keras.callbacks.ModelCheckpoint(pattern, monitor="loss", save_freq=3)])
+    assert sorted(os.listdir(tmp_path)) == ["b-1-3.weights.h5", "b-2-2.weights.h5"]
+    with pytest.raises(ValueError, match="save_freq"):
+        keras.callbacks.ModelCheckpoint(pattern, save_freq="batch")
+
+
+def test_class_weight_errors_and_dataset_batches():
+    model, x, y = _regression()
+    with pytest.raises(ValueError, match="at the same time"):
+        model.fit(x, y, class_weight={0: 1.0}, sample_weight=np.ones(len(x)), verbose=0)
+    two = keras.Model(*(lambda i: (i, [keras.layers.Dense(1)(i), keras.layers.Dense(1)(i)]))(
+        keras.Input((x.shape[1],))))
+    two.compile("sgd", "mse")
+    with pytest.raises(ValueError, match="single output"):
+        two.fit(x, [y, y], class_weight={0: 1.0}, verbose=0)
+    # on an iterable of batches the class weights become each batch's sample weights
+    keras.backend.clear_session()
+    spec = cases.FITS["class_weight"]
+    model, xc, yc, compile_kwargs, fit_kwargs = cases.fit_case(keras, spec)
+    model.set_weights([cases.fixed(w.shape, 10 + i) for i, w in enumerate(model.weights)])
+    model.compile(**compile_kwargs)
+    class Batches:  # re-iterable, as a tf.data.Dataset is
+        def __iter__(self):
+            return ((xc[i:i + 8], yc[i:i + 8]) for i in range(0, 40, 8))
+    history = model.fit(Batches(), epochs=3, class_weight=spec["class_weight"], verbose=0)
+    close(history.history["loss"], REC["fit"]["class_weight"]["history"]["loss"])

@@ -13,7 +13,7 @@ import tapegrad as tf
 from tapegrad import _philox
 from tapegrad.errors import InvalidArgumentError
 
-from random_programs import PROGRAMS
+from random_programs import APPROXIMATE, PROGRAMS
 
 FIXTURE = np.load(os.path.join(os.path.dirname(__file__), "fixtures", "tf_random.npz"))
 
@@ -32,8 +32,12 @@ def test_program_gives_tensorflows_numbers(name):
     got = PROGRAMS[name](tf)
     want = [FIXTURE[f"{name}/{i}"] for i in range(len(got))]
     assert f"{name}/{len(got)}" not in FIXTURE
+    approx = len(got) - APPROXIMATE.get(name, 0)
     for i, (g, w) in enumerate(zip(got, want)):
-        assert_tf_equal(g, w, f"{name}/{i}")
+        if i >= approx:
+            np.testing.assert_allclose(g, w, rtol=1e-5, err_msg=f"{name}/{i}")
+        else:
+            assert_tf_equal(g, w, f"{name}/{i}")
 
 
 def test_float32_normals_are_mostly_bit_identical():

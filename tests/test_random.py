@@ -148,3 +148,43 @@ def test_categorical_frequencies_dtype_and_errors():
         tf.random.categorical([[1.0, 2.0]], 2, dtype=tf.float32)
     with pytest.raises(InvalidArgumentError, match="floating"):
         tf.random.categorical([[1, 2]], 2)
+
+
+# ---- gamma, poisson, binomial, index_shuffle (TF's numbers: tests/test_philox.py) -----------------
+
+def test_variable_sample_distributions_have_their_means():
+    g = tf.random.stateless_gamma([20000, 3], [1, 2], alpha=[0.4, 1.0, 6.0], beta=[1.0, 2.0, 3.0]).numpy()
+    np.testing.assert_allclose(g.mean(axis=0), [0.4, 0.5, 2.0], rtol=0.03)
+    p = tf.random.stateless_poisson([20000, 3], [3, 4], lam=[0.5, 9.5, 40.0], dtype=tf.float64).numpy()
+    np.testing.assert_allclose(p.mean(axis=0), [0.5, 9.5, 40.0], rtol=0.03)
+    np.testing.assert_allclose(p.var(axis=0), [0.5, 9.5, 40.0], rtol=0.06)
+    b = tf.random.stateless_binomial([20000, 4], [5, 6], counts=[10.0, 50.0, 200.0, 30.0],
+                                     probs=[0.3, 0.5, 0.95, 0.02]).numpy()
+    np.testing.assert_allclose(b.mean(axis=0), [3.0, 25.0, 190.0, 0.6], rtol=0.03)
+    assert b.min() >= 0 and (b <= [10, 50, 200, 30]).all()
+
+
+def test_gamma_gradient_is_the_implicit_reparameterization():
+    alpha = tf.Variable([0.5, 3.0])
+    with tf.GradientTape() as tape:
+        x = tf.random.stateless_gamma([4000, 2], [7, 7], alpha)
+        mean = tf.reduce_mean(x, axis=0)
+    np.testing.assert_allclose(tape.gradient(mean, alpha).numpy(), [1.0, 1.0], rtol=0.05)  # d E[x] / d alpha
+
+
+def test_variable_sample_bad_input():
+    with pytest.raises(InvalidArgumentError, match="must end with"):
+        tf.random.stateless_gamma([3, 2], [1, 2], alpha=[1.0, 2.0, 3.0])
+    with pytest.raises(InvalidArgumentError, match="one floating dtype"):
+        tf.random.stateless_binomial([2], [1, 2], counts=tf.constant([5.0, 6.0], tf.float64), probs=[0.5, 0.5])
+    with pytest.raises(ValueError, match="floating"):
+        tf.random.gamma([2], 1.0, dtype=tf.int32)
+    with pytest.raises(InvalidArgumentError, match="max_index must be >= index"):
+        tf.random.experimental.index_shuffle(5, [1, 2], 3)
+    with pytest.raises(InvalidArgumentError, match="shape \\[2\\]"):
+        tf.random.experimental.index_shuffle(tf.range(2), [[1, 2], [3, 4]], tf.constant([3, 3]))
+
+
+def test_index_shuffle_is_a_permutation():
+    got = tf.random.experimental.index_shuffle(tf.range(1000), [3, 8], tf.fill([1000], 999)).numpy()
+    assert sorted(got.tolist()) == list(range(1000))

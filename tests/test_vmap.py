@@ -22,7 +22,8 @@ NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes d
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python
-FALLS_BACK = {"sort", "sort-axis0-desc", "top_k", "dropout"}  # (dropout: a random draw per row)
+FALLS_BACK = {"sort", "sort-axis0-desc", "top_k", "dropout",  # (dropout: a random draw per row)
+              "RandomGamma"}  # (its row computes the gamma inverse CDF in SciPy)
 
 
 def _rtol(t) -> float:  # batched and per-row BLAS calls may round float32 differently

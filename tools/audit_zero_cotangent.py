@@ -87,6 +87,7 @@ NOT_AUDITED = {
     "complex or dtype plumbing": ["Angle", "Cast", "Complex", "ComplexSign", "Conj", "Imag", "Real"],
     "linear select or no derivative to leak": ["LeakyReluGrad", "Relu6Grad", "ReluGrad", "SelectV2",
                                                "StopGradient"],
+    "random samples (the derivative is the sampler's implicit reparameterization)": ["RandomGamma"],
 }
 QUANTITIES = ("g0", "gw", "g1", "h01", "h10", "h00", "h11", "hw", "j0")
 

@@ -3,9 +3,10 @@
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
     /work/tfvenv/bin/python tools/record_keras_core.py
+    /work/tfvenv/bin/python tools/record_keras_core.py --digits .../sklearn/datasets/data/digits.csv.gz
 
 It writes tests/fixtures/keras_core.json (sorted keys): seeded initializer and keras.random
-draws; each core layer's and activation's outputs and gradients for fixed inputs and weights
+draws; keras.constraints applied to a fixed weight; TF's own tf.*_initializer values; each core layer's and activation's outputs and gradients for fixed inputs and weights
 (set with set_weights; the loss is sum(output * cos(index)) so every output entry matters);
 Sequential, functional and subclassed models' outputs and gradients; and the per-epoch logs of
 `fit` (3 epochs, shuffle=False) with SGD and Adam. The cases are described in this file once
@@ -48,9 +49,16 @@ def forward_and_grads(model, inputs, training=False):
 
 def main():
     rec = {"initializers": {}, "random": {}, "layers": {}, "activations": {}, "models": {},
-           "fit": {}}
+           "fit": {}, "constraints": {}, "tf_initializers": {}}
     for name, (cls, kwargs, shape) in cases.INITIALIZERS.items():
         rec["initializers"][name] = enc(getattr(keras.initializers, cls)(**kwargs)(shape))
+    w = cases.fixed((3, 4), 5) * 3
+    rec["constraints"] = {name: enc(getattr(keras.constraints, cls)(**kwargs)(tf.constant(w)))
+                          for name, (cls, kwargs) in cases.CONSTRAINTS.items()}
+    rec["tf_initializers"] = {}
+    for name, (fn, kwargs, shape, dtype) in cases.TF_INITIALIZERS.items():
+        out = getattr(tf, fn)(**kwargs)(shape, **({} if dtype is None else {"dtype": dtype}))
+        rec["tf_initializers"][name] = {"value": enc(out), "dtype": out.dtype.name}
     g = keras.random.SeedGenerator(5)
     rec["random"] = {
         "normal_seed3": enc(keras.random.normal((2, 3), seed=3)),
@@ -87,16 +95,44 @@ def main():
         model, x, y, compile_kwargs, fit_kwargs = cases.fit_case(keras, spec)
         model.set_weights([cases.fixed(w.shape, 10 + i) for i, w in enumerate(model.weights)])
         model.compile(**compile_kwargs)
+        if "shuffle_seed" in spec:
+            keras.utils.set_random_seed(spec["shuffle_seed"])
         history = model.fit(x, y, verbose=0, **fit_kwargs)
+        predicted = model.predict(x[:5], verbose=0)
         rec["fit"][name] = {"history": history.history, "keys": list(history.history),
                             "evaluate": model.evaluate(x, y, verbose=0, return_dict=True),
-                            "predict": enc(model.predict(x[:5], verbose=0)),
+                            "evaluate_list": enc(model.evaluate(x, y, verbose=0)),
+                            "predict": [enc(p) for p in predicted] if isinstance(predicted, list)
+                            else enc(predicted),
                             "weights": [enc(w) for w in model.get_weights()]}
+        tf.random.set_seed(None)
     with open(OUT, "w") as f:
         json.dump(rec, f, sort_keys=True, indent=0)
         f.write("\n")
     print("wrote", os.path.relpath(OUT))
 
 
+DIGITS_OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_digits.json")
+
+
+def record_digits(csv_path):
+    """Keras's per-epoch logs for tests/test_keras_digits.py. ``csv_path``: scikit-learn's
+    ``sklearn/datasets/data/digits.csv.gz`` (what ``load_digits`` reads; the TF venv has no
+    scikit-learn): 64 pixels and the label per row."""
+    data = np.loadtxt(csv_path, delimiter=",")
+    (x, y), (vx, vy) = cases.digits_split(data[:, :-1], data[:, -1].astype(int))
+    keras.backend.clear_session()
+    model = cases.digits_cnn(keras)
+    history = model.fit(x, y, validation_data=(vx, vy), verbose=0, **cases.DIGITS_FIT)
+    with open(DIGITS_OUT, "w") as f:
+        json.dump({"keras": keras.__version__, "history": history.history,
+                   "weights": [enc(w) for w in model.get_weights()]}, f, sort_keys=True, indent=0)
+        f.write("\n")
+    print("wrote", os.path.relpath(DIGITS_OUT))
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--digits":
+        record_digits(sys.argv[2])
+    else:
+        main()

@@ -140,6 +140,24 @@ CASES = {
         "bs = list(ds.as_numpy_iterator())\n"
         "out = ([b[1].shape for b in bs], sorted(np.concatenate([b[1] for b in bs]).tolist()),"
         " bool(all((b[0][:, 0] == 2 * b[1]).all() for b in bs)))"),
+    # seeded shuffle orders (TF's Philox streams; set_seed cases clear the global seed after)
+    "shuffle_order_seed": "ds = D.range(30).shuffle(7, seed=11)\nout = (el(ds), el(ds), el(ds))",
+    "shuffle_order_no_reshuffle": "out = el(D.range(12).shuffle(5, seed=2, reshuffle_each_iteration=False).repeat(3))",
+    "shuffle_order_repeat": "out = el(D.range(9).shuffle(4, seed=4).repeat(3))",
+    "shuffle_order_buffer_larger": "out = el(D.range(6).shuffle(100, seed=-5))",
+    "shuffle_order_whole": "out = el(D.range(10).shuffle(tf.data.UNKNOWN_CARDINALITY, seed=8))",
+    "shuffle_order_filtered": "out = el(D.range(40).filter(lambda x: x % 3 > 0).shuffle(6, seed=9))",
+    "shuffle_order_slices_batch": (
+        "ds = D.from_tensor_slices((np.arange(100.0).reshape(50, 2), np.arange(50))).shuffle(20, seed=1).batch(16)\n"
+        "out = (el(ds), el(ds))"),
+    "shuffle_order_long": (
+        "a = np.array(el(D.range(10000).shuffle(1000, seed=3)))\n"
+        "out = (a[:40], a[-40:], int((a * np.arange(a.size)).sum()))"),
+    "shuffle_order_set_seed": (
+        "tf.random.set_seed(5)\n"
+        "a = el(D.range(10).shuffle(10))\nu = tf.random.uniform([3])\nb = D.range(8).shuffle(3)\n"
+        "c = el(D.range(8).shuffle(4, seed=1))\nout = (a, u, el(b), el(b), c, tf.random.shuffle(tf.range(6)))\n"
+        "tf.random.set_seed(None)"),
     # cardinality and len
     "cardinality": (
         "d = D.range(10)\n"

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import _nest, dtypes as _dt
+from .. import _nest, _philox, dtypes as _dt
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from . import _structure as _s
@@ -402,8 +402,8 @@ class Dataset:
         """Shuffle with TensorFlow's buffer: fill a buffer of ``buffer_size`` elements, emit one
         at random and put the next element in its place. With a ``seed`` (or after
         ``tf.random.set_seed``) the order is the same run to run; with
-        ``reshuffle_each_iteration`` each iteration (each ``repeat``) draws a new order. The
-        order differs from TensorFlow's (see docs/data.md).
+        ``reshuffle_each_iteration`` each iteration (each ``repeat``) draws a new order. Seeded
+        orders are TensorFlow's (its Philox streams and buffer).
 
         >>> import tapegrad as tf
         >>> sorted(tf.data.Dataset.range(5).shuffle(5, seed=1).as_numpy_iterator())
@@ -413,12 +413,11 @@ class Dataset:
         if size <= 0 and size != _UNK:
             raise InvalidArgumentError(f"shuffle: `buffer_size` must be greater than zero (or "
                                        f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
-        if seed is None:
-            from .. import random as _random  # (deterministic after tf.random.set_seed)
-            base = int(_random.uniform([], 0, 2 ** 62, dtype=_dt.int64))
-        else:
-            base = _int(seed, "seed") & ((1 << 63) - 1)
-        return _Shuffle(self, size, base, bool(reshuffle_each_iteration))
+        from .. import random as _random  # seeds as TF's: the op seed, or tf.random.set_seed's
+        seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
+        if seeds == (0, 0):  # unseeded: the kernel seeds itself from fresh entropy
+            seeds = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+        return _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
         """All but the first ``count`` elements (-1: none)."""
@@ -530,30 +529,32 @@ def _indices(chunks: Callable) -> Iterator[int]:
     return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
 
-def _shuffle_generator(seed: int, epoch: int) -> np.random.Generator:
-    """The random stream of one iteration of a shuffle (TF uses Philox here; see docs/data.md)."""
-    return np.random.default_rng([seed, epoch])
-
-
-def _buffer_shuffle(it: Iterator, size: int, rng: np.random.Generator) -> Iterator[list]:
-    """TF's shuffle buffer, in blocks: fill ``size`` slots, then for each new element emit a
-    random slot's element and put the new one there; at the end, empty the slots at random."""
-    buf = list(itertools.islice(it, size)) if size > 0 else list(it)
-    n = len(buf)
+def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream) -> Iterator[list]:
+    """TF's shuffle buffer, in blocks: a ring of ``size`` slots is filled; each output takes the
+    slot ``oldest + u % live`` (``u`` the stream's next uint32), moves the oldest element into
+    it, and the next input element takes the oldest's place."""
+    ring = list(itertools.islice(it, size)) if size > 0 else list(it)
+    n = len(ring)
+    st = 0  # the oldest element's slot
     while True:
         block = list(itertools.islice(it, _CHUNK))
         if not block:
             break
         out = []
-        for x, j in zip(block, (rng.integers(0, 1 << 62, len(block)) % n).tolist()):
-            out.append(buf[j])
-            buf[j] = x
+        m = len(block)
+        olds = (np.arange(st, st + m) % n).tolist()  # the oldest slot moves on by one each step
+        for x, i, j in zip(block, olds, ((draws.take(m) % n + st + np.arange(m)) % n).tolist()):
+            out.append(ring[j])
+            ring[j] = ring[i]
+            ring[i] = x
+        st = (st + m) % n
         yield out
     out = []
-    for j in (rng.integers(0, 1 << 62, n) % np.arange(n, 0, -1)).tolist():
-        out.append(buf[j])
-        buf[j] = buf[-1]
-        buf.pop()
+    for k, u in zip(range(n, 0, -1), draws.take(n).tolist()):
+        j = (st + u % k) % n
+        out.append(ring[j])
+        ring[j] = ring[st]
+        st = st + 1 if st + 1 < n else 0
     yield out
 
 
@@ -1083,13 +1084,15 @@ class _Shard(_Unary):
 class _Shuffle(_Unary):
     _tf_name = "_ShuffleDataset"
 
-    def __init__(self, input: Dataset, size: int, seed: int, reshuffle: bool) -> None:
+    def __init__(self, input: Dataset, size: int, seeds: tuple[int, int], reshuffle: bool) -> None:
         super().__init__(input)
-        self._size, self._seed, self._reshuffle = size, seed, reshuffle
-        self._epochs = itertools.count()
+        self._size, self._seeds = size, seeds
+        # TF's RandomSeedGenerator: each iteration's seeds are the next two draws of a stream
+        self._seeder = _philox.Stream(seeds[0], seeds[1] << 64) if reshuffle else None
 
-    def _rng(self) -> np.random.Generator:
-        return _shuffle_generator(self._seed, next(self._epochs) if self._reshuffle else 0)
+    def _rng(self) -> _philox.Stream:
+        s1, s2 = self._seeds if self._seeder is None else (int(v) for v in self._seeder.take(2))
+        return _philox.Stream(s1, s2 << 64)
 
     def _iter(self) -> Iterator:
         return itertools.chain.from_iterable(_buffer_shuffle(self._input._elements(), self._size, self._rng()))

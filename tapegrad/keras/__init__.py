@@ -24,6 +24,7 @@ _LAZY = {
     "Variable": ("..", "Variable"),
     "activations": (".activations", None), "applications": (".applications", None),
     "backend": (".backend", None), "callbacks": (".callbacks", None),
+    "constraints": (".constraints", None),
     "initializers": (".initializers", None), "layers": (".layers", None),
     "losses": (".losses", None), "metrics": (".metrics", None), "models": (".models", None),
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),

@@ -19,9 +19,10 @@ import numpy as np
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
+from ..errors import InvalidArgumentError
 from ..module import Module
 from ..ops.math import cast
-from . import backend, initializers, regularizers
+from . import backend, constraints, initializers, regularizers
 
 __all__ = ["Layer", "InputSpec", "KerasTensor", "Node"]
 
@@ -201,7 +202,13 @@ def _call_stack() -> list:
     return stack
 
 
-def _to_input(x: Any, dtype: str, autocast: bool) -> Any:
+def _to_input(x: Any, layer: "Layer") -> Any:
+    if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
+        given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
+        raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "
+                         "string inputs are not supported (tapegrad has no string tensors); "
+                         f"expected numbers (this layer computes in {layer.compute_dtype}).")
+    dtype, autocast = layer.compute_dtype, layer.autocast
     if isinstance(x, (np.ndarray, np.generic, list, float, int)) and not isinstance(x, bool):
         x = convert_to_tensor(x)
     elif not isinstance(x, (Tensor, Variable)):
@@ -421,6 +428,8 @@ class Layer(Module):
             initializer = "glorot_uniform" if "float" in dt else "zeros"
         init = initializers.get(initializer)
         value = init(shape, dtype=dt)
+        if isinstance(constraint, (str, dict, type)):
+            constraint = constraints.get(constraint)
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
         v = Variable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
@@ -522,8 +531,7 @@ class Layer(Module):
         if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
                 any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
             return self._symbolic_call(args, kwargs)
-        dt, auto = self.compute_dtype, self.autocast
-        args = (map_structure(lambda x: _to_input(x, dt, auto), args[0]),) + tuple(args[1:])
+        args = (map_structure(lambda x: _to_input(x, self), args[0]),) + tuple(args[1:])
         stack = _call_stack()
         training = kwargs.pop("training", None) if not self._call_has_training else kwargs.get("training")
         if training is None:
@@ -544,6 +552,8 @@ class Layer(Module):
         stack.append(training)
         try:
             outputs = self.call(*args, **kwargs)
+        except InvalidArgumentError as e:
+            raise self._dtype_error(args[0], e) from e
         finally:
             stack.pop()
         if self.activity_regularizer is not None:
@@ -553,6 +563,26 @@ class Layer(Module):
                     self.add_loss(loss / out.shape[0] if out.ndim and out.shape[0] else loss)
         self._set_output_masks(args[0], kwargs.get("mask"), outputs)
         return outputs
+
+    def _dtype_error(self, inputs: Any, error: InvalidArgumentError) -> InvalidArgumentError:
+        """``error`` with the layer named, when the inputs' dtypes disagree with each other or
+        with the layer's (Keras would promote them; tapegrad, like TF ops, does not)."""
+        dts = [(i, t.dtype.name) for i, t in enumerate(flatten(inputs)) if isinstance(t, (Tensor, Variable))]
+        names = {d for _, d in dts}
+        if not names or names == {self.compute_dtype} or "dtype" not in error.message or \
+                getattr(error, "layer", None) is not None:
+            return error  # (not a dtype clash, or an inner layer has named itself already)
+        given = ", ".join(f"{d} (input {i})" for i, d in dts) if len(dts) > 1 else dts[0][1]
+        want = self.compute_dtype if any(d == self.compute_dtype or "float" in d for d in names) \
+            or len(names) == 1 else "one dtype"
+        cast_to = want if want != "one dtype" else sorted(names)[0]
+        named = InvalidArgumentError(
+            f"Layer {self.name!r} ({type(self).__name__}) was called on inputs of dtype {given}; "
+            f"expected {want if want == 'one dtype' else 'dtype ' + want} (float inputs are cast "
+            f"to the layer's {self.compute_dtype}, other dtypes are not converted). Cast them "
+            f"first, e.g. tf.cast(x, tf.{cast_to}). The op said: {error.message}")
+        named.layer = self.name
+        return named
 
     def _set_output_masks(self, inputs: Any, mask: Any, outputs: Any) -> None:
         if type(self).compute_mask is Layer.compute_mask and not self.supports_masking:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from .. import random as _random
 from .._convert import convert_to_tensor
 from .._tape import GradientTape
 from .._tensor import Tensor
@@ -180,6 +181,37 @@ def _loss_fn(identifier: Any) -> Callable:
                      f"(a {type(identifier).__name__}); expected a name, a loss object or a function.")
 
 
+def _binary_or_sparse(y_true: Any, y_pred: Any) -> tuple[bool, bool]:
+    """Keras's reading of targets and outputs for "accuracy" and "crossentropy"."""
+    t, p = tuple(np.shape(y_true)), tuple(y_pred.shape)
+    return p[-1] == 1, len(t) < len(p) or t[-1] == 1 and p[-1] > 1
+
+
+def _resolve_loss(identifier: Any, y_true: Any, y_pred: Any) -> Callable:
+    if isinstance(identifier, str) and identifier.lower() in ("crossentropy", "ce"):
+        binary, sparse = _binary_or_sparse(y_true, y_pred)
+        losses = _keras_module("losses")
+        return (losses.binary_crossentropy if binary else losses.sparse_categorical_crossentropy
+                if sparse else losses.categorical_crossentropy)
+    return _loss_fn(identifier)
+
+
+def _loss_name(identifier: Any, fn: Callable) -> str:
+    if isinstance(identifier, str):
+        return identifier
+    return getattr(fn, "name", None) or getattr(fn, "__name__", type(fn).__name__)
+
+
+def _class_weights(y: Any, class_weight: dict) -> np.ndarray:
+    """Keras's sample weights for ``class_weight``: a class per row (argmax of one-hot rows,
+    else the rounded label), weighted by ``class_weight.get(class, 1.0)``."""
+    y = np.asarray(_to_numpy(y))
+    if y.ndim > 1:
+        y = np.argmax(y, axis=-1) if y.shape[-1] != 1 else np.squeeze(y, axis=-1)
+    labels = np.round(y).astype(np.int32)
+    return np.array([class_weight.get(int(c), 1.0) for c in labels], dtype=backend.floatx())
+
+
 def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Tensor:
     """A loss object reduces itself; a plain function's per-sample values are averaged as Keras's
     ``sum_over_batch_size`` does (weighted sum over the number of entries)."""
@@ -222,8 +254,16 @@ class _Data:
     """Batches from arrays (x, y, sample_weight) or from an iterable of batches (a Dataset)."""
 
     def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
-                 steps: int | None = None, shuffle: bool = False) -> None:
-        self.steps = steps
+                 steps: int | None = None, shuffle: bool = False, class_weight: dict | None = None) -> None:
+        self.steps, self.class_weight = steps, class_weight
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            if isinstance(y, (list, tuple, dict)) and len(flatten(y)) > 1:
+                raise ValueError("`class_weight` is only supported for Models with a single output.")
+            if not isinstance(class_weight, dict):
+                raise ValueError("`class_weight` must be a dict {class index: weight}; received "
+                                 f"a {type(class_weight).__name__}.")
         if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a dataset or a generator "
@@ -237,7 +277,9 @@ class _Data:
         self.iterable = None
         x = _to_numpy(x)
         y = None if y is None else _to_numpy(y)
-        sw = None if sample_weight is None else np.asarray(_to_numpy(sample_weight))
+        sw = None if sample_weight is None else _to_numpy(sample_weight)
+        if class_weight is not None and y is not None:
+            sw = _class_weights(y, class_weight)
         n = _num_rows(x)
         for what, v in (("y", y), ("sample_weight", sw)):
             if v is not None and _num_rows(v) != n:
@@ -253,19 +295,24 @@ class _Data:
             for i, batch in enumerate(self.iterable):
                 if self.steps is not None and i >= self.steps:
                     return
-                if isinstance(batch, tuple) and 1 <= len(batch) <= 3:
-                    yield tuple(batch) + (None,) * (3 - len(batch))
-                elif isinstance(batch, list) and len(batch) in (2, 3):
-                    yield tuple(batch) + (None,) * (3 - len(batch))
+                if isinstance(batch, tuple) and 1 <= len(batch) <= 3 or \
+                        isinstance(batch, list) and len(batch) in (2, 3):
+                    batch = tuple(batch) + (None,) * (3 - len(batch))
                 else:
-                    yield batch, None, None
+                    batch = batch, None, None
+                if self.class_weight is not None and batch[1] is not None:
+                    if batch[2] is not None:
+                        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+                    batch = batch[0], batch[1], _class_weights(batch[1], self.class_weight)
+                yield batch
             return
         x, y, sw = self.arrays
-        order = np.random.permutation(self.n) if self.shuffle else np.arange(self.n)
+        # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
+        order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
         for i in range(self.size):
             idx = order[(i * self.batch_size) % max(self.n, 1):][:self.batch_size]
             yield (_take(x, idx), None if y is None else _take(y, idx),
-                   None if sw is None else sw[idx])
+                   None if sw is None else _take(sw, idx))
 
 
 def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:
@@ -496,41 +543,89 @@ class Model(Layer):
         """Set the optimizer (a name or an optimizer), the loss (a name, a loss object or a
         function ``fn(y_true, y_pred)``; a list or dict for several outputs) and the metrics."""
         self.optimizer = optimizers_module.get(optimizer)
+        for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
+            if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
+                _loss_fn(ident)  # an unknown name fails here, not on the first batch
         self.loss = loss
-        n_out = len(self.outputs) if self.__dict__.get("_functional") else None
-        if isinstance(loss, dict):
-            names = [t.name for t in self.outputs] if n_out else list(loss)
-            self._losses_fns = [_loss_fn(loss.get(n)) for n in names]
-        elif isinstance(loss, (list, tuple)):
-            self._losses_fns = [_loss_fn(l) for l in loss]
-        else:
-            self._losses_fns = [_loss_fn(loss)]
-        if isinstance(loss_weights, dict):
-            loss_weights = [loss_weights.get(t.name, 1.0) for t in self.outputs]
+        if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
+            raise ValueError("Expected `loss_weights` argument to be a float (single output case) or "
+                             "a list or dict with one entry per output. Received instead: "
+                             f"loss_weights={loss_weights!r} of type {type(loss_weights).__name__}")
         self._loss_weights = loss_weights
         self._metric_ids = metrics
         self._weighted_metric_ids = weighted_metrics
+        self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
+        self._output_loss_trackers: list = []
         self._metrics_built: list | None = None
         self._loss_tracker = _Mean("loss")
         self.compiled = True
 
+    @property
+    def output_names(self) -> list | None:
+        """The names of a functional model's outputs (the layers that made them)."""
+        if not self.__dict__.get("_functional"):
+            return None
+        return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
+
+    def _per_output(self, spec: Any, n: int, what: str) -> list:
+        """``spec`` (one entry for every output, a list in output order, or a dict by output
+        name) as a list of ``n`` entries, as Keras reads `loss`, `loss_weights` and `metrics`."""
+        names = self.output_names
+        if isinstance(spec, dict):
+            if n == 1 and not (names and set(spec) <= set(names)):
+                return [spec]
+            if not names or not set(spec) <= set(names):
+                raise ValueError(f"Invalid `{what}`: the keys {sorted(spec)} must be names of the "
+                                 f"model's outputs {names}.")
+            return [spec.get(name) for name in names]
+        if isinstance(spec, (list, tuple)) and n > 1:
+            if len(spec) != n:
+                raise ValueError(f"Invalid `{what}`: {spec!r} has {len(spec)} entries but the model "
+                                 f"has {n} outputs {names or ''}; give one entry per output, or a "
+                                 "dict by output name.")
+            return list(spec)
+        return [spec] * n if what == "loss" else [spec] + [None] * (n - 1)
+
+    def _build_losses(self, y_true: list, y_pred: list) -> None:
+        if self._flat_losses is not None:
+            return
+        n = len(y_pred)
+        if len(y_true) != n:
+            raise ValueError(f"The model has {n} output(s) but the targets `y` have "
+                             f"{len(y_true)} array(s); give one target per output.")
+        ids = self._per_output(self.loss, n, "loss")
+        weights = self._loss_weights
+        weights = [weights] * n if isinstance(weights, (int, float)) else \
+            self._per_output(weights, n, "loss_weights") if weights is not None else [None] * n
+        names = self.output_names or [None] * n
+        flat = []
+        for i, (ident, w, name) in enumerate(zip(ids, weights, names)):
+            if ident is None:
+                continue
+            fn = _resolve_loss(ident, y_true[i], y_pred[i])
+            flat.append((i, fn, w, name or _loss_name(ident, fn)))
+        self._flat_losses = flat
+        self._output_loss_trackers = [_Mean(f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
+
     def _build_metrics(self, y_true: Any, y_pred: Any) -> None:
         if self._metrics_built is not None:
             return
-        ids, ys, ps = self._metric_ids, flatten(y_true), flatten(y_pred)
-        if isinstance(ids, dict):
-            per_output = [ids.get(t.name) for t in self.outputs]
-        elif isinstance(ids, (list, tuple)) and ids and all(
-                isinstance(m, (list, tuple)) or m is None for m in ids):
-            per_output = list(ids)
-        else:
-            per_output = [ids] + [None] * (len(ps) - 1)
+        ys, ps = flatten(y_true), flatten(y_pred)
+        n = len(ps)
+        names = self.output_names if n > 1 else None
         built = []
-        for i, mids in enumerate(per_output):
-            for m in flatten(mids) if mids is not None else []:
-                built.append((i, self._make_metric(m, ys[i], ps[i])))
-        for m in flatten(self._weighted_metric_ids) if self._weighted_metric_ids else []:
-            built.append((0, self._make_metric(m, ys[0], ps[0])))
+        for ids, weighted in ((self._metric_ids, False), (self._weighted_metric_ids, True)):
+            if not ids:
+                continue
+            what = "weighted_metrics" if weighted else "metrics"
+            if ids is not None and not isinstance(ids, (list, tuple, dict)):
+                raise ValueError(f"Expected `{what}` argument to be a list, tuple, or dict. "
+                                 f"Received instead: {what}={ids!r} of type {type(ids).__name__}")
+            per_output = [flatten(ids)] if n == 1 else self._per_output(ids, n, what)
+            for i, mids in enumerate(per_output):
+                for m in flatten(mids) if mids is not None else []:
+                    built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
+                                  names[i] if names else None))
         self._metrics_built = built
 
     @staticmethod
@@ -541,10 +636,10 @@ class Model(Layer):
             return m
         if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
             metrics = _keras_module("metrics")
-            t, p = tuple(np.shape(y_true)), tuple(y_pred.shape)
-            if p[-1] == 1:
+            binary, sparse = _binary_or_sparse(y_true, y_pred)
+            if binary:
                 return metrics.BinaryAccuracy(name=m)
-            if len(t) < len(p) or t[-1] == 1 and p[-1] > 1:
+            if sparse:
                 return metrics.SparseCategoricalAccuracy(name=m)
             return metrics.CategoricalAccuracy(name=m)
         fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
@@ -560,7 +655,8 @@ class Model(Layer):
         """The loss tracker, then the compiled metrics (built on the first batch)."""
         if not self.__dict__.get("compiled"):
             return []
-        return [self._loss_tracker] + [m for _, m in (self._metrics_built or [])]
+        return ([self._loss_tracker] + [m for _, m, *_ in (self._metrics_built or [])]
+                + self._output_loss_trackers)
 
     @property
     def metrics_names(self) -> list:
@@ -575,18 +671,17 @@ class Model(Layer):
                      sample_weight: Any = None, training: bool = True) -> Tensor:
         """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
         terms = []
-        if y is not None and self._losses_fns and self._losses_fns[0] is not None:
+        if y is not None and self.loss is not None:
             ys, ps = flatten(y), flatten(y_pred)
-            fns = self._losses_fns if len(self._losses_fns) == len(ps) else self._losses_fns * len(ps)
-            if len(ys) != len(ps):
-                raise ValueError(f"The model has {len(ps)} output(s) but the targets `y` have "
-                                 f"{len(ys)} array(s); give one target per output.")
-            weights = self._loss_weights or [1.0] * len(ps)
-            for fn, yt, yp, w in zip(fns, ys, ps, weights):
-                if fn is None:
-                    continue
-                term = _call_loss(fn, yt, yp, sample_weight)
-                terms.append(term if w == 1.0 else term * np.asarray(w, term.dtype.name))
+            self._build_losses(ys, ps)
+            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
+                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
+            trackers = self._output_loss_trackers or [None] * len(self._flat_losses)
+            for (i, fn, w, _), tracker in zip(self._flat_losses, trackers):
+                term = _call_loss(fn, ys[i], ps[i], sws[i])
+                if tracker is not None:  # each output's unweighted loss, a plain mean over
+                    tracker.update_state(term)  # batches: Keras's traced step sees no batch size
+                terms.append(term if w is None else term * np.asarray(w, term.dtype.name))
         for extra in self.losses:
             extra = convert_to_tensor(extra)
             terms.append(reduce_sum(extra) if extra.shape.rank else extra)
@@ -601,20 +696,45 @@ class Model(Layer):
         if y is not None:
             self._build_metrics(y, y_pred)
             ys, ps = flatten(y), flatten(y_pred)
-            for i, m in self._metrics_built or []:
-                m.update_state(ys[i], ps[i], sample_weight=sample_weight)
+            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
+                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
+            for i, m, weighted, _ in self._metrics_built or []:  # `metrics` take no sample weights
+                m.update_state(ys[i], ps[i], sample_weight=sws[i] if weighted else None)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        """``{name: running result}`` of the loss and the metrics."""
-        out = {}
-        for m in self.metrics:
+        """``{name: running result}`` of the loss, the metrics (prefixed by the output's name when
+        there are several outputs; Keras's renaming of duplicates) and each output's loss."""
+        out = {"loss": self._result(self._loss_tracker.result())} if self.__dict__.get("compiled") else {}
+        seen: dict = {}
+        for _, m, weighted, prefix in self._metrics_built or []:
             r = m.result()
             if isinstance(r, dict):
-                out.update({k: float(np.asarray(getattr(v, "numpy", lambda: v)())) for k, v in r.items()})
-            else:
-                out[m.name] = float(np.asarray(r.numpy() if hasattr(r, "numpy") else r))
+                out.update({k: self._result(v) for k, v in r.items()})
+                continue
+            name = m.name if not prefix else f"{prefix}_{m.name}"
+            if name in seen:
+                if weighted:
+                    name = f"weighted_{m.name}" if not prefix else f"{prefix}_weighted_{m.name}"
+                if name in seen:
+                    seen[name] += 1
+                    name = f"{name}_{seen[name] - 1}"
+            seen.setdefault(name, 1)
+            out[name] = self._result(r)
+        for t in self._output_loss_trackers:
+            out[t.name] = self._result(t.result())
         return out
+
+    @staticmethod
+    def _result(r: Any) -> float:
+        return float(np.asarray(getattr(r, "numpy", lambda: r)()))
+
+    def _in_keras_order(self, logs: dict) -> list:
+        """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
+        loss, then every other log by name (Keras's ``_flatten_metrics_in_order``)."""
+        names = ["loss"] + [m.name for _, m, *_ in self._metrics_built or []] + \
+            [t.name for t in self._output_loss_trackers]
+        return [logs[k] for k in names if k in logs] + [logs[k] for k in sorted(logs) if k not in names]
 
     # -- steps ------------------------------------------------------------------------------------
 
@@ -664,12 +784,9 @@ class Model(Layer):
         """Train for ``epochs`` epochs on arrays ``x``, ``y`` (in batches of ``batch_size``) or on an
         iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches; returns a ``History``."""
         self._require_compiled("fit")
-        if class_weight is not None:
-            raise NotImplementedError("fit(class_weight=...) is not covered by tapegrad; pass "
-                                      "`sample_weight` instead.")
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
-        data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle)
+        data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
         val = None
         if validation_data is not None:
             if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3) and \
@@ -731,8 +848,7 @@ class Model(Layer):
         cbs.on_test_end(logs)
         if return_dict or internal:
             return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return self._flat(logs)
 
     def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto",
                 steps: int | None = None, callbacks: Any = None) -> Any:
@@ -784,9 +900,8 @@ class Model(Layer):
         """The model's outputs for one batch, as NumPy arrays."""
         return map_structure(lambda t: t.numpy(), self.predict_step(_to_numpy(x)))
 
-    @staticmethod
-    def _flat(logs: dict) -> Any:
-        values = list(logs.values())
+    def _flat(self, logs: dict) -> Any:
+        values = self._in_keras_order(logs)
         return values[0] if len(values) == 1 else values
 
     def get_config(self) -> dict:

@@ -295,8 +295,9 @@ class EarlyStopping(_Monitor):
 
 
 class ModelCheckpoint(_Monitor):
-    """Save the weights after each epoch (``save_freq="epoch"``) to ``filepath``, which may hold
-    ``{epoch}`` and log names (``{val_loss:.2f}``); ``save_best_only`` saves only improvements.
+    """Save the weights after each epoch (``save_freq="epoch"``) or every ``save_freq`` batches
+    (an int, counted across epochs as Keras does) to ``filepath``, which may hold ``{epoch}``,
+    ``{batch}`` and log names (``{val_loss:.2f}``); ``save_best_only`` saves only improvements.
     Weights only, in tapegrad's checkpoint format (whatever the suffix)."""
 
     def __init__(self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
@@ -306,19 +307,40 @@ class ModelCheckpoint(_Monitor):
         self.filepath = os.fspath(filepath)
         self.verbose, self.save_best_only = verbose, save_best_only
         self.save_weights_only = save_weights_only
-        if save_freq != "epoch":
-            raise ValueError("tapegrad's ModelCheckpoint saves once per epoch: save_freq='epoch'; "
-                             f"received save_freq={save_freq!r}")
+        if save_freq != "epoch" and (not isinstance(save_freq, int) or isinstance(save_freq, bool)):
+            raise ValueError(f"Unrecognized save_freq: {save_freq!r}. Expected save_freq are "
+                             "'epoch' or integer values (a number of batches)")
+        self.save_freq = save_freq
         self.initial_value_threshold = initial_value_threshold
+        self._since_saving, self._last_batch, self._epoch = 0, None, 0
 
     def on_train_begin(self, logs: dict | None = None) -> None:
         self._set_op()
         self.best = self.initial_value_threshold if self.initial_value_threshold is not None \
             else math.inf * self._sign
 
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self._epoch = epoch
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if self.save_freq == "epoch":
+            return
+        new_epoch = self._last_batch is None or batch <= self._last_batch
+        self._since_saving += batch + 1 if new_epoch else batch - self._last_batch
+        self._last_batch = batch
+        if self._since_saving >= self.save_freq:
+            self._since_saving = 0
+            self._save(self._epoch, batch, logs or {})
+
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
-        logs = logs or {}
-        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_freq == "epoch":
+            self._save(epoch, None, logs or {})
+
+    def _save(self, epoch: int, batch: int | None, logs: dict) -> None:
+        if batch is None or "batch" in logs:
+            path = self.filepath.format(epoch=epoch + 1, **logs)
+        else:
+            path = self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
         if self.save_best_only:
             current = self._value(logs)
             if current is None or not self._better(current, self.best):

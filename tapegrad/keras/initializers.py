@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .._convert import convert_to_tensor
+from .. import dtypes as _dtypes, random as _tf_random
+from .._convert import constant as _constant, convert_to_tensor
 from .._tensor import Tensor
 from ..linalg import qr
 from . import backend, random
@@ -29,7 +30,8 @@ from . import backend, random
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeUniform",
            "HeNormal", "LecunUniform", "LecunNormal", "Orthogonal", "get", "serialize",
-           "deserialize"]
+           "deserialize", "constant_initializer", "ones_initializer", "zeros_initializer",
+           "random_normal_initializer", "random_uniform_initializer"]
 
 
 def _full(shape: Any, value: Any, dtype: Any) -> Tensor:
@@ -323,3 +325,117 @@ def get(identifier: Any) -> Any:
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier!r} "
                      f"(a {type(identifier).__name__}); expected a name, a config dict or a callable.")
+
+
+# ---- TensorFlow's own initializers (tf.constant_initializer, ...: init_ops_v2, not Keras) ----
+
+class _TFInitializer(Initializer):
+    def __init__(self, seed: Any = None) -> None:
+        self.seed = seed
+
+    def _draw(self, kind: str, shape: Any, dtype: Any, a: Any, b: Any) -> Tensor:
+        """A seed gives TF's stateless draw with seed ``[seed, 0]``; none, the stateful op
+        (which follows ``tf.random.set_seed``)."""
+        shape = [int(d) for d in shape]
+        if kind == "uniform":
+            if self.seed is not None:
+                return _tf_random.stateless_uniform(shape, [self.seed, 0], a, b, dtype=dtype)
+            return _tf_random.uniform(shape, a, b, dtype=dtype)
+        if self.seed is not None:
+            return _tf_random.stateless_normal(shape, [self.seed, 0], a, b, dtype=dtype)
+        return _tf_random.normal(shape, a, b, dtype=dtype)
+
+
+class zeros_initializer(_TFInitializer):
+    """TF's ``tf.zeros_initializer()``: ``init(shape, dtype=tf.float32)`` is all zeros.
+
+    >>> import tapegrad as tf
+    >>> tf.zeros_initializer()([2], tf.int32).numpy()
+    array([0, 0], dtype=int32)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, shape: Any, dtype: Any = "float32", **kwargs: Any) -> Tensor:
+        return _full(shape, 0, _tf_dtype(dtype, "numeric or boolean"))
+
+    def get_config(self) -> dict:
+        return {}
+
+
+class ones_initializer(zeros_initializer):
+    """TF's ``tf.ones_initializer()``: ``init(shape, dtype=tf.float32)`` is all ones."""
+
+    def __call__(self, shape: Any, dtype: Any = "float32", **kwargs: Any) -> Tensor:
+        return _full(shape, 1, _tf_dtype(dtype, "numeric or boolean"))
+
+
+class constant_initializer(_TFInitializer):
+    """TF's ``tf.constant_initializer(value)``: a scalar fills the shape; a list or array must
+    have the shape's size (it is reshaped). Without ``dtype`` the value's own dtype is kept.
+
+    >>> import tapegrad as tf
+    >>> tf.constant_initializer([1, 2, 3, 4])([2, 2]).numpy()
+    array([[1, 2],
+           [3, 4]], dtype=int32)
+    """
+
+    def __init__(self, value: Any = 0, support_partition: bool = False) -> None:
+        if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
+            raise TypeError(f"Invalid type for initial value: {type(value).__name__}. Expected "
+                            "Python scalar, list or tuple of values, or numpy.ndarray.")
+        super().__init__()
+        self.value, self.support_partition = value, support_partition
+
+    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+        return _constant(self.value, dtype=dtype, shape=[int(d) for d in shape])
+
+    def get_config(self) -> dict:
+        return {"value": self.value}
+
+
+class random_uniform_initializer(_TFInitializer):
+    """TF's ``tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)``: float or
+    integer dtypes; TF's numbers (a seed draws ``stateless_uniform`` with seed ``[seed, 0]``).
+
+    >>> import tapegrad as tf
+    >>> tf.random_uniform_initializer(-1.0, 1.0, seed=4)([3]).numpy().round(4)
+    array([ 0.1612,  0.8116, -0.4247], dtype=float32)
+    """
+
+    def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: Any = None) -> None:
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def __call__(self, shape: Any, dtype: Any = "float32", **kwargs: Any) -> Tensor:
+        dt = _tf_dtype(dtype, "numeric", ints=True)
+        return self._draw("uniform", shape, dt, self.minval, self.maxval)
+
+    def get_config(self) -> dict:
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
+
+class random_normal_initializer(_TFInitializer):
+    """TF's ``tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)``: float dtypes;
+    TF's numbers (a seed draws ``stateless_normal`` with seed ``[seed, 0]``)."""
+
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: Any = None) -> None:
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape: Any, dtype: Any = "float32", **kwargs: Any) -> Tensor:
+        return self._draw("normal", shape, _tf_dtype(dtype, "floating", floats_only=True),
+                          self.mean, self.stddev)
+
+    def get_config(self) -> dict:
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+def _tf_dtype(dtype: Any, what: str, ints: bool = False, floats_only: bool = False) -> str:
+    dt = _dtypes.as_dtype(dtype)
+    kind = dt._np.kind
+    ok = kind == "f" if floats_only else kind in "fiu" if ints else kind in "fiub"
+    if not ok:
+        raise ValueError(f"Argument `dtype` expected to be {what}. Received {dt.name}.")
+    return dt.name
