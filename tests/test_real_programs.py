@@ -48,3 +48,32 @@ def test_comparison_catches_a_difference():
     assert "shape" in _runner.first_difference(want, {"a": np.array([1.0]), "n": np.array(3)})
     assert "missing" in _runner.first_difference(want, {"a": want["a"]})
     assert _runner.first_difference(want, {"a": want["a"], "n": np.array(4)}) is not None
+
+
+
+def _traced():
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real_programs")
+    for name, entry in MANIFEST["programs"].items():
+        with open(os.path.join(here, name + ".py"), encoding="utf-8") as f:
+            if "tf.function" in f.read() and entry["expect"] == "pass":
+                yield name
+
+
+@pytest.mark.parametrize("name", list(_traced()))
+def test_a_program_using_tf_function_run_eagerly_gives_tensorflows_eager_numbers(name):
+    """Issue #14: traced (test_real_program) and with run_functions_eagerly(True), TensorFlow's
+    numbers; the two differ from each other where a function draws random numbers (TensorFlow
+    seeds a function's random ops per graph), so the eager run is compared with TensorFlow's eager
+    run, recorded by tools/record_real_programs_eager.py."""
+    import numpy as np
+    import tapegrad
+    with np.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                              "real_programs_eager.npz")) as data:
+        want = _runner.recorded_results({k: data[k] for k in data.files}, name)
+    assert want, f"{name}: no eager recording (run tools/record_real_programs_eager.py)"
+    tapegrad.config.run_functions_eagerly(True)
+    try:
+        failure = _runner.check_program(name, want)
+    finally:
+        tapegrad.config.run_functions_eagerly(False)
+    assert failure is None, f"{name} run eagerly: {failure}"
