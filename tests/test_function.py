@@ -419,3 +419,17 @@ def test_segment_ops_follow_each_calls_ids(fn):
             tf.config.run_functions_eagerly(False)
         for a, b in zip(traced, eager):
             np.testing.assert_allclose(tf.convert_to_tensor(a).numpy(), tf.convert_to_tensor(b).numpy(), rtol=1e-12)
+
+
+def test_value_dependent_results_of_bincount_in_top_k_and_sequence_mask_follow_each_call():
+    @tf.function
+    def f(x, lengths, preds):
+        return (tf.math.bincount(x, minlength=5), tf.sequence_mask(lengths, 4),
+                tf.math.in_top_k(tf.constant([0, 1]), preds, 1))
+
+    for x, lengths, preds in (([0, 1, 1], [1, 3], [[0.9, 0.1], [0.2, 0.8]]),
+                              ([2, 2, 3], [4, 0], [[0.1, 0.9], [0.8, 0.2]])):
+        got = f(tf.constant(x), tf.constant(lengths), tf.constant(preds))
+        np.testing.assert_array_equal(got[0].numpy(), np.bincount(x, minlength=5))
+        np.testing.assert_array_equal(got[1].numpy(), np.arange(4) < np.array(lengths)[:, None])
+        np.testing.assert_array_equal(got[2].numpy(), np.argmax(preds, 1) == [0, 1])

@@ -911,13 +911,13 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dt.bool, name:
     array([[ True, False, False, False],
            [ True,  True,  True, False]])
     """
-    lv = np.asarray(as_tensor(lengths)._value)
+    lv = np.asarray(_py_value(as_tensor(lengths), "lengths"))
     if lv.dtype.kind not in "iuf":
         raise TypeError(f"sequence_mask: lengths must be numbers, got {lv.dtype}.")
     if maxlen is None:
         mx = lv.max() if lv.size else lv.dtype.type(0)
     else:
-        mv = np.asarray(as_tensor(maxlen)._value)
+        mv = np.asarray(_py_value(as_tensor(maxlen), "maxlen"))
         if mv.ndim:
             raise ValueError(f"sequence_mask: maxlen must be a scalar, got shape {list(mv.shape)}.")
         mx = mv[()]

@@ -401,7 +401,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify "
                          "only one.")
-    v = np.asarray(a._value)
+    v = np.asarray(_py_value(a, "bincount"))
     v = v.astype(np.int32) if v.dtype.kind not in "iu" else v
     if axis not in (None, 0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
@@ -438,8 +438,8 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
            [0, 0, 0, 0, 0],
            [0, 0, 0, 0, 1]], dtype=int32)
     """
-    lab = np.asarray(as_tensor(labels)._value).astype(np.int64).reshape(-1)
-    pred = np.asarray(as_tensor(predictions)._value).astype(np.int64).reshape(-1)
+    lab = np.asarray(_py_value(as_tensor(labels), "labels")).astype(np.int64).reshape(-1)
+    pred = np.asarray(_py_value(as_tensor(predictions), "predictions")).astype(np.int64).reshape(-1)
     if lab.shape != pred.shape:
         raise ValueError(f"confusion_matrix: labels and predictions must have the same size, got {lab.size} "
                          f"and {pred.size}.")

@@ -18,7 +18,7 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import norm_axis, transpose
+from .array import _py_value, norm_axis, transpose
 
 __all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k"]
 
@@ -182,8 +182,8 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: Any = None) -> Tensor
     >>> tf.math.in_top_k([0, 2], tf.constant([[0.1, 0.9, 0.0], [0.3, 0.3, 0.4]]), 1).numpy()
     array([False,  True])
     """
-    p = np.asarray(as_tensor(predictions)._value)
-    t = np.asarray(as_tensor(targets)._value)
+    p = np.asarray(_py_value(as_tensor(predictions), "predictions"))
+    t = np.asarray(_py_value(as_tensor(targets), "targets"))
     if p.ndim != 2 or t.shape != (p.shape[0],):
         raise InvalidArgumentError(f"in_top_k: predictions must be [batch, classes] and targets [batch], got "
                                    f"shapes {list(p.shape)} and {list(t.shape)}.")
