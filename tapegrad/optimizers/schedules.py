@@ -63,7 +63,31 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _StepDecay(LearningRateSchedule):
+    """Schedules of ``step / decay_steps`` (floored with ``staircase``) and a ``decay_rate``."""
+
+    def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any,
+                 staircase: bool, name: str) -> None:
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+        _check_steps("decay_steps", decay_steps)
+
+    def _progress(self, step: Any) -> tuple:
+        lr0 = _initial(self.initial_learning_rate)
+        dt = lr0.dtype
+        p = _as_array(step).astype(dt) / _cast(self.decay_steps, dt)
+        return lr0, dt, (np.floor(p) if self.staircase else p)
+
+    def get_config(self) -> dict:
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_StepDecay):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)``.
 
     With ``staircase=True`` the exponent is ``floor(step / decay_steps)``, so the rate drops in
@@ -77,25 +101,12 @@ class ExponentialDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any,
                  staircase: bool = False, name: str = "ExponentialDecay") -> None:
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-        _check_steps("decay_steps", decay_steps)
+        _StepDecay.__init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step: Any) -> Tensor:
-        lr0 = _initial(self.initial_learning_rate)
-        dt = lr0.dtype
-        p = _as_array(step).astype(dt) / _cast(self.decay_steps, dt)
-        if self.staircase:
-            p = np.floor(p)
+        lr0, dt, p = self._progress(step)
         return constant(lr0 * np.power(_cast(self.decay_rate, dt), p))
 
-    def get_config(self) -> dict:
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
 
 
 class CosineDecay(LearningRateSchedule):
@@ -222,7 +233,7 @@ class PolynomialDecay(LearningRateSchedule):
                 "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``; with
     ``staircase=True``, ``step / decay_steps`` is floored.
 
@@ -234,25 +245,12 @@ class InverseTimeDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any,
                  staircase: bool = False, name: str = "InverseTimeDecay") -> None:
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-        _check_steps("decay_steps", decay_steps)
+        _StepDecay.__init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step: Any) -> Tensor:
-        lr0 = _initial(self.initial_learning_rate)
-        dt = lr0.dtype
-        p = _as_array(step).astype(dt) / _cast(self.decay_steps, dt)
-        if self.staircase:
-            p = np.floor(p)
+        lr0, dt, p = self._progress(step)
         return constant(np.asarray(lr0 / (dt.type(1) + _cast(self.decay_rate, dt) * p), dt))
 
-    def get_config(self) -> dict:
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
 
 
 class CosineDecayRestarts(LearningRateSchedule):
