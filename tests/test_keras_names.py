@@ -145,3 +145,13 @@ def test_normalization_mean_variance_match_keras(name):
 def test_normalization_bad_statistics_are_refused(name):
     with pytest.raises(ERRORS[DATA["normalization_bad"][name]], match="mean"):
         keras.layers.Normalization(**cases.NORMALIZATION_BAD[name])
+
+
+def test_normalization_follows_its_weights_after_set_weights():
+    # Keras keeps the last adapt's statistics (a snapshot); tapegrad reads the weights (differences.md)
+    layer = keras.layers.Normalization()
+    layer.adapt(np.array([[1.0, 2.0], [3.0, 6.0]], np.float32))
+    close(layer.mean, [[2.0, 4.0]])
+    layer.set_weights([np.array([1.0, 1.0]), np.array([4.0, 4.0]), np.array(0)])
+    close(layer.mean, [[1.0, 1.0]])
+    close(layer(np.array([[3.0, 5.0]], np.float32)), [[1.0, 2.0]])
