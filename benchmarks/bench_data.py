@@ -20,7 +20,8 @@ DESCRIPTION = (
     "array and 60000 int64 labels, each batch's tensors touched, against a NumPy loop that "
     "permutes the indices and gathers `x[idx]`, `y[idx]` per batch of 64, in the same process.")
 COLUMNS = [("ms", "pass ms", "{:.1f}"), ("base_ms", "NumPy loop ms", "{:.1f}"), ("ratio", "ratio", "{:.2f}")]
-LIBS = ("tapegrad", "tensorflow")
+TARGETS: list = []
+SUPPORTED = ("tapegrad", "tensorflow")
 
 
 def _data(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,8 +59,8 @@ def _pipeline_pass(lib: str, x: np.ndarray, y: np.ndarray) -> Callable[[], Any]:
 
 
 def measure(lib: str, smoke: bool = False, repeat: int = 7) -> list[dict]:
-    if lib not in LIBS:
-        raise ValueError(f"unknown library {lib!r}; expected one of {LIBS}")
+    if lib not in SUPPORTED:
+        raise ValueError(f"unknown library {lib!r}; expected one of {SUPPORTED}")
     n = 2000 if smoke else 60000
     x, y = _data(n)
     base, pipe = _numpy_pass(x, y), _pipeline_pass(lib, x, y)
@@ -72,7 +73,7 @@ def measure(lib: str, smoke: bool = False, repeat: int = 7) -> list[dict]:
 
 def main(argv: Any = None) -> list[dict]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--lib", default="tapegrad", choices=LIBS)
+    p.add_argument("--lib", default="tapegrad", choices=SUPPORTED)
     p.add_argument("--repeat", type=int, default=7)
     a = p.parse_args(argv)
     rows = measure(a.lib, repeat=a.repeat)
