@@ -1,5 +1,8 @@
-"""``tapegrad.keras.backend``: Keras 3's global settings (float type, fuzz factor, image layout)
-and ``clear_session``, which restarts the layer-name counters.
+"""``tapegrad.keras.backend``: Keras 3's global settings (float type, fuzz factor, image layout),
+``clear_session``, which restarts the layer-name counters, and the legacy random functions
+``tf.keras.backend`` still exports (``random_normal``, ``random_uniform``, ``truncated_normal``,
+``random_bernoulli`` and the ``*_variable`` ones): TF's stateful draws (``tf.random.*`` with an op
+seed, which is drawn from NumPy's global generator when none is given, as Keras does).
 
 >>> from tapegrad import keras
 >>> keras.backend.floatx(), keras.backend.epsilon(), keras.backend.image_data_format()
@@ -10,8 +13,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
+from .. import random as _random
+from .._tensor import Tensor
+from .._variable import Variable
+from ..ops.math import less_equal, where
+from ..ops.array import ones, zeros
+
 __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format",
-           "set_image_data_format", "clear_session", "backend", "standardize_dtype"]
+           "set_image_data_format", "clear_session", "backend", "standardize_dtype",
+           "random_bernoulli", "random_normal", "random_uniform", "truncated_normal",
+           "random_normal_variable", "random_uniform_variable"]
 
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
 _state: dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
@@ -104,3 +117,75 @@ def unique_name(base: str) -> str:
     n = _name_uids.get(base, 0)
     _name_uids[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
+
+
+# ---- legacy random functions ---------------------------------------------------------------------
+
+def _op_seed(seed: Any, high: int) -> Any:
+    # Keras's legacy backend: no seed -> an op seed from NumPy's global generator.
+    return np.random.randint(high) if seed is None else seed
+
+
+def random_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+                  seed: int | None = None) -> Tensor:
+    """``tf.random.normal(shape, mean, stddev, dtype, seed)`` with ``dtype`` defaulting to
+    :func:`floatx` and ``seed`` to a draw of ``np.random.randint(10**7)``.
+
+    >>> import tapegrad as tf
+    >>> tf.random.set_seed(1)
+    >>> a = tf.keras.backend.random_normal((2,), seed=3)
+    >>> tf.random.set_seed(1)
+    >>> bool(tf.reduce_all(a == tf.random.normal((2,), seed=3)))
+    True
+    """
+    return _random.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                          seed=_op_seed(seed, 10 ** 7))
+
+
+def random_uniform(shape: Any, minval: float = 0.0, maxval: float = 1.0, dtype: Any = None,
+                   seed: int | None = None) -> Tensor:
+    """``tf.random.uniform(shape, minval, maxval, dtype, seed)`` (defaults as :func:`random_normal`)."""
+    return _random.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(),
+                           seed=_op_seed(seed, 10 ** 7))
+
+
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+                     seed: int | None = None) -> Tensor:
+    """``tf.random.truncated_normal(shape, mean, stddev, dtype, seed)`` (defaults as
+    :func:`random_normal`)."""
+    return _random.truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                                    seed=_op_seed(seed, 10 ** 7))
+
+
+def random_bernoulli(shape: Any, p: float = 0.0, dtype: Any = None,
+                     seed: int | None = None) -> Tensor:
+    """Ones with probability ``p``, zeros otherwise: where a ``tf.random.uniform`` draw is
+    ``<= p`` (defaults as :func:`random_normal`).
+
+    >>> import tapegrad as tf
+    >>> tf.keras.backend.random_bernoulli((2, 3), p=1.0, seed=4).numpy()
+    array([[1., 1., 1.],
+           [1., 1., 1.]], dtype=float32)
+    """
+    dtype = dtype or floatx()
+    u = _random.uniform(shape, dtype=dtype, seed=_op_seed(seed, 10 ** 7))
+    return where(less_equal(u, p), ones(shape, dtype=dtype), zeros(shape, dtype=dtype))
+
+
+def random_normal_variable(shape: Any, mean: float, scale: float, dtype: Any = None,
+                           name: str | None = None, seed: int | None = None) -> Variable:
+    """A ``tf.Variable`` holding ``tf.random.normal(shape, mean, scale, dtype, seed)`` (no seed: one
+    drawn by ``np.random.randint(10**9)``)."""
+    dtype = dtype or floatx()
+    value = _random.normal(shape, mean=mean, stddev=scale, dtype=dtype, seed=_op_seed(seed, 10 ** 9))
+    return Variable(value, dtype=dtype, name=name)
+
+
+def random_uniform_variable(shape: Any, low: float, high: float, dtype: Any = None,
+                            name: str | None = None, seed: int | None = None) -> Variable:
+    """A ``tf.Variable`` holding ``tf.random.uniform(shape, low, high, dtype, seed)`` (no seed: one
+    drawn by ``np.random.randint(10**9)``)."""
+    dtype = dtype or floatx()
+    value = _random.uniform(shape, minval=low, maxval=high, dtype=dtype,
+                            seed=_op_seed(seed, 10 ** 9))
+    return Variable(value, dtype=dtype, name=name)

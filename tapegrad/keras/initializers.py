@@ -306,8 +306,20 @@ def deserialize(config: dict) -> Initializer:
 
 
 def get(identifier: Any) -> Any:
-    """An initializer from a name (``"glorot_uniform"``, ``"GlorotUniform"``), a config dict,
-    an instance or a callable; ``None`` gives ``None``."""
+    """The initializer ``identifier`` stands for, as Keras 3 resolves it: a name
+    (``"glorot_uniform"``, ``"GlorotUniform"``) or a config dict gives a new initializer, a class
+    gives an instance made with its defaults, a tensor or array gives an initializer returning it
+    (cast to the dtype asked for; the shape asked for must be its shape), an instance or any
+    callable ``(shape, dtype=None)`` is returned as it is; ``None`` gives ``None``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.initializers.get(keras.initializers.Ones)((2,)).numpy()
+    array([1., 1.], dtype=float32)
+    >>> keras.initializers.get(np.eye(2))((2, 2), dtype="float32").numpy()
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
     if identifier is None:
         return None
     if isinstance(identifier, dict):
@@ -321,10 +333,34 @@ def get(identifier: Any) -> Any:
                              + (f" Did you mean {' or '.join(map(repr, close))}?" if close else
                                 f" Known names: {sorted(_ALIASES)}"))
         return cls()
+    if isinstance(identifier, (Tensor, np.ndarray, np.generic)):
+        return _FromValue(identifier)
+    if isinstance(identifier, type):
+        init = identifier()
+        if not callable(init):
+            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}: its "
+                             f"instance {init!r} is not callable as (shape, dtype=None).")
+        return init
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier!r} "
-                     f"(a {type(identifier).__name__}); expected a name, a config dict or a callable.")
+                     f"(a {type(identifier).__name__}); expected a name, a config dict, an "
+                     "initializer (class or instance), a tensor or a callable (shape, dtype=None).")
+
+
+class _FromValue:
+    """``get(tensor)``: an initializer that returns the tensor, cast to the dtype asked for."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        want, have = tuple(int(d) for d in shape), tuple(np.shape(self.value))
+        if want != have:
+            raise ValueError(f"Expected `shape` to be {have} for direct tensor as initializer. "
+                             f"Received shape={want}")
+        value = self.value.numpy() if isinstance(self.value, Tensor) else np.asarray(self.value)
+        return convert_to_tensor(value.astype(backend.standardize_dtype(dtype)))
 
 
 # ---- TensorFlow's own initializers (tf.constant_initializer, ...: init_ops_v2, not Keras) ----

@@ -34,7 +34,7 @@ from ..ops.reduction import reduce_max, reduce_mean, reduce_sum
 from ..ops.special import divide_no_nan, softplus
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
+    "Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
     "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "CosineSimilarity", "Huber",
     "LogCosh", "Hinge", "SquaredHinge", "CategoricalHinge", "KLDivergence", "Poisson",
     "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
@@ -85,10 +85,42 @@ def _same_rank(x1: Tensor, x2: Tensor, expand_rank_1: bool = True) -> tuple[Tens
     return x1, x2
 
 
+class Reduction:
+    """The legacy ``tf.keras.losses.Reduction`` names of the ``reduction=`` strings, as Keras 3
+    keeps them: ``NONE``, ``SUM``, ``SUM_OVER_BATCH_SIZE`` and ``AUTO`` (which Keras 3's losses
+    refuse, as tapegrad's do: it meant ``SUM_OVER_BATCH_SIZE``).
+
+    >>> from tapegrad import keras
+    >>> loss = keras.losses.Huber(reduction=keras.losses.Reduction.SUM)
+    >>> print(loss([[0.0], [0.0]], [[1.0], [3.0]]).numpy())
+    3.0
+    >>> keras.losses.Reduction.all()
+    ('auto', 'none', 'sum', 'sum_over_batch_size')
+    """
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls) -> tuple[str, ...]:
+        """The four names' values."""
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key: Any) -> None:
+        """Raise ``ValueError`` unless ``key`` is one of :meth:`all`."""
+        if key not in cls.all():
+            raise ValueError(f"Invalid Reduction Key: {key!r}. Expected keys are {cls.all()}")
+
+
 def _standardize_reduction(reduction: Any) -> Any:
     if reduction not in _REDUCTIONS:
-        raise ValueError(f"Invalid value for argument `reduction`: {reduction!r}. Expected one of "
-                         f"{', '.join(repr(r) for r in _REDUCTIONS)}.")
+        hint = (" (Reduction.AUTO is TF 2's Keras default; Keras 3 spells it "
+                "'sum_over_batch_size')" if reduction == Reduction.AUTO else "")
+        raise ValueError(f"Invalid value for argument `reduction`: {reduction!r}{hint}. Expected "
+                         f"one of {', '.join(repr(r) for r in _REDUCTIONS)}.")
     return reduction
 
 

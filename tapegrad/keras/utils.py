@@ -1,5 +1,5 @@
-"""``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize`` and
-``pad_sequences``, with Keras 3's arguments and results.
+"""``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize``,
+``pad_sequences`` and ``timeseries_dataset_from_array``, with Keras 3's arguments and results.
 
 >>> from tapegrad import keras
 >>> keras.utils.to_categorical([0, 2, 1])
@@ -14,14 +14,18 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from .._convert import convert_to_tensor
 from .._tensor import Tensor
-from ..ops.array import one_hot, reshape
+from ..data import Dataset
+from ..ops.array import one_hot, range as _range, reshape
+from ..ops.indexing import gather
 from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
-__all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences"]
+__all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
+           "timeseries_dataset_from_array"]
 
 
 def set_random_seed(seed: int) -> None:
@@ -143,6 +147,96 @@ def pad_sequences(sequences: Sequence, maxlen: int | None = None, dtype: Any = "
         else:
             out[i, -len(kept):] = kept
     return out
+
+
+def _count(value: Any, name: str) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"`{name}` must be an int. Received: {name}={value!r} "
+                        f"(of type {type(value).__name__})")
+    return int(value)
+
+
+def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
+                                  sequence_stride: int = 1, sampling_rate: int = 1,
+                                  batch_size: int | None = 128, shuffle: bool = False,
+                                  seed: int | None = None, start_index: int | None = None,
+                                  end_index: int | None = None, format: str = "tf") -> Dataset:
+    """A ``tf.data.Dataset`` of sliding windows over the rows of ``data`` (Keras 3's).
+
+    Window ``i`` starts at row ``start_index + p_i`` with ``p_i = i * sequence_stride`` and holds
+    ``sequence_length`` rows ``sampling_rate`` apart; only ``data[start_index:end_index]`` is used.
+    With ``targets``, the elements are ``(window, targets[start_index + p_i])`` and there are at
+    most ``len(targets)`` windows. ``shuffle=True`` permutes the starts with
+    ``np.random.RandomState(seed)`` (no seed: one from ``np.random.randint(10**6)``) and then
+    shuffles the windows in a ``tf.data`` buffer of ``8 * batch_size`` (1024 without batching)
+    seeded with ``seed``, as Keras does, so a seeded shuffle gives Keras's order. Windows come in
+    batches of ``batch_size`` (``None``: one at a time).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> ds = keras.utils.timeseries_dataset_from_array(np.arange(10), np.arange(10) * 10,
+    ...                                                sequence_length=3, sequence_stride=2,
+    ...                                                batch_size=2)
+    >>> for x, y in ds:
+    ...     print(x.numpy().tolist(), y.numpy().tolist())
+    [[0, 1, 2], [2, 3, 4]] [0, 20]
+    [[4, 5, 6], [6, 7, 8]] [40, 60]
+    """
+    n = len(data)
+    sequence_length = _count(sequence_length, "sequence_length")
+    sequence_stride = _count(sequence_stride, "sequence_stride")
+    sampling_rate = _count(sampling_rate, "sampling_rate")
+    if start_index:
+        start_index = _count(start_index, "start_index")
+        if start_index < 0:
+            raise ValueError(f"`start_index` must be 0 or greater. Received: start_index={start_index}")
+        if start_index >= n:
+            raise ValueError("`start_index` must be lower than the length of the data. Received: "
+                             f"start_index={start_index}, for data of length {n}")
+    if end_index:
+        end_index = _count(end_index, "end_index")
+        if start_index and end_index <= start_index:
+            raise ValueError("`end_index` must be higher than `start_index`. Received: "
+                             f"start_index={start_index}, and end_index={end_index}")
+        if end_index >= n:
+            raise ValueError("`end_index` must be lower than the length of the data. Received: "
+                             f"end_index={end_index}, for data of length {n}")
+        if end_index <= 0:
+            raise ValueError(f"`end_index` must be higher than 0. Received: end_index={end_index}")
+    for name, value in (("sampling_rate", sampling_rate), ("sequence_stride", sequence_stride)):
+        if value <= 0:
+            raise ValueError(f"`{name}` must be higher than 0. Received: {name}={value}")
+        if value >= n:
+            raise ValueError(f"`{name}` must be lower than the length of the data. Received: "
+                             f"{name}={value}, for data of length {n}")
+    if format != "tf":
+        raise ValueError(f'`format` must be "tf" (tapegrad has no grain datasets). Received: '
+                         f"format={format!r}")
+    start = start_index or 0
+    end = n if end_index is None else end_index
+    num_seqs = end - start - (sequence_length - 1) * sampling_rate
+    if targets is not None:
+        num_seqs = min(num_seqs, len(targets))
+    positions = np.arange(0, num_seqs, sequence_stride, dtype="int32" if num_seqs < 2 ** 31 - 1
+                          else "int64")
+    if shuffle:
+        if seed is None:
+            seed = np.random.randint(10 ** 6)
+        np.random.RandomState(seed).shuffle(positions)
+    steps = convert_to_tensor(data[start:end])
+    span = sequence_length * sampling_rate
+    starts = Dataset.from_tensor_slices(positions)
+    if targets is None:
+        dataset = starts.map(lambda p: gather(steps, _range(p, p + span, sampling_rate)))
+    else:
+        target_steps = convert_to_tensor(targets[start:end])
+        dataset = starts.map(lambda p: (gather(steps, _range(p, p + span, sampling_rate)),
+                                        gather(target_steps, p)))
+    if batch_size is None:
+        return dataset.shuffle(1024, seed=seed) if shuffle else dataset
+    if shuffle:
+        dataset = dataset.shuffle(batch_size * 8, seed=seed)
+    return dataset.batch(batch_size)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -23,6 +23,8 @@ class Normalization(Layer):
     The statistics are kept for each position along ``axis`` (default ``-1``, the features;
     ``None`` for one mean and variance over everything) and come from ``mean=``/``variance=``
     or from :meth:`adapt`, which sets the non-trainable weights ``[mean, variance, count]``.
+    Once built, :attr:`mean` and :attr:`variance` are those statistics shaped to broadcast
+    against the inputs (Keras 3's attributes).
 
     >>> import numpy as np
     >>> import tapegrad as tf
@@ -31,6 +33,8 @@ class Normalization(Layer):
     >>> norm.adapt(np.array([[1.0, 10.0], [3.0, 30.0]]))
     >>> norm(np.array([[2.0, 50.0]])).numpy()
     array([[0., 3.]], dtype=float32)
+    >>> norm.mean.numpy()
+    array([[ 2., 20.]], dtype=float32)
     >>> keras.layers.Normalization(mean=2.0, variance=4.0, invert=True)(np.array([1.0])).numpy()
     array([4.], dtype=float32)
     """
@@ -51,9 +55,34 @@ class Normalization(Layer):
         if (mean is None) != (variance is None):
             raise ValueError(f"Normalization: set both `mean` and `variance`, or neither (to call adapt()). "
                              f"Received: mean={mean!r} and variance={variance!r}")
+        if mean is not None:
+            if np.shape(mean) != np.shape(variance):
+                raise ValueError("Normalization: `mean` and `variance` must have the same shape. "
+                                 f"Received: mean shape {np.shape(mean)} and variance shape "
+                                 f"{np.shape(variance)}")
+            if len(np.shape(mean)) > len(self.axis):
+                raise ValueError("Normalization: the rank of `mean` must be less than or equal to the "
+                                 f"number of axes ({len(self.axis)}). Received: mean shape "
+                                 f"{np.shape(mean)} for axis {self.axis}")
         self.input_mean, self.input_variance, self.invert = mean, variance, bool(invert)
-        self.mean: Any = None
-        self.variance: Any = None
+        self._given_stats: tuple | None = None
+
+    @property
+    def mean(self) -> Tensor | None:
+        """The mean, shaped to broadcast against the inputs (``None`` until built)."""
+        return self._stat(0)
+
+    @property
+    def variance(self) -> Tensor | None:
+        """The variance, shaped to broadcast against the inputs (``None`` until built)."""
+        return self._stat(1)
+
+    def _stat(self, i: int) -> Tensor | None:
+        if not self.built:
+            return None
+        if self._given_stats is not None:
+            return self._given_stats[i]
+        return cast(reshape((self.adapt_mean, self.adapt_variance)[i], self._bshape), self.compute_dtype)
 
     def build(self, input_shape: Sequence) -> None:
         ndim = len(input_shape)
@@ -70,7 +99,7 @@ class Normalization(Layer):
             self.adapt_variance = self.add_weight(name="variance", shape=shape, initializer="ones", trainable=False)
             self.count = self.add_weight(name="count", shape=(), dtype="int32", initializer="zeros", trainable=False)
         else:
-            self.mean, self.variance = (self._given(v) for v in (self.input_mean, self.input_variance))
+            self._given_stats = (self._given(self.input_mean), self._given(self.input_variance))
         self.built = True
 
     def _given(self, value: Any) -> Tensor:
@@ -88,8 +117,12 @@ class Normalization(Layer):
         if self.input_mean is not None:
             raise ValueError("Normalization: adapt() cannot be used on a layer given `mean` and `variance`.")
         if isinstance(data, (np.ndarray, Tensor)) or np.isscalar(data):
-            batches: Any = [np.asarray(data, np.float32)]
+            batches: Any = [data.numpy() if isinstance(data, Tensor) else np.asarray(data)]
         else:
+            spec = getattr(data, "element_spec", None)
+            spec = spec[0] if isinstance(spec, tuple) else spec
+            if spec is not None and len(spec.shape) == 1:  # a dataset of single rows: batch it
+                data = data.batch(128)
             batches = (np.asarray(b[0] if isinstance(b, tuple) else b, np.float32) for b in data)
         mean = var = None
         total = 0
@@ -116,10 +149,7 @@ class Normalization(Layer):
 
     def call(self, inputs: Any) -> Any:
         x = cast(convert_to_tensor(inputs), self.compute_dtype)
-        if self.input_mean is None:
-            mean, var = reshape(self.adapt_mean, self._bshape), reshape(self.adapt_variance, self._bshape)
-        else:
-            mean, var = self.mean, self.variance
+        mean, var = self.mean, self.variance
         scale = maximum(sqrt(var), backend.epsilon())
         return mean + x * scale if self.invert else (x - mean) / scale
 
