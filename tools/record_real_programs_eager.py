@@ -21,8 +21,9 @@ HERE = os.path.join(ROOT, "tests", "real_programs")
 OUT = os.path.join(ROOT, "tests", "fixtures", "real_programs_eager.npz")
 CODE = """
 import os, runpy, sys, numpy as np
-sys.path.insert(0, {here!r})
-import tensorflow as tf
+sys.path.insert(0, {here!r}); sys.path.insert(0, {tools!r})
+from _tf import one_thread_tensorflow
+tf = one_thread_tensorflow()
 import _runner
 tf.config.run_functions_eagerly(True)
 scope = runpy.run_path(os.path.join({here!r}, {name!r} + ".py"), run_name="__main__")
@@ -40,7 +41,7 @@ def main() -> None:
     for name in traced_programs():
         tmp = os.path.join(ROOT, "build", f"eager_{name}.npz")
         os.makedirs(os.path.dirname(tmp), exist_ok=True)
-        proc = subprocess.run([sys.executable, "-c", CODE.format(here=HERE, name=name, out=tmp)],
+        proc = subprocess.run([sys.executable, "-c", CODE.format(here=HERE, tools=os.path.join(ROOT, "tools"), name=name, out=tmp)],
                               capture_output=True, text=True, cwd=HERE)
         if proc.returncode:
             print(f"{name}: TensorFlow failed: {proc.stderr.strip().splitlines()[-1]}")
