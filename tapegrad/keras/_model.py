@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import warnings
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -29,6 +30,8 @@ from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
 from ._layer import KerasTensor, Layer, Node, flatten, map_structure, shapes_to_specs
+from .losses import _same_rank
+from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
 
@@ -166,6 +169,54 @@ class _Mean:
         return self.total / self.count if self.count else 0.0
 
 
+class _CompileMetrics:
+    """Keras 3's ``compile_metrics``: the metrics given to ``compile`` as one entry of
+    ``model.metrics``, built on the first batch; its result is ``{name: value}`` for each (named
+    after the output when there are several; duplicates renamed as Keras does)."""
+
+    name = "compile_metrics"
+
+    def __init__(self, model: "Model") -> None:
+        self._model = model
+        self._entries: list | None = None  # [(output index, metric, weighted, output name)]
+
+    @property
+    def metrics(self) -> list:
+        return [m for _, m, *_ in self._entries or []]
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        if self._entries is None:
+            self._entries = self._model._build_metrics(y_true, y_pred)
+        ys, ps = flatten(y_true), flatten(y_pred)
+        sws = self._model._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
+            sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
+        for i, m, weighted, _ in self._entries:  # `metrics` take no sample weights
+            m.update_state(ys[i], ps[i], sample_weight=sws[i] if weighted else None)
+
+    def reset_state(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
+
+    def result(self) -> dict:
+        out: dict = {}
+        seen: dict = {}
+        for _, m, weighted, prefix in self._entries or []:
+            r = m.result()
+            if isinstance(r, dict):
+                out.update(r)
+                continue
+            name = m.name if not prefix else f"{prefix}_{m.name}"
+            if name in seen:
+                if weighted:
+                    name = f"weighted_{m.name}" if not prefix else f"{prefix}_weighted_{m.name}"
+                if name in seen:
+                    seen[name] += 1
+                    name = f"{name}_{seen[name] - 1}"
+            seen.setdefault(name, 1)
+            out[name] = r
+        return out
+
+
 def _keras_module(name: str) -> Any:
     return importlib.import_module(f".{name}", __package__)
 
@@ -222,7 +273,7 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
         return fn(y_true, y_pred, sample_weight=sample_weight)
     values = convert_to_tensor(fn(y_true, y_pred))
     if sample_weight is not None:
-        sw = convert_to_tensor(sample_weight, values.dtype)
+        values, sw = _same_rank(values, convert_to_tensor(sample_weight, values.dtype))
         while sw.shape.rank < values.shape.rank:
             sw = expand_dims(sw, -1)
         values = values * sw
@@ -295,24 +346,21 @@ class _Data:
             for i, batch in enumerate(self.iterable):
                 if self.steps is not None and i >= self.steps:
                     return
-                if isinstance(batch, tuple) and 1 <= len(batch) <= 3 or \
-                        isinstance(batch, list) and len(batch) in (2, 3):
-                    batch = tuple(batch) + (None,) * (3 - len(batch))
-                else:
-                    batch = batch, None, None
-                if self.class_weight is not None and batch[1] is not None:
-                    if batch[2] is not None:
-                        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-                    batch = batch[0], batch[1], _class_weights(batch[1], self.class_weight)
-                yield batch
+                if self.class_weight is not None:
+                    bx, by, bsw = unpack_x_y_sample_weight(batch)
+                    if by is not None:
+                        if bsw is not None:
+                            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+                        batch = bx, by, _class_weights(by, self.class_weight)
+                yield batch  # as the dataset gives it: train_step unpacks it
             return
         x, y, sw = self.arrays
         # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
         order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
         for i in range(self.size):
             idx = order[(i * self.batch_size) % max(self.n, 1):][:self.batch_size]
-            yield (_take(x, idx), None if y is None else _take(y, idx),
-                   None if sw is None else _take(sw, idx))
+            yield pack_x_y_sample_weight(_take(x, idx), None if y is None else _take(y, idx),
+                                         None if sw is None else _take(sw, idx))
 
 
 def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:
@@ -556,7 +604,8 @@ class Model(Layer):
         self._weighted_metric_ids = weighted_metrics
         self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
         self._output_loss_trackers: list = []
-        self._metrics_built: list | None = None
+        self._compile_metrics = None if metrics is None and weighted_metrics is None else \
+            _CompileMetrics(self)
         self._loss_tracker = _Mean("loss")
         self.compiled = True
 
@@ -607,9 +656,8 @@ class Model(Layer):
         self._flat_losses = flat
         self._output_loss_trackers = [_Mean(f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
 
-    def _build_metrics(self, y_true: Any, y_pred: Any) -> None:
-        if self._metrics_built is not None:
-            return
+    def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
+        """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
         ys, ps = flatten(y_true), flatten(y_pred)
         n = len(ps)
         names = self.output_names if n > 1 else None
@@ -626,7 +674,7 @@ class Model(Layer):
                 for m in flatten(mids) if mids is not None else []:
                     built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
                                   names[i] if names else None))
-        self._metrics_built = built
+        return built
 
     @staticmethod
     def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
@@ -652,11 +700,22 @@ class Model(Layer):
 
     @property
     def metrics(self) -> list:
-        """The loss tracker, then the compiled metrics (built on the first batch)."""
-        if not self.__dict__.get("compiled"):
-            return []
-        return ([self._loss_tracker] + [m for _, m, *_ in (self._metrics_built or [])]
-                + self._output_loss_trackers)
+        """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
+        metric named ``"compile_metrics"`` (its result is a dict), each output's loss tracker,
+        then the ``keras.metrics.Metric`` objects held by the model's attributes."""
+        out = []
+        if self.__dict__.get("compiled"):
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+            out.extend(self._output_loss_trackers)
+        metric_cls = _keras_module("metrics").Metric
+        ids = {id(m) for m in out}
+        for v in self.__dict__.values():
+            if isinstance(v, metric_cls) and id(v) not in ids:
+                ids.add(id(v))
+                out.append(v)
+        return out
 
     @property
     def metrics_names(self) -> list:
@@ -693,37 +752,49 @@ class Model(Layer):
 
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
         """Update the compiled metrics with this batch and return every running result."""
-        if y is not None:
-            self._build_metrics(y, y_pred)
-            ys, ps = flatten(y), flatten(y_pred)
-            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
-                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
-            for i, m, weighted, _ in self._metrics_built or []:  # `metrics` take no sample weights
-                m.update_state(ys[i], ps[i], sample_weight=sws[i] if weighted else None)
+        if y is not None and self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        """``{name: running result}`` of the loss, the metrics (prefixed by the output's name when
-        there are several outputs; Keras's renaming of duplicates) and each output's loss."""
-        out = {"loss": self._result(self._loss_tracker.result())} if self.__dict__.get("compiled") else {}
-        seen: dict = {}
-        for _, m, weighted, prefix in self._metrics_built or []:
+        """``{name: running result}`` of every metric in :attr:`metrics` (a dict result, as the
+        compiled metrics' is, is merged in)."""
+        out: dict = {}
+        for m in self.metrics:
             r = m.result()
             if isinstance(r, dict):
                 out.update({k: self._result(v) for k, v in r.items()})
-                continue
-            name = m.name if not prefix else f"{prefix}_{m.name}"
-            if name in seen:
-                if weighted:
-                    name = f"weighted_{m.name}" if not prefix else f"{prefix}_weighted_{m.name}"
-                if name in seen:
-                    seen[name] += 1
-                    name = f"{name}_{seen[name] - 1}"
-            seen.setdefault(name, 1)
-            out[name] = self._result(r)
-        for t in self._output_loss_trackers:
-            out[t.name] = self._result(t.result())
+            else:
+                out[m.name] = self._result(r)
         return out
+
+    @property
+    def compiled_metrics(self) -> Any:
+        """Keras 2's ``model.compiled_metrics``, kept by Keras 3 (with a warning): its
+        ``update_state(y, y_pred, sample_weight)`` updates every metric in :attr:`metrics` (a
+        mean, such as the loss tracker, with ``y_pred``)."""
+        model = self
+
+        class _Compiled:
+            def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
+                warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
+                              "for metric in self.metrics:\n    metric.update_state(y, y_pred)",
+                              stacklevel=2)
+                mean_cls = _keras_module("metrics").Mean
+                for m in model.metrics:
+                    if isinstance(m, (_Mean, mean_cls)) and getattr(m, "fn", None) is None:
+                        m.update_state(y_pred, sample_weight=sample_weight)
+                    else:
+                        m.update_state(y, y_pred, sample_weight=sample_weight)
+        return _Compiled()
+
+    def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None,
+                      regularization_losses: Any = None) -> Tensor:
+        """Keras 2's ``model.compiled_loss(y, y_pred)``, kept by Keras 3 (with a warning):
+        :meth:`compute_loss` on ``y`` and ``y_pred``."""
+        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
+                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     @staticmethod
     def _result(r: Any) -> float:
@@ -732,8 +803,8 @@ class Model(Layer):
     def _in_keras_order(self, logs: dict) -> list:
         """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
         loss, then every other log by name (Keras's ``_flatten_metrics_in_order``)."""
-        names = ["loss"] + [m.name for _, m, *_ in self._metrics_built or []] + \
-            [t.name for t in self._output_loss_trackers]
+        names = [n.name for m in self.metrics
+                 for n in (m.metrics if isinstance(m, _CompileMetrics) else [m])]
         return [logs[k] for k in names if k in logs] + [logs[k] for k in sorted(logs) if k not in names]
 
     # -- steps ------------------------------------------------------------------------------------
@@ -742,9 +813,11 @@ class Model(Layer):
         if not self.__dict__.get("compiled"):
             raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
 
-    def train_step(self, data: tuple) -> dict:
-        """One optimizer step on a batch ``(x, y, sample_weight)``; returns the running logs."""
-        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+    def train_step(self, data: Any) -> dict:
+        """One optimizer step on a batch as ``fit`` yields it (``x``, ``(x, y)`` or
+        ``(x, y, sample_weight)``, see ``keras.utils.unpack_x_y_sample_weight``); returns the
+        running logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -755,9 +828,9 @@ class Model(Layer):
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
-    def test_step(self, data: tuple) -> dict:
+    def test_step(self, data: Any) -> dict:
         """The loss and metrics of a batch, without training."""
-        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
@@ -765,13 +838,18 @@ class Model(Layer):
 
     def predict_step(self, data: Any) -> Any:
         """The model's outputs for a batch."""
-        x = data[0] if isinstance(data, tuple) else data
+        x = unpack_x_y_sample_weight(data)[0]
         return self(x, training=False)
 
-    @staticmethod
-    def _logs(logs: Any) -> dict:  # sorted by name, as Keras's logs are
-        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
-                for k, v in sorted(logs.items())}
+    @classmethod
+    def _logs(cls, logs: Any) -> dict:  # sorted by name, nested dicts flattened, as Keras's are
+        out: dict = {}
+        for k, v in sorted(logs.items()):
+            if isinstance(v, dict):
+                out.update(cls._logs(v))
+            else:
+                out[k] = float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+        return out
 
     # -- loops ------------------------------------------------------------------------------------
 
@@ -862,7 +940,7 @@ class Model(Layer):
         outs: list = []
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch[0])
+            out = self.predict_step(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -898,7 +976,7 @@ class Model(Layer):
 
     def predict_on_batch(self, x: Any) -> Any:
         """The model's outputs for one batch, as NumPy arrays."""
-        return map_structure(lambda t: t.numpy(), self.predict_step(_to_numpy(x)))
+        return map_structure(lambda t: t.numpy(), self.predict_step((_to_numpy(x),)))
 
     def _flat(self, logs: dict) -> Any:
         values = self._in_keras_order(logs)
