@@ -114,7 +114,8 @@ class KerasTensor:
 
 
 class Node:
-    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``."""
+    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``; the layer
+    keeps its nodes in calling order (its ``input`` and ``output`` are the first node's)."""
 
     _count = 0
 
@@ -122,6 +123,7 @@ class Node:
         Node._count += 1
         self.order = Node._count  # creation order is a topological order of the graph
         self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
+        layer.__dict__.setdefault("_inbound_nodes", []).append(self)
 
     @property
     def parents(self) -> list:
@@ -299,7 +301,7 @@ class Layer(Module):
         """Layers held by attributes (in the order they were set, inside lists and dicts)."""
         seen = {id(self)}
         for k, v in self.__dict__.items():
-            if k.startswith("_own") or k == "_inbound":
+            if k.startswith("_own") or k == "_inbound_nodes":
                 continue
             for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
                 if isinstance(leaf, Layer) and id(leaf) not in seen:
@@ -663,6 +665,33 @@ class Layer(Module):
             t._node, t._index = node, i
             t.name = t.name or self.name
         return outputs
+
+    # -- functional graph -------------------------------------------------------------------------
+
+    def _first_node(self, what: str) -> Node:
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(
+                f"The layer {self.name} has never been called and thus has no defined {what}: "
+                f"`{what}` is the symbolic tensor of the layer's first call in a functional graph "
+                "(on keras.Input, or inside a Sequential model with a known input shape).")
+        return nodes[0]
+
+    @property
+    def input(self) -> Any:
+        """The symbolic input of the layer's first call in a functional graph (a list when that
+        call took several tensors)."""
+        node = self._first_node("input")
+        xs = [t for t in flatten((node.args, node.kwargs)) if isinstance(t, KerasTensor)]
+        return xs[0] if len(xs) == 1 else xs
+
+    @property
+    def output(self) -> Any:
+        """The symbolic output of the layer's first call in a functional graph (a list when it
+        gave several tensors): ``keras.Model(model.inputs, layer.output)`` reuses the layers
+        between them, weights included."""
+        outs = flatten(self._first_node("output").outputs)
+        return outs[0] if len(outs) == 1 else outs
 
     # -- config -----------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from .._convert import convert_to_tensor
 from .._tape import GradientTape
 from .._tensor import Tensor
 from .._variable import Variable
-from ..ops.array import expand_dims
+from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
 from ..ops.reduction import reduce_sum
 from ..saving import load_variables, save_variables
@@ -65,7 +65,6 @@ class InputLayer(Layer):
         self.built = True
         out = KerasTensor(self.batch_shape, self.dtype, name=self.name)
         out._node = Node(self, (), {}, out)
-        self.output = out
 
     def call(self, inputs: Any) -> Any:
         return inputs
@@ -160,10 +159,12 @@ class _Mean:
                     np.shape(sample_weight) + (1,) * (v.ndim - np.ndim(sample_weight))), v.shape)
             self.total += float(np.sum(v * w))
             self.count += float(np.sum(w))
-        else:  # update_state(value, sample_weight=batch_size)
-            w = 1.0 if sample_weight is None else float(sample_weight)
-            self.total += float(np.float32(np.asarray(value))) * w
-            self.count += w
+        else:  # update_state(values, sample_weight=batch_size): the weighted mean of the entries
+            v = np.asarray(np.asarray(value), np.float32).astype(np.float64)
+            w = np.broadcast_to(np.asarray(1.0 if sample_weight is None else np.asarray(sample_weight),
+                                           np.float64), v.shape)
+            self.total += float(np.sum(v * w))
+            self.count += float(np.sum(w))
 
     def result(self) -> float:
         return self.total / self.count if self.count else 0.0
@@ -215,6 +216,27 @@ class _CompileMetrics:
             seen.setdefault(name, 1)
             out[name] = r
         return out
+
+
+def _shapes_of(tensors: list) -> Any:
+    shapes = [t.shape for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _adjust_rank(x: Tensor, ref: KerasTensor, model: str) -> Tensor:
+    """Keras 3's ``_adjust_input_rank``: an input one axis short of the model's ``Input`` whose
+    last axis is 1 gains that axis; one with an extra trailing axis of 1 loses it."""
+    rank, want = x.shape.rank, len(ref.shape)
+    if rank == want:
+        return x
+    if rank == want + 1 and x.shape[-1] == 1:
+        return squeeze(x, -1)
+    if rank == want - 1 and ref.shape[-1] == 1:
+        return expand_dims(x, -1)
+    raise ValueError(f"Invalid input shape for input {ref.name!r} of model {model!r}: expected "
+                     f"shape {ref.shape}, but the input has the incompatible shape "
+                     f"{tuple(x.shape)} (rank {rank}; only a trailing axis of length 1 is added "
+                     "or dropped). Reshape the data to the model's input shape.")
 
 
 def _keras_module(name: str) -> Any:
@@ -435,6 +457,36 @@ class Model(Layer):
     # -- structure --------------------------------------------------------------------------------
 
     @property
+    def input(self) -> Any:
+        """A functional model's inputs as given to ``keras.Model`` (a tensor, list or dict)."""
+        if self.__dict__.get("_functional"):
+            return self._inputs_struct
+        return super().input
+
+    @property
+    def output(self) -> Any:
+        """A functional model's outputs as given to ``keras.Model``."""
+        if self.__dict__.get("_functional"):
+            return self._outputs_struct
+        return super().output
+
+    @property
+    def input_shape(self) -> Any:
+        """The shape of the input (a list of shapes for several), batch axis ``None``."""
+        return _shapes_of(self._graph_ends("inputs"))
+
+    @property
+    def output_shape(self) -> Any:
+        """The shape of the output (a list of shapes for several)."""
+        return _shapes_of(self._graph_ends("outputs"))
+
+    def _graph_ends(self, what: str) -> list:
+        if not self.__dict__.get("_functional"):
+            raise AttributeError(f"Model {self.name!r} ({type(self).__name__}) has no {what}: only "
+                                 "a functional or Sequential model has a symbolic graph.")
+        return self.__dict__[what]
+
+    @property
     def layers(self) -> list:
         """The model's layers (for a functional model, its InputLayers first)."""
         if self.__dict__.get("_functional"):
@@ -472,7 +524,7 @@ class Model(Layer):
             v = convert_to_tensor(v.numpy() if isinstance(v, Variable) else v)
             if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
                 v = cast(v, t.dtype)
-            values[id(t)] = v
+            values[id(t)] = _adjust_rank(v, t, self.name)
         for node in self._nodes:
             if isinstance(node.layer, InputLayer):
                 continue
@@ -1004,6 +1056,7 @@ class Sequential(Model):
         self._stack: list = []
         self._input: InputLayer | None = None
         self._output_shapes: dict = {}
+        self._outputs: list | None = None  # the symbolic output, once built
         for layer in layers or []:
             self.add(layer, rebuild=False)
         self._maybe_rebuild()
@@ -1017,8 +1070,12 @@ class Sequential(Model):
                 raise ValueError("Sequential model: an Input or InputLayer can only be the first layer.")
             self._input = layer
         elif isinstance(layer, Layer):
-            if self._input is None and not self._stack and layer._batch_input_shape is not None:
-                self._input = InputLayer(batch_shape=layer._batch_input_shape)
+            if self._input is None and not self._stack:
+                shape = layer._batch_input_shape
+                if shape is None and layer.__dict__.get("_functional") and len(layer.inputs) == 1:
+                    shape = layer.inputs[0].shape
+                if shape is not None:
+                    self._input = InputLayer(batch_shape=shape, dtype=layer.compute_dtype)
             if any(l is layer for l in self._stack):
                 raise ValueError(f"Sequential model already contains the layer {layer.name!r}.")
             self._stack.append(layer)
@@ -1033,7 +1090,7 @@ class Sequential(Model):
         if not self._stack:
             raise TypeError("There are no layers in the model.")
         layer = self._stack.pop()
-        self.built = False
+        self.built, self._outputs = False, None
         if rebuild:
             self._maybe_rebuild()
         return layer
@@ -1048,20 +1105,49 @@ class Sequential(Model):
 
     @property
     def inputs(self) -> list:
-        return [self._input.output] if self._input is not None else []
+        """The symbolic input (a one-element list), once the model knows its input shape."""
+        self._require_graph("inputs")
+        return [self._input.output]
+
+    @property
+    def outputs(self) -> list:
+        """The symbolic output of the last layer (a one-element list), once built."""
+        self._require_graph("outputs")
+        return list(self._outputs)
+
+    def _require_graph(self, what: str) -> None:
+        if self._outputs is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined {what} yet: start "
+                                 "it with keras.Input(shape) (or give its first layer "
+                                 "`input_shape`), call `build(input_shape)`, or call it on data.")
+
+    def _graph_ends(self, what: str) -> list:
+        return getattr(self, what)
 
     def _sublayers(self) -> Any:
         return iter(self._stack)
 
     def build(self, input_shape: Any = None) -> None:
+        """Build the symbolic graph: the layers called in turn on an ``Input`` of
+        ``input_shape`` (made here unless the model starts with one)."""
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
-        x = KerasTensor(tuple(input_shape), self._input.dtype if self._input else self.dtype)
+        if not self._stack:
+            raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
+                             "layers. Call `model.add(layer)`.")
+        input_shape = tuple(input_shape)
+        if self._input is None:
+            self._input = InputLayer(batch_shape=input_shape, dtype=self._stack[0].compute_dtype)
+        elif self._input.batch_shape != input_shape:
+            raise ValueError(f"Sequential model '{self.name}' has already been configured to use "
+                             f"input shape {self._input.batch_shape}. You cannot build it with "
+                             f"input_shape {input_shape}")
+        x = self._input.output
         shapes = {}
         for layer in self._stack:
             x = layer(x)
             shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
-        self._output_shapes = shapes
+        self._output_shapes, self._outputs = shapes, flatten(x)
         self.built = True
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
@@ -1070,6 +1156,8 @@ class Sequential(Model):
             x = convert_to_tensor(x) if not isinstance(x, Tensor) else x
             if x.dtype.is_floating and x.dtype.name != self._input.dtype:
                 x = cast(x, self._input.dtype)
+            if self._outputs is not None:
+                x = _adjust_rank(x, self._input.output, self.name)
         for layer in self._stack:
             x = layer(x)
         return x
@@ -1077,8 +1165,8 @@ class Sequential(Model):
     def _maybe_build(self, args: tuple, kwargs: dict) -> None:
         if not self.built:
             shape = tuple(args[0].shape) if hasattr(args[0], "shape") else None
-            if shape is not None:
-                self.build((None,) + tuple(shape[1:]))
+            if shape is not None:  # Keras 3 keeps the batch size of the first data
+                self.build(shape)
         self.built = True
 
     def get_config(self) -> dict:
