@@ -34,11 +34,11 @@ def test_layer_never_called_symbolically_has_no_output():
     layer = keras.layers.Dense(2)
     layer(np.zeros((1, 3), np.float32))  # an eager call adds no node
     with pytest.raises(AttributeError, match="never been called"):
-        layer.output
+        _ = layer.output
 
 
 def test_functional_model_ends_and_shapes():
-    inputs, d1, _, hidden, model = _functional()
+    inputs, _, _, hidden, model = _functional()
     assert model.input is inputs and model.inputs == [inputs]
     assert model.input_shape == (None, 4) and model.output_shape == (None, 2)
     two = keras.Model([inputs], [model.output, hidden])
@@ -46,7 +46,7 @@ def test_functional_model_ends_and_shapes():
 
 
 def test_feature_extractor_shares_weights():
-    inputs, d1, _, _, model = _functional()
+    _, d1, _, _, model = _functional()
     sub = keras.Model(model.inputs, [model.get_layer("d1").output, model.output])
     assert sub.get_layer("d1") is d1 and [l.name for l in sub.layers] == ["x", "d1", "d2"]
     x = np.arange(8, dtype=np.float32).reshape(2, 4)
@@ -73,7 +73,7 @@ def test_sequential_with_input_shape_builds_its_graph_at_construction():
     sub = keras.Model(seq.inputs, seq.get_layer("s1").output)
     assert sub.layers[1] is seq.layers[0] and sub(np.ones((1, 4))).shape == (1, 3)
     with pytest.raises(AttributeError, match="never been called"):
-        seq.output  # as Keras 3: a Sequential's own `output` is its symbolic call's
+        _ = seq.output  # as Keras 3: a Sequential's own `output` is its symbolic call's
     seq.add(keras.layers.Dense(5))
     assert seq.output_shape == (None, 5)
 
@@ -91,14 +91,18 @@ def test_sequential_without_input_builds_on_first_call():
         seq.build((None, 6))
 
 
+def _dense_model(shape):
+    inputs = keras.Input(shape)
+    return keras.Model(inputs, keras.layers.Dense(2)(inputs))
+
+
 def test_model_input_rank_adjusted_as_keras_3():
-    for model in (keras.Sequential([keras.Input((1,)), keras.layers.Dense(2)]),
-                  keras.Model(*(lambda i: (i, keras.layers.Dense(2)(i)))(keras.Input((1,))))):
+    for model in (keras.Sequential([keras.Input((1,)), keras.layers.Dense(2)]), _dense_model((1,))):
         model.set_weights([np.array([[1.0, 2.0]]), np.zeros(2)])
         out = model(np.array([1.0, 3.0], np.float32))  # (2,) -> (2, 1)
         np.testing.assert_allclose(out.numpy(), [[1, 2], [3, 6]])
         assert model.predict(np.ones(5, np.float32), verbose=0).shape == (5, 2)
-    model = keras.Model(*(lambda i: (i, keras.layers.Dense(2)(i)))(keras.Input((3,))))
+    model = _dense_model((3,))
     assert model(np.ones((4, 3, 1), np.float32)).shape == (4, 2)  # trailing 1 squeezed
     with pytest.raises(ValueError, match="Invalid input shape"):
         model(np.ones((4,), np.float32))
@@ -107,8 +111,6 @@ def test_model_input_rank_adjusted_as_keras_3():
 # ---- training-step contract ---------------------------------------------------------------------------
 
 class _Recorder(keras.Model):
-    seen: list = []
-
     def train_step(self, data):
         self.seen.append(data)
         return super().train_step(data)

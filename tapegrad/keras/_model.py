@@ -177,7 +177,7 @@ class _CompileMetrics:
 
     name = "compile_metrics"
 
-    def __init__(self, model: "Model") -> None:
+    def __init__(self, model: Model) -> None:
         self._model = model
         self._entries: list | None = None  # [(output index, metric, weighted, output name)]
 
