@@ -29,7 +29,7 @@ from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
-from ._layer import KerasTensor, Layer, Node, flatten, map_structure, shapes_to_specs
+from ._layer import KerasTensor, Layer, Node, flatten, map_structure, name_scope, shapes_to_specs
 from .losses import _same_rank
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
@@ -1144,9 +1144,10 @@ class Sequential(Model):
                              f"input_shape {input_shape}")
         x = self._input.output
         shapes = {}
-        for layer in self._stack:
-            x = layer(x)
-            shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
+        with name_scope(self):
+            for layer in self._stack:
+                x = layer(x)
+                shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
         self._output_shapes, self._outputs = shapes, flatten(x)
         self.built = True
 
