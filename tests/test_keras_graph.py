@@ -1,14 +1,36 @@
 """The symbolic graph of functional and Sequential models (``input``, ``output``, ``inputs``,
 ``outputs``, ``input_shape``, ``output_shape``, feature-extractor sub-models, Keras 3's input-rank
-adjustment) and Keras 3's training-step contract (the batch ``train_step`` receives,
-``compile_metrics`` in ``model.metrics``), as Keras 3.15 behaves."""
+adjustment), Keras 3's training-step contract (the batch ``train_step`` receives,
+``compile_metrics`` in ``model.metrics``) and its variables (names, paths, tracking), against the
+facts tools/record_keras_graph.py recorded from Keras 3.15 (tests/fixtures/keras_graph.json)."""
+import json
+import os
 import warnings
 
+import keras_graph_cases as cases
 import numpy as np
 import pytest
 
 import tapegrad as tf
 from tapegrad import keras
+
+with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_graph.json")) as _f:
+    REC = json.load(_f)
+
+
+@pytest.fixture(scope="module")
+def facts():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the warnings about untracked tf.Variables
+        return json.loads(json.dumps(cases.facts(keras, tf)))
+
+
+@pytest.mark.parametrize("section", ["graph", "rank", "steps", "variables"])
+def test_facts_match_keras(facts, section):
+    got, want = facts[section], REC[section]
+    assert sorted(got) == sorted(want)
+    for key in want:
+        assert got[key] == want[key], key
 
 
 def _functional():
@@ -210,3 +232,20 @@ def test_compiled_loss_and_compiled_metrics_warn_and_work():
     assert len(caught) == 2 and "deprecated" in str(caught[0].message)
     np.testing.assert_allclose(float(loss), float(model.compute_loss(y=y, y_pred=model(x))))
     assert "mae" in model.get_metrics_result()
+
+
+def test_untracked_tf_variable_attribute_warns_once():
+    class Scale(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.factor = tf.Variable(2.0)
+
+        def call(self, x):
+            return x * self.factor
+
+    layer = Scale()
+    with pytest.warns(UserWarning, match=r"Scale.factor holds a tf.Variable.*add_weight"):
+        assert layer.weights == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert layer.trainable_weights == [] and Scale().weights == []
