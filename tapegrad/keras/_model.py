@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import math
 import os
-import warnings
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -22,6 +21,7 @@ from .._convert import convert_to_tensor
 from .._tape import GradientTape
 from .._tensor import Tensor
 from .._variable import Variable
+from .._warn import warn_outside
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
 from ..ops.reduction import reduce_sum
@@ -29,7 +29,15 @@ from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
-from ._layer import KerasTensor, Layer, Node, flatten, map_structure, name_scope, shapes_to_specs
+from ._layer import (
+    KerasTensor,
+    Layer,
+    Node,
+    flatten,
+    map_structure,
+    name_scope,
+    shapes_to_specs,
+)
 from .losses import _same_rank
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
@@ -216,6 +224,25 @@ class _CompileMetrics:
             seen.setdefault(name, 1)
             out[name] = r
         return out
+
+
+class _CompiledMetrics:
+    """What Keras 3 keeps of Keras 2's ``model.compiled_metrics``."""
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+
+    def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Update every metric in ``model.metrics``; as Keras 3, a mean (the loss tracker) gets
+        ``y_pred`` as its values."""
+        warn_outside("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
+                     "for metric in self.metrics:\n    metric.update_state(y, y_pred)")
+        means = (_Mean, _keras_module("metrics").Mean)
+        for m in self._model.metrics:
+            if isinstance(m, means):
+                m.update_state(y_pred, sample_weight=sample_weight)
+            else:
+                m.update_state(y, y_pred, sample_weight=sample_weight)
 
 
 def _shapes_of(tensors: list) -> Any:
@@ -821,31 +848,17 @@ class Model(Layer):
         return out
 
     @property
-    def compiled_metrics(self) -> Any:
+    def compiled_metrics(self) -> _CompiledMetrics:
         """Keras 2's ``model.compiled_metrics``, kept by Keras 3 (with a warning): its
-        ``update_state(y, y_pred, sample_weight)`` updates every metric in :attr:`metrics` (a
-        mean, such as the loss tracker, with ``y_pred``)."""
-        model = self
-
-        class _Compiled:
-            def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
-                warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
-                              "for metric in self.metrics:\n    metric.update_state(y, y_pred)",
-                              stacklevel=2)
-                mean_cls = _keras_module("metrics").Mean
-                for m in model.metrics:
-                    if isinstance(m, (_Mean, mean_cls)) and getattr(m, "fn", None) is None:
-                        m.update_state(y_pred, sample_weight=sample_weight)
-                    else:
-                        m.update_state(y, y_pred, sample_weight=sample_weight)
-        return _Compiled()
+        ``update_state(y, y_pred, sample_weight)`` updates every metric in :attr:`metrics`."""
+        return _CompiledMetrics(self)
 
     def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None,
                       regularization_losses: Any = None) -> Tensor:
         """Keras 2's ``model.compiled_loss(y, y_pred)``, kept by Keras 3 (with a warning):
         :meth:`compute_loss` on ``y`` and ``y_pred``."""
-        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
-                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
+        warn_outside("`model.compiled_loss()` is deprecated. Instead, use "
+                     "`model.compute_loss(x, y, y_pred, sample_weight, training)`.")
         return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     @staticmethod
