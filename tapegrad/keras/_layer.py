@@ -165,7 +165,9 @@ class KerasVariable(Variable):
 
     Its ``name`` is the bare name Keras 3 gives (``"kernel"``, no ``":0"``) and ``path`` adds the
     names of the layers it was built in (``"dense/kernel"``). It is a ``tf.Variable`` too, so
-    TensorFlow code can read and assign it.
+    TensorFlow code can read and assign it. ``initializer`` is a value, or an initializer (a
+    name, an object or a callable) drawn with ``shape``; ``autocast``, ``aggregation`` and
+    ``synchronization`` are accepted as Keras takes them and change nothing (one device).
 
     >>> from tapegrad import keras
     >>> v = keras.Variable(initializer="ones", shape=(2,), name="w")
