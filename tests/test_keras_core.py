@@ -159,7 +159,8 @@ def test_layer_builds_on_first_call_and_tracks_weights_losses_and_sublayers():
     class Block(keras.Layer):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
-            self.inner = [keras.layers.Dense(3, kernel_regularizer=keras.regularizers.L2(0.5))]
+            self.inner = [keras.layers.Dense(3, kernel_regularizer=keras.regularizers.L2(0.5),
+                                                 name="inner")]
 
         def build(self, input_shape):
             self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="scale")
@@ -173,9 +174,11 @@ def test_layer_builds_on_first_call_and_tracks_weights_losses_and_sublayers():
     assert not b.built
     y = b(np.ones((2, 4)))
     assert b.built and y.shape == (2, 3) and y.dtype == tf.float32
-    assert [w.name for w in b.weights] == ["scale:0", "count:0", "kernel:0", "bias:0"]
-    assert [w.name for w in b.trainable_weights] == ["scale:0", "kernel:0", "bias:0"]
-    assert [w.name for w in b.non_trainable_weights] == ["count:0"]
+    assert [w.name for w in b.weights] == ["scale", "count", "kernel", "bias"]  # Keras 3's names
+    assert [w.path for w in b.weights] == ["block/scale", "block/count", "block/inner/kernel",
+                                          "block/inner/bias"]
+    assert [w.name for w in b.trainable_weights] == ["scale", "kernel", "bias"]
+    assert [w.name for w in b.non_trainable_weights] == ["count"]
     assert b.layers == [b.inner[0]]
     losses = b.losses
     assert len(losses) == 2 and float(losses[0]) == 1.5

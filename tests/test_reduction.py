@@ -167,3 +167,20 @@ def test_reduce_mean_of_empty_is_nan_without_numpy_warning():
         assert np.isnan(tf.reduce_mean(x).numpy())
         assert tf.reduce_mean(x, axis=1).shape == (0,)
         assert np.all(np.isnan(tf.math.reduce_variance(x, axis=0).numpy()))
+
+
+
+@pytest.mark.parametrize("shape,axis", [((1, 31, 31, 16), (0, 1, 2)), ((1, 64, 64, 8), (0, 1, 2)),
+                                        ((4000, 7), 0), ((5, 400, 3), (0, 1))])
+def test_float32_mean_over_leading_axes_keeps_its_digits(shape, axis):
+    # NumPy adds float32 along leading axes one row at a time (errors up to 1.6e-6 here, which a
+    # mean of nearly cancelling gradients, as in Grad-CAM, turns into 1e-4); summed in blocks, as
+    # TF does, the mean stays within a few float32 roundings
+    rng = np.random.default_rng(0)
+    x = (rng.normal(size=shape) + 1.0).astype(np.float32)
+    exact = np.mean(x.astype(np.float64), axis=axis, keepdims=True)
+    got = tf.reduce_mean(tf.constant(x), axis=axis)
+    assert got.dtype == tf.float32 and got.shape == np.squeeze(exact, axis).shape
+    np.testing.assert_allclose(got.numpy(), np.squeeze(exact, axis), rtol=2e-7)
+    np.testing.assert_allclose(tf.reduce_mean(tf.constant(x), axis=axis, keepdims=True).numpy(),
+                               exact, rtol=2e-7)

@@ -21,7 +21,7 @@ _LAZY = {
     "Layer": ("._layer", "Layer"), "InputSpec": ("._layer", "InputSpec"),
     "Model": ("._model", "Model"), "Sequential": ("._model", "Sequential"),
     "Input": ("._model", "Input"), "KerasTensor": ("._model", "KerasTensor"),
-    "Variable": ("..", "Variable"),
+    "Variable": ("._layer", "KerasVariable"),
     "activations": (".activations", None), "applications": (".applications", None),
     "backend": (".backend", None), "callbacks": (".callbacks", None),
     "constraints": (".constraints", None),
@@ -34,7 +34,7 @@ _LAZY = {
 if _typing.TYPE_CHECKING:
     from . import activations, backend, callbacks, initializers, layers, models  # noqa: F401
     from . import optimizers, random, regularizers  # noqa: F401
-    from ._layer import InputSpec, Layer  # noqa: F401
+    from ._layer import InputSpec, KerasVariable as Variable, Layer  # noqa: F401
     from ._model import Input, KerasTensor, Model, Sequential  # noqa: F401
 else:
     def __getattr__(name: str) -> object:

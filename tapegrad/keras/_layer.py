@@ -8,6 +8,7 @@ instead of computing.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import inspect
 import threading
@@ -17,14 +18,15 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .._convert import convert_to_tensor
-from .._tensor import Tensor
+from .._tensor import Tensor, VariableBase
 from .._variable import Variable
+from .._warn import warn_outside
 from ..errors import InvalidArgumentError
 from ..module import Module
 from ..ops.math import cast
 from . import backend, constraints, initializers, regularizers
 
-__all__ = ["Layer", "InputSpec", "KerasTensor", "Node"]
+__all__ = ["Layer", "InputSpec", "KerasTensor", "KerasVariable", "Node"]
 
 _ALLOWED_KWARGS = ("input_dim", "input_shape", "batch_input_shape", "batch_size", "weights")
 
@@ -114,7 +116,8 @@ class KerasTensor:
 
 
 class Node:
-    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``."""
+    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``; the layer
+    keeps its nodes in calling order (its ``input`` and ``output`` are the first node's)."""
 
     _count = 0
 
@@ -122,11 +125,106 @@ class Node:
         Node._count += 1
         self.order = Node._count  # creation order is a topological order of the graph
         self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
+        layer.__dict__.setdefault("_inbound_nodes", []).append(self)
 
     @property
     def parents(self) -> list:
         return [t._node for t in flatten((self.args, self.kwargs))
                 if isinstance(t, KerasTensor) and t._node is not None]
+
+
+# ---- variables ------------------------------------------------------------------------------------
+
+def _scope_path() -> list:
+    """The layers being called or built, outermost first (Keras's name scope, which makes a
+    weight's ``path``)."""
+    path = getattr(_context, "path", None)
+    if path is None:
+        path = _context.path = []
+    return path
+
+
+@contextlib.contextmanager
+def name_scope(layer: "Layer") -> Iterator[None]:
+    """Build ``layer``'s weights (and its sublayers') under its name: their ``path``."""
+    path = _scope_path()
+    if path and path[-1] is layer:
+        yield
+        return
+    path.append(layer)
+    try:
+        yield
+    finally:
+        path.pop()
+
+
+class KerasVariable(Variable):
+    """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
+    attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
+    ``tf.Variable`` attribute is not tracked).
+
+    Its ``name`` is the bare name Keras 3 gives (``"kernel"``, no ``":0"``) and ``path`` adds the
+    names of the layers it was built in (``"dense/kernel"``). It is a ``tf.Variable`` too, so
+    TensorFlow code can read and assign it. ``initializer`` is a value, or an initializer (a
+    name, an object or a callable) drawn with ``shape``; ``autocast``, ``aggregation`` and
+    ``synchronization`` are accepted as Keras takes them and change nothing (one device).
+
+    >>> from tapegrad import keras
+    >>> v = keras.Variable(initializer="ones", shape=(2,), name="w")
+    >>> v.name, v.path, v.numpy()
+    ('w', 'w', array([1., 1.], dtype=float32))
+    """
+
+    def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None,
+                 trainable: bool = True, autocast: bool = True, aggregation: str = "none",
+                 synchronization: str = "auto", name: str | None = None, *,
+                 constraint: Callable | None = None) -> None:
+        if name is not None and (not isinstance(name, str) or "/" in name):
+            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                             f"Received: name={name!r}")
+        name = name or backend.unique_name("variable")
+        dt = backend.standardize_dtype(dtype)
+        if isinstance(initializer, str) or callable(initializer):
+            if shape is None:
+                raise ValueError("When creating a Variable from an initializer, the `shape` argument "
+                                 f"should be specified. Received: initializer={initializer!r} and "
+                                 "shape=None")
+            value = initializers.get(initializer)(tuple(shape), dtype=dt)
+        elif isinstance(initializer, (Tensor, VariableBase)):
+            value = convert_to_tensor(initializer)
+            value = value if value.dtype.name == dt else cast(value, dt)
+        else:
+            value = convert_to_tensor(np.asarray(initializer), dtype=dt)
+        super().__init__(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+        self._keras_name = name
+        self._path = "/".join([layer.name for layer in _scope_path()] + [name])
+
+    @property
+    def name(self) -> str:
+        """The variable's name, as Keras 3 gives it (no ``":0"``)."""
+        return self._keras_name
+
+    @property
+    def path(self) -> str:
+        """The name prefixed by the layers it was built in: ``"sequential/dense/kernel"``."""
+        return self._path
+
+    def __repr__(self) -> str:
+        return (f"<Variable path={self._path}, shape={tuple(self.shape)}, dtype={self.dtype.name}, "
+                f"value={self.numpy()}>")
+
+
+_untracked_warned: set = set()
+
+
+def _warn_untracked(layer: "Layer", attr: str) -> None:
+    key = (type(layer), attr)
+    if key not in _untracked_warned:
+        _untracked_warned.add(key)
+        warn_outside(f"{type(layer).__name__}.{attr} holds a tf.Variable, which Keras 3 does not "
+                     "track: it is not in the layer's weights, so fit() does not train it and "
+                     "save_weights() does not save it. Create it with self.add_weight(...) or "
+                     "keras.Variable(...) instead.")
 
 
 # ---- InputSpec -----------------------------------------------------------------------------------
@@ -237,7 +335,7 @@ class Layer(Module):
     >>> layer(np.array([[1.0, 2.0]])).numpy()
     array([[1., 2.]], dtype=float32)
     >>> [w.name for w in layer.weights], layer.built
-    (['w:0'], True)
+    (['w'], True)
     """
 
     def __init__(self, *, activity_regularizer: Any = None, trainable: bool = True,
@@ -299,7 +397,7 @@ class Layer(Module):
         """Layers held by attributes (in the order they were set, inside lists and dicts)."""
         seen = {id(self)}
         for k, v in self.__dict__.items():
-            if k.startswith("_own") or k == "_inbound":
+            if k.startswith("_own") or k == "_inbound_nodes":
                 continue
             for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
                 if isinstance(leaf, Layer) and id(leaf) not in seen:
@@ -331,9 +429,12 @@ class Layer(Module):
             if k.startswith("_"):
                 continue
             for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
-                if isinstance(leaf, Variable) and id(leaf) not in ids:
-                    ids.add(id(leaf))
-                    own.append(leaf)
+                if isinstance(leaf, KerasVariable):
+                    if id(leaf) not in ids:
+                        ids.add(id(leaf))
+                        own.append(leaf)
+                elif isinstance(leaf, Variable):
+                    _warn_untracked(self, k)
         return own
 
     # -- properties -------------------------------------------------------------------------------
@@ -432,7 +533,8 @@ class Layer(Module):
             constraint = constraints.get(constraint)
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
-        v = Variable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+        with name_scope(self):  # (also when `build` is called directly)
+            v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._weight_regularizers[id(v)] = reg
@@ -547,15 +649,20 @@ class Layer(Module):
                 kwargs["mask"] = masks
         if not stack:
             self._clear_losses()
-        self._maybe_build(args, kwargs)
-        _check_input_spec(self.input_spec, args[0], self.name)
-        stack.append(training)
+        path = _scope_path()
+        path.append(self)
         try:
-            outputs = self.call(*args, **kwargs)
-        except InvalidArgumentError as e:
-            raise self._dtype_error(args[0], e) from e
+            self._maybe_build(args, kwargs)
+            _check_input_spec(self.input_spec, args[0], self.name)
+            stack.append(training)
+            try:
+                outputs = self.call(*args, **kwargs)
+            except InvalidArgumentError as e:
+                raise self._dtype_error(args[0], e) from e
+            finally:
+                stack.pop()
         finally:
-            stack.pop()
+            path.pop()
         if self.activity_regularizer is not None:
             for out in flatten(outputs):
                 if isinstance(out, Tensor):  # divided by the batch size, as Keras 3
@@ -638,8 +745,9 @@ class Layer(Module):
             stack = _call_stack()
             stack.append(False)
             try:
-                self._maybe_build(a, k)
-                out = self.call(*a, **k)
+                with name_scope(self):
+                    self._maybe_build(a, k)
+                    out = self.call(*a, **k)
             finally:
                 stack.pop()
             self._set_output_masks(a[0], k.get("mask"), out)
@@ -655,7 +763,8 @@ class Layer(Module):
     def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
         if not self.built:
             shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
-            self._maybe_build((shapes_to_specs(shapes),) + tuple(args[1:]), kwargs)
+            with name_scope(self):
+                self._maybe_build((shapes_to_specs(shapes),) + tuple(args[1:]), kwargs)
         _check_input_spec(self.input_spec, args[0], self.name)
         outputs = self.compute_output_spec(*args, **kwargs)
         node = Node(self, args, kwargs, outputs)
@@ -663,6 +772,33 @@ class Layer(Module):
             t._node, t._index = node, i
             t.name = t.name or self.name
         return outputs
+
+    # -- functional graph -------------------------------------------------------------------------
+
+    def _first_node(self, what: str) -> Node:
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(
+                f"The layer {self.name} has never been called and thus has no defined {what}: "
+                f"`{what}` is the symbolic tensor of the layer's first call in a functional graph "
+                "(on keras.Input, or inside a Sequential model with a known input shape).")
+        return nodes[0]
+
+    @property
+    def input(self) -> Any:
+        """The symbolic input of the layer's first call in a functional graph (a list when that
+        call took several tensors)."""
+        node = self._first_node("input")
+        xs = [t for t in flatten((node.args, node.kwargs)) if isinstance(t, KerasTensor)]
+        return xs[0] if len(xs) == 1 else xs
+
+    @property
+    def output(self) -> Any:
+        """The symbolic output of the layer's first call in a functional graph (a list when it
+        gave several tensors): ``keras.Model(model.inputs, layer.output)`` reuses the layers
+        between them, weights included."""
+        outs = flatten(self._first_node("output").outputs)
+        return outs[0] if len(outs) == 1 else outs
 
     # -- config -----------------------------------------------------------------------------------
 

@@ -21,14 +21,25 @@ from .._convert import convert_to_tensor
 from .._tape import GradientTape
 from .._tensor import Tensor
 from .._variable import Variable
-from ..ops.array import expand_dims
+from .._warn import warn_outside
+from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
 from ..ops.reduction import reduce_sum
 from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
-from ._layer import KerasTensor, Layer, Node, flatten, map_structure, shapes_to_specs
+from ._layer import (
+    KerasTensor,
+    Layer,
+    Node,
+    flatten,
+    map_structure,
+    name_scope,
+    shapes_to_specs,
+)
+from .losses import _same_rank
+from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
 
@@ -62,7 +73,6 @@ class InputLayer(Layer):
         self.built = True
         out = KerasTensor(self.batch_shape, self.dtype, name=self.name)
         out._node = Node(self, (), {}, out)
-        self.output = out
 
     def call(self, inputs: Any) -> Any:
         return inputs
@@ -157,13 +167,103 @@ class _Mean:
                     np.shape(sample_weight) + (1,) * (v.ndim - np.ndim(sample_weight))), v.shape)
             self.total += float(np.sum(v * w))
             self.count += float(np.sum(w))
-        else:  # update_state(value, sample_weight=batch_size)
-            w = 1.0 if sample_weight is None else float(sample_weight)
-            self.total += float(np.float32(np.asarray(value))) * w
-            self.count += w
+        else:  # update_state(values, sample_weight=batch_size): the weighted mean of the entries
+            v = np.asarray(np.asarray(value), np.float32).astype(np.float64)
+            w = np.broadcast_to(np.asarray(1.0 if sample_weight is None else np.asarray(sample_weight),
+                                           np.float64), v.shape)
+            self.total += float(np.sum(v * w))
+            self.count += float(np.sum(w))
 
     def result(self) -> float:
         return self.total / self.count if self.count else 0.0
+
+
+class _CompileMetrics:
+    """Keras 3's ``compile_metrics``: the metrics given to ``compile`` as one entry of
+    ``model.metrics``, built on the first batch; its result is ``{name: value}`` for each (named
+    after the output when there are several; duplicates renamed as Keras does)."""
+
+    name = "compile_metrics"
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+        self._entries: list | None = None  # [(output index, metric, weighted, output name)]
+
+    @property
+    def metrics(self) -> list:
+        return [m for _, m, *_ in self._entries or []]
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        if self._entries is None:
+            self._entries = self._model._build_metrics(y_true, y_pred)
+        ys, ps = flatten(y_true), flatten(y_pred)
+        sws = self._model._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
+            sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
+        for i, m, weighted, _ in self._entries:  # `metrics` take no sample weights
+            m.update_state(ys[i], ps[i], sample_weight=sws[i] if weighted else None)
+
+    def reset_state(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
+
+    def result(self) -> dict:
+        out: dict = {}
+        seen: dict = {}
+        for _, m, weighted, prefix in self._entries or []:
+            r = m.result()
+            if isinstance(r, dict):
+                out.update(r)
+                continue
+            name = m.name if not prefix else f"{prefix}_{m.name}"
+            if name in seen:
+                if weighted:
+                    name = f"weighted_{m.name}" if not prefix else f"{prefix}_weighted_{m.name}"
+                if name in seen:
+                    seen[name] += 1
+                    name = f"{name}_{seen[name] - 1}"
+            seen.setdefault(name, 1)
+            out[name] = r
+        return out
+
+
+class _CompiledMetrics:
+    """What Keras 3 keeps of Keras 2's ``model.compiled_metrics``."""
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+
+    def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Update every metric in ``model.metrics``; as Keras 3, a mean (the loss tracker) gets
+        ``y_pred`` as its values."""
+        warn_outside("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
+                     "for metric in self.metrics:\n    metric.update_state(y, y_pred)")
+        means = (_Mean, _keras_module("metrics").Mean)
+        for m in self._model.metrics:
+            if isinstance(m, means):
+                m.update_state(y_pred, sample_weight=sample_weight)
+            else:
+                m.update_state(y, y_pred, sample_weight=sample_weight)
+
+
+def _shapes_of(tensors: list) -> Any:
+    shapes = [t.shape for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _adjust_rank(x: Tensor, ref: KerasTensor, model: str) -> Tensor:
+    """Keras 3's ``_adjust_input_rank``: an input one axis short of the model's ``Input`` whose
+    last axis is 1 gains that axis; one with an extra trailing axis of 1 loses it."""
+    rank, want = x.shape.rank, len(ref.shape)
+    if rank == want:
+        return x
+    if rank == want + 1 and x.shape[-1] == 1:
+        return squeeze(x, -1)
+    if rank == want - 1 and ref.shape[-1] == 1:
+        return expand_dims(x, -1)
+    raise ValueError(f"Invalid input shape for input {ref.name!r} of model {model!r}: expected "
+                     f"shape {ref.shape}, but the input has the incompatible shape "
+                     f"{tuple(x.shape)} (rank {rank}; only a trailing axis of length 1 is added "
+                     "or dropped). Reshape the data to the model's input shape.")
 
 
 def _keras_module(name: str) -> Any:
@@ -222,7 +322,7 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
         return fn(y_true, y_pred, sample_weight=sample_weight)
     values = convert_to_tensor(fn(y_true, y_pred))
     if sample_weight is not None:
-        sw = convert_to_tensor(sample_weight, values.dtype)
+        values, sw = _same_rank(values, convert_to_tensor(sample_weight, values.dtype))
         while sw.shape.rank < values.shape.rank:
             sw = expand_dims(sw, -1)
         values = values * sw
@@ -295,24 +395,21 @@ class _Data:
             for i, batch in enumerate(self.iterable):
                 if self.steps is not None and i >= self.steps:
                     return
-                if isinstance(batch, tuple) and 1 <= len(batch) <= 3 or \
-                        isinstance(batch, list) and len(batch) in (2, 3):
-                    batch = tuple(batch) + (None,) * (3 - len(batch))
-                else:
-                    batch = batch, None, None
-                if self.class_weight is not None and batch[1] is not None:
-                    if batch[2] is not None:
-                        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-                    batch = batch[0], batch[1], _class_weights(batch[1], self.class_weight)
-                yield batch
+                if self.class_weight is not None:
+                    bx, by, bsw = unpack_x_y_sample_weight(batch)
+                    if by is not None:
+                        if bsw is not None:
+                            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+                        batch = bx, by, _class_weights(by, self.class_weight)
+                yield batch  # as the dataset gives it: train_step unpacks it
             return
         x, y, sw = self.arrays
         # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
         order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
         for i in range(self.size):
             idx = order[(i * self.batch_size) % max(self.n, 1):][:self.batch_size]
-            yield (_take(x, idx), None if y is None else _take(y, idx),
-                   None if sw is None else _take(sw, idx))
+            yield pack_x_y_sample_weight(_take(x, idx), None if y is None else _take(y, idx),
+                                         None if sw is None else _take(sw, idx))
 
 
 def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:
@@ -387,6 +484,36 @@ class Model(Layer):
     # -- structure --------------------------------------------------------------------------------
 
     @property
+    def input(self) -> Any:
+        """A functional model's inputs as given to ``keras.Model`` (a tensor, list or dict)."""
+        if self.__dict__.get("_functional"):
+            return self._inputs_struct
+        return super().input
+
+    @property
+    def output(self) -> Any:
+        """A functional model's outputs as given to ``keras.Model``."""
+        if self.__dict__.get("_functional"):
+            return self._outputs_struct
+        return super().output
+
+    @property
+    def input_shape(self) -> Any:
+        """The shape of the input (a list of shapes for several), batch axis ``None``."""
+        return _shapes_of(self._graph_ends("inputs"))
+
+    @property
+    def output_shape(self) -> Any:
+        """The shape of the output (a list of shapes for several)."""
+        return _shapes_of(self._graph_ends("outputs"))
+
+    def _graph_ends(self, what: str) -> list:
+        if not self.__dict__.get("_functional"):
+            raise AttributeError(f"Model {self.name!r} ({type(self).__name__}) has no {what}: only "
+                                 "a functional or Sequential model has a symbolic graph.")
+        return self.__dict__[what]
+
+    @property
     def layers(self) -> list:
         """The model's layers (for a functional model, its InputLayers first)."""
         if self.__dict__.get("_functional"):
@@ -424,7 +551,7 @@ class Model(Layer):
             v = convert_to_tensor(v.numpy() if isinstance(v, Variable) else v)
             if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
                 v = cast(v, t.dtype)
-            values[id(t)] = v
+            values[id(t)] = _adjust_rank(v, t, self.name)
         for node in self._nodes:
             if isinstance(node.layer, InputLayer):
                 continue
@@ -556,7 +683,8 @@ class Model(Layer):
         self._weighted_metric_ids = weighted_metrics
         self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
         self._output_loss_trackers: list = []
-        self._metrics_built: list | None = None
+        self._compile_metrics = None if metrics is None and weighted_metrics is None else \
+            _CompileMetrics(self)
         self._loss_tracker = _Mean("loss")
         self.compiled = True
 
@@ -607,9 +735,8 @@ class Model(Layer):
         self._flat_losses = flat
         self._output_loss_trackers = [_Mean(f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
 
-    def _build_metrics(self, y_true: Any, y_pred: Any) -> None:
-        if self._metrics_built is not None:
-            return
+    def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
+        """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
         ys, ps = flatten(y_true), flatten(y_pred)
         n = len(ps)
         names = self.output_names if n > 1 else None
@@ -626,7 +753,7 @@ class Model(Layer):
                 for m in flatten(mids) if mids is not None else []:
                     built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
                                   names[i] if names else None))
-        self._metrics_built = built
+        return built
 
     @staticmethod
     def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
@@ -652,11 +779,22 @@ class Model(Layer):
 
     @property
     def metrics(self) -> list:
-        """The loss tracker, then the compiled metrics (built on the first batch)."""
-        if not self.__dict__.get("compiled"):
-            return []
-        return ([self._loss_tracker] + [m for _, m, *_ in (self._metrics_built or [])]
-                + self._output_loss_trackers)
+        """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
+        metric named ``"compile_metrics"`` (its result is a dict), each output's loss tracker,
+        then the ``keras.metrics.Metric`` objects held by the model's attributes."""
+        out = []
+        if self.__dict__.get("compiled"):
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+            out.extend(self._output_loss_trackers)
+        metric_cls = _keras_module("metrics").Metric
+        ids = {id(m) for m in out}
+        for v in self.__dict__.values():
+            if isinstance(v, metric_cls) and id(v) not in ids:
+                ids.add(id(v))
+                out.append(v)
+        return out
 
     @property
     def metrics_names(self) -> list:
@@ -693,37 +831,35 @@ class Model(Layer):
 
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
         """Update the compiled metrics with this batch and return every running result."""
-        if y is not None:
-            self._build_metrics(y, y_pred)
-            ys, ps = flatten(y), flatten(y_pred)
-            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
-                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
-            for i, m, weighted, _ in self._metrics_built or []:  # `metrics` take no sample weights
-                m.update_state(ys[i], ps[i], sample_weight=sws[i] if weighted else None)
+        if y is not None and self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        """``{name: running result}`` of the loss, the metrics (prefixed by the output's name when
-        there are several outputs; Keras's renaming of duplicates) and each output's loss."""
-        out = {"loss": self._result(self._loss_tracker.result())} if self.__dict__.get("compiled") else {}
-        seen: dict = {}
-        for _, m, weighted, prefix in self._metrics_built or []:
+        """``{name: running result}`` of every metric in :attr:`metrics` (a dict result, as the
+        compiled metrics' is, is merged in)."""
+        out: dict = {}
+        for m in self.metrics:
             r = m.result()
             if isinstance(r, dict):
                 out.update({k: self._result(v) for k, v in r.items()})
-                continue
-            name = m.name if not prefix else f"{prefix}_{m.name}"
-            if name in seen:
-                if weighted:
-                    name = f"weighted_{m.name}" if not prefix else f"{prefix}_weighted_{m.name}"
-                if name in seen:
-                    seen[name] += 1
-                    name = f"{name}_{seen[name] - 1}"
-            seen.setdefault(name, 1)
-            out[name] = self._result(r)
-        for t in self._output_loss_trackers:
-            out[t.name] = self._result(t.result())
+            else:
+                out[m.name] = self._result(r)
         return out
+
+    @property
+    def compiled_metrics(self) -> _CompiledMetrics:
+        """Keras 2's ``model.compiled_metrics``, kept by Keras 3 (with a warning): its
+        ``update_state(y, y_pred, sample_weight)`` updates every metric in :attr:`metrics`."""
+        return _CompiledMetrics(self)
+
+    def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None,
+                      regularization_losses: Any = None) -> Tensor:
+        """Keras 2's ``model.compiled_loss(y, y_pred)``, kept by Keras 3 (with a warning):
+        :meth:`compute_loss` on ``y`` and ``y_pred``."""
+        warn_outside("`model.compiled_loss()` is deprecated. Instead, use "
+                     "`model.compute_loss(x, y, y_pred, sample_weight, training)`.")
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     @staticmethod
     def _result(r: Any) -> float:
@@ -732,8 +868,8 @@ class Model(Layer):
     def _in_keras_order(self, logs: dict) -> list:
         """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
         loss, then every other log by name (Keras's ``_flatten_metrics_in_order``)."""
-        names = ["loss"] + [m.name for _, m, *_ in self._metrics_built or []] + \
-            [t.name for t in self._output_loss_trackers]
+        names = [n.name for m in self.metrics
+                 for n in (m.metrics if isinstance(m, _CompileMetrics) else [m])]
         return [logs[k] for k in names if k in logs] + [logs[k] for k in sorted(logs) if k not in names]
 
     # -- steps ------------------------------------------------------------------------------------
@@ -742,9 +878,11 @@ class Model(Layer):
         if not self.__dict__.get("compiled"):
             raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
 
-    def train_step(self, data: tuple) -> dict:
-        """One optimizer step on a batch ``(x, y, sample_weight)``; returns the running logs."""
-        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+    def train_step(self, data: Any) -> dict:
+        """One optimizer step on a batch as ``fit`` yields it (``x``, ``(x, y)`` or
+        ``(x, y, sample_weight)``, see ``keras.utils.unpack_x_y_sample_weight``); returns the
+        running logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -755,9 +893,9 @@ class Model(Layer):
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
-    def test_step(self, data: tuple) -> dict:
+    def test_step(self, data: Any) -> dict:
         """The loss and metrics of a batch, without training."""
-        x, y, sample_weight = (tuple(data) + (None, None))[:3]
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
@@ -765,13 +903,18 @@ class Model(Layer):
 
     def predict_step(self, data: Any) -> Any:
         """The model's outputs for a batch."""
-        x = data[0] if isinstance(data, tuple) else data
+        x = unpack_x_y_sample_weight(data)[0]
         return self(x, training=False)
 
-    @staticmethod
-    def _logs(logs: Any) -> dict:  # sorted by name, as Keras's logs are
-        return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
-                for k, v in sorted(logs.items())}
+    @classmethod
+    def _logs(cls, logs: Any) -> dict:  # sorted by name, nested dicts flattened, as Keras's are
+        out: dict = {}
+        for k, v in sorted(logs.items()):
+            if isinstance(v, dict):
+                out.update(cls._logs(v))
+            else:
+                out[k] = float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+        return out
 
     # -- loops ------------------------------------------------------------------------------------
 
@@ -862,7 +1005,7 @@ class Model(Layer):
         outs: list = []
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch[0])
+            out = self.predict_step(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -898,7 +1041,7 @@ class Model(Layer):
 
     def predict_on_batch(self, x: Any) -> Any:
         """The model's outputs for one batch, as NumPy arrays."""
-        return map_structure(lambda t: t.numpy(), self.predict_step(_to_numpy(x)))
+        return map_structure(lambda t: t.numpy(), self.predict_step((_to_numpy(x),)))
 
     def _flat(self, logs: dict) -> Any:
         values = self._in_keras_order(logs)
@@ -926,6 +1069,7 @@ class Sequential(Model):
         self._stack: list = []
         self._input: InputLayer | None = None
         self._output_shapes: dict = {}
+        self._outputs: list | None = None  # the symbolic output, once built
         for layer in layers or []:
             self.add(layer, rebuild=False)
         self._maybe_rebuild()
@@ -939,8 +1083,12 @@ class Sequential(Model):
                 raise ValueError("Sequential model: an Input or InputLayer can only be the first layer.")
             self._input = layer
         elif isinstance(layer, Layer):
-            if self._input is None and not self._stack and layer._batch_input_shape is not None:
-                self._input = InputLayer(batch_shape=layer._batch_input_shape)
+            if self._input is None and not self._stack:
+                shape = layer._batch_input_shape
+                if shape is None and layer.__dict__.get("_functional") and len(layer.inputs) == 1:
+                    shape = layer.inputs[0].shape
+                if shape is not None:
+                    self._input = InputLayer(batch_shape=shape, dtype=layer.compute_dtype)
             if any(l is layer for l in self._stack):
                 raise ValueError(f"Sequential model already contains the layer {layer.name!r}.")
             self._stack.append(layer)
@@ -955,7 +1103,7 @@ class Sequential(Model):
         if not self._stack:
             raise TypeError("There are no layers in the model.")
         layer = self._stack.pop()
-        self.built = False
+        self.built, self._outputs = False, None
         if rebuild:
             self._maybe_rebuild()
         return layer
@@ -970,20 +1118,50 @@ class Sequential(Model):
 
     @property
     def inputs(self) -> list:
-        return [self._input.output] if self._input is not None else []
+        """The symbolic input (a one-element list), once the model knows its input shape."""
+        self._require_graph("inputs")
+        return [self._input.output]
+
+    @property
+    def outputs(self) -> list:
+        """The symbolic output of the last layer (a one-element list), once built."""
+        self._require_graph("outputs")
+        return list(self._outputs)
+
+    def _require_graph(self, what: str) -> None:
+        if self._outputs is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined {what} yet: start "
+                                 "it with keras.Input(shape) (or give its first layer "
+                                 "`input_shape`), call `build(input_shape)`, or call it on data.")
+
+    def _graph_ends(self, what: str) -> list:
+        return getattr(self, what)
 
     def _sublayers(self) -> Any:
         return iter(self._stack)
 
     def build(self, input_shape: Any = None) -> None:
+        """Build the symbolic graph: the layers called in turn on an ``Input`` of
+        ``input_shape`` (made here unless the model starts with one)."""
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
-        x = KerasTensor(tuple(input_shape), self._input.dtype if self._input else self.dtype)
+        if not self._stack:
+            raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
+                             "layers. Call `model.add(layer)`.")
+        input_shape = tuple(input_shape)
+        if self._input is None:
+            self._input = InputLayer(batch_shape=input_shape, dtype=self._stack[0].compute_dtype)
+        elif self._input.batch_shape != input_shape:
+            raise ValueError(f"Sequential model '{self.name}' has already been configured to use "
+                             f"input shape {self._input.batch_shape}. You cannot build it with "
+                             f"input_shape {input_shape}")
+        x = self._input.output
         shapes = {}
-        for layer in self._stack:
-            x = layer(x)
-            shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
-        self._output_shapes = shapes
+        with name_scope(self):
+            for layer in self._stack:
+                x = layer(x)
+                shapes[id(layer)] = x.shape if isinstance(x, KerasTensor) else "?"
+        self._output_shapes, self._outputs = shapes, flatten(x)
         self.built = True
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
@@ -992,6 +1170,8 @@ class Sequential(Model):
             x = convert_to_tensor(x) if not isinstance(x, Tensor) else x
             if x.dtype.is_floating and x.dtype.name != self._input.dtype:
                 x = cast(x, self._input.dtype)
+            if self._outputs is not None:
+                x = _adjust_rank(x, self._input.output, self.name)
         for layer in self._stack:
             x = layer(x)
         return x
@@ -999,8 +1179,8 @@ class Sequential(Model):
     def _maybe_build(self, args: tuple, kwargs: dict) -> None:
         if not self.built:
             shape = tuple(args[0].shape) if hasattr(args[0], "shape") else None
-            if shape is not None:
-                self.build((None,) + tuple(shape[1:]))
+            if shape is not None:  # Keras 3 keeps the batch size of the first data
+                self.build(shape)
         self.built = True
 
     def get_config(self) -> dict:

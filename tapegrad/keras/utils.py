@@ -1,5 +1,6 @@
 """``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize``,
-``pad_sequences`` and ``timeseries_dataset_from_array``, with Keras 3's arguments and results.
+``pad_sequences``, ``timeseries_dataset_from_array`` and the train-step helpers
+``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, with Keras 3's arguments and results.
 
 >>> from tapegrad import keras
 >>> keras.utils.to_categorical([0, 2, 1])
@@ -25,7 +26,7 @@ from ..random import set_seed as _set_tf_seed
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
-           "timeseries_dataset_from_array"]
+           "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight"]
 
 
 def set_random_seed(seed: int) -> None:
@@ -242,3 +243,34 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "did you mean" for a typo
         raise _missing_name(__name__, name, __all__)
+
+
+def unpack_x_y_sample_weight(data: Any) -> tuple:
+    """``(x, y, sample_weight)`` from a batch as ``fit`` hands it to ``train_step``: ``x``,
+    ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``; the missing parts are None.
+
+    >>> from tapegrad import keras
+    >>> keras.utils.unpack_x_y_sample_weight(([1.0], [2.0]))
+    ([1.0], [2.0], None)
+    """
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if 1 <= len(data) <= 3:
+        return tuple(data) + (None,) * (3 - len(data))
+    raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
+                     f"`(x, y, sample_weight)`; found a tuple of {len(data)} elements.")
+
+
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    """The batch ``fit`` hands to ``train_step``: ``x`` alone (``(x,)`` when ``x`` is a list or
+    tuple), ``(x, y)``, or ``(x, y, sample_weight)``.
+
+    >>> from tapegrad import keras
+    >>> keras.utils.pack_x_y_sample_weight([1.0], [2.0])
+    ([1.0], [2.0])
+    """
+    if y is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)

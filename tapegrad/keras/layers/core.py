@@ -38,7 +38,7 @@ class Dense(Layer):
     >>> layer(np.ones((1, 3))).numpy()
     array([[3.5, 0. ]], dtype=float32)
     >>> [w.name for w in layer.weights], layer.kernel.shape
-    (['kernel:0', 'bias:0'], TensorShape([3, 2]))
+    (['kernel', 'bias'], TensorShape([3, 2]))
     """
 
     def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
