@@ -14,7 +14,7 @@ an op costs one global read beyond its NumPy call.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 class Recorder:
@@ -31,6 +31,8 @@ class Recorder:
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``on_loop(items)``: a Python ``for`` loop over a tensor's rows starts; an iterator over
+    ``items`` to walk them with (a trace's: AutoGraph's while loop), or None.
     """
 
     __slots__ = ()
@@ -53,6 +55,9 @@ class Recorder:
 
     def on_random(self, xs: Any, stateful: bool) -> None:
         pass
+
+    def on_loop(self, items: list) -> Iterator | None:
+        return None
 
 
 class Tape(Recorder):
@@ -220,6 +225,17 @@ def note_random(xs: Any, stateful: bool) -> None:
     if active:
         for rec in tls.stack:
             rec.on_random(xs, stateful)
+
+
+def iterate(items: list) -> Iterator:
+    """Walk a tensor's rows ``items`` in a Python ``for`` loop: as the innermost recorder that
+    treats the loop as one (``on_loop``) says."""
+    if active:
+        for rec in reversed(tls.stack):
+            it = rec.on_loop(items)
+            if it is not None:
+                return it
+    return iter(items)
 
 
 def note_variable_read(v: Any) -> None:

@@ -27,12 +27,12 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import enum
-import itertools
 import random as _pyrandom
 import threading
 import types
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -89,63 +89,136 @@ def set_seed(seed: Any) -> None:
         _seeds.kernels.clear()
 
 
-def _get_seed(op_seed: Any, graph: list | None = None) -> tuple[int, int]:
-    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in the
-    graph of a ``tf.function`` trace (``graph``: its [global seed at trace time, next op seed])."""
-    g = _seeds.global_seed if graph is None else graph[0]
+class _Graph:
+    """The seeds of one TensorFlow graph whose random kernels live on between its runs: a
+    ``tf.function``'s (one per signature: its traces share the kernels), the body of a ``for x
+    in tensor`` loop in it (AutoGraph's while loop: one kernel per op of the body, whatever the
+    iteration), a Keras train step's. ``seed``: the global seed when the graph was built;
+    unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
+    kernel ``(owner, i)``."""
+
+    def __init__(self, owner: Any, seed: int | None) -> None:
+        self.owner, self.seed, self.run = owner, seed, None
+        self.next_seed = self.pos = 0
+
+    def node(self, op_seed: Any, run: Any = None) -> tuple:
+        """(lock held) The kernel key of the next random op of run ``run``."""
+        if run != self.run:
+            self.run, self.next_seed, self.pos = run, 0, 0
+        kernel = ("node", self.owner, self.pos) + _get_seed(op_seed, self)
+        self.pos += 1
+        return kernel
+
+
+def _get_seed(op_seed: Any, graph: _Graph | None = None) -> tuple[int, int]:
+    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in
+    ``graph``."""
+    g = _seeds.global_seed if graph is None else graph.seed
     if g is None:
         return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     if op_seed is None and graph is None:
         op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
-    elif op_seed is None:  # a graph numbers its unseeded random ops 0, 1, 2, ...
-        op_seed = graph[1]
-        graph[1] += 1
+    elif op_seed is None:
+        op_seed = graph.next_seed
+        graph.next_seed += 1
     seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _reserve(op: tuple, seed: Any, nblocks: int) -> tuple[int, int]:
-    """The (key, counter) a stateful kernel call starts from; the kernel's counter moves on by
-    ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
-    with _seeds.lock:
-        return _advance(op + _get_seed(seed), nblocks, False)
-
-
-def _advance(kernel: tuple, nblocks: int, node: bool) -> tuple[int, int]:
-    # (lock held) ``node``: the kernel of one op of a trace, kept even when unseeded
+def _advance(kernel: tuple, nblocks: int) -> tuple[int, int, list]:
+    """(lock held) The key and counter kernel ``kernel`` draws from, and its state, whose counter
+    moves on by ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
     state = _seeds.kernels.get(kernel)
     if state is None:
         seed1, seed2 = kernel[-2:]
         if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
             seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            kernel = kernel if node else kernel[:-2] + (seed1, seed2)
         state = _seeds.kernels[kernel] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
-    key, counter = state
+    key, counter = state[:2]
     state[1] = (counter + nblocks) & _philox.M128
-    return key, counter
+    if _trace.replaying():  # a replay that misses a guard undoes its draws
+        _trace.on_miss(lambda: state.__setitem__(1, counter))
+    return key, counter, state
 
 
-_nodes = itertools.count()
+def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
+    """(lock held) The graph a random op traced now belongs to, and the run of it."""
+    if tr.random_graphs is None:
+        tr.random_graphs = {(): _Graph(tr.owner, _seeds.global_seed)}
+    body, run = tr.loop() or ((), None)
+    g = tr.random_graphs.get(body)
+    if g is None:
+        g = tr.random_graphs[body] = _Graph((tr.owner, body), tr.random_graphs[()].seed)
+    return g, run
+
+
+class _Step:
+    """(per thread) The step graph running now (``graph``, its run ``run``), if any, and one
+    graph per step signature."""
+
+    def __init__(self) -> None:
+        self.graph: _Graph | None = None
+        self.graphs: dict = {}
+        self.run = 0
+
+
+_steps = threading.local()
+
+
+@contextlib.contextmanager
+def graph_step(owner: Any, batch: Any) -> Iterator[None]:
+    """Run one call of a compiled step function eagerly with TensorFlow's graph seeds: its random
+    ops take the op seeds of the step's graph (0, 1, 2, ... under a global seed) and kernels that
+    continue from one step to the next, as in the ``tf.function`` Keras runs ``train_step`` in.
+    Steps of one ``owner`` and batch shapes share one graph (TF traces one function per input
+    signature)."""
+    from ._nest import flatten
+    st = _steps.__dict__.setdefault("step", _Step())
+    sig = (id(owner),) + tuple(tuple(np.shape(x)) for x in flatten(batch) if x is not None)
+    prev = st.graph, st.run
+    with _seeds.lock:
+        g = st.graphs.get(sig)
+        if g is None or g.seed != _seeds.global_seed:
+            g = st.graphs[sig] = _Graph(sig, _seeds.global_seed)
+    st.graph, st.run = g, st.run + 1
+    try:
+        yield
+    finally:
+        st.graph = prev[0]
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
-    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace
-    the op is a node with its own kernel (seeded by TF's graph rules) that draws afresh at each
-    replay, as TF's graph kernels do; ``set_seed`` restarts it."""
+    """A stateful kernel's draw ``make(key, counter, *values of xs)``."""
+    return _draws(op, seed, nblocks, lambda *a: (make(*a),), xs)[0]
+
+
+def _draws(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (), state: bool = False) -> tuple:
+    """The outputs of a stateful kernel's draw ``make(key, counter, [kernel state,] *values of
+    xs)`` (``state``: the kernel's state list, for kernels that keep more than their Philox
+    state). Eagerly the kernel is TF eager's (keyed by the op's attributes and seeds), or the
+    op's in the Keras step running (:func:`graph_step`). In a ``tf.function`` trace the op is a
+    node of the trace's graph (or of a loop body's) that draws afresh at each replay from its
+    own kernel, as TF's graph kernels do; ``set_seed`` restarts every kernel."""
     tr = _trace.innermost()
     if tr is None:
         _rec.note_random(xs, True)
-        return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
+        step = getattr(_steps, "step", None)
+        with _seeds.lock:
+            if step is not None and step.graph is not None:
+                kernel = step.graph.node(seed, step.run)
+            else:
+                kernel = op + _get_seed(seed)
+            key, counter, st = _advance(kernel, nblocks)
+        return tuple(_wrap(a) for a in make(key, counter, *((st,) if state else ()), *[x._value for x in xs]))
     with _seeds.lock:
-        if tr.graph_seed is None:
-            tr.graph_seed = [_seeds.global_seed, 0]
-        node = ("node", next(_nodes)) + _get_seed(seed, tr.graph_seed)
+        g, run = _graph(tr)
+        node = g.node(seed, run)
 
     def draw(*values: np.ndarray) -> tuple:
         with _seeds.lock:
-            key, counter = _advance(node, nblocks, True)
-        return (make(key, counter, *values),)
-    return _trace.draw(draw, list(xs), True)[0]
+            key, counter, st = _advance(node, nblocks)
+        return make(key, counter, *((st,) if state else ()), *values)
+    return _trace.draw(draw, list(xs), True)
 
 
 def _shape_dtype(shape: Any) -> str:
