@@ -161,8 +161,98 @@ def gamma_gradient(tf):
     return _np([x] + tape.gradient(y, [alpha, beta]))
 
 
+def candidate_samplers(tf):
+    """The candidate samplers' draws and expected counts (TF's kernels on SimplePhilox), their
+    op seeds from the global seed's counter, the kernels that seeded calls share."""
+    out = []
+    tc = tf.constant([[1, 7], [0, 3], [12, 2]], tf.int64)
+    tf.random.set_seed(0)
+    for unique in (True, False):
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 9, unique, 40))
+        out += list(tf.random.uniform_candidate_sampler(tc, 2, 9, unique, 13))
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 5, unique, 10**6, seed=3))
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 5, unique, 10**6, seed=3))
+        out += list(tf.random.uniform_candidate_sampler(tc[:, :1], 1, 6, unique, 2**40 + 3, seed=8))
+        out += list(tf.random.uniform_candidate_sampler(tc[:, :1], 1, 7, unique, 16, seed=8))
+    out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 13, True, 14))  # many rejections
+    out += list(tf.random.uniform_candidate_sampler(tc, 2, 13, True, 13))
+    uni = [5.0, 0.0, 1.0, 3.5, 20.0, 2.0, 7.0, 1.0, 0.5, 9.0, 4.0, 1.5, 6.0, 2.5]
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc, 2, 8, False, 14, unigrams=uni))
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc, 2, 8, True, 14, unigrams=uni, distortion=0.75,
+                                                          seed=2))
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc[:, :1] % 5, 1, 4, True, 8, unigrams=uni,
+                                                          num_reserved_ids=3, num_shards=2, shard=1, seed=2))
+    for _ in range(3):  # one kernel learns from each call's true classes
+        out += list(tf.random.learned_unigram_candidate_sampler(tc, 2, 6, True, 15, seed=4))
+    out += list(tf.random.learned_unigram_candidate_sampler(tc, 2, 6, False, 15, seed=5))
+    out += list(tf.random.all_candidate_sampler(tc % 5, 2, 5, True))
+    out += list(tf.nn.compute_accidental_hits(tc, out[0], 2))
+    out.append(tf.random.normal([3]))  # (the op-seed counter after all of them)
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def samplers_in_function(tf):
+    """Samplers in a tf.function: graph op seeds, kernels that go on from call to call."""
+    tf.random.set_seed(6)
+    tc = tf.constant([[1], [4]], tf.int64)
+
+    @tf.function
+    def f(x):
+        a = tf.random.log_uniform_candidate_sampler(x, 1, 6, True, 30)
+        b = tf.random.uniform([2])
+        c = tf.random.learned_unigram_candidate_sampler(x, 1, 3, False, 8)
+        return list(a) + [b] + list(c) + [tf.random.uniform([2], seed=1)]
+    out = f(tc) + f(tc) + f(tc[:1])
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def loop_draws(tf):
+    """Random ops in ``for t in tf.range(n)`` in a tf.function: one op (one op seed, one kernel)
+    per op of the loop body, whatever the iteration, going on from call to call; ops after the
+    loop take the next op seeds of the function's graph. (Each draw depends on the previous
+    one: TF runs independent iterations out of order.)"""
+    tf.random.set_seed(4)
+
+    @tf.function
+    def f(n):
+        a = tf.random.uniform([2])
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        logits = tf.zeros([1, 50])
+        for t in tf.range(n):
+            k = tf.random.categorical(logits, 1)
+            logits = logits + tf.cast(k, tf.float32) * 1e-3
+            j = tf.random.categorical(logits * 0 + tf.cast(k, tf.float32) * 0, 2)
+            logits = logits + tf.cast(j[:, :1], tf.float32) * 1e-3
+            ta = ta.write(t, k[0, 0] * 100 + j[0, 1])
+        b = tf.random.uniform([2])
+        return a, ta.stack(), b
+
+    @tf.function
+    def g(n, m):
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        logits = tf.zeros([1, 20])
+        for t in tf.range(n):
+            for s in tf.range(m):
+                k = tf.random.categorical(logits, 1, seed=3)
+                logits = logits + tf.cast(k, tf.float32) * 0
+                ta = ta.write(t * m + s, k[0, 0])
+            if t == 1:
+                break
+        return ta.stack(), tf.random.normal([2])
+    out = []
+    for n in (3, 2, 4):
+        out += list(f(tf.constant(n)))
+    for n, m in ((2, 3), (4, 2)):
+        out += list(g(tf.constant(n), tf.constant(m)))
+    tf.random.set_seed(None)
+    return _np(out)
+
+
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
-                                    stateful, generator, variable_samples, shuffles, gamma_gradient)}
+                                    stateful, generator, variable_samples, shuffles, gamma_gradient,
+                                    candidate_samplers, samplers_in_function, loop_draws)}
 # programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
 # compared to a relative 1e-5 (the rest of every program: as the module docstring says)
 APPROXIMATE = {"gamma_gradient": 2}
