@@ -12,7 +12,13 @@ kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlo
 * stateful ops follow TF eager's seeds: no global seed and no op seed is fresh randomness; a
   global seed (:func:`set_seed`) alone gives each call the next op seed of TF's counter; an op
   seed (``seed=``) selects a stream keyed by (op, dtype, global seed, op seed) that repeated calls
-  continue (TF caches one kernel per such key), and ``set_seed`` restarts everything.
+  continue (TF caches one kernel per such key), and ``set_seed`` restarts everything;
+* in a graph (a ``tf.function`` trace; a Keras train step, run under :func:`graph_step`) the
+  unseeded ops take the op seeds 0, 1, 2, ... in order and each op is one kernel whose stream
+  goes on from call to call; the body of a ``for t in tf.range(n)`` loop is a graph of its own
+  (AutoGraph's while loop: op seeds 0, 1, ... again, one kernel per op for all iterations);
+* the candidate samplers (``log_uniform_candidate_sampler``, ...) run TF's ``RangeSampler``
+  kernels on its ``SimplePhilox``: the same ids, rejections and expected counts.
 
 Integers and uniform floats are bit-identical to TF's; normals pass through ``log``/``sin``/``cos``,
 whose last bit depends on the math library (TF's float32 kernel calls the C library's ``sincosf``):
