@@ -9,6 +9,7 @@ TensorFlow's. Predicates and loop conditions are read as Python bools.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any, Callable
 
 import numpy as np
@@ -233,15 +234,15 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
         if m._value.ndim:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
         limit = int(m._value)
-    count = 0
-    while (limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result"):
+    for count in _rec.iterate(itertools.count()):  # (in a trace: one loop body, as TF's)
+        if not ((limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result")):
+            break
         out = body(*lv)
         if len(lv) == 1 and not _nest.same_structure(lv, out) and not isinstance(out, (list, tuple)):
             out = [out]
         _same_or_raise(lv, list(out) if isinstance(out, (list, tuple)) else out,
                        "tf.while_loop's body (it is given the loop_vars and must return them)")
         lv = list(out)
-        count += 1
     res = _nest.pack_sequence_as(structure, [_to_tensor(v) for v in _nest.flatten(lv)])
     return res[0] if single else res
 
@@ -334,7 +335,7 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
         structure = sig
         cols = [_Column(_signature_dtype(s), getattr(s, "shape", None), "fn's output", infer_shape)
                 for s in _nest.flatten(sig)]
-    for i in range(n):
+    for i in _rec.iterate(range(n)):
         out = fn(_nest.pack_sequence_as(elems, [r[i] for r in rows]))
         if not _nest.same_structure(structure, out):
             hint = "" if sig is not None else " (for another structure, pass fn_output_signature=)"
@@ -447,7 +448,7 @@ def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations:
     if initializer is None:
         for c, t in zip(cols, a):
             c.add(t, 0)
-    for i in order:
+    for i in _rec.iterate(order):
         out = fn(_nest.pack_sequence_as(structure, a), _nest.pack_sequence_as(elems, [r[i] for r in rows]))
         _same_or_raise(structure, out, "tf.scan's fn (it returns the next accumulator, shaped as "
                        + ("elems" if initializer is None else "initializer") + ")")
@@ -473,7 +474,7 @@ def _fold(fn: Callable, elems: Any, initializer: Any, reverse: bool, who: str) -
         order = order[1:]
     else:
         a = initializer
-    for i in order:
+    for i in _rec.iterate(order):
         out = fn(a, _nest.pack_sequence_as(elems, [r[i] for r in rows]))
         _same_or_raise(a, out, f"{who}'s fn (it returns the next accumulator)")
         a = out

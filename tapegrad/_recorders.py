@@ -14,7 +14,7 @@ an op costs one global read beyond its NumPy call.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 
 class Recorder:
@@ -31,8 +31,9 @@ class Recorder:
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
-    ``on_loop(items)``: a Python ``for`` loop over a tensor's rows starts; an iterator over
-    ``items`` to walk them with (a trace's: AutoGraph's while loop), or None.
+    ``on_loop(items)``: a loop starts (a Python ``for`` over a tensor's rows, ``tf.while_loop``,
+    ``map_fn``, ...) whose iterations ``items`` are; an iterator to walk them with (a trace's:
+    each item one run of TF's while-loop body), or None.
     """
 
     __slots__ = ()
@@ -56,7 +57,7 @@ class Recorder:
     def on_random(self, xs: Any, stateful: bool) -> None:
         pass
 
-    def on_loop(self, items: list) -> Iterator | None:
+    def on_loop(self, items: Iterable) -> Iterator | None:
         return None
 
 
@@ -227,8 +228,9 @@ def note_random(xs: Any, stateful: bool) -> None:
             rec.on_random(xs, stateful)
 
 
-def iterate(items: list) -> Iterator:
-    """Walk a tensor's rows ``items`` in a Python ``for`` loop: as the innermost recorder that
+def iterate(items: Iterable) -> Iterator:
+    """Walk ``items``, the iterations of one loop (a Python ``for`` over a tensor's rows;
+    ``tf.while_loop``, ``map_fn``, ``scan``, ``foldl``/``foldr``): as the innermost recorder that
     treats the loop as one (``on_loop``) says."""
     if active:
         for rec in reversed(tls.stack):

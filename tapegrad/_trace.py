@@ -29,7 +29,7 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -213,12 +213,12 @@ class Tracer(_rec.Recorder):
         of its current run (iteration), or None outside loops."""
         return (self.loops[-1][0], self.loops[-1][1]) if self.loops else None
 
-    def on_loop(self, items: list) -> Iterator:
+    def on_loop(self, items: Iterable) -> Iterator:
         """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
-        x in tensor``)."""
+        x in tensor``, ``tf.while_loop``, ``map_fn``, ...)."""
         return self._iterate(items)
 
-    def _iterate(self, items: list) -> Iterator:
+    def _iterate(self, items: Iterable) -> Iterator:
         if self.loops:
             parent = self.loops[-1]
             key, parent[2] = parent[0] + (parent[2],), parent[2] + 1

@@ -241,11 +241,23 @@ def loop_draws(tf):
             if t == 1:
                 break
         return ta.stack(), tf.random.normal([2])
+    @tf.function
+    def h(x):  # tf.while_loop and map_fn bodies (map_fn one iteration at a time: in order)
+        def body(i, logits, ta):
+            k = tf.random.categorical(logits, 1)
+            return i + 1, logits + tf.cast(k, tf.float32) * 0, ta.write(i, k[0, 0])
+        _, _, ta = tf.while_loop(lambda i, lg, ta: i < 3, body,
+                                 (tf.constant(0), tf.zeros([1, 9]), tf.TensorArray(tf.int64, size=3)))
+        m = tf.map_fn(lambda r: tf.random.categorical(r[None], 1)[0, 0], x, parallel_iterations=1,
+                      fn_output_signature=tf.int64)
+        return ta.stack(), m, tf.random.uniform([2])
     out = []
     for n in (3, 2, 4):
         out += list(f(tf.constant(n)))
     for n, m in ((2, 3), (4, 2)):
         out += list(g(tf.constant(n), tf.constant(m)))
+    for _ in range(2):
+        out += list(h(tf.zeros([4, 7])))
     tf.random.set_seed(None)
     return _np(out)
 
