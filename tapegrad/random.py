@@ -39,6 +39,7 @@ import math
 import random as _pyrandom
 import threading
 import types
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
@@ -100,10 +101,10 @@ class _Graph:
     in tensor`` loop in it (AutoGraph's while loop: one kernel per op of the body, whatever the
     iteration), a Keras train step's. ``seed``: the global seed when the graph was built;
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
-    kernel ``(owner, i)``."""
+    kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
     def __init__(self, owner: Any, seed: int | None) -> None:
-        self.owner, self.seed, self.run = owner, seed, None
+        self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.next_seed = self.pos = 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
@@ -161,17 +162,14 @@ def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
     return g, run
 
 
-class _Step:
-    """(per thread) The step graph running now (``graph``, its run ``run``), if any, and one
-    graph per step signature."""
-
-    def __init__(self) -> None:
-        self.graph: _Graph | None = None
-        self.graphs: dict = {}
-        self.run = 0
+class _Step(threading.local):
+    """The step graph running in this thread (``graph``, its run ``run``), if any."""
+    graph: _Graph | None = None
+    run = 0
 
 
-_steps = threading.local()
+_steps = _Step()
+_step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> {batch shapes: _Graph}
 
 
 @contextlib.contextmanager
@@ -182,18 +180,18 @@ def graph_step(owner: Any, batch: Any) -> Iterator[None]:
     Steps of one ``owner`` and batch shapes share one graph (TF traces one function per input
     signature)."""
     from ._nest import flatten
-    st = _steps.__dict__.setdefault("step", _Step())
-    sig = (id(owner),) + tuple(tuple(np.shape(x)) for x in flatten(batch) if x is not None)
-    prev = st.graph, st.run
+    sig = tuple(tuple(np.shape(x)) for x in flatten(batch) if x is not None)
     with _seeds.lock:
-        g = st.graphs.get(sig)
+        graphs = _step_graphs.setdefault(owner, {})
+        g = graphs.get(sig)
         if g is None or g.seed != _seeds.global_seed:
-            g = st.graphs[sig] = _Graph(sig, _seeds.global_seed)
-    st.graph, st.run = g, st.run + 1
+            g = graphs[sig] = _Graph(None, _seeds.global_seed)
+    prev = _steps.graph
+    _steps.graph, _steps.run = g, _steps.run + 1
     try:
         yield
     finally:
-        st.graph = prev[0]
+        _steps.graph = prev
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
@@ -211,10 +209,10 @@ def _draws(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (), s
     tr = _trace.innermost()
     if tr is None:
         _rec.note_random(xs, True)
-        step = getattr(_steps, "step", None)
+        step = _steps.graph
         with _seeds.lock:
-            if step is not None and step.graph is not None:
-                kernel = step.graph.node(seed, step.run)
+            if step is not None:
+                kernel = step.node(seed, _steps.run)
             else:
                 kernel = op + _get_seed(seed)
             key, counter, st = _advance(kernel, nblocks)
@@ -698,13 +696,12 @@ def take_seed(seed: Any) -> None:
     """Move TF's op-seed counter on as an op that takes seeds but draws nothing does (TF's
     ``compute_accidental_hits`` and ``all_candidate_sampler`` call ``get_seed``)."""
     tr = _trace.innermost()
-    step = getattr(_steps, "step", None)
     with _seeds.lock:
         if tr is not None:
             g, run = _graph(tr)
             g.seed_of(seed, run)
-        elif step is not None and step.graph is not None:
-            step.graph.seed_of(seed, step.run)
+        elif _steps.graph is not None:
+            _steps.graph.seed_of(seed, _steps.run)
         else:
             _get_seed(seed)
 
