@@ -169,23 +169,20 @@ class _Step(threading.local):
 
 
 _steps = _Step()
-_step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> {batch shapes: _Graph}
+_step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> its step's _Graph
 
 
 @contextlib.contextmanager
-def graph_step(owner: Any, batch: Any) -> Iterator[None]:
+def graph_step(owner: Any) -> Iterator[None]:
     """Run one call of a compiled step function eagerly with TensorFlow's graph seeds: its random
     ops take the op seeds of the step's graph (0, 1, 2, ... under a global seed) and kernels that
     continue from one step to the next, as in the ``tf.function`` Keras runs ``train_step`` in.
-    Steps of one ``owner`` and batch shapes share one graph (TF traces one function per input
-    signature)."""
-    from ._nest import flatten
-    sig = tuple(tuple(np.shape(x)) for x in flatten(batch) if x is not None)
+    The steps of one ``owner`` share one graph, whatever the batch shapes (Keras traces its
+    step once, for the dataset's element spec, whose batch dimension is None)."""
     with _seeds.lock:
-        graphs = _step_graphs.setdefault(owner, {})
-        g = graphs.get(sig)
+        g = _step_graphs.get(owner)
         if g is None or g.seed != _seeds.global_seed:
-            g = graphs[sig] = _Graph(None, _seeds.global_seed)
+            g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
     prev = _steps.graph
     _steps.graph, _steps.run = g, _steps.run + 1
     try:

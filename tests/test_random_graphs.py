@@ -31,7 +31,7 @@ def test_fit_steps_draw_from_graph_kernels():
     tf.random.set_seed(None)
 
 
-def test_a_new_batch_shape_is_a_new_step_graph():
+def test_one_step_graph_for_every_batch_shape_and_fit_call():
     draws = []
 
     class M(tf.keras.Model):
@@ -42,8 +42,9 @@ def test_a_new_batch_shape_is_a_new_step_graph():
     m.compile()
     tf.random.set_seed(5)
     m.fit(np.zeros((10, 1), np.float32), batch_size=4, epochs=1, verbose=0)  # 4, 4, then 2 rows
-    want = _stream(0, 2)
-    np.testing.assert_array_equal(draws, want + want[:1])
+    m.fit(np.zeros((9, 1), np.float32), batch_size=4, epochs=1, verbose=0)  # 4, 4, then 1 row
+    # one graph whatever the batch shapes, going on from fit to fit (TF 2.21 and Keras 3 do so)
+    np.testing.assert_array_equal(draws, _stream(0, 6))
     tf.random.set_seed(None)
 
 
