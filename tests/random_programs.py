@@ -262,9 +262,32 @@ def loop_draws(tf):
     return _np(out)
 
 
+def keras_step_draws(tf):
+    """Random ops in Keras's train_step (a tf.function: graph op seeds, kernels going on from
+    step to step and from fit to fit, whatever the batch shape): the last step's draws of each
+    epoch, as ``fit`` logs them."""
+    class M(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.d(x)
+
+        def train_step(self, data):
+            return {"a": tf.random.uniform([]), "b": tf.random.normal([]), "c": tf.random.uniform([], seed=3)}
+    m = M()
+    m.compile()
+    tf.random.set_seed(5)
+    h1 = m.fit(np.zeros((10, 1), np.float32), batch_size=4, epochs=2, verbose=0).history
+    h2 = m.fit(np.zeros((3, 1), np.float32), batch_size=2, epochs=2, verbose=0).history
+    tf.random.set_seed(None)
+    return _np([h[k] for h in (h1, h2) for k in "abc"])
+
+
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
                                     stateful, generator, variable_samples, shuffles, gamma_gradient,
-                                    candidate_samplers, samplers_in_function, loop_draws)}
+                                    candidate_samplers, samplers_in_function, loop_draws, keras_step_draws)}
 # programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
 # compared to a relative 1e-5 (the rest of every program: as the module docstring says)
 APPROXIMATE = {"gamma_gradient": 2}
