@@ -80,7 +80,17 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     """
     _check_callable(true_fn, "true_fn")
     _check_callable(false_fn, "false_fn")
-    return true_fn() if _truth(pred, "tf.cond's pred") else false_fn()  # type: ignore[misc]
+    taken = _truth(pred, "tf.cond's pred")
+    return _branch(true_fn if taken else false_fn, 0 if taken else 1)
+
+
+def _branch(fn: Callable, i: int) -> Any:
+    """``fn()`` as branch ``i`` of a conditional (in a trace: the one run of a graph of its own, as
+    TF's branch functions are, for the random ops in it)."""
+    out = None
+    for _ in _rec.iterate((None,), i):
+        out = fn()
+    return out
 
 
 def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = False,
@@ -181,7 +191,8 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
         raise InvalidArgumentError(f"'branch_index' must be a scalar, got shape {list(bi._value.shape)}.")
     _rec.note_escape(bi, "__int__")
     i = int(bi._value)
-    return fns[i if 0 <= i < len(fns) else -1]()
+    i = i if 0 <= i < len(fns) else len(fns) - 1
+    return _branch(fns[i], i)
 
 
 # ---------------------------------------------------------------------------- loops

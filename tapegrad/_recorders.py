@@ -31,9 +31,10 @@ class Recorder:
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
-    ``on_loop(items)``: a loop starts (a Python ``for`` over a tensor's rows, ``tf.while_loop``,
-    ``map_fn``, ...) whose iterations ``items`` are; an iterator to walk them with (a trace's:
-    each item one run of TF's while-loop body), or None.
+    ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
+    ``tf.while_loop``, ``map_fn``, ...) whose iterations ``items`` are, or (``branch``: its index)
+    the branch a conditional takes, ``items`` its one run; an iterator to walk them with (a
+    trace's: each item one run of TF's while-loop body or branch function), or None.
     """
 
     __slots__ = ()
@@ -57,7 +58,7 @@ class Recorder:
     def on_random(self, xs: Any, stateful: bool) -> None:
         pass
 
-    def on_loop(self, items: Iterable) -> Iterator | None:
+    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
         return None
 
 
@@ -228,13 +229,14 @@ def note_random(xs: Any, stateful: bool) -> None:
             rec.on_random(xs, stateful)
 
 
-def iterate(items: Iterable) -> Iterator:
+def iterate(items: Iterable, branch: int | None = None) -> Iterator:
     """Walk ``items``, the iterations of one loop (a Python ``for`` over a tensor's rows;
-    ``tf.while_loop``, ``map_fn``, ``scan``, ``foldl``/``foldr``): as the innermost recorder that
-    treats the loop as one (``on_loop``) says."""
+    ``tf.while_loop``, ``map_fn``, ``scan``, ``foldl``/``foldr``), or the one run of branch
+    ``branch`` of a conditional: as the innermost recorder that treats them as one (``on_loop``)
+    says."""
     if active:
         for rec in reversed(tls.stack):
-            it = rec.on_loop(items)
+            it = rec.on_loop(items, branch)
             if it is not None:
                 return it
     return iter(items)

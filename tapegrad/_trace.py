@@ -78,9 +78,9 @@ class Tracer(_rec.Recorder):
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
         self.random_graphs: dict | None = None  # tapegrad.random's graphs: the trace's, loop bodies'
-        self.loops: list = []            # the loop bodies running: [body key, run, loops started in it]
-        self.runs = 0                    # body runs (iterations) started
-        self.top_loops = 0               # loops started outside any body
+        self.loops: list = []            # the loop bodies (or branches) running: [key, run, loops started in it]
+        self.runs = 0                    # body runs (iterations, branches) started
+        self.top_loops = 0               # loops and conditionals started outside any body
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -209,21 +209,24 @@ class Tracer(_rec.Recorder):
         return sample
 
     def loop(self) -> tuple | None:
-        """The key of the innermost loop body running (a path of loop ordinals) and the number
-        of its current run (iteration), or None outside loops."""
+        """The key of the innermost loop body or branch running (a path of ordinals) and the
+        number of its current run (iteration), or None outside them."""
         return (self.loops[-1][0], self.loops[-1][1]) if self.loops else None
 
-    def on_loop(self, items: Iterable) -> Iterator:
+    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator:
         """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
-        x in tensor``, ``tf.while_loop``, ``map_fn``, ...)."""
-        return self._iterate(items)
+        x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
+        branch ``branch``."""
+        return self._iterate(items, branch)
 
-    def _iterate(self, items: Iterable) -> Iterator:
+    def _iterate(self, items: Iterable, branch: int | None) -> Iterator:
         if self.loops:
             parent = self.loops[-1]
             key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
         else:
             key, self.top_loops = (self.top_loops,), self.top_loops + 1
+        if branch is not None:
+            key += (("branch", branch),)
         for x in items:
             self.runs += 1
             frame = [key, self.runs, 0]

@@ -285,9 +285,32 @@ def keras_step_draws(tf):
     return _np([h[k] for h in (h1, h2) for k in "abc"])
 
 
+def branch_draws(tf):
+    """Random ops in tf.cond and tf.switch_case branches in a tf.function: each branch a graph
+    with op seeds 0, 1, ... of its own and one kernel per op; the function's counter goes on
+    after the conditional as if it had no ops."""
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f(x):
+        a = tf.random.uniform([2])
+        r = tf.cond(x > 0, lambda: tf.random.uniform([2]) + tf.random.uniform([2]) * 0,
+                    lambda: -tf.random.uniform([2]))
+        q = tf.switch_case(tf.cast(x > 1, tf.int32) + tf.cast(x > 5, tf.int32) * 5,
+                           [lambda: tf.random.uniform([2]) * 0 + tf.random.uniform([2]),
+                            lambda: tf.random.normal([2], seed=4)])
+        return a, r, q, tf.random.uniform([2])
+    out = []
+    for v in (1.0, -1.0, 2.0, -1.0, 9.0):
+        out += list(f(tf.constant(v)))
+    tf.random.set_seed(None)
+    return _np(out)
+
+
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
                                     stateful, generator, variable_samples, shuffles, gamma_gradient,
-                                    candidate_samplers, samplers_in_function, loop_draws, keras_step_draws)}
+                                    candidate_samplers, samplers_in_function, loop_draws, keras_step_draws,
+                                    branch_draws)}
 # programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
 # compared to a relative 1e-5 (the rest of every program: as the module docstring says)
 APPROXIMATE = {"gamma_gradient": 2}

@@ -2,7 +2,8 @@
 tf.range(n)`` body of a ``tf.function`` (one kernel per op of the body), the traces of one
 signature (one kernel per op for all of them, a replay abandoned at a guard taking its draws
 back), and Keras's train step (``random.graph_step``). TensorFlow's numbers for these are in
-tests/fixtures/tf_random.npz (programs ``loop_draws`` and ``samplers_in_function``)."""
+tests/fixtures/tf_random.npz (programs ``loop_draws``, ``branch_draws``, ``keras_step_draws``,
+``samplers_in_function``)."""
 import numpy as np
 
 import tapegrad as tf
