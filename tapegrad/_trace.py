@@ -216,10 +216,7 @@ class Tracer(_rec.Recorder):
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator:
         """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
         x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
-        branch ``branch``."""
-        return self._iterate(items, branch)
-
-    def _iterate(self, items: Iterable, branch: int | None) -> Iterator:
+        branch ``branch``: a frame of ``loops`` while each runs."""
         if self.loops:
             parent = self.loops[-1]
             key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
@@ -342,18 +339,22 @@ class Program:
         self.fast = compile_program(self, True)
         self.values = None  # (the trace's values: needed to size the buffers only)
         self._shared: Callable | None = None
+        # a replay that may miss a guard after a stateful draw takes its draws back (on_miss)
+        kinds = [st[0] for st in self.steps]
+        self.undo = ("guard" in kinds or "shape" in kinds) and any(
+            st[0] == "draw" and st[4] for st in self.steps)
 
     def run(self, inputs: list) -> list:
         """Replay on input arrays (no outer recorder); returns output arrays."""
         if threading.get_ident() == self.thread:
-            return _undoable(self.fast, inputs)
+            return _undoable(self.fast, inputs) if self.undo else self.fast(inputs)
         if self._shared is None:
             self._shared = compile_program(self, False)
-        return _undoable(self._shared, inputs)
+        return _undoable(self._shared, inputs) if self.undo else self._shared(inputs)
 
     def run_engine(self, inputs: list, res: list) -> list:
         """Replay through the engine (outer recorders see every op); returns output tensors."""
-        return _undoable(self._run_engine, inputs, res)
+        return _undoable(self._run_engine, inputs, res) if self.undo else self._run_engine(inputs, res)
 
     def _run_engine(self, inputs: list, res: list) -> list:
         env: dict[int, Any] = {s: wrap(v) for s, v in self.consts.items()}

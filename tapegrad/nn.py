@@ -13,10 +13,9 @@ from .ops.nn import (  # noqa: F401
     log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
     softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
 )
-from .ops.sampled import compute_accidental_hits, nce_loss, sampled_softmax_loss  # noqa: F401
-from .random import (  # noqa: F401
-    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
-    uniform_candidate_sampler,
+from .ops.sampled import (  # noqa: F401
+    all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler, nce_loss, sampled_softmax_loss, uniform_candidate_sampler,
 )
 from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
 from .ops.reduction import zero_fraction  # noqa: F401
