@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import math
 import random as _pyrandom
 import threading
 import types
