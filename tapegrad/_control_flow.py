@@ -142,11 +142,17 @@ def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = 
             raise InvalidArgumentError(
                 f"Input error: None of conditions evaluated as True: {preds} (tf.case without "
                 "default= needs one true predicate; its last function is used as the default).")
-        default = fns[-1]
-    for p, fn in zip(preds, fns):
-        if p:
-            return fn()
-    return default()
+        default, preds, fns = fns[-1], preds[:-1], fns[:-1]
+    return _nested_case(preds, fns, default)
+
+
+def _nested_case(preds: list, fns: list, default: Callable) -> Any:
+    """TF's ``case``: ``cond(p0, f0, lambda: cond(p1, f1, ... default))``."""
+    if not preds:
+        return default()
+    if preds[0]:
+        return _branch(fns[0], 0)
+    return _branch(lambda: _nested_case(preds[1:], fns[1:], default), 1)
 
 
 def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = None,

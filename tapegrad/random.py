@@ -18,7 +18,7 @@ kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlo
   goes on from call to call; the body of a ``for t in tf.range(n)`` loop is a graph of its own
   (AutoGraph's while loop: op seeds 0, 1, ... again, one kernel per op for all iterations), as
   are the bodies of ``tf.while_loop``, ``map_fn``, ``scan``, the folds, and each branch of
-  ``tf.cond`` and ``tf.switch_case``;
+  ``tf.cond``, ``tf.case`` and ``tf.switch_case``;
 * the candidate samplers (``log_uniform_candidate_sampler``, ...) run TF's ``RangeSampler``
   kernels on its ``SimplePhilox``: the same ids, rejections and expected counts.
 

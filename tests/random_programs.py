@@ -286,9 +286,9 @@ def keras_step_draws(tf):
 
 
 def branch_draws(tf):
-    """Random ops in tf.cond and tf.switch_case branches in a tf.function: each branch a graph
-    with op seeds 0, 1, ... of its own and one kernel per op; the function's counter goes on
-    after the conditional as if it had no ops."""
+    """Random ops in tf.cond, tf.switch_case and tf.case branches in a tf.function: each branch
+    a graph with op seeds 0, 1, ... of its own and one kernel per op; the function's counter goes
+    on after the conditional as if it had no ops."""
     tf.random.set_seed(5)
 
     @tf.function
@@ -300,9 +300,17 @@ def branch_draws(tf):
                            [lambda: tf.random.uniform([2]) * 0 + tf.random.uniform([2]),
                             lambda: tf.random.normal([2], seed=4)])
         return a, r, q, tf.random.uniform([2])
+
+    @tf.function
+    def g(x):  # tf.case: nested tf.conds
+        c = tf.case([(x < 0, lambda: tf.random.uniform([2])),
+                     (x < 5, lambda: tf.random.uniform([2]) * 0 + tf.random.uniform([2], seed=2))],
+                    default=lambda: -tf.random.uniform([2]))
+        d = tf.case([(x > 8, lambda: tf.random.uniform([3])), (x > -8, lambda: tf.random.uniform([3]) + 1)])
+        return c, d, tf.random.uniform([2])
     out = []
     for v in (1.0, -1.0, 2.0, -1.0, 9.0):
-        out += list(f(tf.constant(v)))
+        out += list(f(tf.constant(v))) + list(g(tf.constant(v)))
     tf.random.set_seed(None)
     return _np(out)
 
