@@ -203,16 +203,22 @@ def graph_step(owner: Any) -> Iterator[None]:
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
     """A stateful kernel's draw ``make(key, counter, *values of xs)``."""
-    return _draws(op, seed, nblocks, lambda *a: (make(*a),), xs)[0]
+    return kernel_draw(op, seed, nblocks, lambda *a: (make(*a),), xs)[0]
 
 
-def _draws(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (), state: bool = False) -> tuple:
-    """The outputs of a stateful kernel's draw ``make(key, counter, [kernel state, on_miss,]
-    *values of xs)`` (``state``: for kernels that keep more than their Philox state: the
-    kernel's state list, to extend, and how to register the undoing of a change to it). Eagerly the kernel is TF eager's (keyed by the op's attributes and seeds), or the
-    op's in the Keras step running (:func:`graph_step`). In a ``tf.function`` trace the op is a
-    node of the trace's graph (or of a loop body's) that draws afresh at each replay from its
-    own kernel, as TF's graph kernels do; ``set_seed`` restarts every kernel."""
+def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (),
+                state: bool = False) -> tuple:
+    """The output tensors of one call of a stateful random kernel (TF's ``GuardedPhiloxRandom``
+    ops): ``make(key, counter, [kernel state, on_miss,] *values of xs)`` draws from the Philox
+    stream at ``(key, counter)``, and the kernel's counter moves on by ``nblocks``. ``op``: the
+    op's name and attributes; ``seed``: its op seed. ``state``: for kernels that keep more than
+    their Philox state, the kernel's state list (to extend) and ``on_miss(undo)``, which
+    registers how to take a change to it back.
+
+    Eagerly the kernel is TF eager's (keyed by ``op`` and the seeds), or the op's in the Keras
+    step running (:func:`graph_step`). In a ``tf.function`` trace the op is a node of the
+    trace's graph (or of a loop body's or branch's) that draws afresh at each replay from its own
+    kernel, as TF's graph kernels do; ``set_seed`` restarts every kernel."""
     tr = _trace.innermost()
     if tr is None:
         _rec.note_random(xs, True)

@@ -80,8 +80,8 @@ def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique
         return (sampled, _expected(probs(flat), num_sampled, tries).reshape(true.shape),
                 _expected(probs(sampled), num_sampled, tries))
     from .. import random as _random  # (tapegrad.random, which keeps the kernels, sits above the ops)
-    return _random._draws((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make, (tc,),
-                          state=True)
+    return _random.kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make,
+                               (tc,), state=True)
 
 
 def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
