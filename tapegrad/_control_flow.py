@@ -9,6 +9,7 @@ TensorFlow's. Predicates and loop conditions are read as Python bools.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any, Callable
 
 import numpy as np
@@ -79,7 +80,17 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     """
     _check_callable(true_fn, "true_fn")
     _check_callable(false_fn, "false_fn")
-    return true_fn() if _truth(pred, "tf.cond's pred") else false_fn()  # type: ignore[misc]
+    taken = _truth(pred, "tf.cond's pred")
+    return _branch(true_fn if taken else false_fn, 0 if taken else 1)
+
+
+def _branch(fn: Callable, i: int) -> Any:
+    """``fn()`` as branch ``i`` of a conditional (in a trace: the one run of a graph of its own, as
+    TF's branch functions are, for the random ops in it)."""
+    out = None
+    for _ in _rec.iterate((None,), i):
+        out = fn()
+    return out
 
 
 def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = False,
@@ -131,11 +142,17 @@ def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = 
             raise InvalidArgumentError(
                 f"Input error: None of conditions evaluated as True: {preds} (tf.case without "
                 "default= needs one true predicate; its last function is used as the default).")
-        default = fns[-1]
-    for p, fn in zip(preds, fns):
-        if p:
-            return fn()
-    return default()
+        default, preds, fns = fns[-1], preds[:-1], fns[:-1]
+    return _nested_case(preds, fns, default)
+
+
+def _nested_case(preds: list, fns: list, default: Callable) -> Any:
+    """TF's ``case``: ``cond(p0, f0, lambda: cond(p1, f1, ... default))``."""
+    if not preds:
+        return default()
+    if preds[0]:
+        return _branch(fns[0], 0)
+    return _branch(lambda: _nested_case(preds[1:], fns[1:], default), 1)
 
 
 def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = None,
@@ -180,7 +197,8 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
         raise InvalidArgumentError(f"'branch_index' must be a scalar, got shape {list(bi._value.shape)}.")
     _rec.note_escape(bi, "__int__")
     i = int(bi._value)
-    return fns[i if 0 <= i < len(fns) else -1]()
+    i = i if 0 <= i < len(fns) else len(fns) - 1
+    return _branch(fns[i], i)
 
 
 # ---------------------------------------------------------------------------- loops
@@ -233,15 +251,15 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
         if m._value.ndim:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
         limit = int(m._value)
-    count = 0
-    while (limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result"):
+    for count in _rec.iterate(itertools.count()):  # (in a trace: one loop body, as TF's)
+        if not ((limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result")):
+            break
         out = body(*lv)
         if len(lv) == 1 and not _nest.same_structure(lv, out) and not isinstance(out, (list, tuple)):
             out = [out]
         _same_or_raise(lv, list(out) if isinstance(out, (list, tuple)) else out,
                        "tf.while_loop's body (it is given the loop_vars and must return them)")
         lv = list(out)
-        count += 1
     res = _nest.pack_sequence_as(structure, [_to_tensor(v) for v in _nest.flatten(lv)])
     return res[0] if single else res
 
@@ -334,7 +352,7 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
         structure = sig
         cols = [_Column(_signature_dtype(s), getattr(s, "shape", None), "fn's output", infer_shape)
                 for s in _nest.flatten(sig)]
-    for i in range(n):
+    for i in _rec.iterate(range(n)):
         out = fn(_nest.pack_sequence_as(elems, [r[i] for r in rows]))
         if not _nest.same_structure(structure, out):
             hint = "" if sig is not None else " (for another structure, pass fn_output_signature=)"
@@ -447,7 +465,7 @@ def scan(fn: Callable, elems: Any, initializer: Any = None, parallel_iterations:
     if initializer is None:
         for c, t in zip(cols, a):
             c.add(t, 0)
-    for i in order:
+    for i in _rec.iterate(order):
         out = fn(_nest.pack_sequence_as(structure, a), _nest.pack_sequence_as(elems, [r[i] for r in rows]))
         _same_or_raise(structure, out, "tf.scan's fn (it returns the next accumulator, shaped as "
                        + ("elems" if initializer is None else "initializer") + ")")
@@ -473,7 +491,7 @@ def _fold(fn: Callable, elems: Any, initializer: Any, reverse: bool, who: str) -
         order = order[1:]
     else:
         a = initializer
-    for i in order:
+    for i in _rec.iterate(order):
         out = fn(a, _nest.pack_sequence_as(elems, [r[i] for r in rows]))
         _same_or_raise(a, out, f"{who}'s fn (it returns the next accumulator)")
         a = out

@@ -272,7 +272,7 @@ class Function:
         return self._trace(entry, args, kwargs, tensors, flat)
 
     def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list) -> Any:
-        tr = _trace.Tracer()
+        tr = _trace.Tracer(entry)  # (the traces of one signature share their random kernels)
         it = iter(tensors)
         fresh = []
         for x in flat:  # the inputs take the first slots

@@ -69,6 +69,107 @@ class Stream:
         return blocks(self.key, self.counter + first, -(-(skip + n) // 4)).ravel()[skip:skip + n]
 
 
+class SimplePhilox:
+    """TF's ``SimplePhilox`` on the blocks from ``counter``: 32-bit words one at a time (generated
+    64 blocks at a time), 64-bit words low half first, exactly uniform integers by rejection."""
+
+    def __init__(self, key: int, counter: int) -> None:
+        self.key, self.counter, self.words, self.i = key & M64, counter & M128, [], 0
+
+    def rand32(self) -> int:
+        if self.i == len(self.words):
+            self.words = blocks(self.key, self.counter, 64).ravel().tolist()
+            self.counter, self.i = (self.counter + 64) & M128, 0
+        self.i += 1
+        return self.words[self.i - 1]
+
+    def rand64(self) -> int:
+        return self.rand32() | self.rand32() << 32
+
+    def rand_float(self) -> float:  # (a float32 value: ``uint_to_float``, exactly)
+        return (self.rand32() & 0x7FFFFF) / 2.0**23
+
+    def rand_double(self) -> float:  # (``uint_to_double`` of two words)
+        x0 = self.rand32()
+        return ((x0 & 0xFFFFF) << 32 | self.rand32()) / 2.0**52
+
+    def uniform(self, n: int, bits: int = 32) -> int:
+        """``ExactUniformInt``: an integer in ``[0, n)`` from 32- or 64-bit words."""
+        draw = self.rand32 if bits == 32 else self.rand64
+        if n == 0:
+            draw()
+            return 0
+        if n & (n - 1) == 0:
+            return draw() & (n - 1)
+        rem = ((1 << bits) - 1) % n + 1
+        while True:
+            r = draw()
+            if r >= rem:
+                return r % n
+
+
+def alias_table(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TF's ``DistributionSampler`` (Walker's alias method) for float32 ``weights``: each bucket's
+    float32 probability of keeping its own index, and its alternative."""
+    n = weights.size
+    total = 0.0
+    for w in weights.tolist():  # (TF: a double sum, in order)
+        total += w
+    pr = [float(w * np.float32(n)) / total for w in weights.astype(np.float32)]
+    alt = [-1] * n
+    low = [i for i in range(n) if pr[i] < 1.0]
+    high = [i for i in range(n) if pr[i] >= 1.0]
+    while high and low:
+        lo, hi = low.pop(), high.pop()
+        alt[lo] = hi
+        pr[hi] -= 1.0 - pr[lo]
+        (low if pr[hi] < 1.0 else high).append(hi)
+    for i in high + low:
+        pr[i], alt[i] = 1.0, i
+    return np.array(pr, np.float32), np.array(alt, np.int64)
+
+
+def candidates(key: int, counter: int, kind: str, num_sampled: int, unique: bool, range_max: int,
+               table: Any = None) -> tuple[list, int]:
+    """TF's ``RangeSampler::SampleBatchGetExpectedCount`` draws: ``num_sampled`` ids (distinct
+    when ``unique``: repeats are drawn again) and the number of tries. ``kind``: "uniform",
+    "log_uniform", "unigram" (``table``: an :func:`alias_table`) or "learned" (``table``: the
+    int64 weights of TF's ``WeightedPicker``)."""
+    rnd = SimplePhilox(key, counter)
+    if kind == "uniform":
+        def sample() -> int:
+            return rnd.uniform(range_max, 64)
+    elif kind == "log_uniform":
+        log_range = math.log1p(range_max)
+
+        def sample() -> int:
+            return (int(math.exp(rnd.rand_double() * log_range)) - 1) % range_max
+    elif kind == "unigram":
+        prob, alt = table[0].tolist(), table[1].tolist()
+
+        def sample() -> int:
+            r = rnd.rand_float()
+            i = rnd.uniform(len(prob))
+            return i if r < prob[i] else alt[i]
+    else:
+        cum = np.cumsum(table)
+
+        def sample() -> int:
+            return int(np.searchsorted(cum, rnd.uniform(int(cum[-1])), side="right"))
+    if not unique:
+        return [sample() for _ in range(num_sampled)], num_sampled
+    picked: list = []
+    seen: set = set()
+    tries = 0
+    while len(picked) < num_sampled:
+        tries += 1
+        v = sample()
+        if v not in seen:
+            seen.add(v)
+            picked.append(v)
+    return picked, tries
+
+
 def scramble(seed0: int, seed1: int) -> tuple[int, int]:
     """TensorFlow's ``(key, counter)`` for a stateless seed pair (each taken modulo 2**64)."""
     c = (seed0 & M64) | (seed1 & M64) << 64

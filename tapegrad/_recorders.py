@@ -14,7 +14,7 @@ an op costs one global read beyond its NumPy call.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 
 class Recorder:
@@ -31,6 +31,10 @@ class Recorder:
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
+    ``tf.while_loop``, ``map_fn``, ...) whose iterations ``items`` are, or (``branch``: its index)
+    the branch a conditional takes, ``items`` its one run; an iterator to walk them with (a
+    trace's: each item one run of TF's while-loop body or branch function), or None.
     """
 
     __slots__ = ()
@@ -53,6 +57,9 @@ class Recorder:
 
     def on_random(self, xs: Any, stateful: bool) -> None:
         pass
+
+    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
+        return None
 
 
 class Tape(Recorder):
@@ -220,6 +227,19 @@ def note_random(xs: Any, stateful: bool) -> None:
     if active:
         for rec in tls.stack:
             rec.on_random(xs, stateful)
+
+
+def iterate(items: Iterable, branch: int | None = None) -> Iterator:
+    """Walk ``items``, the iterations of one loop (a Python ``for`` over a tensor's rows;
+    ``tf.while_loop``, ``map_fn``, ``scan``, ``foldl``/``foldr``), or the one run of branch
+    ``branch`` of a conditional: as the innermost recorder that treats them as one (``on_loop``)
+    says."""
+    if active:
+        for rec in reversed(tls.stack):
+            it = rec.on_loop(items, branch)
+            if it is not None:
+                return it
+    return iter(items)
 
 
 def note_variable_read(v: Any) -> None:

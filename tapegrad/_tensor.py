@@ -409,7 +409,7 @@ class Tensor(_Operators):
     def __iter__(self) -> Iterator["Tensor"]:
         if not self._value.ndim:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        return iter(_seam.unstack(self))
+        return _rec.iterate(_seam.unstack(self))
 
     def __bool__(self) -> bool:
         if self._value.size != 1 or self._value.ndim:

@@ -29,7 +29,7 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -63,7 +63,8 @@ def user_line() -> str:
 class Tracer(_rec.Recorder):
     """Records the steps of one run; see the module docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, owner: Any = None) -> None:
+        self.owner = self if owner is None else owner  # what the trace's random kernels belong to
         self.slot: dict[int, int] = {}   # id(tensor) -> slot
         self.keep: list = []             # the tensors keyed by id, kept alive
         self.n = 0
@@ -76,7 +77,10 @@ class Tracer(_rec.Recorder):
         self.problem: tuple | None = None
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
-        self.graph_seed: list | None = None  # tapegrad.random's [global seed, next op seed]
+        self.random_graphs: dict | None = None  # tapegrad.random's graphs: the trace's, loop bodies'
+        self.loops: list = []            # the loop bodies (or branches) running: [key, run, loops started in it]
+        self.runs = 0                    # body runs (iterations, branches) started
+        self.top_loops = 0               # loops and conditionals started outside any body
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -204,6 +208,31 @@ class Tracer(_rec.Recorder):
         self.cur[r] = out
         return sample
 
+    def loop(self) -> tuple | None:
+        """The key of the innermost loop body or branch running (a path of ordinals) and the
+        number of its current run (iteration), or None outside them."""
+        return (self.loops[-1][0], self.loops[-1][1]) if self.loops else None
+
+    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator:
+        """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
+        x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
+        branch ``branch``: a frame of ``loops`` while each runs."""
+        if self.loops:
+            parent = self.loops[-1]
+            key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
+        else:
+            key, self.top_loops = (self.top_loops,), self.top_loops + 1
+        if branch is not None:
+            key += (("branch", branch),)
+        for x in items:
+            self.runs += 1
+            frame = [key, self.runs, 0]
+            self.loops.append(frame)
+            try:
+                yield x
+            finally:
+                self.loops.remove(frame)
+
     def finish(self, outputs: list) -> "Program":
         """The program whose results are the slots of ``outputs`` (tensor leaves)."""
         out_slots = [self.slot_of(t) for t in outputs]
@@ -227,6 +256,36 @@ def innermost() -> Tracer | None:
             if type(rec) is Tracer:
                 return rec
     return None
+
+
+_undo = threading.local()
+
+
+def replaying() -> bool:
+    """Whether a program replay runs in this thread."""
+    return getattr(_undo, "log", None) is not None
+
+
+def on_miss(fn: Callable) -> None:
+    """Call ``fn`` if the replay running misses a guard: it undoes a side effect (a random
+    kernel's draw) that the trace taken instead repeats."""
+    _undo.log.append(fn)
+
+
+def _undoable(run: Callable, inputs: list, *rest: Any) -> list:
+    prev, _undo.log = getattr(_undo, "log", None), []
+    log = _undo.log
+    try:
+        out = run(inputs, *rest)
+    except Miss:
+        for fn in reversed(log):
+            fn()
+        raise
+    finally:
+        _undo.log = prev
+    if prev is not None:
+        prev.extend(log)
+    return out
 
 
 def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
@@ -280,17 +339,24 @@ class Program:
         self.fast = compile_program(self, True)
         self.values = None  # (the trace's values: needed to size the buffers only)
         self._shared: Callable | None = None
+        # a replay that may miss a guard after a stateful draw takes its draws back (on_miss)
+        kinds = [st[0] for st in self.steps]
+        self.undo = ("guard" in kinds or "shape" in kinds) and any(
+            st[0] == "draw" and st[4] for st in self.steps)
 
     def run(self, inputs: list) -> list:
         """Replay on input arrays (no outer recorder); returns output arrays."""
         if threading.get_ident() == self.thread:
-            return self.fast(inputs)
+            return _undoable(self.fast, inputs) if self.undo else self.fast(inputs)
         if self._shared is None:
             self._shared = compile_program(self, False)
-        return self._shared(inputs)
+        return _undoable(self._shared, inputs) if self.undo else self._shared(inputs)
 
     def run_engine(self, inputs: list, res: list) -> list:
         """Replay through the engine (outer recorders see every op); returns output tensors."""
+        return _undoable(self._run_engine, inputs, res) if self.undo else self._run_engine(inputs, res)
+
+    def _run_engine(self, inputs: list, res: list) -> list:
         env: dict[int, Any] = {s: wrap(v) for s, v in self.consts.items()}
         for s, t in enumerate(inputs):
             env[s] = t

@@ -14,7 +14,8 @@ from .ops.nn import (  # noqa: F401
     softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
 )
 from .ops.sampled import (  # noqa: F401
-    compute_accidental_hits, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss,
+    all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler, nce_loss, sampled_softmax_loss, uniform_candidate_sampler,
 )
 from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
 from .ops.reduction import zero_fraction  # noqa: F401

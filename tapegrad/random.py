@@ -12,7 +12,15 @@ kernels (``tapegrad._philox``), so a seeded program prints the numbers TensorFlo
 * stateful ops follow TF eager's seeds: no global seed and no op seed is fresh randomness; a
   global seed (:func:`set_seed`) alone gives each call the next op seed of TF's counter; an op
   seed (``seed=``) selects a stream keyed by (op, dtype, global seed, op seed) that repeated calls
-  continue (TF caches one kernel per such key), and ``set_seed`` restarts everything.
+  continue (TF caches one kernel per such key), and ``set_seed`` restarts everything;
+* in a graph (a ``tf.function`` trace; a Keras train step, run under :func:`graph_step`) the
+  unseeded ops take the op seeds 0, 1, 2, ... in order and each op is one kernel whose stream
+  goes on from call to call; the body of a ``for t in tf.range(n)`` loop is a graph of its own
+  (AutoGraph's while loop: op seeds 0, 1, ... again, one kernel per op for all iterations), as
+  are the bodies of ``tf.while_loop``, ``map_fn``, ``scan``, the folds, and each branch of
+  ``tf.cond``, ``tf.case`` and ``tf.switch_case``;
+* the candidate samplers (``log_uniform_candidate_sampler``, ...) run TF's ``RangeSampler``
+  kernels on its ``SimplePhilox``: the same ids, rejections and expected counts.
 
 Integers and uniform floats are bit-identical to TF's; normals pass through ``log``/``sin``/``cos``,
 whose last bit depends on the math library (TF's float32 kernel calls the C library's ``sincosf``):
@@ -27,12 +35,13 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import enum
-import itertools
 import random as _pyrandom
 import threading
 import types
-from typing import TYPE_CHECKING, Any, Callable
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -44,7 +53,8 @@ from ._tensor import Tensor, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
-    fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
 
 __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "categorical", "gamma",
@@ -52,7 +62,8 @@ __all__ = ["set_seed", "normal", "uniform", "truncated_normal", "shuffle", "cate
            "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
            "split", "fold_in", "Algorithm", "create_rng_state", "Generator", "get_global_generator",
            "set_global_generator", "experimental", "log_uniform_candidate_sampler",
-           "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"]
+           "uniform_candidate_sampler", "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
+           "all_candidate_sampler"]
 
 _DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -89,63 +100,146 @@ def set_seed(seed: Any) -> None:
         _seeds.kernels.clear()
 
 
-def _get_seed(op_seed: Any, graph: list | None = None) -> tuple[int, int]:
-    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in the
-    graph of a ``tf.function`` trace (``graph``: its [global seed at trace time, next op seed])."""
-    g = _seeds.global_seed if graph is None else graph[0]
+class _Graph:
+    """The seeds of one TensorFlow graph whose random kernels live on between its runs: a
+    ``tf.function``'s (one per signature: its traces share the kernels), the body of a ``for x
+    in tensor`` loop in it (AutoGraph's while loop: one kernel per op of the body, whatever the
+    iteration), a Keras train step's. ``seed``: the global seed when the graph was built;
+    unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
+    kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
+
+    def __init__(self, owner: Any, seed: int | None) -> None:
+        self.owner, self.seed, self.run = self if owner is None else owner, seed, None
+        self.next_seed = self.pos = 0
+
+    def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
+        """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
+        if run != self.run:
+            self.run, self.next_seed, self.pos = run, 0, 0
+        return _get_seed(op_seed, self)
+
+    def node(self, op_seed: Any, run: Any = None) -> tuple:
+        """(lock held) The kernel key of the next random op of run ``run``."""
+        seeds = self.seed_of(op_seed, run)
+        self.pos += 1
+        return ("node", self.owner, self.pos - 1) + seeds
+
+
+def _get_seed(op_seed: Any, graph: _Graph | None = None) -> tuple[int, int]:
+    """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in
+    ``graph``."""
+    g = _seeds.global_seed if graph is None else graph.seed
     if g is None:
         return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     if op_seed is None and graph is None:
         op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
-    elif op_seed is None:  # a graph numbers its unseeded random ops 0, 1, 2, ...
-        op_seed = graph[1]
-        graph[1] += 1
+    elif op_seed is None:
+        op_seed = graph.next_seed
+        graph.next_seed += 1
     seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _reserve(op: tuple, seed: Any, nblocks: int) -> tuple[int, int]:
-    """The (key, counter) a stateful kernel call starts from; the kernel's counter moves on by
-    ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
-    with _seeds.lock:
-        return _advance(op + _get_seed(seed), nblocks, False)
-
-
-def _advance(kernel: tuple, nblocks: int, node: bool) -> tuple[int, int]:
-    # (lock held) ``node``: the kernel of one op of a trace, kept even when unseeded
+def _advance(kernel: tuple, nblocks: int) -> tuple[int, int, list]:
+    """(lock held) The key and counter kernel ``kernel`` draws from, and its state, whose counter
+    moves on by ``nblocks`` (TF's ``GuardedPhiloxRandom`` reservation)."""
     state = _seeds.kernels.get(kernel)
     if state is None:
         seed1, seed2 = kernel[-2:]
         if seed1 == seed2 == 0:  # unseeded: a kernel seeded from fresh entropy
             seed1, seed2 = (int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            kernel = kernel if node else kernel[:-2] + (seed1, seed2)
         state = _seeds.kernels[kernel] = [seed1 & _philox.M64, (seed2 & _philox.M64) << 64]
-    key, counter = state
+    key, counter = state[:2]
     state[1] = (counter + nblocks) & _philox.M128
-    return key, counter
+    _on_miss(lambda: state.__setitem__(1, counter))
+    return key, counter, state
 
 
-_nodes = itertools.count()
+def _on_miss(undo: Callable) -> None:
+    """Take a kernel's state change back (``undo()``) if the replay running misses a guard."""
+    if _trace.replaying():
+        _trace.on_miss(undo)
+
+
+def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
+    """(lock held) The graph a random op traced now belongs to, and the run of it."""
+    if tr.random_graphs is None:
+        tr.random_graphs = {(): _Graph(tr.owner, _seeds.global_seed)}
+    body, run = tr.loop() or ((), None)
+    g = tr.random_graphs.get(body)
+    if g is None:
+        g = tr.random_graphs[body] = _Graph((tr.owner, body), tr.random_graphs[()].seed)
+    return g, run
+
+
+class _Step(threading.local):
+    """The step graph running in this thread (``graph``, its run ``run``), if any."""
+    graph: _Graph | None = None
+    run = 0
+
+
+_steps = _Step()
+_step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> its step's _Graph
+
+
+@contextlib.contextmanager
+def graph_step(owner: Any) -> Iterator[None]:
+    """Run one call of a compiled step function eagerly with TensorFlow's graph seeds: its random
+    ops take the op seeds of the step's graph (0, 1, 2, ... under a global seed) and kernels that
+    continue from one step to the next, as in the ``tf.function`` Keras runs ``train_step`` in.
+    The steps of one ``owner`` share one graph, whatever the batch shapes (Keras traces its
+    step once, for the dataset's element spec, whose batch dimension is None)."""
+    with _seeds.lock:
+        g = _step_graphs.get(owner)
+        if g is None or g.seed != _seeds.global_seed:
+            g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
+    prev = _steps.graph
+    _steps.graph, _steps.run = g, _steps.run + 1
+    try:
+        yield
+    finally:
+        _steps.graph = prev
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
-    """A stateful kernel's draw ``make(key, counter, *values of xs)``. In a ``tf.function`` trace
-    the op is a node with its own kernel (seeded by TF's graph rules) that draws afresh at each
-    replay, as TF's graph kernels do; ``set_seed`` restarts it."""
+    """A stateful kernel's draw ``make(key, counter, *values of xs)``."""
+    return kernel_draw(op, seed, nblocks, lambda *a: (make(*a),), xs)[0]
+
+
+def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (),
+                state: bool = False) -> tuple:
+    """The output tensors of one call of a stateful random kernel (TF's ``GuardedPhiloxRandom``
+    ops): ``make(key, counter, [kernel state, on_miss,] *values of xs)`` draws from the Philox
+    stream at ``(key, counter)``, and the kernel's counter moves on by ``nblocks``. ``op``: the
+    op's name and attributes; ``seed``: its op seed. ``state``: for kernels that keep more than
+    their Philox state, the kernel's state list (to extend) and ``on_miss(undo)``, which
+    registers how to take a change to it back.
+
+    Eagerly the kernel is TF eager's (keyed by ``op`` and the seeds), or the op's in the Keras
+    step running (:func:`graph_step`). In a ``tf.function`` trace the op is a node of the
+    trace's graph (or of a loop body's or branch's) that draws afresh at each replay from its own
+    kernel, as TF's graph kernels do; ``set_seed`` restarts every kernel."""
     tr = _trace.innermost()
     if tr is None:
         _rec.note_random(xs, True)
-        return _wrap(make(*_reserve(op, seed, nblocks), *[x._value for x in xs]))
+        step = _steps.graph
+        with _seeds.lock:
+            if step is not None:
+                kernel = step.node(seed, _steps.run)
+            else:
+                kernel = op + _get_seed(seed)
+            key, counter, st = _advance(kernel, nblocks)
+        return tuple(_wrap(a) for a in make(key, counter, *((st, _on_miss) if state else ()),
+                                            *[x._value for x in xs]))
     with _seeds.lock:
-        if tr.graph_seed is None:
-            tr.graph_seed = [_seeds.global_seed, 0]
-        node = ("node", next(_nodes)) + _get_seed(seed, tr.graph_seed)
+        g, run = _graph(tr)
+        node = g.node(seed, run)
 
     def draw(*values: np.ndarray) -> tuple:
         with _seeds.lock:
-            key, counter = _advance(node, nblocks, True)
-        return (make(key, counter, *values),)
-    return _trace.draw(draw, list(xs), True)[0]
+            key, counter, st = _advance(node, nblocks)
+        return make(key, counter, *((st, _on_miss) if state else ()), *values)
+    return _trace.draw(draw, list(xs), True)
 
 
 def _shape_dtype(shape: Any) -> str:
@@ -419,6 +513,20 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
         raise InvalidArgumentError("num_classes should be positive, got 0: the logits have no "
                                    "classes [Op:Multinomial]")
     return lg._value, n, out_dt
+
+
+def take_seed(seed: Any) -> None:
+    """Move TF's op-seed counter on as an op that takes seeds but draws nothing does (TF's
+    ``compute_accidental_hits`` and ``all_candidate_sampler`` call ``get_seed``)."""
+    tr = _trace.innermost()
+    with _seeds.lock:
+        if tr is not None:
+            g, run = _graph(tr)
+            g.seed_of(seed, run)
+        elif _steps.graph is not None:
+            _steps.graph.seed_of(seed, _steps.run)
+        else:
+            _get_seed(seed)
 
 
 # ---- stateless ops: the output is a function of (shape, seed, alg) alone ----

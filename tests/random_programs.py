@@ -161,8 +161,164 @@ def gamma_gradient(tf):
     return _np([x] + tape.gradient(y, [alpha, beta]))
 
 
+def candidate_samplers(tf):
+    """The candidate samplers' draws and expected counts (TF's kernels on SimplePhilox), their
+    op seeds from the global seed's counter, the kernels that seeded calls share."""
+    out = []
+    tc = tf.constant([[1, 7], [0, 3], [12, 2]], tf.int64)
+    tf.random.set_seed(0)
+    for unique in (True, False):
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 9, unique, 40))
+        out += list(tf.random.uniform_candidate_sampler(tc, 2, 9, unique, 13))
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 5, unique, 10**6, seed=3))
+        out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 5, unique, 10**6, seed=3))
+        out += list(tf.random.uniform_candidate_sampler(tc[:, :1], 1, 6, unique, 2**40 + 3, seed=8))
+        out += list(tf.random.uniform_candidate_sampler(tc[:, :1], 1, 7, unique, 16, seed=8))
+    out += list(tf.random.log_uniform_candidate_sampler(tc, 2, 13, True, 14))  # many rejections
+    out += list(tf.random.uniform_candidate_sampler(tc, 2, 13, True, 13))
+    uni = [5.0, 0.0, 1.0, 3.5, 20.0, 2.0, 7.0, 1.0, 0.5, 9.0, 4.0, 1.5, 6.0, 2.5]
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc, 2, 8, False, 14, unigrams=uni))
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc, 2, 8, True, 14, unigrams=uni, distortion=0.75,
+                                                          seed=2))
+    out += list(tf.random.fixed_unigram_candidate_sampler(tc[:, :1] % 5, 1, 4, True, 8, unigrams=uni,
+                                                          num_reserved_ids=3, num_shards=2, shard=1, seed=2))
+    for _ in range(3):  # one kernel learns from each call's true classes
+        out += list(tf.random.learned_unigram_candidate_sampler(tc, 2, 6, True, 15, seed=4))
+    out += list(tf.random.learned_unigram_candidate_sampler(tc, 2, 6, False, 15, seed=5))
+    out += list(tf.random.all_candidate_sampler(tc % 5, 2, 5, True))
+    out += list(tf.nn.compute_accidental_hits(tc, out[0], 2))
+    out.append(tf.random.normal([3]))  # (the op-seed counter after all of them)
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def samplers_in_function(tf):
+    """Samplers in a tf.function: graph op seeds, kernels that go on from call to call."""
+    tf.random.set_seed(6)
+    tc = tf.constant([[1], [4]], tf.int64)
+
+    @tf.function
+    def f(x):
+        a = tf.random.log_uniform_candidate_sampler(x, 1, 6, True, 30)
+        b = tf.random.uniform([2])
+        c = tf.random.learned_unigram_candidate_sampler(x, 1, 3, False, 8)
+        return list(a) + [b] + list(c) + [tf.random.uniform([2], seed=1)]
+    out = f(tc) + f(tc) + f(tc[:1])
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def loop_draws(tf):
+    """Random ops in ``for t in tf.range(n)`` in a tf.function: one op (one op seed, one kernel)
+    per op of the loop body, whatever the iteration, going on from call to call; ops after the
+    loop take the next op seeds of the function's graph. (Each draw depends on the previous
+    one: TF runs independent iterations out of order.)"""
+    tf.random.set_seed(4)
+
+    @tf.function
+    def f(n):
+        a = tf.random.uniform([2])
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        logits = tf.zeros([1, 50])
+        for t in tf.range(n):
+            k = tf.random.categorical(logits, 1)
+            logits = logits + tf.cast(k, tf.float32) * 1e-3
+            j = tf.random.categorical(logits * 0 + tf.cast(k, tf.float32) * 0, 2)
+            logits = logits + tf.cast(j[:, :1], tf.float32) * 1e-3
+            ta = ta.write(t, k[0, 0] * 100 + j[0, 1])
+        b = tf.random.uniform([2])
+        return a, ta.stack(), b
+
+    @tf.function
+    def g(n, m):
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        logits = tf.zeros([1, 20])
+        for t in tf.range(n):
+            for s in tf.range(m):
+                k = tf.random.categorical(logits, 1, seed=3)
+                logits = logits + tf.cast(k, tf.float32) * 0
+                ta = ta.write(t * m + s, k[0, 0])
+            if t == 1:
+                break
+        return ta.stack(), tf.random.normal([2])
+    @tf.function
+    def h(x):  # tf.while_loop and map_fn bodies (map_fn one iteration at a time: in order)
+        def body(i, logits, ta):
+            k = tf.random.categorical(logits, 1)
+            return i + 1, logits + tf.cast(k, tf.float32) * 0, ta.write(i, k[0, 0])
+        _, _, ta = tf.while_loop(lambda i, lg, ta: i < 3, body,
+                                 (tf.constant(0), tf.zeros([1, 9]), tf.TensorArray(tf.int64, size=3)))
+        m = tf.map_fn(lambda r: tf.random.categorical(r[None], 1)[0, 0], x, parallel_iterations=1,
+                      fn_output_signature=tf.int64)
+        return ta.stack(), m, tf.random.uniform([2])
+    out = []
+    for n in (3, 2, 4):
+        out += list(f(tf.constant(n)))
+    for n, m in ((2, 3), (4, 2)):
+        out += list(g(tf.constant(n), tf.constant(m)))
+    for _ in range(2):
+        out += list(h(tf.zeros([4, 7])))
+    tf.random.set_seed(None)
+    return _np(out)
+
+
+def keras_step_draws(tf):
+    """Random ops in Keras's train_step (a tf.function: graph op seeds, kernels going on from
+    step to step and from fit to fit, whatever the batch shape): the last step's draws of each
+    epoch, as ``fit`` logs them."""
+    class M(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.d(x)
+
+        def train_step(self, data):
+            return {"a": tf.random.uniform([]), "b": tf.random.normal([]), "c": tf.random.uniform([], seed=3)}
+    m = M()
+    m.compile()
+    tf.random.set_seed(5)
+    h1 = m.fit(np.zeros((10, 1), np.float32), batch_size=4, epochs=2, verbose=0).history
+    h2 = m.fit(np.zeros((3, 1), np.float32), batch_size=2, epochs=2, verbose=0).history
+    tf.random.set_seed(None)
+    return _np([h[k] for h in (h1, h2) for k in "abc"])
+
+
+def branch_draws(tf):
+    """Random ops in tf.cond, tf.switch_case and tf.case branches in a tf.function: each branch
+    a graph with op seeds 0, 1, ... of its own and one kernel per op; the function's counter goes
+    on after the conditional as if it had no ops."""
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f(x):
+        a = tf.random.uniform([2])
+        r = tf.cond(x > 0, lambda: tf.random.uniform([2]) + tf.random.uniform([2]) * 0,
+                    lambda: -tf.random.uniform([2]))
+        q = tf.switch_case(tf.cast(x > 1, tf.int32) + tf.cast(x > 5, tf.int32) * 5,
+                           [lambda: tf.random.uniform([2]) * 0 + tf.random.uniform([2]),
+                            lambda: tf.random.normal([2], seed=4)])
+        return a, r, q, tf.random.uniform([2])
+
+    @tf.function
+    def g(x):  # tf.case: nested tf.conds
+        c = tf.case([(x < 0, lambda: tf.random.uniform([2])),
+                     (x < 5, lambda: tf.random.uniform([2]) * 0 + tf.random.uniform([2], seed=2))],
+                    default=lambda: -tf.random.uniform([2]))
+        d = tf.case([(x > 8, lambda: tf.random.uniform([3])), (x > -8, lambda: tf.random.uniform([3]) + 1)])
+        return c, d, tf.random.uniform([2])
+    out = []
+    for v in (1.0, -1.0, 2.0, -1.0, 9.0):
+        out += list(f(tf.constant(v))) + list(g(tf.constant(v)))
+    tf.random.set_seed(None)
+    return _np(out)
+
+
 PROGRAMS = {f.__name__: f for f in (stateless_floats, stateless_ints, stateless_large, stateless_misc,
-                                    stateful, generator, variable_samples, shuffles, gamma_gradient)}
+                                    stateful, generator, variable_samples, shuffles, gamma_gradient,
+                                    candidate_samplers, samplers_in_function, loop_draws, keras_step_draws,
+                                    branch_draws)}
 # programs whose last arrays are derivatives TF computes with a series tapegrad does not share:
 # compared to a relative 1e-5 (the rest of every program: as the module docstring says)
 APPROXIMATE = {"gamma_gradient": 2}

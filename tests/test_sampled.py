@@ -1,6 +1,7 @@
 """Sampled losses and candidate samplers: TensorFlow's losses and gradients for given sampled ids
 (tests/sampled_programs.py, recorded in tests/fixtures/tf_signal_image.npz), the samplers'
-distributions (statistically: TensorFlow's draws come from its kernel's own stream), errors."""
+distributions and seeds (their exact draws: tests/test_philox.py, programs ``candidate_samplers``
+and ``samplers_in_function`` of tests/random_programs.py), errors."""
 from __future__ import annotations
 
 import numpy as np
@@ -49,13 +50,44 @@ def test_unique_sampling_and_its_expected_counts():
     assert true_count.shape == (2, 1) and true_count.dtype == tf.float32
 
 
-def test_seeded_samplers_repeat_and_unseeded_ones_vary():
+def test_seeded_samplers_repeat_after_set_seed_and_unseeded_ones_vary():
     tc = tf.constant([[0]], tf.int64)
-    a = tf.random.log_uniform_candidate_sampler(tc, 1, 10, True, 1000, seed=5)[0].numpy()
-    b = tf.random.log_uniform_candidate_sampler(tc, 1, 10, True, 1000, seed=5)[0].numpy()
+
+    def draws():
+        return [tf.random.log_uniform_candidate_sampler(tc, 1, 10, True, 1000, seed=s)[0].numpy()
+                for s in (5, 5, None)]
+    tf.random.set_seed(1)
+    first = draws()
+    tf.random.set_seed(1)
+    assert all(np.array_equal(a, b) for a, b in zip(first, draws()))
+    assert not np.array_equal(first[0], first[1])  # (one kernel: the second call goes on)
+    tf.random.set_seed(None)
     c = [tf.random.log_uniform_candidate_sampler(tc, 1, 10, True, 1000)[0].numpy() for _ in range(3)]
-    assert np.array_equal(a, b)
     assert not all(np.array_equal(c[0], x) for x in c[1:])
+
+
+def test_learned_unigram_learns_the_true_classes():
+    tc = tf.constant([[3]] * 50, tf.int64)
+    _, t0, _ = tf.random.learned_unigram_candidate_sampler(tc, 1, 2000, False, 10, seed=1)
+    ids, t1, _ = tf.random.learned_unigram_candidate_sampler(tc, 1, 2000, False, 10, seed=1)  # (one kernel)
+    np.testing.assert_allclose(t0.numpy()[0], 2000 * 1 / 10)
+    np.testing.assert_allclose(t1.numpy()[0], 2000 * 51 / 60, rtol=1e-6)  # weight 1 + 50 of total 60
+    assert abs(np.mean(ids.numpy() == 3) - 51 / 60) < 0.05
+
+
+def test_all_candidate_sampler_and_accidental_hits_take_op_seeds():
+    tc = tf.constant([[1]], tf.int64)
+    tf.random.set_seed(3)
+    a = tf.random.normal([2])
+    tf.random.set_seed(3)
+    ids, t, s = tf.random.all_candidate_sampler(tc, 1, 4, True)
+    tf.nn.compute_accidental_hits(tc, ids, 1)
+    b = tf.random.normal([2])
+    tf.random.set_seed(3)
+    tf.random.normal([2]), tf.random.normal([2])
+    c = tf.random.normal([2])
+    assert ids.numpy().tolist() == [0, 1, 2, 3] and t.numpy().tolist() == [[1.0]] and s.numpy().tolist() == [1.0] * 4
+    assert not np.array_equal(a.numpy(), b.numpy()) and np.array_equal(b.numpy(), c.numpy())
 
 
 def test_losses_without_sampled_values_draw_log_uniform_candidates():
@@ -76,7 +108,12 @@ def test_losses_without_sampled_values_draw_log_uniform_candidates():
     (lambda: tf.random.uniform_candidate_sampler(tf.constant([[0]], tf.int64), 1, 6, True, 5),
      tf.errors.InvalidArgumentError, "num_sampled <= range_max"),
     (lambda: tf.random.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, True, 3,
-                                                       unigrams=[1.0, 2.0]), tf.errors.InvalidArgumentError, "unigrams"),
+                                                       unigrams=[1.0, 2.0]), tf.errors.InvalidArgumentError,
+     "must be equal to weights size"),
+    (lambda: tf.random.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, True, 3),
+     tf.errors.InvalidArgumentError, "one of vocab_file and unigrams"),
+    (lambda: tf.random.uniform_candidate_sampler(tf.constant([[7]], tf.int64), 1, 2, True, 5),
+     tf.errors.InvalidArgumentError, r"out of range \[0, 5\), received 7"),
     (lambda: tf.nn.nce_loss(tf.ones([5, 2]), tf.zeros([5]), tf.constant([[1, 2]]), tf.ones([1, 2]), 2, 5),
      ValueError, "num_true = 1"),
     (lambda: tf.nn.sampled_softmax_loss(tf.ones([5, 2]), tf.zeros([5]), tf.constant([[1]]), tf.ones([2]), 2, 5),

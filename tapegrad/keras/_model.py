@@ -950,7 +950,8 @@ class Model(Layer):
             cbs.on_epoch_begin(epoch)
             for step, batch in enumerate(data):
                 cbs.on_train_batch_begin(step)
-                logs = self._logs(self.train_step(batch))
+                with _random.graph_step(self):  # (Keras's step is a tf.function: graph op seeds)
+                    logs = self._logs(self.train_step(batch))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break

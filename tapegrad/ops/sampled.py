@@ -1,20 +1,20 @@
 """Sampled losses (``tf.nn.nce_loss``, ``tf.nn.sampled_softmax_loss``), the candidate samplers
 they draw from, and ``compute_accidental_hits``.
 
-The samplers and the accidental-hit search are non-differentiable ops (TensorFlow's op names);
-the losses are compositions of tapegrad ops (``embedding_lookup``, ``matmul``, the cross
-entropies), so their gradients reach ``weights``, ``biases`` and ``inputs`` as TensorFlow's do.
-Samplers have TensorFlow's distributions and expected counts but draw from NumPy's Philox
-generator, not from TensorFlow's kernel stream: the sampled ids are not TensorFlow's (pass
-``sampled_values`` to reproduce a TensorFlow run exactly).
+The samplers run TensorFlow's ``RangeSampler`` kernels (``_philox.candidates``) as stateful
+random ops of tapegrad.random (its kernels, seeds and graphs): the same ids and expected counts
+for the same seeds. The accidental-hit search is a non-differentiable op; the losses are
+compositions of tapegrad ops (``embedding_lookup``, ``matmul``, the cross entropies), so their
+gradients reach ``weights``, ``biases`` and ``inputs`` as TensorFlow's do.
 """
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Callable
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _philox, dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
@@ -26,89 +26,85 @@ from .math import cast, log, ones_like, zeros_like
 from .nn import sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits
 from .reduction import reduce_sum
 
-__all__ = ["log_uniform_candidate_sampler", "uniform_candidate_sampler", "fixed_unigram_candidate_sampler",
-           "compute_accidental_hits", "nce_loss", "sampled_softmax_loss"]
+__all__ = ["log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "all_candidate_sampler", "compute_accidental_hits", "nce_loss",
+           "sampled_softmax_loss"]
+
+
+_KINT32MAX = 2**31 - 1
 
 
 def _expected(p: np.ndarray, num_sampled: int, tries: int) -> np.ndarray:
-    """TF's ExpectedCountHelper: ``p · n`` without rejections, else ``1 - (1 - p)^tries``."""
+    """TF's ExpectedCountHelper in float32: ``p · n`` without rejections, else ``1 - (1 - p)^tries``
+    (``log1pf`` and ``expm1f`` as float64 rounded to float32: the C library's, correctly rounded)."""
     if tries == num_sampled:
-        return (p * num_sampled).astype(np.float32)
-    return (-np.expm1(tries * np.log1p(-p))).astype(np.float32)
+        return p * np.float32(num_sampled)
+    log = np.log1p(-p.astype(np.float64)).astype(np.float32)
+    return (-np.expm1((np.float32(tries) * log).astype(np.float64))).astype(np.float32)
 
 
-def _sampler_fwd(true_classes: np.ndarray, *, kind: str, num_sampled: int, unique: bool, range_max: int,
-                 seed: int, probs: tuple = ()) -> tuple:
-    if kind == "log_uniform":
-        log_range = np.log1p(range_max)
-
-        def draw(u: np.ndarray) -> np.ndarray:
-            return (np.exp(u * log_range).astype(np.int64) - 1) % range_max
-
-        def prob(v: np.ndarray) -> np.ndarray:
-            return np.log((v + 2.0) / (v + 1.0)) / log_range
-    elif kind == "uniform":
-        def draw(u: np.ndarray) -> np.ndarray:
-            return np.minimum((u * range_max).astype(np.int64), range_max - 1)
-
-        def prob(v: np.ndarray) -> np.ndarray:
-            return np.full(v.shape, 1.0 / range_max)
-    else:
-        cdf = np.cumsum(np.asarray(probs, np.float64))
-        pmf = np.asarray(probs, np.float64)
-
-        def draw(u: np.ndarray) -> np.ndarray:
-            return np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), range_max - 1)
-
-        def prob(v: np.ndarray) -> np.ndarray:
-            return pmf[v] / cdf[-1]
-    rng = np.random.Generator(np.random.Philox(seed))
-    picked: list[int] = []
-    seen: set[int] = set()
-    tries, chunk = 0, max(2 * num_sampled, 64)
-    while len(picked) < num_sampled:
-        for v in draw(rng.random(chunk)).tolist():
-            tries += 1
-            if unique and v in seen:
-                continue
-            seen.add(v)
-            picked.append(v)
-            if len(picked) == num_sampled:
-                break
-    sampled = np.asarray(picked, np.int64)
-    true_exp = _expected(prob(true_classes.astype(np.int64)), num_sampled, tries if unique else num_sampled)
-    return sampled, true_exp, _expected(prob(sampled), num_sampled, tries if unique else num_sampled)
-
-
-_log_uniform = defop("LogUniformCandidateSampler", _sampler_fwd, nondiff=True, nout=3)
-_uniform = defop("UniformCandidateSampler", _sampler_fwd, nondiff=True, nout=3)
-_fixed_unigram = defop("FixedUnigramCandidateSampler", _sampler_fwd, nondiff=True, nout=3)
-
-
-def _seed(seed: Any) -> int:
-    return int(np.random.SeedSequence().entropy if seed is None else int(seed) & (2**63 - 1))
-
-
-def _sample(op: Any, kind: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool,
-            range_max: int, seed: Any, probs: tuple = ()) -> tuple[Tensor, Tensor, Tensor]:
+def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+             seed: Any, kind: str, prob: Callable, table: Any = None) -> tuple[Tensor, Tensor, Tensor]:
+    """A candidate sampler kernel: ``num_sampled`` draws of ``kind`` (``_philox.candidates``) from
+    2048 reserved words a draw, and the expected counts of ``prob`` (float32 probabilities of
+    ids, or for "learned": of ids and the weights)."""
     tc = as_tensor(true_classes)
-    if tc._value.dtype.kind not in "iu" or tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
+    num_true, num_sampled, range_max = int(num_true), int(num_sampled), int(range_max)
+    if tc._value.dtype.kind not in "iu" or tc._value.ndim != 2 or tc._value.shape[1] != num_true:
         raise InvalidArgumentError(f"true_classes must be an int64 matrix [batch_size, num_true = {num_true}], "
                                    f"got {tc.dtype.name} of shape {list(tc._value.shape)}.")
+    if range_max <= 0:
+        raise InvalidArgumentError(f"range_max must be positive, got {range_max}.")
     if unique and num_sampled > range_max:
         raise InvalidArgumentError(f"unique sampling needs num_sampled <= range_max, got {num_sampled} > "
                                    f"{range_max}.")
-    return apply(op, (tc,), {"kind": kind, "num_sampled": int(num_sampled), "unique": bool(unique),
-                             "range_max": int(range_max), "seed": _seed(seed), "probs": probs})
+    bad = tc._value[(tc._value < 0) | (tc._value >= range_max)]
+    if bad.size:
+        raise InvalidArgumentError(f"`true_candidate` out of range [0, {range_max}), received {bad[0]}")
+
+    def make(key: int, counter: int, state: list, undo: Callable, true: np.ndarray) -> tuple:
+        flat = true.astype(np.int64).ravel()
+        if kind == "learned":
+            if len(state) == 2:  # the kernel's WeightedPicker, every weight 1 at first
+                state.append(np.ones(range_max, np.int64))
+            w = state[2]
+            ids, tries = _philox.candidates(key, counter, kind, num_sampled, unique, range_max, w)
+            probs = lambda v: prob(v, w)
+            n = min(flat.size, _KINT32MAX - int(w.sum()))
+            state[2] = w + np.bincount(flat[:n], minlength=range_max)  # (TF updates after sampling)
+            undo(lambda: state.__setitem__(2, w))
+        else:
+            ids, tries = _philox.candidates(key, counter, kind, num_sampled, unique, range_max, table)
+            probs = prob
+        sampled = np.array(ids, np.int64)
+        return (sampled, _expected(probs(flat), num_sampled, tries).reshape(true.shape),
+                _expected(probs(sampled), num_sampled, tries))
+    from .. import random as _random  # (tapegrad.random, which keeps the kernels, sits above the ops)
+    return _random.kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make,
+                               (tc,), state=True)
+
+
+def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                              range_max: int, seed: Any = None, name: Any = None) -> tuple:
+    """Draw ``num_sampled`` class ids in ``[0, range_max)``, every id equally likely, without
+    repeats when ``unique``: TensorFlow's draws for the same seeds. Returns
+    ``(sampled_candidates, true_expected_count, sampled_expected_count)``: the ids (int64) and
+    how many times each true class and each sampled id is expected among the draws (float32).
+
+    >>> import tapegrad as tf
+    >>> ids, _, s = tf.random.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 4, False, 10, seed=2)
+    >>> s.numpy()
+    array([0.4, 0.4, 0.4, 0.4], dtype=float32)
+    """
+    inv = np.float32(1.0 / int(range_max)) if int(range_max) > 0 else np.float32(0)
+    return _sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
+                    "uniform", lambda v: np.full(v.shape, inv))
 
 
 def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
                                   range_max: int, seed: Any = None, name: Any = None) -> tuple:
-    """Draw ``num_sampled`` class ids in ``[0, range_max)`` from the log-uniform (Zipfian)
-    distribution ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``, without repeats when
-    ``unique``. Returns ``(sampled_candidates, true_expected_count, sampled_expected_count)``:
-    the ids (int64) and how many times each true class and each sampled id is expected among
-    the draws (float32).
+    """As :func:`uniform_candidate_sampler`, from the log-uniform (Zipfian) distribution
+    ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``.
 
     >>> import tapegrad as tf
     >>> ids, t, s = tf.random.log_uniform_candidate_sampler(
@@ -116,27 +112,73 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
     >>> ids.shape, t.shape, s.shape
     (TensorShape([5]), TensorShape([1, 1]), TensorShape([5]))
     """
-    return _sample(_log_uniform, "log_uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+    log_range = math.log1p(int(range_max)) if int(range_max) > 0 else 1.0
+
+    def prob(v: np.ndarray) -> np.ndarray:
+        return np.array([math.log((k + 2.0) / (k + 1.0)) / log_range for k in v.tolist()], np.float32)
+    return _sampler("LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
+                    "log_uniform", prob)
 
 
-def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
-                              range_max: int, seed: Any = None, name: Any = None) -> tuple:
-    """As :func:`log_uniform_candidate_sampler`, with every id in ``[0, range_max)`` equally likely.
+def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                                      range_max: int, seed: Any = None, name: Any = None) -> tuple:
+    """As :func:`uniform_candidate_sampler`, with ``P(k)`` proportional to 1 plus the number of
+    times ``k`` was a true class in this sampler's earlier calls (the kernel learns after each
+    draw; a seeded sampler's kernel, like TensorFlow's, is shared by the calls with its seeds).
 
     >>> import tapegrad as tf
-    >>> ids, _, s = tf.random.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 4, False, 10, seed=2)
-    >>> s.numpy()
-    array([0.4, 0.4, 0.4, 0.4], dtype=float32)
+    >>> ids, t, _ = tf.random.learned_unigram_candidate_sampler(
+    ...     tf.constant([[2]], tf.int64), 1, 3, False, 4, seed=1)
+    >>> t.numpy()  # 3 draws from 4 ids, equally likely at first
+    array([[0.75]], dtype=float32)
     """
-    return _sample(_uniform, "uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+    if int(range_max) >= _KINT32MAX:
+        raise InvalidArgumentError(f"range_max must be less than {_KINT32MAX} for unigram samplers, got "
+                                   f"{range_max}")
+
+    def prob(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+        return w[v].astype(np.float32) / np.float32(w.sum())
+    return _sampler("LearnedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max,
+                    seed, "learned", prob)
+
+
+def _unigram_weights(range_max: int, vocab_file: str, distortion: float, num_reserved_ids: int,
+                     num_shards: int, shard: int, unigrams: Any) -> np.ndarray:
+    """FixedUnigramSampler's float32 weights: 0 for the reserved ids of this shard, then
+    ``count ** distortion`` for the ids of this shard (TF numbers them on from the reserved ids
+    kept)."""
+    if bool(vocab_file) == bool(len(unigrams)):
+        raise InvalidArgumentError("fixed_unigram_candidate_sampler: give one of vocab_file and unigrams.")
+    if num_shards < 1 or not 0 <= shard < num_shards:
+        raise InvalidArgumentError(f"need 0 <= shard < num_shards, got shard={shard}, num_shards={num_shards}.")
+    weights = [np.float32(0)] * sum(1 for i in range(num_reserved_ids) if i % num_shards == shard)
+    if vocab_file:
+        with open(vocab_file) as f:
+            counts = []
+            for line in f.read().splitlines():
+                try:
+                    counts.append(float(line.split(",")[-1]))
+                except ValueError:
+                    raise InvalidArgumentError(f"Wrong vocabulary format at line: {line}") from None
+    else:
+        counts = [float(u) for u in np.ravel(unigrams)]
+    d = np.float32(distortion)
+    weights += [np.float32(c) ** d for i, c in enumerate(counts, len(weights)) if i % num_shards == shard]
+    w = np.array(weights, np.float32)
+    if w.size != range_max or (w < 0).any():
+        raise InvalidArgumentError(f"range is {range_max} must be equal to weights size {w.size} (the "
+                                   "unigrams are non-negative counts, one per id of this shard)")
+    return w
 
 
 def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
                                     range_max: int, vocab_file: str = "", distortion: float = 1.0,
                                     num_reserved_ids: int = 0, num_shards: int = 1, shard: int = 0,
                                     unigrams: Any = (), seed: Any = None, name: Any = None) -> tuple:
-    """As :func:`log_uniform_candidate_sampler`, with ``P(k) ∝ unigrams[k] ** distortion`` (the
-    ``unigrams`` list; ``vocab_file`` and sharding are not supported).
+    """As :func:`uniform_candidate_sampler`, with ``P(k) ∝ unigrams[k] ** distortion`` (the
+    ``unigrams`` list, or the last comma-separated field of each line of ``vocab_file``;
+    ``num_reserved_ids`` ids of weight 0 come first; ``num_shards``/``shard``: only the ids
+    ``i`` with ``i % num_shards == shard``).
 
     >>> import tapegrad as tf
     >>> ids, _, _ = tf.random.fixed_unigram_candidate_sampler(
@@ -144,15 +186,39 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
     >>> sorted(ids.numpy().tolist())
     [0, 1, 2]
     """
-    if vocab_file or num_shards != 1 or shard != 0 or num_reserved_ids:
-        raise NotImplementedError("fixed_unigram_candidate_sampler: only `unigrams` is supported (no "
-                                  "vocab_file, num_reserved_ids or sharding).")
-    u = np.asarray(unigrams, np.float64)
-    if u.shape != (int(range_max),) or (u < 0).any():
-        raise InvalidArgumentError(f"unigrams must hold range_max = {range_max} non-negative counts, got "
-                                   f"{u.shape[0] if u.ndim == 1 else u.shape}.")
-    probs = tuple((u ** float(distortion)).tolist())
-    return _sample(_fixed_unigram, "unigram", true_classes, num_true, num_sampled, unique, range_max, seed, probs)
+    w = _unigram_weights(int(range_max), vocab_file, distortion, int(num_reserved_ids), int(num_shards),
+                         int(shard), unigrams)
+    total = np.float32(0)
+    for x in w:  # (TF: a float32 sum, in order)
+        total += x
+
+    def prob(v: np.ndarray) -> np.ndarray:
+        return w[v] / total
+    return _sampler("FixedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max,
+                    seed, "unigram", prob, _philox.alias_table(w))
+
+
+def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, seed: Any = None,
+                          name: Any = None) -> tuple:
+    """Every class ``0 .. num_sampled - 1``, each expected once (a test sampler; ``unique`` is
+    ignored). It draws nothing, but takes an op seed as TensorFlow's does.
+
+    >>> import tapegrad as tf
+    >>> tf.random.all_candidate_sampler(tf.constant([[1]], tf.int64), 1, 3, True)[0].numpy()
+    array([0, 1, 2])
+    """
+    tc = as_tensor(true_classes)
+    n = int(num_sampled)
+    if tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
+        raise InvalidArgumentError(f"true_classes must be an int64 matrix [batch_size, num_true = {num_true}], "
+                                   f"got shape {list(tc._value.shape)}.")
+    bad = tc._value[(tc._value < 0) | (tc._value >= n)]
+    if bad.size:
+        raise InvalidArgumentError(f"`true_candidate` out of range [0, {n}), received {bad[0]}")
+    from .. import random as _random  # (as in _sampler)
+    _random.take_seed(seed)
+    return (_wrap(np.arange(n, dtype=np.int64)), _wrap(np.ones(tc._value.shape, np.float32)),
+            _wrap(np.ones(n, np.float32)))
 
 
 def _hits_fwd(true_classes: np.ndarray, sampled: np.ndarray) -> tuple:
@@ -181,6 +247,8 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
     if tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
         raise InvalidArgumentError(f"true_classes must be [batch_size, num_true = {num_true}], got shape "
                                    f"{list(tc._value.shape)}.")
+    from .. import random as _random  # (as in _sampler)
+    _random.take_seed(seed)
     return apply(_hits, (tc, sc))
 
 

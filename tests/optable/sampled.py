@@ -1,5 +1,5 @@
-"""Op table: the candidate samplers and accidental hits (non-differentiable) and the sampled
-losses built on them (tapegrad/ops/sampled.py)."""
+"""Op table: accidental hits (non-differentiable) and the sampled losses (tapegrad/ops/sampled.py).
+(The candidate samplers are random draws of tapegrad/random.py, not registered ops.)"""
 import tapegrad as tf
 from optable import OpCase
 
@@ -16,13 +16,6 @@ def _loss(fn):
 
 
 CASES = [
-    OpCase("LogUniformCandidateSampler",
-           lambda x: tf.random.log_uniform_candidate_sampler(_TC, 2, 3, True, 10, seed=1), [((),)], nondiff=True),
-    OpCase("UniformCandidateSampler", lambda x: tf.random.uniform_candidate_sampler(_TC, 2, 3, False, 10, seed=1),
-           [((),)], nondiff=True),
-    OpCase("FixedUnigramCandidateSampler",
-           lambda x: tf.random.fixed_unigram_candidate_sampler(_TC, 2, 2, True, 6, unigrams=[1, 2, 3, 4, 5, 6]),
-           [((),)], nondiff=True),
     OpCase("ComputeAccidentalHits", lambda x: tf.nn.compute_accidental_hits(_TC, _SV[0], 2)[2], [((),)],
            nondiff=True),
     OpCase("nce_loss", _loss(tf.nn.nce_loss), [((6, 3), (6,), (2, 3))], ops=()),
