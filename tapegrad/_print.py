@@ -70,6 +70,25 @@ def _escape(b: bytes) -> str:
     return "".join(out)
 
 
+def _dims(a: np.ndarray, edge: int, fmt: Any, dim: int, index: tuple, out: list) -> None:
+    if dim == a.ndim:
+        out.append(fmt(a[index]))
+        return
+    n = a.shape[dim]
+    spacing = " " if dim == a.ndim - 1 else "\n" * (a.ndim - dim - 1) + " " * (dim + 1)
+    out.append("[")
+    for i in range(min(edge, n)):
+        if i:
+            out.append(spacing)
+        _dims(a, edge, fmt, dim + 1, index + (i,), out)
+    if n > 2 * edge:
+        out.append(spacing + "...")
+    for i in range(max(edge, n - edge), n):
+        out.append(spacing)
+        _dims(a, edge, fmt, dim + 1, index + (i,), out)
+    out.append("]")
+
+
 def format_tensor(value: Any, summarize: int | None = 3) -> str:
     """A tensor as ``tf.print`` shows it: ``summarize`` elements at each end of every dimension
     (``-1``: all), with ``...`` for the rest.
@@ -80,6 +99,8 @@ def format_tensor(value: Any, summarize: int | None = 3) -> str:
     '[0 1 2 ... 7 8 9]'
     """
     a = np.asarray(value.numpy() if isinstance(value, (Tensor, VariableBase)) else value)
+    if a.dtype.kind == "S":  # (a scalar string tensor's bytes)
+        a = a.astype(object)
     if summarize is None:
         summarize = 3
     edge = a.size if summarize < 0 else min(summarize, a.size)
@@ -124,7 +145,7 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, s
     """
     if output_stream is None:
         output_stream = sys.stderr
-    if len(inputs) == 1 and _is_tensor(inputs[0]) and inputs[0].dtype == string and not inputs[0].shape:
+    if len(inputs) == 1 and _is_tensor(inputs[0]) and inputs[0].dtype == string and inputs[0].shape == ():
         # one scalar string tensor is TF's template itself: its text, unquoted and unescaped
         text = inputs[0].numpy().decode("utf-8", "backslashreplace")
         _write(text + end, output_stream)
