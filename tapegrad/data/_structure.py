@@ -1,8 +1,8 @@
 """Elements of datasets: nests (tuples, namedtuples, dicts) whose leaves are NumPy values.
 
 Inside a pipeline an element is a nest of NumPy arrays or scalars (strings as ``bytes`` or
-object arrays of ``bytes``, nested datasets as themselves); it becomes tapegrad tensors only
-where it leaves the pipeline (iteration, the user functions of ``map``, ``filter``, ...).
+object arrays of ``bytes``, nested datasets as themselves); it becomes tapegrad tensors (string
+tensors for text) only where it leaves the pipeline (iteration, the user functions of ``map``, ``filter``, ...).
 """
 from __future__ import annotations
 
@@ -112,13 +112,15 @@ def spec_of(e: Any) -> Any:
 
 
 def _out(v: Any) -> Any:
-    if is_text(v) or _is_dataset(v):
+    if type(v) is bytes:
+        return wrap(np.array(v, dtype=object))
+    if _is_dataset(v):
         return v
     return wrap(v)
 
 
 def to_tensors(e: Any) -> Any:
-    """An element as the user sees it: tensors (strings stay bytes, see docs/data.md)."""
+    """An element as the user sees it: tensors (``tf.string`` ones for text)."""
     t = type(e)
     if t is np.ndarray or isinstance(e, np.generic):
         return wrap(e)
