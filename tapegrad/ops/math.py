@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import _KIND_NAMES, _check_kind, apply, binary, defop, jointly, unary
+from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError, UnimplementedError
@@ -536,7 +536,7 @@ def _cmp(name: str, fn: Any, kinds: str | None = None) -> Any:
     def f(x: Any, y: Any, name: Any = None) -> Tensor:
         x, y = binary_operands(x, y, op.name)
         if op.dtypes is not None and x._value.dtype not in op.dtypes:
-            _check_kind(op, x)
+            _check_kind(x, op.kinds, op.name)
         return apply(op, (x, y))
     f.__name__ = name.lower()
     f.__doc__ = f"Elementwise ``{name}`` (a bool tensor; no gradient)."
