@@ -17,13 +17,12 @@ import numpy as np
 from .. import _fingerprint, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .._dispatch import apply, defop
-from .._print import format_tensor
 from .._tensor import Tensor, TensorShape, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
-           "regex_full_match", "substr", "to_number", "as_string", "format", "bytes_split",
+           "regex_full_match", "substr", "to_number", "as_string", "bytes_split",
            "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket_fast",
            "to_hash_bucket_strong", "unsorted_segment_join", "RaggedTensor"]
 
@@ -583,31 +582,14 @@ def as_string(input: Any, precision: int = -1, scientific: builtins.bool = False
 
 
 # --------------------------------------------------------------------------- format
-def _format_fwd(*xs: np.ndarray, template: str, placeholder: str, summarize: int) -> np.ndarray:
+def _format_fwd(*xs: np.ndarray, template: str, placeholder: str, render: Any) -> np.ndarray:
     parts = template.split(placeholder)
-    text = parts[0] + "".join(format_tensor(x, summarize) + p for x, p in zip(xs, parts[1:]))
+    text = parts[0] + "".join(render(x) + p for x, p in zip(xs, parts[1:]))
     return np.array(text.encode("utf-8"), dtype=object)
 
 
-_format = _op("StringFormat", _format_fwd)
-
-
-def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001
-           name: Any = None) -> Tensor:
-    """A scalar string: ``template`` with each ``placeholder`` replaced by the next tensor of
-    ``inputs``, shown as ``tf.print`` shows it (``summarize`` elements at each end).
-
-    >>> import tapegrad as tf
-    >>> tf.strings.format("x={} y={}", (tf.constant(3), tf.constant([1.5, 2.0]))).numpy()
-    b'x=3 y=[1.5 2]'
-    """
-    items = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-    ts = [as_tensor(t) for t in items]
-    if template.count(placeholder) != len(ts):
-        raise ValueError(f"{template.count(placeholder)} placeholder(s) in template does not match "
-                         f"{len(ts)} tensor(s) provided as input")
-    return apply(_format, ts, {"template": template, "placeholder": placeholder,
-                               "summarize": int(summarize)})
+# (tf.strings.format, in tapegrad/strings.py, passes tf.print's formatter as ``render``)
+format_op = _op("StringFormat", _format_fwd)
 
 
 # --------------------------------------------------------------------------- Unicode
