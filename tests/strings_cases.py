@@ -45,7 +45,8 @@ CASES = {
     "tile": "tf.tile(tf.constant(['a', 'b']), [2])",
     "pad": "tf.pad(tf.constant(['a']), [[1, 2]])",
     "pad_value": "tf.pad(tf.constant(['a']), [[1, 0]], constant_values='-')",
-    "size_rank_shape": "[tf.size(tf.constant([['a'], ['b']])), tf.rank(tf.constant('a')), tf.shape(tf.constant(['a', 'b']))]",
+    "size_rank_shape": ("[tf.size(tf.constant([['a'], ['b']])), tf.rank(tf.constant('a')), "
+                        "tf.shape(tf.constant(['a', 'b']))]"),
     "expand_squeeze": "tf.squeeze(tf.expand_dims(tf.constant(['a', 'b']), 0))",
     "transpose": "tf.transpose(tf.constant([['a', 'b'], ['c', 'd']]))",
     "split_op": "tf.split(tf.constant(['a', 'b', 'c', 'd']), 2)",
@@ -69,7 +70,8 @@ CASES = {
     "split_to_tensor": "tf.strings.split(['a b', 'c', '']).to_tensor()",
     "split_to_tensor_default": "tf.strings.split(['a b', 'c d e']).to_tensor(default_value='<pad>')",
     "split_to_tensor_shape": "tf.strings.split(['a b', 'c d e']).to_tensor(default_value='-', shape=[3, 2])",
-    "split_ragged_parts": "[tf.strings.split(['a b', 'c']).values, tf.strings.split(['a b', 'c']).row_splits, tf.strings.split(['a b', 'c']).row_lengths()]",
+    "split_ragged_parts": ("[tf.strings.split(['a b', 'c']).values, tf.strings.split(['a b', 'c']).row_splits, "
+                           "tf.strings.split(['a b', 'c']).row_lengths()]"),
     "split_ragged_shape": "tf.strings.split(['a b', 'c']).shape.as_list()",
     "split_ragged_row": "tf.strings.split(['a b', 'c'])[0]",
     "join": "tf.strings.join([tf.constant(['a', 'b']), tf.constant(['x', 'y'])], separator='-')",
@@ -130,11 +132,14 @@ CASES = {
     "unsorted_segment_join_2d": "tf.strings.unsorted_segment_join([['a', 'b'], ['c', 'd']], [0, 0], 1)",
     # gradients, functions, data
     "watch_string": "tf.GradientTape().__enter__().watch(tf.constant('a'))",
-    "function_signature": "tf.function(lambda s: tf.strings.length(s) + 1, input_signature=[tf.TensorSpec([None], tf.string)])(tf.constant(['ab', 'cde']))",
+    "function_signature": ("tf.function(lambda s: tf.strings.length(s) + 1, input_signature=[tf.TensorSpec("
+                           "[None], tf.string)])(tf.constant(['ab', 'cde']))"),
     "function_double": "tf.function(lambda a: a + a)(tf.constant('ab'))",
     "dataset_spec": "tf.data.Dataset.from_tensor_slices(['a b', 'c']).element_spec.dtype.name",
-    "dataset_map": "list(tf.data.Dataset.from_tensor_slices(['a b', 'c']).map(lambda s: tf.strings.length(s)).as_numpy_iterator())",
-    "dataset_map_split": "list(tf.data.Dataset.from_tensor_slices(['a b', 'c d']).map(lambda s: tf.strings.split(s)).as_numpy_iterator())",
+    "dataset_map": ("list(tf.data.Dataset.from_tensor_slices(['a b', 'c']).map(lambda s: tf.strings.length(s))"
+                    ".as_numpy_iterator())"),
+    "dataset_map_split": ("list(tf.data.Dataset.from_tensor_slices(['a b', 'c d']).map(lambda s: tf.strings.split(s))"
+                          ".as_numpy_iterator())"),
     "dataset_batch": "list(tf.data.Dataset.from_tensor_slices(['a', 'b', 'c']).batch(2).as_numpy_iterator())",
     "dataset_upper": "[t.numpy() for t in tf.data.Dataset.from_tensor_slices(['ab', 'c']).map(tf.strings.upper)]",
 }
