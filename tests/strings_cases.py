@@ -96,6 +96,8 @@ CASES = {
     "substr_utf8": "tf.strings.substr(['été ok'], 1, 3, unit='UTF8_CHAR')",
     "substr_error": "tf.strings.substr(['abc'], 5, 1)",
     "to_number": "tf.strings.to_number(['1.5', '-2', '1e3', ' 7 ', 'inf', '-0'])",
+    "to_number_forms": "tf.strings.to_number(['0x10', '-0x1p-2', 'nan', '-Infinity', '1.5e-3'])",
+    "to_number_bad_forms": "[tf.strings.to_number(s) for s in ['1_0', '', '1e', '--1']]",
     "to_number_f64": "tf.strings.to_number(['0.1', '1e-300'], tf.float64)",
     "to_number_int": "tf.strings.to_number(['12', '-3', '+4'], tf.int32)",
     "to_number_int64": "tf.strings.to_number(['9007199254740993'], tf.int64)",

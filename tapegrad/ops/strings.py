@@ -509,9 +509,9 @@ def _number(s: bytes, kind: str, npdt: np.dtype) -> Any:
             low = t.lower()
             if low.lstrip(b"+-") in (b"inf", b"infinity", b"nan"):
                 return npdt.type(float(low))
-            if not t or t[-1:].isalpha():  # (Python reads "1_0" and such: TF does not)
-                raise ValueError
-            return npdt.type(float(t.replace(b"_", b"?")))
+            if low.lstrip(b"+-").startswith(b"0x"):  # (C's strtod reads hex floats)
+                return npdt.type(float.fromhex(low.decode("ascii")))
+            return npdt.type(float(t.replace(b"_", b"?")))  # ("?": Python reads "1_0", TF not)
         v = int(t.replace(b"_", b"?"))
         info = np.iinfo(npdt)
         if not info.min <= v <= info.max:
