@@ -9,8 +9,6 @@ from typing import Any
 
 import numpy as np
 
-OBJECT = np.dtype(object)
-
 
 def _enc(e: Any) -> bytes:
     t = type(e)
@@ -35,12 +33,7 @@ def to_bytes(value: Any) -> np.ndarray:
         arr = value.astype(object)
     else:
         arr = np.array(value, dtype=object)
-    if arr.ndim and not arr.size and isinstance(value, (list, tuple)):
-        out = arr
-    else:
-        out = np.asarray(_encode(arr), dtype=object)
-    if out.ndim == 0:
-        out = np.array(out[()], dtype=object)
+    out = np.asarray(_encode(arr), dtype=object)
     out.flags.writeable = False
     return out
 

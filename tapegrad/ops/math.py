@@ -414,6 +414,9 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     """
     c = as_tensor(condition)
     if x is None and y is None:
+        if c._value.dtype.kind == "O":
+            raise InvalidArgumentError("Where does not accept a string condition: compare it "
+                                       "first, e.g. tf.where(x != \"\"). [Op:Where]")
         if c._value.ndim == 0:
             raise InvalidArgumentError("WhereOp : Unhandled input dimensions: 0 (where "
                                        "with one argument needs a condition with at least one axis)")
@@ -461,6 +464,8 @@ def real(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Real part (identity for real tensors)."""
     x = as_tensor(input)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind == "O":
+            raise TypeError("tf.math.real: a string tensor has no real part.")
         return x
     return apply(_real, (x,))
 
@@ -477,6 +482,8 @@ def conj(x: Any, name: Any = None) -> Tensor:
     """Complex conjugate (identity for real tensors)."""
     x = as_tensor(x)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind == "O":
+            raise TypeError("tf.math.conj: a string tensor has no conjugate.")
         return x
     return apply(_conj, (x,))
 
