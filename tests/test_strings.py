@@ -124,6 +124,18 @@ def test_text_classification_pipeline_in_a_function():
     assert a.numpy()[0, 2] == pad
 
 
+def test_ragged_results_in_a_function_follow_each_call():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def f(x):
+        r = tf.strings.split(x)
+        return r.to_tensor(default_value="-"), r.row_lengths(), r[1]
+
+    f(tf.constant(["a b", "c"]))
+    dense, lengths, row = f(tf.constant(["a", "b c d"]))
+    assert dense.numpy().tolist() == [[b"a", b"-", b"-"], [b"b", b"c", b"d"]]
+    assert lengths.numpy().tolist() == [1, 3] and row.numpy().tolist() == [b"b", b"c", b"d"]
+
+
 def test_dataset_of_lines():
     ds = tf.data.Dataset.from_tensor_slices(["b a", "c"]).map(lambda s: tf.strings.split(s))
     assert ds.element_spec.dtype == tf.string

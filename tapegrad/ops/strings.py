@@ -19,7 +19,7 @@ from .._convert import as_tensor, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, TensorShape, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import norm_axes, reshape
+from .array import _py_value, norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split",
@@ -100,22 +100,26 @@ class RaggedTensor:
         """The number of ragged dimensions (always 1 here)."""
         return 1
 
+    def _splits(self, how: str) -> np.ndarray:
+        """The row splits read into Python (a tf.function trace is guarded on them)."""
+        return _py_value(self.row_splits, how)
+
     def nrows(self) -> Tensor:
         """The number of rows (int64)."""
         return _wrap(np.array(self.row_splits._value.shape[0] - 1, np.int64))
 
     def row_lengths(self) -> Tensor:
         """The length of each row (int64)."""
-        return _wrap(np.diff(self.row_splits._value).astype(np.int64))
+        return _wrap(np.diff(self._splits("RaggedTensor.row_lengths")).astype(np.int64))
 
     def to_list(self) -> list:
         """The rows as nested Python lists (bytes for strings)."""
-        v, sp = self.values._value, self.row_splits._value
+        v, sp = self.values.numpy(), self._splits("RaggedTensor.to_list")
         return [v[a:b].tolist() for a, b in zip(sp[:-1], sp[1:])]
 
     def numpy(self) -> np.ndarray:
         """The rows as a NumPy object array of arrays, as TensorFlow's."""
-        v, sp = self.values._value, self.row_splits._value
+        v, sp = self.values.numpy(), self._splits("RaggedTensor.numpy")
         out = np.empty(len(sp) - 1, dtype=object)
         for i, (a, b) in enumerate(zip(sp[:-1], sp[1:])):
             out[i] = v[a:b]
@@ -130,7 +134,7 @@ class RaggedTensor:
         else:
             d = convert_to_tensor(default_value, dtype=v.dtype)._value
         n = self.row_splits._value.shape[0] - 1
-        width = int(np.diff(self.row_splits._value).max()) if n else 0
+        width = int(np.diff(self._splits("RaggedTensor.to_tensor")).max()) if n else 0
         want = (n, width) + v._value.shape[1:]
         if shape is not None:
             want = tuple(w if s is None else int(s) for s, w in zip(TensorShape(shape), want))
@@ -138,7 +142,7 @@ class RaggedTensor:
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, (int, np.integer)):
-            sp = self.row_splits._value
+            sp = self._splits("RaggedTensor[i]")
             n = sp.shape[0] - 1
             if not -n <= i < n:
                 raise IndexError(f"row {i} is out of range for a RaggedTensor of {n} rows")
@@ -375,7 +379,7 @@ def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, sepa
     x = _strings_in(inputs, "UnsortedSegmentJoin")
     ids = as_tensor(segment_ids)
     iv = ids._value
-    n = int(as_tensor(num_segments)._value)
+    n = int(_py_value(as_tensor(num_segments), "num_segments"))
     if iv.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_join: segment_ids must be integers, got {ids.dtype.name}.")
     if x._value.shape[:iv.ndim] != iv.shape:
