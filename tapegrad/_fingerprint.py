@@ -1,9 +1,11 @@
-"""The string hashes behind ``tf.strings.to_hash_bucket_fast`` and ``_strong``, bit for bit.
+"""The string hashes behind ``tf.strings.to_hash_bucket_fast``, ``_strong`` and
+``to_hash_bucket``, bit for bit.
 
 ``fingerprint64`` is FarmHash's ``Fingerprint64`` (Geoff Pike's ``farmhashna::Hash64``), which
 TensorFlow's ``Fingerprint64`` calls; ``siphash`` is SipHash-2-4 with a 128-bit key given as two
-64-bit words, which TensorFlow's ``StrongKeyedHash`` calls. Both read little-endian words;
-Python ints with a 64-bit mask stand in for ``uint64_t``.
+64-bit words, which TensorFlow's ``StrongKeyedHash`` calls; ``hash64`` is TensorFlow's own
+``Hash64``. All read little-endian words; Python ints with a 64-bit mask stand in for
+``uint64_t``.
 """
 from __future__ import annotations
 
@@ -175,3 +177,19 @@ def siphash(key: tuple[int, int], s: bytes) -> int:
     for _ in range(4):
         v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
     return v0 ^ v1 ^ v2 ^ v3
+
+
+def hash64(s: bytes, seed: int = 0xDECAFCAFFE) -> int:
+    """TensorFlow's own ``Hash64`` (a MurmurHash64A variant), behind ``tf.strings.to_hash_bucket``."""
+    m = 0xC6A4A7935BD1E995
+    n = len(s)
+    h = (seed ^ (n * m)) & _M
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (_w64(s, i) * m) & _M
+        k = ((k ^ (k >> 47)) * m) & _M
+        h = ((h ^ k) * m) & _M
+    if n % 8:
+        h = ((h ^ int.from_bytes(s[full:], "little")) * m) & _M
+    h = ((h ^ (h >> 47)) * m) & _M
+    return h ^ (h >> 47)

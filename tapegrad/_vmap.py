@@ -383,7 +383,7 @@ RULES: dict[str, Callable] = {
          "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite", "Identity", "StopGradient", "Relu",
          "Relu6", "LeakyRelu", "StringAdd", "AsString", "StringLength", "StringCase", "StringStrip",
          "StringJoin", "StaticRegexReplace", "StaticRegexFullMatch", "Substr", "StringToNumber",
-         "StringToHashBucketFast", "StringToHashBucketStrong"), _broadcasting),
+         "StringToHashBucket", "StringToHashBucketFast", "StringToHashBucketStrong"), _broadcasting),
     **dict.fromkeys(
         ("Cholesky", "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "SelfAdjointEigV2",
          "SelfAdjointEigVals", "Svd", "SvdValues", "Qr", "MatrixExponential", "MatrixBandPart",

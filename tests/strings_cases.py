@@ -137,6 +137,8 @@ CASES = {
     "hash_fast": f"tf.strings.to_hash_bucket_fast({WS}, 1000)",
     "hash_fast_2d": "tf.strings.to_hash_bucket_fast([['a', 'b'], ['c', 'd']], 7)",
     "hash_fast_long": "tf.strings.to_hash_bucket_fast(['x' * 100, 'abc' * 50, 'q' * 64, 'w' * 65], 2 ** 62)",
+    "hash_legacy": f"tf.strings.to_hash_bucket({WS}, 1000)",
+    "hash_legacy_big": "tf.strings.to_hash_bucket(['', 'x' * 17, bytes(range(256))], 2 ** 62)",
     "hash_strong": f"tf.strings.to_hash_bucket_strong({WS}, 1000, [1, 2])",
     "hash_strong_big": "tf.strings.to_hash_bucket_strong(['a', 'b' * 20], 2 ** 62, [123456789, 987654321])",
     "unsorted_segment_join": "tf.strings.unsorted_segment_join(['a', 'b', 'c', 'd'], [1, 0, 1, 3], 4, separator=':')",

@@ -23,7 +23,7 @@ from .array import _py_value, norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split",
-           "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket_fast",
+           "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
            "to_hash_bucket_strong", "unsorted_segment_join", "RaggedTensor"]
 
 
@@ -691,6 +691,8 @@ def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  #
 # --------------------------------------------------------------------------- hashing
 _hash_fast = _op("StringToHashBucketFast", lambda x, num_buckets: _each(
     lambda s: _fingerprint.fingerprint64(s) % num_buckets, x, out=np.int64))
+_hash_legacy = _op("StringToHashBucket", lambda x, num_buckets: _each(
+    lambda s: _fingerprint.hash64(s) % num_buckets, x, out=np.int64))
 _hash_strong = _op("StringToHashBucketStrong", lambda x, num_buckets, key: _each(
     lambda s: _fingerprint.siphash(key, s) % num_buckets, x, out=np.int64))
 
@@ -721,3 +723,10 @@ def to_hash_bucket_strong(input: Any, num_buckets: int, key: Sequence[int], name
         raise InvalidArgumentError(f"Key must have 2 elements, got {len(k)}.")
     return apply(_hash_strong, (_strings_in(input, "StringToHashBucketStrong"),),
                  {"num_buckets": _buckets(num_buckets), "key": (k[0], k[1])})
+
+
+def to_hash_bucket(string_tensor: Any, num_buckets: int, name: Any = None) -> Tensor:
+    """Each string's bucket in ``[0, num_buckets)`` (int64) by TensorFlow's own ``Hash64`` (the
+    older hash; TensorFlow recommends :func:`to_hash_bucket_fast`), exactly TensorFlow's numbers."""
+    return apply(_hash_legacy, (_strings_in(string_tensor, "StringToHashBucket"),),
+                 {"num_buckets": _buckets(num_buckets)})

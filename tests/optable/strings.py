@@ -32,6 +32,7 @@ CASES = [
     OpCase("UnicodeEncode", lambda x: tf.strings.unicode_encode(tf.strings.unicode_decode(_s(x), "UTF-8"),
                                                                 "UTF-8"), V, nondiff=True),
     OpCase("StringToHashBucketFast", lambda x: tf.strings.to_hash_bucket_fast(_s(x), 10), V, nondiff=True),
+    OpCase("StringToHashBucket", lambda x: tf.strings.to_hash_bucket(_s(x), 10), V, nondiff=True),
     OpCase("StringToHashBucketStrong", lambda x: tf.strings.to_hash_bucket_strong(_s(x), 10, [1, 2]),
            V, nondiff=True),
 ]
