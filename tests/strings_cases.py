@@ -154,6 +154,14 @@ CASES = {
     "dataset_map_split": ("list(tf.data.Dataset.from_tensor_slices(['a b', 'c d']).map(lambda s: tf.strings.split(s))"
                           ".as_numpy_iterator())"),
     "dataset_batch": "list(tf.data.Dataset.from_tensor_slices(['a', 'b', 'c']).batch(2).as_numpy_iterator())",
+    "dataset_filter": ("list(tf.data.Dataset.from_tensor_slices(tf.constant(['a b', 'c', 'dd e f']))"
+                       ".filter(lambda s: tf.strings.length(s) > 1).as_numpy_iterator())"),
+    "dataset_padded_split": ("list(tf.data.Dataset.from_tensor_slices(['a b', 'c', 'dd e f'])"
+                             ".map(lambda s: tf.strings.split(s)).padded_batch(2).as_numpy_iterator())"),
+    "dataset_batch_pairs": ("list(tf.data.Dataset.from_tensor_slices(['a b', 'c']).map(lambda s: "
+                            "(s, tf.strings.length(s))).batch(2).as_numpy_iterator())"),
+    "dataset_unbatch": ("list(tf.data.Dataset.from_tensor_slices(['a', 'b', 'c']).batch(2).unbatch()"
+                        ".as_numpy_iterator())"),
     "dataset_upper": "[t.numpy() for t in tf.data.Dataset.from_tensor_slices(['ab', 'c']).map(tf.strings.upper)]",
 }
 

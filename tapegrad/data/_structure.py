@@ -14,6 +14,7 @@ from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
+from ..ops.strings import RaggedTensor
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
@@ -59,6 +60,10 @@ def value(x: Any) -> Any:
         return x.encode() if isinstance(x, str) else x
     if isinstance(x, np.ndarray) and x.dtype.kind in "USO":
         return _text(x)
+    if isinstance(x, RaggedTensor):
+        raise TypeError("A dataset element cannot be a RaggedTensor in tapegrad (its datasets hold "
+                        "dense tensors): return x.to_tensor(default_value=...) instead, or split "
+                        "before batching (see docs/strings.md).")
     try:
         return convert_to_tensor(x)._value
     except TypeError:
@@ -148,7 +153,7 @@ def stack(col: list, where: str) -> Any:
     if is_text(first):
         out = np.empty((len(col),) + np.shape(first), dtype=object)
         for i, v in enumerate(col):
-            out[i] = v
+            out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
         return out
     try:
         return np.stack(col)
