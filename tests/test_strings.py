@@ -151,3 +151,26 @@ def test_dataset_of_lines():
 def test_tf_strings_namespace_errors_name_the_missing_function():
     with pytest.raises(AttributeError, match="tapegrad.strings"):
         tf.strings.ngrams  # noqa: B018
+
+
+def test_text_line_dataset(tmp_path):
+    import gzip
+    (tmp_path / "a.txt").write_bytes(b"a b\r\nsecond\n\nlast")
+    (tmp_path / "b.txt").write_bytes(b"x\n")
+    (tmp_path / "c.gz").write_bytes(gzip.compress(b"g1\ng2\n"))
+    a, b, c = (str(tmp_path / n) for n in ("a.txt", "b.txt", "c.gz"))
+    ds = tf.data.TextLineDataset([a, b])
+    # (TensorFlow 2.21 gives these lines, this repr and an unknown cardinality)
+    assert list(ds.as_numpy_iterator()) == [b"a b", b"second", b"", b"last", b"x"]
+    assert repr(ds) == "<TextLineDatasetV2 element_spec=TensorSpec(shape=(), dtype=tf.string, name=None)>"
+    assert int(ds.cardinality()) == -2
+    assert list(tf.data.TextLineDataset(c, compression_type="GZIP").as_numpy_iterator()) == [b"g1", b"g2"]
+    names = tf.data.Dataset.from_tensor_slices([b, b])
+    assert [t.numpy() for t in tf.data.TextLineDataset(names)] == [b"x", b"x"]
+    words = tf.data.TextLineDataset(a).map(tf.strings.split).padded_batch(4)
+    assert next(iter(words)).shape == (4, 2)
+    with pytest.raises(tf.errors.NotFoundError, match="nope.txt"):
+        list(tf.data.TextLineDataset(str(tmp_path / "nope.txt")))
+    with pytest.raises(TypeError, match="must contain `tf.string` elements"):
+        tf.data.TextLineDataset(3)
+
