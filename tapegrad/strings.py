@@ -20,7 +20,7 @@ from ._print import format_tensor as _format_tensor
 from ._tensor import Tensor as _Tensor
 from .ops.strings import format_op as _format_op
 from .ops.strings import (  # noqa: F401
-    RaggedTensor, as_string, bytes_split, join, length, lower, reduce_join, regex_full_match,
+    RaggedTensor, as_string, bytes_split, join, length, lower, ngrams, reduce_join, regex_full_match,
     regex_replace, split, strip, substr, to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong, to_number,
     unicode_decode, unicode_encode, unicode_split, unsorted_segment_join, upper,
 )

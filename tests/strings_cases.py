@@ -80,6 +80,19 @@ CASES = {
                            "tf.strings.split(['a b', 'c']).row_lengths()]"),
     "split_ragged_shape": "tf.strings.split(['a b', 'c']).shape.as_list()",
     "split_ragged_row": "tf.strings.split(['a b', 'c'])[0]",
+    "ngrams_dense": "tf.strings.ngrams(tf.constant([['a', 'b', 'c', 'd'], ['e', 'f', 'g', 'h']]), 2)",
+    "ngrams_widths": ("tf.strings.ngrams(tf.constant([['a', 'b', 'c', 'd'], ['e', 'f', 'g', 'h']]), [1, 3], "
+                      "separator='_')"),
+    "ngrams_ragged": "tf.strings.ngrams(tf.strings.split(['a b c', 'd', '']), 2).to_list()",
+    "ngrams_pad": "tf.strings.ngrams(tf.strings.split(['a b c', 'd', '']), 2, pad_values='#').to_list()",
+    "ngrams_pad_pair": ("tf.strings.ngrams(tf.strings.split(['a b c', 'd', '']), 3, pad_values=('<', '>'), "
+                        "padding_width=1).to_list()"),
+    "ngrams_preserve": ("tf.strings.ngrams(tf.strings.split(['a b c', 'd', '']), 3, "
+                        "preserve_short_sequences=True).to_list()"),
+    "ngrams_preserve_pad": ("tf.strings.ngrams(tf.strings.split(['a b c d e', 'd', '']), [4, 5], pad_values='#', "
+                            "padding_width=1, preserve_short_sequences=True).to_list()"),
+    "ngrams_1d": "tf.strings.ngrams(tf.constant(['a', 'b', 'c']), 2)",
+    "ngrams_short_1d": "tf.strings.ngrams(tf.constant(['a']), 2)",
     "join": "tf.strings.join([tf.constant(['a', 'b']), tf.constant(['x', 'y'])], separator='-')",
     "join_scalar": "tf.strings.join(['a', tf.constant(['x', 'y']), 'z'])",
     "join_empty_sep": "tf.strings.join(['a', 'b'])",

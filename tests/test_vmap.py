@@ -22,7 +22,7 @@ NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes d
            # strings: ragged results (row lengths depend on values), a whole tensor's text, joins by
            # value-dependent segments
            "StringSplitV2", "StringBytesSplit", "UnicodeDecode", "UnicodeSplit", "UnicodeEncode",
-           "RaggedTensorToTensor", "StringFormat", "UnsortedSegmentJoin"}
+           "RaggedTensorToTensor", "StringFormat", "UnsortedSegmentJoin", "StringNGrams"}
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python

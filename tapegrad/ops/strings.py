@@ -22,7 +22,7 @@ from ..errors import InvalidArgumentError
 from .array import _py_value, norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
-           "regex_full_match", "substr", "to_number", "as_string", "bytes_split",
+           "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
            "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
            "to_hash_bucket_strong", "unsorted_segment_join", "RaggedTensor"]
 
@@ -389,6 +389,65 @@ def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, sepa
         raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
                                    f"range [0, {n}) [Op:UnsortedSegmentJoin]")
     return apply(_segment_join, (x, ids), {"num_segments": n, "separator": _text(separator)})
+
+
+def _ngrams_fwd(values: np.ndarray, splits: np.ndarray, widths: tuple, separator: bytes, left: bytes,
+                right: bytes, pad: int, preserve: builtins.bool) -> tuple:
+    rows = []
+    for a, b in zip(splits[:-1], splits[1:]):
+        row, grams = values[a:b].tolist(), []
+        for w in widths:
+            p = builtins.min(w - 1 if pad < 0 else pad, w - 1)
+            seq = [left] * p + row + [right] * p
+            grams += [separator.join(seq[i:i + w]) for i in builtins.range(len(seq) - w + 1)]
+        if preserve and not grams and row:  # (only possible with an explicit padding_width)
+            grams = [separator.join([left] * pad + row + [right] * pad)]
+        rows.append(grams)
+    out = np.empty(len(rows), dtype=object)
+    out[:] = rows
+    return _rows(out, object)
+
+
+_ngrams = defop("StringNGrams", _ngrams_fwd, nout=2, nondiff=True)
+
+
+def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = None,
+           padding_width: int | None = None, preserve_short_sequences: builtins.bool = False,
+           name: Any = None) -> Any:
+    """The n-grams of each row of tokens (the last axis of a Tensor, or the rows of a
+    :class:`RaggedTensor`), joined with ``separator``: for each width of ``ngram_width`` (an int or
+    a list) in turn. ``pad_values`` (a string, or a ``(left, right)`` pair) pads each row with
+    ``padding_width`` tokens (default ``width - 1``) at both ends; ``preserve_short_sequences``
+    keeps a row too short for any n-gram as one joined string.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.ngrams(tf.strings.split(["a b c", "d"]), 2, pad_values="#").to_list()
+    [[b'# a', b'a b', b'b c', b'c #'], [b'# d', b'd #']]
+    """
+    widths = (int(ngram_width),) if isinstance(ngram_width, (int, np.integer)) else tuple(int(w) for w in ngram_width)
+    if not widths or builtins.min(widths) < 1:
+        raise ValueError(f"ngram_width must be positive ints, got {ngram_width!r}.")
+    if pad_values is None:
+        left = right = b""
+        pad = 0
+    else:
+        left, right = ((pad_values, pad_values) if isinstance(pad_values, (str, bytes)) else pad_values)
+        left, right = _text(left), _text(right)
+        pad = -1 if padding_width is None else int(padding_width)
+        if padding_width is not None and pad < 1:
+            raise ValueError(f"padding_width must be at least 1, got {padding_width}.")
+    p = {"widths": widths, "separator": _text(separator), "left": left, "right": right, "pad": pad,
+         "preserve": builtins.bool(preserve_short_sequences)}
+    if isinstance(data, RaggedTensor):
+        return RaggedTensor(*apply(_ngrams, (data.values, data.row_splits), p))
+    x = _strings_in(data, "StringNGrams")
+    shape = x._value.shape
+    if not shape:
+        raise ValueError("ngrams: data must have at least one axis (the tokens).")
+    rows, n = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
+    splits = _wrap(np.arange(rows + 1, dtype=np.int64) * n)
+    values, _ = apply(_ngrams, (reshape(x, (-1,)), splits), p)
+    return reshape(values, shape[:-1] + (-1,))
 
 
 # --------------------------------------------------------------------------- regular expressions

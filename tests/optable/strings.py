@@ -18,6 +18,7 @@ CASES = [
     OpCase("StringSplitV2", lambda x: tf.strings.split(_s(x), sep=".").to_tensor(),
            V, nondiff=True, ops=("StringSplitV2", "RaggedTensorToTensor")),
     OpCase("StringBytesSplit", lambda x: tf.strings.bytes_split(_s(x)).values, V, nondiff=True),
+    OpCase("StringNGrams", lambda x: tf.strings.ngrams(_s(x), 2), V, nondiff=True),
     OpCase("StringJoin", lambda x: tf.strings.join([_s(x), "a"]), V, nondiff=True),
     OpCase("ReduceJoin", lambda x: tf.strings.reduce_join(_s(x)), V, nondiff=True),
     OpCase("UnsortedSegmentJoin", lambda x: tf.strings.unsorted_segment_join(_s(x), [0, 1, 0], 2),
