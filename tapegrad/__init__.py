@@ -76,12 +76,14 @@ _LAZY = {
     "TensorArray": ("._tensor_array", "TensorArray"),
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
     "signal": (".signal", None), "image": (".image", None),
+    "strings": (".strings", None), "as_string": (".ops.strings", "as_string"),
 }
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
     from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
-    from . import distribute, image, signal, visualize  # noqa: F401
+    from . import distribute, image, signal, strings, visualize  # noqa: F401
+    from .ops.strings import as_string  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
     from .debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _seam, dtypes as _dt
+from . import _seam, _strings, dtypes as _dt
 from ._tensor import IndexedSlices, Tensor, VariableBase, arrays_read, next_id, wrap
 from .errors import InvalidArgumentError
 
@@ -39,6 +39,10 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
     except ValueError as e:
         if spot and arrays_read() != n + 1:
             raise _HoldsTensor from None
+        try:
+            return _strings.to_bytes(value)  # (str mixed with non-ASCII bytes)
+        except ValueError:
+            pass
         raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
     if spot and arrays_read() != n + 1:
         raise _HoldsTensor
@@ -51,6 +55,8 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
         return arr.astype(np.int32)
     if k in "bc":
         return arr
+    if k in "USO":
+        return _strings.to_bytes(value)
     raise TypeError(f"Cannot convert {value!r} to a tensor: elements of type "
                     f"{type(arr.flat[0]).__name__ if arr.size else 'object'} are not numbers.")
 
@@ -125,7 +131,7 @@ def _cast_checked(arr: np.ndarray, dt: np.dtype, value: Any) -> np.ndarray:
           or (src == "b" and dst == "b"))
     if not ok:
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {_dt._from_np(dt).name}: "
-                        f"the value has kind {arr.dtype.name}. Cast explicitly with tf.cast.")
+                        f"the value has dtype {_dt._from_np(arr.dtype).name}. Cast explicitly with tf.cast.")
     if src in "iu" and dst in "iu":
         info = np.iinfo(dt)
         if arr.size and (arr.max() > info.max or arr.min() < info.min):
@@ -167,8 +173,14 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     want = None if dtype is None else _dt.as_dtype(dtype)._np
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "OUSV":
-            raise TypeError(f"Cannot convert a NumPy array of dtype {value.dtype} to a tensor: "
-                            "tapegrad tensors hold numbers and bools only.")
+            if value.dtype.kind == "V":
+                raise TypeError(f"Cannot convert a NumPy array of dtype {value.dtype} to a tensor: "
+                                "tapegrad tensors hold numbers, bools and strings only.")
+            arr = _strings.to_bytes(value)
+            if want is not None and want != arr.dtype:
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                                f"{_dt._from_np(want).name}")
+            return wrap(arr)
         arr = np.array(value, copy=True) if isinstance(value, np.ndarray) else np.asarray(value)
         if want is not None and arr.dtype != want:
             arr = _cast_checked(arr, want, value)
@@ -268,6 +280,8 @@ def _scalar_for(y: Any, npdt: np.dtype, opname: str) -> Tensor:
     t = consts.get(key)
     if t is not None:
         return t
+    if k == "O":
+        raise TypeError(f"{opname}: cannot convert {y!r} to EagerTensor of dtype string.")
     if ty is float and k in "iub" or ty is complex and k != "c" or ty is int and k == "b":
         raise TypeError(f"{opname}: cannot convert {y!r} (Python {ty.__name__}) to the other "
                         f"operand's dtype {_dt._from_np(npdt).name}. Cast the tensor first.")
@@ -305,7 +319,7 @@ def _operand(y: Any, npdt: np.dtype, opname: str) -> Tensor:
         return _operand(y._dense(), npdt, opname)
     if isinstance(y, (np.ndarray, np.generic)):
         if y.dtype.kind in "OUSV":
-            raise TypeError(f"{opname}: cannot use a NumPy array of dtype {y.dtype} as an operand.")
+            return convert_to_tensor(y, dtype=_dt._from_np(npdt))
         return wrap(_cast_checked(np.asarray(y), npdt, y) if y.dtype != npdt else np.asarray(y))
     return convert_to_tensor(y, dtype=_dt._from_np(npdt))
 

@@ -321,7 +321,7 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
 
 
 _KIND_NAMES = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",
-               "b": "bool"}
+               "b": "bool", "O": "string"}
 
 
 def _check_kind(op: Op, x: Tensor) -> None:

@@ -41,7 +41,7 @@ def attribute_error(module: str, name: str) -> AttributeError:
     if elsewhere:
         return AttributeError(f"{msg}. tapegrad has {' and '.join(elsewhere)}.")
     import difflib
-    close = difflib.get_close_matches(name, _namespaces()[module], n=3, cutoff=0.8)
+    close = difflib.get_close_matches(name, _namespaces().get(module, ()), n=3, cutoff=0.8)
     if close:
         return AttributeError(f"{msg}. Did you mean: {', '.join(repr(c) for c in close)}?")
     return AttributeError(msg)

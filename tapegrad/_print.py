@@ -11,6 +11,7 @@ import numpy as np
 
 from . import nest
 from ._tensor import Tensor, VariableBase
+from .dtypes import string
 from ._trace import replayable
 
 __all__ = ["print_", "format_tensor"]
@@ -43,7 +44,30 @@ def _element(a: np.ndarray) -> Any:
         return lambda x: "1" if x else "0"
     if kind in "iu":
         return str
+    if kind == "O":
+        return lambda x: '"' + _escape(x) + '"'
     return lambda x: "?"
+
+
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _escape(b: bytes) -> str:
+    """Bytes as TF prints them (absl's Utf8SafeCEscape): C escapes for quotes, backslashes and
+    control bytes; bytes from 0x80 up as UTF-8 text (an invalid sequence as ``\\xNN``)."""
+    out, run = [], bytearray()
+    for c in b:
+        if c >= 0x80:
+            run.append(c)
+            continue
+        if run:
+            out.append(run.decode("utf-8", "backslashreplace"))
+            run.clear()
+        out.append(_ESCAPES.get(c) or ("\\%03o" % c if c < 0x20 or c == 0x7F else chr(c)))
+    if run:
+        out.append(run.decode("utf-8", "backslashreplace"))
+    return "".join(out)
 
 
 def _dims(a: np.ndarray, edge: int, fmt: Any, dim: int, index: tuple, out: list) -> None:
@@ -75,6 +99,8 @@ def format_tensor(value: Any, summarize: int | None = 3) -> str:
     '[0 1 2 ... 7 8 9]'
     """
     a = np.asarray(value.numpy() if isinstance(value, (Tensor, VariableBase)) else value)
+    if a.dtype.kind == "S":  # (a scalar string tensor's bytes)
+        a = a.astype(object)
     if summarize is None:
         summarize = 3
     edge = a.size if summarize < 0 else min(summarize, a.size)
@@ -119,6 +145,11 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, s
     """
     if output_stream is None:
         output_stream = sys.stderr
+    if len(inputs) == 1 and _is_tensor(inputs[0]) and inputs[0].dtype == string and inputs[0].shape == ():
+        # one scalar string tensor is TF's template itself: its text, unquoted and unescaped
+        text = inputs[0].numpy().decode("utf-8", "backslashreplace")
+        _write(text + end, output_stream)
+        return
     if not (output_stream in (sys.stdout, sys.stderr) or output_stream in _LOG_LEVELS
             or isinstance(output_stream, str) and output_stream.startswith("file://")):
         raise ValueError(f"Unsupported output stream, logging level, or file: {output_stream!r}. "

@@ -35,8 +35,8 @@ class DType:
 
     @property
     def as_numpy_dtype(self) -> type:
-        """The NumPy scalar type, e.g. ``numpy.float32``."""
-        return self._np.type
+        """The NumPy scalar type, e.g. ``numpy.float32`` (``object`` for ``tf.string``)."""
+        return object if self._np.kind == "O" else self._np.type
 
     @property
     def base_dtype(self) -> "DType":
@@ -82,8 +82,8 @@ class DType:
 
     @property
     def size(self) -> int:
-        """The number of bytes per element."""
-        return self._np.itemsize
+        """The number of bytes per element (0 for ``tf.string``, as in TF)."""
+        return 0 if self._np.kind == "O" else self._np.itemsize
 
     @property
     def min(self) -> Any:
@@ -160,6 +160,7 @@ _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uin
 _BY_NP: dict[np.dtype, DType] = {d._np: d for d in _ALL}
 _BY_NAME: dict[str, DType] = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, double=float64, string=string)
+_BY_NP[string._np] = string
 _PY = {float: float32, int: int32, complex: complex128, builtins.bool: bool}
 
 

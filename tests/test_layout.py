@@ -14,6 +14,7 @@ import tapegrad as tf
 import tapegrad.image  # noqa: F401  (tf.image and tf.signal load on first use)
 import tapegrad.random
 import tapegrad.signal  # noqa: F401
+import tapegrad.strings  # noqa: F401
 from tapegrad.ops import REGISTRY
 
 # op name -> the family that declared it (ops declared elsewhere: tapegrad.random)
@@ -23,7 +24,7 @@ DECLARED_IN = {name: op.module.rsplit(".", 1)[1] for name, op in REGISTRY.items(
 TESTS = pathlib.Path(__file__).parent
 OPS = pathlib.Path(tf.__file__).parent / "ops"
 FAMILIES = sorted(p.stem for p in OPS.glob("*.py") if p.stem != "__init__")
-NAMESPACES = [tf, tf.math, tf.nn, tf.linalg, tf.random, tf.autodiff, tf.signal, tf.image]
+NAMESPACES = [tf, tf.math, tf.nn, tf.linalg, tf.random, tf.autodiff, tf.signal, tf.image, tf.strings]
 # Helpers with public names that other families and the engine import; they are not ops.
 NOT_OPS = {"array": {"norm_axis", "norm_axes", "unbroadcast", "broadcast_view"}}
 
@@ -40,7 +41,8 @@ def _exported() -> set[int]:
 
 def test_the_op_families_are_the_ones_the_docs_name():
     assert FAMILIES == sorted(["array", "conv", "decompositions", "indexing", "linalg", "math", "nn",
-                               "reduction", "sampled", "segment", "signal", "sort", "special"])
+                               "reduction", "sampled", "segment", "signal", "sort", "special",
+                               "strings"])
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 from . import experimental
 from ._dataset import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, OwnedIterator,
                        Options)
+from ._text import TextLineDataset
 
 __all__ = ["Dataset", "Iterator", "OwnedIterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "experimental"]
+           "experimental", "TextLineDataset"]
 
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:

@@ -1,8 +1,8 @@
 """Elements of datasets: nests (tuples, namedtuples, dicts) whose leaves are NumPy values.
 
 Inside a pipeline an element is a nest of NumPy arrays or scalars (strings as ``bytes`` or
-object arrays of ``bytes``, nested datasets as themselves); it becomes tapegrad tensors only
-where it leaves the pipeline (iteration, the user functions of ``map``, ``filter``, ...).
+object arrays of ``bytes``, nested datasets as themselves); it becomes tapegrad tensors (string
+tensors for text) only where it leaves the pipeline (iteration, the user functions of ``map``, ``filter``, ...).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
+from ..ops.strings import RaggedTensor
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
@@ -59,6 +60,10 @@ def value(x: Any) -> Any:
         return x.encode() if isinstance(x, str) else x
     if isinstance(x, np.ndarray) and x.dtype.kind in "USO":
         return _text(x)
+    if isinstance(x, RaggedTensor):
+        raise TypeError("A dataset element cannot be a RaggedTensor in tapegrad (its datasets hold "
+                        "dense tensors): return x.to_tensor(default_value=...) instead, or split "
+                        "before batching (see docs/strings.md).")
     try:
         return convert_to_tensor(x)._value
     except TypeError:
@@ -112,13 +117,15 @@ def spec_of(e: Any) -> Any:
 
 
 def _out(v: Any) -> Any:
-    if is_text(v) or _is_dataset(v):
+    if type(v) is bytes:
+        return wrap(np.array(v, dtype=object))
+    if _is_dataset(v):
         return v
     return wrap(v)
 
 
 def to_tensors(e: Any) -> Any:
-    """An element as the user sees it: tensors (strings stay bytes, see docs/data.md)."""
+    """An element as the user sees it: tensors (``tf.string`` ones for text)."""
     t = type(e)
     if t is np.ndarray or isinstance(e, np.generic):
         return wrap(e)
@@ -146,7 +153,7 @@ def stack(col: list, where: str) -> Any:
     if is_text(first):
         out = np.empty((len(col),) + np.shape(first), dtype=object)
         for i, v in enumerate(col):
-            out[i] = v
+            out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
         return out
     try:
         return np.stack(col)

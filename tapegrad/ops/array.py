@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _memory, dtypes as _dt
+from .. import _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
@@ -384,7 +384,7 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
 
 
 def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:
-    return tuple(np.take(x, i, axis=axis) for i in builtins.range(x.shape[axis]))
+    return tuple(_strings.held(np.take(x, i, axis=axis)) for i in builtins.range(x.shape[axis]))
 
 
 def _unstack_vjp(g: tuple, ans: tuple, x: Tensor, axis: int) -> Tensor:
@@ -524,7 +524,11 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         for (a, b), d in zip(pt, x._value.shape):
             if builtins.max(a, b) > d - 1 + lim:
                 raise _err("MirrorPad", f"paddings {list(pt)} too large for shape {list(x._value.shape)} in {mode} mode")
-    val = x._value.dtype.type(constant_values._value if isinstance(constant_values, Tensor) else constant_values)
+    val = constant_values._value if isinstance(constant_values, Tensor) else constant_values
+    if x._value.dtype.kind == "O":  # strings pad with b"" (the default 0) or the given text
+        val = _strings.empty(()) if isinstance(val, int) and val == 0 else _strings.to_bytes(val)
+    else:
+        val = x._value.dtype.type(val)
     return apply(_pad, (x,), {"pads": pt, "mode": m, "value": val})
 
 
@@ -541,7 +545,7 @@ def _slice_grad_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, key: tuple)
 
 
 _slice_grad = defop("StridedSliceGrad", _slice_grad_fwd, vjp=(_slice_grad_vjp,), jvp="linear")
-_slice = defop("StridedSlice", lambda x, key: x[key],
+_slice = defop("StridedSlice", lambda x, key: _strings.held(x[key]),
                vjp=(lambda g, ans, x, key: apply(_slice_grad, (g,), {"shape": x._value.shape, "key": key}),),
                jvp="linear")
 
@@ -567,13 +571,20 @@ def _shape_arg(shape: Any, op: str) -> tuple:
 
 
 def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
-    """A tensor of zeros (float32 by default)."""
-    return _wrap(np.zeros(_shape_arg(shape, "Zeros"), _dtype_or(dtype, _dt.float32)))
+    """A tensor of zeros (float32 by default; empty strings for ``tf.string``)."""
+    dt = _dtype_or(dtype, _dt.float32)
+    if dt.kind == "O":
+        return _wrap(_strings.empty(_shape_arg(shape, "Zeros")))
+    return _wrap(np.zeros(_shape_arg(shape, "Zeros"), dt))
 
 
 def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """A tensor of ones (float32 by default)."""
-    return _wrap(np.ones(_shape_arg(shape, "Ones"), _dtype_or(dtype, _dt.float32)))
+    dt = _dtype_or(dtype, _dt.float32)
+    if dt.kind == "O":
+        raise TypeError("Cannot convert 1 to EagerTensor of dtype string: tf.ones has no string "
+                        "form; use tf.fill(shape, text).")
+    return _wrap(np.ones(_shape_arg(shape, "Ones"), dt))
 
 
 def fill(dims: Any, value: Any, name: Any = None) -> Tensor:

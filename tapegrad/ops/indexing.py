@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _strings
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
@@ -104,7 +105,7 @@ def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # no
 # --------------------------------------------------------------------------- gather / segments
 def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> np.ndarray:
     if batch_dims == 0:
-        return np.take(p, idx, axis=axis)
+        return _strings.held(np.take(p, idx, axis=axis))
     # batch_dims > 0: leading batch axes shared by params and indices
     bshape = p.shape[:batch_dims]
     nb = int(np.prod(bshape, dtype=np.int64))

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
@@ -54,6 +54,7 @@ _binary = binary
 # --------------------------------------------------------------------------- arithmetic
 _add = defop("AddV2", np.add, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: g),
              jvp="linear", broadcast=True)
+_string_add = defop("StringAdd", lambda x, y: _strings.held(np.add(x, y)), nondiff=True)
 _sub = defop("Sub", np.subtract, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
              jvp="linear", broadcast=True)
 _mul = defop("Mul", np.multiply, kinds="fciu", deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
@@ -85,8 +86,16 @@ def add(x: Any, y: Any, name: Any = None) -> Tensor:
     >>> import tapegrad as tf
     >>> tf.add(tf.constant([1.0, 2.0]), 1.0).numpy()
     array([2., 3.], dtype=float32)
+
+    String tensors are concatenated: ``tf.add("a", tf.constant(["b", "c"]))`` is ``[b"ab", b"ac"]``.
     """
-    return binary(_add, x, y)
+    try:
+        return binary(_add, x, y)
+    except InvalidArgumentError:  # (a try costs nothing until it catches)
+        x, y = binary_operands(x, y, "AddV2")
+        if x._value.dtype.kind != "O":
+            raise
+        return apply(_string_add, (x, y))
 
 
 def subtract(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -405,6 +414,9 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     """
     c = as_tensor(condition)
     if x is None and y is None:
+        if c._value.dtype.kind == "O":
+            raise InvalidArgumentError("Where does not accept a string condition: compare it "
+                                       "first, e.g. tf.where(x != \"\"). [Op:Where]")
         if c._value.ndim == 0:
             raise InvalidArgumentError("WhereOp : Unhandled input dimensions: 0 (where "
                                        "with one argument needs a condition with at least one axis)")
@@ -452,6 +464,8 @@ def real(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Real part (identity for real tensors)."""
     x = as_tensor(input)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind == "O":
+            raise TypeError("tf.math.real: a string tensor has no real part.")
         return x
     return apply(_real, (x,))
 
@@ -468,6 +482,8 @@ def conj(x: Any, name: Any = None) -> Tensor:
     """Complex conjugate (identity for real tensors)."""
     x = as_tensor(x)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind == "O":
+            raise TypeError("tf.math.conj: a string tensor has no conjugate.")
         return x
     return apply(_conj, (x,))
 
@@ -521,11 +537,13 @@ def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- comparisons, logic
-def _cmp(name: str, fn: Any) -> Any:
-    op = defop(name, fn, nondiff=True)
+def _cmp(name: str, fn: Any, kinds: str | None = None) -> Any:
+    op = defop(name, fn, kinds=kinds, nondiff=True)
 
     def f(x: Any, y: Any, name: Any = None) -> Tensor:
         x, y = binary_operands(x, y, op.name)
+        if op.dtypes is not None and x._value.dtype not in op.dtypes:
+            _check_kind(x, op.kinds, op.name)
         return apply(op, (x, y))
     f.__name__ = name.lower()
     f.__doc__ = f"Elementwise ``{name}`` (a bool tensor; no gradient)."
@@ -534,10 +552,10 @@ def _cmp(name: str, fn: Any) -> Any:
 
 equal = _cmp("Equal", np.equal)
 not_equal = _cmp("NotEqual", np.not_equal)
-less = _cmp("Less", np.less)
-less_equal = _cmp("LessEqual", np.less_equal)
-greater = _cmp("Greater", np.greater)
-greater_equal = _cmp("GreaterEqual", np.greater_equal)
+less = _cmp("Less", np.less, "biufc")
+less_equal = _cmp("LessEqual", np.less_equal, "biufc")
+greater = _cmp("Greater", np.greater, "biufc")
+greater_equal = _cmp("GreaterEqual", np.greater_equal, "biufc")
 _logical_and = _cmp("LogicalAnd", np.logical_and)
 _logical_or = _cmp("LogicalOr", np.logical_or)
 _logical_xor = _cmp("LogicalXor", np.logical_xor)
@@ -572,6 +590,8 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     x = as_tensor(input)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
+    if dt.kind == "O":
+        return _wrap(_strings.empty(v.shape))
     return _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
 
 
@@ -580,6 +600,9 @@ def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noq
     x = as_tensor(input)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
+    if dt.kind == "O":
+        raise InvalidArgumentError("OnesLike does not accept a string tensor (allowed: numbers "
+                                   "and bool); use tf.fill(tf.shape(x), text). [Op:OnesLike]")
     return _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
 
 
@@ -768,6 +791,9 @@ def add_n(inputs: Any, name: Any = None) -> Tensor:
     if len(ts) == 1:
         return ts[0]
     d0, s0 = ts[0]._value.dtype, ts[0]._value.shape
+    if d0.kind == "O":
+        raise InvalidArgumentError("AddN does not accept string tensors; join them with "
+                                   "tf.strings.join. [Op:AddN]")
     for i, t in enumerate(ts[1:], 1):
         if t._value.dtype != d0:
             raise InvalidArgumentError(f"cannot compute AddN as input #{i}(zero-based) was "

@@ -275,6 +275,8 @@ def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
+        if x._value.dtype.kind == "O":
+            raise InvalidArgumentError(f"{op.name} does not accept a string tensor. [Op:{op.name}]")
         if x._value.ndim == 0:
             raise ValueError(f"{op.name}: the input is a scalar; it needs at least one axis.")
         a = norm_axis(0 if axis is None else axis, x._value.ndim, op.name)

@@ -315,6 +315,8 @@ class Optimizer:
             return _Rows(rows, summed)
         try:
             t = convert_to_tensor(g)
+            if t._value.dtype.kind == "O":
+                raise TypeError(f"{g!r} is text, not numbers")
         except (TypeError, ValueError) as e:
             raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
         arr = np.asarray(t.numpy())

@@ -15,6 +15,8 @@ def _away_from_zero(rng, shapes):
 
 CASES = [
     OpCase("AddV2", lambda x, y: x + y, B),
+    OpCase("StringAdd", lambda x: tf.strings.as_string(x) + "!", [((3,),)], nondiff=True,
+           ops=("StringAdd", "AsString")),
     OpCase("Sub", lambda x, y: x - y, B),
     OpCase("Mul", lambda x, y: x * y, B),
     OpCase("RealDiv", lambda x, y: x / y, B, domain=[(-2, 2), POS]),

@@ -1,0 +1,791 @@
+"""String ops (``tf.strings``): length, case, strip, split, join, regexes, substrings, number
+conversion, formatting, Unicode, hash buckets; and the minimal :class:`RaggedTensor` that
+``split`` and the Unicode ops return for vector inputs.
+
+Every op here is nondifferentiable (strings carry no gradient). Forwards work on NumPy object
+arrays of ``bytes``, one Python call per element; text is bytes throughout (``str`` arguments
+are encoded as UTF-8), as TensorFlow's.
+"""
+from __future__ import annotations
+
+import builtins
+import re
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _fingerprint, _strings, dtypes as _dt
+from .._convert import as_tensor, convert_to_tensor
+from .._dispatch import apply, defop
+from .._tensor import Tensor, TensorShape, wrap as _wrap
+from ..errors import InvalidArgumentError
+from .array import _py_value, norm_axes, reshape
+
+__all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
+           "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
+           "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
+           "to_hash_bucket_strong", "unsorted_segment_join", "RaggedTensor"]
+
+
+def _strings_in(x: Any, op: str) -> Tensor:
+    t = as_tensor(x)
+    if t._value.dtype.kind != "O":
+        raise InvalidArgumentError(f"{op} takes a string tensor, got {t.dtype.name}; convert numbers "
+                                   f"with tf.strings.as_string first. [Op:{op}]")
+    return t
+
+
+def _text(s: Any) -> bytes:
+    """A str/bytes argument (separator, pattern) as bytes."""
+    return s.encode("utf-8") if isinstance(s, str) else bytes(s)
+
+
+def _each(fn: Any, *xs: np.ndarray, out: Any = object) -> np.ndarray:
+    """``fn`` on every element (NumPy broadcasting across ``xs``), as an array of ``out``."""
+    r = np.frompyfunc(fn, len(xs), 1)(*xs)
+    return np.asarray(r, dtype=out)
+
+
+def _op(name: str, fwd: Any) -> Any:
+    return defop(name, fwd, nondiff=True)
+
+
+# --------------------------------------------------------------------------- RaggedTensor
+class RaggedTensor:
+    """A batch of rows of different lengths: ``values`` cut at ``row_splits`` (TensorFlow's
+    ``tf.RaggedTensor`` with one ragged dimension, as ``tf.strings.split`` returns it).
+
+    >>> import tapegrad as tf
+    >>> r = tf.strings.split(["a b", "c"])
+    >>> r.to_list()
+    [[b'a', b'b'], [b'c']]
+    >>> r.to_tensor(default_value="").numpy()
+    array([[b'a', b'b'],
+           [b'c', b'']], dtype=object)
+    """
+
+    __slots__ = ("values", "row_splits")
+
+    def __init__(self, values: Tensor, row_splits: Tensor) -> None:
+        self.values = values
+        self.row_splits = row_splits
+
+    @classmethod
+    def from_row_splits(cls, values: Any, row_splits: Any) -> "RaggedTensor":
+        """A ragged tensor whose row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``."""
+        v, s = convert_to_tensor(values), convert_to_tensor(row_splits, dtype_hint=_dt.int64)
+        sp = s._value
+        if sp.ndim != 1 or not sp.size or sp[0] != 0 or sp[-1] != v._value.shape[0] or (np.diff(sp) < 0).any():
+            raise ValueError(f"row_splits must be a non-decreasing vector from 0 to len(values) = "
+                             f"{v._value.shape[0]}, got {sp.tolist()}.")
+        return cls(v, s)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        """The dtype of the values."""
+        return self.values.dtype
+
+    @property
+    def flat_values(self) -> Tensor:
+        """The values of all rows, one after another."""
+        return self.values
+
+    @property
+    def shape(self) -> TensorShape:
+        """``[nrows, None]`` (and the values' inner dimensions)."""
+        return TensorShape((self.row_splits._value.shape[0] - 1, None) + self.values._value.shape[1:])
+
+    @property
+    def ragged_rank(self) -> int:
+        """The number of ragged dimensions (always 1 here)."""
+        return 1
+
+    def _splits(self, how: str) -> np.ndarray:
+        """The row splits read into Python (a tf.function trace is guarded on them)."""
+        return _py_value(self.row_splits, how)
+
+    def nrows(self) -> Tensor:
+        """The number of rows (int64)."""
+        return _wrap(np.array(self.row_splits._value.shape[0] - 1, np.int64))
+
+    def row_lengths(self) -> Tensor:
+        """The length of each row (int64)."""
+        return _wrap(np.diff(self._splits("RaggedTensor.row_lengths")).astype(np.int64))
+
+    def to_list(self) -> list:
+        """The rows as nested Python lists (bytes for strings)."""
+        v, sp = self.values.numpy(), self._splits("RaggedTensor.to_list")
+        return [v[a:b].tolist() for a, b in zip(sp[:-1], sp[1:])]
+
+    def numpy(self) -> np.ndarray:
+        """The rows as a NumPy object array of arrays, as TensorFlow's."""
+        v, sp = self.values.numpy(), self._splits("RaggedTensor.numpy")
+        out = np.empty(len(sp) - 1, dtype=object)
+        for i, (a, b) in enumerate(zip(sp[:-1], sp[1:])):
+            out[i] = v[a:b]
+        return out
+
+    def to_tensor(self, default_value: Any = None, shape: Any = None, name: Any = None) -> Tensor:
+        """A dense tensor, rows padded with ``default_value`` (``b""`` or 0 by default) to the
+        longest row, or cut/padded to ``shape`` (``None`` dimensions: as needed)."""
+        v = self.values
+        if default_value is None:
+            d = _strings.empty(()) if v._value.dtype.kind == "O" else np.zeros((), v._value.dtype)
+        else:
+            d = convert_to_tensor(default_value, dtype=v.dtype)._value
+        n = self.row_splits._value.shape[0] - 1
+        width = int(np.diff(self._splits("RaggedTensor.to_tensor")).max()) if n else 0
+        want = (n, width) + v._value.shape[1:]
+        if shape is not None:
+            want = tuple(w if s is None else int(s) for s, w in zip(TensorShape(shape), want))
+        return apply(_to_tensor, (v, self.row_splits, _wrap(d)), {"shape": want})
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, (int, np.integer)):
+            sp = self._splits("RaggedTensor[i]")
+            n = sp.shape[0] - 1
+            if not -n <= i < n:
+                raise IndexError(f"row {i} is out of range for a RaggedTensor of {n} rows")
+            i %= n
+            return self.values[int(sp[i]):int(sp[i + 1])]
+        raise TypeError("RaggedTensor supports an integer row index only; use to_tensor() or "
+                        "to_list() for the rest.")
+
+    def __len__(self) -> int:
+        return self.row_splits._value.shape[0] - 1
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in builtins.range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"<tf.RaggedTensor {self.to_list()!r}>"
+
+
+def _to_tensor_fwd(v: np.ndarray, splits: np.ndarray, d: np.ndarray, shape: tuple) -> np.ndarray:
+    out = np.empty(shape, dtype=v.dtype)
+    out[...] = d
+    for r, (a, b) in enumerate(zip(splits[:shape[0]], splits[1:shape[0] + 1])):
+        k = builtins.min(b - a, shape[1])
+        out[r, :k] = v[a:a + k]
+    return out
+
+
+_to_tensor = _op("RaggedTensorToTensor", _to_tensor_fwd)
+
+
+def _rows(parts: np.ndarray, dtype: Any) -> tuple:
+    """The values and row splits of an object array (rank 1) of per-row lists."""
+    lens = np.fromiter((len(p) for p in parts), np.int64, parts.size)
+    splits = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    flat = [e for p in parts for e in p]
+    values = np.array(flat, dtype=dtype) if flat else np.zeros(0, dtype)
+    return values, splits
+
+
+def _ragged_op(name: str, per_element: Any, dtype: Any) -> Any:
+    """A nondiff op from a vector of strings to (values, row_splits) of the per-element lists."""
+    return defop(name, lambda x, **p: _rows(_each(lambda s: per_element(s, **p), x), dtype),
+                 nout=2, nondiff=True)
+
+
+def _ragged_call(op: Any, x: Tensor, p: dict, what: str) -> Any:
+    """Apply a splitting op: a Tensor for a scalar input, a RaggedTensor for a vector."""
+    nd = x._value.ndim
+    if nd > 1:
+        raise NotImplementedError(f"tf.strings.{what} of a rank-{nd} tensor returns a RaggedTensor "
+                                  "with several ragged dimensions, which tapegrad lacks: reshape "
+                                  "the input to a vector first (see docs/strings.md).")
+    values, splits = apply(op, (x[None] if nd == 0 else x,), p)
+    return values if nd == 0 else RaggedTensor(values, splits)
+
+
+# --------------------------------------------------------------------------- elementwise
+def _utf8_len(s: bytes) -> int:
+    return builtins.sum(1 for c in s if c & 0xC0 != 0x80)
+
+
+_length = _op("StringLength", lambda x, unit: _each(len if unit == "BYTE" else _utf8_len, x, out=np.int32))
+
+
+def _unit(unit: str) -> str:
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
+    return unit
+
+
+def length(input: Any, unit: str = "BYTE", name: Any = None) -> Tensor:  # noqa: A002
+    """The length of each string (int32): in bytes, or in UTF-8 characters with
+    ``unit="UTF8_CHAR"`` (each byte that does not continue a UTF-8 sequence counts one).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.length(["abc", "été"], unit="UTF8_CHAR").numpy()
+    array([3, 3], dtype=int32)
+    """
+    return apply(_length, (_strings_in(input, "StringLength"),), {"unit": _unit(unit)})
+
+
+def _case(s: bytes, upper: builtins.bool, utf8: builtins.bool) -> bytes:
+    if not utf8:  # ASCII letters only, as TF without an encoding
+        return s.upper() if upper else s.lower()
+    t = s.decode("utf-8", "surrogateescape")
+    return (t.upper() if upper else t.lower()).encode("utf-8", "surrogateescape")
+
+
+_case_op = _op("StringCase", lambda x, upper, utf8: _each(lambda s: _case(s, upper, utf8), x))
+
+
+def _encoding(encoding: str) -> builtins.bool:
+    e = encoding.lower().replace("-", "")
+    if e not in ("", "utf8"):
+        raise InvalidArgumentError(f"encoding must be '' (ASCII letters only) or 'utf-8', got {encoding!r}.")
+    return e == "utf8"
+
+
+def lower(input: Any, encoding: str = "", name: Any = None) -> Tensor:  # noqa: A002
+    """Lowercase: ASCII letters only, or every letter with ``encoding="utf-8"``."""
+    return apply(_case_op, (_strings_in(input, "StringLower"),), {"upper": False, "utf8": _encoding(encoding)})
+
+
+def upper(input: Any, encoding: str = "", name: Any = None) -> Tensor:  # noqa: A002
+    """Uppercase: ASCII letters only, or every letter with ``encoding="utf-8"`` (``ß`` -> ``SS``).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.upper("été", encoding="utf-8").numpy().decode()
+    'ÉTÉ'
+    """
+    return apply(_case_op, (_strings_in(input, "StringUpper"),), {"upper": True, "utf8": _encoding(encoding)})
+
+
+_strip = _op("StringStrip", lambda x: _each(bytes.strip, x))
+
+
+def strip(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Remove leading and trailing ASCII whitespace (space, ``\\t\\n\\v\\f\\r``)."""
+    return apply(_strip, (_strings_in(input, "StringStrip"),))
+
+
+# --------------------------------------------------------------------------- split, join
+def _split1(s: bytes, sep: bytes, maxsplit: int) -> list:
+    if not sep:
+        return s.split(None, maxsplit)
+    return s.split(sep, maxsplit)
+
+
+_split = _ragged_op("StringSplitV2", _split1, object)
+
+
+def split(input: Any, sep: Any = None, maxsplit: int = -1, name: Any = None) -> Any:  # noqa: A002
+    """Split each string at ``sep`` (by default at runs of whitespace, ignoring it at the ends).
+
+    A scalar gives a vector Tensor; a vector gives a :class:`RaggedTensor` (row ``i`` holds the
+    parts of ``input[i]``): use ``.to_tensor(default_value=...)`` for a padded dense tensor.
+    Higher ranks raise NotImplementedError.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.split(["a b", "c"]).to_tensor(default_value="<pad>").numpy()
+    array([[b'a', b'b'],
+           [b'c', b'<pad>']], dtype=object)
+    """
+    x = _strings_in(input, "StringSplitV2")
+    return _ragged_call(_split, x, {"sep": _text(sep or b""), "maxsplit": int(maxsplit)}, "split")
+
+
+_bytes_split = _ragged_op("StringBytesSplit", lambda s: [s[i:i + 1] for i in builtins.range(len(s))], object)
+
+
+def bytes_split(input: Any, name: Any = None) -> Any:  # noqa: A002
+    """Split each string into single bytes (a Tensor for a scalar, a RaggedTensor for a vector)."""
+    return _ragged_call(_bytes_split, _strings_in(input, "StringBytesSplit"), {}, "bytes_split")
+
+
+def _join_fwd(*xs: np.ndarray, separator: bytes) -> np.ndarray:
+    return _each(lambda *parts: separator.join(parts), *xs)
+
+
+_join = _op("StringJoin", _join_fwd)
+
+
+def join(inputs: Sequence[Any], separator: str = "", name: Any = None) -> Tensor:
+    """Join the strings of ``inputs`` elementwise (scalars broadcast), with ``separator``.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.join(["id", tf.constant(["1", "2"])], separator="-").numpy()
+    array([b'id-1', b'id-2'], dtype=object)
+    """
+    ts = [_strings_in(x, "StringJoin") for x in inputs]
+    shapes = {t._value.shape for t in ts if t._value.ndim}
+    if len(shapes) > 1:
+        raise InvalidArgumentError(f"Input shapes do not match: {sorted(shapes)} (only scalars "
+                                   "broadcast). [Op:StringJoin]")
+    return apply(_join, ts, {"separator": _text(separator)})
+
+
+def _reduce_join_fwd(x: np.ndarray, axes: tuple, keepdims: builtins.bool, separator: bytes) -> np.ndarray:
+    rest = tuple(a for a in builtins.range(x.ndim) if a not in axes)
+    moved = np.transpose(x, rest + axes)
+    lead = moved.shape[:len(rest)]
+    flat = moved.reshape(lead + (-1,))
+    out = np.empty(lead, dtype=object)
+    for idx in np.ndindex(*lead):
+        out[idx] = separator.join(flat[idx].tolist())
+    if keepdims:
+        out = out.reshape(tuple(1 if a in axes else x.shape[a] for a in builtins.range(x.ndim)))
+    return out
+
+
+_reduce_join = _op("ReduceJoin", _reduce_join_fwd)
+
+
+def reduce_join(inputs: Any, axis: Any = None, keepdims: builtins.bool = False, separator: str = "",
+                name: Any = None) -> Tensor:
+    """Join the strings along ``axis`` (all axes by default), in order, with ``separator``.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.reduce_join([["a", "b"], ["c", "d"]], axis=1, separator=",").numpy()
+    array([b'a,b', b'c,d'], dtype=object)
+    """
+    x = _strings_in(inputs, "ReduceJoin")
+    axes = tuple(sorted(norm_axes(axis, x._value.ndim, "ReduceJoin")))
+    return apply(_reduce_join, (x,), {"axes": axes, "keepdims": builtins.bool(keepdims),
+                                      "separator": _text(separator)})
+
+
+def _segment_join_fwd(x: np.ndarray, ids: np.ndarray, num_segments: int, separator: bytes) -> np.ndarray:
+    parts: list = [[] for _ in builtins.range(num_segments)]
+    inner = x.shape[ids.ndim:]
+    flat_x = x.reshape((-1,) + inner)
+    for row, s in zip(flat_x, ids.reshape(-1)):
+        if s >= 0:
+            parts[s].append(row)
+    out = np.empty((num_segments,) + inner, dtype=object)
+    for s, rows in enumerate(parts):
+        j = _each(lambda *r: separator.join(r), *rows) if rows else _strings.empty(inner)
+        out[s] = j[()] if j.ndim == 0 else j
+    return out
+
+
+_segment_join = _op("UnsortedSegmentJoin", _segment_join_fwd)
+
+
+def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, separator: str = "",
+                          name: Any = None) -> Tensor:
+    """Join the rows of ``inputs`` that share a segment id, in order (empty segments: ``b""``;
+    negative ids are dropped).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.unsorted_segment_join(["a", "b", "c"], [1, 0, 1], 2, separator="+").numpy()
+    array([b'b', b'a+c'], dtype=object)
+    """
+    x = _strings_in(inputs, "UnsortedSegmentJoin")
+    ids = as_tensor(segment_ids)
+    iv = ids._value
+    n = int(_py_value(as_tensor(num_segments), "num_segments"))
+    if iv.dtype.kind not in "iu":
+        raise TypeError(f"unsorted_segment_join: segment_ids must be integers, got {ids.dtype.name}.")
+    if x._value.shape[:iv.ndim] != iv.shape:
+        raise InvalidArgumentError(f"segment_ids.shape = {list(iv.shape)} is not a prefix of "
+                                   f"inputs.shape = {list(x._value.shape)} [Op:UnsortedSegmentJoin]")
+    if iv.size and iv.max() >= n:
+        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
+                                   f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+    return apply(_segment_join, (x, ids), {"num_segments": n, "separator": _text(separator)})
+
+
+def _ngrams_fwd(values: np.ndarray, splits: np.ndarray, widths: tuple, separator: bytes, left: bytes,
+                right: bytes, pad: int, preserve: builtins.bool) -> tuple:
+    rows = []
+    for a, b in zip(splits[:-1], splits[1:]):
+        row, grams = values[a:b].tolist(), []
+        for w in widths:
+            p = builtins.min(w - 1 if pad < 0 else pad, w - 1)
+            seq = [left] * p + row + [right] * p
+            grams += [separator.join(seq[i:i + w]) for i in builtins.range(len(seq) - w + 1)]
+        if preserve and not grams and row:  # (only possible with an explicit padding_width)
+            grams = [separator.join([left] * pad + row + [right] * pad)]
+        rows.append(grams)
+    out = np.empty(len(rows), dtype=object)
+    out[:] = rows
+    return _rows(out, object)
+
+
+_ngrams = defop("StringNGrams", _ngrams_fwd, nout=2, nondiff=True)
+
+
+def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = None,
+           padding_width: int | None = None, preserve_short_sequences: builtins.bool = False,
+           name: Any = None) -> Any:
+    """The n-grams of each row of tokens (the last axis of a Tensor, or the rows of a
+    :class:`RaggedTensor`), joined with ``separator``: for each width of ``ngram_width`` (an int or
+    a list) in turn. ``pad_values`` (a string, or a ``(left, right)`` pair) pads each row with
+    ``padding_width`` tokens (default ``width - 1``) at both ends; ``preserve_short_sequences``
+    keeps a row too short for any n-gram as one joined string.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.ngrams(tf.strings.split(["a b c", "d"]), 2, pad_values="#").to_list()
+    [[b'# a', b'a b', b'b c', b'c #'], [b'# d', b'd #']]
+    """
+    widths = (int(ngram_width),) if isinstance(ngram_width, (int, np.integer)) else tuple(int(w) for w in ngram_width)
+    if not widths or builtins.min(widths) < 1:
+        raise ValueError(f"ngram_width must be positive ints, got {ngram_width!r}.")
+    if pad_values is None:
+        left = right = b""
+        pad = 0
+    else:
+        left, right = ((pad_values, pad_values) if isinstance(pad_values, (str, bytes)) else pad_values)
+        left, right = _text(left), _text(right)
+        pad = -1 if padding_width is None else int(padding_width)
+        if padding_width is not None and pad < 1:
+            raise ValueError(f"padding_width must be at least 1, got {padding_width}.")
+    p = {"widths": widths, "separator": _text(separator), "left": left, "right": right, "pad": pad,
+         "preserve": builtins.bool(preserve_short_sequences)}
+    if isinstance(data, RaggedTensor):
+        return RaggedTensor(*apply(_ngrams, (data.values, data.row_splits), p))
+    x = _strings_in(data, "StringNGrams")
+    shape = x._value.shape
+    if not shape:
+        raise ValueError("ngrams: data must have at least one axis (the tokens).")
+    rows, n = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
+    splits = _wrap(np.arange(rows + 1, dtype=np.int64) * n)
+    values, _ = apply(_ngrams, (reshape(x, (-1,)), splits), p)
+    return reshape(values, shape[:-1] + (-1,))
+
+
+# --------------------------------------------------------------------------- regular expressions
+_REWRITE = re.compile(r"\\(\d|\\)")
+
+
+def _pattern(pattern: Any) -> re.Pattern:
+    p = pattern.decode("utf-8") if isinstance(pattern, bytes) else str(pattern)
+    try:
+        return re.compile(p)
+    except re.error as e:
+        raise InvalidArgumentError(f"Invalid pattern: {p!r}, error: {e}") from None
+
+
+def _rewrite(rewrite: str) -> Any:
+    """RE2's rewrite string (``\\0``..``\\9`` groups, ``\\\\`` a backslash) as a function."""
+    parts = _REWRITE.split(rewrite)  # text, token, text, token, ...
+
+    def fill(m: re.Match) -> str:
+        out = []
+        for i, p in enumerate(parts):
+            if i % 2 == 0:
+                out.append(p)
+            else:
+                out.append("\\" if p == "\\" else (m.group(int(p)) or ""))
+        return "".join(out)
+    return fill
+
+
+def _decode(s: bytes) -> str:
+    return s.decode("utf-8", "surrogateescape")
+
+
+def _encode(s: str) -> bytes:
+    return s.encode("utf-8", "surrogateescape")
+
+
+def _regex_replace_fwd(x: np.ndarray, pattern: str, rewrite: str, count: int) -> np.ndarray:
+    p, fill = _pattern(pattern), _rewrite(rewrite)
+    return _each(lambda s: _encode(p.sub(fill, _decode(s), count)), x)
+
+
+_regex_replace = _op("StaticRegexReplace", _regex_replace_fwd)
+
+
+def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: builtins.bool = True,  # noqa: A002
+                  name: Any = None) -> Tensor:
+    """Replace the matches of ``pattern`` (every one, or the first with ``replace_global=False``)
+    by ``rewrite``, where ``\\1`` .. ``\\9`` are groups and ``\\0`` the whole match (RE2's syntax).
+    Patterns run on the UTF-8 text with Python's ``re``, which reads RE2's common syntax the same
+    way (see docs/strings.md).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.regex_replace("Hello, World!", r"[^\\w\\s]", "").numpy()
+    b'Hello World'
+    """
+    x = _strings_in(input, "StaticRegexReplace")
+    p = _pattern(_py_text(pattern))
+    return apply(_regex_replace, (x,), {"pattern": p.pattern, "rewrite": _py_text(rewrite),
+                                        "count": 0 if replace_global else 1})
+
+
+def _py_text(s: Any) -> str:
+    if isinstance(s, Tensor):
+        s = s.numpy()
+    return s.decode("utf-8") if isinstance(s, bytes) else str(s)
+
+
+def _full_match_fwd(x: np.ndarray, pattern: str) -> np.ndarray:
+    p = _pattern(pattern)
+    return _each(lambda s: p.fullmatch(_decode(s)) is not None, x, out=np.bool_)
+
+
+_full_match = _op("StaticRegexFullMatch", _full_match_fwd)
+
+
+def regex_full_match(input: Any, pattern: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Whether each whole string matches ``pattern`` (a bool tensor)."""
+    x = _strings_in(input, "StaticRegexFullMatch")
+    return apply(_full_match, (x,), {"pattern": _pattern(_py_text(pattern)).pattern})
+
+
+# --------------------------------------------------------------------------- substrings
+def _substr1(s: bytes, pos: int, n: int, unit: str) -> bytes:
+    if unit == "UTF8_CHAR":
+        starts = [i for i, c in enumerate(s) if c & 0xC0 != 0x80]
+        size = len(starts)
+    else:
+        size = len(s)
+    p = pos + size if pos < 0 else pos
+    if not 0 <= p <= size:
+        raise InvalidArgumentError(f"pos {pos} out of range for string b'{s!r}' at index 0")
+    q = builtins.min(p + builtins.max(n, 0), size)
+    if unit == "UTF8_CHAR":
+        bounds = starts + [len(s)]
+        return s[bounds[p]:bounds[q]]
+    return s[p:q]
+
+
+_substr = _op("Substr", lambda x, pos, n, unit: _each(lambda s, p, k: _substr1(s, int(p), int(k), unit), x, pos, n))
+
+
+def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Tensor:  # noqa: A002
+    """``len`` bytes (or UTF-8 characters) of each string from ``pos`` (negative: from the end).
+    ``pos`` and ``len`` broadcast with ``input``; a ``pos`` past the end raises
+    InvalidArgumentError, a ``len`` past the end stops there.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.substr(["hello", "world"], 1, 3).numpy()
+    array([b'ell', b'orl'], dtype=object)
+    """
+    x = _strings_in(input, "Substr")
+    pos_t, len_t = as_tensor(pos), as_tensor(len)
+    return apply(_substr, (x, pos_t, len_t), {"unit": _unit(unit)})
+
+
+# --------------------------------------------------------------------------- numbers
+def _number(s: bytes, kind: str, npdt: np.dtype) -> Any:
+    t = s.strip()
+    try:
+        if kind == "f":
+            low = t.lower()
+            if low.lstrip(b"+-") in (b"inf", b"infinity", b"nan"):
+                return npdt.type(float(low))
+            if low.lstrip(b"+-").startswith(b"0x"):  # (C's strtod reads hex floats)
+                return npdt.type(float.fromhex(low.decode("ascii")))
+            return npdt.type(float(t.replace(b"_", b"?")))  # ("?": Python reads "1_0", TF not)
+        v = int(t.replace(b"_", b"?"))
+        info = np.iinfo(npdt)
+        if not info.min <= v <= info.max:
+            raise ValueError
+        return npdt.type(v)
+    except ValueError:
+        raise InvalidArgumentError(f"StringToNumberOp could not correctly convert string: "
+                                   f"{s.decode('utf-8', 'backslashreplace')}") from None
+
+
+_to_number = _op("StringToNumber", lambda x, out: _each(lambda s: _number(s, out.kind, out), x, out=out))
+
+
+def to_number(string_tensor: Any, out_type: Any = _dt.float32, name: Any = None) -> Tensor:
+    """Parse each string as a number of ``out_type`` (float32, float64, int32 or int64);
+    surrounding whitespace is ignored, anything else that is not a number raises
+    InvalidArgumentError.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.to_number(["1.5", " 7 ", "1e3"]).numpy()
+    array([   1.5,    7. , 1000. ], dtype=float32)
+    """
+    d = _dt.as_dtype(out_type)
+    if d not in (_dt.float32, _dt.float64, _dt.int32, _dt.int64):
+        raise TypeError(f"to_number: out_type must be float32, float64, int32 or int64, got {d.name}.")
+    return apply(_to_number, (_strings_in(string_tensor, "StringToNumber"),), {"out": d._np})
+
+
+def _as_string_fwd(x: np.ndarray, fmt: str) -> np.ndarray:
+    if x.dtype.kind == "b":
+        return _each(lambda v: b"true" if v else b"false", x)
+    if x.dtype.kind == "O":
+        return x
+    return _each(lambda v: (fmt % v).encode("ascii"), x)
+
+
+_as_string = _op("AsString", _as_string_fwd)
+
+
+def as_string(input: Any, precision: int = -1, scientific: builtins.bool = False,  # noqa: A002
+              shortest: builtins.bool = False, width: int = -1, fill: str = "", name: Any = None) -> Tensor:
+    """Numbers (and bools) as strings, with C's ``printf`` formats as TensorFlow: floats ``%f``
+    (``precision`` digits, ``scientific``: ``%e``, ``shortest``: ``%g``), ints ``%d``; ``width``
+    pads on the left with spaces or with ``fill`` (one character, ``" "`` or ``"0"``).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.as_string([1.5, 2.0], precision=2).numpy()
+    array([b'1.50', b'2.00'], dtype=object)
+    """
+    x = as_tensor(input)
+    k = x._value.dtype.kind
+    if k == "c":
+        raise InvalidArgumentError("as_string: complex tensors are not supported by tapegrad; "
+                                   "format tf.math.real and tf.math.imag. [Op:AsString]")
+    if scientific and shortest:
+        raise InvalidArgumentError("Cannot select both scientific and shortest notation [Op:AsString]")
+    if fill not in ("", " ", "0"):
+        raise InvalidArgumentError(f"Fill argument not supported: {fill!r} (use ' ' or '0') [Op:AsString]")
+    if k != "f" and (precision > -1 or scientific or shortest):
+        raise InvalidArgumentError("precision, scientific and shortest apply to float tensors only. [Op:AsString]")
+    spec = "%" + ("0" if fill == "0" else "") + (str(width) if width > -1 else "")
+    if k == "f":
+        spec += ("." + str(precision)) if precision > -1 else ""
+        spec += "e" if scientific else "g" if shortest else "f"
+    else:
+        spec += "d"
+    return apply(_as_string, (x,), {"fmt": spec})
+
+
+# --------------------------------------------------------------------------- format
+def _format_fwd(*xs: np.ndarray, template: str, placeholder: str, render: Any) -> np.ndarray:
+    parts = template.split(placeholder)
+    text = parts[0] + "".join(render(x) + p for x, p in zip(xs, parts[1:]))
+    return np.array(text.encode("utf-8"), dtype=object)
+
+
+# (tf.strings.format, in tapegrad/strings.py, passes tf.print's formatter as ``render``)
+format_op = _op("StringFormat", _format_fwd)
+
+
+# --------------------------------------------------------------------------- Unicode
+def _codepoints(s: bytes, errors: str, replacement_char: int) -> list:
+    if errors == "strict":
+        try:
+            return [ord(c) for c in s.decode("utf-8")]
+        except UnicodeDecodeError as e:
+            raise InvalidArgumentError(f"Invalid formatting on input string: {e}") from None
+    text = s.decode("utf-8", "replace" if errors == "replace" else "ignore")
+    return [replacement_char if c == "\ufffd" and errors == "replace" else ord(c) for c in text]
+
+
+_decode_op = _ragged_op("UnicodeDecode", _codepoints, np.int32)
+
+
+def _utf8(input_encoding: str) -> None:
+    if input_encoding.upper().replace("-", "") != "UTF8":
+        raise NotImplementedError(f"tapegrad's Unicode ops read and write UTF-8 only, got "
+                                  f"{input_encoding!r}.")
+
+
+def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                   replacement_char: int = 65533, replace_control_characters: builtins.bool = False,
+                   name: Any = None) -> Any:
+    """The code points of each string (int32): a Tensor for a scalar, a RaggedTensor for a
+    vector. Only UTF-8 is read; ``errors`` is ``"replace"``, ``"ignore"`` or ``"strict"``."""
+    _utf8(input_encoding)
+    if errors not in ("replace", "ignore", "strict"):
+        raise ValueError(f"errors must be 'replace', 'ignore' or 'strict', got {errors!r}.")
+    return _ragged_call(_decode_op, _strings_in(input, "UnicodeDecode"),
+                        {"errors": errors, "replacement_char": int(replacement_char)}, "unicode_decode")
+
+
+_unicode_split = _ragged_op("UnicodeSplit", lambda s, errors: [
+    chr(c).encode("utf-8") for c in _codepoints(s, errors, 0xFFFD)], object)
+
+
+def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                  replacement_char: int = 65533, name: Any = None) -> Any:
+    """Each string split into its characters (a Tensor for a scalar, a RaggedTensor for a vector)."""
+    _utf8(input_encoding)
+    return _ragged_call(_unicode_split, _strings_in(input, "UnicodeSplit"), {"errors": errors},
+                        "unicode_split")
+
+
+def _encode_row(cps: Any, errors: str, replacement_char: int) -> bytes:
+    out = []
+    for c in cps:
+        c = int(c)
+        if 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF:
+            out.append(chr(c))
+        elif errors == "strict":
+            raise InvalidArgumentError(f"code point {c} is not a valid Unicode scalar value")
+        elif errors == "replace":
+            out.append(chr(replacement_char))
+    return "".join(out).encode("utf-8")
+
+
+def _unicode_encode_fwd(values: np.ndarray, splits: np.ndarray, errors: str, replacement_char: int) -> np.ndarray:
+    out = np.empty(splits.shape[0] - 1, dtype=object)
+    for i, (a, b) in enumerate(zip(splits[:-1], splits[1:])):
+        out[i] = _encode_row(values[a:b], errors, replacement_char)
+    return out
+
+
+_unicode_encode = _op("UnicodeEncode", _unicode_encode_fwd)
+
+
+def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
+                   replacement_char: int = 65533, name: Any = None) -> Tensor:
+    """Code points to UTF-8 strings: each innermost row of ``input`` (a Tensor, or a
+    RaggedTensor from :func:`unicode_decode`) becomes one string.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.unicode_encode([104, 105], "UTF-8").numpy()
+    b'hi'
+    """
+    _utf8(output_encoding)
+    p = {"errors": errors, "replacement_char": int(replacement_char)}
+    if isinstance(input, RaggedTensor):
+        return apply(_unicode_encode, (input.values, input.row_splits), p)
+    x = as_tensor(input)
+    v = x._value
+    if v.dtype.kind not in "iu" or v.ndim == 0:
+        raise InvalidArgumentError(f"unicode_encode takes integer code points of rank >= 1, got "
+                                   f"{x.dtype.name} of shape {list(v.shape)} [Op:UnicodeEncode]")
+    width = v.shape[-1]
+    rows = int(np.prod(v.shape[:-1], dtype=np.int64))
+    splits = _wrap(np.arange(0, rows * width + 1, width if width else 1, dtype=np.int64)[:rows + 1])
+    flat = apply(_unicode_encode, (reshape(x, (-1,)), splits), p)
+    return flat[0] if v.ndim == 1 else reshape(flat, v.shape[:-1])
+
+
+# --------------------------------------------------------------------------- hashing
+_hash_fast = _op("StringToHashBucketFast", lambda x, num_buckets: _each(
+    lambda s: _fingerprint.fingerprint64(s) % num_buckets, x, out=np.int64))
+_hash_legacy = _op("StringToHashBucket", lambda x, num_buckets: _each(
+    lambda s: _fingerprint.hash64(s) % num_buckets, x, out=np.int64))
+_hash_strong = _op("StringToHashBucketStrong", lambda x, num_buckets, key: _each(
+    lambda s: _fingerprint.siphash(key, s) % num_buckets, x, out=np.int64))
+
+
+def _buckets(num_buckets: Any) -> int:
+    n = int(num_buckets)
+    if n < 1:
+        raise InvalidArgumentError(f"num_buckets must be >= 1, got {n}.")
+    return n
+
+
+def to_hash_bucket_fast(input: Any, num_buckets: int, name: Any = None) -> Tensor:  # noqa: A002
+    """Each string's bucket in ``[0, num_buckets)`` (int64): FarmHash's ``Fingerprint64`` of the
+    bytes modulo ``num_buckets``, exactly TensorFlow's numbers.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.to_hash_bucket_fast(["hello world", "x"], 1000).numpy()
+    array([ 11, 970])
+    """
+    return apply(_hash_fast, (_strings_in(input, "StringToHashBucketFast"),), {"num_buckets": _buckets(num_buckets)})
+
+
+def to_hash_bucket_strong(input: Any, num_buckets: int, key: Sequence[int], name: Any = None) -> Tensor:  # noqa: A002
+    """Each string's bucket in ``[0, num_buckets)`` (int64) by SipHash-2-4 keyed with ``key``
+    (two ints), exactly TensorFlow's numbers."""
+    k = [int(v) for v in key]
+    if len(k) != 2:
+        raise InvalidArgumentError(f"Key must have 2 elements, got {len(k)}.")
+    return apply(_hash_strong, (_strings_in(input, "StringToHashBucketStrong"),),
+                 {"num_buckets": _buckets(num_buckets), "key": (k[0], k[1])})
+
+
+def to_hash_bucket(string_tensor: Any, num_buckets: int, name: Any = None) -> Tensor:
+    """Each string's bucket in ``[0, num_buckets)`` (int64) by TensorFlow's own ``Hash64`` (the
+    older hash; TensorFlow recommends :func:`to_hash_bucket_fast`), exactly TensorFlow's numbers."""
+    return apply(_hash_legacy, (_strings_in(string_tensor, "StringToHashBucket"),),
+                 {"num_buckets": _buckets(num_buckets)})
