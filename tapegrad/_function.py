@@ -69,15 +69,41 @@ class ConcreteFunction:
         self.structured_outputs = outputs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        specs = _nest.flatten(self.structured_input_signature)
-        vals = _nest.flatten((list(args), kwargs))
+        # the arguments holding tensors are passed (positionally in the function's order, or by
+        # name); the Python values the function was traced with are filled in, as in TensorFlow
+        sig_args, sig_kwargs = self.structured_input_signature
+        has_spec = lambda v: any(isinstance(x, TensorSpec) for x in _nest.flatten(v))  # noqa: E731
+        slots = [i for i, v in enumerate(sig_args) if has_spec(v)]
+        names = [k for k in self._owner._param_order(sig_kwargs) if has_spec(sig_kwargs[k])]
+        call_args, call_kwargs = list(sig_args), dict(sig_kwargs)
+        pending = list(args)
+        for i in slots:
+            if pending:
+                call_args[i] = pending.pop(0)
+        for k in names:
+            if k in kwargs:
+                call_kwargs[k] = kwargs.pop(k)
+            elif pending:
+                call_kwargs[k] = pending.pop(0)
+            else:
+                raise TypeError(f"{self}: missing the tensor argument {k!r}")
+        for k, v in kwargs.items():  # a traced Python value may be repeated, not changed
+            if k not in call_kwargs or has_spec(call_kwargs[k]) or not _same_value(v, call_kwargs[k]):
+                raise TypeError(f"Binding inputs to tf.function failed: {k}={v!r} does not fit {self} "
+                                f"(traced with {k}={call_kwargs.get(k, '(no such argument)')!r}); "
+                                "call the tf.function itself to trace for other Python values")
+        if pending:
+            raise TypeError(f"Binding inputs to tf.function failed: {self} takes "
+                            f"{len(slots) + len(names)} tensor argument(s), got {len(args)}")
+        specs = _nest.flatten((tuple(sig_args), sig_kwargs))
+        vals = _nest.flatten((tuple(call_args), call_kwargs))
         for spec, v in zip(specs, vals):
             if isinstance(spec, TensorSpec):
                 t = convert_to_tensor(v) if not isinstance(v, VariableBase) else v
                 if not spec.is_compatible_with(t):
                     raise TypeError(f"Binding inputs to tf.function failed: {t!r} is not compatible "
                                     f"with {spec!r}")
-        return self._owner(*args, **kwargs)
+        return self._owner(*call_args, **call_kwargs)
 
     @property
     def inputs(self) -> list:
@@ -350,9 +376,27 @@ class Function:
             sig = _nest.pack_sequence_as(sig, [
                 s if not isinstance(o, TensorSpec) else o
                 for s, o in zip(_nest.flatten(sig), _nest.flatten((tuple(args), kwargs)))])
-        outs = _nest.map_structure(
-            lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) else x, out)
+        in_specs = [x for x in _nest.flatten((list(args), kwargs)) if isinstance(x, TensorSpec)]
+        unknown_rank = any(x.shape.rank is None for x in in_specs)
+        unknown_dims = any(d is None for x in in_specs if x.shape.rank is not None for d in x.shape)
+
+        def out_spec(x: Tensor) -> TensorSpec:
+            # traced on a sample (unknown dimensions 1, unknown rank a scalar): an output dimension
+            # of 1 may be an unknown one, an input of unknown rank leaves the outputs' ranks unknown
+            if unknown_rank:
+                return TensorSpec(None, x.dtype)
+            return TensorSpec([None if unknown_dims and d == 1 else d for d in x.shape], x.dtype)
+
+        outs = _nest.map_structure(lambda x: out_spec(x) if isinstance(x, Tensor) else x, out)
         return ConcreteFunction(self, sig, outs)
+
+    def _param_order(self, kwargs: dict) -> list:
+        """The keys of ``kwargs`` in the order of the Python function's parameters."""
+        try:
+            order = list(inspect.signature(self._fn).parameters)
+        except (TypeError, ValueError):
+            order = []
+        return sorted(kwargs, key=lambda k: (order.index(k) if k in order else len(order), k))
 
     def __repr__(self) -> str:
         return f"<tapegrad.function {self.__name__}>"
@@ -371,10 +415,20 @@ def _fill(prog: Any, res: list) -> list:
     return out
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return bool(np.all(np.asarray(a.numpy() if isinstance(a, Tensor) else a) == b))
+    except (TypeError, ValueError):
+        return False
+
+
 def _zeros_for(spec: TensorSpec) -> Tensor:
-    if spec.shape.rank is None:
-        raise ValueError("get_concrete_function needs specs of known rank")
-    return wrap(np.zeros([1 if d is None else d for d in spec.shape], spec.dtype.as_numpy_dtype))
+    """The sample a spec is traced with: unknown dimensions 1, an unknown rank a scalar (a call of
+    another shape or rank traces again)."""
+    shape = [] if spec.shape.rank is None else [1 if d is None else d for d in spec.shape]
+    if spec.dtype.name == "string":
+        return convert_to_tensor(np.full(shape, b"", object))
+    return wrap(np.zeros(shape, spec.dtype.as_numpy_dtype))
 
 
 def _shape_of_structure(structure: Any) -> Any:

@@ -97,6 +97,24 @@ def test_custom_gradient_inside_falls_back_to_eager_with_one_warning():
         assert float(f(tf.constant(3.0))) == 28.0
 
 
+def test_concrete_function_of_unknown_rank_binds_tensors_and_keeps_python_values():
+    @tf.function
+    def pow(a, b):
+        return a ** b
+
+    square = pow.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
+    assert square.structured_outputs.shape.rank is None  # unknown rank in, unknown rank out
+    assert float(square(tf.constant(10.0))) == 100.0  # positional, b=2 filled in
+    np.testing.assert_array_equal(square(a=tf.constant([1.0, 3.0])).numpy(), [1.0, 9.0])
+    assert float(square(tf.constant(3.0), b=2)) == 9.0  # the traced value repeated
+    with pytest.raises(TypeError, match="b=3 does not fit"):
+        square(tf.constant(3.0), b=3)
+    with pytest.raises(TypeError, match="missing the tensor argument 'a'"):
+        square()
+    with pytest.raises(TypeError, match="Binding inputs"):
+        square(tf.constant([1, 2]))  # int32 is not the float32 spec
+
+
 def test_get_concrete_function_and_python_function():
     def g(x):
         return x * 2.0
@@ -105,7 +123,7 @@ def test_get_concrete_function_and_python_function():
     cf = f.get_concrete_function(tf.TensorSpec([None, 2], tf.float32))
     assert f.python_function is g
     assert cf.structured_input_signature[0][0] == tf.TensorSpec([None, 2], tf.float32)
-    assert cf.structured_outputs == tf.TensorSpec([1, 2], tf.float32)
+    assert cf.structured_outputs == tf.TensorSpec([None, 2], tf.float32)
     assert cf(tf.ones([1, 2])).numpy().tolist() == [[2.0, 2.0]]
 
 
