@@ -472,10 +472,16 @@ class _Ref:
         return isinstance(other, _Ref) and other._t is self._t
 
 
+# told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
+on_wrap = None
+
+
 def wrap(v: Any) -> Tensor:
     t = Tensor()  # (no __init__: the cheapest way CPython makes an instance)
     t._value = v
     t._id = next_id()
+    if on_wrap is not None:
+        on_wrap(t)
     return t
 
 

@@ -17,6 +17,13 @@ a Variable read, an op output. The program is the list of steps in execution ord
   replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
   slot). A Generator's draw reads its state variable's slot and writes the advanced state.
 
+A tensor made during the trace without an op (``_tensor.wrap``, which tells :func:`_on_wrap`
+while a tracer runs) becomes a constant of the program. Made by the user's code, its value came
+from Python values or from reads the tracer guards; made inside tapegrad, it may hold a value
+computed from an input's value behind the tracer's back, so a program that depends on it runs
+eagerly instead, unless its maker is marked :func:`constant_maker` (audited: its constants
+depend on shapes, Python values and guarded reads only).
+
 :func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
 Tensor, dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
 engine, for calls under an outer tape or accumulator.
@@ -33,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, _recorders as _rec
+from . import _nest, _recorders as _rec, _tensor
 from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
@@ -42,6 +49,22 @@ from .errors import InternalError
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
 _VALUE_SHAPED = frozenset({"Unique", "Where"})
 _PKG = os.path.dirname(os.path.abspath(__file__))
+# frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
+_PLUMBING = frozenset(os.path.join(_PKG, f) for f in ("_tensor.py", "_convert.py"))
+_INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+_TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
+_MAKERS: set = set()  # code objects of the audited constant makers
+_lock = threading.Lock()
+_tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0
+
+
+def constant_maker(fn: Callable) -> Callable:
+    """Mark ``fn`` as audited: the tensors it makes with ``wrap`` (or conversion) hold values that
+    do not depend on tensors' values read behind a trace's back (shapes, Python values, values
+    read through guarded reads such as ``ops.array._py_value``), so a trace may keep them as
+    constants. Returns ``fn`` itself: no cost at call time."""
+    _MAKERS.add(fn.__code__)
+    return fn
 
 
 class Miss(Exception):
@@ -77,6 +100,8 @@ class Tracer(_rec.Recorder):
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
         self.graph_seed: list | None = None  # tapegrad.random's [global seed, next op seed]
+        self.made: dict[int, tuple] = {}    # tensor _id -> (code, line) of an unaudited maker
+        self.suspect: dict[int, tuple] = {}  # constant slot -> (why, where) of an unaudited maker
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -104,6 +129,12 @@ class Tracer(_rec.Recorder):
         if s is None:
             s = self.new_slot(t)
             self.consts[s] = t._value
+            site = self.made.get(t._id)
+            if site is not None:
+                code, line = site
+                self.suspect[s] = (f"{code.co_name} ({os.path.relpath(code.co_filename, _PKG)}:{line}) "
+                                   f"made a constant during the trace that may hold a value computed "
+                                   f"from an input's value", user_line())
         return s
 
     def fail(self, reason: str) -> None:
@@ -204,11 +235,91 @@ class Tracer(_rec.Recorder):
         self.cur[r] = out
         return sample
 
-    def finish(self, outputs: list) -> "Program":
-        """The program whose results are the slots of ``outputs`` (tensor leaves)."""
+    def finish(self, outputs: list) -> "Program | None":
+        """The program whose results are the slots of ``outputs`` (tensor leaves); None (and
+        :attr:`problem` set) when it depends on a constant of an unaudited maker."""
         out_slots = [self.slot_of(t) for t in outputs]
+        if self.suspect:
+            used = set(out_slots)
+            for step in _live(self.steps, out_slots):
+                used.update(_reads(step))
+            bad = [self.suspect[s] for s in sorted(used.intersection(self.suspect))]
+            if bad:
+                self.problem = bad[0]
+                return None
         steps = _fold(self.steps, self.consts, self.keep)
         return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep])
+
+
+def start(tr: Tracer) -> None:
+    """Make ``tr`` record this thread's work (and install the wrap hook)."""
+    global _tracing
+    with _lock:
+        _tracing += 1
+        _tensor.on_wrap = _on_wrap
+    _rec.push(tr)
+
+
+def stop(tr: Tracer) -> None:
+    """End :func:`start`."""
+    global _tracing
+    _rec.pop(tr)
+    with _lock:
+        _tracing -= 1
+        if not _tracing:
+            _tensor.on_wrap = None
+
+
+def _on_wrap(t: Tensor) -> None:
+    """Note the maker of ``t`` (a tensor made without an op) in this thread's tracers, unless it
+    is audited: the user's code, the tracer itself, or a :func:`constant_maker`.
+
+    The maker is found up the stack from ``wrap``: conversion converts its first argument, and a
+    function that was given the converted value as an argument (``tf.gather(x, indices)``, an
+    operator's operand) passes it on from its caller."""
+    if not (_rec.active and _rec.tls.stack):
+        return
+    obj = t._value
+    f = sys._getframe(2)
+    while f is not None:
+        code = f.f_code
+        if code.co_name in _INNER:
+            f = f.f_back
+        elif _is_arg(f, obj):
+            f = f.f_back
+        elif code.co_filename in _PLUMBING:
+            if code.co_argcount:
+                obj = f.f_locals.get(code.co_varnames[0])
+            f = f.f_back
+        else:
+            break
+    if f is None:
+        return
+    if code in _MAKERS or code.co_filename in _TRACER_FILES or not code.co_filename.startswith(_PKG):
+        return
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer:
+            rec.made[t._id] = (code, f.f_lineno)
+
+
+def _is_arg(f: Any, obj: Any) -> bool:
+    """Whether ``obj`` is an argument of frame ``f``'s function (or an item of a list or tuple
+    argument, ``*args`` and ``**kwargs`` included)."""
+    code = f.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 4) + bool(code.co_flags & 8)  # *args, **kwargs
+    if not n:
+        return False
+    loc = f.f_locals
+    for name in code.co_varnames[:n]:
+        a = loc.get(name)
+        if a is obj:
+            return True
+        if type(a) is dict:
+            a = list(a.values())
+        if type(a) in (list, tuple) and any(x is obj for x in a):
+            return True
+    return False
 
 
 def current() -> Tracer | None:
@@ -334,29 +445,31 @@ def _commit_tensors(pending: dict, res: list) -> None:
     pending.clear()
 
 
+def _reads(step: tuple) -> Any:
+    """The slots a step reads."""
+    kind = step[0]
+    if kind == "op" or kind == "draw":
+        return step[2]
+    if kind == "write":
+        return (step[3], step[4])
+    if kind == "guard" or kind == "shape":
+        return (step[1],)
+    if kind == "call":
+        return [x for k, x in step[3] if k == "s"]
+    return ()
+
+
 def _live(steps: list, outs: list) -> list:
     """The steps something depends on (outputs, guards, writes, calls), in order."""
     need = set(outs)
     kept = []
     for step in reversed(steps):
         kind = step[0]
-        if kind == "op":
-            if not any(o in need for o in step[4]):
-                continue
-            need.update(step[2])
-        elif kind == "draw":
-            if not step[4] and not any(o in need for o in step[3]):
-                continue
-            need.update(step[2])
-        elif kind == "read":
-            if step[2] not in need:
-                continue
-        elif kind == "write":
-            need.update((step[3], step[4]))
-        elif kind in ("guard", "shape"):
-            need.add(step[1])
-        else:
-            need.update(x for k, x in step[3] if k == "s")
+        if (kind == "op" and not any(o in need for o in step[4])
+                or kind == "draw" and not step[4] and not any(o in need for o in step[3])
+                or kind == "read" and step[2] not in need):
+            continue
+        need.update(_reads(step))
         kept.append(step)
     kept.reverse()
     return kept
