@@ -232,7 +232,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
         m = convert_to_tensor(maximum_iterations)
         if m._value.ndim:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
-        limit = int(m._value)
+        limit = int(m)  # (a value read into Python: a tf.function trace guards it)
     count = 0
     while (limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result"):
         out = body(*lv)

@@ -283,9 +283,9 @@ def _on_wrap(t: Tensor) -> None:
     f = sys._getframe(2)
     while f is not None:
         code = f.f_code
-        if code.co_name in _INNER:
-            f = f.f_back
-        elif _is_arg(f, obj):
+        if code in _MAKERS or code.co_filename in _TRACER_FILES:
+            return
+        if code.co_name in _INNER or _is_arg(f, obj):
             f = f.f_back
         elif code.co_filename in _PLUMBING:
             if code.co_argcount:
@@ -293,13 +293,11 @@ def _on_wrap(t: Tensor) -> None:
             f = f.f_back
         else:
             break
-    if f is None:
-        return
-    if code in _MAKERS or code.co_filename in _TRACER_FILES or not code.co_filename.startswith(_PKG):
+    if f is None or not f.f_code.co_filename.startswith(_PKG):
         return
     for rec in _rec.tls.stack:
         if type(rec) is Tracer:
-            rec.made[t._id] = (code, f.f_lineno)
+            rec.made[t._id] = (f.f_code, f.f_lineno)
 
 
 def _is_arg(f: Any, obj: Any) -> bool:
@@ -413,9 +411,9 @@ class Program:
                 r = apply(op, [env[i] for i in ins], p)
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = t
-            elif kind == "draw":
-                for s, a in zip(step[3], step[1](*[env[i]._value for i in step[2]])):
-                    env[s] = wrap(a)
+            elif kind == "draw":  # (through draw: an outer trace records it as a draw too)
+                for s, t in zip(step[3], draw(step[1], [env[i] for i in step[2]], step[4])):
+                    env[s] = t
             elif kind == "read":
                 env[step[2]] = res[step[1]].read_value()
             elif kind == "write":
@@ -424,7 +422,9 @@ class Program:
                 env[out] = pending[r] = wrap(b if how == "assign" else np.add(a, b) if how == "assign_add"
                                              else np.subtract(a, b))
             elif kind == "guard":
-                v = env[step[1]]._value
+                t = env[step[1]]
+                _rec.note_escape(t, "a guard of a nested tf.function")  # (an outer trace guards it too)
+                v = t._value
                 if np.shape(v) != step[2] or np.asarray(v).tobytes() != step[3]:
                     raise Miss()
             elif kind == "shape":
@@ -434,7 +434,11 @@ class Program:
                 _commit_tensors(pending, res)
                 fn, structure, spec = step[1:]
                 a, kw = _rebuild(structure, spec, env, res, True)
-                fn(*a, **kw)
+                tr = current()
+                if tr is None:
+                    fn(*a, **kw)
+                else:  # (an outer trace records the call as a step of its own)
+                    tr.host_call(fn, a, kw)
         _commit_tensors(pending, res)
         return [env[s] for s in self.outs]
 

@@ -19,6 +19,7 @@ from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._trace import constant_maker
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
@@ -585,6 +586,7 @@ def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
     return apply(_broadcast_to, (v,), {"shape": _shape_arg(dims, "Fill")})
 
 
+@constant_maker
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: Any = "range") -> Tensor:  # noqa: A001
     """``[start, start + delta, ...)`` up to ``limit``; int32 for ints, float32 for floats (as TF).
 
@@ -659,6 +661,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     return out
 
 
+@constant_maker
 def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = _dt.float32,
         name: Any = None) -> Tensor:
     """An identity matrix ``[num_rows, num_columns]``, optionally repeated over ``batch_shape``."""
@@ -817,6 +820,7 @@ _repeat = defop("Repeat", lambda x, idx, axis: np.take(x, idx, axis=axis),
                 vjp=(_repeat_vjp, None), jvp="linear")
 
 
+@constant_maker
 def repeat(input: Any, repeats: Any, axis: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Repeat each element (``axis=None``: of the flattened input) or each slice along ``axis``
     ``repeats`` times (an int, or one count per slice). The gradient sums the copies.
@@ -967,6 +971,16 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
     return out
 
 
+def _invert_fwd(p: np.ndarray) -> np.ndarray:
+    if not (np.sort(p, axis=-1) == np.arange(p.shape[-1])).all():
+        raise ValueError(f"x is not a permutation of 0..{p.shape[-1] - 1}: {p.tolist()}")
+    return np.argsort(p, axis=-1).astype(p.dtype)
+
+
+# the inverses of permutations along the last axis (an op: a tf.function trace replays it)
+_invert = defop("InvertPermutation", _invert_fwd, nondiff=True)
+
+
 def invert_permutation(x: Any, name: Any = None) -> Tensor:
     """The inverse permutation: ``y[x[i]] = i``.
 
@@ -981,6 +995,4 @@ def invert_permutation(x: Any, name: Any = None) -> Tensor:
                                         f"{list(v.shape)}")
     if not np.array_equal(np.sort(v), np.arange(v.size)):
         raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
-    out = np.empty_like(v)
-    out[v] = np.arange(v.size, dtype=v.dtype)
-    return _wrap(out)
+    return apply(_invert, (t,))

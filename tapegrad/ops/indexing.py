@@ -16,6 +16,7 @@ import numpy as np
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._trace import constant_maker
 from .._variable import Variable
 from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape,
                     stack)
@@ -297,6 +298,7 @@ def _check_nd(idx: np.ndarray, shape: tuple, op: str, what: str = "param shape")
                        f"{list(shape)}")
 
 
+@constant_maker
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) -> Tensor:
     """Gather slices of ``params`` at the coordinates in the last axis of ``indices``.
 
@@ -327,7 +329,7 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
         grid = np.indices(iv.shape[:b], dtype=iv.dtype)
         grid = np.moveaxis(grid, 0, -1).reshape(iv.shape[:b] + (1,) * (iv.ndim - 1 - b) + (b,))
         grid = np.broadcast_to(grid, iv.shape[:-1] + (b,))
-        idx = _wrap(np.concatenate([grid, iv], axis=-1))
+        idx = concat([_wrap(np.ascontiguousarray(grid)), idx], -1)
     return apply(_gather_nd, (p, idx), {"lead": 0})
 
 
@@ -422,7 +424,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
     # Reshape is always recorded (even when the shape is unchanged) so the gradient is dense,
     # as in TensorFlow, rather than gather's IndexedSlices.
     flat = apply(_reshape, (x,), {"shape": flat_shape})
-    sel = _wrap(np.flatnonzero(mv).astype(np.int64))
+    sel = apply(_reshape, (where(apply(_reshape, (m,), {"shape": (-1,)})),), {"shape": (-1,)})
     return apply(_gather, (flat, sel), {"axis": a, "batch_dims": 0})
 
 

@@ -354,7 +354,7 @@ def _cumlse_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
     out = zeros_like(g * x)
     for sign in (1.0, -1.0):
         part = g * sign > 0
-        if part._value.any():
+        if reduce_any(part):  # (a value read into Python: a tf.function trace guards it)
             keep = logical_and(part, ans > -np.inf)  # (masked entries: constant -inf, no gradient)
             lg = where(keep, log(where(keep, g * sign, ones_like(g))) - ans, zeros_like(g) - np.inf)
             out = out + sign * exp(apply(_cumlse, (lg,), p) + x)

@@ -16,10 +16,12 @@ from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
+from .._trace import constant_maker
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _err, _lead, _py_value, reshape
-from .math import _check_kind, cast, conj, ones_like, truediv, where, zeros_like
+from .math import (_check_kind, abs as abs_, cast, conj, floordiv, ones_like, sign, truediv, where,
+                   zeros_like)
 from .indexing import _gather
 
 __all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
@@ -37,6 +39,7 @@ def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray
     return out
 
 
+@constant_maker
 def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     lead = _lead(g, ans)
     idx = np.maximum(_py_value(ids, "segment ids"), 0)
@@ -121,12 +124,14 @@ def _counts(iv: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(iv[iv >= 0].ravel(), minlength=n)[:n]
 
 
+@constant_maker
 def _per_segment(c: np.ndarray, data: Tensor, iv: np.ndarray) -> Tensor:
     """A per-segment constant shaped to broadcast against the segment reduction's output."""
     return _wrap(c.astype(data._value.dtype).reshape(c.shape + (1,) * (data._value.ndim - iv.ndim)))
 
 
 # --------------------------------------------------------------------------- sums and means
+@constant_maker
 def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """``out[s] = Σ data[i]`` over the rows with ``segment_ids[i] == s``.
 
@@ -141,13 +146,12 @@ def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def _mean(d: Tensor, iv: np.ndarray, n: int) -> Tensor:
     s = apply(_uss, (d, _wrap(iv)), {"num_segments": n})
     c = np.maximum(_counts(iv, n), 1)
     if d._value.dtype.kind in "iu":  # integer mean, truncated toward zero (no gradient)
-        v = np.asarray(s._value)
-        cb = c.reshape(c.shape + (1,) * (v.ndim - 1))
-        return _wrap((np.sign(v) * (np.abs(v) // cb)).astype(v.dtype))
+        return sign(s) * floordiv(abs_(s), _per_segment(c, d, iv))
     return s / _per_segment(c, d, iv)
 
 
@@ -162,6 +166,7 @@ def segment_mean(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return _mean(d, iv, n)
 
 
+@constant_maker
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Mean of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
 
@@ -246,6 +251,7 @@ _usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_ex
 _usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
 
 
+@constant_maker
 def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
     d = as_tensor(data)
     _check_kind(d, "fiu", op.name)
@@ -253,6 +259,7 @@ def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -
     return apply(op, (d, _wrap(iv)), {"num_segments": n, "empty": None})
 
 
+@constant_maker
 def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Maximum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
 
@@ -280,6 +287,7 @@ def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: A
     return _unsorted_extreme(_usmax, data, segment_ids, num_segments)
 
 
+@constant_maker
 def segment_min(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Minimum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
 
@@ -341,6 +349,7 @@ _usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
                     _uss, (t * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}),))
 
 
+@constant_maker
 def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Product of each segment (sorted ids, as :func:`segment_sum`); empty segments are 1.
 
@@ -351,6 +360,7 @@ def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Product of each of ``num_segments`` segments (ids in any order; negative ids are dropped;
     empty segments are 1). Gradients as :func:`segment_prod`.
@@ -365,6 +375,7 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: 
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Sum of each segment divided by the square root of its size (floating or complex data;
     empty segments are 0), as used to combine embeddings.
