@@ -194,6 +194,7 @@ def _to_tensor(x: Any) -> Any:
     return x if isinstance(x, (TensorArray, IndexedSlices)) else convert_to_tensor(x)
 
 
+@_trace.constant_maker
 def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any = None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations: Any = None, name: Any = None) -> Any:

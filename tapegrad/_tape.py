@@ -19,6 +19,7 @@ from ._convert import convert_to_tensor
 from ._dispatch import zeros_like
 from ._recorders import Tape
 from ._tensor import IndexedSlices, Tensor, wrap
+from ._trace import constant_maker
 from ._variable import Variable
 from . import _jacobian
 from ._walk import UnconnectedGradients, _parse_unconnected, accumulate, backward
@@ -430,6 +431,7 @@ def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
     return _seam.cast(s, t.dtype)
 
 
+@constant_maker
 def _ones_seed(t: Tensor) -> Tensor:
     v = t._value
     return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))

@@ -52,6 +52,8 @@ _PKG = os.path.dirname(os.path.abspath(__file__))
 # frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
 _PLUMBING = frozenset(os.path.join(_PKG, f) for f in ("_tensor.py", "_convert.py"))
 _INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+# Keras is written on the public API only (its reads of values are the tracer's guarded reads)
+_ABOVE = os.path.join(_PKG, "keras", "")
 _TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
 _MAKERS: set = set()  # code objects of the audited constant makers
 _lock = threading.Lock()
@@ -293,7 +295,7 @@ def _on_wrap(t: Tensor) -> None:
             f = f.f_back
         else:
             break
-    if f is None or not f.f_code.co_filename.startswith(_PKG):
+    if f is None or not f.f_code.co_filename.startswith(_PKG) or f.f_code.co_filename.startswith(_ABOVE):
         return
     for rec in _rec.tls.stack:
         if type(rec) is Tracer:

@@ -567,11 +567,13 @@ def _shape_arg(shape: Any, op: str) -> tuple:
     return s
 
 
+@constant_maker
 def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """A tensor of zeros (float32 by default)."""
     return _wrap(np.zeros(_shape_arg(shape, "Zeros"), _dtype_or(dtype, _dt.float32)))
 
 
+@constant_maker
 def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """A tensor of ones (float32 by default)."""
     return _wrap(np.ones(_shape_arg(shape, "Ones"), _dtype_or(dtype, _dt.float32)))
@@ -906,6 +908,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     return apply(_one_hot, (idx, on, off), {"depth": d, "axis": a})
 
 
+@constant_maker
 def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dt.bool, name: Any = None) -> Tensor:
     """``mask[i..., j] = j < lengths[i...]`` for ``j`` in ``[0, maxlen)`` (``maxlen`` defaults to
     ``max(lengths)``); cast to ``dtype``. No gradient.

@@ -117,6 +117,7 @@ def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> n
     return np.stack(out).reshape(bshape + rest) if nb else np.zeros(bshape + rest, p.dtype)
 
 
+@constant_maker
 def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Any:
     lead = _lead(g, ans)
     pshape = p._value.shape
@@ -429,6 +430,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
 
 
 # --------------------------------------------------------------------------- embeddings
+@constant_maker
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
     """Rows of ``params`` at ``ids``: ``gather(params, ids)``.
 

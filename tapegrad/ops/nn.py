@@ -124,6 +124,7 @@ def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor
     return expand_dims(g, -1) * (softmax(logits) - _onehot(logits, labels))
 
 
+@constant_maker
 def _onehot(logits: Tensor, labels: Tensor) -> Tensor:
     dt = logits._value.dtype.type
     return apply(_one_hot, (labels, _wrap(dt(1)), _wrap(dt(0))), {"depth": logits._value.shape[-1], "axis": -1})

@@ -12,6 +12,7 @@ from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
+from .._trace import constant_maker
 from ..errors import InvalidArgumentError
 from .array import _lead, _py_value, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
 from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,
@@ -66,8 +67,8 @@ def _count(x: Tensor, axes: tuple) -> int:
 
 
 _mean = defop("Mean", _mean_fwd,
-              vjp=(lambda g, ans, x, axes, keepdims:
-                   _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1)),),
+              vjp=(constant_maker(lambda g, ans, x, axes, keepdims:
+                   _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1))),),
               jvp="linear")
 
 

@@ -391,6 +391,7 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n}) / _per_segment(c, d, iv)
 
 
+@constant_maker
 def _bin_sums(ids: np.ndarray, n: int, weights: Any, dtype: Any) -> Tensor:
     """Σ weights (or 1s) per id in [0, n): a sum of segments, differentiable in ``weights``."""
     if weights is None:
