@@ -287,6 +287,7 @@ class Function:
             else:
                 fresh.append(x)
         a, kw = _nest.pack_sequence_as((list(args), kwargs), fresh)
+        spent0 = getattr(_state, "spent", 0)  # (uids that nested traces take for this check)
         uid0 = _variable._var_uid()
         _trace.start(tr)
         _state.depth = getattr(_state, "depth", 0) + 1
@@ -295,7 +296,9 @@ class Function:
         finally:
             _state.depth -= 1
             _trace.stop(tr)
-        if _variable._var_uid() - uid0 > 1:
+        made = _variable._var_uid() - uid0 - 1 - (getattr(_state, "spent", 0) - spent0)
+        _state.spent = getattr(_state, "spent", 0) + 2
+        if made:
             if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
                 raise ValueError(
                     "tf.function only supports singleton tf.Variables created on the first call. "
