@@ -134,9 +134,9 @@ class Tracer(_rec.Recorder):
             site = self.made.get(t._id)
             if site is not None:
                 code, line = site
-                self.suspect[s] = (f"{code.co_name} ({os.path.relpath(code.co_filename, _PKG)}:{line}) "
-                                   f"made a constant during the trace that may hold a value computed "
-                                   f"from an input's value", user_line())
+                why = (f"{code.co_name} ({os.path.relpath(code.co_filename, _PKG)}:{line}) made a "
+                       "constant during the trace that may hold a value computed from an input's value")
+                self.suspect[s] = (why, user_line())
         return s
 
     def fail(self, reason: str) -> None:

@@ -7,12 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from optable import all_cases
 
 import tapegrad as tf
 from tapegrad import _tensor, _trace
-
-from optable import all_cases
 
 # random draws differ between eager and traced runs by design (TensorFlow's graph seeds)
 _CASES = [c for c in all_cases() if not c.complex and c.name not in ("dropout",)
@@ -101,7 +101,7 @@ def _grad(f):
 def test_resize_follows_a_size_tensor():
     x = np.arange(2 * 4 * 4 * 1, dtype=np.float32).reshape(2, 4, 4, 1)
     for method in ("bilinear", "nearest"):
-        _follows(lambda x, s: tf.image.resize(x, s, method=method),
+        _follows(lambda x, s, method=method: tf.image.resize(x, s, method=method),
                  [(x, np.array([2, 3], np.int32)), (x, np.array([5, 2], np.int32)),
                   (x, np.array([2, 3], np.int32))])
 
