@@ -169,6 +169,16 @@ def test_signal_and_image_scalars_follow_their_tensors():
     _follows(lambda x, d: tf.image.adjust_hue(x, d), [(img, 0.1), (img, -0.3)])
 
 
+def test_sampled_softmax_loss_follows_the_accidental_hits_of_each_call():
+    rng = np.random.default_rng(0)
+    w, b = tf.constant(rng.normal(size=(5, 3))), tf.constant(np.zeros(5))
+    sv = (tf.constant([0, 2, 4], tf.int64), tf.ones([2, 1], tf.float64), tf.ones([3], tf.float64))
+    x = rng.normal(size=(2, 3))
+    for loss in (tf.nn.sampled_softmax_loss, tf.nn.nce_loss):
+        _follows(_grad(lambda x, lab, loss=loss: loss(w, b, lab, x, 3, 5, sampled_values=sv)),
+                 [(x, np.array([[0], [1]])), (x, np.array([[2], [4]])), (x, np.array([[1], [3]]))])
+
+
 def test_an_unaudited_constant_makes_the_function_run_eagerly_with_one_warning():
     # the gradient of a segment maximum picks the maxima with NumPy from the data's values
     f = _grad(lambda x: tf.reduce_sum(tf.math.segment_max(x, [0, 0, 1]) ** 2))
