@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
 from ._convert import convert_to_tensor
-from ._tensor import IndexedSlices, Tensor, TensorShape
+from ._tensor import IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
 from ._variable import Variable
 from ._warn import warn_outside
@@ -194,7 +194,7 @@ def _to_tensor(x: Any) -> Any:
     return x if isinstance(x, (TensorArray, IndexedSlices)) else convert_to_tensor(x)
 
 
-@_trace.constant_maker
+@constant_maker
 def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any = None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations: Any = None, name: Any = None) -> Any:

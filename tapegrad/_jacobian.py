@@ -38,8 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _memory, _nest, _recorders as _rec, _seam
-from ._tensor import IndexedSlices, Tensor, wrap as _wrap
-from ._trace import constant_maker
+from ._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from ._variable import Variable
 from ._walk import UnconnectedGradients, _parse_unconnected
 from .errors import ResourceExhaustedError, TargetStructureError

@@ -18,8 +18,7 @@ from . import _nest, _recorders as _rec, _seam
 from ._convert import convert_to_tensor
 from ._dispatch import zeros_like
 from ._recorders import Tape
-from ._tensor import IndexedSlices, Tensor, wrap
-from ._trace import constant_maker
+from ._tensor import IndexedSlices, Tensor, constant_maker, wrap
 from ._variable import Variable
 from . import _jacobian
 from ._walk import UnconnectedGradients, _parse_unconnected, accumulate, backward

@@ -21,7 +21,7 @@ A tensor made during the trace without an op (``_tensor.wrap``, which tells :fun
 while a tracer runs) becomes a constant of the program. Made by the user's code, its value came
 from Python values or from reads the tracer guards; made inside tapegrad, it may hold a value
 computed from an input's value behind the tracer's back, so a program that depends on it runs
-eagerly instead, unless its maker is marked :func:`constant_maker` (audited: its constants
+eagerly instead, unless its maker is marked ``_tensor.constant_maker`` (audited: its constants
 depend on shapes, Python values and guarded reads only).
 
 :func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
@@ -55,18 +55,8 @@ _INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
 # Keras is written on the public API only (its reads of values are the tracer's guarded reads)
 _ABOVE = os.path.join(_PKG, "keras", "")
 _TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
-_MAKERS: set = set()  # code objects of the audited constant makers
 _lock = threading.Lock()
 _tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0
-
-
-def constant_maker(fn: Callable) -> Callable:
-    """Mark ``fn`` as audited: the tensors it makes with ``wrap`` (or conversion) hold values that
-    do not depend on tensors' values read behind a trace's back (shapes, Python values, values
-    read through guarded reads such as ``ops.array._py_value``), so a trace may keep them as
-    constants. Returns ``fn`` itself: no cost at call time."""
-    _MAKERS.add(fn.__code__)
-    return fn
 
 
 class Miss(Exception):
@@ -274,7 +264,7 @@ def stop(tr: Tracer) -> None:
 
 def _on_wrap(t: Tensor) -> None:
     """Note the maker of ``t`` (a tensor made without an op) in this thread's tracers, unless it
-    is audited: the user's code, the tracer itself, or a :func:`constant_maker`.
+    is audited: the user's code, the tracer itself, or a ``_tensor.constant_maker``.
 
     The maker is found up the stack from ``wrap``: conversion converts its first argument, and a
     function that was given the converted value as an argument (``tf.gather(x, indices)``, an
@@ -285,7 +275,7 @@ def _on_wrap(t: Tensor) -> None:
     f = sys._getframe(2)
     while f is not None:
         code = f.f_code
-        if code in _MAKERS or code.co_filename in _TRACER_FILES:
+        if code in _tensor.CONSTANT_MAKERS or code.co_filename in _TRACER_FILES:
             return
         if code.co_name in _INNER or _is_arg(f, obj):
             f = f.f_back

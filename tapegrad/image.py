@@ -26,8 +26,7 @@ import numpy as np
 from . import dtypes as _dt
 from . import random as _random
 from ._convert import as_tensor
-from ._tensor import Tensor, wrap as _wrap
-from ._trace import constant_maker
+from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _py_value, concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather

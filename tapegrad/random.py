@@ -40,8 +40,7 @@ from . import _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
-from ._tensor import Tensor, wrap as _wrap
-from ._trace import constant_maker
+from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)

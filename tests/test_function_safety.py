@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from optable import all_cases
 
 import tapegrad as tf
-from tapegrad import _tensor, _trace
+from tapegrad import _tensor
 
 # random draws differ between eager and traced runs by design (TensorFlow's graph seeds)
 _CASES = [c for c in all_cases() if not c.complex and c.name not in ("dropout",)
@@ -194,7 +194,7 @@ def test_an_unaudited_constant_makes_the_function_run_eagerly_with_one_warning()
 def test_constant_maker_marks_without_wrapping():
     def fn():
         return 1
-    assert _trace.constant_maker(fn) is fn
+    assert _tensor.constant_maker(fn) is fn
 
 
 # -------------------------------------------------- nested functions

@@ -18,8 +18,7 @@ from .. import _memory, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 

@@ -32,8 +32,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
-from .._tensor import Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._warn import warn_outside
 from .array import _err, _invert, _py_value, broadcast_to, concat, eye
 from .indexing import gather

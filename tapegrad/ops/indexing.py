@@ -15,8 +15,7 @@ import numpy as np
 
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape,
                     stack)

@@ -14,8 +14,7 @@ import numpy as np
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
-from .._tensor import Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import (_err, _lead, _py_value, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
                     transpose)

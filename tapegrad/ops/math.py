@@ -20,8 +20,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis

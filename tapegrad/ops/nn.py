@@ -17,8 +17,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _one_hot, _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose

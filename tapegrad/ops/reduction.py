@@ -11,8 +11,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import _lead, _py_value, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
 from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,

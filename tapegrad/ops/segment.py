@@ -15,8 +15,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
-from .._trace import constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _err, _lead, _py_value, reshape
