@@ -49,6 +49,7 @@ from .errors import InternalError
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
 _VALUE_SHAPED = frozenset({"Unique", "Where"})
 _PKG = os.path.dirname(os.path.abspath(__file__))
+_OUT_BY_NAME = frozenset({np.maximum, np.minimum})  # (NumPy deprecates their positional out)
 # frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
 _PLUMBING = frozenset(os.path.join(_PKG, f) for f in ("_tensor.py", "_convert.py"))
 _INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
@@ -535,10 +536,14 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         if kind == "op":
             _, op, ins, p, outs = step
             args = ", ".join(sl(i) for i in ins)
+            fwd = functools.partial(op.fwd, **p) if p else op.fwd
             if outs[0] in private:
-                v = prog.values[outs[0]]
-                args += ", " + bind(np.empty_like(v), "b")
-            f = bind(functools.partial(op.fwd, **p) if p else op.fwd)
+                buf = np.empty_like(prog.values[outs[0]])
+                if op.fwd in _OUT_BY_NAME:
+                    fwd = functools.partial(op.fwd, out=buf)
+                else:
+                    args += ", " + bind(buf, "b")
+            f = bind(fwd)
             lines.append(f"{_targets(outs, op.nout != 1)} = {f}({args})")
         elif kind == "draw":
             lines.append(f"{_targets(step[3], True)} = {bind(step[1])}({', '.join(sl(i) for i in step[2])})")

@@ -253,13 +253,12 @@ def _tsu_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, lead: int) -> np.n
     return out
 
 
+@constant_maker
 def _tsu_vjp_tensor(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
-    hit = np.zeros(t._value.shape, np.bool_)
-    if idx._value.shape[-1] == 0:
-        hit[...] = idx._value.size > 0
-    else:
-        hit[_nd_key(np.asarray(idx._value), lead)] = True
-    return where(_wrap(hit), zeros_like(g), g)
+    # the updated positions: an update of False with True (a step of a tf.function trace)
+    hit = apply(_tsu, (_wrap(np.zeros(t._value.shape, np.bool_)), idx,
+                       _wrap(np.ones(upd._value.shape, np.bool_))), {"lead": lead})
+    return where(hit, zeros_like(g), g)
 
 
 def _tsu_vjp_updates(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
