@@ -270,7 +270,7 @@ def _on_wrap(t: Tensor) -> None:
     The maker is found up the stack from ``wrap``: conversion converts its first argument, and a
     function that was given the converted value as an argument (``tf.gather(x, indices)``, an
     operator's operand) passes it on from its caller."""
-    if not (_rec.active and _rec.tls.stack):
+    if current() is None:  # (another thread is tracing)
         return
     obj = t._value
     f = sys._getframe(2)
