@@ -485,6 +485,7 @@ def _pad_fwd(x: np.ndarray, pads: tuple, mode: str, value: Any) -> np.ndarray:
     return np.pad(x, pads, mode=mode)
 
 
+@constant_maker
 def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: Any) -> Tensor:
     from .segment import unsorted_segment_sum
     lead = _lead(g, ans)

@@ -549,6 +549,7 @@ def _fresh(used: set, n: int) -> list:
     return free[:n]
 
 
+@constant_maker
 def _einsum_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, ins: tuple, out: str) -> list:
     used = set("".join(ins)) | set(out)
     batch = "".join(_fresh(used, _lead(g, ans)))

@@ -26,6 +26,7 @@ from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._tensor import constant_maker
 from ..errors import InvalidArgumentError
 from .array import _py_value, concat, pad, reshape, reverse, roll, split, transpose
 from .indexing import gather
@@ -82,6 +83,7 @@ def _rfft_vjp(g: Tensor, ans: Tensor, x: Tensor, rank: int) -> Tensor:
     return real(apply(_IFFT[rank], (ext,), {"rank": rank})) * _size(x, rank)
 
 
+@constant_maker
 def _irfft_vjp(g: Tensor, ans: Tensor, z: Tensor, rank: int, n: int) -> Tensor:
     mask = np.full(z._value.shape[-1], 2.0)
     mask[0] = 1.0
