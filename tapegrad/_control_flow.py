@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
 from ._convert import convert_to_tensor
-from ._tensor import IndexedSlices, Tensor, TensorShape
+from ._tensor import IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
 from ._variable import Variable
 from ._warn import warn_outside
@@ -212,6 +212,7 @@ def _to_tensor(x: Any) -> Any:
     return x if isinstance(x, (TensorArray, IndexedSlices)) else convert_to_tensor(x)
 
 
+@constant_maker
 def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any = None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations: Any = None, name: Any = None) -> Any:
@@ -250,7 +251,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Any, shape_invariants:
         m = convert_to_tensor(maximum_iterations)
         if m._value.ndim:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
-        limit = int(m._value)
+        limit = int(m)  # (a value read into Python: a tf.function trace guards it)
     for count in _rec.iterate(itertools.count()):  # (in a trace: one loop body, as TF's)
         if not ((limit is None or count < limit) and _truth(cond(*lv), "tf.while_loop's cond result")):
             break

@@ -13,7 +13,7 @@ import numpy as np
 from . import _recorders as _rec, _seam
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
 from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
-from ._tensor import Tensor, next_id, wrap
+from ._tensor import Tensor, constant_maker, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _EMPTY: dict = {}
@@ -172,6 +172,7 @@ def _linear_jvp(op: Op) -> Callable:
     return jvp
 
 
+@constant_maker
 def zeros_like(x: Tensor, lead: tuple = ()) -> Tensor:
     """A constant tensor of zeros of ``x``'s dtype and shape (after ``lead`` axes)."""
     v = x._value

@@ -313,15 +313,18 @@ class Function:
             else:
                 fresh.append(x)
         a, kw = _nest.pack_sequence_as((list(args), kwargs), fresh)
+        spent0 = getattr(_state, "spent", 0)  # (uids that nested traces take for this check)
         uid0 = _variable._var_uid()
-        _rec.push(tr)
+        _trace.start(tr)
         _state.depth = getattr(_state, "depth", 0) + 1
         try:
             out = self._fn(*a, **kw)
         finally:
             _state.depth -= 1
-            _rec.pop(tr)
-        if _variable._var_uid() - uid0 > 1:
+            _trace.stop(tr)
+        made = _variable._var_uid() - uid0 - 1 - (getattr(_state, "spent", 0) - spent0)
+        _state.spent = getattr(_state, "spent", 0) + 2
+        if made:
             if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
                 raise ValueError(
                     "tf.function only supports singleton tf.Variables created on the first call. "
@@ -340,11 +343,11 @@ class Function:
                 template.append(_SLOT)
             else:
                 template.append(x)
-        if tr.problem is not None:
+        prog = tr.finish(tens) if tr.problem is None else None
+        if prog is None:
             entry.eager = tr.problem[0]
             self._warn(*tr.problem)
             return out
-        prog = tr.finish(tens)
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template
         entry.programs.append(prog)

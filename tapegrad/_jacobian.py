@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _memory, _nest, _recorders as _rec, _seam
-from ._tensor import IndexedSlices, Tensor, wrap as _wrap
+from ._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from ._variable import Variable
 from ._walk import UnconnectedGradients, _parse_unconnected
 from .errors import ResourceExhaustedError, TargetStructureError
@@ -187,6 +187,7 @@ def _check_parallel(parallel_iterations: Any) -> Any:
     return int(parallel_iterations)
 
 
+@constant_maker
 def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
           seed_rows: Callable[[int, int], np.ndarray], vectorised: bool,
           parallel_iterations: Any, method: str = "jacobian") -> list:

@@ -18,7 +18,7 @@ from . import _nest, _recorders as _rec, _seam
 from ._convert import convert_to_tensor
 from ._dispatch import zeros_like
 from ._recorders import Tape
-from ._tensor import IndexedSlices, Tensor, wrap
+from ._tensor import IndexedSlices, Tensor, constant_maker, wrap
 from ._variable import Variable
 from . import _jacobian
 from ._walk import UnconnectedGradients, _parse_unconnected, accumulate, backward
@@ -430,6 +430,7 @@ def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
     return _seam.cast(s, t.dtype)
 
 
+@constant_maker
 def _ones_seed(t: Tensor) -> Tensor:
     v = t._value
     return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))

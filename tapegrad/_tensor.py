@@ -472,10 +472,27 @@ class _Ref:
         return isinstance(other, _Ref) and other._t is self._t
 
 
+# told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
+on_wrap = None
+CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
+
+
+def constant_maker(fn: Any) -> Any:
+    """Mark ``fn`` as audited for ``tf.function`` traces: the tensors it makes with :func:`wrap`
+    (or conversion) hold values that do not depend on tensors' values read behind the tracer's
+    back (only shapes, Python values, and values read through guarded reads such as
+    ``ops.array._py_value``), so a trace may keep them as constants (docs/function.md). Returns
+    ``fn`` itself: no cost at call time."""
+    CONSTANT_MAKERS.add(fn.__code__)
+    return fn
+
+
 def wrap(v: Any) -> Tensor:
     t = Tensor()  # (no __init__: the cheapest way CPython makes an instance)
     t._value = v
     t._id = next_id()
+    if on_wrap is not None:
+        on_wrap(t)
     return t
 
 

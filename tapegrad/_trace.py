@@ -17,6 +17,13 @@ a Variable read, an op output. The program is the list of steps in execution ord
   replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
   slot). A Generator's draw reads its state variable's slot and writes the advanced state.
 
+A tensor made during the trace without an op (``_tensor.wrap``, which tells :func:`_on_wrap`
+while a tracer runs) becomes a constant of the program. Made by the user's code, its value came
+from Python values or from reads the tracer guards; made inside tapegrad, it may hold a value
+computed from an input's value behind the tracer's back, so a program that depends on it runs
+eagerly instead, unless its maker is marked ``_tensor.constant_maker`` (audited: its constants
+depend on shapes, Python values and guarded reads only).
+
 :func:`compile_program` turns the steps into a flat list of NumPy calls run by one loop (no
 Tensor, dispatch or tape in between); :meth:`Program.run_engine` re-dispatches the same steps through the
 engine, for calls under an outer tape or accumulator.
@@ -33,7 +40,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from . import _nest, _recorders as _rec
+from . import _nest, _recorders as _rec, _tensor
 from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
@@ -42,6 +49,15 @@ from .errors import InternalError
 # ops whose output shape depends on input values (beyond those fed integer or bool tensors)
 _VALUE_SHAPED = frozenset({"Unique", "Where"})
 _PKG = os.path.dirname(os.path.abspath(__file__))
+_OUT_BY_NAME = frozenset({np.maximum, np.minimum})  # (NumPy deprecates their positional out)
+# frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
+_PLUMBING = frozenset(os.path.join(_PKG, f) for f in ("_tensor.py", "_convert.py"))
+_INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+# Keras is written on the public API only (its reads of values are the tracer's guarded reads)
+_ABOVE = os.path.join(_PKG, "keras", "")
+_TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
+_lock = threading.Lock()
+_tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0
 
 
 class Miss(Exception):
@@ -81,6 +97,8 @@ class Tracer(_rec.Recorder):
         self.loops: list = []            # the loop bodies (or branches) running: [key, run, loops started in it]
         self.runs = 0                    # body runs (iterations, branches) started
         self.top_loops = 0               # loops and conditionals started outside any body
+        self.made: dict[int, tuple] = {}    # tensor _id -> (code, line) of an unaudited maker
+        self.suspect: dict[int, tuple] = {}  # constant slot -> (why, where) of an unaudited maker
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -108,6 +126,12 @@ class Tracer(_rec.Recorder):
         if s is None:
             s = self.new_slot(t)
             self.consts[s] = t._value
+            site = self.made.get(t._id)
+            if site is not None:
+                code, line = site
+                why = (f"{code.co_name} ({os.path.relpath(code.co_filename, _PKG)}:{line}) made a "
+                       "constant during the trace that may hold a value computed from an input's value")
+                self.suspect[s] = (why, user_line())
         return s
 
     def fail(self, reason: str) -> None:
@@ -233,11 +257,89 @@ class Tracer(_rec.Recorder):
             finally:
                 self.loops.remove(frame)
 
-    def finish(self, outputs: list) -> "Program":
-        """The program whose results are the slots of ``outputs`` (tensor leaves)."""
+    def finish(self, outputs: list) -> "Program | None":
+        """The program whose results are the slots of ``outputs`` (tensor leaves); None (and
+        :attr:`problem` set) when it depends on a constant of an unaudited maker."""
         out_slots = [self.slot_of(t) for t in outputs]
+        if self.suspect:
+            used = set(out_slots)
+            for step in _live(self.steps, out_slots):
+                used.update(_reads(step))
+            bad = [self.suspect[s] for s in sorted(used.intersection(self.suspect))]
+            if bad:
+                self.problem = bad[0]
+                return None
         steps = _fold(self.steps, self.consts, self.keep)
         return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep])
+
+
+def start(tr: Tracer) -> None:
+    """Make ``tr`` record this thread's work (and install the wrap hook)."""
+    global _tracing
+    with _lock:
+        _tracing += 1
+        _tensor.on_wrap = _on_wrap
+    _rec.push(tr)
+
+
+def stop(tr: Tracer) -> None:
+    """End :func:`start`."""
+    global _tracing
+    _rec.pop(tr)
+    with _lock:
+        _tracing -= 1
+        if not _tracing:
+            _tensor.on_wrap = None
+
+
+def _on_wrap(t: Tensor) -> None:
+    """Note the maker of ``t`` (a tensor made without an op) in this thread's tracers, unless it
+    is audited: the user's code, the tracer itself, or a ``_tensor.constant_maker``.
+
+    The maker is found up the stack from ``wrap``: conversion converts its first argument, and a
+    function that was given the converted value as an argument (``tf.gather(x, indices)``, an
+    operator's operand) passes it on from its caller."""
+    if current() is None:  # (another thread is tracing)
+        return
+    obj = t._value
+    f = sys._getframe(2)
+    while f is not None:
+        code = f.f_code
+        if code in _tensor.CONSTANT_MAKERS or code.co_filename in _TRACER_FILES:
+            return
+        if code.co_name in _INNER or _is_arg(f, obj):
+            f = f.f_back
+        elif code.co_filename in _PLUMBING:
+            if code.co_argcount:
+                obj = f.f_locals.get(code.co_varnames[0])
+            f = f.f_back
+        else:
+            break
+    if f is None or not f.f_code.co_filename.startswith(_PKG) or f.f_code.co_filename.startswith(_ABOVE):
+        return
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer:
+            rec.made[t._id] = (f.f_code, f.f_lineno)
+
+
+def _is_arg(f: Any, obj: Any) -> bool:
+    """Whether ``obj`` is an argument of frame ``f``'s function (or an item of a list or tuple
+    argument, ``*args`` and ``**kwargs`` included)."""
+    code = f.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 4) + bool(code.co_flags & 8)  # *args, **kwargs
+    if not n:
+        return False
+    loc = f.f_locals
+    for name in code.co_varnames[:n]:
+        a = loc.get(name)
+        if a is obj:
+            return True
+        if type(a) is dict:
+            a = list(a.values())
+        if type(a) in (list, tuple) and any(x is obj for x in a):
+            return True
+    return False
 
 
 def current() -> Tracer | None:
@@ -368,9 +470,9 @@ class Program:
                 r = apply(op, [env[i] for i in ins], p)
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = t
-            elif kind == "draw":
-                for s, a in zip(step[3], step[1](*[env[i]._value for i in step[2]])):
-                    env[s] = wrap(a)
+            elif kind == "draw":  # (through draw: an outer trace records it as a draw too)
+                for s, t in zip(step[3], draw(step[1], [env[i] for i in step[2]], step[4])):
+                    env[s] = t
             elif kind == "read":
                 env[step[2]] = res[step[1]].read_value()
             elif kind == "write":
@@ -379,7 +481,9 @@ class Program:
                 env[out] = pending[r] = wrap(b if how == "assign" else np.add(a, b) if how == "assign_add"
                                              else np.subtract(a, b))
             elif kind == "guard":
-                v = env[step[1]]._value
+                t = env[step[1]]
+                _rec.note_escape(t, "a guard of a nested tf.function")  # (an outer trace guards it too)
+                v = t._value
                 if np.shape(v) != step[2] or np.asarray(v).tobytes() != step[3]:
                     raise Miss()
             elif kind == "shape":
@@ -389,7 +493,11 @@ class Program:
                 _commit_tensors(pending, res)
                 fn, structure, spec = step[1:]
                 a, kw = _rebuild(structure, spec, env, res, True)
-                fn(*a, **kw)
+                tr = current()
+                if tr is None:
+                    fn(*a, **kw)
+                else:  # (an outer trace records the call as a step of its own)
+                    tr.host_call(fn, a, kw)
         _commit_tensors(pending, res)
         return [env[s] for s in self.outs]
 
@@ -400,29 +508,31 @@ def _commit_tensors(pending: dict, res: list) -> None:
     pending.clear()
 
 
+def _reads(step: tuple) -> Any:
+    """The slots a step reads."""
+    kind = step[0]
+    if kind == "op" or kind == "draw":
+        return step[2]
+    if kind == "write":
+        return (step[3], step[4])
+    if kind == "guard" or kind == "shape":
+        return (step[1],)
+    if kind == "call":
+        return [x for k, x in step[3] if k == "s"]
+    return ()
+
+
 def _live(steps: list, outs: list) -> list:
     """The steps something depends on (outputs, guards, writes, calls), in order."""
     need = set(outs)
     kept = []
     for step in reversed(steps):
         kind = step[0]
-        if kind == "op":
-            if not any(o in need for o in step[4]):
-                continue
-            need.update(step[2])
-        elif kind == "draw":
-            if not step[4] and not any(o in need for o in step[3]):
-                continue
-            need.update(step[2])
-        elif kind == "read":
-            if step[2] not in need:
-                continue
-        elif kind == "write":
-            need.update((step[3], step[4]))
-        elif kind in ("guard", "shape"):
-            need.add(step[1])
-        else:
-            need.update(x for k, x in step[3] if k == "s")
+        if (kind == "op" and not any(o in need for o in step[4])
+                or kind == "draw" and not step[4] and not any(o in need for o in step[3])
+                or kind == "read" and step[2] not in need):
+            continue
+        need.update(_reads(step))
         kept.append(step)
     kept.reverse()
     return kept
@@ -492,10 +602,14 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         if kind == "op":
             _, op, ins, p, outs = step
             args = ", ".join(sl(i) for i in ins)
+            fwd = functools.partial(op.fwd, **p) if p else op.fwd
             if outs[0] in private:
-                v = prog.values[outs[0]]
-                args += ", " + bind(np.empty_like(v), "b")
-            f = bind(functools.partial(op.fwd, **p) if p else op.fwd)
+                buf = np.empty_like(prog.values[outs[0]])
+                if op.fwd in _OUT_BY_NAME:
+                    fwd = functools.partial(op.fwd, out=buf)
+                else:
+                    args += ", " + bind(buf, "b")
+            f = bind(fwd)
             lines.append(f"{_targets(outs, op.nout != 1)} = {f}({args})")
         elif kind == "draw":
             lines.append(f"{_targets(step[3], True)} = {bind(step[1])}({', '.join(sl(i) for i in step[2])})")

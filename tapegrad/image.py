@@ -26,9 +26,9 @@ import numpy as np
 from . import dtypes as _dt
 from . import random as _random
 from ._convert import as_tensor
-from ._tensor import Tensor, wrap as _wrap
+from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
+from .ops.array import _py_value, concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
 from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
@@ -206,7 +206,7 @@ def _resample(x: Tensor, wy: Tensor, wx: Tensor) -> Tensor:
 
 
 def _size(size: Any) -> tuple[int, int]:
-    s = np.asarray(size._value if isinstance(size, Tensor) else size)
+    s = np.asarray(_py_value(size, "size") if isinstance(size, Tensor) else size)
     if s.shape != (2,) or s.dtype.kind not in "iu":
         raise ValueError(f"'size' must be a 1-D int32 Tensor of 2 elements: new_height, new_width; "
                          f"got {size!r}.")
@@ -215,6 +215,7 @@ def _size(size: Any) -> tuple[int, int]:
     return int(s[0]), int(s[1])
 
 
+@constant_maker
 def resize(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR, preserve_aspect_ratio: bool = False,
            antialias: bool = False, name: Any = None) -> Tensor:
     """Resize ``images`` to ``size = [new_height, new_width]`` (TF2's half-pixel-centre sampling).
@@ -512,6 +513,7 @@ def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
     return _random_flip(image, 3, _stateless(seed), "stateless_random_flip_up_down")
 
 
+@constant_maker
 def per_image_standardization(image: Any) -> Tensor:
     """``(x - mean) / max(stddev, 1/sqrt(N))`` per image, over its ``N`` values (float32 out).
 
@@ -615,6 +617,7 @@ def _check_rgb(x: Tensor, what: str) -> None:
                                    f"{list(x._value.shape)}.")
 
 
+@constant_maker
 def rgb_to_hsv(images: Any, name: Any = None) -> Tensor:
     """RGB in [0, 1] to hue, saturation, value, each in [0, 1].
 
@@ -641,6 +644,7 @@ def _stack_last(parts: list) -> Tensor:
     return concat([expand_dims(p, -1) for p in parts], -1)
 
 
+@constant_maker
 def hsv_to_rgb(images: Any, name: Any = None) -> Tensor:
     """Hue, saturation, value in [0, 1] to RGB.
 
@@ -675,6 +679,7 @@ def adjust_saturation(image: Any, saturation_factor: Any, name: Any = None) -> T
     return convert_image_dtype(out, orig) if orig != x.dtype else out
 
 
+@constant_maker
 def adjust_hue(image: Any, delta: Any, name: Any = None) -> Tensor:
     """Rotate the hue (HSV) by ``delta`` in [-1, 1] (a full turn is 1).
 
@@ -683,7 +688,7 @@ def adjust_hue(image: Any, delta: Any, name: Any = None) -> Tensor:
     array([[[0., 1., 0.]]], dtype=float32)
     """
     x, orig = _float_image(image, "adjust_hue")
-    d = float(np.asarray(delta._value if isinstance(delta, Tensor) else delta))
+    d = float(np.asarray(_py_value(delta, "delta") if isinstance(delta, Tensor) else delta))
     if not -1.0 <= d <= 1.0:
         raise ValueError(f"adjust_hue: delta must be in the interval [-1, 1], got {d}.")
     hsv = rgb_to_hsv(x)
@@ -973,6 +978,7 @@ def _gauss(size: int, sigma: float) -> np.ndarray:
     return (g / g.sum()).astype(np.float32)
 
 
+@constant_maker
 def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma: float = 1.5,
          k1: float = 0.01, k2: float = 0.03, return_index_map: bool = False) -> Tensor:
     """Structural similarity, with a ``filter_size`` Gaussian window (``filter_sigma``), averaged
@@ -989,7 +995,7 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
         raise TypeError(f"ssim: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
     orig = x.dtype
     x, y = convert_image_dtype(x, _dt.float32), convert_image_dtype(y, _dt.float32)
-    mv = float(np.asarray(convert_image_dtype(cast(max_val, orig), _dt.float32)._value))
+    mv = float(np.asarray(_py_value(convert_image_dtype(cast(max_val, orig), _dt.float32), "max_val")))
     h, w = _dims(x)
     size = int(filter_size)
     if size > h or size > w:

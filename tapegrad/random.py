@@ -49,7 +49,7 @@ from . import _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
-from ._tensor import Tensor, wrap as _wrap
+from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
@@ -294,6 +294,7 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any 
                      lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np)) * sd + m
 
 
+@constant_maker
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32, seed: Any = None,
             name: Any = None) -> Tensor:
     """Samples from a uniform distribution on ``[minval, maxval)``.
@@ -620,6 +621,7 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
 _UNIFORM_DTYPES = (np.float16, np.float32, np.float64, np.int32, np.int64, np.uint32, np.uint64)
 
 
+@constant_maker
 def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
                       dtype: Any = _dt.float32, name: Any = None, alg: Any = "auto_select") -> Tensor:
     """Uniform samples on ``[minval, maxval)`` determined by ``seed`` alone (TensorFlow's numbers).

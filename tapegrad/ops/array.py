@@ -18,7 +18,7 @@ from .. import _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
@@ -485,6 +485,7 @@ def _pad_fwd(x: np.ndarray, pads: tuple, mode: str, value: Any) -> np.ndarray:
     return np.pad(x, pads, mode=mode)
 
 
+@constant_maker
 def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: Any) -> Tensor:
     from .segment import unsorted_segment_sum
     lead = _lead(g, ans)
@@ -570,6 +571,7 @@ def _shape_arg(shape: Any, op: str) -> tuple:
     return s
 
 
+@constant_maker
 def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """A tensor of zeros (float32 by default; empty strings for ``tf.string``)."""
     dt = _dtype_or(dtype, _dt.float32)
@@ -578,6 +580,7 @@ def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     return _wrap(np.zeros(_shape_arg(shape, "Zeros"), dt))
 
 
+@constant_maker
 def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """A tensor of ones (float32 by default)."""
     dt = _dtype_or(dtype, _dt.float32)
@@ -596,6 +599,7 @@ def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
     return apply(_broadcast_to, (v,), {"shape": _shape_arg(dims, "Fill")})
 
 
+@constant_maker
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: Any = "range") -> Tensor:  # noqa: A001
     """``[start, start + delta, ...)`` up to ``limit``; int32 for ints, float32 for floats (as TF).
 
@@ -670,6 +674,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     return out
 
 
+@constant_maker
 def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = _dt.float32,
         name: Any = None) -> Tensor:
     """An identity matrix ``[num_rows, num_columns]``, optionally repeated over ``batch_shape``."""
@@ -828,6 +833,7 @@ _repeat = defop("Repeat", lambda x, idx, axis: np.take(x, idx, axis=axis),
                 vjp=(_repeat_vjp, None), jvp="linear")
 
 
+@constant_maker
 def repeat(input: Any, repeats: Any, axis: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Repeat each element (``axis=None``: of the flattened input) or each slice along ``axis``
     ``repeats`` times (an int, or one count per slice). The gradient sums the copies.
@@ -913,6 +919,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     return apply(_one_hot, (idx, on, off), {"depth": d, "axis": a})
 
 
+@constant_maker
 def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dt.bool, name: Any = None) -> Tensor:
     """``mask[i..., j] = j < lengths[i...]`` for ``j`` in ``[0, maxlen)`` (``maxlen`` defaults to
     ``max(lengths)``); cast to ``dtype``. No gradient.
@@ -978,6 +985,16 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
     return out
 
 
+def _invert_fwd(p: np.ndarray) -> np.ndarray:
+    if not (np.sort(p, axis=-1) == np.arange(p.shape[-1])).all():
+        raise ValueError(f"x is not a permutation of 0..{p.shape[-1] - 1}: {p.tolist()}")
+    return np.argsort(p, axis=-1).astype(p.dtype)
+
+
+# the inverses of permutations along the last axis (an op: a tf.function trace replays it)
+_invert = defop("InvertPermutation", _invert_fwd, nondiff=True)
+
+
 def invert_permutation(x: Any, name: Any = None) -> Tensor:
     """The inverse permutation: ``y[x[i]] = i``.
 
@@ -992,6 +1009,4 @@ def invert_permutation(x: Any, name: Any = None) -> Tensor:
                                         f"{list(v.shape)}")
     if not np.array_equal(np.sort(v), np.arange(v.size)):
         raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
-    out = np.empty_like(v)
-    out[v] = np.arange(v.size, dtype=v.dtype)
-    return _wrap(out)
+    return apply(_invert, (t,))

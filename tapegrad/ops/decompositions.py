@@ -32,9 +32,9 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._warn import warn_outside
-from .array import _err, _py_value, broadcast_to, concat, eye
+from .array import _err, _invert, _py_value, broadcast_to, concat, eye
 from .indexing import gather
 from .math import cast, complex_, conj, greater, imag, log, real, where
 from .reduction import reduce_max, reduce_sum
@@ -65,6 +65,7 @@ def _adj_np(v: np.ndarray) -> np.ndarray:
     return v.conj() if v.dtype.kind == "c" else v
 
 
+@constant_maker
 def _const(v: np.ndarray, like: Tensor) -> Tensor:
     return _wrap(np.asarray(v, like._value.dtype))
 
@@ -810,8 +811,7 @@ def _lu_parts(lu_: Tensor) -> tuple[Tensor, Tensor]:
 
 def _unpermute(x: Tensor, perm: Tensor) -> Tensor:
     """``y`` with ``y[perm] = x`` (along the rows of each matrix)."""
-    inv = np.argsort(np.asarray(perm._value), axis=-1).astype(np.asarray(perm._value).dtype)
-    return gather(x, _wrap(inv), axis=-2, batch_dims=inv.ndim - 1)
+    return gather(x, apply(_invert, (perm,)), axis=-2, batch_dims=perm._value.ndim - 1)
 
 
 def _lu_vjp(g: tuple, ans: tuple, a: Tensor, idx: Any) -> Tensor:

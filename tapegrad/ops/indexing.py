@@ -16,7 +16,7 @@ import numpy as np
 from .. import _strings
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape,
                     stack)
@@ -117,6 +117,7 @@ def _gather_fwd(p: np.ndarray, idx: np.ndarray, axis: int, batch_dims: int) -> n
     return np.stack(out).reshape(bshape + rest) if nb else np.zeros(bshape + rest, p.dtype)
 
 
+@constant_maker
 def _gather_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Any:
     lead = _lead(g, ans)
     pshape = p._value.shape
@@ -253,13 +254,12 @@ def _tsu_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, lead: int) -> np.n
     return out
 
 
+@constant_maker
 def _tsu_vjp_tensor(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
-    hit = np.zeros(t._value.shape, np.bool_)
-    if idx._value.shape[-1] == 0:
-        hit[...] = idx._value.size > 0
-    else:
-        hit[_nd_key(np.asarray(idx._value), lead)] = True
-    return where(_wrap(hit), zeros_like(g), g)
+    # the updated positions: an update of False with True (a step of a tf.function trace)
+    hit = apply(_tsu, (_wrap(np.zeros(t._value.shape, np.bool_)), idx,
+                       _wrap(np.ones(upd._value.shape, np.bool_))), {"lead": lead})
+    return where(hit, zeros_like(g), g)
 
 
 def _tsu_vjp_updates(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, lead: int) -> Tensor:
@@ -298,6 +298,7 @@ def _check_nd(idx: np.ndarray, shape: tuple, op: str, what: str = "param shape")
                        f"{list(shape)}")
 
 
+@constant_maker
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) -> Tensor:
     """Gather slices of ``params`` at the coordinates in the last axis of ``indices``.
 
@@ -328,7 +329,7 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
         grid = np.indices(iv.shape[:b], dtype=iv.dtype)
         grid = np.moveaxis(grid, 0, -1).reshape(iv.shape[:b] + (1,) * (iv.ndim - 1 - b) + (b,))
         grid = np.broadcast_to(grid, iv.shape[:-1] + (b,))
-        idx = _wrap(np.concatenate([grid, iv], axis=-1))
+        idx = concat([_wrap(np.ascontiguousarray(grid)), idx], -1)
     return apply(_gather_nd, (p, idx), {"lead": 0})
 
 
@@ -423,11 +424,12 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
     # Reshape is always recorded (even when the shape is unchanged) so the gradient is dense,
     # as in TensorFlow, rather than gather's IndexedSlices.
     flat = apply(_reshape, (x,), {"shape": flat_shape})
-    sel = _wrap(np.flatnonzero(mv).astype(np.int64))
+    sel = apply(_reshape, (where(apply(_reshape, (m,), {"shape": (-1,)})),), {"shape": (-1,)})
     return apply(_gather, (flat, sel), {"axis": a, "batch_dims": 0})
 
 
 # --------------------------------------------------------------------------- embeddings
+@constant_maker
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
     """Rows of ``params`` at ``ids``: ``gather(params, ids)``.
 

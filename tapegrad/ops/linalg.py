@@ -14,7 +14,7 @@ import numpy as np
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import (_err, _lead, _py_value, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
                     transpose)
@@ -437,6 +437,7 @@ def _scalar_int_axis(a: Any) -> bool:
     return isinstance(a, (int, np.integer)) and not isinstance(a, bool)
 
 
+@constant_maker
 def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,  # noqa: A002
          name: Any = None) -> Tensor:
     """Vector or matrix norm.
@@ -548,6 +549,7 @@ def _fresh(used: set, n: int) -> list:
     return free[:n]
 
 
+@constant_maker
 def _einsum_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, ins: tuple, out: str) -> list:
     used = set("".join(ins)) | set(out)
     batch = "".join(_fresh(used, _lead(g, ans)))

@@ -20,7 +20,7 @@ import numpy as np
 from .. import _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis
@@ -585,6 +585,7 @@ def logical_not(x: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- helpers used by rules
+@constant_maker
 def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Zeros of ``input``'s shape (and dtype unless given). Not connected to ``input`` for gradients."""
     x = as_tensor(input)
@@ -595,6 +596,7 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     return _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
 
 
+@constant_maker
 def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Ones of ``input``'s shape (and dtype unless given)."""
     x = as_tensor(input)
@@ -677,6 +679,7 @@ def _like(t: Any, values: Tensor) -> Any:
     return IndexedSlices(values, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else values
 
 
+@constant_maker
 def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> Any:
     """Rescale ``t`` so its L2 norm over ``axes`` (all axes when None) is at most ``clip_norm``:
     ``t * clip_norm / max(norm(t), clip_norm)``.
@@ -720,6 +723,7 @@ def _norm_list(t_list: Any, op: str) -> list:
     return [None if t is None else _float_values(t, op) for t in t_list]
 
 
+@constant_maker
 def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name: Any = None) -> tuple:
     """Scale every tensor in ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
 

@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _one_hot, _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
@@ -123,6 +123,7 @@ def _sxent_vjp(g: Tensor, ans: Tensor, logits: Tensor, labels: Tensor) -> Tensor
     return expand_dims(g, -1) * (softmax(logits) - _onehot(logits, labels))
 
 
+@constant_maker
 def _onehot(logits: Tensor, labels: Tensor) -> Tensor:
     dt = logits._value.dtype.type
     return apply(_one_hot, (labels, _wrap(dt(1)), _wrap(dt(0))), {"depth": logits._value.shape[-1], "axis": -1})
@@ -317,6 +318,7 @@ def softsign(features: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- smooth activations
+@constant_maker
 def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
     """Gaussian error linear unit ``x * Φ(x)``: ``0.5 x (1 + erf(x / √2))``, or with
     ``approximate=True`` ``0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))``.
@@ -437,6 +439,7 @@ def bias_add(value: Any, bias: Any, data_format: Any = None, name: Any = None) -
     return v + b
 
 
+@constant_maker
 def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: Any = None) -> Tensor:
     """Zero each element with probability ``rate`` and scale the rest by ``1 / (1 - rate)``.
 

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import _lead, _py_value, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
 from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,
@@ -88,8 +88,8 @@ def _count(x: Tensor, axes: tuple) -> int:
 
 
 _mean = defop("Mean", _mean_fwd,
-              vjp=(lambda g, ans, x, axes, keepdims:
-                   _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1)),),
+              vjp=(constant_maker(lambda g, ans, x, axes, keepdims:
+                   _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1))),),
               jvp="linear")
 
 
@@ -378,7 +378,7 @@ def _cumlse_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
     out = zeros_like(g * x)
     for sign in (1.0, -1.0):
         part = g * sign > 0
-        if part._value.any():
+        if reduce_any(part):  # (a value read into Python: a tf.function trace guards it)
             keep = logical_and(part, ans > -np.inf)  # (masked entries: constant -inf, no gradient)
             lg = where(keep, log(where(keep, g * sign, ones_like(g))) - ans, zeros_like(g) - np.inf)
             out = out + sign * exp(apply(_cumlse, (lg,), p) + x)

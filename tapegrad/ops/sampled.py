@@ -17,10 +17,10 @@ import numpy as np
 from .. import _philox, dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import concat, expand_dims, reshape, stop_gradient
-from .indexing import embedding_lookup
+from .array import concat, expand_dims, reshape, stack, stop_gradient
+from .indexing import embedding_lookup, tensor_scatter_nd_update
 from .linalg import matmul
 from .math import cast, log, ones_like, zeros_like
 from .nn import sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits
@@ -198,6 +198,7 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
                     seed, "unigram", prob, _philox.alias_table(w))
 
 
+@constant_maker  # (its results depend on shapes and num_sampled only)
 def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, seed: Any = None,
                           name: Any = None) -> tuple:
     """Every class ``0 .. num_sampled - 1``, each expected once (a test sampler; ``unique`` is
@@ -278,9 +279,9 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
     sampled_logits = sampled_logits + cast(embedding_lookup(b, sampled), x.dtype)
     if remove_accidental_hits:
         rows, ids, hit_w = compute_accidental_hits(lab, sampled, num_true)
-        penalty = np.zeros(sampled_logits._value.shape, sampled_logits._value.dtype)
-        penalty[np.asarray(rows._value), np.asarray(ids._value)] = np.asarray(hit_w._value)
-        sampled_logits = sampled_logits + _wrap(penalty)
+        at = stack([cast(rows, ids.dtype), ids], axis=1)  # (ops: a tf.function trace replays them)
+        sampled_logits = sampled_logits + tensor_scatter_nd_update(
+            zeros_like(sampled_logits), at, cast(hit_w, sampled_logits.dtype))
     true_logits = true_logits - log(cast(true_count, x.dtype))
     sampled_logits = sampled_logits - log(cast(sampled_count, x.dtype))
     logits = concat([true_logits, sampled_logits], 1)

@@ -15,11 +15,12 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _err, _lead, _py_value, reshape
-from .math import _check_kind, cast, conj, ones_like, truediv, where, zeros_like
+from .math import (_check_kind, abs as abs_, cast, conj, equal, floordiv, logical_and, logical_not, maximum,
+                   ones_like, sign, truediv, where, zeros_like)
 from .indexing import _gather
 
 __all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
@@ -37,6 +38,7 @@ def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray
     return out
 
 
+@constant_maker
 def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     lead = _lead(g, ans)
     idx = np.maximum(_py_value(ids, "segment ids"), 0)
@@ -121,12 +123,14 @@ def _counts(iv: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(iv[iv >= 0].ravel(), minlength=n)[:n]
 
 
+@constant_maker
 def _per_segment(c: np.ndarray, data: Tensor, iv: np.ndarray) -> Tensor:
     """A per-segment constant shaped to broadcast against the segment reduction's output."""
     return _wrap(c.astype(data._value.dtype).reshape(c.shape + (1,) * (data._value.ndim - iv.ndim)))
 
 
 # --------------------------------------------------------------------------- sums and means
+@constant_maker
 def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """``out[s] = Σ data[i]`` over the rows with ``segment_ids[i] == s``.
 
@@ -141,13 +145,12 @@ def segment_sum(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def _mean(d: Tensor, iv: np.ndarray, n: int) -> Tensor:
     s = apply(_uss, (d, _wrap(iv)), {"num_segments": n})
     c = np.maximum(_counts(iv, n), 1)
     if d._value.dtype.kind in "iu":  # integer mean, truncated toward zero (no gradient)
-        v = np.asarray(s._value)
-        cb = c.reshape(c.shape + (1,) * (v.ndim - 1))
-        return _wrap((np.sign(v) * (np.abs(v) // cb)).astype(v.dtype))
+        return sign(s) * floordiv(abs_(s), _per_segment(c, d, iv))
     return s / _per_segment(c, d, iv)
 
 
@@ -162,6 +165,7 @@ def segment_mean(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return _mean(d, iv, n)
 
 
+@constant_maker
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Mean of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
 
@@ -214,30 +218,35 @@ def _extreme_fwd(pick: Any, start: Any) -> Any:
     return fwd
 
 
-def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where each entry is its segment's extreme, and 1 / (number of tied extremes) there."""
+@constant_maker
+def _kept(data: Tensor, ids: Tensor) -> tuple[Tensor, Tensor]:
+    """Each entry's segment (0 for a dropped entry) and whether it is kept, shaped like ``data``."""
     iv = _py_value(ids, "segment ids")
     ok = iv >= 0
-    safe = np.where(ok, iv, 0)
-    dv = np.asarray(data._value)
-    av = np.asarray(ans._value)
-    okb = ok.reshape(ok.shape + (1,) * (dv.ndim - iv.ndim))
-    sel = (dv == av[safe]) & okb
-    num = np.zeros(av.shape, np.int64)
-    np.add.at(num, iv[ok], sel[ok])
-    share = 1.0 / np.maximum(num, 1)
-    return sel, safe, share.astype(dv.dtype)[safe]
+    okb = np.broadcast_to(ok.reshape(ok.shape + (1,) * (data._value.ndim - iv.ndim)), data._value.shape)
+    return _wrap(np.where(ok, iv, 0)), _wrap(okb)
+
+
+def _selection(ans: Tensor, data: Tensor, ids: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """Where each entry is its segment's extreme, each entry's segment, and 1 / (number of tied
+    extremes) there; ops on the values (a tf.function trace replays them)."""
+    safe, okb = _kept(data, ids)
+    at = {"axis": 0, "batch_dims": 0}
+    sel = logical_and(equal(data, apply(_gather, (ans, safe), at)), okb)
+    num = apply(_uss, (cast(sel, _dt.int64), ids), {"num_segments": ans._value.shape[0]})
+    share = cast(1.0 / maximum(cast(num, _dt.float64), 1.0), data.dtype)
+    return sel, safe, apply(_gather, (share, safe), at)
 
 
 def _extreme_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
     sel, safe, share = _selection(ans, data, ids)
-    r = apply(_gather, (g, _wrap(safe)), {"axis": _lead(g, ans), "batch_dims": 0}) * _wrap(share)
-    return where(_wrap(sel), r, zeros_like(r))
+    r = apply(_gather, (g, safe), {"axis": _lead(g, ans), "batch_dims": 0}) * share
+    return where(sel, r, zeros_like(r))
 
 
 def _extreme_jvp(t: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int, empty: Any) -> Tensor:
     sel, safe, share = _selection(ans, data, ids)
-    t = where(_wrap(sel), t * _wrap(share), zeros_like(t))
+    t = where(sel, t * share, zeros_like(t))
     return apply(_uss, (t, ids), {"num_segments": num_segments})
 
 
@@ -246,6 +255,7 @@ _usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_ex
 _usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
 
 
+@constant_maker
 def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
     d = as_tensor(data)
     _check_kind(d, "fiu", op.name)
@@ -253,6 +263,7 @@ def _unsorted_extreme(op: Any, data: Any, segment_ids: Any, num_segments: Any) -
     return apply(op, (d, _wrap(iv)), {"num_segments": n, "empty": None})
 
 
+@constant_maker
 def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Maximum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
 
@@ -280,6 +291,7 @@ def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: A
     return _unsorted_extreme(_usmax, data, segment_ids, num_segments)
 
 
+@constant_maker
 def segment_min(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Minimum of each segment (sorted ids, as :func:`segment_sum`); empty segments are 0.
 
@@ -312,26 +324,21 @@ def _usprod_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndar
 
 def _others(ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     """For each entry, the product of the other entries of its segment (0 for dropped entries),
-    exact when the segment holds zeros (TensorFlow's rule)."""
-    iv = _py_value(ids, "segment ids")
-    ok = iv >= 0
-    safe = _wrap(np.where(ok, iv, 0))
-    dv = np.asarray(data._value)
-    okb = ok.reshape(ok.shape + (1,) * (dv.ndim - iv.ndim))
-    zero = (dv == 0) & okb
-    nz = np.zeros(np.asarray(ans._value).shape, np.int64)
-    np.add.at(nz, iv[ok], zero[ok])
-    lone_zero = zero & (nz[np.where(ok, iv, 0)] == 1)  # the only zero of its segment
-    nonzero_data = where(_wrap(zero), ones_like(data), data)
-    prod_nonzero = apply(_usprod, (nonzero_data, ids), {"num_segments": num_segments})
+    exact when the segment holds zeros (TensorFlow's rule); ops on the values."""
+    safe, okb = _kept(data, ids)
     gather = lambda t: apply(_gather, (t, safe), {"axis": 0, "batch_dims": 0})  # noqa: E731
-    others = where(_wrap(lone_zero), gather(prod_nonzero), gather(ans) / nonzero_data)
-    return where(_wrap(okb & ~(zero & ~lone_zero)), others, zeros_like(others))
+    zero = logical_and(equal(data, zeros_like(data)), okb)
+    nz = apply(_uss, (cast(zero, _dt.int64), ids), {"num_segments": ans._value.shape[0]})
+    lone_zero = logical_and(zero, equal(gather(nz), 1))  # the only zero of its segment
+    nonzero_data = where(zero, ones_like(data), data)
+    prod_nonzero = apply(_usprod, (nonzero_data, ids), {"num_segments": num_segments})
+    others = where(lone_zero, gather(prod_nonzero), gather(ans) / nonzero_data)
+    return where(logical_and(okb, logical_not(logical_and(zero, logical_not(lone_zero)))), others,
+                 zeros_like(others))
 
 
 def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
-    iv = _py_value(ids, "segment ids")
-    safe = _wrap(np.where(iv >= 0, iv, 0))
+    safe = _kept(data, ids)[0]
     return apply(_gather, (g, safe), {"axis": _lead(g, ans), "batch_dims": 0}) * \
         conj(_others(ans, data, ids, num_segments))
 
@@ -341,6 +348,7 @@ _usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
                     _uss, (t * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}),))
 
 
+@constant_maker
 def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     """Product of each segment (sorted ids, as :func:`segment_sum`); empty segments are 1.
 
@@ -351,6 +359,7 @@ def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Product of each of ``num_segments`` segments (ids in any order; negative ids are dropped;
     empty segments are 1). Gradients as :func:`segment_prod`.
@@ -365,6 +374,7 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: 
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@constant_maker
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Sum of each segment divided by the square root of its size (floating or complex data;
     empty segments are 0), as used to combine embeddings.
@@ -380,6 +390,7 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     return apply(_uss, (d, _wrap(iv)), {"num_segments": n}) / _per_segment(c, d, iv)
 
 
+@constant_maker
 def _bin_sums(ids: np.ndarray, n: int, weights: Any, dtype: Any) -> Tensor:
     """Σ weights (or 1s) per id in [0, n): a sum of segments, differentiable in ``weights``."""
     if weights is None:

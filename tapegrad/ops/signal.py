@@ -25,9 +25,10 @@ from scipy import special as _special
 from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._tensor import constant_maker
 from ..errors import InvalidArgumentError
-from .array import concat, pad, reshape, reverse, roll, split, transpose
+from .array import _py_value, concat, pad, reshape, reverse, roll, split, transpose
 from .indexing import gather
 from .linalg import tensordot
 from .math import multiply, real
@@ -82,6 +83,7 @@ def _rfft_vjp(g: Tensor, ans: Tensor, x: Tensor, rank: int) -> Tensor:
     return real(apply(_IFFT[rank], (ext,), {"rank": rank})) * _size(x, rank)
 
 
+@constant_maker
 def _irfft_vjp(g: Tensor, ans: Tensor, z: Tensor, rank: int, n: int) -> Tensor:
     mask = np.full(z._value.shape[-1], 2.0)
     mask[0] = 1.0
@@ -327,12 +329,13 @@ def ifftshift(x: Any, axes: Any = None, name: Any = None) -> Tensor:
 
 
 def _int(v: Any, what: str) -> int:
-    a = np.asarray(v._value if isinstance(v, Tensor) else v)
+    a = np.asarray(_py_value(v, what) if isinstance(v, Tensor) else v)
     if a.ndim != 0 or a.dtype.kind not in "iu":
         raise ValueError(f"{what} must be a scalar integer, got {v!r}.")
     return int(a)
 
 
+@constant_maker
 def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False, pad_value: Any = 0,
           axis: Any = -1, name: Any = None) -> Tensor:
     """Split ``axis`` of ``signal`` into frames of ``frame_length`` samples, ``frame_step`` apart:
@@ -363,6 +366,7 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     return gather(x, idx, axis=ax)
 
 
+@constant_maker
 def overlap_and_add(signal: Any, frame_step: Any, name: Any = None) -> Tensor:
     """Add frames ``[..., frames, frame_length]`` back into a signal, ``frame_step`` apart
     (the inverse of :func:`frame` up to the overlaps): length ``frame_length + frame_step *
@@ -393,6 +397,7 @@ def _window_length(window_length: Any, dtype: Any, what: str) -> tuple[int, np.d
     return _int(window_length, "window_length"), np.dtype(dt.as_numpy_dtype)
 
 
+@constant_maker
 def _raised_cosine(window_length: Any, periodic: Any, dtype: Any, a: float, b: float, what: str) -> Tensor:
     n, npdt = _window_length(window_length, dtype, what)
     if n == 1:
@@ -566,6 +571,7 @@ def _dct_matrix(n: int, kind: int, norm: Any) -> np.ndarray:
     return m
 
 
+@constant_maker
 def dct(input: Any, type: int = 2, n: Any = None, axis: int = -1, norm: Any = None,  # noqa: A002
         name: Any = None) -> Tensor:
     """Discrete cosine transform (types 1-4, ``norm`` ``None`` or ``"ortho"``) over the last axis,

@@ -129,7 +129,7 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
 
 def _k(k: Any) -> int:
     if isinstance(k, (Tensor, Variable)):
-        k = as_tensor(k)._value
+        k = _py_value(as_tensor(k), "k")
     kv = np.asarray(k)
     if kv.ndim or kv.dtype.kind not in "iu":
         raise InvalidArgumentError(f"k must be a scalar integer, got {k!r} [Op:TopKV2]")

@@ -15,15 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, defop
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
-                   imag, less, log, log1p, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid, sign,
-                   where, zeros_like)
+                   imag, less, log, log1p, maximum, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
+                   sign, sqrt, where, zeros_like)
 from .array import broadcast_to, expand_dims, stack
-from .reduction import reduce_sum
+from .reduction import reduce_max, reduce_sum
 
 __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "zeta", "lbeta",
@@ -282,12 +283,13 @@ def _igamma_dx(ans: Tensor, a: Tensor, x: Tensor) -> Tensor:  # x^(a-1) e^-x / �
     return exp((a - 1) * log(x) - x - lgamma(a))
 
 
+@constant_maker
 def _igamma_da(ans: Tensor, a: Tensor, x: Tensor) -> Tensor:
     """dP/da from P(a, x) = e^-x Σₙ x^(a+n) / Γ(a+n+1): Σₙ term_n (log x - ψ(a+n+1)), summed
     past the terms' peak at n ≈ x until they are negligible."""
-    xv = np.asarray(x._value)
-    top = float(np.max(xv[np.isfinite(xv)], initial=0.0))
-    n = np.arange(int(top + 12 * np.sqrt(top) + 40), dtype=x._value.dtype)
+    xv = cast(x, _dt.float64)
+    top = maximum(reduce_max(where(is_finite(xv), xv, zeros_like(xv))), 0.0)
+    n = np.arange(int(top + 12.0 * sqrt(top) + 40.0), dtype=x._value.dtype)  # (int(): a guarded read)
     an = expand_dims(a, -1) + n
     lx = expand_dims(log(x), -1)
     terms = exp(an * lx - expand_dims(x, -1) - lgamma(an + 1)) * (lx - digamma(an + 1))

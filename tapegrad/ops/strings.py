@@ -17,7 +17,7 @@ import numpy as np
 from .. import _fingerprint, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .._dispatch import apply, defop
-from .._tensor import Tensor, TensorShape, wrap as _wrap
+from .._tensor import Tensor, TensorShape, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import _py_value, norm_axes, reshape
 
@@ -104,10 +104,12 @@ class RaggedTensor:
         """The row splits read into Python (a tf.function trace is guarded on them)."""
         return _py_value(self.row_splits, how)
 
+    @constant_maker  # (shapes, guarded row splits, Python values)
     def nrows(self) -> Tensor:
         """The number of rows (int64)."""
         return _wrap(np.array(self.row_splits._value.shape[0] - 1, np.int64))
 
+    @constant_maker  # (shapes, guarded row splits, Python values)
     def row_lengths(self) -> Tensor:
         """The length of each row (int64)."""
         return _wrap(np.diff(self._splits("RaggedTensor.row_lengths")).astype(np.int64))
@@ -125,20 +127,21 @@ class RaggedTensor:
             out[i] = v[a:b]
         return out
 
+    @constant_maker  # (shapes, guarded row splits, Python values)
     def to_tensor(self, default_value: Any = None, shape: Any = None, name: Any = None) -> Tensor:
         """A dense tensor, rows padded with ``default_value`` (``b""`` or 0 by default) to the
         longest row, or cut/padded to ``shape`` (``None`` dimensions: as needed)."""
         v = self.values
         if default_value is None:
-            d = _strings.empty(()) if v._value.dtype.kind == "O" else np.zeros((), v._value.dtype)
+            d = _wrap(_strings.empty(()) if v._value.dtype.kind == "O" else np.zeros((), v._value.dtype))
         else:
-            d = convert_to_tensor(default_value, dtype=v.dtype)._value
+            d = convert_to_tensor(default_value, dtype=v.dtype)
         n = self.row_splits._value.shape[0] - 1
         width = int(np.diff(self._splits("RaggedTensor.to_tensor")).max()) if n else 0
         want = (n, width) + v._value.shape[1:]
         if shape is not None:
             want = tuple(w if s is None else int(s) for s, w in zip(TensorShape(shape), want))
-        return apply(_to_tensor, (v, self.row_splits, _wrap(d)), {"shape": want})
+        return apply(_to_tensor, (v, self.row_splits, d), {"shape": want})
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, (int, np.integer)):
@@ -411,6 +414,7 @@ def _ngrams_fwd(values: np.ndarray, splits: np.ndarray, widths: tuple, separator
 _ngrams = defop("StringNGrams", _ngrams_fwd, nout=2, nondiff=True)
 
 
+@constant_maker  # (row splits from shapes)
 def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = None,
            padding_width: int | None = None, preserve_short_sequences: builtins.bool = False,
            name: Any = None) -> Any:
@@ -722,6 +726,7 @@ def _unicode_encode_fwd(values: np.ndarray, splits: np.ndarray, errors: str, rep
 _unicode_encode = _op("UnicodeEncode", _unicode_encode_fwd)
 
 
+@constant_maker  # (row splits from shapes)
 def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, name: Any = None) -> Tensor:
     """Code points to UTF-8 strings: each innermost row of ``input`` (a Tensor, or a

@@ -28,6 +28,7 @@ CASES = [
     OpCase("StridedSlice-newaxis", lambda x: x[None, ..., 1], [((2, 3),)], ops=("StridedSlice",)),
     OpCase("UnbroadcastSum", lambda x, y: (x * y), [((3,), (2, 3))], ops=("UnbroadcastSum",)),
     OpCase("StopGradient", tf.stop_gradient, S, nondiff=True),
+    OpCase("InvertPermutation", lambda x: tf.math.invert_permutation(tf.argsort(x)), [((4,),)], nondiff=True),
     OpCase("Unique", lambda x: tf.unique(tf.concat([x, x[:1]], 0))[0] * 2.0, [((3,),)],
            ops=("Unique", "UniqueShare", "ConcatV2", "StridedSlice")),
     OpCase("ReverseV2", lambda x: tf.reverse(x, [-1]) * x, [((3,),), ((2, 3),)]),
