@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, dtypes as _dt
+from . import _nest, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import Tensor
 from ._variable import Variable
@@ -118,6 +118,34 @@ def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = No
                                    stateful=stateful, name=name)
     if decorator is not None:
         return decorator
+    if _trace.current() is not None:
+        return _traced_numpy_function(func, inp, stateful)
     ret = func(*[np.array(x) for x in inp])  # type: ignore[misc]
     outs = [None if v is None else convert_to_tensor(v) for v in _nest.flatten(ret)]
+    return outs[0] if len(outs) == 1 else outs
+
+
+def _traced_numpy_function(func: Callable, inp: Any, stateful: bool) -> Any:
+    """In a ``tf.function`` trace: one step that calls ``func`` again at every replay (a draw step:
+    its results are new constants each time), as TensorFlow's graph runs the op at every call."""
+    xs = [convert_to_tensor(x) for x in inp]
+    traced: list = []
+
+    def call(*values: np.ndarray) -> tuple:
+        flat = _nest.flatten(func(*[np.array(v) for v in values]))
+        if any(v is None for v in flat):
+            raise ValueError("tf.numpy_function: func returned None inside a tf.function; return "
+                             "arrays (TensorFlow's graph needs a value for every output).")
+        outs = tuple(convert_to_tensor(v)._value for v in flat)
+        sig = [(o.dtype, o.ndim) for o in outs]
+        if traced and sig != traced:
+            raise InvalidArgumentError(
+                f"tf.numpy_function: func returned {sig} (dtype, rank) where it returned {traced} "
+                "when the tf.function was traced; return the same dtypes and ranks on every call.")
+        traced[:] = sig
+        return outs
+
+    outs = list(_trace.draw(call, xs, bool(stateful)))
+    if stateful:
+        _trace.side_effect()
     return outs[0] if len(outs) == 1 else outs

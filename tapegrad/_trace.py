@@ -188,7 +188,8 @@ class Tracer(_rec.Recorder):
             return
         if self.called:
             self.fail(f"a tensor's value is read into Python ({how}) after a replayable call "
-                      "(an optimizer update)")
+                      "(an optimizer update, or a stateful tf.numpy_function that a retrace would "
+                      "call twice)")
         v = t._value
         self.steps.append(("guard", s, np.shape(v), np.asarray(v).tobytes(), user_line()))
 
@@ -400,6 +401,14 @@ def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
             if type(rec) is Tracer:
                 rec.on_draw(fn, xs, outs, stateful)
     return outs
+
+
+def side_effect() -> None:
+    """A step that cannot be undone ran (a stateful ``tf.numpy_function``): a replay that missed
+    a later guard would repeat it, so no guard may follow in the traces recording."""
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer:
+            rec.called = True
 
 
 def replayable(fn: Callable) -> Callable:

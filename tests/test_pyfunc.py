@@ -3,6 +3,8 @@ get_static_value, is_tensor, executing_eagerly, no_op, group, control_dependenci
 TensorFlow 2.21's recorded results, and where tapegrad deliberately differs."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -72,3 +74,54 @@ def test_numpy_function_receives_arrays_and_gives_no_gradient():
     assert seen == [np.ndarray]
     np.testing.assert_allclose(y.numpy(), np.sinh(0.5), rtol=1e-6)
     assert tape.gradient(y, x) is None
+
+
+def test_numpy_function_in_a_tf_function_runs_at_every_call_without_falling_back():
+    calls = []
+
+    def env_step(action):  # a stateful Python function, as an RL environment's step
+        calls.append(int(action))
+        return np.float32(len(calls) * action), np.int32(len(calls))
+
+    @tf.function
+    def f(a):
+        reward, n = tf.numpy_function(env_step, [a], (tf.float32, tf.int32))
+        return reward * 2.0, n
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning
+        got = [f(tf.constant(1.0)) for _ in range(3)] + [f(tf.constant(2.0))]
+    assert [float(r) for r, _ in got] == [2.0, 4.0, 6.0, 16.0]
+    assert [int(n) for _, n in got] == [1, 2, 3, 4]
+    assert calls == [1, 1, 1, 2] and f.experimental_get_tracing_count() == 1
+
+
+def test_numpy_function_in_a_tf_function_must_keep_its_result_dtypes():
+    flip = iter([np.float32(1.0), np.int32(1)])
+
+    @tf.function
+    def f(a):
+        return tf.numpy_function(lambda _: next(flip), [a], tf.float32)
+
+    f(tf.constant(0.0))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same dtypes and ranks"):
+        f(tf.constant(0.0))
+
+
+def test_a_guard_after_a_stateful_numpy_function_runs_the_function_eagerly_never_twice():
+    calls = []
+
+    def env_step(a):
+        calls.append(1)
+        return np.float32(len(calls))
+
+    @tf.function
+    def f(a):
+        r = tf.numpy_function(env_step, [a], tf.float32)
+        if r > 2.0:  # a Python `if` on the result: a retrace on a miss would step again
+            return r * 10.0
+        return r
+
+    with pytest.warns(UserWarning, match="runs eagerly.*stateful tf.numpy_function"):
+        got = [float(f(tf.constant(0.0))) for _ in range(4)]
+    assert got == [1.0, 2.0, 30.0, 40.0] and len(calls) == 4
