@@ -281,7 +281,7 @@ class Function:
         if fast is not None and None not in fast:
             self._fast[fast] = entry
         if entry.eager is not None:
-            return self._fn(*args, **kwargs)
+            return self._run_eagerly(entry, args, kwargs)
         outer = _rec.active and _rec.tls.stack
         for prog in entry.programs:
             try:
@@ -294,8 +294,14 @@ class Function:
             entry.eager = (f"the values of tensors read into Python changed on "
                            f"{_MAX_BRANCH_TRACES} calls")
             self._warn(entry.eager, entry.programs[-1].where)
-            return self._fn(*args, **kwargs)
+            return self._run_eagerly(entry, args, kwargs)
         return self._trace(entry, args, kwargs, tensors, flat)
+
+    def _run_eagerly(self, entry: _Entry, args: tuple, kwargs: dict) -> Any:
+        """A call of a function that cannot be replayed: the Python function runs eagerly, its
+        random ops still the nodes of the function's graph (TensorFlow's seeds and kernels)."""
+        with _trace.graph_run(entry):
+            return self._fn(*args, **kwargs)
 
     def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list) -> Any:
         tr = _trace.Tracer(entry)  # (the traces of one signature share their random kernels)

@@ -31,6 +31,7 @@ engine, for calls under an outer tape or accumulator.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import os
 import re
@@ -76,7 +77,37 @@ def user_line() -> str:
     return "?" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"
 
 
-class Tracer(_rec.Recorder):
+class _Bodies:
+    """The loop bodies and branches of a run of a ``tf.function``, each a graph of its own for
+    the random ops in it (``tapegrad.random``): a trace's, or an eager run's (:class:`GraphRun`)."""
+
+    def loop(self) -> tuple | None:
+        """The key of the innermost loop body or branch running (a path of ordinals) and the
+        number of its current run (iteration), or None outside them."""
+        return (self.loops[-1][0], self.loops[-1][1]) if self.loops else None
+
+    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator:
+        """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
+        x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
+        branch ``branch``: a frame of ``loops`` while each runs."""
+        if self.loops:
+            parent = self.loops[-1]
+            key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
+        else:
+            key, self.top_loops = (self.top_loops,), self.top_loops + 1
+        if branch is not None:
+            key += (("branch", branch),)
+        for x in items:
+            self.runs += 1
+            frame = [key, self.runs, 0]
+            self.loops.append(frame)
+            try:
+                yield x
+            finally:
+                self.loops.remove(frame)
+
+
+class Tracer(_Bodies, _rec.Recorder):
     """Records the steps of one run; see the module docstring."""
 
     def __init__(self, owner: Any = None) -> None:
@@ -233,31 +264,6 @@ class Tracer(_rec.Recorder):
         self.cur[r] = out
         return sample
 
-    def loop(self) -> tuple | None:
-        """The key of the innermost loop body or branch running (a path of ordinals) and the
-        number of its current run (iteration), or None outside them."""
-        return (self.loops[-1][0], self.loops[-1][1]) if self.loops else None
-
-    def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator:
-        """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
-        x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
-        branch ``branch``: a frame of ``loops`` while each runs."""
-        if self.loops:
-            parent = self.loops[-1]
-            key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
-        else:
-            key, self.top_loops = (self.top_loops,), self.top_loops + 1
-        if branch is not None:
-            key += (("branch", branch),)
-        for x in items:
-            self.runs += 1
-            frame = [key, self.runs, 0]
-            self.loops.append(frame)
-            try:
-                yield x
-            finally:
-                self.loops.remove(frame)
-
     def finish(self, outputs: list) -> "Program | None":
         """The program whose results are the slots of ``outputs`` (tensor leaves); None (and
         :attr:`problem` set) when it depends on a constant of an unaudited maker."""
@@ -348,6 +354,38 @@ def current() -> Tracer | None:
     if _rec.active:
         for rec in _rec.tls.stack:
             if type(rec) is Tracer:
+                return rec
+    return None
+
+
+class GraphRun(_Bodies, _rec.Recorder):
+    """An eager run of a ``tf.function`` that cannot be replayed: it records nothing, but its
+    random ops are the nodes of the function's graph (op seeds by position, kernels that live on
+    between calls and are those of the function's traces), as TensorFlow's graph runs them."""
+
+    def __init__(self, owner: Any) -> None:
+        self.owner = owner
+        self.random_graphs: dict | None = None
+        self.loops: list = []
+        self.runs = self.top_loops = 0
+
+
+@contextlib.contextmanager
+def graph_run(owner: Any) -> Iterator[None]:
+    """Run the block as an eager run of the ``tf.function`` graph ``owner`` (:class:`GraphRun`)."""
+    run = GraphRun(owner)
+    _rec.push(run)
+    try:
+        yield
+    finally:
+        _rec.pop(run)
+
+
+def innermost_graph() -> "Tracer | GraphRun | None":
+    """The tracer or eager graph run of the innermost ``tf.function`` running in this thread."""
+    if _rec.active:
+        for rec in reversed(_rec.tls.stack):
+            if type(rec) is Tracer or type(rec) is GraphRun:
                 return rec
     return None
 

@@ -218,8 +218,9 @@ def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = 
     Eagerly the kernel is TF eager's (keyed by ``op`` and the seeds), or the op's in the Keras
     step running (:func:`graph_step`). In a ``tf.function`` trace the op is a node of the
     trace's graph (or of a loop body's or branch's) that draws afresh at each replay from its own
-    kernel, as TF's graph kernels do; ``set_seed`` restarts every kernel."""
-    tr = _trace.innermost()
+    kernel, as TF's graph kernels do, and so it is in an eager run of a ``tf.function`` that
+    cannot be replayed (``_trace.GraphRun``); ``set_seed`` restarts every kernel."""
+    tr = _trace.innermost_graph()
     if tr is None:
         _rec.note_random(xs, True)
         step = _steps.graph
@@ -519,7 +520,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
 def take_seed(seed: Any) -> None:
     """Move TF's op-seed counter on as an op that takes seeds but draws nothing does (TF's
     ``compute_accidental_hits`` and ``all_candidate_sampler`` call ``get_seed``)."""
-    tr = _trace.innermost()
+    tr = _trace.innermost_graph()
     with _seeds.lock:
         if tr is not None:
             g, run = _graph(tr)

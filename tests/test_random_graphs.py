@@ -4,6 +4,8 @@ signature (one kernel per op for all of them, a replay abandoned at a guard taki
 back), and Keras's train step (``random.graph_step``). TensorFlow's numbers for these are in
 tests/fixtures/tf_random.npz (programs ``loop_draws``, ``branch_draws``, ``keras_step_draws``,
 ``samplers_in_function``)."""
+import warnings
+
 import numpy as np
 
 import tapegrad as tf
@@ -81,3 +83,28 @@ def test_a_replay_that_misses_a_guard_takes_its_draws_back():
     got = [np.abs(f(tf.constant(v)).numpy()) for v in (1.0, -1.0, 1.0, -1.0)]
     np.testing.assert_array_equal(got, _stream(0, 4))
     tf.random.set_seed(None)
+
+
+def test_a_function_that_runs_eagerly_draws_as_its_graph_would():
+    # TF runs a tf.function as a graph whatever Python it holds: a function tapegrad cannot replay
+    # (here: a Python `if` on a stateful numpy_function's result) runs eagerly, but its random ops
+    # keep the graph's op seeds and kernels, loop bodies included
+    def body(x, escape):
+        out = []
+        for _ in tf.range(3):
+            out.append(tf.random.uniform([2]))
+        r = tf.numpy_function(lambda a: np.float32(a), [x], tf.float32)
+        if escape and r > 100.0:
+            out.append(r)
+        return tf.stack(out) + tf.random.normal([2])
+
+    draws = {}
+    for escape in (False, True):
+        tf.random.set_seed(7)
+        f = tf.function(lambda x, e=escape: body(x, e))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            draws[escape] = [f(tf.constant(1.0)).numpy() for _ in range(3)]
+    for a, b in zip(draws[False], draws[True]):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(draws[True][0], draws[True][1])  # kernels move on between calls
