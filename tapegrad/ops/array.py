@@ -18,14 +18,15 @@ from .. import _memory, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, wrap as _wrap
+from .._tensor import IndexedSlices, Tensor, TensorShape, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
 __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "identity",
     "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
-    "one_hot", "sequence_mask", "meshgrid", "invert_permutation"]
+    "one_hot", "sequence_mask", "meshgrid", "invert_permutation", "bitcast", "shape_n",
+    "unique_with_counts", "broadcast_static_shape", "broadcast_dynamic_shape"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -984,3 +985,98 @@ def invert_permutation(x: Any, name: Any = None) -> Tensor:
     out = np.empty_like(v)
     out[v] = np.arange(v.size, dtype=v.dtype)
     return _wrap(out)
+
+
+# --------------------------------------------------------------------------- bits and shapes
+def _bitcast_fwd(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    a, b = x.dtype.itemsize, dtype.itemsize
+    if a > b:
+        return np.ascontiguousarray(x).view(dtype).reshape(x.shape + (a // b,))
+    return np.ascontiguousarray(x).view(dtype).reshape(x.shape[:-1] if a < b else x.shape)
+
+
+_bitcast = defop("Bitcast", _bitcast_fwd, nondiff=True)
+
+
+def bitcast(input: Any, type: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The bytes of ``input`` read as ``type``, without copying values: a wider type eats the last
+    axis (whose length must be the size ratio), a narrower one adds an axis of that length.
+
+    >>> import tapegrad as tf
+    >>> tf.bitcast(tf.constant(1.0), tf.int32).numpy()
+    np.int32(1065353216)
+    """
+    x = as_tensor(input)
+    dt = _dt.as_dtype(type)._np
+    a, b = x._value.dtype.itemsize, dt.itemsize
+    if a < b and (b % a or not x._value.ndim or x._value.shape[-1] != b // a):
+        raise _err("Bitcast", f"Cannot bitcast from {x.dtype.name} to {_dt.as_dtype(type).name}: the "
+                              f"last axis of the input (shape {list(x._value.shape)}) must have length "
+                              f"{b // a if not b % a else 'a whole ratio'}")
+    return apply(_bitcast, (x,), {"dtype": dt})
+
+
+def shape_n(input: Any, out_type: Any = _dt.int32, name: Any = None) -> list:  # noqa: A002
+    """The shapes of the tensors in ``input``, one int32 (or ``out_type``) tensor each.
+
+    >>> import tapegrad as tf
+    >>> [s.numpy() for s in tf.shape_n([tf.zeros([2, 3]), tf.zeros([4])])]
+    [array([2, 3], dtype=int32), array([4], dtype=int32)]
+    """
+    return [shape(x, out_type) for x in input]
+
+
+class UniqueWithCounts(tuple):
+    """``(y, idx, count)``, as :func:`unique_with_counts` returns it."""
+
+    __slots__ = ()
+
+    def __new__(cls, y: Tensor, idx: Tensor, count: Tensor) -> "UniqueWithCounts":
+        return tuple.__new__(cls, (y, idx, count))
+
+    y = property(operator.itemgetter(0))
+    idx = property(operator.itemgetter(1))
+    count = property(operator.itemgetter(2))
+
+
+def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> UniqueWithCounts:
+    """:func:`unique` and how many times each distinct value occurs: ``(y, idx, count)``.
+
+    >>> import tapegrad as tf
+    >>> tf.unique_with_counts(tf.constant([1, 1, 2, 4, 4, 4])).count.numpy()
+    array([2, 1, 3], dtype=int32)
+    """
+    y, idx = unique(x, out_idx)
+    n = np.bincount(np.asarray(idx._value), minlength=y._value.shape[0])
+    return UniqueWithCounts(y, idx, _wrap(n.astype(idx._value.dtype)))
+
+
+def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
+    """The broadcast of two :class:`TensorShape` objects (ValueError when they do not broadcast).
+
+    >>> import tapegrad as tf
+    >>> tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3]))
+    TensorShape([2, 3])
+    """
+    a, b = tuple(shape_x), tuple(shape_y)
+    try:
+        out = np.broadcast_shapes(a, b)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: {list(a)} and {list(b)}") from None
+    return TensorShape(list(out))
+
+
+def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
+    """The broadcast of two shapes given as 1-D integer tensors.
+
+    >>> import tapegrad as tf
+    >>> tf.broadcast_dynamic_shape([2, 1], [3]).numpy()
+    array([2, 3], dtype=int32)
+    """
+    a, b = as_tensor(shape_x), as_tensor(shape_y)
+    av, bv = (tuple(int(d) for d in _py_value(t, "broadcast_dynamic_shape")) for t in (a, b))
+    try:
+        out = np.broadcast_shapes(av, bv)
+    except ValueError:
+        raise _err("BroadcastArgs", f"Incompatible shapes: {list(av)} vs. {list(bv)}") from None
+    return _wrap(np.asarray(out, a._value.dtype))

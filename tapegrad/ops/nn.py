@@ -20,17 +20,20 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import _one_hot, _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
-from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
-                   maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
-                   where, zeros_like)
+from .array import (_one_hot, _py_value, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
+                    reshape, squeeze, transpose)
+from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
+                   log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
+                   sigmoid, square, subtract, tanh, where, zeros_like)
 from .reduction import reduce_mean, reduce_sum
-from .special import erf
+from .special import divide_no_nan, erf, squared_difference
 
 __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "relu6", "elu",
     "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
-    "batch_normalization", "bias_add", "dropout", "l2_normalize"]
+    "batch_normalization", "bias_add", "dropout", "l2_normalize", "depth_to_space", "space_to_depth",
+    "local_response_normalization", "lrn", "weighted_cross_entropy_with_logits", "log_poisson_loss",
+    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu"]
 
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
@@ -514,3 +517,192 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = N
         inv = rsqrt(maximum(reduce_sum(square(re) + square(im), axis, keepdims=True), epsilon))
         return complex_(re * inv, im * inv)
     return x * rsqrt(maximum(reduce_sum(square(x), axis, keepdims=True), epsilon))
+
+
+# --------------------------------------------------------------------------- depth and space
+def _block(input: Any, block_size: Any, data_format: Any, op: str) -> tuple:  # noqa: A002
+    x = as_tensor(input)
+    bs = int(block_size)
+    if bs < 2:
+        raise InvalidArgumentError(f"{op}: block_size must be at least 2, got {block_size}.")
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"{op}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
+    if x._value.ndim != 4:
+        raise InvalidArgumentError(f"{op}: input must be 4-D ({data_format}), got shape "
+                                   f"{list(x._value.shape)}.")
+    return x, bs, data_format == "NCHW"
+
+
+def depth_to_space(input: Any, block_size: Any, data_format: str = "NHWC", name: Any = None) -> Tensor:  # noqa: A002
+    """Move channel blocks into ``block_size x block_size`` spatial tiles (pixel shuffle):
+    ``[b, h, w, c]`` becomes ``[b, h * bs, w * bs, c / bs²]``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.depth_to_space(tf.reshape(tf.range(4), [1, 1, 1, 4]), 2).numpy()[0, ..., 0]
+    array([[0, 1],
+           [2, 3]], dtype=int32)
+    """
+    x, bs, cf = _block(input, block_size, data_format, "DepthToSpace")
+    b, *rest = x._value.shape
+    c, h, w = rest if cf else (rest[2], rest[0], rest[1])
+    if c % (bs * bs):
+        raise InvalidArgumentError(f"DepthToSpace: the depth {c} must be divisible by block_size² "
+                                   f"= {bs * bs}.")
+    d = c // (bs * bs)
+    if cf:
+        y = transpose(reshape(x, [b, bs, bs, d, h, w]), [0, 3, 4, 1, 5, 2])
+        return reshape(y, [b, d, h * bs, w * bs])
+    y = transpose(reshape(x, [b, h, w, bs, bs, d]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h * bs, w * bs, d])
+
+
+def space_to_depth(input: Any, block_size: Any, data_format: str = "NHWC", name: Any = None) -> Tensor:  # noqa: A002
+    """Move ``block_size x block_size`` spatial tiles into channels, the inverse of
+    :func:`depth_to_space`: ``[b, h, w, c]`` becomes ``[b, h / bs, w / bs, c * bs²]``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.space_to_depth(tf.reshape(tf.range(4), [1, 2, 2, 1]), 2).numpy()
+    array([[[[0, 1, 2, 3]]]], dtype=int32)
+    """
+    x, bs, cf = _block(input, block_size, data_format, "SpaceToDepth")
+    b, *rest = x._value.shape
+    c, h, w = rest if cf else (rest[2], rest[0], rest[1])
+    if h % bs or w % bs:
+        raise InvalidArgumentError(f"SpaceToDepth: height {h} and width {w} must be divisible by "
+                                   f"block_size {bs}.")
+    if cf:
+        y = transpose(reshape(x, [b, c, h // bs, bs, w // bs, bs]), [0, 3, 5, 1, 2, 4])
+        return reshape(y, [b, c * bs * bs, h // bs, w // bs])
+    y = transpose(reshape(x, [b, h // bs, bs, w // bs, bs, c]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h // bs, w // bs, c * bs * bs])
+
+
+# --------------------------------------------------------------------------- more losses and moments
+def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1, alpha: float = 1,  # noqa: A002
+                                 beta: float = 0.5, name: Any = None) -> Tensor:
+    """``input / (bias + alpha * sqr_sum) ** beta``, ``sqr_sum`` summing the squares of the
+    ``2 * depth_radius + 1`` channels around each one (last axis of a 4-D tensor). Also ``tf.nn.lrn``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.local_response_normalization(tf.ones([1, 1, 1, 3]), depth_radius=1).numpy().round(4)
+    array([[[[0.5774, 0.5   , 0.5774]]]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _check_kind(x, "f", "LRN")
+    if x._value.ndim != 4:
+        raise InvalidArgumentError(f"LRN: input must be 4-D, got shape {list(x._value.shape)}.")
+    r, n = int(depth_radius), x._value.shape[-1]
+    sq = pad(square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
+    sqr_sum = add_n([sq[..., k:k + n] for k in range(2 * r + 1)])
+    dt = x.dtype
+    return x / pow(convert_to_tensor(bias, dt) + convert_to_tensor(alpha, dt) * sqr_sum,
+                   convert_to_tensor(beta, dt))
+
+
+lrn = local_response_normalization
+
+
+def weighted_cross_entropy_with_logits(labels: Any, logits: Any, pos_weight: Any, name: Any = None) -> Tensor:
+    """Sigmoid cross-entropy with the positive term weighted by ``pos_weight``:
+    ``(1 - z) * x + (1 + (q - 1) * z) * log(1 + exp(-x))``, computed stably.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.weighted_cross_entropy_with_logits([1.0, 0.0], [0.5, -1.0], 2.0).numpy().round(4)
+    array([0.9481, 0.3133], dtype=float32)
+    """
+    x, z = binary_operands(logits, labels, "weighted_cross_entropy_with_logits")
+    q = convert_to_tensor(pos_weight, x.dtype)
+    log_weight = 1 + (q - 1) * z
+    return (1 - z) * x + log_weight * (log1p(exp(-abs(x))) + relu(-x))
+
+
+def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = False, name: Any = None) -> Tensor:
+    """Poisson negative log-likelihood from the log of the rate: ``exp(log_input) - log_input *
+    targets``, plus Stirling's ``t log t - t + log(2πt) / 2`` (for targets above 1) when
+    ``compute_full_loss``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.log_poisson_loss([2.0, 0.0], [0.5, 0.1]).numpy().round(4)
+    array([0.6487, 1.1052], dtype=float32)
+    """
+    li, t = binary_operands(log_input, targets, "log_poisson_loss")
+    result = exp(li) - li * t
+    if compute_full_loss:
+        stirling = t * log(t) - t + 0.5 * log((2 * math.pi) * t)
+        small = logical_and(greater_equal(t, zeros_like(t)), less_equal(t, ones_like(t)))
+        result = result + where(small, zeros_like(t), stirling)
+    return result
+
+
+def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, name: Any = None) -> tuple:
+    """Mean and variance from :func:`sufficient_statistics`: ``(mean, variance)``.
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.normalize_moments(2.0, tf.constant([3.0]), tf.constant([5.0]), None)
+    >>> m.numpy(), v.numpy()
+    (array([1.5], dtype=float32), array([0.25], dtype=float32))
+    """
+    mss = as_tensor(mean_ss)
+    divisor = reciprocal(convert_to_tensor(counts, mss.dtype))
+    shifted_mean = mss * divisor
+    mean = shifted_mean if shift is None else shifted_mean + convert_to_tensor(shift, mss.dtype)
+    variance = convert_to_tensor(variance_ss, mss.dtype) * divisor - square(shifted_mean)
+    return mean, variance
+
+
+def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
+    """``(count, Σ (x - shift), Σ (x - shift)², shift)`` over ``axes`` (no shift when None).
+
+    >>> import tapegrad as tf
+    >>> c, m, v, _ = tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [0])
+    >>> float(c), m.numpy(), v.numpy()
+    (2.0, array([4., 6.], dtype=float32), array([10., 20.], dtype=float32))
+    """
+    t = as_tensor(x)
+    ax = list(norm_axes(axes, t._value.ndim, "sufficient_statistics"))
+    counts = convert_to_tensor(int(np.prod([t._value.shape[a] for a in ax], dtype=np.int64)), t.dtype)
+    if shift is not None:
+        shift = convert_to_tensor(shift, t.dtype)
+        m_ss, v_ss = subtract(t, shift), squared_difference(t, shift)
+    else:
+        m_ss, v_ss = t, square(t)
+    return counts, reduce_sum(m_ss, ax, keepdims=keepdims), reduce_sum(v_ss, ax, keepdims=keepdims), shift
+
+
+def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False, name: Any = None) -> tuple:
+    """Weighted mean and variance of ``x`` over ``axes`` (``frequency_weights`` broadcasts against
+    ``x``): ``(mean, variance)``; zero total weight gives 0, not NaN.
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.weighted_moments(tf.constant([1.0, 3.0]), [0], tf.constant([3.0, 1.0]))
+    >>> float(m), float(v)
+    (1.5, 0.75)
+    """
+    t = as_tensor(x)
+    half = t._value.dtype == np.float16
+    if half:
+        t = cast(t, _dt.float32)
+    w = as_tensor(frequency_weights)
+    if w.dtype != t.dtype:
+        w = cast(w, t.dtype)
+    ax = list(norm_axes(axes, t._value.ndim, "weighted_moments"))
+    total = reduce_sum(w * t, ax, keepdims=True)
+    weights = reduce_sum(w + zeros_like(t), ax, keepdims=True)
+    mean = divide_no_nan(total, weights)
+    variance = divide_no_nan(reduce_sum(w * squared_difference(t, mean), ax, keepdims=True), weights)
+    if not keepdims:
+        mean, variance = squeeze(mean, ax), squeeze(variance, ax)
+    if half:
+        mean, variance = cast(mean, _dt.float16), cast(variance, _dt.float16)
+    return mean, variance
+
+
+def crelu(features: Any, axis: int = -1, name: Any = None) -> Tensor:
+    """Concatenated ReLU: ``relu(concat([x, -x], axis))``, twice as deep along ``axis``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.crelu(tf.constant([1.0, -2.0])).numpy()
+    array([1., 0., 0., 2.], dtype=float32)
+    """
+    x = as_tensor(features)
+    return relu(concat([x, -x], axis))
