@@ -8,7 +8,7 @@ import numpy as np
 
 from .._convert import as_tensor, convert_to_tensor
 from .._tensor import Tensor
-from ..ops.array import broadcast_to, stack
+from ..ops.array import broadcast_to, expand_dims, squeeze, stack
 from ..ops.math import cast
 from ..ops.reduction import reduce_sum
 from ._strategy import get_strategy, has_strategy, in_cross_replica_context
@@ -36,9 +36,13 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
     dtype = loss.dtype
     if loss._value.ndim == 0:
         raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with at "
-                         "least rank 1.")
+                         f"least rank 1. Received per_example_loss={per_example_loss} with rank 0")
     if sample_weight is not None:
         w = cast(as_tensor(sample_weight), dtype)
+        if w._value.ndim == loss._value.ndim - 1:  # per-example weights, as Keras lines them up
+            w = expand_dims(w, -1)
+        elif w._value.ndim == loss._value.ndim + 1 and w._value.shape[-1] == 1:
+            w = squeeze(w, [-1])
         loss = loss * broadcast_to(w, loss._value.shape)
     if global_batch_size is None:
         global_batch_size = loss._value.shape[0] * _replicas("compute_average_loss")

@@ -42,7 +42,7 @@ from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
     "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
-    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul"]
+    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul", "sqrtm"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -969,3 +969,43 @@ def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compac
     array([5., 6., 5.], dtype=float32)
     """
     return _mm(_tridiagonal(diagonals, diagonals_format, "TridiagonalMatMul"), as_tensor(rhs))
+
+
+
+# --------------------------------------------------------------------------- sqrtm
+def _sqrtm_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy.linalg import sqrtm as _sp_sqrtm
+    out = np.empty_like(x)
+    for i in np.ndindex(x.shape[:-2]):
+        r = np.asarray(_sp_sqrtm(x[i])) if x.shape[-1] else x[i]
+        if x.dtype.kind != "c" and np.iscomplexobj(r):  # no real square root: NaN, as in TensorFlow
+            r = np.where(np.abs(r.imag) <= 1e-7 * (1 + np.abs(r.real).max()), r.real, np.nan)
+        out[i] = r
+    return out
+
+
+def _block_sqrtm_corner(a: Tensor, e: Tensor) -> Tensor:
+    """Top-right block of ``sqrtm([[a, e], [0, a]])``: the Fréchet derivative of sqrtm at ``a``
+    in direction ``e``."""
+    n = a._value.shape[-1]
+    a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
+    big = concat([concat([a, e], -1), concat([zeros_like(a), a], -1)], -2)
+    return apply(_sqrtm, (big,))[..., :n, n:]
+
+
+_sqrtm = defop("MatrixSquareRoot", _sqrtm_fwd,
+               vjp=(lambda g, ans, x: _block_sqrtm_corner(_H(x), g),),
+               jvp=(lambda t, ans, x: _block_sqrtm_corner(x, t),))
+
+
+def sqrtm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The principal square root ``X`` of each square matrix (``X @ X == input``), also
+    ``tf.linalg.matrix_square_root``. A real matrix without a real square root (a negative real
+    eigenvalue) gives NaN, as in TensorFlow; the gradient solves ``X dX + dX X = dA``.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.sqrtm(tf.constant([[4.0, 0.0], [0.0, 9.0]])).numpy()
+    array([[2., 0.],
+           [0., 3.]], dtype=float32)
+    """
+    return _apply_square(_sqrtm, input)

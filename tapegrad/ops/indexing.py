@@ -625,8 +625,9 @@ def unravel_index(indices: Any, dims: Any, name: Any = None) -> Tensor:
     """
     t, iv = _int_indices(indices, "UnravelIndex", "indices")
     _, dv = _int_indices(dims, "UnravelIndex", "dims")
-    if dv.ndim != 1:
-        raise _err("UnravelIndex", f"dims must be a 1-D tensor, got shape {list(dv.shape)}")
+    if dv.ndim != 1 or iv.ndim > 1:
+        raise _err("UnravelIndex", f"dims must be a vector and indices a scalar or a vector, got shapes "
+                                   f"{list(dv.shape)} and {list(iv.shape)}")
     total = int(np.prod(dv, dtype=np.int64))
     if iv.size and (iv.min() < 0 or iv.max() >= total):
         raise _err("UnravelIndex", f"index out of bounds for array of dims {dv.tolist()}: every index "

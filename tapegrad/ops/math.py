@@ -22,7 +22,7 @@ from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, wrap as _wrap
 from .._variable import Variable
-from ..errors import InvalidArgumentError, UnimplementedError
+from ..errors import InternalError, InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis
 
 __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floor_div", "mod",
@@ -819,7 +819,7 @@ def realdiv(x: Any, y: Any, name: Any = None) -> Tensor:
 def _truncatediv_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind in "iu":
         if (y == 0).any():
-            raise InvalidArgumentError("Integer division by zero [Op:TruncateDiv]")
+            raise InternalError("TruncateDiv: integer division by zero [Op:TruncateDiv]")
         q = x // y
         return q + ((x % y != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
     return np.trunc(x / y).astype(np.result_type(x, y))

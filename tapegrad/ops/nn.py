@@ -588,7 +588,9 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     array([[[[0.5774, 0.5   , 0.5774]]]], dtype=float32)
     """
     x = as_tensor(input)
-    _check_kind(x, "f", "LRN")
+    if x._value.dtype not in (np.float16, np.float32):
+        raise InvalidArgumentError(f"LRN accepts float16 and float32 tensors only, got {x.dtype.name}; "
+                                   "cast it first, e.g. tf.cast(x, tf.float32).")
     if x._value.ndim != 4:
         raise InvalidArgumentError(f"LRN: input must be 4-D, got shape {list(x._value.shape)}.")
     r, n = int(depth_radius), x._value.shape[-1]

@@ -147,4 +147,7 @@ CASES = [
            ops=()),
     OpCase("tensor_diag", lambda x: la.tensor_diag_part(la.tensor_diag(x) * 2.0), [((2, 3),)], ops=()),
     OpCase("normalize", lambda x: la.normalize(x, axis=-1)[0], [((2, 3),)], ops=()),
+    OpCase("MatrixSquareRoot", la.sqrtm, [((3, 3),), ((2, 2, 2),)], make=_make(_wellcond)),
+    OpCase("matrix_square_root-spd", lambda a: tf.matrix_square_root(a) * 2.0, [((3, 3),)], make=_make(_spd),
+           ops=("MatrixSquareRoot",)),
 ]

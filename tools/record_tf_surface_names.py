@@ -1,0 +1,159 @@
+"""Record TensorFlow 2.21's numbers for the tf.* names of tests/test_surface_names.py.
+
+Development only (tapegrad and CI never import TensorFlow):
+
+    /work/tfvenv/bin/python tools/record_tf_surface_names.py
+
+``VALUES`` are lines of Python run with ``tf`` bound to TensorFlow here and to tapegrad in the
+test; each records its tensors (dtype, shape, values) or its error's type. ``GRADS`` are
+``(function, arguments)``: the value of ``function(*arguments)`` and the gradient of
+``reduce_sum(sin(value))`` with respect to each float64 argument. Results go to
+``tests/fixtures/tf_surface_names.json``.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _tf import quiet_tensorflow  # noqa: E402
+
+tf = quiet_tensorflow()
+import numpy as np  # noqa: E402
+
+FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
+                       "fixtures", "tf_surface_names.json")
+
+F = "tf.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0])"
+VALUES = [
+    "tf.truncatediv(tf.constant([-7.5, 7.5, 3.0]), 2.0)", "tf.truncatediv(tf.constant([-7, 7, -8]), 2)",
+    "tf.truncatediv(tf.constant([7], tf.int64), tf.constant([-3], tf.int64))",
+    "tf.truncatediv(tf.constant([1]), 0)",
+    "tf.truncatemod(tf.constant([-7, 7]), 3)", "tf.scalar_mul(2, tf.constant([1.5, 2.0]))",
+    "tf.realdiv(tf.constant([-7.0, 7.0]), 2.0)", "tf.realdiv(tf.constant([1.0], tf.float64), tf.constant([4.0], tf.float64))",
+    f"tf.histogram_fixed_width({F}, [0.0, 5.0], nbins=5)",
+    f"tf.histogram_fixed_width_bins({F}, [0.0, 5.0], nbins=5)",
+    "tf.histogram_fixed_width(tf.constant([1, 2, 3]), [0, 4], nbins=2)",
+    "tf.histogram_fixed_width(tf.constant([[0.1, 0.9], [0.5, 0.3]], tf.float64), [0.0, 1.0], nbins=3, dtype=tf.int64)",
+    "tf.histogram_fixed_width_bins(tf.constant([[0.1, 0.9], [0.5, 0.3]]), [0.0, 1.0], nbins=4)",
+    "tf.searchsorted([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]], [[2.5, 0.0], [4.0, 7.0]])",
+    "tf.searchsorted([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]], [[2.0, 3.0], [4.0, 6.0]], side='right')",
+    "tf.searchsorted([1, 2, 2, 3], [2], out_type=tf.int64)",
+    "tf.bitcast(tf.constant(1.0), tf.int32)", "tf.bitcast(tf.constant([1, 2], tf.int32), tf.int64)",
+    "tf.bitcast(tf.constant(1, tf.int32), tf.uint8)", "tf.bitcast(tf.constant([[1.5], [2.0]], tf.float64), tf.int32)",
+    "tf.bitcast(tf.constant([1], tf.int32), tf.int64)",
+    "tf.shape_n([tf.zeros([2, 3]), tf.zeros([4])])", "tf.shape_n([tf.zeros([2, 3])], out_type=tf.int64)",
+    "tf.unique_with_counts([1, 1, 2, 4, 4, 4])", "tf.unique_with_counts(tf.constant([3.0, 1.0, 3.0]), out_idx=tf.int64)",
+    "tf.unique_with_counts([5, 1, 1]).count",
+    "tf.reverse_sequence(tf.reshape(tf.range(8), [2, 4]), [3, 1], seq_axis=1, batch_axis=0)",
+    "tf.reverse_sequence(tf.reshape(tf.range(12), [4, 3]), [2, 3, 0], seq_axis=0, batch_axis=1)",
+    "tf.reverse_sequence(tf.reshape(tf.range(24), [2, 4, 3]), [4, 2], seq_axis=1)",
+    "tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3]))",
+    "tf.broadcast_dynamic_shape([2, 1], [3])", "tf.broadcast_dynamic_shape(tf.constant([5, 1], tf.int64), [1, 1, 4])",
+    "tf.broadcast_dynamic_shape([2], [3])",
+    "tf.unravel_index(5, [3, 4])", "tf.unravel_index([5, 7, 0], [3, 4])",
+    "tf.unravel_index(tf.constant([[1, 23]], tf.int64), tf.constant([2, 3, 4], tf.int64))",
+    "tf.unravel_index([12], [3, 4])",
+    "tf.tensor_scatter_nd_sub(tf.ones([3]), [[0], [2], [0]], [1.0, 2.0, 3.0])",
+    "tf.tensor_scatter_nd_max(tf.zeros([3]), [[0], [0], [2]], [1.0, 3.0, -1.0])",
+    "tf.tensor_scatter_nd_min(tf.zeros([2, 2]), [[0], [1]], [[1.0, -1.0], [-2.0, 2.0]])",
+    "tf.tensor_scatter_nd_max(tf.constant([1, 5, 3]), [[1], [2]], [4, 9])",
+    "tf.tensor_scatter_nd_max(tf.zeros([3]), [[0], [5]], [1.0, 2.0])",
+    "tf.dynamic_partition(tf.constant([10, 20, 30, 40, 50]), [0, 2, 1, 2, 0], 3)",
+    "tf.dynamic_partition(tf.reshape(tf.range(12.0), [2, 3, 2]), [[1, 0, 1], [0, 0, 1]], 2)",
+    "tf.dynamic_partition(tf.constant([1, 2]), [0, 3], 2)",
+    "tf.dynamic_stitch([[0, 2], [1, 3]], [tf.constant([1.0, 3.0]), tf.constant([2.0, 4.0])])",
+    "tf.dynamic_stitch([[0, 2], [1, 5]], [tf.constant([1.0, 3.0]), tf.constant([2.0, 4.0])])",
+    "tf.dynamic_stitch([[1], [[0, 1], [2, 2]]], [tf.constant([[1.0, 1.0]]), tf.reshape(tf.range(8.0), [2, 2, 2])])",
+    "tf.nn.depth_to_space(tf.reshape(tf.range(32), [1, 2, 2, 8]), 2)",
+    "tf.nn.space_to_depth(tf.reshape(tf.range(32), [2, 4, 2, 2]), 2)",
+    "tf.nn.depth_to_space(tf.zeros([1, 1, 1, 4]), 1)", "tf.nn.space_to_depth(tf.zeros([1, 3, 3, 1]), 2)",
+    "tf.nn.local_response_normalization(tf.reshape(tf.range(1.0, 13.0), [1, 2, 1, 6]) / 4.0)",
+    "tf.nn.lrn(tf.reshape(tf.range(1.0, 13.0), [1, 1, 2, 6]) / 4.0, depth_radius=2, bias=0.5, alpha=0.2, beta=0.75)",
+    "tf.nn.lrn(tf.ones([1, 1, 1, 2], tf.float64))", "tf.nn.lrn(tf.ones([1, 2]))",
+    "tf.nn.weighted_cross_entropy_with_logits([1.0, 0.0, 0.5], [0.5, -1.0, 3.0], 2.0)",
+    "tf.nn.log_poisson_loss([2.0, 0.0, 0.5, 7.0], [0.5, 0.1, -1.0, 2.0])",
+    "tf.nn.log_poisson_loss([2.0, 0.0, 0.5, 7.0], [0.5, 0.1, -1.0, 2.0], compute_full_loss=True)",
+    "tf.nn.normalize_moments(2.0, tf.constant([3.0]), tf.constant([5.0]), None)",
+    "tf.nn.normalize_moments(4.0, tf.constant([3.0, 1.0]), tf.constant([5.0, 2.0]), tf.constant([1.0, 2.0]))",
+    "tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [0])[:3]",
+    "tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [0, 1], shift=1.0, keepdims=True)",
+    "tf.nn.weighted_moments(tf.constant([[1.0, 3.0], [2.0, 6.0]]), [1], tf.constant([[3.0, 1.0], [0.0, 0.0]]))",
+    "tf.nn.weighted_moments(tf.constant([[1.0, 3.0], [2.0, 6.0]]), [0], tf.constant([2.0, 1.0]), keepdims=True)",
+    "tf.nn.crelu(tf.constant([[1.0, -2.0], [0.0, 3.0]]))", "tf.nn.crelu(tf.constant([[1.0, -2.0]]), axis=0)",
+    "tf.nn.compute_average_loss([1.0, 2.0, 6.0])",
+    "tf.nn.compute_average_loss([1.0, 2.0, 6.0], global_batch_size=6)",
+    "tf.nn.compute_average_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]]), sample_weight=[1.0, 0.5])",
+    "tf.nn.compute_average_loss([1.0, 2.0], sample_weight=0.5)",
+    "tf.nn.compute_average_loss(1.0)",
+    "tf.nn.scale_regularization_loss([0.5, 1.5])", "tf.nn.scale_regularization_loss(tf.constant(2.0))",
+    "tf.linalg.sqrtm(tf.constant([[4.0, 1.0], [1.0, 9.0]]))",
+    "tf.linalg.sqrtm(tf.constant([[[2.0, 1.0], [0.5, 3.0]], [[5.0, 0.0], [0.0, 1.0]]], tf.float64))",
+    "tf.matrix_square_root(tf.constant([[1.0, 2.0, 0.0], [0.0, 4.0, 1.0], [0.5, 0.0, 9.0]]))",
+    "tf.linalg.sqrtm(tf.constant([[1.0, 2.0], [3.0, 4.0]]))",
+    "tf.losses.MeanSquaredError()([1.0, 2.0], [1.5, 1.0])",
+    "tf.losses.sparse_categorical_crossentropy(tf.constant([1]), tf.constant([[0.2, 0.8]]))",
+    "tf.metrics.Mean()([1.0, 2.0, 6.0])",
+    "tf.gradients(tf.constant(1.0), tf.constant(1.0))", "tf.hessians(tf.constant(1.0), tf.constant(1.0))",
+    "tf.no_gradient('MyOp')", "tf.no_gradient(3)", "tf.inside_function()", "tf.get_logger().name",
+]
+
+GRADS = [
+    ("lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2], [0]], u)", [[0.5, -1.0, 0.2], [0.1, 0.7, 0.9]]),
+    ("lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2], [0]], u)", [[0.5, -1.0, 0.2], [0.5, 0.2, 0.1]]),
+    ("lambda t, u: tf.tensor_scatter_nd_min(t, [[1], [1]], u)", [[0.5, -1.0, 0.2], [-1.0, -1.0]]),
+    ("lambda t, u: tf.tensor_scatter_nd_sub(t, [[1], [1]], u)", [[0.5, -1.0, 0.2], [0.3, 0.4]]),
+    ("lambda x: tf.dynamic_partition(x, [1, 0, 1], 2)[1] * 2.0", [[0.5, -1.0, 0.2]]),
+    ("lambda x, y: tf.dynamic_stitch([[0, 2], [1, 3]], [x, y])", [[0.5, -1.0], [0.3, 0.4]]),
+    ("lambda x: tf.reverse_sequence(x, [2, 3], seq_axis=1)", [[[0.5, -1.0, 0.2], [0.3, 0.4, 0.8]]]),
+    ("lambda x: tf.nn.depth_to_space(x, 2)", [np.linspace(-1, 1, 16).reshape(1, 1, 2, 8).tolist()]),
+    ("lambda x: tf.nn.space_to_depth(x, 2)", [np.linspace(-1, 1, 16).reshape(1, 2, 4, 2).tolist()]),
+    ("lambda x: tf.nn.local_response_normalization(tf.cast(x, tf.float32), 2, 1.5, 0.5, 0.75)",
+     [np.linspace(-1, 2, 12).reshape(1, 2, 1, 6).tolist()]),
+    ("lambda z, x: tf.nn.weighted_cross_entropy_with_logits(z, x, 3.0)", [[1.0, 0.0, 0.3], [0.5, -1.0, 2.0]]),
+    ("lambda t, x: tf.nn.log_poisson_loss(t, x, compute_full_loss=True)", [[2.0, 0.5, 3.0], [0.5, -1.0, 1.0]]),
+    ("lambda x, w: tf.nn.weighted_moments(x, [1], w)[1]", [[[1.0, 3.0, 2.0], [2.0, 6.0, 0.5]], [[3.0, 1.0, 2.0], [1.0, 1.0, 1.0]]]),
+    ("lambda x: tf.nn.sufficient_statistics(x, [0], shift=tf.constant(0.5, tf.float64))[2]", [[[1.0, 3.0], [2.0, 6.0]]]),
+    ("lambda x: tf.nn.crelu(x)", [[0.5, -1.0, 0.2]]),
+    ("lambda x: tf.nn.compute_average_loss(x, sample_weight=[1.0, 0.5])", [[0.5, -1.0]]),
+    ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
+]
+
+
+def _encode(v):
+    if isinstance(v, tf.Tensor):
+        a = v.numpy()
+        return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
+    if isinstance(v, tf.TensorShape):
+        return {"shape_object": v.as_list()}
+    if isinstance(v, (list, tuple)):
+        return [_encode(x) for x in v]
+    return {"python": repr(v)}
+
+
+def _outcome(code: str) -> list:
+    try:
+        return ["ok", _encode(eval(code, {"tf": tf, "np": np}))]  # noqa: S307  (our own case strings)
+    except Exception as e:  # noqa: BLE001  (the error is what is recorded)
+        return [type(e).__name__, str(e).split("\n")[0][:300]]
+
+
+def _grad(code: str, args: list) -> dict:
+    xs = [tf.constant(np.asarray(a, np.float64)) for a in args]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        y = eval(code, {"tf": tf, "np": np})(*xs)  # noqa: S307
+        loss = tf.reduce_sum(tf.sin(y))
+    return {"value": y.numpy().tolist(), "grads": [g.numpy().tolist() for g in tape.gradient(loss, xs)]}
+
+
+def main() -> None:
+    out = {"generator": "tools/record_tf_surface_names.py", "tensorflow": tf.__version__,
+           "values": {code: _outcome(code) for code in VALUES},
+           "grads": {code + " @ " + json.dumps(args): _grad(code, args) for code, args in GRADS}}
+    with open(FIXTURE, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
