@@ -581,16 +581,15 @@ def space_to_depth(input: Any, block_size: Any, data_format: str = "NHWC", name:
 def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1, alpha: float = 1,  # noqa: A002
                                  beta: float = 0.5, name: Any = None) -> Tensor:
     """``input / (bias + alpha * sqr_sum) ** beta``, ``sqr_sum`` summing the squares of the
-    ``2 * depth_radius + 1`` channels around each one (last axis of a 4-D tensor). Also ``tf.nn.lrn``.
+    ``2 * depth_radius + 1`` channels around each one (last axis of a 4-D tensor). Also ``tf.nn.lrn``;
+    unlike TensorFlow's (float16 and float32 only), it also takes float64.
 
     >>> import tapegrad as tf
     >>> tf.nn.local_response_normalization(tf.ones([1, 1, 1, 3]), depth_radius=1).numpy().round(4)
     array([[[[0.5774, 0.5   , 0.5774]]]], dtype=float32)
     """
     x = as_tensor(input)
-    if x._value.dtype not in (np.float16, np.float32):
-        raise InvalidArgumentError(f"LRN accepts float16 and float32 tensors only, got {x.dtype.name}; "
-                                   "cast it first, e.g. tf.cast(x, tf.float32).")
+    _check_kind(x, "f", "LRN")
     if x._value.ndim != 4:
         raise InvalidArgumentError(f"LRN: input must be 4-D, got shape {list(x._value.shape)}.")
     r, n = int(depth_radius), x._value.shape[-1]
@@ -610,7 +609,7 @@ def weighted_cross_entropy_with_logits(labels: Any, logits: Any, pos_weight: Any
 
     >>> import tapegrad as tf
     >>> tf.nn.weighted_cross_entropy_with_logits([1.0, 0.0], [0.5, -1.0], 2.0).numpy().round(4)
-    array([0.9481, 0.3133], dtype=float32)
+    array([0.9482, 0.3133], dtype=float32)
     """
     x, z = binary_operands(logits, labels, "weighted_cross_entropy_with_logits")
     q = convert_to_tensor(pos_weight, x.dtype)
