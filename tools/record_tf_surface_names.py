@@ -97,7 +97,25 @@ VALUES = [
     "tf.no_gradient('MyOp')", "tf.no_gradient(3)", "tf.inside_function()", "tf.get_logger().name",
 ]
 
+X5 = "tf.constant(np.sin(np.arange(2 * 5 * 6 * 4 * 3)).reshape(2, 5, 6, 4, 3), tf.float32)"
+W5 = "tf.constant(np.cos(np.arange(3 * 2 * 3 * 3 * 2)).reshape(3, 2, 3, 3, 2), tf.float32)"
+VALUES += [
+    f"tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID')",
+    f"tf.nn.conv3d({X5}, {W5}, [1, 2, 1, 2, 1], 'SAME')", f"tf.nn.conv3d({X5}, {W5}, 2, 'SAME')",
+    f"tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID', dilations=[1, 2, 1, 1, 1])",
+    f"tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID', data_format='NCDHW')",
+    f"tf.nn.conv3d(tf.transpose({X5}, [0, 4, 1, 2, 3]), {W5}, [1, 1, 1, 1, 1], 'SAME', data_format='NCDHW')",
+    f"tf.nn.max_pool3d(tf.transpose({X5}, [0, 4, 1, 2, 3]), 2, 1, 'SAME', data_format='NCDHW')",
+    f"tf.nn.max_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.max_pool3d({X5}, [1, 3, 2, 3, 1], [1, 2, 1, 2, 1], 'SAME')",
+    f"tf.nn.avg_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.avg_pool3d({X5}, [3, 2, 3], [2, 1, 2], 'SAME')",
+    f"tf.nn.avg_pool3d({X5}, 3, 1, 'SAME')",
+]
+
 GRADS = [
+    ("lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], 'SAME')",
+     [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist(), np.cos(np.arange(24)).reshape(3, 2, 1, 2, 2).tolist()]),
+    ("lambda x: tf.nn.max_pool3d(tf.cast(x, tf.float32), [2, 2, 1], [2, 1, 1], 'SAME')", [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist()]),
+    ("lambda x: tf.nn.avg_pool3d(tf.cast(x, tf.float32), [3, 2, 2], [2, 1, 2], 'SAME')", [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist()]),
     ("lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2], [0]], u)", [[0.5, -1.0, 0.2], [0.1, 0.7, 0.9]]),
     ("lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2], [0]], u)", [[0.5, -1.0, 0.2], [0.5, 0.2, 0.1]]),
     ("lambda t, u: tf.tensor_scatter_nd_min(t, [[1], [1]], u)", [[0.5, -1.0, 0.2], [-1.0, -1.0]]),

@@ -33,11 +33,13 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
 from ..errors import UnimplementedError
-from .array import _err, _int_list, reshape, transpose
+from .array import _err, _int_list, pad, reshape, stack, transpose
+from .math import add_n
+from .reduction import reduce_max, reduce_mean
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-    "max_pool", "avg_pool", "convolution"]
+    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -804,3 +806,109 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
                          f"shape {list(w._value.shape)}.")
     return _conv_nd(input, filters, 1 if strides is None else strides, padding, data_format,
                     dilations, nd - 2)
+
+
+# --------------------------------------------------------------------------- 3-D, by depth slices
+# A 3-D window is a 2-D window on each depth slice it covers: conv3d sums one conv2d per filter
+# depth tap, and the 3-D pools reduce 2-D pools over the depth window (the mean over the valid
+# depth slices of means over valid 2-D windows is the mean over the valid 3-D window).
+def _ndhwc(x: Tensor, data_format: Any, op: str) -> tuple:
+    """``x`` in NDHWC and whether it came as NCDHW."""
+    if data_format not in ("NDHWC", "NCDHW"):
+        raise ValueError(f"{op}: data_format must be 'NDHWC' or 'NCDHW', got {data_format!r}.")
+    if x._value.ndim != 5:
+        raise _err(op, f"input must be 5-dimensional ([batch, depth, height, width, channels]), got "
+                       f"shape {list(x._value.shape)}")
+    cf = data_format == "NCDHW"
+    return (transpose(x, [0, 2, 3, 4, 1]) if cf else x), cf
+
+
+def _from_ndhwc(y: Tensor, cf: bool) -> Tensor:
+    return transpose(y, [0, 4, 1, 2, 3]) if cf else y
+
+
+def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+           dilations: Any = None, name: Any = None) -> Tensor:
+    """3-D convolution (cross-correlation) of ``[batch, depth, height, width, in_channels]``
+    volumes with ``filters`` of shape ``[fd, fh, fw, in_channels, out_channels]``.
+
+    ``strides`` (and ``dilations``) are a list of 5 ints (``[1, sd, sh, sw, 1]``); ``padding`` is
+    ``"VALID"`` or ``"SAME"``; ``data_format="NCDHW"`` puts channels second.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.conv3d(x, tf.ones([2, 2, 2, 1, 1]), [1, 1, 1, 1, 1], "VALID")[0, 0, 0, 0, 0])
+    28.0
+    """
+    op = "Conv3D"
+    if type(strides) not in (list, tuple):
+        raise TypeError(f"Expected list for 'strides' argument to 'conv3d' Op, not {strides!r}.")
+    x, w = binary_operands(input, filters, op)
+    _check_float(x, op)
+    x, cf = _ndhwc(x, data_format, op)
+    if w._value.ndim != 5 or w._value.shape[3] != x._value.shape[4]:
+        raise _err(op, f"filters must have shape [fd, fh, fw, in_channels={x._value.shape[4]}, "
+                       f"out_channels], got {list(w._value.shape)}")
+    st = _spatial(strides, 3, "strides", op, cf)
+    dl = _spatial(1 if dilations is None else dilations, 3, "dilations", op, cf)
+    b, d, h, wd, c = x._value.shape
+    kd = w._value.shape[0]
+    pads = _padding(padding, 3, (d, h, wd), w._value.shape[:3], st, dl, op, False, explicit=False)
+    if pads[0] != (0, 0):
+        x = pad(x, [[0, 0], list(pads[0]), [0, 0], [0, 0], [0, 0]])
+        d = x._value.shape[1]
+    dout = (d - (kd - 1) * dl[0] - 1) // st[0] + 1
+    if dout <= 0:
+        raise _err(op, f"the filter depth {kd} (dilated: {(kd - 1) * dl[0] + 1}) is larger than the "
+                       f"padded input depth {d}")
+    hw = [[0, 0], list(pads[1]), list(pads[2]), [0, 0]]
+    parts = []
+    for k in range(kd):
+        sl = x[:, k * dl[0]:k * dl[0] + (dout - 1) * st[0] + 1:st[0]]
+        parts.append(conv2d(reshape(sl, [b * dout, h, wd, c]), w[k], st[1:], hw, dilations=dl[1:]))
+    y = parts[0] if kd == 1 else add_n(parts)
+    return _from_ndhwc(reshape(y, [b, dout] + list(y._value.shape[1:])), cf)
+
+
+def _pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str) -> Tensor:  # noqa: A002
+    x = as_tensor(input)
+    _check_float(x, op)
+    x, cf = _ndhwc(x, data_format, op)
+    ks = _spatial(ksize, 3, "ksize", op, cf)
+    st = _spatial(strides, 3, "strides", op, cf)
+    b, d, h, w, c = x._value.shape
+    (pb, pa), _, _ = _padding(padding, 3, (d, h, w), ks, st, (1, 1, 1), op, False, explicit=False)
+    dout = (d + pb + pa - ks[0]) // st[0] + 1
+    if dout <= 0:
+        raise _err(op, f"the window depth {ks[0]} is larger than the padded input depth {d + pb + pa}")
+    pool2d, reduce = (max_pool2d, reduce_max) if op == "MaxPool3D" else (avg_pool2d, reduce_mean)
+    flat = pool2d(reshape(x, [b * d, h, w, c]), ks[1:], st[1:], padding)
+    y = reshape(flat, [b, d] + list(flat._value.shape[1:]))
+    outs = [reduce(y[:, max(j * st[0] - pb, 0):min(j * st[0] - pb + ks[0], d)], 1) for j in range(dout)]
+    return _from_ndhwc(stack(outs, 1), cf)
+
+
+def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Maximum over ``ksize`` windows of ``[batch, depth, height, width, channels]`` volumes;
+    ``padding`` is ``"VALID"`` or ``"SAME"`` (padded elements never win).
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.max_pool3d(x, 2, 2, "VALID")[0, 0, 0, 0, 0])
+    7.0
+    """
+    return _pool3d(input, ksize, strides, padding, data_format, "MaxPool3D")
+
+
+def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Mean over ``ksize`` windows of ``[batch, depth, height, width, channels]`` volumes; with
+    ``"SAME"`` padding each mean is over the window's non-padded elements.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.avg_pool3d(x, 2, 2, "VALID")[0, 0, 0, 0, 0])
+    3.5
+    """
+    return _pool3d(input, ksize, strides, padding, data_format, "AvgPool3D")
