@@ -12,6 +12,7 @@ import pytest
 import tapegrad as tf
 from tapegrad import _missing
 
+ENV = {"tf": tf, "np": np, "tnp": tf.experimental.numpy}
 FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_surface_names.json").read_text())
 
 
@@ -47,11 +48,11 @@ def test_values_dtypes_and_errors_match_tensorflow(code):
     kind, want = FIXTURE["values"][code]
     if kind != "ok":
         with pytest.raises(Exception) as e:
-            eval(code, {"tf": tf, "np": np})  # noqa: S307  (the fixture's own case strings)
+            eval(code, ENV)  # noqa: S307  (the fixture's own case strings)
         assert type(e.value).__name__ == kind, str(e.value)
         assert str(e.value), "an error says what was wrong"
         return
-    _same(_encode(eval(code, {"tf": tf, "np": np})), want)  # noqa: S307
+    _same(_encode(eval(code, ENV)), want)  # noqa: S307
 
 
 @pytest.mark.parametrize("key", sorted(FIXTURE["grads"]))
@@ -61,7 +62,7 @@ def test_gradients_match_tensorflow(key):
     xs = [tf.constant(np.asarray(a, np.float64)) for a in json.loads(args)]
     with tf.GradientTape() as tape:
         tape.watch(xs)
-        y = eval(code, {"tf": tf, "np": np})(*xs)  # noqa: S307
+        y = eval(code, ENV)(*xs)  # noqa: S307
         loss = tf.reduce_sum(tf.sin(y))
     tol = 1e-5 if y.dtype == tf.float32 else 1e-9
     np.testing.assert_allclose(y.numpy(), np.asarray(want["value"]), rtol=tol, atol=tol)
@@ -133,3 +134,25 @@ def test_bad_arguments_say_what_to_do():
         tf.searchsorted([1.0], [1])
     with pytest.raises(ValueError, match="as many index tensors as data tensors"):
         tf.dynamic_stitch([[0]], [])
+
+
+def test_numpy_module_follows_numpy_where_tensorflow_has_bugs():
+    tnp = tf.experimental.numpy
+    x = np.array([[1.0, 2.0, 4.0], [0.0, 0.5, 3.0]])
+    np.testing.assert_allclose(tnp.var(x, axis=1, ddof=1).numpy(), np.var(x, axis=1, ddof=1))
+    np.testing.assert_allclose(tnp.around(tnp.asarray([0.125, 2.5]), 2).numpy(), np.around([0.125, 2.5], 2))
+    assert tnp.sqrt(tnp.asarray([4])).dtype == tf.float64  # (TensorFlow 2.21 raises AttributeError)
+    assert tnp.zeros(2, dtype=float).dtype == tf.float64 and tnp.ones(1, int).dtype == tf.int64
+
+
+def test_numpy_behavior_adds_array_methods_to_tensors():
+    code = ("import tapegrad as tf, tapegrad.experimental.numpy as tnp\n"
+            "tnp.experimental_enable_numpy_behavior()\n"
+            "x = tnp.asarray([[1, 2], [3, 4]])\n"
+            "assert x.T.numpy().tolist() == [[1, 3], [2, 4]] and x.tolist() == [[1, 2], [3, 4]]\n"
+            "assert x.reshape(4).shape == (4,) and x.reshape(1, 4).shape == (1, 4) and x.size == 4\n"
+            "assert x.astype(tf.float32).dtype == tf.float32 and float(x.mean()) == 2.5\n"
+            "assert int(x.max()) == 4 and x.ravel().shape == (4,) and x.transpose().shape == (2, 2)\n")
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=pathlib.Path(__file__).parent.parent)

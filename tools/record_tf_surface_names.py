@@ -19,6 +19,7 @@ from _tf import quiet_tensorflow  # noqa: E402
 
 tf = quiet_tensorflow()
 import numpy as np  # noqa: E402
+import tensorflow.experimental.numpy as tnp  # noqa: E402
 
 FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
                        "fixtures", "tf_surface_names.json")
@@ -111,6 +112,46 @@ VALUES += [
     f"tf.nn.avg_pool3d({X5}, 3, 1, 'SAME')",
 ]
 
+F2, I2 = "tf.constant([1.0, 2.0])", "tf.constant([1, 2])"
+VALUES += [  # tf.experimental.numpy: NumPy's dtypes
+    "tnp.asarray(1.0)", "tnp.asarray([1, 2])", "tnp.array([1.5], dtype=tnp.float32)", "tnp.zeros(3)",
+    "tnp.ones((2, 2), dtype='int32')", "tnp.zeros(2, dtype=int)", "tnp.arange(3)", "tnp.arange(0.0, 1.0, 0.25)",
+    "tnp.arange(5, dtype=tnp.float32)", "tnp.linspace(0, 1, 5)", "tnp.eye(2)", "tnp.full((2,), 3)",
+    f"tnp.full_like({F2}, 7)", f"tnp.zeros_like({I2})", f"tnp.asarray({F2}, dtype=tnp.float64)",
+    f"tnp.add({F2}, 1.0)", f"tnp.add({F2}, 1)", f"tnp.add({I2}, 1.5)", f"tnp.add({I2}, tnp.asarray([1.0]))",
+    f"tnp.add({F2}, tnp.asarray([1.0]))", f"tnp.multiply({I2}, {F2})", f"tnp.subtract({I2}, 3)",
+    f"tnp.true_divide({I2}, 2)", f"tnp.divide({I2}, {I2})", f"tnp.floor_divide({I2}, 2)", f"tnp.mod({I2}, 2)",
+    f"tnp.power({I2}, 2)", f"tnp.maximum({F2}, 0)", f"tnp.minimum({I2}, 1.5)", f"tnp.square({I2})",
+    f"tnp.abs(tf.constant([-1, 2]))", f"tnp.exp({F2})", f"tnp.log({F2})", f"tnp.sqrt({F2})", f"tnp.tanh({F2})",
+    f"tnp.log2({F2})", f"tnp.log10({F2})", f"tnp.arctan2({F2}, 2.0)", f"tnp.hypot({F2}, {F2})",
+    f"tnp.logaddexp({F2}, 1.0)", f"tnp.sign(tf.constant([-2.0, 0.0]))", f"tnp.floor({F2} / 3)",
+    f"tnp.sum({I2})", f"tnp.sum({F2})", f"tnp.prod({I2})", f"tnp.mean({I2})", f"tnp.mean({F2}, axis=0, keepdims=True)",
+    f"tnp.std({I2})", "tnp.var(tnp.asarray([[1.0, 2.0, 4.0], [0.0, 0.0, 3.0]]), axis=1)",
+    "tnp.average(tnp.asarray([1.0, 2.0, 3.0]), weights=[1, 0, 1])", f"tnp.amax({F2})", f"tnp.max({I2})",
+    f"tnp.amin({F2})", "tnp.ptp(tnp.asarray([3, 1, 7]))", "tnp.argmax(tnp.asarray([[1, 3], [2, 0]]))",
+    "tnp.argmin(tnp.asarray([[1, 3], [2, 0]]), axis=1)", f"tnp.cumsum({I2})", f"tnp.cumprod({F2})",
+    "tnp.count_nonzero(tnp.asarray([0, 1, 2]))", f"tnp.all({F2} > 0)", f"tnp.any({F2} > 1.5)",
+    "tnp.reshape(tnp.arange(6), (2, 3))", "tnp.ravel(tnp.ones((2, 2)))", "tnp.transpose(tnp.ones((2, 3)))",
+    "tnp.swapaxes(tnp.ones((2, 3, 4)), 0, 2)", "tnp.moveaxis(tnp.ones((2, 3, 4)), 0, -1)",
+    f"tnp.expand_dims({F2}, 0)", "tnp.squeeze(tnp.ones((1, 2, 1)))", f"tnp.concatenate([{F2}, tnp.zeros(1)])",
+    f"tnp.stack([{F2}, {F2}])", f"tnp.hstack([{F2}, {F2}])", f"tnp.vstack([{F2}, {F2}])",
+    "tnp.split(tnp.arange(6), [2, 3])", "tnp.split(tnp.arange(6), 3)", f"tnp.tile({F2}, 2)",
+    "tnp.repeat(tnp.asarray([1, 2]), 2)", "tnp.flip(tnp.reshape(tnp.arange(4), (2, 2)))",
+    "tnp.roll(tnp.arange(4), 1)", f"tnp.pad({F2}, [[1, 2]], 'constant')", "tnp.pad(tnp.ones((2, 2)), ((1, 0), (0, 2)), 'constant')",
+    f"tnp.clip({F2}, 0, 1.5)", f"tnp.where({F2} > 1, {F2}, 0.0)", f"tnp.where({F2} > 1, 1, 2)",
+    "tnp.take(tnp.arange(5), [1, 3])", "tnp.sort(tnp.asarray([3, 1, 2]))", "tnp.argsort(tnp.asarray([3, 1, 2]))",
+    "tnp.diag(tnp.asarray([1, 2]))", "tnp.diag(tnp.ones((2, 3)))", "tnp.tril(tnp.ones((3, 3)), -1)",
+    "tnp.triu(tnp.ones((2, 3)), 1)", "tnp.trace(tnp.reshape(tnp.arange(4.0), (2, 2)))",
+    "tnp.diff(tnp.asarray([1, 4, 9, 16]), 2)", f"tnp.dot({F2}, {F2})", "tnp.dot(tnp.ones((2, 2)), tnp.ones(2))",
+    "tnp.dot(tnp.ones((2, 3, 4)), tnp.ones((4, 5)))", "tnp.matmul(tnp.ones((3, 2)), tnp.ones(2))",
+    "tnp.tensordot(tnp.ones((2, 3)), tnp.ones((3, 4)), 1)", f"tnp.inner({F2}, {F2})", f"tnp.outer({F2}, {F2})",
+    f"tnp.einsum('ij,j->i', tnp.ones((2, 2)), {F2})", f"tnp.isclose({F2}, 1.0)", f"tnp.allclose({F2}, {F2})",
+    "tnp.array_equal(tnp.asarray([1, 2]), [1, 2])", f"tnp.isnan({F2})", f"tnp.logical_and({F2} > 1, True)",
+    f"tnp.equal({I2}, 2)", f"tnp.less({F2}, 1.5)", "tnp.meshgrid(tnp.arange(2), tnp.arange(3))",
+    "tnp.shape(tnp.ones((2, 3)))", "tnp.ndim(tnp.ones((2, 3)))", "tnp.size(tnp.ones((2, 3)))",
+    "tnp.result_type(tf.constant([1], tf.int32), 1.5)", "tnp.atleast_2d(tnp.asarray([1, 2]))",
+]
+
 GRADS = [
     ("lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], 'SAME')",
      [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist(), np.cos(np.arange(24)).reshape(3, 2, 1, 2, 2).tolist()]),
@@ -133,6 +174,14 @@ GRADS = [
     ("lambda x: tf.nn.sufficient_statistics(x, [0], shift=tf.constant(0.5, tf.float64))[2]", [[[1.0, 3.0], [2.0, 6.0]]]),
     ("lambda x: tf.nn.crelu(x)", [[0.5, -1.0, 0.2]]),
     ("lambda x: tf.nn.compute_average_loss(x, sample_weight=[1.0, 0.5])", [[0.5, -1.0]]),
+    ("lambda x: tnp.sum(tnp.square(tnp.multiply(x, 3.0)), axis=0) + tnp.mean(tnp.exp(x))",
+     [[[0.5, -1.0], [0.3, 0.4]]]),
+    ("lambda x, y: tnp.matmul(x, y) + tnp.dot(x, y) + tnp.outer(x[0], y[:, 0])", [[[0.5, -1.0], [0.3, 0.4]],
+                                                                                  [[1.0, 2.0], [0.1, -0.2]]]),
+    ("lambda x: tnp.std(x, axis=1) + tnp.var(x, axis=1) + tnp.log2(tnp.abs(x[:, 0]))",
+     [[[0.5, -1.0, 2.0], [0.3, 0.4, 0.1]]]),
+    ("lambda x: tnp.clip(tnp.tril(x), -0.6, 0.45) + tnp.where(x > 0, x, 0.0) + tnp.pad(x, [[1, 1], [1, 1]], 'constant')[1:-1, 1:-1]",
+     [[[0.5, -1.0], [0.3, 0.4]]]),
     ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
 ]
 
@@ -150,7 +199,7 @@ def _encode(v):
 
 def _outcome(code: str) -> list:
     try:
-        return ["ok", _encode(eval(code, {"tf": tf, "np": np}))]  # noqa: S307  (our own case strings)
+        return ["ok", _encode(eval(code, {"tf": tf, "np": np, "tnp": tnp}))]  # noqa: S307  (our own case strings)
     except Exception as e:  # noqa: BLE001  (the error is what is recorded)
         return [type(e).__name__, str(e).split("\n")[0][:300]]
 
@@ -159,7 +208,7 @@ def _grad(code: str, args: list) -> dict:
     xs = [tf.constant(np.asarray(a, np.float64)) for a in args]
     with tf.GradientTape() as tape:
         tape.watch(xs)
-        y = eval(code, {"tf": tf, "np": np})(*xs)  # noqa: S307
+        y = eval(code, {"tf": tf, "np": np, "tnp": tnp})(*xs)  # noqa: S307
         loss = tf.reduce_sum(tf.sin(y))
     return {"value": y.numpy().tolist(), "grads": [g.numpy().tolist() for g in tape.gradient(loss, xs)]}
 
