@@ -104,7 +104,7 @@ def test_signal_and_image_typos_give_attribute_errors_with_a_hint(ns, typo, hint
 
 def test_a_signal_name_tapegrad_lacks_points_to_the_guide():
     with pytest.raises(AttributeError, match="does not cover tf.signal.fftnd yet") as e:
-        tf.signal.fftnd
+        _ = tf.signal.fftnd
     assert _missing.GUIDE in str(e.value)
 
 

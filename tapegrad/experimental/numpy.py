@@ -19,7 +19,9 @@ tf.float32
 from __future__ import annotations
 
 import builtins
-from typing import Any, Sequence
+import itertools
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +29,12 @@ from .. import dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, TensorShape
 from .._variable import Variable
-from ..ops import array as _a, indexing as _i, linalg as _l, math as _m, reduction as _r, sort as _s
+from ..ops import array as _a
+from ..ops import indexing as _i
+from ..ops import linalg as _l
+from ..ops import math as _m
+from ..ops import reduction as _r
+from ..ops import sort as _s
 from ..ops import special as _sp
 
 # NumPy's names for dtypes and constants, as tf.experimental.numpy has them
@@ -745,7 +752,7 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         return _a.split(t, indices_or_sections, axis)
     n = t.shape[axis]
     edges = [0] + [int(i) for i in indices_or_sections] + [n]
-    return _a.split(t, [b - a for a, b in zip(edges[:-1], edges[1:])], axis)
+    return _a.split(t, [b - a for a, b in itertools.pairwise(edges)], axis)
 
 
 def tile(A: Any, reps: Any) -> Tensor:  # noqa: N803

@@ -8,6 +8,7 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 from __future__ import annotations
 
 import builtins
+import collections
 import math
 import operator
 from typing import Any, Sequence
@@ -1026,17 +1027,7 @@ def shape_n(input: Any, out_type: Any = _dt.int32, name: Any = None) -> list:  #
     return [shape(x, out_type) for x in input]
 
 
-class UniqueWithCounts(tuple):
-    """``(y, idx, count)``, as :func:`unique_with_counts` returns it."""
-
-    __slots__ = ()
-
-    def __new__(cls, y: Tensor, idx: Tensor, count: Tensor) -> "UniqueWithCounts":
-        return tuple.__new__(cls, (y, idx, count))
-
-    y = property(operator.itemgetter(0))
-    idx = property(operator.itemgetter(1))
-    count = property(operator.itemgetter(2))
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
 def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> UniqueWithCounts:

@@ -623,7 +623,7 @@ def unravel_index(indices: Any, dims: Any, name: Any = None) -> Tensor:
     array([[1, 1],
            [1, 3]], dtype=int32)
     """
-    t, iv = _int_indices(indices, "UnravelIndex", "indices")
+    _, iv = _int_indices(indices, "UnravelIndex", "indices")
     _, dv = _int_indices(dims, "UnravelIndex", "dims")
     if dv.ndim != 1 or iv.ndim > 1:
         raise _err("UnravelIndex", f"dims must be a vector and indices a scalar or a vector, got shapes "
