@@ -37,6 +37,26 @@ from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
 
+__all__ = ["abs", "absolute", "add", "all", "allclose", "amax", "amin", "any", "arange", "arccos",
+    "arcsin", "arctan", "arctan2", "argmax", "argmin", "argsort", "around", "array", "array_equal",
+    "asanyarray", "asarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "average", "bool_",
+    "broadcast_to", "ceil", "clip", "complex128", "complex64", "complex_", "concatenate", "copy",
+    "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "diag", "diff", "divide", "dot", "e",
+    "einsum", "empty", "empty_like", "equal", "exp", "expand_dims",
+    "experimental_enable_numpy_behavior", "expm1", "eye", "finfo", "flatten", "flip", "fliplr",
+    "flipud", "float16", "float32", "float64", "float_", "floor", "floor_divide", "full",
+    "full_like", "greater", "greater_equal", "hstack", "hypot", "identity", "iinfo", "inf",
+    "inner", "int16", "int32", "int64", "int8", "int_", "isclose", "isfinite", "isinf", "isnan",
+    "issubdtype", "less", "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max", "maximum", "mean",
+    "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "ndarray", "ndim", "negative",
+    "newaxis", "not_equal", "ones", "ones_like", "outer", "pad", "pi", "positive", "power", "prod",
+    "promote_types", "ptp", "ravel", "reciprocal", "remainder", "repeat", "reshape", "result_type",
+    "roll", "round", "shape", "sign", "sin", "sinh", "size", "sort", "split", "sqrt", "square",
+    "squeeze", "stack", "std", "subtract", "sum", "swapaxes", "take", "tan", "tanh", "tensordot",
+    "tile", "trace", "transpose", "tril", "triu", "true_divide", "uint16", "uint32", "uint64",
+    "uint8", "var", "vstack", "where", "zeros", "zeros_like"]
+
 # NumPy's names for dtypes and constants, as tf.experimental.numpy has them
 bool_, int8, int16, int32, int64 = np.bool_, np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
