@@ -112,6 +112,14 @@ VALUES += [
     f"tf.nn.avg_pool3d({X5}, 3, 1, 'SAME')",
 ]
 
+LG = "tf.constant(np.sin(np.arange(6 * 2 * 4) * 0.7).reshape(6, 2, 4), tf.float32)"
+VALUES += [
+    f"tf.nn.ctc_loss(tf.constant([[1, 2, 2], [3, 0, 0]]), {LG}, [3, 1], [6, 4])",
+    f"tf.nn.ctc_loss([[1, 2, 2], [3, 1, 0]], tf.transpose({LG}, [1, 0, 2]), [3, 2], [5, 6], logits_time_major=False)",
+    f"tf.nn.ctc_loss([[0, 2], [1, 1]], {LG}, [2, 2], [6, 6], blank_index=-1)",
+    f"tf.nn.ctc_loss([[1, 1, 1, 0], [2, 2, 0, 0]], {LG}, [3, 2], [6, 3])",
+    "tf.nn.ctc_loss([[1]], tf.zeros([3, 1, 2]), [1], [3])",
+]
 F2, I2 = "tf.constant([1.0, 2.0])", "tf.constant([1, 2])"
 VALUES += [  # tf.experimental.numpy: NumPy's dtypes
     "tnp.asarray(1.0)", "tnp.asarray([1, 2])", "tnp.array([1.5], dtype=tnp.float32)", "tnp.zeros(3)",
@@ -182,6 +190,10 @@ GRADS = [
      [[[0.5, -1.0, 2.0], [0.3, 0.4, 0.1]]]),
     ("lambda x: tnp.clip(tnp.tril(x), -0.6, 0.45) + tnp.where(x > 0, x, 0.0) + tnp.pad(x, [[1, 1], [1, 1]], 'constant')[1:-1, 1:-1]",
      [[[0.5, -1.0], [0.3, 0.4]]]),
+    ("lambda x: tf.nn.ctc_loss([[1, 2, 2], [3, 0, 0]], tf.cast(x, tf.float32), [3, 1], [4, 3])",
+     [np.sin(np.arange(4 * 2 * 4) * 0.7).reshape(4, 2, 4).tolist()]),
+    ("lambda x: tf.nn.ctc_loss([[0, 2], [1, 1]], tf.cast(x, tf.float32), [2, 1], [4, 4], logits_time_major=False, blank_index=3)",
+     [np.cos(np.arange(2 * 4 * 4) * 0.3).reshape(2, 4, 4).tolist()]),
     ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
 ]
 

@@ -33,7 +33,7 @@ __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_
     "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
     "batch_normalization", "bias_add", "dropout", "l2_normalize", "depth_to_space", "space_to_depth",
     "local_response_normalization", "lrn", "weighted_cross_entropy_with_logits", "log_poisson_loss",
-    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu"]
+    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu", "ctc_loss"]
 
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
@@ -707,3 +707,102 @@ def crelu(features: Any, axis: int = -1, name: Any = None) -> Tensor:
     """
     x = as_tensor(features)
     return relu(concat([x, -x], axis))
+
+
+# --------------------------------------------------------------------------- CTC
+def _ctc_one(lp: np.ndarray, ext: np.ndarray) -> tuple:
+    """Forward-backward over the extended label ``ext`` (blanks between labels): ``-log p`` and
+    the occupancy ``Σ_s posterior(t, s)`` per class."""
+    n_t, n_s = len(lp), len(ext)
+    la = lp[:, ext]
+    skip = np.zeros(n_s, bool)
+    skip[2:] = (ext[2:] != 0) & (ext[2:] != ext[:-2])
+    ninf = np.full(2, -np.inf)
+    alpha, beta = np.full((n_t, n_s), -np.inf), np.full((n_t, n_s), -np.inf)
+    alpha[0, :2] = la[0, :2]
+    for t in range(1, n_t):
+        a = alpha[t - 1]
+        two = np.where(skip, np.concatenate([ninf, a[:-2]]), -np.inf)
+        alpha[t] = np.logaddexp(np.logaddexp(a, np.concatenate([ninf[:1], a[:-1]])), two) + la[t]
+    beta[-1, -2:] = la[-1, -2:]
+    for t in range(n_t - 2, -1, -1):
+        b = beta[t + 1]
+        two = np.concatenate([np.where(skip[2:], b[2:], -np.inf), ninf])
+        beta[t] = np.logaddexp(np.logaddexp(b, np.concatenate([b[1:], ninf[:1]])), two) + la[t]
+    logp = np.logaddexp.reduce(alpha[-1, -2:])
+    occ = np.zeros(lp.shape)
+    np.add.at(occ.T, ext, np.exp(alpha + beta - la - logp).T)
+    return -logp, occ
+
+
+def _ctc_fwd(logits: np.ndarray, labels: np.ndarray, label_length: np.ndarray,
+             logit_length: np.ndarray) -> tuple:
+    x = logits.astype(np.float64)
+    lp = x - np.logaddexp.reduce(x, axis=2, keepdims=True)
+    loss, grad = np.zeros(x.shape[1]), np.zeros(x.shape)
+    for b in range(x.shape[1]):
+        n_t, n_l = int(logit_length[b]), int(label_length[b])
+        if n_t == 0:
+            loss[b] = np.inf if n_l else 0.0
+            continue
+        ext = np.zeros(2 * n_l + 1, np.int64)
+        ext[1::2] = labels[b, :n_l]
+        loss[b], occ = _ctc_one(lp[:n_t, b], ext)
+        grad[:n_t, b] = np.exp(lp[:n_t, b]) - occ
+    return loss.astype(logits.dtype), grad.astype(logits.dtype)
+
+
+def _ctc_vjp(g: tuple, ans: tuple, logits: Tensor, *rest: Tensor) -> Tensor:
+    gl = g[0]
+    return expand_dims(expand_dims(gl, -2), -1) * ans[1]  # [..., 1, B, 1] * dloss/dlogits
+
+
+def _ctc_jvp(t: Any, ans: tuple, logits: Tensor, *rest: Tensor) -> tuple:
+    return (reduce_sum(t * ans[1], [-3, -1]), None)
+
+
+_ctc = defop("CTCLoss", _ctc_fwd, vjp=(_ctc_vjp, None, None, None), jvp=(_ctc_jvp, None, None, None), nout=2)
+
+
+def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, logits_time_major: bool = True,
+             unique: Any = None, blank_index: Any = None, name: Any = None) -> Tensor:
+    """Connectionist temporal classification loss, ``-log p(labels | logits)`` per batch entry.
+
+    ``labels`` are dense ``[batch, max_label_length]`` (entries past ``label_length`` ignored);
+    ``logits`` are ``[frames, batch, classes]`` (``[batch, frames, classes]`` when
+    ``logits_time_major`` is False), frames past ``logit_length`` ignored; class ``blank_index``
+    (default 0; negative counts from the end) is the blank. The gradient is TensorFlow's,
+    ``softmax(logits) - posterior``; like TensorFlow's it has no second derivative.
+
+    >>> import tapegrad as tf
+    >>> logits = tf.zeros([3, 1, 2])  # 3 frames, 1 sequence, classes {blank, a}: p("a") = 6/8
+    >>> tf.nn.ctc_loss([[1]], logits, [1], [3]).numpy().round(4)
+    array([0.2877], dtype=float32)
+    """
+    x = as_tensor(logits)
+    _check_kind(x, "f", "ctc_loss")
+    lab = np.asarray(_py_value(as_tensor(labels), "ctc_loss"))
+    ll = np.asarray(_py_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
+    tl = np.asarray(_py_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
+    if x._value.ndim != 3 or lab.ndim != 2:
+        raise ValueError(f"ctc_loss: logits must be 3-D and labels 2-D (dense, padded), got shapes "
+                         f"{list(x._value.shape)} and {list(lab.shape)}.")
+    half = x._value.dtype == np.float16
+    if half:
+        x = cast(x, _dt.float32)
+    if not logits_time_major:
+        x = transpose(x, [1, 0, 2])
+    n_t, n_b, n_k = x._value.shape
+    if lab.shape[0] != n_b or ll.shape != (n_b,) or tl.shape != (n_b,):
+        raise ValueError(f"ctc_loss: labels, label_length and logit_length must have the batch size "
+                         f"{n_b} of logits, got shapes {list(lab.shape)}, {list(ll.shape)}, {list(tl.shape)}.")
+    if (ll > lab.shape[1]).any() or (tl > n_t).any() or (ll < 0).any() or (tl < 0).any():
+        raise InvalidArgumentError(f"ctc_loss: label_length must be in [0, {lab.shape[1]}] and "
+                                   f"logit_length in [0, {n_t}], got {ll.tolist()} and {tl.tolist()}.")
+    blank = 0 if blank_index is None else int(blank_index) % n_k
+    if blank:
+        x = concat([x[:, :, blank:blank + 1], x[:, :, :blank], x[:, :, blank + 1:]], 2)
+        lab = np.where(lab < blank, lab + 1, lab)
+    consts = [_wrap(np.asarray(a)) for a in (lab, ll, tl)]
+    loss = apply(_ctc, (x, *consts))[0]
+    return cast(loss, _dt.float16) if half else loss

@@ -67,4 +67,6 @@ CASES = [
     OpCase("weighted_moments", lambda x, w: list(tf.nn.weighted_moments(x, [1], w)), [((2, 3), (2, 3))],
            domain=[(-2.0, 2.0), (0.5, 2.0)], ops=("DivNoNan",)),
     OpCase("crelu", lambda x: tf.nn.crelu(x) * tf.nn.crelu(x, axis=0), [((3,),)], ops=("Relu",)),
+    OpCase("CTCLoss", lambda x: tf.nn.ctc_loss([[1, 2, 2], [3, 1, 0]], x, [3, 2], [5, 4]), [((5, 2, 4),)],
+           order=1),
 ]
