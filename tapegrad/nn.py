@@ -6,6 +6,7 @@ from .ops.conv import (  # noqa: F401
     conv2d_transpose, conv3d, convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d,
     max_pool3d, separable_conv2d,
 )
+from .ops.array import space_to_batch  # noqa: F401
 from .ops.indexing import embedding_lookup  # noqa: F401
 from .ops.math import sigmoid, tanh  # noqa: F401
 from .ops.nn import (  # noqa: F401

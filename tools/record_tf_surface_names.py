@@ -120,6 +120,13 @@ VALUES += [
     f"tf.nn.ctc_loss([[1, 1, 1, 0], [2, 2, 0, 0]], {LG}, [3, 2], [6, 3])",
     "tf.nn.ctc_loss([[1]], tf.zeros([3, 1, 2]), [1], [3])",
 ]
+X4 = "tf.reshape(tf.range(2 * 4 * 6 * 3), [2, 4, 6, 3])"
+VALUES += [
+    f"tf.space_to_batch_nd({X4}, [2, 3], [[0, 0], [0, 0]])", f"tf.space_to_batch_nd({X4}, [2, 2], [[1, 1], [0, 2]])",
+    f"tf.space_to_batch({X4}, [3], [[1, 1]])", f"tf.nn.space_to_batch({X4}, [2, 2], [[0, 0], [1, 1]])",
+    f"tf.batch_to_space(tf.space_to_batch_nd({X4}, [2, 2], [[1, 1], [0, 2]]), [2, 2], [[1, 1], [0, 2]])",
+    f"tf.batch_to_space({X4}, [2], [[1, 0]])", f"tf.space_to_batch_nd({X4}, [3, 3], [[0, 0], [0, 0]])",
+]
 F2, I2 = "tf.constant([1.0, 2.0])", "tf.constant([1, 2])"
 VALUES += [  # tf.experimental.numpy: NumPy's dtypes
     "tnp.asarray(1.0)", "tnp.asarray([1, 2])", "tnp.array([1.5], dtype=tnp.float32)", "tnp.zeros(3)",
@@ -194,6 +201,8 @@ GRADS = [
      [np.sin(np.arange(4 * 2 * 4) * 0.7).reshape(4, 2, 4).tolist()]),
     ("lambda x: tf.nn.ctc_loss([[0, 2], [1, 1]], tf.cast(x, tf.float32), [2, 1], [4, 4], logits_time_major=False, blank_index=3)",
      [np.cos(np.arange(2 * 4 * 4) * 0.3).reshape(2, 4, 4).tolist()]),
+    ("lambda x: tf.batch_to_space(tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 1]]) * 2.0, [2, 1], [[1, 0], [0, 0]])",
+     [np.sin(np.arange(2 * 4 * 3 * 2)).reshape(2, 4, 3, 2).tolist()]),
     ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
 ]
 

@@ -27,7 +27,8 @@ __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "id
     "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
     "one_hot", "sequence_mask", "meshgrid", "invert_permutation", "bitcast", "shape_n",
-    "unique_with_counts", "broadcast_static_shape", "broadcast_dynamic_shape"]
+    "unique_with_counts", "broadcast_static_shape", "broadcast_dynamic_shape", "space_to_batch_nd",
+    "space_to_batch", "batch_to_space"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -1071,3 +1072,78 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     except ValueError:
         raise _err("BroadcastArgs", f"Incompatible shapes: {list(av)} vs. {list(bv)}") from None
     return _wrap(np.asarray(out, a._value.dtype))
+
+
+# --------------------------------------------------------------------------- space and batch
+def _blocks(x: Tensor, block_shape: Any, pairs: Any, what: str, op: str) -> tuple:
+    bs = [int(b) for b in np.asarray(_py_value(as_tensor(block_shape), op)).reshape(-1)]
+    pp = np.asarray(_py_value(as_tensor(pairs), op)).reshape(-1, 2).astype(np.int64)
+    m = len(bs)
+    if m < 1 or pp.shape[0] != m or x._value.ndim < m + 1:
+        raise _err(op, f"block_shape must have M >= 1 entries, {what} shape [M, 2] and the input rank "
+                       f"at least M + 1, got block_shape {bs}, {what} {pp.tolist()}, input shape "
+                       f"{list(x._value.shape)}")
+    if min(bs) < 1 or (pp < 0).any():
+        raise _err(op, f"block_shape must be positive and {what} non-negative, got {bs} and {pp.tolist()}")
+    return bs, pp.tolist()
+
+
+def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Zero-pad the ``M`` spatial axes after the batch axis, then move ``block_shape`` blocks of
+    them into the batch: ``[B, s1, ..., sM, ...]`` becomes ``[B * prod(block), s1' / b1, ...]``.
+
+    >>> import tapegrad as tf
+    >>> tf.space_to_batch_nd(tf.reshape(tf.range(4), [1, 2, 2, 1]), [2, 2], [[0, 0], [0, 0]]).numpy().ravel()
+    array([0, 1, 2, 3], dtype=int32)
+    """
+    x = as_tensor(input)
+    bs, pp = _blocks(x, block_shape, paddings, "paddings", "SpaceToBatchND")
+    m, shape = len(bs), x._value.shape
+    if any(pp):
+        x = pad(x, [[0, 0]] + pp + [[0, 0]] * (len(shape) - m - 1))
+    padded = x._value.shape
+    if any(padded[1 + i] % b for i, b in enumerate(bs)):
+        raise _err("SpaceToBatchND", f"padded spatial shape {list(padded[1:m + 1])} must be divisible "
+                                     f"by block_shape {bs}")
+    split = [padded[0]] + [v for i, b in enumerate(bs) for v in (padded[1 + i] // b, b)] + list(padded[m + 1:])
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(2 * m + 1, len(split)))
+    out = [padded[0] * math.prod(bs)] + [padded[1 + i] // b for i, b in enumerate(bs)] + list(padded[m + 1:])
+    return reshape(transpose(reshape(x, split), perm), out)
+
+
+def space_to_batch(input: Any, block_shape: Any, paddings: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """:func:`space_to_batch_nd` (TensorFlow 2's ``tf.space_to_batch`` and ``tf.nn.space_to_batch``).
+
+    >>> import tapegrad as tf
+    >>> tf.space_to_batch(tf.ones([1, 4, 4, 1]), [2, 2], [[0, 0], [0, 0]]).shape
+    TensorShape([4, 2, 2, 1])
+    """
+    return space_to_batch_nd(input, block_shape, paddings)
+
+
+def batch_to_space(input: Any, block_shape: Any, crops: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The inverse of :func:`space_to_batch_nd`: move batch blocks back into the ``M`` spatial
+    axes, then crop ``crops`` (``[M, 2]``) from them.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16), [1, 4, 4, 1])
+    >>> y = tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]])
+    >>> bool(tf.reduce_all(tf.batch_to_space(y, [2, 2], [[1, 1], [0, 2]]) == x))
+    True
+    """
+    x = as_tensor(input)
+    bs, cc = _blocks(x, block_shape, crops, "crops", "BatchToSpaceND")
+    m, shape = len(bs), x._value.shape
+    n = math.prod(bs)
+    if shape[0] % n:
+        raise _err("BatchToSpaceND", f"the batch {shape[0]} must be divisible by prod(block_shape) = {n}")
+    b = shape[0] // n
+    split = bs + [b] + list(shape[1:])
+    perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + list(range(2 * m + 1, len(split)))
+    full = [b] + [shape[1 + i] * k for i, k in enumerate(bs)] + list(shape[m + 1:])
+    y = reshape(transpose(reshape(x, split), perm), full)
+    if any(v for pair in cc for v in pair):
+        if any(c0 + c1 > full[1 + i] for i, (c0, c1) in enumerate(cc)):
+            raise _err("BatchToSpaceND", f"crops {cc} are larger than the spatial shape {full[1:m + 1]}")
+        y = y[(builtins.slice(None),) + tuple(builtins.slice(c0, full[1 + i] - c1) for i, (c0, c1) in enumerate(cc))]
+    return y
