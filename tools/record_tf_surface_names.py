@@ -127,6 +127,14 @@ VALUES += [
     f"tf.batch_to_space(tf.space_to_batch_nd({X4}, [2, 2], [[1, 1], [0, 2]]), [2, 2], [[1, 1], [0, 2]])",
     f"tf.batch_to_space({X4}, [2], [[1, 0]])", f"tf.space_to_batch_nd({X4}, [3, 3], [[0, 0], [0, 0]])",
 ]
+M3 = "tf.constant([[2.0, 0.3, -0.1], [0.5, 4.0, 0.2], [0.1, -0.4, 6.5]])"
+MC = "tf.constant([[0.5, -1.0], [1.0, 0.2]], tf.float64)"
+VALUES += [
+    f"tf.sort(tf.math.real(tf.linalg.eigvals({M3})))", f"tf.sort(tf.math.imag(tf.eigvals({MC})))",
+    f"tf.linalg.eigvals({MC}).dtype", f"tf.linalg.eig({M3})[1].dtype",
+    f"tf.sort(tf.reduce_sum(tf.abs(tf.linalg.eig({M3})[1]) ** 4, axis=0))",
+    f"tf.reduce_max(tf.abs(tf.matmul(tf.cast({M3}, tf.complex64), tf.eig({M3})[1]) - tf.eig({M3})[1] * tf.eig({M3})[0]))",
+]
 F2, I2 = "tf.constant([1.0, 2.0])", "tf.constant([1, 2])"
 VALUES += [  # tf.experimental.numpy: NumPy's dtypes
     "tnp.asarray(1.0)", "tnp.asarray([1, 2])", "tnp.array([1.5], dtype=tnp.float32)", "tnp.zeros(3)",
@@ -203,6 +211,10 @@ GRADS = [
      [np.cos(np.arange(2 * 4 * 4) * 0.3).reshape(2, 4, 4).tolist()]),
     ("lambda x: tf.batch_to_space(tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 1]]) * 2.0, [2, 1], [[1, 0], [0, 0]])",
      [np.sin(np.arange(2 * 4 * 3 * 2)).reshape(2, 4, 3, 2).tolist()]),
+    ("lambda x: tf.sort(tf.math.real(tf.linalg.eigvals(x)))", [[[2.0, 0.3, -0.1], [0.5, 4.0, 0.2], [0.1, -0.4, 6.5]]]),
+    ("lambda x: tf.sort(tf.math.imag(tf.linalg.eigvals(x)))", [[[0.5, -1.0], [1.0, 0.2]]]),
+    ("lambda x: tf.sort(tf.reduce_sum(tf.abs(tf.linalg.eig(x)[1]) ** 4, axis=0))",
+     [[[2.0, 0.3, -0.1], [0.5, 4.0, 0.2], [0.1, -0.4, 6.5]]]),
     ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
 ]
 

@@ -42,7 +42,8 @@ from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
     "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
-    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul", "sqrtm"]
+    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul", "sqrtm", "eig",
+    "eigvals"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -1009,3 +1010,58 @@ def sqrtm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
            [0., 3.]], dtype=float32)
     """
     return _apply_square(_sqrtm, input)
+
+
+
+# --------------------------------------------------------------------------- eig
+def _eig_fwd(x: np.ndarray) -> tuple:
+    out = np.result_type(x.dtype, np.complex64)
+    bad = _bad_matrices(x, lambda a: ~np.isfinite(a))
+    e, v = np.linalg.eig(_placeholder(x, bad, np.eye(x.shape[-1], dtype=x.dtype)))
+    return _nan_where(bad, e.astype(out)), _nan_where(bad, v.astype(out))
+
+
+def _eig_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:  # TensorFlow's _EigGrad
+    ge, gv = g
+    e, v = ans
+    vt = _H(v)
+    vgv = _mm(vt, gv)
+    keep = matrix_diag(cast(real(diag_part(vgv)), vgv.dtype))
+    mid = matrix_diag(ge) + conj(_safe_recip_gaps(e)) * (vgv - _mm(_mm(vt, v), keep))
+    grad = apply(_solve, (vt, _mm(mid, vt)), {"adjoint": False})
+    return grad if x._value.dtype.kind == "c" else cast(real(grad), x.dtype)
+
+
+def _eig_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
+    e, v = ans
+    p = apply(_solve, (v, _mm(cast(t, v.dtype), v)), {"adjoint": False})  # V^-1 dA V
+    dv = _mm(v, _safe_recip_gaps(e) * p)
+    dv = dv - v * cast(real(diag_part(_mm(v, dv, True, False))), v.dtype)[..., None, :]
+    return diag_part(p), dv
+
+
+_eig = defop("Eig", _eig_fwd, vjp=(_eig_vjp,), jvp=(_eig_jvp,), nout=2)
+
+
+def eig(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
+    """Eigenvalues and unit-norm eigenvectors (columns) of general square matrices:
+    ``(e, v)`` with ``tensor @ v == v * e``, complex (complex64 for float32 input). The order and
+    the phase of each vector are LAPACK's, which can differ from TensorFlow's; the gradient is
+    TensorFlow's, exact for losses that do not depend on that phase.
+
+    >>> import tapegrad as tf
+    >>> e, v = tf.linalg.eig(tf.constant([[2.0, 0.0], [0.0, 3.0]]))
+    >>> tf.math.real(e).numpy()
+    array([2., 3.], dtype=float32)
+    """
+    return _apply_square(_eig, tensor)
+
+
+def eigvals(tensor: Any, name: Any = None) -> Tensor:
+    """The (complex) eigenvalues of general square matrices, as :func:`eig` gives them.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.eigvals(tf.constant([[0.0, -1.0], [1.0, 0.0]])).numpy()
+    array([0.+1.j, 0.-1.j], dtype=complex64)
+    """
+    return _apply_square(_eig, tensor)[0]
