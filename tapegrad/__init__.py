@@ -35,7 +35,7 @@ from .ops.array import (batch_to_space, bitcast, broadcast_dynamic_shape, broadc
                         shape, shape_n, size, space_to_batch, space_to_batch_nd, split, squeeze, stack,
                         stop_gradient, tile, transpose, unique, unique_with_counts, unstack, zeros)
 from .ops.indexing import (boolean_mask, dynamic_partition, dynamic_stitch, gather, gather_nd,
-                           reverse_sequence, scatter_nd, slice, tensor_scatter_nd_add,
+                           reverse_sequence, scatter_nd, slice, strided_slice, tensor_scatter_nd_add,
                            tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
                            tensor_scatter_nd_update, unravel_index)
 from .ops.decompositions import eig, eigvals, sqrtm as matrix_square_root
@@ -82,7 +82,7 @@ _LAZY = {
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
     "signal": (".signal", None), "image": (".image", None),
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
-    "experimental": (".experimental", None),
+    "experimental": (".experimental", None), "version": (".version", None),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger")},
 }
 
@@ -105,7 +105,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
-    from . import experimental  # noqa: F401
+    from . import experimental, version  # noqa: F401
     from ._graph_api import get_logger, gradients, hessians, inside_function, no_gradient  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:

@@ -135,6 +135,14 @@ VALUES += [
     f"tf.sort(tf.reduce_sum(tf.abs(tf.linalg.eig({M3})[1]) ** 4, axis=0))",
     f"tf.reduce_max(tf.abs(tf.matmul(tf.cast({M3}, tf.complex64), tf.eig({M3})[1]) - tf.eig({M3})[1] * tf.eig({M3})[0]))",
 ]
+X3 = "tf.reshape(tf.range(24), [2, 3, 4])"
+VALUES += [
+    f"tf.strided_slice({X3}, [0, 1], [2, 4], [1, 2])", f"tf.strided_slice({X3}, [1, 0, 3], [2, 3, 0], [1, 1, -1])",
+    f"tf.strided_slice({X3}, [0, 0, 0], [1, 2, 3], [1, 1, 1], shrink_axis_mask=1)",
+    f"tf.strided_slice({X3}, [0, 0, 1], [0, 2, 3], [1, 1, 1], begin_mask=1, end_mask=1, new_axis_mask=2)",
+    f"tf.strided_slice({X3}, [0, 1], [0, 3], ellipsis_mask=1)",
+    f"tf.strided_slice({X3}, [-1, 0], [0, 0], [1, 1], end_mask=2, shrink_axis_mask=1)",
+]
 F2, I2 = "tf.constant([1.0, 2.0])", "tf.constant([1, 2])"
 VALUES += [  # tf.experimental.numpy: NumPy's dtypes
     "tnp.asarray(1.0)", "tnp.asarray([1, 2])", "tnp.array([1.5], dtype=tnp.float32)", "tnp.zeros(3)",
@@ -215,6 +223,7 @@ GRADS = [
     ("lambda x: tf.sort(tf.math.imag(tf.linalg.eigvals(x)))", [[[0.5, -1.0], [1.0, 0.2]]]),
     ("lambda x: tf.sort(tf.reduce_sum(tf.abs(tf.linalg.eig(x)[1]) ** 4, axis=0))",
      [[[2.0, 0.3, -0.1], [0.5, 4.0, 0.2], [0.1, -0.4, 6.5]]]),
+    ("lambda x: tf.strided_slice(x, [1, 0], [3, 3], [1, 2], end_mask=2) * 2.0", [np.sin(np.arange(12)).reshape(3, 4).tolist()]),
     ("lambda x: tf.linalg.sqrtm(x)", [[[4.0, 1.0, 0.0], [0.5, 3.0, 0.2], [0.0, 0.3, 2.0]]]),
 ]
 

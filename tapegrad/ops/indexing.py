@@ -24,7 +24,7 @@ from .math import add, clip_by_norm, where, zeros_like
 __all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
     "tensor_scatter_nd_add", "boolean_mask", "embedding_lookup", "tensor_scatter_nd_sub",
     "tensor_scatter_nd_max", "tensor_scatter_nd_min", "dynamic_partition", "dynamic_stitch",
-    "unravel_index", "reverse_sequence"]
+    "unravel_index", "reverse_sequence", "strided_slice"]
 
 
 def _normalize_key(x: Tensor, key: Any) -> tuple:
@@ -667,3 +667,38 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     moved = transpose(x, perm)
     out = apply(_gather, (moved, _wrap(idx)), {"axis": 1, "batch_dims": 1})
     return transpose(out, inv)
+
+
+def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
+                  ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0, var: Any = None,
+                  name: Any = None) -> Tensor:
+    """``input_[begin:end:strides]`` per axis, with TensorFlow's bit masks: bit ``i`` of
+    ``begin_mask``/``end_mask`` ignores ``begin[i]``/``end[i]``; of ``ellipsis_mask``, entry ``i``
+    is ``...``; of ``new_axis_mask``, a new length-1 axis; of ``shrink_axis_mask``, the single
+    index ``begin[i]``. The same as indexing with ``x[...]``, and as differentiable.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(12), [3, 4])
+    >>> tf.strided_slice(x, [0, 1], [2, 4], [1, 2]).numpy()
+    array([[1, 3],
+           [5, 7]], dtype=int32)
+    """
+    b = [int(v) for v in np.asarray(_py_value(as_tensor(begin), "strided_slice")).reshape(-1)]
+    e = [int(v) for v in np.asarray(_py_value(as_tensor(end), "strided_slice")).reshape(-1)]
+    st = [1] * len(b) if strides is None else [
+        int(v) for v in np.asarray(_py_value(as_tensor(strides), "strided_slice")).reshape(-1)]
+    if not len(b) == len(e) == len(st):
+        raise ValueError(f"strided_slice: begin, end and strides must have the same length, got "
+                         f"{len(b)}, {len(e)} and {len(st)}.")
+    key: list = []
+    for i in range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b[i])
+        else:
+            key.append(builtins.slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
+    return getitem(as_tensor(input_), tuple(key))

@@ -38,4 +38,6 @@ CASES = [
            ops=("GatherV2", "ScatterNd")),
     OpCase("reverse_sequence", lambda x: tf.reverse_sequence(x * x, [2, 0, 3], seq_axis=1) * x,
            [((3, 4),), ((3, 3, 2),)], ops=("GatherV2",)),
+    OpCase("strided_slice", lambda x: tf.strided_slice(x * x, [1, 0], [3, 3], [1, 2], end_mask=2, new_axis_mask=0),
+           [((3, 4),)], ops=("StridedSlice",)),
 ]
