@@ -18,7 +18,11 @@ from optable import OpCase, all_cases
 # ops whose rows' results cannot be stacked (Unique: per-row lengths) or that draw per call
 NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes depend on values)
            "ComputeAccidentalHits", "LogUniformCandidateSampler", "UniformCandidateSampler",
-           "FixedUnigramCandidateSampler"}
+           "FixedUnigramCandidateSampler",
+           # (a row's counts span all its entries; per-row batches and windows of CTC; scatters
+           # whose ties need the whole row)
+           "HistogramFixedWidth", "HistogramFixedWidthBins", "CTCLoss", "TensorScatterMax",
+           "TensorScatterMin"}
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python
