@@ -82,7 +82,7 @@ _LAZY = {
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
     "signal": (".signal", None), "image": (".image", None),
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
-    "experimental": (".experimental", None), "version": (".version", None),
+    "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger")},
 }
 
@@ -105,7 +105,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
-    from . import experimental, version  # noqa: F401
+    from . import experimental, summary, version  # noqa: F401
     from ._graph_api import get_logger, gradients, hessians, inside_function, no_gradient  # noqa: F401
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:

@@ -156,3 +156,92 @@ def test_numpy_behavior_adds_array_methods_to_tensors():
     import subprocess
     import sys
     subprocess.run([sys.executable, "-c", code], check=True, cwd=pathlib.Path(__file__).parent.parent)
+
+
+# ---------------------------------------------------------------------------- tf.summary
+def _fields(buf: bytes) -> dict:
+    """A protocol buffer's fields: number -> values (ints, or bytes for length-delimited and fixed)."""
+    out, i = {}, 0
+
+    def varint() -> int:
+        nonlocal i
+        n = shift = 0
+        while True:
+            b = buf[i]
+            i += 1
+            n |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return n
+
+    while i < len(buf):
+        key = varint()
+        kind = key & 7
+        if kind == 0:
+            v = varint()
+        elif kind == 2:
+            n = varint()
+            v, i = buf[i:i + n], i + n
+        else:
+            n = 8 if kind == 1 else 4
+            v, i = buf[i:i + n], i + n
+        out.setdefault(key >> 3, []).append(v)
+    return out
+
+
+_DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 9: np.int64}
+
+
+def _read_events(path: pathlib.Path) -> list:
+    data, i, out = path.read_bytes(), 0, []
+    while i < len(data):
+        (n,) = np.frombuffer(data[i:i + 8], "<u8")
+        event = _fields(data[i + 12:i + 12 + int(n)])
+        i += 16 + int(n)
+        if 3 in event:
+            out.append(["file_version", event[3][0].decode()])
+        for summary in event.get(5, []):
+            value = _fields(_fields(summary)[1][0])
+            tensor, meta = _fields(value[8][0]), _fields(value.get(9, [b""])[0])
+            plugin = _fields(meta[1][0])[1][0].decode() if 1 in meta else ""
+            shape = [_fields(d).get(1, [0])[0] for d in _fields(tensor[2][0]).get(2, [])] if 2 in tensor else []
+            if tensor[1][0] == 7:
+                vals = tensor.get(8, [])
+            else:
+                vals = np.frombuffer(tensor[4][0], _DTYPES[tensor[1][0]]).reshape(shape)
+            step = event.get(2, [0])[0]
+            out.append([step, value[1][0].decode(), plugin, meta.get(4, [0])[0], shape, vals])
+    return out
+
+
+def test_summary_event_files_read_back_as_tensorflow_reads_them(tmp_path):
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-c", FIXTURE["summary_script"], str(tmp_path)], check=True,
+                   cwd=pathlib.Path(__file__).parent.parent)
+    (path,) = tmp_path.glob("events.out.tfevents.*.v2")
+    got, want = _read_events(path), FIXTURE["summary"]
+    assert got[0] == want[0] == ["file_version", "brain.Event:2"]
+    assert [g[:4] for g in got[1:]] == [w[:4] for w in want[1:]]
+    for g, w in zip(got[1:], want[1:]):
+        if w[1] == "img":  # TensorFlow decoded the PNG: convert_image_dtype's pixels
+            pixels = (np.clip(np.linspace(-0.1, 1.1, 2 * 4 * 5 * 3).reshape(2, 4, 5, 3), 0, 1) * 255.5).astype(np.uint8)
+            assert np.array_equal(np.asarray(w[6], np.uint8), pixels[:1])
+            assert [int(b) for b in g[5][:2]] == [5, 4] and len(g[5]) == 3
+        elif w[4] == "object":
+            assert [v.decode() for v in g[5]] == w[6]
+        else:
+            assert g[4] == w[5]
+            np.testing.assert_allclose(np.asarray(g[5], float), np.asarray(w[6], float), rtol=1e-7)
+
+
+def test_summary_without_a_writer_or_step():
+    assert not tf.summary.scalar("x", 1.0, step=0) and not tf.summary.should_record_summaries()
+    writer = tf.summary.create_noop_writer()
+    with writer.as_default():
+        with pytest.raises(ValueError, match="No step set"):
+            tf.summary.scalar("x", 1.0)
+        with pytest.raises(ValueError, match="needs a scalar"):
+            tf.summary.scalar("x", [1.0, 2.0], step=0)
+    with pytest.raises(NotImplementedError, match="tf.summary.audio"):
+        tf.summary.audio("a", tf.zeros([1, 4, 1]), 8000, step=0)

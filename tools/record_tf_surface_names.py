@@ -4,6 +4,9 @@ Development only (tapegrad and CI never import TensorFlow):
 
     /work/tfvenv/bin/python tools/record_tf_surface_names.py
 
+(``TAPEGRAD_PYTHON``, default ``python3``: the Python that writes tapegrad's event files, which
+TensorFlow then reads back.)
+
 ``VALUES`` are lines of Python run with ``tf`` bound to TensorFlow here and to tapegrad in the
 test; each records its tensors (dtype, shape, values) or its error's type. ``GRADS`` are
 ``(function, arguments)``: the value of ``function(*arguments)`` and the gradient of
@@ -228,6 +231,50 @@ GRADS = [
 ]
 
 
+# tapegrad's event files, read back by TensorFlow (run by the system Python, which has tapegrad)
+SUMMARY_SCRIPT = """
+import sys, numpy as np, tapegrad as tf
+w = tf.summary.create_file_writer(sys.argv[1])
+with w.as_default():
+    for step in range(3):
+        tf.summary.scalar('loss', 0.5 / (step + 1), step=step)
+        tf.summary.histogram('w', np.arange(10.0) * step - 3.0, step=step, buckets=4)
+    tf.summary.text('note', 'hello', step=1)
+    tf.summary.image('img', np.linspace(-0.1, 1.1, 2 * 4 * 5 * 3).reshape(2, 4, 5, 3), step=2, max_outputs=1)
+    tf.summary.write('raw', tf.constant([[1, 2], [3, 4]], tf.int64), step=5)
+    with tf.name_scope('block'):
+        tf.summary.scalar('acc', tf.constant(0.9), step=2)
+    with tf.summary.record_if(False):
+        tf.summary.scalar('skipped', 1.0, step=3)
+tf.summary.experimental.set_step(7)
+w.set_as_default()
+tf.summary.scalar('late', 1.0)
+"""
+
+
+def _summaries() -> list:
+    import glob
+    import subprocess
+    import tempfile
+    logdir = tempfile.mkdtemp()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    python = os.environ.get("TAPEGRAD_PYTHON", "python3")  # a Python with NumPy and SciPy
+    subprocess.run([python, "-c", SUMMARY_SCRIPT, logdir], check=True, env={**os.environ, "PYTHONPATH": root})
+    (path,) = glob.glob(os.path.join(logdir, "events.out.tfevents.*.v2"))
+    out = []
+    for e in tf.compat.v1.train.summary_iterator(path):
+        if e.file_version:
+            out.append(["file_version", e.file_version])
+        for v in e.summary.value:
+            a = tf.make_ndarray(v.tensor)
+            if v.tag == "img":
+                a = np.stack([tf.io.decode_png(b).numpy() for b in a[2:]])
+            vals = [x.decode() for x in a.ravel()] if a.dtype == object else a.tolist()
+            out.append([int(e.step), v.tag, v.metadata.plugin_data.plugin_name, int(v.metadata.data_class),
+                        str(a.dtype), list(a.shape), vals])
+    return out
+
+
 def _encode(v):
     if isinstance(v, tf.Tensor):
         a = v.numpy()
@@ -258,7 +305,8 @@ def _grad(code: str, args: list) -> dict:
 def main() -> None:
     out = {"generator": "tools/record_tf_surface_names.py", "tensorflow": tf.__version__,
            "values": {code: _outcome(code) for code in VALUES},
-           "grads": {code + " @ " + json.dumps(args): _grad(code, args) for code, args in GRADS}}
+           "grads": {code + " @ " + json.dumps(args): _grad(code, args) for code, args in GRADS},
+           "summary_script": SUMMARY_SCRIPT, "summary": _summaries()}
     with open(FIXTURE, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
