@@ -24,8 +24,8 @@ import struct
 import threading
 import time
 import zlib
-from typing import Any
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -34,25 +34,9 @@ from ._scope import get_current_name_scope
 from ._tensor import Tensor
 from ._variable import Variable
 
-__all__ = [
-    "SummaryWriter",
-    "audio",
-    "create_file_writer",
-    "create_noop_writer",
-    "experimental",
-    "flush",
-    "graph",
-    "histogram",
-    "image",
-    "record_if",
-    "scalar",
-    "should_record_summaries",
-    "text",
-    "trace_export",
-    "trace_off",
-    "trace_on",
-    "write",
-]
+__all__ = ["SummaryWriter", "audio", "create_file_writer", "create_noop_writer", "experimental",
+    "flush", "graph", "histogram", "image", "record_if", "scalar", "should_record_summaries",
+    "text", "trace_export", "trace_off", "trace_on", "write"]
 
 _local = threading.local()  # .writers: the default writers, innermost last; .record: record_if
 _counter = itertools.count()
