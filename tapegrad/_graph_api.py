@@ -1,12 +1,20 @@
 """TensorFlow's names from graph mode, as TF 2 has them eagerly: ``tf.gradients`` and
-``tf.hessians`` (which raise: use ``tf.GradientTape``), ``tf.no_gradient``, ``tf.inside_function``
-and ``tf.get_logger``."""
+``tf.hessians`` (which raise: use ``tf.GradientTape``), ``tf.no_gradient``, ``tf.inside_function``,
+``tf.init_scope``, ``tf.is_symbolic_tensor``, ``tf.tuple``, ``tf.timestamp``,
+``tf.type_spec_from_value`` and ``tf.get_logger``."""
 from __future__ import annotations
 
+import contextlib
 import logging
-from typing import Any
+import time
+from typing import Any, Iterator
+
+import numpy as np
 
 from . import _trace
+from ._convert import convert_to_tensor
+from ._spec import TensorSpec
+from ._tensor import Tensor
 
 _EAGER = "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead."
 _TRACED = ("tf.gradients is not supported by tapegrad inside tf.function either (tapegrad traces by "
@@ -66,3 +74,45 @@ def get_logger() -> logging.Logger:
     'tensorflow'
     """
     return logging.getLogger("tensorflow")
+
+
+@contextlib.contextmanager
+def init_scope() -> Iterator[None]:
+    """TensorFlow lifts the block out of function graphs; tapegrad runs it as it is (a no-op)."""
+    yield
+
+
+def is_symbolic_tensor(tensor: Any) -> bool:
+    """False: tapegrad's tensors always hold values.
+
+    >>> import tapegrad as tf
+    >>> tf.is_symbolic_tensor(tf.constant(1.0))
+    False
+    """
+    return False
+
+
+def tuple(tensors: Any, control_inputs: Any = None, name: Any = None) -> list:  # noqa: A001
+    """The tensors, as a list (TensorFlow groups them in graphs; eagerly they are returned as they are)."""
+    return [None if t is None else convert_to_tensor(t) for t in tensors]
+
+
+def timestamp(name: Any = None) -> Tensor:
+    """Seconds since the epoch, as a float64 scalar tensor.
+
+    >>> import tapegrad as tf
+    >>> tf.timestamp().dtype
+    tf.float64
+    """
+    return convert_to_tensor(np.float64(time.time()))
+
+
+def type_spec_from_value(value: Any) -> TensorSpec:
+    """The :class:`TensorSpec` of a tensor (or of what converts to one).
+
+    >>> import tapegrad as tf
+    >>> tf.type_spec_from_value(tf.constant([1.0, 2.0]))
+    TensorSpec(shape=(2,), dtype=tf.float32, name=None)
+    """
+    t = convert_to_tensor(value)
+    return TensorSpec(t.shape, t.dtype)

@@ -99,6 +99,8 @@ VALUES = [
     "tf.metrics.Mean()([1.0, 2.0, 6.0])",
     "tf.gradients(tf.constant(1.0), tf.constant(1.0))", "tf.hessians(tf.constant(1.0), tf.constant(1.0))",
     "tf.no_gradient('MyOp')", "tf.no_gradient(3)", "tf.inside_function()", "tf.get_logger().name",
+    "tf.type_spec_from_value(tf.constant([1.0, 2.0]))", "tf.is_symbolic_tensor(tf.constant(1.0))",
+    "tf.timestamp().dtype", "tf.tuple([tf.constant(1.0), tf.constant([2, 3])])",
 ]
 
 X5 = "tf.constant(np.sin(np.arange(2 * 5 * 6 * 4 * 3)).reshape(2, 5, 6, 4, 3), tf.float32)"
