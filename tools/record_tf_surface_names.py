@@ -115,6 +115,11 @@ VALUES += [
     f"tf.nn.max_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.max_pool3d({X5}, [1, 3, 2, 3, 1], [1, 2, 1, 2, 1], 'SAME')",
     f"tf.nn.avg_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.avg_pool3d({X5}, [3, 2, 3], [2, 1, 2], 'SAME')",
     f"tf.nn.avg_pool3d({X5}, 3, 1, 'SAME')",
+    f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 2, 1, 2, 1], 'SAME'), {W5}, [2, 5, 6, 4, 3], "
+    "[1, 2, 1, 2, 1], 'SAME')",
+    f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID'), {W5}, [2, 5, 6, 4, 3], "
+    "[1, 1, 1, 1, 1], 'VALID')",
+    f"tf.nn.conv3d_transpose(tf.ones([2, 3, 3, 2, 2]), {W5}, [2, 5, 6, 4, 3], [1, 2, 2, 2, 1], 'SAME')",
 ]
 
 LG = "tf.constant(np.sin(np.arange(6 * 2 * 4) * 0.7).reshape(6, 2, 4), tf.float32)"
@@ -191,6 +196,8 @@ VALUES += [  # tf.experimental.numpy: NumPy's dtypes
 GRADS = [
     ("lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], 'SAME')",
      [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist(), np.cos(np.arange(24)).reshape(3, 2, 1, 2, 2).tolist()]),
+    ("lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 5, 3, 2, 2], [1, 2, 1, 1, 1], 'SAME')",
+     [np.sin(np.arange(36)).reshape(1, 3, 3, 2, 2).tolist(), np.cos(np.arange(24)).reshape(3, 2, 1, 2, 2).tolist()]),
     ("lambda x: tf.nn.max_pool3d(tf.cast(x, tf.float32), [2, 2, 1], [2, 1, 1], 'SAME')", [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist()]),
     ("lambda x: tf.nn.avg_pool3d(tf.cast(x, tf.float32), [3, 2, 2], [2, 1, 2], 'SAME')", [np.sin(np.arange(60)).reshape(1, 5, 3, 2, 2).tolist()]),
     ("lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [2], [0]], u)", [[0.5, -1.0, 0.2], [0.1, 0.7, 0.9]]),

@@ -39,7 +39,7 @@ from .reduction import reduce_max, reduce_mean
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d"]
+    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -912,3 +912,49 @@ def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: 
     3.5
     """
     return _pool3d(input, ksize, strides, padding, data_format, "AvgPool3D")
+
+
+def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NDHWC", dilations: Any = None, name: Any = None) -> Tensor:
+    """The transpose (gradient with respect to the input) of :func:`conv3d`: ``input`` is
+    ``[batch, d, h, w, out_channels]``, ``filters`` ``[fd, fh, fw, in_channels, out_channels]``,
+    and the result has ``output_shape``.
+
+    >>> import tapegrad as tf
+    >>> y = tf.nn.conv3d_transpose(tf.ones([1, 1, 1, 1, 1]), tf.ones([2, 2, 2, 1, 1]), [1, 2, 2, 2, 1],
+    ...                            [1, 1, 1, 1, 1], "VALID")
+    >>> float(tf.reduce_sum(y))
+    8.0
+    """
+    op = "Conv3DBackpropInputV2"
+    g, w = binary_operands(input, filters, op)
+    _check_float(g, op)
+    g, cf = _ndhwc(g, data_format, op)
+    out = _int_list(output_shape, f"{op}: output_shape")
+    if len(out) != 5 or w._value.ndim != 5:
+        raise _err(op, f"output_shape must have 5 elements and filters 5 dimensions, got {out} and "
+                       f"shape {list(w._value.shape)}")
+    if cf:
+        out = [out[0]] + out[2:] + [out[1]]
+    st = _spatial(strides, 3, "strides", op, cf)
+    dl = _spatial(1 if dilations is None else dilations, 3, "dilations", op, cf)
+    kd = w._value.shape[0]
+    (pb, pa), ph, pw = _padding(padding, 3, out[1:4], w._value.shape[:3], st, dl, op, False, explicit=False)
+    b, d_in = g._value.shape[:2]
+    dp = out[1] + pb + pa
+    if (dp - (kd - 1) * dl[0] - 1) // st[0] + 1 != d_in:
+        raise _err(op, f"the input depth {d_in} does not match output_shape {out} (filter depth {kd}, "
+                       f"stride {st[0]}, padding {padding!r})")
+    flat = reshape(g, [b * d_in] + list(g._value.shape[2:]))
+    hw = [[0, 0], list(ph), list(pw), [0, 0]]
+    parts = []
+    for k in range(kd):
+        y = conv2d_transpose(flat, w[k], [b * d_in] + out[2:], st[1:], hw, dilations=dl[1:])
+        y = reshape(y, [b, d_in] + out[2:])
+        if st[0] > 1:  # spread the slices st[0] apart
+            y = reshape(stack([y] + [zeros_like(y)] * (st[0] - 1), 2), [b, d_in * st[0]] + out[2:])
+            y = y[:, :(d_in - 1) * st[0] + 1]
+        start = k * dl[0]
+        parts.append(pad(y, [[0, 0], [start, dp - start - y._value.shape[1]], [0, 0], [0, 0], [0, 0]]))
+    y = parts[0] if kd == 1 else add_n(parts)
+    return _from_ndhwc(y[:, pb:pb + out[1]], cf)

@@ -72,4 +72,6 @@ CASES = [
            ops=("MaxPool",)),
     OpCase("avg_pool3d", lambda x: tf.nn.avg_pool3d(x * x, [2, 1, 2], [2, 1, 1], "SAME"), [((1, 3, 2, 3, 1),)],
            ops=("AvgPool",)),
+    OpCase("conv3d_transpose", lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 3, 3, 2, 2], [1, 2, 1, 2, 1], "SAME"),
+           [((1, 2, 3, 1, 2), (2, 2, 1, 2, 2))], ops=("Conv2DBackpropInput",)),
 ]
