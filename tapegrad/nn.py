@@ -4,7 +4,7 @@ import typing as _typing
 from .ops.conv import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
     conv2d_transpose, conv3d, conv3d_transpose, convolution, depthwise_conv2d, max_pool, max_pool1d,
-    max_pool2d, max_pool3d, separable_conv2d,
+    max_pool2d, max_pool3d, max_pool_with_argmax, separable_conv2d,
 )
 from .ops.array import space_to_batch  # noqa: F401
 from .ops.indexing import embedding_lookup  # noqa: F401

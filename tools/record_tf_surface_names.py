@@ -130,6 +130,13 @@ VALUES += [
     f"tf.nn.ctc_loss([[1, 1, 1, 0], [2, 2, 0, 0]], {LG}, [3, 2], [6, 3])",
     "tf.nn.ctc_loss([[1]], tf.zeros([3, 1, 2]), [1], [3])",
 ]
+XP = "tf.constant(np.sin(np.arange(2 * 5 * 6 * 3) * 1.3).reshape(2, 5, 6, 3), tf.float32)"
+VALUES += [
+    f"tf.nn.max_pool_with_argmax({XP}, 2, 2, 'VALID')", f"tf.nn.max_pool_with_argmax({XP}, 3, 2, 'SAME')",
+    f"tf.nn.max_pool_with_argmax({XP}, [1, 2, 3, 1], [1, 1, 2, 1], 'SAME', include_batch_in_index=True)",
+    f"tf.nn.max_pool_with_argmax({XP}, 2, 1, 'VALID', output_dtype=tf.int32)",
+    "tf.nn.max_pool_with_argmax(tf.zeros([1, 2, 2, 1]), 2, 2, 'VALID')",
+]
 X4 = "tf.reshape(tf.range(2 * 4 * 6 * 3), [2, 4, 6, 3])"
 VALUES += [
     f"tf.space_to_batch_nd({X4}, [2, 3], [[0, 0], [0, 0]])", f"tf.space_to_batch_nd({X4}, [2, 2], [[1, 1], [0, 2]])",

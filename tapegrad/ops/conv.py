@@ -23,12 +23,14 @@ where the op allows it.
 """
 from __future__ import annotations
 
+import collections
 import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
@@ -39,7 +41,8 @@ from .reduction import reduce_max, reduce_mean
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose"]
+    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose",
+    "max_pool_with_argmax"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -958,3 +961,51 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         parts.append(pad(y, [[0, 0], [start, dp - start - y._value.shape[1]], [0, 0], [0, 0], [0, 0]]))
     y = parts[0] if kd == 1 else add_n(parts)
     return _from_ndhwc(y[:, pb:pb + out[1]], cf)
+
+
+def _argmax_flat_fwd(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads, with_batch: bool,
+                     dtype: np.dtype) -> np.ndarray:
+    n, h, w, c = x.shape
+    (t, b), (l, r) = pads
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = np.pad(x, ((0, 0), (t, b), (l, r), (0, 0)), constant_values=fill)
+    win = sliding_window_view(xp, ksize, axis=(1, 2))[:, ::strides[0], ::strides[1]]  # n, oh, ow, c, kh, kw
+    k = win.reshape(win.shape[:4] + (-1,)).argmax(-1)  # the first maximum in row-major order
+    oh, ow = k.shape[1:3]
+    y = np.arange(oh)[:, None, None] * strides[0] - t + k // ksize[1]
+    xx = np.arange(ow)[None, :, None] * strides[1] - l + k % ksize[1]
+    flat = (y * w + xx) * c + np.arange(c)
+    if with_batch:
+        flat = flat + (np.arange(n) * h * w * c)[:, None, None, None]
+    return flat.astype(dtype)
+
+
+_argmax_flat = defop("MaxPoolArgmax", _argmax_flat_fwd, nondiff=True)
+MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
+def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+                         output_dtype: Any = _dt.int64, include_batch_in_index: bool = False,
+                         name: Any = None) -> MaxPoolWithArgmax:
+    """:func:`max_pool2d` and, for each output, the flat index of its maximum in the input:
+    ``(y * width + x) * channels + c`` (with ``b * height * width * channels`` added when
+    ``include_batch_in_index``); ties go to the first maximum in row-major order.
+
+    >>> import tapegrad as tf
+    >>> out, idx = tf.nn.max_pool_with_argmax(tf.reshape(tf.range(16.0), [1, 4, 4, 1]), 2, 2, "VALID")
+    >>> idx.numpy().ravel()
+    array([ 5,  7, 13, 15])
+    """
+    op = "MaxPoolWithArgmax"
+    x = as_tensor(input)
+    if data_format != "NHWC" or x._value.ndim != 4:
+        raise _err(op, f"{op} takes 4-D NHWC input, got data_format {data_format!r} and shape "
+                       f"{list(x._value.shape)}")
+    out = max_pool2d(x, ksize, strides, padding)
+    ks = _hw(ksize, 2, "ksize", op, False)
+    st = _hw(strides, 2, "strides", op, False)
+    pads = _core_pads(padding, x._value.shape[1:3], ks, st, (1, 1), op, False, 2, explicit=False)
+    idx = apply(_argmax_flat, (x,), {"ksize": ks, "strides": st, "pads": pads,
+                                     "with_batch": bool(include_batch_in_index),
+                                     "dtype": _dt.as_dtype(output_dtype)._np})
+    return MaxPoolWithArgmax(out, idx)

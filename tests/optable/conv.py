@@ -74,4 +74,5 @@ CASES = [
            ops=("AvgPool",)),
     OpCase("conv3d_transpose", lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 3, 3, 2, 2], [1, 2, 1, 2, 1], "SAME"),
            [((1, 2, 3, 1, 2), (2, 2, 1, 2, 2))], ops=("Conv2DBackpropInput",)),
+    OpCase("MaxPoolArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 1, "SAME")[1], [((1, 3, 3, 2),)], nondiff=True),
 ]
