@@ -83,6 +83,7 @@ _LAZY = {
     "signal": (".signal", None), "image": (".image", None),
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
     "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
+    "autograph": (".autograph", None),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
                                        "type_spec_from_value")},
@@ -107,7 +108,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
-    from . import experimental, summary, version  # noqa: F401
+    from . import autograph, experimental, summary, version  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, timestamp, tuple, type_spec_from_value)
 else:  # hidden from type checkers: they report a missing name as an error

@@ -3,14 +3,15 @@ import typing as _typing
 
 from .ops.conv import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
-    conv2d_transpose, conv3d, conv3d_transpose, convolution, depthwise_conv2d, max_pool, max_pool1d,
-    max_pool2d, max_pool3d, max_pool_with_argmax, separable_conv2d,
+    conv2d_transpose, conv3d, conv3d_transpose, conv_transpose, convolution, depthwise_conv2d, max_pool,
+    max_pool1d, max_pool2d, max_pool3d, max_pool_with_argmax, pool, separable_conv2d,
 )
 from .ops.array import space_to_batch  # noqa: F401
 from .ops.indexing import embedding_lookup  # noqa: F401
 from .ops.math import sigmoid, tanh  # noqa: F401
 from .ops.nn import (  # noqa: F401
-    batch_normalization, bias_add, crelu, ctc_loss, depth_to_space, dropout, elu, gelu, l2_loss, l2_normalize,
+    batch_norm_with_global_normalization, batch_normalization, bias_add, collapse_repeated, crelu,
+    ctc_loss, depth_to_space, dropout, elu, gelu, l2_loss, l2_normalize,
     leaky_relu, local_response_normalization, log_poisson_loss, log_softmax, lrn, moments,
     normalize_moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
     softmax_cross_entropy_with_logits, softsign, space_to_depth,

@@ -137,6 +137,21 @@ VALUES += [
     f"tf.nn.max_pool_with_argmax({XP}, 2, 1, 'VALID', output_dtype=tf.int32)",
     "tf.nn.max_pool_with_argmax(tf.zeros([1, 2, 2, 1]), 2, 2, 'VALID')",
 ]
+VALUES += [
+    f"tf.nn.pool({XP}, [2, 2], 'MAX', strides=[1, 2])", f"tf.nn.pool({XP}, [3, 2], 'AVG', strides=[2, 2], padding='SAME')",
+    f"tf.nn.pool(tf.reshape({XP}, [2, 30, 3]), [4], 'AVG', strides=[3])",
+    f"tf.nn.pool({X5}, [2, 2, 2], 'MAX', strides=[2, 2, 2], padding='SAME')",
+    f"tf.nn.conv_transpose(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 2]), [1, 6, 6, 3], 2)",
+    f"tf.nn.conv_transpose(tf.ones([1, 3, 2]), tf.ones([3, 1, 2]), [1, 5, 1], 2, 'SAME')",
+    f"tf.nn.conv_transpose(tf.ones([1, 2, 3, 3, 2]), {W5}, [1, 4, 6, 6, 3], [1, 2, 2, 2, 1])",
+    "tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 3])",
+    "tf.nn.collapse_repeated(tf.constant([[5, 5, 5], [1, 2, 1]], tf.int64), [2, 3])",
+    "tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
+    "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, True)",
+    "tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
+    "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, False)",
+    "tf.autograph.experimental.do_not_convert(lambda: 3)()", "tf.autograph.set_verbosity(0)",
+]
 X4 = "tf.reshape(tf.range(2 * 4 * 6 * 3), [2, 4, 6, 3])"
 VALUES += [
     f"tf.space_to_batch_nd({X4}, [2, 3], [[0, 0], [0, 0]])", f"tf.space_to_batch_nd({X4}, [2, 2], [[1, 1], [0, 2]])",

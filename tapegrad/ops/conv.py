@@ -42,7 +42,7 @@ from .reduction import reduce_max, reduce_mean
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
     "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose",
-    "max_pool_with_argmax"]
+    "max_pool_with_argmax", "conv_transpose", "pool"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -1009,3 +1009,46 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
                                      "with_batch": bool(include_batch_in_index),
                                      "dtype": _dt.as_dtype(output_dtype)._np})
     return MaxPoolWithArgmax(out, idx)
+
+
+def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                   data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """:func:`conv1d_transpose`, :func:`conv2d_transpose` or :func:`conv3d_transpose`, by the
+    rank of ``input`` (3, 4 or 5).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.conv_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), [1, 4, 4, 1], 2).shape
+    TensorShape([1, 4, 4, 1])
+    """
+    x = as_tensor(input)
+    nsp = x._value.ndim - 2
+    if nsp not in (1, 2, 3):
+        raise ValueError(f"conv_transpose: input must have rank 3, 4 or 5, got shape {list(x._value.shape)}.")
+    fmt = data_format or {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nsp]
+    if nsp == 3:
+        return conv3d_transpose(x, filters, output_shape, strides, padding, fmt, dilations)
+    fn = conv1d_transpose if nsp == 1 else conv2d_transpose
+    return fn(x, filters, output_shape, strides, padding, fmt, dilations)
+
+
+def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, padding: str = "VALID",  # noqa: A002
+         data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """``"MAX"`` or ``"AVG"`` pooling over ``window_shape`` windows (1, 2 or 3 spatial axes).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.pool(tf.reshape(tf.range(4.0), [1, 4, 1]), [2], "AVG", strides=[2]).numpy().ravel()
+    array([0.5, 2.5], dtype=float32)
+    """
+    win = [int(v) for v in np.asarray(window_shape).reshape(-1)]
+    nsp = len(win)
+    if nsp not in (1, 2, 3) or pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"pool: window_shape must have 1 to 3 entries and pooling_type be 'MAX' or 'AVG', "
+                         f"got {window_shape} and {pooling_type!r}.")
+    if dilations is not None and any(int(d) != 1 for d in np.asarray(dilations).reshape(-1)):
+        raise UnimplementedError("pool: tapegrad supports dilations of 1 only (as TensorFlow on the CPU "
+                                 "for most poolings).")
+    st = [1] * nsp if strides is None else [int(v) for v in np.asarray(strides).reshape(-1)]
+    fmt = data_format or {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nsp]
+    fns = {("MAX", 1): max_pool1d, ("AVG", 1): avg_pool1d, ("MAX", 2): max_pool2d, ("AVG", 2): avg_pool2d,
+           ("MAX", 3): max_pool3d, ("AVG", 3): avg_pool3d}
+    return fns[pooling_type, nsp](input, win, st, padding, fmt)

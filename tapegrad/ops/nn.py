@@ -33,7 +33,8 @@ __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_
     "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
     "batch_normalization", "bias_add", "dropout", "l2_normalize", "depth_to_space", "space_to_depth",
     "local_response_normalization", "lrn", "weighted_cross_entropy_with_logits", "log_poisson_loss",
-    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu", "ctc_loss"]
+    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu", "ctc_loss",
+    "collapse_repeated", "batch_norm_with_global_normalization"]
 
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
@@ -806,3 +807,49 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     consts = [_wrap(np.asarray(a)) for a in (lab, ll, tl)]
     loss = apply(_ctc, (x, *consts))[0]
     return cast(loss, _dt.float16) if half else loss
+
+
+
+def _collapse_fwd(labels: np.ndarray, seq_length: np.ndarray) -> tuple:
+    rows = []
+    for row, n in zip(labels, seq_length):
+        r = row[:int(n)]
+        rows.append(r[np.concatenate([[True], r[1:] != r[:-1]])] if len(r) else r)
+    lengths = np.array([len(r) for r in rows], seq_length.dtype)
+    out = np.zeros((len(rows), int(lengths.max(initial=0))), labels.dtype)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out, lengths
+
+
+_collapse = defop("CollapseRepeated", _collapse_fwd, nondiff=True, nout=2)
+
+
+def collapse_repeated(labels: Any, seq_length: Any, name: Any = None) -> tuple:
+    """Merge runs of equal labels in each row (up to ``seq_length``): ``(labels, new_lengths)``,
+    the rows zero-padded to the longest.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 3])[0].numpy()
+    array([[1, 2, 3],
+           [4, 0, 0]], dtype=int32)
+    """
+    lab, n = as_tensor(labels), as_tensor(seq_length)
+    if lab._value.ndim != 2 or n._value.shape != lab._value.shape[:1]:
+        raise ValueError(f"collapse_repeated: labels must be [batch, time] and seq_length [batch], got "
+                         f"shapes {list(lab._value.shape)} and {list(n._value.shape)}.")
+    return apply(_collapse, (lab, n))
+
+
+def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any, beta: Any, gamma: Any,  # noqa: A002
+                                         variance_epsilon: Any, scale_after_normalization: bool,
+                                         name: Any = None) -> Tensor:
+    """:func:`batch_normalization` with ``gamma`` applied only when ``scale_after_normalization``
+    (TensorFlow's older signature).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.batch_norm_with_global_normalization(tf.constant([2.0]), 1.0, 4.0, 0.5, 3.0, 0.0, True).numpy()
+    array([2.], dtype=float32)
+    """
+    return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
+                               variance_epsilon)

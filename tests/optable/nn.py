@@ -69,4 +69,6 @@ CASES = [
     OpCase("crelu", lambda x: tf.nn.crelu(x) * tf.nn.crelu(x, axis=0), [((3,),)], ops=("Relu",)),
     OpCase("CTCLoss", lambda x: tf.nn.ctc_loss([[1, 2, 2], [3, 1, 0]], x, [3, 2], [5, 4]), [((5, 2, 4),)],
            order=1),
+    OpCase("CollapseRepeated", lambda x: tf.nn.collapse_repeated(tf.cast(x > 0, tf.int32), [3, 2])[0],
+           [((2, 3),)], nondiff=True),
 ]
