@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import enum
 import inspect
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["experimental", "set_verbosity", "to_code", "trace"]
 
