@@ -86,7 +86,7 @@ _LAZY = {
     "autograph": (".autograph", None),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
-                                       "type_spec_from_value")},
+                                       "type_spec_from_value", "parallel_stack")},
 }
 
 
@@ -110,7 +110,8 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from .keras import losses, metrics  # noqa: F401
     from . import autograph, experimental, summary, version  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
-                             is_symbolic_tensor, no_gradient, timestamp, tuple, type_spec_from_value)
+                             is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
+                             type_spec_from_value)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -1,6 +1,6 @@
 """TensorFlow's names from graph mode, as TF 2 has them eagerly: ``tf.gradients`` and
 ``tf.hessians`` (which raise: use ``tf.GradientTape``), ``tf.no_gradient``, ``tf.inside_function``,
-``tf.init_scope``, ``tf.is_symbolic_tensor``, ``tf.tuple``, ``tf.timestamp``,
+``tf.init_scope``, ``tf.is_symbolic_tensor``, ``tf.tuple``, ``tf.timestamp``, ``tf.parallel_stack``,
 ``tf.type_spec_from_value`` and ``tf.get_logger``."""
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from . import _trace
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
 from ._tensor import Tensor
+from .ops.array import stack
 
 _EAGER = "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead."
 _TRACED = ("tf.gradients is not supported by tapegrad inside tf.function either (tapegrad traces by "
@@ -117,3 +118,11 @@ def type_spec_from_value(value: Any) -> TensorSpec:
     """
     t = convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
+
+
+def parallel_stack(values: Any, name: str = "parallel_stack") -> Tensor:
+    """:func:`tf.stack` along a new first axis, inside ``tf.function`` only: eagerly it raises
+    RuntimeError, as TensorFlow's does."""
+    if _trace.current() is None:
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    return stack(values)

@@ -389,7 +389,7 @@ RULES: dict[str, Callable] = {
          "PutAlongLastAxis", "SparseSoftmaxCrossEntropyWithLogits", "AvgPool",
          "AvgPoolGrad", "AddN", "ReluGrad", "Relu6Grad", "LeakyReluGrad", "Lu", "FFT", "FFT2D", "FFT3D",
          "IFFT", "IFFT2D", "IFFT3D", "RFFT", "RFFT2D", "RFFT3D", "IRFFT", "IRFFT2D", "IRFFT3D",
-         "MatrixSquareRoot", "Eig", "Bitcast", "SearchSorted"), _leading),
+         "MatrixSquareRoot", "MatrixLogarithm", "Eig", "Bitcast", "SearchSorted"), _leading),
     **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "LogSumExp", "Any", "All", "EuclideanNorm",
                      "LogSumExpShift"),
                     _axes("axes")),

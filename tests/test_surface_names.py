@@ -19,6 +19,8 @@ FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_surface_n
 def _encode(v):
     if isinstance(v, tf.Tensor):
         a = v.numpy()
+        if a.dtype.kind == "c":  # (JSON has no complex numbers)
+            return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.real.tolist(), "imag": a.imag.tolist()}
         return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
     if isinstance(v, tf.TensorShape):
         return {"shape_object": v.as_list()}
@@ -38,9 +40,11 @@ def _same(got, want):
         assert got == want
         return
     assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"])
-    tol = 1e-5 if want["dtype"] in ("float32", "float16") else 1e-12
-    np.testing.assert_allclose(np.asarray(got["value"], float), np.asarray(want["value"], float),
-                               rtol=tol, atol=tol)
+    tol = 1e-5 if want["dtype"] in ("float32", "float16", "complex64") else 1e-12
+    for part in ("value", "imag"):
+        if part in want:
+            np.testing.assert_allclose(np.asarray(got[part], float), np.asarray(want[part], float),
+                                       rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("code", sorted(FIXTURE["values"]))

@@ -101,6 +101,10 @@ VALUES = [
     "tf.no_gradient('MyOp')", "tf.no_gradient(3)", "tf.inside_function()", "tf.get_logger().name",
     "tf.type_spec_from_value(tf.constant([1.0, 2.0]))", "tf.is_symbolic_tensor(tf.constant(1.0))",
     "tf.timestamp().dtype", "tf.tuple([tf.constant(1.0), tf.constant([2, 3])])",
+    "tf.parallel_stack([1, 2])", "tf.function(lambda: tf.parallel_stack([tf.constant(1), tf.constant(2)]))()",
+    "tf.linalg.logm(tf.constant([[2.0, 0.5], [0.1, 3.0]], tf.complex64))",
+    "tf.linalg.logm(tf.constant([[[1.0, 0.2], [0.0, 2.0]], [[4.0, 1.0], [-1.0, 4.0]]], tf.complex128))",
+    "tf.linalg.logm(tf.constant([[2.0, 0.5], [0.1, 3.0]]))",
 ]
 
 X5 = "tf.constant(np.sin(np.arange(2 * 5 * 6 * 4 * 3)).reshape(2, 5, 6, 4, 3), tf.float32)"
@@ -309,6 +313,8 @@ def _summaries() -> list:
 def _encode(v):
     if isinstance(v, tf.Tensor):
         a = v.numpy()
+        if a.dtype.kind == "c":  # (JSON has no complex numbers)
+            return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.real.tolist(), "imag": a.imag.tolist()}
         return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
     if isinstance(v, tf.TensorShape):
         return {"shape_object": v.as_list()}

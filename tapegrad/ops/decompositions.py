@@ -43,7 +43,7 @@ from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
     "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
     "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul", "sqrtm", "eig",
-    "eigvals"]
+    "eigvals", "logm"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -1065,3 +1065,44 @@ def eigvals(tensor: Any, name: Any = None) -> Tensor:
     array([0.+1.j, 0.-1.j], dtype=complex64)
     """
     return _apply_square(_eig, tensor)[0]
+
+
+
+# --------------------------------------------------------------------------- logm
+def _logm_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy.linalg import logm as _sp_logm
+    out = np.empty_like(x)
+    for i in np.ndindex(x.shape[:-2]):
+        out[i] = _sp_logm(x[i]) if x.shape[-1] else x[i]
+    return out
+
+
+def _block_logm_corner(a: Tensor, e: Tensor) -> Tensor:
+    """Top-right block of ``logm([[a, e], [0, a]])``: the Fréchet derivative of logm at ``a``."""
+    n = a._value.shape[-1]
+    a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
+    big = concat([concat([a, e], -1), concat([zeros_like(a), a], -1)], -2)
+    return apply(_logm, (big,))[..., :n, n:]
+
+
+_logm = defop("MatrixLogarithm", _logm_fwd,
+              vjp=(lambda g, ans, x: _block_logm_corner(_H(x), g),),
+              jvp=(lambda t, ans, x: _block_logm_corner(x, t),))
+
+
+def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The principal matrix logarithm of complex square matrices (``expm(logm(A)) == A``), as in
+    TensorFlow complex64 or complex128 only; unlike TensorFlow's, it has a gradient (the Fréchet
+    derivative, from ``logm([[A, E], [0, A]])``).
+
+    >>> import tapegrad as tf
+    >>> tf.math.real(tf.linalg.logm(tf.constant([[1.0, 0.0], [0.0, 2.0]], tf.complex64))).numpy().round(4)
+    array([[0.    , 0.    ],
+           [0.    , 0.6931]], dtype=float32)
+    """
+    x = as_tensor(input)
+    if x._value.dtype.kind != "c":
+        raise _err("MatrixLogarithm", f"logm takes complex64 or complex128 matrices, got {x.dtype.name}; "
+                                      "cast first, e.g. tf.cast(a, tf.complex64)")
+    _square_check(x, "MatrixLogarithm")
+    return apply(_logm, (x,))

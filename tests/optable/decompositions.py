@@ -158,4 +158,6 @@ CASES = [
                                           tf.abs(la.eig(a)[1]) ** 2],
            [((2, 2),)], make=lambda rng, s: [np.array([[0.5, -1.0], [1.0, 0.2]]) + rng.uniform(-0.1, 0.1, s[0])],
            ops=("Eig",)),
+    OpCase("MatrixLogarithm", la.logm, [((3, 3),), ((2, 2, 2),)],
+           make=_make(_cplx(_wellcond))),
 ]
