@@ -1072,8 +1072,8 @@ def eigvals(tensor: Any, name: Any = None) -> Tensor:
 def _logm_fwd(x: np.ndarray) -> np.ndarray:
     from scipy.linalg import logm as _sp_logm
     out = np.empty_like(x)
-    for i in np.ndindex(x.shape[:-2]):
-        out[i] = _sp_logm(x[i]) if x.shape[-1] else x[i]
+    for i in np.ndindex(x.shape[:-2]):  # (in double precision: SciPy's error estimate is absolute)
+        out[i] = _sp_logm(x[i].astype(np.complex128)) if x.shape[-1] else x[i]
     return out
 
 
