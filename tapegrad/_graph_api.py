@@ -16,7 +16,6 @@ from . import _trace
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
 from ._tensor import Tensor
-from .ops.array import stack
 
 _EAGER = "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead."
 _TRACED = ("tf.gradients is not supported by tapegrad inside tf.function either (tapegrad traces by "
@@ -125,4 +124,4 @@ def parallel_stack(values: Any, name: str = "parallel_stack") -> Tensor:
     RuntimeError, as TensorFlow's does."""
     if _trace.current() is None:
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
-    return stack(values)
+    return convert_to_tensor(list(values))  # (a list holding tensors is stacked on the tape)
