@@ -1085,7 +1085,9 @@ def _block_logm_corner(a: Tensor, e: Tensor) -> Tensor:
     return apply(_logm, (big,))[..., :n, n:]
 
 
-X
+# (batch_ok=False: Jacobian walks go row by row; batched, SciPy's logm of the block matrices
+# differed from the row-by-row result in the last bits)
+_logm = defop("MatrixLogarithm", _logm_fwd,
               vjp=(lambda g, ans, x: _block_logm_corner(_H(x), g),),
               jvp=(lambda t, ans, x: _block_logm_corner(x, t),), batch_ok=False)
 
