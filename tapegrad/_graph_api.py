@@ -7,8 +7,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import enum
 import inspect
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 __all__ = ["experimental", "set_verbosity", "to_code", "trace"]
 

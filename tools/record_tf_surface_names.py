@@ -119,10 +119,10 @@ VALUES += [
     f"tf.nn.max_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.max_pool3d({X5}, [1, 3, 2, 3, 1], [1, 2, 1, 2, 1], 'SAME')",
     f"tf.nn.avg_pool3d({X5}, 2, 2, 'VALID')", f"tf.nn.avg_pool3d({X5}, [3, 2, 3], [2, 1, 2], 'SAME')",
     f"tf.nn.avg_pool3d({X5}, 3, 1, 'SAME')",
-    f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 2, 1, 2, 1], 'SAME'), {W5}, [2, 5, 6, 4, 3], "
-    "[1, 2, 1, 2, 1], 'SAME')",
-    f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID'), {W5}, [2, 5, 6, 4, 3], "
-    "[1, 1, 1, 1, 1], 'VALID')",
+    (f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 2, 1, 2, 1], 'SAME'), {W5}, [2, 5, 6, 4, 3], "
+     "[1, 2, 1, 2, 1], 'SAME')"),
+    (f"tf.nn.conv3d_transpose(tf.nn.conv3d({X5}, {W5}, [1, 1, 1, 1, 1], 'VALID'), {W5}, [2, 5, 6, 4, 3], "
+     "[1, 1, 1, 1, 1], 'VALID')"),
     f"tf.nn.conv3d_transpose(tf.ones([2, 3, 3, 2, 2]), {W5}, [2, 5, 6, 4, 3], [1, 2, 2, 2, 1], 'SAME')",
 ]
 
@@ -145,15 +145,15 @@ VALUES += [
     f"tf.nn.pool({XP}, [2, 2], 'MAX', strides=[1, 2])", f"tf.nn.pool({XP}, [3, 2], 'AVG', strides=[2, 2], padding='SAME')",
     f"tf.nn.pool(tf.reshape({XP}, [2, 30, 3]), [4], 'AVG', strides=[3])",
     f"tf.nn.pool({X5}, [2, 2, 2], 'MAX', strides=[2, 2, 2], padding='SAME')",
-    f"tf.nn.conv_transpose(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 2]), [1, 6, 6, 3], 2)",
-    f"tf.nn.conv_transpose(tf.ones([1, 3, 2]), tf.ones([3, 1, 2]), [1, 5, 1], 2, 'SAME')",
+    "tf.nn.conv_transpose(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3, 2]), [1, 6, 6, 3], 2)",
+    "tf.nn.conv_transpose(tf.ones([1, 3, 2]), tf.ones([3, 1, 2]), [1, 5, 1], 2, 'SAME')",
     f"tf.nn.conv_transpose(tf.ones([1, 2, 3, 3, 2]), {W5}, [1, 4, 6, 6, 3], [1, 2, 2, 2, 1])",
     "tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 3])",
     "tf.nn.collapse_repeated(tf.constant([[5, 5, 5], [1, 2, 1]], tf.int64), [2, 3])",
-    "tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
-    "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, True)",
-    "tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
-    "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, False)",
+    ("tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
+     "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, True)"),
+    ("tf.nn.batch_norm_with_global_normalization(tf.constant([[2.0, 1.0]]), tf.constant([1.0, 0.5]), "
+     "tf.constant([4.0, 1.0]), tf.constant([0.5, 0.0]), tf.constant([3.0, 2.0]), 0.001, False)"),
     "tf.autograph.experimental.do_not_convert(lambda: 3)()", "tf.autograph.set_verbosity(0)",
 ]
 X4 = "tf.reshape(tf.range(2 * 4 * 6 * 3), [2, 4, 6, 3])"
