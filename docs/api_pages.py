@@ -16,7 +16,7 @@ from typing import Any
 HOMES = ["tapegrad.math", "tapegrad.linalg", "tapegrad.nn", "tapegrad.random", "tapegrad.dtypes",
          "tapegrad.module", "tapegrad", "tapegrad.autodiff", "tapegrad.errors", "tapegrad.test",
          "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.optimizers",
-         "tapegrad.optimizers.schedules", "tapegrad.saving"]
+         "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy"]
 
 
 def public(modname: str) -> dict[str, Any]:

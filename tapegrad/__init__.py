@@ -29,24 +29,29 @@ from ._walk import UnconnectedGradients
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from . import ops as _ops  # binds Tensor operators
-from .ops.array import (broadcast_to, concat, expand_dims, eye, fill, identity, linspace, meshgrid,
+from .ops.array import (batch_to_space, bitcast, broadcast_dynamic_shape, broadcast_static_shape,
+                        broadcast_to, concat, expand_dims, eye, fill, identity, linspace, meshgrid,
                         one_hot, ones, pad, range, rank, repeat, reshape, reverse, roll, sequence_mask,
-                        shape, size, split, squeeze, stack, stop_gradient, tile, transpose, unique,
-                        unstack, zeros)
-from .ops.indexing import (boolean_mask, gather, gather_nd, scatter_nd, slice,
-                           tensor_scatter_nd_add, tensor_scatter_nd_update)
+                        shape, shape_n, size, space_to_batch, space_to_batch_nd, split, squeeze, stack,
+                        stop_gradient, tile, transpose, unique, unique_with_counts, unstack, zeros)
+from .ops.indexing import (boolean_mask, dynamic_partition, dynamic_stitch, gather, gather_nd,
+                           reverse_sequence, scatter_nd, slice, strided_slice, tensor_scatter_nd_add,
+                           tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
+                           tensor_scatter_nd_update, unravel_index)
+from .ops.decompositions import eig, eigvals, sqrtm as matrix_square_root
 from .ops.linalg import einsum, matmul, norm, tensordot
 from .ops.math import (abs, add, add_n, cast, clip_by_global_norm, clip_by_norm, clip_by_value,  # noqa: A004
                        complex_ as complex, conj, cos, cumprod, cumsum, divide, equal, exp, floordiv,
                        greater, greater_equal, imag, less, less_equal, log, logical_and, logical_not,
                        logical_or, maximum, minimum, mod, multiply, negative, not_equal, ones_like,
-                       pow, real, reciprocal, saturate_cast, sigmoid, sign, sin, sqrt, square,
-                       subtract, tan, tanh, truediv, where, zeros_like)
+                       pow, real, realdiv, reciprocal, saturate_cast, scalar_mul, sigmoid, sign, sin,
+                       sqrt, square, subtract, tan, tanh, truediv, truncatediv, truncatemod, where,
+                       zeros_like)
 from .ops.reduction import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
                             reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
                             reduce_variance)
-from .ops.segment import unsorted_segment_sum
-from .ops.sort import argsort, sort  # noqa: E402
+from .ops.segment import histogram_fixed_width, histogram_fixed_width_bins, unsorted_segment_sum
+from .ops.sort import argsort, searchsorted, sort  # noqa: E402
 from .ops.special import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, floor,  # noqa: E402
                           round, sinh)
 from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
@@ -77,6 +82,12 @@ _LAZY = {
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
     "signal": (".signal", None), "image": (".image", None),
     "strings": (".strings", None), "as_string": (".ops.strings", "as_string"),
+    "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
+    "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
+    "autograph": (".autograph", None),
+    **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
+                                       "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
+                                       "type_spec_from_value", "parallel_stack")},
 }
 
 
@@ -98,6 +109,11 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from .module import Module  # noqa: F401
     from ._spec import TensorSpec  # noqa: F401
     from ._function import function  # noqa: F401
+    from .keras import losses, metrics  # noqa: F401
+    from . import autograph, experimental, summary, version  # noqa: F401
+    from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
+                             is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
+                             type_spec_from_value)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -12,10 +12,7 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "gradients": "use tf.GradientTape",
-    "hessians": "use tf.autodiff.hessian, or two nested tf.GradientTape",
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
-    "losses": "use tf.nn's losses, or tf.reduce_mean of your own formula",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
     "bfloat16": "use tf.float16 or tf.float32",
@@ -51,7 +48,7 @@ def _namespaces() -> dict:
     """The public names of tapegrad's namespaces."""
     tf = sys.modules["tapegrad"]
     out = {}
-    for ns in ("", "math", "nn", "linalg", "random"):
+    for ns in ("", "math", "nn", "linalg", "random", "signal", "image"):
         mod = getattr(tf, ns) if ns else tf
         names = getattr(mod, "__all__", None) or dir(mod)
         out[ns] = {n for n in names if not n.startswith("_") and n != "annotations"}

@@ -4,7 +4,8 @@ import typing as _typing
 from .ops.array import eye  # noqa: F401
 from .ops.decompositions import (  # noqa: F401
     cholesky, cholesky_solve, det, eigh, eigvalsh, expm, inv, logdet, lstsq, lu, lu_matrix_inverse,
-    lu_reconstruct, lu_solve, matrix_rank, pinv, qr, slogdet, solve, svd, triangular_solve,
+    eig, eigvals, logm, lu_reconstruct, lu_solve, matrix_rank, pinv, qr, slogdet, solve, sqrtm, svd,
+    triangular_solve,
     tridiagonal_matmul, tridiagonal_solve,
 )
 from .ops.linalg import (  # noqa: F401

@@ -2,16 +2,21 @@
 import typing as _typing
 
 from .ops.conv import (  # noqa: F401
-    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d, conv1d_transpose, conv2d,
-    conv2d_transpose, convolution, depthwise_conv2d, max_pool, max_pool1d, max_pool2d,
-    separable_conv2d,
+    atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
+    conv2d_transpose, conv3d, conv3d_transpose, conv_transpose, convolution, depthwise_conv2d, max_pool,
+    max_pool1d, max_pool2d, max_pool3d, max_pool_with_argmax, pool, separable_conv2d,
 )
+from .ops.array import space_to_batch  # noqa: F401
 from .ops.indexing import embedding_lookup  # noqa: F401
 from .ops.math import sigmoid, tanh  # noqa: F401
 from .ops.nn import (  # noqa: F401
-    batch_normalization, bias_add, dropout, elu, gelu, l2_loss, l2_normalize, leaky_relu,
-    log_softmax, moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
-    softmax_cross_entropy_with_logits, softsign, sparse_softmax_cross_entropy_with_logits, swish,
+    batch_norm_with_global_normalization, batch_normalization, bias_add, collapse_repeated, crelu,
+    ctc_loss, depth_to_space, dropout, elu, gelu, l2_loss, l2_normalize,
+    leaky_relu, local_response_normalization, log_poisson_loss, log_softmax, lrn, moments,
+    normalize_moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
+    softmax_cross_entropy_with_logits, softsign, space_to_depth,
+    sparse_softmax_cross_entropy_with_logits, sufficient_statistics, swish,
+    weighted_cross_entropy_with_logits, weighted_moments,
 )
 from .ops.sampled import (  # noqa: F401
     all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
@@ -22,9 +27,17 @@ from .ops.reduction import zero_fraction  # noqa: F401
 from .ops.special import softplus  # noqa: F401
 
 
+def __dir__() -> list:
+    return sorted(set(globals()) | {"compute_average_loss", "scale_regularization_loss"})
+
+
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
         if name.startswith("_"):  # (private and special names: no lookup, no import)
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        if name in ("compute_average_loss", "scale_regularization_loss"):  # (they read the strategy)
+            from .distribute import _losses
+            value = globals()[name] = getattr(_losses, name)
+            return value
         from ._missing import attribute_error
         raise attribute_error("nn", name)

@@ -21,7 +21,11 @@ NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes d
            # strings: ragged results (row lengths depend on values), a whole tensor's text, joins by
            # value-dependent segments
            "StringSplitV2", "StringBytesSplit", "UnicodeDecode", "UnicodeSplit", "UnicodeEncode",
-           "RaggedTensorToTensor", "StringFormat", "UnsortedSegmentJoin", "StringNGrams"}
+           "RaggedTensorToTensor", "StringFormat", "UnsortedSegmentJoin", "StringNGrams",
+           # (a row's counts span all its entries; per-row batches and windows of CTC; scatters
+           # whose ties need the whole row; flat indices that count the row's batch)
+           "HistogramFixedWidth", "HistogramFixedWidthBins", "CTCLoss", "TensorScatterMax",
+           "TensorScatterMin", "MaxPoolArgmax", "CollapseRepeated"}
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python

@@ -8,6 +8,7 @@ Rules take a cotangent ``g`` that may carry extra leading (batch) axes in a Jaco
 from __future__ import annotations
 
 import builtins
+import collections
 import math
 import operator
 from typing import Any, Sequence
@@ -18,14 +19,16 @@ from .. import _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
+from .._tensor import IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
 __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "identity",
     "stop_gradient", "concat", "stack", "unstack", "split", "tile", "pad", "zeros", "ones", "fill",
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
-    "one_hot", "sequence_mask", "meshgrid", "invert_permutation"]
+    "one_hot", "sequence_mask", "meshgrid", "invert_permutation", "bitcast", "shape_n",
+    "unique_with_counts", "broadcast_static_shape", "broadcast_dynamic_shape", "space_to_batch_nd",
+    "space_to_batch", "batch_to_space"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:
@@ -1010,3 +1013,163 @@ def invert_permutation(x: Any, name: Any = None) -> Tensor:
     if not np.array_equal(np.sort(v), np.arange(v.size)):
         raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
     return apply(_invert, (t,))
+
+
+# --------------------------------------------------------------------------- bits and shapes
+def _bitcast_fwd(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    a, b = x.dtype.itemsize, dtype.itemsize
+    if a > b:
+        return np.ascontiguousarray(x).view(dtype).reshape(x.shape + (a // b,))
+    return np.ascontiguousarray(x).view(dtype).reshape(x.shape[:-1] if a < b else x.shape)
+
+
+_bitcast = defop("Bitcast", _bitcast_fwd, nondiff=True)
+
+
+def bitcast(input: Any, type: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The bytes of ``input`` read as ``type``, without copying values: a wider type eats the last
+    axis (whose length must be the size ratio), a narrower one adds an axis of that length.
+
+    >>> import tapegrad as tf
+    >>> tf.bitcast(tf.constant(1.0), tf.int32).numpy()
+    np.int32(1065353216)
+    """
+    x = as_tensor(input)
+    dt = _dt.as_dtype(type)._np
+    a, b = x._value.dtype.itemsize, dt.itemsize
+    if a < b and (b % a or not x._value.ndim or x._value.shape[-1] != b // a):
+        raise _err("Bitcast", f"Cannot bitcast from {x.dtype.name} to {_dt.as_dtype(type).name}: the "
+                              f"last axis of the input (shape {list(x._value.shape)}) must have length "
+                              f"{b // a if not b % a else 'a whole ratio'}")
+    return apply(_bitcast, (x,), {"dtype": dt})
+
+
+def shape_n(input: Any, out_type: Any = _dt.int32, name: Any = None) -> list:  # noqa: A002
+    """The shapes of the tensors in ``input``, one int32 (or ``out_type``) tensor each.
+
+    >>> import tapegrad as tf
+    >>> [s.numpy() for s in tf.shape_n([tf.zeros([2, 3]), tf.zeros([4])])]
+    [array([2, 3], dtype=int32), array([4], dtype=int32)]
+    """
+    return [shape(x, out_type) for x in input]
+
+
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> UniqueWithCounts:
+    """:func:`unique` and how many times each distinct value occurs: ``(y, idx, count)``.
+
+    >>> import tapegrad as tf
+    >>> tf.unique_with_counts(tf.constant([1, 1, 2, 4, 4, 4])).count.numpy()
+    array([2, 1, 3], dtype=int32)
+    """
+    y, idx = unique(x, out_idx)
+    n = np.bincount(np.asarray(idx._value), minlength=y._value.shape[0])
+    return UniqueWithCounts(y, idx, _wrap(n.astype(idx._value.dtype)))
+
+
+def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
+    """The broadcast of two :class:`TensorShape` objects (ValueError when they do not broadcast).
+
+    >>> import tapegrad as tf
+    >>> tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3]))
+    TensorShape([2, 3])
+    """
+    a, b = tuple(shape_x), tuple(shape_y)
+    try:
+        out = np.broadcast_shapes(a, b)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: {list(a)} and {list(b)}") from None
+    return TensorShape(list(out))
+
+
+def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
+    """The broadcast of two shapes given as 1-D integer tensors.
+
+    >>> import tapegrad as tf
+    >>> tf.broadcast_dynamic_shape([2, 1], [3]).numpy()
+    array([2, 3], dtype=int32)
+    """
+    a, b = as_tensor(shape_x), as_tensor(shape_y)
+    av, bv = (tuple(int(d) for d in _py_value(t, "broadcast_dynamic_shape")) for t in (a, b))
+    try:
+        out = np.broadcast_shapes(av, bv)
+    except ValueError:
+        raise _err("BroadcastArgs", f"Incompatible shapes: {list(av)} vs. {list(bv)}") from None
+    return _wrap(np.asarray(out, a._value.dtype))
+
+
+# --------------------------------------------------------------------------- space and batch
+def _blocks(x: Tensor, block_shape: Any, pairs: Any, what: str, op: str) -> tuple:
+    bs = [int(b) for b in np.asarray(_py_value(as_tensor(block_shape), op)).reshape(-1)]
+    pp = np.asarray(_py_value(as_tensor(pairs), op)).reshape(-1, 2).astype(np.int64)
+    m = len(bs)
+    if m < 1 or pp.shape[0] != m or x._value.ndim < m + 1:
+        raise _err(op, f"block_shape must have M >= 1 entries, {what} shape [M, 2] and the input rank "
+                       f"at least M + 1, got block_shape {bs}, {what} {pp.tolist()}, input shape "
+                       f"{list(x._value.shape)}")
+    if min(bs) < 1 or (pp < 0).any():
+        raise _err(op, f"block_shape must be positive and {what} non-negative, got {bs} and {pp.tolist()}")
+    return bs, pp.tolist()
+
+
+def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """Zero-pad the ``M`` spatial axes after the batch axis, then move ``block_shape`` blocks of
+    them into the batch: ``[B, s1, ..., sM, ...]`` becomes ``[B * prod(block), s1' / b1, ...]``.
+
+    >>> import tapegrad as tf
+    >>> tf.space_to_batch_nd(tf.reshape(tf.range(4), [1, 2, 2, 1]), [2, 2], [[0, 0], [0, 0]]).numpy().ravel()
+    array([0, 1, 2, 3], dtype=int32)
+    """
+    x = as_tensor(input)
+    bs, pp = _blocks(x, block_shape, paddings, "paddings", "SpaceToBatchND")
+    m, shape = len(bs), x._value.shape
+    if any(pp):
+        x = pad(x, [[0, 0]] + pp + [[0, 0]] * (len(shape) - m - 1))
+    padded = x._value.shape
+    if any(padded[1 + i] % b for i, b in enumerate(bs)):
+        raise _err("SpaceToBatchND", f"padded spatial shape {list(padded[1:m + 1])} must be divisible "
+                                     f"by block_shape {bs}")
+    split = [padded[0]] + [v for i, b in enumerate(bs) for v in (padded[1 + i] // b, b)] + list(padded[m + 1:])
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(2 * m + 1, len(split)))
+    out = [padded[0] * math.prod(bs)] + [padded[1 + i] // b for i, b in enumerate(bs)] + list(padded[m + 1:])
+    return reshape(transpose(reshape(x, split), perm), out)
+
+
+def space_to_batch(input: Any, block_shape: Any, paddings: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """:func:`space_to_batch_nd` (TensorFlow 2's ``tf.space_to_batch`` and ``tf.nn.space_to_batch``).
+
+    >>> import tapegrad as tf
+    >>> tf.space_to_batch(tf.ones([1, 4, 4, 1]), [2, 2], [[0, 0], [0, 0]]).shape
+    TensorShape([4, 2, 2, 1])
+    """
+    return space_to_batch_nd(input, block_shape, paddings)
+
+
+def batch_to_space(input: Any, block_shape: Any, crops: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The inverse of :func:`space_to_batch_nd`: move batch blocks back into the ``M`` spatial
+    axes, then crop ``crops`` (``[M, 2]``) from them.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16), [1, 4, 4, 1])
+    >>> y = tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]])
+    >>> bool(tf.reduce_all(tf.batch_to_space(y, [2, 2], [[1, 1], [0, 2]]) == x))
+    True
+    """
+    x = as_tensor(input)
+    bs, cc = _blocks(x, block_shape, crops, "crops", "BatchToSpaceND")
+    m, shape = len(bs), x._value.shape
+    n = math.prod(bs)
+    if shape[0] % n:
+        raise _err("BatchToSpaceND", f"the batch {shape[0]} must be divisible by prod(block_shape) = {n}")
+    b = shape[0] // n
+    split = bs + [b] + list(shape[1:])
+    perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + list(range(2 * m + 1, len(split)))
+    full = [b] + [shape[1 + i] * k for i, k in enumerate(bs)] + list(shape[m + 1:])
+    y = reshape(transpose(reshape(x, split), perm), full)
+    if any(v for pair in cc for v in pair):
+        if any(c0 + c1 > full[1 + i] for i, (c0, c1) in enumerate(cc)):
+            raise _err("BatchToSpaceND", f"crops {cc} are larger than the spatial shape {full[1:m + 1]}")
+        y = y[(builtins.slice(None),) + tuple(builtins.slice(c0, full[1 + i] - c1) for i, (c0, c1) in enumerate(cc))]
+    return y

@@ -23,21 +23,26 @@ where the op allows it.
 """
 from __future__ import annotations
 
+import collections
 import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .. import dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
 from ..errors import UnimplementedError
-from .array import _err, _int_list, reshape, transpose
+from .array import _err, _int_list, pad, reshape, stack, transpose
+from .math import add_n
+from .reduction import reduce_max, reduce_mean
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-    "max_pool", "avg_pool", "convolution"]
+    "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose",
+    "max_pool_with_argmax", "conv_transpose", "pool"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -804,3 +809,246 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
                          f"shape {list(w._value.shape)}.")
     return _conv_nd(input, filters, 1 if strides is None else strides, padding, data_format,
                     dilations, nd - 2)
+
+
+# --------------------------------------------------------------------------- 3-D, by depth slices
+# A 3-D window is a 2-D window on each depth slice it covers: conv3d sums one conv2d per filter
+# depth tap, and the 3-D pools reduce 2-D pools over the depth window (the mean over the valid
+# depth slices of means over valid 2-D windows is the mean over the valid 3-D window).
+def _ndhwc(x: Tensor, data_format: Any, op: str) -> tuple:
+    """``x`` in NDHWC and whether it came as NCDHW."""
+    if data_format not in ("NDHWC", "NCDHW"):
+        raise ValueError(f"{op}: data_format must be 'NDHWC' or 'NCDHW', got {data_format!r}.")
+    if x._value.ndim != 5:
+        raise _err(op, f"input must be 5-dimensional ([batch, depth, height, width, channels]), got "
+                       f"shape {list(x._value.shape)}")
+    cf = data_format == "NCDHW"
+    return (transpose(x, [0, 2, 3, 4, 1]) if cf else x), cf
+
+
+def _from_ndhwc(y: Tensor, cf: bool) -> Tensor:
+    return transpose(y, [0, 4, 1, 2, 3]) if cf else y
+
+
+def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+           dilations: Any = None, name: Any = None) -> Tensor:
+    """3-D convolution (cross-correlation) of ``[batch, depth, height, width, in_channels]``
+    volumes with ``filters`` of shape ``[fd, fh, fw, in_channels, out_channels]``.
+
+    ``strides`` (and ``dilations``) are a list of 5 ints (``[1, sd, sh, sw, 1]``); ``padding`` is
+    ``"VALID"`` or ``"SAME"``; ``data_format="NCDHW"`` puts channels second.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.conv3d(x, tf.ones([2, 2, 2, 1, 1]), [1, 1, 1, 1, 1], "VALID")[0, 0, 0, 0, 0])
+    28.0
+    """
+    op = "Conv3D"
+    if type(strides) not in (list, tuple):
+        raise TypeError(f"Expected list for 'strides' argument to 'conv3d' Op, not {strides!r}.")
+    x, w = binary_operands(input, filters, op)
+    _check_float(x, op)
+    x, cf = _ndhwc(x, data_format, op)
+    if w._value.ndim != 5 or w._value.shape[3] != x._value.shape[4]:
+        raise _err(op, f"filters must have shape [fd, fh, fw, in_channels={x._value.shape[4]}, "
+                       f"out_channels], got {list(w._value.shape)}")
+    st = _spatial(strides, 3, "strides", op, cf)
+    dl = _spatial(1 if dilations is None else dilations, 3, "dilations", op, cf)
+    b, d, h, wd, c = x._value.shape
+    kd = w._value.shape[0]
+    pads = _padding(padding, 3, (d, h, wd), w._value.shape[:3], st, dl, op, False, explicit=False)
+    if pads[0] != (0, 0):
+        x = pad(x, [[0, 0], list(pads[0]), [0, 0], [0, 0], [0, 0]])
+        d = x._value.shape[1]
+    dout = (d - (kd - 1) * dl[0] - 1) // st[0] + 1
+    if dout <= 0:
+        raise _err(op, f"the filter depth {kd} (dilated: {(kd - 1) * dl[0] + 1}) is larger than the "
+                       f"padded input depth {d}")
+    hw = [[0, 0], list(pads[1]), list(pads[2]), [0, 0]]
+    parts = []
+    for k in range(kd):
+        sl = x[:, k * dl[0]:k * dl[0] + (dout - 1) * st[0] + 1:st[0]]
+        parts.append(conv2d(reshape(sl, [b * dout, h, wd, c]), w[k], st[1:], hw, dilations=dl[1:]))
+    y = parts[0] if kd == 1 else add_n(parts)
+    return _from_ndhwc(reshape(y, [b, dout] + list(y._value.shape[1:])), cf)
+
+
+def _pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str) -> Tensor:  # noqa: A002
+    x = as_tensor(input)
+    _check_float(x, op)
+    x, cf = _ndhwc(x, data_format, op)
+    ks = _spatial(ksize, 3, "ksize", op, cf)
+    st = _spatial(strides, 3, "strides", op, cf)
+    b, d, h, w, c = x._value.shape
+    (pb, pa), _, _ = _padding(padding, 3, (d, h, w), ks, st, (1, 1, 1), op, False, explicit=False)
+    dout = (d + pb + pa - ks[0]) // st[0] + 1
+    if dout <= 0:
+        raise _err(op, f"the window depth {ks[0]} is larger than the padded input depth {d + pb + pa}")
+    pool2d, reduce = (max_pool2d, reduce_max) if op == "MaxPool3D" else (avg_pool2d, reduce_mean)
+    flat = pool2d(reshape(x, [b * d, h, w, c]), ks[1:], st[1:], padding)
+    y = reshape(flat, [b, d] + list(flat._value.shape[1:]))
+    outs = [reduce(y[:, max(j * st[0] - pb, 0):min(j * st[0] - pb + ks[0], d)], 1) for j in range(dout)]
+    return _from_ndhwc(stack(outs, 1), cf)
+
+
+def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Maximum over ``ksize`` windows of ``[batch, depth, height, width, channels]`` volumes;
+    ``padding`` is ``"VALID"`` or ``"SAME"`` (padded elements never win).
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.max_pool3d(x, 2, 2, "VALID")[0, 0, 0, 0, 0])
+    7.0
+    """
+    return _pool3d(input, ksize, strides, padding, data_format, "MaxPool3D")
+
+
+def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: Any = None) -> Tensor:
+    """Mean over ``ksize`` windows of ``[batch, depth, height, width, channels]`` volumes; with
+    ``"SAME"`` padding each mean is over the window's non-padded elements.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> float(tf.nn.avg_pool3d(x, 2, 2, "VALID")[0, 0, 0, 0, 0])
+    3.5
+    """
+    return _pool3d(input, ksize, strides, padding, data_format, "AvgPool3D")
+
+
+def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NDHWC", dilations: Any = None, name: Any = None) -> Tensor:
+    """The transpose (gradient with respect to the input) of :func:`conv3d`: ``input`` is
+    ``[batch, d, h, w, out_channels]``, ``filters`` ``[fd, fh, fw, in_channels, out_channels]``,
+    and the result has ``output_shape``.
+
+    >>> import tapegrad as tf
+    >>> y = tf.nn.conv3d_transpose(tf.ones([1, 1, 1, 1, 1]), tf.ones([2, 2, 2, 1, 1]), [1, 2, 2, 2, 1],
+    ...                            [1, 1, 1, 1, 1], "VALID")
+    >>> float(tf.reduce_sum(y))
+    8.0
+    """
+    op = "Conv3DBackpropInputV2"
+    g, w = binary_operands(input, filters, op)
+    _check_float(g, op)
+    g, cf = _ndhwc(g, data_format, op)
+    out = _int_list(output_shape, f"{op}: output_shape")
+    if len(out) != 5 or w._value.ndim != 5:
+        raise _err(op, f"output_shape must have 5 elements and filters 5 dimensions, got {out} and "
+                       f"shape {list(w._value.shape)}")
+    if cf:
+        out = [out[0]] + out[2:] + [out[1]]
+    st = _spatial(strides, 3, "strides", op, cf)
+    dl = _spatial(1 if dilations is None else dilations, 3, "dilations", op, cf)
+    kd = w._value.shape[0]
+    (pb, pa), ph, pw = _padding(padding, 3, out[1:4], w._value.shape[:3], st, dl, op, False, explicit=False)
+    b, d_in = g._value.shape[:2]
+    dp = out[1] + pb + pa
+    if (dp - (kd - 1) * dl[0] - 1) // st[0] + 1 != d_in:
+        raise _err(op, f"the input depth {d_in} does not match output_shape {out} (filter depth {kd}, "
+                       f"stride {st[0]}, padding {padding!r})")
+    flat = reshape(g, [b * d_in] + list(g._value.shape[2:]))
+    hw = [[0, 0], list(ph), list(pw), [0, 0]]
+    parts = []
+    for k in range(kd):
+        y = conv2d_transpose(flat, w[k], [b * d_in] + out[2:], st[1:], hw, dilations=dl[1:])
+        y = reshape(y, [b, d_in] + out[2:])
+        if st[0] > 1:  # spread the slices st[0] apart
+            y = reshape(stack([y] + [zeros_like(y)] * (st[0] - 1), 2), [b, d_in * st[0]] + out[2:])
+            y = y[:, :(d_in - 1) * st[0] + 1]
+        start = k * dl[0]
+        parts.append(pad(y, [[0, 0], [start, dp - start - y._value.shape[1]], [0, 0], [0, 0], [0, 0]]))
+    y = parts[0] if kd == 1 else add_n(parts)
+    return _from_ndhwc(y[:, pb:pb + out[1]], cf)
+
+
+def _argmax_flat_fwd(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads, with_batch: bool,
+                     dtype: np.dtype) -> np.ndarray:
+    n, h, w, c = x.shape
+    (t, b), (l, r) = pads
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = np.pad(x, ((0, 0), (t, b), (l, r), (0, 0)), constant_values=fill)
+    win = sliding_window_view(xp, ksize, axis=(1, 2))[:, ::strides[0], ::strides[1]]  # n, oh, ow, c, kh, kw
+    k = win.reshape(win.shape[:4] + (-1,)).argmax(-1)  # the first maximum in row-major order
+    oh, ow = k.shape[1:3]
+    y = np.arange(oh)[:, None, None] * strides[0] - t + k // ksize[1]
+    xx = np.arange(ow)[None, :, None] * strides[1] - l + k % ksize[1]
+    flat = (y * w + xx) * c + np.arange(c)
+    if with_batch:
+        flat = flat + (np.arange(n) * h * w * c)[:, None, None, None]
+    return flat.astype(dtype)
+
+
+_argmax_flat = defop("MaxPoolArgmax", _argmax_flat_fwd, nondiff=True)
+MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
+def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+                         output_dtype: Any = _dt.int64, include_batch_in_index: bool = False,
+                         name: Any = None) -> MaxPoolWithArgmax:
+    """:func:`max_pool2d` and, for each output, the flat index of its maximum in the input:
+    ``(y * width + x) * channels + c`` (with ``b * height * width * channels`` added when
+    ``include_batch_in_index``); ties go to the first maximum in row-major order.
+
+    >>> import tapegrad as tf
+    >>> out, idx = tf.nn.max_pool_with_argmax(tf.reshape(tf.range(16.0), [1, 4, 4, 1]), 2, 2, "VALID")
+    >>> idx.numpy().ravel()
+    array([ 5,  7, 13, 15])
+    """
+    op = "MaxPoolWithArgmax"
+    x = as_tensor(input)
+    if data_format != "NHWC" or x._value.ndim != 4:
+        raise _err(op, f"{op} takes 4-D NHWC input, got data_format {data_format!r} and shape "
+                       f"{list(x._value.shape)}")
+    out = max_pool2d(x, ksize, strides, padding)
+    ks = _hw(ksize, 2, "ksize", op, False)
+    st = _hw(strides, 2, "strides", op, False)
+    pads = _core_pads(padding, x._value.shape[1:3], ks, st, (1, 1), op, False, 2, explicit=False)
+    idx = apply(_argmax_flat, (x,), {"ksize": ks, "strides": st, "pads": pads,
+                                     "with_batch": bool(include_batch_in_index),
+                                     "dtype": _dt.as_dtype(output_dtype)._np})
+    return MaxPoolWithArgmax(out, idx)
+
+
+def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                   data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """:func:`conv1d_transpose`, :func:`conv2d_transpose` or :func:`conv3d_transpose`, by the
+    rank of ``input`` (3, 4 or 5).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.conv_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), [1, 4, 4, 1], 2).shape
+    TensorShape([1, 4, 4, 1])
+    """
+    x = as_tensor(input)
+    nsp = x._value.ndim - 2
+    if nsp not in (1, 2, 3):
+        raise ValueError(f"conv_transpose: input must have rank 3, 4 or 5, got shape {list(x._value.shape)}.")
+    fmt = data_format or {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nsp]
+    if nsp == 3:
+        return conv3d_transpose(x, filters, output_shape, strides, padding, fmt, dilations)
+    fn = conv1d_transpose if nsp == 1 else conv2d_transpose
+    return fn(x, filters, output_shape, strides, padding, fmt, dilations)
+
+
+def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, padding: str = "VALID",  # noqa: A002
+         data_format: Any = None, dilations: Any = None, name: Any = None) -> Tensor:
+    """``"MAX"`` or ``"AVG"`` pooling over ``window_shape`` windows (1, 2 or 3 spatial axes).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.pool(tf.reshape(tf.range(4.0), [1, 4, 1]), [2], "AVG", strides=[2]).numpy().ravel()
+    array([0.5, 2.5], dtype=float32)
+    """
+    win = [int(v) for v in np.asarray(window_shape).reshape(-1)]
+    nsp = len(win)
+    if nsp not in (1, 2, 3) or pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"pool: window_shape must have 1 to 3 entries and pooling_type be 'MAX' or 'AVG', "
+                         f"got {window_shape} and {pooling_type!r}.")
+    if dilations is not None and any(int(d) != 1 for d in np.asarray(dilations).reshape(-1)):
+        raise UnimplementedError("pool: tapegrad supports dilations of 1 only (as TensorFlow on the CPU "
+                                 "for most poolings).")
+    st = [1] * nsp if strides is None else [int(v) for v in np.asarray(strides).reshape(-1)]
+    fmt = data_format or {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nsp]
+    fns = {("MAX", 1): max_pool1d, ("AVG", 1): avg_pool1d, ("MAX", 2): max_pool2d, ("AVG", 2): avg_pool2d,
+           ("MAX", 3): max_pool3d, ("AVG", 3): avg_pool3d}
+    return fns[pooling_type, nsp](input, win, st, padding, fmt)

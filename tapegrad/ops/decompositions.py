@@ -42,7 +42,8 @@ from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
     "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
-    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul"]
+    "lu_matrix_inverse", "matrix_rank", "tridiagonal_solve", "tridiagonal_matmul", "sqrtm", "eig",
+    "eigvals", "logm"]
 
 
 def _bad_matrices(x: np.ndarray, test: Any = np.isnan) -> np.ndarray | None:
@@ -969,3 +970,141 @@ def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compac
     array([5., 6., 5.], dtype=float32)
     """
     return _mm(_tridiagonal(diagonals, diagonals_format, "TridiagonalMatMul"), as_tensor(rhs))
+
+
+
+# --------------------------------------------------------------------------- sqrtm
+def _sqrtm_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy.linalg import sqrtm as _sp_sqrtm
+    out = np.empty_like(x)
+    for i in np.ndindex(x.shape[:-2]):
+        r = np.asarray(_sp_sqrtm(x[i])) if x.shape[-1] else x[i]
+        if x.dtype.kind != "c" and np.iscomplexobj(r):  # no real square root: NaN, as in TensorFlow
+            r = np.where(np.abs(r.imag) <= 1e-7 * (1 + np.abs(r.real).max()), r.real, np.nan)
+        out[i] = r
+    return out
+
+
+def _block_sqrtm_corner(a: Tensor, e: Tensor) -> Tensor:
+    """Top-right block of ``sqrtm([[a, e], [0, a]])``: the Fréchet derivative of sqrtm at ``a``
+    in direction ``e``."""
+    n = a._value.shape[-1]
+    a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
+    big = concat([concat([a, e], -1), concat([zeros_like(a), a], -1)], -2)
+    return apply(_sqrtm, (big,))[..., :n, n:]
+
+
+_sqrtm = defop("MatrixSquareRoot", _sqrtm_fwd,
+               vjp=(lambda g, ans, x: _block_sqrtm_corner(_H(x), g),),
+               jvp=(lambda t, ans, x: _block_sqrtm_corner(x, t),))
+
+
+def sqrtm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The principal square root ``X`` of each square matrix (``X @ X == input``), also
+    ``tf.linalg.matrix_square_root``. A real matrix without a real square root (a negative real
+    eigenvalue) gives NaN, as in TensorFlow; the gradient solves ``X dX + dX X = dA``.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.sqrtm(tf.constant([[4.0, 0.0], [0.0, 9.0]])).numpy()
+    array([[2., 0.],
+           [0., 3.]], dtype=float32)
+    """
+    return _apply_square(_sqrtm, input)
+
+
+
+# --------------------------------------------------------------------------- eig
+def _eig_fwd(x: np.ndarray) -> tuple:
+    out = np.result_type(x.dtype, np.complex64)
+    bad = _bad_matrices(x, lambda a: ~np.isfinite(a))
+    e, v = np.linalg.eig(_placeholder(x, bad, np.eye(x.shape[-1], dtype=x.dtype)))
+    return _nan_where(bad, e.astype(out)), _nan_where(bad, v.astype(out))
+
+
+def _eig_vjp(g: tuple, ans: tuple, x: Tensor) -> Tensor:  # TensorFlow's _EigGrad
+    ge, gv = g
+    e, v = ans
+    vt = _H(v)
+    vgv = _mm(vt, gv)
+    keep = matrix_diag(cast(real(diag_part(vgv)), vgv.dtype))
+    mid = matrix_diag(ge) + conj(_safe_recip_gaps(e)) * (vgv - _mm(_mm(vt, v), keep))
+    grad = apply(_solve, (vt, _mm(mid, vt)), {"adjoint": False})
+    return grad if x._value.dtype.kind == "c" else cast(real(grad), x.dtype)
+
+
+def _eig_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
+    e, v = ans
+    p = apply(_solve, (v, _mm(cast(t, v.dtype), v)), {"adjoint": False})  # V^-1 dA V
+    dv = _mm(v, _safe_recip_gaps(e) * p)
+    dv = dv - v * cast(real(diag_part(_mm(v, dv, True, False))), v.dtype)[..., None, :]
+    return diag_part(p), dv
+
+
+_eig = defop("Eig", _eig_fwd, vjp=(_eig_vjp,), jvp=(_eig_jvp,), nout=2)
+
+
+def eig(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
+    """Eigenvalues and unit-norm eigenvectors (columns) of general square matrices:
+    ``(e, v)`` with ``tensor @ v == v * e``, complex (complex64 for float32 input). The order and
+    the phase of each vector are LAPACK's, which can differ from TensorFlow's; the gradient is
+    TensorFlow's, exact for losses that do not depend on that phase.
+
+    >>> import tapegrad as tf
+    >>> e, v = tf.linalg.eig(tf.constant([[2.0, 0.0], [0.0, 3.0]]))
+    >>> tf.math.real(e).numpy()
+    array([2., 3.], dtype=float32)
+    """
+    return _apply_square(_eig, tensor)
+
+
+def eigvals(tensor: Any, name: Any = None) -> Tensor:
+    """The (complex) eigenvalues of general square matrices, as :func:`eig` gives them.
+
+    >>> import tapegrad as tf
+    >>> tf.linalg.eigvals(tf.constant([[0.0, -1.0], [1.0, 0.0]])).numpy()
+    array([0.+1.j, 0.-1.j], dtype=complex64)
+    """
+    return _apply_square(_eig, tensor)[0]
+
+
+
+# --------------------------------------------------------------------------- logm
+def _logm_fwd(x: np.ndarray) -> np.ndarray:
+    from scipy.linalg import logm as _sp_logm
+    out = np.empty_like(x)
+    for i in np.ndindex(x.shape[:-2]):  # (in double precision: SciPy's error estimate is absolute)
+        out[i] = _sp_logm(np.array(x[i], np.complex128)) if x.shape[-1] else x[i]
+    return out
+
+
+def _block_logm_corner(a: Tensor, e: Tensor) -> Tensor:
+    """Top-right block of ``logm([[a, e], [0, a]])``: the Fréchet derivative of logm at ``a``."""
+    n = a._value.shape[-1]
+    a = broadcast_to(a, np.broadcast_shapes(a._value.shape, e._value.shape))
+    big = concat([concat([a, e], -1), concat([zeros_like(a), a], -1)], -2)
+    return apply(_logm, (big,))[..., :n, n:]
+
+
+# (batch_ok=False: Jacobian walks go row by row; batched, SciPy's logm of the block matrices
+# differed from the row-by-row result in the last bits)
+_logm = defop("MatrixLogarithm", _logm_fwd,
+              vjp=(lambda g, ans, x: _block_logm_corner(_H(x), g),),
+              jvp=(lambda t, ans, x: _block_logm_corner(x, t),), batch_ok=False)
+
+
+def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The principal matrix logarithm of complex square matrices (``expm(logm(A)) == A``), as in
+    TensorFlow complex64 or complex128 only; unlike TensorFlow's, it has a gradient (the Fréchet
+    derivative, from ``logm([[A, E], [0, A]])``).
+
+    >>> import tapegrad as tf
+    >>> tf.math.real(tf.linalg.logm(tf.constant([[1.0, 0.0], [0.0, 2.0]], tf.complex64))).numpy().round(4)
+    array([[0.    , 0.    ],
+           [0.    , 0.6931]], dtype=float32)
+    """
+    x = as_tensor(input)
+    if x._value.dtype.kind != "c":
+        raise _err("MatrixLogarithm", f"logm takes complex64 or complex128 matrices, got {x.dtype.name}; "
+                                      "cast first, e.g. tf.cast(a, tf.complex64)")
+    _square_check(x, "MatrixLogarithm")
+    return apply(_logm, (x,))

@@ -18,12 +18,14 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
-from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape,
+from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape, transpose,
                     stack)
 from .math import add, clip_by_norm, where, zeros_like
 
 __all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
-    "tensor_scatter_nd_add", "boolean_mask", "embedding_lookup"]
+    "tensor_scatter_nd_add", "boolean_mask", "embedding_lookup", "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_max", "tensor_scatter_nd_min", "dynamic_partition", "dynamic_stitch",
+    "unravel_index", "reverse_sequence", "strided_slice"]
 
 
 def _normalize_key(x: Tensor, key: Any) -> tuple:
@@ -479,3 +481,227 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = No
         emb_axes = list(range(idx._value.ndim, out._value.ndim))
         out = clip_by_norm(out, max_norm, axes=emb_axes or None)
     return out
+
+
+# --------------------------------------------------------------------------- more scatters, partitions
+def tensor_scatter_nd_sub(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:
+    """``tensor`` minus ``updates`` subtracted at ``indices`` (duplicates add up).
+
+    >>> import tapegrad as tf
+    >>> tf.tensor_scatter_nd_sub(tf.ones([3]), [[0], [2]], [1.0, 2.0]).numpy()
+    array([ 0.,  1., -1.], dtype=float32)
+    """
+    t, idx, upd = _scatter_args(tensor, indices, updates, "TensorScatterSub")
+    return add(t, apply(_scatter_nd, (idx, -upd), {"shape": t._value.shape, "lead": 0}))
+
+
+def _scatter_extreme_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+    out = np.array(t, copy=True)
+    if idx.shape[-1] == 0:
+        return ufunc(out, ufunc.reduce(upd.reshape((-1,) + t.shape), axis=0)) if upd.size else out
+    ufunc.at(out, _nd_key(idx, 0), upd)
+    return out
+
+
+def _ties(ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor) -> tuple:
+    """TensorFlow's split of a max/min scatter's gradient: ``(t wins, update wins, winners)``."""
+    a, iv = ans._value, np.asarray(idx._value)
+    xi = (t._value == a).astype(a.dtype)
+    yi = (upd._value == _gather_nd_fwd(a, iv, 0)).astype(a.dtype)
+    return _wrap(xi), _wrap(yi), _wrap(xi + _scatter_nd_fwd(iv, yi, a.shape, 0))
+
+
+def _extreme_vjp_t(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, ufunc: Any) -> Tensor:
+    xi, _, n = _ties(ans, t, idx, upd)
+    return g * xi / n
+
+
+def _extreme_vjp_u(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, ufunc: Any) -> Tensor:
+    _, yi, n = _ties(ans, t, idx, upd)
+    return apply(_gather_nd, (g / n, idx), {"lead": _lead(g, ans)}) * yi
+
+
+def _extreme_jvp_u(tan: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, ufunc: Any) -> Tensor:
+    _, yi, n = _ties(ans, t, idx, upd)
+    return apply(_scatter_nd, (idx, tan * yi), {"shape": ans._value.shape, "lead": 0}) / n
+
+
+_scatter_max = defop("TensorScatterMax", _scatter_extreme_fwd, vjp=(_extreme_vjp_t, None, _extreme_vjp_u),
+                     jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
+_scatter_min = defop("TensorScatterMin", _scatter_extreme_fwd, vjp=(_extreme_vjp_t, None, _extreme_vjp_u),
+                     jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
+
+
+def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:
+    """``tensor`` with each entry at ``indices`` replaced by the maximum of it and its updates.
+
+    As in TensorFlow, the gradient goes to the winners, split evenly between tied ones.
+
+    >>> import tapegrad as tf
+    >>> tf.tensor_scatter_nd_max(tf.zeros([3]), [[0], [0], [2]], [1.0, 3.0, -1.0]).numpy()
+    array([3., 0., 0.], dtype=float32)
+    """
+    t, idx, upd = _scatter_args(tensor, indices, updates, "TensorScatterMax")
+    return apply(_scatter_max, (t, idx, upd), {"ufunc": np.maximum})
+
+
+def tensor_scatter_nd_min(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:
+    """``tensor`` with each entry at ``indices`` replaced by the minimum of it and its updates.
+
+    >>> import tapegrad as tf
+    >>> tf.tensor_scatter_nd_min(tf.zeros([3]), [[0], [2]], [1.0, -1.0]).numpy()
+    array([ 0.,  0., -1.], dtype=float32)
+    """
+    t, idx, upd = _scatter_args(tensor, indices, updates, "TensorScatterMin")
+    return apply(_scatter_min, (t, idx, upd), {"ufunc": np.minimum})
+
+
+def _int_indices(x: Any, op: str, what: str) -> tuple:
+    t = as_tensor(x)
+    if t._value.dtype.kind not in "iu":
+        raise _err(op, f"{what} must be an integer tensor, got {t.dtype.name}")
+    return t, np.asarray(_py_value(t, op))
+
+
+def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: Any = None) -> list:
+    """Split ``data`` into ``num_partitions`` tensors: output ``i`` holds the slices of ``data``
+    whose entry in ``partitions`` (a prefix of ``data``'s shape) is ``i``, in row-major order.
+
+    >>> import tapegrad as tf
+    >>> [p.numpy() for p in tf.dynamic_partition(tf.constant([1, 2, 3, 4]), [1, 0, 1, 0], 2)]
+    [array([2, 4], dtype=int32), array([1, 3], dtype=int32)]
+    """
+    x = as_tensor(data)
+    _, pv = _int_indices(partitions, "DynamicPartition", "partitions")
+    n = int(num_partitions)
+    xs = x._value.shape
+    if xs[:pv.ndim] != pv.shape:
+        raise _err("DynamicPartition", f"data.shape must start with partitions.shape, got data.shape = "
+                                       f"{list(xs)}, partitions.shape = {list(pv.shape)}")
+    flat_p = pv.ravel()
+    bad = np.flatnonzero((flat_p < 0) | (flat_p >= n))
+    if bad.size:
+        raise _err("DynamicPartition", f"partitions[{bad[0]}] = {flat_p[bad[0]]} is not in [0, {n})")
+    flat = reshape(x, (-1,) + xs[pv.ndim:])
+    from_ = [_wrap(np.flatnonzero(flat_p == i).astype(np.int32)) for i in range(n)]
+    return [apply(_gather, (flat, i), {"axis": 0, "batch_dims": 0}) for i in from_]
+
+
+def dynamic_stitch(indices: Any, data: Any, name: Any = None) -> Tensor:
+    """Interleave the tensors of ``data`` into one: ``merged[indices[m][i]] = data[m][i]``, the
+    last one written winning where indices repeat (the inverse of :func:`dynamic_partition`).
+
+    >>> import tapegrad as tf
+    >>> tf.dynamic_stitch([[0, 2], [1, 3]], [tf.constant([1.0, 3.0]), tf.constant([2.0, 4.0])]).numpy()
+    array([1., 2., 3., 4.], dtype=float32)
+    """
+    if len(indices) != len(data) or not len(data):
+        raise ValueError(f"dynamic_stitch: give as many index tensors as data tensors (at least one), "
+                         f"got {len(indices)} and {len(data)}.")
+    ivs = [_int_indices(i, "DynamicStitch", "indices")[1] for i in indices]
+    ds = [as_tensor(d) for d in data]
+    suffix = ds[0]._value.shape[ivs[0].ndim:]
+    for iv, d in zip(ivs, ds):
+        if d._value.shape != iv.shape + suffix:
+            raise _err("DynamicStitch", f"data[m].shape must be indices[m].shape + {list(suffix)}, got "
+                                        f"{list(d._value.shape)} for indices of shape {list(iv.shape)}")
+    flat_i = np.concatenate([iv.ravel() for iv in ivs]).astype(np.int64)
+    if flat_i.size and flat_i.min() < 0:
+        raise _err("DynamicStitch", f"indices must be non-negative, got {flat_i.min()}")
+    size = int(flat_i.max()) + 1 if flat_i.size else 0
+    last = np.full(size, -1, np.int64)
+    last[flat_i] = np.arange(flat_i.size)  # the last write wins
+    hit = np.flatnonzero(last >= 0)
+    flat = concat([reshape(d, (-1,) + suffix) for d in ds], 0)
+    picked = apply(_gather, (flat, _wrap(last[hit])), {"axis": 0, "batch_dims": 0})
+    return apply(_scatter_nd, (_wrap(hit[:, None]), picked), {"shape": (size,) + suffix, "lead": 0})
+
+
+def unravel_index(indices: Any, dims: Any, name: Any = None) -> Tensor:
+    """The coordinates of flat ``indices`` in an array of shape ``dims``: shape
+    ``[len(dims)] + indices.shape``, in ``indices``'s integer dtype.
+
+    >>> import tapegrad as tf
+    >>> tf.unravel_index([5, 7], [3, 4]).numpy()
+    array([[1, 1],
+           [1, 3]], dtype=int32)
+    """
+    _, iv = _int_indices(indices, "UnravelIndex", "indices")
+    _, dv = _int_indices(dims, "UnravelIndex", "dims")
+    if dv.ndim != 1 or iv.ndim > 1:
+        raise _err("UnravelIndex", f"dims must be a vector and indices a scalar or a vector, got shapes "
+                                   f"{list(dv.shape)} and {list(iv.shape)}")
+    total = int(np.prod(dv, dtype=np.int64))
+    if iv.size and (iv.min() < 0 or iv.max() >= total):
+        raise _err("UnravelIndex", f"index out of bounds for array of dims {dv.tolist()}: every index "
+                                   f"must be in [0, {total})")
+    out = np.stack(np.unravel_index(iv, tuple(int(d) for d in dv))) if dv.size else np.zeros((0,) + iv.shape)
+    return _wrap(out.astype(iv.dtype))
+
+
+def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_axis: Any = None,  # noqa: A002
+                     name: Any = None) -> Tensor:
+    """Reverse the first ``seq_lengths[b]`` entries along ``seq_axis`` of each slice ``b`` along
+    ``batch_axis`` (default 0); the rest stay in place.
+
+    >>> import tapegrad as tf
+    >>> tf.reverse_sequence(tf.reshape(tf.range(8), [2, 4]), [3, 1], seq_axis=1).numpy()
+    array([[2, 1, 0, 3],
+           [4, 5, 6, 7]], dtype=int32)
+    """
+    x = as_tensor(input)
+    nd = x._value.ndim
+    if seq_axis is None:
+        raise ValueError("reverse_sequence: give seq_axis, the axis to reverse.")
+    sa = norm_axis(seq_axis, nd, "reverse_sequence")
+    ba = norm_axis(0 if batch_axis is None else batch_axis, nd, "reverse_sequence")
+    _, lv = _int_indices(seq_lengths, "ReverseSequence", "seq_lengths")
+    B, T = x._value.shape[ba], x._value.shape[sa]
+    if sa == ba or lv.shape != (B,):
+        raise _err("ReverseSequence", f"seq_lengths must be a vector of length input.shape[batch_axis] = "
+                                      f"{B} and seq_axis must differ from batch_axis, got seq_lengths "
+                                      f"shape {list(lv.shape)}, seq_axis {sa}, batch_axis {ba}")
+    if lv.size and (lv.min() < 0 or lv.max() > T):
+        raise _err("ReverseSequence", f"seq_lengths must be in [0, {T}], got {lv.tolist()}")
+    t = np.arange(T)
+    idx = np.where(t < lv[:, None], lv[:, None] - 1 - t, t).astype(np.int32)
+    perm = [ba, sa] + [a for a in range(nd) if a not in (ba, sa)]
+    inv = np.argsort(perm).tolist()
+    moved = transpose(x, perm)
+    out = apply(_gather, (moved, _wrap(idx)), {"axis": 1, "batch_dims": 1})
+    return transpose(out, inv)
+
+
+def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
+                  ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0, var: Any = None,
+                  name: Any = None) -> Tensor:
+    """``input_[begin:end:strides]`` per axis, with TensorFlow's bit masks: bit ``i`` of
+    ``begin_mask``/``end_mask`` ignores ``begin[i]``/``end[i]``; of ``ellipsis_mask``, entry ``i``
+    is ``...``; of ``new_axis_mask``, a new length-1 axis; of ``shrink_axis_mask``, the single
+    index ``begin[i]``. The same as indexing with ``x[...]``, and as differentiable.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(12), [3, 4])
+    >>> tf.strided_slice(x, [0, 1], [2, 4], [1, 2]).numpy()
+    array([[1, 3],
+           [5, 7]], dtype=int32)
+    """
+    b = [int(v) for v in np.asarray(_py_value(as_tensor(begin), "strided_slice")).reshape(-1)]
+    e = [int(v) for v in np.asarray(_py_value(as_tensor(end), "strided_slice")).reshape(-1)]
+    st = [1] * len(b) if strides is None else [
+        int(v) for v in np.asarray(_py_value(as_tensor(strides), "strided_slice")).reshape(-1)]
+    if not len(b) == len(e) == len(st):
+        raise ValueError(f"strided_slice: begin, end and strides must have the same length, got "
+                         f"{len(b)}, {len(e)} and {len(st)}.")
+    key: list = []
+    for i in range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b[i])
+        else:
+            key.append(builtins.slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
+    return getitem(as_tensor(input_), tuple(key))

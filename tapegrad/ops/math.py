@@ -22,7 +22,7 @@ from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
-from ..errors import InvalidArgumentError, UnimplementedError
+from ..errors import InternalError, InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis
 
 __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floor_div", "mod",
@@ -32,7 +32,7 @@ __all__ = ["add", "subtract", "multiply", "truediv", "divide", "floordiv", "floo
     "conj", "cast", "saturate_cast", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "zeros_like",
     "ones_like", "cumsum", "cumprod", "clip_by_norm", "clip_by_global_norm", "add_n", "polyval",
-    "scalar_mul"]
+    "scalar_mul", "realdiv", "truncatediv"]
 
 
 def _check_kind(x: Tensor, kinds: str, opname: str) -> None:
@@ -832,3 +832,40 @@ def polyval(coeffs: Any, x: Any, name: Any = None) -> Tensor:
     for c in coeffs[1:]:
         p = add(c, multiply(p, x))
     return p
+
+
+def realdiv(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y`` for floating or complex tensors of one dtype (TensorFlow's ``RealDiv``).
+
+    >>> import tapegrad as tf
+    >>> tf.realdiv(tf.constant([-7.0, 7.0]), 2.0).numpy()
+    array([-3.5,  3.5], dtype=float32)
+    """
+    x, y = binary_operands(x, y, "RealDiv")
+    _check_kind(x, "fc", "RealDiv")
+    return apply(_div, (x, y))
+
+
+def _truncatediv_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":
+        if (y == 0).any():
+            raise InternalError("TruncateDiv: integer division by zero [Op:TruncateDiv]")
+        q = x // y
+        return q + ((x % y != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+    return np.trunc(x / y).astype(np.result_type(x, y))
+
+
+_truncatediv = defop("TruncateDiv", _truncatediv_fwd, nondiff=True)
+
+
+def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:
+    """``x / y`` rounded toward zero (C's integer division), unlike ``floordiv``; no gradient.
+
+    >>> import tapegrad as tf
+    >>> tf.truncatediv(tf.constant([-7, 7]), 2).numpy()
+    array([-3,  3], dtype=int32)
+    """
+    x, y = binary_operands(x, y, "TruncateDiv")
+    if x._value.dtype.kind == "b":
+        raise _dt_error("TruncateDiv", x, "numeric")
+    return apply(_truncatediv, (x, y))

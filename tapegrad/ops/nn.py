@@ -20,17 +20,21 @@ from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import _one_hot, _py_value, broadcast_to, expand_dims, norm_axes, norm_axis, reshape, squeeze, transpose
-from .math import (_check_kind, abs, cast, complex_, exp, greater_equal, imag, less, log1p,
-                   maximum, multiply, ones_like, real, reciprocal, rsqrt, sigmoid, square, tanh,
-                   where, zeros_like)
+from .array import (_one_hot, _py_value, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
+                    reshape, squeeze, transpose)
+from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
+                   log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
+                   sigmoid, square, subtract, tanh, where, zeros_like)
 from .reduction import reduce_mean, reduce_sum
-from .special import erf
+from .special import divide_no_nan, erf, squared_difference
 
 __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "relu6", "elu",
     "selu", "leaky_relu", "softsign", "gelu", "silu", "swish", "l2_loss", "moments",
-    "batch_normalization", "bias_add", "dropout", "l2_normalize"]
+    "batch_normalization", "bias_add", "dropout", "l2_normalize", "depth_to_space", "space_to_depth",
+    "local_response_normalization", "lrn", "weighted_cross_entropy_with_logits", "log_poisson_loss",
+    "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu", "ctc_loss",
+    "collapse_repeated", "batch_norm_with_global_normalization"]
 
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
@@ -517,3 +521,338 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = N
         inv = rsqrt(maximum(reduce_sum(square(re) + square(im), axis, keepdims=True), epsilon))
         return complex_(re * inv, im * inv)
     return x * rsqrt(maximum(reduce_sum(square(x), axis, keepdims=True), epsilon))
+
+
+# --------------------------------------------------------------------------- depth and space
+def _block(input: Any, block_size: Any, data_format: Any, op: str) -> tuple:  # noqa: A002
+    x = as_tensor(input)
+    bs = int(block_size)
+    if bs < 2:
+        raise InvalidArgumentError(f"{op}: block_size must be at least 2, got {block_size}.")
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"{op}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
+    if x._value.ndim != 4:
+        raise InvalidArgumentError(f"{op}: input must be 4-D ({data_format}), got shape "
+                                   f"{list(x._value.shape)}.")
+    return x, bs, data_format == "NCHW"
+
+
+def depth_to_space(input: Any, block_size: Any, data_format: str = "NHWC", name: Any = None) -> Tensor:  # noqa: A002
+    """Move channel blocks into ``block_size x block_size`` spatial tiles (pixel shuffle):
+    ``[b, h, w, c]`` becomes ``[b, h * bs, w * bs, c / bs²]``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.depth_to_space(tf.reshape(tf.range(4), [1, 1, 1, 4]), 2).numpy()[0, ..., 0]
+    array([[0, 1],
+           [2, 3]], dtype=int32)
+    """
+    x, bs, cf = _block(input, block_size, data_format, "DepthToSpace")
+    b, *rest = x._value.shape
+    c, h, w = rest if cf else (rest[2], rest[0], rest[1])
+    if c % (bs * bs):
+        raise InvalidArgumentError(f"DepthToSpace: the depth {c} must be divisible by block_size² "
+                                   f"= {bs * bs}.")
+    d = c // (bs * bs)
+    if cf:
+        y = transpose(reshape(x, [b, bs, bs, d, h, w]), [0, 3, 4, 1, 5, 2])
+        return reshape(y, [b, d, h * bs, w * bs])
+    y = transpose(reshape(x, [b, h, w, bs, bs, d]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h * bs, w * bs, d])
+
+
+def space_to_depth(input: Any, block_size: Any, data_format: str = "NHWC", name: Any = None) -> Tensor:  # noqa: A002
+    """Move ``block_size x block_size`` spatial tiles into channels, the inverse of
+    :func:`depth_to_space`: ``[b, h, w, c]`` becomes ``[b, h / bs, w / bs, c * bs²]``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.space_to_depth(tf.reshape(tf.range(4), [1, 2, 2, 1]), 2).numpy()
+    array([[[[0, 1, 2, 3]]]], dtype=int32)
+    """
+    x, bs, cf = _block(input, block_size, data_format, "SpaceToDepth")
+    b, *rest = x._value.shape
+    c, h, w = rest if cf else (rest[2], rest[0], rest[1])
+    if h % bs or w % bs:
+        raise InvalidArgumentError(f"SpaceToDepth: height {h} and width {w} must be divisible by "
+                                   f"block_size {bs}.")
+    if cf:
+        y = transpose(reshape(x, [b, c, h // bs, bs, w // bs, bs]), [0, 3, 5, 1, 2, 4])
+        return reshape(y, [b, c * bs * bs, h // bs, w // bs])
+    y = transpose(reshape(x, [b, h // bs, bs, w // bs, bs, c]), [0, 1, 3, 2, 4, 5])
+    return reshape(y, [b, h // bs, w // bs, c * bs * bs])
+
+
+# --------------------------------------------------------------------------- more losses and moments
+def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1, alpha: float = 1,  # noqa: A002
+                                 beta: float = 0.5, name: Any = None) -> Tensor:
+    """``input / (bias + alpha * sqr_sum) ** beta``, ``sqr_sum`` summing the squares of the
+    ``2 * depth_radius + 1`` channels around each one (last axis of a 4-D tensor). Also ``tf.nn.lrn``;
+    unlike TensorFlow's (float16 and float32 only), it also takes float64.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.local_response_normalization(tf.ones([1, 1, 1, 3]), depth_radius=1).numpy().round(4)
+    array([[[[0.5774, 0.5   , 0.5774]]]], dtype=float32)
+    """
+    x = as_tensor(input)
+    _check_kind(x, "f", "LRN")
+    if x._value.ndim != 4:
+        raise InvalidArgumentError(f"LRN: input must be 4-D, got shape {list(x._value.shape)}.")
+    r, n = int(depth_radius), x._value.shape[-1]
+    sq = pad(square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
+    sqr_sum = add_n([sq[..., k:k + n] for k in range(2 * r + 1)])
+    dt = x.dtype
+    return x / pow(convert_to_tensor(bias, dt) + convert_to_tensor(alpha, dt) * sqr_sum,
+                   convert_to_tensor(beta, dt))
+
+
+lrn = local_response_normalization
+
+
+def weighted_cross_entropy_with_logits(labels: Any, logits: Any, pos_weight: Any, name: Any = None) -> Tensor:
+    """Sigmoid cross-entropy with the positive term weighted by ``pos_weight``:
+    ``(1 - z) * x + (1 + (q - 1) * z) * log(1 + exp(-x))``, computed stably.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.weighted_cross_entropy_with_logits([1.0, 0.0], [0.5, -1.0], 2.0).numpy().round(4)
+    array([0.9482, 0.3133], dtype=float32)
+    """
+    x, z = binary_operands(logits, labels, "weighted_cross_entropy_with_logits")
+    q = convert_to_tensor(pos_weight, x.dtype)
+    log_weight = 1 + (q - 1) * z
+    return (1 - z) * x + log_weight * (log1p(exp(-abs(x))) + relu(-x))
+
+
+def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = False, name: Any = None) -> Tensor:
+    """Poisson negative log-likelihood from the log of the rate: ``exp(log_input) - log_input *
+    targets``, plus Stirling's ``t log t - t + log(2πt) / 2`` (for targets above 1) when
+    ``compute_full_loss``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.log_poisson_loss([2.0, 0.0], [0.5, 0.1]).numpy().round(4)
+    array([0.6487, 1.1052], dtype=float32)
+    """
+    li, t = binary_operands(log_input, targets, "log_poisson_loss")
+    result = exp(li) - li * t
+    if compute_full_loss:
+        stirling = t * log(t) - t + 0.5 * log((2 * math.pi) * t)
+        small = logical_and(greater_equal(t, zeros_like(t)), less_equal(t, ones_like(t)))
+        result = result + where(small, zeros_like(t), stirling)
+    return result
+
+
+def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, name: Any = None) -> tuple:
+    """Mean and variance from :func:`sufficient_statistics`: ``(mean, variance)``.
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.normalize_moments(2.0, tf.constant([3.0]), tf.constant([5.0]), None)
+    >>> m.numpy(), v.numpy()
+    (array([1.5], dtype=float32), array([0.25], dtype=float32))
+    """
+    mss = as_tensor(mean_ss)
+    divisor = reciprocal(convert_to_tensor(counts, mss.dtype))
+    shifted_mean = mss * divisor
+    mean = shifted_mean if shift is None else shifted_mean + convert_to_tensor(shift, mss.dtype)
+    variance = convert_to_tensor(variance_ss, mss.dtype) * divisor - square(shifted_mean)
+    return mean, variance
+
+
+def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
+    """``(count, Σ (x - shift), Σ (x - shift)², shift)`` over ``axes`` (no shift when None).
+
+    >>> import tapegrad as tf
+    >>> c, m, v, _ = tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [0])
+    >>> float(c), m.numpy(), v.numpy()
+    (2.0, array([4., 6.], dtype=float32), array([10., 20.], dtype=float32))
+    """
+    t = as_tensor(x)
+    ax = list(norm_axes(axes, t._value.ndim, "sufficient_statistics"))
+    counts = convert_to_tensor(int(np.prod([t._value.shape[a] for a in ax], dtype=np.int64)), t.dtype)
+    if shift is not None:
+        shift = convert_to_tensor(shift, t.dtype)
+        m_ss, v_ss = subtract(t, shift), squared_difference(t, shift)
+    else:
+        m_ss, v_ss = t, square(t)
+    return counts, reduce_sum(m_ss, ax, keepdims=keepdims), reduce_sum(v_ss, ax, keepdims=keepdims), shift
+
+
+def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False, name: Any = None) -> tuple:
+    """Weighted mean and variance of ``x`` over ``axes`` (``frequency_weights`` broadcasts against
+    ``x``): ``(mean, variance)``; zero total weight gives 0, not NaN.
+
+    >>> import tapegrad as tf
+    >>> m, v = tf.nn.weighted_moments(tf.constant([1.0, 3.0]), [0], tf.constant([3.0, 1.0]))
+    >>> float(m), float(v)
+    (1.5, 0.75)
+    """
+    t = as_tensor(x)
+    half = t._value.dtype == np.float16
+    if half:
+        t = cast(t, _dt.float32)
+    w = as_tensor(frequency_weights)
+    if w.dtype != t.dtype:
+        w = cast(w, t.dtype)
+    ax = list(norm_axes(axes, t._value.ndim, "weighted_moments"))
+    total = reduce_sum(w * t, ax, keepdims=True)
+    weights = reduce_sum(w + zeros_like(t), ax, keepdims=True)
+    mean = divide_no_nan(total, weights)
+    variance = divide_no_nan(reduce_sum(w * squared_difference(t, mean), ax, keepdims=True), weights)
+    if not keepdims:
+        mean, variance = squeeze(mean, ax), squeeze(variance, ax)
+    if half:
+        mean, variance = cast(mean, _dt.float16), cast(variance, _dt.float16)
+    return mean, variance
+
+
+def crelu(features: Any, axis: int = -1, name: Any = None) -> Tensor:
+    """Concatenated ReLU: ``relu(concat([x, -x], axis))``, twice as deep along ``axis``.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.crelu(tf.constant([1.0, -2.0])).numpy()
+    array([1., 0., 0., 2.], dtype=float32)
+    """
+    x = as_tensor(features)
+    return relu(concat([x, -x], axis))
+
+
+# --------------------------------------------------------------------------- CTC
+def _ctc_one(lp: np.ndarray, ext: np.ndarray) -> tuple:
+    """Forward-backward over the extended label ``ext`` (blanks between labels): ``-log p`` and
+    the occupancy ``Σ_s posterior(t, s)`` per class."""
+    n_t, n_s = len(lp), len(ext)
+    la = lp[:, ext]
+    skip = np.zeros(n_s, bool)
+    skip[2:] = (ext[2:] != 0) & (ext[2:] != ext[:-2])
+    ninf = np.full(2, -np.inf)
+    alpha, beta = np.full((n_t, n_s), -np.inf), np.full((n_t, n_s), -np.inf)
+    alpha[0, :2] = la[0, :2]
+    for t in range(1, n_t):
+        a = alpha[t - 1]
+        two = np.where(skip, np.concatenate([ninf, a[:-2]]), -np.inf)
+        alpha[t] = np.logaddexp(np.logaddexp(a, np.concatenate([ninf[:1], a[:-1]])), two) + la[t]
+    beta[-1, -2:] = la[-1, -2:]
+    for t in range(n_t - 2, -1, -1):
+        b = beta[t + 1]
+        two = np.concatenate([np.where(skip[2:], b[2:], -np.inf), ninf])
+        beta[t] = np.logaddexp(np.logaddexp(b, np.concatenate([b[1:], ninf[:1]])), two) + la[t]
+    logp = np.logaddexp.reduce(alpha[-1, -2:])
+    occ = np.zeros(lp.shape)
+    np.add.at(occ.T, ext, np.exp(alpha + beta - la - logp).T)
+    return -logp, occ
+
+
+def _ctc_fwd(logits: np.ndarray, labels: np.ndarray, label_length: np.ndarray,
+             logit_length: np.ndarray) -> tuple:
+    x = logits.astype(np.float64)
+    lp = x - np.logaddexp.reduce(x, axis=2, keepdims=True)
+    loss, grad = np.zeros(x.shape[1]), np.zeros(x.shape)
+    for b in range(x.shape[1]):
+        n_t, n_l = int(logit_length[b]), int(label_length[b])
+        if n_t == 0:
+            loss[b] = np.inf if n_l else 0.0
+            continue
+        ext = np.zeros(2 * n_l + 1, np.int64)
+        ext[1::2] = labels[b, :n_l]
+        loss[b], occ = _ctc_one(lp[:n_t, b], ext)
+        grad[:n_t, b] = np.exp(lp[:n_t, b]) - occ
+    return loss.astype(logits.dtype), grad.astype(logits.dtype)
+
+
+def _ctc_vjp(g: tuple, ans: tuple, logits: Tensor, *rest: Tensor) -> Tensor:
+    gl = g[0]
+    return expand_dims(expand_dims(gl, -2), -1) * ans[1]  # [..., 1, B, 1] * dloss/dlogits
+
+
+def _ctc_jvp(t: Any, ans: tuple, logits: Tensor, *rest: Tensor) -> tuple:
+    return (reduce_sum(t * ans[1], [-3, -1]), None)
+
+
+_ctc = defop("CTCLoss", _ctc_fwd, vjp=(_ctc_vjp, None, None, None), jvp=(_ctc_jvp, None, None, None), nout=2)
+
+
+def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, logits_time_major: bool = True,
+             unique: Any = None, blank_index: Any = None, name: Any = None) -> Tensor:
+    """Connectionist temporal classification loss, ``-log p(labels | logits)`` per batch entry.
+
+    ``labels`` are dense ``[batch, max_label_length]`` (entries past ``label_length`` ignored);
+    ``logits`` are ``[frames, batch, classes]`` (``[batch, frames, classes]`` when
+    ``logits_time_major`` is False), frames past ``logit_length`` ignored; class ``blank_index``
+    (default 0; negative counts from the end) is the blank. The gradient is TensorFlow's,
+    ``softmax(logits) - posterior``; like TensorFlow's it has no second derivative.
+
+    >>> import tapegrad as tf
+    >>> logits = tf.zeros([3, 1, 2])  # 3 frames, 1 sequence, classes {blank, a}: p("a") = 6/8
+    >>> tf.nn.ctc_loss([[1]], logits, [1], [3]).numpy().round(4)
+    array([0.2877], dtype=float32)
+    """
+    x = as_tensor(logits)
+    _check_kind(x, "f", "ctc_loss")
+    lab = np.asarray(_py_value(as_tensor(labels), "ctc_loss"))
+    ll = np.asarray(_py_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
+    tl = np.asarray(_py_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
+    if x._value.ndim != 3 or lab.ndim != 2:
+        raise ValueError(f"ctc_loss: logits must be 3-D and labels 2-D (dense, padded), got shapes "
+                         f"{list(x._value.shape)} and {list(lab.shape)}.")
+    half = x._value.dtype == np.float16
+    if half:
+        x = cast(x, _dt.float32)
+    if not logits_time_major:
+        x = transpose(x, [1, 0, 2])
+    n_t, n_b, n_k = x._value.shape
+    if lab.shape[0] != n_b or ll.shape != (n_b,) or tl.shape != (n_b,):
+        raise ValueError(f"ctc_loss: labels, label_length and logit_length must have the batch size "
+                         f"{n_b} of logits, got shapes {list(lab.shape)}, {list(ll.shape)}, {list(tl.shape)}.")
+    if (ll > lab.shape[1]).any() or (tl > n_t).any() or (ll < 0).any() or (tl < 0).any():
+        raise InvalidArgumentError(f"ctc_loss: label_length must be in [0, {lab.shape[1]}] and "
+                                   f"logit_length in [0, {n_t}], got {ll.tolist()} and {tl.tolist()}.")
+    blank = 0 if blank_index is None else int(blank_index) % n_k
+    if blank:
+        x = concat([x[:, :, blank:blank + 1], x[:, :, :blank], x[:, :, blank + 1:]], 2)
+        lab = np.where(lab < blank, lab + 1, lab)
+    consts = [_wrap(np.asarray(a)) for a in (lab, ll, tl)]
+    loss = apply(_ctc, (x, *consts))[0]
+    return cast(loss, _dt.float16) if half else loss
+
+
+
+def _collapse_fwd(labels: np.ndarray, seq_length: np.ndarray) -> tuple:
+    rows = []
+    for row, n in zip(labels, seq_length):
+        r = row[:int(n)]
+        rows.append(r[np.concatenate([[True], r[1:] != r[:-1]])] if len(r) else r)
+    lengths = np.array([len(r) for r in rows], seq_length.dtype)
+    out = np.zeros((len(rows), int(lengths.max(initial=0))), labels.dtype)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out, lengths
+
+
+_collapse = defop("CollapseRepeated", _collapse_fwd, nondiff=True, nout=2)
+
+
+def collapse_repeated(labels: Any, seq_length: Any, name: Any = None) -> tuple:
+    """Merge runs of equal labels in each row (up to ``seq_length``): ``(labels, new_lengths)``,
+    the rows zero-padded to the longest.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 3])[0].numpy()
+    array([[1, 2, 3],
+           [4, 0, 0]], dtype=int32)
+    """
+    lab, n = as_tensor(labels), as_tensor(seq_length)
+    if lab._value.ndim != 2 or n._value.shape != lab._value.shape[:1]:
+        raise ValueError(f"collapse_repeated: labels must be [batch, time] and seq_length [batch], got "
+                         f"shapes {list(lab._value.shape)} and {list(n._value.shape)}.")
+    return apply(_collapse, (lab, n))
+
+
+def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any, beta: Any, gamma: Any,  # noqa: A002
+                                         variance_epsilon: Any, scale_after_normalization: bool,
+                                         name: Any = None) -> Tensor:
+    """:func:`batch_normalization` with ``gamma`` applied only when ``scale_after_normalization``
+    (TensorFlow's older signature).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.batch_norm_with_global_normalization(tf.constant([2.0]), 1.0, 4.0, 0.5, 3.0, 0.0, True).numpy()
+    array([2.], dtype=float32)
+    """
+    return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
+                               variance_epsilon)

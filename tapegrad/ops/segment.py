@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
@@ -25,7 +25,8 @@ from .indexing import _gather
 
 __all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
     "segment_max", "unsorted_segment_max", "segment_min", "unsorted_segment_min", "segment_prod",
-    "unsorted_segment_prod", "unsorted_segment_sqrt_n", "bincount", "confusion_matrix"]
+    "unsorted_segment_prod", "unsorted_segment_sqrt_n", "bincount", "confusion_matrix",
+    "histogram_fixed_width", "histogram_fixed_width_bins"]
 
 
 def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray:
@@ -461,3 +462,54 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
         raise InvalidArgumentError(f"confusion_matrix: `labels` or `predictions` out of bound (num_classes = {n}).")
     w = None if weights is None else reshape(cast(as_tensor(weights), dtype), [-1])
     return reshape(_bin_sums(lab * n + pred, n * n, w, dtype), [n, n])
+
+
+def _bins_fwd(v: np.ndarray, r: np.ndarray, nbins: int, dtype: np.dtype) -> np.ndarray:
+    scaled = (v - r[0]) / (r[1] - r[0])
+    return np.clip(np.floor(nbins * scaled), 0, nbins - 1).astype(dtype)
+
+
+def _histogram_fwd(v: np.ndarray, r: np.ndarray, nbins: int, dtype: np.dtype) -> np.ndarray:
+    return np.bincount(_bins_fwd(v, r, nbins, np.int64).ravel(), minlength=nbins).astype(dtype)
+
+
+_bins = defop("HistogramFixedWidthBins", _bins_fwd, nondiff=True)
+_histogram = defop("HistogramFixedWidth", _histogram_fwd, nondiff=True)
+
+
+def _histogram_args(values: Any, value_range: Any, nbins: Any, op: str) -> tuple:
+    v = as_tensor(values)
+    _check_kind(v, "fiu", op)
+    r = convert_to_tensor(value_range, dtype=v.dtype)
+    if r._value.shape != (2,):
+        raise _err(op, f"value_range must be [lo, hi], got shape {list(r._value.shape)}")
+    n = int(nbins)
+    if n <= 0:
+        raise _err(op, f"nbins should be a positive number, but got '{n}'")
+    return v, r, n
+
+
+def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100, dtype: Any = _dt.int32,
+                          name: Any = None) -> Tensor:
+    """How many ``values`` fall in each of ``nbins`` equal bins spanning ``value_range = [lo, hi]``
+    (values below ``lo`` count in the first bin, values from ``hi`` up in the last).
+
+    >>> import tapegrad as tf
+    >>> tf.histogram_fixed_width(tf.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), [0.0, 5.0], nbins=5).numpy()
+    array([2, 1, 1, 0, 2], dtype=int32)
+    """
+    v, r, n = _histogram_args(values, value_range, nbins, "HistogramFixedWidth")
+    return apply(_histogram, (v, r), {"nbins": n, "dtype": _dt.as_dtype(dtype)._np})
+
+
+def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, dtype: Any = _dt.int32,
+                               name: Any = None) -> Tensor:
+    """The bin of each of ``values`` among ``nbins`` equal bins spanning ``value_range`` (clipped
+    to the first and last bin), shaped as ``values``.
+
+    >>> import tapegrad as tf
+    >>> tf.histogram_fixed_width_bins(tf.constant([-1.0, 1.5, 15.0]), [0.0, 5.0], nbins=5).numpy()
+    array([0, 1, 4], dtype=int32)
+    """
+    v, r, n = _histogram_args(values, value_range, nbins, "HistogramFixedWidthBins")
+    return apply(_bins, (v, r), {"nbins": n, "dtype": _dt.as_dtype(dtype)._np})

@@ -20,7 +20,7 @@ from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import _py_value, norm_axis, transpose
 
-__all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k"]
+__all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k", "searchsorted"]
 
 
 def _full_index(idx: np.ndarray, ndim: int) -> np.ndarray:
@@ -228,3 +228,36 @@ def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_tar
     array([[1., 3.]], dtype=float32)
     """
     return _approx_k(operand, k, reduction_dimension, False)
+
+
+def _searchsorted_fwd(seq: np.ndarray, v: np.ndarray, side: str, out_type: np.dtype) -> np.ndarray:
+    s2, v2 = seq.reshape(-1, seq.shape[-1]), v.reshape(-1, v.shape[-1])
+    out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(s2, v2)])
+    return out.reshape(v.shape).astype(out_type)
+
+
+_searchsorted = defop("SearchSorted", _searchsorted_fwd, nondiff=True)
+
+
+def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = _dt.int32,
+                 name: Any = None) -> Tensor:
+    """Where each of ``values`` would go in ``sorted_sequence`` to keep it sorted, row by row over
+    the last axis (the leading axes of both must agree); ``side="right"`` goes after equal entries.
+
+    >>> import tapegrad as tf
+    >>> tf.searchsorted([1.0, 2.0, 3.0], [2.0, 0.5]).numpy()
+    array([1, 0], dtype=int32)
+    """
+    seq, v = as_tensor(sorted_sequence), as_tensor(values)
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}.")
+    if seq._value.ndim == 0 or v._value.ndim == 0:
+        raise InvalidArgumentError("searchsorted: sorted_sequence and values must have rank at least 1 "
+                                   "(give a scalar as [x]).")
+    if seq._value.shape[:-1] != v._value.shape[:-1]:
+        raise InvalidArgumentError(f"searchsorted: the leading axes of sorted_sequence "
+                                   f"{list(seq._value.shape)} and values {list(v._value.shape)} must agree.")
+    if seq.dtype != v.dtype:
+        raise InvalidArgumentError(f"searchsorted: values ({v.dtype.name}) must have sorted_sequence's "
+                                   f"dtype ({seq.dtype.name}).")
+    return apply(_searchsorted, (seq, v), {"side": side, "out_type": _dt.as_dtype(out_type)._np})

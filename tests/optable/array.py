@@ -40,4 +40,9 @@ CASES = [
            nondiff=True, ops=("OneHot",)),
     OpCase("meshgrid", lambda x, y: tf.meshgrid(x, y, x * 2.0)[2] * tf.meshgrid(x, y)[0][..., None] + tf.meshgrid(x, y, indexing="ij")[1][0, 0],
            [((3,), (2,))], ops=("BroadcastTo", "Reshape")),
+    OpCase("Bitcast", lambda x: [tf.bitcast(x, tf.int32), tf.bitcast(tf.cast(x, tf.float32), tf.uint8)],
+           [((3,),)], nondiff=True),
+    OpCase("space_to_batch_nd", lambda x: tf.batch_to_space(tf.space_to_batch_nd(x * x, [2, 1], [[1, 1], [0, 0]]),
+                                                            [1, 2], [[0, 0], [1, 0]]), [((2, 4, 3, 1),)],
+           ops=("Reshape", "Transpose", "PadV2")),
 ]

@@ -66,4 +66,13 @@ CASES = [
     OpCase("AvgPool", _ap, [IMG]),
     OpCase("AvgPool1d-valid", lambda x: tf.nn.avg_pool1d(x, 3, 2, "VALID"), [((2, 7, 3),)], ops=("AvgPool",)),
     OpCase("AvgPoolGrad", lambda x, g: _pool_grad(_ap, x, g), [((2, 5, 5, 3), (2, 5, 3, 3))]),
+    OpCase("conv3d", lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], "SAME"), [((1, 3, 3, 2, 2), (2, 2, 1, 2, 2))],
+           ops=("Conv2D",)),
+    OpCase("max_pool3d", lambda x: tf.nn.max_pool3d(x, [2, 2, 1], [1, 1, 1], "SAME"), [((1, 3, 2, 2, 2),)],
+           ops=("MaxPool",)),
+    OpCase("avg_pool3d", lambda x: tf.nn.avg_pool3d(x * x, [2, 1, 2], [2, 1, 1], "SAME"), [((1, 3, 2, 3, 1),)],
+           ops=("AvgPool",)),
+    OpCase("conv3d_transpose", lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 3, 3, 2, 2], [1, 2, 1, 2, 1], "SAME"),
+           [((1, 2, 3, 1, 2), (2, 2, 1, 2, 2))], ops=("Conv2DBackpropInput",)),
+    OpCase("MaxPoolArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 1, "SAME")[1], [((1, 3, 3, 2),)], nondiff=True),
 ]

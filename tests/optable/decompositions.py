@@ -147,4 +147,17 @@ CASES = [
            ops=()),
     OpCase("tensor_diag", lambda x: la.tensor_diag_part(la.tensor_diag(x) * 2.0), [((2, 3),)], ops=()),
     OpCase("normalize", lambda x: la.normalize(x, axis=-1)[0], [((2, 3),)], ops=()),
+    OpCase("MatrixSquareRoot", la.sqrtm, [((3, 3),), ((2, 2, 2),)], make=_make(_wellcond)),
+    OpCase("matrix_square_root-spd", lambda a: tf.matrix_square_root(a) * 2.0, [((3, 3),)], make=_make(_spd),
+           ops=("MatrixSquareRoot",)),
+    OpCase("Eig", lambda a: [tf.math.real(e) for e in la.eig(a)[:1]] + [tf.math.imag(la.eigvals(a)),
+                                                                      tf.abs(la.eig(a)[1]) ** 2],
+           [((3, 3),), ((2, 2, 2),)], make=lambda rng, s: [np.diag(np.arange(1.0, s[0][-1] + 1) * 2)
+                                                           + rng.uniform(-0.3, 0.3, s[0])]),
+    OpCase("Eig-complex-pair", lambda a: [tf.math.real(la.eigvals(a)), tf.math.imag(la.eigvals(a)),
+                                          tf.abs(la.eig(a)[1]) ** 2],
+           [((2, 2),)], make=lambda rng, s: [np.array([[0.5, -1.0], [1.0, 0.2]]) + rng.uniform(-0.1, 0.1, s[0])],
+           ops=("Eig",)),
+    OpCase("MatrixLogarithm", la.logm, [((3, 3),), ((2, 2, 2),)],
+           make=_make(_cplx(_wellcond))),
 ]

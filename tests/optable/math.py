@@ -73,4 +73,8 @@ CASES = [
     OpCase("clip_by_global_norm", lambda x, y: [c for c in tf.clip_by_global_norm([x, None, y], 1.5)[0] if c is not None]
            + [tf.clip_by_global_norm([x, y], 50.0)[1]], [((3,), (2, 2))], ops=("Minimum", "Pack"),
            make=_away_from_zero),
+    OpCase("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [((3,), (3,))],
+           nondiff=True, ops=("TruncateDiv",)),
+    OpCase("realdiv", lambda x, y: tf.realdiv(x, y), [((3,), (3,)), ((2, 3), (3,))], domain=[(-2, 2), (0.5, 2)],
+           ops=("RealDiv",)),
 ]

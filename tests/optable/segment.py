@@ -24,4 +24,7 @@ CASES = [
            ops=("UnsortedSegmentSum", "RealDiv")),
     OpCase("segment_max", lambda x: tf.math.segment_max(x, [0, 0, 2, 2]) * tf.math.segment_max(x, [0, 1, 1, 2]),
            V, ops=("UnsortedSegmentMax",)),
+    OpCase("HistogramFixedWidth", lambda x: [tf.histogram_fixed_width(x, [-1.0, 1.0], nbins=4),
+                                             tf.histogram_fixed_width_bins(x, [-1.0, 1.0], nbins=3)],
+           [((5,),), ((2, 3),)], nondiff=True, ops=("HistogramFixedWidth", "HistogramFixedWidthBins")),
 ]

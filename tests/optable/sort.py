@@ -13,4 +13,6 @@ CASES = [
            ops=("TakeAlongLastAxis", "PutAlongLastAxis")),
     OpCase("SortOrder", lambda x: tf.argsort(x, axis=0, direction="DESCENDING"), [((3, 2),)],
            nondiff=True, ops=("SortOrder",)),
+    OpCase("SearchSorted", lambda x: tf.searchsorted(tf.sort(x), x * 0.5, side="right"), [((4,),), ((2, 3),)],
+           nondiff=True),
 ]

@@ -1,0 +1,127 @@
+"""TensorFlow's names from graph mode, as TF 2 has them eagerly: ``tf.gradients`` and
+``tf.hessians`` (which raise: use ``tf.GradientTape``), ``tf.no_gradient``, ``tf.inside_function``,
+``tf.init_scope``, ``tf.is_symbolic_tensor``, ``tf.tuple``, ``tf.timestamp``, ``tf.parallel_stack``,
+``tf.type_spec_from_value`` and ``tf.get_logger``."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from . import _trace
+from ._convert import convert_to_tensor
+from ._spec import TensorSpec
+from ._tensor import Tensor
+
+_EAGER = "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead."
+_TRACED = ("tf.gradients is not supported by tapegrad inside tf.function either (tapegrad traces by "
+           "running the function eagerly). Use tf.GradientTape instead.")
+NO_GRADIENT: set = set()  # the op types given to no_gradient (tapegrad's own ops declare theirs)
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = "none") -> list:
+    """Graph-mode symbolic gradients: raises RuntimeError, as TensorFlow 2 does eagerly; use
+    :class:`tf.GradientTape` (``tape.gradient(ys, xs)``) instead.
+
+    >>> import tapegrad as tf
+    >>> tf.gradients(tf.constant(1.0), tf.constant(1.0))
+    Traceback (most recent call last):
+    RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.
+    """
+    raise RuntimeError(_EAGER if _trace.current() is None else _TRACED)
+
+
+def hessians(ys: Any, xs: Any, gate_gradients: bool = False, aggregation_method: Any = None,
+             name: str = "hessians") -> list:
+    """Graph-mode Hessians: raises RuntimeError as :func:`gradients` does; use
+    ``tf.autodiff.hessian`` or two nested :class:`tf.GradientTape` instead."""
+    return gradients(ys, xs)
+
+
+def no_gradient(op_type: str) -> None:
+    """Declare that the op type ``op_type`` has no gradient (a graph-mode registration; tapegrad's
+    own ops declare their gradients, so this only checks and records the name).
+
+    >>> import tapegrad as tf
+    >>> tf.no_gradient("MyOp")
+    """
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    NO_GRADIENT.add(op_type)
+
+
+def inside_function() -> bool:
+    """True while a ``tf.function`` is being traced (the opposite of ``tf.executing_eagerly()``).
+
+    >>> import tapegrad as tf
+    >>> tf.inside_function()
+    False
+    """
+    return _trace.current() is not None
+
+
+def get_logger() -> logging.Logger:
+    """The ``"tensorflow"`` logger of Python's ``logging``, as TensorFlow returns it (programs call
+    ``tf.get_logger().setLevel("ERROR")``).
+
+    >>> import tapegrad as tf
+    >>> tf.get_logger().name
+    'tensorflow'
+    """
+    return logging.getLogger("tensorflow")
+
+
+@contextlib.contextmanager
+def init_scope() -> Iterator[None]:
+    """TensorFlow lifts the block out of function graphs; tapegrad runs it as it is (a no-op)."""
+    yield
+
+
+def is_symbolic_tensor(tensor: Any) -> bool:
+    """False: tapegrad's tensors always hold values.
+
+    >>> import tapegrad as tf
+    >>> tf.is_symbolic_tensor(tf.constant(1.0))
+    False
+    """
+    return False
+
+
+def tuple(tensors: Any, control_inputs: Any = None, name: Any = None) -> list:  # noqa: A001
+    """The tensors, as a list (TensorFlow groups them in graphs; eagerly they are returned as they are)."""
+    return [None if t is None else convert_to_tensor(t) for t in tensors]
+
+
+def timestamp(name: Any = None) -> Tensor:
+    """Seconds since the epoch, as a float64 scalar tensor.
+
+    >>> import tapegrad as tf
+    >>> tf.timestamp().dtype
+    tf.float64
+    """
+    return convert_to_tensor(np.float64(time.time()))
+
+
+def type_spec_from_value(value: Any) -> TensorSpec:
+    """The :class:`TensorSpec` of a tensor (or of what converts to one).
+
+    >>> import tapegrad as tf
+    >>> tf.type_spec_from_value(tf.constant([1.0, 2.0]))
+    TensorSpec(shape=(2,), dtype=tf.float32, name=None)
+    """
+    t = convert_to_tensor(value)
+    return TensorSpec(t.shape, t.dtype)
+
+
+def parallel_stack(values: Any, name: str = "parallel_stack") -> Tensor:
+    """:func:`tf.stack` along a new first axis, inside ``tf.function`` only: eagerly it raises
+    RuntimeError, as TensorFlow's does."""
+    if _trace.current() is None:
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    return convert_to_tensor(list(values))  # (a list holding tensors is stacked on the tape)

@@ -1,0 +1,952 @@
+"""``tapegrad.experimental.numpy``: NumPy's API on tapegrad tensors (TensorFlow's
+``tf.experimental.numpy``), differentiable wherever the tapegrad ops underneath are.
+
+Dtypes follow NumPy, as TensorFlow's module does: Python floats and lists become float64 and
+ints int64; a Python scalar next to a tensor takes the tensor's dtype when their kinds agree
+(``float32 + 1.0`` stays float32; ``int32 + 1.5`` is float64); tensors of different dtypes
+promote (``int32 * float32`` is float64); ``true_divide``, ``mean`` and the float functions of
+integers give float64; ``sum`` and ``cumsum`` of small integers give int64; indices are int64.
+
+>>> import tapegrad as tf
+>>> import tapegrad.experimental.numpy as tnp
+>>> tnp.asarray([1.0, 2.0]).dtype
+tf.float64
+>>> float(tnp.mean(tnp.arange(4)))
+1.5
+>>> tnp.add(tf.constant([1.0]), 1).dtype
+tf.float32
+"""
+from __future__ import annotations
+
+import builtins
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._convert import convert_to_tensor
+from .._tensor import Tensor, TensorShape
+from .._variable import Variable
+from ..ops import array as _a
+from ..ops import indexing as _i
+from ..ops import linalg as _l
+from ..ops import math as _m
+from ..ops import reduction as _r
+from ..ops import sort as _s
+from ..ops import special as _sp
+
+__all__ = ["abs", "absolute", "add", "all", "allclose", "amax", "amin", "any", "arange", "arccos",
+    "arcsin", "arctan", "arctan2", "argmax", "argmin", "argsort", "around", "array", "array_equal",
+    "asanyarray", "asarray", "ascontiguousarray", "atleast_1d", "atleast_2d", "average", "bool_",
+    "broadcast_to", "ceil", "clip", "complex64", "complex128", "complex_", "concatenate", "copy",
+    "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "diag", "diff", "divide", "dot", "e",
+    "einsum", "empty", "empty_like", "equal", "exp", "expand_dims",
+    "experimental_enable_numpy_behavior", "expm1", "eye", "finfo", "flatten", "flip", "fliplr",
+    "flipud", "float16", "float32", "float64", "float_", "floor", "floor_divide", "full",
+    "full_like", "greater", "greater_equal", "hstack", "hypot", "identity", "iinfo", "inf",
+    "inner", "int8", "int16", "int32", "int64", "int_", "isclose", "isfinite", "isinf", "isnan",
+    "issubdtype", "less", "less_equal", "linspace", "log", "log1p", "log2", "log10", "logaddexp",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max", "maximum", "mean",
+    "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "ndarray", "ndim", "negative",
+    "newaxis", "not_equal", "ones", "ones_like", "outer", "pad", "pi", "positive", "power", "prod",
+    "promote_types", "ptp", "ravel", "reciprocal", "remainder", "repeat", "reshape", "result_type",
+    "roll", "round", "shape", "sign", "sin", "sinh", "size", "sort", "split", "sqrt", "square",
+    "squeeze", "stack", "std", "subtract", "sum", "swapaxes", "take", "tan", "tanh", "tensordot",
+    "tile", "trace", "transpose", "tril", "triu", "true_divide", "uint8", "uint16", "uint32",
+    "uint64", "var", "vstack", "where", "zeros", "zeros_like"]
+
+# NumPy's names for dtypes and constants, as tf.experimental.numpy has them
+bool_, int8, int16, int32, int64 = np.bool_, np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float16, float32, float64, complex64, complex128 = np.float16, np.float32, np.float64, np.complex64, np.complex128
+float_, int_, complex_ = np.float64, np.int64, np.complex128
+pi, e, inf, newaxis = np.pi, np.e, np.inf, None
+ndarray = Tensor
+finfo, iinfo, issubdtype, promote_types = np.finfo, np.iinfo, np.issubdtype, np.promote_types
+
+
+# --------------------------------------------------------------------------- conversion and dtypes
+def _np_dtype(dtype: Any) -> np.dtype | None:
+    if dtype is None or builtins.any(dtype is t for t in (builtins.bool, int, float, complex)):
+        return None if dtype is None else np.dtype(dtype)  # (NumPy's meaning of Python's types)
+    return _dt.as_dtype(dtype)._np
+
+
+def _strong(x: Any) -> np.dtype | None:
+    """The dtype ``x`` imposes (None for a Python scalar, which adapts, as in NumPy 2)."""
+    if isinstance(x, (Tensor, Variable)):
+        return x.dtype._np
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype
+    if isinstance(x, (builtins.bool, int, float, complex)):
+        return None
+    return asarray(x).dtype._np
+
+
+def result_type(*arrays_and_dtypes: Any) -> _dt.DType:
+    """The dtype NumPy gives an operation on these arrays, scalars and dtypes.
+
+    >>> import tapegrad as tf
+    >>> import tapegrad.experimental.numpy as tnp
+    >>> tnp.result_type(tf.constant([1], tf.int32), 1.5)
+    tf.float64
+    """
+    return _dt.as_dtype(_result_np(*arrays_and_dtypes))
+
+
+def _result_np(*arrays_and_dtypes: Any) -> np.dtype:
+    parts = []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (_dt.DType, str, type, np.dtype)):
+            parts.append(_np_dtype(x))
+        else:
+            s = _strong(x)
+            parts.append(x if s is None else s)
+    return np.result_type(*parts)
+
+
+def asarray(a: Any, dtype: Any = None) -> Tensor:
+    """``a`` as a tensor (a tensor stays itself, on the tape), with NumPy's dtype inference.
+
+    >>> import tapegrad.experimental.numpy as tnp
+    >>> tnp.asarray([1, 2]).dtype
+    tf.int64
+    """
+    dt = _np_dtype(dtype)
+    if isinstance(a, (Tensor, Variable)):
+        t = convert_to_tensor(a)
+        return t if dt is None or t.dtype._np == dt else _m.cast(t, dt)
+    if isinstance(a, (list, tuple)) and any(isinstance(v, (Tensor, Variable, list, tuple)) for v in a):
+        parts = [asarray(v) for v in a]
+        common = dt or _result_np(*parts)
+        return _a.stack([_m.cast(p, common) if p.dtype._np != common else p for p in parts])
+    arr = np.asarray(a, dtype=dt)
+    return convert_to_tensor(arr)
+
+
+array = asanyarray = ascontiguousarray = asarray
+
+
+def copy(a: Any) -> Tensor:
+    """A copy of ``a`` (on the tape: an identity)."""
+    return _a.identity(asarray(a))
+
+
+def _same(*xs: Any) -> list:
+    dt = _result_np(*xs)
+    return [asarray(x, dt) for x in xs]
+
+
+def _float(x: Any) -> Tensor:
+    t = asarray(x)
+    return t if t.dtype._np.kind in "fc" else _m.cast(t, np.float64)
+
+
+def _floats(*xs: Any) -> list:
+    dt = _result_np(*xs)
+    return [asarray(x, dt if dt.kind in "fc" else np.float64) for x in xs]
+
+
+# --------------------------------------------------------------------------- creation
+def zeros(shape: Any, dtype: Any = float) -> Tensor:
+    """Zeros of ``shape`` (float64 by default)."""
+    return convert_to_tensor(np.zeros(shape, _np_dtype(dtype)))
+
+
+def ones(shape: Any, dtype: Any = float) -> Tensor:
+    """Ones of ``shape`` (float64 by default)."""
+    return convert_to_tensor(np.ones(shape, _np_dtype(dtype)))
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
+    """``fill_value`` everywhere in ``shape`` (dtype inferred from ``fill_value``)."""
+    v = asarray(fill_value, dtype)
+    return _a.broadcast_to(v, tuple(np.atleast_1d(shape)) if np.ndim(shape) else (int(shape),))
+
+
+empty = zeros
+
+
+def zeros_like(a: Any, dtype: Any = None) -> Tensor:
+    """Zeros shaped and typed as ``a``."""
+    return _m.zeros_like(asarray(a, dtype))
+
+
+def ones_like(a: Any, dtype: Any = None) -> Tensor:
+    """Ones shaped and typed as ``a``."""
+    return _m.ones_like(asarray(a, dtype))
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None) -> Tensor:
+    """``fill_value`` in the shape of ``a``, in ``a``'s dtype (or ``dtype``)."""
+    t = asarray(a, dtype)
+    return _a.broadcast_to(asarray(fill_value, t.dtype), t.shape)
+
+
+empty_like = zeros_like
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float) -> Tensor:  # noqa: N803
+    """An ``N x M`` matrix with ones on diagonal ``k``."""
+    return convert_to_tensor(np.eye(N, M, k, dtype=_np_dtype(dtype)))
+
+
+def identity(n: int, dtype: Any = float) -> Tensor:
+    """The ``n x n`` identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
+    """Evenly spaced values in ``[start, stop)`` (int64 for ints, float64 for floats)."""
+    r = np.arange(start, stop, step) if stop is not None else np.arange(start, step=step)
+    return convert_to_tensor(r.astype(_np_dtype(dtype)) if dtype is not None else r)
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop``."""
+    r = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=_np_dtype(dtype), axis=axis)
+    return (convert_to_tensor(r[0]), r[1]) if retstep else convert_to_tensor(r)
+
+
+def meshgrid(*xi: Any, indexing: str = "xy") -> list:
+    """Coordinate matrices from coordinate vectors."""
+    return _a.meshgrid(*_same(*xi), indexing=indexing)
+
+
+# --------------------------------------------------------------------------- elementwise
+def _unary_float(op: Any, x: Any) -> Tensor:
+    return op(_float(x))
+
+
+def exp(x: Any) -> Tensor:
+    """``e ** x`` (integers give float64)."""
+    return _unary_float(_m.exp, x)
+
+
+def log(x: Any) -> Tensor:
+    """Natural logarithm."""
+    return _unary_float(_m.log, x)
+
+
+def log2(x: Any) -> Tensor:
+    """Base-2 logarithm."""
+    t = _float(x)
+    return _m.log(t) / _m.cast(np.log(2.0), t.dtype)
+
+
+def log10(x: Any) -> Tensor:
+    """Base-10 logarithm."""
+    t = _float(x)
+    return _m.log(t) / _m.cast(np.log(10.0), t.dtype)
+
+
+def log1p(x: Any) -> Tensor:
+    """``log(1 + x)``."""
+    return _unary_float(_m.log1p, x)
+
+
+def expm1(x: Any) -> Tensor:
+    """``exp(x) - 1``."""
+    return _unary_float(_m.expm1, x)
+
+
+def sqrt(x: Any) -> Tensor:
+    """Square root."""
+    return _unary_float(_m.sqrt, x)
+
+
+def sin(x: Any) -> Tensor:
+    """Sine."""
+    return _unary_float(_m.sin, x)
+
+
+def cos(x: Any) -> Tensor:
+    """Cosine."""
+    return _unary_float(_m.cos, x)
+
+
+def tan(x: Any) -> Tensor:
+    """Tangent."""
+    return _unary_float(_m.tan, x)
+
+
+def tanh(x: Any) -> Tensor:
+    """Hyperbolic tangent."""
+    return _unary_float(_m.tanh, x)
+
+
+def sinh(x: Any) -> Tensor:
+    """Hyperbolic sine."""
+    return _unary_float(_sp.sinh, x)
+
+
+def cosh(x: Any) -> Tensor:
+    """Hyperbolic cosine."""
+    return _unary_float(_sp.cosh, x)
+
+
+def arcsin(x: Any) -> Tensor:
+    """Inverse sine."""
+    return _unary_float(_sp.asin, x)
+
+
+def arccos(x: Any) -> Tensor:
+    """Inverse cosine."""
+    return _unary_float(_sp.acos, x)
+
+
+def arctan(x: Any) -> Tensor:
+    """Inverse tangent."""
+    return _unary_float(_sp.atan, x)
+
+
+def arctan2(x1: Any, x2: Any) -> Tensor:
+    """``atan(x1 / x2)`` in the right quadrant."""
+    return _sp.atan2(*_floats(x1, x2))
+
+
+def hypot(x1: Any, x2: Any) -> Tensor:
+    """``sqrt(x1² + x2²)``."""
+    a, b = _floats(x1, x2)
+    return _m.sqrt(a * a + b * b)
+
+
+def logaddexp(x1: Any, x2: Any) -> Tensor:
+    """``log(exp(x1) + exp(x2))``, computed stably."""
+    a, b = _floats(x1, x2)
+    hi = _m.maximum(a, b)
+    return hi + _m.log1p(_m.exp(-_m.abs(a - b)))
+
+
+def abs(x: Any) -> Tensor:  # noqa: A001
+    """Absolute value (in ``x``'s dtype)."""
+    return _m.abs(asarray(x))
+
+
+absolute = abs
+
+
+def negative(x: Any) -> Tensor:
+    """``-x``."""
+    return _m.negative(asarray(x))
+
+
+def positive(x: Any) -> Tensor:
+    """``+x``."""
+    return asarray(x)
+
+
+def sign(x: Any) -> Tensor:
+    """-1, 0 or 1 by the sign of ``x``."""
+    return _m.sign(asarray(x))
+
+
+def square(x: Any) -> Tensor:
+    """``x * x`` (in ``x``'s dtype)."""
+    return _m.square(asarray(x))
+
+
+def reciprocal(x: Any) -> Tensor:
+    """``1 / x``."""
+    return _m.reciprocal(asarray(x))
+
+
+def floor(x: Any) -> Tensor:
+    """Largest integer not above ``x``."""
+    return _sp.floor(_float(x))
+
+
+def ceil(x: Any) -> Tensor:
+    """Smallest integer not below ``x``."""
+    return _sp.ceil(_float(x))
+
+
+def around(a: Any, decimals: int = 0) -> Tensor:
+    """Round half to even, to ``decimals`` places."""
+    t = asarray(a)
+    if t.dtype._np.kind not in "fc":
+        return t
+    if not decimals:
+        return _sp.round(t)
+    f = _m.cast(10.0 ** decimals, t.dtype)
+    return _sp.round(t * f) / f
+
+
+round = around  # noqa: A001
+
+
+def isnan(x: Any) -> Tensor:
+    """Where ``x`` is NaN."""
+    return _sp.is_nan(_float(x))
+
+
+def isinf(x: Any) -> Tensor:
+    """Where ``x`` is infinite."""
+    return _sp.is_inf(_float(x))
+
+
+def isfinite(x: Any) -> Tensor:
+    """Where ``x`` is finite."""
+    return _sp.is_finite(_float(x))
+
+
+def add(x1: Any, x2: Any) -> Tensor:
+    """``x1 + x2`` with NumPy's dtype promotion."""
+    return _m.add(*_same(x1, x2))
+
+
+def subtract(x1: Any, x2: Any) -> Tensor:
+    """``x1 - x2``."""
+    return _m.subtract(*_same(x1, x2))
+
+
+def multiply(x1: Any, x2: Any) -> Tensor:
+    """``x1 * x2``."""
+    return _m.multiply(*_same(x1, x2))
+
+
+def true_divide(x1: Any, x2: Any) -> Tensor:
+    """``x1 / x2`` (integers give float64)."""
+    return _m.truediv(*_floats(x1, x2))
+
+
+divide = true_divide
+
+
+def floor_divide(x1: Any, x2: Any) -> Tensor:
+    """``floor(x1 / x2)``."""
+    return _m.floordiv(*_same(x1, x2))
+
+
+def mod(x1: Any, x2: Any) -> Tensor:
+    """Remainder with the sign of ``x2``."""
+    return _m.floormod(*_same(x1, x2))
+
+
+remainder = mod
+
+
+def power(x1: Any, x2: Any) -> Tensor:
+    """``x1 ** x2``."""
+    return _m.pow(*_same(x1, x2))
+
+
+def maximum(x1: Any, x2: Any) -> Tensor:
+    """Elementwise maximum."""
+    return _m.maximum(*_same(x1, x2))
+
+
+def minimum(x1: Any, x2: Any) -> Tensor:
+    """Elementwise minimum."""
+    return _m.minimum(*_same(x1, x2))
+
+
+def clip(a: Any, a_min: Any, a_max: Any) -> Tensor:
+    """``a`` limited to ``[a_min, a_max]`` (either may be None)."""
+    t = asarray(a)
+    if a_min is not None:
+        t = maximum(t, a_min)
+    return t if a_max is None else minimum(t, a_max)
+
+
+def equal(x1: Any, x2: Any) -> Tensor:
+    """``x1 == x2``."""
+    return _m.equal(*_same(x1, x2))
+
+
+def not_equal(x1: Any, x2: Any) -> Tensor:
+    """``x1 != x2``."""
+    return _m.not_equal(*_same(x1, x2))
+
+
+def less(x1: Any, x2: Any) -> Tensor:
+    """``x1 < x2``."""
+    return _m.less(*_same(x1, x2))
+
+
+def less_equal(x1: Any, x2: Any) -> Tensor:
+    """``x1 <= x2``."""
+    return _m.less_equal(*_same(x1, x2))
+
+
+def greater(x1: Any, x2: Any) -> Tensor:
+    """``x1 > x2``."""
+    return _m.greater(*_same(x1, x2))
+
+
+def greater_equal(x1: Any, x2: Any) -> Tensor:
+    """``x1 >= x2``."""
+    return _m.greater_equal(*_same(x1, x2))
+
+
+def logical_and(x1: Any, x2: Any) -> Tensor:
+    """Elementwise and of the truth values."""
+    return _m.logical_and(asarray(x1, bool), asarray(x2, bool))
+
+
+def logical_or(x1: Any, x2: Any) -> Tensor:
+    """Elementwise or of the truth values."""
+    return _m.logical_or(asarray(x1, bool), asarray(x2, bool))
+
+
+def logical_xor(x1: Any, x2: Any) -> Tensor:
+    """Elementwise exclusive or of the truth values."""
+    return _m.logical_xor(asarray(x1, bool), asarray(x2, bool))
+
+
+def logical_not(x: Any) -> Tensor:
+    """Elementwise not of the truth values."""
+    return _m.logical_not(asarray(x, bool))
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
+    """``x`` where ``condition`` holds, else ``y`` (give both)."""
+    if x is None or y is None:
+        raise ValueError("tapegrad.experimental.numpy.where needs x and y; for the indices of "
+                         "the true entries use tf.where(condition).")
+    return _m.where(asarray(condition, bool), *_same(x, y))
+
+
+def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """Where ``|a - b| <= atol + rtol * |b|``."""
+    x, y = _floats(a, b)
+    out = _m.less_equal(_m.abs(x - y), atol + rtol * _m.abs(y))
+    if equal_nan:
+        out = _m.logical_or(out, _m.logical_and(_sp.is_nan(x), _sp.is_nan(y)))
+    return _m.logical_or(out, _m.equal(x, y))
+
+
+def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """Whether :func:`isclose` holds everywhere."""
+    return _r.reduce_all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a1: Any, a2: Any) -> Tensor:
+    """Whether both have the same shape and entries."""
+    x, y = _same(a1, a2)
+    return convert_to_tensor(False) if x.shape != y.shape else _r.reduce_all(_m.equal(x, y))
+
+
+# --------------------------------------------------------------------------- reductions
+def _axis(axis: Any) -> Any:
+    return list(axis) if isinstance(axis, tuple) else axis
+
+
+def _accumulating(t: Tensor, dtype: Any) -> Tensor:
+    """NumPy's sum/prod dtype: small integers and bools widen to int64 (uint64)."""
+    if dtype is not None:
+        return _m.cast(t, _np_dtype(dtype))
+    k = t.dtype._np
+    if k.kind == "b" or (k.kind == "i" and k.itemsize < 8):
+        return _m.cast(t, np.int64)
+    if k.kind == "u" and k.itemsize < 8:
+        return _m.cast(t, np.uint64)
+    return t
+
+
+def sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Sum over ``axis`` (all axes when None)."""
+    return _r.reduce_sum(_accumulating(asarray(a), dtype), _axis(axis), keepdims=keepdims)
+
+
+def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
+    """Product over ``axis``."""
+    return _r.reduce_prod(_accumulating(asarray(a), dtype), _axis(axis), keepdims=keepdims)
+
+
+def mean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
+    """Mean over ``axis`` (integers give float64)."""
+    t = asarray(a, dtype) if dtype is not None else _float(a)
+    return _r.reduce_mean(t, _axis(axis), keepdims=keepdims)
+
+
+def var(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+    """Variance over ``axis``, divided by ``n - ddof``."""
+    t = asarray(a, dtype) if dtype is not None else _float(a)
+    m = _r.reduce_mean(t, _axis(axis), keepdims=True)
+    d = t - m
+    sq = _m.real(d * _m.conj(d)) if t.dtype._np.kind == "c" else d * d
+    s = _r.reduce_sum(sq, _axis(axis), keepdims=keepdims)
+    n = t.shape.num_elements() // builtins.max(m.shape.num_elements(), 1)
+    return s / _m.cast(n - ddof, s.dtype)
+
+
+def std(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+    """Standard deviation over ``axis``."""
+    return _m.sqrt(var(a, axis, dtype, ddof, keepdims))
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False) -> Any:
+    """Mean over ``axis``, weighted by ``weights`` (same shape as ``a``, or 1-D along ``axis``)."""
+    t = _float(a)
+    if weights is None:
+        avg = _r.reduce_mean(t, _axis(axis))
+        n = _m.cast(t.shape.num_elements() // builtins.max(avg.shape.num_elements(), 1), avg.dtype)
+        return (avg, _a.broadcast_to(n, avg.shape)) if returned else avg
+    t, w = _floats(t, weights)
+    if w.shape.rank == 1 and t.shape.rank > 1 and axis is not None:
+        w = _a.reshape(w, [-1 if i == axis % t.shape.rank else 1 for i in builtins.range(t.shape.rank)])
+        w = _a.broadcast_to(w, t.shape)
+    total = _r.reduce_sum(w, _axis(axis))
+    avg = _r.reduce_sum(t * w, _axis(axis)) / total
+    return (avg, total) if returned else avg
+
+
+def amax(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """Maximum over ``axis``."""
+    return _r.reduce_max(asarray(a), _axis(axis), keepdims=keepdims)
+
+
+def amin(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """Minimum over ``axis``."""
+    return _r.reduce_min(asarray(a), _axis(axis), keepdims=keepdims)
+
+
+max = amax  # noqa: A001
+min = amin  # noqa: A001
+
+
+def ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """Range (maximum minus minimum) over ``axis``."""
+    return amax(a, axis, keepdims) - amin(a, axis, keepdims)
+
+
+def _flat_or(a: Any, axis: Any) -> tuple:
+    t = asarray(a)
+    return (_a.reshape(t, [-1]), 0) if axis is None else (t, axis)
+
+
+def argmax(a: Any, axis: Any = None) -> Tensor:
+    """Index of the maximum (of the flattened array when ``axis`` is None), int64."""
+    return _r.argmax(*_flat_or(a, axis), output_type=_dt.int64)
+
+
+def argmin(a: Any, axis: Any = None) -> Tensor:
+    """Index of the minimum, int64."""
+    return _r.argmin(*_flat_or(a, axis), output_type=_dt.int64)
+
+
+def all(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Whether every entry is true, over ``axis``."""
+    return _r.reduce_all(asarray(a, bool), _axis(axis), keepdims=keepdims)
+
+
+def any(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Whether some entry is true, over ``axis``."""
+    return _r.reduce_any(asarray(a, bool), _axis(axis), keepdims=keepdims)
+
+
+def count_nonzero(a: Any, axis: Any = None) -> Tensor:
+    """How many entries are non-zero, int64."""
+    return _r.count_nonzero(asarray(a), _axis(axis), dtype=_dt.int64)
+
+
+def cumsum(a: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """Running sum along ``axis`` (of the flattened array when None)."""
+    t, ax = _flat_or(a, axis)
+    return _m.cumsum(_accumulating(t, dtype), ax)
+
+
+def cumprod(a: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """Running product along ``axis``."""
+    t, ax = _flat_or(a, axis)
+    return _m.cumprod(_accumulating(t, dtype), ax)
+
+
+# --------------------------------------------------------------------------- shapes
+def shape(a: Any) -> TensorShape:
+    """The shape, as a :class:`TensorShape` (as TensorFlow's module returns it)."""
+    return asarray(a).shape
+
+
+def ndim(a: Any) -> int:
+    """The number of axes."""
+    return asarray(a).shape.rank
+
+
+def size(a: Any, axis: Any = None) -> np.int64:
+    """The number of entries (along ``axis``)."""
+    s = asarray(a).shape
+    return np.int64(s.num_elements() if axis is None else s[axis])
+
+
+def reshape(a: Any, newshape: Any, order: str = "C") -> Tensor:
+    """``a`` with shape ``newshape`` (row-major)."""
+    if order != "C":
+        raise ValueError("tapegrad.experimental.numpy.reshape supports order='C' only.")
+    return _a.reshape(asarray(a), [newshape] if isinstance(newshape, int) else list(newshape))
+
+
+def ravel(a: Any) -> Tensor:
+    """``a`` flattened."""
+    return _a.reshape(asarray(a), [-1])
+
+
+flatten = ravel
+
+
+def transpose(a: Any, axes: Any = None) -> Tensor:
+    """Axes permuted (reversed when ``axes`` is None)."""
+    return _a.transpose(asarray(a), None if axes is None else list(axes))
+
+
+def swapaxes(a: Any, axis1: int, axis2: int) -> Tensor:
+    """``a`` with two axes exchanged."""
+    t = asarray(a)
+    perm = list(builtins.range(t.shape.rank))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return _a.transpose(t, perm)
+
+
+def moveaxis(a: Any, source: Any, destination: Any) -> Tensor:
+    """``a`` with axes moved to new positions."""
+    t = asarray(a)
+    n = t.shape.rank
+    src = [int(v) % n for v in np.atleast_1d(source)]
+    dst = [int(v) % n for v in np.atleast_1d(destination)]
+    perm = [i for i in builtins.range(n) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
+    return _a.transpose(t, perm)
+
+
+def expand_dims(a: Any, axis: int) -> Tensor:
+    """``a`` with a length-1 axis inserted at ``axis``."""
+    return _a.expand_dims(asarray(a), axis)
+
+
+def squeeze(a: Any, axis: Any = None) -> Tensor:
+    """``a`` without its length-1 axes (those in ``axis``)."""
+    return _a.squeeze(asarray(a), None if axis is None else list(np.atleast_1d(axis)))
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """Each argument with at least one axis."""
+    out = [_a.reshape(t, [1]) if t.shape.rank == 0 else t for t in map(asarray, arys)]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys: Any) -> Any:
+    """Each argument with at least two axes."""
+    out = [_a.reshape(t, [1] * (2 - t.shape.rank) + list(t.shape)) if t.shape.rank < 2 else t
+           for t in map(asarray, arys)]
+    return out[0] if len(out) == 1 else out
+
+
+def broadcast_to(array: Any, shape: Any) -> Tensor:
+    """``array`` broadcast to ``shape``."""
+    return _a.broadcast_to(asarray(array), shape)
+
+
+def concatenate(arys: Sequence[Any], axis: Any = 0) -> Tensor:
+    """The arrays joined along ``axis`` (flattened first when None)."""
+    ts = _same(*arys)
+    if axis is None:
+        ts, axis = [_a.reshape(t, [-1]) for t in ts], 0
+    return _a.concat(ts, axis)
+
+
+def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
+    """The arrays stacked along a new axis."""
+    return _a.stack(_same(*arrays), axis)
+
+
+def hstack(tup: Sequence[Any]) -> Tensor:
+    """The arrays joined along their second axis (the first for 1-D arrays)."""
+    ts = [atleast_1d(t) for t in _same(*tup)]
+    return _a.concat(ts, 0 if ts[0].shape.rank == 1 else 1)
+
+
+def vstack(tup: Sequence[Any]) -> Tensor:
+    """The arrays (1-D ones as rows) joined along the first axis."""
+    return _a.concat([atleast_2d(t) for t in _same(*tup)], 0)
+
+
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    """``ary`` split into equal sections, or at the given indices, along ``axis``."""
+    t = asarray(ary)
+    if isinstance(indices_or_sections, int):
+        return _a.split(t, indices_or_sections, axis)
+    n = t.shape[axis]
+    edges = [0] + [int(i) for i in indices_or_sections] + [n]
+    return _a.split(t, [b - a for a, b in itertools.pairwise(edges)], axis)
+
+
+def tile(A: Any, reps: Any) -> Tensor:  # noqa: N803
+    """``A`` repeated ``reps`` times along each axis."""
+    t = asarray(A)
+    r = [int(v) for v in np.atleast_1d(reps)]
+    if len(r) > t.shape.rank:
+        t = _a.reshape(t, [1] * (len(r) - t.shape.rank) + list(t.shape))
+    return _a.tile(t, [1] * (t.shape.rank - len(r)) + r)
+
+
+def repeat(a: Any, repeats: Any, axis: Any = None) -> Tensor:
+    """Each entry repeated ``repeats`` times (of the flattened array when ``axis`` is None)."""
+    t, ax = _flat_or(a, axis)
+    return _a.repeat(t, repeats, ax)
+
+
+def flip(m: Any, axis: Any = None) -> Tensor:
+    """``m`` reversed along ``axis`` (all axes when None)."""
+    t = asarray(m)
+    axes = list(builtins.range(t.shape.rank)) if axis is None else list(np.atleast_1d(axis))
+    return _a.reverse(t, axes)
+
+
+def fliplr(m: Any) -> Tensor:
+    """``m`` reversed along its second axis."""
+    return flip(m, 1)
+
+
+def flipud(m: Any) -> Tensor:
+    """``m`` reversed along its first axis."""
+    return flip(m, 0)
+
+
+def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
+    """``a`` rotated by ``shift`` along ``axis`` (the flattened array when None)."""
+    t = asarray(a)
+    if axis is None:
+        return _a.reshape(_a.roll(_a.reshape(t, [-1]), shift, 0), t.shape)
+    return _a.roll(t, shift, axis)
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Tensor:
+    """``array`` padded by ``pad_width`` (``n``, ``(before, after)`` or one pair per axis)."""
+    t = asarray(array)
+    widths = np.broadcast_to(np.asarray(pad_width, np.int64).reshape(-1, 2) if np.ndim(pad_width) else
+                             np.asarray([[pad_width, pad_width]]), (t.shape.rank, 2))
+    if mode != "constant":
+        return _a.pad(t, widths.tolist(), mode.upper())
+    return _a.pad(t, widths.tolist(), constant_values=asarray(constant_values, t.dtype))
+
+
+def take(a: Any, indices: Any, axis: Any = None) -> Tensor:
+    """Entries of ``a`` at ``indices`` along ``axis`` (of the flattened array when None)."""
+    t, ax = _flat_or(a, axis)
+    return _i.gather(t, asarray(indices), axis=ax)
+
+
+def sort(a: Any, axis: int = -1) -> Tensor:
+    """``a`` sorted along ``axis``."""
+    return _s.sort(asarray(a), axis)
+
+
+def argsort(a: Any, axis: int = -1) -> Tensor:
+    """The indices that sort ``a`` along ``axis`` (stable), int64."""
+    return _m.cast(_s.argsort(asarray(a), axis, stable=True), np.int64)
+
+
+def diag(v: Any, k: int = 0) -> Tensor:
+    """The diagonal matrix of a 1-D ``v``, or the diagonal of a 2-D ``v``."""
+    t = asarray(v)
+    if t.shape.rank == 1:
+        return _l.matrix_diag(t, k=k)
+    return _l.diag_part(t, k=k)
+
+
+def _tri_mask(t: Tensor, k: int, lower: bool) -> Tensor:
+    n, m = t.shape[-2], t.shape[-1]
+    mask = np.tri(n, m, k, dtype=bool)
+    return convert_to_tensor(mask if lower else ~np.tri(n, m, k - 1, dtype=bool))
+
+
+def tril(m: Any, k: int = 0) -> Tensor:
+    """``m`` with the entries above diagonal ``k`` zeroed."""
+    t = asarray(m)
+    return _m.where(_tri_mask(t, k, True), t, _m.zeros_like(t))
+
+
+def triu(m: Any, k: int = 0) -> Tensor:
+    """``m`` with the entries below diagonal ``k`` zeroed."""
+    t = asarray(m)
+    return _m.where(_tri_mask(t, k, False), t, _m.zeros_like(t))
+
+
+def trace(a: Any) -> Tensor:
+    """Sum of the diagonal of a matrix."""
+    return _l.trace(asarray(a))
+
+
+def diff(a: Any, n: int = 1, axis: int = -1) -> Tensor:
+    """The ``n``-th discrete difference along ``axis``."""
+    t = asarray(a)
+    ax = axis % t.shape.rank
+    for _ in builtins.range(n):
+        hi = (builtins.slice(None),) * ax + (builtins.slice(1, None),)
+        lo = (builtins.slice(None),) * ax + (builtins.slice(None, -1),)
+        t = t[hi] - t[lo]
+    return t
+
+
+# --------------------------------------------------------------------------- products
+def dot(a: Any, b: Any) -> Tensor:
+    """NumPy's ``dot``: products of scalars, inner products of vectors, matrix products, and
+    a sum over the last axis of ``a`` and the second-to-last of ``b``."""
+    x, y = _same(a, b)
+    if x.shape.rank == 0 or y.shape.rank == 0:
+        return x * y
+    return _l.tensordot(x, y, [[x.shape.rank - 1], [builtins.max(y.shape.rank - 2, 0)]])
+
+
+def matmul(x1: Any, x2: Any) -> Tensor:
+    """Matrix product with NumPy's rules for 1-D operands and batch broadcasting."""
+    x, y = _same(x1, x2)
+    if x.shape.rank == 1 and y.shape.rank == 1:
+        return _r.reduce_sum(x * y)
+    if x.shape.rank == 1:
+        return _a.squeeze(_l.matmul(_a.expand_dims(x, 0), y), [-2])
+    if y.shape.rank == 1:
+        return _a.squeeze(_l.matmul(x, _a.expand_dims(y, -1)), [-1])
+    return _l.matmul(x, y)
+
+
+def tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
+    """Sum of products over the given axes."""
+    return _l.tensordot(*_same(a, b), axes)
+
+
+def inner(a: Any, b: Any) -> Tensor:
+    """Sum of products over the last axes."""
+    x, y = _same(a, b)
+    if x.shape.rank == 0 or y.shape.rank == 0:
+        return x * y
+    return _l.tensordot(x, y, [[x.shape.rank - 1], [y.shape.rank - 1]])
+
+
+def outer(a: Any, b: Any) -> Tensor:
+    """``a[i] * b[j]`` of the flattened arrays."""
+    x, y = _same(a, b)
+    return _a.reshape(x, [-1, 1]) * _a.reshape(y, [1, -1])
+
+
+def einsum(subscripts: str, *operands: Any) -> Tensor:
+    """Einstein summation."""
+    return _l.einsum(subscripts, *_same(*operands))
+
+
+def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
+    """Add NumPy's array methods to tensors, as TensorFlow does: ``T``, ``size``, ``tolist``,
+    ``transpose``, ``flatten``, ``reshape``, ``ravel``, ``clip``, ``astype``, ``max``, ``mean``,
+    ``min`` and ``round()``. (TensorFlow also switches ``tf`` operators to NumPy's dtype promotion;
+    tapegrad's operators keep TensorFlow's rules, see docs/differences.md.)
+    """
+    def _reshape(self: Any, *shape: Any, order: str = "C") -> Tensor:
+        return reshape(self, shape[0] if len(shape) == 1 else shape, order)
+
+    def _transpose(self: Any, *axes: Any) -> Tensor:
+        return transpose(self, (axes[0] if len(axes) == 1 else axes) or None)
+
+    methods = {
+        "T": property(lambda self: transpose(self)), "size": property(lambda self: size(self)),
+        "tolist": lambda self: np.asarray(self.numpy()).tolist(), "transpose": _transpose,
+        "flatten": ravel, "reshape": _reshape, "ravel": ravel, "clip": clip,
+        "astype": lambda self, dtype: _m.cast(self, dtype), "__round__": around, "max": amax,
+        "mean": mean, "min": amin, "data": property(lambda self: self),
+    }
+    for k, v in methods.items():
+        setattr(Tensor, k, v)
