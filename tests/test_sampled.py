@@ -44,9 +44,13 @@ def test_unique_sampling_and_its_expected_counts():
     v = ids.numpy()
     assert len(set(v.tolist())) == 30
     p = np.log((v + 2) / (v + 1)) / np.log(51)
-    # 1 - (1 - p)^tries for one number of tries >= 30 shared by all
-    tries = np.log1p(-sampled_count.numpy()) / np.log1p(-p)
-    assert tries.min() >= 30 - 1e-3 and np.ptp(tries) < 1e-2 * tries.mean()
+    # 1 - (1 - p)^tries for one number of tries >= 30 shared by all (counts that round to 1.0 in
+    # float32, the commonest ids after many tries, say nothing of the tries)
+    sc = sampled_count.numpy().astype(np.float64)
+    ok = sc < 1.0 - 1e-6
+    tries = np.log1p(-sc[ok]) / np.log1p(-p[ok])
+    assert ok.sum() >= 10 and tries.min() >= 30 - 1e-3 and np.ptp(tries) < 1e-2 * tries.mean()
+    assert np.all((1 - p[~ok]) ** tries.mean() < 1e-6)
     assert true_count.shape == (2, 1) and true_count.dtype == tf.float32
 
 

@@ -18,9 +18,9 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
-from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape, transpose,
-                    stack)
-from .math import add, clip_by_norm, where, zeros_like
+from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape, stop_gradient,
+                    transpose, stack)
+from .math import add, cast, clip_by_norm, equal, where, zeros_like
 
 __all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
     "tensor_scatter_nd_add", "boolean_mask", "embedding_lookup", "tensor_scatter_nd_sub",
@@ -504,11 +504,12 @@ def _scatter_extreme_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, ufunc:
 
 
 def _ties(ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor) -> tuple:
-    """TensorFlow's split of a max/min scatter's gradient: ``(t wins, update wins, winners)``."""
-    a, iv = ans._value, np.asarray(idx._value)
-    xi = (t._value == a).astype(a.dtype)
-    yi = (upd._value == _gather_nd_fwd(a, iv, 0)).astype(a.dtype)
-    return _wrap(xi), _wrap(yi), _wrap(xi + _scatter_nd_fwd(iv, yi, a.shape, 0))
+    """TensorFlow's split of a max/min scatter's gradient: ``(t wins, update wins, winners)``
+    (ops on the values, so a tf.function trace replays them)."""
+    dt = ans.dtype
+    xi = cast(equal(stop_gradient(t), stop_gradient(ans)), dt)
+    yi = cast(equal(stop_gradient(upd), apply(_gather_nd, (stop_gradient(ans), idx), {"lead": 0})), dt)
+    return xi, yi, xi + apply(_scatter_nd, (idx, yi), {"shape": ans._value.shape, "lead": 0})
 
 
 def _extreme_vjp_t(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor, ufunc: Any) -> Tensor:
@@ -563,6 +564,7 @@ def _int_indices(x: Any, op: str, what: str) -> tuple:
     return t, np.asarray(_py_value(t, op))
 
 
+@constant_maker  # (indices read through guarded reads)
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: Any = None) -> list:
     """Split ``data`` into ``num_partitions`` tensors: output ``i`` holds the slices of ``data``
     whose entry in ``partitions`` (a prefix of ``data``'s shape) is ``i``, in row-major order.
@@ -587,6 +589,7 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: Any
     return [apply(_gather, (flat, i), {"axis": 0, "batch_dims": 0}) for i in from_]
 
 
+@constant_maker  # (indices read through guarded reads)
 def dynamic_stitch(indices: Any, data: Any, name: Any = None) -> Tensor:
     """Interleave the tensors of ``data`` into one: ``merged[indices[m][i]] = data[m][i]``, the
     last one written winning where indices repeat (the inverse of :func:`dynamic_partition`).
@@ -617,6 +620,7 @@ def dynamic_stitch(indices: Any, data: Any, name: Any = None) -> Tensor:
     return apply(_scatter_nd, (_wrap(hit[:, None]), picked), {"shape": (size,) + suffix, "lead": 0})
 
 
+@constant_maker  # (indices read through guarded reads)
 def unravel_index(indices: Any, dims: Any, name: Any = None) -> Tensor:
     """The coordinates of flat ``indices`` in an array of shape ``dims``: shape
     ``[len(dims)] + indices.shape``, in ``indices``'s integer dtype.
@@ -639,6 +643,7 @@ def unravel_index(indices: Any, dims: Any, name: Any = None) -> Tensor:
     return _wrap(out.astype(iv.dtype))
 
 
+@constant_maker  # (indices read through guarded reads)
 def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_axis: Any = None,  # noqa: A002
                      name: Any = None) -> Tensor:
     """Reverse the first ``seq_lengths[b]`` entries along ``seq_axis`` of each slice ``b`` along

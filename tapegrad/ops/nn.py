@@ -655,6 +655,7 @@ def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, n
     return mean, variance
 
 
+@constant_maker  # (the count from shapes)
 def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: Any = None) -> tuple:
     """``(count, Σ (x - shift), Σ (x - shift)², shift)`` over ``axes`` (no shift when None).
 
@@ -768,6 +769,7 @@ def _ctc_jvp(t: Any, ans: tuple, logits: Tensor, *rest: Tensor) -> tuple:
 _ctc = defop("CTCLoss", _ctc_fwd, vjp=(_ctc_vjp, None, None, None), jvp=(_ctc_jvp, None, None, None), nout=2)
 
 
+@constant_maker  # (labels and lengths through guarded reads)
 def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, logits_time_major: bool = True,
              unique: Any = None, blank_index: Any = None, name: Any = None) -> Tensor:
     """Connectionist temporal classification loss, ``-log p(labels | logits)`` per batch entry.
