@@ -2,6 +2,7 @@
 nested tapes) against each other and against finite differences, plus TF conventions."""
 import math
 import tracemalloc
+import zlib
 
 import numpy as np
 import pytest
@@ -596,7 +597,7 @@ def test_every_op_rule_takes_the_batch_axis(case, shapes, order):
     own ops) are identical from the one batched walk and from the row-by-row loop."""
     from tapegrad import _nest
     from test_op_gradients import _args
-    args = _args(case, shapes, np.random.default_rng(abs(hash(case.name)) % 2**32))
+    args = _args(case, shapes, np.random.default_rng(zlib.crc32(case.name.encode())))
     fn = case.fn
     if order == 2:
         def fn(*ts):
@@ -609,7 +610,9 @@ def test_every_op_rule_takes_the_batch_axis(case, shapes, order):
     vec, loop = _flat_jacobians(fn, args, True), _flat_jacobians(fn, args, False)
     for jv, jl in zip(vec, loop):
         for a, b in zip(jv, jl):
-            np.testing.assert_array_equal(a, b)  # float64: bit-identical
+            # the same numbers up to rounding: a batched matmul may sum in another order than a
+            # row's (so not bit-identical; a mishandled batch axis is off by far more)
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14 * max(1.0, float(np.max(np.abs(b), initial=0))))
 
 
 # ----------------------------------------------------------------------------- fail fast on memory
