@@ -59,7 +59,7 @@ def accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
         ct[key] = _add_sparse(prev, g)
         owned.discard(key)
         return
-    if not (_rec.active and _rec.tls.stack):
+    if not (_rec.active and _rec.tls.stack) and type(prev) is Tensor and type(g) is Tensor:
         pv, gv = prev._value, g._value
         if key in owned:
             np.add(pv, gv, out=pv)
