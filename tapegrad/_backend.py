@@ -25,6 +25,7 @@ scalar's constant, is copied). A NumPy tensor meeting a CPU backend's array join
 """
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 import threading
@@ -231,8 +232,7 @@ class Backend:
     def guard(self) -> Any:
         """A context in which computing this backend's lazy arrays raises (Dask)."""
         if self.name == "dask":
-            import dask  # (dask is present: one of its arrays is in hand)
-            return dask.config.set(scheduler=_refuse_compute)
+            return sys.modules["dask"].config.set(scheduler=_refuse_compute)  # (loaded: its array is here)
         return _NO_GUARD
 
     def __repr__(self) -> str:
@@ -259,8 +259,8 @@ def _refuse_compute(*args: Any, **kwargs: Any) -> Any:
 
 
 def _compat_namespace(be: Backend) -> Any:
-    try:
-        import array_api_compat
+    try:  # optional dependencies are imported on first use
+        array_api_compat = importlib.import_module("array_api_compat")
     except ImportError:
         if hasattr(be.module, "__array_namespace_info__"):  # a namespace of the standard itself
             return be.module
@@ -494,7 +494,7 @@ def gpu_count() -> int:
     """The number of GPUs CuPy sees (0 without CuPy or without a GPU); asked once."""
     if not _gpus:
         try:
-            import cupy
+            cupy = importlib.import_module("cupy")
             _gpus.append(int(cupy.cuda.runtime.getDeviceCount()))
         except Exception:  # no CuPy, no driver, no device: no GPU
             _gpus.append(0)
@@ -532,6 +532,6 @@ def placed(v: np.ndarray) -> Tensor | None:
     stack = getattr(_tls, "stack", None)
     if not stack or stack[-1] is None:
         return None
-    import cupy
+    cupy = sys.modules["cupy"]  # (imported by gpu_count when the scope was entered)
     with cupy.cuda.Device(stack[-1]):
         return wrap_array(cupy.asarray(v))
