@@ -56,6 +56,25 @@ class Boxed:
     def __repr__(self) -> str:
         return f"<{self.backend.name} array of shape {self.shape}, dtype {self.dtype}>"
 
+    # code that works on NumPy values directly, outside an op, lands here: say so
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # protocol probes (copy, pickle, hasattr) see a plain object
+            raise AttributeError(name)
+        raise _outside_ops(self.backend, f"reads .{name} of the value")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise _outside_ops(self.backend, "converts the value to NumPy")
+
+    def __getitem__(self, key: Any) -> Any:
+        raise _outside_ops(self.backend, "indexes the value")
+
+
+def _outside_ops(be: "Backend", what: str) -> UnimplementedError:
+    return UnimplementedError(
+        f"This tapegrad function {what} with NumPy outside its ops, so it has no {be.name} form. "
+        "Run it on NumPy: convert the input with tf.constant(t.numpy()) first (this computes or "
+        "copies the array).")
+
 
 class ArrayTensor(Tensor):
     """A Tensor holding a non-NumPy array (Dask, CuPy, array_api_strict, ...).
