@@ -117,6 +117,10 @@ class ArrayTensor(Tensor):
         return v if dtype is None else v.astype(dtype)
 
     def __bool__(self) -> bool:
+        if self._value.size != 1 or self._value.ndim:
+            raise ValueError(
+                f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
+                "tf.reduce_any or tf.reduce_all, or compare a scalar.")
         return bool(np.asarray(self))
 
     def __float__(self) -> float:
@@ -248,6 +252,10 @@ class Backend:
             return f"/job:localhost/replica:0/task:0/device:GPU:{a.device.id}"
         return _CPU
 
+    def on(self, a: Any) -> Any:
+        """A context in which new arrays are made on ``a``'s device (CuPy's current device)."""
+        return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
+
     def guard(self) -> Any:
         """A context in which computing this backend's lazy arrays raises (Dask)."""
         if self.name == "dask":
@@ -330,6 +338,14 @@ def wrap_array(a: Any, backend: Backend | None = None) -> Tensor:
         t._value = Boxed(a, be)
     t._id = next_id()
     return t
+
+
+def filled(v: Boxed, value: int, lead: tuple = ()) -> Tensor:
+    """A tensor of ``value`` (0 or 1) of ``v``'s backend, dtype and device, shape ``lead + v.shape``."""
+    be = v.backend
+    with be.on(v.a):
+        f = be.xp.ones if value else be.xp.zeros
+        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype)), be)
 
 
 def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
@@ -449,6 +465,11 @@ def _no_form(op: Any, be: Backend, why: str = "") -> UnimplementedError:
 
 def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
     """Run ``op``'s forward on backend arrays ``vals`` (see the module docstring for the order)."""
+    with be.on(vals[0]):
+        return _forward(op, be, vals, p)
+
+
+def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
     form = FORMS.get(op.name)
     if form is not None:
         return form(be, *vals, **p)

@@ -241,7 +241,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
         v.flags.writeable = False
         t = wrap(v)
     if _bk.placing and type(t) is Tensor:  # in a tf.device("/GPU:n") scope, with a GPU
-        t = _bk.placed(t._value) or t
+        on_gpu = _bk.placed(t._value)
+        t = t if on_gpu is None else on_gpu
     return t
 
 

@@ -177,8 +177,7 @@ def zeros_like(x: Tensor, lead: tuple = ()) -> Tensor:
     """A constant tensor of zeros of ``x``'s dtype and shape (after ``lead`` axes)."""
     v = x._value
     if type(x) is ArrayTensor:
-        be = v.backend
-        return _bk.wrap_array(be.xp.zeros(lead + v.shape, dtype=be.dtype(v.dtype)), be)
+        return _bk.filled(v, 0, lead)
     return wrap(np.zeros(lead + v.shape, v.dtype))
 
 
