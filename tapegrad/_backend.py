@@ -43,7 +43,7 @@ _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 class Boxed:
     """An ArrayTensor's ``_value``: the backend array ``a`` with NumPy metadata."""
 
-    __slots__ = ("a", "dtype", "shape", "ndim", "size", "backend")
+    __slots__ = ("a", "dtype", "shape", "ndim", "size", "itemsize", "backend")
 
     def __init__(self, a: Any, backend: "Backend") -> None:
         self.a = a
@@ -52,6 +52,7 @@ class Boxed:
         self.shape = tuple(a.shape)
         self.ndim = len(self.shape)
         self.size = math.prod(self.shape)
+        self.itemsize = self.dtype.itemsize
 
     def __repr__(self) -> str:
         return f"<{self.backend.name} array of shape {self.shape}, dtype {self.dtype}>"
@@ -399,6 +400,27 @@ def _where0(be: Backend, c: Any, x: Any) -> Any:
     return be.xp.where(c, x, be.xp.zeros_like(x))
 
 
+def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
+    extra = g.ndim - np.empty(shape, dtype=np.bool_)[key].ndim  # (NumPy on the shape only)
+    out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
+    out[(slice(None),) * extra + key] = g
+    return out
+
+
+def _cumsum(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+    xp = be.xp
+    if reverse:
+        x = xp.flip(x, axis=axis)
+    r = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+    if exclusive:  # drop the total: keep the first n of the n + 1 partial sums
+        r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
+    return xp.flip(r, axis=axis) if reverse else r
+
+
+def _zero_where(be: Backend, c: Any, v: Any) -> Any:
+    return be.xp.where(c, be.xp.zeros_like(v), v)
+
+
 def _softmax(be: Backend, x: Any, axis: int) -> Any:
     xp = be.xp
     e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
@@ -441,6 +463,20 @@ FORMS: dict[str, Callable] = {
     "Softmax": _softmax,
     "LogSoftmax": _log_softmax,
     "AddN": lambda be, *xs: sum(xs[1:], xs[0]),
+    "StridedSlice": lambda be, x, key: x[key],
+    "StridedSliceGrad": _slice_grad,
+    "Tile": lambda be, x, multiples: be.xp.tile(x, tuple(multiples)),
+    "Roll": lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x,
+    "Cumsum": _cumsum,
+    "FloorDiv": lambda be, x, y: be.xp.floor_divide(x, y),
+    "FloorMod": lambda be, x, y: be.xp.remainder(x, y),
+    "MulNoNan": lambda be, x, y: _zero_where(be, y == 0, x * y),
+    "DivNoNan": lambda be, x, y: _zero_where(be, y == 0, x / be.xp.where(y == 0, be.xp.ones_like(y), y)),
+    "SquaredDifference": lambda be, x, y: (x - y) * (be.xp.conj(x - y) if be.xp.isdtype(x.dtype, "complex floating") else x - y),
+    "Round": lambda be, x: be.xp.round(x),
+    "Relu6": lambda be, x: be.xp.clip(x, 0, 6),
+    "Softsign": lambda be, x: x / (1 + be.xp.abs(x)),
+    "Elu": lambda be, x: be.xp.where(x < 0, be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x),
     "Real": lambda be, x: be.xp.real(x),
     "Imag": lambda be, x: be.xp.imag(x),
     "Conj": lambda be, x: be.xp.conj(x),
