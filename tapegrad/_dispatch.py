@@ -232,7 +232,7 @@ def unary(op: Op, x: Any) -> Tensor:
     path, kept flat."""
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
-        if type(x) is not Tensor:
+        if type(x) is ArrayTensor:
             return on_backend(op, (x,))
     v = x._value
     dts = op.dtypes
@@ -295,12 +295,12 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             shaped = True  # (a 0-d operand: x has the output's shape)
         else:
             y = _operand(y, dx, op.name)
-            if type(y) is not Tensor:
+            if type(y) is ArrayTensor:
                 return on_backend(op, (x, y))
             yv = y._value
     else:
         x, y = binary_operands(x, y, op.name)
-        if type(x) is not Tensor or type(y) is not Tensor:
+        if type(x) is ArrayTensor or type(y) is ArrayTensor:
             return on_backend(op, (x, y))
         xv, yv = x._value, y._value
         dx = xv.dtype
