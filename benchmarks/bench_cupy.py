@@ -12,7 +12,7 @@ Needs CuPy and a GPU (``pip install 'tapegrad[gpu]'``); without them it says so 
    network's hand-written backward pass on CuPy arrays, and of tapegrad on NumPy (CPU); the
    gradients are checked against the CPU's.
 
-The results go in docs/performance.md once this has run on a GPU.
+The results go in docs/benchmarks.md once this has run on a GPU.
 """
 from __future__ import annotations
 

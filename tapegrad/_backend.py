@@ -572,7 +572,7 @@ def gpu_count() -> int:
         try:
             cupy = importlib.import_module("cupy")
             _gpus.append(int(cupy.cuda.runtime.getDeviceCount()))
-        except Exception:  # no CuPy, no driver, no device: no GPU
+        except Exception:  # noqa: BLE001  (no CuPy, no driver, no device: no GPU)
             _gpus.append(0)
     return _gpus[0]
 

@@ -28,8 +28,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import tapegrad as tf  # noqa: E402
-from optable import OpCase, all_cases  # noqa: E402
+from optable import OpCase, all_cases
+
+import tapegrad as tf
 
 DOC = ROOT / "docs" / "backends.md"
 BEGIN, END = "<!-- backend table: begin -->", "<!-- backend table: end -->"
