@@ -214,3 +214,12 @@ def test_mixing_devices_in_one_op_names_both(fake_cupy):
         tf.multiply(x0, x1)
     with pytest.raises(InvalidArgumentError, match=r"conflicting devices.*GPU:0.*dask"):
         x0 + tf.convert_to_tensor(da.ones(2, dtype=np.float32))
+
+
+def test_bench_cupy_says_when_there_is_no_gpu(monkeypatch, capsys):
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import bench_cupy
+    monkeypatch.setattr(_backend, "_gpus", [])
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    bench_cupy.main([])
+    assert "no GPU" in capsys.readouterr().out
