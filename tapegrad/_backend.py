@@ -523,6 +523,8 @@ def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
             out = op.fwd(*vals, **p)
     except _WouldCompute:
         raise _no_form(op, be, f": its NumPy forward would compute the {be.name} array") from None
+    except TypeError as e:  # (CuPy refuses NumPy's conversion; a ufunc it lacks returns NotImplemented)
+        raise _no_form(op, be, f": its NumPy forward fails on {be.name} arrays ({e})") from None
     return out
 
 

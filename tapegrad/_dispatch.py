@@ -11,9 +11,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import _backend as _bk, _recorders as _rec, _seam
+from ._backend import ArrayTensor
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
 from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
-from ._backend import ArrayTensor
 from ._tensor import Tensor, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 

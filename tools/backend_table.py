@@ -77,10 +77,10 @@ def _close(a: list, b: list) -> bool:
 
 def _reason(e: BaseException) -> str:
     msg = str(e).split("\n")[0]
-    m = re.match(r"The op (\S+) has no \S+ form in tapegrad(: .*?)?\.", msg)
+    m = re.match(r"The op (\S+) has no \S+ form in tapegrad(.*?)\. Run it on NumPy", msg)
     if m:
-        return f"no form of {m.group(1)}" + (m.group(2) or "").replace(": its NumPy forward", " (forward")\
-            .replace(f" the {m.group(1)}", "") + (")" if m.group(2) else "")
+        why = m.group(2).replace(": its NumPy forward ", "").replace(f" the {m.group(1)}", "")
+        return f"no form of {m.group(1)}" + (f" (forward {why[:80]})" if why else "")
     if msg.startswith("This tapegrad function"):
         return "NumPy outside the ops (" + msg[len("This tapegrad function "):].split(" with NumPy")[0] + ")"
     msg = re.sub(r" \(inputs of shapes .*", "", msg)
