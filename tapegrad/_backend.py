@@ -43,7 +43,7 @@ _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 class Boxed:
     """An ArrayTensor's ``_value``: the backend array ``a`` with NumPy metadata."""
 
-    __slots__ = ("a", "dtype", "shape", "ndim", "size", "itemsize", "backend")
+    __slots__ = ("a", "dtype", "shape", "ndim", "size", "itemsize", "nbytes", "backend")
 
     def __init__(self, a: Any, backend: "Backend") -> None:
         self.a = a
@@ -53,6 +53,7 @@ class Boxed:
         self.ndim = len(self.shape)
         self.size = math.prod(self.shape)
         self.itemsize = self.dtype.itemsize
+        self.nbytes = self.size * self.itemsize
 
     def __repr__(self) -> str:
         return f"<{self.backend.name} array of shape {self.shape}, dtype {self.dtype}>"

@@ -55,6 +55,12 @@ def test_dask_tensors_behave_as_tensors():
     with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
         z = tf.reduce_sum(tf.sin(x) * x)
     np.testing.assert_allclose(acc.jvp(z).numpy(), np.sum(np.cos(a) * a + np.sin(a)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = tf.sin(x) * x
+    jac = tape.jacobian(z, x)  # a batched walk: one cotangent row per output
+    assert type(jac) is _backend.ArrayTensor and jac.shape == (2, 3, 2, 3)
+    np.testing.assert_allclose(np.einsum("ijij->ij", jac.numpy()), np.cos(a) * a + np.sin(a))
     with pytest.raises(ValueError, match="requested dtype float32"):
         tf.convert_to_tensor(da.ones(3), dtype=tf.float32)
     with pytest.raises(InvalidArgumentError, match="different dtypes"):
