@@ -17,9 +17,9 @@ import sys
 
 sys.path.insert(0, sys.argv[1])
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import tapegrad as tf  # noqa: E402
+import tapegrad as tf
 
 mode, n = sys.argv[2], int(sys.argv[3])
 x = tf.constant(np.linspace(0.1, 1.0, 8))
