@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _seam, _strings, dtypes as _dt
+from . import _backend as _bk, _seam, _strings, dtypes as _dt
 from ._tensor import IndexedSlices, Tensor, VariableBase, arrays_read, next_id, wrap
 from .errors import InvalidArgumentError
 
 _PY_SCALARS = (float, int, builtins.bool, complex)
+_PY_VALUES = frozenset((float, int, builtins.bool, complex, list, tuple))
 
 
 class _HoldsTensor(Exception):
@@ -191,6 +192,10 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         raise TypeError("Cannot convert None to a tensor.")
     if hasattr(value, "__tf_tensor__"):
         return convert_to_tensor(value.__tf_tensor__(), dtype)
+    if t not in _PY_VALUES:  # a Dask, CuPy or other array-API array: an ArrayTensor
+        foreign = _bk.convert_array(value, dtype)
+        if foreign is not None:
+            return foreign
     try:
         arr = _infer_py(value)
     except _HoldsTensor:
@@ -247,6 +252,9 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
                             f"{shape} with {int(np.prod(shape))} elements).")
         v.flags.writeable = False
         t = wrap(v)
+    if _bk.placing and type(t) is Tensor:  # in a tf.device("/GPU:n") scope, with a GPU
+        on_gpu = _bk.placed(t._value)
+        t = t if on_gpu is None else on_gpu
     return t
 
 

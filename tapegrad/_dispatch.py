@@ -10,7 +10,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _recorders as _rec, _seam
+from . import _backend as _bk, _recorders as _rec, _seam
+from ._backend import ArrayTensor
 from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
 from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
 from ._tensor import Tensor, constant_maker, next_id, wrap
@@ -176,6 +177,8 @@ def _linear_jvp(op: Op) -> Callable:
 def zeros_like(x: Tensor, lead: tuple = ()) -> Tensor:
     """A constant tensor of zeros of ``x``'s dtype and shape (after ``lead`` axes)."""
     v = x._value
+    if type(x) is ArrayTensor:
+        return _bk.filled(v, 0, lead)
     return wrap(np.zeros(lead + v.shape, v.dtype))
 
 
@@ -209,6 +212,8 @@ def times_deriv(g: Any, d: Any) -> Any:
 
 def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     """Run ``op`` on tensors ``xs`` with static params ``p``; record it where a recorder wants it."""
+    if _bk.seen and any(type(x) is ArrayTensor for x in xs):
+        return on_backend(op, xs, p)
     try:
         out = op.fwd(*[x._value for x in xs], **p)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
@@ -228,6 +233,8 @@ def unary(op: Op, x: Any) -> Tensor:
     path, kept flat."""
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
+        if type(x) is ArrayTensor:
+            return on_backend(op, (x,))
     v = x._value
     dts = op.dtypes
     if dts is not None and v.dtype not in dts:
@@ -289,9 +296,13 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             shaped = True  # (a 0-d operand: x has the output's shape)
         else:
             y = _operand(y, dx, op.name)
+            if type(y) is ArrayTensor:
+                return on_backend(op, (x, y))
             yv = y._value
     else:
         x, y = binary_operands(x, y, op.name)
+        if type(x) is ArrayTensor or type(y) is ArrayTensor:
+            return on_backend(op, (x, y))
         xv, yv = x._value, y._value
         dx = xv.dtype
     dts = op.dtypes
@@ -346,6 +357,21 @@ def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:
     if "broadcast" in str(e):
         return InvalidArgumentError(f"Incompatible shapes: {shapes} [Op:{op.name}]")
     return InvalidArgumentError(f"{e} (inputs of shapes {shapes}) [Op:{op.name}]")
+
+
+def on_backend(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
+    """Run ``op`` on the backend of its ArrayTensor inputs (see ``_backend``) and record it."""
+    be, vals = _bk.operands(op, xs)
+    if op.dtypes is not None and xs[0]._value.dtype not in op.dtypes:
+        _check_kind(op, xs[0])
+    try:
+        out = _bk.forward(op, be, vals, p)
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, NotImplementedError) as e:
+        raise _op_error(op, xs, e) from None
+    ans = _bk.wrap_array(out, be) if op.nout == 1 else tuple([_bk.wrap_array(o, be) for o in out])
+    if _rec.active and (stack := _rec.tls.stack):
+        _offer(op, xs, p, ans, stack)
+    return ans
 
 
 def _record(op: Op, xs: Sequence[Tensor], p: dict, out: Any, stack: list) -> Any:

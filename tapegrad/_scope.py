@@ -2,13 +2,16 @@
 
 Name scopes are kept per thread, as in TensorFlow's eager mode: they prefix the names of
 Variables created inside them and nothing else (tensors have no names). ``tf.device`` parses
-its device string as TensorFlow does and then runs on the CPU, as TensorFlow's eager mode does
-with soft placement when the requested device does not exist.
+its device string as TensorFlow does. A GPU scope places new constants on that GPU with CuPy
+when CuPy and the GPU are present (see ``_backend``); otherwise ops run on the CPU, as
+TensorFlow's eager mode does with soft placement when the requested device does not exist.
 """
 from __future__ import annotations
 
 import threading
 from typing import Any
+
+from . import _backend as _bk
 
 __all__ = ["name_scope", "get_current_name_scope", "device", "DeviceSpec"]
 
@@ -159,11 +162,14 @@ def _int(value: Any, spec: str) -> int | None:
 
 
 class device:  # noqa: N801  (TensorFlow's name)
-    """A context manager that asks for ops to run on a device; tapegrad runs them on the CPU.
+    """A context manager that asks for ops to run on a device.
 
-    The device name is parsed as TensorFlow parses it (a malformed one raises ValueError). A
-    GPU or TPU name is accepted and the ops run on the CPU, as TensorFlow's eager mode does when
-    the device does not exist (soft placement); ``Tensor.device`` reports the CPU.
+    The device name is parsed as TensorFlow parses it (a malformed one raises ValueError). With
+    CuPy installed and a GPU present, ``"/GPU:<n>"`` places the tensors that ``tf.constant``
+    makes inside the scope on GPU ``n`` (CuPy arrays; ops on them run on that GPU, and an op
+    mixing them with CPU tensors raises, naming both devices). Otherwise a GPU or TPU name is
+    accepted and the ops run on the CPU, as TensorFlow's eager mode does when the device does
+    not exist (soft placement); ``Tensor.device`` then reports the CPU.
 
     >>> import tapegrad as tf
     >>> with tf.device("/GPU:0"):
@@ -187,7 +193,7 @@ class device:  # noqa: N801  (TensorFlow's name)
                              f"{device_name!r} of type {type(device_name).__name__}.")
 
     def __enter__(self) -> None:
-        return None
+        _bk.push_device(self.spec)
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        _bk.pop_device()

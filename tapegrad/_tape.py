@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _nest, _recorders as _rec, _seam
+from ._backend import ArrayTensor, filled
 from ._convert import convert_to_tensor
 from ._dispatch import zeros_like
 from ._recorders import Tape
@@ -433,6 +434,8 @@ def _cast_seed(s: Tensor, t: Tensor) -> Tensor:
 @constant_maker
 def _ones_seed(t: Tensor) -> Tensor:
     v = t._value
+    if type(t) is ArrayTensor:
+        return filled(v, 1)
     return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
 
 

@@ -1,7 +1,8 @@
 """The data model: TensorShape, Tensor, IndexedSlices (and the mark of a Variable).
 
-Tensors are immutable: ``_value`` is a read-only NumPy array (or NumPy scalar) and ``_id`` a
-number unique in the process, which tapes use to follow the tensor (every read of a Variable
+Tensors are immutable: ``_value`` is a read-only NumPy array (or NumPy scalar; an
+``ArrayTensor`` of ``_backend`` holds another library's array, boxed) and ``_id`` a number unique
+in the process, which tapes use to follow the tensor (every read of a Variable
 shares the Variable's id, so gradients sum over reads). Nothing here knows about ops: the few
 that the data model needs (iterating a tensor, densifying IndexedSlices, Tensor's operators)
 are bound through :mod:`tapegrad._seam` by ``tapegrad/ops/__init__.py``.

@@ -59,7 +59,7 @@ def accumulate(ct: dict, owned: set, key: int, g: Any) -> None:
         ct[key] = _add_sparse(prev, g)
         owned.discard(key)
         return
-    if not (_rec.active and _rec.tls.stack):
+    if not (_rec.active and _rec.tls.stack) and type(prev) is Tensor and type(g) is Tensor:
         pv, gv = prev._value, g._value
         if key in owned:
             np.add(pv, gv, out=pv)
@@ -138,7 +138,7 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                     d = ds[0](ans, xs[0])
                 else:
                     d = ds[i](ans, *xs)
-                if raw and type(d) is Tensor and (dt := d._value.dtype) is g._value.dtype and dt in _FLOATING:
+                if raw and type(d) is Tensor and type(g) is Tensor and (dt := d._value.dtype) is g._value.dtype and dt in _FLOATING:
                     gi = Tensor()  # nobody records the walk: NumPy's product
                     gi._value = g._value * d._value
                     gi._id = next_id()

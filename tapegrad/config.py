@@ -1,7 +1,8 @@
 """``tapegrad.config``: TensorFlow's ``tf.config``, telling the truth about tapegrad's devices.
 
-tapegrad runs on one CPU through NumPy: ``list_physical_devices()`` lists that CPU and
-``list_physical_devices("GPU")`` is empty, so the usual GPU set-up loops run zero times. Thread
+tapegrad runs on one CPU through NumPy: ``list_physical_devices()`` lists that CPU, and
+``list_physical_devices("GPU")`` lists the GPUs CuPy sees (empty without CuPy or a GPU, so the
+usual GPU set-up loops run zero times). Thread
 counts go to the BLAS library NumPy calls, through ``threadpoolctl`` when it is installed.
 
 >>> import tapegrad as tf
@@ -15,6 +16,8 @@ from __future__ import annotations
 import collections
 import types
 from typing import Any
+
+from . import _backend as _bk
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
            "get_visible_devices", "set_visible_devices", "get_soft_device_placement",
@@ -40,8 +43,10 @@ def _of_type(devices: list, device_type: str | None) -> list:
 
 
 def list_physical_devices(device_type: str | None = None) -> list:
-    """The physical devices (only the CPU), or those of ``device_type`` ("CPU", "GPU", ...)."""
-    return _of_type([_CPU], device_type)
+    """The physical devices, or those of ``device_type`` ("CPU", "GPU", ...): the CPU, and the
+    GPUs that CuPy sees when it is installed."""
+    gpus = [PhysicalDevice(f"/physical_device:GPU:{i}", "GPU") for i in range(_bk.gpu_count())]
+    return _of_type([_CPU] + gpus, device_type)
 
 
 def list_logical_devices(device_type: str | None = None) -> list:
@@ -51,7 +56,8 @@ def list_logical_devices(device_type: str | None = None) -> list:
     >>> tf.config.list_logical_devices("CPU")[0].name
     '/device:CPU:0'
     """
-    return _of_type([_LOGICAL_CPU], device_type)
+    gpus = [LogicalDevice(f"/device:GPU:{i}", "GPU") for i in range(_bk.gpu_count())]
+    return _of_type([_LOGICAL_CPU] + gpus, device_type)
 
 
 def get_visible_devices(device_type: str | None = None) -> list:
@@ -83,12 +89,16 @@ def set_soft_device_placement(enabled: bool) -> None:
 
 
 def _set_memory_growth(device: Any, enable: bool) -> None:
+    if isinstance(device, PhysicalDevice) and device.device_type == "GPU" and device in list_physical_devices():
+        return  # CuPy's memory pool grows as needed: the setting holds already
     raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices (tapegrad "
                      f"has only the CPU, {device!r}); list_physical_devices('GPU') is empty, so "
                      "a loop over it sets nothing.")
 
 
 def _get_memory_growth(device: Any) -> bool:
+    if isinstance(device, PhysicalDevice) and device.device_type == "GPU" and device in list_physical_devices():
+        return True
     raise ValueError(f"Memory growth is only defined for GPUs; tapegrad has only the CPU "
                      f"({device!r}).")
 

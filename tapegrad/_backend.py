@@ -1,0 +1,616 @@
+"""The array-backend seam: tensors that hold Dask, CuPy or other array-API arrays.
+
+A NumPy value lives in a plain :class:`~tapegrad._tensor.Tensor` and takes the dispatcher's
+NumPy fast path, untouched. Any other array lives in an :class:`ArrayTensor`, whose ``_value``
+is a :class:`Boxed`: the array plus its NumPy dtype, shape, ``ndim`` and ``size``, so that the
+engine and the ops' rules read a foreign value's metadata exactly as they read a NumPy array's.
+The dispatcher sends every call with an ArrayTensor input to :func:`run_op`, which runs the op
+on its inputs' backend:
+
+1. the op's array-API form in :data:`FORMS` (written against the namespace that
+   ``array-api-compat`` gives for the array), else
+2. for a NumPy ufunc forward, the namespace's function of the same (array-API) name, else
+3. on a backend that takes NumPy's functions (Dask and CuPy implement NumPy's
+   ``__array_function__``), the op's NumPy forward itself, with Dask's scheduler set to refuse:
+   a forward that would compute the graph raises instead of loading the data, else
+4. :class:`~tapegrad.errors.UnimplementedError` naming the op and the backend.
+
+Rules are written with tapegrad's ops, so backward and forward mode run on the backend too: on
+Dask they build lazy graphs, and nothing is computed until ``.numpy()`` or ``dask.compute``.
+
+Devices: a CuPy array is on ``/GPU:<n>``; Dask and the other backends are on the CPU. An op
+whose inputs are on two devices raises, naming both (a 0-d NumPy operand, such as a Python
+scalar's constant, is copied). A NumPy tensor meeting a CPU backend's array joins that backend.
+``tf.device("/GPU:<n>")`` places new constants on that GPU when CuPy and a GPU are present.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+import threading
+from typing import Any, Callable
+
+import numpy as np
+
+from . import dtypes as _dt
+from ._tensor import Tensor, next_id
+from .errors import InvalidArgumentError, UnimplementedError
+
+_CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class Boxed:
+    """An ArrayTensor's ``_value``: the backend array ``a`` with NumPy metadata."""
+
+    __slots__ = ("a", "dtype", "shape", "ndim", "size", "itemsize", "nbytes", "backend")
+
+    def __init__(self, a: Any, backend: "Backend") -> None:
+        self.a = a
+        self.backend = backend
+        self.dtype = backend.np_dtype(a.dtype)
+        self.shape = tuple(a.shape)
+        self.ndim = len(self.shape)
+        self.size = math.prod(self.shape)
+        self.itemsize = self.dtype.itemsize
+        self.nbytes = self.size * self.itemsize
+
+    def __repr__(self) -> str:
+        return f"<{self.backend.name} array of shape {self.shape}, dtype {self.dtype}>"
+
+    # code that works on NumPy values directly, outside an op, lands here: say so
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # protocol probes (copy, pickle, hasattr) see a plain object
+            raise AttributeError(name)
+        raise _outside_ops(self.backend, f"reads .{name} of the value")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise _outside_ops(self.backend, "converts the value to NumPy")
+
+    def __getitem__(self, key: Any) -> Any:
+        raise _outside_ops(self.backend, "indexes the value")
+
+
+def _outside_ops(be: "Backend", what: str) -> UnimplementedError:
+    return UnimplementedError(
+        f"This tapegrad function {what} with NumPy outside its ops, so it has no {be.name} form. "
+        "Run it on NumPy: convert the input with tf.constant(t.numpy()) first (this computes or "
+        "copies the array).")
+
+
+class ArrayTensor(Tensor):
+    """A Tensor holding a non-NumPy array (Dask, CuPy, array_api_strict, ...).
+
+    It behaves as a Tensor: ops, tapes and accumulators accept it, and results of ops on it are
+    ArrayTensors of the same backend. ``numpy()`` computes (Dask) or copies to the host (CuPy);
+    :attr:`array` is the backend array itself, e.g. for ``dask.compute``.
+
+    >>> import tapegrad as tf, dask.array as da
+    >>> x = tf.convert_to_tensor(da.ones((4, 2), chunks=2))
+    >>> y = tf.reduce_sum(x * 3.0)
+    >>> type(y.array).__name__, float(y)
+    ('Array', 24.0)
+    """
+
+    __slots__ = ()
+
+    @property
+    def array(self) -> Any:
+        """The backend array (a ``dask.array.Array``, a ``cupy.ndarray``, ...)."""
+        return self._value.a
+
+    @property
+    def backend(self) -> str:
+        """The backend's name: ``"dask"``, ``"cupy"``, or the array namespace's module name."""
+        return self._value.backend.name
+
+    @property
+    def device(self) -> str:
+        """The device of the array: ``.../device:GPU:<n>`` for CuPy, else the CPU's name."""
+        return self._value.backend.device_of(self._value.a)
+
+    def numpy(self) -> Any:
+        """The value as a NumPy array (computing a Dask graph, copying from a GPU)."""
+        v = self._value.backend.to_numpy(self._value.a)
+        return v[()] if v.ndim == 0 else v
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        v = self._value.backend.to_numpy(self._value.a)
+        return v if dtype is None else v.astype(dtype)
+
+    def __bool__(self) -> bool:
+        if self._value.size != 1 or self._value.ndim:
+            raise ValueError(
+                f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
+                "tf.reduce_any or tf.reduce_all, or compare a scalar.")
+        return bool(np.asarray(self))
+
+    def __float__(self) -> float:
+        return float(np.asarray(self))
+
+    def __int__(self) -> int:
+        return int(np.asarray(self))
+
+    def __index__(self) -> int:
+        if self._value.dtype.kind not in "iu" or self._value.ndim:
+            raise TypeError(f"Only scalar integer tensors can be used as an index; got shape "
+                            f"{self.shape} and dtype {self.dtype.name}.")
+        return int(np.asarray(self))
+
+    def __complex__(self) -> complex:
+        return complex(np.asarray(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(self.numpy(), spec)
+
+    def __repr__(self) -> str:
+        return (f"<tapegrad.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"backend={self.backend}, device={self.device}>")
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> Any:
+        return (wrap_array, (self._value.a,))
+
+    # Dask's collection protocol, delegated: dask.compute(t) computes t's graph
+    def __dask_graph__(self) -> Any:
+        a = self._value.a
+        return a.__dask_graph__() if hasattr(a, "__dask_graph__") else None
+
+    def __dask_keys__(self) -> Any:
+        return self._value.a.__dask_keys__()
+
+    def __dask_layers__(self) -> Any:
+        return self._value.a.__dask_layers__()
+
+    def __dask_postcompute__(self) -> Any:
+        return self._value.a.__dask_postcompute__()
+
+    def __dask_postpersist__(self) -> Any:
+        return self._value.a.__dask_postpersist__()
+
+    def __dask_tokenize__(self) -> Any:
+        return self._value.a.__dask_tokenize__()
+
+    @property
+    def __dask_optimize__(self) -> Any:
+        return self._value.a.__dask_optimize__
+
+    @property
+    def __dask_scheduler__(self) -> Any:
+        return self._value.a.__dask_scheduler__
+
+
+# --------------------------------------------------------------------------- backends
+_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float16", "float32", "float64", "complex64", "complex128")
+
+
+class Backend:
+    """One array library: how to reach its namespace, convert to and from NumPy, name devices.
+
+    ``numpy_api``: the library implements NumPy's ``__array_function__`` and ufuncs (Dask, CuPy),
+    so ops without an array-API form may run their NumPy forward on its arrays.
+    """
+
+    def __init__(self, name: str, module: Any, numpy_api: bool, gpu: bool = False) -> None:
+        self.name, self.module, self.numpy_api, self.gpu = name, module, numpy_api, gpu
+        self._xp: Any = None
+        self._to_np: dict = {}
+        self._from_np: dict = {}
+
+    @property
+    def xp(self) -> Any:
+        """The array-API namespace (through ``array-api-compat`` where it has one)."""
+        if self._xp is None:
+            self._xp = _compat_namespace(self)
+        return self._xp
+
+    def np_dtype(self, d: Any) -> np.dtype:
+        if isinstance(d, np.dtype):
+            return d
+        r = self._to_np.get(d)
+        if r is None:
+            self._dtype_maps()
+            r = self._to_np.get(d)
+            if r is None:
+                raise TypeError(f"tapegrad has no dtype for the {self.name} dtype {d!r}.")
+        return r
+
+    def dtype(self, npdt: np.dtype) -> Any:
+        """The backend's dtype for a NumPy dtype."""
+        if self.numpy_api:
+            return npdt
+        if not self._from_np:
+            self._dtype_maps()
+        return self._from_np[np.dtype(npdt)]
+
+    def _dtype_maps(self) -> None:
+        xp = self.xp
+        for n in _DTYPE_NAMES:
+            d = getattr(xp, n, None)
+            if d is not None:
+                self._to_np[d] = np.dtype(n)
+                self._from_np[np.dtype(n)] = d
+
+    def to_numpy(self, a: Any) -> np.ndarray:
+        if self.name == "dask":
+            return np.asarray(a.compute())
+        if self.gpu:
+            return np.asarray(a.get())
+        return np.asarray(a)
+
+    def from_numpy(self, v: np.ndarray, like: Any = None) -> Any:
+        """``v`` as this backend's array (on ``like``'s device, for a GPU)."""
+        if self.name == "dask":
+            return self.module.from_array(v, chunks=-1)
+        if self.gpu and like is not None:
+            with self.module.cuda.Device(like.device.id):
+                return self.module.asarray(v)
+        return self.module.asarray(v) if self.numpy_api else self.xp.asarray(v)
+
+    def device_of(self, a: Any) -> str:
+        if self.gpu:
+            return f"/job:localhost/replica:0/task:0/device:GPU:{a.device.id}"
+        return _CPU
+
+    def on(self, a: Any) -> Any:
+        """A context in which new arrays are made on ``a``'s device (CuPy's current device)."""
+        return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
+
+    def guard(self) -> Any:
+        """A context in which computing this backend's lazy arrays raises (Dask)."""
+        if self.name == "dask":
+            return sys.modules["dask"].config.set(scheduler=_refuse_compute)  # (loaded: its array is here)
+        return _NO_GUARD
+
+    def __repr__(self) -> str:
+        return f"<backend {self.name}>"
+
+
+class _NoGuard:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+_NO_GUARD = _NoGuard()
+
+
+class _WouldCompute(Exception):
+    pass
+
+
+def _refuse_compute(*args: Any, **kwargs: Any) -> Any:
+    raise _WouldCompute
+
+
+def _compat_namespace(be: Backend) -> Any:
+    try:  # optional dependencies are imported on first use
+        array_api_compat = importlib.import_module("array_api_compat")
+    except ImportError:
+        if hasattr(be.module, "__array_namespace_info__"):  # a namespace of the standard itself
+            return be.module
+        raise ImportError(f"tapegrad needs array-api-compat to run ops on {be.name} arrays: "
+                          "pip install array-api-compat (or pip install 'tapegrad[dask]').") from None
+    return array_api_compat.array_namespace(be.module.asarray(np.zeros(1)) if not be.gpu
+                                            else be.module.zeros(1))
+
+
+_BACKENDS: dict[type, Backend] = {}
+# whether an ArrayTensor was ever made: until then ``apply`` skips looking for one
+seen = False
+
+
+def backend_of(a: Any) -> Backend | None:
+    """The backend of an array, or None for NumPy values and things that are not arrays."""
+    t = type(a)
+    be = _BACKENDS.get(t)
+    if be is not None:
+        return be
+    if t is np.ndarray or isinstance(a, np.generic):
+        return None
+    root = t.__module__.partition(".")[0]
+    if root == "dask" and hasattr(a, "__dask_graph__") and hasattr(a, "chunks"):
+        be = Backend("dask", sys.modules["dask.array"], numpy_api=True)
+    elif root == "cupy":
+        be = Backend("cupy", sys.modules["cupy"], numpy_api=True, gpu=True)
+    elif hasattr(a, "__array_namespace__") and hasattr(a, "shape") and hasattr(a, "dtype"):
+        ns = a.__array_namespace__()
+        be = Backend(ns.__name__.partition(".")[0], ns, numpy_api=False)
+    else:
+        return None
+    _BACKENDS[t] = be
+    return be
+
+
+def wrap_array(a: Any, backend: Backend | None = None) -> Tensor:
+    """A tensor holding ``a``: an ArrayTensor for a backend array, a Tensor for a NumPy one."""
+    be = backend if backend is not None and type(a) is not np.ndarray else backend_of(a)
+    t: Tensor
+    if be is None:
+        t = Tensor()
+        t._value = a
+    else:
+        global seen
+        seen = True
+        t = ArrayTensor()
+        t._value = Boxed(a, be)
+    t._id = next_id()
+    return t
+
+
+def filled(v: Boxed, value: int, lead: tuple = ()) -> Tensor:
+    """A tensor of ``value`` (0 or 1) of ``v``'s backend, dtype and device, shape ``lead + v.shape``."""
+    be = v.backend
+    with be.on(v.a):
+        f = be.xp.ones if value else be.xp.zeros
+        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype)), be)
+
+
+def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
+    """``convert_to_tensor`` of a backend array (None if ``a`` is not one)."""
+    be = backend_of(a)
+    if be is None:
+        return None
+    t = wrap_array(a, be)
+    if dtype is not None and _dt.as_dtype(dtype)._np != t._value.dtype:
+        raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for a "
+                         f"{be.name} array of dtype {t.dtype.name}. Use tf.cast to change the dtype.")
+    return t
+
+
+# --------------------------------------------------------------------------- running ops
+def _sum(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
+    return be.xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+
+
+def _unbroadcast(be: Backend, g: Any, shape: tuple, lead: int) -> Any:
+    nd = g.ndim - lead - len(shape)
+    axes = list(range(lead, lead + nd))
+    axes += [lead + nd + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + nd + i] != 1]
+    r = be.xp.sum(g, axis=tuple(axes), keepdims=True, dtype=g.dtype) if axes else g
+    return be.xp.reshape(r, tuple(g.shape[:lead]) + tuple(shape))
+
+
+def _matmul(be: Backend, a: Any, b: Any, adj_a: bool, adj_b: bool) -> Any:
+    xp = be.xp
+    if adj_a:
+        a = xp.conj(xp.matrix_transpose(a)) if xp.isdtype(a.dtype, "complex floating") else xp.matrix_transpose(a)
+    if adj_b:
+        b = xp.conj(xp.matrix_transpose(b)) if xp.isdtype(b.dtype, "complex floating") else xp.matrix_transpose(b)
+    return xp.matmul(a, b)
+
+
+def _cast(be: Backend, x: Any, dtype: Any) -> Any:
+    xp = be.xp
+    if xp.isdtype(x.dtype, "complex floating") and dtype.kind != "c":
+        x = xp.real(x)
+    if dtype.kind in "iu" and xp.isdtype(x.dtype, "real floating"):
+        x = xp.trunc(x)
+    return xp.astype(x, be.dtype(dtype))
+
+
+def _sigmoid(be: Backend, x: Any) -> Any:
+    return 1 / (1 + be.xp.exp(-x))
+
+
+def _where0(be: Backend, c: Any, x: Any) -> Any:
+    return be.xp.where(c, x, be.xp.zeros_like(x))
+
+
+def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
+    extra = g.ndim - np.empty(shape, dtype=np.bool_)[key].ndim  # (NumPy on the shape only)
+    out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
+    out[(slice(None),) * extra + key] = g
+    return out
+
+
+def _cumsum(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+    xp = be.xp
+    if reverse:
+        x = xp.flip(x, axis=axis)
+    r = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+    if exclusive:  # drop the total: keep the first n of the n + 1 partial sums
+        r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
+    return xp.flip(r, axis=axis) if reverse else r
+
+
+def _zero_where(be: Backend, c: Any, v: Any) -> Any:
+    return be.xp.where(c, be.xp.zeros_like(v), v)
+
+
+def _softmax(be: Backend, x: Any, axis: int) -> Any:
+    xp = be.xp
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(be: Backend, x: Any, axis: int) -> Any:
+    xp = be.xp
+    s = x - xp.max(x, axis=axis, keepdims=True)
+    return s - xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
+
+
+# Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
+# *arrays, **params)``, the same params as the op's forward.
+FORMS: dict[str, Callable] = {
+    "Sum": _sum,
+    "Mean": lambda be, x, axes, keepdims: be.xp.mean(x, axis=axes, keepdims=keepdims),
+    "Max": lambda be, x, axes, keepdims: be.xp.max(x, axis=axes, keepdims=keepdims),
+    "Min": lambda be, x, axes, keepdims: be.xp.min(x, axis=axes, keepdims=keepdims),
+    "Prod": lambda be, x, axes, keepdims: be.xp.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype),
+    "Any": lambda be, x, axes, keepdims: be.xp.any(x, axis=axes, keepdims=keepdims),
+    "All": lambda be, x, axes, keepdims: be.xp.all(x, axis=axes, keepdims=keepdims),
+    "UnbroadcastSum": _unbroadcast,
+    "BroadcastTo": lambda be, x, shape: be.xp.broadcast_to(x, shape),
+    "Reshape": lambda be, x, shape: be.xp.reshape(x, shape),
+    "Transpose": lambda be, x, perm: be.xp.permute_dims(x, perm),
+    "Pack": lambda be, *xs, axis: be.xp.stack(xs, axis=axis),
+    "ConcatV2": lambda be, *xs, axis: be.xp.concat(xs, axis=axis),
+    "ReverseV2": lambda be, x, axes: be.xp.flip(x, axis=axes),
+    "Identity": lambda be, x: x,
+    "StopGradient": lambda be, x: x,
+    "BatchMatMulV2": _matmul,
+    "Cast": _cast,
+    "CastToNonFloat": _cast,
+    "SelectV2": lambda be, c, x, y: be.xp.where(c, x, y),
+    "Relu": lambda be, x: _where0(be, x > 0, x),
+    "ReluGrad": lambda be, g, x: _where0(be, x > 0, g),
+    "Sigmoid": _sigmoid,
+    "Rsqrt": lambda be, x: 1 / be.xp.sqrt(x),
+    "Softmax": _softmax,
+    "LogSoftmax": _log_softmax,
+    "AddN": lambda be, *xs: sum(xs[1:], xs[0]),
+    "StridedSlice": lambda be, x, key: x[key],
+    "StridedSliceGrad": _slice_grad,
+    "Tile": lambda be, x, multiples: be.xp.tile(x, tuple(multiples)),
+    "Roll": lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x,
+    "Cumsum": _cumsum,
+    "FloorDiv": lambda be, x, y: be.xp.floor_divide(x, y),
+    "FloorMod": lambda be, x, y: be.xp.remainder(x, y),
+    "MulNoNan": lambda be, x, y: _zero_where(be, y == 0, x * y),
+    "DivNoNan": lambda be, x, y: _zero_where(be, y == 0, x / be.xp.where(y == 0, be.xp.ones_like(y), y)),
+    "SquaredDifference": lambda be, x, y: (x - y) * (be.xp.conj(x - y) if be.xp.isdtype(x.dtype, "complex floating") else x - y),
+    "Round": lambda be, x: be.xp.round(x),
+    "Relu6": lambda be, x: be.xp.clip(x, 0, 6),
+    "Softsign": lambda be, x: x / (1 + be.xp.abs(x)),
+    "Elu": lambda be, x: be.xp.where(x < 0, be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x),
+    "Real": lambda be, x: be.xp.real(x),
+    "Imag": lambda be, x: be.xp.imag(x),
+    "Conj": lambda be, x: be.xp.conj(x),
+}
+
+# NumPy ufunc names that the array API standard spells otherwise
+_UFUNC_NAMES = {
+    "true_divide": "divide", "power": "pow", "absolute": "abs", "negative": "negative",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+    "arccosh": "acosh", "arctanh": "atanh", "invert": "bitwise_invert", "conjugate": "conj",
+    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift", "rint": "round",
+    "bitwise_and": "bitwise_and", "mod": "remainder",
+}
+
+
+def _no_form(op: Any, be: Backend, why: str = "") -> UnimplementedError:
+    return UnimplementedError(
+        f"The op {op.name} has no {be.name} form in tapegrad{why}. Run it on NumPy: convert the "
+        f"input with tf.constant(t.numpy()) first (this computes or copies the array), or add an "
+        f"array-API form for {op.name} to tapegrad._backend.FORMS. [Op:{op.name}]")
+
+
+def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
+    """Run ``op``'s forward on backend arrays ``vals`` (see the module docstring for the order)."""
+    with be.on(vals[0]):
+        return _forward(op, be, vals, p)
+
+
+def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
+    form = FORMS.get(op.name)
+    if form is not None:
+        return form(be, *vals, **p)
+    if op.ufunc:
+        if be.numpy_api:
+            return op.fwd(*vals)
+        f = getattr(be.xp, _UFUNC_NAMES.get(op.fwd.__name__, op.fwd.__name__), None)
+        if f is not None:
+            return f(*vals)
+        raise _no_form(op, be)
+    if not be.numpy_api:
+        raise _no_form(op, be)
+    try:
+        with be.guard():
+            out = op.fwd(*vals, **p)
+    except _WouldCompute:
+        raise _no_form(op, be, f": its NumPy forward would compute the {be.name} array") from None
+    except TypeError as e:  # (CuPy refuses NumPy's conversion; a ufunc it lacks returns NotImplemented)
+        raise _no_form(op, be, f": its NumPy forward fails on {be.name} arrays ({e})") from None
+    return out
+
+
+def operands(op: Any, xs: Any) -> tuple[Backend, list]:
+    """The backend of the op's inputs and their arrays, NumPy inputs moved to it; an error
+    naming both devices if the inputs live on two."""
+    be = None
+    first = None
+    for x in xs:
+        if type(x) is ArrayTensor:
+            b = x._value.backend
+            if be is None:
+                be, first = b, x
+            elif b is not be or (be.gpu and be.device_of(x._value.a) != be.device_of(first._value.a)):
+                raise _device_error(op, first, x)
+    assert be is not None and first is not None
+    vals = []
+    for x in xs:
+        if type(x) is ArrayTensor:
+            vals.append(x._value.a)
+        elif be.gpu and x._value.ndim:
+            raise _device_error(op, first, x)
+        else:  # a CPU backend takes NumPy values in; a GPU takes 0-d constants
+            vals.append(be.from_numpy(np.asarray(x._value), first._value.a))
+    return be, vals
+
+
+def _device_error(op: Any, a: Tensor, b: Tensor) -> InvalidArgumentError:
+    def where(t: Tensor) -> str:
+        return f"{t.device} ({t.backend if type(t) is ArrayTensor else 'numpy'})"
+    return InvalidArgumentError(
+        f"Tensors on conflicting devices: cannot compute {op.name} with inputs on {where(a)} and "
+        f"{where(b)}. Move one of them first: tf.constant(t.numpy()) brings a tensor to the CPU; "
+        f"inside tf.device('/GPU:0'), tf.constant(t.numpy()) puts it on the GPU. [Op:{op.name}]")
+
+
+# --------------------------------------------------------------------------- placement
+_tls = threading.local()
+
+
+_gpus: list = []  # the count, once known
+
+
+def gpu_count() -> int:
+    """The number of GPUs CuPy sees (0 without CuPy or without a GPU); asked once."""
+    if not _gpus:
+        try:
+            cupy = importlib.import_module("cupy")
+            _gpus.append(int(cupy.cuda.runtime.getDeviceCount()))
+        except Exception:  # noqa: BLE001  (no CuPy, no driver, no device: no GPU)
+            _gpus.append(0)
+    return _gpus[0]
+
+
+def push_device(spec: Any) -> None:
+    """Enter a ``tf.device`` scope: a GPU scope places new constants with CuPy when a GPU exists."""
+    stack = getattr(_tls, "stack", None)
+    if stack is None:
+        stack = _tls.stack = []
+    idx = None
+    if spec is not None and spec.device_type == "GPU":
+        idx = spec.device_index or 0
+        if idx >= gpu_count():
+            idx = None  # soft placement: no such GPU, the CPU runs it (as TF's eager mode)
+    elif spec is not None and spec.device_type is None and stack:
+        idx = stack[-1]  # a job/task-only scope keeps the enclosing device
+    stack.append(idx)
+    global placing
+    placing += idx is not None
+
+
+def pop_device() -> None:
+    global placing
+    placing -= _tls.stack.pop() is not None
+
+
+# how many GPU scopes are open (in any thread): conversion looks at the thread's scope only then
+placing = 0
+
+
+def placed(v: np.ndarray) -> Tensor | None:
+    """A converted NumPy value as a GPU tensor when this thread is in a GPU scope, else None."""
+    stack = getattr(_tls, "stack", None)
+    if not stack or stack[-1] is None:
+        return None
+    cupy = sys.modules["cupy"]  # (imported by gpu_count when the scope was entered)
+    with cupy.cuda.Device(stack[-1]):
+        return wrap_array(cupy.asarray(v))

@@ -1,0 +1,231 @@
+"""Tensors holding non-NumPy arrays: Dask (lazy, out of core), array_api_strict (the op table)
+and CuPy's device placement (with a fake CuPy: no GPU here)."""
+from __future__ import annotations
+
+import pathlib
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad import _backend
+from tapegrad.errors import InvalidArgumentError, UnimplementedError
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+xs = pytest.importorskip("array_api_strict")
+pytest.importorskip("array_api_compat")
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("a Dask graph was computed")
+
+
+# --------------------------------------------------------------------------- Dask
+def test_dask_forward_and_backward_are_lazy_and_match_numpy():
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.bench_out_of_core import data, loss_and_gradient
+    x, y = data(3000, 700, seed=3)
+    w = tf.Variable(np.linspace(-1.0, 1.0, x.shape[1]))
+    with dask.config.set(scheduler=_refuse):  # nothing may compute while the graphs are built
+        loss, g = loss_and_gradient(x, y, w)
+    assert type(g) is _backend.ArrayTensor and g.backend == "dask" and isinstance(g.array, da.Array)
+    xn, yn = tf.constant(x.compute()), tf.constant(y.compute())
+    with tf.GradientTape() as tape:
+        r = tf.linalg.matvec(xn, w) - yn
+        ln = tf.reduce_mean(r * r)
+    lv, gv = dask.compute(loss, g)
+    np.testing.assert_allclose(lv, ln.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(gv, tape.gradient(ln, w).numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(g.numpy(), gv)
+
+
+def test_dask_tensors_behave_as_tensors():
+    a = np.arange(6.0).reshape(2, 3)
+    x = tf.convert_to_tensor(da.from_array(a, chunks=1))
+    assert x.shape == (2, 3) and x.dtype == tf.float64 and x.device.endswith("CPU:0")
+    assert "backend=dask" in repr(x)
+    y = 2.0 * tf.exp(x) + np.ones(3)  # Python and NumPy operands join the Dask graph
+    assert type(y) is _backend.ArrayTensor
+    np.testing.assert_allclose(y.numpy(), 2 * np.exp(a) + 1)
+    assert float(tf.reduce_sum(x)) == 15.0
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
+        z = tf.reduce_sum(tf.sin(x) * x)
+    np.testing.assert_allclose(acc.jvp(z).numpy(), np.sum(np.cos(a) * a + np.sin(a)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = tf.sin(x) * x
+    jac = tape.jacobian(z, x)  # a batched walk: one cotangent row per output
+    assert type(jac) is _backend.ArrayTensor and jac.shape == (2, 3, 2, 3)
+    np.testing.assert_allclose(np.einsum("ijij->ij", jac.numpy()), np.cos(a) * a + np.sin(a))
+    with pytest.raises(ValueError, match="requested dtype float32"):
+        tf.convert_to_tensor(da.ones(3), dtype=tf.float32)
+    with pytest.raises(InvalidArgumentError, match="different dtypes"):
+        x + tf.constant(np.ones(3, np.float32))
+
+
+def test_an_op_whose_numpy_forward_would_compute_the_dask_array_raises():
+    x = tf.convert_to_tensor(da.from_array(np.eye(3), chunks=1))
+    with pytest.raises(UnimplementedError, match=r"MatrixInverse has no dask form.*compute"):
+        tf.linalg.inv(x)
+
+
+# --------------------------------------------------------------------------- array_api_strict
+def test_array_api_strict_runs_a_small_network_with_gradients():
+    a = np.random.default_rng(0).normal(size=(4, 3))
+    results = []
+    for x in (tf.constant(a), tf.convert_to_tensor(xs.asarray(a))):
+        w = tf.Variable(np.ones((3, 2)) / 3)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = tf.nn.relu(tf.matmul(x, w) - 0.1)
+            loss = tf.reduce_mean(tf.nn.softmax(h) ** 2) + tf.reduce_sum(tf.sigmoid(x))
+        gx, gw = tape.gradient(loss, [x, w])
+        results.append((float(loss), np.asarray(gx), np.asarray(gw)))
+    assert type(gx) is _backend.ArrayTensor and gx.backend == "array_api_strict"
+    for got, want in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_ops_without_a_form_name_the_op_and_the_backend():
+    x = tf.convert_to_tensor(xs.asarray(np.eye(3)))
+    with pytest.raises(UnimplementedError, match=r"The op Svd has no array_api_strict form"):
+        tf.linalg.svd(x)
+
+
+def test_the_backend_table_in_the_docs_is_current_and_nothing_differs():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import backend_table
+    rows = backend_table.table()
+    wrong = [(name, st) for name, _, st in rows for s, _ in st.values() if s == "differs"]
+    assert not wrong, wrong
+    for b in ("array_api_strict", "dask"):
+        ran = {name for name, _, st in rows if st[b][0] == "runs"}
+        assert {"AddV2", "Mul", "Exp", "Tanh", "Sum", "Mean", "BatchMatMulV2", "Relu"} <= ran, b
+    doc = (ROOT / "docs" / "backends.md").read_text()
+    assert backend_table.markdown(rows) in doc, "regenerate it: python tools/backend_table.py"
+
+
+# --------------------------------------------------------------------------- CuPy placement
+class FakeCupyArray(np.lib.mixins.NDArrayOperatorsMixin):
+    """A NumPy array standing for a CuPy array on GPU ``device.id`` (CuPy's NumPy protocols)."""
+
+    def __init__(self, a, dev):
+        self.a, self.device = np.asarray(a), types.SimpleNamespace(id=dev)
+
+    shape = property(lambda self: self.a.shape)
+    dtype = property(lambda self: self.a.dtype)
+    ndim = property(lambda self: self.a.ndim)
+
+    def get(self):
+        return self.a
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed.")  # as CuPy
+
+    def _call(self, f, args, kwargs):
+        devs = {x.device.id for x in args if isinstance(x, FakeCupyArray)}
+        assert len(devs) == 1, "arrays of two GPUs in one call"
+        out = f(*[x.a if isinstance(x, FakeCupyArray) else x for x in args], **kwargs)
+        return FakeCupyArray(out, devs.pop())
+
+    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+        return self._call(getattr(ufunc, method), args, kwargs)
+
+    def __array_function__(self, func, types_, args, kwargs):
+        return self._call(func, args, kwargs)
+
+
+FakeCupyArray.__module__ = "cupy"
+
+
+@pytest.fixture
+def fake_cupy(monkeypatch):
+    cupy = types.ModuleType("cupy")
+    current = [0]
+
+    class Device:
+        def __init__(self, i):
+            self.i = i
+
+        def __enter__(self):
+            self.prev, current[0] = current[0], self.i
+
+        def __exit__(self, *exc):
+            current[0] = self.prev
+
+    cupy.ndarray = FakeCupyArray
+    cupy.asarray = lambda v: FakeCupyArray(v, current[0])
+    cupy.cuda = types.SimpleNamespace(Device=Device, runtime=types.SimpleNamespace(getDeviceCount=lambda: 2))
+    # the few array-API functions the engine asks of the namespace (ones for seeds, sums)
+    xp = types.SimpleNamespace(
+        ones=lambda shape, dtype: FakeCupyArray(np.ones(shape, dtype), current[0]),
+        zeros=lambda shape, dtype: FakeCupyArray(np.zeros(shape, dtype), current[0]),
+        sum=lambda x, axis, keepdims, dtype: FakeCupyArray(np.sum(x.a, axis=axis, keepdims=keepdims, dtype=dtype), x.device.id),
+        broadcast_to=lambda x, shape: FakeCupyArray(np.broadcast_to(x.a, shape), x.device.id),
+        reshape=lambda x, shape: FakeCupyArray(np.reshape(x.a, shape), x.device.id))
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    monkeypatch.setattr(_backend, "_gpus", [])
+    monkeypatch.setattr(_backend, "_compat_namespace", lambda be: xp)
+    monkeypatch.delitem(_backend._BACKENDS, FakeCupyArray, raising=False)
+    yield cupy
+    _backend._BACKENDS.pop(FakeCupyArray, None)
+
+
+def test_list_physical_devices_tells_the_truth(fake_cupy):
+    assert [d.name for d in tf.config.list_physical_devices("GPU")] == \
+        ["/physical_device:GPU:0", "/physical_device:GPU:1"]
+    assert tf.config.list_physical_devices("CPU")[0].device_type == "CPU"
+    assert [d.name for d in tf.config.list_logical_devices("GPU")][1] == "/device:GPU:1"
+
+
+def test_no_cupy_no_gpu(monkeypatch):
+    monkeypatch.setattr(_backend, "_gpus", [])
+    monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy raises ImportError
+    assert tf.config.list_physical_devices("GPU") == []
+    with tf.device("/GPU:0"):
+        x = tf.constant([1.0])
+    assert type(x) is tf.Tensor and x.device.endswith("CPU:0")
+
+
+def test_gpu_scope_places_new_tensors_and_ops_run_there(fake_cupy):
+    with tf.device("/GPU:1"):
+        x = tf.constant([1.0, 2.0])
+        with tf.device("/job:localhost"):  # a scope naming no device keeps the GPU
+            x2 = tf.constant([3.0])
+    c = tf.constant([1.0, 2.0])
+    assert type(c) is tf.Tensor and c.device.endswith("CPU:0")
+    assert type(x) is _backend.ArrayTensor and x.backend == "cupy"
+    assert x.device == "/job:localhost/replica:0/task:0/device:GPU:1" and x2.device.endswith("GPU:1")
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.exp(x) * 2.0  # a Python scalar's constant is copied to the GPU
+        s = tf.reduce_sum(y)
+    g = tape.gradient(s, x)
+    assert y.device.endswith("GPU:1") and g.device.endswith("GPU:1")
+    np.testing.assert_allclose(g.numpy(), 2 * np.exp([1.0, 2.0]), rtol=1e-6)
+
+
+def test_mixing_devices_in_one_op_names_both(fake_cupy):
+    with tf.device("/GPU:0"):
+        x0 = tf.constant([1.0, 2.0])
+    with tf.device("/GPU:1"):
+        x1 = tf.constant([1.0, 2.0])
+    with pytest.raises(InvalidArgumentError, match=r"device:GPU:0 \(cupy\) and .*device:CPU:0 \(numpy\)"):
+        x0 + tf.constant([1.0, 2.0])
+    with pytest.raises(InvalidArgumentError, match=r"conflicting devices.*GPU:0.*GPU:1"):
+        tf.multiply(x0, x1)
+    with pytest.raises(InvalidArgumentError, match=r"conflicting devices.*GPU:0.*dask"):
+        x0 + tf.convert_to_tensor(da.ones(2, dtype=np.float32))
+
+
+def test_bench_cupy_says_when_there_is_no_gpu(monkeypatch, capsys):
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import bench_cupy
+    monkeypatch.setattr(_backend, "_gpus", [])
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    bench_cupy.main([])
+    assert "no GPU" in capsys.readouterr().out
