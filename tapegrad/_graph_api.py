@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _trace
+from . import _function, _recorders as _rec, _trace
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
 from ._tensor import Tensor
@@ -79,8 +79,31 @@ def get_logger() -> logging.Logger:
 
 @contextlib.contextmanager
 def init_scope() -> Iterator[None]:
-    """TensorFlow lifts the block out of function graphs; tapegrad runs it as it is (a no-op)."""
-    yield
+    """Run the block outside every ``tf.function`` being traced and every tape, as TensorFlow's
+    ``init_scope`` lifts it out of function graphs and pauses the gradient tape: its ops run once,
+    eagerly, when the function is traced (not at each call), and are not recorded.
+
+    >>> import tapegrad as tf
+    >>> v, log = tf.Variable(0), []
+    >>> @tf.function
+    ... def f():
+    ...     with tf.init_scope():
+    ...         v.assign_add(1)  # once, at trace time
+    ...         log.append(tf.executing_eagerly())
+    ...     return v + 0
+    >>> [int(f()) for _ in range(3)], log
+    ([1, 1, 1], [True])
+    """
+    saved = _rec.tls.stack
+    _rec.tls.stack = []
+    _rec._solo([], saved)
+    depth, _function._state.depth = getattr(_function._state, "depth", 0), 0
+    try:
+        yield
+    finally:
+        _function._state.depth = depth
+        _rec.tls.stack = saved
+        _rec._solo(saved)
 
 
 def is_symbolic_tensor(tensor: Any) -> bool:
