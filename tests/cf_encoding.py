@@ -25,6 +25,21 @@ def encode(obj, tf):
     raise TypeError(f"cannot encode {type(obj)}")
 
 
+def encode_value(v, tf):
+    """A result as plain JSON-able data (the surface-names fixture's format): tensors as
+    ``{"dtype", "shape", "value"}`` (``"imag"`` too for complex), TensorShapes, nests, else repr."""
+    if isinstance(v, tf.Tensor):
+        a = v.numpy()
+        if a.dtype.kind == "c":  # (JSON has no complex numbers)
+            return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.real.tolist(), "imag": a.imag.tolist()}
+        return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
+    if isinstance(v, tf.TensorShape):
+        return {"shape_object": v.as_list()}
+    if isinstance(v, (list, tuple)):
+        return [encode_value(x, tf) for x in v]
+    return {"python": repr(v)}
+
+
 def run(fn, tf):
     try:
         return encode(fn(tf), tf)

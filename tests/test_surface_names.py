@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+from cf_encoding import encode_value
 from tapegrad import _missing
 
 ENV = {"tf": tf, "np": np, "tnp": tf.experimental.numpy}
@@ -17,16 +18,7 @@ FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_surface_n
 
 
 def _encode(v):
-    if isinstance(v, tf.Tensor):
-        a = v.numpy()
-        if a.dtype.kind == "c":  # (JSON has no complex numbers)
-            return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.real.tolist(), "imag": a.imag.tolist()}
-        return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
-    if isinstance(v, tf.TensorShape):
-        return {"shape_object": v.as_list()}
-    if isinstance(v, (list, tuple)):
-        return [_encode(x) for x in v]
-    return {"python": repr(v)}
+    return encode_value(v, tf)
 
 
 def _same(got, want):

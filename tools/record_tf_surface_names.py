@@ -18,7 +18,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 from _tf import quiet_tensorflow  # noqa: E402
+from cf_encoding import encode_value  # noqa: E402  (tests/cf_encoding.py: the same encoding)
 
 tf = quiet_tensorflow()
 import numpy as np  # noqa: E402
@@ -311,16 +313,7 @@ def _summaries() -> list:
 
 
 def _encode(v):
-    if isinstance(v, tf.Tensor):
-        a = v.numpy()
-        if a.dtype.kind == "c":  # (JSON has no complex numbers)
-            return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.real.tolist(), "imag": a.imag.tolist()}
-        return {"dtype": v.dtype.name, "shape": list(a.shape), "value": a.tolist()}
-    if isinstance(v, tf.TensorShape):
-        return {"shape_object": v.as_list()}
-    if isinstance(v, (list, tuple)):
-        return [_encode(x) for x in v]
-    return {"python": repr(v)}
+    return encode_value(v, tf)
 
 
 def _outcome(code: str) -> list:
