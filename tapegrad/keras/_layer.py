@@ -256,7 +256,7 @@ def _check_input_spec(specs: Any, inputs: Any, layer: str) -> None:
     if specs is None:
         return
     specs = specs if isinstance(specs, (list, tuple)) else [specs]
-    xs = flatten(inputs)
+    xs = [inputs] if type(inputs) is Tensor else flatten(inputs)
     if len(xs) != len(specs):
         raise ValueError(f'Layer "{layer}" expects {len(specs)} input(s), but it received {len(xs)} '
                          "input tensors.")
@@ -304,7 +304,7 @@ def _to_input(x: Any, layer: "Layer") -> Any:
     if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
         given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
         raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "
-                         "string inputs are not supported (tapegrad has no string tensors); "
+                         "string inputs are not supported by tapegrad's Keras layers; "
                          f"expected numbers (this layer computes in {layer.compute_dtype}).")
     dtype, autocast = layer.compute_dtype, layer.autocast
     if isinstance(x, (np.ndarray, np.generic, list, float, int)) and not isinstance(x, bool):
@@ -633,7 +633,10 @@ class Layer(Module):
         if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
                 any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
             return self._symbolic_call(args, kwargs)
-        args = (map_structure(lambda x: _to_input(x, self), args[0]),) + tuple(args[1:])
+        first = args[0]
+        first = _to_input(first, self) if type(first) is Tensor else \
+            map_structure(lambda x: _to_input(x, self), first)
+        args = (first,) + tuple(args[1:])
         stack = _call_stack()
         training = kwargs.pop("training", None) if not self._call_has_training else kwargs.get("training")
         if training is None:
@@ -643,7 +646,7 @@ class Layer(Module):
                     break
         if self._call_has_training and training is not None:
             kwargs["training"] = bool(training) if not isinstance(training, Tensor) else training
-        if self._call_has_mask and kwargs.get("mask") is None:
+        if self._call_has_mask and _masks and kwargs.get("mask") is None:
             masks = map_structure(get_mask, args[0])
             if any(m is not None for m in flatten(masks)):
                 kwargs["mask"] = masks
@@ -692,8 +695,9 @@ class Layer(Module):
         return named
 
     def _set_output_masks(self, inputs: Any, mask: Any, outputs: Any) -> None:
-        if type(self).compute_mask is Layer.compute_mask and not self.supports_masking:
-            return
+        if type(self).compute_mask is Layer.compute_mask and (not self.supports_masking or
+                                                              mask is None and not _masks):
+            return  # (no mask anywhere: every output's mask is None already)
         if mask is None:
             mask = map_structure(get_mask, inputs)
             if all(m is None for m in flatten(mask)):

@@ -109,7 +109,15 @@ def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
     for i, s in enumerate(shape):
         if s == 1 and g.shape[lead + nd + i] != 1:
             axes.append(lead + nd + i)
-    r = np.sum(g, axis=tuple(axes), keepdims=True) if axes else g
+    if not axes:
+        return np.reshape(g, g.shape[:lead] + tuple(shape))
+    if not lead and len(axes) == nd and g.size and g.dtype.kind == "f" and g.dtype.itemsize >= 4 \
+            and g.flags.c_contiguous:
+        # a sum over leading axes (a bias's gradient) as ones @ rows: BLAS, many times faster than
+        # NumPy's column-wise reduction for short rows, and its blocked sums round no worse
+        rows = g.reshape(-1, int(np.prod(shape, dtype=np.int64)))
+        return np.reshape(np.ones(rows.shape[0], g.dtype) @ rows, shape)
+    r = np.sum(g, axis=tuple(axes), keepdims=True)
     return np.reshape(r, g.shape[:lead] + tuple(shape))
 
 

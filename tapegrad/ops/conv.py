@@ -631,8 +631,17 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
 def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
            pads: Pads) -> np.ndarray:
     """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
+    finite = np.isfinite(g).all()
+    (kh, kw), (n, oh, ow, c) = ksize, loc.shape
+    if finite and g.ndim == 4 and tuple(strides) == tuple(ksize) and x.shape[1:3] == (oh * kh, ow * kw) \
+            and not any(pads[0]) and not any(pads[1]):
+        # windows that tile the image: each kernel position writes its own strided part, no sums
+        out = np.empty((n, oh, kh, ow, kw, c), g.dtype)
+        for k in range(kh * kw):
+            np.multiply(g, loc == k, out=out[:, :, k // kw, :, k % kw, :])
+        return out.reshape(n, oh * kh, ow * kw, c)
     taps = _taps(*ksize, strides, (1, 1), *loc.shape[1:3])
-    if np.isfinite(g).all():  # a product with the mask is faster than where (but inf * 0 is NaN)
+    if finite:  # a product with the mask is faster than where (but inf * 0 is NaN)
         return _scatter_windows(lambda k: g * (loc == k), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
     return _scatter_windows(lambda k: np.where(loc == k, g, 0), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
 
