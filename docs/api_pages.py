@@ -31,6 +31,15 @@ def _documented(obj: Any) -> bool:
     return inspect.isclass(obj) or callable(obj) and not isinstance(obj, types.ModuleType)
 
 
+def _foreign(obj: Any) -> str:
+    """``module.name`` of an object re-exported from another library (NumPy's ``finfo`` in
+    ``tf.experimental.numpy``): listed, not documented again; "" for tapegrad's own."""
+    mod = getattr(obj, "__module__", None) or ""
+    if not _documented(obj) or mod.split(".")[0] in ("tapegrad", "builtins"):
+        return ""
+    return f"{mod}.{getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}"
+
+
 def homes() -> dict[int, tuple[str, str]]:
     """``id(object) -> (namespace, name)`` of its documented entry, for every documented object."""
     out: dict[int, tuple[str, str]] = {}
@@ -38,7 +47,7 @@ def homes() -> dict[int, tuple[str, str]]:
         names = public(modname)
         # a second name for the same object in one namespace is an alias of the object's own name
         for name, obj in sorted(names.items(), key=lambda kv: kv[0] != getattr(kv[1], "__name__", "")):
-            if _documented(obj) and id(obj) not in out:
+            if _documented(obj) and not _foreign(obj) and id(obj) not in out:
                 out[id(obj)] = (modname, name)
     return out
 
@@ -62,6 +71,8 @@ def page_rst(modname: str) -> str:
             rows.append((f":doc:`{name} <{page.split('/')[0]}>`", summary(obj)))
         elif not _documented(obj):
             rows.append((f"``{name}``", f"``{name} = {obj!r}``"))
+        elif _foreign(obj):
+            rows.append((f"``{name}``", f"``{_foreign(obj)}``, re-exported"))
         elif home[id(obj)] == (modname, name):
             rows.append((f":py:obj:`{name} <{modname}.{name}>`", summary(obj)))
             kind = "autoclass" if inspect.isclass(obj) else "autofunction"

@@ -950,3 +950,9 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     }
     for k, v in methods.items():
         setattr(Tensor, k, v)
+
+
+# the public names: what this module defines and re-exports from NumPy (not its own imports)
+__all__ = sorted(n for n, v in list(globals().items())
+                 if not n.startswith("_") and type(v) is not type(np)
+                 and n not in ("annotations", "Any", "Sequence", "Tensor", "TensorShape", "Variable"))
