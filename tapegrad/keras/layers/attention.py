@@ -16,8 +16,8 @@ import numpy as np
 
 from ..._convert import convert_to_tensor
 from ...ops.array import expand_dims, reshape
-from ...ops.math import cast, exp, logical_and, tanh, where
 from ...ops.linalg import einsum, matmul
+from ...ops.math import cast, exp, logical_and, tanh, where
 from ...ops.reduction import reduce_logsumexp, reduce_sum
 from .. import activations, random
 from .._layer import Layer, get_mask, set_mask

@@ -18,7 +18,7 @@ from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
 from .._layer import Layer, flatten, map_structure
-from .conv import new_weight, serialized, weight_args, weight_config
+from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"]
 
@@ -324,13 +324,19 @@ class StackedRNNCells(Layer):
         return inputs, new_states[0] if len(new_states) == 1 else new_states
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "cells": [serialized(c) for c in self.cells]}
+        return {**super().get_config(), "cells": [layer_spec(c) for c in self.cells]}
 
     @classmethod
-    def from_config(cls, config: dict) -> "StackedRNNCells":
+    def from_config(cls, config: dict) -> StackedRNNCells:
         config = dict(config)
         config["cells"] = [_deserialize_cell(c) for c in config["cells"]]
         return cls(**config)
+
+
+def layer_spec(layer: Any) -> dict:
+    """A layer's config as Keras serializes it inside another layer's config."""
+    return {"module": "keras.layers", "class_name": type(layer).__name__, "config": layer.get_config(),
+            "registered_name": None}
 
 
 def _deserialize_cell(spec: Any) -> Any:
@@ -423,7 +429,7 @@ class RNN(Layer):
                 raise ValueError(f"An `initial_state` was passed that is not compatible with `cell.state_size`. "
                                  f"Received `state_spec`={len(states)} state(s); expected {len(self.state_size)} "
                                  f"(`cell.state_size`={self.state_size}).")
-        if self.stateful and self.states is not None and tuple(flatten(self.states)[0].shape)[0] != batch:
+        if self.stateful and self.states is not None and flatten(self.states)[0].shape[0] != batch:
             raise ValueError(f"If an RNN is stateful, the batch size of the input sequences must be the same as "
                              f"the batch size of the initial state. \n- Expected batch size: "
                              f"{flatten(self.states)[0].shape[0]}\n- Received batch size: {batch}")
@@ -481,10 +487,10 @@ class RNN(Layer):
         return {**super().get_config(), "return_sequences": self.return_sequences,
                 "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
                 "unroll": self.unroll, "zero_output_for_mask": self.zero_output_for_mask,
-                "cell": serialized(self.cell)}
+                "cell": layer_spec(self.cell)}
 
     @classmethod
-    def from_config(cls, config: dict) -> "RNN":
+    def from_config(cls, config: dict) -> RNN:
         config = dict(config)
         config["cell"] = _deserialize_cell(config["cell"])
         return cls(**config)

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 from ..._convert import convert_to_tensor
 from ...ops.array import stack, transpose
 from .._layer import Layer
-from .conv import serialized
+from .rnn_cells import layer_spec
 
 __all__ = ["TimeDistributed"]
 
@@ -82,7 +82,7 @@ class TimeDistributed(Layer):
         return (out[0], input_shape[1], *out[1:])
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "layer": serialized(self.layer)}
+        return {**super().get_config(), "layer": layer_spec(self.layer)}
 
     @classmethod
     def from_config(cls, config: dict) -> TimeDistributed:
