@@ -20,7 +20,7 @@ from ...ops.linalg import einsum, matmul
 from ...ops.math import cast, exp, logical_and, tanh, where
 from ...ops.reduction import reduce_logsumexp, reduce_sum
 from .. import activations, random
-from .._layer import Layer, get_mask, set_mask
+from .._layer import KerasTensor, Layer, get_mask, set_mask
 from .conv import new_weight, serialized, weight_args
 
 __all__ = ["Attention", "AdditiveAttention", "MultiHeadAttention"]
@@ -341,6 +341,19 @@ class MultiHeadAttention(Layer):
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         return None   # (call sets the query's mask on the output)
+
+    def compute_output_spec(self, query: Any, value: Any, key: Any = None, query_mask: Any = None,
+                            value_mask: Any = None, key_mask: Any = None, attention_mask: Any = None,
+                            return_attention_scores: bool = False, training: Any = None,
+                            use_causal_mask: bool = False) -> Any:
+        shape = self.compute_output_shape(query.shape, value.shape, None if key is None else key.shape)
+        out = KerasTensor(shape, self.compute_dtype)
+        if not return_attention_scores:
+            return out
+        q, v, axes = tuple(query.shape), tuple(value.shape), self._attention_axes
+        batch = [q[i] for i in range(len(q) - 1) if i not in axes]
+        scores = (*batch, self._num_heads, *[q[i] for i in axes], *[v[i] for i in axes])
+        return out, KerasTensor(scores, self.compute_dtype)
 
     def compute_output_shape(self, query_shape: Sequence, value_shape: Sequence,
                              key_shape: Sequence | None = None) -> tuple:
