@@ -57,10 +57,11 @@ def _attention(use_scale=False, score_mode="dot", key=False, causal=False, masks
 
 
 def _mha(num_heads=2, key_dim=3, q=(3, 4, 6), v=(3, 5, 6), key=None, value_dim=None, output_shape=None,
-         use_bias=True, causal=False, value_mask=False, attention_mask=False, scores=True, attention_axes=None):
+         use_bias=True, causal=False, value_mask=False, attention_mask=False, scores=True, attention_axes=None,
+         **options):
     def make(keras):
         layer = keras.layers.MultiHeadAttention(num_heads, key_dim, value_dim=value_dim, output_shape=output_shape,
-                                                use_bias=use_bias, attention_axes=attention_axes)
+                                                use_bias=use_bias, attention_axes=attention_axes, **options)
         ins = [fixed(q, 0), fixed(v, 1)] + ([fixed(key, 2)] if key else [])
         kw = {}
         if value_mask:
@@ -118,6 +119,9 @@ LAYER_CASES = {
     "mha_attention_mask": _mha(attention_mask=True, scores=False),
     "mha_rank4_default_axes": _mha(q=(2, 3, 4, 6), v=(2, 3, 4, 6)),
     "mha_rank4_axis2": _mha(q=(2, 3, 4, 6), v=(2, 3, 4, 6), attention_axes=2),
+    "mha_gate_sliding_window_causal": _mha(q=(3, 5, 6), v=(3, 5, 6), causal=True, use_gate=True,
+                                           sliding_window=2),
+    "mha_sliding_window_value_mask": _mha(q=(3, 5, 6), v=(3, 5, 6), value_mask=True, sliding_window=3),
     "time_distributed_dense": _time_distributed(lambda k: k.layers.Dense(3, activation="tanh"), (3, 5, 4)),
     "time_distributed_conv": _time_distributed(lambda k: k.layers.Conv2D(2, 2), (3, 5, 4, 4, 2)),
     "time_distributed_masked": _time_distributed(lambda k: k.layers.Dense(2), (3, 5, 4), mask=True),

@@ -124,6 +124,17 @@ class Attention(Layer):
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         return (*input_shape[0][:-1], input_shape[1][-1])
 
+    def compute_output_spec(self, inputs: Any, mask: Any = None, training: Any = None,
+                            return_attention_scores: bool = False, use_causal_mask: bool = False) -> Any:
+        self._validate_inputs(inputs, mask)
+        q, v = inputs[0], inputs[1]
+        k = inputs[2] if len(inputs) > 2 else v
+        out = KerasTensor(self.compute_output_shape([q.shape, v.shape]), self.compute_dtype)
+        out._keras_mask = q._keras_mask
+        if not return_attention_scores:
+            return out
+        return out, KerasTensor((*q.shape[:-1], k.shape[-2]), self.compute_dtype)
+
     def get_config(self) -> dict:
         return {**super().get_config(), "use_scale": self.use_scale, "score_mode": self.score_mode,
                 "dropout": self.dropout, "seed": self.seed}
@@ -195,7 +206,9 @@ class MultiHeadAttention(Layer):
     bias of the sublayers ``query``, ``key``, ``value``, ``attention_output``): ``(dim,
     num_heads, key_dim)``, ``(num_heads, key_dim)``, ..., ``(num_heads, value_dim, *out)``,
     ``out``. ``attention_axes`` (default: every axis between the batch and the features) may
-    attend over several axes of higher-rank inputs.
+    attend over several axes of higher-rank inputs. ``use_gate=True`` multiplies the heads by a
+    sigmoid gate projected from the query (sublayer ``gate``) before the output projection;
+    ``sliding_window=w`` lets a position attend only to positions less than ``w`` away.
 
     Call arguments: ``query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
     attention_mask=None`` (``(B, T, S)`` booleans, True = attend), ``return_attention_scores``
@@ -214,10 +227,10 @@ class MultiHeadAttention(Layer):
 
     def __init__(self, num_heads: int, key_dim: int, value_dim: int | None = None, dropout: float = 0.0,
                  use_bias: bool = True, output_shape: Any = None, attention_axes: Any = None,
-                 flash_attention: Any = None, kernel_initializer: Any = "glorot_uniform",
+                 sliding_window: int | None = None, flash_attention: Any = None, kernel_initializer: Any = "glorot_uniform",
                  bias_initializer: Any = "zeros", kernel_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
-                 seed: Any = None, **kwargs: Any) -> None:
+                 use_gate: bool = False, seed: Any = None, **kwargs: Any) -> None:
         for arg, val in (("num_heads", num_heads), ("key_dim", key_dim)):
             if isinstance(val, bool) or not isinstance(val, int) or val <= 0:
                 raise ValueError(f"Received an invalid value for argument `{arg}`, expected a positive integer. "
@@ -252,6 +265,11 @@ class MultiHeadAttention(Layer):
             raise ValueError(f"`attention_axes` must be an int, list, or tuple.Received: "
                              f"attention_axes={attention_axes}")
         self._attention_axes = attention_axes
+        if sliding_window is not None and (isinstance(sliding_window, bool) or not isinstance(sliding_window, int)
+                                           or sliding_window <= 0):
+            raise ValueError(f"`sliding_window` must be `None` or a positive integer. Received: "
+                             f"sliding_window={sliding_window}")
+        self._sliding_window, self._use_gate = sliding_window, bool(use_gate)
         self.seed = seed
         self.seed_generator = random.SeedGenerator(seed)
 
@@ -272,6 +290,9 @@ class MultiHeadAttention(Layer):
         self._query_dense.build(query_shape)
         self._key_dense = _Projection(1, (h, self._key_dim), b, self, name="key")
         self._key_dense.build(key_shape)
+        if self._use_gate:
+            self._gate_dense = _Projection(1, (h, self._value_dim), b, self, name="gate")
+            self._gate_dense.build(query_shape)
         self._value_dense = _Projection(1, (h, self._value_dim), b, self, name="value")
         self._value_dense.build(value_shape)
         out = self._output_shape or (query_shape[-1],)
@@ -303,6 +324,7 @@ class MultiHeadAttention(Layer):
             key_mask = get_mask(key)
         keep = self._compute_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
                                             use_causal_mask)
+        gate = activations.sigmoid(self._gate_dense(query)) if self._use_gate else None
         q = self._query_dense(query) * math.sqrt(1.0 / self._key_dim)
         k, v = self._key_dense(key), self._value_dense(value)
         scores = einsum(self._dot_equation, k, q)
@@ -314,7 +336,8 @@ class MultiHeadAttention(Layer):
         dropped = weights
         if training and self._dropout > 0.0:
             dropped = random.dropout(weights, self._dropout, seed=self.seed_generator)
-        out = self._output_dense(einsum(self._combine_equation, dropped, v))
+        heads = einsum(self._combine_equation, dropped, v)
+        out = self._output_dense(heads if gate is None else heads * gate)
         if query_mask is not None:
             set_mask(out, query_mask)
         return (out, weights) if return_attention_scores else out
@@ -332,6 +355,9 @@ class MultiHeadAttention(Layer):
                 parts.append(expand_dims(cast(m, "bool"), -2))
         if use_causal_mask:
             parts.append(_causal(query.shape[1], value.shape[1]))
+        if self._sliding_window is not None:
+            t, s = np.arange(query.shape[1]), np.arange(value.shape[1])
+            parts.append(convert_to_tensor((abs(t[:, None] - s[None, :]) < self._sliding_window)[None]))
         if attention_mask is not None:
             parts.insert(0, cast(convert_to_tensor(attention_mask), "bool"))
         keep = None
@@ -348,6 +374,7 @@ class MultiHeadAttention(Layer):
                             use_causal_mask: bool = False) -> Any:
         shape = self.compute_output_shape(query.shape, value.shape, None if key is None else key.shape)
         out = KerasTensor(shape, self.compute_dtype)
+        out._keras_mask = query._keras_mask
         if not return_attention_scores:
             return out
         q, v, axes = tuple(query.shape), tuple(value.shape), self._attention_axes
@@ -366,7 +393,8 @@ class MultiHeadAttention(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "num_heads": self._num_heads, "key_dim": self._key_dim,
                 "value_dim": self._value_dim, "dropout": self._dropout, "use_bias": self._use_bias,
-                "output_shape": self._output_shape, "attention_axes": self._attention_axes,
+                "use_gate": self._use_gate, "output_shape": self._output_shape,
+                "attention_axes": self._attention_axes, "sliding_window": self._sliding_window,
                 "kernel_initializer": serialized(self._kernel_initializer),
                 "bias_initializer": serialized(self._bias_initializer),
                 "kernel_regularizer": serialized(self._kernel_regularizer),
