@@ -365,9 +365,6 @@ class MultiHeadAttention(Layer):
             keep = p if keep is None else logical_and(keep, p)
         return keep
 
-    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
-        return None   # (call sets the query's mask on the output)
-
     def compute_output_spec(self, query: Any, value: Any, key: Any = None, query_mask: Any = None,
                             value_mask: Any = None, key_mask: Any = None, attention_mask: Any = None,
                             return_attention_scores: bool = False, training: Any = None,
