@@ -30,11 +30,11 @@ def _user_cell(keras):
     return MinimalCell(4)
 
 
-def _rnn(cell_fn, shape=(3, 5, 3), mask=False, **kw):
+def _rnn(cell_fn, shape=(3, 5, 3), mask=False, training=None, **kw):
     def make(keras):
         layer = keras.layers.RNN(cell_fn(keras), **kw)
         m = MASK[:shape[0], :shape[1]] if mask else None
-        return layer, [fixed(shape, 0)], lambda lay, xs: lay(xs[0], mask=m)
+        return layer, [fixed(shape, 0)], lambda lay, xs: lay(xs[0], mask=m, training=training)
     return make
 
 
@@ -54,6 +54,16 @@ def _attention(use_scale=False, score_mode="dot", key=False, causal=False, masks
         return layer, ins, lambda lay, xs: lay(list(xs), mask=m, return_attention_scores=scores,
                                                use_causal_mask=causal)
     return make
+
+
+def _mha_dropout(keras):
+    layer = keras.layers.MultiHeadAttention(2, 3, dropout=0.3, seed=4)
+    return layer, [fixed((3, 4, 6), 0)], lambda lay, xs: lay(xs[0], xs[0], training=True)
+
+
+def _attention_dropout(keras):
+    layer = keras.layers.Attention(dropout=0.3, seed=5)
+    return layer, [fixed((3, 4, 6), 0), fixed((3, 5, 6), 1)], lambda lay, xs: lay(list(xs), training=True)
 
 
 def _mha(num_heads=2, key_dim=3, q=(3, 4, 6), v=(3, 5, 6), key=None, value_dim=None, output_shape=None,
@@ -106,6 +116,18 @@ LAYER_CASES = {
     "rnn_user_cell": _rnn(CELL["user"], return_state=True, return_sequences=True),
     "rnn_user_cell_masked_backwards": _rnn(CELL["user"], mask=True, go_backwards=True),
     "rnn_lstm_initial_state": _rnn_init_state,
+    "rnn_simple_cell_dropout": _rnn(lambda k: k.layers.SimpleRNNCell(4, dropout=0.3, recurrent_dropout=0.2, seed=1),
+                                    training=True, return_sequences=True),
+    "rnn_lstm_cell_dropout": _rnn(lambda k: k.layers.LSTMCell(4, dropout=0.3, seed=2), training=True),
+    "rnn_lstm_cell_recurrent_dropout": _rnn(lambda k: k.layers.LSTMCell(4, dropout=0.3, recurrent_dropout=0.2,
+                                                                        seed=2), training=True),
+    "rnn_gru_cell_dropout": _rnn(lambda k: k.layers.GRUCell(4, dropout=0.3, recurrent_dropout=0.2, seed=3),
+                                 training=True, return_sequences=True),
+    "rnn_gru_cell_reset_before_dropout": _rnn(lambda k: k.layers.GRUCell(4, reset_after=False, dropout=0.2,
+                                                                          recurrent_dropout=0.3, seed=6),
+                                              training=True, mask=True),
+    "mha_dropout": _mha_dropout,
+    "attention_dropout": _attention_dropout,
     "attention_dot": _attention(),
     "attention_scaled_key_masks": _attention(use_scale=True, key=True, masks=True),
     "attention_concat_causal": _attention(score_mode="concat", causal=True),

@@ -5,8 +5,8 @@ A cell computes one step, ``call(inputs, states) -> (output, new_states)``, proj
 step's input itself (Keras's cells do the same; the SimpleRNN/LSTM/GRU layers of ``rnn.py``
 project the whole sequence at once). ``RNN`` accepts these cells, a list of cells (stacked) and
 any layer with a ``state_size`` and a ``call(inputs, states)``. Dropout masks are drawn on a
-call's first step and reused at every step (LSTMCell with ``recurrent_dropout`` draws one mask
-per gate, as Keras's ``implementation=1``).
+call's first step and reused at every step (LSTMCell and GRUCell with ``recurrent_dropout``
+draw one mask per gate, as Keras's ``implementation=1``); seeded cells draw Keras's masks.
 """
 from __future__ import annotations
 
@@ -212,10 +212,15 @@ class GRUCell(_Cell):
 
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, reset_after: bool = True, **kwargs: Any) -> None:
-        kwargs.pop("implementation", None)
+        self.implementation = kwargs.pop("implementation", 2)
         super().__init__(units, activation=activation, recurrent_activation=recurrent_activation,
                          use_bias=use_bias, **kwargs)
+        if self.recurrent_dropout != 0.0:
+            self.implementation = 1
         self.reset_after = bool(reset_after)
+
+    def _mask_count(self) -> int:
+        return 3 if self.implementation == 1 else 0
 
     def _bias_shape(self) -> tuple:
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
@@ -223,19 +228,27 @@ class GRUCell(_Cell):
     def call(self, inputs: Any, states: Any, training: Any = False) -> tuple:
         h = states[0] if _nested(states) else states
         dp, rdp = self._mask("input", inputs, training), self._mask("recurrent", h, training)
-        u, rk, ra = self.units, self.recurrent_kernel, self.recurrent_activation
-        hm = h if rdp is None else h * rdp
-        x = matmul(inputs if dp is None else inputs * dp, self.kernel)
-        rb = None
+        u, k, rk, ra = self.units, self.kernel, self.recurrent_kernel, self.recurrent_activation
+        ib = rb = None
         if self.bias is not None:
-            x = x + (self.bias[0] if self.reset_after else self.bias)
-            rb = self.bias[1] if self.reset_after else None
-        xz, xr, xh = split(x, 3, axis=-1)
-        inner = matmul(hm, rk if self.reset_after else rk[:, :2 * u])
+            ib, rb = (self.bias[0], self.bias[1]) if self.reset_after else (self.bias, None)
+        if self.implementation == 1:   # one projection per gate, each with its own dropout masks
+            xs = [inputs if dp is None else inputs * dp[g] for g in range(3)]
+            hs = [h if rdp is None else h * rdp[g] for g in range(3)]
+            x = concat([matmul(xs[g], k[:, g * u:(g + 1) * u]) for g in range(3)], -1)
+            inner = concat([matmul(hs[g], rk[:, g * u:(g + 1) * u]) for g in range(3 if self.reset_after else 2)], -1)
+            hh = hs[2]
+        else:
+            x = matmul(inputs if dp is None else inputs * dp, k)
+            inner = matmul(h, rk if self.reset_after else rk[:, :2 * u])
+            hh = h
+        if ib is not None:
+            x = x + ib
         if rb is not None:
             inner = inner + rb
+        xz, xr, xh = split(x, 3, axis=-1)
         z, r = ra(xz + inner[:, :u]), ra(xr + inner[:, u:2 * u])
-        rh = r * inner[:, 2 * u:] if self.reset_after else matmul(r * hm, rk[:, 2 * u:])
+        rh = r * inner[:, 2 * u:] if self.reset_after else matmul(r * hh, rk[:, 2 * u:])
         h = z * h + (1 - z) * self.activation(xh + rh)
         return h, [h] if _nested(states) else h
 
