@@ -126,6 +126,12 @@ LAYER_CASES = {
     "rnn_gru_cell_reset_before_dropout": _rnn(lambda k: k.layers.GRUCell(4, reset_after=False, dropout=0.2,
                                                                           recurrent_dropout=0.3, seed=6),
                                               training=True, mask=True),
+    "bidirectional_rnn_gru_cell_masked": lambda k: (
+        k.layers.Bidirectional(k.layers.RNN(k.layers.GRUCell(3), return_sequences=True)), [fixed((3, 5, 3), 0)],
+        lambda lay, xs: lay(xs[0], mask=MASK)),
+    "bidirectional_rnn_stacked_state": lambda k: (
+        k.layers.Bidirectional(k.layers.RNN([k.layers.LSTMCell(3), k.layers.SimpleRNNCell(2)], return_state=True),
+                               merge_mode="sum"), [fixed((3, 5, 3), 0)], lambda lay, xs: lay(xs[0])),
     "mha_dropout": _mha_dropout,
     "attention_dropout": _attention_dropout,
     "attention_dot": _attention(),
