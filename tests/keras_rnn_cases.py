@@ -6,6 +6,8 @@ the float inputs ``xs`` (tensors); its weights are set to ``fixed(shape, i + 1)`
 outputs and the gradients of ``sum_k reduce_sum(out_k * weights_for(out_k.shape))`` with
 respect to the trainable weights and the inputs are recorded.
 """
+import re
+
 import numpy as np
 
 from keras_core_cases import fixed, weights_for
@@ -179,6 +181,7 @@ def run_layer_case(keras, tf, name):
         loss = tf.add_n([tf.reduce_sum(o * weights_for(o.shape)) for o in outs])
     grads = tape.gradient(loss, list(layer.trainable_weights) + xs)
     return {"weights": [[w.name, list(w.shape)] for w in layer.weights],
+            "paths": [re.sub(r"_\d+", "", w.path.split("/", 1)[1]) for w in layer.weights],
             "outs": [np.asarray(o).tolist() for o in outs],
             "grads": [None if g is None else np.asarray(g).tolist() for g in grads]}
 

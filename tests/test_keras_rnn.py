@@ -24,6 +24,7 @@ def close(got, want, rtol=1e-5, atol=1e-6):
 def test_layer_matches_keras(name):
     want, got = REC["layers"][name], cases.run_layer_case(keras, tf, name)
     assert got["weights"] == want["weights"]
+    assert got["paths"] == want["paths"]
     assert len(got["outs"]) == len(want["outs"])
     for g, w in zip(got["outs"], want["outs"]):
         close(g, w)

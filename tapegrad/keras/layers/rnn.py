@@ -16,7 +16,7 @@ from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, ze
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
-from .._layer import Layer
+from .._layer import Layer, name_scope
 from .conv import new_weight, positive_int, serialized, weight_args, weight_config
 from .rnn_cells import RNN
 
@@ -358,7 +358,8 @@ class Bidirectional(Layer):
     def build(self, input_shape: Sequence) -> None:
         for sub in (self.forward_layer, self.backward_layer):
             if not sub.built:
-                sub.build(input_shape)
+                with name_scope(sub):
+                    sub.build(input_shape)
                 sub.built = True
         if self._init_weights is not None:
             self.set_weights(self._init_weights)

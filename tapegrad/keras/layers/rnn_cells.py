@@ -17,7 +17,7 @@ from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, ze
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
-from .._layer import Layer, flatten, map_structure
+from .._layer import Layer, flatten, map_structure, name_scope
 from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"]
@@ -415,7 +415,8 @@ class RNN(Layer):
             raise ValueError(f"RNN: the input must have shape (batch, timesteps, ...); received an input of "
                              f"shape {tuple(sequences_shape)}.")
         if isinstance(self.cell, Layer) and not self.cell.built:
-            self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
+            with name_scope(self.cell):
+                self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
         self.built = True
 
