@@ -9,14 +9,13 @@ MultiHeadAttention's output mask. Dropout (``training=True``) drops attention we
 from __future__ import annotations
 
 import math
-import string
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..._convert import convert_to_tensor
-from ...ops.array import expand_dims, reshape
-from ...ops.linalg import einsum, matmul
+from ...ops.array import expand_dims, reshape, transpose
+from ...ops.linalg import matmul
 from ...ops.math import cast, exp, logical_and, tanh, where
 from ...ops.reduction import reduce_logsumexp, reduce_sum
 from .. import activations, random
@@ -302,8 +301,10 @@ class MultiHeadAttention(Layer):
         axes = tuple(range(1, rank - 2)) if self._attention_axes is None else \
             tuple(a if a >= 0 else rank - 1 + a for a in self._attention_axes)
         self._attention_axes = axes
-        self._dot_equation, self._combine_equation, n = _attention_equations(rank, axes)
-        self._norm_axes = tuple(range(n - len(axes), n))
+        # batch axes (the heads' axis last of them), then the attended axes, then the channels
+        self._perm = [i for i in range(rank - 1) if i not in axes] + list(axes) + [rank - 1]
+        self._unperm = list(np.argsort(self._perm))
+        self._norm_axes = tuple(range(rank - 1, rank - 1 + len(axes)))
         for sub in (self._query_dense, self._key_dense, self._value_dense, self._output_dense):
             sub.built = True
         self.built = True
@@ -327,16 +328,22 @@ class MultiHeadAttention(Layer):
         gate = activations.sigmoid(self._gate_dense(query)) if self._use_gate else None
         q = self._query_dense(query) * math.sqrt(1.0 / self._key_dim)
         k, v = self._key_dense(key), self._value_dense(value)
-        scores = einsum(self._dot_equation, k, q)
+        q, k, v = (transpose(t, self._perm) for t in (q, k, v))
+        n = len(self._attention_axes)
+        lead, tq, ts = q.shape[:-1 - n], q.shape[-1 - n:-1], k.shape[-1 - n:-1]
+        nq, ns = int(np.prod(tq)), int(np.prod(ts))
+        scores = matmul(reshape(q, (-1, nq, q.shape[-1])), reshape(k, (-1, ns, k.shape[-1])), transpose_b=True)
+        scores = reshape(scores, (*lead, *tq, *ts))
         if keep is not None:
             for _ in range(scores.ndim - keep.ndim):
-                keep = expand_dims(keep, -2 * len(self._attention_axes) - 1)
+                keep = expand_dims(keep, -2 * n - 1)
             scores = where(keep, scores, -1e9)
         weights = _softmax(scores, self._norm_axes)
         dropped = weights
         if training and self._dropout > 0.0:
             dropped = random.dropout(weights, self._dropout, seed=self.seed_generator)
-        heads = einsum(self._combine_equation, dropped, v)
+        heads = matmul(reshape(dropped, (-1, nq, ns)), reshape(v, (-1, ns, v.shape[-1])))
+        heads = transpose(reshape(heads, (*lead, *tq, v.shape[-1])), self._unperm)
         out = self._output_dense(heads if gate is None else heads * gate)
         if query_mask is not None:
             set_mask(out, query_mask)
@@ -405,18 +412,3 @@ def _softmax(x: Any, axes: tuple) -> Any:
     if len(axes) == 1:
         return activations.softmax(x, axis=axes[0])
     return exp(x - reduce_logsumexp(x, axis=list(axes), keepdims=True))
-
-
-def _attention_equations(rank: int, axes: tuple) -> tuple:
-    """Einsum equations for the scores (``key, query -> (batch dims, heads, T..., S...)``) and
-    for combining the weights with the values, for projected tensors of ``rank`` whose
-    ``axes`` are attended over (the others but the last are batch axes)."""
-    letters = string.ascii_lowercase
-    target = letters[:rank]
-    batch = [i for i in range(rank) if i not in axes and i != rank - 1]
-    source, extra = list(target), iter(letters[rank:])
-    for i in axes:
-        source[i] = next(extra)
-    source = "".join(source)
-    product = "".join([target[i] for i in batch] + [target[i] for i in axes] + [source[i] for i in axes])
-    return f"{source},{target}->{product}", f"{product},{source}->{target}", len(product)
