@@ -233,3 +233,18 @@ def run_train_case(keras, tf, name, steps=4):
         opt.apply_gradients(zip(grads, model.trainable_weights))
         losses.append(float(loss))
     return {"losses": losses, "weights": [np.asarray(w).tolist() for w in model.weights]}
+
+
+def run_fit_case(keras, name):
+    """``compile`` and ``fit`` (batches of 4, 3 epochs, unshuffled) from fixed weights: the
+    history and ``evaluate``'s loss and accuracy."""
+    model, x, y = TRAIN_CASES[name](keras)
+    set_fixed_weights(model)
+    if name == "transformer_block":
+        model.compile(keras.optimizers.Adam(0.01), keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      metrics=["accuracy"])
+    else:   # (a loss by name: labels of shape (n,) against outputs of shape (n, 1))
+        model.compile(keras.optimizers.SGD(0.5, momentum=0.9), "binary_crossentropy", metrics=["accuracy"])
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0).history
+    return {"loss": history["loss"], "accuracy": history["accuracy"],
+            "evaluate": [float(v) for v in model.evaluate(x, y, verbose=0)]}

@@ -43,6 +43,14 @@ def test_training_matches_keras(name):
         close(g, w, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("name", sorted(cases.TRAIN_CASES))
+def test_fit_matches_keras(name):
+    want, got = REC["fit"][name], cases.run_fit_case(keras, name)
+    close(got["loss"], want["loss"], rtol=1e-5)
+    assert got["accuracy"] == pytest.approx(want["accuracy"])
+    close(got["evaluate"], want["evaluate"], rtol=1e-5)
+
+
 # ---- arguments, errors, configs and modes (Keras 3.15's behaviour, checked by hand) ---------------
 
 L = keras.layers

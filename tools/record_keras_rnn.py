@@ -24,11 +24,12 @@ import keras_rnn_cases as cases  # noqa: E402
 
 
 def main():
-    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "layers": {}, "train": {}}
+    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "layers": {}, "train": {}, "fit": {}}
     for name in cases.LAYER_CASES:
         out["layers"][name] = cases.run_layer_case(keras, tf, name)
     for name in cases.TRAIN_CASES:
         out["train"][name] = cases.run_train_case(keras, tf, name)
+        out["fit"][name] = cases.run_fit_case(keras, name)
     with open(os.path.join(REPO, "tests", "fixtures", "keras_rnn.json"), "w") as f:
         json.dump(out, f, separators=(",", ":"))
 
