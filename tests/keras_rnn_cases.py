@@ -210,7 +210,22 @@ def lstm_classifier(keras):
     return model, tokens.astype(np.int32), (np.arange(8) % 2).astype(np.float32)
 
 
-TRAIN_CASES = {"transformer_block": transformer_block, "lstm_classifier": lstm_classifier}
+def masked_stack(keras):
+    """A functional model passing Embedding's mask through Bidirectional(RNN(stacked cells)),
+    TimeDistributed, Attention and RNN(SimpleRNNCell)."""
+    layers = keras.layers
+    inp = keras.Input((7,), dtype="int32")
+    e = layers.Embedding(12, 5, mask_zero=True)(inp)
+    s = layers.Bidirectional(layers.RNN([layers.GRUCell(4), layers.LSTMCell(3)], return_sequences=True))(e)
+    t = layers.TimeDistributed(layers.Dense(6, activation="tanh"))(s)
+    a = layers.Attention(use_scale=True)([t, s])
+    out = layers.Dense(1, activation="sigmoid")(layers.RNN(layers.SimpleRNNCell(2))(a))
+    _, x, y = lstm_classifier(keras)
+    return keras.Model(inp, out), x, y
+
+
+TRAIN_CASES = {"transformer_block": transformer_block, "lstm_classifier": lstm_classifier,
+               "masked_stack": masked_stack}
 
 
 def run_train_case(keras, tf, name, steps=4):
