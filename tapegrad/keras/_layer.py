@@ -617,7 +617,7 @@ class Layer(Module):
             names = list(inspect.signature(self.call).parameters)
             bound = dict(zip(names, args), **kwargs)
             self.build(**{p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
-                          for p in params if p.endswith("_shape") and p[:-6] in bound})
+                          for p in params if p.endswith("_shape") and bound.get(p[:-6]) is not None})
         self.built = True
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)

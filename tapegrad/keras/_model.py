@@ -320,6 +320,7 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
         y_true = cast(y_true, y_pred.dtype)
     if hasattr(fn, "reduction") or hasattr(fn, "get_config") and not hasattr(fn, "__code__"):
         return fn(y_true, y_pred, sample_weight=sample_weight)
+    y_true, y_pred = _same_rank(y_true, y_pred)   # as Keras's LossFunctionWrapper: (n,) labels, (n, 1) outputs
     values = convert_to_tensor(fn(y_true, y_pred))
     if sample_weight is not None:
         values, sw = _same_rank(values, convert_to_tensor(sample_weight, values.dtype))

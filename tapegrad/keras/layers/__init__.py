@@ -23,6 +23,9 @@ _LAZY = {
     **dict.fromkeys(["BatchNormalization", "LayerNormalization"], ".normalization"),
     **dict.fromkeys(["Embedding"], ".embedding"),
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
+    **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
+    **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
+    **dict.fromkeys(["TimeDistributed"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization"], ".preprocessing"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
@@ -42,6 +45,9 @@ if _typing.TYPE_CHECKING:
                           MaxPool2D, MaxPooling1D, MaxPooling2D)
     from .preprocessing import Normalization  # noqa: F401
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
+    from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
+    from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
+    from .wrappers import TimeDistributed  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
                        LeakyReLU, Multiply, ReLU, Reshape, Softmax, add, concatenate, multiply)

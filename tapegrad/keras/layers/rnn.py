@@ -16,8 +16,9 @@ from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, ze
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
-from .._layer import Layer
+from .._layer import Layer, name_scope
 from .conv import new_weight, positive_int, serialized, weight_args, weight_config
+from .rnn_cells import RNN
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -328,19 +329,19 @@ class Bidirectional(Layer):
 
     def __init__(self, layer: Any, merge_mode: Any = "concat", weights: Any = None, backward_layer: Any = None,
                  **kwargs: Any) -> None:
-        if not isinstance(layer, _RNN):
-            raise ValueError(f"Bidirectional: please initialize `Bidirectional` layer with a SimpleRNN, LSTM or "
-                             f"GRU layer instance. Received: {layer!r}")
+        if not isinstance(layer, (_RNN, RNN)):
+            raise ValueError(f"Bidirectional: please initialize `Bidirectional` layer with a SimpleRNN, LSTM, "
+                             f"GRU or RNN layer instance. Received: {layer!r}")
         if merge_mode not in ("sum", "mul", "ave", "concat", None):
             raise ValueError(f"Bidirectional: invalid merge mode. Received: {merge_mode!r}. Merge mode should "
                              "be one of {'sum', 'mul', 'ave', 'concat', None}")
         super().__init__(**kwargs)
         cfg = layer.get_config()
-        self.forward_layer = type(layer)(**{**cfg, "name": "forward_" + layer.name.removeprefix("forward_")})
+        self.forward_layer = type(layer).from_config({**cfg, "name": "forward_" + layer.name.removeprefix("forward_")})
         if backward_layer is None:
-            backward_layer = type(layer)(**{**cfg, "go_backwards": not layer.go_backwards,
-                                            "name": "backward_" + layer.name.removeprefix("forward_")})
-        elif not isinstance(backward_layer, _RNN) or backward_layer.go_backwards == layer.go_backwards:
+            backward_layer = type(layer).from_config({**cfg, "go_backwards": not layer.go_backwards,
+                                                      "name": "backward_" + layer.name.removeprefix("forward_")})
+        elif not isinstance(backward_layer, (_RNN, RNN)) or backward_layer.go_backwards == layer.go_backwards:
             raise ValueError("Bidirectional: `backward_layer` must be a recurrent layer whose `go_backwards` "
                              "is the opposite of the forward layer's.")
         self.backward_layer = backward_layer
@@ -357,7 +358,8 @@ class Bidirectional(Layer):
     def build(self, input_shape: Sequence) -> None:
         for sub in (self.forward_layer, self.backward_layer):
             if not sub.built:
-                sub.build(input_shape)
+                with name_scope(sub):
+                    sub.build(input_shape)
                 sub.built = True
         if self._init_weights is not None:
             self.set_weights(self._init_weights)
@@ -396,7 +398,8 @@ class Bidirectional(Layer):
         out = mask if self.return_sequences else None
         outs = [out, out] if self.merge_mode is None else [out]
         if self.return_state:
-            return outs + [None] * (2 * self.forward_layer.n_states)
+            fw = self.forward_layer
+            return outs + [None] * (2 * (fw.n_states if isinstance(fw, _RNN) else len(fw.state_size)))
         return outs if self.merge_mode is None else out
 
     def get_config(self) -> dict:
@@ -415,4 +418,4 @@ class Bidirectional(Layer):
         return cls(**config)
 
 
-_RECURRENT = {"SimpleRNN": SimpleRNN, "LSTM": LSTM, "GRU": GRU}
+_RECURRENT = {"SimpleRNN": SimpleRNN, "LSTM": LSTM, "GRU": GRU, "RNN": RNN}
