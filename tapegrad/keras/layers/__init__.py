@@ -25,6 +25,9 @@ _LAZY = {
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization"], ".preprocessing"),
+    **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
+                     "average", "dot"], ".merging"),
+    **dict.fromkeys(["ELU", "PReLU"], ".activation"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -32,6 +35,9 @@ _LAZY = {
 if _typing.TYPE_CHECKING:
     from .._layer import InputSpec, Layer  # noqa: F401
     from .._model import Input, InputLayer  # noqa: F401
+    from .activation import ELU, PReLU  # noqa: F401
+    from .merging import (Average, Dot, Maximum, Minimum, Subtract, average, dot, maximum,  # noqa: F401
+                          minimum, subtract)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
