@@ -28,6 +28,10 @@ _LAZY = {
     **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
                      "average", "dot"], ".merging"),
     **dict.fromkeys(["ELU", "PReLU"], ".activation"),
+    **dict.fromkeys(["Masking", "Identity", "ActivityRegularization", "Rescaling", "Permute", "RepeatVector"],
+                    ".masking"),
+    **dict.fromkeys(["GaussianNoise", "GaussianDropout", "AlphaDropout", "SpatialDropout1D", "SpatialDropout2D",
+                     "SpatialDropout3D"], ".noise"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -38,6 +42,9 @@ if _typing.TYPE_CHECKING:
     from .activation import ELU, PReLU  # noqa: F401
     from .merging import (Average, Dot, Maximum, Minimum, Subtract, average, dot, maximum,  # noqa: F401
                           minimum, subtract)
+    from .masking import ActivityRegularization, Identity, Masking, Permute, RepeatVector, Rescaling  # noqa: F401
+    from .noise import (AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D,  # noqa: F401
+                        SpatialDropout2D, SpatialDropout3D)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
