@@ -32,6 +32,8 @@ _LAZY = {
                     ".masking"),
     **dict.fromkeys(["GaussianNoise", "GaussianDropout", "AlphaDropout", "SpatialDropout1D", "SpatialDropout2D",
                      "SpatialDropout3D"], ".noise"),
+    **dict.fromkeys(["ZeroPadding1D", "ZeroPadding3D", "UpSampling1D", "UpSampling3D", "Cropping1D", "Cropping3D"],
+                    ".reshaping_nd"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -45,6 +47,8 @@ if _typing.TYPE_CHECKING:
     from .masking import ActivityRegularization, Identity, Masking, Permute, RepeatVector, Rescaling  # noqa: F401
     from .noise import (AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D,  # noqa: F401
                         SpatialDropout2D, SpatialDropout3D)
+    from .reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D,  # noqa: F401
+                               ZeroPadding1D, ZeroPadding3D)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
