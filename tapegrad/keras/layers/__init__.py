@@ -34,6 +34,10 @@ _LAZY = {
                      "SpatialDropout3D"], ".noise"),
     **dict.fromkeys(["ZeroPadding1D", "ZeroPadding3D", "UpSampling1D", "UpSampling3D", "Cropping1D", "Cropping3D"],
                     ".reshaping_nd"),
+    **dict.fromkeys(["Conv3D", "Conv1DTranspose", "Conv3DTranspose", "MaxPooling3D", "AveragePooling3D",
+                     "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Convolution3D", "Convolution1DTranspose",
+                     "Convolution3DTranspose", "MaxPool3D", "AvgPool3D", "GlobalAvgPool3D", "GlobalMaxPool3D"],
+                    ".conv3d"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -49,6 +53,9 @@ if _typing.TYPE_CHECKING:
                         SpatialDropout2D, SpatialDropout3D)
     from .reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D,  # noqa: F401
                                ZeroPadding1D, ZeroPadding3D)
+    from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, Conv3DTranspose,  # noqa: F401
+                         Convolution1DTranspose, Convolution3D, Convolution3DTranspose, GlobalAveragePooling3D,
+                         GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
