@@ -38,6 +38,7 @@ _LAZY = {
                      "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Convolution3D", "Convolution1DTranspose",
                      "Convolution3DTranspose", "MaxPool3D", "AvgPool3D", "GlobalAvgPool3D", "GlobalMaxPool3D"],
                     ".conv3d"),
+    **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -56,6 +57,7 @@ if _typing.TYPE_CHECKING:
     from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, Conv3DTranspose,  # noqa: F401
                          Convolution1DTranspose, Convolution3D, Convolution3DTranspose, GlobalAveragePooling3D,
                          GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
+    from .einsum_dense import EinsumDense  # noqa: F401
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
