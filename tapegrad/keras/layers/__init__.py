@@ -39,6 +39,7 @@ _LAZY = {
                      "Convolution3DTranspose", "MaxPool3D", "AvgPool3D", "GlobalAvgPool3D", "GlobalMaxPool3D"],
                     ".conv3d"),
     **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
+    **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -58,6 +59,7 @@ if _typing.TYPE_CHECKING:
                          Convolution1DTranspose, Convolution3D, Convolution3DTranspose, GlobalAveragePooling3D,
                          GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
     from .einsum_dense import EinsumDense  # noqa: F401
+    from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
