@@ -10,7 +10,7 @@ from ..._tensor import Tensor
 from ...ops.linalg import einsum
 from .. import activations, initializers
 from .._layer import InputSpec, Layer
-from .conv import new_weight, weight_args, weight_config
+from .conv import new_weight, serialized, weight_args, weight_config
 
 __all__ = ["EinsumDense"]
 
@@ -128,4 +128,4 @@ class EinsumDense(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "equation": self.equation, "output_shape": self.partial_output_shape,
                 "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
-                **weight_config(self, "kernel", "bias")}
+                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias")}
