@@ -40,6 +40,7 @@ _LAZY = {
                     ".conv3d"),
     **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
     **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
+    **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -60,6 +61,7 @@ if _typing.TYPE_CHECKING:
                          GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
     from .einsum_dense import EinsumDense  # noqa: F401
     from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
+    from .image_layers import CenterCrop, Resizing  # noqa: F401
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
