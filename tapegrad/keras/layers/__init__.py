@@ -41,6 +41,8 @@ _LAZY = {
     **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
     **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
     **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
+    **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+                     "RandomBrightness", "RandomCrop"], ".augmentation"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -62,6 +64,8 @@ if _typing.TYPE_CHECKING:
     from .einsum_dense import EinsumDense  # noqa: F401
     from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
     from .image_layers import CenterCrop, Resizing  # noqa: F401
+    from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
+                               RandomRotation, RandomTranslation, RandomZoom)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
