@@ -291,7 +291,8 @@ class RandomContrast(_Augmentation):
         return clip_by_value((x - mean) * f + mean, self.value_range[0], self.value_range[1])
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed,
+                "data_format": self.data_format}
 
 
 class RandomBrightness(_Augmentation):
@@ -320,7 +321,8 @@ class RandomBrightness(_Augmentation):
         return clip_by_value(x + delta, self.value_range[0], self.value_range[1])
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed,
+                "data_format": self.data_format}
 
 
 class RandomCrop(_Augmentation):
