@@ -58,8 +58,8 @@ def test_layer_matches_keras(name):
         assert [list(w.shape) for w in layer.weights] == [w[1] for w in spec["weights"]]
         assert [w.name for w in layer.weights] == [w[0] for w in spec["weights"]]
         layer.set_weights([arr(name, f"w{i}_{j}") for j in range(len(spec["weights"]))])
-        missing = set(spec["keras_config"]) - set(layer.get_config()) - {"dtype", "trainable", "quantization_config",
-                                                                        "lora_rank", "lora_alpha", "gptq_unpacked_column_size"}
+        missing = set(spec["keras_config"]) - set(layer.get_config()) - {
+            "dtype", "trainable", "quantization_config", "lora_rank", "lora_alpha", "gptq_unpacked_column_size"}
         assert not missing, f"get_config lacks {missing}"
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(xs)

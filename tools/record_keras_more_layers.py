@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from record_keras_layers import _make, _weight_values, record_case  # noqa: E402
+from record_keras_layers import _make, _weight_values, record_case
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(REPO, "tests", "fixtures", "keras_more_layers")

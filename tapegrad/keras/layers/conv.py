@@ -163,7 +163,8 @@ class _Conv(Layer):
 
     @property
     def _tf_format(self) -> str:
-        return (("NWC", "NHWC", "NDHWC") if self.data_format == "channels_last" else ("NCW", "NCHW", "NCDHW"))[self.rank - 1]
+        formats = ("NWC", "NHWC", "NDHWC") if self.data_format == "channels_last" else ("NCW", "NCHW", "NCDHW")
+        return formats[self.rank - 1]
 
     def _base_config(self) -> dict:
         return {"kernel_size": self.kernel_size, "strides": self.strides, "padding": self.padding,
@@ -341,7 +342,8 @@ class Conv2DTranspose(_Conv):
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         ops = self.output_padding or (None,) * self.rank
         out = [_transpose_length(n, k, s, d, self.padding, op) for n, k, s, d, op in
-               zip(_spatial(input_shape, self.data_format, self.rank), self.kernel_size, self.strides, self.dilation_rate, ops)]
+               zip(_spatial(input_shape, self.data_format, self.rank), self.kernel_size, self.strides,
+                   self.dilation_rate, ops)]
         return _with_spatial(input_shape, out, self.filters, self.data_format)
 
     def get_config(self) -> dict:

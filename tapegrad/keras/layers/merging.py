@@ -87,7 +87,8 @@ class Dot(_Merge):
         super().__init__(**kwargs)
         if not isinstance(axes, int):
             if not isinstance(axes, (list, tuple)):
-                raise TypeError(f"Invalid type for argument `axes`: it should be a list or an int. Received: axes={axes}")
+                raise TypeError("Invalid type for argument `axes`: it should be a list or an int. "
+                                f"Received: axes={axes}")
             if len(axes) != 2:
                 raise ValueError(f"Invalid format for argument `axes`: it should contain two elements. "
                                  f"Received: axes={axes}")

@@ -8,7 +8,6 @@ import math
 from typing import Any
 
 from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
 from ...ops.math import cast, greater_equal
 from .. import random
 from .._layer import InputSpec, Layer
