@@ -10,7 +10,8 @@ from ..._convert import convert_to_tensor
 from ..._tensor import Tensor
 from ... import image as _image
 from ...ops.array import concat, expand_dims, fill, squeeze, transpose
-from ...ops.math import cast
+from ...ops.math import cast, clip_by_value
+from ...ops.special import round as round_
 from .._layer import Layer
 from .conv import data_format_arg
 
@@ -73,7 +74,8 @@ class Resizing(Layer):
     """Resizes images to ``(height, width)`` with ``interpolation`` (``"bilinear"``,
     ``"nearest"``, ``"bicubic"``, ``"area"``, ``"lanczos3"``, ``"lanczos5"``);
     ``crop_to_aspect_ratio`` first crops the largest central window of the target's aspect
-    ratio, ``pad_to_aspect_ratio`` first pads with ``fill_value`` to it.
+    ratio, ``pad_to_aspect_ratio`` first pads with ``fill_value`` to it. Integer images come
+    back in their dtype (rounded, saturated); others in the layer's dtype.
 
     >>> import tapegrad as tf
     >>> from tapegrad import keras
@@ -99,9 +101,13 @@ class Resizing(Layer):
         self.data_format = data_format_arg(data_format, "Resizing")
 
     def call(self, inputs: Any) -> Tensor:
+        dtype = convert_to_tensor(inputs).dtype
         x, back = images_arg(self, inputs)
-        return back(resize(x, (self.height, self.width), self.interpolation, self.antialias,
-                           self.crop_to_aspect_ratio, self.pad_to_aspect_ratio, self.fill_value))
+        y = back(resize(x, (self.height, self.width), self.interpolation, self.antialias,
+                        self.crop_to_aspect_ratio, self.pad_to_aspect_ratio, self.fill_value))
+        if dtype.is_integer:   # integer images keep their dtype: rounded, saturated
+            y = cast(clip_by_value(round_(y), dtype.min, dtype.max), dtype)
+        return y
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         out = list(input_shape)
