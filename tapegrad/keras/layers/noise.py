@@ -123,9 +123,9 @@ class _SpatialDropout(Dropout):
             return random.dropout(inputs, self.rate, noise, seed=self.seed_generator)
         return inputs
 
-    def get_config(self) -> dict:
-        cfg = {**super().get_config()}
-        cfg.pop("noise_shape", None)
+    def get_config(self) -> dict:  # Keras's keys only: the constructor takes no others
+        base = super().get_config()
+        cfg = {"rate": self.rate, "seed": self.seed, "name": base["name"], "dtype": base["dtype"]}
         return {**cfg, "data_format": self.data_format} if self.rank > 1 else cfg
 
 
