@@ -250,3 +250,13 @@ def test_get_config_round_trip():
                   keras.layers.SpatialDropout2D(0.3, data_format="channels_first")):
         cfg = layer.get_config()
         assert type(layer).from_config(cfg).get_config() == cfg
+
+
+def test_einsum_dense_initializer_fans_from_the_equation():
+    # Keras gives VarianceScaling the kernel's input axes (c) and output axes (d, e): fans 5 and 8
+    layer = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 2),
+                                     kernel_initializer=keras.initializers.GlorotUniform(seed=1))
+    layer(np.ones((2, 3, 5), np.float32))
+    k = layer.kernel.numpy()
+    assert 0.6 < np.abs(k).max() <= np.sqrt(6 / 13)
+    np.testing.assert_allclose(k.ravel()[:3], [0.51426, -0.05438, 0.13627], atol=1e-5)  # Keras 3.15's draws
