@@ -28,7 +28,8 @@ def L(cls, **kw):
 
 
 # name: (layers, input shape or list of input shapes, options); options: training,
-# zero_steps (timesteps set to zero), reg (as record_keras_layers).
+# zero_steps (timesteps set to zero), forward_only (no gradients recorded), uint8 (integer
+# pixels in [0, 255]).
 CASES = {
     # ---------------------------------------------------------------- merging
     "subtract": ([L("Subtract")], [(2, 3), (2, 3)], {}),
@@ -111,6 +112,9 @@ CASES = {
     "resizing_crop_to_aspect": ([L("Resizing", height=4, width=4, crop_to_aspect_ratio=True)], (2, 6, 9, 2), {}),
     "resizing_pad_to_aspect": ([L("Resizing", height=4, width=6, pad_to_aspect_ratio=True, fill_value=0.5)],
                                (2, 5, 4, 2), {}),
+    "resizing_area": ([L("Resizing", height=2, width=3, interpolation="area")], (2, 5, 7, 2),
+                      {"forward_only": True}),   # TensorFlow has no gradient for ResizeArea
+    "resizing_uint8": ([L("Resizing", height=3, width=2)], (1, 5, 4, 1), {"forward_only": True, "uint8": True}),
     "resizing_single_image": ([L("Resizing", height=3, width=5)], (6, 4, 3), {}),
     "resizing_channels_first": ([L("Resizing", height=3, width=5, data_format="channels_first")], (2, 2, 6, 4), {}),
     "center_crop": ([L("CenterCrop", height=3, width=2)], (2, 6, 5, 2), {}),
@@ -176,6 +180,8 @@ def record_multi(tf, keras, name, case, seed):
     multi = isinstance(in_shape, list)
     shapes = in_shape if multi else [in_shape]
     xs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    if opt.get("uint8"):
+        xs = [rng.integers(0, 256, s).astype(np.uint8) for s in shapes]
     for b, t in opt.get("zero_steps", []):
         xs[0][b, t] = 0.0
     arrays = {f"x{k}": x for k, x in enumerate(xs)} if multi else {"x": xs[0]}
@@ -209,12 +215,12 @@ def record_multi(tf, keras, name, case, seed):
         out, outmask = run(xt if multi else xt[0])
         s = rng.standard_normal(out.shape).astype(np.float32)
         arrays["seed0"], arrays["out0"] = s, out.numpy()
-        loss = tf.reduce_sum(out * s)
-    for k, g in enumerate(tape.gradient(loss, xt)):
+        loss = None if opt.get("forward_only") else tf.reduce_sum(out * s)
+    for k, g in enumerate([] if loss is None else tape.gradient(loss, xt)):
         arrays[f"dx{k}" if multi else "dx"] = g.numpy()
     for i, layer in enumerate(layers):
         for j, w in enumerate(layer.weights):
-            if w.trainable:
+            if w.trainable and loss is not None:
                 g = tape.gradient(loss, w.value)
                 if g is not None:
                     arrays[f"dw{i}_{j}"] = tf.convert_to_tensor(g).numpy()
@@ -222,7 +228,7 @@ def record_multi(tf, keras, name, case, seed):
     if outmask is not None:
         arrays["outmask"] = np.asarray(outmask)
     losses = [float(v) for layer in layers for v in layer.losses]
-    meta.update(outputs=1, losses=sum(losses) if losses else None, call=call_kw, input_dtype="float32",
+    meta.update(outputs=1, losses=sum(losses) if losses else None, call=call_kw, input_dtype=str(xs[0].dtype),
                 inputs=len(xs) if multi else None)
     return arrays, meta
 
@@ -236,7 +242,8 @@ def main():
     for seed, (name, case) in enumerate(CASES.items()):
         if only and only not in name:
             continue
-        rec = record_multi if isinstance(case[1], list) or "zero_steps" in case[2] else record_case
+        rec = record_multi if isinstance(case[1], list) or {"zero_steps", "forward_only"} & set(case[2]) \
+            else record_case
         a, m = rec(tf, keras, name, case, seed)
         a2, _ = rec(tf, keras, name, case, seed)
         for k in a:
