@@ -7,7 +7,7 @@ from typing import Any
 from ..._tensor import Tensor
 from ...ops.array import expand_dims
 from ...ops.linalg import einsum
-from ...ops.math import maximum as _maximum, minimum as _minimum, multiply, rsqrt, square, subtract as _subtract
+from ...ops.math import add as _add, maximum as _maximum, minimum as _minimum, multiply, rsqrt, square, subtract as _subtract
 from ...ops.reduction import reduce_sum
 from .core import _Merge
 
@@ -57,7 +57,7 @@ class Average(_Merge):
     array([[2., 2.]], dtype=float32)
     """
 
-    _op = staticmethod(lambda a, b: a + b)
+    _op = staticmethod(_add)
 
     def call(self, inputs: Any) -> Tensor:
         return super().call(inputs) / len(inputs)
