@@ -7,7 +7,8 @@ from typing import Any
 from ..._tensor import Tensor
 from ...ops.array import expand_dims
 from ...ops.linalg import einsum
-from ...ops.math import add as _add, maximum as _maximum, minimum as _minimum, multiply, rsqrt, square, subtract as _subtract
+from ...ops.math import (add as _add, maximum as _maximum, minimum as _minimum, multiply, rsqrt, square,
+                          subtract as _subtract)
 from ...ops.reduction import reduce_sum
 from .core import _Merge
 
