@@ -28,6 +28,24 @@ _LAZY = {
     **dict.fromkeys(["TimeDistributed"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization"], ".preprocessing"),
+    **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
+                     "average", "dot"], ".merging"),
+    **dict.fromkeys(["ELU", "PReLU"], ".activation"),
+    **dict.fromkeys(["Masking", "Identity", "ActivityRegularization", "Rescaling", "Permute", "RepeatVector"],
+                    ".masking"),
+    **dict.fromkeys(["GaussianNoise", "GaussianDropout", "AlphaDropout", "SpatialDropout1D", "SpatialDropout2D",
+                     "SpatialDropout3D"], ".noise"),
+    **dict.fromkeys(["ZeroPadding1D", "ZeroPadding3D", "UpSampling1D", "UpSampling3D", "Cropping1D", "Cropping3D"],
+                    ".reshaping_nd"),
+    **dict.fromkeys(["Conv3D", "Conv1DTranspose", "Conv3DTranspose", "MaxPooling3D", "AveragePooling3D",
+                     "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Convolution3D", "Convolution1DTranspose",
+                     "Convolution3DTranspose", "MaxPool3D", "AvgPool3D", "GlobalAvgPool3D", "GlobalMaxPool3D"],
+                    ".conv3d"),
+    **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
+    **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
+    **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
+    **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+                     "RandomBrightness", "RandomCrop"], ".augmentation"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -35,6 +53,22 @@ _LAZY = {
 if _typing.TYPE_CHECKING:
     from .._layer import InputSpec, Layer  # noqa: F401
     from .._model import Input, InputLayer  # noqa: F401
+    from .activation import ELU, PReLU  # noqa: F401
+    from .merging import (Average, Dot, Maximum, Minimum, Subtract, average, dot, maximum,  # noqa: F401
+                          minimum, subtract)
+    from .masking import ActivityRegularization, Identity, Masking, Permute, RepeatVector, Rescaling  # noqa: F401
+    from .noise import (AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D,  # noqa: F401
+                        SpatialDropout2D, SpatialDropout3D)
+    from .reshaping_nd import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D,  # noqa: F401
+                               ZeroPadding1D, ZeroPadding3D)
+    from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, Conv3DTranspose,  # noqa: F401
+                         Convolution1DTranspose, Convolution3D, Convolution3DTranspose, GlobalAveragePooling3D,
+                         GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
+    from .einsum_dense import EinsumDense  # noqa: F401
+    from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
+    from .image_layers import CenterCrop, Resizing  # noqa: F401
+    from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
+                               RandomRotation, RandomTranslation, RandomZoom)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401

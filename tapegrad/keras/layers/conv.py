@@ -163,7 +163,8 @@ class _Conv(Layer):
 
     @property
     def _tf_format(self) -> str:
-        return ("NWC", "NHWC")[self.rank - 1] if self.data_format == "channels_last" else ("NCW", "NCHW")[self.rank - 1]
+        formats = ("NWC", "NHWC", "NDHWC") if self.data_format == "channels_last" else ("NCW", "NCHW", "NCDHW")
+        return formats[self.rank - 1]
 
     def _base_config(self) -> dict:
         return {"kernel_size": self.kernel_size, "strides": self.strides, "padding": self.padding,
@@ -209,8 +210,10 @@ class _BaseConv(_Conv):
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
             x = pad(x, [[0, 0], [left, 0], [0, 0]] if self.data_format == "channels_last" else [[0, 0], [0, 0], [left, 0]])
             padding = "VALID"
-        conv = nn.conv1d if self.rank == 1 else nn.conv2d
-        return self._finish(conv(x, self.kernel, self.strides, padding, self._tf_format, self.dilation_rate))
+        return self._finish(self._conv(x, self.kernel, self.strides, padding, self._tf_format, self.dilation_rate))
+
+    def _conv(self, x: Any, kernel: Any, strides: tuple, padding: str, fmt: str, dilations: tuple) -> Any:
+        return (nn.conv1d if self.rank == 1 else nn.conv2d)(x, kernel, strides, padding, fmt, dilations)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         sp = _spatial(input_shape, self.data_format, self.rank)
@@ -314,7 +317,7 @@ class Conv2DTranspose(_Conv):
                          bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs)
         cls = type(self).__name__
         self.filters = positive_int(filters, "filters", cls)
-        self.output_padding = None if output_padding is None else int_tuple(output_padding, 2, "output_padding",
+        self.output_padding = None if output_padding is None else int_tuple(output_padding, self.rank, "output_padding",
                                                                             cls, allow_zero=True)
         if self.output_padding is not None:
             for op, s in zip(self.output_padding, self.strides):
@@ -332,14 +335,15 @@ class Conv2DTranspose(_Conv):
     def call(self, inputs: Any) -> Any:
         self._check(inputs)
         out = self.compute_output_shape(tuple(inputs.shape))
-        y = nn.conv2d_transpose(inputs, self.kernel, out, self.strides, self.padding.upper(), self._tf_format,
-                                self.dilation_rate)
+        transpose = {1: nn.conv1d_transpose, 2: nn.conv2d_transpose, 3: nn.conv3d_transpose}[self.rank]
+        y = transpose(inputs, self.kernel, out, self.strides, self.padding.upper(), self._tf_format, self.dilation_rate)
         return self._finish(y)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
-        ops = self.output_padding or (None, None)
+        ops = self.output_padding or (None,) * self.rank
         out = [_transpose_length(n, k, s, d, self.padding, op) for n, k, s, d, op in
-               zip(_spatial(input_shape, self.data_format, 2), self.kernel_size, self.strides, self.dilation_rate, ops)]
+               zip(_spatial(input_shape, self.data_format, self.rank), self.kernel_size, self.strides,
+                   self.dilation_rate, ops)]
         return _with_spatial(input_shape, out, self.filters, self.data_format)
 
     def get_config(self) -> dict:

@@ -34,9 +34,11 @@ class _Pooling(Layer):
 
     def call(self, inputs: Any) -> Any:
         check_input(self, inputs.shape, self.rank + 2)
-        fmt = ("NWC", "NHWC", "NCW", "NCHW")[self.rank - 1 + 2 * (self.data_format == "channels_first")]
-        pool = {(1, "max"): nn.max_pool1d, (2, "max"): nn.max_pool2d,
-                (1, "average"): nn.avg_pool1d, (2, "average"): nn.avg_pool2d}[self.rank, self.mode]
+        fmt = ("NWC", "NHWC", "NDHWC", "NCW", "NCHW", "NCDHW")[
+            self.rank - 1 + 3 * (self.data_format == "channels_first")]
+        pool = {(1, "max"): nn.max_pool1d, (2, "max"): nn.max_pool2d, (3, "max"): nn.max_pool3d,
+                (1, "average"): nn.avg_pool1d, (2, "average"): nn.avg_pool2d, (3, "average"): nn.avg_pool3d}[
+            self.rank, self.mode]
         return pool(inputs, self.pool_size, self.strides, self.padding.upper(), fmt)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:

@@ -1,0 +1,369 @@
+"""Keras 3's random image augmentation layers: RandomFlip, RandomRotation, RandomZoom,
+RandomTranslation, RandomContrast, RandomBrightness and RandomCrop.
+
+As in Keras, a call augments unless ``training=False`` (a direct call ``layer(images)``
+augments; ``Model.predict`` and ``evaluate`` do not). Each layer draws its parameters from
+``keras.random`` with its own ``SeedGenerator``, in Keras's order and shapes, so a seeded layer
+draws the same parameters as Keras on TensorFlow. The rotation, zoom and translation resample
+the images as TensorFlow's ``ImageProjectiveTransformV3`` (pixel-index coordinates, the
+``"reflect"``, ``"wrap"``, ``"constant"`` and ``"nearest"`` fill modes, ``"bilinear"`` or
+``"nearest"`` interpolation), by gathers with fixed weights, so gradients reach the images.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..._convert import convert_to_tensor
+from ..._tensor import Tensor
+from ...ops.array import concat, fill, reshape, reverse
+from ...ops.indexing import gather
+from ...ops.math import cast, clip_by_value, less_equal, where
+from ...ops.reduction import reduce_mean
+from .. import random
+from .._layer import Layer
+from .conv import data_format_arg
+from .image_layers import images_arg, resize
+
+__all__ = ["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
+           "RandomBrightness", "RandomCrop"]
+
+_FILL_MODES = ("reflect", "wrap", "constant", "nearest")
+_INTERPOLATIONS = ("nearest", "bilinear")
+
+
+def _factor_pair(factor: Any, bounds: tuple, name: str = "factor") -> tuple:
+    """Keras's ``_set_factor``: a number ``f`` is ``(max(-f, low), f)``, a pair is sorted."""
+    msg = (f"The `{name}` argument should be a number (or a list of two numbers) in the range "
+           f"[{bounds[0]}, {bounds[1]}]. Received: {name}={factor}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or factor[0] > bounds[1] or factor[1] < bounds[0]:
+            raise ValueError(msg)
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        if factor < bounds[0] or factor > bounds[1]:
+            raise ValueError(msg)
+        return max(-abs(factor), bounds[0]), abs(factor)
+    raise ValueError(msg)
+
+
+def _hw_factor(factor: Any, name: str, low_open: bool) -> tuple:
+    """RandomTranslation's and RandomZoom's factors: a number ``f`` is ``(-|f|, |f|)``; each bound
+    in [-1, 1] (zoom: (-1, 1])."""
+    def check(v: float) -> None:
+        if v > 1.0 or v < -1.0 or (low_open and v == -1.0):
+            raise ValueError(f"The `height_factor` and `width_factor` arguments should be a number (or a list of two "
+                             f"numbers) in the range {'(' if low_open else '['}-1.0, 1.0]. Received: {name}={factor}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(f"`{name}` should be a number or a list of two numbers. Received: {name}={factor}")
+        check(factor[0])
+        check(factor[1])
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        check(factor)
+        return -abs(factor), abs(factor)
+    raise ValueError(f"`{name}` should be a number or a list of two numbers. Received: {name}={factor}")
+
+
+def _check_modes(fill_mode: str, interpolation: str) -> None:
+    if fill_mode not in _FILL_MODES:
+        raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {_FILL_MODES}.")
+    if interpolation not in _INTERPOLATIONS:
+        raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one {_INTERPOLATIONS}.")
+
+
+def _map_coordinate(c: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """TensorFlow's ``MapCoordinate``: an input coordinate outside ``[0, n - 1]`` folded back."""
+    if mode == "constant":
+        return c
+    if n <= 1:
+        return np.where((c < 0) | (c > n - 1), np.float32(0), c) if mode != "nearest" else np.clip(c, 0, max(n - 1, 0))
+    c = c.copy()
+    if mode == "reflect":
+        s2 = 2 * n
+        neg, pos = c < 0, c > n - 1
+        cn = c[neg]
+        cn = np.where(cn < s2, s2 * np.trunc(-cn / s2) + cn, cn)
+        c[neg] = np.where(cn < -n, cn + s2, -cn - 1)
+        cp = c[pos]
+        cp = cp - s2 * np.trunc(cp / s2)
+        c[pos] = np.where(cp >= n, s2 - cp - 1, cp)
+    elif mode == "wrap":
+        s = n - 1
+        neg, pos = c < 0, c > n - 1
+        c[neg] = c[neg] + n * (np.trunc(-c[neg] / s) + 1)
+        c[pos] = c[pos] - n * np.trunc(c[pos] / s)
+    return np.clip(c, 0, n - 1).astype(np.float32)
+
+
+def affine_transform(x: Tensor, transforms: np.ndarray, interpolation: str, fill_mode: str,
+                     fill_value: float) -> Tensor:
+    """``ImageProjectiveTransformV3`` of a channels-last batch: output pixel ``(y, x)`` of image
+    ``b`` samples the input at ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x
+    + c1 y + 1``, for ``transforms[b] = [a0, a1, a2, b0, b1, b2, c0, c1]``."""
+    b, h, w, c = (int(d) for d in x.shape)
+    t = np.asarray(transforms, np.float32).reshape(b, 8)[:, :, None, None]
+    ys, xs = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
+    k = t[:, 6] * xs + t[:, 7] * ys + np.float32(1)
+    src_x = _map_coordinate((t[:, 0] * xs + t[:, 1] * ys + t[:, 2]) / k, w, fill_mode)
+    src_y = _map_coordinate((t[:, 3] * xs + t[:, 4] * ys + t[:, 5]) / k, h, fill_mode)
+    base = np.arange(b).reshape(b, 1, 1) * (h * w)
+    outside = b * h * w     # the index of an appended row of fill_value
+    flat = concat([reshape(x, [b * h * w, c]), fill([1, c], cast(fill_value, x.dtype))], axis=0)
+
+    def read(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        ok = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w) & (k != 0)
+        return np.where(ok, base + yi.clip(0, h - 1) * w + xi.clip(0, w - 1), outside).reshape(-1)
+
+    if interpolation == "nearest":   # std::round: halves away from zero
+        ry = (np.sign(src_y) * np.floor(np.abs(src_y) + 0.5)).astype(np.int64)
+        rx = (np.sign(src_x) * np.floor(np.abs(src_x) + 0.5)).astype(np.int64)
+        return reshape(gather(flat, read(ry, rx)), [b, h, w, c])
+    y0, x0 = np.floor(src_y), np.floor(src_x)
+    wy1, wx1 = src_y - y0, src_x - x0
+    wy0, wx0 = (y0 + 1) - src_y, (x0 + 1) - src_x
+    y0i, x0i = y0.astype(np.int64), x0.astype(np.int64)
+    out = None
+    for yi, xi, wgt in ((y0i, x0i, wy0 * wx0), (y0i, x0i + 1, wy0 * wx1), (y0i + 1, x0i, wy1 * wx0),
+                        (y0i + 1, x0i + 1, wy1 * wx1)):
+        term = gather(flat, read(yi, xi)) * convert_to_tensor(wgt.reshape(-1, 1).astype(x.dtype.as_numpy_dtype))
+        out = term if out is None else out + term
+    return reshape(out, [b, h, w, c])
+
+
+class _Augmentation(Layer):
+    """What the augmentation layers share: a seed, a generator, channels-last batching."""
+
+    def __init__(self, seed: int | None, data_format: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.generator = random.SeedGenerator(seed)
+        self.data_format = data_format_arg(data_format, type(self).__name__)
+
+    def call(self, inputs: Any, training: bool = True) -> Tensor:
+        x, back = images_arg(self, inputs)
+        return back(self._augment(x)) if training else back(x)
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        return tuple(input_shape)
+
+
+class RandomFlip(_Augmentation):
+    """Flips each image with probability 1/2: ``mode`` ``"horizontal"``, ``"vertical"`` or
+    ``"horizontal_and_vertical"`` (one draw per image flips both axes, as Keras).
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> x = tf.reshape(tf.range(4.0), [1, 1, 4, 1])
+    >>> keras.layers.RandomFlip("horizontal", seed=1)(x, training=False).numpy().ravel()
+    array([0., 1., 2., 3.], dtype=float32)
+    """
+
+    def __init__(self, mode: str = "horizontal_and_vertical", seed: int | None = None, data_format: Any = None,
+                 **kwargs: Any) -> None:
+        super().__init__(seed, data_format, **kwargs)
+        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
+        self.mode = mode
+
+    def _augment(self, x: Tensor) -> Tensor:
+        flips = less_equal(random.uniform((int(x.shape[0]), 1, 1, 1), seed=self.generator), 0.5)
+        if self.mode in ("horizontal", "horizontal_and_vertical"):
+            x = where(flips, reverse(x, [2]), x)
+        if self.mode in ("vertical", "horizontal_and_vertical"):
+            x = where(flips, reverse(x, [1]), x)
+        return x
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "mode": self.mode, "seed": self.seed, "data_format": self.data_format}
+
+
+class _Affine(_Augmentation):
+    def __init__(self, fill_mode: str, interpolation: str, seed: int | None, fill_value: float, data_format: Any,
+                 **kwargs: Any) -> None:
+        super().__init__(seed, data_format, **kwargs)
+        _check_modes(fill_mode, interpolation)
+        self.fill_mode, self.interpolation, self.fill_value = fill_mode, interpolation, fill_value
+
+    def _augment(self, x: Tensor) -> Tensor:
+        return affine_transform(x, self._transforms(int(x.shape[0]), int(x.shape[1]), int(x.shape[2])),
+                                self.interpolation, self.fill_mode, self.fill_value)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "fill_mode": self.fill_mode, "interpolation": self.interpolation,
+                "seed": self.seed, "fill_value": self.fill_value, "data_format": self.data_format}
+
+
+class RandomRotation(_Affine):
+    """Rotates each image about its centre by a random angle of ``factor * 360`` degrees
+    (``factor`` a number ``f``, for ``[-f, f]``, or a pair), filling with ``fill_mode``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomRotation(0.1, seed=0)(tf.ones([2, 5, 5, 3])).shape
+    TensorShape([2, 5, 5, 3])
+    """
+
+    def __init__(self, factor: Any, fill_mode: str = "reflect", interpolation: str = "bilinear",
+                 seed: int | None = None, fill_value: float = 0.0, data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.factor = _factor_pair(factor, (-1, 1))
+
+    def _transforms(self, b: int, h: int, w: int) -> np.ndarray:
+        angle = random.uniform((b,), self.factor[0] * 360.0, self.factor[1] * 360.0, seed=self.generator).numpy()
+        a = angle * np.float32(math.pi / 180.0)
+        cos, sin = np.cos(a), np.sin(a)
+        cx, cy = np.float32(0.5) * np.float32(w - 1), np.float32(0.5) * np.float32(h - 1)
+        return np.stack([cos, -sin, cx - cx * cos - cy * -sin, sin, cos, cy - cx * sin - cy * cos,
+                         np.zeros(b, np.float32), np.zeros(b, np.float32)], axis=1)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomTranslation(_Affine):
+    """Shifts each image by random fractions of its height and width (``height_factor`` and
+    ``width_factor``: a number ``f`` for ``[-f, f]``, or a pair), filling with ``fill_mode``."""
+
+    def __init__(self, height_factor: Any, width_factor: Any, fill_mode: str = "reflect",
+                 interpolation: str = "bilinear", seed: int | None = None, fill_value: float = 0.0,
+                 data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _hw_factor(height_factor, "height_factor", False)
+        self.width_lower, self.width_upper = _hw_factor(width_factor, "width_factor", False)
+
+    def _transforms(self, b: int, h: int, w: int) -> np.ndarray:
+        dy = random.uniform([b, 1], self.height_lower, self.height_upper, seed=self.generator).numpy() * np.float32(h)
+        dx = random.uniform([b, 1], self.width_lower, self.width_upper, seed=self.generator).numpy() * np.float32(w)
+        one, zero = np.ones((b, 1), np.float32), np.zeros((b, 1), np.float32)
+        return np.concatenate([one, zero, -dx, zero, one, -dy, zero, zero], axis=1)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor}
+
+
+class RandomZoom(_Affine):
+    """Zooms each image about its centre by a random factor: ``height_factor`` (and
+    ``width_factor``; ``None`` keeps the aspect ratio) a number ``f`` for ``[-f, f]`` or a pair;
+    the image is scaled by ``1 + draw`` (a positive draw zooms out), filling with ``fill_mode``."""
+
+    def __init__(self, height_factor: Any, width_factor: Any = None, fill_mode: str = "reflect",
+                 interpolation: str = "bilinear", seed: int | None = None, fill_value: float = 0.0,
+                 data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _hw_factor(height_factor, "height_factor", True)
+        if width_factor is not None:
+            self.width_lower, self.width_upper = _hw_factor(width_factor, "width_factor", True)
+
+    def _transforms(self, b: int, h: int, w: int) -> np.ndarray:
+        zh = random.uniform((b, 1), 1.0 + self.height_lower, 1.0 + self.height_upper, seed=self.generator).numpy()
+        zw = (zh if self.width_factor is None else
+              random.uniform((b, 1), 1.0 + self.width_lower, 1.0 + self.width_upper, seed=self.generator).numpy())
+        zero = np.zeros((b, 1), np.float32)
+        x_off = (np.float32(w) - np.float32(1)) / np.float32(2) * (np.float32(1) - zw)
+        y_off = (np.float32(h) - np.float32(1)) / np.float32(2) * (np.float32(1) - zh)
+        return np.concatenate([zw, zero, x_off, zero, zh, y_off, zero, zero], axis=1)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor}
+
+
+class RandomContrast(_Augmentation):
+    """Scales each image's deviation from its per-channel mean by a random factor in
+    ``[1 - lower, 1 + upper]`` and clips to ``value_range``; ``factor`` is a pair in [0, 1], or
+    a number ``f`` for ``(0, f)`` (Keras's bounds: a number never lowers the contrast)."""
+
+    def __init__(self, factor: Any, value_range: Sequence = (0, 255), seed: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(seed, kwargs.pop("data_format", None), **kwargs)
+        self.factor = _factor_pair(factor, (0, 1))
+        self.value_range = value_range
+
+    def _augment(self, x: Tensor) -> Tensor:
+        f = random.uniform((int(x.shape[0]), 1, 1, 1), 1.0 - self.factor[0], 1.0 + self.factor[1],
+                           dtype=self.compute_dtype, seed=self.generator)
+        mean = reduce_mean(reduce_mean(x, 1, keepdims=True), 2, keepdims=True)
+        return clip_by_value((x - mean) * f + mean, self.value_range[0], self.value_range[1])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed,
+                "data_format": self.data_format}
+
+
+class RandomBrightness(_Augmentation):
+    """Adds a random ``delta * (value_range[1] - value_range[0])`` to each image (``delta`` drawn
+    in ``factor``: a number ``f`` for ``[-f, f]``, or a pair in [-1, 1]) and clips to ``value_range``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> y = keras.layers.RandomBrightness(0.5, value_range=(0, 1), seed=3)(tf.fill([1, 2, 2, 1], 0.5))
+    >>> bool(tf.reduce_all((y >= 0) & (y <= 1)))
+    True
+    """
+
+    def __init__(self, factor: Any, value_range: Sequence = (0, 255), seed: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(seed, kwargs.pop("data_format", None), **kwargs)
+        self.factor = _factor_pair(factor, (-1, 1))
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError("The `value_range` argument should be a list of two numbers. "
+                             f"Received: value_range={value_range}")
+        self.value_range = sorted(value_range)
+
+    def _augment(self, x: Tensor) -> Tensor:
+        delta = random.uniform((int(x.shape[0]), 1, 1, 1), self.factor[0], self.factor[1], seed=self.generator)
+        delta = cast(delta * (self.value_range[1] - self.value_range[0]), x.dtype)
+        return clip_by_value(x + delta, self.value_range[0], self.value_range[1])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed,
+                "data_format": self.data_format}
+
+
+class RandomCrop(_Augmentation):
+    """In training, a random ``(height, width)`` window of the images (one window for the whole
+    batch, as Keras); an image not larger than the target on both sides is instead cropped
+    centrally to the target's aspect ratio and resized. With ``training=False`` the images pass
+    through unchanged (Keras 3.15's behaviour).
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomCrop(3, 4, seed=1)(tf.ones([2, 6, 7, 1])).shape
+    TensorShape([2, 3, 4, 1])
+    """
+
+    def __init__(self, height: int, width: int, seed: int | None = None, data_format: Any = None,
+                 name: Any = None, **kwargs: Any) -> None:
+        super().__init__(seed, data_format, name=name, **kwargs)
+        self.height, self.width = height, width
+        if seed is None:
+            self.seed = random.make_default_seed()
+
+    def _augment(self, x: Tensor) -> Tensor:
+        h, w = int(x.shape[1]), int(x.shape[2])
+        if h > self.height and w > self.width:
+            top = int(random.uniform((), 0, float(h - self.height + 1), seed=self.generator).numpy())
+            left = int(random.uniform((), 0, float(w - self.width + 1), seed=self.generator).numpy())
+        else:
+            ch = max(min(h, int(float(w * self.height) / self.width)), 1)
+            cw = max(min(w, int(float(h * self.width) / self.height)), 1)
+            top, left = int(float(h - ch) / 2), int(float(w - cw) / 2)
+        y = x[:, top:top + self.height, left:left + self.width, :]
+        if int(y.shape[1]) != self.height or int(y.shape[2]) != self.width:
+            y = resize(y, (self.height, self.width), "bilinear")
+        return y
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        out = list(input_shape)
+        hx, wx = (-3, -2) if self.data_format == "channels_last" else (-2, -1)
+        out[hx], out[wx] = self.height, self.width
+        return tuple(out)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "height": self.height, "width": self.width, "seed": self.seed,
+                "data_format": self.data_format}

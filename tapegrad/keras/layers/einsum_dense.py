@@ -1,0 +1,131 @@
+"""Keras 3's EinsumDense: a dense layer whose product with the kernel is an einsum equation
+(``"ab,bc->ac"``, ``"...b,bc->...c"``, ``"abc,cd->abd"``, ...)."""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Sequence
+
+from ..._tensor import Tensor
+from ...ops.linalg import einsum
+from .. import activations, initializers
+from .._layer import InputSpec, Layer
+from .conv import new_weight, serialized, weight_args, weight_config
+
+__all__ = ["EinsumDense"]
+
+
+def _shapes(equation: str, bias_axes: str | None, input_shape: Sequence, partial: tuple) -> tuple:
+    """Kernel shape, bias shape, full output shape and the kernel's input and output axes, as
+    Keras derives them from the equation (an ellipsis on the left or the right of the specs)."""
+    eq = re.sub(r"\.\.\.", "0", equation)
+    left = False
+    m = re.match("([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)", eq)
+    if not m:
+        m = re.match("0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)", eq)
+        left = bool(m)
+    if not m:
+        m = re.match("([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0", eq)
+    if not m:
+        raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the form "
+                         "[X],[Y]->[Z], ...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")
+    ins, ws, outs = m.groups()
+    elided = len(input_shape) - len(ins)
+    out_shape = [input_shape[0], *partial]
+    if elided > 0 and left:
+        for i in range(1, elided):
+            out_shape.insert(1, input_shape[i])
+    elif elided > 0:
+        out_shape.extend(input_shape[len(input_shape) - elided:])
+    if left:
+        in_map = {d: i + elided - len(input_shape) for i, d in enumerate(ins)}
+        out_map = {d: i + elided for i, d in enumerate(outs)}
+    else:
+        in_map = {d: i for i, d in enumerate(ins)}
+        out_map = {d: i for i, d in enumerate(outs)}
+    for d in ins:
+        if d in out_map and out_shape[out_map[d]] is not None and out_shape[out_map[d]] != input_shape[in_map[d]]:
+            raise ValueError(f"Input shape and output shape do not match at shared dimension '{d}'. Input shape is "
+                             f"{input_shape[in_map[d]]}, and output shape is {out_shape[out_map[d]]}.")
+    for d in outs:
+        if d not in ins and d not in ws:
+            raise ValueError(f"Dimension '{d}' was specified in the output '{outs}' but has no corresponding dim "
+                             f"in the input spec '{ins}' or weight spec '{ws}'")
+    kernel, in_axes, out_axes = [], [], []
+    for i, d in enumerate(ws):
+        if d in out_map:
+            kernel.append(out_shape[out_map[d]])
+            out_axes.append(i)
+        elif d in in_map:
+            kernel.append(input_shape[in_map[d]])
+            in_axes.append(i)
+        else:
+            raise ValueError(f"Weight dimension '{d}' did not have a match in either the input spec '{ins}' or the "
+                             f"output spec '{outs}'. For this layer, the weight must be fully specified.")
+    bias = None
+    if bias_axes is not None:
+        skip = elided if left else 0
+        sizes = {c: out_shape[i + skip] for i, c in enumerate(outs)}
+        for c in bias_axes:
+            if c not in outs:
+                raise ValueError(f"Bias dimension '{c}' was requested, but is not part of the output spec '{outs}'")
+        first = min(outs.find(c) for c in bias_axes)
+        bias = [sizes[c] if c in bias_axes else 1 for c in outs[first:]] + ([] if left else [1] * elided)
+    return kernel, bias, out_shape, in_axes, out_axes
+
+
+class EinsumDense(Layer):
+    """``activation(einsum(equation, inputs, kernel) + bias)``: the kernel's shape follows from
+    the equation, the input shape and ``output_shape`` (the output's shape without the batch
+    axis; ``None`` for an axis of the input's size); ``bias_axes`` names the output axes the
+    bias spans.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> layer = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 5), bias_axes="de")
+    >>> layer(tf.ones([2, 7, 3])).shape
+    TensorShape([2, 7, 4, 5])
+    >>> [w.shape for w in layer.weights]
+    [TensorShape([3, 4, 5]), TensorShape([4, 5])]
+    """
+
+    def __init__(self, equation: str, output_shape: Any, activation: Any = None, bias_axes: str | None = None,
+                 kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
+                 bias_constraint: Any = None, lora_rank: int | None = None, lora_alpha: float | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if lora_rank is not None:
+            raise NotImplementedError("EinsumDense(lora_rank=...) is not covered by tapegrad.")
+        self.equation = equation
+        self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
+        self.bias_axes = bias_axes
+        self.activation = activations.get(activation)
+        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
+        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+
+    def build(self, input_shape: Sequence) -> None:
+        kernel, bias, self.full_output_shape, in_axes, out_axes = _shapes(
+            self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape)
+        self.input_spec = InputSpec(ndim=len(input_shape))
+        init = self.kernel_initializer
+        if isinstance(init, initializers.VarianceScaling) and (init.input_axes is None or init.output_axes is None):
+            init = copy.copy(init)   # fans from the kernel's input and output axes, as Keras
+            init.input_axes, init.output_axes = in_axes, out_axes
+        self.kernel = new_weight(self, "kernel", tuple(kernel), initializer=init)
+        self.bias = None if bias is None else new_weight(self, "bias", tuple(bias))
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = einsum(self.equation, inputs, self.kernel)
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x) if self.activation is not None else x
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        return tuple(_shapes(self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape)[2])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "equation": self.equation, "output_shape": self.partial_output_shape,
+                "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
+                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias")}
