@@ -25,6 +25,8 @@ _LAZY = {
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization"], ".preprocessing"),
+    **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
+                     "Discretization"], ".text"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -41,6 +43,8 @@ if _typing.TYPE_CHECKING:
                           GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
                           MaxPool2D, MaxPooling1D, MaxPooling2D)
     from .preprocessing import Normalization  # noqa: F401
+    from .text import (CategoryEncoding, Discretization, Hashing, IntegerLookup, StringLookup,  # noqa: F401
+                       TextVectorization)
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
