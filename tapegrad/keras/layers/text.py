@@ -29,13 +29,11 @@ _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
 _I64_MAX = np.iinfo(np.int64).max
 
 
-def _choice(layer: str, arg: str, value: Any, allowed: Sequence[str], none: bool = False,
-            call: bool = False) -> None:
-    if (none and value is None) or (call and callable(value)) or value in allowed:
+def _choice(layer: str, arg: str, value: Any, allowed: tuple, none: bool = False, call: bool = False) -> None:
+    if (none and value is None) or (call and callable(value)) or (isinstance(value, str) and value in allowed):
         return
-    extra = (" or `None`" if none else "") + (" or a callable" if call else "")
-    raise ValueError(f"Unknown value for `{arg}` argument of layer {layer}. Allowed values are: "
-                     f"{', '.join(map(repr, allowed))}{extra}. Received: {value!r}")
+    raise ValueError(f"Unknown value for `{arg}` argument of {layer}. Allowed values are: {allowed}"
+                     f"{' (or None)' if none else ''}{' (or a callable)' if call else ''}. Received: {arg}={value}")
 
 
 def _mode(mode: str) -> str:
@@ -49,6 +47,10 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
     rows are a ragged tensor's rows, a matrix's rows, or a vector's whole; ids outside
     ``[0, depth)`` (the mask) are dropped. ``rest``: the row splits, then count weights."""
     weights = rest[-1] if len(rest) > ragged else None
+    if mode == "one_hot" and not ragged:  # each id its own row: (..., 1) and (...) give (..., depth)
+        ids = ids.reshape(ids.shape[:-1] if ids.ndim > 1 and ids.shape[-1] == 1 else ids.shape or (1,))
+        out = (ids[..., None] == np.arange(depth)).astype(dtype)
+        return out
     if ragged:
         splits = rest[0]
         rows, n, shape = np.repeat(np.arange(splits.size - 1), np.diff(splits)), splits.size - 1, None
@@ -56,11 +58,9 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
         if ids.ndim == 0:
             ids = ids[None]
             weights = None if weights is None else weights[None]
-        if mode == "one_hot" and ids.shape[-1] != 1:
-            ids = ids[..., None]
         if ids.ndim > 2:
             raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank is 2. "
-                             f"Received output_mode {mode} and input shape {ids.shape[:-1] if mode == 'one_hot' else ids.shape}, "
+                             f"Received output_mode {mode} and input shape {ids.shape}, "
                              f"which would result in output rank {ids.ndim}.")
         shape = None if ids.ndim == 2 else (depth,)
         n = ids.shape[0] if ids.ndim == 2 else 1
@@ -70,7 +70,7 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
     out = np.zeros((n, depth), np.float64 if weights is not None else np.int64)
     np.add.at(out, (rows[keep], flat[keep].astype(np.intp)),
               1 if weights is None else weights.reshape(-1)[keep])
-    if mode in ("multi_hot", "one_hot"):
+    if mode == "multi_hot":
         out = np.minimum(out, 1)
     out = out.astype(weights.dtype if weights is not None else dtype)
     return out.reshape(shape) if shape else out
@@ -243,7 +243,7 @@ class _IndexLookup(_Preprocessing):
         if repeated:
             raise ValueError("The passed vocabulary has at least one repeated term. Please uniquify "
                              f"your dataset. The repeated terms are: {repeated}")
-        for what, tok in (("mask", self.mask_token), ("OOV", self.oov_token)):
+        for what, tok in (("mask", self.mask_token), ("OOV", self.oov_token if self.invert else None)):
             if tok is not None and self._key(tok) in tokens:
                 raise ValueError(
                     f"Found reserved {what} token at unexpected location in `vocabulary`. Note that "
@@ -251,7 +251,7 @@ class _IndexLookup(_Preprocessing):
                     "remove all mask and OOV tokens, or include them only at the start of the "
                     f"vocabulary in precisely this order: {[self._shown(t) for t in special]}. "
                     f"Received: {what.lower()}_token={tok} at vocabulary index "
-                    f"{len(vocab) - 1 - vocab[::-1].index(self._key(tok))}")
+                    f"[{len(vocab) - 1 - vocab[::-1].index(self._key(tok))}]")
         if self.max_tokens is not None and start + len(tokens) > self.max_tokens:
             raise ValueError("Attempted to set a vocabulary larger than the maximum vocab size. Received "
                              f"vocabulary size is {start + len(tokens)}; `max_tokens` is {self.max_tokens}.")
@@ -867,13 +867,13 @@ class Discretization(_Preprocessing):
         return convert_to_tensor(np.asarray(_as_numpy(x), np.float32) if not isinstance(x, Tensor) else x)
 
     def adapt(self, data: Any, steps: int | None = None) -> None:
-        """Set ``num_bins - 1`` boundaries from ``data`` (an array, or an iterable of batches)."""
+        """Set ``num_bins - 1`` boundaries from ``data``: an array or tensor, or an iterable of
+        batches (a list is a list of batches, as in Keras)."""
         if self.num_bins is None:
             raise ValueError("Cannot adapt a Discretization layer that has been initialized with "
                              "`bin_boundaries`, use `num_bins` instead.")
         self.reset_state()
-        if isinstance(data, (np.ndarray, Tensor, list, tuple)) and not (
-                isinstance(data, (list, tuple)) and data and isinstance(data[0], (np.ndarray, Tensor))):
+        if isinstance(data, (np.ndarray, Tensor)):  # (as Keras: a list is a list of batches)
             self.update_state(data)
         else:
             for i, batch in enumerate(data):
