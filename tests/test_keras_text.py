@@ -150,3 +150,10 @@ def test_text_classification_tutorial_pipeline(folder):
     history = model.fit(train, epochs=3, verbose=0)
     losses = history.history["loss"]
     assert len(losses) == 3 and all(np.isfinite(losses)) and losses[-1] < losses[0]
+
+
+def test_element_spec_does_not_use_up_a_shuffles_seeds():
+    # TensorFlow 2.21: list(tf.data.Dataset.range(10).shuffle(3, seed=5)) in the first iteration
+    ds = tf.data.Dataset.range(10).shuffle(3, seed=5).map(lambda x: x * 1)
+    assert ds.element_spec.dtype == tf.int64
+    assert [int(v) for v in ds.as_numpy_iterator()] == [1, 3, 4, 5, 2, 7, 8, 0, 9, 6]
