@@ -450,6 +450,8 @@ class Model(Layer):
     (['loss'], 2)
     """
 
+    _string_inputs = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
             inputs = args[0] if args else kwargs.pop("inputs")

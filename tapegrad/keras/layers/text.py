@@ -102,11 +102,20 @@ def _as_numpy(x: Any) -> np.ndarray:
 class _Preprocessing(Layer):
     """Takes strings and integers as they are (tapegrad's Layer refuses NumPy string arrays)."""
 
+    _string_inputs = True
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if args and not isinstance(args[0], (Tensor, tfs.RaggedTensor)) and \
                 type(args[0]).__name__ != "KerasTensor":
             args = (self._to_tensor(args[0]),) + args[1:]
         return super().__call__(*args, **kwargs)
+
+    def compute_output_spec(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from .._layer import KerasTensor
+        return KerasTensor(self.compute_output_shape(inputs.shape), self._output_dtype())
+
+    def _output_dtype(self) -> str:
+        return self.compute_dtype
 
     def _to_tensor(self, x: Any) -> Any:
         if not isinstance(x, (Tensor, VariableBase)):
@@ -422,6 +431,11 @@ class _IndexLookup(_Preprocessing):
     def _check_keys(self, inputs: Any) -> None:
         pass
 
+    def _output_dtype(self) -> str:
+        if self.invert:
+            return self.vocabulary_dtype
+        return "float32" if self.output_mode == "tf_idf" else "int64"
+
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         if self.output_mode == "int":
             return tuple(input_shape)
@@ -589,6 +603,9 @@ class TextVectorization(_Preprocessing):
     def _to_tensor(self, x: Any) -> Any:
         return self._lookup_layer._to_tensor(x)
 
+    def _output_dtype(self) -> str:
+        return self._lookup_layer._output_dtype()
+
     def _preprocess(self, inputs: Any) -> Any:
         x = self._to_tensor(inputs) if not isinstance(inputs, Tensor) else inputs
         if x.dtype.name != "string":
@@ -748,6 +765,9 @@ class Hashing(_Preprocessing):
             return cast(h, self._out_dtype) if self._out_dtype != "int64" else h
         return _encode(h, self.output_mode, self.num_bins, self._out_dtype)
 
+    def _output_dtype(self) -> str:
+        return self._out_dtype
+
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         if self.output_mode == "int":
             return tuple(input_shape)
@@ -905,6 +925,9 @@ class Discretization(_Preprocessing):
         if self.output_mode == "int":
             return ids
         return _encode(ids, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype)
+
+    def _output_dtype(self) -> str:
+        return "int32" if self.output_mode == "int" else self.compute_dtype
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         if self.output_mode == "int":
