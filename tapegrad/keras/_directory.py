@@ -5,7 +5,8 @@ seeded shuffle buffer)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from ..data import Dataset
 from ..ops.array import expand_dims, one_hot
 from ..ops.math import cast
 
-__all__ = ["text_dataset_from_directory", "image_dataset_from_directory"]
+__all__ = ["image_dataset_from_directory", "text_dataset_from_directory"]
 
 
 def _check_split(validation_split: Any, subset: Any, shuffle: bool, seed: Any) -> None:

@@ -8,7 +8,9 @@ that reads the layer's current table, and a bincount encoding), so they run insi
 from __future__ import annotations
 
 import collections
-from typing import Any, Sequence
+import itertools
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -22,8 +24,14 @@ from ...ops.array import squeeze
 from ...ops.math import cast
 from .._layer import Layer
 
-__all__ = ["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
-           "Discretization"]
+__all__ = [
+    "CategoryEncoding",
+    "Discretization",
+    "Hashing",
+    "IntegerLookup",
+    "StringLookup",
+    "TextVectorization",
+]
 
 _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
 _I64_MAX = np.iinfo(np.int64).max
@@ -304,7 +312,7 @@ class _IndexLookup(_Preprocessing):
         """``data`` (tokens) as a list of rows, each a list of keys (Keras's documents)."""
         if isinstance(data, tfs.RaggedTensor):
             v, s = _as_numpy(data.values), _as_numpy(data.row_splits)
-            return [[self._key(t) for t in v[a:b]] for a, b in zip(s[:-1], s[1:])]
+            return [[self._key(t) for t in v[a:b]] for a, b in itertools.pairwise(s)]
         a = _as_numpy(data) if self._strings else np.asarray(_as_numpy(data), np.int64)
         if a.dtype.kind in "US":
             a = _strings.to_bytes(a)

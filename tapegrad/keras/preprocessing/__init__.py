@@ -8,4 +8,4 @@
 from .._directory import image_dataset_from_directory, text_dataset_from_directory
 from . import sequence
 
-__all__ = ["text_dataset_from_directory", "image_dataset_from_directory", "sequence"]
+__all__ = ["image_dataset_from_directory", "sequence", "text_dataset_from_directory"]
