@@ -125,6 +125,19 @@ def test_text_vectorization_in_dataset_map_and_function():
     assert eager.dtype == np.int64 and eager.shape == (3, 5)
 
 
+def test_adapt_on_unbatched_and_batched_datasets():
+    # Keras 3.15's vocabularies and tf-idf for these datasets
+    vec = keras.layers.TextVectorization()
+    vec.adapt(tf.data.Dataset.from_tensor_slices(["a b b", "c a", "b"]))
+    assert vec.get_vocabulary() == ["", "[UNK]", "b", "a", "c"]
+    vec = keras.layers.TextVectorization(output_mode="tf_idf")
+    vec.adapt(tf.data.Dataset.from_tensor_slices(["a b b", "c a", "b"]).batch(2))
+    np.testing.assert_allclose(vec(["a b z"]).numpy(), [[0.7675284, 0.6931472, 0.6931472, 0.0]], rtol=1e-6)
+    np.testing.assert_allclose(vec(tf.constant("a b")).numpy(), [0.0, 0.6931472, 0.6931472, 0.0], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="split=None"):
+        keras.layers.TextVectorization(output_mode="one_hot", vocabulary=["a"])(["a b"])
+
+
 def test_callables_and_set_vocabulary():
     vec = keras.layers.TextVectorization(standardize=lambda t: tf.strings.regex_replace(t, "-", " "),
                                          split=lambda t: tf.strings.split(t, sep=" "), output_mode="count")

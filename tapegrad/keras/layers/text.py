@@ -92,6 +92,10 @@ _LOOKUP = defop("KerasIndexLookup", lambda x, layer: layer._lookup_np(x), nondif
 
 def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) -> Tensor:
     if isinstance(ids, tfs.RaggedTensor):
+        if mode == "one_hot":
+            raise NotImplementedError("output_mode='one_hot' of split text gives a ragged 3-D result, which "
+                                      "tapegrad does not have; use split=None (one token per text) or "
+                                      "output_mode='multi_hot'.")
         xs: tuple = (ids.values, ids.row_splits)
     else:
         xs = (convert_to_tensor(ids),)
