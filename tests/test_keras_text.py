@@ -138,6 +138,17 @@ def test_adapt_on_unbatched_and_batched_datasets():
         keras.layers.TextVectorization(output_mode="one_hot", vocabulary=["a"])(["a b"])
 
 
+def test_config_round_trip():
+    L = keras.layers
+    layers = [L.TextVectorization(max_tokens=10, output_sequence_length=3, vocabulary=["a", "b"]),
+              L.StringLookup(vocabulary=["a", "b"], mask_token=""), L.IntegerLookup(vocabulary=[3, 4]),
+              L.Hashing(5, salt=3), L.CategoryEncoding(4, output_mode="count"), L.Discretization([0.0, 1.0])]
+    inputs = [["a b c"], [["a", "", "c"]], [[3, 5]], [["x", "y"]], [[0, 3, 3]], [[-1.0, 0.5, 2.0]]]
+    for layer, x in zip(layers, inputs):
+        again = type(layer).from_config(layer.get_config())
+        np.testing.assert_array_equal(again(np.array(x)).numpy(), layer(np.array(x)).numpy())
+
+
 def test_callables_and_set_vocabulary():
     vec = keras.layers.TextVectorization(standardize=lambda t: tf.strings.regex_replace(t, "-", " "),
                                          split=lambda t: tf.strings.split(t, sep=" "), output_mode="count")

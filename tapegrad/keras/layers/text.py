@@ -786,7 +786,7 @@ class Hashing(_Preprocessing):
         return tuple(input_shape[:-1]) + (self.num_bins,) if len(input_shape) else (self.num_bins,)
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "num_bins": self.num_bins, "salt": self.salt,
+        return {**super().get_config(), "dtype": self._out_dtype, "num_bins": self.num_bins, "salt": self.salt,
                 "mask_value": self.mask_value, "output_mode": self.output_mode, "sparse": self.sparse}
 
 
