@@ -1,13 +1,15 @@
 """Keras 3's preprocessing layers for text and categories: TextVectorization, StringLookup,
 IntegerLookup, Hashing, CategoryEncoding, Discretization.
 
-They compute no gradients. Their NumPy work is two nondifferentiable ops (a vocabulary lookup
-that reads the layer's current table, and a bincount encoding), so they run inside
-``tf.function`` and ``Dataset.map`` as well as eagerly; the string steps are ``tf.strings`` ops.
+They compute no gradients. Their NumPy work (a vocabulary lookup that reads the layer's current
+table, a bincount encoding, bucketing) runs through ``tf.numpy_function``, as TensorFlow's
+lookup tables are stateful ops, so they run inside ``tf.function`` and ``Dataset.map`` as well as
+eagerly; the string steps are ``tf.strings`` ops.
 """
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -16,7 +18,7 @@ import numpy as np
 
 from ... import _strings
 from ..._convert import convert_to_tensor
-from ..._dispatch import apply, defop
+from ..._pyfunc import numpy_function
 from ..._tensor import Tensor, VariableBase
 from ...errors import InvalidArgumentError
 from ...ops import strings as tfs
@@ -84,10 +86,12 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
     return out.reshape(shape) if shape else out
 
 
-_ENCODE = defop("KerasEncodeCategorical", _encode_fwd, nondiff=True)
-_DIGITIZE = defop("KerasDigitize", lambda x, boundaries: np.digitize(
-    x, np.asarray(boundaries, x.dtype if x.dtype.kind == "f" else np.float64)).astype(np.int32), nondiff=True)
-_LOOKUP = defop("KerasIndexLookup", lambda x, layer: layer._lookup_np(x), nondiff=True)
+def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
+    """Bucket ``i`` for ``boundaries[i-1] <= x < boundaries[i]`` (TF's ``Bucketize``), int32."""
+    x = x if x.dtype.kind == "f" else x.astype(np.float32)
+    return np.digitize(x, np.asarray(boundaries, x.dtype)).astype(np.int32)
+
+
 
 
 def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) -> Tensor:
@@ -101,8 +105,9 @@ def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) ->
         xs = (convert_to_tensor(ids),)
     if weights is not None:
         xs += (weights.values if isinstance(weights, tfs.RaggedTensor) else convert_to_tensor(weights),)
-    return apply(_ENCODE, xs, {"mode": mode, "depth": int(depth), "dtype": dtype,
-                               "ragged": isinstance(ids, tfs.RaggedTensor)})
+    fn = functools.partial(_encode_fwd, mode=mode, depth=int(depth), dtype=dtype,
+                           ragged=isinstance(ids, tfs.RaggedTensor))
+    return numpy_function(fn, list(xs), Tout=dtype, stateful=False)
 
 
 def _as_numpy(x: Any) -> np.ndarray:
@@ -424,8 +429,9 @@ class _IndexLookup(_Preprocessing):
 
     def _lookup(self, x: Any) -> Any:
         if isinstance(x, tfs.RaggedTensor):
-            return tfs.RaggedTensor.from_row_splits(apply(_LOOKUP, (x.values,), {"layer": self}), x.row_splits)
-        return apply(_LOOKUP, (x,), {"layer": self})
+            return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
+        return numpy_function(self._lookup_np, [x], Tout=self.vocabulary_dtype if self.invert else "int64",
+                              stateful=False)
 
     def call(self, inputs: Any) -> Any:
         if self.output_mode != "int":
@@ -933,7 +939,8 @@ class Discretization(_Preprocessing):
         if self.bin_boundaries is None:
             raise ValueError("You need to either pass the `bin_boundaries` argument at construction time or "
                              "call `adapt(dataset)` before you can start using the `Discretization` layer.")
-        ids = apply(_DIGITIZE, (inputs,), {"boundaries": tuple(float(b) for b in self.bin_boundaries)})
+        ids = numpy_function(functools.partial(_digitize, boundaries=tuple(float(b) for b in self.bin_boundaries)),
+                             [inputs], Tout="int32", stateful=False)
         if self.output_mode == "int":
             return ids
         return _encode(ids, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype)
