@@ -421,3 +421,14 @@ def test_class_weight_errors_and_dataset_batches():
             return ((xc[i:i + 8], yc[i:i + 8]) for i in range(0, 40, 8))
     history = model.fit(Batches(), epochs=3, class_weight=spec["class_weight"], verbose=0)
     close(history.history["loss"], REC["fit"]["class_weight"]["history"]["loss"])
+
+
+def test_train_on_batch_reports_each_batch_alone():
+    # Keras 3.15 resets the metrics in every train_on_batch: the second call gives the loss after
+    # one SGD step, not the mean of both calls
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.set_weights([np.ones((2, 1), np.float32), np.zeros(1, np.float32)])
+    model.compile(keras.optimizers.SGD(0.1), loss=lambda y, p: (y - p) ** 2)
+    x, y = np.array([[1.0, 2.0]], np.float32), np.array([[1.0]], np.float32)
+    close(model.train_on_batch(x, y), 4.0)
+    close(model.train_on_batch(x, y), (1.0 - (0.6 * 1.0 + 0.2 * 2.0 - 0.4)) ** 2)  # w, b after one step

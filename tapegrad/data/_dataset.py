@@ -10,6 +10,7 @@ handling each element.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 from collections import deque
@@ -110,7 +111,11 @@ class Dataset:
         """The structure of an element: a nest of ``TensorSpec`` (shape and dtype)."""
         spec = self.__dict__.get("_element_spec")
         if spec is None:
-            spec = self.__dict__["_element_spec"] = self._spec()
+            _probing[0] += 1  # (a first element run for its spec must not use up a shuffle's seeds)
+            try:
+                spec = self.__dict__["_element_spec"] = self._spec()
+            finally:
+                _probing[0] -= 1
         return spec
 
     def cardinality(self) -> Tensor:
@@ -1081,6 +1086,9 @@ class _Shard(_Unary):
         return c // self._n + (1 if self._index < c % self._n else 0)
 
 
+_probing = [0]  # > 0 while element_spec runs functions on a first element
+
+
 class _Shuffle(_Unary):
     _tf_name = "_ShuffleDataset"
 
@@ -1091,7 +1099,8 @@ class _Shuffle(_Unary):
         self._seeder = _philox.Stream(seeds[0], seeds[1] << 64) if reshuffle else None
 
     def _rng(self) -> _philox.Stream:
-        s1, s2 = self._seeds if self._seeder is None else (int(v) for v in self._seeder.take(2))
+        seeder = copy.copy(self._seeder) if _probing[0] and self._seeder is not None else self._seeder
+        s1, s2 = self._seeds if seeder is None else (int(v) for v in seeder.take(2))
         return _philox.Stream(s1, s2 << 64)
 
     def _iter(self) -> Iterator:

@@ -27,6 +27,7 @@ _LAZY = {
     "constraints": (".constraints", None),
     "initializers": (".initializers", None), "layers": (".layers", None),
     "losses": (".losses", None), "metrics": (".metrics", None), "models": (".models", None),
+    "preprocessing": (".preprocessing", None),
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
     "regularizers": (".regularizers", None), "utils": (".utils", None),
 }

@@ -302,6 +302,9 @@ def _call_stack() -> list:
 
 def _to_input(x: Any, layer: "Layer") -> Any:
     if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
+        if layer._string_inputs:  # models and text preprocessing layers: a tf.string tensor
+            from .._strings import to_bytes
+            return convert_to_tensor(to_bytes(x))
         given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
         raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "
                          "string inputs are not supported by tapegrad's Keras layers; "
@@ -338,6 +341,8 @@ class Layer(Module):
     (['w'], True)
     """
 
+    _string_inputs = False  # True: string arrays become tf.string tensors (models, text layers)
+
     def __init__(self, *, activity_regularizer: Any = None, trainable: bool = True,
                  dtype: Any = None, autocast: bool = True, name: str | None = None,
                  **kwargs: Any) -> None:
@@ -359,7 +364,7 @@ class Layer(Module):
         d["input_spec"] = None
         d["supports_masking"] = False
         dt = backend.standardize_dtype(dtype)
-        if dt not in ("float16", "bfloat16", "float32", "float64") and dtype is not None and \
+        if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
                 not np.issubdtype(np.dtype(dt), np.number):
             raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
         d["_dtype"] = dt

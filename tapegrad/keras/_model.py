@@ -451,6 +451,8 @@ class Model(Layer):
     (['loss'], 2)
     """
 
+    _string_inputs = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
             inputs = args[0] if args else kwargs.pop("inputs")
@@ -1026,8 +1028,10 @@ class Model(Layer):
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, return_dict: bool = False) -> Any:
-        """One training step on one batch; returns the running loss (and metrics)."""
+        """One training step on one batch; returns its loss (and metrics), the metrics reset
+        first as Keras resets them."""
         self._require_compiled("train_on_batch")
+        self.reset_metrics()
         logs = self._logs(self.train_step((_to_numpy(x), None if y is None else _to_numpy(y),
                                            sample_weight)))
         return logs if return_dict else self._flat(logs)

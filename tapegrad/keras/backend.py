@@ -100,7 +100,7 @@ def standardize_dtype(dtype: Any) -> str:
     name = getattr(dtype, "name", None)
     if not isinstance(name, str):
         import numpy as np
-        name = "string" if dtype is str else np.dtype(dtype).name
+        name = "string" if dtype is str or dtype == "string" else np.dtype(dtype).name
     return name
 
 

@@ -23,10 +23,12 @@ from ..ops.indexing import gather
 from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
+from ._directory import image_dataset_from_directory, text_dataset_from_directory
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
-           "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight"]
+           "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
+           "text_dataset_from_directory", "image_dataset_from_directory"]
 
 
 def set_random_seed(seed: int) -> None:

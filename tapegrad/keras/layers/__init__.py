@@ -46,6 +46,8 @@ _LAZY = {
     **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
     **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
                      "RandomBrightness", "RandomCrop"], ".augmentation"),
+    **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
+                     "Discretization"], ".text"),
     **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
     **dict.fromkeys(["Input", "InputLayer"], ".._model"),
 }
@@ -78,6 +80,8 @@ if _typing.TYPE_CHECKING:
                           GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
                           MaxPool2D, MaxPooling1D, MaxPooling2D)
     from .preprocessing import Normalization  # noqa: F401
+    from .text import (CategoryEncoding, Discretization, Hashing, IntegerLookup, StringLookup,  # noqa: F401
+                       TextVectorization)
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
