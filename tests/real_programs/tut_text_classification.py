@@ -1,5 +1,5 @@
 """Title: Basic text classification (TF tutorial)
-Source: https://github.com/tensorflow/docs/blob/master/site/en/tutorials/keras/text_classification.ipynb
+Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/tutorials/keras/text_classification.ipynb
 Licence: Apache-2.0 (tensorflow/docs)
 Changed: the IMDB download -> a folder of 64 synthetic reviews (train/test, pos/neg, seeded words)
 written to a temporary directory; batch_size 32 -> 8, max_features 10000 -> 60, sequence_length
