@@ -610,6 +610,7 @@ class Layer(Module):
         if self.built:
             return
         shapes = map_structure(lambda x: tuple(x.shape) if hasattr(x, "shape") else x, args[0])
+        self.__dict__["_build_input_shape"] = shapes  # a saved model's build_config
         params = self._build_params
         if len(params) <= 1:
             self.build(*([shapes] if params else []))

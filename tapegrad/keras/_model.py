@@ -567,6 +567,7 @@ class Model(Layer):
         """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
         was_built, self.built = self.built, True
         if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
+            self.__dict__["_build_input_shape"] = input_shape
             self.compute_output_spec(shapes_to_specs(input_shape))
 
     # -- summary ----------------------------------------------------------------------------------

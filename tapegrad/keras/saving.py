@@ -207,14 +207,7 @@ def serialize_keras_object(obj: Any) -> Any:
 
 
 def _build_shape(layer: Any) -> Any:
-    nodes = layer.__dict__.get("_inbound_nodes") or []
-    from ._layer import KerasTensor, flatten
-    if nodes and nodes[0].args:
-        shapes = [list(t.shape) for t in flatten(nodes[0].args[0]) if isinstance(t, KerasTensor)]
-        if shapes:
-            return shapes[0] if len(shapes) == 1 and isinstance(nodes[0].args[0], KerasTensor) else shapes
-    shape = layer.__dict__.get("_saved_build_shape")
-    return None if shape is None else list(shape)
+    return serialize_keras_object(layer.__dict__.get("_build_input_shape"))
 
 
 class _NotFound(TypeError):
@@ -450,7 +443,7 @@ def _npz_bytes(variables: dict) -> bytes:
 
 
 def _saved_variables(model: Any) -> dict:
-    out = {f"model/{k}": v for k, v in model._weights_by_key().items()}
+    out = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
     if getattr(model, "compiled", False) and model.optimizer is not None:
         out.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
     return out
@@ -505,7 +498,7 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         weights = z.read(_WEIGHTS)
     model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
                                      custom_objects, safe_mode)
-    variables = {f"model/{k}": v for k, v in model._weights_by_key().items()}
+    variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
     compile_config = config.get("compile_config")
     if compile and compile_config is not None:
         with CustomObjectScope(custom_objects or {}):
@@ -513,7 +506,7 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                              if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
         model.optimizer.build(model.trainable_variables)
         variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
-    load_variables(io.BytesIO(weights), variables, strict=False)
+    load_variables(io.BytesIO(weights), variables)
     return model
 
 
