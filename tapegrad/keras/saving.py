@@ -18,13 +18,17 @@ True
 """
 from __future__ import annotations
 
+import base64
 import datetime
 import importlib
 import inspect
 import io
 import json
+import marshal
 import os
+import sys
 import threading
+import types
 import zipfile
 from typing import Any, Callable
 
@@ -188,6 +192,12 @@ def serialize_keras_object(obj: Any) -> Any:
         return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": obj.dtype.name}}
     if isinstance(obj, np.dtype):
         return obj.name
+    if inspect.isfunction(obj) and obj.__name__ == "<lambda>":
+        closure = [c.cell_contents for c in obj.__closure__ or ()]
+        return {"class_name": "__lambda__", "config": {"value": [
+            base64.b64encode(marshal.dumps(obj.__code__)).decode("ascii"),
+            serialize_keras_object(obj.__defaults__), serialize_keras_object(closure) or None],
+            "module": obj.__module__}}
     if inspect.isfunction(obj) or inspect.isbuiltin(obj):
         registered = _GLOBAL_CUSTOM_NAMES.get(obj)
         return {"module": "builtins", "class_name": "function",
@@ -276,13 +286,12 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
         return np.array(inner["value"], dtype=inner["dtype"])
     if class_name == "__tuple__":
         return tuple(deserialize_keras_object(inner["value"], custom_objects, safe_mode))
-    if class_name == "__lambda__" and safe_mode:
-        raise ValueError("Requested the deserialization of a Python lambda, which could run "
-                         "arbitrary code. Pass `safe_mode=False` if you trust its source.")
+    if class_name == "__lambda__":
+        return _load_lambda(inner, safe_mode)
     if class_name == "function":
         return _find_function(inner, custom_objects)
     cls = _find_class(config, custom_objects)
-    with CustomObjectScope(custom_objects or {}):
+    with CustomObjectScope(custom_objects or {}), _SafeMode(safe_mode):
         try:
             obj = cls.from_config(inner)
         except _NotFound:
@@ -299,6 +308,35 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
             obj.build(_shape_of(build["input_shape"]))
             obj.built = True
     return obj
+
+
+class _SafeMode:
+    """The ``safe_mode`` of the outermost deserialization, for the objects it deserializes."""
+
+    def __init__(self, safe_mode: bool) -> None:
+        self.safe_mode = safe_mode
+
+    def __enter__(self) -> None:
+        self.outer = getattr(_scopes, "safe_mode", None)
+        _scopes.safe_mode = self.safe_mode if self.outer is None else self.outer
+
+    def __exit__(self, *exc: Any) -> None:
+        _scopes.safe_mode = self.outer
+
+
+def _load_lambda(config: dict, safe_mode: bool) -> Callable:
+    outer = getattr(_scopes, "safe_mode", None)
+    if safe_mode if outer is None else outer:
+        raise ValueError("Requested the deserialization of a `lambda` object. This carries a "
+                         "potential risk of arbitrary code execution and thus it is disallowed by "
+                         "default. If you trust the source of the saved model, you can pass "
+                         "`safe_mode=False` to the loading function in order to allow `lambda` "
+                         "loading.")
+    code, defaults, closure = config["value"]
+    module = sys.modules.get(config.get("module") or "__main__")
+    cells = tuple(types.CellType(deserialize_keras_object(c, safe_mode=False)) for c in closure or ())
+    return types.FunctionType(marshal.loads(base64.b64decode(code)), vars(module) if module else {},
+                              None, tuple(defaults) if defaults else None, cells or None)
 
 
 def _shape_of(shape: Any) -> Any:

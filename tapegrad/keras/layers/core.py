@@ -259,6 +259,13 @@ class Lambda(Layer):
         return {**super().get_config(), "function": self.function, "arguments": self.arguments,
                 "output_shape": self._output_shape}
 
+    @classmethod
+    def from_config(cls, config: dict) -> "Lambda":
+        """The layer of a config; a saved Python ``lambda`` loads only outside safe mode."""
+        from ..saving import deserialize_keras_object
+        fn = config["function"]
+        return cls(**{**config, "function": fn if callable(fn) else deserialize_keras_object(fn)})
+
 
 class ReLU(Layer):
     """``keras.activations.relu`` with ``max_value``, ``negative_slope`` and ``threshold``."""
