@@ -51,7 +51,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape: Any = None, batch_size: int | None = None, dtype: Any = None,
                  sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
-                 optional: bool = False, name: str | None = None, **kwargs: Any) -> None:
+                 optional: bool = False, name: str | None = None, ragged: bool = False,
+                 **kwargs: Any) -> None:
         if "input_shape" in kwargs:
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs:
@@ -59,6 +60,8 @@ class InputLayer(Layer):
         super().__init__(name=name, dtype=dtype, **kwargs)
         if sparse:
             raise ValueError("tapegrad has no sparse tensors: InputLayer(sparse=True) is not supported.")
+        if ragged:
+            raise ValueError("tapegrad has no ragged tensors: InputLayer(ragged=True) is not supported.")
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
         if shape is None and batch_shape is None and input_tensor is None:
@@ -79,7 +82,7 @@ class InputLayer(Layer):
 
     def get_config(self) -> dict:
         return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": False,
-                "name": self.name, "optional": self.optional}
+                "ragged": False, "name": self.name, "optional": self.optional}
 
 
 def Input(shape: Any = None, batch_size: int | None = None, dtype: Any = None, sparse: Any = None,

@@ -29,6 +29,7 @@ import os
 import sys
 import threading
 import types
+import warnings
 import zipfile
 from typing import Any, Callable
 
@@ -206,9 +207,12 @@ def serialize_keras_object(obj: Any) -> Any:
     if not hasattr(obj, "get_config"):
         raise TypeError(f"Cannot serialize {obj!r} (of type {cls.__name__}): it has no get_config().")
     module = _keras_module(cls)
-    out = {"module": module if module is not None else cls.__module__, "class_name": cls.__name__,
-           "config": serialize_keras_object(_config_of(obj)),
-           "registered_name": None if module is not None else get_registered_name(cls)}
+    class_name, registered = cls.__name__, None if module is not None else get_registered_name(cls)
+    if module == "keras" and class_name == "Model" and obj.__dict__.get("_functional"):
+        module, class_name = "keras.src.models.functional", "Functional"
+        registered = class_name
+    out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
+           "config": serialize_keras_object(_config_of(obj)), "registered_name": registered}
     if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
         shape = _build_shape(obj)
         if shape is not None:
@@ -291,6 +295,8 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     if class_name == "function":
         return _find_function(inner, custom_objects)
     cls = _find_class(config, custom_objects)
+    if (config.get("module") or "").startswith("keras"):
+        inner = _from_keras(inner)
     with CustomObjectScope(custom_objects or {}), _SafeMode(safe_mode):
         try:
             obj = cls.from_config(inner)
@@ -305,9 +311,35 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
                             f"encountered: {e}") from e
         build = config.get("build_config")
         if build is not None and not getattr(obj, "built", True) and len(obj._build_params) == 1:
-            obj.build(_shape_of(build["input_shape"]))
+            shape = _shape_of(build["input_shape"])
+            obj.build(shape)
             obj.built = True
+            obj.__dict__["_build_input_shape"] = shape
     return obj
+
+
+def _from_keras(config: Any) -> Any:
+    """A built-in object's config written by Keras, as tapegrad's constructors take it: a dtype
+    policy as its dtype name, Keras-only options left at their defaults dropped."""
+    if not isinstance(config, dict):
+        return config
+    config = dict(config)
+    dtype = config.get("dtype")
+    if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":
+        config["dtype"] = dtype["config"]["name"]
+    for key, default in _KERAS_ONLY_DEFAULTS.items():
+        if key in config and config[key] == default:
+            del config[key]
+    for key, value in config.items():   # nested built-ins: initializers, regularizers, ...
+        if isinstance(value, dict) and (value.get("module") or "").startswith("keras") \
+                and isinstance(value.get("config"), dict):
+            config[key] = {**value, "config": _from_keras(value["config"])}
+    return config
+
+
+# Keras 3 options tapegrad does not have, dropped from a Keras config when they hold their default
+_KERAS_ONLY_DEFAULTS = {"quantization_config": None, "input_axes": None, "output_axes": None,
+                        "lora_rank": None, "lora_alpha": None}
 
 
 class _SafeMode:
@@ -542,10 +574,22 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         with CustomObjectScope(custom_objects or {}):
             model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
                              if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
-        model.optimizer.build(model.trainable_variables)
-        variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
-    load_variables(io.BytesIO(weights), variables)
+        saved = sum(n.startswith("optimizer/") for n in _npz_keys(weights))
+        if saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
+            model.optimizer.build(model.trainable_variables)
+        if saved == len(model.optimizer.variables):
+            variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
+        else:
+            warnings.warn(f"Skipping variable loading for optimizer '{model.optimizer.name}', because it "
+                          f"has {len(model.optimizer.variables)} variables whereas the saved optimizer "
+                          f"has {saved} variables.", stacklevel=2)
+    load_variables(io.BytesIO(weights), variables, strict=False)
     return model
+
+
+def _npz_keys(data: bytes) -> list:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return [n[:-4] for n in z.namelist()]
 
 
 def _deserialize_compile(key: str, value: Any, custom_objects: dict | None) -> Any:
