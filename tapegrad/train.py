@@ -380,7 +380,7 @@ def list_variables(ckpt_dir_or_file: Any) -> list:
     >>> import os, tempfile, tapegrad as tf
     >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(os.path.join(tempfile.mkdtemp(), "x"))
     >>> tf.train.list_variables(path)
-    [('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
+    [('save_counter/.ATTRIBUTES/VARIABLE_VALUE', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
     """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 

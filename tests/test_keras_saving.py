@@ -14,7 +14,7 @@ from tapegrad import keras
 from tapegrad.keras._layer import Layer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-from record_keras_saving import MODELS  # noqa: E402
+from record_keras_saving import MODELS
 
 with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_saving.json"), encoding="utf-8") as _f:
     RECORDED = json.load(_f)["models"]
@@ -156,7 +156,7 @@ def test_sequential_compiled_round_trip_continues_training_identically(tmp_path)
 
 
 def test_load_without_compile(tmp_path):
-    x, y = data()
+    x, _y = data()
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
     model.compile("sgd", "mse")
     model.save(tmp_path / "m.keras")
@@ -173,7 +173,7 @@ def test_functional_with_branches_round_trip(tmp_path):
     model.fit(x, [x[:, :1], (x[:, 0] > 0).astype("int32")], verbose=0)
     keras.saving.save_model(model, tmp_path / "f.keras")
     loaded = keras.saving.load_model(tmp_path / "f.keras")
-    assert [l.name for l in loaded.layers] == [l.name for l in model.layers]
+    assert [layer.name for layer in loaded.layers] == [layer.name for layer in model.layers]
     assert loaded.output_names == model.output_names == ["score", "cls"]
     for a, b in zip(loaded.predict(x, verbose=0), model.predict(x, verbose=0)):
         np.testing.assert_array_equal(a, b)
@@ -181,7 +181,7 @@ def test_functional_with_branches_round_trip(tmp_path):
 
 
 def test_subclassed_registered_model_round_trip(tmp_path):
-    x, y = data()
+    x, _y = data()
     model = Net(3)
     model(x)
     model.scale.w.assign([1.0, 2.0, 3.0])
@@ -275,7 +275,7 @@ def test_clone_model_has_same_architecture_new_weights():
     assert not any(a is b for a, b in zip(clone.weights, model.weights))
     assert not np.array_equal(clone.get_layer("left").kernel.numpy(), model.get_layer("left").kernel.numpy())
     seq = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="d")])
-    assert [l.name for l in keras.models.clone_model(seq).layers] == ["d"]
+    assert [layer.name for layer in keras.models.clone_model(seq).layers] == ["d"]
 
 
 def test_to_json_and_model_from_json():
@@ -286,18 +286,18 @@ def test_to_json_and_model_from_json():
 
 
 _LAYER_ARGS = {
-    "AveragePooling1D": dict(pool_size=2), "AveragePooling2D": dict(pool_size=2),
-    "MaxPooling1D": dict(pool_size=3, strides=1), "MaxPooling2D": dict(pool_size=2),
-    "Bidirectional": dict(layer=keras.layers.LSTM(3, return_sequences=True)),
-    "Conv1D": dict(filters=2, kernel_size=3), "Conv2D": dict(filters=2, kernel_size=3, activation="relu"),
-    "Conv2DTranspose": dict(filters=2, kernel_size=3), "DepthwiseConv2D": dict(kernel_size=3),
-    "SeparableConv2D": dict(filters=2, kernel_size=3), "Embedding": dict(input_dim=5, output_dim=2),
-    "GRU": dict(units=3), "LSTM": dict(units=3), "SimpleRNN": dict(units=3),
-    "Dense": dict(units=3, activation="relu", kernel_regularizer="l2"), "Activation": dict(activation="tanh"),
-    "Dropout": dict(rate=0.3, seed=2), "Reshape": dict(target_shape=(2, 3)), "Softmax": dict(axis=1),
-    "LeakyReLU": dict(negative_slope=0.2), "ReLU": dict(max_value=6.0), "Concatenate": dict(axis=1),
-    "Lambda": dict(function=keras.activations.relu), "InputLayer": dict(shape=(3,)),
-    "Normalization": dict(mean=[1.0, 2.0], variance=[4.0, 1.0]),
+    "AveragePooling1D": {"pool_size": 2}, "AveragePooling2D": {"pool_size": 2},
+    "MaxPooling1D": {"pool_size": 3, "strides": 1}, "MaxPooling2D": {"pool_size": 2},
+    "Bidirectional": {"layer": keras.layers.LSTM(3, return_sequences=True)},
+    "Conv1D": {"filters": 2, "kernel_size": 3}, "Conv2D": {"filters": 2, "kernel_size": 3, "activation": "relu"},
+    "Conv2DTranspose": {"filters": 2, "kernel_size": 3}, "DepthwiseConv2D": {"kernel_size": 3},
+    "SeparableConv2D": {"filters": 2, "kernel_size": 3}, "Embedding": {"input_dim": 5, "output_dim": 2},
+    "GRU": {"units": 3}, "LSTM": {"units": 3}, "SimpleRNN": {"units": 3},
+    "Dense": {"units": 3, "activation": "relu", "kernel_regularizer": "l2"}, "Activation": {"activation": "tanh"},
+    "Dropout": {"rate": 0.3, "seed": 2}, "Reshape": {"target_shape": (2, 3)}, "Softmax": {"axis": 1},
+    "LeakyReLU": {"negative_slope": 0.2}, "ReLU": {"max_value": 6.0}, "Concatenate": {"axis": 1},
+    "Lambda": {"function": keras.activations.relu}, "InputLayer": {"shape": (3,)},
+    "Normalization": {"mean": [1.0, 2.0], "variance": [4.0, 1.0]},
 }
 
 

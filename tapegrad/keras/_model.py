@@ -1227,7 +1227,7 @@ class Sequential(Model):
         from .saving import serialize_keras_object
         layers = ([self._input] if self._input is not None else []) + self._stack
         config = {"name": self.name, "trainable": self.trainable,
-                  "layers": [serialize_keras_object(l) for l in layers]}
+                  "layers": [serialize_keras_object(layer) for layer in layers]}
         if self._input is not None and self._outputs is not None:
             config["build_input_shape"] = list(self._input.batch_shape)
         return config

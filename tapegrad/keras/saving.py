@@ -31,16 +31,16 @@ import threading
 import types
 import warnings
 import zipfile
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..saving import load_variables, save_variables
 
-__all__ = ["register_keras_serializable", "get_registered_object", "get_registered_name",
-           "get_custom_objects", "CustomObjectScope", "custom_object_scope",
-           "serialize_keras_object", "deserialize_keras_object", "save_model", "load_model",
-           "clone_model", "model_from_json"]
+__all__ = ["CustomObjectScope", "clone_model", "custom_object_scope", "deserialize_keras_object",
+           "get_custom_objects", "get_registered_name", "get_registered_object", "load_model",
+           "model_from_json", "register_keras_serializable", "save_model", "serialize_keras_object"]
 
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -127,11 +127,11 @@ class CustomObjectScope:
             raise TypeError(f"custom_objects must be a dict; received {custom_objects!r}.")
         self.custom_objects = custom_objects or {}
 
-    def __enter__(self) -> "CustomObjectScope":
+    def __enter__(self) -> CustomObjectScope:  # noqa: PYI034
         _scopes.__dict__.setdefault("stack", []).append(self.custom_objects)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         _scopes.stack.pop()
 
 
@@ -352,7 +352,7 @@ class _SafeMode:
         self.outer = getattr(_scopes, "safe_mode", None)
         _scopes.safe_mode = self.safe_mode if self.outer is None else self.outer
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         _scopes.safe_mode = self.outer
 
 
