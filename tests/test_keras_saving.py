@@ -217,6 +217,24 @@ def test_custom_objects_and_scope_find_unregistered_classes(tmp_path):
     assert keras.saving.get_registered_object("Unregistered") is None
 
 
+@keras.saving.register_keras_serializable(package="Tests", name="square")
+def square(x):
+    return x**2
+
+
+def test_registered_activation_round_trip(tmp_path):
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, keras.layers.Dense(1, activation=square)(Scale(0.5)(inputs)))
+    model.compile(optimizer="rmsprop", loss="mean_squared_error")
+    model.save(tmp_path / "a.keras")
+    loaded = keras.models.load_model(tmp_path / "a.keras")
+    assert loaded.layers[-1].activation is square
+    assert keras.activations.serialize(square)["config"] == "Tests>square"
+    assert keras.activations.get("Tests>square") is square
+    x = np.arange(8, dtype="float32").reshape(2, 4)
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+
+
 def test_subclassed_model_without_get_config_cannot_be_saved(tmp_path):
     model = NoConfig(2)
     model(np.ones((1, 3)))
