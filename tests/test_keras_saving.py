@@ -155,6 +155,20 @@ def test_sequential_compiled_round_trip_continues_training_identically(tmp_path)
     assert same_weights(model, loaded)
 
 
+def test_model_checkpoint_saves_keras_files_with_a_schedule(tmp_path):
+    x, y = data()
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+    schedule = keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.9)
+    model.compile(optimizer=keras.optimizers.Adam(schedule), loss="mse")
+    path = tmp_path / "best.keras"
+    model.fit(x, y, epochs=2, batch_size=8, verbose=0,
+              callbacks=[keras.callbacks.ModelCheckpoint(path, monitor="loss", save_best_only=True)])
+    loaded = keras.models.load_model(path)
+    assert loaded.optimizer.get_config()["learning_rate"] == model.optimizer.get_config()["learning_rate"]
+    assert int(loaded.optimizer.iterations.numpy()) == 4
+    assert same_weights(model, loaded)
+
+
 def test_load_without_compile(tmp_path):
     x, _y = data()
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
