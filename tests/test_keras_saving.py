@@ -249,11 +249,57 @@ def test_registered_activation_round_trip(tmp_path):
     np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
 
 
+@keras.saving.register_keras_serializable(package="Tests")
+class AutoLayer(keras.layers.Layer):
+    def __init__(self, units=2, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], self.units))
+
+    def call(self, x):
+        return x @ self.w
+
+
+@keras.saving.register_keras_serializable(package="Tests")
+class AutoModel(keras.Model):
+    def __init__(self, units=2, activation="relu"):
+        super().__init__()
+        self.dense = keras.layers.Dense(units, activation=activation)
+        self.extra = AutoLayer(3)
+
+    def call(self, x):
+        return self.extra(self.dense(x))
+
+
+def test_default_get_config_records_plain_constructor_arguments(tmp_path):
+    # Keras 3 records the plain arguments of a class without get_config
+    assert AutoLayer(4, name="auto").get_config() == {"name": "auto", "trainable": True, "dtype": "float32",
+                                                      "units": 4}
+    model = AutoModel(units=4, activation="tanh")
+    x = np.ones((2, 5), "float32")
+    model(x)
+    assert model.get_config() == {"units": 4, "activation": "tanh"}
+    model.save(tmp_path / "auto.keras")
+    loaded = keras.models.load_model(tmp_path / "auto.keras")
+    assert loaded.dense.units == 4 and loaded.extra.units == 3
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+
+
 def test_subclassed_model_without_get_config_cannot_be_saved(tmp_path):
-    model = NoConfig(2)
+    model = NoConfig(2)   # a positional argument (Keras 3 refuses it too)
     model(np.ones((1, 3)))
     with pytest.raises(NotImplementedError, match="get_config"):
         model.save(tmp_path / "n.keras")
+
+    class Holder(keras.layers.Layer):
+        def __init__(self, thing):
+            super().__init__()
+            self.thing = thing
+
+    with pytest.raises(NotImplementedError, match="non-serializable argument values"):
+        Holder(object()).get_config()
 
 
 def test_lambda_layer_needs_unsafe_mode(tmp_path):

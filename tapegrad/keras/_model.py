@@ -32,6 +32,7 @@ from . import optimizers as optimizers_module
 from ._layer import (
     KerasTensor,
     Layer,
+    auto_config,
     Node,
     flatten,
     map_structure,
@@ -1058,7 +1059,7 @@ class Model(Layer):
         if self.__dict__.get("_functional"):
             from .saving import functional_config
             return functional_config(self)
-        return {"name": self.name, "trainable": self.trainable}
+        return auto_config(self, {"name": self.name, "trainable": self.trainable})
 
     @classmethod
     def from_config(cls, config: dict, custom_objects: dict | None = None) -> "Model":

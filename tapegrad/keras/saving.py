@@ -150,27 +150,6 @@ def _keras_module(cls: type) -> str | None:
     return None
 
 
-def _not_serializable(obj: Any) -> NotImplementedError:
-    name = type(obj).__name__
-    return NotImplementedError(
-        f"Object {name} was created by passing arguments to `__init__()`, and therefore the "
-        "object must override `get_config()` in order to be serializable. Please implement "
-        "`get_config()` (return super().get_config() updated with the constructor arguments).")
-
-
-def _config_of(obj: Any) -> dict:
-    from ._layer import Layer
-    cls = type(obj)
-    if isinstance(obj, Layer) and _keras_module(cls) is None and not obj.__dict__.get("_functional") \
-            and not any("get_config" in vars(k) for k in cls.__mro__ if _keras_module(k) is None):
-        params = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
-                  if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
-                  and p.name not in ("name", "trainable", "dtype")]
-        if params:
-            raise _not_serializable(obj)
-    return obj.get_config()
-
-
 def serialize_keras_object(obj: Any) -> Any:
     """A JSON-ready description of ``obj``: ``{"module", "class_name", "config",
     "registered_name"}`` for a layer, model, initializer, regularizer, loss, metric or optimizer,
@@ -212,7 +191,7 @@ def serialize_keras_object(obj: Any) -> Any:
         module, class_name = "keras.src.models.functional", "Functional"
         registered = class_name
     out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
-           "config": serialize_keras_object(_config_of(obj)), "registered_name": registered}
+           "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
     if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
         shape = _build_shape(obj)
         if shape is not None:
