@@ -421,6 +421,8 @@ def test_serialize_and_deserialize_keras_objects():
     layer = D(S(keras.layers.Dense(3, name="d")))
     assert type(layer).__name__ == "Dense" and layer.units == 3 and layer.name == "d"
     assert D("relu") == "relu"
+    with pytest.raises(TypeError, match="Could not locate function 'my_loss'"):
+        D({"module": "builtins", "class_name": "function", "config": "my_loss", "registered_name": "function"})
     with pytest.raises(TypeError, match="Could not locate class 'Nope'"):
         D({"module": None, "class_name": "Nope", "config": {}, "registered_name": "Nope"})
 

@@ -193,14 +193,10 @@ def serialize_keras_object(obj: Any) -> Any:
     out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
            "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
     if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
-        shape = _build_shape(obj)
+        shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
         if shape is not None:
             out["build_config"] = {"input_shape": shape}
     return out
-
-
-def _build_shape(layer: Any) -> Any:
-    return serialize_keras_object(layer.__dict__.get("_build_input_shape"))
 
 
 class _NotFound(TypeError):
@@ -208,7 +204,9 @@ class _NotFound(TypeError):
 
 
 def _unknown(config: dict) -> TypeError:
-    return _NotFound(f"Could not locate class {config.get('class_name')!r}. Make sure custom classes "
+    what = f"function {config['config']!r}" if config.get("class_name") == "function" else \
+        f"class {config.get('class_name')!r}"
+    return _NotFound(f"Could not locate {what}. Make sure custom classes "
                      "and functions are decorated with `@keras.saving.register_keras_serializable()`. "
                      "If they are already decorated, make sure they are all imported so that the "
                      "decorator is run before trying to load them (or pass them in "
@@ -240,7 +238,8 @@ def _find_function(name: str, custom_objects: dict | None) -> Any:
         fn = getattr(importlib.import_module(module), name, None)
         if callable(fn):
             return fn
-    raise _unknown({"class_name": "function", "config": name})
+    raise _unknown({"module": "builtins", "class_name": "function", "config": name,
+                    "registered_name": "function"})
 
 
 def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
