@@ -169,6 +169,15 @@ def test_model_checkpoint_saves_keras_files_with_a_schedule(tmp_path):
     assert same_weights(model, loaded)
 
 
+def test_saving_namespace_weights_functions(tmp_path):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    keras.saving.save_weights(model, tmp_path / "w.weights.h5")
+    other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    keras.saving.load_weights(other, tmp_path / "w.weights.h5")
+    assert same_weights(model, other)
+    assert "clone_model" not in keras.saving.__all__ and "get_registered_name" not in keras.utils.__all__
+
+
 def test_load_without_compile(tmp_path):
     x, _y = data()
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])

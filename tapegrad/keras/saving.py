@@ -38,9 +38,9 @@ import numpy as np
 
 from ..saving import load_variables, save_variables
 
-__all__ = ["CustomObjectScope", "clone_model", "custom_object_scope", "deserialize_keras_object",
-           "get_custom_objects", "get_registered_name", "get_registered_object", "load_model",
-           "model_from_json", "register_keras_serializable", "save_model", "serialize_keras_object"]
+__all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
+           "get_registered_name", "get_registered_object", "load_model", "load_weights",
+           "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object"]
 
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -577,6 +577,19 @@ def _deserialize_compile(key: str, value: Any, custom_objects: dict | None) -> A
     if value is None or isinstance(value, str) or key == "loss_weights":
         return value
     return deserialize_keras_object(value, custom_objects)
+
+
+def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_size: Any = None,
+                 **kwargs: Any) -> None:
+    """``model.save_weights(filepath, overwrite)`` (tapegrad's checkpoint format)."""
+    if max_shard_size is not None:
+        raise ValueError("tapegrad writes weights to one file; leave `max_shard_size` as None.")
+    model.save_weights(filepath, overwrite=overwrite)
+
+
+def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
+    """``model.load_weights(filepath, skip_mismatch)``."""
+    model.load_weights(filepath, skip_mismatch=skip_mismatch)
 
 
 def clone_model(model: Any, input_tensors: Any = None, clone_function: Callable | None = None,
