@@ -32,8 +32,8 @@ from . import optimizers as optimizers_module
 from ._layer import (
     KerasTensor,
     Layer,
-    auto_config,
     Node,
+    auto_config,
     flatten,
     map_structure,
     name_scope,
