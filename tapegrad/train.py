@@ -38,7 +38,6 @@ from . import saving
 from ._variable import Variable
 from .errors import NotFoundError
 from .module import Module
-from .optimizers import Optimizer
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]
@@ -48,6 +47,7 @@ _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): 
 
 
 def _variables_of(obj: Any, prefix: str, out: dict) -> None:
+    from .optimizers import Optimizer  # (train sits below optimizers in the layering)
     if isinstance(obj, Variable):
         out[prefix] = obj
     elif isinstance(obj, Checkpoint):
