@@ -47,7 +47,7 @@ _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): 
 
 
 def _variables_of(obj: Any, prefix: str, out: dict) -> None:
-    from .optimizers import Optimizer  # (train sits below optimizers in the layering)
+    from .optimizers import Optimizer  # here: module-level, it would break the layering (docs/contributing.md)
     if isinstance(obj, Variable):
         out[prefix] = obj
     elif isinstance(obj, Checkpoint):
