@@ -311,18 +311,19 @@ def test_subclassed_model_without_get_config_cannot_be_saved(tmp_path):
         Holder(object()).get_config()
 
 
-def test_lambda_layer_needs_unsafe_mode(tmp_path):
-    k = 3.0
-    model = keras.Sequential([keras.Input((2,)),
-                              keras.layers.Lambda(lambda x: tf.reduce_sum(x, axis=1, keepdims=True) * k)])
-    model.save(tmp_path / "l.keras")
-    with pytest.raises(ValueError, match="safe_mode=False"):
-        keras.models.load_model(tmp_path / "l.keras")
-    loaded = keras.models.load_model(tmp_path / "l.keras", safe_mode=False)
-    np.testing.assert_array_equal(loaded(np.array([[1.0, 2.0]])).numpy(), [[9.0]])
+def test_lambda_layers_save_named_functions_only(tmp_path):
     named = keras.Sequential([keras.Input((2,)), keras.layers.Lambda(keras.activations.relu)])
     named.save(tmp_path / "r.keras")
     assert keras.models.load_model(tmp_path / "r.keras").layers[0].function is keras.activations.relu
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Lambda(lambda x: 2 * x)])
+    with pytest.raises(ValueError, match="never stores or loads code"):
+        model.save(tmp_path / "l.keras")
+    keras_config = {"module": "keras.layers", "class_name": "Lambda", "registered_name": None,
+                    "config": {"name": "lambda", "function": {"class_name": "__lambda__",
+                                                              "config": {"value": ["4wEAAAAA", None, None]}}}}
+    for safe_mode in (True, False):
+        with pytest.raises(ValueError, match="never loads code"):
+            keras.saving.deserialize_keras_object(keras_config, safe_mode=safe_mode)
 
 
 @pytest.mark.parametrize("filename, match", [

@@ -18,17 +18,13 @@ True
 """
 from __future__ import annotations
 
-import base64
 import datetime
 import importlib
 import inspect
 import io
 import json
-import marshal
 import os
-import sys
 import threading
-import types
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -173,11 +169,10 @@ def serialize_keras_object(obj: Any) -> Any:
     if isinstance(obj, np.dtype):
         return obj.name
     if inspect.isfunction(obj) and obj.__name__ == "<lambda>":
-        closure = [c.cell_contents for c in obj.__closure__ or ()]
-        return {"class_name": "__lambda__", "config": {"value": [
-            base64.b64encode(marshal.dumps(obj.__code__)).decode("ascii"),
-            serialize_keras_object(obj.__defaults__), serialize_keras_object(closure) or None],
-            "module": obj.__module__}}
+        raise ValueError(f"Cannot serialize the Python lambda {obj!r}: tapegrad never stores or loads "
+                         "code, so a lambda (in a Lambda layer, as a loss, ...) cannot be saved. Use a "
+                         "named function decorated with "
+                         "@keras.saving.register_keras_serializable() instead.")
     if inspect.isfunction(obj) or inspect.isbuiltin(obj):
         registered = _GLOBAL_CUSTOM_NAMES.get(obj)
         return {"module": "builtins", "class_name": "function",
@@ -269,13 +264,15 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     if class_name == "__tuple__":
         return tuple(deserialize_keras_object(inner["value"], custom_objects, safe_mode))
     if class_name == "__lambda__":
-        return _load_lambda(inner, safe_mode)
+        raise ValueError("The config holds a Python lambda (saved by Keras as bytecode). tapegrad never "
+                         "loads code from files, even with safe_mode=False: rebuild that layer in "
+                         "Python, or save the model with a named, registered function instead.")
     if class_name == "function":
         return _find_function(inner, custom_objects)
     cls = _find_class(config, custom_objects)
     if (config.get("module") or "").startswith("keras"):
         inner = _from_keras(inner)
-    with CustomObjectScope(custom_objects or {}), _SafeMode(safe_mode):
+    with CustomObjectScope(custom_objects or {}):
         try:
             obj = cls.from_config(inner)
         except _NotFound:
@@ -318,35 +315,6 @@ def _from_keras(config: Any) -> Any:
 # Keras 3 options tapegrad does not have, dropped from a Keras config when they hold their default
 _KERAS_ONLY_DEFAULTS = {"quantization_config": None, "input_axes": None, "output_axes": None,
                         "lora_rank": None, "lora_alpha": None}
-
-
-class _SafeMode:
-    """The ``safe_mode`` of the outermost deserialization, for the objects it deserializes."""
-
-    def __init__(self, safe_mode: bool) -> None:
-        self.safe_mode = safe_mode
-
-    def __enter__(self) -> None:
-        self.outer = getattr(_scopes, "safe_mode", None)
-        _scopes.safe_mode = self.safe_mode if self.outer is None else self.outer
-
-    def __exit__(self, *exc: object) -> None:
-        _scopes.safe_mode = self.outer
-
-
-def _load_lambda(config: dict, safe_mode: bool) -> Callable:
-    outer = getattr(_scopes, "safe_mode", None)
-    if safe_mode if outer is None else outer:
-        raise ValueError("Requested the deserialization of a `lambda` object. This carries a "
-                         "potential risk of arbitrary code execution and thus it is disallowed by "
-                         "default. If you trust the source of the saved model, you can pass "
-                         "`safe_mode=False` to the loading function in order to allow `lambda` "
-                         "loading.")
-    code, defaults, closure = config["value"]
-    module = sys.modules.get(config.get("module") or "__main__")
-    cells = tuple(types.CellType(deserialize_keras_object(c, safe_mode=False)) for c in closure or ())
-    return types.FunctionType(marshal.loads(base64.b64decode(code)), vars(module) if module else {},
-                              None, tuple(defaults) if defaults else None, cells or None)
 
 
 def _shape_of(shape: Any) -> Any:
@@ -525,7 +493,8 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
 def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True,
                safe_mode: bool = True) -> Any:
     """The model a ``.keras`` file (from :func:`save_model`) holds, weights restored, compiled
-    as it was when ``compile=True``."""
+    as it was when ``compile=True``. ``safe_mode`` is accepted; tapegrad never loads code (a
+    Python lambda saved by Keras) whatever its value."""
     path = os.fspath(filepath)
     if path.endswith((".h5", ".hdf5")):
         _check_path(path, "load_model")

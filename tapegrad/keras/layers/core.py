@@ -261,7 +261,7 @@ class Lambda(Layer):
 
     @classmethod
     def from_config(cls, config: dict) -> "Lambda":
-        """The layer of a config; a saved Python ``lambda`` loads only outside safe mode."""
+        """The layer of a config (its function: a Keras function or a registered one)."""
         from ..saving import deserialize_keras_object
         fn = config["function"]
         return cls(**{**config, "function": fn if callable(fn) else deserialize_keras_object(fn)})
