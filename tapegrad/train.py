@@ -39,13 +39,15 @@ from ._variable import Variable
 from .errors import NotFoundError
 from .module import Module
 
-__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint"]
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
+           "list_variables", "load_checkpoint", "load_variable"]
 
 _STATE_FILE = "checkpoint"
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
 
 
 def _variables_of(obj: Any, prefix: str, out: dict) -> None:
+    from .optimizers import Optimizer  # here: module-level, it would break the layering (docs/contributing.md)
     if isinstance(obj, Variable):
         out[prefix] = obj
     elif isinstance(obj, Checkpoint):
@@ -54,6 +56,11 @@ def _variables_of(obj: Any, prefix: str, out: dict) -> None:
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
+    elif isinstance(obj, Optimizer):  # TensorFlow's names for a Keras 3 optimizer's variables
+        for i, v in enumerate(obj.variables):
+            name = "_iterations" if v is obj.iterations else \
+                "_learning_rate" if v is obj._learning_rate else f"_variables/{i}"
+            out[f"{prefix}/{name}"] = v
     elif hasattr(obj, "variables"):
         for i, v in enumerate(obj.variables):
             out[f"{prefix}/variables/{i}"] = v
@@ -297,3 +304,87 @@ class CheckpointManager:
         if self._init_fn is not None:
             self._init_fn()
         return None
+
+
+# ---- reading a checkpoint without objects (TensorFlow's checkpoint_utils) -------------------------
+
+_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+
+
+def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        latest = latest_checkpoint(path)
+        if latest is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {path}")
+        path = latest
+    file = path if path.endswith(".npz") else path + ".npz"
+    if not os.path.exists(file):
+        raise _not_found(path)
+    return file
+
+
+class CheckpointReader:
+    """The names, shapes, dtypes and values saved in one checkpoint (``tf.train.load_checkpoint``).
+
+    Names are TensorFlow's: the object path then ``/.ATTRIBUTES/VARIABLE_VALUE``.
+    """
+
+    def __init__(self, file: str) -> None:
+        self._file = file
+        with zipfile.ZipFile(file) as z:
+            entries = saving._entries(z, repr(file))
+            self._headers = {k + _SUFFIX: saving._header(z, info, k, repr(file))
+                             for k, info in entries.items()}
+            self._entries = {k + _SUFFIX: (k, info) for k, info in entries.items()}
+
+    def _key(self, name: str) -> str:
+        name = name[:-2] if name.endswith(":0") else name
+        for key in (name, name + _SUFFIX):
+            if key in self._headers:
+                return key
+        raise NotFoundError(f"Key {name} not found in checkpoint")
+
+    def has_tensor(self, name: str) -> bool:
+        """Whether the checkpoint holds a value of that name."""
+        try:
+            self._key(name)
+        except NotFoundError:
+            return False
+        return True
+
+    def get_tensor(self, name: str) -> np.ndarray:
+        """The saved value of that name (``NotFoundError`` if there is none)."""
+        key = self._key(name)
+        with zipfile.ZipFile(self._file) as z:
+            return saving._data(z, self._entries[key][1], key, repr(self._file), *self._headers[key])
+
+    def get_variable_to_shape_map(self) -> dict:
+        """``{name: shape as a list}``."""
+        return {k: list(h[0]) for k, h in self._headers.items()}
+
+    def get_variable_to_dtype_map(self) -> dict:
+        """``{name: tf.DType}``."""
+        from .dtypes import as_dtype
+        return {k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}
+
+
+def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:
+    """A :class:`CheckpointReader` for a checkpoint path, or the latest one in a directory."""
+    return CheckpointReader(_checkpoint_file(ckpt_dir_or_file))
+
+
+def list_variables(ckpt_dir_or_file: Any) -> list:
+    """``[(name, shape), ...]`` of the values saved in a checkpoint, sorted by name.
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(os.path.join(tempfile.mkdtemp(), "x"))
+    >>> tf.train.list_variables(path)
+    [('save_counter/.ATTRIBUTES/VARIABLE_VALUE', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
+    """
+    return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
+
+
+def load_variable(ckpt_dir_or_file: Any, name: str) -> np.ndarray:
+    """The value saved under ``name`` (as :func:`list_variables` names it)."""
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)

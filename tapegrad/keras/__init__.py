@@ -30,6 +30,7 @@ _LAZY = {
     "preprocessing": (".preprocessing", None),
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
     "regularizers": (".regularizers", None), "utils": (".utils", None),
+    "saving": (".saving", None),
 }
 
 if _typing.TYPE_CHECKING:

@@ -343,6 +343,12 @@ class Layer(Module):
 
     _string_inputs = False  # True: string arrays become tf.string tensors (models, text layers)
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
+        obj = super().__new__(cls)
+        if not cls.__module__.startswith("tapegrad."):  # for the default get_config of your layers
+            _init_args[obj] = (args, kwargs)
+        return obj
+
     def __init__(self, *, activity_regularizer: Any = None, trainable: bool = True,
                  dtype: Any = None, autocast: bool = True, name: str | None = None,
                  **kwargs: Any) -> None:
@@ -615,6 +621,7 @@ class Layer(Module):
         if self.built:
             return
         shapes = map_structure(lambda x: tuple(x.shape) if hasattr(x, "shape") else x, args[0])
+        self.__dict__["_build_input_shape"] = shapes  # a saved model's build_config
         params = self._build_params
         if len(params) <= 1:
             self.build(*([shapes] if params else []))
@@ -812,11 +819,16 @@ class Layer(Module):
     # -- config -----------------------------------------------------------------------------------
 
     def get_config(self) -> dict:
-        """The constructor arguments that remake this layer (``from_config``)."""
+        """The constructor arguments that remake this layer (``from_config``).
+
+        A layer class of your own that does not define ``get_config`` gets, as in Keras 3, the
+        arguments it was created with when they are plain values (strings, numbers, booleans,
+        ``None``, and lists, tuples and dicts of them); otherwise ``NotImplementedError`` asks
+        for a ``get_config``."""
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
-        return config
+        return auto_config(self, config)
 
     @classmethod
     def from_config(cls, config: dict) -> "Layer":
@@ -824,6 +836,40 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+_init_args: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # user layer -> its arguments
+
+
+def _plain(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_plain(v) for v in x)
+    if isinstance(x, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in x.items())
+    return x is None or isinstance(x, (str, int, float, bool))
+
+
+def auto_config(layer: Layer, base: dict) -> dict:
+    """``base``, or for a class of the user's without ``get_config``, Keras 3's default config:
+    the plain values the layer was created with."""
+    cls = type(layer)
+    own = [k for k in cls.__mro__ if k is not object and not k.__module__.startswith("tapegrad.")]
+    if not own or any("get_config" in vars(k) for k in own):
+        return base
+    args, kwargs = _init_args.get(layer, ((), {}))
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    given = {**dict(zip(named, args)), **kwargs}
+    subclassed_model = layer.__dict__.get("_functional") is False  # Keras: positional args fail
+    if len(args) > len(named) or not _plain(given) or args and subclassed_model:
+        raise NotImplementedError(
+            f"Object {cls.__name__} was created by passing non-serializable argument values in "
+            "`__init__()`, and therefore the object must override `get_config()` in order to be "
+            "serializable. Please implement `get_config()`: return super().get_config() updated "
+            "with the constructor arguments.")
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return {**base, **given}
+    return given
 
 
 def _is_shape(x: Any) -> bool:

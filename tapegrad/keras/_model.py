@@ -33,6 +33,7 @@ from ._layer import (
     KerasTensor,
     Layer,
     Node,
+    auto_config,
     flatten,
     map_structure,
     name_scope,
@@ -51,7 +52,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape: Any = None, batch_size: int | None = None, dtype: Any = None,
                  sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
-                 optional: bool = False, name: str | None = None, **kwargs: Any) -> None:
+                 optional: bool = False, name: str | None = None, ragged: bool = False,
+                 **kwargs: Any) -> None:
         if "input_shape" in kwargs:
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs:
@@ -59,6 +61,8 @@ class InputLayer(Layer):
         super().__init__(name=name, dtype=dtype, **kwargs)
         if sparse:
             raise ValueError("tapegrad has no sparse tensors: InputLayer(sparse=True) is not supported.")
+        if ragged:
+            raise ValueError("tapegrad has no ragged tensors: InputLayer(ragged=True) is not supported.")
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
         if shape is None and batch_shape is None and input_tensor is None:
@@ -79,7 +83,7 @@ class InputLayer(Layer):
 
     def get_config(self) -> dict:
         return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": False,
-                "name": self.name, "optional": self.optional}
+                "ragged": False, "name": self.name, "optional": self.optional}
 
 
 def Input(shape: Any = None, batch_size: int | None = None, dtype: Any = None, sparse: Any = None,
@@ -570,6 +574,7 @@ class Model(Layer):
         """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
         was_built, self.built = self.built, True
         if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
+            self.__dict__["_build_input_shape"] = input_shape
             self.compute_output_spec(shapes_to_specs(input_shape))
 
     # -- summary ----------------------------------------------------------------------------------
@@ -1054,7 +1059,42 @@ class Model(Layer):
         return values[0] if len(values) == 1 else values
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable}
+        """The config that remakes this model: a functional model's layers and how they connect
+        (Keras 3's layout), a subclassed model's constructor arguments (override it)."""
+        if self.__dict__.get("_functional"):
+            from .saving import functional_config
+            return functional_config(self)
+        return auto_config(self, {"name": self.name, "trainable": self.trainable})
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: dict | None = None) -> "Model":
+        """The model ``config`` describes (a functional config rebuilds the graph)."""
+        if "layers" in config and "input_layers" in config:
+            from .saving import functional_from_config
+            return functional_from_config(cls, config, custom_objects)
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(f"Unable to revive model from config. When overriding the `get_config()` "
+                            "method, make sure that the returned config contains all items used as "
+                            f"arguments in the constructor to {cls}, which is the default behavior. "
+                            "You can override this default behavior by defining a "
+                            "`from_config(cls, config)` class method to specify how to create an "
+                            f"instance of {cls.__name__} from its config.\n\nReceived config={config}"
+                            f"\n\nError encountered during deserialization: {e}") from e
+
+    def save(self, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
+             **kwargs: Any) -> None:
+        """Write the whole model (config, weights, compile state, optimizer variables) to a
+        ``.keras`` file; ``keras.models.load_model`` reads it back."""
+        from .saving import save_model
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's architecture as a JSON string (``keras.models.model_from_json``)."""
+        import json
+        from .saving import serialize_keras_object
+        return json.dumps(serialize_keras_object(self), **kwargs)
 
 
 class Sequential(Model):
@@ -1190,5 +1230,21 @@ class Sequential(Model):
         self.built = True
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [{"class_name": type(l).__name__, "config": l.get_config()} for l in self._stack]}
+        from .saving import serialize_keras_object
+        layers = ([self._input] if self._input is not None else []) + self._stack
+        config = {"name": self.name, "trainable": self.trainable,
+                  "layers": [serialize_keras_object(layer) for layer in layers]}
+        if self._input is not None and self._outputs is not None:
+            config["build_input_shape"] = list(self._input.batch_shape)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: dict | None = None) -> "Sequential":
+        from .saving import deserialize_keras_object
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        for layer in config["layers"]:
+            model.add(deserialize_keras_object(layer, custom_objects), rebuild=False)
+        if model._input is None and config.get("build_input_shape") is not None:
+            model.build(tuple(config["build_input_shape"]))
+        model._maybe_rebuild()
+        return model

@@ -152,11 +152,14 @@ _BY_NAME: dict[str, Callable] = {f.__name__: f for f in (
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 
-def serialize(activation: Callable) -> str:
-    """The name of a built-in activation."""
+def serialize(activation: Callable) -> Any:
+    """The name of a built-in activation; Keras's dict for a registered function."""
     for name, fn in _BY_NAME.items():
         if fn is activation:
             return name
+    from .saving import _GLOBAL_CUSTOM_NAMES, serialize_keras_object
+    if activation in _GLOBAL_CUSTOM_NAMES:
+        return serialize_keras_object(activation)
     raise ValueError(f"Unknown activation function {activation!r} cannot be serialized: it is not "
                      f"one of keras.activations' functions ({sorted(_BY_NAME)}).")
 
@@ -174,6 +177,9 @@ def get(identifier: Any) -> Callable:
         identifier = identifier.get("config", identifier.get("class_name"))
     if isinstance(identifier, str):
         fn = _BY_NAME.get(identifier)
+        if fn is None:  # a function registered with keras.saving.register_keras_serializable
+            from .saving import get_registered_object
+            fn = get_registered_object(identifier)
         if fn is None:
             import difflib
             close = difflib.get_close_matches(identifier, list(_BY_NAME), n=3)

@@ -298,7 +298,8 @@ class ModelCheckpoint(_Monitor):
     """Save the weights after each epoch (``save_freq="epoch"``) or every ``save_freq`` batches
     (an int, counted across epochs as Keras does) to ``filepath``, which may hold ``{epoch}``,
     ``{batch}`` and log names (``{val_loss:.2f}``); ``save_best_only`` saves only improvements.
-    Weights only, in tapegrad's checkpoint format (whatever the suffix)."""
+    A ``.keras`` filepath without ``save_weights_only`` saves the whole model (``model.save``);
+    otherwise the weights, in tapegrad's checkpoint format (whatever the suffix)."""
 
     def __init__(self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
                  save_best_only: bool = False, save_weights_only: bool = False, mode: str = "auto",
@@ -356,7 +357,10 @@ class ModelCheckpoint(_Monitor):
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        self.model.save_weights(path)
+        if not self.save_weights_only and path.endswith(".keras"):
+            self.model.save(path)
+        else:
+            self.model.save_weights(path)
 
 
 class LearningRateScheduler(Callback):

@@ -30,6 +30,13 @@ __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
            "text_dataset_from_directory", "image_dataset_from_directory"]
 
+# Keras 3 also has the custom-object registry here (keras.utils.custom_object_scope, ...)
+from .saving import (CustomObjectScope, custom_object_scope, deserialize_keras_object,  # noqa: E402
+                     get_custom_objects, get_registered_object, register_keras_serializable,
+                     serialize_keras_object)
+__all__ += ["CustomObjectScope", "custom_object_scope", "get_custom_objects", "get_registered_object",
+            "register_keras_serializable", "serialize_keras_object", "deserialize_keras_object"]
+
 
 def set_random_seed(seed: int) -> None:
     """Seed every random generator a Keras program draws from: Python's ``random``, NumPy's global

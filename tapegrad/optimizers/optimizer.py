@@ -19,6 +19,7 @@ from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
+from . import schedules
 from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
@@ -419,6 +420,9 @@ class Optimizer:
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
+        lr = config.get("learning_rate")
+        if isinstance(lr, dict):  # a serialized schedule (get_config of a model file)
+            config = {**config, "learning_rate": schedules.deserialize(lr)}
         return cls(**config)
 
     def __repr__(self) -> str:

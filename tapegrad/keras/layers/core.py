@@ -15,16 +15,16 @@ from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, 
 from ...ops.reduction import reduce_logsumexp
 from .. import activations, backend, initializers, random, regularizers
 from .._layer import InputSpec, Layer
+from ..saving import serialize_keras_object
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
 
 
 def _serialize(obj: Any) -> Any:
-    if obj is None or isinstance(obj, (str, int, float)):
+    if obj is None or isinstance(obj, (str, int, float)) or not hasattr(obj, "get_config"):
         return obj
-    return {"class_name": type(obj).__name__, "config": obj.get_config()} \
-        if hasattr(obj, "get_config") else obj
+    return serialize_keras_object(obj)
 
 
 class Dense(Layer):
@@ -258,6 +258,13 @@ class Lambda(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "function": self.function, "arguments": self.arguments,
                 "output_shape": self._output_shape}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Lambda":
+        """The layer of a config (its function: a Keras function or a registered one)."""
+        from ..saving import deserialize_keras_object
+        fn = config["function"]
+        return cls(**{**config, "function": fn if callable(fn) else deserialize_keras_object(fn)})
 
 
 class ReLU(Layer):

@@ -17,6 +17,7 @@ from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
 from .._layer import Layer, name_scope
+from ..saving import serialize_keras_object
 from .conv import new_weight, positive_int, serialized, weight_args, weight_config
 from .rnn_cells import RNN
 
@@ -404,9 +405,8 @@ class Bidirectional(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "merge_mode": self.merge_mode,
-                "layer": {"class_name": type(self.forward_layer).__name__, "config": self.forward_layer.get_config()},
-                "backward_layer": {"class_name": type(self.backward_layer).__name__,
-                                   "config": self.backward_layer.get_config()}}
+                "layer": serialize_keras_object(self.forward_layer),
+                "backward_layer": serialize_keras_object(self.backward_layer)}
 
     @classmethod
     def from_config(cls, config: dict) -> "Bidirectional":

@@ -1,0 +1,575 @@
+"""``tapegrad.keras.saving``: whole-model files (``.keras``), configs and the registry of custom
+objects, with Keras 3's names, formats and errors.
+
+A ``.keras`` file is a zip archive holding ``metadata.json``, ``config.json`` (the model's
+config, Keras 3's JSON layout) and the weights. Keras stores the weights in HDF5
+(``model.weights.h5``); tapegrad has no HDF5 dependency and stores them as ``model.weights.npz``
+(tapegrad's checkpoint format), so tapegrad's files and Keras's do not load in each other.
+
+>>> import os, tempfile
+>>> import numpy as np
+>>> from tapegrad import keras
+>>> model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+>>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+>>> model.save(path)
+>>> again = keras.models.load_model(path)
+>>> np.array_equal(again.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
+True
+"""
+from __future__ import annotations
+
+import datetime
+import importlib
+import inspect
+import io
+import json
+import os
+import threading
+import warnings
+import zipfile
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..saving import load_variables, save_variables
+
+__all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
+           "get_registered_name", "get_registered_object", "load_model", "load_weights",
+           "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object"]
+
+KERAS_VERSION = "3.15.1"
+_CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+
+_GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
+_GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
+_scopes = threading.local()
+
+# tapegrad's module -> the Keras module a config names (and back, for deserialization)
+_KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._layer", "keras.layers"),
+                  ("tapegrad.keras.initializers", "keras.initializers"),
+                  ("tapegrad.keras.regularizers", "keras.regularizers"),
+                  ("tapegrad.keras.constraints", "keras.constraints"),
+                  ("tapegrad.keras.losses", "keras.losses"), ("tapegrad.keras.metrics", "keras.metrics"),
+                  ("tapegrad.optimizers.schedules", "keras.optimizers.schedules"),
+                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras._model", "keras")]
+_TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializers": "tapegrad.keras.initializers",
+                     "keras.regularizers": "tapegrad.keras.regularizers",
+                     "keras.constraints": "tapegrad.keras.constraints", "keras.losses": "tapegrad.keras.losses",
+                     "keras.metrics": "tapegrad.keras.metrics", "keras.optimizers": "tapegrad.keras.optimizers",
+                     "keras.optimizers.schedules": "tapegrad.optimizers.schedules",
+                     "keras.activations": "tapegrad.keras.activations", "keras": "tapegrad.keras",
+                     "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras"}
+_FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
+
+
+# ---- registry ------------------------------------------------------------------------------------
+
+def register_keras_serializable(package: str = "Custom", name: str | None = None) -> Callable:
+    """Register a class or function under ``"package>name"`` so that saved configs find it.
+
+    >>> from tapegrad import keras
+    >>> @keras.saving.register_keras_serializable(package="MyLayers")
+    ... class Twice(keras.layers.Layer):
+    ...     def call(self, x):
+    ...         return 2 * x
+    >>> keras.saving.get_registered_name(Twice)
+    'MyLayers>Twice'
+    """
+    def decorator(arg: Any) -> Any:
+        class_name = name if name is not None else arg.__name__
+        registered_name = f"{package}>{class_name}"
+        if inspect.isclass(arg) and not hasattr(arg, "get_config"):
+            raise ValueError("Cannot register a class that does not have a get_config() method.")
+        _GLOBAL_CUSTOM_OBJECTS[registered_name] = arg
+        _GLOBAL_CUSTOM_NAMES[arg] = registered_name
+        return arg
+    return decorator
+
+
+def get_custom_objects() -> dict:
+    """The global ``{registered name: object}`` dict (editing it registers or removes objects)."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+def get_registered_name(obj: Any) -> str:
+    """The name ``obj`` is registered under, else its ``__name__``."""
+    return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
+
+
+def _scope_objects() -> dict:
+    out: dict = {}
+    for objects in getattr(_scopes, "stack", []):
+        out.update(objects)
+    return out
+
+
+def get_registered_object(name: str, custom_objects: dict | None = None,
+                          module_objects: dict | None = None) -> Any:
+    """The object registered (or in scope, or in ``custom_objects``/``module_objects``) under
+    ``name``, else ``None``."""
+    for table in (_scope_objects(), _GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
+        if name in table:
+            return table[name]
+    return None
+
+
+class CustomObjectScope:
+    """``with CustomObjectScope({"MyLayer": MyLayer}):`` makes those objects known to
+    deserialization (and ``load_model``) inside the block."""
+
+    def __init__(self, custom_objects: dict | None = None) -> None:
+        if custom_objects is not None and not isinstance(custom_objects, dict):
+            raise TypeError(f"custom_objects must be a dict; received {custom_objects!r}.")
+        self.custom_objects = custom_objects or {}
+
+    def __enter__(self) -> CustomObjectScope:  # noqa: PYI034
+        _scopes.__dict__.setdefault("stack", []).append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _scopes.stack.pop()
+
+
+custom_object_scope = CustomObjectScope
+
+
+# ---- serialization -------------------------------------------------------------------------------
+
+def _keras_module(cls: type) -> str | None:
+    mod = cls.__module__
+    if mod == "tapegrad.keras._model" and cls.__name__ == "InputLayer":
+        return "keras.layers"
+    for prefix, keras_mod in _KERAS_MODULES:
+        if mod == prefix or mod.startswith(prefix + "."):
+            return keras_mod
+    return None
+
+
+def serialize_keras_object(obj: Any) -> Any:
+    """A JSON-ready description of ``obj``: ``{"module", "class_name", "config",
+    "registered_name"}`` for a layer, model, initializer, regularizer, loss, metric or optimizer,
+    the name (``"relu"``) of a built-in function, plain values as they are.
+
+    >>> from tapegrad import keras
+    >>> keras.saving.serialize_keras_object(keras.initializers.Zeros())
+    {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
+    """
+    from ._layer import Layer
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if isinstance(obj, (np.generic,)):
+        return obj.item()
+    if isinstance(obj, (list, tuple)):
+        return [serialize_keras_object(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: serialize_keras_object(v) for k, v in obj.items()}
+    if isinstance(obj, np.ndarray):
+        return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": obj.dtype.name}}
+    if isinstance(obj, np.dtype):
+        return obj.name
+    if inspect.isfunction(obj) and obj.__name__ == "<lambda>":
+        raise ValueError(f"Cannot serialize the Python lambda {obj!r}: tapegrad never stores or loads "
+                         "code, so a lambda (in a Lambda layer, as a loss, ...) cannot be saved. Use a "
+                         "named function decorated with "
+                         "@keras.saving.register_keras_serializable() instead.")
+    if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        registered = _GLOBAL_CUSTOM_NAMES.get(obj)
+        return {"module": "builtins", "class_name": "function",
+                "config": registered or obj.__name__, "registered_name": "function"}
+    cls = type(obj)
+    if not hasattr(obj, "get_config"):
+        raise TypeError(f"Cannot serialize {obj!r} (of type {cls.__name__}): it has no get_config().")
+    module = _keras_module(cls)
+    class_name, registered = cls.__name__, None if module is not None else get_registered_name(cls)
+    if module == "keras" and class_name == "Model" and obj.__dict__.get("_functional"):
+        module, class_name = "keras.src.models.functional", "Functional"
+        registered = class_name
+    out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
+           "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
+    if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
+        shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
+        if shape is not None:
+            out["build_config"] = {"input_shape": shape}
+    return out
+
+
+class _NotFound(TypeError):
+    pass
+
+
+def _unknown(config: dict) -> TypeError:
+    what = f"function {config['config']!r}" if config.get("class_name") == "function" else \
+        f"class {config.get('class_name')!r}"
+    return _NotFound(f"Could not locate {what}. Make sure custom classes "
+                     "and functions are decorated with `@keras.saving.register_keras_serializable()`. "
+                     "If they are already decorated, make sure they are all imported so that the "
+                     "decorator is run before trying to load them (or pass them in "
+                     f"`custom_objects`). Full object config: {config}")
+
+
+def _find_class(config: dict, custom_objects: dict | None) -> Any:
+    name, registered = config.get("class_name"), config.get("registered_name")
+    for key in (registered, name):
+        if key:
+            obj = get_registered_object(key, custom_objects)
+            if obj is not None:
+                return obj
+    module = _TAPEGRAD_MODULES.get(config.get("module") or "")
+    if module is not None:
+        if name == "Functional":
+            name = "Model"
+        obj = getattr(importlib.import_module(module), name, None)
+        if obj is not None:
+            return obj
+    raise _unknown(config)
+
+
+def _find_function(name: str, custom_objects: dict | None) -> Any:
+    obj = get_registered_object(name, custom_objects)
+    if obj is not None:
+        return obj
+    for module in _FUNCTION_MODULES:
+        fn = getattr(importlib.import_module(module), name, None)
+        if callable(fn):
+            return fn
+    raise _unknown({"module": "builtins", "class_name": "function", "config": name,
+                    "registered_name": "function"})
+
+
+def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
+                             **kwargs: Any) -> Any:
+    """The object a :func:`serialize_keras_object` description (or a registered name) stands for.
+
+    >>> from tapegrad import keras
+    >>> layer = keras.saving.deserialize_keras_object(
+    ...     keras.saving.serialize_keras_object(keras.layers.Dense(3, name="d")))
+    >>> type(layer).__name__, layer.units, layer.name
+    ('Dense', 3, 'd')
+    """
+    if config is None or isinstance(config, (bool, int, float)):
+        return config
+    if isinstance(config, str):
+        obj = get_registered_object(config, custom_objects)
+        return config if obj is None else obj
+    if isinstance(config, (list, tuple)):
+        return [deserialize_keras_object(c, custom_objects, safe_mode) for c in config]
+    if not isinstance(config, dict):
+        raise TypeError(f"Could not parse config: {config!r}")
+    if "class_name" not in config or "config" not in config:
+        return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
+    class_name, inner = config["class_name"], config["config"]
+    if class_name == "__numpy__":
+        return np.array(inner["value"], dtype=inner["dtype"])
+    if class_name == "__tuple__":
+        return tuple(deserialize_keras_object(inner["value"], custom_objects, safe_mode))
+    if class_name == "__lambda__":
+        raise ValueError("The config holds a Python lambda (saved by Keras as bytecode). tapegrad never "
+                         "loads code from files, even with safe_mode=False: rebuild that layer in "
+                         "Python, or save the model with a named, registered function instead.")
+    if class_name == "function":
+        return _find_function(inner, custom_objects)
+    cls = _find_class(config, custom_objects)
+    if (config.get("module") or "").startswith("keras"):
+        inner = _from_keras(inner)
+    with CustomObjectScope(custom_objects or {}):
+        try:
+            obj = cls.from_config(inner)
+        except _NotFound:
+            raise
+        except TypeError as e:
+            raise TypeError(f"{class_name} could not be deserialized properly. Please ensure that "
+                            "components that are Python object instances (layers, models, etc.) "
+                            "returned by `get_config()` are explicitly deserialized in the "
+                            "model's `from_config()` method (and that get_config() holds every "
+                            f"constructor argument).\n\nconfig={config}.\n\nException "
+                            f"encountered: {e}") from e
+        build = config.get("build_config")
+        if build is not None and not getattr(obj, "built", True) and len(obj._build_params) == 1:
+            shape = _shape_of(build["input_shape"])
+            obj.build(shape)
+            obj.built = True
+            obj.__dict__["_build_input_shape"] = shape
+    return obj
+
+
+def _from_keras(config: Any) -> Any:
+    """A built-in object's config written by Keras, as tapegrad's constructors take it: a dtype
+    policy as its dtype name, Keras-only options left at their defaults dropped."""
+    if not isinstance(config, dict):
+        return config
+    config = dict(config)
+    dtype = config.get("dtype")
+    if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":
+        config["dtype"] = dtype["config"]["name"]
+    for key, default in _KERAS_ONLY_DEFAULTS.items():
+        if key in config and config[key] == default:
+            del config[key]
+    for key, value in config.items():   # nested built-ins: initializers, regularizers, ...
+        if isinstance(value, dict) and (value.get("module") or "").startswith("keras") \
+                and isinstance(value.get("config"), dict):
+            config[key] = {**value, "config": _from_keras(value["config"])}
+    return config
+
+
+# Keras 3 options tapegrad does not have, dropped from a Keras config when they hold their default
+_KERAS_ONLY_DEFAULTS = {"quantization_config": None, "input_axes": None, "output_axes": None,
+                        "lora_rank": None, "lora_alpha": None}
+
+
+def _shape_of(shape: Any) -> Any:
+    if shape and all(isinstance(s, list) for s in shape):
+        return [tuple(s) for s in shape]
+    return tuple(shape)
+
+
+# ---- functional and Sequential configs -----------------------------------------------------------
+
+def functional_config(model: Any) -> dict:
+    """The Keras 3 config of a functional model: its layers with their inbound nodes."""
+    from ._layer import KerasTensor, flatten, map_structure
+    node_index: dict[int, tuple] = {}
+    kept: dict[int, int] = {}
+    for node in sorted(model._nodes, key=lambda n: n.order):
+        i = kept.get(id(node.layer), 0)
+        kept[id(node.layer)] = i + 1
+        node_index[id(node)] = (node.layer.name, i)
+
+    def history(t: KerasTensor) -> list:
+        name, i = node_index[id(t._node)]
+        return [name, i, t._index]
+
+    def arg(x: Any) -> Any:
+        if isinstance(x, KerasTensor):
+            return {"class_name": "__keras_tensor__",
+                    "config": {"shape": list(x.shape), "dtype": x.dtype, "keras_history": history(x)}}
+        return serialize_keras_object(x)
+
+    layers = []
+    for layer in model.layers:
+        entry = serialize_keras_object(layer)
+        entry["name"] = layer.name
+        entry["inbound_nodes"] = [
+            {"args": map_structure(arg, list(n.args)), "kwargs": map_structure(arg, dict(n.kwargs))}
+            for n in sorted(model._nodes, key=lambda n: n.order) if n.layer is layer and n.args]
+        layers.append(entry)
+
+    def ends(struct: Any) -> Any:
+        if isinstance(struct, KerasTensor):
+            return history(struct)
+        if isinstance(struct, dict):
+            return {k: history(v) for k, v in struct.items()}
+        return [history(t) for t in flatten(struct)]
+
+    return {"name": model.name, "trainable": model.trainable, "layers": layers,
+            "input_layers": ends(model._inputs_struct), "output_layers": ends(model._outputs_struct)}
+
+
+def functional_from_config(cls: type, config: dict, custom_objects: dict | None = None) -> Any:
+    """Rebuild a functional model from :func:`functional_config`'s description."""
+    from ._layer import flatten
+    created: dict[str, Any] = {}
+    outputs: dict[tuple, Any] = {}   # (layer name, node index, tensor index) -> KerasTensor
+    pending = []
+    for entry in config["layers"]:
+        layer = deserialize_keras_object({k: v for k, v in entry.items() if k != "build_config"},
+                                         custom_objects)
+        created[entry["name"]] = layer
+        if not entry.get("inbound_nodes"):
+            outputs[(entry["name"], 0, 0)] = layer.output
+        pending.extend((entry["name"], i, node) for i, node in enumerate(entry.get("inbound_nodes", [])))
+
+    def ref(x: Any) -> Any:
+        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+            return outputs[tuple(x["config"]["keras_history"])]
+        if isinstance(x, list):
+            return [ref(v) for v in x]
+        if isinstance(x, dict) and "class_name" not in x:
+            return {k: ref(v) for k, v in x.items()}
+        return deserialize_keras_object(x, custom_objects)
+
+    def ready(x: Any) -> bool:
+        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+            return tuple(x["config"]["keras_history"]) in outputs
+        if isinstance(x, dict):
+            return all(ready(v) for v in x.values())
+        if isinstance(x, list):
+            return all(ready(v) for v in x)
+        return True
+
+    while pending:
+        progress = [p for p in pending if ready(p[2])]
+        if not progress:
+            raise ValueError(f"Cannot rebuild the functional model {config.get('name')!r}: the inbound "
+                             "nodes of its layers refer to tensors no layer makes.")
+        name, i, node = progress[0]
+        pending.remove(progress[0])
+        out = created[name](*ref(node["args"]), **ref(node["kwargs"]))
+        for j, t in enumerate(flatten(out)):
+            outputs[(name, i, j)] = t
+
+    def ends(spec: Any) -> Any:
+        if isinstance(spec, dict):
+            return {k: outputs[tuple(v)] for k, v in spec.items()}
+        if spec and not isinstance(spec[0], list):
+            return outputs[tuple(spec)]
+        return [outputs[tuple(s)] for s in spec]
+
+    from ._model import Model
+    model_cls = Model if cls is None else cls
+    return model_cls(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"),
+                     trainable=config.get("trainable", True))
+
+
+# ---- whole-model files ---------------------------------------------------------------------------
+
+def _compile_config(model: Any) -> dict | None:
+    if not getattr(model, "compiled", False):
+        return None
+    return {"optimizer": serialize_keras_object(model.optimizer), "loss": serialize_keras_object(model.loss),
+            "loss_weights": serialize_keras_object(model._loss_weights),
+            "metrics": serialize_keras_object(model._metric_ids),
+            "weighted_metrics": serialize_keras_object(model._weighted_metric_ids),
+            "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
+
+
+def _check_path(filepath: Any, what: str) -> str:
+    path = os.fspath(filepath)
+    if path.endswith((".h5", ".hdf5")):
+        raise ValueError(f"{what}: the legacy HDF5 format ({path!r}) is not supported by tapegrad "
+                         "(it has no HDF5 dependency). Use a `.keras` filepath (the native Keras "
+                         "format), or `model.save_weights(...)` for the weights alone.")
+    if not path.endswith(".keras"):
+        raise ValueError("Invalid filepath extension for saving. Please add a `.keras` extension "
+                         "for the native Keras format. Use `model.export(filepath)` if you want to "
+                         f"export a SavedModel for use with TFLite/TFServing/etc. Received: filepath={path}.")
+    return path
+
+
+def _npz_bytes(variables: dict) -> bytes:
+    import tempfile
+    fd, tmp = tempfile.mkstemp(suffix=".npz")
+    os.close(fd)
+    try:
+        save_variables(tmp, variables)
+        with open(tmp, "rb") as f:
+            return f.read()
+    finally:
+        os.remove(tmp)
+
+
+def _saved_variables(model: Any) -> dict:
+    out = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
+    if getattr(model, "compiled", False) and model.optimizer is not None:
+        out.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
+    return out
+
+
+def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
+               **kwargs: Any) -> None:
+    """Write ``model`` to a ``.keras`` file: its config, weights, compile state and optimizer
+    variables (what :func:`load_model` reads)."""
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs)}")
+    path = _check_path(filepath, "save_model")
+    if zipped is False:
+        raise ValueError("tapegrad writes `.keras` files as zip archives only; leave `zipped` as "
+                         "None or True.")
+    if not overwrite and os.path.exists(path):
+        raise FileExistsError(f"{path!r} exists and overwrite=False.")
+    config = serialize_keras_object(model)
+    compile_config = _compile_config(model)
+    if compile_config is not None:
+        config["compile_config"] = compile_config
+    metadata = {"keras_version": KERAS_VERSION,
+                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    weights = _npz_bytes(_saved_variables(model))
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(_METADATA, json.dumps(metadata))
+        z.writestr(_CONFIG, json.dumps(config))
+        z.writestr(_WEIGHTS, weights)
+
+
+def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True,
+               safe_mode: bool = True) -> Any:
+    """The model a ``.keras`` file (from :func:`save_model`) holds, weights restored, compiled
+    as it was when ``compile=True``. ``safe_mode`` is accepted; tapegrad never loads code (a
+    Python lambda saved by Keras) whatever its value."""
+    path = os.fspath(filepath)
+    if path.endswith((".h5", ".hdf5")):
+        _check_path(path, "load_model")
+    if not path.endswith(".keras"):
+        raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 "
+                         "`.keras` files (tapegrad does not read legacy H5 files or SavedModels).")
+    if not os.path.exists(path):
+        raise ValueError(f"File not found: filepath={path}. Please ensure the file is an "
+                         "accessible `.keras` zip file.")
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        if _WEIGHTS not in names:
+            detail = ("it holds HDF5 weights written by Keras (`model.weights.h5`), which tapegrad "
+                      "cannot read" if "model.weights.h5" in names else f"it has no {_WEIGHTS}")
+            raise ValueError(f"Cannot load {path!r}: {detail}. Save the model with tapegrad's "
+                             "`model.save(...)`.")
+        config = json.loads(z.read(_CONFIG))
+        weights = z.read(_WEIGHTS)
+    model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
+                                     custom_objects, safe_mode)
+    variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
+    compile_config = config.get("compile_config")
+    if compile and compile_config is not None:
+        with CustomObjectScope(custom_objects or {}):
+            model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
+                             if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+        saved = sum(n.startswith("optimizer/") for n in _npz_keys(weights))
+        if saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
+            model.optimizer.build(model.trainable_variables)
+        if saved == len(model.optimizer.variables):
+            variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
+        else:
+            warnings.warn(f"Skipping variable loading for optimizer '{model.optimizer.name}', because it "
+                          f"has {len(model.optimizer.variables)} variables whereas the saved optimizer "
+                          f"has {saved} variables.", stacklevel=2)
+    load_variables(io.BytesIO(weights), variables, strict=False)
+    return model
+
+
+def _npz_keys(data: bytes) -> list:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return [n[:-4] for n in z.namelist()]
+
+
+def _deserialize_compile(key: str, value: Any, custom_objects: dict | None) -> Any:
+    if key == "optimizer":
+        from . import optimizers
+        return optimizers.get(deserialize_keras_object(value, custom_objects))
+    if value is None or isinstance(value, str) or key == "loss_weights":
+        return value
+    return deserialize_keras_object(value, custom_objects)
+
+
+def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_size: Any = None,
+                 **kwargs: Any) -> None:
+    """``model.save_weights(filepath, overwrite)`` (tapegrad's checkpoint format)."""
+    if max_shard_size is not None:
+        raise ValueError("tapegrad writes weights to one file; leave `max_shard_size` as None.")
+    model.save_weights(filepath, overwrite=overwrite)
+
+
+def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
+    """``model.load_weights(filepath, skip_mismatch)``."""
+    model.load_weights(filepath, skip_mismatch=skip_mismatch)
+
+
+def clone_model(model: Any, input_tensors: Any = None, clone_function: Callable | None = None,
+                call_function: Callable | None = None, recursive: bool = False, **kwargs: Any) -> Any:
+    """A new model of the same architecture with new weights (freshly initialized)."""
+    if input_tensors is not None or clone_function is not None or call_function is not None:
+        raise ValueError("tapegrad's clone_model supports neither `input_tensors`, `clone_function` "
+                         "nor `call_function`; rebuild the model with the layers you need.")
+    return deserialize_keras_object(serialize_keras_object(model))
+
+
+def model_from_json(json_string: str, custom_objects: dict | None = None) -> Any:
+    """The model (new weights) that ``model.to_json()`` described."""
+    return deserialize_keras_object(json.loads(json_string), custom_objects)
