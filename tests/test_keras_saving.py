@@ -386,6 +386,22 @@ _LAYER_ARGS = {
     "LeakyReLU": {"negative_slope": 0.2}, "ReLU": {"max_value": 6.0}, "Concatenate": {"axis": 1},
     "Lambda": {"function": keras.activations.relu}, "InputLayer": {"shape": (3,)},
     "Normalization": {"mean": [1.0, 2.0], "variance": [4.0, 1.0]},
+    "AlphaDropout": {"rate": 0.2}, "GaussianDropout": {"rate": 0.2}, "GaussianNoise": {"stddev": 0.1},
+    "SpatialDropout1D": {"rate": 0.2}, "SpatialDropout2D": {"rate": 0.2}, "SpatialDropout3D": {"rate": 0.2},
+    "CategoryEncoding": {"num_tokens": 4}, "Discretization": {"bin_boundaries": [0.0, 1.0]},
+    "Hashing": {"num_bins": 3}, "CenterCrop": {"height": 2, "width": 2}, "Resizing": {"height": 2, "width": 2},
+    "RandomCrop": {"height": 2, "width": 2}, "RandomBrightness": {"factor": 0.2}, "RandomContrast": {"factor": 0.2},
+    "RandomRotation": {"factor": 0.1}, "RandomTranslation": {"height_factor": 0.1, "width_factor": 0.1},
+    "RandomZoom": {"height_factor": 0.1}, "Rescaling": {"scale": 0.5, "offset": 1.0},
+    "Conv1DTranspose": {"filters": 2, "kernel_size": 3}, "Conv3D": {"filters": 2, "kernel_size": 2},
+    "Conv3DTranspose": {"filters": 2, "kernel_size": 2}, "Dot": {"axes": 1},
+    "EinsumDense": {"equation": "ab,bc->ac", "output_shape": 3, "bias_axes": "c"},
+    "Permute": {"dims": (2, 1)}, "RepeatVector": {"n": 2},
+    "SimpleRNNCell": {"units": 3}, "LSTMCell": {"units": 3}, "GRUCell": {"units": 3},
+    "RNN": {"cell": keras.layers.LSTMCell(3), "return_sequences": True},
+    "StackedRNNCells": {"cells": [keras.layers.LSTMCell(2), keras.layers.GRUCell(3)]},
+    "TimeDistributed": {"layer": keras.layers.Dense(2)},
+    "MultiHeadAttention": {"num_heads": 2, "key_dim": 3},
 }
 
 
