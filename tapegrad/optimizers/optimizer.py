@@ -272,6 +272,7 @@ class Optimizer:
             prepared = replica_hook(self, prepared)
         lr_value = self._lr_array()
         step = int(self._iterations.numpy()) + 1
+        self._begin_step(step)
         for g, v in prepared:
             i = self._track(v)
             lr = lr_value.astype(v.dtype.as_numpy_dtype)
@@ -351,6 +352,9 @@ class Optimizer:
             return [((_Rows(g.index, np.clip(g.values, -c, c)) if isinstance(g, _Rows)
                       else np.clip(g, -c, c)), v) for g, v in pairs]
         return pairs
+
+    def _begin_step(self, step: int) -> None:
+        """Optimizer-wide state updated once per step, before the variables (Nadam's)."""
 
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
         slots = {s: self._slot_vars[s][i] for s in self._slots}
