@@ -32,7 +32,10 @@ def test_optimizer_steps_match_keras(case):
         for v, e in zip(variables, expected):
             np.testing.assert_allclose(v.numpy(), np.asarray(e, np.float32), rtol=2e-5, atol=2e-6,
                                        err_msg=f"step {step}")
-    assert int(opt.iterations.numpy()) == 5
+    assert int(opt.iterations.numpy()) == case["iterations"]
+    opt.finalize_variable_values(variables)
+    for v, e in zip(variables, case["final"]):
+        np.testing.assert_allclose(v.numpy(), np.asarray(e, np.float32), rtol=2e-5, atol=2e-6)
 
 
 @pytest.mark.parametrize("name", ["Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Lamb", "Adafactor"])
@@ -81,3 +84,50 @@ def test_new_optimizers_train_a_model():
             "learning_rate": 0.05}}), loss="mse")
         hist = model.fit(x, y, epochs=5, batch_size=16, verbose=0)
         assert hist.history["loss"][-1] < hist.history["loss"][0], name
+
+
+def test_base_arguments_errors_and_config():
+    with pytest.raises(ValueError, match="gradient_accumulation_steps"):
+        keras.optimizers.Adam(gradient_accumulation_steps=1)
+    with pytest.raises(ValueError, match="ema_momentum"):
+        keras.optimizers.SGD(use_ema=True, ema_momentum=1.5)
+    with pytest.raises(ValueError, match="ema_overwrite_frequency"):
+        keras.optimizers.SGD(use_ema=True, ema_overwrite_frequency=-1)
+    opt = keras.optimizers.Lion(use_ema=True, loss_scale_factor=8.0, gradient_accumulation_steps=4)
+    clone = keras.optimizers.deserialize(keras.optimizers.serialize(opt))
+    assert clone.get_config() == opt.get_config()
+    assert (clone.use_ema, clone.loss_scale_factor, clone.gradient_accumulation_steps) == (True, 8.0, 4)
+    assert float(opt.scale_loss(tf.constant(2.0))) == 16.0
+
+
+def _fit(optimizer, epochs=3):
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(32, 3)).astype(np.float32)
+    y = x @ np.array([[1.0], [-2.0], [0.5]], np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=optimizer, loss="mse")
+    model.fit(x, y, epochs=epochs, batch_size=8, shuffle=False, verbose=0)
+    return model
+
+
+def test_fit_scales_the_loss_and_unscales_the_gradients():
+    plain = _fit(keras.optimizers.SGD(0.05))
+    scaled = _fit(keras.optimizers.SGD(0.05, loss_scale_factor=1024.0))
+    for a, b in zip(plain.get_weights(), scaled.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
+def test_fit_ends_with_the_moving_averages_under_use_ema():
+    opt = keras.optimizers.SGD(0.05, use_ema=True)
+    model = _fit(opt)
+    for w, avg in zip(model.trainable_weights, opt.variables[2:4]):
+        np.testing.assert_array_equal(w.numpy(), avg.numpy())
+
+
+def test_gradient_accumulation_updates_every_nth_call():
+    opt = keras.optimizers.SGD(1.0, gradient_accumulation_steps=2)
+    x = tf.Variable([1.0])
+    opt.apply_gradients([(tf.constant([1.0]), x)])
+    assert x.numpy()[0] == 1.0 and int(opt.iterations) == 0
+    opt.apply_gradients([(tf.constant([3.0]), x)])
+    assert x.numpy()[0] == -1.0 and int(opt.iterations) == 1

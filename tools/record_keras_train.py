@@ -8,7 +8,8 @@ Run with a Python that has TensorFlow and Keras 3 (never needed by tapegrad or b
 It writes ``tests/fixtures/keras_train.json``:
 
 * ``optimizers``: each optimizer with a config, five ``apply_gradients`` steps on a float32 matrix
-  and a vector with fixed gradients: the variables after each step;
+  and a vector with fixed gradients: the variables after each step, ``iterations``, and the
+  variables after ``finalize_variable_values`` (EMA);
 * ``metrics``: each metric through several ``update_state`` calls (some with sample weights): the
   ``result()`` after each call, then after ``reset_state()`` and one more call.
 """
@@ -37,6 +38,13 @@ OPTIMIZERS = [
     ("Lamb", {"learning_rate": 0.01, "weight_decay": 0.05}),
     ("Adafactor", {"learning_rate": 0.1}),
     ("Adafactor", {"learning_rate": 0.01, "clip_threshold": 0.5, "epsilon_2": 0.01}),
+    ("Adam", {"learning_rate": 0.05, "use_ema": True}),
+    ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "use_ema": True, "ema_momentum": 0.5,
+             "ema_overwrite_frequency": 2}),
+    ("Nadam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
+    ("RMSprop", {"learning_rate": 0.01, "gradient_accumulation_steps": 3, "clipnorm": 0.5}),
+    ("Adamax", {"learning_rate": 0.05, "gradient_accumulation_steps": 2, "use_ema": True}),
+    ("Adam", {"learning_rate": 0.05, "loss_scale_factor": 4.0}),
 ]
 
 
@@ -58,7 +66,10 @@ def record_optimizers(keras):
         for grads in inputs["grads"]:
             opt.apply_gradients(zip(grads, variables))
             steps.append([np.asarray(v).tolist() for v in variables])
-        cases.append({"name": name, "config": config, "steps": steps})
+        opt.finalize_variable_values(variables)
+        cases.append({"name": name, "config": config, "steps": steps,
+                      "iterations": int(np.asarray(opt.iterations)),
+                      "final": [np.asarray(v).tolist() for v in variables]})
     return cases
 
 

@@ -886,9 +886,10 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            scaled = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
         if variables:
-            grads = tape.gradient(loss, variables)
+            grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -965,6 +966,8 @@ class Model(Layer):
             cbs.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
+        if epochs > 0:
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
         return self.history
 

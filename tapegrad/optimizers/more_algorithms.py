@@ -26,8 +26,9 @@ class _Moments(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def get_config(self) -> dict:
@@ -53,9 +54,9 @@ class Nadam(_Moments):
     def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm, clipvalue,
-                         global_clipnorm, name)
+                         global_clipnorm, name, **kwargs)
         self._u_product = Variable(np.float32(1.0), trainable=False, name="u_product")
 
     @property
@@ -146,8 +147,9 @@ class Adadelta(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, rho: float = 0.95, epsilon: float = 1e-7,
                  weight_decay: float | None = None, clipnorm: float | None = None,
                  clipvalue: float | None = None, global_clipnorm: float | None = None,
-                 name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.rho, self.epsilon = rho, epsilon
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
@@ -184,8 +186,9 @@ class Ftrl(Optimizer):
                  l2_shrinkage_regularization_strength: float = 0.0, beta: float = 0.0,
                  weight_decay: float | None = None, clipnorm: float | None = None,
                  clipvalue: float | None = None, global_clipnorm: float | None = None,
-                 name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         for arg, value, sign in (("initial_accumulator_value", initial_accumulator_value, 1),
                                  ("learning_rate_power", learning_rate_power, -1),
                                  ("l1_regularization_strength", l1_regularization_strength, 1),
@@ -246,8 +249,9 @@ class Lion(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.99,
                  weight_decay: float | None = None, clipnorm: float | None = None,
                  clipvalue: float | None = None, global_clipnorm: float | None = None,
-                 name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         if beta_1 <= 0 or beta_1 > 1:
             raise ValueError("Argument `beta_1` must be in the [0, 1] range. Otherwise, the "
                              f"optimizer degenerates to SignSGD. Received: beta_1={beta_1}.")
@@ -287,8 +291,9 @@ class Adafactor(Optimizer):
                  epsilon_1: float = 1e-30, epsilon_2: float = 1e-3, clip_threshold: float = 1.0,
                  relative_step: bool = True, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.beta_2_decay, self.epsilon_1, self.epsilon_2 = beta_2_decay, epsilon_1, epsilon_2
         self.clip_threshold, self.relative_step = clip_threshold, relative_step
 
