@@ -131,3 +131,78 @@ def test_gradient_accumulation_updates_every_nth_call():
     assert x.numpy()[0] == 1.0 and int(opt.iterations) == 0
     opt.apply_gradients([(tf.constant([3.0]), x)])
     assert x.numpy()[0] == -1.0 and int(opt.iterations) == 1
+
+
+def _metric_args(u):
+    return (np.array(u["y_true"], u["y_true_dtype"]), np.array(u["y_pred"], np.float32),
+            None if u["sample_weight"] is None else np.array(u["sample_weight"], np.float32))
+
+
+@pytest.mark.filterwarnings("ignore:You are passing weight as `float`")
+@pytest.mark.parametrize("case", DATA["metrics"],
+                         ids=[f"{c['class']}-{i}" for i, c in enumerate(DATA["metrics"])])
+def test_metric_results_match_keras(case):
+    m = getattr(keras.metrics, case["class"])(**case["kwargs"])
+    for i, (u, expected) in enumerate(zip(case["updates"], case["results"])):
+        if i == 3:
+            m.reset_state()
+        t, p, w = _metric_args(u)
+        m.update_state(t, p, sample_weight=w)
+        np.testing.assert_allclose(m.result().numpy(), np.asarray(expected, np.float32),
+                                   rtol=1e-5, atol=1e-6, err_msg=f"after update {i}")
+    config = m.get_config()
+    assert set(config) == set(case["config"])
+    assert {k: v for k, v in config.items() if k != "name"} == {  # (Keras numbers repeated names)
+        k: v for k, v in case["config"].items() if k != "name"}
+    clone = keras.metrics.deserialize(keras.metrics.serialize(m))
+    assert type(clone) is type(m) and clone.get_config() == config
+
+
+@pytest.mark.parametrize("name", ["F1Score", "R2Score", "PearsonCorrelation", "f1_score",
+                                  "r2_score", "concordance_correlation"])
+def test_metrics_by_name(name):
+    assert isinstance(keras.metrics.get(name), keras.metrics.Metric)
+
+
+def test_metric_argument_errors():
+    with pytest.raises(ValueError, match="average"):
+        keras.metrics.F1Score(average="mean")
+    with pytest.raises(ValueError, match="beta"):
+        keras.metrics.FBetaScore(beta=2)
+    with pytest.raises(ValueError, match="threshold"):
+        keras.metrics.F1Score(threshold=1.5)
+    with pytest.raises(ValueError, match="class_aggregation"):
+        keras.metrics.R2Score(class_aggregation="mean")
+    with pytest.raises(ValueError, match="out of range"):
+        keras.metrics.IoU(num_classes=2, target_class_ids=[2])
+    with pytest.raises(ValueError, match="recall"):
+        keras.metrics.PrecisionAtRecall(1.5)
+    with pytest.raises(ValueError, match="2D inputs"):
+        keras.metrics.R2Score().update_state([1.0, 2.0, 3.0], [[1.0, 2.0, 3.0]])
+
+
+def test_iou_warns_that_float_weights_are_truncated():
+    m = keras.metrics.MeanIoU(num_classes=2)
+    with pytest.warns(UserWarning, match="integer weights"):
+        m.update_state([0, 1], [0, 1], sample_weight=np.array([0.5, 0.5]))
+    assert float(m.result()) == 0.0
+
+
+def test_correlation_gradients():
+    y_true = tf.constant([[1.0, 2.0, 4.0], [0.5, -1.0, 2.0]])
+    for fn in (keras.metrics.pearson_correlation, keras.metrics.concordance_correlation):
+        theoretical, numerical = tf.test.compute_gradient(lambda p, fn=fn: fn(y_true, p),
+                                                          [tf.constant([[1.0, 3.0, 2.0], [1.0, 0.0, 2.5]], tf.float64)])
+        np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-4, atol=1e-6)
+
+
+def test_new_metrics_in_fit():
+    x = np.random.default_rng(0).normal(size=(32, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32) > 0).astype(np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy",
+                  metrics=[keras.metrics.BinaryIoU(), keras.metrics.PrecisionAtRecall(0.5),
+                           keras.metrics.F1Score(threshold=0.5)])
+    logs = model.fit(x, y, epochs=1, batch_size=8, verbose=0).history
+    assert {"binary_io_u", "precision_at_recall", "f1_score"} <= set(logs)
+    assert np.shape(logs["f1_score"][0]) == (1,) and isinstance(logs["binary_io_u"][0], float)

@@ -10,8 +10,9 @@ It writes ``tests/fixtures/keras_train.json``:
 * ``optimizers``: each optimizer with a config, five ``apply_gradients`` steps on a float32 matrix
   and a vector with fixed gradients: the variables after each step, ``iterations``, and the
   variables after ``finalize_variable_values`` (EMA);
-* ``metrics``: each metric through several ``update_state`` calls (some with sample weights): the
-  ``result()`` after each call, then after ``reset_state()`` and one more call.
+* ``metrics``: each metric through three ``update_state`` calls (without, with integer-valued and
+  with fractional sample weights): the ``result()`` after each call, then after ``reset_state()``
+  and one more call; and its ``get_config()``.
 """
 import json
 import os
@@ -73,10 +74,96 @@ def record_optimizers(keras):
     return cases
 
 
+METRICS = [
+    ("F1Score", {}, "multilabel"), ("F1Score", {"average": "macro", "threshold": 0.5}, "multilabel"),
+    ("F1Score", {"average": "micro"}, "onehot"), ("F1Score", {"average": "weighted"}, "multilabel"),
+    ("FBetaScore", {"beta": 2.0}, "multilabel"),
+    ("FBetaScore", {"beta": 0.5, "average": "micro", "threshold": 0.3}, "multilabel"),
+    ("R2Score", {}, "regression"), ("R2Score", {"class_aggregation": None}, "regression"),
+    ("R2Score", {"class_aggregation": "variance_weighted_average"}, "regression"),
+    ("R2Score", {"num_regressors": 2}, "regression"),
+    ("MeanIoU", {"num_classes": 3}, "ids"), ("MeanIoU", {"num_classes": 3, "dtype": "float32"}, "ids"),
+    ("MeanIoU", {"num_classes": 3, "ignore_class": 0}, "ids"),
+    ("IoU", {"num_classes": 3, "target_class_ids": [0, 2]}, "ids"),
+    ("IoU", {"num_classes": 3, "target_class_ids": [1], "sparse_y_pred": False}, "ids_scores"),
+    ("BinaryIoU", {}, "binary"), ("BinaryIoU", {"target_class_ids": [1], "threshold": 0.3}, "binary"),
+    ("BinaryIoU", {"dtype": "float32"}, "binary"),
+    ("OneHotIoU", {"num_classes": 3, "target_class_ids": [0, 2], "dtype": "float32"}, "onehot"),
+    ("OneHotMeanIoU", {"num_classes": 3}, "onehot"),
+    ("SensitivityAtSpecificity", {"specificity": 0.5}, "binary"),
+    ("SensitivityAtSpecificity", {"specificity": 0.8, "num_thresholds": 1}, "binary"),
+    ("SpecificityAtSensitivity", {"sensitivity": 0.6, "num_thresholds": 7}, "binary"),
+    ("PrecisionAtRecall", {"recall": 0.7}, "binary"),
+    ("PrecisionAtRecall", {"recall": 0.5, "class_id": 1}, "multilabel"),
+    ("RecallAtPrecision", {"precision": 0.6}, "binary"),
+    ("RecallAtPrecision", {"precision": 0.5, "num_thresholds": 11}, "binary"),
+    ("PearsonCorrelation", {}, "regression"), ("ConcordanceCorrelation", {}, "regression"),
+]
+
+
+def metric_batch(rng, kind):
+    """(y_true, y_pred) of one batch of this kind."""
+    f = np.float32
+    if kind == "multilabel":
+        return rng.integers(0, 2, size=(6, 3)).astype(f), rng.uniform(size=(6, 3)).astype(f)
+    if kind == "onehot":
+        return (np.eye(3, dtype=f)[rng.integers(0, 3, size=6)],
+                rng.uniform(size=(6, 3)).astype(f))
+    if kind == "regression":
+        t = rng.normal(size=(6, 3)).astype(f)
+        return t, (t + 0.7 * rng.normal(size=(6, 3))).astype(f)
+    if kind == "ids":
+        return rng.integers(0, 3, size=(8,)).astype(np.int32), rng.integers(0, 3, size=(8,)).astype(np.int32)
+    if kind == "ids_scores":
+        return rng.integers(0, 3, size=(8,)).astype(np.int32), rng.uniform(size=(8, 3)).astype(f)
+    if kind == "binary":
+        return rng.integers(0, 2, size=(8,)).astype(np.int32), rng.uniform(size=(8,)).astype(f)
+    raise ValueError(kind)
+
+
+def metric_updates(rng, kind):
+    """Three batches: no weights, integer-valued weights, fractional weights; then one after
+    reset_state."""
+    out = []
+    for i in range(4):
+        t, p = metric_batch(rng, kind)
+        w = None
+        if i == 1:
+            w = rng.integers(0, 3, size=len(t)).astype(np.float32)
+        elif i == 2:
+            w = rng.uniform(0.2, 2.0, size=len(t)).astype(np.float32)
+        out.append({"y_true": t.tolist(), "y_true_dtype": str(t.dtype), "y_pred": p.tolist(),
+                    "sample_weight": None if w is None else w.tolist()})
+    return out
+
+
+def metric_args(u):
+    return (np.array(u["y_true"], u["y_true_dtype"]), np.array(u["y_pred"], np.float32),
+            None if u["sample_weight"] is None else np.array(u["sample_weight"], np.float32))
+
+
+def record_metrics(keras):
+    rng = np.random.default_rng(11)
+    cases = []
+    for cls, kwargs, kind in METRICS:
+        updates = metric_updates(rng, kind)
+        m = getattr(keras.metrics, cls)(**kwargs)
+        results = []
+        for i, u in enumerate(updates):
+            if i == 3:
+                m.reset_state()
+            t, p, w = metric_args(u)
+            m.update_state(t, p, sample_weight=w)
+            results.append(np.asarray(m.result()).tolist())
+        cases.append({"class": cls, "kwargs": kwargs, "updates": updates, "results": results,
+                      "config": m.get_config()})
+    return cases
+
+
 def main():
     import keras
 
-    out = {"optimizers": record_optimizers(keras)}
+    out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras)}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)
     print("wrote", FIXTURE)

@@ -862,8 +862,9 @@ class Model(Layer):
         return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     @staticmethod
-    def _result(r: Any) -> float:
-        return float(np.asarray(getattr(r, "numpy", lambda: r)()))
+    def _result(r: Any) -> Any:
+        a = np.asarray(getattr(r, "numpy", lambda: r)())
+        return float(a) if a.ndim == 0 else a
 
     def _in_keras_order(self, logs: dict) -> list:
         """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
@@ -914,7 +915,8 @@ class Model(Layer):
             if isinstance(v, dict):
                 out.update(cls._logs(v))
             else:
-                out[k] = float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+                a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+                out[k] = float(a) if a.ndim == 0 else a  # (F1Score() gives one value per class)
         return out
 
     # -- loops ------------------------------------------------------------------------------------
