@@ -206,3 +206,111 @@ def test_new_metrics_in_fit():
     logs = model.fit(x, y, epochs=1, batch_size=8, verbose=0).history
     assert {"binary_io_u", "precision_at_recall", "f1_score"} <= set(logs)
     assert np.shape(logs["f1_score"][0]) == (1,) and isinstance(logs["binary_io_u"][0], float)
+
+
+def _tensorboard_events(logdir):
+    from test_surface_names import _read_events
+
+    seen = []
+    for path in logdir.glob("*/events.out.tfevents.*"):
+        for event in _read_events(path):
+            if event[0] != "file_version":
+                seen.append([path.parent.name, event[0], event[1]])
+    return sorted(seen)
+
+
+@pytest.mark.parametrize("case", DATA["tensorboard"], ids=lambda c: str(c["kwargs"]))
+def test_tensorboard_writes_what_keras_writes(case, tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(12, 2)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-1.0]], np.float32)).astype(np.float32)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, name="dense")])
+    model.compile(keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    model.fit(x, y, epochs=3, batch_size=4, validation_data=(x[:4], y[:4]), verbose=0, shuffle=False,
+              callbacks=[keras.callbacks.TensorBoard(tmp_path, write_graph=False, **case["kwargs"])])
+    def strip(tag):  # (without the model's name)
+        return tag.split("/", 1)[1] if "/" in tag else tag
+
+    got = sorted([f, s, strip(t)] for f, s, t in _tensorboard_events(tmp_path))
+    assert got == sorted([f, s, strip(t)] for f, s, t in case["events"])
+
+
+def test_tensorboard_refuses_what_it_cannot_write():
+    with pytest.raises(ValueError, match="profiler"):
+        keras.callbacks.TensorBoard(profile_batch=2)
+    with pytest.raises(ValueError, match="embedding"):
+        keras.callbacks.TensorBoard(embeddings_freq=1)
+
+
+def _model():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(keras.optimizers.Adam(0.05), loss="mse")
+    return model
+
+
+def test_backup_and_restore_resumes_where_training_stopped(tmp_path):
+    x = np.random.default_rng(0).normal(size=(8, 2)).astype(np.float32)
+    y = x.sum(1, keepdims=True)
+    straight = _model()
+    straight.fit(x, y, epochs=4, batch_size=4, shuffle=False, verbose=0)
+
+    class Crash(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 1:
+                raise RuntimeError("crash")
+
+    backup = keras.callbacks.BackupAndRestore(tmp_path / "backup")
+    interrupted = _model()
+    with pytest.raises(RuntimeError, match="crash"):
+        interrupted.fit(x, y, epochs=4, batch_size=4, shuffle=False, verbose=0,
+                        callbacks=[backup, Crash()])
+    resumed = _model()  # a new process: fresh weights and optimizer
+    history = resumed.fit(x, y, epochs=4, batch_size=4, shuffle=False, verbose=0, callbacks=[backup])
+    assert history.epoch == [2, 3]
+    for a, b in zip(straight.get_weights(), resumed.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert not (tmp_path / "backup").exists()
+
+
+def test_backup_and_restore_arguments():
+    with pytest.raises(ValueError, match="backup_dir"):
+        keras.callbacks.BackupAndRestore("")
+    with pytest.raises(ValueError, match="save_freq"):
+        keras.callbacks.BackupAndRestore("x", save_freq="batch")
+
+
+def test_remote_monitor_warns_when_the_server_cannot_be_reached():
+    model = _model()
+    cb = keras.callbacks.RemoteMonitor(root="http://127.0.0.1:9")
+    with pytest.warns(UserWarning, match="Could not reach RemoteMonitor root server"):
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0, callbacks=[cb])
+
+
+def test_swap_ema_weights_evaluates_with_the_averages():
+    x = np.random.default_rng(0).normal(size=(8, 2)).astype(np.float32)
+    y = x.sum(1, keepdims=True)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    opt = keras.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.5)
+    model.compile(opt, loss="mse")
+    seen = []
+    probe = keras.callbacks.LambdaCallback(  # (after SwapEMAWeights: the averages are in the model)
+        on_test_begin=lambda logs: seen.append((model.get_weights()[0].copy(),
+                                                opt.variables[2].numpy().copy())),
+        on_test_end=lambda logs: seen.append(model.get_weights()[0].copy()))
+    model.fit(x, y, epochs=2, batch_size=4, validation_data=(x, y), verbose=0,
+              callbacks=[keras.callbacks.SwapEMAWeights(), probe])
+    (in_test, raw), after = seen[0], seen[1]
+    assert not np.allclose(in_test, raw) and np.array_equal(after, raw)
+    with pytest.raises(ValueError, match="use_ema"):
+        plain = _model()
+        plain.fit(x, y, epochs=1, validation_data=(x, y), verbose=0,
+                  callbacks=[keras.callbacks.SwapEMAWeights()])
+
+
+def test_validation_in_fit_runs_the_fit_callbacks_test_hooks():
+    calls = []
+    cb = keras.callbacks.LambdaCallback(on_test_begin=lambda logs: calls.append("begin"),
+                                        on_test_end=lambda logs: calls.append(sorted(logs)))
+    _model().fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0,
+                 validation_data=(np.ones((4, 2)), np.ones((4, 1))), callbacks=[cb])
+    assert calls == ["begin", ["loss"], "begin", ["loss"]]

@@ -12,7 +12,9 @@ It writes ``tests/fixtures/keras_train.json``:
   variables after ``finalize_variable_values`` (EMA);
 * ``metrics``: each metric through three ``update_state`` calls (without, with integer-valued and
   with fractional sample weights): the ``result()`` after each call, then after ``reset_state()``
-  and one more call; and its ``get_config()``.
+  and one more call; and its ``get_config()``;
+* ``tensorboard``: the (folder, step, tag) of every summary ``keras.callbacks.TensorBoard`` writes
+  in a small ``fit`` with validation.
 """
 import json
 import os
@@ -160,10 +162,51 @@ def record_metrics(keras):
     return cases
 
 
+TENSORBOARD = [
+    {"update_freq": "epoch"},
+    {"update_freq": 2, "histogram_freq": 1},
+]
+
+
+def tensorboard_data():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(12, 2)).astype(np.float32)
+    return x, (x @ np.array([[1.0], [-1.0]], np.float32)).astype(np.float32)
+
+
+def record_tensorboard(keras):
+    """The (folder, step, tag) of every scalar and histogram Keras's TensorBoard writes in a
+    3-epoch fit with validation (batch size 4: 3 steps per epoch)."""
+    import glob
+    import tempfile
+
+    import tensorflow as tf
+
+    cases = []
+    for kwargs in TENSORBOARD:
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, name="dense")])
+        model.compile(keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+        x, y = tensorboard_data()
+        logdir = tempfile.mkdtemp()
+        model.fit(x, y, epochs=3, batch_size=4, validation_data=(x[:4], y[:4]), verbose=0,
+                  shuffle=False, callbacks=[keras.callbacks.TensorBoard(logdir, write_graph=False,
+                                                                        **kwargs)])
+        seen = []
+        for path in glob.glob(os.path.join(logdir, "*", "events.out.tfevents.*")):
+            folder = os.path.basename(os.path.dirname(path))
+            for event in tf.compat.v1.train.summary_iterator(path):
+                for value in event.summary.value:
+                    seen.append([folder, int(event.step), value.tag])
+        cases.append({"kwargs": kwargs, "events": sorted(seen)})
+    return cases
+
+
 def main():
     import keras
 
-    out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras)}
+    out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras),
+           "tensorboard": record_tensorboard(keras)}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)
     print("wrote", FIXTURE)

@@ -946,7 +946,9 @@ class Model(Layer):
                                             model=self, verbose=verbose, epochs=epochs,
                                             steps=data.size)
         self.stop_training = False
+        self._initial_epoch = None  # (BackupAndRestore sets it to resume)
         cbs.on_train_begin()
+        initial_epoch = self._initial_epoch or initial_epoch
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -963,7 +965,7 @@ class Model(Layer):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, verbose=0, return_dict=True,
-                                         _internal=True)
+                                         _internal=True, _fit_callbacks=cbs)
                 epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
             cbs.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
@@ -980,13 +982,15 @@ class Model(Layer):
         or a dict with ``return_dict=True``."""
         self._require_compiled("evaluate")
         internal = kwargs.pop("_internal", False)
+        cbs = kwargs.pop("_fit_callbacks", None)  # fit's validation: fit's callbacks, as in Keras
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
         data = _Data(x, y, sample_weight, batch_size, steps)
         verbose = 1 if verbose == "auto" else int(verbose)
-        cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
-                                            verbose=verbose, epochs=1, steps=data.size,
-                                            mode="test")
+        if cbs is None:
+            cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                                verbose=verbose, epochs=1, steps=data.size,
+                                                mode="test")
         self.reset_metrics()
         cbs.on_test_begin()
         logs: dict = {}
