@@ -39,6 +39,7 @@ from ._layer import (
     shapes_to_specs,
 )
 from .losses import _same_rank
+from ._data_utils import PyDataset, _PyDatasetPass
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
@@ -364,6 +365,8 @@ class _Data:
             if not isinstance(class_weight, dict):
                 raise ValueError("`class_weight` must be a dict {class index: weight}; received "
                                  f"a {type(class_weight).__name__}.")
+        if isinstance(x, PyDataset):
+            x = _PyDatasetPass(x, shuffle)
         if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a dataset or a generator "

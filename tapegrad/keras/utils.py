@@ -1,6 +1,7 @@
 """``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize``,
-``pad_sequences``, ``timeseries_dataset_from_array`` and the train-step helpers
-``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, with Keras 3's arguments and results.
+``pad_sequences``, ``timeseries_dataset_from_array``, the train-step helpers
+``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, and ``PyDataset`` (``Sequence``),
+``Progbar``, ``split_dataset``, ``get_file``, ``plot_model``, with Keras 3's arguments and results.
 
 >>> from tapegrad import keras
 >>> keras.utils.to_categorical([0, 2, 1])
@@ -23,10 +24,12 @@ from ..ops.indexing import gather
 from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
+from ._data_utils import PyDataset, Progbar, Sequence, get_file, plot_model, split_dataset
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
-           "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight"]
+           "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
+           "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model"]
 
 
 def set_random_seed(seed: int) -> None:
