@@ -314,3 +314,131 @@ def test_validation_in_fit_runs_the_fit_callbacks_test_hooks():
     _model().fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0,
                  validation_data=(np.ones((4, 2)), np.ones((4, 1))), callbacks=[cb])
     assert calls == ["begin", ["loss"], "begin", ["loss"]]
+
+
+# ---- utils -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", DATA["utils"]["split"], ids=lambda c: str(c["kwargs"]))
+def test_split_dataset_as_keras(case):
+    x = np.arange(10, dtype=np.float32)
+    left, right = keras.utils.split_dataset((x, 2 * x), **case["kwargs"])
+    assert [float(a) for a, _ in left] == case["left"]
+    assert [float(a) for a, b in right] == case["right"]
+    assert all(float(b) == 2 * float(a) for a, b in right)
+
+
+def test_split_dataset_of_a_batched_dataset_and_errors():
+    ds = tf.data.Dataset.from_tensor_slices(np.arange(10)).batch(3)
+    left, right = keras.utils.split_dataset(ds, right_size=0.2)
+    assert [b.numpy().tolist() for b in left] == [[0, 1, 2], [3, 4, 5], [6, 7]]
+    assert [b.numpy().tolist() for b in right] == [[8, 9]]
+    with pytest.raises(ValueError, match="At least one"):
+        keras.utils.split_dataset(np.arange(4))
+    with pytest.raises(ValueError, match="left_size"):
+        keras.utils.split_dataset(np.arange(4), left_size=1.5)
+    with pytest.raises(TypeError, match="dataset"):
+        keras.utils.split_dataset("abc", left_size=1)
+
+
+def test_progbar_line_as_keras(capsys):
+    bar = keras.utils.Progbar(3, verbose=2, stateful_metrics=["acc"])
+    for i in range(3):
+        bar.add(1, values=[("loss", 0.5 * i), ("acc", 0.1 * i), ("tiny", 1e-5)])
+    strip = lambda line: line.split(" - ", 3)[0] + " - " + line.split(" - ", 3)[3]  # noqa: E731
+    assert strip(capsys.readouterr().out) == strip(DATA["utils"]["progbar"])
+
+
+def test_progbar_verbose_1_draws_a_bar(capsys):
+    bar = keras.utils.Progbar(2, interval=0)
+    bar.update(1, [("loss", 2.0)])
+    bar.update(2, [("loss", 4.0)])
+    out = capsys.readouterr().out
+    assert "2/2" in out and "━" * 20 in out and out.endswith("\n") and "loss: 4.0000" in out
+
+
+class _Data(keras.utils.PyDataset):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.ends = 0
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        rng = np.random.default_rng(i)
+        bx = rng.normal(size=(4, 2)).astype(np.float32)
+        return [bx, bx.sum(1, keepdims=True)]
+
+    def on_epoch_end(self):
+        self.ends += 1
+
+
+def test_fit_on_a_pydataset_as_keras():
+    want = DATA["utils"]["pydataset"]
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5], [-0.5]], np.float32), np.zeros(1, np.float32)])
+    model.compile(keras.optimizers.SGD(0.1), loss="mse")
+    data = _Data(workers=2)
+    model.fit(data, epochs=2, shuffle=False, verbose=0)
+    for got, w in zip(model.get_weights(), want["weights"]):
+        np.testing.assert_allclose(got, np.asarray(w, np.float32), rtol=1e-5)
+    assert model.evaluate(data, verbose=0) == pytest.approx(want["evaluate"], rel=1e-5)
+    assert data.ends == want["ends"] and data.workers == 2
+    assert model.predict(data, verbose=0).shape == (12, 1)
+    assert keras.utils.Sequence is keras.utils.PyDataset
+
+
+def test_fit_shuffles_pydataset_batches():
+    seen = []
+
+    class Spy(_Data):
+        def __getitem__(self, i):
+            seen.append(i)
+            return super().__getitem__(i)
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    keras.utils.set_random_seed(1)
+    model.fit(Spy(), epochs=4, verbose=0)
+    epochs = [seen[i:i + 3] for i in range(0, 12, 3)]
+    assert all(sorted(e) == [0, 1, 2] for e in epochs) and any(e != [0, 1, 2] for e in epochs)
+
+
+def test_get_file_uses_the_cache_and_explains_a_failed_download(tmp_path):
+    cached = tmp_path / "datasets" / "thing.npz"
+    cached.parent.mkdir()
+    np.savez(cached, a=np.arange(3))
+    path = keras.utils.get_file("thing.npz", origin="https://example.invalid/thing.npz",
+                                cache_dir=tmp_path)
+    assert path == str(cached)
+    with pytest.raises(OSError, match="put it at .*missing.npz"):
+        keras.utils.get_file("missing.npz", origin="http://127.0.0.1:9/missing.npz",
+                             cache_dir=tmp_path)
+    assert not (tmp_path / "datasets" / "missing.npz").exists()
+    with pytest.raises(ValueError, match="origin"):
+        keras.utils.get_file("x")
+
+
+def test_get_file_checks_hashes_and_extracts(tmp_path):
+    import hashlib
+    import tarfile
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.txt").write_text("hi")
+    archive = tmp_path / "pack.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        t.add(src / "a.txt", arcname="pack/a.txt")
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    folder = keras.utils.get_file("pack.tar.gz", origin=archive.as_uri(), file_hash=digest,
+                                  extract=True, cache_dir=tmp_path / "cache")
+    assert folder.endswith("pack_extracted")
+    assert open(os.path.join(folder, "pack", "a.txt")).read() == "hi"
+    with pytest.raises(ValueError, match="hash does not match"):
+        keras.utils.get_file("other.tar.gz", origin=archive.as_uri(), file_hash="0" * 64,
+                             cache_dir=tmp_path / "cache")
+
+
+def test_plot_model_says_what_is_missing():
+    with pytest.raises(ImportError, match="pydot"):
+        keras.utils.plot_model(keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)]))

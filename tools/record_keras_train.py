@@ -14,7 +14,8 @@ It writes ``tests/fixtures/keras_train.json``:
   with fractional sample weights): the ``result()`` after each call, then after ``reset_state()``
   and one more call; and its ``get_config()``;
 * ``tensorboard``: the (folder, step, tag) of every summary ``keras.callbacks.TensorBoard`` writes
-  in a small ``fit`` with validation.
+  in a small ``fit`` with validation;
+* ``utils``: ``split_dataset`` splits, a ``Progbar`` line, and a ``fit`` on a ``PyDataset``.
 """
 import json
 import os
@@ -202,11 +203,62 @@ def record_tensorboard(keras):
     return cases
 
 
+SPLITS = [
+    {"left_size": 0.7}, {"right_size": 3}, {"left_size": 4, "right_size": 2},
+    {"left_size": 0.5, "shuffle": True, "seed": 7},
+]
+
+
+def record_utils(keras):
+    """split_dataset on an array and on a tuple of arrays; Progbar's verbose=2 line; a fit on a
+    PyDataset (weights after 2 epochs, and the epoch hooks called)."""
+    import contextlib
+    import io
+
+    out = {"split": []}
+    x = np.arange(10, dtype=np.float32)
+    for kwargs in SPLITS:
+        left, right = keras.utils.split_dataset((x, 2 * x), **kwargs)
+        out["split"].append({"kwargs": kwargs, "left": [float(a) for a, _ in left],
+                             "right": [float(a) for a, _ in right]})
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        bar = keras.utils.Progbar(3, verbose=2, stateful_metrics=["acc"])
+        for i in range(3):
+            bar.add(1, values=[("loss", 0.5 * i), ("acc", 0.1 * i), ("tiny", 1e-5)])
+    out["progbar"] = buf.getvalue()
+
+    class Data(keras.utils.PyDataset):
+        def __init__(self):
+            super().__init__()
+            self.ends = 0
+
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            rng = np.random.default_rng(i)
+            bx = rng.normal(size=(4, 2)).astype(np.float32)
+            return bx, bx.sum(1, keepdims=True)
+
+        def on_epoch_end(self):
+            self.ends += 1
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5], [-0.5]], np.float32), np.zeros(1, np.float32)])
+    model.compile(keras.optimizers.SGD(0.1), loss="mse")
+    data = Data()
+    model.fit(data, epochs=2, shuffle=False, verbose=0)
+    out["pydataset"] = {"weights": [w.tolist() for w in model.get_weights()], "ends": data.ends,
+                        "evaluate": float(model.evaluate(data, verbose=0))}
+    return out
+
+
 def main():
     import keras
 
     out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras),
-           "tensorboard": record_tensorboard(keras)}
+           "tensorboard": record_tensorboard(keras), "utils": record_utils(keras)}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)
     print("wrote", FIXTURE)
