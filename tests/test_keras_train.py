@@ -446,3 +446,90 @@ def test_get_file_checks_hashes_and_extracts(tmp_path):
 def test_plot_model_says_what_is_missing():
     with pytest.raises(ImportError, match="pydot"):
         keras.utils.plot_model(keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)]))
+
+
+# ---- datasets --------------------------------------------------------------------------------------
+
+@pytest.fixture
+def keras_home(tmp_path, monkeypatch):
+    """An empty ~/.keras whose files pass the hash checks (they are synthetic)."""
+    from tapegrad.keras import _data_utils
+
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setattr(_data_utils, "_valid", lambda path, file_hash, algorithm: True)
+    (tmp_path / "datasets").mkdir()
+    return tmp_path / "datasets"
+
+
+def test_datasets_without_network_say_where_to_put_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setattr("urllib.request.urlretrieve", _no_network)
+    with pytest.raises(OSError, match=r"put it at .*datasets.mnist\.npz"):
+        keras.datasets.mnist.load_data()
+
+
+def _no_network(url, path, *args):
+    import urllib.error
+    raise urllib.error.URLError("no network")
+
+
+def test_mnist_and_housing_load_cached_files(keras_home):
+    rng = np.random.default_rng(0)
+    arrays = {"x_train": rng.integers(0, 255, (6, 28, 28), dtype=np.uint8),
+              "y_train": np.arange(6, dtype=np.uint8),
+              "x_test": rng.integers(0, 255, (2, 28, 28), dtype=np.uint8),
+              "y_test": np.arange(2, dtype=np.uint8)}
+    np.savez(keras_home / "mnist.npz", **arrays)
+    (xt, yt), (xs, ys) = keras.datasets.mnist.load_data()
+    assert np.array_equal(xt, arrays["x_train"]) and np.array_equal(ys, arrays["y_test"])
+    x, y = np.arange(20.0).reshape(10, 2), np.arange(10.0)
+    np.savez(keras_home / "boston_housing.npz", x=x, y=y)
+    (xt, yt), (xs, ys) = keras.datasets.boston_housing.load_data(test_split=0.3)
+    order = np.arange(10)
+    np.random.RandomState(113).shuffle(order)
+    assert np.array_equal(yt, y[order[:7]]) and np.array_equal(ys, y[order[7:]])
+    np.savez(keras_home / "california_housing.npz", x=x, y=y)
+    assert len(keras.datasets.california_housing.load_data(version="small")[0][0]) == 8
+    with pytest.raises(ValueError, match="test_split"):
+        keras.datasets.boston_housing.load_data(test_split=1.0)
+
+
+def test_fashion_mnist_reads_the_idx_files(keras_home):
+    import gzip
+
+    folder = keras_home / "fashion-mnist"
+    folder.mkdir()
+    images = np.arange(3 * 28 * 28, dtype=np.uint8).reshape(3, 28, 28)
+    for prefix in ("train", "t10k"):
+        with gzip.open(folder / f"{prefix}-labels-idx1-ubyte.gz", "wb") as fh:
+            fh.write(b"\0" * 8 + bytes([1, 2, 3]))
+        with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as fh:
+            fh.write(b"\0" * 16 + images.tobytes())
+    (xt, yt), _ = keras.datasets.fashion_mnist.load_data()
+    assert np.array_equal(xt, images) and yt.tolist() == [1, 2, 3]
+
+
+def test_cifar10_reads_the_pickled_batches_and_refuses_other_objects(keras_home, tmp_path):
+    import io
+    import pickle
+    import tarfile
+
+    def batch(n, label):
+        return pickle.dumps({b"data": np.full((n, 3072), label, np.uint8), b"labels": [label] * n})
+
+    archive = keras_home / "cifar-10-batches-py-target_archive"
+    with tarfile.open(archive, "w:gz") as t:
+        for name, data in [(f"data_batch_{i}", batch(10000, i)) for i in range(1, 6)] + [
+                ("test_batch", batch(10000, 9))]:
+            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    (xt, yt), (xs, ys) = keras.datasets.cifar10.load_data()
+    assert xt.shape == (50000, 32, 32, 3) and yt.shape == (50000, 1) and int(yt[-1, 0]) == 5
+    assert xs.shape == (10000, 32, 32, 3) and int(ys[0, 0]) == 9
+    from tapegrad.keras.datasets._common import load_cifar_batch
+
+    evil = tmp_path / "evil"
+    evil.write_bytes(pickle.dumps({b"data": np.zeros((1, 3072)), b"labels": [os.getcwd]}))
+    with pytest.raises(pickle.UnpicklingError, match="forbidden"):
+        load_cifar_batch(str(evil))

@@ -479,8 +479,8 @@ def get_file(fname: Any = None, origin: str | None = None, untar: bool = False,
                 os.remove(target)
             reason = getattr(e, "reason", e)
             raise OSError(f"URL fetch failure on {origin}: {reason}. If this machine has no network "
-                          f"access, download the file elsewhere and put it at {target} (or pass a "
-                          "file:// URL); it is then used without downloading.") from None
+                          f"access, download the file elsewhere and put it at {target}; it is then "
+                          "used without downloading.") from None
         if file_hash is not None and not _valid(target, file_hash, hash_algorithm):
             raise ValueError(f"Incomplete or corrupted file detected. The {hash_algorithm} file "
                              f"hash does not match the provided value of {file_hash}.")

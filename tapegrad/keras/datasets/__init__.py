@@ -1,0 +1,18 @@
+"""``tapegrad.keras.datasets``: Keras's small datasets, read as Keras reads them from the files
+in ``~/.keras/datasets`` (``$KERAS_HOME``), downloaded there first when the machine has network
+access (:func:`tapegrad.keras.utils.get_file`). Without network and without the files, ``load_data``
+raises ``OSError`` naming the URL and the path to put the file at.
+
+``mnist``, ``fashion_mnist``, ``cifar10``, ``cifar100``, ``boston_housing``,
+``california_housing``.
+"""
+from . import (
+    boston_housing,
+    california_housing,
+    cifar10,
+    cifar100,
+    fashion_mnist,
+    mnist,
+)
+
+__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "mnist"]
