@@ -484,7 +484,7 @@ def test_mnist_and_housing_load_cached_files(keras_home):
     assert np.array_equal(xt, arrays["x_train"]) and np.array_equal(ys, arrays["y_test"])
     x, y = np.arange(20.0).reshape(10, 2), np.arange(10.0)
     np.savez(keras_home / "boston_housing.npz", x=x, y=y)
-    (xt, yt), (xs, ys) = keras.datasets.boston_housing.load_data(test_split=0.3)
+    (_, yt), (_, ys) = keras.datasets.boston_housing.load_data(test_split=0.3)
     order = np.arange(10)
     np.random.RandomState(113).shuffle(order)
     assert np.array_equal(yt, y[order[:7]]) and np.array_equal(ys, y[order[7:]])
@@ -533,3 +533,48 @@ def test_cifar10_reads_the_pickled_batches_and_refuses_other_objects(keras_home,
     evil.write_bytes(pickle.dumps({b"data": np.zeros((1, 3072)), b"labels": [os.getcwd]}))
     with pytest.raises(pickle.UnpicklingError, match="forbidden"):
         load_cifar_batch(str(evil))
+
+
+# ---- mixed precision -------------------------------------------------------------------------------
+
+def test_loss_scale_optimizer_as_keras():
+    opt = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam(0.1), initial_scale=8.0,
+                                              dynamic_growth_steps=2)
+    v = tf.Variable(np.array([1.0, -2.0], np.float32))
+    for step in DATA["loss_scale"]:
+        opt.apply_gradients([(tf.constant(np.array(step["grad"], np.float32)), v)])
+        np.testing.assert_allclose(v.numpy(), np.asarray(step["value"], np.float32), rtol=1e-6)
+        assert float(opt.dynamic_scale) == step["scale"]
+        assert int(opt.iterations) == step["iterations"]
+    assert keras.mixed_precision.LossScaleOptimizer is keras.optimizers.LossScaleOptimizer
+    clone = keras.optimizers.deserialize(keras.optimizers.serialize(opt))
+    assert clone.get_config() == opt.get_config()
+
+
+def test_loss_scale_optimizer_in_fit_matches_plain_training():
+    plain = _fit(keras.optimizers.SGD(0.05))
+    scaled = _fit(keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.05)))
+    for a, b in zip(plain.get_weights(), scaled.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+    with pytest.raises(ValueError, match="clipnorm"):
+        keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(), clipnorm=1.0)
+    with pytest.raises(ValueError, match="dynamic=False"):
+        keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(), dynamic=False)
+
+
+def test_policies():
+    mp = keras.mixed_precision
+    try:
+        mp.set_global_policy("float16")
+        assert keras.layers.Dense(1).dtype == "float16" and mp.global_policy().compute_dtype == "float16"
+        mp.set_global_policy(mp.DTypePolicy("float64"))
+        assert keras.layers.Dense(1, dtype="float32").dtype == "float32"
+        assert keras.layers.Dense(1).dtype == "float64"
+    finally:
+        mp.set_global_policy(None)
+    assert keras.layers.Dense(1).dtype == "float32"
+    with pytest.raises(NotImplementedError, match="mixed precision is not available"):
+        mp.set_global_policy("mixed_float16")
+    with pytest.raises(ValueError, match="Cannot convert"):
+        mp.Policy("int8")
+    assert mp.global_policy() == mp.DTypePolicy("float32")

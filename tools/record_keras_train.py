@@ -15,7 +15,8 @@ It writes ``tests/fixtures/keras_train.json``:
   and one more call; and its ``get_config()``;
 * ``tensorboard``: the (folder, step, tag) of every summary ``keras.callbacks.TensorBoard`` writes
   in a small ``fit`` with validation;
-* ``utils``: ``split_dataset`` splits, a ``Progbar`` line, and a ``fit`` on a ``PyDataset``.
+* ``utils``: ``split_dataset`` splits, a ``Progbar`` line, and a ``fit`` on a ``PyDataset``;
+* ``loss_scale``: ``LossScaleOptimizer`` steps over finite and infinite gradients.
 """
 import json
 import os
@@ -254,11 +255,27 @@ def record_utils(keras):
     return out
 
 
+def record_loss_scale(keras):
+    """LossScaleOptimizer(Adam) over finite and infinite gradients: the variable, the scale and
+    the inner optimizer's iterations after each step."""
+    opt = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam(0.1), initial_scale=8.0,
+                                              dynamic_growth_steps=2)
+    v = keras.Variable(np.array([1.0, -2.0], np.float32))
+    steps = []
+    for g in ([4.0, 8.0], [np.inf, 1.0], [4.0, -8.0], [2.0, 2.0], [8.0, 0.0]):
+        opt.apply_gradients([(np.array(g, np.float32), v)])
+        steps.append({"grad": [float(a) for a in g], "value": np.asarray(v).tolist(),
+                      "scale": float(np.asarray(opt.dynamic_scale)),
+                      "iterations": int(np.asarray(opt.iterations))})
+    return steps
+
+
 def main():
     import keras
 
     out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras),
-           "tensorboard": record_tensorboard(keras), "utils": record_utils(keras)}
+           "tensorboard": record_tensorboard(keras), "utils": record_utils(keras),
+           "loss_scale": record_loss_scale(keras)}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)
     print("wrote", FIXTURE)

@@ -29,7 +29,7 @@ _LAZY = {
     "losses": (".losses", None), "metrics": (".metrics", None), "models": (".models", None),
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
     "regularizers": (".regularizers", None), "utils": (".utils", None),
-    "datasets": (".datasets", None),
+    "datasets": (".datasets", None), "mixed_precision": (".mixed_precision", None),
 }
 
 if _typing.TYPE_CHECKING:

@@ -20,6 +20,7 @@ from ..optimizers import (
     Ftrl,
     Lamb,
     Lion,
+    LossScaleOptimizer,
     Nadam,
     Optimizer,
     RMSprop,
@@ -37,6 +38,7 @@ __all__ = [
     "Ftrl",
     "Lamb",
     "Lion",
+    "LossScaleOptimizer",
     "Nadam",
     "Optimizer",
     "RMSprop",
@@ -47,7 +49,7 @@ __all__ = [
 ]
 
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adafactor,
-                                            Adamax, Ftrl, Lamb, Lion, Nadam)}
+                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer)}
 
 
 def serialize(optimizer: Optimizer) -> dict:
