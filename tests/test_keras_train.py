@@ -480,7 +480,7 @@ def test_mnist_and_housing_load_cached_files(keras_home):
               "x_test": rng.integers(0, 255, (2, 28, 28), dtype=np.uint8),
               "y_test": np.arange(2, dtype=np.uint8)}
     np.savez(keras_home / "mnist.npz", **arrays)
-    (xt, yt), (xs, ys) = keras.datasets.mnist.load_data()
+    (xt, _), (_, ys) = keras.datasets.mnist.load_data()
     assert np.array_equal(xt, arrays["x_train"]) and np.array_equal(ys, arrays["y_test"])
     x, y = np.arange(20.0).reshape(10, 2), np.arange(10.0)
     np.savez(keras_home / "boston_housing.npz", x=x, y=y)
