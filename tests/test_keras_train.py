@@ -38,7 +38,8 @@ def test_optimizer_steps_match_keras(case):
         np.testing.assert_allclose(v.numpy(), np.asarray(e, np.float32), rtol=2e-5, atol=2e-6)
 
 
-@pytest.mark.parametrize("name", ["Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Lamb", "Adafactor"])
+@pytest.mark.parametrize("name", ["Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Lamb", "Adafactor",
+                                  "ScheduleFreeAdamW"])
 def test_optimizer_by_name_config_and_serialize(name):
     opt = keras.optimizers.get(name.lower())
     assert type(opt) is getattr(keras.optimizers, name)

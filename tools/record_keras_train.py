@@ -43,6 +43,8 @@ OPTIMIZERS = [
     ("Lamb", {"learning_rate": 0.01, "weight_decay": 0.05}),
     ("Adafactor", {"learning_rate": 0.1}),
     ("Adafactor", {"learning_rate": 0.01, "clip_threshold": 0.5, "epsilon_2": 0.01}),
+    ("ScheduleFreeAdamW", {"learning_rate": 0.05}),
+    ("ScheduleFreeAdamW", {"learning_rate": 0.05, "warmup_steps": 3, "weight_decay": 0.1}),
     ("Adam", {"learning_rate": 0.05, "use_ema": True}),
     ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "use_ema": True, "ema_momentum": 0.5,
              "ema_overwrite_frequency": 2}),

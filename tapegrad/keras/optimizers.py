@@ -24,6 +24,7 @@ from ..optimizers import (
     Nadam,
     Optimizer,
     RMSprop,
+    ScheduleFreeAdamW,
     schedules,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "Nadam",
     "Optimizer",
     "RMSprop",
+    "ScheduleFreeAdamW",
     "deserialize",
     "get",
     "schedules",
@@ -49,7 +51,8 @@ __all__ = [
 ]
 
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adafactor,
-                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer)}
+                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer,
+                                            ScheduleFreeAdamW)}
 
 
 def serialize(optimizer: Optimizer) -> dict:

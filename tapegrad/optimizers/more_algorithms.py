@@ -1,4 +1,4 @@
-"""Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb and Adafactor with Keras 3's update formulas and
+"""Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor and ScheduleFreeAdamW with Keras 3's update formulas and
 defaults. ``_update`` has the meaning documented in :mod:`tapegrad.optimizers.algorithms`.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .._variable import Variable
 from .algorithms import _cast
 from .optimizer import Optimizer, _shape_of
 
-__all__ = ["Adadelta", "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam"]
+__all__ = ["Adadelta", "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam", "ScheduleFreeAdamW"]
 
 
 def _rms(x: np.ndarray) -> Any:
@@ -327,3 +327,53 @@ class Adafactor(Optimizer):
         return {**super().get_config(), "beta_2_decay": self.beta_2_decay,
                 "epsilon_1": self.epsilon_1, "epsilon_2": self.epsilon_2,
                 "clip_threshold": self.clip_threshold, "relative_step": self.relative_step}
+
+
+class ScheduleFreeAdamW(Optimizer):
+    """Schedule-free AdamW (Defazio et al., 2024) as Keras 3 computes it: Adam's normalised steps
+    on a base sequence ``z`` (the ``momentum`` slot, starting at the variable), a running average
+    ``x = (1 - 1/t) x + z / t`` with ``x`` recovered from the variable ``y`` as
+    ``(y - (1 - beta_1) z) / beta_1`` (Keras uses the updated ``z`` there), and
+    ``y = (1 - beta_1) z + beta_1 x``; ``warmup_steps`` ramps the rate up linearly.
+
+    >>> import tapegrad as tf
+    >>> x = tf.Variable([1.0, 2.0])
+    >>> opt = tf.keras.optimizers.ScheduleFreeAdamW(learning_rate=0.1)
+    >>> _ = opt.apply_gradients([(tf.constant([0.5, -3.0]), x)])
+    >>> x.numpy().round(4)
+    array([0.9, 2.1], dtype=float32)
+    """
+
+    _slots = ("momentum", "velocity")
+
+    def __init__(self, learning_rate: Any = 0.0025, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-8, warmup_steps: int = 0, weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
+        self.beta_1, self.beta_2, self.epsilon, self.warmup_steps = beta_1, beta_2, epsilon, warmup_steps
+
+    def _slot_initial(self, slot: str, v: Any) -> np.ndarray:
+        if slot == "momentum":
+            return np.array(v.numpy(), copy=True)
+        return super()._slot_initial(slot, v)
+
+    def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
+        f = x.dtype.type
+        step, one = f(t), f(1)
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        if self.warmup_steps > 0:
+            lr = lr * np.minimum(step / f(self.warmup_steps), one)
+        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * (one - b2)
+        denominator = np.sqrt(v / (one - np.power(b2, step))) + _cast(self.epsilon, x)
+        z = s["momentum"] = s["momentum"] - lr * g / denominator
+        weight = one / step
+        # (Keras's "momentum_old" is the momentum variable itself, read after its update)
+        x_old = (x - (one - b1) * z) / b1
+        x_new = (one - weight) * x_old + weight * z
+        return (one - b1) * z + b1 * x_new
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
+                "epsilon": self.epsilon, "warmup_steps": self.warmup_steps}
