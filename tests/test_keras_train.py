@@ -579,3 +579,26 @@ def test_policies():
     with pytest.raises(ValueError, match="Cannot convert"):
         mp.Policy("int8")
     assert mp.global_policy() == mp.DTypePolicy("float32")
+
+
+def _word_lists(rng, n):
+    out = np.empty(n, dtype=object)
+    for i in range(n):
+        out[i] = [int(w) for w in rng.integers(1, 30, size=rng.integers(1, 12))]
+    return out
+
+
+def test_imdb_and_reuters_as_keras(keras_home):
+    rng = np.random.default_rng(5)  # (the synthetic files of tools/record_keras_train.py)
+    np.savez(keras_home / "imdb.npz", x_train=_word_lists(rng, 12), y_train=rng.integers(0, 2, 12),
+             x_test=_word_lists(rng, 6), y_test=rng.integers(0, 2, 6))
+    np.savez(keras_home / "reuters.npz", x=_word_lists(rng, 15), y=rng.integers(0, 46, 15))
+    for name, cases in DATA["text_datasets"].items():
+        for case in cases:
+            (xt, yt), (xs, ys) = getattr(keras.datasets, name).load_data(**case["kwargs"])
+            assert [list(x) for x in xt] == case["x_train"] and yt.tolist() == case["y_train"]
+            assert [list(x) for x in xs] == case["x_test"] and ys.tolist() == case["y_test"]
+            assert xt.dtype == object
+    assert len(keras.datasets.reuters.get_label_names()) == 46
+    with pytest.raises(ValueError, match="maxlen"):
+        keras.datasets.imdb.load_data(maxlen=1)

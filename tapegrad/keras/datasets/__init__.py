@@ -3,8 +3,8 @@ in ``~/.keras/datasets`` (``$KERAS_HOME``), downloaded there first when the mach
 access (:func:`tapegrad.keras.utils.get_file`). Without network and without the files, ``load_data``
 raises ``OSError`` naming the URL and the path to put the file at.
 
-``mnist``, ``fashion_mnist``, ``cifar10``, ``cifar100``, ``boston_housing``,
-``california_housing``.
+``mnist``, ``fashion_mnist``, ``cifar10``, ``cifar100``, ``imdb``, ``reuters``,
+``boston_housing``, ``california_housing``.
 """
 from . import (
     boston_housing,
@@ -12,7 +12,10 @@ from . import (
     cifar10,
     cifar100,
     fashion_mnist,
+    imdb,
     mnist,
+    reuters,
 )
 
-__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "mnist"]
+__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
+           "mnist", "reuters"]
