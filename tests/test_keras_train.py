@@ -602,3 +602,24 @@ def test_imdb_and_reuters_as_keras(keras_home):
     assert len(keras.datasets.reuters.get_label_names()) == 46
     with pytest.raises(ValueError, match="maxlen"):
         keras.datasets.imdb.load_data(maxlen=1)
+
+
+def test_reduce_lr_csv_logger_and_terminate_on_nan_in_fit_as_keras(tmp_path):
+    want = DATA["callbacks"]
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(16, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-1.0], [2.0]], np.float32)).astype(np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.set_weights([np.zeros((3, 1), np.float32), np.zeros(1, np.float32)])
+    model.compile(keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+    history = model.fit(x, y, epochs=6, batch_size=8, shuffle=False, verbose=0,
+                        validation_data=(x[:4], y[:4]), callbacks=[
+                            keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
+                                                              patience=1, min_delta=0.5, cooldown=1),
+                            keras.callbacks.CSVLogger(tmp_path / "log.csv"),
+                            keras.callbacks.TerminateOnNaN()])
+    assert set(history.history) == set(want["history"])
+    for k, values in want["history"].items():
+        np.testing.assert_allclose(history.history[k], values, rtol=1e-5, err_msg=k)
+    rows = (tmp_path / "log.csv").read_text().splitlines()
+    assert rows[0] == want["csv_header"] and len(rows) - 1 == want["csv_rows"]

@@ -18,7 +18,8 @@ It writes ``tests/fixtures/keras_train.json``:
 * ``utils``: ``split_dataset`` splits, a ``Progbar`` line, and a ``fit`` on a ``PyDataset``;
 * ``loss_scale``: ``LossScaleOptimizer`` steps over finite and infinite gradients;
 * ``text_datasets``: ``keras.datasets.imdb``/``reuters.load_data`` on synthetic files (the
-  inputs are rebuilt by the test with the same seed, ``word_lists``).
+  inputs are rebuilt by the test with the same seed, ``word_lists``);
+* ``callbacks``: a ``fit`` with ``ReduceLROnPlateau``, ``CSVLogger`` and ``TerminateOnNaN``.
 """
 import json
 import os
@@ -307,6 +308,27 @@ def record_text_datasets(keras, folder):
     return out
 
 
+def record_callbacks(keras, folder):
+    """A 6-epoch fit (fixed weights, SGD) with ReduceLROnPlateau, CSVLogger and TerminateOnNaN:
+    the history (learning_rate included) and the CSV file."""
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(16, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-1.0], [2.0]], np.float32)).astype(np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.set_weights([np.zeros((3, 1), np.float32), np.zeros(1, np.float32)])
+    model.compile(keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+    csv_path = os.path.join(folder, "log.csv")
+    history = model.fit(x, y, epochs=6, batch_size=8, shuffle=False, verbose=0,
+                        validation_data=(x[:4], y[:4]), callbacks=[
+                            keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
+                                                              patience=1, min_delta=0.5, cooldown=1),
+                            keras.callbacks.CSVLogger(csv_path), keras.callbacks.TerminateOnNaN()])
+    with open(csv_path) as fh:
+        rows = fh.read().splitlines()
+    return {"history": {k: [float(v) for v in vs] for k, vs in history.history.items()},
+            "csv_header": rows[0], "csv_rows": len(rows) - 1}
+
+
 def main():
     import tempfile
 
@@ -315,7 +337,8 @@ def main():
     out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras),
            "tensorboard": record_tensorboard(keras), "utils": record_utils(keras),
            "loss_scale": record_loss_scale(keras),
-           "text_datasets": record_text_datasets(keras, tempfile.mkdtemp())}
+           "text_datasets": record_text_datasets(keras, tempfile.mkdtemp()),
+           "callbacks": record_callbacks(keras, tempfile.mkdtemp())}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)
     print("wrote", FIXTURE)
