@@ -623,3 +623,13 @@ def test_reduce_lr_csv_logger_and_terminate_on_nan_in_fit_as_keras(tmp_path):
         np.testing.assert_allclose(history.history[k], values, rtol=1e-5, err_msg=k)
     rows = (tmp_path / "log.csv").read_text().splitlines()
     assert rows[0] == want["csv_header"] and len(rows) - 1 == want["csv_rows"]
+
+
+def test_progress_bar_is_silent_in_fit_validation_only(capsys):
+    model = _model()
+    data = (np.ones((4, 2)), np.ones((4, 1)))
+    model.fit(*data, epochs=2, verbose=2, validation_data=data)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(lines) == 4 and "val_loss" in lines[1]  # Epoch 1/2, its line, Epoch 2/2, its line
+    model.evaluate(*data, verbose=2, callbacks=[keras.callbacks.ProgbarLogger()])
+    assert "loss" in capsys.readouterr().out

@@ -156,12 +156,17 @@ class ProgbarLogger(Callback):
     def __init__(self, mode: str = "train") -> None:
         super().__init__()
         self.mode = mode
+        self._in_fit = False
 
     def _stream(self) -> Any:
         return sys.stdout
 
     def on_train_begin(self, logs: dict | None = None) -> None:
         self.verbose = self.params.get("verbose", 1)
+        self._in_fit = True  # (fit's validation draws no bar, as in Keras)
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        self._in_fit = False
 
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
         self._start, self._seen, self._last = time.time(), 0, ""
@@ -195,7 +200,7 @@ class ProgbarLogger(Callback):
         self._batch_end(batch, logs)
 
     def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        if self.mode != "train":  # (silent in fit's validation, as Keras's)
+        if not self._in_fit:
             self._batch_end(batch, logs)
 
     def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
@@ -211,14 +216,14 @@ class ProgbarLogger(Callback):
         self._finish(logs)
 
     def on_test_begin(self, logs: dict | None = None) -> None:
-        if self.mode != "train":
+        if not self._in_fit:
             self.verbose = self.params.get("verbose", 1)
             self._start, self._seen = time.time(), 0
 
     on_predict_begin = on_test_begin
 
     def on_test_end(self, logs: dict | None = None) -> None:
-        if self.mode != "train":
+        if not self._in_fit:
             self._finish(logs)
 
     def on_predict_end(self, logs: dict | None = None) -> None:
