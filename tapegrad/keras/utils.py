@@ -12,7 +12,8 @@ array([[1., 0., 0.],
 from __future__ import annotations
 
 import random as _pyrandom
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence as _Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,11 +26,13 @@ from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
 from ._data_utils import PyDataset, Progbar, Sequence, get_file, plot_model, split_dataset
+from .backend import clear_session, standardize_dtype
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
-           "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model"]
+           "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model",
+           "clear_session", "standardize_dtype", "is_keras_tensor"]
 
 
 def set_random_seed(seed: int) -> None:
@@ -107,7 +110,7 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> Any:
     return x / np.expand_dims(norm, axis)
 
 
-def pad_sequences(sequences: Sequence, maxlen: int | None = None, dtype: Any = "int32",
+def pad_sequences(sequences: _Sequence, maxlen: int | None = None, dtype: Any = "int32",
                   padding: str = "pre", truncating: str = "pre", value: Any = 0.0) -> np.ndarray:
     """Pad (or cut) each sequence to ``maxlen`` (the longest by default) and stack them in a NumPy
     array of ``dtype``. ``padding``/``truncating``: ``"pre"`` (the default) pads or cuts at the
@@ -241,6 +244,18 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     if shuffle:
         dataset = dataset.shuffle(batch_size * 8, seed=seed)
     return dataset.batch(batch_size)
+
+
+def is_keras_tensor(x: Any) -> bool:
+    """Whether ``x`` is a symbolic tensor of a functional model (``keras.Input``'s result).
+
+    >>> from tapegrad import keras
+    >>> keras.utils.is_keras_tensor(keras.Input((2,))), keras.utils.is_keras_tensor([1.0])
+    (True, False)
+    """
+    from ._layer import KerasTensor
+
+    return isinstance(x, KerasTensor)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
