@@ -17,8 +17,6 @@ It writes ``tests/fixtures/keras_train.json``:
   in a small ``fit`` with validation;
 * ``utils``: ``split_dataset`` splits, a ``Progbar`` line, and a ``fit`` on a ``PyDataset``;
 * ``loss_scale``: ``LossScaleOptimizer`` steps over finite and infinite gradients;
-* ``text_datasets``: ``keras.datasets.imdb``/``reuters.load_data`` on synthetic files (the
-  inputs are rebuilt by the test with the same seed, ``word_lists``);
 * ``callbacks``: a ``fit`` with ``ReduceLROnPlateau``, ``CSVLogger`` and ``TerminateOnNaN``.
 """
 import json
@@ -275,39 +273,6 @@ def record_loss_scale(keras):
     return steps
 
 
-def word_lists(rng, n):
-    """``n`` lists of word ids (lengths 1 to 11), as an object array like imdb.npz's."""
-    out = np.empty(n, dtype=object)
-    for i in range(n):
-        out[i] = [int(w) for w in rng.integers(1, 30, size=rng.integers(1, 12))]
-    return out
-
-
-IMDB = [{}, {"num_words": 20, "skip_top": 2, "maxlen": 8, "seed": 5},
-        {"start_char": None, "oov_char": None, "num_words": 15, "index_from": 0}]
-REUTERS = [{}, {"num_words": 20, "maxlen": 9, "test_split": 0.3}]
-
-
-def record_text_datasets(keras, folder):
-    """imdb and reuters ``load_data`` on synthetic files (Keras's download pointed at them)."""
-    from keras.src.datasets import imdb, reuters
-
-    rng = np.random.default_rng(5)
-    np.savez(os.path.join(folder, "imdb.npz"), x_train=word_lists(rng, 12),
-             y_train=rng.integers(0, 2, 12), x_test=word_lists(rng, 6), y_test=rng.integers(0, 2, 6))
-    np.savez(os.path.join(folder, "reuters.npz"), x=word_lists(rng, 15), y=rng.integers(0, 46, 15))
-    out = {}
-    for name, module, cases in (("imdb", imdb, IMDB), ("reuters", reuters, REUTERS)):
-        module.get_file = lambda fname=None, origin=None, **kw: os.path.join(folder, fname)
-        out[name] = []
-        for kwargs in cases:
-            (xt, yt), (xs, ys) = module.load_data(**kwargs)
-            out[name].append({"kwargs": kwargs, "x_train": [list(map(int, x)) for x in xt],
-                              "y_train": yt.tolist(), "x_test": [list(map(int, x)) for x in xs],
-                              "y_test": ys.tolist()})
-    return out
-
-
 def record_callbacks(keras, folder):
     """A 6-epoch fit (fixed weights, SGD) with ReduceLROnPlateau, CSVLogger and TerminateOnNaN:
     the history (learning_rate included) and the CSV file."""
@@ -337,7 +302,6 @@ def main():
     out = {"optimizers": record_optimizers(keras), "metrics": record_metrics(keras),
            "tensorboard": record_tensorboard(keras), "utils": record_utils(keras),
            "loss_scale": record_loss_scale(keras),
-           "text_datasets": record_text_datasets(keras, tempfile.mkdtemp()),
            "callbacks": record_callbacks(keras, tempfile.mkdtemp())}
     with open(FIXTURE, "w") as fh:
         json.dump(out, fh)

@@ -1,9 +1,6 @@
 """Shared by the dataset loaders: Keras's download folder and its train/test split."""
 from __future__ import annotations
 
-import pickle
-from typing import Any
-
 import numpy as np
 
 ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
@@ -25,68 +22,11 @@ def shuffled_split(x: np.ndarray, y: np.ndarray, test_split: float, seed: int) -
     return (np.array(x[:n]), np.array(y[:n])), (np.array(x[n:]), np.array(y[n:]))
 
 
-class _ArraysOnly(pickle.Unpickler):
-    """Reads CIFAR's pickled batches, refusing everything but NumPy arrays (as Keras does)."""
-
-    _ALLOWED = frozenset({("numpy.core.multiarray", "_reconstruct"),
-                          ("numpy._core.multiarray", "_reconstruct"), ("numpy", "ndarray"),
-                          ("numpy", "dtype")})
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in self._ALLOWED:
-            raise pickle.UnpicklingError(f"global '{module}.{name}' is forbidden in a dataset file")
-        return super().find_class(module, name)
-
-
-def load_cifar_batch(path: str, label_key: str = "labels") -> tuple:
-    with open(path, "rb") as fh:
-        d = {k.decode("utf8"): v for k, v in _ArraysOnly(fh, encoding="bytes").load().items()}
-    data = d["data"]
-    return data.reshape(data.shape[0], 3, 32, 32), d[label_key]
-
-
-def load_npz(path: str) -> dict:
-    """The arrays of an ``.npz`` file; object arrays (lists of word ids) are unpickled with
-    :class:`_ArraysOnly`, as Keras reads them."""
-    import io
-    import zipfile
-
-    out = {}
-    with zipfile.ZipFile(path) as archive:
-        for member in archive.namelist():
-            if not member.endswith(".npy"):
-                continue
-            with archive.open(member) as raw:
-                fp = io.BytesIO(raw.read())
-            try:
-                out[member[:-4]] = np.lib.format.read_array(fp, allow_pickle=False)
-            except ValueError:
-                fp.seek(0)
-                major = np.lib.format.read_magic(fp)[0]
-                if major == 1:
-                    np.lib.format.read_array_header_1_0(fp)
-                else:
-                    np.lib.format.read_array_header_2_0(fp)
-                out[member[:-4]] = _ArraysOnly(fp).load()
-    return out
-
-
-def word_ids(seqs: Any, start_char: int | None, index_from: int) -> list:
-    """Keras's shift of the word ids by ``index_from`` and the ``start_char`` in front."""
-    if start_char is not None:
-        return [[start_char] + [w + index_from for w in x] for x in seqs]
-    return [[w + index_from for w in x] for x in seqs] if index_from else [list(x) for x in seqs]
-
-
-def drop_long(maxlen: int, seqs: list, labels: Any) -> tuple[list, list]:
-    kept = [(x, y) for x, y in zip(seqs, labels) if len(x) < maxlen]
-    return [x for x, _ in kept], [y for _, y in kept]
-
-
-def keep_vocabulary(seqs: list, num_words: int | None, skip_top: int, oov_char: int | None) -> list:
-    """Words outside ``[skip_top, num_words)`` become ``oov_char`` (or are dropped without one)."""
-    if not num_words:
-        num_words = max(max(x) for x in seqs)
-    if oov_char is not None:
-        return [[w if skip_top <= w < num_words else oov_char for w in x] for x in seqs]
-    return [[w for w in x if skip_top <= w < num_words] for x in seqs]
+def pickled(dataset: str, files: str) -> NotImplementedError:
+    """The error of a dataset whose files hold Python pickles, which tapegrad never loads."""
+    return NotImplementedError(
+        f"keras.datasets.{dataset}.load_data: Keras's {files} hold Python pickles, and tapegrad "
+        "never unpickles data (a pickle can run any code). Convert the data once where Keras "
+        f"runs: `(x_train, y_train), (x_test, y_test) = keras.datasets.{dataset}.load_data()`, "
+        "save plain arrays with np.savez (pad word-id lists to one length first, e.g. with "
+        "keras.utils.pad_sequences), and load them here with np.load(path, allow_pickle=False).")
