@@ -357,7 +357,8 @@ def test_terminate_on_nan_lambda_and_csv_logger(tmp_path):
     model.fit(x, y, epochs=2, callbacks=[lam, keras.callbacks.CSVLogger(str(path))], verbose=0)
     assert ends == [["loss"]]
     rows = path.read_text().strip().splitlines()
-    assert rows[0] == "epoch,loss" and rows[1].startswith("0,") and len(rows) == 3
+    assert rows[0] == "epoch,loss,val_loss" and rows[1].startswith("0,") and len(rows) == 3  # (Keras's)
+    assert rows[1].endswith(",NA")
 
 
 # ---- bad input ------------------------------------------------------------------------------------

@@ -595,3 +595,14 @@ def test_progress_bar_is_silent_in_fit_validation_only(capsys):
     assert len(lines) == 4 and "val_loss" in lines[1]  # Epoch 1/2, its line, Epoch 2/2, its line
     model.evaluate(*data, verbose=2, callbacks=[keras.callbacks.ProgbarLogger()])
     assert "loss" in capsys.readouterr().out
+
+
+def test_csv_logger_cells_and_columns_as_keras(tmp_path):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, activation="softmax")])
+    model.compile("sgd", "categorical_crossentropy", metrics=[keras.metrics.F1Score()])
+    path = tmp_path / "log.csv"
+    model.fit(np.ones((4, 2)), np.eye(2)[[0, 1, 0, 1]], epochs=1, verbose=0,
+              callbacks=[keras.callbacks.CSVLogger(path)])
+    header, row = path.read_text().splitlines()
+    assert header == "epoch,f1_score,loss,val_f1_score,val_loss"  # (Keras 3.15's)
+    assert row.startswith('0,"""[') and row.endswith(",NA,NA")

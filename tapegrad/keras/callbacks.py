@@ -461,8 +461,19 @@ class ReduceLROnPlateau(_Monitor):
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 
+def _csv_value(v: Any) -> Any:
+    """Keras's cell: a list or array of values (``F1Score()``'s) as ``"[a, b]"``."""
+    if isinstance(v, str) or (isinstance(v, np.ndarray) and v.ndim == 0):
+        return v
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return f"\"[{', '.join(map(str, v))}]\""
+    return v
+
+
 class CSVLogger(Callback):
-    """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys)."""
+    """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys; as
+    in Keras, ``val_`` columns are added, ``NA``, when the first epoch has no validation, and a
+    per-class metric's values are written as ``"[a, b]"``)."""
 
     def __init__(self, filename: str, separator: str = ",", append: bool = False) -> None:
         super().__init__()
@@ -480,11 +491,13 @@ class CSVLogger(Callback):
         logs = logs or {}
         if self._keys is None:
             self._keys = sorted(logs)
+            if self._keys and not any(k.startswith("val_") for k in self._keys):
+                self._keys += [f"val_{k}" for k in self._keys]  # (columns for a later validation)
             self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self._keys,
                                           delimiter=self.sep)
             if self._header:
                 self._writer.writeheader()
-        self._writer.writerow({"epoch": epoch, **{k: logs.get(k, "NA") for k in self._keys}})
+        self._writer.writerow({"epoch": epoch, **{k: _csv_value(logs.get(k, "NA")) for k in self._keys}})
         self._file.flush()
 
     def on_train_end(self, logs: dict | None = None) -> None:
