@@ -606,3 +606,19 @@ def test_csv_logger_cells_and_columns_as_keras(tmp_path):
     header, row = path.read_text().splitlines()
     assert header == "epoch,f1_score,loss,val_f1_score,val_loss"  # (Keras 3.15's)
     assert row.startswith('0,"""[') and row.endswith(",NA,NA")
+
+
+def test_interactive_logging_switch(capsys, caplog):
+    import logging
+
+    model = _model()
+    try:
+        keras.utils.disable_interactive_logging()
+        assert not keras.utils.is_interactive_logging_enabled()
+        with caplog.at_level(logging.INFO, logger="keras"):
+            model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)
+        assert capsys.readouterr().out == "" and "Epoch 1/1" in caplog.text
+    finally:
+        keras.utils.enable_interactive_logging()
+    model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)
+    assert "Epoch 1/1" in capsys.readouterr().out

@@ -22,7 +22,39 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Progbar", "PyDataset", "Sequence", "get_file", "plot_model", "split_dataset"]
+__all__ = ["Progbar", "PyDataset", "Sequence", "disable_interactive_logging",
+           "enable_interactive_logging", "get_file", "is_interactive_logging_enabled", "plot_model",
+           "split_dataset"]
+
+_interactive = {"enabled": True}
+
+
+def enable_interactive_logging() -> None:
+    """Progress bars and callback messages go to stdout (the default)."""
+    _interactive["enabled"] = True
+
+
+def disable_interactive_logging() -> None:
+    """Progress bars and callback messages go to the ``keras`` logger (level INFO) instead of
+    stdout, as Keras sends them to absl's log."""
+    _interactive["enabled"] = False
+
+
+def is_interactive_logging_enabled() -> bool:
+    """Whether messages go to stdout (:func:`enable_interactive_logging`)."""
+    return _interactive["enabled"]
+
+
+def print_msg(message: str, line_break: bool = True) -> None:
+    """Keras's ``io_utils.print_msg``: to stdout, or to the ``keras`` logger when interactive
+    logging is off."""
+    if _interactive["enabled"]:
+        sys.stdout.write(message + "\n" if line_break else message)
+        sys.stdout.flush()
+    else:
+        import logging
+
+        logging.getLogger("keras").info(message)
 
 
 class PyDataset:
@@ -207,8 +239,7 @@ class Progbar:
             digits = int(math.log10(self.target)) + 1
             line = f"{current:{digits}d}/{self.target} - {now - self._start:.0f}s -"
             line += self._format_time(per_unit) + self._format_values(abs_threshold=False)
-            sys.stdout.write(line + "\n")
-            sys.stdout.flush()
+            print_msg(line)
         self._last_update = now
 
     def _draw(self, current: int, now: float, per_unit: float, finalize: bool) -> None:
@@ -242,8 +273,7 @@ class Progbar:
         message += bar + info + " " * max(self._prev_total_width - width, 0)
         if finalize:
             message += "\n"
-        sys.stdout.write(message)
-        sys.stdout.flush()
+        print_msg(message, line_break=False)
         self._prev_total_width = width
 
     def _format_values(self, abs_threshold: bool = True) -> str:
@@ -466,12 +496,12 @@ def get_file(fname: Any = None, origin: str | None = None, untar: bool = False,
         target = os.path.join(datadir, fname)
     download = force_download or not os.path.exists(target)
     if not download and file_hash is not None and not _valid(target, file_hash, hash_algorithm):
-        print(f"A local file was found, but it seems to be incomplete or outdated because the "
+        print_msg(f"A local file was found, but it seems to be incomplete or outdated because the "
               f"{hash_algorithm} file hash does not match the original value of {file_hash} so we "
               "will re-download the data.")
         download = True
     if download:
-        print(f"Downloading data from {origin}")
+        print_msg(f"Downloading data from {origin}")
         try:
             urllib.request.urlretrieve(origin, target)
         except (urllib.error.URLError, OSError, ValueError) as e:

@@ -27,6 +27,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ._data_utils import print_msg
+
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
            "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
            "CSVLogger", "BackupAndRestore", "TensorBoard", "RemoteMonitor", "SwapEMAWeights"]
@@ -171,7 +173,7 @@ class ProgbarLogger(Callback):
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
         self._start, self._seen, self._last = time.time(), 0, ""
         if self.verbose and self.mode == "train":
-            print(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}", file=self._stream())
+            print_msg(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}")
 
     def _line(self, step: int, logs: dict | None, final: bool) -> str:
         total = self.params.get("steps")
@@ -193,8 +195,7 @@ class ProgbarLogger(Callback):
         self._seen = step + 1
         self._logs = logs
         if self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)():
-            self._stream().write("\r" + self._line(self._seen, logs, False))
-            self._stream().flush()
+            print_msg("\r" + self._line(self._seen, logs, False), line_break=False)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         self._batch_end(batch, logs)
@@ -210,7 +211,7 @@ class ProgbarLogger(Callback):
         if not self.verbose:
             return
         tty = self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)()
-        print(("\r" if tty else "") + self._line(self._seen, logs, True), file=self._stream())
+        print_msg(("\r" if tty else "") + self._line(self._seen, logs, True))
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         self._finish(logs)
@@ -300,10 +301,10 @@ class EarlyStopping(_Monitor):
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+                print_msg(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
 
@@ -358,14 +359,14 @@ class ModelCheckpoint(_Monitor):
             current = self._value(logs)
             if current is None or not self._better(current, self.best):
                 if self.verbose > 0 and current is not None:
-                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                    print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
                 return
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
                       f"{current:.5f}, saving model to {path}")
             self.best = current
         elif self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+            print_msg(f"\nEpoch {epoch + 1}: saving model to {path}")
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
@@ -388,7 +389,7 @@ class LearningRateScheduler(Callback):
             raise ValueError(f'The output of the "schedule" function should be a float. Got: {new}')
         opt.learning_rate = new
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         if logs is not None:
@@ -416,7 +417,7 @@ class TerminateOnNaN(Callback):
     def on_batch_end(self, batch: int, logs: dict | None = None) -> None:
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(loss):
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            print_msg(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 
@@ -457,7 +458,7 @@ class ReduceLROnPlateau(_Monitor):
                     new = max(old * self.factor, self.min_lr)
                     opt.learning_rate = new
                     if self.verbose > 0:
-                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                        print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 
