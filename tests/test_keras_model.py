@@ -275,7 +275,8 @@ def test_user_callback_sees_every_hook_in_order():
     model, x, y = _regression()
     model.fit(x, y, batch_size=16, epochs=1, callbacks=[Spy()], verbose=0, validation_data=(x, y))
     assert calls == [("train_begin", 1, 2), ("epoch_begin", 0), ("batch_end", 0, ["loss"]),
-                     ("batch_end", 1, ["loss"]), ("epoch_end", 0, ["loss", "val_loss"])]
+                     ("batch_end", 1, ["loss"]), ("test_begin",),  # (validation, as in Keras)
+                     ("epoch_end", 0, ["loss", "val_loss"])]
     calls.clear()
     model.evaluate(x, y, callbacks=[Spy()], verbose=0)
     model.predict(x, callbacks=[Spy()], verbose=0)
@@ -356,7 +357,8 @@ def test_terminate_on_nan_lambda_and_csv_logger(tmp_path):
     model.fit(x, y, epochs=2, callbacks=[lam, keras.callbacks.CSVLogger(str(path))], verbose=0)
     assert ends == [["loss"]]
     rows = path.read_text().strip().splitlines()
-    assert rows[0] == "epoch,loss" and rows[1].startswith("0,") and len(rows) == 3
+    assert rows[0] == "epoch,loss,val_loss" and rows[1].startswith("0,") and len(rows) == 3  # (Keras's)
+    assert rows[1].endswith(",NA")
 
 
 # ---- bad input ------------------------------------------------------------------------------------

@@ -188,7 +188,7 @@ def test_errors_in_arguments():
     with pytest.raises(ValueError, match="weight_decay"):
         opt_ns.AdamW(weight_decay=None)
     with pytest.raises(TypeError):
-        opt_ns.Adam(use_ema=True)
+        opt_ns.Adam(use_emma=True)
 
 
 def test_errors_in_pairs():

@@ -31,6 +31,7 @@ _LAZY = {
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
     "regularizers": (".regularizers", None), "utils": (".utils", None),
     "saving": (".saving", None),
+    "datasets": (".datasets", None), "mixed_precision": (".mixed_precision", None),
 }
 
 if _typing.TYPE_CHECKING:

@@ -369,7 +369,8 @@ class Layer(Module):
         d["built"] = False
         d["input_spec"] = None
         d["supports_masking"] = False
-        dt = backend.standardize_dtype(dtype)
+        dt = backend.standardize_dtype(dtype if dtype is not None else  # (keras.mixed_precision's)
+                                       backend._state.get("dtype_policy"))
         if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
                 not np.issubdtype(np.dtype(dt), np.number):
             raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")

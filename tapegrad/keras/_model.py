@@ -40,6 +40,7 @@ from ._layer import (
     shapes_to_specs,
 )
 from .losses import _same_rank
+from ._data_utils import PyDataset, _PyDatasetPass
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
@@ -369,6 +370,8 @@ class _Data:
             if not isinstance(class_weight, dict):
                 raise ValueError("`class_weight` must be a dict {class index: weight}; received "
                                  f"a {type(class_weight).__name__}.")
+        if isinstance(x, PyDataset):
+            x = _PyDatasetPass(x, shuffle)
         if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a dataset or a generator "
@@ -870,8 +873,9 @@ class Model(Layer):
         return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     @staticmethod
-    def _result(r: Any) -> float:
-        return float(np.asarray(getattr(r, "numpy", lambda: r)()))
+    def _result(r: Any) -> Any:
+        a = np.asarray(getattr(r, "numpy", lambda: r)())
+        return float(a) if a.ndim == 0 else a
 
     def _in_keras_order(self, logs: dict) -> list:
         """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
@@ -894,9 +898,10 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            scaled = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
         if variables:
-            grads = tape.gradient(loss, variables)
+            grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
         self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -921,7 +926,8 @@ class Model(Layer):
             if isinstance(v, dict):
                 out.update(cls._logs(v))
             else:
-                out[k] = float(np.asarray(v.numpy() if hasattr(v, "numpy") else v))
+                a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+                out[k] = float(a) if a.ndim == 0 else a  # (F1Score() gives one value per class)
         return out
 
     # -- loops ------------------------------------------------------------------------------------
@@ -951,7 +957,9 @@ class Model(Layer):
                                             model=self, verbose=verbose, epochs=epochs,
                                             steps=data.size)
         self.stop_training = False
+        self._initial_epoch = None  # (BackupAndRestore sets it to resume)
         cbs.on_train_begin()
+        initial_epoch = self._initial_epoch or initial_epoch
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -968,11 +976,13 @@ class Model(Layer):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, verbose=0, return_dict=True,
-                                         _internal=True)
+                                         _internal=True, _fit_callbacks=cbs)
                 epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
             cbs.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
+        if epochs > 0:
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
         return self.history
 
@@ -983,13 +993,15 @@ class Model(Layer):
         or a dict with ``return_dict=True``."""
         self._require_compiled("evaluate")
         internal = kwargs.pop("_internal", False)
+        cbs = kwargs.pop("_fit_callbacks", None)  # fit's validation: fit's callbacks, as in Keras
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
         data = _Data(x, y, sample_weight, batch_size, steps)
         verbose = 1 if verbose == "auto" else int(verbose)
-        cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
-                                            verbose=verbose, epochs=1, steps=data.size,
-                                            mode="test")
+        if cbs is None:
+            cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                                verbose=verbose, epochs=1, steps=data.size,
+                                                mode="test")
         self.reset_metrics()
         cbs.on_test_begin()
         logs: dict = {}

@@ -13,18 +13,25 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
+import shutil
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
+from ._data_utils import print_msg
+
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
            "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
-           "CSVLogger"]
+           "CSVLogger", "BackupAndRestore", "TensorBoard", "RemoteMonitor", "SwapEMAWeights"]
 
 
 class Callback:
@@ -151,17 +158,22 @@ class ProgbarLogger(Callback):
     def __init__(self, mode: str = "train") -> None:
         super().__init__()
         self.mode = mode
+        self._in_fit = False
 
     def _stream(self) -> Any:
         return sys.stdout
 
     def on_train_begin(self, logs: dict | None = None) -> None:
         self.verbose = self.params.get("verbose", 1)
+        self._in_fit = True  # (fit's validation draws no bar, as in Keras)
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        self._in_fit = False
 
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
         self._start, self._seen, self._last = time.time(), 0, ""
         if self.verbose and self.mode == "train":
-            print(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}", file=self._stream())
+            print_msg(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}")
 
     def _line(self, step: int, logs: dict | None, final: bool) -> str:
         total = self.params.get("steps")
@@ -183,14 +195,14 @@ class ProgbarLogger(Callback):
         self._seen = step + 1
         self._logs = logs
         if self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)():
-            self._stream().write("\r" + self._line(self._seen, logs, False))
-            self._stream().flush()
+            print_msg("\r" + self._line(self._seen, logs, False), line_break=False)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         self._batch_end(batch, logs)
 
     def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        self._batch_end(batch, logs)
+        if not self._in_fit:
+            self._batch_end(batch, logs)
 
     def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
         self._batch_end(batch, None)
@@ -199,19 +211,21 @@ class ProgbarLogger(Callback):
         if not self.verbose:
             return
         tty = self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)()
-        print(("\r" if tty else "") + self._line(self._seen, logs, True), file=self._stream())
+        print_msg(("\r" if tty else "") + self._line(self._seen, logs, True))
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         self._finish(logs)
 
     def on_test_begin(self, logs: dict | None = None) -> None:
-        self.verbose = self.params.get("verbose", 1)
-        self._start, self._seen = time.time(), 0
+        if not self._in_fit:
+            self.verbose = self.params.get("verbose", 1)
+            self._start, self._seen = time.time(), 0
 
     on_predict_begin = on_test_begin
 
     def on_test_end(self, logs: dict | None = None) -> None:
-        self._finish(logs)
+        if not self._in_fit:
+            self._finish(logs)
 
     def on_predict_end(self, logs: dict | None = None) -> None:
         self._finish(None)
@@ -287,10 +301,10 @@ class EarlyStopping(_Monitor):
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+                print_msg(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
 
@@ -346,14 +360,14 @@ class ModelCheckpoint(_Monitor):
             current = self._value(logs)
             if current is None or not self._better(current, self.best):
                 if self.verbose > 0 and current is not None:
-                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                    print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
                 return
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
                       f"{current:.5f}, saving model to {path}")
             self.best = current
         elif self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+            print_msg(f"\nEpoch {epoch + 1}: saving model to {path}")
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
@@ -379,7 +393,7 @@ class LearningRateScheduler(Callback):
             raise ValueError(f'The output of the "schedule" function should be a float. Got: {new}')
         opt.learning_rate = new
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         if logs is not None:
@@ -407,7 +421,7 @@ class TerminateOnNaN(Callback):
     def on_batch_end(self, batch: int, logs: dict | None = None) -> None:
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(loss):
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            print_msg(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 
@@ -448,12 +462,23 @@ class ReduceLROnPlateau(_Monitor):
                     new = max(old * self.factor, self.min_lr)
                     opt.learning_rate = new
                     if self.verbose > 0:
-                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                        print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 
+def _csv_value(v: Any) -> Any:
+    """Keras's cell: a list or array of values (``F1Score()``'s) as ``"[a, b]"``."""
+    if isinstance(v, str) or (isinstance(v, np.ndarray) and v.ndim == 0):
+        return v
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return f"\"[{', '.join(map(str, v))}]\""
+    return v
+
+
 class CSVLogger(Callback):
-    """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys)."""
+    """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys; as
+    in Keras, ``val_`` columns are added, ``NA``, when the first epoch has no validation, and a
+    per-class metric's values are written as ``"[a, b]"``)."""
 
     def __init__(self, filename: str, separator: str = ",", append: bool = False) -> None:
         super().__init__()
@@ -471,14 +496,369 @@ class CSVLogger(Callback):
         logs = logs or {}
         if self._keys is None:
             self._keys = sorted(logs)
+            if self._keys and not any(k.startswith("val_") for k in self._keys):
+                self._keys += [f"val_{k}" for k in self._keys]  # (columns for a later validation)
             self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self._keys,
                                           delimiter=self.sep)
             if self._header:
                 self._writer.writeheader()
-        self._writer.writerow({"epoch": epoch, **{k: logs.get(k, "NA") for k in self._keys}})
+        self._writer.writerow({"epoch": epoch, **{k: _csv_value(logs.get(k, "NA")) for k in self._keys}})
         self._file.flush()
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+class BackupAndRestore(Callback):
+    """Back up the training state to ``backup_dir`` at the end of each epoch (or every
+    ``save_freq`` batches) so that a ``fit`` interrupted by a crash resumes from the last backup
+    when run again with the same callback: the model's weights, the optimizer's state and the
+    epoch to start from. The folder is deleted when training ends normally
+    (``delete_checkpoint=True``); ``double_checkpoint`` keeps the previous backup as well, used
+    when the latest one cannot be read.
+
+    >>> import tempfile, numpy as np
+    >>> from tapegrad import keras
+    >>> model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+    >>> model.compile(keras.optimizers.SGD(0.01), loss="mse")
+    >>> cb = keras.callbacks.BackupAndRestore(tempfile.mkdtemp(), delete_checkpoint=False)
+    >>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, callbacks=[cb], verbose=0)
+    >>> len(model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=3, callbacks=[cb], verbose=0).epoch)
+    1
+    """
+
+    def __init__(self, backup_dir: Any, save_freq: Any = "epoch", double_checkpoint: bool = False,
+                 delete_checkpoint: bool = True) -> None:
+        super().__init__()
+        if not backup_dir:
+            raise ValueError("Empty `backup_dir` argument passed")
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Invalid value for argument `save_freq`. Received: save_freq={save_freq}. "
+                             "Expected either 'epoch' or an integer value.")
+        self.backup_dir = os.fspath(backup_dir)
+        self.save_freq, self.double_checkpoint = save_freq, double_checkpoint
+        self.delete_checkpoint = delete_checkpoint
+        self._weights_path = os.path.join(self.backup_dir, "latest.weights.h5")
+        self._optimizer_path = os.path.join(self.backup_dir, "latest.optimizer.npz")
+        self._training_metadata_path = os.path.join(self.backup_dir, "training_metadata.json")
+        self._since_saving, self._last_batch_seen, self._current_epoch = 0, 0, 0
+
+    def _paths(self) -> list:
+        return [self._weights_path, self._optimizer_path, self._training_metadata_path]
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        try:
+            self._load_model()
+        except (OSError, ValueError):
+            if not os.path.exists(self._weights_path + ".bkp"):
+                raise
+            for path in self._paths():
+                if os.path.exists(path + ".bkp"):
+                    shutil.copyfile(path + ".bkp", path)
+                elif os.path.exists(path):
+                    os.remove(path)
+            self._load_model()
+
+    def _optimizer_state(self) -> dict:
+        opt = self.model.optimizer
+        opt.build(self.model.trainable_variables)
+        return {f"{i:04d}": v for i, v in enumerate(opt.variables)}
+
+    def _load_model(self) -> None:
+        from ..saving import load_variables
+
+        if not self.model.built:
+            raise ValueError("To use the BackupAndRestore callback, you model must be built before "
+                             f"you call `fit()`. Model {self.model} is unbuilt. You can build it "
+                             "beforehand by calling it on a batch of data.")
+        if os.path.exists(self._weights_path):
+            self.model.load_weights(self._weights_path)
+            if os.path.exists(self._optimizer_path):
+                load_variables(self._optimizer_path, self._optimizer_state())
+        if os.path.exists(self._training_metadata_path):
+            with open(self._training_metadata_path) as fh:
+                self.model._initial_epoch = json.load(fh)["epoch"]
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self._current_epoch, self._last_batch_seen = epoch + 1, 0
+        if self.save_freq == "epoch":
+            self._save_model()
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if self.save_freq == "epoch":
+            return
+        self._since_saving += batch + 1 if batch <= self._last_batch_seen else batch - self._last_batch_seen
+        self._last_batch_seen = batch
+        if self._since_saving >= self.save_freq:
+            self._since_saving = 0
+            self._save_model()
+
+    def _save_model(self) -> None:
+        from ..saving import save_variables
+
+        os.makedirs(self.backup_dir, exist_ok=True)
+        if self.double_checkpoint:
+            for path in self._paths():
+                if os.path.exists(path):
+                    shutil.copyfile(path, path + ".bkp")
+        self.model.save_weights(self._weights_path, overwrite=True)
+        save_variables(self._optimizer_path, self._optimizer_state())
+        with open(self._training_metadata_path, "w") as fh:
+            json.dump({"epoch": self._current_epoch, "batch": self._last_batch_seen}, fh)
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self.delete_checkpoint and os.path.exists(self.backup_dir):
+            shutil.rmtree(self.backup_dir)
+
+
+class TensorBoard(Callback):
+    """Write TensorBoard logs with :mod:`tapegrad.summary`, as Keras 3 does: under
+    ``log_dir/train`` each epoch's logs as ``epoch_<name>`` (with ``epoch_learning_rate``, and
+    ``epoch_steps_per_second`` when ``write_steps_per_second``), under ``log_dir/validation`` the
+    ``val_`` logs and ``evaluation_<name>_vs_iterations`` at each validation; with
+    ``update_freq="batch"`` or an int, the batch logs as ``batch_<name>`` every that many batches;
+    with ``histogram_freq``, a histogram of each weight (and an image with ``write_images``) every
+    that many epochs. The graph (``write_graph``), profiling (``profile_batch``) and embeddings
+    are not written (a ``ValueError`` says so when they are asked for).
+
+    >>> import os, tempfile, numpy as np
+    >>> from tapegrad import keras
+    >>> model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+    >>> model.compile("sgd", loss="mse")
+    >>> logdir = tempfile.mkdtemp()
+    >>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, verbose=0,
+    ...               callbacks=[keras.callbacks.TensorBoard(logdir)])
+    >>> sorted(os.listdir(logdir))
+    ['train']
+    """
+
+    def __init__(self, log_dir: Any = "logs", histogram_freq: int = 0, write_graph: bool = True,
+                 write_images: bool = False, write_steps_per_second: bool = False,
+                 update_freq: Any = "epoch", profile_batch: Any = 0, embeddings_freq: int = 0,
+                 embeddings_metadata: Any = None) -> None:
+        super().__init__()
+        if profile_batch:
+            raise ValueError("TensorBoard(profile_batch=...): tapegrad has no profiler; pass "
+                             "profile_batch=0 (time steps with the `benchmarks/` scripts instead).")
+        if embeddings_freq:
+            raise ValueError("TensorBoard(embeddings_freq=...): the embedding projector is not "
+                             "written by tapegrad; pass embeddings_freq=0.")
+        self.log_dir = str(log_dir)
+        self.histogram_freq, self.write_graph, self.write_images = histogram_freq, write_graph, write_images
+        self.write_steps_per_second = write_steps_per_second
+        self.update_freq = 1 if update_freq == "batch" else update_freq
+        self.profile_batch, self.embeddings_freq = profile_batch, embeddings_freq
+        self.embeddings_metadata = embeddings_metadata
+        self._writers: dict = {}
+        self._contexts: list = []
+        self._global_train_batch = self._global_test_batch = 0
+        self._previous_epoch_iterations, self._epoch_start_time, self._batch_start_time = 0, 0.0, 0.0
+
+    def _writer(self, which: str) -> Any:
+        from .. import summary
+
+        if which not in self._writers:
+            folder = "train" if which == "train" else "validation"
+            self._writers[which] = summary.create_file_writer(os.path.join(self.log_dir, folder))
+        return self._writers[which]
+
+    def _push_writer(self, which: str, step: int) -> None:
+        if self.update_freq == "epoch":
+            return
+        from .. import summary
+
+        contexts = (self._writer(which).as_default(step),
+                    summary.record_if(lambda: step % self.update_freq == 0))
+        for c in contexts:
+            c.__enter__()
+        self._contexts.append(contexts)
+
+    def _pop_writer(self) -> None:
+        if self.update_freq == "epoch" or not self._contexts:
+            return
+        for c in reversed(self._contexts.pop()):
+            c.__exit__(None, None, None)
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._global_train_batch, self._previous_epoch_iterations = 0, 0
+        self._push_writer("train", 0)
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        self._pop_writer()
+        for w in self._writers.values():
+            w.close()
+        self._writers = {}
+
+    def on_test_begin(self, logs: dict | None = None) -> None:
+        self._push_writer("val", self._global_test_batch)
+
+    def on_test_end(self, logs: dict | None = None) -> None:
+        from .. import summary
+
+        opt = getattr(self.model, "optimizer", None)
+        if opt is not None and hasattr(opt, "iterations"):
+            with self._writer("val").as_default():
+                for name, value in (logs or {}).items():
+                    summary.scalar(f"evaluation_{name}_vs_iterations", value,
+                                   step=int(np.asarray(opt.iterations.numpy())))
+        self._pop_writer()
+
+    def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        self._global_train_batch += 1
+        if self.update_freq != "epoch":
+            self._pop_writer()
+            self._push_writer("train", self._global_train_batch)
+        if self.write_steps_per_second:
+            self._batch_start_time = time.time()
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        from .. import summary
+
+        if self.write_steps_per_second:
+            summary.scalar("batch_steps_per_second", 1.0 / max(time.time() - self._batch_start_time, 1e-9),
+                           step=self._global_train_batch)
+        for name, value in (logs or {}).items():
+            summary.scalar(f"batch_{name}", value, step=self._global_train_batch)
+
+    def on_test_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        self._global_test_batch += 1
+        if self.update_freq != "epoch":
+            self._pop_writer()
+            self._push_writer("val", self._global_test_batch)
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        if self.write_steps_per_second:
+            self._previous_epoch_iterations = int(np.asarray(self.model.optimizer.iterations.numpy()))
+            self._epoch_start_time = time.time()
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        from .. import summary
+
+        if logs:
+            train = {k: v for k, v in logs.items() if not k.startswith("val_")}
+            val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
+            opt = getattr(self.model, "optimizer", None)
+            if opt is not None:
+                train["learning_rate"] = float(np.asarray(opt.learning_rate.numpy()))
+            if self.write_steps_per_second:
+                steps = int(np.asarray(opt.iterations.numpy())) - self._previous_epoch_iterations
+                train["steps_per_second"] = steps / max(time.time() - self._epoch_start_time, 1e-9)
+            for which, values in (("train", train), ("val", val)):
+                if values:
+                    with self._writer(which).as_default():
+                        for name, value in values.items():
+                            summary.scalar(f"epoch_{name}", value, step=epoch)
+        if self.histogram_freq and epoch % self.histogram_freq == 0:
+            self._log_weights(epoch)
+
+    def _log_weights(self, epoch: int) -> None:
+        from .. import summary
+
+        with self._writer("train").as_default():
+            for layer in self.model.layers:
+                for weight in layer.weights:
+                    name = weight.path.replace(":", "_")
+                    summary.histogram(f"{name}/histogram", weight, step=epoch)
+                    if self.write_images:
+                        self._log_weight_as_image(np.asarray(weight.numpy()), f"{name}/image", epoch)
+            self._writer("train").flush()
+
+    def _log_weight_as_image(self, w: np.ndarray, name: str, epoch: int) -> None:
+        from .. import summary
+        from .backend import image_data_format
+
+        w = np.squeeze(w)
+        if w.ndim == 1:
+            w = w.reshape(1, w.shape[0], 1, 1)
+        elif w.ndim == 2:
+            w = (w.T if w.shape[0] > w.shape[1] else w)[None, :, :, None]
+        elif w.ndim == 3:
+            if image_data_format() == "channels_last":
+                w = np.transpose(w, (2, 0, 1))
+            w = w[..., None]
+        if w.ndim == 4 and w.shape[-1] in (1, 3, 4):
+            summary.image(name, w, step=epoch)
+
+
+class RemoteMonitor(Callback):
+    """POST each epoch's logs (and ``epoch``) to ``root + path``: as a form field ``field``
+    holding their JSON, or as a JSON body with ``send_as_json``. A server that cannot be reached
+    gives a warning, as in Keras (with the reason: no network, connection refused, ...)."""
+
+    def __init__(self, root: str = "http://localhost:9000", path: str = "/publish/epoch/end/",
+                 field: str = "data", headers: dict | None = None, send_as_json: bool = False) -> None:
+        super().__init__()
+        self.root, self.path, self.field = root, path, field
+        self.headers, self.send_as_json = headers, send_as_json
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        send: dict = {"epoch": epoch}
+        for k, v in (logs or {}).items():
+            send[k] = v.item() if isinstance(v, (np.ndarray, np.generic)) and np.size(v) == 1 else (
+                v.tolist() if isinstance(v, np.ndarray) else v)
+        headers = dict(self.headers or {})
+        if self.send_as_json:
+            body = json.dumps(send).encode()
+            headers.setdefault("Content-Type", "application/json")
+        else:
+            body = urllib.parse.urlencode({self.field: json.dumps(send)}).encode()
+            headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
+        request = urllib.request.Request(self.root + self.path, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10):
+                pass
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            warnings.warn(f"Could not reach RemoteMonitor root server at {self.root} ({e}).",
+                          stacklevel=2)
+
+
+class SwapEMAWeights(Callback):
+    """With an optimizer made with ``use_ema=True``: evaluate and predict with the moving averages
+    of the weights (swapped in for ``evaluate``/``predict`` and back after), and with
+    ``swap_on_epoch=True`` also hold the averages in the model between epochs (so that e.g.
+    ``ModelCheckpoint`` saves them); at the last epoch's end the averages are kept."""
+
+    def __init__(self, swap_on_epoch: bool = False) -> None:
+        super().__init__()
+        self.swap_on_epoch = swap_on_epoch
+        self._ema_weights_in_model = False
+
+    def _optimizer(self) -> Any:
+        opt = self.model.optimizer
+        if not getattr(opt, "use_ema", False):
+            raise ValueError("SwapEMAWeights must be used when `use_ema=True` is set on the "
+                             f"optimizer. Received: use_ema={getattr(opt, 'use_ema', None)}")
+        return opt
+
+    def _swap(self, into_model: bool) -> None:
+        if into_model == self._ema_weights_in_model:
+            return
+        opt = self._optimizer()
+        for var, avg in zip(opt._vars, opt._ema_vars):
+            old = np.array(var.numpy(), copy=True)
+            var.assign(avg)
+            avg.assign(old)
+        self._ema_weights_in_model = into_model
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        if self.swap_on_epoch:
+            self._swap(False)
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        if self.swap_on_epoch and not self._ema_weights_in_model:
+            self._swap(True)
+            if epoch == self.params.get("epochs", 0) - 1:
+                opt = self._optimizer()
+                for var, avg in zip(opt._vars, opt._ema_vars):
+                    avg.assign(var)
+
+    def on_test_begin(self, logs: dict | None = None) -> None:
+        self._swap(True)
+
+    def on_test_end(self, logs: dict | None = None) -> None:
+        self._swap(False)
+
+    on_predict_begin = on_test_begin
+    on_predict_end = on_test_end

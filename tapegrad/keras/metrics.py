@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import warnings
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -27,8 +28,8 @@ from .._convert import constant
 from .._tensor import Tensor
 from .._variable import Variable
 from ..ops.array import broadcast_to, reshape, squeeze
-from ..ops.math import cast, equal, greater, sqrt
-from ..ops.reduction import argmax, reduce_mean, reduce_sum
+from ..ops.math import cast, equal, greater, sqrt, square
+from ..ops.reduction import argmax, reduce_mean, reduce_sum, reduce_variance
 from ..ops.special import divide_no_nan
 from .losses import (_EPSILON, _FLOATX, _l2_normalize, _mask_weight, _missing_name, _pred, _same_rank,
                      _snake, _sparse_cce,
@@ -53,6 +54,10 @@ __all__ = [
     "hinge", "squared_hinge", "huber", "kl_divergence", "log_cosh", "mean_absolute_error",
     "mean_absolute_percentage_error", "mean_squared_error", "mean_squared_logarithmic_error",
     "poisson", "get", "serialize", "deserialize", "resolve_metric",
+    "FBetaScore", "F1Score", "R2Score", "IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU",
+    "SensitivityAtSpecificity", "SpecificityAtSensitivity", "PrecisionAtRecall",
+    "RecallAtPrecision", "PearsonCorrelation", "ConcordanceCorrelation", "pearson_correlation",
+    "concordance_correlation",
 ]
 
 NEG_INF = -1e10
@@ -904,6 +909,557 @@ class AUC(Metric):
         return config
 
 
+# ---- F-scores, R², IoU, rates at a constraint, correlations --------------------------------------
+# As the confusion counts, computed in NumPy in the metric's dtype; the correlations with tapegrad's ops.
+
+def _np_dtype(metric: Metric) -> np.dtype:
+    return np.dtype(_dt.as_dtype(metric.dtype).as_numpy_dtype)
+
+
+def _two_d(cls: str, t_shape: tuple, p_shape: tuple) -> int:
+    if len(p_shape) != 2 or len(t_shape) != 2:
+        raise ValueError(f"{cls} expects 2D inputs with shape (batch_size, output_dim). Received "
+                         f"input shapes: y_pred.shape={p_shape} and y_true.shape={t_shape}.")
+    return p_shape[-1]
+
+
+# ---- F-scores ----------------------------------------------------------------------------------
+
+class FBetaScore(Metric):
+    """The F-beta score of multi-label or one-hot data: ``(1 + beta**2) * precision * recall /
+    (beta**2 * precision + recall)`` per class.
+
+    A prediction counts as positive above ``threshold``, or, with ``threshold=None``, where it is
+    the largest of its row (and not 0). ``average``: ``None`` (one score per class), ``"micro"``
+    (counts pooled over classes), ``"macro"`` (mean of the class scores) or ``"weighted"`` (mean
+    weighted by each class's number of true instances).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.FBetaScore(beta=2.0, threshold=0.5)
+    >>> m.update_state(np.array([[1, 1, 1], [1, 0, 0], [1, 1, 0]], np.int32),
+    ...                np.array([[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]], np.float32))
+    >>> m.result().numpy().round(4)
+    array([0.3846, 0.9091, 0.8333], dtype=float32)
+    """
+
+    def __init__(self, average: str | None = None, beta: float = 1.0, threshold: float | None = None,
+                 name: str = "fbeta_score", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        if average not in (None, "micro", "macro", "weighted"):
+            raise ValueError("Invalid `average` argument value. Expected one of: {None, 'micro', "
+                             f"'macro', 'weighted'}}. Received: average={average}")
+        if not isinstance(beta, float):
+            raise ValueError("Invalid `beta` argument value. It should be a Python float. "
+                             f"Received: beta={beta} of type '{type(beta)}'")
+        if beta <= 0.0:
+            raise ValueError(f"Invalid `beta` argument value. It should be > 0. Received: beta={beta}")
+        if threshold is not None:
+            if not isinstance(threshold, float):
+                raise ValueError("Invalid `threshold` argument value. It should be a Python float. "
+                                 f"Received: threshold={threshold} of type '{type(threshold)}'")
+            if threshold > 1.0 or threshold <= 0.0:
+                raise ValueError("Invalid `threshold` argument value. It should verify "
+                                 f"0 < threshold <= 1. Received: threshold={threshold}")
+        self.average, self.beta, self.threshold = average, beta, threshold
+        self.axis = None if average == "micro" else 0
+        self._built = False
+
+    def _build(self, t_shape: tuple, p_shape: tuple) -> None:
+        n = _two_d("FBetaScore", t_shape, p_shape)
+        shape = () if self.average == "micro" else (n,)
+        for name in ("true_positives", "false_positives", "false_negatives", "intermediate_weights"):
+            setattr(self, name, self.add_variable(shape, name=name))
+        self._built = True
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        dt = _np_dtype(self)
+        yt, yp = _array(y_true, dt), _array(y_pred, dt)
+        if not self._built:
+            self._build(yt.shape, yp.shape)
+        if self.threshold is None:
+            yp = (yp >= yp.max(-1, keepdims=True)) & (np.abs(yp) > 1e-9)
+        else:
+            yp = yp > self.threshold
+        yp = yp.astype(dt)
+        sw = None if sample_weight is None else _array(sample_weight, dt)
+
+        def total(v: np.ndarray) -> np.ndarray:
+            if sw is not None:
+                v = v * np.expand_dims(sw, 1)
+            return v.sum(self.axis, dtype=dt)
+
+        self.true_positives.assign_add(total(yp * yt))
+        self.false_positives.assign_add(total(yp * (1 - yt)))
+        self.false_negatives.assign_add(total((1 - yp) * yt))
+        self.intermediate_weights.assign_add(total(yt))
+
+    def result(self) -> Tensor:
+        if not self._built:
+            raise ValueError(f"{type(self).__name__}.result(): no data yet; call update_state "
+                             "first (the number of classes comes from the first batch).")
+        dt = _np_dtype(self)
+        eps = dt.type(_EPSILON)
+        tp, fp = self.true_positives.numpy(), self.false_positives.numpy()
+        fn, w = self.false_negatives.numpy(), self.intermediate_weights.numpy()
+        precision, recall = tp / (tp + fp + eps), tp / (tp + fn + eps)
+        b2 = dt.type(self.beta ** 2)
+        score = precision * recall / (b2 * precision + recall + eps) * (dt.type(1) + b2)
+        if self.average == "weighted":
+            score = np.sum(score * (w / (np.sum(w) + eps)))
+        elif self.average is not None:
+            score = np.mean(score)
+        return constant(np.asarray(score, dt))
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype, "beta": self.beta,
+                "average": self.average, "threshold": self.threshold}
+
+
+class F1Score(FBetaScore):
+    """The F1 score: :class:`FBetaScore` with ``beta=1``, ``2 * precision * recall / (precision +
+    recall)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.F1Score(threshold=0.5)
+    >>> m.update_state(np.array([[1, 1, 1], [1, 0, 0], [1, 1, 0]], np.int32),
+    ...                np.array([[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]], np.float32))
+    >>> m.result().numpy().round(4)
+    array([0.5   , 0.8   , 0.6667], dtype=float32)
+    """
+
+    def __init__(self, average: str | None = None, threshold: float | None = None,
+                 name: str = "f1_score", dtype: Any = None) -> None:
+        super().__init__(average=average, beta=1.0, threshold=threshold, name=name, dtype=dtype)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["beta"]
+        return config
+
+
+# ---- R² ----------------------------------------------------------------------------------------
+
+class R2Score(Metric):
+    """The coefficient of determination, ``1 - SS_res / SS_tot`` per output column, over every
+    sample seen.
+
+    ``class_aggregation``: ``"uniform_average"`` (mean over columns), ``"variance_weighted_average"``
+    (weighted by each column's variance) or ``None`` (one per column). ``num_regressors > 0``
+    gives the adjusted R², ``1 - (1 - R²) (n - 1) / (n - p - 1)`` (``n`` counts every element).
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.R2Score()
+    >>> m.update_state([[1.0], [4.0], [3.0]], [[2.0], [4.0], [4.0]])
+    >>> print(m.result().numpy().round(4))
+    0.5714
+    """
+
+    def __init__(self, class_aggregation: str | None = "uniform_average", num_regressors: int = 0,
+                 name: str = "r2_score", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        valid = (None, "uniform_average", "variance_weighted_average")
+        if class_aggregation not in valid:
+            raise ValueError(f"Invalid value for argument `class_aggregation`. Expected one of "
+                             f"{valid}. Received: class_aggregation={class_aggregation}")
+        if num_regressors < 0:
+            raise ValueError("Invalid value for argument `num_regressors`. Expected a value >= 0. "
+                             f"Received: num_regressors={num_regressors}")
+        self.class_aggregation, self.num_regressors = class_aggregation, num_regressors
+        self.num_samples = self.add_variable((), name="num_samples")
+        self._built = False
+
+    def _build(self, t_shape: tuple, p_shape: tuple) -> None:
+        n = _two_d("R2Score", t_shape, p_shape)
+        self.squared_sum = self.add_variable((n,), name="squared_sum")
+        self.sum = self.add_variable((n,), name="sum")
+        self.total_mse = self.add_variable((n,), name="residual")
+        self.count = self.add_variable((n,), name="count")
+        self._built = True
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        dt = _np_dtype(self)
+        yt, yp = _np_same_rank(_array(y_true, dt), _array(y_pred, dt))
+        if not self._built:
+            self._build(yt.shape, yp.shape)
+        sw = np.asarray(1 if sample_weight is None else _array(sample_weight, dt), dt)
+        if sw.ndim == 1:
+            sw = sw[:, None]
+        sw = np.broadcast_to(sw, yt.shape)
+        weighted = yt * sw
+        self.sum.assign_add(weighted.sum(0, dtype=dt))
+        self.squared_sum.assign_add((yt * weighted).sum(0, dtype=dt))
+        self.total_mse.assign_add((np.square(yt - yp) * sw).sum(0, dtype=dt))
+        self.count.assign_add(sw.sum(0, dtype=dt))
+        self.num_samples.assign_add(dt.type(yt.size))
+
+    def result(self) -> Tensor:
+        if not self._built:
+            raise ValueError("R2Score.result(): no data yet; call update_state first (the number "
+                             "of outputs comes from the first batch).")
+        dt = _np_dtype(self)
+        s, count = self.sum.numpy(), self.count.numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            total = self.squared_sum.numpy() - s * (s / count)
+            raw = dt.type(1) - self.total_mse.numpy() / total
+            raw = np.where(np.isinf(raw), dt.type(0), raw)
+            if self.class_aggregation == "uniform_average":
+                score = np.mean(raw)
+            elif self.class_aggregation == "variance_weighted_average":
+                score = np.sum(total * raw) / np.sum(total)
+            else:
+                score = raw
+        n = float(self.num_samples.numpy())
+        if self.num_regressors > n - 1:
+            warnings.warn("More independent predictors than datapoints in adjusted R2 score. "
+                          "Falling back to standard R2 score.", stacklevel=2)
+        elif self.num_regressors == n - 1:
+            warnings.warn("Division by zero in Adjusted R2 score. Falling back to standard R2 "
+                          "score.", stacklevel=2)
+        elif self.num_regressors:
+            f = np.float32
+            score = f(1) - (f(1) - score) * (f(n) - f(1)) / (f(n) - f(self.num_regressors) - f(1))
+        return constant(np.asarray(score, dt))
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype, "class_aggregation": self.class_aggregation,
+                "num_regressors": self.num_regressors}
+
+
+# ---- IoU ---------------------------------------------------------------------------------------
+
+class IoU(Metric):
+    """Intersection over union, ``tp / (tp + fp + fn)`` per class from a confusion matrix
+    accumulated over every batch, averaged over ``target_class_ids`` (classes that never occur
+    are left out of the mean).
+
+    ``y_true`` and ``y_pred`` hold class ids, or scores whose argmax along ``axis`` is taken with
+    ``sparse_y_true=False`` / ``sparse_y_pred=False``. Labels equal to ``ignore_class`` and ids
+    outside ``[0, num_classes)`` are not counted. The matrix is int64 unless ``dtype`` says
+    otherwise, as in Keras: fractional sample weights are then truncated (a warning says so).
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.IoU(num_classes=2, target_class_ids=[0])
+    >>> m.update_state([0, 0, 1, 1], [0, 1, 0, 1]); print(m.result().numpy().round(4))
+    0.3333
+    """
+
+    def __init__(self, num_classes: int, target_class_ids: Any, name: str | None = None,
+                 dtype: Any = None, ignore_class: int | None = None, sparse_y_true: bool = True,
+                 sparse_y_pred: bool = True, axis: int = -1) -> None:
+        super().__init__(name=name, dtype=dtype or "int64")
+        self.num_classes, self.ignore_class, self.axis = num_classes, ignore_class, axis
+        self.sparse_y_true, self.sparse_y_pred = sparse_y_true, sparse_y_pred
+        if max(target_class_ids) >= num_classes:
+            raise ValueError(f"Target class id {max(target_class_ids)} is out of range, which is "
+                             f"[0, {num_classes}).")
+        self.target_class_ids = list(target_class_ids)
+        self.total_cm = self.add_variable((num_classes, num_classes), name="total_confusion_matrix")
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        dt = _np_dtype(self)
+        yt, yp = _array(y_true, None), _array(y_pred, None)
+        if not self.sparse_y_true:
+            yt = np.argmax(yt, axis=self.axis)
+        if not self.sparse_y_pred:
+            yp = np.argmax(yp, axis=self.axis)
+        yt, yp = yt.astype(dt).reshape(-1), yp.astype(dt).reshape(-1)
+        if sample_weight is None:
+            sw = np.ones_like(yt)
+        else:
+            if (hasattr(sample_weight, "dtype") and "float" in str(sample_weight.dtype)
+                    and dt.kind in "iu"):
+                warnings.warn("You are passing weight as `float`, but dtype is `int`. This may "
+                              "result in an incorrect weight due to type casting Consider using "
+                              "integer weights.", stacklevel=2)
+            sw = np.broadcast_to(_array(sample_weight, None).astype(dt).reshape(-1), yt.shape)
+        keep = (yt >= 0) & (yt < self.num_classes) & (yp >= 0) & (yp < self.num_classes)
+        if self.ignore_class is not None:
+            keep &= yt != self.ignore_class
+        cm = np.zeros((self.num_classes, self.num_classes), dt)
+        np.add.at(cm, (np.where(keep, yt, 0).astype(np.int64), np.where(keep, yp, 0).astype(np.int64)),
+                  np.where(keep, sw, 0).astype(dt))
+        self.total_cm.assign_add(cm)
+
+    def result(self) -> Tensor:
+        cm = self.total_cm.numpy()
+        dt = _np_dtype(self)
+        tp = np.diag(cm).astype(dt)
+        denominator = cm.sum(0).astype(dt) + cm.sum(1).astype(dt) - tp
+        ids = self.target_class_ids
+        f = np.float32
+        tp, denominator = tp[ids].astype(f), denominator[ids].astype(f)
+        valid = denominator > 1e-9
+        iou = np.where(valid, tp / (denominator + f(_EPSILON)), f(0))
+        return constant(f(iou.sum(dtype=f) / (f(valid.sum()) + f(_EPSILON))))
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype, "num_classes": self.num_classes,
+                "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
+                "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred,
+                "axis": self.axis}
+
+
+class BinaryIoU(IoU):
+    """:class:`IoU` of two classes from scores: a prediction is class 1 when ``>= threshold``.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.BinaryIoU(target_class_ids=[0, 1], threshold=0.3)
+    >>> m.update_state([0, 1, 0, 1], [0.1, 0.2, 0.4, 0.7]); print(m.result().numpy().round(4))
+    0.3333
+    """
+
+    def __init__(self, target_class_ids: Any = (0, 1), threshold: float = 0.5,
+                 name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(num_classes=2, target_class_ids=target_class_ids, name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        super().update_state(y_true, _array(y_pred, np.float32) >= np.float32(self.threshold),
+                             sample_weight)
+
+    def get_config(self) -> dict:
+        return {"target_class_ids": self.target_class_ids, "threshold": self.threshold,
+                "name": self.name, "dtype": self.dtype}
+
+
+class MeanIoU(IoU):
+    """:class:`IoU` averaged over every class.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.MeanIoU(num_classes=2)
+    >>> m.update_state([0, 0, 1, 1], [0, 1, 0, 1]); print(m.result().numpy().round(4))
+    0.3333
+    """
+
+    def __init__(self, num_classes: int, name: str | None = None, dtype: Any = None,
+                 ignore_class: int | None = None, sparse_y_true: bool = True,
+                 sparse_y_pred: bool = True, axis: int = -1) -> None:
+        super().__init__(num_classes, list(range(num_classes)), name=name, dtype=dtype,
+                         ignore_class=ignore_class, sparse_y_true=sparse_y_true,
+                         sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["target_class_ids"]
+        return config
+
+
+class OneHotIoU(IoU):
+    """:class:`IoU` of one-hot labels (and, unless ``sparse_y_pred``, score predictions)."""
+
+    def __init__(self, num_classes: int, target_class_ids: Any, name: str | None = None,
+                 dtype: Any = None, ignore_class: int | None = None, sparse_y_pred: bool = False,
+                 axis: int = -1) -> None:
+        super().__init__(num_classes, target_class_ids, name=name, dtype=dtype,
+                         ignore_class=ignore_class, sparse_y_true=False,
+                         sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
+
+
+class OneHotMeanIoU(MeanIoU):
+    """:class:`MeanIoU` of one-hot labels (and, unless ``sparse_y_pred``, score predictions)."""
+
+    def __init__(self, num_classes: int, name: str | None = None, dtype: Any = None,
+                 ignore_class: int | None = None, sparse_y_pred: bool = False,
+                 axis: int = -1) -> None:
+        super().__init__(num_classes, name=name, dtype=dtype, ignore_class=ignore_class,
+                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
+
+
+# ---- one rate at a constraint on another -------------------------------------------------------
+
+class _AtConstraint(Metric):
+    """Counts at ``num_thresholds`` evenly spaced thresholds in [0, 1] (0.5 alone when 1); the
+    result is the largest value of one rate where another is at least ``value``."""
+
+    _ARG = ""
+
+    def __init__(self, value: float, num_thresholds: int = 200, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        if value < 0 or value > 1:
+            raise ValueError(f"Argument `{self._ARG}` must be in the range [0, 1]. Received: "
+                             f"{self._ARG}={value}")
+        super().__init__(name=name, dtype=dtype)
+        if num_thresholds <= 0:
+            raise ValueError("Argument `num_thresholds` must be an integer > 0. Received: "
+                             f"num_thresholds={num_thresholds}")
+        setattr(self, self._ARG, value)
+        self.value, self.num_thresholds, self.class_id = value, num_thresholds, class_id
+        if num_thresholds == 1:
+            self.thresholds, self._evenly = [0.5], False
+        else:
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+            self.thresholds, self._evenly = [0.0] + inner + [1.0], True
+        for count in ("true_positives", "false_positives", "true_negatives", "false_negatives"):
+            setattr(self, count, self.add_variable((len(self.thresholds),), name=count))
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        counts = _confusion_counts(y_true, y_pred, np.asarray(self.thresholds, np.float32),
+                                   self._evenly, class_id=self.class_id, sample_weight=sample_weight)
+        self.true_positives.assign_add(counts["tp"])
+        self.false_positives.assign_add(counts["fp"])
+        self.true_negatives.assign_add(counts["tn"])
+        self.false_negatives.assign_add(counts["fn"])
+
+    def _rates(self) -> dict:
+        tp, fp = self.true_positives.numpy(), self.false_positives.numpy()
+        tn, fn = self.true_negatives.numpy(), self.false_negatives.numpy()
+        return {"recall": _div_no_nan(tp, tp + fn), "specificity": _div_no_nan(tn, tn + fp),
+                "precision": _div_no_nan(tp, tp + fp)}
+
+    def _best(self, constrained: str, dependent: str) -> Tensor:
+        r = self._rates()
+        feasible = r[constrained] >= np.float32(self.value)
+        return constant(np.max(np.where(feasible, r[dependent], np.float32(0)), initial=np.float32(0)))
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype, "class_id": self.class_id,
+                "num_thresholds": self.num_thresholds, self._ARG: self.value}
+
+
+class SensitivityAtSpecificity(_AtConstraint):
+    """The best sensitivity (recall) over the thresholds where specificity ``tn / (tn + fp)`` is
+    at least ``specificity``.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.SensitivityAtSpecificity(0.5)
+    >>> m.update_state([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8]); print(m.result().numpy())
+    0.5
+    """
+
+    _ARG = "specificity"
+
+    def __init__(self, specificity: float, num_thresholds: int = 200, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(specificity, num_thresholds, class_id, name, dtype)
+
+    def result(self) -> Tensor:
+        return self._best("specificity", "recall")
+
+
+class SpecificityAtSensitivity(_AtConstraint):
+    """The best specificity over the thresholds where sensitivity (recall) is at least
+    ``sensitivity``.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.SpecificityAtSensitivity(0.5)
+    >>> m.update_state([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8]); print(m.result().numpy().round(4))
+    0.6667
+    """
+
+    _ARG = "sensitivity"
+
+    def __init__(self, sensitivity: float, num_thresholds: int = 200, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(sensitivity, num_thresholds, class_id, name, dtype)
+
+    def result(self) -> Tensor:
+        return self._best("recall", "specificity")
+
+
+class PrecisionAtRecall(_AtConstraint):
+    """The best precision over the thresholds where recall is at least ``recall``.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.PrecisionAtRecall(0.5)
+    >>> m.update_state([0, 0, 0, 1, 1], [0, 0.3, 0.8, 0.3, 0.8]); print(m.result().numpy())
+    0.5
+    """
+
+    _ARG = "recall"
+
+    def __init__(self, recall: float, num_thresholds: int = 200, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(recall, num_thresholds, class_id, name, dtype)
+
+    def result(self) -> Tensor:
+        return self._best("recall", "precision")
+
+
+class RecallAtPrecision(_AtConstraint):
+    """The best recall over the thresholds where precision is at least ``precision``.
+
+    >>> from tapegrad import keras
+    >>> m = keras.metrics.RecallAtPrecision(0.8)
+    >>> m.update_state([0, 0, 1, 1], [0, 0.5, 0.3, 0.9]); print(m.result().numpy())
+    0.5
+    """
+
+    _ARG = "precision"
+
+    def __init__(self, precision: float, num_thresholds: int = 200, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(precision, num_thresholds, class_id, name, dtype)
+
+    def result(self) -> Tensor:
+        return self._best("precision", "recall")
+
+
+# ---- correlations ------------------------------------------------------------------------------
+
+def pearson_correlation(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """Pearson's correlation of ``y_true`` and ``y_pred`` along ``axis``.
+
+    >>> from tapegrad import keras
+    >>> print(keras.metrics.pearson_correlation([[1.0, 2.0, 3.0]], [[2.0, 4.0, 7.0]]).numpy().round(4))
+    [0.9934]
+    """
+    y_pred = _pred(y_pred)
+    y_true, y_pred = _same_rank(_to(y_true, y_pred.dtype), y_pred)
+    t = y_true - reduce_mean(y_true, axis=axis, keepdims=True)
+    p = y_pred - reduce_mean(y_pred, axis=axis, keepdims=True)
+    t = t / sqrt(reduce_variance(t, axis=axis, keepdims=True))
+    p = p / sqrt(reduce_variance(p, axis=axis, keepdims=True))
+    return reduce_mean(t * p, axis=axis)
+
+
+def concordance_correlation(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """Lin's concordance correlation along ``axis``, as Keras computes it (its covariance term
+    centres ``y_true`` on the mean of ``y_pred``).
+
+    >>> from tapegrad import keras
+    >>> print(keras.metrics.concordance_correlation([[1.0, 2.0, 3.0]], [[1.0, 2.0, 3.0]]).numpy().round(4))
+    [1.]
+    """
+    y_pred = _pred(y_pred)
+    y_true, y_pred = _same_rank(_to(y_true, y_pred.dtype), y_pred)
+    t_mean = reduce_mean(y_true, axis=axis, keepdims=True)
+    p_mean = reduce_mean(y_pred, axis=axis, keepdims=True)
+    t_var = reduce_variance(y_true - t_mean, axis=axis, keepdims=True)
+    p_var = reduce_variance(y_pred - p_mean, axis=axis, keepdims=True)
+    covar = (y_true - p_mean) * (y_pred - p_mean)
+    norm = t_var + p_var + square(t_mean - p_mean)
+    return reduce_mean(2 * covar / (norm + _EPSILON), axis=axis)
+
+
+class PearsonCorrelation(MeanMetricWrapper):
+    """The mean of :func:`pearson_correlation` over every sample seen."""
+
+    def __init__(self, name: str = "pearson_correlation", dtype: Any = None, axis: int = -1) -> None:
+        super().__init__(pearson_correlation, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+
+
+class ConcordanceCorrelation(MeanMetricWrapper):
+    """The mean of :func:`concordance_correlation` over every sample seen."""
+
+    def __init__(self, name: str = "concordance_correlation", dtype: Any = None,
+                 axis: int = -1) -> None:
+        super().__init__(concordance_correlation, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+
+
 # ---- look-up by name ---------------------------------------------------------------------------
 
 _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, MeanSquaredError, RootMeanSquaredError,
@@ -912,7 +1468,10 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, MeanSquaredError, RootMeanSqua
             TrueNegatives, TruePositives, Hinge, SquaredHinge, CategoricalHinge, KLDivergence,
             Poisson, BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
             Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
-            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy)
+            TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy, FBetaScore, F1Score, R2Score,
+            IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU, SensitivityAtSpecificity,
+            SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision, PearsonCorrelation,
+            ConcordanceCorrelation)
 ALL_OBJECTS_DICT: dict[str, Any] = {c.__name__: c for c in _CLASSES}
 ALL_OBJECTS_DICT.update({_snake(c.__name__): c for c in _CLASSES})
 ALL_OBJECTS_DICT.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy,

@@ -9,12 +9,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..optimizers import SGD, Adagrad, Adam, AdamW, Optimizer, RMSprop, schedules
+from ..optimizers import (
+    SGD,
+    Adadelta,
+    Adafactor,
+    Adagrad,
+    Adam,
+    Adamax,
+    AdamW,
+    Ftrl,
+    Lamb,
+    Lion,
+    LossScaleOptimizer,
+    Nadam,
+    Optimizer,
+    RMSprop,
+    ScheduleFreeAdamW,
+    schedules,
+)
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules", "get",
-           "serialize", "deserialize"]
+__all__ = [
+    "SGD",
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Ftrl",
+    "Lamb",
+    "Lion",
+    "LossScaleOptimizer",
+    "Nadam",
+    "Optimizer",
+    "RMSprop",
+    "ScheduleFreeAdamW",
+    "deserialize",
+    "get",
+    "schedules",
+    "serialize",
+]
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adafactor,
+                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer,
+                                            ScheduleFreeAdamW)}
 
 
 def serialize(optimizer: Optimizer) -> dict:

@@ -1,6 +1,7 @@
 """``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize``,
-``pad_sequences``, ``timeseries_dataset_from_array`` and the train-step helpers
-``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, with Keras 3's arguments and results.
+``pad_sequences``, ``timeseries_dataset_from_array``, the train-step helpers
+``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, and ``PyDataset`` (``Sequence``),
+``Progbar``, ``split_dataset``, ``get_file``, ``plot_model``, with Keras 3's arguments and results.
 
 >>> from tapegrad import keras
 >>> keras.utils.to_categorical([0, 2, 1])
@@ -11,7 +12,8 @@ array([[1., 0., 0.],
 from __future__ import annotations
 
 import random as _pyrandom
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence as _Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,11 +26,18 @@ from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
 from ._directory import image_dataset_from_directory, text_dataset_from_directory
+from ._data_utils import (PyDataset, Progbar, Sequence, disable_interactive_logging,
+                          enable_interactive_logging, get_file, is_interactive_logging_enabled,
+                          plot_model, split_dataset)
+from .backend import clear_session, standardize_dtype
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
-           "text_dataset_from_directory", "image_dataset_from_directory"]
+           "text_dataset_from_directory", "image_dataset_from_directory",
+           "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model",
+           "clear_session", "standardize_dtype", "is_keras_tensor", "enable_interactive_logging",
+           "disable_interactive_logging", "is_interactive_logging_enabled"]
 
 # Keras 3 also has the custom-object registry here (keras.utils.custom_object_scope, ...)
 from .saving import (CustomObjectScope, custom_object_scope, deserialize_keras_object,  # noqa: E402
@@ -113,7 +122,7 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> Any:
     return x / np.expand_dims(norm, axis)
 
 
-def pad_sequences(sequences: Sequence, maxlen: int | None = None, dtype: Any = "int32",
+def pad_sequences(sequences: _Sequence, maxlen: int | None = None, dtype: Any = "int32",
                   padding: str = "pre", truncating: str = "pre", value: Any = 0.0) -> np.ndarray:
     """Pad (or cut) each sequence to ``maxlen`` (the longest by default) and stack them in a NumPy
     array of ``dtype``. ``padding``/``truncating``: ``"pre"`` (the default) pads or cuts at the
@@ -247,6 +256,18 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     if shuffle:
         dataset = dataset.shuffle(batch_size * 8, seed=seed)
     return dataset.batch(batch_size)
+
+
+def is_keras_tensor(x: Any) -> bool:
+    """Whether ``x`` is a symbolic tensor of a functional model (``keras.Input``'s result).
+
+    >>> from tapegrad import keras
+    >>> keras.utils.is_keras_tensor(keras.Input((2,))), keras.utils.is_keras_tensor([1.0])
+    (True, False)
+    """
+    from ._layer import KerasTensor
+
+    return isinstance(x, KerasTensor)
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

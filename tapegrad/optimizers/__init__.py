@@ -12,6 +12,11 @@ array([ 0.8, -1.6], dtype=float32)
 """
 from . import schedules
 from .algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
+from .loss_scale import LossScaleOptimizer
+from .more_algorithms import (Adadelta, Adafactor, Adamax, Ftrl, Lamb, Lion, Nadam,
+                              ScheduleFreeAdamW)
 from .optimizer import Optimizer
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+           "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam",
+           "LossScaleOptimizer", "ScheduleFreeAdamW", "schedules"]

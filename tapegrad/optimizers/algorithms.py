@@ -39,8 +39,9 @@ class SGD(Optimizer):
     def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False,
                  weight_decay: float | None = None, clipnorm: float | None = None,
                  clipvalue: float | None = None, global_clipnorm: float | None = None,
-                 name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         if not isinstance(momentum, float) or not 0 <= momentum <= 1:
             raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}")
         self.momentum = momentum
@@ -80,8 +81,9 @@ class Adam(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, amsgrad: bool = False, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slots = ("momentum", "velocity") + (("velocity_hat",) if amsgrad else ())
         self._slot_vars = {k: [] for k in self._slots}
@@ -108,11 +110,11 @@ class AdamW(Adam):
     def __init__(self, learning_rate: Any = 0.001, weight_decay: float = 0.004, beta_1: float = 0.9,
                  beta_2: float = 0.999, epsilon: float = 1e-7, amsgrad: bool = False,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay, clipnorm,
-                         clipvalue, global_clipnorm, name)
+                         clipvalue, global_clipnorm, name, **kwargs)
 
 
 class RMSprop(Optimizer):
@@ -133,8 +135,9 @@ class RMSprop(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, rho: float = 0.9, momentum: float = 0.0,
                  epsilon: float = 1e-7, centered: bool = False, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
         self._slots = (("velocity",) + (("momentum",) if momentum > 0 else ())
                        + (("average_gradient",) if centered else ()))
@@ -179,8 +182,9 @@ class Adagrad(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1,
                  epsilon: float = 1e-7, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name)
+                 global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, name,
+                         **kwargs)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
     def _slot_initial(self, slot: str, v: Any) -> np.ndarray:

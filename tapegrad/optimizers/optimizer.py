@@ -39,6 +39,20 @@ class _Rows:
         self.index, self.values = index, values
 
 
+def _divided(g: Any, scale: float) -> Any:
+    if isinstance(g, _Rows):
+        return _Rows(g.index, g.values / g.values.dtype.type(scale))
+    return g / g.dtype.type(scale)
+
+
+def _dense(g: Any, like: Variable) -> np.ndarray:
+    if isinstance(g, _Rows):
+        out = np.zeros(_shape_of(like), like.dtype.as_numpy_dtype)
+        out[g.index] = g.values
+        return out
+    return g
+
+
 _HOW_TO_DIAGNOSE = ("for the cause and the line of code, run again with the environment variable "
                     "TAPEGRAD_EXPLAIN=1 (or call tf.diagnosis.enable() first): every None "
                     "gradient then warns with its cause and line.")
@@ -81,6 +95,19 @@ class Optimizer:
         gradient element to ``[-clipvalue, clipvalue]``, or scale all gradients together so
         their joint L2 norm is at most ``global_clipnorm`` (at most one of the three).
 
+    use_ema, ema_momentum, ema_overwrite_frequency: with ``use_ema=True`` the optimizer keeps an
+        exponential moving average of each variable (``avg = ema_momentum * avg + (1 -
+        ema_momentum) * var`` after each step, ``avg = var`` on the first); every
+        ``ema_overwrite_frequency`` steps the variables are overwritten with their averages, and
+        :meth:`finalize_variable_values` (called at the end of ``Model.fit``) does it once.
+
+    loss_scale_factor: if set, :meth:`scale_loss` multiplies the loss by it (``Model.fit`` does
+        this) and the gradients are divided by it before they are applied.
+
+    gradient_accumulation_steps: an int >= 2: gradients are summed over this many calls and the
+        variables are updated on every such call with their mean; :attr:`iterations` then
+        counts updates (calls // steps).
+
     name: the optimizer's name (used to name its variables).
 
     After the updates, each updated variable that has a ``constraint`` (``tf.Variable(...,
@@ -97,7 +124,28 @@ class Optimizer:
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
-                 global_clipnorm: float | None = None, name: str | None = None) -> None:
+                 global_clipnorm: float | None = None, name: str | None = None, *,
+                 use_ema: bool = False, ema_momentum: float = 0.99,
+                 ema_overwrite_frequency: int | None = None, loss_scale_factor: float | None = None,
+                 gradient_accumulation_steps: int | None = None) -> None:
+        if gradient_accumulation_steps and not (isinstance(gradient_accumulation_steps, int)
+                                                and gradient_accumulation_steps >= 2):
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2. Received: "
+                             f"gradient_accumulation_steps={gradient_accumulation_steps}")
+        if use_ema:
+            if not 0 <= ema_momentum <= 1:
+                raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                                 f"Received: ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency and (not isinstance(ema_overwrite_frequency, int)
+                                            or ema_overwrite_frequency < 1):
+                raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                                 f"Received: ema_overwrite_frequency={ema_overwrite_frequency}")
+        self.use_ema, self.ema_momentum = use_ema, ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self._ema_vars: list[Variable] = []
+        self._accumulators: list[Variable] = []
         if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
                              f"Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
@@ -151,9 +199,34 @@ class Optimizer:
             self._learning_rate = self._make_learning_rate(value)
 
     @property
-    def iterations(self) -> Variable:
-        """The number of updates applied so far (an int64 Variable)."""
+    def iterations(self) -> Any:
+        """The number of updates applied so far (an int64 Variable; with
+        ``gradient_accumulation_steps``, the number of calls divided by it, a Tensor)."""
+        if self.gradient_accumulation_steps:
+            return self._iterations // np.int64(self.gradient_accumulation_steps)
         return self._iterations
+
+    def _step_count(self) -> int:
+        return int(self._iterations.numpy()) // (self.gradient_accumulation_steps or 1)
+
+    def scale_loss(self, loss: Any) -> Any:
+        """``loss * loss_scale_factor``, or ``loss`` when no factor is set (for the gradients that
+        :meth:`apply` divides back)."""
+        return loss if self.loss_scale_factor is None else loss * self.loss_scale_factor
+
+    def finalize_variable_values(self, var_list: Sequence[Variable]) -> None:
+        """With ``use_ema``, set the variables to their moving averages (``Model.fit`` calls this
+        when training ends); otherwise nothing."""
+        if not self.use_ema:
+            return
+        var_list = list(var_list)
+        if len(var_list) != len(self._ema_vars):
+            raise ValueError(f"The length of model variables ({len(var_list)}) to override does not "
+                             "match the length of model variables stored in the optimizer "
+                             f"({len(self._ema_vars)}). Please check if the optimizer was called "
+                             "on your model.")
+        for v, avg in zip(var_list, self._ema_vars):
+            v.assign(avg)
 
     # ------------------------------------------------------------------ variables
     @property
@@ -163,6 +236,7 @@ class Optimizer:
         out = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             out.append(self._learning_rate)
+        out += self._ema_vars + self._accumulators
         for i in range(len(self._vars)):
             out.extend(self._slot_vars[s][i] for s in self._slots)
         return out
@@ -193,6 +267,11 @@ class Optimizer:
             for s in self._slots:
                 self._slot_vars[s].append(Variable(self._slot_initial(s, v), trainable=False,
                                                    name=f"{base}_{s}"))
+            if self.use_ema:
+                self._ema_vars.append(Variable(_value_of(v), trainable=False, name=f"{base}_average"))
+            if self.gradient_accumulation_steps:
+                self._accumulators.append(Variable(np.zeros_like(_value_of(v)), trainable=False,
+                                                   name=f"{base}_gradient_accumulator"))
         return i
 
     def exclude_from_weight_decay(self, var_list: Sequence[Variable] | None = None,
@@ -268,11 +347,24 @@ class Optimizer:
                 UserWarning, stacklevel=_caller_level())
         for _, v in work:  # check everything before changing anything
             self._check_floating(v)
-        prepared = self._clip([(self._gradient_array(g, v), v) for g, v in work])
+        prepared = [(self._gradient_array(g, v), v) for g, v in work]
+        if self.loss_scale_factor is not None:
+            prepared = [(_divided(g, self.loss_scale_factor), v) for g, v in prepared]
+        steps = self.gradient_accumulation_steps
+        if steps:
+            accumulators = [self._accumulators[self._track(v)] for _, v in prepared]
+            if (int(self._iterations.numpy()) + 1) % steps:
+                for (g, v), acc in zip(prepared, accumulators):
+                    acc.assign(_value_of(acc) + _dense(g, acc))
+                return self._finish_step([v for _, v in prepared])
+            prepared = [((_dense(g, acc) + _value_of(acc)) / _value_of(acc).dtype.type(steps), v)
+                        for (g, v), acc in zip(prepared, accumulators)]
+        prepared = self._clip(prepared)
         if replica_hook is not None:  # tf.distribute: the cross-replica sum
             prepared = replica_hook(self, prepared)
         lr_value = self._lr_array()
-        step = int(self._iterations.numpy()) + 1
+        step = self._step_count() + 1
+        self._begin_step(step)
         for g, v in prepared:
             i = self._track(v)
             lr = lr_value.astype(v.dtype.as_numpy_dtype)
@@ -280,7 +372,22 @@ class Optimizer:
                 x = _value_of(v)
                 v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
             self._apply_one(g, v, i, lr, step)
-        for _, v in prepared:  # as Keras: each updated variable's constraint, after all updates
+        if steps:
+            for acc in self._accumulators:
+                acc.assign(np.zeros_like(_value_of(acc)))
+        return self._finish_step([v for _, v in prepared])
+
+    def _finish_step(self, updated: list) -> Variable:
+        if self.use_ema:
+            step = self._step_count()
+            for v, avg in zip(self._vars, self._ema_vars):
+                x, a = _value_of(v), _value_of(avg)
+                mu = x.dtype.type(self.ema_momentum if step else 0)
+                avg.assign(mu * a + (x.dtype.type(1) - mu) * x)
+            if self.ema_overwrite_frequency and (step + 1) % self.ema_overwrite_frequency == 0:
+                for v, avg in zip(self._vars, self._ema_vars):
+                    v.assign(avg)
+        for v in updated:  # as Keras: each updated variable's constraint, after all updates
             if v.constraint is not None:
                 v.assign(v.constraint(v))
         self._iterations.assign_add(np.int64(1))
@@ -353,6 +460,9 @@ class Optimizer:
                       else np.clip(g, -c, c)), v) for g, v in pairs]
         return pairs
 
+    def _begin_step(self, step: int) -> None:
+        """Optimizer-wide state updated once per step, before the variables (Nadam's)."""
+
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
         slots = {s: self._slot_vars[s][i] for s in self._slots}
         x = _value_of(v)
@@ -416,7 +526,11 @@ class Optimizer:
         return {"name": self.name,
                 "learning_rate": float(lr.numpy()) if isinstance(lr, Variable) else lr,
                 "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
-                "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue}
+                "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
