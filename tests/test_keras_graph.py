@@ -249,3 +249,22 @@ def test_untracked_tf_variable_attribute_warns_once():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert layer.trainable_weights == [] and Scale().weights == []
+
+
+def test_operators_and_keras_ops_on_keras_tensors_are_graph_nodes(tmp_path):
+    # Keras 3: `x + attention`, `2.0 * x`, `x[:, 0]`, keras.ops.mean(x, axis=1) on symbolic tensors
+    # build nodes of the functional graph, replayed with the data (and saved with the model)
+    inp = keras.Input((4,))
+    h = keras.layers.Dense(4, kernel_initializer="ones")(inp)
+    out = keras.ops.concatenate([(h + inp) * 2.0 - 1.0, -abs(h) / 4.0, h[:, :1] ** 2,
+                                 keras.ops.mean(h, axis=1, keepdims=True)], axis=1)
+    assert isinstance(out, keras.KerasTensor) and out.shape == (None, 10)
+    model = keras.Model(inp, out)
+    x = np.arange(8.0, dtype=np.float32).reshape(2, 4)
+    hx = x.sum(1, keepdims=True) * np.ones((1, 4), np.float32)
+    want = np.concatenate([(hx + x) * 2 - 1, -np.abs(hx) / 4, hx[:, :1] ** 2, hx.mean(1, keepdims=True)], 1)
+    np.testing.assert_allclose(model(tf.constant(x)).numpy(), want, rtol=1e-6)
+    assert float(keras.ops.add(tf.constant(1.0), 2.0)) == 3.0  # eager keras.ops are unchanged
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    np.testing.assert_allclose(keras.models.load_model(path)(tf.constant(x)).numpy(), want, rtol=1e-6)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import inspect
+import itertools
 import threading
 import weakref
 from typing import Any, Callable, Iterator
@@ -113,6 +114,38 @@ class KerasTensor:
 
     def __bool__(self) -> bool:
         raise TypeError("A symbolic KerasTensor cannot be used as a Python bool.")
+
+    # operators build graph nodes, as keras.ops functions do on KerasTensors (``x + attention``)
+    def __add__(self, o: Any) -> Any: return operation("add", (self, o))
+    def __radd__(self, o: Any) -> Any: return operation("add", (o, self))
+    def __sub__(self, o: Any) -> Any: return operation("subtract", (self, o))
+    def __rsub__(self, o: Any) -> Any: return operation("subtract", (o, self))
+    def __mul__(self, o: Any) -> Any: return operation("multiply", (self, o))
+    def __rmul__(self, o: Any) -> Any: return operation("multiply", (o, self))
+    def __truediv__(self, o: Any) -> Any: return operation("divide", (self, o))
+    def __rtruediv__(self, o: Any) -> Any: return operation("divide", (o, self))
+    def __floordiv__(self, o: Any) -> Any: return operation("floor_divide", (self, o))
+    def __rfloordiv__(self, o: Any) -> Any: return operation("floor_divide", (o, self))
+    def __mod__(self, o: Any) -> Any: return operation("mod", (self, o))
+    def __pow__(self, o: Any) -> Any: return operation("power", (self, o))
+    def __rpow__(self, o: Any) -> Any: return operation("power", (o, self))
+    def __matmul__(self, o: Any) -> Any: return operation("matmul", (self, o))
+    def __rmatmul__(self, o: Any) -> Any: return operation("matmul", (o, self))
+    def __neg__(self) -> Any: return operation("negative", (self,))
+    def __abs__(self) -> Any: return operation("absolute", (self,))
+    def __lt__(self, o: Any) -> Any: return operation("less", (self, o))
+    def __le__(self, o: Any) -> Any: return operation("less_equal", (self, o))
+    def __gt__(self, o: Any) -> Any: return operation("greater", (self, o))
+    def __ge__(self, o: Any) -> Any: return operation("greater_equal", (self, o))
+    def __getitem__(self, key: Any) -> Any: return operation("get_item", (self, key))
+
+    __hash__ = object.__hash__  # (identity: graph bookkeeping keys on it)
+
+
+def operation(name: str, args: tuple, kwargs: dict | None = None) -> Any:
+    """The KerasTensor of ``keras.ops.<name>(*args, **kwargs)`` applied to KerasTensors: a node of
+    an :class:`Operation` layer in the functional graph (its constant arguments kept in the node)."""
+    return Operation(name, kwargs)(*args)
 
 
 class Node:
@@ -907,3 +940,24 @@ def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
         out = [_zip_map(fn, x, y) for x, y in zip(a, b)]
         return out if isinstance(a, list) else tuple(out)
     return fn(a, b)
+
+
+class Operation(Layer):
+    """A ``keras.ops`` function (or an operator) applied to KerasTensors in a functional model:
+    replaying the graph calls ``keras.ops.<op>`` with the node's tensors and constants."""
+
+    def __init__(self, op: str, op_kwargs: dict | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("name", f"{op}_{next(_operation_ids)}")
+        super().__init__(**kwargs)
+        self.op, self.op_kwargs = op, dict(op_kwargs or {})
+        self.built = True
+
+    def call(self, *args: Any) -> Any:
+        from . import ops
+        return getattr(ops, self.op)(*args, **self.op_kwargs)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "op": self.op, "op_kwargs": self.op_kwargs}
+
+
+_operation_ids = itertools.count(1)

@@ -797,6 +797,36 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
     return _la.diag_part(_a.transpose(x, perm), k=offset)
 
 
+def get_item(x: Any, key: Any) -> Tensor:
+    """``x[key]`` (what ``keras_tensor[key]`` becomes in a functional model; a key saved in a
+    model's config comes back as a list, read as the tuple it was)."""
+    if isinstance(key, list) and builtins.any(isinstance(k, slice) or k is Ellipsis or k is None for k in key):
+        key = tuple(key)
+    return _t(x)[key]
+
+
+def _symbolic(name: str, fn: Any) -> Any:
+    """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
+    node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
+    def op(*args: Any, **kwargs: Any) -> Any:
+        for a in (*args, *kwargs.values()):
+            if type(a).__name__ == "KerasTensor" or isinstance(a, (list, tuple)) and builtins.any(
+                    type(b).__name__ == "KerasTensor" for b in a):
+                from ._layer import operation
+                return operation(name, args, kwargs)
+        return fn(*args, **kwargs)
+    op.__name__, op.__qualname__, op.__doc__, op.__wrapped__ = fn.__name__, fn.__qualname__, fn.__doc__, fn
+    return op
+
+
+__all__.append("get_item")
+for _name in __all__:
+    if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
+                     "full", "arange", "linspace", "eye"):
+        globals()[_name] = _symbolic(_name, globals()[_name])
+del _name
+
+
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "did you mean" for a typo
         raise _missing_name(__name__, name, __all__)

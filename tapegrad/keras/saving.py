@@ -160,6 +160,14 @@ def serialize_keras_object(obj: Any) -> Any:
         return obj
     if isinstance(obj, (np.generic,)):
         return obj.item()
+    if isinstance(obj, slice):  # (an index of x[...] on a KerasTensor)
+        return {"class_name": "__slice__", "config": {"start": serialize_keras_object(obj.start),
+                                                      "stop": serialize_keras_object(obj.stop),
+                                                      "step": serialize_keras_object(obj.step)}}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    if isinstance(obj, tuple) and any(isinstance(x, slice) or x is Ellipsis for x in obj):
+        return {"class_name": "__tuple__", "config": {"value": [serialize_keras_object(x) for x in obj]}}
     if isinstance(obj, (list, tuple)):
         return [serialize_keras_object(x) for x in obj]
     if isinstance(obj, dict):
@@ -215,6 +223,9 @@ def _find_class(config: dict, custom_objects: dict | None) -> Any:
             obj = get_registered_object(key, custom_objects)
             if obj is not None:
                 return obj
+    if name == "Operation":  # a keras.ops function or operator on KerasTensors (x + attention)
+        from ._layer import Operation
+        return Operation
     module = _TAPEGRAD_MODULES.get(config.get("module") or "")
     if module is not None:
         if name == "Functional":
@@ -261,6 +272,10 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     class_name, inner = config["class_name"], config["config"]
     if class_name == "__numpy__":
         return np.array(inner["value"], dtype=inner["dtype"])
+    if class_name == "__slice__":
+        return slice(*(deserialize_keras_object(inner[k], custom_objects, safe_mode) for k in ("start", "stop", "step")))
+    if class_name == "__ellipsis__":
+        return Ellipsis
     if class_name == "__tuple__":
         return tuple(deserialize_keras_object(inner["value"], custom_objects, safe_mode))
     if class_name == "__lambda__":
