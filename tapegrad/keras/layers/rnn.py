@@ -18,8 +18,8 @@ from ...ops.math import cast, where
 from .. import activations, initializers, random
 from .._layer import Layer, name_scope
 from ..saving import serialize_keras_object
-from .conv import new_weight, positive_int, serialized, weight_args, weight_config
-from .rnn_cells import RNN
+from .conv import positive_int, serialized, weight_config
+from .rnn_cells import RNN, recurrent_args, recurrent_weights
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -42,17 +42,10 @@ class _RNN(Layer):
         kwargs.pop("use_cudnn", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         cls = type(self).__name__
-        self.units = positive_int(units, "units", cls)
-        self.activation = activations.get(activation)
-        self.recurrent_activation = activations.get(recurrent_activation)
-        self.use_bias = bool(use_bias)
-        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
-        weight_args(self, "recurrent", recurrent_initializer, recurrent_regularizer, recurrent_constraint)
-        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
-        self.dropout = min(1.0, max(0.0, float(dropout)))
-        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
-        self.seed = seed
-        self.seed_generator = random.SeedGenerator(seed)
+        recurrent_args(self, positive_int(units, "units", cls), activation, recurrent_activation, use_bias,
+                       (kernel_initializer, kernel_regularizer, kernel_constraint),
+                       (recurrent_initializer, recurrent_regularizer, recurrent_constraint),
+                       (bias_initializer, bias_regularizer, bias_constraint), dropout, recurrent_dropout, seed)
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
         self.go_backwards, self.stateful, self.unroll = bool(go_backwards), bool(stateful), bool(unroll)
         self.zero_output_for_mask = bool(zero_output_for_mask)
@@ -65,12 +58,7 @@ class _RNN(Layer):
             raise ValueError(f"{type(self).__name__}: the input must have shape (batch, timesteps, features); "
                              f"received an input of shape {tuple(input_shape)}.")
         self._features = int(input_shape[-1])
-        g = self.gates * self.units
-        self.kernel = new_weight(self, "kernel", (self._features, g))
-        self.recurrent_kernel = new_weight(self, "recurrent", (self.units, g), "recurrent_kernel")
-        self.bias = new_weight(self, "bias", self._bias_shape(), initializer=self._bias_init()) \
-            if self.use_bias else None
-        self.built = True
+        recurrent_weights(self, self._features)
 
     def _bias_shape(self) -> tuple:
         return (self.gates * self.units,)

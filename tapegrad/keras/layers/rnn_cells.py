@@ -27,6 +27,35 @@ def _nested(x: Any) -> bool:
     return isinstance(x, (list, tuple))
 
 
+def recurrent_args(layer: Layer, units: int, activation: Any, recurrent_activation: Any, use_bias: bool,
+                   kernel: tuple, recurrent: tuple, bias: tuple, dropout: float, recurrent_dropout: float,
+                   seed: Any) -> None:
+    """The arguments a recurrent cell and the recurrent layers share (each weight's
+    ``(initializer, regularizer, constraint)``), set on ``layer``."""
+    layer.units = units
+    layer.activation = activations.get(activation)
+    layer.recurrent_activation = activations.get(recurrent_activation)
+    layer.use_bias = bool(use_bias)
+    weight_args(layer, "kernel", *kernel)
+    weight_args(layer, "recurrent", *recurrent)
+    weight_args(layer, "bias", *bias)
+    layer.dropout = min(1.0, max(0.0, float(dropout)))
+    layer.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
+    layer.seed = seed
+    layer.seed_generator = random.SeedGenerator(seed)
+
+
+def recurrent_weights(layer: Any, features: int) -> None:
+    """``kernel``, ``recurrent_kernel`` and ``bias`` (``gates`` blocks of ``units``) for inputs of
+    ``features``; the layer is built."""
+    g = layer.gates * layer.units
+    layer.kernel = new_weight(layer, "kernel", (features, g))
+    layer.recurrent_kernel = new_weight(layer, "recurrent", (layer.units, g), "recurrent_kernel")
+    layer.bias = new_weight(layer, "bias", layer._bias_shape(), initializer=layer._bias_init()) \
+        if layer.use_bias else None
+    layer.built = True
+
+
 class _Cell(Layer):
     """Arguments, weights and dropout masks the three cells share."""
 
@@ -42,28 +71,16 @@ class _Cell(Layer):
             raise ValueError("Received an invalid value for argument `units`, expected a positive integer, "
                              f"got {units}.")
         super().__init__(**kwargs)
-        self.units = units
-        self.activation = activations.get(activation)
-        self.recurrent_activation = activations.get(recurrent_activation)
-        self.use_bias = bool(use_bias)
-        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
-        weight_args(self, "recurrent", recurrent_initializer, recurrent_regularizer, recurrent_constraint)
-        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
-        self.dropout = min(1.0, max(0.0, float(dropout)))
-        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
-        self.seed = seed
-        self.seed_generator = random.SeedGenerator(seed)
+        recurrent_args(self, units, activation, recurrent_activation, use_bias,
+                       (kernel_initializer, kernel_regularizer, kernel_constraint),
+                       (recurrent_initializer, recurrent_regularizer, recurrent_constraint),
+                       (bias_initializer, bias_regularizer, bias_constraint), dropout, recurrent_dropout, seed)
         self.state_size: Any = units
         self.output_size = units
         self._masks: dict = {}
 
     def build(self, input_shape: Sequence) -> None:
-        g = self.gates * self.units
-        self.kernel = new_weight(self, "kernel", (int(input_shape[-1]), g))
-        self.recurrent_kernel = new_weight(self, "recurrent", (self.units, g), "recurrent_kernel")
-        self.bias = new_weight(self, "bias", self._bias_shape(), initializer=self._bias_init()) \
-            if self.use_bias else None
-        self.built = True
+        recurrent_weights(self, int(input_shape[-1]))
 
     def _bias_shape(self) -> tuple:
         return (self.gates * self.units,)
