@@ -324,24 +324,33 @@ def record_case(tf, keras, name, case, seed):
     return arrays, meta
 
 
-def main():
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _tf import quiet_tensorflow
-    tf = quiet_tensorflow()
-    import keras
-    only = sys.argv[1] if len(sys.argv) > 1 else None
+def record_cases(tf, keras, cases, only, recorder=lambda case: record_case):
+    """Record every case (those whose name contains ``only``) twice, checking that the two runs
+    agree: ``({"<case>/<array>": value}, {case: meta})``. ``recorder(case)`` picks the function
+    that records a case (``record_case`` here)."""
     arrays, metas = {}, {}
-    for seed, (name, case) in enumerate(CASES.items()):
+    for seed, (name, case) in enumerate(cases.items()):
         if only and only not in name:
             continue
-        a, m = record_case(tf, keras, name, case, seed)
-        a2, _ = record_case(tf, keras, name, case, seed)
+        rec = recorder(case)
+        a, m = rec(tf, keras, name, case, seed)
+        a2, _ = rec(tf, keras, name, case, seed)
         for k in a:
             if not np.array_equal(a[k], a2[k]):
                 raise SystemExit(f"{name}/{k} differs between two runs")
         arrays.update({f"{name}/{k}": v for k, v in a.items()})
         metas[name] = m
         print(name, {k: v.shape for k, v in a.items() if k.startswith("out")})
+    return arrays, metas
+
+
+def main():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _tf import quiet_tensorflow
+    tf = quiet_tensorflow()
+    import keras
+    only = sys.argv[1] if len(sys.argv) > 1 else None
+    arrays, metas = record_cases(tf, keras, CASES, only)
     if only:
         return
     os.makedirs(OUT, exist_ok=True)

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from record_keras_layers import _make, _weight_values, record_case
+from record_keras_layers import _make, _weight_values, record_case, record_cases
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(REPO, "tests", "fixtures", "keras_more_layers")
@@ -238,20 +238,9 @@ def main():
     tf = quiet_tensorflow()
     import keras
     only = sys.argv[1] if len(sys.argv) > 1 else None
-    arrays, metas = {}, {}
-    for seed, (name, case) in enumerate(CASES.items()):
-        if only and only not in name:
-            continue
-        rec = record_multi if isinstance(case[1], list) or {"zero_steps", "forward_only"} & set(case[2]) \
-            else record_case
-        a, m = rec(tf, keras, name, case, seed)
-        a2, _ = rec(tf, keras, name, case, seed)
-        for k in a:
-            if not np.array_equal(a[k], a2[k]):
-                raise SystemExit(f"{name}/{k} differs between two runs")
-        arrays.update({f"{name}/{k}": v for k, v in a.items()})
-        metas[name] = m
-        print(name, {k: v.shape for k, v in a.items() if k.startswith("out")})
+    arrays, metas = record_cases(
+        tf, keras, CASES, only, lambda case: record_multi if isinstance(case[1], list)
+        or {"zero_steps", "forward_only"} & set(case[2]) else record_case)
     if only:
         return
     np.savez_compressed(OUT + ".npz", **arrays)
