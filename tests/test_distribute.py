@@ -123,8 +123,7 @@ def test_multi_worker_strategy_on_a_running_cluster_over_dask_comms():
         strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster.scheduler_address)
         try:
             assert strategy.num_replicas_in_sync == 2
-            for f in [a.use_board(False) for a in strategy._group.actors]:  # as between machines
-                f.result()
+            strategy._group.use_dask_comms()  # as between machines
             with strategy.scope():
                 params, opt = _model(np.float64), tf.optimizers.Adam(0.01)
 

@@ -1,9 +1,10 @@
 """The driver side of the mirrored strategies: a group of Dask actors, one replica per worker.
 
 ``_Group.run`` ships a step function once per function (Dask pickles it; every Variable and
-optimizer it reaches travels as a keyed reference, see ``_reduce_variable``), calls every
-replica's ``step`` directly (actor calls go straight to the worker, not through the scheduler),
-and commits or rolls back the step as tapegrad/distribute/_replica.py describes.
+optimizer it reaches travels as a keyed reference, see ``_reduce_variable``), sends every
+replica its arguments (through its lane when the replicas share this machine, else as a Dask
+actor call, which goes straight to the worker, not through the scheduler), and commits or rolls
+back the step as tapegrad/distribute/_replica.py describes.
 """
 from __future__ import annotations
 
@@ -63,6 +64,13 @@ def _reduce_optimizer(opt: Any) -> tuple:
     return (_replica.rebuild_object, (group.uid, key, type(opt), state))
 
 
+def _assign_fresh(v: Variable, a: np.ndarray) -> None:
+    """``v.assign(a)`` for an array made for it (of its dtype and shape): not copied again."""
+    with v._lock:
+        v._set(a, fresh=True)
+    v._on_assign("assign", a)
+
+
 def _register_reducers() -> None:
     copyreg.pickle(Variable, _reduce_variable)
     todo = [Optimizer]
@@ -72,7 +80,9 @@ def _register_reducers() -> None:
         todo += cls.__subclasses__()
 
 
-def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str) -> None:
+def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str, lanes: list) -> None:
+    for lane in lanes:  # (the replicas' lane threads end)
+        lane.close()
     try:
         if cluster is None:  # a cluster we do not own: leave it running, drop our state
             client.run(_replica.forget, uid, on_error="ignore")
@@ -104,7 +114,9 @@ class _Group:
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
         open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
-        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder, self.uid)
+        self.lanes: list = []  # the replicas' lanes (connections), when they share this machine
+        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder,
+                                           self.uid, self.lanes)
         futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
                                  blas_threads, actor=True, workers=[w], allow_other_workers=False,
                                  pure=False) for r, w in enumerate(workers)]
@@ -113,6 +125,13 @@ class _Group:
         self.shared_memory = all(a.same_host for a in self.actors)
         for f in [a.use_board(self.shared_memory) for a in self.actors]:
             f.result()
+        if self.shared_memory:
+            from multiprocessing.connection import Client as connect
+
+            key = self.uid.encode()
+            paths = [f.result() for f in [a.open_lane(key) for a in self.actors]]
+            self.lanes += [_replica.Lane(connect(p, "AF_UNIX", authkey=key), f"{p}-in") for p in paths]
+        self._state_map: tuple = ("", None)  # replica 0's published state: (path, memmap)
         self.vars: dict = {}  # key -> driver Variable
         self.var_keys: dict = {}  # id(Variable) -> key
         self.objects: dict = {}  # key -> driver optimizer
@@ -127,6 +146,16 @@ class _Group:
 
     def close(self) -> None:
         self._finalizer()
+
+    def use_dask_comms(self) -> None:
+        """Send steps as Dask actor calls and all-reduce over the workers' Dask comms, as when
+        the replicas run on other machines (tests use it to cover that path on one machine)."""
+        for f in [a.use_board(False) for a in self.actors]:
+            f.result()
+        self.shared_memory = False
+        for lane in self.lanes:
+            lane.close()
+        self.lanes.clear()
 
     def key_of(self, v: Variable) -> Any:
         key = self.var_keys.get(id(v))
@@ -175,20 +204,62 @@ class _Group:
         token = self.ship(fn)
         self.step_no += 1
         step = self.step_no
-        calls = [actor.step(token, step,
-                            nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
-                            nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
-                 for r, actor in enumerate(self.actors)]
-        answers = self._answers(calls, step)
+        parts = [(nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
+                  nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
+                 for r in range(self.n)]
+        if self.lanes:
+            answers = self._lane_answers(token, step, parts)
+        else:
+            answers = self._answers([actor.step(token, step, a, k)
+                                     for actor, (a, k) in zip(self.actors, parts)], step)
         if all(a[0] == "ok" for a in answers):
             self._commit(answers[0])
             return [nest.map_structure(lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, a[1])
                     for a in answers]
         for r, a in enumerate(answers):
             if a[0] != "died":
-                self.actors[r].rollback(step).result()
+                self._rollback(r, step)
         exc, cause = self._failure(fn, step, answers)
         raise exc from cause
+
+    def _rollback(self, r: int, step: int) -> None:
+        if self.lanes:
+            self.lanes[r].send(("rollback", step))
+            self.lanes[r].recv()
+        else:
+            self.actors[r].rollback(step).result()
+
+    def _lane_answers(self, token: int, step: int, parts: list) -> list:
+        """Send the step to every replica's lane and collect the answers; a replica whose lane
+        closes died. After the first failure, the replicas still running are told to abort."""
+        from multiprocessing.connection import wait
+
+        answers: list = [None] * self.n
+        running: dict = {}
+        for r, (lane, (a, k)) in enumerate(zip(self.lanes, parts)):
+            try:
+                lane.send(("step", token, step, a, k))
+                running[lane] = r
+            except OSError as e:
+                answers[r] = ("died", e)
+        aborted = False
+        while True:
+            if not aborted and any(a is not None and a[0] != "ok" for a in answers):
+                aborted = True
+                for lane in running:
+                    try:
+                        lane.send(("abort", step))
+                    except OSError:
+                        pass
+            if not running:
+                return answers
+            for conn in wait([lane.conn for lane in running]):
+                lane = next(la for la in running if la.conn is conn)
+                r = running.pop(lane)
+                try:
+                    answers[r] = lane.recv()
+                except (EOFError, OSError):
+                    answers[r] = ("died", ConnectionError("its process ended (the lane to it closed)"))
 
     def _answers(self, calls: list, step: int) -> list:
         answers: list = [None] * self.n
@@ -221,11 +292,13 @@ class _Group:
             for key, value in published[1]:
                 self.vars[key].assign(value)
             return
-        raw = np.fromfile(published[1], np.uint8)
-        for key, dtype, shape, at in published[2]:
+        path, mm = self._state_map
+        if path != published[1]:  # replica 0 grew its region into a new file
+            path, mm = self._state_map = (published[1], np.memmap(published[1], np.uint8, "r"))
+        for key, dtype, shape, at in published[2]:  # (copied out: replica 0 writes there again)
             dt = np.dtype(dtype)
             size = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-            self.vars[key].assign(raw[at:at + size].view(dt).reshape(shape))
+            _assign_fresh(self.vars[key], np.array(mm[at:at + size].view(dt).reshape(shape)))
 
     def _failure(self, fn: Callable, step: int, answers: list) -> tuple:
         """The exception to raise for a failed step, and its cause (a replica's traceback)."""
@@ -252,13 +325,18 @@ class _Group:
         if os.path.isfile(crash) and os.path.getsize(crash):
             with open(crash) as fh:
                 lines.append("The worker's traceback when it crashed:\n" + fh.read())
-        try:
-            logs = self.client.get_worker_logs(nanny=True)
-        except Exception:  # noqa: BLE001  (no nanny: a cluster started without one)
-            logs = {}
-        for entries in logs.values():
-            lines += [msg for _, msg in entries if "Worker process" in msg and
-                      ("exited" in msg or "killed" in msg)][-1:]
+        deadline = time.monotonic() + 5  # (a lane sees the death before the nanny reports it)
+        while True:
+            try:
+                logs = self.client.get_worker_logs(nanny=True)
+            except Exception:  # noqa: BLE001  (no nanny: a cluster started without one)
+                logs = {}
+            exits = [msg for entries in logs.values() for msg in [
+                m for _, m in entries if "Worker process" in m and ("exited" in m or "killed" in m)][-1:]]
+            if exits or not logs or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        lines += exits
         if not lines:
             return " The process ended without a Python traceback (os._exit, or killed)."
         return "\n" + "\n".join(lines)

@@ -15,12 +15,17 @@ reference that ``rebuild_variable``/``rebuild_object`` resolve here). Each step:
 The driver commits a step when every replica answered; otherwise it aborts the waiting replicas
 and rolls every survivor back to the values of step 1, so no variable is left half-updated.
 
-Two boards carry the all-reduce: files in shared memory (``/dev/shm``) when every replica runs on
-the driver's machine, else the workers' own Dask comms (``tapegrad_put`` messages).
+When every replica runs on the driver's machine, the steps travel through a *lane* (a Unix
+socket per replica, served by a thread of the replica; a Dask actor call costs milliseconds, a
+lane round trip tens of microseconds), the all-reduce through files in shared memory
+(``/dev/shm``), and replica 0 publishes into a shared-memory region the driver copies from.
+Otherwise steps are Dask actor calls, the all-reduce goes through the workers' own Dask comms
+(``tapegrad_put`` messages) and the published state travels inline.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import faulthandler
 import os
 import threading
@@ -118,8 +123,8 @@ def _sum_in_order(parts: list, arrays: list) -> list:
     """Element ``i`` summed over ``parts`` (one list per replica) in replica order."""
     out = []
     for i, a in enumerate(arrays):
-        acc = np.array(parts[0][i], dtype=a.dtype, copy=True)
-        for p in parts[1:]:
+        acc = np.add(parts[0][i], parts[1][i], dtype=a.dtype)
+        for p in parts[2:]:
             acc += p[i]
         out.append(acc)
     return out
@@ -234,10 +239,66 @@ def _to_numpy(x: Any) -> Any:
     return np.asarray(x.numpy()) if isinstance(x, (Tensor, Variable)) else x
 
 
+class Lane:
+    """One end of a lane between the driver and a replica on the same machine: a connection,
+    and a shared-memory file for the large buffers (arrays) of what this end sends, so that a
+    message carries only the pickle's small parts. The two ends take turns (a request, then its
+    answer), so a sender overwrites its file only after the receiver has copied out of it."""
+
+    LARGE = 1 << 16  # buffers from this many bytes go through the file
+
+    def __init__(self, conn: Any, path: str) -> None:
+        self.conn, self.path = conn, path
+        self.out: Any = None  # the memmap of this end's file (grown under new names)
+        self.peer: tuple = ("", None)  # the other end's file: (path, memmap)
+
+    def send(self, obj: Any) -> None:
+        from distributed.protocol.pickle import dumps
+
+        buffers: list = []
+        data = dumps(obj, buffer_callback=buffers.append)
+        raws = [b.raw() for b in buffers]
+        if sum(r.nbytes for r in raws) < self.LARGE:
+            self.conn.send_bytes(dumps((data, "", [r.tobytes() for r in raws])))
+            return
+        spans, at = [], 0
+        for r in raws:
+            spans.append((at, r.nbytes))
+            at += -(-r.nbytes // 64) * 64
+        if self.out is None or self.out.size < at:
+            if self.out is not None:  # (the peer's map of the old file stays valid)
+                os.unlink(self.out.filename)
+            self.out = np.memmap(f"{self.path}-{at}.bin", np.uint8, "w+", shape=(at,))
+        for r, (o, n) in zip(raws, spans):
+            self.out[o:o + n] = np.frombuffer(r, np.uint8)
+        self.conn.send_bytes(dumps((data, self.out.filename, spans)))
+
+    def poll(self) -> bool:
+        return self.conn.poll()
+
+    def recv(self) -> Any:
+        from distributed.protocol.pickle import loads
+
+        data, path, spans = loads(self.conn.recv_bytes())
+        if not path:  # (small buffers travel in the message)
+            return loads(data, buffers=spans)
+        if self.peer[0] != path:
+            self.peer = (path, np.memmap(path, np.uint8, "r"))
+        mm = self.peer[1]
+        return loads(data, buffers=[np.array(mm[o:o + n]) for o, n in spans])
+
+    def close(self) -> None:
+        self.conn.close()
+        if self.out is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.out.filename)
+
+
 class Replica:
     """Replica ``index`` of ``n`` of strategy ``uid`` (created on its worker as a Dask actor)."""
 
-    same_host = False  # (a class attribute, so that the driver's actor proxy may read it)
+    same_host = False  # (class attributes, so that the driver's actor proxy may read them)
+    lane: Any = None  # the connection to the driver, once it opened one (open_lane)
 
     def __init__(self, uid: str, index: int, n: int, folder: str, peers: list,
                  blas_threads: int | None) -> None:
@@ -253,6 +314,8 @@ class Replica:
         self.reports: list = []
         self.current = self.aborted_step = 0
         self.board: Any = None
+        self._region: tuple | None = None  # replica 0's published state: (path, memmap)
+        self._lane_thread: threading.Thread | None = None
         self.worker = get_worker()
         self.worker.handlers["tapegrad_put"] = _put
         optimizer.replica_hook = optimizer_hook
@@ -275,21 +338,66 @@ class Replica:
         self.board = (_ShmBoard(self.folder, self.index, self.n, self._wait) if shared_memory
                       else _CommBoard(self.worker, self.uid, self.index, self.peers, self._wait))
 
+    def open_lane(self, authkey: bytes) -> str:
+        """Listen on a Unix socket in the group's folder for the driver; a thread of this replica
+        serves the steps sent there (see ``_serve``). Returns the socket's path."""
+        from multiprocessing.connection import Listener
+
+        path = os.path.join(self.folder, f"lane-{self.index}")
+        listener = Listener(path, "AF_UNIX", authkey=authkey)
+        self._lane_thread = threading.Thread(target=self._serve, args=(listener,), daemon=True,
+                                             name=f"tapegrad-replica-{self.index}")
+        self._lane_thread.start()
+        return path
+
+    def _serve(self, listener: Any) -> None:
+        """The lane: ("step", token, step, args, kwargs) runs a step and answers as ``step``;
+        ("rollback", step) rolls back and answers None; ("abort", step) reaching here is late
+        (its step ended) and ignored. Ends when the driver closes the lane."""
+        try:
+            conn = listener.accept()
+        except OSError:  # the driver went away before connecting
+            return
+        finally:
+            listener.close()
+        lane = self.lane = Lane(conn, os.path.join(self.folder, f"lane-{self.index}-out"))
+        while True:
+            try:
+                msg = lane.recv()
+            except (EOFError, OSError):
+                break
+            if msg[0] == "abort":
+                continue
+            answer = self.step(*msg[1:]) if msg[0] == "step" else self.rollback(msg[1])
+            try:
+                lane.send(answer)
+            except OSError:
+                break
+            except Exception as e:  # noqa: BLE001  (an output or exception that cannot travel)
+                lane.send(("error", RuntimeError(f"replica {self.index}'s answer cannot be pickled: "
+                                                 f"{type(e).__name__}: {e}"), traceback.format_exc()))
+        self.lane = None
+        lane.close()
+
     def register(self, key: Any, v: Variable) -> None:
         self.vars[key] = v
         self.var_keys[id(v)] = key
 
     def _wait(self, ready: Callable[[], bool], cond: threading.Condition | None = None) -> None:
-        delay = 1e-5
+        delay, lane = 1e-5, self.lane if threading.current_thread() is self._lane_thread else None
         while not ready():
             if self.aborted_step == self.current:
                 raise Aborted()
+            if lane is not None and lane.poll():  # mid-step, the driver sends nothing but aborts
+                msg = lane.recv()
+                if msg[0] == "abort" and msg[1] == self.current:
+                    raise Aborted()
             if cond is not None:
                 with cond:
                     cond.wait(0.05)
             else:
                 time.sleep(delay)
-                delay = min(2 * delay, 1e-3)
+                delay = min(2 * delay, 2.5e-4)
 
     def all_reduce_sum(self, arrays: list) -> list:
         arrays = [np.asarray(a) for a in arrays]
@@ -347,20 +455,25 @@ class Replica:
         return ("ok", out, published, self.reports)
 
     def publish(self) -> tuple:
-        """The variables this step changed: in a file in shared memory, or inline."""
+        """The variables this step changed: inline, or (on the driver's machine) written into a
+        shared-memory region that the driver copies from before it sends the next step."""
         old = self.snapshot[1]
-        changed = [(k, v) for k, v in self.vars.items() if v.value() is not old.get(k)]
+        changed = [(k, np.asarray(v.value().numpy())) for k, v in self.vars.items()
+                   if v.value() is not old.get(k)]
         if not isinstance(self.board, _ShmBoard):
-            return ("inline", [(k, np.asarray(v.numpy())) for k, v in changed])
+            return ("inline", [(k, a.copy()) for k, a in changed])
         manifest, at = [], 0
-        path = os.path.join(self.folder, "state.bin")
-        with open(path + ".tmp", "wb") as fh:
-            for k, v in changed:
-                a = np.asarray(v.value().numpy())
-                fh.write(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data)
-                manifest.append((k, a.dtype.str, a.shape, at))
-                at += a.nbytes
-        os.replace(path + ".tmp", path)
+        for k, a in changed:
+            manifest.append((k, a.dtype.str, a.shape, at))
+            at += -(-a.nbytes // 64) * 64
+        if self._region is None or self._region[1].size < at:  # a larger file, under a new name
+            if self._region is not None:  # (the driver's map of the old one stays valid)
+                os.unlink(self._region[0])
+            path = os.path.join(self.folder, f"state-{self.current}.bin")
+            self._region = (path, np.memmap(path, np.uint8, "w+", shape=(max(at, 64),)))
+        path, mm = self._region
+        for (k, a), (_, _, _, at) in zip(changed, manifest):
+            mm[at:at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         return ("file", path, manifest)
 
     def rollback(self, step: int) -> None:
