@@ -10,17 +10,19 @@ reference that ``rebuild_variable``/``rebuild_object`` resolve here). Each step:
    ``optimizer_hook``, which builds the optimizer's slots, then sums the gradients across the
    replicas (``all_reduce_sum``: each replica posts its gradients and adds everyone's in replica
    order, so every replica gets the same bits and applies the same update);
-3. answer the driver; replica 0 also publishes the variables that changed.
+3. answer the driver (replica 0 also names the variables that changed), and note those
+   variables as not yet published.
 
 The driver commits a step when every replica answered; otherwise it aborts the waiting replicas
 and rolls every survivor back to the values of step 1, so no variable is left half-updated.
+The driver's own copies of the variables are brought up to date when they are read: ``publish``
+sends the values the driver asks for that changed since it last had them.
 
 When every replica runs on the driver's machine, the steps travel through a *lane* (a Unix
 socket per replica, served by a thread of the replica; a Dask actor call costs milliseconds, a
 lane round trip tens of microseconds), the all-reduce through files in shared memory
-(``/dev/shm``), and replica 0 publishes into a shared-memory region the driver copies from.
-Otherwise steps are Dask actor calls, the all-reduce goes through the workers' own Dask comms
-(``tapegrad_put`` messages) and the published state travels inline.
+(``/dev/shm``). Otherwise steps are Dask actor calls and the all-reduce goes through the
+workers' own Dask comms (``tapegrad_put`` messages).
 """
 from __future__ import annotations
 
@@ -314,7 +316,7 @@ class Replica:
         self.reports: list = []
         self.current = self.aborted_step = 0
         self.board: Any = None
-        self._region: tuple | None = None  # replica 0's published state: (path, memmap)
+        self.unpublished: set = set()  # keys whose value the driver may not have
         self._lane_thread: threading.Thread | None = None
         self.worker = get_worker()
         self.worker.handlers["tapegrad_put"] = _put
@@ -351,8 +353,8 @@ class Replica:
         return path
 
     def _serve(self, listener: Any) -> None:
-        """The lane: ("step", token, step, args, kwargs) runs a step and answers as ``step``;
-        ("rollback", step) rolls back and answers None; ("abort", step) reaching here is late
+        """The lane: ("step", token, step, args, kwargs, assigns), ("rollback", step) and ("publish", keys)
+        call those methods and answer what they return; ("abort", step) reaching here is late
         (its step ended) and ignored. Ends when the driver closes the lane."""
         try:
             conn = listener.accept()
@@ -368,7 +370,7 @@ class Replica:
                 break
             if msg[0] == "abort":
                 continue
-            answer = self.step(*msg[1:]) if msg[0] == "step" else self.rollback(msg[1])
+            answer = getattr(self, msg[0])(*msg[1:])  # step, rollback or publish
             try:
                 lane.send(answer)
             except OSError:
@@ -419,9 +421,13 @@ class Replica:
         if fresh:
             self.reports.append((okey, [self.var_keys.get(id(v)) for v in variables]))
 
-    def step(self, token: int, step: int, args: tuple, kwargs: dict) -> tuple:
-        """Run step function ``token``; answers ("ok", outputs, published state, reports),
-        ("aborted",) or ("error", exception, traceback text)."""
+    def step(self, token: int, step: int, args: tuple, kwargs: dict, assigns: list = ()) -> tuple:
+        """Give the variables in ``assigns`` (key, value) the values the driver assigned, then run
+        step function ``token``; answers ("ok", outputs, changed keys, reports), ("aborted",) or
+        ("error", exception, traceback text)."""
+        for key, value in assigns:
+            self.vars[key].assign(value)
+            self.unpublished.discard(key)
         fn = self.fns[token]
         self.current = step
         self.snapshot = (step, {k: v.value() for k, v in self.vars.items()})
@@ -451,30 +457,17 @@ class Replica:
                     e = RuntimeError(f"{type(e).__name__}: {e}")
                 return ("error", e, tb)
         out = nest.map_structure(_to_numpy, out)
-        published = self.publish() if self.index == 0 else None
-        return ("ok", out, published, self.reports)
-
-    def publish(self) -> tuple:
-        """The variables this step changed: inline, or (on the driver's machine) written into a
-        shared-memory region that the driver copies from before it sends the next step."""
         old = self.snapshot[1]
-        changed = [(k, np.asarray(v.value().numpy())) for k, v in self.vars.items()
-                   if v.value() is not old.get(k)]
-        if not isinstance(self.board, _ShmBoard):
-            return ("inline", [(k, a.copy()) for k, a in changed])
-        manifest, at = [], 0
-        for k, a in changed:
-            manifest.append((k, a.dtype.str, a.shape, at))
-            at += -(-a.nbytes // 64) * 64
-        if self._region is None or self._region[1].size < at:  # a larger file, under a new name
-            if self._region is not None:  # (the driver's map of the old one stays valid)
-                os.unlink(self._region[0])
-            path = os.path.join(self.folder, f"state-{self.current}.bin")
-            self._region = (path, np.memmap(path, np.uint8, "w+", shape=(max(at, 64),)))
-        path, mm = self._region
-        for (k, a), (_, _, _, at) in zip(changed, manifest):
-            mm[at:at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-        return ("file", path, manifest)
+        changed = [k for k, v in self.vars.items() if v.value() is not old.get(k)]
+        self.unpublished.update(changed)  # (a superset, should the step still be rolled back)
+        return ("ok", out, changed if self.index == 0 else None, self.reports)
+
+    def publish(self, keys: list) -> list:
+        """``(key, value)`` for those of ``keys`` whose value changed since this replica last
+        published it (the driver asks for the variables it reads)."""
+        out = [(k, np.asarray(self.vars[k].value().numpy())) for k in keys if k in self.unpublished]
+        self.unpublished.difference_update(keys)
+        return out
 
     def rollback(self, step: int) -> None:
         """Give every variable back the value it had before ``step`` (if that was the last step)."""
