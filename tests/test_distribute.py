@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -204,6 +205,8 @@ def test_an_exception_in_one_replica_changes_nothing():
     assert "replica 1 of 2" in str(info.value.__cause__) and "ValueError: bad batch" in str(info.value.__cause__)
     np.testing.assert_allclose(v.numpy(), [-1.0, -2.0])
     assert int(opt.iterations.numpy()) == 1
+    with pytest.raises(RuntimeError, match=r"replica \d failed to answer 'step': TypeError: cannot pickle"):
+        strategy.run(lambda: threading.Lock())  # an output that cannot travel back
     out = strategy.run(step, args=(False,))  # the replicas were rolled back: still in step
     np.testing.assert_allclose([float(t) for t in strategy.experimental_local_results(out)], [5.0, 5.0])
     np.testing.assert_allclose(v.numpy(), [1.0, 2.0])

@@ -333,6 +333,9 @@ class _Group:
                     answers[r] = lane.recv()
                 except (EOFError, OSError):
                     answers[r] = ("died", ConnectionError("its process ended (the lane to it closed)"))
+                except Exception as e:  # noqa: BLE001  (an answer this process cannot unpickle)
+                    answers[r] = ("error", RuntimeError(f"the answer of replica {r} cannot be "
+                                                        f"unpickled here: {type(e).__name__}: {e}"), "")
 
     def _answers(self, calls: list, step: int) -> list:
         answers: list = [None] * self.n
@@ -398,10 +401,13 @@ class _Group:
 
     def _request(self, r: int, method: str, *args: Any) -> Any:
         """Call replica ``r``'s ``method`` between steps (through its lane, or as an actor call)."""
-        if self.lanes:
-            self.lanes[r].send((method, *args))
-            return self.lanes[r].recv()
-        return getattr(self.actors[r], method)(*args).result()
+        if not self.lanes:
+            return getattr(self.actors[r], method)(*args).result()
+        self.lanes[r].send((method, *args))
+        answer = self.lanes[r].recv()
+        if answer[0] == "error":
+            raise answer[1] from _RemoteTraceback(answer[2])
+        return answer[1]
 
     def _failure(self, fn: Callable, step: int, answers: list) -> tuple:
         """The exception to raise for a failed step, and its cause (a replica's traceback)."""

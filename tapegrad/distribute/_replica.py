@@ -353,9 +353,10 @@ class Replica:
         return path
 
     def _serve(self, listener: Any) -> None:
-        """The lane: ("step", token, step, args, kwargs, assigns), ("rollback", step) and ("publish", keys)
-        call those methods and answer what they return; ("abort", step) reaching here is late
-        (its step ended) and ignored. Ends when the driver closes the lane."""
+        """The lane: ("step", token, step, args, kwargs, assigns) answers as ``step``;
+        ("rollback", step) and ("publish", keys) answer ("ok", what they return); anything that
+        fails answers ("error", exception, traceback). ("abort", step) reaching here is late (its
+        step ended) and ignored. Ends when the driver closes the lane."""
         try:
             conn = listener.accept()
         except OSError:  # the driver went away before connecting
@@ -368,16 +369,23 @@ class Replica:
                 msg = lane.recv()
             except (EOFError, OSError):
                 break
+            except Exception:  # noqa: BLE001  (e.g. an argument whose class this worker lacks)
+                msg = ("unreadable",)
             if msg[0] == "abort":
                 continue
-            answer = getattr(self, msg[0])(*msg[1:])  # step, rollback or publish
             try:
+                if msg[0] == "unreadable":
+                    raise RuntimeError("the driver's message cannot be unpickled here (is every "
+                                       "module the step uses importable on the workers?)")
+                result = getattr(self, msg[0])(*msg[1:])
+                answer = result if msg[0] == "step" else ("ok", result)
                 lane.send(answer)
             except OSError:
                 break
-            except Exception as e:  # noqa: BLE001  (an output or exception that cannot travel)
-                lane.send(("error", RuntimeError(f"replica {self.index}'s answer cannot be pickled: "
-                                                 f"{type(e).__name__}: {e}"), traceback.format_exc()))
+            except Exception as e:  # noqa: BLE001  (a bug, or an answer that cannot travel)
+                with contextlib.suppress(OSError):
+                    lane.send(("error", RuntimeError(f"replica {self.index} failed to answer {msg[0]!r}: "
+                                                     f"{type(e).__name__}: {e}"), traceback.format_exc()))
         self.lane = None
         lane.close()
 
