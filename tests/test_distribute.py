@@ -272,6 +272,29 @@ def test_a_dead_worker_changes_nothing_and_training_resumes_from_a_checkpoint(tm
         np.testing.assert_allclose(p.numpy(), r.numpy(), rtol=1e-10, atol=1e-10)
 
 
+def test_a_lone_replica_that_dies_says_what_this_process_kept():
+    pytest.importorskip("distributed")
+    strategy = tf.distribute.MirroredStrategy(num_replicas=1)
+    try:
+        with strategy.scope():
+            v = tf.Variable(1.0)
+
+        def step(die):
+            v.assign_add(1.0)
+            if die:
+                os._exit(1)
+
+        strategy.run(step, args=(False,))
+        assert float(v) == 2.0  # read: this process has step 1
+        strategy.run(step, args=(False,))  # not read
+        with pytest.raises(tf.errors.UnavailableError, match="No replica survived: this process's "
+                                                            "variables keep the values it last read"):
+            strategy.run(step, args=(True,))
+        assert float(v) == 2.0
+    finally:
+        strategy.close()
+
+
 # ---------------------------------------------------------------- this process's copies
 def test_the_drivers_variables_are_brought_up_to_date_when_read(tmp_path):
     """The driver fetches the replicas' values when it reads a variable (not after every step):

@@ -298,7 +298,7 @@ class _Group:
             if a[0] != "died":
                 self._request(r, "rollback", step)
         if self.dead:  # (while survivors hold the last completed step)
-            self.sync()
+            self.sync(quiet=True)
         exc, cause = self._failure(fn, step, answers)
         raise exc from cause
 
@@ -373,8 +373,9 @@ class _Group:
                 self.stale[id(v)] = v
                 v.__class__ = _twins(type(v)._tapegrad_base)[1]
 
-    def sync(self) -> None:
-        """Give this process's stale variables the replicas' values (of the last completed step)."""
+    def sync(self, quiet: bool = False) -> None:
+        """Give this process's stale variables the replicas' values (of the last completed step);
+        if every replica died, they keep theirs (with a warning unless ``quiet``)."""
         with self.lock:
             if not self.stale:
                 return
@@ -389,9 +390,11 @@ class _Group:
                 try:
                     pairs = self._request(r, "publish", keys)
                     break
-                except Exception:  # noqa: BLE001  (the replica's process ended)
+                except (EOFError, OSError) if self.lanes else Exception:  # (its process ended)
                     self.dead.add(r)
             else:
+                if quiet:
+                    return
                 warnings.warn(f"Every replica of this strategy died: {len(stale)} variables keep the "
                               "values they had when this process last read them. Restore the last "
                               "tf.train.Checkpoint to go on.", RuntimeWarning, stacklevel=3)
@@ -415,13 +418,15 @@ class _Group:
         died = [r for r, a in enumerate(answers) if a[0] == "died"]
         if died:
             r = died[0]
+            kept = (f"No variable was changed: every replica and this process keep the values of "
+                    f"step {step - 1}." if len(self.dead) < self.n else
+                    "No replica survived: this process's variables keep the values it last read.")
             self.broken = (f"replica {r} of this strategy (Dask worker {self.workers[r]}) died in step "
                            f"{step}; build a new strategy and restore the last checkpoint to go on.")
             return UnavailableError(
                 f"Replica {r} of {self.n} (Dask worker {self.workers[r]}) died while running "
-                f"{name} in step {step}: {answers[r][1]}.{self._death_report(r)}\nNo variable was "
-                f"changed: every replica and this process keep the values of step {step - 1}. "
-                "Build a new strategy (and restore the last tf.train.Checkpoint) to go on."), None
+                f"{name} in step {step}: {answers[r][1]}.{self._death_report(r)}\n{kept} Build a new "
+                "strategy (and restore the last tf.train.Checkpoint) to go on."), None
         r = next(r for r, a in enumerate(answers) if a[0] == "error")
         _, exc, tb = answers[r]
         return exc, _RemoteTraceback(
