@@ -72,7 +72,19 @@ def _name_of(v: Any) -> str:
 
 
 def _value_of(v: Variable) -> np.ndarray:
-    return np.array(v.numpy(), copy=True)
+    return np.array(v.value().numpy(), copy=True)
+
+
+def _store(v: Variable, a: np.ndarray, g: Any) -> None:
+    """``v.assign(a)`` without copying ``a`` when the update made it (it owns its memory, is not
+    the gradient ``g``, and has ``v``'s dtype and shape)."""
+    old = v.value()._value
+    if a is g or not a.flags.owndata or a.dtype != old.dtype or a.shape != old.shape:
+        v.assign(a)
+        return
+    with v._lock:
+        v._set(a, fresh=True)
+    v._on_assign("assign", a)
 
 
 def _shape_of(v: Variable) -> tuple:
@@ -481,8 +493,8 @@ class Optimizer:
         else:
             x = self._update(x, g, state, lr, step)
         for s, sv in slots.items():
-            sv.assign(state[s])
-        v.assign(x)
+            _store(sv, state[s], g)
+        _store(v, x, g)
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         """New value of ``x`` from gradient ``g``; updates the slot arrays in ``s`` in place or by
