@@ -477,9 +477,10 @@ class Optimizer:
 
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
         slots = {s: self._slot_vars[s][i] for s in self._slots}
-        x = _value_of(v)
+        rows = isinstance(g, _Rows)
+        x = _value_of(v) if rows else v.value().numpy()  # (read-only: updates make new arrays)
         state = {s: _value_of(sv) for s, sv in slots.items()}
-        if isinstance(g, _Rows):
+        if rows:
             if self._rowwise:
                 rows = g.index
                 sub = {s: a[rows] for s, a in state.items()}
