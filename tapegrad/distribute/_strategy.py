@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import nest
 from .._convert import convert_to_tensor
+from .._tensor import wrap
 
 _local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
 
@@ -85,13 +86,20 @@ class ReplicaContext:
         """Combine ``value`` (a tensor or a nest of them) across replicas; every replica gets
         the result. Every replica must call it, in the same order, with the same shapes."""
         op = _reduce_op(reduce_op)
-        leaves = [convert_to_tensor(x) for x in nest.flatten(value)]
-        arrays = [np.asarray(t.numpy()) for t in leaves]
-        if self._all_reduce_sum is not None:
-            arrays = self._all_reduce_sum(arrays)
+        arrays = [x if type(x) is np.ndarray and x.dtype.kind in "biufc" else
+                  np.asarray(convert_to_tensor(x).numpy()) for x in nest.flatten(value)]
+        summed = arrays if self._all_reduce_sum is None else self._all_reduce_sum(arrays)
+        arrays = [np.array(a) if a is x else a for a, x in zip(summed, arrays)]  # (ours to change)
         if op is ReduceOp.MEAN:
-            arrays = [(a / a.dtype.type(self.num_replicas_in_sync)).astype(a.dtype) for a in arrays]
-        return nest.pack_sequence_as(value, [convert_to_tensor(a) for a in arrays])
+            n = self.num_replicas_in_sync
+            arrays = [np.divide(a, a.dtype.type(n), out=a) if a.dtype.kind in "fc" else
+                      (a / a.dtype.type(n)).astype(a.dtype) for a in arrays]
+        out = []
+        for a in arrays:
+            a = np.asarray(a)  # (a 0-d integer mean is a NumPy scalar)
+            a.flags.writeable = False
+            out.append(wrap(a))
+        return nest.pack_sequence_as(value, out)
 
 
 def _scopes() -> list:
