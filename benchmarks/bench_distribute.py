@@ -2,20 +2,23 @@
 and 2 replicas (Dask worker processes), against one plain process in the same run.
 
 Run: python -m benchmarks.bench_distribute [--steps 10] [--smoke]
+(or as the ``distribute`` workload of ``python -m benchmarks.run``)
 
 For a small (128 wide) and a large (1024 wide) MLP — three dense layers, tanh, global batch
 512 — and for two threading set-ups (every process limited to one BLAS thread with
 threadpoolctl, which makes the comparison fair on a machine with as many cores as replicas,
-and NumPy's default threading), it prints: ms per step of the plain loop, of 1 replica and of
-2 replicas; the speed-up of 2 replicas over 1; the cost of one empty ``strategy.run`` (the
-round trip to the replicas) and of one all-reduce of the model's gradients; and the CPU time of
-the step's own thread (``time.thread_time``: plain, 1 replica, the busier of 2 replicas), which a
-busy machine does not inflate as it does wall time. Needs ``pip install 'tapegrad[dask]'``.
+and as many BLAS threads as cores, NumPy's default), it gives: ms per step of the plain loop, of
+1 replica and of 2 replicas; the speed-up of 2 replicas over 1; the cost of one empty
+``strategy.run`` (the round trip to the replicas) and of one all-reduce of the model's
+gradients; and the CPU time of the step's own thread (``time.thread_time``: plain, 1 replica,
+the busier of 2 replicas), which a busy machine does not inflate as it does wall time. Needs
+``pip install 'tapegrad[dask]'``.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import time
 from typing import Any, Iterator
 
@@ -23,6 +26,26 @@ import numpy as np
 
 import tapegrad as tf
 
+NAME = "distribute"
+TITLE = "tf.distribute: data-parallel training on Dask"
+DESCRIPTION = (
+    "`MirroredStrategy` with 1 and 2 replicas (Dask worker processes on this machine) training a "
+    "three-layer MLP (1024 inputs, two tanh layers of the given width, 10 outputs, global batch "
+    "512, float32, SGD), against the same step in one plain process; timed in turn, step after "
+    "step, so that all see the same load. Threads: one BLAS thread per process (threadpoolctl), "
+    "the fair comparison with as many replicas as cores, or as many as there are cores (NumPy's "
+    "default). *Empty run*: `strategy.run` of a function that does nothing (the round trip to 2 "
+    "replicas); *all-reduce*: one all-reduce of the model's gradients across 2 replicas, less the "
+    "empty run. CPU ms: the step's own thread (plain, 1 replica, the busier of 2 replicas).")
+COLUMNS = [("threads", "threads per process", "{}"), ("width", "width", "{}"),
+           ("plain_ms", "plain ms", "{:.1f}"), ("one_ms", "1 replica ms", "{:.1f}"),
+           ("two_ms", "2 replicas ms", "{:.1f}"), ("speedup", "speed-up 2 vs 1", "{:.2f}×"),
+           ("two_over_one", "2 / 1", "{:.3f}"), ("empty_ms", "empty run ms", "{:.2f}"),
+           ("reduce_ms", "all-reduce ms", "{:.2f}"), ("cpu", "CPU ms: plain / 1 / each of 2", "{}")]
+TARGETS = [("2 replicas' step ≤ 0.625 × 1 replica's, a speed-up ≥ 1.6× (1024 wide, one BLAS "
+            "thread per process)", "two_over_one_target", 0.625)]
+SUPPORTED = ("tapegrad",)
+REQUIRES = ("distributed", "threadpoolctl")
 BATCH = 512
 
 
@@ -119,32 +142,47 @@ def _strategy_steps(strategy: Any, width: int) -> tuple:
             lambda: strategy.run(empty) and None, lambda: strategy.run(reduce_only) and None)
 
 
-def main(argv: list | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--smoke", action="store_true", help="2 timed steps, small model only")
-    args = parser.parse_args(argv)
-    steps = 2 if args.smoke else args.steps
-    widths = (128,) if args.smoke else (128, 1024)
-    print("| threads per process | width | plain ms | 1 replica ms | 2 replicas ms | speed-up 2 vs 1 "
-          "| empty run ms (2) | all-reduce ms (2) | CPU ms: plain / 1 replica / each of 2 |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for threads in (1, None):
+def measure(lib: str = "tapegrad", smoke: bool = False, steps: int = 10) -> list[dict]:
+    """One row per (threads per process, width)."""
+    if lib != "tapegrad":
+        raise ValueError(f"only tapegrad has this workload; got {lib!r}")
+    steps = 2 if smoke else steps
+    rows = []
+    cores = os.cpu_count() or 1
+    for threads in ((1,) if smoke else (1, cores)):
         one = tf.distribute.MirroredStrategy(num_replicas=1, blas_threads=threads)
         two = tf.distribute.MirroredStrategy(num_replicas=2, blas_threads=threads)
         try:
-            for w in widths:
+            for w in ((128,) if smoke else (128, 1024)):
                 step1, _, _ = _strategy_steps(one, w)
                 step2, empty2, reduce2 = _strategy_steps(two, w)
                 r = _interleaved({"plain": _plain_step(w, threads), 1: step1, 2: step2,
                                   "empty": empty2, "reduce": reduce2}, steps)
                 (p, pc), (a, ac), (b, bc) = r["plain"], r[1], r[2]
-                print(f"| {threads or 'default'} | {w} | {p:.1f} | {a:.1f} | {b:.1f} | {a / b:.2f}× | "
-                      f"{r['empty'][0]:.1f} | {r['reduce'][0] - r['empty'][0]:.1f} | "
-                      f"{pc:.1f} / {ac:.1f} / {bc:.1f} |", flush=True)
+                row = {"lib": "tapegrad", "threads": f"{threads}" + (" (all cores)" if threads == cores > 1 else ""),
+                       "width": w, "plain_ms": p, "one_ms": a, "two_ms": b, "speedup": a / b,
+                       "two_over_one": b / a, "empty_ms": r["empty"][0],
+                       "reduce_ms": r["reduce"][0] - r["empty"][0], "cpu": f"{pc:.1f} / {ac:.1f} / {bc:.1f}"}
+                if threads == 1 and w == 1024:
+                    row["two_over_one_target"] = b / a
+                rows.append(row)
         finally:
             one.close()
             two.close()
+    return rows
+
+
+def main(argv: list | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--smoke", action="store_true", help="2 timed steps, small model only")
+    args = parser.parse_args(argv)
+    rows = measure(smoke=args.smoke, steps=args.steps)
+    print("| " + " | ".join(h for _, h, _ in COLUMNS) + " |")
+    print("|---" * len(COLUMNS) + "|")
+    for r in rows:
+        print("| " + " | ".join(f.format(r[k]) for k, _, f in COLUMNS) + " |")
+    return rows
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import subprocess
@@ -20,13 +21,13 @@ import sys
 import time
 from typing import Any
 
-from . import (bench_cnn, bench_data, bench_function, bench_hvp, bench_import, bench_jacobian,
-               bench_memory, bench_mlp, bench_per_op, bench_random, bench_vmap)
+from . import (bench_cnn, bench_data, bench_distribute, bench_function, bench_hvp, bench_import,
+               bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random, bench_vmap)
 from ._harness import LIBS, available, machine, versions
 
 WORKLOADS = {m.NAME: m for m in (bench_per_op, bench_mlp, bench_jacobian, bench_import,
                                  bench_memory, bench_hvp, bench_cnn, bench_function, bench_vmap,
-                                 bench_data, bench_random)}
+                                 bench_data, bench_random, bench_distribute)}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TAG = "BENCH-ROWS:"
 
@@ -150,6 +151,10 @@ def run(only: list[str] | None = None, libs: list[str] | None = None, smoke: boo
     for name in names:
         mod = WORKLOADS[name]
         res = results[name] = {"rows": [], "errors": {}, "skipped": []}
+        missing = [m for m in getattr(mod, "REQUIRES", ()) if importlib.util.find_spec(m) is None]
+        if missing:
+            res["skipped"].append(f"this workload (it needs {', '.join(missing)})")
+            continue
         for lib in libs:
             if lib != "tapegrad" and not available(lib):
                 res["skipped"].append(lib)

@@ -15,6 +15,8 @@ def test_every_workload_runs_and_the_report_is_written(tmp_path):
     assert set(res) == set(run.WORKLOADS)
     for name, r in res.items():
         assert not r["errors"], (name, r["errors"])
+        if any(s.startswith("this workload") for s in r["skipped"]):  # (an optional extra is missing)
+            continue
         assert [row for row in r["rows"] if row["lib"] == "tapegrad"], name
         for row in r["rows"]:
             assert all(v > 0 for k, v in row.items() if k in ("ratio", "us_per_op", "ms")), row
