@@ -463,8 +463,9 @@ class _MirroredBase(Strategy):
         return self._group.run(fn, args, kwargs)
 
     def close(self) -> None:
-        """Shut the replicas down (and the embedded cluster); also done when the strategy is
-        garbage-collected and at exit."""
+        """Bring this process's variables up to date, then shut the replicas down (and the
+        embedded cluster). Also done at exit, and when the strategy and every variable it
+        mirrors are garbage-collected (a mirrored variable keeps its strategy, as in TensorFlow)."""
         self._group.close()
 
     @property
