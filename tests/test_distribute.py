@@ -212,6 +212,42 @@ def test_an_exception_in_one_replica_changes_nothing():
     np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
 
 
+def test_an_interrupted_step_changes_nothing():
+    """Ctrl-C while the replicas run a step: they stop, roll back, and the strategy goes on."""
+    import signal
+    import time
+
+    strategy = mirrored(2)
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0])
+        opt = tf.optimizers.SGD(0.5)
+
+    def step(wait):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v)
+        grads = tape.gradient(loss, v)
+        if int(tf.distribute.get_replica_context().replica_id_in_sync_group) == 1:
+            time.sleep(wait)  # replica 0 waits for it in the all-reduce
+        opt.apply_gradients([(grads, v)])
+        return loss
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            strategy.run(step, args=(3.0,))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
+    strategy.run(step, args=(0.0,))
+    np.testing.assert_allclose(v.numpy(), [-1.0, -2.0])
+    assert int(opt.iterations.numpy()) == 1
+
+
 def test_a_dead_worker_changes_nothing_and_training_resumes_from_a_checkpoint(tmp_path):
     pytest.importorskip("distributed")
     x, y = _data(np.float64, steps=6, batch=4)

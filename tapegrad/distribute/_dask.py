@@ -8,6 +8,7 @@ back the step as tapegrad/distribute/_replica.py describes.
 """
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import itertools
 import logging
@@ -316,26 +317,41 @@ class _Group:
             except OSError as e:
                 answers[r] = ("died", e)
         aborted = False
-        while True:
-            if not aborted and any(a is not None and a[0] != "ok" for a in answers):
-                aborted = True
-                for lane in running:
+        try:
+            while True:
+                if not aborted and any(a is not None and a[0] != "ok" for a in answers):
+                    aborted = True
+                    self._abort(running, step)
+                if not running:
+                    return answers
+                for conn in wait([lane.conn for lane in running]):
+                    lane = next(la for la in running if la.conn is conn)
+                    r = running.pop(lane)
                     try:
-                        lane.send(("abort", step))
-                    except OSError:
-                        pass
-            if not running:
-                return answers
-            for conn in wait([lane.conn for lane in running]):
-                lane = next(la for la in running if la.conn is conn)
-                r = running.pop(lane)
-                try:
-                    answers[r] = lane.recv()
-                except (EOFError, OSError):
-                    answers[r] = ("died", ConnectionError("its process ended (the lane to it closed)"))
-                except Exception as e:  # noqa: BLE001  (an answer this process cannot unpickle)
-                    answers[r] = ("error", RuntimeError(f"the answer of replica {r} cannot be "
-                                                        f"unpickled here: {type(e).__name__}: {e}"), "")
+                        answers[r] = lane.recv()
+                    except (EOFError, OSError):
+                        answers[r] = ("died", ConnectionError("its process ended (the lane to it closed)"))
+                    except Exception as e:  # noqa: BLE001  (an answer this process cannot unpickle)
+                        answers[r] = ("error", RuntimeError(f"the answer of replica {r} cannot be "
+                                                            f"unpickled here: {type(e).__name__}: {e}"), "")
+        except BaseException:  # interrupted (Ctrl-C): stop the step, and undo it everywhere
+            try:
+                self._abort(running, step)
+                for lane in running:
+                    lane.recv()
+                for r in range(self.n):
+                    if answers[r] is None or answers[r][0] != "died":
+                        self._request(r, "rollback", step)
+            except BaseException:
+                self.broken = ("a step of this strategy was interrupted again while its replicas "
+                               "were stopping; build a new strategy and restore the last checkpoint.")
+            raise
+
+    @staticmethod
+    def _abort(running: dict, step: int) -> None:
+        for lane in running:
+            with contextlib.suppress(OSError):
+                lane.send(("abort", step))
 
     def _answers(self, calls: list, step: int) -> list:
         answers: list = [None] * self.n

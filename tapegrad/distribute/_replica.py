@@ -135,14 +135,18 @@ def _sum_in_order(parts: list, arrays: list) -> list:
 class _ShmBoard:
     """All-reduce through double-buffered files in shared memory, one per replica and size.
 
-    A file is a 64-byte header (int64: the last posted sequence number, the layout checksum)
-    and two buffers. Posting number ``s`` writes buffer ``s % 2`` once every peer has posted
-    ``s - 1`` (so none still reads that buffer), then sets the header; readers wait for ``s``.
+    A file is a 64-byte header (int64: the round last posted, then one layout checksum per
+    buffer) and two buffers. Rounds are numbered ``step << 24 | k`` for the ``k``-th all-reduce
+    of a size in a step (every replica makes the same calls, so the numbers agree, and they grow
+    across steps even when a step was aborted half-way, leaving headers of rounds that others
+    never reached). Round ``k`` goes in buffer ``k % 2``, written once every peer has posted
+    round ``k - 1`` of the step (so none still reads round ``k - 2``; the driver starts a step
+    only when every replica ended the last one). A reader waits until every peer posted round k.
     """
 
     def __init__(self, folder: str, index: int, n: int, waiter: Callable) -> None:
         self.folder, self.index, self.n, self.wait = folder, index, n, waiter
-        self.channels: dict = {}  # buffer size -> [views of every replica's file, last seq]
+        self.channels: dict = {}  # buffer size -> [views of every replica's file, step, k]
 
     def _path(self, r: int, nbytes: int) -> str:
         return os.path.join(self.folder, f"allreduce-{r}-{nbytes}.bin")
@@ -152,35 +156,39 @@ class _ShmBoard:
         if ch is None:
             size = 64 + 2 * nbytes
             mine = self._path(self.index, nbytes)
-            tmp = mine + ".tmp"
-            np.memmap(tmp, np.uint8, "w+", shape=(size,)).flush()
-            os.replace(tmp, mine)  # peers never see a file of the wrong size
+            if not os.path.exists(mine):  # (made once: a peer may have mapped it already)
+                tmp = mine + ".tmp"
+                np.memmap(tmp, np.uint8, "w+", shape=(size,)).flush()
+                os.replace(tmp, mine)  # peers never see a file of the wrong size
             self.wait(lambda: all(os.path.exists(self._path(r, nbytes)) for r in range(self.n)))
             ch = self.channels[nbytes] = [
-                [np.memmap(self._path(r, nbytes), np.uint8, "r+", shape=(size,)) for r in range(self.n)], 0]
+                [np.memmap(self._path(r, nbytes), np.uint8, "r+", shape=(size,)) for r in range(self.n)], 0, 0]
         return ch
 
-    def all_reduce_sum(self, arrays: list) -> list:
+    def all_reduce_sum(self, arrays: list, step: int) -> list:
         offsets, nbytes, check = _layout(arrays)
         ch = self._channel(nbytes)
-        files, s = ch[0], ch[1] + 1
-        heads = [f[:16].view(np.int64) for f in files]
-        self.wait(lambda: all(h[0] >= s - 1 for h in heads))
-        base = 64 + (s % 2) * nbytes
+        files = ch[0]
+        k = ch[2] + 1 if ch[1] == step else 1
+        ch[1], ch[2] = step, k
+        seq, buf = step << 24 | k, k % 2
+        heads = [f[:24].view(np.int64) for f in files]
+        if k > 1:
+            self.wait(lambda: all(h[0] >= seq - 1 for h in heads))
+        base = 64 + buf * nbytes
         mine = files[self.index]
         for a, at in zip(arrays, offsets):
             mine[base + at:base + at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-        heads[self.index][1] = check
-        heads[self.index][0] = s
-        self.wait(lambda: all(h[0] >= s for h in heads))
-        if any(int(h[1]) != check for h in heads):
+        heads[self.index][1 + buf] = check
+        heads[self.index][0] = seq  # (last: peers read the buffer once they see this)
+        self.wait(lambda: all(h[0] >= seq for h in heads))
+        if any(int(h[1 + buf]) != check for h in heads):
             raise RuntimeError("the replicas all-reduced gradients of different shapes or dtypes: "
                                "every replica must call apply_gradients with the same variables")
-        parts = [[f[base + at:base + at + a.nbytes].view(a.dtype).reshape(a.shape)
-                  for a, at in zip(arrays, offsets)] for f in files]
-        out = _sum_in_order(parts, arrays)
-        ch[1] = s
-        return out
+        parts = [arrays if r == self.index else
+                 [f[base + at:base + at + a.nbytes].view(a.dtype).reshape(a.shape) for a, at in zip(arrays, offsets)]
+                 for r, f in enumerate(files)]
+        return _sum_in_order(parts, arrays)
 
 
 class _CommBoard:
@@ -188,14 +196,18 @@ class _CommBoard:
 
     def __init__(self, worker: Any, uid: str, index: int, peers: list, waiter: Callable) -> None:
         self.worker, self.uid, self.index, self.peers, self.wait = worker, uid, index, peers, waiter
-        self.seq = 0
+        self.step = self.k = 0
 
-    def all_reduce_sum(self, arrays: list) -> list:
+    def all_reduce_sum(self, arrays: list, step: int) -> list:
         from distributed.protocol import to_serialize
         from distributed.utils import sync
 
-        self.seq += 1
-        s, w = self.seq, self.worker
+        self.k = self.k + 1 if self.step == step else 1  # (numbered as the shared-memory rounds)
+        self.step, w = step, self.worker
+        s = step << 24 | self.k
+        with _MAIL_COND:  # (what an aborted step's rounds left)
+            for k in [k for k in _MAIL if k[0] == self.uid and k[1] < s]:
+                del _MAIL[k]
 
         async def send() -> None:
             await asyncio.gather(*[w.rpc(p).tapegrad_put(uid=self.uid, seq=s, src=self.index,
@@ -411,7 +423,9 @@ class Replica:
 
     def all_reduce_sum(self, arrays: list) -> list:
         arrays = [np.asarray(a) for a in arrays]
-        return arrays if self.n == 1 else self.board.all_reduce_sum(arrays)
+        if self.n == 1:
+            return arrays
+        return self.board.all_reduce_sum(arrays, self.current)
 
     def prepare(self, opt: Any, variables: list) -> None:
         """Build ``opt``'s slots for ``variables``; key new slots by position, as the driver will."""
