@@ -212,6 +212,37 @@ def test_an_exception_in_one_replica_changes_nothing():
     np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
 
 
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_step_aborted_before_the_all_reduce_leaves_the_next_steps_exact(n):
+    """Replica 1 raises before its all-reduce while the others wait in it: they are aborted,
+    and the steps after it all-reduce the right gradients (rounds are not confused)."""
+    strategy = mirrored(n)
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0], dtype=tf.float64)
+        opt = tf.optimizers.SGD(0.125)
+
+    def step(fail):
+        rid = int(tf.distribute.get_replica_context().replica_id_in_sync_group)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v) * float(rid + 1)
+        grads = tape.gradient(loss, v)
+        if fail and rid == 1:
+            raise ValueError("replica 1 fails before the all-reduce")
+        opt.apply_gradients([(grads, v)])
+        tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(float(rid)))  # a second round
+
+    want = np.array([1.0, 2.0])
+    scale = sum(range(1, n + 1))  # the gradients 2v(r+1), summed over replicas
+    for fail in (False, True, False, True, False):
+        if fail:
+            with pytest.raises(ValueError, match="before the all-reduce"):
+                strategy.run(step, args=(True,))
+        else:
+            strategy.run(step, args=(False,))
+            want = want - 0.125 * 2 * scale * want
+        np.testing.assert_allclose(v.numpy(), want, rtol=1e-12)
+
+
 def test_an_interrupted_step_changes_nothing():
     """Ctrl-C while the replicas run a step: they stop, roll back, and the strategy goes on."""
     import signal
