@@ -123,8 +123,7 @@ def test_multi_worker_strategy_on_a_running_cluster_over_dask_comms():
         strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster.scheduler_address)
         try:
             assert strategy.num_replicas_in_sync == 2
-            for f in [a.use_board(False) for a in strategy._group.actors]:  # as between machines
-                f.result()
+            strategy._group.use_dask_comms()  # as between machines
             with strategy.scope():
                 params, opt = _model(np.float64), tf.optimizers.Adam(0.01)
 
@@ -268,6 +267,68 @@ def test_a_dead_worker_changes_nothing_and_training_resumes_from_a_checkpoint(tm
             second.run(step, args=(xb, yb))
     for p, r in zip(params, ref):
         np.testing.assert_allclose(p.numpy(), r.numpy(), rtol=1e-10, atol=1e-10)
+
+
+# ---------------------------------------------------------------- this process's copies
+def test_the_drivers_variables_are_brought_up_to_date_when_read(tmp_path):
+    """The driver fetches the replicas' values when it reads a variable (not after every step):
+    reads, copies and pickles see the last completed step; an assignment here (a checkpoint
+    restore) reaches the replicas with the next step; Variable subclasses (Keras's) are mirrored
+    by key as tf.Variable is; closing the strategy brings every value home."""
+    import copy
+    import pickle
+
+    from tapegrad import keras
+
+    strategy = mirrored(2)
+    with strategy.scope():
+        w = keras.Variable(initializer=np.array([1.0, 2.0]), name="w")
+        v = tf.Variable([3.0], name="v")
+        frozen = tf.Variable([5.0], name="frozen")
+        opt = tf.optimizers.SGD(0.5)
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w) + tf.reduce_sum(v) + tf.reduce_sum(frozen) * 0.0
+        opt.apply_gradients(zip(tape.gradient(loss, [w, v]), [w, v]))
+        return loss
+
+    strategy.run(step)  # each replica's gradients 2w and 1, summed: w -> -w, v -> 3 - 1
+    np.testing.assert_allclose(copy.deepcopy(w).numpy(), [-1.0, -2.0])
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(v)).numpy(), [2.0])
+    assert isinstance(w, keras.Variable) and type(w).__name__ == "KerasVariable" and w.path == "w"
+    strategy.run(step)
+    strategy.run(step)
+    np.testing.assert_allclose(w.numpy(), [-1.0, -2.0])
+    np.testing.assert_allclose(v.numpy(), [0.0])
+    np.testing.assert_allclose(frozen.numpy(), [5.0])
+    assert int(opt.iterations.numpy()) == 3
+    w.assign([10.0, 20.0])  # assigned here: the replicas get it with the next step
+    np.testing.assert_allclose(w.numpy(), [10.0, 20.0])
+    ckpt = tf.train.Checkpoint(v=v)
+    path = ckpt.write(str(tmp_path / "v"))
+    strategy.run(step)
+    np.testing.assert_allclose(w.numpy(), [-10.0, -20.0])
+    np.testing.assert_allclose(v.numpy(), [-1.0])
+    ckpt.read(path)  # as a restore in the middle of training
+    strategy.run(step)
+    np.testing.assert_allclose(v.numpy(), [-1.0])
+    np.testing.assert_allclose(w.numpy(), [10.0, 20.0])
+
+    one = tf.distribute.MirroredStrategy(num_replicas=1)
+    with one.scope():
+        u = tf.Variable(3.0)
+        sgd = tf.optimizers.SGD(0.25)
+
+    def halve():
+        with tf.GradientTape() as tape:
+            loss = u * u
+        sgd.apply_gradients([(tape.gradient(loss, u), u)])
+
+    one.run(halve)
+    one.run(halve)
+    one.close()
+    assert float(u) == 0.75
 
 
 # ---------------------------------------------------------------- in-process strategies (no Dask)

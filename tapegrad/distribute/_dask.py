@@ -1,9 +1,10 @@
 """The driver side of the mirrored strategies: a group of Dask actors, one replica per worker.
 
 ``_Group.run`` ships a step function once per function (Dask pickles it; every Variable and
-optimizer it reaches travels as a keyed reference, see ``_reduce_variable``), calls every
-replica's ``step`` directly (actor calls go straight to the worker, not through the scheduler),
-and commits or rolls back the step as tapegrad/distribute/_replica.py describes.
+optimizer it reaches travels as a keyed reference, see ``_reduce_variable``), sends every
+replica its arguments (through its lane when the replicas share this machine, else as a Dask
+actor call, which goes straight to the worker, not through the scheduler), and commits or rolls
+back the step as tapegrad/distribute/_replica.py describes.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import tempfile
 import threading
 import time
 import uuid
+import warnings
 import weakref
 from typing import Any, Callable
 
@@ -46,11 +48,22 @@ def _import_distributed() -> Any:
 def _reduce_variable(v: Variable) -> tuple:
     group = _SHIPPING[0] if _SHIPPING else None
     if group is None:
-        return object.__reduce_ex__(v, 4)
+        base = getattr(type(v), "_tapegrad_base", None)
+        if base is None:
+            return object.__reduce_ex__(v, 4)
+        v.__dict__["_mirror_group"].sync()  # a copy or pickle of a mirrored variable: a plain
+        state = {k: x for k, x in v.__getstate__().items() if k != "_mirror_group"}  # variable
+        return (_plain_variable, (base, state))  # with the newest value
     key = group.key_of(v)
     spec = None if key in group.on_workers else (v.numpy(), v.name, v.trainable, v.constraint, v.shape)
     group.pending.add(key)
     return (_replica.rebuild_variable, (group.uid, key, spec))
+
+
+def _plain_variable(cls: type, state: dict) -> Variable:
+    v = cls.__new__(cls)
+    v.__setstate__(state)
+    return v
 
 
 def _reduce_optimizer(opt: Any) -> tuple:
@@ -63,16 +76,60 @@ def _reduce_optimizer(opt: Any) -> tuple:
     return (_replica.rebuild_object, (group.uid, key, type(opt), state))
 
 
+def _assign_fresh(v: Variable, a: np.ndarray) -> None:
+    """Set ``v`` to ``a``, an array made for it (of its dtype and shape): not copied again, and
+    not an assignment to send to the replicas."""
+    with v._lock:
+        v._set(a, fresh=True)
+
+
 def _register_reducers() -> None:
-    copyreg.pickle(Variable, _reduce_variable)
-    todo = [Optimizer]
-    while todo:
-        cls = todo.pop()
-        copyreg.pickle(cls, _reduce_optimizer)
-        todo += cls.__subclasses__()
+    for base, reducer in ((Variable, _reduce_variable), (Optimizer, _reduce_optimizer)):
+        todo = [base]
+        while todo:  # (pickle looks a reducer up by the exact class)
+            cls = todo.pop()
+            copyreg.pickle(cls, reducer)
+            todo += cls.__subclasses__()
 
 
-def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str) -> None:
+_TWINS: dict = {}  # a Variable class -> its mirrored and stale twins
+
+
+def _stale_snap(v: Variable) -> Any:
+    v.__dict__["_mirror_group"].sync()
+    return v.__dict__["_snap"]
+
+
+def _set_stale_snap(v: Variable, snap: Any) -> None:
+    v.__dict__["_mirror_group"].sync()
+    v.__dict__["_snap"] = snap
+
+
+def _twins(cls: type) -> tuple:
+    """The classes a driver variable of class ``cls`` wears while it is mirrored on replicas:
+    ``cls`` except that an assignment is also sent to the replicas with the next step; and, while
+    the replicas hold a newer value, except that reading (or setting) the value first fetches the
+    newest one (``_Group.sync``). Variables read nothing but ``_snap``, so the mirrored class
+    costs nothing to reads, and no other variable changes."""
+    pair = _TWINS.get(cls)
+    if pair is None:
+        def _on_assign(self: Variable, how: str = "", value: Any = None) -> None:
+            cls._on_assign(self, how, value)
+            self.__dict__["_mirror_group"].assigned(self)
+
+        common = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__slots__": (),
+                  "_tapegrad_base": cls}
+        mirrored = type(cls.__name__, (cls,), {**common, "_on_assign": _on_assign})
+        stale = type(cls.__name__, (mirrored,), {**common, "_snap": property(_stale_snap, _set_stale_snap)})
+        for t in (mirrored, stale):
+            copyreg.pickle(t, _reduce_variable)
+        pair = _TWINS[cls] = (mirrored, stale)
+    return pair
+
+
+def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str, lanes: list) -> None:
+    for lane in lanes:  # (the replicas' lane threads end)
+        lane.close()
     try:
         if cluster is None:  # a cluster we do not own: leave it running, drop our state
             client.run(_replica.forget, uid, on_error="ignore")
@@ -104,7 +161,9 @@ class _Group:
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
         open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
-        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder, self.uid)
+        self.lanes: list = []  # the replicas' lanes (connections), when they share this machine
+        self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder,
+                                           self.uid, self.lanes)
         futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
                                  blas_threads, actor=True, workers=[w], allow_other_workers=False,
                                  pure=False) for r, w in enumerate(workers)]
@@ -113,6 +172,16 @@ class _Group:
         self.shared_memory = all(a.same_host for a in self.actors)
         for f in [a.use_board(self.shared_memory) for a in self.actors]:
             f.result()
+        if self.shared_memory:
+            from multiprocessing.connection import Client as connect
+
+            key = self.uid.encode()
+            paths = [f.result() for f in [a.open_lane(key) for a in self.actors]]
+            self.lanes += [_replica.Lane(connect(p, "AF_UNIX", authkey=key), f"{p}-in") for p in paths]
+        self.stale: dict = {}  # id -> a driver Variable whose newest value is on the replicas
+        self.pushes: dict = {}  # key -> a driver Variable assigned here, to send with the next step
+        self.dead: set = set()  # replicas whose process ended
+        self.lock = threading.RLock()  # one exchange with the replicas at a time
         self.vars: dict = {}  # key -> driver Variable
         self.var_keys: dict = {}  # id(Variable) -> key
         self.objects: dict = {}  # key -> driver optimizer
@@ -126,7 +195,35 @@ class _Group:
         _register_reducers()
 
     def close(self) -> None:
+        if self._finalizer.alive:
+            self.sync()
+            for v in self.vars.values():  # plain variables again, with the last values
+                if "_mirror_group" in v.__dict__:
+                    v.__class__ = type(v)._tapegrad_base
+                    del v.__dict__["_mirror_group"]
         self._finalizer()
+
+    def _mirror(self, key: Any) -> None:
+        v = self.vars.get(key)
+        if v is not None and "_mirror_group" not in v.__dict__:
+            v.__dict__["_mirror_group"] = self
+            v.__class__ = _twins(type(v))[0]
+
+    def assigned(self, v: Variable) -> None:
+        """``v`` was assigned in this process: send its value to the replicas with the next step."""
+        key = self.var_keys.get(id(v))
+        if key is not None and self._finalizer.alive:
+            self.pushes[key] = v
+
+    def use_dask_comms(self) -> None:
+        """Send steps as Dask actor calls and all-reduce over the workers' Dask comms, as when
+        the replicas run on other machines (tests use it to cover that path on one machine)."""
+        for f in [a.use_board(False) for a in self.actors]:
+            f.result()
+        self.shared_memory = False
+        for lane in self.lanes:
+            lane.close()
+        self.lanes.clear()
 
     def key_of(self, v: Variable) -> Any:
         key = self.var_keys.get(id(v))
@@ -149,6 +246,7 @@ class _Group:
         from distributed.protocol.serialize import serialize_bytes
 
         token = len(self.fns)
+        _register_reducers()  # (classes defined since the last time)
         with _SHIP_LOCK:
             _SHIPPING.append(self)
             self.pending = set()
@@ -158,6 +256,8 @@ class _Group:
                 _SHIPPING.clear()
         for f in [a.install(token, payload) for a in self.actors]:
             f.result()
+        for key in self.pending - self.on_workers:
+            self._mirror(key)
         self.on_workers |= self.pending
         self.fns[id(fn)] = (token, fn)
         return token
@@ -170,25 +270,69 @@ class _Group:
         return x
 
     def run(self, fn: Callable, args: tuple, kwargs: dict) -> list:
+        with self.lock:
+            return self._run(fn, args, kwargs)
+
+    def _run(self, fn: Callable, args: tuple, kwargs: dict) -> list:
         if self.broken:
             raise UnavailableError(self.broken)
         token = self.ship(fn)
         self.step_no += 1
         step = self.step_no
-        calls = [actor.step(token, step,
-                            nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
-                            nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
-                 for r, actor in enumerate(self.actors)]
-        answers = self._answers(calls, step)
+        parts = [(nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
+                  nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
+                 for r in range(self.n)]
+        assigns = [(k, np.asarray(v.value().numpy())) for k, v in self.pushes.items()]
+        self.pushes.clear()
+        if self.lanes:
+            answers = self._lane_answers(token, step, parts, assigns)
+        else:
+            answers = self._answers([actor.step(token, step, a, k, assigns)
+                                     for actor, (a, k) in zip(self.actors, parts)], step)
         if all(a[0] == "ok" for a in answers):
             self._commit(answers[0])
             return [nest.map_structure(lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, a[1])
                     for a in answers]
+        self.dead.update(r for r, a in enumerate(answers) if a[0] == "died")
         for r, a in enumerate(answers):
             if a[0] != "died":
-                self.actors[r].rollback(step).result()
+                self._request(r, "rollback", step)
+        if self.dead:  # (while survivors hold the last completed step)
+            self.sync()
         exc, cause = self._failure(fn, step, answers)
         raise exc from cause
+
+    def _lane_answers(self, token: int, step: int, parts: list, assigns: list) -> list:
+        """Send the step to every replica's lane and collect the answers; a replica whose lane
+        closes died. After the first failure, the replicas still running are told to abort."""
+        from multiprocessing.connection import wait
+
+        answers: list = [None] * self.n
+        running: dict = {}
+        for r, (lane, (a, k)) in enumerate(zip(self.lanes, parts)):
+            try:
+                lane.send(("step", token, step, a, k, assigns))
+                running[lane] = r
+            except OSError as e:
+                answers[r] = ("died", e)
+        aborted = False
+        while True:
+            if not aborted and any(a is not None and a[0] != "ok" for a in answers):
+                aborted = True
+                for lane in running:
+                    try:
+                        lane.send(("abort", step))
+                    except OSError:
+                        pass
+            if not running:
+                return answers
+            for conn in wait([lane.conn for lane in running]):
+                lane = next(la for la in running if la.conn is conn)
+                r = running.pop(lane)
+                try:
+                    answers[r] = lane.recv()
+                except (EOFError, OSError):
+                    answers[r] = ("died", ConnectionError("its process ended (the lane to it closed)"))
 
     def _answers(self, calls: list, step: int) -> list:
         answers: list = [None] * self.n
@@ -208,7 +352,9 @@ class _Group:
         return answers
 
     def _commit(self, answer: tuple) -> None:
-        _, _, published, reports = answer
+        """Build the optimizer slots the replicas built; mark the variables the step changed as
+        stale (their values are fetched when they are read: ``sync``)."""
+        _, _, changed, reports = answer
         for okey, var_keys in reports:
             opt = self.objects[okey]
             opt.build([self.vars[k] for k in var_keys])
@@ -217,15 +363,45 @@ class _Group:
                     key = ("opt", okey, pos)
                     self.vars[key], self.var_keys[id(v)] = v, key
                     self.on_workers.add(key)
-        if published[0] == "inline":
-            for key, value in published[1]:
-                self.vars[key].assign(value)
-            return
-        raw = np.fromfile(published[1], np.uint8)
-        for key, dtype, shape, at in published[2]:
-            dt = np.dtype(dtype)
-            size = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-            self.vars[key].assign(raw[at:at + size].view(dt).reshape(shape))
+                    self._mirror(key)
+        for key in changed:
+            v = self.vars.get(key)
+            if v is not None and id(v) not in self.stale and "_mirror_group" in v.__dict__:
+                self.stale[id(v)] = v
+                v.__class__ = _twins(type(v)._tapegrad_base)[1]
+
+    def sync(self) -> None:
+        """Give this process's stale variables the replicas' values (of the last completed step)."""
+        with self.lock:
+            if not self.stale:
+                return
+            stale = list(self.stale.values())
+            self.stale.clear()
+            for v in stale:
+                v.__class__ = _twins(type(v)._tapegrad_base)[0]
+            keys = [self.var_keys[id(v)] for v in stale]
+            for r in range(self.n):
+                if r in self.dead:
+                    continue
+                try:
+                    pairs = self._request(r, "publish", keys)
+                    break
+                except Exception:  # noqa: BLE001  (the replica's process ended)
+                    self.dead.add(r)
+            else:
+                warnings.warn(f"Every replica of this strategy died: {len(stale)} variables keep the "
+                              "values they had when this process last read them. Restore the last "
+                              "tf.train.Checkpoint to go on.", RuntimeWarning, stacklevel=3)
+                return
+            for key, value in pairs:
+                _assign_fresh(self.vars[key], value)
+
+    def _request(self, r: int, method: str, *args: Any) -> Any:
+        """Call replica ``r``'s ``method`` between steps (through its lane, or as an actor call)."""
+        if self.lanes:
+            self.lanes[r].send((method, *args))
+            return self.lanes[r].recv()
+        return getattr(self.actors[r], method)(*args).result()
 
     def _failure(self, fn: Callable, step: int, answers: list) -> tuple:
         """The exception to raise for a failed step, and its cause (a replica's traceback)."""
@@ -252,13 +428,18 @@ class _Group:
         if os.path.isfile(crash) and os.path.getsize(crash):
             with open(crash) as fh:
                 lines.append("The worker's traceback when it crashed:\n" + fh.read())
-        try:
-            logs = self.client.get_worker_logs(nanny=True)
-        except Exception:  # noqa: BLE001  (no nanny: a cluster started without one)
-            logs = {}
-        for entries in logs.values():
-            lines += [msg for _, msg in entries if "Worker process" in msg and
-                      ("exited" in msg or "killed" in msg)][-1:]
+        deadline = time.monotonic() + 5  # (a lane sees the death before the nanny reports it)
+        while True:
+            try:
+                logs = self.client.get_worker_logs(nanny=True)
+            except Exception:  # noqa: BLE001  (no nanny: a cluster started without one)
+                logs = {}
+            exits = [msg for entries in logs.values() for msg in [
+                m for _, m in entries if "Worker process" in m and ("exited" in m or "killed" in m)][-1:]]
+            if exits or not logs or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        lines += exits
         if not lines:
             return " The process ended without a Python traceback (os._exit, or killed)."
         return "\n" + "\n".join(lines)

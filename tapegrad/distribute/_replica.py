@@ -10,17 +10,24 @@ reference that ``rebuild_variable``/``rebuild_object`` resolve here). Each step:
    ``optimizer_hook``, which builds the optimizer's slots, then sums the gradients across the
    replicas (``all_reduce_sum``: each replica posts its gradients and adds everyone's in replica
    order, so every replica gets the same bits and applies the same update);
-3. answer the driver; replica 0 also publishes the variables that changed.
+3. answer the driver (replica 0 also names the variables that changed), and note those
+   variables as not yet published.
 
 The driver commits a step when every replica answered; otherwise it aborts the waiting replicas
 and rolls every survivor back to the values of step 1, so no variable is left half-updated.
+The driver's own copies of the variables are brought up to date when they are read: ``publish``
+sends the values the driver asks for that changed since it last had them.
 
-Two boards carry the all-reduce: files in shared memory (``/dev/shm``) when every replica runs on
-the driver's machine, else the workers' own Dask comms (``tapegrad_put`` messages).
+When every replica runs on the driver's machine, the steps travel through a *lane* (a Unix
+socket per replica, served by a thread of the replica; a Dask actor call costs milliseconds, a
+lane round trip tens of microseconds), the all-reduce through files in shared memory
+(``/dev/shm``). Otherwise steps are Dask actor calls and the all-reduce goes through the
+workers' own Dask comms (``tapegrad_put`` messages).
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import faulthandler
 import os
 import threading
@@ -118,8 +125,8 @@ def _sum_in_order(parts: list, arrays: list) -> list:
     """Element ``i`` summed over ``parts`` (one list per replica) in replica order."""
     out = []
     for i, a in enumerate(arrays):
-        acc = np.array(parts[0][i], dtype=a.dtype, copy=True)
-        for p in parts[1:]:
+        acc = np.add(parts[0][i], parts[1][i], dtype=a.dtype)
+        for p in parts[2:]:
             acc += p[i]
         out.append(acc)
     return out
@@ -234,10 +241,66 @@ def _to_numpy(x: Any) -> Any:
     return np.asarray(x.numpy()) if isinstance(x, (Tensor, Variable)) else x
 
 
+class Lane:
+    """One end of a lane between the driver and a replica on the same machine: a connection,
+    and a shared-memory file for the large buffers (arrays) of what this end sends, so that a
+    message carries only the pickle's small parts. The two ends take turns (a request, then its
+    answer), so a sender overwrites its file only after the receiver has copied out of it."""
+
+    LARGE = 1 << 16  # buffers from this many bytes go through the file
+
+    def __init__(self, conn: Any, path: str) -> None:
+        self.conn, self.path = conn, path
+        self.out: Any = None  # the memmap of this end's file (grown under new names)
+        self.peer: tuple = ("", None)  # the other end's file: (path, memmap)
+
+    def send(self, obj: Any) -> None:
+        from distributed.protocol.pickle import dumps
+
+        buffers: list = []
+        data = dumps(obj, buffer_callback=buffers.append)
+        raws = [b.raw() for b in buffers]
+        if sum(r.nbytes for r in raws) < self.LARGE:
+            self.conn.send_bytes(dumps((data, "", [r.tobytes() for r in raws])))
+            return
+        spans, at = [], 0
+        for r in raws:
+            spans.append((at, r.nbytes))
+            at += -(-r.nbytes // 64) * 64
+        if self.out is None or self.out.size < at:
+            if self.out is not None:  # (the peer's map of the old file stays valid)
+                os.unlink(self.out.filename)
+            self.out = np.memmap(f"{self.path}-{at}.bin", np.uint8, "w+", shape=(at,))
+        for r, (o, n) in zip(raws, spans):
+            self.out[o:o + n] = np.frombuffer(r, np.uint8)
+        self.conn.send_bytes(dumps((data, self.out.filename, spans)))
+
+    def poll(self) -> bool:
+        return self.conn.poll()
+
+    def recv(self) -> Any:
+        from distributed.protocol.pickle import loads
+
+        data, path, spans = loads(self.conn.recv_bytes())
+        if not path:  # (small buffers travel in the message)
+            return loads(data, buffers=spans)
+        if self.peer[0] != path:
+            self.peer = (path, np.memmap(path, np.uint8, "r"))
+        mm = self.peer[1]
+        return loads(data, buffers=[np.array(mm[o:o + n]) for o, n in spans])
+
+    def close(self) -> None:
+        self.conn.close()
+        if self.out is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.out.filename)
+
+
 class Replica:
     """Replica ``index`` of ``n`` of strategy ``uid`` (created on its worker as a Dask actor)."""
 
-    same_host = False  # (a class attribute, so that the driver's actor proxy may read it)
+    same_host = False  # (class attributes, so that the driver's actor proxy may read them)
+    lane: Any = None  # the connection to the driver, once it opened one (open_lane)
 
     def __init__(self, uid: str, index: int, n: int, folder: str, peers: list,
                  blas_threads: int | None) -> None:
@@ -253,6 +316,8 @@ class Replica:
         self.reports: list = []
         self.current = self.aborted_step = 0
         self.board: Any = None
+        self.unpublished: set = set()  # keys whose value the driver may not have
+        self._lane_thread: threading.Thread | None = None
         self.worker = get_worker()
         self.worker.handlers["tapegrad_put"] = _put
         optimizer.replica_hook = optimizer_hook
@@ -275,21 +340,66 @@ class Replica:
         self.board = (_ShmBoard(self.folder, self.index, self.n, self._wait) if shared_memory
                       else _CommBoard(self.worker, self.uid, self.index, self.peers, self._wait))
 
+    def open_lane(self, authkey: bytes) -> str:
+        """Listen on a Unix socket in the group's folder for the driver; a thread of this replica
+        serves the steps sent there (see ``_serve``). Returns the socket's path."""
+        from multiprocessing.connection import Listener
+
+        path = os.path.join(self.folder, f"lane-{self.index}")
+        listener = Listener(path, "AF_UNIX", authkey=authkey)
+        self._lane_thread = threading.Thread(target=self._serve, args=(listener,), daemon=True,
+                                             name=f"tapegrad-replica-{self.index}")
+        self._lane_thread.start()
+        return path
+
+    def _serve(self, listener: Any) -> None:
+        """The lane: ("step", token, step, args, kwargs, assigns), ("rollback", step) and ("publish", keys)
+        call those methods and answer what they return; ("abort", step) reaching here is late
+        (its step ended) and ignored. Ends when the driver closes the lane."""
+        try:
+            conn = listener.accept()
+        except OSError:  # the driver went away before connecting
+            return
+        finally:
+            listener.close()
+        lane = self.lane = Lane(conn, os.path.join(self.folder, f"lane-{self.index}-out"))
+        while True:
+            try:
+                msg = lane.recv()
+            except (EOFError, OSError):
+                break
+            if msg[0] == "abort":
+                continue
+            answer = getattr(self, msg[0])(*msg[1:])  # step, rollback or publish
+            try:
+                lane.send(answer)
+            except OSError:
+                break
+            except Exception as e:  # noqa: BLE001  (an output or exception that cannot travel)
+                lane.send(("error", RuntimeError(f"replica {self.index}'s answer cannot be pickled: "
+                                                 f"{type(e).__name__}: {e}"), traceback.format_exc()))
+        self.lane = None
+        lane.close()
+
     def register(self, key: Any, v: Variable) -> None:
         self.vars[key] = v
         self.var_keys[id(v)] = key
 
     def _wait(self, ready: Callable[[], bool], cond: threading.Condition | None = None) -> None:
-        delay = 1e-5
+        delay, lane = 1e-5, self.lane if threading.current_thread() is self._lane_thread else None
         while not ready():
             if self.aborted_step == self.current:
                 raise Aborted()
+            if lane is not None and lane.poll():  # mid-step, the driver sends nothing but aborts
+                msg = lane.recv()
+                if msg[0] == "abort" and msg[1] == self.current:
+                    raise Aborted()
             if cond is not None:
                 with cond:
                     cond.wait(0.05)
             else:
                 time.sleep(delay)
-                delay = min(2 * delay, 1e-3)
+                delay = min(2 * delay, 2.5e-4)
 
     def all_reduce_sum(self, arrays: list) -> list:
         arrays = [np.asarray(a) for a in arrays]
@@ -311,9 +421,13 @@ class Replica:
         if fresh:
             self.reports.append((okey, [self.var_keys.get(id(v)) for v in variables]))
 
-    def step(self, token: int, step: int, args: tuple, kwargs: dict) -> tuple:
-        """Run step function ``token``; answers ("ok", outputs, published state, reports),
-        ("aborted",) or ("error", exception, traceback text)."""
+    def step(self, token: int, step: int, args: tuple, kwargs: dict, assigns: list = ()) -> tuple:
+        """Give the variables in ``assigns`` (key, value) the values the driver assigned, then run
+        step function ``token``; answers ("ok", outputs, changed keys, reports), ("aborted",) or
+        ("error", exception, traceback text)."""
+        for key, value in assigns:
+            self.vars[key].assign(value)
+            self.unpublished.discard(key)
         fn = self.fns[token]
         self.current = step
         self.snapshot = (step, {k: v.value() for k, v in self.vars.items()})
@@ -343,25 +457,17 @@ class Replica:
                     e = RuntimeError(f"{type(e).__name__}: {e}")
                 return ("error", e, tb)
         out = nest.map_structure(_to_numpy, out)
-        published = self.publish() if self.index == 0 else None
-        return ("ok", out, published, self.reports)
-
-    def publish(self) -> tuple:
-        """The variables this step changed: in a file in shared memory, or inline."""
         old = self.snapshot[1]
-        changed = [(k, v) for k, v in self.vars.items() if v.value() is not old.get(k)]
-        if not isinstance(self.board, _ShmBoard):
-            return ("inline", [(k, np.asarray(v.numpy())) for k, v in changed])
-        manifest, at = [], 0
-        path = os.path.join(self.folder, "state.bin")
-        with open(path + ".tmp", "wb") as fh:
-            for k, v in changed:
-                a = np.asarray(v.value().numpy())
-                fh.write(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data)
-                manifest.append((k, a.dtype.str, a.shape, at))
-                at += a.nbytes
-        os.replace(path + ".tmp", path)
-        return ("file", path, manifest)
+        changed = [k for k, v in self.vars.items() if v.value() is not old.get(k)]
+        self.unpublished.update(changed)  # (a superset, should the step still be rolled back)
+        return ("ok", out, changed if self.index == 0 else None, self.reports)
+
+    def publish(self, keys: list) -> list:
+        """``(key, value)`` for those of ``keys`` whose value changed since this replica last
+        published it (the driver asks for the variables it reads)."""
+        out = [(k, np.asarray(self.vars[k].value().numpy())) for k in keys if k in self.unpublished]
+        self.unpublished.difference_update(keys)
+        return out
 
     def rollback(self, step: int) -> None:
         """Give every variable back the value it had before ``step`` (if that was the last step)."""
