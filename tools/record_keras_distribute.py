@@ -86,7 +86,7 @@ CASES = {
         "        return {'step_loss': self.tracker.result()}\n"
         "with S.scope():\n"
         "    model = Regression()\n"
-        "    model.build((None, 4))\n"
+        "    model(x[:1])\n"
         "    model.compile(optimizer=keras.optimizers.SGD(0.1), loss='mse')\n"
         "init(model)\n"
         "target = x.sum(axis=1, keepdims=True)\n"
