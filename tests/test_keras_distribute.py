@@ -141,3 +141,37 @@ def test_model_created_outside_the_scope_fails_clearly(strategy):
     with strategy.scope():
         with pytest.raises(ValueError, match="Create the model"):
             model.fit(np.zeros((4, 4)), np.zeros((4, 1)), verbose=0)
+
+
+class _Batches(keras.utils.PyDataset):
+    def __init__(self, x, y):
+        super().__init__()
+        self.x, self.y = x, y
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.x[i * 8:(i + 1) * 8], self.y[i * 8:(i + 1) * 8]
+
+
+def test_generators_and_pydatasets_split_as_arrays_do(strategy, tmp_path):
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(32, 4)).astype(np.float32)
+    y = x.sum(axis=1, keepdims=True)
+    weights = []
+    for data in ("arrays", "generator", "pydataset"):
+        model = _classifier(strategy)
+        if data == "arrays":
+            model.fit(x, y, batch_size=8, shuffle=False, verbose=0)
+        elif data == "generator":
+            model.fit(((x[i:i + 8], y[i:i + 8]) for i in range(0, 32, 8)), verbose=0)
+        else:
+            model.fit(_Batches(x, y), shuffle=False, verbose=0)
+        weights.append(model.get_weights())
+    for other in weights[1:]:
+        for a, b in zip(weights[0], other):
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    model.save(tmp_path / "m.keras")  # the trained weights, read from the replicas
+    loaded = keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-6)
