@@ -116,7 +116,7 @@ def test_callbacks_see_and_change_the_trained_weights(strategy, tmp_path):
         model = _classifier(s)
         seen = []
         cbs = [keras.callbacks.LambdaCallback(
-                   on_epoch_end=lambda epoch, logs, m=model: seen.append(m.get_weights()[0].copy())),
+                   on_epoch_end=lambda epoch, logs, m=model, seen=seen: seen.append(m.get_weights()[0].copy())),
                keras.callbacks.LearningRateScheduler(lambda epoch, lr: 0.1 / (epoch + 1)),
                keras.callbacks.ModelCheckpoint(str(tmp_path / f"w{len(results)}.weights.h5"),
                                                save_weights_only=True)]
@@ -134,13 +134,11 @@ def test_callbacks_see_and_change_the_trained_weights(strategy, tmp_path):
 
 def test_model_created_outside_the_scope_fails_clearly(strategy):
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
-    with strategy.scope():
-        with pytest.raises(ValueError, match="created outside the scope"):
-            model.compile(optimizer="sgd", loss="mse")
+    with strategy.scope(), pytest.raises(ValueError, match="created outside the scope"):
+        model.compile(optimizer="sgd", loss="mse")
     model.compile(optimizer="sgd", loss="mse")
-    with strategy.scope():
-        with pytest.raises(ValueError, match="Create the model"):
-            model.fit(np.zeros((4, 4)), np.zeros((4, 1)), verbose=0)
+    with strategy.scope(), pytest.raises(ValueError, match="Create the model"):
+        model.fit(np.zeros((4, 4)), np.zeros((4, 1)), verbose=0)
 
 
 class _Batches(keras.utils.PyDataset):

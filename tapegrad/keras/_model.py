@@ -22,14 +22,16 @@ from .._tape import GradientTape
 from .._tensor import Tensor
 from .._variable import Variable
 from .._warn import warn_outside
+from ..distribute import _strategy as _distribute
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
-from ..distribute import _strategy as _distribute
 from ..ops.reduction import reduce_sum
 from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
+from ._data_utils import PyDataset, _PyDatasetPass
+from ._distributed import Replicas, StrategyRef, uses_replicas
 from ._layer import (
     KerasTensor,
     Layer,
@@ -41,8 +43,6 @@ from ._layer import (
     shapes_to_specs,
 )
 from .losses import _same_rank, _scale_for_replicas, _unscale_for_replicas
-from ._data_utils import PyDataset, _PyDatasetPass
-from ._distributed import Replicas, StrategyRef, uses_replicas
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
