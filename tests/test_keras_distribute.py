@@ -173,3 +173,19 @@ def test_generators_and_pydatasets_split_as_arrays_do(strategy, tmp_path):
     model.save(tmp_path / "m.keras")  # the trained weights, read from the replicas
     loaded = keras.models.load_model(tmp_path / "m.keras")
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-6)
+
+
+def test_compile_again_reaches_the_replicas(strategy):
+    """Freezing a layer and compiling again (Keras's fine-tuning) changes what the replicas train."""
+    x = np.random.default_rng(3).normal(size=(16, 4)).astype(np.float32)
+    y = x.sum(axis=1, keepdims=True)
+    model = _classifier(strategy)
+    model.fit(x, y, batch_size=8, verbose=0)
+    frozen = model.layers[0].get_weights()
+    model.layers[0].trainable = False
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mae")
+    history = model.fit(x, y, batch_size=8, verbose=0)
+    assert list(history.history) == ["loss"]
+    for a, b in zip(model.layers[0].get_weights(), frozen):
+        np.testing.assert_array_equal(a, b)
+    assert not np.allclose(model.layers[1].get_weights()[0], 0.3)

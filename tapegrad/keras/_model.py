@@ -702,6 +702,9 @@ class Model(Layer):
             _CompileMetrics(self)
         self._loss_tracker = _Mean("loss")
         self.compiled = True
+        ref = self.__dict__.get("_strategy_ref")
+        if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
+            ref.replicas = None
         self._replicas()  # a model compiled under a strategy it was not created under fails here
 
     @property
