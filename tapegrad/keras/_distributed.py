@@ -29,8 +29,9 @@ from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 def uses_replicas(strategy: Any) -> bool:
     """Whether Keras's loops run on ``strategy``'s replicas (not the default strategy or
-    OneDeviceStrategy, which run in this process)."""
-    return strategy is not _strategy._DEFAULT and not isinstance(strategy, _strategy.OneDeviceStrategy)
+    OneDeviceStrategy, which run in this process, nor inside a replica's step)."""
+    return (strategy is not _strategy._DEFAULT and not isinstance(strategy, _strategy.OneDeviceStrategy)
+            and getattr(_strategy._local, "replica", None) is None)
 
 
 class StrategyRef:
