@@ -22,6 +22,7 @@ from .._tape import GradientTape
 from .._tensor import Tensor
 from .._variable import Variable
 from .._warn import warn_outside
+from ..distribute import _strategy as _distribute
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
 from ..ops.reduction import reduce_sum
@@ -29,6 +30,8 @@ from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
+from ._data_utils import PyDataset, _PyDatasetPass
+from ._distributed import Replicas, StrategyRef, uses_replicas
 from ._layer import (
     KerasTensor,
     Layer,
@@ -39,8 +42,7 @@ from ._layer import (
     name_scope,
     shapes_to_specs,
 )
-from .losses import _same_rank
-from ._data_utils import PyDataset, _PyDatasetPass
+from .losses import _same_rank, _scale_for_replicas, _unscale_for_replicas
 from .utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer"]
@@ -333,7 +335,7 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
             sw = expand_dims(sw, -1)
         values = values * sw
     n = max(1, int(np.prod(values.shape)))
-    return reduce_sum(values) / np.asarray(n, values.dtype.name)
+    return _scale_for_replicas(reduce_sum(values) / np.asarray(n, values.dtype.name))
 
 
 def _batches_of(arrays: list, size: int) -> int:
@@ -472,6 +474,8 @@ class Model(Layer):
         self.stop_training = False
         self.history: Any = None
         self.compiled = False
+        # Keras: a model created under strategy.scope() trains on that strategy
+        self._strategy_ref = StrategyRef(_distribute.get_strategy() if _distribute.has_strategy() else None)
 
     def _init_functional(self, inputs: Any, outputs: Any, name: str | None = None,
                          trainable: bool = True, **kwargs: Any) -> None:
@@ -698,6 +702,33 @@ class Model(Layer):
             _CompileMetrics(self)
         self._loss_tracker = _Mean("loss")
         self.compiled = True
+        ref = self.__dict__.get("_strategy_ref")
+        if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
+            ref.replicas = None
+        self._replicas()  # a model compiled under a strategy it was not created under fails here
+
+    @property
+    def distribute_strategy(self) -> Any:
+        """The strategy the model was created under (``strategy.scope()``), else the current one;
+        ``fit``, ``evaluate`` and ``predict`` run their steps on its replicas."""
+        ref = self.__dict__.get("_strategy_ref")
+        return ref.strategy if ref is not None and ref.strategy is not None else _distribute.get_strategy()
+
+    def _replicas(self) -> Replicas | None:
+        """The model's loops on the replicas of its strategy; None for a strategy that runs in
+        this process (the default one, OneDeviceStrategy)."""
+        strategy = self.distribute_strategy
+        if not uses_replicas(strategy):
+            return None
+        ref = self.__dict__.get("_strategy_ref")
+        if ref is None or ref.strategy is not strategy:
+            raise ValueError(f"Model {self.name!r} was created outside the scope of {strategy!r}, "
+                             "which is in effect now: Keras trains a model on the strategy it was "
+                             "created under. Create the model (and compile it) inside "
+                             "`with strategy.scope():`.")
+        if ref.replicas is None:
+            ref.replicas = Replicas(self, strategy)
+        return ref.replicas
 
     @property
     def output_names(self) -> list | None:
@@ -829,11 +860,12 @@ class Model(Layer):
             for (i, fn, w, _), tracker in zip(self._flat_losses, trackers):
                 term = _call_loss(fn, ys[i], ps[i], sws[i])
                 if tracker is not None:  # each output's unweighted loss, a plain mean over
-                    tracker.update_state(term)  # batches: Keras's traced step sees no batch size
+                    # batches: Keras's traced step sees no batch size
+                    tracker.update_state(_unscale_for_replicas(term))
                 terms.append(term if w is None else term * np.asarray(w, term.dtype.name))
         for extra in self.losses:
             extra = convert_to_tensor(extra)
-            terms.append(reduce_sum(extra) if extra.shape.rank else extra)
+            terms.append(_scale_for_replicas(reduce_sum(extra) if extra.shape.rank else extra))
         if not terms:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         dt = terms[0].dtype
@@ -903,7 +935,7 @@ class Model(Layer):
         if variables:
             grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
-        self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def test_step(self, data: Any) -> dict:
@@ -911,7 +943,7 @@ class Model(Layer):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=_num_rows(x))
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data: Any) -> Any:
@@ -956,6 +988,7 @@ class Model(Layer):
         cbs = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                             model=self, verbose=verbose, epochs=epochs,
                                             steps=data.size)
+        dist = self._replicas()
         self.stop_training = False
         self._initial_epoch = None  # (BackupAndRestore sets it to resume)
         cbs.on_train_begin()
@@ -966,12 +999,15 @@ class Model(Layer):
             cbs.on_epoch_begin(epoch)
             for step, batch in enumerate(data):
                 cbs.on_train_batch_begin(step)
-                with _random.graph_step(self):  # (Keras's step is a tf.function: graph op seeds)
-                    logs = self._logs(self.train_step(batch))
+                if dist is not None:
+                    logs = dist.step("train", batch, reset=step == 0)
+                else:
+                    with _random.graph_step(self):  # (Keras's step is a tf.function: graph op seeds)
+                        logs = self._logs(self.train_step(batch))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            epoch_logs = dict(logs)
+            epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
@@ -1003,12 +1039,15 @@ class Model(Layer):
                                                 verbose=verbose, epochs=1, steps=data.size,
                                                 mode="test")
         self.reset_metrics()
+        dist = self._replicas()
         cbs.on_test_begin()
         logs: dict = {}
         for step, batch in enumerate(data):
             cbs.on_test_batch_begin(step)
-            logs = self._logs(self.test_step(batch))
+            logs = self._logs(self.test_step(batch)) if dist is None else dist.step("test", batch, step == 0)
             cbs.on_test_batch_end(step, logs)
+        if dist is not None:
+            logs = dist.epoch_logs(logs)
         cbs.on_test_end(logs)
         if return_dict or internal:
             return logs
@@ -1022,11 +1061,12 @@ class Model(Layer):
         cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                             verbose=verbose, epochs=1, steps=data.size,
                                             mode="predict")
+        dist = self._replicas()
         cbs.on_predict_begin()
         outs: list = []
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch)
+            out = self.predict_step(batch) if dist is None else dist.predict(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -1049,8 +1089,10 @@ class Model(Layer):
         first as Keras resets them."""
         self._require_compiled("train_on_batch")
         self.reset_metrics()
-        logs = self._logs(self.train_step((_to_numpy(x), None if y is None else _to_numpy(y),
-                                           sample_weight)))
+        batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
+        dist = self._replicas()
+        logs = self._logs(self.train_step(batch)) if dist is None else \
+            dist.step("train", batch, reset=True, split=False)  # (every replica: the whole batch)
         return logs if return_dict else self._flat(logs)
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
@@ -1058,12 +1100,17 @@ class Model(Layer):
         """The loss (and metrics) of one batch."""
         self._require_compiled("test_on_batch")
         self.reset_metrics()
-        logs = self._logs(self.test_step((_to_numpy(x), None if y is None else _to_numpy(y),
-                                          sample_weight)))
+        batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
+        dist = self._replicas()
+        logs = self._logs(self.test_step(batch)) if dist is None else \
+            dist.step("test", batch, reset=True, split=False)  # (every replica: the whole batch)
         return logs if return_dict else self._flat(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
         """The model's outputs for one batch, as NumPy arrays."""
+        dist = self._replicas()
+        if dist is not None:
+            return dist.predict((_to_numpy(x),))
         return map_structure(lambda t: t.numpy(), self.predict_step((_to_numpy(x),)))
 
     def _flat(self, logs: dict) -> Any:

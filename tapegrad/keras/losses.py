@@ -25,6 +25,7 @@ from .. import dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._warn import warn_outside
+from ..distribute import _strategy as _distribute
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import (abs as _abs, cast, clip_by_value, log, maximum, not_equal, pow as _pow,
                         rsqrt, minimum, sigmoid, square, where)
@@ -160,8 +161,21 @@ def reduce_weighted_values(values: Any, sample_weight: Any = None, mask: Any = N
     if reduction == "sum":
         return loss
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
-        return divide_no_nan(loss, reduce_sum(sample_weight))
-    return divide_no_nan(loss, _to(float(np.prod(shape)), loss.dtype))
+        return _scale_for_replicas(divide_no_nan(loss, reduce_sum(sample_weight)))
+    return _scale_for_replicas(divide_no_nan(loss, _to(float(np.prod(shape)), loss.dtype)))
+
+
+def _scale_for_replicas(value: Tensor) -> Tensor:
+    """``value / num_replicas_in_sync`` under a strategy with several replicas (Keras's mean
+    losses are scaled so, and the replicas' gradients summed), else ``value``."""
+    n = _distribute.get_strategy().num_replicas_in_sync
+    return value if n == 1 else value * np.asarray(1.0 / n, value.dtype.name)
+
+
+def _unscale_for_replicas(value: Tensor) -> Tensor:
+    """``value * num_replicas_in_sync`` (the loss a replica reports: its own batch's mean)."""
+    n = _distribute.get_strategy().num_replicas_in_sync
+    return value if n == 1 else value * np.asarray(n, value.dtype.name)
 
 
 def _snake(name: str) -> str:
