@@ -21,7 +21,9 @@ Dask they build lazy graphs, and nothing is computed until ``.numpy()`` or ``das
 Devices: a CuPy array is on ``/GPU:<n>``; Dask and the other backends are on the CPU. An op
 whose inputs are on two devices raises, naming both (a 0-d NumPy operand, such as a Python
 scalar's constant, is copied). A NumPy tensor meeting a CPU backend's array joins that backend.
-``tf.device("/GPU:<n>")`` places new constants on that GPU when CuPy and a GPU are present.
+``tf.device("/GPU:<n>")``, when CuPy and a GPU are present, places on that GPU every tensor a
+maker creates (:func:`place`: constants, zeros, ranges, random draws, Variables) and copies a
+NumPy operand of an op on that GPU there, as TensorFlow does.
 """
 from __future__ import annotations
 
@@ -342,12 +344,26 @@ def wrap_array(a: Any, backend: Backend | None = None) -> Tensor:
     return t
 
 
-def filled(v: Boxed, value: int, lead: tuple = ()) -> Tensor:
-    """A tensor of ``value`` (0 or 1) of ``v``'s backend, dtype and device, shape ``lead + v.shape``."""
+def filled(v: Boxed, value: int, lead: tuple = (), dtype: np.dtype | None = None) -> Tensor:
+    """A tensor of ``value`` (0 or 1) of ``v``'s backend and device, shape ``lead + v.shape``,
+    dtype ``dtype`` (``v``'s by default)."""
     be = v.backend
     with be.on(v.a):
         f = be.xp.ones if value else be.xp.zeros
-        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype)), be)
+        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype if dtype is None else dtype)), be)
+
+
+def moved(v: Any, like: Any) -> Any:
+    """Value ``v`` (a NumPy array or a :class:`Boxed`) where value ``like`` lives: copied to the
+    host, or to ``like``'s backend and device (a Variable's assignment, an optimizer's update)."""
+    if type(like) is not Boxed:
+        return v.backend.to_numpy(v.a) if type(v) is Boxed else v
+    be = like.backend
+    if type(v) is Boxed:
+        if v.backend is be and be.device_of(v.a) == be.device_of(like.a):
+            return v
+        v = v.backend.to_numpy(v.a)
+    return Boxed(be.from_numpy(np.asarray(v), like.a), be)
 
 
 def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
@@ -546,9 +562,9 @@ def operands(op: Any, xs: Any) -> tuple[Backend, list]:
     for x in xs:
         if type(x) is ArrayTensor:
             vals.append(x._value.a)
-        elif be.gpu and x._value.ndim:
+        elif be.gpu and x._value.ndim and not (placing and _scope_gpu() == first._value.a.device.id):
             raise _device_error(op, first, x)
-        else:  # a CPU backend takes NumPy values in; a GPU takes 0-d constants
+        else:  # a CPU backend takes NumPy values in; a GPU takes 0-d constants, and any in its scope
             vals.append(be.from_numpy(np.asarray(x._value), first._value.a))
     return be, vals
 
@@ -602,15 +618,23 @@ def pop_device() -> None:
     placing -= _tls.stack.pop() is not None
 
 
-# how many GPU scopes are open (in any thread): conversion looks at the thread's scope only then
+# how many GPU scopes are open (in any thread): makers look at the thread's scope only then
 placing = 0
 
 
-def placed(v: np.ndarray) -> Tensor | None:
-    """A converted NumPy value as a GPU tensor when this thread is in a GPU scope, else None."""
+def _scope_gpu() -> int | None:
     stack = getattr(_tls, "stack", None)
-    if not stack or stack[-1] is None:
-        return None
+    return stack[-1] if stack else None
+
+
+def place(t: Tensor) -> Tensor:
+    """``t`` copied to this thread's GPU inside a ``tf.device("/GPU:n")`` scope (with CuPy and
+    that GPU), else ``t`` itself: every tensor maker returns through it. Strings stay on the host."""
+    if not placing or type(t) is not Tensor:
+        return t
+    idx = _scope_gpu()
+    if idx is None or t._value.dtype.kind in "OSU":
+        return t
     cupy = sys.modules["cupy"]  # (imported by gpu_count when the scope was entered)
-    with cupy.cuda.Device(stack[-1]):
-        return wrap_array(cupy.asarray(v))
+    with cupy.cuda.Device(idx):
+        return wrap_array(cupy.asarray(t._value))

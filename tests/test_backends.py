@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pathlib
 import sys
-import types
 
 import numpy as np
 import pytest
@@ -110,69 +109,12 @@ def test_the_backend_table_in_the_docs_is_current_and_nothing_differs():
 
 
 # --------------------------------------------------------------------------- CuPy placement
-class FakeCupyArray(np.lib.mixins.NDArrayOperatorsMixin):
-    """A NumPy array standing for a CuPy array on GPU ``device.id`` (CuPy's NumPy protocols)."""
-
-    def __init__(self, a, dev):
-        self.a, self.device = np.asarray(a), types.SimpleNamespace(id=dev)
-
-    shape = property(lambda self: self.a.shape)
-    dtype = property(lambda self: self.a.dtype)
-    ndim = property(lambda self: self.a.ndim)
-
-    def get(self):
-        return self.a
-
-    def __array__(self, dtype=None, copy=None):
-        raise TypeError("Implicit conversion to a NumPy array is not allowed.")  # as CuPy
-
-    def _call(self, f, args, kwargs):
-        devs = {x.device.id for x in args if isinstance(x, FakeCupyArray)}
-        assert len(devs) == 1, "arrays of two GPUs in one call"
-        out = f(*[x.a if isinstance(x, FakeCupyArray) else x for x in args], **kwargs)
-        return FakeCupyArray(out, devs.pop())
-
-    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
-        return self._call(getattr(ufunc, method), args, kwargs)
-
-    def __array_function__(self, func, types_, args, kwargs):
-        return self._call(func, args, kwargs)
-
-
-FakeCupyArray.__module__ = "cupy"
-
-
 @pytest.fixture
-def fake_cupy(monkeypatch):
-    cupy = types.ModuleType("cupy")
-    current = [0]
-
-    class Device:
-        def __init__(self, i):
-            self.i = i
-
-        def __enter__(self):
-            self.prev, current[0] = current[0], self.i
-
-        def __exit__(self, *exc):
-            current[0] = self.prev
-
-    cupy.ndarray = FakeCupyArray
-    cupy.asarray = lambda v: FakeCupyArray(v, current[0])
-    cupy.cuda = types.SimpleNamespace(Device=Device, runtime=types.SimpleNamespace(getDeviceCount=lambda: 2))
-    # the few array-API functions the engine asks of the namespace (ones for seeds, sums)
-    xp = types.SimpleNamespace(
-        ones=lambda shape, dtype: FakeCupyArray(np.ones(shape, dtype), current[0]),
-        zeros=lambda shape, dtype: FakeCupyArray(np.zeros(shape, dtype), current[0]),
-        sum=lambda x, axis, keepdims, dtype: FakeCupyArray(np.sum(x.a, axis=axis, keepdims=keepdims, dtype=dtype), x.device.id),
-        broadcast_to=lambda x, shape: FakeCupyArray(np.broadcast_to(x.a, shape), x.device.id),
-        reshape=lambda x, shape: FakeCupyArray(np.reshape(x.a, shape), x.device.id))
-    monkeypatch.setitem(sys.modules, "cupy", cupy)
-    monkeypatch.setattr(_backend, "_gpus", [])
-    monkeypatch.setattr(_backend, "_compat_namespace", lambda be: xp)
-    monkeypatch.delitem(_backend._BACKENDS, FakeCupyArray, raising=False)
-    yield cupy
-    _backend._BACKENDS.pop(FakeCupyArray, None)
+def fake_cupy():
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import fake_cupy
+    with fake_cupy.install(gpus=2) as cupy:
+        yield cupy
 
 
 def test_list_physical_devices_tells_the_truth(fake_cupy):

@@ -2,7 +2,8 @@
 
 Subclasses give their slot variables (``_slots``) and one update formula, ``_update``, written on
 NumPy arrays of the variable's dtype. The base class turns ``(gradient, variable)`` pairs into
-those arrays and writes the results back with ``Variable.assign``.
+those arrays and writes the results back with ``Variable.assign``. For a Variable on a GPU the
+arrays are CuPy's (which takes NumPy's functions), and the slots live on the variable's GPU.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from .. import _backend as _bk
 from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
@@ -71,8 +73,24 @@ def _name_of(v: Any) -> str:
     return getattr(v, "name", None) or repr(v)
 
 
-def _value_of(v: Variable) -> np.ndarray:
+def _value_of(v: Variable) -> Any:
+    """A copy of the value: a NumPy array, or the backend's array where the value lives."""
+    if _bk.seen and type(t := v.value()) is _bk.ArrayTensor:
+        return t.array.copy()
     return np.array(v.numpy(), copy=True)
+
+
+def _where(v: Variable) -> Any:
+    """The Boxed value of a Variable on a backend (a GPU), else None."""
+    if _bk.seen and type(t := v.value()) is _bk.ArrayTensor:
+        return t._value
+    return None
+
+
+def _at(a: np.ndarray, v: Variable) -> Any:
+    """Host array ``a`` moved where ``v``'s value lives."""
+    like = _where(v)
+    return a if like is None else _bk.moved(a, like).a
 
 
 def _shape_of(v: Variable) -> tuple:
@@ -265,7 +283,7 @@ class Optimizer:
             if any(_name_of(w) == _name_of(v) for w in self._vars[:-1]):
                 base = f"{base}_{i}"   # unnamed variables share a name: keep slot names unique
             for s in self._slots:
-                self._slot_vars[s].append(Variable(self._slot_initial(s, v), trainable=False,
+                self._slot_vars[s].append(Variable(_at(self._slot_initial(s, v), v), trainable=False,
                                                    name=f"{base}_{s}"))
             if self.use_ema:
                 self._ema_vars.append(Variable(_value_of(v), trainable=False, name=f"{base}_average"))
@@ -367,7 +385,7 @@ class Optimizer:
         self._begin_step(step)
         for g, v in prepared:
             i = self._track(v)
-            lr = lr_value.astype(v.dtype.as_numpy_dtype)
+            lr = lr_value.astype(v.dtype.as_numpy_dtype)[()]  # (a scalar: CuPy takes no NumPy array)
             if self.weight_decay is not None and self._decays(v):
                 x = _value_of(v)
                 v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
@@ -420,6 +438,8 @@ class Optimizer:
             rows, where = np.unique(index, return_inverse=True)
             summed = np.zeros((rows.size,) + values.shape[1:], dt)
             np.add.at(summed, where.ravel(), values)
+            if _where(v) is not None:  # dense on the variable's device
+                return _at(_dense(_Rows(rows, summed), v), v)
             return _Rows(rows, summed)
         try:
             t = convert_to_tensor(g)
@@ -427,11 +447,14 @@ class Optimizer:
                 raise TypeError(f"{g!r} is text, not numbers")
         except (TypeError, ValueError) as e:
             raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
-        arr = np.asarray(t.numpy())
+        like = _where(v)
+        arr = np.asarray(t.numpy()) if like is None else _bk.moved(t._value, like)
         if arr.shape != shape:
             raise InvalidArgumentError(
                 f"Cannot update variable {_name_of(v)} with shape {list(shape)} using a "
                 f"gradient with shape {list(arr.shape)}, shapes must be equal.")
+        if like is not None:
+            return arr.backend.xp.astype(arr.a, arr.backend.dtype(np.dtype(dt)), copy=True)
         return arr.astype(dt, copy=True)
 
     def _clip(self, pairs: list) -> list:
