@@ -171,3 +171,109 @@ def test_bench_cupy_says_when_there_is_no_gpu(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "cupy", None)
     bench_cupy.main([])
     assert "no GPU" in capsys.readouterr().out
+
+
+_GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
+_MAKERS = {
+    "zeros": lambda: tf.zeros([2, 3]), "ones": lambda: tf.ones([2], tf.float64),
+    "fill": lambda: tf.fill([2, 2], 1.5), "zeros_like": lambda: tf.zeros_like(np.ones(3)),
+    "ones_like": lambda: tf.ones_like([1, 2]), "eye": lambda: tf.eye(3, batch_shape=[2]),
+    "range": lambda: tf.range(5), "linspace": lambda: tf.linspace(0.0, 1.0, 4),
+    "one_hot": lambda: tf.one_hot([0, 2], 3), "constant": lambda: tf.constant([1, 2]),
+    "normal": lambda: tf.random.normal([3], seed=1), "uniform": lambda: tf.random.uniform([3], seed=2),
+    "uniform-int": lambda: tf.random.uniform([3], 0, 9, tf.int32, seed=2),
+    "truncated_normal": lambda: tf.random.truncated_normal([3], seed=3),
+    "stateless_normal": lambda: tf.random.stateless_normal([3], seed=[1, 2]),
+    "stateless_uniform": lambda: tf.random.stateless_uniform([3], seed=[1, 2]),
+    "generator": lambda: tf.random.Generator.from_seed(4).normal([3]),
+    "categorical": lambda: tf.random.categorical(tf.math.log([[0.5, 0.5]]), 4, seed=5),
+}
+
+
+@pytest.mark.parametrize("name", list(_MAKERS))
+def test_every_maker_places_its_tensor_on_the_gpu_with_the_cpu_numbers(fake_cupy, name):
+    tf.random.set_seed(7)
+    want = _MAKERS[name]()
+    tf.random.set_seed(7)
+    with tf.device("/GPU:0"):
+        got = _MAKERS[name]()
+    assert type(want) is tf.Tensor and type(got) is _backend.ArrayTensor, name
+    assert got.device == _GPU0 and got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_zeros_like_follows_its_input_to_its_device(fake_cupy):
+    with tf.device("/GPU:1"):
+        x = tf.constant([1.0, 2.0])
+    z, o = tf.zeros_like(x), tf.ones_like(x, dtype=tf.int32)  # outside the scope: x's device
+    assert z.device.endswith("GPU:1") and o.device.endswith("GPU:1") and o.dtype == tf.int32
+    np.testing.assert_array_equal(o.numpy(), [1, 1])
+
+
+def test_numpy_operands_join_the_gpu_inside_its_scope_only(fake_cupy):
+    c = tf.constant([1.0, 2.0])
+    with tf.device("/GPU:0"):
+        g = tf.constant([3.0, 4.0])
+        s = g + c  # a CPU tensor is copied to the scope's GPU, as TF does
+    assert s.device == _GPU0
+    np.testing.assert_array_equal(s.numpy(), [4.0, 6.0])
+    with pytest.raises(InvalidArgumentError, match="conflicting devices"):
+        g + c
+
+
+def test_gpu_variables_keep_their_value_on_the_gpu(fake_cupy):
+    with tf.device("/GPU:0"):
+        v = tf.Variable([1.0, 2.0])
+        n = tf.Variable(3)  # integer variables (counters) stay on the host
+    assert v.device == _GPU0 and n.device.endswith("CPU:0")
+    assert type(v.value()) is _backend.ArrayTensor and "numpy=array([1., 2.]" in repr(v)
+    v.assign([5.0, 6.0])  # a host value is copied to the variable's GPU
+    v.assign_add(tf.constant([1.0, 1.0]))
+    v.assign_sub(np.float32(0.5) * np.ones(2, np.float32))
+    assert v.device == _GPU0 and type(v.value().array).__module__ == "cupy"
+    np.testing.assert_array_equal(v.numpy(), [5.5, 6.5])
+    np.testing.assert_array_equal(np.asarray(v), [5.5, 6.5])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * v)
+    g = tape.gradient(y, v)
+    assert g.device == _GPU0
+    np.testing.assert_array_equal(g.numpy(), [11.0, 13.0])
+    w = tf.Variable(v)  # from a GPU tensor, outside the scope: on the GPU
+    assert w.device == _GPU0
+    c = tf.Variable([1.0, 2.0])
+    c.assign(v)  # a CPU variable brings a GPU value to the host
+    assert c.device.endswith("CPU:0") and type(c.value()) is tf.Tensor
+    np.testing.assert_array_equal(c.numpy(), [5.5, 6.5])
+    with pytest.raises(UnimplementedError, match="has no cupy form"):
+        v[0].assign(1.0)  # a slice assignment works on NumPy values only
+
+
+def _mlp_training(opt_cls, device):
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.bench_mlp import init, tf_loss
+    params, x, y = init(12, 6, np.float32, seed=1)
+    with tf.device(device):
+        vs = [tf.Variable(p) for p in params]
+        xs, ys = tf.constant(x), tf.constant(y)
+    opt = opt_cls(learning_rate=0.05)  # made and applied outside the scope: slots follow the variables
+    losses = []
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf_loss(tf, vs, xs, ys)
+        grads = tape.gradient(loss, vs)
+        opt.apply_gradients(zip(grads, vs))
+        losses.append(loss)
+    return vs, losses, grads, opt
+
+
+@pytest.mark.parametrize("opt_cls", [tf.optimizers.SGD, tf.optimizers.Adam])
+def test_an_mlp_trains_on_the_gpu_end_to_end_with_the_numpy_numbers(fake_cupy, opt_cls):
+    vs, losses, grads, opt = _mlp_training(opt_cls, "/GPU:0")
+    for t in [*vs, *losses, *grads]:
+        assert t.device == _GPU0, t
+    for s in opt.variables:
+        if s.dtype.is_floating and s.shape.rank:
+            assert s.device == _GPU0, s.name
+    want_vs, want_losses, want_grads, _ = _mlp_training(opt_cls, "/CPU:0")
+    for got, want in zip([*vs, *losses, *grads], [*want_vs, *want_losses, *want_grads]):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
