@@ -260,6 +260,12 @@ class Backend:
         """A context in which new arrays are made on ``a``'s device (CuPy's current device)."""
         return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
 
+    def whole(self, a: Any, axes: tuple) -> Any:
+        """``a`` with each of ``axes`` in one chunk (Dask's linalg and FFTs need it), else ``a``."""
+        if self.name == "dask":
+            return a.rechunk({ax % a.ndim: -1 for ax in axes})
+        return a
+
     def guard(self) -> Any:
         """A context in which computing this backend's lazy arrays raises (Dask)."""
         if self.name == "dask":
@@ -450,8 +456,207 @@ def _log_softmax(be: Backend, x: Any, axis: int) -> Any:
     return s - xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
 
 
+# ----- indexing, one-hot, segments (a one-hot contraction stands for NumPy's ``add.at``)
+def _take(be: Backend, x: Any, idx: Any, axis: int) -> Any:
+    """NumPy's ``take``: indices of any shape (the standard's ``take`` wants one axis)."""
+    xp = be.xp
+    out = xp.take(x, xp.reshape(idx, (-1,)), axis=axis)
+    return xp.reshape(out, tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:]))
+
+
+def _hits(be: Backend, idx: Any, n: int, dtype: Any) -> Any:
+    """``[..., n]`` one-hot rows of ``idx`` in ``dtype`` (indices outside ``[0, n)``: zero rows)."""
+    xp = be.xp
+    return xp.astype(xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(n), dtype)
+
+
+def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
+    """Sum the slices of ``g`` along the ``idx.ndim`` axes from ``axis`` into ``n`` rows by index."""
+    xp = be.xp
+    k = math.prod(idx.shape)
+    gm = xp.reshape(g, tuple(g.shape[:axis]) + (k,) + tuple(g.shape[axis + idx.ndim:]))
+    out = xp.tensordot(gm, _hits(be, xp.reshape(idx, (k,)), n, g.dtype), axes=([axis], [0]))  # (axes >= 0: Dask)
+    last = out.ndim - 1
+    return xp.permute_dims(out, tuple(range(axis)) + (last,) + tuple(range(axis, last)))
+
+
+def _gather(be: Backend, p: Any, idx: Any, axis: int, batch_dims: int) -> Any:
+    return NotImplemented if batch_dims else _take(be, p, idx, axis)
+
+
+def _gather_grad(be: Backend, g: Any, idx: Any, shape: tuple, axis: int, batch_dims: int) -> Any:
+    if batch_dims:
+        return NotImplemented
+    lead = g.ndim - (len(shape) - 1 + idx.ndim)
+    return _scatter_add(be, g, idx, shape[axis], lead + axis)
+
+
+def _one_hot(be: Backend, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
+    xp = be.xp
+    out = xp.where(xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(depth), on, off)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
+
+
+def _pad(be: Backend, x: Any, pads: tuple, mode: str, value: Any) -> Any:
+    xp = be.xp
+    for ax, (b, a) in enumerate(pads):
+        if not (b or a):
+            continue
+        if mode == "constant":
+            side = tuple(x.shape[:ax]), tuple(x.shape[ax + 1:])
+            parts = [xp.full(side[0] + (n,) + side[1], value, dtype=x.dtype) for n in (b, a)]
+            x = xp.concat([parts[0], x, parts[1]], axis=ax)
+        else:  # each output position copies one input position (NumPy's pad of the positions)
+            src = np.pad(np.arange(x.shape[ax]), (b, a), mode=mode)
+            x = xp.take(x, xp.asarray(src), axis=ax)
+    return x
+
+
+# ----- softmax cross-entropies, logsumexp, argmax
+def _neg_log_softmax(be: Backend, x: Any) -> Any:
+    xp = be.xp
+    s = x - xp.max(x, axis=-1, keepdims=True)
+    return xp.log(xp.sum(xp.exp(s), axis=-1, keepdims=True)) - s
+
+
+def _sparse_xent(be: Backend, logits: Any, labels: Any) -> Any:
+    nls = _neg_log_softmax(be, logits)
+    return be.xp.sum(_hits(be, labels, logits.shape[-1], nls.dtype) * nls, axis=-1)
+
+
+def _lse_shift(be: Backend, x: Any, axes: tuple) -> Any:
+    xp = be.xp
+    m = xp.max(x, axis=axes, keepdims=True)
+    return xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+
+
+def _lse(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    m = _lse_shift(be, x, axes)
+    r = xp.log(xp.sum(xp.exp(x - m), axis=axes, keepdims=True)) + m
+    return r if keepdims else xp.squeeze(r, axis=axes)
+
+
+def _arg(be: Backend, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
+    """TF's ArgMax/ArgMin: NaN skipped (an all-NaN slice gives 0)."""
+    xp = be.xp
+    if xp.isdtype(x.dtype, "real floating"):
+        x = xp.where(xp.isnan(x), xp.asarray(-math.inf if high else math.inf, dtype=x.dtype), x)
+    return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
+
+
+# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host)
+def _linalg(be: Backend, name: str) -> Any:
+    return getattr(getattr(be.xp, "linalg", None), name, None)
+
+
+def _adj(be: Backend, x: Any) -> Any:
+    xp = be.xp
+    t = xp.matrix_transpose(x)
+    return xp.conj(t) if xp.isdtype(x.dtype, "complex floating") else t
+
+
+def _band(be: Backend, x: Any, lo: int, hi: int) -> Any:
+    xp = be.xp
+    i = xp.reshape(xp.arange(x.shape[-2]), (-1, 1))
+    j = xp.reshape(xp.arange(x.shape[-1]), (1, -1))
+    keep = None  # (a negative count keeps the whole triangle)
+    for d, n in ((i - j, lo), (j - i, hi)):
+        if n >= 0:
+            keep = d <= n if keep is None else keep & (d <= n)
+    return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
+
+
+def _matrices(be: Backend, *xs: Any) -> list:
+    return [be.whole(x, (-2, -1)) for x in xs]
+
+
+def _linalg_form(name: str) -> Callable:
+    def form(be: Backend, x: Any, *rest: Any, adjoint: bool = False) -> Any:
+        f = _linalg(be, name)
+        if f is None:
+            return NotImplemented
+        x, *rest = _matrices(be, x, *rest)
+        return f(_adj(be, x) if adjoint else x, *rest)
+    return form
+
+
+def _cholesky(be: Backend, x: Any) -> Any:
+    if be.name == "dask":  # (array-api-compat 1.16's Dask wrapper gives the upper factor)
+        return be.module.linalg.cholesky(be.whole(x, (-2, -1)), lower=True)
+    return _linalg_form("cholesky")(be, x)
+
+
+def _slogdet(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "slogdet")
+    if f is None:
+        return NotImplemented
+    s, l = f(*_matrices(be, x))
+    return s, be.xp.astype(l, x.dtype)
+
+
+def _trisolve(be: Backend, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    """The triangle of ``a`` only (the other is never read), solved by the general solver."""
+    solve = _linalg(be, "solve")
+    if solve is None:
+        return NotImplemented
+    a, b = _matrices(be, a, b)
+    t = _band(be, a, -1, 0) if lower else _band(be, a, 0, -1)
+    return solve(_adj(be, t) if adjoint else t, b)
+
+
+def _diag_positions(shape: tuple, k: int) -> tuple:
+    """Rows and columns of diagonal ``k`` of an ``m x n`` matrix (NumPy, from the shape)."""
+    m, n = shape[-2], shape[-1]
+    r = np.arange(max(0, -k), min(m, n - k))
+    return r, r + k
+
+
+def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
+    xp = be.xp
+    r, c = _diag_positions(tuple(x.shape), k)
+    embed = np.zeros((r.size,) + tuple(x.shape[-2:]), be.np_dtype(x.dtype))
+    embed[np.arange(r.size), r, c] = 1
+    mask = np.zeros(tuple(x.shape[-2:]), bool)
+    mask[r, c] = True
+    return xp.where(xp.asarray(mask), xp.tensordot(d, xp.asarray(embed), axes=([d.ndim - 1], [0])), x)
+
+
+def _complex(be: Backend, re: Any, im: Any) -> Any:
+    xp = be.xp
+    single = np.result_type(be.np_dtype(re.dtype), be.np_dtype(im.dtype)) == np.float32
+    c = be.dtype(np.dtype(np.complex64 if single else np.complex128))
+    return xp.astype(re, c) + xp.astype(im, c) * 1j
+
+
+# ----- FFTs: the namespace's fft extension over the last ``rank`` axes
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
+_REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
+
+
+def _fft_form(name: str) -> Callable:
+    def form(be: Backend, x: Any, rank: int, n: int | None = None) -> Any:
+        f = getattr(getattr(be.xp, "fft", None), name, None)
+        if f is None:
+            return NotImplemented
+        axes = tuple(range(-rank, 0))
+        dt = be.np_dtype(x.dtype)
+        x = be.whole(x, axes)
+        if name == "rfftn":
+            return be.xp.astype(f(x, axes=axes), be.dtype(_COMPLEX_OF[dt]))
+        if name == "irfftn":
+            s = tuple(x.shape[x.ndim - rank:-1]) + (n,)
+            return be.xp.astype(f(x, s=s, axes=axes), be.dtype(_REAL_OF[dt]))
+        return be.xp.astype(f(x, axes=axes), x.dtype)
+    return form
+
+
+_fftn, _ifftn, _rfftn, _irfftn = (_fft_form(n) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
+
+
 # Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
-# *arrays, **params)``, the same params as the op's forward.
+# *arrays, **params)``, the same params as the op's forward. A form returns NotImplemented for a
+# case it does not cover (the next way in the module docstring's order is tried).
 FORMS: dict[str, Callable] = {
     "Sum": _sum,
     "Mean": lambda be, x, axes, keepdims: be.xp.mean(x, axis=axes, keepdims=keepdims),
@@ -497,6 +702,37 @@ FORMS: dict[str, Callable] = {
     "Real": lambda be, x: be.xp.real(x),
     "Imag": lambda be, x: be.xp.imag(x),
     "Conj": lambda be, x: be.xp.conj(x),
+    "GatherV2": _gather,
+    "GatherGrad": _gather_grad,
+    "UnsortedSegmentSum": lambda be, data, ids, num_segments: _scatter_add(be, data, ids, num_segments, 0),
+    "OneHot": _one_hot,
+    "Split": lambda be, x, offsets, axis: tuple(
+        x[(slice(None),) * axis + (slice(a, b),)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))),
+    "Unpack": lambda be, x, axis: tuple(x[(slice(None),) * axis + (i,)] for i in range(x.shape[axis])),
+    "PadV2": _pad,
+    "SoftmaxCrossEntropyWithLogits": lambda be, logits, labels: be.xp.sum(labels * _neg_log_softmax(be, logits), axis=-1),
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "LogSumExp": _lse,
+    "LogSumExpShift": _lse_shift,
+    "ArgMax": lambda be, x, axis, out: _arg(be, x, axis, out, True),
+    "ArgMin": lambda be, x, axis, out: _arg(be, x, axis, out, False),
+    "LeakyRelu": lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha),
+    "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
+    "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
+    "MatrixBandPart": _band,
+    "MatrixDiagPartV3": lambda be, x, k: be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented,
+    "MatrixSetDiagV3": _set_diag,
+    "Complex": lambda be, re, im: _complex(be, re, im),
+    "Cholesky": _cholesky,
+    "MatrixInverse": _linalg_form("inv"),
+    "MatrixDeterminant": _linalg_form("det"),
+    "LogMatrixDeterminant": _slogdet,
+    "MatrixSolve": _linalg_form("solve"),
+    "MatrixTriangularSolve": _trisolve,
+    "FFT": _fftn, "FFT2D": _fftn, "FFT3D": _fftn,
+    "IFFT": _ifftn, "IFFT2D": _ifftn, "IFFT3D": _ifftn,
+    "RFFT": _rfftn, "RFFT2D": _rfftn, "RFFT3D": _rfftn,
+    "IRFFT": _irfftn, "IRFFT2D": _irfftn, "IRFFT3D": _irfftn,
 }
 
 # NumPy ufunc names that the array API standard spells otherwise
@@ -525,7 +761,9 @@ def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
 def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
     form = FORMS.get(op.name)
     if form is not None:
-        return form(be, *vals, **p)
+        out = form(be, *vals, **p)
+        if out is not NotImplemented:
+            return out
     if op.ufunc:
         if be.numpy_api:
             return op.fwd(*vals)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -160,8 +160,8 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
                                    f"{list(lb._value.shape)} (logits need one more axis, the classes)")
     c = lg._value.shape[-1]
-    lv = np.asarray(lb._value)
-    if lv.size and (lv.min() < 0 or lv.max() >= c):
+    lv = lb._value
+    if type(lv) is not _bk.Boxed and lv.size and (lv.min() < 0 or lv.max() >= c):  # (a backend's: unread)
         bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
         raise InvalidArgumentError(f"Received a label value of {bad} which is outside the "
                                    f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
