@@ -57,8 +57,8 @@ def _wrap(x: Any, dev: int) -> Any:
     return x
 
 
-def _call(f: Any, args: tuple, kwargs: dict) -> Any:
-    dev = _device_of((args, tuple(kwargs.values())))
+def _call(f: Any, args: tuple, kwargs: dict, host_ok: bool = False) -> Any:
+    dev = _current[0] if host_ok else _device_of((args, tuple(kwargs.values())))
     out = f(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
     return _wrap(out, dev)
 
@@ -85,6 +85,9 @@ class ndarray(np.lib.mixins.NDArrayOperatorsMixin):  # noqa: N801 (CuPy's name)
 
     def astype(self, dtype: Any, copy: bool = True) -> "ndarray":
         return ndarray(self.a.astype(dtype, copy=copy), self.device.id)
+
+    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> "ndarray":
+        return ndarray(self.a.sum(axis=axis, dtype=dtype, keepdims=keepdims), self.device.id)
 
     def reshape(self, *shape: Any) -> "ndarray":
         return ndarray(self.a.reshape(*shape), self.device.id)
@@ -115,6 +118,14 @@ class ndarray(np.lib.mixins.NDArrayOperatorsMixin):  # noqa: N801 (CuPy's name)
     def __repr__(self) -> str:
         return f"fake_cupy.array({self.a!r}, device={self.device.id})"
 
+    def __getattr__(self, name: str) -> Any:  # NumPy's other methods (CuPy has them): .any(), .ravel(), ...
+        if name.startswith("__"):
+            raise AttributeError(name)
+        a = getattr(self.a, name)
+        if not callable(a):
+            return _wrap(a, self.device.id)
+        return lambda *args, **kwargs: _wrap(a(*_unwrap(args), **kwargs), self.device.id)
+
     def __array_ufunc__(self, ufunc: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         return _call(getattr(ufunc, method), args, kwargs)
 
@@ -133,8 +144,10 @@ class _Namespace:
         if isinstance(f, types.ModuleType):
             return _Namespace(f)
         if callable(f) and not isinstance(f, type):
+            host_ok = name in ("asarray", "array")  # (copies host data to the current device)
+
             def call(*args: Any, **kwargs: Any) -> Any:
-                return _call(f, args, kwargs)
+                return _call(f, args, kwargs, host_ok)
             return call
         return f
 
@@ -158,7 +171,7 @@ class Device:
 
 def _module(gpus: int) -> types.ModuleType:
     cupy = types.ModuleType("cupy")
-    cupy.__getattr__ = lambda name: getattr(_Namespace(np), name)  # cupy.zeros, cupy.exp, ...
+    cupy.__getattr__ = lambda name: getattr(_Namespace(np), name)  # type: ignore[method-assign]  # cupy.zeros, ...
     cupy.ndarray = ndarray
     cupy.asarray = lambda v, dtype=None: (v if isinstance(v, ndarray) and dtype is None else
                                           ndarray(np.array(_unwrap(v), dtype=dtype), _current[0]))

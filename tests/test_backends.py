@@ -277,3 +277,12 @@ def test_an_mlp_trains_on_the_gpu_end_to_end_with_the_numpy_numbers(fake_cupy, o
     want_vs, want_losses, want_grads, _ = _mlp_training(opt_cls, "/CPU:0")
     for got, want in zip([*vs, *losses, *grads], [*want_vs, *want_losses, *want_grads]):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_bench_cupy_dry_runs_on_the_fake_gpu(capsys):
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import bench_cupy
+    bench_cupy.main(["--fake", "--width", "8", "--batch", "4", "--repeat", "1"])
+    out = capsys.readouterr().out
+    assert "0 differs" in out and "| tapegrad training step (Variables, SGD) | GPU (CuPy) |" in out
+    assert "cupy" not in sys.modules or sys.modules["cupy"] is None or hasattr(sys.modules["cupy"], "__file__")
