@@ -324,7 +324,7 @@ class Variable(VariableBase):
             fresh = False
         else:
             arr, fresh = convert_to_tensor(value, dtype=dt)._value, not hasattr(value, "__tf_tensor__")
-        if type(old) is _bk.Boxed or type(arr) is _bk.Boxed:
+        if _bk.seen and (type(old) is _bk.Boxed or type(arr) is _bk.Boxed):
             return _bk.moved(arr, old), fresh
         return arr, fresh
 
@@ -338,7 +338,7 @@ class Variable(VariableBase):
                     f"{what}: cannot update variable '{self._name}' with shape {list(old.shape)} using "
                     f"a value with shape {list(arr.shape)}, shapes must be equal (values are not "
                     "broadcast).")
-            if type(old) is _bk.Boxed:  # (np.add, np.subtract: array-API names too)
+            if _bk.seen and type(old) is _bk.Boxed:  # (np.add, np.subtract: array-API names too)
                 self._set(_bk.Boxed(getattr(old.backend.xp, ufunc.__name__)(old.a, arr.a), old.backend), fresh=True)
             else:
                 self._set(ufunc(old, arr), fresh=True)

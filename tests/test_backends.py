@@ -285,4 +285,4 @@ def test_bench_cupy_dry_runs_on_the_fake_gpu(capsys):
     bench_cupy.main(["--fake", "--width", "8", "--batch", "4", "--repeat", "1"])
     out = capsys.readouterr().out
     assert "0 differs" in out and "| tapegrad training step (Variables, SGD) | GPU (CuPy) |" in out
-    assert "cupy" not in sys.modules or sys.modules["cupy"] is None or hasattr(sys.modules["cupy"], "__file__")
+    assert "cupy" not in sys.modules or hasattr(sys.modules["cupy"], "__file__")  # the fake is gone

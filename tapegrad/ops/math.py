@@ -591,11 +591,12 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     x = as_tensor(input)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
-    if type(v) is _bk.Boxed:  # on x's backend and device
+    if _bk.seen and type(v) is _bk.Boxed:  # on x's backend and device
         return _bk.filled(v, 0, dtype=dt)
     if dt.kind == "O":
         return _wrap(_strings.empty(v.shape))
-    return _bk.place(_wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0)))
+    t = _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
+    return _bk.place(t) if _bk.placing else t
 
 
 @constant_maker
@@ -607,9 +608,10 @@ def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noq
     if dt.kind == "O":
         raise InvalidArgumentError("OnesLike does not accept a string tensor (allowed: numbers "
                                    "and bool); use tf.fill(tf.shape(x), text). [Op:OnesLike]")
-    if type(v) is _bk.Boxed:
+    if _bk.seen and type(v) is _bk.Boxed:
         return _bk.filled(v, 1, dtype=dt)
-    return _bk.place(_wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1)))
+    t = _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
+    return _bk.place(t) if _bk.placing else t
 
 
 # --------------------------------------------------------------------------- scans
