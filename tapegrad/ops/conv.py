@@ -767,7 +767,7 @@ def _xp_bi(be: Any, g: Any, w: Any, in_shape: tuple, strides: tuple, dilations: 
     xp = be.xp
     if g.ndim != 4 or w.ndim != 4 or not math.prod(g.shape):
         return NotImplemented
-    (n, oh, ow, o), (kh, kw, cg, _), c = g.shape, w.shape, in_shape[3]
+    (n, oh, ow, _), (kh, kw, cg, _), c = g.shape, w.shape, in_shape[3]
     cols = xp.matmul(_xp_mat(be, g, c // cg), xp.permute_dims(_xp_mat(be, w, c // cg), (0, 2, 1)))
     cols = xp.reshape(xp.permute_dims(xp.reshape(cols, (c // cg, n, oh, ow, kh * kw, cg)), (1, 2, 3, 4, 0, 5)),
                       (n, oh, ow, kh * kw, c))
@@ -779,7 +779,7 @@ def _xp_bf(be: Any, x: Any, g: Any, w_shape: tuple, strides: tuple, dilations: t
     xp = be.xp
     if x.ndim != 4 or g.ndim != 4 or not math.prod(g.shape[:3]):
         return NotImplemented
-    (n, oh, ow, o), (kh, kw, cg, _) = g.shape, w_shape
+    (_, oh, ow, _), (kh, kw, cg, _) = g.shape, w_shape
     groups = x.shape[3] // cg
     cols = _xp_cols(be, x, (kh, kw), groups, strides, dilations, pads, oh, ow)
     r = xp.matmul(xp.permute_dims(cols, (0, 2, 1)), _xp_mat(be, g, groups))
