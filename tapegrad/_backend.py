@@ -419,6 +419,14 @@ def _sigmoid(be: Backend, x: Any) -> Any:
     return 1 / (1 + be.xp.exp(-x))
 
 
+def _softplus(be: Backend, x: Any) -> Any:
+    """``log(1 + exp(x))``: ``x`` or ``exp(x)`` far from 0 (as the NumPy forward)."""
+    xp = be.xp
+    t = math.log(xp.finfo(x.dtype).eps) + 2
+    e = xp.exp(xp.minimum(x, xp.asarray(-t, dtype=x.dtype)))
+    return xp.where(x > -t, x, xp.where(x < t, e, xp.log1p(e)))
+
+
 def _where0(be: Backend, c: Any, x: Any) -> Any:
     return be.xp.where(c, x, be.xp.zeros_like(x))
 
@@ -717,6 +725,9 @@ FORMS: dict[str, Callable] = {
     "ArgMax": lambda be, x, axis, out: _arg(be, x, axis, out, True),
     "ArgMin": lambda be, x, axis, out: _arg(be, x, axis, out, False),
     "LeakyRelu": lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha),
+    "Softplus": _softplus,
+    "Einsum": lambda be, *xs, ins, out: (be.module.einsum(",".join(ins) + "->" + out, *xs) if be.numpy_api
+                                         else NotImplemented),
     "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
     "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
     "MatrixBandPart": _band,
