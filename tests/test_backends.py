@@ -104,6 +104,15 @@ def test_the_backend_table_in_the_docs_is_current_and_nothing_differs():
     for b in ("array_api_strict", "dask"):
         ran = {name for name, _, st in rows if st[b][0] == "runs"}
         assert {"AddV2", "Mul", "Exp", "Tanh", "Sum", "Mean", "BatchMatMulV2", "Relu"} <= ran, b
+        # the families an MLP, a CNN or a GP needs, with their gradients (Dask has no det/slogdet)
+        needed = {"GatherV2", "GatherV2-axis", "OneHot", "Split", "Unpack", "PadV2", "LogSumExp", "ArgMaxMin",
+                  "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "UnsortedSegmentSum",
+                  "Cholesky", "cholesky_solve", "logdet", "MatrixInverse", "MatrixSolve", "MatrixTriangularSolve",
+                  "FFT", "RFFT2D", "IRFFT", "Conv2D", "Conv2D-explicit-grouped", "Conv2DBackpropInput",
+                  "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "AvgPool", "Softplus"}
+        if b != "dask":
+            needed |= {"MatrixDeterminant", "LogMatrixDeterminant"}
+        assert needed <= ran, (b, sorted(needed - ran))
     doc = (ROOT / "docs" / "backends.md").read_text()
     assert backend_table.markdown(rows) in doc, "regenerate it: python tools/backend_table.py"
 
@@ -286,3 +295,31 @@ def test_bench_cupy_dry_runs_on_the_fake_gpu(capsys):
     out = capsys.readouterr().out
     assert "0 differs" in out and "| tapegrad training step (Variables, SGD) | GPU (CuPy) |" in out
     assert "cupy" not in sys.modules or hasattr(sys.modules["cupy"], "__file__")  # the fake is gone
+
+
+def _cnn_and_gp(device):
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(size=(4, 8, 8, 2)), np.array([0, 2, 1, 2])
+    a = rng.normal(size=(5, 5))
+    with tf.device(device):
+        w = tf.Variable(rng.normal(size=(3, 3, 2, 4)) * 0.3)
+        d = tf.Variable(rng.normal(size=(64, 3)) * 0.1)
+        xs, ys = tf.constant(x), tf.constant(y)
+        k = tf.Variable(a @ a.T + 5 * np.eye(5))
+        r = tf.constant(rng.normal(size=(5, 1)))
+        with tf.GradientTape() as tape:
+            h = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(xs, w, 1, "SAME")), 2, 2, "VALID")
+            logits = tf.reshape(h, [4, -1]) @ d
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(ys, logits))
+            chol = tf.linalg.cholesky(k)  # a GP's marginal likelihood
+            alpha = tf.linalg.triangular_solve(chol, r)
+            nll = 0.5 * tf.reduce_sum(tf.square(alpha)) + tf.reduce_sum(tf.math.log(tf.linalg.diag_part(chol)))
+        grads = tape.gradient([loss, nll], [w, d, k])
+    return [loss, nll, *grads]
+
+
+def test_a_cnn_and_a_gp_likelihood_run_on_the_gpu_with_the_numpy_numbers(fake_cupy):
+    got, want = _cnn_and_gp("/GPU:0"), _cnn_and_gp("/CPU:0")
+    for g, w in zip(got, want):
+        assert g.device == _GPU0
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-9, atol=1e-12)
