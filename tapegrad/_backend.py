@@ -620,14 +620,63 @@ def _diag_positions(shape: tuple, k: int) -> tuple:
     return r, r + k
 
 
-def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
+def _on_diagonal(be: Backend, d: Any, shape: tuple, k: int) -> Any:
+    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (its first entry elsewhere),
+    and the mask of that diagonal; None for an empty diagonal."""
     xp = be.xp
-    r, c = _diag_positions(tuple(x.shape), k)
-    embed = np.zeros((r.size,) + tuple(x.shape[-2:]), be.np_dtype(x.dtype))
-    embed[np.arange(r.size), r, c] = 1
-    mask = np.zeros(tuple(x.shape[-2:]), bool)
+    r, c = _diag_positions(shape, k)
+    if not r.size:
+        return None
+    src = np.zeros(shape, np.int64)
+    src[r, c] = np.arange(r.size)
+    mask = np.zeros(shape, bool)
     mask[r, c] = True
-    return xp.where(xp.asarray(mask), xp.tensordot(d, xp.asarray(embed), axes=([d.ndim - 1], [0])), x)
+    vals = xp.take(d, xp.asarray(src.reshape(-1)), axis=d.ndim - 1)
+    return xp.reshape(vals, tuple(d.shape[:-1]) + shape), xp.asarray(mask)
+
+
+def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
+    laid = _on_diagonal(be, d, tuple(x.shape[-2:]), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], x)
+
+
+def _diag(be: Backend, d: Any, k: int, rows: int, cols: int, pad: Any) -> Any:
+    laid = _on_diagonal(be, d, (rows, cols), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], be.xp.asarray(pad, dtype=d.dtype))
+
+
+# ----- sorting: the order, and picking along the last axis by it
+def _sort_order(be: Backend, v: Any, axis: int, descending: bool, k: int | None, dtype: Any) -> Any:
+    xp = be.xp
+    o = xp.argsort(v, axis=axis, descending=descending, stable=True)
+    if k is not None:
+        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k),)]
+    return xp.astype(o, be.dtype(np.dtype(dtype)))
+
+
+def _along(be: Backend, idx: Any, shape: tuple) -> Any:
+    """``idx`` (leading axes of length 1 added) broadcast to ``shape``."""
+    xp = be.xp
+    return xp.broadcast_to(xp.reshape(idx, (1,) * (len(shape) - idx.ndim) + tuple(idx.shape)), shape)
+
+
+def _take_along(be: Backend, x: Any, idx: Any) -> Any:
+    xp = be.xp
+    i = _along(be, idx, tuple(x.shape[:-1]) + tuple(idx.shape[-1:]))
+    if hasattr(xp, "take_along_axis"):
+        return xp.take_along_axis(x, i, axis=-1)
+    hit = xp.reshape(i, tuple(i.shape) + (1,)) == xp.arange(x.shape[-1])  # (Dask has none)
+    picked = xp.where(hit, xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
+    return xp.sum(picked, axis=-1, dtype=x.dtype)
+
+
+def _put_along(be: Backend, g: Any, idx: Any, n: int) -> Any:
+    """Distinct indices in a row: each output entry takes the one ``g`` entry sent there."""
+    xp = be.xp
+    i = _along(be, idx, tuple(g.shape))
+    hit = xp.reshape(i, tuple(i.shape) + (1,)) == xp.arange(n)
+    picked = xp.where(hit, xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
+    return xp.sum(picked, axis=-2, dtype=g.dtype)
 
 
 def _complex(be: Backend, re: Any, im: Any) -> Any:
@@ -733,6 +782,10 @@ FORMS: dict[str, Callable] = {
     "MatrixBandPart": _band,
     "MatrixDiagPartV3": lambda be, x, k: be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented,
     "MatrixSetDiagV3": _set_diag,
+    "MatrixDiagV3": _diag,
+    "SortOrder": _sort_order,
+    "TakeAlongLastAxis": _take_along,
+    "PutAlongLastAxis": _put_along,
     "Complex": lambda be, re, im: _complex(be, re, im),
     "Cholesky": _cholesky,
     "MatrixInverse": _linalg_form("inv"),
