@@ -472,10 +472,10 @@ def _take(be: Backend, x: Any, idx: Any, axis: int) -> Any:
     return xp.reshape(out, tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:]))
 
 
-def _hits(be: Backend, idx: Any, n: int, dtype: Any) -> Any:
-    """``[..., n]`` one-hot rows of ``idx`` in ``dtype`` (indices outside ``[0, n)``: zero rows)."""
+def _hits(be: Backend, idx: Any, n: int) -> Any:
+    """``[..., n]`` one-hot rows of ``idx``, bool (indices outside ``[0, n)``: all False)."""
     xp = be.xp
-    return xp.astype(xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(n), dtype)
+    return xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(n)
 
 
 def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
@@ -483,7 +483,8 @@ def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
     xp = be.xp
     k = math.prod(idx.shape)
     gm = xp.reshape(g, tuple(g.shape[:axis]) + (k,) + tuple(g.shape[axis + idx.ndim:]))
-    out = xp.tensordot(gm, _hits(be, xp.reshape(idx, (k,)), n, g.dtype), axes=([axis], [0]))  # (axes >= 0: Dask)
+    hits = xp.astype(_hits(be, xp.reshape(idx, (k,)), n), g.dtype)
+    out = xp.tensordot(gm, hits, axes=([axis], [0]))  # (axes >= 0: Dask)
     last = out.ndim - 1
     return xp.permute_dims(out, tuple(range(axis)) + (last,) + tuple(range(axis, last)))
 
@@ -501,7 +502,7 @@ def _gather_grad(be: Backend, g: Any, idx: Any, shape: tuple, axis: int, batch_d
 
 def _one_hot(be: Backend, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
     xp = be.xp
-    out = xp.where(xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(depth), on, off)
+    out = xp.where(_hits(be, idx, depth), on, off)
     return out if axis == -1 else xp.moveaxis(out, -1, axis)
 
 
@@ -529,7 +530,7 @@ def _neg_log_softmax(be: Backend, x: Any) -> Any:
 
 def _sparse_xent(be: Backend, logits: Any, labels: Any) -> Any:
     nls = _neg_log_softmax(be, logits)
-    return be.xp.sum(_hits(be, labels, logits.shape[-1], nls.dtype) * nls, axis=-1)
+    return be.xp.sum(be.xp.where(_hits(be, labels, logits.shape[-1]), nls, be.xp.zeros_like(nls)), axis=-1)
 
 
 def _lse_shift(be: Backend, x: Any, axes: tuple) -> Any:
@@ -665,8 +666,8 @@ def _take_along(be: Backend, x: Any, idx: Any) -> Any:
     i = _along(be, idx, tuple(x.shape[:-1]) + tuple(idx.shape[-1:]))
     if hasattr(xp, "take_along_axis"):
         return xp.take_along_axis(x, i, axis=-1)
-    hit = xp.reshape(i, tuple(i.shape) + (1,)) == xp.arange(x.shape[-1])  # (Dask has none)
-    picked = xp.where(hit, xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
+    picked = xp.where(_hits(be, i, x.shape[-1]),  # (Dask has none)
+                      xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
     return xp.sum(picked, axis=-1, dtype=x.dtype)
 
 
@@ -674,8 +675,7 @@ def _put_along(be: Backend, g: Any, idx: Any, n: int) -> Any:
     """Distinct indices in a row: each output entry takes the one ``g`` entry sent there."""
     xp = be.xp
     i = _along(be, idx, tuple(g.shape))
-    hit = xp.reshape(i, tuple(i.shape) + (1,)) == xp.arange(n)
-    picked = xp.where(hit, xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
+    picked = xp.where(_hits(be, i, n), xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
     return xp.sum(picked, axis=-2, dtype=g.dtype)
 
 
