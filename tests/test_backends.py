@@ -323,3 +323,13 @@ def test_a_cnn_and_a_gp_likelihood_run_on_the_gpu_with_the_numpy_numbers(fake_cu
     for g, w in zip(got, want):
         assert g.device == _GPU0
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_backend_forms_keep_non_finite_values_in_place():
+    logits, v = np.array([[0.0, -np.inf, 1.0]]), np.array([[3.0, np.inf, -1.0, np.nan]])
+    got = [tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([2]), tf.convert_to_tensor(xs.asarray(logits))),
+           tf.sort(tf.convert_to_tensor(da.from_array(v, chunks=2)))]
+    want = [tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([2]), tf.constant(logits)), tf.sort(tf.constant(v))]
+    for g, w in zip(got, want):
+        assert type(g) is _backend.ArrayTensor
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
