@@ -333,3 +333,19 @@ def test_backend_forms_keep_non_finite_values_in_place():
     for g, w in zip(got, want):
         assert type(g) is _backend.ArrayTensor
         np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+def test_tf_function_runs_backend_tensors_eagerly_with_a_warning(fake_cupy):
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(tf.exp(x) * 2.0 + x)
+
+    with tf.device("/GPU:0"):
+        g = tf.constant(np.ones((4, 3)))
+    for x in (tf.convert_to_tensor(da.ones((4, 3), chunks=2)), g):
+        with pytest.warns(UserWarning, match=r"runs eagerly.*ran on (dask|cupy) arrays"):
+            f(x)
+        for _ in range(2):  # later calls run eagerly too, without tracing again
+            r = f(x)
+            assert type(r) is _backend.ArrayTensor and float(r) == pytest.approx(12 * (2 * np.e + 1))
+        f = tf.function(f.python_function)
