@@ -8,7 +8,8 @@ The dispatcher sends every call with an ArrayTensor input to :func:`run_op`, whi
 on its inputs' backend:
 
 1. the op's array-API form in :data:`FORMS` (written against the namespace that
-   ``array-api-compat`` gives for the array), else
+   ``array-api-compat`` gives for the array; a form may decline a case by returning
+   NotImplemented, and an ops module may register forms beside its ops), else
 2. for a NumPy ufunc forward, the namespace's function of the same (array-API) name, else
 3. on a backend that takes NumPy's functions (Dask and CuPy implement NumPy's
    ``__array_function__``), the op's NumPy forward itself, with Dask's scheduler set to refuse:
