@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -349,3 +350,25 @@ def test_tf_function_runs_backend_tensors_eagerly_with_a_warning(fake_cupy):
             r = f(x)
             assert type(r) is _backend.ArrayTensor and float(r) == pytest.approx(12 * (2 * np.e + 1))
         f = tf.function(f.python_function)
+
+
+def _keras_fit(device):
+    keras = tf.keras
+    keras.utils.set_random_seed(0)
+    x = np.random.default_rng(0).normal(size=(16, 4)).astype(np.float32)
+    with tf.device(device):
+        m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(1)])
+        m.compile(optimizer="adam", loss="mse")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (its tf.function steps run eagerly on the GPU)
+            h = m.fit(x, 2 * x[:, :1], epochs=2, batch_size=8, verbose=0, shuffle=False)
+    return h.history["loss"], m.weights
+
+
+def test_a_keras_model_fits_on_the_gpu_with_the_numpy_numbers(fake_cupy):
+    got, weights = _keras_fit("/GPU:0")
+    assert all(w.device == _GPU0 for w in weights)
+    want, cpu_weights = _keras_fit("/CPU:0")
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    for w, c in zip(weights, cpu_weights):
+        np.testing.assert_allclose(w.numpy(), c.numpy(), rtol=1e-5, atol=1e-7)
