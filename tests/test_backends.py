@@ -212,6 +212,16 @@ def test_every_maker_places_its_tensor_on_the_gpu_with_the_cpu_numbers(fake_cupy
     np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
+def test_static_arguments_held_by_gpu_tensors_are_read_to_the_host(fake_cupy):
+    with tf.device("/GPU:0"):
+        n, shape, axis = tf.constant(4), tf.constant([2, 3]), tf.constant(1)
+        r = tf.range(n)
+        x = tf.reshape(tf.range(6.0), shape)
+    parts = tf.split(x, 3, axis=axis)
+    assert r.device == _GPU0 and x.shape == (2, 3) and [p.shape for p in parts] == [(2, 1)] * 3
+    np.testing.assert_array_equal(parts[2].numpy(), [[2.0], [5.0]])
+
+
 def test_zeros_like_follows_its_input_to_its_device(fake_cupy):
     with tf.device("/GPU:1"):
         x = tf.constant([1.0, 2.0])

@@ -41,9 +41,10 @@ def _err(op: str, msg: str) -> InvalidArgumentError:
 
 def _py_value(t: Tensor, how: str) -> np.ndarray:
     """``t``'s value, read into Python (a ``tf.function`` trace guards it: a replay with another
-    value is traced again)."""
+    value is traced again); a GPU's value is copied to the host, as TensorFlow's host arguments."""
     _rec.note_escape(t, how)
-    return t._value
+    v = t._value
+    return v.backend.to_numpy(v.a) if type(v) is _bk.Boxed and v.backend.gpu else v
 
 
 def norm_axis(axis: Any, ndim: int, op: str) -> int:
@@ -633,9 +634,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     else:
         order = [np.int32, np.int64, np.float16, np.float32, np.float64]
         dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
-    for v in vals:  # (values read into Python: a tf.function trace guards them)
-        _rec.note_escape(v, "range")
-    s, l, d = (np.asarray(v._value).item() for v in vals)
+    s, l, d = (np.asarray(_py_value(v, "range")).item() for v in vals)  # (a trace guards them)
     if d == 0:
         raise _err("Range", "Requires delta != 0")
     if (d > 0 and s > l) or (d < 0 and s < l):
