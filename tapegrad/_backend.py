@@ -490,15 +490,51 @@ def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
     return xp.permute_dims(out, tuple(range(axis)) + (last,) + tuple(range(axis, last)))
 
 
+def _batch_rows(be: Backend, idx: Any, batch_dims: int, n: int) -> Any:
+    """A batched gather's indices as rows of the batches' ``n``-row blocks stacked: ``[nb * K]``."""
+    xp = be.xp
+    nb = math.prod(idx.shape[:batch_dims])
+    j = xp.reshape(idx, (nb, -1))
+    return xp.reshape(j + xp.reshape(xp.arange(nb) * n, (nb, 1)), (-1,))
+
+
 def _gather(be: Backend, p: Any, idx: Any, axis: int, batch_dims: int) -> Any:
-    return NotImplemented if batch_dims else _take(be, p, idx, axis)
+    if not batch_dims:
+        return _take(be, p, idx, axis)
+    xp = be.xp
+    b, pre, n, post = (tuple(p.shape[:batch_dims]), tuple(p.shape[batch_dims:axis]), p.shape[axis],
+                       tuple(p.shape[axis + 1:]))
+    ii = tuple(idx.shape[batch_dims:])
+    if not (math.prod(b) and math.prod(ii)):
+        return NotImplemented
+    blocks = xp.moveaxis(xp.reshape(p, (-1,) + pre + (n,) + post), 1 + len(pre), 1)  # nb, n, pre, post
+    t = xp.take(xp.reshape(blocks, (-1,) + pre + post), _batch_rows(be, idx, batch_dims, n), axis=0)
+    t = xp.reshape(t, (-1,) + ii + pre + post)
+    k, q = len(ii), len(pre)
+    t = xp.permute_dims(t, (0,) + tuple(range(1 + k, 1 + k + q)) + tuple(range(1, 1 + k))
+                        + tuple(range(1 + k + q, t.ndim)))
+    return xp.reshape(t, b + pre + ii + post)
 
 
 def _gather_grad(be: Backend, g: Any, idx: Any, shape: tuple, axis: int, batch_dims: int) -> Any:
-    if batch_dims:
+    lead = g.ndim - (len(shape) - 1 + idx.ndim - batch_dims)
+    if not batch_dims:
+        return _scatter_add(be, g, idx, shape[axis], lead + axis)
+    xp = be.xp
+    ls, b, pre, n = tuple(g.shape[:lead]), shape[:batch_dims], shape[batch_dims:axis], shape[axis]
+    k, q = idx.ndim - batch_dims, len(pre)
+    if not (math.prod(b) and math.prod(idx.shape[batch_dims:])):
         return NotImplemented
-    lead = g.ndim - (len(shape) - 1 + idx.ndim)
-    return _scatter_add(be, g, idx, shape[axis], lead + axis)
+    # g: lead, B, pre, I, post -> lead, (B I), pre, post: the rows of the stacked blocks
+    gb = xp.reshape(g, ls + (-1,) + tuple(g.shape[lead + batch_dims:]))
+    a = lead + 1
+    gb = xp.permute_dims(gb, tuple(range(a)) + tuple(range(a + q, a + q + k)) + tuple(range(a, a + q))
+                         + tuple(range(a + q + k, gb.ndim)))
+    post = tuple(gb.shape[a + k + q:])
+    gb = xp.reshape(gb, ls + (-1,) + pre + post)
+    out = _scatter_add(be, gb, _batch_rows(be, idx, batch_dims, n), math.prod(b) * n, lead)
+    out = xp.moveaxis(xp.reshape(out, ls + (-1, n) + pre + post), lead + 1, lead + 1 + q)
+    return xp.reshape(out, ls + tuple(shape))
 
 
 def _one_hot(be: Backend, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
