@@ -428,25 +428,49 @@ def _softplus(be: Backend, x: Any) -> Any:
     return xp.where(x > -t, x, xp.where(x < t, e, xp.log1p(e)))
 
 
+def _euclidean_norm(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    if xp.isdtype(x.dtype, "complex floating"):
+        return xp.astype(xp.sqrt(xp.sum(xp.real(x * xp.conj(x)), axis=axes, keepdims=keepdims)), x.dtype)
+    if not xp.isdtype(x.dtype, "real floating"):
+        return NotImplemented
+    return xp.sqrt(xp.sum(x * x, axis=axes, keepdims=keepdims))
+
+
 def _where0(be: Backend, c: Any, x: Any) -> Any:
     return be.xp.where(c, x, be.xp.zeros_like(x))
 
 
+def _keys(shape: tuple, key: tuple) -> tuple:
+    """A basic index as the standard takes it (Ellipsis ending a partial one; newaxis dropped),
+    and the shape its result has with the new axes (NumPy on the shape only)."""
+    full = key if Ellipsis in key else key + (Ellipsis,)
+    return tuple(k for k in full if k is not None), np.broadcast_to(False, shape)[key].shape
+
+
+def _strided_slice(be: Backend, x: Any, key: tuple) -> Any:
+    k, shape = _keys(tuple(x.shape), key)
+    return be.xp.reshape(x[k], shape)
+
+
 def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
-    extra = g.ndim - np.empty(shape, dtype=np.bool_)[key].ndim  # (NumPy on the shape only)
+    k, sliced = _keys(shape, key)
+    extra = g.ndim - len(sliced)
     out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
-    out[(slice(None),) * extra + key] = g
+    out[(slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
     return out
 
 
-def _cumsum(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
-    xp = be.xp
-    if reverse:
-        x = xp.flip(x, axis=axis)
-    r = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
-    if exclusive:  # drop the total: keep the first n of the n + 1 partial sums
-        r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
-    return xp.flip(r, axis=axis) if reverse else r
+def _cumulative(name: str) -> Callable:
+    def form(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+        xp = be.xp
+        if reverse:
+            x = xp.flip(x, axis=axis)
+        r = getattr(xp, name)(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+        if exclusive:  # drop the total: keep the first n of the n + 1 partial sums (products)
+            r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
+        return xp.flip(r, axis=axis) if reverse else r
+    return form
 
 
 def _zero_where(be: Backend, c: Any, v: Any) -> Any:
@@ -688,7 +712,7 @@ def _sort_order(be: Backend, v: Any, axis: int, descending: bool, k: int | None,
     xp = be.xp
     o = xp.argsort(v, axis=axis, descending=descending, stable=True)
     if k is not None:
-        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k),)]
+        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k), ...)]
     return xp.astype(o, be.dtype(np.dtype(dtype)))
 
 
@@ -779,11 +803,12 @@ FORMS: dict[str, Callable] = {
     "Softmax": _softmax,
     "LogSoftmax": _log_softmax,
     "AddN": lambda be, *xs: sum(xs[1:], xs[0]),
-    "StridedSlice": lambda be, x, key: x[key],
+    "StridedSlice": _strided_slice,
     "StridedSliceGrad": _slice_grad,
     "Tile": lambda be, x, multiples: be.xp.tile(x, tuple(multiples)),
     "Roll": lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x,
-    "Cumsum": _cumsum,
+    "Cumsum": _cumulative("cumulative_sum"),
+    "Cumprod": _cumulative("cumulative_prod"),
     "FloorDiv": lambda be, x, y: be.xp.floor_divide(x, y),
     "FloorMod": lambda be, x, y: be.xp.remainder(x, y),
     "MulNoNan": lambda be, x, y: _zero_where(be, y == 0, x * y),
@@ -801,8 +826,8 @@ FORMS: dict[str, Callable] = {
     "UnsortedSegmentSum": lambda be, data, ids, num_segments: _scatter_add(be, data, ids, num_segments, 0),
     "OneHot": _one_hot,
     "Split": lambda be, x, offsets, axis: tuple(
-        x[(slice(None),) * axis + (slice(a, b),)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))),
-    "Unpack": lambda be, x, axis: tuple(x[(slice(None),) * axis + (i,)] for i in range(x.shape[axis])),
+        x[(slice(None),) * axis + (slice(a, b), ...)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))),
+    "Unpack": lambda be, x, axis: tuple(x[(slice(None),) * axis + (i, ...)] for i in range(x.shape[axis])),
     "PadV2": _pad,
     "SoftmaxCrossEntropyWithLogits": lambda be, logits, labels: be.xp.sum(labels * _neg_log_softmax(be, logits), axis=-1),
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
@@ -811,6 +836,10 @@ FORMS: dict[str, Callable] = {
     "ArgMax": lambda be, x, axis, out: _arg(be, x, axis, out, True),
     "ArgMin": lambda be, x, axis, out: _arg(be, x, axis, out, False),
     "LeakyRelu": lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha),
+    "Repeat": lambda be, x, idx, axis: _take(be, x, idx, axis),
+    "Where": lambda be, c: (NotImplemented if be.numpy_api or not c.ndim else  # (np.argwhere on Dask, CuPy)
+                            be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))),
+    "EuclideanNorm": _euclidean_norm,
     "Softplus": _softplus,
     "Einsum": lambda be, *xs, ins, out: (be.module.einsum(",".join(ins) + "->" + out, *xs) if be.numpy_api
                                          else NotImplemented),

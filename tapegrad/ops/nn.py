@@ -260,6 +260,8 @@ _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.
               .astype(x.dtype, copy=False),
               deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))
+_bk.FORMS["Selu"] = lambda be, x: _SELU_SCALE * be.xp.where(
+    x < 0, _SELU_ALPHA * be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x)
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}), _zero_in_x),
