@@ -20,11 +20,11 @@ Rules are written with tapegrad's ops, so backward and forward mode run on the b
 Dask they build lazy graphs, and nothing is computed until ``.numpy()`` or ``dask.compute``.
 
 Devices: a CuPy array is on ``/GPU:<n>``; Dask and the other backends are on the CPU. An op
-whose inputs are on two devices raises, naming both (a 0-d NumPy operand, such as a Python
-scalar's constant, is copied). A NumPy tensor meeting a CPU backend's array joins that backend.
+whose backend inputs are on two devices (or two backends) raises, naming both. A NumPy tensor
+meeting a CPU backend's array joins that backend; meeting a GPU's, it is copied there (as
+TensorFlow's default device policy does: gradient rules make small NumPy constants).
 ``tf.device("/GPU:<n>")``, when CuPy and a GPU are present, places on that GPU every tensor a
-maker creates (:func:`place`: constants, zeros, ranges, random draws, Variables) and copies a
-NumPy operand of an op on that GPU there, as TensorFlow does.
+maker creates (:func:`place`: constants, zeros, ranges, random draws, Variables).
 """
 from __future__ import annotations
 
@@ -914,8 +914,9 @@ def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
 
 
 def operands(op: Any, xs: Any) -> tuple[Backend, list]:
-    """The backend of the op's inputs and their arrays, NumPy inputs moved to it; an error
-    naming both devices if the inputs live on two."""
+    """The backend of the op's inputs and their arrays, NumPy inputs moved to it (joining a CPU
+    backend's graph, or copied to the GPU as TensorFlow's default device policy does); an error
+    naming both devices if backend inputs live on two."""
     be = None
     first = None
     for x in xs:
@@ -930,9 +931,7 @@ def operands(op: Any, xs: Any) -> tuple[Backend, list]:
     for x in xs:
         if type(x) is ArrayTensor:
             vals.append(x._value.a)
-        elif be.gpu and x._value.ndim and not (placing and _scope_gpu() == first._value.a.device.id):
-            raise _device_error(op, first, x)
-        else:  # a CPU backend takes NumPy values in; a GPU takes 0-d constants, and any in its scope
+        else:
             vals.append(be.from_numpy(np.asarray(x._value), first._value.a))
     return be, vals
 
@@ -990,17 +989,13 @@ def pop_device() -> None:
 placing = 0
 
 
-def _scope_gpu() -> int | None:
-    stack = getattr(_tls, "stack", None)
-    return stack[-1] if stack else None
-
-
 def place(t: Tensor) -> Tensor:
     """``t`` copied to this thread's GPU inside a ``tf.device("/GPU:n")`` scope (with CuPy and
     that GPU), else ``t`` itself: every tensor maker returns through it. Strings stay on the host."""
     if not placing or type(t) is not Tensor:
         return t
-    idx = _scope_gpu()
+    stack = getattr(_tls, "stack", None)
+    idx = stack[-1] if stack else None
     if idx is None or t._value.dtype.kind in "OSU":
         return t
     cupy = sys.modules["cupy"]  # (imported by gpu_count when the scope was entered)

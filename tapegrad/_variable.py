@@ -572,6 +572,8 @@ class Variable(VariableBase):
 
     def __getitem__(self, key: Any) -> Tensor:
         t = self._read()[key]  # recorded (and the key checked) as a read of the slice
+        if type(t) is not Tensor:  # a backend's slice (GPU, Dask): read only
+            return t
         s = _VariableSlice.__new__(_VariableSlice)
         s._value, s._id = t._value, t._id
         s._var, s._key = self, _static_key(key)

@@ -128,6 +128,9 @@ def fake_cupy():
         yield cupy
 
 
+_GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
+
+
 def test_list_physical_devices_tells_the_truth(fake_cupy):
     assert [d.name for d in tf.config.list_physical_devices("GPU")] == \
         ["/physical_device:GPU:0", "/physical_device:GPU:1"]
@@ -167,8 +170,9 @@ def test_mixing_devices_in_one_op_names_both(fake_cupy):
         x0 = tf.constant([1.0, 2.0])
     with tf.device("/GPU:1"):
         x1 = tf.constant([1.0, 2.0])
-    with pytest.raises(InvalidArgumentError, match=r"device:GPU:0 \(cupy\) and .*device:CPU:0 \(numpy\)"):
-        x0 + tf.constant([1.0, 2.0])
+    s = x0 + tf.constant([3.0, 4.0])  # a CPU tensor is copied to the GPU, as TF's default policy
+    assert s.device == _GPU0
+    np.testing.assert_array_equal(s.numpy(), [4.0, 6.0])
     with pytest.raises(InvalidArgumentError, match=r"conflicting devices.*GPU:0.*GPU:1"):
         tf.multiply(x0, x1)
     with pytest.raises(InvalidArgumentError, match=r"conflicting devices.*GPU:0.*dask"):
@@ -184,7 +188,6 @@ def test_bench_cupy_says_when_there_is_no_gpu(monkeypatch, capsys):
     assert "no GPU" in capsys.readouterr().out
 
 
-_GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
 _MAKERS = {
     "zeros": lambda: tf.zeros([2, 3]), "ones": lambda: tf.ones([2], tf.float64),
     "fill": lambda: tf.fill([2, 2], 1.5), "zeros_like": lambda: tf.zeros_like(np.ones(3)),
@@ -231,17 +234,6 @@ def test_zeros_like_follows_its_input_to_its_device(fake_cupy):
     np.testing.assert_array_equal(o.numpy(), [1, 1])
 
 
-def test_numpy_operands_join_the_gpu_inside_its_scope_only(fake_cupy):
-    c = tf.constant([1.0, 2.0])
-    with tf.device("/GPU:0"):
-        g = tf.constant([3.0, 4.0])
-        s = g + c  # a CPU tensor is copied to the scope's GPU, as TF does
-    assert s.device == _GPU0
-    np.testing.assert_array_equal(s.numpy(), [4.0, 6.0])
-    with pytest.raises(InvalidArgumentError, match="conflicting devices"):
-        g + c
-
-
 def test_gpu_variables_keep_their_value_on_the_gpu(fake_cupy):
     with tf.device("/GPU:0"):
         v = tf.Variable([1.0, 2.0])
@@ -265,8 +257,7 @@ def test_gpu_variables_keep_their_value_on_the_gpu(fake_cupy):
     c.assign(v)  # a CPU variable brings a GPU value to the host
     assert c.device.endswith("CPU:0") and type(c.value()) is tf.Tensor
     np.testing.assert_array_equal(c.numpy(), [5.5, 6.5])
-    with pytest.raises(UnimplementedError, match="has no cupy form"):
-        v[0].assign(1.0)  # a slice assignment works on NumPy values only
+    assert v[1:].device == _GPU0 and not hasattr(v[0], "assign")  # a slice of a GPU variable: read only
 
 
 def _mlp_training(opt_cls, device):
@@ -319,14 +310,15 @@ def _cnn_and_gp(device):
         xs, ys = tf.constant(x), tf.constant(y)
         k = tf.Variable(a @ a.T + 5 * np.eye(5))
         r = tf.constant(rng.normal(size=(5, 1)))
-        with tf.GradientTape() as tape:
-            h = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(xs, w, 1, "SAME")), 2, 2, "VALID")
-            logits = tf.reshape(h, [4, -1]) @ d
-            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(ys, logits))
-            chol = tf.linalg.cholesky(k)  # a GP's marginal likelihood
-            alpha = tf.linalg.triangular_solve(chol, r)
-            nll = 0.5 * tf.reduce_sum(tf.square(alpha)) + tf.reduce_sum(tf.math.log(tf.linalg.diag_part(chol)))
-        grads = tape.gradient([loss, nll], [w, d, k])
+    with tf.GradientTape() as tape:  # (outside the scope: the NumPy constants rules make are copied)
+        h = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(xs, w, 1, "SAME")), 2, 2, "VALID")
+        logits = tf.reshape(tf.nn.avg_pool2d(h, 2, 1, "SAME"), [4, -1]) @ d
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(ys, logits))
+        loss += tf.reduce_sum(tf.gather(d, [1, 2, 2])) + tf.reduce_sum(tf.math.real(tf.signal.rfft(d[:, 0])))
+        chol = tf.linalg.cholesky(k)  # a GP's marginal likelihood
+        alpha = tf.linalg.triangular_solve(chol, r)
+        nll = 0.5 * tf.reduce_sum(tf.square(alpha)) + tf.reduce_sum(tf.math.log(tf.linalg.diag_part(chol)))
+    grads = tape.gradient([loss, nll], [w, d, k])
     return [loss, nll, *grads]
 
 
