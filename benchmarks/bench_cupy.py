@@ -11,10 +11,10 @@ CuPy's): it checks the script and the GPU code paths, and its timings mean nothi
    differs), with the counts and every case that does not run.
 2. The MLP of ``bench_mlp`` (3 layers, relu, float32): ms per forward + backward step of
    tapegrad on the GPU (parameters and data made inside ``tf.device("/GPU:0")``), of the same
-   network's hand-written backward pass on CuPy arrays, and of tapegrad on NumPy (CPU); the
-   gradients are checked against the CPU's.
+   network's hand-written backward pass on CuPy arrays, of a training step (GPU Variables, SGD),
+   and of tapegrad on NumPy (CPU); the gradients are checked against the CPU's.
 
-The results go in docs/benchmarks.md once this has run on a GPU.
+It ends with markdown rows for docs/benchmarks.md, which get them once this has run on a GPU.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import pathlib
 import statistics
 import sys
 import time
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -49,8 +50,6 @@ def _median_ms(step: Callable[[], Any], sync: Callable[[], Any], repeat: int) ->
 def op_table(cupy: Any) -> dict:
     """Every op-table case on CuPy arrays; prints the cases that do not run, returns the counts."""
     sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
-    import warnings
-
     import backend_table
     from optable import all_cases
     rows = []
