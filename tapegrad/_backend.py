@@ -8,7 +8,8 @@ The dispatcher sends every call with an ArrayTensor input to :func:`run_op`, whi
 on its inputs' backend:
 
 1. the op's array-API form in :data:`FORMS` (written against the namespace that
-   ``array-api-compat`` gives for the array), else
+   ``array-api-compat`` gives for the array; a form may decline a case by returning
+   NotImplemented, and an ops module may register forms beside its ops), else
 2. for a NumPy ufunc forward, the namespace's function of the same (array-API) name, else
 3. on a backend that takes NumPy's functions (Dask and CuPy implement NumPy's
    ``__array_function__``), the op's NumPy forward itself, with Dask's scheduler set to refuse:
@@ -19,9 +20,11 @@ Rules are written with tapegrad's ops, so backward and forward mode run on the b
 Dask they build lazy graphs, and nothing is computed until ``.numpy()`` or ``dask.compute``.
 
 Devices: a CuPy array is on ``/GPU:<n>``; Dask and the other backends are on the CPU. An op
-whose inputs are on two devices raises, naming both (a 0-d NumPy operand, such as a Python
-scalar's constant, is copied). A NumPy tensor meeting a CPU backend's array joins that backend.
-``tf.device("/GPU:<n>")`` places new constants on that GPU when CuPy and a GPU are present.
+whose backend inputs are on two devices (or two backends) raises, naming both. A NumPy tensor
+meeting a CPU backend's array joins that backend; meeting a GPU's, it is copied there (as
+TensorFlow's default device policy does: gradient rules make small NumPy constants).
+``tf.device("/GPU:<n>")``, when CuPy and a GPU are present, places on that GPU every tensor a
+maker creates (:func:`place`: constants, zeros, ranges, random draws, Variables).
 """
 from __future__ import annotations
 
@@ -258,6 +261,12 @@ class Backend:
         """A context in which new arrays are made on ``a``'s device (CuPy's current device)."""
         return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
 
+    def whole(self, a: Any, axes: tuple) -> Any:
+        """``a`` with each of ``axes`` in one chunk (Dask's linalg and FFTs need it), else ``a``."""
+        if self.name == "dask":
+            return a.rechunk({ax % a.ndim: -1 for ax in axes})
+        return a
+
     def guard(self) -> Any:
         """A context in which computing this backend's lazy arrays raises (Dask)."""
         if self.name == "dask":
@@ -342,12 +351,26 @@ def wrap_array(a: Any, backend: Backend | None = None) -> Tensor:
     return t
 
 
-def filled(v: Boxed, value: int, lead: tuple = ()) -> Tensor:
-    """A tensor of ``value`` (0 or 1) of ``v``'s backend, dtype and device, shape ``lead + v.shape``."""
+def filled(v: Boxed, value: int, lead: tuple = (), dtype: np.dtype | None = None) -> Tensor:
+    """A tensor of ``value`` (0 or 1) of ``v``'s backend and device, shape ``lead + v.shape``,
+    dtype ``dtype`` (``v``'s by default)."""
     be = v.backend
     with be.on(v.a):
         f = be.xp.ones if value else be.xp.zeros
-        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype)), be)
+        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype if dtype is None else dtype)), be)
+
+
+def moved(v: Any, like: Any) -> Any:
+    """Value ``v`` (a NumPy array or a :class:`Boxed`) where value ``like`` lives: copied to the
+    host, or to ``like``'s backend and device (a Variable's assignment, an optimizer's update)."""
+    if type(like) is not Boxed:
+        return v.backend.to_numpy(v.a) if type(v) is Boxed else v
+    be = like.backend
+    if type(v) is Boxed:
+        if v.backend is be and be.device_of(v.a) == be.device_of(like.a):
+            return v
+        v = v.backend.to_numpy(v.a)
+    return Boxed(be.from_numpy(np.asarray(v), like.a), be)
 
 
 def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
@@ -397,25 +420,57 @@ def _sigmoid(be: Backend, x: Any) -> Any:
     return 1 / (1 + be.xp.exp(-x))
 
 
+def _softplus(be: Backend, x: Any) -> Any:
+    """``log(1 + exp(x))``: ``x`` or ``exp(x)`` far from 0 (as the NumPy forward)."""
+    xp = be.xp
+    t = math.log(xp.finfo(x.dtype).eps) + 2
+    e = xp.exp(xp.minimum(x, xp.asarray(-t, dtype=x.dtype)))
+    return xp.where(x > -t, x, xp.where(x < t, e, xp.log1p(e)))
+
+
+def _euclidean_norm(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    if xp.isdtype(x.dtype, "complex floating"):
+        return xp.astype(xp.sqrt(xp.sum(xp.real(x * xp.conj(x)), axis=axes, keepdims=keepdims)), x.dtype)
+    if not xp.isdtype(x.dtype, "real floating"):
+        return NotImplemented
+    return xp.sqrt(xp.sum(x * x, axis=axes, keepdims=keepdims))
+
+
 def _where0(be: Backend, c: Any, x: Any) -> Any:
     return be.xp.where(c, x, be.xp.zeros_like(x))
 
 
+def _keys(shape: tuple, key: tuple) -> tuple:
+    """A basic index as the standard takes it (Ellipsis ending a partial one; newaxis dropped),
+    and the shape its result has with the new axes (NumPy on the shape only)."""
+    full = key if Ellipsis in key else key + (Ellipsis,)
+    return tuple(k for k in full if k is not None), np.broadcast_to(False, shape)[key].shape
+
+
+def _strided_slice(be: Backend, x: Any, key: tuple) -> Any:
+    k, shape = _keys(tuple(x.shape), key)
+    return be.xp.reshape(x[k], shape)
+
+
 def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
-    extra = g.ndim - np.empty(shape, dtype=np.bool_)[key].ndim  # (NumPy on the shape only)
+    k, sliced = _keys(shape, key)
+    extra = g.ndim - len(sliced)
     out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
-    out[(slice(None),) * extra + key] = g
+    out[(slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
     return out
 
 
-def _cumsum(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
-    xp = be.xp
-    if reverse:
-        x = xp.flip(x, axis=axis)
-    r = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
-    if exclusive:  # drop the total: keep the first n of the n + 1 partial sums
-        r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
-    return xp.flip(r, axis=axis) if reverse else r
+def _cumulative(name: str) -> Callable:
+    def form(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+        xp = be.xp
+        if reverse:
+            x = xp.flip(x, axis=axis)
+        r = getattr(xp, name)(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+        if exclusive:  # drop the total: keep the first n of the n + 1 partial sums (products)
+            r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
+        return xp.flip(r, axis=axis) if reverse else r
+    return form
 
 
 def _zero_where(be: Backend, c: Any, v: Any) -> Any:
@@ -434,8 +489,292 @@ def _log_softmax(be: Backend, x: Any, axis: int) -> Any:
     return s - xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
 
 
+# ----- indexing, one-hot, segments (a one-hot contraction stands for NumPy's ``add.at``)
+def _take(be: Backend, x: Any, idx: Any, axis: int) -> Any:
+    """NumPy's ``take``: indices of any shape (the standard's ``take`` wants one axis)."""
+    xp = be.xp
+    out = xp.take(x, xp.reshape(idx, (-1,)), axis=axis)
+    return xp.reshape(out, tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:]))
+
+
+def _hits(be: Backend, idx: Any, n: int) -> Any:
+    """``[..., n]`` one-hot rows of ``idx``, bool (indices outside ``[0, n)``: all False)."""
+    xp = be.xp
+    return xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(n)
+
+
+def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
+    """Sum the slices of ``g`` along the ``idx.ndim`` axes from ``axis`` into ``n`` rows by index."""
+    xp = be.xp
+    k = math.prod(idx.shape)
+    gm = xp.reshape(g, tuple(g.shape[:axis]) + (k,) + tuple(g.shape[axis + idx.ndim:]))
+    hits = xp.astype(_hits(be, xp.reshape(idx, (k,)), n), g.dtype)
+    out = xp.tensordot(gm, hits, axes=([axis], [0]))  # (axes >= 0: Dask)
+    last = out.ndim - 1
+    return xp.permute_dims(out, tuple(range(axis)) + (last,) + tuple(range(axis, last)))
+
+
+def _batch_rows(be: Backend, idx: Any, batch_dims: int, n: int) -> Any:
+    """A batched gather's indices as rows of the batches' ``n``-row blocks stacked: ``[nb * K]``."""
+    xp = be.xp
+    nb = math.prod(idx.shape[:batch_dims])
+    j = xp.reshape(idx, (nb, -1))
+    return xp.reshape(j + xp.reshape(xp.arange(nb) * n, (nb, 1)), (-1,))
+
+
+def _gather(be: Backend, p: Any, idx: Any, axis: int, batch_dims: int) -> Any:
+    if not batch_dims:
+        return _take(be, p, idx, axis)
+    xp = be.xp
+    b, pre, n, post = (tuple(p.shape[:batch_dims]), tuple(p.shape[batch_dims:axis]), p.shape[axis],
+                       tuple(p.shape[axis + 1:]))
+    ii = tuple(idx.shape[batch_dims:])
+    if not (math.prod(b) and math.prod(ii)):
+        return NotImplemented
+    blocks = xp.moveaxis(xp.reshape(p, (-1,) + pre + (n,) + post), 1 + len(pre), 1)  # nb, n, pre, post
+    t = xp.take(xp.reshape(blocks, (-1,) + pre + post), _batch_rows(be, idx, batch_dims, n), axis=0)
+    t = xp.reshape(t, (-1,) + ii + pre + post)
+    k, q = len(ii), len(pre)
+    t = xp.permute_dims(t, (0,) + tuple(range(1 + k, 1 + k + q)) + tuple(range(1, 1 + k))
+                        + tuple(range(1 + k + q, t.ndim)))
+    return xp.reshape(t, b + pre + ii + post)
+
+
+def _gather_grad(be: Backend, g: Any, idx: Any, shape: tuple, axis: int, batch_dims: int) -> Any:
+    lead = g.ndim - (len(shape) - 1 + idx.ndim - batch_dims)
+    if not batch_dims:
+        return _scatter_add(be, g, idx, shape[axis], lead + axis)
+    xp = be.xp
+    ls, b, pre, n = tuple(g.shape[:lead]), shape[:batch_dims], shape[batch_dims:axis], shape[axis]
+    k, q = idx.ndim - batch_dims, len(pre)
+    if not (math.prod(b) and math.prod(idx.shape[batch_dims:])):
+        return NotImplemented
+    # g: lead, B, pre, I, post -> lead, (B I), pre, post: the rows of the stacked blocks
+    gb = xp.reshape(g, ls + (-1,) + tuple(g.shape[lead + batch_dims:]))
+    a = lead + 1
+    gb = xp.permute_dims(gb, tuple(range(a)) + tuple(range(a + q, a + q + k)) + tuple(range(a, a + q))
+                         + tuple(range(a + q + k, gb.ndim)))
+    post = tuple(gb.shape[a + k + q:])
+    gb = xp.reshape(gb, ls + (-1,) + pre + post)
+    out = _scatter_add(be, gb, _batch_rows(be, idx, batch_dims, n), math.prod(b) * n, lead)
+    out = xp.moveaxis(xp.reshape(out, ls + (-1, n) + pre + post), lead + 1, lead + 1 + q)
+    return xp.reshape(out, ls + tuple(shape))
+
+
+def _one_hot(be: Backend, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
+    xp = be.xp
+    out = xp.where(_hits(be, idx, depth), on, off)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
+
+
+def _pad(be: Backend, x: Any, pads: tuple, mode: str, value: Any) -> Any:
+    xp = be.xp
+    for ax, (b, a) in enumerate(pads):
+        if not (b or a):
+            continue
+        if mode == "constant":
+            side = tuple(x.shape[:ax]), tuple(x.shape[ax + 1:])
+            parts = [xp.full(side[0] + (n,) + side[1], value, dtype=x.dtype) for n in (b, a)]
+            x = xp.concat([parts[0], x, parts[1]], axis=ax)
+        else:  # each output position copies one input position (NumPy's pad of the positions)
+            src = np.pad(np.arange(x.shape[ax]), (b, a), mode=mode)
+            x = xp.take(x, xp.asarray(src), axis=ax)
+    return x
+
+
+# ----- softmax cross-entropies, logsumexp, argmax
+def _neg_log_softmax(be: Backend, x: Any) -> Any:
+    xp = be.xp
+    s = x - xp.max(x, axis=-1, keepdims=True)
+    return xp.log(xp.sum(xp.exp(s), axis=-1, keepdims=True)) - s
+
+
+def _sparse_xent(be: Backend, logits: Any, labels: Any) -> Any:
+    nls = _neg_log_softmax(be, logits)
+    return be.xp.sum(be.xp.where(_hits(be, labels, logits.shape[-1]), nls, be.xp.zeros_like(nls)), axis=-1)
+
+
+def _lse_shift(be: Backend, x: Any, axes: tuple) -> Any:
+    xp = be.xp
+    m = xp.max(x, axis=axes, keepdims=True)
+    return xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+
+
+def _lse(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    m = _lse_shift(be, x, axes)
+    r = xp.log(xp.sum(xp.exp(x - m), axis=axes, keepdims=True)) + m
+    return r if keepdims else xp.squeeze(r, axis=axes)
+
+
+def _arg(be: Backend, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
+    """TF's ArgMax/ArgMin: NaN skipped (an all-NaN slice gives 0)."""
+    xp = be.xp
+    if xp.isdtype(x.dtype, "real floating"):
+        x = xp.where(xp.isnan(x), xp.asarray(-math.inf if high else math.inf, dtype=x.dtype), x)
+    return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
+
+
+# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host)
+def _linalg(be: Backend, name: str) -> Any:
+    return getattr(getattr(be.xp, "linalg", None), name, None)
+
+
+def _adj(be: Backend, x: Any) -> Any:
+    xp = be.xp
+    t = xp.matrix_transpose(x)
+    return xp.conj(t) if xp.isdtype(x.dtype, "complex floating") else t
+
+
+def _band(be: Backend, x: Any, lo: int, hi: int) -> Any:
+    xp = be.xp
+    i = xp.reshape(xp.arange(x.shape[-2]), (-1, 1))
+    j = xp.reshape(xp.arange(x.shape[-1]), (1, -1))
+    keep = None  # (a negative count keeps the whole triangle)
+    for d, n in ((i - j, lo), (j - i, hi)):
+        if n >= 0:
+            keep = d <= n if keep is None else keep & (d <= n)
+    return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
+
+
+def _matrices(be: Backend, *xs: Any) -> list:
+    return [be.whole(x, (-2, -1)) for x in xs]
+
+
+def _linalg_form(name: str) -> Callable:
+    def form(be: Backend, x: Any, *rest: Any, adjoint: bool = False) -> Any:
+        f = _linalg(be, name)
+        if f is None:
+            return NotImplemented
+        x, *rest = _matrices(be, x, *rest)
+        return f(_adj(be, x) if adjoint else x, *rest)
+    return form
+
+
+def _cholesky(be: Backend, x: Any) -> Any:
+    if be.name == "dask":  # (array-api-compat 1.16's Dask wrapper gives the upper factor)
+        return be.module.linalg.cholesky(be.whole(x, (-2, -1)), lower=True)
+    return _linalg_form("cholesky")(be, x)
+
+
+def _slogdet(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "slogdet")
+    if f is None:
+        return NotImplemented
+    s, l = f(*_matrices(be, x))
+    return s, be.xp.astype(l, x.dtype)
+
+
+def _trisolve(be: Backend, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    """The triangle of ``a`` only (the other is never read), solved by the general solver."""
+    solve = _linalg(be, "solve")
+    if solve is None:
+        return NotImplemented
+    a, b = _matrices(be, a, b)
+    t = _band(be, a, -1, 0) if lower else _band(be, a, 0, -1)
+    return solve(_adj(be, t) if adjoint else t, b)
+
+
+def _diag_positions(shape: tuple, k: int) -> tuple:
+    """Rows and columns of diagonal ``k`` of an ``m x n`` matrix (NumPy, from the shape)."""
+    m, n = shape[-2], shape[-1]
+    r = np.arange(max(0, -k), min(m, n - k))
+    return r, r + k
+
+
+def _on_diagonal(be: Backend, d: Any, shape: tuple, k: int) -> Any:
+    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (its first entry elsewhere),
+    and the mask of that diagonal; None for an empty diagonal."""
+    xp = be.xp
+    r, c = _diag_positions(shape, k)
+    if not r.size:
+        return None
+    src = np.zeros(shape, np.int64)
+    src[r, c] = np.arange(r.size)
+    mask = np.zeros(shape, bool)
+    mask[r, c] = True
+    vals = xp.take(d, xp.asarray(src.reshape(-1)), axis=d.ndim - 1)
+    return xp.reshape(vals, tuple(d.shape[:-1]) + shape), xp.asarray(mask)
+
+
+def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
+    laid = _on_diagonal(be, d, tuple(x.shape[-2:]), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], x)
+
+
+def _diag(be: Backend, d: Any, k: int, rows: int, cols: int, pad: Any) -> Any:
+    laid = _on_diagonal(be, d, (rows, cols), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], be.xp.asarray(pad, dtype=d.dtype))
+
+
+# ----- sorting: the order, and picking along the last axis by it
+def _sort_order(be: Backend, v: Any, axis: int, descending: bool, k: int | None, dtype: Any) -> Any:
+    xp = be.xp
+    o = xp.argsort(v, axis=axis, descending=descending, stable=True)
+    if k is not None:
+        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k), ...)]
+    return xp.astype(o, be.dtype(np.dtype(dtype)))
+
+
+def _along(be: Backend, idx: Any, shape: tuple) -> Any:
+    """``idx`` (leading axes of length 1 added) broadcast to ``shape``."""
+    xp = be.xp
+    return xp.broadcast_to(xp.reshape(idx, (1,) * (len(shape) - idx.ndim) + tuple(idx.shape)), shape)
+
+
+def _take_along(be: Backend, x: Any, idx: Any) -> Any:
+    xp = be.xp
+    i = _along(be, idx, tuple(x.shape[:-1]) + tuple(idx.shape[-1:]))
+    if hasattr(xp, "take_along_axis"):
+        return xp.take_along_axis(x, i, axis=-1)
+    picked = xp.where(_hits(be, i, x.shape[-1]),  # (Dask has none)
+                      xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
+    return xp.sum(picked, axis=-1, dtype=x.dtype)
+
+
+def _put_along(be: Backend, g: Any, idx: Any, n: int) -> Any:
+    """Distinct indices in a row: each output entry takes the one ``g`` entry sent there."""
+    xp = be.xp
+    i = _along(be, idx, tuple(g.shape))
+    picked = xp.where(_hits(be, i, n), xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
+    return xp.sum(picked, axis=-2, dtype=g.dtype)
+
+
+def _complex(be: Backend, re: Any, im: Any) -> Any:
+    xp = be.xp
+    single = np.result_type(be.np_dtype(re.dtype), be.np_dtype(im.dtype)) == np.float32
+    c = be.dtype(np.dtype(np.complex64 if single else np.complex128))
+    return xp.astype(re, c) + xp.astype(im, c) * 1j
+
+
+# ----- FFTs: the namespace's fft extension over the last ``rank`` axes
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
+_REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
+
+
+def _fft_form(name: str) -> Callable:
+    def form(be: Backend, x: Any, rank: int, n: int | None = None) -> Any:
+        f = getattr(getattr(be.xp, "fft", None), name, None)
+        if f is None:
+            return NotImplemented
+        axes = tuple(range(-rank, 0))
+        dt = be.np_dtype(x.dtype)
+        x = be.whole(x, axes)
+        if name == "rfftn":
+            return be.xp.astype(f(x, axes=axes), be.dtype(_COMPLEX_OF[dt]))
+        if name == "irfftn":
+            s = tuple(x.shape[x.ndim - rank:-1]) + (n,)
+            return be.xp.astype(f(x, s=s, axes=axes), be.dtype(_REAL_OF[dt]))
+        return be.xp.astype(f(x, axes=axes), x.dtype)
+    return form
+
+
+_fftn, _ifftn, _rfftn, _irfftn = (_fft_form(n) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
+
+
 # Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
-# *arrays, **params)``, the same params as the op's forward.
+# *arrays, **params)``, the same params as the op's forward. A form returns NotImplemented for a
+# case it does not cover (the next way in the module docstring's order is tried).
 FORMS: dict[str, Callable] = {
     "Sum": _sum,
     "Mean": lambda be, x, axes, keepdims: be.xp.mean(x, axis=axes, keepdims=keepdims),
@@ -464,11 +803,12 @@ FORMS: dict[str, Callable] = {
     "Softmax": _softmax,
     "LogSoftmax": _log_softmax,
     "AddN": lambda be, *xs: sum(xs[1:], xs[0]),
-    "StridedSlice": lambda be, x, key: x[key],
+    "StridedSlice": _strided_slice,
     "StridedSliceGrad": _slice_grad,
     "Tile": lambda be, x, multiples: be.xp.tile(x, tuple(multiples)),
     "Roll": lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x,
-    "Cumsum": _cumsum,
+    "Cumsum": _cumulative("cumulative_sum"),
+    "Cumprod": _cumulative("cumulative_prod"),
     "FloorDiv": lambda be, x, y: be.xp.floor_divide(x, y),
     "FloorMod": lambda be, x, y: be.xp.remainder(x, y),
     "MulNoNan": lambda be, x, y: _zero_where(be, y == 0, x * y),
@@ -481,6 +821,48 @@ FORMS: dict[str, Callable] = {
     "Real": lambda be, x: be.xp.real(x),
     "Imag": lambda be, x: be.xp.imag(x),
     "Conj": lambda be, x: be.xp.conj(x),
+    "GatherV2": _gather,
+    "GatherGrad": _gather_grad,
+    "UnsortedSegmentSum": lambda be, data, ids, num_segments: _scatter_add(be, data, ids, num_segments, 0),
+    "OneHot": _one_hot,
+    "Split": lambda be, x, offsets, axis: tuple(
+        x[(slice(None),) * axis + (slice(a, b), ...)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))),
+    "Unpack": lambda be, x, axis: tuple(x[(slice(None),) * axis + (i, ...)] for i in range(x.shape[axis])),
+    "PadV2": _pad,
+    "SoftmaxCrossEntropyWithLogits": lambda be, logits, labels: be.xp.sum(labels * _neg_log_softmax(be, logits), axis=-1),
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "LogSumExp": _lse,
+    "LogSumExpShift": _lse_shift,
+    "ArgMax": lambda be, x, axis, out: _arg(be, x, axis, out, True),
+    "ArgMin": lambda be, x, axis, out: _arg(be, x, axis, out, False),
+    "LeakyRelu": lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha),
+    "Repeat": lambda be, x, idx, axis: _take(be, x, idx, axis),
+    "Where": lambda be, c: (NotImplemented if be.numpy_api or not c.ndim else  # (np.argwhere on Dask, CuPy)
+                            be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))),
+    "EuclideanNorm": _euclidean_norm,
+    "Softplus": _softplus,
+    "Einsum": lambda be, *xs, ins, out: (be.module.einsum(",".join(ins) + "->" + out, *xs) if be.numpy_api
+                                         else NotImplemented),
+    "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
+    "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
+    "MatrixBandPart": _band,
+    "MatrixDiagPartV3": lambda be, x, k: be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented,
+    "MatrixSetDiagV3": _set_diag,
+    "MatrixDiagV3": _diag,
+    "SortOrder": _sort_order,
+    "TakeAlongLastAxis": _take_along,
+    "PutAlongLastAxis": _put_along,
+    "Complex": lambda be, re, im: _complex(be, re, im),
+    "Cholesky": _cholesky,
+    "MatrixInverse": _linalg_form("inv"),
+    "MatrixDeterminant": _linalg_form("det"),
+    "LogMatrixDeterminant": _slogdet,
+    "MatrixSolve": _linalg_form("solve"),
+    "MatrixTriangularSolve": _trisolve,
+    "FFT": _fftn, "FFT2D": _fftn, "FFT3D": _fftn,
+    "IFFT": _ifftn, "IFFT2D": _ifftn, "IFFT3D": _ifftn,
+    "RFFT": _rfftn, "RFFT2D": _rfftn, "RFFT3D": _rfftn,
+    "IRFFT": _irfftn, "IRFFT2D": _irfftn, "IRFFT3D": _irfftn,
 }
 
 # NumPy ufunc names that the array API standard spells otherwise
@@ -509,7 +891,9 @@ def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
 def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
     form = FORMS.get(op.name)
     if form is not None:
-        return form(be, *vals, **p)
+        out = form(be, *vals, **p)
+        if out is not NotImplemented:
+            return out
     if op.ufunc:
         if be.numpy_api:
             return op.fwd(*vals)
@@ -530,8 +914,9 @@ def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
 
 
 def operands(op: Any, xs: Any) -> tuple[Backend, list]:
-    """The backend of the op's inputs and their arrays, NumPy inputs moved to it; an error
-    naming both devices if the inputs live on two."""
+    """The backend of the op's inputs and their arrays, NumPy inputs moved to it (joining a CPU
+    backend's graph, or copied to the GPU as TensorFlow's default device policy does); an error
+    naming both devices if backend inputs live on two."""
     be = None
     first = None
     for x in xs:
@@ -546,9 +931,7 @@ def operands(op: Any, xs: Any) -> tuple[Backend, list]:
     for x in xs:
         if type(x) is ArrayTensor:
             vals.append(x._value.a)
-        elif be.gpu and x._value.ndim:
-            raise _device_error(op, first, x)
-        else:  # a CPU backend takes NumPy values in; a GPU takes 0-d constants
+        else:
             vals.append(be.from_numpy(np.asarray(x._value), first._value.a))
     return be, vals
 
@@ -602,15 +985,19 @@ def pop_device() -> None:
     placing -= _tls.stack.pop() is not None
 
 
-# how many GPU scopes are open (in any thread): conversion looks at the thread's scope only then
+# how many GPU scopes are open (in any thread): makers look at the thread's scope only then
 placing = 0
 
 
-def placed(v: np.ndarray) -> Tensor | None:
-    """A converted NumPy value as a GPU tensor when this thread is in a GPU scope, else None."""
+def place(t: Tensor) -> Tensor:
+    """``t`` copied to this thread's GPU inside a ``tf.device("/GPU:n")`` scope (with CuPy and
+    that GPU), else ``t`` itself: every tensor maker returns through it. Strings stay on the host."""
+    if not placing or type(t) is not Tensor:
+        return t
     stack = getattr(_tls, "stack", None)
-    if not stack or stack[-1] is None:
-        return None
+    idx = stack[-1] if stack else None
+    if idx is None or t._value.dtype.kind in "OSU":
+        return t
     cupy = sys.modules["cupy"]  # (imported by gpu_count when the scope was entered)
-    with cupy.cuda.Device(stack[-1]):
-        return wrap_array(cupy.asarray(v))
+    with cupy.cuda.Device(idx):
+        return wrap_array(cupy.asarray(t._value))

@@ -252,10 +252,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: Any = None)
                             f"{shape} with {int(np.prod(shape))} elements).")
         v.flags.writeable = False
         t = wrap(v)
-    if _bk.placing and type(t) is Tensor:  # in a tf.device("/GPU:n") scope, with a GPU
-        on_gpu = _bk.placed(t._value)
-        t = t if on_gpu is None else on_gpu
-    return t
+    return _bk.place(t) if _bk.placing else t  # (in a tf.device("/GPU:n") scope, with a GPU)
 
 
 def _dtype_error(opname: str, a: Any, b: Any) -> InvalidArgumentError:

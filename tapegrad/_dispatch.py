@@ -205,7 +205,7 @@ def vjp(op: Op, g: Any, ans: Any, needs: Sequence[int], xs: Sequence[Tensor], p:
 
 def times_deriv(g: Any, d: Any) -> Any:
     """An elementwise op's cotangent ``g * conj(d)``, ``d`` its derivative, as a recorded op."""
-    if type(d) is Tensor and d._value.dtype.kind == "c":
+    if (type(d) is Tensor or type(d) is ArrayTensor) and d._value.dtype.kind == "c":
         d = _seam.conj(d)
     return binary(_seam.MUL, g, d)
 

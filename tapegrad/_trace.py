@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from . import _nest, _recorders as _rec, _tensor
+from . import _backend as _bk, _nest, _recorders as _rec, _tensor
 from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
@@ -179,6 +179,9 @@ class Tracer(_Bodies, _rec.Recorder):
     def _op(self, op: Any, xs: Any, p: dict, outs: tuple) -> None:
         if REGISTRY.get(op.name) is not op:
             self.fail(f"op {op.name} is made per call (custom_gradient) and has no replayable form")
+        if _bk.seen and any(type(o) is _bk.ArrayTensor for o in outs):
+            self.fail(f"op {op.name} ran on {outs[0].backend} arrays (CuPy, Dask, ...), and a trace "
+                      "replays NumPy forwards only")
         ins = [self.slot_of(x) for x in xs]
         outs_s = [self.new_slot(o) for o in outs]
         self.steps.append(("op", op, ins, p, outs_s))

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import _recorders as _rec, dtypes as _dt
+from . import _backend as _bk, _recorders as _rec, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._scope import prefixed as _prefixed
 from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arrays_read, next_id, numpy_text
@@ -174,6 +174,8 @@ class Variable(VariableBase):
                                  f"{_dt.as_dtype(dtype).name} was requested; cast it with tf.cast first.")
         else:
             t = convert_to_tensor(initial_value, dtype=dtype)
+        if _bk.placing and t._value.dtype.kind in "fc":  # (counters and RNG states stay on the host)
+            t = _bk.place(t)
         declared = None
         if shape is not None:
             declared = TensorShape(shape)
@@ -206,9 +208,16 @@ class Variable(VariableBase):
         self._lock = threading.Lock()
         self._set(state["_snap"]._value, fresh=True)  # (arrays held by variables are never written)
 
-    def _set(self, v: np.ndarray, fresh: builtins.bool = False) -> None:
+    def _set(self, v: Any, fresh: builtins.bool = False) -> None:
         # Every update makes a new array: readers keep the array they were given, unchanged.
-        # ``fresh``: ``v`` was just made for this variable and nobody else holds it (no copy)
+        # ``fresh``: ``v`` was just made for this variable and nobody else holds it (no copy).
+        # A backend's array (a Boxed value: CuPy, Dask) is kept as it is: ops never write one.
+        if type(v) is _bk.Boxed:
+            snap = _bk.ArrayTensor()
+            snap._value = v
+            snap._id = self._id
+            self._snap = snap
+            return
         v = np.asarray(v) if fresh else np.array(v, copy=True)
         v.flags.writeable = False
         snap = Tensor()
@@ -270,15 +279,21 @@ class Variable(VariableBase):
 
     @property
     def device(self) -> str:
-        """Always the local CPU (tapegrad runs on NumPy)."""
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        """Where the value lives: the local CPU, or ``.../device:GPU:<n>`` for a Variable made in a
+        ``tf.device("/GPU:<n>")`` scope (with CuPy) or from a GPU tensor."""
+        return self._snap.device
 
     def numpy(self) -> Any:
-        """A copy of the current value as a NumPy array (a NumPy scalar for a 0-d variable)."""
+        """A copy of the current value as a NumPy array (a NumPy scalar for a 0-d variable),
+        brought to the host from a GPU."""
         if _rec.active:
             _rec.note_escape(self._snap, "numpy")
-        v = self._snap._value
+        v = self._host()
         return v[()] if v.ndim == 0 else v.copy()
+
+    def _host(self) -> np.ndarray:
+        v = self._snap._value
+        return np.asarray(self._snap) if type(v) is _bk.Boxed else v
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor (recorded as a read of this variable)."""
@@ -291,21 +306,27 @@ class Variable(VariableBase):
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         arrays_read()  # lets _infer_py see that a list held a tensor
         _rec.note_escape(self._snap, "__array__")
-        v = np.array(self._snap._value, copy=True)
+        v = np.array(self._host(), copy=True)
         return v if dtype is None else v.astype(dtype)
 
     # -- assignment
-    def _coerce(self, value: Any, what: str) -> tuple[np.ndarray, builtins.bool]:
-        """``value`` as an array of the variable's dtype, and whether it is a new array."""
-        dt = self._snap._value.dtype
+    def _coerce(self, value: Any, what: str) -> tuple[Any, builtins.bool]:
+        """``value`` as an array of the variable's dtype where the variable lives, and whether it
+        is a new array."""
+        old = self._snap._value
+        dt = old.dtype
         if isinstance(value, (Tensor, Variable)):
             arr = convert_to_tensor(value)._value
             if arr.dtype != dt:
                 raise ValueError(
                     f"{what}: cannot use a value of dtype {_dt._from_np(arr.dtype).name} for variable "
                     f"'{self._name}' of dtype {self.dtype.name}. Cast it first with tf.cast.")
-            return arr, False
-        return convert_to_tensor(value, dtype=dt)._value, not hasattr(value, "__tf_tensor__")
+            fresh = False
+        else:
+            arr, fresh = convert_to_tensor(value, dtype=dt)._value, not hasattr(value, "__tf_tensor__")
+        if _bk.seen and (type(old) is _bk.Boxed or type(arr) is _bk.Boxed):
+            return _bk.moved(arr, old), fresh
+        return arr, fresh
 
     def _update(self, ufunc: np.ufunc, delta: Any, what: str) -> None:
         """``value = ufunc(value, delta)`` as one atomic step."""
@@ -317,7 +338,10 @@ class Variable(VariableBase):
                     f"{what}: cannot update variable '{self._name}' with shape {list(old.shape)} using "
                     f"a value with shape {list(arr.shape)}, shapes must be equal (values are not "
                     "broadcast).")
-            self._set(ufunc(old, arr), fresh=True)
+            if _bk.seen and type(old) is _bk.Boxed:  # (np.add, np.subtract: array-API names too)
+                self._set(_bk.Boxed(getattr(old.backend.xp, ufunc.__name__)(old.a, arr.a), old.backend), fresh=True)
+            else:
+                self._set(ufunc(old, arr), fresh=True)
         self._on_assign(what, delta)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
@@ -517,7 +541,7 @@ class Variable(VariableBase):
 
     def __repr__(self) -> str:
         return (f"<tapegrad.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
-                f"numpy={numpy_text(self._snap._value, True)}>")
+                f"numpy={numpy_text(self._host(), True)}>")
 
     def __hash__(self) -> int:  # (== is elementwise, as in TensorFlow)
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
@@ -548,6 +572,8 @@ class Variable(VariableBase):
 
     def __getitem__(self, key: Any) -> Tensor:
         t = self._read()[key]  # recorded (and the key checked) as a read of the slice
+        if type(t) is not Tensor:  # a backend's slice (GPU, Dask): read only
+            return t
         s = _VariableSlice.__new__(_VariableSlice)
         s._value, s._id = t._value, t._id
         s._var, s._key = self, _static_key(key)

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
-from . import _philox, _recorders as _rec, _trace
+from . import _backend as _bk, _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
 from ._convert import as_tensor, convert_to_tensor
 from ._dispatch import apply, defop
@@ -230,8 +230,8 @@ def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = 
             else:
                 kernel = op + _get_seed(seed)
             key, counter, st = _advance(kernel, nblocks)
-        return tuple(_wrap(a) for a in make(key, counter, *((st, _on_miss) if state else ()),
-                                            *[x._value for x in xs]))
+        return tuple(_bk.place(_wrap(a)) for a in make(key, counter, *((st, _on_miss) if state else ()),
+                                                       *[x._value for x in xs]))
     with _seeds.lock:
         g, run = _graph(tr)
         node = g.node(seed, run)
@@ -563,8 +563,9 @@ def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
     _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
     t = as_tensor(seed)
     _check_seed(t)
-    return _trace.draw(lambda sv, *vs: (make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),),
-                       [t, *xs], False)[0]
+    out = _trace.draw(lambda sv, *vs: (make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),),
+                      [t, *xs], False)[0]
+    return out if _trace.innermost() is not None else _bk.place(out)
 
 
 def _check_seed(t: Tensor) -> None:
@@ -996,7 +997,7 @@ class Generator:
         if tr is None:
             new, out = step(self._state._snap._value)
             self._state.assign(new)
-            return _wrap(out)
+            return _bk.place(_wrap(out))
         return tr.draw_from(self._state, step)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,

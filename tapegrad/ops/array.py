@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _memory, _strings, dtypes as _dt
+from .. import _backend as _bk, _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
 from .._dispatch import apply, defop, jointly
@@ -41,9 +41,10 @@ def _err(op: str, msg: str) -> InvalidArgumentError:
 
 def _py_value(t: Tensor, how: str) -> np.ndarray:
     """``t``'s value, read into Python (a ``tf.function`` trace guards it: a replay with another
-    value is traced again)."""
+    value is traced again); a GPU's value is copied to the host, as TensorFlow's host arguments."""
     _rec.note_escape(t, how)
-    return t._value
+    v = t._value
+    return v.backend.to_numpy(v.a) if type(v) is _bk.Boxed and v.backend.gpu else v
 
 
 def norm_axis(axis: Any, ndim: int, op: str) -> int:
@@ -588,7 +589,7 @@ def zeros(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     dt = _dtype_or(dtype, _dt.float32)
     if dt.kind == "O":
         return _wrap(_strings.empty(_shape_arg(shape, "Zeros")))
-    return _wrap(np.zeros(_shape_arg(shape, "Zeros"), dt))
+    return _bk.place(_wrap(np.zeros(_shape_arg(shape, "Zeros"), dt)))
 
 
 @constant_maker
@@ -598,7 +599,7 @@ def ones(shape: Any, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     if dt.kind == "O":
         raise TypeError("Cannot convert 1 to EagerTensor of dtype string: tf.ones has no string "
                         "form; use tf.fill(shape, text).")
-    return _wrap(np.ones(_shape_arg(shape, "Ones"), dt))
+    return _bk.place(_wrap(np.ones(_shape_arg(shape, "Ones"), dt)))
 
 
 def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
@@ -607,7 +608,7 @@ def fill(dims: Any, value: Any, name: Any = None) -> Tensor:
     v = as_tensor(value)
     if v._value.ndim:
         raise _err("Fill", f"value must be a scalar, got shape {list(v._value.shape)}")
-    return apply(_broadcast_to, (v,), {"shape": _shape_arg(dims, "Fill")})
+    return _bk.place(apply(_broadcast_to, (v,), {"shape": _shape_arg(dims, "Fill")}))
 
 
 @constant_maker
@@ -633,15 +634,13 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     else:
         order = [np.int32, np.int64, np.float16, np.float32, np.float64]
         dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
-    for v in vals:  # (values read into Python: a tf.function trace guards them)
-        _rec.note_escape(v, "range")
-    s, l, d = (np.asarray(v._value).item() for v in vals)
+    s, l, d = (np.asarray(_py_value(v, "range")).item() for v in vals)  # (a trace guards them)
     if d == 0:
         raise _err("Range", "Requires delta != 0")
     if (d > 0 and s > l) or (d < 0 and s < l):
         raise _err("Range", f"Requires start <= limit when delta > 0: {s}/{l}" if d > 0 else
                             f"Requires start >= limit when delta < 0: {s}/{l}")
-    return _wrap(np.arange(s, l, d).astype(dt))
+    return _bk.place(_wrap(np.arange(s, l, d).astype(dt)))
 
 
 def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -> Tensor:
@@ -682,7 +681,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     a = norm_axis(axis, len(shape) + 1, "LinSpace")
     if a:
         out = transpose(out, tuple(builtins.range(1, a + 1)) + (0,) + tuple(builtins.range(a + 1, len(shape) + 1)))
-    return out
+    return _bk.place(out)
 
 
 @constant_maker
@@ -698,7 +697,7 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
     if batch_shape is not None:
         b = tuple(_int_list(batch_shape, "eye: batch_shape"))
         e = np.broadcast_to(e, b + (n, m)).copy()
-    return _wrap(e)
+    return _bk.place(_wrap(e))
 
 
 def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
@@ -927,7 +926,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     a = -1 if axis is None else int(axis)
     if a != -1 and not 0 <= a <= nd:
         raise _err("OneHot", f"Expected axis to be -1 or between [0, {nd + 1}). But received: {a}")
-    return apply(_one_hot, (idx, on, off), {"depth": d, "axis": a})
+    return _bk.place(apply(_one_hot, (idx, on, off), {"depth": d, "axis": a}))
 
 
 @constant_maker

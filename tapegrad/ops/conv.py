@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
@@ -710,6 +710,132 @@ _avg_pool = defop("AvgPool", lambda x, **p: _fold(_avg_core, x, **p), jvp="linea
                   vjp=(lambda g, ans, x, **p: apply(_avg_grad, (g,), dict(p, in_shape=x._value.shape[-4:])),))
 _avg_grad = defop("AvgPoolGrad", lambda g, in_shape, **p: _fold(_avg_grad_core, g, in_shape=in_shape, **p),
                   jvp="linear", vjp=(lambda h, ans, g, in_shape, **p: apply(_avg_pool, (h,), p),))
+
+
+# --------------------------------------------------------------------------- other array libraries
+# The same im2col on a backend's arrays (tapegrad._backend), written with its namespace ``xp``
+# for 4-D operands (a batch of cotangents falls back to the NumPy forward or raises).
+def _xp_pad(be: Any, x: Any, pads: Pads, value: Any) -> Any:
+    return _bk.FORMS["PadV2"](be, x, ((0, 0), *pads, (0, 0)), "constant", value)
+
+
+def _xp_windows(be: Any, x: Any, ksize: tuple, strides: tuple, dilations: tuple, pads: Pads,
+                oh: int, ow: int, value: Any = 0) -> Any:
+    """Every window of the padded image: ``[N, OH, OW, KH*KW, C]``."""
+    xp = _xp_pad(be, x, pads, value)
+    return be.xp.stack([xp[t] for t in _taps(*ksize, strides, dilations, oh, ow)], axis=3)
+
+
+def _xp_scatter(be: Any, parts: list, shape: tuple, taps: list, pads: Pads) -> Any:
+    """:func:`_scatter_windows` on a backend: ``parts[k] [N, OH, OW, C]`` added at tap ``k``."""
+    h, w, c = shape[-3:]
+    (pt, pb), (pl, pr) = pads
+    out = be.xp.zeros(shape[:-3] + (h + pt + pb, w + pl + pr, c), dtype=parts[0].dtype)
+    for part, tap in zip(parts, taps):
+        out[tap] = out[tap] + part
+    return out[..., pt:pt + h, pl:pl + w, :]
+
+
+def _xp_cols(be: Any, x: Any, ksize: tuple, groups: int, strides: tuple, dilations: tuple, pads: Pads,
+             oh: int, ow: int) -> Any:
+    xp = be.xp
+    n, c = x.shape[0], x.shape[3]
+    v = xp.reshape(_xp_windows(be, x, ksize, strides, dilations, pads, oh, ow),
+                   (n * oh * ow, ksize[0] * ksize[1], groups, c // groups))
+    return xp.reshape(xp.permute_dims(v, (2, 0, 1, 3)), (groups, n * oh * ow, -1))
+
+
+def _xp_mat(be: Any, a: Any, groups: int) -> Any:
+    """A filter ``[KH, KW, Cg, G*Og]`` as ``[G, KH*KW*Cg, Og]``, or an output ``[N, OH, OW, G*Og]``
+    as ``[G, N*OH*OW, Og]``."""
+    xp = be.xp
+    return xp.permute_dims(xp.reshape(a, (-1, groups, a.shape[3] // groups)), (1, 0, 2))
+
+
+def _xp_conv(be: Any, x: Any, w: Any, strides: tuple, dilations: tuple, pads: Pads) -> Any:
+    xp = be.xp
+    (n, h, wd, c), (kh, kw, cg, o) = x.shape, w.shape
+    oh, ow = (_out_size(*a) for a in ((h, kh, strides[0], dilations[0], pads[0]),
+                                       (wd, kw, strides[1], dilations[1], pads[1])))
+    if x.ndim != 4 or w.ndim != 4 or not (n and oh and ow and o):
+        return NotImplemented
+    r = xp.matmul(_xp_cols(be, x, (kh, kw), c // cg, strides, dilations, pads, oh, ow), _xp_mat(be, w, c // cg))
+    return xp.reshape(xp.permute_dims(r, (1, 0, 2)), (n, oh, ow, o))
+
+
+def _xp_bi(be: Any, g: Any, w: Any, in_shape: tuple, strides: tuple, dilations: tuple, pads: Pads) -> Any:
+    xp = be.xp
+    if g.ndim != 4 or w.ndim != 4 or not math.prod(g.shape):
+        return NotImplemented
+    (n, oh, ow, _), (kh, kw, cg, _), c = g.shape, w.shape, in_shape[3]
+    cols = xp.matmul(_xp_mat(be, g, c // cg), xp.permute_dims(_xp_mat(be, w, c // cg), (0, 2, 1)))
+    cols = xp.reshape(xp.permute_dims(xp.reshape(cols, (c // cg, n, oh, ow, kh * kw, cg)), (1, 2, 3, 4, 0, 5)),
+                      (n, oh, ow, kh * kw, c))
+    return _xp_scatter(be, [cols[:, :, :, k, :] for k in range(kh * kw)], (n,) + tuple(in_shape[1:]),
+                       _taps(kh, kw, strides, dilations, oh, ow), pads)
+
+
+def _xp_bf(be: Any, x: Any, g: Any, w_shape: tuple, strides: tuple, dilations: tuple, pads: Pads) -> Any:
+    xp = be.xp
+    if x.ndim != 4 or g.ndim != 4 or not math.prod(g.shape[:3]):
+        return NotImplemented
+    (_, oh, ow, _), (kh, kw, cg, _) = g.shape, w_shape
+    groups = x.shape[3] // cg
+    cols = _xp_cols(be, x, (kh, kw), groups, strides, dilations, pads, oh, ow)
+    r = xp.matmul(xp.permute_dims(cols, (0, 2, 1)), _xp_mat(be, g, groups))
+    return xp.reshape(xp.permute_dims(r, (1, 0, 2)), w_shape)
+
+
+def _xp_max_pool(be: Any, x: Any, ksize: tuple, strides: tuple, pads: Pads) -> Any:
+    xp = be.xp
+    oh, ow = _pool_size(x.shape, ksize, strides, pads)
+    if x.ndim != 4 or not (math.prod(x.shape) and oh and ow):
+        return NotImplemented
+    dt = be.np_dtype(x.dtype)
+    low = -np.inf if dt.kind == "f" else np.iinfo(dt).min
+    win = _xp_windows(be, x, ksize, strides, (1, 1), pads, oh, ow, low)
+    return xp.max(win, axis=3), xp.astype(xp.argmax(win, axis=3), be.dtype(np.dtype(np.int32)))
+
+
+def _xp_route(be: Any, x: Any, loc: Any, g: Any, ksize: tuple, strides: tuple, pads: Pads) -> Any:
+    if g.ndim != 4:
+        return NotImplemented
+    xp = be.xp
+    taps = _taps(*ksize, strides, (1, 1), *loc.shape[1:3])
+    return _xp_scatter(be, [xp.where(loc == k, g, xp.zeros_like(g)) for k in range(len(taps))],
+                       tuple(x.shape), taps, pads)
+
+
+def _xp_pick(be: Any, x: Any, loc: Any, h: Any, ksize: tuple, strides: tuple, pads: Pads) -> Any:
+    if h.ndim != 4 or not math.prod(loc.shape):
+        return NotImplemented
+    xp = be.xp
+    win = _xp_windows(be, h, ksize, strides, (1, 1), pads, *loc.shape[1:3])
+    hit = xp.reshape(loc, loc.shape[:3] + (1, loc.shape[3])) == xp.reshape(xp.arange(win.shape[3]), (-1, 1))
+    return xp.sum(xp.where(hit, win, xp.zeros_like(win)), axis=3)
+
+
+def _xp_avg(be: Any, x: Any, ksize: tuple, strides: tuple, pads: Pads) -> Any:
+    oh, ow = _pool_size(x.shape, ksize, strides, pads)
+    if x.ndim != 4 or not (math.prod(x.shape) and oh and ow):
+        return NotImplemented
+    xp = be.xp
+    counts = xp.asarray(_counts(x.shape, ksize, strides, pads).astype(be.np_dtype(x.dtype)))
+    return xp.sum(_xp_windows(be, x, ksize, strides, (1, 1), pads, oh, ow), axis=3) / counts
+
+
+def _xp_avg_grad(be: Any, g: Any, in_shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> Any:
+    if g.ndim != 4 or not math.prod(g.shape):
+        return NotImplemented
+    shape = (g.shape[0],) + tuple(in_shape[1:])
+    gs = g / be.xp.asarray(_counts(shape, ksize, strides, pads).astype(be.np_dtype(g.dtype)))
+    taps = _taps(*ksize, strides, (1, 1), *g.shape[1:3])
+    return _xp_scatter(be, [gs] * len(taps), shape, taps, pads)
+
+
+_bk.FORMS.update({"Conv2D": _xp_conv, "Conv2DBackpropInput": _xp_bi, "Conv2DBackpropFilter": _xp_bf,
+                  "MaxPool": _xp_max_pool, "MaxPoolGrad": _xp_route, "MaxPoolGradGrad": _xp_pick,
+                  "AvgPool": _xp_avg, "AvgPoolGrad": _xp_avg_grad})
 
 
 # --------------------------------------------------------------------------- pooling

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _strings, dtypes as _dt
+from .. import _backend as _bk, _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
@@ -591,9 +591,12 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     x = as_tensor(input)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
+    if _bk.seen and type(v) is _bk.Boxed:  # on x's backend and device
+        return _bk.filled(v, 0, dtype=dt)
     if dt.kind == "O":
         return _wrap(_strings.empty(v.shape))
-    return _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
+    t = _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
+    return _bk.place(t) if _bk.placing else t
 
 
 @constant_maker
@@ -605,7 +608,10 @@ def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noq
     if dt.kind == "O":
         raise InvalidArgumentError("OnesLike does not accept a string tensor (allowed: numbers "
                                    "and bool); use tf.fill(tf.shape(x), text). [Op:OnesLike]")
-    return _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
+    if _bk.seen and type(v) is _bk.Boxed:
+        return _bk.filled(v, 1, dtype=dt)
+    t = _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
+    return _bk.place(t) if _bk.placing else t
 
 
 # --------------------------------------------------------------------------- scans

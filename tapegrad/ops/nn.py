@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -160,8 +160,8 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
                                    f"{list(lb._value.shape)} (logits need one more axis, the classes)")
     c = lg._value.shape[-1]
-    lv = np.asarray(lb._value)
-    if lv.size and (lv.min() < 0 or lv.max() >= c):
+    lv = lb._value
+    if type(lv) is not _bk.Boxed and lv.size and (lv.min() < 0 or lv.max() >= c):  # (a backend's: unread)
         bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
         raise InvalidArgumentError(f"Received a label value of {bad} which is outside the "
                                    f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
@@ -260,6 +260,8 @@ _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.
               .astype(x.dtype, copy=False),
               deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))
+_bk.FORMS["Selu"] = lambda be, x: _SELU_SCALE * be.xp.where(
+    x < 0, _SELU_ALPHA * be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x)
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}), _zero_in_x),

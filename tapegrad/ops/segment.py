@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -58,13 +58,13 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
     d = as_tensor(data)
     ids = as_tensor(segment_ids)
     n = int(_py_value(num_segments, "num_segments") if isinstance(num_segments, Tensor) else num_segments)
-    iv = np.asarray(ids._value)  # (validation only: the op takes ids as an input)
+    iv = ids._value  # (validation only: the op takes ids as an input)
     if iv.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
     if d._value.shape[:iv.ndim] != iv.shape:
         raise _err("UnsortedSegmentSum", f"data.shape = {list(d._value.shape)} does not start with "
                                          f"segment_ids.shape = {list(iv.shape)}")
-    if iv.size and iv.max() >= n:
+    if type(iv) is not _bk.Boxed and iv.size and iv.max() >= n:  # (a backend's ids are not read back)
         raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
                                          f"range [0, {n})")
     return apply(_uss, (d, ids), {"num_segments": n})

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -140,6 +140,17 @@ def _special(name: str) -> Any:
         return np.asarray(out).astype(np.result_type(*xs), copy=False)
     fwd.__name__ = name
     return fwd
+
+
+def _special_form(name: str) -> Any:
+    """The backend form of a :func:`_special` op: SciPy's ufunc on a backend that takes NumPy's
+    ufuncs (CuPy sends it to ``cupyx.scipy.special``; Dask maps it over its chunks)."""
+    def form(be: Any, x: Any) -> Any:
+        if not be.numpy_api:
+            return NotImplemented
+        from scipy import special
+        return be.xp.astype(getattr(special, name)(x), x.dtype)
+    return form
 
 
 _erf = defop("Erf", _special("erf"), kinds="f", deriv=(lambda ans, x: _TWO_OVER_SQRT_PI * exp(-x * x),))
@@ -372,6 +383,8 @@ _i1 = defop("BesselI1", _special("i1"), kinds="f",
             deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0(s) - bessel_i1(s) / s),))
 _i1e = defop("BesselI1e", _special("i1e"), kinds="f",
              deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0e(s) - bessel_i1e(s) * (sign(s) + 1 / s)),))
+
+_bk.FORMS.update({op.name: _special_form(op.fwd.__name__) for op in (_erf, _erfc, _erfinv, _ndtri, _i0, _i0e, _i1, _i1e)})
 
 
 def bessel_i0(x: Any, name: Any = None) -> Tensor:

@@ -2,7 +2,8 @@
 
 Subclasses give their slot variables (``_slots``) and one update formula, ``_update``, written on
 NumPy arrays of the variable's dtype. The base class turns ``(gradient, variable)`` pairs into
-those arrays and writes the results back with ``Variable.assign``.
+those arrays and writes the results back with ``Variable.assign``. For a Variable on a GPU the
+arrays are CuPy's (which takes NumPy's functions), and the slots live on the variable's GPU.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from .. import _backend as _bk
 from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
@@ -71,20 +73,38 @@ def _name_of(v: Any) -> str:
     return getattr(v, "name", None) or repr(v)
 
 
-def _value_of(v: Variable) -> np.ndarray:
-    return np.array(v.value().numpy(), copy=True)
+def _value_of(v: Variable) -> Any:
+    """A copy of the value: a NumPy array, or the backend's array where the value lives."""
+    t = v.value()
+    if _bk.seen and type(t) is _bk.ArrayTensor:
+        return t.array.copy()
+    return np.array(t.numpy(), copy=True)
 
 
-def _store(v: Variable, a: np.ndarray, g: Any) -> None:
-    """``v.assign(a)`` without copying ``a`` when the update made it (it owns its memory, is not
-    the gradient ``g``, and has ``v``'s dtype and shape)."""
+def _store(v: Variable, a: Any, g: Any) -> None:
+    """``v.assign(a)``, without copying a NumPy ``a`` that the update made (it owns its memory,
+    is not the gradient ``g``, and has ``v``'s dtype and shape)."""
     old = v.value()._value
-    if a is g or not a.flags.owndata or a.dtype != old.dtype or a.shape != old.shape:
+    if (type(a) is not np.ndarray or type(old) is not np.ndarray or a is g or not a.flags.owndata
+            or a.dtype != old.dtype or a.shape != old.shape):
         v.assign(a)
         return
     with v._lock:
         v._set(a, fresh=True)
     v._on_assign("assign", a)
+
+
+def _where(v: Variable) -> Any:
+    """The Boxed value of a Variable on a backend (a GPU), else None."""
+    if _bk.seen and type(t := v.value()) is _bk.ArrayTensor:
+        return t._value
+    return None
+
+
+def _at(a: np.ndarray, v: Variable) -> Any:
+    """Host array ``a`` moved where ``v``'s value lives."""
+    like = _where(v)
+    return a if like is None else _bk.moved(a, like).a
 
 
 def _shape_of(v: Variable) -> tuple:
@@ -277,7 +297,7 @@ class Optimizer:
             if any(_name_of(w) == _name_of(v) for w in self._vars[:-1]):
                 base = f"{base}_{i}"   # unnamed variables share a name: keep slot names unique
             for s in self._slots:
-                self._slot_vars[s].append(Variable(self._slot_initial(s, v), trainable=False,
+                self._slot_vars[s].append(Variable(_at(self._slot_initial(s, v), v), trainable=False,
                                                    name=f"{base}_{s}"))
             if self.use_ema:
                 self._ema_vars.append(Variable(_value_of(v), trainable=False, name=f"{base}_average"))
@@ -379,7 +399,7 @@ class Optimizer:
         self._begin_step(step)
         for g, v in prepared:
             i = self._track(v)
-            lr = lr_value.astype(v.dtype.as_numpy_dtype)
+            lr = lr_value.astype(v.dtype.as_numpy_dtype)[()]  # (a scalar: CuPy takes no NumPy array)
             if self.weight_decay is not None and self._decays(v):
                 x = _value_of(v)
                 v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
@@ -432,6 +452,8 @@ class Optimizer:
             rows, where = np.unique(index, return_inverse=True)
             summed = np.zeros((rows.size,) + values.shape[1:], dt)
             np.add.at(summed, where.ravel(), values)
+            if _where(v) is not None:  # dense on the variable's device
+                return _at(_dense(_Rows(rows, summed), v), v)
             return _Rows(rows, summed)
         try:
             t = convert_to_tensor(g)
@@ -439,11 +461,14 @@ class Optimizer:
                 raise TypeError(f"{g!r} is text, not numbers")
         except (TypeError, ValueError) as e:
             raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
-        arr = np.asarray(t.numpy())
+        like = _where(v)
+        arr = np.asarray(t.numpy()) if like is None else _bk.moved(t._value, like)
         if arr.shape != shape:
             raise InvalidArgumentError(
                 f"Cannot update variable {_name_of(v)} with shape {list(shape)} using a "
                 f"gradient with shape {list(arr.shape)}, shapes must be equal.")
+        if like is not None:
+            return arr.backend.xp.astype(arr.a, arr.backend.dtype(np.dtype(dt)), copy=True)
         return arr.astype(dt, copy=True)
 
     def _clip(self, pairs: list) -> list:
@@ -478,7 +503,8 @@ class Optimizer:
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
         slots = {s: self._slot_vars[s][i] for s in self._slots}
         rows = isinstance(g, _Rows)
-        x = _value_of(v) if rows else v.value().numpy()  # (read-only: updates make new arrays)
+        dense_here = not rows and _where(v) is None
+        x = v.value().numpy() if dense_here else _value_of(v)  # (read-only: updates make new arrays)
         state = {s: _value_of(sv) for s, sv in slots.items()}
         if rows:
             if self._rowwise:
