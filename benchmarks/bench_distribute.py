@@ -1,7 +1,7 @@
 """tf.distribute.MirroredStrategy on this machine: training steps per second of an MLP with 1
 and 2 replicas (Dask worker processes), against one plain process in the same run.
 
-Run: python -m benchmarks.bench_distribute [--steps 10] [--smoke]
+Run: python -m benchmarks.bench_distribute [--rounds 5] [--smoke]
 (or as the ``distribute`` workload of ``python -m benchmarks.run``)
 
 For a small (128 wide) and a large (1024 wide) MLP — three dense layers, tanh, global batch
@@ -31,8 +31,9 @@ TITLE = "tf.distribute: data-parallel training on Dask"
 DESCRIPTION = (
     "`MirroredStrategy` with 1 and 2 replicas (Dask worker processes on this machine) training a "
     "three-layer MLP (1024 inputs, two tanh layers of the given width, 10 outputs, global batch "
-    "512, float32, SGD), against the same step in one plain process; timed in turn, step after "
-    "step, so that all see the same load. Threads: one BLAS thread per process (threadpoolctl), "
+    "512, float32, SGD), against the same step in one plain process; timed in turn, five steps "
+    "in a row each (as a training loop runs them; the first of each five is not counted), so that "
+    "all see the same load. Threads: one BLAS thread per process (threadpoolctl), "
     "the fair comparison with as many replicas as cores, or as many as there are cores (NumPy's "
     "default). *Empty run*: `strategy.run` of a function that does nothing (the round trip to 2 "
     "replicas); *all-reduce*: one all-reduce of the model's gradients across 2 replicas, less the "
@@ -78,19 +79,22 @@ def _blas(threads: int | None) -> Iterator[None]:
         yield
 
 
-def _interleaved(fns: dict, steps: int) -> dict:
-    """Median ms of each of ``fns`` over ``steps`` rounds that call them in turn (after two
-    warm-up rounds), so that all see the same load on a busy machine; and the median of what
-    each returns (the CPU ms of its busiest thread, or None)."""
+def _interleaved(fns: dict, rounds: int, block: int = 5) -> dict:
+    """Median ms of each of ``fns`` over ``rounds`` rounds that call each in turn ``block`` times
+    in a row, as a training loop calls its step (the first call of a block, which pays for the
+    switch from the others, and the first round are warm-up), so that all see the same load on
+    a busy machine; and the median of what each returns (the CPU ms of its busiest thread, or
+    None)."""
     wall: dict = {k: [] for k in fns}
     cpu: dict = {k: [] for k in fns}
-    for i in range(steps + 2):
+    for i in range(rounds + 1):
         for k, fn in fns.items():
-            t = time.perf_counter()
-            c = fn()
-            if i >= 2:
-                wall[k].append(time.perf_counter() - t)
-                cpu[k].append(c)
+            for j in range(block):
+                t = time.perf_counter()
+                c = fn()
+                if i and j:
+                    wall[k].append(time.perf_counter() - t)
+                    cpu[k].append(c)
     return {k: (1e3 * float(np.median(wall[k])), None if cpu[k][0] is None else float(np.median(cpu[k])))
             for k in fns}
 
@@ -142,11 +146,11 @@ def _strategy_steps(strategy: Any, width: int) -> tuple:
             lambda: strategy.run(empty) and None, lambda: strategy.run(reduce_only) and None)
 
 
-def measure(lib: str = "tapegrad", smoke: bool = False, steps: int = 10) -> list[dict]:
+def measure(lib: str = "tapegrad", smoke: bool = False, rounds: int = 5) -> list[dict]:
     """One row per (threads per process, width)."""
     if lib != "tapegrad":
         raise ValueError(f"only tapegrad has this workload; got {lib!r}")
-    steps = 2 if smoke else steps
+    rounds = 1 if smoke else rounds
     rows = []
     cores = os.cpu_count() or 1
     for threads in ((1,) if smoke else (1, cores)):
@@ -157,7 +161,7 @@ def measure(lib: str = "tapegrad", smoke: bool = False, steps: int = 10) -> list
                 step1, _, _ = _strategy_steps(one, w)
                 step2, empty2, reduce2 = _strategy_steps(two, w)
                 r = _interleaved({"plain": _plain_step(w, threads), 1: step1, 2: step2,
-                                  "empty": empty2, "reduce": reduce2}, steps)
+                                  "empty": empty2, "reduce": reduce2}, rounds, 2 if smoke else 5)
                 (p, pc), (a, ac), (b, bc) = r["plain"], r[1], r[2]
                 row = {"lib": "tapegrad", "threads": f"{threads}" + (" (all cores)" if threads == cores > 1 else ""),
                        "width": w, "plain_ms": p, "one_ms": a, "two_ms": b, "speedup": a / b,
@@ -174,10 +178,10 @@ def measure(lib: str = "tapegrad", smoke: bool = False, steps: int = 10) -> list
 
 def main(argv: list | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--smoke", action="store_true", help="2 timed steps, small model only")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of 5 steps of each set-up")
+    parser.add_argument("--smoke", action="store_true", help="one round of 2 steps, small model only")
     args = parser.parse_args(argv)
-    rows = measure(smoke=args.smoke, steps=args.steps)
+    rows = measure(smoke=args.smoke, rounds=args.rounds)
     print("| " + " | ".join(h for _, h, _ in COLUMNS) + " |")
     print("|---" * len(COLUMNS) + "|")
     for r in rows:

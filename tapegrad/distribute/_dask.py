@@ -310,9 +310,10 @@ class _Group:
 
         answers: list = [None] * self.n
         running: dict = {}
-        for r, (lane, (a, k)) in enumerate(zip(self.lanes, parts)):
+        messages = [lane.stage(("step", token, step, a, k, assigns)) for lane, (a, k) in zip(self.lanes, parts)]
+        for r, (lane, message) in enumerate(zip(self.lanes, messages)):
             try:
-                lane.send(("step", token, step, a, k, assigns))
+                lane.post(message)
                 running[lane] = r
             except OSError as e:
                 answers[r] = ("died", e)
@@ -496,7 +497,8 @@ class MirroredStrategy(_MirroredBase):
     With no cluster it starts an embedded ``distributed.LocalCluster`` with one single-threaded
     worker per replica (shut down with the strategy). ``devices`` (a list: one replica each)
     or ``num_replicas`` choose the count; the default is one per CPU core. ``blas_threads``
-    limits each replica's BLAS threads (threadpoolctl). Variables and optimizers used by a
+    limits each replica's BLAS threads (threadpoolctl); the default shares the cores among the
+    replicas (``cpu_count // num_replicas``, at least 1). Variables and optimizers used by a
     step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
     gradients across replicas, and every replica applies the same update. See docs/distribute.md.
     """
@@ -509,6 +511,8 @@ class MirroredStrategy(_MirroredBase):
         n = len(devices) if devices is not None else num_replicas or os.cpu_count() or 1
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
+        if blas_threads is None:  # (the replicas share this machine's cores)
+            blas_threads = max(1, (os.cpu_count() or 1) // n)
         import dask
 
         with dask.config.set({  # the workers' sampling profiler walks every thread's stack each

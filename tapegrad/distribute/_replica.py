@@ -132,21 +132,36 @@ def _sum_in_order(parts: list, arrays: list) -> list:
     return out
 
 
-class _ShmBoard:
-    """All-reduce through double-buffered files in shared memory, one per replica and size.
+def _owners(arrays: list, n: int) -> list:
+    """Which replica sums each array: contiguous runs of about equal bytes (by each array's
+    middle byte), so that every replica adds about ``1/n`` of the data."""
+    total = sum(a.nbytes for a in arrays) or 1
+    out, at = [], 0
+    for a in arrays:
+        out.append(min(n - 1, (2 * at + a.nbytes) * n // (2 * total)))
+        at += a.nbytes
+    return out
 
-    A file is a 64-byte header (int64: the round last posted, then one layout checksum per
-    buffer) and two buffers. Rounds are numbered ``step << 24 | k`` for the ``k``-th all-reduce
-    of a size in a step (every replica makes the same calls, so the numbers agree, and they grow
-    across steps even when a step was aborted half-way, leaving headers of rounds that others
-    never reached). Round ``k`` goes in buffer ``k % 2``, written once every peer has posted
-    round ``k - 1`` of the step (so none still reads round ``k - 2``; the driver starts a step
-    only when every replica ended the last one). A reader waits until every peer posted round k.
+
+class _ShmBoard:
+    """All-reduce through files in shared memory, one per replica and size: a reduce-scatter
+    whose results are read where they were written.
+
+    A file is a 64-byte header (int64: the round whose arrays this replica posted, the round it
+    finished summing, the layout checksum), an input area and a result area. A round posts this
+    replica's arrays in its input area; then each replica adds, in replica order, every
+    replica's copy of the arrays it owns (``_owners``) into its result area; the sums of a round
+    are views of the owners' result areas (read-only), copied only when the caller keeps them.
+    Rounds are numbered ``step << 24 | k`` for the ``k``-th all-reduce of a size in a step (every
+    replica makes the same calls, so the numbers agree, and they grow across steps even when a
+    step was aborted half-way). A replica posts round ``k`` once every peer finished summing
+    round ``k - 1`` (so none reads its inputs or, having consumed the sums before calling again,
+    its results); the driver starts a step only when every replica ended the last one.
     """
 
     def __init__(self, folder: str, index: int, n: int, waiter: Callable) -> None:
         self.folder, self.index, self.n, self.wait = folder, index, n, waiter
-        self.channels: dict = {}  # buffer size -> [views of every replica's file, step, k]
+        self.channels: dict = {}  # buffer size -> [every replica's file (ndarray views), step, k]
 
     def _path(self, r: int, nbytes: int) -> str:
         return os.path.join(self.folder, f"allreduce-{r}-{nbytes}.bin")
@@ -162,33 +177,53 @@ class _ShmBoard:
                 os.replace(tmp, mine)  # peers never see a file of the wrong size
             self.wait(lambda: all(os.path.exists(self._path(r, nbytes)) for r in range(self.n)))
             ch = self.channels[nbytes] = [
-                [np.memmap(self._path(r, nbytes), np.uint8, "r+", shape=(size,)) for r in range(self.n)], 0, 0]
+                [np.memmap(self._path(r, nbytes), np.uint8, "r+", shape=(size,)).view(np.ndarray)
+                 for r in range(self.n)], 0, 0]
         return ch
 
-    def all_reduce_sum(self, arrays: list, step: int) -> list:
+    def all_reduce_sum(self, arrays: list, step: int, keep: bool = True) -> list:
         offsets, nbytes, check = _layout(arrays)
         ch = self._channel(nbytes)
         files = ch[0]
         k = ch[2] + 1 if ch[1] == step else 1
         ch[1], ch[2] = step, k
-        seq, buf = step << 24 | k, k % 2
+        seq = step << 24 | k
         heads = [f[:24].view(np.int64) for f in files]
         if k > 1:
-            self.wait(lambda: all(h[0] >= seq - 1 for h in heads))
-        base = 64 + buf * nbytes
-        mine = files[self.index]
-        for a, at in zip(arrays, offsets):
-            mine[base + at:base + at + a.nbytes] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-        heads[self.index][1 + buf] = check
-        heads[self.index][0] = seq  # (last: peers read the buffer once they see this)
+            self.wait(lambda: all(h[1] >= seq - 1 for h in heads))
+
+        def area(r: int, i: int, result: bool) -> np.ndarray:
+            at = 64 + (nbytes if result else 0) + offsets[i]
+            a = arrays[i]
+            return files[r][at:at + a.nbytes].view(a.dtype).reshape(a.shape)
+
+        for i, a in enumerate(arrays):
+            area(self.index, i, False)[...] = a
+        heads[self.index][2] = check
+        heads[self.index][0] = seq  # (last: peers read the inputs once they see this)
         self.wait(lambda: all(h[0] >= seq for h in heads))
-        if any(int(h[1 + buf]) != check for h in heads):
+        if any(int(h[2]) != check for h in heads):
             raise RuntimeError("the replicas all-reduced gradients of different shapes or dtypes: "
                                "every replica must call apply_gradients with the same variables")
-        parts = [arrays if r == self.index else
-                 [f[base + at:base + at + a.nbytes].view(a.dtype).reshape(a.shape) for a, at in zip(arrays, offsets)]
-                 for r, f in enumerate(files)]
-        return _sum_in_order(parts, arrays)
+        owners = _owners(arrays, self.n)
+        for i, a in enumerate(arrays):
+            if owners[i] == self.index:
+                parts = [a if r == self.index else area(r, i, False) for r in range(self.n)]
+                out = area(self.index, i, True)
+                np.add(parts[0], parts[1], out=out)
+                for p in parts[2:]:
+                    np.add(out, p, out=out)
+        heads[self.index][1] = seq
+        self.wait(lambda: all(h[1] >= seq for h in heads))
+        sums = []
+        for i in range(len(arrays)):
+            v = area(owners[i], i, True)
+            if keep:
+                v = v.copy()
+            else:
+                v.flags.writeable = False
+            sums.append(v)
+        return sums
 
 
 class _CommBoard:
@@ -198,7 +233,7 @@ class _CommBoard:
         self.worker, self.uid, self.index, self.peers, self.wait = worker, uid, index, peers, waiter
         self.step = self.k = 0
 
-    def all_reduce_sum(self, arrays: list, step: int) -> list:
+    def all_reduce_sum(self, arrays: list, step: int, keep: bool = True) -> list:
         from distributed.protocol import to_serialize
         from distributed.utils import sync
 
@@ -246,7 +281,8 @@ def optimizer_hook(opt: Any, pairs: list) -> list:
         return pairs
     variables = [v for _, v in pairs]
     rep.prepare(opt, variables)
-    return list(zip(rep.all_reduce_sum([_dense(g, v) for g, v in pairs]), variables))
+    # (the update reads the sums and makes new arrays: they need not be copied out)
+    return list(zip(rep.all_reduce_sum([_dense(g, v) for g, v in pairs], keep=False), variables))
 
 
 def _to_numpy(x: Any) -> Any:
@@ -264,17 +300,22 @@ class Lane:
     def __init__(self, conn: Any, path: str) -> None:
         self.conn, self.path = conn, path
         self.out: Any = None  # the memmap of this end's file (grown under new names)
+        self._out: Any = None  # (the same, as a plain array: cheaper to slice)
         self.peer: tuple = ("", None)  # the other end's file: (path, memmap)
 
     def send(self, obj: Any) -> None:
+        self.post(self.stage(obj))
+
+    def stage(self, obj: Any) -> bytes:
+        """Pickle ``obj``, its large buffers into this end's file; returns the message to post
+        (staging every replica's message before posting any starts them closer together)."""
         from distributed.protocol.pickle import dumps
 
         buffers: list = []
         data = dumps(obj, buffer_callback=buffers.append)
         raws = [b.raw() for b in buffers]
         if sum(r.nbytes for r in raws) < self.LARGE:
-            self.conn.send_bytes(dumps((data, "", [r.tobytes() for r in raws])))
-            return
+            return dumps((data, "", [r.tobytes() for r in raws]))
         spans, at = [], 0
         for r in raws:
             spans.append((at, r.nbytes))
@@ -283,9 +324,13 @@ class Lane:
             if self.out is not None:  # (the peer's map of the old file stays valid)
                 os.unlink(self.out.filename)
             self.out = np.memmap(f"{self.path}-{at}.bin", np.uint8, "w+", shape=(at,))
+            self._out = self.out.view(np.ndarray)
         for r, (o, n) in zip(raws, spans):
-            self.out[o:o + n] = np.frombuffer(r, np.uint8)
-        self.conn.send_bytes(dumps((data, self.out.filename, spans)))
+            self._out[o:o + n] = np.frombuffer(r, np.uint8)
+        return dumps((data, self.out.filename, spans))
+
+    def post(self, message: bytes) -> None:
+        self.conn.send_bytes(message)
 
     def poll(self) -> bool:
         return self.conn.poll()
@@ -421,11 +466,13 @@ class Replica:
                 time.sleep(delay)
                 delay = min(2 * delay, 2.5e-4)
 
-    def all_reduce_sum(self, arrays: list) -> list:
+    def all_reduce_sum(self, arrays: list, keep: bool = True) -> list:
+        """The sums over replicas of ``arrays`` (new arrays; with ``keep=False``, possibly
+        read-only views that stay valid only until this replica's next all-reduce)."""
         arrays = [np.asarray(a) for a in arrays]
         if self.n == 1:
             return arrays
-        return self.board.all_reduce_sum(arrays, self.current)
+        return self.board.all_reduce_sum(arrays, self.current, keep)
 
     def prepare(self, opt: Any, variables: list) -> None:
         """Build ``opt``'s slots for ``variables``; key new slots by position, as the driver will."""
