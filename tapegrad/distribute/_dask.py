@@ -521,7 +521,15 @@ class MirroredStrategy(_MirroredBase):
                               # Dask's workers default to one BLAS thread and to giving freed
                               # memory back to the OS at once (so every large temporary array
                               # is fresh pages to fault in): replicas run NumPy as this process does
-                              "distributed.nanny.pre-spawn-environ": {}}):
+                              "distributed.nanny.pre-spawn-environ": {},
+                              # every event loop (scheduler, nannies, workers) wakes each 20 ms
+                              # to check that it is not blocked, and the scheduler balances
+                              # tasks each 100 ms: replicas are actors, not tasks
+                              "distributed.admin.tick.interval": "1s",
+                              "distributed.scheduler.work-stealing": False,
+                              # (and samples the processes' memory each 100 ms, CPU each 500 ms)
+                              "distributed.worker.memory.monitor-interval": "500ms",
+                              "distributed.admin.system-monitor.interval": "2s"}):
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                dashboard_address=None, silence_logs=logging.ERROR)
         client = distributed.Client(cluster, set_as_default=False, direct_to_workers=True)
