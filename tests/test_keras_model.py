@@ -336,6 +336,10 @@ def test_learning_rate_scheduler_and_reduce_on_plateau():
     history = model.fit(x, y, epochs=3, callbacks=[sched, Record()], verbose=0)
     close(rates, [0.05, 0.025, 0.0125])
     close(history.history["learning_rate"], [0.05, 0.025, 0.0125])
+    rates.clear()  # a schedule of the epoch alone (Keras's old API) works too
+    old_style = keras.callbacks.LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1))
+    model.fit(x, y, epochs=2, callbacks=[old_style, Record()], verbose=0)
+    close(rates, [0.1, 0.05])
     model, x, y = _regression()
     plateau = keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1,
                                                 min_delta=1e9, min_lr=0.02)

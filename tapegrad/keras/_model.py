@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import warnings
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from .. import random as _random
 from .._convert import convert_to_tensor
 from .._tape import GradientTape
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .._variable import Variable
 from .._warn import warn_outside
 from ..distribute import _strategy as _distribute
@@ -330,7 +331,7 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
     y_true, y_pred = _same_rank(y_true, y_pred)   # as Keras's LossFunctionWrapper: (n,) labels, (n, 1) outputs
     values = convert_to_tensor(fn(y_true, y_pred))
     if sample_weight is not None:
-        values, sw = _same_rank(values, convert_to_tensor(sample_weight, values.dtype))
+        values, sw = _same_rank(values, cast(convert_to_tensor(sample_weight), values.dtype))
         while sw.shape.rank < values.shape.rank:
             sw = expand_dims(sw, -1)
         values = values * sw
@@ -364,6 +365,8 @@ class _Data:
     def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
                  steps: int | None = None, shuffle: bool = False, class_weight: dict | None = None) -> None:
         self.steps, self.class_weight = steps, class_weight
+        self._it: Any = None  # with ``steps``: the pass that goes on across epochs
+        self._seen = 0
         if class_weight is not None:
             if sample_weight is not None:
                 raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
@@ -380,9 +383,10 @@ class _Data:
                                  "as input: the batches carry the targets.")
             self.iterable, self.arrays = x, None
             try:
-                self.size = len(x) if steps is None else steps
+                self._known: int | None = len(x)
             except TypeError:
-                self.size = steps
+                self._known = None
+            self.size = self._known if steps is None else steps
             return
         self.iterable = None
         x = _to_numpy(x)
@@ -398,28 +402,67 @@ class _Data:
                                  "samples.")
         self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
         self.batch_size = 32 if batch_size is None else int(batch_size)
-        self.size = int(math.ceil(n / self.batch_size)) if steps is None else steps
+        self._known = int(math.ceil(n / self.batch_size))
+        self.size = self._known if steps is None else steps
 
     def __iter__(self) -> Iterable:
+        """One epoch's batches, as Keras 3's epoch iterator gives them: a whole pass without
+        ``steps``; with ``steps``, the next ``steps`` batches of a pass that goes on across
+        epochs (a new pass starts once the last one ran out), warning when the data runs out."""
+        if self.steps is None:
+            yield from self._pass()
+            return
+        if self._it is None:
+            self._it, self._seen = self._pass(), 0
+        for _ in range(self.steps):
+            if self._known is not None and self._seen >= self._known:
+                _ran_out()
+                break
+            try:
+                batch = next(self._it)
+            except StopIteration:
+                if self._known is None:
+                    self._known = self._seen
+                _ran_out()
+                self._it = None
+                return
+            self._seen += 1
+            yield batch
+        if self._known is not None and self._seen >= self._known:
+            self._it = None
+
+    def _pass(self) -> Iterable:
+        """One pass over the data; the batches' arrays as tensors, as Keras gives train_step."""
         if self.iterable is not None:
-            for i, batch in enumerate(self.iterable):
-                if self.steps is not None and i >= self.steps:
-                    return
+            for batch in self.iterable:
                 if self.class_weight is not None:
                     bx, by, bsw = unpack_x_y_sample_weight(batch)
                     if by is not None:
                         if bsw is not None:
                             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
                         batch = bx, by, _class_weights(by, self.class_weight)
-                yield batch  # as the dataset gives it: train_step unpacks it
+                yield map_structure(_as_tensor, batch)  # as the dataset gives it: train_step unpacks it
             return
         x, y, sw = self.arrays
         # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
         order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
-        for i in range(self.size):
-            idx = order[(i * self.batch_size) % max(self.n, 1):][:self.batch_size]
-            yield pack_x_y_sample_weight(_take(x, idx), None if y is None else _take(y, idx),
-                                         None if sw is None else _take(sw, idx))
+        for i in range(self._known):
+            idx = order[i * self.batch_size:(i + 1) * self.batch_size]
+            yield map_structure(_as_tensor, pack_x_y_sample_weight(
+                _take(x, idx), None if y is None else _take(y, idx), None if sw is None else _take(sw, idx)))
+
+
+def _as_tensor(v: Any) -> Any:
+    if type(v) is np.ndarray and v.dtype.kind in "biufc":  # (made for this batch: not copied)
+        v.flags.writeable = False
+        return wrap(v)
+    return v if v is None or isinstance(v, Tensor) else convert_to_tensor(v)
+
+
+def _ran_out() -> None:
+    warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or "
+                  "generator can generate at least `steps_per_epoch * epochs` batches. You may need "
+                  "to use the `.repeat()` function when building your dataset.", stacklevel=4)
 
 
 def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:

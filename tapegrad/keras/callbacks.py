@@ -378,7 +378,8 @@ class ModelCheckpoint(_Monitor):
 
 
 class LearningRateScheduler(Callback):
-    """Set the optimizer's learning rate at each epoch start to ``schedule(epoch, lr)``."""
+    """Set the optimizer's learning rate at each epoch start to ``schedule(epoch, lr)`` (or
+    ``schedule(epoch)``, for a schedule of one argument, as Keras falls back to on TypeError)."""
 
     def __init__(self, schedule: Callable, verbose: int = 0) -> None:
         super().__init__()
@@ -387,7 +388,10 @@ class LearningRateScheduler(Callback):
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
         opt = self.model.optimizer
         lr = float(np.asarray(opt.learning_rate.numpy()))
-        new = self.schedule(epoch, lr)
+        try:
+            new = self.schedule(epoch, lr)
+        except TypeError:  # (Keras's old one-argument schedules)
+            new = self.schedule(epoch)
         new = float(np.asarray(new.numpy() if hasattr(new, "numpy") else new))
         if not isinstance(new, float) or math.isnan(new):
             raise ValueError(f'The output of the "schedule" function should be a float. Got: {new}')
