@@ -184,16 +184,26 @@ def test_matches_tensorflow(name, n):
 
 
 # ---------------------------------------------------------------- faults and resuming
-def test_an_exception_in_one_replica_changes_nothing():
-    strategy = mirrored(2)
+def _squares(strategy):
+    """A mirrored variable [1, 2], an SGD(0.5) and the loss sum(v * v) under a tape."""
     with strategy.scope():
         v = tf.Variable([1.0, 2.0])
         opt = tf.optimizers.SGD(0.5)
 
-    def step(fail):
+    def grads():
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(v * v)
-        opt.apply_gradients([(tape.gradient(loss, v), v)])
+        return loss, tape.gradient(loss, v)
+    return v, opt, grads
+
+
+def test_an_exception_in_one_replica_changes_nothing():
+    strategy = mirrored(2)
+    v, opt, grads = _squares(strategy)
+
+    def step(fail):
+        loss, g = grads()
+        opt.apply_gradients([(g, v)])
         if fail and int(tf.distribute.get_replica_context().replica_id_in_sync_group) == 1:
             raise ValueError("bad batch on replica 1")
         return loss
@@ -249,17 +259,13 @@ def test_an_interrupted_step_changes_nothing():
     import time
 
     strategy = mirrored(2)
-    with strategy.scope():
-        v = tf.Variable([1.0, 2.0])
-        opt = tf.optimizers.SGD(0.5)
+    v, opt, grads = _squares(strategy)
 
     def step(wait):
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_sum(v * v)
-        grads = tape.gradient(loss, v)
+        loss, g = grads()
         if int(tf.distribute.get_replica_context().replica_id_in_sync_group) == 1:
             time.sleep(wait)  # replica 0 waits for it in the all-reduce
-        opt.apply_gradients([(grads, v)])
+        opt.apply_gradients([(g, v)])
         return loss
 
     def interrupt(*_):
