@@ -14,6 +14,7 @@ import itertools
 import logging
 import os
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -173,7 +174,7 @@ class _Group:
         self.shared_memory = all(a.same_host for a in self.actors)
         for f in [a.use_board(self.shared_memory) for a in self.actors]:
             f.result()
-        if self.shared_memory:
+        if self.shared_memory and hasattr(socket, "AF_UNIX"):  # (else steps are actor calls)
             from multiprocessing.connection import Client as connect
 
             key = self.uid.encode()
