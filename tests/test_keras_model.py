@@ -427,6 +427,16 @@ def test_class_weight_errors_and_dataset_batches():
             return ((xc[i:i + 8], yc[i:i + 8]) for i in range(0, 40, 8))
     history = model.fit(Batches(), epochs=3, class_weight=spec["class_weight"], verbose=0)
     close(history.history["loss"], REC["fit"]["class_weight"]["history"]["loss"])
+    # train_on_batch weighs the rows by class as fit does: the same loss as those sample weights
+    weights = np.array([spec["class_weight"][int(c)] for c in yc[:8]], np.float32)  # (integer labels)
+    before = model.get_weights()
+    by_class = model.train_on_batch(xc[:8], yc[:8], class_weight=spec["class_weight"])
+    model.set_weights(before)
+    close(by_class, model.train_on_batch(xc[:8], yc[:8], sample_weight=weights))
+    model.set_weights(before)
+    assert not np.allclose(by_class, model.train_on_batch(xc[:8], yc[:8]))  # (the weights matter)
+    with pytest.raises(ValueError, match="at the same time"):
+        model.train_on_batch(xc[:8], yc[:8], sample_weight=weights, class_weight={0: 2.0})
 
 
 def test_train_on_batch_reports_each_batch_alone():

@@ -1129,9 +1129,15 @@ class Model(Layer):
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, return_dict: bool = False) -> Any:
         """One training step on one batch; returns its loss (and metrics), the metrics reset
-        first as Keras resets them."""
+        first as Keras resets them. ``class_weight`` weighs each row by its class, as in fit."""
         self._require_compiled("train_on_batch")
         self.reset_metrics()
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            if y is None:
+                raise ValueError("`class_weight` needs the targets `y`: it weighs each row by its class.")
+            sample_weight = _class_weights(y, class_weight)
         batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
         dist = self._replicas()
         logs = self._logs(self.train_step(batch)) if dist is None else \
