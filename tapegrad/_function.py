@@ -352,7 +352,8 @@ class Function:
         prog = tr.finish(tens) if tr.problem is None else None
         if prog is None:
             entry.eager = tr.problem[0]
-            self._warn(*tr.problem)
+            if not tr.quiet:
+                self._warn(*tr.problem)
             return out
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template

@@ -122,6 +122,7 @@ class Tracer(_Bodies, _rec.Recorder):
         self.res_of: dict[int, int] = {}  # id(variable) -> resource index
         self.cur: dict[int, int] = {}    # resource -> slot of its value in this run
         self.problem: tuple | None = None
+        self.quiet = False               # the problem is expected: run eagerly without a warning
         self.called = False              # a replayable call ran: no guard may follow
         self.n_inputs = 0
         self.random_graphs: dict | None = None  # tapegrad.random's graphs: the trace's, loop bodies'
@@ -442,6 +443,15 @@ def draw(fn: Callable, xs: list, stateful: bool) -> tuple:
             if type(rec) is Tracer:
                 rec.on_draw(fn, xs, outs, stateful)
     return outs
+
+
+def run_eagerly(reason: str) -> None:
+    """The function being traced is one to run eagerly, as expected, without a warning (its
+    work happens elsewhere, e.g. ``strategy.run`` on a mirrored strategy's replicas)."""
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer and rec.problem is None:
+            rec.fail(reason)
+            rec.quiet = True
 
 
 def side_effect() -> None:

@@ -368,6 +368,44 @@ def test_a_lone_replica_that_dies_says_what_this_process_kept():
         strategy.close()
 
 
+def test_a_program_may_make_its_strategy_at_module_level(tmp_path):
+    """As TF programs do: no ``if __name__ == "__main__":`` (the workers never import the
+    program), and a tf.function around strategy.run runs without a warning."""
+    pytest.importorskip("distributed")
+    import subprocess
+
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import warnings\n"
+        "warnings.filterwarnings('error', message='tf.function')\n"
+        "import tapegrad as tf\n"
+        "strategy = tf.distribute.MirroredStrategy(num_replicas=2)\n"
+        "with strategy.scope():\n"
+        "    w = tf.Variable([1.0, 2.0])\n"
+        "    opt = tf.optimizers.SGD(0.25)\n"
+        "    acc = tf.keras.metrics.Mean()\n"
+        "def step(x):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum(w * w) * x\n"
+        "    opt.apply_gradients([(tape.gradient(loss, w), w)])\n"
+        "    acc.update_state(x)\n"
+        "    return loss\n"
+        "@tf.function\n"
+        "def train(x):\n"
+        "    return strategy.reduce('SUM', strategy.run(step, args=(x,)), axis=None)\n"
+        "xs = strategy.experimental_distribute_values_from_function(lambda ctx: tf.constant(float(ctx.replica_id_in_sync_group + 1)))\n"
+        "print(float(train(xs)), w.numpy().tolist(), float(acc.result()))\n"
+        "strategy.close()\n")
+    root = os.path.dirname(HERE)
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    # losses 5 and 10; gradients 2w and 4w summed: w - 0.25 * 6w = -0.5w; the metric's mean over
+    # both replicas' values (1 and 2), as TF's synchronized-on-read metric variables give
+    assert done.stdout.split() == ["15.0", "[-0.5,", "-1.0]", "1.5"], done.stdout
+
+
 # ---------------------------------------------------------------- this process's copies
 def test_the_drivers_variables_are_brought_up_to_date_when_read(tmp_path):
     """The driver fetches the replicas' values when it reads a variable (not after every step):

@@ -14,7 +14,10 @@ import itertools
 import logging
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -25,10 +28,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import nest
+from .. import _trace, nest
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
-from .._variable import Variable
+from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..errors import UnavailableError
 from ..optimizers.optimizer import Optimizer
 from . import _replica
@@ -55,17 +58,13 @@ def _reduce_variable(v: Variable) -> tuple:
             return object.__reduce_ex__(v, 4)
         v.__dict__["_mirror_group"].sync()  # a copy or pickle of a mirrored variable: a plain
         state = {k: x for k, x in v.__getstate__().items() if k != "_mirror_group"}  # variable
-        return (_plain_variable, (base, state))  # with the newest value
+        return (_replica.plain_variable, (base, state))  # with the newest value
     key = group.key_of(v)
-    spec = None if key in group.on_workers else (v.numpy(), v.name, v.trainable, v.constraint, v.shape)
+    spec = None if key in group.on_workers else (
+        getattr(type(v), "_tapegrad_base", type(v)),
+        {k: x for k, x in v.__getstate__().items() if k != "_mirror_group"})
     group.pending.add(key)
     return (_replica.rebuild_variable, (group.uid, key, spec))
-
-
-def _plain_variable(cls: type, state: dict) -> Variable:
-    v = cls.__new__(cls)
-    v.__setstate__(state)
-    return v
 
 
 def _reduce_optimizer(opt: Any) -> tuple:
@@ -159,7 +158,7 @@ class _Group:
     def __init__(self, client: Any, cluster: Any, workers: list, blas_threads: int | None,
                  own_client: bool = True) -> None:
         self.uid = uuid.uuid4().hex
-        self.client, self.workers, self.n = client, workers, len(workers)
+        self.client, self.cluster, self.workers, self.n = client, cluster, workers, len(workers)
         shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
         open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
@@ -182,6 +181,7 @@ class _Group:
             self.lanes += [_replica.Lane(connect(p, "AF_UNIX", authkey=key), f"{p}-in") for p in paths]
         self.stale: dict = {}  # id -> a driver Variable whose newest value is on the replicas
         self.pushes: dict = {}  # key -> a driver Variable assigned here, to send with the next step
+        self.on_read: dict = {}  # key -> aggregation, of the variables synchronized on read
         self.dead: set = set()  # replicas whose process ended
         self.lock = threading.RLock()  # one exchange with the replicas at a time
         self.vars: dict = {}  # key -> driver Variable
@@ -210,6 +210,8 @@ class _Group:
         if v is not None and "_mirror_group" not in v.__dict__:
             v.__dict__["_mirror_group"] = self
             v.__class__ = _twins(type(v))[0]
+            if v.synchronization is VariableSynchronization.ON_READ:  # each replica its own value
+                self.on_read[key] = v.aggregation
 
     def assigned(self, v: Variable) -> None:
         """``v`` was assigned in this process: send its value to the replicas with the next step."""
@@ -284,7 +286,7 @@ class _Group:
         parts = [(nest.map_structure(self._argument, per_replica_args(args, r, self.n)),
                   nest.map_structure(self._argument, per_replica_args(kwargs, r, self.n)))
                  for r in range(self.n)]
-        assigns = [(k, np.asarray(v.value().numpy())) for k, v in self.pushes.items()]
+        assigns = [(k, self._pushed(k, np.asarray(v.value().numpy()))) for k, v in self.pushes.items()]
         self.pushes.clear()
         if self.lanes:
             answers = self._lane_answers(token, step, parts, assigns)
@@ -303,6 +305,13 @@ class _Group:
             self.sync(quiet=True)
         exc, cause = self._failure(fn, step, answers)
         raise exc from cause
+
+    def _pushed(self, key: Any, value: np.ndarray) -> np.ndarray:
+        """What each replica gets of a value assigned here: a variable synchronized on read and
+        summed gets ``value / n``, so that the sum reads ``value`` (TensorFlow's rule)."""
+        if self.on_read.get(key) is not VariableAggregation.SUM:
+            return value
+        return np.asarray(value / self.n).astype(value.dtype)
 
     def _lane_answers(self, token: int, step: int, parts: list, assigns: list) -> list:
         """Send the step to every replica's lane and collect the answers; a replica whose lane
@@ -385,7 +394,7 @@ class _Group:
                     self.vars[key], self.var_keys[id(v)] = v, key
                     self.on_workers.add(key)
                     self._mirror(key)
-        for key in changed:
+        for key in [*changed, *self.on_read]:  # (a replica other than 0 may have changed those)
             v = self.vars.get(key)
             if v is not None and id(v) not in self.stale and "_mirror_group" in v.__dict__:
                 self.stale[id(v)] = v
@@ -402,22 +411,40 @@ class _Group:
             for v in stale:
                 v.__class__ = _twins(type(v)._tapegrad_base)[0]
             keys = [self.var_keys[id(v)] for v in stale]
+            mirrored = [k for k in keys if k not in self.on_read]
+            on_read = [k for k in keys if k in self.on_read]
+            got: list = []  # per live replica: its answer
             for r in range(self.n):
                 if r in self.dead:
                     continue
-                try:
-                    pairs = self._request(r, "publish", keys)
-                    break
+                try:  # (the first live replica's changed values; every replica's own state)
+                    got.append((self._request(r, "publish", mirrored) if mirrored and not got else [],
+                                self._request(r, "values", on_read) if on_read else []))
                 except (EOFError, OSError) if self.lanes else Exception:  # (its process ended)
                     self.dead.add(r)
-            else:
+                if got and not on_read:
+                    break
+            if not got:
                 if quiet:
                     return
                 warnings.warn(f"Every replica of this strategy died: {len(stale)} variables keep the "
                               "values they had when this process last read them. Restore the last "
                               "tf.train.Checkpoint to go on.", RuntimeWarning, stacklevel=3)
                 return
-            for key, value in pairs:
+            for key, value in got[0][0]:
+                _assign_fresh(self.vars[key], value)
+            for i, key in enumerate(on_read):  # TF's SyncOnRead: combined by the aggregation
+                parts = [values[i][1] for _, values in got]
+                how = self.on_read[key]
+                if how is VariableAggregation.SUM or how is VariableAggregation.MEAN:
+                    total = np.array(parts[0], copy=True)
+                    for p in parts[1:]:
+                        total += p
+                    value = total if how is VariableAggregation.SUM else \
+                        np.asarray(total / total.dtype.type(len(parts)) if total.dtype.kind in "fc"
+                                   else total // len(parts), total.dtype)
+                else:
+                    value = np.array(parts[0], copy=True)
                 _assign_fresh(self.vars[key], value)
 
     def _request(self, r: int, method: str, *args: Any) -> Any:
@@ -457,6 +484,10 @@ class _Group:
         if os.path.isfile(crash) and os.path.getsize(crash):
             with open(crash) as fh:
                 lines.append("The worker's traceback when it crashed:\n" + fh.read())
+        report = getattr(self.cluster, "exit_report", None)
+        status = report(self.workers[r]) if report is not None else None
+        if status is not None:
+            return "\n" + "\n".join(lines + [status])
         deadline = time.monotonic() + 5  # (a lane sees the death before the nanny reports it)
         while True:
             try:
@@ -478,6 +509,8 @@ class _MirroredBase(Strategy):
     _group: _Group
 
     def _run_replicas(self, fn: Callable, args: tuple, kwargs: dict) -> list:
+        # in a tf.function, this process's part runs eagerly: the replicas do the step's work
+        _trace.run_eagerly("strategy.run sends its step to the replicas")
         return self._group.run(fn, args, kwargs)
 
     def close(self) -> None:
@@ -514,29 +547,103 @@ class MirroredStrategy(_MirroredBase):
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
         if blas_threads is None:  # (the replicas share this machine's cores)
             blas_threads = max(1, (os.cpu_count() or 1) // n)
-        import dask
-
-        with dask.config.set({  # the workers' sampling profiler walks every thread's stack each
-                              # 10 ms, holding the GIL: a tax on a Python-heavy training step
-                              "distributed.worker.profile.enabled": False,
-                              # Dask's workers default to one BLAS thread and to giving freed
-                              # memory back to the OS at once (so every large temporary array
-                              # is fresh pages to fault in): replicas run NumPy as this process does
-                              "distributed.nanny.pre-spawn-environ": {},
-                              # every event loop (scheduler, nannies, workers) wakes each 20 ms
-                              # to check that it is not blocked, and the scheduler balances
-                              # tasks each 100 ms: replicas are actors, not tasks
-                              "distributed.admin.tick.interval": "1s",
-                              "distributed.scheduler.work-stealing": False,
-                              # (and samples the processes' memory each 100 ms, CPU each 500 ms)
-                              "distributed.worker.memory.monitor-interval": "500ms",
-                              "distributed.admin.system-monitor.interval": "2s"}):
-            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
-        client = distributed.Client(cluster, set_as_default=False, direct_to_workers=True)
+        cluster = _Embedded(distributed, n)
+        client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
+        try:
+            cluster.wait(client)
+        except BaseException:
+            client.close()
+            cluster.close()
+            raise
         workers = sorted(client.scheduler_info()["workers"])
         self._num_replicas = n
         self._group = _Group(client, cluster, workers, blas_threads)
+
+
+# The embedded cluster's Dask settings (scheduler's and workers').
+_CONFIG = {
+    # the workers' sampling profiler walks every thread's stack each 10 ms, holding the GIL: a
+    # tax on a Python-heavy training step
+    "distributed.worker.profile.enabled": False,
+    # every event loop (scheduler, nannies, workers) wakes each 20 ms to check that it is not
+    # blocked, and the scheduler balances tasks each 100 ms: replicas are actors, not tasks
+    "distributed.admin.tick.interval": "1s",
+    "distributed.scheduler.work-stealing": False,
+    # (and samples the processes' memory each 100 ms, CPU each 500 ms)
+    "distributed.worker.memory.monitor-interval": "500ms",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+
+class _Embedded:
+    """A ``MirroredStrategy``'s own cluster: a Dask scheduler in this process and ``n``
+    single-threaded Dask workers, each a ``dask worker`` process of its own (no nanny). Unlike
+    workers that multiprocessing spawns, these never import the user's ``__main__``, so a program
+    may make its strategy at module level, as TensorFlow programs do, with no
+    ``if __name__ == "__main__":``; and they start with this process's environment (its BLAS
+    threads, its allocator settings), with the replicas' BLAS threads set by threadpoolctl."""
+
+    def __init__(self, distributed: Any, n: int) -> None:
+        import dask
+
+        self.n = n
+        with dask.config.set(_CONFIG):
+            self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
+                                                      dashboard_address=None, silence_logs=logging.ERROR)
+        self.address = self.scheduler.scheduler_address
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # (the step's modules)
+        for key, value in _CONFIG.items():
+            env["DASK_" + key.upper().replace(".", "__").replace("-", "_")] = \
+                value if isinstance(value, str) else repr(value)
+        self.log = tempfile.NamedTemporaryFile(prefix="tapegrad-workers-", suffix=".log", delete=False)
+        self.processes = [subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1",
+             "--no-nanny", "--no-dashboard", "--name", f"replica-{r}", "--death-timeout", "60"],
+            env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) for r in range(n)]
+        self.by_address: dict = {}  # worker address -> its process
+
+    def wait(self, client: Any) -> None:
+        """Wait for the workers; if they cannot start, say why (the end of their output)."""
+        deadline = time.monotonic() + 120
+        while len(info := client.scheduler_info()["workers"]) < self.n:
+            if any(p.poll() is not None for p in self.processes) or time.monotonic() > deadline:
+                with open(self.log.name, errors="replace") as fh:
+                    tail = fh.read()[-3000:]
+                raise RuntimeError(f"The {self.n} Dask workers of this MirroredStrategy did not start "
+                                   f"(`{sys.executable} -m distributed.cli.dask_worker ...`). Their "
+                                   f"output:\n{tail}")
+            time.sleep(0.05)
+        for address, worker in info.items():
+            self.by_address[address] = self.processes[int(str(worker["name"]).rsplit("-", 1)[1])]
+
+    def exit_report(self, address: str) -> str | None:
+        """How the worker at ``address`` ended (its exit status or signal), once it has."""
+        p = self.by_address.get(address)
+        if p is None:
+            return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(5)
+        if p.returncode is None:
+            return None
+        if p.returncode < 0:
+            sig = -p.returncode
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            return f"Worker process {p.pid} was killed by signal {sig} ({name})."
+        return f"Worker process {p.pid} exited with status {p.returncode}."
+
+    def close(self) -> None:
+        for p in self.processes:
+            if p.poll() is None:
+                p.terminate()
+        for p in self.processes:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        self.scheduler.close()
+        self.log.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.log.name)
 
 
 class MultiWorkerMirroredStrategy(_MirroredBase):

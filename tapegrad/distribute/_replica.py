@@ -62,16 +62,22 @@ class VarRef:
         self.key = key
 
 
+def plain_variable(cls: type, state: dict) -> Variable:
+    """A variable of class ``cls`` from the state ``__getstate__`` gave (its own id and lock)."""
+    v = cls.__new__(cls)
+    v.__setstate__(state)
+    return v
+
+
 def rebuild_variable(uid: str, key: Any, spec: tuple | None) -> Variable:
-    """This replica's copy of the driver's variable ``key`` (made from ``spec`` the first time)."""
+    """This replica's copy of the driver's variable ``key``, of its class (a KerasVariable stays
+    one), made from ``spec`` (class, state) the first time."""
     rep = _GROUPS[uid]
     v = rep.vars.get(key)
     if v is None:
         if spec is None:
             raise RuntimeError(f"replica {rep.index} has no copy of mirrored variable {key!r}")
-        value, name, trainable, constraint, shape = spec
-        v = Variable(value, trainable=trainable, name=name.rsplit(":", 1)[0], constraint=constraint,
-                     shape=shape)
+        v = plain_variable(*spec)
         rep.register(key, v)
     return v
 
@@ -411,7 +417,8 @@ class Replica:
 
     def _serve(self, listener: Any) -> None:
         """The lane: ("step", token, step, args, kwargs, assigns) answers as ``step``;
-        ("rollback", step) and ("publish", keys) answer ("ok", what they return); anything that
+        ("rollback", step), ("publish", keys) and ("values", keys) answer ("ok", what they
+        return); anything that
         fails answers ("error", exception, traceback). ("abort", step) reaching here is late (its
         step ended) and ignored. Ends when the driver closes the lane."""
         try:
@@ -530,6 +537,11 @@ class Replica:
         changed = [k for k, v in self.vars.items() if v.value() is not old.get(k)]
         self.unpublished.update(changed)  # (a superset, should the step still be rolled back)
         return ("ok", out, changed if self.index == 0 else None, self.reports)
+
+    def values(self, keys: list) -> list:
+        """``(key, value)`` of each of ``keys`` (the driver combines every replica's values of
+        the variables synchronized on read)."""
+        return [(k, np.asarray(self.vars[k].value().numpy())) for k in keys]
 
     def publish(self, keys: list) -> list:
         """``(key, value)`` for those of ``keys`` whose value changed since this replica last

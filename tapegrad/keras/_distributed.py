@@ -6,13 +6,11 @@ replica runs the model's own ``train_step`` / ``test_step`` / ``predict_step`` o
 ``strategy.run``: the losses divide by the number of replicas (Keras's
 ``scale_loss_for_distribution``) and ``apply_gradients`` sums the gradients across replicas.
 
-Metrics follow what TF makes of Keras's metric variables (``synchronization="on_read"``,
-``aggregation="sum"``): a step updates each replica's own metric state, and its logs are the
-mean over replicas of each replica's results; reading a metric gives the sum of the replicas'
-states. Here a replica keeps its own state aside and holds the sum in the metric variables: it
-swaps its own state in for the step, then adds the all-reduced (summed) change of every
-replica to the sum. This process reads the metric variables from the replicas as it reads any
-mirrored variable, and gets the running means that are plain Python numbers with each step.
+Metrics are TF's: Keras's metric variables are synchronized on read (``add_variable``), so a
+replica's step updates and reports its own state (a step's logs are the mean over replicas of
+each replica's results) and reading a metric here sums the replicas' states (the epoch's logs,
+``evaluate``, ``model.metrics``). The loss tracker, a plain running mean, sends its total and
+count back with each step and is summed here.
 """
 from __future__ import annotations
 
@@ -50,51 +48,24 @@ def _leaf_metrics(model: Any) -> list:
     return [leaf for m in model.metrics for leaf in getattr(m, "metrics", [m])]
 
 
-def _metric_state(model: Any) -> list:
-    """Every metric's state as arrays: a Metric's variables, a plain running mean's total and count."""
-    out = []
-    for m in _leaf_metrics(model):
-        if hasattr(m, "variables"):
-            out.append([np.asarray(v.numpy()) for v in m.variables])
-        else:
-            out.append([np.array([m.total, m.count])])
-    return out
-
-
-def _set_metric_state(model: Any, state: list) -> None:
-    for m, arrays in zip(_leaf_metrics(model), state):
-        if hasattr(m, "variables"):
-            for v, a in zip(m.variables, arrays):
-                v.assign(a)
-        else:
-            m.total, m.count = float(arrays[0][0]), float(arrays[0][1])
-
-
-_OWN: dict = {}  # on a replica: id(the model's copy) -> the replica's own metric state
+def _plain_means(model: Any) -> list:
+    """The running means that are plain Python numbers (the loss tracker), not Metric variables."""
+    return [m for m in _leaf_metrics(model) if not hasattr(m, "variables")]
 
 
 def _replica_step(model: Any, kind: str, data: Any, reset: bool = False) -> Any:
     """A step on one replica: ``predict`` gives the outputs; ``train`` and ``test`` give the
-    logs (this replica's results) and the running means' summed state."""
+    logs (this replica's results) and the plain running means' totals and counts."""
     if kind == "predict":
         return model.predict_step(data)
     if reset:
         model.reset_metrics()
-        _OWN[id(model)] = _metric_state(model)
-    total = _metric_state(model)
-    own = _OWN[id(model)]
-    _set_metric_state(model, own)
     if kind == "train":
         with _random.graph_step(model):
             logs = model._logs(model.train_step(data))
     else:
         logs = model._logs(model.test_step(data))
-    new = _OWN[id(model)] = _metric_state(model)
-    change = [n - o for arrays, olds in zip(new, own) for n, o in zip(arrays, olds)]
-    summed = iter(_strategy.get_replica_context().all_reduce(_strategy.ReduceOp.SUM, change))
-    total = [[t + _numpy(next(summed)) for t in arrays] for arrays in total]
-    _set_metric_state(model, total)
-    return logs, [arrays for m, arrays in zip(_leaf_metrics(model), total) if not hasattr(m, "variables")]
+    return logs, [np.array([m.total, m.count]) for m in _plain_means(model)]
 
 
 class Replicas:
@@ -135,11 +106,9 @@ class Replicas:
         metrics if ``reset``; returns the logs averaged over replicas. With ``split=False`` every
         replica gets the whole batch (as Keras's ``train_on_batch`` and ``test_on_batch`` do on TF)."""
         results = self._run(kind, batch, reset, split=split)
-        means = iter(results[0][1])
-        for m in _leaf_metrics(self.model):
-            if not hasattr(m, "variables"):
-                total = _numpy(next(means)[0])
-                m.total, m.count = float(total[0]), float(total[1])
+        for i, m in enumerate(_plain_means(self.model)):  # (summed over replicas, in order)
+            total = np.sum([_numpy(r[1][i]) for r in results], axis=0)
+            m.total, m.count = float(total[0]), float(total[1])
         logs = [r[0] for r in results]
         return {k: _mean([lg[k] for lg in logs]) for k in logs[0]}
 

@@ -397,7 +397,7 @@ class Layer(Module):
         d["_name"] = name
         d["_trainable"] = bool(trainable)
         d["_own_weights"] = []
-        d["_weight_regularizers"] = {}
+        d["_weight_regularizers"] = []  # (variable, regularizer): kept by copies and pickles, as ids are not
         d["_losses"] = []
         d["built"] = False
         d["input_spec"] = None
@@ -582,7 +582,7 @@ class Layer(Module):
             v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
         reg = regularizers.get(regularizer)
         if reg is not None:
-            self._weight_regularizers[id(v)] = reg
+            self._weight_regularizers.append((v, reg))
         self._own_weights.append(v)
         return v
 
@@ -636,7 +636,7 @@ class Layer(Module):
         out = []
         for layer in self._flatten_layers():
             out.extend(layer._losses)
-        regs = {k: r for layer in self._flatten_layers() for k, r in layer._weight_regularizers.items()}
+        regs = {id(v): r for layer in self._flatten_layers() for v, r in layer._weight_regularizers}
         out.extend(regs[id(v)](v) for v in self.trainable_weights if id(v) in regs)
         return out
 

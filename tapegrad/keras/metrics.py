@@ -26,7 +26,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import constant
 from .._tensor import Tensor
-from .._variable import Variable
+from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..ops.array import broadcast_to, reshape, squeeze
 from ..ops.math import cast, equal, greater, sqrt, square
 from ..ops.reduction import argmax, reduce_mean, reduce_sum, reduce_variance
@@ -61,6 +61,20 @@ __all__ = [
 ]
 
 NEG_INF = -1e10
+
+
+_AGGREGATIONS = {"sum": VariableAggregation.SUM, "mean": VariableAggregation.MEAN,
+                 "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA,
+                 "none": VariableAggregation.NONE, None: VariableAggregation.NONE}
+
+
+def _aggregation(name: Any) -> VariableAggregation:
+    if isinstance(name, VariableAggregation):
+        return name
+    if name not in _AGGREGATIONS:
+        raise ValueError(f"Invalid value for argument `aggregation`: {name!r}; expected one of "
+                         "'sum', 'mean', 'only_first_replica' or 'none'.")
+    return _AGGREGATIONS[name]
 
 
 class Metric:
@@ -99,7 +113,9 @@ class Metric:
     def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None,
                      aggregation: str = "sum", name: str | None = None) -> Variable:
         """A new non-trainable state Variable of ``shape``, zeros (or ``"ones"``, or a callable
-        ``initializer(shape, dtype)``)."""
+        ``initializer(shape, dtype)``). As in Keras, it is synchronized on read: under a
+        mirrored strategy each replica keeps its own state, and reading it outside the replicas
+        combines them by ``aggregation`` (``"sum"``, ``"mean"``, ``"only_first_replica"``)."""
         dtype = _dt.as_dtype(dtype or self.dtype).as_numpy_dtype
         if callable(initializer):
             value = initializer(tuple(shape), dtype)
@@ -110,7 +126,8 @@ class Metric:
         else:
             raise ValueError(f"Metric.add_variable: unknown initializer {initializer!r}; use "
                              "'zeros', 'ones' or a callable initializer(shape, dtype).")
-        v = Variable(value, trainable=False, name=name, dtype=dtype)
+        v = Variable(value, trainable=False, name=name, dtype=dtype,
+                     synchronization=VariableSynchronization.ON_READ, aggregation=_aggregation(aggregation))
         self._variables.append(v)
         return v
 
