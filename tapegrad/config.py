@@ -19,9 +19,10 @@ from typing import Any
 
 from . import _backend as _bk
 
-__all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
-           "get_visible_devices", "set_visible_devices", "get_soft_device_placement",
-           "set_soft_device_placement", "experimental", "threading"]
+__all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration", "list_physical_devices",
+           "list_logical_devices", "get_visible_devices", "set_visible_devices",
+           "set_logical_device_configuration", "get_logical_device_configuration",
+           "get_soft_device_placement", "set_soft_device_placement", "experimental", "threading"]
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
@@ -30,8 +31,16 @@ _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
 _LOGICAL_CPU = LogicalDevice("/device:CPU:0", "CPU")
 
 
+LogicalDeviceConfiguration = collections.namedtuple(
+    "LogicalDeviceConfiguration", ["memory_limit", "experimental_priority", "experimental_device_ordinal"],
+    defaults=[None, None, None])
+LogicalDeviceConfiguration.__doc__ = """One logical device to make of a physical one (TensorFlow's
+``tf.config.LogicalDeviceConfiguration``); see :func:`set_logical_device_configuration`."""
+
+
 class _Settings:
     visible = [_CPU]
+    logical: dict = {}  # physical device name -> its logical devices' configurations
     soft_placement = True
     deterministic = False
     threads = {"intra": 0, "inter": 0}
@@ -57,7 +66,42 @@ def list_logical_devices(device_type: str | None = None) -> list:
     '/device:CPU:0'
     """
     gpus = [LogicalDevice(f"/device:GPU:{i}", "GPU") for i in range(_bk.gpu_count())]
-    return _of_type([_LOGICAL_CPU] + gpus, device_type)
+    cpus = [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(len(_Settings.logical.get(_CPU.name) or [0]))]
+    return _of_type(cpus + gpus, device_type)
+
+
+def set_logical_device_configuration(device: PhysicalDevice, logical_devices: Any) -> None:
+    """Split the CPU into logical devices, as TensorFlow programs do to test several devices on
+    one machine: ``list_logical_devices("CPU")`` then lists ``/device:CPU:0`` to ``:n-1``, which a
+    ``MirroredStrategy(["/cpu:0", "/cpu:1"])`` takes as its replicas (processes, here). Every op
+    still runs on the one CPU. ``logical_devices``: a list of :class:`LogicalDeviceConfiguration`,
+    or ``None`` to undo it.
+
+    >>> import tapegrad as tf
+    >>> cpu = tf.config.list_physical_devices("CPU")[0]
+    >>> tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    >>> [d.name for d in tf.config.list_logical_devices("CPU")]
+    ['/device:CPU:0', '/device:CPU:1']
+    >>> tf.config.set_logical_device_configuration(cpu, None)
+    """
+    if device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}; the devices are {list_physical_devices()}.")
+    if logical_devices is None:
+        _Settings.logical.pop(device.name, None)
+        return
+    configs = list(logical_devices)
+    if not configs or not all(isinstance(c, LogicalDeviceConfiguration) for c in configs):
+        raise ValueError("logical_devices must be a non-empty list of "
+                         f"tf.config.LogicalDeviceConfiguration; got {logical_devices!r}.")
+    if device.device_type == "GPU" and len(configs) > 1:
+        raise ValueError("tapegrad makes one logical device of each GPU (CuPy's); split the CPU "
+                         "to test several devices on one machine.")
+    _Settings.logical[device.name] = configs
+
+
+def get_logical_device_configuration(device: PhysicalDevice) -> list | None:
+    """The configurations given to :func:`set_logical_device_configuration` (``None``: unsplit)."""
+    return _Settings.logical.get(device.name)
 
 
 def get_visible_devices(device_type: str | None = None) -> list:
@@ -150,7 +194,9 @@ experimental = types.SimpleNamespace(
     set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,
     enable_op_determinism=_enable_op_determinism, list_physical_devices=list_physical_devices,
     list_logical_devices=list_logical_devices, get_visible_devices=get_visible_devices,
-    set_visible_devices=set_visible_devices)
+    set_visible_devices=set_visible_devices, set_virtual_device_configuration=set_logical_device_configuration,
+    get_virtual_device_configuration=get_logical_device_configuration,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration)
 """``tf.config.experimental``: the device listings again, ``set_memory_growth`` (ValueError on
 the CPU, as in TensorFlow) and ``enable_op_determinism`` (NumPy's ops are deterministic)."""
 

@@ -8,6 +8,7 @@ back the step as tapegrad/distribute/_replica.py describes.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copyreg
 import itertools
@@ -165,6 +166,8 @@ class _Group:
         self.lanes: list = []  # the replicas' lanes (connections), when they share this machine
         self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder,
                                            self.uid, self.lanes)
+        atexit.register(self._finalizer)  # (before Dask's own exit hooks close the scheduler under
+        # the client, which then reports failing to reconnect)
         futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
                                  blas_threads, actor=True, workers=[w], allow_other_workers=False,
                                  pure=False) for r, w in enumerate(workers)]
@@ -203,6 +206,7 @@ class _Group:
                 if "_mirror_group" in v.__dict__:
                     v.__class__ = type(v)._tapegrad_base
                     del v.__dict__["_mirror_group"]
+        atexit.unregister(self._finalizer)
         self._finalizer()
 
     def _mirror(self, key: Any) -> None:
