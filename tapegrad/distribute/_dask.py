@@ -592,8 +592,9 @@ class _Embedded:
 
         self.n = n
         with dask.config.set(_CONFIG):
+            # (the scheduler's HTTP server on a free port: None would try 8787 and warn when busy)
             self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
-                                                      dashboard_address=None, silence_logs=logging.ERROR)
+                                                      dashboard_address=":0", silence_logs=logging.ERROR)
         self.address = self.scheduler.scheduler_address
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # (the step's modules)
         for key, value in _CONFIG.items():
