@@ -17,12 +17,27 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "rea
 import _runner  # noqa: E402
 
 MANIFEST, ARRAYS = _runner.load_fixture()
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real_programs")
+
+
+def _source(name):
+    with open(os.path.join(HERE, name + ".py"), encoding="utf-8") as f:
+        return f.read()
+
+
+def _extras(name):
+    """Marks skipping a program whose optional extra is missing (a mirrored strategy: Dask)."""
+    if "MirroredStrategy" in _source(name):
+        import importlib.util
+        if importlib.util.find_spec("distributed") is None:
+            return [pytest.mark.skip(reason="needs the optional extra tapegrad[dask] (distributed)")]
+    return []
 
 
 def _params():
     for name, entry in MANIFEST["programs"].items():
         marks = [] if entry["expect"] == "pass" else [pytest.mark.xfail(strict=True, reason=entry["expect"])]
-        yield pytest.param(name, marks=marks, id=name)
+        yield pytest.param(name, marks=marks + _extras(name), id=name)
 
 
 def test_every_program_is_recorded():
@@ -52,11 +67,9 @@ def test_comparison_catches_a_difference():
 
 
 def _traced():
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real_programs")
     for name, entry in MANIFEST["programs"].items():
-        with open(os.path.join(here, name + ".py"), encoding="utf-8") as f:
-            if "tf.function" in f.read() and entry["expect"] == "pass":
-                yield name
+        if "tf.function" in _source(name) and entry["expect"] == "pass":
+            yield pytest.param(name, marks=_extras(name), id=name)
 
 
 @pytest.mark.parametrize("name", list(_traced()))
