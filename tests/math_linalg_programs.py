@@ -4,7 +4,7 @@ by tapegrad (tests/test_special.py and tests/test_decompositions.py compare). Ea
 module and returns a list of arrays: values, then gradients."""
 import numpy as np
 
-from signal_programs import _data, _grads, _np
+from signal_programs import _data, _np
 
 
 def _grads2(tf, f, *xs):

@@ -26,7 +26,6 @@ from .. import dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
-from .._tensor import constant_maker
 from ..errors import InvalidArgumentError
 from .array import _py_value, concat, pad, reshape, reverse, roll, split, transpose
 from .indexing import gather
