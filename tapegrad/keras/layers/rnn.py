@@ -15,11 +15,11 @@ from ..._convert import convert_to_tensor
 from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
-from .. import activations, initializers, random
+from .. import activations, random
 from .._layer import Layer, name_scope
 from ..saving import serialize_keras_object
 from .conv import positive_int, serialized, weight_config
-from .rnn_cells import RNN, recurrent_args, recurrent_weights
+from .rnn_cells import RNN, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -230,22 +230,11 @@ class LSTM(_RNN):
         self.unit_forget_bias = bool(unit_forget_bias)
 
     def _bias_init(self) -> Any:
-        if not self.unit_forget_bias:
-            return self.bias_initializer
-        base, u = self.bias_initializer, self.units
-
-        def init(shape: Any, dtype: Any = None) -> Any:
-            return concat([base((u,), dtype), initializers.get("ones")((u,), dtype), base((2 * u,), dtype)], 0)
-        return init
+        return lstm_bias_initializer(self.bias_initializer, self.units, self.unit_forget_bias)
 
     def _step(self, xt: Any, states: list, rec: Any) -> tuple:
         h, c = states
-        z = xt + rec(h, 0, 4 * self.units)
-        zi, zf, zc, zo = split(z, 4, axis=1)
-        ra = self.recurrent_activation
-        i, f, o = ra(zi), ra(zf), ra(zo)
-        c = f * c + i * self.activation(zc)
-        h = o * self.activation(c)
+        h, c = lstm_update(xt + rec(h, 0, 4 * self.units), c, self.activation, self.recurrent_activation)
         return h, [h, c]
 
     def get_config(self) -> dict:

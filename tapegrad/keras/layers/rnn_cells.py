@@ -152,6 +152,26 @@ class SimpleRNNCell(_Cell):
         return out, [out] if _nested(states) else out
 
 
+def lstm_bias_initializer(base: Any, units: int, unit_forget_bias: bool) -> Any:
+    """The LSTM's bias initializer: ``base``, with the forget gate's part at 1 when
+    ``unit_forget_bias`` (gate order ``i, f, c, o``)."""
+    if not unit_forget_bias:
+        return base
+
+    def init(shape: Any, dtype: Any = None) -> Any:
+        return concat([base((units,), dtype), initializers.get("ones")((units,), dtype),
+                       base((2 * units,), dtype)], 0)
+    return init
+
+
+def lstm_update(z: Any, c: Any, activation: Any, recurrent_activation: Any) -> tuple:
+    """The LSTM's new ``(h, c)`` from the gates' pre-activations ``z`` (``i, f, c, o`` along the
+    last axis) and the cell state ``c``; shared by the LSTM layer and LSTMCell."""
+    zi, zf, zc, zo = split(z, 4, axis=-1)
+    c = recurrent_activation(zf) * c + recurrent_activation(zi) * activation(zc)
+    return recurrent_activation(zo) * activation(c), c
+
+
 class LSTMCell(_Cell):
     """One step of LSTM (gate order ``i, f, c, o``); states ``[h, c]``, ``state_size``
     ``[units, units]``; ``unit_forget_bias=True`` starts the forget gate's bias at 1.
@@ -180,13 +200,7 @@ class LSTMCell(_Cell):
         return 4 if self.implementation == 1 else 0
 
     def _bias_init(self) -> Any:
-        if not self.unit_forget_bias:
-            return self.bias_initializer
-        base, u = self.bias_initializer, self.units
-
-        def init(shape: Any, dtype: Any = None) -> Any:
-            return concat([base((u,), dtype), initializers.get("ones")((u,), dtype), base((2 * u,), dtype)], 0)
-        return init
+        return lstm_bias_initializer(self.bias_initializer, self.units, self.unit_forget_bias)
 
     def call(self, inputs: Any, states: Any, training: Any = False) -> tuple:
         h, c = states[0], states[1]
@@ -201,10 +215,7 @@ class LSTMCell(_Cell):
             z = matmul(inputs if dp is None else inputs * dp, k) + matmul(h, rk)
         if self.bias is not None:
             z = z + self.bias
-        zi, zf, zc, zo = split(z, 4, axis=-1)
-        ra = self.recurrent_activation
-        c = ra(zf) * c + ra(zi) * self.activation(zc)
-        h = ra(zo) * self.activation(c)
+        h, c = lstm_update(z, c, self.activation, self.recurrent_activation)
         return h, [h, c]
 
     def get_config(self) -> dict:
