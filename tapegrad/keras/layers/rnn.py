@@ -19,7 +19,8 @@ from .. import activations, random
 from .._layer import Layer, name_scope
 from ..saving import serialize_keras_object
 from .conv import positive_int, serialized, weight_config
-from .rnn_cells import RNN, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights
+from .rnn_cells import (RNN, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,
+                        time_inputs)
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -108,15 +109,8 @@ class _RNN(Layer):
         if x.dtype.name != self.kernel.dtype.name:
             x = cast(x, self.kernel.dtype)
         states = self._initial_states(x, initial_state)
-        if mask is not None:
-            mask = convert_to_tensor(mask)
-            if tuple(mask.shape) != tuple(x.shape[:2]):
-                raise ValueError(f"{type(self).__name__}: the mask must have shape (batch, timesteps) = "
-                                 f"{tuple(x.shape[:2])}; received {tuple(mask.shape)}.")
-            mask = cast(mask, "bool")
-        if self.go_backwards:
-            x = reverse(x, [1])
-            mask = None if mask is None else reverse(mask, [1])
+        x, mask = time_inputs(x, None if mask is None else convert_to_tensor(mask), self.go_backwards,
+                              type(self).__name__)
         u = self.units
         dp = self._dropout_masks(x[:, 0, :], self.dropout, training)
         if dp is None:

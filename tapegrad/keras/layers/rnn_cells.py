@@ -285,6 +285,20 @@ class GRUCell(_Cell):
                 "reset_after": self.reset_after}
 
 
+def time_inputs(x: Any, mask: Any, go_backwards: bool, who: str) -> tuple:
+    """A recurrent layer's inputs ``(batch, timesteps, ...)`` and mask, the mask checked and made
+    boolean, both reversed in time with ``go_backwards``."""
+    if mask is not None:
+        if tuple(mask.shape) != tuple(x.shape[:2]):
+            raise ValueError(f"{who}: the mask must have shape (batch, timesteps) = {tuple(x.shape[:2])}; "
+                             f"received {tuple(mask.shape)}.")
+        mask = cast(mask, "bool")
+    if go_backwards:
+        x = reverse(x, [1])
+        mask = None if mask is None else reverse(mask, [1])
+    return x, mask
+
+
 def _output_size(cell: Any) -> int:
     if getattr(cell, "output_size", None) is not None:
         return cell.output_size
@@ -475,15 +489,8 @@ class RNN(Layer):
             raise ValueError(f"If an RNN is stateful, the batch size of the input sequences must be the same as "
                              f"the batch size of the initial state. \n- Expected batch size: "
                              f"{flatten(self.states)[0].shape[0]}\n- Received batch size: {batch}")
-        if mask is not None:
-            mask = convert_to_tensor(flatten(mask)[0])
-            if tuple(mask.shape) != tuple(x.shape[:2]):
-                raise ValueError(f"RNN: the mask must have shape (batch, timesteps) = {tuple(x.shape[:2])}; "
-                                 f"received {tuple(mask.shape)}.")
-            mask = cast(mask, "bool")
-        if self.go_backwards:
-            x = reverse(x, [1])
-            mask = None if mask is None else reverse(mask, [1])
+        x, mask = time_inputs(x, None if mask is None else convert_to_tensor(flatten(mask)[0]),
+                              self.go_backwards, "RNN")
         cell = self.cell
         kw = {"training": training} if isinstance(cell, Layer) and cell._call_has_training else {}
         step = cell if callable(cell) else cell.call
