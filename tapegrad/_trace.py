@@ -30,7 +30,6 @@ engine, for calls under an outer tape or accumulator.
 """
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import os
@@ -695,9 +694,8 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
     head = f"    {_targets(range(prog.n_inputs), True)} = inputs\n" if prog.n_inputs else ""
     src = ("def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines)
            + f"    return [{', '.join(sl(i) for i in prog.outs)}]\n")
-    tree = ast.parse(src)
-    _check_source(tree)
-    exec(compile(tree, "<tf.function trace>", "exec"), ns)  # noqa: S102 (see _check_source)
+    _check_source(src)
+    exec(compile(src, "<tf.function trace>", "exec"), ns)  # noqa: S102 (see _check_source)
     return ns["run"]
 
 
@@ -737,36 +735,25 @@ def _host(fn: Callable, structure: Any, spec: list, res: list) -> Callable:
     return call
 
 
-_NAME = re.compile(r"[sfcb][0-9]+\Z|inputs\Z")
+_N = r"(?:[sfcb][0-9]+|inputs)"
+_NAMES = rf"(?:{_N}(?:, {_N})*)?"
+_CALL = rf"{_N}\({_NAMES}\)"
+_STATEMENT = re.compile(rf"    (?:{_N}(?:, {_N})*,? = (?:{_N}|{_CALL})|{_CALL})")
+_RETURN = re.compile(rf"    return \[{_NAMES}\]")
 
 
-def _check_source(tree: ast.Module) -> None:
+def _check_source(src: str) -> None:
     """The generated module is one function ``run(inputs)`` whose statements are assignments to
     names (or tuples of names) of a name or a call of a name on names, calls of a name on names,
     and a final ``return`` of a list of names; every name is an internal one. Anything else is an
-    InternalError (the generator has a bug), and nothing is compiled."""
-    def names(nodes: list) -> bool:
-        return all(type(n) is ast.Name and _NAME.match(n.id) for n in nodes)
-
-    def call(n: Any) -> bool:
-        return type(n) is ast.Call and names([n.func]) and names(n.args) and not n.keywords
-
-    body = tree.body
-    fn = body[0] if len(body) == 1 else None
-    ok = (type(fn) is ast.FunctionDef and fn.name == "run" and not fn.decorator_list
-          and fn.returns is None and [a.arg for a in fn.args.args] == ["inputs"]
-          and not (fn.args.posonlyargs or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg
-                   or fn.args.defaults) and fn.args.args[0].annotation is None)
-    if ok:
-        *stmts, ret = fn.body
-        ok = type(ret) is ast.Return and type(ret.value) is ast.List and names(ret.value.elts)
-        for st in stmts:
-            if type(st) is ast.Assign and len(st.targets) == 1:
-                t = st.targets[0]
-                ok = ok and (names([t]) or (type(t) is ast.Tuple and names(t.elts))) and (
-                    names([st.value]) or call(st.value))
-            else:
-                ok = ok and type(st) is ast.Expr and call(st.value)
+    InternalError (the generator has a bug), and nothing is compiled. The check reads the lines,
+    not an ``ast`` tree: CPython 3.11's ``ast.parse`` keeps its recursion depth in process-wide
+    state, so a parse in another thread (a traceback being formatted) can fail ours with a
+    SystemError (CPython gh-106905)."""
+    lines = src.split("\n")
+    ok = (len(lines) >= 3 and lines[0] == "def run(inputs):" and lines[-1] == ""
+          and _RETURN.fullmatch(lines[-2]) is not None
+          and all(_STATEMENT.fullmatch(ln) for ln in lines[1:-2]))
     if not ok:
         raise InternalError("tf.function: the generated replay code has an unexpected form "
                             "(a bug in tapegrad._trace; please report it)")

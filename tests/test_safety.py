@@ -132,13 +132,20 @@ def test_the_code_generator_exemption_is_one_checked_function(tmp_path: Path) ->
     "def run(inputs):\n    s1.x = f2(s0)\n    return [s1]\n",
     "def run(inputs):\n    return s0\n",
     "def run(inputs):\n    return [s0]\ndef run2(inputs):\n    return [s0]\n",
+    "def run(inputs):\n    s1 = f2(s0); import os\n    return [s1]\n",
+    "def run(inputs):\n    s1 = f2(s0) \\\n        .x\n    return [s1]\n",
+    "def run(inputs):\n\ts1 = f2(s0)\n    return [s1]\n",
+    "def run(inputs):\n    s1 = f2(s0)\r    return [s1]\n",
+    "def run(inputs):\n    s1 = f2(s0)  # c\n    return [s1]\n",
+    "def run(inputs):\n    return [s0]\n\nimport os\n",
+    "def run(inputs):\n    return [s0]",
 ])
 def test_the_generated_source_check_refuses_any_other_form(src: str) -> None:
     from tapegrad._trace import _check_source
     with pytest.raises(tf.errors.InternalError):
-        _check_source(ast.parse(src))
-    _check_source(ast.parse("def run(inputs):\n    s0, s1 = inputs\n    s2 = f3(s0, c4, b5)\n"
-                            "    s6, = f7()\n    f8(s2)\n    s9 = s2\n    return [s9, c4]\n"))
+        _check_source(src)
+    _check_source("def run(inputs):\n    s0, s1 = inputs\n    s2 = f3(s0, c4, b5)\n"
+                  "    s6, = f7()\n    f8(s2)\n    s9 = s2\n    return [s9, c4]\n")
 
 
 # ----------------------------------------------------------------------------- loading

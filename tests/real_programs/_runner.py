@@ -107,6 +107,9 @@ def run_program(name: str) -> dict:
     if HERE not in sys.path:
         sys.path.insert(0, HERE)
     scope = runpy.run_path(os.path.join(HERE, name + ".py"), run_name="__main__")
+    for value in list(scope.values()):  # (a program's strategy ends with it, as with its process:
+        if type(value).__name__.endswith("MirroredStrategy") and hasattr(value, "close"):
+            value.close()  # its replicas and cluster would otherwise run on under later programs)
     results = scope.get("RESULTS")
     if not isinstance(results, dict) or not results:
         raise RuntimeError(f"program {name} filled no RESULTS")
