@@ -1,7 +1,9 @@
 """A NumPy-backed stand-in for CuPy: runs the GPU code paths on a machine without a GPU.
 
 ``install(gpus=2)`` puts a module named ``cupy`` in ``sys.modules`` whose arrays hold NumPy arrays
-and a device number, with CuPy's protocols: NumPy's ufuncs and functions dispatch to them, they
+and a device number, with CuPy's protocols: NumPy's ufuncs and functions dispatch to them when
+CuPy has one of the same name (``cupy_names.json``, read from CuPy's sources by
+``tools/record_cupy_names.py``; SciPy's special ufuncs map to ``cupyx.scipy.special``), they
 refuse implicit conversion to NumPy (``.get()`` copies to the host, as CuPy's), they refuse NumPy
 array operands, and an operation on arrays of two devices fails. tapegrad's array-API namespace for
 them is ``array_api_compat.numpy`` run on the wrapped arrays. The tests (``tests/test_backends.py``)
@@ -10,6 +12,9 @@ and ``python -m benchmarks.bench_cupy --fake`` use it; nothing here is timed as 
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
+import pathlib
 import sys
 import types
 from typing import Any, Iterator
@@ -19,6 +24,19 @@ import numpy as np
 from tapegrad import _backend
 
 _current = [0]
+
+
+@functools.lru_cache(maxsize=None)
+def names(namespace: str) -> frozenset:
+    """The public names of one of CuPy's namespaces (``"cupy"``, ``"cupy.linalg"``, ...)."""
+    record = json.loads((pathlib.Path(__file__).with_name("cupy_names.json")).read_text())
+    return frozenset(record["names"].get(namespace, ()))
+
+
+def _in_cupy(func: Any) -> bool:
+    """Whether CuPy's ``__array_function__`` finds a function of ``func``'s module path and name."""
+    path = (func.__module__ or "").split(".")
+    return path[0] == "numpy" and func.__name__ in names(".".join(["cupy", *path[1:]]))
 
 
 def _device_of(args: Any) -> int:
@@ -127,22 +145,32 @@ class ndarray(np.lib.mixins.NDArrayOperatorsMixin):  # noqa: N801 (CuPy's name)
         return lambda *args, **kwargs: _wrap(a(*_unwrap(args), **kwargs), self.device.id)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+        if ufunc.__name__ not in names("cupy") | names("cupyx.scipy.special"):
+            return NotImplemented  # (NumPy then raises TypeError, as with CuPy)
         return _call(getattr(ufunc, method), args, kwargs)
 
     def __array_function__(self, func: Any, types_: Any, args: tuple, kwargs: dict) -> Any:
+        if not _in_cupy(func):
+            return NotImplemented
         return _call(func, args, kwargs)
 
 
 class _Namespace:
-    """A namespace of functions on wrapped arrays (NumPy's, or array-api-compat's for NumPy)."""
+    """A namespace of functions on wrapped arrays (NumPy's, or array-api-compat's for NumPy),
+    with the names CuPy's namespace ``cupy_name`` has (and those array-api-compat adds itself)."""
 
-    def __init__(self, ns: Any) -> None:
-        self._ns = ns
+    def __init__(self, ns: Any, cupy_name: str, compat: bool) -> None:
+        self._ns, self._cupy_name, self._compat = ns, cupy_name, compat
 
     def __getattr__(self, name: str) -> Any:
         f = getattr(self._ns, name)
+        plain = getattr(np, name, None) if self._cupy_name == "cupy" else \
+            getattr(getattr(np, self._cupy_name.split(".")[-1], None), name, None)
+        own = self._compat and not isinstance(f, types.ModuleType) and f is not plain
+        if name not in names(self._cupy_name) and not own:
+            raise AttributeError(f"module '{self._cupy_name}' has no attribute '{name}' (fake CuPy)")
         if isinstance(f, types.ModuleType):
-            return _Namespace(f)
+            return _Namespace(f, f"{self._cupy_name}.{name}", self._compat)
         if callable(f) and not isinstance(f, type):
             host_ok = name in ("asarray", "array")  # (copies host data to the current device)
 
@@ -171,7 +199,7 @@ class Device:
 
 def _module(gpus: int) -> types.ModuleType:
     cupy = types.ModuleType("cupy")
-    cupy.__getattr__ = lambda name: getattr(_Namespace(np), name)  # type: ignore[method-assign]  # cupy.zeros, ...
+    cupy.__getattr__ = lambda name: getattr(_Namespace(np, "cupy", False), name)  # type: ignore[method-assign]  # cupy.zeros, ...
     cupy.ndarray = ndarray
     cupy.asarray = lambda v, dtype=None: (v if isinstance(v, ndarray) and dtype is None else
                                           ndarray(np.array(_unwrap(v), dtype=dtype), _current[0]))
@@ -191,7 +219,7 @@ def install(gpus: int = 2) -> Iterator[types.ModuleType]:
     saved = (sys.modules.get("cupy"), list(_backend._gpus), _backend._compat_namespace)
     sys.modules["cupy"] = cupy
     _backend._gpus[:] = []
-    _backend._compat_namespace = lambda be: _Namespace(compat_np)
+    _backend._compat_namespace = lambda be: _Namespace(compat_np, "cupy", True)
     _backend._BACKENDS.pop(ndarray, None)
     try:
         yield cupy

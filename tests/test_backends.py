@@ -300,6 +300,21 @@ def test_bench_cupy_dry_runs_on_the_fake_gpu(capsys):
     assert "cupy" not in sys.modules or hasattr(sys.modules["cupy"], "__file__")  # the fake is gone
 
 
+def test_the_fake_cupy_refuses_what_cupy_lacks(fake_cupy):
+    """CuPy runs a NumPy function or ufunc on its arrays only when it has one of the same name
+    (benchmarks/cupy_names.json, read from CuPy's sources): so does the fake."""
+    import scipy.special
+    a = fake_cupy.asarray(np.array([0.5, 1.5]))
+    np.testing.assert_allclose(np.sin(a).get(), np.sin([0.5, 1.5]))
+    np.testing.assert_allclose(scipy.special.gammaln(a).get(), scipy.special.gammaln([0.5, 1.5]))
+    np.testing.assert_allclose(np.linalg.norm(a).get(), np.linalg.norm([0.5, 1.5]))
+    for f in (np.spacing, scipy.special.spence, lambda v: np.linalg.multi_dot([v, v])):
+        with pytest.raises(TypeError):
+            f(a)
+    with pytest.raises(AttributeError, match="spacing"):
+        fake_cupy.spacing
+
+
 def _cnn_and_gp(device):
     rng = np.random.default_rng(3)
     x, y = rng.normal(size=(4, 8, 8, 2)), np.array([0, 2, 1, 2])
