@@ -36,7 +36,7 @@ class Op:
     """
 
     __slots__ = ("name", "fwd", "nout", "kinds", "dtypes", "bcast", "batch_ok", "ufunc", "nondiff", "diff",
-                 "derivs", "vjps", "joint", "jvp", "module")
+                 "derivs", "vjps", "joint", "jvp", "module", "slices")
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
@@ -62,7 +62,7 @@ REGISTRY: dict[str, Op] = {}
 def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = None, vjp: Any = None,
           jvp: Any = None, nout: int = 1, broadcast: builtins.bool = False,
           nondiff: builtins.bool = False, batch_ok: builtins.bool = True,
-          register: builtins.bool = True) -> Op:
+          slices: builtins.bool = False, register: builtins.bool = True) -> Op:
     """Declare a primitive (see docs/contributing.md, "The op vocabulary").
 
     name: unique op name (TensorFlow's op name where there is one).
@@ -82,6 +82,9 @@ def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = No
     broadcast: the engine sums cotangents back to each input's shape (NumPy broadcasting).
     batch_ok: the VJP rules accept cotangents with leading (batch) axes (Jacobian walks); the
       engine loops over rows for ops that set this False.
+    slices: the VJP rule takes an ``IndexedSlices`` cotangent as it is (Cast, Identity: as in
+      TensorFlow, a gather's sparse gradient passes through them); otherwise the engine makes it
+      dense first.
     register: False for ops built per call (``custom_gradient``), kept out of :data:`REGISTRY`.
     Rules are written with tapegrad ops, so tapes record them and higher derivatives work.
     """
@@ -93,6 +96,7 @@ def defop(name: str, fwd: Callable, *, kinds: str | None = None, deriv: Any = No
         raise TypeError(f"defop({name!r}): jvp= goes with vjp= (deriv= gives both; nondiff has none)")
     op = Op()
     op.name, op.fwd, op.nout, op.kinds, op.bcast, op.batch_ok = name, fwd, nout, kinds, broadcast, batch_ok
+    op.slices = builtins.bool(slices)
     op.dtypes = None if kinds is None else frozenset(d for d in _NATIVE if d.kind in kinds)
     op.ufunc = isinstance(fwd, np.ufunc)  # takes Python scalars as NumPy's weak scalars
     op.nondiff = builtins.bool(nondiff)

@@ -109,7 +109,7 @@ def backward(entries: list, ct: dict, owned: set, src_ids: set, free: bool,
                 found[aid] = g
             if owned:
                 owned.discard(aid)
-            if type(g) is IndexedSlices:
+            if type(g) is IndexedSlices and not (op.slices and plain):
                 g = g._dense()
         else:
             g = _outputs_cotangent(ans, pop, src_ids, found, owned, batch)

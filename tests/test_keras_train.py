@@ -559,10 +559,13 @@ def test_policies():
     finally:
         mp.set_global_policy(None)
     assert keras.layers.Dense(1).dtype == "float32"
-    with pytest.raises(NotImplementedError, match="mixed precision is not available"):
-        mp.set_global_policy("mixed_float16")
+    with pytest.raises(NotImplementedError, match="bfloat16"):
+        mp.set_global_policy("mixed_bfloat16")
+    assert mp.Policy("int8").compute_dtype == "int8"  # (as Keras; not as a global policy)
+    with pytest.raises(ValueError, match="floating-point"):
+        mp.set_global_policy("int8")
     with pytest.raises(ValueError, match="Cannot convert"):
-        mp.Policy("int8")
+        mp.Policy("mixed_float8")
     assert mp.global_policy() == mp.DTypePolicy("float32")
 
 

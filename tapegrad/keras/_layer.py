@@ -22,6 +22,7 @@ from .._convert import convert_to_tensor
 from .._tensor import Tensor, VariableBase
 from .._variable import Variable
 from .._warn import warn_outside
+from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..module import Module
 from ..ops.math import cast
@@ -191,6 +192,47 @@ def name_scope(layer: "Layer") -> Iterator[None]:
         path.pop()
 
 
+class _Autocast(threading.local):
+    """Inside a layer's ``call``: the dtype float KerasVariables are read as (None: as stored),
+    and whether any layer's call has set it (Keras's autocast scope)."""
+    scope = False
+    dtype: Any = None  # a tapegrad DType
+
+
+_AUTOCAST = _Autocast()
+_FLOAT_NAMES = ("float16", "float32", "float64")
+
+
+def _enter_autocast(layer: "Layer") -> tuple:
+    """Set the autocast dtype for ``layer``'s call as Keras 3 does; returns what to restore."""
+    prev = (_AUTOCAST.scope, _AUTOCAST.dtype)
+    compute = layer._compute_dtype
+    if prev[0]:
+        if not layer.autocast or compute not in _FLOAT_NAMES:
+            _AUTOCAST.dtype = None
+        else:
+            _AUTOCAST.dtype = as_dtype(compute)
+    elif compute != layer._dtype and compute in _FLOAT_NAMES:  # (a mixed policy)
+        _AUTOCAST.scope, _AUTOCAST.dtype = True, as_dtype(compute)
+    return prev
+
+
+def _exit_autocast(prev: tuple) -> None:
+    _AUTOCAST.scope, _AUTOCAST.dtype = prev
+
+
+def _policy(dtype: Any) -> Any:
+    """A layer's ``dtype`` argument (or the global policy) as a mixed DTypePolicy, else None."""
+    from .mixed_precision import DTypePolicy
+    if isinstance(dtype, DTypePolicy):
+        return dtype
+    if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":  # (Keras's config form)
+        dtype = dtype["config"]["name"]
+    if isinstance(dtype, str) and dtype.startswith("mixed_"):
+        return DTypePolicy(dtype)
+    return None
+
+
 class KerasVariable(Variable):
     """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
     attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
@@ -199,8 +241,9 @@ class KerasVariable(Variable):
     Its ``name`` is the bare name Keras 3 gives (``"kernel"``, no ``":0"``) and ``path`` adds the
     names of the layers it was built in (``"dense/kernel"``). It is a ``tf.Variable`` too, so
     TensorFlow code can read and assign it. ``initializer`` is a value, or an initializer (a
-    name, an object or a callable) drawn with ``shape``; ``autocast``, ``aggregation`` and
-    ``synchronization`` are accepted as Keras takes them and change nothing (one device).
+    name, an object or a callable) drawn with ``shape``; ``autocast=False`` keeps it in its own
+    dtype inside a mixed-precision layer's call; ``aggregation`` and ``synchronization`` are
+    accepted as Keras takes them.
 
     >>> from tapegrad import keras
     >>> v = keras.Variable(initializer="ones", shape=(2,), name="w")
@@ -229,8 +272,25 @@ class KerasVariable(Variable):
         else:
             value = convert_to_tensor(np.asarray(initializer), dtype=dt)
         super().__init__(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+        if not autocast:
+            self._autocast = False
         self._keras_name = name
         self._path = "/".join([layer.name for layer in _scope_path()] + [name])
+
+    _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
+
+    def _read(self) -> Tensor:
+        r = Variable._read(self)
+        dt = _AUTOCAST.dtype
+        if dt is None or not self._autocast:
+            return r
+        have = r.dtype
+        return r if have == dt or not have.is_floating else cast(r, dt)
+
+    @property
+    def autocast(self) -> bool:
+        """Whether a mixed-precision layer reads this variable in its compute dtype."""
+        return self._autocast
 
     @property
     def name(self) -> str:
@@ -348,7 +408,11 @@ def _to_input(x: Any, layer: "Layer") -> Any:
     elif not isinstance(x, (Tensor, Variable)):
         return x
     if autocast and x.dtype.is_floating and x.dtype.name != dtype:
-        return cast(x, dtype)
+        out = cast(x, dtype)
+        mask = get_mask(x)
+        if mask is not None:  # (the cast is the same sequence)
+            set_mask(out, mask)
+        return out
     return x
 
 
@@ -402,12 +466,18 @@ class Layer(Module):
         d["built"] = False
         d["input_spec"] = None
         d["supports_masking"] = False
-        dt = backend.standardize_dtype(dtype if dtype is not None else  # (keras.mixed_precision's)
-                                       backend._state.get("dtype_policy"))
-        if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
-                not np.issubdtype(np.dtype(dt), np.number):
-            raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
+        spec = dtype if dtype is not None else backend._state.get("dtype_policy")  # (keras.mixed_precision's)
+        policy = _policy(spec)
+        if policy is not None:
+            dt = policy.variable_dtype
+        else:
+            dt = backend.standardize_dtype(getattr(spec, "name", spec) if not isinstance(spec, np.dtype) else spec)
+            if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
+                    not np.issubdtype(np.dtype(dt), np.number):
+                raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
         d["_dtype"] = dt
+        d["_compute_dtype"] = dt if policy is None else policy.compute_dtype
+        d["_dtype_policy"] = policy
         d["autocast"] = bool(autocast)
         d["activity_regularizer"] = regularizers.get(activity_regularizer)
         shape = kwargs.get("batch_input_shape")
@@ -501,7 +571,7 @@ class Layer(Module):
 
     @property
     def dtype(self) -> str:
-        """The dtype of the layer's weights (``floatx()`` when the layer was made)."""
+        """The dtype of the layer's weights (its policy's ``variable_dtype``)."""
         return self._dtype
 
     @property
@@ -510,12 +580,19 @@ class Layer(Module):
 
     @property
     def compute_dtype(self) -> str:
-        """The dtype the layer computes in; float inputs are cast to it."""
-        return self._dtype
+        """The dtype the layer computes in; float inputs are cast to it (with
+        ``"mixed_float16"``, float16 while the weights are float32)."""
+        return self.__dict__.get("_compute_dtype", self._dtype)
 
     @property
     def input_dtype(self) -> str:
-        return self._dtype
+        return self.compute_dtype
+
+    @property
+    def dtype_policy(self) -> Any:
+        """The layer's :class:`~tapegrad.keras.mixed_precision.DTypePolicy`."""
+        from .mixed_precision import DTypePolicy
+        return self.__dict__.get("_dtype_policy") or DTypePolicy(self._dtype)
 
     @property
     def weights(self) -> list:
@@ -579,7 +656,8 @@ class Layer(Module):
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
         with name_scope(self):  # (also when `build` is called directly)
-            v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+            v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
+                              autocast=autocast)
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._weight_regularizers.append((v, reg))
@@ -704,11 +782,13 @@ class Layer(Module):
             self._maybe_build(args, kwargs)
             _check_input_spec(self.input_spec, args[0], self.name)
             stack.append(training)
+            cast_state = _enter_autocast(self)
             try:
                 outputs = self.call(*args, **kwargs)
             except InvalidArgumentError as e:
                 raise self._dtype_error(args[0], e) from e
             finally:
+                _exit_autocast(cast_state)
                 stack.pop()
         finally:
             path.pop()
@@ -787,6 +867,7 @@ class Layer(Module):
                     set_mask(value, convert_to_tensor(np.ones(value.shape[:-1], bool)))
                 return value
             a = map_structure(concrete, args)
+            a = (map_structure(lambda x: _to_input(x, self), a[0]),) + tuple(a[1:])  # (as __call__)
             k = map_structure(concrete, kwargs)
             if self._call_has_mask and k.get("mask") is None:
                 masks = map_structure(get_mask, a[0])
@@ -797,7 +878,11 @@ class Layer(Module):
             try:
                 with name_scope(self):
                     self._maybe_build(a, k)
-                    out = self.call(*a, **k)
+                    cast_state = _enter_autocast(self)
+                    try:
+                        out = self.call(*a, **k)
+                    finally:
+                        _exit_autocast(cast_state)
             finally:
                 stack.pop()
             self._set_output_masks(a[0], k.get("mask"), out)
@@ -859,7 +944,9 @@ class Layer(Module):
         arguments it was created with when they are plain values (strings, numbers, booleans,
         ``None``, and lists, tuples and dicts of them); otherwise ``NotImplementedError`` asks
         for a ``get_config``."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        policy = self.__dict__.get("_dtype_policy")
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self.dtype if policy is None else policy.name}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return auto_config(self, config)

@@ -27,6 +27,7 @@ from ..distribute import _strategy as _distribute
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import add_n, cast
 from ..ops.reduction import reduce_sum
+from ..optimizers.loss_scale import LossScaleOptimizer
 from ..saving import load_variables, save_variables
 from . import backend
 from . import callbacks as callbacks_module
@@ -728,6 +729,9 @@ class Model(Layer):
         """Set the optimizer (a name or an optimizer), the loss (a name, a loss object or a
         function ``fn(y_true, y_pred)``; a list or dict for several outputs) and the metrics."""
         self.optimizer = optimizers_module.get(optimizer)
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None \
+                and not isinstance(self.optimizer, LossScaleOptimizer):  # (as Keras 3)
+            self.optimizer = LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
             if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
                 _loss_fn(ident)  # an unknown name fails here, not on the first batch

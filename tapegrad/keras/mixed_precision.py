@@ -1,16 +1,22 @@
 """``tapegrad.keras.mixed_precision``: dtype policies and :class:`LossScaleOptimizer`.
 
-A policy names the dtype of a layer's computations and of its weights. tapegrad's layers compute
-in the dtype of their weights, so the policies it runs are the single-dtype ones (``"float32"``,
-``"float64"``, ``"float16"``): :func:`set_global_policy` makes layers created
-afterwards use that dtype, as Keras does. The mixed policies (``"mixed_float16"``,
-``"mixed_bfloat16"``: float16 computations on float32 weights) raise ``NotImplementedError``
-saying so; :class:`LossScaleOptimizer` works with any policy.
+A policy names the dtype of a layer's computations and of its weights. The single-dtype policies
+(``"float32"``, ``"float64"``, ``"float16"``) use one dtype for both; ``"mixed_float16"`` keeps
+the weights in float32 and computes in float16, as Keras 3 does: a layer casts its float inputs to
+float16 and, inside its ``call``, reads its float weights as float16 (autocast), so their
+gradients arrive in float32; the normalization layers compute in float32; and ``compile`` wraps
+the optimizer in a :class:`LossScaleOptimizer`. :func:`set_global_policy` sets the policy of
+layers created afterwards; a layer's ``dtype`` argument sets its own (``dtype="float32"`` for a
+model's final softmax, as the guides do).
 
+>>> import numpy as np
 >>> from tapegrad import keras
->>> keras.mixed_precision.set_global_policy("float64")
->>> keras.layers.Dense(2).dtype, keras.backend.floatx()
-('float64', 'float32')
+>>> keras.mixed_precision.set_global_policy("mixed_float16")
+>>> layer = keras.layers.Dense(2)
+>>> layer.compute_dtype, layer.variable_dtype
+('float16', 'float32')
+>>> layer(np.ones((1, 3), "float32")).dtype.name, layer.kernel.dtype.name
+('float16', 'float32')
 >>> keras.mixed_precision.set_global_policy(None)
 >>> keras.mixed_precision.global_policy()
 <DTypePolicy "float32">
@@ -18,6 +24,8 @@ saying so; :class:`LossScaleOptimizer` works with any policy.
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from ..optimizers.loss_scale import LossScaleOptimizer
 from . import backend
@@ -37,24 +45,32 @@ _MIXED = ("mixed_float16", "mixed_bfloat16")
 
 
 class DTypePolicy:
-    """A dtype policy: ``name`` is a float dtype (``compute_dtype == variable_dtype == name``);
-    ``None`` means ``keras.backend.floatx()``."""
+    """A dtype policy: ``"mixed_float16"`` (float16 computations on float32 weights), or a dtype
+    name used for both (``"float32"``); ``None`` means ``keras.backend.floatx()``."""
 
     def __init__(self, name: str | None = None) -> None:
         name = backend.floatx() if name is None else name
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, such as 'mixed_float16'. Received: name={name} "
                             f"(of type {type(name)})")
-        if name in _MIXED:
+        if name == "mixed_bfloat16":
             raise NotImplementedError(
-                f"The {name!r} policy computes in {name[6:]} on float32 weights; tapegrad's layers "
-                "compute in the dtype of their weights, so mixed precision is not available. Train "
-                "in float32 (the default), or set_global_policy('float16') to keep weights and "
-                "computations in float16; LossScaleOptimizer works with either.")
-        if name not in _FLOATS:
-            raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid "
-                             "policies include 'mixed_float16', 'mixed_bfloat16', and the name of "
-                             "any float dtype such as 'float32'.")
+                "The 'mixed_bfloat16' policy computes in bfloat16, a dtype NumPy does not have, so "
+                "tapegrad cannot run it. Use 'mixed_float16' (float16 computations on float32 "
+                "weights) or train in float32.")
+        if name == "mixed_float16":
+            self._compute, self._variable = "float16", "float32"
+        else:
+            try:
+                dtype = backend.standardize_dtype(name)
+            except TypeError:
+                dtype = None
+            if dtype is None or dtype not in _FLOATS and dtype != "string" and \
+                    not np.issubdtype(np.dtype(dtype), np.number) and dtype != "bool":
+                raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid "
+                                 "policies include 'mixed_float16', 'mixed_bfloat16', and the name "
+                                 "of any dtype such as 'float32'.")
+            self._compute = self._variable = dtype
         self._name = name
 
     @property
@@ -63,11 +79,13 @@ class DTypePolicy:
 
     @property
     def compute_dtype(self) -> str:
-        return self._name
+        """The dtype of the layer's computations (and of its outputs)."""
+        return self._compute
 
     @property
     def variable_dtype(self) -> str:
-        return self._name
+        """The dtype of the layer's weights."""
+        return self._variable
 
     @property
     def quantization_mode(self) -> None:
@@ -97,7 +115,11 @@ def set_global_policy(policy: Any) -> None:
     """Make ``policy`` (a :class:`DTypePolicy`, a dtype name, or ``None`` for ``floatx()``) the
     default of layers created afterwards."""
     if policy is not None and not isinstance(policy, DTypePolicy):
-        policy = DTypePolicy(str(policy))
+        policy = DTypePolicy(policy if isinstance(policy, str) else backend.standardize_dtype(policy))
+    if policy is not None and "float" not in policy.compute_dtype:
+        raise ValueError("set_global_policy can only be used to set the global policy to "
+                         f"floating-point policies, such as 'float32' and 'mixed_float16', but got "
+                         f"policy: {policy.name}")
     backend._state["dtype_policy"] = None if policy is None else policy.name
 
 

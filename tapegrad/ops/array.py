@@ -294,7 +294,7 @@ def _identity_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return g
 
 
-_identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear")
+_identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", slices=True)
 
 
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002

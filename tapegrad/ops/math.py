@@ -492,6 +492,8 @@ def conj(x: Any, name: Any = None) -> Tensor:
 def _cast_vjp(g: Any, ans: Tensor, x: Tensor, dtype: Any) -> Any:
     if x._value.dtype.kind not in "fc":
         return None
+    if type(g) is IndexedSlices:  # (rows stay rows: summed in the source's dtype, as in TF)
+        return IndexedSlices(cast(g.values, _dt._from_np(x._value.dtype)), g.indices, g.dense_shape)
     return cast(g, _dt._from_np(x._value.dtype))
 
 
@@ -503,7 +505,7 @@ def _cast_fwd(x: np.ndarray, dtype: Any) -> np.ndarray:
     return x.astype(dtype)
 
 
-_cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear")
+_cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear", slices=True)
 # a cast to (or from) an integer or bool type: no derivative, but tapes still see it (diagnosis)
 _cast_nondiff = defop("CastToNonFloat", _cast_fwd, nondiff=True)
 

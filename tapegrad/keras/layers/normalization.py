@@ -28,11 +28,26 @@ def _axis(value: Any, ndim: int, layer: Layer) -> int:
     return value % ndim
 
 
-def _broadcaster(axes: list, ndim: int, shape: list) -> Any:
-    """Reshape a per-axis weight or statistic to ``shape`` unless it is over the last axis only."""
-    if axes == [ndim - 1]:
-        return lambda v: v
-    return lambda v: None if v is None else reshape(v, shape)
+def _broadcaster(axes: list, ndim: int, shape: list, dtype: Any = None) -> Any:
+    """Reshape a per-axis weight or statistic to ``shape`` unless it is over the last axis only
+    (and cast it to ``dtype`` when given)."""
+    def fit(v: Any) -> Any:
+        if v is None:
+            return None
+        if dtype is not None and v.dtype != dtype:
+            v = cast(v, dtype)
+        return v if axes == [ndim - 1] else reshape(v, shape)
+    return fit
+
+
+def float32_inside(x: Any) -> Any:
+    """A float16 input as float32: the normalization layers compute their statistics in float32
+    (Keras 3: float16's range overflows a variance)."""
+    return cast(x, "float32") if x.dtype.name == "float16" else x
+
+
+def in_compute_dtype(x: Any, layer: Layer) -> Any:
+    return x if x.dtype.name == layer.compute_dtype else cast(x, layer.compute_dtype)
 
 
 class BatchNormalization(Layer):
@@ -81,12 +96,12 @@ class BatchNormalization(Layer):
         self._ndim, ax = ndim, _axis(self.axis, ndim, self)
         shape = (input_shape[ax],)
         self._size = shape[0]
-        self.gamma = new_weight(self, "gamma", shape) if self.scale else None
-        self.beta = new_weight(self, "beta", shape) if self.center else None
+        self.gamma = new_weight(self, "gamma", shape, autocast=False) if self.scale else None
+        self.beta = new_weight(self, "beta", shape, autocast=False) if self.center else None
         self.moving_mean = self.add_weight(name="moving_mean", shape=shape, initializer=self.moving_mean_initializer,
-                                           trainable=False)
-        self.moving_variance = self.add_weight(name="moving_variance", shape=shape,
-                                               initializer=self.moving_variance_initializer, trainable=False)
+                                           trainable=False, autocast=False)
+        self.moving_variance = self.add_weight(name="moving_variance", shape=shape, trainable=False,
+                                               initializer=self.moving_variance_initializer, autocast=False)
         self._reduction_axes = [d for d in range(ndim) if d != ax]
         self._bshape = [input_shape[d] if d == ax else 1 for d in range(ndim)]
         self.built = True
@@ -106,6 +121,7 @@ class BatchNormalization(Layer):
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         ax = _axis(self.axis, self._ndim, self)
         check_input(self, inputs.shape, self._ndim, ax, self._size)
+        inputs = float32_inside(inputs)
         if training and self.trainable:
             mean, var = self._moments(inputs, mask)
             m = self.momentum
@@ -114,7 +130,8 @@ class BatchNormalization(Layer):
         else:
             mean, var = self.moving_mean, self.moving_variance
         b = _broadcaster([ax], self._ndim, self._bshape)
-        return nn.batch_normalization(inputs, b(mean), b(var), b(self.beta), b(self.gamma), self.epsilon)
+        out = nn.batch_normalization(inputs, b(mean), b(var), b(self.beta), b(self.gamma), self.epsilon)
+        return in_compute_dtype(out, self)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         return tuple(input_shape)
@@ -165,6 +182,7 @@ class LayerNormalization(Layer):
         weight_args(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
         weight_args(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.supports_masking = True
+        self.autocast = False  # (float16 inputs are normalized in float32)
 
     def build(self, input_shape: Sequence) -> None:
         ndim = len(input_shape)
@@ -173,8 +191,8 @@ class LayerNormalization(Layer):
         self._ndim = ndim
         shape = tuple(input_shape[a] for a in self._axes)
         self._sizes = shape
-        self.gamma = new_weight(self, "gamma", shape) if self.scale or self.rms_scaling else None
-        self.beta = new_weight(self, "beta", shape) if self.center and not self.rms_scaling else None
+        self.gamma = new_weight(self, "gamma", shape, autocast=False) if self.scale or self.rms_scaling else None
+        self.beta = new_weight(self, "beta", shape, autocast=False) if self.center and not self.rms_scaling else None
         self._bshape = [input_shape[d] if d in self._axes else 1 for d in range(ndim)]
         self.built = True
 
@@ -183,17 +201,18 @@ class LayerNormalization(Layer):
         if tuple(inputs.shape[a] for a in self._axes) != self._sizes:
             raise ValueError(f"LayerNormalization: the layer was built for sizes {self._sizes} on axes "
                              f"{self._axes}; received an input of shape {tuple(inputs.shape)}.")
-        b = _broadcaster(self._axes, self._ndim, self._bshape)
+        inputs = float32_inside(inputs)  # (not autocast: the weights follow the input's dtype, as Keras)
+        b = _broadcaster(self._axes, self._ndim, self._bshape, inputs.dtype)
         mean, var = nn.moments(inputs, self._axes, keepdims=True)
         inv = rsqrt(var + self.epsilon)
         if self.rms_scaling:
-            return inputs * inv * b(self.gamma)
+            return in_compute_dtype(inputs * inv * b(self.gamma), self)
         if self.gamma is not None:
             inv = inv * b(self.gamma)
         res = -mean * inv
         if self.beta is not None:
             res = res + b(self.beta)
-        return inputs * inv + res
+        return in_compute_dtype(inputs * inv + res, self)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         return tuple(input_shape)

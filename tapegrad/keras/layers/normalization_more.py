@@ -8,9 +8,10 @@ from ..._convert import convert_to_tensor
 from ..._tensor import Tensor
 from ... import nn
 from ...ops.array import reshape, shape as _shape
-from ...ops.math import rsqrt
+from ...ops.math import cast, rsqrt
 from .._layer import InputSpec, Layer
 from .conv import new_weight, weight_args, weight_config
+from .normalization import float32_inside, in_compute_dtype
 from .merging import l2_normalize
 
 __all__ = ["UnitNormalization", "GroupNormalization"]
@@ -70,6 +71,7 @@ class GroupNormalization(Layer):
                              f"`-1` for instance normalization). Received: groups={groups}")
         super().__init__(**kwargs)
         self.supports_masking = True
+        self.autocast = False  # (float16 inputs are normalized in float32)
         self.groups, self.axis, self.epsilon, self.center, self.scale = groups, axis, epsilon, center, scale
         weight_args(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
         weight_args(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
@@ -86,12 +88,12 @@ class GroupNormalization(Layer):
         if dim % self.groups:
             raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the number of channels ({dim}).")
         self.input_spec = InputSpec(ndim=len(input_shape), axes={self.axis: dim})
-        self.gamma = new_weight(self, "gamma", (dim,)) if self.scale else None
-        self.beta = new_weight(self, "beta", (dim,)) if self.center else None
+        self.gamma = new_weight(self, "gamma", (dim,), autocast=False) if self.scale else None
+        self.beta = new_weight(self, "beta", (dim,), autocast=False) if self.center else None
         self.built = True
 
     def call(self, inputs: Any) -> Tensor:
-        x = convert_to_tensor(inputs)
+        x = float32_inside(convert_to_tensor(inputs))
         rank = x.shape.rank
         a = self.axis % rank
         dims = [d if d is not None else _shape(x)[i] for i, d in enumerate(x.shape)]
@@ -101,12 +103,12 @@ class GroupNormalization(Layer):
         mean, var = nn.moments(xg, [i for i in range(1, rank + 1) if i != a], keepdims=True)
         bshape = [1] * a + [self.groups, c // self.groups] + [1] * (rank - a - 1)
         inv = rsqrt(var + self.epsilon)
-        if self.gamma is not None:
-            inv = inv * reshape(self.gamma, bshape)
+        if self.gamma is not None:  # (not autocast: the weights follow the input's dtype, as Keras)
+            inv = inv * reshape(cast(self.gamma, x.dtype), bshape)
         res = -mean * inv
         if self.beta is not None:
-            res = res + reshape(self.beta, bshape)
-        return reshape(xg * inv + res, [-1] + dims[1:])
+            res = res + reshape(cast(self.beta, x.dtype), bshape)
+        return in_compute_dtype(reshape(xg * inv + res, [-1] + dims[1:]), self)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
