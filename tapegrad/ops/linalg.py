@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _bk
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
@@ -346,6 +347,13 @@ _cross = defop("Cross", lambda a, b: np.cross(a, b),
                broadcast=True)
 
 
+def _xp_cross(be: Any, a: Any, b: Any) -> Any:
+    xp = be.xp
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def cross(a: Any, b: Any, name: Any = None) -> Tensor:
     """Cross product of 3-vectors along the last axis (same shapes)."""
     a, b = binary_operands(a, b, "Cross")
@@ -390,6 +398,28 @@ _fill = defop("FillTriangular", _fill_fwd,
               vjp=(lambda g, ans, x, upper: apply(_fill_inv, (g,), {"upper": upper}),), jvp="linear")
 _fill_inv = defop("FillTriangularInverse", _fill_inv_fwd,
                   vjp=(lambda g, ans, x, upper: apply(_fill, (g,), {"upper": upper}),), jvp="linear")
+
+
+def _xp_fill(be: Any, x: Any, upper: bool) -> Any:
+    xp = be.xp
+    d = x.shape[-1]
+    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
+    idx = _tri_index(n, upper)
+    t = xp.take(x, xp.asarray(np.maximum(idx, 0).reshape(-1)), axis=x.ndim - 1)
+    t = xp.reshape(t, tuple(x.shape[:-1]) + (n, n))
+    return xp.where(xp.asarray(idx >= 0), t, xp.zeros((), dtype=x.dtype))
+
+
+def _xp_fill_inv(be: Any, x: Any, upper: bool) -> Any:
+    xp = be.xp
+    n = x.shape[-1]
+    idx = _tri_index(n, upper)
+    flat = np.flatnonzero(idx >= 0)
+    flat = flat[np.argsort(idx.reshape(-1)[flat])]
+    return xp.take(xp.reshape(x, tuple(x.shape[:-2]) + (n * n,)), xp.asarray(flat), axis=x.ndim - 2)
+
+
+_bk.FORMS.update({"Cross": _xp_cross, "FillTriangular": _xp_fill, "FillTriangularInverse": _xp_fill_inv})
 
 
 def fill_triangular(x: Any, upper: bool = False, name: Any = None) -> Tensor:
