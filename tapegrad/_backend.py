@@ -927,8 +927,6 @@ FORMS: dict[str, Callable] = {
                             be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))),
     "EuclideanNorm": _euclidean_norm,
     "Softplus": _softplus,
-    "Einsum": lambda be, *xs, ins, out: (be.module.einsum(",".join(ins) + "->" + out, *xs) if be.numpy_api
-                                         else NotImplemented),
     "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
     "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
     "MatrixBandPart": _band,

@@ -624,6 +624,60 @@ def _einsum_jvp(ts: Any, ans: Tensor, *xs: Tensor, ins: tuple, out: str) -> Tens
 _einsum = defop("Einsum", _einsum_fwd, vjp=jointly(_einsum_vjp), jvp=jointly(_einsum_jvp))
 
 
+def _xp_einsum(be: Any, *xs: Any, ins: tuple, out: str) -> Any:
+    """Einsum with the namespace's ops: each operand's diagonals taken and its own labels summed,
+    then the operands contracted left to right, each pair as one batched ``matmul``."""
+    if be.numpy_api:
+        return be.module.einsum(",".join(ins) + "->" + out, *xs)
+    xp = be.xp
+    if not hasattr(xp, "linalg") or any(xp.isdtype(x.dtype, "bool") for x in xs):
+        return NotImplemented
+    dt = be.dtype(np.result_type(*(be.np_dtype(x.dtype) for x in xs)))
+    ops = []
+    for k, (x, sub) in enumerate(zip(xs, ins)):
+        x = xp.astype(x, dt)
+        for c in sorted(set(sub), key=sub.index):
+            while sub.count(c) > 1:  # a repeated label: the diagonal of its first two axes, put last
+                i, j = sub.index(c), sub.index(c, sub.index(c) + 1)
+                rest = [a for a in range(len(sub)) if a not in (i, j)]
+                x = xp.linalg.diagonal(xp.permute_dims(x, tuple(rest) + (i, j)))
+                sub = "".join(sub[a] for a in rest) + c
+        later = out + "".join(ins[k + 1:]) + "".join(s for s, _ in ops)
+        x, sub = _sum_labels(xp, x, sub, later)
+        ops.append((sub, x))
+    sub, x = ops[0]
+    for k, (sb, b) in enumerate(ops[1:], 1):
+        x, sub = _contract(xp, x, sub, b, sb, out + "".join(s for s, _ in ops[k + 1:]))
+    return xp.permute_dims(x, tuple(sub.index(c) for c in out))
+
+
+def _sum_labels(xp: Any, x: Any, sub: str, keep: str) -> tuple:
+    """``x`` summed over the labels of ``sub`` not in ``keep``."""
+    axes = tuple(i for i, c in enumerate(sub) if c not in keep)
+    if not axes:
+        return x, sub
+    return xp.sum(x, axis=axes, dtype=x.dtype), "".join(c for c in sub if c in keep)
+
+
+def _contract(xp: Any, a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
+    """The product of ``a`` and ``b`` summed over their shared labels not in ``keep``."""
+    a, sa = _sum_labels(xp, a, sa, keep + sb)
+    b, sb = _sum_labels(xp, b, sb, keep + sa)
+    batch = [c for c in sa if c in sb and c in keep]
+    summed = [c for c in sa if c in sb and c not in keep]
+    ao = [c for c in sa if c not in sb]
+    bo = [c for c in sb if c not in sa]
+    size = {**dict(zip(sa, a.shape)), **dict(zip(sb, b.shape))}
+    n = [int(np.prod([size[c] for c in cs])) for cs in (batch, ao, summed, bo)]
+    a = xp.reshape(xp.permute_dims(a, tuple(sa.index(c) for c in batch + ao + summed)), (n[0], n[1], n[2]))
+    b = xp.reshape(xp.permute_dims(b, tuple(sb.index(c) for c in batch + summed + bo)), (n[0], n[2], n[3]))
+    labels = batch + ao + bo
+    return xp.reshape(xp.matmul(a, b), tuple(size[c] for c in labels)), "".join(labels)
+
+
+_bk.FORMS["Einsum"] = _xp_einsum
+
+
 def _parse_term(term: str, k: int) -> tuple[list, bool]:
     """A subscript term as a list of labels, with ``"..."`` as one item where the ellipsis is."""
     if term.count("...") > 1 or "." in term.replace("...", ""):
