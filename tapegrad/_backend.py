@@ -263,7 +263,7 @@ class Backend:
         return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
 
     def whole(self, a: Any, axes: tuple) -> Any:
-        """``a`` with each of ``axes`` in one chunk (Dask's linalg and FFTs need it), else ``a``."""
+        """``a`` with each of ``axes`` in one chunk (matrix routines and FFTs need it), else ``a``."""
         if self.name == "dask":
             return a.rechunk({ax % a.ndim: -1 for ax in axes})
         return a
@@ -616,7 +616,7 @@ def _arg(be: Backend, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
     return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
 
 
-# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host)
+# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host; Dask: per_matrix)
 def _linalg(be: Backend, name: str) -> Any:
     return getattr(getattr(be.xp, "linalg", None), name, None)
 
@@ -638,31 +638,20 @@ def _band(be: Backend, x: Any, lo: int, hi: int) -> Any:
     return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
 
 
-def _matrices(be: Backend, *xs: Any) -> list:
-    return [be.whole(x, (-2, -1)) for x in xs]
-
-
 def _linalg_form(name: str) -> Callable:
     def form(be: Backend, x: Any, *rest: Any, adjoint: bool = False) -> Any:
         f = _linalg(be, name)
         if f is None:
             return NotImplemented
-        x, *rest = _matrices(be, x, *rest)
         return f(_adj(be, x) if adjoint else x, *rest)
     return form
-
-
-def _cholesky(be: Backend, x: Any) -> Any:
-    if be.name == "dask":  # (array-api-compat 1.16's Dask wrapper gives the upper factor)
-        return be.module.linalg.cholesky(be.whole(x, (-2, -1)), lower=True)
-    return _linalg_form("cholesky")(be, x)
 
 
 def _slogdet(be: Backend, x: Any) -> Any:
     f = _linalg(be, "slogdet")
     if f is None:
         return NotImplemented
-    s, l = f(*_matrices(be, x))
+    s, l = f(x)
     return s, be.xp.astype(l, x.dtype)
 
 
@@ -671,7 +660,6 @@ def _trisolve(be: Backend, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
     solve = _linalg(be, "solve")
     if solve is None:
         return NotImplemented
-    a, b = _matrices(be, a, b)
     t = _band(be, a, -1, 0) if lower else _band(be, a, 0, -1)
     return solve(_adj(be, t) if adjoint else t, b)
 
@@ -937,7 +925,7 @@ FORMS: dict[str, Callable] = {
     "TakeAlongLastAxis": _take_along,
     "PutAlongLastAxis": _put_along,
     "Complex": lambda be, re, im: _complex(be, re, im),
-    "Cholesky": _cholesky,
+    "Cholesky": _linalg_form("cholesky"),
     "MatrixInverse": _linalg_form("inv"),
     "MatrixDeterminant": _linalg_form("det"),
     "LogMatrixDeterminant": _slogdet,

@@ -375,3 +375,53 @@ def test_a_keras_model_fits_on_the_gpu_with_the_numpy_numbers(fake_cupy):
     np.testing.assert_allclose(got, want, rtol=1e-6)
     for w, c in zip(weights, cpu_weights):
         np.testing.assert_allclose(w.numpy(), c.numpy(), rtol=1e-5, atol=1e-7)
+
+
+# --------------------------------------------------------------------------- decompositions on backends
+def _decompositions(x, y, ts):
+    """SVD-, QR-, eigh-, slogdet- and expm-based losses of a batch of tall matrices ``x`` and of
+    symmetric positive-definite ones ``y``; ``ts``: their tangents for forward mode."""
+    with tf.autodiff.ForwardAccumulator([x, y], ts) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            s, u, v = tf.linalg.svd(x)
+            q, r = tf.linalg.qr(x)
+            e, w = tf.linalg.eigh(y)
+            _, ld = tf.linalg.slogdet(y)
+            loss = (tf.reduce_sum(s * s[..., :1]) + tf.reduce_sum(u ** 3) + tf.reduce_sum(v * r)
+                    + tf.reduce_sum(q[..., :1, :] ** 2) + tf.reduce_sum(e[..., None] * w ** 2) + tf.reduce_sum(ld)
+                    + tf.reduce_sum(tf.linalg.expm(0.1 * y)) + tf.einsum("bij,bjk->", x, y))
+    return [loss, *tape.gradient(loss, [x, y]), acc.jvp(loss)]
+
+
+def test_decompositions_on_a_chunked_dask_batch_stay_lazy_and_match_numpy():
+    rng = np.random.default_rng(5)
+    a, m = rng.normal(size=(6, 4, 3)), rng.normal(size=(6, 3, 3))
+    b = m @ np.swapaxes(m, -1, -2) + 3 * np.eye(3)
+    ts = [rng.normal(size=a.shape), rng.normal(size=b.shape)]
+    with dask.config.set(scheduler=_refuse):  # forward, gradients and tangents: graphs only
+        got = _decompositions(*(tf.convert_to_tensor(da.from_array(v, chunks=(2, 2, 2))) for v in (a, b)),
+                              [tf.convert_to_tensor(da.from_array(t, chunks=2)) for t in ts])
+    assert all(type(g) is _backend.ArrayTensor and g.backend == "dask" for g in got)
+    assert got[1].array.chunks[0] == (2, 2, 2)  # the batch keeps its chunks: one block of matrices each
+    want = _decompositions(tf.constant(a), tf.constant(b), [tf.constant(t) for t in ts])
+    for g, w in zip(dask.compute(*got), want):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-10, atol=1e-10)
+
+
+def test_decompositions_and_einsum_on_array_api_strict_match_numpy():
+    rng = np.random.default_rng(6)
+    a = rng.normal(size=(2, 4, 3)) + 1j * rng.normal(size=(2, 4, 3))
+    results = []
+    for x in (tf.constant(a), tf.convert_to_tensor(xs.asarray(a))):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s, u, v = tf.linalg.svd(x, full_matrices=True)
+            e, w = tf.linalg.eigh(tf.einsum("bji,bjk->bik", tf.math.conj(x), x))  # x^H x
+            q, r = tf.linalg.qr(x)
+            y = tf.einsum("bii->b", r) + tf.einsum("bij,bij,b->b", q, tf.math.conj(q), tf.cast(s[..., 0], q.dtype))
+            loss = tf.reduce_sum(tf.math.real(y)) + tf.reduce_sum(tf.math.real(e)) + tf.reduce_sum(tf.math.real(u * tf.math.conj(u))[..., 0, :] * s[..., :1])
+        results.append([np.asarray(t) for t in (s, u, v, e, q, r, loss, tape.gradient(loss, x))])
+    assert type(x) is _backend.ArrayTensor
+    for got, want in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
