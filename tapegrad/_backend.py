@@ -762,12 +762,12 @@ _fftn, _ifftn, _rfftn, _irfftn = (_fft_form(n) for n in ("fftn", "ifftn", "rfftn
 
 
 # ----- decompositions: the linalg extension; on Dask, the op's NumPy forward per block of matrices
-def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict, core: int = 2) -> Any:
-    """``fwd(*xs, **p)`` (an op's NumPy forward) on Dask arrays whose last ``core`` axes are put
-    in one chunk: one lazy call per chunk of the leading (batch) axes, which keep their chunks.
-    The outputs' trailing shapes and dtypes are those ``fwd`` gives for an empty batch."""
-    xs = tuple(be.whole(x, tuple(range(-core, 0))) for x in xs)
-    probe = fwd(*(np.zeros((0,) + tuple(x.shape[x.ndim - core:]), x.dtype) for x in xs), **p)
+def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict) -> Any:
+    """``fwd(*xs, **p)`` (an op's NumPy forward) on Dask arrays of matrices, each put in one
+    chunk: one lazy call per chunk of the leading (batch) axes, which keep their chunks (and
+    broadcast). The outputs' trailing shapes and dtypes are those ``fwd`` gives for an empty batch."""
+    xs = tuple(be.whole(x, (-2, -1)) for x in xs)
+    probe = fwd(*(np.zeros((0,) + tuple(x.shape[-2:]), x.dtype) for x in xs), **p)
     outs = probe if isinstance(probe, tuple) else (probe,)
     sizes: dict = {}
     sig = []
@@ -775,7 +775,7 @@ def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict, core: int = 2) ->
         names = [f"o{k}_{j}" for j in range(o.ndim - 1)]
         sizes.update(zip(names, o.shape[1:]))
         sig.append("(" + ",".join(names) + ")")
-    ins = ",".join("(" + ",".join(f"i{k}_{j}" for j in range(core)) + ")" for k in range(len(xs)))
+    ins = ",".join(f"(m{k},n{k})" for k in range(len(xs)))
     return be.module.apply_gufunc(functools.partial(fwd, **p), ins + "->" + ",".join(sig), *xs,
                                   output_dtypes=[o.dtype for o in outs], output_sizes=sizes)
 

@@ -660,9 +660,8 @@ def _sum_labels(xp: Any, x: Any, sub: str, keep: str) -> tuple:
 
 
 def _contract(xp: Any, a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
-    """The product of ``a`` and ``b`` summed over their shared labels not in ``keep``."""
-    a, sa = _sum_labels(xp, a, sa, keep + sb)
-    b, sb = _sum_labels(xp, b, sb, keep + sa)
+    """The product of ``a`` and ``b`` summed over their shared labels not in ``keep`` (every
+    other label of theirs is in ``keep``)."""
     batch = [c for c in sa if c in sb and c in keep]
     summed = [c for c in sa if c in sb and c not in keep]
     ao = [c for c in sa if c not in sb]
