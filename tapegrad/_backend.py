@@ -28,6 +28,7 @@ maker creates (:func:`place`: constants, zeros, ranges, random draws, Variables)
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import sys
@@ -262,7 +263,7 @@ class Backend:
         return self.module.cuda.Device(a.device.id) if self.gpu else _NO_GUARD
 
     def whole(self, a: Any, axes: tuple) -> Any:
-        """``a`` with each of ``axes`` in one chunk (Dask's linalg and FFTs need it), else ``a``."""
+        """``a`` with each of ``axes`` in one chunk (matrix routines and FFTs need it), else ``a``."""
         if self.name == "dask":
             return a.rechunk({ax % a.ndim: -1 for ax in axes})
         return a
@@ -615,7 +616,7 @@ def _arg(be: Backend, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
     return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
 
 
-# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host)
+# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host; Dask: per_matrix)
 def _linalg(be: Backend, name: str) -> Any:
     return getattr(getattr(be.xp, "linalg", None), name, None)
 
@@ -637,31 +638,20 @@ def _band(be: Backend, x: Any, lo: int, hi: int) -> Any:
     return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
 
 
-def _matrices(be: Backend, *xs: Any) -> list:
-    return [be.whole(x, (-2, -1)) for x in xs]
-
-
 def _linalg_form(name: str) -> Callable:
     def form(be: Backend, x: Any, *rest: Any, adjoint: bool = False) -> Any:
         f = _linalg(be, name)
         if f is None:
             return NotImplemented
-        x, *rest = _matrices(be, x, *rest)
         return f(_adj(be, x) if adjoint else x, *rest)
     return form
-
-
-def _cholesky(be: Backend, x: Any) -> Any:
-    if be.name == "dask":  # (array-api-compat 1.16's Dask wrapper gives the upper factor)
-        return be.module.linalg.cholesky(be.whole(x, (-2, -1)), lower=True)
-    return _linalg_form("cholesky")(be, x)
 
 
 def _slogdet(be: Backend, x: Any) -> Any:
     f = _linalg(be, "slogdet")
     if f is None:
         return NotImplemented
-    s, l = f(*_matrices(be, x))
+    s, l = f(x)
     return s, be.xp.astype(l, x.dtype)
 
 
@@ -670,7 +660,6 @@ def _trisolve(be: Backend, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
     solve = _linalg(be, "solve")
     if solve is None:
         return NotImplemented
-    a, b = _matrices(be, a, b)
     t = _band(be, a, -1, 0) if lower else _band(be, a, 0, -1)
     return solve(_adj(be, t) if adjoint else t, b)
 
@@ -772,6 +761,91 @@ def _fft_form(name: str) -> Callable:
 _fftn, _ifftn, _rfftn, _irfftn = (_fft_form(n) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
 
 
+# ----- decompositions: the linalg extension; on Dask, the op's NumPy forward per block of matrices
+def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict) -> Any:
+    """``fwd(*xs, **p)`` (an op's NumPy forward) on Dask arrays of matrices, each put in one
+    chunk: one lazy call per chunk of the leading (batch) axes, which keep their chunks (and
+    broadcast). The outputs' trailing shapes and dtypes are those ``fwd`` gives for an empty batch."""
+    xs = tuple(be.whole(x, (-2, -1)) for x in xs)
+    probe = fwd(*(np.zeros((0,) + tuple(x.shape[-2:]), x.dtype) for x in xs), **p)
+    outs = probe if isinstance(probe, tuple) else (probe,)
+    sizes: dict = {}
+    sig = []
+    for k, o in enumerate(outs):
+        names = [f"o{k}_{j}" for j in range(o.ndim - 1)]
+        sizes.update(zip(names, o.shape[1:]))
+        sig.append("(" + ",".join(names) + ")")
+    ins = ",".join(f"(m{k},n{k})" for k in range(len(xs)))
+    return be.module.apply_gufunc(functools.partial(fwd, **p), ins + "->" + ",".join(sig), *xs,
+                                  output_dtypes=[o.dtype for o in outs], output_sizes=sizes)
+
+
+def matrix_form(fwd: Callable, form: Callable | None = None) -> Callable:
+    """The form of a decomposition op: :func:`per_matrix` of its NumPy forward ``fwd`` on Dask,
+    ``form`` (the namespace's linalg extension, or None) elsewhere."""
+    def run(be: Backend, *xs: Any, **p: Any) -> Any:
+        if be.name == "dask":
+            return per_matrix(be, fwd, xs, p)
+        return NotImplemented if form is None else form(be, *xs, **p)
+    return run
+
+
+def _finite_only(be: Backend, f: Callable, x: Any, fill: Any) -> tuple:
+    """``f(x)``'s outputs with the matrices of ``x`` that hold NaN or Inf given to ``f`` as
+    ``fill`` and their results NaN (as the NumPy forwards: LAPACK would not converge)."""
+    xp = be.xp
+    bad = xp.logical_not(xp.all(xp.isfinite(x), axis=(-2, -1)))
+    outs = f(xp.where(xp.reshape(bad, tuple(bad.shape) + (1, 1)), fill, x))
+
+    def nan(o: Any) -> Any:
+        b = xp.reshape(bad, tuple(bad.shape) + (1,) * (o.ndim - bad.ndim))
+        return xp.where(b, xp.asarray(math.nan, dtype=o.dtype), o)
+    return tuple(nan(o) for o in outs)
+
+
+def _svd(be: Backend, x: Any, full: bool) -> Any:
+    f = _linalg(be, "svd")
+    if f is None:
+        return NotImplemented
+
+    def svd(a: Any) -> tuple:
+        u, s, vh = f(a, full_matrices=full)
+        return s, u, _adj(be, vh)
+    return _finite_only(be, svd, x, be.xp.zeros((), dtype=x.dtype))
+
+
+def _svdvals(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "svdvals")
+    return NotImplemented if f is None else _finite_only(be, lambda a: (f(a),), x, be.xp.zeros((), dtype=x.dtype))[0]
+
+
+def _eig(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "eig")  # (the standard's 2025.12 revision)
+    if f is None:
+        return NotImplemented
+    c = be.dtype(np.result_type(be.np_dtype(x.dtype), np.complex64))
+    return _finite_only(be, lambda a: tuple(be.xp.astype(o, c) for o in f(a)), x,
+                        be.xp.eye(x.shape[-1], dtype=x.dtype))
+
+
+def _eigh(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "eigh")  # (the lower triangle, as NumPy's)
+    if f is None:
+        return NotImplemented
+    e, v = f(x)
+    return be.xp.astype(e, x.dtype), v
+
+
+def _eigvalsh(be: Backend, x: Any) -> Any:
+    f = _linalg(be, "eigvalsh")
+    return NotImplemented if f is None else be.xp.astype(f(x), x.dtype)
+
+
+def _qr(be: Backend, x: Any, full: bool) -> Any:
+    f = _linalg(be, "qr")
+    return NotImplemented if f is None else tuple(f(x, mode="complete" if full else "reduced"))
+
+
 # Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
 # *arrays, **params)``, the same params as the op's forward. A form returns NotImplemented for a
 # case it does not cover (the next way in the module docstring's order is tried).
@@ -841,8 +915,6 @@ FORMS: dict[str, Callable] = {
                             be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))),
     "EuclideanNorm": _euclidean_norm,
     "Softplus": _softplus,
-    "Einsum": lambda be, *xs, ins, out: (be.module.einsum(",".join(ins) + "->" + out, *xs) if be.numpy_api
-                                         else NotImplemented),
     "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
     "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
     "MatrixBandPart": _band,
@@ -853,10 +925,16 @@ FORMS: dict[str, Callable] = {
     "TakeAlongLastAxis": _take_along,
     "PutAlongLastAxis": _put_along,
     "Complex": lambda be, re, im: _complex(be, re, im),
-    "Cholesky": _cholesky,
+    "Cholesky": _linalg_form("cholesky"),
     "MatrixInverse": _linalg_form("inv"),
     "MatrixDeterminant": _linalg_form("det"),
     "LogMatrixDeterminant": _slogdet,
+    "Svd": _svd,
+    "SvdValues": _svdvals,
+    "Qr": _qr,
+    "SelfAdjointEigV2": _eigh,
+    "SelfAdjointEigVals": _eigvalsh,
+    "Eig": _eig,
     "MatrixSolve": _linalg_form("solve"),
     "MatrixTriangularSolve": _trisolve,
     "FFT": _fftn, "FFT2D": _fftn, "FFT3D": _fftn,

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -799,6 +799,8 @@ def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 # --------------------------------------------------------------------------- LU
 def _lu_fwd(a: np.ndarray, idx: np.dtype) -> tuple:
     from scipy import linalg as sl
+    if not a.size:  # (SciPy's permutation of an empty batch has shape (0, 0, 0))
+        return a.copy(), np.zeros(a.shape[:-1], idx)
     p, low, up = sl.lu(a)
     perm = np.argmax(p, axis=-2).astype(idx)  # a[perm] = L @ U
     return np.tril(low, -1) + up, perm
@@ -1108,3 +1110,12 @@ def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
                                       "cast first, e.g. tf.cast(a, tf.complex64)")
     _square_check(x, "MatrixLogarithm")
     return apply(_logm, (x,))
+
+
+# --------------------------------------------------------------------------- array backends
+# On Dask each op runs its NumPy forward lazily on blocks of whole matrices (batches too, which
+# Dask's own linalg does not take); elsewhere the namespace's linalg extension where it has the
+# routine (tapegrad._backend.matrix_form).
+for _op in (_trisolve, _chol, _inv, _det, _slogdet, _solve, _svd, _svdvals, _qr, _eigh, _eigvalsh, _eig,
+            _expm, _lu, _sqrtm, _logm):
+    _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name))

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _bk
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
@@ -346,6 +347,13 @@ _cross = defop("Cross", lambda a, b: np.cross(a, b),
                broadcast=True)
 
 
+def _xp_cross(be: Any, a: Any, b: Any) -> Any:
+    xp = be.xp
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def cross(a: Any, b: Any, name: Any = None) -> Tensor:
     """Cross product of 3-vectors along the last axis (same shapes)."""
     a, b = binary_operands(a, b, "Cross")
@@ -390,6 +398,28 @@ _fill = defop("FillTriangular", _fill_fwd,
               vjp=(lambda g, ans, x, upper: apply(_fill_inv, (g,), {"upper": upper}),), jvp="linear")
 _fill_inv = defop("FillTriangularInverse", _fill_inv_fwd,
                   vjp=(lambda g, ans, x, upper: apply(_fill, (g,), {"upper": upper}),), jvp="linear")
+
+
+def _xp_fill(be: Any, x: Any, upper: bool) -> Any:
+    xp = be.xp
+    d = x.shape[-1]
+    n = int(np.sqrt(0.25 + 2.0 * d) - 0.5)
+    idx = _tri_index(n, upper)
+    t = xp.take(x, xp.asarray(np.maximum(idx, 0).reshape(-1)), axis=x.ndim - 1)
+    t = xp.reshape(t, tuple(x.shape[:-1]) + (n, n))
+    return xp.where(xp.asarray(idx >= 0), t, xp.zeros((), dtype=x.dtype))
+
+
+def _xp_fill_inv(be: Any, x: Any, upper: bool) -> Any:
+    xp = be.xp
+    n = x.shape[-1]
+    idx = _tri_index(n, upper)
+    flat = np.flatnonzero(idx >= 0)
+    flat = flat[np.argsort(idx.reshape(-1)[flat])]
+    return xp.take(xp.reshape(x, tuple(x.shape[:-2]) + (n * n,)), xp.asarray(flat), axis=x.ndim - 2)
+
+
+_bk.FORMS.update({"Cross": _xp_cross, "FillTriangular": _xp_fill, "FillTriangularInverse": _xp_fill_inv})
 
 
 def fill_triangular(x: Any, upper: bool = False, name: Any = None) -> Tensor:
@@ -592,6 +622,59 @@ def _einsum_jvp(ts: Any, ans: Tensor, *xs: Tensor, ins: tuple, out: str) -> Tens
 
 # jointly: variadic (inputs are *xs); the VJP shares the label bookkeeping across inputs
 _einsum = defop("Einsum", _einsum_fwd, vjp=jointly(_einsum_vjp), jvp=jointly(_einsum_jvp))
+
+
+def _xp_einsum(be: Any, *xs: Any, ins: tuple, out: str) -> Any:
+    """Einsum with the namespace's ops: each operand's diagonals taken and its own labels summed,
+    then the operands contracted left to right, each pair as one batched ``matmul``."""
+    if be.numpy_api:
+        return be.module.einsum(",".join(ins) + "->" + out, *xs)
+    xp = be.xp
+    if not hasattr(xp, "linalg") or any(xp.isdtype(x.dtype, "bool") for x in xs):
+        return NotImplemented
+    dt = be.dtype(np.result_type(*(be.np_dtype(x.dtype) for x in xs)))
+    ops = []
+    for k, (x, sub) in enumerate(zip(xs, ins)):
+        x = xp.astype(x, dt)
+        for c in sorted(set(sub), key=sub.index):
+            while sub.count(c) > 1:  # a repeated label: the diagonal of its first two axes, put last
+                i, j = sub.index(c), sub.index(c, sub.index(c) + 1)
+                rest = [a for a in range(len(sub)) if a not in (i, j)]
+                x = xp.linalg.diagonal(xp.permute_dims(x, tuple(rest) + (i, j)))
+                sub = "".join(sub[a] for a in rest) + c
+        later = out + "".join(ins[k + 1:]) + "".join(s for s, _ in ops)
+        x, sub = _sum_labels(xp, x, sub, later)
+        ops.append((sub, x))
+    sub, x = ops[0]
+    for k, (sb, b) in enumerate(ops[1:], 1):
+        x, sub = _contract(xp, x, sub, b, sb, out + "".join(s for s, _ in ops[k + 1:]))
+    return xp.permute_dims(x, tuple(sub.index(c) for c in out))
+
+
+def _sum_labels(xp: Any, x: Any, sub: str, keep: str) -> tuple:
+    """``x`` summed over the labels of ``sub`` not in ``keep``."""
+    axes = tuple(i for i, c in enumerate(sub) if c not in keep)
+    if not axes:
+        return x, sub
+    return xp.sum(x, axis=axes, dtype=x.dtype), "".join(c for c in sub if c in keep)
+
+
+def _contract(xp: Any, a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
+    """The product of ``a`` and ``b`` summed over their shared labels not in ``keep`` (every
+    other label of theirs is in ``keep``)."""
+    batch = [c for c in sa if c in sb and c in keep]
+    summed = [c for c in sa if c in sb and c not in keep]
+    ao = [c for c in sa if c not in sb]
+    bo = [c for c in sb if c not in sa]
+    size = {**dict(zip(sa, a.shape)), **dict(zip(sb, b.shape))}
+    n = [int(np.prod([size[c] for c in cs])) for cs in (batch, ao, summed, bo)]
+    a = xp.reshape(xp.permute_dims(a, tuple(sa.index(c) for c in batch + ao + summed)), (n[0], n[1], n[2]))
+    b = xp.reshape(xp.permute_dims(b, tuple(sb.index(c) for c in batch + summed + bo)), (n[0], n[2], n[3]))
+    labels = batch + ao + bo
+    return xp.reshape(xp.matmul(a, b), tuple(size[c] for c in labels)), "".join(labels)
+
+
+_bk.FORMS["Einsum"] = _xp_einsum
 
 
 def _parse_term(term: str, k: int) -> tuple[list, bool]:
