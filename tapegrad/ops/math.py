@@ -224,6 +224,16 @@ _csign_op = defop("ComplexSign", _csign,
                   jvp=(lambda t, ans, x: _csign_jvp(t, ans, x),))
 
 
+def _csign_form(be: Any, v: Any) -> Any:
+    xp = be.xp
+    a = xp.astype(xp.abs(v), v.dtype)
+    zero = a == 0
+    return xp.where(zero, xp.zeros_like(v), v / xp.where(zero, xp.ones_like(a), a))
+
+
+_bk.FORMS["ComplexSign"] = _csign_form
+
+
 def _as_complex(r: Tensor) -> Tensor:
     return complex_(r, zeros_like(r))
 
@@ -862,6 +872,8 @@ def _truncatediv_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 _truncatediv = defop("TruncateDiv", _truncatediv_fwd, nondiff=True)
+_bk.FORMS["TruncateDiv"] = lambda be, x, y: (  # (integers: NumPy's forward checks for division by 0)
+    be.xp.trunc(x / y) if be.xp.isdtype(x.dtype, "real floating") else NotImplemented)
 
 
 def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:

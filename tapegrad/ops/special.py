@@ -456,6 +456,19 @@ _xdivy = defop("Xdivy", _x_times(np.reciprocal), kinds="fc",
                broadcast=True)
 
 
+def _x_times_form(f: str) -> Any:
+    """The array-API form of a :func:`_x_times` op, ``f`` the namespace's function of ``y``."""
+    def form(be: Any, x: Any, y: Any) -> Any:
+        xp = be.xp
+        fy = 1 / y if f == "reciprocal" else getattr(xp, f)(y)
+        return xp.where(x == 0, x, x * fy)
+    return form
+
+
+_bk.FORMS.update({"Xlogy": _x_times_form("log"), "Xlog1py": _x_times_form("log1p"),
+                  "Xdivy": _x_times_form("reciprocal")})
+
+
 def xlogy(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * log(y)``, and 0 wherever ``x == 0`` (so ``xlogy(0, 0) = 0``), with broadcasting.
 
@@ -572,6 +585,7 @@ def _angle_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=(lambda t, ans, x: imag(t / x),))
+_bk.FORMS["Angle"] = lambda be, x: be.xp.atan2(be.xp.imag(x), be.xp.real(x))  # (complex x only)
 
 
 def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
