@@ -726,8 +726,7 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> 
     ax = None if axes is None else list(norm_axes(axes, v._value.ndim, "clip_by_norm"))
     l2sum = reduce_sum(v * v, ax, keepdims=True)
     pos = l2sum > 0
-    one = _wrap(np.ones_like(l2sum._value))
-    l2norm = where(pos, sqrt(where(pos, l2sum, one)), l2sum)  # no NaN gradient at 0
+    l2norm = where(pos, sqrt(where(pos, l2sum, ones_like(l2sum))), l2sum)  # no NaN gradient at 0
     return _like(t, (v * c) / maximum(l2norm, c))
 
 
