@@ -436,7 +436,9 @@ def test_nd_gathers_and_scatters_give_backend_jacobians():
                 tape.watch(t)
                 y = tf.gather_nd(t, [[1, 2], [0, 0], [1, 2]]) ** 2
                 z = tf.scatter_nd([[1], [1]], t[:, :2] ** 2, [3, 2])
-            results.append([np.asarray(tape.jacobian(y, t)), np.asarray(tape.jacobian(z, t))])
+                u = tf.tensor_scatter_nd_update(t * t, [[0, 1], [0, 1]], t[1, :2])
+                m = tf.tensor_scatter_nd_max(t, [[1], [1]], tf.reverse(t, [0]) * 1.5)
+            results.append([np.asarray(tape.jacobian(v, t)) for v in (y, z, u, m)])
         for g, w in zip(*results):
             np.testing.assert_allclose(g, w, rtol=1e-12)
 
