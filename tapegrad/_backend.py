@@ -12,8 +12,10 @@ on its inputs' backend:
    NotImplemented, and an ops module may register forms beside its ops), else
 2. for a NumPy ufunc forward, the namespace's function of the same (array-API) name, else
 3. on a backend that takes NumPy's functions (Dask and CuPy implement NumPy's
-   ``__array_function__``), the op's NumPy forward itself, with Dask's scheduler set to refuse:
-   a forward that would compute the graph raises instead of loading the data, else
+   ``__array_function__``), the op's NumPy forward itself: on Dask, an elementwise op's (one
+   declared with ``deriv=``) is mapped over the chunks of its broadcast inputs; any other runs
+   with Dask's scheduler set to refuse: a forward that would compute the graph raises instead of
+   loading the data, else
 4. :class:`~tapegrad.errors.UnimplementedError` naming the op and the backend.
 
 Rules are written with tapegrad's ops, so backward and forward mode run on the backend too: on
@@ -981,6 +983,8 @@ def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
         raise _no_form(op, be)
     if not be.numpy_api:
         raise _no_form(op, be)
+    if op.derivs is not None and be.name == "dask":
+        return _chunkwise(be, op, vals, p)
     try:
         with be.guard():
             out = op.fwd(*vals, **p)
@@ -989,6 +993,15 @@ def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
     except TypeError as e:  # (CuPy refuses NumPy's conversion; a ufunc it lacks returns NotImplemented)
         raise _no_form(op, be, f": its NumPy forward fails on {be.name} arrays ({e})") from None
     return out
+
+
+def _chunkwise(be: Backend, op: Any, vals: list, p: dict) -> Any:
+    """An elementwise op's NumPy forward run lazily on each chunk of its broadcast inputs (Dask)."""
+    da = be.module
+    xs = da.broadcast_arrays(*vals)
+    dt = op.fwd(*(np.empty((0,), x.dtype) for x in xs), **p).dtype  # (no data: just the dtype)
+    f = functools.partial(op.fwd, **p) if p else op.fwd
+    return da.map_blocks(f, *xs, dtype=dt, meta=np.empty((0,) * xs[0].ndim, dt))
 
 
 def operands(op: Any, xs: Any) -> tuple[Backend, list]:

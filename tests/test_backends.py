@@ -447,3 +447,135 @@ def test_decompositions_and_einsum_on_array_api_strict_match_numpy():
 def test_lu_of_an_empty_batch():  # (per_matrix reads the outputs' shapes from an empty batch)
     lu, p = tf.linalg.lu(np.zeros((0, 3, 3)))
     assert lu.shape == (0, 3, 3) and p.shape == (0, 3) and p.dtype == tf.int32
+
+
+# --------------------------------------------------------------------------- gather/scatter, segments, special functions
+def _on(backend: str, a: np.ndarray) -> tf.Tensor:
+    arr = xs.asarray(a) if backend == "strict" else da.from_array(a, chunks=tuple(max(1, (n + 1) // 2) for n in a.shape))
+    return tf.convert_to_tensor(arr)
+
+
+def _run(fn, ts: list) -> tuple:
+    """Outputs of ``fn(*ts)`` and the gradients of their sum w.r.t. the float inputs."""
+    with tf.GradientTape() as tape:
+        for t in ts:
+            if t.dtype.is_floating:
+                tape.watch(t)
+        out = fn(*ts)
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        sums = [tf.reduce_sum(tf.math.real(o)) for o in outs if o.dtype.is_floating or o.dtype.is_complex]
+    grads = tape.gradient(tf.add_n(sums), [t for t in ts if t.dtype.is_floating]) if sums else []
+    return [np.asarray(o) for o in outs], [np.asarray(tf.convert_to_tensor(g)) for g in grads if g is not None]
+
+
+def _same_as_numpy(fn, *arrays: np.ndarray, exact: bool = False) -> None:
+    want = _run(fn, [tf.constant(a) for a in arrays])
+    for backend in ("strict", "dask"):
+        got = _run(fn, [_on(backend, a) for a in arrays])
+        for g, w in zip(got[0] + got[1], want[0] + want[1]):
+            assert g.dtype == w.dtype, backend
+            if exact:
+                np.testing.assert_array_equal(g, w, err_msg=backend)
+            else:
+                np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14, err_msg=backend)
+
+
+def test_nd_scatters_on_backends_follow_numpy_with_duplicate_indices():
+    rng = np.random.default_rng(5)
+    t, u = rng.normal(size=(4, 3)), rng.normal(size=(5, 3))
+    dup = [[2], [0], [2], [3], [2]]
+    _same_as_numpy(lambda u: tf.scatter_nd(dup, u, [4, 3]) ** 2, u)  # duplicates add up
+    _same_as_numpy(lambda t, u: tf.tensor_scatter_nd_update(t, dup, u) * t, t, u)  # the last write wins
+    _same_as_numpy(lambda t, u: tf.tensor_scatter_nd_update(t, [[1, 2], [1, 2], [0, 0]], u[0]), t, u)
+    _same_as_numpy(lambda t, u: [tf.tensor_scatter_nd_max(t, dup, u) * t, tf.tensor_scatter_nd_min(t, dup, u)], t, u)
+    same = [[1]] * 5  # every update on one row: the result does not see t's row, ties split
+    _same_as_numpy(lambda t, u: tf.tensor_scatter_nd_max(t, same, tf.round(u)), t, u)
+    _same_as_numpy(lambda t, u: tf.tensor_scatter_nd_sub(t, dup, u), t, u)
+    _same_as_numpy(lambda t, u: tf.tensor_scatter_nd_update(t, np.zeros((2, 0), np.int32), tf.stack([t, t * 2])), t, u)
+    _same_as_numpy(lambda u: tf.scatter_nd(np.zeros((5, 0), np.int64), u, [3]), u)
+    ints = np.arange(15).reshape(5, 3)
+    _same_as_numpy(lambda u: [tf.scatter_nd(dup, u, [4, 3]), tf.tensor_scatter_nd_update(u[:4], dup, u)], ints, exact=True)
+    _same_as_numpy(lambda t: tf.gather_nd(t, [[[1], [0]], [[2], [2]]], batch_dims=1), rng.normal(size=(2, 3, 2)))
+    _same_as_numpy(lambda t: tf.dynamic_stitch([[0, 3, 1], [1, 2]], [t[0], t[1, :2]]), t)
+
+
+def test_nd_gathers_and_scatters_give_backend_jacobians():
+    x = np.arange(1.0, 7.0).reshape(2, 3)
+    for backend in ("strict", "dask"):
+        results = []
+        for t in (tf.constant(x), _on(backend, x)):
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch(t)
+                y = tf.gather_nd(t, [[1, 2], [0, 0], [1, 2]]) ** 2
+                z = tf.scatter_nd([[1], [1]], t[:, :2] ** 2, [3, 2])
+                u = tf.tensor_scatter_nd_update(t * t, [[0, 1], [0, 1]], t[1, :2])
+                m = tf.tensor_scatter_nd_max(t, [[1], [1]], tf.reverse(t, [0]) * 1.5)
+            results.append([np.asarray(tape.jacobian(v, t)) for v in (y, z, u, m)])
+        for g, w in zip(*results):
+            np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+def test_segment_extremes_and_products_on_backends_follow_numpy():
+    d = np.array([[1.0, 4.0], [np.nan, 2.0], [3.0, -1.0], [5.0, 5.0], [0.0, 7.0], [2.0, np.nan]])
+    ids = [0, 0, 0, 2, -1, 2]  # NaN inside a segment, a dropped entry, an empty segment (1)
+    _same_as_numpy(lambda d: [tf.math.unsorted_segment_max(d, ids, 4), tf.math.unsorted_segment_min(d, ids, 4)], d,
+                   exact=True)
+    _same_as_numpy(lambda d: tf.math.segment_max(d, [0, 0, 2, 2, 2, 3]), np.nan_to_num(d))  # empty: 0, ties split
+    _same_as_numpy(lambda d: tf.math.unsorted_segment_min(d, [1, 1, 0, 0, -1, 1], 3), np.round(np.nan_to_num(d)))
+    _same_as_numpy(lambda d: tf.math.unsorted_segment_max(d, ids, 3), np.arange(12, dtype=np.int32).reshape(6, 2),
+                   exact=True)
+    zeros = np.array([2.0, 0.0, 3.0, 0.0, 0.0, 4.0])  # a lone zero and two zeros in a segment
+    _same_as_numpy(lambda d: tf.math.unsorted_segment_prod(d, [0, 0, 1, 1, 2, 3], 5), zeros)
+    _same_as_numpy(lambda a, b: tf.math.unsorted_segment_prod(tf.complex(a, b), [1, 0, 1, 1], 3),
+                   np.array([1.0, 2.0, -0.5, 3.0]), np.array([0.5, -1.0, 2.0, 0.0]))
+
+
+def test_special_functions_run_chunk_by_chunk_on_dask_in_their_dtype():
+    x = np.linspace(0.3, 4.0, 12).reshape(3, 4).astype(np.float32)
+    q = np.linspace(1.5, 3.0, 4).astype(np.float32)
+
+    def f(x, q):
+        return [tf.math.lgamma(x - 1.0), tf.math.digamma(x), tf.math.zeta(x + 1.5, q),
+                tf.math.polygamma(tf.constant(2.0), x), tf.math.igamma(q, x), tf.math.igammac(x, q),
+                tf.math.betainc(x, x + 1.0, x / 5.0), tf.math.lbeta(x)]
+    want = [o.numpy() for o in f(tf.constant(x), tf.constant(q))]
+    X = tf.convert_to_tensor(da.from_array(x, chunks=(2, 3)))  # chunks that do not line up
+    Q = tf.convert_to_tensor(da.from_array(q, chunks=1))
+    with dask.config.set(scheduler=_refuse):
+        got = f(X, Q)
+    for g, w in zip(got, want):
+        assert type(g) is _backend.ArrayTensor and g.dtype == tf.float32
+        np.testing.assert_array_equal(g.numpy(), w)
+
+
+def test_elementwise_and_cumulative_forms_on_array_api_strict():
+    seq = np.sort(np.random.default_rng(2).normal(size=(2, 5)), axis=-1)
+    _same_as_numpy(lambda s: [tf.searchsorted(s, s[:, ::2], side=side) for side in ("left", "right")], seq, exact=True)
+    x = np.array([[-1000.0, 0.0, 3.0, -np.inf, 2.0], [1.0, -np.inf, -np.inf, 5.0, 700.0]])
+    _same_as_numpy(lambda x: [tf.math.cumulative_logsumexp(x, axis=1, exclusive=e, reverse=r)
+                              for e in (False, True) for r in (False, True)], x)
+    _same_as_numpy(lambda x, y: [tf.math.xlogy(x, y), tf.math.xlog1py(x, y), tf.math.xdivy(x, y)],
+                   np.array([0.0, -0.0, 2.0, -1.5]), np.array([0.0, 1.0, 3.0, 0.5]), exact=True)
+    _same_as_numpy(lambda x, y: [tf.truncatediv(x, y), tf.math.angle(tf.complex(x, y)), tf.sign(tf.complex(x, y))],
+                   np.array([-7.0, 7.0, 0.0, -3.5]), np.array([2.0, -2.0, 0.0, 1.0]))
+    _same_as_numpy(lambda p: tf.math.invert_permutation(p), np.array([3, 0, 4, 1, 2], np.int32), exact=True)
+    _same_as_numpy(lambda x: tf.clip_by_norm(x, 1.0, axes=[1]), np.array([[3.0, 4.0], [0.0, 0.0]]))
+
+
+def test_dask_gathers_scatters_segments_and_lgamma_stay_lazy_with_gradients():
+    a = np.random.default_rng(3).uniform(0.5, 3.0, size=(6, 4))
+    ids = np.array([0, 2, 2, 1, 0, 2])
+
+    def chain(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            m = tf.math.unsorted_segment_max(tf.math.lgamma(x), ids, 3)
+            s = tf.tensor_scatter_nd_update(m, [[1], [1]], tf.gather_nd(x, [[0], [5]]))
+            y = tf.reduce_sum(tf.scatter_nd([[2], [0], [2]], s, [4, 4]) ** 2)
+        return y, tape.gradient(y, x)
+    want = chain(tf.constant(a))
+    with dask.config.set(scheduler=_refuse):
+        got = chain(tf.convert_to_tensor(da.from_array(a, chunks=(3, 2))))
+    for g, w in zip(got, want):
+        assert type(g) is _backend.ArrayTensor and isinstance(g.array, da.Array)
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-12)

@@ -9,6 +9,7 @@ indices do not address. Public calls use ``lead=0``; rules add the cotangent's b
 from __future__ import annotations
 
 import builtins
+import math
 from typing import Any
 
 import numpy as np
@@ -273,6 +274,79 @@ _tsu = defop("TensorScatterUpdate", _tsu_fwd, vjp=(_tsu_vjp_tensor, None, _tsu_v
              jvp="linear")
 
 
+# ----- array-API forms (tapegrad._backend): an index row is a flat position in the indexed axes,
+# taken along them flattened; writes go through ``[k updates, n positions]`` one-hots (O(k*n))
+def _flat_nd(be: Any, idx: Any, shape: tuple) -> Any:
+    """Row-major flat positions (int64) of ``idx``'s coordinate rows in ``shape[:idx.shape[-1]]``."""
+    xp = be.xp
+    k = idx.shape[-1]
+    i64 = be.dtype(np.dtype(np.int64))
+    strides = xp.asarray([math.prod(shape[j + 1:k]) for j in builtins.range(k)], dtype=i64)
+    return xp.sum(xp.astype(idx, i64) * strides, axis=-1, dtype=i64)
+
+
+def _nd_flat(be: Any, x: Any, lead: int, k: int) -> tuple:
+    """``x`` with its ``k`` indexed axes after ``lead`` flattened into one, and their size."""
+    s = tuple(x.shape)
+    n = math.prod(s[lead:lead + k])
+    return be.xp.reshape(x, s[:lead] + (n,) + s[lead + k:]), n
+
+
+def _gather_nd_form(be: Any, p: Any, idx: Any, lead: int) -> Any:
+    flat, _ = _nd_flat(be, p, lead, idx.shape[-1])
+    return _bk._take(be, flat, _flat_nd(be, idx, tuple(p.shape)[lead:]), lead)
+
+
+def _scatter_nd_form(be: Any, idx: Any, upd: Any, shape: tuple, lead: int) -> Any:
+    xp = be.xp
+    n = math.prod(shape[lead:lead + idx.shape[-1]])
+    flag = be.np_dtype(upd.dtype) == np.bool_  # (add.at on bools: a logical or)
+    u = xp.astype(upd, be.dtype(np.dtype(np.int64))) if flag else upd
+    out = xp.reshape(_bk._scatter_add(be, u, _flat_nd(be, idx, shape[lead:]), n, lead), shape)
+    return out > 0 if flag else out
+
+
+def _written(be: Any, idx: Any, shape: tuple) -> tuple:
+    """The flat positions of ``idx``'s rows in ``shape`` (a vector), their count, the size of the
+    indexed axes, and for each position the last row written there (-1: none)."""
+    xp = be.xp
+    lin = xp.reshape(_flat_nd(be, idx, shape), (-1,))
+    k, n = lin.shape[0], math.prod(shape[:idx.shape[-1]])
+    rows = xp.reshape(xp.arange(k, dtype=lin.dtype), (k, 1))
+    last = xp.max(xp.where(_bk._hits(be, lin, n), rows, xp.asarray(-1, dtype=lin.dtype)), axis=0) if k else None
+    return lin, k, n, last
+
+
+def _tsu_form(be: Any, t: Any, idx: Any, upd: Any, lead: int) -> Any:
+    xp = be.xp
+    s = tuple(t.shape)
+    _, k, n, last = _written(be, idx, s[lead:])
+    if not k:
+        return t
+    flat, _ = _nd_flat(be, t, lead, idx.shape[-1])
+    tail = tuple(flat.shape[lead + 1:])
+    u = xp.reshape(upd, s[:lead] + (k,) + tail)
+    hit = last >= 0
+    picked = xp.take(u, xp.where(hit, last, xp.zeros_like(last)), axis=lead)  # the last write wins
+    hit = xp.reshape(hit, (1,) * lead + (n,) + (1,) * len(tail))
+    return xp.reshape(xp.where(hit, picked, flat), s)
+
+
+def _scatter_extreme_form(be: Any, t: Any, idx: Any, upd: Any, ufunc: Any) -> Any:
+    xp = be.xp
+    s = tuple(t.shape)
+    lin, k, n, _ = _written(be, idx, s)
+    if not k:
+        return t
+    flat, _ = _nd_flat(be, t, 0, idx.shape[-1])
+    tail = tuple(flat.shape[1:])
+    hits = xp.reshape(_bk._hits(be, lin, n), (k, n) + (1,) * len(tail))
+    high = ufunc is np.maximum
+    # each position's extreme over its updates, and over ``t`` itself where no update falls
+    m = (xp.max if high else xp.min)(xp.where(hits, xp.reshape(upd, (k, 1) + tail), flat), axis=0)
+    return xp.reshape((xp.maximum if high else xp.minimum)(flat, m), s)
+
+
 def _nd_indices(indices: Any, op: str) -> Tensor:
     idx = as_tensor(indices)
     if idx._value.dtype.type not in _INDEX_KINDS:
@@ -532,6 +606,8 @@ _scatter_max = defop("TensorScatterMax", _scatter_extreme_fwd, vjp=(_extreme_vjp
                      jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
 _scatter_min = defop("TensorScatterMin", _scatter_extreme_fwd, vjp=(_extreme_vjp_t, None, _extreme_vjp_u),
                      jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
+_bk.FORMS.update({"GatherNd": _gather_nd_form, "ScatterNd": _scatter_nd_form, "TensorScatterUpdate": _tsu_form,
+                  "TensorScatterMax": _scatter_extreme_form, "TensorScatterMin": _scatter_extreme_form})
 
 
 def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:

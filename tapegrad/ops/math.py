@@ -224,6 +224,16 @@ _csign_op = defop("ComplexSign", _csign,
                   jvp=(lambda t, ans, x: _csign_jvp(t, ans, x),))
 
 
+def _csign_form(be: Any, v: Any) -> Any:
+    xp = be.xp
+    a = xp.astype(xp.abs(v), v.dtype)
+    zero = a == 0
+    return xp.where(zero, xp.zeros_like(v), v / xp.where(zero, xp.ones_like(a), a))
+
+
+_bk.FORMS["ComplexSign"] = _csign_form
+
+
 def _as_complex(r: Tensor) -> Tensor:
     return complex_(r, zeros_like(r))
 
@@ -718,8 +728,7 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: Any = None) -> 
     ax = None if axes is None else list(norm_axes(axes, v._value.ndim, "clip_by_norm"))
     l2sum = reduce_sum(v * v, ax, keepdims=True)
     pos = l2sum > 0
-    one = _wrap(np.ones_like(l2sum._value))
-    l2norm = where(pos, sqrt(where(pos, l2sum, one)), l2sum)  # no NaN gradient at 0
+    l2norm = where(pos, sqrt(where(pos, l2sum, ones_like(l2sum))), l2sum)  # no NaN gradient at 0
     return _like(t, (v * c) / maximum(l2norm, c))
 
 
@@ -864,6 +873,8 @@ def _truncatediv_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 _truncatediv = defop("TruncateDiv", _truncatediv_fwd, nondiff=True)
+_bk.FORMS["TruncateDiv"] = lambda be, x, y: (  # (integers: NumPy's forward checks for division by 0)
+    be.xp.trunc(x / y) if be.xp.isdtype(x.dtype, "real floating") else NotImplemented)
 
 
 def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:

@@ -3,12 +3,13 @@ Euclidean norm, count_nonzero, argmax and argmin.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -394,6 +395,31 @@ def _cumlse_jvp(t: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
 
 
 _cumlse = defop("CumulativeLogsumexp", _cumlse_fwd, vjp=(_cumlse_vjp,), jvp=(_cumlse_jvp,))
+
+
+def _cumlse_form(be: Any, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+    """Dask: NumPy's forward on chunks holding the whole axis; namespaces of the standard: the
+    same running ``logaddexp``, one step per entry along the axis."""
+    p = dict(axis=axis, exclusive=exclusive, reverse=reverse)
+    if be.name == "dask":
+        return be.module.map_blocks(functools.partial(_cumlse_fwd, **p), be.whole(x, (axis,)), dtype=x.dtype)
+    if be.numpy_api:
+        return NotImplemented
+    xp = be.xp
+    y = xp.flip(x, axis=axis) if reverse else x
+    acc, out = None, []
+    for i in range(y.shape[axis]):
+        s = y[(slice(None),) * axis + (slice(i, i + 1), ...)]
+        if exclusive:
+            out.append(xp.full_like(s, -math.inf) if acc is None else acc)
+        acc = s if acc is None else xp.logaddexp(acc, s)
+        if not exclusive:
+            out.append(acc)
+    r = xp.concat(out, axis=axis) if out else y
+    return xp.flip(r, axis=axis) if reverse else r
+
+
+_bk.FORMS["CumulativeLogsumexp"] = _cumlse_form
 
 
 def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,

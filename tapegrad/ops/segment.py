@@ -8,6 +8,7 @@ TensorFlow's messages), so the forwards can trust them.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -219,6 +220,49 @@ def _extreme_fwd(pick: Any, start: Any) -> Any:
     return fwd
 
 
+# ----- array-API forms (tapegrad._backend): reductions over ``[k entries, n segments]`` one-hots
+def _by_segment(be: Any, data: Any, ids: Any, n: int) -> tuple:
+    """``[k, n, 1...]`` hits of each entry's segment (none for a negative id), the data as
+    ``[k, 1, inner...]``, and ``k``."""
+    xp = be.xp
+    k = math.prod(ids.shape)
+    inner = tuple(data.shape[ids.ndim:])
+    hits = xp.reshape(_bk._hits(be, xp.reshape(ids, (k,)), n), (k, n) + (1,) * len(inner))
+    return hits, xp.reshape(data, (k, 1) + inner), k
+
+
+def _extreme_form(high: bool) -> Any:
+    def form(be: Any, data: Any, ids: Any, num_segments: int, empty: Any) -> Any:
+        xp = be.xp
+        dt = be.np_dtype(data.dtype)
+        start = xp.asarray((_lowest if high else _highest)(dt), dtype=data.dtype)
+        hits, d, k = _by_segment(be, data, ids, num_segments)
+        if not k:
+            out = xp.full((num_segments,) + tuple(data.shape[ids.ndim:]), start, dtype=data.dtype)
+        else:
+            kept, lost = hits, None
+            if dt.kind == "f":  # TensorFlow's running extreme: only the entries after the last NaN
+                rows = xp.reshape(xp.arange(k), (k,) + (1,) * (d.ndim - 1))
+                last = xp.max(xp.where(hits & xp.isnan(d), rows, xp.asarray(-1, dtype=rows.dtype)), axis=0)
+                kept = hits & (rows > last)
+                lost = (last >= 0) & ~xp.any(kept, axis=0)
+            out = (xp.max if high else xp.min)(xp.where(kept, d, start), axis=0)
+            if lost is not None:
+                out = xp.where(lost, xp.asarray(math.nan, dtype=data.dtype), out)
+        if empty is not None:
+            out = xp.where(xp.any(hits, axis=0), out, xp.asarray(empty, dtype=data.dtype))
+        return out
+    return form
+
+
+def _prod_form(be: Any, data: Any, ids: Any, num_segments: int) -> Any:
+    xp = be.xp
+    hits, d, k = _by_segment(be, data, ids, num_segments)
+    if not k:
+        return xp.ones((num_segments,) + tuple(data.shape[ids.ndim:]), dtype=data.dtype)
+    return xp.prod(xp.where(hits, d, xp.asarray(1, dtype=data.dtype)), axis=0, dtype=data.dtype)
+
+
 @constant_maker
 def _kept(data: Tensor, ids: Tensor) -> tuple[Tensor, Tensor]:
     """Each entry's segment (0 for a dropped entry) and whether it is kept, shaped like ``data``."""
@@ -254,6 +298,7 @@ def _extreme_jvp(t: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: i
 # ties share the gradient equally (the rules only look at which entries equal the result)
 _usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
 _usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
+_bk.FORMS.update({"UnsortedSegmentMax": _extreme_form(True), "UnsortedSegmentMin": _extreme_form(False)})
 
 
 @constant_maker
@@ -347,6 +392,7 @@ def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments:
 _usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
                 jvp=(lambda t, ans, data, ids, num_segments: apply(
                     _uss, (t * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}),))
+_bk.FORMS["UnsortedSegmentProd"] = _prod_form
 
 
 @constant_maker

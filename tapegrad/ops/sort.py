@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
@@ -237,6 +237,20 @@ def _searchsorted_fwd(seq: np.ndarray, v: np.ndarray, side: str, out_type: np.dt
 
 
 _searchsorted = defop("SearchSorted", _searchsorted_fwd, nondiff=True)
+
+
+def _searchsorted_form(be: Any, seq: Any, v: Any, side: str, out_type: np.dtype) -> Any:
+    """The standard's ``searchsorted`` (one sorted vector) row by row."""
+    xp = be.xp
+    if be.numpy_api or not hasattr(xp, "searchsorted"):  # (Dask and CuPy run NumPy's forward)
+        return NotImplemented
+    s2, v2 = xp.reshape(seq, (-1, seq.shape[-1])), xp.reshape(v, (-1, v.shape[-1]))
+    rows = [xp.searchsorted(s2[i, ...], v2[i, ...], side=side) for i in range(s2.shape[0])]
+    out = xp.stack(rows) if rows else xp.zeros((0, v.shape[-1]), dtype=be.dtype(np.dtype(np.int64)))
+    return xp.astype(xp.reshape(out, tuple(v.shape)), be.dtype(out_type))
+
+
+_bk.FORMS["SearchSorted"] = _searchsorted_form
 
 
 def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = _dt.int32,

@@ -132,12 +132,20 @@ def atan2(y: Any, x: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- error function family
+def _as(out: Any, *like: Any) -> Any:
+    """A SciPy ufunc's result as an array of the inputs' result dtype: a 0-d input gives a NumPy
+    scalar (made an array), a CuPy input a CuPy array (no NumPy conversion, which CuPy refuses)."""
+    if isinstance(out, np.generic):
+        out = np.asarray(out)
+    return out.astype(np.result_type(*(x.dtype for x in like)), copy=False)
+
+
 def _special(name: str) -> Any:
     """A SciPy special function, imported on first use; the result keeps the input's dtype."""
     def fwd(*xs: np.ndarray) -> np.ndarray:
         from scipy import special
         out = getattr(special, name)(*xs)
-        return np.asarray(out).astype(np.result_type(*xs), copy=False)
+        return _as(out, *xs)
     fwd.__name__ = name
     return fwd
 
@@ -201,14 +209,14 @@ def _digamma_fwd(x: np.ndarray) -> np.ndarray:
     out = special.psi(x)
     # poles (0, -1, -2, ...) are NaN, as in TensorFlow (SciPy gives -inf at 0)
     out = np.where((x <= 0) & (x == np.floor(x)), np.nan, out)
-    return np.asarray(out).astype(x.dtype, copy=False)
+    return _as(out, x)
 
 
 def _lgamma_fwd(x: np.ndarray) -> np.ndarray:
     from scipy import special
     out = special.gammaln(x)
     out = np.where(x == -np.inf, np.inf, out)   # SciPy: -inf; TF and C99's lgamma: +inf
-    return np.asarray(out).astype(x.dtype, copy=False)
+    return _as(out, x)
 
 
 def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -217,12 +225,12 @@ def _polygamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     # non-negative integer (inf counts, as in TF's kernel)
     ok = (a >= 0) & (a == np.floor(a))
     sign = np.where(np.fmod(a, 2) == 0, -1.0, 1.0)
-    out = sign * special.gamma(a + 1.0) * _zeta_fwd(np.asarray(a + 1.0), np.asarray(x))
+    out = sign * special.gamma(a + 1.0) * _zeta_fwd(a + 1.0, x)
     out = np.where(ok, out, np.nan)
     zero = np.broadcast_to(a == 0, out.shape)
     if zero.any():  # order 0 is the digamma function (with its NaN poles)
         out = np.where(zero, _digamma_fwd(np.broadcast_to(x, out.shape).astype(np.float64)), out)
-    return np.asarray(out).astype(np.result_type(a, x), copy=False)
+    return _as(out, a, x)
 
 
 _lgamma = defop("Lgamma", _lgamma_fwd, kinds="f", deriv=(lambda ans, x: digamma(x),))
@@ -265,7 +273,7 @@ def _zeta_fwd(x: np.ndarray, q: np.ndarray) -> np.ndarray:
     even = (x == np.floor(x)) & (np.fmod(x, 2) == 0)
     out = np.where(np.isnan(x) | pole & ~even & (x > 1) & np.isfinite(x), np.nan, out)
     out = np.where((x == np.inf) & (q > 1), 0.0, out)
-    return np.asarray(out).astype(np.result_type(x, q), copy=False)
+    return _as(out, x, q)
 
 
 _zeta = defop("Zeta", _zeta_fwd, deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
@@ -282,12 +290,12 @@ def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
 
 def _igamma_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     from scipy import special
-    return np.asarray(special.gammainc(a, x)).astype(np.result_type(a, x), copy=False)
+    return _as(special.gammainc(a, x), a, x)
 
 
 def _igammac_fwd(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     from scipy import special
-    return np.asarray(special.gammaincc(a, x)).astype(np.result_type(a, x), copy=False)
+    return _as(special.gammaincc(a, x), a, x)
 
 
 def _igamma_dx(ans: Tensor, a: Tensor, x: Tensor) -> Tensor:  # x^(a-1) e^-x / Γ(a)
@@ -335,7 +343,7 @@ def igammac(a: Any, x: Any, name: Any = None) -> Tensor:
 
 def _betainc_fwd(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     from scipy import special
-    return np.asarray(special.betainc(a, b, x)).astype(np.result_type(a, b, x), copy=False)
+    return _as(special.betainc(a, b, x), a, b, x)
 
 
 _betainc = defop("Betainc", _betainc_fwd, broadcast=True, deriv=(
@@ -456,6 +464,19 @@ _xdivy = defop("Xdivy", _x_times(np.reciprocal), kinds="fc",
                broadcast=True)
 
 
+def _x_times_form(f: str) -> Any:
+    """The array-API form of a :func:`_x_times` op, ``f`` the namespace's function of ``y``."""
+    def form(be: Any, x: Any, y: Any) -> Any:
+        xp = be.xp
+        fy = 1 / y if f == "reciprocal" else getattr(xp, f)(y)
+        return xp.where(x == 0, x, x * fy)
+    return form
+
+
+_bk.FORMS.update({"Xlogy": _x_times_form("log"), "Xlog1py": _x_times_form("log1p"),
+                  "Xdivy": _x_times_form("reciprocal")})
+
+
 def xlogy(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * log(y)``, and 0 wherever ``x == 0`` (so ``xlogy(0, 0) = 0``), with broadcasting.
 
@@ -572,6 +593,7 @@ def _angle_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=(lambda t, ans, x: imag(t / x),))
+_bk.FORMS["Angle"] = lambda be, x: be.xp.atan2(be.xp.imag(x), be.xp.real(x))  # (complex x only)
 
 
 def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
