@@ -375,6 +375,14 @@ def _segment(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     return _reshape(flat, (n, num) + flat._value.shape[1:])
 
 
+def _of_rows(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """Shape, Size, Rank: the op on one row (every row has the same), repeated over the batch."""
+    x = xs[0]
+    if bat[0]:
+        x = apply(_R["GatherV2"], (x, wrap(np.asarray(0, np.int32))), {"axis": 0, "batch_dims": 0})
+    return _lift(apply(op, (x,), p), n)
+
+
 RULES: dict[str, Callable] = {
     **dict.fromkeys(
         ("Neg", "Abs", "Sign", "ComplexSign", "Sqrt", "Rsqrt", "Reciprocal", "Real", "Imag", "Conj",
@@ -406,6 +414,7 @@ RULES: dict[str, Callable] = {
     "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _nd, "ScatterNd": _nd,
     "TensorScatterUpdate": _nd, "BatchMatMulV2": _matmul, "TakeAlongLastAxis": _take_along, "Einsum": _einsum,
     **dict.fromkeys(("MaxPool", "MaxPoolGrad", "MaxPoolGradGrad"), _fold),
+    **dict.fromkeys(("Shape", "Size", "Rank"), _of_rows),
     **dict.fromkeys(("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
                      "UnsortedSegmentProd"), _segment),
 }

@@ -506,3 +506,27 @@ def test_tracing_while_another_thread_parses_python_source():
         sys.setswitchinterval(interval)
         gc.set_threshold(*thresholds)
     assert not errors
+
+
+def test_shape_size_and_rank_inside_a_function_are_computed_at_each_call():
+    """tf.shape, tf.size and tf.rank are ops: a trace replays them on each call's input (they used
+    to be constants of the traced call, which made the function run eagerly, with a warning)."""
+    traces = []
+
+    @tf.function
+    def f(x):
+        traces.append(1)
+        n = tf.shape(x)[0]
+        return tf.reshape(x, [n, -1]) * tf.cast(n, tf.float32) + tf.cast(tf.size(x) + tf.rank(x), tf.float32)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = f(tf.ones([2, 3]))
+        b = f(tf.fill([2, 3], 2.0))
+        c = f(tf.ones([4, 3]))
+    np.testing.assert_array_equal(a.numpy(), np.full((2, 3), 10.0))
+    np.testing.assert_array_equal(b.numpy(), np.full((2, 3), 12.0))
+    np.testing.assert_array_equal(c.numpy(), np.full((4, 3), 18.0))
+    assert len(traces) == 2  # (one per input shape, as TensorFlow without an input_signature)
+    assert tf.shape(tf.Variable([1.0, 2.0])).numpy().tolist() == [2]
+    assert tf.size(tf.zeros([2, 3]), out_type=tf.int64).dtype == tf.int64

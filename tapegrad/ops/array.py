@@ -700,22 +700,41 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
     return _bk.place(_wrap(e))
 
 
+# Shape, Size and Rank are ops (no derivative), so that a tf.function's trace computes them from
+# its input at each call rather than holding the traced call's values as constants.
+_shape_op = defop("Shape", lambda x, dtype: np.asarray(x.shape, dtype), nondiff=True)
+_size_op = defop("Size", lambda x, dtype: np.asarray(x.size, dtype), nondiff=True)
+_rank_op = defop("Rank", lambda x: np.asarray(x.ndim, np.int32), nondiff=True)
+
+
+def _host(x: Tensor) -> bool:
+    return type(x) is Tensor or isinstance(x, Variable)
+
+
 def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The shape as an int32 (or ``out_type``) tensor."""
     x = input if isinstance(input, (IndexedSlices,)) else as_tensor(input)
-    return _wrap(np.asarray(tuple(x.shape), _dtype_or(out_type, _dt.int32)))
+    dtype = _dtype_or(out_type, _dt.int32)
+    if isinstance(x, IndexedSlices) or not _host(x):  # (a backend's shape is a host tensor)
+        return _wrap(np.asarray(tuple(x.shape), dtype))
+    return apply(_shape_op, (x,), {"dtype": np.dtype(dtype)})
 
 
 def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The number of elements as a scalar tensor."""
     x = as_tensor(input)
-    return _wrap(_dtype_or(out_type, _dt.int32).type(x._value.size))
+    dtype = _dtype_or(out_type, _dt.int32)
+    if not _host(x):
+        return _wrap(np.asarray(x._value.size, dtype))
+    return apply(_size_op, (x,), {"dtype": np.dtype(dtype)})
 
 
 def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The number of axes as a scalar int32 tensor."""
     x = as_tensor(input)
-    return _wrap(np.int32(x._value.ndim))
+    if not _host(x):
+        return _wrap(np.int32(x._value.ndim))
+    return apply(_rank_op, (x,))
 
 
 # --------------------------------------------------------------------------- unique

@@ -42,6 +42,8 @@ CASES = [
            [((3,), (2,))], ops=("BroadcastTo", "Reshape")),
     OpCase("Bitcast", lambda x: [tf.bitcast(x, tf.int32), tf.bitcast(tf.cast(x, tf.float32), tf.uint8)],
            [((3,),)], nondiff=True),
+    OpCase("Shape", lambda x: [tf.shape(x), tf.size(x, out_type=tf.int64), tf.rank(x)], [((2, 3),)],
+           nondiff=True, ops=("Shape", "Size", "Rank")),
     OpCase("space_to_batch_nd", lambda x: tf.batch_to_space(tf.space_to_batch_nd(x * x, [2, 1], [[1, 1], [0, 0]]),
                                                             [1, 2], [[0, 0], [1, 0]]), [((2, 4, 3, 1),)],
            ops=("Reshape", "Transpose", "PadV2")),
