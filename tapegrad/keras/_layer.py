@@ -200,11 +200,15 @@ class _Autocast(threading.local):
 
 
 _AUTOCAST = _Autocast()
+_MIXED = [False]  # whether a mixed-precision layer was ever made: until then calls skip autocasting
 _FLOAT_NAMES = ("float16", "float32", "float64")
 
 
-def _enter_autocast(layer: "Layer") -> tuple:
-    """Set the autocast dtype for ``layer``'s call as Keras 3 does; returns what to restore."""
+def _enter_autocast(layer: "Layer") -> Any:
+    """Set the autocast dtype for ``layer``'s call as Keras 3 does; returns what to restore
+    (None: nothing to, no mixed-precision layer exists)."""
+    if not _MIXED[0]:
+        return None
     prev = (_AUTOCAST.scope, _AUTOCAST.dtype)
     compute = layer._compute_dtype
     if prev[0]:
@@ -217,8 +221,20 @@ def _enter_autocast(layer: "Layer") -> tuple:
     return prev
 
 
-def _exit_autocast(prev: tuple) -> None:
-    _AUTOCAST.scope, _AUTOCAST.dtype = prev
+def _exit_autocast(prev: Any) -> None:
+    if prev is not None:
+        _AUTOCAST.scope, _AUTOCAST.dtype = prev
+
+
+def _autocast_read(self: "KerasVariable") -> Tensor:
+    """``KerasVariable._read`` once a mixed-precision layer exists: inside a layer's call, a float
+    variable made with ``autocast=True`` reads in the call's compute dtype."""
+    r = Variable._read(self)
+    dt = _AUTOCAST.dtype
+    if dt is None or not self._autocast:
+        return r
+    have = r.dtype
+    return r if have == dt or not have.is_floating else cast(r, dt)
 
 
 def _policy(dtype: Any) -> Any:
@@ -278,14 +294,6 @@ class KerasVariable(Variable):
         self._path = "/".join([layer.name for layer in _scope_path()] + [name])
 
     _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
-
-    def _read(self) -> Tensor:
-        r = Variable._read(self)
-        dt = _AUTOCAST.dtype
-        if dt is None or not self._autocast:
-            return r
-        have = r.dtype
-        return r if have == dt or not have.is_floating else cast(r, dt)
 
     @property
     def autocast(self) -> bool:
@@ -478,6 +486,9 @@ class Layer(Module):
         d["_dtype"] = dt
         d["_compute_dtype"] = dt if policy is None else policy.compute_dtype
         d["_dtype_policy"] = policy
+        if policy is not None and policy.compute_dtype != dt and not _MIXED[0]:
+            _MIXED[0] = True
+            KerasVariable._read = _autocast_read  # (until now, reads paid nothing for autocasting)
         d["autocast"] = bool(autocast)
         d["activity_regularizer"] = regularizers.get(activity_regularizer)
         shape = kwargs.get("batch_input_shape")
@@ -582,7 +593,7 @@ class Layer(Module):
     def compute_dtype(self) -> str:
         """The dtype the layer computes in; float inputs are cast to it (with
         ``"mixed_float16"``, float16 while the weights are float32)."""
-        return self.__dict__.get("_compute_dtype", self._dtype)
+        return self._compute_dtype
 
     @property
     def input_dtype(self) -> str:
@@ -782,13 +793,14 @@ class Layer(Module):
             self._maybe_build(args, kwargs)
             _check_input_spec(self.input_spec, args[0], self.name)
             stack.append(training)
-            cast_state = _enter_autocast(self)
+            cast_state = _enter_autocast(self) if _MIXED[0] else None
             try:
                 outputs = self.call(*args, **kwargs)
             except InvalidArgumentError as e:
                 raise self._dtype_error(args[0], e) from e
             finally:
-                _exit_autocast(cast_state)
+                if cast_state is not None:
+                    _exit_autocast(cast_state)
                 stack.pop()
         finally:
             path.pop()
