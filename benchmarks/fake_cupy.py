@@ -211,23 +211,44 @@ def _module(gpus: int) -> types.ModuleType:
     return cupy
 
 
+def _cupyx() -> dict:
+    """``cupyx.scipy.special`` and ``cupyx.scipy.linalg``: SciPy's functions of CuPy's names, on
+    the wrapped arrays."""
+    import scipy.linalg
+    import scipy.special
+    mods = {name: types.ModuleType(name) for name in ("cupyx", "cupyx.scipy", "cupyx.scipy.special",
+                                                       "cupyx.scipy.linalg")}
+    mods["cupyx"].scipy = mods["cupyx.scipy"]
+    mods["cupyx.scipy"].special, mods["cupyx.scipy"].linalg = mods["cupyx.scipy.special"], mods["cupyx.scipy.linalg"]
+    for sub, real in (("special", scipy.special), ("linalg", scipy.linalg)):
+        ns = _Namespace(real, f"cupyx.scipy.{sub}", False)
+        for name in names(f"cupyx.scipy.{sub}"):
+            if hasattr(real, name):
+                setattr(mods[f"cupyx.scipy.{sub}"], name, getattr(ns, name))
+    return mods
+
+
 @contextlib.contextmanager
 def install(gpus: int = 2) -> Iterator[types.ModuleType]:
-    """Within: ``import cupy`` gives the fake, and tapegrad sees ``gpus`` GPUs."""
+    """Within: ``import cupy`` (and ``cupyx.scipy``) give the fake, and tapegrad sees ``gpus`` GPUs."""
     import array_api_compat.numpy as compat_np
     cupy = _module(gpus)
-    saved = (sys.modules.get("cupy"), list(_backend._gpus), _backend._compat_namespace)
+    extra = _cupyx()
+    saved = (sys.modules.get("cupy"), list(_backend._gpus), _backend._compat_namespace,
+             {k: sys.modules.get(k) for k in extra})
     sys.modules["cupy"] = cupy
+    sys.modules.update(extra)
     _backend._gpus[:] = []
     _backend._compat_namespace = lambda be: _Namespace(compat_np, "cupy", True)
     _backend._BACKENDS.pop(ndarray, None)
     try:
         yield cupy
     finally:
-        if saved[0] is None:
-            sys.modules.pop("cupy", None)
-        else:
-            sys.modules["cupy"] = saved[0]
+        for name, module in [("cupy", saved[0]), *saved[3].items()]:
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
         _backend._gpus[:] = saved[1]
         _backend._compat_namespace = saved[2]
         _backend._BACKENDS.pop(ndarray, None)

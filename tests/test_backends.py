@@ -317,6 +317,26 @@ def test_the_fake_cupy_refuses_what_cupy_lacks(fake_cupy):
         fake_cupy.spacing
 
 
+def test_zeta_and_expm_run_on_the_gpu_through_cupyx(fake_cupy):
+    """SciPy's zeta is a Python function over a private ufunc and scipy.linalg.expm reads its
+    argument to the host: on CuPy both go to cupyx.scipy (the fake maps it to SciPy)."""
+    rng = np.random.default_rng(1)
+    a, x, q = rng.normal(size=(2, 3, 3)) * 0.3, np.array([2.0, 3.5]), np.array([1.5, 0.7])
+
+    def run(device):
+        with tf.device(device):
+            ta, tx, tq = tf.constant(a), tf.constant(x), tf.constant(q)
+        with tf.GradientTape() as tape:
+            tape.watch([ta, tq])
+            out = [tf.linalg.expm(ta), tf.math.zeta(tx, tq), tf.math.polygamma(tf.constant([1.0, 2.0], tf.float64), tq)]
+            loss = sum(tf.reduce_sum(o) for o in out)
+        return [*out, *tape.gradient(loss, [ta, tq])]
+
+    for g, w in zip(run("/GPU:0"), run("/CPU:0")):
+        assert g.device == _GPU0
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-12)
+
+
 def _cnn_and_gp(device):
     rng = np.random.default_rng(3)
     x, y = rng.normal(size=(4, 8, 8, 2)), np.array([0, 2, 1, 2])

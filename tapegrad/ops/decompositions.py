@@ -1116,6 +1116,19 @@ def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 # On Dask each op runs its NumPy forward lazily on blocks of whole matrices (batches too, which
 # Dask's own linalg does not take); elsewhere the namespace's linalg extension where it has the
 # routine (tapegrad._backend.matrix_form).
+def _expm_gpu(be: Any, x: Any) -> Any:
+    """CuPy's ``cupyx.scipy.linalg.expm`` (one matrix at a time: it takes 2-D arrays only)."""
+    if not be.gpu:
+        return NotImplemented
+    import importlib
+    expm = importlib.import_module("cupyx.scipy.linalg").expm
+    xp, n = be.xp, x.shape[-1]
+    flat = xp.reshape(x, (-1, n, n))
+    out = xp.stack([expm(flat[i]) for i in range(flat.shape[0])]) if flat.shape[0] else flat
+    return xp.astype(xp.reshape(out, x.shape), x.dtype)
+
+
+_bk.FORMS[_expm.name] = _expm_gpu
 for _op in (_trisolve, _chol, _inv, _det, _slogdet, _solve, _svd, _svdvals, _qr, _eigh, _eigvalsh, _eig,
             _expm, _lu, _sqrtm, _logm):
     _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name))

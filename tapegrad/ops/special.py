@@ -10,6 +10,7 @@ InvalidArgumentError for the others (TF's "Value for attr 'T' ... is not in the 
 """
 from __future__ import annotations
 
+import importlib
 import math
 from typing import Any
 
@@ -263,12 +264,20 @@ def polygamma(a: Any, x: Any, name: Any = None) -> Tensor:
     return _binary_f32_f64(_polygamma, a, x)
 
 
+def _special_of(x: Any) -> Any:
+    """SciPy's ``special``, or CuPy's (``cupyx.scipy.special``) for a CuPy array: SciPy's zeta is a
+    Python function over a private ufunc, which CuPy cannot route to its own."""
+    if type(x).__module__.startswith("cupy"):
+        return importlib.import_module("cupyx.scipy.special")
+    from scipy import special
+    return special
+
+
 def _zeta_fwd(x: np.ndarray, q: np.ndarray) -> np.ndarray:
     """SciPy's zeta with TensorFlow's (Eigen's) special values: NaN for a NaN ``x``; 0 for
     ``x = inf`` and ``q > 1`` (the series' limit); at a pole ``q = 0, -1, ...`` (or ``-inf``) inf
     only for an even integer ``x``, NaN otherwise (the terms change sign across the pole)."""
-    from scipy import special
-    out = special.zeta(x, q)
+    out = _special_of(x).zeta(x, q)
     pole = (q <= 0) & (q == np.floor(q))
     even = (x == np.floor(x)) & (np.fmod(x, 2) == 0)
     out = np.where(np.isnan(x) | pole & ~even & (x > 1) & np.isfinite(x), np.nan, out)
