@@ -247,9 +247,14 @@ class Backend:
         return np.asarray(a)
 
     def from_numpy(self, v: np.ndarray, like: Any = None) -> Any:
-        """``v`` as this backend's array (on ``like``'s device, for a GPU)."""
+        """``v`` as this backend's array (on ``like``'s device, for a GPU; on Dask, chunked as
+        ``like`` along the trailing axes they share, so that no operand is rechunked whole)."""
         if self.name == "dask":
-            return self.module.from_array(v, chunks=-1)
+            if like is None or not v.ndim or v.ndim > like.ndim:
+                return self.module.from_array(v, chunks=-1)
+            lead = like.ndim - v.ndim
+            return self.module.from_array(v, chunks=tuple(
+                like.chunks[lead + i] if s == like.shape[lead + i] else -1 for i, s in enumerate(v.shape)))
         if self.gpu and like is not None:
             with self.module.cuda.Device(like.device.id):
                 return self.module.asarray(v)
@@ -358,9 +363,13 @@ def filled(v: Boxed, value: int, lead: tuple = (), dtype: np.dtype | None = None
     """A tensor of ``value`` (0 or 1) of ``v``'s backend and device, shape ``lead + v.shape``,
     dtype ``dtype`` (``v``'s by default)."""
     be = v.backend
+    dt = be.dtype(v.dtype if dtype is None else dtype)
+    if be.name == "dask":  # chunked as ``v`` (Dask's own choice can put a matrix in one chunk)
+        f = be.module.ones if value else be.module.zeros
+        return wrap_array(f(lead + v.shape, dtype=dt, chunks=tuple((s,) for s in lead) + v.a.chunks), be)
     with be.on(v.a):
         f = be.xp.ones if value else be.xp.zeros
-        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype if dtype is None else dtype)), be)
+        return wrap_array(f(lead + v.shape, dtype=dt), be)
 
 
 def moved(v: Any, like: Any) -> Any:
@@ -674,18 +683,18 @@ def _diag_positions(shape: tuple, k: int) -> tuple:
 
 
 def _on_diagonal(be: Backend, d: Any, shape: tuple, k: int) -> Any:
-    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (its first entry elsewhere),
-    and the mask of that diagonal; None for an empty diagonal."""
+    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (another entry of ``d``
+    elsewhere), and the mask of that diagonal; None for an empty diagonal. Built from ranges:
+    no ``shape``-sized constant (on Dask, no matrix in one chunk)."""
     xp = be.xp
-    r, c = _diag_positions(shape, k)
+    r, _ = _diag_positions(shape, k)
     if not r.size:
         return None
-    src = np.zeros(shape, np.int64)
-    src[r, c] = np.arange(r.size)
-    mask = np.zeros(shape, bool)
-    mask[r, c] = True
-    vals = xp.take(d, xp.asarray(src.reshape(-1)), axis=d.ndim - 1)
-    return xp.reshape(vals, tuple(d.shape[:-1]) + shape), xp.asarray(mask)
+    i = xp.reshape(xp.arange(shape[0]), (-1, 1))
+    j = xp.arange(shape[1])
+    col = np.clip(np.arange(shape[1]) - max(k, 0), 0, r.size - 1)  # (the entry of d in each column)
+    vals = xp.take(d, xp.asarray(col), axis=d.ndim - 1)
+    return xp.reshape(vals, tuple(d.shape[:-1]) + (1, shape[1])), (j - i) == k
 
 
 def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
@@ -782,14 +791,49 @@ def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict) -> Any:
                                   output_dtypes=[o.dtype for o in outs], output_sizes=sizes)
 
 
-def matrix_form(fwd: Callable, form: Callable | None = None) -> Callable:
-    """The form of a decomposition op: :func:`per_matrix` of its NumPy forward ``fwd`` on Dask,
-    ``form`` (the namespace's linalg extension, or None) elsewhere."""
+def matrix_form(fwd: Callable, form: Callable | None = None, blocked: Callable | None = None) -> Callable:
+    """The form of a decomposition op: on Dask, ``blocked`` (Dask's blocked algorithm, for one
+    matrix in several chunks) where it applies, else :func:`per_matrix` of its NumPy forward
+    ``fwd``; elsewhere ``form`` (the namespace's linalg extension, or None)."""
     def run(be: Backend, *xs: Any, **p: Any) -> Any:
         if be.name == "dask":
-            return per_matrix(be, fwd, xs, p)
+            out = NotImplemented
+            if blocked is not None and all(x.ndim == 2 for x in xs) and any(x.numblocks != (1, 1) for x in xs):
+                out = blocked(be.module, *xs, **p)
+            return per_matrix(be, fwd, xs, p) if out is NotImplemented else out
         return NotImplemented if form is None else form(be, *xs, **p)
     return run
+
+
+# Dask's blocked algorithms for one 2-D matrix in several chunks (``da``: dask.array), on square
+# chunks of the row chunks' size; each reads what the NumPy forward reads and gives its result.
+# Dask's LU pivots within diagonal blocks only (a valid matrix with a singular diagonal block
+# fails) and its TSQR's signs are not LAPACK's, so solve, inv, qr and svd stay per_matrix.
+def _blocked_cholesky(da: Any, a: Any) -> Any:
+    """The lower factor of ``a``'s lower triangle; Dask's wants equal chunks (and reads the upper
+    blocks): ``a`` symmetrized and padded, ``chol([[A, 0], [0, I]]) = [[L, 0], [0, I]]``."""
+    n, c = a.shape[0], max(a.chunks[0])
+    if c == n:
+        return NotImplemented
+    i = da.arange(n, chunks=c)
+    a = da.where(i[:, None] >= i, a, da.conj(a.T))  # (Dask's tril warns on complex arrays)
+    pad = -n % c
+    if pad:
+        a = da.block([[a, da.zeros((n, pad), dtype=a.dtype)],
+                      [da.zeros((pad, n), dtype=a.dtype), da.eye(pad, dtype=a.dtype)]])
+    low = da.linalg.cholesky(a.rechunk(c), lower=True)
+    return low[:n, :n] if pad else low
+
+
+def _blocked_trisolve(da: Any, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    if adjoint:
+        a, lower = da.conj(a.T), not lower
+    dt = np.result_type(a.dtype, b.dtype)
+    a = a.rechunk(max(a.chunks[0])).astype(dt)
+    return da.linalg.solve_triangular(a, b.rechunk({0: a.chunks[1]}).astype(dt), lower=lower)
+
+
+BLOCKED: dict[str, Callable] = {"Cholesky": _blocked_cholesky, "MatrixTriangularSolve": _blocked_trisolve}
 
 
 def _finite_only(be: Backend, f: Callable, x: Any, fill: Any) -> tuple:
