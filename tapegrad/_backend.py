@@ -66,7 +66,7 @@ class Boxed:
 
     # code that works on NumPy values directly, outside an op, lands here: say so
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # protocol probes (copy, pickle, hasattr) see a plain object
+        if name.startswith("_"):  # protocol and duck-typing probes (copy, pickle, hasattr) see a plain object
             raise AttributeError(name)
         raise _outside_ops(self.backend, f"reads .{name} of the value")
 
