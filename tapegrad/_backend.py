@@ -385,6 +385,18 @@ def moved(v: Any, like: Any) -> Any:
     return Boxed(be.from_numpy(np.asarray(v), like.a), be)
 
 
+def computed_together(ts: list) -> list:
+    """``ts`` with its Dask tensors computed to NumPy arrays in one pass over their data
+    (``dask.compute``), anything else as it is."""
+    idx = [i for i, t in enumerate(ts) if type(t) is ArrayTensor and t._value.backend.name == "dask"]
+    if not idx:
+        return ts
+    out = list(ts)
+    for i, v in zip(idx, sys.modules["dask"].compute(*(ts[i]._value.a for i in idx))):
+        out[i] = np.asarray(v)
+    return out
+
+
 def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
     """``convert_to_tensor`` of a backend array (None if ``a`` is not one)."""
     be = backend_of(a)
@@ -465,9 +477,32 @@ def _strided_slice(be: Backend, x: Any, key: tuple) -> Any:
     return be.xp.reshape(x[k], shape)
 
 
+def _slice_pads(shape: tuple, k: tuple) -> tuple | None:
+    """The zeros before and after a slice of ``shape`` by ``k`` along each axis, and the shape of
+    the slice with its indexed axes kept (length 1); None if a step is not 1."""
+    i = k.index(Ellipsis)
+    k = k[:i] + (slice(None),) * (len(shape) - len(k) + 1) + k[i + 1:]
+    pads, kept = [], []
+    for n, e in zip(shape, k):
+        if type(e) is slice:
+            start, stop, step = e.indices(n)
+            if step != 1:
+                return None
+            m = max(stop - start, 0)
+        else:
+            start, m = e % n, 1
+        pads.append((start, n - start - m))
+        kept.append(m)
+    return tuple(pads), tuple(kept)
+
+
 def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
     k, sliced = _keys(shape, key)
     extra = g.ndim - len(sliced)
+    padded = _slice_pads(shape, k) if be.name == "dask" else None  # (Dask's setitem copies the graph)
+    if padded is not None:
+        g = be.xp.reshape(g, tuple(g.shape[:extra]) + padded[1])
+        return _pad(be, g, ((0, 0),) * extra + padded[0], "constant", 0)
     out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
     out[(slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
     return out
