@@ -2,6 +2,8 @@
 scheduler that refuses to compute stands guard), and each equals the same program on NumPy."""
 from __future__ import annotations
 
+import pathlib
+import sys
 import warnings
 
 import numpy as np
@@ -15,6 +17,9 @@ da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 pytest.importorskip("array_api_compat")
 from dask.local import get_sync  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from benchmarks.bench_gp_dask import gp_nll  # noqa: E402
 
 RTOL = 1e-10
 
@@ -156,22 +161,14 @@ def test_softmax_regression_gradients_and_a_forward_mode_tangent():
 
 
 # --------------------------------------------------------------------------- 2. Gaussian process
-def _gp(X, y, params, n: int, eye):
-    """The negative log marginal likelihood of an RBF-kernel GP, its gradient with respect to the
+def _gp(X, y, params, eye):
+    """The GP's negative log marginal likelihood, its gradient with respect to the
     hyperparameters, and its tangent along the length scale."""
-    def nll(ls, amp, noise):
-        sq = tf.reduce_sum(X * X, axis=1)
-        d2 = sq[:, None] + sq[None, :] - 2.0 * tf.matmul(X, X, transpose_b=True)
-        K = amp * tf.exp(-0.5 * tf.maximum(d2, 0.0) / (ls * ls)) + noise * eye
-        L = tf.linalg.cholesky(K)
-        alpha = tf.linalg.triangular_solve(L, y[:, None], lower=True)
-        return (0.5 * tf.reduce_sum(alpha * alpha) + tf.reduce_sum(tf.math.log(tf.linalg.diag_part(L)))
-                + 0.5 * n * np.log(2 * np.pi))
     with tf.GradientTape() as tape:
         tape.watch(params)
-        value = nll(*params)
+        value = gp_nll(X, y, *params, eye)
     with tf.autodiff.ForwardAccumulator(params[0], tf.constant(1.0, tf.float64)) as acc:
-        tangent = nll(*params)
+        tangent = gp_nll(X, y, *params, eye)
     return [value, *tape.gradient(value, params), acc.jvp(tangent)]
 
 
@@ -186,15 +183,15 @@ def test_gp_marginal_likelihood_with_a_kernel_in_several_chunks(monkeypatch, n, 
         raise AssertionError("a matrix was taken whole")
     monkeypatch.setattr(_backend, "per_matrix", whole)  # Dask's blocked Cholesky and solves only
     with lazy():
-        got = _gp(chunked(Xn, rows), chunked(yn, rows), params, n,
+        got = _gp(chunked(Xn, rows), chunked(yn, rows), params,
                   tf.convert_to_tensor(da.eye(n, chunks=rows)))
     assert all(type(t) is _backend.ArrayTensor for t in got)
     monkeypatch.undo()
-    want = _gp(tf.constant(Xn), tf.constant(yn), params, n, tf.eye(n, dtype=tf.float64))
+    want = _gp(tf.constant(Xn), tf.constant(yn), params, tf.eye(n, dtype=tf.float64))
     for g, w in zip(dask.compute(*got), want):
         close(g, w)
     with lazy():  # a NumPy eye joins the graph too (chunked as the kernel)
-        again = _gp(chunked(Xn, rows), chunked(yn, rows), params, n, tf.eye(n, dtype=tf.float64))
+        again = _gp(chunked(Xn, rows), chunked(yn, rows), params, tf.eye(n, dtype=tf.float64))
     close(again[1].numpy(), want[1])
 
 
