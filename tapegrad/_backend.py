@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes as _dt
+from . import _recorders as _rec, dtypes as _dt
 from ._tensor import Tensor, next_id
 from .errors import InvalidArgumentError, UnimplementedError
 
@@ -115,13 +115,18 @@ class ArrayTensor(Tensor):
         """The device of the array: ``.../device:GPU:<n>`` for CuPy, else the CPU's name."""
         return self._value.backend.device_of(self._value.a)
 
+    def _host(self, how: str) -> np.ndarray:
+        """The value as a NumPy array; the recorders hear that it left the library (``how``)."""
+        _rec.note_escape(self, how)
+        return self._value.backend.to_numpy(self._value.a)
+
     def numpy(self) -> Any:
         """The value as a NumPy array (computing a Dask graph, copying from a GPU)."""
-        v = self._value.backend.to_numpy(self._value.a)
+        v = self._host("numpy")
         return v[()] if v.ndim == 0 else v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        v = self._value.backend.to_numpy(self._value.a)
+        v = self._host("__array__")
         return v if dtype is None else v.astype(dtype)
 
     def __bool__(self) -> bool:
@@ -129,19 +134,19 @@ class ArrayTensor(Tensor):
             raise ValueError(
                 f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
                 "tf.reduce_any or tf.reduce_all, or compare a scalar.")
-        return bool(np.asarray(self))
+        return bool(self._host("__bool__"))
 
     def __float__(self) -> float:
-        return float(np.asarray(self))
+        return float(self._host("__float__"))
 
     def __int__(self) -> int:
-        return int(np.asarray(self))
+        return int(self._host("__int__"))
 
     def __index__(self) -> int:
         if self._value.dtype.kind not in "iu" or self._value.ndim:
             raise TypeError(f"Only scalar integer tensors can be used as an index; got shape "
                             f"{self.shape} and dtype {self.dtype.name}.")
-        return int(np.asarray(self))
+        return int(self._host("__index__"))
 
     def __complex__(self) -> complex:
         return complex(np.asarray(self))

@@ -331,3 +331,43 @@ def test_dask_tensors_mix_with_variables_scalars_numpy_and_tf_function():
     with pytest.raises(InvalidArgumentError, match="different dtypes"):
         tf.linalg.matvec(tf.convert_to_tensor(da.ones((4, 2), dtype=np.float32, chunks=2)), w)
     assert (tf.convert_to_tensor(da.ones(3, dtype=np.float32)) * 2.0).dtype == tf.float32
+
+
+def _stepped(x, v):
+    """Three while_loop steps over the rows, then a running sum of the rows (scan)."""
+    _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y + 0.1 * tf.tanh(y * v)), (0, x))
+    return tf.reduce_sum(tf.scan(lambda acc, r: acc + r, y, initializer=tf.zeros(3, tf.float64))[-1])
+
+
+def test_control_flow_vmap_and_custom_gradients_on_dask_tensors():
+    a = np.random.default_rng(8).standard_normal((12, 3))
+    X = chunked(a, 4)
+    w = tf.Variable([1.0, -1.0, 0.5], dtype=tf.float64)
+
+    def per_example(r):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * r) ** 2
+        return tape.gradient(loss, w)
+
+    @tf.custom_gradient
+    def closes_over_data(v):
+        def grad(g):
+            return g * tf.reduce_sum(X, axis=0)
+        return tf.reduce_sum(tf.linalg.matvec(X, v)), grad
+
+    with lazy():
+        rows = tf.vectorized_map(per_example, X)
+        with tf.GradientTape(persistent=True) as tape:
+            custom = closes_over_data(w)
+            looped = _stepped(X, w)
+        g_custom, g_loop = tape.gradient(custom, w), tape.gradient(looped, w)
+    assert all(type(t) is _backend.ArrayTensor for t in (rows, g_custom, g_loop))
+    close(rows.numpy(), 2 * (a @ w.numpy())[:, None] * a)
+    close(g_custom.numpy(), a.sum(axis=0))
+    with tf.GradientTape() as tape:
+        want = _stepped(tf.constant(a), w)
+    close(g_loop.numpy(), tape.gradient(want, w).numpy())
+    # fn reading a row's value into Python: vectorized_map runs it row by row, and says so
+    with pytest.warns(UserWarning, match="reads a value that depends on the row"):
+        out = tf.vectorized_map(lambda r: r * 2.0 if float(tf.reduce_sum(r)) > 0 else r, X)
+    close(out.numpy(), np.where(a.sum(axis=1, keepdims=True) > 0, 2 * a, a))
