@@ -251,6 +251,16 @@ def test_mlp_trained_on_batches_of_a_chunked_dask_dataset():
     for g, w in zip(got[0] + got[1], want[0] + want[1]):
         close(g, w)
 
+    def fit(ds):  # the same through Keras
+        tf.keras.utils.set_random_seed(1)
+        model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="tanh"),
+                                     tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        return model.fit(ds, epochs=2, verbose=0).history["loss"], model.get_weights()
+    got, want = fit(ds), fit(tf.data.Dataset.from_tensor_slices((Xn, Yn)).batch(32))
+    for g, w in zip(got[0] + got[1], want[0] + want[1]):
+        close(g, w)
+
 
 def test_dask_values_made_in_a_dataset_are_computed_one_element_at_a_time():
     Xn = np.arange(40.0).reshape(20, 2)
