@@ -365,15 +365,18 @@ def test_control_flow_vmap_and_custom_gradients_on_dask_tensors():
             return g * tf.reduce_sum(X, axis=0)
         return tf.reduce_sum(tf.linalg.matvec(X, v)), grad
 
+    recomputed = tf.recompute_grad(lambda v: tf.reduce_sum(tf.sin(tf.linalg.matvec(X, v))))
     with lazy():
         rows = tf.vectorized_map(per_example, X)
         with tf.GradientTape(persistent=True) as tape:
             custom = closes_over_data(w)
             looped = _stepped(X, w)
-        g_custom, g_loop = tape.gradient(custom, w), tape.gradient(looped, w)
-    assert all(type(t) is _backend.ArrayTensor for t in (rows, g_custom, g_loop))
+            branch = tf.cond(w[0] > 0, lambda: recomputed(w), lambda: custom)
+        g_custom, g_loop, g_branch = (tape.gradient(y, w) for y in (custom, looped, branch))
+    assert all(type(t) is _backend.ArrayTensor for t in (rows, g_custom, g_loop, g_branch))
     close(rows.numpy(), 2 * (a @ w.numpy())[:, None] * a)
     close(g_custom.numpy(), a.sum(axis=0))
+    close(g_branch.numpy(), a.T @ np.cos(a @ w.numpy()))
     with tf.GradientTape() as tape:
         want = _stepped(tf.constant(a), w)
     close(g_loop.numpy(), tape.gradient(want, w).numpy())
