@@ -1114,8 +1114,8 @@ def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 # --------------------------------------------------------------------------- array backends
 # On Dask each op runs its NumPy forward lazily on blocks of whole matrices (batches too, which
 # Dask's own linalg does not take), or Dask's blocked algorithm for one matrix in several chunks
-# (tapegrad._backend.BLOCKED: Cholesky, triangular solves); elsewhere the namespace's linalg extension where it has the
-# routine (tapegrad._backend.matrix_form).
+# (tapegrad._backend.BLOCKED: Cholesky, triangular solves); elsewhere the namespace's linalg
+# extension where it has the routine (tapegrad._backend.matrix_form).
 for _op in (_trisolve, _chol, _inv, _det, _slogdet, _solve, _svd, _svdvals, _qr, _eigh, _eigvalsh, _eig,
             _expm, _lu, _sqrtm, _logm):
     _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name), _bk.BLOCKED.get(_op.name))
