@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes as _dt
+from . import _recorders as _rec, dtypes as _dt
 from ._tensor import Tensor, next_id
 from .errors import InvalidArgumentError, UnimplementedError
 
@@ -66,7 +66,7 @@ class Boxed:
 
     # code that works on NumPy values directly, outside an op, lands here: say so
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # protocol probes (copy, pickle, hasattr) see a plain object
+        if name.startswith("_"):  # protocol and duck-typing probes (copy, pickle, hasattr) see a plain object
             raise AttributeError(name)
         raise _outside_ops(self.backend, f"reads .{name} of the value")
 
@@ -115,13 +115,18 @@ class ArrayTensor(Tensor):
         """The device of the array: ``.../device:GPU:<n>`` for CuPy, else the CPU's name."""
         return self._value.backend.device_of(self._value.a)
 
+    def _host(self, how: str) -> np.ndarray:
+        """The value as a NumPy array; the recorders hear that it left the library (``how``)."""
+        _rec.note_escape(self, how)
+        return self._value.backend.to_numpy(self._value.a)
+
     def numpy(self) -> Any:
         """The value as a NumPy array (computing a Dask graph, copying from a GPU)."""
-        v = self._value.backend.to_numpy(self._value.a)
+        v = self._host("numpy")
         return v[()] if v.ndim == 0 else v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        v = self._value.backend.to_numpy(self._value.a)
+        v = self._host("__array__")
         return v if dtype is None else v.astype(dtype)
 
     def __bool__(self) -> bool:
@@ -129,19 +134,19 @@ class ArrayTensor(Tensor):
             raise ValueError(
                 f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
                 "tf.reduce_any or tf.reduce_all, or compare a scalar.")
-        return bool(np.asarray(self))
+        return bool(self._host("__bool__"))
 
     def __float__(self) -> float:
-        return float(np.asarray(self))
+        return float(self._host("__float__"))
 
     def __int__(self) -> int:
-        return int(np.asarray(self))
+        return int(self._host("__int__"))
 
     def __index__(self) -> int:
         if self._value.dtype.kind not in "iu" or self._value.ndim:
             raise TypeError(f"Only scalar integer tensors can be used as an index; got shape "
                             f"{self.shape} and dtype {self.dtype.name}.")
-        return int(np.asarray(self))
+        return int(self._host("__index__"))
 
     def __complex__(self) -> complex:
         return complex(np.asarray(self))
@@ -247,9 +252,14 @@ class Backend:
         return np.asarray(a)
 
     def from_numpy(self, v: np.ndarray, like: Any = None) -> Any:
-        """``v`` as this backend's array (on ``like``'s device, for a GPU)."""
+        """``v`` as this backend's array (on ``like``'s device, for a GPU; on Dask, chunked as
+        ``like`` along the trailing axes they share, so that no operand is rechunked whole)."""
         if self.name == "dask":
-            return self.module.from_array(v, chunks=-1)
+            if like is None or not v.ndim or v.ndim > like.ndim:
+                return self.module.from_array(v, chunks=-1)
+            lead = like.ndim - v.ndim
+            return self.module.from_array(v, chunks=tuple(
+                like.chunks[lead + i] if s == like.shape[lead + i] else -1 for i, s in enumerate(v.shape)))
         if self.gpu and like is not None:
             with self.module.cuda.Device(like.device.id):
                 return self.module.asarray(v)
@@ -358,9 +368,13 @@ def filled(v: Boxed, value: int, lead: tuple = (), dtype: np.dtype | None = None
     """A tensor of ``value`` (0 or 1) of ``v``'s backend and device, shape ``lead + v.shape``,
     dtype ``dtype`` (``v``'s by default)."""
     be = v.backend
+    dt = be.dtype(v.dtype if dtype is None else dtype)
+    if be.name == "dask":  # chunked as ``v`` (Dask's own choice can put a matrix in one chunk)
+        f = be.module.ones if value else be.module.zeros
+        return wrap_array(f(lead + v.shape, dtype=dt, chunks=tuple((s,) for s in lead) + v.a.chunks), be)
     with be.on(v.a):
         f = be.xp.ones if value else be.xp.zeros
-        return wrap_array(f(lead + v.shape, dtype=be.dtype(v.dtype if dtype is None else dtype)), be)
+        return wrap_array(f(lead + v.shape, dtype=dt), be)
 
 
 def moved(v: Any, like: Any) -> Any:
@@ -374,6 +388,18 @@ def moved(v: Any, like: Any) -> Any:
             return v
         v = v.backend.to_numpy(v.a)
     return Boxed(be.from_numpy(np.asarray(v), like.a), be)
+
+
+def computed_together(ts: list) -> list:
+    """``ts`` with its Dask tensors computed to NumPy arrays in one pass over their data
+    (``dask.compute``), anything else as it is."""
+    idx = [i for i, t in enumerate(ts) if type(t) is ArrayTensor and t._value.backend.name == "dask"]
+    if not idx:
+        return ts
+    out = list(ts)
+    for i, v in zip(idx, sys.modules["dask"].compute(*(ts[i]._value.a for i in idx))):
+        out[i] = np.asarray(v)
+    return out
 
 
 def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
@@ -456,9 +482,32 @@ def _strided_slice(be: Backend, x: Any, key: tuple) -> Any:
     return be.xp.reshape(x[k], shape)
 
 
+def _slice_pads(shape: tuple, k: tuple) -> tuple | None:
+    """The zeros before and after a slice of ``shape`` by ``k`` along each axis, and the shape of
+    the slice with its indexed axes kept (length 1); None if a step is not 1."""
+    i = k.index(Ellipsis)
+    k = k[:i] + (slice(None),) * (len(shape) - len(k) + 1) + k[i + 1:]
+    pads, kept = [], []
+    for n, e in zip(shape, k):
+        if type(e) is slice:
+            start, stop, step = e.indices(n)
+            if step != 1:
+                return None
+            m = max(stop - start, 0)
+        else:
+            start, m = e % n, 1
+        pads.append((start, n - start - m))
+        kept.append(m)
+    return tuple(pads), tuple(kept)
+
+
 def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
     k, sliced = _keys(shape, key)
     extra = g.ndim - len(sliced)
+    padded = _slice_pads(shape, k) if be.name == "dask" else None  # (Dask's setitem copies the graph)
+    if padded is not None:
+        g = be.xp.reshape(g, tuple(g.shape[:extra]) + padded[1])
+        return _pad(be, g, ((0, 0),) * extra + padded[0], "constant", 0)
     out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
     out[(slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
     return out
@@ -674,18 +723,18 @@ def _diag_positions(shape: tuple, k: int) -> tuple:
 
 
 def _on_diagonal(be: Backend, d: Any, shape: tuple, k: int) -> Any:
-    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (its first entry elsewhere),
-    and the mask of that diagonal; None for an empty diagonal."""
+    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (another entry of ``d``
+    elsewhere), and the mask of that diagonal; None for an empty diagonal. Built from ranges:
+    no ``shape``-sized constant (on Dask, no matrix in one chunk)."""
     xp = be.xp
-    r, c = _diag_positions(shape, k)
+    r, _ = _diag_positions(shape, k)
     if not r.size:
         return None
-    src = np.zeros(shape, np.int64)
-    src[r, c] = np.arange(r.size)
-    mask = np.zeros(shape, bool)
-    mask[r, c] = True
-    vals = xp.take(d, xp.asarray(src.reshape(-1)), axis=d.ndim - 1)
-    return xp.reshape(vals, tuple(d.shape[:-1]) + shape), xp.asarray(mask)
+    i = xp.reshape(xp.arange(shape[0]), (-1, 1))
+    j = xp.arange(shape[1])
+    col = np.clip(np.arange(shape[1]) - max(k, 0), 0, r.size - 1)  # (the entry of d in each column)
+    vals = xp.take(d, xp.asarray(col), axis=d.ndim - 1)
+    return xp.reshape(vals, tuple(d.shape[:-1]) + (1, shape[1])), (j - i) == k
 
 
 def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
@@ -782,14 +831,49 @@ def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict) -> Any:
                                   output_dtypes=[o.dtype for o in outs], output_sizes=sizes)
 
 
-def matrix_form(fwd: Callable, form: Callable | None = None) -> Callable:
-    """The form of a decomposition op: :func:`per_matrix` of its NumPy forward ``fwd`` on Dask,
-    ``form`` (the namespace's linalg extension, or None) elsewhere."""
+def matrix_form(fwd: Callable, form: Callable | None = None, blocked: Callable | None = None) -> Callable:
+    """The form of a decomposition op: on Dask, ``blocked`` (Dask's blocked algorithm, for one
+    matrix in several chunks) where it applies, else :func:`per_matrix` of its NumPy forward
+    ``fwd``; elsewhere ``form`` (the namespace's linalg extension, or None)."""
     def run(be: Backend, *xs: Any, **p: Any) -> Any:
         if be.name == "dask":
-            return per_matrix(be, fwd, xs, p)
+            out = NotImplemented
+            if blocked is not None and all(x.ndim == 2 for x in xs) and any(x.numblocks != (1, 1) for x in xs):
+                out = blocked(be.module, *xs, **p)
+            return per_matrix(be, fwd, xs, p) if out is NotImplemented else out
         return NotImplemented if form is None else form(be, *xs, **p)
     return run
+
+
+# Dask's blocked algorithms for one 2-D matrix in several chunks (``da``: dask.array), on square
+# chunks of the row chunks' size; each reads what the NumPy forward reads and gives its result.
+# Dask's LU pivots within diagonal blocks only (a valid matrix with a singular diagonal block
+# fails) and its TSQR's signs are not LAPACK's, so solve, inv, qr and svd stay per_matrix.
+def _blocked_cholesky(da: Any, a: Any) -> Any:
+    """The lower factor of ``a``'s lower triangle; Dask's wants equal chunks (and reads the upper
+    blocks): ``a`` symmetrized and padded, ``chol([[A, 0], [0, I]]) = [[L, 0], [0, I]]``."""
+    n, c = a.shape[0], max(a.chunks[0])
+    if c == n:
+        return NotImplemented
+    i = da.arange(n, chunks=c)
+    a = da.where(i[:, None] >= i, a, da.conj(a.T))  # (Dask's tril warns on complex arrays)
+    pad = -n % c
+    if pad:
+        a = da.block([[a, da.zeros((n, pad), dtype=a.dtype)],
+                      [da.zeros((pad, n), dtype=a.dtype), da.eye(pad, dtype=a.dtype)]])
+    low = da.linalg.cholesky(a.rechunk(c), lower=True)
+    return low[:n, :n] if pad else low
+
+
+def _blocked_trisolve(da: Any, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    if adjoint:
+        a, lower = da.conj(a.T), not lower
+    dt = np.result_type(a.dtype, b.dtype)
+    a = a.rechunk(max(a.chunks[0])).astype(dt)
+    return da.linalg.solve_triangular(a, b.rechunk({0: a.chunks[1]}).astype(dt), lower=lower)
+
+
+BLOCKED: dict[str, Callable] = {"Cholesky": _blocked_cholesky, "MatrixTriangularSolve": _blocked_trisolve}
 
 
 def _finite_only(be: Backend, f: Callable, x: Any, fill: Any) -> tuple:

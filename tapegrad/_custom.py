@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _nest, _recorders as _rec, _seam
+from ._backend import ArrayTensor
 from ._convert import convert_to_tensor
 from ._dispatch import apply, defop, jointly
 from ._recorders import Recorder, pop as _pop, push as _push, run_hidden as _run_hidden
@@ -123,7 +124,7 @@ def _fit(g: Any, x: Tensor, k: int, fname: str) -> Any:
 def _record(name: str, xs: list, outputs: list, bwd: Callable, jvp: Callable,
             batch_ok: bool) -> list:
     """Record the call as one op from ``xs`` to (the values of) ``outputs``."""
-    vals = [o._value for o in outputs]
+    vals = [o._value.a if type(o) is ArrayTensor else o._value for o in outputs]  # (the backend's arrays)
     nout = len(vals)
     fwd = (lambda *_: vals[0]) if nout == 1 else (lambda *_: tuple(vals))
     # an op for this call only (every input may receive a cotangent), not registered

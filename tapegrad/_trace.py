@@ -180,8 +180,10 @@ class Tracer(_Bodies, _rec.Recorder):
         if REGISTRY.get(op.name) is not op:
             self.fail(f"op {op.name} is made per call (custom_gradient) and has no replayable form")
         if _bk.seen and any(type(o) is _bk.ArrayTensor for o in outs):
-            self.fail(f"op {op.name} ran on {outs[0].backend} arrays (CuPy, Dask, ...), and a trace "
-                      "replays NumPy forwards only")
+            be = outs[0].backend
+            self.fail(f"op {op.name} ran on {be} arrays, and a trace replays NumPy forwards only; every "
+                      f"call runs the Python function op by op on {be} (same results"
+                      f"{', still lazy' if be == 'dask' else ''}): nothing to fix, or leave out tf.function")
         ins = [self.slot_of(x) for x in xs]
         outs_s = [self.new_slot(o) for o in outs]
         self.steps.append(("op", op, ins, p, outs_s))

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _nest, _recorders as _rec
+from ._backend import Boxed, wrap_array
 from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, Op, _offer, apply
 from ._tensor import IndexedSlices, Tensor, wrap
@@ -125,7 +126,8 @@ def vmap(fn: Callable, elems: Any, flat: list, n: int) -> Any:
     b = Batcher(n, _rec.tls.stack)
     rows = []
     for t in flat:
-        r = wrap(t._value[0])
+        v = t._value
+        r = wrap(v[0]) if type(v) is not Boxed else wrap_array(v.a[0], v.backend)
         b.batched[r._id] = t
         rows.append(r)
     _rec.tls.stack = []

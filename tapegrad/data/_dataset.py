@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .. import _nest, _philox, dtypes as _dt
+from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from . import _structure as _s
@@ -186,7 +187,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0])).as_numpy_iterator())
         [(np.int32(1), np.float32(3.0)), (np.int32(2), np.float32(4.0))]
         """
-        return _Slices(_s.normalize(tensors, False))
+        return _Slices(_s.normalize(tensors, False, lazy=True))
 
     @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> "Dataset":
@@ -196,7 +197,7 @@ class Dataset:
         >>> list(tf.data.Dataset.from_tensors([1, 2]))
         [<tapegrad.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>]
         """
-        return _Tensors(_s.normalize(tensors, False))
+        return _Tensors(_s.normalize(tensors, False, lazy=True))
 
     @staticmethod
     def from_generator(generator: Callable, output_types: Any = None, output_shapes: Any = None,
@@ -586,6 +587,9 @@ class _Slices(Dataset):
                     f"{list(np.shape(v))}).")
         arrays = []
         for v in flat:
+            if type(v) is Boxed:
+                arrays.append(_DaskRows(v.a) if v.backend.name == "dask" else _s.computed(v))
+                continue
             a = np.array(v, copy=True) if type(v) is np.ndarray else np.asarray(v)
             a.flags.writeable = False
             arrays.append(a)
@@ -596,11 +600,42 @@ class _Slices(Dataset):
         return self._arrays, self._template, lambda: (range(i, min(i + _CHUNK * 16, n)) for i in range(0, n, _CHUNK * 16))
 
     def _spec(self) -> Any:
-        return _nest.pack_sequence_as(self._template, [_s.leaf_spec(a[0] if len(a) else _empty_row(a))
-                                                       for a in self._arrays])
+        return _nest.pack_sequence_as(self._template, [_s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows
+                                                                    else _empty_row(a)) for a in self._arrays])
 
     def _card(self) -> int:
         return self._n
+
+
+class _DaskRows:
+    """A Dask array as ``from_tensor_slices``' rows: taking rows computes them, nothing before.
+    Rows within one chunk (of the first axis) come from that chunk, computed once and kept until
+    rows of another chunk are taken; rows across chunks are computed together."""
+
+    __slots__ = ("a", "shape", "dtype", "_ends", "_block", "_at")
+
+    def __init__(self, a: Any) -> None:
+        self.a, self.shape, self.dtype = a, tuple(a.shape), np.dtype(a.dtype)
+        self._ends = np.cumsum(a.chunks[0])
+        self._block, self._at = None, -1
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        if type(key) is slice:
+            lo, hi = key.start, key.start + max(len(range(key.start, key.stop, key.step or 1)) - 1, 0) * (key.step or 1)
+        else:
+            lo, hi = (int(np.min(key)), int(np.max(key))) if np.size(key) else (0, 0)
+        b = int(np.searchsorted(self._ends, lo, side="right"))
+        if b >= len(self._ends) or hi >= self._ends[b]:
+            return np.asarray(self.a[key].compute())
+        if b != self._at:
+            self._block, self._at = np.asarray(self.a.blocks[b].compute()), b
+        off = int(self._ends[b] - self.a.chunks[0][b])
+        if type(key) is slice:
+            return self._block[key.start - off:key.stop - off:key.step]
+        return self._block[key - off]
 
 
 def _empty_row(a: np.ndarray) -> np.ndarray:
@@ -622,7 +657,7 @@ class _Tensors(Dataset):
         self._element = element
 
     def _iter(self) -> Iterator:
-        yield self._element
+        yield _nest.map_structure(_s.computed, self._element)  # (a Dask value: computed now)
 
     def _spec(self) -> Any:
         return _s.spec_of(self._element)
@@ -898,15 +933,15 @@ class _Map(_Unary):
 
     def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
         for e in self._input._elements():
-            return _s.spec_of(_result(self._fn(*_args(e))))
+            return _s.spec_of(_result(self._fn(*_args(e)), lazy=True))  # (a Dask result: not computed)
         raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
                          "map_func on the first element (see docs/data.md).")
 
 
-def _result(y: Any) -> Any:
+def _result(y: Any, lazy: bool = False) -> Any:
     if type(y) is Tensor:
         return y._value
-    return _s.normalize(y, True)
+    return _s.normalize(y, True, lazy)
 
 
 def _predicate(fn: Callable, e: Any, where: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _nest, dtypes as _dt
+from .._backend import ArrayTensor, Boxed
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
@@ -52,10 +53,14 @@ def _text(x: Any) -> Any:
     return out[()] if out.ndim == 0 else out
 
 
-def value(x: Any) -> Any:
-    """A leaf as a NumPy value, by TensorFlow's conversion rules (strings become bytes)."""
+def value(x: Any, lazy: bool = False) -> Any:
+    """A leaf as a NumPy value, by TensorFlow's conversion rules (strings become bytes). A Dask
+    tensor is computed here (a map's result: one element at a time) unless ``lazy``, where its
+    :class:`~tapegrad._backend.Boxed` value is kept for the dataset to compute when iterated."""
     if type(x) is Tensor:
         return x._value
+    if type(x) is ArrayTensor:
+        return x._value if lazy else computed(x._value)
     if isinstance(x, (str, bytes)):
         return x.encode() if isinstance(x, str) else x
     if isinstance(x, np.ndarray) and x.dtype.kind in "USO":
@@ -72,19 +77,26 @@ def value(x: Any) -> Any:
         raise
 
 
-def normalize(x: Any, lists_are_tuples: bool) -> Any:
+def computed(v: Any) -> Any:
+    """A leaf's value as NumPy: a backend array (:class:`~tapegrad._backend.Boxed`) computed or
+    copied to the host."""
+    return v.backend.to_numpy(v.a) if type(v) is Boxed else v
+
+
+def normalize(x: Any, lists_are_tuples: bool, lazy: bool = False) -> Any:
     """``x`` as an element: tuples, namedtuples and dicts kept as structure, leaves converted
-    (lists are tensors, as in ``from_tensor_slices``, or tuples, as in ``map``'s results)."""
+    (lists are tensors, as in ``from_tensor_slices``, or tuples, as in ``map``'s results;
+    ``lazy``: see :func:`value`)."""
     if type(x) is Tensor:
         return x._value
     if isinstance(x, tuple) or (lists_are_tuples and isinstance(x, list)):
-        items = [normalize(v, lists_are_tuples) for v in x]
+        items = [normalize(v, lists_are_tuples, lazy) for v in x]
         return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
     if isinstance(x, dict):
-        return {k: normalize(v, lists_are_tuples) for k, v in x.items()}
+        return {k: normalize(v, lists_are_tuples, lazy) for k, v in x.items()}
     if _is_dataset(x):
         return x
-    return value(x)
+    return value(x, lazy)
 
 
 def _is_dataset(x: Any) -> bool:

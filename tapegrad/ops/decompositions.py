@@ -72,9 +72,8 @@ def _const(v: np.ndarray, like: Tensor) -> Tensor:
 
 
 def _phi(x: Tensor) -> Tensor:
-    """Lower triangle with the diagonal halved (a constant mask, so linear in ``x``)."""
-    n = x._value.shape[-1]
-    return x * _const(np.tril(np.ones((n, n))) - 0.5 * np.eye(n), x)
+    """Lower triangle with the diagonal halved (band parts: no n x n constant, lazy on Dask)."""
+    return band_part(x, -1, 0) - 0.5 * band_part(x, 0, 0)
 
 
 def _tri(x: Tensor, lower: bool) -> Tensor:
@@ -1114,8 +1113,9 @@ def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 
 # --------------------------------------------------------------------------- array backends
 # On Dask each op runs its NumPy forward lazily on blocks of whole matrices (batches too, which
-# Dask's own linalg does not take); elsewhere the namespace's linalg extension where it has the
-# routine (tapegrad._backend.matrix_form).
+# Dask's own linalg does not take), or Dask's blocked algorithm for one matrix in several chunks
+# (tapegrad._backend.BLOCKED: Cholesky, triangular solves); elsewhere the namespace's linalg
+# extension where it has the routine (tapegrad._backend.matrix_form).
 def _expm_gpu(be: Any, x: Any) -> Any:
     """CuPy's ``cupyx.scipy.linalg.expm`` (one matrix at a time: it takes 2-D arrays only)."""
     if not be.gpu:
@@ -1131,4 +1131,4 @@ def _expm_gpu(be: Any, x: Any) -> Any:
 _bk.FORMS[_expm.name] = _expm_gpu
 for _op in (_trisolve, _chol, _inv, _det, _slogdet, _solve, _svd, _svdvals, _qr, _eigh, _eigvalsh, _eig,
             _expm, _lu, _sqrtm, _logm):
-    _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name))
+    _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name), _bk.BLOCKED.get(_op.name))

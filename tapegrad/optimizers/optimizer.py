@@ -379,6 +379,10 @@ class Optimizer:
                 UserWarning, stacklevel=_caller_level())
         for _, v in work:  # check everything before changing anything
             self._check_floating(v)
+        if _bk.seen:  # Dask gradients of host variables: all computed in one pass over the data
+            host = [i for i, (_, v) in enumerate(work) if _where(v) is None]
+            for i, g in zip(host, _bk.computed_together([work[i][0] for i in host])):
+                work[i] = (g, work[i][1])
         prepared = [(self._gradient_array(g, v), v) for g, v in work]
         if self.loss_scale_factor is not None:
             prepared = [(_divided(g, self.loss_scale_factor), v) for g, v in prepared]
