@@ -530,3 +530,18 @@ def test_shape_size_and_rank_inside_a_function_are_computed_at_each_call():
     assert len(traces) == 2  # (one per input shape, as TensorFlow without an input_signature)
     assert tf.shape(tf.Variable([1.0, 2.0])).numpy().tolist() == [2]
     assert tf.size(tf.zeros([2, 3]), out_type=tf.int64).dtype == tf.int64
+
+
+def test_iterating_a_dataset_inside_a_function_says_so_and_what_to_do():
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0]).batch(2)
+
+    @tf.function
+    def total(d):
+        s = tf.constant(0.0)
+        for b in d:
+            s += tf.reduce_sum(b)
+        return s
+
+    with pytest.warns(UserWarning, match="tf.data.Dataset is iterated inside it.*decorate the step"):
+        assert float(total(ds)) == 6.0
+    assert float(total(ds)) == 6.0  # (eagerly again, without another warning)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import _nest, _philox, dtypes as _dt
+from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
@@ -468,6 +468,11 @@ class OwnedIterator:
         return self
 
     def __next__(self) -> Any:
+        if _rec.active and (tr := _trace.current()) is not None:
+            tr.fail("a tf.data.Dataset is iterated inside it (TensorFlow's AutoGraph makes such a "
+                    "loop part of the graph; tapegrad runs the function eagerly, with the same "
+                    "results). For a replayed step, iterate outside and decorate the step: "
+                    "`for batch in dataset: step(batch)` with `step` a tf.function")
         return _s.to_tensors(next(self._it))
 
     def get_next(self) -> Any:
