@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._strategy import (DistributedDataset, InputContext, OneDeviceStrategy, PerReplica, ReduceOp,
-                        ReplicaContext, Strategy, get_replica_context, get_strategy, has_strategy,
-                        in_cross_replica_context)
+from ._strategy import (DistributedDataset, DistributedIterator, InputContext, OneDeviceStrategy,
+                        PerReplica, PerReplicaSpec, ReduceOp, ReplicaContext, Strategy,
+                        get_replica_context, get_strategy, has_strategy, in_cross_replica_context)
 
-__all__ = ["DistributedDataset", "InputContext", "MirroredStrategy", "MultiWorkerMirroredStrategy",
-           "OneDeviceStrategy", "PerReplica", "ReduceOp", "ReplicaContext", "Strategy",
-           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "MirroredStrategy",
+           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "PerReplica", "PerReplicaSpec",
+           "ReduceOp", "ReplicaContext", "Strategy", "get_replica_context", "get_strategy",
+           "has_strategy", "in_cross_replica_context"]
 
 if TYPE_CHECKING:
     from ._dask import MirroredStrategy, MultiWorkerMirroredStrategy  # noqa: F401

@@ -16,7 +16,9 @@ import numpy as np
 
 from .. import nest
 from .._convert import convert_to_tensor
+from .._spec import TensorSpec
 from .._tensor import wrap
+from ..data._dataset import Optional
 
 _local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
 
@@ -43,6 +45,10 @@ class PerReplica:
 
     def __init__(self, values: Sequence[Any]) -> None:
         self.values = tuple(values)
+
+    def _function_key(self) -> tuple:  # (a tf.function runs eagerly on it, keyed by its type)
+        return tuple((tuple(v.shape), str(v.dtype)) if hasattr(v, "shape") else type(v)
+                     for v in self.values)
 
     def __repr__(self) -> str:
         body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self.values))
@@ -175,14 +181,88 @@ def _split_batch(x: Any, n: int) -> list:
     return [convert_to_tensor(a[min(r * c, a.shape[0]):min((r + 1) * c, a.shape[0])]) for r in range(n)]
 
 
+class PerReplicaSpec:
+    """The type of a :class:`PerReplica` value, one spec per replica (TF's ``PerReplicaSpec``):
+    what a distributed dataset's ``element_spec`` holds, and what a ``tf.function``'s
+    ``input_signature`` may name for an argument that is a distributed dataset's element."""
+
+    def __init__(self, *value_specs: Any) -> None:
+        self._value_specs = tuple(value_specs)
+
+    def is_compatible_with(self, other: Any) -> bool:
+        """Whether ``other`` (a PerReplica value or spec) has a compatible component per replica."""
+        parts = other.values if isinstance(other, PerReplica) else \
+            other._value_specs if isinstance(other, PerReplicaSpec) else None
+        return parts is not None and len(parts) == len(self._value_specs) and all(
+            s.is_compatible_with(p) for s, p in zip(self._value_specs, parts))
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
+
+    def __hash__(self) -> int:
+        return hash(self._value_specs)
+
+    def __repr__(self) -> str:
+        return f"PerReplicaSpec({', '.join(map(repr, self._value_specs))})"
+
+
+def _replica_spec(spec: Any, n: int, split: bool) -> Any:
+    """The spec of replica's part of an element of spec ``spec``: the batch dimension divided by
+    ``n`` when ``split`` and it divides evenly, else unknown (TensorFlow's rule)."""
+    if not split or spec.shape.rank is None or spec.shape.rank == 0:
+        return spec
+    b = spec.shape[0]
+    return TensorSpec([b // n if b is not None and b % n == 0 else None, *spec.shape[1:]], spec.dtype)
+
+
+class DistributedIterator:
+    """An iterator over a distributed dataset (what ``iter(dist_dataset)`` returns)."""
+
+    def __init__(self, dataset: "DistributedDataset") -> None:
+        self._dataset = dataset
+        self._it = dataset._elements()
+
+    def __iter__(self) -> "DistributedIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._it)
+
+    def get_next(self) -> Any:
+        """The next element (``next(iterator)``)."""
+        return next(self._it)
+
+    def get_next_as_optional(self) -> Optional:
+        """The next element as a ``tf.experimental.Optional``, empty at the end: a loop that
+        checks ``has_value()`` stops without catching ``StopIteration``."""
+        try:
+            return Optional(next(self._it), self.element_spec)
+        except StopIteration:
+            return Optional.empty(self.element_spec)
+
+    @property
+    def element_spec(self) -> Any:
+        return self._dataset.element_spec
+
+
 class DistributedDataset:
     """A dataset whose elements are split across the replicas (see
-    :meth:`Strategy.experimental_distribute_dataset`)."""
+    :meth:`Strategy.experimental_distribute_dataset`); with one replica, the dataset's own
+    elements. Each ``iter`` gives a :class:`DistributedIterator` that starts over."""
+
+    _split = True  # whether each element is a global batch to split (else one replica's batch)
 
     def __init__(self, dataset: Any, num_replicas: int) -> None:
         self._dataset, self._n = dataset, num_replicas
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> DistributedIterator:
+        return DistributedIterator(self)
+
+    def _elements(self) -> Iterator[Any]:
+        if self._n == 1:
+            for element in self._dataset:
+                yield nest.map_structure(convert_to_tensor, element)
+            return
         for element in self._dataset:
             flat = nest.flatten(element)
             parts = [_split_batch(x, self._n) for x in flat]
@@ -190,14 +270,25 @@ class DistributedDataset:
 
     @property
     def element_spec(self) -> Any:
-        return self._dataset.element_spec
+        """The dataset's element spec with one :class:`PerReplicaSpec` a tensor (its specs with
+        the batch dimension a replica gets); the dataset's own with one replica."""
+        spec = self._dataset.element_spec
+        if self._n == 1:
+            return spec
+        return nest.map_structure(
+            lambda s: PerReplicaSpec(*[_replica_spec(s, self._n, self._split)] * self._n), spec)
 
 
 class DistributedDatasetsFromFunction(DistributedDataset):
     """Consecutive elements of one dataset go to consecutive replicas (see
     :meth:`Strategy.distribute_datasets_from_function`)."""
 
-    def __iter__(self) -> Iterator[Any]:
+    _split = False
+
+    def _elements(self) -> Iterator[Any]:
+        if self._n == 1:
+            yield from super()._elements()
+            return
         group: list = []
         for element in self._dataset:
             group.append(element)
@@ -209,9 +300,11 @@ class DistributedDatasetsFromFunction(DistributedDataset):
 
     def _pack(self, group: list) -> Any:
         flats = [nest.flatten(e) for e in group]
-        empty = [convert_to_tensor(np.zeros((0,) + np.shape(x)[1:], np.asarray(x).dtype))
-                 for x in flats[0]]
-        flats += [empty] * (self._n - len(flats))
+        if len(flats) < self._n:  # (the last replicas get empty batches: unknown dimensions 0)
+            specs = nest.flatten(self._dataset.element_spec)
+            empty = [convert_to_tensor(np.zeros([0 if d is None else d for d in s.shape] if s.shape.rank
+                                                else [0], s.dtype.as_numpy_dtype)) for s in specs]
+            flats += [empty] * (self._n - len(flats))
         return nest.pack_sequence_as(group[0], [PerReplica(list(col)) for col in zip(*flats)])
 
 
@@ -347,6 +440,6 @@ class OneDeviceStrategy(Strategy):
 _DEFAULT = Strategy()
 
 
-__all__ = ["DistributedDataset", "InputContext", "OneDeviceStrategy", "PerReplica", "ReduceOp",
-           "ReplicaContext", "Strategy", "get_replica_context", "get_strategy", "has_strategy",
-           "in_cross_replica_context"]
+__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "OneDeviceStrategy", "PerReplica",
+           "PerReplicaSpec", "ReduceOp", "ReplicaContext", "Strategy", "get_replica_context",
+           "get_strategy", "has_strategy", "in_cross_replica_context"]
