@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _trace, nest
+from .. import _trace, config, nest
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable, VariableAggregation, VariableSynchronization
@@ -534,7 +534,8 @@ class MirroredStrategy(_MirroredBase):
 
     With no cluster it starts an embedded ``distributed.LocalCluster`` with one single-threaded
     worker per replica (shut down with the strategy). ``devices`` (a list: one replica each)
-    or ``num_replicas`` choose the count; the default is one per CPU core. ``blas_threads``
+    or ``num_replicas`` choose the count; the default is one per logical CPU when the program
+    split the CPU (``tf.config.set_logical_device_configuration``), else one per core. ``blas_threads``
     limits each replica's BLAS threads (threadpoolctl); the default shares the cores among the
     replicas (``cpu_count // num_replicas``, at least 1). Variables and optimizers used by a
     step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
@@ -546,7 +547,7 @@ class MirroredStrategy(_MirroredBase):
         distributed = _import_distributed()
         if devices is not None and num_replicas is not None and len(devices) != num_replicas:
             raise ValueError(f"devices has {len(devices)} entries but num_replicas={num_replicas}.")
-        n = len(devices) if devices is not None else num_replicas or os.cpu_count() or 1
+        n = len(devices) if devices is not None else num_replicas or _default_replicas()
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
         if blas_threads is None:  # (the replicas share this machine's cores)
@@ -562,6 +563,13 @@ class MirroredStrategy(_MirroredBase):
         workers = sorted(client.scheduler_info()["workers"])
         self._num_replicas = n
         self._group = _Group(client, cluster, workers, blas_threads)
+
+
+def _default_replicas() -> int:
+    """One replica per logical CPU when the program split the CPU into logical devices (as
+    TensorFlow's ``MirroredStrategy()`` takes them all), else one per core."""
+    split = config.get_logical_device_configuration(config.list_physical_devices("CPU")[0])
+    return len(split) if split else os.cpu_count() or 1
 
 
 # The embedded cluster's Dask settings (scheduler's and workers').
