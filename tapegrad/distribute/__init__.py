@@ -18,14 +18,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._strategy import (DistributedDataset, DistributedIterator, InputContext, OneDeviceStrategy,
-                        PerReplica, PerReplicaSpec, ReduceOp, ReplicaContext, Strategy,
-                        get_replica_context, get_strategy, has_strategy, in_cross_replica_context)
+from . import experimental
+from ._strategy import (CrossDeviceOps, DistributedDataset, DistributedIterator, DistributedValues,
+                        HierarchicalCopyAllReduce, InputContext, InputOptions, InputReplicationMode,
+                        NcclAllReduce, OneDeviceStrategy, PerReplica, PerReplicaSpec, ReduceOp,
+                        ReductionToOneDevice, ReplicaContext, RunOptions, Strategy,
+                        experimental_set_strategy, get_replica_context, get_strategy, has_strategy,
+                        in_cross_replica_context)
 
-__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "MirroredStrategy",
-           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "PerReplica", "PerReplicaSpec",
-           "ReduceOp", "ReplicaContext", "Strategy", "get_replica_context", "get_strategy",
-           "has_strategy", "in_cross_replica_context"]
+__all__ = ["CrossDeviceOps", "DistributedDataset", "DistributedIterator", "DistributedValues",
+           "HierarchicalCopyAllReduce", "InputContext", "InputOptions", "InputReplicationMode",
+           "MirroredStrategy", "MultiWorkerMirroredStrategy", "NcclAllReduce", "OneDeviceStrategy",
+           "PerReplica", "PerReplicaSpec", "ReduceOp", "ReductionToOneDevice", "ReplicaContext",
+           "RunOptions", "Strategy", "experimental", "experimental_set_strategy",
+           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 
 if TYPE_CHECKING:
     from ._dask import MirroredStrategy, MultiWorkerMirroredStrategy  # noqa: F401

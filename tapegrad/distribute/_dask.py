@@ -550,19 +550,23 @@ class MirroredStrategy(_MirroredBase):
         n = len(devices) if devices is not None else num_replicas or _default_replicas()
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
-        if blas_threads is None:  # (the replicas share this machine's cores)
-            blas_threads = max(1, (os.cpu_count() or 1) // n)
-        cluster = _Embedded(distributed, n)
-        client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
-        try:
-            cluster.wait(client)
-        except BaseException:
-            client.close()
-            cluster.close()
-            raise
-        workers = sorted(client.scheduler_info()["workers"])
         self._num_replicas = n
-        self._group = _Group(client, cluster, workers, blas_threads)
+        self._group = _embedded_group(distributed, n, blas_threads)
+
+
+def _embedded_group(distributed: Any, n: int, blas_threads: int | None) -> _Group:
+    """``n`` replicas on a cluster of their own, started on this machine."""
+    if blas_threads is None:  # (the replicas share this machine's cores)
+        blas_threads = max(1, (os.cpu_count() or 1) // n)
+    cluster = _Embedded(distributed, n)
+    client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
+    try:
+        cluster.wait(client)
+    except BaseException:
+        client.close()
+        cluster.close()
+        raise
+    return _Group(client, cluster, sorted(client.scheduler_info()["workers"]), blas_threads)
 
 
 def _default_replicas() -> int:
@@ -587,6 +591,10 @@ _CONFIG = {
 }
 
 
+_LIVE: set = set()  # the embedded clusters alive: while any is, Dask's log handlers show only
+_QUIET = contextlib.ExitStack()  # errors (per cluster, a second one's close would log at INFO)
+
+
 class _Embedded:
     """A ``MirroredStrategy``'s own cluster: a Dask scheduler in this process and ``n``
     single-threaded Dask workers, each a ``dask worker`` process of its own (no nanny). Unlike
@@ -599,10 +607,14 @@ class _Embedded:
         import dask
 
         self.n = n
+        if not _LIVE:
+            for root in ("distributed", "bokeh"):
+                _QUIET.enter_context(distributed.utils.silence_logging_cmgr(logging.ERROR, root))
+        _LIVE.add(id(self))
         with dask.config.set(_CONFIG):
             # (the scheduler's HTTP server on a free port: None would try 8787 and warn when busy)
             self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
-                                                      dashboard_address=":0", silence_logs=logging.ERROR)
+                                                      dashboard_address=":0", silence_logs=False)
         self.address = self.scheduler.scheduler_address
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # (the step's modules)
         for key, value in _CONFIG.items():
@@ -654,6 +666,9 @@ class _Embedded:
             except subprocess.TimeoutExpired:
                 p.kill()
         self.scheduler.close()
+        _LIVE.discard(id(self))
+        if not _LIVE:
+            _QUIET.close()
         self.log.close()
         with contextlib.suppress(OSError):
             os.unlink(self.log.name)
@@ -663,16 +678,23 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
     """Synchronous data parallelism over the workers of a running Dask cluster: one replica per
     worker. ``cluster_resolver`` is the scheduler's address (``"tcp://host:8786"``), an object
     with a ``master()`` method returning it, or a ``distributed.Client``. See docs/distribute.md
-    for starting a scheduler and workers.
+    for starting a scheduler and workers. Without one (and without ``TF_CONFIG``), one replica
+    on a worker of its own on this machine, as TensorFlow's strategy is a single worker with
+    one CPU replica then.
     """
 
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None, *,
                  blas_threads: int | None = None) -> None:
         distributed = _import_distributed()
+        self.cluster_resolver = cluster_resolver
         if cluster_resolver is None:
-            raise ValueError("MultiWorkerMirroredStrategy needs the Dask scheduler's address: "
-                             "MultiWorkerMirroredStrategy('tcp://host:8786') (for replicas on this "
-                             "machine only, use MirroredStrategy).")
+            if os.environ.get("TF_CONFIG"):
+                raise ValueError("tapegrad's MultiWorkerMirroredStrategy runs its workers on Dask and "
+                                 "does not read TF_CONFIG: give it the Dask scheduler's address, "
+                                 "MultiWorkerMirroredStrategy('tcp://host:8786') (docs/distribute.md).")
+            self._num_replicas = 1
+            self._group = _embedded_group(distributed, 1, blas_threads)
+            return
         own = not isinstance(cluster_resolver, distributed.Client)
         if not own:
             client = cluster_resolver
@@ -682,7 +704,6 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
         workers = sorted(client.scheduler_info()["workers"])
         if not workers:
             raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")
-        self.cluster_resolver = cluster_resolver
         self._num_replicas = len(workers)
         self._group = _Group(client, None, workers, blas_threads, own_client=own)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import threading
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -38,7 +38,13 @@ def _reduce_op(op: Any) -> ReduceOp:
     raise ValueError(f"reduce_op must be tf.distribute.ReduceOp.SUM or .MEAN (or 'SUM'/'MEAN'); got {op!r}.")
 
 
-class PerReplica:
+class DistributedValues:
+    """The base of values with one component per replica (``tf.distribute.DistributedValues``)."""
+
+    values: tuple
+
+
+class PerReplica(DistributedValues):
     """A value with one component per replica (TF's ``PerReplica``): what
     :meth:`Strategy.run` returns and what a distributed dataset yields. ``values`` holds the
     components in replica order; :meth:`Strategy.experimental_local_results` returns them."""
@@ -75,6 +81,68 @@ class InputContext:
     def __repr__(self) -> str:
         return (f"tf.distribute.InputContext(input pipeline id {self.input_pipeline_id}, total: "
                 f"{self.num_input_pipelines})")
+
+
+class ValueContext:
+    """What :meth:`Strategy.experimental_distribute_values_from_function` passes to its
+    function: the replica it makes a value for (``tf.distribute.experimental.ValueContext``)."""
+
+    def __init__(self, replica_id_in_sync_group: int = 0, num_replicas_in_sync: int = 1) -> None:
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
+class InputReplicationMode(enum.Enum):
+    """How a dataset is read for the replicas (``tf.distribute.InputReplicationMode``)."""
+
+    PER_WORKER = "PER_WORKER"
+    PER_REPLICA = "PER_REPLICA"
+
+
+class InputOptions(NamedTuple):
+    """Options of a distributed dataset (``tf.distribute.InputOptions``): accepted; the
+    replicas' batches are made in this process and sent with each step."""
+
+    experimental_fetch_to_device: bool | None = None
+    experimental_replication_mode: InputReplicationMode = InputReplicationMode.PER_WORKER
+    experimental_place_dataset_on_device: bool = False
+    experimental_per_replica_buffer_size: int = 1
+
+
+class RunOptions(NamedTuple):
+    """Options of :meth:`Strategy.run` (``tf.distribute.RunOptions``): accepted and unused."""
+
+    experimental_enable_dynamic_batch_size: bool = True
+    experimental_bucketizing_dynamic_shape: bool = False
+    experimental_xla_options: Any = None
+
+
+class CrossDeviceOps:
+    """How a mirrored strategy all-reduces (``cross_device_ops=``, TF's
+    ``tf.distribute.CrossDeviceOps``): accepted and unused, as every one of TensorFlow's gives
+    the same sums; tapegrad's replicas add each other's gradients in replica order
+    (docs/distribute.md)."""
+
+
+class HierarchicalCopyAllReduce(CrossDeviceOps):
+    """TensorFlow's hierarchical all-reduce between GPUs (see :class:`CrossDeviceOps`)."""
+
+    def __init__(self, num_packs: int = 1) -> None:
+        self.num_packs = num_packs
+
+
+class NcclAllReduce(CrossDeviceOps):
+    """TensorFlow's NCCL all-reduce between GPUs (see :class:`CrossDeviceOps`)."""
+
+    def __init__(self, num_packs: int = 1) -> None:
+        self.num_packs = num_packs
+
+
+class ReductionToOneDevice(CrossDeviceOps):
+    """TensorFlow's reduce-on-one-device-then-broadcast (see :class:`CrossDeviceOps`)."""
+
+    def __init__(self, reduce_to_device: str | None = None, accumulation_fn: Callable | None = None) -> None:
+        self.reduce_to_device, self.accumulation_fn = reduce_to_device, accumulation_fn
 
 
 class ReplicaContext:
@@ -415,10 +483,7 @@ class Strategy:
     def experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
         """A PerReplica value whose component ``r`` is ``value_fn(ctx)`` with
         ``ctx.replica_id_in_sync_group == r``."""
-        class _ValueContext:
-            def __init__(self, r: int, n: int) -> None:
-                self.replica_id_in_sync_group, self.num_replicas_in_sync = r, n
-        vals = [value_fn(_ValueContext(r, self._num_replicas)) for r in range(self._num_replicas)]
+        vals = [value_fn(ValueContext(r, self._num_replicas)) for r in range(self._num_replicas)]
         return vals[0] if len(vals) == 1 else PerReplica(vals)
 
     def __repr__(self) -> str:
@@ -437,9 +502,38 @@ class OneDeviceStrategy(Strategy):
         self.device = device
 
 
+class CentralStorageStrategy(Strategy):
+    """TensorFlow's ``tf.distribute.experimental.CentralStorageStrategy`` with its default
+    devices on a machine without GPUs: one replica, in this process. For several replicas, use
+    :class:`MirroredStrategy` (it gives the same updates: the gradients summed across replicas)."""
+
+    def __init__(self, compute_devices: Sequence[str] | None = None, parameter_device: str | None = None) -> None:
+        if compute_devices is not None and len(compute_devices) > 1:
+            raise ValueError(f"tapegrad's CentralStorageStrategy runs one replica in this process; "
+                             f"got {len(compute_devices)} compute_devices. For one replica per "
+                             f"device, use tf.distribute.MirroredStrategy({list(compute_devices)!r}).")
+        self.compute_devices, self.parameter_device = compute_devices, parameter_device
+
+
 _DEFAULT = Strategy()
+_SET: list = []  # the strategy experimental_set_strategy entered (at most one)
 
 
-__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "OneDeviceStrategy", "PerReplica",
-           "PerReplicaSpec", "ReduceOp", "ReplicaContext", "Strategy", "get_replica_context",
-           "get_strategy", "has_strategy", "in_cross_replica_context"]
+def experimental_set_strategy(strategy: Strategy | None) -> None:
+    """Make ``strategy`` the current one, as if its :meth:`Strategy.scope` were entered until
+    the next call (``None``: back to the default strategy)."""
+    s = _scopes()
+    for old in _SET:
+        if old in s:
+            s.remove(old)
+    _SET[:] = [] if strategy is None else [strategy]
+    if strategy is not None:
+        s.append(strategy)
+
+
+__all__ = ["CentralStorageStrategy", "CrossDeviceOps", "DistributedDataset", "DistributedIterator",
+           "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
+           "InputReplicationMode", "NcclAllReduce", "OneDeviceStrategy", "PerReplica", "PerReplicaSpec",
+           "ReduceOp", "ReductionToOneDevice", "ReplicaContext", "RunOptions", "Strategy", "ValueContext",
+           "experimental_set_strategy", "get_replica_context", "get_strategy", "has_strategy",
+           "in_cross_replica_context"]
