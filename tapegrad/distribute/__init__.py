@@ -23,14 +23,14 @@ from ._strategy import (CrossDeviceOps, DistributedDataset, DistributedIterator,
                         HierarchicalCopyAllReduce, InputContext, InputOptions, InputReplicationMode,
                         NcclAllReduce, OneDeviceStrategy, PerReplica, PerReplicaSpec, ReduceOp,
                         ReductionToOneDevice, ReplicaContext, RunOptions, Strategy,
-                        experimental_set_strategy, get_replica_context, get_strategy, has_strategy,
+                        StrategyExtended, experimental_set_strategy, get_replica_context, get_strategy, has_strategy,
                         in_cross_replica_context)
 
 __all__ = ["CrossDeviceOps", "DistributedDataset", "DistributedIterator", "DistributedValues",
            "HierarchicalCopyAllReduce", "InputContext", "InputOptions", "InputReplicationMode",
            "MirroredStrategy", "MultiWorkerMirroredStrategy", "NcclAllReduce", "OneDeviceStrategy",
            "PerReplica", "PerReplicaSpec", "ReduceOp", "ReductionToOneDevice", "ReplicaContext",
-           "RunOptions", "Strategy", "experimental", "experimental_set_strategy",
+           "RunOptions", "Strategy", "StrategyExtended", "experimental", "experimental_set_strategy",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 
 if TYPE_CHECKING:

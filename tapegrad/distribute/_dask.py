@@ -550,7 +550,7 @@ class MirroredStrategy(_MirroredBase):
         n = len(devices) if devices is not None else num_replicas or _default_replicas()
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
-        self._num_replicas = n
+        self._num_replicas, self._devices = n, devices
         self._group = _embedded_group(distributed, n, blas_threads)
 
 

@@ -39,8 +39,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import nest
+from .._convert import convert_to_tensor
 from .._tensor import Tensor
-from .._variable import Variable
+from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..optimizers import optimizer
 from ._strategy import ReplicaContext, Strategy, _local, replica_context
 
@@ -78,8 +79,51 @@ def rebuild_variable(uid: str, key: Any, spec: tuple | None) -> Variable:
         if spec is None:
             raise RuntimeError(f"replica {rep.index} has no copy of mirrored variable {key!r}")
         v = plain_variable(*spec)
+        if v.aggregation in (VariableAggregation.SUM, VariableAggregation.MEAN) and \
+                v.synchronization is not VariableSynchronization.ON_READ:
+            v.__class__ = _combining(type(v))
         rep.register(key, v)
     return v
+
+
+def _combined(v: Variable, value: Any) -> Any:
+    """``value`` summed (aggregation SUM) or averaged (MEAN) over the replicas when a step
+    assigns ``v``, as TensorFlow combines the updates of a mirrored variable in replica context:
+    every replica applies the same update. Outside a step (the driver's assignments), ``value``."""
+    rep = getattr(getattr(_local, "replica", None), "replica", None)
+    if rep is None:
+        return value
+    total = rep.all_reduce_sum([np.asarray(convert_to_tensor(value, dtype=v.dtype).numpy())])[0]
+    if v.aggregation is VariableAggregation.MEAN:
+        total = np.asarray(total / total.dtype.type(rep.n) if total.dtype.kind in "fc" else total // rep.n,
+                           total.dtype)
+    return total
+
+
+_COMBINING: dict = {}  # a Variable class -> its twin whose assignments in a step are combined
+
+
+def _combining(cls: type) -> type:
+    """``cls`` with ``assign``, ``assign_add`` and ``assign_sub`` taking the replicas' combined
+    value (``_combined``): a replica's copy of a mirrored variable aggregated by SUM or MEAN."""
+    twin = _COMBINING.get(cls)
+    if twin is None:
+        def assign(self: Variable, value: Any, use_locking: Any = None, name: Any = None,
+                   read_value: bool = True) -> Any:
+            return cls.assign(self, _combined(self, value), use_locking, name, read_value)
+
+        def assign_add(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
+                       read_value: bool = True) -> Any:
+            return cls.assign_add(self, _combined(self, delta), use_locking, name, read_value)
+
+        def assign_sub(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
+                       read_value: bool = True) -> Any:
+            return cls.assign_sub(self, _combined(self, delta), use_locking, name, read_value)
+
+        twin = _COMBINING[cls] = type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__slots__": (),
+            "assign": assign, "assign_add": assign_add, "assign_sub": assign_sub})
+    return twin
 
 
 def rebuild_object(uid: str, key: Any, cls: type, state: dict | None) -> Any:

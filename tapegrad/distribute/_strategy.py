@@ -337,6 +337,12 @@ class DistributedDataset:
             yield nest.pack_sequence_as(element, [PerReplica(p) for p in parts])
 
     @property
+    def cardinality(self) -> int:
+        """The number of elements of the dataset it distributes (-1: infinite, -2: unknown)."""
+        count = getattr(self._dataset, "cardinality", None)
+        return int(count()) if count is not None else -2
+
+    @property
     def element_spec(self) -> Any:
         """The dataset's element spec with one :class:`PerReplicaSpec` a tensor (its specs with
         the batch dimension a replica gets); the dataset's own with one replica."""
@@ -393,11 +399,20 @@ class Strategy:
     """
 
     _num_replicas = 1
+    _devices: Sequence[str] | None = None  # the devices given, one per replica
 
     @property
     def num_replicas_in_sync(self) -> int:
         """The number of replicas that run each step."""
         return self._num_replicas
+
+    @property
+    def extended(self) -> "StrategyExtended":
+        """The strategy's devices and roles (``tf.distribute.StrategyExtended``)."""
+        return StrategyExtended(self)
+
+    def _device_names(self) -> tuple:
+        return tuple(map(_device_name, self._devices or [f"CPU:{r}" for r in range(self._num_replicas)]))
 
     @contextlib.contextmanager
     def scope(self) -> Iterator["Strategy"]:
@@ -437,8 +452,10 @@ class Strategy:
     def reduce(self, reduce_op: Any, value: Any, axis: int | None) -> Any:
         """Combine a per-replica value into one tensor in cross-replica context: the sum or mean
         over replicas (``axis=None``), or over replicas and ``axis`` together (MEAN divides by
-        the total number of elements along ``axis``)."""
+        the total number of elements along ``axis``). A nest of values is reduced leaf by leaf."""
         op = _reduce_op(reduce_op)
+        if nest.is_nested(value):
+            return nest.map_structure(lambda v: self.reduce(op, v, axis), value)
         if isinstance(value, PerReplica):
             parts = [np.asarray(convert_to_tensor(x).numpy()) for x in value.values]
         else:
@@ -490,6 +507,33 @@ class Strategy:
         return f"<tapegrad.distribute.{type(self).__name__} num_replicas_in_sync={self._num_replicas}>"
 
 
+def _device_name(device: str) -> str:
+    """A device as TensorFlow spells it in full: ``/cpu:1`` -> ``/job:localhost/replica:0/task:0/device:CPU:1``."""
+    kind, _, index = device.rsplit("/", 1)[-1].replace("device:", "").partition(":")
+    return f"/job:localhost/replica:0/task:0/device:{kind.upper()}:{index or 0}"
+
+
+class StrategyExtended:
+    """What TensorFlow's ``strategy.extended`` tells of a strategy: its devices (one per
+    replica; tapegrad's replicas are processes, named as the devices TensorFlow would use) and
+    this process's roles in a cluster (it checkpoints and writes summaries)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self._strategy = strategy
+
+    @property
+    def worker_devices(self) -> tuple:
+        """One device name per replica."""
+        return self._strategy._device_names()
+
+    @property
+    def parameter_devices(self) -> tuple:
+        """Where the variables live: every replica's device (mirrored)."""
+        return self._strategy._device_names()
+
+    should_checkpoint = should_save_summary = True
+
+
 class OneDeviceStrategy(Strategy):
     """One replica in this process, on ``device`` (tapegrad has only the CPU; the name is kept).
 
@@ -500,6 +544,7 @@ class OneDeviceStrategy(Strategy):
 
     def __init__(self, device: str = "/cpu:0") -> None:
         self.device = device
+        self._devices = (device,)
 
 
 class CentralStorageStrategy(Strategy):
@@ -534,6 +579,7 @@ def experimental_set_strategy(strategy: Strategy | None) -> None:
 __all__ = ["CentralStorageStrategy", "CrossDeviceOps", "DistributedDataset", "DistributedIterator",
            "DistributedValues", "HierarchicalCopyAllReduce", "InputContext", "InputOptions",
            "InputReplicationMode", "NcclAllReduce", "OneDeviceStrategy", "PerReplica", "PerReplicaSpec",
-           "ReduceOp", "ReductionToOneDevice", "ReplicaContext", "RunOptions", "Strategy", "ValueContext",
+           "ReduceOp", "ReductionToOneDevice", "ReplicaContext", "RunOptions", "Strategy",
+           "StrategyExtended", "ValueContext",
            "experimental_set_strategy", "get_replica_context", "get_strategy", "has_strategy",
            "in_cross_replica_context"]
