@@ -274,7 +274,7 @@ class _Group:
         if isinstance(x, Variable) and id(x) in self.var_keys and self.var_keys[id(x)] in self.on_workers:
             return _replica.VarRef(self.var_keys[id(x)])
         if isinstance(x, (Tensor, Variable)):
-            return np.asarray(x.numpy())
+            return _replica.TensorArg(np.asarray(x.numpy()))
         return x
 
     def run(self, fn: Callable, args: tuple, kwargs: dict) -> list:

@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import nest
 from .._convert import convert_to_tensor
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..optimizers import optimizer
 from ._strategy import ReplicaContext, Strategy, _local, replica_context
@@ -61,6 +61,15 @@ class VarRef:
 
     def __init__(self, key: Any) -> None:
         self.key = key
+
+
+class TensorArg:
+    """A step argument that is a tensor in the driver: its array, a tensor again on the replica."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
 
 
 def plain_variable(cls: type, state: dict) -> Variable:
@@ -554,9 +563,12 @@ class Replica:
         self.reports = []
 
         def resolve(x: Any) -> Any:
-            if isinstance(x, np.ndarray):  # arrays arrive as views of the message, unaligned
-                return np.require(x, requirements="A")  # (and NumPy's matmul skips BLAS for those)
-            return self.vars[x.key] if isinstance(x, VarRef) else x
+            t = type(x)
+            if t is TensorArg:  # arrays arrive as views of the message, unaligned
+                return wrap(np.require(x.array, requirements="A"))  # (and NumPy's matmul skips
+            if t is np.ndarray:  # BLAS for those)
+                return np.require(x, requirements="A")
+            return self.vars[x.key] if t is VarRef else x
 
         args, kwargs = nest.map_structure(resolve, args), nest.map_structure(resolve, kwargs)
         strategy = Strategy()

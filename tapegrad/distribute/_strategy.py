@@ -227,6 +227,18 @@ def replica_context(ctx: ReplicaContext) -> Iterator[None]:
         _local.replica = old
 
 
+def _regroup(*values: Any) -> Any:
+    """The replicas' outputs of one leaf as TF regroups them: one value when every replica gave
+    the same Python value (``None``, a number, a string), else a :class:`PerReplica`."""
+    first = values[0]
+    if type(first) in _PLAIN and all(type(v) is type(first) and v == first for v in values[1:]):
+        return first
+    return PerReplica(values)
+
+
+_PLAIN = (type(None), bool, int, float, str, bytes)
+
+
 def per_replica_args(structure: Any, r: int, n: int) -> Any:
     """Replica ``r``'s component of every PerReplica leaf of ``structure``."""
     def one(x: Any) -> Any:
@@ -432,7 +444,7 @@ class Strategy:
         outs = self._run_replicas(fn, tuple(args), dict(kwargs or {}))
         if len(outs) == 1:
             return outs[0]
-        return nest.map_structure(lambda *xs: PerReplica(xs), *outs)
+        return nest.map_structure(_regroup, *outs)
 
     def _run_replicas(self, fn: Callable, args: tuple, kwargs: dict) -> list:
         with replica_context(ReplicaContext(self, 0, 1)):
