@@ -349,10 +349,10 @@ class DistributedDataset:
             yield nest.pack_sequence_as(element, [PerReplica(p) for p in parts])
 
     @property
-    def cardinality(self) -> int:
+    def cardinality(self) -> np.int64:
         """The number of elements of the dataset it distributes (-1: infinite, -2: unknown)."""
         count = getattr(self._dataset, "cardinality", None)
-        return int(count()) if count is not None else -2
+        return np.int64(count() if count is not None else -2)
 
     @property
     def element_spec(self) -> Any:
@@ -454,11 +454,12 @@ class Strategy:
         """The components of ``value`` in replica order (``(value,)`` for a plain value)."""
         if isinstance(value, PerReplica):
             return value.values
-        if nest.is_nested(value):
+        if nest.is_nested(value):  # (a plain leaf is every replica's)
             flat = nest.flatten(value)
-            if any(isinstance(x, PerReplica) for x in flat):
-                cols = [self.experimental_local_results(x) for x in flat]
-                return tuple(nest.pack_sequence_as(value, list(c)) for c in zip(*cols))
+            n = next((len(x.values) for x in flat if isinstance(x, PerReplica)), 0)
+            if n:
+                return tuple(nest.pack_sequence_as(value, [x.values[r] if isinstance(x, PerReplica) else x
+                                                           for x in flat]) for r in range(n))
         return (value,)
 
     def reduce(self, reduce_op: Any, value: Any, axis: int | None) -> Any:
