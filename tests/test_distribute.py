@@ -124,6 +124,7 @@ def test_multi_worker_strategy_on_a_running_cluster_over_dask_comms():
         strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster.scheduler_address)
         try:
             assert strategy.num_replicas_in_sync == 2
+            assert (strategy.cluster_resolver.task_type, strategy.cluster_resolver.task_id) == ("chief", 0)
             strategy._group.use_dask_comms()  # as between machines
             with strategy.scope():
                 params, opt = _model(np.float64), tf.optimizers.Adam(0.01)
@@ -526,6 +527,7 @@ def test_multi_worker_strategy_without_a_cluster_is_one_local_replica(monkeypatc
             v = tf.Variable(2.0)
         assert s.num_replicas_in_sync == 1
         assert float(s.run(lambda: v * 3.0)) == 6.0
+        assert (s.cluster_resolver.task_type, s.cluster_resolver.task_id) == (None, None)
     finally:
         s.close()
     monkeypatch.setenv("TF_CONFIG", '{"cluster": {"worker": ["host:2222"]}}')
@@ -585,3 +587,23 @@ def test_one_replica_datasets_give_tensors_and_optionals():
     assert int(plain.get_next_as_optional().get_value()) == 0
     assert not bool(plain.get_next_as_optional().has_value())
     assert float(tf.experimental.Optional.from_value(tf.constant(1.5)).get_value()) == 1.5
+
+
+def test_cluster_resolvers_and_strategies_for_other_hardware():
+    try:  # the usual TPU detection falls back
+        tf.distribute.cluster_resolver.TPUClusterResolver()
+        raise AssertionError("a TPUClusterResolver was made")
+    except ValueError as e:
+        assert "TPU" in str(e)
+    with pytest.raises(AttributeError, match="MirroredStrategy"):
+        tf.distribute.TPUStrategy
+    with pytest.raises(AttributeError, match="synchronously"):
+        tf.distribute.experimental.ParameterServerStrategy
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    assert (r.task_type, r.task_id, r.master()) == (None, None, "")
+    os.environ["TF_CONFIG"] = '{"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1}}'
+    try:
+        r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    finally:
+        del os.environ["TF_CONFIG"]
+    assert (r.task_type, r.task_id) == ("worker", 1)

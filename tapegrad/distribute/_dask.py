@@ -37,6 +37,7 @@ from ..errors import UnavailableError
 from ..optimizers.optimizer import Optimizer
 from . import _replica
 from ._strategy import Strategy, per_replica_args
+from .cluster_resolver import SimpleClusterResolver
 
 _SHIPPING: list = []  # the group whose step function is being pickled (at most one)
 _SHIP_LOCK = threading.Lock()
@@ -687,7 +688,10 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
                  blas_threads: int | None = None) -> None:
         distributed = _import_distributed()
         self.cluster_resolver = cluster_resolver
-        if cluster_resolver is None:
+        client = cluster_resolver if isinstance(cluster_resolver, distributed.Client) else None
+        address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+        if client is None and not address:  # (no resolver, or one of no cluster)
+            self.cluster_resolver = cluster_resolver or SimpleClusterResolver()
             if os.environ.get("TF_CONFIG"):
                 raise ValueError("tapegrad's MultiWorkerMirroredStrategy runs its workers on Dask and "
                                  "does not read TF_CONFIG: give it the Dask scheduler's address, "
@@ -695,12 +699,12 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
             self._num_replicas = 1
             self._group = _embedded_group(distributed, 1, blas_threads)
             return
-        own = not isinstance(cluster_resolver, distributed.Client)
-        if not own:
-            client = cluster_resolver
-        else:
-            address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+        own = client is None
+        if own:
             client = distributed.Client(address, set_as_default=False, direct_to_workers=True)
+        if not hasattr(cluster_resolver, "task_type"):  # (an address or a Client: this process
+            self.cluster_resolver = SimpleClusterResolver(  # leads)
+                master=client.scheduler.address, task_type="chief", task_id=0)
         workers = sorted(client.scheduler_info()["workers"])
         if not workers:
             raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")

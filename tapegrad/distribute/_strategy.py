@@ -573,6 +573,14 @@ class CentralStorageStrategy(Strategy):
         self.compute_devices, self.parameter_device = compute_devices, parameter_device
 
 
+_OTHER_HARDWARE = {  # TensorFlow's strategies for hardware or clusters tapegrad does not run on
+    "TPUStrategy": "tapegrad runs on CPUs (and on GPUs through CuPy), not TPUs; use "
+                   "tf.distribute.MirroredStrategy for data parallelism (docs/distribute.md).",
+    "ParameterServerStrategy": "tapegrad's replicas train synchronously; use "
+                               "tf.distribute.MirroredStrategy, or MultiWorkerMirroredStrategy "
+                               "on a Dask cluster (docs/distribute.md).",
+}
+
 _DEFAULT = Strategy()
 _SET: list = []  # the strategy experimental_set_strategy entered (at most one)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING
 
-from ._strategy import CentralStorageStrategy, ValueContext
+from ._strategy import _OTHER_HARDWARE, CentralStorageStrategy, ValueContext
 
 __all__ = ["CentralStorageStrategy", "CollectiveCommunication", "CommunicationImplementation",
            "CommunicationOptions", "MultiWorkerMirroredStrategy", "ValueContext"]
@@ -46,4 +46,6 @@ else:  # (the Dask strategies load on first use)
         if name == "MultiWorkerMirroredStrategy":
             from . import _dask
             return _dask.MultiWorkerMirroredStrategy
+        if name in ("TPUStrategy", "ParameterServerStrategy"):
+            raise AttributeError(f"tapegrad has no tf.distribute.experimental.{name}: {_OTHER_HARDWARE[name]}")
         raise AttributeError(f"module 'tapegrad.distribute.experimental' has no attribute {name!r}")
