@@ -158,6 +158,14 @@ CASES["local_results_nest"] = (
     "r = S.experimental_local_results((S.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group),\n"
     "                                  tf.constant(7)))\n"
     "out = [[np.asarray(a), np.asarray(b)] for a, b in r]")
+CASES["all_gather"] = (
+    "def f():\n"
+    "    ctx = tf.distribute.get_replica_context()\n"
+    "    r = ctx.replica_id_in_sync_group\n"
+    "    x = tf.cast(r, tf.float32)\n"
+    "    return (ctx.all_gather(tf.stack([[x, 1.0], [2.0 * x, 3.0]]), axis=1),\n"
+    "            ctx.all_gather({'rows': tf.range(r + 1), 'n': tf.reshape(r, [1])}, axis=0))\n"
+    "out = [[np.asarray(a), np.asarray(b['rows']), np.asarray(b['n'])] for a, b in S.experimental_local_results(S.run(f))]")
 CASES["extended_devices"] = "out = [S.extended.worker_devices, S.extended.parameter_devices]"
 CASES["tf_function_per_replica_argument"] = (
     "with S.scope():\n"

@@ -154,7 +154,7 @@ class ReplicaContext:
         self.strategy = strategy
         self.replica_id_in_sync_group = convert_to_tensor(np.int32(replica_id))
         self.num_replicas_in_sync = num_replicas
-        self._all_reduce_sum = all_reduce_sum
+        self._index, self._all_reduce_sum = replica_id, all_reduce_sum
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
         """Combine ``value`` (a tensor or a nest of them) across replicas; every replica gets
@@ -174,6 +174,29 @@ class ReplicaContext:
             a.flags.writeable = False
             out.append(wrap(a))
         return nest.pack_sequence_as(value, out)
+
+    def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
+        """Every replica's ``value`` (a tensor or a nest of them) concatenated along ``axis`` in
+        replica order; every replica gets the result. Every replica must call it, in the same
+        order; the shapes may differ along ``axis`` only."""
+        flat = [np.asarray(convert_to_tensor(x).numpy()) for x in nest.flatten(value)]
+        for a in flat:
+            if a.dtype.kind not in "iuf":
+                raise TypeError(f"all_gather takes float and integer tensors; got one of dtype {a.dtype}.")
+        n, r = self.num_replicas_in_sync, self._index
+        if self._all_reduce_sum is not None and n > 1:  # (each replica's rows in zeros, summed)
+            sizes = np.zeros((len(flat), n), np.int64)
+            sizes[:, r] = [a.shape[axis] for a in flat]
+            sizes = self._all_reduce_sum([sizes])[0]
+            parts = []
+            for a, row in zip(flat, sizes):
+                ax = axis % a.ndim
+                buf = np.zeros(a.shape[:ax] + (int(row.sum()),) + a.shape[ax + 1:], a.dtype)
+                at = int(row[:r].sum())
+                buf[(slice(None),) * ax + (slice(at, at + a.shape[ax]),)] = a
+                parts.append(buf)
+            flat = self._all_reduce_sum(parts)
+        return nest.pack_sequence_as(value, [wrap(np.asarray(a)) for a in flat])
 
 
 def _scopes() -> list:
