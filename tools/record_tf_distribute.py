@@ -110,6 +110,22 @@ CASES["aggregated_variables"] = (
     "o = S.run(f)\n"
     "S.run(f)\n"
     "out = [local(o), a.numpy(), b.numpy(), c.numpy(), d.numpy()]")
+CASES["keras_variable_aggregation"] = (
+    "class Count(tf.keras.layers.Layer):\n"
+    "    def build(self, shape):\n"
+    "        self.total = self.add_weight(shape=(), initializer='zeros', trainable=False, aggregation='sum')\n"
+    "        self.avg = self.add_weight(shape=(), initializer='zeros', trainable=False, aggregation='mean')\n"
+    "    def call(self, x):\n"
+    "        self.total.assign_add(tf.reduce_sum(x))\n"
+    "        self.avg.assign(tf.reduce_sum(x))\n"
+    "        return x\n"
+    "with S.scope():\n"
+    "    layer = Count()\n"
+    "    layer.build((None,))\n"
+    "dd = S.experimental_distribute_dataset(tf.data.Dataset.range(8, output_type=tf.float32).batch(4))\n"
+    "for x in dd:\n"
+    "    S.run(layer, args=(x,))\n"
+    "out = [layer.total.numpy(), layer.avg.numpy()]")
 CASES["reduce_nest"] = (
     _VALUE + "out = S.reduce('MEAN', {'v': v, 'pair': (v, tf.constant(2.0))}, axis=None)")
 CASES["run_regroups_python_values"] = (

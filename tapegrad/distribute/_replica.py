@@ -123,11 +123,18 @@ def _combining(cls: type) -> type:
 
         def assign_add(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
                        read_value: bool = True) -> Any:
+            if by_assign:
+                return assign(self, self.value() + delta, use_locking, name, read_value)
             return cls.assign_add(self, _combined(self, delta), use_locking, name, read_value)
 
         def assign_sub(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
                        read_value: bool = True) -> Any:
+            if by_assign:
+                return assign(self, self.value() - delta, use_locking, name, read_value)
             return cls.assign_sub(self, _combined(self, delta), use_locking, name, read_value)
+
+        by_assign = getattr(cls, "_adds_by_assign", False)  # (a Keras variable's assign_add
+        # assigns the sum, as Keras 3 does: the replicas' sums are combined)
 
         twin = _COMBINING[cls] = type(cls.__name__, (cls,), {
             "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__slots__": (),
