@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .. import _nest, _philox, dtypes as _dt
+from .._tensor import Tensor, TensorShape, wrap
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
-from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from . import _structure as _s
 
