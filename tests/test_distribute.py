@@ -607,3 +607,31 @@ def test_cluster_resolvers_and_strategies_for_other_hardware():
     finally:
         del os.environ["TF_CONFIG"]
     assert (r.task_type, r.task_id) == ("worker", 1)
+
+
+def test_a_tf_function_that_iterates_a_distributed_dataset_runs_eagerly_without_a_warning():
+    import warnings
+
+    s = mirrored(2)
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(8, output_type=tf.float32).batch(4))
+
+    @tf.function
+    def epoch(dataset):
+        total = 0.0
+        for x in dataset:
+            total += s.reduce("SUM", s.run(lambda b: tf.reduce_sum(b), args=(x,)), axis=None)
+        return total
+
+    @tf.function
+    def until_empty(iterator):
+        n = 0
+        while True:
+            optional = iterator.get_next_as_optional()
+            if not optional.has_value():
+                return n
+            n += 1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(epoch(dd)) == 28.0 and float(epoch(dd)) == 28.0
+        assert int(until_empty(iter(dd))) == 2

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from .. import nest
+from .. import _trace, nest
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import wrap
@@ -329,17 +329,19 @@ class DistributedIterator:
         return self
 
     def __next__(self) -> Any:
+        if self._dataset._n > 1:  # (in a tf.function, its batches go to the replicas: it runs
+            _trace.run_eagerly("a distributed dataset is iterated inside it")  # eagerly, quietly)
         return next(self._it)
 
     def get_next(self) -> Any:
         """The next element (``next(iterator)``)."""
-        return next(self._it)
+        return self.__next__()
 
     def get_next_as_optional(self) -> Optional:
         """The next element as a ``tf.experimental.Optional``, empty at the end: a loop that
         checks ``has_value()`` stops without catching ``StopIteration``."""
         try:
-            return Optional(next(self._it), self.element_spec)
+            return Optional(self.__next__(), self.element_spec)
         except StopIteration:
             return Optional.empty(self.element_spec)
 
