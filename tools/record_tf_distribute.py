@@ -182,6 +182,13 @@ CASES["all_gather"] = (
     "    return (ctx.all_gather(tf.stack([[x, 1.0], [2.0 * x, 3.0]]), axis=1),\n"
     "            ctx.all_gather({'rows': tf.range(r + 1), 'n': tf.reshape(r, [1])}, axis=0))\n"
     "out = [[np.asarray(a), np.asarray(b['rows']), np.asarray(b['n'])] for a, b in S.experimental_local_results(S.run(f))]")
+CASES["global_seed_in_replicas"] = (
+    "tf.random.set_seed(5)\n"
+    "draw = lambda: tf.random.uniform([2], seed=3)\n"
+    "out = [local(S.run(draw)), local(S.run(draw))]\n"
+    "tf.random.set_seed(5)\n"
+    "out.append(local(S.run(draw)))\n"
+    "tf.random.set_seed(None)")
 CASES["extended_devices"] = "out = [S.extended.worker_devices, S.extended.parameter_devices]"
 CASES["tf_function_per_replica_argument"] = (
     "with S.scope():\n"

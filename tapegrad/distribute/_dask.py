@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _trace, config, nest
+from .. import _trace, config, nest, random
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable, VariableAggregation, VariableSynchronization
@@ -197,6 +197,7 @@ class _Group:
         self.fns: dict = {}  # id(fn) -> (token, fn)
         self._keys = itertools.count()
         self.step_no = 0
+        self.seed = (0, None)  # random.seed_setting() as the replicas last had it
         self.broken: str | None = None
         _register_reducers()
 
@@ -293,6 +294,10 @@ class _Group:
                  for r in range(self.n)]
         assigns = [(k, self._pushed(k, np.asarray(v.value().numpy()))) for k, v in self.pushes.items()]
         self.pushes.clear()
+        seed = random.seed_setting()
+        if seed != self.seed:  # (tf.random.set_seed ran here: the replicas set it too)
+            assigns.append((_replica.GLOBAL_SEED, seed[1]))
+            self.seed = seed
         if self.lanes:
             answers = self._lane_answers(token, step, parts, assigns)
         else:

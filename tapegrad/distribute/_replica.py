@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import nest
+from .. import nest, random
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, wrap
 from .._variable import Variable, VariableAggregation, VariableSynchronization
@@ -48,6 +48,9 @@ from ._strategy import ReplicaContext, Strategy, _local, replica_context
 _GROUPS: dict = {}  # strategy uid -> this worker's Replica
 _MAIL: dict = {}  # (uid, seq, source replica) -> arrays, for the comms board
 _MAIL_COND = threading.Condition()
+
+
+GLOBAL_SEED = "tf.random.set_seed"  # the key of an assignment that is the driver's global seed
 
 
 class Aborted(Exception):
@@ -562,6 +565,9 @@ class Replica:
         step function ``token``; answers ("ok", outputs, changed keys, reports), ("aborted",) or
         ("error", exception, traceback text)."""
         for key, value in assigns:
+            if key == GLOBAL_SEED:
+                random.set_seed(value)
+                continue
             self.vars[key].assign(value)
             self.unpublished.discard(key)
         fn = self.fns[token]
