@@ -635,3 +635,22 @@ def test_a_tf_function_that_iterates_a_distributed_dataset_runs_eagerly_without_
         warnings.simplefilter("error")
         assert float(epoch(dd)) == 28.0 and float(epoch(dd)) == 28.0
         assert int(until_empty(iter(dd))) == 2
+
+
+def test_replicas_import_the_modules_this_process_imports_not_those_of_its_folder(tmp_path, monkeypatch):
+    """A program run from a folder holding another version of a module the steps use (another
+    tapegrad checkout, say): the replicas import this process's, as they share its sys.path."""
+    pytest.importorskip("distributed")
+    mine, other = tmp_path / "mine", tmp_path / "cwd"
+    for folder, value in ((mine, "mine"), (other, "the folder's")):
+        folder.mkdir()
+        (folder / "tapegrad_probe_module.py").write_text(f"VALUE = {value!r}\n")
+    monkeypatch.chdir(other)
+    monkeypatch.syspath_prepend(str(mine))
+    import tapegrad_probe_module
+    s = tf.distribute.MirroredStrategy(num_replicas=1)
+    try:
+        assert s.run(lambda: __import__("tapegrad_probe_module").VALUE) == tapegrad_probe_module.VALUE == "mine"
+    finally:
+        s.close()
+        sys.modules.pop("tapegrad_probe_module", None)

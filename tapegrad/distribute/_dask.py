@@ -597,6 +597,10 @@ _CONFIG = {
 }
 
 
+_WORKER = ("import runpy, sys\n"
+           "if sys.path[0] == '':\n"
+           "    del sys.path[0]\n"
+           "runpy.run_module('distributed.cli.dask_worker', run_name='__main__', alter_sys=True)")
 _LIVE: set = set()  # the embedded clusters alive: while any is, Dask's log handlers show only
 _QUIET = contextlib.ExitStack()  # errors (per cluster, a second one's close would log at INFO)
 
@@ -622,13 +626,16 @@ class _Embedded:
             self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
                                                       dashboard_address=":0", silence_logs=False)
         self.address = self.scheduler.scheduler_address
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # (the step's modules)
+        # the step's modules: the workers' sys.path is this process's ("" being the folder it
+        # runs in), without the folder that `python -c` puts first, where another version of a
+        # module (tapegrad itself) could stand in for this process's
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p or os.getcwd() for p in sys.path))
         for key, value in _CONFIG.items():
             env["DASK_" + key.upper().replace(".", "__").replace("-", "_")] = \
                 value if isinstance(value, str) else repr(value)
         self.log = tempfile.NamedTemporaryFile(prefix="tapegrad-workers-", suffix=".log", delete=False)
         self.processes = [subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1",
+            [sys.executable, "-c", _WORKER, self.address, "--nthreads", "1",
              "--no-nanny", "--no-dashboard", "--name", f"replica-{r}", "--death-timeout", "60"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) for r in range(n)]
         self.by_address: dict = {}  # worker address -> its process

@@ -496,14 +496,14 @@ class Replica:
                 msg = lane.recv()
             except (EOFError, OSError):
                 break
-            except Exception:  # noqa: BLE001  (e.g. an argument whose class this worker lacks)
-                msg = ("unreadable",)
+            except Exception as e:  # noqa: BLE001  (e.g. an argument whose class this worker lacks)
+                msg = ("unreadable", f"{type(e).__name__}: {e}")
             if msg[0] == "abort":
                 continue
             try:
                 if msg[0] == "unreadable":
-                    raise RuntimeError("the driver's message cannot be unpickled here (is every "
-                                       "module the step uses importable on the workers?)")
+                    raise RuntimeError(f"the driver's message cannot be unpickled here ({msg[1]}; is "
+                                       "every module the step uses importable on the workers?)")
                 result = getattr(self, msg[0])(*msg[1:])
                 answer = result if msg[0] == "step" else ("ok", result)
                 lane.send(answer)
