@@ -18,7 +18,7 @@ from .. import _trace, nest
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import wrap
-from ..data._dataset import Optional
+from ..experimental._optional import Optional
 
 _local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typing as _typing
 
-from ..data._dataset import Optional
+from ._optional import Optional
 
 __all__ = ["Optional", "numpy"]
 
