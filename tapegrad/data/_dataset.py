@@ -21,7 +21,7 @@ import numpy as np
 from .. import _nest, _philox, dtypes as _dt
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
-from ..experimental._optional import Optional
+from ..experimental._optional import Optional, next_as_optional
 from . import _structure as _s
 
 INFINITE_CARDINALITY = -1
@@ -476,10 +476,7 @@ class OwnedIterator:
 
     def get_next_as_optional(self) -> "Optional":
         """The next element as an :class:`Optional`, empty at the end (no ``StopIteration``)."""
-        try:
-            return Optional(self.__next__(), self.element_spec)
-        except StopIteration:
-            return Optional.empty(self.element_spec)
+        return next_as_optional(self)
 
     @property
     def element_spec(self) -> Any:

@@ -18,7 +18,7 @@ from .. import _trace, nest
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import wrap
-from ..experimental._optional import Optional
+from ..experimental._optional import Optional, next_as_optional
 
 _local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
 
@@ -340,10 +340,7 @@ class DistributedIterator:
     def get_next_as_optional(self) -> Optional:
         """The next element as a ``tf.experimental.Optional``, empty at the end: a loop that
         checks ``has_value()`` stops without catching ``StopIteration``."""
-        try:
-            return Optional(self.__next__(), self.element_spec)
-        except StopIteration:
-            return Optional.empty(self.element_spec)
+        return next_as_optional(self)
 
     @property
     def element_spec(self) -> Any:

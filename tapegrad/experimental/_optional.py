@@ -12,7 +12,7 @@ from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
 from ..errors import InvalidArgumentError
 
-__all__ = ["Optional"]
+__all__ = ["Optional", "next_as_optional"]
 
 
 class Optional:
@@ -60,3 +60,12 @@ class Optional:
     def element_spec(self) -> Any:
         """The spec of the value (of what it would hold, when empty)."""
         return self._spec
+
+
+def next_as_optional(iterator: Any) -> Optional:
+    """``iterator``'s next element as an :class:`Optional`, empty at its end (the
+    ``get_next_as_optional`` of tf.data's and tf.distribute's iterators)."""
+    try:
+        return Optional(next(iterator), iterator.element_spec)
+    except StopIteration:
+        return Optional.empty(iterator.element_spec)

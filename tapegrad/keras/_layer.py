@@ -242,22 +242,22 @@ _SYNCHRONIZATIONS = {"auto": VariableSynchronization.AUTO, "none": VariableSynch
                      "on_write": VariableSynchronization.ON_WRITE, None: VariableSynchronization.AUTO}
 
 
-def _aggregation(name: Any) -> VariableAggregation:
-    if isinstance(name, VariableAggregation):
+def _member(name: Any, table: dict, argument: str) -> Any:
+    """Keras's name of a variable's aggregation or synchronization as tf.Variable's enum."""
+    if isinstance(name, type(table[None])):
         return name
-    if name not in _AGGREGATIONS:
-        raise ValueError(f"Invalid value for argument `aggregation`: {name!r}; expected one of "
-                         "'sum', 'mean', 'only_first_replica' or 'none'.")
-    return _AGGREGATIONS[name]
+    if name not in table:
+        raise ValueError(f"Invalid value for argument `{argument}`: {name!r}; expected one of "
+                         f"{', '.join(repr(k) for k in table if k is not None)}.")
+    return table[name]
+
+
+def _aggregation(name: Any) -> VariableAggregation:
+    return _member(name, _AGGREGATIONS, "aggregation")
 
 
 def _synchronization(name: Any) -> VariableSynchronization:
-    if isinstance(name, VariableSynchronization):
-        return name
-    if name not in _SYNCHRONIZATIONS:
-        raise ValueError(f"Invalid value for argument `synchronization`: {name!r}; expected one of "
-                         "'auto', 'on_read', 'on_write' or 'none'.")
-    return _SYNCHRONIZATIONS[name]
+    return _member(name, _SYNCHRONIZATIONS, "synchronization")
 
 
 class KerasVariable(Variable):
