@@ -6,7 +6,9 @@ a tracer (Python side effects happen then, as in TensorFlow); later calls with t
 trace. A trace whose guards see other values than the trace did is abandoned and the call traced
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
 gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
-warning saying why.
+warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
+value, ``tf.distribute``'s ``PerReplica``) is keyed by what it returns and passed to the function
+as it is, which then runs eagerly, quietly: its work is done elsewhere (on the replicas).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
            "functions_run_eagerly", "tracing"]
 
+_PASSED = "E"  # the key of an argument passed as it is (a class with ``_function_key``)
 _MAX_BRANCH_TRACES = 16  # traces of one key (one per guard outcome) before running eagerly
 _state = threading.local()
 _eagerly = False
@@ -134,7 +137,7 @@ class Function:
         self._sig = None if input_signature is None else tuple(input_signature)
         if self._sig is not None:
             for s in _nest.flatten(list(self._sig)):
-                if not isinstance(s, TensorSpec):
+                if not isinstance(s, TensorSpec) and not hasattr(s, "is_compatible_with"):
                     raise TypeError(f"input_signature must be a possibly nested sequence of "
                                     f"TensorSpec objects; got {s!r}")
         self._reduce = reduce_retracing
@@ -217,6 +220,14 @@ class Function:
         for i, x in enumerate(flat):
             if isinstance(x, VariableBase):
                 key.append(("V", id(x)))
+            elif hasattr(type(x), "_function_key"):
+                if specs is not None and not specs[i].is_compatible_with(x):
+                    raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed: the "
+                                    f"argument {x!r} does not fit the input_signature's {specs[i]!r}")
+                key.append((_PASSED, x._function_key()))
+            elif specs is not None and not isinstance(specs[i], TensorSpec):
+                raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed: the "
+                                f"argument {x!r} does not fit the input_signature's {specs[i]!r}")
             elif isinstance(x, (Tensor, np.ndarray, np.generic)) or specs is not None:
                 t = convert_to_tensor(x) if specs is None or isinstance(x, Tensor) else \
                     convert_to_tensor(x, specs[i].dtype)
@@ -278,6 +289,8 @@ class Function:
         if entry is None:
             entry = self._cache[full] = _Entry()
             self._count_trace(key, structure)
+            if any(k[0] is _PASSED for k in key):
+                entry.eager = "its arguments are distributed values"
         if fast is not None and None not in fast:
             self._fast[fast] = entry
         if entry.eager is not None:

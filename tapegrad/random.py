@@ -79,9 +79,16 @@ class _Seeds:
         self.global_seed: int | None = None
         self.op_seeds: _pyrandom.Random | None = None
         self.kernels: dict[tuple, list[int]] = {}
+        self.sets = 0  # how many times set_seed ran (tf.distribute's replicas follow each)
 
 
 _seeds = _Seeds()
+
+
+def seed_setting() -> tuple:
+    """(internal) How many times :func:`set_seed` ran, and the global seed it set: a mirrored
+    strategy's replicas, processes of their own, set it too before their next step."""
+    return _seeds.sets, _seeds.global_seed
 
 
 def set_seed(seed: Any) -> None:
@@ -98,6 +105,7 @@ def set_seed(seed: Any) -> None:
         _seeds.global_seed = None if seed is None else int(np.asarray(seed))
         _seeds.op_seeds = None if seed is None else _pyrandom.Random(_seeds.global_seed)
         _seeds.kernels.clear()
+        _seeds.sets += 1
 
 
 class _Graph:

@@ -124,6 +124,7 @@ def test_multi_worker_strategy_on_a_running_cluster_over_dask_comms():
         strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster.scheduler_address)
         try:
             assert strategy.num_replicas_in_sync == 2
+            assert (strategy.cluster_resolver.task_type, strategy.cluster_resolver.task_id) == ("chief", 0)
             strategy._group.use_dask_comms()  # as between machines
             with strategy.scope():
                 params, opt = _model(np.float64), tf.optimizers.Adam(0.01)
@@ -495,3 +496,161 @@ def test_default_and_one_device_strategies():
         tf.distribute.InputContext(1, 0, 2).get_per_replica_batch_size(3)
     with pytest.raises(ValueError, match="ReduceOp"):
         s.reduce("MAX", tf.constant(1.0), axis=None)
+
+
+# ---------------------------------------------------------------- unseen TF programs (issue #15, part 2)
+# What porting the distributed-input and save-and-load tutorials and the distributed-training
+# guide found (tests/real_programs/tut_distributed_input.py, tut_distributed_save_and_load.py,
+# guide_distributed_training.py); the cases checked against TensorFlow are in the fixture above.
+def test_mirrored_strategy_takes_one_replica_per_logical_cpu():
+    pytest.importorskip("distributed")
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
+    try:
+        s = tf.distribute.MirroredStrategy()
+    finally:
+        tf.config.set_logical_device_configuration(cpu, None)
+    try:
+        assert s.num_replicas_in_sync == 3
+        assert s.extended.worker_devices[-1] == "/job:localhost/replica:0/task:0/device:CPU:2"
+    finally:
+        s.close()
+
+
+def test_multi_worker_strategy_without_a_cluster_is_one_local_replica(monkeypatch):
+    pytest.importorskip("distributed")
+    s = tf.distribute.MultiWorkerMirroredStrategy(
+        communication_options=tf.distribute.experimental.CommunicationOptions(
+            implementation=tf.distribute.experimental.CommunicationImplementation.NCCL))
+    try:
+        with s.scope():
+            v = tf.Variable(2.0)
+        assert s.num_replicas_in_sync == 1
+        assert float(s.run(lambda: v * 3.0)) == 6.0
+        assert (s.cluster_resolver.task_type, s.cluster_resolver.task_id) == (None, None)
+    finally:
+        s.close()
+    monkeypatch.setenv("TF_CONFIG", '{"cluster": {"worker": ["host:2222"]}}')
+    with pytest.raises(ValueError, match="does not read TF_CONFIG"):
+        tf.distribute.MultiWorkerMirroredStrategy()
+
+
+def test_closing_one_of_two_strategies_leaves_dasks_logs_quiet(capfd):
+    pytest.importorskip("distributed")
+    first = tf.distribute.MirroredStrategy(num_replicas=1)
+    second = tf.distribute.MirroredStrategy(num_replicas=1)
+    first.close()
+    assert float(second.run(lambda: tf.constant(1.0))) == 1.0
+    second.close()
+    assert " INFO " not in capfd.readouterr().err
+
+
+def test_a_step_function_gets_tensors_and_numpy_arrays_as_given():
+    s = mirrored(2)
+    kinds = s.run(lambda t, a: (isinstance(t, tf.Tensor), isinstance(a, np.ndarray)),
+                  args=(tf.constant([1.0]), np.ones(2)))
+    assert kinds == (True, True)  # (as TF's regroup, one value for the replicas' identical ones)
+
+
+def test_cross_device_ops_options_and_central_storage_are_accepted():
+    for ops in (tf.distribute.HierarchicalCopyAllReduce(), tf.distribute.NcclAllReduce(num_packs=2),
+                tf.distribute.ReductionToOneDevice()):
+        assert isinstance(ops, tf.distribute.CrossDeviceOps)
+    assert tf.distribute.InputOptions().experimental_replication_mode is tf.distribute.InputReplicationMode.PER_WORKER
+    assert tf.distribute.RunOptions().experimental_enable_dynamic_batch_size
+    css = tf.distribute.experimental.CentralStorageStrategy()
+    assert css.num_replicas_in_sync == 1 and float(css.run(lambda: tf.constant(2.0))) == 2.0
+    with pytest.raises(ValueError, match="MirroredStrategy"):
+        tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+    tf.distribute.experimental_set_strategy(css)
+    try:
+        assert tf.distribute.get_strategy() is css
+    finally:
+        tf.distribute.experimental_set_strategy(None)
+    assert not tf.distribute.has_strategy()
+    assert tf.data.experimental.AutoShardPolicy.DATA == 2
+
+
+def test_one_replica_datasets_give_tensors_and_optionals():
+    s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(3).batch(2))
+    assert repr(dd.element_spec) == "TensorSpec(shape=(None,), dtype=tf.int64, name=None)"
+    it = iter(dd)
+    assert it.get_next().numpy().tolist() == [0, 1]
+    first = it.get_next_as_optional()
+    assert bool(first.has_value()) and first.get_value().numpy().tolist() == [2]
+    empty = it.get_next_as_optional()
+    assert not bool(empty.has_value()) and empty.element_spec == dd.element_spec
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not have a value"):
+        empty.get_value()
+    plain = iter(tf.data.Dataset.range(1))
+    assert int(plain.get_next_as_optional().get_value()) == 0
+    assert not bool(plain.get_next_as_optional().has_value())
+    assert float(tf.experimental.Optional.from_value(tf.constant(1.5)).get_value()) == 1.5
+
+
+def test_cluster_resolvers_and_strategies_for_other_hardware():
+    try:  # the usual TPU detection falls back
+        tf.distribute.cluster_resolver.TPUClusterResolver()
+        raise AssertionError("a TPUClusterResolver was made")
+    except ValueError as e:
+        assert "TPU" in str(e)
+    with pytest.raises(AttributeError, match="MirroredStrategy"):
+        tf.distribute.TPUStrategy
+    with pytest.raises(AttributeError, match="synchronously"):
+        tf.distribute.experimental.ParameterServerStrategy
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    assert (r.task_type, r.task_id, r.master()) == (None, None, "")
+    os.environ["TF_CONFIG"] = '{"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1}}'
+    try:
+        r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    finally:
+        del os.environ["TF_CONFIG"]
+    assert (r.task_type, r.task_id) == ("worker", 1)
+
+
+def test_a_tf_function_that_iterates_a_distributed_dataset_runs_eagerly_without_a_warning():
+    import warnings
+
+    s = mirrored(2)
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(8, output_type=tf.float32).batch(4))
+
+    @tf.function
+    def epoch(dataset):
+        total = 0.0
+        for x in dataset:
+            total += s.reduce("SUM", s.run(lambda b: tf.reduce_sum(b), args=(x,)), axis=None)
+        return total
+
+    @tf.function
+    def until_empty(iterator):
+        n = 0
+        while True:
+            optional = iterator.get_next_as_optional()
+            if not optional.has_value():
+                return n
+            n += 1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(epoch(dd)) == 28.0 and float(epoch(dd)) == 28.0
+        assert int(until_empty(iter(dd))) == 2
+
+
+def test_replicas_import_the_modules_this_process_imports_not_those_of_its_folder(tmp_path, monkeypatch):
+    """A program run from a folder holding another version of a module the steps use (another
+    tapegrad checkout, say): the replicas import this process's, as they share its sys.path."""
+    pytest.importorskip("distributed")
+    mine, other = tmp_path / "mine", tmp_path / "cwd"
+    for folder, value in ((mine, "mine"), (other, "the folder's")):
+        folder.mkdir()
+        (folder / "tapegrad_probe_module.py").write_text(f"VALUE = {value!r}\n")
+    monkeypatch.chdir(other)
+    monkeypatch.syspath_prepend(str(mine))
+    import tapegrad_probe_module
+    s = tf.distribute.MirroredStrategy(num_replicas=1)
+    try:
+        assert s.run(lambda: __import__("tapegrad_probe_module").VALUE) == tapegrad_probe_module.VALUE == "mine"
+    finally:
+        s.close()
+        sys.modules.pop("tapegrad_probe_module", None)

@@ -189,3 +189,30 @@ def test_compile_again_reaches_the_replicas(strategy):
     for a, b in zip(model.layers[0].get_weights(), frozen):
         np.testing.assert_array_equal(a, b)
     assert not np.allclose(model.layers[1].get_weights()[0], 0.3)
+
+
+# ---------------------------------------------------------------- unseen TF programs (issue #15, part 2)
+def test_a_layer_built_by_hand_under_the_scope_keeps_its_mirrored_weights(strategy):
+    """``layer.build(shape)`` called by the program marks the layer built (Keras 3 wraps build),
+    so its first call inside a step makes no second set of weights on the replicas; a weight
+    aggregated by "sum" adds up the replicas' updates as Keras 3 does on TensorFlow
+    (``assign_add(d)`` is ``assign(w + d)``: every replica's ``w + d`` summed)."""
+    class Count(keras.layers.Layer):
+        def build(self, input_shape):
+            self.total = self.add_weight(shape=(), initializer="zeros", trainable=False,
+                                         aggregation="sum")
+
+        def call(self, x):
+            self.total.assign_add(tf.reduce_sum(x))
+            return x
+
+    with strategy.scope():
+        layer = Count()
+        layer.build((None,))
+    assert layer.built and layer.total.aggregation is tf.VariableAggregation.SUM
+    total = layer.total
+    for x in strategy.experimental_distribute_dataset(tf.data.Dataset.range(8, output_type=tf.float32).batch(4)):
+        strategy.run(layer, args=(x,))
+    assert layer.total is total and float(total.numpy()) == 34.0  # (0+1 + 0+5) = 6, (6+9 + 6+13)
+    with pytest.raises(ValueError, match="aggregation"):
+        keras.Variable(0.0, aggregation="max")

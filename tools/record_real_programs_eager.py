@@ -4,9 +4,9 @@ TensorFlow's numbers; they differ from each other where a function draws random 
 seeds a function's random ops by graph, eager ones by a counter).
 
 Run with TensorFlow 2.21 + Keras 3 (development only):
-    /work/tfvenv/bin/python tools/record_real_programs_eager.py
+    /work/tfvenv/bin/python tools/record_real_programs_eager.py [NAME ...]
 Writes tests/fixtures/real_programs_eager.npz (arrays named ``<program>/<result>``), one fresh
-process per program.
+process per program; with NAMEs, only those programs are recorded again (the others kept).
 """
 from __future__ import annotations
 
@@ -36,9 +36,12 @@ def traced_programs() -> list:
     return [n for n in names if "tf.function" in open(os.path.join(HERE, n + ".py"), encoding="utf-8").read()]
 
 
-def main() -> None:
+def main(names: list) -> None:
     arrays = {}
-    for name in traced_programs():
+    if names and os.path.exists(OUT):
+        with np.load(OUT) as data:
+            arrays = {k: data[k] for k in data.files if k.split("/")[0] not in names}
+    for name in names or traced_programs():
         tmp = os.path.join(ROOT, "build", f"eager_{name}.npz")
         os.makedirs(os.path.dirname(tmp), exist_ok=True)
         proc = subprocess.run([sys.executable, "-c", CODE.format(here=HERE, tools=os.path.join(ROOT, "tools"), name=name, out=tmp)],
@@ -54,4 +57,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -92,6 +92,113 @@ CASES["per_replica_batch_size_error"] = (
     "    return tf.data.Dataset.range(4)\n"
     "S.distribute_datasets_from_function(fn)")
 
+# (issue #15, part 2: what the distributed-input, save-and-load and guide programs found)
+CASES["aggregated_variables"] = (
+    "with S.scope():\n"
+    "    a = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)\n"
+    "    b = tf.Variable([1.0, 1.0], aggregation=tf.VariableAggregation.MEAN)\n"
+    "    c = tf.Variable(5, aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)\n"
+    "    d = tf.Variable(0.0)\n"
+    "def f():\n"
+    "    r = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)\n"
+    "    a.assign(r + 1.0)\n"
+    "    b.assign_add(tf.stack([r, 2.0 * r]))\n"
+    "    b.assign_sub(tf.stack([1.0, 0.0]))\n"
+    "    c.assign_add(1)\n"
+    "    d.assign_add(1.0)\n"
+    "    return a.read_value() + tf.reduce_sum(b)\n"
+    "o = S.run(f)\n"
+    "S.run(f)\n"
+    "out = [local(o), a.numpy(), b.numpy(), c.numpy(), d.numpy()]")
+CASES["keras_variable_aggregation"] = (
+    "class Count(tf.keras.layers.Layer):\n"
+    "    def build(self, shape):\n"
+    "        self.total = self.add_weight(shape=(), initializer='zeros', trainable=False, aggregation='sum')\n"
+    "        self.avg = self.add_weight(shape=(), initializer='zeros', trainable=False, aggregation='mean')\n"
+    "    def call(self, x):\n"
+    "        self.total.assign_add(tf.reduce_sum(x))\n"
+    "        self.avg.assign(tf.reduce_sum(x))\n"
+    "        return x\n"
+    "with S.scope():\n"
+    "    layer = Count()\n"
+    "    layer.build((None,))\n"
+    "dd = S.experimental_distribute_dataset(tf.data.Dataset.range(8, output_type=tf.float32).batch(4))\n"
+    "for x in dd:\n"
+    "    S.run(layer, args=(x,))\n"
+    "out = [layer.total.numpy(), layer.avg.numpy()]")
+CASES["reduce_nest"] = (
+    _VALUE + "out = S.reduce('MEAN', {'v': v, 'pair': (v, tf.constant(2.0))}, axis=None)")
+CASES["run_regroups_python_values"] = (
+    "out = [S.run(lambda: None), S.run(lambda: 3), S.run(lambda: 'x'),\n"
+    "       local(S.run(lambda x: tf.constant(hasattr(x, 'numpy')), args=(tf.constant(1.0),))),\n"
+    "       local(S.run(lambda x: tf.constant(hasattr(x, 'numpy')), args=(tf.constant([1.0]),)))]")
+CASES["element_spec"] = (
+    "specs = [S.experimental_distribute_dataset(tf.data.Dataset.range(9).batch(b, drop_remainder=d)).element_spec\n"
+    "         for b, d in ((4, False), (4, True), (3, True))]\n"
+    "ds = tf.data.Dataset.from_tensors(([1.0], [2])).repeat(8).batch(4)\n"
+    "specs.append(S.experimental_distribute_dataset(ds).element_spec)\n"
+    "specs.append(S.distribute_datasets_from_function(lambda c: tf.data.Dataset.range(9).batch(2)).element_spec)\n"
+    "out = [repr(s) for s in specs]")
+CASES["input_signature_element_spec"] = (
+    "dd = S.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(4))\n"
+    "@tf.function(input_signature=[dd.element_spec])\n"
+    "def f(x):\n"
+    "    return S.run(lambda y: y * 2, args=(x,))\n"
+    "it = iter(dd)\n"
+    "out = [local(f(next(it))), local(f(next(it))), local(f(next(it)))]")
+CASES["get_next_as_optional"] = (
+    "it = iter(S.experimental_distribute_dataset(tf.data.Dataset.range(9).batch(4)))\n"
+    "out = []\n"
+    "while True:\n"
+    "    o = it.get_next_as_optional()\n"
+    "    if not o.has_value():\n"
+    "        break\n"
+    "    out.append(local(o.get_value()))\n"
+    "try:\n"
+    "    o.get_value()\n"
+    "except tf.errors.InvalidArgumentError:\n"
+    "    out.append('no value')")
+CASES["iterator_get_next"] = (
+    "it = iter(S.experimental_distribute_dataset(tf.data.Dataset.range(6).batch(2)))\n"
+    "out = [local(it.get_next()), local(next(it)), [local(x) for x in it]]")
+CASES["from_function_empty_replicas"] = (
+    "def fn(ctx):\n"
+    "    return tf.data.Dataset.from_tensors([[1.0]]).repeat(12).batch(4).batch(2)\n"
+    "out = [[list(x.shape) for x in S.experimental_local_results(e)]\n"
+    "       for e in S.distribute_datasets_from_function(fn)]")
+CASES["cardinality"] = (
+    "ds = tf.data.Dataset.range(10).batch(4)\n"
+    "out = [S.experimental_distribute_dataset(ds).cardinality,\n"
+    "       S.distribute_datasets_from_function(lambda c: ds).cardinality]")
+CASES["local_results_nest"] = (
+    "r = S.experimental_local_results((S.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group),\n"
+    "                                  tf.constant(7)))\n"
+    "out = [[np.asarray(a), np.asarray(b)] for a, b in r]")
+CASES["all_gather"] = (
+    "def f():\n"
+    "    ctx = tf.distribute.get_replica_context()\n"
+    "    r = ctx.replica_id_in_sync_group\n"
+    "    x = tf.cast(r, tf.float32)\n"
+    "    return (ctx.all_gather(tf.stack([[x, 1.0], [2.0 * x, 3.0]]), axis=1),\n"
+    "            ctx.all_gather({'rows': tf.range(r + 1), 'n': tf.reshape(r, [1])}, axis=0))\n"
+    "out = [[np.asarray(a), np.asarray(b['rows']), np.asarray(b['n'])] for a, b in S.experimental_local_results(S.run(f))]")
+CASES["global_seed_in_replicas"] = (
+    "tf.random.set_seed(5)\n"
+    "draw = lambda: tf.random.uniform([2], seed=3)\n"
+    "out = [local(S.run(draw)), local(S.run(draw))]\n"
+    "tf.random.set_seed(5)\n"
+    "out.append(local(S.run(draw)))\n"
+    "tf.random.set_seed(None)")
+CASES["extended_devices"] = "out = [S.extended.worker_devices, S.extended.parameter_devices]"
+CASES["tf_function_per_replica_argument"] = (
+    "with S.scope():\n"
+    "    w = tf.Variable(2.0)\n"
+    "@tf.function\n"
+    "def f(x):\n"
+    "    return S.reduce('SUM', S.run(lambda y: tf.reduce_sum(y) * w, args=(x,)), axis=None)\n"
+    "dd = S.experimental_distribute_dataset(tf.data.Dataset.range(10, output_type=tf.float32).batch(4))\n"
+    "out = [[f(x) for x in dd], [f(x) for x in dd], f.experimental_get_tracing_count()]")
+
 
 def local_results(strategy):
     def local(v):

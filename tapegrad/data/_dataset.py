@@ -22,6 +22,7 @@ from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
+from ..experimental._optional import Optional, next_as_optional
 from . import _structure as _s
 
 INFINITE_CARDINALITY = -1
@@ -478,6 +479,10 @@ class OwnedIterator:
     def get_next(self) -> Any:
         """The next element (``next(iterator)``)."""
         return self.__next__()
+
+    def get_next_as_optional(self) -> "Optional":
+        """The next element as an :class:`Optional`, empty at the end (no ``StopIteration``)."""
+        return next_as_optional(self)
 
     @property
     def element_spec(self) -> Any:

@@ -1,4 +1,5 @@
-"""``tf.data.experimental``: the constants and ``cardinality`` that programs still import from here.
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy`` and ``cardinality`` that programs
+still import from here.
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -6,12 +7,25 @@
 """
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from .._tensor import Tensor
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+
+
+class AutoShardPolicy(enum.IntEnum):
+    """How a multi-worker strategy shards a dataset among its workers
+    (``options.experimental_distribute.auto_shard_policy``; TensorFlow's values). Stored and
+    unused: tapegrad's strategies read every dataset in one process and split its batches."""
+
+    OFF = -1
+    AUTO = 0
+    FILE = 1
+    DATA = 2
+    HINT = 3
 
 
 def cardinality(dataset: Any) -> Tensor:

@@ -18,12 +18,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._strategy import (DistributedDataset, InputContext, OneDeviceStrategy, PerReplica, ReduceOp,
-                        ReplicaContext, Strategy, get_replica_context, get_strategy, has_strategy,
+from . import cluster_resolver, experimental
+from ._strategy import (_OTHER_HARDWARE, CrossDeviceOps, DistributedDataset, DistributedIterator, DistributedValues,
+                        HierarchicalCopyAllReduce, InputContext, InputOptions, InputReplicationMode,
+                        NcclAllReduce, OneDeviceStrategy, PerReplica, PerReplicaSpec, ReduceOp,
+                        ReductionToOneDevice, ReplicaContext, RunOptions, Strategy,
+                        StrategyExtended, experimental_set_strategy, get_replica_context, get_strategy, has_strategy,
                         in_cross_replica_context)
 
-__all__ = ["DistributedDataset", "InputContext", "MirroredStrategy", "MultiWorkerMirroredStrategy",
-           "OneDeviceStrategy", "PerReplica", "ReduceOp", "ReplicaContext", "Strategy",
+__all__ = ["CrossDeviceOps", "DistributedDataset", "DistributedIterator", "DistributedValues",
+           "HierarchicalCopyAllReduce", "InputContext", "InputOptions", "InputReplicationMode",
+           "MirroredStrategy", "MultiWorkerMirroredStrategy", "NcclAllReduce", "OneDeviceStrategy",
+           "PerReplica", "PerReplicaSpec", "ReduceOp", "ReductionToOneDevice", "ReplicaContext",
+           "RunOptions", "Strategy", "StrategyExtended", "cluster_resolver", "experimental", "experimental_set_strategy",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 
 if TYPE_CHECKING:
@@ -33,4 +40,7 @@ else:  # hidden from type checkers: they report a missing name
         if name in ("MirroredStrategy", "MultiWorkerMirroredStrategy"):
             from . import _dask
             return getattr(_dask, name)
+        if name in _OTHER_HARDWARE:
+            raise AttributeError(f"tapegrad has no tf.distribute.{name}: {_OTHER_HARDWARE[name]}")
         raise AttributeError(f"module 'tapegrad.distribute' has no attribute {name!r}")
+

@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _trace, nest
+from .. import _trace, config, nest, random
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable, VariableAggregation, VariableSynchronization
@@ -37,6 +37,7 @@ from ..errors import UnavailableError
 from ..optimizers.optimizer import Optimizer
 from . import _replica
 from ._strategy import Strategy, per_replica_args
+from .cluster_resolver import SimpleClusterResolver
 
 _SHIPPING: list = []  # the group whose step function is being pickled (at most one)
 _SHIP_LOCK = threading.Lock()
@@ -196,6 +197,7 @@ class _Group:
         self.fns: dict = {}  # id(fn) -> (token, fn)
         self._keys = itertools.count()
         self.step_no = 0
+        self.seed = (0, None)  # random.seed_setting() as the replicas last had it
         self.broken: str | None = None
         _register_reducers()
 
@@ -274,7 +276,7 @@ class _Group:
         if isinstance(x, Variable) and id(x) in self.var_keys and self.var_keys[id(x)] in self.on_workers:
             return _replica.VarRef(self.var_keys[id(x)])
         if isinstance(x, (Tensor, Variable)):
-            return np.asarray(x.numpy())
+            return _replica.TensorArg(np.asarray(x.numpy()))
         return x
 
     def run(self, fn: Callable, args: tuple, kwargs: dict) -> list:
@@ -292,6 +294,10 @@ class _Group:
                  for r in range(self.n)]
         assigns = [(k, self._pushed(k, np.asarray(v.value().numpy()))) for k, v in self.pushes.items()]
         self.pushes.clear()
+        seed = random.seed_setting()
+        if seed != self.seed:  # (tf.random.set_seed ran here: the replicas set it too)
+            assigns.append((_replica.GLOBAL_SEED, seed[1]))
+            self.seed = seed
         if self.lanes:
             answers = self._lane_answers(token, step, parts, assigns)
         else:
@@ -534,7 +540,8 @@ class MirroredStrategy(_MirroredBase):
 
     With no cluster it starts an embedded ``distributed.LocalCluster`` with one single-threaded
     worker per replica (shut down with the strategy). ``devices`` (a list: one replica each)
-    or ``num_replicas`` choose the count; the default is one per CPU core. ``blas_threads``
+    or ``num_replicas`` choose the count; the default is one per logical CPU when the program
+    split the CPU (``tf.config.set_logical_device_configuration``), else one per core. ``blas_threads``
     limits each replica's BLAS threads (threadpoolctl); the default shares the cores among the
     replicas (``cpu_count // num_replicas``, at least 1). Variables and optimizers used by a
     step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
@@ -546,22 +553,33 @@ class MirroredStrategy(_MirroredBase):
         distributed = _import_distributed()
         if devices is not None and num_replicas is not None and len(devices) != num_replicas:
             raise ValueError(f"devices has {len(devices)} entries but num_replicas={num_replicas}.")
-        n = len(devices) if devices is not None else num_replicas or os.cpu_count() or 1
+        n = len(devices) if devices is not None else num_replicas or _default_replicas()
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
-        if blas_threads is None:  # (the replicas share this machine's cores)
-            blas_threads = max(1, (os.cpu_count() or 1) // n)
-        cluster = _Embedded(distributed, n)
-        client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
-        try:
-            cluster.wait(client)
-        except BaseException:
-            client.close()
-            cluster.close()
-            raise
-        workers = sorted(client.scheduler_info()["workers"])
-        self._num_replicas = n
-        self._group = _Group(client, cluster, workers, blas_threads)
+        self._num_replicas, self._devices = n, devices
+        self._group = _embedded_group(distributed, n, blas_threads)
+
+
+def _embedded_group(distributed: Any, n: int, blas_threads: int | None) -> _Group:
+    """``n`` replicas on a cluster of their own, started on this machine."""
+    if blas_threads is None:  # (the replicas share this machine's cores)
+        blas_threads = max(1, (os.cpu_count() or 1) // n)
+    cluster = _Embedded(distributed, n)
+    client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
+    try:
+        cluster.wait(client)
+    except BaseException:
+        client.close()
+        cluster.close()
+        raise
+    return _Group(client, cluster, sorted(client.scheduler_info()["workers"]), blas_threads)
+
+
+def _default_replicas() -> int:
+    """One replica per logical CPU when the program split the CPU into logical devices (as
+    TensorFlow's ``MirroredStrategy()`` takes them all), else one per core."""
+    split = config.get_logical_device_configuration(config.list_physical_devices("CPU")[0])
+    return len(split) if split else os.cpu_count() or 1
 
 
 # The embedded cluster's Dask settings (scheduler's and workers').
@@ -579,6 +597,14 @@ _CONFIG = {
 }
 
 
+_WORKER = ("import runpy, sys\n"
+           "if sys.path[0] == '':\n"
+           "    del sys.path[0]\n"
+           "runpy.run_module('distributed.cli.dask_worker', run_name='__main__', alter_sys=True)")
+_LIVE: set = set()  # the embedded clusters alive: while any is, Dask's log handlers show only
+_QUIET = contextlib.ExitStack()  # errors (per cluster, a second one's close would log at INFO)
+
+
 class _Embedded:
     """A ``MirroredStrategy``'s own cluster: a Dask scheduler in this process and ``n``
     single-threaded Dask workers, each a ``dask worker`` process of its own (no nanny). Unlike
@@ -591,18 +617,25 @@ class _Embedded:
         import dask
 
         self.n = n
+        if not _LIVE:
+            for root in ("distributed", "bokeh"):
+                _QUIET.enter_context(distributed.utils.silence_logging_cmgr(logging.ERROR, root))
+        _LIVE.add(id(self))
         with dask.config.set(_CONFIG):
             # (the scheduler's HTTP server on a free port: None would try 8787 and warn when busy)
             self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
-                                                      dashboard_address=":0", silence_logs=logging.ERROR)
+                                                      dashboard_address=":0", silence_logs=False)
         self.address = self.scheduler.scheduler_address
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # (the step's modules)
+        # the step's modules: the workers' sys.path is this process's ("" being the folder it
+        # runs in), without the folder that `python -c` puts first, where another version of a
+        # module (tapegrad itself) could stand in for this process's
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p or os.getcwd() for p in sys.path))
         for key, value in _CONFIG.items():
             env["DASK_" + key.upper().replace(".", "__").replace("-", "_")] = \
                 value if isinstance(value, str) else repr(value)
         self.log = tempfile.NamedTemporaryFile(prefix="tapegrad-workers-", suffix=".log", delete=False)
         self.processes = [subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1",
+            [sys.executable, "-c", _WORKER, self.address, "--nthreads", "1",
              "--no-nanny", "--no-dashboard", "--name", f"replica-{r}", "--death-timeout", "60"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) for r in range(n)]
         self.by_address: dict = {}  # worker address -> its process
@@ -646,6 +679,9 @@ class _Embedded:
             except subprocess.TimeoutExpired:
                 p.kill()
         self.scheduler.close()
+        _LIVE.discard(id(self))
+        if not _LIVE:
+            _QUIET.close()
         self.log.close()
         with contextlib.suppress(OSError):
             os.unlink(self.log.name)
@@ -655,26 +691,35 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
     """Synchronous data parallelism over the workers of a running Dask cluster: one replica per
     worker. ``cluster_resolver`` is the scheduler's address (``"tcp://host:8786"``), an object
     with a ``master()`` method returning it, or a ``distributed.Client``. See docs/distribute.md
-    for starting a scheduler and workers.
+    for starting a scheduler and workers. Without one (and without ``TF_CONFIG``), one replica
+    on a worker of its own on this machine, as TensorFlow's strategy is a single worker with
+    one CPU replica then.
     """
 
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None, *,
                  blas_threads: int | None = None) -> None:
         distributed = _import_distributed()
-        if cluster_resolver is None:
-            raise ValueError("MultiWorkerMirroredStrategy needs the Dask scheduler's address: "
-                             "MultiWorkerMirroredStrategy('tcp://host:8786') (for replicas on this "
-                             "machine only, use MirroredStrategy).")
-        own = not isinstance(cluster_resolver, distributed.Client)
-        if not own:
-            client = cluster_resolver
-        else:
-            address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+        self.cluster_resolver = cluster_resolver
+        client = cluster_resolver if isinstance(cluster_resolver, distributed.Client) else None
+        address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+        if client is None and not address:  # (no resolver, or one of no cluster)
+            self.cluster_resolver = cluster_resolver or SimpleClusterResolver()
+            if os.environ.get("TF_CONFIG"):
+                raise ValueError("tapegrad's MultiWorkerMirroredStrategy runs its workers on Dask and "
+                                 "does not read TF_CONFIG: give it the Dask scheduler's address, "
+                                 "MultiWorkerMirroredStrategy('tcp://host:8786') (docs/distribute.md).")
+            self._num_replicas = 1
+            self._group = _embedded_group(distributed, 1, blas_threads)
+            return
+        own = client is None
+        if own:
             client = distributed.Client(address, set_as_default=False, direct_to_workers=True)
+        if not hasattr(cluster_resolver, "task_type"):  # (an address or a Client: this process
+            self.cluster_resolver = SimpleClusterResolver(  # leads)
+                master=client.scheduler.address, task_type="chief", task_id=0)
         workers = sorted(client.scheduler_info()["workers"])
         if not workers:
             raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")
-        self.cluster_resolver = cluster_resolver
         self._num_replicas = len(workers)
         self._group = _Group(client, None, workers, blas_threads, own_client=own)
 

@@ -38,15 +38,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import nest
-from .._tensor import Tensor
-from .._variable import Variable
+from .. import nest, random
+from .._convert import convert_to_tensor
+from .._tensor import Tensor, wrap
+from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..optimizers import optimizer
 from ._strategy import ReplicaContext, Strategy, _local, replica_context
 
 _GROUPS: dict = {}  # strategy uid -> this worker's Replica
 _MAIL: dict = {}  # (uid, seq, source replica) -> arrays, for the comms board
 _MAIL_COND = threading.Condition()
+
+
+GLOBAL_SEED = "tf.random.set_seed"  # the key of an assignment that is the driver's global seed
 
 
 class Aborted(Exception):
@@ -60,6 +64,15 @@ class VarRef:
 
     def __init__(self, key: Any) -> None:
         self.key = key
+
+
+class TensorArg:
+    """A step argument that is a tensor in the driver: its array, a tensor again on the replica."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
 
 
 def plain_variable(cls: type, state: dict) -> Variable:
@@ -78,8 +91,58 @@ def rebuild_variable(uid: str, key: Any, spec: tuple | None) -> Variable:
         if spec is None:
             raise RuntimeError(f"replica {rep.index} has no copy of mirrored variable {key!r}")
         v = plain_variable(*spec)
+        if v.aggregation in (VariableAggregation.SUM, VariableAggregation.MEAN) and \
+                v.synchronization is not VariableSynchronization.ON_READ:
+            v.__class__ = _combining(type(v))
         rep.register(key, v)
     return v
+
+
+def _combined(v: Variable, value: Any) -> Any:
+    """``value`` summed (aggregation SUM) or averaged (MEAN) over the replicas when a step
+    assigns ``v``, as TensorFlow combines the updates of a mirrored variable in replica context:
+    every replica applies the same update. Outside a step (the driver's assignments), ``value``."""
+    rep = getattr(getattr(_local, "replica", None), "replica", None)
+    if rep is None:
+        return value
+    total = rep.all_reduce_sum([np.asarray(convert_to_tensor(value, dtype=v.dtype).numpy())])[0]
+    if v.aggregation is VariableAggregation.MEAN:
+        total = np.asarray(total / total.dtype.type(rep.n) if total.dtype.kind in "fc" else total // rep.n,
+                           total.dtype)
+    return total
+
+
+_COMBINING: dict = {}  # a Variable class -> its twin whose assignments in a step are combined
+
+
+def _combining(cls: type) -> type:
+    """``cls`` with ``assign``, ``assign_add`` and ``assign_sub`` taking the replicas' combined
+    value (``_combined``): a replica's copy of a mirrored variable aggregated by SUM or MEAN."""
+    twin = _COMBINING.get(cls)
+    if twin is None:
+        def assign(self: Variable, value: Any, use_locking: Any = None, name: Any = None,
+                   read_value: bool = True) -> Any:
+            return cls.assign(self, _combined(self, value), use_locking, name, read_value)
+
+        def assign_add(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
+                       read_value: bool = True) -> Any:
+            if by_assign:
+                return assign(self, self.value() + delta, use_locking, name, read_value)
+            return cls.assign_add(self, _combined(self, delta), use_locking, name, read_value)
+
+        def assign_sub(self: Variable, delta: Any, use_locking: Any = None, name: Any = None,
+                       read_value: bool = True) -> Any:
+            if by_assign:
+                return assign(self, self.value() - delta, use_locking, name, read_value)
+            return cls.assign_sub(self, _combined(self, delta), use_locking, name, read_value)
+
+        by_assign = getattr(cls, "_adds_by_assign", False)  # (a Keras variable's assign_add
+        # assigns the sum, as Keras 3 does: the replicas' sums are combined)
+
+        twin = _COMBINING[cls] = type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__slots__": (),
+            "assign": assign, "assign_add": assign_add, "assign_sub": assign_sub})
+    return twin
 
 
 def rebuild_object(uid: str, key: Any, cls: type, state: dict | None) -> Any:
@@ -433,14 +496,14 @@ class Replica:
                 msg = lane.recv()
             except (EOFError, OSError):
                 break
-            except Exception:  # noqa: BLE001  (e.g. an argument whose class this worker lacks)
-                msg = ("unreadable",)
+            except Exception as e:  # noqa: BLE001  (e.g. an argument whose class this worker lacks)
+                msg = ("unreadable", f"{type(e).__name__}: {e}")
             if msg[0] == "abort":
                 continue
             try:
                 if msg[0] == "unreadable":
-                    raise RuntimeError("the driver's message cannot be unpickled here (is every "
-                                       "module the step uses importable on the workers?)")
+                    raise RuntimeError(f"the driver's message cannot be unpickled here ({msg[1]}; is "
+                                       "every module the step uses importable on the workers?)")
                 result = getattr(self, msg[0])(*msg[1:])
                 answer = result if msg[0] == "step" else ("ok", result)
                 lane.send(answer)
@@ -502,6 +565,9 @@ class Replica:
         step function ``token``; answers ("ok", outputs, changed keys, reports), ("aborted",) or
         ("error", exception, traceback text)."""
         for key, value in assigns:
+            if key == GLOBAL_SEED:
+                random.set_seed(value)
+                continue
             self.vars[key].assign(value)
             self.unpublished.discard(key)
         fn = self.fns[token]
@@ -510,9 +576,12 @@ class Replica:
         self.reports = []
 
         def resolve(x: Any) -> Any:
-            if isinstance(x, np.ndarray):  # arrays arrive as views of the message, unaligned
-                return np.require(x, requirements="A")  # (and NumPy's matmul skips BLAS for those)
-            return self.vars[x.key] if isinstance(x, VarRef) else x
+            t = type(x)
+            if t is TensorArg:  # arrays arrive as views of the message, unaligned
+                return wrap(np.require(x.array, requirements="A"))  # (and NumPy's matmul skips
+            if t is np.ndarray:  # BLAS for those)
+                return np.require(x, requirements="A")
+            return self.vars[x.key] if t is VarRef else x
 
         args, kwargs = nest.map_structure(resolve, args), nest.map_structure(resolve, kwargs)
         strategy = Strategy()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import inspect
 import itertools
 import threading
@@ -20,7 +21,7 @@ import numpy as np
 
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, VariableBase
-from .._variable import Variable
+from .._variable import Variable, VariableAggregation, VariableSynchronization
 from .._warn import warn_outside
 from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
@@ -249,6 +250,32 @@ def _policy(dtype: Any) -> Any:
     return None
 
 
+_AGGREGATIONS = {"sum": VariableAggregation.SUM, "mean": VariableAggregation.MEAN,
+                 "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA,
+                 "none": VariableAggregation.NONE, None: VariableAggregation.NONE}
+_SYNCHRONIZATIONS = {"auto": VariableSynchronization.AUTO, "none": VariableSynchronization.NONE,
+                     "on_read": VariableSynchronization.ON_READ,
+                     "on_write": VariableSynchronization.ON_WRITE, None: VariableSynchronization.AUTO}
+
+
+def _member(name: Any, table: dict, argument: str) -> Any:
+    """Keras's name of a variable's aggregation or synchronization as tf.Variable's enum."""
+    if isinstance(name, type(table[None])):
+        return name
+    if name not in table:
+        raise ValueError(f"Invalid value for argument `{argument}`: {name!r}; expected one of "
+                         f"{', '.join(repr(k) for k in table if k is not None)}.")
+    return table[name]
+
+
+def _aggregation(name: Any) -> VariableAggregation:
+    return _member(name, _AGGREGATIONS, "aggregation")
+
+
+def _synchronization(name: Any) -> VariableSynchronization:
+    return _member(name, _SYNCHRONIZATIONS, "synchronization")
+
+
 class KerasVariable(Variable):
     """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
     attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
@@ -259,7 +286,8 @@ class KerasVariable(Variable):
     TensorFlow code can read and assign it. ``initializer`` is a value, or an initializer (a
     name, an object or a callable) drawn with ``shape``; ``autocast=False`` keeps it in its own
     dtype inside a mixed-precision layer's call; ``aggregation`` and ``synchronization`` are
-    accepted as Keras takes them.
+    the ``tf.Variable``'s, as Keras 3 makes them on TensorFlow (``"sum"`` and ``"mean"`` combine
+    the replicas' assignments in a ``tf.distribute`` step).
 
     >>> from tapegrad import keras
     >>> v = keras.Variable(initializer="ones", shape=(2,), name="w")
@@ -287,13 +315,17 @@ class KerasVariable(Variable):
             value = value if value.dtype.name == dt else cast(value, dt)
         else:
             value = convert_to_tensor(np.asarray(initializer), dtype=dt)
-        super().__init__(value, trainable=trainable, name=name, dtype=dt, constraint=constraint)
+        super().__init__(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
+                         aggregation=_aggregation(aggregation),
+                         synchronization=_synchronization(synchronization))
         if not autocast:
             self._autocast = False
         self._keras_name = name
         self._path = "/".join([layer.name for layer in _scope_path()] + [name])
 
     _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
+    _adds_by_assign = True  # (Keras 3's assign_add is assign(self + value): a tf.distribute
+    # replica combines the sums of a variable aggregated by SUM or MEAN, distribute/_replica.py)
 
     @property
     def autocast(self) -> bool:
@@ -424,6 +456,18 @@ def _to_input(x: Any, layer: "Layer") -> Any:
     return x
 
 
+def _sets_built(build: Callable) -> Callable:
+    """A layer's ``build`` that marks the layer built when it returns, also when a program calls
+    it directly (as Keras 3 wraps it): the first call then builds nothing again."""
+    @functools.wraps(build)
+    def build_then_built(self: Layer, *args: Any, **kwargs: Any) -> Any:
+        out = build(self, *args, **kwargs)
+        self.built = True
+        return out
+    build_then_built._sets_built = True
+    return build_then_built
+
+
 class Layer(Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
@@ -447,6 +491,12 @@ class Layer(Module):
     """
 
     _string_inputs = False  # True: string arrays become tf.string tensors (models, text layers)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not hasattr(build, "_sets_built"):
+            cls.build = _sets_built(build)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         obj = super().__new__(cls)
@@ -668,7 +718,7 @@ class Layer(Module):
             raise ValueError(f"Layer {self.name!r}: `constraint` must be a callable; got {constraint!r}")
         with name_scope(self):  # (also when `build` is called directly)
             v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
-                              autocast=autocast)
+                              autocast=autocast, aggregation=aggregation)
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._weight_regularizers.append((v, reg))

@@ -26,11 +26,12 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import constant
 from .._tensor import Tensor
-from .._variable import Variable, VariableAggregation, VariableSynchronization
+from .._variable import Variable, VariableSynchronization
 from ..ops.array import broadcast_to, reshape, squeeze
 from ..ops.math import cast, equal, greater, sqrt, square
 from ..ops.reduction import argmax, reduce_mean, reduce_sum, reduce_variance
 from ..ops.special import divide_no_nan
+from ._layer import _aggregation
 from .losses import (_EPSILON, _FLOATX, _l2_normalize, _mask_weight, _missing_name, _pred, _same_rank,
                      _snake, _sparse_cce,
                      _to, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
@@ -61,20 +62,6 @@ __all__ = [
 ]
 
 NEG_INF = -1e10
-
-
-_AGGREGATIONS = {"sum": VariableAggregation.SUM, "mean": VariableAggregation.MEAN,
-                 "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA,
-                 "none": VariableAggregation.NONE, None: VariableAggregation.NONE}
-
-
-def _aggregation(name: Any) -> VariableAggregation:
-    if isinstance(name, VariableAggregation):
-        return name
-    if name not in _AGGREGATIONS:
-        raise ValueError(f"Invalid value for argument `aggregation`: {name!r}; expected one of "
-                         "'sum', 'mean', 'only_first_replica' or 'none'.")
-    return _AGGREGATIONS[name]
 
 
 class Metric:
