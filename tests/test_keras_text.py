@@ -82,6 +82,7 @@ def folder(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(DIRECTORY["cases"]))
 def test_text_dataset_from_directory_matches_keras(name, folder):
     case = DIRECTORY["cases"][name]
+    tf.random.set_seed(None)  # (Keras recorded these with no global seed, which a shuffle's op seed mixes in)
     ds = keras.utils.text_dataset_from_directory(folder, verbose=False, **case["args"])
     assert ds.class_names == case["class_names"]
     assert str(ds.element_spec) == case["element_spec"]
