@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from . import _backend as _bk, _seam, _strings, dtypes as _dt
-from ._tensor import IndexedSlices, Tensor, VariableBase, arrays_read, next_id, wrap
+from ._tensor import (CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, VariableBase, arrays_read,
+                      next_id, wrap)
 from .errors import InvalidArgumentError
 
 _PY_SCALARS = (float, int, builtins.bool, complex)
@@ -171,6 +172,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return value
     if isinstance(value, IndexedSlices):
         return value._dense(dtype)
+    if isinstance(value, CompositeTensor):
+        raise composite_error(value)
     want = None if dtype is None else _dt.as_dtype(dtype)._np
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "OUSV":
@@ -348,6 +351,15 @@ def binary_operands(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
         return _operand(x, y._value.dtype, opname), y
     x = convert_to_tensor(x)
     return x, _operand(y, x._value.dtype, opname)
+
+
+def composite_error(value: Any) -> CompositeConversionError:
+    """The error for a composite tensor (RaggedTensor) where a Tensor is needed."""
+    name = type(value).__name__
+    return CompositeConversionError(
+        f"a {name} is not a Tensor: this function takes a dense tensor, and tapegrad has no {name} "
+        f"version of it. Convert it explicitly: .to_tensor() pads it to a dense tensor, .flat_values "
+        f"are its values (docs/ragged.md lists the functions that take a {name}).")
 
 
 def as_tensor(x: Any) -> Tensor:

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _backend as _bk, _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
-from .._dispatch import apply, defop, jointly
+from .._dispatch import apply, composite_api, defop, jointly
 from .._tensor import IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
@@ -238,6 +238,7 @@ def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
     return out
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Insert a length-1 axis at ``axis`` (``-1`` appends)."""
     x = as_tensor(input)
@@ -346,6 +347,7 @@ def _same_dtype(ts: list, op: str) -> None:
                            f"but values[{i}] is {t.dtype.name}")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
     """Join tensors along an existing axis."""
     if isinstance(values, (Tensor, Variable)):
@@ -378,6 +380,7 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
 _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
     """Join equal-shaped tensors along a new axis."""
     ts = [as_tensor(v) for v in values]
@@ -479,6 +482,7 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
 _tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), vjp=(_tile_vjp,), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def tile(input: Any, multiples: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Repeat ``input`` ``multiples[i]`` times along axis ``i``."""
     x = as_tensor(input)
@@ -711,6 +715,7 @@ def _host(x: Tensor) -> bool:
     return type(x) is Tensor or isinstance(x, Variable)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The shape as an int32 (or ``out_type``) tensor."""
     x = input if isinstance(input, (IndexedSlices,)) else as_tensor(input)
@@ -720,6 +725,7 @@ def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  #
     return apply(_shape_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The number of elements as a scalar tensor."""
     x = as_tensor(input)
@@ -729,6 +735,7 @@ def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # 
     return apply(_size_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The number of axes as a scalar int32 tensor."""
     x = as_tensor(input)

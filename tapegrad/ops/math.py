@@ -19,8 +19,8 @@ import numpy as np
 
 from .. import _backend as _bk, _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
-from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
+from .._dispatch import _KIND_NAMES, apply, binary, composite_api, composite_binary, defop, jointly, unary
+from .._tensor import CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InternalError, InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis
@@ -92,6 +92,8 @@ def add(x: Any, y: Any, name: Any = None) -> Tensor:
     try:
         return binary(_add, x, y)
     except InvalidArgumentError:  # (a try costs nothing until it catches)
+        if isinstance(x, CompositeTensor) or isinstance(y, CompositeTensor):
+            raise
         x, y = binary_operands(x, y, "AddV2")
         if x._value.dtype.kind != "O":
             raise
@@ -520,6 +522,7 @@ _cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear", slices=True)
 _cast_nondiff = defop("CastToNonFloat", _cast_fwd, nondiff=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     """Convert ``x`` to ``dtype``. Float-to-int truncates toward zero; complex-to-real keeps the real
     part. Casting between floating types is differentiable; casting to an integer type is not.
@@ -553,7 +556,10 @@ def _cmp(name: str, fn: Any, kinds: str | None = None) -> Any:
     op = defop(name, fn, kinds=kinds, nondiff=True)
 
     def f(x: Any, y: Any, name: Any = None) -> Tensor:
-        x, y = binary_operands(x, y, op.name)
+        try:
+            x, y = binary_operands(x, y, op.name)
+        except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+            return composite_binary(f, x, y)
         if op.dtypes is not None and x._value.dtype not in op.dtypes:
             _check_kind(x, op.kinds, op.name)
         return apply(op, (x, y))
