@@ -7,8 +7,9 @@ trace. A trace whose guards see other values than the trace did is abandoned and
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
 gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
-value, ``tf.distribute``'s ``PerReplica``) is keyed by what it returns and passed to the function
-as it is, which then runs eagerly, quietly: its work is done elsewhere (on the replicas).
+value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
+passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
+done elsewhere (on the replicas); a RaggedTensor's row partitions are read in Python.
 """
 from __future__ import annotations
 
@@ -290,7 +291,7 @@ class Function:
             entry = self._cache[full] = _Entry()
             self._count_trace(key, structure)
             if any(k[0] is _PASSED for k in key):
-                entry.eager = "its arguments are distributed values"
+                entry.eager = "its arguments are distributed values or RaggedTensors"
         if fast is not None and None not in fast:
             self._fast[fast] = entry
         if entry.eager is not None:

@@ -15,7 +15,7 @@ from .._backend import ArrayTensor, Boxed
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
-from ..ops.strings import RaggedTensor
+from ..ragged import RaggedTensor
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dispatch, _nest, dtypes as _dt
 from .._convert import convert_to_tensor
-from .._tensor import Tensor, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops import array as _array, indexing as _indexing, math as _math, reduction as _reduction
 from ..ops.segment import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
@@ -40,6 +40,7 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts.astype(np.int64), lengths)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _take_rows(v: Any, idx: np.ndarray) -> Any:
     """Rows ``idx`` of a Tensor or a RaggedTensor (on the tape through ``gather``)."""
     if isinstance(v, RaggedTensor):
@@ -47,6 +48,7 @@ def _take_rows(v: Any, idx: np.ndarray) -> Any:
     return _indexing.gather(v, _wrap(idx.astype(np.int64)))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _gather_rows(rt: RaggedTensor, idx: np.ndarray) -> RaggedTensor:
     sp = rt._splits("RaggedTensor rows")
     starts, lengths = sp[idx], sp[idx + 1] - sp[idx]
@@ -98,6 +100,7 @@ def _getitem(rt: RaggedTensor, key: list) -> Any:
     raise TypeError(f"Ragged indices must be integers, slices or Ellipsis; got {k0!r}.")
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _within_rows(rt: RaggedTensor, key: list) -> Any:
     """``key`` applied to the dimensions after the first of every row."""
     k1, rest = key[0], key[1:]
@@ -128,6 +131,7 @@ def _same_partition(x: RaggedTensor, y: RaggedTensor) -> bool:
                                     for s, t in zip(a, b))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _dense_to_flat(rt: RaggedTensor, d: Tensor) -> Tensor:
     """A dense operand broadcast to the flat values of ``rt`` (TensorFlow's ragged broadcasting:
     each dimension of ``d`` is 1 or the size of ``rt``'s, a ragged one only 1)."""
@@ -158,6 +162,7 @@ def _dense_to_flat(rt: RaggedTensor, d: Tensor) -> Tensor:
     return d
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _binary(fn: Callable, x: Any, y: Any) -> Any:
     """A binary elementwise op with at least one RaggedTensor operand."""
     if isinstance(x, RaggedTensor) and isinstance(y, RaggedTensor):
@@ -170,14 +175,14 @@ def _binary(fn: Callable, x: Any, y: Any) -> Any:
         return x.with_flat_values(fn(x.flat_values, y.flat_values))
     r, o = (x, y) if isinstance(x, RaggedTensor) else (y, x)
     fv = r.flat_values
-    if not isinstance(o, (float, int, complex, bool)):
-        o = convert_to_tensor(o, dtype_hint=fv.dtype)
-        if o._value.ndim >= fv._value.ndim:
-            o = _dense_to_flat(r, o)
+    o = convert_to_tensor(o, dtype_hint=fv.dtype)  # (a Python float with int values: an error, as TF's)
+    if o._value.ndim >= fv._value.ndim:
+        o = _dense_to_flat(r, o)
     return r.with_flat_values(fn(fv, o) if r is x else fn(o, fv))
 
 
 # --------------------------------------------------------------------------- reductions
+@constant_maker  # (row partitions read through _py_value)
 def _segment(kind: str, data: Any, ids: np.ndarray, n: int) -> Any:
     """Rows of ``data`` (a Tensor or a RaggedTensor) combined by segment id."""
     if not isinstance(data, RaggedTensor):
@@ -281,6 +286,7 @@ def expand_dims(input: Any, axis: Any, name: Any = None) -> Any:  # noqa: A002
     return input.with_values(expand_dims(input._values, a - 1))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _ragged_rank_at_least(x: Any, k: int, splits_dtype: Any) -> RaggedTensor:
     """``x`` (a Tensor or a RaggedTensor) with at least ``k`` partitioned dimensions."""
     if not isinstance(x, RaggedTensor):
@@ -294,6 +300,7 @@ def _ragged_rank_at_least(x: Any, k: int, splits_dtype: Any) -> RaggedTensor:
     return x.with_values(_ragged_rank_at_least(x._values, k - 1, splits_dtype))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _concat0(rts: list) -> RaggedTensor:
     """RaggedTensors of one ragged rank, their rows one after another."""
     vals = [r._values for r in rts]
@@ -310,16 +317,14 @@ def _concat0(rts: list) -> RaggedTensor:
                         internal=True)
 
 
-def _joinable(values: Any, what: str) -> list:
+@constant_maker  # (row partitions read through _py_value)
+def _joinable(values: Any, what: str) -> tuple:
     items = list(values)
     if not items:
         raise ValueError(f"{what} needs at least one tensor.")
     ragged = [v for v in items if isinstance(v, RaggedTensor)]
     sdt = ragged[0].row_splits_dtype if ragged else _dt.int64
-    dts = {(v.dtype if isinstance(v, RaggedTensor) else None) for v in items} - {None}
-    if len(dts) > 1:
-        raise TypeError(f"{what}: the tensors have different dtypes {sorted(d.name for d in dts)}.")
-    dt = dts.pop() if dts else None
+    dt = ragged[0].dtype if ragged else None
     items = [v if isinstance(v, RaggedTensor) else convert_to_tensor(v, dtype_hint=dt) for v in items]
     return items, sdt
 
@@ -347,6 +352,7 @@ def _same_partition_outer(x: RaggedTensor, y: RaggedTensor) -> bool:
     return np.array_equal(x._splits("concat"), y._splits("concat"))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
     """Stack Tensors and RaggedTensors along a new ``axis`` (``tf.ragged.stack``; also ``tf.stack``
     with a RaggedTensor among ``values``). The result is always a RaggedTensor.
@@ -356,6 +362,8 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
     <tf.RaggedTensor [[[1, 2], [3]], [[4]]]>
     """
     items, sdt = _joinable(values, "stack")
+    if not any(isinstance(v, RaggedTensor) for v in items):
+        return _array.stack(items, axis)
     nd = builtins.max(v.ndim if isinstance(v, RaggedTensor) else v._value.ndim for v in items)
     a = _norm_axis(axis, nd + 1, "stack")
     k = builtins.max([v.ragged_rank for v in items if isinstance(v, RaggedTensor)] + [1])
@@ -390,6 +398,7 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
     return rts[0].with_values(stack([r._values for r in rts], a - 1))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
            name: Any = None) -> Any:
     """``tf.gather`` with a RaggedTensor: rows of ragged ``params`` (``axis=0``), or a dense
@@ -418,7 +427,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     return out
 
 
-def shape(input: Any, out_type: Any = None, name: Any = None) -> DynamicRaggedShape:  # noqa: A002
+def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> DynamicRaggedShape:  # noqa: A002
     """``tf.shape`` of a RaggedTensor: a :class:`DynamicRaggedShape` (its uniform dimensions as
     numbers, its ragged ones as row lengths)."""
     if not isinstance(input, RaggedTensor):
@@ -433,6 +442,7 @@ def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # 
     return _array.size(input.flat_values, out_type)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The rank of a RaggedTensor (an int32 scalar)."""
     if not isinstance(input, RaggedTensor):
@@ -462,6 +472,7 @@ def _depths(x: Any, d: int, scalars: set, lists: list) -> None:
         scalars.add(d)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def constant(pylist: Any, dtype: Any = None, ragged_rank: Any = None, inner_shape: Any = None,
              name: Any = None, row_splits_dtype: Any = _dt.int64) -> Any:
     """A RaggedTensor from nested Python lists (TensorFlow's ``tf.ragged.constant``): Python ints
@@ -530,6 +541,7 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: Any = None, inner_shap
     return out
 
 
+@constant_maker  # (row partitions read through _py_value)
 def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Any = None,  # noqa: A001
           row_splits_dtype: Any = _dt.int64) -> RaggedTensor:
     """Row ``i`` is ``range(starts[i], limits[i], deltas[i])`` (scalars broadcast; one argument:
@@ -551,9 +563,12 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
             raise TypeError(f"ragged.range: starts, limits and deltas have different dtypes "
                             f"{sorted(d.name for d in dts)}; give them one dtype.")
     dt = dts.pop()
-    s, lim, d = np.broadcast_arrays(*[_np(t, "ragged.range") for t in ts])
-    if s.ndim > 1:
-        raise ValueError("starts, limits and deltas must be scalars or vectors.")
+    arrs = [_np(t, "ragged.range") for t in ts]
+    if any(a.ndim > 1 for a in arrs):
+        raise InvalidArgumentError("starts, limits and deltas must be scalars or vectors [Op:RaggedRange]")
+    if len({a.shape for a in arrs if a.ndim}) > 1:
+        raise InvalidArgumentError("starts, limits, and deltas must have the same shape [Op:RaggedRange]")
+    s, lim, d = np.broadcast_arrays(*arrs)
     if (d == 0).any():
         raise InvalidArgumentError("Requires delta != 0")
     s, lim, d = np.atleast_1d(s), np.atleast_1d(lim), np.atleast_1d(d)
@@ -564,6 +579,7 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
     return RaggedTensor(_wrap(vals.astype(dt._np)), _wrap(sp), None, internal=True)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def boolean_mask(data: Any, mask: Any, name: Any = None) -> Any:
     """Keep the items of ``data`` where ``mask`` is true, without flattening the mask's
     dimensions: a rank-k mask filters dimension k-1 of every row (a RaggedTensor result for
@@ -621,6 +637,7 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
             raise ValueError("map_flat_values: the RaggedTensors in the arguments have different "
                              "row partitions (they must all share one).")
 
+    @constant_maker  # (row partitions read through _py_value)
     def flat(x: Any) -> Any:
         return x.flat_values if isinstance(x, RaggedTensor) else x
     out = op(*[_nest.map_structure(flat, a) for a in args],
@@ -633,6 +650,7 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
     return first.with_flat_values(out)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def row_splits_to_segment_ids(splits: Any, name: Any = None, out_type: Any = None) -> Tensor:
     """The row of each value, from row splits.
 
@@ -650,6 +668,7 @@ def row_splits_to_segment_ids(splits: Any, name: Any = None, out_type: Any = Non
     return _wrap(np.repeat(np.arange(sp.size - 1), np.diff(sp)).astype(dt))
 
 
+@constant_maker  # (row partitions read through _py_value)
 def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,
                               name: Any = None) -> Tensor:
     """Row splits from the (sorted) row of each value.

@@ -34,6 +34,7 @@ def _np(t: Any, how: str) -> np.ndarray:
     return _py_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _splits_tensor(x: Any, dtype: Any, what: str) -> Tensor:
     """A row-partition argument as an integer vector tensor (int64 unless it has its own dtype)."""
     t = convert_to_tensor(x, dtype_hint=_dt.int64 if dtype is None else dtype)
@@ -58,6 +59,7 @@ def _nvals(values: Any) -> int:
     return values.nrows_int() if isinstance(values, RaggedTensor) else values._value.shape[0]
 
 
+@constant_maker  # (row partitions read through _py_value)
 def _as_values(values: Any) -> Any:
     if isinstance(values, RaggedTensor):
         return values
@@ -114,8 +116,8 @@ class RaggedTensor(CompositeTensor):
             if (np.diff(sp) < 0).any():
                 raise _invalid(factory, f"row_splits must be non-decreasing, got {sp.tolist()}")
             if sp[-1] != _nvals(values):
-                raise _invalid(factory, f"the last row split ({sp[-1]}) must equal the number of "
-                                        f"values ({_nvals(values)})")
+                raise _invalid(factory, f"the last of row_splits ({sp[-1]}) must equal the number "
+                                        f"of values ({_nvals(values)})")
         if isinstance(values, RaggedTensor) and values._row_splits._value.dtype != splits._value.dtype:
             raise ValueError("the row partitions of nested ragged dimensions have different dtypes "
                              f"({splits.dtype.name} and {values._row_splits.dtype.name}); use "
@@ -134,6 +136,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _splits_tensor(row_splits, None, "row_splits"), "from_row_splits", validate)
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_row_lengths(cls, values: Any, row_lengths: Any, name: Any = None,
                          validate: bool = True) -> "RaggedTensor":
         """Rows of ``row_lengths[i]`` values each, in order.
@@ -150,6 +153,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_row_lengths", validate)
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None, name: Any = None,
                           validate: bool = True) -> "RaggedTensor":
         """Value ``j`` goes to row ``value_rowids[j]`` (non-decreasing); ``nrows`` rows (default:
@@ -173,6 +177,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_value_rowids", validate)
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_row_starts(cls, values: Any, row_starts: Any, name: Any = None,
                         validate: bool = True) -> "RaggedTensor":
         """Row ``i`` starts at ``row_starts[i]`` and ends where the next starts (the last at the end).
@@ -187,6 +192,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(v, _wrap(sp), "from_row_starts", validate)
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_row_limits(cls, values: Any, row_limits: Any, name: Any = None,
                         validate: bool = True) -> "RaggedTensor":
         """Row ``i`` ends at ``row_limits[i]`` and starts where the previous ends (the first at 0).
@@ -200,6 +206,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_row_limits", validate)
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_uniform_row_length(cls, values: Any, uniform_row_length: Any, nrows: Any = None,
                                 validate: bool = True, name: Any = None) -> "RaggedTensor":
         """Rows of ``uniform_row_length`` values each: a uniform (not ragged) dimension, which
@@ -271,6 +278,7 @@ class RaggedTensor(CompositeTensor):
         return result
 
     @classmethod
+    @constant_maker  # (row partitions read through _py_value)
     def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None, ragged_rank: int = 1,
                     name: Any = None, row_splits_dtype: Any = _dt.int64) -> "RaggedTensor":
         """A ragged tensor from a dense one: every row whole, or cut to ``lengths`` (a vector, or
@@ -286,6 +294,10 @@ class RaggedTensor(CompositeTensor):
         t = convert_to_tensor(tensor)
         rank = t._value.ndim
         ragged_rank = int(ragged_rank)
+        if rank < 2:
+            raise ValueError(f"The rank of a RaggedTensor must be greater than 1, i.e., a list of "
+                             f"scalars won't have ragged dimensions. Received argument `tensor` "
+                             f"with rank {rank}.")
         if not 0 < ragged_rank < rank:
             raise ValueError(f"ragged_rank must be greater than 0 and less than the rank of the "
                              f"tensor ({rank}), got {ragged_rank}.")
@@ -312,8 +324,8 @@ class RaggedTensor(CompositeTensor):
         n = int(np.prod(shape[:ragged_rank], dtype=np.int64))
         w = shape[ragged_rank]
         rows = reshape(t, (-1,) + shape[ragged_rank + 1:])
-        if lengths is None:
-            result: Any = cls(rows, _wrap(np.arange(n + 1, dtype=sdt) * w), None, internal=True)
+        if lengths is None:  # (whole rows: a uniform dimension, as TensorFlow's)
+            result: Any = cls(rows, _wrap(np.arange(n + 1, dtype=sdt) * w), w, internal=True)
         else:
             lens = [_np(convert_to_tensor(ln, dtype_hint=_dt.int64), "lengths") for ln in lengths]
             if len(lens) != 1:
@@ -330,7 +342,7 @@ class RaggedTensor(CompositeTensor):
             result = cls(vals, _wrap(np.concatenate([[0], np.cumsum(ln)]).astype(sdt)), None, internal=True)
         for k in builtins.range(ragged_rank - 1, 0, -1):
             n = int(np.prod(shape[:k], dtype=np.int64))
-            result = cls(result, _wrap(np.arange(n + 1, dtype=sdt) * shape[k]), None, internal=True)
+            result = cls(result, _wrap(np.arange(n + 1, dtype=sdt) * shape[k]), shape[k], internal=True)
         return result
 
     # ------------------------------------------------------------------ accessors
@@ -435,7 +447,7 @@ class RaggedTensor(CompositeTensor):
         """
         axis = _norm_axis(axis, self.ndim, "row_lengths")
         if axis == 0:
-            raise ValueError("axis=0 has no row lengths: it is the outermost dimension (use nrows).")
+            return self.nrows()
         if axis == 1:
             return _wrap(np.diff(self._splits("RaggedTensor.row_lengths")))
         if isinstance(self._values, RaggedTensor):
@@ -519,6 +531,7 @@ class RaggedTensor(CompositeTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
 
+    @constant_maker  # (row partitions read through _py_value)
     def with_row_splits_dtype(self, dtype: Any) -> "RaggedTensor":
         """The same tensor with its row partitions as ``dtype`` (int32 or int64)."""
         dt = _dt.as_dtype(dtype)._np
@@ -530,6 +543,7 @@ class RaggedTensor(CompositeTensor):
         sp = self._row_splits if self._row_splits._value.dtype == dt else _wrap(self._row_splits._value.astype(dt))
         return RaggedTensor(v, sp, self._uniform, internal=True)
 
+    @constant_maker  # (row partitions read through _py_value)
     def merge_dims(self, outer_axis: int, inner_axis: int) -> Any:
         """Merge dimensions ``outer_axis`` through ``inner_axis`` into one (a Tensor when every
         ragged dimension merges into the first).
@@ -677,6 +691,10 @@ class RaggedTensor(CompositeTensor):
         from ._ops import getitem  # the indexing rules live with the other ops of the package
         return getitem(self, key)
 
+    def _function_key(self) -> tuple:
+        """A tf.function's key for a RaggedTensor argument (the function runs eagerly on it)."""
+        return ("RaggedTensor", self.dtype.name, self.ragged_rank, self.row_splits_dtype.name, tuple(self.shape))
+
     # ------------------------------------------------------------------ the composite protocol
     def _flat(self) -> Tensor:
         return self.flat_values
@@ -724,7 +742,7 @@ class DynamicRaggedShape:
 
     @classmethod
     def _of(cls, rt: "RaggedTensor", out_type: Any) -> "DynamicRaggedShape":
-        dt = rt.row_splits_dtype if out_type is None else _dt.as_dtype(out_type)
+        dt = _dt.as_dtype(out_type)
         lengths: list = [rt.nrows_int()]
         cur: Any = rt
         while isinstance(cur, RaggedTensor):
@@ -750,6 +768,7 @@ class DynamicRaggedShape:
         """Each dimension's size: an int when uniform, a tuple of row lengths when ragged."""
         return list(self._lengths)
 
+    @constant_maker  # (row partitions read through _py_value)
     def __getitem__(self, index: Any) -> Tensor:
         i = int(index)
         if not -self.rank <= i < self.rank:

@@ -21,7 +21,7 @@ from ..._convert import convert_to_tensor
 from ..._pyfunc import numpy_function
 from ..._tensor import Tensor, VariableBase
 from ...errors import InvalidArgumentError
-from ...ops import strings as tfs
+from ... import strings as tfs
 from ...ops.array import squeeze
 from ...ops.math import cast
 from .._layer import Layer
