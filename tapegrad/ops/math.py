@@ -115,6 +115,7 @@ def _int_to_float(x: Tensor) -> Tensor:
     return cast(x, _dt.float32 if k.itemsize <= 2 else _dt.float64)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def truediv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y``. Integer inputs are first cast to float (int8/16 to float32, int32/64 to float64),
     as TensorFlow does."""
@@ -133,6 +134,7 @@ def divide(x: Any, y: Any, name: Any = None) -> Tensor:
     return truediv(x, y)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def floordiv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``floor(x / y)``; no gradient."""
     x, y = binary_operands(x, y, "FloorDiv")
@@ -172,6 +174,7 @@ _pow = defop("Pow", np.power,
              deriv=(lambda ans, x, y: y * pow(x, y - 1), _pow_dy), broadcast=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     """``x ** y`` elementwise. At ``x = 0`` the gradient with respect to ``y`` is 0 (TF's rule)."""
     x, y = binary_operands(x, y, "Pow")
@@ -592,9 +595,9 @@ def _bool_args(f: Any, name: str) -> Any:
     return g
 
 
-logical_and = _bool_args(_logical_and, "logical_and")
-logical_or = _bool_args(_logical_or, "logical_or")
-logical_xor = _bool_args(_logical_xor, "logical_xor")
+logical_and = composite_api(_bool_args(_logical_and, "logical_and"))
+logical_or = composite_api(_bool_args(_logical_or, "logical_or"))
+logical_xor = composite_api(_bool_args(_logical_xor, "logical_xor"))
 
 
 def logical_not(x: Any, name: Any = None) -> Tensor:

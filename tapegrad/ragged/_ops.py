@@ -71,7 +71,7 @@ def getitem(rt: RaggedTensor, key: Any) -> Any:
     if Ellipsis in [k if k is Ellipsis else None for k in key]:
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
         key[i:i + 1] = [builtins.slice(None)] * builtins.max(rt.ndim - (len(key) - 1), 0)
-    if len(key) > rt.ndim:
+    if len(key) > rt.ndim and not _is_int(key[0]):  # (an int picks a row: the row's own indexing rules)
         raise ValueError(f"Too many indices for RaggedTensor: {len(key)} indices for a tensor of "
                          f"rank {rt.ndim}.")
     return _getitem(rt, key)
@@ -179,6 +179,13 @@ def _binary(fn: Callable, x: Any, y: Any) -> Any:
     if o._value.ndim >= fv._value.ndim:
         o = _dense_to_flat(r, o)
     return r.with_flat_values(fn(fv, o) if r is x else fn(o, fv))
+
+
+def _elementwise_api(fn: Callable) -> Callable:
+    """The handler of a binary elementwise function that a RaggedTensor argument reached."""
+    def handler(x: Any, y: Any, name: Any = None) -> Any:
+        return _binary(fn, x, y)
+    return handler
 
 
 # --------------------------------------------------------------------------- reductions
@@ -362,10 +369,14 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
     <tf.RaggedTensor [[[1, 2], [3]], [[4]]]>
     """
     items, sdt = _joinable(values, "stack")
-    if not any(isinstance(v, RaggedTensor) for v in items):
-        return _array.stack(items, axis)
     nd = builtins.max(v.ndim if isinstance(v, RaggedTensor) else v._value.ndim for v in items)
     a = _norm_axis(axis, nd + 1, "stack")
+    if not any(isinstance(v, RaggedTensor) for v in items):
+        if nd == 1 and a == 0:  # vectors of any lengths: one row each
+            return RaggedTensor.from_row_lengths(_array.concat(items, 0), np.array(  # (int32 lengths: as TF)
+                [v._value.shape[0] for v in items], np.int32), validate=False)
+        if a >= nd - 1:
+            return _array.stack(items, a)
     k = builtins.max([v.ragged_rank for v in items if isinstance(v, RaggedTensor)] + [1])
     if a == 0:
         if not any(isinstance(v, RaggedTensor) for v in items) and nd == 0:
@@ -388,11 +399,12 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
         rows = n.pop()
         m = len(rts)
         order = (np.arange(rows)[:, None] + rows * np.arange(m)[None, :]).reshape(-1)
+        splits = _wrap((np.arange(rows + 1) * m).astype(sdt._np))  # (rows of m: not uniform, as TF's)
         if all(isinstance(v, Tensor) for v in rts):
             joined = _array.concat(rts, 0)
-            return RaggedTensor.from_uniform_row_length(_indexing.gather(joined, _wrap(order)), m)
+            return RaggedTensor(_indexing.gather(joined, _wrap(order)), splits, None, internal=True)
         rts = [_ragged_rank_at_least(v, k, sdt) for v in rts]
-        return RaggedTensor.from_uniform_row_length(_gather_rows(_concat0(rts), order), m)
+        return RaggedTensor(_gather_rows(_concat0(rts), order), splits, None, internal=True)
     if not all(_same_partition_outer(rts[0], r) for r in rts[1:]):
         raise InvalidArgumentError("stack along an axis > 1 needs RaggedTensors with the same rows.")
     return rts[0].with_values(stack([r._values for r in rts], a - 1))
@@ -422,8 +434,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if idx.ndim == 0:
         return params[int(idx)]
     out: Any = _gather_rows(params, idx.reshape(-1).astype(np.int64))
-    for d in reversed(idx.shape[1:]):
-        out = RaggedTensor.from_uniform_row_length(out, d, validate=False)
+    for d in reversed(idx.shape[1:]):  # (outer dimensions of the indices: rows of d, as TF's)
+        n_out = out.nrows_int() // d
+        out = RaggedTensor(out, _wrap((np.arange(n_out + 1) * d).astype(out._row_splits._value.dtype)), None,
+                           internal=True)
     return out
 
 
@@ -490,6 +504,10 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: Any = None, inner_shap
         raise TypeError("pylist may not be a RaggedTensor or a Tensor; give nested Python lists.")
     if isinstance(pylist, np.ndarray):
         pylist = pylist.tolist()
+    if not isinstance(pylist, (list, tuple)):
+        if ragged_rank not in (None, 0):
+            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with ragged_rank={ragged_rank}")
+        return convert_to_tensor(pylist, dtype=dtype)
     scalars: set = set()
     lists = [0]
     _depths(pylist, 0, scalars, lists)
@@ -697,4 +715,6 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_array.shape, shape), (_array.size, size), (_array.rank, rank),
                       (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast)]:
     _dispatch.COMPOSITE_APIS[_op] = _handler
+for _op in (_math.truediv, _math.floordiv, _math.pow, _math.logical_and, _math.logical_or, _math.logical_xor):
+    _dispatch.COMPOSITE_APIS[_op] = _elementwise_api(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
