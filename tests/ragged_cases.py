@@ -239,6 +239,20 @@ CASES = {
     "strings_unicode_decode_2d": "tf.strings.unicode_decode([['ab'], ['c']], 'UTF-8')",
     "strings_ngrams_ragged": "tf.strings.ngrams(tf.strings.split(['a b c', 'd']), 2)",
     "strings_bytes_split": "tf.strings.bytes_split(['ab', ''])",
+    # tf.data
+    "data_slices": "list(tf.data.Dataset.from_tensor_slices(r))",
+    "data_slices_spec": "tf.data.Dataset.from_tensor_slices(r).element_spec",
+    "data_slices_nested": "list(tf.data.Dataset.from_tensor_slices(n3))",
+    "data_batch": "list(tf.data.Dataset.from_tensor_slices(r).batch(3))",
+    "data_batch_spec": "tf.data.Dataset.from_tensor_slices(r).batch(3).element_spec",
+    "data_batch_tuple": "list(tf.data.Dataset.from_tensor_slices((r, [0, 1, 2, 3])).batch(3))",
+    "data_unbatch": "list(tf.data.Dataset.from_tensor_slices(r).batch(3).unbatch())",
+    "data_unbatch_spec": "tf.data.Dataset.from_tensor_slices(r).batch(3).unbatch().element_spec",
+    "data_as_numpy": "[[a.tolist() for a in b] for b in tf.data.Dataset.from_tensor_slices(r).batch(2).as_numpy_iterator()]",
+    "data_split_after_batch": "list(tf.data.Dataset.from_tensor_slices(['a b', 'c', 'd e f']).batch(2).map(tf.strings.split))",
+    "data_map_rows_then_batch_error": "list(tf.data.Dataset.from_tensor_slices(r).map(lambda x: x * 2).batch(2))",
+    "data_ragged_batch": "list(tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).ragged_batch(2))",
+    "data_ragged_batch_spec": "tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).ragged_batch(2).element_spec",
 }
 
 # (setup name, function of the ragged tensor): the gradient of the function's sum with respect
