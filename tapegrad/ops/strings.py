@@ -24,7 +24,7 @@ from .array import _py_value, norm_axes, reshape
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
            "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
-           "to_hash_bucket_strong", "unsorted_segment_join", "Rows"]
+           "to_hash_bucket_strong", "unsorted_segment_join"]
 
 
 def _strings_in(x: Any, op: str) -> Tensor:

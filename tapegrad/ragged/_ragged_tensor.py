@@ -87,7 +87,7 @@ class RaggedTensor(CompositeTensor):
     >>> tf.reduce_sum(r, axis=1).numpy()
     array([8, 0, 6], dtype=int32)
     >>> (r * 2)[2]
-    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 2, 10], dtype=int32)>
+    <tapegrad.Tensor: shape=(2,), dtype=int32, numpy=array([ 2, 10], dtype=int32)>
     """
 
     __slots__ = ("_values", "_row_splits", "_uniform")
