@@ -280,4 +280,5 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
         raise InvalidArgumentError(
             f"Cannot batch tensors with different shapes in {where}: the first element has shape "
             f"{list(shapes[0])} and element {bad} has shape {list(shapes[bad])}. Use padded_batch to "
-            "pad them to a common shape, or make them one shape in map.") from None
+            "pad them to a common shape, ragged_batch to batch them as a RaggedTensor, or make them "
+            "one shape in map.") from None
