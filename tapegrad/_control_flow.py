@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
 from ._convert import convert_to_tensor
+from ._dispatch import composite_api
 from ._tensor import IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
 from ._variable import Variable
@@ -323,6 +324,7 @@ class _Column:
         return stack(self.rows if order is None else [self.rows[i] for i in order])
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any = None,
            back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
            name: Any = None, fn_output_signature: Any = None) -> Any:

@@ -20,8 +20,8 @@ from ._print import format_tensor as _format_tensor
 from ._tensor import Tensor as _Tensor
 from .ops import strings as _ops
 from .ops.strings import format_op as _format_op
-from .ops.strings import join, reduce_join, unsorted_segment_join  # noqa: F401
-from .ragged import RaggedTensor  # noqa: F401
+from .ops.strings import reduce_join, unsorted_segment_join  # noqa: F401
+from .ragged import RaggedTensor, map_flat_values as _map_flat_values
 
 
 # --------------------------------------------------------------------------- ragged results
@@ -72,6 +72,14 @@ to_number = _on_values(_ops.to_number)
 to_hash_bucket = _on_values(_ops.to_hash_bucket)
 to_hash_bucket_fast = _on_values(_ops.to_hash_bucket_fast)
 to_hash_bucket_strong = _on_values(_ops.to_hash_bucket_strong)
+
+
+@_functools.wraps(_ops.join)
+def join(inputs: _Any, separator: str = "", name: _Any = None) -> _Any:
+    items = list(inputs)
+    if any(isinstance(x, RaggedTensor) for x in items):  # (elementwise on the values of one partition)
+        return _map_flat_values(lambda *vs: _ops.join(list(vs), separator), *items)
+    return _ops.join(items, separator)
 
 
 @_functools.wraps(_ops.ngrams)

@@ -298,6 +298,7 @@ def _identity_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 _identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", slices=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """A new tensor with the same value (recorded, so it can be a separate target or source)."""
     x = as_tensor(input)
@@ -909,6 +910,7 @@ def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, a
 _one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: Any = None) -> Tensor:
     """One-hot vectors of length ``depth`` along a new axis (last by default).

@@ -507,6 +507,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
 
 
 # --------------------------------------------------------------------------- embeddings
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
     """Rows of ``params`` at ``ids``: ``gather(params, ids)``.

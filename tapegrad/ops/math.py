@@ -420,6 +420,7 @@ _where = defop("SelectV2", np.where, broadcast=True,
 _argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)  # value-shaped
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
     """Choose ``x`` where ``condition`` is true and ``y`` elsewhere (all three broadcast).
 
@@ -444,6 +445,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     return apply(_where, (c, x, y))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: Any = None) -> Tensor:
     """Clip ``t`` to ``[clip_value_min, clip_value_max]``.
 
@@ -606,6 +608,7 @@ def logical_not(x: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- helpers used by rules
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Zeros of ``input``'s shape (and dtype unless given). Not connected to ``input`` for gradients."""
@@ -620,6 +623,7 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     return _bk.place(t) if _bk.placing else t
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Ones of ``input``'s shape (and dtype unless given)."""

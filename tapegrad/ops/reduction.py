@@ -252,6 +252,7 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     return _reduce(_all, input_tensor, axis, keepdims, "b")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
     x = as_tensor(input_tensor)
@@ -262,6 +263,7 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     return reduce_mean(sq, axis=axis, keepdims=keepdims)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population standard deviation over ``axis``."""
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))

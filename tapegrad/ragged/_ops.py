@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dispatch, _nest, dtypes as _dt
+from .. import _control_flow, _dispatch, _nest, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops import array as _array, indexing as _indexing, math as _math, reduction as _reduction
 from ..ops.segment import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
-from ._ragged_tensor import DynamicRaggedShape, RaggedTensor, _norm_axis, _np
+from .._spec import TensorSpec
+from ._ragged_tensor import DynamicRaggedShape, RaggedTensor, RaggedTensorSpec, _norm_axis, _np
 
 __all__ = ["constant", "range", "stack", "boolean_mask", "map_flat_values", "row_splits_to_segment_ids",
            "segment_ids_to_row_splits", "getitem"]
@@ -186,6 +187,136 @@ def _elementwise_api(fn: Callable) -> Callable:
     def handler(x: Any, y: Any, name: Any = None) -> Any:
         return _binary(fn, x, y)
     return handler
+
+
+def _map_values(fn: Callable) -> Callable:
+    """The handler of an elementwise function of several arguments (``where``, ``clip_by_value``,
+    ``one_hot``, ``zeros_like``, ...): RaggedTensor arguments (of one partition) give their flat
+    values, dense ones broadcast to them, the rest pass as they are."""
+    def handler(*args: Any, **kwargs: Any) -> Any:
+        ragged = [a for a in list(args) + list(kwargs.values()) if isinstance(a, RaggedTensor)]
+        if not ragged:
+            raise _unhandled(getattr(fn, "__name__", "this function"))
+        first = ragged[0]
+        for r in ragged[1:]:
+            if not _same_partition(first, r):
+                raise InvalidArgumentError("the RaggedTensor arguments have different row partitions; "
+                                           "elementwise ops need rows of equal lengths.")
+        nd = first.flat_values._value.ndim
+
+        def flat(a: Any) -> Any:
+            if isinstance(a, RaggedTensor):
+                return a.flat_values
+            if isinstance(a, (Tensor, np.ndarray, list, tuple)):
+                t = convert_to_tensor(a, dtype_hint=first.dtype)
+                return _dense_to_flat(first, t) if t._value.ndim >= nd else t
+            return a
+        return first.with_flat_values(fn(*[flat(a) for a in args], **{k: flat(v) for k, v in kwargs.items()}))
+    return handler
+
+
+@constant_maker  # (positions from the condition's values, read through _py_value)
+def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Any:
+    """``tf.where(condition, x, y)`` with RaggedTensors: elementwise on the flat values; with
+    ``condition`` alone, the coordinates of its true items (an int64 matrix, as TensorFlow's)."""
+    if x is None and y is None:
+        if not isinstance(condition, RaggedTensor) or condition.dtype != _dt.bool:
+            raise _unhandled("tf.where")
+        nz = np.nonzero(_np(condition.flat_values, "tf.where"))
+        j, coords = nz[0], list(nz[1:])
+        levels, cur = [], condition
+        while isinstance(cur, RaggedTensor):
+            levels.append(cur)
+            cur = cur._values
+        for level in reversed(levels):  # innermost partition first: a value's row and place in it
+            sp = level._splits("tf.where")
+            row = level._rowids()[j]
+            coords.insert(0, j - sp[row])
+            j = row
+        return _wrap(np.stack([j] + coords, axis=1).astype(np.int64) if j.size else
+                     np.zeros((0, condition.ndim), np.int64))
+    if x is None or y is None:
+        raise ValueError("tf.where takes x and y together, or neither.")
+    return _map_values(_math.where)(condition, x, y)
+
+
+@constant_maker  # (row partitions read through _py_value)
+def tile(input: Any, multiples: Any, name: Any = None) -> RaggedTensor:  # noqa: A002
+    """``tf.tile`` of a RaggedTensor: ``multiples[0]`` copies of its rows, each row's items
+    repeated ``multiples[1]`` times, and so on inward.
+
+    >>> import tapegrad as tf
+    >>> tf.tile(tf.ragged.constant([[1, 2], [3]]), [2, 2])
+    <tf.RaggedTensor [[1, 2, 1, 2], [3, 3], [1, 2, 1, 2], [3, 3]]>
+    """
+    m = [int(v) for v in np.asarray(_np(multiples, "tile") if isinstance(multiples, Tensor) else multiples).reshape(-1)]
+    if len(m) != input.ndim:
+        raise ValueError(f"multiples must have {input.ndim} entries (one per dimension), got {len(m)}.")
+    if any(v < 0 for v in m):
+        raise InvalidArgumentError(f"multiples must be non-negative, got {m}.")
+    v = input._values
+    if any(x != 1 for x in m[2:]):
+        v = tile(v, [1] + m[2:]) if isinstance(v, RaggedTensor) else _array.tile(v, [1] + m[2:])
+    sp = input._splits("tile")
+    starts, lens = sp[:-1], np.diff(sp)
+    rows = [np.tile(np.arange(a, a + n), m[1]) for a, n in zip(starts.tolist(), lens.tolist())]
+    idx = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
+    new_splits = np.concatenate([[0], np.cumsum(lens * m[1])]).astype(sp.dtype)
+    out = RaggedTensor(_take_rows(v, idx), _wrap(new_splits), None, internal=True)
+    return out if m[0] == 1 else _gather_rows(out, np.tile(np.arange(input.nrows_int()), m[0]))
+
+
+def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> RaggedTensor:
+    """``tf.nn.embedding_lookup`` at ragged ``ids``: the ids' rows of embeddings."""
+    if not isinstance(ids, RaggedTensor):
+        raise _unhandled("tf.nn.embedding_lookup")
+    return ids.with_flat_values(_indexing.embedding_lookup(params, ids.flat_values, max_norm))
+
+
+def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: Any = False, name: Any = None) -> Any:
+    """TensorFlow's ragged variance: mean of squares minus the square of the mean, at least 0."""
+    ms = reduce_mean(_math.square(input_tensor), axis, keepdims)
+    m = reduce_mean(input_tensor, axis, keepdims)
+    return _math.maximum(ms - _math.square(m), 0)
+
+
+def reduce_std(input_tensor: Any, axis: Any = None, keepdims: Any = False, name: Any = None) -> Any:
+    return _math.sqrt(reduce_variance(input_tensor, axis, keepdims))
+
+
+def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any = None, back_prop: bool = True,
+           swap_memory: bool = False, infer_shape: bool = True, name: Any = None,
+           fn_output_signature: Any = None) -> Any:
+    """``tf.map_fn`` over the rows of a RaggedTensor: a RaggedTensor of the results unless
+    ``fn_output_signature`` (or ``dtype``) names a dense result."""
+    if not isinstance(elems, RaggedTensor):
+        raise _unhandled("tf.map_fn (a RaggedTensor inside a structure of elems)")
+    sig = dtype if fn_output_signature is None else fn_output_signature
+    results = [fn(row) for row in elems]
+    dense = sig is not None and not isinstance(sig, RaggedTensorSpec)
+    if dense:
+        want = sig.dtype if isinstance(sig, TensorSpec) else _dt.as_dtype(sig)
+        if not results:
+            shape = list(sig.shape) if isinstance(sig, TensorSpec) else []
+            return _wrap(np.zeros([0] + [d or 0 for d in shape], want._np))
+        out = _array.stack([convert_to_tensor(r) for r in results], 0)
+        if out.dtype != want:
+            raise TypeError(f"map_fn: fn returned {out.dtype.name}, but fn_output_signature says "
+                            f"{want.name}.")
+        return out
+    if not results:
+        return RaggedTensor.from_row_lengths(_wrap(np.zeros(0, elems.dtype._np)), np.zeros(0, np.int64))
+    if all(isinstance(r, RaggedTensor) for r in results):
+        joined = _concat0(results)
+        lens = [r.nrows_int() for r in results]
+    else:
+        ts = [convert_to_tensor(r) for r in results]
+        if any(t._value.ndim == 0 for t in ts):
+            return _array.stack(ts, 0)
+        joined = _array.concat(ts, 0)
+        lens = [t._value.shape[0] for t in ts]
+    splits = np.concatenate([[0], np.cumsum(lens)]).astype(elems._row_splits._value.dtype)
+    return RaggedTensor(joined, _wrap(splits), None, internal=True)
 
 
 # --------------------------------------------------------------------------- reductions
@@ -713,8 +844,13 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_reduction.reduce_prod, reduce_prod), (_reduction.reduce_any, reduce_any),
                       (_reduction.reduce_all, reduce_all), (_array.concat, concat), (_array.stack, stack),
                       (_array.shape, shape), (_array.size, size), (_array.rank, rank),
-                      (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast)]:
+                      (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast),
+                      (_array.tile, tile), (_indexing.embedding_lookup, embedding_lookup), (_math.where, where),
+                      (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
+                      (_control_flow.map_fn, map_fn)]:
     _dispatch.COMPOSITE_APIS[_op] = _handler
+for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot):
+    _dispatch.COMPOSITE_APIS[_op] = _map_values(_op)
 for _op in (_math.truediv, _math.floordiv, _math.pow, _math.logical_and, _math.logical_or, _math.logical_xor):
     _dispatch.COMPOSITE_APIS[_op] = _elementwise_api(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
