@@ -13,7 +13,8 @@ import numpy as np
 
 from . import _backend as _bk, _recorders as _rec, _seam
 from ._backend import ArrayTensor
-from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
+from ._convert import (_SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, composite_error,
+                       convert_to_tensor)
 from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
 from ._tensor import CompositeConversionError, CompositeTensor, Tensor, constant_maker, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
@@ -358,6 +359,16 @@ def composite_binary(op: Any, x: Any, y: Any) -> Any:
     if handler is None:
         raise TypeError(f"{getattr(op, 'name', op)} does not take a {type(c).__name__}.")
     return handler((lambda a, b: binary(op, a, b)) if type(op) is Op else op, x, y)
+
+
+def composite_call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    """``fn``'s call with a composite argument, handed to the handler registered for ``fn``: what
+    a function on a hot path does inline where :func:`composite_api` would cost a call."""
+    handler = COMPOSITE_APIS.get(fn)
+    if handler is None:
+        c = next((a for a in args if isinstance(a, CompositeTensor)), None)
+        raise composite_error(c)
+    return handler(*args, **kwargs)
 
 
 def composite_api(fn: Callable) -> Callable:

@@ -18,8 +18,8 @@ import numpy as np
 from .. import _backend as _bk, _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
-from .._dispatch import apply, composite_api, defop, jointly
-from .._tensor import IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
+from .._dispatch import apply, composite_api, composite_call, defop, jointly
+from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
@@ -298,10 +298,12 @@ def _identity_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 _identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", slices=True)
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """A new tensor with the same value (recorded, so it can be a separate target or source)."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(identity, input)
     return apply(_identity, (x,))
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import _backend as _bk, _strings, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import _KIND_NAMES, apply, binary, composite_api, composite_binary, defop, jointly, unary
+from .._dispatch import (_KIND_NAMES, apply, binary, composite_api, composite_binary, composite_call, defop,
+                         jointly, unary)
 from .._tensor import CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InternalError, InvalidArgumentError, UnimplementedError
@@ -115,13 +116,15 @@ def _int_to_float(x: Tensor) -> Tensor:
     return cast(x, _dt.float32 if k.itemsize <= 2 else _dt.float64)
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def truediv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y``. Integer inputs are first cast to float (int8/16 to float32, int32/64 to float64),
     as TensorFlow does."""
     if type(x) is Tensor and x._value.dtype.kind in "fc":
         return binary(_div, x, y)
-    x, y = binary_operands(x, y, "RealDiv")
+    try:
+        x, y = binary_operands(x, y, "RealDiv")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(truediv, x, y)
     if x._value.dtype.kind in "iub":
         if x._value.dtype.kind == "b":
             raise _dt_error("RealDiv", x, "numeric")
@@ -134,10 +137,12 @@ def divide(x: Any, y: Any, name: Any = None) -> Tensor:
     return truediv(x, y)
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def floordiv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``floor(x / y)``; no gradient."""
-    x, y = binary_operands(x, y, "FloorDiv")
+    try:
+        x, y = binary_operands(x, y, "FloorDiv")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(floordiv, x, y)
     return apply(_floordiv, (x, y))
 
 
@@ -174,10 +179,12 @@ _pow = defop("Pow", np.power,
              deriv=(lambda ans, x, y: y * pow(x, y - 1), _pow_dy), broadcast=True)
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     """``x ** y`` elementwise. At ``x = 0`` the gradient with respect to ``y`` is 0 (TF's rule)."""
-    x, y = binary_operands(x, y, "Pow")
+    try:
+        x, y = binary_operands(x, y, "Pow")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(pow, x, y)
     if x._value.dtype.kind in "iu" and np.any(np.asarray(y._value) < 0):
         raise InvalidArgumentError("Integers to negative integer powers are not allowed [Op:Pow]. "
                                    "Use a floating dtype.")
@@ -527,12 +534,14 @@ _cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear", slices=True)
 _cast_nondiff = defop("CastToNonFloat", _cast_fwd, nondiff=True)
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     """Convert ``x`` to ``dtype``. Float-to-int truncates toward zero; complex-to-real keeps the real
     part. Casting between floating types is differentiable; casting to an integer type is not.
     """
-    x = as_tensor(x)
+    try:
+        x = as_tensor(x)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(cast, x, dtype)
     dt = _dt.as_dtype(dtype)._np
     if x._value.dtype == dt:
         return x
@@ -587,7 +596,10 @@ _lnot = defop("LogicalNot", np.logical_not, kinds="b", nondiff=True)
 
 def _bool_args(f: Any, name: str) -> Any:
     def g(x: Any, y: Any, name: Any = None) -> Tensor:
-        x, y = as_tensor(x), as_tensor(y)
+        try:
+            x, y = as_tensor(x), as_tensor(y)
+        except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+            return composite_binary(g, x, y)
         for t in (x, y):
             if t._value.dtype.kind != "b":
                 raise _dt_error(name, t, "bool")
@@ -597,9 +609,9 @@ def _bool_args(f: Any, name: str) -> Any:
     return g
 
 
-logical_and = composite_api(_bool_args(_logical_and, "logical_and"))
-logical_or = composite_api(_bool_args(_logical_or, "logical_or"))
-logical_xor = composite_api(_bool_args(_logical_xor, "logical_xor"))
+logical_and = _bool_args(_logical_and, "logical_and")
+logical_or = _bool_args(_logical_or, "logical_or")
+logical_xor = _bool_args(_logical_xor, "logical_xor")
 
 
 def logical_not(x: Any, name: Any = None) -> Tensor:
@@ -608,11 +620,13 @@ def logical_not(x: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- helpers used by rules
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Zeros of ``input``'s shape (and dtype unless given). Not connected to ``input`` for gradients."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(zeros_like, input, dtype)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
     if _bk.seen and type(v) is _bk.Boxed:  # on x's backend and device
@@ -623,11 +637,13 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     return _bk.place(t) if _bk.placing else t
 
 
-@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Ones of ``input``'s shape (and dtype unless given)."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(ones_like, input, dtype)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
     if dt.kind == "O":

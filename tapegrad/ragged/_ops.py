@@ -182,13 +182,6 @@ def _binary(fn: Callable, x: Any, y: Any) -> Any:
     return r.with_flat_values(fn(fv, o) if r is x else fn(o, fv))
 
 
-def _elementwise_api(fn: Callable) -> Callable:
-    """The handler of a binary elementwise function that a RaggedTensor argument reached."""
-    def handler(x: Any, y: Any, name: Any = None) -> Any:
-        return _binary(fn, x, y)
-    return handler
-
-
 def _map_values(fn: Callable) -> Callable:
     """The handler of an elementwise function of several arguments (``where``, ``clip_by_value``,
     ``one_hot``, ``zeros_like``, ...): RaggedTensor arguments (of one partition) give their flat
@@ -851,6 +844,4 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
     _dispatch.COMPOSITE_APIS[_op] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot):
     _dispatch.COMPOSITE_APIS[_op] = _map_values(_op)
-for _op in (_math.truediv, _math.floordiv, _math.pow, _math.logical_and, _math.logical_or, _math.logical_xor):
-    _dispatch.COMPOSITE_APIS[_op] = _elementwise_api(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
