@@ -687,10 +687,6 @@ class RaggedTensor(CompositeTensor):
     def __hash__(self) -> int:
         raise TypeError("RaggedTensor is unhashable.")
 
-    def __getitem__(self, key: Any) -> Any:
-        from ._ops import getitem  # the indexing rules live with the other ops of the package
-        return getitem(self, key)
-
     def _function_key(self) -> tuple:
         """A tf.function's key for a RaggedTensor argument (the function runs eagerly on it)."""
         return ("RaggedTensor", self.dtype.name, self.ragged_rank, self.row_splits_dtype.name, tuple(self.shape))
