@@ -45,9 +45,8 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
             return _strings.to_bytes(value)  # (str mixed with non-ASCII bytes)
         except ValueError:
             pass
-        if "inhomogeneous" in str(e):  # (rows of different lengths: TensorFlow's words; tf.ragged.constant)
-            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
-        raise ValueError(f"Cannot convert {value!r} to a tensor: {e}") from None
+        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged? "
+                         "tf.ragged.constant makes a RaggedTensor of rows of different lengths)") from None
     if spot and arrays_read() != n + 1:
         raise _HoldsTensor
     k = arr.dtype.kind
