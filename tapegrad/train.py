@@ -61,6 +61,9 @@ def _variables_of(obj: Any, prefix: str, out: dict) -> None:
             name = "_iterations" if v is obj.iterations else \
                 "_learning_rate" if v is obj._learning_rate else f"_variables/{i}"
             out[f"{prefix}/{name}"] = v
+    elif hasattr(obj, "_trackable_children"):  # e.g. tf.random.Generator: its state, under TF's name
+        for k, v in obj._trackable_children().items():
+            _variables_of(v, f"{prefix}/{k}", out)
     elif hasattr(obj, "variables"):
         for i, v in enumerate(obj.variables):
             out[f"{prefix}/variables/{i}"] = v
