@@ -263,6 +263,9 @@ CASES = {
     "identity": "tf.identity(r)",
     "reduce_variance": "tf.math.reduce_variance(f, axis=1)",
     "reduce_std": "tf.math.reduce_std(f, axis=0)",
+    "io_ragged_feature": ("tf.io.parse_example([tf.train.Example(features=tf.train.Features(feature={'v': "
+                          "tf.train.Feature(int64_list=tf.train.Int64List(value=v))})).SerializeToString() "
+                          "for v in ([1, 2, 3], [4])], {'v': tf.io.RaggedFeature(tf.int64)})['v']"),
     # tf.data
     "data_slices": "list(tf.data.Dataset.from_tensor_slices(r))",
     "data_slices_spec": "tf.data.Dataset.from_tensor_slices(r).element_spec",
