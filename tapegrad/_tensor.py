@@ -512,7 +512,8 @@ class CompositeTensor:
     engine and the op library handle one without knowing its type.
 
     ``_flat()`` is the Tensor that carries gradients (a RaggedTensor's flat values);
-    ``_with_flat(t)`` is the same structure around another Tensor of that shape. A tape watches,
+    ``_with_flat(t)`` is the same structure around another Tensor of that shape;
+    ``_print_text(summarize)`` is what ``tf.print`` writes for it. A tape watches,
     differentiates and seeds a composite through them; ``unary`` ops apply to ``_flat()``;
     ``binary`` ops, and functions decorated with ``_dispatch.composite_api``, hand the call to
     the handlers the composite's package registered (``COMPOSITE_BINARY``, ``COMPOSITE_APIS``).
@@ -525,6 +526,9 @@ class CompositeTensor:
         raise NotImplementedError
 
     def _with_flat(self, t: "Tensor") -> "CompositeTensor":
+        raise NotImplementedError
+
+    def _print_text(self, summarize: int) -> str:
         raise NotImplementedError
 
 

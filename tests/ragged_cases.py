@@ -263,6 +263,10 @@ CASES = {
     "identity": "tf.identity(r)",
     "reduce_variance": "tf.math.reduce_variance(f, axis=1)",
     "reduce_std": "tf.math.reduce_std(f, axis=0)",
+    "reshape_dense": "tf.reshape(r, [-1])",
+    "reshape_dense_2d": "tf.reshape(r, [3, 2])",
+    "reshape_size_error": "tf.reshape(r, [4])",
+    "is_tensor": "tf.is_tensor(r)",
     "io_ragged_feature": ("tf.io.parse_example([tf.train.Example(features=tf.train.Features(feature={'v': "
                           "tf.train.Feature(int64_list=tf.train.Int64List(value=v))})).SerializeToString() "
                           "for v in ([1, 2, 3], [4])], {'v': tf.io.RaggedFeature(tf.int64)})['v']"),
@@ -280,6 +284,16 @@ CASES = {
     "data_map_rows_then_batch_error": "list(tf.data.Dataset.from_tensor_slices(r).map(lambda x: x * 2).batch(2))",
     "data_ragged_batch": "list(tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).ragged_batch(2))",
     "data_ragged_batch_spec": "tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x)).ragged_batch(2).element_spec",
+}
+
+# what tf.print writes (TensorFlow's ragged_tensor_to_string)
+PRINTS = {
+    "int": "[r]",
+    "float_and_text": "['x', f, {'a': s}]",
+    "quotes": "[tf.ragged.constant([[\"a'b\", 'c\\\\d'], []])]",
+    "summarized": "[tf.ragged.range(tf.range(9))]",
+    "nested": "[n3, u]",
+    "bool": "[r > 2]",
 }
 
 # (setup name, function of the ragged tensor): the gradient of the function's sum with respect

@@ -5,12 +5,16 @@ import json
 import math
 import re
 import pathlib
+import sys
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
 import ragged_cases as rc
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tools"))
+from record_tf_strings import printed  # noqa: E402
 
 FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_ragged.json").read_text())
 ENV = rc.setup(tf)
@@ -65,8 +69,14 @@ def test_gradients_match_tensorflow(name):
     _close(got, want)
 
 
+@pytest.mark.parametrize("name", sorted(rc.PRINTS))
+def test_print_matches_tensorflow(name):
+    assert printed(tf, eval(rc.PRINTS[name], {"tf": tf, **ENV})) == FIXTURE["prints"][name]  # noqa: S307
+
+
 def test_every_case_was_recorded():
     assert sorted(FIXTURE["cases"]) == sorted(rc.CASES) and sorted(FIXTURE["grads"]) == sorted(rc.GRADS)
+    assert sorted(FIXTURE["prints"]) == sorted(rc.PRINTS)
 
 
 def test_errors_say_what_was_wrong():

@@ -6,7 +6,8 @@ only read the file this script writes):
     python tools/record_tf_ragged.py
 
 Writes ``tests/fixtures/tf_ragged.json``: per case, the encoded result (values, dtype, shape,
-ragged rank, repr) or the error type; per gradient case, the loss and the gradient.
+ragged rank, repr) or the error type; per gradient case, the loss and the gradient; per print
+case, what ``tf.print`` writes.
 """
 import json
 import os
@@ -19,10 +20,12 @@ FIXTURE = os.path.join(REPO, "tests", "fixtures", "tf_ragged.json")
 
 def record(tf):
     import ragged_cases as rc
+    from record_tf_strings import printed
     env = rc.setup(tf)
     return {
         "cases": {k: rc.run(e, tf, env) for k, e in rc.CASES.items()},
         "grads": {k: rc.gradient(tf, k) for k in rc.GRADS},
+        "prints": {k: printed(tf, eval(e, {"tf": tf, **env})) for k, e in rc.PRINTS.items()},  # noqa: S307
     }
 
 

@@ -196,7 +196,10 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     >>> tf.reshape(tf.range(6), [-1, 2]).shape
     TensorShape([3, 2])
     """
-    x = as_tensor(tensor)
+    try:
+        x = as_tensor(tensor)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(reshape, tensor, shape)
     sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     v = x._value
     if v.shape == sizes:

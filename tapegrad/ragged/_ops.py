@@ -259,6 +259,16 @@ def tile(input: Any, multiples: Any, name: Any = None) -> RaggedTensor:  # noqa:
     return out if m[0] == 1 else _gather_rows(out, np.tile(np.arange(input.nrows_int()), m[0]))
 
 
+def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
+    """``tf.reshape`` of a RaggedTensor to a dense shape: its values, in row order, reshaped."""
+    if not isinstance(tensor, RaggedTensor):
+        raise _unhandled("tf.reshape")
+    if isinstance(shape, DynamicRaggedShape):
+        raise NotImplementedError("tf.reshape to a DynamicRaggedShape is not covered by tapegrad; "
+                                  "give a dense shape, or build the RaggedTensor with a factory.")
+    return _array.reshape(tensor.flat_values, shape)
+
+
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> RaggedTensor:
     """``tf.nn.embedding_lookup`` at ragged ``ids``: the ids' rows of embeddings."""
     if not isinstance(ids, RaggedTensor):
@@ -840,7 +850,7 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast),
                       (_array.tile, tile), (_indexing.embedding_lookup, embedding_lookup), (_math.where, where),
                       (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
-                      (_control_flow.map_fn, map_fn)]:
+                      (_control_flow.map_fn, map_fn), (_array.reshape, reshape)]:
     _dispatch.COMPOSITE_APIS[_op] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot):
     _dispatch.COMPOSITE_APIS[_op] = _map_values(_op)

@@ -13,6 +13,7 @@ guards); values stay tensors.
 from __future__ import annotations
 
 import builtins
+import re
 from typing import Any, Iterator
 
 import numpy as np
@@ -23,6 +24,7 @@ from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import _py_value, broadcast_to, concat, reshape
 from ..ops.indexing import gather
+from ..ops.strings import as_string
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "DynamicRaggedShape"]
 
@@ -697,6 +699,39 @@ class RaggedTensor(CompositeTensor):
 
     def _with_flat(self, t: Tensor) -> "RaggedTensor":
         return self.with_flat_values(t)
+
+    def _print_text(self, summarize: int) -> str:
+        """TensorFlow's ``tf.print`` text (its ragged_tensor_to_string): items as
+        ``tf.strings.as_string`` writes them (strings quoted), ``, ``-separated rows, and
+        ``...`` for all but ``summarize`` rows at each end of a longer dimension."""
+        fv = self.flat_values
+        v = _np(fv, "tf.print")
+        if v.dtype.kind == "O":
+            items = ["'" + re.sub(r"(['\\])", r"\\\1", b.decode("utf-8", "backslashreplace")) + "'"
+                     for b in v.reshape(-1).tolist()]
+        else:
+            items = [b.decode() for b in _np(as_string(fv), "tf.print").reshape(-1).tolist()]
+        text = np.array(items, dtype=object).reshape(v.shape)
+
+        def join(pieces: list) -> str:
+            if summarize is not None and summarize >= 0 and len(pieces) > 2 * summarize:
+                pieces = pieces[:summarize] + ["..."] + pieces[len(pieces) - summarize:]
+            return "[" + ", ".join(pieces) + "]"
+
+        def dense(a: np.ndarray) -> str:
+            return join([dense(r) for r in a]) if a.ndim > 1 else join(list(a))
+
+        def rows(rt: Any, vals: list) -> list:
+            sp = rt._splits("tf.print")
+            return [join(vals[a:b]) for a, b in zip(sp[:-1].tolist(), sp[1:].tolist())]
+        levels, cur = [], self
+        while isinstance(cur, RaggedTensor):
+            levels.append(cur)
+            cur = cur._values
+        pieces = [dense(r) if r.ndim else r for r in text] if text.ndim > 1 else list(text)
+        for level in reversed(levels):
+            pieces = rows(level, pieces)
+        return join(pieces)
 
 
 
