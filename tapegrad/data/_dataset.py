@@ -23,6 +23,7 @@ from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from ..experimental._optional import Optional, next_as_optional
+from ..ragged import RaggedTensorSpec
 from . import _structure as _s
 
 INFINITE_CARDINALITY = -1
@@ -790,8 +791,10 @@ class _Batch(_Unary):
         super().__init__(input)
         self._n, self._drop = n, drop
 
+    _by_rows = True  # (batches of rows sliced straight from a from_tensor_slices source)
+
     def _iter(self) -> Iterator:
-        rows = self._input._rows()
+        rows = self._input._rows() if self._by_rows else None
         if rows is not None:
             yield from self._row_batches(*rows)
             return
@@ -805,7 +808,6 @@ class _Batch(_Unary):
 
     def _ragged(self) -> list:
         """Per component, whether batches of it are RaggedTensors (its spec is ragged)."""
-        from ..ragged import RaggedTensorSpec
         return [isinstance(s, RaggedTensorSpec) for s in _nest.flatten(self._input.element_spec)]
 
     def _row_batches(self, arrays: list, template: Any, chunks: Callable) -> Iterator:
@@ -849,20 +851,12 @@ class _Batch(_Unary):
 class _RaggedBatch(_Batch):
     """``ragged_batch``: every component of rank >= 1 batched as a RaggedTensor."""
     _tf_name = "_DenseToRaggedDataset"
+    _by_rows = False
 
     def _ragged(self) -> list:
         return [s.shape.rank != 0 for s in _nest.flatten(self._input.element_spec)]
 
-    def _iter(self) -> Iterator:
-        it, n, ragged = self._input._elements(), self._n, self._ragged()
-        while True:
-            items = list(itertools.islice(it, n))
-            if not items or (self._drop and len(items) < n):
-                return
-            yield _stack_elements(items, ragged)
-
     def _spec(self) -> Any:
-        from ..ragged import RaggedTensorSpec
         dim = self._n if self._drop else None
 
         def one(s: Any) -> Any:
