@@ -69,7 +69,7 @@ def getitem(rt: RaggedTensor, key: Any) -> Any:
                                   "use tf.expand_dims.")
     if builtins.sum(k is Ellipsis for k in key) > 1:
         raise ValueError("Ragged indexing supports at most one Ellipsis")
-    if Ellipsis in [k if k is Ellipsis else None for k in key]:
+    if any(k is Ellipsis for k in key):
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
         key[i:i + 1] = [builtins.slice(None)] * builtins.max(rt.ndim - (len(key) - 1), 0)
     if len(key) > rt.ndim and not _is_int(key[0]):  # (an int picks a row: the row's own indexing rules)
@@ -512,21 +512,13 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
         if a >= nd - 1:
             return _array.stack(items, a)
     k = builtins.max([v.ragged_rank for v in items if isinstance(v, RaggedTensor)] + [1])
+    # (a RaggedTensor among the values: every value a RaggedTensor of the largest ragged rank)
+    rts = [_ragged_rank_at_least(v, k, sdt) for v in items]
     if a == 0:
-        if not any(isinstance(v, RaggedTensor) for v in items) and nd == 0:
-            return _array.stack(items, 0)
-        rts = [v if nd == 0 else _ragged_rank_at_least(v, builtins.min(k, nd - 1) if nd > 1 else 0, sdt)
-               if nd > 1 or isinstance(v, RaggedTensor) else v for v in items]
-        if all(isinstance(v, Tensor) for v in rts):  # vectors: one row each
-            joined: Any = _array.concat(rts, 0)
-            lens = [v._value.shape[0] for v in rts]
-        else:
-            joined = _concat0(rts)
-            lens = [v.nrows_int() for v in rts]
-        return RaggedTensor.from_row_lengths(joined, np.array(lens, sdt._np), validate=False)
-    rts = [_ragged_rank_at_least(v, 1, sdt) if nd > 1 or isinstance(v, RaggedTensor) else v for v in items]
+        return RaggedTensor.from_row_lengths(_concat0(rts), np.array([v.nrows_int() for v in rts], sdt._np),
+                                             validate=False)
     if a == 1:
-        n = {r.nrows_int() if isinstance(r, RaggedTensor) else r._value.shape[0] for r in rts}
+        n = {r.nrows_int() for r in rts}
         if len(n) != 1:
             raise InvalidArgumentError(f"stack along axis 1 needs the same number of rows in every "
                                        f"tensor, got {sorted(n)}.")
@@ -534,10 +526,6 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Any:
         m = len(rts)
         order = (np.arange(rows)[:, None] + rows * np.arange(m)[None, :]).reshape(-1)
         splits = _wrap((np.arange(rows + 1) * m).astype(sdt._np))  # (rows of m: not uniform, as TF's)
-        if all(isinstance(v, Tensor) for v in rts):
-            joined = _array.concat(rts, 0)
-            return RaggedTensor(_indexing.gather(joined, _wrap(order)), splits, None, internal=True)
-        rts = [_ragged_rank_at_least(v, k, sdt) for v in rts]
         return RaggedTensor(_gather_rows(_concat0(rts), order), splits, None, internal=True)
     if not all(_same_partition_outer(rts[0], r) for r in rts[1:]):
         raise InvalidArgumentError("stack along an axis > 1 needs RaggedTensors with the same rows.")
@@ -647,18 +635,17 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: Any = None, inner_shap
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
         raise ValueError("all scalar values must have the same nesting depth")
-    rank = scalars.pop() if scalars else lists[0]
+    has_scalars = bool(scalars)
+    rank = scalars.pop() if scalars else lists[0]  # (the depth of the scalars, or of the lists)
     inner = None if inner_shape is None else tuple(int(d) for d in inner_shape)
     if ragged_rank is None:
         ragged_rank = builtins.max(0, rank - 1 - (len(inner) if inner is not None else 0))
-        if inner is None and not scalars and rank:
-            ragged_rank = builtins.max(0, rank - 1)
     ragged_rank = int(ragged_rank)
     if ragged_rank < 0:
         raise ValueError(f"Invalid ragged_rank={ragged_rank}: must be nonnegative")
-    if scalars is not None and rank and ragged_rank >= rank:
+    if has_scalars and ragged_rank >= rank:
         raise ValueError(f"Invalid pylist={pylist!r}: incompatible with ragged_rank={ragged_rank}")
-    if inner is not None and rank and ragged_rank + len(inner) + 1 != rank and scalars:
+    if inner is not None and has_scalars and ragged_rank + len(inner) + 1 != rank:
         raise ValueError(f"Inconsistent inner_shape={list(inner)}: the values have rank {rank} "
                          f"with ragged_rank={ragged_rank}.")
     sdt = _dt.as_dtype(row_splits_dtype)._np
