@@ -25,7 +25,7 @@ import numpy as np
 from . import _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
-from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, wrap
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 
 __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
            "functions_run_eagerly", "tracing"]
@@ -36,6 +36,7 @@ _state = threading.local()
 _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
 _SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
+_COMPOSITE = object()  # (in an output template: (_COMPOSITE, n, c), c rebuilt from the next n tensors)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -358,6 +359,10 @@ class Function:
                 parts = [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
                 tens += parts
                 template.append((_SLICES, len(parts)))
+            elif isinstance(x, CompositeTensor):  # (a RaggedTensor: its values and row splits)
+                parts = x._components()
+                tens += parts
+                template.append((_COMPOSITE, len(parts), x))
             elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
                 tens.append(x)
                 template.append(_SLOT)
@@ -434,6 +439,8 @@ def _fill(prog: Any, res: list) -> list:
             out.append(next(it))
         elif type(x) is tuple and len(x) == 2 and x[0] is _SLICES:
             out.append(IndexedSlices(*[next(it) for _ in range(x[1])]))
+        elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
+            out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
         else:
             out.append(x)
     return out

@@ -513,7 +513,9 @@ class CompositeTensor:
 
     ``_flat()`` is the Tensor that carries gradients (a RaggedTensor's flat values);
     ``_with_flat(t)`` is the same structure around another Tensor of that shape;
-    ``_print_text(summarize)`` is what ``tf.print`` writes for it. A tape watches,
+    ``_print_text(summarize)`` is what ``tf.print`` writes for it; ``_components()`` are all its
+    Tensors, from which ``_from_components(parts)`` makes one of the same structure (how a
+    ``tf.function`` replay returns it). A tape watches,
     differentiates and seeds a composite through them; ``unary`` ops apply to ``_flat()``;
     ``binary`` ops, and functions decorated with ``_dispatch.composite_api``, hand the call to
     the handlers the composite's package registered (``COMPOSITE_BINARY``, ``COMPOSITE_APIS``).
@@ -529,6 +531,12 @@ class CompositeTensor:
         raise NotImplementedError
 
     def _print_text(self, summarize: int) -> str:
+        raise NotImplementedError
+
+    def _components(self) -> list:
+        raise NotImplementedError
+
+    def _from_components(self, parts: list) -> "CompositeTensor":
         raise NotImplementedError
 
 

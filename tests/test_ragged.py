@@ -282,3 +282,21 @@ def test_bad_input(name, call, etype, pattern):
     while tb is not None:
         last, tb = tb.tb_frame.f_code.co_filename, tb.tb_next
     assert "numpy" not in (last or ""), f"raised from inside NumPy: {msg!r}"
+
+
+def test_a_traced_function_returns_fresh_ragged_results():
+    """A replayed trace rebuilds a RaggedTensor output from the replay's values and row splits
+    (it once returned the trace's own RaggedTensor: the first call's values, silently)."""
+    @tf.function
+    def f(x):
+        return tf.RaggedTensor.from_row_lengths(x * 2.0, [2, 1])
+
+    @tf.function
+    def g(s):
+        return tf.strings.split(s)
+
+    assert f(tf.constant([1.0, 2.0, 3.0])).to_list() == [[2.0, 4.0], [6.0]]
+    assert f(tf.constant([5.0, 6.0, 7.0])).to_list() == [[10.0, 12.0], [14.0]]
+    assert g(tf.constant(["a b", "c"])).to_list() == [[b"a", b"b"], [b"c"]]
+    assert g(tf.constant(["d", "e f g"])).to_list() == [[b"d"], [b"e", b"f", b"g"]]
+    assert f.experimental_get_tracing_count() == 1 and g.experimental_get_tracing_count() == 1

@@ -700,6 +700,19 @@ class RaggedTensor(CompositeTensor):
     def _with_flat(self, t: Tensor) -> "RaggedTensor":
         return self.with_flat_values(t)
 
+    def _components(self) -> list:
+        return [self.flat_values, *self.nested_row_splits]
+
+    def _from_components(self, parts: list) -> "RaggedTensor":
+        uniform, cur = [], self
+        while isinstance(cur, RaggedTensor):
+            uniform.append(cur._uniform)
+            cur = cur._values
+        out: Any = parts[0]
+        for splits, u in reversed(list(zip(parts[1:], uniform))):
+            out = RaggedTensor(out, splits, u, internal=True)
+        return out
+
     def _print_text(self, summarize: int) -> str:
         """TensorFlow's ``tf.print`` text (its ragged_tensor_to_string): items as
         ``tf.strings.as_string`` writes them (strings quoted), ``, ``-separated rows, and
