@@ -259,6 +259,7 @@ def _csign_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return (g - ans * _as_complex(real(conj(g) * ans))) / _as_complex(abs(x))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def sign(x: Any, name: Any = None) -> Tensor:
     """-1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex). Its gradient is 0 everywhere."""
     x = as_tensor(x)
@@ -382,6 +383,7 @@ _reciprocal = defop("Reciprocal", np.reciprocal, kinds="fc",  # zero cotangent: 
                     jvp=(lambda t, ans, x: multiply_no_nan(-ans * ans, t),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reciprocal(x: Any, name: Any = None) -> Tensor:
     """``1 / x``."""
     x = as_tensor(x)

@@ -16,7 +16,8 @@ from .. import _control_flow, _dispatch, _nest, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from ..ops import array as _array, indexing as _indexing, math as _math, reduction as _reduction
+from ..ops import (array as _array, indexing as _indexing, math as _math, nn as _nn, reduction as _reduction,
+                   special as _special)
 from ..ops.segment import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
 from .._spec import TensorSpec
 from ._ragged_tensor import DynamicRaggedShape, RaggedTensor, RaggedTensorSpec, _norm_axis, _np
@@ -839,6 +840,8 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
                       (_control_flow.map_fn, map_fn), (_array.reshape, reshape)]:
     _dispatch.COMPOSITE_APIS[_op] = _handler
-for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot):
+for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot,
+            _math.sign, _math.reciprocal, _special.round, _special.squared_difference, _special.divide_no_nan,
+            _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu):
     _dispatch.COMPOSITE_APIS[_op] = _map_values(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
