@@ -1,0 +1,53 @@
+"""Keras 3 semantics that decide a program's numbers without being arithmetic (initial weights
+of sub-layers, which batches fit gives, when random streams advance, fit's input dtypes), each
+case run on tapegrad and compared with what tools/record_keras_semantics.py recorded under
+TF 2.21 + Keras 3.15 (tests/fixtures/keras_semantics.json).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad import keras
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+import record_keras_semantics as record  # noqa: E402
+
+with open(os.path.join(HERE, "fixtures", "keras_semantics.json"), encoding="utf-8") as _fh:
+    FIXTURE = json.load(_fh)["cases"]
+
+
+def _close(got, want, path="result"):
+    """Equal structure, strings and ints; floats within 1e-5 (float32 initial weights and one
+    or two float32 steps: a few ulps of values of order 1, rounded to 6 decimals on record)."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and sorted(got) == sorted(want), (path, got, want)
+        for k in want:
+            _close(got[k], want[k], f"{path}[{k!r}]")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), (path, got, want)
+        for i, (g, w) in enumerate(zip(got, want)):
+            _close(g, w, f"{path}[{i}]")
+    elif isinstance(want, float):
+        assert abs(got - want) <= 1e-5 + 1e-5 * abs(want), (path, got, want)
+    else:
+        assert got == want, (path, got, want)
+
+
+@pytest.mark.parametrize("case", record.CASES, ids=lambda c: c.__name__)
+def test_case_gives_keras_results(case):
+    keras.utils.clear_session()
+    _close(case(tf, keras, np), FIXTURE[case.__name__])
+
+
+def test_mha_sub_layers_start_apart():
+    """Unseeded, the query, key and value kernels are different draws (each sub-layer has its
+    own clone of the initializer with its own default seed)."""
+    mha = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2)
+    mha(np.ones((1, 2, 2), "float32"), np.ones((1, 2, 2), "float32"))
+    q, k, v = (d.kernel.numpy() for d in (mha.query_dense, mha.key_dense, mha.value_dense))
+    assert not np.array_equal(q, k) and not np.array_equal(k, v)
