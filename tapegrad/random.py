@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import random as _pyrandom
 import threading
 import types
@@ -187,6 +188,7 @@ class _Step(threading.local):
 
 
 _steps = _Step()
+_runs = itertools.count(1)  # run numbers, never reused (a run nested in another restores the outer one)
 _step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> its step's _Graph
 
 
@@ -201,12 +203,38 @@ def graph_step(owner: Any) -> Iterator[None]:
         g = _step_graphs.get(owner)
         if g is None or g.seed != _seeds.global_seed:
             g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
-    prev = _steps.graph
-    _steps.graph, _steps.run = g, _steps.run + 1
-    try:
+    with in_graph(g):
         yield
+
+
+@contextlib.contextmanager
+def in_graph(graph: _Graph) -> Iterator[Any]:
+    """Run one call of ``graph``'s function eagerly with its seeds (a new run of it: its random
+    ops take its op seeds from the first again, and its kernels go on). Gives the run: a random
+    op ran in it when ``graph.run`` is that run afterwards."""
+    prev = _steps.graph, _steps.run
+    _steps.graph, _steps.run = graph, next(_runs)
+    try:
+        yield _steps.run
     finally:
-        _steps.graph = prev
+        _steps.graph, _steps.run = prev
+
+
+class FunctionSeeds:
+    """The seeds of a function TensorFlow traces into a graph of its own when it is given, as
+    ``tf.data`` traces ``map``'s function when the dataset is made: the graph's seed is the global
+    seed of that moment (a later ``set_seed`` does not change it), its unseeded random ops take
+    the op seeds 0, 1, 2, ... in order, and each instance of it (one per dataset iterator) makes
+    its random kernels afresh, so an iterator draws what the one before drew."""
+
+    def __init__(self) -> None:
+        with _seeds.lock:
+            self.seed = _seeds.global_seed
+
+    def instance(self) -> _Graph:
+        """A new instance of the function's graph (its kernels start afresh)."""
+        return _Graph(None, self.seed)
+
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
@@ -467,9 +495,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
 
 
 def op_seeds(seed: Any) -> tuple[int, int]:
-    """The (seed, seed2) pair TF eager gives an op with op seed ``seed``; (0, 0): unseeded."""
+    """The (seed, seed2) pair TF gives an op with op seed ``seed`` made now (eagerly, or in the
+    graph of the function running: see :func:`in_graph`); (0, 0): unseeded."""
     with _seeds.lock:
-        return _get_seed(seed)
+        step = _steps.graph
+        return _get_seed(seed) if step is None else step.seed_of(seed, _steps.run)
 
 
 def fit_permutation(n: int) -> np.ndarray:

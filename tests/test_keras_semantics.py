@@ -51,3 +51,22 @@ def test_mha_sub_layers_start_apart():
     mha(np.ones((1, 2, 2), "float32"), np.ones((1, 2, 2), "float32"))
     q, k, v = (d.kernel.numpy() for d in (mha.query_dense, mha.key_dense, mha.value_dense))
     assert not np.array_equal(q, k) and not np.array_equal(k, v)
+
+
+def test_parallel_map_with_random_ops_warns_once(monkeypatch):
+    """TF's parallel map serves its random kernel in thread order (TF's numbers vary run to
+    run); tapegrad draws in element order and says so once."""
+    from tapegrad.data import _dataset
+
+    monkeypatch.setattr(_dataset, "_warned_parallel", [False])
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.random.uniform([]), num_parallel_calls=2)
+    with pytest.warns(UserWarning, match="num_parallel_calls") as caught:
+        list(ds)
+        list(ds)
+    assert sum("num_parallel_calls" in str(w.message) for w in caught) == 1
+    quiet = tf.data.Dataset.range(3).map(lambda x: x + 1, num_parallel_calls=2)
+    monkeypatch.setattr(_dataset, "_warned_parallel", [False])
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        list(quiet)  # no random op: no warning

@@ -43,7 +43,60 @@ def mha_seeded_initializer(tf, keras, np):
     return _weights(mha)
 
 
-CASES = [mha_then_dense, mha_seeded_initializer]
+def _floats(tf, elements):
+    return [[round(float(v), 5) for v in np_ravel(tf, e)] for e in elements]
+
+
+def np_ravel(tf, e):
+    return [v for t in tf.nest.flatten(e) for v in t.numpy().ravel().tolist()]
+
+
+def data_map_random(tf, keras, np):
+    """Random ops in dataset functions: op seeds of the function's graph (0, 1, ... under the
+    global seed when the dataset was made), kernels made afresh by each iterator, the eager
+    stream untouched; filter's predicate and a map of a map likewise; an op seed without a
+    global seed."""
+    tf.random.set_seed(7)
+    out = {"eager_before": _floats(tf, [tf.random.uniform([])])}
+    ds = tf.data.Dataset.range(3).map(lambda x: (tf.random.uniform([]), tf.random.normal([]),
+                                                 tf.random.uniform([], seed=4)))
+    out["epoch1"], out["epoch2"] = _floats(tf, ds), _floats(tf, ds)
+    out["eager_after"] = _floats(tf, [tf.random.uniform([])])
+    tf.random.set_seed(8)  # the function's graph keeps the seed it was traced with
+    out["after_set_seed"] = _floats(tf, ds)
+    out["map_of_map"] = _floats(tf, ds.map(lambda a, b, c: a + tf.random.uniform([])))
+    it1, it2 = iter(ds), iter(ds)
+    out["two_iterators"] = _floats(tf, [next(it1), next(it2), next(it1)])
+    tf.random.set_seed(9)
+    kept = tf.data.Dataset.range(8).filter(lambda x: tf.random.uniform([]) < 0.5)
+    out["filter"] = [[int(x) for x in kept], [int(x) for x in kept]]
+    tf.random.set_seed(None)
+    seeded = tf.data.Dataset.range(2).map(lambda x: tf.random.uniform([], seed=5))
+    out["op_seed_only"] = [_floats(tf, seeded), _floats(tf, seeded)]
+    return out
+
+
+def data_shuffle_repeat_iterators(tf, keras, np):
+    """Two iterators of ``shuffle(seed=1).repeat(2)`` taking turns: each pass's reshuffle seeds
+    are the next of the dataset's seed stream, drawn when the pass before ran out (asked for an
+    element after its last). TF's injected prefetch thread runs ahead by a varying number of
+    elements, so with it the moment is a race; recorded without it (TF's own order)."""
+    out = {}
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    for buf in (2, 6):
+        runs = []
+        for k in (1, 5, 6, 7):
+            ds = tf.data.Dataset.range(6).shuffle(buf, seed=1).repeat(2).with_options(options)
+            it1 = iter(ds)
+            first = [int(next(it1)) for _ in range(k)]
+            second = [int(x) for x in iter(ds)]
+            runs.append([first, second, [int(x) for x in it1]])
+        out[f"buffer{buf}"] = runs
+    return out
+
+
+CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators]
 
 
 def main():
