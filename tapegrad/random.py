@@ -117,9 +117,11 @@ class _Graph:
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
     kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
-    def __init__(self, owner: Any, seed: int | None) -> None:
+    def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.next_seed = self.pos = 0
+        self.traced = [] if traced is None else traced  # values Python computed at its trace
+        self.traced_run, self.traced_pos = None, 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
         """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
@@ -220,6 +222,27 @@ def in_graph(graph: _Graph) -> Iterator[Any]:
         _steps.graph, _steps.run = prev
 
 
+def trace_time(draw: Callable[[], Any]) -> Any:
+    """A value Python code computes while TensorFlow traces it, such as the op seed Keras's
+    legacy ``random_normal`` draws from NumPy when given none: in the graph of a step or dataset
+    function running (:func:`graph_step`, :func:`in_graph`) ``draw()`` runs at the graph's first
+    run only (its trace), and later runs reuse its value at the same place; eagerly it runs every
+    time."""
+    g = _steps.graph
+    if g is None:
+        return draw()
+    with _seeds.lock:
+        if g.traced_run != _steps.run:
+            g.traced_run, g.traced_pos = _steps.run, 0
+        pos = g.traced_pos
+        g.traced_pos += 1
+        if pos < len(g.traced):
+            return g.traced[pos]
+    value = draw()
+    g.traced.append(value)
+    return value
+
+
 class FunctionSeeds:
     """The seeds of a function TensorFlow traces into a graph of its own when it is given, as
     ``tf.data`` traces ``map``'s function when the dataset is made: the graph's seed is the global
@@ -230,10 +253,11 @@ class FunctionSeeds:
     def __init__(self) -> None:
         with _seeds.lock:
             self.seed = _seeds.global_seed
+        self.traced: list = []  # (one trace: its instances share what it computed)
 
     def instance(self) -> _Graph:
         """A new instance of the function's graph (its kernels start afresh)."""
-        return _Graph(None, self.seed)
+        return _Graph(None, self.seed, self.traced)
 
 
 

@@ -96,7 +96,34 @@ def data_shuffle_repeat_iterators(tf, keras, np):
     return out
 
 
-CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators]
+def legacy_random_in_fit(tf, keras, np):
+    """``tf.keras.backend.random_normal`` unseeded in a layer trained by fit: its op seed is
+    drawn from NumPy once, when the step is traced, and the op's kernel goes on from step to
+    step; NumPy's global generator has moved on by that one draw."""
+    keras.utils.set_random_seed(2)
+
+    class Noise(keras.layers.Layer):
+        def call(self, x, training=None):
+            if training:
+                return x + tf.keras.backend.random_normal(tf.shape(x))
+            return x
+
+    model = keras.Sequential([keras.Input((2,)), Noise(), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer="sgd", loss="mse")
+    losses = []
+
+    class Losses(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            losses.append(round(float(logs["loss"]), 5))
+
+    x = np.arange(16, dtype="float32").reshape(8, 2) / 10
+    y = np.ones((8, 1), "float32")
+    model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, callbacks=[Losses()])
+    return {"losses": losses, "numpy_next": int(np.random.randint(1000))}
+
+
+CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
+         legacy_random_in_fit]
 
 
 def main():

@@ -2,7 +2,8 @@
 ``clear_session``, which restarts the layer-name counters, and the legacy random functions
 ``tf.keras.backend`` still exports (``random_normal``, ``random_uniform``, ``truncated_normal``,
 ``random_bernoulli`` and the ``*_variable`` ones): TF's stateful draws (``tf.random.*`` with an op
-seed, which is drawn from NumPy's global generator when none is given, as Keras does).
+seed, which is drawn from NumPy's global generator when none is given, as Keras does: in
+``fit``'s step once, when TensorFlow traces it, so the op's stream goes on from step to step).
 
 >>> from tapegrad import keras
 >>> keras.backend.floatx(), keras.backend.epsilon(), keras.backend.image_data_format()
@@ -122,8 +123,10 @@ def unique_name(base: str) -> str:
 # ---- legacy random functions ---------------------------------------------------------------------
 
 def _op_seed(seed: Any, high: int) -> Any:
-    # Keras's legacy backend: no seed -> an op seed from NumPy's global generator.
-    return np.random.randint(high) if seed is None else seed
+    # Keras's legacy backend: no seed -> an op seed from NumPy's global generator, drawn when the
+    # Python code runs: in fit's step (a tf.function) once, at its trace, and then the op's
+    # kernel goes on from step to step
+    return _random.trace_time(lambda: np.random.randint(high)) if seed is None else seed
 
 
 def random_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
