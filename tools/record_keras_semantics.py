@@ -122,8 +122,171 @@ def legacy_random_in_fit(tf, keras, np):
     return {"losses": losses, "numpy_next": int(np.random.randint(1000))}
 
 
+def _recorder(keras, np, seen):
+    class Recorder(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, batch):
+            seen.append(["train"] + [int(v) for v in np.asarray(batch[0]).ravel()])
+            return {"loss": 0.0}
+
+        def test_step(self, batch):
+            seen.append(["test"] + [int(v) for v in np.asarray(batch[0]).ravel()])
+            return {"loss": 0.0}
+
+        def predict_step(self, batch):
+            x = batch[0] if isinstance(batch, tuple) else batch
+            seen.append(["predict"] + [int(v) for v in np.asarray(x).ravel()])
+            return x
+
+    model = Recorder()
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    return model
+
+
+def _rows(tf, np, n=12, seed=None, reshuffle=True):
+    x = np.arange(n, dtype="float32").reshape(n, 1)
+    return tf.data.Dataset.from_tensor_slices((x, x)).shuffle(n, seed=seed, reshuffle_each_iteration=reshuffle)
+
+
+def fit_epoch_iterators(tf, keras, np):
+    """The batches (their rows) fit, evaluate and predict give the steps over shuffled datasets:
+    Keras 3's epoch iterator makes a new dataset iterator when an epoch with a known number of
+    batches completes and again when the next epoch starts (each takes the next reshuffle), and
+    keeps one across epochs with steps_per_epoch while the data lasts."""
+    import warnings
+
+    out = {}
+    runs = {
+        "global_seed": lambda m: m.fit(_rows(tf, np).batch(4), epochs=3, verbose=0),
+        "op_seed": lambda m: m.fit(_rows(tf, np, seed=3).batch(4), epochs=3, verbose=0),
+        "validation": lambda m: m.fit(_rows(tf, np, 8, seed=3).batch(4), epochs=2, verbose=0,
+                                      validation_data=_rows(tf, np, 6, seed=4).batch(3)),
+        "evaluate_twice": lambda m: (m.evaluate(_ds := _rows(tf, np, 6, seed=5).batch(3), verbose=0),
+                                     m.evaluate(_ds, verbose=0), m.predict(_ds, verbose=0)),
+        "steps_partial": lambda m: m.fit(_rows(tf, np, seed=6).batch(4), steps_per_epoch=2, epochs=3,
+                                         verbose=0),
+        "steps_run_out": lambda m: m.fit(_rows(tf, np, seed=6).batch(4), steps_per_epoch=5, epochs=2,
+                                         verbose=0),
+        "repeated": lambda m: m.fit(_rows(tf, np, 6, seed=7).batch(4).repeat(), steps_per_epoch=2,
+                                    epochs=3, verbose=0),
+        "unknown_size": lambda m: m.fit(_rows(tf, np, seed=8).filter(lambda a, b: a[0] < 10).batch(4),
+                                        epochs=2, verbose=0),
+        "no_reshuffle": lambda m: m.fit(_rows(tf, np, seed=9, reshuffle=False).batch(4), epochs=2, verbose=0),
+    }
+    for name, run in runs.items():
+        keras.utils.set_random_seed(1)
+        seen = []
+        model = _recorder(keras, np, seen)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run(model)
+        out[name] = {"seen": seen, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+    return out
+
+
+def input_dtypes(tf, keras, np):
+    """The dtypes train_step, test_step and predict_step get: NumPy (and tensor) arrays of a
+    float type other than floatx are cast to floatx (x, y and sample_weight, dicts of them
+    too); integers, tf.data datasets, generators and train_on_batch keep theirs."""
+    seen = []
+
+    def names(data):
+        return [str(t.dtype.name) if hasattr(t.dtype, "name") else str(t.dtype)
+                for t in tf.nest.flatten(data) if t is not None]
+
+    class Recorder(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            seen.append(["train"] + names(data))
+            return {"loss": 0.0}
+
+        def test_step(self, data):
+            seen.append(["test"] + names(data))
+            return {"loss": 0.0}
+
+        def predict_step(self, data):
+            seen.append(["predict"] + names(data))
+            return tf.zeros([1])
+
+    out = {}
+    f64 = np.ones((4, 2), "float64")
+    runs = {
+        "fit_float64": lambda m: m.fit(f64, np.ones((4, 1)), sample_weight=np.ones(4), batch_size=4, verbose=0),
+        "fit_float16_int": lambda m: m.fit(f64.astype("float16"), np.ones((4, 1), "int64"), batch_size=4, verbose=0),
+        "fit_dict": lambda m: m.fit({"a": f64, "b": np.ones((4, 2), "int32")}, f64[:, :1], batch_size=4, verbose=0),
+        "fit_tensor": lambda m: m.fit(tf.constant(f64), tf.constant(f64[:, :1]), batch_size=4, verbose=0),
+        "fit_dataset": lambda m: m.fit(tf.data.Dataset.from_tensor_slices((f64, f64[:, :1])).batch(4), verbose=0),
+        "fit_generator": lambda m: m.fit(((f64, f64[:, :1]) for _ in range(1)), verbose=0),
+        "fit_validation": lambda m: m.fit(f64, f64[:, :1], batch_size=4, verbose=0,
+                                          validation_data=(f64, f64[:, :1])),
+        "evaluate": lambda m: m.evaluate(f64, f64[:, :1], batch_size=4, verbose=0),
+        "predict": lambda m: m.predict(f64, batch_size=4, verbose=0),
+        "train_on_batch": lambda m: m.train_on_batch(f64, f64[:, :1]),
+    }
+    for name, run in runs.items():
+        del seen[:]
+        model = Recorder()
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+        run(model)
+        out[name] = list(seen)
+    return out
+
+
+def small_facts(tf, keras, np):
+    """Keras 3 facts programs read: a weight's dtype (a string), the loss after a second
+    compile without one, a stateful RNN's states after reset_states, fit's loss tracker, and
+    the mask an eager call leaves on its output tensor."""
+    out = {}
+    dense = keras.layers.Dense(2)
+    dense.build((None, 3))
+    out["weight_dtype"] = [type(dense.kernel.dtype).__name__, str(dense.kernel.dtype),
+                           dense.kernel.dtype == "float32", dense.kernel.dtype == tf.float32]
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.compile(optimizer="sgd")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    try:
+        model.fit(x, y, verbose=0)
+        out["recompile_without_loss"] = ["ok", model.loss]
+    except Exception as e:  # (what Keras raises: recorded)
+        out["recompile_without_loss"] = [type(e).__name__, str(e)[:60]]
+
+    rnn = keras.layers.SimpleRNN(2, stateful=True)
+    rnn(np.ones((1, 3, 2), "float32"))
+    rnn.reset_states()
+    out["states_after_reset"] = [[type(s).__name__ for s in rnn.states],
+                                 [[float(v) for v in np.asarray(s).ravel()] for s in rnn.states]]
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    model.fit(x, y, verbose=0)
+    tracker = model.metrics[0]
+    out["loss_tracker"] = [[m.name for m in model.metrics], type(tracker).__name__,
+                           [str(v.dtype) for v in tracker.variables]]
+
+    emb = keras.layers.Embedding(5, 2, mask_zero=True)
+    e = emb(np.array([[1, 0, 2]]))
+    mask = getattr(e, "_keras_mask", None)
+    out["eager_mask"] = None if mask is None else [bool(v) for v in np.asarray(mask).ravel()]
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
-         legacy_random_in_fit]
+         legacy_random_in_fit, fit_epoch_iterators, input_dtypes,
+         small_facts]
 
 
 def main():
