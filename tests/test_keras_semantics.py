@@ -79,3 +79,22 @@ def test_parallel_map_with_random_ops_warns_once(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         list(quiet)  # no random op: no warning
+
+
+def test_stateless_construction_puts_state_back():
+    """Variables read or advanced inside the scope (a SeedGenerator, a variable masked in
+    place) get their values back; eager random streams are untouched."""
+    from tapegrad.keras.backend import StatelessConstruction
+
+    gen = keras.random.SeedGenerator(3)
+    v = tf.Variable([1.0, 2.0])
+    tf.random.set_seed(5)
+    want = tf.random.uniform([2]).numpy()
+    tf.random.set_seed(5)
+    with StatelessConstruction():
+        keras.random.uniform((2,), seed=gen)
+        v.assign(v * 0.0)
+        tf.random.uniform([2])
+    assert gen.state.numpy().tolist() == [3, 0]
+    assert v.numpy().tolist() == [1.0, 2.0]
+    np.testing.assert_array_equal(tf.random.uniform([2]).numpy(), want)
