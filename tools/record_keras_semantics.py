@@ -284,9 +284,63 @@ def small_facts(tf, keras, np):
     return out
 
 
+def functional_construction(tf, keras, np):
+    """Building a functional model changes nothing (Keras calls each layer symbolically in a
+    stateless scope): a kernel assigned in call, a SeedGenerator, the eager random stream and
+    NumPy's generator (drawn once, as the Python code runs once) are as before; a custom
+    layer after Embedding(mask_zero=True) gets the mask during construction too."""
+    ops = keras.ops
+    keras.utils.set_random_seed(11)
+
+    class Halving(keras.layers.Layer):
+        def build(self, input_shape):
+            self.kernel = self.add_weight(shape=(input_shape[-1], 2), initializer="ones")
+
+        def call(self, x):
+            self.kernel.assign(self.kernel * 0.5)
+            return ops.matmul(x, self.kernel)
+
+    class Noisy(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.gen = keras.random.SeedGenerator(4)
+
+        def call(self, x):
+            return x + keras.random.normal(ops.shape(x), seed=self.gen) + float(np.random.uniform())
+
+    class EagerNoise(keras.layers.Layer):
+        def call(self, x):
+            return x + tf.random.uniform(tf.shape(x))
+
+    class MaskedMean(keras.layers.Layer):
+        def call(self, x, mask=None):
+            m = ops.expand_dims(ops.cast(mask, x.dtype), -1)
+            return ops.sum(x * m, axis=1) / ops.sum(m, axis=1)
+
+    out = {}
+    inp = keras.Input((3,))
+    halving, noisy = Halving(), Noisy()
+    model = keras.Model(inp, EagerNoise()(noisy(halving(inp))))
+    out["after_construction"] = {"kernel": [float(v) for v in halving.kernel.numpy().ravel()],
+                                 "seed_state": [int(v) for v in noisy.gen.state.numpy()],
+                                 "numpy_next": float(np.random.uniform()),
+                                 "eager_next": [round(float(v), 5) for v in tf.random.uniform([2]).numpy()]}
+    y = model(np.ones((1, 3), "float32"))
+    out["first_call"] = {"kernel": [float(v) for v in halving.kernel.numpy().ravel()],
+                         "seed_state": [int(v) for v in noisy.gen.state.numpy()],
+                         "shape": list(y.shape)}
+    tokens = keras.Input((4,), dtype="int32")
+    emb = keras.layers.Embedding(6, 2, mask_zero=True, embeddings_initializer="ones")
+    pooled = MaskedMean()(emb(tokens))
+    masked = keras.Model(tokens, pooled)
+    out["masked_mean"] = [[round(float(v), 5) for v in row]
+                          for row in masked(np.array([[1, 2, 0, 0], [3, 0, 0, 0]])).numpy()]
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          legacy_random_in_fit, fit_epoch_iterators, input_dtypes,
-         small_facts]
+         small_facts, functional_construction]
 
 
 def main():
