@@ -96,6 +96,35 @@ def data_shuffle_repeat_iterators(tf, keras, np):
     return out
 
 
+def data_iterator_seeds(tf, keras, np):
+    """A reshuffling dataset's next seeds go to the iterator made first, whatever is consumed
+    first: TF's shuffle draws its seeds when its iterator is made, and the pipeline above it
+    makes it with the outer iterator (a concatenation's second part and a repeat's next pass
+    when they start)."""
+    def first(it):
+        return [int(np.asarray(x).ravel()[0]) for x in it]
+
+    def shuffled():
+        return tf.data.Dataset.range(6).shuffle(6, seed=1)
+
+    slices = tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1)
+    pipelines = {
+        "slices": slices, "slices_batch": slices.batch(2), "range_map": shuffled().map(lambda x: x * 1),
+        "zip": tf.data.Dataset.zip((shuffled(), tf.data.Dataset.range(6))).map(lambda a, b: a),
+        "concatenate": tf.data.Dataset.range(3).concatenate(shuffled()), "cache": shuffled().cache(),
+        "repeat": tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1).repeat(2),
+        "take": tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1).take(3),
+        "unbatch_window": slices.batch(2).unbatch().window(2).flat_map(lambda w: w),
+        "padded_scan": shuffled().padded_batch(2).scan(np.int64(0), lambda s, x: (s, x)),
+    }
+    out = {}
+    for name, ds in pipelines.items():
+        before = first(ds) if name == "cache" else None
+        it1, it2 = iter(ds), iter(ds)
+        out[name] = [before, first(it2), first(it1)]
+    return out
+
+
 def legacy_random_in_fit(tf, keras, np):
     """``tf.keras.backend.random_normal`` unseeded in a layer trained by fit: its op seed is
     drawn from NumPy once, when the step is traced, and the op's kernel goes on from step to
@@ -339,8 +368,8 @@ def functional_construction(tf, keras, np):
 
 
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
-         legacy_random_in_fit, fit_epoch_iterators, input_dtypes,
-         small_facts, functional_construction]
+         data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
+         functional_construction]
 
 
 def main():

@@ -582,6 +582,11 @@ def _row_elements(arrays: list, template: Any, chunks: Callable) -> Iterator:
             yield pack([a[i] for a in arrays])
 
 
+def _later(make: Callable) -> Iterator:
+    """The elements of ``make()``, called when the first is asked for."""
+    yield from make()
+
+
 def _indices(chunks: Callable) -> Iterator[int]:
     return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
@@ -813,9 +818,11 @@ class _Batch(_Unary):
     def _iter(self) -> Iterator:
         rows = self._input._rows()
         if rows is not None:
-            yield from self._row_batches(*rows)
-            return
-        it, n = self._input._elements(), self._n
+            return self._row_batches(*rows)
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
+        n = self._n
         while True:
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
@@ -894,7 +901,10 @@ class _PaddedBatch(_Unary):
         self._flat_spec = flat
 
     def _iter(self) -> Iterator:
-        it, n = self._input._elements(), self._n
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
+        n = self._n
         template = None
         while True:
             items = list(itertools.islice(it, n))
@@ -953,7 +963,11 @@ class _Unbatch(_Unary):
                              f"spec is {input.element_spec}.")
 
     def _iter(self) -> Iterator:
-        for e in self._input._elements():
+        return self._split(self._input._elements())
+
+    @staticmethod
+    def _split(it: Iterator) -> Iterator:
+        for e in it:
             flat = _nest.flatten(e)
             n = len(flat[0])
             if any(len(v) != n for v in flat):
@@ -979,8 +993,7 @@ class _Map(_Unary):
 
     def _iter(self) -> Iterator:
         fn = self._fn.instance()
-        for e in self._input._elements():
-            yield _result(fn(*_args(e)))
+        return (_result(fn(*_args(e))) for e in self._input._elements())
 
     def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
         for e in self._input._elements():
@@ -1035,14 +1048,21 @@ class _Repeat(_Unary):
         self._count = count
 
     def _passes(self, make: Callable) -> Iterator:
-        passes = itertools.count() if self._count < 0 else range(self._count)
-        for _ in passes:
+        # the first pass's iterator is made with the repeat's (TF makes it then: a shuffle
+        # below draws its seeds now), each next one when the pass before has run out
+        return self._more(make(), make) if self._count != 0 else iter(())
+
+    def _more(self, it: Iterator, make: Callable) -> Iterator:
+        done = 0
+        while True:
             empty = True
-            for x in make():
+            for x in it:
                 empty = False
                 yield x
-            if empty:
+            done += 1
+            if empty or done == self._count:
                 return
+            it = make()
 
     def _iter(self) -> Iterator:
         return self._passes(self._input._elements)
@@ -1197,8 +1217,12 @@ class _Shuffle(_Unary):
         if rows is None:
             return None
         arrays, template, chunks = rows
-        return arrays, template, lambda: (np.array(b, dtype=np.intp) for b in
-                                          _buffer_shuffle(_indices(chunks), self._size, self._rng()) if b)
+        first = [self._rng()]  # (drawn as the iterator is made, as TF's; a later pass draws when it starts)
+
+        def shuffled() -> Iterator:
+            rng = first.pop() if first else self._rng()
+            return (np.array(b, dtype=np.intp) for b in _buffer_shuffle(_indices(chunks), self._size, rng) if b)
+        return arrays, template, shuffled
 
 
 class _Cache(_Unary):
@@ -1209,11 +1233,11 @@ class _Cache(_Unary):
         self._done: list | None = None
 
     def _replay(self, source: Callable) -> Iterator:
-        if self._done is not None:
-            yield from self._done
-            return
+        return iter(self._done) if self._done is not None else self._fill(source())
+
+    def _fill(self, it: Iterator) -> Iterator:
         seen = []
-        for x in source():
+        for x in it:
             seen.append(x)
             yield x
         self._done = seen
@@ -1251,8 +1275,11 @@ class _Scan(_Unary):
         self._state, self._fn = state, fn
 
     def _iter(self) -> Iterator:
+        return self._outputs(self._input._elements())
+
+    def _outputs(self, it: Iterator) -> Iterator:
         state, spec, fn = self._state, _s.spec_of(self._state), self._fn.instance()
-        for e in self._input._elements():
+        for e in it:
             out = fn(_s.to_tensors(state), _s.to_tensors(e))
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
                 raise TypeError(f"scan: `scan_func` must return a pair (new_state, output); it returned {out!r}.")
@@ -1282,8 +1309,7 @@ class _FlatMap(_Unary):
 
     def _iter(self) -> Iterator:
         fn = self._fn.instance()
-        for e in self._input._elements():
-            yield from self._open(fn, e)._elements()
+        return itertools.chain.from_iterable(self._open(fn, e)._elements() for e in self._input._elements())
 
     def _spec(self) -> Any:
         for e in self._input._elements():
@@ -1302,8 +1328,11 @@ class _Interleave(_FlatMap):
         super().__init__(input, fn)
         self._cycle, self._block = cycle, block
 
-    def _iter(self) -> Iterator:  # TensorFlow's order: a slot is refilled where it emptied
-        inputs, fn = self._input._elements(), self._fn.instance()
+    def _iter(self) -> Iterator:
+        return self._cycles(self._input._elements())
+
+    def _cycles(self, inputs: Iterator) -> Iterator:  # TensorFlow's order: a slot is refilled where it emptied
+        fn = self._fn.instance()
         slots: list = [None] * self._cycle
         k = block = opened = 0
         more = True
@@ -1364,7 +1393,8 @@ class _Concatenate(Dataset):
         self._element_spec = _common_spec(a.element_spec, b.element_spec)
 
     def _iter(self) -> Iterator:
-        return itertools.chain(self._a._elements(), self._b._elements())
+        # (the second dataset's iterator is made when the first runs out, as TF makes it)
+        return itertools.chain(self._a._elements(), _later(self._b._elements))
 
     def _spec(self) -> Any:
         return self._element_spec
@@ -1395,7 +1425,9 @@ class _Window(_Unary):
         self._size, self._shift, self._stride, self._drop = size, shift, stride, drop
 
     def _iter(self) -> Iterator:
-        it = self._input._elements()
+        return self._windows(self._input._elements())
+
+    def _windows(self, it: Iterator) -> Iterator:
         span = (self._size - 1) * self._stride + 1
         buf: deque = deque()
         while True:
