@@ -151,7 +151,8 @@ def legacy_random_in_fit(tf, keras, np):
     return {"losses": losses, "numpy_next": int(np.random.randint(1000))}
 
 
-def _recorder(keras, np, seen):
+def _recorder(keras, note):
+    """A model whose steps only call ``note(kind, data)`` ("train", "test", "predict")."""
     class Recorder(keras.Model):
         def __init__(self):
             super().__init__()
@@ -160,18 +161,17 @@ def _recorder(keras, np, seen):
         def call(self, x):
             return self.dense(x)
 
-        def train_step(self, batch):
-            seen.append(["train"] + [int(v) for v in np.asarray(batch[0]).ravel()])
+        def train_step(self, data):
+            note("train", data)
             return {"loss": 0.0}
 
-        def test_step(self, batch):
-            seen.append(["test"] + [int(v) for v in np.asarray(batch[0]).ravel()])
+        def test_step(self, data):
+            note("test", data)
             return {"loss": 0.0}
 
-        def predict_step(self, batch):
-            x = batch[0] if isinstance(batch, tuple) else batch
-            seen.append(["predict"] + [int(v) for v in np.asarray(x).ravel()])
-            return x
+        def predict_step(self, data):
+            note("predict", data)
+            return keras.ops.zeros((1,))
 
     model = Recorder()
     model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
@@ -211,7 +211,11 @@ def fit_epoch_iterators(tf, keras, np):
     for name, run in runs.items():
         keras.utils.set_random_seed(1)
         seen = []
-        model = _recorder(keras, np, seen)
+
+        def note(kind, data, seen=seen):
+            x = data[0] if isinstance(data, tuple) else data
+            seen.append([kind] + [int(v) for v in np.asarray(x).ravel()])
+        model = _recorder(keras, note)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run(model)
@@ -228,26 +232,6 @@ def input_dtypes(tf, keras, np):
     def names(data):
         return [str(t.dtype.name) if hasattr(t.dtype, "name") else str(t.dtype)
                 for t in tf.nest.flatten(data) if t is not None]
-
-    class Recorder(keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = keras.layers.Dense(1)
-
-        def call(self, x):
-            return self.dense(x)
-
-        def train_step(self, data):
-            seen.append(["train"] + names(data))
-            return {"loss": 0.0}
-
-        def test_step(self, data):
-            seen.append(["test"] + names(data))
-            return {"loss": 0.0}
-
-        def predict_step(self, data):
-            seen.append(["predict"] + names(data))
-            return tf.zeros([1])
 
     out = {}
     f64 = np.ones((4, 2), "float64")
@@ -266,9 +250,7 @@ def input_dtypes(tf, keras, np):
     }
     for name, run in runs.items():
         del seen[:]
-        model = Recorder()
-        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
-        run(model)
+        run(_recorder(keras, lambda kind, data: seen.append([kind] + names(data))))
         out[name] = list(seen)
     return out
 
