@@ -41,7 +41,7 @@ def _close(got, want, path="result"):
 # Keras's "ran out of data" warning for a dataset of unknown size without steps_per_epoch is a
 # deliberate difference (docs/differences.md, "Keras training extras"): tapegrad does not warn.
 DIFFERENT = {"fit_epoch_iterators": {"unknown_size": {"ran_out": 0}}}
-PENDING = {"fit_epoch_iterators", "input_dtypes", "small_facts", "functional_construction"}  # (the Keras model split first)
+PENDING = {"small_facts"}  # (the Keras model split first)
 
 
 @pytest.mark.parametrize("case", [c for c in record.CASES if c.__name__ not in PENDING], ids=lambda c: c.__name__)
