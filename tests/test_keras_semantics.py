@@ -41,10 +41,9 @@ def _close(got, want, path="result"):
 # Keras's "ran out of data" warning for a dataset of unknown size without steps_per_epoch is a
 # deliberate difference (docs/differences.md, "Keras training extras"): tapegrad does not warn.
 DIFFERENT = {"fit_epoch_iterators": {"unknown_size": {"ran_out": 0}}}
-PENDING = {"small_facts"}  # (the Keras model split first)
 
 
-@pytest.mark.parametrize("case", [c for c in record.CASES if c.__name__ not in PENDING], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("case", record.CASES, ids=lambda c: c.__name__)
 def test_case_gives_keras_results(case):
     keras.utils.clear_session()
     want = FIXTURE[case.__name__]
