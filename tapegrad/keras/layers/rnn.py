@@ -20,8 +20,8 @@ from .._variables import name_scope
 from .layer import Layer
 from ..saving import serialize_keras_object
 from .conv import positive_int, serialized, weight_config
-from .rnn_cells import (RNN, keep_states, reset_states, state_variables, states_property, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,
-                        time_inputs)
+from .rnn_cells import (RNN, keep_states, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,
+                        reset_states, state_variables, states_property, time_inputs)
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -65,7 +65,7 @@ class _RNN(Layer):
         recurrent_weights(self, self._features)
         if self.stateful:
             self.states = state_variables(
-                self, input_shape[0], lambda b: [zeros((b, self.units), self.dtype) for _ in range(self.n_states)])
+                input_shape[0], lambda b: [zeros((b, self.units), self.dtype) for _ in range(self.n_states)])
 
     def _bias_shape(self) -> tuple:
         return (self.gates * self.units,)

@@ -31,7 +31,7 @@ states_property = property(
     doc="A stateful RNN's states: zero variables of the batch size from build on (None before).")
 
 
-def state_variables(layer: Layer, batch: Any, initial: Any) -> list:
+def state_variables(batch: Any, initial: Any) -> list:
     """A stateful RNN's states, as Keras 3 makes them when the layer is built: zero variables
     (not trainable, not among the weights) for the static batch size ``batch``."""
     if batch is None:
@@ -493,7 +493,7 @@ class RNN(Layer):
                 self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
         if self.stateful:
-            self.states = state_variables(self, sequences_shape[0], lambda b: self.get_initial_state(b))
+            self.states = state_variables(sequences_shape[0], self.get_initial_state)
         self.built = True
 
     def get_initial_state(self, batch_size: int) -> list:
