@@ -226,6 +226,20 @@ class _InGraph:
         _steps.graph, _steps.run = self.prev
 
 
+def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
+    """``fn(*args)`` run as one call of ``graph``'s function (see :func:`in_graph`), and whether
+    a random op ran in it (the lean form, for a call per dataset element)."""
+    steps = _steps
+    prev = steps.graph, steps.run
+    steps.graph, steps.run = graph, next(_runs)
+    run = steps.run
+    try:
+        out = fn(*args)
+    finally:
+        steps.graph, steps.run = prev
+    return out, graph.run == run
+
+
 def in_graph(graph: _Graph) -> _InGraph:
     """Run one call of ``graph``'s function eagerly with its seeds (a new run of it: its random
     ops take its op seeds from the first again, and its kernels go on). Entering gives the run:

@@ -89,12 +89,11 @@ class _Fn:
     def instance(self) -> Callable:
         from .. import random as _random
 
-        graph, fn = self._seeds.instance(), self.fn
+        graph, fn, parallel, run = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph
 
         def call(*args: Any) -> Any:
-            with _random.in_graph(graph) as run:
-                out = fn(*args)
-            if self.parallel and graph.run == run:
+            out, drew = run(graph, fn, args)
+            if drew and parallel:
                 _warn_parallel_random()
             return out
         return call
