@@ -118,6 +118,15 @@ def _at(where: tuple | None) -> str:
     return f" at {where[0]}:{where[1]}" if where else ""
 
 
+def variable_name(v: Any) -> str:
+    """How messages name a Variable: a Keras weight by its path (``"dense_1/kernel"``), as Keras
+    does, and a ``tf.Variable`` by its name (``"v:0"``)."""
+    try:
+        return v.path
+    except AttributeError:
+        return v.name
+
+
 # ---------------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class Cause:
@@ -145,7 +154,7 @@ class SourceDiagnosis:
         s = self.source
         if isinstance(s, Variable):
             shape = s.shape.as_list() if s.shape.rank is not None else "[unknown shape]"
-            return f"sources[{self.index}] (Variable '{s.name}', {s.dtype.name}{shape})"
+            return f"sources[{self.index}] (Variable '{variable_name(s)}', {s.dtype.name}{shape})"
         return f"sources[{self.index}] (Tensor {s.dtype.name}{list(s.shape)})"
 
     def __str__(self) -> str:
@@ -248,7 +257,7 @@ class _Explainer:
         self.exits.append((_next_id(), _user_where()))
 
     def on_assign(self, v: Variable) -> None:
-        self.assigns.append((len(self.ops), v._id, v.name, _user_where()))
+        self.assigns.append((len(self.ops), v._id, variable_name(v), _user_where()))
 
     def on_pause(self, index: int) -> None:
         """``stop_recording`` took the tape off the stack at ``index``: log what runs meanwhile."""
@@ -334,6 +343,7 @@ def enable(cotangents: bool = False, warn: bool = True) -> None:
 def disable() -> None:
     """Turn off :func:`enable` (tapes already in explain mode stay so)."""
     _tape._explain_all = None
+    _explained.clear()
 
 
 @contextlib.contextmanager
@@ -521,32 +531,31 @@ def _cut_cause(op: Any, i: int, dts: tuple | None, paused: bool, where: tuple | 
     return _cause("nondiff_op", f"the tape did not record {name}{_at(where)}.", where)
 
 
-def _variable_causes(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Variable,
-                     tids: list) -> list:
+def _variable_causes(tape: Any, ex: _Explainer | None, s: Variable) -> list:
     """A Variable the tape never watched: why."""
+    name = variable_name(s)
     if not s.trainable:
         return [_cause("not_trainable",
-                       f"Variable '{s.name}' is not trainable (trainable=False): tapes do not watch "
+                       f"Variable '{name}' is not trainable (trainable=False): tapes do not watch "
                        "it automatically. Call tape.watch(v) inside the `with` block, or create it "
                        "with trainable=True.")]
     if not tape._rec.watch_accessed:
         return [_cause("watch_accessed",
-                       f"the tape has watch_accessed_variables=False and Variable '{s.name}' was "
+                       f"the tape has watch_accessed_variables=False and Variable '{name}' was "
                        "never passed to tape.watch(): call tape.watch(v) before using it.")]
     escaped = _escape_cause(ex, s._id) if ex is not None else None
     if escaped is not None:
         return [escaped]
-    msg = (f"Variable '{s.name}' was not read while the tape was recording; a value computed from "
-           "it before the `with` block (or after it) is a constant for the tape. Compute "
-           "everything from the variable inside the block.")
-    where = None
-    if graph is not None:
-        early = _early_inputs(graph, ex, tids)
-        if early is not None:
-            where = early[2]
-            msg += (f" (The target uses a tensor made before the tape, first used by "
-                    f"{early[1]}{_at(where)}.)")
-    return [_cause("not_read", msg, where)]
+    # The tape sees reads only while it records: this variable fed no op of its computation. What
+    # it cannot tell is a value computed from the variable before the tape from any other input
+    # (the data `x`), so it blames no tensor of the target's history.
+    return [_cause("not_read",
+                   f"Variable '{name}' was never used by the computation of the target: no "
+                   "operation read it while the tape was recording (an unused variable, or a layer "
+                   "that was never called, e.g. created in __init__ but left out of call()). Use "
+                   "it in the computation inside the `with` block, or leave it out of the sources. "
+                   "(A value computed from it before the `with` block is a constant for the tape: "
+                   "compute it inside the block.)")]
 
 
 def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any, index: int,
@@ -558,7 +567,7 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
     v = s._snap._value if is_var else s._value
     tids = [t._id for t in flat_t]
     if v.dtype.kind not in "fc":
-        made = (f"Variable '{s.name}' holds {s.dtype.name} (tf.Variable(0) is an integer, "
+        made = (f"Variable '{variable_name(s)}' holds {s.dtype.name} (tf.Variable(0) is an integer, "
                 "tf.Variable(0.0) a float)" if is_var else f"the source has dtype {s.dtype.name}")
         use = None if graph is None else _first_use(graph, sid)
         used = f" (first used by {use[1]}{_at(use[2])})" if use else ""
@@ -567,7 +576,7 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
                                           "tf.cast(x, tf.float32) before using it.",
                              use[2] if use else None))
     elif is_var and sid not in tape._rec.vars:
-        causes += _variable_causes(tape, ex, graph, s, tids)
+        causes += _variable_causes(tape, ex, s)
     elif target_seen is False and graph is not None and (where := _after_exit(ex, flat_t)):
         causes.append(_cause("outside_tape",
                              f"the target was computed after the tape's `with` block{_at(where)} "
@@ -651,12 +660,15 @@ def _logged_causes(tape: Any, ex: _Explainer, graph: _Graph, s: Any, tids: list)
                              "conversion of NumPy or Python values), not computed from the source "
                              "by tapegrad ops."))
     if not causes:
-        msg = "the target does not depend on the source: no operation on the tape connects them"
-        if use:
-            msg += f" (the source is first used by {use[1]}{_at(use[2])})"
-        msg += (". Look for a value converted outside tapegrad, or cast to an integer type, on the "
-                "way from the source to the target")
-        causes.append(_cause("disconnected", msg + ".", use[2] if use else None))
+        what = f"Variable '{variable_name(s)}'" if isinstance(s, Variable) else "the source"
+        used = (f"{what} is used (first by {use[1]}{_at(use[2])}), but nothing computed from it "
+                "reaches the target" if use else f"no operation used {what} while the tape recorded")
+        causes.append(_cause("disconnected",
+                             f"the target does not depend on the source: {used} (e.g. a layer or "
+                             "model output that the loss leaves out). Use it in the target, or "
+                             "leave it out of the sources; if its value should reach the target, "
+                             "look for a value converted outside tapegrad on the way.",
+                             use[2] if use else None))
     return causes
 
 
@@ -680,19 +692,6 @@ def _after_exit(ex: _Explainer, flat_t: list) -> tuple | None:
     if ex.exits and all(t._id >= ex.exits[-1][0] for t in flat_t):
         return ex.exits[-1][1]
     return None
-
-
-def _early_inputs(graph: _Graph, ex: _Explainer, tids: list) -> tuple | None:
-    """The first use, on the target's history, of a tensor made before the tape (not watched)."""
-    watched = ex._watched
-    best = None
-    for x in graph.backward(tids):
-        if x >= ex.start_id or x in graph.producer or x in watched:
-            continue
-        use = _first_use(graph, x)
-        if use is not None and (best is None or use[0] < best[0]):
-            best = use
-    return best
 
 
 def _diagnose(tape: Any, flat_t: list, flat_s: list, which: list, pre: list | None,
@@ -748,6 +747,23 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
 
 
 # ---------------------------------------------------------------------------- the gradient hook
+_TURN_ON = ("For the line where the path was cut, run again with the environment variable "
+            "TAPEGRAD_EXPLAIN=1, or turn on explain mode before recording with tape.explain() or "
+            "tf.diagnosis.enable().")
+_explained: set = set()  # ids of sources whose None gradient an explain-mode warning explained
+
+
+def none_gradient_hint(sources: Any) -> str:
+    """The sentence a None-gradient message ends with (the optimizer's warning and error): where
+    the cause is, or how to get it. It never says to turn on explain mode when it is on."""
+    if all(s._id in _explained for s in sources):
+        return ("Explain mode is on: the NoneGradientWarning that tape.gradient gave says why, "
+                "and at which line.")
+    if _tape._explain_all is not None:
+        return ("Explain mode is on, but the tape that computed them was not explaining (made "
+                "before explain mode was turned on, or with warn=False): "
+                "tf.diagnosis.diagnose(tape, loss, variables) says why.")
+    return _TURN_ON
 class _BackwardCheck:
     """Made by ``GradientTape._run`` in explain mode or with ``unconnected_gradients="raise"``.
 
@@ -783,13 +799,12 @@ class _BackwardCheck:
         text = (f"No gradient for {len(missing)} of {n} sources:\n" if n > 1 else
                 "No gradient for the source:\n") + str(diag)
         if ex is None:
-            text += ("\n(For the line where the path was cut, run again with the environment "
-                     "variable TAPEGRAD_EXPLAIN=1, or turn on explain mode before recording with "
-                     "tape.explain() or tf.diagnosis.enable().)")
+            text += f"\n({_TURN_ON})"
         if raise_:
             err = UnconnectedGradientError(text)
             err.diagnoses = diag
             raise err
+        _explained.update(self.flat_s[j]._id for j in missing if isinstance(self.flat_s[j], Variable))
         where = _user_where()
         if where is not None:
             warnings.warn_explicit(text, NoneGradientWarning, where[0], where[1])

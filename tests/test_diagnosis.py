@@ -194,9 +194,85 @@ def test_variable_read_before_the_tape():
     v = tf.Variable(2.0)
     h = v * 3.0
     with tf.GradientTape().explain() as tape:
-        y = h * h; line = here()  # noqa: E702
+        y = h * h
     c = only_cause(raised(tape, y, v))
     assert c.kind == "not_read" and "before the `with` block" in c.message
+    # The tape cannot tell `h` (made from v before it) from input data made before it: naming
+    # the first use of such a tensor blamed the input `x` when a variable was simply unused.
+    assert c.filename is None and "made before the tape" not in c.message
+
+
+# ---------------------------------------------------------------------------- unused variables and layers
+def test_unused_variable_is_named_and_the_input_is_not_blamed():
+    x = tf.constant([1.0, 2.0])
+    w = tf.Variable(1.0, name="w")
+    u = tf.Variable(2.0, name="u")
+    with tf.GradientTape().explain() as tape:
+        y = tf.reduce_sum(w * x)
+    err = raised(tape, y, [w, u])
+    c = only_cause(err)
+    assert c.kind == "not_read"
+    assert c.message.startswith("Variable 'u:0' was never used by the computation of the target")
+    assert c.filename is None and __file__ not in str(err)  # no line of the input `x`
+    assert "sources[1] (Variable 'u:0', float32[])" in str(err)
+
+
+def test_unused_variable_without_explain_mode_says_the_same():
+    u = tf.Variable(2.0, name="u")
+    with tf.GradientTape() as tape:
+        y = X * 2.0
+    c = only_cause(raised(tape, y, u))
+    assert c.kind == "not_read" and "'u:0' was never used by the computation" in c.message
+
+
+class _WithSpareLayer(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(4)
+        self.out = tf.keras.layers.Dense(1)
+        self.spare = tf.keras.layers.Dense(3)  # built, never called in call()
+
+    def call(self, x):
+        return self.out(self.hidden(x))
+
+
+def _model_with_a_spare_layer():
+    model = _WithSpareLayer()
+    model.spare.build((None, 3))
+    x = tf.constant(np.ones((2, 3), np.float32))
+    model(x)
+    return model, x
+
+
+def test_unused_keras_layer_is_named_by_its_weights_paths():
+    model, x = _model_with_a_spare_layer()
+    spare = [v.path for v in model.spare.weights]
+    assert [p.rsplit("/", 1)[1] for p in spare] == ["kernel", "bias"]
+    with tf.GradientTape().explain(warn=False) as tape:
+        loss = tf.reduce_sum(model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    assert [g is None for g in grads] == [False] * 4 + [True] * 2
+    d = diagnosis.diagnose(tape, loss, model.trainable_variables)
+    assert [s.index for s in d] == [4, 5]
+    for s, path in zip(d, spare):
+        assert s.label().startswith(f"sources[{s.index}] (Variable '{path}', float32[")
+        assert [c.kind for c in s.causes] == ["not_read"]
+        assert s.causes[0].message.startswith(f"Variable '{path}' was never used by the computation")
+        assert s.causes[0].filename is None  # not the line where x was first used
+
+
+def test_keras_output_the_loss_leaves_out_is_disconnected_and_named():
+    inp = tf.keras.Input((3,))
+    head = tf.keras.layers.Dense(2, name="head_b")
+    model = tf.keras.Model(inp, [tf.keras.layers.Dense(4, name="head_a")(inp), head(inp)])
+    x = tf.constant(np.ones((2, 3), np.float32))
+    with tf.GradientTape().explain(warn=False) as tape:
+        loss = tf.reduce_sum(model(x)[0]); line = here()  # noqa: E702
+    err = raised(tape, loss, head.kernel)
+    c = only_cause(err)
+    assert c.kind == "disconnected"
+    assert "Variable 'head_b/kernel' is used (first by" in c.message
+    assert "nothing computed from it reaches the target" in c.message
     at(c, line)
 
 
@@ -271,9 +347,9 @@ def test_integer_output_on_the_path_is_named():
 def test_cast_to_int_hints_at_integer_casts():
     with tf.GradientTape().explain() as tape:
         tape.watch(X)
-        y = tf.reduce_sum(tf.cast(tf.cast(X, tf.int32), tf.float32) * 2.0)
+        y = tf.reduce_sum(tf.cast(tf.cast(X, tf.int32), tf.float32) * 2.0); line = here()  # noqa: E702
     c = only_cause(raised(tape, y, X))
-    assert c.kind == "nondiff_op" and "CastToNonFloat" in c.message and c.lineno == 274
+    assert c.kind == "nondiff_op" and "CastToNonFloat" in c.message and c.lineno == line
 
 
 @pytest.mark.parametrize("how,expect", [
@@ -559,6 +635,10 @@ def test_first_message_says_how_to_get_cause_and_line(tmp_path):
 
 def test_one_run_with_explain_gives_cause_and_line_of_classic_mistakes(tmp_path):
     script, out, lines = _run_classic(tmp_path, TAPEGRAD_EXPLAIN="1")
+    # explain mode is on: the optimizer's error points at the warnings, never says to turn it on
+    assert "No gradients provided for any variable" in out.stderr
+    assert "Explain mode is on: the NoneGradientWarning" in out.stderr
+    assert "TAPEGRAD_EXPLAIN=1" not in out.stderr
     warnings_ = out.stderr.split("NoneGradientWarning: ")[1:]
     assert len(warnings_) == len(CLASSIC_CAUSES), out.stderr
     for text, (tag, cause) in zip(warnings_, CLASSIC_CAUSES.items()):
