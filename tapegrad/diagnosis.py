@@ -366,6 +366,8 @@ def explaining(cotangents: bool = False, warn: bool = True) -> Iterator[None]:
         yield
     finally:
         _tape._explain_all = prev
+        if prev is None:
+            _explained.clear()
 
 
 if os.environ.get("TAPEGRAD_EXPLAIN", "").strip().lower() in ("1", "true", "yes", "on"):
@@ -750,7 +752,9 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
 _TURN_ON = ("For the line where the path was cut, run again with the environment variable "
             "TAPEGRAD_EXPLAIN=1, or turn on explain mode before recording with tape.explain() or "
             "tf.diagnosis.enable().")
-_explained: set = set()  # ids of sources whose None gradient an explain-mode warning explained
+# Ids of the Variables whose None gradient an explain-mode warning explained last (cleared when
+# explain mode is turned off for every tape).
+_explained: set = set()
 
 
 def none_gradient_hint(sources: Any) -> str:
@@ -792,6 +796,9 @@ class _BackwardCheck:
             return
         raise_ = self.mode is _tape.UnconnectedGradients.RAISE
         ex = self.tape._rec.explain
+        if not raise_ and ex is not None:  # what the optimizer's None-gradient warning says
+            none = [self.flat_s[j]._id for j in missing if isinstance(self.flat_s[j], Variable)]
+            (_explained.update if ex.warn else _explained.difference_update)(none)
         if not raise_ and (ex is None or not ex.warn):
             return
         diag = _diagnose(self.tape, self.flat_t, self.flat_s, missing, self.pre, self.target_seen)
@@ -804,7 +811,6 @@ class _BackwardCheck:
             err = UnconnectedGradientError(text)
             err.diagnoses = diag
             raise err
-        _explained.update(self.flat_s[j]._id for j in missing if isinstance(self.flat_s[j], Variable))
         where = _user_where()
         if where is not None:
             warnings.warn_explicit(text, NoneGradientWarning, where[0], where[1])

@@ -2,7 +2,9 @@
 
 The numbers are also checked against TensorFlow/Keras in tests/tf_programs/ops_training.py.
 """
+import json
 import math
+import os
 import warnings
 
 import numpy as np
@@ -233,6 +235,59 @@ def test_all_none_gradients_raise():
     grads = tape.gradient(loss, [a])
     with pytest.raises(ValueError, match=r"No gradients provided for any variable.*\['a:0'\]"):
         opt_ns.Adam().apply_gradients(zip(grads, [a]))
+
+
+def _keras_none_gradients():
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "keras_none_gradients.json")
+    with open(path) as f:  # recorded from Keras 3 by tools/record_keras_none_gradients.py
+        return json.load(f)
+
+
+def _warnings_of(grads, variables):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tf.keras.optimizers.SGD(0.1).apply_gradients(zip(grads, variables))
+    return [str(w.message) for w in caught if "Gradients do not exist" in str(w.message)]
+
+
+def test_none_gradient_warning_begins_with_keras_text_and_names_keras_weights_by_path():
+    rec = _keras_none_gradients()
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, [tf.keras.layers.Dense(4, name="used")(inp),
+                                 tf.keras.layers.Dense(2, name="spare")(inp)])
+    x = tf.constant(np.ones((2, 3), np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(x)[0])
+    (msg,) = _warnings_of(tape.gradient(loss, model.trainable_variables), model.trainable_variables)
+    assert msg.startswith(rec["keras_model"][0])  # "... ['spare/kernel', 'spare/bias'] ..."
+    a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
+    with tf.GradientTape() as tape:
+        y = a * 2.0
+    (msg,) = _warnings_of(tape.gradient(y, [a, b]), [a, b])
+    assert msg.startswith(rec["tf_variables"][0])  # a tf.Variable by its name, "b:0"
+    with pytest.raises(ValueError) as e:
+        tf.keras.optimizers.SGD(0.1).apply_gradients([(None, b)])
+    assert str(e.value).startswith(rec["all_none"])
+
+
+def test_none_gradient_warning_never_says_to_turn_on_explain_mode_when_it_is_on():
+    a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
+
+    def grads():
+        with tf.GradientTape() as tape:
+            y = a * 2.0
+        return tape.gradient(y, [a, b])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tf.diagnosis.NoneGradientWarning)
+        (off,) = _warnings_of(grads(), [a, b])
+        with tf.diagnosis.explaining():
+            (on,) = _warnings_of(grads(), [a, b])
+        with tf.diagnosis.explaining(warn=False):
+            (quiet,) = _warnings_of(grads(), [a, b])
+    assert "TAPEGRAD_EXPLAIN=1" in off
+    assert "TAPEGRAD_EXPLAIN=1" not in on and "the NoneGradientWarning that tape.gradient gave" in on
+    assert "TAPEGRAD_EXPLAIN=1" not in quiet and "tf.diagnosis.diagnose(tape, loss, variables)" in quiet
 
 
 # ------------------------------------------------------------------ sparse gradients

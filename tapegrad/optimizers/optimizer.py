@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from .. import _backend as _bk
+from ..diagnosis import none_gradient_hint, variable_name
 from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
@@ -53,11 +54,6 @@ def _dense(g: Any, like: Variable) -> np.ndarray:
         out[g.index] = g.values
         return out
     return g
-
-
-_HOW_TO_DIAGNOSE = ("for the cause and the line of code, run again with the environment variable "
-                    "TAPEGRAD_EXPLAIN=1 (or call tf.diagnosis.enable() first): every None "
-                    "gradient then warns with its cause and line.")
 
 
 def _caller_level() -> int:
@@ -360,22 +356,24 @@ class Optimizer:
             if not isinstance(v, Variable):
                 raise TypeError(f"Optimizers update tf.Variable objects; got {type(v).__name__} "
                                 f"{v!r}. Only Variables can be assigned to.")
-        missing = [_name_of(v) for g, v in zip(grads, variables) if g is None]
+        none = [v for g, v in zip(grads, variables) if g is None]
+        missing = [variable_name(v) for v in none]  # Keras names a Keras weight by its path
         work = [(g, v) for g, v in zip(grads, variables) if g is not None]
         if not work:
             raise ValueError(
                 f"No gradients provided for any variable. Every gradient was None (variables: "
                 f"{missing}): the loss does not depend on them through operations a "
                 "GradientTape recorded. Check that the loss was computed inside the tape from "
-                "these variables, without .numpy() or other NumPy conversions on the way; "
-                + _HOW_TO_DIAGNOSE)
+                "these variables, without .numpy() or other NumPy conversions on the way. "
+                + none_gradient_hint(none))
         if missing:
             warnings.warn(
-                f"Gradients do not exist for variables {missing} when minimizing the loss; "
-                "they were not updated. A None gradient means the loss does not depend on the "
-                "variable through operations the GradientTape recorded (unused variable, "
-                ".numpy() or a NumPy call on the way, or computed outside the tape); "
-                + _HOW_TO_DIAGNOSE,
+                f"Gradients do not exist for variables {missing} when minimizing the loss. If "
+                "using `model.compile()`, did you forget to provide a `loss` argument? They were "
+                "not updated. A None gradient means the loss does not depend on the variable "
+                "through operations the GradientTape recorded (an unused variable or layer, "
+                ".numpy() or a NumPy call on the way, or computed outside the tape). "
+                + none_gradient_hint(none),
                 UserWarning, stacklevel=_caller_level())
         for _, v in work:  # check everything before changing anything
             self._check_floating(v)
