@@ -4,7 +4,8 @@
 need the optional ``graphviz`` Python package and Graphviz's ``dot`` program
 (``pip install "tapegrad[viz]"`` and e.g. ``apt-get install graphviz``).
 
-The graph shows the sources (watched tensors and Variables, green), every recorded op (boxes),
+The graph shows the sources (watched tensors and Variables, green; a Keras weight is labelled
+with its path, ``dense_1/kernel``, which names its layer), every recorded op (boxes),
 the tensors between them (edge labels: dtype and shape) and the targets (orange). Inputs that are
 not on the tape (constants) are small grey points. After ``gradient`` on a persistent tape in
 explain mode with ``cotangents=True``, every edge also carries the norm of the cotangent that
@@ -177,7 +178,8 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
             lines.append(f"  {src} -> op{k} [label={_q(lab)}];")
     for name, x in leaves.items():
         v = tape._rec.vars.get(x._id)
-        what = f"Variable '{v.name}'" if v is not None else "watched"
+        # a Keras weight by its path ("dense_1/kernel"), which names its layer, as Keras does
+        what = f"Variable '{getattr(v, 'path', None) or v.name}'" if v is not None else "watched"
         lines.append(f"  {name} [label={_q(what + chr(10) + _desc(x))}, {_SOURCE}];")
     for n, tid in enumerate(tids):
         if tid not in producer:

@@ -50,6 +50,16 @@ def test_dot_lists_ops_sources_targets_shapes_dtypes():
     assert len(re.findall(r"^\s*op\d+ \[", dot, re.M)) == 5
 
 
+def test_keras_weights_are_labelled_with_their_paths():
+    layer = tf.keras.layers.Dense(2, name="dense_out")
+    x = tf.constant(np.ones((1, 3), np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(layer(x))
+    dot = visualize.to_dot(tape, y)
+    assert "Variable 'dense_out/kernel'\\nfloat32[3, 2]" in dot  # the path names the layer
+    assert "Variable 'dense_out/bias'\\nfloat32[2]" in dot
+
+
 def test_dot_is_valid_graphviz():
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed")
