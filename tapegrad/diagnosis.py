@@ -6,7 +6,7 @@ source. TensorFlow says nothing more; tapegrad can say why and where, in two way
 * ``tape.gradient(target, sources, unconnected_gradients="raise")`` (also for ``jacobian`` and
   ``batch_jacobian``) raises :class:`tapegrad.errors.UnconnectedGradientError`, a ``ValueError``
   that names, for every unconnected source, the cause and the file and line of your code where it
-  happened.
+  happened. A Keras weight is named by its path (``dense_1/kernel``), as Keras names it.
 * **Explain mode** makes the tape keep a light log while it records (op names, tensor ids and the
   file and line of the calling code; never values), so the causes can be found. Turn it on for
   one tape with ``tape.explain()`` (or :func:`explain`), or for every new tape with
@@ -26,7 +26,9 @@ The causes named (``Cause.kind``):
 ``not_watched``      a constant that was never ``tape.watch``-ed
 ``not_trainable``    a Variable created with ``trainable=False``
 ``watch_accessed``   the tape has ``watch_accessed_variables=False`` and the Variable was not watched
-``not_read``         a Variable that was not read while recording (e.g. used before the tape)
+``not_read``         a Variable that no op read while the tape recorded: the target's computation
+                     never used it (an unused variable or layer), or only a value computed from
+                     it before the tape
 ``watched_late``     ``tape.watch(x)`` came after ``x`` was used
 ``stop_gradient``    the path goes through ``tf.stop_gradient``
 ``stop_recording``   the path goes through ops run inside ``tape.stop_recording()``
@@ -36,7 +38,8 @@ The causes named (``Cause.kind``):
 ``escaped``          the value left the tape: ``.numpy()``, ``float()``, ``int()``, ``bool()``,
                      ``np.asarray`` or a NumPy function tapegrad does not implement (named)
 ``assign``           the path goes through ``Variable.assign``, which does not carry gradients
-``disconnected``     none of the above: the target does not use the source
+``disconnected``     none of the above: the source is used, but nothing computed from it reaches
+                     the target (a layer or model output that the loss leaves out)
 ``partial``          (a note) explain mode was turned on after the tape had recorded ops
 ==================== ============================================================================
 
@@ -752,21 +755,22 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
 _TURN_ON = ("For the line where the path was cut, run again with the environment variable "
             "TAPEGRAD_EXPLAIN=1, or turn on explain mode before recording with tape.explain() or "
             "tf.diagnosis.enable().")
-# Ids of the Variables whose None gradient an explain-mode warning explained last (cleared when
+# Variable id -> whether the last explain-mode gradient that left it None warned (cleared when
 # explain mode is turned off for every tape).
-_explained: set = set()
+_explained: dict = {}
 
 
 def none_gradient_hint(sources: Any) -> str:
     """The sentence a None-gradient message ends with (the optimizer's warning and error): where
     the cause is, or how to get it. It never says to turn on explain mode when it is on."""
-    if all(s._id in _explained for s in sources):
+    warned = [_explained.get(s._id) for s in sources]
+    if all(warned):
         return ("Explain mode is on: the NoneGradientWarning that tape.gradient gave says why, "
                 "and at which line.")
-    if _tape._explain_all is not None:
-        return ("Explain mode is on, but the tape that computed them was not explaining (made "
-                "before explain mode was turned on, or with warn=False): "
-                "tf.diagnosis.diagnose(tape, loss, variables) says why.")
+    if _tape._explain_all is not None or None not in warned:
+        return ("Explain mode is on, but the tape did not warn (warn=False, or it was made "
+                "before explain mode was turned on): tf.diagnosis.diagnose(tape, loss, "
+                "variables) says why, and at which line.")
     return _TURN_ON
 class _BackwardCheck:
     """Made by ``GradientTape._run`` in explain mode or with ``unconnected_gradients="raise"``.
@@ -798,7 +802,7 @@ class _BackwardCheck:
         ex = self.tape._rec.explain
         if not raise_ and ex is not None:  # what the optimizer's None-gradient warning says
             none = [self.flat_s[j]._id for j in missing if isinstance(self.flat_s[j], Variable)]
-            (_explained.update if ex.warn else _explained.difference_update)(none)
+            _explained.update(dict.fromkeys(none, ex.warn))
         if not raise_ and (ex is None or not ex.warn):
             return
         diag = _diagnose(self.tape, self.flat_t, self.flat_s, missing, self.pre, self.target_seen)

@@ -288,6 +288,10 @@ def test_none_gradient_warning_never_says_to_turn_on_explain_mode_when_it_is_on(
     assert "TAPEGRAD_EXPLAIN=1" in off
     assert "TAPEGRAD_EXPLAIN=1" not in on and "the NoneGradientWarning that tape.gradient gave" in on
     assert "TAPEGRAD_EXPLAIN=1" not in quiet and "tf.diagnosis.diagnose(tape, loss, variables)" in quiet
+    with tf.GradientTape().explain(warn=False) as tape:  # explain mode for this one tape
+        y = a * 2.0
+    (one,) = _warnings_of(tape.gradient(y, [a, b]), [a, b])
+    assert "TAPEGRAD_EXPLAIN=1" not in one and "tf.diagnosis.diagnose(tape, loss, variables)" in one
 
 
 # ------------------------------------------------------------------ sparse gradients
