@@ -117,6 +117,11 @@ _CONVERSIONS = frozenset({"__float__", "__int__", "__bool__", "__index__", "__ar
 _HOOK_FRAMES = _CONVERSIONS | {"note_escape", "on_escape"}
 
 
+# Set by tapegrad.keras: the path of the Keras layers being called ("model/dense_1"), or "".
+# Explain mode notes it per recorded op, for the tape picture's op labels.
+layer_scope: Any = None
+
+
 def _at(where: tuple | None) -> str:
     return f" at {where[0]}:{where[1]}" if where else ""
 
@@ -191,6 +196,7 @@ class _Explainer:
         self.escapes: list = []   # (first id made after it, id, how, where)
         self.assigns: list = []   # (position, variable id, name, where)
         self.pauses: list = []    # (position, where)
+        self.layers: dict = {}    # position in ops -> the Keras layer it ran in (layer_scope)
         self.exits: list = []     # (first id made after it, where): the `with` block ended
         self.partial = bool(tape._rec.entries)
         self.start_id = _next_id()  # tensors with smaller ids existed before explain mode
@@ -216,6 +222,10 @@ class _Explainer:
                 if (i < start or i in watched) and i not in located:
                     located.add(i)
                     where = _user_where()
+            if layer_scope is not None:
+                layer = layer_scope()
+                if layer:
+                    self.layers[len(self.ops)] = layer
             self.ops.append((op, xs, outs, None, True, where, False))
         else:
             self.ops.append((op, tuple([x._id for x in xs]), tuple([o._id for o in outs]),
@@ -238,7 +248,7 @@ class _Explainer:
         self.watches.append((len(self.ops), ids, _user_where()))
 
     def reset(self) -> None:
-        for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses):
+        for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses, self.layers):
             lst.clear()
         self._compacted = 0
         self._located.clear()

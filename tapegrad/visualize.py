@@ -5,7 +5,8 @@ need the optional ``graphviz`` Python package and Graphviz's ``dot`` program
 (``pip install "tapegrad[viz]"`` and e.g. ``apt-get install graphviz``).
 
 The graph shows the sources (watched tensors and Variables, green; a Keras weight is labelled
-with its path, ``dense_1/kernel``, which names its layer), every recorded op (boxes),
+with its path, ``dense_1/kernel``, which names its layer), every recorded op (boxes; in explain
+mode, an op run inside a Keras layer also names the layer: ``in model/dense_1``),
 the tensors between them (edge labels: dtype and shape) and the targets (orange). Inputs that are
 not on the tape (constants) are small grey points. After ``gradient`` on a persistent tape in
 explain mode with ``cotangents=True``, every edge also carries the norm of the cotangent that
@@ -146,6 +147,13 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
         _, xs, _, _, needs = entries[k]
         todo.extend(producer[xs[i]._id][0] for i in needs if xs[i]._id in producer)
     norms = ex.norms if ex is not None else {}
+    layers: dict = {}  # an output's id -> the Keras layer its op ran in (explain mode)
+    if ex is not None:
+        for pos, layer in ex.layers.items():
+            outs = ex.ops[pos][2]
+            if outs:
+                o = outs[0]
+                layers[o if type(o) is int else o._id] = layer
     index = {id(e): k for k, e in enumerate(tape._rec.entries) if e is not None}  # positions in the walk
 
     lines = ["digraph tape {", '  rankdir=LR; node [fontname="Helvetica", fontsize=11]; '
@@ -154,7 +162,9 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
     for k in sorted(keep):
         op, xs, p, ans, needs = entries[k]
         extra = _params(p)
-        label = op.name + (f"\n{extra}" if extra else "")
+        first = ans[0] if isinstance(ans, tuple) else ans
+        layer = layers.get(first._id) if layers else None
+        label = op.name + (f"\n{extra}" if extra else "") + (f"\nin {layer}" if layer else "")
         lines.append(f"  op{k} [label={_q(label)}, {_OP}];")
         walk_k = index.get(id(entries[k]))
         for i, x in enumerate(xs):

@@ -60,6 +60,20 @@ def test_keras_weights_are_labelled_with_their_paths():
     assert "Variable 'dense_out/bias'\\nfloat32[2]" in dot
 
 
+def test_in_explain_mode_ops_name_the_keras_layer_they_ran_in():
+    inner = tf.keras.layers.Dense(2, name="inner")
+    model = tf.keras.Sequential([tf.keras.Input((3,)), inner], name="seq")
+    x = tf.constant(np.ones((1, 3), np.float32))
+    with tf.GradientTape().explain() as tape:
+        y = tf.reduce_sum(model(x)) * 2.0
+    dot = visualize.to_dot(tape, y)
+    assert 'label="BatchMatMulV2\\nin seq/inner"' in dot and 'label="AddV2\\nin seq/inner"' in dot
+    assert 'label="Mul"' in dot  # outside every layer: no layer named
+    with tf.GradientTape() as plain:  # without explain mode nothing is noted
+        y = tf.reduce_sum(model(x))
+    assert "in seq/inner" not in visualize.to_dot(plain, y)
+
+
 def test_dot_is_valid_graphviz():
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed")

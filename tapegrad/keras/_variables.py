@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
+from .. import diagnosis as _diagnosis
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, VariableBase
 from .._variable import Variable, VariableAggregation, VariableSynchronization
@@ -31,6 +32,14 @@ def _scope_path() -> list:
     if path is None:
         path = _context.path = []
     return path
+
+
+def _layer_scope() -> str:
+    path = getattr(_context, "path", None)
+    return "/".join([layer.name for layer in path]) if path else ""
+
+
+_diagnosis.layer_scope = _layer_scope  # explain mode: the layer each op ran in, for tape pictures
 
 
 @contextlib.contextmanager
