@@ -29,6 +29,7 @@ class Recorder:
     ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
     updates).
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
+    ``on_check(check, xs)``: ``check(*values of xs)`` validated tensors' values (``_convert.check_values``).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
     ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
@@ -56,6 +57,9 @@ class Recorder:
         pass
 
     def on_random(self, xs: Any, stateful: bool) -> None:
+        pass
+
+    def on_check(self, check: Callable, xs: Any) -> None:
         pass
 
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
@@ -220,6 +224,12 @@ def note_escape(t: Any, how: str) -> None:
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+
+
+def note_check(check: Callable, xs: Any) -> None:
+    """Tell the recorders that ``check`` validated the values of ``xs`` (see ``Recorder.on_check``)."""
+    for rec in tls.stack:
+        rec.on_check(check, xs)
 
 
 def note_random(xs: Any, stateful: bool) -> None:

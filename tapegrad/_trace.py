@@ -13,6 +13,8 @@ a Variable read, an op output. The program is the list of steps in execution ord
   traced one; a difference abandons the replay (:class:`Miss`) before any write is made;
 * ``call``: a function marked :func:`replayable` (optimizer updates, printing), run again with the
   replayed values; pending writes are committed before it, so no guard may follow it;
+* ``check``: a validation of values (``_convert.check_values``: indices in range, ...), run
+  again on each replay's values, as TensorFlow's kernels check at run time;
 * ``draw``: a random draw (:func:`draw`), a function of its input slots that draws afresh at each
   replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
   slot). A Generator's draw reads its state variable's slot and writes the advanced state.
@@ -41,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from . import _backend as _bk, _nest, _recorders as _rec, _tensor
-from ._convert import convert_to_tensor
+from ._convert import check_values, convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
 from .errors import InternalError
@@ -229,6 +231,9 @@ class Tracer(_Bodies, _rec.Recorder):
         v = t._value
         self.steps.append(("guard", s, np.shape(v), np.asarray(v).tobytes(), user_line()))
 
+    def on_check(self, check: Callable, xs: Any) -> None:
+        self.steps.append(("check", check, [self.slot_of(x) for x in xs]))
+
     def host_call(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
         leaves = _nest.flatten((list(args), kwargs))
         spec = []
@@ -254,16 +259,17 @@ class Tracer(_Bodies, _rec.Recorder):
         ins = [self.slot_of(x) for x in xs]
         self.steps.append(("draw", fn, ins, [self.new_slot(o) for o in outs], stateful))
 
-    def draw_from(self, v: Any, fn: Callable) -> Tensor:
-        """A draw ``fn(state) -> (new state, sample)`` on Variable ``v``'s value (a Generator's)."""
+    def draw_from(self, v: Any, fn: Callable, xs: Any = ()) -> Tensor:
+        """A draw ``fn(state, *values of xs) -> (new state, sample)`` on Variable ``v``'s value (a
+        Generator's)."""
         r = self.resource(v)
         prev = self.cur.get(r)
         if prev is None:
             prev = self.cur[r] = self.new_slot(wrap(v._snap._value))
             self.steps.append(("read", r, prev))
-        new, sample = (wrap(a) for a in fn(v._snap._value))
+        new, sample = (wrap(a) for a in fn(v._snap._value, *[x._value for x in xs]))
         v._set(new._value, fresh=True)  # (this run's own update, unseen by the recorders)
-        self.on_draw(fn, [self.keep[prev]], (new, sample), True)
+        self.on_draw(fn, [self.keep[prev], *xs], (new, sample), True)
         out = self.new_slot(v._snap)
         self.steps.append(("write", r, "assign", prev, self.slot[id(new)], out))
         self.cur[r] = out
@@ -550,6 +556,8 @@ class Program:
             elif kind == "shape":
                 if np.shape(env[step[1]]._value) != step[2]:
                     raise Miss()
+            elif kind == "check":  # (through check_values: an outer trace records it too)
+                check_values(step[1], *[env[i] for i in step[2]])
             else:  # call
                 _commit_tensors(pending, res)
                 fn, structure, spec = step[1:]
@@ -572,7 +580,7 @@ def _commit_tensors(pending: dict, res: list) -> None:
 def _reads(step: tuple) -> Any:
     """The slots a step reads."""
     kind = step[0]
-    if kind == "op" or kind == "draw":
+    if kind == "op" or kind == "draw" or kind == "check":
         return step[2]
     if kind == "write":
         return (step[3], step[4])
@@ -607,6 +615,8 @@ def _fold(steps: list, consts: dict, keep: list) -> list:
         if kind == "op" and all(i in consts for i in step[2]):
             for o in step[4]:
                 consts[o] = keep[o]._value
+            continue
+        if kind == "check" and all(i in consts for i in step[2]):  # (checked when traced)
             continue
         if kind in ("guard", "shape") and step[1] in consts:
             continue
@@ -687,6 +697,8 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         elif kind in ("guard", "shape"):
             check = _guard(step[2], step[3] if kind == "guard" else None)
             lines.append(f"{bind(check)}(s{step[1]})")
+        elif kind == "check":
+            lines.append(f"{bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         else:
             lines.extend(_commits(pending, prog.res, bind))
             fn, structure, spec = step[1:]

@@ -15,11 +15,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _fingerprint, _strings, dtypes as _dt
-from .._convert import as_tensor, convert_to_tensor
+from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, TensorShape, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _py_value, norm_axes, reshape
+from .array import norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
@@ -74,7 +74,7 @@ class RaggedTensor:
     def from_row_splits(cls, values: Any, row_splits: Any) -> "RaggedTensor":
         """A ragged tensor whose row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``."""
         v, s = convert_to_tensor(values), convert_to_tensor(row_splits, dtype_hint=_dt.int64)
-        sp = s._value
+        sp = np.asarray(host_value(s, "row_splits"))
         if sp.ndim != 1 or not sp.size or sp[0] != 0 or sp[-1] != v._value.shape[0] or (np.diff(sp) < 0).any():
             raise ValueError(f"row_splits must be a non-decreasing vector from 0 to len(values) = "
                              f"{v._value.shape[0]}, got {sp.tolist()}.")
@@ -102,7 +102,7 @@ class RaggedTensor:
 
     def _splits(self, how: str) -> np.ndarray:
         """The row splits read into Python (a tf.function trace is guarded on them)."""
-        return _py_value(self.row_splits, how)
+        return host_value(self.row_splits, how)
 
     @constant_maker  # (shapes, guarded row splits, Python values)
     def nrows(self) -> Tensor:
@@ -381,16 +381,19 @@ def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, sepa
     """
     x = _strings_in(inputs, "UnsortedSegmentJoin")
     ids = as_tensor(segment_ids)
-    iv = ids._value
-    n = int(_py_value(as_tensor(num_segments), "num_segments"))
-    if iv.dtype.kind not in "iu":
+    ish = ids._value.shape
+    n = int(host_value(as_tensor(num_segments), "num_segments"))
+    if ids._value.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_join: segment_ids must be integers, got {ids.dtype.name}.")
-    if x._value.shape[:iv.ndim] != iv.shape:
-        raise InvalidArgumentError(f"segment_ids.shape = {list(iv.shape)} is not a prefix of "
+    if x._value.shape[:len(ish)] != ish:
+        raise InvalidArgumentError(f"segment_ids.shape = {list(ish)} is not a prefix of "
                                    f"inputs.shape = {list(x._value.shape)} [Op:UnsortedSegmentJoin]")
-    if iv.size and iv.max() >= n:
-        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
-                                   f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+
+    def in_range(iv: np.ndarray) -> None:
+        if iv.size and iv.max() >= n:
+            raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
+                                       f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+    check_values(in_range, ids)
     return apply(_segment_join, (x, ids), {"num_segments": n, "separator": _text(separator)})
 
 
