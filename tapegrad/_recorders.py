@@ -24,6 +24,7 @@ class Recorder:
     params ``p`` and gave ``ans`` (its output Tensor, or the tuple of outputs of a multi-output
     op); ``k`` is this recorder's position in the stack (for :func:`run_hidden`).
     ``on_nondiff(op, xs, outs, p)``: an op without derivative ran (its outputs are constants).
+    ``on_variable_create(v)``: a Variable is being made (before its initial value is computed).
     ``on_variable_read(v)``: a Variable was read (converted to a Tensor).
     ``on_variable_assign(v, how, value)``: a Variable's value was replaced (``how``: ``"assign"``,
     ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
@@ -45,6 +46,9 @@ class Recorder:
         pass
 
     def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
+        pass
+
+    def on_variable_create(self, v: Any) -> None:
         pass
 
     def on_variable_read(self, v: Any) -> None:
@@ -250,6 +254,12 @@ def iterate(items: Iterable, branch: int | None = None) -> Iterator:
             if it is not None:
                 return it
     return iter(items)
+
+
+def note_variable_create(v: Any) -> None:
+    if active:
+        for rec in tls.stack:
+            rec.on_variable_create(v)
 
 
 def note_variable_read(v: Any) -> None:

@@ -62,6 +62,12 @@ _lock = threading.Lock()
 _tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0
 
 
+VARIABLE_ON_RETRACE = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+
+
 class Miss(Exception):
     """A guard of a replayed program saw another value than its trace did."""
 
@@ -120,6 +126,8 @@ class Tracer(_Bodies, _rec.Recorder):
         self.kinds: dict[int, str] = {}  # slot -> dtype kind
         self.steps: list = []
         self.res: list = []              # resources: Variables (arguments, then captured)
+        self.n_arg_res = 0               # the first n_arg_res: the arguments, given at each call
+        self.no_variables = False        # a Variable made now raises (not the first trace)
         self.res_of: dict[int, int] = {}  # id(variable) -> resource index
         self.cur: dict[int, int] = {}    # resource -> slot of its value in this run
         self.problem: tuple | None = None
@@ -147,6 +155,23 @@ class Tracer(_Bodies, _rec.Recorder):
         self.n_inputs = self.n + 1
         return self.new_slot(t)
 
+    def arguments(self, variables: list) -> None:
+        """The Variables passed as arguments (distinct, in order): resources given at each call."""
+        for v in variables:
+            self.resource(v)
+        self.n_arg_res = len(self.res)
+
+    def on_variable_create(self, v: Any) -> None:
+        if self.no_variables:
+            raise ValueError(VARIABLE_ON_RETRACE)
+
+    def _read_step(self, r: int, s: int) -> None:
+        """Read resource ``r`` into slot ``s``; a Variable of a shape not fully declared (its value
+        may take another shape between calls) is guarded by its shape."""
+        self.steps.append(("read", r, s))
+        if getattr(self.res[r], "_shape", None) is not None:
+            self.steps.append(("shape", s, np.shape(self.keep[s]._value)))
+
     def resource(self, v: Any) -> int:
         r = self.res_of.get(id(v))
         if r is None:
@@ -158,7 +183,9 @@ class Tracer(_Bodies, _rec.Recorder):
         s = self.slot.get(id(t))
         if s is None:
             s = self.new_slot(t)
-            self.consts[s] = t._value
+            v = t._value
+            # a user's NumPy array (an operand taken as it is) is captured by value, as TF does
+            self.consts[s] = v.copy() if type(v) is np.ndarray and (v.flags.writeable or not v.flags.owndata) else v
             site = self.made.get(t._id)
             if site is not None:
                 code, line = site
@@ -198,7 +225,7 @@ class Tracer(_Bodies, _rec.Recorder):
         if id(snap) not in self.slot:
             s = self.new_slot(snap)
             r = self.resource(v)
-            self.steps.append(("read", r, s))
+            self._read_step(r, s)
             self.cur[r] = s
 
     def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
@@ -208,7 +235,7 @@ class Tracer(_Bodies, _rec.Recorder):
         r = self.resource(v)
         if r not in self.cur:  # (the value it had: read where the write happens)
             prev = self.new_slot(wrap(np.empty(0)))
-            self.steps.append(("read", r, prev))
+            self.steps.append(("read", r, prev))  # (no shape guard: a write replaces the value)
             self.cur[r] = prev
         if isinstance(value, (Tensor, VariableBase)):
             src = self.slot_of(convert_to_tensor(value))
@@ -266,7 +293,7 @@ class Tracer(_Bodies, _rec.Recorder):
         prev = self.cur.get(r)
         if prev is None:
             prev = self.cur[r] = self.new_slot(wrap(v._snap._value))
-            self.steps.append(("read", r, prev))
+            self._read_step(r, prev)
         new, sample = (wrap(a) for a in fn(v._snap._value, *[x._value for x in xs]))
         v._set(new._value, fresh=True)  # (this run's own update, unseen by the recorders)
         self.on_draw(fn, [self.keep[prev], *xs], (new, sample), True)
@@ -288,7 +315,8 @@ class Tracer(_Bodies, _rec.Recorder):
                 self.problem = bad[0]
                 return None
         steps = _fold(self.steps, self.consts, self.keep)
-        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep])
+        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep],
+                       self.n_arg_res)
 
 
 def start(tr: Tracer) -> None:
@@ -500,9 +528,12 @@ class Program:
     """A finished trace: its steps with the dead ones dropped, and how to replay them."""
 
     def __init__(self, steps: list, consts: dict, res: list, outs: list, n_inputs: int,
-                 values: list) -> None:
-        self.consts, self.res, self.outs, self.n_inputs = consts, res, outs, n_inputs
+                 values: list, n_arg_res: int = 0) -> None:
+        # the Variables passed as arguments are not kept: each call gives its own (TF's spec keys)
+        self.res = [None] * n_arg_res + res[n_arg_res:]
+        self.consts, self.outs, self.n_inputs, self.n_arg_res = consts, outs, n_inputs, n_arg_res
         self.steps = _live(steps, outs)
+        self.n_slots = len(values)
         self.values = values
         self.thread = threading.get_ident()
         self.fast = compile_program(self, True)
@@ -513,8 +544,13 @@ class Program:
         self.undo = ("guard" in kinds or "shape" in kinds) and any(
             st[0] == "draw" and st[4] for st in self.steps)
 
+    def resources(self, variables: list) -> list:
+        """The resources of a call that passes Variables ``variables`` (distinct, in order)."""
+        return list(variables) + self.res[self.n_arg_res:]
+
     def run(self, inputs: list) -> list:
-        """Replay on input arrays (no outer recorder); returns output arrays."""
+        """Replay on input arrays, then the Variables passed as arguments (no outer recorder);
+        returns output arrays."""
         if threading.get_ident() == self.thread:
             return _undoable(self.fast, inputs) if self.undo else self.fast(inputs)
         if self._shared is None:
@@ -666,6 +702,10 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         return f"s{i}" if i not in prog.consts else const[i]
 
     const = {i: bind(v, "c") for i, v in prog.consts.items()}
+    nvar = prog.n_arg_res
+
+    def var(r: int) -> str:  # (a Variable passed as an argument: an input after the arrays)
+        return f"s{prog.n_slots + r}"
     private = _private(prog) if buffers else set()
     pending: dict[int, tuple] = {}
     for step in prog.steps:
@@ -685,7 +725,9 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         elif kind == "draw":
             lines.append(f"{_targets(step[3], True)} = {bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         elif kind == "read":
-            lines.append(f"s{step[2]} = {bind(_reader(prog.res[step[1]]))}()")
+            r = step[1]
+            lines.append(f"s{step[2]} = {bind(_read_arg)}({var(r)})" if r < nvar else
+                         f"s{step[2]} = {bind(_reader(prog.res[r]))}()")
         elif kind == "write":
             _, r, how, prev, src, out = step
             if how == "assign":
@@ -700,12 +742,13 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         elif kind == "check":
             lines.append(f"{bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         else:
-            lines.extend(_commits(pending, prog.res, bind))
+            lines.extend(_commits(pending, prog.res, bind, var, nvar))
             fn, structure, spec = step[1:]
-            slots = [x for k, x in spec if k == "s"]
-            lines.append(f"{bind(_host(fn, structure, spec, prog.res))}({', '.join(sl(i) for i in slots)})")
-    lines.extend(_commits(pending, prog.res, bind))
-    head = f"    {_targets(range(prog.n_inputs), True)} = inputs\n" if prog.n_inputs else ""
+            args = [var(r) for r in range(nvar)] + [sl(x) for k, x in spec if k == "s"]
+            lines.append(f"{bind(_host(fn, structure, spec, prog.res, nvar))}({', '.join(args)})")
+    lines.extend(_commits(pending, prog.res, bind, var, nvar))
+    names = [f"s{i}" for i in range(prog.n_inputs)] + [var(r) for r in range(nvar)]
+    head = f"    {', '.join(names)}{',' if len(names) == 1 else ''} = inputs\n" if names else ""
     src = ("def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines)
            + f"    return [{', '.join(sl(i) for i in prog.outs)}]\n")
     _check_source(src)
@@ -718,8 +761,9 @@ def _targets(slots: Any, tuple_: bool) -> str:
     return names + "," if tuple_ and "," not in names else names
 
 
-def _commits(pending: dict, res: list, bind: Callable) -> list:
-    out = [f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
+def _commits(pending: dict, res: list, bind: Callable, var: Callable, nvar: int) -> list:
+    out = [f"{bind(functools.partial(_commit_arg, fresh))}({var(r)}, s{slot})" if r < nvar else
+           f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
            for r, (slot, fresh) in pending.items()]
     pending.clear()
     return out
@@ -727,6 +771,14 @@ def _commits(pending: dict, res: list, bind: Callable) -> list:
 
 def _commit(v: Any, fresh: bool, value: Any) -> None:
     v._set(value, fresh)
+
+
+def _commit_arg(fresh: bool, v: Any, value: Any) -> None:
+    v._set(value, fresh)
+
+
+def _read_arg(v: Any) -> Any:
+    return v._snap._value
 
 
 def _reader(v: Any) -> Callable:
@@ -740,11 +792,11 @@ def _guard(shape: tuple, data: bytes | None) -> Callable:
     return check
 
 
-def _host(fn: Callable, structure: Any, spec: list, res: list) -> Callable:
+def _host(fn: Callable, structure: Any, spec: list, res: list, nvar: int) -> Callable:
     def call(*values: Any) -> None:
-        it = iter(values)
+        it = iter(values[nvar:])
         env = {x: next(it) for k, x in spec if k == "s"}
-        a, kw = _rebuild(structure, spec, env, res, False)
+        a, kw = _rebuild(structure, spec, env, list(values[:nvar]) + res[nvar:], False)
         fn(*a, **kw)
     return call
 
