@@ -414,7 +414,8 @@ class Function:
         tr = _trace.Tracer(entry)  # (the traces of one signature share their random kernels)
         tr.arguments(variables)
         # Variables may be made on the first trace only: later, tf.Variable() raises at its line
-        tr.no_variables = self._created or self._count > 1 or len(self._cache) > 1 or bool(entry.programs)
+        if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
+            tr.no_variables = _trace.VARIABLE_ON_RETRACE if self._created else _trace.VARIABLE_ON_LATER_CALL
         it = iter(tensors)
         fresh = []
         for x in flat:  # the inputs take the first slots
@@ -442,7 +443,7 @@ class Function:
         _state.spent = getattr(_state, "spent", 0) + 2
         if made:
             if tr.no_variables:  # (one made without tf.Variable(): copied, say)
-                raise ValueError(_trace.VARIABLE_ON_RETRACE)
+                raise ValueError(tr.no_variables)
             self._created = entry.pinned = True
         leaves = _nest.flatten(out)
         tens: list = []

@@ -66,6 +66,7 @@ VARIABLE_ON_RETRACE = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
     "tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+VARIABLE_ON_LATER_CALL = "Creating variables on a non-first call to a function decorated with tf.function."
 
 
 class Miss(Exception):
@@ -127,7 +128,7 @@ class Tracer(_Bodies, _rec.Recorder):
         self.steps: list = []
         self.res: list = []              # resources: Variables (arguments, then captured)
         self.n_arg_res = 0               # the first n_arg_res: the arguments, given at each call
-        self.no_variables = False        # a Variable made now raises (not the first trace)
+        self.no_variables: str | None = None  # the error a Variable made now raises (a later trace)
         self.res_of: dict[int, int] = {}  # id(variable) -> resource index
         self.cur: dict[int, int] = {}    # resource -> slot of its value in this run
         self.problem: tuple | None = None
@@ -163,7 +164,7 @@ class Tracer(_Bodies, _rec.Recorder):
 
     def on_variable_create(self, v: Any) -> None:
         if self.no_variables:
-            raise ValueError(VARIABLE_ON_RETRACE)
+            raise ValueError(self.no_variables)
 
     def _read_step(self, r: int, s: int) -> None:
         """Read resource ``r`` into slot ``s``; a Variable of a shape not fully declared (its value
