@@ -128,13 +128,11 @@ class ConcreteFunction:
 class _Entry:
     """The traces of one key (one per guard outcome), or the reason it runs eagerly."""
 
-    __slots__ = ("programs", "eager", "outputs", "single", "pinned", "__weakref__")
+    __slots__ = ("programs", "eager", "pinned", "__weakref__")
 
     def __init__(self) -> None:
         self.programs: list = []
         self.eager: str | None = None
-        self.outputs: Any = None
-        self.single = False  # the output is one tensor
         self.pinned = False  # its trace created the function's Variables: never dropped
 
 
@@ -342,8 +340,8 @@ class Function:
                         res = prog.run(values)
                     except _trace.Miss:
                         continue
-                    return _fill(prog, res, ())[0] if entry.single else \
-                        _nest.pack_sequence_as(entry.outputs, _fill(prog, res, ()))
+                    return _fill(prog, res, ())[0] if prog.single else \
+                        _nest.pack_sequence_as(prog.structure, _fill(prog, res, ()))
         args, kwargs = self._bind(args, kwargs)
         tensors, key, structure, flat, variables = self._leaves(args, kwargs)
         full = (structure, key)
@@ -369,7 +367,7 @@ class Function:
                     [t._value for t in tensors] + variables)
             except _trace.Miss:
                 continue
-            return _nest.pack_sequence_as(entry.outputs, _fill(prog, res, variables))
+            return _nest.pack_sequence_as(prog.structure, _fill(prog, res, variables))
         if len(entry.programs) >= _MAX_BRANCH_TRACES:
             entry.eager = (f"the values of tensors read into Python changed on "
                            f"{_MAX_BRANCH_TRACES} calls")
@@ -470,8 +468,10 @@ class Function:
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template
         entry.programs.append(prog)
-        entry.outputs = _nest.map_structure(lambda x: None, out)  # (the structure, not the trace's values)
-        entry.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
+        # the output's structure, per trace (traces of one key may differ: tf.unstack(x, axis=t));
+        # not the trace's values
+        prog.structure = _nest.map_structure(lambda x: None, out)
+        prog.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
         # the caller gets tensors of its own (the trace's inputs were fresh tensors)
         return out
 

@@ -457,6 +457,7 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     return x[..., top:h - top, left:w - left, :]
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def _crop(value: Any, size: Any, uniform: Any, what: str) -> Tensor:
     x = as_tensor(value)
     sz = np.asarray(host_value(size, "size")).astype(np.int64).reshape(-1)

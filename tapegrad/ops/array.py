@@ -633,6 +633,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     return _bk.place(_wrap(np.arange(s, l, d).astype(dt)))
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive, differentiable in both.
 
@@ -892,6 +893,7 @@ def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, a
 _one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: Any = None) -> Tensor:
     """One-hot vectors of length ``depth`` along a new axis (last by default).

@@ -427,6 +427,7 @@ def hamming_window(window_length: Any, periodic: Any = True, dtype: Any = _dt.fl
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46, "hamming_window")
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def kaiser_window(window_length: Any, beta: Any = 12.0, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """Kaiser window ``I0(β sqrt(1 - (2n/(N-1) - 1)²)) / I0(β)``.
 
@@ -457,6 +458,7 @@ def vorbis_window(window_length: Any, dtype: Any = _dt.float32, name: Any = None
                  .astype(npdt))
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def kaiser_bessel_derived_window(window_length: Any, beta: Any = 12.0, dtype: Any = _dt.float32,
                                  name: Any = None) -> Tensor:
     """Kaiser-Bessel-derived window (for the MDCT): the square root of the normalised running sum
@@ -670,6 +672,7 @@ def _hertz_to_mel(f: np.ndarray) -> np.ndarray:
     return 1127.0 * np.log(1.0 + f / 700.0)
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: int = 129,
                                 sample_rate: Any = 8000, lower_edge_hertz: float = 125.0,
                                 upper_edge_hertz: float = 3800.0, dtype: Any = _dt.float32,
