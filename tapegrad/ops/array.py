@@ -1079,6 +1079,7 @@ def shape_n(input: Any, out_type: Any = _dt.int32, name: Any = None) -> list:  #
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
+@constant_maker  # (ones of a shape)
 def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> UniqueWithCounts:
     """:func:`unique` and how many times each distinct value occurs: ``(y, idx, count)``.
 
@@ -1086,12 +1087,10 @@ def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> Un
     >>> tf.unique_with_counts(tf.constant([1, 1, 2, 4, 4, 4])).count.numpy()
     array([2, 1, 3], dtype=int32)
     """
+    from .segment import unsorted_segment_sum
     y, idx = unique(x, out_idx)
-    return UniqueWithCounts(y, idx, apply(_unique_counts, (idx, y)))
-
-
-_unique_counts = defop("UniqueWithCountsCount", lambda idx, y: np.bincount(
-    idx.reshape(-1), minlength=len(y)).astype(idx.dtype), nondiff=True)
+    ones = _wrap(np.ones(idx._value.shape, idx._value.dtype))
+    return UniqueWithCounts(y, idx, unsorted_segment_sum(ones, idx, y._value.shape[0]))  # (ops: replayed)
 
 
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:

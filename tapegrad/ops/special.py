@@ -691,4 +691,4 @@ def nextafter(x1: Any, x2: Any, name: Any = None) -> Tensor:
     return apply(_nextafter, (a, b))
 
 
-_nextafter = defop("NextAfter", np.nextafter, nondiff=True)
+_nextafter = defop("NextAfter", np.nextafter, nondiff=True, broadcast=True)

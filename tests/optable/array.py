@@ -29,8 +29,6 @@ CASES = [
     OpCase("UnbroadcastSum", lambda x, y: (x * y), [((3,), (2, 3))], ops=("UnbroadcastSum",)),
     OpCase("StopGradient", tf.stop_gradient, S, nondiff=True),
     OpCase("InvertPermutation", lambda x: tf.math.invert_permutation(tf.argsort(x)), [((4,),)], nondiff=True),
-    OpCase("UniqueWithCountsCount", lambda x: tf.unique_with_counts(tf.concat([x, x[:1]], 0)).count, [((3,),)],
-           nondiff=True, ops=("Unique", "UniqueWithCountsCount", "ConcatV2", "StridedSlice")),
     OpCase("Unique", lambda x: tf.unique(tf.concat([x, x[:1]], 0))[0] * 2.0, [((3,),)],
            ops=("Unique", "UniqueShare", "ConcatV2", "StridedSlice")),
     OpCase("ReverseV2", lambda x: tf.reverse(x, [-1]) * x, [((3,),), ((2, 3),)]),
