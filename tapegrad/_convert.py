@@ -374,10 +374,17 @@ def check_values(check: Callable, *xs: Tensor) -> None:
     The one way op code reads tensor data only to validate it: the values never steer the op, and
     a ``tf.function`` trace records the check as a step that runs again on every call's values,
     as TensorFlow's kernels check at run time. A backend's (Dask, CuPy) values are not read back."""
-    vals = [x._value for x in xs]
-    if any(type(v) is _bk.Boxed for v in vals):
-        return
-    check(*vals)
+    if len(xs) == 1:  # (the common case, without a list)
+        v = xs[0]._value
+        if type(v) is _bk.Boxed:
+            return
+        check(v)
+    else:
+        vals = [x._value for x in xs]
+        for v in vals:
+            if type(v) is _bk.Boxed:
+                return
+        check(*vals)
     if _rec.active:
         _rec.note_check(check, xs)
 
