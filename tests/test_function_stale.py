@@ -54,6 +54,7 @@ ALLOWED = {
     ("ops/math.py", "ones_like"): "passes a backend's array to _bk.filled for its shape and device",
     ("random.py", "kernel_draw"): "the draw itself: _trace.draw records it as a step",
     ("random.py", "_draw"): "a Generator's eager draw (in a trace: Tracer.draw_from's step)",
+    ("keras/backend.py", "on_variable_assign"): "a recorder restoring Variables after Keras's stateless calls",
 }
 READERS = {("_convert.py", "host_value"), ("_convert.py", "check_values")}
 # attributes and functions that read an array's metadata, not its data
