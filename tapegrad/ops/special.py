@@ -19,7 +19,7 @@ import numpy as np
 from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, composite_api, defop
-from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._tensor import Tensor, constant_maker
 from ..errors import InvalidArgumentError
 from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
                    imag, less, log, log1p, maximum, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
@@ -691,4 +691,7 @@ def nextafter(x1: Any, x2: Any, name: Any = None) -> Tensor:
     a, b = binary_operands(x1, x2, "NextAfter")
     if a._value.dtype not in (np.float32, np.float64):
         raise _dt_error("NextAfter", a, "float32, float64")
-    return _wrap(np.nextafter(a._value, b._value))
+    return apply(_nextafter, (a, b))
+
+
+_nextafter = defop("NextAfter", np.nextafter, nondiff=True, broadcast=True)
