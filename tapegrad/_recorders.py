@@ -31,6 +31,9 @@ class Recorder:
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``follows(t)``: whether this recorder follows tensor or Variable ``t`` (a tape that would
+    give it a gradient, an accumulator that holds its tangent): NumPy interop warns when such a
+    tensor leaves the library through a NumPy or SciPy function.
     ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
     ``tf.while_loop``, ``map_fn``, ...) whose iterations ``items`` are, or (``branch``: its index)
     the branch a conditional takes, ``items`` its one run; an iterator to walk them with (a
@@ -60,6 +63,9 @@ class Recorder:
 
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
         return None
+
+    def follows(self, t: Any) -> bool:
+        return False
 
 
 class Tape(Recorder):
@@ -137,6 +143,9 @@ class Tape(Recorder):
     def on_escape(self, t: Any, how: str) -> None:
         if self.explain is not None:
             self.explain.on_escape(t, how)
+
+    def follows(self, t: Any) -> bool:  # (a trainable Variable: watched when it is read)
+        return t._id in self.ids or (self.watch_accessed and getattr(t, "_trainable", False))
 
     def watch_variable(self, v: Any) -> None:
         self.vars[v._id] = v
@@ -220,6 +229,15 @@ def note_escape(t: Any, how: str) -> None:
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+
+
+def followed(t: Any) -> bool:
+    """Whether a recorder of this thread follows tensor or Variable ``t`` (see ``Recorder.follows``)."""
+    if active:
+        for rec in tls.stack:
+            if rec.follows(t):
+                return True
+    return False
 
 
 def note_random(xs: Any, stateful: bool) -> None:

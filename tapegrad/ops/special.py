@@ -193,6 +193,16 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 _ndtri = defop("Ndtri", _special("ndtri"), kinds="f", deriv=(lambda ans, x: _SQRT_2PI * exp(0.5 * ans * ans),))
 
 
+_log_ndtr_op = defop("LogNdtr", _special("log_ndtr"), kinds="f",
+                     deriv=(lambda ans, x: exp(-0.5 * x * x - ans) / _SQRT_2PI,))
+
+
+def _log_ndtr(x: Any) -> Tensor:
+    """``log Φ(x)``, the log of the standard normal CDF, accurate far into both tails (SciPy's
+    ``log_ndtr``; no TensorFlow name: NumPy interop maps ``scipy.special.log_ndtr`` to it)."""
+    return _unary(_log_ndtr_op, x)
+
+
 def ndtri(x: Any, name: Any = None) -> Tensor:
     """The quantile function of the standard normal distribution (the inverse of its CDF):
     ``±inf`` at 0 and 1, NaN outside ``[0, 1]``."""

@@ -2,6 +2,7 @@
 family, no-NaN division, rounding and float tests."""
 import tapegrad as tf
 from optable import OpCase
+from tapegrad.ops.special import _log_ndtr
 
 S = [((),), ((3,),), ((2, 3),)]          # unary shapes
 B = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3))]  # broadcasting binary shapes
@@ -41,6 +42,7 @@ CASES = [
     OpCase("Polygamma", lambda x: tf.math.polygamma(tf.constant([0.0, 1.0, 3.0], tf.float64), x),
            [((3,),), ((2, 3),)], domain=(0.5, 3.0)),
     OpCase("Ndtri", tf.math.ndtri, S, domain=(0.05, 0.95)),
+    OpCase("LogNdtr", _log_ndtr, S, domain=(-6.0, 3.0)),
     OpCase("erfcinv", tf.math.erfcinv, S, domain=(0.1, 1.9), ops=("Ndtri", "Mul", "Neg")),
     OpCase("Zeta", lambda q: tf.math.zeta(tf.constant([2.0, 3.0, 4.5], tf.float64), q), [((3,),), ((2, 3),)],
            domain=(0.5, 2.0)),
