@@ -88,7 +88,7 @@ def _no(**given: Any) -> None:
 
 # ---------------------------------------------------------------------------- ufuncs
 def _matmul(a: Any, b: Any) -> Tensor:
-    """``np.matmul``: 1-D operands are promoted to matrices and the added axis removed."""
+    """``tf.matmul`` (1-D operands promoted to matrices, as NumPy does)."""
     a, b = _like((a, b))
     a1, b1 = a.ndim == 1, b.ndim == 1
     if a1:
@@ -104,6 +104,7 @@ def _matmul(a: Any, b: Any) -> Tensor:
 
 
 def _positive(x: Any) -> Tensor:
+    """``tf.identity``."""
     return _tf("identity")(x)
 
 
@@ -121,12 +122,13 @@ def _scaled(target: str, before: float, after: float) -> Callable:
     def adapter(x: Any) -> Tensor:
         (x,) = _floating(x)
         return _tf(target)(x * before if before != 1.0 else x) * after
+    adapter.__doc__ = f"``tf.{target}``" + (" times a constant" if (before, after) != (1.0, 1.0) else "") + "."
     return adapter
 
 
 def _logaddexp(a: Any, b: Any) -> Tensor:
-    """``log(exp(a) + exp(b))`` as a logsumexp over the pair: stable, and the gradient is split
-    evenly at ties (``maximum``'s would go to one side)."""
+    """``tf.reduce_logsumexp`` over the pair: stable, and the gradient is split evenly at ties
+    (``maximum``'s would go to one side)."""
     a, b = _floating(a, b)
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     pair = _tf("stack")([_tf("broadcast_to")(a, shape), _tf("broadcast_to")(b, shape)])
@@ -134,6 +136,7 @@ def _logaddexp(a: Any, b: Any) -> Tensor:
 
 
 def _logaddexp2(a: Any, b: Any) -> Tensor:
+    """``tf.reduce_logsumexp`` over the pair, in base 2."""
     a, b = _floating(a, b)
     return _logaddexp(a * _LN2, b * _LN2) / _LN2
 
@@ -142,19 +145,23 @@ def _exp_base(base: float) -> Callable:
     def adapter(x: Any) -> Tensor:
         (x,) = _floating(x)
         return _tf("exp")(x * math.log(base))
+    adapter.__doc__ = f"``tf.exp(x * log({base:g}))``."
     return adapter
 
 
 def _trunc(x: Any) -> Tensor:
+    """``tf.math.floor`` / ``tf.math.ceil`` (no gradient)."""
     (x,) = _floating(x)
     return _tf("where")(_tf("less")(x, 0), _tf("math.ceil")(x), _tf("floor")(x))
 
 
 def _divmod(a: Any, b: Any) -> tuple:
+    """``(tf.math.floordiv, tf.math.floormod)``."""
     return _tf("floordiv")(*_like((a, b))), _tf("math.floormod")(*_like((a, b)))
 
 
 def _float_power(a: Any, b: Any) -> Tensor:
+    """``tf.pow`` (float64 tensors only: NumPy computes in float64)."""
     a, b = _like((a, b))
     if a.dtype.name != "float64":
         raise _Unsupported("float_power computes in float64")
@@ -162,16 +169,19 @@ def _float_power(a: Any, b: Any) -> Tensor:
 
 
 def _vecdot(a: Any, b: Any) -> Tensor:
+    """``tf.reduce_sum(tf.math.conj(a) * b, axis=-1)``."""
     a, b = _like((a, b))
     return _tf("reduce_sum")(_tf("conj")(a) * b, axis=-1)
 
 
 def _matvec(a: Any, v: Any) -> Tensor:
+    """``tf.matmul`` of the matrix and the vector as a column."""
     a, v = _like((a, v))
     return _tf("squeeze")(_tf("matmul")(a, _tf("expand_dims")(v, -1)), -1)
 
 
 def _vecmat(v: Any, a: Any) -> Tensor:
+    """``tf.matmul`` of the conjugated vector as a row and the matrix."""
     v, a = _like((v, a))
     return _tf("squeeze")(_tf("matmul")(_tf("expand_dims")(_tf("conj")(v), -2), a), -2)
 
@@ -200,6 +210,7 @@ UFUNCS: dict = {
     np.logaddexp: _logaddexp, np.logaddexp2: _logaddexp2, np.exp2: _exp_base(2.0),
     np.log2: _scaled("log", 1.0, 1.0 / _LN2), np.log10: _scaled("log", 1.0, 1.0 / math.log(10.0)),
     np.deg2rad: _scaled("identity", math.pi / 180.0, 1.0), np.rad2deg: _scaled("identity", 180.0 / math.pi, 1.0),
+    np.radians: _scaled("identity", math.pi / 180.0, 1.0), np.degrees: _scaled("identity", 180.0 / math.pi, 1.0),
     np.fabs: _scaled("abs", 1.0, 1.0), np.trunc: _trunc, np.fmod: "math.truncatemod",
     np.divmod: _divmod, np.float_power: _float_power, np.nextafter: "math.nextafter",
 }
@@ -221,26 +232,31 @@ UFUNCS_OFF_TAPE: dict = {
 
 # ---------------------------------------------------------------------------- SciPy's ufuncs
 def _logit(p: Any) -> Tensor:
+    """``log(p) - log1p(-p)``."""
     (p,) = _floating(p)
     return _tf("log")(p) - _tf("math.log1p")(-p)
 
 
 def _ndtr(x: Any) -> Tensor:
+    """``0.5 * tf.math.erfc(-x / √2)``."""
     (x,) = _floating(x)
     return 0.5 * _tf("math.erfc")(x * -math.sqrt(0.5))
 
 
 def _fresnel(x: Any) -> tuple:
+    """``(tf.math.special.fresnel_sin, tf.math.special.fresnel_cos)``."""
     return _tf("math.special.fresnel_sin")(x), _tf("math.special.fresnel_cos")(x)
 
 
 def _betaln(a: Any, b: Any) -> Tensor:
+    """``tf.math.lbeta`` of the stacked pair."""
     a, b = _floating(a, b)
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     return _tf("math.lbeta")(_tf("stack")([_tf("broadcast_to")(a, shape), _tf("broadcast_to")(b, shape)], -1))
 
 
 def _entr(x: Any) -> Tensor:
+    """``-tf.math.xlogy(x, x)`` (``-inf`` below 0)."""
     (x,) = _floating(x)
     return _tf("where")(_tf("less")(x, 0), x * 0 - np.inf, -_tf("math.xlogy")(x, x))
 
@@ -253,6 +269,7 @@ def _only(target: str, *diff: int) -> Callable:
         if any(i not in diff and isinstance(x, (Tensor, Variable)) and _rec.followed(x) for i, x in enumerate(xs)):
             raise _Unsupported("a recorded input that the op does not differentiate")
         return _tf(target)(*_like(xs))
+    adapter.__doc__ = f"``tf.{target}`` (differentiable in argument {', '.join(str(i + 1) for i in diff)} only)."
     return adapter
 
 
@@ -289,6 +306,7 @@ def _reduction(name: str) -> Callable:
                 initial: Any = np._NoValue, where: Any = np._NoValue) -> Tensor:
         _no(dtype=(dtype, None), out=(out, None), initial=(initial, np._NoValue), where=(where, np._NoValue))
         return _tf(name)(a, axis=axis, keepdims=bool(keepdims))
+    adapter.__doc__ = f"``tf.{name}``."
     return adapter
 
 
@@ -297,6 +315,7 @@ def _minmax(name: str) -> Callable:
                 initial: Any = np._NoValue, where: Any = np._NoValue) -> Tensor:
         _no(out=(out, None), initial=(initial, np._NoValue), where=(where, np._NoValue))
         return _tf(name)(a, axis=axis, keepdims=bool(keepdims))
+    adapter.__doc__ = f"``tf.{name}``."
     return adapter
 
 
@@ -307,12 +326,13 @@ def _moment(name: str) -> Callable:
         if ddof != 0 or any(v is not np._NoValue and v is not None for v in kw.values()):
             raise _Unsupported("ddof")
         return _tf(name)(a, axis=axis, keepdims=bool(keepdims))
+    adapter.__doc__ = f"``tf.{name}`` (``ddof=0``)."
     return adapter
 
 
 def _dot(a: Any, b: Any, out: Any = None) -> Tensor:
-    """``np.dot``: scalars multiply, vectors contract, otherwise the last axis of ``a`` with the
-    second-to-last of ``b`` (the last for a 1-D ``b``)."""
+    """``tf.matmul`` or ``tf.tensordot`` (NumPy's rule: the last axis of ``a`` with the
+    second-to-last of ``b``)."""
     _no(out=(out, None))
     a, b = _like((a, b))
     if a.ndim == 0 or b.ndim == 0:
@@ -323,6 +343,7 @@ def _dot(a: Any, b: Any, out: Any = None) -> Tensor:
 
 
 def _outer(a: Any, b: Any, out: Any = None) -> Tensor:
+    """``tf.reshape`` and ``tf.multiply``."""
     _no(out=(out, None))
     a, b = _like((a, b))
     reshape = _tf("reshape")
@@ -330,11 +351,13 @@ def _outer(a: Any, b: Any, out: Any = None) -> Tensor:
 
 
 def _tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
+    """``tf.tensordot``."""
     a, b = _like((a, b))
     return _tf("linalg.tensordot")(a, b, axes)
 
 
 def _einsum(subscripts: Any, *operands: Any, out: Any = None, optimize: Any = False, **kw: Any) -> Tensor:
+    """``tf.einsum`` (a subscripts string)."""
     _no(out=(out, None))
     if not isinstance(subscripts, str) or kw:
         raise _Unsupported("einsum")
@@ -342,6 +365,7 @@ def _einsum(subscripts: Any, *operands: Any, out: Any = None, optimize: Any = Fa
 
 
 def _where(condition: Any, x: Any = np._NoValue, y: Any = np._NoValue) -> Tensor:
+    """``tf.where`` (three arguments)."""
     if x is np._NoValue or y is np._NoValue:
         raise _Unsupported("where with one argument")
     x, y = _like((x, y))
@@ -353,6 +377,7 @@ def _where(condition: Any, x: Any = np._NoValue, y: Any = np._NoValue) -> Tensor
 
 
 def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, dtype: Any = None, casting: Any = "same_kind") -> Tensor:
+    """``tf.concat``."""
     _no(out=(out, None), dtype=(dtype, None))
     values = _like(arrays)
     if axis is None:
@@ -361,11 +386,13 @@ def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, dtype: Any = None,
 
 
 def _stack(arrays: Any, axis: Any = 0, out: Any = None, dtype: Any = None, casting: Any = "same_kind") -> Tensor:
+    """``tf.stack``."""
     _no(out=(out, None), dtype=(dtype, None))
     return _tf("stack")(_like(arrays), axis)
 
 
 def _reshape(a: Any, shape: Any = None, order: Any = "C", *, newshape: Any = None, copy: Any = None) -> Tensor:
+    """``tf.reshape`` (order ``'C'``)."""
     if order != "C":
         raise _Unsupported("order")
     shape = newshape if shape is None else shape
@@ -373,20 +400,24 @@ def _reshape(a: Any, shape: Any = None, order: Any = "C", *, newshape: Any = Non
 
 
 def _transpose(a: Any, axes: Any = None) -> Tensor:
+    """``tf.transpose``."""
     return _tf("transpose")(a, perm=axes)
 
 
 def _squeeze(a: Any, axis: Any = None) -> Tensor:
+    """``tf.squeeze``."""
     return _tf("squeeze")(a, axis)
 
 
 def _expand_dims(a: Any, axis: Any) -> Tensor:
+    """``tf.expand_dims`` (one axis)."""
     if not isinstance(axis, (int, np.integer)):
         raise _Unsupported("axis")
     return _tf("expand_dims")(a, int(axis))
 
 
 def _clip(a: Any, a_min: Any = np._NoValue, a_max: Any = np._NoValue, out: Any = None, **kw: Any) -> Tensor:
+    """``tf.clip_by_value`` (both bounds)."""
     _no(out=(out, None))
     lo, hi = kw.pop("min", a_min), kw.pop("max", a_max)
     if lo is None or hi is None or lo is np._NoValue or hi is np._NoValue or kw:
@@ -400,14 +431,17 @@ def _scan(name: str) -> Callable:
         if axis is None:
             a, axis = _tf("reshape")(a, [-1]), 0
         return _tf(name)(a, axis=axis)
+    adapter.__doc__ = f"``tf.{name}``."
     return adapter
 
 
 def _broadcast_to(array: Any, shape: Any, subok: Any = False) -> Tensor:
+    """``tf.broadcast_to``."""
     return _tf("broadcast_to")(array, [shape] if isinstance(shape, (int, np.integer)) else shape)
 
 
 def _trace(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1, dtype: Any = None, out: Any = None) -> Tensor:
+    """``tf.linalg.trace`` (a matrix)."""
     _no(offset=(offset, 0), dtype=(dtype, None), out=(out, None))
     t = _like((a,))[0]
     if t.ndim != 2 or {axis1 % 2, axis2 % 2} != {0, 1}:
@@ -416,11 +450,13 @@ def _trace(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1, dtype: Any =
 
 
 def _round(a: Any, decimals: Any = 0, out: Any = None) -> Tensor:
+    """``tf.math.round`` (``decimals=0``)."""
     _no(decimals=(decimals, 0), out=(out, None))
     return _tf("math.round")(a)
 
 
 def _linalg_solve(a: Any, b: Any) -> Tensor:
+    """``tf.linalg.solve`` (a 1-D right-hand side as a column)."""
     a, b = _like((a, b))
     if b.ndim == 1:  # NumPy's 1-D right-hand side is a vector
         return _tf("squeeze")(_tf("linalg.solve")(a, _tf("expand_dims")(b, -1)), -1)
@@ -428,6 +464,7 @@ def _linalg_solve(a: Any, b: Any) -> Tensor:
 
 
 def _linalg_norm(x: Any, ord: Any = None, axis: Any = None, keepdims: Any = False) -> Tensor:  # noqa: A002
+    """``tf.norm`` (Frobenius/2-norm; ``ord`` 1, 2, inf of a vector)."""
     t = _like((x,))[0]
     if ord is None or ord == "fro":
         if axis is None and t.ndim == 2:
@@ -439,6 +476,7 @@ def _linalg_norm(x: Any, ord: Any = None, axis: Any = None, keepdims: Any = Fals
 
 
 def _linalg_svd(a: Any, full_matrices: Any = True, compute_uv: Any = True, hermitian: Any = False) -> Any:
+    """``tf.linalg.svd`` (NumPy's ``u, s, vh`` order)."""
     _no(hermitian=(hermitian, False))
     if not compute_uv:
         return _tf("linalg.svd")(a, full_matrices=bool(full_matrices), compute_uv=False)
@@ -447,6 +485,7 @@ def _linalg_svd(a: Any, full_matrices: Any = True, compute_uv: Any = True, hermi
 
 
 def _linalg_qr(a: Any, mode: Any = "reduced") -> Any:
+    """``tf.linalg.qr``."""
     if mode not in ("reduced", "complete", "r"):
         raise _Unsupported("mode")
     q, r = _tf("linalg.qr")(a, full_matrices=mode == "complete")
@@ -454,16 +493,19 @@ def _linalg_qr(a: Any, mode: Any = "reduced") -> Any:
 
 
 def _linalg_eigh(a: Any, UPLO: Any = "L") -> Any:  # noqa: N803 (NumPy's name)
+    """``tf.linalg.eigh``."""
     _no(UPLO=(UPLO, "L"))
     return _tf("linalg.eigh")(a)
 
 
 def _linalg_eigvalsh(a: Any, UPLO: Any = "L") -> Tensor:  # noqa: N803
+    """``tf.linalg.eigvalsh``."""
     _no(UPLO=(UPLO, "L"))
     return _tf("linalg.eigvalsh")(a)
 
 
 def _linalg_pinv(a: Any, rcond: Any = None, hermitian: Any = False, **kw: Any) -> Tensor:
+    """``tf.linalg.pinv`` (default tolerance)."""
     _no(rcond=(rcond, None), hermitian=(hermitian, False))
     if kw.get("rtol", np._NoValue) not in (None, np._NoValue):
         raise _Unsupported("rtol")
@@ -475,6 +517,7 @@ def _flat(a: Any) -> Tensor:
 
 
 def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None) -> Tensor:
+    """``tf.sort`` (``axis=None``: flattened)."""
     _no(order=(order, None))   # (kind and stable: the sorted values are the same)
     if axis is None:
         return _tf("sort")(_flat(a))
@@ -482,12 +525,14 @@ def _sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable
 
 
 def _flip(m: Any, axis: Any = None) -> Tensor:
+    """``tf.reverse``."""
     t = _like((m,))[0]
     axes = list(range(t.ndim)) if axis is None else [axis] if isinstance(axis, (int, np.integer)) else list(axis)
     return _tf("reverse")(t, axes)
 
 
 def _roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
+    """``tf.roll``."""
     t = _like((a,))[0]
     if axis is None:
         return _tf("reshape")(_tf("roll")(_flat(t), shift, 0), tuple(t.shape))
@@ -495,6 +540,7 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
 
 
 def _tile(A: Any, reps: Any) -> Tensor:  # noqa: N803 (NumPy's name)
+    """``tf.tile``."""
     t = _like((A,))[0]
     reps = [int(reps)] if isinstance(reps, (int, np.integer)) else [int(r) for r in reps]
     while t.ndim < len(reps):
@@ -503,10 +549,12 @@ def _tile(A: Any, reps: Any) -> Tensor:  # noqa: N803 (NumPy's name)
 
 
 def _repeat(a: Any, repeats: Any, axis: Any = None) -> Tensor:
+    """``tf.repeat``."""
     return _tf("repeat")(_like((a,))[0], repeats, axis=axis)
 
 
 def _diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = np._NoValue, append: Any = np._NoValue) -> Tensor:
+    """differences of slices."""
     _no(prepend=(prepend, np._NoValue), append=(append, np._NoValue))
     t = _like((a,))[0]
     axis = int(axis) % t.ndim
@@ -517,6 +565,7 @@ def _diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = np._NoValue, append
 
 
 def _cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1, axis: Any = None) -> Tensor:
+    """``tf.linalg.cross`` (3-vectors on the last axis)."""
     a, b = _like((a, b))
     if axis is not None or (axisa, axisb, axisc) != (-1, -1, -1) or a.shape[-1] != 3 or b.shape[-1] != 3:
         raise _Unsupported("cross of 3-vectors on the last axis only")
@@ -524,6 +573,7 @@ def _cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1, ax
 
 
 def _diag(v: Any, k: Any = 0) -> Tensor:
+    """``tf.linalg.diag`` / ``tf.linalg.diag_part`` (``k=0``)."""
     _no(k=(k, 0))
     t = _like((v,))[0]
     if t.ndim == 1:
@@ -534,6 +584,7 @@ def _diag(v: Any, k: Any = 0) -> Tensor:
 
 
 def _diagonal(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1) -> Tensor:
+    """``tf.linalg.diag_part`` (a matrix)."""
     _no(offset=(offset, 0))
     t = _like((a,))[0]
     if t.ndim != 2 or {axis1 % 2, axis2 % 2} != {0, 1}:
@@ -545,10 +596,12 @@ def _band(lower: bool) -> Callable:
     def adapter(m: Any, k: Any = 0) -> Tensor:
         _no(k=(k, 0))
         return _tf("linalg.band_part")(m, -1, 0) if lower else _tf("linalg.band_part")(m, 0, -1)
+    adapter.__doc__ = "``tf.linalg.band_part`` (``k=0``)."
     return adapter
 
 
 def _swapaxes(a: Any, axis1: Any, axis2: Any) -> Tensor:
+    """``tf.transpose``."""
     t = _like((a,))[0]
     perm = list(range(t.ndim))
     i, j = int(axis1) % t.ndim, int(axis2) % t.ndim
@@ -557,6 +610,7 @@ def _swapaxes(a: Any, axis1: Any, axis2: Any) -> Tensor:
 
 
 def _moveaxis(a: Any, source: Any, destination: Any) -> Tensor:
+    """``tf.transpose`` (one axis)."""
     t = _like((a,))[0]
     if not isinstance(source, (int, np.integer)) or not isinstance(destination, (int, np.integer)):
         raise _Unsupported("moveaxis of one axis")
@@ -566,12 +620,13 @@ def _moveaxis(a: Any, source: Any, destination: Any) -> Tensor:
 
 
 def _ravel(a: Any, order: Any = "C") -> Tensor:
+    """``tf.reshape(a, [-1])``."""
     _no(order=(order, "C"))
     return _flat(a)
 
 
 def _stack_along(axis_of: Callable) -> Callable:
-    """``np.vstack``/``np.hstack``: concatenate along the axis ``axis_of(ndim)`` after NumPy's
+    """``np.vstack``/``np.hstack``: ``tf.concat`` along the axis ``axis_of(ndim)`` after NumPy's
     promotion of 1-D (and 0-D) inputs."""
     def adapter(tup: Any, *, dtype: Any = None, casting: Any = "same_kind") -> Tensor:
         _no(dtype=(dtype, None))
@@ -582,16 +637,19 @@ def _stack_along(axis_of: Callable) -> Callable:
             return _tf("concat")(ts, 0)
         ts = [_tf("reshape")(t, [1]) if t.ndim == 0 else t for t in ts]
         return _tf("concat")(ts, 0 if nd == 1 else 1)
+    adapter.__doc__ = "``tf.concat``."
     return adapter
 
 
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Tensor:
+    """``tf.gather``."""
     _no(out=(out, None), mode=(mode, "raise"))
     t = _like((a,))[0]
     return _tf("gather")(_flat(t) if axis is None else t, indices, axis=0 if axis is None else int(axis))
 
 
 def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kw: Any) -> Tensor:
+    """``tf.pad`` (``mode='constant'``)."""
     t = _like((array,))[0]
     value = kw.pop("constant_values", 0)
     if mode != "constant" or kw or np.ndim(value) != 0:
@@ -601,6 +659,7 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kw: Any) -> Tenso
 
 
 def _average(a: Any, axis: Any = None, weights: Any = None, returned: Any = False, *, keepdims: Any = np._NoValue) -> Tensor:
+    """``tf.reduce_mean``, or the weighted sum over the sum of weights."""
     _no(returned=(returned, False), keepdims=(keepdims, np._NoValue))
     if weights is None:
         return _tf("reduce_mean")(a, axis=axis)
@@ -611,11 +670,13 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: Any = Fals
 
 
 def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False) -> Tensor:
+    """``tf.reduce_max - tf.reduce_min``."""
     _no(out=(out, None))
     return _tf("reduce_max")(a, axis=axis, keepdims=bool(keepdims)) - _tf("reduce_min")(a, axis=axis, keepdims=bool(keepdims))
 
 
 def _inner(a: Any, b: Any) -> Tensor:
+    """``tf.tensordot`` over the last axes."""
     a, b = _like((a, b))
     if a.ndim == 0 or b.ndim == 0:
         return a * b
@@ -623,16 +684,19 @@ def _inner(a: Any, b: Any) -> Tensor:
 
 
 def _vdot(a: Any, b: Any) -> Tensor:
+    """``tf.reduce_sum`` of the flattened ``conj(a) * b``."""
     a, b = _like((a, b))
     return _tf("reduce_sum")(_tf("conj")(_flat(a)) * _flat(b))
 
 
 def _meshgrid(*xi: Any, copy: Any = True, sparse: Any = False, indexing: Any = "xy") -> Any:
+    """``tf.meshgrid``."""
     _no(sparse=(sparse, False))
     return tuple(_tf("meshgrid")(*_like(xi), indexing=indexing))
 
 
 def _matrix_power(a: Any, n: Any) -> Tensor:
+    """repeated ``tf.matmul`` (positive powers)."""
     t = _like((a,))[0]
     if not isinstance(n, (int, np.integer)) or n < 1:
         raise _Unsupported("a positive integer power")
