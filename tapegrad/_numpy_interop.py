@@ -840,11 +840,16 @@ def _constant_for_tape(name: str) -> None:
     warn_outside(msg, also=_library_dirs())
 
 
+_HOOK_FRAMES = ("__array__", "note_escape", "_on_escape")
+
+
 def _converted_by_library() -> str | None:
     """For ``__array__``: the NumPy or SciPy function that converts a tensor, when the user
     called it (None when the user or tapegrad converts it directly)."""
     libs = _library_dirs()
-    f: Any = sys._getframe(2)
+    f: Any = sys._getframe(1)
+    while f is not None and f.f_code.co_name in _HOOK_FRAMES and f.f_code.co_filename.startswith(_TAPEGRAD):
+        f = f.f_back
     lib = None
     while f is not None and f.f_code.co_filename.startswith(libs):
         lib, f = f, f.f_back
@@ -858,16 +863,13 @@ def _converted_by_library() -> str | None:
     return f"{mod}.{lib.f_code.co_qualname}"
 
 
-def _watching(convert: Callable) -> Callable:
-    """``__array__`` that warns when a NumPy or SciPy function converts a recorded tensor."""
-    def __array__(self: Any, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if _rec.active and _rec.followed(self):
-            name = _converted_by_library()
-            if name is not None:
-                _constant_for_tape(name)
-        return convert(self, dtype, copy)
-    __array__.__doc__ = convert.__doc__
-    return __array__
+def _on_escape(t: Any, how: str) -> None:
+    """The recorders' escape hook: ``np.asarray`` inside a NumPy or SciPy function the user called
+    converted a tensor that a recorder follows (tapegrad's own conversions and the user's pass)."""
+    if how == "__array__" and _rec.followed(t):
+        name = _converted_by_library()
+        if name is not None:
+            _constant_for_tape(name)
 
 
 def _call(target: Any, args: tuple, kwargs: dict) -> Any:
@@ -929,4 +931,4 @@ def __array_function__(self: Any, func: Any, types: Any, args: tuple, kwargs: di
 for _cls in (Tensor, Variable):
     _cls.__array_ufunc__ = __array_ufunc__  # type: ignore[attr-defined]
     _cls.__array_function__ = __array_function__  # type: ignore[attr-defined]
-    _cls.__array__ = _watching(_cls.__array__)  # type: ignore[method-assign]
+_rec.escape_hook = _on_escape

@@ -224,11 +224,18 @@ def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
         _solo(saved)
 
 
+escape_hook: Callable | None = None
+"""Called as ``escape_hook(t, how)`` after the recorders by :func:`note_escape` (while a recorder
+is active): NumPy interop sets it, to warn when NumPy or SciPy converts a followed tensor."""
+
+
 def note_escape(t: Any, how: str) -> None:
     """Tell the recorders that tensor ``t`` left the library (``how``: the method)."""
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+        if escape_hook is not None:
+            escape_hook(t, how)
 
 
 def followed(t: Any) -> bool:
