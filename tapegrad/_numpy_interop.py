@@ -843,6 +843,16 @@ def _constant_for_tape(name: str) -> None:
 _HOOK_FRAMES = ("__array__", "note_escape", "_on_escape")
 
 
+def _tapegrads_own_call() -> bool:
+    """Whether the NumPy call being dispatched was made by tapegrad itself (its Keras metrics,
+    its printing): the first frame above the protocol method and NumPy's and SciPy's frames."""
+    libs = _library_dirs()
+    f: Any = sys._getframe(2)
+    while f is not None and f.f_code.co_filename.startswith(libs):
+        f = f.f_back
+    return f is not None and f.f_code.co_filename.startswith(_TAPEGRAD)
+
+
 def _converted_by_library() -> str | None:
     """For ``__array__``: the NumPy or SciPy function that converts a tensor, when the user
     called it (None when the user or tapegrad converts it directly)."""
@@ -898,7 +908,7 @@ def __array_ufunc__(self: Any, ufunc: np.ufunc, method: str, *inputs: Any, **kwa
             except _Unsupported:
                 pass
     how = _name(ufunc) if method == "__call__" else f"{_name(ufunc)}.{method}"
-    recorded = _rec.active and _recorded(inputs)
+    recorded = _rec.active and _recorded(inputs) and not _tapegrads_own_call()
     if recorded and STRICT:
         _constant_for_tape(how)
     out = getattr(ufunc, method)(*_arrays(inputs, how), **_arrays(kwargs, how))
@@ -919,7 +929,7 @@ def __array_function__(self: Any, func: Any, types: Any, args: tuple, kwargs: di
         except _Unsupported:
             pass
     how = _name(func)
-    recorded = _rec.active and (_recorded(args) or _recorded(kwargs.values()))
+    recorded = _rec.active and (_recorded(args) or _recorded(kwargs.values())) and not _tapegrads_own_call()
     if recorded and STRICT:
         _constant_for_tape(how)
     out = func(*_arrays(args, how), **_arrays(kwargs, how))
