@@ -1,4 +1,6 @@
 """``tapegrad.math``: elementwise math, reductions and scans (TensorFlow's ``tf.math``)."""
+import importlib.machinery as _machinery
+import sys as _sys
 import types as _types
 import typing as _typing
 
@@ -49,6 +51,8 @@ special.__dict__.update(
     dawsn=_sp.dawsn, expint=_sp.expint, fresnel_cos=_sp.fresnel_cos, fresnel_sin=_sp.fresnel_sin,
     spence=_sp.spence)
 special.__all__ = sorted(n for n in special.__dict__ if not n.startswith("_"))
+special.__spec__ = _machinery.ModuleSpec(special.__name__, None)
+_sys.modules[special.__name__] = special  # (importable: import tapegrad.math.special)
 
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
