@@ -813,15 +813,14 @@ def _inexact(out: Any) -> bool:
     return isinstance(out, (np.ndarray, np.generic, float, complex)) and np.asarray(out).dtype.kind in "fc"
 
 
-_libraries: tuple = ()
+_libraries: tuple = (os.path.dirname(os.path.realpath(np.__file__)) + os.sep,)
 
 
 def _library_dirs() -> tuple:
     """NumPy's and SciPy's folders: their frames are neither the user's line nor tapegrad's."""
     global _libraries
-    if len(_libraries) < 2:
-        mods = [sys.modules.get(m) for m in ("numpy", "scipy")]
-        _libraries = tuple(os.path.dirname(os.path.realpath(m.__file__)) + os.sep for m in mods if m is not None)
+    if len(_libraries) < 2 and "scipy" in sys.modules:
+        _libraries += (os.path.dirname(os.path.realpath(sys.modules["scipy"].__file__)) + os.sep,)
     return _libraries
 
 
@@ -870,7 +869,7 @@ def _converted_by_library() -> str | None:
     owner = lib.f_locals.get("self")
     if mod.startswith("scipy.stats") and isinstance(getattr(owner, "name", None), str):
         return f"scipy.stats.{owner.name}.{lib.f_code.co_name}"  # (a distribution's method)
-    return f"{mod}.{lib.f_code.co_qualname}"
+    return f"{mod}.{getattr(lib.f_code, 'co_qualname', lib.f_code.co_name)}"  # (Python 3.10: no qualname)
 
 
 def _on_escape(t: Any, how: str) -> None:
