@@ -1,11 +1,13 @@
-"""NumPy interop: NumPy ufuncs and functions on tensors stay on the tape.
+"""NumPy interop: NumPy and SciPy ufuncs and functions on tensors stay on the tape, or say so.
 
 ``Tensor`` and ``Variable`` get ``__array_ufunc__`` and ``__array_function__`` (installed below,
 when ``tapegrad`` is imported). NumPy calls them only when one of its functions receives a tensor,
-so tapegrad's own ops never pass through here.
+so tapegrad's own ops never pass through here. SciPy's special functions are NumPy ufuncs, so
+they arrive here too.
 
-* A NumPy callable listed in :data:`UFUNCS` or :data:`FUNCTIONS` runs the tapegrad function it
-  maps to and returns a Tensor that GradientTapes follow::
+* A callable listed in :data:`UFUNCS`, :data:`FUNCTIONS` or (by name in ``scipy.special``)
+  :data:`SCIPY_UFUNCS` runs the tapegrad function it maps to and returns a Tensor that
+  GradientTapes follow::
 
       >>> import numpy as np, tapegrad as tf
       >>> x = tf.constant([0.0, 1.0])
@@ -19,16 +21,24 @@ so tapegrad's own ops never pass through here.
   ``ufunc.reduce``) converts the tensors to arrays and runs NumPy as before; the result is a
   NumPy array and a constant for tapes, and in explain mode (:mod:`tapegrad.diagnosis`) the
   value is reported as having left the tape through that call.
+* Never silently: when a recorder follows one of those tensors (``Recorder.follows``) and the
+  result holds floating-point numbers, the call warns at the user's line, naming the function
+  (:data:`STRICT`: raises TypeError). The same goes for a NumPy or SciPy *Python* function that
+  converts a followed tensor with ``np.asarray`` (``scipy.special.logsumexp``): the recorders'
+  escape hook (:func:`_on_escape`) finds it from the frames above ``__array__``. Calls tapegrad
+  makes itself, and the user's own ``np.asarray(t)``, pass silently.
 
 Dtypes follow TensorFlow, not NumPy: an array or Python number combined with a tensor is
 converted to the tensor's dtype (``np.ones(2) * tf.ones(2)`` is float32, not float64), and two
 tensors of different dtypes are an error, as in tapegrad's own ops. Operators with the array on
 the left (``array * tensor``, ``array @ tensor``) give Tensors.
 
-The tables are written out by hand. A value is either the public tapegrad function, given by its
-name in the ``tapegrad`` namespace (looked up when called, so every op family can be listed without
-import-order constraints; a name that does not exist falls back to NumPy), or an adapter that
-translates NumPy's arguments, raising :class:`_Unsupported` for arguments it does not translate.
+The tables are written out by hand; docs/numpy.md shows them (``tools/numpy_interop_table.py``
+writes them there, from each adapter's docstring). A value is either the public tapegrad function,
+given by its name in the ``tapegrad`` namespace (looked up when called, so every op family can be
+listed without import-order constraints; a name that does not exist falls back to NumPy), or an
+adapter that translates NumPy's arguments, raising :class:`_Unsupported` for arguments it does not
+translate.
 """
 from __future__ import annotations
 
