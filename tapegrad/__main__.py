@@ -1,8 +1,8 @@
 """``python -m tapegrad script.py [args]``: run an unmodified TensorFlow or Keras program on tapegrad.
 
-The program runs as ``python script.py [args]`` would run it — ``sys.argv``, ``__name__ ==
-"__main__"``, ``__file__``, ``sys.path[0]`` (the script's folder), its exit code and a traceback
-that starts in the program — with ``tensorflow``, ``keras`` and ``tf_keras`` imported as
+The program runs as ``python script.py [args]`` would run it — ``sys.argv`` (its first item the
+script's absolute path, as ``__file__`` is), ``__name__ == "__main__"``, ``sys.path[0]`` (the
+script's folder), its exit code and a traceback that starts in the program — with ``tensorflow``, ``keras`` and ``tf_keras`` imported as
 tapegrad's modules (``tapegrad/_import_hook.py``). ``python -m tapegrad -m module [args]`` runs
 a module the same way (as ``python -m module``). Nothing is installed: the hook lives in this
 process only.
@@ -74,7 +74,7 @@ def main(argv: list | None = None) -> int:
             if as_module:
                 runpy.run_module(target, run_name="__main__", alter_sys=True)
             else:
-                runpy.run_path(target, run_name="__main__")
+                runpy.run_path(filename, run_name="__main__")
         except SystemExit:
             raise
         except KeyboardInterrupt as e:  # as Python: the traceback, then die of SIGINT

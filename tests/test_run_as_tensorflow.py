@@ -13,6 +13,7 @@ import tapegrad
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TF_PROGRAM = '''
+import os
 import sys
 import numpy as np
 import tensorflow as tf
@@ -20,7 +21,7 @@ from tensorflow import keras
 from tensorflow.keras import layers
 import tensorflow.experimental.numpy as tnp
 
-print("argv", sys.argv[1:], __name__, __file__ == sys.argv[0], sys.path[0] == HERE)
+print("argv", sys.argv[1:], __name__, __file__ == os.path.join(HERE, "prog.py"), sys.path[0] == HERE)
 w = tf.Variable([[1.0], [2.0]])
 x = tf.constant([[3.0, 4.0]])
 with tf.GradientTape() as tape:
@@ -56,7 +57,7 @@ def run(tmp_path, source, *args, module=False):
     script = tmp_path / "prog.py"
     script.write_text(textwrap.dedent(source).replace("HERE", repr(str(tmp_path))), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": ROOT}
-    cmd = [sys.executable, "-m", "tapegrad"] + (["-m", "prog"] if module else [str(script)]) + list(args)
+    cmd = [sys.executable, "-m", "tapegrad"] + (["-m", "prog"] if module else ["prog.py"]) + list(args)
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
 
 
