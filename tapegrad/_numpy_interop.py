@@ -56,7 +56,6 @@ from ._recorders import note_escape as _note_escape
 from ._tensor import IndexedSlices, Tensor
 from ._variable import Variable
 from ._warn import _INSIDE as _TAPEGRAD, warn_outside
-from .ops.special import _log_ndtr
 
 
 class _Unsupported(Exception):
@@ -251,6 +250,11 @@ def _ndtr(x: Any) -> Tensor:
     """``0.5 * tf.math.erfc(-x / √2)``."""
     (x,) = _floating(x)
     return 0.5 * _tf("math.erfc")(x * -math.sqrt(0.5))
+
+
+def _log_ndtr(x: Any) -> Tensor:
+    """``log Φ(x)``: tapegrad's LogNdtr op (SciPy's forward, accurate far into both tails)."""
+    return _tf("ops.special._log_ndtr")(x)
 
 
 def _fresnel(x: Any) -> tuple:
