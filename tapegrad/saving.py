@@ -265,14 +265,40 @@ def _entries(z: zipfile.ZipFile, what: str) -> dict[str, zipfile.ZipInfo]:
                                                                      if version > 1 else ")"))
         if key in out:
             raise _unreadable(what, f"the key {key!r} has two entries")
-        if info.flag_bits & 0x1:
-            raise _unreadable(what, f"the entry {key!r} is encrypted")
-        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise _unreadable(what, f"the entry {key!r} uses zip compression method "
-                              f"{info.compress_type}; only stored and deflated entries (as "
-                              "np.savez and np.savez_compressed write) are read")
+        problem = _member_problem(info, sized=True)
+        if problem:
+            raise _unreadable(what, f"the entry {key!r} {problem}")
         out[key] = info
     return out
+
+
+_MAX_EXPANSION = 100   # deflate reaches ~1000:1 only on long runs of one byte; what tapegrad
+_EXPANSION_FLOOR = 1 << 20  # writes is stored uncompressed
+
+
+def _member_problem(info: zipfile.ZipInfo, sized: bool = False) -> str | None:
+    """What makes a zip member unsafe to read, judged from the zip directory before a byte of
+    it is inflated (None when it may be read: it then inflates to at most its declared size):
+    encrypted, compressed by a method other than stored or deflated, or stored with a size
+    other than it declares. Unless ``sized`` (the reader checks the declared size against what
+    it expects, as :func:`load_variables` checks each entry's against its .npy header and its
+    variable), also one that declares more than 1 MiB and 100 times the bytes it takes in the
+    file: a decompression bomb. ``.keras`` files are checked so."""
+    if info.flag_bits & 0x1:
+        return "is encrypted"
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        return (f"uses zip compression method {info.compress_type}; only stored and deflated "
+                "entries (as np.savez, np.savez_compressed and model.save write) are read")
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+        return (f"declares {info.file_size} bytes, but stores {info.compress_size} bytes "
+                "uncompressed; the file is damaged or crafted")
+    if sized:
+        return None
+    if info.file_size > max(_EXPANSION_FLOOR, _MAX_EXPANSION * info.compress_size):
+        return (f"declares {info.file_size} bytes but takes only {info.compress_size} bytes in the "
+                f"file (more than {_MAX_EXPANSION}:1); refusing to inflate a potential "
+                "decompression bomb")
+    return None
 
 
 def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> tuple:
@@ -281,9 +307,6 @@ def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> t
     if declared < 10:
         raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, too few for an .npy "
                           "array")
-    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != declared:
-        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but stores "
-                          f"{info.compress_size} bytes uncompressed; the file is damaged or crafted")
     try:
         with z.open(info) as m:
             raw = m.read(10)

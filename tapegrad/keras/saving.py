@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..saving import load_variables, save_variables
+from ..saving import _member_problem, load_variables, save_variables
 
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
            "get_registered_name", "get_registered_object", "load_model", "load_weights",
@@ -40,6 +40,32 @@ __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object
 
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+
+_safe = threading.local()  # .on: the safe_mode of the load in progress in this thread (None: none)
+
+
+def _in_safe_mode() -> bool | None:
+    """Whether the deserialization in progress in this thread refuses what could reach outside
+    the file (True), allows it (False, ``safe_mode=False``), or None when none is in progress
+    (a layer made in Python may read a vocabulary file)."""
+    return getattr(_safe, "on", None)
+
+
+class _UnsafeLoad(ValueError):
+    """A config being loaded in safe mode names something outside the archive (a file)."""
+
+
+class _SafeModeScope:
+    def __init__(self, safe_mode: bool) -> None:
+        self.safe_mode = safe_mode
+
+    def __enter__(self) -> None:
+        self.outer = _in_safe_mode()
+        _safe.on = self.safe_mode
+
+    def __exit__(self, *exc: Any) -> None:
+        _safe.on = self.outer
+
 
 _GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
 _GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
@@ -260,6 +286,14 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     """
     if config is None or isinstance(config, (bool, int, float)):
         return config
+    outer = _in_safe_mode()  # (a load in progress decides, as in Keras)
+    with _SafeModeScope(bool(safe_mode) if outer is None else outer):
+        return _deserialize(config, custom_objects, _in_safe_mode())
+
+
+def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> Any:
+    if config is None or isinstance(config, (bool, int, float)):
+        return config
     if isinstance(config, str):
         obj = get_registered_object(config, custom_objects)
         return config if obj is None else obj
@@ -292,6 +326,9 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
             obj = cls.from_config(inner)
         except _NotFound:
             raise
+        except _UnsafeLoad as e:  # (Keras's Layer.from_config wraps it so)
+            raise TypeError(f"Error when deserializing class '{class_name}' using config={inner}.\n\n"
+                            f"Exception encountered: {e}") from e
         except TypeError as e:
             raise TypeError(f"{class_name} could not be deserialized properly. Please ensure that "
                             "components that are Python object instances (layers, models, etc.) "
@@ -526,8 +563,8 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                       "cannot read" if "model.weights.h5" in names else f"it has no {_WEIGHTS}")
             raise ValueError(f"Cannot load {path!r}: {detail}. Save the model with tapegrad's "
                              "`model.save(...)`.")
-        config = json.loads(z.read(_CONFIG))
-        weights = z.read(_WEIGHTS)
+        config = json.loads(_read_member(z, _CONFIG, path))
+        weights = _read_member(z, _WEIGHTS, path)
     model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
                                      custom_objects, safe_mode)
     variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
@@ -547,6 +584,20 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                           f"has {saved} variables.", stacklevel=2)
     load_variables(io.BytesIO(weights), variables, strict=False)
     return model
+
+
+def _read_member(z: zipfile.ZipFile, name: str, path: str) -> bytes:
+    """Member ``name`` of the ``.keras`` archive, checked before it is inflated as checkpoints'
+    entries are (a decompression bomb is refused from the zip directory alone)."""
+    try:
+        info = z.getinfo(name)
+    except KeyError:
+        raise ValueError(f"Cannot load {path!r}: it has no {name}.") from None
+    problem = _member_problem(info)
+    if problem:
+        raise ValueError(f"Not allowed: ZIP member '{name}' of {path!r} {problem}.")
+    with z.open(info) as m:
+        return m.read()
 
 
 def _npz_keys(data: bytes) -> list:

@@ -251,8 +251,19 @@ class _IndexLookup(_Preprocessing):
                              f"Received: output_mode={self.output_mode} and idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
             import os
+
+            from ..saving import _UnsafeLoad, _in_safe_mode
+            if _in_safe_mode():  # (a config being loaded names a file: Keras refuses it too)
+                raise _UnsafeLoad(
+                    "Requested the loading of a vocabulary file outside of the model archive. This "
+                    "carries a potential risk of loading arbitrary and sensitive files and thus it is "
+                    "disallowed by default. If you trust the source of the artifact, you can override "
+                    "this error by passing `safe_mode=False` to the loading function. Vocabulary file: "
+                    f"'{vocabulary}'")
             if not os.path.exists(vocabulary):
                 raise ValueError(f"Vocabulary file {vocabulary} does not exist.")
+            if not os.path.isfile(vocabulary):  # (a device or a pipe: /dev/zero never ends)
+                raise ValueError(f"Vocabulary file {vocabulary} is not a regular file.")
             if self.output_mode == "tf_idf":
                 raise ValueError("output_mode `'tf_idf'` does not support loading a vocabulary from file.")
             with open(vocabulary, encoding="utf-8") as f:
