@@ -48,7 +48,7 @@ import stat
 import struct
 import zipfile
 import zlib
-from typing import Any, BinaryIO, Union
+from typing import Any, BinaryIO, Callable, Union
 
 import numpy as np
 
@@ -181,8 +181,17 @@ def save_variables(file: PathLike, variables: Any) -> None:
         _write_npz(file, arrays)
         return
     path = os.fspath(file)
-    if not path.endswith(".npz"):
-        path += ".npz"
+    _write_atomically(path if path.endswith(".npz") else path + ".npz", lambda f: _write_npz(f, arrays))
+
+
+def _write_atomically(path: str, write: Callable[[BinaryIO], Any]) -> None:
+    """Call ``write`` with a binary file that becomes ``path`` only once ``write`` returned and
+    the file is on disk: a temporary file of a unique name in the same folder, flushed, synced,
+    given the old file's mode, then renamed over ``path`` (and the folder synced). If anything
+    fails (a full disk, an exception, a kill), ``path`` keeps its previous content and the
+    temporary file is removed; when two threads or processes write the same path at once, the
+    file is one of theirs, whole. ``save_variables``, ``model.save`` and the Keras callbacks
+    write so."""
     path = os.path.realpath(path)            # through a symlink, as a plain write would go
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
@@ -193,7 +202,7 @@ def save_variables(file: PathLike, variables: Any) -> None:
                                 "create it first (os.makedirs).") from None
     try:
         with os.fdopen(fd, "wb") as f:
-            _write_npz(f, arrays)
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         try:

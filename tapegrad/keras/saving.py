@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..saving import _member_problem, load_variables, save_variables
+from ..saving import _member_problem, _write_atomically, load_variables, save_variables
 
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
            "get_registered_name", "get_registered_object", "load_model", "load_weights",
@@ -499,15 +499,9 @@ def _check_path(filepath: Any, what: str) -> str:
 
 
 def _npz_bytes(variables: dict) -> bytes:
-    import tempfile
-    fd, tmp = tempfile.mkstemp(suffix=".npz")
-    os.close(fd)
-    try:
-        save_variables(tmp, variables)
-        with open(tmp, "rb") as f:
-            return f.read()
-    finally:
-        os.remove(tmp)
+    buf = io.BytesIO()
+    save_variables(buf, variables)
+    return buf.getvalue()
 
 
 def _saved_variables(model: Any) -> dict:
@@ -520,7 +514,9 @@ def _saved_variables(model: Any) -> dict:
 def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
                **kwargs: Any) -> None:
     """Write ``model`` to a ``.keras`` file: its config, weights, compile state and optimizer
-    variables (what :func:`load_model` reads)."""
+    variables (what :func:`load_model` reads). The file is written atomically: to a temporary
+    file in the same folder, synced, then renamed over ``filepath``, so a full disk, an error or
+    a kill leaves the previous file whole, and two threads saving at once leave one whole file."""
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: {list(kwargs)}")
     path = _check_path(filepath, "save_model")
@@ -536,10 +532,14 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
     metadata = {"keras_version": KERAS_VERSION,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _npz_bytes(_saved_variables(model))
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr(_METADATA, json.dumps(metadata))
-        z.writestr(_CONFIG, json.dumps(config))
-        z.writestr(_WEIGHTS, weights)
+
+    def write(f: Any) -> None:
+        with zipfile.ZipFile(f, "w") as z:
+            z.writestr(_METADATA, json.dumps(metadata))
+            z.writestr(_CONFIG, json.dumps(config))
+            z.writestr(_WEIGHTS, weights)
+
+    _write_atomically(path, write)  # (a failure or a kill leaves the previous file whole)
 
 
 def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True,
@@ -563,8 +563,9 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                       "cannot read" if "model.weights.h5" in names else f"it has no {_WEIGHTS}")
             raise ValueError(f"Cannot load {path!r}: {detail}. Save the model with tapegrad's "
                              "`model.save(...)`.")
-        config = json.loads(_read_member(z, _CONFIG, path))
-        weights = _read_member(z, _WEIGHTS, path)
+        _check_members(z, (_CONFIG, _WEIGHTS), path)
+        config = json.loads(z.read(_CONFIG))
+        weights = z.read(_WEIGHTS)
     model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
                                      custom_objects, safe_mode)
     variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
@@ -586,18 +587,16 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
     return model
 
 
-def _read_member(z: zipfile.ZipFile, name: str, path: str) -> bytes:
-    """Member ``name`` of the ``.keras`` archive, checked before it is inflated as checkpoints'
-    entries are (a decompression bomb is refused from the zip directory alone)."""
-    try:
-        info = z.getinfo(name)
-    except KeyError:
-        raise ValueError(f"Cannot load {path!r}: it has no {name}.") from None
-    problem = _member_problem(info)
-    if problem:
-        raise ValueError(f"Not allowed: ZIP member '{name}' of {path!r} {problem}.")
-    with z.open(info) as m:
-        return m.read()
+def _check_members(z: zipfile.ZipFile, names: tuple, path: str) -> None:
+    """Check the ``.keras`` archive's members ``names`` before any is inflated, as checkpoints'
+    entries are checked (a decompression bomb is refused from the zip directory alone)."""
+    for name in names:
+        try:
+            problem = _member_problem(z.getinfo(name))
+        except KeyError:
+            raise ValueError(f"Cannot load {path!r}: it has no {name}.") from None
+        if problem:
+            raise ValueError(f"Not allowed: ZIP member '{name}' of {path!r} {problem}.")
 
 
 def _npz_keys(data: bytes) -> list:
