@@ -20,7 +20,6 @@ import zipfile
 import numpy as np
 import pytest
 
-import tapegrad as tf
 from tapegrad import keras
 
 
