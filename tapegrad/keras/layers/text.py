@@ -20,7 +20,7 @@ from ... import _strings
 from ..._convert import convert_to_tensor
 from ..._pyfunc import numpy_function
 from ..._tensor import Tensor, VariableBase
-from ...errors import InvalidArgumentError
+from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...ops import strings as tfs
 from ...ops.array import squeeze
 from ...ops.math import cast
@@ -76,7 +76,10 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
         n = ids.shape[0] if ids.ndim == 2 else 1
         rows = np.repeat(np.arange(n), ids.shape[-1]) if ids.ndim == 2 else np.zeros(ids.size, np.intp)
     flat = ids.reshape(-1)
-    keep = (flat >= 0) & (flat < depth)
+    if flat.size and flat.min() < 0:  # (a lookup's ids never are; one_hot gives a zero row)
+        raise InvalidArgumentError(f"Input 'in' must be non-negative! Negative input value found: "
+                                   f"{flat.min()}. CategoryEncoding counts ids in [0, num_tokens={depth}).")
+    keep = flat < depth
     out = np.zeros((n, depth), np.float64 if weights is not None else np.int64)
     np.add.at(out, (rows[keep], flat[keep].astype(np.intp)),
               1 if weights is None else weights.reshape(-1)[keep])
@@ -447,6 +450,11 @@ class _IndexLookup(_Preprocessing):
     def call(self, inputs: Any) -> Any:
         if self.output_mode != "int":
             depth = self._depth()
+        if not self._tokens:  # (Keras: its lookup table is not initialized)
+            raise FailedPreconditionError(
+                f"Table not initialized: {type(self).__name__} {self.name!r} has no vocabulary yet, so "
+                "it cannot map tokens to indices. Call `adapt()` on sample data, or pass a "
+                "`vocabulary` argument (or call `set_vocabulary()`), before calling it.")
         if not self.invert:
             self._check_keys(inputs)
         ids = self._lookup(inputs)
@@ -695,6 +703,11 @@ class TextVectorization(_Preprocessing):
         self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)
 
     def call(self, inputs: Any) -> Any:
+        if not self._lookup_layer._tokens and self._lookup_layer.output_mode == "int":
+            raise FailedPreconditionError(
+                f"Table not initialized: TextVectorization {self.name!r} has no vocabulary yet, so it "
+                "cannot map tokens to indices. Call `adapt()` on sample texts, or pass a `vocabulary` "
+                "argument (or call `set_vocabulary()`), before calling it.")
         ids = self._lookup_layer(self._preprocess(inputs))
         if self._output_mode != "int":
             return ids
