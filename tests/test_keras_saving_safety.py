@@ -20,6 +20,7 @@ import zipfile
 import numpy as np
 import pytest
 
+import tapegrad as tf
 from tapegrad import keras
 
 
@@ -284,3 +285,34 @@ def test_backup_and_restore_metadata_is_always_valid_json(tmp_path, monkeypatch)
     with open(meta) as fh:
         assert json.load(fh)["epoch"] == 2
     assert not [n for n in os.listdir(backup) if n.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------- state kept inside the archive
+@pytest.mark.parametrize("case", ["file", "adapted", "tf_idf", "integer", "text", "discretization"])
+def test_what_adapt_learnt_or_a_file_gave_is_kept_in_the_archive(tmp_path, case):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("a\nb\nc\n")
+    L = keras.layers
+    if case == "integer":
+        layer, inp, x = L.IntegerLookup(), keras.Input((2,), dtype="int64"), np.array([[1, 3]])
+        layer.adapt([1, 2, 2, 3])
+    elif case == "text":
+        layer, inp, x = L.TextVectorization(output_mode="tf_idf"), keras.Input((1,), dtype="string"), [["a c"]]
+        layer.adapt(["a b b", "c x"])
+    elif case == "discretization":
+        layer, inp, x = L.Discretization(num_bins=3), keras.Input((1,)), np.array([[0.0], [1.0], [5.0]])
+        layer.adapt(np.array([[0.0], [1.0], [2.0], [5.0]], np.float32))
+    else:
+        layer = (L.StringLookup(vocabulary=str(vocab)) if case == "file" else
+                 L.StringLookup(output_mode="tf_idf" if case == "tf_idf" else "int"))
+        if case != "file":
+            layer.adapt(["a", "b", "b", "c"])
+        inp, x = keras.Input((2,), dtype="string"), [["a", "c"]]
+    model = keras.Model(inp, layer(inp))
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    vocab.unlink()  # (the loaded model must not need it)
+    again = keras.models.load_model(path)
+    want = model(tf.constant(x)).numpy()
+    np.testing.assert_array_equal(again(tf.constant(x)).numpy(), want)
+    assert again.layers[-1].get_config() == layer.get_config()  # (the config is Keras's)

@@ -51,6 +51,9 @@ def _in_safe_mode() -> bool | None:
     return getattr(_safe, "on", None)
 
 
+_archiving = threading.local()  # .on while save_model serializes: layers add their "assets"
+
+
 class _UnsafeLoad(ValueError):
     """A config being loaded in safe mode names something outside the archive (a file)."""
 
@@ -225,6 +228,11 @@ def serialize_keras_object(obj: Any) -> Any:
         shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
         if shape is not None:
             out["build_config"] = {"input_shape": shape}
+    assets = getattr(obj, "_assets", None)
+    if assets is not None and getattr(_archiving, "on", False):  # (state that is neither config
+        state = assets()  # nor a variable, as a vocabulary learnt by adapt: Keras keeps it in the
+        if state is not None:  # archive's assets/, tapegrad in the archive's config)
+            out["assets"] = serialize_keras_object(state)
     return out
 
 
@@ -336,6 +344,8 @@ def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> A
                             "model's `from_config()` method (and that get_config() holds every "
                             f"constructor argument).\n\nconfig={config}.\n\nException "
                             f"encountered: {e}") from e
+        if config.get("assets") is not None and hasattr(obj, "_load_assets"):
+            obj._load_assets(config["assets"])
         build = config.get("build_config")
         if build is not None and not getattr(obj, "built", True) and len(obj._build_params) == 1:
             shape = _shape_of(build["input_shape"])
@@ -525,7 +535,11 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
                          "None or True.")
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path!r} exists and overwrite=False.")
-    config = serialize_keras_object(model)
+    _archiving.on = True
+    try:
+        config = serialize_keras_object(model)
+    finally:
+        _archiving.on = False
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config

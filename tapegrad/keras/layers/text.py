@@ -319,6 +319,21 @@ class _IndexLookup(_Preprocessing):
         self._index = {t: i + start for i, t in enumerate(self._tokens)}
         self._frozen_vocab_size = self.vocabulary_size()
 
+    def _assets(self) -> dict | None:
+        """What a ``.keras`` file keeps beside the config: the vocabulary (and IDF weights) when
+        the config has none, as after :meth:`adapt` or from a file (Keras saves it as an asset)."""
+        if self.input_vocabulary is not None or not self._tokens:
+            return None
+        tokens = [t.decode("utf-8", "surrogateescape") if isinstance(t, bytes) else t for t in self._tokens]
+        idf = None if self.idf_weights is None else self.idf_weights.tolist()
+        return {"vocabulary": tokens, "idf_weights": idf}
+
+    def _load_assets(self, assets: dict) -> None:
+        self._set_tokens([t.encode("utf-8", "surrogateescape") if isinstance(t, str) else int(t)
+                          for t in assets["vocabulary"]])
+        if assets.get("idf_weights") is not None:
+            self.idf_weights = np.asarray(assets["idf_weights"], np.float32)
+
     def _set_idf(self, w: np.ndarray) -> None:
         if self.pad_to_max_tokens and self.max_tokens is not None:
             w = np.pad(w, (0, self.max_tokens - w.size))
@@ -702,6 +717,12 @@ class TextVectorization(_Preprocessing):
         """Set the vocabulary (and IDF weights for ``"tf_idf"``) directly."""
         self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)
 
+    def _assets(self) -> dict | None:
+        return self._lookup_layer._assets()
+
+    def _load_assets(self, assets: dict) -> None:
+        self._lookup_layer._load_assets(assets)
+
     def call(self, inputs: Any) -> Any:
         if not self._lookup_layer._tokens and self._lookup_layer.output_mode == "int":
             raise FailedPreconditionError(
@@ -980,6 +1001,18 @@ class Discretization(_Preprocessing):
         if self.output_mode == "one_hot":
             return (shape[:-1] if shape and shape[-1] == 1 and len(shape) > 1 else shape) + (depth,)
         return ((shape[0],) + shape[2:] if len(shape) >= 2 else ()) + (depth,)
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Discretization":
+        """The layer of ``config``; an adapted layer's has both ``num_bins`` and the boundaries
+        it learnt, which are set after construction (as Keras does)."""
+        if config.get("bin_boundaries") is not None and config.get("num_bins") is not None:
+            config = dict(config)
+            bounds = config.pop("bin_boundaries")
+            layer = cls(**config)
+            layer.bin_boundaries = list(bounds)
+            return layer
+        return cls(**config)
 
     def get_config(self) -> dict:
         return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,
