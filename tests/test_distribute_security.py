@@ -147,6 +147,19 @@ def test_the_lanes_and_shared_memory_are_this_users_only(strategy):
     assert float(strategy.run(lambda: tf.constant(1.0)).values[1]) == 1.0
 
 
+def test_a_dashboard_only_when_asked_for_and_on_loopback():
+    before = set(listening([os.getpid()]))  # (another strategy's, in this process)
+    s = tf.distribute.MirroredStrategy(num_replicas=1, dashboard=True)
+    try:
+        socks = set(listening(_pids(s))) - before
+        assert len(socks) == 3 and all(ip.is_loopback for ip, _ in socks), socks
+        link = s.dask_client.dashboard_link
+        assert link.startswith("http://127.0.0.1:")
+        assert int(link.split(":")[2].split("/")[0]) in [port for _, port in socks]
+    finally:
+        s.close()
+
+
 def test_a_remote_plain_cluster_draws_a_warning_and_tls_needs_security():
     from tapegrad.distribute import _dask
     import distributed
@@ -227,6 +240,7 @@ def test_the_next_strategy_reclaims_what_a_killed_driver_left():
     p.wait(30)
     try:
         assert os.path.isdir(folder) and os.path.isfile(log)  # (SIGKILL cannot be caught)
+        assert all(_gone(w) for w in workers)  # (they end with their driver)
         s = tf.distribute.MirroredStrategy(num_replicas=1)
         try:
             assert not os.path.exists(folder) and not os.path.exists(log)

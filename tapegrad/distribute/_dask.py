@@ -149,9 +149,36 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _unlocked(path: str) -> bool:
+    """Whether no process holds the lock on ``path`` (a live strategy holds its folder's and
+    its log's, whatever PID namespace it runs in; the kernel drops them when it dies)."""
+    try:
+        import fcntl
+    except ImportError:  # (no flock: the process id alone decides)
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> None:
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 def _reclaim() -> None:
     """Remove what strategies of this user's dead processes left (a driver killed by SIGKILL
-    cannot clean up): their folders in shared memory and their workers' logs."""
+    cannot clean up): their folders in shared memory and their workers' logs, named with the
+    dead process's id and no longer locked."""
     uid = os.getuid() if hasattr(os, "getuid") else None
     for where, prefix in ((_shm_dir(), _PREFIX), (tempfile.gettempdir(), _PREFIX),
                           (tempfile.gettempdir(), _LOG_PREFIX)):
@@ -166,9 +193,13 @@ def _reclaim() -> None:
                     if uid is not None and entry.stat(follow_symlinks=False).st_uid != uid:
                         continue
                     if entry.is_dir(follow_symlinks=False):
-                        shutil.rmtree(entry.path, ignore_errors=True)
-                    else:
+                        if _unlocked(os.path.join(entry.path, "lock")):
+                            shutil.rmtree(entry.path, ignore_errors=True)
+                    elif _unlocked(entry.path):
                         os.unlink(entry.path)
+
+
+_FOLDER_LOCKS: dict = {}  # a strategy's folder -> the open file that holds its lock
 
 
 _OPEN: set = set()  # the strategies' clean-ups still to run (weakref.finalize objects)
@@ -197,7 +228,7 @@ def _catch_sigterm() -> None:
     previous = signal.getsignal(signal.SIGTERM)
     if previous in (signal.SIG_IGN, None):  # (ignored, or set outside Python: left alone)
         return
-    _SIGTERM.append(previous if previous is not signal.SIG_DFL else signal.SIG_DFL)
+    _SIGTERM.append(previous)
     signal.signal(signal.SIGTERM, _on_sigterm)
 
 
@@ -206,7 +237,10 @@ def _private_folder() -> str:
     with this process's id (so the next strategy reclaims it should this process be killed)."""
     _reclaim()
     _catch_sigterm()
-    return tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=_shm_dir())
+    folder = tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=_shm_dir())
+    fd = _FOLDER_LOCKS[folder] = os.open(os.path.join(folder, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    _lock(fd)
+    return folder
 
 
 def _remove_files(cluster: Any, folder: str) -> None:
@@ -215,6 +249,9 @@ def _remove_files(cluster: Any, folder: str) -> None:
     if cluster is not None:
         cluster.kill_workers()
     shutil.rmtree(folder, ignore_errors=True)
+    fd = _FOLDER_LOCKS.pop(folder, None)
+    if fd is not None:
+        os.close(fd)
 
 
 def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str, lanes: list) -> None:
@@ -701,7 +738,15 @@ _CONFIG = {
 _LOOPBACK = "127.0.0.1"
 
 
-_WORKER = ("import runpy, sys\n"
+# (argv[1] is the driver's id when the worker is to end with it: Linux's parent-death signal,
+# asked for only by a driver's main thread, as the signal follows the thread that started it)
+_WORKER = ("import os, runpy, signal, sys\n"
+           "driver = int(sys.argv.pop(1))\n"
+           "if driver and sys.platform.startswith('linux'):\n"
+           "    import ctypes\n"
+           "    ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG\n"
+           "    if os.getppid() != driver:  # (it died already)\n"
+           "        sys.exit(1)\n"
            "if sys.path[0] == '':\n"
            "    del sys.path[0]\n"
            "runpy.run_module('distributed.cli.dask_worker', run_name='__main__', alter_sys=True)")
@@ -756,8 +801,12 @@ class _Embedded:
                 value if isinstance(value, str) else repr(value)
         self.log = tempfile.NamedTemporaryFile(prefix=f"{_LOG_PREFIX}{os.getpid()}-", suffix=".log",
                                                delete=False)  # (mode 0600)
+        _lock(self.log.fileno())  # (held by the workers too, which write to it)
+        # the workers end with this process (SIGTERM when it dies, SIGKILL included), else a
+        # minute after their scheduler is gone (--death-timeout)
+        driver = os.getpid() if threading.current_thread() is threading.main_thread() else 0
         self.processes = [subprocess.Popen(
-            [sys.executable, "-c", _WORKER, self.address, "--nthreads", "1", "--host", _LOOPBACK,
+            [sys.executable, "-c", _WORKER, str(driver), self.address, "--nthreads", "1", "--host", _LOOPBACK,
              "--no-nanny", "--no-dashboard", "--dashboard-address", f"{_LOOPBACK}:0",
              "--preload", preload[0], "--name", f"replica-{r}", "--death-timeout", "60"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) for r in range(n)]
