@@ -785,8 +785,8 @@ class _Embedded:
         with dask.config.set(_CONFIG):
             self.scheduler = distributed.LocalCluster(
                 n_workers=0, processes=True, host=_LOOPBACK, security=self.security,
-                dashboard_address=f"{_LOOPBACK}:0" if dashboard else None, silence_logs=False,
-                scheduler_kwargs={} if dashboard else {"preload": preload})
+                dashboard_address=f"{_LOOPBACK}:0", silence_logs=False,  # (None would try 8787, and
+                scheduler_kwargs={} if dashboard else {"dashboard": False, "preload": preload})  # warn)
         self.address = self.scheduler.scheduler_address
         # the step's modules: the workers' sys.path is this process's ("" being the folder it
         # runs in), without the folder that `python -c` puts first, where another version of a
