@@ -285,6 +285,8 @@ def _find_function(name: str, custom_objects: dict | None) -> Any:
 def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
                              **kwargs: Any) -> Any:
     """The object a :func:`serialize_keras_object` description (or a registered name) stands for.
+    With ``safe_mode=True`` (the default; a load in progress decides for the objects it
+    deserializes) a config that names a file outside the archive is refused, as in Keras.
 
     >>> from tapegrad import keras
     >>> layer = keras.saving.deserialize_keras_object(
@@ -559,8 +561,11 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
 def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True,
                safe_mode: bool = True) -> Any:
     """The model a ``.keras`` file (from :func:`save_model`) holds, weights restored, compiled
-    as it was when ``compile=True``. ``safe_mode`` is accepted; tapegrad never loads code (a
-    Python lambda saved by Keras) whatever its value."""
+    as it was when ``compile=True``. Nothing in the file runs: tapegrad never loads code (a
+    Python lambda saved by Keras) whatever ``safe_mode`` says. With ``safe_mode=True`` (the
+    default) a config that names a file outside the archive (a lookup layer's ``vocabulary``
+    path) is refused, as Keras refuses it. Every member is checked from the zip directory
+    before it is inflated (a decompression bomb is a ``ValueError``)."""
     path = os.fspath(filepath)
     if path.endswith((".h5", ".hdf5")):
         _check_path(path, "load_model")
