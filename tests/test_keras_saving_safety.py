@@ -22,6 +22,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad import keras
+from test_saving import _patched_size
 
 
 def _lookup_model(cls="StringLookup"):
@@ -104,30 +105,6 @@ def test_deserializing_a_config_refuses_as_loading_does(tmp_path):
 
 
 # ---------------------------------------------------------------- decompression bombs
-def _declared(data: bytes, member: bytes, size: int) -> bytes:
-    """``data`` (a zip) with the central directory declaring ``size`` bytes for ``member``."""
-    out = bytearray(data)
-    at = out.index(b"PK\x01\x02")
-    while out[at + 46: at + 46 + len(member)] != member:
-        at = out.index(b"PK\x01\x02", at + 4)
-    out[at + 24: at + 28] = size.to_bytes(4, "little")
-    return bytes(out)
-
-
-@pytest.fixture
-def bytes_inflated(monkeypatch):
-    count = [0]
-    real = zipfile.ZipExtFile.read
-
-    def read(self, n=-1):
-        out = real(self, n)
-        count[0] += len(out)
-        return out
-
-    monkeypatch.setattr(zipfile.ZipExtFile, "read", read)
-    return count
-
-
 def _recompressed(path, out, replace=None):
     with zipfile.ZipFile(path) as z:
         members = {n: z.read(n) for n in z.namelist()}
@@ -156,7 +133,7 @@ def test_a_decompression_bomb_is_refused_before_it_is_inflated(tmp_path, member,
     # a member that declares 4 GiB in a few hundred bytes
     small = _recompressed(src, str(tmp_path / "small.keras"))
     with open(small, "rb") as fh:
-        lying = _declared(fh.read(), member.encode(), 2**32 - 1)
+        lying = _patched_size(fh.read(), member.encode(), 2**32 - 1)
     with open(tmp_path / "lying.keras", "wb") as fh:
         fh.write(lying)
     bytes_inflated[0] = 0
@@ -172,7 +149,7 @@ def test_a_stored_member_whose_sizes_disagree_is_refused(tmp_path):
     src = str(tmp_path / "m.keras")
     keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)]).save(src)
     with open(src, "rb") as fh:
-        lying = _declared(fh.read(), b"config.json", 2**31)
+        lying = _patched_size(fh.read(), b"config.json", 2**31)
     with open(tmp_path / "lying.keras", "wb") as fh:
         fh.write(lying)
     with pytest.raises(ValueError, match="uncompressed; the file is damaged or crafted"):

@@ -431,21 +431,6 @@ def _patched_size(data: bytes, member: bytes, size: int) -> bytes:
     return bytes(out)
 
 
-@pytest.fixture
-def bytes_inflated(monkeypatch):
-    """How many bytes zip entries hand out while the test runs."""
-    count = [0]
-    real = zipfile.ZipExtFile.read
-
-    def read(self, n=-1):
-        out = real(self, n)
-        count[0] += len(out)
-        return out
-
-    monkeypatch.setattr(zipfile.ZipExtFile, "read", read)
-    return count
-
-
 def _deflated(**arrays) -> bytes:
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
