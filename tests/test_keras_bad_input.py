@@ -37,6 +37,10 @@ BAD = [
      FailedPreconditionError, r"Table not initialized: IntegerLookup"),
     ("string-lookup-invert-before-adapt", lambda: L.StringLookup(invert=True)([1]),
      FailedPreconditionError, r"Table not initialized"),
+    # Keras: "The structure of `inputs` doesn't match the expected structure"; TF's converter:
+    # "Attempt to convert a value (...) with an unsupported type (<class 'dict'>) to a Tensor."
+    ("sequential-dict-input", lambda: _model().predict({"z": X}, verbose=0),
+     ValueError, r"unsupported type \(<class 'dict'>\) to a Tensor"),
     ("text-vectorization-multi-hot-before-adapt", lambda: L.TextVectorization(output_mode="multi_hot")(["a"]),
      RuntimeError, r"you must set the layer's vocabulary before calling it"),
 ]
