@@ -20,6 +20,13 @@ def _model():
     return model
 
 
+def _two_inputs():
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    model = keras.Model({"a": a, "b": b}, L.Concatenate()([a, b]))
+    model.compile("sgd", "mse")
+    return model
+
+
 X, Y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
 
 BAD = [
@@ -37,10 +44,34 @@ BAD = [
      FailedPreconditionError, r"Table not initialized: IntegerLookup"),
     ("string-lookup-invert-before-adapt", lambda: L.StringLookup(invert=True)([1]),
      FailedPreconditionError, r"Table not initialized"),
-    # Keras: "The structure of `inputs` doesn't match the expected structure"; TF's converter:
-    # "Attempt to convert a value (...) with an unsupported type (<class 'dict'>) to a Tensor."
-    ("sequential-dict-input", lambda: _model().predict({"z": X}, verbose=0),
-     ValueError, r"unsupported type \(<class 'dict'>\) to a Tensor"),
+    # Keras: ValueError "The structure of `inputs` doesn't match the expected structure"
+    ("sequential-dict-input", lambda: _model().predict({"z": X}, verbose=0), ValueError,
+     r"Sequential model .* takes one tensor \(its input 'input_layer.*'\), not a dict; got a dict "
+     r"with keys \['z'\]"),
+    ("sequential-dict-fit", lambda: _model().fit({"z": X}, Y, verbose=0), ValueError,
+     r"takes one tensor .* not a dict"),
+    # Keras: 'Missing data for input "b". You passed a data dictionary with keys ['a', 'c'].
+    # Expected the following keys: ['a', 'b']'
+    ("functional-dict-unknown-key", lambda: _two_inputs().predict({"a": X, "c": X[:, :2]}, verbose=0),
+     ValueError, r"Missing data for input\(s\) \['b'\] .* keys \['a', 'c'\], of which \['c'\] name no "
+                 r"input. Expected the following keys: \['a', 'b'\]"),
+    # TF: "Attempt to convert a value (...) with an unsupported type (<class 'dict'>) to a Tensor."
+    ("convert-dict", lambda: keras.ops.convert_to_tensor({"z": 1.0}), ValueError,
+     r"unsupported type \(<class 'dict'>\) to a Tensor"),
+    # Keras trains on batch_size=0 with its default and fails deep inside on -4 (see
+    # docs/differences.md); a float or a string is a TypeError in Keras too
+    ("fit-batch-size-zero", lambda: _model().fit(X, Y, batch_size=0, verbose=0), ValueError,
+     r"`batch_size` must be a positive int .* got batch_size=0"),
+    ("fit-batch-size-negative", lambda: _model().fit(X, Y, batch_size=-4, verbose=0), ValueError,
+     r"got batch_size=-4"),
+    ("fit-batch-size-float", lambda: _model().fit(X, Y, batch_size=2.5, verbose=0), TypeError,
+     r"`batch_size` must be a positive int .* got 2.5 of type float"),
+    ("fit-validation-batch-size", lambda: _model().fit(X, Y, validation_split=0.5, validation_batch_size=-1,
+                                                      verbose=0), ValueError, r"got batch_size=-1"),
+    ("evaluate-batch-size-zero", lambda: _model().evaluate(X, Y, batch_size=0, verbose=0), ValueError,
+     r"batch_size=0"),
+    ("predict-batch-size-negative", lambda: _model().predict(X, batch_size=-1, verbose=0), ValueError,
+     r"batch_size=-1"),
     ("text-vectorization-multi-hot-before-adapt", lambda: L.TextVectorization(output_mode="multi_hot")(["a"]),
      RuntimeError, r"you must set the layer's vocabulary before calling it"),
 ]
@@ -51,6 +82,16 @@ def test_bad_input(case):
     _, call, error, pattern = case
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_a_bad_batch_size_trains_nothing():
+    model = _model()
+    before = [w.copy() for w in model.get_weights()]
+    with pytest.raises(ValueError):
+        model.fit(X, Y, batch_size=-4, verbose=0)
+    for a, b in zip(model.get_weights(), before):
+        np.testing.assert_array_equal(a, b)
+    assert model.fit(X, Y, batch_size=np.int64(4), epochs=1, verbose=0).history["loss"]
 
 
 def test_what_keras_accepts_still_works():
