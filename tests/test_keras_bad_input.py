@@ -27,6 +27,15 @@ def _two_inputs():
     return model
 
 
+def _two_outputs():
+    i = keras.Input((3,))
+    b = L.Dense(1, name="b", kernel_initializer="zeros", bias_initializer="zeros")(i)
+    a = L.Dense(1, name="a", kernel_initializer="zeros", bias_initializer="zeros")(i)
+    model = keras.Model(i, [b, a])  # (outputs not in the order of their names)
+    model.compile("sgd", "mse")
+    return model
+
+
 X, Y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
 
 BAD = [
@@ -55,6 +64,10 @@ BAD = [
     ("functional-dict-unknown-key", lambda: _two_inputs().predict({"a": X, "c": X[:, :2]}, verbose=0),
      ValueError, r"Missing data for input\(s\) \['b'\] .* keys \['a', 'c'\], of which \['c'\] name no "
                  r"input. Expected the following keys: \['a', 'b'\]"),
+    # Keras: TypeError "Expected float32, but got zz of type 'str'" (tapegrad says which keys)
+    ("fit-target-dict-unknown-key", lambda: _two_outputs().fit(X, {"a": Y, "zz": Y}, verbose=0),
+     ValueError, r"keys \['a', 'zz'\], but model .* names its outputs \['b', 'a'\]: \['zz'\] name no "
+                 r"output; no target for \['b'\]"),
     # TF: "Attempt to convert a value (...) with an unsupported type (<class 'dict'>) to a Tensor."
     ("convert-dict", lambda: keras.ops.convert_to_tensor({"z": 1.0}), ValueError,
      r"unsupported type \(<class 'dict'>\) to a Tensor"),
@@ -92,6 +105,15 @@ def test_a_bad_batch_size_trains_nothing():
     for a, b in zip(model.get_weights(), before):
         np.testing.assert_array_equal(a, b)
     assert model.fit(X, Y, batch_size=np.int64(4), epochs=1, verbose=0).history["loss"]
+
+
+def test_targets_in_a_dict_are_matched_to_outputs_by_name():
+    # Keras 3.15 (recorded by hand): {'a_loss': 100.0, 'b_loss': 0.0, 'loss': 100.0}
+    want = {"a_loss": 100.0, "b_loss": 0.0, "loss": 100.0}
+    ya, yb = np.full((8, 1), 10.0, np.float32), np.zeros((8, 1), np.float32)
+    assert _two_outputs().evaluate(X, {"a": ya, "b": yb}, verbose=0, return_dict=True) == want
+    assert _two_outputs().evaluate(X, {"b": yb, "a": ya}, verbose=0, return_dict=True) == want
+    assert _two_outputs().evaluate(X, [yb, ya], verbose=0, return_dict=True) == want
 
 
 def test_what_keras_accepts_still_works():
