@@ -229,10 +229,12 @@ def serialize_keras_object(obj: Any) -> Any:
         shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
         if shape is not None:
             out["build_config"] = {"input_shape": shape}
+    # state that is neither config nor a variable (a vocabulary learnt by adapt): Keras keeps it
+    # in the archive's assets/ folder, tapegrad beside the object's config in the archive
     assets = getattr(obj, "_assets", None)
-    if assets is not None and getattr(_archiving, "on", False):  # (state that is neither config
-        state = assets()  # nor a variable, as a vocabulary learnt by adapt: Keras keeps it in the
-        if state is not None:  # archive's assets/, tapegrad in the archive's config)
+    if assets is not None and getattr(_archiving, "on", False):
+        state = assets()
+        if state is not None:
             out["assets"] = serialize_keras_object(state)
     return out
 
@@ -295,8 +297,6 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     >>> type(layer).__name__, layer.units, layer.name
     ('Dense', 3, 'd')
     """
-    if config is None or isinstance(config, (bool, int, float)):
-        return config
     outer = _in_safe_mode()  # (a load in progress decides, as in Keras)
     with _SafeModeScope(bool(safe_mode) if outer is None else outer):
         return _deserialize(config, custom_objects, _in_safe_mode())

@@ -327,6 +327,9 @@ class _IndexLookup(_Preprocessing):
         return {"vocabulary": tokens, "idf_weights": idf}
 
     def _load_assets(self, assets: dict) -> None:
+        if not isinstance(assets, dict) or not isinstance(assets.get("vocabulary"), list):
+            raise ValueError(f"{type(self).__name__} {self.name!r}: its saved assets must be a dict "
+                             f"with a 'vocabulary' list; got {str(assets)[:200]}.")
         self._set_tokens([t.encode("utf-8", "surrogateescape") if isinstance(t, str) else int(t)
                           for t in assets["vocabulary"]])
         if assets.get("idf_weights") is not None:
