@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import random as _pyrandom
 import threading
 import types
@@ -116,9 +117,11 @@ class _Graph:
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
     kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
-    def __init__(self, owner: Any, seed: int | None) -> None:
+    def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.next_seed = self.pos = 0
+        self.traced = [] if traced is None else traced  # values Python computed at its trace
+        self.traced_run, self.traced_pos = None, 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
         """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
@@ -187,6 +190,7 @@ class _Step(threading.local):
 
 
 _steps = _Step()
+_runs = itertools.count(1)  # run numbers, never reused (a run nested in another restores the outer one)
 _step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> its step's _Graph
 
 
@@ -201,12 +205,85 @@ def graph_step(owner: Any) -> Iterator[None]:
         g = _step_graphs.get(owner)
         if g is None or g.seed != _seeds.global_seed:
             g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
-    prev = _steps.graph
-    _steps.graph, _steps.run = g, _steps.run + 1
-    try:
+    with in_graph(g):
         yield
+
+
+class _InGraph:
+    """(:func:`in_graph`'s context: a class, lighter than a generator for a call per element)"""
+
+    __slots__ = ("graph", "prev")
+
+    def __init__(self, graph: _Graph) -> None:
+        self.graph = graph
+
+    def __enter__(self) -> int:
+        self.prev = _steps.graph, _steps.run
+        _steps.graph, _steps.run = self.graph, next(_runs)
+        return _steps.run
+
+    def __exit__(self, *exc: Any) -> None:
+        _steps.graph, _steps.run = self.prev
+
+
+def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
+    """``fn(*args)`` run as one call of ``graph``'s function (see :func:`in_graph`), and whether
+    a random op ran in it (the lean form, for a call per dataset element)."""
+    steps = _steps
+    prev = steps.graph, steps.run
+    steps.graph, steps.run = graph, next(_runs)
+    run = steps.run
+    try:
+        out = fn(*args)
     finally:
-        _steps.graph = prev
+        steps.graph, steps.run = prev
+    return out, graph.run == run
+
+
+def in_graph(graph: _Graph) -> _InGraph:
+    """Run one call of ``graph``'s function eagerly with its seeds (a new run of it: its random
+    ops take its op seeds from the first again, and its kernels go on). Entering gives the run:
+    a random op ran in it when ``graph.run`` is that run afterwards."""
+    return _InGraph(graph)
+
+
+def trace_time(draw: Callable[[], Any]) -> Any:
+    """A value Python code computes while TensorFlow traces it, such as the op seed Keras's
+    legacy ``random_normal`` draws from NumPy when given none: in the graph of a step or dataset
+    function running (:func:`graph_step`, :func:`in_graph`) ``draw()`` runs at the graph's first
+    run only (its trace), and later runs reuse its value at the same place; eagerly it runs every
+    time."""
+    g = _steps.graph
+    if g is None:
+        return draw()
+    with _seeds.lock:
+        if g.traced_run != _steps.run:
+            g.traced_run, g.traced_pos = _steps.run, 0
+        pos = g.traced_pos
+        g.traced_pos += 1
+        if pos < len(g.traced):
+            return g.traced[pos]
+    value = draw()
+    g.traced.append(value)
+    return value
+
+
+class FunctionSeeds:
+    """The seeds of a function TensorFlow traces into a graph of its own when it is given, as
+    ``tf.data`` traces ``map``'s function when the dataset is made: the graph's seed is the global
+    seed of that moment (a later ``set_seed`` does not change it), its unseeded random ops take
+    the op seeds 0, 1, 2, ... in order, and each instance of it (one per dataset iterator) makes
+    its random kernels afresh, so an iterator draws what the one before drew."""
+
+    def __init__(self) -> None:
+        with _seeds.lock:
+            self.seed = _seeds.global_seed
+        self.traced: list = []  # (one trace: its instances share what it computed)
+
+    def instance(self) -> _Graph:
+        """A new instance of the function's graph (its kernels start afresh)."""
+        return _Graph(None, self.seed, self.traced)
+
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
@@ -467,9 +544,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
 
 
 def op_seeds(seed: Any) -> tuple[int, int]:
-    """The (seed, seed2) pair TF eager gives an op with op seed ``seed``; (0, 0): unseeded."""
+    """The (seed, seed2) pair TF gives an op with op seed ``seed`` made now (eagerly, or in the
+    graph of the function running: see :func:`in_graph`); (0, 0): unseeded."""
     with _seeds.lock:
-        return _get_seed(seed)
+        step = _steps.graph
+        return _get_seed(seed) if step is None else step.seed_of(seed, _steps.run)
 
 
 def fit_permutation(n: int) -> np.ndarray:
