@@ -270,6 +270,22 @@ def test_none_gradient_warning_begins_with_keras_text_and_names_keras_weights_by
     assert str(e.value).startswith(rec["all_none"])
 
 
+def test_fit_warns_about_a_layer_the_model_never_calls_as_keras_does():
+    rec = _keras_none_gradients()
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(1, name="head")(inp))
+    model.spare = tf.keras.layers.Dense(2, name="never_called")
+    model.spare.build((None, 3))
+    model.compile("sgd", "mse")
+    spare = model.spare.kernel.numpy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(np.ones((4, 3), np.float32), np.ones((4, 1), np.float32), epochs=1, verbose=0)
+    texts = {str(w.message) for w in caught if "Gradients do not exist" in str(w.message)}
+    assert len(texts) == 1 and texts.pop().startswith(rec["fit"][0])
+    np.testing.assert_array_equal(model.spare.kernel.numpy(), spare)  # skipped, not updated
+
+
 def test_none_gradient_warning_never_says_to_turn_on_explain_mode_when_it_is_on():
     a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
 

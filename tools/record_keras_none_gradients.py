@@ -1,6 +1,7 @@
 """Record Keras 3's messages for None gradients in ``optimizer.apply_gradients`` for
 tests/test_optimizers.py: the warning that names the skipped variables (a Keras weight by its
-path, a ``tf.Variable`` by its name) and the error when every gradient is None.
+path, a ``tf.Variable`` by its name), the same warning from ``fit`` for a layer the model holds
+but never calls, and the error when every gradient is None.
 
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
@@ -47,7 +48,15 @@ def main():
         error = None
     except ValueError as e:
         error = str(e)
+    fit = keras.Model(inp, keras.layers.Dense(1, name="head")(inp))
+    fit.spare = keras.layers.Dense(2, name="never_called")
+    fit.spare.build((None, 3))
+    fit.compile("sgd", "mse")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit.fit(np.ones((4, 3), np.float32), np.ones((4, 1), np.float32), epochs=1, verbose=0)
     rec = {"keras": keras.__version__,
+           "fit": sorted({str(w.message) for w in caught if "Gradients do not exist" in str(w.message)}),
            "keras_model": warned(grads, model.trainable_variables),
            "tf_variables": plain,
            "all_none": error}

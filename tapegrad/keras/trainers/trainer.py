@@ -318,7 +318,7 @@ class Trainer:
         variables = self.trainable_weights
         if variables:
             grads = tape.gradient(scaled, variables)
-            self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
+            self.optimizer.apply_gradients(zip(grads, variables))  # (a None gradient warns, as in Keras)
         self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
