@@ -33,8 +33,8 @@ def _int64(x: Any, what: str) -> Tensor:
     """``x`` as an int64 tensor; an integer tensor of another dtype is an error, as in TensorFlow."""
     if isinstance(x, Tensor):
         if x.dtype != _dt.int64:
-            raise TypeError(f"SparseTensor {what} must be int64, got a {x.dtype.name} tensor; cast it with "
-                            "tf.cast(x, tf.int64).")
+            raise ValueError(f"{what}: SparseTensor {what} must be int64, got a {x.dtype.name} tensor; cast it "
+                             "with tf.cast(x, tf.int64).")
         return x
     v = np.asarray(x)
     if v.size and v.dtype.kind not in "iu":
@@ -178,6 +178,13 @@ class SparseTensor:
                 f"dense_shape={_text(self._dense_shape)})")
 
     __str__ = __repr__
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # (how conversion to a Tensor meets a SparseTensor: TF's error type, and what to do instead)
+        raise ValueError("Attempt to convert a SparseTensor to a Tensor: a dense op does not take a SparseTensor. "
+                         "Use tf.sparse.to_dense(sp) for the dense tensor, tf.sparse.map_values(op, sp) to apply "
+                         "an elementwise op to its values (tf.cast, tf.math.abs, ...), or sp.dense_shape for its "
+                         "shape.")
 
     def __bool__(self) -> bool:
         raise TypeError("The truth value of a SparseTensor is ambiguous; convert it with tf.sparse.to_dense "

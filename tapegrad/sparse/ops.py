@@ -325,17 +325,19 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
     vals = sp_a.values
     if adjoint_a and sp_a.dtype.is_complex:
         vals = conj(vals)
-    dm = _transpose(d, conjugate=d.dtype.is_complex) if adjoint_b else d
-    if dm._value.shape[0] != inner:
+    # op(b) transposed: its columns are op(b)'s rows, gathered along axis 1 so that the gradient with
+    # respect to b is a dense tensor (TensorFlow's), not the IndexedSlices of a row gather
+    dmt = (conj(d) if d.dtype.is_complex else d) if adjoint_b else _transpose(d)
+    if dmt._value.shape[1] != inner:
         raise InvalidArgumentError(f"Cannot multiply A and B because inner dimension does not match: {inner} vs. "
-                                   f"{dm._value.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
+                                   f"{dmt._value.shape[1]}.  Did you forget a transpose?  Dimensions of A: "
                                    f"[{int(shape[0])}, {int(shape[1])}).  Dimensions of B: "
                                    f"{list(d._value.shape)}")
     if len(idx) and ((cols < 0) | (cols >= inner) | (rows < 0) | (rows >= n_out)).any():
         k = int(np.flatnonzero((cols < 0) | (cols >= inner) | (rows < 0) | (rows >= n_out))[0])
         raise InvalidArgumentError(f"sp_a.indices[{k}] = {_fmt(idx[k])} is out of bounds for a matrix of shape "
                                    f"{_fmt(shape)}")
-    prod = _reshape(vals, [-1, 1]) * gather(dm, cols.astype(np.int64))
+    prod = _reshape(vals, [-1, 1]) * _transpose(gather(dmt, cols.astype(np.int64), axis=1))
     return unsorted_segment_sum(prod, rows.astype(np.int64), n_out)
 
 
@@ -562,8 +564,8 @@ def reset_shape(sp_input: SparseTensor, new_shape: Any = None) -> SparseTensor:
         raise ValueError(f"Shapes {list(shape)} and {list(new)} must have the same rank: new_shape has rank "
                          f"{len(new)}, the input {len(shape)}")
     if (new < shape).any():
-        raise InvalidArgumentError(f"tf.sparse.reset_shape: new_shape {_fmt(new)} is smaller than the input's "
-                                   f"shape {_fmt(shape)} in some dimension")
+        raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape.  Found new_shape "
+                         f"({_fmt(new)}), sp_input.shape ({_fmt(shape)}).")
     return SparseTensor(sp.indices, sp.values, new)
 
 
