@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
 from ._convert import convert_to_tensor
-from ._tensor import IndexedSlices, Tensor, TensorShape, constant_maker
+from ._dispatch import composite_api
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
 from ._variable import Variable
 from ._warn import warn_outside
@@ -323,6 +324,7 @@ class _Column:
         return stack(self.rows if order is None else [self.rows[i] for i in order])
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any = None,
            back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
            name: Any = None, fn_output_signature: Any = None) -> Any:
@@ -558,14 +560,14 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
 
 
 def is_tensor(x: Any) -> bool:
-    """Whether ``x`` is a tapegrad tensor (a ``Tensor``, ``Variable`` or ``IndexedSlices``);
-    NumPy arrays and Python numbers are not.
+    """Whether ``x`` is a tapegrad tensor (a ``Tensor``, ``Variable``, ``IndexedSlices`` or
+    ``RaggedTensor``); NumPy arrays and Python numbers are not.
 
     >>> import tapegrad as tf, numpy as np
     >>> tf.is_tensor(tf.constant(1.0)), tf.is_tensor(np.ones(2))
     (True, False)
     """
-    return isinstance(x, (Tensor, Variable, IndexedSlices))
+    return isinstance(x, (Tensor, Variable, IndexedSlices, CompositeTensor))
 
 
 def executing_eagerly() -> bool:

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from . import _backend as _bk, _seam, _strings, dtypes as _dt
-from ._tensor import IndexedSlices, Tensor, VariableBase, arrays_read, next_id, wrap
+from ._tensor import (CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, VariableBase, arrays_read,
+                      next_id, wrap)
 from .errors import InvalidArgumentError
 
 _PY_SCALARS = (float, int, builtins.bool, complex)
@@ -44,7 +45,8 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
             return _strings.to_bytes(value)  # (str mixed with non-ASCII bytes)
         except ValueError:
             pass
-        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
+        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged? "
+                         "tf.ragged.constant makes a RaggedTensor of rows of different lengths)") from None
     if spot and arrays_read() != n + 1:
         raise _HoldsTensor
     k = arr.dtype.kind
@@ -171,6 +173,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return value
     if isinstance(value, IndexedSlices):
         return value._dense(dtype)
+    if isinstance(value, CompositeTensor):
+        raise composite_error(value)
     want = None if dtype is None else _dt.as_dtype(dtype)._np
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "OUSV":
@@ -348,6 +352,15 @@ def binary_operands(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
         return _operand(x, y._value.dtype, opname), y
     x = convert_to_tensor(x)
     return x, _operand(y, x._value.dtype, opname)
+
+
+def composite_error(value: Any) -> CompositeConversionError:
+    """The error for a composite tensor (RaggedTensor) where a Tensor is needed."""
+    name = type(value).__name__
+    return CompositeConversionError(
+        f"a {name} is not a Tensor: this function takes a dense tensor, and tapegrad has no {name} "
+        f"version of it. Convert it explicitly: .to_tensor() pads it to a dense tensor, .flat_values "
+        f"are its values (docs/ragged.md lists the functions that take a {name}).")
 
 
 def as_tensor(x: Any) -> Tensor:

@@ -7,8 +7,9 @@ trace. A trace whose guards see other values than the trace did is abandoned and
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
 gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
-value, ``tf.distribute``'s ``PerReplica``) is keyed by what it returns and passed to the function
-as it is, which then runs eagerly, quietly: its work is done elsewhere (on the replicas).
+value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
+passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
+done elsewhere (on the replicas); a RaggedTensor's row partitions are read in Python.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import numpy as np
 from . import _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
-from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, wrap
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 
 __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
            "functions_run_eagerly", "tracing"]
@@ -35,6 +36,7 @@ _state = threading.local()
 _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
 _SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
+_COMPOSITE = object()  # (in an output template: (_COMPOSITE, n, c), c rebuilt from the next n tensors)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -290,7 +292,7 @@ class Function:
             entry = self._cache[full] = _Entry()
             self._count_trace(key, structure)
             if any(k[0] is _PASSED for k in key):
-                entry.eager = "its arguments are distributed values"
+                entry.eager = "its arguments are distributed values or RaggedTensors"
         if fast is not None and None not in fast:
             self._fast[fast] = entry
         if entry.eager is not None:
@@ -357,6 +359,10 @@ class Function:
                 parts = [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
                 tens += parts
                 template.append((_SLICES, len(parts)))
+            elif isinstance(x, CompositeTensor):  # (a RaggedTensor: its values and row splits)
+                parts = x._components()
+                tens += parts
+                template.append((_COMPOSITE, len(parts), x))
             elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
                 tens.append(x)
                 template.append(_SLOT)
@@ -433,6 +439,8 @@ def _fill(prog: Any, res: list) -> list:
             out.append(next(it))
         elif type(x) is tuple and len(x) == 2 and x[0] is _SLICES:
             out.append(IndexedSlices(*[next(it) for _ in range(x[1])]))
+        elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
+            out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
         else:
             out.append(x)
     return out

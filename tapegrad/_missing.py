@@ -13,7 +13,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
-    "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

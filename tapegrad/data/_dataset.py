@@ -24,6 +24,7 @@ from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from ..experimental._optional import Optional, next_as_optional
+from ..ragged import RaggedTensorSpec
 from . import _structure as _s
 
 INFINITE_CARDINALITY = -1
@@ -330,6 +331,18 @@ class Dataset:
         """
         return _Batch(self, _positive(batch_size, "batch_size", "Batch"), bool(drop_remainder))
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None,
+                     name: str | None = None) -> "Dataset":
+        """Batch elements of different lengths into RaggedTensors (every component of rank >= 1;
+        scalars stack into a Tensor).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
+        >>> [b.to_list() for b in ds.ragged_batch(2)]
+        [[[1], [2, 2]], [[3, 3, 3]]]
+        """
+        return _RaggedBatch(self, _positive(batch_size, "batch_size", "RaggedBatch"), bool(drop_remainder))
+
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
                      drop_remainder: bool = False, name: str | None = None) -> "Dataset":
         """Batch elements of different shapes, padding each component to ``padded_shapes``
@@ -628,20 +641,24 @@ class _Slices(Dataset):
         for v in flat:
             if isinstance(v, Dataset):
                 raise TypeError("from_tensor_slices takes tensors (arrays, nests of them); got a Dataset.")
+            if type(v) is _s.RaggedValue:  # (its rows, as TensorFlow slices a RaggedTensor)
+                continue
             if np.ndim(v) == 0:
                 raise ValueError(
                     "from_tensor_slices slices its input along the first dimension, so every "
                     f"component needs rank >= 1; got a scalar ({v!r}). Use from_tensors for one element.")
-        n = np.shape(flat[0])[0]
+        n = _nrows(flat[0])
         for path, v in zip(_paths(tensors), flat):
-            if np.shape(v)[0] != n:
+            if _nrows(v) != n:
                 raise ValueError(
                     "from_tensor_slices: every component must have the same first dimension (the "
-                    f"number of elements); component {_paths(tensors)[0]} has {n} (shape "
-                    f"{list(np.shape(flat[0]))}) but component {path} has {np.shape(v)[0]} (shape "
-                    f"{list(np.shape(v))}).")
+                    f"number of elements); component {_paths(tensors)[0]} has {n} but component "
+                    f"{path} has {_nrows(v)}.")
         arrays = []
         for v in flat:
+            if type(v) is _s.RaggedValue:
+                arrays.append(v)
+                continue
             if type(v) is Boxed:
                 arrays.append(_DaskRows(v.a) if v.backend.name == "dask" else _s.computed(v))
                 continue
@@ -655,8 +672,9 @@ class _Slices(Dataset):
         return self._arrays, self._template, lambda: (range(i, min(i + _CHUNK * 16, n)) for i in range(0, n, _CHUNK * 16))
 
     def _spec(self) -> Any:
-        return _nest.pack_sequence_as(self._template, [_s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows
-                                                                    else _empty_row(a)) for a in self._arrays])
+        return _nest.pack_sequence_as(self._template, [
+            a.spec(rows=True) if type(a) is _s.RaggedValue else
+            _s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows else _empty_row(a)) for a in self._arrays])
 
     def _card(self) -> int:
         return self._n
@@ -691,6 +709,10 @@ class _DaskRows:
         if type(key) is slice:
             return self._block[key.start - off:key.stop - off:key.step]
         return self._block[key - off]
+
+
+def _nrows(v: Any) -> int:
+    return len(v) if type(v) is _s.RaggedValue else np.shape(v)[0]
 
 
 def _empty_row(a: np.ndarray) -> np.ndarray:
@@ -814,19 +836,26 @@ class _Batch(_Unary):
         super().__init__(input)
         self._n, self._drop = n, drop
 
+    _by_rows = True  # (batches of rows sliced straight from a from_tensor_slices source)
+
     def _iter(self) -> Iterator:
-        rows = self._input._rows()
+        rows = self._input._rows() if self._by_rows else None
         if rows is not None:
             return self._row_batches(*rows)
         return self._batches(self._input._elements())
 
     def _batches(self, it: Iterator) -> Iterator:
         n = self._n
+        ragged = self._ragged()
         while True:
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
                 return
-            yield _stack_elements(items)
+            yield _stack_elements(items, ragged)
+
+    def _ragged(self) -> list:
+        """Per component, whether batches of it are RaggedTensors (its spec is ragged)."""
+        return [isinstance(s, RaggedTensorSpec) for s in _nest.flatten(self._input.element_spec)]
 
     def _row_batches(self, arrays: list, template: Any, chunks: Callable) -> Iterator:
         pack, n = _s.packer(template), self._n
@@ -857,7 +886,7 @@ class _Batch(_Unary):
 
     def _spec(self) -> Any:
         dim = self._n if self._drop else None
-        return _nest.map_structure(lambda s: _s.tensor_spec([dim, *s.shape], s.dtype), self._input.element_spec)
+        return _nest.map_structure(lambda s: _s.batched_spec(s, dim), self._input.element_spec)
 
     def _card(self) -> int:
         c = self._input._card()
@@ -866,14 +895,34 @@ class _Batch(_Unary):
         return c // self._n if self._drop else -(-c // self._n)
 
 
-def _stack_elements(items: list) -> Any:
+class _RaggedBatch(_Batch):
+    """``ragged_batch``: every component of rank >= 1 batched as a RaggedTensor."""
+    _tf_name = "_DenseToRaggedDataset"
+    _by_rows = False
+
+    def _ragged(self) -> list:
+        return [s.shape.rank != 0 for s in _nest.flatten(self._input.element_spec)]
+
+    def _spec(self) -> Any:
+        dim = self._n if self._drop else None
+
+        def one(s: Any) -> Any:
+            if s.shape.rank == 0 or isinstance(s, RaggedTensorSpec):
+                return _s.batched_spec(s, dim)
+            return RaggedTensorSpec([dim, None, *s.shape[1:]], s.dtype, 1)
+        return _nest.map_structure(one, self._input.element_spec)
+
+
+def _stack_elements(items: list, ragged: Any = None) -> Any:
+    """A batch of ``items``; ``ragged``: per component, whether to batch it as a RaggedTensor."""
     first = items[0]
+    rag = ragged or [False] * len(_nest.flatten(first))
     if type(first) is tuple and not any(isinstance(c, (tuple, dict)) for c in first):
-        return tuple(_s.stack(list(col), f"component {i}") for i, col in enumerate(zip(*items)))
+        return tuple(_s.stack(list(col), f"component {i}", rag[i]) for i, col in enumerate(zip(*items)))
     if not isinstance(first, (tuple, dict)):
-        return _s.stack(items, "component 0")
+        return _s.stack(items, "component 0", rag[0])
     cols = zip(*[_nest.flatten(e) for e in items])
-    return _nest.pack_sequence_as(first, [_s.stack(list(c), f"component {i}") for i, c in enumerate(cols)])
+    return _nest.pack_sequence_as(first, [_s.stack(list(c), f"component {i}", rag[i]) for i, c in enumerate(cols)])
 
 
 class _PaddedBatch(_Unary):
@@ -977,7 +1026,7 @@ class _Unbatch(_Unary):
                 yield pack([v[i] for v in flat])
 
     def _spec(self) -> Any:
-        return _nest.map_structure(lambda s: _s.tensor_spec(s.shape[1:], s.dtype), self._input.element_spec)
+        return _nest.map_structure(_s.unbatched_spec, self._input.element_spec)
 
     def _card(self) -> int:
         return _UNK

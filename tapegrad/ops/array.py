@@ -18,8 +18,8 @@ import numpy as np
 from .. import _backend as _bk, _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor
 from .. import _recorders as _rec
-from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
+from .._dispatch import apply, composite_api, composite_call, defop, jointly
+from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
@@ -196,7 +196,10 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     >>> tf.reshape(tf.range(6), [-1, 2]).shape
     TensorShape([3, 2])
     """
-    x = as_tensor(tensor)
+    try:
+        x = as_tensor(tensor)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(reshape, tensor, shape)
     sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     v = x._value
     if v.shape == sizes:
@@ -238,6 +241,7 @@ def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
     return out
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Insert a length-1 axis at ``axis`` (``-1`` appends)."""
     x = as_tensor(input)
@@ -299,7 +303,10 @@ _identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", s
 
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """A new tensor with the same value (recorded, so it can be a separate target or source)."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(identity, input)
     return apply(_identity, (x,))
 
 
@@ -346,6 +353,7 @@ def _same_dtype(ts: list, op: str) -> None:
                            f"but values[{i}] is {t.dtype.name}")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
     """Join tensors along an existing axis."""
     if isinstance(values, (Tensor, Variable)):
@@ -378,6 +386,7 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
 _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
     """Join equal-shaped tensors along a new axis."""
     ts = [as_tensor(v) for v in values]
@@ -479,6 +488,7 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
 _tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), vjp=(_tile_vjp,), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def tile(input: Any, multiples: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Repeat ``input`` ``multiples[i]`` times along axis ``i``."""
     x = as_tensor(input)
@@ -711,6 +721,7 @@ def _host(x: Tensor) -> bool:
     return type(x) is Tensor or isinstance(x, Variable)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The shape as an int32 (or ``out_type``) tensor."""
     x = input if isinstance(input, (IndexedSlices,)) else as_tensor(input)
@@ -720,6 +731,7 @@ def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  #
     return apply(_shape_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The number of elements as a scalar tensor."""
     x = as_tensor(input)
@@ -729,6 +741,7 @@ def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # 
     return apply(_size_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The number of axes as a scalar int32 tensor."""
     x = as_tensor(input)
@@ -902,6 +915,7 @@ def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, a
 _one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: Any = None) -> Tensor:
     """One-hot vectors of length ``depth`` along a new axis (last by default).

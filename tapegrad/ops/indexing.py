@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _backend as _bk, _strings
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, defop
+from .._dispatch import apply, composite_api, defop
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape, stop_gradient,
@@ -177,6 +177,7 @@ def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
         raise _err(op, f"indices{pos} = {bad} is not in [0, {n})")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
            batch_dims: int = 0, name: Any = None) -> Tensor:
     """Pick slices of ``params`` along ``axis`` at ``indices``.
@@ -506,6 +507,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
 
 
 # --------------------------------------------------------------------------- embeddings
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
     """Rows of ``params`` at ``ids``: ``gather(params, ids)``.

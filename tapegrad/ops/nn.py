@@ -16,8 +16,8 @@ import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import apply, defop
-from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._dispatch import apply, composite_api, composite_call, defop
+from .._tensor import CompositeConversionError, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .array import (_one_hot, _py_value, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
@@ -59,7 +59,10 @@ _relu = defop("Relu", lambda x: np.maximum(x, 0),
 
 def relu(features: Any, name: Any = None) -> Tensor:
     """``max(x, 0)``; the gradient at 0 is 0."""
-    x = as_tensor(features)
+    try:
+        x = as_tensor(features)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(relu, features)
     _check_kind(x, "fiu", "Relu")
     return apply(_relu, (x,))
 
@@ -273,6 +276,7 @@ _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def relu6(features: Any, name: Any = None) -> Tensor:
     """``min(max(x, 0), 6)``; the gradient is 1 strictly between 0 and 6, else 0.
 
@@ -285,6 +289,7 @@ def relu6(features: Any, name: Any = None) -> Tensor:
     return apply(_relu6, (x,))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def elu(features: Any, name: Any = None) -> Tensor:
     """``x`` for ``x > 0``, else ``exp(x) - 1``; the gradient at 0 is 1 (TF's ``EluGrad``).
 
@@ -295,12 +300,14 @@ def elu(features: Any, name: Any = None) -> Tensor:
     return apply(_elu, (_float_features(features, "Elu"),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def selu(features: Any, name: Any = None) -> Tensor:
     """Scaled ELU: ``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` with
     ``alpha ≈ 1.6733`` and ``scale ≈ 1.0507``."""
     return apply(_selu, (_float_features(features, "Selu"),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
     """``x`` for ``x > 0``, else ``alpha * x``; the gradient at 0 is ``alpha``. Integer inputs
     are cast to float32, as in TensorFlow.
@@ -324,6 +331,7 @@ def softsign(features: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- smooth activations
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
     """Gaussian error linear unit ``x * Φ(x)``: ``0.5 x (1 + erf(x / √2))``, or with
@@ -340,6 +348,7 @@ def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
     return 0.5 * x * (1.0 + erf(x / x._value.dtype.type(math.sqrt(2.0))))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def silu(features: Any, beta: Any = 1.0, name: Any = None) -> Tensor:
     """``x * sigmoid(beta * x)`` (also called swish).
 

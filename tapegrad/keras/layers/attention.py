@@ -283,6 +283,11 @@ class MultiHeadAttention(Layer):
     dropout = property(lambda self: self._dropout)
     use_bias = property(lambda self: self._use_bias)
     attention_axes = property(lambda self: self._attention_axes)
+    # the projections, under Keras's public names (what its weights files are keyed by)
+    query_dense = property(lambda self: self._query_dense)
+    key_dense = property(lambda self: self._key_dense)
+    value_dense = property(lambda self: self._value_dense)
+    output_dense = property(lambda self: self._output_dense)
 
     def build(self, query_shape: Sequence, value_shape: Sequence, key_shape: Sequence | None = None) -> None:
         key_shape = value_shape if key_shape is None else key_shape

@@ -461,8 +461,10 @@ class Layer(Module):
         else:  # build(self, a_shape, b_shape): shapes of call's arguments a and b
             names = list(inspect.signature(self.call).parameters)
             bound = dict(zip(names, args), **kwargs)
-            self.build(**{p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
-                          for p in params if p.endswith("_shape") and bound.get(p[:-6]) is not None})
+            shapes_dict = {p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
+                           for p in params if p.endswith("_shape") and bound.get(p[:-6]) is not None}
+            self.__dict__["_build_shapes_dict"] = shapes_dict  # Keras's build_config of such a layer
+            self.build(**shapes_dict)
         self.built = True
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
