@@ -523,6 +523,9 @@ class CompositeTensor:
     """
 
     __slots__ = ()
+    _UNARY: frozenset | None = None  # the names of the unary ops it maps over its flat values (None: all)
+    _CONVERT_HINT = (".to_tensor() pads it to a dense tensor, .flat_values are its values (docs/ragged.md lists "
+                     "the functions that take one)")
 
     def _flat(self) -> "Tensor":
         raise NotImplementedError

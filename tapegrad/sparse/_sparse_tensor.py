@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._convert import convert_to_tensor
-from .._tensor import Tensor, TensorShape, numpy_text, wrap as _wrap
+from .._print import format_tensor
+from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, numpy_text, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import _py_value, broadcast_to
 from ..ops.indexing import gather_nd
@@ -29,6 +30,7 @@ def _np(t: Any, how: str) -> np.ndarray:
     return _py_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
 
 
+@constant_maker  # (converts Python and NumPy indices and shapes)
 def _int64(x: Any, what: str) -> Tensor:
     """``x`` as an int64 tensor; an integer tensor of another dtype is an error, as in TensorFlow."""
     if isinstance(x, Tensor):
@@ -51,7 +53,7 @@ def _text(t: Tensor) -> str:
     return f"tf.Tensor({numpy_text(t._value, False)}, shape={t.shape}, dtype={t.dtype.name})"
 
 
-class SparseTensor:
+class SparseTensor(CompositeTensor):
     """A sparse tensor: ``values[i]`` at coordinates ``indices[i]`` of a ``dense_shape`` tensor,
     zero (or ``default_value``) elsewhere (TensorFlow's ``tf.SparseTensor``).
 
@@ -69,7 +71,13 @@ class SparseTensor:
 
     __slots__ = ("_indices", "_values", "_dense_shape")
     __array_priority__ = 100
+    # the unary ops TensorFlow applies to a SparseTensor's values (each maps 0 to 0; others raise)
+    _UNARY = frozenset(("Abs", "Neg", "Square", "Sqrt", "Sin", "Tan", "Tanh", "Atan", "Asin", "Asinh", "Atanh",
+                        "Erf", "BesselI1e"))
+    _CONVERT_HINT = ("tf.sparse.to_dense(sp) is the dense tensor, tf.sparse.map_values(op, sp) applies an "
+                     "elementwise op to its values, sp.dense_shape is its shape (docs/sparse.md)")
 
+    @constant_maker  # (values given as Python or NumPy data)
     def __init__(self, indices: Any, values: Any, dense_shape: Any) -> None:
         idx = _int64(indices, "indices")
         vals = convert_to_tensor(values)
@@ -172,6 +180,12 @@ class SparseTensor:
     def _from_components(self, parts: list) -> "SparseTensor":
         return SparseTensor(*parts)
 
+    def _print_text(self, summarize: int) -> str:
+        """TensorFlow's ``tf.print`` text of a SparseTensor (quoted, as TensorFlow writes it)."""
+        return (f"'SparseTensor(indices={format_tensor(self._indices, summarize)}, "
+                f"values={format_tensor(self._values, summarize)}, "
+                f"shape={format_tensor(self._dense_shape, summarize)})'")
+
     # ------------------------------------------------------------------ text
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={_text(self._indices)}, values={_text(self._values)}, "
@@ -181,10 +195,7 @@ class SparseTensor:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         # (how conversion to a Tensor meets a SparseTensor: TF's error type, and what to do instead)
-        raise ValueError("Attempt to convert a SparseTensor to a Tensor: a dense op does not take a SparseTensor. "
-                         "Use tf.sparse.to_dense(sp) for the dense tensor, tf.sparse.map_values(op, sp) to apply "
-                         "an elementwise op to its values (tf.cast, tf.math.abs, ...), or sp.dense_shape for its "
-                         "shape.")
+        raise ValueError(f"Attempt to convert a SparseTensor to an array: {self._CONVERT_HINT}.")
 
     def __bool__(self) -> bool:
         raise TypeError("The truth value of a SparseTensor is ambiguous; convert it with tf.sparse.to_dense "
@@ -200,6 +211,7 @@ class SparseTensor:
     __div__ = __truediv__
 
 
+@constant_maker  # (the dense operand as given)
 def _cwise(sp: SparseTensor, other: Any, op: Any) -> SparseTensor:
     """``sp op other`` for a dense ``other`` broadcast to ``sp``'s shape, at ``sp``'s entries only
     (TensorFlow's SparseDenseCwise ops: the result keeps ``sp``'s sparsity)."""
