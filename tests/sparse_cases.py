@@ -169,6 +169,14 @@ CASES = {
     "segment_bad_index": lambda tf: tf.sparse.segment_sum(tf.constant([1.0, 2.0]), [0, 5], [0, 0]),
     "mask": lambda tf: tf.sparse.mask(tf.IndexedSlices(tf.constant([[1.0], [2.0], [3.0]]), tf.constant([0, 4, 7]),
                                                        tf.constant([8, 1])), [4]).indices,
+    # tf.data slices and batches SparseTensors
+    "dataset_slices": lambda tf: [repr(tf.data.Dataset.from_tensor_slices(_st(tf)).element_spec),
+                                  list(tf.data.Dataset.from_tensor_slices(_st(tf)))],
+    "dataset_batch": lambda tf: [repr(tf.data.Dataset.from_tensor_slices(_st3(tf)).batch(2).element_spec),
+                                 list(tf.data.Dataset.from_tensor_slices(_st3(tf)).batch(2)),
+                                 list(tf.data.Dataset.from_tensor_slices(_st(tf)).batch(2))],
+    "dataset_map": lambda tf: list(tf.data.Dataset.from_tensor_slices((_st(tf), [1, 2, 3])).map(
+        lambda s, y: (tf.sparse.reduce_sum(s), y))),
     # tf.io.VarLenFeature parses into a SparseTensor
     "parse_varlen": lambda tf: tf.io.parse_example(_varlen(tf), {"v": tf.io.VarLenFeature(tf.int64)})["v"],
     "parse_single_varlen": lambda tf: tf.io.parse_single_example(
