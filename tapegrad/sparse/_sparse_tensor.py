@@ -167,6 +167,11 @@ class SparseTensor(CompositeTensor):
     def _type_spec(self) -> "SparseTensorSpec":
         return SparseTensorSpec(self.shape, self.dtype)
 
+    def _function_key(self) -> tuple:
+        """A tf.function's key for a SparseTensor argument (the function runs eagerly on it, as on a
+        RaggedTensor: its indices are read in Python)."""
+        return ("SparseTensor", self.dtype.name, tuple(self.shape))
+
     # ------------------------------------------------------------------ composite protocol
     def _flat(self) -> Tensor:
         return self._values
