@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
-from ._convert import convert_to_tensor
+from ._convert import convert_to_tensor, host_value
 from ._dispatch import composite_api
 from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
@@ -38,8 +38,7 @@ def _truth(pred: Any, what: str) -> bool:
         raise ValueError(f"{what} must be a scalar (a bool tensor of shape []), got a tensor of "
                          f"shape {list(t._value.shape)}. Reduce it with tf.reduce_all or "
                          "tf.reduce_any first.")
-    _rec.note_escape(t, "__bool__")
-    return bool(t._value.reshape(()))
+    return bool(np.asarray(host_value(t, "__bool__")).reshape(()))
 
 
 def _check_callable(fn: Any, what: str) -> None:
@@ -196,8 +195,7 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
     bi = convert_to_tensor(branch_index)
     if bi._value.ndim:
         raise InvalidArgumentError(f"'branch_index' must be a scalar, got shape {list(bi._value.shape)}.")
-    _rec.note_escape(bi, "__int__")
-    i = int(bi._value)
+    i = int(host_value(bi, "__int__"))
     i = i if 0 <= i < len(fns) else len(fns) - 1
     return _branch(fns[i], i)
 

@@ -7,11 +7,11 @@ binary op takes the tensor's dtype (never a silent promotion between two tensors
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from . import _backend as _bk, _seam, _strings, dtypes as _dt
+from . import _backend as _bk, _recorders as _rec, _seam, _strings, dtypes as _dt
 from ._tensor import (CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, VariableBase, arrays_read,
                       next_id, wrap)
 from .errors import InvalidArgumentError
@@ -34,6 +34,9 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
     inside ``value``, or, rarely, one in another thread: then the caller finds none). Only a
     list or tuple can hold a tensor: a scalar is never spotted (another thread's tick would
     send it to :func:`_autopack`)."""
+    if isinstance(value, dict):  # (NumPy makes it an object scalar: say what TF says)
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
     spot = spot and isinstance(value, (list, tuple))
     n = arrays_read()
     try:
@@ -352,6 +355,45 @@ def binary_operands(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
         return _operand(x, y._value.dtype, opname), y
     x = convert_to_tensor(x)
     return x, _operand(y, x._value.dtype, opname)
+
+
+def host_value(x: Any, what: str) -> Any:
+    """The value of op argument ``x`` read into Python to steer an op (a shape, axis, padding,
+    offset, length...): a tensor's array (a GPU's copied to the host, as TensorFlow's host
+    arguments), a Variable's current value, anything else as it is.
+
+    The one way op code reads a tensor argument's data into Python (tests/test_function_stale.py
+    scans the source for others): in a ``tf.function`` trace the read is a guard, so a call with
+    another value is traced again rather than replayed with this one (docs/function.md)."""
+    if isinstance(x, VariableBase):
+        x = x.read_value()  # (a trace records the read, then guards its value)
+    if not isinstance(x, Tensor):
+        return x
+    _rec.note_escape(x, what)
+    v = x._value
+    return v.backend.to_numpy(v.a) if type(v) is _bk.Boxed and v.backend.gpu else v
+
+
+def check_values(check: Callable, *xs: Tensor) -> None:
+    """Run ``check(*arrays)`` on the values of tensors ``xs``: a validation that raises on bad
+    values (indices out of range, labels outside the classes) and returns nothing.
+
+    The one way op code reads tensor data only to validate it: the values never steer the op, and
+    a ``tf.function`` trace records the check as a step that runs again on every call's values,
+    as TensorFlow's kernels check at run time. A backend's (Dask, CuPy) values are not read back."""
+    if len(xs) == 1:  # (the common case, without a list)
+        v = xs[0]._value
+        if type(v) is _bk.Boxed:
+            return
+        check(v)
+    else:
+        vals = [x._value for x in xs]
+        for v in vals:
+            if type(v) is _bk.Boxed:
+                return
+        check(*vals)
+    if _rec.active:
+        _rec.note_check(check, xs)
 
 
 def composite_error(value: Any) -> CompositeConversionError:

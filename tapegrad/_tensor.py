@@ -482,7 +482,7 @@ def constant_maker(fn: Any) -> Any:
     """Mark ``fn`` as audited for ``tf.function`` traces: the tensors it makes with :func:`wrap`
     (or conversion) hold values that do not depend on tensors' values read behind the tracer's
     back (only shapes, Python values, and values read through guarded reads such as
-    ``ops.array._py_value``), so a trace may keep them as constants (docs/function.md). Returns
+    ``ops.array.host_value``), so a trace may keep them as constants (docs/function.md). Returns
     ``fn`` itself: no cost at call time."""
     CONSTANT_MAKERS.add(fn.__code__)
     return fn

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _backend as _bk, _strings, dtypes as _dt
-from .._convert import as_tensor, binary_operands, convert_to_tensor
+from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor
 from .._dispatch import (_KIND_NAMES, apply, binary, composite_api, composite_binary, composite_call, defop,
                          jointly, unary)
 from .._tensor import CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, constant_maker, wrap as _wrap
@@ -185,10 +185,15 @@ def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's
         x, y = binary_operands(x, y, "Pow")
     except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
         return composite_binary(pow, x, y)
-    if x._value.dtype.kind in "iu" and np.any(np.asarray(y._value) < 0):
+    if x._value.dtype.kind in "iu":
+        check_values(_check_int_pow, y)
+    return apply(_pow, (x, y))
+
+
+def _check_int_pow(y: np.ndarray) -> None:
+    if np.any(y < 0):
         raise InvalidArgumentError("Integers to negative integer powers are not allowed [Op:Pow]. "
                                    "Use a floating dtype.")
-    return apply(_pow, (x, y))
 
 
 _neg = defop("Neg", np.negative, kinds="fciu", vjp=(lambda g, ans, x: -g,), jvp="linear")

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor, binary_operands, convert_to_tensor
+from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop
 from .._tensor import CompositeConversionError, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import (_one_hot, _py_value, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
+from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
                     reshape, squeeze, transpose)
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
@@ -163,12 +163,15 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
                                    f"{list(lb._value.shape)} (logits need one more axis, the classes)")
     c = lg._value.shape[-1]
-    lv = lb._value
-    if type(lv) is not _bk.Boxed and lv.size and (lv.min() < 0 or lv.max() >= c):  # (a backend's: unread)
+    check_values(lambda lv: _check_labels(lv, c), lb)
+    return apply(_sxent, (lg, lb))
+
+
+def _check_labels(lv: np.ndarray, c: int) -> None:
+    if lv.size and (lv.min() < 0 or lv.max() >= c):
         bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
         raise InvalidArgumentError(f"Received a label value of {bad} which is outside the "
                                    f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
-    return apply(_sxent, (lg, lb))
 
 
 def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -321,7 +324,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
         x = cast(x, _dt.float32)
     _check_kind(x, "f", "LeakyRelu")
     if isinstance(alpha, (Tensor, Variable, np.ndarray)):
-        alpha = np.asarray(_py_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
+        alpha = np.asarray(host_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
     return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
 
 
@@ -798,9 +801,9 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     """
     x = as_tensor(logits)
     _check_kind(x, "f", "ctc_loss")
-    lab = np.asarray(_py_value(as_tensor(labels), "ctc_loss"))
-    ll = np.asarray(_py_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
-    tl = np.asarray(_py_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
+    lab = np.asarray(host_value(as_tensor(labels), "ctc_loss"))
+    ll = np.asarray(host_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
+    tl = np.asarray(host_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
     if x._value.ndim != 3 or lab.ndim != 2:
         raise ValueError(f"ctc_loss: logits must be 3-D and labels 2-D (dense, padded), got shapes "
                          f"{list(x._value.shape)} and {list(lab.shape)}.")

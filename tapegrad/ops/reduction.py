@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, host_value
 from .._dispatch import apply, composite_api, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _lead, _py_value, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
+from .array import _lead, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
 from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,
                    logical_and, not_equal, ones_like, real, sqrt, square, subtract, where,
                    zeros_like)
@@ -453,12 +453,12 @@ def zero_fraction(value: Any, name: Any = None) -> Tensor:
     >>> float(tf.math.zero_fraction(tf.constant([0, 1, 0, 3])))
     0.5
     """
-    v = np.asarray(_py_value(as_tensor(value), "value"))
+    v = np.asarray(host_value(as_tensor(value), "value"))
     return _wrap(np.float32(np.count_nonzero(v == 0) / v.size if v.size else np.nan))
 
 
 def _monotonic(x: Any, strict: bool, what: str) -> Tensor:
-    v = np.asarray(_py_value(as_tensor(x), "x"))
+    v = np.asarray(host_value(as_tensor(x), "x"))
     if v.dtype.kind not in "iuf":
         raise TypeError(f"{what}: expected a real numeric tensor, got {v.dtype.name}.")
     d = np.diff(v.reshape(-1))

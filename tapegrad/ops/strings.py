@@ -15,11 +15,11 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .. import _fingerprint, _strings, dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, check_values, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _py_value, norm_axes, reshape
+from .array import norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
@@ -261,16 +261,19 @@ def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, sepa
     """
     x = _strings_in(inputs, "UnsortedSegmentJoin")
     ids = as_tensor(segment_ids)
-    iv = ids._value
-    n = int(_py_value(as_tensor(num_segments), "num_segments"))
-    if iv.dtype.kind not in "iu":
+    ish = ids._value.shape
+    n = int(host_value(as_tensor(num_segments), "num_segments"))
+    if ids._value.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_join: segment_ids must be integers, got {ids.dtype.name}.")
-    if x._value.shape[:iv.ndim] != iv.shape:
-        raise InvalidArgumentError(f"segment_ids.shape = {list(iv.shape)} is not a prefix of "
+    if x._value.shape[:len(ish)] != ish:
+        raise InvalidArgumentError(f"segment_ids.shape = {list(ish)} is not a prefix of "
                                    f"inputs.shape = {list(x._value.shape)} [Op:UnsortedSegmentJoin]")
-    if iv.size and iv.max() >= n:
-        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
-                                   f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+
+    def in_range(iv: np.ndarray) -> None:
+        if iv.size and iv.max() >= n:
+            raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
+                                       f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+    check_values(in_range, ids)
     return apply(_segment_join, (x, ids), {"num_segments": n, "separator": _text(separator)})
 
 

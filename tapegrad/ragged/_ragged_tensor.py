@@ -7,7 +7,7 @@ is the innermost Tensor: every op here works on it with ordinary tapegrad ops (g
 reductions), so a tape follows a ragged computation through its flat values, and gradients with
 respect to a RaggedTensor come back as a RaggedTensor of the same partition.
 
-Row partitions are read into NumPy (through ``_py_value``, which a ``tf.function`` trace
+Row partitions are read into NumPy (through ``host_value``, which a ``tf.function`` trace
 guards); values stay tensors.
 """
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Any, Iterator
 import numpy as np
 
 from .. import _strings, dtypes as _dt
-from .._convert import convert_to_tensor
+from .._convert import convert_to_tensor, host_value
 from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from ..ops.array import _py_value, broadcast_to, concat, reshape
+from ..ops.array import broadcast_to, concat, reshape
 from ..ops.indexing import gather
+from ..ops.math import cast
 from ..ops.strings import as_string
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "DynamicRaggedShape"]
@@ -33,21 +34,20 @@ _SPLIT_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
 
 def _np(t: Any, how: str) -> np.ndarray:
     """A row-partition tensor's value in NumPy (guarded in a tf.function trace)."""
-    return _py_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
+    return host_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
 
 
-@constant_maker  # (row partitions read through _py_value)
+@constant_maker  # (row partitions read through host_value)
 def _splits_tensor(x: Any, dtype: Any, what: str) -> Tensor:
     """A row-partition argument as an integer vector tensor (int64 unless it has its own dtype)."""
     t = convert_to_tensor(x, dtype_hint=_dt.int64 if dtype is None else dtype)
-    v = t._value
-    if v.dtype not in _SPLIT_DTYPES:
-        if v.dtype.kind in "iu" and not isinstance(x, Tensor):
-            t = _wrap(v.astype(np.int64 if dtype is None else _dt.as_dtype(dtype)._np))
+    if t._value.dtype not in _SPLIT_DTYPES:
+        if t._value.dtype.kind in "iu" and not isinstance(x, Tensor):
+            t = cast(t, _dt.int64 if dtype is None else _dt.as_dtype(dtype))
         else:
             raise TypeError(f"{what} must be an int32 or int64 tensor, got {t.dtype.name}.")
     if dtype is not None and t._value.dtype != _dt.as_dtype(dtype)._np:
-        t = _wrap(t._value.astype(_dt.as_dtype(dtype)._np))
+        t = cast(t, _dt.as_dtype(dtype))  # (an op: a trace casts each call's splits)
     if t._value.ndim != 1:
         raise ValueError(f"{what} must be a vector (rank 1), got shape {list(t._value.shape)}.")
     return t
@@ -61,7 +61,7 @@ def _nvals(values: Any) -> int:
     return values.nrows_int() if isinstance(values, RaggedTensor) else values._value.shape[0]
 
 
-@constant_maker  # (row partitions read through _py_value)
+@constant_maker  # (row partitions read through host_value)
 def _as_values(values: Any) -> Any:
     if isinstance(values, RaggedTensor):
         return values
@@ -138,7 +138,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _splits_tensor(row_splits, None, "row_splits"), "from_row_splits", validate)
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_row_lengths(cls, values: Any, row_lengths: Any, name: Any = None,
                          validate: bool = True) -> "RaggedTensor":
         """Rows of ``row_lengths[i]`` values each, in order.
@@ -155,7 +155,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_row_lengths", validate)
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None, name: Any = None,
                           validate: bool = True) -> "RaggedTensor":
         """Value ``j`` goes to row ``value_rowids[j]`` (non-decreasing); ``nrows`` rows (default:
@@ -179,7 +179,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_value_rowids", validate)
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_row_starts(cls, values: Any, row_starts: Any, name: Any = None,
                         validate: bool = True) -> "RaggedTensor":
         """Row ``i`` starts at ``row_starts[i]`` and ends where the next starts (the last at the end).
@@ -194,7 +194,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(v, _wrap(sp), "from_row_starts", validate)
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_row_limits(cls, values: Any, row_limits: Any, name: Any = None,
                         validate: bool = True) -> "RaggedTensor":
         """Row ``i`` ends at ``row_limits[i]`` and starts where the previous ends (the first at 0).
@@ -208,7 +208,7 @@ class RaggedTensor(CompositeTensor):
         return cls._make(values, _wrap(sp), "from_row_limits", validate)
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_uniform_row_length(cls, values: Any, uniform_row_length: Any, nrows: Any = None,
                                 validate: bool = True, name: Any = None) -> "RaggedTensor":
         """Rows of ``uniform_row_length`` values each: a uniform (not ragged) dimension, which
@@ -280,7 +280,7 @@ class RaggedTensor(CompositeTensor):
         return result
 
     @classmethod
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None, ragged_rank: int = 1,
                     name: Any = None, row_splits_dtype: Any = _dt.int64) -> "RaggedTensor":
         """A ragged tensor from a dense one: every row whole, or cut to ``lengths`` (a vector, or
@@ -308,7 +308,7 @@ class RaggedTensor(CompositeTensor):
         sdt = _dt.as_dtype(row_splits_dtype)._np
         shape = t._value.shape
         if padding is not None:
-            pad = convert_to_tensor(padding, dtype=t.dtype)._value
+            pad = np.asarray(host_value(convert_to_tensor(padding, dtype=t.dtype), "RaggedTensor.from_tensor"))
             inner = shape[ragged_rank + 1:]
             if pad.shape != inner and pad.shape != ():
                 raise ValueError(f"padding must have shape {list(inner)} (the shape of one value), "
@@ -533,7 +533,7 @@ class RaggedTensor(CompositeTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
 
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def with_row_splits_dtype(self, dtype: Any) -> "RaggedTensor":
         """The same tensor with its row partitions as ``dtype`` (int32 or int64)."""
         dt = _dt.as_dtype(dtype)._np
@@ -542,10 +542,10 @@ class RaggedTensor(CompositeTensor):
         v = self._values
         if isinstance(v, RaggedTensor):
             v = v.with_row_splits_dtype(dt)
-        sp = self._row_splits if self._row_splits._value.dtype == dt else _wrap(self._row_splits._value.astype(dt))
+        sp = self._row_splits if self._row_splits._value.dtype == dt else cast(self._row_splits, _dt.as_dtype(dt))
         return RaggedTensor(v, sp, self._uniform, internal=True)
 
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def merge_dims(self, outer_axis: int, inner_axis: int) -> Any:
         """Merge dimensions ``outer_axis`` through ``inner_axis`` into one (a Tensor when every
         ragged dimension merges into the first).
@@ -812,7 +812,7 @@ class DynamicRaggedShape:
         """Each dimension's size: an int when uniform, a tuple of row lengths when ragged."""
         return list(self._lengths)
 
-    @constant_maker  # (row partitions read through _py_value)
+    @constant_maker  # (row partitions read through host_value)
     def __getitem__(self, index: Any) -> Tensor:
         i = int(index)
         if not -self.rank <= i < self.rank:
