@@ -2,7 +2,7 @@
 
 A SparseTensor is three tensors, as TensorFlow defines it: ``indices`` (int64, ``[N, rank]``,
 one row of coordinates per stored entry), ``values`` (``[N]``, any dtype) and ``dense_shape``
-(int64, ``[rank]``). Indices and the dense shape are read into NumPy (through ``_py_value``,
+(int64, ``[rank]``). Indices and the dense shape are read into NumPy (through ``host_value``,
 which a ``tf.function`` trace guards); ``values`` stays a tapegrad Tensor, so every op of
 :mod:`tapegrad.sparse` is built from ordinary differentiable ops on it (gathers, scatters,
 segment reductions) and a tape follows a sparse computation through its values.
@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from .._convert import convert_to_tensor
+from .._convert import convert_to_tensor, host_value
 from .._print import format_tensor
 from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, numpy_text, wrap as _wrap
 from ..errors import InvalidArgumentError
-from ..ops.array import _py_value, broadcast_to
+from ..ops.array import broadcast_to
 from ..ops.indexing import gather_nd
 from ..ops.math import multiply, truediv
 
@@ -27,7 +27,7 @@ __all__ = ["SparseTensor", "SparseTensorSpec"]
 
 def _np(t: Any, how: str) -> np.ndarray:
     """An index or shape tensor's value in NumPy (guarded in a tf.function trace)."""
-    return _py_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
+    return host_value(t, how) if isinstance(t, Tensor) else np.asarray(t)
 
 
 @constant_maker  # (converts Python and NumPy indices and shapes)
@@ -50,7 +50,7 @@ def _rank_error(shape: tuple, rank: int) -> ValueError:
 
 def _text(t: Tensor) -> str:
     """A tensor as TensorFlow's ``str`` writes it inside a SparseTensor's text."""
-    return f"tf.Tensor({numpy_text(t._value, False)}, shape={t.shape}, dtype={t.dtype.name})"
+    return f"tf.Tensor({numpy_text(t.numpy(), False)}, shape={t.shape}, dtype={t.dtype.name})"
 
 
 class SparseTensor(CompositeTensor):

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dispatch, dtypes as _dt
-from .._convert import convert_to_tensor
+from .._convert import convert_to_tensor, host_value
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import concat as _concat, fill, identity, rank, reshape as _reshape, shape as _shape, size, \
@@ -30,7 +30,7 @@ __all__ = ["add", "concat", "expand_dims", "eye", "fill_empty_rows", "from_dense
 
 
 # --------------------------------------------------------------------------- helpers
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _sp(x: Any, op: str, what: str = "sp_input") -> SparseTensor:
     if not isinstance(x, SparseTensor):
         raise TypeError(f"tf.sparse.{op}: {what} must be a SparseTensor, got {type(x).__name__}; make one with "
@@ -38,12 +38,12 @@ def _sp(x: Any, op: str, what: str = "sp_input") -> SparseTensor:
     return x
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _parts(sp: SparseTensor, op: str) -> tuple[np.ndarray, np.ndarray]:
     return sp._index_array(op), sp._shape_array(op)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _linear(idx: np.ndarray, shape: np.ndarray) -> np.ndarray:
     """Row-major linear positions of index rows (the order TensorFlow's sorted indices follow)."""
     strides = np.ones(len(shape), np.int64)
@@ -52,25 +52,25 @@ def _linear(idx: np.ndarray, shape: np.ndarray) -> np.ndarray:
     return (idx.astype(np.int64) * strides).sum(axis=1) if idx.size else np.zeros(len(idx), np.int64)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _order(idx: np.ndarray) -> np.ndarray:
     """The stable permutation that sorts index rows lexicographically."""
     return np.lexsort(idx.T[::-1]) if idx.shape[1] else np.arange(len(idx))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _pick(sp: SparseTensor, rows: np.ndarray, indices: np.ndarray, shape: Any) -> SparseTensor:
     """A SparseTensor of ``sp``'s values at positions ``rows`` (a gather, so gradients flow)."""
     return SparseTensor(indices.reshape(-1, len(np.asarray(shape))), gather(sp.values, rows.astype(np.int64)),
                         np.asarray(shape, np.int64))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _fmt(v: np.ndarray) -> str:
     return "[" + ",".join(str(int(x)) for x in v) + "]"
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _validate(idx: np.ndarray, shape: np.ndarray) -> None:
     """TensorFlow's index checks (in bounds, strictly increasing in row-major order), first bad entry first."""
     bad_bounds = ((idx < 0) | (idx >= shape)).any(axis=1) if idx.size else np.zeros(len(idx), bool)
@@ -89,7 +89,7 @@ def _validate(idx: np.ndarray, shape: np.ndarray) -> None:
                                "    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n")
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _int_vector(x: Any, what: str) -> np.ndarray:
     v = _np(x, what) if isinstance(x, Tensor) else np.asarray(x)
     if v.dtype.kind not in "iu" and v.size:
@@ -97,13 +97,13 @@ def _int_vector(x: Any, what: str) -> np.ndarray:
     return v.astype(np.int64).reshape(-1)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _zero(dtype: _dt.DType) -> Any:
     return b"" if dtype == _dt.string else np.zeros((), dtype.as_numpy_dtype)
 
 
 # --------------------------------------------------------------------------- conversion
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices: bool = True,
              name: Any = None) -> Tensor:
     """The dense tensor: ``values`` at ``indices``, ``default_value`` (zero) elsewhere.
@@ -129,7 +129,7 @@ def to_dense(sp_input: SparseTensor, default_value: Any = None, validate_indices
     return tensor_scatter_nd_update(base, sp.indices, sp.values)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def from_dense(tensor: Any, name: Any = None) -> SparseTensor:
     """The SparseTensor of ``tensor``'s non-zero (non-empty for strings) entries, in row-major order.
 
@@ -144,7 +144,7 @@ def from_dense(tensor: Any, name: Any = None) -> SparseTensor:
     return SparseTensor(idx, gather_nd(t, idx), np.asarray(v.shape, np.int64))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def reorder(sp_input: SparseTensor, name: Any = None) -> SparseTensor:
     """The same entries with the indices sorted in row-major order (the order most ops require).
 
@@ -159,7 +159,7 @@ def reorder(sp_input: SparseTensor, name: Any = None) -> SparseTensor:
     return _pick(sp, perm, idx[perm], shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def reshape(sp_input: SparseTensor, shape: Any, name: Any = None) -> SparseTensor:
     """The same entries in a dense shape of as many elements (one dimension may be -1).
 
@@ -195,7 +195,7 @@ def reshape(sp_input: SparseTensor, shape: Any, name: Any = None) -> SparseTenso
     return SparseTensor(out.astype(np.int64).reshape(len(idx), len(new)), sp.values, new)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def transpose(sp_input: SparseTensor, perm: Any = None, name: Any = None) -> SparseTensor:
     """The dimensions permuted by ``perm`` (default: reversed); the result is reordered.
 
@@ -215,7 +215,7 @@ def transpose(sp_input: SparseTensor, perm: Any = None, name: Any = None) -> Spa
 
 
 # --------------------------------------------------------------------------- arithmetic
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def add(a: Any, b: Any, threshold: Any = 0, name: Any = None) -> Any:
     """``a + b`` with at least one SparseTensor.
 
@@ -268,7 +268,7 @@ def add(a: Any, b: Any, threshold: Any = 0, name: Any = None) -> Any:
     return SparseTensor(idx.reshape(-1, len(shape)), sums, shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _union(a: SparseTensor, b: SparseTensor, op: str) -> tuple[np.ndarray, Tensor, Tensor, np.ndarray]:
     """The union of two SparseTensors' indices (row-major) and each one's values there (zero where absent)."""
     a, b = _sp(a, op, "sp_a"), _sp(b, op, "sp_b")
@@ -287,7 +287,7 @@ def _union(a: SparseTensor, b: SparseTensor, op: str) -> tuple[np.ndarray, Tenso
     return idx.reshape(-1, len(shape)), va, vb, shape
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def maximum(sp_a: SparseTensor, sp_b: SparseTensor, name: Any = None) -> SparseTensor:
     """The elementwise maximum of two SparseTensors of one shape, at the union of their indices
     (an index in one only is compared with the other's implicit zero).
@@ -302,7 +302,7 @@ def maximum(sp_a: SparseTensor, sp_b: SparseTensor, name: Any = None) -> SparseT
     return SparseTensor(idx, _maximum(va, vb), shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def minimum(sp_a: SparseTensor, sp_b: SparseTensor, name: Any = None) -> SparseTensor:
     """The elementwise minimum of two SparseTensors of one shape (as :func:`maximum`).
 
@@ -316,7 +316,7 @@ def minimum(sp_a: SparseTensor, sp_b: SparseTensor, name: Any = None) -> SparseT
     return SparseTensor(idx, _minimum(va, vb), shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False,
                         name: Any = None) -> Tensor:
     """``op(sp_a) @ op(b)`` for a rank-2 SparseTensor and a dense matrix (either may be the sparse
@@ -363,7 +363,7 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
 
 
 # --------------------------------------------------------------------------- reductions
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _reduce(sp: SparseTensor, axis: Any, keepdims: Any, output_is_sparse: bool, op: str,
             segment: Callable) -> Any:
     idx, shape = _parts(sp, op)
@@ -396,7 +396,7 @@ def _reduce(sp: SparseTensor, axis: Any, keepdims: Any, output_is_sparse: bool, 
     return _reshape(dense, out_shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: Any = None, output_is_sparse: bool = False,
                name: Any = None) -> Any:
     """The sum over ``axis`` (all by default) of the stored values: a dense Tensor, or with
@@ -411,7 +411,7 @@ def reduce_sum(sp_input: SparseTensor, axis: Any = None, keepdims: Any = None, o
                    unsorted_segment_sum)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: Any = None, output_is_sparse: bool = False,
                name: Any = None) -> Any:
     """The maximum over ``axis`` of the stored values only (implicit zeros take no part; a group
@@ -426,7 +426,7 @@ def reduce_max(sp_input: SparseTensor, axis: Any = None, keepdims: Any = None, o
                    unsorted_segment_max)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def softmax(sp_input: SparseTensor, name: Any = None) -> SparseTensor:
     """Softmax over the last dimension, among each row's stored entries only (implicit zeros are
     absent, not zero logits). Rank at least 2.
@@ -449,7 +449,7 @@ def softmax(sp_input: SparseTensor, name: Any = None) -> SparseTensor:
 
 
 # --------------------------------------------------------------------------- structure
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def concat(axis: Any, sp_inputs: Any, expand_nonconcat_dims: bool = False, name: Any = None) -> SparseTensor:
     """SparseTensors joined along ``axis`` (the result in row-major order). Other dimensions must
     agree, or with ``expand_nonconcat_dims`` the result takes their maximum.
@@ -493,7 +493,7 @@ def concat(axis: Any, sp_inputs: Any, expand_nonconcat_dims: bool = False, name:
     return SparseTensor(idx[perm].reshape(-1, rank), gather(vals, perm.astype(np.int64)), out_shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def slice(sp_input: SparseTensor, start: Any, size: Any, name: Any = None) -> SparseTensor:  # noqa: A001
     """The entries in the box ``[start, start + size)``, re-indexed from ``start``; the dense
     shape is clipped at the input's edge.
@@ -519,7 +519,7 @@ def slice(sp_input: SparseTensor, start: Any, size: Any, name: Any = None) -> Sp
     return _pick(sp, rows, idx[rows] - st, out_shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: Any = None,
           keyword_required: Any = None) -> list:
     """``num_split`` SparseTensors along ``axis``; the first ``shape[axis] % num_split`` are one
@@ -555,7 +555,7 @@ def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: A
     return out
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def retain(sp_input: SparseTensor, to_retain: Any) -> SparseTensor:
     """The entries where the boolean vector ``to_retain`` (one per entry) is true.
 
@@ -574,7 +574,7 @@ def retain(sp_input: SparseTensor, to_retain: Any) -> SparseTensor:
     return _pick(sp, rows, idx[rows], shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def reset_shape(sp_input: SparseTensor, new_shape: Any = None) -> SparseTensor:
     """The same entries in ``new_shape`` (no smaller in any dimension, same rank), or by default
     the tightest shape (each dimension the largest index + 1).
@@ -599,7 +599,7 @@ def reset_shape(sp_input: SparseTensor, new_shape: Any = None) -> SparseTensor:
     return SparseTensor(sp.indices, sp.values, new)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def fill_empty_rows(sp_input: SparseTensor, default_value: Any, name: Any = None) -> tuple:
     """Every empty row (first dimension) gets one entry ``default_value`` at column 0; also
     returns the bool vector of which rows were empty. The result is ordered by row.
@@ -630,7 +630,7 @@ def fill_empty_rows(sp_input: SparseTensor, default_value: Any, name: Any = None
     return SparseTensor(all_idx[perm], gather(vals, perm.astype(np.int64)), shape), _wrap(empty)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def expand_dims(sp_input: SparseTensor, axis: Any = None, name: Any = None) -> SparseTensor:
     """A dimension of size 1 inserted at ``axis`` (default -1, the end).
 
@@ -649,7 +649,7 @@ def expand_dims(sp_input: SparseTensor, axis: Any = None, name: Any = None) -> S
     return SparseTensor(np.insert(idx, ax, 0, axis=1), sp.values, np.insert(shape, ax, 1))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def eye(num_rows: Any, num_columns: Any = None, dtype: Any = _dt.float32, name: Any = None) -> SparseTensor:
     """The identity matrix as a SparseTensor (ones on the diagonal of ``[num_rows, num_columns]``).
 
@@ -666,7 +666,7 @@ def eye(num_rows: Any, num_columns: Any = None, dtype: Any = _dt.float32, name: 
     return SparseTensor(np.stack([k, k], 1), _wrap(np.ones(len(k), dt.as_numpy_dtype)), np.array([r, c], np.int64))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def to_indicator(sp_input: SparseTensor, vocab_size: Any, name: Any = None) -> Tensor:
     """A dense bool tensor of shape ``dense_shape[:-1] + [vocab_size]``, true at
     ``[..., values[i]]`` for each entry (the values are integer ids).
@@ -692,7 +692,7 @@ def to_indicator(sp_input: SparseTensor, vocab_size: Any, name: Any = None) -> T
     return _wrap(out)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def map_values(op: Callable, *args: Any, **kwargs: Any) -> SparseTensor:
     """``op`` applied to the values of the SparseTensors among the arguments (all with the same
     indices and dense shape); the result has those indices.
@@ -726,7 +726,7 @@ def map_values(op: Callable, *args: Any, **kwargs: Any) -> SparseTensor:
     return SparseTensor(found[0].indices, op(*a, **kw), found[0].dense_shape)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def mask(a: IndexedSlices, mask_indices: Any, name: Any = None) -> IndexedSlices:
     """The IndexedSlices ``a`` without the slices whose index is in ``mask_indices``.
 
@@ -744,7 +744,7 @@ def mask(a: IndexedSlices, mask_indices: Any, name: Any = None) -> IndexedSlices
 
 
 # --------------------------------------------------------------------------- sparse segment ops
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _sparse_segment(data: Any, indices: Any, segment_ids: Any, num_segments: Any, op: str) -> tuple:
     d = convert_to_tensor(data)
     idx = _int_vector(indices, f"tf.sparse.{op}: indices")
@@ -769,12 +769,12 @@ def _sparse_segment(data: Any, indices: Any, segment_ids: Any, num_segments: Any
     return unsorted_segment_sum(rows, seg, n), counts, d._value.ndim
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _per_segment(t: Tensor, scale: np.ndarray, ndim: int) -> Tensor:
     return t / _wrap(scale.reshape((-1,) + (1,) * (ndim - 1)))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def segment_sum(data: Any, indices: Any, segment_ids: Any, num_segments: Any = None, name: Any = None,
                 sparse_gradient: bool = False) -> Tensor:
     """``sum(data[indices[j]] for j with segment_ids[j] == i)`` per segment ``i``.
@@ -787,7 +787,7 @@ def segment_sum(data: Any, indices: Any, segment_ids: Any, num_segments: Any = N
     return _sparse_segment(data, indices, segment_ids, num_segments, "segment_sum")[0]
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def segment_mean(data: Any, indices: Any, segment_ids: Any, num_segments: Any = None, name: Any = None,
                  sparse_gradient: bool = False) -> Tensor:
     """As :func:`segment_sum`, divided by each segment's count (an empty segment is 0).
@@ -800,7 +800,7 @@ def segment_mean(data: Any, indices: Any, segment_ids: Any, num_segments: Any = 
     return _per_segment(s, np.maximum(counts, 1), nd)
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def segment_sqrt_n(data: Any, indices: Any, segment_ids: Any, num_segments: Any = None, name: Any = None,
                    sparse_gradient: bool = False) -> Tensor:
     """As :func:`segment_sum`, divided by the square root of each segment's count.
@@ -814,7 +814,7 @@ def segment_sqrt_n(data: Any, indices: Any, segment_ids: Any, num_segments: Any 
 
 
 # --------------------------------------------------------------------------- TensorFlow's dispatch on SparseTensor
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _dense_shape(sp: SparseTensor, out_type: Any) -> Tensor:
     return cast(sp.dense_shape, out_type)
 
@@ -828,7 +828,7 @@ _dispatch.COMPOSITE_APIS[size, SparseTensor] = lambda input, out_type=_dt.int32,
     reduce_prod(_dense_shape(input, out_type))
 
 
-@constant_maker  # (indices and shapes read through _py_value)
+@constant_maker  # (indices and shapes read through host_value)
 def _rank(input: SparseTensor, name: Any = None) -> Tensor:  # noqa: A002
     return _wrap(np.int32(input.ndim))
 
