@@ -11,7 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dispatch, dtypes as _dt
-from .._convert import convert_to_tensor, host_value
+from .._convert import convert_to_tensor
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import concat as _concat, fill, identity, rank, reshape as _reshape, shape as _shape, size, \
