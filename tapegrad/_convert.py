@@ -401,8 +401,7 @@ def composite_error(value: Any) -> CompositeConversionError:
     name = type(value).__name__
     return CompositeConversionError(
         f"a {name} is not a Tensor: this function takes a dense tensor, and tapegrad has no {name} "
-        f"version of it. Convert it explicitly: .to_tensor() pads it to a dense tensor, .flat_values "
-        f"are its values (docs/ragged.md lists the functions that take a {name}).")
+        f"version of it. Convert it explicitly: {value._CONVERT_HINT}.")
 
 
 def as_tensor(x: Any) -> Tensor:

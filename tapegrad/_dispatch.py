@@ -238,7 +238,9 @@ def unary(op: Op, x: Any) -> Tensor:
     """Apply a one-input, one-output op without params (checking the op's ``kinds``): the hot
     path, kept flat."""
     if type(x) is not Tensor:
-        if isinstance(x, CompositeTensor):  # (elementwise: on its flat values)
+        if isinstance(x, CompositeTensor):  # (elementwise: on its flat values, if the type maps this op)
+            if x._UNARY is not None and op.name not in x._UNARY:
+                raise composite_error(x)
             return x._with_flat(unary(op, x._flat()))
         x = convert_to_tensor(x)
         if type(x) is ArrayTensor:
@@ -348,7 +350,20 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
 # Handlers that a composite tensor's package (tapegrad/ragged/) registers when it loads: a
 # composite can only exist once its package has loaded, so its handlers are always in place.
 COMPOSITE_BINARY: dict[type, Callable] = {}  # type -> handler(fn, x, y), fn(a, b) the op on tensors
-COMPOSITE_APIS: dict[Callable, Callable] = {}  # public function -> handler taking its arguments
+COMPOSITE_APIS: dict[tuple, Callable] = {}  # (public function, composite type) -> handler taking its arguments
+
+
+def _composite_in(args: tuple, kwargs: dict) -> Any:
+    """The first composite tensor among a call's arguments and the items of its list arguments
+    (``tf.concat([r, s], 0)``); None if there is none."""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, CompositeTensor):
+            return a
+        if isinstance(a, (list, tuple)):
+            c = next((x for x in a if isinstance(x, CompositeTensor)), None)
+            if c is not None:
+                return c
+    return None
 
 
 def composite_binary(op: Any, x: Any, y: Any) -> Any:
@@ -364,9 +379,9 @@ def composite_binary(op: Any, x: Any, y: Any) -> Any:
 def composite_call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     """``fn``'s call with a composite argument, handed to the handler registered for ``fn``: what
     a function on a hot path does inline where :func:`composite_api` would cost a call."""
-    handler = COMPOSITE_APIS.get(fn)
+    c = _composite_in(args, kwargs)
+    handler = COMPOSITE_APIS.get((fn, type(c)))
     if handler is None:
-        c = next((a for a in args if isinstance(a, CompositeTensor)), None)
         raise composite_error(c)
     return handler(*args, **kwargs)
 
@@ -381,7 +396,7 @@ def composite_api(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except CompositeConversionError:
-            handler = COMPOSITE_APIS.get(api)
+            handler = COMPOSITE_APIS.get((api, type(_composite_in(args, kwargs))))
             if handler is None:
                 raise
         return handler(*args, **kwargs)

@@ -13,7 +13,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
-    "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

@@ -508,7 +508,7 @@ def numpy_text(v: Any, is_repr: builtins.bool) -> str:
 
 # --------------------------------------------------------------------------- composite tensors
 class CompositeTensor:
-    """A tensor built of tapegrad Tensors (``tf.RaggedTensor``): the protocol through which the
+    """A tensor built of tapegrad Tensors (``tf.RaggedTensor``, ``tf.SparseTensor``): the protocol through which the
     engine and the op library handle one without knowing its type.
 
     ``_flat()`` is the Tensor that carries gradients (a RaggedTensor's flat values);
@@ -516,13 +516,18 @@ class CompositeTensor:
     ``_print_text(summarize)`` is what ``tf.print`` writes for it; ``_components()`` are all its
     Tensors, from which ``_from_components(parts)`` makes one of the same structure (how a
     ``tf.function`` replay returns it). A tape watches,
-    differentiates and seeds a composite through them; ``unary`` ops apply to ``_flat()``;
+    differentiates and seeds a composite through them; ``unary`` ops apply to ``_flat()`` (only
+    those named in ``_UNARY`` when a type sets it: a SparseTensor's zero-preserving ones);
     ``binary`` ops, and functions decorated with ``_dispatch.composite_api``, hand the call to
-    the handlers the composite's package registered (``COMPOSITE_BINARY``, ``COMPOSITE_APIS``).
-    Converting a composite to a Tensor raises :class:`CompositeConversionError`.
+    the handlers the composite's package registered (``COMPOSITE_BINARY`` by type,
+    ``COMPOSITE_APIS`` by function and type). Converting a composite to a Tensor raises
+    :class:`CompositeConversionError`, whose message ends with the type's ``_CONVERT_HINT``.
     """
 
     __slots__ = ()
+    _UNARY: frozenset | None = None  # the names of the unary ops it maps over its flat values (None: all)
+    _CONVERT_HINT = (".to_tensor() pads it to a dense tensor, .flat_values are its values (docs/ragged.md lists "
+                     "the functions that take one)")
 
     def _flat(self) -> "Tensor":
         raise NotImplementedError

@@ -641,7 +641,7 @@ class _Slices(Dataset):
         for v in flat:
             if isinstance(v, Dataset):
                 raise TypeError("from_tensor_slices takes tensors (arrays, nests of them); got a Dataset.")
-            if type(v) is _s.RaggedValue:  # (its rows, as TensorFlow slices a RaggedTensor)
+            if type(v) in _s.COMPOSITE_VALUES:  # (its rows, as TensorFlow slices a Ragged/SparseTensor)
                 continue
             if np.ndim(v) == 0:
                 raise ValueError(
@@ -656,7 +656,7 @@ class _Slices(Dataset):
                     f"{path} has {_nrows(v)}.")
         arrays = []
         for v in flat:
-            if type(v) is _s.RaggedValue:
+            if type(v) in _s.COMPOSITE_VALUES:
                 arrays.append(v)
                 continue
             if type(v) is Boxed:
@@ -673,7 +673,7 @@ class _Slices(Dataset):
 
     def _spec(self) -> Any:
         return _nest.pack_sequence_as(self._template, [
-            a.spec(rows=True) if type(a) is _s.RaggedValue else
+            a.spec(rows=True) if type(a) in _s.COMPOSITE_VALUES else
             _s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows else _empty_row(a)) for a in self._arrays])
 
     def _card(self) -> int:
@@ -712,7 +712,7 @@ class _DaskRows:
 
 
 def _nrows(v: Any) -> int:
-    return len(v) if type(v) is _s.RaggedValue else np.shape(v)[0]
+    return len(v) if type(v) in _s.COMPOSITE_VALUES else np.shape(v)[0]
 
 
 def _empty_row(a: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
 from ..ragged import RaggedTensor, RaggedTensorSpec
+from ..sparse import SparseTensor, SparseTensorSpec
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
@@ -105,6 +106,57 @@ class RaggedValue:
                                 rt.ragged_rank - rows, self.splits_dtype)
 
 
+class SparseValue:
+    """A SparseTensor inside a pipeline: its indices, values and dense shape as NumPy arrays (what
+    TensorFlow calls a ``SparseTensorValue``). Indexing takes rows (entries of the first
+    dimension), as a dataset slices it; ``from_rows`` batches rows into one of rank one more,
+    each dimension the largest of the rows' (TensorFlow's batching of SparseTensors)."""
+
+    __slots__ = ("indices", "values", "shape")
+
+    def __init__(self, indices: np.ndarray, values: np.ndarray, shape: np.ndarray) -> None:
+        self.indices, self.values, self.shape = indices, values, shape
+
+    @classmethod
+    def of(cls, st: SparseTensor) -> "SparseValue":
+        return cls(st.indices._value, st.values._value, st.dense_shape._value)
+
+    @classmethod
+    def from_rows(cls, rows: list) -> "SparseValue":
+        if not all(type(r) is SparseValue for r in rows) or len({len(r.shape) for r in rows}) > 1:
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError("Cannot batch these elements: SparseTensors batch only with SparseTensors "
+                                       "of one rank.")
+        idx = [np.concatenate([np.full((len(r.indices), 1), i, np.int64), r.indices], 1) for i, r in enumerate(rows)]
+        shape = np.concatenate([[len(rows)], np.max([r.shape for r in rows], axis=0)]).astype(np.int64)
+        return cls(np.concatenate(idx), np.concatenate([r.values for r in rows]), shape)
+
+    def __len__(self) -> int:
+        return int(self.shape[0])
+
+    def __getitem__(self, key: Any) -> "SparseValue":
+        if isinstance(key, (int, np.integer)):
+            keep = self.indices[:, 0] == int(key) % len(self)
+            return SparseValue(self.indices[keep, 1:], self.values[keep], self.shape[1:])
+        rows = np.arange(len(self))[key] if isinstance(key, (slice, range)) else np.asarray(key, np.int64)
+        parts = [np.flatnonzero(self.indices[:, 0] == r) for r in rows]
+        at = np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+        idx = self.indices[at].copy()
+        idx[:, 0] = np.repeat(np.arange(len(rows)), [len(p) for p in parts])
+        return SparseValue(idx, self.values[at], np.concatenate([[len(rows)], self.shape[1:]]).astype(np.int64))
+
+    def tensor(self) -> SparseTensor:
+        return SparseTensor(wrap(self.indices), wrap(self.values), wrap(self.shape))
+
+    def spec(self, rows: bool = False) -> SparseTensorSpec:
+        """Its spec; ``rows``: the spec of one of its rows (as ``from_tensor_slices`` gives them)."""
+        shape = [int(d) for d in self.shape]
+        return SparseTensorSpec(shape[1:] if rows else shape, _dt._from_np(self.values.dtype))
+
+
+COMPOSITE_VALUES = (RaggedValue, SparseValue)
+
+
 class DatasetSpec:
     """The spec of a component that is itself a dataset (the elements of ``window``)."""
 
@@ -149,6 +201,8 @@ def value(x: Any, lazy: bool = False) -> Any:
         return _text(x)
     if isinstance(x, RaggedTensor):
         return RaggedValue.of(x)
+    if isinstance(x, SparseTensor):
+        return SparseValue.of(x)
     try:
         return convert_to_tensor(x)._value
     except TypeError:
@@ -197,7 +251,7 @@ def _first(flat: list) -> Any:
 
 
 def leaf_spec(v: Any) -> Any:
-    if type(v) is RaggedValue:
+    if type(v) in COMPOSITE_VALUES:
         return v.spec()
     if _is_dataset(v):
         return DatasetSpec(v.element_spec)
@@ -214,6 +268,8 @@ def unbatched_spec(s: Any) -> Any:
     """The spec of one row of a component of spec ``s``."""
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec(s.shape[1:], s.dtype)
     return tensor_spec(s.shape[1:], s.dtype)
 
 
@@ -222,13 +278,15 @@ def batched_spec(s: Any, dim: Any) -> Any:
     rank more)."""
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec([dim, *s.shape], s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec([dim, *s.shape], s.dtype)
     return tensor_spec([dim, *s.shape], s.dtype)
 
 
 def _out(v: Any) -> Any:
     if type(v) is bytes:
         return wrap(np.array(v, dtype=object))
-    if type(v) is RaggedValue:
+    if type(v) in COMPOSITE_VALUES:
         return v.tensor()
     if _is_dataset(v):
         return v
@@ -250,6 +308,8 @@ def _np_out(v: Any) -> Any:
         return v[()]
     if type(v) is RaggedValue:  # (its rows as NumPy arrays, as TensorFlow's)
         return v.tensor().numpy()
+    if type(v) is SparseValue:
+        return v.tensor()
     return v
 
 
@@ -266,6 +326,8 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
     first = col[0]
     if ragged or type(first) is RaggedValue:
         return RaggedValue.from_rows(col)
+    if type(first) is SparseValue:
+        return SparseValue.from_rows(col)
     if is_text(first):
         out = np.empty((len(col),) + np.shape(first), dtype=object)
         for i, v in enumerate(col):

@@ -839,9 +839,9 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_array.tile, tile), (_indexing.embedding_lookup, embedding_lookup), (_math.where, where),
                       (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
                       (_control_flow.map_fn, map_fn), (_array.reshape, reshape)]:
-    _dispatch.COMPOSITE_APIS[_op] = _handler
+    _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot,
             _math.sign, _math.reciprocal, _special.round, _special.squared_difference, _special.divide_no_nan,
             _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu):
-    _dispatch.COMPOSITE_APIS[_op] = _map_values(_op)
+    _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _map_values(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
