@@ -21,13 +21,14 @@ import sys
 import time
 from typing import Any
 
-from . import (bench_cnn, bench_data, bench_distribute, bench_function, bench_hvp, bench_import,
-               bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random, bench_vmap)
+from . import (bench_cnn, bench_data, bench_distribute, bench_fit, bench_function, bench_hvp,
+               bench_import, bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random,
+               bench_vmap)
 from ._harness import LIBS, available, machine, versions
 
 WORKLOADS = {m.NAME: m for m in (bench_per_op, bench_mlp, bench_jacobian, bench_import,
                                  bench_memory, bench_hvp, bench_cnn, bench_function, bench_vmap,
-                                 bench_data, bench_random, bench_distribute)}
+                                 bench_data, bench_random, bench_distribute, bench_fit)}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TAG = "BENCH-ROWS:"
 
