@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from ._harness import thread_env
+
 NAME = "fit"
 TITLE = "Keras `fit`: four models against Keras 3's backends"
 DESCRIPTION = (
@@ -139,17 +141,6 @@ def _worker(runner: str, models: list[str], epochs: int, smoke: bool) -> None:
 
 
 # --------------------------------------------------------------------------- the run
-def _thread_env(threads: int | None) -> dict[str, str]:
-    """One compute thread everywhere (``threads=1``), or the libraries' defaults (``None``)."""
-    if threads is None:
-        return {}
-    n = str(threads)
-    return {"OPENBLAS_NUM_THREADS": n, "OMP_NUM_THREADS": n, "MKL_NUM_THREADS": n,
-            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
-            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} "
-                         f"intra_op_parallelism_threads={n}"}
-
-
 def keras_runners() -> list[tuple[str, str]]:
     """``(python, backend)`` for each Keras 3 backend installed here or in the interpreters of
     ``TAPEGRAD_BENCH_KERAS_PYTHON``; the first interpreter that has a backend runs it."""
@@ -170,7 +161,7 @@ def keras_runners() -> list[tuple[str, str]]:
 def run_one(python: str, runner: str, models: list[str], epochs: int, smoke: bool,
             threads: int | None, timeout: float = 3600) -> dict:
     """Epoch times per model from a child process (or an error text per model)."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **_thread_env(threads))
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **({} if threads is None else thread_env(threads)))
     for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS") if threads is None else ():
         env.pop(k, None)
     env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")

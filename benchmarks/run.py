@@ -24,7 +24,7 @@ from typing import Any
 from . import (bench_cnn, bench_data, bench_distribute, bench_fit, bench_function, bench_hvp,
                bench_import, bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random,
                bench_vmap)
-from ._harness import LIBS, available, machine, versions
+from ._harness import LIBS, available, machine, thread_env as _thread_env, versions
 
 WORKLOADS = {m.NAME: m for m in (bench_per_op, bench_mlp, bench_jacobian, bench_import,
                                  bench_memory, bench_hvp, bench_cnn, bench_function, bench_vmap,
@@ -36,15 +36,6 @@ _TAG = "BENCH-ROWS:"
 def _worker(workload: str, lib: str, smoke: bool) -> None:
     rows = WORKLOADS[workload].measure(lib, smoke=smoke)
     print(_TAG + json.dumps(rows))
-
-
-def _thread_env(threads: int) -> dict[str, str]:
-    """Environment that gives NumPy's BLAS and every peer ``threads`` compute threads."""
-    n = str(threads)
-    return {"OPENBLAS_NUM_THREADS": n, "OMP_NUM_THREADS": n, "MKL_NUM_THREADS": n,
-            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
-            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} "
-                         f"intra_op_parallelism_threads={n}"}
 
 
 def _run_pair(workload: str, lib: str, smoke: bool, inprocess: bool, timeout: float,
