@@ -68,7 +68,7 @@ _LAZY = {
     "name_scope": ("._scope", "name_scope"), "get_current_name_scope": ("._scope", "get_current_name_scope"),
     "device": ("._scope", "device"), "DeviceSpec": ("._scope", "DeviceSpec"), "print": ("._print", "print_"),
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
-    "train": (".train", None), "Assert": (".debugging", "Assert"),
+    "train": (".train", None), "io": (".io", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
@@ -93,7 +93,7 @@ _LAZY = {
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
     from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
-    from . import distribute, image, signal, strings, visualize  # noqa: F401
+    from . import distribute, image, io, signal, strings, visualize  # noqa: F401
     from .ops.strings import as_string  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401

@@ -27,11 +27,32 @@ __all__ = [
 class DType:
     """A tensor element type. Use the module constants (``tapegrad.float32`` ...)."""
 
-    __slots__ = ("_np", "name")
+    __slots__ = ("_np", "name", "_enum")
 
-    def __init__(self, np_dtype: Any, name: str) -> None:
+    def __init__(self, np_dtype: Any, name: str, enum: int) -> None:
         self._np = np.dtype(np_dtype)
         self.name = name
+        self._enum = enum
+
+    @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's ``DataType`` enum number (1 for float32, 2 for float64, ...)."""
+        return self._enum
+
+    @property
+    def is_quantized(self) -> builtins.bool:
+        """False: tapegrad has no quantized dtypes."""
+        return False
+
+    @property
+    def is_numpy_compatible(self) -> builtins.bool:
+        """True: every tapegrad dtype is a NumPy dtype."""
+        return True
+
+    @property
+    def limits(self) -> tuple:
+        """``(min, max)`` of this dtype."""
+        return self.min, self.max
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -135,25 +156,28 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"
+
     def __reduce__(self) -> Any:
         return as_dtype, (self.name,)
 
 
-float16 = half = DType(np.float16, "float16")
-float32 = DType(np.float32, "float32")
-float64 = double = DType(np.float64, "float64")
-int8 = DType(np.int8, "int8")
-int16 = DType(np.int16, "int16")
-int32 = DType(np.int32, "int32")
-int64 = DType(np.int64, "int64")
-uint8 = DType(np.uint8, "uint8")
-uint16 = DType(np.uint16, "uint16")
-uint32 = DType(np.uint32, "uint32")
-uint64 = DType(np.uint64, "uint64")
-bool = DType(np.bool_, "bool")  # noqa: A001  (TensorFlow's name)
-complex64 = DType(np.complex64, "complex64")
-complex128 = DType(np.complex128, "complex128")
-string = DType(np.object_, "string")
+float16 = half = DType(np.float16, "float16", 19)
+float32 = DType(np.float32, "float32", 1)
+float64 = double = DType(np.float64, "float64", 2)
+int8 = DType(np.int8, "int8", 6)
+int16 = DType(np.int16, "int16", 5)
+int32 = DType(np.int32, "int32", 3)
+int64 = DType(np.int64, "int64", 9)
+uint8 = DType(np.uint8, "uint8", 4)
+uint16 = DType(np.uint16, "uint16", 17)
+uint32 = DType(np.uint32, "uint32", 22)
+uint64 = DType(np.uint64, "uint64", 23)
+bool = DType(np.bool_, "bool", 10)  # noqa: A001  (TensorFlow's name)
+complex64 = DType(np.complex64, "complex64", 8)
+complex128 = DType(np.complex128, "complex128", 18)
+string = DType(np.object_, "string", 7)
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
         bool, complex64, complex128)
@@ -161,7 +185,13 @@ _BY_NP: dict[np.dtype, DType] = {d._np: d for d in _ALL}
 _BY_NAME: dict[str, DType] = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, double=float64, string=string)
 _BY_NP[string._np] = string
-_PY = {float: float32, int: int32, complex: complex128, builtins.bool: bool}
+# the Python types TensorFlow accepts; ``int`` and ``complex`` it refuses (which width?), and so does tapegrad
+_PY = {float: float32, builtins.bool: bool, object: string}
+_BY_ENUM: dict[int, DType] = {d._enum: d for d in (*_ALL, string)}
+# TensorFlow's DataType numbers that NumPy has no dtype for
+_NO_NUMPY = {11: "qint8", 12: "quint8", 13: "qint32", 14: "bfloat16", 15: "qint16", 16: "quint16",
+             20: "resource", 21: "variant", 24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz",
+             27: "float8_e4m3b11fnuz", 28: "float8_e5m2fnuz", 29: "int4"}
 
 
 def as_dtype(type_value: Any) -> DType:
@@ -170,15 +200,29 @@ def as_dtype(type_value: Any) -> DType:
     >>> import tapegrad as tf, numpy as np
     >>> tf.as_dtype(np.float64)
     tf.float64
+    >>> tf.as_dtype(2)  # TensorFlow's DataType enum number
+    tf.float64
     """
     if isinstance(type_value, DType):
         return type_value
+    if isinstance(type_value, (int, np.integer)):  # a DataType enum number, as TF accepts (bool too: True is 1)
+        d = _BY_ENUM.get(int(type_value))
+        if d is not None:
+            return d
+        if int(type_value) in _NO_NUMPY:
+            raise TypeError(f"tf.as_dtype({type_value!r}) is TensorFlow's {_NO_NUMPY[int(type_value)]}, "
+                            "which tapegrad does not have (NumPy has no such dtype).")
+        raise TypeError(f"Cannot convert {type_value!r} to a tapegrad DType: it is no DataType enum number "
+                        f"(those are {sorted(_BY_ENUM)}).")
     if isinstance(type_value, str):
         d = _BY_NAME.get(type_value)
         if d is not None:
             return d
     elif type_value in _PY:
         return _PY[type_value]
+    elif type_value is int or type_value is complex:
+        raise TypeError(f"Cannot convert the Python type {type_value.__name__} to a DType: say which width, "
+                        + ("tf.int32 or tf.int64." if type_value is int else "tf.complex64 or tf.complex128."))
     else:
         try:
             d = _BY_NP.get(np.dtype(type_value))

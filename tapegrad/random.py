@@ -954,6 +954,10 @@ class Generator:
         st = np.random.SeedSequence().generate_state(3, np.uint64).view(np.int64)
         return cls(state=st, alg=1 if alg is None else alg)
 
+    def _trackable_children(self) -> dict:
+        """What ``tf.train.Checkpoint`` saves of a generator: its state, under TensorFlow's name."""
+        return {"_state_var": self._state}
+
     @property
     def state(self) -> Any:
         """The int64 variable ``[counter_lo, counter_hi, key]``."""

@@ -1,5 +1,7 @@
 """``tapegrad.train``: ``Checkpoint``, ``CheckpointManager`` and ``latest_checkpoint`` (TensorFlow's
-``tf.train``), on tapegrad's checkpoint format (:mod:`tapegrad.saving`, one ``.npz`` file).
+``tf.train``), on tapegrad's checkpoint format (:mod:`tapegrad.saving`, one ``.npz`` file), and the
+``tf.train.Example`` messages (``Example``, ``Features``, ``Feature``, ``BytesList``, ``FloatList``,
+``Int64List``, ``SequenceExample``, ...) that ``tf.io`` parses: :mod:`tapegrad.io`.
 
 A Checkpoint tracks the objects given to it by keyword: Variables, Modules (their variables by
 attribute path), optimizers (``iterations`` and slot variables), other Checkpoints, and anything
@@ -36,10 +38,13 @@ import numpy as np
 
 from . import saving
 from ._variable import Variable
+from .io._proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
+                        SequenceExample)
 from .errors import NotFoundError
 from .module import Module
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
+__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "Example", "Feature", "FeatureList",
+           "FeatureLists", "Features", "FloatList", "Int64List", "SequenceExample", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]
 
 _STATE_FILE = "checkpoint"
@@ -61,6 +66,9 @@ def _variables_of(obj: Any, prefix: str, out: dict) -> None:
             name = "_iterations" if v is obj.iterations else \
                 "_learning_rate" if v is obj._learning_rate else f"_variables/{i}"
             out[f"{prefix}/{name}"] = v
+    elif hasattr(obj, "_trackable_children"):  # e.g. tf.random.Generator: its state, under TF's name
+        for k, v in obj._trackable_children().items():
+            _variables_of(v, f"{prefix}/{k}", out)
     elif hasattr(obj, "variables"):
         for i, v in enumerate(obj.variables):
             out[f"{prefix}/variables/{i}"] = v

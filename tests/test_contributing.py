@@ -85,3 +85,24 @@ def test_the_family_table_lists_every_op_family():
 def test_the_page_is_in_the_documentation_index():
     index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
     assert re.search(r"```\{toctree\}[^`]*\ncontributing\n", index)
+
+
+KERAS_DRAWN = ("models/", "trainers/", "metrics/")  # folders whose every module the Keras drawing holds
+
+
+def test_the_keras_drawing_matches_the_module_level_imports_inside_keras():
+    drawing = PAGE.split("## Where Keras lives", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    rows = [re.sub(r"^[a-z ]+:", "", line).split() for line in drawing.splitlines()][::-1]
+    r = structure.analyze(structure.read_dir(ROOT))
+    modules = {m["module"] for m in r["modules"] if m["module"].startswith("keras/")}
+    row = {}
+    for level, names in enumerate(rows):
+        for name in names:
+            m = "keras/" + (name[:-3] if name.endswith(".py") else name)
+            assert m in modules, f"the Keras drawing in docs/contributing.md names {name}, which does not exist"
+            assert m not in row, f"{name} is drawn twice"
+            row[m] = level
+    undrawn = sorted(m for m in modules - set(row) if m[len("keras/"):].startswith(KERAS_DRAWN))
+    assert not undrawn, f"modules missing from the Keras drawing in docs/contributing.md: {undrawn}"
+    upward = [(a, b) for a, b in r["imports"]["edges"] if a in row and b in row and row[b] >= row[a]]
+    assert not upward, f"imports inside keras/ that do not go down a row of the Keras drawing: {upward}"

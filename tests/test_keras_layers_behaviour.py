@@ -256,7 +256,7 @@ def test_built_layers_reject_inputs_of_the_wrong_rank_or_channels():
 @pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if len(c["layers"]) == 1))
 def test_symbolic_call_with_an_unknown_batch_size(name):
     # the path keras.Input / Sequential take: shapes from compute_output_shape, batch left unknown
-    from tapegrad.keras._layer import KerasTensor
+    from tapegrad.keras._keras_tensor import KerasTensor
     case = CASES[name]
     spec = case["layers"][0]
     layer = make(spec["class"], spec["args"], spec["keras_config"])

@@ -141,7 +141,7 @@ def test_stateful_rnn_carries_states_until_reset():
 def test_masks_propagate_as_keras():
     m = np.array([[True, True, False], [True, False, False]])
     x = np.ones((2, 3, 4), np.float32)
-    from tapegrad.keras._layer import get_mask
+    from tapegrad.keras._keras_tensor import get_mask
     seq = L.RNN(L.GRUCell(2), return_sequences=True)(tf.constant(x), mask=m)
     np.testing.assert_array_equal(np.asarray(get_mask(seq)), m)
     assert L.RNN(L.GRUCell(2)).compute_mask(x, m) is None

@@ -11,7 +11,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad import keras
-from tapegrad.keras._layer import Layer
+from tapegrad.keras.layers.layer import Layer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
 from record_keras_saving import MODELS

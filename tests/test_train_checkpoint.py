@@ -94,3 +94,18 @@ def test_manager_keeps_the_newest(tmp_path):
     assert float(v) == 3.0
     with pytest.raises(ValueError, match="positive integer or `None` for `max_to_keep`"):
         tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=0)
+
+
+def test_a_checkpoint_tracks_a_random_generator(tmp_path):
+    """TF 2.21: ``Checkpoint(gen=g)`` saves the state as ``gen/_state_var``; restoring it into another
+    generator replays the same draws (the draws below are TensorFlow's, run with TF 2.21)."""
+    g = tf.random.Generator.from_seed(42)
+    g.normal([2])
+    path = tf.train.Checkpoint(gen=g).save(str(tmp_path / "ck"))
+    after = g.normal([3]).numpy()
+    np.testing.assert_allclose(after, [0.9029392, -0.12441138, 1.8243233], rtol=1e-6)
+    g2 = tf.random.Generator.from_seed(7)
+    tf.train.Checkpoint(gen=g2).restore(path).assert_consumed()
+    np.testing.assert_array_equal(g2.normal([3]).numpy(), after)
+    assert [n for n, _ in tf.train.list_variables(path)] == ["gen/_state_var/.ATTRIBUTES/VARIABLE_VALUE",
+                                                             "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 from . import experimental
 from ._dataset import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, OwnedIterator,
                        Options)
+from ._records import TFRecordDataset
 from ._text import TextLineDataset
 
 __all__ = ["Dataset", "Iterator", "OwnedIterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "experimental", "TextLineDataset"]
+           "experimental", "TextLineDataset", "TFRecordDataset"]
 
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:

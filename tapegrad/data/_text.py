@@ -16,6 +16,40 @@ from ._dataset import Dataset
 _OPEN = {"": None, "GZIP": gzip.decompress, "ZLIB": zlib.decompress}
 
 
+def compression(compression_type: Any) -> str:
+    """``"", "GZIP"`` or ``"ZLIB"``: a dataset's ``compression_type`` checked."""
+    kind = (compression_type or "").upper()
+    if kind not in _OPEN:
+        raise InvalidArgumentError(f"Unsupported compression_type: {compression_type!r} (use None, "
+                                   "'GZIP' or 'ZLIB').")
+    return kind
+
+
+def file_names(filenames: Any) -> Any:
+    """A file dataset's ``filenames`` argument: a dataset of names, or a flat object array of them."""
+    if isinstance(filenames, Dataset):
+        return filenames
+    t = convert_to_tensor(filenames)
+    if t.dtype != _dt.string:
+        raise TypeError(f"The `filenames` argument must contain `tf.string` elements. Got "
+                        f"`tf.{t.dtype.name}` elements.")
+    return np.asarray(t.numpy(), dtype=object).reshape(-1)
+
+
+def file_contents(names: Any, decompress: Any) -> Iterator[tuple[str, bytes]]:
+    """``(path, decompressed contents)`` of each file named, read as iteration reaches it."""
+    if isinstance(names, Dataset):
+        names = (_s.to_numpy(e) for e in names._elements())
+    for n in names:
+        path = n.decode("utf-8") if isinstance(n, bytes) else str(n)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as e:
+            raise NotFoundError(f"{path}; {e.strerror}") from None
+        yield path, (decompress(data) if decompress is not None else data)
+
+
 class TextLineDataset(Dataset):
     """The lines of one or more text files, in order, without their line ends (``\\n``, or
     ``\\r\\n``), as scalar ``tf.string`` elements. ``filenames``: a path, a list or string tensor
@@ -34,33 +68,11 @@ class TextLineDataset(Dataset):
 
     def __init__(self, filenames: Any, compression_type: str | None = None, buffer_size: Any = None,
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
-        kind = (compression_type or "").upper()
-        if kind not in _OPEN:
-            raise InvalidArgumentError(f"Unsupported compression_type: {compression_type!r} (use None, "
-                                       "'GZIP' or 'ZLIB').")
-        if isinstance(filenames, Dataset):
-            self._names: Any = filenames
-        else:
-            t = convert_to_tensor(filenames)
-            if t.dtype != _dt.string:
-                raise TypeError(f"The `filenames` argument must contain `tf.string` elements. Got "
-                                f"`tf.{t.dtype.name}` elements.")
-            self._names = np.asarray(t.numpy(), dtype=object).reshape(-1)
-        self._decompress = _OPEN[kind]
+        self._names = file_names(filenames)
+        self._decompress = _OPEN[compression(compression_type)]
 
     def _iter(self) -> Iterator:
-        names = self._names
-        if isinstance(names, Dataset):
-            names = (_s.to_numpy(e) for e in names._elements())
-        for n in names:
-            path = n.decode("utf-8") if isinstance(n, bytes) else str(n)
-            try:
-                with open(path, "rb") as f:
-                    data = f.read()
-            except (FileNotFoundError, IsADirectoryError) as e:
-                raise NotFoundError(f"{path}; {e.strerror}") from None
-            if self._decompress is not None:
-                data = self._decompress(data)
+        for _, data in file_contents(self._names, self._decompress):
             lines = data.split(b"\n")
             if lines[-1] == b"":
                 lines.pop()

@@ -1,5 +1,5 @@
-"""``tf.data.experimental``: the constants, ``AutoShardPolicy`` and ``cardinality`` that programs
-still import from here.
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality`` and the CSV readers
+(``CsvDataset``, ``make_csv_dataset``) that programs still import from here.
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -12,8 +12,10 @@ from typing import Any
 
 from .._tensor import Tensor
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+from ._records import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+           "make_csv_dataset"]
 
 
 class AutoShardPolicy(enum.IntEnum):

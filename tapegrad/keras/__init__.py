@@ -18,10 +18,10 @@ import typing as _typing
 
 # name -> (module, attribute or None for the module itself); loaded on first use.
 _LAZY = {
-    "Layer": ("._layer", "Layer"), "InputSpec": ("._layer", "InputSpec"),
-    "Model": ("._model", "Model"), "Sequential": ("._model", "Sequential"),
-    "Input": ("._model", "Input"), "KerasTensor": ("._model", "KerasTensor"),
-    "Variable": ("._layer", "KerasVariable"),
+    "Layer": (".layers.layer", "Layer"), "InputSpec": (".layers.input_spec", "InputSpec"),
+    "Model": (".models.model", "Model"), "Sequential": (".models.sequential", "Sequential"),
+    "Input": (".layers.input_layer", "Input"), "KerasTensor": ("._keras_tensor", "KerasTensor"),
+    "Variable": ("._variables", "KerasVariable"),
     "activations": (".activations", None), "applications": (".applications", None),
     "backend": (".backend", None), "callbacks": (".callbacks", None),
     "constraints": (".constraints", None),
@@ -37,8 +37,13 @@ _LAZY = {
 if _typing.TYPE_CHECKING:
     from . import activations, backend, callbacks, initializers, layers, models  # noqa: F401
     from . import optimizers, random, regularizers  # noqa: F401
-    from ._layer import InputSpec, KerasVariable as Variable, Layer  # noqa: F401
-    from ._model import Input, KerasTensor, Model, Sequential  # noqa: F401
+    from ._keras_tensor import KerasTensor  # noqa: F401
+    from ._variables import KerasVariable as Variable  # noqa: F401
+    from .layers.input_layer import Input  # noqa: F401
+    from .layers.input_spec import InputSpec  # noqa: F401
+    from .layers.layer import Layer  # noqa: F401
+    from .models.model import Model  # noqa: F401
+    from .models.sequential import Sequential  # noqa: F401
 else:
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -39,6 +39,7 @@ from ..ops import nn as _nn
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
+from ._keras_tensor import operation as _operation
 from .losses import _FLOATX, _bce_elementwise, _l2_normalize, _missing_name
 from .losses import categorical_crossentropy as _cce
 from .losses import sparse_categorical_crossentropy as _scce
@@ -812,8 +813,7 @@ def _symbolic(name: str, fn: Any) -> Any:
         for a in (*args, *kwargs.values()):
             if type(a).__name__ == "KerasTensor" or isinstance(a, (list, tuple)) and builtins.any(
                     type(b).__name__ == "KerasTensor" for b in a):
-                from ._layer import operation
-                return operation(name, args, kwargs)
+                return _operation(name, args, kwargs)
         return fn(*args, **kwargs)
     op.__name__, op.__qualname__, op.__doc__, op.__wrapped__ = fn.__name__, fn.__qualname__, fn.__doc__, fn
     return op

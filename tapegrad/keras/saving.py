@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 
 from ..saving import load_variables, save_variables
+from ._keras_tensor import KerasTensor
+from ._tree import flatten, map_structure
 
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
            "get_registered_name", "get_registered_object", "load_model", "load_weights",
@@ -46,13 +48,14 @@ _GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
 _scopes = threading.local()
 
 # tapegrad's module -> the Keras module a config names (and back, for deserialization)
-_KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._layer", "keras.layers"),
+_KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._keras_tensor", "keras.layers"),
+                  ("tapegrad.keras._variables", "keras.layers"),
                   ("tapegrad.keras.initializers", "keras.initializers"),
                   ("tapegrad.keras.regularizers", "keras.regularizers"),
                   ("tapegrad.keras.constraints", "keras.constraints"),
                   ("tapegrad.keras.losses", "keras.losses"), ("tapegrad.keras.metrics", "keras.metrics"),
                   ("tapegrad.optimizers.schedules", "keras.optimizers.schedules"),
-                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras._model", "keras")]
+                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras.models", "keras")]
 _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializers": "tapegrad.keras.initializers",
                      "keras.regularizers": "tapegrad.keras.regularizers",
                      "keras.constraints": "tapegrad.keras.constraints", "keras.losses": "tapegrad.keras.losses",
@@ -138,8 +141,6 @@ custom_object_scope = CustomObjectScope
 
 def _keras_module(cls: type) -> str | None:
     mod = cls.__module__
-    if mod == "tapegrad.keras._model" and cls.__name__ == "InputLayer":
-        return "keras.layers"
     for prefix, keras_mod in _KERAS_MODULES:
         if mod == prefix or mod.startswith(prefix + "."):
             return keras_mod
@@ -155,7 +156,7 @@ def serialize_keras_object(obj: Any) -> Any:
     >>> keras.saving.serialize_keras_object(keras.initializers.Zeros())
     {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
     """
-    from ._layer import Layer
+    from .layers.layer import Layer
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     if isinstance(obj, (np.generic,)):
@@ -224,7 +225,7 @@ def _find_class(config: dict, custom_objects: dict | None) -> Any:
             if obj is not None:
                 return obj
     if name == "Operation":  # a keras.ops function or operator on KerasTensors (x + attention)
-        from ._layer import Operation
+        from .layers.operation import Operation
         return Operation
     module = _TAPEGRAD_MODULES.get(config.get("module") or "")
     if module is not None:
@@ -342,7 +343,6 @@ def _shape_of(shape: Any) -> Any:
 
 def functional_config(model: Any) -> dict:
     """The Keras 3 config of a functional model: its layers with their inbound nodes."""
-    from ._layer import KerasTensor, flatten, map_structure
     node_index: dict[int, tuple] = {}
     kept: dict[int, int] = {}
     for node in sorted(model._nodes, key=lambda n: n.order):
@@ -382,7 +382,6 @@ def functional_config(model: Any) -> dict:
 
 def functional_from_config(cls: type, config: dict, custom_objects: dict | None = None) -> Any:
     """Rebuild a functional model from :func:`functional_config`'s description."""
-    from ._layer import flatten
     created: dict[str, Any] = {}
     outputs: dict[tuple, Any] = {}   # (layer name, node index, tensor index) -> KerasTensor
     pending = []
@@ -430,7 +429,7 @@ def functional_from_config(cls: type, config: dict, custom_objects: dict | None 
             return outputs[tuple(spec)]
         return [outputs[tuple(s)] for s in spec]
 
-    from ._model import Model
+    from .models.model import Model
     model_cls = Model if cls is None else cls
     return model_cls(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"),
                      trainable=config.get("trainable", True))

@@ -29,6 +29,7 @@ from ._directory import image_dataset_from_directory, text_dataset_from_director
 from ._data_utils import (PyDataset, Progbar, Sequence, disable_interactive_logging,
                           enable_interactive_logging, get_file, is_interactive_logging_enabled,
                           plot_model, split_dataset)
+from ._keras_tensor import KerasTensor
 from .backend import clear_session, standardize_dtype
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
@@ -265,8 +266,6 @@ def is_keras_tensor(x: Any) -> bool:
     >>> keras.utils.is_keras_tensor(keras.Input((2,))), keras.utils.is_keras_tensor([1.0])
     (True, False)
     """
-    from ._layer import KerasTensor
-
     return isinstance(x, KerasTensor)
 
 

@@ -48,13 +48,15 @@ _LAZY = {
                      "RandomBrightness", "RandomCrop"], ".augmentation"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
-    **dict.fromkeys(["Layer", "InputSpec"], ".._layer"),
-    **dict.fromkeys(["Input", "InputLayer"], ".._model"),
+    **dict.fromkeys(["Layer"], ".layer"),
+    **dict.fromkeys(["InputSpec"], ".input_spec"),
+    **dict.fromkeys(["Input", "InputLayer"], ".input_layer"),
 }
 
 if _typing.TYPE_CHECKING:
-    from .._layer import InputSpec, Layer  # noqa: F401
-    from .._model import Input, InputLayer  # noqa: F401
+    from .input_layer import Input, InputLayer  # noqa: F401
+    from .input_spec import InputSpec  # noqa: F401
+    from .layer import Layer  # noqa: F401
     from .activation import ELU, PReLU  # noqa: F401
     from .merging import (Average, Dot, Maximum, Minimum, Subtract, average, dot, maximum,  # noqa: F401
                           minimum, subtract)

@@ -5,7 +5,8 @@ from typing import Any, Sequence
 
 from ..._tensor import Tensor
 from .. import activations
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["ELU", "PReLU"]

@@ -19,7 +19,8 @@ from ...ops.linalg import matmul
 from ...ops.math import cast, exp, logical_and, tanh, where
 from ...ops.reduction import reduce_logsumexp, reduce_sum
 from .. import activations, random
-from .._layer import KerasTensor, Layer, get_mask, set_mask
+from .._keras_tensor import KerasTensor, get_mask, set_mask
+from .layer import Layer
 from .conv import new_weight, serialized, weight_args
 
 __all__ = ["Attention", "AdditiveAttention", "MultiHeadAttention"]

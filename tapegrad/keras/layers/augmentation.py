@@ -23,7 +23,7 @@ from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, less_equal, where
 from ...ops.reduction import reduce_mean
 from .. import random
-from .._layer import Layer
+from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg, resize
 

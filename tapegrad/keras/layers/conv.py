@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from ... import nn
 from ...ops.array import pad, reshape
 from .. import activations, backend, initializers, regularizers
-from .._layer import Layer
+from .layer import Layer
 
 __all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D", "Convolution1D",
            "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D"]

@@ -14,7 +14,8 @@ from ...ops.linalg import matmul
 from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, where
 from ...ops.reduction import reduce_logsumexp
 from .. import activations, backend, initializers, random, regularizers
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from ..saving import serialize_keras_object
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",

@@ -9,7 +9,8 @@ from typing import Any, Sequence
 from ..._tensor import Tensor
 from ...ops.linalg import einsum
 from .. import activations, initializers
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
 
 __all__ = ["EinsumDense"]

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..._convert import convert_to_tensor
 from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
-from .._layer import Layer
+from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["Embedding"]

@@ -12,7 +12,7 @@ from ... import image as _image
 from ...ops.array import concat, expand_dims, fill, squeeze, transpose
 from ...ops.math import cast, clip_by_value
 from ...ops.special import round as round_
-from .._layer import Layer
+from .layer import Layer
 from .conv import data_format_arg
 
 __all__ = ["Resizing", "CenterCrop"]

@@ -10,7 +10,8 @@ from ...ops.array import expand_dims, tile, transpose
 from ...ops.math import cast, not_equal, where
 from ...ops.reduction import reduce_any
 from .. import regularizers
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from .conv import check_input
 
 __all__ = ["Masking", "Identity", "ActivityRegularization", "Rescaling", "Permute", "RepeatVector"]

@@ -10,7 +10,8 @@ from typing import Any
 from ..._convert import convert_to_tensor
 from ...ops.math import cast, greater_equal
 from .. import random
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from .conv import data_format_arg
 from .core import Dropout
 

@@ -15,7 +15,7 @@ from ...ops.array import broadcast_to, expand_dims, reshape, shape
 from ...ops.math import cast, rsqrt, square
 from ...ops.reduction import reduce_sum
 from .. import backend, initializers
-from .._layer import Layer
+from .layer import Layer
 from .conv import check_input, new_weight, serialized, weight_args, weight_config
 
 __all__ = ["BatchNormalization", "LayerNormalization"]

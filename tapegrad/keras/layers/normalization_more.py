@@ -9,7 +9,8 @@ from ..._tensor import Tensor
 from ... import nn
 from ...ops.array import reshape, shape as _shape
 from ...ops.math import cast, rsqrt
-from .._layer import InputSpec, Layer
+from .input_spec import InputSpec
+from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 from .normalization import float32_inside, in_compute_dtype
 from .merging import l2_normalize

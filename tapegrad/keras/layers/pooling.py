@@ -11,7 +11,7 @@ from ... import nn
 from ...ops.math import cast, where
 from ...ops.array import expand_dims
 from ...ops.reduction import reduce_max, reduce_mean, reduce_sum
-from .._layer import Layer
+from .layer import Layer
 from .conv import _conv_length, _spatial, _with_spatial, check_input, data_format_arg, int_tuple, padding_arg
 
 __all__ = ["MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D", "GlobalAveragePooling1D",

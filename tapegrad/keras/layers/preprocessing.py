@@ -11,7 +11,7 @@ from ..._tensor import Tensor
 from ...ops.array import broadcast_to, reshape
 from ...ops.math import cast, maximum, sqrt
 from .. import backend
-from .._layer import Layer
+from .layer import Layer
 
 __all__ = ["Normalization"]
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..._convert import convert_to_tensor
 from ...ops.array import pad, repeat
 from ...ops.linalg import einsum
-from .._layer import Layer
+from .layer import Layer
 from .conv import check_input, data_format_arg, int_tuple
 
 __all__ = ["UpSampling2D", "ZeroPadding2D", "Cropping2D"]

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from ..._convert import convert_to_tensor
 from ...ops.array import pad, repeat
-from .._layer import Layer
+from .layer import Layer
 from .conv import check_input, data_format_arg, int_tuple
 
 __all__ = ["ZeroPadding1D", "ZeroPadding3D", "UpSampling1D", "UpSampling3D", "Cropping1D", "Cropping3D"]

@@ -16,7 +16,8 @@ from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, ze
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, random
-from .._layer import Layer, name_scope
+from .._variables import name_scope
+from .layer import Layer
 from ..saving import serialize_keras_object
 from .conv import positive_int, serialized, weight_config
 from .rnn_cells import (RNN, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,

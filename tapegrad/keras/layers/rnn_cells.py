@@ -17,7 +17,9 @@ from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, ze
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
-from .._layer import Layer, flatten, map_structure, name_scope
+from .._tree import flatten, map_structure
+from .._variables import name_scope
+from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"]

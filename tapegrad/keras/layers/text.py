@@ -24,7 +24,8 @@ from ...errors import InvalidArgumentError
 from ...ops import strings as tfs
 from ...ops.array import squeeze
 from ...ops.math import cast
-from .._layer import Layer
+from .._keras_tensor import KerasTensor
+from .layer import Layer
 
 __all__ = [
     "CategoryEncoding",
@@ -92,8 +93,6 @@ def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
     return np.digitize(x, np.asarray(boundaries, x.dtype)).astype(np.int32)
 
 
-
-
 def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) -> Tensor:
     if isinstance(ids, tfs.RaggedTensor):
         if mode == "one_hot":
@@ -128,7 +127,6 @@ class _Preprocessing(Layer):
         return super().__call__(*args, **kwargs)
 
     def compute_output_spec(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        from .._layer import KerasTensor
         return KerasTensor(self.compute_output_shape(inputs.shape), self._output_dtype())
 
     def _output_dtype(self) -> str:

@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 from ..._convert import convert_to_tensor
 from ...ops.array import stack, transpose
-from .._layer import Layer
+from .layer import Layer
 from .rnn_cells import layer_spec
 
 __all__ = ["TimeDistributed"]

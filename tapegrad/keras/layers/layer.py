@@ -8,28 +8,31 @@ instead of computing.
 """
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
 import inspect
-import itertools
 import threading
 import weakref
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .._convert import convert_to_tensor
-from .._tensor import Tensor, VariableBase
-from .._variable import Variable, VariableAggregation, VariableSynchronization
-from .._warn import warn_outside
-from ..dtypes import as_dtype
-from ..errors import InvalidArgumentError
-from ..module import Module
-from ..ops.math import cast
-from . import backend, constraints, initializers, regularizers
+from ..._convert import convert_to_tensor
+from ..._tensor import Tensor
+from ..._variable import Variable
+from ..._warn import warn_outside
+from ...errors import InvalidArgumentError
+from ...module import Module
+from ...ops.math import cast
+from .. import backend, constraints, initializers, regularizers
+from .._keras_tensor import KerasTensor, Node, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
+from .._tree import flatten, map_structure
+from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
+                          _scope_path, name_scope)
+from .input_spec import _check_input_spec
 
-__all__ = ["Layer", "InputSpec", "KerasTensor", "KerasVariable", "Node"]
+__all__ = ["Layer"]
+
 
 _ALLOWED_KWARGS = ("input_dim", "input_shape", "batch_input_shape", "batch_size", "weights")
 
@@ -39,208 +42,9 @@ class UnknownArgumentError(TypeError, ValueError):
     convention is TypeError: both catch it)."""
 
 
-# ---- nests ---------------------------------------------------------------------------------------
-
-def flatten(x: Any) -> list:
-    """The leaves of a nest of lists, tuples and dicts (dicts by sorted key)."""
-    if isinstance(x, dict):
-        return [leaf for k in sorted(x) for leaf in flatten(x[k])]
-    if isinstance(x, (list, tuple)):
-        return [leaf for v in x for leaf in flatten(v)]
-    return [x]
-
-
-def map_structure(fn: Callable, x: Any) -> Any:
-    """``fn`` applied to every leaf of a nest, keeping its lists, tuples and dicts."""
-    if isinstance(x, dict):
-        return {k: map_structure(fn, v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        out = [map_structure(fn, v) for v in x]
-        return out if isinstance(x, list) else type(x)(*out) if hasattr(x, "_fields") else tuple(out)
-    return fn(x)
-
-
-# ---- masks ---------------------------------------------------------------------------------------
-# Keras hangs a mask on a tensor (`_keras_mask`); tapegrad's tensors have slots, so masks live in a
-# table keyed by the tensor's id (unique in the process), dropped with the tensor.
-
-_masks: dict[int, Any] = {}
-
-
-def get_mask(t: Any) -> Any:
-    """The mask a masking layer (Embedding with ``mask_zero``, Masking) attached to ``t``, or None."""
-    return _masks.get(t._id) if isinstance(t, Tensor) else getattr(t, "_keras_mask", None)
-
-
-def set_mask(t: Any, mask: Any) -> None:
-    """Attach ``mask`` to the tensor ``t`` (None detaches)."""
-    if isinstance(t, KerasTensor):
-        t._keras_mask = mask
-    elif isinstance(t, Tensor):
-        if mask is None:
-            _masks.pop(t._id, None)
-        elif t._id not in _masks:
-            _masks[t._id] = mask
-            weakref.finalize(t, _masks.pop, t._id, None)
-        else:
-            _masks[t._id] = mask
-
-
-# ---- symbolic tensors ----------------------------------------------------------------------------
-
-class KerasTensor:
-    """A symbolic tensor of the functional API: a shape (``None`` for unknown dims) and a dtype.
-
-    It is what ``keras.Input`` returns and what a layer returns when called on one; it holds no
-    values. ``keras.Model(inputs, outputs)`` replays the layers that made ``outputs``.
-    """
-
-    def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None,
-                 node: "Node | None" = None, index: int = 0) -> None:
-        self.shape = tuple(None if d is None else int(d) for d in shape)
-        self.dtype = backend.standardize_dtype(dtype)
-        self.name = name
-        self._node, self._index = node, index
-        self._keras_mask: Any = None
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    def __repr__(self) -> str:
-        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
-
-    def __array__(self, *a: Any, **k: Any) -> Any:
-        raise TypeError("A symbolic KerasTensor (from keras.Input or a layer called on one) has no "
-                        "values; build a keras.Model(inputs, outputs) and call the model on data.")
-
-    def __bool__(self) -> bool:
-        raise TypeError("A symbolic KerasTensor cannot be used as a Python bool.")
-
-    # operators build graph nodes, as keras.ops functions do on KerasTensors (``x + attention``)
-    def __add__(self, o: Any) -> Any: return operation("add", (self, o))
-    def __radd__(self, o: Any) -> Any: return operation("add", (o, self))
-    def __sub__(self, o: Any) -> Any: return operation("subtract", (self, o))
-    def __rsub__(self, o: Any) -> Any: return operation("subtract", (o, self))
-    def __mul__(self, o: Any) -> Any: return operation("multiply", (self, o))
-    def __rmul__(self, o: Any) -> Any: return operation("multiply", (o, self))
-    def __truediv__(self, o: Any) -> Any: return operation("divide", (self, o))
-    def __rtruediv__(self, o: Any) -> Any: return operation("divide", (o, self))
-    def __floordiv__(self, o: Any) -> Any: return operation("floor_divide", (self, o))
-    def __rfloordiv__(self, o: Any) -> Any: return operation("floor_divide", (o, self))
-    def __mod__(self, o: Any) -> Any: return operation("mod", (self, o))
-    def __pow__(self, o: Any) -> Any: return operation("power", (self, o))
-    def __rpow__(self, o: Any) -> Any: return operation("power", (o, self))
-    def __matmul__(self, o: Any) -> Any: return operation("matmul", (self, o))
-    def __rmatmul__(self, o: Any) -> Any: return operation("matmul", (o, self))
-    def __neg__(self) -> Any: return operation("negative", (self,))
-    def __abs__(self) -> Any: return operation("absolute", (self,))
-    def __lt__(self, o: Any) -> Any: return operation("less", (self, o))
-    def __le__(self, o: Any) -> Any: return operation("less_equal", (self, o))
-    def __gt__(self, o: Any) -> Any: return operation("greater", (self, o))
-    def __ge__(self, o: Any) -> Any: return operation("greater_equal", (self, o))
-    def __getitem__(self, key: Any) -> Any: return operation("get_item", (self, key))
-
-    __hash__ = object.__hash__  # (identity: graph bookkeeping keys on it)
-
-
-def operation(name: str, args: tuple, kwargs: dict | None = None) -> Any:
-    """The KerasTensor of ``keras.ops.<name>(*args, **kwargs)`` applied to KerasTensors: a node of
-    an :class:`Operation` layer in the functional graph (its constant arguments kept in the node)."""
-    return Operation(name, kwargs)(*args)
-
-
-class Node:
-    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``; the layer
-    keeps its nodes in calling order (its ``input`` and ``output`` are the first node's)."""
-
-    _count = 0
-
-    def __init__(self, layer: "Layer", args: tuple, kwargs: dict, outputs: Any) -> None:
-        Node._count += 1
-        self.order = Node._count  # creation order is a topological order of the graph
-        self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
-        layer.__dict__.setdefault("_inbound_nodes", []).append(self)
-
-    @property
-    def parents(self) -> list:
-        return [t._node for t in flatten((self.args, self.kwargs))
-                if isinstance(t, KerasTensor) and t._node is not None]
-
-
-# ---- variables ------------------------------------------------------------------------------------
-
-def _scope_path() -> list:
-    """The layers being called or built, outermost first (Keras's name scope, which makes a
-    weight's ``path``)."""
-    path = getattr(_context, "path", None)
-    if path is None:
-        path = _context.path = []
-    return path
-
-
-@contextlib.contextmanager
-def name_scope(layer: "Layer") -> Iterator[None]:
-    """Build ``layer``'s weights (and its sublayers') under its name: their ``path``."""
-    path = _scope_path()
-    if path and path[-1] is layer:
-        yield
-        return
-    path.append(layer)
-    try:
-        yield
-    finally:
-        path.pop()
-
-
-class _Autocast(threading.local):
-    """Inside a layer's ``call``: the dtype float KerasVariables are read as (None: as stored),
-    and whether any layer's call has set it (Keras's autocast scope)."""
-    scope = False
-    dtype: Any = None  # a tapegrad DType
-
-
-_AUTOCAST = _Autocast()
-_MIXED = [False]  # whether a mixed-precision layer was ever made: until then calls skip autocasting
-_FLOAT_NAMES = ("float16", "float32", "float64")
-
-
-def _enter_autocast(layer: "Layer") -> Any:
-    """Set the autocast dtype for ``layer``'s call as Keras 3 does; returns what to restore
-    (None: nothing to, no mixed-precision layer exists)."""
-    if not _MIXED[0]:
-        return None
-    prev = (_AUTOCAST.scope, _AUTOCAST.dtype)
-    compute = layer._compute_dtype
-    if prev[0]:
-        if not layer.autocast or compute not in _FLOAT_NAMES:
-            _AUTOCAST.dtype = None
-        else:
-            _AUTOCAST.dtype = as_dtype(compute)
-    elif compute != layer._dtype and compute in _FLOAT_NAMES:  # (a mixed policy)
-        _AUTOCAST.scope, _AUTOCAST.dtype = True, as_dtype(compute)
-    return prev
-
-
-def _exit_autocast(prev: Any) -> None:
-    if prev is not None:
-        _AUTOCAST.scope, _AUTOCAST.dtype = prev
-
-
-def _autocast_read(self: "KerasVariable") -> Tensor:
-    """``KerasVariable._read`` once a mixed-precision layer exists: inside a layer's call, a float
-    variable made with ``autocast=True`` reads in the call's compute dtype."""
-    r = Variable._read(self)
-    dt = _AUTOCAST.dtype
-    if dt is None or not self._autocast:
-        return r
-    have = r.dtype
-    return r if have == dt or not have.is_floating else cast(r, dt)
-
-
 def _policy(dtype: Any) -> Any:
     """A layer's ``dtype`` argument (or the global policy) as a mixed DTypePolicy, else None."""
-    from .mixed_precision import DTypePolicy
+    from ..mixed_precision import DTypePolicy
     if isinstance(dtype, DTypePolicy):
         return dtype
     if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":  # (Keras's config form)
@@ -248,103 +52,6 @@ def _policy(dtype: Any) -> Any:
     if isinstance(dtype, str) and dtype.startswith("mixed_"):
         return DTypePolicy(dtype)
     return None
-
-
-_AGGREGATIONS = {"sum": VariableAggregation.SUM, "mean": VariableAggregation.MEAN,
-                 "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA,
-                 "none": VariableAggregation.NONE, None: VariableAggregation.NONE}
-_SYNCHRONIZATIONS = {"auto": VariableSynchronization.AUTO, "none": VariableSynchronization.NONE,
-                     "on_read": VariableSynchronization.ON_READ,
-                     "on_write": VariableSynchronization.ON_WRITE, None: VariableSynchronization.AUTO}
-
-
-def _member(name: Any, table: dict, argument: str) -> Any:
-    """Keras's name of a variable's aggregation or synchronization as tf.Variable's enum."""
-    if isinstance(name, type(table[None])):
-        return name
-    if name not in table:
-        raise ValueError(f"Invalid value for argument `{argument}`: {name!r}; expected one of "
-                         f"{', '.join(repr(k) for k in table if k is not None)}.")
-    return table[name]
-
-
-def _aggregation(name: Any) -> VariableAggregation:
-    return _member(name, _AGGREGATIONS, "aggregation")
-
-
-def _synchronization(name: Any) -> VariableSynchronization:
-    return _member(name, _SYNCHRONIZATIONS, "synchronization")
-
-
-class KerasVariable(Variable):
-    """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
-    attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
-    ``tf.Variable`` attribute is not tracked).
-
-    Its ``name`` is the bare name Keras 3 gives (``"kernel"``, no ``":0"``) and ``path`` adds the
-    names of the layers it was built in (``"dense/kernel"``). It is a ``tf.Variable`` too, so
-    TensorFlow code can read and assign it. ``initializer`` is a value, or an initializer (a
-    name, an object or a callable) drawn with ``shape``; ``autocast=False`` keeps it in its own
-    dtype inside a mixed-precision layer's call; ``aggregation`` and ``synchronization`` are
-    the ``tf.Variable``'s, as Keras 3 makes them on TensorFlow (``"sum"`` and ``"mean"`` combine
-    the replicas' assignments in a ``tf.distribute`` step).
-
-    >>> from tapegrad import keras
-    >>> v = keras.Variable(initializer="ones", shape=(2,), name="w")
-    >>> v.name, v.path, v.numpy()
-    ('w', 'w', array([1., 1.], dtype=float32))
-    """
-
-    def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None,
-                 trainable: bool = True, autocast: bool = True, aggregation: str = "none",
-                 synchronization: str = "auto", name: str | None = None, *,
-                 constraint: Callable | None = None) -> None:
-        if name is not None and (not isinstance(name, str) or "/" in name):
-            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
-                             f"Received: name={name!r}")
-        name = name or backend.unique_name("variable")
-        dt = backend.standardize_dtype(dtype)
-        if isinstance(initializer, str) or callable(initializer):
-            if shape is None:
-                raise ValueError("When creating a Variable from an initializer, the `shape` argument "
-                                 f"should be specified. Received: initializer={initializer!r} and "
-                                 "shape=None")
-            value = initializers.get(initializer)(tuple(shape), dtype=dt)
-        elif isinstance(initializer, (Tensor, VariableBase)):
-            value = convert_to_tensor(initializer)
-            value = value if value.dtype.name == dt else cast(value, dt)
-        else:
-            value = convert_to_tensor(np.asarray(initializer), dtype=dt)
-        super().__init__(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
-                         aggregation=_aggregation(aggregation),
-                         synchronization=_synchronization(synchronization))
-        if not autocast:
-            self._autocast = False
-        self._keras_name = name
-        self._path = "/".join([layer.name for layer in _scope_path()] + [name])
-
-    _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
-    _adds_by_assign = True  # (Keras 3's assign_add is assign(self + value): a tf.distribute
-    # replica combines the sums of a variable aggregated by SUM or MEAN, distribute/_replica.py)
-
-    @property
-    def autocast(self) -> bool:
-        """Whether a mixed-precision layer reads this variable in its compute dtype."""
-        return self._autocast
-
-    @property
-    def name(self) -> str:
-        """The variable's name, as Keras 3 gives it (no ``":0"``)."""
-        return self._keras_name
-
-    @property
-    def path(self) -> str:
-        """The name prefixed by the layers it was built in: ``"sequential/dense/kernel"``."""
-        return self._path
-
-    def __repr__(self) -> str:
-        return (f"<Variable path={self._path}, shape={tuple(self.shape)}, dtype={self.dtype.name}, "
-                f"value={self.numpy()}>")
 
 
 _untracked_warned: set = set()
@@ -358,66 +65,6 @@ def _warn_untracked(layer: "Layer", attr: str) -> None:
                      "track: it is not in the layer's weights, so fit() does not train it and "
                      "save_weights() does not save it. Create it with self.add_weight(...) or "
                      "keras.Variable(...) instead.")
-
-
-# ---- InputSpec -----------------------------------------------------------------------------------
-
-class InputSpec:
-    """What a layer accepts: ``ndim``, ``min_ndim``, ``max_ndim``, ``shape`` and ``axes``
-    (``{axis: size}``); a built layer checks its inputs against it."""
-
-    def __init__(self, dtype: Any = None, shape: Any = None, ndim: int | None = None,
-                 max_ndim: int | None = None, min_ndim: int | None = None, axes: dict | None = None,
-                 allow_last_axis_squeeze: bool = False, name: str | None = None,
-                 optional: bool = False) -> None:
-        self.dtype = None if dtype is None else backend.standardize_dtype(dtype)
-        self.shape = None if shape is None else tuple(shape)
-        self.ndim = len(self.shape) if shape is not None else ndim
-        self.max_ndim, self.min_ndim = max_ndim, min_ndim
-        self.axes = {int(k): v for k, v in (axes or {}).items()}
-        self.allow_last_axis_squeeze, self.name, self.optional = allow_last_axis_squeeze, name, optional
-
-    def __repr__(self) -> str:
-        parts = [f"{k}={v}" for k, v in (("dtype", self.dtype), ("shape", self.shape),
-                                          ("ndim", self.ndim), ("max_ndim", self.max_ndim),
-                                          ("min_ndim", self.min_ndim), ("axes", self.axes or None))
-                 if v is not None]
-        return f"InputSpec({', '.join(parts)})"
-
-
-def _check_input_spec(specs: Any, inputs: Any, layer: str) -> None:
-    if specs is None:
-        return
-    specs = specs if isinstance(specs, (list, tuple)) else [specs]
-    xs = [inputs] if type(inputs) is Tensor else flatten(inputs)
-    if len(xs) != len(specs):
-        raise ValueError(f'Layer "{layer}" expects {len(specs)} input(s), but it received {len(xs)} '
-                         "input tensors.")
-    for i, (spec, x) in enumerate(zip(specs, xs)):
-        if spec is None or x is None:
-            continue
-        shape = tuple(x.shape)
-        head = f'Input {i} of layer "{layer}" is incompatible with the layer: '
-        ndim = len(shape)
-        if spec.ndim is not None and not spec.allow_last_axis_squeeze and ndim != spec.ndim:
-            raise ValueError(f"{head}expected ndim={spec.ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
-        if spec.max_ndim is not None and ndim > spec.max_ndim:
-            raise ValueError(f"{head}expected max_ndim={spec.max_ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
-        if spec.min_ndim is not None and ndim < spec.min_ndim:
-            raise ValueError(f"{head}expected min_ndim={spec.min_ndim}, found ndim={ndim}. "
-                             f"Full shape received: {shape}")
-        for axis, value in spec.axes.items():
-            if value is None:
-                continue
-            if not -ndim <= axis < ndim or shape[axis] not in (value, None):
-                raise ValueError(f"{head}expected axis {axis} of input shape to have value {value}, "
-                                 f"but received input with shape {shape}")
-        if spec.shape is not None:
-            for want, got in zip(spec.shape, shape):
-                if want is not None and got is not None and want != got:
-                    raise ValueError(f"{head}expected shape={spec.shape}, found shape={shape}")
 
 
 # ---- call context --------------------------------------------------------------------------------
@@ -436,7 +83,7 @@ def _call_stack() -> list:
 def _to_input(x: Any, layer: "Layer") -> Any:
     if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
         if layer._string_inputs:  # models and text preprocessing layers: a tf.string tensor
-            from .._strings import to_bytes
+            from ..._strings import to_bytes
             return convert_to_tensor(to_bytes(x))
         given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
         raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "
@@ -652,7 +299,7 @@ class Layer(Module):
     @property
     def dtype_policy(self) -> Any:
         """The layer's :class:`~tapegrad.keras.mixed_precision.DTypePolicy`."""
-        from .mixed_precision import DTypePolicy
+        from ..mixed_precision import DTypePolicy
         return self.__dict__.get("_dtype_policy") or DTypePolicy(self._dtype)
 
     @property
@@ -1055,11 +702,6 @@ def auto_config(layer: Layer, base: dict) -> dict:
     return given
 
 
-def _is_shape(x: Any) -> bool:
-    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer))
-                                                for d in x)
-
-
 def _shapes_as_lists(x: Any) -> Any:
     if _is_shape(x):
         return _ShapeLeaf(x)
@@ -1073,15 +715,6 @@ class _ShapeLeaf:
         self.shape = tuple(shape)
 
 
-def shapes_to_specs(shapes: Any) -> Any:
-    """KerasTensors for a nest of shapes (so ``_maybe_build`` reads ``.shape``)."""
-    if _is_shape(shapes):
-        return KerasTensor(shapes)
-    if isinstance(shapes, dict):
-        return {k: shapes_to_specs(v) for k, v in shapes.items()}
-    return [shapes_to_specs(s) for s in shapes]
-
-
 def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
     if isinstance(a, dict):
         return {k: _zip_map(fn, a[k], b[k]) for k in a}
@@ -1089,24 +722,3 @@ def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
         out = [_zip_map(fn, x, y) for x, y in zip(a, b)]
         return out if isinstance(a, list) else tuple(out)
     return fn(a, b)
-
-
-class Operation(Layer):
-    """A ``keras.ops`` function (or an operator) applied to KerasTensors in a functional model:
-    replaying the graph calls ``keras.ops.<op>`` with the node's tensors and constants."""
-
-    def __init__(self, op: str, op_kwargs: dict | None = None, **kwargs: Any) -> None:
-        kwargs.setdefault("name", f"{op}_{next(_operation_ids)}")
-        super().__init__(**kwargs)
-        self.op, self.op_kwargs = op, dict(op_kwargs or {})
-        self.built = True
-
-    def call(self, *args: Any) -> Any:
-        from . import ops
-        return getattr(ops, self.op)(*args, **self.op_kwargs)
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "op": self.op, "op_kwargs": self.op_kwargs}
-
-
-_operation_ids = itertools.count(1)

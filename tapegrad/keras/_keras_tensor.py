@@ -1,0 +1,142 @@
+"""``KerasTensor``, the symbolic tensor of the functional API, and ``Node``, one call of a layer
+on KerasTensors; the masks Keras hangs on tensors. A KerasTensor's operators (``x + y``) make
+:class:`~tapegrad.keras.layers.operation.Operation` layers: the one import upward, done when the
+operator runs."""
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from . import backend
+from ._tree import flatten
+
+if TYPE_CHECKING:
+    from .layers.layer import Layer
+
+__all__ = ["KerasTensor", "Node"]
+
+
+# ---- masks ---------------------------------------------------------------------------------------
+# Keras hangs a mask on a tensor (`_keras_mask`); tapegrad's tensors have slots, so masks live in a
+# table keyed by the tensor's id (unique in the process), dropped with the tensor.
+
+_masks: dict[int, Any] = {}
+
+
+def get_mask(t: Any) -> Any:
+    """The mask a masking layer (Embedding with ``mask_zero``, Masking) attached to ``t``, or None."""
+    return _masks.get(t._id) if isinstance(t, Tensor) else getattr(t, "_keras_mask", None)
+
+
+def set_mask(t: Any, mask: Any) -> None:
+    """Attach ``mask`` to the tensor ``t`` (None detaches)."""
+    if isinstance(t, KerasTensor):
+        t._keras_mask = mask
+    elif isinstance(t, Tensor):
+        if mask is None:
+            _masks.pop(t._id, None)
+        elif t._id not in _masks:
+            _masks[t._id] = mask
+            weakref.finalize(t, _masks.pop, t._id, None)
+        else:
+            _masks[t._id] = mask
+
+
+# ---- symbolic tensors ----------------------------------------------------------------------------
+
+class KerasTensor:
+    """A symbolic tensor of the functional API: a shape (``None`` for unknown dims) and a dtype.
+
+    It is what ``keras.Input`` returns and what a layer returns when called on one; it holds no
+    values. ``keras.Model(inputs, outputs)`` replays the layers that made ``outputs``.
+    """
+
+    def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None,
+                 node: "Node | None" = None, index: int = 0) -> None:
+        self.shape = tuple(None if d is None else int(d) for d in shape)
+        self.dtype = backend.standardize_dtype(dtype)
+        self.name = name
+        self._node, self._index = node, index
+        self._keras_mask: Any = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
+
+    def __array__(self, *a: Any, **k: Any) -> Any:
+        raise TypeError("A symbolic KerasTensor (from keras.Input or a layer called on one) has no "
+                        "values; build a keras.Model(inputs, outputs) and call the model on data.")
+
+    def __bool__(self) -> bool:
+        raise TypeError("A symbolic KerasTensor cannot be used as a Python bool.")
+
+    # operators build graph nodes, as keras.ops functions do on KerasTensors (``x + attention``)
+    def __add__(self, o: Any) -> Any: return operation("add", (self, o))
+    def __radd__(self, o: Any) -> Any: return operation("add", (o, self))
+    def __sub__(self, o: Any) -> Any: return operation("subtract", (self, o))
+    def __rsub__(self, o: Any) -> Any: return operation("subtract", (o, self))
+    def __mul__(self, o: Any) -> Any: return operation("multiply", (self, o))
+    def __rmul__(self, o: Any) -> Any: return operation("multiply", (o, self))
+    def __truediv__(self, o: Any) -> Any: return operation("divide", (self, o))
+    def __rtruediv__(self, o: Any) -> Any: return operation("divide", (o, self))
+    def __floordiv__(self, o: Any) -> Any: return operation("floor_divide", (self, o))
+    def __rfloordiv__(self, o: Any) -> Any: return operation("floor_divide", (o, self))
+    def __mod__(self, o: Any) -> Any: return operation("mod", (self, o))
+    def __pow__(self, o: Any) -> Any: return operation("power", (self, o))
+    def __rpow__(self, o: Any) -> Any: return operation("power", (o, self))
+    def __matmul__(self, o: Any) -> Any: return operation("matmul", (self, o))
+    def __rmatmul__(self, o: Any) -> Any: return operation("matmul", (o, self))
+    def __neg__(self) -> Any: return operation("negative", (self,))
+    def __abs__(self) -> Any: return operation("absolute", (self,))
+    def __lt__(self, o: Any) -> Any: return operation("less", (self, o))
+    def __le__(self, o: Any) -> Any: return operation("less_equal", (self, o))
+    def __gt__(self, o: Any) -> Any: return operation("greater", (self, o))
+    def __ge__(self, o: Any) -> Any: return operation("greater_equal", (self, o))
+    def __getitem__(self, key: Any) -> Any: return operation("get_item", (self, key))
+
+    __hash__ = object.__hash__  # (identity: graph bookkeeping keys on it)
+
+
+def operation(name: str, args: tuple, kwargs: dict | None = None) -> Any:
+    """The KerasTensor of ``keras.ops.<name>(*args, **kwargs)`` applied to KerasTensors: a node of
+    an :class:`Operation` layer in the functional graph (its constant arguments kept in the node)."""
+    from .layers.operation import Operation  # (a Layer, which builds on KerasTensor: imported when used)
+    return Operation(name, kwargs)(*args)
+
+
+class Node:
+    """One call of a layer on symbolic inputs: ``layer(*args, **kwargs) -> outputs``; the layer
+    keeps its nodes in calling order (its ``input`` and ``output`` are the first node's)."""
+
+    _count = 0
+
+    def __init__(self, layer: "Layer", args: tuple, kwargs: dict, outputs: Any) -> None:
+        Node._count += 1
+        self.order = Node._count  # creation order is a topological order of the graph
+        self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
+        layer.__dict__.setdefault("_inbound_nodes", []).append(self)
+
+    @property
+    def parents(self) -> list:
+        return [t._node for t in flatten((self.args, self.kwargs))
+                if isinstance(t, KerasTensor) and t._node is not None]
+
+
+def _is_shape(x: Any) -> bool:
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer))
+                                                for d in x)
+
+
+def shapes_to_specs(shapes: Any) -> Any:
+    """KerasTensors for a nest of shapes (so ``_maybe_build`` reads ``.shape``)."""
+    if _is_shape(shapes):
+        return KerasTensor(shapes)
+    if isinstance(shapes, dict):
+        return {k: shapes_to_specs(v) for k, v in shapes.items()}
+    return [shapes_to_specs(s) for s in shapes]

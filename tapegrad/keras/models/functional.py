@@ -1,0 +1,118 @@
+"""The functional graph of ``keras.Model(inputs, outputs)``: the nodes between the inputs and the
+outputs in recording order, the layers in Keras's order, and the replay of the graph on data."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..._convert import convert_to_tensor
+from ..._tensor import Tensor
+from ..._variable import Variable
+from ...ops.array import expand_dims, squeeze
+from ...ops.math import cast
+from .._keras_tensor import KerasTensor, Node
+from .._tree import flatten, map_structure
+from ..layers.input_layer import InputLayer
+
+
+def _nodes_between(inputs: list, outputs: list) -> list:
+    """The nodes that make ``outputs``, in recording order; every path must start at ``inputs``."""
+    found: dict[int, Node] = {}
+    stack = [t._node for t in outputs]
+    input_ids = {id(t) for t in inputs}
+    while stack:
+        node = stack.pop()
+        if id(node) in found:
+            continue
+        found[id(node)] = node
+        if isinstance(node.layer, InputLayer):
+            if id(node.outputs) not in input_ids:
+                raise ValueError(f"Graph disconnected: cannot find the value of the tensor "
+                                 f"{node.outputs!r} (from keras.Input {node.layer.name!r}), which "
+                                 "the outputs need but the model's `inputs` do not include.")
+            continue
+        stack.extend(node.parents)
+    return sorted(found.values(), key=lambda n: n.order)
+
+
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The layers in Keras's order: deepest first (a layer's depth is its deepest node's, counted
+    from the outputs), layers of one depth in the order a depth-first walk from the outputs
+    first meets them."""
+    order: dict = {}
+    finished: list = []
+    done: set = set()
+    input_ids = {id(t) for t in inputs}
+
+    def visit(t: KerasTensor) -> None:
+        node = t._node
+        if id(node) in done:
+            return
+        order.setdefault(node.layer, len(order))
+        if not isinstance(node.layer, InputLayer) and id(t) not in input_ids:
+            for parent in flatten((node.args, node.kwargs)):
+                if isinstance(parent, KerasTensor):
+                    visit(parent)
+        done.add(id(node))
+        finished.append(node)
+    for t in outputs:
+        visit(t)
+    node_depth: dict = {}
+    layer_depth: dict = {}
+    for node in reversed(finished):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = node_depth[id(node)] = depth
+        for parent in node.parents:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    return sorted(order, key=lambda layer: (-layer_depth[layer], order[layer]))
+
+
+def _shapes_of(tensors: list) -> Any:
+    shapes = [t.shape for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _adjust_rank(x: Tensor, ref: KerasTensor, model: str) -> Tensor:
+    """Keras 3's ``_adjust_input_rank``: an input one axis short of the model's ``Input`` whose
+    last axis is 1 gains that axis; one with an extra trailing axis of 1 loses it."""
+    rank, want = x.shape.rank, len(ref.shape)
+    if rank == want:
+        return x
+    if rank == want + 1 and x.shape[-1] == 1:
+        return squeeze(x, -1)
+    if rank == want - 1 and ref.shape[-1] == 1:
+        return expand_dims(x, -1)
+    raise ValueError(f"Invalid input shape for input {ref.name!r} of model {model!r}: expected "
+                     f"shape {ref.shape}, but the input has the incompatible shape "
+                     f"{tuple(x.shape)} (rank {rank}; only a trailing axis of length 1 is added "
+                     "or dropped). Reshape the data to the model's input shape.")
+
+
+def run_graph(model: Any, inputs: Any) -> Any:
+    """A functional model's call: its nodes replayed in recording order on ``inputs`` (a tensor, a
+    list, or a dict by input name), after converting each input to its ``keras.Input``'s dtype
+    and rank."""
+    given = flatten(inputs) if not isinstance(inputs, dict) else [
+        inputs[t.name] if t.name in inputs else None for t in model.inputs]
+    if isinstance(inputs, dict) and any(v is None for v in given):
+        missing = [t.name for t, v in zip(model.inputs, given) if v is None]
+        raise ValueError(f"Missing data for input(s) {missing} of model {model.name!r}; the dict "
+                         f"has keys {sorted(inputs)}.")
+    if len(given) != len(model.inputs):
+        raise ValueError(f"Model {model.name!r} expects {len(model.inputs)} input(s), but it "
+                         f"received {len(given)} input tensors.")
+    values: dict[int, Any] = {}
+    for t, v in zip(model.inputs, given):
+        v = convert_to_tensor(v.numpy() if isinstance(v, Variable) else v)
+        if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
+            v = cast(v, t.dtype)
+        values[id(t)] = _adjust_rank(v, t, model.name)
+    for node in model._nodes:
+        if isinstance(node.layer, InputLayer):
+            continue
+
+        def value(x: Any) -> Any:
+            return values[id(x)] if isinstance(x, KerasTensor) else x
+        out = node.layer(*map_structure(value, node.args), **map_structure(value, node.kwargs))
+        for t, v in zip(flatten(node.outputs), flatten(out)):
+            values[id(t)] = v
+    return map_structure(lambda t: values[id(t)], model._outputs_struct)

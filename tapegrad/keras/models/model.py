@@ -1,0 +1,276 @@
+"""``keras.Model``: a layer with a training loop (it inherits :class:`~tapegrad.keras.trainers.trainer.Trainer`),
+subclassed or functional (``keras.Model(inputs, outputs)``), with its layers, summary, weights
+on disk and config.
+
+A functional model replays the nodes recorded when layers were called on ``keras.Input``
+tensors, in the order they were recorded (:mod:`tapegrad.keras.models.functional`).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+import numpy as np
+
+from ...distribute import _strategy as _distribute
+from ...saving import load_variables, save_variables
+from .. import backend
+from .._distributed import StrategyRef
+from .._keras_tensor import KerasTensor, shapes_to_specs
+from .._tree import flatten
+from ..layers.input_layer import InputLayer
+from ..layers.layer import Layer, auto_config
+from ..trainers.trainer import Trainer
+from .functional import _layers_by_depth, _nodes_between, _shapes_of, run_graph
+
+__all__ = ["Model"]
+
+
+class Model(Trainer, Layer):
+    """A layer with a training loop: subclass it, or build it from ``keras.Input`` tensors.
+
+    Functional: ``keras.Model(inputs, outputs)`` with the tensors of layers called on
+    ``keras.Input``; several inputs and outputs and shared layers are fine. Subclassed: create
+    layers in ``__init__`` and use them in ``call(inputs, training=None)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> inputs = keras.Input((2,))
+    >>> hidden = keras.layers.Dense(4, activation="relu")(inputs)
+    >>> model = keras.Model(inputs, keras.layers.Dense(1)(hidden))
+    >>> model.compile(optimizer=keras.optimizers.SGD(0.1), loss=lambda y, p: (y - p) ** 2)
+    >>> x = np.random.rand(16, 2).astype("float32")
+    >>> history = model.fit(x, x.sum(1, keepdims=True), epochs=2, verbose=0)
+    >>> list(history.history), len(history.history["loss"])
+    (['loss'], 2)
+    """
+
+    _string_inputs = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            inputs = args[0] if args else kwargs.pop("inputs")
+            outputs = args[1] if len(args) > 1 else kwargs.pop("outputs")
+            self._init_functional(inputs, outputs, **kwargs)
+        else:
+            super().__init__(**kwargs)
+            self._functional = False
+        self.optimizer: Any = None
+        self.stop_training = False
+        self.history: Any = None
+        self.compiled = False
+        # Keras: a model created under strategy.scope() trains on that strategy
+        self._strategy_ref = StrategyRef(_distribute.get_strategy() if _distribute.has_strategy() else None)
+
+    def _init_functional(self, inputs: Any, outputs: Any, name: str | None = None,
+                         trainable: bool = True, **kwargs: Any) -> None:
+        if name is None:
+            name = backend.unique_name("functional")
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        for what, v in (("inputs", inputs), ("outputs", outputs)):
+            bad = [t for t in flatten(v) if not isinstance(t, KerasTensor)]
+            if bad:
+                raise ValueError(f"All `{what}` of a functional model must be KerasTensors (from "
+                                 f"keras.Input and layers called on them); received {bad[0]!r}.")
+        self._functional = True
+        self._inputs_struct, self._outputs_struct = inputs, outputs
+        self.inputs, self.outputs = flatten(inputs), flatten(outputs)
+        self._nodes = _nodes_between(self.inputs, self.outputs)
+        layers = _layers_by_depth(self.inputs, self.outputs)
+        self._layers_list = layers
+        self.built = True
+
+    # -- structure --------------------------------------------------------------------------------
+
+    @property
+    def input(self) -> Any:
+        """A functional model's inputs as given to ``keras.Model`` (a tensor, list or dict)."""
+        if self.__dict__.get("_functional"):
+            return self._inputs_struct
+        return super().input
+
+    @property
+    def output(self) -> Any:
+        """A functional model's outputs as given to ``keras.Model``."""
+        if self.__dict__.get("_functional"):
+            return self._outputs_struct
+        return super().output
+
+    @property
+    def input_shape(self) -> Any:
+        """The shape of the input (a list of shapes for several), batch axis ``None``."""
+        return _shapes_of(self._graph_ends("inputs"))
+
+    @property
+    def output_shape(self) -> Any:
+        """The shape of the output (a list of shapes for several)."""
+        return _shapes_of(self._graph_ends("outputs"))
+
+    def _graph_ends(self, what: str) -> list:
+        if not self.__dict__.get("_functional"):
+            raise AttributeError(f"Model {self.name!r} ({type(self).__name__}) has no {what}: only "
+                                 "a functional or Sequential model has a symbolic graph.")
+        return self.__dict__[what]
+
+    @property
+    def layers(self) -> list:
+        """The model's layers (for a functional model, its InputLayers first)."""
+        if self.__dict__.get("_functional"):
+            return list(self._layers_list)
+        return list(self._sublayers())
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """A layer by name or by index in :attr:`layers`."""
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: {[l.name for l in self.layers]}.")
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        if not self.__dict__.get("_functional"):
+            raise NotImplementedError(f"Model {type(self).__name__} has no `call()`: subclass "
+                                      "keras.Model and define call(self, inputs, training=None), or "
+                                      "build a functional model with keras.Model(inputs, outputs).")
+        return run_graph(self, inputs)
+
+    def build(self, input_shape: Any = None) -> None:
+        """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
+        was_built, self.built = self.built, True
+        if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
+            self.__dict__["_build_input_shape"] = input_shape
+            self.compute_output_spec(shapes_to_specs(input_shape))
+
+    # -- summary ----------------------------------------------------------------------------------
+
+    def _summary_rows(self) -> list:
+        rows = []
+        if self.__dict__.get("_functional"):
+            for layer in self.layers:
+                nodes = [n for n in self._nodes if n.layer is layer]
+                shape = (layer.batch_shape if isinstance(layer, InputLayer)
+                         else nodes[0].outputs.shape if nodes and isinstance(nodes[0].outputs, KerasTensor)
+                         else [t.shape for t in flatten(nodes[0].outputs)] if nodes else "?")
+                parents = []
+                for n in nodes:
+                    for t in flatten((n.args, n.kwargs)):
+                        if isinstance(t, KerasTensor):
+                            parents.append(f"{t._node.layer.name}[0][{t._index}]")
+                rows.append((layer, shape, parents or ["-"]))
+            return rows
+        shapes = self.__dict__.get("_output_shapes", {})
+        for layer in self.layers:
+            rows.append((layer, shapes.get(id(layer), "?"), None))
+        return rows
+
+    def summary(self, line_length: int | None = None, positions: Any = None,
+                print_fn: Callable | None = None, expand_nested: bool = False,
+                show_trainable: bool = False, layer_range: Any = None) -> None:
+        """Print a table of the layers (name and type, output shape, parameters) and the totals."""
+        print_fn = print_fn or print
+        rows = self._summary_rows()
+        functional = self.__dict__.get("_functional")
+        header = ["Layer (type)", "Output Shape", "Param #"] + (["Connected to"] if functional else [])
+        body = []
+        for layer, shape, parents in rows:
+            n = layer.count_params() if layer.built else 0
+            shape_s = str(tuple(shape)) if isinstance(shape, tuple) else str(shape)
+            cells = [f"{layer.name} ({type(layer).__name__})", shape_s, f"{n:,}" if layer.built else "0 (unbuilt)"]
+            if functional:
+                cells.append(", ".join(parents))
+            body.append(cells)
+        widths = [max([len(header[i])] + [len(r[i]) for r in body]) + 1 for i in range(len(header))]
+
+        def line(left: str, mid: str, right: str, fill: str) -> str:
+            return left + mid.join(fill * (w + 1) for w in widths) + right
+
+        def row(cells: list, bar: str) -> str:
+            out = []
+            for i, (c, w) in enumerate(zip(cells, widths)):
+                out.append(" " + (c.rjust(w - 1) + " " if i == 2 else c.ljust(w)))
+            return bar + bar.join(out) + bar
+        lines = [f'Model: "{self.name}"', line("┏", "┳", "┓", "━"), row(header, "┃"),
+                 line("┡", "╇", "┩", "━")]
+        for i, cells in enumerate(body):
+            lines.append(row(cells, "│"))
+            lines.append(line("├", "┼", "┤", "─") if i < len(body) - 1 else line("└", "┴", "┘", "─"))
+        if not body:
+            lines.append(line("└", "┴", "┘", "─"))
+
+        def size(ws: list) -> str:
+            count = int(sum(int(np.prod(v.shape)) for v in ws))
+            nbytes = float(sum(int(np.prod(v.shape)) * v.dtype.size for v in ws))
+            unit = "B"
+            for u in ("KB", "MB", "GB"):
+                if nbytes < 1024:
+                    break
+                nbytes, unit = nbytes / 1024, u
+            return f"{count:,} ({nbytes:.2f} {unit})"
+        lines += [f" Total params: {size(self.weights)}",
+                  f" Trainable params: {size(self.trainable_weights)}",
+                  f" Non-trainable params: {size(self.non_trainable_weights)}"]
+        if self.optimizer is not None and self.optimizer.variables:
+            lines.insert(-2, f" Optimizer params: {size(list(self.optimizer.variables))}")
+        for text in lines:
+            print_fn(text)
+
+    # -- weights on disk --------------------------------------------------------------------------
+
+    def _weights_by_key(self) -> dict:
+        return {f"{i:04d}_{v.name.split(':')[0]}": v for i, v in enumerate(self.weights)}
+
+    def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
+        """Write the weights to ``filepath`` in tapegrad's checkpoint format (an ``.npz`` zip of
+        ``.npy`` arrays, ``tapegrad.saving``), whatever the suffix (``.weights.h5`` is accepted)."""
+        path = os.fspath(filepath)
+        if not overwrite and os.path.exists(path):
+            raise FileExistsError(f"{path!r} exists and overwrite=False.")
+        save_variables(path + ".npz" if not path.endswith(".npz") else path, self._weights_by_key())
+        if not path.endswith(".npz"):
+            os.replace(path + ".npz", path)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
+        """Read weights written by :meth:`save_weights` (same layers, same order)."""
+        load_variables(os.fspath(filepath), self._weights_by_key(), strict=not skip_mismatch)
+
+    def get_config(self) -> dict:
+        """The config that remakes this model: a functional model's layers and how they connect
+        (Keras 3's layout), a subclassed model's constructor arguments (override it)."""
+        if self.__dict__.get("_functional"):
+            from ..saving import functional_config
+            return functional_config(self)
+        return auto_config(self, {"name": self.name, "trainable": self.trainable})
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: dict | None = None) -> "Model":
+        """The model ``config`` describes (a functional config rebuilds the graph)."""
+        if "layers" in config and "input_layers" in config:
+            from ..saving import functional_from_config
+            return functional_from_config(cls, config, custom_objects)
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(f"Unable to revive model from config. When overriding the `get_config()` "
+                            "method, make sure that the returned config contains all items used as "
+                            f"arguments in the constructor to {cls}, which is the default behavior. "
+                            "You can override this default behavior by defining a "
+                            "`from_config(cls, config)` class method to specify how to create an "
+                            f"instance of {cls.__name__} from its config.\n\nReceived config={config}"
+                            f"\n\nError encountered during deserialization: {e}") from e
+
+    def save(self, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
+             **kwargs: Any) -> None:
+        """Write the whole model (config, weights, compile state, optimizer variables) to a
+        ``.keras`` file; ``keras.models.load_model`` reads it back."""
+        from ..saving import save_model
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's architecture as a JSON string (``keras.models.model_from_json``)."""
+        import json
+        from ..saving import serialize_keras_object
+        return json.dumps(serialize_keras_object(self), **kwargs)

@@ -1,0 +1,172 @@
+"""The data of ``fit``, ``evaluate`` and ``predict``: batches from arrays (x, y, sample_weight)
+or from an iterable of batches (a Dataset, a PyDataset), class weights as sample weights, the
+epoch's steps (Keras 3's epoch iterator) and ``validation_split``."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Iterable
+
+import numpy as np
+
+from ... import random as _random
+from ..._convert import convert_to_tensor
+from ..._tensor import Tensor, wrap
+from ..._variable import Variable
+from .. import backend
+from .._data_utils import PyDataset, _PyDatasetPass
+from .._tree import flatten, map_structure
+from ..utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
+
+
+def _class_weights(y: Any, class_weight: dict) -> np.ndarray:
+    """Keras's sample weights for ``class_weight``: a class per row (argmax of one-hot rows,
+    else the rounded label), weighted by ``class_weight.get(class, 1.0)``."""
+    y = np.asarray(_to_numpy(y))
+    if y.ndim > 1:
+        y = np.argmax(y, axis=-1) if y.shape[-1] != 1 else np.squeeze(y, axis=-1)
+    labels = np.round(y).astype(np.int32)
+    return np.array([class_weight.get(int(c), 1.0) for c in labels], dtype=backend.floatx())
+
+
+def _batches_of(arrays: list, size: int) -> int:
+    return int(math.ceil(len(arrays[0]) / size)) if arrays else 0
+
+
+def _is_arraylike(x: Any) -> bool:
+    return isinstance(x, (np.ndarray, Tensor, Variable, list, tuple, dict)) or hasattr(x, "__array__")
+
+
+def _to_numpy(x: Any) -> Any:
+    return map_structure(lambda a: a.numpy() if hasattr(a, "numpy") else np.asarray(a), x)
+
+
+def _num_rows(x: Any) -> int:
+    return len(flatten(x)[0])
+
+
+def _take(x: Any, idx: np.ndarray) -> Any:
+    return map_structure(lambda a: a[idx], x)
+
+
+class _Data:
+    """Batches from arrays (x, y, sample_weight) or from an iterable of batches (a Dataset)."""
+
+    def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
+                 steps: int | None = None, shuffle: bool = False, class_weight: dict | None = None) -> None:
+        self.steps, self.class_weight = steps, class_weight
+        self._it: Any = None  # with ``steps``: the pass that goes on across epochs
+        self._seen = 0
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            if isinstance(y, (list, tuple, dict)) and len(flatten(y)) > 1:
+                raise ValueError("`class_weight` is only supported for Models with a single output.")
+            if not isinstance(class_weight, dict):
+                raise ValueError("`class_weight` must be a dict {class index: weight}; received "
+                                 f"a {type(class_weight).__name__}.")
+        if isinstance(x, PyDataset):
+            x = _PyDatasetPass(x, shuffle)
+        if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using a dataset or a generator "
+                                 "as input: the batches carry the targets.")
+            self.iterable, self.arrays = x, None
+            try:
+                self._known: int | None = len(x)
+            except TypeError:
+                self._known = None
+            self.size = self._known if steps is None else steps
+            return
+        self.iterable = None
+        x = _to_numpy(x)
+        y = None if y is None else _to_numpy(y)
+        sw = None if sample_weight is None else _to_numpy(sample_weight)
+        if class_weight is not None and y is not None:
+            sw = _class_weights(y, class_weight)
+        n = _num_rows(x)
+        for what, v in (("y", y), ("sample_weight", sw)):
+            if v is not None and _num_rows(v) != n:
+                raise ValueError(f"Data cardinality is ambiguous: x sizes: {n}, {what} sizes: "
+                                 f"{_num_rows(v)}. Make sure all arrays contain the same number of "
+                                 "samples.")
+        self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
+        self.batch_size = 32 if batch_size is None else int(batch_size)
+        self._known = int(math.ceil(n / self.batch_size))
+        self.size = self._known if steps is None else steps
+
+    def __iter__(self) -> Iterable:
+        """One epoch's batches, as Keras 3's epoch iterator gives them: a whole pass without
+        ``steps``; with ``steps``, the next ``steps`` batches of a pass that goes on across
+        epochs (a new pass starts once the last one ran out), warning when the data runs out."""
+        if self.steps is None:
+            yield from self._pass()
+            return
+        if self._it is None:
+            self._it, self._seen = self._pass(), 0
+        for _ in range(self.steps):
+            if self._known is not None and self._seen >= self._known:
+                _ran_out()
+                break
+            try:
+                batch = next(self._it)
+            except StopIteration:
+                if self._known is None:
+                    self._known = self._seen
+                _ran_out()
+                self._it = None
+                return
+            self._seen += 1
+            yield batch
+        if self._known is not None and self._seen >= self._known:
+            self._it = None
+
+    def _pass(self) -> Iterable:
+        """One pass over the data; the batches' arrays as tensors, as Keras gives train_step."""
+        if self.iterable is not None:
+            for batch in self.iterable:
+                if self.class_weight is not None:
+                    bx, by, bsw = unpack_x_y_sample_weight(batch)
+                    if by is not None:
+                        if bsw is not None:
+                            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+                        batch = bx, by, _class_weights(by, self.class_weight)
+                yield map_structure(_as_tensor, batch)  # as the dataset gives it: train_step unpacks it
+            return
+        x, y, sw = self.arrays
+        # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
+        order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
+        for i in range(self._known):
+            idx = order[i * self.batch_size:(i + 1) * self.batch_size]
+            yield map_structure(_as_tensor, pack_x_y_sample_weight(
+                _take(x, idx), None if y is None else _take(y, idx), None if sw is None else _take(sw, idx)))
+
+
+def _as_tensor(v: Any) -> Any:
+    if type(v) is np.ndarray and v.dtype.kind in "biufc":  # (made for this batch: not copied)
+        v.flags.writeable = False
+        return wrap(v)
+    return v if v is None or isinstance(v, Tensor) else convert_to_tensor(v)
+
+
+def _ran_out() -> None:
+    warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or "
+                  "generator can generate at least `steps_per_epoch * epochs` batches. You may need "
+                  "to use the `.repeat()` function when building your dataset.", stacklevel=4)
+
+
+def _split(x: Any, y: Any, sw: Any, fraction: float) -> tuple:
+    if not _is_arraylike(x):
+        raise ValueError("`validation_split` is only supported for NumPy arrays and tensors, not for "
+                         f"a {type(x).__name__}; pass `validation_data` instead.")
+    x, y = _to_numpy(x), None if y is None else _to_numpy(y)
+    n = _num_rows(x)
+    at = int(math.floor(n * (1.0 - fraction)))
+    if at == 0 or at == n:
+        raise ValueError(f"Training data contains {n} samples, which is not sufficient to split it "
+                         f"into a validation and training set as specified by "
+                         f"`validation_split={fraction}`.")
+    cut = lambda v, s: None if v is None else map_structure(lambda a: a[s], v)  # noqa: E731
+    sw = None if sw is None else np.asarray(sw)
+    return ((cut(x, slice(0, at)), cut(y, slice(0, at)), None if sw is None else sw[:at]),
+            (cut(x, slice(at, None)), cut(y, slice(at, None)), None if sw is None else sw[at:]))

@@ -1,0 +1,487 @@
+"""Keras 3's training loop, the ``Trainer`` that ``keras.Model`` inherits: ``compile``, ``fit``,
+``evaluate``, ``predict``, ``train_step``/``test_step``/``predict_step`` and the ``*_on_batch``
+methods.
+
+The training step is a ``GradientTape`` around the forward pass and the loss; the logged loss is
+the running mean over the epoch's batches, weighted by batch size, as Keras reports it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ... import random as _random
+from ..._convert import convert_to_tensor
+from ..._tape import GradientTape
+from ..._tensor import Tensor
+from ..._warn import warn_outside
+from ...distribute import _strategy as _distribute
+from ...ops.math import add_n, cast
+from ...ops.reduction import reduce_sum
+from ...optimizers.loss_scale import LossScaleOptimizer
+from .. import callbacks as callbacks_module
+from .. import optimizers as optimizers_module
+from .._distributed import Replicas, uses_replicas
+from .._tree import flatten, map_structure
+from ..losses import _scale_for_replicas, _unscale_for_replicas
+from ..utils import unpack_x_y_sample_weight
+from .compile_utils import (_CompileMetrics, _CompiledMetrics, _Mean, _binary_or_sparse, _call_loss,
+                            _keras_module, _loss_fn, _loss_name, _resolve_loss)
+from .data_adapter import _Data, _class_weights, _is_arraylike, _num_rows, _split, _to_numpy
+
+__all__ = ["Trainer"]
+
+
+class Trainer:
+    """The training methods of ``keras.Model`` (Keras 3's ``Trainer``)."""
+
+    # -- compile ----------------------------------------------------------------------------------
+
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, loss_weights: Any = None,
+                metrics: Any = None, weighted_metrics: Any = None, run_eagerly: bool = False,
+                steps_per_execution: int = 1, jit_compile: Any = "auto",
+                auto_scale_loss: bool = True) -> None:
+        """Set the optimizer (a name or an optimizer), the loss (a name, a loss object or a
+        function ``fn(y_true, y_pred)``; a list or dict for several outputs) and the metrics."""
+        self.optimizer = optimizers_module.get(optimizer)
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None \
+                and not isinstance(self.optimizer, LossScaleOptimizer):  # (as Keras 3)
+            self.optimizer = LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
+        for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
+            if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
+                _loss_fn(ident)  # an unknown name fails here, not on the first batch
+        self.loss = loss
+        if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
+            raise ValueError("Expected `loss_weights` argument to be a float (single output case) or "
+                             "a list or dict with one entry per output. Received instead: "
+                             f"loss_weights={loss_weights!r} of type {type(loss_weights).__name__}")
+        self._loss_weights = loss_weights
+        self._metric_ids = metrics
+        self._weighted_metric_ids = weighted_metrics
+        self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
+        self._output_loss_trackers: list = []
+        self._compile_metrics = None if metrics is None and weighted_metrics is None else \
+            _CompileMetrics(self)
+        self._loss_tracker = _Mean("loss")
+        self.compiled = True
+        ref = self.__dict__.get("_strategy_ref")
+        if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
+            ref.replicas = None
+        self._replicas()  # a model compiled under a strategy it was not created under fails here
+
+    @property
+    def distribute_strategy(self) -> Any:
+        """The strategy the model was created under (``strategy.scope()``), else the current one;
+        ``fit``, ``evaluate`` and ``predict`` run their steps on its replicas."""
+        ref = self.__dict__.get("_strategy_ref")
+        return ref.strategy if ref is not None and ref.strategy is not None else _distribute.get_strategy()
+
+    def _replicas(self) -> Replicas | None:
+        """The model's loops on the replicas of its strategy; None for a strategy that runs in
+        this process (the default one, OneDeviceStrategy)."""
+        strategy = self.distribute_strategy
+        if not uses_replicas(strategy):
+            return None
+        ref = self.__dict__.get("_strategy_ref")
+        if ref is None or ref.strategy is not strategy:
+            raise ValueError(f"Model {self.name!r} was created outside the scope of {strategy!r}, "
+                             "which is in effect now: Keras trains a model on the strategy it was "
+                             "created under. Create the model (and compile it) inside "
+                             "`with strategy.scope():`.")
+        if ref.replicas is None:
+            ref.replicas = Replicas(self, strategy)
+        return ref.replicas
+
+    @property
+    def output_names(self) -> list | None:
+        """The names of a functional model's outputs (the layers that made them)."""
+        if not self.__dict__.get("_functional"):
+            return None
+        return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
+
+    def _per_output(self, spec: Any, n: int, what: str) -> list:
+        """``spec`` (one entry for every output, a list in output order, or a dict by output
+        name) as a list of ``n`` entries, as Keras reads `loss`, `loss_weights` and `metrics`."""
+        names = self.output_names
+        if isinstance(spec, dict):
+            if n == 1 and not (names and set(spec) <= set(names)):
+                return [spec]
+            if not names or not set(spec) <= set(names):
+                raise ValueError(f"Invalid `{what}`: the keys {sorted(spec)} must be names of the "
+                                 f"model's outputs {names}.")
+            return [spec.get(name) for name in names]
+        if isinstance(spec, (list, tuple)) and n > 1:
+            if len(spec) != n:
+                raise ValueError(f"Invalid `{what}`: {spec!r} has {len(spec)} entries but the model "
+                                 f"has {n} outputs {names or ''}; give one entry per output, or a "
+                                 "dict by output name.")
+            return list(spec)
+        return [spec] * n if what == "loss" else [spec] + [None] * (n - 1)
+
+    def _build_losses(self, y_true: list, y_pred: list) -> None:
+        if self._flat_losses is not None:
+            return
+        n = len(y_pred)
+        if len(y_true) != n:
+            raise ValueError(f"The model has {n} output(s) but the targets `y` have "
+                             f"{len(y_true)} array(s); give one target per output.")
+        ids = self._per_output(self.loss, n, "loss")
+        weights = self._loss_weights
+        weights = [weights] * n if isinstance(weights, (int, float)) else \
+            self._per_output(weights, n, "loss_weights") if weights is not None else [None] * n
+        names = self.output_names or [None] * n
+        flat = []
+        for i, (ident, w, name) in enumerate(zip(ids, weights, names)):
+            if ident is None:
+                continue
+            fn = _resolve_loss(ident, y_true[i], y_pred[i])
+            flat.append((i, fn, w, name or _loss_name(ident, fn)))
+        self._flat_losses = flat
+        self._output_loss_trackers = [_Mean(f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
+
+    def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
+        """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
+        ys, ps = flatten(y_true), flatten(y_pred)
+        n = len(ps)
+        names = self.output_names if n > 1 else None
+        built = []
+        for ids, weighted in ((self._metric_ids, False), (self._weighted_metric_ids, True)):
+            if not ids:
+                continue
+            what = "weighted_metrics" if weighted else "metrics"
+            if ids is not None and not isinstance(ids, (list, tuple, dict)):
+                raise ValueError(f"Expected `{what}` argument to be a list, tuple, or dict. "
+                                 f"Received instead: {what}={ids!r} of type {type(ids).__name__}")
+            per_output = [flatten(ids)] if n == 1 else self._per_output(ids, n, what)
+            for i, mids in enumerate(per_output):
+                for m in flatten(mids) if mids is not None else []:
+                    built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
+                                  names[i] if names else None))
+        return built
+
+    @staticmethod
+    def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
+        """A metric object for an identifier; "accuracy" is binary, sparse categorical or
+        categorical accuracy by the shapes of the targets and outputs, as in Keras."""
+        if hasattr(m, "update_state"):
+            return m
+        if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
+            metrics = _keras_module("metrics")
+            binary, sparse = _binary_or_sparse(y_true, y_pred)
+            if binary:
+                return metrics.BinaryAccuracy(name=m)
+            if sparse:
+                return metrics.SparseCategoricalAccuracy(name=m)
+            return metrics.CategoricalAccuracy(name=m)
+        fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
+        if hasattr(fn, "update_state"):
+            if isinstance(m, str):  # Keras names a metric by the string it was asked by
+                fn.name = m
+            return fn
+        name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
+        return _Mean(name, fn)
+
+    @property
+    def metrics(self) -> list:
+        """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
+        metric named ``"compile_metrics"`` (its result is a dict), each output's loss tracker,
+        then the ``keras.metrics.Metric`` objects held by the model's attributes."""
+        out = []
+        if self.__dict__.get("compiled"):
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+            out.extend(self._output_loss_trackers)
+        metric_cls = _keras_module("metrics").Metric
+        ids = {id(m) for m in out}
+        for v in self.__dict__.values():
+            if isinstance(v, metric_cls) and id(v) not in ids:
+                ids.add(id(v))
+                out.append(v)
+        return out
+
+    @property
+    def metrics_names(self) -> list:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        """Restart the running means of the loss and of the metrics."""
+        for m in self.metrics:
+            m.reset_state()
+
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None,
+                     sample_weight: Any = None, training: bool = True) -> Tensor:
+        """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
+        terms = []
+        if y is not None and self.loss is not None:
+            ys, ps = flatten(y), flatten(y_pred)
+            self._build_losses(ys, ps)
+            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
+                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
+            trackers = self._output_loss_trackers or [None] * len(self._flat_losses)
+            for (i, fn, w, _), tracker in zip(self._flat_losses, trackers):
+                term = _call_loss(fn, ys[i], ps[i], sws[i])
+                if tracker is not None:  # each output's unweighted loss, a plain mean over
+                    # batches: Keras's traced step sees no batch size
+                    tracker.update_state(_unscale_for_replicas(term))
+                terms.append(term if w is None else term * np.asarray(w, term.dtype.name))
+        for extra in self.losses:
+            extra = convert_to_tensor(extra)
+            terms.append(_scale_for_replicas(reduce_sum(extra) if extra.shape.rank else extra))
+        if not terms:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        dt = terms[0].dtype
+        terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
+        return terms[0] if len(terms) == 1 else add_n(terms)
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
+        """Update the compiled metrics with this batch and return every running result."""
+        if y is not None and self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict:
+        """``{name: running result}`` of every metric in :attr:`metrics` (a dict result, as the
+        compiled metrics' is, is merged in)."""
+        out: dict = {}
+        for m in self.metrics:
+            r = m.result()
+            if isinstance(r, dict):
+                out.update({k: self._result(v) for k, v in r.items()})
+            else:
+                out[m.name] = self._result(r)
+        return out
+
+    @property
+    def compiled_metrics(self) -> _CompiledMetrics:
+        """Keras 2's ``model.compiled_metrics``, kept by Keras 3 (with a warning): its
+        ``update_state(y, y_pred, sample_weight)`` updates every metric in :attr:`metrics`."""
+        return _CompiledMetrics(self)
+
+    def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None,
+                      regularization_losses: Any = None) -> Tensor:
+        """Keras 2's ``model.compiled_loss(y, y_pred)``, kept by Keras 3 (with a warning):
+        :meth:`compute_loss` on ``y`` and ``y_pred``."""
+        warn_outside("`model.compiled_loss()` is deprecated. Instead, use "
+                     "`model.compute_loss(x, y, y_pred, sample_weight, training)`.")
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
+
+    @staticmethod
+    def _result(r: Any) -> Any:
+        a = np.asarray(getattr(r, "numpy", lambda: r)())
+        return float(a) if a.ndim == 0 else a
+
+    def _in_keras_order(self, logs: dict) -> list:
+        """``evaluate``'s list: the loss, the metrics that kept their own names, each output's
+        loss, then every other log by name (Keras's ``_flatten_metrics_in_order``)."""
+        names = [n.name for m in self.metrics
+                 for n in (m.metrics if isinstance(m, _CompileMetrics) else [m])]
+        return [logs[k] for k in names if k in logs] + [logs[k] for k in sorted(logs) if k not in names]
+
+    # -- steps ------------------------------------------------------------------------------------
+
+    def _require_compiled(self, what: str) -> None:
+        if not self.__dict__.get("compiled"):
+            raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
+
+    def train_step(self, data: Any) -> dict:
+        """One optimizer step on a batch as ``fit`` yields it (``x``, ``(x, y)`` or
+        ``(x, y, sample_weight)``, see ``keras.utils.unpack_x_y_sample_weight``); returns the
+        running logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+            scaled = self.optimizer.scale_loss(loss)
+        variables = self.trainable_weights
+        if variables:
+            grads = tape.gradient(scaled, variables)
+            self.optimizer.apply_gradients([(g, v) for g, v in zip(grads, variables) if g is not None])
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data: Any) -> dict:
+        """The loss and metrics of a batch, without training."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        """The model's outputs for a batch."""
+        x = unpack_x_y_sample_weight(data)[0]
+        return self(x, training=False)
+
+    @classmethod
+    def _logs(cls, logs: Any) -> dict:  # sorted by name, nested dicts flattened, as Keras's are
+        out: dict = {}
+        for k, v in sorted(logs.items()):
+            if isinstance(v, dict):
+                out.update(cls._logs(v))
+            else:
+                a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+                out[k] = float(a) if a.ndim == 0 else a  # (F1Score() gives one value per class)
+        return out
+
+    # -- loops ------------------------------------------------------------------------------------
+
+    def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,
+            verbose: Any = "auto", callbacks: Any = None, validation_split: float = 0.0,
+            validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
+            sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
+            validation_steps: int | None = None, validation_batch_size: int | None = None,
+            validation_freq: int = 1) -> Any:
+        """Train for ``epochs`` epochs on arrays ``x``, ``y`` (in batches of ``batch_size``) or on an
+        iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches; returns a ``History``."""
+        self._require_compiled("fit")
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
+        data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        val = None
+        if validation_data is not None:
+            if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3) and \
+                    _is_arraylike(validation_data[0]):
+                vx, vy, vsw = (tuple(validation_data) + (None,))[:3]
+                val = (vx, vy, vsw)
+            else:
+                val = (validation_data, None, None)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
+                                            model=self, verbose=verbose, epochs=epochs,
+                                            steps=data.size)
+        dist = self._replicas()
+        self.stop_training = False
+        self._initial_epoch = None  # (BackupAndRestore sets it to resume)
+        cbs.on_train_begin()
+        initial_epoch = self._initial_epoch or initial_epoch
+        logs: dict = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            for step, batch in enumerate(data):
+                cbs.on_train_batch_begin(step)
+                if dist is not None:
+                    logs = dist.step("train", batch, reset=step == 0)
+                else:
+                    with _random.graph_step(self):  # (Keras's step is a tf.function: graph op seeds)
+                        logs = self._logs(self.train_step(batch))
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
+            if val is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
+                                         batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, verbose=0, return_dict=True,
+                                         _internal=True, _fit_callbacks=cbs)
+                epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        if epochs > 0:
+            self.optimizer.finalize_variable_values(self.trainable_weights)
+        cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
+        return self.history
+
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None,
+                 verbose: Any = "auto", sample_weight: Any = None, steps: int | None = None,
+                 callbacks: Any = None, return_dict: bool = False, **kwargs: Any) -> Any:
+        """The loss (and metrics) over the data: a float, a list in :attr:`metrics_names`'s order,
+        or a dict with ``return_dict=True``."""
+        self._require_compiled("evaluate")
+        internal = kwargs.pop("_internal", False)
+        cbs = kwargs.pop("_fit_callbacks", None)  # fit's validation: fit's callbacks, as in Keras
+        if kwargs:
+            raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
+        data = _Data(x, y, sample_weight, batch_size, steps)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        if cbs is None:
+            cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                                verbose=verbose, epochs=1, steps=data.size,
+                                                mode="test")
+        self.reset_metrics()
+        dist = self._replicas()
+        cbs.on_test_begin()
+        logs: dict = {}
+        for step, batch in enumerate(data):
+            cbs.on_test_batch_begin(step)
+            logs = self._logs(self.test_step(batch)) if dist is None else dist.step("test", batch, step == 0)
+            cbs.on_test_batch_end(step, logs)
+        if dist is not None:
+            logs = dist.epoch_logs(logs)
+        cbs.on_test_end(logs)
+        if return_dict or internal:
+            return logs
+        return self._flat(logs)
+
+    def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto",
+                steps: int | None = None, callbacks: Any = None) -> Any:
+        """The model's outputs for ``x``, batch by batch, joined into NumPy arrays."""
+        data = _Data(x, None, None, batch_size, steps)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                            verbose=verbose, epochs=1, steps=data.size,
+                                            mode="predict")
+        dist = self._replicas()
+        cbs.on_predict_begin()
+        outs: list = []
+        for step, batch in enumerate(data):
+            cbs.on_predict_batch_begin(step)
+            out = self.predict_step(batch) if dist is None else dist.predict(batch)
+            outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
+            cbs.on_predict_batch_end(step, {"outputs": out})
+        cbs.on_predict_end()
+        if not outs:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
+                             "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_"
+                             "eagerly(True)` for more information of where went wrong, or file a "
+                             "issue/bug to `keras`.")
+        first = outs[0]
+        if isinstance(first, np.ndarray):
+            return np.concatenate(outs)
+        leaves = [flatten(o) for o in outs]
+        joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
+        it = iter(joined)
+        return map_structure(lambda _: next(it), first)
+
+    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                       class_weight: Any = None, return_dict: bool = False) -> Any:
+        """One training step on one batch; returns its loss (and metrics), the metrics reset
+        first as Keras resets them. ``class_weight`` weighs each row by its class, as in fit."""
+        self._require_compiled("train_on_batch")
+        self.reset_metrics()
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            if y is None:
+                raise ValueError("`class_weight` needs the targets `y`: it weighs each row by its class.")
+            sample_weight = _class_weights(y, class_weight)
+        batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
+        dist = self._replicas()
+        logs = self._logs(self.train_step(batch)) if dist is None else \
+            dist.step("train", batch, reset=True, split=False)  # (every replica: the whole batch)
+        return logs if return_dict else self._flat(logs)
+
+    def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                      return_dict: bool = False) -> Any:
+        """The loss (and metrics) of one batch."""
+        self._require_compiled("test_on_batch")
+        self.reset_metrics()
+        batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
+        dist = self._replicas()
+        logs = self._logs(self.test_step(batch)) if dist is None else \
+            dist.step("test", batch, reset=True, split=False)  # (every replica: the whole batch)
+        return logs if return_dict else self._flat(logs)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        """The model's outputs for one batch, as NumPy arrays."""
+        dist = self._replicas()
+        if dist is not None:
+            return dist.predict((_to_numpy(x),))
+        return map_structure(lambda t: t.numpy(), self.predict_step((_to_numpy(x),)))
+
+    def _flat(self, logs: dict) -> Any:
+        values = self._in_keras_order(logs)
+        return values[0] if len(values) == 1 else values
