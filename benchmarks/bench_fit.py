@@ -40,7 +40,8 @@ DESCRIPTION = (
     "(Embedding, MultiHeadAttention 4 heads × 16, LayerNorm, feed-forward) on 4k × 32 tokens. "
     "tapegrad's row runs each Keras 3 backend that is installed (in this interpreter or the ones "
     "`TAPEGRAD_BENCH_KERAS_PYTHON` names) in its own process of the same run; `threads` is 1 (one "
-    "compute thread everywhere) or `default` (each library's own default).")
+    "compute thread everywhere) or `default` (each library's own default). Peak MB: the peak resident "
+    "memory of the process that trained the four models in turn (imports included).")
 COLUMNS = [
     ("model", "model", "{}"),
     ("threads", "threads", "{}"),
@@ -50,6 +51,8 @@ COLUMNS = [
     ("keras_torch", "Keras 3 / torch", "{:.2f}"),
     ("vs_fastest", "tapegrad ÷ fastest Keras", "{:.2f}"),
     ("vs_tf", "tapegrad ÷ Keras/TF", "{:.2f}"),
+    ("rss_tapegrad", "tapegrad peak MB", "{:.0f}"),
+    ("rss_tensorflow", "Keras/TF peak MB", "{:.0f}"),
 ]
 # Issue 25: at most 1.3 × the fastest Keras backend, and never slower than Keras on TensorFlow.
 TARGETS = [("fit ≤ 1.3 × the fastest Keras 3 backend (one thread)", "vs_fastest", 1.3),
@@ -131,12 +134,17 @@ def _worker(runner: str, models: list[str], epochs: int, smoke: bool) -> None:
         os.environ["KERAS_BACKEND"] = runner
         import keras  # type: ignore[no-redef]
         keras.utils.set_random_seed(0)
-    out = {}
+    out: dict[str, Any] = {}
     for m in models:
         try:
             out[m] = time_fit(keras, m, epochs, smoke)
         except Exception as e:  # reported in the table
             out[m] = f"{type(e).__name__}: {str(e)[:200]}"
+    try:
+        import resource   # (the process's peak resident memory, kB on Linux)
+        out["_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    except (ImportError, OSError):
+        pass
     print(_TAG + json.dumps(out), flush=True)
 
 
@@ -211,6 +219,9 @@ def measure(lib: str = "tapegrad", smoke: bool = False, models: list[str] | None
                 row["vs_fastest"] = row["s_epoch"] / min(peer_times)
             if row["s_epoch"] and row.get("keras_tensorflow"):
                 row["vs_tf"] = row["s_epoch"] / row["keras_tensorflow"]
+            for lib, res in [("tapegrad", ours)] + list(theirs.items()):
+                if "_rss_mb" in res:
+                    row["rss_" + lib] = res["_rss_mb"]
             rows.append(row)
     errors = [r["error"] for r in rows if "error" in r]
     if errors:
