@@ -215,10 +215,10 @@ def measure(lib: str = "tapegrad", smoke: bool = False, models: list[str] | None
                 if row["keras_" + b] is None:
                     row["error_" + b] = res[m]
             peer_times = [row["keras_" + b] for b in theirs if row["keras_" + b]]
-            if row["s_epoch"] and peer_times:
+            if threads and row["s_epoch"] and peer_times:   # (the targets: one thread)
                 row["vs_fastest"] = row["s_epoch"] / min(peer_times)
-            if row["s_epoch"] and row.get("keras_tensorflow"):
-                row["vs_tf"] = row["s_epoch"] / row["keras_tensorflow"]
+                if row.get("keras_tensorflow"):
+                    row["vs_tf"] = row["s_epoch"] / row["keras_tensorflow"]
             for lib, res in [("tapegrad", ours)] + list(theirs.items()):
                 if "_rss_mb" in res:
                     row["rss_" + lib] = res["_rss_mb"]

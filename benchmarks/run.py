@@ -72,6 +72,12 @@ def _met(v: Any, limit: float) -> str:
     return "met" if v <= limit else f"**not met** (×{v / limit:.2f} of the target)"
 
 
+def _row_label(r: dict) -> str:
+    """What tells a workload's rows apart in the target lines: the dtype, or the model."""
+    what = r.get("dtype", r.get("model"))
+    return f" ({what})" if what is not None else ""
+
+
 def render(results: dict, meta: dict, smoke: bool) -> str:
     """The markdown report: summary, one table per workload, notes."""
     out = ["# Benchmarks", ""]
@@ -103,13 +109,15 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
             for r, v in zip(rows, vals):
                 if v is None and any(x is not None for x in vals):
                     continue  # (a target of one of the workload's rows, e.g. tf.function's chain)
-                label = mod.TITLE + (f" ({r['dtype']})" if "dtype" in r else "")
+                label = mod.TITLE + _row_label(r)
                 out.append(f"| {label} | {text} | {_fmt(v, '{:.3g}')} | {_met(v, limit)} |")
     for name, mod in WORKLOADS.items():
         res = results.get(name)
         if res is None:
             continue
         out += ["", f"## {mod.TITLE}", "", mod.DESCRIPTION, ""]
+        if res.get("note"):   # (a workload measured in a run of its own says when and how)
+            out += [res["note"], ""]
         out.append("| library | " + " | ".join(h for _, h, _ in mod.COLUMNS) + " |")
         out.append("|---" * (len(mod.COLUMNS) + 1) + "|")
         for r in res["rows"]:
@@ -117,7 +125,7 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
         for text, key, limit in mod.TARGETS:
             for r in res["rows"]:
                 if r["lib"] == "tapegrad" and (key in r or not any(key in x for x in res["rows"])):
-                    label = f" ({r['dtype']})" if "dtype" in r else ""
+                    label = _row_label(r)
                     out.append(f"\nTarget{label}: {text}: {_fmt(r.get(key), '{:.3g}')}, {_met(r.get(key), limit)}.")
         for lib, err in res["errors"].items():
             out.append(f"\n{lib}: not measured ({err}).")
