@@ -5,16 +5,19 @@ and sparse categorical cross-entropy on synthetic data, four models: an MLP 784-
 20,000 samples; a CNN (2 × Conv2D + MaxPooling2D, Dropout) on 4,000 28×28 images; an LSTM(64) on
 4,000 sequences of 40 × 16; a transformer block (Embedding, MultiHeadAttention with 4 heads of 16,
 LayerNorm, feed-forward) on 4,000 sequences of 32 tokens. The figure is the median seconds per
-epoch after the first (the first builds, traces and compiles).
+epoch after the first (the first builds, traces and compiles), each epoch one ``fit(epochs=1)``
+call timed from its first batch to its last by a callback.
 
-Every (library, thread setting) runs in its own process, one after the other in the same run:
-tapegrad with ``import tapegrad as tf``, then Keras 3 with each backend that is installed
-(``KERAS_BACKEND`` = tensorflow, jax, torch) in this interpreter or in the interpreters named by
-the environment variable ``TAPEGRAD_BENCH_KERAS_PYTHON`` (paths separated by ``os.pathsep``; the
-peers are never a dependency). Each runs with one compute thread (BLAS, TensorFlow, XLA, torch),
-and again with the libraries' default threading.
+Every library runs in a worker process of its own, all in the same run: tapegrad (its
+``tf.keras``), and Keras 3 with each backend that is installed (``KERAS_BACKEND`` = tensorflow,
+jax, torch) in this interpreter or in the interpreters named by the environment variable
+``TAPEGRAD_BENCH_KERAS_PYTHON`` (paths separated by ``os.pathsep``; the peers are never a
+dependency); ``TAPEGRAD_BENCH_FIT_BEFORE`` may name another tapegrad checkout, timed alongside.
+The epochs are interleaved: each round runs one epoch in every worker, in rotating order, so load
+that comes and goes hits them alike. Every worker has one compute thread (BLAS, TensorFlow, XLA,
+torch); a second set of workers runs with the libraries' default threading.
 
-Run: python -m benchmarks.bench_fit [--smoke] [--models mlp,cnn] [--no-default-threads]
+Run: python -m benchmarks.bench_fit [--smoke] [--models mlp,cnn] [--rounds 5] [--no-default-threads]
 """
 from __future__ import annotations
 
@@ -51,6 +54,8 @@ COLUMNS = [
     ("keras_torch", "Keras 3 / torch", "{:.2f}"),
     ("vs_fastest", "tapegrad ÷ fastest Keras", "{:.2f}"),
     ("vs_tf", "tapegrad ÷ Keras/TF", "{:.2f}"),
+    ("before", "tapegrad before s/epoch", "{:.2f}"),
+    ("vs_before", "tapegrad ÷ before", "{:.2f}"),
     ("rss_tapegrad", "tapegrad peak MB", "{:.0f}"),
     ("rss_tensorflow", "Keras/TF peak MB", "{:.0f}"),
 ]
@@ -108,44 +113,54 @@ def build(keras: Any, model: str) -> Any:
     return m
 
 
-def time_fit(keras: Any, model: str, epochs: int, smoke: bool) -> list[float]:
-    """Seconds of each epoch of one ``fit`` (a callback notes the epoch boundaries)."""
-    x, y = data(model, smoke)
-    m = build(keras, model)
-    marks: list[float] = []
+class _Model:
+    """One model and its data in a worker: ``epoch()`` is the seconds of one more epoch."""
 
-    class Timer(keras.callbacks.Callback):
-        def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
-            marks.append(time.perf_counter())
+    def __init__(self, keras: Any, model: str, smoke: bool) -> None:
+        self.x, self.y = data(model, smoke)
+        self.model = build(keras, model)
+        self.marks: list[float] = []
+        marks = self.marks
 
-        def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
-            marks.append(time.perf_counter())
+        class Timer(keras.callbacks.Callback):   # (the epoch alone, not fit's set-up)
+            def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
+                marks.append(time.perf_counter())
 
-    m.fit(x, y, batch_size=BATCH, epochs=epochs, verbose=0, callbacks=[Timer()])
-    return [marks[i + 1] - marks[i] for i in range(0, len(marks), 2)]
+            def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+                marks.append(time.perf_counter())
+
+        self.timer = Timer()
+
+    def epoch(self) -> float:
+        self.model.fit(self.x, self.y, batch_size=BATCH, epochs=1, verbose=0, callbacks=[self.timer])
+        return self.marks[-1] - self.marks[-2]
 
 
-def _worker(runner: str, models: list[str], epochs: int, smoke: bool) -> None:
-    """In a child process: time each model with ``runner`` ("tapegrad" or a Keras backend)."""
-    if runner == "tapegrad":
+def _serve(runner: str, smoke: bool) -> None:
+    """A worker: answers ``build MODEL`` (the model, and its first epoch: building, tracing,
+    compiling) and ``epoch`` (one more) on stdin, one JSON line each on stdout."""
+    if runner == "keras":
+        import keras
+        keras.utils.set_random_seed(0)
+    else:   # tapegrad (this checkout's or another's, by PYTHONPATH)
         import tapegrad
         keras = tapegrad.keras
-    else:
-        os.environ["KERAS_BACKEND"] = runner
-        import keras  # type: ignore[no-redef]
-        keras.utils.set_random_seed(0)
-    out: dict[str, Any] = {}
-    for m in models:
+    current = None
+    for line in sys.stdin:
+        cmd = line.split()
         try:
-            out[m] = time_fit(keras, m, epochs, smoke)
+            if cmd[0] == "build":
+                current = None
+                current = _Model(keras, cmd[1], smoke)
+                out: Any = current.epoch()
+            elif cmd[0] == "epoch":
+                out = current.epoch() if current is not None else "no model"
+            else:   # rss: the process's peak resident memory (kB on Linux)
+                import resource
+                out = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         except Exception as e:  # reported in the table
-            out[m] = f"{type(e).__name__}: {str(e)[:200]}"
-    try:
-        import resource   # (the process's peak resident memory, kB on Linux)
-        out["_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    except (ImportError, OSError):
-        pass
-    print(_TAG + json.dumps(out), flush=True)
+            out = f"{type(e).__name__}: {str(e)[:200]}"
+        print(_TAG + json.dumps(out), flush=True)
 
 
 # --------------------------------------------------------------------------- the run
@@ -166,84 +181,128 @@ def keras_runners() -> list[tuple[str, str]]:
     return [(found[b], b) for b in BACKENDS if b in found]
 
 
-def run_one(python: str, runner: str, models: list[str], epochs: int, smoke: bool,
-            threads: int | None, timeout: float = 3600) -> dict:
-    """Epoch times per model from a child process (or an error text per model)."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **({} if threads is None else thread_env(threads)))
-    for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS") if threads is None else ():
-        env.pop(k, None)
-    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    cmd = [python, "-m", "benchmarks.bench_fit", "--worker", runner, "--models", ",".join(models),
-           "--epochs", str(epochs)] + (["--smoke"] if smoke else [])
-    try:
-        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {m: f"timed out after {timeout:.0f} s" for m in models}
-    for line in p.stdout.splitlines():
-        if line.startswith(_TAG):
-            return json.loads(line[len(_TAG):])
-    err = (p.stderr.strip().splitlines() or ["no output"])[-1]
-    return {m: f"exit {p.returncode}: {err}" for m in models}
+# a worker imports this module from this checkout, then tapegrad from the one it was given
+_BOOT = ("import os, sys; sys.path.insert(0, os.environ['_BENCH_FIT_ROOT']); "
+         "import benchmarks.bench_fit as b; sys.path.insert(0, os.environ['_BENCH_FIT_TAPEGRAD']); "
+         "sys.exit(b.main(sys.argv[1:]))")
 
 
-def _median_after_first(times: Any) -> float | None:
-    if not isinstance(times, list) or not times:
-        return None
-    return statistics.median(times[1:] or times)
+class _Worker:
+    """A child process serving one runner (see :func:`_serve`)."""
+
+    def __init__(self, python: str, runner: str, threads: int | None, smoke: bool,
+                 root: str = ROOT) -> None:
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **({} if threads is None else thread_env(threads)))
+        if threads is None:
+            for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+                env.pop(k, None)
+        if runner in BACKENDS:
+            env["KERAS_BACKEND"] = runner
+        env["_BENCH_FIT_ROOT"] = ROOT
+        env["_BENCH_FIT_TAPEGRAD"] = root   # (where the worker imports tapegrad from)
+        cmd = [python, "-c", _BOOT, "--serve", "keras" if runner in BACKENDS else "tapegrad"]
+        self.p = subprocess.Popen(cmd + (["--smoke"] if smoke else []), cwd=ROOT, env=env, text=True,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def ask(self, line: str) -> Any:
+        assert self.p.stdin is not None and self.p.stdout is not None
+        try:
+            self.p.stdin.write(line + "\n")
+            self.p.stdin.flush()
+            for out in self.p.stdout:
+                if out.startswith(_TAG):
+                    return json.loads(out[len(_TAG):])
+        except (OSError, ValueError):
+            pass
+        return f"the worker ended (exit {self.p.poll()})"
+
+    def close(self) -> None:
+        if self.p.stdin is not None:
+            self.p.stdin.close()
+        self.p.wait(timeout=60)
 
 
 def measure(lib: str = "tapegrad", smoke: bool = False, models: list[str] | None = None,
-            default_threads: bool = True, epochs: int | None = None) -> list[dict]:
-    """One row per (model, thread setting): tapegrad's seconds per epoch and each installed Keras
-    backend's, measured in child processes of this run. Smoke mode: tiny data, tapegrad only."""
+            default_threads: bool = True, rounds: int | None = None) -> list[dict]:
+    """One row per (model, thread setting): tapegrad's median seconds per epoch after the first,
+    and each installed Keras backend's. Every runner is a worker process of this run, and the
+    epochs are interleaved: each round runs one epoch in every worker, in rotating order, so load
+    that comes and goes hits all alike (the ratios are medians of per-round ratios). The
+    environment variable ``TAPEGRAD_BENCH_FIT_BEFORE`` may name another tapegrad checkout, timed
+    alongside as "tapegrad before". Smoke mode: tiny data, one round, tapegrad only."""
     models = list(models or MODELS)
-    epochs = epochs or (2 if smoke else 4)
+    rounds = rounds or (1 if smoke else 5)
     peers = [] if smoke else keras_runners()
+    before = os.environ.get("TAPEGRAD_BENCH_FIT_BEFORE")
     settings: list[int | None] = [1] + ([None] if default_threads and not smoke else [])
     rows = []
     for threads in settings:
-        ours = run_one(sys.executable, "tapegrad", models, epochs, smoke, threads)
-        theirs = {b: run_one(py, b, models, epochs, smoke, threads) for py, b in peers}
-        for m in models:
-            row: dict[str, Any] = {"lib": "tapegrad", "model": m,
-                                   "threads": 1 if threads else "default",
-                                   "s_epoch": _median_after_first(ours[m])}
-            if row["s_epoch"] is None:
-                row["error"] = ours[m]
-            for b, res in theirs.items():
-                row["keras_" + b] = _median_after_first(res[m])
-                if row["keras_" + b] is None:
-                    row["error_" + b] = res[m]
-            peer_times = [row["keras_" + b] for b in theirs if row["keras_" + b]]
-            if threads and row["s_epoch"] and peer_times:   # (the targets: one thread)
-                row["vs_fastest"] = row["s_epoch"] / min(peer_times)
-                if row.get("keras_tensorflow"):
-                    row["vs_tf"] = row["s_epoch"] / row["keras_tensorflow"]
-            for lib, res in [("tapegrad", ours)] + list(theirs.items()):
-                if "_rss_mb" in res:
-                    row["rss_" + lib] = res["_rss_mb"]
-            rows.append(row)
+        workers = {"tapegrad": _Worker(sys.executable, "tapegrad", threads, smoke)}
+        if before and threads and not smoke:   # (one thread: the earlier code at default threads is
+            # the trap docs/performance.md "Threads" describes, minutes an epoch)
+            workers["before"] = _Worker(sys.executable, "tapegrad", threads, smoke, root=before)
+        for py, b in peers:
+            workers[b] = _Worker(py, b, threads, smoke)
+        try:
+            for m in models:
+                rows.append(_measure_model(workers, m, rounds, threads))
+            rss = {k: w.ask("rss") for k, w in workers.items()}
+        finally:
+            for w in workers.values():
+                w.close()
+        for row in rows[-len(models):]:
+            row.update({"rss_" + k: v for k, v in rss.items() if isinstance(v, (int, float))})
     errors = [r["error"] for r in rows if "error" in r]
     if errors:
         raise RuntimeError(f"tapegrad's fit failed: {errors[0]}")
     return rows
 
 
+def _measure_model(workers: dict, model: str, rounds: int, threads: int | None) -> dict:
+    first = {k: w.ask(f"build {model}") for k, w in workers.items()}
+    times: dict = {k: [] for k in workers if isinstance(first[k], (int, float))}
+    names = list(times)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            t = workers[k].ask("epoch")
+            if isinstance(t, (int, float)):
+                times[k].append(t)
+            else:
+                first[k] = t
+    row: dict[str, Any] = {"lib": "tapegrad", "model": model, "threads": 1 if threads else "default"}
+    for k in workers:
+        col = "s_epoch" if k == "tapegrad" else "before" if k == "before" else "keras_" + k
+        if times.get(k) and len(times[k]) == rounds:
+            row[col] = statistics.median(times[k])
+        else:
+            row["error" if k == "tapegrad" else "error_" + k] = first[k]
+    if threads and "s_epoch" in row:   # (the targets: one thread; per-round ratios)
+        ratios = {k: statistics.median(a / b for a, b in zip(times["tapegrad"], times[k]))
+                  for k in workers if k in BACKENDS and "keras_" + k in row}
+        if ratios:
+            row["vs_fastest"] = max(ratios.values())
+        if "tensorflow" in ratios:
+            row["vs_tf"] = ratios["tensorflow"]
+        if "before" in row:
+            row["vs_before"] = statistics.median(a / b for a, b in zip(times["tapegrad"], times["before"]))
+    return row
+
+
 def main(argv: Any = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--smoke", action="store_true", help="tiny data, tapegrad only")
     p.add_argument("--models", default=",".join(MODELS))
-    p.add_argument("--epochs", type=int, default=None, help="epochs per fit (the first is not counted)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="epochs timed per runner, interleaved (after the first, not counted)")
     p.add_argument("--no-default-threads", action="store_true", help="only the one-thread figures")
     p.add_argument("--json", help="also write the rows to this file")
-    p.add_argument("--worker", help=argparse.SUPPRESS)
+    p.add_argument("--serve", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
-    models = a.models.split(",")
-    if a.worker:
-        _worker(a.worker, models, a.epochs or 2, a.smoke)
+    if a.serve:
+        _serve(a.serve, a.smoke)
         return 0
-    rows = measure(smoke=a.smoke, models=models, default_threads=not a.no_default_threads,
-                   epochs=a.epochs)
+    rows = measure(smoke=a.smoke, models=a.models.split(","), default_threads=not a.no_default_threads,
+                   rounds=a.rounds)
     for r in rows:
         print(json.dumps(r))
     if a.json:
