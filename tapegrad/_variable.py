@@ -11,6 +11,7 @@ import enum
 import itertools
 import sys
 import threading
+import weakref
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -615,19 +616,25 @@ class Variable(VariableBase):
         t = self._read()[key]  # recorded (and the key checked) as a read of the slice
         if type(t) is not Tensor:  # a backend's slice (GPU, Dask): read only
             return t
-        s = _VariableSlice.__new__(_VariableSlice)
-        s._value, s._id = t._value, t._id
-        s._var, s._key = self, _static_key(key)
-        return s
+        # the very tensor the recorders saw (a tf.function's tracer follows tensors by identity:
+        # a copy would be a constant of the trace, the slice's value when traced), made writable
+        t.__class__ = _VariableSlice
+        i = id(t)
+        _slice_of[i] = (self, _static_key(key), weakref.ref(t, lambda _: _slice_of.pop(i, None)))
+        return t
 
 
 class _VariableSlice(Tensor):
     """``variable[key]``: the Tensor of that slice, which can also write the slice (TensorFlow's
     strided-slice assign). The tensor keeps the value it was read with."""
 
-    __slots__ = ("_var", "_key")
+    __slots__ = ()
 
     def assign(self, value: Any, name: Any = None) -> Variable:
         """Write ``value`` (broadcast to the slice's shape) into this slice of the variable, as
         one atomic update; returns the variable. Not differentiable through ``value``."""
-        return self._var._assign_slice(self._key, value)
+        var, key, _ = _slice_of[id(self)]
+        return var._assign_slice(key, value)
+
+
+_slice_of: dict = {}  # id(a _VariableSlice) -> (its variable, its key, a weak reference to it)
