@@ -137,3 +137,27 @@ def test_a_copy_of_a_trained_model_trains_its_own_variables():
     for a, b in zip(model.get_weights(), kept):
         np.testing.assert_array_equal(a, b)
     assert not np.array_equal(twin.get_weights()[0], kept[0])
+
+
+def test_traced_fit_of_a_masked_bidirectional_gru_gives_the_eager_numbers():
+    rng = np.random.default_rng(0)
+    x = rng.integers(1, 12, (24, 7)).astype(np.int32)
+    x[::3, 4:] = 0
+    y = rng.integers(0, 2, 24).astype(np.float32)
+
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        inp = keras.Input((7,), dtype="int32")
+        h = keras.layers.Embedding(12, 5, mask_zero=True)(inp)
+        h = keras.layers.Bidirectional(keras.layers.GRU(4, return_sequences=True))(h)
+        out = keras.layers.Dense(1, activation="sigmoid")(keras.layers.GRU(3)(h))
+        model = keras.Model(inp, out)
+        model.compile(keras.optimizers.SGD(0.5, momentum=0.9), "binary_crossentropy",
+                      run_eagerly=run_eagerly)
+        return model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0).history, \
+            model.get_weights()
+
+    (h1, w1), (h2, w2) = run(False), run(True)
+    assert h1 == h2
+    for a, b in zip(w1, w2):
+        np.testing.assert_array_equal(a, b)
