@@ -432,6 +432,33 @@ class Adafactor(Optimizer):
         u = u / np.maximum(one, _rms(u) / f(self.clip_threshold))
         return x - alpha_t * u
 
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        one, step = f(1), f(t)
+        rho_t = np.minimum(lr, one / np.sqrt(step))
+        a = tmp(0, x)
+        alpha_t = np.maximum(f(self.epsilon_2), np.sqrt(np.mean(np.square(x, out=a)))) * rho_t
+        g2 = np.square(g, out=a)
+        g2 += f(self.epsilon_1)
+        beta_2_t = one - np.power(step, f(self.beta_2_decay))
+        if x.ndim >= 2:
+            r = _decayed_sum(beta_2_t, old["r"], one - beta_2_t,
+                             np.mean(g2, axis=-1, out=tmp(1, new["r"])), new["r"])
+            c = _decayed_sum(beta_2_t, old["c"], one - beta_2_t,
+                             np.mean(g2, axis=-2, out=tmp(2, new["c"])), new["c"])
+            q = np.divide(r, np.mean(r, axis=-1, keepdims=True), out=tmp(1, new["r"]))
+            v = np.multiply(q[..., None], c[..., None, :], out=new["velocity"])
+        else:
+            np.copyto(new["r"], old["r"])
+            np.copyto(new["c"], old["c"])
+            v = _decayed_sum(beta_2_t, old["velocity"], one - beta_2_t, g2, new["velocity"])
+        u = np.sqrt(v, out=tmp(0, x))
+        np.divide(g, u, out=u)
+        u /= np.maximum(one, np.sqrt(np.mean(np.square(u, out=out))) / f(self.clip_threshold))
+        u *= alpha_t
+        np.subtract(x, u, out=out)
+
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_2_decay": self.beta_2_decay,
                 "epsilon_1": self.epsilon_1, "epsilon_2": self.epsilon_2,
