@@ -6,8 +6,9 @@ docs/performance.md, "Threads"). Products below :data:`SMALL` multiply-adds gain
 threads even on an idle machine, so by default they run on one BLAS thread and larger ones on
 BLAS's own count. The switch is one call into the BLAS library (through threadpoolctl's handle,
 about 2 µs), made only when the count must change: a training loop whose products are all small
-pays it once. Nothing here runs when BLAS has one thread anyway (``OPENBLAS_NUM_THREADS=1``),
-nor after ``tf.config.threading.set_intra_op_parallelism_threads(n)``, which sets ``n`` threads
+pays it once. The products: ``tf.matmul`` and its gradients, the convolutions, and the sums over
+rows of a bias's gradient (a vector-matrix product). Nothing here runs when BLAS has one thread
+anyway (``OPENBLAS_NUM_THREADS=1``), nor after ``tf.config.threading.set_intra_op_parallelism_threads(n)``, which sets ``n`` threads
 for every product (0 gives the policy back). A limit set from outside (threadpoolctl's
 ``threadpool_limits``) is noticed at the next switch and respected, unless it set the count this
 module had set last (then it cannot be told apart): to fix the count, use the setter above or
@@ -15,6 +16,7 @@ module had set last (then it cannot be told apart): to fix the count, use the se
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -29,9 +31,9 @@ _now = 0          # the count this module set last (0: none yet)
 def _start() -> None:
     """Find the BLAS libraries (once, at the first product) and their thread count."""
     global on, _big, _libs
-    try:
-        from threadpoolctl import ThreadpoolController
-        _libs = ThreadpoolController().select(user_api="blas").lib_controllers
+    try:   # (threadpoolctl, a dependency, loaded at the first product: import time stays as it was)
+        threadpoolctl = importlib.import_module("threadpoolctl")
+        _libs = threadpoolctl.ThreadpoolController().select(user_api="blas").lib_controllers
     except Exception:  # (threadpoolctl missing or unable to read a library: leave BLAS alone)
         _libs = []
     _big = max((lib.num_threads for lib in _libs), default=1)
