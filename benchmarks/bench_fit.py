@@ -41,10 +41,13 @@ DESCRIPTION = (
     "seconds per epoch after the first. MLP 784-256-128-10 on 20k samples; CNN 2 × (Conv2D + "
     "MaxPooling2D) + Dropout on 4k 28×28×1; LSTM(64) on 4k × 40 × 16; transformer block "
     "(Embedding, MultiHeadAttention 4 heads × 16, LayerNorm, feed-forward) on 4k × 32 tokens. "
-    "tapegrad's row runs each Keras 3 backend that is installed (in this interpreter or the ones "
-    "`TAPEGRAD_BENCH_KERAS_PYTHON` names) in its own process of the same run; `threads` is 1 (one "
-    "compute thread everywhere) or `default` (each library's own default). Peak MB: the peak resident "
-    "memory of the process that trained the four models in turn (imports included).")
+    "Every library is a worker process of the same run (tapegrad; Keras 3 on each backend "
+    "installed in this interpreter or in those `TAPEGRAD_BENCH_KERAS_PYTHON` names; with "
+    "`TAPEGRAD_BENCH_FIT_BEFORE`, another tapegrad checkout, the *before* columns), and the epochs "
+    "are interleaved, one per worker per round in rotating order; each ratio is the median of "
+    "the per-round ratios. `threads` is 1 (one compute thread everywhere; the targets) or "
+    "`default` (each library's own threading). Peak MB: the peak resident memory of the worker, "
+    "which trained the four models in turn (imports included).")
 COLUMNS = [
     ("model", "model", "{}"),
     ("threads", "threads", "{}"),
