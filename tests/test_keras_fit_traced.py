@@ -161,3 +161,23 @@ def test_traced_fit_of_a_masked_bidirectional_gru_gives_the_eager_numbers():
     assert h1 == h2
     for a, b in zip(w1, w2):
         np.testing.assert_array_equal(a, b)
+
+
+def test_batches_of_many_shapes_run_eagerly_after_a_few_traces_with_one_warning():
+    def batches():
+        for n in range(2, 14):   # 12 batch sizes
+            yield np.ones((n, 3), np.float32) * n / 10, np.zeros((n, 1), np.float32)
+
+    def run(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=run_eagerly)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            model.fit(batches(), epochs=1, verbose=0)
+        return model.get_weights(), [str(m.message) for m in w if "shapes" in str(m.message)]
+
+    (traced, said), (eager, quiet) = run(False), run(True)
+    assert len(said) == 1 and "more than 8 shapes" in said[0] and quiet == []
+    for a, b in zip(traced, eager):
+        np.testing.assert_array_equal(a, b)

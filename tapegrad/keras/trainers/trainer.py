@@ -21,6 +21,7 @@ made again after ``compile`` and when the model's trainable variables or its opt
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -550,6 +551,9 @@ class Trainer:
         return values[0] if len(values) == 1 else values
 
 
+_MAX_SHAPES = 8   # batch shapes a step function traces before it runs eagerly
+
+
 class _Step:
     """One of a model's step functions (see the module's docstring): ``step(batch)``."""
 
@@ -561,16 +565,30 @@ class _Step:
         self.traced = _function.function(self.core or self.method, reduce_retracing=True)
         self.traced.__name__ = f"{type(model).__name__}.{kind}_step"   # (for its warning)
         self.calls = 0
+        self.shapes: set = set()   # the batch shapes traced (each trace is kept, with its buffers)
+        self.eager = False
 
     def __call__(self, batch: Any) -> Any:
         model = self.model
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
-            if model.__dict__.get("run_eagerly") or self.calls == 1 or model._output_loss_trackers:
+            if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
+                    or model._output_loss_trackers:
                 # (the first call builds what the step needs; each output's loss tracker keeps
                 # Python state that a replay would skip)
                 return self.method(batch)
             data = map_structure(_as_tensor, batch)
+            shape = tuple(np.shape(t) for t in flatten(data) if t is not None)
+            if shape not in self.shapes:
+                self.shapes.add(shape)
+                if len(self.shapes) > _MAX_SHAPES:
+                    self.eager = True
+                    warnings.warn(
+                        f"Model.{self.kind}_step runs eagerly from now on: its batches came in more "
+                        f"than {_MAX_SHAPES} shapes, and each shape is traced and kept. Give the "
+                        "batches fewer shapes (pad them to a few lengths), or pass "
+                        "run_eagerly=True to compile().", UserWarning, stacklevel=4)
+                    return self.method(batch)
             if self.core is None:
                 return self.traced(data)
             x, y, sample_weight = unpack_x_y_sample_weight(data)
