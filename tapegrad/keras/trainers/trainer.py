@@ -573,7 +573,7 @@ class _Step:
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
             if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
-                    or model._output_loss_trackers:
+                    or model.__dict__.get("_output_loss_trackers"):
                 # (the first call builds what the step needs; each output's loss tracker keeps
                 # Python state that a replay would skip)
                 return self.method(batch)
