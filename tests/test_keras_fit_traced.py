@@ -181,3 +181,12 @@ def test_batches_of_many_shapes_run_eagerly_after_a_few_traces_with_one_warning(
     assert len(said) == 1 and "more than 8 shapes" in said[0] and quiet == []
     for a, b in zip(traced, eager):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_model_never_compiled_predicts_through_its_traced_step():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    x = np.arange(60, dtype=np.float32).reshape(20, 3)
+    want = model(x).numpy()
+    got = model.predict(x, batch_size=4, verbose=0)   # five batches: the last four replayed
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    np.testing.assert_allclose(model.predict_on_batch(x[:4]), want[:4], rtol=1e-6)
