@@ -24,13 +24,18 @@ class Recorder:
     params ``p`` and gave ``ans`` (its output Tensor, or the tuple of outputs of a multi-output
     op); ``k`` is this recorder's position in the stack (for :func:`run_hidden`).
     ``on_nondiff(op, xs, outs, p)``: an op without derivative ran (its outputs are constants).
+    ``on_variable_create(v)``: a Variable is being made (before its initial value is computed).
     ``on_variable_read(v)``: a Variable was read (converted to a Tensor).
     ``on_variable_assign(v, how, value)``: a Variable's value was replaced (``how``: ``"assign"``,
     ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
     updates).
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
+    ``on_check(check, xs)``: ``check(*values of xs)`` validated tensors' values (``_convert.check_values``).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``follows(t)``: whether this recorder follows tensor or Variable ``t`` (a tape that would
+    give it a gradient, an accumulator that holds its tangent): NumPy interop warns when such a
+    tensor leaves the library through a NumPy or SciPy function.
     ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
     ``tf.while_loop``, ``map_fn``, ...) whose iterations ``items`` are, or (``branch``: its index)
     the branch a conditional takes, ``items`` its one run; an iterator to walk them with (a
@@ -46,6 +51,9 @@ class Recorder:
     def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         pass
 
+    def on_variable_create(self, v: Any) -> None:
+        pass
+
     def on_variable_read(self, v: Any) -> None:
         pass
 
@@ -58,8 +66,14 @@ class Recorder:
     def on_random(self, xs: Any, stateful: bool) -> None:
         pass
 
+    def on_check(self, check: Callable, xs: Any) -> None:
+        pass
+
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
         return None
+
+    def follows(self, t: Any) -> bool:
+        return False
 
 
 class Tape(Recorder):
@@ -138,6 +152,9 @@ class Tape(Recorder):
         if self.explain is not None:
             self.explain.on_escape(t, how)
 
+    def follows(self, t: Any) -> bool:  # (a trainable Variable: watched when it is read)
+        return t._id in self.ids or (self.watch_accessed and getattr(t, "_trainable", False))
+
     def watch_variable(self, v: Any) -> None:
         self.vars[v._id] = v
         if v._snap._value.dtype.kind in "fc":
@@ -215,11 +232,33 @@ def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
         _solo(saved)
 
 
+escape_hook: Callable | None = None
+"""Called as ``escape_hook(t, how)`` after the recorders by :func:`note_escape` (while a recorder
+is active): NumPy interop sets it, to warn when NumPy or SciPy converts a followed tensor."""
+
+
 def note_escape(t: Any, how: str) -> None:
     """Tell the recorders that tensor ``t`` left the library (``how``: the method)."""
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+        if escape_hook is not None:
+            escape_hook(t, how)
+
+
+def followed(t: Any) -> bool:
+    """Whether a recorder of this thread follows tensor or Variable ``t`` (see ``Recorder.follows``)."""
+    if active:
+        for rec in tls.stack:
+            if rec.follows(t):
+                return True
+    return False
+
+
+def note_check(check: Callable, xs: Any) -> None:
+    """Tell the recorders that ``check`` validated the values of ``xs`` (see ``Recorder.on_check``)."""
+    for rec in tls.stack:
+        rec.on_check(check, xs)
 
 
 def note_random(xs: Any, stateful: bool) -> None:
@@ -240,6 +279,12 @@ def iterate(items: Iterable, branch: int | None = None) -> Iterator:
             if it is not None:
                 return it
     return iter(items)
+
+
+def note_variable_create(v: Any) -> None:
+    if active:
+        for rec in tls.stack:
+            rec.on_variable_create(v)
 
 
 def note_variable_read(v: Any) -> None:
