@@ -56,6 +56,15 @@ def ratio(timing: dict, num: str, den: str) -> float:
     return statistics.median(a / b for a, b in zip(s[num], s[den]))
 
 
+def thread_env(threads: int) -> dict[str, str]:
+    """Environment that gives NumPy's BLAS and every peer ``threads`` compute threads."""
+    n = str(threads)
+    return {"OPENBLAS_NUM_THREADS": n, "OMP_NUM_THREADS": n, "MKL_NUM_THREADS": n,
+            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
+            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} "
+                         f"intra_op_parallelism_threads={n}"}
+
+
 def versions() -> dict[str, str]:
     """Versions of Python, NumPy, SciPy and whichever peers are installed (imports nothing new
     beyond package metadata and tapegrad)."""

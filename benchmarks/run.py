@@ -21,13 +21,14 @@ import sys
 import time
 from typing import Any
 
-from . import (bench_cnn, bench_data, bench_distribute, bench_function, bench_hvp, bench_import,
-               bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random, bench_vmap)
-from ._harness import LIBS, available, machine, versions
+from . import (bench_cnn, bench_data, bench_distribute, bench_fit, bench_function, bench_hvp,
+               bench_import, bench_jacobian, bench_memory, bench_mlp, bench_per_op, bench_random,
+               bench_vmap)
+from ._harness import LIBS, available, machine, thread_env as _thread_env, versions
 
 WORKLOADS = {m.NAME: m for m in (bench_per_op, bench_mlp, bench_jacobian, bench_import,
                                  bench_memory, bench_hvp, bench_cnn, bench_function, bench_vmap,
-                                 bench_data, bench_random, bench_distribute)}
+                                 bench_data, bench_random, bench_distribute, bench_fit)}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TAG = "BENCH-ROWS:"
 
@@ -35,15 +36,6 @@ _TAG = "BENCH-ROWS:"
 def _worker(workload: str, lib: str, smoke: bool) -> None:
     rows = WORKLOADS[workload].measure(lib, smoke=smoke)
     print(_TAG + json.dumps(rows))
-
-
-def _thread_env(threads: int) -> dict[str, str]:
-    """Environment that gives NumPy's BLAS and every peer ``threads`` compute threads."""
-    n = str(threads)
-    return {"OPENBLAS_NUM_THREADS": n, "OMP_NUM_THREADS": n, "MKL_NUM_THREADS": n,
-            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
-            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'} "
-                         f"intra_op_parallelism_threads={n}"}
 
 
 def _run_pair(workload: str, lib: str, smoke: bool, inprocess: bool, timeout: float,
@@ -80,6 +72,12 @@ def _met(v: Any, limit: float) -> str:
     return "met" if v <= limit else f"**not met** (×{v / limit:.2f} of the target)"
 
 
+def _row_label(r: dict) -> str:
+    """What tells a workload's rows apart in the target lines: the dtype, or the model."""
+    what = r.get("dtype", r.get("model"))
+    return f" ({what})" if what is not None else ""
+
+
 def render(results: dict, meta: dict, smoke: bool) -> str:
     """The markdown report: summary, one table per workload, notes."""
     out = ["# Benchmarks", ""]
@@ -111,13 +109,15 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
             for r, v in zip(rows, vals):
                 if v is None and any(x is not None for x in vals):
                     continue  # (a target of one of the workload's rows, e.g. tf.function's chain)
-                label = mod.TITLE + (f" ({r['dtype']})" if "dtype" in r else "")
+                label = mod.TITLE + _row_label(r)
                 out.append(f"| {label} | {text} | {_fmt(v, '{:.3g}')} | {_met(v, limit)} |")
     for name, mod in WORKLOADS.items():
         res = results.get(name)
         if res is None:
             continue
         out += ["", f"## {mod.TITLE}", "", mod.DESCRIPTION, ""]
+        if res.get("note"):   # (a workload measured in a run of its own says when and how)
+            out += [res["note"], ""]
         out.append("| library | " + " | ".join(h for _, h, _ in mod.COLUMNS) + " |")
         out.append("|---" * (len(mod.COLUMNS) + 1) + "|")
         for r in res["rows"]:
@@ -125,7 +125,7 @@ def render(results: dict, meta: dict, smoke: bool) -> str:
         for text, key, limit in mod.TARGETS:
             for r in res["rows"]:
                 if r["lib"] == "tapegrad" and (key in r or not any(key in x for x in res["rows"])):
-                    label = f" ({r['dtype']})" if "dtype" in r else ""
+                    label = _row_label(r)
                     out.append(f"\nTarget{label}: {text}: {_fmt(r.get(key), '{:.3g}')}, {_met(r.get(key), limit)}.")
         for lib, err in res["errors"].items():
             out.append(f"\n{lib}: not measured ({err}).")

@@ -508,8 +508,40 @@ def replayable(fn: Callable) -> Callable:
         if tr is None:
             return fn(*args, **kwargs)
         args = tuple(list(a) if hasattr(a, "__next__") else a for a in args)
+        if any(isinstance(x, _tensor.IndexedSlices) for x in _nest.flatten((list(args), kwargs))):
+            # (a sparse gradient: its tensors are replayed too, not kept as the trace's values)
+            args, kwargs = _nest.map_structure(_as_parts, (args, kwargs))
+            return tr.host_call(functools.partial(_with_slices, fn), args, kwargs)
         return tr.host_call(fn, args, kwargs)
     return call
+
+
+class _SlicesParts(tuple):
+    """An IndexedSlices as the nest of its three parts, for a replayable call's arguments."""
+
+    _fields = ("values", "indices", "dense_shape")
+
+    def __new__(cls, *parts: Any) -> "_SlicesParts":
+        return tuple.__new__(cls, parts)
+
+
+def _as_parts(x: Any) -> Any:
+    return _SlicesParts(x.values, x.indices, x.dense_shape) if isinstance(x, _tensor.IndexedSlices) else x
+
+
+def _back(x: Any) -> Any:
+    """``x`` with each :class:`_SlicesParts` in its lists, tuples and dicts an IndexedSlices again."""
+    if type(x) is _SlicesParts:
+        return _tensor.IndexedSlices(*x)
+    if type(x) in (list, tuple):
+        return type(x)(_back(y) for y in x)
+    if type(x) is dict:
+        return {k: _back(v) for k, v in x.items()}
+    return x
+
+
+def _with_slices(fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    return fn(*_back(args), **_back(kwargs))
 
 
 def _rebuild(structure: Any, spec: list, env: Any, res: list, tensors: bool) -> tuple:

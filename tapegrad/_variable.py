@@ -9,7 +9,9 @@ from __future__ import annotations
 import builtins
 import enum
 import itertools
+import sys
 import threading
+import weakref
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -21,6 +23,17 @@ from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arr
 from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
+
+
+def _refs_of_a_local() -> int | None:
+    """What ``sys.getrefcount`` says of an array only a local name holds (None without it)."""
+    if not hasattr(sys, "getrefcount"):
+        return None
+    a = np.empty(0)
+    return sys.getrefcount(a)
+
+
+_ALONE = _refs_of_a_local()
 
 
 class VariableSynchronization(enum.Enum):
@@ -130,6 +143,7 @@ class Variable(VariableBase):
     """
 
     __array_priority__ = 100
+    _spare: Any = None  # a value replaced by _commit, kept for reuse (see _spare_buffer)
 
     def __init__(self, initial_value: Any = None, trainable: builtins.bool | None = None,
                  validate_shape: builtins.bool = True, caching_device: str | None = None,
@@ -200,6 +214,7 @@ class Variable(VariableBase):
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         del state["_lock"]
+        state.pop("_spare", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -226,6 +241,33 @@ class Variable(VariableBase):
         snap._value = v
         snap._id = self._id  # every read shares the variable's id: gradients sum over reads
         self._snap = snap
+
+    # -- the optimizers' in-place fast path
+    # An optimizer writes a variable's next value into an array no reader can hold, then commits
+    # it: the value before the commit becomes the variable's spare, reachable only from here.
+    # When the spare's reference count (CPython's) shows that no Tensor, view or buffer of it is
+    # left, the next update writes into it, so the guarantee above holds: a value once read never
+    # changes, and a step allocates nothing. Where anything still holds it, a new array is made.
+    def _spare_buffer(self) -> np.ndarray:
+        """A writable array of the value's shape and dtype that no reader holds (the value before
+        the last :meth:`_commit` when nothing kept it, else a new one) for the next value."""
+        with self._lock:
+            spare, self._spare = self._spare, None
+            cur = self._snap._value
+        if (spare is not None and spare.shape == cur.shape and spare.dtype == cur.dtype
+                and _ALONE is not None and sys.getrefcount(spare) == _ALONE):
+            spare.flags.writeable = True
+            return spare
+        return np.empty(cur.shape, cur.dtype)
+
+    def _commit(self, new: np.ndarray) -> None:
+        """Make ``new`` (from :meth:`_spare_buffer`, written) the value; keep the old one as the spare."""
+        with self._lock:
+            old = self._snap._value
+            self._set(new, fresh=True)
+            if type(old) is np.ndarray and old.base is None:
+                self._spare = old
+        self._on_assign("assign", new)
 
     def _read(self) -> Tensor:
         if _rec.active:
@@ -576,19 +618,25 @@ class Variable(VariableBase):
         t = self._read()[key]  # recorded (and the key checked) as a read of the slice
         if type(t) is not Tensor:  # a backend's slice (GPU, Dask): read only
             return t
-        s = _VariableSlice.__new__(_VariableSlice)
-        s._value, s._id = t._value, t._id
-        s._var, s._key = self, _static_key(key)
-        return s
+        # the very tensor the recorders saw (a tf.function's tracer follows tensors by identity:
+        # a copy would be a constant of the trace, the slice's value when traced), made writable
+        t.__class__ = _VariableSlice
+        i = id(t)
+        _slice_of[i] = (self, _static_key(key), weakref.ref(t, lambda _: _slice_of.pop(i, None)))
+        return t
 
 
 class _VariableSlice(Tensor):
     """``variable[key]``: the Tensor of that slice, which can also write the slice (TensorFlow's
     strided-slice assign). The tensor keeps the value it was read with."""
 
-    __slots__ = ("_var", "_key")
+    __slots__ = ()
 
     def assign(self, value: Any, name: Any = None) -> Variable:
         """Write ``value`` (broadcast to the slice's shape) into this slice of the variable, as
         one atomic update; returns the variable. Not differentiable through ``value``."""
-        return self._var._assign_slice(self._key, value)
+        var, key, _ = _slice_of[id(self)]
+        return var._assign_slice(key, value)
+
+
+_slice_of: dict = {}  # id(a _VariableSlice) -> (its variable, its key, a weak reference to it)

@@ -3,7 +3,9 @@
 tapegrad runs on one CPU through NumPy: ``list_physical_devices()`` lists that CPU, and
 ``list_physical_devices("GPU")`` lists the GPUs CuPy sees (empty without CuPy or a GPU, so the
 usual GPU set-up loops run zero times). Thread
-counts go to the BLAS library NumPy calls, through ``threadpoolctl`` when it is installed.
+counts go to the BLAS library NumPy calls, through ``threadpoolctl`` (a dependency). By default a
+matrix product below 2**25 multiply-adds runs on one BLAS thread and a larger one on BLAS's own
+count (``tapegrad/_blas.py``; docs/performance.md, "Threads").
 
 >>> import tapegrad as tf
 >>> tf.config.list_physical_devices()
@@ -17,7 +19,9 @@ import collections
 import types
 from typing import Any
 
-from . import _backend as _bk, _numpy_interop
+import numpy as np
+
+from . import _backend as _bk, _blas, _numpy_interop
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration", "list_physical_devices",
            "list_logical_devices", "get_visible_devices", "set_visible_devices",
@@ -152,13 +156,19 @@ def _enable_op_determinism() -> None:
 
 
 def _set_threads(kind: str, num_threads: int) -> None:
-    _Settings.threads[kind] = int(num_threads)
+    if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)):
+        raise TypeError(f"The number of threads must be an int (0 or less: the default); got "
+                        f"{num_threads!r}.")
     if kind != "intra":
+        _Settings.threads[kind] = int(num_threads)
         return  # NumPy runs one op at a time: there is no pool of ops to size
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
-        return
+        raise ImportError("tf.config.threading.set_intra_op_parallelism_threads needs threadpoolctl "
+                          "(a dependency of tapegrad): pip install threadpoolctl") from None
+    _Settings.threads[kind] = int(num_threads)
+    _blas.fix(max(int(num_threads), 0))
     if _Settings.limiter is not None:
         _Settings.limiter.restore_original_limits()
         _Settings.limiter = None
@@ -190,8 +200,16 @@ def _disable_strict_numpy_interop() -> None:
 
 def _threading_namespace() -> types.SimpleNamespace:
     def set_intra_op_parallelism_threads(num_threads: int) -> None:
-        """Threads within one op: the BLAS thread count (through threadpoolctl if installed;
-        0 restores the default)."""
+        """Threads within one op: the BLAS thread count of every matrix product, set through
+        threadpoolctl. 0 restores the default: one thread for a product below 2**25
+        multiply-adds, BLAS's own count for a larger one.
+
+        >>> import tapegrad as tf
+        >>> tf.config.threading.set_intra_op_parallelism_threads(1)
+        >>> tf.config.threading.get_intra_op_parallelism_threads()
+        1
+        >>> tf.config.threading.set_intra_op_parallelism_threads(0)
+        """
         _set_threads("intra", num_threads)
 
     def set_inter_op_parallelism_threads(num_threads: int) -> None:
@@ -199,6 +217,7 @@ def _threading_namespace() -> types.SimpleNamespace:
         _set_threads("inter", num_threads)
 
     def get_intra_op_parallelism_threads() -> int:
+        """The count set by :func:`set_intra_op_parallelism_threads` (0: the default policy)."""
         return _Settings.threads["intra"]
 
     def get_inter_op_parallelism_threads() -> int:

@@ -444,7 +444,10 @@ def _warn_if_logits(fn_name: str, y_pred: Tensor, activation: str, loss_class: s
     outside ``[0, 1]``: they are logits, and the clipped loss is meaningless."""
     if fn_name in _warned_logits:
         return
-    v = y_pred.numpy()
+    # (read without telling a tf.function's tracer: a check made when tracing, as Keras's Python
+    # checks are, not a guard that would trace the step again for every batch)
+    v = getattr(y_pred, "_value", None)
+    v = v if type(v) is np.ndarray else y_pred.numpy()
     if v.size == 0 or (v.min() >= 0 and v.max() <= 1):
         return
     _warned_logits.add(fn_name)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _memory, _strings, dtypes as _dt
+from .. import _backend as _bk, _blas, _memory, _strings, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop, jointly
 from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
@@ -108,7 +108,7 @@ def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
         # a sum over leading axes (a bias's gradient) as ones @ rows: BLAS, many times faster than
         # NumPy's column-wise reduction for short rows, and its blocked sums round no worse
         rows = g.reshape(-1, int(np.prod(shape, dtype=np.int64)))
-        return np.reshape(np.ones(rows.shape[0], g.dtype) @ rows, shape)
+        return np.reshape(_blas.matmul(np.ones(rows.shape[0], g.dtype), rows), shape)
     r = np.sum(g, axis=tuple(axes), keepdims=True)
     return np.reshape(r, g.shape[:lead] + tuple(shape))
 

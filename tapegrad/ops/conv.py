@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _blas, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
@@ -152,7 +152,7 @@ def _conv_core(x: np.ndarray, w: np.ndarray, strides: tuple, dilations: tuple, p
     dt = np.result_type(x, w)
     if not (n and oh and ow and o):
         return np.zeros((n, oh, ow, o), dt)
-    r = np.matmul(_cols(x, kh, kw, groups, strides, dilations, pads, oh, ow), _wmat(w, groups))
+    r = _blas.matmul(_cols(x, kh, kw, groups, strides, dilations, pads, oh, ow), _wmat(w, groups))
     return r.transpose(1, 0, 2).reshape(n, oh, ow, o).astype(dt, copy=False)
 
 
@@ -163,7 +163,7 @@ def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dila
     h, wd, c = in_shape[1:]
     groups = c // cg
     dt = np.result_type(g, w)
-    cols = np.matmul(_gmat(g, groups), _wmat(w, groups).transpose(0, 2, 1))  # G, M, KH*KW*Cg
+    cols = _blas.matmul(_gmat(g, groups), _wmat(w, groups).transpose(0, 2, 1))  # G, M, KH*KW*Cg
     cols = cols.reshape(groups, n * oh * ow, kh * kw, cg).transpose(1, 2, 0, 3).reshape(n, oh, ow, kh * kw, c)
     return _scatter_windows(lambda k: cols[:, :, :, k], (n, h, wd, c), _taps(kh, kw, strides, dilations, oh, ow),
                             pads, dt)
@@ -178,7 +178,7 @@ def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilat
     if not (n and oh and ow):
         return np.zeros(w_shape, dt)
     cols = _cols(x, kh, kw, groups, strides, dilations, pads, oh, ow)
-    r = np.matmul(cols.transpose(0, 2, 1), _gmat(g, groups))  # G, KH*KW*Cg, Og
+    r = _blas.matmul(cols.transpose(0, 2, 1), _gmat(g, groups))  # G, KH*KW*Cg, Og
     return r.transpose(1, 0, 2).reshape(w_shape).astype(dt, copy=False)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk
+from .. import _backend as _bk, _blas
 from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
@@ -39,7 +39,7 @@ def _matmul_fwd(a: np.ndarray, b: np.ndarray, adj_a: bool, adj_b: bool) -> np.nd
         fast = _diag_product(a, b)
         if fast is not None:
             return fast
-    return np.matmul(a, b)
+    return _blas.matmul(a, b)   # (one BLAS thread for a small product: see _blas)
 
 
 def _diagonal(m: np.ndarray) -> Any:

@@ -21,6 +21,21 @@ def _cast(value: float, x: np.ndarray) -> Any:
     return x.dtype.type(np.float32(value))
 
 
+def _moment(g: np.ndarray, s: np.ndarray, c: Any, out: np.ndarray) -> np.ndarray:
+    """``s + (g - s) * c`` into ``out`` (which may be ``g``), the same bits as that expression."""
+    np.subtract(g, s, out=out)
+    out *= c
+    return np.add(s, out, out=out)   # (s + y == y + s exactly)
+
+
+def _decayed_sum(rho: Any, s: np.ndarray, keep: Any, y: np.ndarray, out: np.ndarray,
+                 scratch: np.ndarray | None = None) -> np.ndarray:
+    """``rho * s + keep * y`` into ``out``; ``y`` may be overwritten unless ``scratch`` is given."""
+    k = np.multiply(y, keep, out=y if scratch is None else scratch)
+    np.multiply(s, rho, out=out)
+    return np.add(out, k, out=out)
+
+
 class SGD(Optimizer):
     """Gradient descent, optionally with momentum or Nesterov momentum.
 
@@ -58,6 +73,22 @@ class SGD(Optimizer):
         mu = _cast(self.momentum, x)
         m = s["momentum"] = s["momentum"] * mu - g * lr
         return x + (m * mu - g * lr if self.nesterov else m)
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        if self.momentum == 0:
+            np.multiply(g, lr, out=out)
+            np.subtract(x, out, out=out)
+            return
+        mu, gl = _cast(self.momentum, x), np.multiply(g, lr, out=tmp(0, x))
+        m = np.multiply(old["momentum"], mu, out=new["momentum"])
+        m -= gl
+        if self.nesterov:
+            np.multiply(m, mu, out=out)
+            out -= gl
+            np.add(x, out, out=out)
+        else:
+            np.add(x, m, out=out)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
@@ -97,6 +128,22 @@ class Adam(Optimizer):
         if self.amsgrad:
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
+        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
+        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
+                    new["velocity"])
+        if self.amsgrad:
+            v = np.maximum(old["velocity_hat"], v, out=new["velocity_hat"])
+        d = np.sqrt(v, out=tmp(0, x))
+        d += f(self.epsilon)
+        np.multiply(m, alpha, out=out)
+        out /= d
+        np.subtract(x, out, out=out)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
@@ -158,6 +205,28 @@ class RMSprop(Optimizer):
             return x - m
         return x - step
 
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        rho, keep = f(self.rho), f(1 - self.rho)
+        v = _decayed_sum(rho, old["velocity"], keep, np.square(g, out=tmp(0, x)), new["velocity"])
+        d = tmp(0, x)
+        if self.centered:
+            a = _decayed_sum(rho, old["average_gradient"], keep, g, new["average_gradient"], d)
+            np.square(a, out=d)
+            np.subtract(v, d, out=d)
+            d += f(self.epsilon)
+        else:
+            np.add(v, f(self.epsilon), out=d)
+        np.sqrt(d, out=d)
+        step = np.multiply(g, lr, out=tmp(1, x))   # (lr * g == g * lr exactly)
+        step /= d
+        if self.momentum > 0:
+            m = np.multiply(old["momentum"], f(self.momentum), out=new["momentum"])
+            m += step
+            step = m
+        np.subtract(x, step, out=out)
+
     def get_config(self) -> dict:
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
                 "epsilon": self.epsilon, "centered": self.centered}
@@ -194,6 +263,16 @@ class Adagrad(Optimizer):
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         acc = s["accumulator"] = s["accumulator"] + np.square(g)
         return x - lr * g / np.sqrt(acc + x.dtype.type(self.epsilon))
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        acc = np.square(g, out=new["accumulator"])
+        np.add(old["accumulator"], acc, out=acc)
+        d = np.add(acc, x.dtype.type(self.epsilon), out=tmp(0, x))
+        np.sqrt(d, out=d)
+        np.multiply(g, lr, out=out)
+        out /= d
+        np.subtract(x, out, out=out)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "initial_accumulator_value": self.initial_accumulator_value,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._variable import Variable
-from .algorithms import _cast
+from .algorithms import _cast, _decayed_sum, _moment
 from .optimizer import Optimizer, _shape_of
 
 __all__ = ["Adadelta", "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam", "ScheduleFreeAdamW"]
@@ -80,6 +80,28 @@ class Nadam(_Moments):
         v_hat = v / (f(1) - np.power(b2, f(t)))
         return x - m_hat * lr / (np.sqrt(v_hat) + f(self.epsilon))
 
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        u_t = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t)))
+        u_t_1 = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t + 1)))
+        u_product_t = f(self._u_product.numpy())
+        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
+        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
+                    new["velocity"])
+        m_hat, d = np.multiply(m, u_t_1, out=tmp(0, x)), tmp(1, x)
+        m_hat /= f(1) - u_product_t * u_t_1
+        np.multiply(g, f(1) - u_t, out=d)
+        d /= f(1) - u_product_t
+        m_hat += d
+        np.divide(v, f(1) - np.power(b2, f(t)), out=d)
+        np.sqrt(d, out=d)
+        d += f(self.epsilon)
+        m_hat *= lr
+        m_hat /= d
+        np.subtract(x, m_hat, out=out)
+
 
 class Adamax(_Moments):
     """Adamax: Adam with the infinity norm (Kingma and Ba, section 7).
@@ -102,6 +124,18 @@ class Adamax(_Moments):
         u = s["norm"] = np.maximum(f(self.beta_2) * s["norm"], np.abs(g))
         b1_power = np.power(_cast(self.beta_1, x), f(t))
         return x - lr * m / ((f(1) - b1_power) * (u + f(self.epsilon)))
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
+        u = np.multiply(old["norm"], f(self.beta_2), out=new["norm"])
+        np.maximum(u, np.abs(g, out=tmp(0, x)), out=u)
+        d = np.add(u, f(self.epsilon), out=tmp(0, x))
+        d *= f(1) - np.power(_cast(self.beta_1, x), f(t))
+        np.multiply(m, lr, out=out)
+        out /= d
+        np.subtract(x, out, out=out)
 
 
 class Lamb(_Moments):
@@ -127,6 +161,25 @@ class Lamb(_Moments):
         w_norm, g_norm = np.sqrt(np.sum(np.square(x))), np.sqrt(np.sum(np.square(step)))
         ratio = w_norm / g_norm if w_norm > 0 and g_norm > 0 else f(1)
         return x - ratio * lr * step
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        b1_power = np.power(_cast(self.beta_1, x), f(t))
+        b2_power = np.power(_cast(self.beta_2, x), f(t))
+        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
+        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
+                    new["velocity"])
+        step, d = np.divide(m, f(1) - b1_power, out=tmp(0, x)), tmp(1, x)
+        np.divide(v, f(1) - b2_power, out=d)
+        np.sqrt(d, out=d)
+        d += f(self.epsilon)
+        step /= d
+        w_norm = np.sqrt(np.sum(np.square(x, out=d)))
+        g_norm = np.sqrt(np.sum(np.square(step, out=d)))
+        ratio = w_norm / g_norm if w_norm > 0 and g_norm > 0 else f(1)
+        np.multiply(step, ratio * lr, out=out)
+        np.subtract(x, out, out=out)
 
 
 class Adadelta(Optimizer):
@@ -159,6 +212,24 @@ class Adadelta(Optimizer):
         delta = -(np.sqrt(s["accumulated_delta_var"] + eps) * g) / np.sqrt(a + eps)
         s["accumulated_delta_var"] = rho * s["accumulated_delta_var"] + keep * np.square(delta)
         return x + lr * delta
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        rho, keep, eps = f(self.rho), f(1 - self.rho), f(self.epsilon)
+        a = _decayed_sum(rho, old["accumulated_grad"], keep, np.square(g, out=tmp(0, x)),
+                         new["accumulated_grad"])
+        delta, d = np.add(old["accumulated_delta_var"], eps, out=tmp(0, x)), tmp(1, x)
+        np.sqrt(delta, out=delta)
+        delta *= g
+        np.negative(delta, out=delta)
+        np.add(a, eps, out=d)
+        np.sqrt(d, out=d)
+        delta /= d
+        _decayed_sum(rho, old["accumulated_delta_var"], keep, np.square(delta, out=d),
+                     new["accumulated_delta_var"])
+        np.multiply(delta, lr, out=out)
+        np.add(x, out, out=out)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rho": self.rho, "epsilon": self.epsilon}
@@ -223,6 +294,31 @@ class Ftrl(Optimizer):
         quadratic = np.power(new_acc, p) / lr + f(2) * l2
         return (np.clip(z, -l1, l1) - z) / quadratic
 
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        p = f(-self.learning_rate_power)
+        l1 = f(self.l1_regularization_strength)
+        l2 = f(self.l2_regularization_strength) + f(self.beta) / (f(2) * lr)
+        acc = old["accumulator"]
+        new_acc = np.square(g, out=new["accumulator"])
+        np.add(acc, new_acc, out=new_acc)
+        grad, a, b = np.multiply(x, f(2 * self.l2_shrinkage_regularization_strength), out=tmp(0, x)), \
+            tmp(1, x), tmp(2, x)
+        np.add(g, grad, out=grad)
+        np.power(new_acc, p, out=a)
+        a -= np.power(acc, p, out=b)
+        a /= lr
+        a *= x
+        np.subtract(grad, a, out=grad)
+        z = np.add(old["linear"], grad, out=new["linear"])
+        quadratic = np.power(new_acc, p, out=a)
+        quadratic /= lr
+        quadratic += f(2) * l2
+        np.clip(z, -l1, l1, out=out)
+        out -= z
+        out /= quadratic
+
     def get_config(self) -> dict:
         return {**super().get_config(), "learning_rate_power": self.learning_rate_power,
                 "initial_accumulator_value": self.initial_accumulator_value,
@@ -264,6 +360,19 @@ class Lion(Optimizer):
         x = x - lr * np.sign(m * b1 + g * (f(1) - b1))
         s["momentum"] = m * b2 + g * (f(1) - b2)
         return x
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        f = x.dtype.type
+        m, a, b = old["momentum"], tmp(0, x), tmp(1, x)
+        np.multiply(m, b1, out=a)
+        a += np.multiply(g, f(1) - b1, out=b)
+        np.sign(a, out=a)
+        a *= lr
+        np.subtract(x, a, out=out)
+        np.multiply(m, b2, out=new["momentum"])
+        new["momentum"] += np.multiply(g, f(1) - b2, out=b)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}
@@ -323,6 +432,33 @@ class Adafactor(Optimizer):
         u = u / np.maximum(one, _rms(u) / f(self.clip_threshold))
         return x - alpha_t * u
 
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        one, step = f(1), f(t)
+        rho_t = np.minimum(lr, one / np.sqrt(step))
+        a = tmp(0, x)
+        alpha_t = np.maximum(f(self.epsilon_2), np.sqrt(np.mean(np.square(x, out=a)))) * rho_t
+        g2 = np.square(g, out=a)
+        g2 += f(self.epsilon_1)
+        beta_2_t = one - np.power(step, f(self.beta_2_decay))
+        if x.ndim >= 2:
+            r = _decayed_sum(beta_2_t, old["r"], one - beta_2_t,
+                             np.mean(g2, axis=-1, out=tmp(1, new["r"])), new["r"])
+            c = _decayed_sum(beta_2_t, old["c"], one - beta_2_t,
+                             np.mean(g2, axis=-2, out=tmp(2, new["c"])), new["c"])
+            q = np.divide(r, np.mean(r, axis=-1, keepdims=True), out=tmp(1, new["r"]))
+            v = np.multiply(q[..., None], c[..., None, :], out=new["velocity"])
+        else:
+            np.copyto(new["r"], old["r"])
+            np.copyto(new["c"], old["c"])
+            v = _decayed_sum(beta_2_t, old["velocity"], one - beta_2_t, g2, new["velocity"])
+        u = np.sqrt(v, out=tmp(0, x))
+        np.divide(g, u, out=u)
+        u /= np.maximum(one, np.sqrt(np.mean(np.square(u, out=out))) / f(self.clip_threshold))
+        u *= alpha_t
+        np.subtract(x, u, out=out)
+
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_2_decay": self.beta_2_decay,
                 "epsilon_1": self.epsilon_1, "epsilon_2": self.epsilon_2,
@@ -373,6 +509,30 @@ class ScheduleFreeAdamW(Optimizer):
         x_old = (x - (one - b1) * z) / b1
         x_new = (one - weight) * x_old + weight * z
         return (one - b1) * z + b1 * x_new
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Any, lr: Any, t: int) -> None:
+        f = x.dtype.type
+        step, one = f(t), f(1)
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        if self.warmup_steps > 0:
+            lr = lr * np.minimum(step / f(self.warmup_steps), one)
+        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], one - b2, new["velocity"])
+        d, a = np.divide(v, one - np.power(b2, step), out=tmp(0, x)), tmp(1, x)
+        np.sqrt(d, out=d)
+        d += _cast(self.epsilon, x)
+        np.multiply(g, lr, out=a)
+        a /= d
+        z = np.subtract(old["momentum"], a, out=new["momentum"])
+        weight = one / step
+        x_old = np.multiply(z, one - b1, out=d)
+        np.subtract(x, x_old, out=x_old)
+        x_old /= b1
+        x_old *= one - weight
+        x_old += np.multiply(z, weight, out=a)
+        np.multiply(z, one - b1, out=out)
+        x_old *= b1
+        out += x_old
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

@@ -4,6 +4,14 @@ Subclasses give their slot variables (``_slots``) and one update formula, ``_upd
 NumPy arrays of the variable's dtype. The base class turns ``(gradient, variable)`` pairs into
 those arrays and writes the results back with ``Variable.assign``. For a Variable on a GPU the
 arrays are CuPy's (which takes NumPy's functions), and the slots live on the variable's GPU.
+
+The fused path: a subclass may also give ``_update_into``, the same formula written with NumPy's
+``out=`` into preallocated arrays, with the same operations in the same order (so the same bits).
+It serves dense float32 and float64 gradients of variables in host memory, the common case: the
+new values of the variable and of its slots are written into arrays no reader holds
+(``Variable._spare_buffer``: the value before the previous update, reused when nothing kept it)
+and the intermediate results into scratch arrays the optimizer keeps, so a step allocates
+nothing. Sparse rows, other dtypes and GPU variables take ``_update``.
 """
 from __future__ import annotations
 
@@ -103,6 +111,25 @@ def _at(a: np.ndarray, v: Variable) -> Any:
     return a if like is None else _bk.moved(a, like).a
 
 
+_FUSED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+class _Scratch:
+    """Scratch arrays for one fused update: ``tmp(k, like)`` is the ``k``-th, shaped as ``like``
+    (a view of a flat buffer kept across steps and variables, grown to the largest)."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self) -> None:
+        self.flat: dict = {}   # (k, dtype) -> 1-D array
+
+    def tmp(self, k: int, like: np.ndarray) -> np.ndarray:
+        buf = self.flat.get((k, like.dtype))
+        if buf is None or buf.size < like.size:
+            buf = self.flat[(k, like.dtype)] = np.empty(like.size, like.dtype)
+        return buf[:like.size].reshape(like.shape)
+
+
 def _shape_of(v: Variable) -> tuple:
     """The shape of the current value (a Variable declared with a partial shape reports that)."""
     return tuple(v.value().shape)
@@ -188,6 +215,7 @@ class Optimizer:
         self._slot_vars: dict[str, list[Variable]] = {s: [] for s in self._slots}
         self._exclude_refs: set = set()
         self._exclude_pattern: re.Pattern | None = None
+        self._scratch: list[_Scratch] = []   # (a pool: concurrent steps each take their own)
 
     # ------------------------------------------------------------------ learning rate
     @staticmethod
@@ -403,8 +431,7 @@ class Optimizer:
             i = self._track(v)
             lr = lr_value.astype(v.dtype.as_numpy_dtype)[()]  # (a scalar: CuPy takes no NumPy array)
             if self.weight_decay is not None and self._decays(v):
-                x = _value_of(v)
-                v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
+                self._decay(v, lr)
             self._apply_one(g, v, i, lr, step)
         if steps:
             for acc in self._accumulators:
@@ -471,7 +498,7 @@ class Optimizer:
                 f"gradient with shape {list(arr.shape)}, shapes must be equal.")
         if like is not None:
             return arr.backend.xp.astype(arr.a, arr.backend.dtype(np.dtype(dt)), copy=True)
-        return arr.astype(dt, copy=True)
+        return arr.astype(dt, copy=False)   # (read only: the updates never write a gradient)
 
     def _clip(self, pairs: list) -> list:
         def values(g: Any) -> np.ndarray:
@@ -502,7 +529,49 @@ class Optimizer:
     def _begin_step(self, step: int) -> None:
         """Optimizer-wide state updated once per step, before the variables (Nadam's)."""
 
+    def _decay(self, v: Variable, lr: Any) -> None:
+        """Decoupled weight decay: ``x - x * weight_decay * lr``."""
+        x = v.value()._value
+        if type(x) is np.ndarray and x.dtype in _FUSED_DTYPES:
+            out = v._spare_buffer()
+            np.multiply(x, x.dtype.type(np.float32(self.weight_decay)), out=out)
+            out *= lr
+            v._commit(np.subtract(x, out, out=out))
+            return
+        x = _value_of(v)
+        v.assign(x - x * x.dtype.type(np.float32(self.weight_decay)) * lr)
+
+    def _fused(self, g: Any, v: Variable, i: int, lr: Any, step: int) -> bool:
+        """The update of one variable on the fused path (see the module's docstring); False
+        where it does not apply."""
+        x = v.value()._value
+        if (type(g) is not np.ndarray or type(x) is not np.ndarray or x.dtype not in _FUSED_DTYPES
+                or g.dtype != x.dtype or type(self)._update_into is Optimizer._update_into):
+            return False
+        slots = [(s, self._slot_vars[s][i]) for s in self._slots]
+        old = {s: sv.value()._value for s, sv in slots}
+        new = {s: sv._spare_buffer() for s, sv in slots}
+        out = v._spare_buffer()
+        scratch = self._scratch.pop() if self._scratch else _Scratch()
+        try:
+            self._update_into(x, g, old, new, out, scratch.tmp, lr, step)
+        finally:
+            self._scratch.append(scratch)
+        for s, sv in slots:
+            sv._commit(new[s])
+        v._commit(out)
+        return True
+
+    def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                     tmp: Callable[[int, np.ndarray], np.ndarray], lr: Any, t: int) -> None:
+        """``_update`` fused: write each slot's new value into ``new[name]`` (its old value is
+        ``old[name]``) and the variable's into ``out``, with the same operations in the same
+        order as ``_update``, using ``tmp(k, x)`` for the ``k``-th scratch array. Optional."""
+        raise NotImplementedError
+
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
+        if self._fused(g, v, i, lr, step):
+            return
         slots = {s: self._slot_vars[s][i] for s in self._slots}
         rows = isinstance(g, _Rows)
         dense_here = not rows and _where(v) is None

@@ -27,6 +27,13 @@ MANIFEST_PATH = os.path.join(FIXTURES, "real_programs.json")
 
 RTOL = 1e-4  # float32 results
 ATOL = 1e-5  # times max(1, the largest recorded magnitude of that result)
+# programs whose results amplify float32 rounding beyond RTOL, with the reason and their rtol
+ILL_CONDITIONED = {
+    "tfe_logistic_regression": (1e-3, "W starts at ones, so the logits are sums of 784 pixels "
+                                "(about 400) whose softmax depends on differences ~1e-3: a sum "
+                                "rounded in another order (one BLAS thread or two) moves the "
+                                "predictions by 5e-4"),
+}
 
 
 def program_names() -> list:
@@ -86,7 +93,7 @@ def recorded_results(arrays: dict, name: str) -> dict:
     return {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
 
 
-def first_difference(recorded: dict, got: dict):
+def first_difference(recorded: dict, got: dict, rtol: float = RTOL):
     """None when every recorded result matches; else a one-line description of the first that does not."""
     for key, want in recorded.items():
         if key not in got:
@@ -99,7 +106,7 @@ def first_difference(recorded: dict, got: dict):
                 return f"result {key!r}: dtype {have.dtype}, TensorFlow {want.dtype}"
             w, h = want.astype(np.complex128), have.astype(np.complex128)
             atol = ATOL * max(1.0, float(np.max(np.abs(w), initial=0.0)))
-            bad = ~(np.isclose(h, w, rtol=RTOL, atol=atol) | (np.isnan(w) & np.isnan(h)))
+            bad = ~(np.isclose(h, w, rtol=rtol, atol=atol) | (np.isnan(w) & np.isnan(h)))
             if bad.any():
                 i = np.unravel_index(np.argmax(bad), bad.shape) if bad.ndim else ()
                 rel = np.max(np.abs(h - w)[bad] / np.maximum(np.abs(w)[bad], atol))
@@ -123,4 +130,4 @@ def check_program(name: str, recorded: dict):
             got = run_program(name)
         except Exception as exc:  # the program's first failure is the finding
             return describe_exception(exc)
-    return first_difference(recorded, got)
+    return first_difference(recorded, got, ILL_CONDITIONED.get(name, (RTOL,))[0])

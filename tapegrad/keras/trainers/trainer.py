@@ -4,14 +4,30 @@ methods.
 
 The training step is a ``GradientTape`` around the forward pass and the loss; the logged loss is
 the running mean over the epoch's batches, weighted by batch size, as Keras reports it.
+
+How a step runs (``make_train_function`` and its siblings), as Keras runs it: with
+``run_eagerly=False`` (the default) through ``tf.function``, traced once per batch signature and
+replayed (the model's Python code, the tape and the per-step bookkeeping are skipped; the NumPy
+work, the Variable updates and the random draws are replayed in order, so the numbers are the
+eager run's). The first step of each function runs eagerly (it builds the losses, the metrics and
+the optimizer's slots). For the built-in ``train_step`` and ``test_step`` the trace holds the
+forward pass, the loss, the gradients and the optimizer update, and the metrics are updated after
+it, eagerly, from its results (they keep Python state); an overridden step is traced whole. A step
+that cannot be traced runs eagerly, with ``tf.function``'s one warning saying why.
+``compile(run_eagerly=True)`` (or ``model.run_eagerly = True``) and
+``tf.config.run_functions_eagerly(True)`` run the steps as written, every time. The functions are
+made again after ``compile`` and when the model's trainable variables or its optimizer change
+(checked once per epoch, not per step).
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ... import random as _random
+from ... import _function
 from ..._convert import convert_to_tensor
 from ..._tape import GradientTape
 from ..._tensor import Tensor
@@ -65,6 +81,8 @@ class Trainer:
         self._compile_metrics = None if metrics is None and weighted_metrics is None else \
             _CompileMetrics(self)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
+        self.run_eagerly = bool(run_eagerly)
+        self.__dict__.pop("_step_functions", None)   # (made again for this compilation)
         self.compiled = True
         ref = self.__dict__.get("_strategy_ref")
         if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
@@ -311,6 +329,17 @@ class Trainer:
         ``(x, y, sample_weight)``, see ``keras.utils.unpack_x_y_sample_weight``); returns the
         running logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
+        loss, y_pred = self._train_core(x, y, sample_weight)
+        return self._step_logs(x, y, sample_weight, loss, y_pred)
+
+    def test_step(self, data: Any) -> dict:
+        """The loss and metrics of a batch, without training."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        loss, y_pred = self._test_core(x, y, sample_weight)
+        return self._step_logs(x, y, sample_weight, loss, y_pred)
+
+    # the steps' tensor work (what the built-in steps trace) and their metrics (kept eager)
+    def _train_core(self, x: Any, y: Any, sample_weight: Any) -> tuple:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -319,14 +348,13 @@ class Trainer:
         if variables:
             grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients(zip(grads, variables))  # (a None gradient warns, as in Keras)
-        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
-        return self.compute_metrics(x, y, y_pred, sample_weight)
+        return loss, y_pred
 
-    def test_step(self, data: Any) -> dict:
-        """The loss and metrics of a batch, without training."""
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
+    def _test_core(self, x: Any, y: Any, sample_weight: Any) -> tuple:
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        return self.compute_loss(x, y, y_pred, sample_weight, training=False), y_pred
+
+    def _step_logs(self, x: Any, y: Any, sample_weight: Any, loss: Any, y_pred: Any) -> dict:
         self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -334,6 +362,40 @@ class Trainer:
         """The model's outputs for a batch."""
         x = unpack_x_y_sample_weight(data)[0]
         return self(x, training=False)
+
+    # -- how the steps run ------------------------------------------------------------------------
+
+    def make_train_function(self, force: bool = False) -> Any:
+        """The function ``fit`` calls on each batch: ``train_step`` as Keras runs it (traced by
+        ``tf.function`` unless :attr:`run_eagerly`; see the module's docstring). Kept until
+        ``compile`` or a change of the trainable variables or the optimizer (``force`` remakes it)."""
+        return self._step_function("train", force)
+
+    def make_test_function(self, force: bool = False) -> Any:
+        """The function ``evaluate`` calls on each batch (``test_step``, as :meth:`make_train_function`)."""
+        return self._step_function("test", force)
+
+    def make_predict_function(self, force: bool = False) -> Any:
+        """The function ``predict`` calls on each batch (``predict_step``, as :meth:`make_train_function`)."""
+        return self._step_function("predict", force)
+
+    def __getstate__(self) -> dict:
+        # (copies and pickles leave the step functions out: they are made again when needed)
+        state = dict(self.__dict__)
+        state.pop("_step_functions", None)
+        return state
+
+    def _step_key(self) -> tuple:
+        # what a trace holds of the model beyond its inputs: the variables it trains, the optimizer
+        return (tuple(id(v) for v in self.trainable_weights), id(getattr(self, "optimizer", None)))
+
+    def _step_function(self, kind: str, force: bool = False) -> Any:
+        cache = self.__dict__.setdefault("_step_functions", {})
+        key = self._step_key()
+        entry = cache.get(kind)
+        if entry is None or force or entry[0] != key:
+            entry = cache[kind] = (key, _Step(self, kind))
+        return entry[1]
 
     @classmethod
     def _logs(cls, logs: Any) -> dict:  # sorted by name, nested dicts flattened, as Keras's are
@@ -381,13 +443,13 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
+            train_function = self.make_train_function() if dist is None else None
             for step, batch in enumerate(data):
                 cbs.on_train_batch_begin(step)
                 if dist is not None:
                     logs = dist.step("train", batch, reset=step == 0)
                 else:
-                    with _random.graph_step(self):  # (Keras's step is a tf.function: graph op seeds)
-                        logs = self._logs(self.train_step(batch))
+                    logs = self._logs(train_function(batch))
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -426,9 +488,10 @@ class Trainer:
         dist = self._replicas()
         cbs.on_test_begin()
         logs: dict = {}
+        test_function = self.make_test_function() if dist is None else None
         for step, batch in enumerate(data):
             cbs.on_test_batch_begin(step)
-            logs = self._logs(self.test_step(batch)) if dist is None else dist.step("test", batch, step == 0)
+            logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, step == 0)
             cbs.on_test_batch_end(step, logs)
         if dist is not None:
             logs = dist.epoch_logs(logs)
@@ -448,9 +511,10 @@ class Trainer:
         dist = self._replicas()
         cbs.on_predict_begin()
         outs: list = []
+        predict_function = self.make_predict_function() if dist is None else None
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch) if dist is None else dist.predict(batch)
+            out = predict_function(batch) if dist is None else dist.predict(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -481,7 +545,7 @@ class Trainer:
             sample_weight = _class_weights(y, class_weight)
         batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
         dist = self._replicas()
-        logs = self._logs(self.train_step(batch)) if dist is None else \
+        logs = self._logs(self.make_train_function()(batch)) if dist is None else \
             dist.step("train", batch, reset=True, split=False)  # (every replica: the whole batch)
         return logs if return_dict else self._flat(logs)
 
@@ -492,7 +556,7 @@ class Trainer:
         self.reset_metrics()
         batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
         dist = self._replicas()
-        logs = self._logs(self.test_step(batch)) if dist is None else \
+        logs = self._logs(self.make_test_function()(batch)) if dist is None else \
             dist.step("test", batch, reset=True, split=False)  # (every replica: the whole batch)
         return logs if return_dict else self._flat(logs)
 
@@ -501,8 +565,57 @@ class Trainer:
         dist = self._replicas()
         if dist is not None:
             return dist.predict((_to_numpy(x),))
-        return map_structure(lambda t: t.numpy(), self.predict_step((_to_numpy(x),)))
+        return map_structure(lambda t: t.numpy(), self.make_predict_function()((_to_numpy(x),)))
 
     def _flat(self, logs: dict) -> Any:
         values = self._in_keras_order(logs)
         return values[0] if len(values) == 1 else values
+
+
+_MAX_SHAPES = 8   # batch shapes a step function traces before it runs eagerly
+
+
+class _Step:
+    """One of a model's step functions (see the module's docstring): ``step(batch)``."""
+
+    def __init__(self, model: Any, kind: str) -> None:
+        self.model, self.kind = model, kind
+        self.method = getattr(model, kind + "_step")
+        own = getattr(type(model), kind + "_step") is getattr(Trainer, kind + "_step")
+        self.core = getattr(model, f"_{kind}_core") if own and kind != "predict" else None
+        self.traced = _function.function(self.core or self.method, reduce_retracing=True)
+        self.traced.__name__ = f"{type(model).__name__}.{kind}_step"   # (for its warning)
+        self.calls = 0
+        self.shapes: set = set()   # the batch shapes traced (each trace is kept, with its buffers)
+        self.eager = False
+
+    def __call__(self, batch: Any) -> Any:
+        model = self.model
+        with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
+            self.calls += 1
+            if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
+                    or model.__dict__.get("_output_loss_trackers"):
+                # (the first call builds what the step needs; each output's loss tracker keeps
+                # Python state that a replay would skip)
+                return self.method(batch)
+            data = map_structure(_as_tensor, batch)
+            shape = tuple(np.shape(t) for t in flatten(data) if t is not None)
+            if shape not in self.shapes:
+                self.shapes.add(shape)
+                if len(self.shapes) > _MAX_SHAPES:
+                    self.eager = True
+                    warnings.warn(
+                        f"Model.{self.kind}_step runs eagerly from now on: its batches came in more "
+                        f"than {_MAX_SHAPES} shapes, and each shape is traced and kept. Give the "
+                        "batches fewer shapes (pad them to a few lengths), or pass "
+                        "run_eagerly=True to compile().", UserWarning, stacklevel=4)
+                    return self.method(batch)
+            if self.core is None:
+                return self.traced(data)
+            x, y, sample_weight = unpack_x_y_sample_weight(data)
+            loss, y_pred = self.traced(x, y, sample_weight)
+        return model._step_logs(x, y, sample_weight, loss, y_pred)
+
+
+def _as_tensor(v: Any) -> Any:
+    return convert_to_tensor(v) if isinstance(v, (np.ndarray, np.generic)) else v
