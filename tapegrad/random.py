@@ -175,9 +175,11 @@ def _on_miss(undo: Callable) -> None:
 
 def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
     """(lock held) The graph a random op traced now belongs to, and the run of it."""
-    if tr.random_graphs is None:
-        tr.random_graphs = {(): _Graph(tr.owner, _seeds.global_seed)}
+    if tr.random_graphs is None:  # (a trace made in a Keras step is that step's graph: Keras traces it once)
+        tr.random_graphs = {(): _steps.graph if _steps.graph is not None else _Graph(tr.owner, _seeds.global_seed)}
     body, run = tr.loop() or ((), None)
+    if not body and tr.random_graphs[()] is _steps.graph:
+        run = _steps.run  # (each trace of the step is a run of its graph: its ops are nodes 0, 1, ...)
     g = tr.random_graphs.get(body)
     if g is None:
         g = tr.random_graphs[body] = _Graph((tr.owner, body), tr.random_graphs[()].seed)
