@@ -78,6 +78,7 @@ def main(argv=None) -> None:
     parser.add_argument("--coretypes", help="comma-separated (default: every supported one)")
     parser.add_argument("--supported", action="store_true", help="print the supported core types")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--runs", help="keep each core type's results in this folder, and reuse them")
     parser.add_argument("names", nargs="*")
     args = parser.parse_args(argv)
     if args.supported:
@@ -90,7 +91,16 @@ def main(argv=None) -> None:
     names = args.names or [n for n, e in manifest["programs"].items() if e["expect"] == "pass"]
     coretypes = args.coretypes.split(",") if args.coretypes else supported()
     with tempfile.TemporaryDirectory() as workdir:
-        runs = {c: run_corpus(c, names, workdir) for c in coretypes}
+        runs = {}
+        for c in coretypes:
+            kept = os.path.join(args.runs or "", c + ".npz")
+            if args.runs and os.path.exists(kept):
+                with np.load(kept) as data:
+                    runs[c] = {k: data[k] for k in data.files}
+            else:
+                runs[c] = run_corpus(c, names, workdir)
+                if args.runs:
+                    np.savez(kept, **runs[c])
     rows = []
     for key, want in sorted(arrays.items()):
         if key.split("/")[0] not in names or want.dtype.kind not in "fc":

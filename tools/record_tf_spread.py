@@ -131,6 +131,7 @@ def real_programs(names: list, spread: dict, configs: list, out: str) -> None:
                         worst[key] = max(worst[key], d)
             for key, d in worst.items():
                 part[f"{name}/{key}"] = d
+            spread.setdefault("measured_with", {})[f"real_programs/{name}"] = configs
             top = max(worst.values(), default=0.0)
             print(f"{name}: {len(floats)} float results, largest spread {top:.3g} ({time.time() - start:.0f} s)",
                   flush=True)
@@ -223,6 +224,7 @@ def fixtures(only: list, spread: dict, configs: list, out: str) -> None:
         for f in files:
             nonzero = {k: d for k, d in sorted(worst[f].items()) if d > 0}
             part[f] = {"arrays": len(worst[f]), "spread": nonzero, **({"recorder_arguments": args} if args else {})}
+            spread.setdefault("measured_with", {})[f] = configs
             top = max(nonzero.values(), default=0.0)
             print(f"{f}: {len(worst[f])} float arrays, {len(nonzero)} with a spread, largest {top:.3g} "
                   f"({time.time() - start:.0f} s)", flush=True)
