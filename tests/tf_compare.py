@@ -18,9 +18,9 @@ configuration (elementwise chains, float64) while tapegrad's order differs: ``FL
 in the last place of the dtype (``floor(dtype)``) unless a test argues its own.
 NaN must match NaN and an infinity the same infinity. Integers, strings and bools are exact.
 
-Set ``TF_COMPARE_LOG=<file>`` to have every comparison append one JSON line (where, largest
-difference, TensorFlow's spread, the floor): tools/record_tf_spread.py's --tapegrad summary and
-docs/reliability.md's figures come from such logs.
+Set ``TF_COMPARE_LOG=<file>`` to have every comparison append one JSON line: where, the largest
+difference, ``used`` (the largest fraction of the allowed difference an element takes), TensorFlow's
+spread and the floor; docs/reliability.md's figures come from such logs.
 """
 from __future__ import annotations
 
@@ -45,6 +45,16 @@ with open(os.path.join(FIXTURES, "tf_spread.json"), encoding="utf-8") as _fh:
 def floor(dtype) -> float:
     """The relative floor for a dtype's results: ``FLOOR_ULPS`` units in its last place."""
     return FLOOR_ULPS * EPS[np.dtype(dtype).name]
+
+
+def computed_in(w: np.ndarray) -> np.dtype:
+    """The precision a recorded result was computed in: float32 for a float64 array whose every
+    value is a float32 (a float32 loss that a program turned into a Python float), else its dtype."""
+    if w.dtype == np.float64:
+        finite = w[np.isfinite(w)]
+        if np.array_equal(finite.astype(np.float32).astype(np.float64), finite):
+            return np.dtype(np.float32)
+    return w.dtype
 
 
 def program_spread(name: str, result: str) -> float:
@@ -122,24 +132,31 @@ def spread_of(want) -> float:
     return float(getattr(want, "spread", 0.0))
 
 
-def _log(where: str, dev: float, spread: float, allowed_floor: float, ok: bool) -> None:
+def _log(where: str, dev: float, used: float, spread: float, rtol: float, ok: bool) -> None:
     path = os.environ.get("TF_COMPARE_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"where": where, "dev": dev, "spread": spread, "floor": allowed_floor,
+            fh.write(json.dumps({"where": where, "dev": dev, "used": used, "spread": spread, "rtol": rtol,
                                  "ok": bool(ok), "coretype": os.environ.get("OPENBLAS_CORETYPE", "")})
                      + "\n")
 
 
-def within(got, want, *, spread: float, rtol: float, atol: float, scale=None) -> np.ndarray:
-    """Elementwise: ``|got - want| <= K * spread + rtol * |want| + atol * scale`` (finite entries;
-    the caller checks NaN/inf patterns). ``scale``: max(1, largest finite |want|) unless given."""
-    g = np.asarray(got, np.complex128)
+def allowed(want, *, spread: float, rtol: float, atol: float, scale=None) -> np.ndarray:
+    """The largest difference the rule accepts, elementwise: ``K * spread + rtol * |want| + atol *
+    scale``, ``scale`` being max(1, largest finite |want|) unless given."""
     w = np.asarray(want, np.complex128)
     if scale is None:
         finite = np.isfinite(w)
         scale = max(1.0, float(np.max(np.abs(w[finite]), initial=0.0)))
-    return np.abs(g - w) <= K * spread + rtol * np.abs(w) + atol * scale
+    return K * spread + rtol * np.abs(w) + atol * scale
+
+
+def within(got, want, *, spread: float, rtol: float, atol: float, scale=None) -> np.ndarray:
+    """Elementwise: does ``got`` lie within ``allowed`` of ``want`` (finite entries; the caller
+    checks NaN/inf patterns)."""
+    g = np.asarray(got, np.complex128)
+    w = np.asarray(want, np.complex128)
+    return np.abs(g - w) <= allowed(w, spread=spread, rtol=rtol, atol=atol, scale=scale)
 
 
 def difference(got, want, *, spread=None, rtol=None, atol=None, where: str = "", broadcast: bool = False):
@@ -165,7 +182,7 @@ def difference(got, want, *, spread=None, rtol=None, atol=None, where: str = "",
         return f"{where}: shape {h.shape}, TensorFlow {w.shape}"
     if h.dtype.kind not in "fciub":
         return f"{where}: dtype {h.dtype}, TensorFlow {w.dtype}"
-    ref_dtype = w.dtype if isinstance(want, np.ndarray) else (h.dtype if h.dtype.kind in "fc" else np.float32)
+    ref_dtype = computed_in(w) if isinstance(want, np.ndarray) else (h.dtype if h.dtype.kind in "fc" else np.float32)
     rtol = floor(ref_dtype) if rtol is None else rtol
     atol = rtol * ATOL_FRACTION if atol is None else atol
     wc, hc = w.astype(np.complex128), h.astype(np.complex128)
@@ -173,10 +190,12 @@ def difference(got, want, *, spread=None, rtol=None, atol=None, where: str = "",
                     and np.array_equal(np.where(np.isinf(wc), wc, 0), np.where(np.isinf(hc), hc, 0)))
     finite = np.isfinite(wc) & np.isfinite(hc)
     scale = max(1.0, float(np.max(np.abs(wc[np.isfinite(wc)]), initial=0.0)))
-    close = within(hc[finite], wc[finite], spread=spread, rtol=rtol, atol=atol, scale=scale)
-    dev = float(np.max(np.abs(hc[finite] - wc[finite]), initial=0.0))
+    diff = np.abs(hc[finite] - wc[finite])
+    limit = allowed(wc[finite], spread=spread, rtol=rtol, atol=atol, scale=scale)
+    close = diff <= limit
+    dev = float(np.max(diff, initial=0.0))
     ok = same_special and bool(close.all())
-    _log(where, dev, spread, rtol, ok)
+    _log(where, dev, float(np.max(diff / np.maximum(limit, 1e-300), initial=0.0)), spread, rtol, ok)
     if ok:
         return None
     if not same_special:
