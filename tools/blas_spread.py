@@ -114,11 +114,12 @@ def main(argv=None) -> None:
             dev = max(float(np.nanmax(np.abs(g - w), initial=0.0)) for g in got)
         scale = max(1.0, float(np.nanmax(np.abs(w), initial=0.0)))
         spread = tf_compare.program_spread(*key.split("/", 1))
-        floor = tf_compare.floor(want.dtype)
+        floor = tf_compare.floor(tf_compare.computed_in(want))
+        limit = tf_compare.allowed(w, spread=0.0, rtol=floor, atol=floor * tf_compare.ATOL_FRACTION).real
         # the K this result needs: the largest (|h - w| - floor) / spread over its elements
         need = 0.0
         for g in got:
-            excess = np.abs(g - w) - floor * (np.abs(w) + scale)
+            excess = np.abs(g - w) - limit
             excess = excess[np.isfinite(excess)]
             if excess.size and excess.max() > 0:
                 need = max(need, float(excess.max()) / spread if spread else float("inf"))
