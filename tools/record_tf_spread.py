@@ -1,6 +1,6 @@
 """Record TensorFlow's own spread for every recorded result (issue #23; docs/reliability.md).
 
-    /root-of-a-tf-venv/bin/python tools/record_tf_spread.py [--part real_programs|fixtures|all] [NAME ...]
+    python tools/record_tf_spread.py [--part real_programs|fixtures|all] [NAME ...]   # with TensorFlow
 
 TensorFlow's float32 results are not one number: they change with oneDNN on or off
 (``TF_ENABLE_ONEDNN_OPTS``) and with its thread count, because both change the order in which
