@@ -1,25 +1,22 @@
 """tapegrad.keras's Layer, core layers, initializers, activations, regularizers, backend and
 random against Keras 3.15's numbers (tests/fixtures/keras_core.json, tools/record_keras_core.py)."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 import keras_core_cases as cases
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_core.json")) as _f:
-    REC = json.load(_f)
+REC = tf_compare.load_fixture("keras_core.json")
 
 RTOL, ATOL = 1e-4, 1e-6
 
 
 def close(got, want, rtol=RTOL):
-    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64),
-                               rtol=rtol, atol=ATOL)
+    tf_compare.assert_close(np.asarray(got, np.float64), want, rtol=rtol, atol=ATOL, broadcast=True)
 
 
 def forward_and_grads(layer, inputs, training=False):

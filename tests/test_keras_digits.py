@@ -2,20 +2,18 @@
 scikit-learn's digits, from the same initial weights with unshuffled batches, follows Keras 3.15's
 curve: per-epoch loss and val_loss to a relative 1e-4, accuracy and val_accuracy exactly
 (tests/fixtures/keras_digits.json, recorded by ``tools/record_keras_core.py --digits``)."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 from tapegrad import keras
+import tf_compare
 
 import keras_core_cases as cases
 
 datasets = pytest.importorskip("sklearn.datasets")
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_digits.json")) as _f:
-    REC = json.load(_f)
+REC = tf_compare.load_fixture("keras_digits.json")
 
 
 def test_digits_cnn_follows_keras_curve():
@@ -26,9 +24,9 @@ def test_digits_cnn_follows_keras_curve():
     history = model.fit(x, y, validation_data=(vx, vy), verbose=0, **cases.DIGITS_FIT)
     assert sorted(history.history) == sorted(REC["history"])
     for key in ("loss", "val_loss"):
-        np.testing.assert_allclose(history.history[key], REC["history"][key], rtol=1e-4)
+        tf_compare.assert_close(history.history[key], REC["history"][key], rtol=1e-4, err_msg=key)
     for key in ("accuracy", "val_accuracy"):  # counts of right answers: exactly Keras's
         assert np.round(np.array(history.history[key]) * np.array([len(y), len(vy)][key != "accuracy"])).tolist() == \
             np.round(np.array(REC["history"][key]) * [len(y), len(vy)][key != "accuracy"]).tolist()
     for w, ref in zip(model.get_weights(), REC["weights"]):
-        np.testing.assert_allclose(w, ref, rtol=1e-3, atol=1e-5)
+        tf_compare.assert_close(w, ref, rtol=1e-3, atol=1e-5, err_msg="weights")

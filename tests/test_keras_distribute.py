@@ -8,7 +8,6 @@ One 2-replica strategy serves the whole module; the tests skip without dask's ``
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -16,14 +15,14 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
 from record_tf_data import encode  # noqa: E402
 
-with open(os.path.join(HERE, "fixtures", "keras_distribute.json"), encoding="utf-8") as _fh:
-    FIXTURE = json.load(_fh)["cases"]
+FIXTURE = tf_compare.load_fixture("keras_distribute.json")["cases"]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +41,8 @@ def _close(got, want, where="out"):
     """``got`` (encoded) matches TF's ``want`` to float32 rounding; ``where`` names the place."""
     if isinstance(want, dict) and want.get("t") in ("np", "tensor"):
         got = _values(got) if isinstance(got, dict) and got.get("t") in ("np", "tensor") else got
-        np.testing.assert_allclose(got, _values(want), rtol=2e-5, atol=2e-6, err_msg=where)
+        tf_compare.assert_close(got, _values(want), spread=tf_compare.spread_of(want["v"]), rtol=2e-5,
+                                atol=2e-6, err_msg=where)
     elif isinstance(want, dict) and want.get("t") == "dict":
         assert sorted(got["v"]) == sorted(want["v"]), where
         for k in want["v"]:
@@ -52,7 +52,7 @@ def _close(got, want, where="out"):
         for i, (g, w) in enumerate(zip(got["v"], want["v"])):
             _close(g, w, f"{where}[{i}]")
     elif isinstance(want, float):
-        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6, err_msg=where)
+        tf_compare.assert_close(got, want, rtol=2e-5, atol=2e-6, err_msg=where)
     else:
         assert got == want, where
 

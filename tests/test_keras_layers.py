@@ -1,24 +1,28 @@
 """tapegrad.keras.layers against Keras 3.15: every recorded case (tools/record_keras_layers.py)
 gives Keras's outputs, gradients (inputs, initial states, every weight), moving statistics,
 masks and regularization losses, from the same weights and inputs."""
-import json
 import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "keras_layers")
-with open(os.path.join(FIX, "cases.json"), encoding="utf-8") as _f:
-    CASES = json.load(_f)["cases"]
+CASES = tf_compare.load_fixture("keras_layers/cases.json")["cases"]
 DATA = np.load(os.path.join(FIX, "layers.npz"))
 RTOL, ATOL = 1e-4, 1e-5
 
 
 def arr(case, key):
     return DATA[f"{case}/{key}"]
+
+
+def want(case, key):
+    """A recorded array for comparison: it carries TensorFlow's spread (tests/tf_compare.py)."""
+    return tf_compare.recorded(arr(case, key), 'keras_layers/layers.npz', f"{case}/{key}")
 
 
 def has(case, key):
@@ -72,7 +76,7 @@ def run_case(name):
 def close(got, want, what):
     got = np.asarray(tf.convert_to_tensor(got))
     assert got.shape == want.shape, (what, got.shape, want.shape)
-    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL * max(1.0, np.abs(want).max()), err_msg=what)
+    tf_compare.assert_close(got, want, rtol=RTOL, atol=ATOL, err_msg=what)
 
 
 @pytest.mark.filterwarnings("ignore:LayerNormalization. .rms_scaling=True. is deprecated")
@@ -81,16 +85,16 @@ def test_layer_matches_keras(name):
     case, layers, outs, outmask, tape, loss, x, states = run_case(name)
     assert len(outs) == case["outputs"]
     for k, o in enumerate(outs):
-        close(o, arr(name, f"out{k}"), f"output {k}")
+        close(o, want(name, f"out{k}"), f"output {k}")
     if has(name, "dx"):
-        close(tape.gradient(loss, x), arr(name, "dx"), "d/dx")
+        close(tape.gradient(loss, x), want(name, "dx"), "d/dx")
     for k, s in enumerate(states or []):
-        close(tape.gradient(loss, s), arr(name, f"dstate{k}"), f"d/dstate{k}")
+        close(tape.gradient(loss, s), want(name, f"dstate{k}"), f"d/dstate{k}")
     for i, layer in enumerate(layers):
         for j, w in enumerate(layer.weights):
             if has(name, f"dw{i}_{j}"):
-                close(tape.gradient(loss, w), arr(name, f"dw{i}_{j}"), f"d/d{w.name}")
-            close(w, arr(name, f"after{i}_{j}"), f"{w.name} after the call")
+                close(tape.gradient(loss, w), want(name, f"dw{i}_{j}"), f"d/d{w.name}")
+            close(w, want(name, f"after{i}_{j}"), f"{w.name} after the call")
     if isinstance(outmask, (list, tuple)):
         outmask = outmask[0]
     if has(name, "outmask"):
@@ -99,4 +103,4 @@ def test_layer_matches_keras(name):
         assert outmask is None or name.startswith(("global", "embedding_")), outmask
     if case["losses"] is not None:
         got = sum(float(v) for layer in layers for v in layer.losses)
-        np.testing.assert_allclose(got, case["losses"], rtol=1e-4)
+        tf_compare.assert_close(got, case["losses"], rtol=1e-4, err_msg="losses")

@@ -4,7 +4,6 @@ respect to y_pred; the functions; the generic gradient checker on each loss func
 serialize, deserialize and the errors and the warning for logits given as probabilities."""
 from __future__ import annotations
 
-import json
 import os
 import warnings
 
@@ -12,11 +11,11 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad.keras import losses
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_losses.json")
-with open(FIXTURE) as _fh:
-    DATA = json.load(_fh)
+DATA = tf_compare.load_fixture("keras_losses.json")
 
 
 def _id(c):
@@ -40,8 +39,8 @@ def test_loss_class_value_and_gradient_match_keras(case):
         value = loss(y_true, p, sample_weight=case["sample_weight"])
     grad = tape.gradient(value, p)
     assert value.dtype == tf.float32
-    np.testing.assert_allclose(value.numpy(), np.array(case["value"], np.float32), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(grad.numpy(), np.array(case["grad"], np.float32), rtol=1e-4, atol=1e-6)
+    tf_compare.assert_close(value.numpy(), case["value"], rtol=1e-5, atol=1e-6, err_msg="value")
+    tf_compare.assert_close(grad.numpy(), case["grad"], rtol=1e-4, atol=1e-6, err_msg="gradient")
 
 
 @pytest.mark.parametrize("case", DATA["loss_functions"], ids=_id)
@@ -51,8 +50,8 @@ def test_loss_function_value_and_gradient_match_keras(case):
     with tf.GradientTape() as tape:
         value = fn(tf.constant(np.array(case["y_true"], case["y_true_dtype"])), p, **case["kwargs"])
     grad = tape.gradient(value, p)
-    np.testing.assert_allclose(value.numpy(), np.array(case["value"], np.float32), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(grad.numpy(), np.array(case["grad"], np.float32), rtol=1e-4, atol=1e-6)
+    tf_compare.assert_close(value.numpy(), case["value"], rtol=1e-5, atol=1e-6, err_msg="value")
+    tf_compare.assert_close(grad.numpy(), case["grad"], rtol=1e-4, atol=1e-6, err_msg="gradient")
 
 
 def test_every_loss_class_and_reduction_is_recorded():

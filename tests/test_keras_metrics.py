@@ -3,7 +3,6 @@ each metric through three update_state calls (two with sample weights), then res
 more call; the accuracy functions; get and resolve_metric (what compile does with "accuracy")."""
 from __future__ import annotations
 
-import json
 import os
 import warnings
 
@@ -11,11 +10,11 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad.keras import metrics
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_losses.json")
-with open(FIXTURE) as _fh:
-    DATA = json.load(_fh)
+DATA = tf_compare.load_fixture("keras_losses.json")
 
 
 def _id(c):
@@ -37,8 +36,7 @@ def test_metric_results_after_each_update_match_keras(case):
         m.reset_state()
         got.append(m.result().numpy())
     for i, (g, want) in enumerate(zip(got, case["results"])):
-        np.testing.assert_allclose(g, np.array(want, np.float32), rtol=1e-5, atol=1e-6,
-                                   err_msg=f"after update {i}")
+        tf_compare.assert_close(g, want, rtol=1e-5, atol=1e-6, err_msg=f"after update {i}")
 
 
 def test_state_lives_in_non_trainable_variables():

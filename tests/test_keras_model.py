@@ -2,7 +2,6 @@
 3.15's recorded numbers (tests/fixtures/keras_core.json, tools/record_keras_core.py)."""
 import contextlib
 import io
-import json
 import math
 import os
 
@@ -10,17 +9,16 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 import keras_core_cases as cases
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_core.json")) as _f:
-    REC = json.load(_f)
+REC = tf_compare.load_fixture("keras_core.json")
 
 
 def close(got, want, rtol=1e-4):
-    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64),
-                               rtol=rtol, atol=1e-6)
+    tf_compare.assert_close(np.asarray(got, np.float64), want, rtol=rtol, atol=1e-6, broadcast=True)
 
 
 def needs(module):

@@ -2,18 +2,17 @@
 tools/record_keras_more_layers.py gives Keras's outputs, gradients (every input and weight),
 masks and regularization losses from the same weights and inputs; the seeded noise layers draw
 Keras's exact numbers in training. Then argument errors, masks and shapes."""
-import json
 import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "keras_more_layers")
-with open(FIX + ".json", encoding="utf-8") as _f:
-    CASES = json.load(_f)["cases"]
+CASES = tf_compare.load_fixture("keras_more_layers.json")["cases"]
 DATA = np.load(FIX + ".npz")
 RTOL, ATOL = 1e-4, 1e-5
 # TensorFlow's gradient of ImageProjectiveTransformV3 resamples the cotangent with the inverse
@@ -26,6 +25,11 @@ def arr(case, key):
     return DATA[f"{case}/{key}"]
 
 
+def want(case, key):
+    """A recorded array for comparison: it carries TensorFlow's spread (tests/tf_compare.py)."""
+    return tf_compare.recorded(arr(case, key), 'keras_more_layers.npz', f"{case}/{key}")
+
+
 def has(case, key):
     return f"{case}/{key}" in DATA.files
 
@@ -33,7 +37,7 @@ def has(case, key):
 def close(got, want, what):
     got = np.asarray(tf.convert_to_tensor(got))
     assert got.shape == want.shape, (what, got.shape, want.shape)
-    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL * max(1.0, np.abs(want).max()), err_msg=what)
+    tf_compare.assert_close(got, want, rtol=RTOL, atol=ATOL, err_msg=what)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -67,7 +71,7 @@ def test_layer_matches_keras(name):
         out, outmask = run()
         loss = tf.reduce_sum(tf.cast(out, tf.float32) * arr(name, "seed0"))
     assert out.dtype.name == arr(name, "out0").dtype.name
-    close(out, arr(name, "out0"), "output")
+    close(out, want(name, "out0"), "output")
     if not has(name, "dx0" if n_in else "dx"):   # a forward-only case
         return
     if case["layers"][0]["class"] in RESAMPLING:
@@ -84,16 +88,16 @@ def test_layer_matches_keras(name):
     for k, x in enumerate(xs):
         key = f"dx{k}" if n_in else "dx"
         g = tape.gradient(loss, x)
-        close(tf.zeros_like(x) if g is None else g, arr(name, key), f"d/d{key[1:]}")
+        close(tf.zeros_like(x) if g is None else g, want(name, key), f"d/d{key[1:]}")
     for i, layer in enumerate(layers):
         for j, w in enumerate(layer.weights):
             if has(name, f"dw{i}_{j}"):
-                close(tape.gradient(loss, w), arr(name, f"dw{i}_{j}"), f"d/d{w.name}")
+                close(tape.gradient(loss, w), want(name, f"dw{i}_{j}"), f"d/d{w.name}")
     if has(name, "outmask"):
         np.testing.assert_array_equal(np.asarray(outmask), arr(name, "outmask"))
     if case["losses"] is not None:
         got = sum(float(v) for layer in layers for v in layer.losses)
-        np.testing.assert_allclose(got, case["losses"], rtol=1e-4)
+        tf_compare.assert_close(got, case["losses"], rtol=1e-4, err_msg="losses")
 
 
 # ---------------------------------------------------------------------------- masks in models
@@ -101,7 +105,7 @@ def test_masking_reaches_lstm_in_a_sequential_model():
     case = "masking_lstm"
     model = keras.Sequential([keras.Input((5, 2)), keras.layers.Masking(), keras.layers.LSTM(3, return_sequences=True)])
     model.layers[1].set_weights([arr(case, f"w1_{j}") for j in range(3)])
-    close(model(tf.constant(arr(case, "x"))), arr(case, "out0"), "Sequential output")
+    close(model(tf.constant(arr(case, "x"))), want(case, "out0"), "Sequential output")
 
 
 def test_masking_reaches_gru_in_a_functional_model():
@@ -110,7 +114,7 @@ def test_masking_reaches_gru_in_a_functional_model():
     out = keras.layers.GRU(2)(keras.layers.Masking(mask_value=0.0)(inp))
     model = keras.Model(inp, out)
     model.layers[-1].set_weights([arr(case, f"w1_{j}") for j in range(3)])
-    close(model(tf.constant(arr(case, "x"))), arr(case, "out0"), "functional output")
+    close(model(tf.constant(arr(case, "x"))), want(case, "out0"), "functional output")
 
 
 # ---------------------------------------------------------------------------- symbolic shapes

@@ -4,7 +4,6 @@ Normalization's mean/variance against Keras 3.15's numbers (recorded by
 tools/record_keras_names.py; the cases are in tests/keras_names_cases.py)."""
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
@@ -12,18 +11,17 @@ import pytest
 
 import keras_names_cases as cases
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_names.json")
-with open(FIXTURE) as _fh:
-    DATA = json.load(_fh)
+DATA = tf_compare.load_fixture("keras_names.json")
 
 ERRORS = {"ValueError": ValueError, "TypeError": TypeError}
 
 
 def close(got, want, rtol=1e-5):
-    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64),
-                               rtol=rtol, atol=1e-6)
+    tf_compare.assert_close(np.asarray(got, np.float64), want, rtol=rtol, atol=1e-6, broadcast=True)
 
 
 # ---- Reduction ------------------------------------------------------------------------------------

@@ -1,23 +1,21 @@
 """Recurrent cells, the generic RNN layer, attention layers and TimeDistributed against Keras
 3.15's numbers (tests/fixtures/keras_rnn.json, recorded by tools/record_keras_rnn.py from the
 cases in tests/keras_rnn_cases.py), plus their arguments, errors and gradients."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 import keras_rnn_cases as cases
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_rnn.json")) as _f:
-    REC = json.load(_f)
+REC = tf_compare.load_fixture("keras_rnn.json")
 
 
 def close(got, want, rtol=1e-5, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), rtol=rtol, atol=atol)
+    tf_compare.assert_close(np.asarray(got, np.float64), want, rtol=rtol, atol=atol, broadcast=True)
 
 
 @pytest.mark.parametrize("name", sorted(cases.LAYER_CASES))

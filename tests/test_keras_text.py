@@ -2,17 +2,15 @@
 TextVectorization, StringLookup, IntegerLookup, Hashing, CategoryEncoding and Discretization
 give Keras's outputs, dtypes, vocabularies and errors; text_dataset_from_directory gives
 Keras's batches in Keras's order; the text-classification tutorial's pipeline trains."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_text.json"), encoding="utf-8") as _f:
-    FIX = json.load(_f)
+FIX = tf_compare.load_fixture("keras_text.json")
 LAYERS, ERRORS, DIRECTORY = FIX["layers"], FIX["errors"], FIX["directory"]
 
 
@@ -44,12 +42,14 @@ def test_layer_matches_keras(name):
     if dtype == "string":
         assert got == want["value"]
     else:
-        np.testing.assert_allclose(got, np.array(want["value"], dtype), rtol=1e-5, atol=1e-6)
+        tf_compare.assert_close(got, np.array(want["value"], dtype), spread=tf_compare.spread_of(want["value"]),
+                                rtol=1e-5, atol=1e-6, err_msg="output")
     if "vocabulary" in case:
         assert layer.get_vocabulary() == case["vocabulary"]
         assert layer.vocabulary_size() == case["vocabulary_size"]
     if "bin_boundaries" in case:
-        np.testing.assert_allclose(layer.bin_boundaries, case["bin_boundaries"], rtol=1e-5, atol=1e-6)
+        tf_compare.assert_close(layer.bin_boundaries, case["bin_boundaries"], rtol=1e-5, atol=1e-6,
+                                err_msg="bin_boundaries")
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))

@@ -1,17 +1,16 @@
 """tapegrad.keras's optimizers and metrics against Keras 3's recorded numbers
 (tests/fixtures/keras_train.json, written by tools/record_keras_train.py)."""
-import json
 import os
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
+import tf_compare
 from tapegrad import keras
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_train.json")
-with open(FIXTURE) as _fh:
-    DATA = json.load(_fh)
+DATA = tf_compare.load_fixture("keras_train.json")
 
 
 def _optimizer_inputs():
@@ -30,12 +29,11 @@ def test_optimizer_steps_match_keras(case):
     for step, (g, expected) in enumerate(zip(grads, case["steps"]), 1):
         opt.apply_gradients(zip([tf.constant(a) for a in g], variables))
         for v, e in zip(variables, expected):
-            np.testing.assert_allclose(v.numpy(), np.asarray(e, np.float32), rtol=2e-5, atol=2e-6,
-                                       err_msg=f"step {step}")
+            tf_compare.assert_close(v.numpy(), e, rtol=2e-5, atol=2e-6, err_msg=f"step {step}")
     assert int(opt.iterations.numpy()) == case["iterations"]
     opt.finalize_variable_values(variables)
     for v, e in zip(variables, case["final"]):
-        np.testing.assert_allclose(v.numpy(), np.asarray(e, np.float32), rtol=2e-5, atol=2e-6)
+        tf_compare.assert_close(v.numpy(), e, rtol=2e-5, atol=2e-6, err_msg="final")
 
 
 @pytest.mark.parametrize("name", ["Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Lamb", "Adafactor",
@@ -149,8 +147,8 @@ def test_metric_results_match_keras(case):
             m.reset_state()
         t, p, w = _metric_args(u)
         m.update_state(t, p, sample_weight=w)
-        np.testing.assert_allclose(m.result().numpy(), np.asarray(expected, np.float32),
-                                   rtol=1e-5, atol=1e-6, err_msg=f"after update {i}")
+        tf_compare.assert_close(m.result().numpy(), expected, rtol=1e-5, atol=1e-6,
+                                err_msg=f"after update {i}")
     config = m.get_config()
     assert set(config) == set(case["config"])
     assert {k: v for k, v in config.items() if k != "name"} == {  # (Keras numbers repeated names)
@@ -385,7 +383,7 @@ def test_fit_on_a_pydataset_as_keras():
     data = _Data(workers=2)
     model.fit(data, epochs=2, shuffle=False, verbose=0)
     for got, w in zip(model.get_weights(), want["weights"]):
-        np.testing.assert_allclose(got, np.asarray(w, np.float32), rtol=1e-5)
+        tf_compare.assert_close(got, w, rtol=1e-5, err_msg="weights")
     assert model.evaluate(data, verbose=0) == pytest.approx(want["evaluate"], rel=1e-5)
     assert data.ends == want["ends"] and data.workers == 2
     assert model.predict(data, verbose=0).shape == (12, 1)
@@ -529,7 +527,7 @@ def test_loss_scale_optimizer_as_keras():
     v = tf.Variable(np.array([1.0, -2.0], np.float32))
     for step in DATA["loss_scale"]:
         opt.apply_gradients([(tf.constant(np.array(step["grad"], np.float32)), v)])
-        np.testing.assert_allclose(v.numpy(), np.asarray(step["value"], np.float32), rtol=1e-6)
+        tf_compare.assert_close(v.numpy(), step["value"], rtol=1e-6, err_msg="value")
         assert float(opt.dynamic_scale) == step["scale"]
         assert int(opt.iterations) == step["iterations"]
     assert keras.mixed_precision.LossScaleOptimizer is keras.optimizers.LossScaleOptimizer
@@ -585,7 +583,7 @@ def test_reduce_lr_csv_logger_and_terminate_on_nan_in_fit_as_keras(tmp_path):
                             keras.callbacks.TerminateOnNaN()])
     assert set(history.history) == set(want["history"])
     for k, values in want["history"].items():
-        np.testing.assert_allclose(history.history[k], values, rtol=1e-5, err_msg=k)
+        tf_compare.assert_close(history.history[k], values, rtol=1e-5, err_msg=k)
     rows = (tmp_path / "log.csv").read_text().splitlines()
     assert rows[0] == want["csv_header"] and len(rows) - 1 == want["csv_rows"]
 

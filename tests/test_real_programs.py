@@ -3,7 +3,9 @@ to tapegrad, compared with the numbers TensorFlow 2.21 + Keras 3 gave for the sa
 
 Each program under tests/real_programs/ names its source in its header; tools/record_real_programs.py
 recorded its results under TensorFlow (tests/fixtures/real_programs.npz and .json). Floats must
-match to rtol 1e-4 (atol 1e-5 of the result's largest magnitude), integers and strings exactly. A
+match by tests/tf_compare.py's rule: within K times TensorFlow's own spread for that result
+(tests/fixtures/tf_spread.json, tools/record_tf_spread.py) above a floor of 512 float32 ulp;
+integers and strings exactly (docs/reliability.md). A
 program the manifest expects to fail is a strict xfail carrying the reason, so one that starts
 to pass is noticed (then refresh the manifest with tools/real_programs_report.py
 --write-expectations). TensorFlow is not needed here.
@@ -64,6 +66,50 @@ def test_comparison_catches_a_difference():
     assert "shape" in _runner.first_difference(want, {"a": np.array([1.0]), "n": np.array(3)})
     assert "missing" in _runner.first_difference(want, {"a": want["a"]})
     assert _runner.first_difference(want, {"a": want["a"], "n": np.array(4)}) is not None
+    assert "NaN" in _runner.first_difference(want, {"a": np.array([np.nan, 2.0]), "n": np.array(3)})
+
+
+def test_tensorflows_spread_widens_the_tolerance_by_k_and_no_more():
+    """The rule of tests/tf_compare.py: within K times TensorFlow's spread above the floor."""
+    import numpy as np
+    import tf_compare
+    want = np.array([0.5, -0.25, 0.125], np.float32)
+    r = tf_compare.floor(np.float32)  # 512 units in the last place; the absolute floor 64 (scale 1)
+    for spread in (0.0, 1e-5, 1e-3):
+        allowed = tf_compare.K * spread + r * np.abs(want) + r * tf_compare.ATOL_FRACTION
+        inside, outside = want + 0.99 * allowed, want + 1.01 * allowed  # (float64)
+        assert tf_compare.difference(inside, want, spread=spread) is None, spread
+        assert "differ" in tf_compare.difference(outside, want, spread=spread), spread
+    # a float32 loss a program turned into a Python float is held to float32's floor, not float64's
+    assert tf_compare.computed_in(np.array([np.float32(0.1), 2.0])) == np.float32
+    assert tf_compare.computed_in(np.array([0.1, 2.0])) == np.float64
+
+
+def _patched_program(name, monkeypatch, patch):
+    import tapegrad
+    patch(monkeypatch, tapegrad)
+    return _runner.check_program(name, _runner.recorded_results(ARRAYS, name))
+
+
+def _gradients_one_percent_off(monkeypatch, tapegrad):
+    gradient = tapegrad.GradientTape.gradient
+    monkeypatch.setattr(tapegrad.GradientTape, "gradient", lambda self, *a, **k: tapegrad.nest.map_structure(
+        lambda g: g * 1.01, gradient(self, *a, **k)))
+
+
+def _seeded_with_the_next_seed(monkeypatch, tapegrad):
+    set_seed = tapegrad.random.set_seed
+    monkeypatch.setattr(tapegrad.random, "set_seed", lambda seed: set_seed(seed + 1))
+
+
+@pytest.mark.parametrize("name, patch", [("tfe_logistic_regression", _gradients_one_percent_off),
+                                         ("core_mlp", _seeded_with_the_next_seed)])
+def test_the_tolerance_still_catches_a_wrong_program(name, patch, monkeypatch):
+    """A real difference stays a failure: every gradient 1% too large over a 20-step float32
+    training run, or a random initialisation from the neighbouring seed."""
+    assert _runner.check_program(name, _runner.recorded_results(ARRAYS, name)) is None
+    failure = _patched_program(name, monkeypatch, patch)
+    assert failure is not None and "differ" in failure, failure
 
 
 

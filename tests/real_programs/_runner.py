@@ -25,15 +25,6 @@ FIXTURES = os.path.join(os.path.dirname(HERE), "fixtures")
 ARRAYS_PATH = os.path.join(FIXTURES, "real_programs.npz")
 MANIFEST_PATH = os.path.join(FIXTURES, "real_programs.json")
 
-RTOL = 1e-4  # float32 results
-ATOL = 1e-5  # times max(1, the largest recorded magnitude of that result)
-# programs whose results amplify float32 rounding beyond RTOL, with the reason and their rtol
-ILL_CONDITIONED = {
-    "tfe_logistic_regression": (1e-3, "W starts at ones, so the logits are sums of 784 pixels "
-                                "(about 400) whose softmax depends on differences ~1e-3: a sum "
-                                "rounded in another order (one BLAS thread or two) moves the "
-                                "predictions by 5e-4"),
-}
 
 
 def program_names() -> list:
@@ -93,28 +84,20 @@ def recorded_results(arrays: dict, name: str) -> dict:
     return {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
 
 
-def first_difference(recorded: dict, got: dict, rtol: float = RTOL):
-    """None when every recorded result matches; else a one-line description of the first that does not."""
+def first_difference(recorded: dict, got: dict, name: str = ""):
+    """None when every recorded result matches; else a one-line description of the first that does
+    not. Floats by tests/tf_compare.py's rule, with TensorFlow's spread for ``name``'s results."""
+    if os.path.dirname(HERE) not in sys.path:
+        sys.path.insert(0, os.path.dirname(HERE))
+    import tf_compare
+
     for key, want in recorded.items():
         if key not in got:
             return f"result {key!r} missing"
-        have = got[key]
-        if have.shape != want.shape:
-            return f"result {key!r}: shape {have.shape}, TensorFlow {want.shape}"
-        if want.dtype.kind in "fc":
-            if have.dtype.kind not in "fciub":
-                return f"result {key!r}: dtype {have.dtype}, TensorFlow {want.dtype}"
-            w, h = want.astype(np.complex128), have.astype(np.complex128)
-            atol = ATOL * max(1.0, float(np.max(np.abs(w), initial=0.0)))
-            bad = ~(np.isclose(h, w, rtol=rtol, atol=atol) | (np.isnan(w) & np.isnan(h)))
-            if bad.any():
-                i = np.unravel_index(np.argmax(bad), bad.shape) if bad.ndim else ()
-                rel = np.max(np.abs(h - w)[bad] / np.maximum(np.abs(w)[bad], atol))
-                return (f"result {key!r}: {int(bad.sum())} of {bad.size} values differ "
-                        f"(first at {tuple(int(j) for j in i)}: {h[i].real:.7g} vs TensorFlow "
-                        f"{w[i].real:.7g}; largest relative difference {rel:.2g})")
-        elif not np.array_equal(have, want):
-            return f"result {key!r}: {have.ravel()[:5]} vs TensorFlow {want.ravel()[:5]}"
+        message = tf_compare.difference(got[key], want, spread=tf_compare.program_spread(name, key),
+                                        where=f"result {key!r}" + (f" of {name}" if name else ""))
+        if message is not None:
+            return message
     return None
 
 
@@ -130,4 +113,4 @@ def check_program(name: str, recorded: dict):
             got = run_program(name)
         except Exception as exc:  # the program's first failure is the finding
             return describe_exception(exc)
-    return first_difference(recorded, got, ILL_CONDITIONED.get(name, (RTOL,))[0])
+    return first_difference(recorded, got, name)
