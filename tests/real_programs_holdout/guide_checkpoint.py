@@ -3,7 +3,8 @@ Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79
 Licence: Apache-2.0 (tensorflow/docs)
 Changed: `net.save_weights('easy_checkpoint')` -> 'easy_checkpoint.weights.h5' (Keras 3 requires
 the suffix: the original raises ValueError under TF 2.21); each Net's kernel fixed (fix_weights)
-once built by a call on a zero batch; the files are written in a fresh temporary directory (the
+once built by a call on a zero batch (the second Net too, before the restore: left unbuilt, under
+TF 2.21 the restore did not reach its kernel, which kept an unseeded draw); the files are written in a fresh temporary directory (the
 program changes into it and back); `!ls` -> os.listdir; prints -> RESULTS (losses, checkpoint
 names relative to the directory, restored values, the reader's keys, shapes and dtypes); the
 reader's key 'net/l1/kernel/...' -> 'net/l1/_kernel/...' (Keras 3's Dense tracks its kernel as
@@ -90,6 +91,8 @@ train_and_checkpoint(net, manager)
 
 opt = tf.keras.optimizers.Adam(0.1)
 net = Net()
+net(tf.zeros([1, 1]))
+fix_weights(net, seed=1)
 dataset = toy_dataset()
 iterator = iter(dataset)
 ckpt = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net, iterator=iterator)
