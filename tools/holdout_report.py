@@ -35,8 +35,10 @@ def main(argv: list) -> None:
     if unrecorded and not argv:
         print(f"not recorded under TensorFlow (left out): {', '.join(unrecorded)}")
     counts = {"pass": 0, "DIFF": 0, "FAIL": 0}
+    home = os.getcwd()
     for name in names:
         line = outcome(_runner.check_program(name, _runner.recorded_results(arrays, name)))
+        os.chdir(home)  # a program that failed after changing into its temporary directory
         counts[line.split()[0]] += 1
         print(f"{name:40s} {line}", flush=True)
     print(f"\n{counts['pass']} of {len(names)} run unchanged with TensorFlow's numbers; "

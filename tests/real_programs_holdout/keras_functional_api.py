@@ -15,7 +15,7 @@ import os
 import tempfile
 
 import numpy as np
-import tensorflow as tf
+import tensorflow as tf  # noqa: F401 (as published)
 from tensorflow import keras
 from tensorflow.keras import layers
 from _corpus import fix_weights

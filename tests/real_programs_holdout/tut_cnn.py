@@ -9,7 +9,7 @@ summaries' parameter counts, the history and the evaluation recorded in RESULTS.
 import numpy as np
 import tensorflow as tf
 
-from tensorflow.keras import datasets, layers, models
+from tensorflow.keras import datasets, layers, models  # noqa: F401 (as published)
 from _corpus import fix_weights
 
 tf.keras.utils.set_random_seed(0)
