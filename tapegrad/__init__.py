@@ -85,6 +85,8 @@ _LAZY = {
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
     "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
     "autograph": (".autograph", None),
+    "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"),
+    "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
                                        "type_spec_from_value", "parallel_stack")},
@@ -111,6 +113,8 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
     from . import autograph, experimental, summary, version  # noqa: F401
+    from . import ragged  # noqa: F401
+    from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
                              type_spec_from_value)

@@ -15,8 +15,9 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _vmap, dtypes as _dt
-from ._convert import convert_to_tensor
-from ._tensor import IndexedSlices, Tensor, TensorShape, constant_maker
+from ._convert import convert_to_tensor, host_value
+from ._dispatch import composite_api
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, constant_maker
 from ._tensor_array import TensorArray
 from ._variable import Variable
 from ._warn import warn_outside
@@ -37,8 +38,7 @@ def _truth(pred: Any, what: str) -> bool:
         raise ValueError(f"{what} must be a scalar (a bool tensor of shape []), got a tensor of "
                          f"shape {list(t._value.shape)}. Reduce it with tf.reduce_all or "
                          "tf.reduce_any first.")
-    _rec.note_escape(t, "__bool__")
-    return bool(t._value.reshape(()))
+    return bool(np.asarray(host_value(t, "__bool__")).reshape(()))
 
 
 def _check_callable(fn: Any, what: str) -> None:
@@ -195,8 +195,7 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
     bi = convert_to_tensor(branch_index)
     if bi._value.ndim:
         raise InvalidArgumentError(f"'branch_index' must be a scalar, got shape {list(bi._value.shape)}.")
-    _rec.note_escape(bi, "__int__")
-    i = int(bi._value)
+    i = int(host_value(bi, "__int__"))
     i = i if 0 <= i < len(fns) else len(fns) - 1
     return _branch(fns[i], i)
 
@@ -323,6 +322,7 @@ class _Column:
         return stack(self.rows if order is None else [self.rows[i] for i in order])
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any = None,
            back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
            name: Any = None, fn_output_signature: Any = None) -> Any:
@@ -558,14 +558,14 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
 
 
 def is_tensor(x: Any) -> bool:
-    """Whether ``x`` is a tapegrad tensor (a ``Tensor``, ``Variable`` or ``IndexedSlices``);
-    NumPy arrays and Python numbers are not.
+    """Whether ``x`` is a tapegrad tensor (a ``Tensor``, ``Variable``, ``IndexedSlices`` or
+    ``RaggedTensor``); NumPy arrays and Python numbers are not.
 
     >>> import tapegrad as tf, numpy as np
     >>> tf.is_tensor(tf.constant(1.0)), tf.is_tensor(np.ones(2))
     (True, False)
     """
-    return isinstance(x, (Tensor, Variable, IndexedSlices))
+    return isinstance(x, (Tensor, Variable, IndexedSlices, CompositeTensor))
 
 
 def executing_eagerly() -> bool:

@@ -7,12 +7,13 @@ binary op takes the tensor's dtype (never a silent promotion between two tensors
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from . import _backend as _bk, _seam, _strings, dtypes as _dt
-from ._tensor import IndexedSlices, Tensor, VariableBase, arrays_read, next_id, wrap
+from . import _backend as _bk, _recorders as _rec, _seam, _strings, dtypes as _dt
+from ._tensor import (CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, VariableBase, arrays_read,
+                      next_id, wrap)
 from .errors import InvalidArgumentError
 
 _PY_SCALARS = (float, int, builtins.bool, complex)
@@ -44,7 +45,8 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
             return _strings.to_bytes(value)  # (str mixed with non-ASCII bytes)
         except ValueError:
             pass
-        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged?)") from None
+        raise ValueError(f"Cannot convert {value!r} to a tensor: {e} (are the nested lists ragged? "
+                         "tf.ragged.constant makes a RaggedTensor of rows of different lengths)") from None
     if spot and arrays_read() != n + 1:
         raise _HoldsTensor
     k = arr.dtype.kind
@@ -171,6 +173,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return value
     if isinstance(value, IndexedSlices):
         return value._dense(dtype)
+    if isinstance(value, CompositeTensor):
+        raise composite_error(value)
     want = None if dtype is None else _dt.as_dtype(dtype)._np
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "OUSV":
@@ -348,6 +352,54 @@ def binary_operands(x: Any, y: Any, opname: str) -> tuple[Tensor, Tensor]:
         return _operand(x, y._value.dtype, opname), y
     x = convert_to_tensor(x)
     return x, _operand(y, x._value.dtype, opname)
+
+
+def host_value(x: Any, what: str) -> Any:
+    """The value of op argument ``x`` read into Python to steer an op (a shape, axis, padding,
+    offset, length...): a tensor's array (a GPU's copied to the host, as TensorFlow's host
+    arguments), a Variable's current value, anything else as it is.
+
+    The one way op code reads a tensor argument's data into Python (tests/test_function_stale.py
+    scans the source for others): in a ``tf.function`` trace the read is a guard, so a call with
+    another value is traced again rather than replayed with this one (docs/function.md)."""
+    if isinstance(x, VariableBase):
+        x = x.read_value()  # (a trace records the read, then guards its value)
+    if not isinstance(x, Tensor):
+        return x
+    _rec.note_escape(x, what)
+    v = x._value
+    return v.backend.to_numpy(v.a) if type(v) is _bk.Boxed and v.backend.gpu else v
+
+
+def check_values(check: Callable, *xs: Tensor) -> None:
+    """Run ``check(*arrays)`` on the values of tensors ``xs``: a validation that raises on bad
+    values (indices out of range, labels outside the classes) and returns nothing.
+
+    The one way op code reads tensor data only to validate it: the values never steer the op, and
+    a ``tf.function`` trace records the check as a step that runs again on every call's values,
+    as TensorFlow's kernels check at run time. A backend's (Dask, CuPy) values are not read back."""
+    if len(xs) == 1:  # (the common case, without a list)
+        v = xs[0]._value
+        if type(v) is _bk.Boxed:
+            return
+        check(v)
+    else:
+        vals = [x._value for x in xs]
+        for v in vals:
+            if type(v) is _bk.Boxed:
+                return
+        check(*vals)
+    if _rec.active:
+        _rec.note_check(check, xs)
+
+
+def composite_error(value: Any) -> CompositeConversionError:
+    """The error for a composite tensor (RaggedTensor) where a Tensor is needed."""
+    name = type(value).__name__
+    return CompositeConversionError(
+        f"a {name} is not a Tensor: this function takes a dense tensor, and tapegrad has no {name} "
+        f"version of it. Convert it explicitly: .to_tensor() pads it to a dense tensor, .flat_values "
+        f"are its values (docs/ragged.md lists the functions that take a {name}).")
 
 
 def as_tensor(x: Any) -> Tensor:

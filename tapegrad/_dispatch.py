@@ -5,6 +5,7 @@ the call to the active recorders (``_recorders``).
 from __future__ import annotations
 
 import builtins
+import functools
 import sys
 from typing import Any, Callable, Sequence
 
@@ -12,9 +13,10 @@ import numpy as np
 
 from . import _backend as _bk, _recorders as _rec, _seam
 from ._backend import ArrayTensor
-from ._convert import _SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, convert_to_tensor
+from ._convert import (_SCALARS, _dtype_error, _operand, _scalar_for, binary_operands, composite_error,
+                       convert_to_tensor)
 from ._recorders import _NEEDS0, _NEEDS01, _NEEDS1, NEEDS0_SHAPED
-from ._tensor import Tensor, constant_maker, next_id, wrap
+from ._tensor import CompositeConversionError, CompositeTensor, Tensor, constant_maker, next_id, wrap
 from .errors import InvalidArgumentError, ResourceExhaustedError
 
 _EMPTY: dict = {}
@@ -236,6 +238,8 @@ def unary(op: Op, x: Any) -> Tensor:
     """Apply a one-input, one-output op without params (checking the op's ``kinds``): the hot
     path, kept flat."""
     if type(x) is not Tensor:
+        if isinstance(x, CompositeTensor):  # (elementwise: on its flat values)
+            return x._with_flat(unary(op, x._flat()))
         x = convert_to_tensor(x)
         if type(x) is ArrayTensor:
             return on_backend(op, (x,))
@@ -299,11 +303,15 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
             yv = y._value
             shaped = True  # (a 0-d operand: x has the output's shape)
         else:
+            if isinstance(y, CompositeTensor):
+                return composite_binary(op, x, y)
             y = _operand(y, dx, op.name)
             if type(y) is ArrayTensor:
                 return on_backend(op, (x, y))
             yv = y._value
     else:
+        if isinstance(x, CompositeTensor) or isinstance(y, CompositeTensor):
+            return composite_binary(op, x, y)
         x, y = binary_operands(x, y, op.name)
         if type(x) is ArrayTensor or type(y) is ArrayTensor:
             return on_backend(op, (x, y))
@@ -334,6 +342,50 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
         else:
             _offer(op, (x, y), _EMPTY, t, stack)
     return t
+
+
+# --------------------------------------------------------------------------- composite tensors
+# Handlers that a composite tensor's package (tapegrad/ragged/) registers when it loads: a
+# composite can only exist once its package has loaded, so its handlers are always in place.
+COMPOSITE_BINARY: dict[type, Callable] = {}  # type -> handler(fn, x, y), fn(a, b) the op on tensors
+COMPOSITE_APIS: dict[Callable, Callable] = {}  # public function -> handler taking its arguments
+
+
+def composite_binary(op: Any, x: Any, y: Any) -> Any:
+    """A binary elementwise op (an :class:`Op`, or a function of two tensors) with a composite
+    operand: the composite's handler, given the op on tensors."""
+    c = x if isinstance(x, CompositeTensor) else y
+    handler = COMPOSITE_BINARY.get(type(c))
+    if handler is None:
+        raise TypeError(f"{getattr(op, 'name', op)} does not take a {type(c).__name__}.")
+    return handler((lambda a, b: binary(op, a, b)) if type(op) is Op else op, x, y)
+
+
+def composite_call(fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    """``fn``'s call with a composite argument, handed to the handler registered for ``fn``: what
+    a function on a hot path does inline where :func:`composite_api` would cost a call."""
+    handler = COMPOSITE_APIS.get(fn)
+    if handler is None:
+        c = next((a for a in args if isinstance(a, CompositeTensor)), None)
+        raise composite_error(c)
+    return handler(*args, **kwargs)
+
+
+def composite_api(fn: Callable) -> Callable:
+    """TensorFlow's dispatch for composite tensors: the decorated public function runs as usual;
+    when a composite argument (a RaggedTensor) fails to convert to a Tensor, the handler
+    registered for the function in :data:`COMPOSITE_APIS` runs instead (no cost on the dense path
+    but one call)."""
+    @functools.wraps(fn)
+    def api(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except CompositeConversionError:
+            handler = COMPOSITE_APIS.get(api)
+            if handler is None:
+                raise
+        return handler(*args, **kwargs)
+    return api
 
 
 _KIND_NAMES = {"f": "floating", "c": "complex", "i": "signed integer", "u": "unsigned integer",

@@ -7,13 +7,16 @@ trace. A trace whose guards see other values than the trace did is abandoned and
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
 gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
-value, ``tf.distribute``'s ``PerReplica``) is keyed by what it returns and passed to the function
-as it is, which then runs eagerly, quietly: its work is done elsewhere (on the replicas).
+value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
+passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
+done elsewhere (on the replicas); a RaggedTensor's row partitions are read in Python.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
+import logging
 import threading
 import warnings
 import weakref
@@ -24,17 +27,25 @@ import numpy as np
 from . import _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
 from ._spec import TensorSpec
-from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, wrap
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 
 __all__ = ["function", "Function", "ConcreteFunction", "run_functions_eagerly",
            "functions_run_eagerly", "tracing"]
 
 _PASSED = "E"  # the key of an argument passed as it is (a class with ``_function_key``)
 _MAX_BRANCH_TRACES = 16  # traces of one key (one per guard outcome) before running eagerly
+MAX_TRACES = 256  # keys a Function keeps traces for; beyond, the least recently used is dropped
+# TensorFlow's frequent-retracing warning: at most twice per Python function, when 5 of its
+# last calls (a window of about 10) traced
+_RETRACE_WINDOW, _RETRACE_THRESHOLD, _RETRACE_WARNINGS = 10, 5, 2
+_detectors: Any = weakref.WeakKeyDictionary()  # Python function's code -> _RetraceDetector
+_detectors_lock = threading.Lock()
+_ARG_VAR = object()  # (in an output template: (_ARG_VAR, r), the r-th Variable passed)
 _state = threading.local()
 _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
 _SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
+_COMPOSITE = object()  # (in an output template: (_COMPOSITE, n, c), c rebuilt from the next n tensors)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -119,13 +130,52 @@ class ConcreteFunction:
 class _Entry:
     """The traces of one key (one per guard outcome), or the reason it runs eagerly."""
 
-    __slots__ = ("programs", "eager", "outputs", "single")
+    __slots__ = ("programs", "eager", "pinned", "__weakref__")
 
     def __init__(self) -> None:
         self.programs: list = []
         self.eager: str | None = None
-        self.outputs: Any = None
-        self.single = False  # the output is one tensor
+        self.pinned = False  # its trace created the function's Variables: never dropped
+
+
+class _RetraceDetector:
+    """TensorFlow's ``_FrequentTracingDetector``: how many of a Python function's recent calls
+    traced; ``calls``: per tracing call, 1 + the calls that followed it without tracing."""
+
+    __slots__ = ("calls", "count", "warned")
+
+    def __init__(self) -> None:
+        self.calls: list = []
+        self.count = 0
+        self.warned = 0
+
+    def traced(self, untraced_before: int, fn: Any) -> None:
+        if self.calls:
+            self.calls[-1] += untraced_before
+        self.count += untraced_before + 1
+        self.calls.append(1)
+        while self.calls and self.count - self.calls[0] > _RETRACE_WINDOW:
+            self.count -= self.calls.pop(0)
+        if self.warned < _RETRACE_WARNINGS and len(self.calls) >= _RETRACE_THRESHOLD:
+            self.warned += 1
+            logging.getLogger("tensorflow").warning(
+                f"{len(self.calls)} out of the last {self.count} calls to {fn} triggered tf.function "
+                "retracing. Tracing is expensive and the excessive number of tracings could be due to "
+                "(1) creating @tf.function repeatedly in a loop, (2) passing tensors with different "
+                "shapes, (3) passing Python objects instead of tensors. For (1), please define your "
+                "@tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True "
+                "option that can avoid unnecessary retracing. For (3), please refer to "
+                "https://www.tensorflow.org/guide/function#controlling_retracing and "
+                "https://www.tensorflow.org/api_docs/python/tf/function for more details.")
+
+
+def _stats_key(fn: Any) -> Any:
+    """What TensorFlow counts retracing by: the Python function's code object (shared by the
+    tf.functions made from one function, and by a method's instances)."""
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    fn = getattr(fn, "__func__", fn)
+    return getattr(fn, "__code__", None)
 
 
 class Function:
@@ -141,7 +191,9 @@ class Function:
                     raise TypeError(f"input_signature must be a possibly nested sequence of "
                                     f"TensorSpec objects; got {s!r}")
         self._reduce = reduce_retracing
-        self._cache: dict = {}
+        self._cache: collections.OrderedDict = collections.OrderedDict()  # (least recently used first)
+        self._ncalls = 0           # calls, and the call that last traced (the retracing warning)
+        self._traced_at = 0
         self._counted: list = []  # the signatures TensorFlow would have traced
         self._count = 0
         self._created = False      # Variables were created on the first trace
@@ -212,14 +264,20 @@ class Function:
         """Flat tensor inputs, and the key of the call."""
         structure = (list(args), kwargs)
         flat = _nest.flatten(structure)
-        tensors, key = [], []
+        tensors, key, variables = [], [], []
         specs = _nest.flatten(list(self._sig)) if self._sig is not None else None
         if specs is not None and len(specs) != len(flat):
             raise ValueError(f"{self.__name__}: the arguments' structure does not match the "
                              f"input_signature {self._sig}")
         for i, x in enumerate(flat):
             if isinstance(x, VariableBase):
-                key.append(("V", id(x)))
+                # TF's VariableSpec: the declared shape and dtype, and which arguments alias
+                alias = next((j for j, v in enumerate(variables) if v is x), None)
+                if alias is None:
+                    alias = len(variables)
+                    variables.append(x)
+                shape = x.shape
+                key.append(("V", None if shape.rank is None else tuple(shape), x.dtype.name, alias))
             elif hasattr(type(x), "_function_key"):
                 if specs is not None and not specs[i].is_compatible_with(x):
                     raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed: the "
@@ -240,10 +298,13 @@ class Function:
             else:
                 try:
                     hash(x)
-                    key.append(("P", type(x), x))
-                except TypeError:
-                    key.append(("O", id(x)))
-        return tensors, tuple(key), _shape_of_structure(structure), flat
+                except TypeError:  # (TensorFlow's error: a key by id() would replay another call's trace)
+                    raise TypeError(f"Could not generate a generic TraceType for {x!r}. Please verify "
+                                    "that it is immutable/hashable. Otherwise, consider implementing the "
+                                    "Tracing Protocol for it (or pass its numbers as tensors, or as a "
+                                    "tuple).") from None
+                key.append(("P", type(x), x))
+        return tensors, tuple(key), _shape_of_structure(structure), flat, variables
 
     def _count_trace(self, key: tuple, structure: Any) -> None:
         if self._sig is not None:
@@ -269,6 +330,7 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _eagerly:
             return self._fn(*args, **kwargs)
+        self._ncalls += 1
         fast = None
         if not kwargs and len(args) == self._npos:
             fast = tuple((a._value.shape, a._value.dtype) if type(a) is Tensor else None for a in args)
@@ -280,17 +342,22 @@ class Function:
                         res = prog.run(values)
                     except _trace.Miss:
                         continue
-                    return _fill(prog, res)[0] if entry.single else \
-                        _nest.pack_sequence_as(entry.outputs, _fill(prog, res))
+                    return _fill(prog, res, ())[0] if prog.single else \
+                        _nest.pack_sequence_as(prog.structure, _fill(prog, res, ()))
         args, kwargs = self._bind(args, kwargs)
-        tensors, key, structure, flat = self._leaves(args, kwargs)
+        tensors, key, structure, flat, variables = self._leaves(args, kwargs)
         full = (structure, key)
         entry = self._cache.get(full)
         if entry is None:
-            entry = self._cache[full] = _Entry()
+            entry = self._new_entry(full)
+            counted = self._count
             self._count_trace(key, structure)
+            if self._count != counted:
+                self._note_trace()
             if any(k[0] is _PASSED for k in key):
-                entry.eager = "its arguments are distributed values"
+                entry.eager = "its arguments are distributed values or RaggedTensors"
+        else:
+            self._cache.move_to_end(full)
         if fast is not None and None not in fast:
             self._fast[fast] = entry
         if entry.eager is not None:
@@ -298,17 +365,43 @@ class Function:
         outer = _rec.active and _rec.tls.stack
         for prog in entry.programs:
             try:
-                res = prog.run_engine(tensors, prog.res) if outer else prog.run(
-                    [t._value for t in tensors])
+                res = prog.run_engine(tensors, prog.resources(variables)) if outer else prog.run(
+                    [t._value for t in tensors] + variables)
             except _trace.Miss:
                 continue
-            return _nest.pack_sequence_as(entry.outputs, _fill(prog, res))
+            return _nest.pack_sequence_as(prog.structure, _fill(prog, res, variables))
         if len(entry.programs) >= _MAX_BRANCH_TRACES:
             entry.eager = (f"the values of tensors read into Python changed on "
                            f"{_MAX_BRANCH_TRACES} calls")
             self._warn(entry.eager, entry.programs[-1].where)
             return self._run_eagerly(entry, args, kwargs)
-        return self._trace(entry, args, kwargs, tensors, flat)
+        return self._trace(entry, args, kwargs, tensors, flat, variables)
+
+    def _new_entry(self, full: tuple) -> _Entry:
+        """A new cache entry for key ``full``; the least recently used beyond ``MAX_TRACES`` are
+        dropped (with their traces), except one whose trace created the Variables."""
+        entry = self._cache[full] = _Entry()
+        if len(self._cache) > MAX_TRACES:
+            for k, e in self._cache.items():
+                if not e.pinned and e is not entry:
+                    del self._cache[k]
+                    for f in [f for f, x in self._fast.items() if x is e]:
+                        del self._fast[f]
+                    break
+        return entry
+
+    def _note_trace(self) -> None:
+        """This call traces (as TensorFlow counts traces): TensorFlow's retracing warning."""
+        key = _stats_key(self._fn)
+        if key is None:
+            return
+        untraced = self._ncalls - self._traced_at - 1 if self._traced_at else 0
+        self._traced_at = self._ncalls
+        with _detectors_lock:
+            d = _detectors.get(key)
+            if d is None:
+                d = _detectors[key] = _RetraceDetector()
+            d.traced(untraced, self._fn)
 
     def _run_eagerly(self, entry: _Entry, args: tuple, kwargs: dict) -> Any:
         """A call of a function that cannot be replayed: the Python function runs eagerly, its
@@ -316,8 +409,13 @@ class Function:
         with _trace.graph_run(entry):
             return self._fn(*args, **kwargs)
 
-    def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list) -> Any:
+    def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list,
+               variables: list) -> Any:
         tr = _trace.Tracer(entry)  # (the traces of one signature share their random kernels)
+        tr.arguments(variables)
+        # Variables may be made on the first trace only: later, tf.Variable() raises at its line
+        if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
+            tr.no_variables = _trace.VARIABLE_ON_RETRACE if self._created else _trace.VARIABLE_ON_LATER_CALL
         it = iter(tensors)
         fresh = []
         for x in flat:  # the inputs take the first slots
@@ -344,19 +442,24 @@ class Function:
         made = _variable._var_uid() - uid0 - 1 - (getattr(_state, "spent", 0) - spent0)
         _state.spent = getattr(_state, "spent", 0) + 2
         if made:
-            if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:
-                raise ValueError(
-                    "tf.function only supports singleton tf.Variables created on the first call. "
-                    "Make sure the tf.Variable is only created once or created outside tf.function.")
-            self._created = True
+            if tr.no_variables:  # (one made without tf.Variable(): copied, say)
+                raise ValueError(tr.no_variables)
+            self._created = entry.pinned = True
         leaves = _nest.flatten(out)
         tens: list = []
         template: list = []
+        arg_vars = {id(v): r for r, v in enumerate(variables)}
         for x in leaves:  # tensors, and the tensors an IndexedSlices holds, are the replay's
-            if isinstance(x, IndexedSlices):
+            if id(x) in arg_vars and isinstance(x, VariableBase):  # (each call's own Variable)
+                template.append((_ARG_VAR, arg_vars[id(x)]))
+            elif isinstance(x, IndexedSlices):
                 parts = [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
                 tens += parts
                 template.append((_SLICES, len(parts)))
+            elif isinstance(x, CompositeTensor):  # (a RaggedTensor: its values and row splits)
+                parts = x._components()
+                tens += parts
+                template.append((_COMPOSITE, len(parts), x))
             elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
                 tens.append(x)
                 template.append(_SLOT)
@@ -371,8 +474,10 @@ class Function:
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template
         entry.programs.append(prog)
-        entry.outputs = out
-        entry.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
+        # the output's structure, per trace (traces of one key may differ: tf.unstack(x, axis=t));
+        # not the trace's values
+        prog.structure = _nest.map_structure(lambda x: None, out)
+        prog.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
         # the caller gets tensors of its own (the trace's inputs were fresh tensors)
         return out
 
@@ -425,7 +530,7 @@ class Function:
         return f"<tapegrad.function {self.__name__}>"
 
 
-def _fill(prog: Any, res: list) -> list:
+def _fill(prog: Any, res: list, variables: Any) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
     out = []
     for x in prog.template:
@@ -433,6 +538,10 @@ def _fill(prog: Any, res: list) -> list:
             out.append(next(it))
         elif type(x) is tuple and len(x) == 2 and x[0] is _SLICES:
             out.append(IndexedSlices(*[next(it) for _ in range(x[1])]))
+        elif type(x) is tuple and len(x) == 2 and x[0] is _ARG_VAR:
+            out.append(variables[x[1]])
+        elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
+            out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
         else:
             out.append(x)
     return out

@@ -14,7 +14,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 INSTEAD = {
     "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "SparseTensor": "use a dense tensor (tf.IndexedSlices carries sparse gradients)",
-    "RaggedTensor": "use a padded dense tensor and a mask (tf.sequence_mask)",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import nest
-from ._tensor import Tensor, VariableBase
+from ._tensor import CompositeTensor, Tensor, VariableBase
 from .dtypes import string
 from ._trace import replayable
 
@@ -98,6 +98,8 @@ def format_tensor(value: Any, summarize: int | None = 3) -> str:
     >>> format_tensor(tf.range(10))
     '[0 1 2 ... 7 8 9]'
     """
+    if isinstance(value, CompositeTensor):  # (a RaggedTensor: its own text, TensorFlow's)
+        return value._print_text(3 if summarize is None else summarize)
     a = np.asarray(value.numpy() if isinstance(value, (Tensor, VariableBase)) else value)
     if a.dtype.kind == "S":  # (a scalar string tensor's bytes)
         a = a.astype(object)
@@ -110,7 +112,7 @@ def format_tensor(value: Any, summarize: int | None = 3) -> str:
 
 
 def _is_tensor(x: Any) -> bool:
-    return isinstance(x, (Tensor, VariableBase))
+    return isinstance(x, (Tensor, VariableBase, CompositeTensor))
 
 
 def _write(text: str, output_stream: Any) -> None:

@@ -24,11 +24,13 @@ class Recorder:
     params ``p`` and gave ``ans`` (its output Tensor, or the tuple of outputs of a multi-output
     op); ``k`` is this recorder's position in the stack (for :func:`run_hidden`).
     ``on_nondiff(op, xs, outs, p)``: an op without derivative ran (its outputs are constants).
+    ``on_variable_create(v)``: a Variable is being made (before its initial value is computed).
     ``on_variable_read(v)``: a Variable was read (converted to a Tensor).
     ``on_variable_assign(v, how, value)``: a Variable's value was replaced (``how``: ``"assign"``,
     ``"assign_add"`` or ``"assign_sub"`` with the operand ``value`` as given; ``""`` for other
     updates).
     ``on_escape(t, how)``: a tensor's value left the library (``numpy()``, ``float()``, ...).
+    ``on_check(check, xs)``: ``check(*values of xs)`` validated tensors' values (``_convert.check_values``).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
     ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
@@ -46,6 +48,9 @@ class Recorder:
     def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
         pass
 
+    def on_variable_create(self, v: Any) -> None:
+        pass
+
     def on_variable_read(self, v: Any) -> None:
         pass
 
@@ -56,6 +61,9 @@ class Recorder:
         pass
 
     def on_random(self, xs: Any, stateful: bool) -> None:
+        pass
+
+    def on_check(self, check: Callable, xs: Any) -> None:
         pass
 
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
@@ -222,6 +230,12 @@ def note_escape(t: Any, how: str) -> None:
             rec.on_escape(t, how)
 
 
+def note_check(check: Callable, xs: Any) -> None:
+    """Tell the recorders that ``check`` validated the values of ``xs`` (see ``Recorder.on_check``)."""
+    for rec in tls.stack:
+        rec.on_check(check, xs)
+
+
 def note_random(xs: Any, stateful: bool) -> None:
     """Tell the recorders that random numbers are about to be drawn (see ``Recorder.on_random``)."""
     if active:
@@ -240,6 +254,12 @@ def iterate(items: Iterable, branch: int | None = None) -> Iterator:
             if it is not None:
                 return it
     return iter(items)
+
+
+def note_variable_create(v: Any) -> None:
+    if active:
+        for rec in tls.stack:
+            rec.on_variable_create(v)
 
 
 def note_variable_read(v: Any) -> None:

@@ -19,7 +19,7 @@ from ._backend import ArrayTensor, filled
 from ._convert import convert_to_tensor
 from ._dispatch import zeros_like
 from ._recorders import Tape
-from ._tensor import IndexedSlices, Tensor, constant_maker, wrap
+from ._tensor import CompositeTensor, IndexedSlices, Tensor, constant_maker, wrap
 from ._variable import Variable
 from . import _jacobian
 from ._walk import UnconnectedGradients, _parse_unconnected, accumulate, backward
@@ -128,6 +128,9 @@ class GradientTape:
                     self._rec.ids.add(t._id)
             elif isinstance(t, IndexedSlices):
                 self.watch(t.values)
+                continue
+            elif isinstance(t, CompositeTensor):  # (a RaggedTensor: its flat values)
+                self.watch(t._flat())
                 continue
             else:
                 raise ValueError(
@@ -254,6 +257,8 @@ class GradientTape:
         flat_s = self._flat_sources(sources)
         seeds = self._seeds(flat_t, output_gradients)
         grads = self._run(flat_t, seeds, flat_s, mode)
+        if any(isinstance(s, CompositeTensor) for s in _nest.flatten(sources)):
+            grads = _composite_grads(_nest.flatten(sources), grads)
         return _nest.pack_sequence_as(sources, grads)
 
     # -- helpers shared with jacobian
@@ -266,6 +271,8 @@ class GradientTape:
                 t = t._snap
             elif isinstance(t, IndexedSlices):
                 t = convert_to_tensor(t)
+            elif isinstance(t, CompositeTensor):
+                t = t._flat()
             elif not isinstance(t, Tensor):
                 where = "target" if len(flat) == 1 else f"target[{i}] (flattened)"
                 raise TypeError(f"{where} is a {type(t).__name__}, not a tapegrad Tensor or Variable. "
@@ -276,7 +283,7 @@ class GradientTape:
 
     @staticmethod
     def _flat_sources(sources: Any) -> list:
-        flat = _nest.flatten(sources)
+        flat = [s._flat() if isinstance(s, CompositeTensor) else s for s in _nest.flatten(sources)]
         for i, s in enumerate(flat):
             if not isinstance(s, (Tensor, Variable)):
                 where = "sources" if not isinstance(sources, (list, tuple, dict)) else f"sources[{i}] (flattened)"
@@ -466,3 +473,10 @@ def tapegrad_diagnosis() -> Any:
 
 
 _diagnosis_loader: Any = None  # set by tapegrad/__init__.py
+
+
+def _composite_grads(sources: list, grads: list) -> list:
+    """A composite source's gradient as the same composite (a RaggedTensor for a RaggedTensor),
+    from the gradient of its flat tensor, as TensorFlow gives it."""
+    return [s._with_flat(convert_to_tensor(g)) if isinstance(s, CompositeTensor) and g is not None else g
+            for s, g in zip(sources, grads)]

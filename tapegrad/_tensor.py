@@ -482,7 +482,7 @@ def constant_maker(fn: Any) -> Any:
     """Mark ``fn`` as audited for ``tf.function`` traces: the tensors it makes with :func:`wrap`
     (or conversion) hold values that do not depend on tensors' values read behind the tracer's
     back (only shapes, Python values, and values read through guarded reads such as
-    ``ops.array._py_value``), so a trace may keep them as constants (docs/function.md). Returns
+    ``ops.array.host_value``), so a trace may keep them as constants (docs/function.md). Returns
     ``fn`` itself: no cost at call time."""
     CONSTANT_MAKERS.add(fn.__code__)
     return fn
@@ -504,6 +504,44 @@ def numpy_text(v: Any, is_repr: builtins.bool) -> str:
     text = (repr(v.item()) if v.ndim == 0 else np.array_repr(v)) if is_repr else np.array_str(v)
     return "\n" + text if "\n" in text else text
 
+
+
+# --------------------------------------------------------------------------- composite tensors
+class CompositeTensor:
+    """A tensor built of tapegrad Tensors (``tf.RaggedTensor``): the protocol through which the
+    engine and the op library handle one without knowing its type.
+
+    ``_flat()`` is the Tensor that carries gradients (a RaggedTensor's flat values);
+    ``_with_flat(t)`` is the same structure around another Tensor of that shape;
+    ``_print_text(summarize)`` is what ``tf.print`` writes for it; ``_components()`` are all its
+    Tensors, from which ``_from_components(parts)`` makes one of the same structure (how a
+    ``tf.function`` replay returns it). A tape watches,
+    differentiates and seeds a composite through them; ``unary`` ops apply to ``_flat()``;
+    ``binary`` ops, and functions decorated with ``_dispatch.composite_api``, hand the call to
+    the handlers the composite's package registered (``COMPOSITE_BINARY``, ``COMPOSITE_APIS``).
+    Converting a composite to a Tensor raises :class:`CompositeConversionError`.
+    """
+
+    __slots__ = ()
+
+    def _flat(self) -> "Tensor":
+        raise NotImplementedError
+
+    def _with_flat(self, t: "Tensor") -> "CompositeTensor":
+        raise NotImplementedError
+
+    def _print_text(self, summarize: int) -> str:
+        raise NotImplementedError
+
+    def _components(self) -> list:
+        raise NotImplementedError
+
+    def _from_components(self, parts: list) -> "CompositeTensor":
+        raise NotImplementedError
+
+
+class CompositeConversionError(TypeError):
+    """A composite tensor (RaggedTensor) where a Tensor is needed and no handler takes it."""
 
 
 # --------------------------------------------------------------------------- IndexedSlices

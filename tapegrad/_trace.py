@@ -13,6 +13,8 @@ a Variable read, an op output. The program is the list of steps in execution ord
   traced one; a difference abandons the replay (:class:`Miss`) before any write is made;
 * ``call``: a function marked :func:`replayable` (optimizer updates, printing), run again with the
   replayed values; pending writes are committed before it, so no guard may follow it;
+* ``check``: a validation of values (``_convert.check_values``: indices in range, ...), run
+  again on each replay's values, as TensorFlow's kernels check at run time;
 * ``draw``: a random draw (:func:`draw`), a function of its input slots that draws afresh at each
   replay (stateful ones advance their kernel's Philox state; stateless ones depend on their seed
   slot). A Generator's draw reads its state variable's slot and writes the advanced state.
@@ -41,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from . import _backend as _bk, _nest, _recorders as _rec, _tensor
-from ._convert import convert_to_tensor
+from ._convert import check_values, convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
 from .errors import InternalError
@@ -58,6 +60,13 @@ _ABOVE = os.path.join(_PKG, "keras", "")
 _TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
 _lock = threading.Lock()
 _tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0
+
+
+VARIABLE_ON_RETRACE = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+VARIABLE_ON_LATER_CALL = "Creating variables on a non-first call to a function decorated with tf.function."
 
 
 class Miss(Exception):
@@ -118,6 +127,8 @@ class Tracer(_Bodies, _rec.Recorder):
         self.kinds: dict[int, str] = {}  # slot -> dtype kind
         self.steps: list = []
         self.res: list = []              # resources: Variables (arguments, then captured)
+        self.n_arg_res = 0               # the first n_arg_res: the arguments, given at each call
+        self.no_variables: str | None = None  # the error a Variable made now raises (a later trace)
         self.res_of: dict[int, int] = {}  # id(variable) -> resource index
         self.cur: dict[int, int] = {}    # resource -> slot of its value in this run
         self.problem: tuple | None = None
@@ -145,6 +156,23 @@ class Tracer(_Bodies, _rec.Recorder):
         self.n_inputs = self.n + 1
         return self.new_slot(t)
 
+    def arguments(self, variables: list) -> None:
+        """The Variables passed as arguments (distinct, in order): resources given at each call."""
+        for v in variables:
+            self.resource(v)
+        self.n_arg_res = len(self.res)
+
+    def on_variable_create(self, v: Any) -> None:
+        if self.no_variables:
+            raise ValueError(self.no_variables)
+
+    def _read_step(self, r: int, s: int) -> None:
+        """Read resource ``r`` into slot ``s``; a Variable of a shape not fully declared (its value
+        may take another shape between calls) is guarded by its shape."""
+        self.steps.append(("read", r, s))
+        if getattr(self.res[r], "_shape", None) is not None:
+            self.steps.append(("shape", s, np.shape(self.keep[s]._value)))
+
     def resource(self, v: Any) -> int:
         r = self.res_of.get(id(v))
         if r is None:
@@ -156,7 +184,9 @@ class Tracer(_Bodies, _rec.Recorder):
         s = self.slot.get(id(t))
         if s is None:
             s = self.new_slot(t)
-            self.consts[s] = t._value
+            v = t._value
+            # a user's NumPy array (an operand taken as it is) is captured by value, as TF does
+            self.consts[s] = v.copy() if type(v) is np.ndarray and (v.flags.writeable or not v.flags.owndata) else v
             site = self.made.get(t._id)
             if site is not None:
                 code, line = site
@@ -196,7 +226,7 @@ class Tracer(_Bodies, _rec.Recorder):
         if id(snap) not in self.slot:
             s = self.new_slot(snap)
             r = self.resource(v)
-            self.steps.append(("read", r, s))
+            self._read_step(r, s)
             self.cur[r] = s
 
     def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
@@ -206,7 +236,7 @@ class Tracer(_Bodies, _rec.Recorder):
         r = self.resource(v)
         if r not in self.cur:  # (the value it had: read where the write happens)
             prev = self.new_slot(wrap(np.empty(0)))
-            self.steps.append(("read", r, prev))
+            self.steps.append(("read", r, prev))  # (no shape guard: a write replaces the value)
             self.cur[r] = prev
         if isinstance(value, (Tensor, VariableBase)):
             src = self.slot_of(convert_to_tensor(value))
@@ -228,6 +258,9 @@ class Tracer(_Bodies, _rec.Recorder):
                       "call twice)")
         v = t._value
         self.steps.append(("guard", s, np.shape(v), np.asarray(v).tobytes(), user_line()))
+
+    def on_check(self, check: Callable, xs: Any) -> None:
+        self.steps.append(("check", check, [self.slot_of(x) for x in xs]))
 
     def host_call(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
         leaves = _nest.flatten((list(args), kwargs))
@@ -254,16 +287,17 @@ class Tracer(_Bodies, _rec.Recorder):
         ins = [self.slot_of(x) for x in xs]
         self.steps.append(("draw", fn, ins, [self.new_slot(o) for o in outs], stateful))
 
-    def draw_from(self, v: Any, fn: Callable) -> Tensor:
-        """A draw ``fn(state) -> (new state, sample)`` on Variable ``v``'s value (a Generator's)."""
+    def draw_from(self, v: Any, fn: Callable, xs: Any = ()) -> Tensor:
+        """A draw ``fn(state, *values of xs) -> (new state, sample)`` on Variable ``v``'s value (a
+        Generator's)."""
         r = self.resource(v)
         prev = self.cur.get(r)
         if prev is None:
             prev = self.cur[r] = self.new_slot(wrap(v._snap._value))
-            self.steps.append(("read", r, prev))
-        new, sample = (wrap(a) for a in fn(v._snap._value))
+            self._read_step(r, prev)
+        new, sample = (wrap(a) for a in fn(v._snap._value, *[x._value for x in xs]))
         v._set(new._value, fresh=True)  # (this run's own update, unseen by the recorders)
-        self.on_draw(fn, [self.keep[prev]], (new, sample), True)
+        self.on_draw(fn, [self.keep[prev], *xs], (new, sample), True)
         out = self.new_slot(v._snap)
         self.steps.append(("write", r, "assign", prev, self.slot[id(new)], out))
         self.cur[r] = out
@@ -282,7 +316,8 @@ class Tracer(_Bodies, _rec.Recorder):
                 self.problem = bad[0]
                 return None
         steps = _fold(self.steps, self.consts, self.keep)
-        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep])
+        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep],
+                       self.n_arg_res)
 
 
 def start(tr: Tracer) -> None:
@@ -494,9 +529,12 @@ class Program:
     """A finished trace: its steps with the dead ones dropped, and how to replay them."""
 
     def __init__(self, steps: list, consts: dict, res: list, outs: list, n_inputs: int,
-                 values: list) -> None:
-        self.consts, self.res, self.outs, self.n_inputs = consts, res, outs, n_inputs
+                 values: list, n_arg_res: int = 0) -> None:
+        # the Variables passed as arguments are not kept: each call gives its own (TF's spec keys)
+        self.res = [None] * n_arg_res + res[n_arg_res:]
+        self.consts, self.outs, self.n_inputs, self.n_arg_res = consts, outs, n_inputs, n_arg_res
         self.steps = _live(steps, outs)
+        self.n_slots = len(values)
         self.values = values
         self.thread = threading.get_ident()
         self.fast = compile_program(self, True)
@@ -507,8 +545,13 @@ class Program:
         self.undo = ("guard" in kinds or "shape" in kinds) and any(
             st[0] == "draw" and st[4] for st in self.steps)
 
+    def resources(self, variables: list) -> list:
+        """The resources of a call that passes Variables ``variables`` (distinct, in order)."""
+        return list(variables) + self.res[self.n_arg_res:]
+
     def run(self, inputs: list) -> list:
-        """Replay on input arrays (no outer recorder); returns output arrays."""
+        """Replay on input arrays, then the Variables passed as arguments (no outer recorder);
+        returns output arrays."""
         if threading.get_ident() == self.thread:
             return _undoable(self.fast, inputs) if self.undo else self.fast(inputs)
         if self._shared is None:
@@ -550,6 +593,8 @@ class Program:
             elif kind == "shape":
                 if np.shape(env[step[1]]._value) != step[2]:
                     raise Miss()
+            elif kind == "check":  # (through check_values: an outer trace records it too)
+                check_values(step[1], *[env[i] for i in step[2]])
             else:  # call
                 _commit_tensors(pending, res)
                 fn, structure, spec = step[1:]
@@ -572,7 +617,7 @@ def _commit_tensors(pending: dict, res: list) -> None:
 def _reads(step: tuple) -> Any:
     """The slots a step reads."""
     kind = step[0]
-    if kind == "op" or kind == "draw":
+    if kind == "op" or kind == "draw" or kind == "check":
         return step[2]
     if kind == "write":
         return (step[3], step[4])
@@ -607,6 +652,8 @@ def _fold(steps: list, consts: dict, keep: list) -> list:
         if kind == "op" and all(i in consts for i in step[2]):
             for o in step[4]:
                 consts[o] = keep[o]._value
+            continue
+        if kind == "check" and all(i in consts for i in step[2]):  # (checked when traced)
             continue
         if kind in ("guard", "shape") and step[1] in consts:
             continue
@@ -656,6 +703,10 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         return f"s{i}" if i not in prog.consts else const[i]
 
     const = {i: bind(v, "c") for i, v in prog.consts.items()}
+    nvar = prog.n_arg_res
+
+    def var(r: int) -> str:  # (a Variable passed as an argument: an input after the arrays)
+        return f"s{prog.n_slots + r}"
     private = _private(prog) if buffers else set()
     pending: dict[int, tuple] = {}
     for step in prog.steps:
@@ -675,7 +726,9 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         elif kind == "draw":
             lines.append(f"{_targets(step[3], True)} = {bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         elif kind == "read":
-            lines.append(f"s{step[2]} = {bind(_reader(prog.res[step[1]]))}()")
+            r = step[1]
+            lines.append(f"s{step[2]} = {bind(_read_arg)}({var(r)})" if r < nvar else
+                         f"s{step[2]} = {bind(_reader(prog.res[r]))}()")
         elif kind == "write":
             _, r, how, prev, src, out = step
             if how == "assign":
@@ -687,13 +740,16 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
         elif kind in ("guard", "shape"):
             check = _guard(step[2], step[3] if kind == "guard" else None)
             lines.append(f"{bind(check)}(s{step[1]})")
+        elif kind == "check":
+            lines.append(f"{bind(step[1])}({', '.join(sl(i) for i in step[2])})")
         else:
-            lines.extend(_commits(pending, prog.res, bind))
+            lines.extend(_commits(pending, prog.res, bind, var, nvar))
             fn, structure, spec = step[1:]
-            slots = [x for k, x in spec if k == "s"]
-            lines.append(f"{bind(_host(fn, structure, spec, prog.res))}({', '.join(sl(i) for i in slots)})")
-    lines.extend(_commits(pending, prog.res, bind))
-    head = f"    {_targets(range(prog.n_inputs), True)} = inputs\n" if prog.n_inputs else ""
+            args = [var(r) for r in range(nvar)] + [sl(x) for k, x in spec if k == "s"]
+            lines.append(f"{bind(_host(fn, structure, spec, prog.res, nvar))}({', '.join(args)})")
+    lines.extend(_commits(pending, prog.res, bind, var, nvar))
+    names = [f"s{i}" for i in range(prog.n_inputs)] + [var(r) for r in range(nvar)]
+    head = f"    {', '.join(names)}{',' if len(names) == 1 else ''} = inputs\n" if names else ""
     src = ("def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines)
            + f"    return [{', '.join(sl(i) for i in prog.outs)}]\n")
     _check_source(src)
@@ -706,8 +762,9 @@ def _targets(slots: Any, tuple_: bool) -> str:
     return names + "," if tuple_ and "," not in names else names
 
 
-def _commits(pending: dict, res: list, bind: Callable) -> list:
-    out = [f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
+def _commits(pending: dict, res: list, bind: Callable, var: Callable, nvar: int) -> list:
+    out = [f"{bind(functools.partial(_commit_arg, fresh))}({var(r)}, s{slot})" if r < nvar else
+           f"{bind(functools.partial(_commit, res[r], fresh))}(s{slot})"
            for r, (slot, fresh) in pending.items()]
     pending.clear()
     return out
@@ -715,6 +772,14 @@ def _commits(pending: dict, res: list, bind: Callable) -> list:
 
 def _commit(v: Any, fresh: bool, value: Any) -> None:
     v._set(value, fresh)
+
+
+def _commit_arg(fresh: bool, v: Any, value: Any) -> None:
+    v._set(value, fresh)
+
+
+def _read_arg(v: Any) -> Any:
+    return v._snap._value
 
 
 def _reader(v: Any) -> Callable:
@@ -728,11 +793,11 @@ def _guard(shape: tuple, data: bytes | None) -> Callable:
     return check
 
 
-def _host(fn: Callable, structure: Any, spec: list, res: list) -> Callable:
+def _host(fn: Callable, structure: Any, spec: list, res: list, nvar: int) -> Callable:
     def call(*values: Any) -> None:
-        it = iter(values)
+        it = iter(values[nvar:])
         env = {x: next(it) for k, x in spec if k == "s"}
-        a, kw = _rebuild(structure, spec, env, res, False)
+        a, kw = _rebuild(structure, spec, env, list(values[:nvar]) + res[nvar:], False)
         fn(*a, **kw)
     return call
 

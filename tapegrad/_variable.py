@@ -138,6 +138,8 @@ class Variable(VariableBase):
                  synchronization: VariableSynchronization = VariableSynchronization.AUTO,
                  aggregation: VariableAggregation | None = VariableAggregation.NONE,
                  shape: Any = None, experimental_enable_variable_lifting: builtins.bool = True) -> None:
+        if _rec.active:  # (a tf.function's later trace refuses it here, at the creation line)
+            _rec.note_variable_create(self)
         if variable_def is not None:
             raise ValueError("Creating a `tf.Variable` from a `variable_def` (a graph-mode VariableDef) "
                              "is not supported in eager execution; pass `initial_value` instead.")

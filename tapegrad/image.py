@@ -25,16 +25,17 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import random as _random
-from ._convert import as_tensor
+from ._convert import as_tensor, host_value
 from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
-from .ops.array import _py_value, concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
+from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
 from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
                        saturate_cast, truediv, where)
 from .ops.math import log as _log
 from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
+from .ops.special import round as _round
 
 __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad", "flip_left_right",
            "flip_up_down", "random_flip_left_right", "random_flip_up_down", "transpose", "rot90",
@@ -206,7 +207,7 @@ def _resample(x: Tensor, wy: Tensor, wx: Tensor) -> Tensor:
 
 
 def _size(size: Any) -> tuple[int, int]:
-    s = np.asarray(_py_value(size, "size") if isinstance(size, Tensor) else size)
+    s = np.asarray(host_value(size, "size") if isinstance(size, Tensor) else size)
     if s.shape != (2,) or s.dtype.kind not in "iu":
         raise ValueError(f"'size' must be a 1-D int32 Tensor of 2 elements: new_height, new_width; "
                          f"got {size!r}.")
@@ -372,10 +373,9 @@ def _random_flip(image: Any, axis_from_end: int, uniform: Any, what: str) -> Ten
     draw rounds to 1. ``uniform(shape)`` draws from [0, 1)."""
     x = _image(image, what)
     axis = x._value.ndim - axis_from_end
-    if x._value.ndim == 3:
-        return reverse(x, [axis]) if float(uniform([])._value) < 0.5 else x
-    flips = np.round(np.asarray(uniform([x._value.shape[0]])._value))
-    keep = _wrap(flips.reshape(-1, 1, 1, 1).astype(bool))
+    if x._value.ndim == 3:  # (ops on the draw: a tf.function draws and flips at every call)
+        return where(uniform([]) < 0.5, reverse(x, [axis]), x)
+    keep = reshape(cast(_round(uniform([x._value.shape[0]])), _dt.bool), [-1, 1, 1, 1])
     return where(keep, reverse(x, [axis]), x)
 
 
@@ -428,7 +428,7 @@ def rot90(image: Any, k: int = 1, name: Any = None) -> Tensor:
            [0, 2]], dtype=int32)
     """
     x = _image(image, "rot90")
-    k = int(np.asarray(k._value if isinstance(k, Tensor) else k)) % 4
+    k = int(np.asarray(host_value(k, "rot90: k"))) % 4
     hax = x._value.ndim - 3
     if k == 1:
         return transpose(reverse(x, [hax + 1]))
@@ -447,7 +447,7 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     TensorShape([4, 4, 3])
     """
     x = _image(image, "central_crop")
-    f = float(np.asarray(central_fraction._value if isinstance(central_fraction, Tensor) else central_fraction))
+    f = float(np.asarray(host_value(central_fraction, "central_fraction")))
     if f <= 0.0 or f > 1.0:
         raise ValueError(f"central_fraction must be within (0, 1], got {f}.")
     if f == 1.0:
@@ -457,16 +457,20 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     return x[..., top:h - top, left:w - left, :]
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def _crop(value: Any, size: Any, uniform: Any, what: str) -> Tensor:
     x = as_tensor(value)
-    sz = np.asarray(size._value if isinstance(size, Tensor) else size).astype(np.int64).reshape(-1)
+    sz = np.asarray(host_value(size, "size")).astype(np.int64).reshape(-1)
     shape = np.asarray(x._value.shape)
     if sz.shape != shape.shape or (sz > shape).any():
         raise InvalidArgumentError(f"{what}: need value.shape >= size, got value.shape "
                                    f"{shape.tolist()} and size {sz.tolist()}.")
     draw = uniform([len(sz)], 0, _dt.int32.max, dtype=_dt.int32)
-    offset = np.asarray(draw._value).astype(np.int64) % (shape - sz + 1)
-    return x[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, sz))]
+    offset = floormod(cast(draw, _dt.int64), _wrap(shape - sz + 1))
+    for i, s in enumerate(sz):  # (gathers at the drawn offsets: a tf.function crops anew at every call)
+        if s != shape[i]:
+            x = gather(x, offset[i] + _wrap(np.arange(s, dtype=np.int64)), axis=i)
+    return x
 
 
 def random_crop(value: Any, size: Any, seed: Any = None, name: Any = None) -> Tensor:
@@ -573,7 +577,7 @@ def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Tensor:
     array([[[0.5]]], dtype=float32)
     """
     x, orig = _float_image(image, "adjust_gamma")
-    g = np.asarray(gamma._value if isinstance(gamma, Tensor) else gamma)
+    g = np.asarray(host_value(gamma, "gamma"))
     if (g < 0).any():
         raise ValueError(f"adjust_gamma: gamma must be non-negative, got {g}.")
     out = cast(gain, x.dtype) * pow(x, cast(gamma, x.dtype))
@@ -688,7 +692,7 @@ def adjust_hue(image: Any, delta: Any, name: Any = None) -> Tensor:
     array([[[0., 1., 0.]]], dtype=float32)
     """
     x, orig = _float_image(image, "adjust_hue")
-    d = float(np.asarray(_py_value(delta, "delta") if isinstance(delta, Tensor) else delta))
+    d = float(np.asarray(host_value(delta, "delta") if isinstance(delta, Tensor) else delta))
     if not -1.0 <= d <= 1.0:
         raise ValueError(f"adjust_hue: delta must be in the interval [-1, 1], got {d}.")
     hsv = rgb_to_hsv(x)
@@ -908,10 +912,8 @@ def convert_image_dtype(image: Any, dtype: Any, saturate: bool = False, name: An
         return x
     if src.is_integer and to.is_integer:
         if src.max > to.max:
-            v = np.asarray(x._value) // ((int(src.max) + 1) // (int(to.max) + 1))
-            return _wrap(v.astype(to.as_numpy_dtype))
-        v = np.asarray(x._value).astype(to.as_numpy_dtype) * ((int(to.max) + 1) // (int(src.max) + 1))
-        return _wrap(v.astype(to.as_numpy_dtype))
+            return cast(x // ((int(src.max) + 1) // (int(to.max) + 1)), to)
+        return cast(x, to) * ((int(to.max) + 1) // (int(src.max) + 1))
     if src.is_floating and to.is_floating:
         return cast(x, to)
     if src.is_integer:
@@ -995,7 +997,7 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
         raise TypeError(f"ssim: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
     orig = x.dtype
     x, y = convert_image_dtype(x, _dt.float32), convert_image_dtype(y, _dt.float32)
-    mv = float(np.asarray(_py_value(convert_image_dtype(cast(max_val, orig), _dt.float32), "max_val")))
+    mv = float(np.asarray(host_value(convert_image_dtype(cast(max_val, orig), _dt.float32), "max_val")))
     h, w = _dims(x)
     size = int(filter_size)
     if size > h or size > w:

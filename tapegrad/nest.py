@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections import abc, defaultdict
 from typing import Any, Callable
 
+from ._tensor import CompositeTensor
+
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]
 
 
@@ -62,12 +64,16 @@ def _rebuild(s: Any, items: list) -> Any:
 
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
-    """The leaves of ``structure`` in order (a leaf gives ``[leaf]``).
+    """The leaves of ``structure`` in order (a leaf gives ``[leaf]``); with
+    ``expand_composites``, a RaggedTensor gives its flat values and row splits.
 
     >>> import tapegrad as tf
     >>> tf.nest.flatten([1, {"y": 2, "x": (3,)}])
     [1, 3, 2]
     """
+    if expand_composites:
+        return [c for leaf in flatten(structure) for c in
+                (leaf._components() if isinstance(leaf, CompositeTensor) else [leaf])]
     if not is_nested(structure):
         return [structure]
     out: list = []
@@ -101,6 +107,8 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
         raise TypeError(f"Attempted to pack value:\n  {flat_sequence!r}\ninto a structure, but "
                         f"found incompatible type `{type(flat_sequence)}` instead.")
     flat = list(flat_sequence)
+    if expand_composites and any(isinstance(leaf, CompositeTensor) for leaf in flatten(structure)):
+        flat = _composites_from(structure, flat)
     if not is_nested(structure):
         if len(flat) != 1:
             raise ValueError(f"The target structure is of type `{type(structure)}`\n  "
@@ -115,6 +123,26 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
                          f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "
                          f"{flat_sequence}.")
     return _pack(structure, iter(flat))
+
+
+def _composites_from(structure: Any, flat: list) -> list:
+    """``flat`` (with a RaggedTensor's components where ``structure`` has one) as leaves."""
+    it, leaves = iter(flat), []
+    for leaf in flatten(structure):
+        if isinstance(leaf, CompositeTensor):
+            n = len(leaf._components())
+            parts = [next(it, None) for _ in range(n)]
+            if any(p is None for p in parts):
+                raise ValueError("Could not pack sequence: too few items for the components of "
+                                 f"{type(leaf).__name__} leaves of the structure.")
+            leaves.append(leaf._from_components(parts))
+        else:
+            leaves.append(next(it, None))
+    rest = list(it)
+    if rest:
+        raise ValueError(f"Could not pack sequence: {len(rest)} items more than the structure's "
+                         "components.")
+    return leaves
 
 
 class _Dot:
@@ -196,7 +224,7 @@ def map_structure(func: Callable, *structure: Any, **kwargs: Any) -> Any:
     """``func`` applied leaf by leaf to one or more structures of the same shape.
 
     Keyword arguments: ``check_types`` (default True, as in :func:`assert_same_structure`)
-    and ``expand_composites`` (no effect: tapegrad has no composite tensors).
+    and ``expand_composites`` (a RaggedTensor's flat values and row splits are leaves).
 
     >>> import tapegrad as tf
     >>> tf.nest.map_structure(lambda a, b: a + b, [1, (2,)], [10, (20,)])
@@ -213,5 +241,6 @@ def map_structure(func: Callable, *structure: Any, **kwargs: Any) -> Any:
     check_types = kwargs.get("check_types", True)
     for other in structure[1:]:
         assert_same_structure(structure[0], other, check_types=check_types)
-    flats = [flatten(s) for s in structure]
-    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*flats)])
+    expand = bool(kwargs.get("expand_composites", False))
+    flats = [flatten(s, expand) for s in structure]
+    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*flats)], expand_composites=expand)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import random as _pyrandom
 import threading
 import types
@@ -47,11 +48,12 @@ import numpy as np
 
 from . import _backend as _bk, _philox, _recorders as _rec, _trace
 from . import dtypes as _dt
-from ._convert import as_tensor, convert_to_tensor
+from ._convert import as_tensor, convert_to_tensor, host_value
 from ._dispatch import apply, defop
 from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .ops.array import _shape_arg, stack as _stack
+from .ops.math import cast
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
     log_uniform_candidate_sampler, uniform_candidate_sampler,
@@ -116,9 +118,11 @@ class _Graph:
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
     kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
-    def __init__(self, owner: Any, seed: int | None) -> None:
+    def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.next_seed = self.pos = 0
+        self.traced = [] if traced is None else traced  # values Python computed at its trace
+        self.traced_run, self.traced_pos = None, 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
         """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
@@ -187,6 +191,7 @@ class _Step(threading.local):
 
 
 _steps = _Step()
+_runs = itertools.count(1)  # run numbers, never reused (a run nested in another restores the outer one)
 _step_graphs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> its step's _Graph
 
 
@@ -201,12 +206,85 @@ def graph_step(owner: Any) -> Iterator[None]:
         g = _step_graphs.get(owner)
         if g is None or g.seed != _seeds.global_seed:
             g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
-    prev = _steps.graph
-    _steps.graph, _steps.run = g, _steps.run + 1
-    try:
+    with in_graph(g):
         yield
+
+
+class _InGraph:
+    """(:func:`in_graph`'s context: a class, lighter than a generator for a call per element)"""
+
+    __slots__ = ("graph", "prev")
+
+    def __init__(self, graph: _Graph) -> None:
+        self.graph = graph
+
+    def __enter__(self) -> int:
+        self.prev = _steps.graph, _steps.run
+        _steps.graph, _steps.run = self.graph, next(_runs)
+        return _steps.run
+
+    def __exit__(self, *exc: Any) -> None:
+        _steps.graph, _steps.run = self.prev
+
+
+def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
+    """``fn(*args)`` run as one call of ``graph``'s function (see :func:`in_graph`), and whether
+    a random op ran in it (the lean form, for a call per dataset element)."""
+    steps = _steps
+    prev = steps.graph, steps.run
+    steps.graph, steps.run = graph, next(_runs)
+    run = steps.run
+    try:
+        out = fn(*args)
     finally:
-        _steps.graph = prev
+        steps.graph, steps.run = prev
+    return out, graph.run == run
+
+
+def in_graph(graph: _Graph) -> _InGraph:
+    """Run one call of ``graph``'s function eagerly with its seeds (a new run of it: its random
+    ops take its op seeds from the first again, and its kernels go on). Entering gives the run:
+    a random op ran in it when ``graph.run`` is that run afterwards."""
+    return _InGraph(graph)
+
+
+def trace_time(draw: Callable[[], Any]) -> Any:
+    """A value Python code computes while TensorFlow traces it, such as the op seed Keras's
+    legacy ``random_normal`` draws from NumPy when given none: in the graph of a step or dataset
+    function running (:func:`graph_step`, :func:`in_graph`) ``draw()`` runs at the graph's first
+    run only (its trace), and later runs reuse its value at the same place; eagerly it runs every
+    time."""
+    g = _steps.graph
+    if g is None:
+        return draw()
+    with _seeds.lock:
+        if g.traced_run != _steps.run:
+            g.traced_run, g.traced_pos = _steps.run, 0
+        pos = g.traced_pos
+        g.traced_pos += 1
+        if pos < len(g.traced):
+            return g.traced[pos]
+    value = draw()
+    g.traced.append(value)
+    return value
+
+
+class FunctionSeeds:
+    """The seeds of a function TensorFlow traces into a graph of its own when it is given, as
+    ``tf.data`` traces ``map``'s function when the dataset is made: the graph's seed is the global
+    seed of that moment (a later ``set_seed`` does not change it), its unseeded random ops take
+    the op seeds 0, 1, 2, ... in order, and each instance of it (one per dataset iterator) makes
+    its random kernels afresh, so an iterator draws what the one before drew."""
+
+    def __init__(self) -> None:
+        with _seeds.lock:
+            self.seed = _seeds.global_seed
+        self.traced: list = []  # (one trace: its instances share what it computed)
+
+    def instance(self) -> _Graph:
+        """A new instance of the function's graph (its kernels start afresh)."""
+        return _Graph(None, self.seed, self.traced)
+
 
 
 def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
@@ -456,9 +534,8 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
     [0, 1, 2, 3, 4]
     """
     x = as_tensor(value)
-    v = x._value
-    n = v.shape[0] if v.ndim else 1
-    if v.size <= 1 or n <= 1:  # TF's kernel draws nothing then
+    n = x._value.shape[0] if x._value.ndim else 1
+    if x._value.size <= 1 or n <= 1:  # TF's kernel draws nothing then
         perm = _stateful(("RandomShuffle", x.dtype.name), seed, 0, lambda key, counter: np.arange(n))
     else:
         perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4,
@@ -467,9 +544,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
 
 
 def op_seeds(seed: Any) -> tuple[int, int]:
-    """The (seed, seed2) pair TF eager gives an op with op seed ``seed``; (0, 0): unseeded."""
+    """The (seed, seed2) pair TF gives an op with op seed ``seed`` made now (eagerly, or in the
+    graph of the function running: see :func:`in_graph`); (0, 0): unseeded."""
     with _seeds.lock:
-        return _get_seed(seed)
+        step = _steps.graph
+        return _get_seed(seed) if step is None else step.seed_of(seed, _steps.run)
 
 
 def fit_permutation(n: int) -> np.ndarray:
@@ -497,14 +576,14 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     array([[0, 0, 0]])
     """
     lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
-    b = lg.shape[0]
-    return _stateful(("Multinomial", str(lg.dtype), out_dt.name), seed,
+    b = lg._value.shape[0]
+    return _stateful(("Multinomial", str(lg._value.dtype), out_dt.name), seed,
                      b * ((n + 3) // 4 * 8) * _philox.RESERVED,
                      lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(out_dt._np),
                      (as_tensor(logits),))
 
 
-def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.ndarray, int, _dt.DType]:
+def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[Tensor, int, _dt.DType]:
     lg = as_tensor(logits)
     out_dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
     if out_dt._np not in (np.int32, np.int64):
@@ -522,7 +601,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[np.nda
     if lg._value.shape[1] == 0:
         raise InvalidArgumentError("num_classes should be positive, got 0: the logits have no "
                                    "classes [Op:Multinomial]")
-    return lg._value, n, out_dt
+    return lg, n, out_dt
 
 
 def take_seed(seed: Any) -> None:
@@ -577,12 +656,11 @@ def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
 
 
 def _check_seed(t: Tensor) -> None:
-    v = t._value
-    if v.dtype not in (np.int32, np.int64):
+    if t._value.dtype not in (np.int32, np.int64):
         raise InvalidArgumentError(f"seed must be an int32 or int64 tensor of shape [2], got dtype "
                                    f"{t.dtype.name} [Op:StatelessRandomGetKeyCounter]")
-    if v.shape != (2,):
-        raise InvalidArgumentError(f"seed must have shape [2], not {list(v.shape)} "
+    if t._value.shape != (2,):
+        raise InvalidArgumentError(f"seed must have shape [2], not {list(t._value.shape)} "
                                    "[Op:StatelessRandomGetKeyCounter]")
 
 
@@ -720,15 +798,14 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
         out_dt._np), (as_tensor(logits),))
 
 
-def _stateless_layout(shape: Any, param: np.ndarray, fn: str) -> tuple[tuple, int]:
-    """``shape`` must end with the parameter's shape (TF's stateless gamma/poisson kernels):
-    the number of samples per parameter value."""
+def _stateless_layout(shape: Any, ps: tuple, fn: str) -> tuple[tuple, int]:
+    """``shape`` must end with the parameter's shape ``ps`` (TF's stateless gamma/poisson
+    kernels): the number of samples per parameter value."""
     s = _shape_arg(shape, fn)
-    ps = param.shape
     if len(ps) > len(s) or tuple(s[len(s) - len(ps):]) != ps:
         raise InvalidArgumentError(f"{fn}: shape {list(s)} must end with the parameter's shape "
                                    f"{list(ps)} (broadcast the parameter first)")
-    return s, _size(s) // max(param.size, 1)
+    return s, _size(s) // max(_size(ps), 1)
 
 
 def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32,
@@ -744,7 +821,7 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
     from .ops.array import reshape
     from .ops.math import maximum
     dt, a, b = _gamma_args(alpha, beta, dtype, "stateless_gamma")
-    s, n = _stateless_layout(shape, a._value, "StatelessRandomGammaV3")
+    s, n = _stateless_layout(shape, a._value.shape, "StatelessRandomGammaV3")
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
     flat = reshape(a, [-1])
@@ -762,7 +839,7 @@ def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, n
     tf.int32
     """
     lt, dt = _poisson_args(lam, dtype, "stateless_poisson")
-    s, n = _stateless_layout(shape, lt._value, "StatelessRandomPoisson")
+    s, n = _stateless_layout(shape, lt._value.shape, "StatelessRandomPoisson")
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
     return _stateless(seed, "auto_select",
@@ -777,7 +854,7 @@ def _binomial_args(shape: Any, counts: Any, probs: Any, dtype: Any, fn: str) -> 
         raise ValueError(f"{fn}: dtype must be float16, float32, float64, int32 or int64, got {dt.name}.")
     pt = as_tensor(probs) if isinstance(probs, Tensor) else convert_to_tensor(probs)
     if pt._value.dtype.kind != "f":
-        pt = convert_to_tensor(pt._value.astype(np.float32))
+        pt = cast(pt, _dt.float32)
     ct = as_tensor(counts) if isinstance(counts, Tensor) else convert_to_tensor(counts, dtype=pt.dtype)
     if ct.dtype != pt.dtype:
         raise InvalidArgumentError(f"{fn}: counts ({ct.dtype.name}) and probs ({pt.dtype.name}) must "
@@ -837,8 +914,8 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
         raise InvalidArgumentError(f"index_shuffle: seed must be an integer tensor of shape [2]; got "
                                    f"{st.dtype.name} of shape {list(st._value.shape)} (TF 2.21 pads a "
                                    "batch of seeds along the wrong axis and rejects it too)")
-    iv, mv = idx._value, top._value
-    if iv.ndim > 1 or mv.ndim > 1 or iv.ndim and mv.ndim and iv.size != mv.size:
+    (ind, isz), (mnd, msz) = ((t._value.ndim, t._value.size) for t in (idx, top))
+    if ind > 1 or mnd > 1 or ind and mnd and isz != msz:
         raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors "
                                    "of one length")
 
@@ -991,26 +1068,26 @@ class Generator:
         """Binomial(``counts``, ``probs``) samples (TensorFlow's numbers and state update: the
         counter moves on by 256 times ``num_batches * 200 * (samples_per_batch + 3) // 4``)."""
         dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, dtype, "StatefulRandomBinomial")
-        cv, pv = ct._value, pt._value
         return self._draw((nb * 2 * 100 * (spb + 3) // 4,),
-                          lambda key, c: _binomial_np(key, c, cv, pv, s, nb, spb, dt))
+                          lambda key, c, cv, pv: _binomial_np(key, c, cv, pv, s, nb, spb, dt), (ct, pt))
 
-    def _draw(self, s: tuple, make: Callable) -> Tensor:
-        """``make(key, counter)`` from the state, which moves on by ``s``'s outputs (in a
-        ``tf.function`` trace: a step reading and writing the state variable at each replay)."""
+    def _draw(self, s: tuple, make: Callable, xs: tuple = ()) -> Tensor:
+        """``make(key, counter, *values of xs)`` from the state, which moves on by ``s``'s outputs
+        (in a ``tf.function`` trace: a step reading and writing the state variable, and reading
+        ``xs``, at each replay)."""
         n = _size(s) * _philox.RESERVED
 
-        def step(state: np.ndarray) -> tuple:
+        def step(state: np.ndarray, *vs: np.ndarray) -> tuple:
             lo, hi, key = (int(v) & _philox.M64 for v in state)
             c = lo | hi << 64
             c2 = (c + n) & _philox.M128
-            return np.array([c2 & _philox.M64, c2 >> 64, key], np.uint64).view(np.int64), make(key, c)
+            return np.array([c2 & _philox.M64, c2 >> 64, key], np.uint64).view(np.int64), make(key, c, *vs)
         tr = _trace.innermost()
         if tr is None:
-            new, out = step(self._state._snap._value)
+            new, out = step(self._state._snap._value, *[x._value for x in xs])
             self._state.assign(new)
             return _bk.place(_wrap(out))
-        return tr.draw_from(self._state, step)
+        return tr.draw_from(self._state, step, xs)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                name: Any = None) -> Tensor:
@@ -1066,7 +1143,7 @@ class Generator:
 
     def split(self, count: int = 1) -> list[Generator]:
         """``count`` new independent generators (state ``[0, 0, key]``); advances this one."""
-        keys = self.uniform_full_int([count], _dt.int64)._value
+        keys = np.asarray(host_value(self.uniform_full_int([count], _dt.int64), "Generator.split"))
         return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
 
 

@@ -18,12 +18,90 @@ from ._convert import as_tensor as _as_tensor
 from ._dispatch import apply as _apply
 from ._print import format_tensor as _format_tensor
 from ._tensor import Tensor as _Tensor
+from .ops import strings as _ops
 from .ops.strings import format_op as _format_op
-from .ops.strings import (  # noqa: F401
-    RaggedTensor, as_string, bytes_split, join, length, lower, ngrams, reduce_join, regex_full_match,
-    regex_replace, split, strip, substr, to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong, to_number,
-    unicode_decode, unicode_encode, unicode_split, unsorted_segment_join, upper,
-)
+from .ops.strings import reduce_join, unsorted_segment_join  # noqa: F401
+from .ragged import RaggedTensor, map_flat_values as _map_flat_values
+
+
+# --------------------------------------------------------------------------- ragged results
+def _ragged(parts: _Any) -> _Any:
+    """A splitting op's result: its Tensor, or its Rows as a RaggedTensor."""
+    if isinstance(parts, _ops.Rows):
+        return RaggedTensor.from_row_splits(parts.values, parts.row_splits, validate=False)
+    return parts
+
+
+def _splitting(fn: _Any) -> _Any:
+    """A splitting op with TensorFlow's ranks: a scalar gives a vector, a vector a RaggedTensor of
+    its rows, a higher rank (or a RaggedTensor) one more ragged dimension."""
+    @_functools.wraps(fn)
+    def op(input: _Any, *args: _Any, **kwargs: _Any) -> _Any:  # noqa: A002
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(op(input.flat_values, *args, **kwargs))
+        x = _as_tensor(input)
+        if x._value.ndim > 1:
+            return op(RaggedTensor.from_tensor(x), *args, **kwargs)
+        return _ragged(fn(x, *args, **kwargs))
+    return op
+
+
+def _on_values(fn: _Any) -> _Any:
+    """An elementwise string op that also maps over a RaggedTensor's values, as TensorFlow's."""
+    @_functools.wraps(fn)
+    def op(input: _Any, *args: _Any, **kwargs: _Any) -> _Any:  # noqa: A002
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(fn(input.flat_values, *args, **kwargs))
+        return fn(input, *args, **kwargs)
+    return op
+
+
+split = _splitting(_ops.split)
+bytes_split = _splitting(_ops.bytes_split)
+unicode_decode = _splitting(_ops.unicode_decode)
+unicode_split = _splitting(_ops.unicode_split)
+as_string = _on_values(_ops.as_string)
+length = _on_values(_ops.length)
+lower = _on_values(_ops.lower)
+upper = _on_values(_ops.upper)
+strip = _on_values(_ops.strip)
+regex_full_match = _on_values(_ops.regex_full_match)
+regex_replace = _on_values(_ops.regex_replace)
+substr = _on_values(_ops.substr)
+to_number = _on_values(_ops.to_number)
+to_hash_bucket = _on_values(_ops.to_hash_bucket)
+to_hash_bucket_fast = _on_values(_ops.to_hash_bucket_fast)
+to_hash_bucket_strong = _on_values(_ops.to_hash_bucket_strong)
+
+
+@_functools.wraps(_ops.join)
+def join(inputs: _Any, separator: str = "", name: _Any = None) -> _Any:
+    items = list(inputs)
+    if any(isinstance(x, RaggedTensor) for x in items):  # (elementwise on the values of one partition)
+        return _map_flat_values(lambda *vs: _ops.join(list(vs), separator), *items)
+    return _ops.join(items, separator)
+
+
+@_functools.wraps(_ops.ngrams)
+def ngrams(data: _Any, ngram_width: _Any, separator: str = " ", pad_values: _Any = None,
+           padding_width: _Any = None, preserve_short_sequences: bool = False, name: _Any = None) -> _Any:
+    args = (ngram_width, separator, pad_values, padding_width, preserve_short_sequences)
+    if isinstance(data, RaggedTensor):
+        if isinstance(data.values, RaggedTensor):
+            return data.with_values(ngrams(data.values, *args))
+        return _ragged(_ops.ngrams(_ops.Rows(data.values, data.row_splits), *args))
+    return _ops.ngrams(data, *args)
+
+
+@_functools.wraps(_ops.unicode_encode)
+def unicode_encode(input: _Any, output_encoding: str, errors: str = "replace",  # noqa: A002
+                   replacement_char: int = 65533, name: _Any = None) -> _Any:
+    if isinstance(input, RaggedTensor):
+        if isinstance(input.values, RaggedTensor):
+            return input.with_values(unicode_encode(input.values, output_encoding, errors, replacement_char))
+        return _ops.unicode_encode(_ops.Rows(input.values, input.row_splits), output_encoding, errors,
+                                   replacement_char)
+    return _ops.unicode_encode(input, output_encoding, errors, replacement_char)
 
 
 

@@ -276,7 +276,186 @@ def dropout_training_step(tf: Any, eagerly: Callable) -> dict:
             "count": step.experimental_get_tracing_count()}
 
 
+def _vc(t: Any) -> Any:
+    """A result as plain values; a complex one as [real, imag]."""
+    a = np.asarray(t)
+    return [a.real.tolist(), a.imag.tolist()] if a.dtype.kind == "c" else a.tolist()
+
+
+def stale_tensor_arguments(tf: Any, eagerly: Callable) -> dict:
+    """Control arguments given as tensors: a second call with other values is no replay of the
+    first (issue 23: these ops read the tensor behind the tracer)."""
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    progs = {
+        "pad": (lambda x, a: tf.pad(x, a), [[0, 1], [1, 0]], [[2, 0], [0, 1]]),
+        "reverse": (lambda x, a: tf.reverse(x, a), [0], [1]),
+        "diag_part": (lambda x, a: tf.linalg.diag_part(x, k=a), 0, 1),
+        "diag": (lambda x, a: tf.linalg.diag(x[0], k=a), 0, -1),
+        "set_diag": (lambda x, a: tf.linalg.set_diag(x, tf.ones([3]), k=a), 0, 1),
+        "rot90": (lambda x, a: tf.image.rot90(x[:, :, None], a)[..., 0], 1, 2),
+        "rfft": (lambda x, a: tf.signal.rfft(x, fft_length=a), [4], [6]),
+    }
+    out = {}
+    for name, (fn, a, b) in progs.items():
+        f = tf.function(fn)
+        out[name] = [_vc(f(x, tf.constant(a))), _vc(f(x, tf.constant(b))), _vc(f(x, tf.constant(a)))]
+    return {"out": out}
+
+
+def variable_of_undeclared_shape(tf: Any, eagerly: Callable) -> dict:
+    """A Variable declared with an unknown or partial shape takes another shape between calls."""
+    v = tf.Variable(tf.zeros([21, 21, 21]), shape=tf.TensorShape(None))
+
+    @tf.function
+    def f():
+        return tf.shape(tf.reshape(v, [-1]) + 0.0), tf.ones_like(v) * 2.0
+
+    w = tf.Variable(tf.zeros([3]), shape=tf.TensorShape([None]))
+
+    @tf.function
+    def g():
+        return tf.reduce_sum(w) + tf.cast(tf.size(w), tf.float32), tf.shape(tf.expand_dims(w, 0))
+
+    @tf.function
+    def h(x):
+        v.assign(x)
+        return tf.shape(v + 1.0)
+
+    r = [[_v(t) for t in (f()[0], tf.shape(f()[1]))], [_v(t) for t in g()]]
+    v.assign(tf.zeros([21]))
+    w.assign(tf.ones([5]))
+    r += [[_v(t) for t in (f()[0], tf.shape(f()[1]))], [_v(t) for t in g()]]
+    r += [_v(h(tf.zeros([2, 3]))), _v(h(tf.zeros([4])))]
+    return {"out": r}
+
+
+def unhashable_arguments(tf: Any, eagerly: Callable) -> dict:
+    """Python arguments that cannot be hashed raise TypeError; lists, dicts and arrays are no
+    such arguments (structures and tensors)."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Config:
+        scale: float
+
+    @tf.function
+    def f(x, c):
+        return x * 2.0
+
+    errors, ok = {}, {}
+    for name, arg in (("dataclass", Config(2.0)), ("set", {1, 2}), ("bytearray", bytearray(b"ab"))):
+        try:
+            f(tf.constant(1.0), arg)
+            errors[name] = None
+        except TypeError as e:
+            errors[name] = ["TypeError", str(e).startswith(f"Could not generate a generic TraceType for {arg!r}.")]
+    for name, arg in (("list", [1, 2]), ("dict", {"a": 1}), ("array", np.array([1.0, 2.0]))):
+        ok[name] = _v(f(tf.constant(1.0), arg))
+    return {"errors": errors, "ok": ok}
+
+
+def numpy_array_captured_at_trace(tf: Any, eagerly: Callable) -> dict:
+    """A NumPy array the function reads from its closure is captured by value when traced:
+    changing it later changes nothing until the function traces again."""
+    arr = np.array([1.0, 2.0], np.float32)
+
+    @tf.function
+    def f(x):
+        return [x + arr, x * tf.constant(arr), tf.reduce_sum(arr) + x, arr[0] + x, tf.gather(x + arr, [1])]
+
+    r = [[_v(t) for t in f(tf.constant(1.0))]]
+    arr[:] = [10.0, 20.0]
+    r.append([_v(t) for t in f(tf.constant(1.0))])
+    r.append([_v(t) for t in f(tf.constant(2.0))])
+    r.append([_v(t) for t in f(tf.constant([1.0, 1.0]))])  # (a new shape traces: the new values)
+    return {"captured": r}
+
+
+def variable_made_on_a_retrace(tf: Any, eagerly: Callable) -> dict:
+    """A Variable made on the first trace only is fine; tf.Variable() in a later trace raises
+    ValueError at its line, before the rest of the body runs (the line after it would raise a
+    dtype error for the third call)."""
+    made = []
+
+    @tf.function
+    def f(x):
+        log.append("start")
+        if x.shape.rank == 1 or not made:
+            made.append(tf.Variable(1.0))
+        log.append("after")
+        return x + tf.constant(1, tf.int32)
+
+    outcomes, logs = [], []
+    for arg in (tf.constant(1, tf.int32), tf.constant([1, 2], tf.int32), tf.constant(1, tf.int32)):
+        log = []
+        try:
+            outcomes.append(_v(f(arg)))
+        except ValueError as e:
+            last = str(e).strip().split("\n")[-1].strip()  # (TF's: after its traceback of user code)
+            outcomes.append(["ValueError", last.removeprefix("ValueError: ").split(". ")[0]])
+        logs.append(sorted(set(log)))
+    return {"outcomes": outcomes, "logs": logs}
+
+
+def retracing_warning(tf: Any, eagerly: Callable) -> dict:
+    """TensorFlow's warning on the 'tensorflow' logger when 5 of a function's recent calls traced."""
+    import logging
+    seen = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage().split(" calls to ")[0])
+
+    handler = Catch(logging.WARNING)
+    logger = logging.getLogger("tensorflow")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        @tf.function
+        def f(n):
+            return tf.constant(n)
+
+        @tf.function
+        def g(n):
+            return tf.constant(n)
+
+        counts = []
+        for i in range(12):
+            f(i)
+            counts.append(len(seen))
+        for i in range(20):  # a trace every 3rd call: never 5 of the last 10
+            g(i // 3)
+        counts.append(len(seen))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    return {"seen": seen, "counts": counts}
+
+
+def variables_as_arguments(tf: Any, eagerly: Callable) -> dict:
+    """A Variable argument is keyed by shape and dtype (and which arguments alias), not by which
+    Variable it is: the trace reads and writes each call's own Variable."""
+    @tf.function
+    def f(v):
+        v.assign_add(tf.ones_like(v))
+        return v * 2.0
+
+    @tf.function
+    def g(v, w):
+        return v + w
+
+    a, b, c = tf.Variable(tf.ones([3])), tf.Variable(tf.zeros([3])), tf.Variable(tf.zeros([4]))
+    out = [_v(f(a)), _v(f(b)), _v(f(c)), _v(f(a))]
+    counts = [f.experimental_get_tracing_count()]
+    out += [_v(g(a, b)), _v(g(b, a)), _v(g(a, a))]
+    counts.append(g.experimental_get_tracing_count())
+    return {"out": out, "counts": counts, "vars": [_v(a), _v(b), _v(c)]}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
-         generator_in_function, dropout_training_step]
+         generator_in_function, dropout_training_step, stale_tensor_arguments,
+         variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
+         variable_made_on_a_retrace, retracing_warning, variables_as_arguments]

@@ -150,6 +150,9 @@ CASES = {
     "parse_seq_stride": lambda tf, d: tf.io.parse_example([_a(tf)], {
         "x": tf.io.FixedLenSequenceFeature([3], tf.float32, allow_missing=True)}),
     "parse_int32": lambda tf, d: tf.io.parse_example([_a(tf)], {"y": tf.io.FixedLenFeature([], tf.int32)}),
+    "parse_ragged": lambda tf, d: tf.io.parse_example([_a(tf), _b(tf)], {"x": tf.io.RaggedFeature(tf.float32),
+                                                                       "seq": tf.io.RaggedFeature(tf.float32)}),
+    "parse_ragged_single": lambda tf, d: tf.io.parse_single_example(_a(tf), {"seq": tf.io.RaggedFeature(tf.float32)}),
     "parse_spec_repr": lambda tf, d: [repr(tf.io.FixedLenFeature([2], tf.float32)),
                                       repr(tf.io.VarLenFeature(tf.int64))],
     # CSV

@@ -118,7 +118,7 @@ def test_callbacks_see_and_change_the_trained_weights(strategy, tmp_path):
         cbs = [keras.callbacks.LambdaCallback(
                    on_epoch_end=lambda epoch, logs, m=model, seen=seen: seen.append(m.get_weights()[0].copy())),
                keras.callbacks.LearningRateScheduler(lambda epoch, lr: 0.1 / (epoch + 1)),
-               keras.callbacks.ModelCheckpoint(str(tmp_path / f"w{len(results)}.weights.h5"),
+               keras.callbacks.ModelCheckpoint(str(tmp_path / f"w{len(results)}.npz"),
                                                save_weights_only=True)]
         model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0, callbacks=cbs)
         np.testing.assert_array_equal(seen[-1], model.get_weights()[0])
@@ -129,7 +129,7 @@ def test_callbacks_see_and_change_the_trained_weights(strategy, tmp_path):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(ev2, ev1, rtol=1e-5)
     np.testing.assert_allclose(pred2, pred1, rtol=1e-5, atol=1e-6)
-    assert os.path.isfile(tmp_path / "w0.weights.h5")
+    assert os.path.isfile(tmp_path / "w0.npz")
 
 
 def test_model_created_outside_the_scope_fails_clearly(strategy):

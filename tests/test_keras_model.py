@@ -201,14 +201,14 @@ def test_summary_prints_keras_table():
 
 def test_save_and_load_weights(tmp_path):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
-    path = str(tmp_path / "model.weights.h5")
+    path = str(tmp_path / "model.weights.npz")
     model.save_weights(path)
     before = model.get_weights()
     model.set_weights([w * 0 for w in before])
     model.load_weights(path)
     for a, b in zip(model.get_weights(), before):
         np.testing.assert_array_equal(a, b)
-    assert os.listdir(tmp_path) == ["model.weights.h5"]
+    assert os.listdir(tmp_path) == ["model.weights.npz"]
     other = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])  # a new model, new names
     other.load_weights(path)
     np.testing.assert_array_equal(other.get_weights()[0], before[0])
@@ -310,12 +310,13 @@ def test_early_stopping_patience_and_restore_best_weights():
 
 def test_model_checkpoint_formats_paths_and_saves_best_only(tmp_path):
     model, x, y = _regression()
-    pattern = str(tmp_path / "ckpt-{epoch:02d}-{loss:.3f}.weights.h5")
-    model.fit(x, y, epochs=3, callbacks=[keras.callbacks.ModelCheckpoint(pattern, monitor="loss")],
+    pattern = str(tmp_path / "ckpt-{epoch:02d}-{loss:.3f}.npz")
+    cb = keras.callbacks.ModelCheckpoint(pattern, monitor="loss", save_weights_only=True)
+    model.fit(x, y, epochs=3, callbacks=[cb],
               verbose=0)
     names = sorted(os.listdir(tmp_path))
     assert len(names) == 3 and names[0].startswith("ckpt-01-") and names[2].startswith("ckpt-03-")
-    best = str(tmp_path / "best.weights.h5")
+    best = str(tmp_path / "best.npz")
     cb = keras.callbacks.ModelCheckpoint(best, monitor="loss", save_best_only=True,
                                          save_weights_only=True)
     model.fit(x, y, epochs=2, callbacks=[cb], verbose=0)
@@ -399,12 +400,13 @@ def test_validation_split_holds_out_the_last_samples():
 
 def test_model_checkpoint_every_n_batches_counts_across_epochs(tmp_path):
     model, x, y = _regression()  # 4 batches an epoch (batch_size 8 below)
-    pattern = str(tmp_path / "b-{epoch}-{batch}.weights.h5")
+    pattern = str(tmp_path / "b-{epoch}-{batch}.npz")
     model.fit(x, y, batch_size=len(x) // 4, epochs=2, verbose=0,
-              callbacks=[keras.callbacks.ModelCheckpoint(pattern, monitor="loss", save_freq=3)])
-    assert sorted(os.listdir(tmp_path)) == ["b-1-3.weights.h5", "b-2-2.weights.h5"]
+              callbacks=[keras.callbacks.ModelCheckpoint(pattern, monitor="loss", save_freq=3,
+                                                         save_weights_only=True)])
+    assert sorted(os.listdir(tmp_path)) == ["b-1-3.npz", "b-2-2.npz"]
     with pytest.raises(ValueError, match="save_freq"):
-        keras.callbacks.ModelCheckpoint(pattern, save_freq="batch")
+        keras.callbacks.ModelCheckpoint(pattern, save_freq="batch", save_weights_only=True)
 
 
 def test_class_weight_errors_and_dataset_batches():

@@ -27,10 +27,11 @@ def _source(name):
 
 def _extras(name):
     """Marks skipping a program whose optional extra is missing (a mirrored strategy: Dask)."""
-    if "MirroredStrategy" in _source(name):
-        import importlib.util
-        if importlib.util.find_spec("distributed") is None:
-            return [pytest.mark.skip(reason="needs the optional extra tapegrad[dask] (distributed)")]
+    import importlib.util
+    if "MirroredStrategy" in _source(name) and importlib.util.find_spec("distributed") is None:
+        return [pytest.mark.skip(reason="needs the optional extra tapegrad[dask] (distributed)")]
+    if ".h5" in _source(name) and importlib.util.find_spec("h5py") is None:
+        return [pytest.mark.skip(reason="needs the optional extra tapegrad[h5] (h5py)")]
     return []
 
 

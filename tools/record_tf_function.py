@@ -1,6 +1,6 @@
 """Record TensorFlow 2.21's results of the tf.function cases in tests/function_cases.py.
 
-    /work/tfvenv/bin/python tools/record_tf_function.py
+    python tools/record_tf_function.py   (a Python with TensorFlow 2.21)
 
 writes tests/fixtures/tf_function.json (read by tests/test_function.py; TensorFlow is never
 needed by tapegrad or CI).

@@ -6,7 +6,8 @@ read what this script writes):
     $TAPEGRAD_TF_PYTHON tools/record_tf_io.py
 
 Writes the TFRecord files the cases read into ``tests/fixtures/tf_io/`` (written by TensorFlow) and
-``tests/fixtures/tf_io.json``: per case, the encoded result or error.
+``tests/fixtures/tf_io.json``: per case, the encoded result or error. Commit both together: TensorFlow
+serializes an Example's features in hash order, so each run writes other (equivalent) bytes.
 """
 import json
 import os

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import itertools
 import os
+import warnings
 from collections import deque
 from typing import Any, Callable, Iterator
 
@@ -23,6 +24,7 @@ from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError
 from ..experimental._optional import Optional, next_as_optional
+from ..ragged import RaggedTensorSpec
 from . import _structure as _s
 
 INFINITE_CARDINALITY = -1
@@ -71,6 +73,44 @@ def _args(e: Any) -> tuple:
     """The arguments a user function gets for element ``e``: a tuple's components one by one."""
     t = _s.to_tensors(e)
     return t if type(t) is tuple else (t,)
+
+
+class _Fn:
+    """A dataset's function (``map``'s, ``filter``'s, ...). TensorFlow traces it into a graph when
+    the dataset is made, so its random ops take that graph's op seeds (0, 1, ... under the global
+    seed of that moment) and each iterator instantiates their kernels afresh: every epoch draws
+    the same numbers, and eager random ops before or after draw as if it were not there.
+    :meth:`instance` gives one iterator's function, which runs eagerly with those seeds."""
+
+    def __init__(self, fn: Callable, parallel: bool = False) -> None:
+        from .. import random as _random
+
+        self.fn, self.parallel, self._seeds = fn, parallel, _random.FunctionSeeds()
+
+    def instance(self) -> Callable:
+        from .. import random as _random
+
+        graph, fn, parallel, run = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph
+
+        def call(*args: Any) -> Any:
+            out, drew = run(graph, fn, args)
+            if drew and parallel:
+                _warn_parallel_random()
+            return out
+        return call
+
+
+def _warn_parallel_random() -> None:
+    if not _warned_parallel[0]:
+        _warned_parallel[0] = True
+        warnings.warn("A random op ran in a Dataset.map function with num_parallel_calls: TensorFlow's "
+                      "kernel serves the parallel calls in the order its threads reach it, so TF's numbers "
+                      "vary from run to run; tapegrad draws in element order, as TF does without "
+                      "num_parallel_calls (see 'Random numbers in dataset functions' in docs/data.md).",
+                      stacklevel=4)
+
+
+_warned_parallel = [False]
 
 
 class Dataset:
@@ -172,8 +212,9 @@ class Dataset:
         """
         state = _s.to_tensors(_s.normalize(initial_state, True))
         spec = _s.spec_of(_s.normalize(initial_state, True))
+        fn = _Fn(reduce_func).instance()
         for e in self._elements():
-            new = _s.normalize(reduce_func(state, _s.to_tensors(e)), True)
+            new = _s.normalize(fn(state, _s.to_tensors(e)), True)
             _check_state(spec, new, "reduce")
             state = _s.to_tensors(new)
         return state
@@ -290,6 +331,18 @@ class Dataset:
         """
         return _Batch(self, _positive(batch_size, "batch_size", "Batch"), bool(drop_remainder))
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None,
+                     name: str | None = None) -> "Dataset":
+        """Batch elements of different lengths into RaggedTensors (every component of rank >= 1;
+        scalars stack into a Tensor).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
+        >>> [b.to_list() for b in ds.ragged_batch(2)]
+        [[[1], [2, 2]], [[3, 3, 3]]]
+        """
+        return _RaggedBatch(self, _positive(batch_size, "batch_size", "RaggedBatch"), bool(drop_remainder))
+
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
                      drop_remainder: bool = False, name: str | None = None) -> "Dataset":
         """Batch elements of different shapes, padding each component to ``padded_shapes``
@@ -337,11 +390,11 @@ class Dataset:
         >>> list(tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0).as_numpy_iterator())
         [np.int64(0), np.int64(3), np.int64(6), np.int64(9)]
         """
-        return _Filter(self, predicate)
+        return _Filter(self, _Fn(predicate))
 
     def flat_map(self, map_func: Callable, name: str | None = None) -> "Dataset":
         """The elements of the datasets ``map_func`` returns for each element, one after another."""
-        return _FlatMap(self, map_func)
+        return _FlatMap(self, _Fn(map_func))
 
     def interleave(self, map_func: Callable, cycle_length: Any = None, block_length: Any = None,
                    num_parallel_calls: Any = None, deterministic: Any = None,
@@ -357,7 +410,7 @@ class Dataset:
         """
         cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else _positive(cycle_length, "cycle_length", "Interleave")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
-        return _Interleave(self, map_func, cycle, block)
+        return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: str | None = None) -> "Dataset":
@@ -369,7 +422,7 @@ class Dataset:
         >>> list(ds.as_numpy_iterator())
         [np.int32(11), np.int32(22)]
         """
-        return _Map(self, map_func)
+        return _Map(self, _Fn(map_func, num_parallel_calls is not None))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "Dataset":
         """The same elements (tapegrad produces each element when asked: nothing to overlap)."""
@@ -394,7 +447,7 @@ class Dataset:
     def scan(self, initial_state: Any, scan_func: Callable, name: str | None = None) -> "Dataset":
         """Carry a state: ``scan_func(state, element)`` returns ``(new_state, output)``; the
         dataset's elements are the outputs."""
-        return _Scan(self, _s.normalize(initial_state, True), scan_func)
+        return _Scan(self, _s.normalize(initial_state, True), _Fn(scan_func))
 
     def shard(self, num_shards: Any, index: Any, name: str | None = None) -> "Dataset":
         """Every ``num_shards``-th element, starting at ``index``."""
@@ -441,7 +494,7 @@ class Dataset:
 
     def take_while(self, predicate: Callable, name: str | None = None) -> "Dataset":
         """The elements up to the first for which ``predicate`` is False."""
-        return _TakeWhile(self, predicate)
+        return _TakeWhile(self, _Fn(predicate))
 
     def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
                name: str | None = None) -> "Dataset":
@@ -541,6 +594,11 @@ def _row_elements(arrays: list, template: Any, chunks: Callable) -> Iterator:
             yield pack([a[i] for a in arrays])
 
 
+def _later(make: Callable) -> Iterator:
+    """The elements of ``make()``, called when the first is asked for."""
+    yield from make()
+
+
 def _indices(chunks: Callable) -> Iterator[int]:
     return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
@@ -583,20 +641,24 @@ class _Slices(Dataset):
         for v in flat:
             if isinstance(v, Dataset):
                 raise TypeError("from_tensor_slices takes tensors (arrays, nests of them); got a Dataset.")
+            if type(v) is _s.RaggedValue:  # (its rows, as TensorFlow slices a RaggedTensor)
+                continue
             if np.ndim(v) == 0:
                 raise ValueError(
                     "from_tensor_slices slices its input along the first dimension, so every "
                     f"component needs rank >= 1; got a scalar ({v!r}). Use from_tensors for one element.")
-        n = np.shape(flat[0])[0]
+        n = _nrows(flat[0])
         for path, v in zip(_paths(tensors), flat):
-            if np.shape(v)[0] != n:
+            if _nrows(v) != n:
                 raise ValueError(
                     "from_tensor_slices: every component must have the same first dimension (the "
-                    f"number of elements); component {_paths(tensors)[0]} has {n} (shape "
-                    f"{list(np.shape(flat[0]))}) but component {path} has {np.shape(v)[0]} (shape "
-                    f"{list(np.shape(v))}).")
+                    f"number of elements); component {_paths(tensors)[0]} has {n} but component "
+                    f"{path} has {_nrows(v)}.")
         arrays = []
         for v in flat:
+            if type(v) is _s.RaggedValue:
+                arrays.append(v)
+                continue
             if type(v) is Boxed:
                 arrays.append(_DaskRows(v.a) if v.backend.name == "dask" else _s.computed(v))
                 continue
@@ -610,8 +672,9 @@ class _Slices(Dataset):
         return self._arrays, self._template, lambda: (range(i, min(i + _CHUNK * 16, n)) for i in range(0, n, _CHUNK * 16))
 
     def _spec(self) -> Any:
-        return _nest.pack_sequence_as(self._template, [_s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows
-                                                                    else _empty_row(a)) for a in self._arrays])
+        return _nest.pack_sequence_as(self._template, [
+            a.spec(rows=True) if type(a) is _s.RaggedValue else
+            _s.leaf_spec(a[0] if len(a) and type(a) is not _DaskRows else _empty_row(a)) for a in self._arrays])
 
     def _card(self) -> int:
         return self._n
@@ -646,6 +709,10 @@ class _DaskRows:
         if type(key) is slice:
             return self._block[key.start - off:key.stop - off:key.step]
         return self._block[key - off]
+
+
+def _nrows(v: Any) -> int:
+    return len(v) if type(v) is _s.RaggedValue else np.shape(v)[0]
 
 
 def _empty_row(a: np.ndarray) -> np.ndarray:
@@ -769,17 +836,26 @@ class _Batch(_Unary):
         super().__init__(input)
         self._n, self._drop = n, drop
 
+    _by_rows = True  # (batches of rows sliced straight from a from_tensor_slices source)
+
     def _iter(self) -> Iterator:
-        rows = self._input._rows()
+        rows = self._input._rows() if self._by_rows else None
         if rows is not None:
-            yield from self._row_batches(*rows)
-            return
-        it, n = self._input._elements(), self._n
+            return self._row_batches(*rows)
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
+        n = self._n
+        ragged = self._ragged()
         while True:
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
                 return
-            yield _stack_elements(items)
+            yield _stack_elements(items, ragged)
+
+    def _ragged(self) -> list:
+        """Per component, whether batches of it are RaggedTensors (its spec is ragged)."""
+        return [isinstance(s, RaggedTensorSpec) for s in _nest.flatten(self._input.element_spec)]
 
     def _row_batches(self, arrays: list, template: Any, chunks: Callable) -> Iterator:
         pack, n = _s.packer(template), self._n
@@ -810,7 +886,7 @@ class _Batch(_Unary):
 
     def _spec(self) -> Any:
         dim = self._n if self._drop else None
-        return _nest.map_structure(lambda s: _s.tensor_spec([dim, *s.shape], s.dtype), self._input.element_spec)
+        return _nest.map_structure(lambda s: _s.batched_spec(s, dim), self._input.element_spec)
 
     def _card(self) -> int:
         c = self._input._card()
@@ -819,14 +895,34 @@ class _Batch(_Unary):
         return c // self._n if self._drop else -(-c // self._n)
 
 
-def _stack_elements(items: list) -> Any:
+class _RaggedBatch(_Batch):
+    """``ragged_batch``: every component of rank >= 1 batched as a RaggedTensor."""
+    _tf_name = "_DenseToRaggedDataset"
+    _by_rows = False
+
+    def _ragged(self) -> list:
+        return [s.shape.rank != 0 for s in _nest.flatten(self._input.element_spec)]
+
+    def _spec(self) -> Any:
+        dim = self._n if self._drop else None
+
+        def one(s: Any) -> Any:
+            if s.shape.rank == 0 or isinstance(s, RaggedTensorSpec):
+                return _s.batched_spec(s, dim)
+            return RaggedTensorSpec([dim, None, *s.shape[1:]], s.dtype, 1)
+        return _nest.map_structure(one, self._input.element_spec)
+
+
+def _stack_elements(items: list, ragged: Any = None) -> Any:
+    """A batch of ``items``; ``ragged``: per component, whether to batch it as a RaggedTensor."""
     first = items[0]
+    rag = ragged or [False] * len(_nest.flatten(first))
     if type(first) is tuple and not any(isinstance(c, (tuple, dict)) for c in first):
-        return tuple(_s.stack(list(col), f"component {i}") for i, col in enumerate(zip(*items)))
+        return tuple(_s.stack(list(col), f"component {i}", rag[i]) for i, col in enumerate(zip(*items)))
     if not isinstance(first, (tuple, dict)):
-        return _s.stack(items, "component 0")
+        return _s.stack(items, "component 0", rag[0])
     cols = zip(*[_nest.flatten(e) for e in items])
-    return _nest.pack_sequence_as(first, [_s.stack(list(c), f"component {i}") for i, c in enumerate(cols)])
+    return _nest.pack_sequence_as(first, [_s.stack(list(c), f"component {i}", rag[i]) for i, c in enumerate(cols)])
 
 
 class _PaddedBatch(_Unary):
@@ -853,7 +949,10 @@ class _PaddedBatch(_Unary):
         self._flat_spec = flat
 
     def _iter(self) -> Iterator:
-        it, n = self._input._elements(), self._n
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
+        n = self._n
         template = None
         while True:
             items = list(itertools.islice(it, n))
@@ -912,7 +1011,11 @@ class _Unbatch(_Unary):
                              f"spec is {input.element_spec}.")
 
     def _iter(self) -> Iterator:
-        for e in self._input._elements():
+        return self._split(self._input._elements())
+
+    @staticmethod
+    def _split(it: Iterator) -> Iterator:
+        for e in it:
             flat = _nest.flatten(e)
             n = len(flat[0])
             if any(len(v) != n for v in flat):
@@ -923,7 +1026,7 @@ class _Unbatch(_Unary):
                 yield pack([v[i] for v in flat])
 
     def _spec(self) -> Any:
-        return _nest.map_structure(lambda s: _s.tensor_spec(s.shape[1:], s.dtype), self._input.element_spec)
+        return _nest.map_structure(_s.unbatched_spec, self._input.element_spec)
 
     def _card(self) -> int:
         return _UNK
@@ -932,18 +1035,17 @@ class _Unbatch(_Unary):
 class _Map(_Unary):
     _tf_name = "_MapDataset"
 
-    def __init__(self, input: Dataset, fn: Callable) -> None:
+    def __init__(self, input: Dataset, fn: _Fn) -> None:
         super().__init__(input)
         self._fn = fn
 
     def _iter(self) -> Iterator:
-        fn = self._fn
-        for e in self._input._elements():
-            yield _result(fn(*_args(e)))
+        fn = self._fn.instance()
+        return (_result(fn(*_args(e))) for e in self._input._elements())
 
     def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
         for e in self._input._elements():
-            return _s.spec_of(_result(self._fn(*_args(e)), lazy=True))  # (a Dask result: not computed)
+            return _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True))  # (a Dask result: not computed)
         raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
                          "map_func on the first element (see docs/data.md).")
 
@@ -966,12 +1068,12 @@ def _predicate(fn: Callable, e: Any, where: str) -> bool:
 class _Filter(_Unary):
     _tf_name = "_FilterDataset"
 
-    def __init__(self, input: Dataset, fn: Callable) -> None:
+    def __init__(self, input: Dataset, fn: _Fn) -> None:
         super().__init__(input)
         self._fn = fn
 
     def _iter(self) -> Iterator:
-        fn = self._fn
+        fn = self._fn.instance()
         return (e for e in self._input._elements() if _predicate(fn, e, "filter"))
 
     def _card(self) -> int:
@@ -982,7 +1084,7 @@ class _TakeWhile(_Filter):
     _tf_name = "_TakeWhileDataset"
 
     def _iter(self) -> Iterator:
-        fn = self._fn
+        fn = self._fn.instance()
         return itertools.takewhile(lambda e: _predicate(fn, e, "take_while"), self._input._elements())
 
 
@@ -994,14 +1096,21 @@ class _Repeat(_Unary):
         self._count = count
 
     def _passes(self, make: Callable) -> Iterator:
-        passes = itertools.count() if self._count < 0 else range(self._count)
-        for _ in passes:
+        # the first pass's iterator is made with the repeat's (TF makes it then: a shuffle
+        # below draws its seeds now), each next one when the pass before has run out
+        return self._more(make(), make) if self._count != 0 else iter(())
+
+    def _more(self, it: Iterator, make: Callable) -> Iterator:
+        done = 0
+        while True:
             empty = True
-            for x in make():
+            for x in it:
                 empty = False
                 yield x
-            if empty:
+            done += 1
+            if empty or done == self._count:
                 return
+            it = make()
 
     def _iter(self) -> Iterator:
         return self._passes(self._input._elements)
@@ -1156,8 +1265,12 @@ class _Shuffle(_Unary):
         if rows is None:
             return None
         arrays, template, chunks = rows
-        return arrays, template, lambda: (np.array(b, dtype=np.intp) for b in
-                                          _buffer_shuffle(_indices(chunks), self._size, self._rng()) if b)
+        first = [self._rng()]  # (drawn as the iterator is made, as TF's; a later pass draws when it starts)
+
+        def shuffled() -> Iterator:
+            rng = first.pop() if first else self._rng()
+            return (np.array(b, dtype=np.intp) for b in _buffer_shuffle(_indices(chunks), self._size, rng) if b)
+        return arrays, template, shuffled
 
 
 class _Cache(_Unary):
@@ -1168,11 +1281,11 @@ class _Cache(_Unary):
         self._done: list | None = None
 
     def _replay(self, source: Callable) -> Iterator:
-        if self._done is not None:
-            yield from self._done
-            return
+        return iter(self._done) if self._done is not None else self._fill(source())
+
+    def _fill(self, it: Iterator) -> Iterator:
         seen = []
-        for x in source():
+        for x in it:
             seen.append(x)
             yield x
         self._done = seen
@@ -1205,14 +1318,17 @@ class _Enumerate(_Unary):
 class _Scan(_Unary):
     _tf_name = "_ScanDataset"
 
-    def __init__(self, input: Dataset, state: Any, fn: Callable) -> None:
+    def __init__(self, input: Dataset, state: Any, fn: _Fn) -> None:
         super().__init__(input)
         self._state, self._fn = state, fn
 
     def _iter(self) -> Iterator:
-        state, spec = self._state, _s.spec_of(self._state)
-        for e in self._input._elements():
-            out = self._fn(_s.to_tensors(state), _s.to_tensors(e))
+        return self._outputs(self._input._elements())
+
+    def _outputs(self, it: Iterator) -> Iterator:
+        state, spec, fn = self._state, _s.spec_of(self._state), self._fn.instance()
+        for e in it:
+            out = fn(_s.to_tensors(state), _s.to_tensors(e))
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
                 raise TypeError(f"scan: `scan_func` must return a pair (new_state, output); it returned {out!r}.")
             state = _result(out[0])
@@ -1228,23 +1344,24 @@ class _Scan(_Unary):
 class _FlatMap(_Unary):
     _tf_name = "_FlatMapDataset"
 
-    def __init__(self, input: Dataset, fn: Callable) -> None:
+    def __init__(self, input: Dataset, fn: _Fn) -> None:
         super().__init__(input)
         self._fn = fn
 
-    def _open(self, e: Any) -> Dataset:
-        ds = self._fn(*_args(e))
+    @staticmethod
+    def _open(fn: Callable, e: Any) -> Dataset:
+        ds = fn(*_args(e))
         if not isinstance(ds, Dataset):
             raise TypeError(f"`map_func` must return a Dataset; it returned {type(ds).__name__}.")
         return ds
 
     def _iter(self) -> Iterator:
-        for e in self._input._elements():
-            yield from self._open(e)._elements()
+        fn = self._fn.instance()
+        return itertools.chain.from_iterable(self._open(fn, e)._elements() for e in self._input._elements())
 
     def _spec(self) -> Any:
         for e in self._input._elements():
-            return self._open(e).element_spec
+            return self._open(self._fn.instance(), e).element_spec
         raise ValueError("element_spec of flat_map over an empty dataset: tapegrad learns it from the "
                          "first element.")
 
@@ -1255,12 +1372,15 @@ class _FlatMap(_Unary):
 class _Interleave(_FlatMap):
     _tf_name = "_InterleaveDataset"
 
-    def __init__(self, input: Dataset, fn: Callable, cycle: int, block: int) -> None:
+    def __init__(self, input: Dataset, fn: _Fn, cycle: int, block: int) -> None:
         super().__init__(input, fn)
         self._cycle, self._block = cycle, block
 
-    def _iter(self) -> Iterator:  # TensorFlow's order: a slot is refilled where it emptied
-        inputs = self._input._elements()
+    def _iter(self) -> Iterator:
+        return self._cycles(self._input._elements())
+
+    def _cycles(self, inputs: Iterator) -> Iterator:  # TensorFlow's order: a slot is refilled where it emptied
+        fn = self._fn.instance()
         slots: list = [None] * self._cycle
         k = block = opened = 0
         more = True
@@ -1280,7 +1400,7 @@ class _Interleave(_FlatMap):
                 if e is _END:
                     more = False
                 else:
-                    slots[k] = self._open(e)._elements()
+                    slots[k] = self._open(fn, e)._elements()
                     opened += 1
                 continue
             k, block = (k + 1) % self._cycle, 0
@@ -1321,7 +1441,8 @@ class _Concatenate(Dataset):
         self._element_spec = _common_spec(a.element_spec, b.element_spec)
 
     def _iter(self) -> Iterator:
-        return itertools.chain(self._a._elements(), self._b._elements())
+        # (the second dataset's iterator is made when the first runs out, as TF makes it)
+        return itertools.chain(self._a._elements(), _later(self._b._elements))
 
     def _spec(self) -> Any:
         return self._element_spec
@@ -1352,7 +1473,9 @@ class _Window(_Unary):
         self._size, self._shift, self._stride, self._drop = size, shift, stride, drop
 
     def _iter(self) -> Iterator:
-        it = self._input._elements()
+        return self._windows(self._input._elements())
+
+    def _windows(self, it: Iterator) -> Iterator:
         span = (self._size - 1) * self._stride + 1
         buf: deque = deque()
         while True:

@@ -15,12 +15,94 @@ from .._backend import ArrayTensor, Boxed
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
-from ..ops.strings import RaggedTensor
+from ..ragged import RaggedTensor, RaggedTensorSpec
 
 
 def tensor_spec(shape: Any, dtype: Any) -> TensorSpec:
     """The spec of an element component."""
     return TensorSpec(shape, dtype)
+
+
+class RaggedValue:
+    """A RaggedTensor inside a pipeline: its flat values and row splits as NumPy arrays (what
+    TensorFlow calls a ``RaggedTensorValue``). Indexing takes rows, as a dataset slices them: an
+    int gives a row (an array, or a RaggedValue when nested), a slice, range or index array a
+    RaggedValue of those rows."""
+
+    __slots__ = ("flat", "splits", "splits_dtype")
+
+    def __init__(self, flat: np.ndarray, splits: list, splits_dtype: Any) -> None:
+        self.flat, self.splits, self.splits_dtype = flat, splits, splits_dtype
+
+    @classmethod
+    def of(cls, rt: RaggedTensor) -> "RaggedValue":
+        return cls(rt.flat_values._value, [s._value for s in rt.nested_row_splits], rt.row_splits_dtype)
+
+    @classmethod
+    def from_rows(cls, rows: list) -> "RaggedValue":
+        """Rows (arrays of one inner shape, or RaggedValues of one ragged rank) as a RaggedValue."""
+        if all(isinstance(r, RaggedValue) for r in rows):
+            n = np.array([len(r) for r in rows], np.int64)
+            inner = [RaggedValue._concat(rows)]
+            top = np.concatenate([[0], np.cumsum(n)]).astype(rows[0].splits_dtype._np)
+            return cls(inner[0].flat, [top] + inner[0].splits, rows[0].splits_dtype)
+        arrays = [np.asarray(r) for r in rows]
+        if len({a.shape[1:] for a in arrays}) > 1 or any(a.ndim == 0 for a in arrays):
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(
+                "Cannot batch these elements into a RaggedTensor: they need rank >= 1 and the "
+                f"same dimensions after the first, got shapes {sorted({a.shape for a in arrays})}.")
+        lens = np.array([a.shape[0] for a in arrays], np.int64)
+        flat = np.concatenate(arrays) if arrays else np.zeros((0,), np.float32)
+        return cls(flat, [np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)], _dt.int64)
+
+    @staticmethod
+    def _concat(rows: list) -> "RaggedValue":
+        flat = np.concatenate([r.flat for r in rows])
+        splits = []
+        for level in range(len(rows[0].splits)):
+            parts, off = [np.zeros(1, np.int64)], 0
+            for r in rows:
+                sp = r.splits[level].astype(np.int64)
+                parts.append(sp[1:] + off)
+                off += int(sp[-1])
+            splits.append(np.concatenate(parts).astype(rows[0].splits[level].dtype))
+        return RaggedValue(flat, splits, rows[0].splits_dtype)
+
+    def __len__(self) -> int:
+        return self.splits[0].shape[0] - 1
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (int, np.integer)):
+            return self._rows(np.array([int(key) % len(self)]), one=True)
+        idx = np.arange(len(self))[key] if isinstance(key, (slice, range)) else np.asarray(key)
+        return self._rows(idx.astype(np.int64), one=False)
+
+    def _rows(self, idx: np.ndarray, one: bool) -> Any:
+        splits, lens = [], None
+        for level, sp in enumerate(self.splits):
+            starts, stops = sp[idx], sp[idx + 1]
+            lens = stops - starts
+            if not (one and level == 0):
+                splits.append(np.concatenate([[0], np.cumsum(lens)]).astype(sp.dtype))
+            total = int(lens.sum())
+            offs = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+            idx = np.arange(total, dtype=np.int64) - np.repeat(offs - starts.astype(np.int64), lens)
+        flat = self.flat[idx]
+        if one and not splits:
+            return flat
+        return RaggedValue(flat, splits, self.splits_dtype)
+
+    def tensor(self) -> RaggedTensor:
+        return RaggedTensor.from_nested_row_splits(wrap(self.flat), [wrap(s) for s in self.splits],
+                                                   validate=False)
+
+    def spec(self, rows: bool = False) -> RaggedTensorSpec:
+        """Its spec; ``rows``: the spec of one of its rows (as ``from_tensor_slices`` gives them)."""
+        rt = self.tensor()
+        shape = list(rt.shape)
+        return RaggedTensorSpec(shape[1:] if rows else shape, _dt._from_np(self.flat.dtype),
+                                rt.ragged_rank - rows, self.splits_dtype)
 
 
 class DatasetSpec:
@@ -66,9 +148,7 @@ def value(x: Any, lazy: bool = False) -> Any:
     if isinstance(x, np.ndarray) and x.dtype.kind in "USO":
         return _text(x)
     if isinstance(x, RaggedTensor):
-        raise TypeError("A dataset element cannot be a RaggedTensor in tapegrad (its datasets hold "
-                        "dense tensors): return x.to_tensor(default_value=...) instead, or split "
-                        "before batching (see docs/strings.md).")
+        return RaggedValue.of(x)
     try:
         return convert_to_tensor(x)._value
     except TypeError:
@@ -117,6 +197,8 @@ def _first(flat: list) -> Any:
 
 
 def leaf_spec(v: Any) -> Any:
+    if type(v) is RaggedValue:
+        return v.spec()
     if _is_dataset(v):
         return DatasetSpec(v.element_spec)
     if is_text(v):
@@ -128,9 +210,26 @@ def spec_of(e: Any) -> Any:
     return _nest.map_structure(leaf_spec, e)
 
 
+def unbatched_spec(s: Any) -> Any:
+    """The spec of one row of a component of spec ``s``."""
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
+    return tensor_spec(s.shape[1:], s.dtype)
+
+
+def batched_spec(s: Any, dim: Any) -> Any:
+    """The spec of a batch of ``dim`` components of spec ``s`` (a RaggedTensorSpec one ragged
+    rank more)."""
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec([dim, *s.shape], s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
+    return tensor_spec([dim, *s.shape], s.dtype)
+
+
 def _out(v: Any) -> Any:
     if type(v) is bytes:
         return wrap(np.array(v, dtype=object))
+    if type(v) is RaggedValue:
+        return v.tensor()
     if _is_dataset(v):
         return v
     return wrap(v)
@@ -149,6 +248,8 @@ def to_tensors(e: Any) -> Any:
 def _np_out(v: Any) -> Any:
     if type(v) is np.ndarray and v.ndim == 0:
         return v[()]
+    if type(v) is RaggedValue:  # (its rows as NumPy arrays, as TensorFlow's)
+        return v.tensor().numpy()
     return v
 
 
@@ -159,9 +260,12 @@ def to_numpy(e: Any) -> Any:
     return _nest.map_structure(_np_out, e)
 
 
-def stack(col: list, where: str) -> Any:
-    """One component of a batch: the components of ``col`` stacked on a new first axis."""
+def stack(col: list, where: str, ragged: bool = False) -> Any:
+    """One component of a batch: the components of ``col`` stacked on a new first axis (rows of
+    a RaggedValue when ``ragged`` or when they are RaggedValues)."""
     first = col[0]
+    if ragged or type(first) is RaggedValue:
+        return RaggedValue.from_rows(col)
     if is_text(first):
         out = np.empty((len(col),) + np.shape(first), dtype=object)
         for i, v in enumerate(col):
@@ -176,4 +280,5 @@ def stack(col: list, where: str) -> Any:
         raise InvalidArgumentError(
             f"Cannot batch tensors with different shapes in {where}: the first element has shape "
             f"{list(shapes[0])} and element {bad} has shape {list(shapes[bad])}. Use padded_batch to "
-            "pad them to a common shape, or make them one shape in map.") from None
+            "pad them to a common shape, ragged_batch to batch them as a RaggedTensor, or make them "
+            "one shape in map.") from None

@@ -9,8 +9,7 @@ replica runs the model's own ``train_step`` / ``test_step`` / ``predict_step`` o
 Metrics are TF's: Keras's metric variables are synchronized on read (``add_variable``), so a
 replica's step updates and reports its own state (a step's logs are the mean over replicas of
 each replica's results) and reading a metric here sums the replicas' states (the epoch's logs,
-``evaluate``, ``model.metrics``). The loss tracker, a plain running mean, sends its total and
-count back with each step and is summed here.
+``evaluate``, ``model.metrics``); the loss tracker is such a metric (a ``keras.metrics.Mean``).
 """
 from __future__ import annotations
 
@@ -44,18 +43,9 @@ class StrategyRef:
         return StrategyRef, ()
 
 
-def _leaf_metrics(model: Any) -> list:
-    return [leaf for m in model.metrics for leaf in getattr(m, "metrics", [m])]
-
-
-def _plain_means(model: Any) -> list:
-    """The running means that are plain Python numbers (the loss tracker), not Metric variables."""
-    return [m for m in _leaf_metrics(model) if not hasattr(m, "variables")]
-
-
 def _replica_step(model: Any, kind: str, data: Any, reset: bool = False) -> Any:
     """A step on one replica: ``predict`` gives the outputs; ``train`` and ``test`` give the
-    logs (this replica's results) and the plain running means' totals and counts."""
+    logs (this replica's results)."""
     if kind == "predict":
         return model.predict_step(data)
     if reset:
@@ -65,7 +55,7 @@ def _replica_step(model: Any, kind: str, data: Any, reset: bool = False) -> Any:
             logs = model._logs(model.train_step(data))
     else:
         logs = model._logs(model.test_step(data))
-    return logs, [np.array([m.total, m.count]) for m in _plain_means(model)]
+    return logs
 
 
 class Replicas:
@@ -106,10 +96,7 @@ class Replicas:
         metrics if ``reset``; returns the logs averaged over replicas. With ``split=False`` every
         replica gets the whole batch (as Keras's ``train_on_batch`` and ``test_on_batch`` do on TF)."""
         results = self._run(kind, batch, reset, split=split)
-        for i, m in enumerate(_plain_means(self.model)):  # (summed over replicas, in order)
-            total = np.sum([_numpy(r[1][i]) for r in results], axis=0)
-            m.total, m.count = float(total[0]), float(total[1])
-        logs = [r[0] for r in results]
+        logs = list(results)
         return {k: _mean([lg[k] for lg in logs]) for k in logs[0]}
 
     def predict(self, batch: Any) -> Any:

@@ -45,6 +45,11 @@ def set_mask(t: Any, mask: Any) -> None:
             _masks[t._id] = mask
 
 
+# Keras sets `_keras_mask` on the eager tensors a masking layer gives; every tapegrad tensor
+# answers it (None without a mask), reading and writing the table above.
+Tensor._keras_mask = property(get_mask, set_mask)  # type: ignore[attr-defined]
+
+
 # ---- symbolic tensors ----------------------------------------------------------------------------
 
 class KerasTensor:

@@ -118,6 +118,39 @@ def _synchronization(name: Any) -> VariableSynchronization:
     return _member(name, _SYNCHRONIZATIONS, "synchronization")
 
 
+class DTypeName(str):
+    """A dtype's name (``"float32"``, what Keras 3's variables give as ``dtype``) that answers
+    the attributes of the :class:`~tapegrad.DType` it names and compares equal to it.
+
+    >>> import tapegrad as tf
+    >>> d = DTypeName(tf.float32)
+    >>> d, d == "float32", d == tf.float32, d.is_floating
+    ('float32', True, True, True)
+    """
+
+    def __new__(cls, dtype: Any) -> "DTypeName":
+        dtype = as_dtype(dtype)
+        name = super().__new__(cls, dtype.name)
+        name._dtype = dtype
+        return name
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return getattr(self.__dict__["_dtype"], attr)
+
+    def __eq__(self, other: Any) -> bool:
+        return str.__eq__(self, other) if isinstance(other, str) else self._dtype == other
+
+    def __ne__(self, other: Any) -> bool:
+        return not self == other
+
+    __hash__ = str.__hash__
+
+    def __reduce__(self) -> tuple:
+        return DTypeName, (str(self),)
+
+
 class KerasVariable(Variable):
     """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
     attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
@@ -173,6 +206,16 @@ class KerasVariable(Variable):
     def autocast(self) -> bool:
         """Whether a mixed-precision layer reads this variable in its compute dtype."""
         return self._autocast
+
+    @property
+    def dtype(self) -> Any:  # type: ignore[override]
+        """The dtype as Keras 3 gives it, a string (``"float32"``); it also answers what a
+        ``tf.DType`` answers (``.name``, ``.is_floating``, ``== tf.float32``), as the
+        ``tf.Variable`` this is."""
+        name = self.__dict__.get("_dtype_name")
+        if name is None:
+            name = self.__dict__["_dtype_name"] = DTypeName(super().dtype)
+        return name
 
     @property
     def name(self) -> str:

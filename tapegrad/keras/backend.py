@@ -2,7 +2,8 @@
 ``clear_session``, which restarts the layer-name counters, and the legacy random functions
 ``tf.keras.backend`` still exports (``random_normal``, ``random_uniform``, ``truncated_normal``,
 ``random_bernoulli`` and the ``*_variable`` ones): TF's stateful draws (``tf.random.*`` with an op
-seed, which is drawn from NumPy's global generator when none is given, as Keras does).
+seed, which is drawn from NumPy's global generator when none is given, as Keras does: in
+``fit``'s step once, when TensorFlow traces it, so the op's stream goes on from step to step).
 
 >>> from tapegrad import keras
 >>> keras.backend.floatx(), keras.backend.epsilon(), keras.backend.image_data_format()
@@ -10,12 +11,13 @@ seed, which is drawn from NumPy's global generator when none is given, as Keras 
 """
 from __future__ import annotations
 
+import random as _pyrandom
 import re
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 
-from .. import random as _random
+from .. import _recorders as _rec, random as _random
 from .._tensor import Tensor
 from .._variable import Variable
 from ..ops.math import less_equal, where
@@ -122,8 +124,10 @@ def unique_name(base: str) -> str:
 # ---- legacy random functions ---------------------------------------------------------------------
 
 def _op_seed(seed: Any, high: int) -> Any:
-    # Keras's legacy backend: no seed -> an op seed from NumPy's global generator.
-    return np.random.randint(high) if seed is None else seed
+    # Keras's legacy backend: no seed -> an op seed from NumPy's global generator, drawn when the
+    # Python code runs: in fit's step (a tf.function) once, at its trace, and then the op's
+    # kernel goes on from step to step
+    return _random.trace_time(lambda: np.random.randint(high)) if seed is None else seed
 
 
 def random_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
@@ -189,3 +193,66 @@ def random_uniform_variable(shape: Any, low: float, high: float, dtype: Any = No
     value = _random.uniform(shape, minval=low, maxval=high, dtype=dtype,
                             seed=_op_seed(seed, 10 ** 9))
     return Variable(value, dtype=dtype, name=name)
+
+
+# ---- building functional models without side effects ----------------------------------------------
+
+class StatelessConstruction(_rec.Recorder):
+    """Keras 3 builds a functional model by calling each layer on symbolic placeholders in a
+    ``StatelessScope`` inside a scratch graph, so construction changes nothing: a variable
+    assigned in ``call`` (a ``SeedGenerator`` advancing, ``kernel.assign(...)``) keeps its
+    value, and random ops draw from the scratch graph's kernels, not the eager stream. tapegrad
+    calls ``call`` on concrete placeholders inside this scope, which gives the same result:
+    every variable ``call`` reads or assigns (and every one of ``variables``) gets its value
+    back on exit, and random ops run in a throwaway graph of their own. (Python's and NumPy's
+    random draws in ``call`` are the caller's to handle: Keras makes them once.)
+
+    >>> from tapegrad import keras
+    >>> g = keras.random.SeedGenerator(3)
+    >>> with StatelessConstruction([g.state]):
+    ...     _ = keras.random.uniform((2,), seed=g)
+    >>> g.state.numpy().tolist()
+    [3, 0]
+    """
+
+    __slots__ = ("saved", "_graph")
+
+    def __init__(self, variables: Iterable = ()) -> None:
+        self.saved: dict[int, tuple] = {}
+        for v in variables:
+            self.on_variable_read(v)
+        self._graph: Any = None
+
+    def on_variable_read(self, v: Any) -> None:
+        if id(v) not in self.saved:
+            self.saved[id(v)] = (v, v._snap)
+
+    def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
+        if id(v) not in self.saved and how in ("assign_add", "assign_sub") and v.dtype.is_integer:
+            # (updated without a read first, as a SeedGenerator's state: the old value is exact)
+            delta = np.asarray(value._value if isinstance(value, Tensor) else value)
+            old = v._snap._value - delta if how == "assign_add" else v._snap._value + delta
+            self.saved[id(v)] = (v, old)
+
+    def __enter__(self) -> "StatelessConstruction":
+        _rec.push(self)
+        self._graph = _random.in_graph(_random.FunctionSeeds().instance())
+        self._graph.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._graph.__exit__(*exc)
+        _rec.pop(self)
+        for v, old in self.saved.values():
+            if (v._snap if isinstance(old, Tensor) else None) is not old:
+                v.assign(old)
+
+
+def python_random_states() -> tuple:
+    """Python's and NumPy's global random states (to draw once what a twice-run ``call`` draws)."""
+    return _pyrandom.getstate(), np.random.get_state()
+
+
+def set_python_random_states(states: tuple) -> None:
+    _pyrandom.setstate(states[0])
+    np.random.set_state(states[1])

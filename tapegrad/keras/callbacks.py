@@ -312,8 +312,10 @@ class ModelCheckpoint(_Monitor):
     """Save the weights after each epoch (``save_freq="epoch"``) or every ``save_freq`` batches
     (an int, counted across epochs as Keras does) to ``filepath``, which may hold ``{epoch}``,
     ``{batch}`` and log names (``{val_loss:.2f}``); ``save_best_only`` saves only improvements.
-    A ``.keras`` filepath without ``save_weights_only`` saves the whole model (``model.save``);
-    otherwise the weights, in tapegrad's checkpoint format (whatever the suffix)."""
+    Without ``save_weights_only`` the whole model is saved (``model.save``) to a ``.keras`` file (or a
+    legacy ``.h5`` file); with it, the weights to a ``.weights.h5`` file (Keras's HDF5 layout, needs
+    h5py) or a ``.npz`` file (tapegrad's checkpoint format). Other suffixes raise ``ValueError`` as in
+    Keras."""
 
     def __init__(self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
                  save_best_only: bool = False, save_weights_only: bool = False, mode: str = "auto",
@@ -327,6 +329,13 @@ class ModelCheckpoint(_Monitor):
                              "'epoch' or integer values (a number of batches)")
         self.save_freq = save_freq
         self.initial_value_threshold = initial_value_threshold
+        if save_weights_only and not self.filepath.endswith((".weights.h5", ".npz")):
+            raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided must "
+                             "end in `.weights.h5` (Keras weights format; needs h5py: pip install 'tapegrad[h5]') "
+                             f"or `.npz` (tapegrad's checkpoint format). Received: filepath={self.filepath}")
+        if not save_weights_only and not self.filepath.endswith((".keras", ".h5")):
+            raise ValueError("The filepath provided must end in `.keras` (Keras model format). Received: "
+                             f"filepath={self.filepath}")
         self._since_saving, self._last_batch, self._epoch = 0, None, 0
 
     def on_train_begin(self, logs: dict | None = None) -> None:
@@ -371,10 +380,10 @@ class ModelCheckpoint(_Monitor):
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        if not self.save_weights_only and path.endswith(".keras"):
-            self.model.save(path)
+        if self.save_weights_only:
+            self.model.save_weights(path, overwrite=True)
         else:
-            self.model.save_weights(path)
+            self.model.save(path, overwrite=True)
 
 
 class LearningRateScheduler(Callback):
@@ -544,7 +553,7 @@ class BackupAndRestore(Callback):
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq, self.double_checkpoint = save_freq, double_checkpoint
         self.delete_checkpoint = delete_checkpoint
-        self._weights_path = os.path.join(self.backup_dir, "latest.weights.h5")
+        self._weights_path = os.path.join(self.backup_dir, "latest.weights.npz")  # (no h5py needed)
         self._optimizer_path = os.path.join(self.backup_dir, "latest.optimizer.npz")
         self._training_metadata_path = os.path.join(self.backup_dir, "training_metadata.json")
         self._since_saving, self._last_batch_seen, self._current_epoch = 0, 0, 0

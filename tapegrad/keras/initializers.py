@@ -114,6 +114,14 @@ class _Random(Initializer):
     def get_config(self) -> dict:
         return {"seed": self._init_seed}
 
+    def clone(self) -> "Initializer":
+        """A new initializer of the same config; as Keras's serialization round trip, a
+        ``SeedGenerator`` seed becomes a new generator from its initial seed."""
+        config = self.get_config()
+        if isinstance(config["seed"], random.SeedGenerator):
+            config["seed"] = random.SeedGenerator.from_config(config["seed"].get_config())
+        return type(self).from_config(config)
+
 
 class RandomNormal(_Random):
     """Normal draws with ``mean`` and ``stddev``."""

@@ -3,8 +3,10 @@ objects, with Keras 3's names, formats and errors.
 
 A ``.keras`` file is a zip archive holding ``metadata.json``, ``config.json`` (the model's
 config, Keras 3's JSON layout) and the weights. Keras stores the weights in HDF5
-(``model.weights.h5``); tapegrad has no HDF5 dependency and stores them as ``model.weights.npz``
-(tapegrad's checkpoint format), so tapegrad's files and Keras's do not load in each other.
+(``model.weights.h5``); tapegrad stores them as ``model.weights.npz`` (tapegrad's checkpoint format,
+no HDF5 dependency), and reads Keras's archives too when h5py is installed (``tapegrad[h5]``).
+Legacy ``.h5`` model files and ``.weights.h5`` weight files are Keras's own layouts
+(:mod:`tapegrad.keras._h5`).
 
 >>> import os, tempfile
 >>> import numpy as np
@@ -42,6 +44,7 @@ __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object
 
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+_KERAS_WEIGHTS = "model.weights.h5"  # what Keras writes (tapegrad reads it with h5py)
 
 _GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
 _GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
@@ -197,8 +200,11 @@ def serialize_keras_object(obj: Any) -> Any:
     out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
            "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
     if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
+        shapes = obj.__dict__.get("_build_shapes_dict")
         shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
-        if shape is not None:
+        if shapes:   # build(query_shape, value_shape): Keras's shapes_dict
+            out["build_config"] = {"shapes_dict": serialize_keras_object(shapes)}
+        elif shape is not None:
             out["build_config"] = {"input_shape": shape}
     return out
 
@@ -301,7 +307,12 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
                             f"constructor argument).\n\nconfig={config}.\n\nException "
                             f"encountered: {e}") from e
         build = config.get("build_config")
-        if build is not None and not getattr(obj, "built", True) and len(obj._build_params) == 1:
+        if build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
+            shapes = {k: _shape_of(v) for k, v in build["shapes_dict"].items()}
+            obj.build(**shapes)
+            obj.built = True
+            obj.__dict__["_build_shapes_dict"] = shapes
+        elif build is not None and not getattr(obj, "built", True) and len(obj._build_params) == 1:
             shape = _shape_of(build["input_shape"])
             obj.build(shape)
             obj.built = True
@@ -449,10 +460,6 @@ def _compile_config(model: Any) -> dict | None:
 
 def _check_path(filepath: Any, what: str) -> str:
     path = os.fspath(filepath)
-    if path.endswith((".h5", ".hdf5")):
-        raise ValueError(f"{what}: the legacy HDF5 format ({path!r}) is not supported by tapegrad "
-                         "(it has no HDF5 dependency). Use a `.keras` filepath (the native Keras "
-                         "format), or `model.save_weights(...)` for the weights alone.")
     if not path.endswith(".keras"):
         raise ValueError("Invalid filepath extension for saving. Please add a `.keras` extension "
                          "for the native Keras format. Use `model.export(filepath)` if you want to "
@@ -483,6 +490,20 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
                **kwargs: Any) -> None:
     """Write ``model`` to a ``.keras`` file: its config, weights, compile state and optimizer
     variables (what :func:`load_model` reads)."""
+    from . import _h5
+    if _h5.is_h5(os.fspath(filepath)):   # Keras's legacy HDF5 model file
+        include_optimizer = kwargs.pop("include_optimizer", True)
+        if kwargs:
+            raise ValueError(f"The following argument(s) are not supported: {list(kwargs)}")
+        path = os.fspath(filepath)
+        if not overwrite and os.path.exists(path):
+            raise FileExistsError(f"{path!r} exists and overwrite=False.")
+        warnings.warn("You are saving your model as an HDF5 file via `model.save()` or `keras.saving.save_model"
+                      "(model)`. This file format is considered legacy. We recommend using instead the native "
+                      "Keras format, e.g. `model.save('my_model.keras')` or `keras.saving.save_model(model, "
+                      "'my_model.keras')`.", stacklevel=3)
+        _h5.atomic_h5(path, lambda tmp: _h5.write_legacy_model(model, tmp, include_optimizer))
+        return
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: {list(kwargs)}")
     path = _check_path(filepath, "save_model")
@@ -510,25 +531,38 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
     as it was when ``compile=True``. ``safe_mode`` is accepted; tapegrad never loads code (a
     Python lambda saved by Keras) whatever its value."""
     path = os.fspath(filepath)
-    if path.endswith((".h5", ".hdf5")):
-        _check_path(path, "load_model")
+    from . import _h5
+    if _h5.is_h5(path):
+        if not os.path.exists(path):
+            raise ValueError(f"File not found: filepath={path}. Please ensure the file is an accessible "
+                             "`.h5` file.")
+        return _h5.read_legacy_model(path, custom_objects, compile, safe_mode)
     if not path.endswith(".keras"):
         raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 "
-                         "`.keras` files (tapegrad does not read legacy H5 files or SavedModels).")
+                         "`.keras` files and legacy H5 format files (`.h5` extension); tapegrad does not "
+                         "read SavedModels.")
     if not os.path.exists(path):
         raise ValueError(f"File not found: filepath={path}. Please ensure the file is an "
                          "accessible `.keras` zip file.")
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
-        if _WEIGHTS not in names:
-            detail = ("it holds HDF5 weights written by Keras (`model.weights.h5`), which tapegrad "
-                      "cannot read" if "model.weights.h5" in names else f"it has no {_WEIGHTS}")
-            raise ValueError(f"Cannot load {path!r}: {detail}. Save the model with tapegrad's "
-                             "`model.save(...)`.")
+        if _WEIGHTS not in names and _KERAS_WEIGHTS not in names:
+            raise ValueError(f"Cannot load {path!r}: it has no {_WEIGHTS} (nor Keras's {_KERAS_WEIGHTS}).")
         config = json.loads(z.read(_CONFIG))
-        weights = z.read(_WEIGHTS)
+        weights = z.read(_WEIGHTS if _WEIGHTS in names else _KERAS_WEIGHTS)
     model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
                                      custom_objects, safe_mode)
+    if _WEIGHTS not in names:  # written by Keras: its HDF5 weights layout
+        compile_config = config.get("compile_config")
+        if compile and compile_config is not None:
+            with CustomObjectScope(custom_objects or {}):
+                model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
+                                 if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+            model.optimizer.build(model.trainable_variables)
+        from . import _h5
+        _h5.read_weights(model, io.BytesIO(weights), optimizer=compile and compile_config is not None,
+                         what=f"{path!r} ({_KERAS_WEIGHTS}, written by Keras)")
+        return model
     variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
     compile_config = config.get("compile_config")
     if compile and compile_config is not None:

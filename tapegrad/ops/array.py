@@ -16,10 +16,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _backend as _bk, _memory, _strings, dtypes as _dt
-from .._convert import as_tensor, convert_to_tensor
-from .. import _recorders as _rec
-from .._dispatch import apply, defop, jointly
-from .._tensor import IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
+from .._convert import as_tensor, check_values, convert_to_tensor, host_value
+from .._dispatch import apply, composite_api, composite_call, defop, jointly
+from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
@@ -39,18 +38,10 @@ def _err(op: str, msg: str) -> InvalidArgumentError:
     return InvalidArgumentError(f"{msg} [Op:{op}]")
 
 
-def _py_value(t: Tensor, how: str) -> np.ndarray:
-    """``t``'s value, read into Python (a ``tf.function`` trace guards it: a replay with another
-    value is traced again); a GPU's value is copied to the host, as TensorFlow's host arguments."""
-    _rec.note_escape(t, how)
-    v = t._value
-    return v.backend.to_numpy(v.a) if type(v) is _bk.Boxed and v.backend.gpu else v
-
-
 def norm_axis(axis: Any, ndim: int, op: str) -> int:
     """A non-negative axis, or InvalidArgumentError naming the op, axis and rank."""
     if isinstance(axis, Tensor):
-        axis = _py_value(axis, op)
+        axis = host_value(axis, op)
     try:
         a = operator.index(axis)   # not int(): a float axis is an error, never truncated
     except TypeError:
@@ -67,7 +58,7 @@ def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
     if axis is None:
         return tuple(builtins.range(ndim))
     if isinstance(axis, Tensor):
-        axis = _py_value(axis, op).tolist()
+        axis = host_value(axis, op).tolist()
     if isinstance(axis, np.ndarray):
         axis = axis.tolist()
     if isinstance(axis, (list, tuple)):
@@ -81,7 +72,7 @@ def norm_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 
 def _scalar_axis(a: Any, op: str) -> int:
     try:
-        a = operator.index(_py_value(a, op) if isinstance(a, Tensor) else a)
+        a = operator.index(host_value(a, op) if isinstance(a, Tensor) else a)
     except TypeError:
         raise TypeError(f"{op}: axis must be an integer, got {a!r}.") from None
     if a not in (0, -1):
@@ -92,7 +83,7 @@ def _scalar_axis(a: Any, op: str) -> int:
 def _int_list(v: Any, what: str, vector_for: str | None = None) -> list[int]:
     """``v`` as a list of ints; with ``vector_for`` (an op name), ``v`` must be at most 1-D."""
     if isinstance(v, (Tensor, Variable)):
-        v = _py_value(convert_to_tensor(v), what)
+        v = host_value(convert_to_tensor(v), what)
     arr = np.asarray(v)
     if vector_for is not None and arr.ndim > 1:
         raise _err(vector_for, f"{what} must be a 1-D list of sizes, got a value of shape {list(arr.shape)}")
@@ -196,12 +187,14 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     >>> tf.reshape(tf.range(6), [-1, 2]).shape
     TensorShape([3, 2])
     """
-    x = as_tensor(tensor)
+    try:
+        x = as_tensor(tensor)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(reshape, tensor, shape)
     sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
-    v = x._value
-    if v.shape == sizes:
+    if x._value.shape == sizes:
         return x
-    return apply(_reshape, (x,), {"shape": _reshape_sizes(v.shape, v.size, sizes)})
+    return apply(_reshape, (x,), {"shape": _reshape_sizes(x._value.shape, x._value.size, sizes)})
 
 
 def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
@@ -238,6 +231,7 @@ def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
     return out
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Insert a length-1 axis at ``axis`` (``-1`` appends)."""
     x = as_tensor(input)
@@ -299,7 +293,10 @@ _identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", s
 
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """A new tensor with the same value (recorded, so it can be a separate target or source)."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(identity, input)
     return apply(_identity, (x,))
 
 
@@ -346,6 +343,7 @@ def _same_dtype(ts: list, op: str) -> None:
                            f"but values[{i}] is {t.dtype.name}")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
     """Join tensors along an existing axis."""
     if isinstance(values, (Tensor, Variable)):
@@ -378,6 +376,7 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
 _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
     """Join equal-shaped tensors along a new axis."""
     ts = [as_tensor(v) for v in values]
@@ -479,6 +478,7 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
 _tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), vjp=(_tile_vjp,), jvp="linear")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def tile(input: Any, multiples: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Repeat ``input`` ``multiples[i]`` times along axis ``i``."""
     x = as_tensor(input)
@@ -522,7 +522,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     """Pad with ``paddings[i] = [before, after]`` along each axis; ``mode`` is ``"CONSTANT"``,
     ``"REFLECT"`` or ``"SYMMETRIC"`` (case-insensitive)."""
     x = as_tensor(tensor)
-    pads = np.asarray(convert_to_tensor(paddings)._value if isinstance(paddings, Tensor) else paddings)
+    pads = np.asarray(host_value(paddings, "pad: paddings"))
     nd = x._value.ndim
     if pads.shape != (nd, 2):
         raise _err("PadV2", f"paddings must be a matrix of shape [{nd}, 2], got shape {list(pads.shape)}")
@@ -537,7 +537,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         for (a, b), d in zip(pt, x._value.shape):
             if builtins.max(a, b) > d - 1 + lim:
                 raise _err("MirrorPad", f"paddings {list(pt)} too large for shape {list(x._value.shape)} in {mode} mode")
-    val = constant_values._value if isinstance(constant_values, Tensor) else constant_values
+    val = host_value(constant_values, "pad: constant_values")
     if x._value.dtype.kind == "O":  # strings pad with b"" (the default 0) or the given text
         val = _strings.empty(()) if isinstance(val, int) and val == 0 else _strings.to_bytes(val)
     else:
@@ -634,7 +634,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     else:
         order = [np.int32, np.int64, np.float16, np.float32, np.float64]
         dt = np.dtype(builtins.max((np.dtype(v._value.dtype) for v in vals), key=lambda d: order.index(d.type) if d.type in order else 0))
-    s, l, d = (np.asarray(_py_value(v, "range")).item() for v in vals)  # (a trace guards them)
+    s, l, d = (np.asarray(host_value(v, "range")).item() for v in vals)  # (a trace guards them)
     if d == 0:
         raise _err("Range", "Requires delta != 0")
     if (d > 0 and s > l) or (d < 0 and s < l):
@@ -643,6 +643,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     return _bk.place(_wrap(np.arange(s, l, d).astype(dt)))
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive, differentiable in both.
 
@@ -666,7 +667,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
     from .math import _int_to_float
     if k in "iu":
         s, e = _int_to_float(s), _int_to_float(e)
-    nv = np.asarray(num._value if isinstance(num, (Tensor, Variable)) else num)
+    nv = np.asarray(host_value(num, "linspace: num"))
     if nv.dtype.kind not in "iu" or nv.ndim:
         raise TypeError(f"linspace: num must be an integer scalar, got {num!r}.")
     n = int(nv)
@@ -688,8 +689,8 @@ def linspace(start: Any, stop: Any, num: Any, name: Any = None, axis: int = 0) -
 def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = _dt.float32,
         name: Any = None) -> Tensor:
     """An identity matrix ``[num_rows, num_columns]``, optionally repeated over ``batch_shape``."""
-    n = int(_py_value(num_rows, "eye") if isinstance(num_rows, Tensor) else num_rows)
-    m = n if num_columns is None else int(_py_value(num_columns, "eye") if isinstance(num_columns, Tensor)
+    n = int(host_value(num_rows, "eye") if isinstance(num_rows, Tensor) else num_rows)
+    m = n if num_columns is None else int(host_value(num_columns, "eye") if isinstance(num_columns, Tensor)
                                           else num_columns)
     if n < 0 or m < 0:
         raise _err("Eye", f"num_rows and num_columns must be non-negative, got {n} and {m}")
@@ -711,6 +712,7 @@ def _host(x: Tensor) -> bool:
     return type(x) is Tensor or isinstance(x, Variable)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The shape as an int32 (or ``out_type``) tensor."""
     x = input if isinstance(input, (IndexedSlices,)) else as_tensor(input)
@@ -720,6 +722,7 @@ def shape(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  #
     return apply(_shape_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # noqa: A002
     """The number of elements as a scalar tensor."""
     x = as_tensor(input)
@@ -729,6 +732,7 @@ def size(input: Any, out_type: Any = _dt.int32, name: Any = None) -> Tensor:  # 
     return apply(_size_op, (x,), {"dtype": np.dtype(dtype)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def rank(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The number of axes as a scalar int32 tensor."""
     x = as_tensor(input)
@@ -805,7 +809,7 @@ def reverse(tensor: Any, axis: Any, name: Any = None) -> Tensor:
     array([[3, 2, 1]], dtype=int32)
     """
     x = as_tensor(tensor)
-    av = np.asarray(axis._value if isinstance(axis, Tensor) else axis)
+    av = np.asarray(host_value(axis, "reverse: axis"))
     if av.ndim != 1:
         raise _err("ReverseV2", f"'axis' must be a list of axes (1-D), got {axis!r}; write "
                                 f"tf.reverse(x, [{axis!r}])")
@@ -841,7 +845,7 @@ def roll(input: Any, shift: Any, axis: Any, name: Any = None) -> Tensor:  # noqa
     x = as_tensor(input)
     sh = _int_list(shift, "roll: shift")
     ax = _int_list(axis, "roll: axis")
-    if len(sh) != len(ax) or np.ndim(shift._value if isinstance(shift, Tensor) else shift) > 1:
+    if len(sh) != len(ax) or (shift._value.ndim if isinstance(shift, Tensor) else np.ndim(shift)) > 1:
         raise _err("Roll", f"shift and axis must have the same size (got shift {sh} and axis {ax})")
     nd = x._value.ndim
     total: dict[int, int] = {}
@@ -880,7 +884,7 @@ def repeat(input: Any, repeats: Any, axis: Any = None, name: Any = None) -> Tens
             raise _err("Repeat", "a scalar input has no axis to repeat along; use axis=None")
         a = norm_axis(axis, x._value.ndim, "Repeat")
     r = np.asarray(_int_list(repeats, "repeat: repeats"))
-    if np.ndim(repeats._value if isinstance(repeats, Tensor) else repeats) > 1:
+    if (repeats._value.ndim if isinstance(repeats, Tensor) else np.ndim(repeats)) > 1:
         raise ValueError(f"repeat: repeats must be an int or a 1-D list, got {repeats!r}.")
     n = x._value.shape[a]
     if r.size not in (1, n):
@@ -902,6 +906,8 @@ def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, a
 _one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
+@constant_maker  # (from Python values, shapes and guarded reads)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: Any = None) -> Tensor:
     """One-hot vectors of length ``depth`` along a new axis (last by default).
@@ -935,7 +941,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     off = _wrap(npdt.type(0)) if off is None else off
     if on._value.ndim or off._value.ndim:
         raise _err("OneHot", "on_value and off_value must be scalars")
-    dv = np.asarray(depth._value if isinstance(depth, Tensor) else depth)
+    dv = np.asarray(host_value(depth, "one_hot: depth"))
     if dv.ndim or dv.dtype.kind not in "iu":   # int() would truncate 2.5 to 2 silently
         raise TypeError(f"one_hot: depth must be a scalar integer, got {depth!r}.")
     d = int(dv)
@@ -958,13 +964,13 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dt.bool, name:
     array([[ True, False, False, False],
            [ True,  True,  True, False]])
     """
-    lv = np.asarray(_py_value(as_tensor(lengths), "lengths"))
+    lv = np.asarray(host_value(as_tensor(lengths), "lengths"))
     if lv.dtype.kind not in "iuf":
         raise TypeError(f"sequence_mask: lengths must be numbers, got {lv.dtype}.")
     if maxlen is None:
         mx = lv.max() if lv.size else lv.dtype.type(0)
     else:
-        mv = np.asarray(_py_value(as_tensor(maxlen), "maxlen"))
+        mv = np.asarray(host_value(as_tensor(maxlen), "maxlen"))
         if mv.ndim:
             raise ValueError(f"sequence_mask: maxlen must be a scalar, got shape {list(mv.shape)}.")
         mx = mv[()]
@@ -1033,13 +1039,16 @@ def invert_permutation(x: Any, name: Any = None) -> Tensor:
     array([2, 4, 3, 0, 1], dtype=int32)
     """
     t = as_tensor(x)
-    v = t._value
-    if v.ndim != 1 or v.dtype not in (np.int32, np.int64):
+    if t._value.ndim != 1 or t._value.dtype not in (np.int32, np.int64):
         raise _err("InvertPermutation", f"x must be a 1-D int32 or int64 tensor, got {t.dtype.name} of shape "
-                                        f"{list(v.shape)}")
-    if type(v) is not _bk.Boxed and not np.array_equal(np.sort(v), np.arange(v.size)):  # (a backend's is not read)
-        raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
+                                        f"{list(t._value.shape)}")
+    check_values(_check_permutation, t)
     return apply(_invert, (t,))
+
+
+def _check_permutation(v: np.ndarray) -> None:
+    if not np.array_equal(np.sort(v), np.arange(v.size)):
+        raise _err("InvertPermutation", f"x is not a permutation of 0..{v.size - 1}: {v.tolist()}")
 
 
 # --------------------------------------------------------------------------- bits and shapes
@@ -1084,6 +1093,7 @@ def shape_n(input: Any, out_type: Any = _dt.int32, name: Any = None) -> list:  #
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
+@constant_maker  # (ones of a shape)
 def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> UniqueWithCounts:
     """:func:`unique` and how many times each distinct value occurs: ``(y, idx, count)``.
 
@@ -1091,9 +1101,10 @@ def unique_with_counts(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> Un
     >>> tf.unique_with_counts(tf.constant([1, 1, 2, 4, 4, 4])).count.numpy()
     array([2, 1, 3], dtype=int32)
     """
+    from .segment import unsorted_segment_sum
     y, idx = unique(x, out_idx)
-    n = np.bincount(np.asarray(idx._value), minlength=y._value.shape[0])
-    return UniqueWithCounts(y, idx, _wrap(n.astype(idx._value.dtype)))
+    ones = _wrap(np.ones(idx._value.shape, idx._value.dtype))
+    return UniqueWithCounts(y, idx, unsorted_segment_sum(ones, idx, y._value.shape[0]))  # (ops: replayed)
 
 
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
@@ -1119,7 +1130,7 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     array([2, 3], dtype=int32)
     """
     a, b = as_tensor(shape_x), as_tensor(shape_y)
-    av, bv = (tuple(int(d) for d in _py_value(t, "broadcast_dynamic_shape")) for t in (a, b))
+    av, bv = (tuple(int(d) for d in host_value(t, "broadcast_dynamic_shape")) for t in (a, b))
     try:
         out = np.broadcast_shapes(av, bv)
     except ValueError:
@@ -1129,8 +1140,8 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
 
 # --------------------------------------------------------------------------- space and batch
 def _blocks(x: Tensor, block_shape: Any, pairs: Any, what: str, op: str) -> tuple:
-    bs = [int(b) for b in np.asarray(_py_value(as_tensor(block_shape), op)).reshape(-1)]
-    pp = np.asarray(_py_value(as_tensor(pairs), op)).reshape(-1, 2).astype(np.int64)
+    bs = [int(b) for b in np.asarray(host_value(as_tensor(block_shape), op)).reshape(-1)]
+    pp = np.asarray(host_value(as_tensor(pairs), op)).reshape(-1, 2).astype(np.int64)
     m = len(bs)
     if m < 1 or pp.shape[0] != m or x._value.ndim < m + 1:
         raise _err(op, f"block_shape must have M >= 1 entries, {what} shape [M, 2] and the input rank "

@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor, binary_operands
+from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from .._warn import warn_outside
-from .array import _err, _invert, _py_value, broadcast_to, concat, eye
+from .array import _err, _invert, broadcast_to, concat, eye
 from .indexing import gather
 from .math import cast, complex_, conj, greater, imag, log, real, where
 from .reduction import reduce_max, reduce_sum
@@ -430,7 +430,7 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     if va.ndim < 2 or vb.ndim < 2 or va.shape[-2] != vb.shape[-2] or va.shape[:-2] != vb.shape[:-2]:
         raise _err("MatrixSolveLs", f"matrix [..., M, N] and rhs [..., M, K] are incompatible: "
                                     f"{list(va.shape)} vs. {list(vb.shape)}")
-    lam = float(_py_value(l2_regularizer, "l2_regularizer") if isinstance(l2_regularizer, Tensor)
+    lam = float(host_value(l2_regularizer, "l2_regularizer") if isinstance(l2_regularizer, Tensor)
                 else l2_regularizer)
     if not fast:
         if lam != 0.0:

@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, _strings
-from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, defop
+from .._convert import as_tensor, binary_operands, check_values, host_value
+from .._dispatch import apply, composite_api, defop
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
-from .array import (_err, _int_list, _lead, _py_value, _reshape, _slice, concat, norm_axis, reshape, stop_gradient,
+from .array import (_err, _int_list, _lead, _reshape, _slice, concat, norm_axis, reshape, stop_gradient,
                     transpose, stack)
 from .math import add, cast, clip_by_norm, equal, where, zeros_like
 
@@ -76,7 +76,7 @@ def _index_int(k: Any) -> int:
     if isinstance(k, Variable):
         k = k._read()
     if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
-        return int(_py_value(k, "index"))
+        return int(host_value(k, "index"))
     raise TypeError(_INDEX_MSG.format(k=k))
 
 
@@ -177,6 +177,7 @@ def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
         raise _err(op, f"indices{pos} = {bad} is not in [0, {n})")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None,
            batch_dims: int = 0, name: Any = None) -> Tensor:
     """Pick slices of ``params`` along ``axis`` at ``indices``.
@@ -198,8 +199,8 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if bd > idx._value.ndim or (bd and p._value.shape[:bd] != idx._value.shape[:bd]):
         raise _err("GatherV2", f"params.shape[:batch_dims] {list(p._value.shape[:bd])} must equal "
                                f"indices.shape[:batch_dims] {list(idx._value.shape[:bd])}")
-    if type(idx._value) is not _bk.Boxed:  # (a backend's indices are not read back to check)
-        _check_indices(idx._value, p._value.shape[a], "GatherV2")
+    n = p._value.shape[a]
+    check_values(lambda iv: _check_indices(iv, n, "GatherV2"), idx)
     return apply(_gather, (p, idx), {"axis": a, "batch_dims": bd})
 
 
@@ -231,10 +232,10 @@ def _scatter_nd_fwd(idx: np.ndarray, upd: np.ndarray, shape: tuple, lead: int) -
 
 def _gather_nd_vjp(g: Tensor, ans: Tensor, p: Tensor, idx: Tensor, lead: int) -> Any:
     L = _lead(g, ans)
-    iv = idx._value
-    if L + lead == 0 and iv.ndim == 2 and iv.shape[1] == 1:
+    ish = idx._value.shape
+    if L + lead == 0 and len(ish) == 2 and ish[1] == 1:
         # whole rows picked by a [n, 1] index matrix: TensorFlow's gradient is IndexedSlices
-        return IndexedSlices(g, reshape(idx, (-1,)), _wrap(np.asarray(p._value.shape, iv.dtype)))
+        return IndexedSlices(g, reshape(idx, (-1,)), _wrap(np.asarray(p._value.shape, idx._value.dtype)))
     return apply(_scatter_nd, (idx, g), {"shape": g._value.shape[:L] + p._value.shape, "lead": L + lead})
 
 
@@ -392,31 +393,31 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
     p = as_tensor(params)
     idx = _nd_indices(indices, "GatherNd")
     b = int(batch_dims)
-    iv = np.asarray(idx._value)
+    ish, nd = idx._value.shape, idx._value.ndim
     pshape = p._value.shape
-    if b < 0 or (b and b >= min(len(pshape), iv.ndim)):
+    if b < 0 or (b and b >= min(len(pshape), nd)):
         raise ValueError(f"gather_nd: batch_dims must be in [0, min(rank(params), rank(indices)) - 1]"
-                         f" = [0, {min(len(pshape), iv.ndim) - 1}], got {batch_dims}.")
-    if pshape[:b] != iv.shape[:b]:
+                         f" = [0, {min(len(pshape), nd) - 1}], got {batch_dims}.")
+    if pshape[:b] != ish[:b]:
         raise _err("GatherNd", f"params.shape[:batch_dims] = {list(pshape[:b])} must equal "
-                               f"indices.shape[:batch_dims] = {list(iv.shape[:b])}")
-    _check_nd(iv, pshape[b:], "GatherNd")
+                               f"indices.shape[:batch_dims] = {list(ish[:b])}")
+    check_values(lambda iv: _check_nd(iv, pshape[b:], "GatherNd"), idx)
     if b:
         # prepend each entry's batch coordinates: a batch_dims=0 gather on the same params
-        grid = np.indices(iv.shape[:b], dtype=iv.dtype)
-        grid = np.moveaxis(grid, 0, -1).reshape(iv.shape[:b] + (1,) * (iv.ndim - 1 - b) + (b,))
-        grid = np.broadcast_to(grid, iv.shape[:-1] + (b,))
+        grid = np.indices(ish[:b], dtype=idx._value.dtype)
+        grid = np.moveaxis(grid, 0, -1).reshape(ish[:b] + (1,) * (nd - 1 - b) + (b,))
+        grid = np.broadcast_to(grid, ish[:-1] + (b,))
         idx = concat([_wrap(np.ascontiguousarray(grid)), idx], -1)
     return apply(_gather_nd, (p, idx), {"lead": 0})
 
 
-def _check_updates(idx: np.ndarray, upd: Tensor, shape: tuple, op: str) -> None:
-    k = idx.shape[-1]
-    want = idx.shape[:-1] + tuple(shape[k:])
+def _check_updates(ish: tuple, upd: Tensor, shape: tuple, op: str) -> None:
+    k = ish[-1]
+    want = ish[:-1] + tuple(shape[k:])
     if upd._value.shape != want:
         raise _err(op, f"updates must have shape indices.shape[:-1] + shape[indices.shape[-1]:] = "
                        f"{list(want)}, got {list(upd._value.shape)} (indices shape "
-                       f"{list(idx.shape)}, shape {list(shape)})")
+                       f"{list(ish)}, shape {list(shape)})")
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: Any = None) -> Tensor:
@@ -433,18 +434,17 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: Any = None) -> Tens
     s = tuple(_int_list(shape, "scatter_nd: shape"))
     if min(s, default=0) < 0:
         raise _err("ScatterNd", f"shape must be non-negative, got {list(s)}")
-    iv = np.asarray(idx._value)
-    _check_nd(iv, s, "ScatterNd", "shape")
-    _check_updates(iv, upd, s, "ScatterNd")
+    check_values(lambda iv: _check_nd(iv, s, "ScatterNd", "shape"), idx)
+    _check_updates(idx._value.shape, upd, s, "ScatterNd")
     return apply(_scatter_nd, (idx, upd), {"shape": s, "lead": 0})
 
 
 def _scatter_args(tensor: Any, indices: Any, updates: Any, op: str) -> tuple:
     t, upd = binary_operands(tensor, updates, op)
     idx = _nd_indices(indices, op)
-    iv = np.asarray(idx._value)
-    _check_nd(iv, t._value.shape, op, "shape")
-    _check_updates(iv, upd, t._value.shape, op)
+    ts = t._value.shape
+    check_values(lambda iv: _check_nd(iv, ts, op, "shape"), idx)
+    _check_updates(idx._value.shape, upd, ts, op)
     return t, idx, upd
 
 
@@ -488,16 +488,16 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
     """
     x = as_tensor(tensor)
     m = as_tensor(mask)
-    mv = np.asarray(m._value)
-    if mv.ndim == 0:
+    ms = m._value.shape
+    if not ms:
         raise ValueError("boolean_mask: mask cannot be scalar; give a mask with at least one axis.")
     xs = x._value.shape
     a = 0 if axis is None else norm_axis(axis, max(len(xs), 1), "boolean_mask")
-    if xs[a:a + mv.ndim] != mv.shape:
-        raise ValueError(f"boolean_mask: the mask's shape {list(mv.shape)} must equal the tensor's "
-                         f"shape {list(xs)} on axes {a}..{a + mv.ndim - 1} (got "
-                         f"{list(xs[a:a + mv.ndim])}).")
-    flat_shape = xs[:a] + (int(mv.size),) + xs[a + mv.ndim:]
+    if xs[a:a + len(ms)] != ms:
+        raise ValueError(f"boolean_mask: the mask's shape {list(ms)} must equal the tensor's "
+                         f"shape {list(xs)} on axes {a}..{a + len(ms) - 1} (got "
+                         f"{list(xs[a:a + len(ms)])}).")
+    flat_shape = xs[:a] + (int(m._value.size),) + xs[a + len(ms):]
     # Reshape is always recorded (even when the shape is unchanged) so the gradient is dense,
     # as in TensorFlow, rather than gather's IndexedSlices.
     flat = apply(_reshape, (x,), {"shape": flat_shape})
@@ -506,6 +506,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: Any = None) -> 
 
 
 # --------------------------------------------------------------------------- embeddings
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = None) -> Tensor:
     """Rows of ``params`` at ``ids``: ``gather(params, ids)``.
@@ -535,7 +536,7 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Any = No
         ts = [as_tensor(s) for s in shards]
         sizes = np.array([t._value.shape[0] if t._value.ndim else 0 for t in ts])
         starts = np.concatenate([[0], np.cumsum(sizes)])
-        iv = np.asarray(_py_value(idx, "embedding_lookup: ids split among shards")).reshape(-1)
+        iv = np.asarray(host_value(idx, "embedding_lookup: ids split among shards")).reshape(-1)
         if iv.size and (iv.min() < 0 or iv.max() >= starts[-1]):
             bad = iv[(iv < 0) | (iv >= starts[-1])][0]
             raise _err("GatherV2", f"ids contain {bad}, not in [0, {starts[-1]}) (the total "
@@ -638,7 +639,7 @@ def _int_indices(x: Any, op: str, what: str) -> tuple:
     t = as_tensor(x)
     if t._value.dtype.kind not in "iu":
         raise _err(op, f"{what} must be an integer tensor, got {t.dtype.name}")
-    return t, np.asarray(_py_value(t, op))
+    return t, np.asarray(host_value(t, op))
 
 
 @constant_maker  # (indices read through guarded reads)
@@ -768,10 +769,10 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     array([[1, 3],
            [5, 7]], dtype=int32)
     """
-    b = [int(v) for v in np.asarray(_py_value(as_tensor(begin), "strided_slice")).reshape(-1)]
-    e = [int(v) for v in np.asarray(_py_value(as_tensor(end), "strided_slice")).reshape(-1)]
+    b = [int(v) for v in np.asarray(host_value(as_tensor(begin), "strided_slice")).reshape(-1)]
+    e = [int(v) for v in np.asarray(host_value(as_tensor(end), "strided_slice")).reshape(-1)]
     st = [1] * len(b) if strides is None else [
-        int(v) for v in np.asarray(_py_value(as_tensor(strides), "strided_slice")).reshape(-1)]
+        int(v) for v in np.asarray(host_value(as_tensor(strides), "strided_slice")).reshape(-1)]
     if not len(b) == len(e) == len(st):
         raise ValueError(f"strided_slice: begin, end and strides must have the same length, got "
                          f"{len(b)}, {len(e)} and {len(st)}.")

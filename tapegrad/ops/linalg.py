@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk
-from .._convert import as_tensor, binary_operands
+from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import (_err, _lead, _py_value, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
+from .array import (_err, _lead, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
                     transpose)
 from .math import _check_kind, _norm_list, abs as _abs, conj, pow as _pow, sqrt
 from .reduction import reduce_max, reduce_sum
@@ -112,10 +112,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise ValueError("matmul: transpose_a and adjoint_a (or transpose_b and adjoint_b) cannot "
                          "both be True.")
     va, vb = a._value, b._value
-    for i, v in enumerate((va, vb)):
-        if v.ndim < 2:
-            raise InvalidArgumentError(f"In[{i}] ndims must be >= 2: {v.ndim} (shape "
-                                       f"{list(v.shape)}); use tf.linalg.matvec or tf.tensordot for "
+    for i, shp in enumerate((va.shape, vb.shape)):
+        if len(shp) < 2:
+            raise InvalidArgumentError(f"In[{i}] ndims must be >= 2: {len(shp)} (shape "
+                                       f"{list(shp)}); use tf.linalg.matvec or tf.tensordot for "
                                        "vectors [Op:MatMul]")
     if va.dtype.kind not in "fciu":
         raise InvalidArgumentError(f"matmul does not accept {a.dtype.name} [Op:MatMul]")
@@ -256,8 +256,7 @@ _mdiag = defop("MatrixDiagV3", _mdiag_fwd,
 
 
 def _k_arg(k: Any, op: str) -> int:
-    if isinstance(k, Tensor):
-        k = k._value
+    k = host_value(k, f"{op}: k")
     if np.ndim(k) != 0:
         raise NotImplementedError(f"{op}: only a single diagonal offset k is supported, got {k!r}.")
     return int(k)
@@ -821,7 +820,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
     x, y = binary_operands(a, b, "Tensordot")
     na, nb = x._value.ndim, y._value.ndim
     if isinstance(axes, Tensor):
-        axes = _py_value(axes, "tensordot: axes").tolist()
+        axes = host_value(axes, "tensordot: axes").tolist()
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
         if n < 0:

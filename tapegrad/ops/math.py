@@ -18,9 +18,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _backend as _bk, _strings, dtypes as _dt
-from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import _KIND_NAMES, apply, binary, defop, jointly, unary
-from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
+from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor
+from .._dispatch import (_KIND_NAMES, apply, binary, composite_api, composite_binary, composite_call, defop,
+                         jointly, unary)
+from .._tensor import CompositeConversionError, CompositeTensor, IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InternalError, InvalidArgumentError, UnimplementedError
 from .array import _err, norm_axes, norm_axis
@@ -92,6 +93,8 @@ def add(x: Any, y: Any, name: Any = None) -> Tensor:
     try:
         return binary(_add, x, y)
     except InvalidArgumentError:  # (a try costs nothing until it catches)
+        if isinstance(x, CompositeTensor) or isinstance(y, CompositeTensor):
+            raise
         x, y = binary_operands(x, y, "AddV2")
         if x._value.dtype.kind != "O":
             raise
@@ -118,7 +121,10 @@ def truediv(x: Any, y: Any, name: Any = None) -> Tensor:
     as TensorFlow does."""
     if type(x) is Tensor and x._value.dtype.kind in "fc":
         return binary(_div, x, y)
-    x, y = binary_operands(x, y, "RealDiv")
+    try:
+        x, y = binary_operands(x, y, "RealDiv")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(truediv, x, y)
     if x._value.dtype.kind in "iub":
         if x._value.dtype.kind == "b":
             raise _dt_error("RealDiv", x, "numeric")
@@ -133,7 +139,10 @@ def divide(x: Any, y: Any, name: Any = None) -> Tensor:
 
 def floordiv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``floor(x / y)``; no gradient."""
-    x, y = binary_operands(x, y, "FloorDiv")
+    try:
+        x, y = binary_operands(x, y, "FloorDiv")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(floordiv, x, y)
     return apply(_floordiv, (x, y))
 
 
@@ -172,11 +181,19 @@ _pow = defop("Pow", np.power,
 
 def pow(x: Any, y: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     """``x ** y`` elementwise. At ``x = 0`` the gradient with respect to ``y`` is 0 (TF's rule)."""
-    x, y = binary_operands(x, y, "Pow")
-    if x._value.dtype.kind in "iu" and np.any(np.asarray(y._value) < 0):
+    try:
+        x, y = binary_operands(x, y, "Pow")
+    except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+        return composite_binary(pow, x, y)
+    if x._value.dtype.kind in "iu":
+        check_values(_check_int_pow, y)
+    return apply(_pow, (x, y))
+
+
+def _check_int_pow(y: np.ndarray) -> None:
+    if np.any(y < 0):
         raise InvalidArgumentError("Integers to negative integer powers are not allowed [Op:Pow]. "
                                    "Use a floating dtype.")
-    return apply(_pow, (x, y))
 
 
 _neg = defop("Neg", np.negative, kinds="fciu", vjp=(lambda g, ans, x: -g,), jvp="linear")
@@ -247,6 +264,7 @@ def _csign_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
     return (g - ans * _as_complex(real(conj(g) * ans))) / _as_complex(abs(x))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def sign(x: Any, name: Any = None) -> Tensor:
     """-1, 0 or 1 by the sign of ``x`` (``x/|x|`` for complex). Its gradient is 0 everywhere."""
     x = as_tensor(x)
@@ -370,6 +388,7 @@ _reciprocal = defop("Reciprocal", np.reciprocal, kinds="fc",  # zero cotangent: 
                     jvp=(lambda t, ans, x: multiply_no_nan(-ans * ans, t),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reciprocal(x: Any, name: Any = None) -> Tensor:
     """``1 / x``."""
     x = as_tensor(x)
@@ -415,6 +434,7 @@ _where = defop("SelectV2", np.where, broadcast=True,
 _argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)  # value-shaped
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Tensor:
     """Choose ``x`` where ``condition`` is true and ``y`` elsewhere (all three broadcast).
 
@@ -439,6 +459,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Ten
     return apply(_where, (c, x, y))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: Any = None) -> Tensor:
     """Clip ``t`` to ``[clip_value_min, clip_value_max]``.
 
@@ -524,7 +545,10 @@ def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
     """Convert ``x`` to ``dtype``. Float-to-int truncates toward zero; complex-to-real keeps the real
     part. Casting between floating types is differentiable; casting to an integer type is not.
     """
-    x = as_tensor(x)
+    try:
+        x = as_tensor(x)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(cast, x, dtype)
     dt = _dt.as_dtype(dtype)._np
     if x._value.dtype == dt:
         return x
@@ -553,7 +577,10 @@ def _cmp(name: str, fn: Any, kinds: str | None = None) -> Any:
     op = defop(name, fn, kinds=kinds, nondiff=True)
 
     def f(x: Any, y: Any, name: Any = None) -> Tensor:
-        x, y = binary_operands(x, y, op.name)
+        try:
+            x, y = binary_operands(x, y, op.name)
+        except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+            return composite_binary(f, x, y)
         if op.dtypes is not None and x._value.dtype not in op.dtypes:
             _check_kind(x, op.kinds, op.name)
         return apply(op, (x, y))
@@ -576,7 +603,10 @@ _lnot = defop("LogicalNot", np.logical_not, kinds="b", nondiff=True)
 
 def _bool_args(f: Any, name: str) -> Any:
     def g(x: Any, y: Any, name: Any = None) -> Tensor:
-        x, y = as_tensor(x), as_tensor(y)
+        try:
+            x, y = as_tensor(x), as_tensor(y)
+        except CompositeConversionError:  # (a RaggedTensor operand: elementwise on its values)
+            return composite_binary(g, x, y)
         for t in (x, y):
             if t._value.dtype.kind != "b":
                 raise _dt_error(name, t, "bool")
@@ -600,7 +630,10 @@ def logical_not(x: Any, name: Any = None) -> Tensor:
 @constant_maker
 def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Zeros of ``input``'s shape (and dtype unless given). Not connected to ``input`` for gradients."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(zeros_like, input, dtype)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
     if _bk.seen and type(v) is _bk.Boxed:  # on x's backend and device
@@ -614,7 +647,10 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
 @constant_maker
 def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noqa: A002
     """Ones of ``input``'s shape (and dtype unless given)."""
-    x = as_tensor(input)
+    try:
+        x = as_tensor(input)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(ones_like, input, dtype)
     dt = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     v = x._value
     if dt.kind == "O":

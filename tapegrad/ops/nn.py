@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor, binary_operands, convert_to_tensor
-from .._dispatch import apply, defop
-from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor, host_value
+from .._dispatch import apply, composite_api, composite_call, defop
+from .._tensor import CompositeConversionError, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import (_one_hot, _py_value, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
+from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm_axis, pad,
                     reshape, squeeze, transpose)
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
@@ -59,7 +59,10 @@ _relu = defop("Relu", lambda x: np.maximum(x, 0),
 
 def relu(features: Any, name: Any = None) -> Tensor:
     """``max(x, 0)``; the gradient at 0 is 0."""
-    x = as_tensor(features)
+    try:
+        x = as_tensor(features)
+    except CompositeConversionError:  # (a RaggedTensor: tapegrad/ragged/ handles it)
+        return composite_call(relu, features)
     _check_kind(x, "fiu", "Relu")
     return apply(_relu, (x,))
 
@@ -160,12 +163,15 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = N
                                    f"got logits shape {list(lg._value.shape)} and labels shape "
                                    f"{list(lb._value.shape)} (logits need one more axis, the classes)")
     c = lg._value.shape[-1]
-    lv = lb._value
-    if type(lv) is not _bk.Boxed and lv.size and (lv.min() < 0 or lv.max() >= c):  # (a backend's: unread)
+    check_values(lambda lv: _check_labels(lv, c), lb)
+    return apply(_sxent, (lg, lb))
+
+
+def _check_labels(lv: np.ndarray, c: int) -> None:
+    if lv.size and (lv.min() < 0 or lv.max() >= c):
         bad = lv[(lv < 0) | (lv >= c)].reshape(-1)[0]
         raise InvalidArgumentError(f"Received a label value of {bad} which is outside the "
                                    f"valid range of [0, {c}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
-    return apply(_sxent, (lg, lb))
 
 
 def _xent_fwd(logits: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -273,6 +279,7 @@ _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def relu6(features: Any, name: Any = None) -> Tensor:
     """``min(max(x, 0), 6)``; the gradient is 1 strictly between 0 and 6, else 0.
 
@@ -285,6 +292,7 @@ def relu6(features: Any, name: Any = None) -> Tensor:
     return apply(_relu6, (x,))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def elu(features: Any, name: Any = None) -> Tensor:
     """``x`` for ``x > 0``, else ``exp(x) - 1``; the gradient at 0 is 1 (TF's ``EluGrad``).
 
@@ -295,12 +303,14 @@ def elu(features: Any, name: Any = None) -> Tensor:
     return apply(_elu, (_float_features(features, "Elu"),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def selu(features: Any, name: Any = None) -> Tensor:
     """Scaled ELU: ``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` with
     ``alpha ≈ 1.6733`` and ``scale ≈ 1.0507``."""
     return apply(_selu, (_float_features(features, "Selu"),))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
     """``x`` for ``x > 0``, else ``alpha * x``; the gradient at 0 is ``alpha``. Integer inputs
     are cast to float32, as in TensorFlow.
@@ -314,7 +324,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: Any = None) -> Tensor:
         x = cast(x, _dt.float32)
     _check_kind(x, "f", "LeakyRelu")
     if isinstance(alpha, (Tensor, Variable, np.ndarray)):
-        alpha = np.asarray(_py_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
+        alpha = np.asarray(host_value(convert_to_tensor(alpha), "leaky_relu: alpha")).item()
     return apply(_leaky_relu, (x,), {"alpha": float(np.float32(alpha))})  # a float32 attr in TF
 
 
@@ -324,6 +334,7 @@ def softsign(features: Any, name: Any = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- smooth activations
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
     """Gaussian error linear unit ``x * Φ(x)``: ``0.5 x (1 + erf(x / √2))``, or with
@@ -340,6 +351,7 @@ def gelu(features: Any, approximate: bool = False, name: Any = None) -> Tensor:
     return 0.5 * x * (1.0 + erf(x / x._value.dtype.type(math.sqrt(2.0))))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def silu(features: Any, beta: Any = 1.0, name: Any = None) -> Tensor:
     """``x * sigmoid(beta * x)`` (also called swish).
 
@@ -789,9 +801,9 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     """
     x = as_tensor(logits)
     _check_kind(x, "f", "ctc_loss")
-    lab = np.asarray(_py_value(as_tensor(labels), "ctc_loss"))
-    ll = np.asarray(_py_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
-    tl = np.asarray(_py_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
+    lab = np.asarray(host_value(as_tensor(labels), "ctc_loss"))
+    ll = np.asarray(host_value(as_tensor(label_length), "ctc_loss")).reshape(-1)
+    tl = np.asarray(host_value(as_tensor(logit_length), "ctc_loss")).reshape(-1)
     if x._value.ndim != 3 or lab.ndim != 2:
         raise ValueError(f"ctc_loss: logits must be 3-D and labels 2-D (dense, padded), got shapes "
                          f"{list(x._value.shape)} and {list(lab.shape)}.")

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor
-from .._dispatch import apply, defop
+from .._convert import as_tensor, host_value
+from .._dispatch import apply, composite_api, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _lead, _py_value, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
+from .array import _lead, broadcast_view, norm_axes, norm_axis, reshape, stop_gradient, transpose
 from .math import (_check_kind, abs as _abs, cast, complex_, conj, cumprod, cumsum, equal, exp, log,
                    logical_and, not_equal, ones_like, real, sqrt, square, subtract, where,
                    zeros_like)
@@ -193,6 +193,7 @@ def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = 
     return apply(op, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Sum over ``axis`` (all axes when None).
 
@@ -206,21 +207,25 @@ def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     return _reduce(_sum, x, axis, keepdims)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Mean over ``axis``; integer inputs give an integer (truncated) mean, as in TensorFlow."""
     return _reduce(_mean, input_tensor, axis, keepdims)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Maximum over ``axis``. Tied maxima share the gradient equally."""
     return _reduce(_max, input_tensor, axis, keepdims, "fiu")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Minimum over ``axis``. Tied minima share the gradient equally."""
     return _reduce(_min, input_tensor, axis, keepdims, "fiu")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Product over ``axis``; the gradient is exact when inputs contain zeros."""
     return _reduce(_prod, input_tensor, axis, keepdims)
@@ -235,16 +240,19 @@ _any = defop("Any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keep
 _all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims), nondiff=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Logical or over ``axis`` (bool input)."""
     return _reduce(_any, input_tensor, axis, keepdims, "b")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Logical and over ``axis`` (bool input)."""
     return _reduce(_all, input_tensor, axis, keepdims, "b")
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population variance over ``axis`` (floating or complex input; complex gives a real result)."""
     x = as_tensor(input_tensor)
@@ -255,6 +263,7 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     return reduce_mean(sq, axis=axis, keepdims=keepdims)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Tensor:
     """Population standard deviation over ``axis``."""
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
@@ -444,12 +453,12 @@ def zero_fraction(value: Any, name: Any = None) -> Tensor:
     >>> float(tf.math.zero_fraction(tf.constant([0, 1, 0, 3])))
     0.5
     """
-    v = np.asarray(_py_value(as_tensor(value), "value"))
+    v = np.asarray(host_value(as_tensor(value), "value"))
     return _wrap(np.float32(np.count_nonzero(v == 0) / v.size if v.size else np.nan))
 
 
 def _monotonic(x: Any, strict: bool, what: str) -> Tensor:
-    v = np.asarray(_py_value(as_tensor(x), "x"))
+    v = np.asarray(host_value(as_tensor(x), "x"))
     if v.dtype.kind not in "iuf":
         raise TypeError(f"{what}: expected a real numeric tensor, got {v.dtype.name}.")
     d = np.diff(v.reshape(-1))

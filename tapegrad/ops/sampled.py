@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _philox, dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, check_values
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
@@ -32,6 +32,12 @@ __all__ = ["log_uniform_candidate_sampler", "uniform_candidate_sampler", "learne
 
 
 _KINT32MAX = 2**31 - 1
+
+
+def _check_candidates(v: np.ndarray, n: int) -> None:
+    bad = v[(v < 0) | (v >= n)]
+    if bad.size:
+        raise InvalidArgumentError(f"`true_candidate` out of range [0, {n}), received {bad[0]}")
 
 
 def _expected(p: np.ndarray, num_sampled: int, tries: int) -> np.ndarray:
@@ -58,9 +64,7 @@ def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique
     if unique and num_sampled > range_max:
         raise InvalidArgumentError(f"unique sampling needs num_sampled <= range_max, got {num_sampled} > "
                                    f"{range_max}.")
-    bad = tc._value[(tc._value < 0) | (tc._value >= range_max)]
-    if bad.size:
-        raise InvalidArgumentError(f"`true_candidate` out of range [0, {range_max}), received {bad[0]}")
+    check_values(lambda v: _check_candidates(v, range_max), tc)
 
     def make(key: int, counter: int, state: list, undo: Callable, true: np.ndarray) -> tuple:
         flat = true.astype(np.int64).ravel()
@@ -213,9 +217,7 @@ def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, un
     if tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
         raise InvalidArgumentError(f"true_classes must be an int64 matrix [batch_size, num_true = {num_true}], "
                                    f"got shape {list(tc._value.shape)}.")
-    bad = tc._value[(tc._value < 0) | (tc._value >= n)]
-    if bad.size:
-        raise InvalidArgumentError(f"`true_candidate` out of range [0, {n}), received {bad[0]}")
+    check_values(lambda v: _check_candidates(v, n), tc)
     from .. import random as _random  # (as in _sampler)
     _random.take_seed(seed)
     return (_wrap(np.arange(n, dtype=np.int64)), _wrap(np.ones(tc._value.shape, np.float32)),

@@ -14,12 +14,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor, convert_to_tensor
+from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
-from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import _err, _lead, _py_value, reshape
+from .array import _err, _lead, reshape
 from .math import (_check_kind, abs as abs_, cast, conj, equal, floordiv, logical_and, logical_not, maximum,
                    ones_like, sign, truediv, where, zeros_like)
 from .indexing import _gather
@@ -43,10 +42,10 @@ def _uss_fwd(data: np.ndarray, ids: np.ndarray, num_segments: int) -> np.ndarray
 @constant_maker
 def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: int) -> Tensor:
     lead = _lead(g, ans)
-    idx = np.maximum(_py_value(ids, "segment ids"), 0)
+    idx = np.maximum(host_value(ids, "segment ids"), 0)
     r = apply(_gather, (g, _wrap(idx)), {"axis": lead, "batch_dims": 0})
-    if (_py_value(ids, "segment ids") < 0).any():
-        mask = _wrap(np.broadcast_to((_py_value(ids, "segment ids") >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
+    if (host_value(ids, "segment ids") < 0).any():
+        mask = _wrap(np.broadcast_to((host_value(ids, "segment ids") >= 0).reshape(ids._value.shape + (1,) * (data._value.ndim - ids._value.ndim)), data._value.shape))
         r = where(mask, r, zeros_like(r))
     return r
 
@@ -58,22 +57,25 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: A
     """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
     d = as_tensor(data)
     ids = as_tensor(segment_ids)
-    n = int(_py_value(num_segments, "num_segments") if isinstance(num_segments, Tensor) else num_segments)
-    iv = ids._value  # (validation only: the op takes ids as an input)
-    if iv.dtype.kind not in "iu":
+    n = int(host_value(num_segments, "num_segments") if isinstance(num_segments, Tensor) else num_segments)
+    ish = ids._value.shape
+    if ids._value.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}.")
-    if d._value.shape[:iv.ndim] != iv.shape:
+    if d._value.shape[:len(ish)] != ish:
         raise _err("UnsortedSegmentSum", f"data.shape = {list(d._value.shape)} does not start with "
-                                         f"segment_ids.shape = {list(iv.shape)}")
-    if type(iv) is not _bk.Boxed and iv.size and iv.max() >= n:  # (a backend's ids are not read back)
-        raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
-                                         f"range [0, {n})")
+                                         f"segment_ids.shape = {list(ish)}")
+
+    def in_range(iv: np.ndarray) -> None:
+        if iv.size and iv.max() >= n:
+            raise _err("UnsortedSegmentSum", f"segment_ids[{np.argmax(iv >= n)}] = {iv.max()} is out of "
+                                             f"range [0, {n})")
+    check_values(in_range, ids)
     return apply(_uss, (d, ids), {"num_segments": n})
 
 
 def _ids(segment_ids: Any, data: Tensor, op: str) -> np.ndarray:
     ids = as_tensor(segment_ids)
-    iv = _py_value(ids, "segment ids")
+    iv = host_value(ids, "segment ids")
     if iv.dtype not in (np.int32, np.int64):
         raise _err(op, f"segment_ids must be int32 or int64, got {ids.dtype.name}")
     if data._value.ndim < iv.ndim or data._value.shape[:iv.ndim] != iv.shape:
@@ -83,9 +85,7 @@ def _ids(segment_ids: Any, data: Tensor, op: str) -> np.ndarray:
 
 
 def _num(num_segments: Any, op: str) -> int:
-    if isinstance(num_segments, (Tensor, Variable)):
-        num_segments = as_tensor(num_segments)._value
-    v = np.asarray(num_segments)
+    v = np.asarray(host_value(num_segments, f"{op}: num_segments"))
     if v.ndim or v.dtype.kind not in "iu":
         raise _err(op, f"num_segments must be a scalar integer, got {num_segments!r}")
     if int(v) < 0:
@@ -266,7 +266,7 @@ def _prod_form(be: Any, data: Any, ids: Any, num_segments: int) -> Any:
 @constant_maker
 def _kept(data: Tensor, ids: Tensor) -> tuple[Tensor, Tensor]:
     """Each entry's segment (0 for a dropped entry) and whether it is kept, shaped like ``data``."""
-    iv = _py_value(ids, "segment ids")
+    iv = host_value(ids, "segment ids")
     ok = iv >= 0
     okb = np.broadcast_to(ok.reshape(ok.shape + (1,) * (data._value.ndim - iv.ndim)), data._value.shape)
     return _wrap(np.where(ok, iv, 0)), _wrap(okb)
@@ -459,7 +459,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify "
                          "only one.")
-    v = np.asarray(_py_value(a, "bincount"))
+    v = np.asarray(host_value(a, "bincount"))
     v = v.astype(np.int32) if v.dtype.kind not in "iu" else v
     if axis not in (None, 0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
@@ -479,7 +479,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     out = _bin_sums(ids[keep], rows * size, w, dtype)
     out = reshape(out, [rows, size]) if axis == -1 else out
     if binary_output:
-        return _wrap((np.asarray(out._value) > 0).astype(out._value.dtype))
+        return cast(out > 0, out.dtype)
     return out
 
 
@@ -496,8 +496,8 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
            [0, 0, 0, 0, 0],
            [0, 0, 0, 0, 1]], dtype=int32)
     """
-    lab = np.asarray(_py_value(as_tensor(labels), "labels")).astype(np.int64).reshape(-1)
-    pred = np.asarray(_py_value(as_tensor(predictions), "predictions")).astype(np.int64).reshape(-1)
+    lab = np.asarray(host_value(as_tensor(labels), "labels")).astype(np.int64).reshape(-1)
+    pred = np.asarray(host_value(as_tensor(predictions), "predictions")).astype(np.int64).reshape(-1)
     if lab.shape != pred.shape:
         raise ValueError(f"confusion_matrix: labels and predictions must have the same size, got {lab.size} "
                          f"and {pred.size}.")

@@ -23,11 +23,11 @@ import numpy as np
 from scipy import special as _special
 
 from .. import dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _py_value, concat, pad, reshape, reverse, roll, split, transpose
+from .array import concat, pad, reshape, reverse, roll, split, transpose
 from .indexing import gather
 from .linalg import tensordot
 from .math import multiply, real
@@ -127,8 +127,7 @@ def _complex_transform(input: Any, rank: int, table: dict, opname: str) -> Tenso
 
 
 def _lengths(fft_length: Any, rank: int, opname: str) -> list[int]:
-    lens = [int(v) for v in np.asarray(fft_length._value if isinstance(fft_length, Tensor)
-                                       else fft_length).reshape(-1)]
+    lens = [int(v) for v in np.asarray(host_value(fft_length, f"{opname}: fft_length")).reshape(-1)]
     if len(lens) != rank:
         raise InvalidArgumentError(f"fft_length must have {rank} element(s), got {lens} [Op:{opname}]")
     return lens
@@ -328,7 +327,7 @@ def ifftshift(x: Any, axes: Any = None, name: Any = None) -> Tensor:
 
 
 def _int(v: Any, what: str) -> int:
-    a = np.asarray(_py_value(v, what) if isinstance(v, Tensor) else v)
+    a = np.asarray(host_value(v, what))
     if a.ndim != 0 or a.dtype.kind not in "iu":
         raise ValueError(f"{what} must be a scalar integer, got {v!r}.")
     return int(a)
@@ -428,6 +427,7 @@ def hamming_window(window_length: Any, periodic: Any = True, dtype: Any = _dt.fl
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46, "hamming_window")
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def kaiser_window(window_length: Any, beta: Any = 12.0, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
     """Kaiser window ``I0(β sqrt(1 - (2n/(N-1) - 1)²)) / I0(β)``.
 
@@ -440,7 +440,7 @@ def kaiser_window(window_length: Any, beta: Any = 12.0, dtype: Any = _dt.float32
         return _wrap(np.ones(1, npdt))
     half = (n - 1) / 2.0
     arg = np.arange(-half, half + 0.1, dtype=np.float32).astype(npdt)
-    beta_ = npdt.type(float(np.asarray(beta._value if isinstance(beta, Tensor) else beta)))
+    beta_ = npdt.type(float(np.asarray(host_value(beta, "kaiser_window: beta"))))
     num = beta_ * np.sqrt(np.maximum(npdt.type(1) - np.square(arg / npdt.type(half)), 0))
     return _wrap((np.exp(num - beta_) * (_special.i0e(num) / _special.i0e(beta_))).astype(npdt))
 
@@ -458,6 +458,7 @@ def vorbis_window(window_length: Any, dtype: Any = _dt.float32, name: Any = None
                  .astype(npdt))
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def kaiser_bessel_derived_window(window_length: Any, beta: Any = 12.0, dtype: Any = _dt.float32,
                                  name: Any = None) -> Tensor:
     """Kaiser-Bessel-derived window (for the MDCT): the square root of the normalised running sum
@@ -468,7 +469,7 @@ def kaiser_bessel_derived_window(window_length: Any, beta: Any = 12.0, dtype: An
     array([0.4834, 0.8754, 0.8754, 0.4834], dtype=float32)
     """
     n, npdt = _window_length(window_length, dtype, "kaiser_bessel_derived_window")
-    k = np.asarray(kaiser_window(n // 2 + 1, beta, dtype)._value)
+    k = np.asarray(host_value(kaiser_window(n // 2 + 1, beta, dtype), "kaiser_window"))
     cs = np.cumsum(k)
     half = np.sqrt(cs[:-1] / cs[-1])
     return _wrap(np.concatenate([half, half[::-1]]).astype(npdt))
@@ -511,13 +512,12 @@ def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Callable = hann_w
 
     def window(frame_length: Any, dtype: Any) -> Tensor:
         length = _int(frame_length, "frame_length")
-        w = forward_window_fn(length, dtype=dtype)
-        sq = np.square(np.asarray(w._value))
+        w = np.asarray(host_value(as_tensor(forward_window_fn(length, dtype=dtype)), "window"))
+        sq = np.square(w)
         overlaps = -(-length // step)
         sq = np.pad(sq, (0, overlaps * step - length)).reshape(overlaps, step).sum(0)
         denom = np.tile(sq, overlaps)[:length]
-        return _wrap(np.where(denom == 0, 0, np.asarray(w._value) / np.where(denom == 0, 1, denom))
-                     .astype(w._value.dtype))
+        return _wrap(np.where(denom == 0, 0, w / np.where(denom == 0, 1, denom)).astype(w.dtype))
     return window
 
 
@@ -672,6 +672,7 @@ def _hertz_to_mel(f: np.ndarray) -> np.ndarray:
     return 1127.0 * np.log(1.0 + f / 700.0)
 
 
+@constant_maker  # (from Python values, shapes and guarded reads)
 def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: int = 129,
                                 sample_rate: Any = 8000, lower_edge_hertz: float = 125.0,
                                 upper_edge_hertz: float = 3800.0, dtype: Any = _dt.float32,
@@ -687,7 +688,7 @@ def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: in
     dt = _dt.as_dtype(dtype)
     if not dt.is_floating:
         raise ValueError(f"linear_to_mel_weight_matrix: dtype must be floating, got {dt.name}.")
-    sr = float(np.asarray(sample_rate._value if isinstance(sample_rate, Tensor) else sample_rate))
+    sr = float(np.asarray(host_value(sample_rate, "sample_rate")))
     if num_mel_bins <= 0 or num_spectrogram_bins <= 0:
         raise ValueError(f"num_mel_bins and num_spectrogram_bins must be positive, got "
                          f"{num_mel_bins} and {num_spectrogram_bins}.")

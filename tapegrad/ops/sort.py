@@ -13,12 +13,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
-from .._convert import as_tensor
+from .._convert import as_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .array import _py_value, norm_axis, transpose
+from .array import norm_axis, transpose
 
 __all__ = ["sort", "argsort", "top_k", "in_top_k", "approx_max_k", "approx_min_k", "searchsorted"]
 
@@ -129,7 +129,7 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
 
 def _k(k: Any) -> int:
     if isinstance(k, (Tensor, Variable)):
-        k = _py_value(as_tensor(k), "k")
+        k = host_value(as_tensor(k), "k")
     kv = np.asarray(k)
     if kv.ndim or kv.dtype.kind not in "iu":
         raise InvalidArgumentError(f"k must be a scalar integer, got {k!r} [Op:TopKV2]")
@@ -182,8 +182,8 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: Any = None) -> Tensor
     >>> tf.math.in_top_k([0, 2], tf.constant([[0.1, 0.9, 0.0], [0.3, 0.3, 0.4]]), 1).numpy()
     array([False,  True])
     """
-    p = np.asarray(_py_value(as_tensor(predictions), "predictions"))
-    t = np.asarray(_py_value(as_tensor(targets), "targets"))
+    p = np.asarray(host_value(as_tensor(predictions), "predictions"))
+    t = np.asarray(host_value(as_tensor(targets), "targets"))
     if p.ndim != 2 or t.shape != (p.shape[0],):
         raise InvalidArgumentError(f"in_top_k: predictions must be [batch, classes] and targets [batch], got "
                                    f"shapes {list(p.shape)} and {list(t.shape)}.")

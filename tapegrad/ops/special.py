@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import _backend as _bk, dtypes as _dt
 from .._convert import as_tensor, binary_operands
-from .._dispatch import apply, binary, defop
-from .._tensor import Tensor, constant_maker, wrap as _wrap
+from .._dispatch import apply, binary, composite_api, defop
+from .._tensor import Tensor, constant_maker
 from ..errors import InvalidArgumentError
 from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
                    imag, less, log, log1p, maximum, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
@@ -526,6 +526,7 @@ _div_no_nan = defop("DivNoNan", _div_no_nan_fwd, broadcast=True,
                     jvp=(lambda t, ans, x, y: divide_no_nan(t, y), lambda t, ans, x, y: t * _div_no_nan_dy(x, y)))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def divide_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y``, and 0 wherever ``y == 0`` (even if ``x`` is 0, inf or NaN), with broadcasting.
 
@@ -581,6 +582,7 @@ _sqdiff = defop("SquaredDifference", _sqdiff_fwd, broadcast=True,
                 jvp=(lambda t, ans, x, y: _sqdiff_jvp(t, x, y), lambda t, ans, x, y: _sqdiff_jvp(-t, x, y)))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def squared_difference(x: Any, y: Any, name: Any = None) -> Tensor:
     """``(x - y)²`` elementwise with broadcasting (``|x - y|²`` for complex, as TensorFlow).
 
@@ -643,6 +645,7 @@ def ceil(x: Any, name: Any = None) -> Tensor:
     return _unary(_ceil, x)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def round(x: Any, name: Any = None) -> Tensor:  # noqa: A001 (TensorFlow's name)
     """Round to the nearest integer, halves to even (``[0.5, 1.5, 2.5] -> [0, 2, 2]``).
 
@@ -688,4 +691,7 @@ def nextafter(x1: Any, x2: Any, name: Any = None) -> Tensor:
     a, b = binary_operands(x1, x2, "NextAfter")
     if a._value.dtype not in (np.float32, np.float64):
         raise _dt_error("NextAfter", a, "float32, float64")
-    return _wrap(np.nextafter(a._value, b._value))
+    return apply(_nextafter, (a, b))
+
+
+_nextafter = defop("NextAfter", np.nextafter, nondiff=True, broadcast=True)

@@ -1,6 +1,6 @@
 """String ops (``tf.strings``): length, case, strip, split, join, regexes, substrings, number
-conversion, formatting, Unicode, hash buckets; and the minimal :class:`RaggedTensor` that
-``split`` and the Unicode ops return for vector inputs.
+conversion, formatting, Unicode, hash buckets. The splitting ops return :class:`Rows` (values cut at
+row splits) for a vector; ``tapegrad.strings`` makes them RaggedTensors, as TensorFlow's.
 
 Every op here is nondifferentiable (strings carry no gradient). Forwards work on NumPy object
 arrays of ``bytes``, one Python call per element; text is bytes throughout (``str`` arguments
@@ -10,21 +10,21 @@ from __future__ import annotations
 
 import builtins
 import re
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from .. import _fingerprint, _strings, dtypes as _dt
-from .._convert import as_tensor, convert_to_tensor
+from .._convert import as_tensor, check_values, host_value
 from .._dispatch import apply, defop
-from .._tensor import Tensor, TensorShape, constant_maker, wrap as _wrap
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import _py_value, norm_axes, reshape
+from .array import norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
            "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
-           "to_hash_bucket_strong", "unsorted_segment_join", "RaggedTensor"]
+           "to_hash_bucket_strong", "unsorted_segment_join"]
 
 
 def _strings_in(x: Any, op: str) -> Tensor:
@@ -50,130 +50,13 @@ def _op(name: str, fwd: Any) -> Any:
     return defop(name, fwd, nondiff=True)
 
 
-# --------------------------------------------------------------------------- RaggedTensor
-class RaggedTensor:
-    """A batch of rows of different lengths: ``values`` cut at ``row_splits`` (TensorFlow's
-    ``tf.RaggedTensor`` with one ragged dimension, as ``tf.strings.split`` returns it).
-
-    >>> import tapegrad as tf
-    >>> r = tf.strings.split(["a b", "c"])
-    >>> r.to_list()
-    [[b'a', b'b'], [b'c']]
-    >>> r.to_tensor(default_value="").numpy()
-    array([[b'a', b'b'],
-           [b'c', b'']], dtype=object)
-    """
-
-    __slots__ = ("values", "row_splits")
-
-    def __init__(self, values: Tensor, row_splits: Tensor) -> None:
-        self.values = values
-        self.row_splits = row_splits
-
-    @classmethod
-    def from_row_splits(cls, values: Any, row_splits: Any) -> "RaggedTensor":
-        """A ragged tensor whose row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``."""
-        v, s = convert_to_tensor(values), convert_to_tensor(row_splits, dtype_hint=_dt.int64)
-        sp = s._value
-        if sp.ndim != 1 or not sp.size or sp[0] != 0 or sp[-1] != v._value.shape[0] or (np.diff(sp) < 0).any():
-            raise ValueError(f"row_splits must be a non-decreasing vector from 0 to len(values) = "
-                             f"{v._value.shape[0]}, got {sp.tolist()}.")
-        return cls(v, s)
-
-    @property
-    def dtype(self) -> _dt.DType:
-        """The dtype of the values."""
-        return self.values.dtype
-
-    @property
-    def flat_values(self) -> Tensor:
-        """The values of all rows, one after another."""
-        return self.values
-
-    @property
-    def shape(self) -> TensorShape:
-        """``[nrows, None]`` (and the values' inner dimensions)."""
-        return TensorShape((self.row_splits._value.shape[0] - 1, None) + self.values._value.shape[1:])
-
-    @property
-    def ragged_rank(self) -> int:
-        """The number of ragged dimensions (always 1 here)."""
-        return 1
-
-    def _splits(self, how: str) -> np.ndarray:
-        """The row splits read into Python (a tf.function trace is guarded on them)."""
-        return _py_value(self.row_splits, how)
-
-    @constant_maker  # (shapes, guarded row splits, Python values)
-    def nrows(self) -> Tensor:
-        """The number of rows (int64)."""
-        return _wrap(np.array(self.row_splits._value.shape[0] - 1, np.int64))
-
-    @constant_maker  # (shapes, guarded row splits, Python values)
-    def row_lengths(self) -> Tensor:
-        """The length of each row (int64)."""
-        return _wrap(np.diff(self._splits("RaggedTensor.row_lengths")).astype(np.int64))
-
-    def to_list(self) -> list:
-        """The rows as nested Python lists (bytes for strings)."""
-        v, sp = self.values.numpy(), self._splits("RaggedTensor.to_list")
-        return [v[a:b].tolist() for a, b in zip(sp[:-1], sp[1:])]
-
-    def numpy(self) -> np.ndarray:
-        """The rows as a NumPy object array of arrays, as TensorFlow's."""
-        v, sp = self.values.numpy(), self._splits("RaggedTensor.numpy")
-        out = np.empty(len(sp) - 1, dtype=object)
-        for i, (a, b) in enumerate(zip(sp[:-1], sp[1:])):
-            out[i] = v[a:b]
-        return out
-
-    @constant_maker  # (shapes, guarded row splits, Python values)
-    def to_tensor(self, default_value: Any = None, shape: Any = None, name: Any = None) -> Tensor:
-        """A dense tensor, rows padded with ``default_value`` (``b""`` or 0 by default) to the
-        longest row, or cut/padded to ``shape`` (``None`` dimensions: as needed)."""
-        v = self.values
-        if default_value is None:
-            d = _wrap(_strings.empty(()) if v._value.dtype.kind == "O" else np.zeros((), v._value.dtype))
-        else:
-            d = convert_to_tensor(default_value, dtype=v.dtype)
-        n = self.row_splits._value.shape[0] - 1
-        width = int(np.diff(self._splits("RaggedTensor.to_tensor")).max()) if n else 0
-        want = (n, width) + v._value.shape[1:]
-        if shape is not None:
-            want = tuple(w if s is None else int(s) for s, w in zip(TensorShape(shape), want))
-        return apply(_to_tensor, (v, self.row_splits, d), {"shape": want})
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, (int, np.integer)):
-            sp = self._splits("RaggedTensor[i]")
-            n = sp.shape[0] - 1
-            if not -n <= i < n:
-                raise IndexError(f"row {i} is out of range for a RaggedTensor of {n} rows")
-            i %= n
-            return self.values[int(sp[i]):int(sp[i + 1])]
-        raise TypeError("RaggedTensor supports an integer row index only; use to_tensor() or "
-                        "to_list() for the rest.")
-
-    def __len__(self) -> int:
-        return self.row_splits._value.shape[0] - 1
-
-    def __iter__(self) -> Any:
-        return (self[i] for i in builtins.range(len(self)))
-
-    def __repr__(self) -> str:
-        return f"<tf.RaggedTensor {self.to_list()!r}>"
-
-
-def _to_tensor_fwd(v: np.ndarray, splits: np.ndarray, d: np.ndarray, shape: tuple) -> np.ndarray:
-    out = np.empty(shape, dtype=v.dtype)
-    out[...] = d
-    for r, (a, b) in enumerate(zip(splits[:shape[0]], splits[1:shape[0] + 1])):
-        k = builtins.min(b - a, shape[1])
-        out[r, :k] = v[a:a + k]
-    return out
-
-
-_to_tensor = _op("RaggedTensorToTensor", _to_tensor_fwd)
+# --------------------------------------------------------------------------- rows
+class Rows(NamedTuple):
+    """Rows of different lengths: row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``.
+    What the splitting ops return for a vector of strings (``tapegrad.strings`` wraps it in a
+    ``tf.RaggedTensor``), and what ``ngrams`` and ``unicode_encode`` take for ragged rows."""
+    values: Tensor
+    row_splits: Tensor
 
 
 def _rows(parts: np.ndarray, dtype: Any) -> tuple:
@@ -192,14 +75,13 @@ def _ragged_op(name: str, per_element: Any, dtype: Any) -> Any:
 
 
 def _ragged_call(op: Any, x: Tensor, p: dict, what: str) -> Any:
-    """Apply a splitting op: a Tensor for a scalar input, a RaggedTensor for a vector."""
+    """Apply a splitting op: a Tensor for a scalar input, :class:`Rows` for a vector."""
     nd = x._value.ndim
     if nd > 1:
-        raise NotImplementedError(f"tf.strings.{what} of a rank-{nd} tensor returns a RaggedTensor "
-                                  "with several ragged dimensions, which tapegrad lacks: reshape "
-                                  "the input to a vector first (see docs/strings.md).")
+        raise ValueError(f"{what} takes a scalar or a vector of strings, got rank {nd} "
+                         "(tf.strings.{what} takes any rank).")
     values, splits = apply(op, (x[None] if nd == 0 else x,), p)
-    return values if nd == 0 else RaggedTensor(values, splits)
+    return values if nd == 0 else Rows(values, splits)
 
 
 # --------------------------------------------------------------------------- elementwise
@@ -280,14 +162,12 @@ _split = _ragged_op("StringSplitV2", _split1, object)
 def split(input: Any, sep: Any = None, maxsplit: int = -1, name: Any = None) -> Any:  # noqa: A002
     """Split each string at ``sep`` (by default at runs of whitespace, ignoring it at the ends).
 
-    A scalar gives a vector Tensor; a vector gives a :class:`RaggedTensor` (row ``i`` holds the
-    parts of ``input[i]``): use ``.to_tensor(default_value=...)`` for a padded dense tensor.
-    Higher ranks raise NotImplementedError.
+    A scalar gives a vector Tensor; a vector gives :class:`Rows` (row ``i`` holds the parts of
+    ``input[i]``; ``tf.strings.split`` returns them as a RaggedTensor).
 
-    >>> import tapegrad as tf
-    >>> tf.strings.split(["a b", "c"]).to_tensor(default_value="<pad>").numpy()
-    array([[b'a', b'b'],
-           [b'c', b'<pad>']], dtype=object)
+    >>> from tapegrad.ops import strings
+    >>> strings.split(["a b", "c"]).row_splits.numpy()
+    array([0, 2, 3])
     """
     x = _strings_in(input, "StringSplitV2")
     return _ragged_call(_split, x, {"sep": _text(sep or b""), "maxsplit": int(maxsplit)}, "split")
@@ -297,7 +177,7 @@ _bytes_split = _ragged_op("StringBytesSplit", lambda s: [s[i:i + 1] for i in bui
 
 
 def bytes_split(input: Any, name: Any = None) -> Any:  # noqa: A002
-    """Split each string into single bytes (a Tensor for a scalar, a RaggedTensor for a vector)."""
+    """Split each string into single bytes (a Tensor for a scalar, :class:`Rows` for a vector)."""
     return _ragged_call(_bytes_split, _strings_in(input, "StringBytesSplit"), {}, "bytes_split")
 
 
@@ -381,16 +261,19 @@ def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, sepa
     """
     x = _strings_in(inputs, "UnsortedSegmentJoin")
     ids = as_tensor(segment_ids)
-    iv = ids._value
-    n = int(_py_value(as_tensor(num_segments), "num_segments"))
-    if iv.dtype.kind not in "iu":
+    ish = ids._value.shape
+    n = int(host_value(as_tensor(num_segments), "num_segments"))
+    if ids._value.dtype.kind not in "iu":
         raise TypeError(f"unsorted_segment_join: segment_ids must be integers, got {ids.dtype.name}.")
-    if x._value.shape[:iv.ndim] != iv.shape:
-        raise InvalidArgumentError(f"segment_ids.shape = {list(iv.shape)} is not a prefix of "
+    if x._value.shape[:len(ish)] != ish:
+        raise InvalidArgumentError(f"segment_ids.shape = {list(ish)} is not a prefix of "
                                    f"inputs.shape = {list(x._value.shape)} [Op:UnsortedSegmentJoin]")
-    if iv.size and iv.max() >= n:
-        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
-                                   f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+
+    def in_range(iv: np.ndarray) -> None:
+        if iv.size and iv.max() >= n:
+            raise InvalidArgumentError(f"segment_ids[{int(np.argmax(iv >= n))}] = {iv.max()} is out of "
+                                       f"range [0, {n}) [Op:UnsortedSegmentJoin]")
+    check_values(in_range, ids)
     return apply(_segment_join, (x, ids), {"num_segments": n, "separator": _text(separator)})
 
 
@@ -419,7 +302,7 @@ def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = 
            padding_width: int | None = None, preserve_short_sequences: builtins.bool = False,
            name: Any = None) -> Any:
     """The n-grams of each row of tokens (the last axis of a Tensor, or the rows of a
-    :class:`RaggedTensor`), joined with ``separator``: for each width of ``ngram_width`` (an int or
+    :class:`Rows`), joined with ``separator``: for each width of ``ngram_width`` (an int or
     a list) in turn. ``pad_values`` (a string, or a ``(left, right)`` pair) pads each row with
     ``padding_width`` tokens (default ``width - 1``) at both ends; ``preserve_short_sequences``
     keeps a row too short for any n-gram as one joined string.
@@ -442,8 +325,8 @@ def ngrams(data: Any, ngram_width: Any, separator: str = " ", pad_values: Any = 
             raise ValueError(f"padding_width must be at least 1, got {padding_width}.")
     p = {"widths": widths, "separator": _text(separator), "left": left, "right": right, "pad": pad,
          "preserve": builtins.bool(preserve_short_sequences)}
-    if isinstance(data, RaggedTensor):
-        return RaggedTensor(*apply(_ngrams, (data.values, data.row_splits), p))
+    if isinstance(data, Rows):
+        return Rows(*apply(_ngrams, (data.values, data.row_splits), p))
     x = _strings_in(data, "StringNGrams")
     shape = x._value.shape
     if not shape:
@@ -682,7 +565,7 @@ def _utf8(input_encoding: str) -> None:
 def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, replace_control_characters: builtins.bool = False,
                    name: Any = None) -> Any:
-    """The code points of each string (int32): a Tensor for a scalar, a RaggedTensor for a
+    """The code points of each string (int32): a Tensor for a scalar, :class:`Rows` for a
     vector. Only UTF-8 is read; ``errors`` is ``"replace"``, ``"ignore"`` or ``"strict"``."""
     _utf8(input_encoding)
     if errors not in ("replace", "ignore", "strict"):
@@ -697,7 +580,7 @@ _unicode_split = _ragged_op("UnicodeSplit", lambda s, errors: [
 
 def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                   replacement_char: int = 65533, name: Any = None) -> Any:
-    """Each string split into its characters (a Tensor for a scalar, a RaggedTensor for a vector)."""
+    """Each string split into its characters (a Tensor for a scalar, :class:`Rows` for a vector)."""
     _utf8(input_encoding)
     return _ragged_call(_unicode_split, _strings_in(input, "UnicodeSplit"), {"errors": errors},
                         "unicode_split")
@@ -730,7 +613,7 @@ _unicode_encode = _op("UnicodeEncode", _unicode_encode_fwd)
 def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, name: Any = None) -> Tensor:
     """Code points to UTF-8 strings: each innermost row of ``input`` (a Tensor, or a
-    RaggedTensor from :func:`unicode_decode`) becomes one string.
+    :class:`Rows` from :func:`unicode_decode`) becomes one string.
 
     >>> import tapegrad as tf
     >>> tf.strings.unicode_encode([104, 105], "UTF-8").numpy()
@@ -738,7 +621,7 @@ def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  #
     """
     _utf8(output_encoding)
     p = {"errors": errors, "replacement_char": int(replacement_char)}
-    if isinstance(input, RaggedTensor):
+    if isinstance(input, Rows):
         return apply(_unicode_encode, (input.values, input.row_splits), p)
     x = as_tensor(input)
     v = x._value

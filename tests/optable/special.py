@@ -80,4 +80,5 @@ CASES = [
            ops=("Floor", "Ceil", "Round", "Rint")),
     OpCase("FloatTests", lambda x: [tf.math.is_nan(x), tf.math.is_inf(x), tf.math.is_finite(x)], S,
            nondiff=True, ops=("IsNan", "IsInf", "IsFinite")),
+    OpCase("NextAfter", lambda x, y: tf.math.nextafter(x, y), [((3,), (3,))], nondiff=True),
 ]

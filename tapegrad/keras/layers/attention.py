@@ -22,6 +22,7 @@ from .. import activations, random
 from .._keras_tensor import KerasTensor, get_mask, set_mask
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args
+from .einsum_dense import axes_initializer
 
 __all__ = ["Attention", "AdditiveAttention", "MultiHeadAttention"]
 
@@ -179,13 +180,17 @@ class _Projection(Layer):
     def __init__(self, bound: int, out: tuple, use_bias: bool, owner: MultiHeadAttention, **kwargs: Any) -> None:
         super().__init__(dtype=owner.dtype, **kwargs)
         self.bound, self.out, self.use_bias = bound, tuple(out), use_bias
+        # a clone of the owner's initializers per sub-layer, as Keras makes one (an unseeded clone
+        # draws its own default seed: q, k and v do not start equal)
         for p in ("kernel", "bias"):
-            weight_args(self, p, getattr(owner, f"_{p}_initializer"), getattr(owner, f"_{p}_regularizer"),
+            weight_args(self, p, getattr(owner, f"_{p}_initializer").clone(), getattr(owner, f"_{p}_regularizer"),
                         getattr(owner, f"_{p}_constraint"))
         self.activity_regularizer = owner._activity_regularizer
 
     def build(self, input_shape: Sequence) -> None:
-        self.kernel = new_weight(self, "kernel", tuple(input_shape[-self.bound:]) + self.out)
+        shape = tuple(input_shape[-self.bound:]) + self.out
+        init = axes_initializer(self.kernel_initializer, range(self.bound), range(self.bound, len(shape)))
+        self.kernel = new_weight(self, "kernel", shape, initializer=init)
         self.bias = new_weight(self, "bias", self.out) if self.use_bias else None
         self.built = True
 
@@ -271,7 +276,6 @@ class MultiHeadAttention(Layer):
                              f"sliding_window={sliding_window}")
         self._sliding_window, self._use_gate = sliding_window, bool(use_gate)
         self.seed = seed
-        self.seed_generator = random.SeedGenerator(seed)
 
     num_heads = property(lambda self: self._num_heads)
     key_dim = property(lambda self: self._key_dim)
@@ -279,6 +283,11 @@ class MultiHeadAttention(Layer):
     dropout = property(lambda self: self._dropout)
     use_bias = property(lambda self: self._use_bias)
     attention_axes = property(lambda self: self._attention_axes)
+    # the projections, under Keras's public names (what its weights files are keyed by)
+    query_dense = property(lambda self: self._query_dense)
+    key_dense = property(lambda self: self._key_dense)
+    value_dense = property(lambda self: self._value_dense)
+    output_dense = property(lambda self: self._output_dense)
 
     def build(self, query_shape: Sequence, value_shape: Sequence, key_shape: Sequence | None = None) -> None:
         key_shape = value_shape if key_shape is None else key_shape
@@ -295,6 +304,8 @@ class MultiHeadAttention(Layer):
             self._gate_dense.build(query_shape)
         self._value_dense = _Projection(1, (h, self._value_dim), b, self, name="value")
         self._value_dense.build(value_shape)
+        if self._dropout > 0.0:  # (Keras's attention Dropout, made here: it draws a default seed in this order)
+            self.seed_generator = random.SeedGenerator(self.seed)
         out = self._output_shape or (query_shape[-1],)
         self._output_dense = _Projection(2, out, b, self, name="attention_output")
         self._output_dense.build((*query_shape[:-1], h, self._value_dim))

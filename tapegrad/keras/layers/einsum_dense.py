@@ -75,6 +75,15 @@ def _shapes(equation: str, bias_axes: str | None, input_shape: Sequence, partial
     return kernel, bias, out_shape, in_axes, out_axes
 
 
+def axes_initializer(init: Any, in_axes: Sequence, out_axes: Sequence) -> Any:
+    """``init``, or for a VarianceScaling initializer without axes a copy (same seed) whose fans
+    count the kernel's ``in_axes`` and ``out_axes``, as Keras's EinsumDense initializes."""
+    if isinstance(init, initializers.VarianceScaling) and (init.input_axes is None or init.output_axes is None):
+        init = copy.copy(init)
+        init.input_axes, init.output_axes = list(in_axes), list(out_axes)
+    return init
+
+
 class EinsumDense(Layer):
     """``activation(einsum(equation, inputs, kernel) + bias)``: the kernel's shape follows from
     the equation, the input shape and ``output_shape`` (the output's shape without the batch
@@ -109,10 +118,7 @@ class EinsumDense(Layer):
         kernel, bias, self.full_output_shape, in_axes, out_axes = _shapes(
             self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape)
         self.input_spec = InputSpec(ndim=len(input_shape))
-        init = self.kernel_initializer
-        if isinstance(init, initializers.VarianceScaling) and (init.input_axes is None or init.output_axes is None):
-            init = copy.copy(init)   # fans from the kernel's input and output axes, as Keras
-            init.input_axes, init.output_axes = in_axes, out_axes
+        init = axes_initializer(self.kernel_initializer, in_axes, out_axes)
         self.kernel = new_weight(self, "kernel", tuple(kernel), initializer=init)
         self.bias = None if bias is None else new_weight(self, "bias", tuple(bias))
         self.built = True

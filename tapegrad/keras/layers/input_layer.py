@@ -26,7 +26,8 @@ class InputLayer(Layer):
         if sparse:
             raise ValueError("tapegrad has no sparse tensors: InputLayer(sparse=True) is not supported.")
         if ragged:
-            raise ValueError("tapegrad has no ragged tensors: InputLayer(ragged=True) is not supported.")
+            raise ValueError("tapegrad's Keras layers take dense tensors: InputLayer(ragged=True) is not "
+                             "supported (pad the rows, e.g. rt.to_tensor(), and use a mask).")
         if shape is not None and batch_shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
         if shape is None and batch_shape is None and input_tensor is None:

@@ -115,6 +115,19 @@ def _sets_built(build: Callable) -> Callable:
     return build_then_built
 
 
+def _placeholder(x: Any, fill: int) -> Any:
+    """A KerasTensor's stand-in value: zeros (``fill`` for unknown dims), carrying ones as its
+    mask when the KerasTensor has one (a bool KerasTensor, or a mask over all but the last axis)."""
+    if not isinstance(x, KerasTensor):
+        return x
+    value = convert_to_tensor(np.zeros([fill if d is None else d for d in x.shape], x.dtype))
+    mask = x._keras_mask
+    if mask is not None:
+        shape = mask.shape if isinstance(mask, KerasTensor) else value.shape[:-1]
+        set_mask(value, convert_to_tensor(np.ones([fill if d is None else d for d in shape], bool)))
+    return value
+
+
 class Layer(Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
@@ -448,8 +461,10 @@ class Layer(Module):
         else:  # build(self, a_shape, b_shape): shapes of call's arguments a and b
             names = list(inspect.signature(self.call).parameters)
             bound = dict(zip(names, args), **kwargs)
-            self.build(**{p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
-                          for p in params if p.endswith("_shape") and bound.get(p[:-6]) is not None})
+            shapes_dict = {p: map_structure(lambda x: tuple(x.shape), bound[p[:-6]])
+                           for p in params if p.endswith("_shape") and bound.get(p[:-6]) is not None}
+            self.__dict__["_build_shapes_dict"] = shapes_dict  # Keras's build_config of such a layer
+            self.build(**shapes_dict)
         self.built = True
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
@@ -558,26 +573,27 @@ class Layer(Module):
         return map_structure(lambda t: t.shape, self.compute_output_spec(shapes_to_specs(input_shape)))
 
     def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
-        """KerasTensors with the shapes and dtypes ``call`` gives for KerasTensor inputs."""
+        """KerasTensors with the shapes, dtypes and masks ``call`` gives for KerasTensor inputs.
+
+        As Keras 3 (which calls ``call`` on symbolic placeholders in a ``StatelessScope``), this
+        changes nothing: ``call`` runs on zeros (unknown dims 2, then 3: output dims that differ
+        are unknown) inside :class:`~tapegrad.keras.backend.StatelessConstruction`, so variables
+        it assigns and ``SeedGenerator`` s it advances keep their values, its random ops leave the
+        eager stream alone, and Python's and NumPy's generators move on by one run's draws (Keras
+        runs the Python code once)."""
         if type(self).compute_output_shape is not Layer.compute_output_shape:
             shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
             out = self.compute_output_shape(shapes)
             dt = self.compute_dtype
-            return (KerasTensor(out, dt) if _is_shape(out)
+            outs = (KerasTensor(out, dt) if _is_shape(out)
                     else map_structure(lambda s: KerasTensor(s.shape, dt), _shapes_as_lists(out)))
+            return self._symbolic_masks(args, kwargs, outs)
         runs = []
+        drawn = None
         for fill in (2, 3):
-            def concrete(x: Any, fill: int = fill) -> Any:
-                if not isinstance(x, KerasTensor):
-                    return x
-                value = convert_to_tensor(np.zeros([fill if d is None else d for d in x.shape],
-                                                   x.dtype))
-                if x._keras_mask is not None:  # a mask over all but the last (feature) axis
-                    set_mask(value, convert_to_tensor(np.ones(value.shape[:-1], bool)))
-                return value
-            a = map_structure(concrete, args)
+            a = map_structure(lambda x: _placeholder(x, fill), args)
             a = (map_structure(lambda x: _to_input(x, self), a[0]),) + tuple(a[1:])  # (as __call__)
-            k = map_structure(concrete, kwargs)
+            k = map_structure(lambda x: _placeholder(x, fill), kwargs)
             if self._call_has_mask and k.get("mask") is None:
                 masks = map_structure(get_mask, a[0])
                 if any(m is not None for m in flatten(masks)):
@@ -585,24 +601,53 @@ class Layer(Module):
             stack = _call_stack()
             stack.append(False)
             try:
-                with name_scope(self):
+                with name_scope(self), backend.StatelessConstruction(self.weights):
                     self._maybe_build(a, k)
                     cast_state = _enter_autocast(self)
                     try:
                         out = self.call(*a, **k)
                     finally:
                         _exit_autocast(cast_state)
+                    self._set_output_masks(a[0], k.get("mask"), out)
             finally:
                 stack.pop()
-            self._set_output_masks(a[0], k.get("mask"), out)
+            if drawn is None:
+                drawn = backend.python_random_states()
+            else:
+                backend.set_python_random_states(drawn)
             runs.append(out)
 
         def spec(o2: Any, o3: Any) -> KerasTensor:
             t = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(o2.shape, o3.shape)],
                             o2.dtype.name)
-            t._keras_mask = True if get_mask(o2) is not None else None
+            m2, m3 = get_mask(o2), get_mask(o3)
+            if m2 is not None and m3 is not None:
+                t._keras_mask = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(m2.shape, m3.shape)], "bool")
             return t
         return _zip_map(spec, runs[0], runs[1])
+
+    def _symbolic_masks(self, args: tuple, kwargs: dict, outputs: Any) -> Any:
+        """``outputs`` (KerasTensors) with the masks Keras's ``compute_mask`` gives them for the
+        symbolic inputs (bool KerasTensors), found on placeholders as ``compute_output_spec``."""
+        supports = type(self).compute_mask is not Layer.compute_mask or self.supports_masking
+        inputs = args[0]
+        masks = kwargs.get("mask")
+        if masks is None:
+            masks = map_structure(lambda x: getattr(x, "_keras_mask", None), inputs)
+        if not supports or (type(self).compute_mask is Layer.compute_mask and
+                            all(m is None for m in flatten(masks))):
+            return outputs
+        with backend.StatelessConstruction(self.weights):
+            x = map_structure(lambda t: _placeholder(t, 2), inputs)
+            m = map_structure(lambda t: _placeholder(t, 2), masks)
+            out_masks = self.compute_mask(x, m if any(v is not None for v in flatten(m)) else None)
+        outs = flatten(outputs)
+        ms = flatten(out_masks) if isinstance(out_masks, (list, tuple)) else [out_masks] * len(outs)
+        for o, mask in zip(outs, ms):
+            if mask is not None:
+                o._keras_mask = KerasTensor([None if i < len(o.shape) and o.shape[i] is None else d
+                                             for i, d in enumerate(mask.shape)], "bool")
+        return outputs
 
     def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
         if not self.built:

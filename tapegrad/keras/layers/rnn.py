@@ -20,8 +20,8 @@ from .._variables import name_scope
 from .layer import Layer
 from ..saving import serialize_keras_object
 from .conv import positive_int, serialized, weight_config
-from .rnn_cells import (RNN, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,
-                        time_inputs)
+from .rnn_cells import (RNN, keep_states, lstm_bias_initializer, lstm_update, recurrent_args, recurrent_weights,
+                        reset_states, state_variables, states_property, time_inputs)
 
 __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 
@@ -51,8 +51,10 @@ class _RNN(Layer):
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
         self.go_backwards, self.stateful, self.unroll = bool(go_backwards), bool(stateful), bool(unroll)
         self.zero_output_for_mask = bool(zero_output_for_mask)
-        self.states: list | None = None
+        self.states = None
         self.supports_masking = True
+
+    states = states_property
 
     # ------------------------------------------------------------------ weights
     def build(self, input_shape: Sequence) -> None:
@@ -61,6 +63,9 @@ class _RNN(Layer):
                              f"received an input of shape {tuple(input_shape)}.")
         self._features = int(input_shape[-1])
         recurrent_weights(self, self._features)
+        if self.stateful:
+            self.states = state_variables(
+                input_shape[0], lambda b: [zeros((b, self.units), self.dtype) for _ in range(self.n_states)])
 
     def _bias_shape(self) -> tuple:
         return (self.gates * self.units,)
@@ -92,7 +97,12 @@ class _RNN(Layer):
     def _initial_states(self, x: Any, initial_state: Any) -> list:
         if initial_state is None:
             if self.stateful and self.states is not None:
-                return self.states
+                want = self.states[0].shape[0]
+                if want != x.shape[0]:
+                    raise ValueError(f"If an RNN is stateful, the batch size of the input sequences must be the same "
+                                     f"as the batch size of the initial state. \n- Expected batch size: {want}\n"
+                                     f"- Received batch size: {x.shape[0]}")
+                return [cast(convert_to_tensor(s), x.dtype) for s in self.states]
             return [zeros((x.shape[0], self.units), x.dtype) for _ in range(self.n_states)]
         states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
         states = [convert_to_tensor(s, x.dtype) if not hasattr(s, "shape") else s for s in states]
@@ -152,13 +162,14 @@ class _RNN(Layer):
             out, states = new_out, new_states
             outputs.append(out)
         if self.stateful:
-            self.states = [convert_to_tensor(s.numpy()) for s in states]
+            keep_states(self.states, states)
         y = stack(outputs, 1) if self.return_sequences else outputs[-1]
         return [y] + list(states) if self.return_state else y
 
     def reset_states(self) -> None:
-        """Forget the states a ``stateful`` layer carries from one call to the next."""
-        self.states = None
+        """Forget the states a ``stateful`` layer carries from one call to the next (they
+        become zeros)."""
+        reset_states(self.states)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..._convert import convert_to_tensor
+from ..._variable import Variable
 from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
@@ -23,6 +24,33 @@ from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"]
+
+
+states_property = property(
+    lambda layer: layer.__dict__.get("_states"), lambda layer, v: layer.__dict__.__setitem__("_states", v),
+    doc="A stateful RNN's states: zero variables of the batch size from build on (None before).")
+
+
+def state_variables(batch: Any, initial: Any) -> list:
+    """A stateful RNN's states, as Keras 3 makes them when the layer is built: zero variables
+    (not trainable, not among the weights) for the static batch size ``batch``."""
+    if batch is None:
+        raise ValueError("When using `stateful=True` in a RNN, the batch size must be static. Found "
+                         "dynamic batch size: give the input a batch size (keras.Input(..., batch_size=n)) "
+                         "or call the layer on data first.")
+    return map_structure(lambda s: Variable(s, trainable=False, name="rnn_state"), initial(int(batch)))
+
+
+def keep_states(variables: Any, states: Any) -> None:
+    """Assign a stateful RNN's last ``states`` to its state ``variables``."""
+    for v, s in zip(flatten(variables), flatten(states)):
+        v.assign(s)
+
+
+def reset_states(variables: Any) -> None:
+    """Zero a stateful RNN's state ``variables`` (none before it is built)."""
+    for v in flatten(variables) if variables is not None else []:
+        v.assign(zeros(v.shape, v.dtype))
 
 
 def _nested(x: Any) -> bool:
@@ -451,8 +479,10 @@ class RNN(Layer):
         self.return_sequences, self.return_state = bool(return_sequences), bool(return_state)
         self.go_backwards, self.stateful, self.unroll = bool(go_backwards), bool(stateful), bool(unroll)
         self.zero_output_for_mask = bool(zero_output_for_mask)
-        self.states: Any = None
+        self.states = None
         self.supports_masking = True
+
+    states = states_property
 
     def build(self, sequences_shape: Sequence, initial_state_shape: Any = None) -> None:
         if len(sequences_shape) < 3:
@@ -462,6 +492,8 @@ class RNN(Layer):
             with name_scope(self.cell):
                 self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
+        if self.stateful:
+            self.states = state_variables(sequences_shape[0], self.get_initial_state)
         self.built = True
 
     def get_initial_state(self, batch_size: int) -> list:
@@ -478,7 +510,8 @@ class RNN(Layer):
             x = cast(x, self.compute_dtype)
         batch = x.shape[0]
         if initial_state is None:
-            states = self.states if self.stateful and self.states is not None else self.get_initial_state(batch)
+            states = map_structure(convert_to_tensor, self.states) if self.stateful and self.states is not None \
+                else self.get_initial_state(batch)
         else:
             states = list(initial_state) if _nested(initial_state) else [initial_state]
             states = map_structure(lambda s: s if hasattr(s, "shape") and not isinstance(s, (list, tuple))
@@ -512,13 +545,14 @@ class RNN(Layer):
         finally:
             _reset_masks(cell)
         if self.stateful:
-            self.states = map_structure(lambda s: convert_to_tensor(s.numpy()), states)
+            keep_states(self.states, states)
         y = stack(outputs, 1) if self.return_sequences else outputs[-1]
         return [y, *states] if self.return_state else y
 
     def reset_state(self) -> None:
-        """Forget the states a ``stateful`` layer carries from one call to the next."""
-        self.states = None
+        """Forget the states a ``stateful`` layer carries from one call to the next (they
+        become zeros)."""
+        reset_states(self.states)
 
     reset_states = reset_state
 

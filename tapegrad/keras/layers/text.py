@@ -21,7 +21,7 @@ from ..._convert import convert_to_tensor
 from ..._pyfunc import numpy_function
 from ..._tensor import Tensor, VariableBase
 from ...errors import InvalidArgumentError
-from ...ops import strings as tfs
+from ... import strings as tfs
 from ...ops.array import squeeze
 from ...ops.math import cast
 from .._keras_tensor import KerasTensor
@@ -599,8 +599,9 @@ class TextVectorization(_Preprocessing):
             raise ValueError("`output_sequence_length` must not be set if `output_mode` is not 'int'. "
                              f"Received output_sequence_length={output_sequence_length}.")
         if ragged:
-            raise NotImplementedError("TextVectorization: `ragged=True` is not supported by tapegrad (its "
-                                      "RaggedTensor is minimal); use output_sequence_length or the padded default.")
+            raise NotImplementedError("TextVectorization: `ragged=True` is not supported by tapegrad (its Keras "
+                                      "text layers give dense outputs); use output_sequence_length or the padded "
+                                      "default.")
         has_vocab = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         vocabulary_size = kwargs.pop("vocabulary_size", None)
         super().__init__(name=name, **kwargs)

@@ -224,18 +224,39 @@ class Model(Trainer, Layer):
         return {f"{i:04d}_{v.name.split(':')[0]}": v for i, v in enumerate(self.weights)}
 
     def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
-        """Write the weights to ``filepath`` in tapegrad's checkpoint format (an ``.npz`` zip of
-        ``.npy`` arrays, ``tapegrad.saving``), whatever the suffix (``.weights.h5`` is accepted)."""
+        """Write the weights to ``filepath``: Keras's HDF5 weights file for a ``.weights.h5`` path
+        (with the optimizer's variables, as Keras; needs h5py: ``pip install 'tapegrad[h5]'``), tapegrad's checkpoint format
+        (an ``.npz`` zip of ``.npy`` arrays, ``tapegrad.saving``) for any other path but ``.h5``."""
         path = os.fspath(filepath)
         if not overwrite and os.path.exists(path):
             raise FileExistsError(f"{path!r} exists and overwrite=False.")
+        from .. import _h5
+        if path.endswith(".weights.h5"):
+            _h5.atomic_h5(path, lambda tmp: _h5.write_weights(self, tmp))
+            return
+        if _h5.is_h5(path):
+            raise ValueError("The filename must end in `.weights.h5`. Received: filepath=" + path)
         save_variables(path + ".npz" if not path.endswith(".npz") else path, self._weights_by_key())
         if not path.endswith(".npz"):
             os.replace(path + ".npz", path)
 
-    def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
-        """Read weights written by :meth:`save_weights` (same layers, same order)."""
-        load_variables(os.fspath(filepath), self._weights_by_key(), strict=not skip_mismatch)
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False, by_name: bool = False) -> None:
+        """Read weights written by :meth:`save_weights` (same layers, same order), or by Keras: a
+        ``.weights.h5`` file, or a legacy ``.h5`` model or weights file (layers matched by order, or
+        by name with ``by_name=True``)."""
+        path = os.fspath(filepath)
+        from .. import _h5
+        if _h5.is_h5(path):
+            if not os.path.exists(path):
+                raise FileNotFoundError(f"No such file: {path!r}")
+            if _h5.looks_like_legacy(path):
+                with _h5.h5py().File(path, "r") as f:
+                    _h5.set_legacy_weights(f["model_weights"] if "model_weights" in f else f, self,
+                                           skip_mismatch=skip_mismatch, by_name=by_name)
+            else:
+                _h5.read_weights(self, path, skip_mismatch=skip_mismatch, what=repr(path))
+            return
+        load_variables(path, self._weights_by_key(), strict=not skip_mismatch)
 
     def get_config(self) -> dict:
         """The config that remakes this model: a functional model's layers and how they connect

@@ -20,35 +20,6 @@ if TYPE_CHECKING:
     from ..models.model import Model
 
 
-class _Mean:
-    """A weighted running mean (the loss tracker, and metrics given as plain functions)."""
-
-    def __init__(self, name: str, fn: Callable | None = None) -> None:
-        self.name, self.fn = name, fn
-        self.total, self.count = 0.0, 0.0
-
-    def reset_state(self) -> None:
-        self.total, self.count = 0.0, 0.0
-
-    def update_state(self, value: Any, y_pred: Any = None, sample_weight: Any = None) -> None:
-        if self.fn is not None:  # update_state(y_true, y_pred, sample_weight)
-            v = np.asarray(convert_to_tensor(self.fn(value, y_pred)).numpy(), np.float64)
-            w = np.ones_like(v) if sample_weight is None else np.broadcast_to(
-                np.asarray(sample_weight, np.float64).reshape(
-                    np.shape(sample_weight) + (1,) * (v.ndim - np.ndim(sample_weight))), v.shape)
-            self.total += float(np.sum(v * w))
-            self.count += float(np.sum(w))
-        else:  # update_state(values, sample_weight=batch_size): the weighted mean of the entries
-            v = np.asarray(np.asarray(value), np.float32).astype(np.float64)
-            w = np.broadcast_to(np.asarray(1.0 if sample_weight is None else np.asarray(sample_weight),
-                                           np.float64), v.shape)
-            self.total += float(np.sum(v * w))
-            self.count += float(np.sum(w))
-
-    def result(self) -> float:
-        return self.total / self.count if self.count else 0.0
-
-
 class _CompileMetrics:
     """Keras 3's ``compile_metrics``: the metrics given to ``compile`` as one entry of
     ``model.metrics``, built on the first batch; its result is ``{name: value}`` for each (named
@@ -108,9 +79,8 @@ class _CompiledMetrics:
         ``y_pred`` as its values."""
         warn_outside("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
                      "for metric in self.metrics:\n    metric.update_state(y, y_pred)")
-        means = (_Mean, _keras_module("metrics").Mean)
         for m in self._model.metrics:
-            if isinstance(m, means):
+            if isinstance(m, _keras_module("metrics").Mean):
                 m.update_state(y_pred, sample_weight=sample_weight)
             else:
                 m.update_state(y, y_pred, sample_weight=sample_weight)

@@ -14,6 +14,7 @@ from ..._convert import convert_to_tensor
 from ..._tensor import Tensor, wrap
 from ..._variable import Variable
 from .. import backend
+from ...data import Dataset
 from .._data_utils import PyDataset, _PyDatasetPass
 from .._tree import flatten, map_structure
 from ..utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
@@ -39,6 +40,13 @@ def _is_arraylike(x: Any) -> bool:
 
 def _to_numpy(x: Any) -> Any:
     return map_structure(lambda a: a.numpy() if hasattr(a, "numpy") else np.asarray(a), x)
+
+
+def _floatx(x: Any) -> Any:
+    """NumPy arrays of a float dtype other than ``floatx()`` cast to it, as Keras 3's array
+    adapter casts fit's, evaluate's and predict's array inputs (float64 data trains in float32)."""
+    fx = np.dtype(backend.floatx())
+    return map_structure(lambda a: a.astype(fx) if a.dtype.kind == "f" and a.dtype != fx else a, x)
 
 
 def _num_rows(x: Any) -> int:
@@ -79,9 +87,9 @@ class _Data:
             self.size = self._known if steps is None else steps
             return
         self.iterable = None
-        x = _to_numpy(x)
-        y = None if y is None else _to_numpy(y)
-        sw = None if sample_weight is None else _to_numpy(sample_weight)
+        x = _floatx(_to_numpy(x))
+        y = None if y is None else _floatx(_to_numpy(y))
+        sw = None if sample_weight is None else _floatx(_to_numpy(sample_weight))
         if class_weight is not None and y is not None:
             sw = _class_weights(y, class_weight)
         n = _num_rows(x)
@@ -101,6 +109,11 @@ class _Data:
         epochs (a new pass starts once the last one ran out), warning when the data runs out."""
         if self.steps is None:
             yield from self._pass()
+            if self._known is not None and isinstance(self.iterable, Dataset):
+                # Keras 3's epoch iterator makes the dataset's next iterator as soon as an epoch of
+                # known size completes, and makes another when the next epoch starts: a
+                # reshuffling dataset moves on by one order in between
+                iter(self.iterable)
             return
         if self._it is None:
             self._it, self._seen = self._pass(), 0

@@ -26,7 +26,7 @@ from .._distributed import Replicas, uses_replicas
 from .._tree import flatten, map_structure
 from ..losses import _scale_for_replicas, _unscale_for_replicas
 from ..utils import unpack_x_y_sample_weight
-from .compile_utils import (_CompileMetrics, _CompiledMetrics, _Mean, _binary_or_sparse, _call_loss,
+from .compile_utils import (_CompileMetrics, _CompiledMetrics, _binary_or_sparse, _call_loss,
                             _keras_module, _loss_fn, _loss_name, _resolve_loss)
 from .data_adapter import _Data, _class_weights, _is_arraylike, _num_rows, _split, _to_numpy
 
@@ -51,19 +51,20 @@ class Trainer:
         for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
             if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
                 _loss_fn(ident)  # an unknown name fails here, not on the first batch
-        self.loss = loss
         if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
             raise ValueError("Expected `loss_weights` argument to be a float (single output case) or "
                              "a list or dict with one entry per output. Received instead: "
                              f"loss_weights={loss_weights!r} of type {type(loss_weights).__name__}")
-        self._loss_weights = loss_weights
+        if loss is not None or not self.__dict__.get("compiled"):
+            # (a compile without a loss keeps the loss and loss weights compiled before, as Keras 3's)
+            self.loss, self._loss_weights = loss, loss_weights
         self._metric_ids = metrics
         self._weighted_metric_ids = weighted_metrics
         self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
         self._output_loss_trackers: list = []
         self._compile_metrics = None if metrics is None and weighted_metrics is None else \
             _CompileMetrics(self)
-        self._loss_tracker = _Mean("loss")
+        self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.compiled = True
         ref = self.__dict__.get("_strategy_ref")
         if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
@@ -138,7 +139,7 @@ class Trainer:
             fn = _resolve_loss(ident, y_true[i], y_pred[i])
             flat.append((i, fn, w, name or _loss_name(ident, fn)))
         self._flat_losses = flat
-        self._output_loss_trackers = [_Mean(f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
+        self._output_loss_trackers = [_keras_module("metrics").Mean(name=f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
 
     def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
         """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
@@ -180,7 +181,7 @@ class Trainer:
                 fn.name = m
             return fn
         name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
-        return _Mean(name, fn)
+        return _keras_module("metrics").MeanMetricWrapper(fn, name=name)
 
     @property
     def metrics(self) -> list:

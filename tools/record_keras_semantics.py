@@ -1,0 +1,382 @@
+"""Record Keras 3 semantics that decide a program's numbers without being arithmetic: which
+initial weights layers get, which batches (in which shuffled order) ``fit`` gives each epoch,
+when random streams advance, what dtype ``fit`` hands ``train_step`` (for
+tests/test_keras_semantics.py).
+
+Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
+test reads only the JSON this script writes, and runs the same case functions on tapegrad)::
+
+    python tools/record_keras_semantics.py
+
+Every case is a function ``case(tf, keras, np)`` returning plain lists, numbers and strings.
+"""
+import json
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE = os.path.join(REPO, "tests", "fixtures", "keras_semantics.json")
+
+
+def _weights(layer):
+    return {w.path: [round(float(v), 6) for v in w.numpy().ravel()] for w in layer.weights}
+
+
+def mha_then_dense(tf, keras, np):
+    """Initial weights of a MultiHeadAttention (default initializers: a clone per sub-layer,
+    each with a new default seed) and of a Dense made after it, under set_random_seed."""
+    keras.utils.set_random_seed(3)
+    mha = keras.layers.MultiHeadAttention(num_heads=2, key_dim=3, name="mha")
+    mha(np.ones((1, 2, 4), "float32"), np.ones((1, 3, 4), "float32"))
+    dense = keras.layers.Dense(2, name="dense")
+    dense(np.ones((1, 4), "float32"))
+    return {**_weights(mha), **_weights(dense)}
+
+
+def mha_seeded_initializer(tf, keras, np):
+    """A seeded kernel initializer: every clone has the same seed, so q, k and v start equal."""
+    keras.utils.set_random_seed(4)
+    mha = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2, name="mha", use_gate=True,
+                                          kernel_initializer=keras.initializers.GlorotUniform(seed=5),
+                                          bias_initializer="random_normal")
+    mha(np.ones((1, 2, 3), "float32"), np.ones((1, 2, 3), "float32"))
+    return _weights(mha)
+
+
+def _floats(tf, elements):
+    return [[round(float(v), 5) for v in np_ravel(tf, e)] for e in elements]
+
+
+def np_ravel(tf, e):
+    return [v for t in tf.nest.flatten(e) for v in t.numpy().ravel().tolist()]
+
+
+def data_map_random(tf, keras, np):
+    """Random ops in dataset functions: op seeds of the function's graph (0, 1, ... under the
+    global seed when the dataset was made), kernels made afresh by each iterator, the eager
+    stream untouched; filter's predicate and a map of a map likewise; an op seed without a
+    global seed."""
+    tf.random.set_seed(7)
+    out = {"eager_before": _floats(tf, [tf.random.uniform([])])}
+    ds = tf.data.Dataset.range(3).map(lambda x: (tf.random.uniform([]), tf.random.normal([]),
+                                                 tf.random.uniform([], seed=4)))
+    out["epoch1"], out["epoch2"] = _floats(tf, ds), _floats(tf, ds)
+    out["eager_after"] = _floats(tf, [tf.random.uniform([])])
+    tf.random.set_seed(8)  # the function's graph keeps the seed it was traced with
+    out["after_set_seed"] = _floats(tf, ds)
+    out["map_of_map"] = _floats(tf, ds.map(lambda a, b, c: a + tf.random.uniform([])))
+    it1, it2 = iter(ds), iter(ds)
+    out["two_iterators"] = _floats(tf, [next(it1), next(it2), next(it1)])
+    tf.random.set_seed(9)
+    kept = tf.data.Dataset.range(8).filter(lambda x: tf.random.uniform([]) < 0.5)
+    out["filter"] = [[int(x) for x in kept], [int(x) for x in kept]]
+    tf.random.set_seed(None)
+    seeded = tf.data.Dataset.range(2).map(lambda x: tf.random.uniform([], seed=5))
+    out["op_seed_only"] = [_floats(tf, seeded), _floats(tf, seeded)]
+    return out
+
+
+def data_shuffle_repeat_iterators(tf, keras, np):
+    """Two iterators of ``shuffle(seed=1).repeat(2)`` taking turns: each pass's reshuffle seeds
+    are the next of the dataset's seed stream, drawn when the pass before ran out (asked for an
+    element after its last). TF's injected prefetch thread runs ahead by a varying number of
+    elements, so with it the moment is a race; recorded without it (TF's own order)."""
+    out = {}
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    for buf in (2, 6):
+        runs = []
+        for k in (1, 5, 6, 7):
+            ds = tf.data.Dataset.range(6).shuffle(buf, seed=1).repeat(2).with_options(options)
+            it1 = iter(ds)
+            first = [int(next(it1)) for _ in range(k)]
+            second = [int(x) for x in iter(ds)]
+            runs.append([first, second, [int(x) for x in it1]])
+        out[f"buffer{buf}"] = runs
+    return out
+
+
+def data_iterator_seeds(tf, keras, np):
+    """A reshuffling dataset's next seeds go to the iterator made first, whatever is consumed
+    first: TF's shuffle draws its seeds when its iterator is made, and the pipeline above it
+    makes it with the outer iterator (a concatenation's second part and a repeat's next pass
+    when they start)."""
+    def first(it):
+        return [int(np.asarray(x).ravel()[0]) for x in it]
+
+    def shuffled():
+        return tf.data.Dataset.range(6).shuffle(6, seed=1)
+
+    slices = tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1)
+    pipelines = {
+        "slices": slices, "slices_batch": slices.batch(2), "range_map": shuffled().map(lambda x: x * 1),
+        "zip": tf.data.Dataset.zip((shuffled(), tf.data.Dataset.range(6))).map(lambda a, b: a),
+        "concatenate": tf.data.Dataset.range(3).concatenate(shuffled()), "cache": shuffled().cache(),
+        "repeat": tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1).repeat(2),
+        "take": tf.data.Dataset.from_tensor_slices(np.arange(6)).shuffle(6, seed=1).take(3),
+        "unbatch_window": slices.batch(2).unbatch().window(2).flat_map(lambda w: w),
+        "padded_scan": shuffled().padded_batch(2).scan(np.int64(0), lambda s, x: (s, x)),
+    }
+    out = {}
+    for name, ds in pipelines.items():
+        before = first(ds) if name == "cache" else None
+        it1, it2 = iter(ds), iter(ds)
+        out[name] = [before, first(it2), first(it1)]
+    return out
+
+
+def legacy_random_in_fit(tf, keras, np):
+    """``tf.keras.backend.random_normal`` unseeded in a layer trained by fit: its op seed is
+    drawn from NumPy once, when the step is traced, and the op's kernel goes on from step to
+    step; NumPy's global generator has moved on by that one draw."""
+    keras.utils.set_random_seed(2)
+
+    class Noise(keras.layers.Layer):
+        def call(self, x, training=None):
+            if training:
+                return x + tf.keras.backend.random_normal(tf.shape(x))
+            return x
+
+    model = keras.Sequential([keras.Input((2,)), Noise(), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer="sgd", loss="mse")
+    losses = []
+
+    class Losses(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            losses.append(round(float(logs["loss"]), 5))
+
+    x = np.arange(16, dtype="float32").reshape(8, 2) / 10
+    y = np.ones((8, 1), "float32")
+    model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, callbacks=[Losses()])
+    return {"losses": losses, "numpy_next": int(np.random.randint(1000))}
+
+
+def _recorder(keras, note):
+    """A model whose steps only call ``note(kind, data)`` ("train", "test", "predict")."""
+    class Recorder(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            note("train", data)
+            return {"loss": 0.0}
+
+        def test_step(self, data):
+            note("test", data)
+            return {"loss": 0.0}
+
+        def predict_step(self, data):
+            note("predict", data)
+            return keras.ops.zeros((1,))
+
+    model = Recorder()
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    return model
+
+
+def _rows(tf, np, n=12, seed=None, reshuffle=True):
+    x = np.arange(n, dtype="float32").reshape(n, 1)
+    return tf.data.Dataset.from_tensor_slices((x, x)).shuffle(n, seed=seed, reshuffle_each_iteration=reshuffle)
+
+
+def fit_epoch_iterators(tf, keras, np):
+    """The batches (their rows) fit, evaluate and predict give the steps over shuffled datasets:
+    Keras 3's epoch iterator makes a new dataset iterator when an epoch with a known number of
+    batches completes and again when the next epoch starts (each takes the next reshuffle), and
+    keeps one across epochs with steps_per_epoch while the data lasts."""
+    import warnings
+
+    out = {}
+    runs = {
+        "global_seed": lambda m: m.fit(_rows(tf, np).batch(4), epochs=3, verbose=0),
+        "op_seed": lambda m: m.fit(_rows(tf, np, seed=3).batch(4), epochs=3, verbose=0),
+        "validation": lambda m: m.fit(_rows(tf, np, 8, seed=3).batch(4), epochs=2, verbose=0,
+                                      validation_data=_rows(tf, np, 6, seed=4).batch(3)),
+        "evaluate_twice": lambda m: (m.evaluate(_ds := _rows(tf, np, 6, seed=5).batch(3), verbose=0),
+                                     m.evaluate(_ds, verbose=0), m.predict(_ds, verbose=0)),
+        "steps_partial": lambda m: m.fit(_rows(tf, np, seed=6).batch(4), steps_per_epoch=2, epochs=3,
+                                         verbose=0),
+        "steps_run_out": lambda m: m.fit(_rows(tf, np, seed=6).batch(4), steps_per_epoch=5, epochs=2,
+                                         verbose=0),
+        "repeated": lambda m: m.fit(_rows(tf, np, 6, seed=7).batch(4).repeat(), steps_per_epoch=2,
+                                    epochs=3, verbose=0),
+        "unknown_size": lambda m: m.fit(_rows(tf, np, seed=8).filter(lambda a, b: a[0] < 10).batch(4),
+                                        epochs=2, verbose=0),
+        "no_reshuffle": lambda m: m.fit(_rows(tf, np, seed=9, reshuffle=False).batch(4), epochs=2, verbose=0),
+    }
+    for name, run in runs.items():
+        keras.utils.set_random_seed(1)
+        seen = []
+
+        def note(kind, data, seen=seen):
+            x = data[0] if isinstance(data, tuple) else data
+            seen.append([kind] + [int(v) for v in np.asarray(x).ravel()])
+        model = _recorder(keras, note)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run(model)
+        out[name] = {"seen": seen, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+    return out
+
+
+def input_dtypes(tf, keras, np):
+    """The dtypes train_step, test_step and predict_step get: NumPy (and tensor) arrays of a
+    float type other than floatx are cast to floatx (x, y and sample_weight, dicts of them
+    too); integers, tf.data datasets, generators and train_on_batch keep theirs."""
+    seen = []
+
+    def names(data):
+        return [str(t.dtype.name) if hasattr(t.dtype, "name") else str(t.dtype)
+                for t in tf.nest.flatten(data) if t is not None]
+
+    out = {}
+    f64 = np.ones((4, 2), "float64")
+    runs = {
+        "fit_float64": lambda m: m.fit(f64, np.ones((4, 1)), sample_weight=np.ones(4), batch_size=4, verbose=0),
+        "fit_float16_int": lambda m: m.fit(f64.astype("float16"), np.ones((4, 1), "int64"), batch_size=4, verbose=0),
+        "fit_dict": lambda m: m.fit({"a": f64, "b": np.ones((4, 2), "int32")}, f64[:, :1], batch_size=4, verbose=0),
+        "fit_tensor": lambda m: m.fit(tf.constant(f64), tf.constant(f64[:, :1]), batch_size=4, verbose=0),
+        "fit_dataset": lambda m: m.fit(tf.data.Dataset.from_tensor_slices((f64, f64[:, :1])).batch(4), verbose=0),
+        "fit_generator": lambda m: m.fit(((f64, f64[:, :1]) for _ in range(1)), verbose=0),
+        "fit_validation": lambda m: m.fit(f64, f64[:, :1], batch_size=4, verbose=0,
+                                          validation_data=(f64, f64[:, :1])),
+        "evaluate": lambda m: m.evaluate(f64, f64[:, :1], batch_size=4, verbose=0),
+        "predict": lambda m: m.predict(f64, batch_size=4, verbose=0),
+        "train_on_batch": lambda m: m.train_on_batch(f64, f64[:, :1]),
+    }
+    for name, run in runs.items():
+        del seen[:]
+        run(_recorder(keras, lambda kind, data: seen.append([kind] + names(data))))
+        out[name] = list(seen)
+    return out
+
+
+def small_facts(tf, keras, np):
+    """Keras 3 facts programs read: a weight's dtype (a string), the loss after a second
+    compile without one, a stateful RNN's states after reset_states, fit's loss tracker, and
+    the mask an eager call leaves on its output tensor."""
+    out = {}
+    dense = keras.layers.Dense(2)
+    dense.build((None, 3))
+    out["weight_dtype"] = [isinstance(dense.kernel.dtype, str), str(dense.kernel.dtype),
+                           dense.kernel.dtype == "float32", dense.kernel.dtype == tf.float32]
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.compile(optimizer="sgd")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    try:
+        model.fit(x, y, verbose=0)
+        out["recompile_without_loss"] = ["ok", model.loss]
+    except Exception as e:  # (what Keras raises: recorded)
+        out["recompile_without_loss"] = [type(e).__name__, str(e)[:60]]
+
+    rnn = keras.layers.SimpleRNN(2, stateful=True)
+    rnn(np.ones((1, 3, 2), "float32"))
+    rnn.reset_states()
+    out["states_after_reset"] = [[type(s).__name__ for s in rnn.states],
+                                 [[float(v) for v in np.asarray(s).ravel()] for s in rnn.states]]
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    model.fit(x, y, verbose=0)
+    tracker = model.metrics[0]
+    out["loss_tracker"] = [[m.name for m in model.metrics], type(tracker).__name__,
+                           [v.dtype == "float32" for v in tracker.variables]]
+
+    emb = keras.layers.Embedding(5, 2, mask_zero=True)
+    e = emb(np.array([[1, 0, 2]]))
+    mask = getattr(e, "_keras_mask", None)
+    out["eager_mask"] = None if mask is None else [bool(v) for v in np.asarray(mask).ravel()]
+    return out
+
+
+def functional_construction(tf, keras, np):
+    """Building a functional model changes nothing (Keras calls each layer symbolically in a
+    stateless scope): a kernel assigned in call, a SeedGenerator, the eager random stream and
+    NumPy's generator (drawn once, as the Python code runs once) are as before; a custom
+    layer after Embedding(mask_zero=True) gets the mask during construction too."""
+    ops = keras.ops
+    keras.utils.set_random_seed(11)
+
+    class Halving(keras.layers.Layer):
+        def build(self, input_shape):
+            self.kernel = self.add_weight(shape=(input_shape[-1], 2), initializer="ones")
+
+        def call(self, x):
+            self.kernel.assign(self.kernel * 0.5)
+            return ops.matmul(x, self.kernel)
+
+    class Noisy(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.gen = keras.random.SeedGenerator(4)
+
+        def call(self, x):
+            return x + keras.random.normal(ops.shape(x), seed=self.gen) + float(np.random.uniform())
+
+    class EagerNoise(keras.layers.Layer):
+        def call(self, x):
+            return x + tf.random.uniform(tf.shape(x))
+
+    class MaskedMean(keras.layers.Layer):
+        def call(self, x, mask=None):
+            m = ops.expand_dims(ops.cast(mask, x.dtype), -1)
+            return ops.sum(x * m, axis=1) / ops.sum(m, axis=1)
+
+    out = {}
+    inp = keras.Input((3,))
+    halving, noisy = Halving(), Noisy()
+    model = keras.Model(inp, EagerNoise()(noisy(halving(inp))))
+    out["after_construction"] = {"kernel": [float(v) for v in halving.kernel.numpy().ravel()],
+                                 "seed_state": [int(v) for v in noisy.gen.state.numpy()],
+                                 "numpy_next": float(np.random.uniform()),
+                                 "eager_next": [round(float(v), 5) for v in tf.random.uniform([2]).numpy()]}
+    y = model(np.ones((1, 3), "float32"))
+    out["first_call"] = {"kernel": [float(v) for v in halving.kernel.numpy().ravel()],
+                         "seed_state": [int(v) for v in noisy.gen.state.numpy()],
+                         "shape": list(y.shape)}
+    tokens = keras.Input((4,), dtype="int32")
+    emb = keras.layers.Embedding(6, 2, mask_zero=True, embeddings_initializer="ones")
+    pooled = MaskedMean()(emb(tokens))
+    masked = keras.Model(tokens, pooled)
+    out["masked_mean"] = [[round(float(v), 5) for v in row]
+                          for row in masked(np.array([[1, 2, 0, 0], [3, 0, 0, 0]])).numpy()]
+    return out
+
+
+CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
+         data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
+         functional_construction]
+
+
+def main():
+    from _tf import quiet_tensorflow
+
+    tf = quiet_tensorflow()
+    import keras
+    import numpy as np
+
+    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "cases": {}}
+    only = sys.argv[1:]
+    if only and os.path.exists(FIXTURE):
+        with open(FIXTURE, encoding="utf-8") as fh:
+            out["cases"] = json.load(fh)["cases"]
+    for case in CASES:
+        if only and case.__name__ not in only:
+            continue
+        keras.utils.clear_session()
+        out["cases"][case.__name__] = case(tf, keras, np)
+        print(case.__name__, str(out["cases"][case.__name__])[:300], file=sys.stderr)
+    with open(FIXTURE, "w", encoding="utf-8") as fh:
+        json.dump(out, fh, indent=1)
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    main()
