@@ -5,8 +5,10 @@ Changed: `_int64_feature` passes `int(value)` to Int64List (the protobuf that TF
 rejects a bool, Python's or NumPy's, in an Int64List: TypeError/AttributeError); np.random.seed(0) added (the synthetic observations are unseeded); n_observations
 1e4 -> 200; the file written in a temporary directory; `!du -sh` -> os.path.getsize; the image
 section (two JPEGs downloaded with keras.utils.get_file, shown with IPython.display) not
-transcribed (no network); prints and displayed values recorded in RESULTS (serialized bytes as
-latin-1 strings, the text format of the parsed Example, parsed features).
+transcribed (no network); prints and displayed values recorded in RESULTS (the serialized float
+Feature as a latin-1 string; a serialized Example by its length and the text format of its parse,
+since the serialized bytes of the same Example (the order of its map entries) differed between two
+TensorFlow processes; parsed features).
 """
 import os
 import tempfile
@@ -82,7 +84,7 @@ def serialize_example(feature0, feature1, feature2, feature3):
 
 example_observation = [False, 4, b'goat', 0.9876]
 serialized_example = serialize_example(*example_observation)
-RESULTS["serialized_example"] = serialized_example.numpy().decode("latin-1")
+RESULTS["serialized_example_length"] = len(serialized_example.numpy())
 
 example_proto = tf.train.Example.FromString(serialized_example.numpy())
 RESULTS["example_proto"] = str(example_proto)
@@ -116,7 +118,7 @@ RESULTS["result_feature2"] = result["feature2"][0].decode()
 
 filenames = [filename]
 raw_dataset = tf.data.TFRecordDataset(filenames)
-RESULTS["raw_records"] = [r.numpy().decode("latin-1") for r in raw_dataset.take(10)]
+RESULTS["raw_records"] = [str(tf.train.Example.FromString(r.numpy())) for r in raw_dataset.take(10)]
 
 # Create a description of the features.
 feature_description = {
