@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import types
 from typing import Any
 
 # Where an object lives when several namespaces export it (earlier wins), then the other pages.
-HOMES = ["tapegrad.math", "tapegrad.linalg", "tapegrad.nn", "tapegrad.random", "tapegrad.dtypes",
+HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.nn", "tapegrad.random", "tapegrad.dtypes",
          "tapegrad.module", "tapegrad", "tapegrad.autodiff", "tapegrad.errors", "tapegrad.test",
          "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.optimizers",
          "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy"]
@@ -68,7 +69,9 @@ def page_rst(modname: str) -> str:
             if obj.__name__ not in HOMES:  # tapegrad.ops: the implementation, no page
                 continue
             page = obj.__name__.split(".", 1)[1].replace(".", "/") if "." in obj.__name__ else ""
-            rows.append((f":doc:`{name} <{page.split('/')[0]}>`", summary(obj)))
+            own = page.replace("/", "_")  # (a page of its own, api/math_special.md, or its parent's)
+            has_own = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "api", own + ".md"))
+            rows.append((f":doc:`{name} <{own if has_own else page.split('/')[0]}>`", summary(obj)))
         elif not _documented(obj):
             rows.append((f"``{name}``", f"``{name} = {obj!r}``"))
         elif _foreign(obj):

@@ -84,7 +84,7 @@ _LAZY = {
     "strings": (".strings", None), "as_string": (".ops.strings", "as_string"),
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
     "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
-    "autograph": (".autograph", None),
+    "autograph": (".autograph", None), "install_as_tensorflow": ("._import_hook", "install_as_tensorflow"),
     "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"),
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
@@ -115,6 +115,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import autograph, experimental, summary, version  # noqa: F401
     from . import ragged  # noqa: F401
     from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
+    from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
                              type_spec_from_value)

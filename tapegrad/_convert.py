@@ -34,6 +34,9 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
     inside ``value``, or, rarely, one in another thread: then the caller finds none). Only a
     list or tuple can hold a tensor: a scalar is never spotted (another thread's tick would
     send it to :func:`_autopack`)."""
+    if isinstance(value, dict):  # (NumPy makes it an object scalar: say what TF says)
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
     spot = spot and isinstance(value, (list, tuple))
     n = arrays_read()
     try:

@@ -110,6 +110,9 @@ class _Tangents(Recorder):
     def __init__(self) -> None:
         self.t: dict[int, Tensor] = {}
 
+    def follows(self, t: Any) -> bool:
+        return t._id in self.t
+
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         tans = self.t
         ts = [tans.get(x._id) for x in xs]

@@ -33,6 +33,9 @@ class Recorder:
     ``on_check(check, xs)``: ``check(*values of xs)`` validated tensors' values (``_convert.check_values``).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``follows(t)``: whether this recorder follows tensor or Variable ``t`` (a tape that would
+    give it a gradient, an accumulator that holds its tangent): NumPy interop warns when such a
+    tensor leaves the library through a NumPy or SciPy function.
     ``on_loop(items, branch)``: a loop starts (a Python ``for`` over a tensor's rows,
     ``tf.while_loop``, ``map_fn``, ...) whose iterations ``items`` are, or (``branch``: its index)
     the branch a conditional takes, ``items`` its one run; an iterator to walk them with (a
@@ -68,6 +71,9 @@ class Recorder:
 
     def on_loop(self, items: Iterable, branch: int | None = None) -> Iterator | None:
         return None
+
+    def follows(self, t: Any) -> bool:
+        return False
 
 
 class Tape(Recorder):
@@ -146,6 +152,9 @@ class Tape(Recorder):
         if self.explain is not None:
             self.explain.on_escape(t, how)
 
+    def follows(self, t: Any) -> bool:  # (a trainable Variable: watched when it is read)
+        return t._id in self.ids or (self.watch_accessed and getattr(t, "_trainable", False))
+
     def watch_variable(self, v: Any) -> None:
         self.vars[v._id] = v
         if v._snap._value.dtype.kind in "fc":
@@ -223,11 +232,27 @@ def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
         _solo(saved)
 
 
+escape_hook: Callable | None = None
+"""Called as ``escape_hook(t, how)`` after the recorders by :func:`note_escape` (while a recorder
+is active): NumPy interop sets it, to warn when NumPy or SciPy converts a followed tensor."""
+
+
 def note_escape(t: Any, how: str) -> None:
     """Tell the recorders that tensor ``t`` left the library (``how``: the method)."""
     if active:
         for rec in tls.stack:
             rec.on_escape(t, how)
+        if escape_hook is not None:
+            escape_hook(t, how)
+
+
+def followed(t: Any) -> bool:
+    """Whether a recorder of this thread follows tensor or Variable ``t`` (see ``Recorder.follows``)."""
+    if active:
+        for rec in tls.stack:
+            if rec.follows(t):
+                return True
+    return False
 
 
 def note_check(check: Callable, xs: Any) -> None:

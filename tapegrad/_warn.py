@@ -16,14 +16,16 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _INSIDE = (_HERE + os.sep, os.path.dirname(os.path.realpath(__file__)) + os.sep, "<frozen importlib")
 
 
-def warn_outside(message: str, category: type = UserWarning) -> None:
+def warn_outside(message: str, category: type = UserWarning, also: tuple = ()) -> None:
     """Warn at the first frame outside tapegrad (and the import machinery): the user's line.
+    ``also``: more folders (ending in a separator) whose frames are not the user's.
 
     Python's default filter shows it once per call site (TensorFlow logs such warnings once per
     process). It also escapes tapegrad's own filter of RuntimeWarnings.
     """
+    inside = _INSIDE + also
     f: Any = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_INSIDE):
+    while f is not None and f.f_code.co_filename.startswith(inside):
         f = f.f_back
     if f is None:
         warnings.warn(message, category, stacklevel=2)

@@ -17,7 +17,7 @@ import collections
 import types
 from typing import Any
 
-from . import _backend as _bk
+from . import _backend as _bk, _numpy_interop
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration", "list_physical_devices",
            "list_logical_devices", "get_visible_devices", "set_visible_devices",
@@ -166,6 +166,28 @@ def _set_threads(kind: str, num_threads: int) -> None:
         _Settings.limiter = threadpool_limits(limits=int(num_threads), user_api="blas")
 
 
+def _enable_strict_numpy_interop() -> None:
+    """Make a recorded tensor given to a NumPy or SciPy function that cannot keep it on the tape
+    a ``TypeError`` instead of a warning (docs/numpy.md). A tapegrad setting; TensorFlow has none.
+
+    >>> import numpy as np, tapegrad as tf
+    >>> tf.config.experimental.enable_strict_numpy_interop()
+    >>> x = tf.constant([1.0, 3.0])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     np.median(x)
+    Traceback (most recent call last):
+    TypeError: np.median was given a tensor that a GradientTape ...
+    >>> tf.config.experimental.disable_strict_numpy_interop()
+    """
+    _numpy_interop.STRICT = True
+
+
+def _disable_strict_numpy_interop() -> None:
+    """Back to the default: such a call warns (at the user's line) and returns the NumPy value."""
+    _numpy_interop.STRICT = False
+
+
 def _threading_namespace() -> types.SimpleNamespace:
     def set_intra_op_parallelism_threads(num_threads: int) -> None:
         """Threads within one op: the BLAS thread count (through threadpoolctl if installed;
@@ -196,9 +218,12 @@ experimental = types.SimpleNamespace(
     list_logical_devices=list_logical_devices, get_visible_devices=get_visible_devices,
     set_visible_devices=set_visible_devices, set_virtual_device_configuration=set_logical_device_configuration,
     get_virtual_device_configuration=get_logical_device_configuration,
-    VirtualDeviceConfiguration=LogicalDeviceConfiguration)
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    enable_strict_numpy_interop=_enable_strict_numpy_interop,
+    disable_strict_numpy_interop=_disable_strict_numpy_interop)
 """``tf.config.experimental``: the device listings again, ``set_memory_growth`` (ValueError on
-the CPU, as in TensorFlow) and ``enable_op_determinism`` (NumPy's ops are deterministic)."""
+the CPU, as in TensorFlow), ``enable_op_determinism`` (NumPy's ops are deterministic), and
+tapegrad's ``enable_strict_numpy_interop``/``disable_strict_numpy_interop`` (docs/numpy.md)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -235,7 +235,7 @@ class _Explainer:
         self.partial = False
 
     def on_escape(self, t: Tensor, how: str) -> None:
-        if not how.startswith(("np.", "ufunc:")):  # the NumPy fallback names the call itself
+        if not how.startswith(("np.", "scipy.", "ufunc:")):  # the NumPy fallback names the call itself
             # the converting code: above _note_escape <- Tensor.__float__ <- Variable.__float__ ...
             f: Any = sys._getframe(1)
             while f is not None and _inside(f.f_code) and f.f_code.co_name in _HOOK_FRAMES:

@@ -1,4 +1,7 @@
 """``tapegrad.math``: elementwise math, reductions and scans (TensorFlow's ``tf.math``)."""
+import importlib.machinery as _machinery
+import sys as _sys
+import types as _types
 import typing as _typing
 
 from .ops.array import invert_permutation  # noqa: F401
@@ -31,6 +34,25 @@ from .ops.special import (  # noqa: F401
     polygamma, reciprocal_no_nan, rint, round, sinh, softplus, squared_difference, xdivy,
     xlog1py, xlogy, zeta,
 )
+from .ops import special as _sp
+
+special = _types.ModuleType("tapegrad.math.special", """TensorFlow's ``tf.math.special``: Bessel
+functions, Dawson's integral, the exponential integral, the Fresnel integrals and Spence's function,
+each differentiable to any order (forwards from SciPy).
+
+>>> import tapegrad as tf
+>>> tf.math.special.bessel_j0(tf.constant([0.0, 1.0])).numpy().round(4)
+array([1.    , 0.7652], dtype=float32)
+""")
+special.__dict__.update(
+    bessel_i0=_sp.bessel_i0, bessel_i0e=_sp.bessel_i0e, bessel_i1=_sp.bessel_i1, bessel_i1e=_sp.bessel_i1e,
+    bessel_j0=_sp.bessel_j0, bessel_j1=_sp.bessel_j1, bessel_k0=_sp.bessel_k0, bessel_k0e=_sp.bessel_k0e,
+    bessel_k1=_sp.bessel_k1, bessel_k1e=_sp.bessel_k1e, bessel_y0=_sp.bessel_y0, bessel_y1=_sp.bessel_y1,
+    dawsn=_sp.dawsn, expint=_sp.expint, fresnel_cos=_sp.fresnel_cos, fresnel_sin=_sp.fresnel_sin,
+    spence=_sp.spence)
+special.__all__ = sorted(n for n in special.__dict__ if not n.startswith("_"))
+special.__spec__ = _machinery.ModuleSpec(special.__name__, None)
+_sys.modules[special.__name__] = special  # (importable: import tapegrad.math.special)
 
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -48,7 +48,7 @@ import stat
 import struct
 import zipfile
 import zlib
-from typing import Any, BinaryIO, Union
+from typing import Any, BinaryIO, Callable, Union
 
 import numpy as np
 
@@ -181,8 +181,17 @@ def save_variables(file: PathLike, variables: Any) -> None:
         _write_npz(file, arrays)
         return
     path = os.fspath(file)
-    if not path.endswith(".npz"):
-        path += ".npz"
+    _write_atomically(path if path.endswith(".npz") else path + ".npz", lambda f: _write_npz(f, arrays))
+
+
+def _write_atomically(path: str, write: Callable[[BinaryIO], Any]) -> None:
+    """Call ``write`` with a binary file that becomes ``path`` only once ``write`` returned and
+    the file is on disk: a temporary file of a unique name in the same folder, flushed, synced,
+    given the old file's mode, then renamed over ``path`` (and the folder synced). If anything
+    fails (a full disk, an exception, a kill), ``path`` keeps its previous content and the
+    temporary file is removed; when two threads or processes write the same path at once, the
+    file is one of theirs, whole. ``save_variables``, ``model.save`` and the Keras callbacks
+    write so."""
     path = os.path.realpath(path)            # through a symlink, as a plain write would go
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
@@ -193,7 +202,7 @@ def save_variables(file: PathLike, variables: Any) -> None:
                                 "create it first (os.makedirs).") from None
     try:
         with os.fdopen(fd, "wb") as f:
-            _write_npz(f, arrays)
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         try:
@@ -265,14 +274,40 @@ def _entries(z: zipfile.ZipFile, what: str) -> dict[str, zipfile.ZipInfo]:
                                                                      if version > 1 else ")"))
         if key in out:
             raise _unreadable(what, f"the key {key!r} has two entries")
-        if info.flag_bits & 0x1:
-            raise _unreadable(what, f"the entry {key!r} is encrypted")
-        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise _unreadable(what, f"the entry {key!r} uses zip compression method "
-                              f"{info.compress_type}; only stored and deflated entries (as "
-                              "np.savez and np.savez_compressed write) are read")
+        problem = _member_problem(info, sized=True)
+        if problem:
+            raise _unreadable(what, f"the entry {key!r} {problem}")
         out[key] = info
     return out
+
+
+_MAX_EXPANSION = 100   # deflate reaches ~1000:1 only on long runs of one byte; what tapegrad
+_EXPANSION_FLOOR = 1 << 20  # writes is stored uncompressed
+
+
+def _member_problem(info: zipfile.ZipInfo, sized: bool = False) -> str | None:
+    """What makes a zip member unsafe to read, judged from the zip directory before a byte of
+    it is inflated (None when it may be read: it then inflates to at most its declared size):
+    encrypted, compressed by a method other than stored or deflated, or stored with a size
+    other than it declares. Unless ``sized`` (the reader checks the declared size against what
+    it expects, as :func:`load_variables` checks each entry's against its .npy header and its
+    variable), also one that declares more than 1 MiB and 100 times the bytes it takes in the
+    file: a decompression bomb. ``.keras`` files are checked so."""
+    if info.flag_bits & 0x1:
+        return "is encrypted"
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        return (f"uses zip compression method {info.compress_type}; only stored and deflated "
+                "entries (as np.savez, np.savez_compressed and model.save write) are read")
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+        return (f"declares {info.file_size} bytes, but stores {info.compress_size} bytes "
+                "uncompressed; the file is damaged or crafted")
+    if sized:
+        return None
+    if info.file_size > max(_EXPANSION_FLOOR, _MAX_EXPANSION * info.compress_size):
+        return (f"declares {info.file_size} bytes but takes only {info.compress_size} bytes in the "
+                f"file (more than {_MAX_EXPANSION}:1); refusing to inflate a potential "
+                "decompression bomb")
+    return None
 
 
 def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> tuple:
@@ -281,9 +316,6 @@ def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, what: str) -> t
     if declared < 10:
         raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, too few for an .npy "
                           "array")
-    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != declared:
-        raise _unreadable(what, f"the entry {key!r} declares {declared} bytes, but stores "
-                          f"{info.compress_size} bytes uncompressed; the file is damaged or crafted")
     try:
         with z.open(info) as m:
             raw = m.read(10)

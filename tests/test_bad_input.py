@@ -506,6 +506,13 @@ BAD: list[tuple[str, Callable, type, str]] = [
      AttributeError, r"no attribute 'reduce_summ'\. Did you mean: 'reduce_sum'\?"),
     # -- issue 12: the engine
     ("Tensor-constructor", lambda: tf.Tensor(1.0), TypeError, r"Tensor\(\) takes no arguments"),
+    # -- issue 27: tf.math.special, NumPy interop in strict mode
+    ("math-special-int", lambda: tf.math.special.bessel_j0(c([1, 2], tf.int32)),
+     IAE, r"BesselJ0 does not accept a int32 tensor \(allowed: floating\)\. Cast it first"),
+    ("math-special-string", lambda: tf.math.special.spence(tf.constant(["a"])),
+     IAE, r"Spence does not accept a string tensor"),
+    ("strict-numpy-interop", lambda: _strict_numpy_call(np.median),
+     TypeError, r"np\.median was given a tensor that a GradientTape .* constant for the tape.*Strict NumPy"),
 ]
 
 
@@ -542,6 +549,17 @@ def _load_crafted(patch: Callable[[bytes], bytes] | None, two: bool = False) -> 
     if patch is not None:
         buf = io.BytesIO(patch(buf.getvalue()))
     tf.saving.load_variables(buf, variables)
+
+
+def _strict_numpy_call(f: Callable) -> None:
+    """``f`` (a NumPy function with no tapegrad op) on a recorded tensor, in strict mode."""
+    tf.config.experimental.enable_strict_numpy_interop()
+    try:
+        with tf.GradientTape() as tape:
+            tape.watch(X)
+            f(X)
+    finally:
+        tf.config.experimental.disable_strict_numpy_interop()
 
 
 def _load_from_first_of_two() -> None:

@@ -151,3 +151,21 @@ def test_a_legacy_lambda_layer_is_refused_in_safe_mode(tmp_path):
         f.create_group("model_weights").attrs["layer_names"] = np.array([], dtype="S1")
     with pytest.raises(ValueError, match="Lambda"):
         keras.models.load_model(str(path))
+
+
+def test_a_dataset_is_not_read_before_its_shape_matches(tmp_path, monkeypatch):
+    """A file declaring a huge compressed dataset (a decompression bomb) is refused by its declared
+    shape: nothing is inflated."""
+    path = tmp_path / "bomb.weights.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("layers/dense/vars/0", shape=(200_000, 50_000), dtype="float32", compression="gzip",
+                         chunks=(1000, 1000))
+        f.create_dataset("layers/dense/vars/1", data=np.zeros(1, "float32"))
+        f.create_dataset("layers/dense_1/vars/0", data=np.zeros((3, 1), "float32"))
+        f.create_dataset("layers/dense_1/vars/1", data=np.zeros(1, "float32"))
+    reads, read = [], h5py.Dataset.__getitem__
+    monkeypatch.setattr(h5py.Dataset, "__getitem__", lambda self, key: reads.append(self.name) or read(self, key))
+    model = _built("sequential")
+    with pytest.raises(ValueError, match=r"has shape \(200000, 50000\)"):
+        model.load_weights(str(path))
+    assert "/layers/dense/vars/0" not in reads

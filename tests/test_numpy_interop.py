@@ -30,9 +30,10 @@ def test_ufunc_table_holds_ufuncs_only():
 
 UNARY_DOMAIN = {np.arccosh: (1.2, 3.0), np.arcsin: (-0.9, 0.9), np.arccos: (-0.9, 0.9),
                 np.arctanh: (-0.9, 0.9), np.log: (0.2, 3.0), np.log1p: (0.2, 3.0),
-                np.sqrt: (0.2, 3.0), np.reciprocal: (0.5, 2.0)}
+                np.sqrt: (0.2, 3.0), np.reciprocal: (0.5, 2.0), np.log2: (0.2, 3.0), np.log10: (0.2, 3.0)}
 UNARY = [u for u in UFUNCS if u.nin == 1]
-BINARY = [u for u in UFUNCS if u.nin == 2 and u is not np.matmul]
+# (the matrix-vector ufuncs have their own tests; divmod has two outputs)
+BINARY = [u for u in UFUNCS if u.nin == 2 and u.nout == 1 and u.signature is None]
 
 
 @pytest.mark.parametrize("u", UNARY, ids=lambda u: u.__name__)
@@ -210,7 +211,7 @@ def test_unmapped_function_returns_an_array():
     t = tf.constant([3.0, 1.0, 2.0])
     r = np.median(t)
     assert not isinstance(r, tf.Tensor) and r == 2.0
-    assert isinstance(np.sort(t), np.ndarray)
+    assert isinstance(np.percentile(t, 50), np.floating)
 
 
 def test_unsupported_arguments_fall_back_to_numpy():
@@ -253,7 +254,9 @@ def test_fallback_result_is_a_constant_for_tapes():
     x = tf.constant([3.0, 1.0])
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.reduce_sum(tf.constant(np.sort(x)) * x)
+        with pytest.warns(UserWarning, match="np.percentile .* constant for the tape"):
+            m = np.percentile(x, [0, 100])
+        y = tf.reduce_sum(tf.constant(m, tf.float32) * x)
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [1.0, 3.0])
 
 
@@ -261,7 +264,8 @@ def test_explain_mode_names_the_numpy_call():
     x = tf.constant([3.0, 1.0])
     with tf.GradientTape().explain(warn=False) as tape:
         tape.watch(x)
-        y = tf.reduce_sum(tf.constant(np.median(x)) * 2.0)
+        with pytest.warns(UserWarning, match="np.median"):
+            y = tf.reduce_sum(tf.constant(np.median(x)) * 2.0)
     with pytest.raises(tf.errors.UnconnectedGradientError) as e:
         tape.gradient(y, x, unconnected_gradients="raise")
     cause = e.value.diagnoses[0].causes[0]
@@ -273,7 +277,8 @@ def test_explain_mode_names_a_numpy_linalg_call():
     x = tf.constant([[2.0, 1.0], [1.0, 3.0]])
     with tf.GradientTape().explain(warn=False) as tape:
         tape.watch(x)
-        w = np.linalg.eigvals(x)  # not implemented by tapegrad
+        with pytest.warns(UserWarning, match="np.linalg.eigvals"):
+            w = np.linalg.eigvals(x)  # not implemented by tapegrad
         y = tf.reduce_sum(tf.constant(np.real(w)) * 1.0)
     d = tf.diagnosis.diagnose(tape, y, x)
     assert "np.linalg.eigvals" in d[0].causes[0].message
@@ -301,12 +306,13 @@ def test_foreign_ufunc_falls_back_and_is_named():
     x = tf.constant([0.5, 1.0])
     with tf.GradientTape().explain(warn=False) as tape:
         tape.watch(x)
-        e = special.erf(x)
+        with pytest.warns(UserWarning, match="scipy.special.gamma was given"):
+            e = special.gamma(x)   # a SciPy ufunc with no tapegrad op
         y = tf.reduce_sum(tf.constant(e) * 2.0)
     assert isinstance(e, np.ndarray)
-    np.testing.assert_allclose(e, special.erf(np.array([0.5, 1.0], np.float32)))
+    np.testing.assert_allclose(e, special.gamma(np.array([0.5, 1.0], np.float32)))
     c = tf.diagnosis.diagnose(tape, y, x)[0].causes[0]
-    assert c.kind == "escaped" and "ufunc erf" in c.message
+    assert c.kind == "escaped" and "scipy.special.gamma" in c.message
 
 
 def test_docstring_examples():

@@ -52,6 +52,11 @@ UNARY = {
     "Sigmoid": "math.sigmoid", "Sign": "math.sign", "Sin": "math.sin", "Sinh": "math.sinh",
     "Softplus": "math.softplus", "Softsign": "nn.softsign", "Sqrt": "math.sqrt",
     "Square": "math.square", "Tan": "math.tan", "Tanh": "math.tanh",
+    **{op: f"math.special.{fn}" for op, fn in (
+        ("BesselJ0", "bessel_j0"), ("BesselJ1", "bessel_j1"), ("BesselY0", "bessel_y0"),
+        ("BesselY1", "bessel_y1"), ("BesselK0", "bessel_k0"), ("BesselK0e", "bessel_k0e"),
+        ("BesselK1", "bessel_k1"), ("BesselK1e", "bessel_k1e"), ("Dawsn", "dawsn"), ("Expint", "expint"),
+        ("FresnelCos", "fresnel_cos"), ("FresnelSin", "fresnel_sin"), ("Spence", "spence"))},
 }
 BINARY = {
     "AddV2": "math.add", "Sub": "math.subtract", "Mul": "math.multiply", "RealDiv": "math.divide",
@@ -89,6 +94,7 @@ NOT_AUDITED = {
     "linear select or no derivative to leak": ["LeakyReluGrad", "Relu6Grad", "ReluGrad", "SelectV2",
                                                "StopGradient"],
     "random samples (the derivative is the sampler's implicit reparameterization)": ["RandomGamma"],
+    "no TensorFlow op (NumPy interop's scipy.special.log_ndtr)": ["LogNdtr"],
 }
 QUANTITIES = ("g0", "gw", "g1", "h01", "h10", "h00", "h11", "hw", "j0")
 

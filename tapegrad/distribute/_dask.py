@@ -14,6 +14,7 @@ import copyreg
 import itertools
 import logging
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -48,7 +49,7 @@ def _import_distributed() -> Any:
         import distributed
     except ImportError as e:
         raise ImportError("tf.distribute's mirrored strategies run their replicas on Dask: "
-                          "pip install 'tapegrad[dask]' (dask[array], distributed, threadpoolctl).") from e
+                          "pip install 'tapegrad[dask]' (dask[array], distributed, threadpoolctl, cryptography).") from e
     return distributed
 
 
@@ -130,6 +131,129 @@ def _twins(cls: type) -> tuple:
     return pair
 
 
+_PREFIX = "tapegrad-distribute-"  # + this process's id + "-": a strategy's folder
+_LOG_PREFIX = "tapegrad-workers-"  # (and the embedded workers' log, in the temporary folder)
+
+
+def _shm_dir() -> str | None:
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process)
+        return True
+    return True
+
+
+def _unlocked(path: str) -> bool:
+    """Whether no process holds the lock on ``path`` (a live strategy holds its folder's and
+    its log's, whatever PID namespace it runs in; the kernel drops them when it dies)."""
+    try:
+        import fcntl
+    except ImportError:  # (no flock: the process id alone decides)
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> None:
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _reclaim() -> None:
+    """Remove what strategies of this user's dead processes left (a driver killed by SIGKILL
+    cannot clean up): their folders in shared memory and their workers' logs, named with the
+    dead process's id and no longer locked."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for where, prefix in ((_shm_dir(), _PREFIX), (tempfile.gettempdir(), _PREFIX),
+                          (tempfile.gettempdir(), _LOG_PREFIX)):
+        if where is None:
+            continue
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(where):
+                pid = entry.name[len(prefix):].split("-", 1)[0]
+                if not entry.name.startswith(prefix) or not pid.isdigit() or _alive(int(pid)):
+                    continue
+                with contextlib.suppress(OSError):
+                    if uid is not None and entry.stat(follow_symlinks=False).st_uid != uid:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if _unlocked(os.path.join(entry.path, "lock")):
+                            shutil.rmtree(entry.path, ignore_errors=True)
+                    elif _unlocked(entry.path):
+                        os.unlink(entry.path)
+
+
+_FOLDER_LOCKS: dict = {}  # a strategy's folder -> the open file that holds its lock
+
+
+_OPEN: set = set()  # the strategies' clean-ups still to run (weakref.finalize objects)
+_SIGTERM: list = []  # the SIGTERM handler our own replaced, once ours is installed
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM ends this process (Python's default): first stop the embedded workers and remove
+    every strategy's folder and log. A handler the program set is called instead, untouched
+    (it may go on training; the strategies clean up at exit)."""
+    previous = _SIGTERM[0]
+    if callable(previous):
+        previous(signum, frame)
+        return
+    for fin in list(_OPEN):
+        info = fin.peek()
+        if info is not None:
+            _remove_files(*info[2][2:4])
+    signal.signal(signal.SIGTERM, previous)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _catch_sigterm() -> None:
+    if _SIGTERM or threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous in (signal.SIG_IGN, None):  # (ignored, or set outside Python: left alone)
+        return
+    _SIGTERM.append(previous)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _private_folder() -> str:
+    """A new folder of this user's only (mode 0700), in shared memory where there is some, named
+    with this process's id (so the next strategy reclaims it should this process be killed)."""
+    _reclaim()
+    _catch_sigterm()
+    folder = tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=_shm_dir())
+    fd = _FOLDER_LOCKS[folder] = os.open(os.path.join(folder, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    _lock(fd)
+    return folder
+
+
+def _remove_files(cluster: Any, folder: str) -> None:
+    """What must not outlive this process: the embedded workers, the folder, the log (no Dask
+    call: this may run in a signal handler)."""
+    if cluster is not None:
+        cluster.kill_workers()
+    shutil.rmtree(folder, ignore_errors=True)
+    fd = _FOLDER_LOCKS.pop(folder, None)
+    if fd is not None:
+        os.close(fd)
+
+
 def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str, lanes: list) -> None:
     for lane in lanes:  # (the replicas' lane threads end)
         lane.close()
@@ -142,7 +266,7 @@ def _close(client: Any, own_client: bool, cluster: Any, folder: str, uid: str, l
             cluster.close()
     except Exception:  # noqa: BLE001  (at exit, the event loop may be gone already)
         pass
-    shutil.rmtree(folder, ignore_errors=True)
+    _remove_files(cluster, folder)
 
 
 class _RemoteTraceback(Exception):
@@ -161,12 +285,14 @@ class _Group:
                  own_client: bool = True) -> None:
         self.uid = uuid.uuid4().hex
         self.client, self.cluster, self.workers, self.n = client, cluster, workers, len(workers)
-        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-        self.folder = tempfile.mkdtemp(prefix="tapegrad-distribute-", dir=shm)
+        # (mode 0700: the lanes' sockets and the shared-memory files in it are this user's only)
+        self.folder = cluster.folder if cluster is not None else _private_folder()
         open(os.path.join(self.folder, self.uid), "w").close()  # replicas that see it share our disk
         self.lanes: list = []  # the replicas' lanes (connections), when they share this machine
         self._finalizer = weakref.finalize(self, _close, client, own_client, cluster, self.folder,
                                            self.uid, self.lanes)
+        _OPEN.difference_update([f for f in _OPEN if not f.alive])
+        _OPEN.add(self._finalizer)
         atexit.register(self._finalizer)  # (before Dask's own exit hooks close the scheduler under
         # the client, which then reports failing to reconnect)
         futures = [client.submit(_replica.Replica, self.uid, r, self.n, self.folder, workers,
@@ -180,7 +306,7 @@ class _Group:
         if self.shared_memory and hasattr(socket, "AF_UNIX"):  # (else steps are actor calls)
             from multiprocessing.connection import Client as connect
 
-            key = self.uid.encode()
+            key = secrets.token_bytes(32)  # (the lanes' authentication key, sent over Dask's TLS)
             paths = [f.result() for f in [a.open_lane(key) for a in self.actors]]
             self.lanes += [_replica.Lane(connect(p, "AF_UNIX", authkey=key), f"{p}-in") for p in paths]
         self.stale: dict = {}  # id -> a driver Variable whose newest value is on the replicas
@@ -209,6 +335,7 @@ class _Group:
                     v.__class__ = type(v)._tapegrad_base
                     del v.__dict__["_mirror_group"]
         atexit.unregister(self._finalizer)
+        _OPEN.discard(self._finalizer)
         self._finalizer()
 
     def _mirror(self, key: Any) -> None:
@@ -546,10 +673,17 @@ class MirroredStrategy(_MirroredBase):
     replicas (``cpu_count // num_replicas``, at least 1). Variables and optimizers used by a
     step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
     gradients across replicas, and every replica applies the same update. See docs/distribute.md.
+
+    The embedded cluster listens on the loopback interface only, and takes only TLS connections
+    that show the certificate it made for itself (``distributed.Security.temporary()``), so no
+    other process, not even another user's on this machine, can reach the replicas. It has no
+    dashboard unless ``dashboard=True`` (then on ``127.0.0.1``, open to this machine's users:
+    ``strategy.dask_client.dashboard_link``).
     """
 
     def __init__(self, devices: list | None = None, cross_device_ops: Any = None, *,
-                 num_replicas: int | None = None, blas_threads: int | None = None) -> None:
+                 num_replicas: int | None = None, blas_threads: int | None = None,
+                 dashboard: bool = False) -> None:
         distributed = _import_distributed()
         if devices is not None and num_replicas is not None and len(devices) != num_replicas:
             raise ValueError(f"devices has {len(devices)} entries but num_replicas={num_replicas}.")
@@ -557,20 +691,22 @@ class MirroredStrategy(_MirroredBase):
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
         self._num_replicas, self._devices = n, devices
-        self._group = _embedded_group(distributed, n, blas_threads)
+        self._group = _embedded_group(distributed, n, blas_threads, dashboard)
 
 
-def _embedded_group(distributed: Any, n: int, blas_threads: int | None) -> _Group:
+def _embedded_group(distributed: Any, n: int, blas_threads: int | None, dashboard: bool = False) -> _Group:
     """``n`` replicas on a cluster of their own, started on this machine."""
     if blas_threads is None:  # (the replicas share this machine's cores)
         blas_threads = max(1, (os.cpu_count() or 1) // n)
-    cluster = _Embedded(distributed, n)
-    client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True)
+    cluster = _Embedded(distributed, n, dashboard)
+    client = distributed.Client(cluster.address, set_as_default=False, direct_to_workers=True,
+                                security=cluster.security)
     try:
         cluster.wait(client)
     except BaseException:
         client.close()
         cluster.close()
+        _remove_files(cluster, cluster.folder)
         raise
     return _Group(client, cluster, sorted(client.scheduler_info()["workers"]), blas_threads)
 
@@ -594,10 +730,23 @@ _CONFIG = {
     # (and samples the processes' memory each 100 ms, CPU each 500 ms)
     "distributed.worker.memory.monitor-interval": "500ms",
     "distributed.admin.system-monitor.interval": "2s",
+    # no HTTP routes (health, metrics, dashboards): the HTTP servers Dask starts anyway are
+    # stopped once they run (``_replica.dask_setup``)
+    "distributed.scheduler.http.routes": [],
+    "distributed.worker.http.routes": [],
 }
+_LOOPBACK = "127.0.0.1"
 
 
-_WORKER = ("import runpy, sys\n"
+# (argv[1] is the driver's id when the worker is to end with it: Linux's parent-death signal,
+# asked for only by a driver's main thread, as the signal follows the thread that started it)
+_WORKER = ("import os, runpy, signal, sys\n"
+           "driver = int(sys.argv.pop(1))\n"
+           "if driver and sys.platform.startswith('linux'):\n"
+           "    import ctypes\n"
+           "    ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG\n"
+           "    if os.getppid() != driver:  # (it died already)\n"
+           "        sys.exit(1)\n"
            "if sys.path[0] == '':\n"
            "    del sys.path[0]\n"
            "runpy.run_module('distributed.cli.dask_worker', run_name='__main__', alter_sys=True)")
@@ -611,32 +760,55 @@ class _Embedded:
     workers that multiprocessing spawns, these never import the user's ``__main__``, so a program
     may make its strategy at module level, as TensorFlow programs do, with no
     ``if __name__ == "__main__":``; and they start with this process's environment (its BLAS
-    threads, its allocator settings), with the replicas' BLAS threads set by threadpoolctl."""
+    threads, its allocator settings), with the replicas' BLAS threads set by threadpoolctl.
 
-    def __init__(self, distributed: Any, n: int) -> None:
+    Everything listens on 127.0.0.1 and speaks TLS with a certificate made for this cluster
+    (every connection must show it: the workers get it in their environment, which only this
+    user can read); the HTTP servers Dask starts are stopped, but for the scheduler's dashboard
+    when asked for. ``folder`` (mode 0700) holds the replicas' lanes and shared memory."""
+
+    def __init__(self, distributed: Any, n: int, dashboard: bool = False) -> None:
         import dask
 
         self.n = n
+        try:
+            self.security = distributed.Security.temporary()
+        except ImportError as e:
+            raise ImportError("MirroredStrategy's cluster speaks TLS with a certificate it makes "
+                              "(the cryptography package): pip install 'tapegrad[dask]'.") from e
+        self.folder = _private_folder()
         if not _LIVE:
             for root in ("distributed", "bokeh"):
                 _QUIET.enter_context(distributed.utils.silence_logging_cmgr(logging.ERROR, root))
         _LIVE.add(id(self))
+        preload = ["tapegrad.distribute._replica"]  # (its dask_setup stops the HTTP server)
         with dask.config.set(_CONFIG):
-            # (the scheduler's HTTP server on a free port: None would try 8787 and warn when busy)
-            self.scheduler = distributed.LocalCluster(n_workers=0, processes=True,
-                                                      dashboard_address=":0", silence_logs=False)
+            self.scheduler = distributed.LocalCluster(
+                n_workers=0, processes=True, host=_LOOPBACK, security=self.security,
+                dashboard_address=f"{_LOOPBACK}:0", silence_logs=False,  # (None would try 8787, and
+                scheduler_kwargs={} if dashboard else {"dashboard": False, "preload": preload})  # warn)
         self.address = self.scheduler.scheduler_address
         # the step's modules: the workers' sys.path is this process's ("" being the folder it
         # runs in), without the folder that `python -c` puts first, where another version of a
         # module (tapegrad itself) could stand in for this process's
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p or os.getcwd() for p in sys.path))
-        for key, value in _CONFIG.items():
+        tls = self.security.get_tls_config_for_role("worker")
+        for key, value in {**_CONFIG, "distributed.comm.require-encryption": True,
+                           "distributed.comm.tls.ca-file": tls["ca_file"],
+                           "distributed.comm.tls.worker.cert": tls["cert"],
+                           "distributed.comm.tls.worker.key": tls["key"]}.items():
             env["DASK_" + key.upper().replace(".", "__").replace("-", "_")] = \
                 value if isinstance(value, str) else repr(value)
-        self.log = tempfile.NamedTemporaryFile(prefix="tapegrad-workers-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(prefix=f"{_LOG_PREFIX}{os.getpid()}-", suffix=".log",
+                                               delete=False)  # (mode 0600)
+        _lock(self.log.fileno())  # (held by the workers too, which write to it)
+        # the workers end with this process (SIGTERM when it dies, SIGKILL included), else a
+        # minute after their scheduler is gone (--death-timeout)
+        driver = os.getpid() if threading.current_thread() is threading.main_thread() else 0
         self.processes = [subprocess.Popen(
-            [sys.executable, "-c", _WORKER, self.address, "--nthreads", "1",
-             "--no-nanny", "--no-dashboard", "--name", f"replica-{r}", "--death-timeout", "60"],
+            [sys.executable, "-c", _WORKER, str(driver), self.address, "--nthreads", "1", "--host", _LOOPBACK,
+             "--no-nanny", "--no-dashboard", "--dashboard-address", f"{_LOOPBACK}:0",
+             "--preload", preload[0], "--name", f"replica-{r}", "--death-timeout", "60"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) for r in range(n)]
         self.by_address: dict = {}  # worker address -> its process
 
@@ -669,10 +841,16 @@ class _Embedded:
             return f"Worker process {p.pid} was killed by signal {sig} ({name})."
         return f"Worker process {p.pid} exited with status {p.returncode}."
 
-    def close(self) -> None:
+    def kill_workers(self) -> None:
+        """End the worker processes and remove their log (no Dask call: safe in a signal handler)."""
         for p in self.processes:
             if p.poll() is None:
                 p.terminate()
+        with contextlib.suppress(OSError):
+            os.unlink(self.log.name)
+
+    def close(self) -> None:
+        self.kill_workers()
         for p in self.processes:
             try:
                 p.wait(10)
@@ -683,8 +861,6 @@ class _Embedded:
         if not _LIVE:
             _QUIET.close()
         self.log.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.log.name)
 
 
 class MultiWorkerMirroredStrategy(_MirroredBase):
@@ -693,11 +869,17 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
     with a ``master()`` method returning it, or a ``distributed.Client``. See docs/distribute.md
     for starting a scheduler and workers. Without one (and without ``TF_CONFIG``), one replica
     on a worker of its own on this machine, as TensorFlow's strategy is a single worker with
-    one CPU replica then.
+    one CPU replica then (secured as :class:`MirroredStrategy`'s).
+
+    ``security`` is the ``distributed.Security`` this process connects with: a cluster started
+    with TLS (``tls://`` addresses, docs/distribute.md) needs one holding this client's
+    certificate and key and the cluster's CA. Whoever can connect to a Dask cluster can run
+    code on its workers: a cluster reached over plain ``tcp://`` on another machine draws a
+    warning. docs/distribute.md shows how to start a TLS cluster and connect to it.
     """
 
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None, *,
-                 blas_threads: int | None = None) -> None:
+                 blas_threads: int | None = None, security: Any = None) -> None:
         distributed = _import_distributed()
         self.cluster_resolver = cluster_resolver
         client = cluster_resolver if isinstance(cluster_resolver, distributed.Client) else None
@@ -713,7 +895,7 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
             return
         own = client is None
         if own:
-            client = distributed.Client(address, set_as_default=False, direct_to_workers=True)
+            client = _connect(distributed, str(address), security)
         if not hasattr(cluster_resolver, "task_type"):  # (an address or a Client: this process
             self.cluster_resolver = SimpleClusterResolver(  # leads)
                 master=client.scheduler.address, task_type="chief", task_id=0)
@@ -722,6 +904,23 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
             raise ValueError(f"The Dask cluster at {client.scheduler.address} has no workers.")
         self._num_replicas = len(workers)
         self._group = _Group(client, None, workers, blas_threads, own_client=own)
+
+
+def _connect(distributed: Any, address: str, security: Any) -> Any:
+    """A client of the Dask scheduler at ``address``, with ``security``."""
+    if security is not None and not isinstance(security, distributed.Security):
+        raise TypeError(f"security must be a distributed.Security; got {type(security).__name__}.")
+    if address.startswith("tls://") and (security is None or not security.require_encryption):
+        raise ValueError(f"The Dask scheduler at {address} speaks TLS: pass "
+                         "security=distributed.Security(tls_ca_file=..., tls_client_cert=..., "
+                         "tls_client_key=..., require_encryption=True) (docs/distribute.md).")
+    if "://" not in address or address.startswith("tcp://"):
+        host = address.split("://")[-1].rsplit(":", 1)[0].strip("[]")
+        if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
+            warnings.warn(f"The Dask cluster at {address} takes connections without TLS: anyone "
+                          "who can reach it can run code on its workers. Start it with TLS and pass "
+                          "security= (docs/distribute.md).", UserWarning, stacklevel=3)
+    return distributed.Client(address, set_as_default=False, direct_to_workers=True, security=security)
 
 
 __all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy"]

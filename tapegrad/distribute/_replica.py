@@ -626,3 +626,10 @@ class Replica:
             for k, value in old.items():
                 self.vars[k].assign(value)
             self.snapshot = (0, {})
+
+
+def dask_setup(server: Any) -> None:
+    """Run by Dask in the embedded cluster's scheduler and workers as they start (``--preload``):
+    stop the HTTP server Dask starts on every server. It serves no route there
+    (``distributed.*.http.routes`` are empty) and no port should be open without authentication."""
+    server.http_server.stop()

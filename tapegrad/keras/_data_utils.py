@@ -310,6 +310,21 @@ class Progbar:
 
 # ---- split_dataset -------------------------------------------------------------------------------
 
+def check_batch_size(batch_size: Any, name: str = "batch_size") -> int | None:
+    """``batch_size`` as ``fit``, ``evaluate`` and ``predict`` take it: None (the default, 32) or
+    a positive int. Keras trains on ``batch_size=0`` with its default and fails deep inside on a
+    negative one; tapegrad says what is wrong before any step."""
+    if batch_size is None:
+        return None
+    if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, (int, np.integer)):
+        raise TypeError(f"`{name}` must be a positive int (the number of samples per step) or "
+                        f"None; got {batch_size!r} of type {type(batch_size).__name__}.")
+    if batch_size < 1:
+        raise ValueError(f"`{name}` must be a positive int (the number of samples per step) or "
+                         f"None for the default of 32; got {name}={batch_size}.")
+    return int(batch_size)
+
+
 def _split_sizes(left: Any, right: Any, total: int) -> tuple[int, int]:
     """Keras's ``_rescale_dataset_split_sizes``: counts from ints, fractions or None."""
     for name, v in (("left_size", left), ("right_size", right)):

@@ -13,12 +13,12 @@ Two layouts, both Keras 3.15's, so files interchange with Keras:
   name, ``by_name=True``) as Keras does.
 
 Reading uses h5py's datasets only: nothing in a file is run (a legacy ``Lambda`` layer's
-marshalled code is refused in ``safe_mode``, as Keras does).
+marshalled code is refused whatever ``safe_mode``), and a dataset's declared shape is checked against
+its variable's before it is read (a file cannot make tapegrad inflate more than the model holds).
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 import warnings
 from typing import Any, Iterator
@@ -187,16 +187,16 @@ def read_weights(model: Any, source: Any, skip_mismatch: bool = False, optimizer
                                 f"{len(variables)}")
                 continue
             for i, v in enumerate(variables):
-                value = np.asarray(group[str(i)][()])
-                if tuple(value.shape) != tuple(v.shape):
-                    msg = (f"{key}/{i} has shape {value.shape}, the variable {v.name!r} of "
+                data = group[str(i)]
+                if tuple(data.shape) != tuple(v.shape):  # (checked before anything is read or inflated)
+                    msg = (f"{key}/{i} has shape {data.shape}, the variable {v.name!r} of "
                            f"{getattr(obj, 'name', path)!r} has shape {tuple(v.shape)}")
                     if skip_mismatch:
                         warnings.warn(f"Skipping loading weights: {msg}.", stacklevel=3)
                         continue
                     problems.append(msg)
                     continue
-                v.assign(value.astype(np.dtype(v.dtype.as_numpy_dtype), copy=False))
+                v.assign(np.asarray(data[()]).astype(np.dtype(v.dtype.as_numpy_dtype), copy=False))
     if problems:
         raise ValueError(f"{what} does not match the model: " + "; ".join(problems[:5])
                          + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
@@ -298,7 +298,7 @@ def set_legacy_weights(group: Any, model: Any, skip_mismatch: bool = False, by_n
                              f"layers, found {len(names)} saved layers.")
         pairs = list(zip(layers, names))
     for k, (layer, name) in enumerate(pairs):
-        saved = [np.asarray(group[name][w][()]) for w in _attr_list(group[name], "weight_names")]
+        saved = [group[name][w] for w in _attr_list(group[name], "weight_names")]  # datasets, not yet read
         weights = _legacy_weights(layer)
         if len(saved) != len(weights):
             msg = (f"Weight count mismatch for layer #{k} (named {layer.name} in the current model, {name} in the "
@@ -315,7 +315,7 @@ def set_legacy_weights(group: Any, model: Any, skip_mismatch: bool = False, by_n
                     warnings.warn(f"Skipping loading of weights: {msg}", stacklevel=3)
                     continue
                 raise ValueError(msg)
-            w.assign(value.astype(np.dtype(w.dtype.as_numpy_dtype), copy=False))
+            w.assign(np.asarray(value[()]).astype(np.dtype(w.dtype.as_numpy_dtype), copy=False))
 
 
 def read_legacy_model(source: Any, custom_objects: dict | None, compile: bool, safe_mode: bool) -> Any:
@@ -326,10 +326,10 @@ def read_legacy_model(source: Any, custom_objects: dict | None, compile: bool, s
             raise ValueError(f"No model config found in the file at {source}: it holds weights only; build the "
                              "model and call model.load_weights on it.")
         config = json.loads(_text(f.attrs["model_config"]))
-        if "Lambda" in json.dumps(config) and safe_mode:
+        if '"Lambda"' in json.dumps(config):
             raise ValueError("The file holds a Lambda layer, whose Python code Keras stored as marshalled bytecode; "
-                             "loading it would run that code. Pass safe_mode=False only for a file you trust (or "
-                             "rebuild the model in Python and load its weights).")
+                             "tapegrad never loads code from a file, whatever safe_mode. Rebuild the model in Python "
+                             "(with the Lambda's function) and load the file's weights into it with load_weights.")
         model = deserialize_keras_object(_with_modules(config), custom_objects, safe_mode=safe_mode)
         set_legacy_weights(f["model_weights"] if "model_weights" in f else f, model)
         training = f.attrs.get("training_config")
@@ -344,14 +344,14 @@ def read_legacy_model(source: Any, custom_objects: dict | None, compile: bool, s
                               **{k: _deserialize_compile(k, v, custom_objects) for k, v in kwargs.items()})
             if "optimizer_weights" in f:
                 group = f["optimizer_weights"]
-                values = [np.asarray(group[n][()]) for n in _attr_list(group, "weight_names")]
+                values = [group[n] for n in _attr_list(group, "weight_names")]  # datasets, not yet read
                 opt = model.optimizer
                 if len(values) > len(opt.variables):
                     opt.build(model.trainable_variables)
                 if len(values) == len(opt.variables) and \
                         all(tuple(v.shape) == tuple(a.shape) for v, a in zip(opt.variables, values)):
                     for v, a in zip(opt.variables, values):
-                        v.assign(a.astype(np.dtype(v.dtype.as_numpy_dtype), copy=False))
+                        v.assign(np.asarray(a[()]).astype(np.dtype(v.dtype.as_numpy_dtype), copy=False))
                 else:
                     warnings.warn("Error in loading the saved optimizer state: its variables do not match "
                                   "the optimizer's. The optimizer starts afresh.", stacklevel=3)
@@ -363,17 +363,12 @@ def _text(value: Any) -> str:
 
 
 def atomic_h5(path: str, write: Any) -> None:
-    """Write an HDF5 file at ``path`` atomically: to a temporary file beside it, synced, renamed."""
-    import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".h5", dir=folder)
-    os.close(fd)
-    try:
-        write(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    """Write an HDF5 file at ``path`` atomically (tapegrad.saving's one atomic writer): ``write`` fills
+    an in-memory HDF5 file, which replaces ``path`` only once it is whole on disk."""
+    import io
+
+    from ..saving import _write_atomically
+    h5py()  # (the ImportError before anything is made)
+    buf = io.BytesIO()
+    write(buf)
+    _write_atomically(path, lambda f: f.write(buf.getvalue()))

@@ -230,8 +230,9 @@ class StatelessConstruction(_rec.Recorder):
     def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
         if id(v) not in self.saved and how in ("assign_add", "assign_sub") and v.dtype.is_integer:
             # (updated without a read first, as a SeedGenerator's state: the old value is exact)
-            delta = np.asarray(value._value if isinstance(value, Tensor) else value)
-            old = v._snap._value - delta if how == "assign_add" else v._snap._value + delta
+            delta = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+            now = v._snap.numpy()
+            old = now - delta if how == "assign_add" else now + delta
             self.saved[id(v)] = (v, old)
 
     def __enter__(self) -> "StatelessConstruction":

@@ -569,7 +569,7 @@ class BackupAndRestore(Callback):
                 raise
             for path in self._paths():
                 if os.path.exists(path + ".bkp"):
-                    shutil.copyfile(path + ".bkp", path)
+                    _copy_atomically(path + ".bkp", path)
                 elif os.path.exists(path):
                     os.remove(path)
             self._load_model()
@@ -609,21 +609,29 @@ class BackupAndRestore(Callback):
             self._save_model()
 
     def _save_model(self) -> None:
-        from ..saving import save_variables
+        from ..saving import _write_atomically, save_variables
 
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
             for path in self._paths():
                 if os.path.exists(path):
-                    shutil.copyfile(path, path + ".bkp")
+                    _copy_atomically(path, path + ".bkp")
+        # (each file is written atomically: a kill leaves the last one whole)
         self.model.save_weights(self._weights_path, overwrite=True)
         save_variables(self._optimizer_path, self._optimizer_state())
-        with open(self._training_metadata_path, "w") as fh:
-            json.dump({"epoch": self._current_epoch, "batch": self._last_batch_seen}, fh)
+        metadata = json.dumps({"epoch": self._current_epoch, "batch": self._last_batch_seen}).encode()
+        _write_atomically(self._training_metadata_path, lambda f: f.write(metadata))
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self.delete_checkpoint and os.path.exists(self.backup_dir):
             shutil.rmtree(self.backup_dir)
+
+
+def _copy_atomically(src: str, dst: str) -> None:
+    from ..saving import _write_atomically
+
+    with open(src, "rb") as fh:
+        _write_atomically(dst, lambda f: shutil.copyfileobj(fh, f))
 
 
 class TensorBoard(Callback):

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..saving import load_variables, save_variables
+from ..saving import _member_problem, _write_atomically, load_variables, save_variables
 from ._keras_tensor import KerasTensor
 from ._tree import flatten, map_structure
 
@@ -45,6 +45,35 @@ __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
 _KERAS_WEIGHTS = "model.weights.h5"  # what Keras writes (tapegrad reads it with h5py)
+
+_safe = threading.local()  # .on: the safe_mode of the load in progress in this thread (None: none)
+
+
+def _in_safe_mode() -> bool | None:
+    """Whether the deserialization in progress in this thread refuses what could reach outside
+    the file (True), allows it (False, ``safe_mode=False``), or None when none is in progress
+    (a layer made in Python may read a vocabulary file)."""
+    return getattr(_safe, "on", None)
+
+
+_archiving = threading.local()  # .on while save_model serializes: layers add their "assets"
+
+
+class _UnsafeLoad(ValueError):
+    """A config being loaded in safe mode names something outside the archive (a file)."""
+
+
+class _SafeModeScope:
+    def __init__(self, safe_mode: bool) -> None:
+        self.safe_mode = safe_mode
+
+    def __enter__(self) -> None:
+        self.outer = _in_safe_mode()
+        _safe.on = self.safe_mode
+
+    def __exit__(self, *exc: Any) -> None:
+        _safe.on = self.outer
+
 
 _GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
 _GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
@@ -206,6 +235,13 @@ def serialize_keras_object(obj: Any) -> Any:
             out["build_config"] = {"shapes_dict": serialize_keras_object(shapes)}
         elif shape is not None:
             out["build_config"] = {"input_shape": shape}
+    # state that is neither config nor a variable (a vocabulary learnt by adapt): Keras keeps it
+    # in the archive's assets/ folder, tapegrad beside the object's config in the archive
+    assets = getattr(obj, "_assets", None)
+    if assets is not None and getattr(_archiving, "on", False):
+        state = assets()
+        if state is not None:
+            out["assets"] = serialize_keras_object(state)
     return out
 
 
@@ -258,6 +294,8 @@ def _find_function(name: str, custom_objects: dict | None) -> Any:
 def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
                              **kwargs: Any) -> Any:
     """The object a :func:`serialize_keras_object` description (or a registered name) stands for.
+    With ``safe_mode=True`` (the default; a load in progress decides for the objects it
+    deserializes) a config that names a file outside the archive is refused, as in Keras.
 
     >>> from tapegrad import keras
     >>> layer = keras.saving.deserialize_keras_object(
@@ -265,6 +303,12 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     >>> type(layer).__name__, layer.units, layer.name
     ('Dense', 3, 'd')
     """
+    outer = _in_safe_mode()  # (a load in progress decides, as in Keras)
+    with _SafeModeScope(bool(safe_mode) if outer is None else outer):
+        return _deserialize(config, custom_objects, _in_safe_mode())
+
+
+def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> Any:
     if config is None or isinstance(config, (bool, int, float)):
         return config
     if isinstance(config, str):
@@ -299,6 +343,9 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
             obj = cls.from_config(inner)
         except _NotFound:
             raise
+        except _UnsafeLoad as e:  # (Keras's Layer.from_config wraps it so)
+            raise TypeError(f"Error when deserializing class '{class_name}' using config={inner}.\n\n"
+                            f"Exception encountered: {e}") from e
         except TypeError as e:
             raise TypeError(f"{class_name} could not be deserialized properly. Please ensure that "
                             "components that are Python object instances (layers, models, etc.) "
@@ -306,6 +353,8 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
                             "model's `from_config()` method (and that get_config() holds every "
                             f"constructor argument).\n\nconfig={config}.\n\nException "
                             f"encountered: {e}") from e
+        if config.get("assets") is not None and hasattr(obj, "_load_assets"):
+            obj._load_assets(config["assets"])
         build = config.get("build_config")
         if build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
             shapes = {k: _shape_of(v) for k, v in build["shapes_dict"].items()}
@@ -468,15 +517,9 @@ def _check_path(filepath: Any, what: str) -> str:
 
 
 def _npz_bytes(variables: dict) -> bytes:
-    import tempfile
-    fd, tmp = tempfile.mkstemp(suffix=".npz")
-    os.close(fd)
-    try:
-        save_variables(tmp, variables)
-        with open(tmp, "rb") as f:
-            return f.read()
-    finally:
-        os.remove(tmp)
+    buf = io.BytesIO()
+    save_variables(buf, variables)
+    return buf.getvalue()
 
 
 def _saved_variables(model: Any) -> dict:
@@ -489,7 +532,9 @@ def _saved_variables(model: Any) -> dict:
 def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
                **kwargs: Any) -> None:
     """Write ``model`` to a ``.keras`` file: its config, weights, compile state and optimizer
-    variables (what :func:`load_model` reads)."""
+    variables (what :func:`load_model` reads). The file is written atomically: to a temporary
+    file in the same folder, synced, then renamed over ``filepath``, so a full disk, an error or
+    a kill leaves the previous file whole, and two threads saving at once leave one whole file."""
     from . import _h5
     if _h5.is_h5(os.fspath(filepath)):   # Keras's legacy HDF5 model file
         include_optimizer = kwargs.pop("include_optimizer", True)
@@ -512,24 +557,35 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
                          "None or True.")
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path!r} exists and overwrite=False.")
-    config = serialize_keras_object(model)
+    _archiving.on = True
+    try:
+        config = serialize_keras_object(model)
+    finally:
+        _archiving.on = False
     compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
     metadata = {"keras_version": KERAS_VERSION,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _npz_bytes(_saved_variables(model))
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr(_METADATA, json.dumps(metadata))
-        z.writestr(_CONFIG, json.dumps(config))
-        z.writestr(_WEIGHTS, weights)
+
+    def write(f: Any) -> None:
+        with zipfile.ZipFile(f, "w") as z:
+            z.writestr(_METADATA, json.dumps(metadata))
+            z.writestr(_CONFIG, json.dumps(config))
+            z.writestr(_WEIGHTS, weights)
+
+    _write_atomically(path, write)  # (a failure or a kill leaves the previous file whole)
 
 
 def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True,
                safe_mode: bool = True) -> Any:
     """The model a ``.keras`` file (from :func:`save_model`) holds, weights restored, compiled
-    as it was when ``compile=True``. ``safe_mode`` is accepted; tapegrad never loads code (a
-    Python lambda saved by Keras) whatever its value."""
+    as it was when ``compile=True``. Nothing in the file runs: tapegrad never loads code (a
+    Python lambda saved by Keras) whatever ``safe_mode`` says. With ``safe_mode=True`` (the
+    default) a config that names a file outside the archive (a lookup layer's ``vocabulary``
+    path) is refused, as Keras refuses it. Every member is checked from the zip directory
+    before it is inflated (a decompression bomb is a ``ValueError``)."""
     path = os.fspath(filepath)
     from . import _h5
     if _h5.is_h5(path):
@@ -548,6 +604,7 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         names = z.namelist()
         if _WEIGHTS not in names and _KERAS_WEIGHTS not in names:
             raise ValueError(f"Cannot load {path!r}: it has no {_WEIGHTS} (nor Keras's {_KERAS_WEIGHTS}).")
+        _check_members(z, (_CONFIG, _WEIGHTS if _WEIGHTS in names else _KERAS_WEIGHTS), path)
         config = json.loads(z.read(_CONFIG))
         weights = z.read(_WEIGHTS if _WEIGHTS in names else _KERAS_WEIGHTS)
     model = deserialize_keras_object({k: v for k, v in config.items() if k != "compile_config"},
@@ -580,6 +637,18 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                           f"has {saved} variables.", stacklevel=2)
     load_variables(io.BytesIO(weights), variables, strict=False)
     return model
+
+
+def _check_members(z: zipfile.ZipFile, names: tuple, path: str) -> None:
+    """Check the ``.keras`` archive's members ``names`` before any is inflated, as checkpoints'
+    entries are checked (a decompression bomb is refused from the zip directory alone)."""
+    for name in names:
+        try:
+            problem = _member_problem(z.getinfo(name))
+        except KeyError:
+            raise ValueError(f"Cannot load {path!r}: it has no {name}.") from None
+        if problem:
+            raise ValueError(f"Not allowed: ZIP member '{name}' of {path!r} {problem}.")
 
 
 def _npz_keys(data: bytes) -> list:

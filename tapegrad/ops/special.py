@@ -21,16 +21,18 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, composite_api, defop
 from .._tensor import Tensor, constant_maker
 from ..errors import InvalidArgumentError
-from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, equal, exp,
+from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, cos, equal, exp,
                    imag, less, log, log1p, maximum, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
-                   sign, sqrt, where, zeros_like)
+                   sign, sin, sqrt, where, zeros_like)
 from .array import broadcast_to, expand_dims, stack
 from .reduction import reduce_max, reduce_sum
 
 __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2", "erf",
     "erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "zeta", "lbeta",
     "igamma", "igammac", "betainc", "nextafter",
-    "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "softplus", "log_sigmoid", "xlogy",
+    "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1", "bessel_y0",
+    "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "dawsn", "expint",
+    "fresnel_cos", "fresnel_sin", "spence", "softplus", "log_sigmoid", "xlogy",
     "xlog1py", "xdivy", "divide_no_nan", "reciprocal_no_nan", "squared_difference", "angle",
     "floor", "ceil", "round", "rint", "is_nan", "is_inf", "is_finite"]
 
@@ -189,6 +191,16 @@ def erfinv(x: Any, name: Any = None) -> Tensor:
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 _ndtri = defop("Ndtri", _special("ndtri"), kinds="f", deriv=(lambda ans, x: _SQRT_2PI * exp(0.5 * ans * ans),))
+
+
+_log_ndtr_op = defop("LogNdtr", _special("log_ndtr"), kinds="f",
+                     deriv=(lambda ans, x: exp(-0.5 * x * x - ans) / _SQRT_2PI,))
+
+
+def _log_ndtr(x: Any) -> Tensor:
+    """``log Φ(x)``, the log of the standard normal CDF, accurate far into both tails (SciPy's
+    ``log_ndtr``; no TensorFlow name: NumPy interop maps ``scipy.special.log_ndtr`` to it)."""
+    return _unary(_log_ndtr_op, x)
 
 
 def ndtri(x: Any, name: Any = None) -> Tensor:
@@ -422,6 +434,141 @@ def bessel_i1(x: Any, name: Any = None) -> Tensor:
 def bessel_i1e(x: Any, name: Any = None) -> Tensor:
     """``exp(-|x|) * bessel_i1(x)``, which does not overflow (gradient 0.5 at 0)."""
     return _unary(_i1e, x)
+
+
+
+def _special_below_zero(name: str, value: float) -> Any:
+    """A :func:`_special` forward that gives ``value`` below 0, where TensorFlow's kernels give
+    ``±inf`` (the Bessel functions Y and K are real only for ``x >= 0``; SciPy gives NaN)."""
+    f = _special(name)
+
+    def fwd(x: np.ndarray) -> np.ndarray:
+        return np.where(x < 0, np.asarray(value, x.dtype), f(x))
+    fwd.__name__ = name
+    return fwd
+
+
+# TensorFlow's tf.math.special: the Bessel functions J, Y and K of orders 0 and 1 (K also
+# scaled by exp(x)), Dawson's integral, the exponential integral Ei, the Fresnel integrals and
+# Spence's function; forwards from SciPy, derivative rules as TensorFlow's (math_grad.py)
+_j0 = defop("BesselJ0", _special("j0"), kinds="f", deriv=(lambda ans, x: -bessel_j1(x),))
+_j1 = defop("BesselJ1", _special("j1"), kinds="f",
+            deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_j0(s) - bessel_j1(s) / s),))
+_y0 = defop("BesselY0", _special_below_zero("y0", -np.inf), kinds="f", deriv=(lambda ans, x: -bessel_y1(x),))
+_y1 = defop("BesselY1", _special_below_zero("y1", -np.inf), kinds="f", deriv=(lambda ans, x: bessel_y0(x) - ans / x,))
+_k0 = defop("BesselK0", _special_below_zero("k0", np.inf), kinds="f", deriv=(lambda ans, x: -bessel_k1(x),))
+_k0e = defop("BesselK0e", _special_below_zero("k0e", np.inf), kinds="f", deriv=(lambda ans, x: ans - bessel_k1e(x),))
+_k1 = defop("BesselK1", _special_below_zero("k1", np.inf), kinds="f", deriv=(lambda ans, x: -bessel_k0(x) - ans / x,))
+_k1e = defop("BesselK1e", _special_below_zero("k1e", np.inf), kinds="f",
+             deriv=(lambda ans, x: ans * (1 - reciprocal(x)) - bessel_k0e(x),))
+_dawsn = defop("Dawsn", _special("dawsn"), kinds="f", deriv=(lambda ans, x: 1 - 2 * x * ans,))
+_expint = defop("Expint", _special("expi"), kinds="f", deriv=(lambda ans, x: exp(x) / x,))
+_HALF_PI = math.pi / 2
+
+
+def _fresnel_fwd(which: int) -> Any:
+    def fwd(x: np.ndarray) -> np.ndarray:
+        from scipy import special
+        return _as(special.fresnel(x)[which], x)   # SciPy gives (S(x), C(x))
+    fwd.__name__ = ("fresnel_sin", "fresnel_cos")[which]
+    return fwd
+
+
+_fresnel_sin = defop("FresnelSin", _fresnel_fwd(0), kinds="f", deriv=(lambda ans, x: sin(_HALF_PI * x * x),))
+_fresnel_cos = defop("FresnelCos", _fresnel_fwd(1), kinds="f", deriv=(lambda ans, x: cos(_HALF_PI * x * x),))
+_spence = defop("Spence", _special("spence"), kinds="f",
+                deriv=(lambda ans, x: _at_one(x, lambda u: u * (0.5 - u / 3) - 1, lambda s: log(s) / (1 - s)),))
+_bk.FORMS.update({op.name: _special_form(op.fwd.__name__) for op in (_j0, _j1, _dawsn, _expint, _spence)})
+
+
+def _at_one(x: Tensor, series: Any, f: Any) -> Tensor:
+    """``series(x - 1)`` where ``x == 1``, else ``f(x with its ones replaced by 2)``: no 0/0 in
+    either branch, and the series gives the derivatives at 1 as far as it goes."""
+    one = equal(x, ones_like(x))
+    return where(one, series(x - 1), f(where(one, ones_like(x) + 1, x)))
+
+
+def bessel_j0(x: Any, name: Any = None) -> Tensor:
+    """The Bessel function of the first kind of order 0; its gradient is ``-bessel_j1(x)``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.special.bessel_j0(tf.constant([0.0, 1.0])).numpy().round(4)
+    array([1.    , 0.7652], dtype=float32)
+    """
+    return _unary(_j0, x)
+
+
+def bessel_j1(x: Any, name: Any = None) -> Tensor:
+    """The Bessel function of the first kind of order 1 (gradient ``j0(x) - j1(x)/x``, 0.5 at 0)."""
+    return _unary(_j1, x)
+
+
+def bessel_y0(x: Any, name: Any = None) -> Tensor:
+    """The Bessel function of the second kind of order 0 (``-inf`` at 0 and below, as TensorFlow)."""
+    return _unary(_y0, x)
+
+
+def bessel_y1(x: Any, name: Any = None) -> Tensor:
+    """The Bessel function of the second kind of order 1 (``-inf`` at 0 and below, as TensorFlow)."""
+    return _unary(_y1, x)
+
+
+def bessel_k0(x: Any, name: Any = None) -> Tensor:
+    """The modified Bessel function of the second kind of order 0 (``inf`` at 0 and below, as TensorFlow)."""
+    return _unary(_k0, x)
+
+
+def bessel_k0e(x: Any, name: Any = None) -> Tensor:
+    """``exp(x) * bessel_k0(x)``, which does not underflow for large ``x``."""
+    return _unary(_k0e, x)
+
+
+def bessel_k1(x: Any, name: Any = None) -> Tensor:
+    """The modified Bessel function of the second kind of order 1 (``inf`` at 0 and below, as TensorFlow)."""
+    return _unary(_k1, x)
+
+
+def bessel_k1e(x: Any, name: Any = None) -> Tensor:
+    """``exp(x) * bessel_k1(x)``, which does not underflow for large ``x``."""
+    return _unary(_k1e, x)
+
+
+def dawsn(x: Any, name: Any = None) -> Tensor:
+    """Dawson's integral ``exp(-x²) ∫₀ˣ exp(t²) dt``; its gradient is ``1 - 2 x dawsn(x)``.
+
+    >>> import tapegrad as tf
+    >>> print(tf.math.special.dawsn(tf.constant(1.0)).numpy().round(4))
+    0.5381
+    """
+    return _unary(_dawsn, x)
+
+
+def expint(x: Any, name: Any = None) -> Tensor:
+    """The exponential integral ``Ei(x) = -∫₋ₓ^∞ exp(-t)/t dt`` (SciPy's ``expi``); its gradient
+    is ``exp(x) / x``. For ``x < 0`` it is the real ``Ei(x) = -E₁(-x)``, where TensorFlow gives NaN."""
+    return _unary(_expint, x)
+
+
+def fresnel_cos(x: Any, name: Any = None) -> Tensor:
+    """The Fresnel cosine integral ``∫₀ˣ cos(π t²/2) dt``; its gradient is ``cos(π x²/2)``."""
+    return _unary(_fresnel_cos, x)
+
+
+def fresnel_sin(x: Any, name: Any = None) -> Tensor:
+    """The Fresnel sine integral ``∫₀ˣ sin(π t²/2) dt``; its gradient is ``sin(π x²/2)``."""
+    return _unary(_fresnel_sin, x)
+
+
+def spence(x: Any, name: Any = None) -> Tensor:
+    """Spence's function ``∫₁ˣ log(t) / (1 - t) dt`` (NaN for ``x < 0``); its gradient is
+    ``log(x) / (1 - x)``, and -1 at ``x = 1``, as in TensorFlow (whose second derivative there is
+    NaN; tapegrad's is the true 1/2).
+
+    >>> import tapegrad as tf
+    >>> print(tf.math.special.spence(tf.constant(1.0)).numpy())
+    0.0
+    """
+    return _unary(_spence, x)
 
 
 # --------------------------------------------------------------------------- softplus

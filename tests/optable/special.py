@@ -2,6 +2,7 @@
 family, no-NaN division, rounding and float tests."""
 import tapegrad as tf
 from optable import OpCase
+from tapegrad.ops.special import _log_ndtr
 
 S = [((),), ((3,),), ((2, 3),)]          # unary shapes
 B = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3))]  # broadcasting binary shapes
@@ -41,6 +42,7 @@ CASES = [
     OpCase("Polygamma", lambda x: tf.math.polygamma(tf.constant([0.0, 1.0, 3.0], tf.float64), x),
            [((3,),), ((2, 3),)], domain=(0.5, 3.0)),
     OpCase("Ndtri", tf.math.ndtri, S, domain=(0.05, 0.95)),
+    OpCase("LogNdtr", _log_ndtr, S, domain=(-6.0, 3.0)),
     OpCase("erfcinv", tf.math.erfcinv, S, domain=(0.1, 1.9), ops=("Ndtri", "Mul", "Neg")),
     OpCase("Zeta", lambda q: tf.math.zeta(tf.constant([2.0, 3.0, 4.5], tf.float64), q), [((3,),), ((2, 3),)],
            domain=(0.5, 2.0)),
@@ -53,6 +55,19 @@ CASES = [
     OpCase("Bessel", lambda x: tf.math.bessel_i0(x) * tf.math.bessel_i0e(x) + tf.math.bessel_i1(x)
            + tf.math.bessel_i1e(x) ** 2, S, domain=(0.2, 2.0),
            ops=("BesselI0", "BesselI0e", "BesselI1", "BesselI1e")),
+    OpCase("BesselJY", lambda x: tf.math.special.bessel_j0(x) * tf.math.special.bessel_j1(x)
+           + tf.math.special.bessel_y0(x) + tf.math.special.bessel_y1(x) ** 2, S, domain=(0.3, 4.0),
+           ops=("BesselJ0", "BesselJ1", "BesselY0", "BesselY1")),
+    OpCase("BesselJ1-negative", tf.math.special.bessel_j1, S, domain=(-4.0, -0.3), ops=("BesselJ1",)),
+    OpCase("BesselK", lambda x: tf.math.special.bessel_k0(x) * tf.math.special.bessel_k0e(x)
+           + tf.math.special.bessel_k1(x) + tf.math.special.bessel_k1e(x) ** 2, S, domain=(0.3, 4.0),
+           ops=("BesselK0", "BesselK0e", "BesselK1", "BesselK1e")),
+    OpCase("Dawsn", tf.math.special.dawsn, S, domain=(-3.0, 3.0)),
+    OpCase("Expint", tf.math.special.expint, S, domain=(0.2, 3.0)),
+    OpCase("Expint-negative", tf.math.special.expint, S, domain=(-3.0, -0.2), ops=("Expint",)),
+    OpCase("Fresnel", lambda x: tf.math.special.fresnel_sin(x) * tf.math.special.fresnel_cos(x), S,
+           domain=(-2.0, 2.0), ops=("FresnelSin", "FresnelCos")),
+    OpCase("Spence", tf.math.special.spence, S, domain=(0.1, 3.0)),
     # softplus family
     OpCase("Softplus", tf.math.softplus, S, domain=(-4.0, 4.0)),
     OpCase("log_sigmoid", tf.math.log_sigmoid, S, domain=(-4.0, 4.0), ops=("Softplus", "Neg")),

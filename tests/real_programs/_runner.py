@@ -5,15 +5,13 @@ fills a module-level ``RESULTS`` dict with named numbers (floats, arrays, tensor
 ``run_program(name)`` runs it as ``__main__`` would be run and returns those results as NumPy
 arrays. Inside ``tapegrad_imports()``, ``import tensorflow`` gives ``tapegrad``,
 ``tensorflow.X`` gives ``tapegrad.X``, ``keras`` gives ``tapegrad.keras`` and ``keras.X`` gives
-``tapegrad.keras.X``; each module is imported only when the program asks for it, so a name that
-tapegrad does not expose stays missing. Used by tests/test_real_programs.py,
+``tapegrad.keras.X``, through the same import hook as ``python -m tapegrad``; each module is
+imported only when the program asks for it, so a name that tapegrad does not expose stays
+missing. Used by tests/test_real_programs.py,
 tools/record_real_programs.py and tools/real_programs_report.py.
 """
 import contextlib
-import importlib
 import io
-import importlib.abc
-import importlib.machinery
 import json
 import os
 import re
@@ -30,8 +28,6 @@ MANIFEST_PATH = os.path.join(FIXTURES, "real_programs.json")
 RTOL = 1e-4  # float32 results
 ATOL = 1e-5  # times max(1, the largest recorded magnitude of that result)
 
-_ALIASES = (("tensorflow", "tapegrad"), ("keras", "tapegrad.keras"))
-
 
 def program_names() -> list:
     return sorted(f[:-3] for f in os.listdir(HERE) if f.endswith(".py") and not f.startswith("_"))
@@ -46,52 +42,13 @@ def program_header(name: str) -> dict:
             "licence": fields.get("Licence", "")}
 
 
-class _AliasLoader(importlib.abc.Loader):
-    def __init__(self, target: str) -> None:
-        self.target = target
-
-    def create_module(self, spec):
-        module = importlib.import_module(self.target)
-        self.real_spec = module.__spec__
-        return module
-
-    def exec_module(self, module) -> None:  # the import system set the alias's spec on it: undo
-        module.__spec__ = self.real_spec
-
-
-class _AliasFinder(importlib.abc.MetaPathFinder):
-    def __init__(self) -> None:
-        self.specs = {}
-
-    def find_spec(self, fullname, path=None, target=None):
-        for alias, real in _ALIASES:
-            if fullname == alias or fullname.startswith(alias + "."):
-                mapped = real + fullname[len(alias):]
-                if importlib.util.find_spec(mapped) is None:
-                    return None
-                return importlib.machinery.ModuleSpec(fullname, _AliasLoader(mapped))
-        return None
-
-
-def _aliased(name: str) -> bool:
-    return any(name == a or name.startswith(a + ".") for a, _ in _ALIASES)
-
-
 @contextlib.contextmanager
 def tapegrad_imports():
-    """Within the block, ``tensorflow``/``keras`` and their submodules import tapegrad's."""
-    saved = {k: v for k, v in sys.modules.items() if _aliased(k)}
-    for k in saved:
-        del sys.modules[k]
-    finder = _AliasFinder()
-    sys.meta_path.insert(0, finder)
-    try:
+    """Within the block, ``tensorflow``/``keras`` and their submodules import tapegrad's (the
+    import hook of ``python -m tapegrad``, ``tapegrad.install_as_tensorflow``)."""
+    import tapegrad
+    with tapegrad.install_as_tensorflow():
         yield
-    finally:
-        sys.meta_path.remove(finder)
-        for k in [k for k in sys.modules if _aliased(k)]:
-            del sys.modules[k]
-        sys.modules.update(saved)
 
 
 def to_array(value) -> np.ndarray:

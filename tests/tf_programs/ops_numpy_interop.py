@@ -50,5 +50,5 @@ def case_gradient_through_unmapped_numpy_call(tf):
     x = tf.constant([3.0, 1.0])
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.reduce_sum(tf.convert_to_tensor(np.sort(x)) * x)
+        y = tf.reduce_sum(tf.convert_to_tensor(np.percentile(x, [0.0, 100.0]).astype(np.float32)) * x)
     return tape.gradient(y, x)

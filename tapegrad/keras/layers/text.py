@@ -20,8 +20,8 @@ from ... import _strings
 from ..._convert import convert_to_tensor
 from ..._pyfunc import numpy_function
 from ..._tensor import Tensor, VariableBase
-from ...errors import InvalidArgumentError
 from ... import strings as tfs
+from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...ops.array import squeeze
 from ...ops.math import cast
 from .._keras_tensor import KerasTensor
@@ -77,7 +77,10 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
         n = ids.shape[0] if ids.ndim == 2 else 1
         rows = np.repeat(np.arange(n), ids.shape[-1]) if ids.ndim == 2 else np.zeros(ids.size, np.intp)
     flat = ids.reshape(-1)
-    keep = (flat >= 0) & (flat < depth)
+    if flat.size and flat.min() < 0:  # (a lookup's ids never are; one_hot gives a zero row)
+        raise InvalidArgumentError(f"Input 'in' must be non-negative! Negative input value found: "
+                                   f"{flat.min()}. CategoryEncoding counts ids in [0, num_tokens={depth}).")
+    keep = flat < depth
     out = np.zeros((n, depth), np.float64 if weights is not None else np.int64)
     np.add.at(out, (rows[keep], flat[keep].astype(np.intp)),
               1 if weights is None else weights.reshape(-1)[keep])
@@ -249,8 +252,19 @@ class _IndexLookup(_Preprocessing):
                              f"Received: output_mode={self.output_mode} and idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
             import os
+
+            from ..saving import _UnsafeLoad, _in_safe_mode
+            if _in_safe_mode():  # (a config being loaded names a file: Keras refuses it too)
+                raise _UnsafeLoad(
+                    "Requested the loading of a vocabulary file outside of the model archive. This "
+                    "carries a potential risk of loading arbitrary and sensitive files and thus it is "
+                    "disallowed by default. If you trust the source of the artifact, you can override "
+                    "this error by passing `safe_mode=False` to the loading function. Vocabulary file: "
+                    f"'{vocabulary}'")
             if not os.path.exists(vocabulary):
                 raise ValueError(f"Vocabulary file {vocabulary} does not exist.")
+            if not os.path.isfile(vocabulary):  # (a device or a pipe: /dev/zero never ends)
+                raise ValueError(f"Vocabulary file {vocabulary} is not a regular file.")
             if self.output_mode == "tf_idf":
                 raise ValueError("output_mode `'tf_idf'` does not support loading a vocabulary from file.")
             with open(vocabulary, encoding="utf-8") as f:
@@ -302,6 +316,24 @@ class _IndexLookup(_Preprocessing):
         start = self._token_start_index()
         self._index = {t: i + start for i, t in enumerate(self._tokens)}
         self._frozen_vocab_size = self.vocabulary_size()
+
+    def _assets(self) -> dict | None:
+        """What a ``.keras`` file keeps beside the config: the vocabulary (and IDF weights) when
+        the config has none, as after :meth:`adapt` or from a file (Keras saves it as an asset)."""
+        if self.input_vocabulary is not None or not self._tokens:
+            return None
+        tokens = [t.decode("utf-8", "surrogateescape") if isinstance(t, bytes) else t for t in self._tokens]
+        idf = None if self.idf_weights is None else self.idf_weights.tolist()
+        return {"vocabulary": tokens, "idf_weights": idf}
+
+    def _load_assets(self, assets: dict) -> None:
+        if not isinstance(assets, dict) or not isinstance(assets.get("vocabulary"), list):
+            raise ValueError(f"{type(self).__name__} {self.name!r}: its saved assets must be a dict "
+                             f"with a 'vocabulary' list; got {str(assets)[:200]}.")
+        self._set_tokens([t.encode("utf-8", "surrogateescape") if isinstance(t, str) else int(t)
+                          for t in assets["vocabulary"]])
+        if assets.get("idf_weights") is not None:
+            self.idf_weights = np.asarray(assets["idf_weights"], np.float32)
 
     def _set_idf(self, w: np.ndarray) -> None:
         if self.pad_to_max_tokens and self.max_tokens is not None:
@@ -434,6 +466,11 @@ class _IndexLookup(_Preprocessing):
     def call(self, inputs: Any) -> Any:
         if self.output_mode != "int":
             depth = self._depth()
+        if not self._tokens:  # (Keras: its lookup table is not initialized)
+            raise FailedPreconditionError(
+                f"Table not initialized: {type(self).__name__} {self.name!r} has no vocabulary yet, so "
+                "it cannot map tokens to indices. Call `adapt()` on sample data, or pass a "
+                "`vocabulary` argument (or call `set_vocabulary()`), before calling it.")
         if not self.invert:
             self._check_keys(inputs)
         ids = self._lookup(inputs)
@@ -682,7 +719,18 @@ class TextVectorization(_Preprocessing):
         """Set the vocabulary (and IDF weights for ``"tf_idf"``) directly."""
         self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)
 
+    def _assets(self) -> dict | None:
+        return self._lookup_layer._assets()
+
+    def _load_assets(self, assets: dict) -> None:
+        self._lookup_layer._load_assets(assets)
+
     def call(self, inputs: Any) -> Any:
+        if not self._lookup_layer._tokens and self._lookup_layer.output_mode == "int":
+            raise FailedPreconditionError(
+                f"Table not initialized: TextVectorization {self.name!r} has no vocabulary yet, so it "
+                "cannot map tokens to indices. Call `adapt()` on sample texts, or pass a `vocabulary` "
+                "argument (or call `set_vocabulary()`), before calling it.")
         ids = self._lookup_layer(self._preprocess(inputs))
         if self._output_mode != "int":
             return ids
@@ -955,6 +1003,18 @@ class Discretization(_Preprocessing):
         if self.output_mode == "one_hot":
             return (shape[:-1] if shape and shape[-1] == 1 and len(shape) > 1 else shape) + (depth,)
         return ((shape[0],) + shape[2:] if len(shape) >= 2 else ()) + (depth,)
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Discretization":
+        """The layer of ``config``; an adapted layer's has both ``num_bins`` and the boundaries
+        it learnt, which are set after construction (as Keras does)."""
+        if config.get("bin_boundaries") is not None and config.get("num_bins") is not None:
+            config = dict(config)
+            bounds = config.pop("bin_boundaries")
+            layer = cls(**config)
+            layer.bin_boundaries = list(bounds)
+            return layer
+        return cls(**config)
 
     def get_config(self) -> dict:
         return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,

@@ -95,8 +95,11 @@ def run_graph(model: Any, inputs: Any) -> Any:
         inputs[t.name] if t.name in inputs else None for t in model.inputs]
     if isinstance(inputs, dict) and any(v is None for v in given):
         missing = [t.name for t, v in zip(model.inputs, given) if v is None]
+        unknown = sorted(str(k) for k in inputs if k not in {t.name for t in model.inputs})
         raise ValueError(f"Missing data for input(s) {missing} of model {model.name!r}; the dict "
-                         f"has keys {sorted(inputs)}.")
+                         f"has keys {sorted(map(str, inputs))}"
+                         + (f", of which {unknown} name no input" if unknown else "")
+                         + f". Expected the following keys: {[t.name for t in model.inputs]}.")
     if len(given) != len(model.inputs):
         raise ValueError(f"Model {model.name!r} expects {len(model.inputs)} input(s), but it "
                          f"received {len(given)} input tensors.")

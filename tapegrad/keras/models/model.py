@@ -13,7 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...distribute import _strategy as _distribute
-from ...saving import load_variables, save_variables
+from ...saving import _write_atomically, load_variables, save_variables
 from .. import backend
 from .._distributed import StrategyRef
 from .._keras_tensor import KerasTensor, shapes_to_specs
@@ -236,9 +236,10 @@ class Model(Trainer, Layer):
             return
         if _h5.is_h5(path):
             raise ValueError("The filename must end in `.weights.h5`. Received: filepath=" + path)
-        save_variables(path + ".npz" if not path.endswith(".npz") else path, self._weights_by_key())
-        if not path.endswith(".npz"):
-            os.replace(path + ".npz", path)
+        if path.endswith(".npz"):
+            save_variables(path, self._weights_by_key())
+        else:  # (under its own name, atomically: two threads saving at once leave one whole file)
+            _write_atomically(path, lambda f: save_variables(f, self._weights_by_key()))
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, by_name: bool = False) -> None:
         """Read weights written by :meth:`save_weights` (same layers, same order), or by Keras: a

@@ -133,6 +133,12 @@ class Sequential(Model):
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = inputs
+        if isinstance(x, dict):  # (Keras: "The structure of `inputs` doesn't match")
+            want = f"its input {self._input.name!r}" if self._input is not None else "one input"
+            raise ValueError(f"The structure of `inputs` doesn't match the expected structure: "
+                             f"Sequential model {self.name!r} takes one tensor ({want}), not a dict; "
+                             f"got a dict with keys {sorted(map(str, x))}. Pass the array itself, or "
+                             "build a functional model whose keras.Input layers are named as the keys.")
         if self._input is not None:
             x = convert_to_tensor(x) if not isinstance(x, Tensor) else x
             if x.dtype.is_floating and x.dtype.name != self._input.dtype:

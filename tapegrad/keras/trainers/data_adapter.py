@@ -15,7 +15,7 @@ from ..._tensor import Tensor, wrap
 from ..._variable import Variable
 from .. import backend
 from ...data import Dataset
-from .._data_utils import PyDataset, _PyDatasetPass
+from .._data_utils import PyDataset, _PyDatasetPass, check_batch_size
 from .._tree import flatten, map_structure
 from ..utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
@@ -99,7 +99,7 @@ class _Data:
                                  f"{_num_rows(v)}. Make sure all arrays contain the same number of "
                                  "samples.")
         self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
-        self.batch_size = 32 if batch_size is None else int(batch_size)
+        self.batch_size = check_batch_size(batch_size) or 32
         self._known = int(math.ceil(n / self.batch_size))
         self.size = self._known if steps is None else steps
 

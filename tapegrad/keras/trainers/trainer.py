@@ -120,6 +120,26 @@ class Trainer:
             return list(spec)
         return [spec] * n if what == "loss" else [spec] + [None] * (n - 1)
 
+    def _targets(self, y: Any, y_pred: Any) -> Any:
+        """``y`` as ``y_pred``'s leaves are ordered: a dict of targets is matched to the outputs by
+        name (a dict model's keys, else the output layers' names), as Keras matches it, not by
+        the order of its keys; a key that names no output is an error."""
+        if not isinstance(y, dict):
+            return y
+        names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
+        if not names or len(names) != len(flatten(y_pred)):  # (outputs without names)
+            return y
+        unknown = sorted(str(k) for k in y if k not in names)
+        missing = [name for name in names if name not in y]
+        if unknown or missing:
+            raise ValueError(
+                f"The targets `y` are a dict with keys {sorted(map(str, y))}, but model "
+                f"{self.name!r} names its outputs {names}: "
+                + "; ".join(([f"{unknown} name no output"] if unknown else [])
+                            + ([f"no target for {missing}"] if missing else []))
+                + ". Key the targets by output name, or give a list in output order.")
+        return [y[name] for name in names]
+
     def _build_losses(self, y_true: list, y_pred: list) -> None:
         if self._flat_losses is not None:
             return
@@ -216,7 +236,7 @@ class Trainer:
         """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
         terms = []
         if y is not None and self.loss is not None:
-            ys, ps = flatten(y), flatten(y_pred)
+            ys, ps = flatten(self._targets(y, y_pred)), flatten(y_pred)
             self._build_losses(ys, ps)
             sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
                 sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
@@ -239,7 +259,7 @@ class Trainer:
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
         """Update the compiled metrics with this batch and return every running result."""
         if y is not None and self._compile_metrics is not None:
-            self._compile_metrics.update_state(y, y_pred, sample_weight)
+            self._compile_metrics.update_state(self._targets(y, y_pred), y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
