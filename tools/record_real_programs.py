@@ -1,6 +1,6 @@
 """Record TensorFlow's results for the real-program corpus (tests/real_programs/).
 
-    /work/tfvenv/bin/python tools/record_real_programs.py [NAME ...]
+    /work/tfvenv/bin/python tools/record_real_programs.py [--holdout] [NAME ...]
 
 runs each program twice under TensorFlow 2.21 + Keras 3 on one thread (tools/_tf.py says why), in
 a fresh process per program, checks that the two runs agree (floats to 1e-6 relative), and writes
@@ -8,7 +8,9 @@ tests/fixtures/real_programs.npz (arrays named ``<program>/<result>``) and
 tests/fixtures/real_programs.json (the manifest: versions, each program's title, source, licence
 and result shapes, and ``expect``: "pass" or the reason it is expected to fail on tapegrad, kept
 from the previous manifest; tools/real_programs_report.py --write-expectations refreshes it).
-With NAMEs, only those programs are recorded again.
+With NAMEs, only those programs are recorded again. With ``--holdout``, the programs are those of
+tests/real_programs_holdout/ (unseen programs kept out of the corpus, to measure how well tapegrad
+generalizes: tools/holdout_report.py) and the fixture is tests/fixtures/real_programs_holdout.*.
 """
 import json
 import os
@@ -22,13 +24,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
 
+HOLDOUT = os.path.join(ROOT, "tests", "real_programs_holdout")
+
+
+def use_holdout() -> None:
+    """Point ``_runner`` at the holdout programs and their fixture instead of the corpus's."""
+    _runner.HERE = HOLDOUT
+    _runner.ARRAYS_PATH = os.path.join(_runner.FIXTURES, "real_programs_holdout.npz")
+    _runner.MANIFEST_PATH = os.path.join(_runner.FIXTURES, "real_programs_holdout.json")
+
 _CHILD = """
 import os, sys
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-sys.path.insert(0, {tools!r}); sys.path.insert(0, {programs!r})
+sys.path.insert(0, {tools!r}); sys.path.insert(0, {corpus!r}); sys.path.insert(0, {programs!r})
 from _tf import one_thread_tensorflow
 tf = one_thread_tensorflow()
 import keras, numpy as np, _runner
+_runner.HERE = {programs!r}
 first = _runner.run_program({name!r})
 second = _runner.run_program({name!r})
 for k in first:
@@ -44,7 +56,8 @@ print(tf.__version__, keras.__version__)
 
 def record(name: str, workdir: str) -> tuple:
     out = os.path.join(workdir, name + ".npz")
-    code = _CHILD.format(tools=os.path.join(ROOT, "tools"), programs=_runner.HERE, name=name, out=out)
+    code = _CHILD.format(tools=os.path.join(ROOT, "tools"), programs=_runner.HERE,
+                         corpus=os.path.join(ROOT, "tests", "real_programs"), name=name, out=out)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=workdir)
     if proc.returncode != 0:
         print(f"{name} failed under TensorFlow:\n{proc.stderr[-2000:]}")
@@ -90,4 +103,6 @@ def main(names: list) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if "--holdout" in sys.argv[1:]:
+        use_holdout()
+    main([a for a in sys.argv[1:] if a != "--holdout"])
