@@ -1,4 +1,11 @@
-"""TensorFlow for the recording scripts in tools/ (development only: tapegrad and CI never use it)."""
+"""TensorFlow for the recording scripts in tools/ (development only: tapegrad and CI never use it).
+
+The scripts run under a Python that has TensorFlow 2.21 and Keras 3.15 installed, named in their usage
+lines by the environment variable ``TAPEGRAD_TF_PYTHON``; by default, make one beside the checkout::
+
+    python3 -m venv ../tfenv && ../tfenv/bin/pip install "tensorflow==2.21.*" "keras==3.15.*" h5py scipy
+    export TAPEGRAD_TF_PYTHON=../tfenv/bin/python
+"""
 import os
 
 

@@ -19,7 +19,7 @@ float64, this computes with zero cotangent entries:
 Run it under TensorFlow to record the reference (tests/fixtures/zero_cotangent.json, compared by
 tests/test_zero_cotangent.py), or under tapegrad to list the differences:
 
-    /work/tfvenv/bin/python tools/audit_zero_cotangent.py --record
+    $TAPEGRAD_TF_PYTHON tools/audit_zero_cotangent.py --record
     python tools/audit_zero_cotangent.py            # compare tapegrad with the fixture
 """
 from __future__ import annotations

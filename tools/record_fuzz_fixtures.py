@@ -3,10 +3,9 @@
 Run with a Python that has TensorFlow installed (never needed by tapegrad or by CI; the tests
 only read the file this script writes):
 
-    /work/tfvenv/bin/python tools/record_fuzz_fixtures.py
+    $TAPEGRAD_TF_PYTHON tools/record_fuzz_fixtures.py
 
-(/work/tfvenv: ``python3 -m venv /work/tfvenv && /work/tfvenv/bin/pip install
-tensorflow-cpu==2.21.0``.)
+(``TAPEGRAD_TF_PYTHON``: a Python with TensorFlow, see ``tools/_tf.py``.)
 
 It generates the programs for seeds ``0 .. N-1`` (``tests/tf_fuzz/generator.py``), runs each
 with ``tensorflow`` as the ``tf`` argument (``tests/tf_fuzz/interpreter.py``) and writes

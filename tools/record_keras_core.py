@@ -2,8 +2,8 @@
 
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
-    /work/tfvenv/bin/python tools/record_keras_core.py
-    /work/tfvenv/bin/python tools/record_keras_core.py --digits .../sklearn/datasets/data/digits.csv.gz
+    $TAPEGRAD_TF_PYTHON tools/record_keras_core.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_core.py --digits .../sklearn/datasets/data/digits.csv.gz
 
 It writes tests/fixtures/keras_core.json (sorted keys): seeded initializer and keras.random
 draws; keras.constraints applied to a fixed weight; TF's own tf.*_initializer values; each core layer's and activation's outputs and gradients for fixed inputs and weights

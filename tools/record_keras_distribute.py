@@ -4,7 +4,7 @@ tests/test_keras_distribute.py.
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 tests read only the JSON this script writes)::
 
-    /work/tfvenv/bin/python tools/record_keras_distribute.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_distribute.py
 
 TensorFlow gets four logical CPU devices and each case runs under
 ``tf.distribute.MirroredStrategy`` on the first 2 and the first 4 of them, with one TF thread.

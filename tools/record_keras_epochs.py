@@ -5,7 +5,7 @@ tests/test_keras_epochs.py.
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 test reads only the JSON this script writes)::
 
-    /work/tfvenv/bin/python tools/record_keras_epochs.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_epochs.py
 
 Each batch of 10 rows is named by its first x value; ``train_step`` runs eagerly and records it
 (and that it got a tensor), so the fixture says, per case, the batches seen in order, how many

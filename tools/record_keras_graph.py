@@ -2,7 +2,7 @@
 
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
-    /work/tfvenv/bin/python tools/record_keras_graph.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_graph.py
 
 It writes tests/fixtures/keras_graph.json (sorted keys): what tests/keras_graph_cases.py's
 ``facts(keras, tf)`` gives under Keras 3 (the test computes the same under tapegrad).

@@ -3,7 +3,7 @@
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 tests only read what this script writes):
 
-    /work/tfvenv/bin/python tools/record_keras_layers.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_layers.py
 
 Every case builds a chain of layers from their constructor arguments, sets seeded weights with
 ``set_weights``, calls the chain on a fixed input (``training`` and ``mask`` as the case says)

@@ -3,7 +3,7 @@
 Run with a Python that has TensorFlow and Keras 3 (never needed by tapegrad or by CI; the tests
 only read the JSON this script writes):
 
-    /work/tfvenv/bin/python tools/record_keras_losses.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_losses.py
 
 It writes ``tests/fixtures/keras_losses.json``: every case's inputs and Keras's results, so the
 tests replay the same calls on tapegrad.keras and compare.

@@ -3,7 +3,7 @@
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI):
 
-    /work/tfvenv/bin/python tools/record_keras_more_layers.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_more_layers.py
 
 Writes ``tests/fixtures/keras_more_layers.{json,npz}`` in the layout of
 ``tools/record_keras_layers.py`` (whose ``record_case`` records the single-input cases), plus

@@ -5,7 +5,7 @@
 
 Development only (tapegrad and CI never import Keras). Run with the TensorFlow + Keras venv:
 
-    /work/tfvenv/bin/python tools/record_keras_names.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_names.py
 
 It writes tests/fixtures/keras_names.json (sorted keys), with each refused case's error type.
 """

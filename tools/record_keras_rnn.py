@@ -4,7 +4,7 @@ and an LSTM text classifier), into ``tests/fixtures/keras_rnn.json``.
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI):
 
-    /work/tfvenv/bin/python tools/record_keras_rnn.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_rnn.py
 
 The cases live in ``tests/keras_rnn_cases.py``: the same code runs tapegrad's layers in
 ``tests/test_keras_rnn.py``.

@@ -4,7 +4,7 @@
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 tests only read what this script writes):
 
-    /work/tfvenv/bin/python tools/record_keras_saving.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_saving.py
 
 Every model in :data:`MODELS` is built by a function of the ``keras`` module, so the tests build
 the same model with ``tapegrad.keras``. For each, ``tests/fixtures/keras_saving.json`` holds

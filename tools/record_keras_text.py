@@ -3,7 +3,7 @@ IntegerLookup, Hashing, CategoryEncoding, Discretization and text_dataset_from_d
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (the tests only read what it writes):
 
-    /work/tfvenv/bin/python tools/record_keras_text.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_text.py
 
 Writes ``tests/fixtures/keras_text.json``:
 

@@ -3,7 +3,7 @@ tests/test_keras_train.py.
 
 Run with a Python that has TensorFlow and Keras 3 (never needed by tapegrad or by CI):
 
-    /work/tfvenv/bin/python tools/record_keras_train.py
+    $TAPEGRAD_TF_PYTHON tools/record_keras_train.py
 
 It writes ``tests/fixtures/keras_train.json``:
 

@@ -2,7 +2,7 @@
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI)::
 
-    /work/tfvenv/bin/python tools/record_mixed_precision.py
+    $TAPEGRAD_TF_PYTHON tools/record_mixed_precision.py
 
 The cases (tests/mixed_precision_cases.py) run unchanged here and on tapegrad; this writes their
 results, with the initial weights Keras drew, to tests/fixtures/mixed_precision.json.

@@ -1,6 +1,6 @@
 """Record TensorFlow's results for the real-program corpus (tests/real_programs/).
 
-    /work/tfvenv/bin/python tools/record_real_programs.py [--holdout] [NAME ...]
+    $TAPEGRAD_TF_PYTHON tools/record_real_programs.py [--holdout] [NAME ...]
 
 runs each program twice under TensorFlow 2.21 + Keras 3 on one thread (tools/_tf.py says why), in
 a fresh process per program, checks that the two runs agree (floats to 1e-6 relative), and writes

@@ -4,7 +4,7 @@ TensorFlow's numbers; they differ from each other where a function draws random 
 seeds a function's random ops by graph, eager ones by a counter).
 
 Run with TensorFlow 2.21 + Keras 3 (development only):
-    /work/tfvenv/bin/python tools/record_real_programs_eager.py [NAME ...]
+    $TAPEGRAD_TF_PYTHON tools/record_real_programs_eager.py [NAME ...]
 Writes tests/fixtures/real_programs_eager.npz (arrays named ``<program>/<result>``), one fresh
 process per program; with NAMEs, only those programs are recorded again (the others kept).
 """

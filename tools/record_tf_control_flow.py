@@ -2,7 +2,7 @@
 
 Run with a Python that has TensorFlow 2.21 (development only; tapegrad and CI never import it):
 
-    /work/tfvenv/bin/python tools/record_tf_control_flow.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_control_flow.py
 
 Each program runs twice and must give the same encoding both times; the results go to
 ``tests/fixtures/tf_control_flow.json`` (sorted keys). tests/cf_encoding.py encodes and compares.

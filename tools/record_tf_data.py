@@ -3,7 +3,7 @@
 Run with a Python that has TensorFlow 2.21 (never needed by tapegrad or by CI; the tests read
 only the JSON this script writes):
 
-    /work/tfvenv/bin/python tools/record_tf_data.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_data.py
 
 Each case is a snippet of Python that uses ``tf`` and ``np`` and sets ``out``; the snippet and
 the encoding of ``out`` (or of the exception raised) go into ``tests/fixtures/tf_data.json``.

@@ -3,7 +3,7 @@
 Run with a Python that has TensorFlow 2.21 (never needed by tapegrad or by CI; the tests read
 only the JSON this script writes)::
 
-    /work/tfvenv/bin/python tools/record_tf_distribute.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_distribute.py
 
 TensorFlow gets four logical CPU devices (``tf.config.set_logical_device_configuration``) and
 each case runs under ``tf.distribute.MirroredStrategy`` on the first 2 and the first 4 of them.

@@ -3,10 +3,9 @@
 Run with a Python that has TensorFlow installed (never needed by tapegrad or
 by CI; the tests only read the JSON this script writes):
 
-    /work/tfvenv/bin/python tools/record_tf_fixtures.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_fixtures.py
 
-where /work/tfvenv was made with
-``python3 -m venv /work/tfvenv && /work/tfvenv/bin/pip install tensorflow-cpu==2.21.0``.
+where ``TAPEGRAD_TF_PYTHON`` is a Python with TensorFlow (see ``tools/_tf.py``).
 
 It runs every program in ``tests/tf_programs`` with ``tensorflow`` as the
 ``tf`` argument, encodes each result (or the exception raised) and writes

@@ -2,7 +2,7 @@
 
 Run with a Python that has TensorFlow installed (never needed by tapegrad or by CI):
 
-    /work/tfvenv/bin/python tools/record_tf_names.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_names.py
 
 It writes ``tapegrad/_tf_names.py``: for ``tf`` and for ``tf.math``, ``tf.nn``, ``tf.linalg`` and
 ``tf.random``, ``tf.signal`` and ``tf.image``, the public names TensorFlow has, sorted. ``tapegrad/_missing.py`` reads it when a

@@ -1,6 +1,6 @@
 """Record TensorFlow's random numbers for tests/test_philox.py.
 
-    /work/tfvenv/bin/python tools/record_tf_random.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_random.py
 
 runs every program of ``tests/random_programs.py`` with TensorFlow (CPU) twice, checks that the
 two runs agree, and writes ``tests/fixtures/tf_random.npz`` (arrays named ``<program>/<index>``).

@@ -1,6 +1,6 @@
 """Record TensorFlow's tf.signal, tf.image, sampled-loss and new tf.math/tf.linalg results for the tests.
 
-    /work/tfvenv/bin/python tools/record_tf_signal_image.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_signal_image.py
 
 runs every program of ``tests/signal_programs.py``, ``tests/image_programs.py``,
 ``tests/sampled_programs.py`` and ``tests/math_linalg_programs.py`` with TensorFlow (CPU) and writes ``tests/fixtures/tf_signal_image.npz`` (arrays named

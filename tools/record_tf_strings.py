@@ -3,7 +3,7 @@
 Run with a Python that has TensorFlow installed (never needed by tapegrad or by CI; the tests
 only read the file this script writes):
 
-    /work/tfvenv/bin/python tools/record_tf_strings.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_strings.py
 
 Writes ``tests/fixtures/tf_strings.json``: per case, the encoded result (or error type); per
 print case, the text ``tf.print`` writes; per repr case, ``repr`` of the tensor.

@@ -2,7 +2,7 @@
 
 Development only (tapegrad and CI never import TensorFlow):
 
-    /work/tfvenv/bin/python tools/record_tf_surface.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_surface.py
 
 Every case is a line of Python run with ``tf`` bound to TensorFlow here and to tapegrad in
 tests/test_print.py, tests/test_nest.py and tests/test_optimizers.py; ``P(...)`` is ``tf.print``

@@ -2,7 +2,7 @@
 
 Development only (tapegrad and CI never import TensorFlow):
 
-    /work/tfvenv/bin/python tools/record_tf_surface_names.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf_surface_names.py
 
 (``TAPEGRAD_PYTHON``, default ``python3``: the Python that writes tapegrad's event files, which
 TensorFlow then reads back.)
