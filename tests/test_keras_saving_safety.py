@@ -203,7 +203,7 @@ def test_a_failed_save_leaves_the_previous_file(tmp_path, monkeypatch):
 
 def test_two_threads_saving_at_once_leave_a_whole_file(tmp_path):
     path = str(tmp_path / "m.keras")
-    weights = str(tmp_path / "m.weights.h5")  # (not .npz: it was written as .npz, then renamed)
+    weights = str(tmp_path / "m.weights.bin")  # (not .npz: it was written as .npz, then renamed)
     models = [_model(1), _model(2)]
     errors = []
 
@@ -226,7 +226,7 @@ def test_two_threads_saving_at_once_leave_a_whole_file(tmp_path):
     fresh = _model(0)
     fresh.load_weights(weights)
     assert float(fresh.weights[0].numpy()[0, 0]) in (1.0, 2.0)
-    assert sorted(os.listdir(tmp_path)) == ["m.keras", "m.weights.h5"]
+    assert sorted(os.listdir(tmp_path)) == ["m.keras", "m.weights.bin"]
 
 
 def test_model_checkpoint_keeps_the_last_good_file(tmp_path, monkeypatch):

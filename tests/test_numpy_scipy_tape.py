@@ -9,6 +9,7 @@ import sys
 import warnings
 
 import numpy as np
+import scipy
 import pytest
 from scipy import special, stats
 
@@ -272,7 +273,7 @@ def test_every_special_op_with_a_scipy_ufunc_is_mapped():
     unmapped = []
     for name, op in REGISTRY.items():
         scipy_name = SCIPY_UFUNC_OF_OP.get(name)
-        if scipy_name is None and op.fwd.__module__ == ops_special.__name__:
+        if scipy_name is None and getattr(op.fwd, "__module__", None) == ops_special.__name__:
             scipy_name = getattr(op.fwd, "__name__", "")
         if scipy_name is None or name in NO_SCIPY_UFUNC:
             continue
@@ -284,6 +285,11 @@ def test_every_special_op_with_a_scipy_ufunc_is_mapped():
 
 
 def test_the_docs_tables_are_the_codes():
+    # the tables list what the NumPy and SciPy they were written with have (docs/numpy.md); an older
+    # NumPy or SciPy (CI's oldest-versions pass) lacks some of their ufuncs
+    if tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 4) or \
+            tuple(int(p) for p in scipy.__version__.split(".")[:2]) < (1, 17):
+        pytest.skip("docs/numpy.md's tables were written with NumPy 2.4 and SciPy 1.17")
     spec = importlib.util.spec_from_file_location("numpy_interop_table", ROOT / "tools" / "numpy_interop_table.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
