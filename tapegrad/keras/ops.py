@@ -2,8 +2,12 @@
 neural-network ones), with keras.ops's names and arguments (``axis=``, ``keepdims=``), on
 tapegrad's differentiable ops: results are tapegrad tensors, on the tape.
 
-Binary ops promote mixed dtypes as keras.ops does (an integer with a float gives the float type;
-two floats or two integers give the wider one); Python numbers take the other operand's type.
+The ops promote their operands' dtypes as keras.ops do, by Keras's lattice
+(``keras.backend.result_type``: an integer with a float gives the float type, two of a kind the wider
+one, signed with unsigned the next signed type wide enough), each op with Keras's own casts (integer
+labels of ``one_hot``, ``sum`` of small integers in 32 bits, ...); ``add``-like ops take a Python
+number as weak (it takes the other operand's type), comparisons as ``int32``/``float32``. The
+``tf.*`` ops do not promote.
 
 >>> import tapegrad as tf
 >>> from tapegrad.keras import ops
@@ -31,6 +35,8 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import convert_to_tensor as _convert
 from .._tensor import Tensor, VariableBase
+from .backend import floatx as _floatx
+from .backend import result_type as _result_type
 from ..ops import array as _a
 from ..ops import indexing as _ix
 from ..ops import linalg as _la
@@ -69,30 +75,37 @@ def _t(x: Any, dtype: Any = None) -> Tensor:
     return t
 
 
-def _result_type(a: np.dtype, b: np.dtype) -> np.dtype:
-    fa, fb = a.kind in "fc", b.kind in "fc"
-    if fa != fb:
-        return a if fa else b
-    return np.promote_types(a, b)
+def _weak(x: Any) -> Any:
+    """What Keras promotes ``x`` as: a Python int or float is weak (its type), else a tensor."""
+    return x if type(x) in (int, float) else _t(x)
 
 
-def _pair(x1: Any, x2: Any) -> tuple[Tensor, Tensor]:
-    """Both operands as tensors of one dtype, promoted as keras.ops promotes."""
-    scalar1 = isinstance(x1, (int, float, builtins.bool)) and not isinstance(x1, np.generic)
-    scalar2 = isinstance(x2, (int, float, builtins.bool)) and not isinstance(x2, np.generic)
-    if scalar1 and not scalar2:
-        t2 = _t(x2)
-        want = t2.dtype.as_numpy_dtype if not (isinstance(x1, float) and t2.dtype.is_integer) else _FLOATX
-        return _t(np.asarray(x1, want)), _t(t2, want)
-    if scalar2 and not scalar1:
-        t1 = _t(x1)
-        want = t1.dtype.as_numpy_dtype if not (isinstance(x2, float) and t1.dtype.is_integer) else _FLOATX
-        return _t(t1, want), _t(np.asarray(x2, want))
-    t1, t2 = _t(x1), _t(x2)
-    if t1.dtype != t2.dtype:
-        want = _result_type(np.dtype(t1.dtype.as_numpy_dtype), np.dtype(t2.dtype.as_numpy_dtype))
-        t1, t2 = _t(t1, want), _t(t2, want)
-    return t1, t2
+def _promote(*xs: Any, extra: Any = None, weak: bool = True) -> list:
+    """``xs`` as tensors of the dtype Keras's ops give them (``result_type`` of theirs and
+    ``extra``); with ``weak``, Python ints and floats take the others' type, else they are int32 and
+    float32 tensors first (as Keras converts them)."""
+    xs = [_weak(x) if weak else _t(x) for x in xs]
+    kinds = [type(x) if type(x) in (int, float) else x.dtype.name for x in xs]
+    if extra is None and builtins.all(k == kinds[0] for k in kinds) and type(kinds[0]) is str:
+        return xs
+    want = _result_type(*kinds, *(() if extra is None else (extra,)))
+    return [_t(np.asarray(x, want)) if type(x) in (int, float) else _t(x, want) for x in xs]
+
+
+def _pair(x1: Any, x2: Any) -> list:
+    return _promote(x1, x2)
+
+
+def _strong_pair(x1: Any, x2: Any) -> list:
+    return _promote(x1, x2, weak=False)
+
+
+def _widened(x: Tensor) -> Tensor:
+    """``x`` in the type Keras sums it in: bool and small integers in 32 bits (as JAX)."""
+    name = x.dtype.name
+    if name in ("bool", "int8", "int16"):
+        return _m.cast(x, "int32")
+    return _m.cast(x, "uint32") if name in ("uint8", "uint16") else x
 
 
 def _float(x: Any) -> Tensor:
@@ -160,8 +173,7 @@ def multiply(x1: Any, x2: Any) -> Tensor:
 
 def divide(x1: Any, x2: Any) -> Tensor:
     """``x1 / x2`` (integers give floats)."""
-    a, b = _pair(x1, x2)
-    return _m.truediv(_float(a), _float(b))
+    return _m.truediv(*_promote(x1, x2, extra=float))
 
 
 true_divide = divide
@@ -173,13 +185,19 @@ def floor_divide(x1: Any, x2: Any) -> Tensor:
 
 
 def mod(x1: Any, x2: Any) -> Tensor:
-    """``x1 % x2`` (the sign of ``x2``)."""
-    return _m.mod(*_pair(x1, x2))
+    """``x1 % x2`` (the sign of ``x2``; bools as int32)."""
+    a, b = _strong_pair(x1, x2)
+    if a.dtype.name == "bool":
+        a, b = _m.cast(a, "int32"), _m.cast(b, "int32")
+    return _m.mod(a, b)
 
 
 def power(x1: Any, x2: Any) -> Tensor:
-    """``x1 ** x2``."""
-    return _m.pow(*_pair(x1, x2))
+    """``x1 ** x2`` (unsigned integers computed in int32)."""
+    a, b = _pair(x1, x2)
+    if a.dtype.is_unsigned:
+        return _m.cast(_m.pow(_m.cast(a, "int32"), _m.cast(b, "int32")), a.dtype)
+    return _m.pow(a, b)
 
 
 def negative(x: Any) -> Tensor:
@@ -199,32 +217,32 @@ def minimum(x1: Any, x2: Any) -> Tensor:
 
 def equal(x1: Any, x2: Any) -> Tensor:
     """``x1 == x2``."""
-    return _m.equal(*_pair(x1, x2))
+    return _m.equal(*_strong_pair(x1, x2))
 
 
 def not_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 != x2``."""
-    return _m.not_equal(*_pair(x1, x2))
+    return _m.not_equal(*_strong_pair(x1, x2))
 
 
 def greater(x1: Any, x2: Any) -> Tensor:
     """``x1 > x2``."""
-    return _m.greater(*_pair(x1, x2))
+    return _m.greater(*_strong_pair(x1, x2))
 
 
 def greater_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 >= x2``."""
-    return _m.greater_equal(*_pair(x1, x2))
+    return _m.greater_equal(*_strong_pair(x1, x2))
 
 
 def less(x1: Any, x2: Any) -> Tensor:
     """``x1 < x2``."""
-    return _m.less(*_pair(x1, x2))
+    return _m.less(*_strong_pair(x1, x2))
 
 
 def less_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 <= x2``."""
-    return _m.less_equal(*_pair(x1, x2))
+    return _m.less_equal(*_strong_pair(x1, x2))
 
 
 def logical_and(x1: Any, x2: Any) -> Tensor:
@@ -242,9 +260,18 @@ def logical_not(x: Any) -> Tensor:
     return _m.logical_not(cast(x, "bool"))
 
 
-def matmul(x1: Any, x2: Any) -> Tensor:
-    """The matrix product (batched over leading axes; a 1-D operand is a vector)."""
-    a, b = _pair(x1, x2)
+def _in_float(x1: Any, x2: Any, keep: tuple = ()) -> tuple:
+    """The operands in the type Keras multiplies them in (a float, unless ``keep`` holds the
+    promoted type), and the type of the result."""
+    a, b = _t(x1), _t(x2)
+    out = _result_type(a.dtype.name, b.dtype.name)
+    if out in keep:
+        return _t(a, out), _t(b, out), out
+    work = _result_type(out, float)
+    return _t(a, work), _t(b, work), out
+
+
+def _matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.shape.rank == 1 and b.shape.rank == 1:
         return _r.reduce_sum(a * b)
     if a.shape.rank == 1:
@@ -254,32 +281,54 @@ def matmul(x1: Any, x2: Any) -> Tensor:
     return _la.matmul(a, b)
 
 
+def matmul(x1: Any, x2: Any) -> Tensor:
+    """The matrix product (batched over leading axes; a 1-D operand is a vector), computed in a
+    float type and given the promoted type (int8 by int8 gives int32)."""
+    a, b = _t(x1), _t(x2)
+    if a.dtype == b.dtype and a.dtype.is_floating:  # (the common case: nothing to promote)
+        return _matmul(a, b)
+    if a.dtype.name == b.dtype.name == "int8":
+        return _m.cast(_matmul(_m.cast(a, "int32"), _m.cast(b, "int32")), "int32")
+    a, b, out = _in_float(a, b)
+    return _t(_matmul(a, b), out)
+
+
 def dot(x1: Any, x2: Any) -> Tensor:
     """NumPy's ``dot``: a product for scalars, the matrix product otherwise (the last axis of
     ``x1`` against the second-to-last of ``x2``)."""
-    a, b = _pair(x1, x2)
+    a, b, out = _in_float(x1, x2)
     if a.shape.rank == 0 or b.shape.rank == 0:
-        return a * b
-    if b.shape.rank <= 2:
-        return matmul(a, b)
-    return _la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+        res = a * b
+    elif b.shape.rank <= 2:
+        res = _matmul(a, b)
+    else:
+        res = _la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+    return _t(res, out)
 
 
 def tensordot(x1: Any, x2: Any, axes: Any = 2) -> Tensor:
     """Sum of products over ``axes`` (an int: the last of ``x1`` with the first of ``x2``)."""
-    return _la.tensordot(*_pair(x1, x2), axes)
+    a, b, out = _in_float(x1, x2, keep=("int32", "int64", "float16", "float32", "float64",
+                                        "complex64", "complex128"))
+    return _t(_la.tensordot(a, b, axes), out)
 
 
 def einsum(subscripts: str, *operands: Any) -> Tensor:
-    """Einstein summation over ``operands`` as ``subscripts`` says."""
-    return _la.einsum(subscripts, *operands)
+    """Einstein summation over ``operands`` as ``subscripts`` says (integers computed in
+    :func:`keras.backend.floatx`; int8 operands give int32)."""
+    xs = [_t(x) for x in operands]
+    names = {x.dtype.name for x in xs}
+    out = "int32" if names == {"int8"} else _result_type(*names)
+    work = _floatx() if "int" in out else out
+    return _t(_la.einsum(subscripts, *[_t(x, work) for x in xs]), out)
 
 
 # ---- elementwise unary -------------------------------------------------------------------------
 
 def abs(x: Any) -> Tensor:  # noqa: A001 (keras.ops's name)
-    """``|x|``."""
-    return _m.abs(_t(x))
+    """``|x|`` (unsigned integers and bools unchanged)."""
+    x = _t(x)
+    return x if x.dtype.is_unsigned or x.dtype.name == "bool" else _m.abs(x)
 
 
 absolute = abs
@@ -328,8 +377,9 @@ def rsqrt(x: Any) -> Tensor:
 
 
 def square(x: Any) -> Tensor:
-    """``x * x``."""
-    return _m.square(_t(x))
+    """``x * x`` (bools as int32)."""
+    x = _t(x)
+    return _m.square(_m.cast(x, "int32") if x.dtype.name == "bool" else x)
 
 
 def sign(x: Any) -> Tensor:
@@ -389,14 +439,19 @@ def erf(x: Any) -> Tensor:
 def clip(x: Any, x_min: Any, x_max: Any) -> Tensor:
     """``x`` clipped to ``[x_min, x_max]``."""
     x = _t(x)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     return _m.clip_by_value(x, _t(x_min, x.dtype), _t(x_max, x.dtype))
 
 
 def where(condition: Any, x1: Any = None, x2: Any = None) -> Tensor:
     """``x1`` where ``condition`` holds, ``x2`` elsewhere; with only ``condition``, the indices of
-    its true entries."""
+    its true entries, one int32 tensor per axis (NumPy's ``nonzero``)."""
     if x1 is None and x2 is None:
-        return _t(np.stack(np.nonzero(convert_to_numpy(condition)), -1).astype(np.int64))
+        return tuple(_t(i.astype(np.int32)) for i in np.nonzero(convert_to_numpy(condition)))
+    if x1 is None or x2 is None:
+        raise ValueError("keras.ops.where: give both x1 and x2, or neither (for the indices of "
+                         "condition's true entries).")
     a, b = _pair(x1, x2)
     return _m.where(cast(condition, "bool"), a, b)
 
@@ -404,8 +459,8 @@ def where(condition: Any, x1: Any = None, x2: Any = None) -> Tensor:
 # ---- reductions --------------------------------------------------------------------------------
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """The sum over ``axis`` (all axes when None)."""
-    return _r.reduce_sum(_t(x), axis=_axis(axis), keepdims=keepdims)
+    """The sum over ``axis`` (all axes when None; bools and 8- and 16-bit integers in 32 bits)."""
+    return _r.reduce_sum(_widened(_t(x)), axis=_axis(axis), keepdims=keepdims)
 
 
 def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -415,19 +470,28 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
 def max(x: Any, axis: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:  # noqa: A001
     """The maximum over ``axis`` (at least ``initial`` when given)."""
-    out = _r.reduce_max(_t(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else maximum(out, initial)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        out = _r.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
+        return out if initial is None else _m.cast(maximum(_m.cast(out, "int32"), _t(initial, "int32")), "bool")
+    out = _r.reduce_max(x, axis=_axis(axis), keepdims=keepdims)
+    return out if initial is None else _m.maximum(out, _t(initial, out.dtype))
 
 
 def min(x: Any, axis: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:  # noqa: A001
     """The minimum over ``axis`` (at most ``initial`` when given)."""
-    out = _r.reduce_min(_t(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else minimum(out, initial)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        out = _r.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
+        return out if initial is None else _m.cast(minimum(_m.cast(out, "int32"), _t(initial, "int32")), "bool")
+    out = _r.reduce_min(x, axis=_axis(axis), keepdims=keepdims)
+    return out if initial is None else _m.minimum(out, _t(initial, out.dtype))
 
 
 def prod(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Tensor:
-    """The product over ``axis``."""
-    return _r.reduce_prod(_t(x, dtype), axis=_axis(axis), keepdims=keepdims)
+    """The product over ``axis`` (bools and 8- and 16-bit integers in 32 bits, unless ``dtype``)."""
+    x = _t(x, dtype) if dtype is not None else _widened(_t(x))
+    return _r.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def std(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -485,6 +549,8 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
 def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     """The running sum along ``axis`` (of the flattened ``x`` when None)."""
     x = _t(x, dtype)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     if axis is None:
         x, axis = _a.reshape(x, [-1]), 0
     return _m.cumsum(x, axis=axis)
@@ -493,6 +559,8 @@ def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
 def cumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     """The running product along ``axis`` (of the flattened ``x`` when None)."""
     x = _t(x, dtype)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     if axis is None:
         x, axis = _a.reshape(x, [-1]), 0
     return _m.cumprod(x, axis=axis)
@@ -501,13 +569,13 @@ def cumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
 # ---- shapes and arrays -------------------------------------------------------------------------
 
 def concatenate(xs: Sequence, axis: int = 0) -> Tensor:
-    """The tensors ``xs`` joined along ``axis``."""
-    return _a.concat([_t(x) for x in xs], axis=axis)
+    """The tensors ``xs`` joined along ``axis`` (in their promoted dtype)."""
+    return _a.concat(_promote(*xs, weak=False), axis=axis)
 
 
 def stack(x: Sequence, axis: int = 0) -> Tensor:
-    """The tensors ``x`` stacked along a new ``axis``."""
-    return _a.stack([_t(v) for v in x], axis=axis)
+    """The tensors ``x`` stacked along a new ``axis`` (in their promoted dtype)."""
+    return _a.stack(_promote(*x), axis=axis)
 
 
 def unstack(x: Any, num: Any = None, axis: int = 0) -> list:
@@ -621,12 +689,16 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None) -> Tensor:
 
 def sort(x: Any, axis: int = -1) -> Tensor:
     """``x`` sorted ascending along ``axis``."""
-    return _s.sort(_t(x), axis=axis)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        return _m.cast(_s.sort(_m.cast(x, "int8"), axis=axis), "bool")
+    return _s.sort(x, axis=axis)
 
 
 def argsort(x: Any, axis: int = -1) -> Tensor:
     """The indices that sort ``x`` ascending along ``axis``."""
-    return _s.argsort(_t(x), axis=axis, stable=True)
+    x = _t(x)
+    return _s.argsort(_m.cast(x, "uint8") if x.dtype.name == "bool" else x, axis=axis, stable=True)
 
 
 def top_k(x: Any, k: int, sorted: bool = True) -> tuple:  # noqa: A002
@@ -693,8 +765,9 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor: 
 
 
 def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse: bool = False) -> Tensor:
-    """One-hot vectors of length ``num_classes`` for the integer labels ``x``."""
-    return _a.one_hot(_t(x), num_classes, axis=axis, dtype=dtype or _FLOATX)
+    """One-hot vectors of length ``num_classes`` for the labels ``x`` (cast to integers first,
+    as Keras: float labels are truncated)."""
+    return _a.one_hot(_t(x, "int64"), num_classes, axis=axis, dtype=dtype or _FLOATX)
 
 
 # ---- neural-network ops ------------------------------------------------------------------------
@@ -785,8 +858,9 @@ def sparse_categorical_crossentropy(target: Any, output: Any, from_logits: bool 
 
 
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
-    """The sum of the ``offset`` diagonal over ``axis1`` and ``axis2``."""
-    return _r.reduce_sum(diagonal(x, offset, axis1, axis2), axis=-1)
+    """The sum of the ``offset`` diagonal over ``axis1`` and ``axis2`` (bools and 8- and 16-bit
+    integers in 32 bits)."""
+    return _r.reduce_sum(_widened(diagonal(x, offset, axis1, axis2)), axis=-1)
 
 
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:

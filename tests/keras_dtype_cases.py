@@ -1,0 +1,111 @@
+"""The cases of tools/record_keras_dtypes.py, shared with tests/test_keras_dtypes.py: every
+keras.ops op over every dtype (unary) or pair of dtypes and Python scalars (binary), and layers
+over every input dtype. ``ops``/``keras`` are the modules passed in (Keras's or tapegrad's);
+``tensor(name)`` builds the input of one dtype."""
+import numpy as np
+
+DTYPES = ["bool", "uint8", "uint16", "uint32", "int8", "int16", "int32", "int64",
+          "float16", "float32", "float64"]
+SCALARS = {"pyint": 2, "pyfloat": 1.5, "pybool": True}
+PROMOTION = DTYPES + ["uint64", "complex64", "complex128", "int", "float"]  # for result_type
+
+
+def promotion_type(name):
+    """A name of PROMOTION as result_type takes it ("int" and "float": the weak Python types)."""
+    return {"int": int, "float": float}.get(name, name)
+
+
+def array(dtype, k=0):
+    """A 2x2 array of ``dtype`` with values every dtype holds (nonzero, so division is defined)."""
+    if dtype == "bool":
+        return np.array([[True, False], [True, True]][::1 - 2 * k])
+    return (np.array([[1, 2], [3, 4]]) if k == 0 else np.array([[2, 1], [1, 3]])).astype(dtype)
+
+
+UNARY = {
+    "abs": lambda o, x: o.abs(x), "negative": lambda o, x: o.negative(x),
+    "exp": lambda o, x: o.exp(x), "expm1": lambda o, x: o.expm1(x), "log": lambda o, x: o.log(x),
+    "log1p": lambda o, x: o.log1p(x), "log2": lambda o, x: o.log2(x),
+    "log10": lambda o, x: o.log10(x), "sqrt": lambda o, x: o.sqrt(x),
+    "rsqrt": lambda o, x: o.rsqrt(x), "square": lambda o, x: o.square(x),
+    "sign": lambda o, x: o.sign(x), "sin": lambda o, x: o.sin(x), "cos": lambda o, x: o.cos(x),
+    "tan": lambda o, x: o.tan(x), "tanh": lambda o, x: o.tanh(x),
+    "arctan": lambda o, x: o.arctan(x), "floor": lambda o, x: o.floor(x),
+    "ceil": lambda o, x: o.ceil(x), "round": lambda o, x: o.round(x), "erf": lambda o, x: o.erf(x),
+    "sum": lambda o, x: o.sum(x), "sum_axis": lambda o, x: o.sum(x, axis=0),
+    "mean": lambda o, x: o.mean(x), "max": lambda o, x: o.max(x), "min": lambda o, x: o.min(x),
+    "max_initial": lambda o, x: o.max(x, initial=2), "prod": lambda o, x: o.prod(x),
+    "std": lambda o, x: o.std(x), "var": lambda o, x: o.var(x),
+    "argmax": lambda o, x: o.argmax(x), "argmin": lambda o, x: o.argmin(x),
+    "all": lambda o, x: o.all(x), "any": lambda o, x: o.any(x),
+    "logsumexp": lambda o, x: o.logsumexp(x), "norm": lambda o, x: o.norm(x),
+    "cumsum": lambda o, x: o.cumsum(x), "cumprod": lambda o, x: o.cumprod(x),
+    "sort": lambda o, x: o.sort(x), "argsort": lambda o, x: o.argsort(x),
+    "softmax": lambda o, x: o.softmax(x), "log_softmax": lambda o, x: o.log_softmax(x),
+    "sigmoid": lambda o, x: o.sigmoid(x), "relu": lambda o, x: o.relu(x),
+    "relu6": lambda o, x: o.relu6(x), "elu": lambda o, x: o.elu(x), "selu": lambda o, x: o.selu(x),
+    "gelu": lambda o, x: o.gelu(x), "silu": lambda o, x: o.silu(x),
+    "softplus": lambda o, x: o.softplus(x), "leaky_relu": lambda o, x: o.leaky_relu(x),
+    "normalize": lambda o, x: o.normalize(x), "ones_like": lambda o, x: o.ones_like(x),
+    "zeros_like": lambda o, x: o.zeros_like(x), "full_like": lambda o, x: o.full_like(x, 3),
+    "transpose": lambda o, x: o.transpose(x), "flip": lambda o, x: o.flip(x),
+    "trace": lambda o, x: o.trace(x), "diagonal": lambda o, x: o.diagonal(x),
+    "logical_not": lambda o, x: o.logical_not(x), "clip": lambda o, x: o.clip(x, 0, 3),
+    "one_hot": lambda o, x: o.one_hot(x, 5), "reshape": lambda o, x: o.reshape(x, (4,)),
+    "expand_dims": lambda o, x: o.expand_dims(x, 0), "tile": lambda o, x: o.tile(x, 2),
+    "repeat": lambda o, x: o.repeat(x, 2), "stop_gradient": lambda o, x: o.stop_gradient(x),
+    "take": lambda o, x: o.take(x, [0, 1]), "top_k": lambda o, x: o.top_k(x, 1)[0],
+    "pad": lambda o, x: o.pad(x, [[1, 0], [0, 1]]),
+    "where_1": lambda o, x: o.where(x),
+    "binary_crossentropy": lambda o, x: o.binary_crossentropy(x, o.cast(x, "float32") / 8),
+}
+
+BINARY = {
+    "add": lambda o, a, b: o.add(a, b), "subtract": lambda o, a, b: o.subtract(a, b),
+    "multiply": lambda o, a, b: o.multiply(a, b), "divide": lambda o, a, b: o.divide(a, b),
+    "true_divide": lambda o, a, b: o.true_divide(a, b),
+    "floor_divide": lambda o, a, b: o.floor_divide(a, b), "mod": lambda o, a, b: o.mod(a, b),
+    "power": lambda o, a, b: o.power(a, b), "maximum": lambda o, a, b: o.maximum(a, b),
+    "minimum": lambda o, a, b: o.minimum(a, b), "equal": lambda o, a, b: o.equal(a, b),
+    "not_equal": lambda o, a, b: o.not_equal(a, b), "greater": lambda o, a, b: o.greater(a, b),
+    "greater_equal": lambda o, a, b: o.greater_equal(a, b), "less": lambda o, a, b: o.less(a, b),
+    "less_equal": lambda o, a, b: o.less_equal(a, b),
+    "logical_and": lambda o, a, b: o.logical_and(a, b),
+    "logical_or": lambda o, a, b: o.logical_or(a, b),
+    "where": lambda o, a, b: o.where(np.array([[True, False], [False, True]]), a, b),
+}
+BINARY_TENSORS = {  # operands that must be tensors (no Python scalar side)
+    "matmul": lambda o, a, b: o.matmul(a, b), "dot": lambda o, a, b: o.dot(a, b),
+    "tensordot": lambda o, a, b: o.tensordot(a, b, axes=1),
+    "concatenate": lambda o, a, b: o.concatenate([a, b]), "stack": lambda o, a, b: o.stack([a, b]),
+}
+
+LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) input
+    "Dense": lambda k: k.layers.Dense(3, kernel_initializer="ones", bias_initializer="ones"),
+    "Dense_relu": lambda k: k.layers.Dense(2, activation="relu", kernel_initializer="ones"),
+    "Flatten": lambda k: k.layers.Flatten(),
+    "Activation_relu": lambda k: k.layers.Activation("relu"),
+    "Dropout": lambda k: k.layers.Dropout(0.5),
+    "Rescaling": lambda k: k.layers.Rescaling(0.5),
+    "Conv1D": lambda k: k.layers.Conv1D(2, 1, kernel_initializer="ones"),
+    "Embedding": lambda k: k.layers.Embedding(5, 2, embeddings_initializer="ones"),
+}
+LAYER_INPUT = {"Conv1D": lambda a: a[None]}  # (1, 2, 2)
+
+
+def cases():
+    """Every case as ``(key, fn(ops, tensor))``, ``tensor(dtype, k)`` building an operand."""
+    out = []
+    for name, fn in UNARY.items():
+        for d in DTYPES:
+            out.append((f"{name}/{d}", lambda o, t, fn=fn, d=d: fn(o, t(d, 0))))
+    for name, fn in {**BINARY, **BINARY_TENSORS}.items():
+        sides = DTYPES + ([] if name in BINARY_TENSORS else list(SCALARS))
+        for d1 in sides:
+            for d2 in sides:
+                if d1 in SCALARS and d2 in SCALARS:
+                    continue
+                out.append((f"{name}/{d1}/{d2}", lambda o, t, fn=fn, d1=d1, d2=d2: fn(
+                    o, SCALARS[d1] if d1 in SCALARS else t(d1, 0),
+                    SCALARS[d2] if d2 in SCALARS else t(d2, 1))))
+    return out
