@@ -407,7 +407,8 @@ class Function:
         """A call of a function that cannot be replayed: the Python function runs eagerly, its
         random ops still the nodes of the function's graph (TensorFlow's seeds and kernels)."""
         with _trace.graph_run(entry):
-            return self._fn(*args, **kwargs)
+            return _outputs(self._fn(*args, **kwargs), {
+                id(x) for x in _nest.flatten((args, kwargs)) if isinstance(x, VariableBase)})
 
     def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list,
                variables: list) -> Any:
@@ -435,7 +436,7 @@ class Function:
         _trace.start(tr)
         _state.depth = getattr(_state, "depth", 0) + 1
         try:
-            out = self._fn(*a, **kw)
+            out = _outputs(self._fn(*a, **kw), {id(v) for v in variables})
         finally:
             _state.depth -= 1
             _trace.stop(tr)
@@ -528,6 +529,23 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tapegrad.function {self.__name__}>"
+
+
+_PY_VALUES = (int, float, bool, complex, str, bytes, np.ndarray, np.generic)
+
+
+def _outputs(out: Any, arg_vars: set) -> Any:
+    """TensorFlow's outputs of a ``tf.function``: Python numbers, strings and NumPy values in the
+    returned structure become tensors (a function that returns ``0`` on one branch returns a
+    tensor there too); a Variable it captured gives its value (one passed in stays itself);
+    None and tensors stay."""
+    leaves = _nest.flatten(out)
+    if not any(isinstance(x, _PY_VALUES) or isinstance(x, VariableBase) and id(x) not in arg_vars
+               for x in leaves):
+        return out
+    return _nest.pack_sequence_as(out, [
+        convert_to_tensor(x) if isinstance(x, _PY_VALUES) else
+        x.read_value() if isinstance(x, VariableBase) and id(x) not in arg_vars else x for x in leaves])
 
 
 def _fill(prog: Any, res: list, variables: Any) -> list:
