@@ -89,7 +89,17 @@ LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) inpu
     "Rescaling": lambda k: k.layers.Rescaling(0.5),
     "Conv1D": lambda k: k.layers.Conv1D(2, 1, kernel_initializer="ones"),
     "Embedding": lambda k: k.layers.Embedding(5, 2, embeddings_initializer="ones"),
+    "EinsumDense": lambda k: k.layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c",
+                                                  kernel_initializer="ones", bias_initializer="ones"),
+    "BatchNormalization": lambda k: k.layers.BatchNormalization(),
+    "Add": lambda k: _merge(k.layers.Add()), "Average": lambda k: _merge(k.layers.Average()),
+    "Maximum": lambda k: _merge(k.layers.Maximum()),
 }
+def _merge(layer):
+    """A merge layer on the input and a float32 tensor of ones."""
+    return lambda x: layer([x, np.ones((2, 2), np.float32)])
+
+
 LAYER_INPUT = {"Conv1D": lambda a: a[None]}  # (1, 2, 2)
 
 

@@ -318,6 +318,8 @@ def einsum(subscripts: str, *operands: Any) -> Tensor:
     :func:`keras.backend.floatx`; int8 operands give int32)."""
     xs = [_t(x) for x in operands]
     names = {x.dtype.name for x in xs}
+    if len(names) == 1 and xs[0].dtype.is_floating:  # (the common case: nothing to promote)
+        return _la.einsum(subscripts, *xs)
     out = "int32" if names == {"int8"} else _result_type(*names)
     work = _floatx() if "int" in out else out
     return _t(_la.einsum(subscripts, *[_t(x, work) for x in xs]), out)
