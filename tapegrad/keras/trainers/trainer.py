@@ -75,12 +75,14 @@ class Trainer:
         if loss is not None or not self.__dict__.get("compiled"):
             # (a compile without a loss keeps the loss and loss weights compiled before, as Keras 3's)
             self.loss, self._loss_weights = loss, loss_weights
-        self._metric_ids = metrics
+        self._metric_ids = metrics  # (this compile's arguments: its saved config)
         self._weighted_metric_ids = weighted_metrics
         self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
         self._output_loss_trackers: list = []
-        self._compile_metrics = None if metrics is None and weighted_metrics is None else \
-            _CompileMetrics(self)
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = _CompileMetrics(self, metrics, weighted_metrics)
+        elif not self.__dict__.get("compiled"):  # (a compile without metrics keeps those compiled
+            self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.run_eagerly = bool(run_eagerly)
         self.jit_compile = jit_compile
@@ -211,13 +213,13 @@ class Trainer:
         self._flat_losses = flat
         self._output_loss_trackers = [_keras_module("metrics").Mean(name=f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
 
-    def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
-        """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
+    def _build_metrics(self, y_true: Any, y_pred: Any, metrics: Any, weighted_metrics: Any) -> list:
+        """``[(output index, metric, weighted, output name or None)]`` for the metrics compiled."""
         ys, ps = flatten(y_true), flatten(y_pred)
         n = len(ps)
         names = self.output_names if n > 1 else None
         built = []
-        for ids, weighted in ((self._metric_ids, False), (self._weighted_metric_ids, True)):
+        for ids, weighted in ((metrics, False), (weighted_metrics, True)):
             if not ids:
                 continue
             what = "weighted_metrics" if weighted else "metrics"
