@@ -97,3 +97,13 @@ def test_stateless_construction_puts_state_back():
     assert gen.state.numpy().tolist() == [3, 0]
     assert v.numpy().tolist() == [1.0, 2.0]
     np.testing.assert_array_equal(tf.random.uniform([2]).numpy(), want)
+
+
+def test_functional_model_on_a_string_input():
+    """keras.Input(dtype="string") into StringLookup: construction traces call on a string
+    placeholder (Keras's symbolic string tensor), the model then maps the strings."""
+    inp = keras.Input(shape=(1,), dtype="string")
+    out = keras.layers.CategoryEncoding(num_tokens=3)(keras.layers.StringLookup(vocabulary=["a", "b"])(inp))
+    assert tuple(out.shape) == (None, 3)
+    model = keras.Model(inp, out)
+    np.testing.assert_array_equal(model(np.array([["b"], ["z"]])).numpy(), [[0, 0, 1], [1, 0, 0]])

@@ -120,7 +120,8 @@ def _placeholder(x: Any, fill: int) -> Any:
     mask when the KerasTensor has one (a bool KerasTensor, or a mask over all but the last axis)."""
     if not isinstance(x, KerasTensor):
         return x
-    value = convert_to_tensor(np.zeros([fill if d is None else d for d in x.shape], x.dtype))
+    shape = [fill if d is None else d for d in x.shape]
+    value = convert_to_tensor(np.full(shape, b"", object) if x.dtype == "string" else np.zeros(shape, x.dtype))
     mask = x._keras_mask
     if mask is not None:
         shape = mask.shape if isinstance(mask, KerasTensor) else value.shape[:-1]
