@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor as _convert
 from .._tensor import Tensor, VariableBase
 from .backend import floatx as _floatx
@@ -877,9 +877,535 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 def get_item(x: Any, key: Any) -> Tensor:
     """``x[key]`` (what ``keras_tensor[key]`` becomes in a functional model; a key saved in a
     model's config comes back as a list, read as the tuple it was)."""
-    if isinstance(key, list) and builtins.any(isinstance(k, slice) or k is Ellipsis or k is None for k in key):
+    if isinstance(key, list) and builtins.any(isinstance(k, builtins.slice) or k is Ellipsis or k is None for k in key):
         key = tuple(key)
     return _t(x)[key]
+
+
+# ---- more of keras.ops: NumPy-like math and arrays, activations, control flow, indexing ----------
+
+def _unary_float(fn: Any, doc: str) -> Any:
+    def op(x: Any) -> Tensor:
+        return fn(_float(x))
+    op.__doc__ = doc
+    return op
+
+
+arccos = _unary_float(_sp.acos, "The inverse cosine (integers give floats).")
+arccosh = _unary_float(_sp.acosh, "The inverse hyperbolic cosine.")
+arcsin = _unary_float(_sp.asin, "The inverse sine.")
+arcsinh = _unary_float(_sp.asinh, "The inverse hyperbolic sine.")
+arctanh = _unary_float(_sp.atanh, "The inverse hyperbolic tangent.")
+cosh = _unary_float(_sp.cosh, "The hyperbolic cosine.")
+sinh = _unary_float(_sp.sinh, "The hyperbolic sine.")
+for _f, _n in ((arccos, "arccos"), (arccosh, "arccosh"), (arcsin, "arcsin"), (arcsinh, "arcsinh"),
+               (arctanh, "arctanh"), (cosh, "cosh"), (sinh, "sinh")):
+    _f.__name__ = _f.__qualname__ = _n
+
+
+def exp2(x: Any) -> Tensor:
+    """``2**x`` (integers give floats)."""
+    x = _float(x)
+    return _m.pow(_t(2.0, x.dtype), x)
+
+
+def reciprocal(x: Any) -> Tensor:
+    """``1 / x``."""
+    return _m.reciprocal(_t(x))
+
+
+def trunc(x: Any) -> Tensor:
+    """Rounded toward zero (integers and bools unchanged)."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return x
+    return _m.where(_m.less(x, _t(0, x.dtype)), _sp.ceil(x), _sp.floor(x))
+
+
+def _float_test(fn: Any, fill: bool) -> Any:
+    def op(x: Any) -> Tensor:
+        x = _t(x)
+        if not (x.dtype.is_floating or x.dtype.is_complex):
+            return _t(np.full(x.shape.as_list(), fill))
+        return fn(x)
+    return op
+
+
+isnan = _float_test(_sp.is_nan, False)
+isnan.__doc__, isnan.__name__ = "Where ``x`` is NaN (never for integers).", "isnan"
+isinf = _float_test(_sp.is_inf, False)
+isinf.__doc__, isinf.__name__ = "Where ``x`` is infinite (never for integers).", "isinf"
+isfinite = _float_test(_sp.is_finite, True)
+isfinite.__doc__, isfinite.__name__ = "Where ``x`` is finite (always for integers).", "isfinite"
+
+
+def nan_to_num(x: Any, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    """``x`` with NaN, +inf and -inf replaced (by ``nan``, and the dtype's largest and smallest
+    values unless given); integers unchanged."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return x
+    info = np.finfo(x.dtype.as_numpy_dtype)
+    big = _t(info.max if posinf is None else posinf, x.dtype)
+    small = _t(info.min if neginf is None else neginf, x.dtype)
+    x = _m.where(_sp.is_nan(x), _m.zeros_like(x) + _t(nan, x.dtype), x)
+    x = _m.where(_m.logical_and(_sp.is_inf(x), _m.greater(x, _t(0, x.dtype))), _m.zeros_like(x) + big, x)
+    return _m.where(_m.logical_and(_sp.is_inf(x), _m.less(x, _t(0, x.dtype))), _m.zeros_like(x) + small, x)
+
+
+def copy(x: Any) -> Tensor:
+    """A copy of ``x``."""
+    return _a.identity(_t(x))
+
+
+def conjugate(x: Any) -> Tensor:
+    """The complex conjugate (real ``x`` unchanged)."""
+    x = _t(x)
+    return _m.conj(x) if x.dtype.is_complex else x
+
+
+conj = conjugate
+
+
+def ravel(x: Any) -> Tensor:
+    """``x`` flattened."""
+    return _a.reshape(_t(x), [-1])
+
+
+def count_nonzero(x: Any, axis: Any = None) -> Tensor:
+    """The number of nonzero entries over ``axis``, int32."""
+    return _m.cast(_r.count_nonzero(_t(x), axis=_axis(axis)), "int32")
+
+
+amax = max
+amin = min
+
+
+def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The range ``max - min`` over ``axis``."""
+    x = _t(x)
+    return _m.subtract(_r.reduce_max(x, axis=_axis(axis), keepdims=keepdims),
+                       _r.reduce_min(x, axis=_axis(axis), keepdims=keepdims))
+
+
+def average(x: Any, axis: Any = None, weights: Any = None) -> Tensor:
+    """The mean over ``axis``, weighted by ``weights`` (the shape of ``x``, or 1-D along ``axis``)."""
+    if weights is None:
+        x, = _promote(x, extra=float, weak=False)
+        return _r.reduce_mean(x, axis=axis)
+    x, w = _promote(x, weights, extra=float, weak=False)
+    if w.shape.rank == 1 and x.shape.rank > 1 and axis is not None:
+        w = _a.reshape(w, [-1 if i == axis % x.shape.rank else 1 for i in builtins.range(x.shape.rank)])
+    return _m.truediv(_r.reduce_sum(x * w, axis=axis), _r.reduce_sum(w + _m.zeros_like(x), axis=axis))
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Tensor:
+    """``x`` with the axes ``source`` moved to ``destination`` (ints or sequences)."""
+    x = _t(x)
+    r = x.shape.rank
+    src = [a % r for a in ([source] if isinstance(source, int) else source)]
+    dst = [a % r for a in ([destination] if isinstance(destination, int) else destination)]
+    order = [a for a in builtins.range(r) if a not in src]
+    for d, s_ in sorted(zip(dst, src)):
+        order.insert(d, s_)
+    return _a.transpose(x, order)
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
+    """``x`` with ``axis1`` and ``axis2`` exchanged."""
+    x = _t(x)
+    perm = list(builtins.range(x.shape.rank))
+    a, b = axis1 % len(perm), axis2 % len(perm)
+    perm[a], perm[b] = perm[b], perm[a]
+    return _a.transpose(x, perm)
+
+
+def roll(x: Any, shift: Any, axis: Any = None) -> Tensor:
+    """``x`` rolled by ``shift`` along ``axis`` (the flattened ``x`` when None)."""
+    x = _t(x)
+    if axis is None:
+        return _a.reshape(_a.roll(_a.reshape(x, [-1]), shift, 0), x.shape.as_list())
+    return _a.roll(x, shift, axis)
+
+
+def fliplr(x: Any) -> Tensor:
+    """``x`` reversed along axis 1."""
+    return flip(x, 1)
+
+
+def flipud(x: Any) -> Tensor:
+    """``x`` reversed along axis 0."""
+    return flip(x, 0)
+
+
+def _band(x: Any, k: int, lower: bool) -> Tensor:
+    x = _t(x)
+    rows, cols = x.shape[-2], x.shape[-1]
+    i, j = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    keep = (i >= j - k) if lower else (j >= i + k)
+    return _m.where(_t(np.broadcast_to(keep, x.shape.as_list())), x, _m.zeros_like(x))
+
+
+def tril(x: Any, k: int = 0) -> Tensor:
+    """``x`` (the last two axes a matrix) with the entries above the ``k``-th diagonal zeroed."""
+    return _band(x, k, True)
+
+
+def triu(x: Any, k: int = 0) -> Tensor:
+    """``x`` (the last two axes a matrix) with the entries below the ``k``-th diagonal zeroed."""
+    return _band(x, k, False)
+
+
+def diag(x: Any, k: int = 0) -> Tensor:
+    """The ``k``-th diagonal of a matrix, or the matrix with vector ``x`` on it."""
+    x = _t(x)
+    if x.shape.rank == 1:
+        n = x.shape[0] + builtins.abs(k)
+        return _la.matrix_diag(x, k=k, num_rows=n, num_cols=n)
+    if x.shape.rank == 2:
+        return _la.diag_part(x, k=k)
+    raise ValueError(f"`x` must be 1-D or 2-D; received x.shape={tuple(x.shape.as_list())}.")
+
+
+def append(x1: Any, x2: Any, axis: Any = None) -> Tensor:
+    """``x2`` appended to ``x1`` along ``axis`` (both flattened when None)."""
+    a, b = _strong_pair(x1, x2)
+    if axis is None:
+        return _a.concat([_a.reshape(a, [-1]), _a.reshape(b, [-1])], axis=0)
+    return _a.concat([a, b], axis=axis)
+
+
+def hstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 1 (axis 0 for vectors)."""
+    xs = _promote(*xs)
+    return _a.concat(xs, axis=0 if xs[0].shape.rank == 1 else 1)
+
+
+def vstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 0."""
+    return _a.concat(_promote(*xs), axis=0)
+
+
+def outer(x1: Any, x2: Any) -> Tensor:
+    """The outer product of the flattened ``x1`` and ``x2``."""
+    a, b = _strong_pair(x1, x2)
+    a, b = _a.reshape(a, [-1, 1]), _a.reshape(b, [-1])
+    return _m.logical_and(a, b) if a.dtype.name == "bool" else a * b  # (TF's `*` on bools: `and`)
+
+
+def inner(x1: Any, x2: Any) -> Tensor:
+    """The sum of products over the last axes (a product for a scalar)."""
+    a, b, out = _in_float(x1, x2)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return _t(a * b, out)
+    return _t(_la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 1]]), out)
+
+
+def vdot(x1: Any, x2: Any) -> Tensor:
+    """The dot product of the flattened ``x1`` and ``x2``."""
+    a, b, out = _in_float(x1, x2)
+    return _t(_r.reduce_sum(_a.reshape(a, [-1]) * _a.reshape(b, [-1])), out)
+
+
+def _binary_float(fn: Any, name: str, doc: str) -> Any:
+    def op(x1: Any, x2: Any) -> Tensor:
+        return fn(*_promote(x1, x2, extra=float, weak=False))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+arctan2 = _binary_float(_sp.atan2, "arctan2", "The angle of the point ``(x2, x1)``.")
+
+
+def _logaddexp(a: Tensor, b: Tensor) -> Tensor:
+    d = a - b
+    return _m.where(_sp.is_nan(d), a + b, _m.maximum(a, b) + _m.log1p(_m.exp(-_m.abs(d))))
+
+
+logaddexp = _binary_float(_logaddexp, "logaddexp", "``log(exp(x1) + exp(x2))``, without overflow.")
+
+
+def hypot(x1: Any, x2: Any) -> Tensor:
+    """``sqrt(x1**2 + x2**2)`` (small integers give floatx, int64 float64)."""
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    want = _floatx() if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32") else (
+        "float64" if name == "int64" else name)
+    a, b = _t(a, want), _t(b, want)
+    return _m.sqrt(_m.square(a) + _m.square(b))
+
+
+def divide_no_nan(x1: Any, x2: Any) -> Tensor:
+    """``x1 / x2``, 0 where ``x2`` is 0."""
+    return _sp.divide_no_nan(*_promote(x1, x2, extra=float))
+
+
+def logical_xor(x1: Any, x2: Any) -> Tensor:
+    """Elementwise ``xor`` of the truth values."""
+    return _m.logical_xor(cast(x1, "bool"), cast(x2, "bool"))
+
+
+def isclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """Where ``|x1 - x2| <= atol + rtol * |x2|`` (integers: equal)."""
+    a, b = _strong_pair(x1, x2)
+    if not a.dtype.is_floating:
+        return _m.equal(a, b)
+    out = _m.less_equal(_m.abs(a - b), _t(atol, a.dtype) + _t(rtol, a.dtype) * _m.abs(b))
+    return _m.logical_or(out, _m.logical_and(_sp.is_nan(a), _sp.is_nan(b))) if equal_nan else out
+
+
+def allclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """Whether :func:`isclose` holds everywhere."""
+    return _r.reduce_all(isclose(x1, x2, rtol, atol, equal_nan))
+
+
+def nonzero(x: Any) -> tuple:
+    """The indices of the nonzero entries, one int32 tensor per axis."""
+    return tuple(_t(i.astype(np.int32)) for i in np.nonzero(convert_to_numpy(x)))
+
+
+def meshgrid(*x: Any, indexing: str = "xy") -> list:
+    """Coordinate grids from 1-D ``x`` (``"xy"``: Cartesian, ``"ij"``: matrix indexing)."""
+    return _a.meshgrid(*[_t(v) for v in x], indexing=indexing)
+
+
+def identity(n: int, dtype: Any = None) -> Tensor:
+    """The ``n`` x ``n`` identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:  # noqa: N803
+    """Ones at and below the ``k``-th diagonal."""
+    return _t(np.tri(N, M, k, dtype=_dt.as_dtype(dtype or _FLOATX).as_numpy_dtype))
+
+
+def empty(shape: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ``shape`` (zeros)."""
+    return zeros(shape, dtype)
+
+
+def empty_like(x: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ``x``'s shape (zeros)."""
+    return zeros_like(x, dtype)
+
+
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a tensor."""
+    return isinstance(x, (Tensor, VariableBase))
+
+
+def dtype(x: Any) -> str:
+    """``x``'s dtype as Keras names it (``"float32"``)."""
+    return _t(x).dtype.name
+
+
+def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = False) -> tuple:
+    """The mean and variance over ``axes`` (float16 computed in float32)."""
+    x = _t(x)
+    name = x.dtype.name
+    work = _m.cast(x, "float32") if name == "float16" else x
+    mean_ = _r.reduce_mean(work, axis=_axis(axes), keepdims=True)
+    var_ = _r.reduce_mean(_m.square(work - _a.stop_gradient(mean_)), axis=_axis(axes), keepdims=keepdims)
+    mean_ = mean_ if keepdims else _a.squeeze(mean_, _axis(axes) if not isinstance(axes, int) else [axes])
+    if name == "float16":
+        mean_, var_ = _m.cast(mean_, name), _m.cast(var_, name)
+    return mean_, var_
+
+
+def searchsorted(sorted_sequence: Any, values: Any, side: str = "left") -> Tensor:
+    """Where ``values`` would be inserted in the 1-D ``sorted_sequence`` to keep it sorted, int32."""
+    seq = _t(sorted_sequence)
+    if seq.shape.rank != 1:
+        raise ValueError("`searchsorted` only supports 1-D sorted sequences; received "
+                         f"sorted_sequence.shape={tuple(seq.shape.as_list())}.")
+    return _s.searchsorted(seq, _t(values, seq.dtype), side=side, out_type="int32")
+
+
+def multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse: bool = False) -> Tensor:
+    """Multi-hot vectors: ones at the labels of each row of ``inputs`` (a batch of label lists)."""
+    x = _t(inputs)
+    rank1 = x.shape.rank == 1
+    if rank1:
+        x = _a.expand_dims(x, 0)
+    out = _r.reduce_max(one_hot(x, num_classes, axis=axis, dtype=dtype or _FLOATX), axis=-2)
+    return _a.squeeze(out, [0]) if rank1 else out
+
+
+# activations (keras.ops.nn), as Keras's TensorFlow backend computes them
+
+def log_sigmoid(x: Any) -> Tensor:
+    """``log(sigmoid(x))``."""
+    return _sp.log_sigmoid(_t(x))
+
+
+def softsign(x: Any) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return _nn.softsign(_t(x))
+
+
+def hard_sigmoid(x: Any) -> Tensor:
+    """``relu6(x + 3) / 6``."""
+    x = _t(x)
+    return _nn.relu6(x + _t(3.0, x.dtype)) / _t(6.0, x.dtype)
+
+
+def hard_silu(x: Any) -> Tensor:
+    """``x * hard_sigmoid(x)``."""
+    x = _t(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def celu(x: Any, alpha: float = 1.0) -> Tensor:
+    """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    x = _t(x)
+    a = _t(alpha, x.dtype)
+    return _m.maximum(x, _t(0.0, x.dtype)) + a * _m.expm1(_m.minimum(x, _t(0.0, x.dtype)) / a)
+
+
+def glu(x: Any, axis: int = -1) -> Tensor:
+    """The gated linear unit: the first half of ``axis`` times the sigmoid of the second."""
+    x = _t(x)
+    if x.shape[axis] % 2:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape.as_list())} "
+                         f"with axis={axis}")
+    a, b = _a.split(x, 2, axis=axis)
+    return a * _m.sigmoid(b)
+
+
+def hard_tanh(x: Any) -> Tensor:
+    """``x`` clipped to ``[-1, 1]``."""
+    x = _t(x)
+    return _m.clip_by_value(x, _t(-1.0, x.dtype), _t(1.0, x.dtype))
+
+
+def hard_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > threshold``, else 0."""
+    x = _t(x)
+    return _m.where(_m.greater(_m.abs(x), _t(threshold, x.dtype)), x, _m.zeros_like(x))
+
+
+def soft_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` moved ``threshold`` toward 0, and 0 within ``threshold`` of it."""
+    x = _t(x)
+    t = _t(threshold, x.dtype)
+    return _m.where(_m.greater(x, t), x - t, _m.where(_m.less(x, -t), x + t, _m.zeros_like(x)))
+
+
+def tanh_shrink(x: Any) -> Tensor:
+    """``x - tanh(x)``."""
+    x = _t(x)
+    return x - _m.tanh(x)
+
+
+def squareplus(x: Any, b: float = 4) -> Tensor:
+    """``(x + sqrt(x**2 + b)) / 2``."""
+    x = _t(x)
+    return (x + _m.sqrt(_m.square(x) + _t(b, x.dtype))) / _t(2, x.dtype)
+
+
+def sparse_plus(x: Any) -> Tensor:
+    """0 below -1, ``(x + 1)**2 / 4`` up to 1, ``x`` above."""
+    x = _t(x)
+    one = _t(1.0, x.dtype)
+    return _m.where(_m.less_equal(x, -one), _m.zeros_like(x),
+                    _m.where(_m.less(x, one), _t(0.25, x.dtype) * _m.square(x + one), x))
+
+
+def threshold(x: Any, threshold: float, default_value: float) -> Tensor:
+    """``x`` where ``x > threshold``, else ``default_value``."""
+    x = _t(x)
+    return _m.where(_m.greater(x, _t(threshold, x.dtype)), x, _m.zeros_like(x) + _t(default_value, x.dtype))
+
+
+# control flow, run as Python (tapegrad's tf.function traces Python control flow)
+
+def cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
+    """``true_fn()`` if ``pred`` holds, else ``false_fn()``."""
+    return true_fn() if builtins.bool(pred) else false_fn()
+
+
+def switch(index: Any, branches: Sequence, *operands: Any) -> Any:
+    """``branches[index](*operands)`` (``index`` clipped to the branches)."""
+    i = builtins.min(builtins.max(int(index), 0), len(branches) - 1)
+    return branches[i](*operands)
+
+
+def fori_loop(lower: Any, upper: Any, body_fun: Any, init_val: Any) -> Any:
+    """``val = body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1``."""
+    val = init_val
+    for i in builtins.range(int(lower), int(upper)):
+        val = body_fun(i, val)
+    return val
+
+
+def while_loop(cond: Any, body: Any, loop_vars: Any, maximum_iterations: int | None = None) -> Any:
+    """``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (at most
+    ``maximum_iterations`` times); a lone tensor or a dict is one value."""
+    single = not isinstance(loop_vars, (list, tuple))
+    vals = (loop_vars,) if single else tuple(loop_vars)
+    n = 0
+    while (maximum_iterations is None or n < maximum_iterations) and builtins.bool(cond(*vals)):
+        out = body(*vals)
+        vals = (out,) if single else tuple(out)
+        n += 1
+    return vals[0] if single else type(loop_vars)(vals) if isinstance(loop_vars, list) else vals
+
+
+def scan(f: Any, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
+         unroll: int = 1) -> tuple:
+    """``carry, y = f(carry, x)`` over the leading axis of ``xs`` (``length`` times with ``xs``
+    None); the last carry and the stacked ``y``."""
+    if xs is None and length is None:
+        raise ValueError("Got no `xs` to scan over and `length` not provided.")
+    items = [None] * length if xs is None else unstack(xs)
+    if reverse:
+        items = items[::-1]
+    carry, ys = init, []
+    for x in items:
+        carry, y = f(carry, x)
+        ys.append(y)
+    if reverse:
+        ys = ys[::-1]
+    if not ys or ys[0] is None:
+        return carry, None
+    flat = [_nest.flatten(y) for y in ys]
+    stacked = [_a.stack([_t(f[i]) for f in flat]) for i in builtins.range(len(flat[0]))]
+    return carry, _nest.pack_sequence_as(ys[0], stacked)
+
+
+def map(f: Any, xs: Any) -> Any:  # noqa: A001 (keras.ops's name)
+    """``f`` applied to each slice of ``xs`` along its first axis, stacked."""
+    return _a.stack([_t(f(x)) for x in unstack(xs)])
+
+
+def slice(inputs: Any, start_indices: Any, shape: Any) -> Tensor:  # noqa: A001
+    """The block of ``shape`` at ``start_indices``."""
+    return _ix.slice(_t(inputs), [int(i) for i in convert_to_numpy(start_indices)],
+                     [int(i) for i in convert_to_numpy(shape)])
+
+
+def slice_update(inputs: Any, start_indices: Any, updates: Any) -> Tensor:
+    """``inputs`` with the block at ``start_indices`` replaced by ``updates``."""
+    x, u = _t(inputs), _t(updates)
+    start = [int(i) for i in convert_to_numpy(start_indices)]
+    grid = np.stack(np.meshgrid(*[np.arange(s_, s_ + n) for s_, n in zip(start, u.shape.as_list())],
+                                indexing="ij"), -1)
+    return _ix.tensor_scatter_nd_update(x, _t(grid.astype(np.int64)), _t(u, x.dtype))
+
+
+def scatter(indices: Any, values: Any, shape: Any) -> Tensor:
+    """A tensor of ``shape``: zeros, plus ``values`` added at ``indices`` (summed where repeated)."""
+    return _ix.scatter_nd(_t(indices), _t(values), [int(d) for d in shape])
+
+
+def scatter_update(inputs: Any, indices: Any, updates: Any) -> Tensor:
+    """``inputs`` with ``updates`` written at ``indices``."""
+    x = _t(inputs)
+    return _ix.tensor_scatter_nd_update(x, _t(indices), _t(updates, x.dtype))
 
 
 def _symbolic(name: str, fn: Any) -> Any:
@@ -895,10 +1421,20 @@ def _symbolic(name: str, fn: Any) -> Any:
     return op
 
 
-__all__.append("get_item")
+__all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "cosh", "sinh", "exp2",
+            "reciprocal", "trunc", "isnan", "isinf", "isfinite", "nan_to_num", "copy", "conjugate",
+            "conj", "ravel", "count_nonzero", "amax", "amin", "ptp", "average", "moveaxis", "swapaxes",
+            "roll", "fliplr", "flipud", "tril", "triu", "diag", "append", "hstack", "vstack", "outer",
+            "inner", "vdot", "arctan2", "logaddexp", "hypot", "divide_no_nan", "logical_xor", "isclose",
+            "allclose", "nonzero", "meshgrid", "identity", "tri", "empty", "empty_like", "is_tensor",
+            "dtype", "moments", "searchsorted", "multi_hot", "log_sigmoid", "softsign", "hard_sigmoid",
+            "hard_silu", "hard_swish", "celu", "glu", "hard_tanh", "hard_shrink", "soft_shrink",
+            "tanh_shrink", "squareplus", "sparse_plus", "threshold", "cond", "switch", "fori_loop",
+            "while_loop", "scan", "map", "slice", "slice_update", "scatter", "scatter_update"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
-                     "full", "arange", "linspace", "eye"):
+                     "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
+                     "switch", "fori_loop", "while_loop", "scan", "map"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 
