@@ -105,3 +105,22 @@ def test_promoted_ops_keep_gradients():
     with tf.GradientTape() as tape:
         y = ops.sum(ops.matmul(x, np.array([[1], [2]], np.int32)) + ops.multiply(x, np.int8(3)))
     assert tape.gradient(y, x).numpy().tolist() == [[5.0, 7.0]]  # 2 * [1, 2] + 3 (the (1, 1) broadcast twice)
+
+
+def test_control_flow_ops_run_as_keras_defines_them():
+    x = tf.constant([1.0, 2.0, 3.0])
+    assert ops.cond(tf.constant(True), lambda: 1, lambda: 2) == 1
+    assert ops.switch(5, [lambda v: v + 1, lambda v: v * 10], 3) == 30  # (the index clipped)
+    assert ops.fori_loop(0, 4, lambda i, v: v + i, 10) == 16
+    assert ops.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2), (0, 1)) == (3, 8)
+    assert ops.while_loop(lambda i: i < 10, lambda i: i + 4, 0, maximum_iterations=2) == 8
+    carry, ys = ops.scan(lambda c, v: (c + v, c * v), 0.0, x)
+    assert float(carry) == 6.0 and ys.numpy().tolist() == [0.0, 2.0, 9.0]
+    carry, ys = ops.scan(lambda c, v: (c + v, c), 0.0, x, reverse=True)
+    assert ys.numpy().tolist() == [5.0, 3.0, 0.0]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        total = ops.sum(ops.map(lambda v: v * v, x))
+    assert tape.gradient(total, x).numpy().tolist() == [2.0, 4.0, 6.0]
+    with pytest.raises(ValueError, match="length"):
+        ops.scan(lambda c, v: (c, v), 0.0)

@@ -1344,7 +1344,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Any, init_val: Any) -> Any:
 
 def while_loop(cond: Any, body: Any, loop_vars: Any, maximum_iterations: int | None = None) -> Any:
     """``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (at most
-    ``maximum_iterations`` times); a lone tensor or a dict is one value."""
+    ``maximum_iterations`` times); a lone tensor or a dict is one value, a list or tuple gives a
+    tuple."""
     single = not isinstance(loop_vars, (list, tuple))
     vals = (loop_vars,) if single else tuple(loop_vars)
     n = 0
@@ -1352,7 +1353,7 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, maximum_iterations: int | N
         out = body(*vals)
         vals = (out,) if single else tuple(out)
         n += 1
-    return vals[0] if single else type(loop_vars)(vals) if isinstance(loop_vars, list) else vals
+    return vals[0] if single else vals
 
 
 def scan(f: Any, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
