@@ -116,6 +116,42 @@ BINARY_TENSORS = {  # operands that must be tensors (no Python scalar side)
     "vdot": lambda o, a, b: o.vdot(a, b),
 }
 
+_R = np.random.default_rng(0)
+IMG = _R.normal(size=(2, 5, 5, 3)).astype("float32")
+SEQ = _R.normal(size=(2, 7, 3)).astype("float32")
+SPD = (lambda m: (m @ m.T + 3 * np.eye(3)).astype("float32"))(_R.normal(size=(3, 3)))
+GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes (values and dtype)
+    "conv2d": lambda o: o.conv(IMG, np.ones((2, 2, 3, 4), "float32") / 4),
+    "conv2d_same_strided": lambda o: o.conv(IMG, IMG[0, :3, :3, :, None] * np.ones(2, "float32"),
+                                            strides=2, padding="same"),
+    "conv1d_dilated": lambda o: o.conv(SEQ, np.ones((2, 3, 2), "float32"), dilation_rate=2),
+    "conv2d_channels_first": lambda o: o.conv(IMG.transpose(0, 3, 1, 2), np.ones((3, 3, 3, 2), "float32"),
+                                              data_format="channels_first"),
+    "depthwise_conv2d": lambda o: o.depthwise_conv(IMG, np.ones((2, 2, 3, 2), "float32")),
+    "depthwise_conv1d": lambda o: o.depthwise_conv(SEQ, np.ones((3, 3, 1), "float32"), padding="same"),
+    "max_pool2d": lambda o: o.max_pool(IMG, 2), "max_pool1d_same": lambda o: o.max_pool(SEQ, 3, 2, "same"),
+    "average_pool2d": lambda o: o.average_pool(IMG, (2, 3), strides=1),
+    "average_pool_channels_first": lambda o: o.average_pool(IMG.transpose(0, 3, 1, 2), 2,
+                                                            data_format="channels_first"),
+    "segment_sum": lambda o: o.segment_sum(SEQ[0], np.array([0, 0, 2, 2, 1, 1, 1])),
+    "segment_sum_sorted": lambda o: o.segment_sum(SEQ[0], np.array([0, 0, 1, 1, 1, 2, 2]), sorted=True),
+    "segment_max": lambda o: o.segment_max(SEQ[0], np.array([0, 0, 2, 2, 1, 1, 1]), num_segments=4),
+    "in_top_k": lambda o: o.in_top_k(np.array([0, 2]), SEQ[0, :2], 2),
+    "erfinv": lambda o: o.erfinv(np.array([-0.5, 0.0, 0.9], "float32")),
+    "erfinv_float16": lambda o: o.erfinv(np.array([-0.5, 0.25], "float16")),
+    "saturate_cast": lambda o: o.saturate_cast(np.array([-300.0, 7.5, 300.0], "float32"), "uint8"),
+    "array": lambda o: o.array([1, 2], dtype="float64"),
+    "inv": lambda o: o.inv(SPD), "det": lambda o: o.det(SPD),
+    "solve": lambda o: o.solve(SPD, SEQ[0, :3]), "solve_vector": lambda o: o.solve(SPD, SEQ[0, 0]),
+    "cholesky": lambda o: o.cholesky(SPD), "cholesky_upper": lambda o: o.cholesky(SPD, upper=True),
+    "svd_s": lambda o: o.svd(SEQ[0], compute_uv=False),
+    "svd_reconstructed": lambda o: (lambda u, s_, vh: o.matmul(u * s_, vh))(*o.svd(SEQ[0], full_matrices=False)),
+    "qr_reconstructed": lambda o: o.matmul(*o.qr(SEQ[0])),
+    "qr_complete_r": lambda o: o.abs(o.qr(SEQ[0], mode="complete")[1]),
+    "eigh_values": lambda o: o.eigh(SPD)[0],
+    "cdist": lambda o: o.cdist(SEQ[0], SEQ[1]),
+}
+
 LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) input
     "Dense": lambda k: k.layers.Dense(3, kernel_initializer="ones", bias_initializer="ones"),
     "Dense_relu": lambda k: k.layers.Dense(2, activation="relu", kernel_initializer="ones"),
@@ -154,4 +190,6 @@ def cases():
                 out.append((f"{name}/{d1}/{d2}", lambda o, t, fn=fn, d1=d1, d2=d2: fn(
                     o, SCALARS[d1] if d1 in SCALARS else t(d1, 0),
                     SCALARS[d2] if d2 in SCALARS else t(d2, 1))))
+    for name, fn in GENERAL.items():
+        out.append((f"general/{name}", lambda o, t, fn=fn: fn(o)))
     return out

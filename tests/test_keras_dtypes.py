@@ -42,7 +42,8 @@ def check(key, fn):
 
 CASES = dict(cases.cases())
 UNARY_KEYS = [k for k in CASES if k.split("/")[0] in cases.UNARY]
-BINARY_KEYS = [k for k in CASES if k.split("/")[0] not in cases.UNARY]
+BINARY_KEYS = [k for k in CASES if k.split("/")[0] not in cases.UNARY and not k.startswith("general/")]
+GENERAL_KEYS = [k for k in CASES if k.startswith("general/")]
 
 
 # tf.nn.gelu(approximate=True) casts its 0.044715 to the input's dtype through float32 (TF's
@@ -59,6 +60,13 @@ def test_unary_op_dtype_as_keras(key):
 
 @pytest.mark.parametrize("key", BINARY_KEYS)
 def test_binary_op_promotes_as_keras(key):
+    check(key, lambda: CASES[key](ops, tensor))
+
+
+@pytest.mark.parametrize("key", GENERAL_KEYS)
+def test_float_op_as_keras(key):
+    """Convolutions, pooling, segments, linear algebra on fixed float32 inputs: Keras's dtype and
+    values (float32 by tf_compare's floor: a few accumulations of order-1 values)."""
     check(key, lambda: CASES[key](ops, tensor))
 
 

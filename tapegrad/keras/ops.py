@@ -37,12 +37,17 @@ from .._convert import convert_to_tensor as _convert
 from .._tensor import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
+from .._control_flow import vectorized_map as _vectorized_map
+from .._custom import custom_gradient as _custom_gradient
 from ..ops import array as _a
+from ..ops import conv as _conv
+from ..ops import decompositions as _dec
 from ..ops import indexing as _ix
 from ..ops import linalg as _la
 from ..ops import math as _m
 from ..ops import nn as _nn
 from ..ops import reduction as _r
+from ..ops import segment as _seg
 from ..ops import sort as _s
 from ..ops import special as _sp
 from ._keras_tensor import operation as _operation
@@ -1409,6 +1414,194 @@ def scatter_update(inputs: Any, indices: Any, updates: Any) -> Tensor:
     return _ix.tensor_scatter_nd_update(x, _t(indices), _t(updates, x.dtype))
 
 
+# convolution and pooling (channels_last unless data_format says otherwise)
+
+def _channels_last(x: Tensor, data_format: Any) -> bool:
+    if data_format not in (None, "channels_last", "channels_first"):
+        raise ValueError("data_format must be 'channels_last' or 'channels_first'; received "
+                         f"data_format={data_format!r}.")
+    return data_format != "channels_first"
+
+
+def _to_last(x: Tensor) -> Tensor:
+    return _a.transpose(x, [0] + list(builtins.range(2, x.shape.rank)) + [1])
+
+
+def _to_first(x: Tensor) -> Tensor:
+    return _a.transpose(x, [0, x.shape.rank - 1] + list(builtins.range(1, x.shape.rank - 1)))
+
+
+def _spatial(v: Any, n: int) -> list:
+    return [int(v)] * n if isinstance(v, (int, np.integer)) else [int(u) for u in v]
+
+
+def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: Any = None,
+         dilation_rate: Any = 1) -> Tensor:
+    """The N-D convolution of ``inputs`` (batch, spatial..., channels) with ``kernel``
+    (spatial..., in, out)."""
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    n = x.shape.rank - 2
+    x = x if last else _to_last(x)
+    out = _conv.convolution(x, _t(kernel, x.dtype), strides=_spatial(strides, n), padding=padding.upper(),
+                            dilations=_spatial(dilation_rate, n))
+    return out if last else _to_first(out)
+
+
+def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
+                   data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """The depthwise 1-D or 2-D convolution: each input channel with its own ``kernel`` slice
+    (spatial..., in, multiplier)."""
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    x = x if last else _to_last(x)
+    k = _t(kernel, x.dtype)
+    one_d = x.shape.rank == 3
+    if one_d:
+        x, k = _a.expand_dims(x, 1), _a.expand_dims(k, 0)
+    s_, d_ = _spatial(strides, 1 if one_d else 2), _spatial(dilation_rate, 1 if one_d else 2)
+    s_, d_ = ([1] + s_, [1] + d_) if one_d else (s_, d_)
+    out = _conv.depthwise_conv2d(x, k, strides=[1, *s_, 1], padding=padding.upper(), dilations=d_)
+    out = _a.squeeze(out, [1]) if one_d else out
+    return out if last else _to_first(out)
+
+
+def _pool(kind: str, inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: Any) -> Tensor:
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    n = x.shape.rank - 2
+    x = x if last else _to_last(x)
+    window = _spatial(pool_size, n)
+    out = _conv.pool(x, window, kind, strides=window if strides is None else _spatial(strides, n),
+                     padding=padding.upper())
+    return out if last else _to_first(out)
+
+
+def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+             data_format: Any = None) -> Tensor:
+    """The maximum over each ``pool_size`` window (``strides`` default to ``pool_size``)."""
+    return _pool("MAX", inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None) -> Tensor:
+    """The mean over each ``pool_size`` window (``strides`` default to ``pool_size``)."""
+    return _pool("AVG", inputs, pool_size, strides, padding, data_format)
+
+
+# segments, linear algebra and the rest
+
+def segment_sum(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The sums of ``data``'s rows by ``segment_ids`` (``num_segments`` rows; by default one per
+    distinct id)."""
+    return _segment(_seg.segment_sum, _seg.unsorted_segment_sum, data, segment_ids, num_segments, sorted)
+
+
+def segment_max(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The maxima of ``data``'s rows by ``segment_ids`` (as :func:`segment_sum`)."""
+    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted)
+
+
+def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool) -> Tensor:
+    if is_sorted:
+        if num is not None:
+            raise ValueError("Argument `num_segments` cannot be set when sorted is True (as Keras's "
+                             f"TensorFlow backend). Received: num_segments={num}, sorted={is_sorted}.")
+        return in_order(_t(data), _t(ids))
+    ids = _t(ids)
+    if num is None:
+        num = len(np.unique(convert_to_numpy(ids)))
+    return any_order(_t(data), ids, int(num))
+
+
+def in_top_k(targets: Any, predictions: Any, k: int) -> Tensor:
+    """Whether each target is among the ``k`` largest of its row of ``predictions``."""
+    return _s.in_top_k(_t(targets), _t(predictions), k)
+
+
+def erfinv(x: Any) -> Tensor:
+    """The inverse error function (float16 computed in float32)."""
+    x = _float(x)
+    if x.dtype.name == "float16":
+        return _m.cast(_sp.erfinv(_m.cast(x, "float32")), "float16")
+    return _sp.erfinv(x)
+
+
+def saturate_cast(x: Any, dtype: Any) -> Tensor:
+    """``x`` cast to ``dtype``, clipped to its range first."""
+    return _m.saturate_cast(_t(x), dtype)
+
+
+def array(x: Any, dtype: Any = None) -> Tensor:
+    """``x`` as a tensor (of ``dtype`` when given)."""
+    return _t(x, dtype)
+
+
+def custom_gradient(f: Any) -> Any:
+    """``f`` (returning ``(y, grad_fn)``) as a function whose gradient is ``grad_fn``'s."""
+    return _custom_gradient(f)
+
+
+def vectorized_map(function: Any, elements: Any) -> Any:
+    """``function`` over the slices of ``elements`` along the first axis, stacked."""
+    return _vectorized_map(function, elements)
+
+
+def inv(x: Any) -> Tensor:
+    """The inverse of the square matrices ``x``."""
+    return _dec.inv(_float(x))
+
+
+def det(x: Any) -> Tensor:
+    """The determinant of the square matrices ``x``."""
+    return _dec.det(_float(x))
+
+
+def solve(a: Any, b: Any) -> Tensor:
+    """``x`` with ``a @ x = b`` (``b`` a vector or matrices)."""
+    a, b = _promote(a, b, extra=float, weak=False)
+    vector = b.shape.rank == a.shape.rank - 1
+    out = _dec.solve(a, _a.expand_dims(b, -1) if vector else b)
+    return _a.squeeze(out, [-1]) if vector else out
+
+
+def cholesky(x: Any, upper: bool = False) -> Tensor:
+    """The Cholesky factor of the positive definite matrices ``x`` (lower, or ``upper``)."""
+    out = _dec.cholesky(_float(x))
+    return _la.matrix_transpose(out) if upper else out
+
+
+def svd(x: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """``(u, s, vh)`` with ``x = u @ diag(s) @ vh`` (only ``s`` without ``compute_uv``)."""
+    x = _float(x)
+    if not compute_uv:
+        return _dec.svd(x, full_matrices=full_matrices, compute_uv=False)
+    s_, u, v = _dec.svd(x, full_matrices=full_matrices)
+    return u, s_, _la.adjoint(v)
+
+
+def qr(x: Any, mode: str = "reduced") -> tuple:
+    """``(q, r)`` with ``x = q @ r`` (``mode`` ``"reduced"`` or ``"complete"``)."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"`mode` must be 'reduced' or 'complete'; received mode={mode!r}.")
+    return tuple(_dec.qr(_float(x), full_matrices=mode == "complete"))
+
+
+def eigh(x: Any) -> tuple:
+    """The eigenvalues (ascending) and eigenvectors of the symmetric matrices ``x``."""
+    return tuple(_dec.eigh(_float(x)))
+
+
+def cdist(x: Any, y: Any) -> Tensor:
+    """The Euclidean distance between each row of ``x`` and each row of ``y`` (over the last axis)."""
+    x, y = _t(x), _t(y)
+    if x.shape.rank < 2 or y.shape.rank < 2 or x.shape[-1] != y.shape[-1]:
+        raise ValueError("`cdist` takes inputs of rank >= 2 whose last dimensions match; received "
+                         f"shapes {tuple(x.shape.as_list())} and {tuple(y.shape.as_list())}.")
+    d = _a.expand_dims(x, -2) - _a.expand_dims(y, -3)
+    return _m.sqrt(_r.reduce_sum(_m.square(d), axis=-1))
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
@@ -1431,11 +1624,15 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "dtype", "moments", "searchsorted", "multi_hot", "log_sigmoid", "softsign", "hard_sigmoid",
             "hard_silu", "hard_swish", "celu", "glu", "hard_tanh", "hard_shrink", "soft_shrink",
             "tanh_shrink", "squareplus", "sparse_plus", "threshold", "cond", "switch", "fori_loop",
-            "while_loop", "scan", "map", "slice", "slice_update", "scatter", "scatter_update"]
+            "while_loop", "scan", "map", "slice", "slice_update", "scatter", "scatter_update", "conv",
+            "depthwise_conv", "max_pool", "average_pool", "segment_sum", "segment_max", "in_top_k",
+            "erfinv", "saturate_cast", "array", "custom_gradient", "vectorized_map", "inv", "det",
+            "solve", "cholesky", "svd", "qr", "eigh", "cdist"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
-                     "switch", "fori_loop", "while_loop", "scan", "map"):
+                     "switch", "fori_loop", "while_loop", "scan", "map", "custom_gradient",
+                     "vectorized_map"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 
