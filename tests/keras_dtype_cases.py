@@ -87,6 +87,17 @@ UNARY = {
     "slice_update": lambda o, x: o.slice_update(x, [1, 0], x[:1]),
     "scatter_update": lambda o, x: o.scatter_update(x, [[0, 1]], x[1, :1]),
     "searchsorted": lambda o, x: o.searchsorted(o.ravel(x), x),
+    "cbrt": lambda o, x: o.cbrt(x), "deg2rad": lambda o, x: o.deg2rad(x),
+    "rad2deg": lambda o, x: o.rad2deg(x), "signbit": lambda o, x: o.signbit(x),
+    "sinc": lambda o, x: o.sinc(x), "diff": lambda o, x: o.diff(x), "diff_2_axis0": lambda o, x: o.diff(
+        o.concatenate([x, x]), 2, axis=0),
+    "isposinf": lambda o, x: o.isposinf(x), "isneginf": lambda o, x: o.isneginf(x),
+    "isreal": lambda o, x: o.isreal(x), "real": lambda o, x: o.real(x), "erfc": lambda o, x: o.erfc(x),
+    "diagflat": lambda o, x: o.diagflat(x), "array_split": lambda o, x: o.stack(o.array_split(
+        o.concatenate([x, x[:1]]), 3)[1:]),
+    "vsplit": lambda o, x: o.vsplit(x, 2)[1], "hsplit": lambda o, x: o.hsplit(x, 2)[0],
+    "nansum": lambda o, x: o.nansum(x, axis=0), "nanmax": lambda o, x: o.nanmax(x),
+    "nanmin": lambda o, x: o.nanmin(x, axis=1), "nanmean": lambda o, x: o.nanmean(x),
 }
 
 BINARY = {
@@ -106,6 +117,8 @@ BINARY = {
     "logaddexp": lambda o, a, b: o.logaddexp(a, b), "hypot": lambda o, a, b: o.hypot(a, b),
     "divide_no_nan": lambda o, a, b: o.divide_no_nan(a, b),
     "logical_xor": lambda o, a, b: o.logical_xor(a, b), "isclose": lambda o, a, b: o.isclose(a, b),
+    "fmod": lambda o, a, b: o.fmod(a, b), "logaddexp2": lambda o, a, b: o.logaddexp2(a, b),
+    "isin": lambda o, a, b: o.isin(a, b),
 }
 BINARY_TENSORS = {  # operands that must be tensors (no Python scalar side)
     "matmul": lambda o, a, b: o.matmul(a, b), "dot": lambda o, a, b: o.dot(a, b),
@@ -113,12 +126,14 @@ BINARY_TENSORS = {  # operands that must be tensors (no Python scalar side)
     "concatenate": lambda o, a, b: o.concatenate([a, b]), "stack": lambda o, a, b: o.stack([a, b]),
     "hstack": lambda o, a, b: o.hstack([a, b]), "vstack": lambda o, a, b: o.vstack([a, b]),
     "outer": lambda o, a, b: o.outer(a, b), "inner": lambda o, a, b: o.inner(a, b),
-    "vdot": lambda o, a, b: o.vdot(a, b),
+    "vdot": lambda o, a, b: o.vdot(a, b), "kron": lambda o, a, b: o.kron(a, b),
+    "dstack": lambda o, a, b: o.dstack([a, b]),
 }
 
 _R = np.random.default_rng(0)
 IMG = _R.normal(size=(2, 5, 5, 3)).astype("float32")
 SEQ = _R.normal(size=(2, 7, 3)).astype("float32")
+NANS = np.array([1.0, np.nan, -2.0, 4.0], "float32")
 SPD = (lambda m: (m @ m.T + 3 * np.eye(3)).astype("float32"))(_R.normal(size=(3, 3)))
 GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes (values and dtype)
     "conv2d": lambda o: o.conv(IMG, np.ones((2, 2, 3, 4), "float32") / 4),
@@ -150,6 +165,12 @@ GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes 
     "qr_complete_r": lambda o: o.abs(o.qr(SEQ[0], mode="complete")[1]),
     "eigh_values": lambda o: o.eigh(SPD)[0],
     "cdist": lambda o: o.cdist(SEQ[0], SEQ[1]),
+    "nan_reductions": lambda o: o.stack([o.nansum(NANS), o.nanmax(NANS), o.nanmin(NANS), o.nanmean(NANS)]),
+    "signbit_zeros": lambda o: o.signbit(np.array([-0.0, 0.0, -1.5, np.inf], "float32")),
+    "logdet": lambda o: o.logdet(SPD), "slogdet": lambda o: o.stack(o.slogdet(SPD)),
+    "pinv": lambda o: o.pinv(SEQ[0]), "solve_triangular": lambda o: o.solve_triangular(SPD, SEQ[0, :3]),
+    "solve_triangular_lower": lambda o: o.solve_triangular(SPD, SEQ[0, 0], lower=True),
+    "kron_ranks": lambda o: o.kron(SEQ[0, :2, :2], SEQ[0, 0]),
 }
 
 LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) input

@@ -74,6 +74,8 @@ __all__ = [
 
 
 def _t(x: Any, dtype: Any = None) -> Tensor:
+    if type(x) is float and dtype is not None and _dt.as_dtype(dtype).is_floating:
+        return _convert(x, dtype)  # (exact in float64: not through float32)
     t = x if type(x) is Tensor else _convert(x)
     if dtype is not None and t.dtype != _dt.as_dtype(dtype):
         t = _m.cast(t, dtype)
@@ -1602,6 +1604,237 @@ def cdist(x: Any, y: Any) -> Tensor:
     return _m.sqrt(_r.reduce_sum(_m.square(d), axis=-1))
 
 
+# more NumPy-like ops
+
+def _float_wide(x: Any) -> Tensor:
+    """``x`` in the float type Keras's cbrt/deg2rad give it: int64 in float64, other integers and
+    bools in floatx."""
+    x = _t(x)
+    if x.dtype.is_floating:
+        return x
+    return _m.cast(x, "float64" if x.dtype.name == "int64" else _floatx())
+
+
+def cbrt(x: Any) -> Tensor:
+    """The real cube root."""
+    x = _float_wide(x)
+    return _m.sign(x) * _m.pow(_m.abs(x), _t(1.0 / 3.0, x.dtype))
+
+
+def deg2rad(x: Any) -> Tensor:
+    """Degrees to radians."""
+    x = _float_wide(x)
+    return x * (_t(np.pi, x.dtype) / _t(180.0, x.dtype))
+
+
+def rad2deg(x: Any) -> Tensor:
+    """Radians to degrees."""
+    x = _float_wide(x)
+    return x * (_t(180.0, x.dtype) / _t(np.pi, x.dtype))
+
+
+def signbit(x: Any) -> Tensor:
+    """Where the sign bit is set (-0.0 included)."""
+    x = _t(x)
+    if x.dtype.name == "bool":
+        return _t(np.zeros(x.shape.as_list(), bool))
+    if not x.dtype.is_floating:
+        return _m.less(x, _t(0, x.dtype))
+    return _m.less(_a.bitcast(_m.cast(x, "float32"), "int32"), _t(0, "int32"))  # (the sign bit)
+
+
+def sinc(x: Any) -> Tensor:
+    """``sin(pi x) / (pi x)``, 1 at 0."""
+    x = _float(x)
+    px = x * _t(np.pi, x.dtype)
+    zero = _m.equal(x, _t(0, x.dtype))
+    return _m.where(zero, _m.ones_like(x), _m.sin(px) / _m.where(zero, _m.ones_like(x), px))
+
+
+def diff(a: Any, n: int = 1, axis: int = -1) -> Tensor:
+    """The ``n``-th discrete difference along ``axis`` (bools: where neighbours differ)."""
+    a = _t(a)
+    if n < 0:
+        raise ValueError(f"Order `n` must be non-negative. Received n={n}")
+    if n and a.shape.rank == 0:
+        raise ValueError("`diff` requires input that is at least one dimensional.")
+    ax = axis % builtins.max(a.shape.rank, 1)
+    hi = tuple(builtins.slice(1, None) if i == ax else builtins.slice(None) for i in builtins.range(a.shape.rank))
+    lo = tuple(builtins.slice(None, -1) if i == ax else builtins.slice(None) for i in builtins.range(a.shape.rank))
+    for _ in builtins.range(n):
+        a = _m.not_equal(a[hi], a[lo]) if a.dtype.name == "bool" else _m.subtract(a[hi], a[lo])
+    return a
+
+
+def fmod(x1: Any, x2: Any) -> Tensor:
+    """The remainder of ``x1 / x2`` with the sign of ``x1`` (C's ``fmod``)."""
+    a, b = _strong_pair(x1, x2)
+    out = "int32" if a.dtype.name == "bool" else a.dtype.name
+    work = "int32" if out in ("uint8", "uint16", "uint32") else out
+    a, b = _t(a, work), _t(b, work)
+    return _t(_m.sign(a) * _m.floormod(_m.abs(a), _m.abs(b)), out)
+
+
+def logaddexp2(x1: Any, x2: Any) -> Tensor:
+    """``log2(2**x1 + 2**x2)``, without overflow."""
+    a, b = _promote(x1, x2, extra=float, weak=False)
+    d = a - b
+    ln2 = _m.cast(_m.log(_t(2.0)), a.dtype)  # (log(2) in float32, as Keras)
+    return _m.where(_sp.is_nan(d), a + b, _m.maximum(a, b) + _m.log1p(_m.exp(-_m.abs(d) * ln2)) / ln2)
+
+
+def isin(x1: Any, x2: Any, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Where the entries of ``x1`` are among those of ``x2`` (or not, with ``invert``)."""
+    a, b = _strong_pair(x1, x2)
+    hit = _r.reduce_any(_m.equal(_a.reshape(a, [-1, 1]), _a.reshape(b, [1, -1])), axis=1)
+    hit = _m.logical_not(hit) if invert else hit
+    return _a.reshape(hit, a.shape.as_list())
+
+
+def _inf_test(sign: int) -> Any:
+    def op(x: Any) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return _t(np.zeros(x.shape.as_list(), bool))
+        return _m.equal(x, _t(sign * np.inf, x.dtype))
+    return op
+
+
+isposinf = _inf_test(1)
+isposinf.__name__, isposinf.__doc__ = "isposinf", "Where ``x`` is +inf."
+isneginf = _inf_test(-1)
+isneginf.__name__, isneginf.__doc__ = "isneginf", "Where ``x`` is -inf."
+
+
+def isreal(x: Any) -> Tensor:
+    """Where the imaginary part is 0 (everywhere for real dtypes)."""
+    x = _t(x)
+    return _m.equal(_m.imag(x), _t(0, _m.imag(x).dtype)) if x.dtype.is_complex else \
+        _t(np.ones(x.shape.as_list(), bool))
+
+
+def real(x: Any) -> Tensor:
+    """The real part."""
+    return _m.real(_t(x))
+
+
+def imag(x: Any) -> Tensor:
+    """The imaginary part."""
+    return _m.imag(_t(x))
+
+
+def erfc(x: Any) -> Tensor:
+    """``1 - erf(x)``, exact for large ``x``."""
+    return _sp.erfc(_float(x))
+
+
+def kron(x1: Any, x2: Any) -> Tensor:
+    """The Kronecker product."""
+    a, b = _strong_pair(x1, x2)
+    while a.shape.rank < b.shape.rank:
+        a = _a.expand_dims(a, 0)
+    while b.shape.rank < a.shape.rank:
+        b = _a.expand_dims(b, 0)
+    r = a.shape.rank
+    out = _a.reshape(a, [d for n in a.shape.as_list() for d in (n, 1)]) * \
+        _a.reshape(b, [d for n in b.shape.as_list() for d in (1, n)])
+    return _a.reshape(out, [m * n for m, n in zip(a.shape.as_list(), b.shape.as_list())]) if r else out
+
+
+def diagflat(x: Any, k: int = 0) -> Tensor:
+    """A matrix with the flattened ``x`` on its ``k``-th diagonal."""
+    return diag(ravel(x), k)
+
+
+def dstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 2 (vectors and matrices given axes first)."""
+    xs = _promote(*xs, weak=False)
+    shaped = []
+    for x in xs:
+        r = x.shape.rank
+        shaped.append(_a.reshape(x, [1, -1, 1]) if r <= 1 else _a.expand_dims(x, -1) if r == 2 else x)
+    return _a.concat(shaped, axis=2)
+
+
+def array_split(x: Any, indices_or_sections: int, axis: int = 0) -> list:
+    """``x`` split into ``indices_or_sections`` parts along ``axis``, the first ones a row longer
+    when it does not divide."""
+    x = _t(x)
+    n, total = int(indices_or_sections), x.shape[axis]
+    sizes = [total // n + 1] * (total % n) + [total // n] * (n - total % n)
+    return _a.split(x, sizes, axis=axis)
+
+
+def vsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 0."""
+    return split(x, indices_or_sections, axis=0)
+
+
+def hsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 1 (axis 0 for vectors)."""
+    x = _t(x)
+    return split(x, indices_or_sections, axis=0 if x.shape.rank == 1 else 1)
+
+
+def _nan_reduce(fill: Any, reduce: Any, int_reduce: Any) -> Any:
+    def op(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return int_reduce(x, axis=axis, keepdims=keepdims)
+        clean = _m.where(_sp.is_nan(x), _m.zeros_like(x) + _t(fill, x.dtype), x)
+        return reduce(clean, axis=_axis(axis), keepdims=keepdims)
+    return op
+
+
+nansum = _nan_reduce(0.0, _r.reduce_sum, sum)
+nansum.__name__, nansum.__doc__ = "nansum", "The sum over ``axis``, NaNs counted as 0."
+nanmax = _nan_reduce(-np.inf, _r.reduce_max, max)
+nanmax.__name__, nanmax.__doc__ = "nanmax", "The maximum over ``axis``, NaNs left out."
+nanmin = _nan_reduce(np.inf, _r.reduce_min, min)
+nanmin.__name__, nanmin.__doc__ = "nanmin", "The minimum over ``axis``, NaNs left out."
+
+
+def nanmean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The mean over ``axis`` of the entries that are not NaN."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return _r.reduce_mean(_m.cast(x, "float32"), axis=_axis(axis), keepdims=keepdims)
+    ok = _m.logical_not(_sp.is_nan(x))
+    total = _r.reduce_sum(_m.where(ok, x, _m.zeros_like(x)), axis=_axis(axis), keepdims=keepdims)
+    return total / _r.reduce_sum(_m.cast(ok, x.dtype.name), axis=_axis(axis), keepdims=keepdims)
+
+
+def logdet(x: Any) -> Tensor:
+    """``log(det(x))`` of positive definite matrices."""
+    return _dec.logdet(_float(x))
+
+
+def slogdet(x: Any) -> tuple:
+    """The sign and the log of the absolute value of the determinant."""
+    x = _float(x)
+    d = _dec.det(x)
+    return _m.sign(d), _m.log(_m.abs(d))
+
+
+def pinv(x: Any, rcond: float = 1e-15) -> Tensor:
+    """The Moore-Penrose pseudo-inverse (singular values below ``rcond`` times the largest cut)."""
+    x = _float(x)
+    s_, u, v = _dec.svd(x)
+    cut = _t(rcond, x.dtype) * _r.reduce_max(s_, axis=-1, keepdims=True)
+    s_inv = _m.where(_m.greater(s_, cut), _m.reciprocal(_m.where(_m.greater(s_, cut), s_, _m.ones_like(s_))),
+                     _m.zeros_like(s_))
+    return _la.matmul(v * _a.expand_dims(s_inv, -2), _la.adjoint(u))
+
+
+def solve_triangular(a: Any, b: Any, lower: bool = False) -> Tensor:
+    """``x`` with ``a @ x = b`` for triangular ``a`` (its ``lower`` or upper triangle)."""
+    a, b = _promote(a, b, extra=float, weak=False)
+    a = tril(a) if lower else triu(a)
+    vector = b.shape.rank == a.shape.rank - 1
+    out = _dec.solve(a, _a.expand_dims(b, -1) if vector else b)
+    return _a.squeeze(out, [-1]) if vector else out
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
@@ -1627,7 +1860,10 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "while_loop", "scan", "map", "slice", "slice_update", "scatter", "scatter_update", "conv",
             "depthwise_conv", "max_pool", "average_pool", "segment_sum", "segment_max", "in_top_k",
             "erfinv", "saturate_cast", "array", "custom_gradient", "vectorized_map", "inv", "det",
-            "solve", "cholesky", "svd", "qr", "eigh", "cdist"]
+            "solve", "cholesky", "svd", "qr", "eigh", "cdist", "cbrt", "deg2rad", "rad2deg", "signbit",
+            "sinc", "diff", "fmod", "logaddexp2", "isin", "isposinf", "isneginf", "isreal", "real",
+            "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
+            "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
