@@ -133,6 +133,8 @@ BINARY_TENSORS = {  # operands that must be tensors (no Python scalar side)
 _R = np.random.default_rng(0)
 IMG = _R.normal(size=(2, 5, 5, 3)).astype("float32")
 SEQ = _R.normal(size=(2, 7, 3)).astype("float32")
+Q4 = _R.normal(size=(2, 4, 2, 3)).astype("float32")
+K4 = _R.normal(size=(2, 4, 2, 3)).astype("float32")
 NANS = np.array([1.0, np.nan, -2.0, 4.0], "float32")
 SPD = (lambda m: (m @ m.T + 3 * np.eye(3)).astype("float32"))(_R.normal(size=(3, 3)))
 GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes (values and dtype)
@@ -171,6 +173,17 @@ GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes 
     "pinv": lambda o: o.pinv(SEQ[0]), "solve_triangular": lambda o: o.solve_triangular(SPD, SEQ[0, :3]),
     "solve_triangular_lower": lambda o: o.solve_triangular(SPD, SEQ[0, 0], lower=True),
     "kron_ranks": lambda o: o.kron(SEQ[0, :2, :2], SEQ[0, 0]),
+    "batch_normalization": lambda o: o.batch_normalization(SEQ, SEQ[0, 0], np.ones(3, "float32") * 2, -1,
+                                                           offset=SEQ[1, 0], scale=SEQ[1, 1]),
+    "batch_normalization_axis1": lambda o: o.batch_normalization(SEQ, SEQ[0, :, 0], np.ones(7, "float32"), 1),
+    "rms_normalization": lambda o: o.rms_normalization(SEQ, scale=SEQ[1, 0]),
+    "rms_normalization_float16": lambda o: o.rms_normalization(SEQ.astype("float16"), axis=(1, 2)),
+    "attention": lambda o: o.dot_product_attention(Q4, K4, K4 * 2),
+    "attention_causal_masked": lambda o: o.dot_product_attention(
+        Q4, K4, K4, mask=np.array([[[[True, False, True, True]]]]), is_causal=True, scale=0.3),
+    "attention_bias_grouped": lambda o: o.dot_product_attention(np.concatenate([Q4, Q4 / 2], 2), K4, K4,
+                                                                bias=Q4[0, 0, 0, 0]),
+    "psnr": lambda o: o.psnr(SEQ[0], SEQ[1], 2.0),
 }
 
 LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) input

@@ -1835,6 +1835,82 @@ def solve_triangular(a: Any, b: Any, lower: bool = False) -> Tensor:
     return _a.squeeze(out, [-1]) if vector else out
 
 
+# normalization and attention (keras.ops.nn)
+
+def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None,
+                        epsilon: float = 1e-3) -> Tensor:
+    """``(x - mean) / sqrt(variance + epsilon) * scale + offset`` with the statistics along ``axis``."""
+    x = _t(x)
+    shape = [1] * x.shape.rank
+    shape[axis] = -1
+
+    def along(v: Any) -> Any:
+        return None if v is None else (_a.reshape(_t(v, x.dtype), shape) if axis not in (-1, x.shape.rank - 1)
+                                        else _t(v, x.dtype))
+    return _nn.batch_normalization(x, along(mean), along(variance), along(offset), along(scale), epsilon)
+
+
+def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float | None = None) -> Tensor:
+    """``x * rsqrt(mean(x**2) + epsilon) * scale`` over ``axis`` (computed in at least float32)."""
+    x = _t(x)
+    out_dtype = x.dtype.name
+    x = _t(x, _result_type(out_dtype, "float32"))
+    eps = 1e-7 if epsilon is None else epsilon
+    rrms = _m.rsqrt(_r.reduce_mean(_m.square(x), axis=_axis(axis), keepdims=True) + _t(eps, x.dtype))
+    out = x * rrms
+    if scale is not None:
+        out = out * _t(scale, x.dtype)
+    return _t(out, out_dtype)
+
+
+def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, mask: Any = None,
+                          scale: Any = None, is_causal: bool = False, flash_attention: Any = None,
+                          attn_logits_soft_cap: Any = None) -> Tensor:
+    """Scaled dot-product attention of ``(batch, T, heads, dim)`` queries over ``(batch, S, heads,
+    dim)`` keys and values: ``softmax(q k / sqrt(dim) + bias, masked) v`` (grouped keys repeated
+    over the query heads; ``mask`` true where attention is allowed, ``is_causal`` for a causal
+    mask)."""
+    if flash_attention:
+        raise ValueError("Flash attention is not supported in tapegrad (nor in Keras's TensorFlow backend).")
+    q, k, v = _t(query), _t(key), _t(value)
+    if q.shape.rank != 4:
+        raise ValueError("`dot_product_attention` only supports 4D inputs. Received: "
+                         f"query.shape={tuple(q.shape.as_list())}, key.shape={tuple(k.shape.as_list())}, "
+                         f"value.shape={tuple(v.shape.as_list())}.")
+    q, k, v = _promote(q, k, v, weak=False)
+    if q.shape[2] > k.shape[2] > 1:
+        groups = q.shape[2] // k.shape[2]
+        k, v = _a.repeat(k, groups, axis=2), _a.repeat(v, groups, axis=2)
+    if scale is None:
+        scale = _m.cast(_m.reciprocal(_m.sqrt(_t(float(k.shape[-1])))), q.dtype)
+    logits_dtype = _result_type(q.dtype.name, "float32")
+    logits = _t(_la.einsum("BTNH,BSNH->BNTS", q, k), logits_dtype)
+    logits = logits * _t(scale, logits_dtype)
+    if bias is not None:
+        logits = logits + _t(bias, logits_dtype)
+    if mask is not None or is_causal:
+        allowed = _t(np.ones(logits.shape.as_list(), bool))
+        if mask is not None:
+            allowed = _m.logical_and(allowed, cast(mask, "bool"))
+        if is_causal:
+            t_, s_ = logits.shape[2], logits.shape[3]
+            allowed = _m.logical_and(allowed, _t(np.tril(np.ones((t_, s_), bool))[None, None]))
+        big = (65500.0 if logits_dtype == "float16" else 3.38953e38) * -0.7
+        logits = _m.where(allowed, logits, _m.zeros_like(logits) + _t(big, logits_dtype))
+    probs = _t(_nn.softmax(_t(logits, _result_type(logits_dtype, "float32")), axis=-1), k.dtype)
+    return _la.einsum("BNTS,BSNH->BTNH", probs, v)
+
+
+def psnr(x1: Any, x2: Any, max_val: Any) -> Tensor:
+    """The peak signal-to-noise ratio ``20 log10(max_val) - 10 log10(mse)``."""
+    a, b = _t(x1), _t(x2)
+    if a.shape.as_list() != b.shape.as_list():
+        raise ValueError(f"Input shapes {tuple(a.shape.as_list())} and {tuple(b.shape.as_list())} must "
+                         "match for PSNR calculation.")
+    mse = _r.reduce_mean(_m.square(a - b))
+    return _t(20.0, mse.dtype) * log10(_t(max_val, b.dtype)) - _t(10.0, mse.dtype) * log10(mse)
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
@@ -1863,7 +1939,8 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "solve", "cholesky", "svd", "qr", "eigh", "cdist", "cbrt", "deg2rad", "rad2deg", "signbit",
             "sinc", "diff", "fmod", "logaddexp2", "isin", "isposinf", "isneginf", "isreal", "real",
             "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
-            "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular"]
+            "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
+            "batch_normalization", "rms_normalization", "dot_product_attention", "psnr"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
