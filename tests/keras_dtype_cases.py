@@ -98,6 +98,7 @@ UNARY = {
     "vsplit": lambda o, x: o.vsplit(x, 2)[1], "hsplit": lambda o, x: o.hsplit(x, 2)[0],
     "nansum": lambda o, x: o.nansum(x, axis=0), "nanmax": lambda o, x: o.nanmax(x),
     "nanmin": lambda o, x: o.nanmin(x, axis=1), "nanmean": lambda o, x: o.nanmean(x),
+    "median": lambda o, x: o.median(x, axis=0), "quantile": lambda o, x: o.quantile(x, 0.25),
 }
 
 BINARY = {
@@ -184,6 +185,13 @@ GENERAL = {  # name -> fn(ops): ops on fixed float32 inputs of their own shapes 
     "attention_bias_grouped": lambda o: o.dot_product_attention(np.concatenate([Q4, Q4 / 2], 2), K4, K4,
                                                                 bias=Q4[0, 0, 0, 0]),
     "psnr": lambda o: o.psnr(SEQ[0], SEQ[1], 2.0),
+    "quantile_linear": lambda o: o.quantile(SEQ, np.array([0.1, 0.5, 0.9]), axis=1),
+    "quantile_lower_keepdims": lambda o: o.quantile(SEQ, 0.3, axis=(0, 2), method="lower", keepdims=True),
+    "quantile_higher_all": lambda o: o.quantile(SEQ, [0.25, 0.75], method="higher"),
+    "quantile_midpoint": lambda o: o.quantile(SEQ, 0.4, axis=-1, method="midpoint"),
+    "quantile_nearest_keepdims_all": lambda o: o.quantile(SEQ, [0.5], method="nearest", keepdims=True),
+    "median_nan": lambda o: o.median(np.array([[1.0, np.nan, 3.0], [4.0, 2.0, 0.0]], "float32"), axis=1),
+    "percentile": lambda o: o.percentile(SEQ, [10, 50], axis=0),
 }
 
 LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) input

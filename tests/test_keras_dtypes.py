@@ -35,6 +35,7 @@ def check(key, fn):
     got = fn()
     got = np.asarray(got) if not isinstance(got, tuple) else np.stack([np.asarray(g) for g in got])
     assert got.dtype.name == want["dtype"], f"{key}: dtype {got.dtype.name}, Keras {want['dtype']}"
+    assert list(got.shape) == want["shape"], f"{key}: shape {got.shape}, Keras {want['shape']}"
     message = difference(got.ravel(), np.asarray(want["value"]).astype(want["dtype"]), spread=0.0,
                          where=key)
     assert message is None, message

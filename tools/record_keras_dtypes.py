@@ -6,7 +6,7 @@ Development only (tapegrad and CI never import Keras). Run with the TensorFlow +
 
 It writes tests/fixtures/keras_dtypes.json (sorted keys): for every case of
 tests/keras_dtype_cases.py (keras.ops ops over every dtype and pair of dtypes, Python scalars
-included, and layers over every input dtype), the result's dtype and values, or the type of the
+included, and layers over every input dtype), the result's dtype, shape and values, or the type of the
 error Keras raised; and ``keras.backend.result_type`` of every pair of dtypes and Python types.
 """
 import json
@@ -33,7 +33,7 @@ def record(fn):
     except Exception as e:  # noqa: BLE001 (the error's type is the record)
         return {"error": type(e).__name__}
     out = keras.ops.convert_to_numpy(out)
-    return {"dtype": out.dtype.name, "value": out.astype(np.float64).ravel().tolist()}
+    return {"dtype": out.dtype.name, "shape": list(out.shape), "value": out.astype(np.float64).ravel().tolist()}
 
 
 def main():

@@ -1835,6 +1835,72 @@ def solve_triangular(a: Any, b: Any, lower: bool = False) -> Tensor:
     return _a.squeeze(out, [-1]) if vector else out
 
 
+# quantiles
+
+def quantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or an array: its axes come first) over
+    ``axis`` (every axis when None), by ``method``: ``"linear"``, ``"lower"``, ``"higher"``,
+    ``"midpoint"`` or ``"nearest"``; NaN where the data holds a NaN."""
+    if method not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'.")
+    x, = _promote(x, extra=float, weak=False)
+    qs = np.asarray(convert_to_numpy(q), np.float64)
+    rank = x.shape.rank
+    axes = None if axis is None else sorted(a % rank for a in ([axis] if isinstance(axis, int) else axis))
+    if axes is None:
+        y = _a.reshape(x, [-1])
+    else:
+        others = [i for i in builtins.range(rank) if i not in axes]
+        y = _a.reshape(_a.transpose(x, others + axes), [x.shape[i] for i in others] + [-1])
+    ys = _s.sort(y, axis=-1)
+    n = y.shape[-1]
+
+    def at(idx: np.ndarray) -> Tensor:
+        return _ix.gather(ys, _t(np.clip(idx, 0, n - 1).astype(np.int32)), axis=y.shape.rank - 1)
+
+    exact = (n - 1) * qs
+    if method == "lower":
+        out = at(np.floor(exact))
+    elif method == "higher":
+        out = at(np.ceil(exact))
+    elif method == "nearest":
+        out = at(np.round(exact))
+    elif method == "midpoint":
+        out = _t(0.5, ys.dtype) * (at(np.floor(exact)) + at(np.ceil(exact)))
+    else:
+        larger = np.clip(np.ceil(exact), 0, n - 1)
+        smaller = np.maximum(larger - 1, 0)
+        larger = np.minimum(smaller + 1, n - 1)
+        frac = _t((larger - exact).astype(ys.dtype.as_numpy_dtype))
+        out = at(larger) * (_t(1, ys.dtype) - frac) + at(smaller) * frac
+    has_nan = _r.reduce_any(_sp.is_nan(x), axis=axes)
+    out = _m.where(_a.reshape(has_nan, has_nan.shape.as_list() + [1] * qs.ndim), _m.zeros_like(out) + _t(
+        np.nan, out.dtype), out)
+    if keepdims:
+        if axes is None:
+            out = _a.reshape(out, [1] * rank + list(qs.shape))
+        else:
+            for i in axes:
+                out = _a.expand_dims(out, i)
+    k = out.shape.rank
+    if k >= 2 and qs.ndim % k:  # (the axes of q first)
+        shift = qs.ndim % k
+        out = _a.transpose(out, list(builtins.range(k - shift, k)) + list(builtins.range(k - shift)))
+    return out
+
+
+def median(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The median over ``axis`` (every axis when None)."""
+    return quantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def percentile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """:func:`quantile` with ``q`` in percent."""
+    return quantile(x, np.asarray(convert_to_numpy(q), np.float32) / np.float32(100.0), axis=axis,
+                    method=method, keepdims=keepdims)
+
+
 # normalization and attention (keras.ops.nn)
 
 def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None,
@@ -1940,7 +2006,8 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "sinc", "diff", "fmod", "logaddexp2", "isin", "isposinf", "isneginf", "isreal", "real",
             "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
             "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
-            "batch_normalization", "rms_normalization", "dot_product_attention", "psnr"]
+            "batch_normalization", "rms_normalization", "dot_product_attention", "psnr", "quantile",
+            "median", "percentile"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
