@@ -4,8 +4,8 @@ Licence: Apache-2.0 (keras-team/keras-io)
 Changed: the files are written in a temporary directory that the program changes into;
 verbose=0 (fit, predict); keras.utils.set_random_seed(0) (np.random and the initializers are
 unseeded); the trained models' kernels fixed (fix_weights) after they are built; summary()
-removed; prints -> RESULTS (configs as sorted JSON, variable names, predictions, the reprs'
-class names).
+removed; prints -> RESULTS (configs as sorted JSON without their "name" entries, which come
+from Keras's per-process name counters, variable names, predictions, the reprs' class names).
 """
 import json
 import os
@@ -21,8 +21,14 @@ RESULTS = {}
 os.chdir(tempfile.mkdtemp())
 
 
+def _unnamed(config):
+    if isinstance(config, dict):
+        return {k: _unnamed(v) for k, v in config.items() if k != "name"}
+    return [_unnamed(v) for v in config] if isinstance(config, (list, tuple)) else config
+
+
 def _json(config):
-    return json.dumps(config, sort_keys=True, default=str)
+    return json.dumps(_unnamed(config), sort_keys=True, default=str)
 
 
 def get_model():
