@@ -25,6 +25,7 @@ from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
                    sigmoid, square, subtract, tanh, where, zeros_like)
+from .random import uniform
 from .reduction import reduce_mean, reduce_sum
 from .special import divide_no_nan, erf, squared_difference
 
@@ -502,8 +503,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     except ValueError:
         raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
-    from .. import random as _random  # (tapegrad.random sits above the op families)
-    u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
+    u = uniform(shape, dtype=xt.dtype, seed=seed)
     mask = greater_equal(u, r)  # (ops, not NumPy: a tf.function trace replays the draw)
     if mask._value.shape != xt._value.shape:
         mask = broadcast_to(mask, xt._value.shape)
