@@ -455,7 +455,8 @@ def unstack(value: Any, num: Any = None, axis: int = 0, name: Any = None) -> lis
 _unstack = defop("Unpack", _unstack_fwd, vjp=(_unstack_vjp,), nout=-1,  # nout=-1: a tuple of any length
                  jvp=(lambda t, ans, x, axis: tuple(unstack(t, axis=axis)),))
 _vmap.register(_unstack, _vmap.one_axis("axis"))
-_bk.register(_unstack, lambda be, x, axis: tuple(x[(builtins.slice(None),) * axis + (i, ...)] for i in builtins.range(x.shape[axis])))
+_bk.register(_unstack, lambda be, x, axis: tuple(x[(builtins.slice(None),) * axis + (i, ...)]
+                                                 for i in builtins.range(x.shape[axis])))
 
 
 def _split_fwd(x: np.ndarray, offsets: tuple, axis: int) -> tuple:
@@ -500,7 +501,8 @@ _split = defop("Split", _split_fwd, vjp=(_split_vjp,), nout=-1,
                jvp=(lambda t, ans, x, offsets, axis: apply(_split, (t,), {"offsets": offsets, "axis": axis}),))
 _vmap.register(_split, _vmap.one_axis("axis"))
 _bk.register(_split, lambda be, x, offsets, axis: tuple(
-    x[(builtins.slice(None),) * axis + (builtins.slice(a, b), ...)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))))
+    x[(builtins.slice(None),) * axis + (builtins.slice(a, b), ...)]
+    for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))))
 
 
 # --------------------------------------------------------------------------- tile / pad
@@ -667,7 +669,8 @@ def _slice_grad_form(be: Any, g: Any, shape: tuple, key: tuple) -> Any:
         g = be.xp.reshape(g, tuple(g.shape[:extra]) + padded[1])
         return _pad_form(be, g, ((0, 0),) * extra + padded[0], "constant", 0)
     out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
-    out[(builtins.slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
+    out[(builtins.slice(None),) * extra + k] = be.xp.reshape(
+        g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
     return out
 
 

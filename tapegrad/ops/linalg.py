@@ -268,7 +268,8 @@ def _diag_part_vjp(g: Tensor, ans: Tensor, x: Tensor, k: int) -> Tensor:
 
 _diag_part = defop("MatrixDiagPartV3", _diag_part_fwd, vjp=(_diag_part_vjp,), jvp="linear")
 _vmap.register(_diag_part, _vmap.leading)
-_bk.register(_diag_part, lambda be, x, k: be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented)
+_bk.register(_diag_part, lambda be, x, k: (
+    be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented))
 
 
 def _set_diag_fwd(x: np.ndarray, d: np.ndarray, k: int) -> np.ndarray:
