@@ -138,7 +138,7 @@ CASES = [OpCase("ThrowawayScaleByNorm", scale_by_norm, [((3,),), ((2, 3),)]),
 
 
 @pytest.fixture(scope="module")
-def throwaway(request):
+def throwaway():
     ops = _declare()
     yield ops
     for op in ops:  # (test-made ops leave the registries)
@@ -195,3 +195,11 @@ def test_the_throwaway_ops_replay_in_tf_function_traces(throwaway) -> None:
                                                                                    tf.float64))
     for x in ([0.0, 1.0, 2.0, 0.0], [3.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]):
         np.testing.assert_array_equal(g(tf.constant(x)).numpy(), np.flatnonzero(x).astype(np.float64))
+
+
+def test_the_steps_the_throwaway_op_followed_are_the_ones_contributing_md_gives() -> None:
+    page = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    steps = page.split("## Everything about an op, in one place", 1)[1].split("## Tests and benchmarks", 1)[0]
+    for call in ("defop(", "_vmap.register(", "_vmap.one_axis(", "_bk.register(", "_trace.value_shaped(",
+                 "NO_RULE", "tests/optable/<family>.py", "tests/test_one_place.py"):
+        assert call in steps, f"docs/contributing.md's add-an-op steps do not mention {call}"
