@@ -157,6 +157,9 @@ def _keras_export(tf, d):  # model.export, reloaded as a SavedModel and as a TFS
     return {"files": sorted(os.listdir(d)), "serve": r.serve(x),
             "signatures": sorted(r.signatures.keys()),
             "sig_names": sorted(r.signatures["serving_default"].structured_outputs),
+            "sig_inputs": sorted(r.signatures["serving_default"].structured_input_signature[1]),
+            "trainable": [len(layer.trainable_weights), len(layer.non_trainable_weights)],
+            "has_variables": [len(r.variables), len(r.trainable_variables)],
             "layer": layer(x), "layer_weights": len(layer.weights), "model": model(x),
             "bad_endpoint": _err(lambda: keras.layers.TFSMLayer(d, call_endpoint="nope"))}
 
@@ -174,7 +177,12 @@ def _export_archive(tf, d):  # keras.export.ExportArchive: tracked variables, tw
     archive.write_out(d, verbose=False)
     r = tf.saved_model.load(d)
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
-    return {"serve": r.serve(x), "double": r.double(x), "signatures": sorted(r.signatures.keys())}
+    return {"serve": r.serve(x), "double": r.double(x), "signatures": sorted(r.signatures.keys()),
+            "double_inputs": sorted(r.signatures["double"].structured_input_signature[1]),
+            "no_endpoint": _err(lambda: keras.export.ExportArchive().write_out(d + "_empty", verbose=False)),
+            "taken": _err(lambda: archive.add_endpoint(name="serve", fn=model.call,
+                                                       input_signature=[tf.TensorSpec((None, 2))])),
+            "no_signature": _err(lambda: archive.add_endpoint(name="other", fn=lambda x: x))}
 
 
 def _keras_save_no_suffix(tf, d):  # Keras 3: model.save needs .keras or .h5

@@ -26,6 +26,7 @@ import hashlib
 import io
 import json
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -221,10 +222,14 @@ def _trace_signature(fn: Any, spec_args: tuple, spec_kwargs: dict, what: str) ->
     partial = any(x.shape.rank is None or None in tuple(x.shape) for x in flat)
     progs = []
     for size in _SIZES if partial else _SIZES[:1]:
+        # a trace of its own (not a call: TensorFlow's retracing statistics do not see it)
         f = _function.Function(fn, name=what)
-        a, kw = _samples((list(spec_args), spec_kwargs), size)
-        f(*a, **kw)
-        entry = next(iter(f._cache.values()))
+        a, kw = f._bind(*_samples((tuple(spec_args), spec_kwargs), size))
+        tensors, _, _, flat, variables = f._leaves(a, kw)
+        entry = _function._Entry()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the reason is raised below)
+            f._trace(entry, a, kw, tensors, flat, variables)
         if entry.eager is not None or not entry.programs:
             raise Unsavable(f"{what} cannot be traced into a replayable program: {entry.eager}")
         progs.append(entry.programs[-1])
