@@ -37,6 +37,7 @@ from .._spec import TensorSpec
 from .._tensor import IndexedSlices, Tensor, wrap
 from .._variable import Variable
 from ..module import Module
+from . import _sizes
 from ._format import Unreadable, Unsavable, decode, decode_program, encode, encode_program
 
 __all__ = ["save", "load", "contains_saved_model", "SaveOptions", "LoadOptions", "ASSETS_DIRECTORY",
@@ -53,7 +54,6 @@ _DATA = "variables.data-00000-of-00001"
 _INDEX = "variables.index"
 _MAGIC = "tapegrad saved_model"
 _VERSION = 1
-_SIZES = (2, 3)  # the sizes a dimension declared None is traced with (the trace must not depend on it)
 
 
 class SaveOptions:
@@ -203,37 +203,47 @@ def _relocate(data: dict, arrays: list) -> dict:
     return {"data": data, "arrays": arrays}
 
 
-def _samples(spec_args: Any, size: int) -> tuple:
-    """Arguments to trace a signature with: zeros, each dimension declared None of ``size``."""
+def _none_dims(structure: Any, what: str) -> list:
+    """``(leaf, axis)`` of each dimension declared None, ``leaf`` counting the TensorSpecs."""
+    out = []
+    specs = [x for x in _nest.flatten(structure) if isinstance(x, TensorSpec)]
+    for i, x in enumerate(specs):
+        if x.shape.rank is None:
+            raise Unsavable(f"{what}: its signature declares a tensor of unknown rank ({x!r}); tapegrad saves "
+                            "traces of known rank: declare the rank (None for each unknown dimension)")
+        out += [(i, ax) for ax, d in enumerate(x.shape) if d is None]
+    return out
+
+
+def _samples(structure: Any, dims: list, sizes: list) -> Any:
+    """Arguments to trace a signature with: zeros, the None dimensions ``dims`` of ``sizes``."""
+    size_of = dict(zip(dims, sizes))
+    it = iter(range(10 ** 9))
+
     def sample(x: Any) -> Any:
         if not isinstance(x, TensorSpec):
             return x
-        shape = [] if x.shape.rank is None else [size if d is None else d for d in x.shape]
+        i = next(it)
+        shape = [size_of[(i, ax)] if d is None else d for ax, d in enumerate(x.shape)]
         if x.dtype.name == "string":
             return convert_to_tensor(np.full(shape, b"", object))
         return wrap(np.zeros(shape, x.dtype.as_numpy_dtype))
-    return _nest.map_structure(sample, spec_args)
+    return _nest.map_structure(sample, structure)
 
 
-def _trace_signature(fn: Any, spec_args: tuple, spec_kwargs: dict, what: str) -> list:
-    """The program of Python function ``fn`` for a signature, traced afresh; traced at two sizes
-    of each dimension declared None, whose traces must agree (the program does not depend on it)."""
-    flat = [x for x in _nest.flatten((list(spec_args), spec_kwargs)) if isinstance(x, TensorSpec)]
-    partial = any(x.shape.rank is None or None in tuple(x.shape) for x in flat)
-    progs = []
-    for size in _SIZES if partial else _SIZES[:1]:
-        # a trace of its own (not a call: TensorFlow's retracing statistics do not see it)
-        f = _function.Function(fn, name=what)
-        a, kw = f._bind(*_samples((tuple(spec_args), spec_kwargs), size))
-        tensors, _, _, flat, variables = f._leaves(a, kw)
-        entry = _function._Entry()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # (the reason is raised below)
-            f._trace(entry, a, kw, tensors, flat, variables)
-        if entry.eager is not None or not entry.programs:
-            raise Unsavable(f"{what} cannot be traced into a replayable program: {entry.eager}")
-        progs.append(entry.programs[-1])
-    return progs
+def _trace_once(fn: Any, structure: Any, dims: list, sizes: list, what: str) -> Any:
+    """The program of Python function ``fn`` traced afresh on samples of the signature (a trace of
+    its own, not a call: TensorFlow's retracing statistics do not see it)."""
+    f = _function.Function(fn, name=what)
+    a, kw = f._bind(*_samples(structure, dims, sizes))
+    tensors, _, _, flat, variables = f._leaves(a, kw)
+    entry = _function._Entry()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the reason is raised below)
+        f._trace(entry, a, kw, tensors, flat, variables)
+    if entry.eager is not None or not entry.programs:
+        raise Unsavable(f"{what} cannot be traced into a replayable program: {entry.eager}")
+    return entry.programs[-1]
 
 
 def _fn_name(x: Any) -> str:
@@ -250,28 +260,33 @@ def _param_names(fn: Any) -> list:
 
 
 def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kwargs: dict, what: str) -> int:
-    """Trace ``fn`` for a declared signature and add it as a concrete function."""
-    progs = _trace_signature(fn, spec_args, spec_kwargs, what)
-    encoded = [saver.encode_prog(p, what) for p in progs]
-    generic = len(encoded) == 1 or _same(encoded[0], encoded[1])
-    if not generic:
-        raise Unsavable(f"{what}: its trace depends on the size of a dimension its signature declares "
-                        f"None ({_specs_text(spec_args)}); tapegrad saves one trace for every size. "
-                        "Declare the size in the TensorSpec, or keep the shapes out of the Python code "
-                        "(tf.shape(x) instead of x.shape)")
-    return saver.add_concrete({"inputs": (tuple(spec_args), dict(spec_kwargs)), "names": _param_names(fn),
-                               "programs": [encoded[0]], "generic": True})
-
-
-def _same(a: dict, b: dict) -> bool:
-    if a["data"] != b["data"] or len(a["arrays"]) != len(b["arrays"]):
-        return False
-    return all(x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind in "fc")
-               for x, y in zip(a["arrays"], b["arrays"]))
+    """Trace ``fn`` for a declared signature and add it as a concrete function: one trace, with
+    holes for the sizes of the dimensions declared None (``_sizes``)."""
+    structure = (tuple(spec_args), dict(spec_kwargs))
+    dims = _none_dims(structure, what)
+    traces = [saver.encode_prog(_trace_once(fn, structure, dims, sizes, what), what)
+              for sizes in (_sizes.plan(len(dims)) if dims else [[]])]
+    try:
+        hs = _sizes.holes(traces, what) if dims else {"data": [], "arrays": []}
+    except _sizes.NotAffine as e:
+        raise Unsavable(f"{e} declared None in its signature ({_specs_text(structure)}); declare those "
+                        "sizes in the TensorSpecs") from None
+    prog = traces[0]
+    arrays = prog["arrays"]
+    enc_holes = []
+    for i, kind, x, y in hs["arrays"]:
+        arrays.append(x)
+        enc_holes.append([i, kind, len(arrays) - 1, y if kind == "fill" else None])
+        if kind == "affine":
+            arrays.append(y)
+            enc_holes[-1][3] = len(arrays) - 1
+    return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [prog],
+                               "generic": True, "dims": [list(d) for d in dims],
+                               "holes": {"data": hs["data"], "arrays": enc_holes}})
 
 
 def _specs_text(x: Any) -> str:
-    return ", ".join(repr(s) for s in _nest.flatten(list(x)) if isinstance(s, TensorSpec))
+    return ", ".join(repr(s) for s in _nest.flatten(x) if isinstance(s, TensorSpec))
 
 
 def _function_concretes(saver: _Saver, f: Any, what: str) -> tuple:
@@ -389,12 +404,13 @@ def _finish_concrete(saver: _Saver, c: dict) -> dict:
     progs = []
     for p in c["programs"]:
         progs.append({"data": p["data"], "arrays": saver.relocated(p["arrays"])})
-    out = {"inputs": _enc_local(saver, c["inputs"]), "names": c["names"], "programs": progs,
-           "generic": c["generic"]}
-    return out
+    return {"inputs": _enc_local(saver, c["inputs"]), "names": c["names"], "programs": progs,
+            "generic": c["generic"], "dims": c.get("dims", []), "holes": c.get("holes")}
 
 
 def _signature_map(obj: Any, signatures: Any) -> dict:
+    if signatures is None and isinstance(obj, _UserObject):  # (a restored object: its signatures)
+        return dict(getattr(obj, "signatures", {}))
     if signatures is None:
         f = _default_signature(obj)
         return {} if f is None else {DEFAULT_SERVING_SIGNATURE_DEF_KEY: f}
@@ -453,11 +469,21 @@ class _Concrete:
     """A restored concrete function: an input signature and the programs of its trace (one per
     outcome of a Python branch on a tensor's value)."""
 
-    def __init__(self, inputs: tuple, names: list, programs: list, generic: bool, raw: dict) -> None:
-        self.inputs, self.names, self.programs, self.generic, self._raw = inputs, names, programs, generic, raw
+    def __init__(self, inputs: tuple, names: list, programs: Any, dims: list, raw: tuple) -> None:
+        self.inputs, self.names, self.dims, self.raw = inputs, names, dims, raw
+        self.programs = programs  # sizes of the None dimensions -> the programs
 
-    def saved(self, saver: _Saver) -> dict:  # (a restored function saved again: its data as it was)
-        raise Unsavable("a restored function (saving a loaded SavedModel again is not supported yet)")
+    def saved(self, saver: _Saver) -> dict:
+        """This function as :meth:`_Saver.add_concrete` takes it (a restored object saved again):
+        its saved data, the Variables renumbered."""
+        raw, loader = self.raw
+        progs = []
+        for p in raw["programs"]:
+            steps = [[st[0], saver.resource(loader.objects[st[1]]), *st[2:]] if st[0] in ("read", "write") else st
+                     for st in p["data"]["steps"]]
+            progs.append({"data": {**p["data"], "steps": steps}, "arrays": [loader.arrays[k] for k in p["arrays"]]})
+        return {"inputs": self.inputs, "names": self.names, "programs": progs, "generic": raw["generic"],
+                "dims": raw.get("dims", []), "holes": raw.get("holes")}
 
     def bind(self, args: tuple, kwargs: dict) -> list | None:
         """The call's tensors in the signature's order, or None when it does not fit."""
@@ -509,7 +535,7 @@ class _Concrete:
 
     def run(self, tensors: list, what: str) -> Any:
         outer = _rec.active and _rec.tls.stack
-        for prog in self.programs:
+        for prog in self.programs([tensors[i].shape[ax] for i, ax in self.dims]):
             try:
                 res = prog.run_engine(tensors, prog.res) if outer else prog.run([t._value for t in tensors])
             except _trace.Miss:
@@ -536,6 +562,28 @@ def _outputs(prog: Any, res: list) -> Any:
         else:
             flat.append(x)
     return flat[0] if prog.single else _nest.pack_sequence_as(prog.structure, flat)
+
+
+class _Sized:
+    """The programs of a signature's trace with holes (``_sizes``), made per call sizes (the last
+    few kept)."""
+
+    KEEP = 16
+
+    def __init__(self, loader: "_Loader", prog: dict, holes: dict) -> None:
+        self.loader, self.prog, self.holes = loader, prog, holes
+        self.made: dict = {}
+
+    def __call__(self, sizes: list) -> list:
+        key = tuple(sizes)
+        got = self.made.pop(key, None)
+        if got is None:
+            p = _sizes.fill(self.prog, self.holes, list(sizes))
+            got = [self.loader.program(p["data"], p["arrays"])]
+        self.made[key] = got
+        while len(self.made) > self.KEEP:
+            del self.made[next(iter(self.made))]
+        return got
 
 
 class RestoredFunction:
@@ -591,7 +639,7 @@ class _RestoredSignature:
             names.append(s.name or (concrete.names[i] if i < len(concrete.names) else f"input_{i}"))
         self._names = names
         self.structured_input_signature = ((), {n: TensorSpec(s.shape, s.dtype, n) for n, s in zip(names, flat)})
-        self._prog0 = concrete.programs[0]
+        self._prog0 = concrete.programs([_sizes.BASE] * len(concrete.dims))[0]
 
     @property
     def structured_outputs(self) -> dict:
@@ -705,37 +753,41 @@ class _Loader:
     def local(self, d: dict) -> Any:
         return decode(d["data"], [self.arrays[k] for k in d["arrays"]])
 
+    def program(self, data: dict, local: list) -> Any:
+        """A program (``_trace.Program``) from its saved data, on the restored Variables."""
+        order: dict = {}
+        steps = [[st[0], order.setdefault(st[1], len(order)), *st[2:]] if st[0] in ("read", "write") else st
+                 for st in data["steps"]]
+        res = []
+        for node in order:
+            v = self.objects.get(node) if type(node) is int else None
+            if not isinstance(v, Variable):
+                raise Unreadable("a variable that is not among the saved objects")
+            res.append(v)
+        prog = decode_program({**data, "steps": steps}, res, local)
+        prog.template = [(t[0], decode(t[1], local) if t[0] == "value" else t[1] if t[0] == "slices" else None)
+                         for t in data["template"]]
+        prog.structure = decode(data["structure"], local)
+        prog.single = bool(data["single"])
+        return prog
+
     def concrete_fn(self, i: int) -> _Concrete:
         c = self.concrete.get(i)
         if c is None:
             raw = self.graph["concrete"][i]
-            inputs = self.local(raw["inputs"])
-            progs = []
-            for p in raw["programs"]:
-                local = [self.arrays[k] for k in p["arrays"]]
-                data = p["data"]
-                res = []
-                order: dict = {}
-
-                def resource(node: Any) -> int:
-                    return order.setdefault(node, len(order))
-                steps = []
-                for st in data["steps"]:
-                    if st[0] in ("read", "write"):
-                        st = [st[0], resource(st[1]), *st[2:]]
-                    steps.append(st)
-                for node in order:
-                    v = self.objects.get(node) if type(node) is int else None
-                    if not isinstance(v, Variable):
-                        raise Unreadable("a variable that is not among the saved objects")
-                    res.append(v)
-                prog = decode_program({**data, "steps": steps}, res, local)
-                prog.template = [(t[0], decode(t[1], local) if t[0] == "value" else t[1] if t[0] == "slices" else None)
-                                 for t in data["template"]]
-                prog.structure = decode(data["structure"], local)
-                prog.single = bool(data["single"])
-                progs.append(prog)
-            c = self.concrete[i] = _Concrete(inputs, list(raw["names"]), progs, bool(raw["generic"]), raw)
+            saved = [{"data": p["data"], "arrays": [self.arrays[k] for k in p["arrays"]]} for p in raw["programs"]]
+            holes = raw.get("holes")
+            if holes and (holes["data"] or holes["arrays"]):
+                (prog,) = saved
+                hs = {"data": holes["data"], "arrays": [
+                    [i, kind, prog["arrays"][x], y if kind == "fill" else prog["arrays"][y]]
+                    for i, kind, x, y in holes["arrays"]]}
+                make = _Sized(self, prog, hs)
+            else:
+                progs = [self.program(p["data"], p["arrays"]) for p in saved]
+                make = lambda sizes: progs  # noqa: E731
+            c = self.concrete[i] = _Concrete(self.local(raw["inputs"]), list(raw["names"]), make,
+                                             [tuple(d) for d in raw.get("dims", [])], (raw, self))
         return c
 
     def build(self, n: int) -> Any:

@@ -201,9 +201,12 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
             except Unsavable as e:
                 raise Unsavable(f"{what}: {e}") from None
         elif kind == "draw":
-            raise Unsavable(f"{what} draws random numbers ({getattr(st[1], '__qualname__', st[1])}); "
-                            "a saved function cannot hold a random op in tapegrad: draw outside the "
-                            "function and pass the numbers in")
+            name = getattr(st[1], "__qualname__", repr(st[1]))
+            if "numpy_function" in name:
+                raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has "
+                                "no form as data")
+            raise Unsavable(f"{what} draws random numbers ({name}); a saved function cannot hold a "
+                            "random op in tapegrad: draw outside the function and pass the numbers in")
         else:
             fn = st[1]
             raise Unsavable(f"{what} calls Python code at each run "
