@@ -692,7 +692,10 @@ def _read_pb(export_dir: str) -> tuple:
     with open(path, "rb") as f:
         head = f.read(4)
         f.seek(0)
-        if not head.startswith(b"PK"):
+        if not head.startswith(b"PK") and not head.startswith(b"\x08"):
+            raise ValueError(f"{path} is not a SavedModel: it is neither tapegrad's (a zip archive) nor "
+                             "TensorFlow's (a protocol buffer).")
+        if not head.startswith(b"PK"):  # (TensorFlow's starts with its schema version, field 1)
             raise ValueError(
                 f"{path} is not a SavedModel written by tapegrad: it looks like one written by TensorFlow "
                 "(a protocol buffer holding TensorFlow graphs), and tapegrad cannot run TensorFlow's graphs. "

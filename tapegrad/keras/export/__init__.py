@@ -179,9 +179,9 @@ def export_saved_model(model: Any, filepath: str, verbose: bool = True, input_si
                        **kwargs: Any) -> None:
     """Keras's ``model.export(filepath, format="tf_saved_model")``: an archive whose endpoint
     ``serve`` calls the model (inference) on ``input_signature`` (by default the model's inputs)."""
+    sig = list(input_signature) if input_signature is not None else _input_signature(model)
     archive = ExportArchive()
     archive.track(model)
-    sig = list(input_signature) if input_signature is not None else _input_signature(model)
 
     def serve(inputs: Any) -> Any:
         return model(inputs, training=False)
