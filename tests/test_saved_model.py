@@ -163,6 +163,17 @@ def test_tfsm_layer_in_a_model(tmp_path):
     assert len(tfsm.weights) == 2 and len(outer.weights) == 4
 
 
+def test_tfsm_layer_config_round_trips(tmp_path):
+    keras.Sequential([keras.Input((2,)), keras.layers.Dense(2)]).export(str(tmp_path), verbose=False)
+    layer = keras.layers.TFSMLayer(str(tmp_path), call_endpoint="serving_default", name="sm")
+    config = layer.get_config()
+    assert config["filepath"] == str(tmp_path) and config["call_endpoint"] == "serving_default"
+    again = keras.saving.deserialize_keras_object(json.loads(json.dumps(keras.saving.serialize_keras_object(layer))))
+    assert type(again) is type(layer) and again.get_config() == config
+    x = tf.constant([[1.0, 2.0]])
+    np.testing.assert_array_equal(again(x)["output_0"].numpy(), layer(x)["output_0"].numpy())
+
+
 def test_export_formats(tmp_path):
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     with pytest.raises(ValueError, match="format='tf_saved_model' only"):
