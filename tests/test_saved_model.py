@@ -303,3 +303,57 @@ def test_options_are_accepted(tmp_path):
     np.testing.assert_array_equal(r.f(tf.constant([1.0])).numpy(), [2.0])
     with pytest.raises(TypeError, match="SaveOptions"):
         tf.saved_model.save(m, str(tmp_path), options={"x": 1})
+
+
+def test_signature_names_and_output_specs(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    m.f = tf.function(lambda pair, scale: {"sum": pair[0] + pair[1] * scale * m.v, "n": tf.shape(pair[0])},
+                      input_signature=[[tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32)],
+                                       tf.TensorSpec([], tf.float32, name="k")])
+    tf.saved_model.save(m, str(tmp_path))
+    sig = tf.saved_model.load(str(tmp_path)).signatures["serving_default"]
+    assert sorted(sig.structured_input_signature[1]) == ["k", "pair", "pair_1"]
+    outs = sig.structured_outputs
+    assert outs["sum"].dtype == tf.float32 and outs["sum"].shape.as_list() == [None]
+    assert outs["n"].dtype == tf.int32 and outs["n"].shape.as_list() == [1]
+    got = sig(pair=tf.constant([1.0, 2.0]), pair_1=tf.constant([3.0, 4.0]), k=tf.constant(2.0))
+    np.testing.assert_array_equal(got["sum"].numpy(), [7.0, 10.0])
+    np.testing.assert_array_equal(got["n"].numpy(), [2])
+
+
+def test_what_has_no_place_in_the_object_graph_fails_at_save(tmp_path):
+    m = tf.Module()
+    m.table = {("a", 1): tf.Variable(1.0)}
+    with pytest.raises(ValueError, match=r"obj\.table is a dict whose key \('a', 1\)"):
+        tf.saved_model.save(m, str(tmp_path))
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    m.f = tf.function(lambda v, x: v * x)
+    m.f(m.v, tf.constant(2.0))
+    with pytest.raises(ValueError, match="takes a tf.Variable as an argument"):
+        tf.saved_model.save(m, str(tmp_path))
+
+
+def test_dimensions_that_must_agree_share_a_size(tmp_path):
+    """Two inputs' batch dimensions must be equal (a Concatenate); a [None, None] input's batch and
+    length vary independently (an Embedding and a pooling over any length). An LSTM over a length
+    declared None fails at save: tapegrad's trace unrolls it, one step per time step."""
+    a, b = keras.Input((2,)), keras.Input((3,))
+    two = keras.Model([a, b], keras.layers.Dense(1)(keras.layers.Concatenate()([a, b])))
+    tf.saved_model.save(two, str(tmp_path / "two"))
+    sig = tf.saved_model.load(str(tmp_path / "two")).signatures["serving_default"]
+    x, y = tf.ones([4, 2]), tf.ones([4, 3])
+    np.testing.assert_allclose(sig(inputs=x, inputs_1=y)["output_0"].numpy(), two([x, y]).numpy(), rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="needs them equal"):
+        sig(inputs=x, inputs_1=tf.ones([5, 3]))
+    text = keras.Sequential([keras.Input((None,), dtype="int32"), keras.layers.Embedding(20, 4),
+                             keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(2)])
+    tf.saved_model.save(text, str(tmp_path / "text"))
+    sig = tf.saved_model.load(str(tmp_path / "text")).signatures["serving_default"]
+    for shape in ((1, 3), (4, 9), (6, 2)):
+        t = tf.constant(np.arange(np.prod(shape)).reshape(shape) % 20, tf.int32)
+        np.testing.assert_allclose(sig(inputs=t)["output_0"].numpy(), text(t).numpy(), rtol=1e-5, atol=1e-6)
+    rnn = keras.Sequential([keras.Input((None, 2)), keras.layers.LSTM(2)])
+    with pytest.raises(ValueError, match=r"steps depend on the sizes declared None.*shape=\(None, None, 2\)"):
+        tf.saved_model.save(rnn, str(tmp_path / "rnn"))

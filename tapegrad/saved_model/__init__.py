@@ -36,6 +36,7 @@ from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import IndexedSlices, Tensor, wrap
 from .._variable import Variable
+from ..errors import InvalidArgumentError
 from ..module import Module
 from . import _sizes
 from ._format import Unreadable, Unsavable, decode, decode_program, encode, encode_program
@@ -149,8 +150,11 @@ class _Saver:
             node = {"kind": type(x).__name__, "items": [self.node(v, f"{path}[{i}]") if _trackable(v) else None
                                                         for i, v in enumerate(x)]}
         elif type(x) is dict:
+            bad = [k for k, v in x.items() if _trackable(v) and type(k) not in (str, int)]
+            if bad:
+                raise Unsavable(f"{path} is a dict whose key {bad[0]!r} is neither a string nor an integer")
             node = {"kind": "dict", "items": [[k, self.node(v, f"{path}[{k!r}]")] for k, v in x.items()
-                                              if _trackable(v) and type(k) in (str, int)]}
+                                              if _trackable(v)]}
         elif _is_function(x):
             node = {"kind": "function", "function": x, "path": path}  # (encoded once variables are known)
         else:
@@ -177,12 +181,12 @@ class _Saver:
         try:
             data["template"] = [["slot"] if x is _function._SLOT else
                                 ["slices", x[1]] if type(x) is tuple and len(x) == 2 and x[0] is _function._SLICES
-                                else ["value", encode(_plain(x, what), arrays)] for x in prog.template]
+                                else ["value", encode(_plain(x), arrays)] for x in prog.template]
             data["structure"] = encode(prog.structure, arrays)
         except Unsavable as e:
             raise Unsavable(f"{what} returns {e}") from None
         data["single"] = bool(prog.single)
-        return _relocate(data, arrays)
+        return {"data": data, "arrays": arrays}  # (the arrays stay local until _finish_concrete)
 
     def relocated(self, arrays: list) -> list:
         names = []
@@ -192,15 +196,10 @@ class _Saver:
         return names
 
 
-def _plain(x: Any, what: str) -> Any:
+def _plain(x: Any) -> Any:
     if isinstance(x, (Tensor, Variable)) or _trackable(x):
         raise Unsavable(f"a {type(x).__name__} that is not a traced tensor")
     return x
-
-
-def _relocate(data: dict, arrays: list) -> dict:
-    """``data`` with its array indices kept local; the caller stores ``arrays`` beside it."""
-    return {"data": data, "arrays": arrays}
 
 
 def _none_dims(structure: Any, what: str) -> list:
@@ -240,10 +239,10 @@ def _trace_once(fn: Any, structure: Any, dims: list, sizes: list, what: str) -> 
     entry = _function._Entry()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (the reason is raised below)
-        f._trace(entry, a, kw, tensors, flat, variables)
+        out = f._trace(entry, a, kw, tensors, flat, variables)
     if entry.eager is not None or not entry.programs:
         raise Unsavable(f"{what} cannot be traced into a replayable program: {entry.eager}")
-    return entry.programs[-1]
+    return entry.programs[-1], [x for x in _nest.flatten(out) if isinstance(x, Tensor)]
 
 
 def _fn_name(x: Any) -> str:
@@ -259,18 +258,64 @@ def _param_names(fn: Any) -> list:
         return []
 
 
+def _groupings(dims: list) -> list:
+    """Which None dimensions share a size, in the order tried: none, those of one axis (the batch
+    dimension of several inputs), all."""
+    out = [[[d] for d in dims]]
+    by_axis: dict = {}
+    for d in dims:
+        by_axis.setdefault(d[1], []).append(d)
+    out.append(list(by_axis.values()))
+    out.append([list(dims)])
+    unique = []
+    for g in out:
+        if g not in unique:
+            unique.append(g)
+    return unique
+
+
+def _traced_with_holes(saver: _Saver, fn: Any, structure: Any, groups: list, what: str) -> tuple:
+    """The traces of ``fn`` at :func:`_sizes.plan`'s sizes of ``groups`` (each a list of None
+    dimensions of one size), their holes and their outputs."""
+    dims = [d for g in groups for d in g]
+    runs = []
+    for sizes in _sizes.plan(len(groups)):
+        per_dim = [n for g, n in zip(groups, sizes) for _ in g]
+        runs.append(_trace_once(fn, structure, dims, per_dim, what))
+    traces = [saver.encode_prog(prog, what) for prog, _ in runs]
+    return traces, _sizes.holes(traces, what), runs
+
+
 def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kwargs: dict, what: str) -> int:
     """Trace ``fn`` for a declared signature and add it as a concrete function: one trace, with
-    holes for the sizes of the dimensions declared None (``_sizes``)."""
+    holes for the sizes of the dimensions declared None (``_sizes``). Dimensions the function
+    needs of one size (the batch of two inputs) are traced with one size (the first grouping whose
+    traces run and agree)."""
     structure = (tuple(spec_args), dict(spec_kwargs))
     dims = _none_dims(structure, what)
-    traces = [saver.encode_prog(_trace_once(fn, structure, dims, sizes, what), what)
-              for sizes in (_sizes.plan(len(dims)) if dims else [[]])]
-    try:
-        hs = _sizes.holes(traces, what) if dims else {"data": [], "arrays": []}
-    except _sizes.NotAffine as e:
-        raise Unsavable(f"{e} declared None in its signature ({_specs_text(structure)}); declare those "
-                        "sizes in the TensorSpecs") from None
+    if not dims:
+        runs = [_trace_once(fn, structure, [], [], what)]
+        traces, hs, groups = [saver.encode_prog(runs[0][0], what)], {"data": [], "arrays": []}, []
+    else:
+        problem = None
+        for groups in _groupings(dims):
+            try:
+                traces, hs, runs = _traced_with_holes(saver, fn, structure, groups, what)
+                break
+            except Unsavable:
+                raise
+            except Exception as e:  # noqa: BLE001  (a trace at sizes the function rejects: the next grouping)
+                problem = problem or e
+        else:
+            specs = _specs_text(structure)
+            raise Unsavable(f"{problem} declared None in its signature ({specs}); declare those sizes in the "
+                            "TensorSpecs" if isinstance(problem, _sizes.NotAffine) else
+                            f"{what}: tracing it at several sizes of the dimensions declared None in its "
+                            f"signature ({specs}) failed ({type(problem).__name__}: {problem}); declare "
+                            "those sizes in the TensorSpecs")
+    # the outputs' specs: a dimension that differs between the traces is None
+    outputs = [TensorSpec([d if all(o[i].shape[ax] == d for _, o in runs) else None for ax, d in enumerate(t.shape)],
+                          t.dtype) for i, t in enumerate(runs[0][1])]
     prog = traces[0]
     arrays = prog["arrays"]
     enc_holes = []
@@ -281,8 +326,8 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
             arrays.append(y)
             enc_holes[-1][3] = len(arrays) - 1
     return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [prog],
-                               "generic": True, "dims": [list(d) for d in dims],
-                               "holes": {"data": hs["data"], "arrays": enc_holes}})
+                               "generic": True, "dims": [[list(d) for d in g] for g in groups],
+                               "outputs": outputs, "holes": {"data": hs["data"], "arrays": enc_holes}})
 
 
 def _specs_text(x: Any) -> str:
@@ -405,7 +450,8 @@ def _finish_concrete(saver: _Saver, c: dict) -> dict:
     for p in c["programs"]:
         progs.append({"data": p["data"], "arrays": saver.relocated(p["arrays"])})
     return {"inputs": _enc_local(saver, c["inputs"]), "names": c["names"], "programs": progs,
-            "generic": c["generic"], "dims": c.get("dims", []), "holes": c.get("holes")}
+            "generic": c["generic"], "dims": c.get("dims", []), "holes": c.get("holes"),
+            "outputs": None if c.get("outputs") is None else _enc_local(saver, c["outputs"])}
 
 
 def _signature_map(obj: Any, signatures: Any) -> dict:
@@ -469,8 +515,9 @@ class _Concrete:
     """A restored concrete function: an input signature and the programs of its trace (one per
     outcome of a Python branch on a tensor's value)."""
 
-    def __init__(self, inputs: tuple, names: list, programs: Any, dims: list, raw: tuple) -> None:
-        self.inputs, self.names, self.dims, self.raw = inputs, names, dims, raw
+    def __init__(self, inputs: tuple, names: list, programs: Any, dims: list, raw: tuple,
+                 outputs: list | None) -> None:
+        self.inputs, self.names, self.dims, self.raw, self.outputs = inputs, names, dims, raw, outputs
         self.programs = programs  # sizes of the None dimensions -> the programs
 
     def saved(self, saver: _Saver) -> dict:
@@ -483,7 +530,7 @@ class _Concrete:
                      for st in p["data"]["steps"]]
             progs.append({"data": {**p["data"], "steps": steps}, "arrays": [loader.arrays[k] for k in p["arrays"]]})
         return {"inputs": self.inputs, "names": self.names, "programs": progs, "generic": raw["generic"],
-                "dims": raw.get("dims", []), "holes": raw.get("holes")}
+                "dims": raw.get("dims", []), "holes": raw.get("holes"), "outputs": self.outputs}
 
     def bind(self, args: tuple, kwargs: dict) -> list | None:
         """The call's tensors in the signature's order, or None when it does not fit."""
@@ -535,7 +582,14 @@ class _Concrete:
 
     def run(self, tensors: list, what: str) -> Any:
         outer = _rec.active and _rec.tls.stack
-        for prog in self.programs([tensors[i].shape[ax] for i, ax in self.dims]):
+        sizes = []
+        for group in self.dims:
+            got = [tensors[i].shape[ax] for i, ax in group]
+            if any(n != got[0] for n in got):
+                raise InvalidArgumentError(f"{what}: the dimensions {[tuple(d) for d in group]} of its inputs "
+                                           f"have the sizes {got}; its trace needs them equal")
+            sizes.append(got[0])
+        for prog in self.programs(sizes):
             try:
                 res = prog.run_engine(tensors, prog.res) if outer else prog.run([t._value for t in tensors])
             except _trace.Miss:
@@ -633,10 +687,13 @@ class _RestoredSignature:
         self.__name__ = name
         self._concrete = concrete
         sa, skw = concrete.inputs
-        flat = [s for s in _nest.flatten((tuple(sa), skw)) if isinstance(s, TensorSpec)]
-        names = []
-        for i, s in enumerate(flat):
-            names.append(s.name or (concrete.names[i] if i < len(concrete.names) else f"input_{i}"))
+        flat, names = [], []
+        for arg, value in [(concrete.names[i] if i < len(concrete.names) else f"args_{i}", v)
+                           for i, v in enumerate(sa)] + [(k, skw[k]) for k in sorted(skw)]:
+            specs = [x for x in _nest.flatten(value) if isinstance(x, TensorSpec)]
+            for j, x in enumerate(specs):
+                flat.append(x)
+                names.append(x.name or (arg if j == 0 else f"{arg}_{j}"))
         self._names = names
         self.structured_input_signature = ((), {n: TensorSpec(s.shape, s.dtype, n) for n, s in zip(names, flat)})
         self._prog0 = concrete.programs([_sizes.BASE] * len(concrete.dims))[0]
@@ -644,7 +701,8 @@ class _RestoredSignature:
     @property
     def structured_outputs(self) -> dict:
         prog = self._prog0
-        flat = [TensorSpec(None, "float32") if k == "slot" else x for k, x in prog.template]
+        specs = iter(self._concrete.outputs or [])
+        flat = [next(specs, None) if k == "slot" else x for k, x in prog.template]
         return _flat_outputs(flat[0] if prog.single else _nest.pack_sequence_as(prog.structure, flat))
 
     @property
@@ -790,7 +848,8 @@ class _Loader:
                 progs = [self.program(p["data"], p["arrays"]) for p in saved]
                 make = lambda sizes: progs  # noqa: E731
             c = self.concrete[i] = _Concrete(self.local(raw["inputs"]), list(raw["names"]), make,
-                                             [tuple(d) for d in raw.get("dims", [])], (raw, self))
+                                             [[tuple(d) for d in g] for g in raw.get("dims", [])], (raw, self),
+                                             None if raw.get("outputs") is None else self.local(raw["outputs"]))
         return c
 
     def build(self, n: int) -> Any:

@@ -82,9 +82,9 @@ def decode(x: Any, arrays: list) -> Any:
     """The value :func:`encode` gave ``x`` for."""
     if x is None or type(x) in (bool, int, str):
         return x
-    if type(x) is not dict or len(x) not in (1, 2):
+    if type(x) is not dict or len(x) != 1 and set(x) != {"scalar", "value"}:
         raise Unreadable(f"an unknown value {x!r:.80}")
-    (tag, v), = list(x.items())[:1]
+    tag, v = ("scalar", x["scalar"]) if len(x) == 2 else next(iter(x.items()))
     if tag == "int":
         return int(v)
     if tag == "float":
