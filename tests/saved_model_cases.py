@@ -191,7 +191,22 @@ def _keras_save_no_suffix(tf, d):  # Keras 3: model.save needs .keras or .h5
     return _err(lambda: model.save(os.path.join(d, "model")))
 
 
-CASES = {"module_traced": _module_traced, "module_signature": _module_signature,
+def _nested_inputs(tf, d):  # a signature's names for a nest of inputs, and its output specs
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    m.f = tf.function(lambda pair, scale: {"sum": pair[0] + pair[1] * scale * m.v, "n": tf.shape(pair[0])},
+                      input_signature=[[tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32)],
+                                       tf.TensorSpec([], tf.float32, name="k")])
+    tf.saved_model.save(m, d)
+    sig = tf.saved_model.load(d).signatures["serving_default"]
+    names = sorted(sig.structured_input_signature[1])
+    outs = {k: [v.dtype.name, v.shape.as_list()] for k, v in sig.structured_outputs.items()}
+    x = tf.constant([1.0, 2.0])
+    return {"names": names, "outputs": outs,
+            "call": sig(**dict(zip(names, [tf.constant(2.0), x, tf.constant([3.0, 4.0])])))}
+
+
+CASES = {"nested_inputs": _nested_inputs, "module_traced": _module_traced, "module_signature": _module_signature,
          "several_signatures": _several_signatures, "tree": _tree, "gradient": _gradient,
          "keras_model": _keras_model, "keras_export": _keras_export, "export_archive": _export_archive,
          "keras_save_no_suffix": _keras_save_no_suffix}
