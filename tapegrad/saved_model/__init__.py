@@ -326,7 +326,7 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
             arrays.append(y)
             enc_holes[-1][3] = len(arrays) - 1
     return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [prog],
-                               "generic": True, "dims": [[list(d) for d in g] for g in groups],
+                               "dims": [[list(d) for d in g] for g in groups],
                                "outputs": outputs, "holes": {"data": hs["data"], "arrays": enc_holes}})
 
 
@@ -350,8 +350,11 @@ def _function_concretes(saver: _Saver, f: Any, what: str) -> tuple:
         if entry.eager is not None or not entry.programs:
             continue
         progs = [saver.encode_prog(p, what) for p in entry.programs]
-        out.append(saver.add_concrete({"inputs": entry.programs[0].inputs, "names": names,
-                                       "programs": progs, "generic": False}))
+        try:
+            encode(entry.programs[0].inputs, [])
+        except Unsavable as e:
+            raise Unsavable(f"{what} was traced with an argument that is {e}") from None
+        out.append(saver.add_concrete({"inputs": entry.programs[0].inputs, "names": names, "programs": progs}))
     return out, None
 
 
@@ -405,8 +408,10 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: SaveOptions
     input_signature becomes ``"serving_default"``, as in TensorFlow.
 
     A function whose trace holds something with no form as data (random draws, ``tf.print``,
-    ``tf.py_function``, a ``custom_gradient``, an optimizer's update) raises ``ValueError`` here,
-    naming it. See :mod:`tapegrad.saved_model` for an example.
+    ``tf.numpy_function``, a ``custom_gradient``, an optimizer's update) raises ``ValueError``
+    here, naming it; so does a signature whose trace depends on a size it declares None in a way
+    the saved trace cannot follow (docs/saved_model.md). See :mod:`tapegrad.saved_model` for an
+    example.
     """
     if options is not None and not isinstance(options, SaveOptions):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {type(options).__name__}")
@@ -450,7 +455,7 @@ def _finish_concrete(saver: _Saver, c: dict) -> dict:
     for p in c["programs"]:
         progs.append({"data": p["data"], "arrays": saver.relocated(p["arrays"])})
     return {"inputs": _enc_local(saver, c["inputs"]), "names": c["names"], "programs": progs,
-            "generic": c["generic"], "dims": c.get("dims", []), "holes": c.get("holes"),
+            "dims": c.get("dims", []), "holes": c.get("holes"),
             "outputs": None if c.get("outputs") is None else _enc_local(saver, c["outputs"])}
 
 
@@ -529,8 +534,8 @@ class _Concrete:
             steps = [[st[0], saver.resource(loader.objects[st[1]]), *st[2:]] if st[0] in ("read", "write") else st
                      for st in p["data"]["steps"]]
             progs.append({"data": {**p["data"], "steps": steps}, "arrays": [loader.arrays[k] for k in p["arrays"]]})
-        return {"inputs": self.inputs, "names": self.names, "programs": progs, "generic": raw["generic"],
-                "dims": raw.get("dims", []), "holes": raw.get("holes"), "outputs": self.outputs}
+        return {"inputs": self.inputs, "names": self.names, "programs": progs, "dims": raw.get("dims", []),
+                "holes": raw.get("holes"), "outputs": self.outputs}
 
     def bind(self, args: tuple, kwargs: dict) -> list | None:
         """The call's tensors in the signature's order, or None when it does not fit."""
