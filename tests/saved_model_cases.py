@@ -206,7 +206,15 @@ def _nested_inputs(tf, d):  # a signature's names for a nest of inputs, and its 
             "call": sig(**dict(zip(names, [tf.constant(2.0), x, tf.constant([3.0, 4.0])])))}
 
 
-CASES = {"nested_inputs": _nested_inputs, "module_traced": _module_traced, "module_signature": _module_signature,
+def _checkpoint(tf, d):  # a tf.train.Checkpoint's objects, a Generator's state
+    w = tf.Variable([1.0, 2.0])
+    ckpt = tf.train.Checkpoint(w=w, gen=tf.random.Generator.from_seed(3))
+    tf.saved_model.save(ckpt, d)
+    r = tf.saved_model.load(d)
+    return {"w": r.w, "counter": hasattr(r, "save_counter"), "gen": r.gen._state_var.numpy().tolist()}
+
+
+CASES = {"nested_inputs": _nested_inputs, "checkpoint": _checkpoint, "module_traced": _module_traced, "module_signature": _module_signature,
          "several_signatures": _several_signatures, "tree": _tree, "gradient": _gradient,
          "keras_model": _keras_model, "keras_export": _keras_export, "export_archive": _export_archive,
          "keras_save_no_suffix": _keras_save_no_suffix}

@@ -357,3 +357,13 @@ def test_dimensions_that_must_agree_share_a_size(tmp_path):
     rnn = keras.Sequential([keras.Input((None, 2)), keras.layers.LSTM(2)])
     with pytest.raises(ValueError, match=r"steps depend on the sizes declared None.*shape=\(None, None, 2\)"):
         tf.saved_model.save(rnn, str(tmp_path / "rnn"))
+
+
+def test_checkpoint_and_generator_children(tmp_path):
+    w = tf.Variable([1.0, 2.0])
+    ckpt = tf.train.Checkpoint(w=w, gen=tf.random.Generator.from_seed(3))
+    tf.saved_model.save(ckpt, str(tmp_path))
+    r = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_array_equal(r.w.numpy(), [1.0, 2.0])
+    assert r.save_counter.numpy() == 0
+    np.testing.assert_array_equal(r.gen._state_var.numpy(), ckpt.gen.state.numpy())  # (TensorFlow's name)

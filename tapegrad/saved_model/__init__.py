@@ -92,7 +92,8 @@ def _is_keras_layer(x: Any) -> bool:
 
 
 def _trackable(x: Any, depth: int = 0) -> bool:
-    if isinstance(x, (Variable, Module, _UserObject)) or _is_function(x):
+    if isinstance(x, (Variable, Module, _UserObject)) or _is_function(x) or callable(
+            getattr(x, "_trackable_children", None)):
         return True
     if depth < 8 and type(x) in (list, tuple):
         return any(_trackable(v, depth + 1) for v in x)
@@ -102,13 +103,14 @@ def _trackable(x: Any, depth: int = 0) -> bool:
 
 
 def _children(obj: Any) -> list:
-    """``(name, value)`` of an object's trackable attributes (TensorFlow's ``AutoTrackable``):
-    instance attributes (a Keras layer's public ones only: the rest is Keras's bookkeeping, and
+    """``(name, value)`` of an object's trackable attributes (TensorFlow's ``AutoTrackable``): its
+    ``_trackable_children()`` where it has them, else its instance attributes (a Keras layer's public ones only: the rest is Keras's bookkeeping, and
     its train/test/predict functions are left out as in TensorFlow), then ``tf.function``\\ s
     defined on the class."""
     keras = _is_keras_layer(obj)
     out = []
-    for k, v in sorted(vars(obj).items()):
+    own = getattr(obj, "_trackable_children", None)  # (tf.train.Checkpoint, tf.random.Generator)
+    for k, v in sorted(own().items() if callable(own) else vars(obj).items()):
         if keras and (k.startswith("_") or k in ("train_function", "test_function", "predict_function")):
             continue
         if _trackable(v):
