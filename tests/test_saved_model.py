@@ -367,3 +367,21 @@ def test_checkpoint_and_generator_children(tmp_path):
     np.testing.assert_array_equal(r.w.numpy(), [1.0, 2.0])
     assert r.save_counter.numpy() == 0
     np.testing.assert_array_equal(r.gen._state_var.numpy(), ckpt.gen.state.numpy())  # (TensorFlow's name)
+
+
+def test_export_archive_saves_the_variables_its_endpoints_use(tmp_path):
+    """Keras tracks the variables an endpoint uses; track() adds the `variables` properties."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    archive = keras.export.ExportArchive()
+    archive.add_endpoint("serve", model.call, input_signature=[tf.TensorSpec((None, 2), tf.float32)])
+    archive.write_out(str(tmp_path / "a"), verbose=False)
+    r = tf.saved_model.load(str(tmp_path / "a"))
+    np.testing.assert_array_equal(r.serve(tf.constant([[1.0, 2.0]])).numpy(), [[3.0]])
+    assert r.variables == []
+    archive = keras.export.ExportArchive()
+    archive.track_and_add_endpoint("infer", model, [tf.TensorSpec((None, 2), tf.float32)])
+    archive.write_out(str(tmp_path / "b"), verbose=False)
+    r = tf.saved_model.load(str(tmp_path / "b"))
+    assert sorted(r.signatures) == ["infer", "serving_default"] and len(r.trainable_variables) == 2
+    np.testing.assert_array_equal(r.signatures["serving_default"](tf.constant([[1.0, 1.0]]))["output_0"].numpy(),
+                                  [[2.0]])

@@ -95,10 +95,10 @@ def _trackable(x: Any, depth: int = 0) -> bool:
     if isinstance(x, (Variable, Module, _UserObject)) or _is_function(x) or callable(
             getattr(x, "_trackable_children", None)):
         return True
-    if depth < 8 and type(x) in (list, tuple):
-        return any(_trackable(v, depth + 1) for v in x)
+    if depth < 8 and type(x) in (list, tuple):  # (an empty one too: a collection that stays one)
+        return not x or any(_trackable(v, depth + 1) for v in x)
     if depth < 8 and type(x) is dict:
-        return any(_trackable(v, depth + 1) for v in x.values())
+        return not x or any(_trackable(v, depth + 1) for v in x.values())
     return False
 
 
@@ -245,6 +245,20 @@ def _trace_once(fn: Any, structure: Any, dims: list, sizes: list, what: str) -> 
     if entry.eager is not None or not entry.programs:
         raise Unsavable(f"{what} cannot be traced into a replayable program: {entry.eager}")
     return entry.programs[-1], [x for x in _nest.flatten(out) if isinstance(x, Tensor)]
+
+
+def variables_used(fn: Any) -> list:
+    """The Variables a ``tf.function`` reads or writes (traced afresh on its input_signature, or
+    its traces so far): what Keras's ``ExportArchive`` tracks for its endpoints."""
+    progs = [p for e in fn._cache.values() for p in e.programs]
+    if fn.input_signature is not None:
+        structure = (tuple(fn.input_signature), {})
+        dims = _none_dims(structure, fn.__name__)
+        progs.append(_trace_once(fn._fn, structure, dims, [_sizes.BASE] * len(dims), fn.__name__)[0])
+    out: list = []
+    for p in progs:
+        out += [v for v in p.res if v is not None and all(v is not w for w in out)]
+    return out
 
 
 def _fn_name(x: Any) -> str:

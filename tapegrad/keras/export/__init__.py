@@ -115,6 +115,16 @@ class ExportArchive:
         self._endpoint_names.append(name)
         return decorated
 
+    def track_and_add_endpoint(self, name: str, resource: Any, input_signature: Any = None,
+                               **kwargs: Any) -> Any:
+        """``track(resource)``, then ``add_endpoint(name, ...)`` calling it (inference mode)."""
+        self.track(resource)
+
+        def call(inputs: Any) -> Any:
+            return resource(inputs, training=False) if isinstance(resource, Layer) else resource(inputs)
+        call.__name__ = name
+        return self.add_endpoint(name, call, input_signature, **kwargs)
+
     def add_variable_collection(self, name: str, variables: Any) -> None:
         """Save ``variables`` (a list of Variables) as the attribute ``name``."""
         variables = list(variables)
@@ -132,9 +142,14 @@ class ExportArchive:
         return _function.ConcreteFunction(fn, (tuple(a), kw), None)
 
     def write_out(self, filepath: str, options: Any = None, verbose: bool = True) -> None:
-        """Write the SavedModel to the folder ``filepath``."""
+        """Write the SavedModel to the folder ``filepath``; the Variables the endpoints use are
+        saved with them, tracked or not (as Keras does)."""
         if not self._endpoint_names:
             raise ValueError("No endpoints have been set yet. Call add_endpoint().")
+        tracked = {id(v) for v in self._root.variables}
+        self._root._misc_variables = [v for name in self._endpoint_names
+                                      for v in saved_model.variables_used(getattr(self._root, name))
+                                      if id(v) not in tracked]
         signatures = {name: self._signature(name) for name in self._endpoint_names}
         if "serving_default" not in signatures:
             signatures["serving_default"] = self._signature(self._endpoint_names[0])
@@ -175,19 +190,14 @@ def _input_signature(model: Any) -> list:
     return [TensorSpec(tuple(shape), getattr(model, "input_dtype", "float32"))]
 
 
-def export_saved_model(model: Any, filepath: str, verbose: bool = True, input_signature: Any = None,
+def export_saved_model(model: Any, filepath: str, verbose: bool | None = None, input_signature: Any = None,
                        **kwargs: Any) -> None:
     """Keras's ``model.export(filepath, format="tf_saved_model")``: an archive whose endpoint
     ``serve`` calls the model (inference) on ``input_signature`` (by default the model's inputs)."""
     sig = list(input_signature) if input_signature is not None else _input_signature(model)
     archive = ExportArchive()
-    archive.track(model)
-
-    def serve(inputs: Any) -> Any:
-        return model(inputs, training=False)
-
-    archive.add_endpoint(DEFAULT_ENDPOINT_NAME, serve, input_signature=sig)
-    archive.write_out(filepath, verbose=verbose)
+    archive.track_and_add_endpoint(DEFAULT_ENDPOINT_NAME, model, sig, **kwargs)
+    archive.write_out(filepath, verbose=True if verbose is None else verbose)
 
 
 class TFSMLayer(Layer):
