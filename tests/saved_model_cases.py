@@ -214,7 +214,31 @@ def _checkpoint(tf, d):  # a tf.train.Checkpoint's objects, a Generator's state
     return {"w": r.w, "counter": hasattr(r, "save_counter"), "gen": r.gen._state_var.numpy().tolist()}
 
 
-CASES = {"nested_inputs": _nested_inputs, "checkpoint": _checkpoint, "module_traced": _module_traced, "module_signature": _module_signature,
+def _keras_built(tf, d):  # the serving signature of Keras models without Input: their build shapes
+    keras = tf.keras
+
+    class Sub(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = keras.layers.Dense(3, kernel_initializer="ones")
+
+        def call(self, x):
+            return self.d(x)
+
+    sub = Sub()
+    sub(tf.zeros([1, 5]))
+    seq = keras.Sequential([keras.layers.Dense(2, kernel_initializer="ones")])
+    seq.build((None, 3))
+    out = {}
+    for name, model in (("sub", sub), ("seq", seq)):
+        tf.saved_model.save(model, os.path.join(d, name))
+        sigs = tf.saved_model.load(os.path.join(d, name)).signatures
+        out[name] = {k: [[n, s.dtype.name, s.shape.as_list()] for n, s in sorted(v.structured_input_signature[1].items())]
+                     for k, v in sigs.items()}
+    return out
+
+
+CASES = {"nested_inputs": _nested_inputs, "keras_built": _keras_built, "checkpoint": _checkpoint, "module_traced": _module_traced, "module_signature": _module_signature,
          "several_signatures": _several_signatures, "tree": _tree, "gradient": _gradient,
          "keras_model": _keras_model, "keras_export": _keras_export, "export_archive": _export_archive,
          "keras_save_no_suffix": _keras_save_no_suffix}
