@@ -22,6 +22,16 @@ from .._spec import TensorSpec
 from .._tensor import TensorShape
 from ..dtypes import DType, as_dtype
 
+SAVED_MODEL_FILENAME_PB = "saved_model.pb"
+FINGERPRINT_FILENAME = "fingerprint.pb"
+VARIABLES_DIRECTORY = "variables"
+VARIABLES_FILENAME = "variables"
+ASSETS_DIRECTORY = "assets"
+DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+DATA = "variables.data-00000-of-00001"
+INDEX = "variables.index"
+MAGIC = "tapegrad saved_model"
+VERSION = 1
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CHECK_MODULE = re.compile(r"^tapegrad\.ops\.[a-z_]+$")
 

@@ -18,6 +18,7 @@ from ... import _function, _nest, saved_model
 from ..._spec import TensorSpec
 from ...module import Module
 from ..layers.layer import Layer
+from ..models.model import Model
 
 __all__ = ["ExportArchive", "TFSMLayer", "export_saved_model"]
 
@@ -174,7 +175,6 @@ def _as_spec(x: Any) -> Any:
 
 
 def _input_signature(model: Any) -> list:
-    from ..models.model import Model
     if not isinstance(model, Model):
         raise TypeError(f"The model provided should be an instance of keras.Model, but got {type(model).__name__}.")
     if not model.built:
