@@ -28,6 +28,7 @@ import numpy as np
 
 from ... import random as _random
 from ... import _function, _jit
+from ..._control_flow import executing_eagerly
 from ..._convert import convert_to_tensor
 from ..._tape import GradientTape
 from ..._tensor import Tensor
@@ -339,6 +340,8 @@ class Trainer:
 
     @staticmethod
     def _result(r: Any) -> Any:
+        if not executing_eagerly():   # (in a traced step a result stays a tensor, as Keras's
+            return r                  # pythonify_logs leaves a graph tensor: fit's loop converts it)
         a = np.asarray(getattr(r, "numpy", lambda: r)())
         return float(a) if a.ndim == 0 else a
 
