@@ -502,8 +502,10 @@ class Trainer:
         """Train the model for ``epochs`` passes over the data.
 
         Each batch runs :meth:`train_step` (one forward pass under a ``GradientTape``, the
-        compiled loss, the gradients and one optimizer update), traced by ``tf.function``
-        unless the model was compiled with ``run_eagerly=True``. The logged ``loss`` and metrics
+        compiled loss, the gradients and one optimizer update). After the first batch the step
+        is traced by ``tf.function`` and replayed, once per batch shape, unless the model was
+        compiled with ``run_eagerly=True`` (see the module's docstring for the steps that run
+        eagerly, and why). The logged ``loss`` and metrics
         are running means over the epoch's batches (weighted by batch size), as Keras reports
         them. Needs :meth:`compile` first.
 
