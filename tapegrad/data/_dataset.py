@@ -405,6 +405,19 @@ class Dataset:
         """Batch elements of different shapes, padding each component to ``padded_shapes``
         (``None`` dimensions: the longest in the batch) with ``padding_values`` (default 0).
 
+        Args:
+            batch_size: elements per batch, a positive integer.
+            padded_shapes: a shape per component (a nest like the element's), ``None`` or -1 for
+                a dimension padded to the batch's longest; default: every dimension padded to
+                the batch's longest.
+            padding_values: a scalar per component (a nest like the element's); default 0 for
+                numbers and ``b""`` for strings.
+            drop_remainder: drop a last batch smaller than ``batch_size``.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``batch_size`` not positive.
+
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
         >>> [b.numpy().tolist() for b in ds.padded_batch(2)]
@@ -419,6 +432,16 @@ class Dataset:
 
     def cache(self, filename: str = "", name: str | None = None) -> "Dataset":
         """Keep the elements of the first complete iteration in memory and replay them after.
+
+        Put it after expensive steps (``map``) and before ``shuffle``/``repeat``, so that later
+        epochs replay the results. An iteration that stops early caches nothing.
+
+        Args:
+            filename: must be ``""`` (only the in-memory cache exists).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            NotImplementedError: a ``filename``.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
@@ -443,6 +466,11 @@ class Dataset:
         """The elements for which ``predicate`` (given a tuple's components as arguments)
         returns True.
 
+        Args:
+            predicate: a function of the element returning a scalar bool tensor (or a Python
+                bool); it runs eagerly for every element, as :meth:`map`'s function does.
+            name: accepted for TensorFlow compatibility; unused.
+
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0).as_numpy_iterator())
         [np.int64(0), np.int64(3), np.int64(6), np.int64(9)]
@@ -458,6 +486,19 @@ class Dataset:
                    name: str | None = None) -> "Dataset":
         """Like ``flat_map``, but ``cycle_length`` of the datasets are open at once and their
         elements are taken ``block_length`` at a time from each in turn (TensorFlow's order).
+
+        The usual use: many files read in turn,
+        ``Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset)``.
+
+        Args:
+            map_func: a function of the element returning a dataset.
+            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: the number
+                of CPUs, as TensorFlow).
+            block_length: elements taken from each dataset before moving to the next (default
+                1).
+            num_parallel_calls: accepted; the datasets are read in this thread, in order.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 3).interleave(
@@ -588,11 +629,24 @@ class Dataset:
         return _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
-        """All but the first ``count`` elements (-1: none)."""
+        """All but the first ``count`` elements (-1: none).
+
+        Args:
+            count: the number of elements to skip (an int or a scalar tensor); -1 skips them all.
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(5).skip(3).as_numpy_iterator())
+        [np.int64(3), np.int64(4)]
+        """
         return _Skip(self, _int(count, "count"))
 
     def take(self, count: Any, name: str | None = None) -> "Dataset":
         """The first ``count`` elements (-1: all).
+
+        Args:
+            count: the number of elements (an int or a scalar tensor); -1 takes them all.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10 ** 12).take(3).as_numpy_iterator())
