@@ -504,16 +504,17 @@ class Trainer:
         Each batch runs :meth:`train_step` (one forward pass under a ``GradientTape``, the
         compiled loss, the gradients and one optimizer update). After the first batch the step
         is traced by ``tf.function`` and replayed, once per batch shape, unless the model was
-        compiled with ``run_eagerly=True`` (see the module's docstring for the steps that run
-        eagerly, and why). The logged ``loss`` and metrics
+        compiled with ``run_eagerly=True`` (docs/keras.md, "How ``fit`` runs a step", says
+        which steps run eagerly, and why). The logged ``loss`` and metrics
         are running means over the epoch's batches (weighted by batch size), as Keras reports
         them. Needs :meth:`compile` first.
 
         Args:
             x: the inputs: a NumPy array or tensor, a list of them (several inputs) or a dict by
                 input name; or a ``tf.data.Dataset``, a ``keras.utils.PyDataset`` or any other
-                iterable of batches ``x``, ``(x, y)`` or ``(x, y, sample_weight)``, in which
-                case ``y``, ``batch_size`` and ``sample_weight`` must not be given. Float arrays
+                iterable of batches ``x``, ``(x, y)`` or ``(x, y, sample_weight)``: the batches
+                then carry the targets and weights, so ``y`` and ``sample_weight`` must not be
+                given (``y`` raises ``ValueError``) and ``batch_size`` is not used. Float arrays
                 are cast to ``keras.backend.floatx()`` (float32 by default).
             y: the targets, structured as the model's outputs (arrays only).
             batch_size: rows per batch for array data (default 32; the last batch may be
