@@ -153,6 +153,18 @@ def page_rst(modname: str) -> str:
     return "\n".join(lines + [""] + [e + "\n" for e in entries])
 
 
+def _public_bases(app: Any, name: str, obj: Any, options: Any, bases: list) -> None:
+    """``Bases:`` names public classes: a private base (``_Monitor``) is replaced by its own
+    nearest public base."""
+    out = []
+    for base in bases:
+        while base.__name__.startswith("_") and base is not object:
+            base = base.__bases__[0]
+        if base not in out:
+            out.append(base)
+    bases[:] = out
+
+
 def setup(app: Any) -> dict:
     from docutils import nodes
     from docutils.statemachine import StringList
@@ -169,4 +181,5 @@ def setup(app: Any) -> dict:
             return container.children
 
     app.add_directive("api-page", ApiPage)
+    app.connect("autodoc-process-bases", _public_bases)
     return {"parallel_read_safe": True}
