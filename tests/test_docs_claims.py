@@ -166,3 +166,12 @@ def test_names_the_pages_call_missing_are_missing(page, start, end):
         if obj is not None and not inspect.ismodule(obj):   # (a namespace named as context)
             present.append(name)
     assert not present, f"docs/{page} says these are not covered, but they exist: {present}"
+
+
+def test_the_extras_getting_started_names_exist():
+    page = (ROOT / "docs" / "getting_started.md").read_text(encoding="utf-8")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    declared = set(re.findall(r"^(\w+) = \[", pyproject.split("[project.optional-dependencies]")[1]
+                              .split("\n[")[0], re.M))
+    named = {e for group in re.findall(r'pip install -e "\.\[([\w,]+)\]"', page) for e in group.split(",")}
+    assert named and named <= declared, named - declared
