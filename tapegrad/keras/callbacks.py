@@ -49,7 +49,8 @@ class Callback:
       (``ReduceLROnPlateau`` adds ``learning_rate``), and later callbacks and ``History`` see them.
     - ``on_train_batch_begin(batch, logs)`` / ``on_train_batch_end(batch, logs)``: around each
       training step; ``logs`` hold the running loss and metrics of the epoch so far
-      (``on_batch_begin``/``on_batch_end`` are the same hooks by their older names).
+      (the default ``on_train_batch_*`` call ``on_batch_begin``/``on_batch_end``, the older
+      names, so overriding either works).
     - ``on_test_begin``/``on_test_end``/``on_test_batch_begin``/``on_test_batch_end``: in
       ``evaluate``, and in ``fit``'s validation.
     - ``on_predict_begin``/``on_predict_end``/``on_predict_batch_begin``/``on_predict_batch_end``:
