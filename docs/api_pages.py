@@ -163,6 +163,18 @@ def _public_bases(app: Any, name: str, obj: Any, options: Any, bases: list) -> N
     bases[:] = out
 
 
+def namespaces_rst() -> str:
+    """A table of every namespace (``tf.keras.layers``), linked to its page, with its summary."""
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
+             "   * - namespace", "     - summary"]
+    for modname in sorted(namespaces()):
+        if modname in pages():   # (named by its module: tf.keras.losses, also reachable as tf.losses)
+            tf_name = "tf" + modname[len("tapegrad"):]
+            mod = importlib.import_module(modname)
+            lines += [f"   * - :doc:`{tf_name} <{pages()[modname]}>`", f"     - {summary(mod)}"]
+    return "\n".join(lines) + "\n"
+
+
 def setup(app: Any) -> dict:
     from docutils import nodes
     from docutils.statemachine import StringList
@@ -180,6 +192,15 @@ def setup(app: Any) -> dict:
                                     self.content_offset, container)
             return container.children
 
+    class ApiNamespaces(SphinxDirective):
+        def run(self) -> list:
+            container = nodes.section()
+            container.document = self.state.document
+            self.state.nested_parse(StringList(namespaces_rst().splitlines(), "api_pages"),
+                                    self.content_offset, container)
+            return container.children
+
     app.add_directive("api-page", ApiPage)
+    app.add_directive("api-namespaces", ApiNamespaces)
     app.connect("autodoc-process-bases", _public_bases)
     return {"parallel_read_safe": True}
