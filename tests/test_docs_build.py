@@ -34,6 +34,8 @@ def test_docs_build_without_warnings(tmp_path):
                         ("data", "tapegrad.data.Dataset.map"),
                         ("distribute", "tapegrad.distribute.MirroredStrategy")):
         assert f'id="{entry}"' in (out / "api" / f"{page}.html").read_text(encoding="utf-8"), entry
+    index = (out / "api" / "index.html").read_text(encoding="utf-8")   # the table of namespaces
+    assert 'href="keras_layers.html"' in index and "tf.keras.layers" in index
 
 
 def test_every_public_namespace_has_an_api_page():
