@@ -23,7 +23,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.experimental", "tapegrad.data", "tapegrad.data.experimental", "tapegrad.distribute",
          "tapegrad.distribute.experimental", "tapegrad.distribute.cluster_resolver", "tapegrad.io",
          "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.strings", "tapegrad.signal",
-         "tapegrad.image", "tapegrad.train", "tapegrad.config",
+         "tapegrad.image", "tapegrad.train", "tapegrad.saved_model", "tapegrad.config",
          "tapegrad.debugging", "tapegrad.nest", "tapegrad.summary", "tapegrad.autograph", "tapegrad.version",
          "tapegrad.keras.layers", "tapegrad.keras.models", "tapegrad.keras.optimizers",
          "tapegrad.keras.losses", "tapegrad.keras.metrics", "tapegrad.keras.callbacks", "tapegrad.keras.ops",
@@ -31,7 +31,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.backend", "tapegrad.keras.random",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
-         "tapegrad.keras.applications", "tapegrad.keras.datasets", "tapegrad.keras", *(
+         "tapegrad.keras.applications", "tapegrad.keras.export", "tapegrad.keras.datasets", "tapegrad.keras", *(
              f"tapegrad.keras.datasets.{name}" for name in (
                  "boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
                  "mnist", "reuters"))]
