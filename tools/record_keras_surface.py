@@ -10,23 +10,23 @@ Writes ``tests/fixtures/keras_surface.json``:
 * ``applications``: for each case of ``APPS`` (a ``keras.applications`` constructor with
   ``weights=None`` and small inputs), the model's name, its layers (name, class), the weights'
   paths and shapes in order, the parameter counts and the output shape;
-* ``summary``: ``model.summary()``'s text for a Sequential, a functional model with branches, a
-  functional chain and a subclassed model, before and after ``fit``, and ``fit``'s printed lines
-  (verbose 1 and 2, with validation data; stdout is not a terminal, so the bar is drawn once per
-  epoch, as in a log file);
+* ``summary``: for each model of ``tests/keras_surface_cases.py`` (a Sequential, a functional
+  model with branches, a functional chain, a subclassed model), ``model.summary()``'s text before
+  and after ``fit`` (and with ``show_trainable``, ``line_length=70``), and what ``fit``,
+  ``evaluate`` and ``predict`` print (verbose 1 and 2, with validation data). Run it with
+  ``COLUMNS=200``: the summary's default width is capped by the terminal's.
 
 and into ``tests/fixtures/keras_surface/``: ``mobilenet_v2_tiny.weights.h5`` (a seeded MobileNetV2
 with ``alpha=0.1``, 32x32 inputs, no top, batch-norm statistics set at random) and
 ``mobilenet_v2_tiny.npz``, its prediction on a fixed input.
 """
-import contextlib
 import hashlib
-import io
 import json
 import os
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "tests"))
 OUT = os.path.join(REPO, "tests", "fixtures", "keras_surface")
 FIXTURE = os.path.join(REPO, "tests", "fixtures", "keras_surface.json")
 
@@ -83,75 +83,14 @@ def describe(name, model):
     }
 
 
-def printed(fn):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        fn()
-    return buf.getvalue()
-
-
-def summaries(keras, np):
-    out = {}
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(40, 4)).astype("float32")
-    y = rng.normal(size=(40, 1)).astype("float32")
-
-    def sequential():
-        return keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="relu"),
-                                 keras.layers.BatchNormalization(), keras.layers.Dense(1)], name="seq")
-
-    def branches():
-        inp = keras.Input((4,), name="features")
-        a = keras.layers.Dense(8, activation="relu", name="left")(inp)
-        b = keras.layers.Dense(3, name="right")(inp)
-        c = keras.layers.Concatenate(name="join")([a, b])
-        return keras.Model(inp, keras.layers.Dense(1, name="head")(c), name="branchy")
-
-    def chain():
-        inp = keras.Input((4,))
-        h = keras.layers.Dense(16, activation="tanh")(inp)
-        return keras.Model(inp, keras.layers.Dense(1)(keras.layers.Dropout(0.1)(h)))
-
-    class Sub(keras.Model):
-        def __init__(self):
-            super().__init__(name="sub")
-            self.d1 = keras.layers.Dense(6, activation="relu")
-            self.d2 = keras.layers.Dense(1)
-
-        def call(self, x):
-            return self.d2(self.d1(x))
-
-    for name, build in (("sequential", sequential), ("branches", branches), ("chain", chain),
-                        ("subclassed", Sub)):
-        keras.utils.set_random_seed(0)
-        keras.backend.clear_session()
-        model = build()
-        rec = {}
-        if name == "subclassed":
-            rec["unbuilt"] = printed(model.summary)
-            model(x[:2])
-        rec["before_fit"] = printed(model.summary)
-        model.compile(optimizer="adam", loss="mse", metrics=["mae"])
-        rec["compiled"] = printed(model.summary)
-        rec["fit_verbose1"] = printed(lambda: model.fit(x, y, batch_size=16, epochs=2, verbose=1,
-                                                        validation_data=(x[:8], y[:8])))
-        rec["fit_verbose2"] = printed(lambda: model.fit(x, y, batch_size=16, epochs=1, verbose=2,
-                                                        validation_split=0.25))
-        rec["evaluate"] = printed(lambda: model.evaluate(x, y, batch_size=16, verbose=1))
-        rec["predict"] = printed(lambda: model.predict(x, batch_size=16, verbose=1))
-        rec["after_fit"] = printed(model.summary)
-        rec["show_trainable"] = printed(lambda: model.summary(show_trainable=True))
-        rec["line_length_70"] = printed(lambda: model.summary(line_length=70))
-        out[name] = rec
-    return out
-
-
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _tf import quiet_tensorflow
     quiet_tensorflow()
     import keras
     import numpy as np
+
+    import keras_surface_cases as cases
 
     os.makedirs(OUT, exist_ok=True)
     record = {"keras": keras.__version__, "applications": {}}
@@ -180,7 +119,7 @@ def main():
     np.savez(os.path.join(OUT, "mobilenet_v2_tiny.npz"), input=x, prediction=model.predict(xp, verbose=0))
     record["tiny"] = {"params": model.count_params()}
 
-    record["summary"] = summaries(keras, np)
+    record["summary"] = cases.summaries(keras, np)
     with open(FIXTURE, "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")
