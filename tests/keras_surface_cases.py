@@ -100,3 +100,83 @@ def summaries(keras, np):
         rec["narrow"] = narrow(model.summary)
         out[name] = rec
     return out
+
+
+# ---- ImageDataGenerator: (generator arguments, flow arguments) ------------------------------------
+GENERATORS = {
+    "everything": ({"rotation_range": 20, "width_shift_range": 0.1, "height_shift_range": [1, 2],
+                    "shear_range": 5, "zoom_range": 0.2, "channel_shift_range": 10.0,
+                    "horizontal_flip": True, "vertical_flip": True, "brightness_range": (0.5, 1.5),
+                    "rescale": 1 / 255.0, "fill_mode": "constant", "cval": 0.3},
+                   {"batch_size": 2, "seed": 3}),
+    "rotation_nearest": ({"rotation_range": 45}, {"batch_size": 3, "seed": 1, "shuffle": False}),
+    "shift_pixels_reflect": ({"width_shift_range": 2, "height_shift_range": 3.0, "fill_mode": "reflect"},
+                             {"batch_size": 5, "seed": 7}),
+    "zoom_wrap_order3": ({"zoom_range": (0.7, 1.1), "fill_mode": "wrap", "interpolation_order": 3},
+                         {"batch_size": 4, "seed": 2}),
+    "samplewise": ({"samplewise_center": True, "samplewise_std_normalization": True,
+                    "horizontal_flip": True}, {"batch_size": 5, "seed": 4}),
+    "featurewise_fit": ({"featurewise_center": True, "featurewise_std_normalization": True,
+                         "rotation_range": 10}, {"batch_size": 5, "seed": 5}),
+    "zca": ({"zca_whitening": True}, {"batch_size": 5, "shuffle": False}),
+    "validation": ({"validation_split": 0.4, "vertical_flip": True},
+                   {"batch_size": 2, "seed": 6, "subset": "validation"}),
+    "training": ({"validation_split": 0.4, "vertical_flip": True},
+                 {"batch_size": 2, "seed": 6, "subset": "training"}),
+    "preprocessing_function": ({"preprocessing_function": "double", "rescale": 0.5,
+                                "channel_shift_range": 5.0}, {"batch_size": 5, "seed": 8}),
+    "channels_first": ({"data_format": "channels_first", "rotation_range": 30, "horizontal_flip": True},
+                       {"batch_size": 5, "seed": 9}),
+}
+DIRECTORY = {
+    "categorical": ({"rotation_range": 15}, {"target_size": (8, 8), "batch_size": 4, "seed": 1}),
+    "binary_bilinear": ({}, {"target_size": (6, 7), "class_mode": "binary", "batch_size": 6,
+                             "interpolation": "bilinear", "shuffle": False}),
+    "grayscale_sparse": ({"horizontal_flip": True}, {"target_size": (10, 12), "color_mode": "grayscale",
+                                                     "class_mode": "sparse", "batch_size": 3, "seed": 2}),
+    "validation_subset": ({"validation_split": 0.34}, {"target_size": (8, 8), "subset": "validation",
+                                                       "batch_size": 6, "shuffle": False}),
+    "aspect_input": ({}, {"target_size": (5, 9), "keep_aspect_ratio": True, "class_mode": "input",
+                          "batch_size": 6, "shuffle": False}),
+}
+
+
+def images(np):
+    """The images the generators run on (5 of 8x8x3, values in [0, 255])."""
+    return np.random.default_rng(0).uniform(0, 255, (5, 8, 8, 3)).astype("float32")
+
+
+def write_image_directory(image_module, np, root):
+    """Two class folders of three 10x12 RGB PNG files each, written with ``save_img``."""
+    rng = np.random.default_rng(1)
+    for cls in ("cats", "dogs"):
+        os.makedirs(os.path.join(root, cls))
+        for i in range(3):
+            image_module.save_img(os.path.join(root, cls, f"{i}.png"),
+                                  rng.integers(0, 256, (10, 12, 3)).astype("float32"), scale=False)
+
+
+def generator_batches(image_module, np, root):
+    """{case: [arrays]}: two epochs' worth of batches (``next``, then indexing) for each case."""
+    out = {}
+    x = images(np)
+    y = np.arange(5) % 2
+    for name, (gen_kwargs, flow_kwargs) in GENERATORS.items():
+        gen_kwargs = dict(gen_kwargs)
+        if gen_kwargs.get("preprocessing_function") == "double":
+            gen_kwargs["preprocessing_function"] = lambda a: a * 2.0
+        gen = image_module.ImageDataGenerator(**gen_kwargs)
+        data = x.transpose(0, 3, 1, 2) if gen_kwargs.get("data_format") == "channels_first" else x
+        if name in ("featurewise_fit", "zca"):
+            gen.fit(data, augment=name == "featurewise_fit", rounds=2, seed=11)
+        it = gen.flow(data, y, **flow_kwargs)
+        batches = [next(it) for _ in range(3)] + [it[0], it[len(it) - 1]]
+        out[name] = [np.asarray(a) for b in batches for a in b]
+    write_image_directory(image_module, np, root)
+    for name, (gen_kwargs, flow_kwargs) in DIRECTORY.items():
+        gen = image_module.ImageDataGenerator(**gen_kwargs)
+        it = gen.flow_from_directory(root, **flow_kwargs)
+        batches = [next(it), it[0]]
+        out["dir_" + name] = [np.asarray(a) for b in batches for a in (b if isinstance(b, tuple) else (b,))]
+        out["dir_" + name].append(np.asarray(it.classes))
+    return out

@@ -18,9 +18,12 @@ Writes ``tests/fixtures/keras_surface.json``:
 
 and into ``tests/fixtures/keras_surface/``: ``mobilenet_v2_tiny.weights.h5`` (a seeded MobileNetV2
 with ``alpha=0.1``, 32x32 inputs, no top, batch-norm statistics set at random) and
-``mobilenet_v2_tiny.npz``, its prediction on a fixed input.
+``mobilenet_v2_tiny.npz``, its prediction on a fixed input; ``image_data_generator.npz``, the
+batches of ``tf.keras.preprocessing.image.ImageDataGenerator`` for each case of
+``tests/keras_surface_cases.py`` (``GENERATORS`` on arrays, ``DIRECTORY`` on PNG files).
 """
 import hashlib
+import tempfile
 import json
 import os
 import sys
@@ -120,6 +123,12 @@ def main():
     record["tiny"] = {"params": model.count_params()}
 
     record["summary"] = cases.summaries(keras, np)
+
+    import tensorflow as tf
+    with tempfile.TemporaryDirectory() as root:
+        batches = cases.generator_batches(tf.keras.preprocessing.image, np, os.path.join(root, "images"))
+    np.savez_compressed(os.path.join(OUT, "image_data_generator.npz"),
+                        **{f"{name}__{i}": a for name, arrays in batches.items() for i, a in enumerate(arrays)})
     with open(FIXTURE, "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")

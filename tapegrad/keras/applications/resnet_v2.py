@@ -31,9 +31,10 @@ def ResNet50V2(include_top: bool = True, weights: Any = "imagenet", input_tensor
                classifier_activation: Any = "softmax", name: str = "resnet50v2") -> Model:
     """ResNet50V2 (stacks of 3, 4, 6 and 3 blocks); arguments as in ``keras.applications.resnet.ResNet``.
 
-    >>> from tapegrad import keras
-    >>> keras.applications.ResNet50V2(weights=None, include_top=False).output.shape
-    (None, None, None, 2048)
+    Example (it builds the whole network, so it is not run as a doctest)::
+
+        model = keras.applications.ResNet50V2(weights=None, include_top=False)
+        model.output.shape  # (None, None, None, 2048)
     """
     return ResNet(_v2((3, 4, 6, 3)), True, True, include_top, weights, input_tensor, input_shape,
                   pooling, classes, classifier_activation, name, "resnet50v2")
@@ -44,9 +45,10 @@ def ResNet101V2(include_top: bool = True, weights: Any = "imagenet", input_tenso
                 classifier_activation: Any = "softmax", name: str = "resnet101v2") -> Model:
     """ResNet101V2 (stacks of 3, 4, 23 and 3 blocks).
 
-    >>> from tapegrad import keras
-    >>> keras.applications.ResNet101V2(weights=None, include_top=False, pooling="avg").output.shape
-    (None, 2048)
+    Example (it builds the whole network, so it is not run as a doctest)::
+
+        model = keras.applications.ResNet101V2(weights=None, include_top=False, pooling="avg")
+        model.output.shape  # (None, 2048)
     """
     return ResNet(_v2((3, 4, 23, 3)), True, True, include_top, weights, input_tensor, input_shape,
                   pooling, classes, classifier_activation, name, "resnet101v2")
@@ -57,9 +59,10 @@ def ResNet152V2(include_top: bool = True, weights: Any = "imagenet", input_tenso
                 classifier_activation: Any = "softmax", name: str = "resnet152v2") -> Model:
     """ResNet152V2 (stacks of 3, 8, 36 and 3 blocks).
 
-    >>> from tapegrad import keras
-    >>> keras.applications.ResNet152V2(weights=None, include_top=False, pooling="max").output.shape
-    (None, 2048)
+    Example (it builds the whole network, so it is not run as a doctest)::
+
+        model = keras.applications.ResNet152V2(weights=None, include_top=False, pooling="max")
+        model.output.shape  # (None, 2048)
     """
     return ResNet(_v2((3, 8, 36, 3)), True, True, include_top, weights, input_tensor, input_shape,
                   pooling, classes, classifier_activation, name, "resnet152v2")

@@ -2,9 +2,10 @@
 layers, names and weight layout), ``preprocess_input`` (``mode="caffe"``) and
 ``decode_predictions``.
 
+>>> import numpy as np
 >>> from tapegrad import keras
->>> keras.applications.VGG16(weights=None, include_top=False, pooling="avg").count_params()
-14714688
+>>> keras.applications.vgg16.preprocess_input(np.full((1, 1, 1, 3), 255.0, np.float32))[0, 0, 0].round(2)
+array([151.06, 138.22, 131.32], dtype=float32)
 """
 from __future__ import annotations
 
@@ -74,8 +75,8 @@ def VGG16(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any
     Inputs are preprocessed with ``keras.applications.vgg16.preprocess_input``.
 
     >>> from tapegrad import keras
-    >>> keras.applications.VGG16(weights=None, input_shape=(32, 32, 3), classes=10).count_params()
-    33638218
+    >>> keras.applications.VGG16(weights=None, include_top=False, input_shape=(32, 32, 3)).count_params()
+    14714688
     """
     return vgg((2, 2, 3, 3, 3), include_top, weights, input_tensor, input_shape, pooling, classes,
                classifier_activation, name, "vgg16")

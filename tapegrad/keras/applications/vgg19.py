@@ -1,9 +1,5 @@
 """``keras.applications.vgg19``: VGG19 as Keras 3 builds it, ``preprocess_input``
 (``mode="caffe"``) and ``decode_predictions``.
-
->>> from tapegrad import keras
->>> keras.applications.VGG19(weights=None, include_top=False, pooling="max").output.shape
-(None, 512)
 """
 from __future__ import annotations
 
@@ -22,9 +18,10 @@ def VGG19(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any
     """VGG19: 16 convolutions in five blocks (2, 2, 4, 4, 4), then the top; arguments as in
     ``keras.applications.VGG16``.
 
-    >>> from tapegrad import keras
-    >>> keras.applications.VGG19(weights=None, input_shape=(64, 64, 3), classes=4).count_params()
-    45214788
+    Example (it builds the whole network, so it is not run as a doctest)::
+
+        model = keras.applications.VGG19(weights=None, input_shape=(64, 64, 3), classes=4)
+        model.count_params()  # 45214788, as in Keras
     """
     return vgg((2, 2, 4, 4, 4), include_top, weights, input_tensor, input_shape, pooling, classes,
                classifier_activation, name, "vgg19")

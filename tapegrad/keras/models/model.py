@@ -165,7 +165,8 @@ class Model(Trainer, Layer):
           layer_range: two regular expressions: the first and the last layer to list.
 
         >>> from tapegrad import keras
-        >>> model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)], name="tiny")
+        >>> model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2, name="dense")],
+        ...                          name="tiny")
         >>> model.summary(line_length=50)
         Model: "tiny"
         ┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━┓
