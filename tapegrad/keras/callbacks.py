@@ -17,7 +17,6 @@ import json
 import math
 import os
 import shutil
-import sys
 import time
 import urllib.error
 import urllib.parse

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-import numpy as np
 
 from ...distribute import _strategy as _distribute
 from ...saving import _write_atomically, load_variables, save_variables
@@ -19,7 +18,6 @@ from .._distributed import StrategyRef
 from .._keras_tensor import KerasTensor, shapes_to_specs
 from .._summary import print_summary
 from .._tree import flatten
-from ..layers.input_layer import InputLayer
 from ..layers.layer import Layer, auto_config
 from ..trainers.trainer import Trainer
 from .functional import _layers_by_depth, _nodes_between, _shapes_of, run_graph
