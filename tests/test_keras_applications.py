@@ -16,7 +16,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 with open(os.path.join(FIXTURES, "keras_surface.json")) as _f:
     RECORD = json.load(_f)
 BUILT = {"MobileNetV2", "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2",
-         "ResNet152V2", "VGG16", "VGG19"}
+         "ResNet152V2", "VGG16", "VGG19", "EfficientNetB0"}
 CASES = {k: v for k, v in RECORD["applications"].items() if v["ctor"] in BUILT}
 HEAVY = {"vgg16_default"}  # (138M parameters: half a minute to initialise on a small machine)
 
@@ -79,6 +79,17 @@ def test_training_step_runs_on_a_small_network():
     assert np.isfinite(history.history["loss"][0])
     probs = model.predict(x, verbose=0)
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+
+
+def test_efficientnet_rescales_inside_and_trains():
+    # EfficientNet takes [0, 255] pixels (Rescaling and an identity Normalization inside) and its
+    # blocks drop whole samples (Dropout with noise_shape (None, 1, 1, 1)) while training
+    model = keras.applications.EfficientNetB0(weights=None, input_shape=(32, 32, 3), classes=3)
+    assert [type(layer).__name__ for layer in model.layers[1:3]] == ["Rescaling", "Normalization"]
+    x = np.random.default_rng(0).uniform(0, 255, (4, 32, 32, 3)).astype("float32")
+    np.testing.assert_allclose(model.predict(x, verbose=0).sum(axis=1), 1.0, rtol=1e-5)
+    model.compile(optimizer=keras.optimizers.SGD(1e-3), loss="sparse_categorical_crossentropy")
+    assert np.isfinite(model.fit(x, np.arange(4) % 3, epochs=1, verbose=0).history["loss"][0])
 
 
 def test_input_tensor_builds_on_a_keras_tensor():

@@ -24,7 +24,8 @@ NETWORKS = ("convnext", "densenet", "efficientnet", "efficientnet_v2", "inceptio
 # constructor -> the module that defines it
 _MODELS = {"MobileNetV2": "mobilenet_v2", "ResNet50": "resnet", "ResNet101": "resnet",
            "ResNet152": "resnet", "ResNet50V2": "resnet_v2", "ResNet101V2": "resnet_v2",
-           "ResNet152V2": "resnet_v2", "VGG16": "vgg16", "VGG19": "vgg19"}
+           "ResNet152V2": "resnet_v2", "VGG16": "vgg16", "VGG19": "vgg19",
+           **{f"EfficientNetB{i}": "efficientnet" for i in range(8)}}
 
 
 def __getattr__(name: str) -> object:
