@@ -97,7 +97,7 @@ def test_input_tensor_builds_on_a_keras_tensor():
     x = keras.layers.Rescaling(1 / 255.0)(inp)
     model = keras.applications.VGG16(weights=None, include_top=False, input_tensor=x, pooling="avg")
     assert model.inputs[0] is inp
-    assert model.layers[1].name == "rescaling"
+    assert type(model.layers[1]).__name__ == "Rescaling"
     assert model.output.shape == (None, 512)
 
 
@@ -131,6 +131,7 @@ def test_imagenet_weights_read_from_the_keras_cache(tmp_path, monkeypatch):
     ({"weights": "imagenet", "input_shape": (64, 64, 3)}, r"should be \(224, 224, 3\)"),
     ({"weights": "imagenet", "include_top": False, "input_shape": (64, 64, 1)}, "3 channels"),
     ({"weights": None, "include_top": True, "input_shape": (None, None, 3)}, "static `input_shape`"),
+    ({"weights": None, "include_top": False, "input_tensor": np.zeros((1, 32, 32, 3))}, "must be a KerasTensor"),
 ])
 def test_bad_arguments_raise_keras_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -306,7 +306,9 @@ def image_input(input_tensor: Any, input_shape: tuple) -> Any:
     if input_tensor is None:
         return Input(shape=input_shape)
     if not is_keras_tensor(input_tensor):
-        return Input(tensor=input_tensor, shape=input_shape)
+        raise ValueError("Argument `input_tensor` must be a KerasTensor (keras.Input or a layer's output "
+                         f"on one). Received invalid type: input_tensor={input_tensor!r} (of type "
+                         f"{type(input_tensor)}). Give the shape as input_shape instead.")
     return input_tensor
 
 
