@@ -76,6 +76,19 @@ def summaries(keras, np):
                      "narrow": narrow(model.summary),
                      "narrow_expand_trainable": narrow(lambda: model.summary(expand_nested=True,
                                                                              show_trainable=True))}
+    def with_ops():
+        inp = keras.Input((4,), name="x")
+        h = keras.layers.Dense(3, name="hidden")(inp)
+        h = h * 2.0 + keras.ops.mean(inp, axis=-1, keepdims=True)
+        return keras.Model(inp, keras.layers.Dense(1, name="out")(h), name="with_ops")
+
+    keras.utils.set_random_seed(0)
+    keras.backend.clear_session()
+    out["with_ops"] = {"summary": printed(with_ops().summary)}
+    keras.backend.clear_session()
+    app = keras.applications.MobileNetV2(weights=None, alpha=0.35, input_shape=(32, 32, 3),
+                                         include_top=False, pooling="avg")
+    out["mobilenet_v2"] = {"summary": printed(app.summary)}
     for name, build in (("sequential", sequential), ("branches", branches), ("chain", chain),
                         ("subclassed", Sub)):
         keras.utils.set_random_seed(0)
