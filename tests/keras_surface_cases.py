@@ -82,6 +82,15 @@ def summaries(keras, np):
         h = h * 2.0 + keras.ops.mean(inp, axis=-1, keepdims=True)
         return keras.Model(inp, keras.layers.Dense(1, name="out")(h), name="with_ops")
 
+    keras.backend.clear_session()
+    deferred = keras.Sequential([keras.layers.Dense(3, activation="relu"), keras.layers.Dense(1)])
+    rec = {"unbuilt": printed(deferred.summary)}
+    deferred(np.ones((2, 4), "float32"))
+    rec["called"] = printed(deferred.summary)
+    deferred.compile(optimizer="sgd", loss="mse")
+    rec["compiled"] = printed(deferred.summary)
+    out["deferred"] = rec
+
     keras.utils.set_random_seed(0)
     keras.backend.clear_session()
     out["with_ops"] = {"summary": printed(with_ops().summary)}
