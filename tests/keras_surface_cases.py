@@ -201,4 +201,13 @@ def generator_batches(image_module, np, root):
         batches = [next(it), it[0]]
         out["dir_" + name] = [np.asarray(a) for b in batches for a in (b if isinstance(b, tuple) else (b,))]
         out["dir_" + name].append(np.asarray(it.classes))
+    rng = np.random.default_rng(2)
+    one, batch = rng.random((9, 5, 3)).astype("float32"), rng.random((2, 6, 11, 3)).astype("float32")
+    out["smart_resize"] = [
+        image_module.smart_resize(one, (4, 4)),
+        image_module.smart_resize(one, (7, 3), interpolation="nearest"),
+        image_module.smart_resize(batch, (5, 5), interpolation="bicubic"),
+        image_module.smart_resize(batch.transpose(0, 3, 1, 2), (3, 8), data_format="channels_first"),
+        image_module.smart_resize(one.transpose(2, 0, 1), (10, 4), interpolation="area",
+                                  data_format="channels_first")]
     return out

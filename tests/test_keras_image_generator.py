@@ -33,7 +33,7 @@ def got(tmp_path_factory):
     return {f"{name}__{i}": a for name, arrays in batches.items() for i, a in enumerate(arrays)}
 
 
-CASES = sorted(cases.GENERATORS) + ["dir_" + n for n in sorted(cases.DIRECTORY)]
+CASES = sorted(cases.GENERATORS) + ["dir_" + n for n in sorted(cases.DIRECTORY)] + ["smart_resize"]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -110,6 +110,15 @@ def test_directory_errors(tmp_path):
         gen.flow_from_directory(str(tmp_path), class_mode="onehot")
     with pytest.raises(ValueError, match="Invalid color mode"):
         gen.flow_from_directory(str(tmp_path), color_mode="cmyk")
+
+
+def test_smart_resize_checks_its_input():
+    with pytest.raises(ValueError, match="incorrect rank"):
+        image.smart_resize(np.ones((4, 4)), (2, 2))
+    with pytest.raises(ValueError, match="tuple of 2 integers"):
+        image.smart_resize(np.ones((4, 4, 1)), (2, 2, 2))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        image.smart_resize(np.ones((4, 4, 1)), (2, 2), antialias=True)
 
 
 def test_affine_transform_checks_axes():

@@ -29,13 +29,17 @@ from typing import Any, Callable
 import numpy as np
 import scipy.ndimage
 
+from ..._convert import convert_to_tensor
+from ...image import resize
+from ...ops.array import transpose
 from .._data_utils import PyDataset, print_msg
 from ..backend import floatx, image_data_format
 
 __all__ = ["ImageDataGenerator", "Iterator", "DirectoryIterator", "NumpyArrayIterator",
            "apply_affine_transform", "apply_brightness_shift", "apply_channel_shift",
            "random_brightness", "random_channel_shift", "random_rotation", "random_shear",
-           "random_shift", "random_zoom", "array_to_img", "img_to_array", "load_img", "save_img"]
+           "random_shift", "random_zoom", "array_to_img", "img_to_array", "load_img", "save_img",
+           "smart_resize"]
 
 _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "hamming", "box", "lanczos")
 
@@ -186,6 +190,45 @@ def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None,
             else:
                 img = img.resize(size, resample)
     return img
+
+
+def smart_resize(x: Any, size: Any, interpolation: str = "bilinear", data_format: str = "channels_last",
+                 **kwargs: Any) -> Any:
+    """Resize an image (3-D) or a batch (4-D) to ``size`` (height, width) without distorting it:
+    the largest centred crop with the target's aspect ratio, then ``tf.image.resize`` with
+    ``interpolation``. A NumPy input gives a NumPy array, a tensor a tensor.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> x = np.arange(24.0, dtype="float32").reshape(2, 4, 3)
+    >>> keras.preprocessing.image.smart_resize(x, (2, 2))[..., 0]
+    array([[ 3.,  6.],
+           [15., 18.]], dtype=float32)
+    """
+    if kwargs:
+        raise TypeError(f"smart_resize() got unexpected keyword arguments: {list(kwargs.keys())}")
+    if len(size) != 2:
+        raise ValueError(f"Expected `size` to be a tuple of 2 integers, but got: {size}.")
+    img = convert_to_tensor(x)
+    rank = img.shape.rank
+    if rank < 3 or rank > 4:
+        raise ValueError("Expected an image array with shape `(height, width, channels)`, or `(batch_size, "
+                         "height, width, channels)`, but got input with incorrect rank, of shape "
+                         f"{tuple(img.shape)}.")
+    last = data_format == "channels_last"
+    height, width = (img.shape[-3], img.shape[-2]) if last else (img.shape[-2], img.shape[-1])
+    target_height, target_width = size
+    crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
+    crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
+    top, left = int(float(height - crop_height) / 2), int(float(width - crop_width) / 2)
+    rows, cols = slice(top, top + crop_height), slice(left, left + crop_width)
+    img = img[..., rows, cols, :] if last else img[..., rows, cols]
+    if not last:  # (tf.image.resize takes channels last)
+        img = transpose(img, (1, 2, 0) if rank == 3 else (0, 2, 3, 1))
+    img = resize(img, size, method=interpolation)
+    if not last:
+        img = transpose(img, (2, 0, 1) if rank == 3 else (0, 3, 1, 2))
+    return np.array(img) if isinstance(x, np.ndarray) else img
 
 
 # ---- iterators -----------------------------------------------------------------------------------
