@@ -17,7 +17,6 @@ import json
 import math
 import os
 import shutil
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -27,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._data_utils import print_msg
+from ._data_utils import Progbar, print_msg
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
            "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
@@ -122,21 +121,21 @@ class CallbackList:
     ``History`` (for ``fit``) and a progress bar (``verbose`` > 0)."""
 
     def __init__(self, callbacks: Any = None, add_history: bool = False, add_progbar: bool = False,
-                 model: Any = None, mode: str = "train", **params: Any) -> None:
+                 model: Any = None, **params: Any) -> None:
         self.callbacks = list(callbacks.callbacks if isinstance(callbacks, CallbackList)
                               else callbacks or [])
         for cb in self.callbacks:
             if not isinstance(cb, Callback):
                 raise TypeError(f"Every callback must be a keras.callbacks.Callback; got {cb!r} "
                                 f"(a {type(cb).__name__}).")
-        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.insert(0, ProgbarLogger(mode))
         if add_history:
             history = next((c for c in self.callbacks if isinstance(c, History)), None)
             if history is None:
                 history = History()
                 self.callbacks.append(history)
             model.history = history
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger())  # (last, as in Keras)
         for cb in self.callbacks:
             cb.set_model(model)
             cb.set_params(dict(params))
@@ -174,99 +173,96 @@ class History(Callback):
             self.history.setdefault(k, []).append(v)
 
 
-def _format_value(v: float) -> str:
-    return f"{v:.4f}" if abs(v) > 1e-3 or v == 0 else f"{v:.4e}"
-
-
-def _format_time(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.0f}s/step"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
-
-
 class ProgbarLogger(Callback):
-    """Keras's progress bar: ``Epoch 1/3``, then ``32/32 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - loss:
-    0.3`` (redrawn at each step on a terminal, printed once per epoch otherwise); ``verbose=2``:
-    one line per epoch."""
+    """Prints the progress bar of ``fit``, ``evaluate`` and ``predict`` as Keras does (a
+    ``keras.utils.Progbar`` per epoch): ``Epoch 1/3`` (when there are several epochs), then
+    ``32/32 ━━━━━━━━━━━━━━━━━━━━ 1s 3ms/step - loss: 0.3012 - val_loss: 0.2877``, redrawn in
+    place as the steps go (at most every 0.05 s; Keras redraws so on any POSIX system, even into a
+    file); ``verbose=2``: one line per epoch, ``32/32 - 1s - 3ms/step - loss: 0.3012``. ``fit``
+    adds one after the other callbacks, unless one is given.
 
-    width = 20
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)  # doctest: +ELLIPSIS
+    1/1 - 0s - ...step - loss: ...
+    """
 
-    def __init__(self, mode: str = "train") -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.mode = mode
-        self._in_fit = False
+        self.seen = 0
+        self.progbar: Progbar | None = None
+        self.target: int | None = None
+        self.verbose = 1
+        self.epochs = 1
+        self._called_in_fit = False
 
-    def _stream(self) -> Any:
-        return sys.stdout
+    def set_params(self, params: dict) -> None:
+        super().set_params(params)
+        verbose = params.get("verbose", 1)
+        self.verbose = 1 if verbose == "auto" else verbose
+        self.epochs = params.get("epochs", 1)
+        self.target = params.get("steps")
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        self.verbose = self.params.get("verbose", 1)
-        self._in_fit = True  # (fit's validation draws no bar, as in Keras)
-
-    def on_train_end(self, logs: dict | None = None) -> None:
-        self._in_fit = False
-
-    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
-        self._start, self._seen, self._last = time.time(), 0, ""
-        if self.verbose and self.mode == "train":
-            print_msg(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}")
-
-    def _line(self, step: int, logs: dict | None, final: bool) -> str:
-        total = self.params.get("steps")
-        elapsed = time.time() - self._start
-        per_step = elapsed / max(step, 1)
-        values = "".join(f" - {k}: {_format_value(v)}" for k, v in (logs or {}).items()
-                         if isinstance(v, (int, float)))
-        if self.verbose == 2:
-            return f"{step}/{total} - {elapsed:.0f}s - {_format_time(per_step)}{values}"
-        tty = getattr(self._stream(), "isatty", lambda: False)()
-        done = int(self.width * step / total) if total else self.width
-        bold, green, white, end = ("\33[1m", "\33[32m", "\33[37m", "\33[0m") if tty else ("",) * 4
-        bar = (f"{bold}{step}/{total if total else '?'}{end} {green}{'━' * done}{end}"
-               f"{white}{'━' * (self.width - done)}{end}")
-        shown = elapsed if final else per_step * ((total or step) - step)
-        return f"{bar} {bold}{shown:.0f}s{end} {_format_time(per_step)}{values}"
-
-    def _batch_end(self, step: int, logs: dict | None) -> None:
-        self._seen = step + 1
-        self._logs = logs
-        if self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)():
-            print_msg("\r" + self._line(self._seen, logs, False), line_break=False)
-
-    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        self._batch_end(batch, logs)
-
-    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self._batch_end(batch, logs)
-
-    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        self._batch_end(batch, None)
-
-    def _finish(self, logs: dict | None) -> None:
-        if not self.verbose:
-            return
-        tty = self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)()
-        print_msg(("\r" if tty else "") + self._line(self._seen, logs, True))
-
-    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
-        self._finish(logs)
+        self._called_in_fit = True  # (fit's validation draws no bar)
 
     def on_test_begin(self, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self.verbose = self.params.get("verbose", 1)
-            self._start, self._seen = time.time(), 0
+        if not self._called_in_fit:
+            self._reset_progbar()
+            self._maybe_init_progbar()
 
-    on_predict_begin = on_test_begin
+    def on_predict_begin(self, logs: dict | None = None) -> None:
+        self._reset_progbar()
+        self._maybe_init_progbar()
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self._reset_progbar()
+        self._maybe_init_progbar()
+        if self.verbose and self.epochs > 1:
+            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._update_progbar(batch, logs)
+
+    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if not self._called_in_fit:
+            self._update_progbar(batch, logs)
+
+    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._update_progbar(batch, None)  # (the batch's outputs are not shown)
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self._finalize_progbar(logs)
 
     def on_test_end(self, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self._finish(logs)
+        if not self._called_in_fit:
+            self._finalize_progbar(logs)
 
     def on_predict_end(self, logs: dict | None = None) -> None:
-        self._finish(None)
+        self._finalize_progbar(logs)
+
+    def _reset_progbar(self) -> None:
+        self.seen = 0
+        self.progbar = None
+
+    def _maybe_init_progbar(self) -> None:
+        if self.progbar is None:
+            self.progbar = Progbar(target=self.target, verbose=self.verbose, unit_name="step",
+                                   stateless_metrics=set())
+
+    def _update_progbar(self, batch: int, logs: dict | None = None) -> None:
+        self._maybe_init_progbar()
+        self.seen = batch + 1
+        if self.verbose == 1:
+            self.progbar.update(self.seen, list((logs or {}).items()), finalize=False)
+
+    def _finalize_progbar(self, logs: dict | None) -> None:
+        if self.target is None:
+            self.target = self.seen
+            self.progbar.target = self.target
+        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
 
 
 class _Monitor(Callback):

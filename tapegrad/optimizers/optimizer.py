@@ -290,6 +290,11 @@ class Optimizer:
 
     # ------------------------------------------------------------------ variables
     @property
+    def built(self) -> bool:
+        """Whether the optimizer has variables to update (Keras's ``optimizer.built``)."""
+        return bool(self._vars)
+
+    @property
     def variables(self) -> list[Variable]:
         """The optimizer's own state: ``iterations``, the learning rate Variable, then the slots
         of each variable in the order they were first seen."""
