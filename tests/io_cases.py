@@ -115,6 +115,10 @@ CASES = {
     "example_bad_bytes": lambda tf, d: tf.train.BytesList(value=["s"]),
     "example_bad_field": lambda tf, d: tf.train.Feature(foo=1),
     "example_int_range": lambda tf, d: tf.train.Int64List(value=[2 ** 64]),
+    "example_value_kinds": lambda tf, d: _value_kinds(tf),
+    "example_text_map_order": lambda tf, d: [str(_ex(tf, **{k: [1] for k in ("b", "a", "k10", "k9", "c", "\u00e9", "B")})),
+                                             str(tf.train.Example.FromString(_ex(tf, z=[1], y=[2.0]).SerializeToString()))],
+    "example_tensor_features": lambda tf, d: _tensor_features(tf),
     "sequence_example_bytes": lambda tf, d: tf.train.SequenceExample(
         context=tf.train.Features(feature={"l": tf.train.Feature(int64_list=tf.train.Int64List(value=[3]))}),
         feature_lists=tf.train.FeatureLists(feature_list={"t": tf.train.FeatureList(feature=[
@@ -218,6 +222,52 @@ CASES = {
     "gfile_roundtrip": _gfile_roundtrip,
     "gfile_errors": _gfile_errors,
 }
+
+
+def _value_kinds(tf):
+    """What each repeated field takes: per list class and value, the stored values or the error's type
+    (TF's EagerTensor.__index__ hands a float tensor to NumPy's scalar, which has no __index__, and
+    TF raises AttributeError there; tapegrad's Tensor says TypeError, counted alike here)."""
+    import decimal
+    import fractions
+    values = [3, 2.5, True, np.float64(2.5), np.float32(0.1), np.int64(3), np.uint8(3), np.bool_(True),
+              np.float16(1.5), tf.constant(2.5), tf.constant(2.5, tf.float64), tf.constant(3, tf.int64),
+              tf.constant(3), tf.constant(True), tf.constant(b"ab"), tf.constant([1.0, 2.0]), tf.constant([1, 2]),
+              tf.constant(3, tf.uint8), np.array(2.5), np.array(3), np.array([1.0]), "ab", b"ab", np.bytes_(b"ab"),
+              np.str_("ab"), None, 1j, 2 ** 64, bytearray(b"ab"), tf.Variable(2.5), tf.Variable(3, dtype=tf.int64),
+              decimal.Decimal("2.5"), fractions.Fraction(1, 2)]
+    out = []
+    for cls in (tf.train.FloatList, tf.train.Int64List, tf.train.BytesList):
+        for v in values:
+            try:
+                out.append(list(cls(value=[v]).value))
+            except (TypeError, ValueError, AttributeError) as e:
+                out.append("TypeError" if type(e) is AttributeError else type(e).__name__)
+    for whole in (np.array([1.0, 2.5]), tf.constant([1.0, 2.5]), (x for x in [1.0]), 1.0, tf.constant(1.0)):
+        try:
+            out.append(list(tf.train.FloatList(value=whole).value))
+        except TypeError as e:
+            out.append(type(e).__name__)
+    f, i = tf.train.FloatList(), tf.train.Int64List()
+    f.value.append(tf.constant(2.5))
+    f.value.extend([tf.constant(3, tf.int64), np.float64(0.5)])
+    i.value.extend([tf.constant(3, tf.int64), np.int32(4)])
+    out.append([list(f.value), list(i.value)])
+    return out
+
+
+def _tensor_features(tf):
+    """The TFRecord tutorial's serialize_example: features made from what a py_function hands over."""
+    @tf.py_function(Tout=tf.string)
+    def serialize(b, n, s, x):
+        feature = {"b": tf.train.Feature(int64_list=tf.train.Int64List(value=[int(b)])),
+                   "n": tf.train.Feature(int64_list=tf.train.Int64List(value=[n])),
+                   "s": tf.train.Feature(bytes_list=tf.train.BytesList(value=[s.numpy()])),
+                   "x": tf.train.Feature(float_list=tf.train.FloatList(value=[x]))}
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+    blob = serialize(np.bool_(True), np.int64(4), b"goat", np.float64(0.9876)).numpy()
+    feature = tf.train.Example.FromString(blob).features.feature
+    return {k: list(getattr(f, f.WhichOneof("kind")).value) for k, f in feature.items()}
 
 
 def _set_by_path(tf):
