@@ -11,6 +11,7 @@ from strings_cases import encode as _encode
 
 CSV_TEXT = 'a,b,c\n1,2.5,x\r\n3,,"y\nz"\n4,5,w\n'
 LABELLED = "a,b,label\n1,2.5,0\n3,4,1\n5,6.5,0\n7,8,1\n9,10,0\n"
+BAD_ROWS = "a,b\n1,2\nx,3\n4,5.5\n6\n7,8,9\n10,1e2\n"
 INFER = "i,big,f,d,s,e\n1,3000000000,1.5,1e39,x,\n-2,4,2,0.5,7,\n"
 
 
@@ -185,6 +186,11 @@ CASES = {
         tf.data.experimental.CsvDataset(os.path.join(d, "a.csv"), [[0], [0.0]], header=True, exclude_cols=[2])))[1],
     "csv_dataset_empty_line": lambda tf, d: (_write(os.path.join(d, "e.csv"), "1,2\n\n3,4\n"), _rows(
         tf.data.experimental.CsvDataset(os.path.join(d, "e.csv"), [[0], [0]])))[1],
+    "csv_dataset_ignore_errors": lambda tf, d: (_write(os.path.join(d, "b.csv"), BAD_ROWS), _rows(
+        tf.data.experimental.CsvDataset(os.path.join(d, "b.csv"), [[0], [0.0]], header=True).ignore_errors()))[1],
+    "make_csv_ignore_errors": lambda tf, d: (_write(os.path.join(d, "b.csv"), BAD_ROWS), list(
+        tf.data.experimental.make_csv_dataset(os.path.join(d, "b.csv"), batch_size=2, shuffle=False, num_epochs=1,
+                                              column_defaults=[tf.int32, tf.float32], ignore_errors=True)))[1],
     "make_csv_seeded": lambda tf, d: _csv_batches(tf, d, batch_size=2, label_name="label", num_epochs=2,
                                                   shuffle_seed=3),
     "make_csv_in_order": lambda tf, d: _csv_batches(tf, d, batch_size=2, num_epochs=1, shuffle=False),

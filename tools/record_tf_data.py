@@ -183,6 +183,25 @@ CASES = {
     "iter_get_next": "it = iter(D.range(2))\nout = (it.get_next(), it.element_spec)",
     "numpy_iterator_nested": "out = el(D.from_tensor_slices({'a': [1, 2], 'b': ([1.0, 2.0], [3, 4])}))",
     "options": "o = tf.data.Options()\no.deterministic = False\nout = el(D.range(3).with_options(o))",
+    # errors dropped (a failed check in a map or filter function; CSV records: tests/io_cases.py)
+    "ignore_errors_map": (
+        "ds = D.from_tensor_slices([1., 0., 2., 0., 4.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = (el(ds.ignore_errors()), ds.ignore_errors().cardinality(), ds.ignore_errors().element_spec)"),
+    "ignore_errors_batch": (
+        "ds = D.from_tensor_slices([1., 0., 2., 0., 4., 5.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = (el(ds.batch(2).ignore_errors()), el(ds.ignore_errors().batch(2)),"
+        " el(ds.prefetch(1).batch(4, drop_remainder=True).ignore_errors()))"),
+    "ignore_errors_filter_apply": (
+        "ds = D.from_tensor_slices([1., 0., -2., 3.]).filter(lambda x: tf.debugging.check_numerics(1. / x, 'e') > 0)\n"
+        "out = (el(ds.ignore_errors()), el(ds.apply(tf.data.experimental.ignore_errors())))"),
+    "ignore_errors_none": "out = el(D.range(4).map(lambda x: x * 2).ignore_errors(log_warning=True))",
+    "ignore_errors_strict_below": (
+        "ds = D.from_tensor_slices([1., 0., 2.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = el(ds.enumerate().ignore_errors())"),
+    "slices_dict_strings": (
+        "ds = D.from_tensor_slices({'s': np.array(['a', 'bc', 'd'], dtype=object), 'f': np.array([1.0, 2.0, 3.0]),"
+        " 'b': np.array([b'x', b'y', b'z'])})\n"
+        "out = (el(ds), el(ds.batch(2)), ds.element_spec, ds.batch(2).element_spec)"),
 }
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
 from . import _structure as _s
@@ -139,6 +139,12 @@ class Dataset:
         return _UNK
 
     def _rows(self) -> tuple | None:
+        return None
+
+    def _tolerant(self) -> Iterator | None:
+        """The elements, with a :class:`_Failed` in place of each one whose making raised a
+        TensorFlow runtime error, the stream going on after it (what ``ignore_errors`` reads);
+        ``None`` where this dataset cannot go on after an error."""
         return None
 
     def _elements(self) -> Iterator:
@@ -411,6 +417,21 @@ class Dataset:
         cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else _positive(cycle_length, "cycle_length", "Interleave")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
+
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> "Dataset":
+        """Drop the elements whose making raises a TensorFlow runtime error
+        (``tf.errors.OpError``: a malformed CSV record, a failed ``tf.debugging`` check in a map
+        function) and go on with the next, as TensorFlow does; ``log_warning`` warns for each.
+        A batch that meets an error is dropped whole. Other exceptions (a Python bug in a map
+        function) still propagate.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([1., 0., 2.]).map(
+        ...     lambda x: tf.debugging.check_numerics(1. / x, "error"))
+        >>> [float(x) for x in ds.ignore_errors()]
+        [1.0, 0.5]
+        """
+        return _IgnoreErrors(self, bool(log_warning))
 
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: str | None = None) -> "Dataset":
@@ -828,6 +849,60 @@ class _Passthrough(_Unary):
     def _rows(self) -> tuple | None:
         return self._input._rows()
 
+    def _tolerant(self) -> Iterator | None:
+        return self._input._tolerant()
+
+
+class _Failed:
+    """An element whose making raised ``error`` (in a :meth:`Dataset._tolerant` stream)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _tolerant_or_strict(ds: Dataset) -> Iterator:
+    t = ds._tolerant()
+    return ds._elements() if t is None else t
+
+
+class _IgnoreErrors(_Unary):
+    _tf_name = "_IgnoreErrorsDataset"
+
+    def __init__(self, input: Dataset, log: bool) -> None:
+        super().__init__(input)
+        self._log = log
+
+    def _iter(self) -> Iterator:
+        t = self._input._tolerant()
+        return self._strict() if t is None else self._drop(t)
+
+    def _tolerant(self) -> Iterator | None:
+        return self._iter()
+
+    def _drop(self, it: Iterator) -> Iterator:
+        for e in it:
+            if type(e) is _Failed:
+                if self._log:
+                    warnings.warn(f"ignore_errors: ignoring error: {type(e.error).__name__}: {e.error}", stacklevel=2)
+                continue
+            yield e
+
+    def _strict(self) -> Iterator:
+        try:
+            yield from self._input._elements()
+        except OpError as e:
+            raise NotImplementedError(
+                f"ignore_errors: {type(e).__name__} ({e}) was raised below a {self._input._tf_name}, which "
+                "tapegrad cannot go on after an error (TensorFlow drops the element and goes on). tapegrad "
+                "goes on after errors raised in CSV records and in map and filter functions, through batch, "
+                "prefetch and other ignore_errors: put ignore_errors() right after where the errors "
+                "arise.") from e
+
+    def _card(self) -> int:
+        return _UNK
+
 
 class _Batch(_Unary):
     _tf_name = "_BatchDataset"
@@ -851,6 +926,25 @@ class _Batch(_Unary):
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
                 return
+            yield _stack_elements(items, ragged)
+
+    def _tolerant(self) -> Iterator | None:
+        t = self._input._tolerant()
+        return None if t is None else self._tolerant_batches(t)
+
+    def _tolerant_batches(self, it: Iterator) -> Iterator:  # (TF's: an error drops the batch being filled)
+        n, ragged = self._n, self._ragged()
+        items: list = []
+        for e in it:
+            if type(e) is _Failed:
+                items = []
+                yield e
+                continue
+            items.append(e)
+            if len(items) == n:
+                yield _stack_elements(items, ragged)
+                items = []
+        if items and not self._drop:
             yield _stack_elements(items, ragged)
 
     def _ragged(self) -> list:
@@ -1043,6 +1137,16 @@ class _Map(_Unary):
         fn = self._fn.instance()
         return (_result(fn(*_args(e))) for e in self._input._elements())
 
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    e = _result(fn(*_args(e)))
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
     def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
         for e in self._input._elements():
             return _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True))  # (a Dask result: not computed)
@@ -1076,6 +1180,17 @@ class _Filter(_Unary):
         fn = self._fn.instance()
         return (e for e in self._input._elements() if _predicate(fn, e, "filter"))
 
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    if not _predicate(fn, e, "filter"):
+                        continue
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
     def _card(self) -> int:
         return _UNK
 
@@ -1086,6 +1201,9 @@ class _TakeWhile(_Filter):
     def _iter(self) -> Iterator:
         fn = self._fn.instance()
         return itertools.takewhile(lambda e: _predicate(fn, e, "take_while"), self._input._elements())
+
+    def _tolerant(self) -> None:
+        return None
 
 
 class _Repeat(_Unary):
