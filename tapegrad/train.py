@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import saving
+from ._tensor import wrap
 from ._variable import Variable
 from .io._proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
                         SequenceExample)
@@ -48,16 +49,26 @@ __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "
            "list_variables", "load_checkpoint", "load_variable"]
 
 _STATE_FILE = "checkpoint"
+_ATTRIBUTES = "/.ATTRIBUTES/"  # (a saveable's tensors are saved as "<path>/.ATTRIBUTES/<name>")
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
 
 
-def _variables_of(obj: Any, prefix: str, out: dict) -> None:
+def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = None) -> None:
+    """Put the variables of ``obj`` into ``out`` by name, and (when ``saveables`` is given) the
+    objects that save tensors of their own (TensorFlow's ``_serialize_to_tensors``: a dataset
+    iterator) into ``saveables`` by path."""
     from .optimizers import Optimizer  # here: module-level, it would break the layering (docs/contributing.md)
     if isinstance(obj, Variable):
         out[prefix] = obj
     elif isinstance(obj, Checkpoint):
         for k, v in obj._named().items():
             out[f"{prefix}/{k}"] = v
+        if saveables is not None:
+            for k, v in obj._saveables().items():
+                saveables[f"{prefix}/{k}"] = v
+    elif hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors"):
+        if saveables is not None:
+            saveables[prefix] = obj
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
@@ -75,7 +86,8 @@ def _variables_of(obj: Any, prefix: str, out: dict) -> None:
     else:
         raise ValueError(f"`Checkpoint` was expecting {prefix!r} to be a trackable object (an "
                          "object derived from `Trackable`: a Variable, a Module, an optimizer, a "
-                         f"Checkpoint, or an object with `variables`); got {type(obj).__name__}.")
+                         "Checkpoint, a dataset iterator, or an object with `variables`); got "
+                         f"{type(obj).__name__}.")
 
 
 class CheckpointLoadStatus:
@@ -110,7 +122,9 @@ class CheckpointLoadStatus:
 class Checkpoint:
     """Saves and restores the variables of the objects given by keyword (see the module doc).
 
-    ``save_counter`` counts the calls to :meth:`save` and is saved with them.
+    ``save_counter`` counts the calls to :meth:`save` and is saved with them. As in TensorFlow it
+    is made when first needed (by :meth:`save`, :meth:`restore` or reading it), so a checkpoint
+    nested in another, or one only written with :meth:`write`, has none.
     """
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:
@@ -120,7 +134,14 @@ class Checkpoint:
         for k, v in objects.items():
             _variables_of(v, k, {})  # (rejects what cannot be tracked now, not at save time)
         self._objects = objects
-        self.save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+        self._save_counter: Variable | None = None
+
+    @property
+    def save_counter(self) -> Variable:
+        """The number of :meth:`save` calls (an int64 Variable, saved with the checkpoint)."""
+        if self._save_counter is None:
+            self._save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+        return self._save_counter
 
     def __getattr__(self, name: str) -> Any:
         objects = self.__dict__.get("_objects", {})
@@ -129,15 +150,26 @@ class Checkpoint:
         raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
 
     def _named(self) -> dict:
-        out = {"save_counter": self.save_counter}
+        out = {} if self._save_counter is None else {"save_counter": self._save_counter}
         for k, v in self._objects.items():
             _variables_of(v, k, out)
+        return out
+
+    def _saveables(self) -> dict:
+        """``{path: object}`` of the tracked objects that save tensors of their own (iterators)."""
+        out: dict = {}
+        for k, v in self._objects.items():
+            _variables_of(v, k, {}, out)
         return out
 
     def write(self, file_prefix: str, options: Any = None) -> str:
         """Write the checkpoint to ``file_prefix + ".npz"`` and return ``file_prefix``."""
         prefix = os.fspath(file_prefix)
-        saving.save_variables(prefix + ".npz", self._named())
+        arrays = {k: np.asarray(v.numpy()) for k, v in saving.variables_by_name(self._named()).items()}
+        for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
+            for name, t in obj._serialize_to_tensors().items():
+                arrays[f"{path}{_ATTRIBUTES}{name}"] = np.asarray(t.numpy())
+        saving._write_atomically(prefix + ".npz", lambda f: saving._write_npz(f, arrays))
         return prefix
 
     def save(self, file_prefix: str, options: Any = None) -> str:
@@ -151,28 +183,40 @@ class Checkpoint:
         _write_state(folder, paths)
         return path
 
-    def read(self, save_path: str, options: Any = None) -> CheckpointLoadStatus:
-        """Restore the tracked variables from ``save_path`` (without the ``.npz``)."""
-        return self.restore(save_path)
-
     def restore(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
         """Assign the saved values to the tracked variables they belong to, and say what matched.
 
         ``save_path``: a path from :meth:`save`, :meth:`write` or :func:`latest_checkpoint`;
         ``None`` restores nothing. Shapes and dtypes are checked before anything is assigned.
+        The ``save_counter`` is made first, so that it is restored too (:meth:`read` does not).
         """
-        named = self._named()
+        self.save_counter  # noqa: B018  (made now)
+        return self.read(save_path, options)
+
+    def read(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
+        """Restore the tracked variables from ``save_path`` (without the ``.npz``), as
+        :meth:`restore` but without making the ``save_counter`` (for checkpoints from :meth:`write`)."""
+        named, saveables = self._named(), self._saveables()
         if save_path is None:
-            return CheckpointLoadStatus("None", [], sorted(named))
+            return CheckpointLoadStatus("None", [], sorted(named) + sorted(saveables))
         path = os.fspath(save_path)
         file = path if path.endswith(".npz") else path + ".npz"
         if not os.path.exists(file):
             raise _not_found(path)
         with zipfile.ZipFile(file) as z:
-            keys = set(saving._entries(z, repr(file)))
+            entries = saving._entries(z, repr(file))
+            keys = set(entries)
+            own = {p: {k[len(p) + len(_ATTRIBUTES):]: k for k in keys if k.startswith(p + _ATTRIBUTES)}
+                   for p in saveables}
+            values = {p: {name: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
+                          for name, k in ks.items()} for p, ks in own.items() if ks}
         present = {k: v for k, v in named.items() if k in keys}
         saving.load_variables(file, present, strict=False)
-        return CheckpointLoadStatus(path, sorted(keys - set(named)), sorted(set(named) - keys))
+        for p, tensors in values.items():
+            saveables[p]._restore_from_tensors({k: wrap(v) for k, v in tensors.items()})
+        used = set(named) | {k for ks in own.values() for k in ks.values()}
+        return CheckpointLoadStatus(path, sorted(keys - used),
+                                    sorted(set(named) - keys) + sorted(p for p in saveables if not own[p]))
 
 
 def _not_found(path: str) -> Exception:
@@ -316,7 +360,7 @@ class CheckpointManager:
 
 # ---- reading a checkpoint without objects (TensorFlow's checkpoint_utils) -------------------------
 
-_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+_SUFFIX = _ATTRIBUTES + "VARIABLE_VALUE"
 
 
 def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
@@ -342,9 +386,9 @@ class CheckpointReader:
         self._file = file
         with zipfile.ZipFile(file) as z:
             entries = saving._entries(z, repr(file))
-            self._headers = {k + _SUFFIX: saving._header(z, info, k, repr(file))
-                             for k, info in entries.items()}
-            self._entries = {k + _SUFFIX: (k, info) for k, info in entries.items()}
+            full = {k: k if _ATTRIBUTES in k else k + _SUFFIX for k in entries}
+            self._headers = {full[k]: saving._header(z, info, k, repr(file)) for k, info in entries.items()}
+            self._entries = {full[k]: (k, info) for k, info in entries.items()}
 
     def _key(self, name: str) -> str:
         name = name[:-2] if name.endswith(":0") else name
@@ -388,7 +432,7 @@ def list_variables(ckpt_dir_or_file: Any) -> list:
     >>> import os, tempfile, tapegrad as tf
     >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(os.path.join(tempfile.mkdtemp(), "x"))
     >>> tf.train.list_variables(path)
-    [('save_counter/.ATTRIBUTES/VARIABLE_VALUE', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
+    [('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
     """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 

@@ -25,7 +25,7 @@ from .._tensor import Tensor, TensorShape, wrap
 from ..errors import InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
-from . import _structure as _s
+from . import _iterator_state as _state, _structure as _s
 
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
@@ -86,16 +86,24 @@ class _Fn:
         from .. import random as _random
 
         self.fn, self.parallel, self._seeds = fn, parallel, _random.FunctionSeeds()
+        self.stateful = ""  # what stateful thing a call ran, if any (an iterator cannot be saved then)
 
     def instance(self) -> Callable:
         from .. import random as _random
 
-        graph, fn, parallel, run = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph
+        graph, fn, parallel, run, tls = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph, _rec.tls
 
         def call(*args: Any) -> Any:
+            before = tls.stateful
             out, drew = run(graph, fn, args)
-            if drew and parallel:
-                _warn_parallel_random()
+            if drew:
+                self.stateful = "a random op"
+                if parallel:
+                    _warn_parallel_random()
+            elif tls.stateful != before:
+                self.stateful = "a py_function or a Variable update"
+            elif isinstance(out, Dataset) and any(getattr(d, "_fresh", False) for d in _state.nodes(out)):
+                self.stateful = "a shuffle without a seed"
             return out
         return call
 
@@ -127,6 +135,7 @@ class Dataset:
     """
 
     _tf_name = "_Dataset"
+    _unsaveable = ""  # why an iterator over it cannot be checkpointed, if it cannot
 
     # -- what each dataset class defines
     def _iter(self) -> Iterator:
@@ -496,9 +505,12 @@ class Dataset:
                                        f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
         from .. import random as _random  # seeds as TF's: the op seed, or tf.random.set_seed's
         seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
-        if seeds == (0, 0):  # unseeded: the kernel seeds itself from fresh entropy
+        fresh = seeds == (0, 0)
+        if fresh:  # unseeded: the kernel seeds itself from fresh entropy
             seeds = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-        return _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out = _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out._fresh = fresh
+        return out
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
         """All but the first ``count`` elements (-1: none)."""
@@ -533,11 +545,28 @@ class Dataset:
 
 class OwnedIterator:
     """An iterator over a dataset (what ``iter(dataset)`` returns): ``next`` gives the next
-    element as tensors, and raises ``StopIteration`` at the end."""
+    element as tensors, and raises ``StopIteration`` at the end. A ``tf.train.Checkpoint`` saves
+    where it stands and restores it there, shuffle buffers and later epochs included (see
+    :mod:`tapegrad.data._iterator_state` for how, and for the pipelines it refuses, as TensorFlow
+    does: ``from_generator``, functions with random ops, ``py_function`` or Variable updates).
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat()
+    >>> it = iter(ds)
+    >>> first = [int(next(it)) for _ in range(4)]
+    >>> path = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> after = [int(next(it)) for _ in range(5)]
+    >>> again = iter(ds)
+    >>> _ = tf.train.Checkpoint(it=again).restore(path)
+    >>> [int(next(again)) for _ in range(5)] == after
+    True
+    """
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
+        self._start = _state.random_start(dataset)
         self._it = dataset._elements()
+        self._n = 0
 
     def __iter__(self) -> "OwnedIterator":
         return self
@@ -548,7 +577,16 @@ class OwnedIterator:
                     "loop part of the graph; tapegrad runs the function eagerly, with the same "
                     "results). For a replayed step, iterate outside and decorate the step: "
                     "`for batch in dataset: step(batch)` with `step` a tf.function")
-        return _s.to_tensors(next(self._it))
+        e = next(self._it)
+        self._n += 1
+        return _s.to_tensors(e)
+
+    # TensorFlow's saveable protocol (tf.train.Checkpoint saves "<name>/.ATTRIBUTES/ITERATOR_STATE")
+    def _serialize_to_tensors(self) -> dict:
+        return {"ITERATOR_STATE": _state.save(self)}
+
+    def _restore_from_tensors(self, restored_tensors: dict) -> None:
+        _state.restore(self, restored_tensors["ITERATOR_STATE"])
 
     def get_next(self) -> Any:
         """The next element (``next(iterator)``)."""
@@ -782,6 +820,8 @@ class _Range(Dataset):
 
 class _Generator(Dataset):
     _tf_name = "_FlatMapDataset"
+    _unsaveable = ("its source is Dataset.from_generator, whose Python generator's state cannot be saved "
+                   "(TensorFlow: 'PyFunc is stateful')")
 
     def __init__(self, fn: Callable, args: tuple, spec: Any) -> None:
         self._fn, self._args, self._spec_nest = fn, args, spec
