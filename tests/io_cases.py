@@ -199,6 +199,9 @@ CASES = {
     "make_csv_infer": lambda tf, d: (_write(os.path.join(d, "i.csv"), INFER), {
         k: v.dtype.name for k, v in next(iter(tf.data.experimental.make_csv_dataset(
             os.path.join(d, "i.csv"), batch_size=2, shuffle=False, num_epochs=1))).items()})[1],
+    "make_csv_spec": lambda tf, d: (_write(os.path.join(d, "l.csv"), LABELLED), repr(
+        tf.data.experimental.make_csv_dataset(os.path.join(d, "l.csv"), batch_size=2, label_name="label",
+                                              num_epochs=1).element_spec))[1],
     "make_csv_bad_label": lambda tf, d: _csv_batches(tf, d, batch_size=2, label_name="nope", num_epochs=1),
     # bytes and files
     "serialize_tensor_float": lambda tf, d: tf.io.serialize_tensor(tf.constant([[1.5, 2.0]])),

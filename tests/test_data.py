@@ -24,9 +24,6 @@ with open(os.path.join(HERE, "fixtures", "tf_data.json"), encoding="utf-8") as _
 
 # What tapegrad gives where it deliberately differs (docs/data.md, "Differences").
 DIFFERENCES = {
-    # map's element_spec comes from calling map_func on the first element (nothing is traced),
-    # so a dimension that varies between elements shows the first element's size.
-    "padded_batch_spec": {"t": "spec", "v": "TensorSpec(shape=(2, 1), dtype=tf.int64, name=None)"},
     # int32 + int64 inside reduce_func: tapegrad's add raises InvalidArgumentError for mixed
     # dtypes everywhere (TF raises TypeError for this one at trace time).
     "reduce_dtype_mismatch": {"t": "error", "type": "InvalidArgumentError"},

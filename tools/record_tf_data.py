@@ -96,6 +96,12 @@ CASES = {
     "map_returns_dict": "out = el(D.range(2).map(lambda x: {'y': x, 'z': tf.cast(x, tf.float32)}))",
     "map_parallel": "out = el(D.range(5).map(lambda x: x + 1, num_parallel_calls=tf.data.AUTOTUNE))",
     "map_spec": "out = D.from_tensor_slices(np.zeros((3, 2), np.float32)).map(lambda x: (x, tf.reduce_sum(x))).element_spec",
+    "map_spec_batched": "out = D.range(7).batch(3).map(lambda x: (x, tf.reduce_sum(x), x * 2, tf.stack([x, x], 1))).element_spec",
+    "map_spec_value_shape": "out = D.range(1, 5).map(lambda x: (tf.fill([x], x), tf.zeros([2, x]))).element_spec",
+    "map_spec_dict_batched": (
+        "ds = D.from_tensor_slices({'a': np.zeros((5, 3), np.float32), 'b': np.arange(10).reshape(5, 2)}).batch(2)\n"
+        "out = ds.map(lambda d: (d['a'], d['b'][:, 0], tf.reduce_mean(d['a'], 0))).element_spec"),
+    "flat_map_spec": "out = D.range(1, 4).flat_map(lambda x: D.range(x).batch(2, drop_remainder=True)).element_spec",
     "filter": "out = el(D.range(10).filter(lambda x: x % 3 == 0))",
     "filter_tuple": "out = el(D.from_tensor_slices(([1, 2, 3], [4, 5, 6])).filter(lambda a, b: a + b > 6))",
     "repeat": "out = el(D.range(3).repeat(2))",

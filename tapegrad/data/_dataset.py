@@ -1187,11 +1187,54 @@ class _Map(_Unary):
                     e = _Failed(err)
             yield e
 
-    def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
-        for e in self._input._elements():
-            return _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True))  # (a Dask result: not computed)
-        raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
-                         "map_func on the first element (see docs/data.md).")
+    def _spec(self) -> Any:
+        return _probed_spec(self._input, lambda e: _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True)),
+                            "map")
+
+
+def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
+    """The spec of a function's outputs as TensorFlow's trace of it gives it, found by running it
+    (tapegrad does not trace): on the first element, then on that element with each dimension
+    the input spec leaves unknown doubled (tiled), and on the second element; an output dimension
+    that differs between the runs is unknown (None), as it is in the traced graph."""
+    it = input._elements()
+    first = next(it, _END)
+    if first is _END:
+        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
+                         "the function on the first element (see docs/data.md).")
+    spec = spec_for(first)
+    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
+    for probe in probes:
+        try:
+            e = probe()
+            if e is not _END and e is not None:
+                spec = _relaxed(spec, spec_for(e))
+        except Exception:  # noqa: BLE001  (a probe the function cannot take tells nothing)
+            continue
+    return spec
+
+
+def _grown(e: Any, spec: Any) -> Any:
+    """Element ``e`` with each array component tiled along the dimensions ``spec`` leaves unknown
+    (None when there are none)."""
+    flat, specs, grew = _nest.flatten(e), _nest.flatten(spec), False
+    out = []
+    for v, sp in zip(flat, specs):
+        if type(v) is np.ndarray and isinstance(sp, _s.TensorSpec) and sp.shape.rank == v.ndim:
+            for d, n in enumerate(sp.shape):
+                if n is None:
+                    v, grew = np.concatenate([v, v], axis=d), True
+        out.append(v)
+    return _nest.pack_sequence_as(e, out) if grew else None
+
+
+def _relaxed(a: Any, b: Any) -> Any:
+    fa, fb = _nest.flatten(a), _nest.flatten(b)
+    if len(fa) != len(fb):
+        return a
+    return _nest.pack_sequence_as(a, [
+        _s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+        if type(x) is _s.TensorSpec and type(y) is _s.TensorSpec and x.dtype == y.dtype else x for x, y in zip(fa, fb)])
 
 
 def _result(y: Any, lazy: bool = False) -> Any:
@@ -1518,10 +1561,7 @@ class _FlatMap(_Unary):
         return itertools.chain.from_iterable(self._open(fn, e)._elements() for e in self._input._elements())
 
     def _spec(self) -> Any:
-        for e in self._input._elements():
-            return self._open(self._fn.instance(), e).element_spec
-        raise ValueError("element_spec of flat_map over an empty dataset: tapegrad learns it from the "
-                         "first element.")
+        return _probed_spec(self._input, lambda e: self._open(self._fn.instance(), e).element_spec, "flat_map")
 
     def _card(self) -> int:
         return _UNK

@@ -6,6 +6,7 @@ tensors for text) only where it leaves the pipeline (iteration, the user functio
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Callable
 
 import numpy as np
@@ -227,7 +228,8 @@ def normalize(x: Any, lists_are_tuples: bool, lazy: bool = False) -> Any:
         items = [normalize(v, lists_are_tuples, lazy) for v in x]
         return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
     if isinstance(x, dict):
-        return {k: normalize(v, lists_are_tuples, lazy) for k, v in x.items()}
+        d = {k: normalize(v, lists_are_tuples, lazy) for k, v in x.items()}
+        return OrderedDict(d) if isinstance(x, OrderedDict) else d  # (TF keeps an OrderedDict's type)
     if _is_dataset(x):
         return x
     return value(x, lazy)
