@@ -1232,9 +1232,18 @@ def _relaxed(a: Any, b: Any) -> Any:
     fa, fb = _nest.flatten(a), _nest.flatten(b)
     if len(fa) != len(fb):
         return a
-    return _nest.pack_sequence_as(a, [
-        _s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
-        if type(x) is _s.TensorSpec and type(y) is _s.TensorSpec and x.dtype == y.dtype else x for x, y in zip(fa, fb)])
+    return _nest.pack_sequence_as(a, [_relaxed_leaf(x, y) for x, y in zip(fa, fb)])
+
+
+def _relaxed_leaf(x: Any, y: Any) -> Any:
+    if type(x) is not type(y) or x.dtype != y.dtype:
+        return x
+    if type(x) is _s.TensorSpec:
+        return _s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    if type(x) is RaggedTensorSpec and x.ragged_rank == y.ragged_rank:
+        return RaggedTensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.ragged_rank,
+                                x.row_splits_dtype)
+    return x
 
 
 def _result(y: Any, lazy: bool = False) -> Any:
