@@ -10,9 +10,10 @@ else with a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")
 the latest one in ``dir/checkpoint`` (TensorFlow's text format), which
 :func:`latest_checkpoint` reads.
 
-Restoration is immediate: only variables that exist when ``restore`` is called are assigned
-(TensorFlow defers the rest until they are created; tapegrad does not). Build an optimizer's
-slots first (``opt.build(model.trainable_variables)``) to restore them.
+Restoration assigns the variables that exist when ``restore`` is called; an optimizer's slot
+variables made later (at its first ``apply_gradients``) are assigned their saved values when they
+are made, as TensorFlow defers them. Other variables made after the restore (a Keras layer built
+later, a Variable added to a checkpoint later) are not restored: build them first.
 
 >>> import os, tempfile, tapegrad as tf
 >>> w = tf.Variable([1.0, 2.0])
@@ -155,6 +156,17 @@ class Checkpoint:
             _variables_of(v, k, out)
         return out
 
+    def _optimizers(self) -> dict:
+        """``{path: optimizer}`` of the optimizers tracked here or in nested checkpoints."""
+        from .optimizers import Optimizer  # (see _variables_of)
+        out: dict = {}
+        for k, v in self._objects.items():
+            if isinstance(v, Optimizer):
+                out[k] = v
+            elif isinstance(v, Checkpoint):
+                out.update({f"{k}/{p}": o for p, o in v._optimizers().items()})
+        return out
+
     def _saveables(self) -> dict:
         """``{path: object}`` of the tracked objects that save tensors of their own (iterators)."""
         out: dict = {}
@@ -210,13 +222,38 @@ class Checkpoint:
                    for p in saveables}
             values = {p: {name: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
                           for name, k in ks.items()} for p, ks in own.items() if ks}
+            used = set(named) | {k for ks in own.values() for k in ks.values()}
+            optimizers = {p: o for p, o in self._optimizers().items()
+                          if any(k.startswith(p + "/") and k not in used for k in keys)}
+            later = {k: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
+                     for k in keys - used if any(k.startswith(p + "/") for p in optimizers)}
         present = {k: v for k, v in named.items() if k in keys}
         saving.load_variables(file, present, strict=False)
         for p, tensors in values.items():
             saveables[p]._restore_from_tensors({k: wrap(v) for k, v in tensors.items()})
-        used = set(named) | {k for ks in own.values() for k in ks.values()}
+        for p, opt in optimizers.items():  # TF restores an optimizer's slots when they are made
+            opt._deferred_restore = _restore_when_made(p, {k: v for k, v in later.items() if k.startswith(p + "/")},
+                                                       path)
         return CheckpointLoadStatus(path, sorted(keys - used),
                                     sorted(set(named) - keys) + sorted(p for p in saveables if not own[p]))
+
+
+def _restore_when_made(prefix: str, pending: dict, path: str) -> Any:
+    """An optimizer's ``_deferred_restore``: assigns the saved values of the slot variables it
+    makes after the restore, as they are made (TensorFlow's deferred restoration)."""
+    def restore(opt: Any) -> None:
+        named: dict = {}
+        _variables_of(opt, prefix, named)
+        for k in [k for k in pending if k in named]:
+            v, value = named[k], pending.pop(k)
+            if not v.shape.is_compatible_with(value.shape) or value.dtype != v.dtype.as_numpy_dtype:
+                raise ValueError(f"Cannot restore {k!r} from the checkpoint {path!r} into the variable the "
+                                 f"optimizer made for it: the checkpoint has shape {list(value.shape)} and dtype "
+                                 f"{value.dtype}, the variable {v.shape} and {v.dtype.name}.")
+            v.assign(value)
+        if not pending:
+            opt._deferred_restore = None
+    return restore
 
 
 def _not_found(path: str) -> Exception:

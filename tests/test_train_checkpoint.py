@@ -157,3 +157,25 @@ def test_an_iterator_that_cannot_be_saved_writes_nothing(tmp_path):
         z.writestr(member, raw.replace(b'"version"', b'"versio!"'))
     with pytest.raises(NotFoundError, match="not one tapegrad wrote"):
         tf.train.Checkpoint(it=iter(tf.data.Dataset.range(3))).read(str(tmp_path / "broken"))
+
+
+def test_optimizer_slots_made_after_the_restore_get_their_saved_values(tmp_path):
+    """TF restores an optimizer's slot variables when its first apply_gradients makes them (the
+    usual `ckpt.restore(manager.latest_checkpoint)` before training): training goes on as it would
+    have without the interruption."""
+    net, opt = Net(), tf.keras.optimizers.Adam(0.1)
+    for _ in range(3):
+        _train_step(net, opt)
+    path = tf.train.Checkpoint(model=net, optimizer=opt).save(str(tmp_path / "ck"))
+    _train_step(net, opt)
+    want = [v.numpy() for v in (net.w, net.b, *opt.variables)]
+    net2, opt2 = Net(), tf.keras.optimizers.Adam(0.1)
+    status = tf.train.Checkpoint(model=net2, optimizer=opt2).restore(path)
+    status.assert_existing_objects_matched()
+    with pytest.raises(AssertionError, match="_variables/2"):  # not made yet
+        status.assert_consumed()
+    assert opt2._deferred_restore is not None
+    _train_step(net2, opt2)
+    assert opt2._deferred_restore is None
+    for a, b in zip(want, [v.numpy() for v in (net2.w, net2.b, *opt2.variables)]):
+        np.testing.assert_array_equal(a, b)
