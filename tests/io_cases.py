@@ -158,6 +158,38 @@ CASES = {
     "parse_ragged": lambda tf, d: tf.io.parse_example([_a(tf), _b(tf)], {"x": tf.io.RaggedFeature(tf.float32),
                                                                        "seq": tf.io.RaggedFeature(tf.float32)}),
     "parse_ragged_single": lambda tf, d: tf.io.parse_single_example(_a(tf), {"seq": tf.io.RaggedFeature(tf.float32)}),
+    # SparseFeature: indices and values from two features; RaggedFeature with partitions
+    "parse_sparse_feature": lambda tf, d: tf.io.parse_example([_sp(tf, [3, 1], [1.5, 2.5]), _sp(tf, [], []),
+                                                               _sp(tf, [0], [9.0])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_single": lambda tf, d: tf.io.parse_single_example(_sp(tf, [4, 0, 2], [1.0, 2.0, 3.0]),
+                                                                            {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_sorted": lambda tf, d: tf.io.parse_single_example(
+        _sp(tf, [4, 0, 2], [1.0, 2.0, 3.0]), {"sp": tf.io.SparseFeature("ix", "val", tf.float32, 5, already_sorted=True)}),
+    "parse_sparse_feature_2d": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, r=[0, 1], c=[2, 0], v=[b"a", b"b"]).SerializeToString(),
+         _ex(tf, r=[1], c=[1], v=[b"c"]).SerializeToString()],
+        {"sp": tf.io.SparseFeature(["r", "c"], "v", tf.string, [2, 3])}),
+    "parse_sparse_feature_count": lambda tf, d: tf.io.parse_example([_sp(tf, [3, 1], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_range": lambda tf, d: tf.io.parse_example([_sp(tf, [7], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_negative": lambda tf, d: tf.io.parse_example([_sp(tf, [-1], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_missing": lambda tf, d: tf.io.parse_example([_ex(tf, ix=[1]).SerializeToString()],
+                                                                      {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_float_index": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, ix=[1.0], val=[1.0]).SerializeToString()], {"sp": _sparse_spec(tf)}),
+    "parse_ragged_partitions": lambda tf, d: tf.io.parse_example(_rag_records(tf), _rag_spec(tf)),
+    "parse_ragged_partitions_single": lambda tf, d: tf.io.parse_single_example(_rag_records(tf)[0], _rag_spec(tf)),
+    "parse_ragged_uniform": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, v=[1.0, 2.0, 3.0, 4.0]).SerializeToString(), _ex(tf, v=[5.0, 6.0]).SerializeToString()],
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.UniformRowLength(2)])}),
+    "parse_ragged_bad_splits": lambda tf, d: tf.io.parse_single_example(
+        _ex(tf, v=[1.0, 2.0], s=[0, 3]).SerializeToString(),
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.RowSplits("s")])}),
+    "parse_ragged_bad_lengths": lambda tf, d: tf.io.parse_single_example(
+        _ex(tf, v=[1.0, 2.0], n=[1, 2]).SerializeToString(),
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.RowLengths("n")])}),
+    "parse_ragged_int64_splits": lambda tf, d: tf.io.parse_example(_rag_records(tf), {
+        "r": tf.io.RaggedFeature(tf.int64, "ids", partitions=[tf.io.RaggedFeature.RowLengths("n")],
+                                 row_splits_dtype=tf.int64)}),
     "parse_spec_repr": lambda tf, d: [repr(tf.io.FixedLenFeature([2], tf.float32)),
                                       repr(tf.io.VarLenFeature(tf.int64))],
     # CSV
@@ -231,6 +263,34 @@ CASES = {
     "gfile_roundtrip": _gfile_roundtrip,
     "gfile_errors": _gfile_errors,
 }
+
+
+def _sp(tf, ix, val):
+    return _ex(tf, **({"ix": ix} if ix else {}), **({"val": val} if val else {})).SerializeToString() if ix or val \
+        else tf.train.Example(features=tf.train.Features(feature={
+            "ix": tf.train.Feature(int64_list=tf.train.Int64List(value=[])),
+            "val": tf.train.Feature(float_list=tf.train.FloatList(value=[]))})).SerializeToString()
+
+
+def _sparse_spec(tf):
+    return tf.io.SparseFeature(index_key="ix", value_key="val", dtype=tf.float32, size=5)
+
+
+def _rag_records(tf):
+    return [_ex(tf, ids=[1, 2, 3, 4, 5, 6], n=[2, 0, 1, 3], s=[0, 1, 3, 6], rows=[0, 0, 2, 3, 3, 3], starts=[0, 3],
+                lim=[2, 3, 3, 6]).SerializeToString(),
+            _ex(tf, ids=[7, 8, 9], n=[3], s=[0, 2, 3], rows=[0, 1, 1], starts=[0, 1], lim=[3]).SerializeToString(),
+            _ex(tf, n=[0, 0], s=[0, 0, 0], starts=[0], lim=[0, 0]).SerializeToString()]
+
+
+def _rag_spec(tf):
+    R = tf.io.RaggedFeature
+    return {"lengths": R(tf.int64, "ids", partitions=[R.RowLengths("n")]),
+            "two": R(tf.int64, "ids", partitions=[R.RowStarts("starts"), R.RowLengths("n")]),
+            "ids_rowids": R(tf.int64, "ids", partitions=[R.ValueRowIds("rows")]),
+            "splits": R(tf.int64, "ids", partitions=[R.RowSplits("s")]),
+            "limits": R(tf.int64, "ids", partitions=[R.RowLimits("lim")]),
+            "uniform_inner": R(tf.int64, "ids", partitions=[R.RowLengths("n"), R.UniformRowLength(1)])}
 
 
 def _value_kinds(tf):
@@ -333,6 +393,11 @@ MESSAGES = ("parse_missing", "parse_count", "parse_type", "parse_seq_not_missing
 
 
 def encode(x):
+    if hasattr(x, "row_splits"):  # a RaggedTensor: its rows, static shape and partition
+        return {"ragged": _encode(x.to_list(), np), "shape": str(x.shape), "ragged_rank": x.ragged_rank,
+                "splits": x.row_splits.dtype.name, "dtype": x.dtype.name}
+    if hasattr(x, "dense_shape") and hasattr(x, "indices"):  # a SparseTensor
+        return {"indices": encode(x.indices), "values": encode(x.values), "dense_shape": encode(x.dense_shape)}
     if isinstance(x, (dict, collections.OrderedDict)):
         return {str(k): encode(v) for k, v in sorted(x.items())}
     if isinstance(x, (list, tuple)):
