@@ -330,12 +330,14 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
         return RaggedValue.from_rows(col)
     if type(first) is SparseValue:
         return SparseValue.from_rows(col)
-    if is_text(first):
-        out = np.empty((len(col),) + np.shape(first), dtype=object)
-        for i, v in enumerate(col):
-            out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
-        return out
     try:
+        if is_text(first):
+            out = np.empty((len(col),) + np.shape(first), dtype=object)
+            for i, v in enumerate(col):
+                if np.shape(v) != np.shape(first):
+                    raise ValueError
+                out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
+            return out
         return np.stack(col)
     except ValueError:
         shapes = [np.shape(v) for v in col]
