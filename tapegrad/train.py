@@ -3,17 +3,20 @@
 ``tf.train.Example`` messages (``Example``, ``Features``, ``Feature``, ``BytesList``, ``FloatList``,
 ``Int64List``, ``SequenceExample``, ...) that ``tf.io`` parses: :mod:`tapegrad.io`.
 
-A Checkpoint tracks the objects given to it by keyword: Variables, Modules (their variables by
-attribute path), optimizers (``iterations`` and slot variables), other Checkpoints, and anything
-else with a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
+A Checkpoint tracks the objects given to it by keyword or assigned to its attributes: Variables,
+Modules (their variables by attribute path), optimizers (``iterations`` and slot variables), other
+Checkpoints, dataset iterators (their position, see :mod:`tapegrad.data`), lists and dicts of
+these (entries by index or key; what is put in them later is tracked too), and anything else with
+a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
 ``dir/ckpt-1.npz``, ``dir/ckpt-2.npz``, ... and returns ``"dir/ckpt-1"``, ...; it also records
 the latest one in ``dir/checkpoint`` (TensorFlow's text format), which
 :func:`latest_checkpoint` reads.
 
-Restoration assigns the variables that exist when ``restore`` is called; an optimizer's slot
-variables made later (at its first ``apply_gradients``) are assigned their saved values when they
-are made, as TensorFlow defers them. Other variables made after the restore (a Keras layer built
-later, a Variable added to a checkpoint later) are not restored: build them first.
+Restoration assigns the variables that exist when ``restore`` is called; the other saved values
+wait, as TensorFlow defers them, and are assigned when a variable appears under their name: an
+optimizer's slot variables when its first ``apply_gradients`` makes them, a Variable assigned to
+a checkpoint's attribute or put in a tracked list or dict later. A Keras layer built after the
+restore is not: build it first.
 
 >>> import os, tempfile, tapegrad as tf
 >>> w = tf.Variable([1.0, 2.0])
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 import zipfile
 from typing import Any
 
@@ -70,6 +74,15 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
     elif hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors"):
         if saveables is not None:
             saveables[prefix] = obj
+    elif isinstance(obj, (list, tuple)):  # (TF's ListWrapper: entries by index)
+        for i, v in enumerate(obj):
+            _variables_of(v, f"{prefix}/{i}", out, saveables)
+    elif isinstance(obj, dict):  # (TF's _DictWrapper: entries by key)
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise ValueError(f"`Checkpoint` tracks a dict's entries by their keys, which must be strings; "
+                                 f"{prefix!r} has the key {k!r}.")
+            _variables_of(v, f"{prefix}/{k}", out, saveables)
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
@@ -94,18 +107,19 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
 class CheckpointLoadStatus:
     """What :meth:`Checkpoint.restore` returns: which saved values matched which variables."""
 
-    def __init__(self, path: str, unmatched_in_file: list, unmatched_objects: list) -> None:
+    def __init__(self, path: str, unmatched_in_file: Any, unmatched_objects: list) -> None:
         self._path = path
-        self._unused = unmatched_in_file
+        self._unused = unmatched_in_file  # (a dict whose keys are the values still waiting for a variable)
         self._missing = unmatched_objects
 
     def assert_consumed(self) -> "CheckpointLoadStatus":
-        """Raise AssertionError unless every saved value was restored and every tracked variable
-        was found in the checkpoint."""
+        """Raise AssertionError unless every saved value was restored (by now: a value restored
+        later, when its variable was made, counts) and every tracked variable was found in the
+        checkpoint."""
         if self._unused:
             raise AssertionError(f"Unresolved values in the checkpoint {self._path!r}: "
-                                 f"{self._unused} (no tracked variable of that name; tapegrad "
-                                 "does not defer restoration to variables created later)")
+                                 f"{sorted(self._unused)} (no tracked variable of that name yet: it is "
+                                 "restored when one is made)")
         return self.assert_existing_objects_matched()
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
@@ -132,10 +146,12 @@ class Checkpoint:
         objects = dict(kwargs)
         if root is not None:
             objects["root"] = root
+        objects = {k: _tracked(v, self) for k, v in objects.items()}
         for k, v in objects.items():
             _variables_of(v, k, {})  # (rejects what cannot be tracked now, not at save time)
         self._objects = objects
         self._save_counter: Variable | None = None
+        self._waiting: dict = {}  # saved values of the last restore that no variable took yet
 
     @property
     def save_counter(self) -> Variable:
@@ -149,6 +165,19 @@ class Checkpoint:
         if name in objects:
             return objects[name]
         raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``ckpt.name = obj`` tracks ``obj`` as the keyword ``name`` would (lists and dicts keep
+        tracking what is put in them later); a value a restore left waiting for it is assigned."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        if name == "save_counter":
+            raise AttributeError("Checkpoint.save_counter cannot be assigned.")
+        value = _tracked(value, self)
+        _variables_of(value, name, {})
+        self._objects[name] = value
+        _restore_waiting()
 
     def _named(self) -> dict:
         out = {} if self._save_counter is None else {"save_counter": self._save_counter}
@@ -223,37 +252,132 @@ class Checkpoint:
             values = {p: {name: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
                           for name, k in ks.items()} for p, ks in own.items() if ks}
             used = set(named) | {k for ks in own.values() for k in ks.values()}
-            optimizers = {p: o for p, o in self._optimizers().items()
-                          if any(k.startswith(p + "/") and k not in used for k in keys)}
             later = {k: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
-                     for k in keys - used if any(k.startswith(p + "/") for p in optimizers)}
+                     for k in keys - used if _ATTRIBUTES not in k}
         present = {k: v for k, v in named.items() if k in keys}
         saving.load_variables(file, present, strict=False)
         for p, tensors in values.items():
             saveables[p]._restore_from_tensors({k: wrap(v) for k, v in tensors.items()})
-        for p, opt in optimizers.items():  # TF restores an optimizer's slots when they are made
-            opt._deferred_restore = _restore_when_made(p, {k: v for k, v in later.items() if k.startswith(p + "/")},
-                                                       path)
-        return CheckpointLoadStatus(path, sorted(keys - used),
+        # TF's deferred restoration: a value no variable took yet is assigned when one is made under
+        # its name (an optimizer's slots at its first step, an entry put in a tracked list later)
+        self._waiting = later
+        if later:
+            _waiting_checkpoints.add(self)
+            for opt in self._optimizers().values():  # (which keeps this checkpoint, and its waiting values, alive)
+                opt._deferred_restore = _RestoreWaiting(self)
+        else:
+            _waiting_checkpoints.discard(self)
+        unused = dict.fromkeys(sorted(k for k in keys - used if _ATTRIBUTES in k))  # (iterators of no one)
+        return CheckpointLoadStatus(path, _Unused(self._waiting, unused),
                                     sorted(set(named) - keys) + sorted(p for p in saveables if not own[p]))
 
 
-def _restore_when_made(prefix: str, pending: dict, path: str) -> Any:
-    """An optimizer's ``_deferred_restore``: assigns the saved values of the slot variables it
-    makes after the restore, as they are made (TensorFlow's deferred restoration)."""
-    def restore(opt: Any) -> None:
-        named: dict = {}
-        _variables_of(opt, prefix, named)
-        for k in [k for k in pending if k in named]:
-            v, value = named[k], pending.pop(k)
+class _Unused:
+    """The saved values no variable took (yet): the waiting ones, as they are now, and others."""
+
+    def __init__(self, waiting: dict, other: dict) -> None:
+        self._waiting, self._other = waiting, other
+
+    def __bool__(self) -> bool:
+        return bool(self._waiting or self._other)
+
+    def __iter__(self) -> Any:
+        return iter([*self._waiting, *self._other])
+
+
+_waiting_checkpoints: weakref.WeakSet = weakref.WeakSet()  # checkpoints with values waiting for variables
+
+
+def _restore_waiting() -> None:
+    """Assign the values that restores left waiting to the variables now tracked under their names."""
+    for ck in list(_waiting_checkpoints):
+        named = ck._named()
+        for k in [k for k in ck._waiting if k in named]:
+            v, value = named[k], ck._waiting[k]
             if not v.shape.is_compatible_with(value.shape) or value.dtype != v.dtype.as_numpy_dtype:
-                raise ValueError(f"Cannot restore {k!r} from the checkpoint {path!r} into the variable the "
-                                 f"optimizer made for it: the checkpoint has shape {list(value.shape)} and dtype "
-                                 f"{value.dtype}, the variable {v.shape} and {v.dtype.name}.")
+                raise ValueError(f"Cannot restore {k!r} into the variable now tracked under that name: the "
+                                 f"checkpoint has shape {list(value.shape)} and dtype {value.dtype}, the variable "
+                                 f"{v.shape} and {v.dtype.name}.")
             v.assign(value)
-        if not pending:
+            del ck._waiting[k]
+        if not ck._waiting:
+            _waiting_checkpoints.discard(ck)
+
+
+class _RestoreWaiting:
+    """An optimizer's ``_deferred_restore``, called when it has made variables (its slots)."""
+
+    def __init__(self, checkpoint: "Checkpoint") -> None:
+        self.checkpoint = checkpoint
+
+    def __call__(self, opt: Any) -> None:
+        _restore_waiting()
+        if not self.checkpoint._waiting:
             opt._deferred_restore = None
-    return restore
+
+
+def _tracked(value: Any, owner: "Checkpoint") -> Any:
+    """``value`` with its lists and dicts replaced by ones that track what is put in them later
+    (each keeps ``owner`` alive: the checkpoint whose restore may have values waiting for them)."""
+    if type(value) in (list, _TrackedList):
+        out: Any = _TrackedList(_tracked(v, owner) for v in value)
+    elif type(value) in (dict, _TrackedDict):
+        out = _TrackedDict((k, _tracked(v, owner)) for k, v in value.items())
+    else:
+        return value
+    out._owner = owner
+    return out
+
+
+class _TrackedList(list):
+    """A list tracked by a Checkpoint (TensorFlow's ``ListWrapper``): entries put in later are
+    checked as trackable and get the values a restore left waiting for them (``_owner``, the
+    checkpoint that tracks it, lives as long as it, as TensorFlow's objects keep their pending
+    restores)."""
+
+    def append(self, v: Any) -> None:
+        list.append(self, _checked(self, v))
+        _restore_waiting()
+
+    def extend(self, vs: Any) -> None:
+        list.extend(self, [_checked(self, v) for v in vs])
+        _restore_waiting()
+
+    def insert(self, i: Any, v: Any) -> None:
+        list.insert(self, i, _checked(self, v))
+        _restore_waiting()
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        list.__setitem__(self, i, [_checked(self, x) for x in v] if isinstance(i, slice) else _checked(self, v))
+        _restore_waiting()
+
+    def __iadd__(self, vs: Any) -> "_TrackedList":
+        self.extend(vs)
+        return self
+
+
+class _TrackedDict(dict):
+    """A dict tracked by a Checkpoint (TensorFlow's ``_DictWrapper``), as :class:`_TrackedList`."""
+
+    def __setitem__(self, k: Any, v: Any) -> None:
+        dict.__setitem__(self, k, _checked(self, v))
+        _restore_waiting()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            dict.__setitem__(self, k, _checked(self, v))
+        _restore_waiting()
+
+    def setdefault(self, k: Any, v: Any = None) -> Any:
+        if k not in self:
+            self[k] = v
+        return self[k]
+
+
+def _checked(container: Any, v: Any) -> Any:
+    v = _tracked(v, container._owner)
+    _variables_of(v, "(an entry)", {})
+    return v
 
 
 def _not_found(path: str) -> Exception:
