@@ -328,3 +328,28 @@ def test_save_and_load_refuse_what_they_cannot_do(tmp_path):
     tf.data.Dataset.range(3).save(str(tmp_path / "ok"))
     with pytest.raises(ValueError, match="element_spec"):
         tf.data.Dataset.load(str(tmp_path / "ok"), element_spec=tf.TensorSpec((), tf.float32))
+
+
+def test_checkpointed_iterator_over_a_filled_cache(tmp_path):
+    """An iterator that reads a cache an earlier iteration filled restores into the same dataset;
+    into a new one (empty cache, elements that cannot be known again) it says so."""
+    def make():
+        return tf.data.Dataset.range(8).shuffle(8, seed=1).cache()
+    ds = make()
+    list(ds)
+    it = iter(ds)
+    [next(it) for _ in range(3)]
+    path = tf.train.Checkpoint(it=it).save(str(tmp_path / "c"))
+    rest = [int(x) for x in it]
+    again = iter(ds)
+    tf.train.Checkpoint(it=again).restore(path)
+    assert [int(x) for x in again] == rest
+    with pytest.raises(tf.errors.NotFoundError, match="cache"):
+        tf.train.Checkpoint(it=iter(make())).restore(path)
+    fresh = iter(make().repeat(2))  # a cache filled by the iterator itself replays anywhere
+    [next(fresh) for _ in range(11)]
+    path = tf.train.Checkpoint(it=fresh).save(str(tmp_path / "d"))
+    rest = [int(x) for x in fresh]
+    other = iter(make().repeat(2))
+    tf.train.Checkpoint(it=other).restore(path)
+    assert [int(x) for x in other] == rest

@@ -78,13 +78,16 @@ def _definition(ds: Any) -> list:
 
 
 def random_start(ds: Any) -> list:
-    """The random state a new iterator of ``ds`` starts from: each shuffle's seeds and its
-    reshuffle generator (read before the iterator is made: making it draws from them)."""
+    """The state a new iterator of ``ds`` starts from: each shuffle's seeds and its reshuffle
+    generator (read before the iterator is made: making it draws from them), and whether each
+    cache is filled already (the iterator then reads it instead of its input)."""
     out = []
     for d in nodes(ds):
         if hasattr(d, "_seeder"):  # a shuffle
             g = d._seeder
             out.append([list(d._seeds), None if g is None else [g.key, g.counter, g.used]])
+        elif hasattr(d, "_done"):  # a cache
+            out.append(d._done is not None)
     return out
 
 
@@ -130,12 +133,20 @@ def restore(it: Any, value: Any) -> None:
             "Failed to restore dataset iterator from checkpoint: the dataset's definition differs from "
             f"the saved iterator's (saved: {_describe(definition)}; this one: "
             f"{_describe(_definition(it._dataset))}). Make sure the dataset definition has not changed.")
-    shuffles = [d for d in nodes(it._dataset) if hasattr(d, "_seeder")]
-    for d, (seeds, gen) in zip(shuffles, start):
-        d._seeds = (int(seeds[0]), int(seeds[1]))
-        if gen is not None:
-            d._seeder = _philox.Stream(int(gen[0]), int(gen[1]))
-            d._seeder.used = int(gen[2])
+    stateful = [d for d in nodes(it._dataset) if hasattr(d, "_seeder") or hasattr(d, "_done")]
+    for d, s in zip(stateful, start):
+        if hasattr(d, "_done") and s and d._done is None:
+            raise NotFoundError(
+                "Failed to restore dataset iterator from checkpoint: the saved iterator read a cache() that an "
+                "earlier iteration had filled, and this dataset's cache is empty, so its elements cannot be "
+                "known again. Restore into an iterator of the same dataset object, or iterate it once first.")
+    for d, s in zip(stateful, start):
+        if hasattr(d, "_seeder"):
+            seeds, gen = s
+            d._seeds = (int(seeds[0]), int(seeds[1]))
+            if gen is not None:
+                d._seeder = _philox.Stream(int(gen[0]), int(gen[1]))
+                d._seeder.used = int(gen[2])
     it._start = start
     it._it = it._dataset._elements()
     it._n = 0
