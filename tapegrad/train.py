@@ -179,6 +179,10 @@ class Checkpoint:
         self._objects[name] = value
         _restore_waiting()
 
+    def _trackable_children(self) -> dict:
+        """The tracked objects by name, and ``save_counter`` (``tf.saved_model.save`` saves them)."""
+        return {"save_counter": self.save_counter, **self._objects}
+
     def _named(self) -> dict:
         out = {} if self._save_counter is None else {"save_counter": self._save_counter}
         for k, v in self._objects.items():
