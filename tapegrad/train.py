@@ -181,7 +181,7 @@ class Checkpoint:
 
     def _trackable_children(self) -> dict:
         """The tracked objects by name, and ``save_counter`` (``tf.saved_model.save`` saves them)."""
-        return {"save_counter": self.save_counter, **self._objects}
+        return {"save_counter": self.save_counter, **{k: _plain(v) for k, v in self._objects.items()}}
 
     def _named(self) -> dict:
         out = {} if self._save_counter is None else {"save_counter": self._save_counter}
@@ -331,6 +331,15 @@ def _tracked(value: Any, owner: "Checkpoint") -> Any:
         return value
     out._owner = owner
     return out
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its tracked lists and dicts as plain ones (what other walkers expect)."""
+    if isinstance(value, _TrackedList):
+        return [_plain(v) for v in value]
+    if isinstance(value, _TrackedDict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 class _TrackedList(list):
