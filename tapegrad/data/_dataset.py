@@ -997,7 +997,7 @@ class _IgnoreErrors(_Unary):
 
     def _iter(self) -> Iterator:
         t = self._input._tolerant()
-        return self._strict() if t is None else self._drop(t)
+        return self._guard(self._input._elements() if t is None else self._drop(t))
 
     def _tolerant(self) -> Iterator | None:
         return self._iter()
@@ -1010,16 +1010,16 @@ class _IgnoreErrors(_Unary):
                 continue
             yield e
 
-    def _strict(self) -> Iterator:
+    def _guard(self, it: Iterator) -> Iterator:
+        """``it``, with an error that no tolerant dataset caught explained."""
         try:
-            yield from self._input._elements()
+            yield from it
         except OpError as e:
             raise NotImplementedError(
-                f"ignore_errors: {type(e).__name__} ({e}) was raised below a {self._input._tf_name}, which "
-                "tapegrad cannot go on after an error (TensorFlow drops the element and goes on). tapegrad "
-                "goes on after errors raised in CSV records and in map and filter functions, through batch, "
-                "prefetch and other ignore_errors: put ignore_errors() right after where the errors "
-                "arise.") from e
+                f"ignore_errors: {type(e).__name__} ({e}) was raised where tapegrad cannot go on after an "
+                "error (TensorFlow drops the element and goes on). tapegrad goes on after errors raised in CSV "
+                "records and in map and filter functions, through batch, prefetch and other ignore_errors: "
+                "put ignore_errors() right after where the errors arise.") from e
 
     def _card(self) -> int:
         return _UNK
