@@ -208,12 +208,16 @@ class Checkpoint:
         return out
 
     def write(self, file_prefix: str, options: Any = None) -> str:
-        """Write the checkpoint to ``file_prefix + ".npz"`` and return ``file_prefix``."""
+        """Write the checkpoint to ``file_prefix + ".npz"`` (making its folder if need be) and return
+        ``file_prefix``."""
         prefix = os.fspath(file_prefix)
         arrays = {k: np.asarray(v.numpy()) for k, v in saving.variables_by_name(self._named()).items()}
         for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
             for name, t in obj._serialize_to_tensors().items():
                 arrays[f"{path}{_ATTRIBUTES}{name}"] = np.asarray(t.numpy())
+        folder = os.path.dirname(prefix)
+        if folder:
+            os.makedirs(folder, exist_ok=True)  # (as TensorFlow's save and write)
         saving._write_atomically(prefix + ".npz", lambda f: saving._write_npz(f, arrays))
         return prefix
 

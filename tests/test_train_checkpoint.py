@@ -216,3 +216,13 @@ def test_attributes_lists_and_dicts_are_tracked_and_restored_when_filled(tmp_pat
     restore.listed.append(tf.Variable(0.0))
     assert float(restore.listed[1]) == 2.0
     status.assert_consumed()  # every saved value has found its variable by now
+
+
+def test_save_and_write_make_the_folder(tmp_path):
+    """TF 2.21 makes the folders of a checkpoint's prefix (the tutorials' './training_checkpoints/ckpt')."""
+    v = tf.Variable(1.0)
+    path = tf.train.Checkpoint(v=v).save(str(tmp_path / "a" / "b" / "ckpt"))
+    assert sorted(os.listdir(tmp_path / "a" / "b")) == ["checkpoint", "ckpt-1.npz"]
+    assert tf.train.latest_checkpoint(str(tmp_path / "a" / "b")) == path
+    tf.train.Checkpoint(v=v).write(str(tmp_path / "w" / "x" / "ck"))
+    assert os.listdir(tmp_path / "w" / "x") == ["ck.npz"]
