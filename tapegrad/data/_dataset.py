@@ -125,6 +125,19 @@ class Dataset:
     """A sequence of elements, each a nest (tuple, dict) of tensors, built from sources and
     transformations and iterated lazily, with TensorFlow 2's ``tf.data.Dataset`` API.
 
+    Make one from data with a source (:meth:`from_tensor_slices`, :meth:`from_tensors`,
+    :meth:`from_generator`, :meth:`range`, ``tf.data.TextLineDataset``,
+    ``tf.data.TFRecordDataset``), transform it with methods that each return a new dataset
+    (:meth:`map`, :meth:`filter`, :meth:`shuffle`, :meth:`batch`, :meth:`repeat`,
+    :meth:`prefetch`, ...), and iterate it with ``for``, :meth:`as_numpy_iterator` or by passing it
+    to ``Model.fit``. Nothing is computed until an element is asked for, and each iteration
+    starts afresh (a new shuffle order, a new call of a generator). The elements come one at a
+    time in this process: ``prefetch`` and ``num_parallel_calls`` change nothing but are
+    accepted.
+
+    The order of elements, and the random numbers drawn in ``map`` functions, are TensorFlow's
+    for a seeded program (see docs/data.md).
+
     >>> import tapegrad as tf, numpy as np
     >>> x = np.arange(12.0, dtype=np.float32).reshape(6, 2); y = np.arange(6)
     >>> ds = tf.data.Dataset.from_tensor_slices((x, y)).map(lambda a, b: (a * 2, b)).batch(4)
@@ -280,6 +293,21 @@ class Dataset:
         """A dataset of the slices of ``tensors`` along their first dimension (every component
         of a tuple or dict must have the same first dimension).
 
+        Args:
+            tensors: an array, tensor, Python list, or a nest of them (a tuple ``(x, y)``, a dict
+                ``{"image": ..., "label": ...}``); the elements have the same structure, each
+                component one row. NumPy arrays keep their dtype; Python floats become float32
+                and ints int32, as in ``tf.constant``. Rows are sliced as they are asked for (a
+                Dask array larger than memory is computed one chunk at a time).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Returns:
+            A dataset with ``len(tensors)`` elements.
+
+        Raises:
+            ValueError: components with different first dimensions, or a scalar (nothing to
+                slice).
+
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0])).as_numpy_iterator())
         [(np.int32(1), np.float32(3.0)), (np.int32(2), np.float32(4.0))]
@@ -302,6 +330,20 @@ class Dataset:
         """A dataset of what ``generator(*args)`` yields, called anew on every iteration. Say
         what it yields with ``output_signature`` (a nest of ``tf.TensorSpec``), or with the older
         ``output_types`` and ``output_shapes``.
+
+        Args:
+            generator: a callable (not a generator object) returning an iterator; it is called
+                once per iteration of the dataset, so each epoch starts it again.
+            output_types: a dtype, or a nest of dtypes with the structure of the yielded values.
+            output_shapes: the shapes that go with ``output_types`` (``None`` for an unknown
+                dimension); default unknown.
+            args: a tuple of arguments for ``generator``.
+            output_signature: a nest of ``tf.TensorSpec`` (instead of the two above).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            TypeError: ``generator`` not callable, or neither or both of ``output_signature`` and
+                ``output_types`` given.
 
         >>> import tapegrad as tf
         >>> def gen():
@@ -380,6 +422,21 @@ class Dataset:
         """Stack consecutive elements into batches of ``batch_size`` (the last one smaller
         unless ``drop_remainder``).
 
+        Every component gains a leading dimension (``None`` in :attr:`element_spec` unless
+        ``drop_remainder``). Elements of different shapes cannot be stacked: use
+        :meth:`padded_batch` or :meth:`ragged_batch`.
+
+        Args:
+            batch_size: elements per batch, a positive integer.
+            drop_remainder: drop a last batch smaller than ``batch_size`` (the batches then have
+                a static first dimension).
+            num_parallel_calls: accepted; batches are made in order, one at a time.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``batch_size`` not positive.
+
         >>> import tapegrad as tf
         >>> [b.numpy().tolist() for b in tf.data.Dataset.range(7).batch(3)]
         [[0, 1, 2], [3, 4, 5], [6]]
@@ -403,6 +460,19 @@ class Dataset:
         """Batch elements of different shapes, padding each component to ``padded_shapes``
         (``None`` dimensions: the longest in the batch) with ``padding_values`` (default 0).
 
+        Args:
+            batch_size: elements per batch, a positive integer.
+            padded_shapes: a shape per component (a nest like the element's), ``None`` or -1 for
+                a dimension padded to the batch's longest; default: every dimension padded to
+                the batch's longest.
+            padding_values: a scalar per component (a nest like the element's); default 0 for
+                numbers and ``b""`` for strings.
+            drop_remainder: drop a last batch smaller than ``batch_size``.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``batch_size`` not positive.
+
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
         >>> [b.numpy().tolist() for b in ds.padded_batch(2)]
@@ -417,6 +487,16 @@ class Dataset:
 
     def cache(self, filename: str = "", name: str | None = None) -> "Dataset":
         """Keep the elements of the first complete iteration in memory and replay them after.
+
+        Put it after expensive steps (``map``) and before ``shuffle``/``repeat``, so that later
+        epochs replay the results. An iteration that stops early caches nothing.
+
+        Args:
+            filename: must be ``""`` (only the in-memory cache exists).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            NotImplementedError: a ``filename``.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
@@ -441,6 +521,11 @@ class Dataset:
         """The elements for which ``predicate`` (given a tuple's components as arguments)
         returns True.
 
+        Args:
+            predicate: a function of the element returning a scalar bool tensor (or a Python
+                bool); it runs eagerly for every element, as :meth:`map`'s function does.
+            name: accepted for TensorFlow compatibility; unused.
+
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0).as_numpy_iterator())
         [np.int64(0), np.int64(3), np.int64(6), np.int64(9)]
@@ -456,6 +541,19 @@ class Dataset:
                    name: str | None = None) -> "Dataset":
         """Like ``flat_map``, but ``cycle_length`` of the datasets are open at once and their
         elements are taken ``block_length`` at a time from each in turn (TensorFlow's order).
+
+        The usual use: many files read in turn,
+        ``Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset)``.
+
+        Args:
+            map_func: a function of the element returning a dataset.
+            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: the number
+                of CPUs, as TensorFlow).
+            block_length: elements taken from each dataset before moving to the next (default
+                1).
+            num_parallel_calls: accepted; the datasets are read in this thread, in order.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 3).interleave(
@@ -487,6 +585,22 @@ class Dataset:
         """Apply ``map_func`` to each element (a tuple's components are its arguments; a list it
         returns becomes a tuple). ``num_parallel_calls`` is accepted; calls run in order.
 
+        ``map_func`` runs eagerly on tensors, once per element, each time the element is
+        produced (after a :meth:`cache`, once). As in TensorFlow, where it is traced into a
+        graph, its random ops (``tf.random.uniform``, ...) draw TensorFlow's numbers for the
+        function's graph seeds: every epoch draws the same numbers unless a seed changes, and
+        eager random ops outside it are not shifted by it. Python side effects (``print``, a
+        list append) run for every element, where TensorFlow runs them once, at tracing.
+
+        Args:
+            map_func: a function of the element's components returning a tensor or a nest of
+                tensors (arrays and Python numbers are converted).
+            num_parallel_calls: accepted (``tf.data.AUTOTUNE`` too); the calls run one at a time,
+                in element order. A random op in such a function warns once: TensorFlow's
+                parallel calls draw in a varying order.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
+
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.from_tensor_slices(([1, 2], [10, 20])).map(lambda a, b: a + b)
         >>> list(ds.as_numpy_iterator())
@@ -495,7 +609,15 @@ class Dataset:
         return _Map(self, _Fn(map_func, num_parallel_calls is not None))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "Dataset":
-        """The same elements (tapegrad produces each element when asked: nothing to overlap)."""
+        """The same elements (tapegrad produces each element when asked: nothing to overlap).
+
+        Keep ``.prefetch(tf.data.AUTOTUNE)`` at the end of a pipeline written for TensorFlow; it
+        costs nothing here.
+
+        Args:
+            buffer_size: elements to prepare ahead in TensorFlow (``tf.data.AUTOTUNE``); unused.
+            name: accepted for TensorFlow compatibility; unused.
+        """
         return _Passthrough(self, "_PrefetchDataset")
 
     def with_options(self, options: Options, name: str | None = None) -> "Dataset":
@@ -506,6 +628,15 @@ class Dataset:
 
     def repeat(self, count: Any = None, name: str | None = None) -> "Dataset":
         """The elements ``count`` times over (``None`` or -1: forever).
+
+        Each repetition is a new iteration of the dataset before it: a :meth:`shuffle` before
+        ``repeat`` reshuffles each time (with ``reshuffle_each_iteration``), one after it mixes
+        elements across repetitions. For ``Model.fit(..., steps_per_epoch=n)`` repeat forever.
+
+        Args:
+            count: the number of repetitions; ``None`` or -1 repeats forever (the cardinality
+                becomes ``tf.data.INFINITE_CARDINALITY``).
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(2).repeat(2).as_numpy_iterator())
@@ -535,6 +666,24 @@ class Dataset:
         ``reshuffle_each_iteration`` each iteration (each ``repeat``) draws a new order. Seeded
         orders are TensorFlow's (its Philox streams and buffer).
 
+        A buffer smaller than the dataset shuffles only locally: an element can move at most
+        ``buffer_size`` places ahead. Shuffle the whole dataset with a buffer at least its size
+        (``tf.data.UNKNOWN_CARDINALITY`` holds all of it), before :meth:`batch`.
+
+        Args:
+            buffer_size: elements in the buffer, positive, or ``tf.data.UNKNOWN_CARDINALITY``
+                for a buffer that holds the whole dataset.
+            seed: the op seed (an int). With ``tf.random.set_seed`` and no ``seed``, the op seed
+                comes from the global seed, as in TensorFlow; with neither, each dataset draws
+                its own order from fresh entropy.
+            reshuffle_each_iteration: draw a new order on each iteration (each epoch of ``fit``,
+                each repetition of a later :meth:`repeat`); ``False`` repeats the first order.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``buffer_size`` not positive (and not
+                ``UNKNOWN_CARDINALITY``).
+
         >>> import tapegrad as tf
         >>> sorted(tf.data.Dataset.range(5).shuffle(5, seed=1).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(2), np.int64(3), np.int64(4)]
@@ -553,11 +702,24 @@ class Dataset:
         return out
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
-        """All but the first ``count`` elements (-1: none)."""
+        """All but the first ``count`` elements (-1: none).
+
+        Args:
+            count: the number of elements to skip (an int or a scalar tensor); -1 skips them all.
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(5).skip(3).as_numpy_iterator())
+        [np.int64(3), np.int64(4)]
+        """
         return _Skip(self, _int(count, "count"))
 
     def take(self, count: Any, name: str | None = None) -> "Dataset":
         """The first ``count`` elements (-1: all).
+
+        Args:
+            count: the number of elements (an int or a scalar tensor); -1 takes them all.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10 ** 12).take(3).as_numpy_iterator())
