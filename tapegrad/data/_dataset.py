@@ -22,10 +22,10 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
-from . import _structure as _s
+from . import _iterator_state as _state, _save, _structure as _s
 
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
@@ -86,16 +86,24 @@ class _Fn:
         from .. import random as _random
 
         self.fn, self.parallel, self._seeds = fn, parallel, _random.FunctionSeeds()
+        self.stateful = ""  # what stateful thing a call ran, if any (an iterator cannot be saved then)
 
     def instance(self) -> Callable:
         from .. import random as _random
 
-        graph, fn, parallel, run = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph
+        graph, fn, parallel, run, tls = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph, _rec.tls
 
         def call(*args: Any) -> Any:
+            before = tls.stateful
             out, drew = run(graph, fn, args)
-            if drew and parallel:
-                _warn_parallel_random()
+            if drew:
+                self.stateful = "a random op"
+                if parallel:
+                    _warn_parallel_random()
+            elif tls.stateful != before:
+                self.stateful = "a py_function or a Variable update"
+            elif isinstance(out, Dataset) and any(getattr(d, "_fresh", False) for d in _state.nodes(out)):
+                self.stateful = "a shuffle without a seed"
             return out
         return call
 
@@ -140,6 +148,7 @@ class Dataset:
     """
 
     _tf_name = "_Dataset"
+    _unsaveable = ""  # why an iterator over it cannot be checkpointed, if it cannot
 
     # -- what each dataset class defines
     def _iter(self) -> Iterator:
@@ -152,6 +161,12 @@ class Dataset:
         return _UNK
 
     def _rows(self) -> tuple | None:
+        return None
+
+    def _tolerant(self) -> Iterator | None:
+        """The elements, with a :class:`_Failed` in place of each one whose making raised a
+        TensorFlow runtime error, the stream going on after it (what ``ignore_errors`` reads);
+        ``None`` where this dataset cannot go on after an error."""
         return None
 
     def _elements(self) -> Iterator:
@@ -231,6 +246,46 @@ class Dataset:
             _check_state(spec, new, "reduce")
             state = _s.to_tensors(new)
         return state
+
+    def save(self, path: str, compression: str | None = None, shard_func: Callable | None = None,
+             checkpoint_args: Any = None) -> None:
+        """Write the elements to the folder ``path`` (``compression``: None or ``"GZIP"``;
+        ``shard_func(element)``: the shard, an integer, each element goes to), for
+        :meth:`Dataset.load`. tapegrad's own format (NumPy ``.npz`` shards, no pickle): TensorFlow
+        cannot read it, nor tapegrad TensorFlow's.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> path = os.path.join(tempfile.mkdtemp(), "saved")
+        >>> tf.data.Dataset.from_tensor_slices({"x": [1.0, 2.0], "s": ["a", "bc"]}).save(path)
+        >>> ds = tf.data.Dataset.load(path)
+        >>> [(float(e["x"]), e["s"].numpy()) for e in ds], ds.element_spec["s"]
+        ([(1.0, b'a'), (2.0, b'bc')], TensorSpec(shape=(), dtype=tf.string, name=None))
+        """
+        if checkpoint_args is not None:
+            raise NotImplementedError("Dataset.save(checkpoint_args=...) is not covered: tapegrad writes the whole "
+                                      "dataset in one go.")
+        if self._card() == _INF:
+            raise ValueError("Dataset.save: the dataset is infinite (it repeats forever); take(n) first.")
+        fn = None if shard_func is None else _Fn(shard_func).instance()
+        items = ((0 if fn is None else _save.shard_index(fn(*_args(e))), e) for e in self._elements())
+        _save.write(os.fspath(path), self.element_spec, items, compression)
+
+    @staticmethod
+    def load(path: str, element_spec: Any = None, compression: str | None = None,
+             reader_func: Callable | None = None) -> "Dataset":
+        """The dataset :meth:`save` wrote to ``path``: its shards in order (``reader_func``, given
+        a dataset of the shards' datasets, returns the dataset to use instead)."""
+        spec, leaves, shards = _save.read_meta(os.fspath(path), element_spec)
+        parts = [_Loaded(f, spec, leaves, n) for f, n in shards] or [_Loaded(None, spec, leaves, 0)]
+        if reader_func is not None:
+            out = reader_func(_Parts(parts))
+            if not isinstance(out, Dataset):
+                raise TypeError(f"Dataset.load: `reader_func` must return a Dataset; it returned {type(out).__name__}.")
+            return out
+        out = parts[0]
+        for p in parts[1:]:
+            out = out.concatenate(p)
+        return out
 
     # -- sources
     @staticmethod
@@ -510,6 +565,21 @@ class Dataset:
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> "Dataset":
+        """Drop the elements whose making raises a TensorFlow runtime error
+        (``tf.errors.OpError``: a malformed CSV record, a failed ``tf.debugging`` check in a map
+        function) and go on with the next, as TensorFlow does; ``log_warning`` warns for each.
+        A batch that meets an error is dropped whole. Other exceptions (a Python bug in a map
+        function) still propagate.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([1., 0., 2.]).map(
+        ...     lambda x: tf.debugging.check_numerics(1. / x, "error"))
+        >>> [float(x) for x in ds.ignore_errors()]
+        [1.0, 0.5]
+        """
+        return _IgnoreErrors(self, bool(log_warning))
+
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: str | None = None) -> "Dataset":
         """Apply ``map_func`` to each element (a tuple's components are its arguments; a list it
@@ -624,9 +694,12 @@ class Dataset:
                                        f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
         from .. import random as _random  # seeds as TF's: the op seed, or tf.random.set_seed's
         seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
-        if seeds == (0, 0):  # unseeded: the kernel seeds itself from fresh entropy
+        fresh = seeds == (0, 0)
+        if fresh:  # unseeded: the kernel seeds itself from fresh entropy
             seeds = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-        return _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out = _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out._fresh = fresh
+        return out
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
         """All but the first ``count`` elements (-1: none).
@@ -674,11 +747,28 @@ class Dataset:
 
 class OwnedIterator:
     """An iterator over a dataset (what ``iter(dataset)`` returns): ``next`` gives the next
-    element as tensors, and raises ``StopIteration`` at the end."""
+    element as tensors, and raises ``StopIteration`` at the end. A ``tf.train.Checkpoint`` saves
+    where it stands and restores it there, shuffle buffers and later epochs included (see
+    :mod:`tapegrad.data._iterator_state` for how, and for the pipelines it refuses, as TensorFlow
+    does: ``from_generator``, functions with random ops, ``py_function`` or Variable updates).
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat()
+    >>> it = iter(ds)
+    >>> first = [int(next(it)) for _ in range(4)]
+    >>> path = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> after = [int(next(it)) for _ in range(5)]
+    >>> again = iter(ds)
+    >>> _ = tf.train.Checkpoint(it=again).restore(path)
+    >>> [int(next(again)) for _ in range(5)] == after
+    True
+    """
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
+        self._start = _state.random_start(dataset)
         self._it = dataset._elements()
+        self._n = 0
 
     def __iter__(self) -> "OwnedIterator":
         return self
@@ -689,7 +779,16 @@ class OwnedIterator:
                     "loop part of the graph; tapegrad runs the function eagerly, with the same "
                     "results). For a replayed step, iterate outside and decorate the step: "
                     "`for batch in dataset: step(batch)` with `step` a tf.function")
-        return _s.to_tensors(next(self._it))
+        e = next(self._it)
+        self._n += 1
+        return _s.to_tensors(e)
+
+    # TensorFlow's saveable protocol (tf.train.Checkpoint saves "<name>/.ATTRIBUTES/ITERATOR_STATE")
+    def _serialize_to_tensors(self) -> dict:
+        return {"ITERATOR_STATE": _state.save(self)}
+
+    def _restore_from_tensors(self, restored_tensors: dict) -> None:
+        _state.restore(self, restored_tensors["ITERATOR_STATE"])
 
     def get_next(self) -> Any:
         """The next element (``next(iterator)``)."""
@@ -842,6 +941,47 @@ class _Slices(Dataset):
         return self._n
 
 
+class _Loaded(Dataset):
+    """A shard written by :meth:`Dataset.save`, read when iterated."""
+
+    _tf_name = "_LoadDataset"
+
+    def __init__(self, file: str | None, spec: Any, leaves: list, n: int) -> None:
+        self._file, self._spec_nest, self._leaves, self._n = file, spec, leaves, n
+
+    def _iter(self) -> Iterator:
+        if self._file is None or not self._n:
+            return
+        cols = _save.read_shard(self._file, self._leaves, self._n)
+        pack = _s.packer(self._spec_nest)
+        for i in range(self._n):
+            yield pack([c[i] for c in cols])
+
+    def _spec(self) -> Any:
+        return self._spec_nest
+
+    def _card(self) -> int:
+        return self._n
+
+
+class _Parts(Dataset):
+    """A dataset whose elements are datasets (``Dataset.load``'s shards, for its ``reader_func``)."""
+
+    _tf_name = "_TensorSliceDataset"
+
+    def __init__(self, parts: list) -> None:
+        self._parts = parts
+
+    def _iter(self) -> Iterator:
+        return iter(self._parts)
+
+    def _spec(self) -> Any:
+        return _s.DatasetSpec(self._parts[0].element_spec)
+
+    def _card(self) -> int:
+        return len(self._parts)
+
+
 class _DaskRows:
     """A Dask array as ``from_tensor_slices``' rows: taking rows computes them, nothing before.
     Rows within one chunk (of the first axis) come from that chunk, computed once and kept until
@@ -923,6 +1063,8 @@ class _Range(Dataset):
 
 class _Generator(Dataset):
     _tf_name = "_FlatMapDataset"
+    _unsaveable = ("its source is Dataset.from_generator, whose Python generator's state cannot be saved "
+                   "(TensorFlow: 'PyFunc is stateful')")
 
     def __init__(self, fn: Callable, args: tuple, spec: Any) -> None:
         self._fn, self._args, self._spec_nest = fn, args, spec
@@ -990,6 +1132,60 @@ class _Passthrough(_Unary):
     def _rows(self) -> tuple | None:
         return self._input._rows()
 
+    def _tolerant(self) -> Iterator | None:
+        return self._input._tolerant()
+
+
+class _Failed:
+    """An element whose making raised ``error`` (in a :meth:`Dataset._tolerant` stream)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _tolerant_or_strict(ds: Dataset) -> Iterator:
+    t = ds._tolerant()
+    return ds._elements() if t is None else t
+
+
+class _IgnoreErrors(_Unary):
+    _tf_name = "_IgnoreErrorsDataset"
+
+    def __init__(self, input: Dataset, log: bool) -> None:
+        super().__init__(input)
+        self._log = log
+
+    def _iter(self) -> Iterator:
+        t = self._input._tolerant()
+        return self._guard(self._input._elements() if t is None else self._drop(t))
+
+    def _tolerant(self) -> Iterator | None:
+        return self._iter()
+
+    def _drop(self, it: Iterator) -> Iterator:
+        for e in it:
+            if type(e) is _Failed:
+                if self._log:
+                    warnings.warn(f"ignore_errors: ignoring error: {type(e.error).__name__}: {e.error}", stacklevel=2)
+                continue
+            yield e
+
+    def _guard(self, it: Iterator) -> Iterator:
+        """``it``, with an error that no tolerant dataset caught explained."""
+        try:
+            yield from it
+        except OpError as e:
+            raise NotImplementedError(
+                f"ignore_errors: {type(e).__name__} ({e}) was raised where tapegrad cannot go on after an "
+                "error (TensorFlow drops the element and goes on). tapegrad goes on after errors raised in CSV "
+                "records and in map and filter functions, through batch, prefetch and other ignore_errors: "
+                "put ignore_errors() right after where the errors arise.") from e
+
+    def _card(self) -> int:
+        return _UNK
+
 
 class _Batch(_Unary):
     _tf_name = "_BatchDataset"
@@ -1013,6 +1209,25 @@ class _Batch(_Unary):
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
                 return
+            yield _stack_elements(items, ragged)
+
+    def _tolerant(self) -> Iterator | None:
+        t = self._input._tolerant()
+        return None if t is None else self._tolerant_batches(t)
+
+    def _tolerant_batches(self, it: Iterator) -> Iterator:  # (TF's: an error drops the batch being filled)
+        n, ragged = self._n, self._ragged()
+        items: list = []
+        for e in it:
+            if type(e) is _Failed:
+                items = []
+                yield e
+                continue
+            items.append(e)
+            if len(items) == n:
+                yield _stack_elements(items, ragged)
+                items = []
+        if items and not self._drop:
             yield _stack_elements(items, ragged)
 
     def _ragged(self) -> list:
@@ -1137,7 +1352,7 @@ class _PaddedBatch(_Unary):
         dtype = object if _s.is_text(col[0]) else np.asarray(col[0]).dtype
         out = np.full([len(col), *dims], fill, dtype=dtype)
         for i, v in enumerate(col):
-            out[(i,) + tuple(slice(0, d) for d in np.shape(v))] = v
+            out[(i,) + tuple(slice(0, d) for d in np.shape(v))] = v[()] if type(v) is np.ndarray and not v.ndim else v
         return out
 
     def _spec(self) -> Any:
@@ -1205,11 +1420,73 @@ class _Map(_Unary):
         fn = self._fn.instance()
         return (_result(fn(*_args(e))) for e in self._input._elements())
 
-    def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
-        for e in self._input._elements():
-            return _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True))  # (a Dask result: not computed)
-        raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
-                         "map_func on the first element (see docs/data.md).")
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    e = _result(fn(*_args(e)))
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
+    def _spec(self) -> Any:
+        return _probed_spec(self._input, lambda e: _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True)),
+                            "map")
+
+
+def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
+    """The spec of a function's outputs as TensorFlow's trace of it gives it, found by running it
+    (tapegrad does not trace): on the first element, then on that element with each dimension
+    the input spec leaves unknown doubled (tiled), and on the second element; an output dimension
+    that differs between the runs is unknown (None), as it is in the traced graph."""
+    it = input._elements()
+    first = next(it, _END)
+    if first is _END:
+        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
+                         "the function on the first element (see docs/data.md).")
+    spec = spec_for(first)
+    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
+    for probe in probes:
+        try:
+            e = probe()
+            if e is not _END and e is not None:
+                spec = _relaxed(spec, spec_for(e))
+        except Exception:  # noqa: BLE001  (a probe the function cannot take tells nothing)
+            continue
+    return spec
+
+
+def _grown(e: Any, spec: Any) -> Any:
+    """Element ``e`` with each array component tiled along the dimensions ``spec`` leaves unknown
+    (None when there are none)."""
+    flat, specs, grew = _nest.flatten(e), _nest.flatten(spec), False
+    out = []
+    for v, sp in zip(flat, specs):
+        if type(v) is np.ndarray and isinstance(sp, _s.TensorSpec) and sp.shape.rank == v.ndim:
+            for d, n in enumerate(sp.shape):
+                if n is None:
+                    v, grew = np.concatenate([v, v], axis=d), True
+        out.append(v)
+    return _nest.pack_sequence_as(e, out) if grew else None
+
+
+def _relaxed(a: Any, b: Any) -> Any:
+    fa, fb = _nest.flatten(a), _nest.flatten(b)
+    if len(fa) != len(fb):
+        return a
+    return _nest.pack_sequence_as(a, [_relaxed_leaf(x, y) for x, y in zip(fa, fb)])
+
+
+def _relaxed_leaf(x: Any, y: Any) -> Any:
+    if type(x) is not type(y) or x.dtype != y.dtype:
+        return x
+    if type(x) is _s.TensorSpec:
+        return _s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    if type(x) is RaggedTensorSpec and x.ragged_rank == y.ragged_rank:
+        return RaggedTensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.ragged_rank,
+                                x.row_splits_dtype)
+    return x
 
 
 def _result(y: Any, lazy: bool = False) -> Any:
@@ -1238,6 +1515,17 @@ class _Filter(_Unary):
         fn = self._fn.instance()
         return (e for e in self._input._elements() if _predicate(fn, e, "filter"))
 
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    if not _predicate(fn, e, "filter"):
+                        continue
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
     def _card(self) -> int:
         return _UNK
 
@@ -1248,6 +1536,9 @@ class _TakeWhile(_Filter):
     def _iter(self) -> Iterator:
         fn = self._fn.instance()
         return itertools.takewhile(lambda e: _predicate(fn, e, "take_while"), self._input._elements())
+
+    def _tolerant(self) -> None:
+        return None
 
 
 class _Repeat(_Unary):
@@ -1522,10 +1813,7 @@ class _FlatMap(_Unary):
         return itertools.chain.from_iterable(self._open(fn, e)._elements() for e in self._input._elements())
 
     def _spec(self) -> Any:
-        for e in self._input._elements():
-            return self._open(self._fn.instance(), e).element_spec
-        raise ValueError("element_spec of flat_map over an empty dataset: tapegrad learns it from the "
-                         "first element.")
+        return _probed_spec(self._input, lambda e: self._open(self._fn.instance(), e).element_spec, "flat_map")
 
     def _card(self) -> int:
         return _UNK
