@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import _philox
+from .._convert import host_value
 from .._tensor import Tensor, wrap
 from ..errors import FailedPreconditionError, NotFoundError
 
@@ -119,7 +120,7 @@ def save(it: Any) -> Tensor:
 
 def restore(it: Any, value: Any) -> None:
     """Put ``it`` where the saved iterator of ``value`` (from :func:`save`) stood."""
-    raw = value._value if isinstance(value, Tensor) else np.asarray(value)
+    raw = np.asarray(host_value(value, "an iterator's saved state"))
     try:
         state = json.loads(np.asarray(raw, np.uint8).tobytes().decode("utf-8"))
         position, definition, start = int(state["position"]), state["definition"], state["random"]

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .. import dtypes as _dt
-from .._convert import convert_to_tensor
+from .._convert import convert_to_tensor, host_value
 from ..errors import InvalidArgumentError, OpError
 from ..io import gfile
 from ..io._csv import column_defaults, convert_field, split_record
@@ -137,7 +137,8 @@ class CsvDataset(Dataset):
             idx = list(range(len(fields)))
         if len(fields) != n:
             raise InvalidArgumentError(f"Expect {n} fields but have {len(fields)} in record")
-        return tuple(convert_to_tensor(convert_field(f, dt, d, self._na, c, r), dtype=dt)._value
+        return tuple(host_value(convert_to_tensor(convert_field(f, dt, d, self._na, c, r), dtype=dt),
+                                "a CSV field")
                      for (dt, d), f, c in zip(self._cols, fields, idx))
 
     def _spec(self) -> Any:

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .. import _nest, dtypes as _dt
+from .._convert import host_value
 from .._tensor import TensorShape
 from ..errors import NotFoundError
 from . import _structure as _s
@@ -79,7 +80,7 @@ def write(path: str, spec: Any, items: Iterator, compression: Any = None) -> Non
 
 def shard_index(r: Any) -> int:
     """``shard_func``'s result as a shard index."""
-    v = np.asarray(r._value if hasattr(r, "_value") else r)
+    v = np.asarray(host_value(r, "shard_func's result"))
     if v.shape != () or v.dtype.kind not in "iu" or int(v) < 0:
         raise TypeError(f"Dataset.save: `shard_func` must return a non-negative scalar integer (the shard "
                         f"index); it returned {r!r}.")

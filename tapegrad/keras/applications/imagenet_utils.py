@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
+from ..._convert import convert_to_tensor, host_value
 from ..._tensor import Tensor
 from .. import activations
 from .._data_utils import _keras_home, _valid
@@ -172,7 +172,7 @@ def decode_predictions(preds: Any, top: int = 5) -> list:
     ...
     ValueError: `decode_predictions` expects a batch of predictions (i.e. a 2D array of shape (samples, 1000)). Received array with shape: (1, 10)
     """
-    preds = np.asarray(preds._value if isinstance(preds, Tensor) else preds)
+    preds = np.asarray(host_value(preds, "the predictions to decode"))
     if preds.ndim != 2 or preds.shape[1] != 1000:
         raise ValueError("`decode_predictions` expects a batch of predictions (i.e. a 2D array of shape "
                          f"(samples, 1000)). Received array with shape: {preds.shape}")
