@@ -5,7 +5,9 @@ nested structure; an ``input_signature`` instead). A new key runs the Python fun
 a tracer (Python side effects happen then, as in TensorFlow); later calls with the key replay the
 trace. A trace whose guards see other values than the trace did is abandoned and the call traced
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
-gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
+gives AutoGraph's results. A call of new sizes that TensorFlow's relaxed signature covers (None
+dimensions, ``reduce_retracing``) replays a size-free trace (``_trace._size_free``) of the other
+sizes instead of tracing again. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
 value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
 passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
