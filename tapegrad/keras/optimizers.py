@@ -27,6 +27,7 @@ from ..optimizers import (
     ScheduleFreeAdamW,
     schedules,
 )
+from ..optimizers.optimizer import _BY_NAME, deserialize, optimizer_class, serialize
 
 __all__ = [
     "SGD",
@@ -50,24 +51,6 @@ __all__ = [
     "serialize",
 ]
 
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adafactor,
-                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer,
-                                            ScheduleFreeAdamW)}
-
-
-def serialize(optimizer: Optimizer) -> dict:
-    """``{"class_name": ..., "config": ...}`` of an optimizer."""
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
-
-
-def deserialize(config: dict) -> Optimizer:
-    """The optimizer that :func:`serialize` described."""
-    cls = _BY_NAME.get(str(config.get("class_name", "")).lower())
-    if cls is None:
-        raise ValueError(f"Could not interpret optimizer config: {config!r}")
-    return cls.from_config(config.get("config", {}))
-
 
 def get(identifier: Any) -> Optimizer:
     """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
@@ -77,7 +60,7 @@ def get(identifier: Any) -> Optimizer:
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier.lower())
+        cls = optimizer_class(identifier)
         if cls is None:
             raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
                              f"known optimizers: {sorted(_BY_NAME)}")

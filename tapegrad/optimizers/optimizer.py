@@ -35,6 +35,8 @@ from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
+_BY_NAME: dict[str, type] = {}  # lower-case class name -> the optimizer classes of tapegrad.optimizers
+
 # tf.distribute's hook: on the workers of a mirrored strategy tapegrad/distribute/_replica.py sets
 # it to a function that, inside a replica step, sums the (clipped) gradients across replicas before
 # they are applied, as TF's optimizers do; None elsewhere.
@@ -176,6 +178,11 @@ class Optimizer:
 
     _slots: tuple = ()
     _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith(__package__ + ".") and not cls.__name__.startswith("_"):  # (not a user's)
+            _BY_NAME[cls.__name__.lower()] = cls
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
@@ -652,3 +659,22 @@ class Optimizer:
     def __repr__(self) -> str:
         return f"<tapegrad.optimizers.{type(self).__name__} name={self.name!r}>"
 
+
+def optimizer_class(name: str) -> type | None:
+    """The built-in optimizer class called ``name`` (any case), else None."""
+    return _BY_NAME.get(str(name).lower())
+
+
+def serialize(optimizer: Optimizer) -> dict:
+    """``{"class_name": ..., "config": ...}`` of an optimizer (Keras 3's form)."""
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict) -> Optimizer:
+    """The optimizer that :func:`serialize` described."""
+    cls = optimizer_class(config.get("class_name", "")) if isinstance(config, dict) else None
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer config: {config!r}; expected "
+                         f"{{'class_name': ..., 'config': ...}} naming one of {sorted(_BY_NAME)}.")
+    return cls.from_config(config.get("config", {}))
