@@ -3,7 +3,8 @@ package (``tf.nest``, ``GradientTape.gradient``, ``tf.function``, control flow, 
 Keras all use it).
 
 A structure is a leaf or a list, tuple, namedtuple, mapping (``dict``, ``OrderedDict``,
-``defaultdict``, any ``collections.abc.Mapping``) or ``attrs`` class of structures. Leaves come
+``defaultdict``, any ``collections.abc.Mapping``), other sequence (a ``deque``; not a string),
+mapping view or ``attrs`` class of structures. Leaves come
 in TensorFlow's order: sequences in order, mappings by sorted key (whatever order the mapping
 keeps), ``attrs`` fields in definition order. ``None``, strings, arrays and tensors are leaves; a
 composite tensor (a RaggedTensor) is a leaf unless ``expand_composites`` asks for its components.
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections import OrderedDict, abc, defaultdict, deque
 from typing import Any, Callable
 
-from ._tensor import CompositeTensor, Tensor
+from ._tensor import CompositeTensor, Tensor, TensorShape
 
 
 def is_nested(x: Any) -> bool:
@@ -29,9 +30,11 @@ def is_nested(x: Any) -> bool:
     t = type(x)
     if t is list or t is tuple or t is dict:
         return True
-    if t is Tensor or t is str or t is float or t is int or x is None:
-        return False
-    return isinstance(x, (list, tuple, abc.Mapping)) or hasattr(t, "__attrs_attrs__")
+    if t is Tensor or t is str or t is float or t is int or x is None or t is TensorShape:
+        return False  # (a TensorShape is a tuple here, a leaf in TensorFlow)
+    if isinstance(x, (list, tuple, abc.Mapping, abc.MappingView)) or hasattr(t, "__attrs_attrs__"):
+        return True
+    return isinstance(x, abc.Sequence) and not isinstance(x, (str, bytes, bytearray))  # (a deque, ...)
 
 
 def sorted_keys(m: abc.Mapping) -> list:
@@ -49,7 +52,9 @@ def children(x: Any) -> list:
         return list(x)
     if isinstance(x, abc.Mapping):
         return [x[k] for k in sorted_keys(x)]
-    return [getattr(x, a.name) for a in type(x).__attrs_attrs__]
+    if hasattr(type(x), "__attrs_attrs__"):
+        return [getattr(x, a.name) for a in type(x).__attrs_attrs__]
+    return list(x)  # a sequence or a mapping view
 
 
 def _rebuild(s: Any, items: list) -> Any:
@@ -73,7 +78,9 @@ def _rebuild(s: Any, items: list) -> Any:
             raise TypeError(f"Error creating an object of type {t} like {s!r}. Note that it must "
                             "accept a single positional argument representing an iterable of "
                             f"key-value pairs, in addition to self. Cause: {e}") from e
-    if isinstance(s, tuple) and hasattr(s, "_fields") or not isinstance(s, (list, tuple)):
+    if isinstance(s, abc.MappingView):
+        return items  # (a view cannot be made: a list, as TensorFlow gives)
+    if isinstance(s, tuple) and hasattr(s, "_fields") or hasattr(t, "__attrs_attrs__"):
         return t(*items)  # namedtuple, attrs
     return t(items)
 
