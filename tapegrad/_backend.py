@@ -8,8 +8,8 @@ The dispatcher sends every call with an ArrayTensor input to :func:`run_op`, whi
 on its inputs' backend:
 
 1. the op's array-API form in :data:`FORMS` (written against the namespace that
-   ``array-api-compat`` gives for the array; a form may decline a case by returning
-   NotImplemented, and an ops module may register forms beside its ops), else
+   ``array-api-compat`` gives for the array, and registered by the op's family file beside the
+   op's declaration; a form may decline a case by returning NotImplemented), else
 2. for a NumPy ufunc forward, the namespace's function of the same (array-API) name, else
 3. on a backend that takes NumPy's functions (Dask and CuPy implement NumPy's
    ``__array_function__``), the op's NumPy forward itself: on Dask, an elementwise op's (one
@@ -415,404 +415,50 @@ def convert_array(a: Any, dtype: Any = None) -> Tensor | None:
 
 
 # --------------------------------------------------------------------------- running ops
-def _sum(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
-    return be.xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+# Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
+# *arrays, **params)``, the same params as the op's forward, registered by the op's family file
+# right after the op's declaration (:func:`register`). A form returns NotImplemented for a case
+# it does not cover (the next way in the module docstring's order is tried).
+FORMS: dict[Any, Callable] = {}  # Op -> its form
 
 
-def _unbroadcast(be: Backend, g: Any, shape: tuple, lead: int) -> Any:
-    nd = g.ndim - lead - len(shape)
-    axes = list(range(lead, lead + nd))
-    axes += [lead + nd + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + nd + i] != 1]
-    r = be.xp.sum(g, axis=tuple(axes), keepdims=True, dtype=g.dtype) if axes else g
-    return be.xp.reshape(r, tuple(g.shape[:lead]) + tuple(shape))
+def register(op: Any, form: Callable) -> None:
+    """Register ``form`` as ``op``'s array-API form (in the op's family file, beside its declaration)."""
+    where = sys._getframe(1).f_globals.get("__name__")
+    if where != op.module:
+        raise ValueError(f"the array-API form of {op.name} is registered in {where}: register it "
+                         f"in {op.module}, beside the op's declaration")
+    if op in FORMS:
+        raise ValueError(f"op {op.name} has an array-API form already")
+    FORMS[op] = form
 
 
-def _matmul(be: Backend, a: Any, b: Any, adj_a: bool, adj_b: bool) -> Any:
-    xp = be.xp
-    if adj_a:
-        a = xp.conj(xp.matrix_transpose(a)) if xp.isdtype(a.dtype, "complex floating") else xp.matrix_transpose(a)
-    if adj_b:
-        b = xp.conj(xp.matrix_transpose(b)) if xp.isdtype(b.dtype, "complex floating") else xp.matrix_transpose(b)
-    return xp.matmul(a, b)
-
-
-def _cast(be: Backend, x: Any, dtype: Any) -> Any:
-    xp = be.xp
-    if xp.isdtype(x.dtype, "complex floating") and dtype.kind != "c":
-        x = xp.real(x)
-    if dtype.kind in "iu" and xp.isdtype(x.dtype, "real floating"):
-        x = xp.trunc(x)
-    return xp.astype(x, be.dtype(dtype))
-
-
-def _sigmoid(be: Backend, x: Any) -> Any:
-    return 1 / (1 + be.xp.exp(-x))
-
-
-def _softplus(be: Backend, x: Any) -> Any:
-    """``log(1 + exp(x))``: ``x`` or ``exp(x)`` far from 0 (as the NumPy forward)."""
-    xp = be.xp
-    t = math.log(xp.finfo(x.dtype).eps) + 2
-    e = xp.exp(xp.minimum(x, xp.asarray(-t, dtype=x.dtype)))
-    return xp.where(x > -t, x, xp.where(x < t, e, xp.log1p(e)))
-
-
-def _euclidean_norm(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
-    xp = be.xp
-    if xp.isdtype(x.dtype, "complex floating"):
-        return xp.astype(xp.sqrt(xp.sum(xp.real(x * xp.conj(x)), axis=axes, keepdims=keepdims)), x.dtype)
-    if not xp.isdtype(x.dtype, "real floating"):
-        return NotImplemented
-    return xp.sqrt(xp.sum(x * x, axis=axes, keepdims=keepdims))
-
-
-def _where0(be: Backend, c: Any, x: Any) -> Any:
-    return be.xp.where(c, x, be.xp.zeros_like(x))
-
-
-def _keys(shape: tuple, key: tuple) -> tuple:
-    """A basic index as the standard takes it (Ellipsis ending a partial one; newaxis dropped),
-    and the shape its result has with the new axes (NumPy on the shape only)."""
-    full = key if Ellipsis in key else key + (Ellipsis,)
-    return tuple(k for k in full if k is not None), np.broadcast_to(False, shape)[key].shape
-
-
-def _strided_slice(be: Backend, x: Any, key: tuple) -> Any:
-    k, shape = _keys(tuple(x.shape), key)
-    return be.xp.reshape(x[k], shape)
-
-
-def _slice_pads(shape: tuple, k: tuple) -> tuple | None:
-    """The zeros before and after a slice of ``shape`` by ``k`` along each axis, and the shape of
-    the slice with its indexed axes kept (length 1); None if a step is not 1."""
-    i = k.index(Ellipsis)
-    k = k[:i] + (slice(None),) * (len(shape) - len(k) + 1) + k[i + 1:]
-    pads, kept = [], []
-    for n, e in zip(shape, k):
-        if type(e) is slice:
-            start, stop, step = e.indices(n)
-            if step != 1:
-                return None
-            m = max(stop - start, 0)
-        else:
-            start, m = e % n, 1
-        pads.append((start, n - start - m))
-        kept.append(m)
-    return tuple(pads), tuple(kept)
-
-
-def _slice_grad(be: Backend, g: Any, shape: tuple, key: tuple) -> Any:
-    k, sliced = _keys(shape, key)
-    extra = g.ndim - len(sliced)
-    padded = _slice_pads(shape, k) if be.name == "dask" else None  # (Dask's setitem copies the graph)
-    if padded is not None:
-        g = be.xp.reshape(g, tuple(g.shape[:extra]) + padded[1])
-        return _pad(be, g, ((0, 0),) * extra + padded[0], "constant", 0)
-    out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
-    out[(slice(None),) * extra + k] = be.xp.reshape(g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
-    return out
-
-
-def _cumulative(name: str) -> Callable:
-    def form(be: Backend, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
-        xp = be.xp
-        if reverse:
-            x = xp.flip(x, axis=axis)
-        r = getattr(xp, name)(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
-        if exclusive:  # drop the total: keep the first n of the n + 1 partial sums (products)
-            r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
-        return xp.flip(r, axis=axis) if reverse else r
-    return form
-
-
-def _zero_where(be: Backend, c: Any, v: Any) -> Any:
-    return be.xp.where(c, be.xp.zeros_like(v), v)
-
-
-def _softmax(be: Backend, x: Any, axis: int) -> Any:
-    xp = be.xp
-    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
-    return e / xp.sum(e, axis=axis, keepdims=True)
-
-
-def _log_softmax(be: Backend, x: Any, axis: int) -> Any:
-    xp = be.xp
-    s = x - xp.max(x, axis=axis, keepdims=True)
-    return s - xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
-
-
-# ----- indexing, one-hot, segments (a one-hot contraction stands for NumPy's ``add.at``)
-def _take(be: Backend, x: Any, idx: Any, axis: int) -> Any:
+# ----- helpers the forms of several families share (a one-hot contraction stands for NumPy's ``add.at``)
+def take(be: Backend, x: Any, idx: Any, axis: int) -> Any:
     """NumPy's ``take``: indices of any shape (the standard's ``take`` wants one axis)."""
     xp = be.xp
     out = xp.take(x, xp.reshape(idx, (-1,)), axis=axis)
     return xp.reshape(out, tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:]))
 
 
-def _hits(be: Backend, idx: Any, n: int) -> Any:
+def hits(be: Backend, idx: Any, n: int) -> Any:
     """``[..., n]`` one-hot rows of ``idx``, bool (indices outside ``[0, n)``: all False)."""
     xp = be.xp
     return xp.reshape(idx, tuple(idx.shape) + (1,)) == xp.arange(n)
 
 
-def _scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
+def scatter_add(be: Backend, g: Any, idx: Any, n: int, axis: int) -> Any:
     """Sum the slices of ``g`` along the ``idx.ndim`` axes from ``axis`` into ``n`` rows by index."""
     xp = be.xp
     k = math.prod(idx.shape)
     gm = xp.reshape(g, tuple(g.shape[:axis]) + (k,) + tuple(g.shape[axis + idx.ndim:]))
-    hits = xp.astype(_hits(be, xp.reshape(idx, (k,)), n), g.dtype)
-    out = xp.tensordot(gm, hits, axes=([axis], [0]))  # (axes >= 0: Dask)
+    onehot = xp.astype(hits(be, xp.reshape(idx, (k,)), n), g.dtype)
+    out = xp.tensordot(gm, onehot, axes=([axis], [0]))  # (axes >= 0: Dask)
     last = out.ndim - 1
     return xp.permute_dims(out, tuple(range(axis)) + (last,) + tuple(range(axis, last)))
 
 
-def _batch_rows(be: Backend, idx: Any, batch_dims: int, n: int) -> Any:
-    """A batched gather's indices as rows of the batches' ``n``-row blocks stacked: ``[nb * K]``."""
-    xp = be.xp
-    nb = math.prod(idx.shape[:batch_dims])
-    j = xp.reshape(idx, (nb, -1))
-    return xp.reshape(j + xp.reshape(xp.arange(nb) * n, (nb, 1)), (-1,))
-
-
-def _gather(be: Backend, p: Any, idx: Any, axis: int, batch_dims: int) -> Any:
-    if not batch_dims:
-        return _take(be, p, idx, axis)
-    xp = be.xp
-    b, pre, n, post = (tuple(p.shape[:batch_dims]), tuple(p.shape[batch_dims:axis]), p.shape[axis],
-                       tuple(p.shape[axis + 1:]))
-    ii = tuple(idx.shape[batch_dims:])
-    if not (math.prod(b) and math.prod(ii)):
-        return NotImplemented
-    blocks = xp.moveaxis(xp.reshape(p, (-1,) + pre + (n,) + post), 1 + len(pre), 1)  # nb, n, pre, post
-    t = xp.take(xp.reshape(blocks, (-1,) + pre + post), _batch_rows(be, idx, batch_dims, n), axis=0)
-    t = xp.reshape(t, (-1,) + ii + pre + post)
-    k, q = len(ii), len(pre)
-    t = xp.permute_dims(t, (0,) + tuple(range(1 + k, 1 + k + q)) + tuple(range(1, 1 + k))
-                        + tuple(range(1 + k + q, t.ndim)))
-    return xp.reshape(t, b + pre + ii + post)
-
-
-def _gather_grad(be: Backend, g: Any, idx: Any, shape: tuple, axis: int, batch_dims: int) -> Any:
-    lead = g.ndim - (len(shape) - 1 + idx.ndim - batch_dims)
-    if not batch_dims:
-        return _scatter_add(be, g, idx, shape[axis], lead + axis)
-    xp = be.xp
-    ls, b, pre, n = tuple(g.shape[:lead]), shape[:batch_dims], shape[batch_dims:axis], shape[axis]
-    k, q = idx.ndim - batch_dims, len(pre)
-    if not (math.prod(b) and math.prod(idx.shape[batch_dims:])):
-        return NotImplemented
-    # g: lead, B, pre, I, post -> lead, (B I), pre, post: the rows of the stacked blocks
-    gb = xp.reshape(g, ls + (-1,) + tuple(g.shape[lead + batch_dims:]))
-    a = lead + 1
-    gb = xp.permute_dims(gb, tuple(range(a)) + tuple(range(a + q, a + q + k)) + tuple(range(a, a + q))
-                         + tuple(range(a + q + k, gb.ndim)))
-    post = tuple(gb.shape[a + k + q:])
-    gb = xp.reshape(gb, ls + (-1,) + pre + post)
-    out = _scatter_add(be, gb, _batch_rows(be, idx, batch_dims, n), math.prod(b) * n, lead)
-    out = xp.moveaxis(xp.reshape(out, ls + (-1, n) + pre + post), lead + 1, lead + 1 + q)
-    return xp.reshape(out, ls + tuple(shape))
-
-
-def _one_hot(be: Backend, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
-    xp = be.xp
-    out = xp.where(_hits(be, idx, depth), on, off)
-    return out if axis == -1 else xp.moveaxis(out, -1, axis)
-
-
-def _pad(be: Backend, x: Any, pads: tuple, mode: str, value: Any) -> Any:
-    xp = be.xp
-    for ax, (b, a) in enumerate(pads):
-        if not (b or a):
-            continue
-        if mode == "constant":
-            side = tuple(x.shape[:ax]), tuple(x.shape[ax + 1:])
-            parts = [xp.full(side[0] + (n,) + side[1], value, dtype=x.dtype) for n in (b, a)]
-            x = xp.concat([parts[0], x, parts[1]], axis=ax)
-        else:  # each output position copies one input position (NumPy's pad of the positions)
-            src = np.pad(np.arange(x.shape[ax]), (b, a), mode=mode)
-            x = xp.take(x, xp.asarray(src), axis=ax)
-    return x
-
-
-# ----- softmax cross-entropies, logsumexp, argmax
-def _neg_log_softmax(be: Backend, x: Any) -> Any:
-    xp = be.xp
-    s = x - xp.max(x, axis=-1, keepdims=True)
-    return xp.log(xp.sum(xp.exp(s), axis=-1, keepdims=True)) - s
-
-
-def _sparse_xent(be: Backend, logits: Any, labels: Any) -> Any:
-    nls = _neg_log_softmax(be, logits)
-    return be.xp.sum(be.xp.where(_hits(be, labels, logits.shape[-1]), nls, be.xp.zeros_like(nls)), axis=-1)
-
-
-def _lse_shift(be: Backend, x: Any, axes: tuple) -> Any:
-    xp = be.xp
-    m = xp.max(x, axis=axes, keepdims=True)
-    return xp.where(xp.isfinite(m), m, xp.zeros_like(m))
-
-
-def _lse(be: Backend, x: Any, axes: tuple, keepdims: bool) -> Any:
-    xp = be.xp
-    m = _lse_shift(be, x, axes)
-    r = xp.log(xp.sum(xp.exp(x - m), axis=axes, keepdims=True)) + m
-    return r if keepdims else xp.squeeze(r, axis=axes)
-
-
-def _arg(be: Backend, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
-    """TF's ArgMax/ArgMin: NaN skipped (an all-NaN slice gives 0)."""
-    xp = be.xp
-    if xp.isdtype(x.dtype, "real floating"):
-        x = xp.where(xp.isnan(x), xp.asarray(-math.inf if high else math.inf, dtype=x.dtype), x)
-    return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
-
-
-# ----- linear algebra: the namespace's linalg extension (CuPy's, NumPy's on the host; Dask: per_matrix)
-def _linalg(be: Backend, name: str) -> Any:
-    return getattr(getattr(be.xp, "linalg", None), name, None)
-
-
-def _adj(be: Backend, x: Any) -> Any:
-    xp = be.xp
-    t = xp.matrix_transpose(x)
-    return xp.conj(t) if xp.isdtype(x.dtype, "complex floating") else t
-
-
-def _band(be: Backend, x: Any, lo: int, hi: int) -> Any:
-    xp = be.xp
-    i = xp.reshape(xp.arange(x.shape[-2]), (-1, 1))
-    j = xp.reshape(xp.arange(x.shape[-1]), (1, -1))
-    keep = None  # (a negative count keeps the whole triangle)
-    for d, n in ((i - j, lo), (j - i, hi)):
-        if n >= 0:
-            keep = d <= n if keep is None else keep & (d <= n)
-    return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
-
-
-def _linalg_form(name: str) -> Callable:
-    def form(be: Backend, x: Any, *rest: Any, adjoint: bool = False) -> Any:
-        f = _linalg(be, name)
-        if f is None:
-            return NotImplemented
-        return f(_adj(be, x) if adjoint else x, *rest)
-    return form
-
-
-def _slogdet(be: Backend, x: Any) -> Any:
-    f = _linalg(be, "slogdet")
-    if f is None:
-        return NotImplemented
-    s, l = f(x)
-    return s, be.xp.astype(l, x.dtype)
-
-
-def _trisolve(be: Backend, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
-    """The triangle of ``a`` only (the other is never read), solved by the general solver."""
-    solve = _linalg(be, "solve")
-    if solve is None:
-        return NotImplemented
-    t = _band(be, a, -1, 0) if lower else _band(be, a, 0, -1)
-    return solve(_adj(be, t) if adjoint else t, b)
-
-
-def _diag_positions(shape: tuple, k: int) -> tuple:
-    """Rows and columns of diagonal ``k`` of an ``m x n`` matrix (NumPy, from the shape)."""
-    m, n = shape[-2], shape[-1]
-    r = np.arange(max(0, -k), min(m, n - k))
-    return r, r + k
-
-
-def _on_diagonal(be: Backend, d: Any, shape: tuple, k: int) -> Any:
-    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (another entry of ``d``
-    elsewhere), and the mask of that diagonal; None for an empty diagonal. Built from ranges:
-    no ``shape``-sized constant (on Dask, no matrix in one chunk)."""
-    xp = be.xp
-    r, _ = _diag_positions(shape, k)
-    if not r.size:
-        return None
-    i = xp.reshape(xp.arange(shape[0]), (-1, 1))
-    j = xp.arange(shape[1])
-    col = np.clip(np.arange(shape[1]) - max(k, 0), 0, r.size - 1)  # (the entry of d in each column)
-    vals = xp.take(d, xp.asarray(col), axis=d.ndim - 1)
-    return xp.reshape(vals, tuple(d.shape[:-1]) + (1, shape[1])), (j - i) == k
-
-
-def _set_diag(be: Backend, x: Any, d: Any, k: int) -> Any:
-    laid = _on_diagonal(be, d, tuple(x.shape[-2:]), k)
-    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], x)
-
-
-def _diag(be: Backend, d: Any, k: int, rows: int, cols: int, pad: Any) -> Any:
-    laid = _on_diagonal(be, d, (rows, cols), k)
-    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], be.xp.asarray(pad, dtype=d.dtype))
-
-
-# ----- sorting: the order, and picking along the last axis by it
-def _sort_order(be: Backend, v: Any, axis: int, descending: bool, k: int | None, dtype: Any) -> Any:
-    xp = be.xp
-    o = xp.argsort(v, axis=axis, descending=descending, stable=True)
-    if k is not None:
-        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k), ...)]
-    return xp.astype(o, be.dtype(np.dtype(dtype)))
-
-
-def _along(be: Backend, idx: Any, shape: tuple) -> Any:
-    """``idx`` (leading axes of length 1 added) broadcast to ``shape``."""
-    xp = be.xp
-    return xp.broadcast_to(xp.reshape(idx, (1,) * (len(shape) - idx.ndim) + tuple(idx.shape)), shape)
-
-
-def _take_along(be: Backend, x: Any, idx: Any) -> Any:
-    xp = be.xp
-    i = _along(be, idx, tuple(x.shape[:-1]) + tuple(idx.shape[-1:]))
-    if hasattr(xp, "take_along_axis"):
-        return xp.take_along_axis(x, i, axis=-1)
-    picked = xp.where(_hits(be, i, x.shape[-1]),  # (Dask has none)
-                      xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
-    return xp.sum(picked, axis=-1, dtype=x.dtype)
-
-
-def _put_along(be: Backend, g: Any, idx: Any, n: int) -> Any:
-    """Distinct indices in a row: each output entry takes the one ``g`` entry sent there."""
-    xp = be.xp
-    i = _along(be, idx, tuple(g.shape))
-    picked = xp.where(_hits(be, i, n), xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
-    return xp.sum(picked, axis=-2, dtype=g.dtype)
-
-
-def _complex(be: Backend, re: Any, im: Any) -> Any:
-    xp = be.xp
-    single = np.result_type(be.np_dtype(re.dtype), be.np_dtype(im.dtype)) == np.float32
-    c = be.dtype(np.dtype(np.complex64 if single else np.complex128))
-    return xp.astype(re, c) + xp.astype(im, c) * 1j
-
-
-# ----- FFTs: the namespace's fft extension over the last ``rank`` axes
-_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
-_REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
-
-
-def _fft_form(name: str) -> Callable:
-    def form(be: Backend, x: Any, rank: int, n: int | None = None) -> Any:
-        f = getattr(getattr(be.xp, "fft", None), name, None)
-        if f is None:
-            return NotImplemented
-        axes = tuple(range(-rank, 0))
-        dt = be.np_dtype(x.dtype)
-        x = be.whole(x, axes)
-        if name == "rfftn":
-            return be.xp.astype(f(x, axes=axes), be.dtype(_COMPLEX_OF[dt]))
-        if name == "irfftn":
-            s = tuple(x.shape[x.ndim - rank:-1]) + (n,)
-            return be.xp.astype(f(x, s=s, axes=axes), be.dtype(_REAL_OF[dt]))
-        return be.xp.astype(f(x, axes=axes), x.dtype)
-    return form
-
-
-_fftn, _ifftn, _rfftn, _irfftn = (_fft_form(n) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
-
-
-# ----- decompositions: the linalg extension; on Dask, the op's NumPy forward per block of matrices
+# ----- matrix ops on Dask: the op's NumPy forward per block of matrices
 def per_matrix(be: Backend, fwd: Callable, xs: tuple, p: dict) -> Any:
     """``fwd(*xs, **p)`` (an op's NumPy forward) on Dask arrays of matrices, each put in one
     chunk: one lazy call per chunk of the leading (batch) axes, which keep their chunks (and
@@ -845,190 +491,6 @@ def matrix_form(fwd: Callable, form: Callable | None = None, blocked: Callable |
     return run
 
 
-# Dask's blocked algorithms for one 2-D matrix in several chunks (``da``: dask.array), on square
-# chunks of the row chunks' size; each reads what the NumPy forward reads and gives its result.
-# Dask's LU pivots within diagonal blocks only (a valid matrix with a singular diagonal block
-# fails) and its TSQR's signs are not LAPACK's, so solve, inv, qr and svd stay per_matrix.
-def _blocked_cholesky(da: Any, a: Any) -> Any:
-    """The lower factor of ``a``'s lower triangle; Dask's wants equal chunks (and reads the upper
-    blocks): ``a`` symmetrized and padded, ``chol([[A, 0], [0, I]]) = [[L, 0], [0, I]]``."""
-    n, c = a.shape[0], max(a.chunks[0])
-    if c == n:
-        return NotImplemented
-    i = da.arange(n, chunks=c)
-    a = da.where(i[:, None] >= i, a, da.conj(a.T))  # (Dask's tril warns on complex arrays)
-    pad = -n % c
-    if pad:
-        a = da.block([[a, da.zeros((n, pad), dtype=a.dtype)],
-                      [da.zeros((pad, n), dtype=a.dtype), da.eye(pad, dtype=a.dtype)]])
-    low = da.linalg.cholesky(a.rechunk(c), lower=True)
-    return low[:n, :n] if pad else low
-
-
-def _blocked_trisolve(da: Any, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
-    if adjoint:
-        a, lower = da.conj(a.T), not lower
-    dt = np.result_type(a.dtype, b.dtype)
-    a = a.rechunk(max(a.chunks[0])).astype(dt)
-    return da.linalg.solve_triangular(a, b.rechunk({0: a.chunks[1]}).astype(dt), lower=lower)
-
-
-BLOCKED: dict[str, Callable] = {"Cholesky": _blocked_cholesky, "MatrixTriangularSolve": _blocked_trisolve}
-
-
-def _finite_only(be: Backend, f: Callable, x: Any, fill: Any) -> tuple:
-    """``f(x)``'s outputs with the matrices of ``x`` that hold NaN or Inf given to ``f`` as
-    ``fill`` and their results NaN (as the NumPy forwards: LAPACK would not converge)."""
-    xp = be.xp
-    bad = xp.logical_not(xp.all(xp.isfinite(x), axis=(-2, -1)))
-    outs = f(xp.where(xp.reshape(bad, tuple(bad.shape) + (1, 1)), fill, x))
-
-    def nan(o: Any) -> Any:
-        b = xp.reshape(bad, tuple(bad.shape) + (1,) * (o.ndim - bad.ndim))
-        return xp.where(b, xp.asarray(math.nan, dtype=o.dtype), o)
-    return tuple(nan(o) for o in outs)
-
-
-def _svd(be: Backend, x: Any, full: bool) -> Any:
-    f = _linalg(be, "svd")
-    if f is None:
-        return NotImplemented
-
-    def svd(a: Any) -> tuple:
-        u, s, vh = f(a, full_matrices=full)
-        return s, u, _adj(be, vh)
-    return _finite_only(be, svd, x, be.xp.zeros((), dtype=x.dtype))
-
-
-def _svdvals(be: Backend, x: Any) -> Any:
-    f = _linalg(be, "svdvals")
-    return NotImplemented if f is None else _finite_only(be, lambda a: (f(a),), x, be.xp.zeros((), dtype=x.dtype))[0]
-
-
-def _eig(be: Backend, x: Any) -> Any:
-    f = _linalg(be, "eig")  # (the standard's 2025.12 revision)
-    if f is None:
-        return NotImplemented
-    c = be.dtype(np.result_type(be.np_dtype(x.dtype), np.complex64))
-    return _finite_only(be, lambda a: tuple(be.xp.astype(o, c) for o in f(a)), x,
-                        be.xp.eye(x.shape[-1], dtype=x.dtype))
-
-
-def _eigh(be: Backend, x: Any) -> Any:
-    f = _linalg(be, "eigh")  # (the lower triangle, as NumPy's)
-    if f is None:
-        return NotImplemented
-    e, v = f(x)
-    return be.xp.astype(e, x.dtype), v
-
-
-def _eigvalsh(be: Backend, x: Any) -> Any:
-    f = _linalg(be, "eigvalsh")
-    return NotImplemented if f is None else be.xp.astype(f(x), x.dtype)
-
-
-def _qr(be: Backend, x: Any, full: bool) -> Any:
-    f = _linalg(be, "qr")
-    return NotImplemented if f is None else tuple(f(x, mode="complete" if full else "reduced"))
-
-
-# Array-API forms of ops whose NumPy forward uses more than NumPy's ufuncs: ``form(backend,
-# *arrays, **params)``, the same params as the op's forward. A form returns NotImplemented for a
-# case it does not cover (the next way in the module docstring's order is tried).
-FORMS: dict[str, Callable] = {
-    "Sum": _sum,
-    "Mean": lambda be, x, axes, keepdims: be.xp.mean(x, axis=axes, keepdims=keepdims),
-    "Max": lambda be, x, axes, keepdims: be.xp.max(x, axis=axes, keepdims=keepdims),
-    "Min": lambda be, x, axes, keepdims: be.xp.min(x, axis=axes, keepdims=keepdims),
-    "Prod": lambda be, x, axes, keepdims: be.xp.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype),
-    "Any": lambda be, x, axes, keepdims: be.xp.any(x, axis=axes, keepdims=keepdims),
-    "All": lambda be, x, axes, keepdims: be.xp.all(x, axis=axes, keepdims=keepdims),
-    "UnbroadcastSum": _unbroadcast,
-    "BroadcastTo": lambda be, x, shape: be.xp.broadcast_to(x, shape),
-    "Reshape": lambda be, x, shape: be.xp.reshape(x, shape),
-    "Transpose": lambda be, x, perm: be.xp.permute_dims(x, perm),
-    "Pack": lambda be, *xs, axis: be.xp.stack(xs, axis=axis),
-    "ConcatV2": lambda be, *xs, axis: be.xp.concat(xs, axis=axis),
-    "ReverseV2": lambda be, x, axes: be.xp.flip(x, axis=axes),
-    "Identity": lambda be, x: x,
-    "StopGradient": lambda be, x: x,
-    "BatchMatMulV2": _matmul,
-    "Cast": _cast,
-    "CastToNonFloat": _cast,
-    "SelectV2": lambda be, c, x, y: be.xp.where(c, x, y),
-    "Relu": lambda be, x: _where0(be, x > 0, x),
-    "ReluGrad": lambda be, g, x: _where0(be, x > 0, g),
-    "Sigmoid": _sigmoid,
-    "Rsqrt": lambda be, x: 1 / be.xp.sqrt(x),
-    "Softmax": _softmax,
-    "LogSoftmax": _log_softmax,
-    "AddN": lambda be, *xs: sum(xs[1:], xs[0]),
-    "StridedSlice": _strided_slice,
-    "StridedSliceGrad": _slice_grad,
-    "Tile": lambda be, x, multiples: be.xp.tile(x, tuple(multiples)),
-    "Roll": lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x,
-    "Cumsum": _cumulative("cumulative_sum"),
-    "Cumprod": _cumulative("cumulative_prod"),
-    "FloorDiv": lambda be, x, y: be.xp.floor_divide(x, y),
-    "FloorMod": lambda be, x, y: be.xp.remainder(x, y),
-    "MulNoNan": lambda be, x, y: _zero_where(be, y == 0, x * y),
-    "DivNoNan": lambda be, x, y: _zero_where(be, y == 0, x / be.xp.where(y == 0, be.xp.ones_like(y), y)),
-    "SquaredDifference": lambda be, x, y: (x - y) * (be.xp.conj(x - y) if be.xp.isdtype(x.dtype, "complex floating") else x - y),
-    "Round": lambda be, x: be.xp.round(x),
-    "Relu6": lambda be, x: be.xp.clip(x, 0, 6),
-    "Softsign": lambda be, x: x / (1 + be.xp.abs(x)),
-    "Elu": lambda be, x: be.xp.where(x < 0, be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x),
-    "Real": lambda be, x: be.xp.real(x),
-    "Imag": lambda be, x: be.xp.imag(x),
-    "Conj": lambda be, x: be.xp.conj(x),
-    "GatherV2": _gather,
-    "GatherGrad": _gather_grad,
-    "UnsortedSegmentSum": lambda be, data, ids, num_segments: _scatter_add(be, data, ids, num_segments, 0),
-    "OneHot": _one_hot,
-    "Split": lambda be, x, offsets, axis: tuple(
-        x[(slice(None),) * axis + (slice(a, b), ...)] for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))),
-    "Unpack": lambda be, x, axis: tuple(x[(slice(None),) * axis + (i, ...)] for i in range(x.shape[axis])),
-    "PadV2": _pad,
-    "SoftmaxCrossEntropyWithLogits": lambda be, logits, labels: be.xp.sum(labels * _neg_log_softmax(be, logits), axis=-1),
-    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
-    "LogSumExp": _lse,
-    "LogSumExpShift": _lse_shift,
-    "ArgMax": lambda be, x, axis, out: _arg(be, x, axis, out, True),
-    "ArgMin": lambda be, x, axis, out: _arg(be, x, axis, out, False),
-    "LeakyRelu": lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha),
-    "Repeat": lambda be, x, idx, axis: _take(be, x, idx, axis),
-    "Where": lambda be, c: (NotImplemented if be.numpy_api or not c.ndim else  # (np.argwhere on Dask, CuPy)
-                            be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))),
-    "EuclideanNorm": _euclidean_norm,
-    "Softplus": _softplus,
-    "LeakyReluGrad": lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha),
-    "Relu6Grad": lambda be, g, x: _where0(be, (x > 0) & (x < 6), g),
-    "MatrixBandPart": _band,
-    "MatrixDiagPartV3": lambda be, x, k: be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented,
-    "MatrixSetDiagV3": _set_diag,
-    "MatrixDiagV3": _diag,
-    "SortOrder": _sort_order,
-    "TakeAlongLastAxis": _take_along,
-    "PutAlongLastAxis": _put_along,
-    "Complex": lambda be, re, im: _complex(be, re, im),
-    "Cholesky": _linalg_form("cholesky"),
-    "MatrixInverse": _linalg_form("inv"),
-    "MatrixDeterminant": _linalg_form("det"),
-    "LogMatrixDeterminant": _slogdet,
-    "Svd": _svd,
-    "SvdValues": _svdvals,
-    "Qr": _qr,
-    "SelfAdjointEigV2": _eigh,
-    "SelfAdjointEigVals": _eigvalsh,
-    "Eig": _eig,
-    "MatrixSolve": _linalg_form("solve"),
-    "MatrixTriangularSolve": _trisolve,
-    "FFT": _fftn, "FFT2D": _fftn, "FFT3D": _fftn,
-    "IFFT": _ifftn, "IFFT2D": _ifftn, "IFFT3D": _ifftn,
-    "RFFT": _rfftn, "RFFT2D": _rfftn, "RFFT3D": _rfftn,
-    "IRFFT": _irfftn, "IRFFT2D": _irfftn, "IRFFT3D": _irfftn,
-}
-
 # NumPy ufunc names that the array API standard spells otherwise
 _UFUNC_NAMES = {
     "true_divide": "divide", "power": "pow", "absolute": "abs", "negative": "negative",
@@ -1042,8 +504,9 @@ _UFUNC_NAMES = {
 def _no_form(op: Any, be: Backend, why: str = "") -> UnimplementedError:
     return UnimplementedError(
         f"The op {op.name} has no {be.name} form in tapegrad{why}. Run it on NumPy: convert the "
-        f"input with tf.constant(t.numpy()) first (this computes or copies the array), or add an "
-        f"array-API form for {op.name} to tapegrad._backend.FORMS. [Op:{op.name}]")
+        f"input with tf.constant(t.numpy()) first (this computes or copies the array), or register "
+        f"an array-API form for {op.name} beside its declaration in {op.module} "
+        f"(tapegrad._backend.register). [Op:{op.name}]")
 
 
 def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
@@ -1053,7 +516,7 @@ def forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
 
 
 def _forward(op: Any, be: Backend, vals: list, p: dict) -> Any:
-    form = FORMS.get(op.name)
+    form = FORMS.get(op)
     if form is not None:
         out = form(be, *vals, **p)
         if out is not NotImplemented:

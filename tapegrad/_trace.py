@@ -48,8 +48,7 @@ from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
 from .errors import InternalError
 
-# ops whose output shape depends on input values (beyond those fed integer or bool tensors)
-_VALUE_SHAPED = frozenset({"Unique", "Where"})
+VALUE_SHAPED: set = set()  # ops whose output shape depends on input values (see value_shaped)
 _PKG = os.path.dirname(os.path.abspath(__file__))
 _OUT_BY_NAME = frozenset({np.maximum, np.minimum})  # (NumPy deprecates their positional out)
 # frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
@@ -217,7 +216,7 @@ class Tracer(_Bodies, _rec.Recorder):
         ins = [self.slot_of(x) for x in xs]
         outs_s = [self.new_slot(o) for o in outs]
         self.steps.append(("op", op, ins, p, outs_s))
-        if op.name in _VALUE_SHAPED or any(self.kinds[i] in "iub" and i not in self.consts for i in ins):
+        if op in VALUE_SHAPED or any(self.kinds[i] in "iub" and i not in self.consts for i in ins):
             for o, s in zip(outs, outs_s):
                 self.steps.append(("shape", s, np.shape(o._value)))
 
@@ -428,6 +427,16 @@ def innermost_graph() -> "Tracer | GraphRun | None":
             if type(rec) is Tracer or type(rec) is GraphRun:
                 return rec
     return None
+
+
+def value_shaped(op: Any) -> None:
+    """Declare that ``op``'s output shape depends on its inputs' values beyond those of integer or
+    bool inputs (``Unique``, ``Where``), so a trace guards them; called in the op's family file,
+    beside its declaration."""
+    if sys._getframe(1).f_globals.get("__name__") != op.module:
+        raise ValueError(f"{op.name} is declared value-shaped outside {op.module}: declare it there, "
+                         "beside the op's declaration")
+    VALUE_SHAPED.add(op)
 
 
 def innermost() -> Tracer | None:

@@ -10,8 +10,11 @@ and to captured tensors and Variables, and higher derivatives, are those of the 
 
 A rule is ``rule(op, n, xs, bat, p) -> output or tuple of outputs``: ``n`` the batch size,
 ``xs`` the inputs (batched ones with the leading axis), ``bat`` per input whether it is batched,
-``p`` the op's params. :func:`rule_of` finds it: an entry of :data:`RULES` by op name, else the
-broadcasting rule for ops declared ``deriv=`` (elementwise) or ``broadcast=True``.
+``p`` the op's params. An op's family file registers its rule right after the op's declaration
+(:func:`register`, keyed by the op); :func:`rule_of` finds it in :data:`RULES`, else gives the
+broadcasting rule to ops declared ``deriv=`` (elementwise) or ``broadcast=True``. The generic
+rules (:func:`broadcasting`, :func:`leading`, :func:`axes`, :func:`one_axis`,
+:func:`shape_first`) and helpers (:func:`lift`, :func:`align`, :func:`reshape`) are here.
 
 The row run cannot decide what other rows need: a row value read into Python (``bool``,
 ``float``, ``.numpy()``), a Variable update, or an op without a rule raises :class:`Unbatchable`,
@@ -19,6 +22,7 @@ and ``vectorized_map`` runs ``fn`` once per row instead.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import numpy as np
@@ -29,7 +33,7 @@ from ._convert import convert_to_tensor
 from ._dispatch import REGISTRY, Op, _offer, apply
 from ._tensor import IndexedSlices, Tensor, wrap
 
-__all__ = ["Unbatchable", "vmap", "rule_of", "RULES"]
+__all__ = ["Unbatchable", "vmap", "rule_of", "register", "RULES"]
 
 
 class Unbatchable(Exception):
@@ -111,7 +115,7 @@ class Batcher(_rec.Recorder):
         t = convert_to_tensor(v)
         b = self.batched.get(t._id)
         if b is None:
-            b = self.outer_run(_lift, t, self.n)
+            b = self.outer_run(lift, t, self.n)
         return b
 
 
@@ -137,15 +141,27 @@ def vmap(fn: Callable, elems: Any, flat: list, n: int) -> Any:
 
 # ---------------------------------------------------------------------------- the rules
 _R = REGISTRY
+RULES: dict[Op, Callable] = {}  # op -> its batching rule, registered beside the op's declaration
+
+
+def register(op: Op, rule: Callable) -> None:
+    """Register ``rule`` as ``op``'s batching rule; called in the op's family file, right after
+    the op's declaration (an op declared with ``deriv=`` or ``broadcast=True`` needs none:
+    :func:`broadcasting` is its rule)."""
+    if sys._getframe(1).f_globals.get("__name__") != op.module:
+        raise ValueError(f"the batching rule of {op.name} is registered in "
+                         f"{sys._getframe(1).f_globals.get('__name__')}: register it in {op.module}, "
+                         "beside the op's declaration")
+    if op in RULES:
+        raise ValueError(f"op {op.name} has a batching rule already")
+    RULES[op] = rule
 
 
 def rule_of(op: Op) -> Callable | None:
     """The batching rule of ``op`` (None: it has none)."""
-    if _R.get(op.name) is not op:
-        return None  # an op made per call (custom_gradient)
-    rule = RULES.get(op.name)
-    if rule is None and (op.derivs is not None or op.bcast):
-        return _broadcasting
+    rule = RULES.get(op)
+    if rule is None and (op.derivs is not None or op.bcast) and _R.get(op.name) is op:
+        return broadcasting  # (not for an op made per call: custom_gradient)
     return rule
 
 
@@ -153,21 +169,21 @@ def _rank(x: Tensor, b: bool) -> int:
     return x._value.ndim - b
 
 
-def _reshape(x: Tensor, shape: tuple) -> Tensor:
+def reshape(x: Tensor, shape: tuple) -> Tensor:
     return apply(_R["Reshape"], (x,), {"shape": shape})
 
 
-def _lift(x: Tensor, n: int) -> Tensor:
+def lift(x: Tensor, n: int) -> Tensor:
     """An unbatched value repeated over the batch."""
     s = x._value.shape
-    return apply(_R["BroadcastTo"], (_reshape(x, (1,) + s),), {"shape": (n,) + s})
+    return apply(_R["BroadcastTo"], (reshape(x, (1,) + s),), {"shape": (n,) + s})
 
 
-def _lift_all(n: int, xs: list, bat: tuple) -> list:
-    return [x if b else _lift(x, n) for x, b in zip(xs, bat)]
+def lift_all(n: int, xs: list, bat: tuple) -> list:
+    return [x if b else lift(x, n) for x, b in zip(xs, bat)]
 
 
-def _align(xs: list, bat: tuple, core: int = 0) -> list:
+def align(xs: list, bat: tuple, core: int = 0) -> list:
     """Batched inputs with ones after the batch axis up to the largest row rank, so NumPy's
     broadcasting (from the right) pairs the rows' axes as it did for one row."""
     r = max(max(_rank(x, b) for x, b in zip(xs, bat)), core)
@@ -175,242 +191,48 @@ def _align(xs: list, bat: tuple, core: int = 0) -> list:
     for x, b in zip(xs, bat):
         s = x._value.shape
         if b and len(s) - 1 < r:
-            x = _reshape(x, s[:1] + (1,) * (r + 1 - len(s)) + s[1:])
+            x = reshape(x, s[:1] + (1,) * (r + 1 - len(s)) + s[1:])
         out.append(x)
     return out
 
 
-def _broadcasting(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+def broadcasting(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     """Elementwise ops, and ops whose leading axes broadcast (matmul, solves, conv's images)."""
-    return apply(op, _align(xs, bat), p)
+    return apply(op, align(xs, bat), p)
 
 
-def _leading(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
+def leading(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
     """Ops whose leading axes are batch axes shared by all inputs (matrix functions, ...), and
     elementwise ops of equal shapes not declared ``broadcast`` (their rules do not unbroadcast)."""
-    return apply(op, _lift_all(n, xs, bat), p)
+    return apply(op, lift_all(n, xs, bat), p)
 
 
-def _axis(x: Tensor, a: int, extra: int = 0) -> int:
+def axis(x: Tensor, a: int, extra: int = 0) -> int:
     """Row axis ``a`` (of a row of rank ``ndim - 1 + extra``) as an axis of the batch."""
     return a % (x._value.ndim - 1 + extra) + 1
 
 
-def _with(p: dict, **q: Any) -> dict:
-    return {**p, **q}
-
-
-def _one_axis(key: str) -> Callable:
+def one_axis(key: str) -> Callable:
+    """The rule of an op whose param ``key`` is one axis of its first input (others: unbatched)."""
     def rule(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
         if True in bat[1:]:
             raise Unbatchable(f"op {op.name} with indices that depend on the row")
-        return apply(op, xs, _with(p, **{key: _axis(xs[0], p[key])}))
+        return apply(op, xs, {**p, key: axis(xs[0], p[key])})
     return rule
 
 
-def _axes(key: str) -> Callable:
+def axes(key: str) -> Callable:
+    """The rule of a one-input op whose param ``key`` is a tuple of axes (None: all)."""
     def rule(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
         x, = xs
         a = p[key]
-        a = tuple(range(1, x._value.ndim)) if a is None else tuple(_axis(x, i) for i in a)
-        return apply(op, xs, _with(p, **{key: a}))
+        a = tuple(range(1, x._value.ndim)) if a is None else tuple(axis(x, i) for i in a)
+        return apply(op, xs, {**p, key: a})
     return rule
 
 
-def _join(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:  # concat, stack
-    extra = op.name == "Pack"
-    return apply(op, _lift_all(n, xs, bat), _with(p, axis=_axis(xs[bat.index(True)], p["axis"], extra)))
-
-
-def _transpose(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, {"perm": (0,) + tuple(i + 1 for i in p["perm"])})
-
-
-def _shape_first(key: str) -> Callable:  # reshape, and the shape param of a cotangent op
+def shape_first(key: str) -> Callable:
+    """The rule of an op whose param ``key`` is its output's shape (reshape, a cotangent op's shape)."""
     def rule(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-        return apply(op, xs, _with(p, **{key: (n,) + tuple(p[key])}))
+        return apply(op, xs, {**p, key: (n,) + tuple(p[key])})
     return rule
-
-
-def _broadcast_to(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    shape = tuple(p["shape"])
-    return apply(op, _align(xs, bat, len(shape)), {"shape": (n,) + shape})
-
-
-def _tile(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, {"multiples": (1,) + tuple(p["multiples"])})
-
-
-def _pad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, _with(p, pads=((0, 0),) + tuple(p["pads"])))
-
-
-def _slice(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, {"key": (slice(None),) + tuple(p["key"])})
-
-
-def _slice_grad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, {"shape": (n,) + tuple(p["shape"]), "key": (slice(None),) + tuple(p["key"])})
-
-
-def _take_along(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    if not bat[1]:  # sort and top_k compute the order from the values in Python: row 0's order
-        raise Unbatchable("tf.sort/tf.math.top_k order each row in Python")
-    return _leading(op, n, xs, bat, p)
-
-
-def _row_index(n: int, idx: Tensor) -> Tensor:
-    """Batched nd-indices ``[n, ..., k]`` with each row's number put first: ``[n, ..., 1 + k]``."""
-    iv = idx._value
-    rows = np.broadcast_to(np.arange(n, dtype=iv.dtype).reshape((n,) + (1,) * (iv.ndim - 1)), iv.shape[:-1] + (1,))
-    return apply(_R["ConcatV2"], (wrap(rows), idx), {"axis": iv.ndim - 1})
-
-
-def _nd(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """GatherNd (params, idx), ScatterNd (idx, updates), TensorScatterUpdate (tensor, idx,
-    updates); ``lead``: leading axes that the indices do not index."""
-    i = 0 if op.name == "ScatterNd" else 1
-    q = _with(p, shape=(n,) + tuple(p["shape"])) if "shape" in p else dict(p)
-    xs = list(xs)
-    if not bat[i]:  # the batch axis joins the axes that are not indexed
-        q["lead"] = p["lead"] + 1
-        return apply(op, [x if j == i or op.name == "GatherNd" else (x if bat[j] else _lift(x, n))
-                          for j, x in enumerate(xs)], q)
-    if p["lead"]:
-        raise Unbatchable(f"op {op.name} with lead axes and indices that depend on the row")
-    xs = _lift_all(n, xs, bat)
-    xs[i] = _row_index(n, xs[i])
-    return apply(op, xs, q)
-
-
-def _unbroadcast(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    return apply(op, xs, _with(p, lead=p["lead"] + 1))
-
-
-def _one_hot(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    idx, on, off = xs
-    r = idx._value.ndim - bat[0] + 1  # the output's row rank
-    on, off = [_reshape(v, (n,) + (1,) * r) if b else v for v, b in zip((on, off), bat[1:])]
-    a = p["axis"]
-    return apply(op, (idx if bat[0] else _lift(idx, n), on, off), _with(p, axis=-1 if a == -1 else a + 1))
-
-
-def _move_to_front(x: Tensor, a: int) -> Tensor:
-    if a == 0:
-        return x
-    nd = x._value.ndim
-    perm = (a,) + tuple(i for i in range(nd) if i != a)
-    return apply(_R["Transpose"], (x,), {"perm": perm})
-
-
-def _gather(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    a, bd = p["axis"], p["batch_dims"]
-    if bd == 0 and not bat[1]:
-        return apply(op, xs, _with(p, axis=a + 1))
-    if bd == 0 and not bat[0]:  # the batch axis of the indices lands at `axis`
-        return _move_to_front(apply(op, xs, p), a)
-    return apply(op, _lift_all(n, xs, bat), _with(p, axis=a + 1, batch_dims=bd + 1))
-
-
-def _gather_grad(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    if not bat[1]:  # the cotangent's leading axes are kept (as in a Jacobian walk)
-        return apply(op, xs, p)
-    return apply(op, _lift_all(n, xs, bat), _with(p, shape=(n,) + tuple(p["shape"]), axis=p["axis"] + 1,
-                                                  batch_dims=p["batch_dims"] + 1))
-
-
-def _matmul(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """One batched matrix and one unbatched: one large product (NumPy would loop over the rows)."""
-    a, b = xs
-    if a._value.ndim + b._value.ndim - 1 != 4 or bat == (True, True):
-        return _broadcasting(op, n, xs, bat, p)
-    if bat[0] and not p["adj_a"]:  # [n, m, k] -> [n * m, k]
-        _, m, k = a._value.shape
-        y = apply(op, (_reshape(a, (n * m, k)), b), p)
-        return _reshape(y, (n, m, y._value.shape[-1]))
-    if bat[1] and not p["adj_b"]:
-        _, k, q = b._value.shape
-        if q == 1 and a._value.dtype.kind != "c":  # columns (matvec): y = [n, k] @ op(a)^T
-            y = apply(op, (_reshape(b, (n, k)), a), {"adj_a": False, "adj_b": not p["adj_a"]})
-            return _reshape(y, y._value.shape + (1,))
-        # [n, k, q] -> [k, n * q]
-        b2 = _reshape(apply(_R["Transpose"], (b,), {"perm": (1, 0, 2)}), (k, n * q))
-        y = apply(op, (a, b2), p)
-        return apply(_R["Transpose"], (_reshape(y, (y._value.shape[0], n, q)),), {"perm": (1, 0, 2)})
-    return _broadcasting(op, n, xs, bat, p)
-
-
-def _einsum(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    used = set("".join(p["ins"]) + p["out"])
-    c = next(ch for ch in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if ch not in used)
-    ins = tuple(c + s if b else s for s, b in zip(p["ins"], bat))
-    return apply(op, xs, {"ins": ins, "out": c + p["out"]})
-
-
-def _fold(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """Image ops on ``[N, H, W, C]``: the batch merged into ``N`` and split out again."""
-    xs = [_reshape(x, (-1,) + x._value.shape[2:]) for x in _lift_all(n, xs, bat)]
-    res = apply(op, xs, p)
-    one = type(res) is not tuple
-    res = [_reshape(r, (n, -1) + r._value.shape[1:]) for r in ((res,) if one else res)]
-    return res[0] if one else tuple(res)
-
-
-def _segment(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """Segment ``k`` of row ``i`` becomes segment ``i * num + k`` of one flat call."""
-    data, ids = _lift_all(n, xs, bat)
-    num = p["num_segments"]
-    iv = ids._value
-    k = iv.ndim - 1
-    off = wrap((np.arange(n, dtype=iv.dtype) * iv.dtype.type(num)).reshape((n,) + (1,) * k))
-    dropped = apply(_R["Less"], (ids, wrap(iv.dtype.type(0))))  # (id -1: the entry is dropped)
-    ids = apply(_R["SelectV2"], (dropped, ids, apply(_R["AddV2"], (ids, off))))
-    m = int(np.prod(iv.shape, dtype=np.int64))
-    flat = apply(op, (_reshape(data, (m,) + data._value.shape[k + 1:]), _reshape(ids, (m,))),
-                 _with(p, num_segments=n * num))
-    return _reshape(flat, (n, num) + flat._value.shape[1:])
-
-
-def _of_rows(op: Op, n: int, xs: list, bat: tuple, p: dict) -> Any:
-    """Shape, Size, Rank: the op on one row (every row has the same), repeated over the batch."""
-    x = xs[0]
-    if bat[0]:
-        x = apply(_R["GatherV2"], (x, wrap(np.asarray(0, np.int32))), {"axis": 0, "batch_dims": 0})
-    return _lift(apply(op, (x,), p), n)
-
-
-RULES: dict[str, Callable] = {
-    **dict.fromkeys(
-        ("Neg", "Abs", "Sign", "ComplexSign", "Sqrt", "Rsqrt", "Reciprocal", "Real", "Imag", "Conj",
-         "Cast", "CastToNonFloat", "FloorDiv", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
-         "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot", "Angle", "Floor",
-         "Ceil", "Round", "Rint", "IsNan", "IsInf", "IsFinite", "Identity", "StopGradient", "Relu",
-         "Relu6", "LeakyRelu", "StringAdd", "AsString", "StringLength", "StringCase", "StringStrip",
-         "StringJoin", "StaticRegexReplace", "StaticRegexFullMatch", "Substr", "StringToNumber",
-         "StringToHashBucket", "StringToHashBucketFast", "StringToHashBucketStrong",
-         "TruncateDiv"), _broadcasting),
-    **dict.fromkeys(
-        ("Cholesky", "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "SelfAdjointEigV2",
-         "SelfAdjointEigVals", "Svd", "SvdValues", "Qr", "MatrixExponential", "MatrixBandPart",
-         "MatrixDiagPartV3", "MatrixSetDiagV3", "MatrixDiagV3", "FillTriangular", "FillTriangularInverse",
-         "PutAlongLastAxis", "SparseSoftmaxCrossEntropyWithLogits", "AvgPool",
-         "AvgPoolGrad", "AddN", "ReluGrad", "Relu6Grad", "LeakyReluGrad", "Lu", "FFT", "FFT2D", "FFT3D",
-         "IFFT", "IFFT2D", "IFFT3D", "RFFT", "RFFT2D", "RFFT3D", "IRFFT", "IRFFT2D", "IRFFT3D",
-         "InvertPermutation", "MatrixSquareRoot", "MatrixLogarithm", "Eig", "Bitcast",
-         "SearchSorted"), _leading),
-    **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "LogSumExp", "Any", "All", "EuclideanNorm",
-                     "LogSumExpShift", "ReduceJoin"),
-                    _axes("axes")),
-    **dict.fromkeys(("ArgMax", "ArgMin", "Cumsum", "Cumprod", "Softmax", "LogSoftmax", "Unpack", "Split",
-                     "Repeat", "CumulativeLogsumexp", "SortOrder"), _one_axis("axis")),
-    "ReverseV2": _axes("axes"), "Roll": _axes("axes"),
-    "ConcatV2": _join, "Pack": _join, "Transpose": _transpose, "Reshape": _shape_first("shape"),
-    "BroadcastTo": _broadcast_to, "Tile": _tile, "PadV2": _pad, "StridedSlice": _slice,
-    "StridedSliceGrad": _slice_grad, "UnbroadcastSum": _unbroadcast, "OneHot": _one_hot,
-    "GatherV2": _gather, "GatherGrad": _gather_grad, "GatherNd": _nd, "ScatterNd": _nd,
-    "TensorScatterUpdate": _nd, "BatchMatMulV2": _matmul, "TakeAlongLastAxis": _take_along, "Einsum": _einsum,
-    **dict.fromkeys(("MaxPool", "MaxPoolGrad", "MaxPoolGradGrad"), _fold),
-    **dict.fromkeys(("Shape", "Size", "Rank"), _of_rows),
-    **dict.fromkeys(("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
-                     "UnsortedSegmentProd"), _segment),
-}

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend as _bk, _blas, _numpy_interop
+from . import _backend as _bk, _blas, _jit, _numpy_interop
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration", "list_physical_devices",
            "list_logical_devices", "get_visible_devices", "set_visible_devices",
            "set_logical_device_configuration", "get_logical_device_configuration",
-           "get_soft_device_placement", "set_soft_device_placement", "experimental", "threading"]
+           "get_soft_device_placement", "set_soft_device_placement", "experimental", "optimizer", "threading"]
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
@@ -230,6 +230,32 @@ def _threading_namespace() -> types.SimpleNamespace:
 
 threading = _threading_namespace()
 """``tf.config.threading``: ``set_/get_intra_op_parallelism_threads``, ``..._inter_op_...``."""
+
+def _set_jit(enabled: bool | str) -> None:
+    """Compile the optimizers' updates (TensorFlow: XLA auto-clustering; tapegrad: each dense
+    update as one numba loop, the same bits as NumPy's passes, where numba is installed:
+    ``pip install tapegrad[jit]``, docs/performance.md). ``True`` or ``"autoclustering"`` turns
+    it on, ``False`` off (the default). It applies to every optimizer whose model was not
+    compiled with its own ``jit_compile``.
+
+    >>> import tapegrad as tf
+    >>> tf.config.optimizer.get_jit()
+    ''
+    """
+    if not (type(enabled) is bool or enabled == "autoclustering"):
+        raise ValueError(f"tf.config.optimizer.set_jit takes True, False or 'autoclustering'; got "
+                         f"{enabled!r} (TensorFlow reads any other value as True or False without "
+                         "a word).")
+    _jit.set_enabled(enabled in (True, "autoclustering"))
+
+
+def _get_jit() -> str:
+    """``"autoclustering"`` when :func:`set_jit` turned compiled updates on, else ``""``."""
+    return "autoclustering" if _jit.enabled() else ""
+
+
+optimizer = types.SimpleNamespace(set_jit=_set_jit, get_jit=_get_jit)
+"""``tf.config.optimizer``: ``set_jit``/``get_jit`` (compiled optimizer updates, with numba)."""
 
 experimental = types.SimpleNamespace(
     set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,

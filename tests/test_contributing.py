@@ -72,8 +72,6 @@ LOCAL_UPWARD = {
     **{("ops/array", f"ops/{f}"): "rules" for f in ("math", "reduction", "segment", "indexing")},
     ("ops/math", "ops/reduction"): "rules", ("ops/math", "ops/linalg"): "rules",
     ("ops/linalg", "ops/decompositions"): "rules",
-    # the random kernels still live in the namespace module (moving to ops/random.py)
-    ("ops/nn", "random"): "random kernels", ("ops/sampled", "random"): "random kernels",
 }
 # Circles counting function-local imports that docs/contributing.md argues; no other may appear.
 ARGUED_CIRCLES = [
@@ -85,8 +83,6 @@ ARGUED_CIRCLES = [
      "ops/segment"],
     # Keras 3: a KerasTensor's operators make keras.ops operations
     ["keras/_keras_tensor", "keras/layers/layer", "keras/layers/operation", "keras/ops"],
-    # the random kernels still live in the namespace module (moving to ops/random.py)
-    ["ops/nn", "ops/sampled", "random"],
 ]
 
 

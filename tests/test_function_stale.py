@@ -52,8 +52,8 @@ ENGINE = {
 ALLOWED = {
     ("ops/math.py", "zeros_like"): "passes a backend's array to _bk.filled for its shape and device",
     ("ops/math.py", "ones_like"): "passes a backend's array to _bk.filled for its shape and device",
-    ("random.py", "kernel_draw"): "the draw itself: _trace.draw records it as a step",
-    ("random.py", "_draw"): "a Generator's eager draw (in a trace: Tracer.draw_from's step)",
+    ("ops/random.py", "kernel_draw"): "the draw itself: _trace.draw records it as a step",
+    ("ops/random.py", "_draw"): "a Generator's eager draw (in a trace: Tracer.draw_from's step)",
     ("keras/backend.py", "on_variable_assign"): "a recorder restoring Variables after Keras's stateless calls",
 }
 READERS = {("_convert.py", "host_value"), ("_convert.py", "check_values")}

@@ -110,6 +110,33 @@ def test_a_step_that_cannot_be_traced_runs_eagerly_with_one_warning():
         np.testing.assert_array_equal(a, b)
 
 
+def test_a_train_step_that_calls_super_is_traced_with_the_built_in_numbers():
+    class Super(keras.Model):   # (keras.io's "customizing fit" starts from this)
+        def train_step(self, data):
+            return super().train_step(data)
+
+        def test_step(self, data):
+            return super().test_step(data)
+
+    def run(cls):
+        keras.utils.set_random_seed(2)
+        inputs = keras.Input((4,))
+        model = cls(inputs, keras.layers.Dense(2)(inputs))
+        model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+        x = np.random.default_rng(0).standard_normal((64, 4)).astype(np.float32)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # (no fallback to eager)
+            h = model.fit(x, x[:, :2] * 2, batch_size=16, epochs=2, verbose=0, validation_split=0.25)
+        step = model.__dict__["_step_functions"]["train"][1]
+        assert not step.eager and step.calls == 6
+        return h.history, model.get_weights()
+
+    (h1, w1), (h2, w2) = run(Super), run(keras.Model)
+    assert h1 == h2
+    for a, b in zip(w1, w2):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_a_change_of_the_trainable_variables_is_seen_at_the_next_fit():
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")

@@ -1,5 +1,5 @@
 """The op library, one family a file: array, math, special, reduction, indexing, linalg,
-decompositions, nn, conv, segment, sort, sampled (docs/contributing.md says what goes where). This module
+decompositions, nn, conv, segment, sort, random, sampled (docs/contributing.md says what goes where). This module
 binds the ops the engine needs (``tapegrad/_seam.py``) and gives Tensor and Variable their Python
 operators."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .._dispatch import REGISTRY  # noqa: F401  (op name -> Op; Op.module names 
 from .._tensor import Tensor
 from .._variable import Variable
 # (in dependency order: each family imports only those before it at module level)
-from . import array, math, reduction, special, indexing, linalg, decompositions, sort, segment, nn, conv, sampled  # noqa: F401,E501
+from . import array, math, reduction, special, indexing, linalg, decompositions, sort, segment, random, nn, conv, sampled  # noqa: F401,E501
 
 _m, _a, _i, _l, _s = math, array, indexing, linalg, segment
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _blas, _memory, _strings, dtypes as _dt
+from .. import _backend as _bk, _blas, _memory, _strings, _trace, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop, jointly
 from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
@@ -123,6 +123,18 @@ def _unbroadcast_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple, lead: int)
 
 
 _unbroadcast = defop("UnbroadcastSum", _unbroadcast_fwd, vjp=(_unbroadcast_vjp,), jvp="linear")
+_vmap.register(_unbroadcast, lambda op, n, xs, bat, p: apply(op, xs, {**p, "lead": p["lead"] + 1}))
+
+
+def _unbroadcast_form(be: Any, g: Any, shape: tuple, lead: int) -> Any:
+    nd = g.ndim - lead - len(shape)
+    axes = list(builtins.range(lead, lead + nd))
+    axes += [lead + nd + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + nd + i] != 1]
+    r = be.xp.sum(g, axis=tuple(axes), keepdims=True, dtype=g.dtype) if axes else g
+    return be.xp.reshape(r, tuple(g.shape[:lead]) + tuple(shape))
+
+
+_bk.register(_unbroadcast, _unbroadcast_form)
 
 
 def unbroadcast(g: Tensor, shape: Sequence[int], lead: int = 0) -> Tensor:
@@ -141,6 +153,13 @@ def _bt_fwd(x: np.ndarray, shape: tuple) -> np.ndarray:
 
 _broadcast_to = defop("BroadcastTo", _bt_fwd, vjp=(lambda g, ans, x, shape: g,), jvp="linear",
                       broadcast=True)
+def _broadcast_to_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    shape = tuple(p["shape"])
+    return apply(op, _vmap.align(xs, bat, len(shape)), {"shape": (n,) + shape})
+
+
+_vmap.register(_broadcast_to, _broadcast_to_rule)
+_bk.register(_broadcast_to, lambda be, x, shape: be.xp.broadcast_to(x, shape))
 
 
 def broadcast_view(x: Tensor, shape: tuple) -> Tensor:
@@ -178,6 +197,8 @@ def _reshape_vjp(g: Tensor, ans: Tensor, x: Tensor, shape: tuple) -> Tensor:
 
 
 _reshape = defop("Reshape", lambda x, shape: np.reshape(x, shape), vjp=(_reshape_vjp,), jvp="linear")
+_vmap.register(_reshape, _vmap.shape_first("shape"))
+_bk.register(_reshape, lambda be, x, shape: be.xp.reshape(x, shape))
 
 
 def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
@@ -267,6 +288,8 @@ def _transpose_vjp(g: Tensor, ans: Tensor, x: Tensor, perm: tuple) -> Tensor:
 
 _transpose = defop("Transpose", lambda x, perm: np.transpose(x, perm), vjp=(_transpose_vjp,),
                    jvp="linear")
+_vmap.register(_transpose, lambda op, n, xs, bat, p: apply(op, xs, {"perm": (0,) + tuple(i + 1 for i in p["perm"])}))
+_bk.register(_transpose, lambda be, x, perm: be.xp.permute_dims(x, perm))
 
 
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: Any = None) -> Tensor:
@@ -289,6 +312,8 @@ def _identity_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _identity = defop("Identity", lambda x: x, vjp=(_identity_vjp,), jvp="linear", slices=True)
+_vmap.register(_identity, _vmap.broadcasting)
+_bk.register(_identity, lambda be, x: x)
 
 
 def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -301,6 +326,8 @@ def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
 
 
 _stop = defop("StopGradient", lambda x: x, nondiff=True)
+_vmap.register(_stop, _vmap.broadcasting)
+_bk.register(_stop, lambda be, x: x)
 
 
 def stop_gradient(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -333,6 +360,13 @@ def _concat_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> l
 # variadic (*xs): one rule for all inputs, which share the offsets along the axis
 _concat = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), vjp=jointly(_concat_vjp),
                 jvp="linear")
+def _join_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:  # concat, stack
+    extra = op is _stack
+    return apply(op, _vmap.lift_all(n, xs, bat), {**p, "axis": _vmap.axis(xs[bat.index(True)], p["axis"], extra)})
+
+
+_vmap.register(_concat, _join_rule)
+_bk.register(_concat, lambda be, *xs, axis: be.xp.concat(xs, axis=axis))
 
 
 def _same_dtype(ts: list, op: str) -> None:
@@ -374,6 +408,8 @@ def _stack_vjp(g: Tensor, ans: Tensor, needs: Any, *xs: Tensor, axis: int) -> li
 
 # variadic (*xs): one rule for all inputs
 _stack = defop("Pack", lambda *xs, axis: np.stack(xs, axis), vjp=jointly(_stack_vjp), jvp="linear")
+_vmap.register(_stack, _join_rule)
+_bk.register(_stack, lambda be, *xs, axis: be.xp.stack(xs, axis=axis))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -418,6 +454,9 @@ def unstack(value: Any, num: Any = None, axis: int = 0, name: Any = None) -> lis
 
 _unstack = defop("Unpack", _unstack_fwd, vjp=(_unstack_vjp,), nout=-1,  # nout=-1: a tuple of any length
                  jvp=(lambda t, ans, x, axis: tuple(unstack(t, axis=axis)),))
+_vmap.register(_unstack, _vmap.one_axis("axis"))
+_bk.register(_unstack, lambda be, x, axis: tuple(x[(builtins.slice(None),) * axis + (i, ...)]
+                                                 for i in builtins.range(x.shape[axis])))
 
 
 def _split_fwd(x: np.ndarray, offsets: tuple, axis: int) -> tuple:
@@ -460,6 +499,10 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
 
 _split = defop("Split", _split_fwd, vjp=(_split_vjp,), nout=-1,
                jvp=(lambda t, ans, x, offsets, axis: apply(_split, (t,), {"offsets": offsets, "axis": axis}),))
+_vmap.register(_split, _vmap.one_axis("axis"))
+_bk.register(_split, lambda be, x, offsets, axis: tuple(
+    x[(builtins.slice(None),) * axis + (builtins.slice(a, b), ...)]
+    for a, b in zip((0,) + offsets, offsets + (x.shape[axis],))))
 
 
 # --------------------------------------------------------------------------- tile / pad
@@ -476,6 +519,8 @@ def _tile_vjp(g: Tensor, ans: Tensor, x: Tensor, multiples: tuple) -> Tensor:
 
 
 _tile = defop("Tile", lambda x, multiples: np.tile(x, multiples), vjp=(_tile_vjp,), jvp="linear")
+_vmap.register(_tile, lambda op, n, xs, bat, p: apply(op, xs, {"multiples": (1,) + tuple(p["multiples"])}))
+_bk.register(_tile, lambda be, x, multiples: be.xp.tile(x, tuple(multiples)))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -516,6 +561,25 @@ def _pad_vjp(g: Tensor, ans: Tensor, x: Tensor, pads: tuple, mode: str, value: A
 
 _pad = defop("PadV2", _pad_fwd, vjp=(_pad_vjp,),  # affine in x: the tangent is padded with 0
              jvp=(lambda t, ans, x, pads, mode, value: apply(_pad, (t,), {"pads": pads, "mode": mode, "value": 0}),))
+_vmap.register(_pad, lambda op, n, xs, bat, p: apply(op, xs, {**p, "pads": ((0, 0),) + tuple(p["pads"])}))
+
+
+def _pad_form(be: Any, x: Any, pads: tuple, mode: str, value: Any) -> Any:
+    xp = be.xp
+    for ax, (b, a) in enumerate(pads):
+        if not (b or a):
+            continue
+        if mode == "constant":
+            side = tuple(x.shape[:ax]), tuple(x.shape[ax + 1:])
+            parts = [xp.full(side[0] + (n,) + side[1], value, dtype=x.dtype) for n in (b, a)]
+            x = xp.concat([parts[0], x, parts[1]], axis=ax)
+        else:  # each output position copies one input position (NumPy's pad of the positions)
+            src = np.pad(np.arange(x.shape[ax]), (b, a), mode=mode)
+            x = xp.take(x, xp.asarray(src), axis=ax)
+    return x
+
+
+_bk.register(_pad, _pad_form)
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0, name: Any = None) -> Tensor:
@@ -561,6 +625,57 @@ _slice_grad = defop("StridedSliceGrad", _slice_grad_fwd, vjp=(_slice_grad_vjp,),
 _slice = defop("StridedSlice", lambda x, key: _strings.held(x[key]),
                vjp=(lambda g, ans, x, key: apply(_slice_grad, (g,), {"shape": x._value.shape, "key": key}),),
                jvp="linear")
+_vmap.register(_slice, lambda op, n, xs, bat, p: apply(op, xs, {"key": (builtins.slice(None),) + tuple(p["key"])}))
+_vmap.register(_slice_grad, lambda op, n, xs, bat, p: apply(
+    op, xs, {"shape": (n,) + tuple(p["shape"]), "key": (builtins.slice(None),) + tuple(p["key"])}))
+
+
+def _keys(shape: tuple, key: tuple) -> tuple:
+    """A basic index as the standard takes it (Ellipsis ending a partial one; newaxis dropped),
+    and the shape its result has with the new axes (NumPy on the shape only)."""
+    full = key if Ellipsis in key else key + (Ellipsis,)
+    return tuple(k for k in full if k is not None), np.broadcast_to(False, shape)[key].shape
+
+
+def _slice_form(be: Any, x: Any, key: tuple) -> Any:
+    k, shape = _keys(tuple(x.shape), key)
+    return be.xp.reshape(x[k], shape)
+
+
+def _slice_pads(shape: tuple, k: tuple) -> tuple | None:
+    """The zeros before and after a slice of ``shape`` by ``k`` along each axis, and the shape of
+    the slice with its indexed axes kept (length 1); None if a step is not 1."""
+    i = k.index(Ellipsis)
+    k = k[:i] + (builtins.slice(None),) * (len(shape) - len(k) + 1) + k[i + 1:]
+    pads, kept = [], []
+    for n, e in zip(shape, k):
+        if type(e) is builtins.slice:
+            start, stop, step = e.indices(n)
+            if step != 1:
+                return None
+            m = max(stop - start, 0)
+        else:
+            start, m = e % n, 1
+        pads.append((start, n - start - m))
+        kept.append(m)
+    return tuple(pads), tuple(kept)
+
+
+def _slice_grad_form(be: Any, g: Any, shape: tuple, key: tuple) -> Any:
+    k, sliced = _keys(shape, key)
+    extra = g.ndim - len(sliced)
+    padded = _slice_pads(shape, k) if be.name == "dask" else None  # (Dask's setitem copies the graph)
+    if padded is not None:
+        g = be.xp.reshape(g, tuple(g.shape[:extra]) + padded[1])
+        return _pad_form(be, g, ((0, 0),) * extra + padded[0], "constant", 0)
+    out = be.xp.zeros(tuple(g.shape[:extra]) + shape, dtype=g.dtype)
+    out[(builtins.slice(None),) * extra + k] = be.xp.reshape(
+        g, tuple(g.shape[:extra]) + np.broadcast_to(False, shape)[k].shape)
+    return out
+
+
+_bk.register(_slice, _slice_form)
+_bk.register(_slice_grad, _slice_grad_form)
 
 
 def _slice_raw(x: Tensor, key: tuple) -> Tensor:
@@ -706,6 +821,16 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
 _shape_op = defop("Shape", lambda x, dtype: np.asarray(x.shape, dtype), nondiff=True)
 _size_op = defop("Size", lambda x, dtype: np.asarray(x.size, dtype), nondiff=True)
 _rank_op = defop("Rank", lambda x: np.asarray(x.ndim, np.int32), nondiff=True)
+def _of_rows(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """Shape, Size, Rank: the op on one row (every row has the same), repeated over the batch."""
+    x = xs[0]
+    if bat[0]:
+        x = apply(_slice, (x,), {"key": (0,)})
+    return _vmap.lift(apply(op, (x,), p), n)
+
+
+for _op in (_shape_op, _size_op, _rank_op):
+    _vmap.register(_op, _of_rows)
 
 
 def _host(x: Tensor) -> bool:
@@ -776,6 +901,7 @@ def _unique_jvp(t: Any, ans: tuple, x: Tensor, out_idx: np.dtype) -> tuple:
 
 
 _unique = defop("Unique", _unique_fwd, vjp=(_unique_vjp,), nout=-1, jvp=(_unique_jvp,))
+_trace.value_shaped(_unique)
 
 
 def unique(x: Any, out_idx: Any = _dt.int32, name: Any = None) -> tuple:
@@ -799,6 +925,8 @@ def _reverse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple) -> Tensor:
 
 
 _reverse = defop("ReverseV2", lambda x, axes: np.flip(x, axes), vjp=(_reverse_vjp,), jvp="linear")
+_vmap.register(_reverse, _vmap.axes("axes"))
+_bk.register(_reverse, lambda be, x, axes: be.xp.flip(x, axis=axes))
 
 
 def reverse(tensor: Any, axis: Any, name: Any = None) -> Tensor:
@@ -832,6 +960,8 @@ def _roll_vjp(g: Tensor, ans: Tensor, x: Tensor, shifts: tuple, axes: tuple) -> 
 
 _roll = defop("Roll", lambda x, shifts, axes: np.roll(x, shifts, axes) if axes else x,
               vjp=(_roll_vjp,), jvp="linear")
+_vmap.register(_roll, _vmap.axes("axes"))
+_bk.register(_roll, lambda be, x, shifts, axes: be.xp.roll(x, shift=tuple(shifts), axis=tuple(axes)) if axes else x)
 
 
 def roll(input: Any, shift: Any, axis: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -864,6 +994,8 @@ def _repeat_vjp(g: Tensor, ans: Tensor, x: Tensor, idx: Tensor, axis: int) -> Te
 
 _repeat = defop("Repeat", lambda x, idx, axis: np.take(x, idx, axis=axis),
                 vjp=(_repeat_vjp, None), jvp="linear")
+_vmap.register(_repeat, _vmap.one_axis("axis"))
+_bk.register(_repeat, lambda be, x, idx, axis: _bk.take(be, x, idx, axis))
 
 
 @constant_maker
@@ -904,6 +1036,22 @@ def _one_hot_fwd(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, a
 
 
 _one_hot = defop("OneHot", _one_hot_fwd, nondiff=True)
+def _one_hot_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    idx, on, off = xs
+    r = idx._value.ndim - bat[0] + 1  # the output's row rank
+    on, off = [_vmap.reshape(v, (n,) + (1,) * r) if b else v for v, b in zip((on, off), bat[1:])]
+    a = p["axis"]
+    return apply(op, (idx if bat[0] else _vmap.lift(idx, n), on, off), {**p, "axis": -1 if a == -1 else a + 1})
+
+
+def _one_hot_form(be: Any, idx: Any, on: Any, off: Any, depth: int, axis: int) -> Any:
+    xp = be.xp
+    out = xp.where(_bk.hits(be, idx, depth), on, off)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
+
+
+_vmap.register(_one_hot, _one_hot_rule)
+_bk.register(_one_hot, _one_hot_form)
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -1028,7 +1176,8 @@ def _invert_fwd(p: np.ndarray) -> np.ndarray:
 
 # the inverses of permutations along the last axis (an op: a tf.function trace replays it)
 _invert = defop("InvertPermutation", _invert_fwd, nondiff=True)
-_bk.FORMS["InvertPermutation"] = lambda be, p: be.xp.astype(be.xp.argsort(p, axis=-1), p.dtype)
+_vmap.register(_invert, _vmap.leading)
+_bk.register(_invert, lambda be, p: be.xp.astype(be.xp.argsort(p, axis=-1), p.dtype))
 
 
 def invert_permutation(x: Any, name: Any = None) -> Tensor:
@@ -1060,6 +1209,7 @@ def _bitcast_fwd(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 _bitcast = defop("Bitcast", _bitcast_fwd, nondiff=True)
+_vmap.register(_bitcast, _vmap.leading)
 
 
 def bitcast(input: Any, type: Any, name: Any = None) -> Tensor:  # noqa: A002

@@ -30,12 +30,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .. import _backend as _bk, _blas, dtypes as _dt
+from .. import _backend as _bk, _blas, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
 from ..errors import UnimplementedError
-from .array import _err, _int_list, pad, reshape, stack, transpose
+from .array import _err, _int_list, _pad_form, pad, reshape, stack, transpose
 from .math import add_n
 from .reduction import reduce_max, reduce_mean
 
@@ -679,6 +679,17 @@ _max_grad = defop("MaxPoolGrad", _route, jvp=_linear_in_last(lambda: _max_grad),
                   vjp=(_zero_ct, None, lambda k, ans, x, loc, g, **p: apply(_max_gradgrad, (x, loc, k), p)))
 _max_gradgrad = defop("MaxPoolGradGrad", _pick, jvp=_linear_in_last(lambda: _max_gradgrad),
                       vjp=(_zero_ct, None, lambda k, ans, x, loc, h, **p: apply(_max_grad, (x, loc, k), p)))
+def _fold_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """Image ops on ``[N, H, W, C]``: the batch merged into ``N`` and split out again."""
+    xs = [_vmap.reshape(x, (-1,) + x._value.shape[2:]) for x in _vmap.lift_all(n, xs, bat)]
+    res = apply(op, xs, p)
+    one = type(res) is not tuple
+    res = [_vmap.reshape(r, (n, -1) + r._value.shape[1:]) for r in ((res,) if one else res)]
+    return res[0] if one else tuple(res)
+
+
+for _op in (_max_pool, _max_grad, _max_gradgrad):
+    _vmap.register(_op, _fold_rule)
 
 
 def _counts(shape: tuple, ksize: tuple, strides: tuple, pads: Pads) -> np.ndarray:
@@ -710,13 +721,15 @@ _avg_pool = defop("AvgPool", lambda x, **p: _fold(_avg_core, x, **p), jvp="linea
                   vjp=(lambda g, ans, x, **p: apply(_avg_grad, (g,), dict(p, in_shape=x._value.shape[-4:])),))
 _avg_grad = defop("AvgPoolGrad", lambda g, in_shape, **p: _fold(_avg_grad_core, g, in_shape=in_shape, **p),
                   jvp="linear", vjp=(lambda h, ans, g, in_shape, **p: apply(_avg_pool, (h,), p),))
+_vmap.register(_avg_pool, _vmap.leading)
+_vmap.register(_avg_grad, _vmap.leading)
 
 
 # --------------------------------------------------------------------------- other array libraries
 # The same im2col on a backend's arrays (tapegrad._backend), written with its namespace ``xp``
 # for 4-D operands (a batch of cotangents falls back to the NumPy forward or raises).
 def _xp_pad(be: Any, x: Any, pads: Pads, value: Any) -> Any:
-    return _bk.FORMS["PadV2"](be, x, ((0, 0), *pads, (0, 0)), "constant", value)
+    return _pad_form(be, x, ((0, 0), *pads, (0, 0)), "constant", value)
 
 
 def _xp_windows(be: Any, x: Any, ksize: tuple, strides: tuple, dilations: tuple, pads: Pads,
@@ -833,9 +846,9 @@ def _xp_avg_grad(be: Any, g: Any, in_shape: tuple, ksize: tuple, strides: tuple,
     return _xp_scatter(be, [gs] * len(taps), shape, taps, pads)
 
 
-_bk.FORMS.update({"Conv2D": _xp_conv, "Conv2DBackpropInput": _xp_bi, "Conv2DBackpropFilter": _xp_bf,
-                  "MaxPool": _xp_max_pool, "MaxPoolGrad": _xp_route, "MaxPoolGradGrad": _xp_pick,
-                  "AvgPool": _xp_avg, "AvgPoolGrad": _xp_avg_grad})
+for _op, _form in ((_conv2d, _xp_conv), (_conv2d_bi, _xp_bi), (_conv2d_bf, _xp_bf), (_max_pool, _xp_max_pool),
+                  (_max_grad, _xp_route), (_max_gradgrad, _xp_pick), (_avg_pool, _xp_avg), (_avg_grad, _xp_avg_grad)):
+    _bk.register(_op, _form)
 
 
 # --------------------------------------------------------------------------- pooling

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -38,7 +38,7 @@ from .array import _err, _invert, broadcast_to, concat, eye
 from .indexing import gather
 from .math import cast, complex_, conj, greater, imag, log, real, where
 from .reduction import reduce_max, reduce_sum
-from .linalg import _H, _T, _mm, _rank_check, band_part, diag_part, matrix_diag
+from .linalg import _H, _T, _band_form, _mm, _rank_check, band_part, diag_part, matrix_diag
 
 __all__ = ["triangular_solve", "cholesky", "cholesky_solve", "inv", "det", "slogdet", "logdet",
     "solve", "lstsq", "eigh", "eigvalsh", "svd", "pinv", "qr", "expm", "lu", "lu_solve", "lu_reconstruct",
@@ -114,6 +114,50 @@ def _apply_square(op: Any, input: Any, p: dict | None = None) -> Any:  # noqa: A
     return apply(op, (x,), p or {})
 
 
+# --------------------------------------------------------------------------- array backends
+# Each op's form (registered beside it) is ``_bk.matrix_form``: on Dask the op's NumPy forward runs
+# lazily on blocks of whole matrices (batches too, which Dask's own linalg does not take), or Dask's
+# blocked algorithm for one matrix in several chunks (Cholesky, triangular solves); elsewhere the
+# namespace's linalg extension where it has the routine (these helpers).
+def _xp_linalg(be: Any, name: str) -> Any:
+    return getattr(getattr(be.xp, "linalg", None), name, None)
+
+
+def _xp_adj(be: Any, x: Any) -> Any:
+    xp = be.xp
+    t = xp.matrix_transpose(x)
+    return xp.conj(t) if xp.isdtype(x.dtype, "complex floating") else t
+
+
+def _xp_form(name: str) -> Any:
+    def form(be: Any, x: Any, *rest: Any, adjoint: bool = False) -> Any:
+        f = _xp_linalg(be, name)
+        if f is None:
+            return NotImplemented
+        return f(_xp_adj(be, x) if adjoint else x, *rest)
+    return form
+
+
+def _xp_finite_only(be: Any, f: Any, x: Any, fill: Any) -> tuple:
+    """``f(x)``'s outputs with the matrices of ``x`` that hold NaN or Inf given to ``f`` as
+    ``fill`` and their results NaN (as the NumPy forwards: LAPACK would not converge)."""
+    xp = be.xp
+    bad = xp.logical_not(xp.all(xp.isfinite(x), axis=(-2, -1)))
+    outs = f(xp.where(xp.reshape(bad, tuple(bad.shape) + (1, 1)), fill, x))
+
+    def nan(o: Any) -> Any:
+        b = xp.reshape(bad, tuple(bad.shape) + (1,) * (o.ndim - bad.ndim))
+        return xp.where(b, xp.asarray(np.nan, dtype=o.dtype), o)
+    return tuple(nan(o) for o in outs)
+
+
+def _matrix_op(op: Any, form: Any = None, blocked: Any = None) -> None:
+    """Register ``op``'s batching rule (its leading axes are batch axes) and its form."""
+    if not op.bcast:
+        _vmap.register(op, _vmap.leading)
+    _bk.register(op, _bk.matrix_form(op.fwd, form, blocked))
+
+
 # --------------------------------------------------------------------------- triangular solve
 def _subst(a: np.ndarray, b: np.ndarray, lower: bool) -> np.ndarray:
     """Solve ``a x = b`` by substitution with ``a`` triangular; batches broadcast. Zero pivots
@@ -173,6 +217,24 @@ _trisolve_vjp, _trisolve_jvp = _solve_rules(lambda a, b, adjoint, lower: _ts(a, 
 # jointly: A's cotangent reuses B's (one solve); the JVP solves once for dB - dA x
 _trisolve = defop("MatrixTriangularSolve", _trisolve_fwd, vjp=jointly(_trisolve_vjp), jvp=jointly(_trisolve_jvp),
                   broadcast=True)
+def _xp_trisolve(be: Any, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    """The triangle of ``a`` only (the other is never read), solved by the general solver."""
+    solve = _xp_linalg(be, "solve")
+    if solve is None:
+        return NotImplemented
+    t = _band_form(be, a, -1, 0) if lower else _band_form(be, a, 0, -1)
+    return solve(_xp_adj(be, t) if adjoint else t, b)
+
+
+def _blocked_trisolve(da: Any, a: Any, b: Any, lower: bool, adjoint: bool) -> Any:
+    if adjoint:
+        a, lower = da.conj(a.T), not lower
+    dt = np.result_type(a.dtype, b.dtype)
+    a = a.rechunk(max(a.chunks[0])).astype(dt)
+    return da.linalg.solve_triangular(a, b.rechunk({0: a.chunks[1]}).astype(dt), lower=lower)
+
+
+_matrix_op(_trisolve, _xp_trisolve, _blocked_trisolve)
 
 
 def _solve_args(matrix: Any, rhs: Any, op: str, broadcast: bool) -> tuple[Tensor, Tensor]:
@@ -239,6 +301,27 @@ def _chol_jvp(t: Any, L: Tensor, x: Tensor) -> Tensor:
 
 
 _chol = defop("Cholesky", _chol_fwd, vjp=(_chol_vjp,), jvp=(_chol_jvp,))
+# Dask's blocked algorithms for one 2-D matrix in several chunks (``da``: dask.array), on square
+# chunks of the row chunks' size; each reads what the NumPy forward reads and gives its result.
+# Dask's LU pivots within diagonal blocks only (a valid matrix with a singular diagonal block
+# fails) and its TSQR's signs are not LAPACK's, so solve, inv, qr and svd stay per matrix.
+def _blocked_cholesky(da: Any, a: Any) -> Any:
+    """The lower factor of ``a``'s lower triangle; Dask's wants equal chunks (and reads the upper
+    blocks): ``a`` symmetrized and padded, ``chol([[A, 0], [0, I]]) = [[L, 0], [0, I]]``."""
+    n, c = a.shape[0], max(a.chunks[0])
+    if c == n:
+        return NotImplemented
+    i = da.arange(n, chunks=c)
+    a = da.where(i[:, None] >= i, a, da.conj(a.T))  # (Dask's tril warns on complex arrays)
+    pad = -n % c
+    if pad:
+        a = da.block([[a, da.zeros((n, pad), dtype=a.dtype)],
+                      [da.zeros((pad, n), dtype=a.dtype), da.eye(pad, dtype=a.dtype)]])
+    low = da.linalg.cholesky(a.rechunk(c), lower=True)
+    return low[:n, :n] if pad else low
+
+
+_matrix_op(_chol, _xp_form("cholesky"), _blocked_cholesky)
 
 
 def cholesky(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -286,6 +369,7 @@ def _inv_jvp(t: Any, ans: Tensor, x: Tensor, adjoint: bool) -> Tensor:
 
 
 _inv = defop("MatrixInverse", _inv_fwd, vjp=(_inv_vjp,), jvp=(_inv_jvp,))
+_matrix_op(_inv, _xp_form("inv"))
 
 
 def inv(input: Any, adjoint: bool = False, name: Any = None) -> Tensor:  # noqa: A002
@@ -319,6 +403,7 @@ def _det_fwd(x: np.ndarray) -> np.ndarray:
 _det = defop("MatrixDeterminant", _det_fwd,
              vjp=(lambda g, ans, x: (g * conj(ans) if ans._value.dtype.kind == "c" else g * ans)[..., None, None] * _inv_h(x),),
              jvp=(lambda t, ans, x: ans * _trace_solve(x, t),))
+_matrix_op(_det, _xp_form("det"))
 
 
 def det(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -358,6 +443,15 @@ def _slogdet_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
 
 
 _slogdet = defop("LogMatrixDeterminant", _slogdet_fwd, vjp=(_slogdet_vjp,), jvp=(_slogdet_jvp,), nout=2)
+def _xp_slogdet(be: Any, x: Any) -> Any:
+    f = _xp_linalg(be, "slogdet")
+    if f is None:
+        return NotImplemented
+    s, l = f(x)
+    return s, be.xp.astype(l, x.dtype)
+
+
+_matrix_op(_slogdet, _xp_slogdet)
 
 
 def slogdet(input: Any, name: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
@@ -400,6 +494,7 @@ def _sv(a: Tensor, b: Tensor, adjoint: bool) -> Tensor:
 _solve_vjp, _solve_jvp = _solve_rules(lambda a, b, adjoint: _sv(a, b, adjoint), lambda x: x)
 # jointly: as for _trisolve
 _solve = defop("MatrixSolve", _solve_fwd, vjp=jointly(_solve_vjp), jvp=jointly(_solve_jvp), broadcast=True)
+_matrix_op(_solve, _xp_form("solve"))
 
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Any = None) -> Tensor:
@@ -492,6 +587,15 @@ def _eigh_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
 
 
 _eigh = defop("SelfAdjointEigV2", _eigh_fwd, vjp=(_eigh_vjp,), jvp=(_eigh_jvp,), nout=2)
+def _xp_eigh(be: Any, x: Any) -> Any:
+    f = _xp_linalg(be, "eigh")  # (the lower triangle, as NumPy's)
+    if f is None:
+        return NotImplemented
+    e, v = f(x)
+    return be.xp.astype(e, x.dtype), v
+
+
+_matrix_op(_eigh, _xp_eigh)
 
 
 def _eigvalsh_fwd(x: np.ndarray) -> np.ndarray:
@@ -510,6 +614,8 @@ def _eigvalsh_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _eigvalsh = defop("SelfAdjointEigVals", _eigvalsh_fwd, vjp=(_eigvalsh_vjp,), jvp=(_eigvalsh_jvp,))
+_matrix_op(_eigvalsh, lambda be, x: NotImplemented if _xp_linalg(be, "eigvalsh") is None
+          else be.xp.astype(_xp_linalg(be, "eigvalsh")(x), x.dtype))
 
 
 def eigh(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
@@ -608,6 +714,18 @@ def _svd_jvp(t: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
 
 
 _svd = defop("Svd", _svd_fwd, vjp=(_svd_vjp,), jvp=(_svd_jvp,), nout=3)
+def _xp_svd(be: Any, x: Any, full: bool) -> Any:
+    f = _xp_linalg(be, "svd")
+    if f is None:
+        return NotImplemented
+
+    def svd(a: Any) -> tuple:
+        u, s, vh = f(a, full_matrices=full)
+        return s, u, _xp_adj(be, vh)
+    return _xp_finite_only(be, svd, x, be.xp.zeros((), dtype=x.dtype))
+
+
+_matrix_op(_svd, _xp_svd)
 
 
 def _svdvals_fwd(x: np.ndarray) -> np.ndarray:
@@ -628,6 +746,12 @@ def _svdvals_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _svdvals = defop("SvdValues", _svdvals_fwd, vjp=(_svdvals_vjp,), jvp=(_svdvals_jvp,))
+def _xp_svdvals(be: Any, x: Any) -> Any:
+    f = _xp_linalg(be, "svdvals")
+    return NotImplemented if f is None else _xp_finite_only(be, lambda a: (f(a),), x, be.xp.zeros((), dtype=x.dtype))[0]
+
+
+_matrix_op(_svdvals, _xp_svdvals)
 
 
 def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: Any = None) -> Any:
@@ -739,6 +863,8 @@ def _qr_jvp(t: Any, ans: tuple, x: Tensor, full: bool) -> tuple:
 
 
 _qr = defop("Qr", _qr_fwd, vjp=(_qr_vjp,), jvp=(_qr_jvp,), nout=2)
+_matrix_op(_qr, lambda be, x, full: NotImplemented if _xp_linalg(be, "qr") is None
+          else tuple(_xp_linalg(be, "qr")(x, mode="complete" if full else "reduced")))
 
 
 def qr(input: Any, full_matrices: bool = False, name: Any = None) -> Any:  # noqa: A002
@@ -779,6 +905,19 @@ def _block_expm_corner(a: Tensor, e: Tensor) -> Tensor:
 _expm = defop("MatrixExponential", _expm_fwd,
               vjp=(lambda g, ans, x: _block_expm_corner(_H(x), g),),
               jvp=(lambda t, ans, x: _block_expm_corner(x, t),))
+def _expm_gpu(be: Any, x: Any) -> Any:
+    """CuPy's ``cupyx.scipy.linalg.expm`` (one matrix at a time: it takes 2-D arrays only)."""
+    if not be.gpu:
+        return NotImplemented
+    import importlib
+    expm = importlib.import_module("cupyx.scipy.linalg").expm
+    xp, n = be.xp, x.shape[-1]
+    flat = xp.reshape(x, (-1, n, n))
+    out = xp.stack([expm(flat[i]) for i in range(flat.shape[0])]) if flat.shape[0] else flat
+    return xp.astype(xp.reshape(out, x.shape), x.dtype)
+
+
+_matrix_op(_expm, _expm_gpu)
 
 
 def expm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -838,6 +977,7 @@ def _lu_jvp(t: Tensor, ans: tuple, a: Tensor, idx: Any) -> tuple:
 
 
 _lu = defop("Lu", _lu_fwd, vjp=(_lu_vjp,), jvp=(_lu_jvp,), nout=2, batch_ok=False)
+_matrix_op(_lu)
 
 
 def lu(input: Any, output_idx_type: Any = _dt.int32, name: Any = None) -> tuple:  # noqa: A002
@@ -998,6 +1138,7 @@ def _block_sqrtm_corner(a: Tensor, e: Tensor) -> Tensor:
 _sqrtm = defop("MatrixSquareRoot", _sqrtm_fwd,
                vjp=(lambda g, ans, x: _block_sqrtm_corner(_H(x), g),),
                jvp=(lambda t, ans, x: _block_sqrtm_corner(x, t),))
+_matrix_op(_sqrtm)
 
 
 def sqrtm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -1042,6 +1183,16 @@ def _eig_jvp(t: Any, ans: tuple, x: Tensor) -> tuple:
 
 
 _eig = defop("Eig", _eig_fwd, vjp=(_eig_vjp,), jvp=(_eig_jvp,), nout=2)
+def _xp_eig(be: Any, x: Any) -> Any:
+    f = _xp_linalg(be, "eig")  # (the standard's 2025.12 revision)
+    if f is None:
+        return NotImplemented
+    c = be.dtype(np.result_type(be.np_dtype(x.dtype), np.complex64))
+    return _xp_finite_only(be, lambda a: tuple(be.xp.astype(o, c) for o in f(a)), x,
+                           be.xp.eye(x.shape[-1], dtype=x.dtype))
+
+
+_matrix_op(_eig, _xp_eig)
 
 
 def eig(tensor: Any, name: Any = None) -> tuple[Tensor, Tensor]:
@@ -1091,6 +1242,7 @@ def _block_logm_corner(a: Tensor, e: Tensor) -> Tensor:
 _logm = defop("MatrixLogarithm", _logm_fwd,
               vjp=(lambda g, ans, x: _block_logm_corner(_H(x), g),),
               jvp=(lambda t, ans, x: _block_logm_corner(x, t),), batch_ok=False)
+_matrix_op(_logm)
 
 
 def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -1109,26 +1261,3 @@ def logm(input: Any, name: Any = None) -> Tensor:  # noqa: A002
                                       "cast first, e.g. tf.cast(a, tf.complex64)")
     _square_check(x, "MatrixLogarithm")
     return apply(_logm, (x,))
-
-
-# --------------------------------------------------------------------------- array backends
-# On Dask each op runs its NumPy forward lazily on blocks of whole matrices (batches too, which
-# Dask's own linalg does not take), or Dask's blocked algorithm for one matrix in several chunks
-# (tapegrad._backend.BLOCKED: Cholesky, triangular solves); elsewhere the namespace's linalg
-# extension where it has the routine (tapegrad._backend.matrix_form).
-def _expm_gpu(be: Any, x: Any) -> Any:
-    """CuPy's ``cupyx.scipy.linalg.expm`` (one matrix at a time: it takes 2-D arrays only)."""
-    if not be.gpu:
-        return NotImplemented
-    import importlib
-    expm = importlib.import_module("cupyx.scipy.linalg").expm
-    xp, n = be.xp, x.shape[-1]
-    flat = xp.reshape(x, (-1, n, n))
-    out = xp.stack([expm(flat[i]) for i in range(flat.shape[0])]) if flat.shape[0] else flat
-    return xp.astype(xp.reshape(out, x.shape), x.dtype)
-
-
-_bk.FORMS[_expm.name] = _expm_gpu
-for _op in (_trisolve, _chol, _inv, _det, _slogdet, _solve, _svd, _svdvals, _qr, _eigh, _eigvalsh, _eig,
-            _expm, _lu, _sqrtm, _logm):
-    _bk.FORMS[_op.name] = _bk.matrix_form(_op.fwd, _bk.FORMS.get(_op.name), _bk.BLOCKED.get(_op.name))

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, _strings
+from .. import _backend as _bk, _strings, _vmap
 from .._convert import as_tensor, binary_operands, check_values, host_value
 from .._dispatch import apply, composite_api, defop
 from .._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from .._variable import Variable
-from .array import (_err, _int_list, _lead, _reshape, _slice, concat, norm_axis, reshape, stop_gradient,
-                    transpose, stack)
+from .array import (_concat, _err, _int_list, _lead, _reshape, _slice, _transpose, concat, norm_axis, reshape,
+                    stop_gradient, transpose, stack)
 from .math import add, cast, clip_by_norm, equal, where, zeros_like
 
 __all__ = ["getitem", "slice", "gather", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
@@ -158,6 +158,44 @@ _gather_grad = defop("GatherGrad", _gather_grad_fwd,
                           apply(_gather, (g, idx), {"axis": axis, "batch_dims": batch_dims}) if _lead(g, ans) == 0
                           else _gather_batched(g, idx, axis, batch_dims, _lead(g, ans)), None),
                      jvp="linear")
+def _gather_grad_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    if not bat[1]:  # the cotangent's leading axes are kept (as in a Jacobian walk)
+        return apply(op, xs, p)
+    return apply(op, _vmap.lift_all(n, xs, bat), {**p, "shape": (n,) + tuple(p["shape"]), "axis": p["axis"] + 1,
+                                                  "batch_dims": p["batch_dims"] + 1})
+
+
+def _batch_rows(be: Any, idx: Any, batch_dims: int, n: int) -> Any:
+    """A batched gather's indices as rows of the batches' ``n``-row blocks stacked: ``[nb * K]``."""
+    xp = be.xp
+    nb = math.prod(idx.shape[:batch_dims])
+    j = xp.reshape(idx, (nb, -1))
+    return xp.reshape(j + xp.reshape(xp.arange(nb) * n, (nb, 1)), (-1,))
+
+
+def _gather_grad_form(be: Any, g: Any, idx: Any, shape: tuple, axis: int, batch_dims: int) -> Any:
+    lead = g.ndim - (len(shape) - 1 + idx.ndim - batch_dims)
+    if not batch_dims:
+        return _bk.scatter_add(be, g, idx, shape[axis], lead + axis)
+    xp = be.xp
+    ls, b, pre, n = tuple(g.shape[:lead]), shape[:batch_dims], shape[batch_dims:axis], shape[axis]
+    k, q = idx.ndim - batch_dims, len(pre)
+    if not (math.prod(b) and math.prod(idx.shape[batch_dims:])):
+        return NotImplemented
+    # g: lead, B, pre, I, post -> lead, (B I), pre, post: the rows of the stacked blocks
+    gb = xp.reshape(g, ls + (-1,) + tuple(g.shape[lead + batch_dims:]))
+    a = lead + 1
+    gb = xp.permute_dims(gb, tuple(builtins.range(a)) + tuple(builtins.range(a + q, a + q + k))
+                         + tuple(builtins.range(a, a + q)) + tuple(builtins.range(a + q + k, gb.ndim)))
+    post = tuple(gb.shape[a + k + q:])
+    gb = xp.reshape(gb, ls + (-1,) + pre + post)
+    out = _bk.scatter_add(be, gb, _batch_rows(be, idx, batch_dims, n), math.prod(b) * n, lead)
+    out = xp.moveaxis(xp.reshape(out, ls + (-1, n) + pre + post), lead + 1, lead + 1 + q)
+    return xp.reshape(out, ls + tuple(shape))
+
+
+_vmap.register(_gather_grad, _gather_grad_rule)
+_bk.register(_gather_grad, _gather_grad_form)
 
 
 def _gather_batched(g: Tensor, idx: Tensor, axis: int, batch_dims: int, lead: int) -> Tensor:
@@ -168,6 +206,42 @@ def _gather_batched(g: Tensor, idx: Tensor, axis: int, batch_dims: int, lead: in
 
 
 _gather = defop("GatherV2", _gather_fwd, vjp=(_gather_vjp, None), jvp="linear")
+def _move_to_front(x: Tensor, a: int) -> Tensor:
+    if a == 0:
+        return x
+    nd = x._value.ndim
+    return apply(_transpose, (x,), {"perm": (a,) + tuple(i for i in builtins.range(nd) if i != a)})
+
+
+def _gather_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    a, bd = p["axis"], p["batch_dims"]
+    if bd == 0 and not bat[1]:
+        return apply(op, xs, {**p, "axis": a + 1})
+    if bd == 0 and not bat[0]:  # the batch axis of the indices lands at `axis`
+        return _move_to_front(apply(op, xs, p), a)
+    return apply(op, _vmap.lift_all(n, xs, bat), {**p, "axis": a + 1, "batch_dims": bd + 1})
+
+
+def _gather_form(be: Any, p: Any, idx: Any, axis: int, batch_dims: int) -> Any:
+    if not batch_dims:
+        return _bk.take(be, p, idx, axis)
+    xp = be.xp
+    b, pre, n, post = (tuple(p.shape[:batch_dims]), tuple(p.shape[batch_dims:axis]), p.shape[axis],
+                       tuple(p.shape[axis + 1:]))
+    ii = tuple(idx.shape[batch_dims:])
+    if not (math.prod(b) and math.prod(ii)):
+        return NotImplemented
+    blocks = xp.moveaxis(xp.reshape(p, (-1,) + pre + (n,) + post), 1 + len(pre), 1)  # nb, n, pre, post
+    t = xp.take(xp.reshape(blocks, (-1,) + pre + post), _batch_rows(be, idx, batch_dims, n), axis=0)
+    t = xp.reshape(t, (-1,) + ii + pre + post)
+    k, q = len(ii), len(pre)
+    t = xp.permute_dims(t, (0,) + tuple(builtins.range(1 + k, 1 + k + q)) + tuple(builtins.range(1, 1 + k))
+                        + tuple(builtins.range(1 + k + q, t.ndim)))
+    return xp.reshape(t, b + pre + ii + post)
+
+
+_vmap.register(_gather, _gather_rule)
+_bk.register(_gather, _gather_form)
 
 
 def _check_indices(idx: np.ndarray, n: int, op: str) -> None:
@@ -245,6 +319,32 @@ def _scatter_nd_vjp(g: Tensor, ans: Tensor, idx: Tensor, upd: Tensor, shape: tup
 
 _gather_nd = defop("GatherNd", _gather_nd_fwd, vjp=(_gather_nd_vjp, None), jvp="linear")
 _scatter_nd = defop("ScatterNd", _scatter_nd_fwd, vjp=(None, _scatter_nd_vjp), jvp="linear")
+def _row_index(n: int, idx: Tensor) -> Tensor:
+    """Batched nd-indices ``[n, ..., k]`` with each row's number put first: ``[n, ..., 1 + k]``."""
+    iv = idx._value
+    rows = np.broadcast_to(np.arange(n, dtype=iv.dtype).reshape((n,) + (1,) * (iv.ndim - 1)), iv.shape[:-1] + (1,))
+    return apply(_concat, (_wrap(rows), idx), {"axis": iv.ndim - 1})
+
+
+def _nd_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """GatherNd (params, idx), ScatterNd (idx, updates), TensorScatterUpdate (tensor, idx,
+    updates); ``lead``: leading axes that the indices do not index."""
+    i = 0 if op is _scatter_nd else 1
+    q = {**p, "shape": (n,) + tuple(p["shape"])} if "shape" in p else dict(p)
+    xs = list(xs)
+    if not bat[i]:  # the batch axis joins the axes that are not indexed
+        q["lead"] = p["lead"] + 1
+        return apply(op, [x if j == i or op is _gather_nd else (x if bat[j] else _vmap.lift(x, n))
+                          for j, x in enumerate(xs)], q)
+    if p["lead"]:
+        raise _vmap.Unbatchable(f"op {op.name} with lead axes and indices that depend on the row")
+    xs = _vmap.lift_all(n, xs, bat)
+    xs[i] = _row_index(n, xs[i])
+    return apply(op, xs, q)
+
+
+_vmap.register(_gather_nd, _nd_rule)
+_vmap.register(_scatter_nd, _nd_rule)
 
 
 def _tsu_fwd(t: np.ndarray, idx: np.ndarray, upd: np.ndarray, lead: int) -> np.ndarray:
@@ -273,6 +373,7 @@ def _tsu_vjp_updates(g: Tensor, ans: Tensor, t: Tensor, idx: Tensor, upd: Tensor
 
 _tsu = defop("TensorScatterUpdate", _tsu_fwd, vjp=(_tsu_vjp_tensor, None, _tsu_vjp_updates),
              jvp="linear")
+_vmap.register(_tsu, _nd_rule)
 
 
 # ----- array-API forms (tapegrad._backend): an index row is a flat position in the indexed axes,
@@ -295,7 +396,7 @@ def _nd_flat(be: Any, x: Any, lead: int, k: int) -> tuple:
 
 def _gather_nd_form(be: Any, p: Any, idx: Any, lead: int) -> Any:
     flat, _ = _nd_flat(be, p, lead, idx.shape[-1])
-    return _bk._take(be, flat, _flat_nd(be, idx, tuple(p.shape)[lead:]), lead)
+    return _bk.take(be, flat, _flat_nd(be, idx, tuple(p.shape)[lead:]), lead)
 
 
 def _scatter_nd_form(be: Any, idx: Any, upd: Any, shape: tuple, lead: int) -> Any:
@@ -303,7 +404,7 @@ def _scatter_nd_form(be: Any, idx: Any, upd: Any, shape: tuple, lead: int) -> An
     n = math.prod(shape[lead:lead + idx.shape[-1]])
     flag = be.np_dtype(upd.dtype) == np.bool_  # (add.at on bools: a logical or)
     u = xp.astype(upd, be.dtype(np.dtype(np.int64))) if flag else upd
-    out = xp.reshape(_bk._scatter_add(be, u, _flat_nd(be, idx, shape[lead:]), n, lead), shape)
+    out = xp.reshape(_bk.scatter_add(be, u, _flat_nd(be, idx, shape[lead:]), n, lead), shape)
     return out > 0 if flag else out
 
 
@@ -314,7 +415,7 @@ def _written(be: Any, idx: Any, shape: tuple) -> tuple:
     lin = xp.reshape(_flat_nd(be, idx, shape), (-1,))
     k, n = lin.shape[0], math.prod(shape[:idx.shape[-1]])
     rows = xp.reshape(xp.arange(k, dtype=lin.dtype), (k, 1))
-    last = xp.max(xp.where(_bk._hits(be, lin, n), rows, xp.asarray(-1, dtype=lin.dtype)), axis=0) if k else None
+    last = xp.max(xp.where(_bk.hits(be, lin, n), rows, xp.asarray(-1, dtype=lin.dtype)), axis=0) if k else None
     return lin, k, n, last
 
 
@@ -333,6 +434,11 @@ def _tsu_form(be: Any, t: Any, idx: Any, upd: Any, lead: int) -> Any:
     return xp.reshape(xp.where(hit, picked, flat), s)
 
 
+_bk.register(_gather_nd, _gather_nd_form)
+_bk.register(_scatter_nd, _scatter_nd_form)
+_bk.register(_tsu, _tsu_form)
+
+
 def _scatter_extreme_form(be: Any, t: Any, idx: Any, upd: Any, ufunc: Any) -> Any:
     xp = be.xp
     s = tuple(t.shape)
@@ -341,7 +447,7 @@ def _scatter_extreme_form(be: Any, t: Any, idx: Any, upd: Any, ufunc: Any) -> An
         return t
     flat, _ = _nd_flat(be, t, 0, idx.shape[-1])
     tail = tuple(flat.shape[1:])
-    hits = xp.reshape(_bk._hits(be, lin, n), (k, n) + (1,) * len(tail))
+    hits = xp.reshape(_bk.hits(be, lin, n), (k, n) + (1,) * len(tail))
     high = ufunc is np.maximum
     # each position's extreme over its updates, and over ``t`` itself where no update falls
     m = (xp.max if high else xp.min)(xp.where(hits, xp.reshape(upd, (k, 1) + tail), flat), axis=0)
@@ -607,8 +713,8 @@ _scatter_max = defop("TensorScatterMax", _scatter_extreme_fwd, vjp=(_extreme_vjp
                      jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
 _scatter_min = defop("TensorScatterMin", _scatter_extreme_fwd, vjp=(_extreme_vjp_t, None, _extreme_vjp_u),
                      jvp=(_extreme_vjp_t, None, _extreme_jvp_u))
-_bk.FORMS.update({"GatherNd": _gather_nd_form, "ScatterNd": _scatter_nd_form, "TensorScatterUpdate": _tsu_form,
-                  "TensorScatterMax": _scatter_extreme_form, "TensorScatterMin": _scatter_extreme_form})
+_bk.register(_scatter_max, _scatter_extreme_form)
+_bk.register(_scatter_min, _scatter_extreme_form)
 
 
 def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: Any = None) -> Tensor:

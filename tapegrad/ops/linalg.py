@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, _blas
+from .. import _backend as _bk, _blas, _vmap
 from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
-from .array import (_err, _lead, expand_dims, norm_axes, norm_axis, reshape, squeeze, stack,
-                    transpose)
+from .array import (_err, _lead, _transpose as _transpose_op, expand_dims, norm_axes, norm_axis, reshape,
+                    squeeze, stack, transpose)
 from .math import _check_kind, _norm_list, abs as _abs, conj, pow as _pow, sqrt
 from .reduction import reduce_max, reduce_sum
 
@@ -91,6 +91,38 @@ def _matmul_vjp_b(g: Tensor, ans: Tensor, a: Tensor, b: Tensor, adj_a: bool, adj
 _matmul = defop("BatchMatMulV2", _matmul_fwd, vjp=(_matmul_vjp_a, _matmul_vjp_b),
                 jvp=(lambda t, ans, a, b, adj_a, adj_b: _mm(t, b, adj_a, adj_b),
                      lambda t, ans, a, b, adj_a, adj_b: _mm(a, t, adj_a, adj_b)), broadcast=True)
+def _matmul_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """One batched matrix and one unbatched: one large product (NumPy would loop over the rows)."""
+    a, b = xs
+    if a._value.ndim + b._value.ndim - 1 != 4 or bat == (True, True):
+        return _vmap.broadcasting(op, n, xs, bat, p)
+    if bat[0] and not p["adj_a"]:  # [n, m, k] -> [n * m, k]
+        _, m, k = a._value.shape
+        y = apply(op, (_vmap.reshape(a, (n * m, k)), b), p)
+        return _vmap.reshape(y, (n, m, y._value.shape[-1]))
+    if bat[1] and not p["adj_b"]:
+        _, k, q = b._value.shape
+        if q == 1 and a._value.dtype.kind != "c":  # columns (matvec): y = [n, k] @ op(a)^T
+            y = apply(op, (_vmap.reshape(b, (n, k)), a), {"adj_a": False, "adj_b": not p["adj_a"]})
+            return _vmap.reshape(y, y._value.shape + (1,))
+        # [n, k, q] -> [k, n * q]
+        b2 = _vmap.reshape(apply(_transpose_op, (b,), {"perm": (1, 0, 2)}), (k, n * q))
+        y = apply(op, (a, b2), p)
+        return apply(_transpose_op, (_vmap.reshape(y, (y._value.shape[0], n, q)),), {"perm": (1, 0, 2)})
+    return _vmap.broadcasting(op, n, xs, bat, p)
+
+
+def _matmul_form(be: Any, a: Any, b: Any, adj_a: bool, adj_b: bool) -> Any:
+    xp = be.xp
+    if adj_a:
+        a = xp.conj(xp.matrix_transpose(a)) if xp.isdtype(a.dtype, "complex floating") else xp.matrix_transpose(a)
+    if adj_b:
+        b = xp.conj(xp.matrix_transpose(b)) if xp.isdtype(b.dtype, "complex floating") else xp.matrix_transpose(b)
+    return xp.matmul(a, b)
+
+
+_vmap.register(_matmul, _matmul_rule)
+_bk.register(_matmul, _matmul_form)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
@@ -183,6 +215,21 @@ def _band_fwd(x: np.ndarray, lo: int, hi: int) -> np.ndarray:
 
 _band = defop("MatrixBandPart", _band_fwd, vjp=(lambda g, ans, x, lo, hi: band_part(g, lo, hi),),
               jvp="linear")
+_vmap.register(_band, _vmap.leading)
+
+
+def _band_form(be: Any, x: Any, lo: int, hi: int) -> Any:
+    xp = be.xp
+    i = xp.reshape(xp.arange(x.shape[-2]), (-1, 1))
+    j = xp.reshape(xp.arange(x.shape[-1]), (1, -1))
+    keep = None  # (a negative count keeps the whole triangle)
+    for d, n in ((i - j, lo), (j - i, hi)):
+        if n >= 0:
+            keep = d <= n if keep is None else keep & (d <= n)
+    return x if keep is None else xp.where(keep, x, xp.zeros_like(x))
+
+
+_bk.register(_band, _band_form)
 
 
 def band_part(input: Any, num_lower: Any, num_upper: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -220,6 +267,9 @@ def _diag_part_vjp(g: Tensor, ans: Tensor, x: Tensor, k: int) -> Tensor:
 
 
 _diag_part = defop("MatrixDiagPartV3", _diag_part_fwd, vjp=(_diag_part_vjp,), jvp="linear")
+_vmap.register(_diag_part, _vmap.leading)
+_bk.register(_diag_part, lambda be, x, k: (
+    be.xp.linalg.diagonal(x, offset=k) if hasattr(be.xp, "linalg") else NotImplemented))
 
 
 def _set_diag_fwd(x: np.ndarray, d: np.ndarray, k: int) -> np.ndarray:
@@ -237,6 +287,37 @@ def _set_diag_vjp_x(g: Tensor, ans: Tensor, x: Tensor, d: Tensor, k: int) -> Ten
 _set_diag = defop("MatrixSetDiagV3", _set_diag_fwd,
                   vjp=(_set_diag_vjp_x, lambda g, ans, x, d, k: apply(_diag_part, (g,), {"k": k})),
                   jvp="linear")
+_vmap.register(_set_diag, _vmap.leading)
+
+
+def _diag_positions(shape: tuple, k: int) -> tuple:
+    """Rows and columns of diagonal ``k`` of an ``m x n`` matrix (NumPy, from the shape)."""
+    m, n = shape[-2], shape[-1]
+    r = np.arange(max(0, -k), min(m, n - k))
+    return r, r + k
+
+
+def _on_diagonal(be: Any, d: Any, shape: tuple, k: int) -> Any:
+    """``d``'s entries laid on diagonal ``k`` of ``shape`` matrices (another entry of ``d``
+    elsewhere), and the mask of that diagonal; None for an empty diagonal. Built from ranges:
+    no ``shape``-sized constant (on Dask, no matrix in one chunk)."""
+    xp = be.xp
+    r, _ = _diag_positions(shape, k)
+    if not r.size:
+        return None
+    i = xp.reshape(xp.arange(shape[0]), (-1, 1))
+    j = xp.arange(shape[1])
+    col = np.clip(np.arange(shape[1]) - max(k, 0), 0, r.size - 1)  # (the entry of d in each column)
+    vals = xp.take(d, xp.asarray(col), axis=d.ndim - 1)
+    return xp.reshape(vals, tuple(d.shape[:-1]) + (1, shape[1])), (j - i) == k
+
+
+def _set_diag_form(be: Any, x: Any, d: Any, k: int) -> Any:
+    laid = _on_diagonal(be, d, tuple(x.shape[-2:]), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], x)
+
+
+_bk.register(_set_diag, _set_diag_form)
 
 
 def _mdiag_fwd(d: np.ndarray, k: int, rows: int, cols: int, pad: Any) -> np.ndarray:
@@ -253,6 +334,15 @@ def _mdiag_jvp(t: Any, ans: Tensor, d: Tensor, k: int, rows: int, cols: int, pad
 _mdiag = defop("MatrixDiagV3", _mdiag_fwd,
                vjp=(lambda g, ans, d, k, rows, cols, pad: apply(_diag_part, (g,), {"k": k}),),
                jvp=(_mdiag_jvp,))
+_vmap.register(_mdiag, _vmap.leading)
+
+
+def _mdiag_form(be: Any, d: Any, k: int, rows: int, cols: int, pad: Any) -> Any:
+    laid = _on_diagonal(be, d, (rows, cols), k)
+    return NotImplemented if laid is None else be.xp.where(laid[1], laid[0], be.xp.asarray(pad, dtype=d.dtype))
+
+
+_bk.register(_mdiag, _mdiag_form)
 
 
 def _k_arg(k: Any, op: str) -> int:
@@ -397,6 +487,8 @@ _fill = defop("FillTriangular", _fill_fwd,
               vjp=(lambda g, ans, x, upper: apply(_fill_inv, (g,), {"upper": upper}),), jvp="linear")
 _fill_inv = defop("FillTriangularInverse", _fill_inv_fwd,
                   vjp=(lambda g, ans, x, upper: apply(_fill, (g,), {"upper": upper}),), jvp="linear")
+_vmap.register(_fill, _vmap.leading)
+_vmap.register(_fill_inv, _vmap.leading)
 
 
 def _xp_fill(be: Any, x: Any, upper: bool) -> Any:
@@ -418,7 +510,9 @@ def _xp_fill_inv(be: Any, x: Any, upper: bool) -> Any:
     return xp.take(xp.reshape(x, tuple(x.shape[:-2]) + (n * n,)), xp.asarray(flat), axis=x.ndim - 2)
 
 
-_bk.FORMS.update({"Cross": _xp_cross, "FillTriangular": _xp_fill, "FillTriangularInverse": _xp_fill_inv})
+_bk.register(_cross, _xp_cross)
+_bk.register(_fill, _xp_fill)
+_bk.register(_fill_inv, _xp_fill_inv)
 
 
 def fill_triangular(x: Any, upper: bool = False, name: Any = None) -> Tensor:
@@ -621,6 +715,14 @@ def _einsum_jvp(ts: Any, ans: Tensor, *xs: Tensor, ins: tuple, out: str) -> Tens
 
 # jointly: variadic (inputs are *xs); the VJP shares the label bookkeeping across inputs
 _einsum = defop("Einsum", _einsum_fwd, vjp=jointly(_einsum_vjp), jvp=jointly(_einsum_jvp))
+def _einsum_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    used = set("".join(p["ins"]) + p["out"])
+    c = next(ch for ch in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA" if ch not in used)
+    ins = tuple(c + s if b else s for s, b in zip(p["ins"], bat))
+    return apply(op, xs, {"ins": ins, "out": c + p["out"]})
+
+
+_vmap.register(_einsum, _einsum_rule)
 
 
 def _xp_einsum(be: Any, *xs: Any, ins: tuple, out: str) -> Any:
@@ -673,7 +775,7 @@ def _contract(xp: Any, a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
     return xp.reshape(xp.matmul(a, b), tuple(size[c] for c in labels)), "".join(labels)
 
 
-_bk.FORMS["Einsum"] = _xp_einsum
+_bk.register(_einsum, _xp_einsum)
 
 
 def _parse_term(term: str, k: int) -> tuple[list, bool]:

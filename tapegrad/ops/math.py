@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _strings, dtypes as _dt
+from .. import _backend as _bk, _strings, _trace, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor
 from .._dispatch import (_KIND_NAMES, apply, binary, composite_api, composite_binary, composite_call, defop,
                          jointly, unary)
@@ -56,6 +56,7 @@ _binary = binary
 _add = defop("AddV2", np.add, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: g),
              jvp="linear", broadcast=True)
 _string_add = defop("StringAdd", lambda x, y: _strings.held(np.add(x, y)), nondiff=True)
+_vmap.register(_string_add, _vmap.broadcasting)
 _sub = defop("Sub", np.subtract, kinds="fciu", vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g),
              jvp="linear", broadcast=True)
 _mul = defop("Mul", np.multiply, kinds="fciu", deriv=(lambda ans, x, y: y, lambda ans, x, y: x), broadcast=True)
@@ -79,6 +80,9 @@ _floordiv = defop("FloorDiv", _int_div(np.floor_divide), nondiff=True)
 _mod = defop("FloorMod", _int_div(np.mod), kinds="fiu",
              vjp=(lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floordiv(x, y)),
              jvp=(lambda t, ans, x, y: t, lambda t, ans, x, y: -t * floordiv(x, y)), broadcast=True)
+_vmap.register(_floordiv, _vmap.broadcasting)
+_bk.register(_floordiv, lambda be, x, y: be.xp.floor_divide(x, y))
+_bk.register(_mod, lambda be, x, y: be.xp.remainder(x, y))
 
 
 def add(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -197,6 +201,7 @@ def _check_int_pow(y: np.ndarray) -> None:
 
 
 _neg = defop("Neg", np.negative, kinds="fciu", vjp=(lambda g, ans, x: -g,), jvp="linear")
+_vmap.register(_neg, _vmap.broadcasting)
 
 
 def negative(x: Any, name: Any = None) -> Tensor:
@@ -220,6 +225,7 @@ def _abs_jvp(t: Any, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _abs = defop("Abs", np.abs, kinds="fciu", vjp=(_abs_vjp,), jvp=(_abs_jvp,))
+_vmap.register(_abs, _vmap.broadcasting)
 
 
 def abs(x: Any, name: Any = None) -> Tensor:  # noqa: A001
@@ -229,6 +235,7 @@ def abs(x: Any, name: Any = None) -> Tensor:  # noqa: A001
 
 _sign = defop("Sign", np.sign, kinds="fiu", vjp=(lambda g, ans, x: zeros_like(g),),
               jvp=(lambda t, ans, x: zeros_like(ans),))
+_vmap.register(_sign, _vmap.broadcasting)
 
 
 def _csign(v: np.ndarray) -> np.ndarray:
@@ -239,6 +246,7 @@ def _csign(v: np.ndarray) -> np.ndarray:
 _csign_op = defop("ComplexSign", _csign,
                   vjp=(lambda g, ans, x: _csign_vjp(g, ans, x),),
                   jvp=(lambda t, ans, x: _csign_jvp(t, ans, x),))
+_vmap.register(_csign_op, _vmap.broadcasting)
 
 
 def _csign_form(be: Any, v: Any) -> Any:
@@ -248,7 +256,7 @@ def _csign_form(be: Any, v: Any) -> Any:
     return xp.where(zero, xp.zeros_like(v), v / xp.where(zero, xp.ones_like(a), a))
 
 
-_bk.FORMS["ComplexSign"] = _csign_form
+_bk.register(_csign_op, _csign_form)
 
 
 def _as_complex(r: Tensor) -> Tensor:
@@ -288,6 +296,14 @@ _mul_no_nan = defop("MulNoNan", lambda x, y: np.where(y == 0, np.zeros((), np.re
                     jvp=(lambda t, ans, x, y: multiply_no_nan(t, y), lambda t, ans, x, y: multiply_no_nan(x, t)))
 
 
+def _mul_no_nan_form(be: Any, x: Any, y: Any) -> Any:
+    v = x * y
+    return be.xp.where(y == 0, be.xp.zeros_like(v), v)
+
+
+_bk.register(_mul_no_nan, _mul_no_nan_form)
+
+
 def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x * y``, but 0 wherever ``y`` is 0 even if ``x`` is NaN or infinite."""
     return _binary(_mul_no_nan, x, y)
@@ -296,6 +312,7 @@ def multiply_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
 _sqrt = defop("Sqrt", np.sqrt, kinds="fc",
               vjp=(lambda g, ans, x: multiply_no_nan(conj(0.5 / ans), g),),
               jvp=(lambda t, ans, x: t * (0.5 / ans),))
+_vmap.register(_sqrt, _vmap.broadcasting)
 
 
 def sqrt(x: Any, name: Any = None) -> Tensor:
@@ -309,6 +326,8 @@ def sqrt(x: Any, name: Any = None) -> Tensor:
 _rsqrt = defop("Rsqrt", lambda x: 1 / np.sqrt(x), kinds="fc",
                vjp=(lambda g, ans, x: multiply_no_nan(conj(-0.5 * ans * ans * ans), g),),
                jvp=(lambda t, ans, x: multiply_no_nan(-0.5 * ans * ans * ans, t),))
+_vmap.register(_rsqrt, _vmap.broadcasting)
+_bk.register(_rsqrt, lambda be, x: 1 / be.xp.sqrt(x))
 
 
 def rsqrt(x: Any, name: Any = None) -> Tensor:
@@ -356,6 +375,7 @@ def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
 
 
 _sigmoid = defop("Sigmoid", _sigmoid_fwd, kinds="fc", deriv=(lambda ans, x: ans * (1 - ans),))
+_bk.register(_sigmoid, lambda be, x: 1 / (1 + be.xp.exp(-x)))
 
 
 def sin(x: Any, name: Any = None) -> Tensor:
@@ -386,6 +406,7 @@ def sigmoid(x: Any, name: Any = None) -> Tensor:
 _reciprocal = defop("Reciprocal", np.reciprocal, kinds="fc",  # zero cotangent: 0, as Rsqrt above
                     vjp=(lambda g, ans, x: multiply_no_nan(conj(-ans * ans), g),),
                     jvp=(lambda t, ans, x: multiply_no_nan(-ans * ans, t),))
+_vmap.register(_reciprocal, _vmap.broadcasting)
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -429,9 +450,14 @@ _where = defop("SelectV2", np.where, broadcast=True,
                     lambda g, ans, c, x, y: where(c, zeros_like(g), g)),
                jvp=(None, lambda t, ans, c, x, y: where(c, t, zeros_like(ans)),
                     lambda t, ans, c, x, y: where(c, zeros_like(ans), t)))
+_bk.register(_where, lambda be, c, x, y: be.xp.where(c, x, y))
 
 
-_argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)  # value-shaped
+_argwhere = defop("Where", lambda c: np.argwhere(c).astype(np.int64), nondiff=True)
+_trace.value_shaped(_argwhere)
+_bk.register(_argwhere, lambda be, c: (  # (np.argwhere on Dask, CuPy)
+    NotImplemented if be.numpy_api or not c.ndim else
+    be.xp.astype(be.xp.stack(be.xp.nonzero(c), axis=-1), be.dtype(np.dtype(np.int64)))))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -479,9 +505,23 @@ _complex = defop("Complex", _complex_fwd,
                  vjp=(lambda g, ans, x, y: real(g), lambda g, ans, x, y: imag(g)),
                  jvp=(lambda t, ans, x, y: complex_(t, zeros_like(y)), lambda t, ans, x, y: complex_(zeros_like(x), t)),
                  broadcast=True)
+def _complex_form(be: Any, re: Any, im: Any) -> Any:
+    xp = be.xp
+    single = np.result_type(be.np_dtype(re.dtype), be.np_dtype(im.dtype)) == np.float32
+    c = be.dtype(np.dtype(np.complex64 if single else np.complex128))
+    return xp.astype(re, c) + xp.astype(im, c) * 1j
+
+
+_bk.register(_complex, _complex_form)
 _real = defop("Real", np.real, vjp=(lambda g, ans, x: complex_(g, zeros_like(g)),), jvp="linear")
 _imag = defop("Imag", np.imag, vjp=(lambda g, ans, x: complex_(zeros_like(g), g),), jvp="linear")
 _conj = defop("Conj", np.conj, vjp=(lambda g, ans, x: conj(g),), jvp="linear")
+_vmap.register(_real, _vmap.broadcasting)
+_vmap.register(_imag, _vmap.broadcasting)
+_vmap.register(_conj, _vmap.broadcasting)
+_bk.register(_real, lambda be, x: be.xp.real(x))
+_bk.register(_imag, lambda be, x: be.xp.imag(x))
+_bk.register(_conj, lambda be, x: be.xp.conj(x))
 
 
 def complex_(real: Any, imag: Any, name: Any = None) -> Tensor:
@@ -539,6 +579,21 @@ def _cast_fwd(x: np.ndarray, dtype: Any) -> np.ndarray:
 _cast = defop("Cast", _cast_fwd, vjp=(_cast_vjp,), jvp="linear", slices=True)
 # a cast to (or from) an integer or bool type: no derivative, but tapes still see it (diagnosis)
 _cast_nondiff = defop("CastToNonFloat", _cast_fwd, nondiff=True)
+_vmap.register(_cast, _vmap.broadcasting)
+_vmap.register(_cast_nondiff, _vmap.broadcasting)
+
+
+def _cast_form(be: Any, x: Any, dtype: Any) -> Any:
+    xp = be.xp
+    if xp.isdtype(x.dtype, "complex floating") and dtype.kind != "c":
+        x = xp.real(x)
+    if dtype.kind in "iu" and xp.isdtype(x.dtype, "real floating"):
+        x = xp.trunc(x)
+    return xp.astype(x, be.dtype(dtype))
+
+
+_bk.register(_cast, _cast_form)
+_bk.register(_cast_nondiff, _cast_form)
 
 
 def cast(x: Any, dtype: Any, name: Any = None) -> Tensor:
@@ -575,6 +630,7 @@ def saturate_cast(value: Any, dtype: Any, name: Any = None) -> Tensor:
 # --------------------------------------------------------------------------- comparisons, logic
 def _cmp(name: str, fn: Any, kinds: str | None = None) -> Any:
     op = defop(name, fn, kinds=kinds, nondiff=True)
+    _vmap.register(op, _vmap.broadcasting)
 
     def f(x: Any, y: Any, name: Any = None) -> Tensor:
         try:
@@ -599,6 +655,7 @@ _logical_and = _cmp("LogicalAnd", np.logical_and)
 _logical_or = _cmp("LogicalOr", np.logical_or)
 _logical_xor = _cmp("LogicalXor", np.logical_xor)
 _lnot = defop("LogicalNot", np.logical_not, kinds="b", nondiff=True)
+_vmap.register(_lnot, _vmap.broadcasting)
 
 
 def _bool_args(f: Any, name: str) -> Any:
@@ -681,6 +738,22 @@ def _cumsum_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
 
 
 _cumsum = defop("Cumsum", _cum_fwd(np.cumsum), vjp=(_cumsum_vjp,), jvp="linear")
+_vmap.register(_cumsum, _vmap.one_axis("axis"))
+
+
+def _cumulative_form(name: str) -> Any:
+    def form(be: Any, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
+        xp = be.xp
+        if reverse:
+            x = xp.flip(x, axis=axis)
+        r = getattr(xp, name)(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+        if exclusive:  # drop the total: keep the first n of the n + 1 partial sums (products)
+            r = xp.take(r, xp.arange(x.shape[axis]), axis=axis)
+        return xp.flip(r, axis=axis) if reverse else r
+    return form
+
+
+_bk.register(_cumsum, _cumulative_form("cumulative_sum"))
 
 
 def _div_or_zero(a: Tensor, x: Tensor) -> Tensor:
@@ -699,6 +772,8 @@ def _cumprod_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, 
 _cumprod = defop("Cumprod", _cum_fwd(np.cumprod), vjp=(_cumprod_vjp,),   # JVP: the VJP transposed
                  jvp=(lambda t, ans, x, axis, exclusive, reverse: ans * apply(
                      _cumsum, (_div_or_zero(t, x),), {"axis": axis, "exclusive": exclusive, "reverse": reverse}),))
+_vmap.register(_cumprod, _vmap.one_axis("axis"))
+_bk.register(_cumprod, _cumulative_form("cumulative_prod"))
 
 
 def _scan(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
@@ -815,6 +890,8 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
 # --------------------------------------------------------------------------- add_n
 _add_n = defop("AddN", lambda *xs: reduce(np.add, xs),  # variadic (*xs): one rule for all inputs
                vjp=jointly(lambda g, ans, needs, *xs: [g for _ in needs]), jvp="linear")
+_vmap.register(_add_n, _vmap.leading)
+_bk.register(_add_n, lambda be, *xs: sum(xs[1:], xs[0]))
 
 
 def scalar_mul(scalar: Any, x: Any, name: Any = None) -> Tensor:
@@ -909,8 +986,9 @@ def _truncatediv_fwd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 _truncatediv = defop("TruncateDiv", _truncatediv_fwd, nondiff=True)
-_bk.FORMS["TruncateDiv"] = lambda be, x, y: (  # (integers: NumPy's forward checks for division by 0)
-    be.xp.trunc(x / y) if be.xp.isdtype(x.dtype, "real floating") else NotImplemented)
+_vmap.register(_truncatediv, _vmap.broadcasting)
+_bk.register(_truncatediv, lambda be, x, y: (  # (integers: NumPy's forward checks for division by 0)
+    be.xp.trunc(x / y) if be.xp.isdtype(x.dtype, "real floating") else NotImplemented))
 
 
 def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop
 from .._tensor import CompositeConversionError, Tensor, constant_maker, wrap as _wrap
@@ -25,6 +25,7 @@ from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
                    sigmoid, square, subtract, tanh, where, zeros_like)
+from .random import uniform
 from .reduction import reduce_mean, reduce_sum
 from .special import divide_no_nan, erf, squared_difference
 
@@ -52,9 +53,13 @@ def _zero_in_x(c: Tensor, ans: Tensor, g: Tensor, x: Tensor, **p: Any) -> Tensor
 _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
                       vjp=(lambda g2, ans, g, x: _relu_grad(g2, x), _zero_in_x),
                       jvp=(lambda t, ans, g, x: _relu_grad(t, x), _zero_in_x))
+_vmap.register(_relu_grad_op, _vmap.leading)
+_bk.register(_relu_grad_op, lambda be, g, x: be.xp.where(x > 0, g, be.xp.zeros_like(g)))
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
               vjp=(lambda g, ans, x: _relu_grad(g, x),),
               jvp=(lambda t, ans, x: _relu_grad(t, x),))
+_vmap.register(_relu, _vmap.broadcasting)
+_bk.register(_relu, lambda be, x: be.xp.where(x > 0, x, be.xp.zeros_like(x)))
 
 
 def relu(features: Any, name: Any = None) -> Tensor:
@@ -90,8 +95,32 @@ def _log_softmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axis: int) -> Tensor:
 # axis is stored negative so that rules work unchanged on cotangents with leading batch axes
 _softmax = defop("Softmax", _softmax_fwd, vjp=(_softmax_vjp,),
                  jvp=(lambda t, ans, x, axis: _softmax_vjp(t, ans, x, axis),))
+_vmap.register(_softmax, _vmap.one_axis("axis"))
+
+
+def _softmax_form(be: Any, x: Any, axis: int) -> Any:
+    xp = be.xp
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+_bk.register(_softmax, _softmax_form)
 _log_softmax = defop("LogSoftmax", _log_softmax_fwd, vjp=(_log_softmax_vjp,),
                      jvp=(lambda t, ans, x, axis: t - reduce_sum(exp(ans) * t, axis=axis, keepdims=True),))
+_vmap.register(_log_softmax, _vmap.one_axis("axis"))
+
+
+def _log_softmax_form(be: Any, x: Any, axis: int) -> Any:
+    xp = be.xp
+    s = x - xp.max(x, axis=axis, keepdims=True)
+    return s - xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
+
+
+def _neg_log_softmax_form(be: Any, x: Any) -> Any:
+    return -_log_softmax_form(be, x, -1)
+
+
+_bk.register(_log_softmax, _log_softmax_form)
 
 
 def _neg_axis(x: Tensor, axis: Any, op: str) -> int:
@@ -140,6 +169,15 @@ _sxent = defop("SparseSoftmaxCrossEntropyWithLogits", _sxent_fwd, vjp=(_sxent_vj
                jvp=(lambda t, ans, logits, labels: reduce_sum(
                    t * (softmax(logits) - _onehot(logits, labels)),
                    axis=-1),))
+_vmap.register(_sxent, _vmap.leading)
+
+
+def _sxent_form(be: Any, logits: Any, labels: Any) -> Any:
+    nls = _neg_log_softmax_form(be, logits)
+    return be.xp.sum(be.xp.where(_bk.hits(be, labels, logits.shape[-1]), nls, be.xp.zeros_like(nls)), axis=-1)
+
+
+_bk.register(_sxent, _sxent_form)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: Any = None) -> Tensor:
@@ -185,6 +223,7 @@ _xent = defop("SoftmaxCrossEntropyWithLogits", _xent_fwd,
               jvp=(lambda t, ans, logits, labels: reduce_sum(t * (softmax(logits) - labels), axis=-1),
                    lambda t, ans, logits, labels: -reduce_sum(t * log_softmax(logits), axis=-1)),
               broadcast=True)
+_bk.register(_xent, lambda be, logits, labels: be.xp.sum(labels * _neg_log_softmax_form(be, logits), axis=-1))
 
 
 def softmax_cross_entropy_with_logits(labels: Any = None, logits: Any = None, axis: int = -1, name: Any = None) -> Tensor:
@@ -257,26 +296,36 @@ def _float_features(features: Any, op: str) -> Tensor:
 _relu6_grad = defop("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)),
                     vjp=(lambda g2, ans, g, x: apply(_relu6_grad, (g2, x)), _zero_in_x),
                     jvp=(lambda t, ans, g, x: apply(_relu6_grad, (t, x)), _zero_in_x))
+_vmap.register(_relu6_grad, _vmap.leading)
+_bk.register(_relu6_grad, lambda be, g, x: be.xp.where((x > 0) & (x < 6), g, be.xp.zeros_like(g)))
 _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype, copy=False),
                vjp=(lambda g, ans, x: apply(_relu6_grad, (g, x)),),
                jvp=(lambda t, ans, x: apply(_relu6_grad, (t, x)),))
+_vmap.register(_relu6, _vmap.broadcasting)
+_bk.register(_relu6, lambda be, x: be.xp.clip(x, 0, 6))
 _elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
              deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
+_bk.register(_elu, lambda be, x: be.xp.where(x < 0, be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x))
 _selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
               .astype(x.dtype, copy=False),
               deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))
-_bk.FORMS["Selu"] = lambda be, x: _SELU_SCALE * be.xp.where(
-    x < 0, _SELU_ALPHA * be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x)
+_bk.register(_selu, lambda be, x: _SELU_SCALE * be.xp.where(
+    x < 0, _SELU_ALPHA * be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x))
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}), _zero_in_x),
     jvp=(lambda t, ans, g, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}), _zero_in_x))
+_vmap.register(_leaky_relu_grad, _vmap.leading)
+_bk.register(_leaky_relu_grad, lambda be, g, x, alpha: be.xp.where(x > 0, g, g * alpha))
 _leaky_relu = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                     vjp=(lambda g, ans, x, alpha: apply(_leaky_relu_grad, (g, x), {"alpha": alpha}),),
                     jvp=(lambda t, ans, x, alpha: apply(_leaky_relu_grad, (t, x), {"alpha": alpha}),))
+_vmap.register(_leaky_relu, _vmap.broadcasting)
+_bk.register(_leaky_relu, lambda be, x, alpha: be.xp.where(x > 0, x, x * alpha))
 _softsign = defop("Softsign", lambda x: x / (1 + np.abs(x)),
                   deriv=(lambda ans, x: reciprocal(square(1 + abs(x))),))
+_bk.register(_softsign, lambda be, x: x / (1 + be.xp.abs(x)))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -502,8 +551,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     except ValueError:
         raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
-    from .. import random as _random  # (tapegrad.random sits above the op families)
-    u = _random.uniform(shape, dtype=xt.dtype, seed=seed)
+    u = uniform(shape, dtype=xt.dtype, seed=seed)
     mask = greater_equal(u, r)  # (ops, not NumPy: a tf.function trace replays the draw)
     if mask._value.shape != xt._value.shape:
         mask = broadcast_to(mask, xt._value.shape)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, host_value
 from .._dispatch import apply, composite_api, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -49,6 +49,8 @@ def _sum_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
 
 _sum = defop("Sum", _sum_fwd,
              vjp=(_sum_vjp,), jvp="linear")
+_vmap.register(_sum, _vmap.axes("axes"))
+_bk.register(_sum, lambda be, x, axes, keepdims: be.xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
 
 
 _BLOCK = 32
@@ -92,6 +94,8 @@ _mean = defop("Mean", _mean_fwd,
               vjp=(constant_maker(lambda g, ans, x, axes, keepdims:
                    _sum_vjp(g, ans, x, axes, keepdims) / x._value.dtype.type(max(_count(x, axes), 1))),),
               jvp="linear")
+_vmap.register(_mean, _vmap.axes("axes"))
+_bk.register(_mean, lambda be, x, axes, keepdims: be.xp.mean(x, axis=axes, keepdims=keepdims))
 
 
 def _minmax_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> Tensor:
@@ -125,6 +129,10 @@ def _extreme_fwd(fn: Any, sign: int) -> Any:
 
 _max = defop("Max", _extreme_fwd(np.max, -1), vjp=(_minmax_vjp,), jvp=(_minmax_jvp,))
 _min = defop("Min", _extreme_fwd(np.min, 1), vjp=(_minmax_vjp,), jvp=(_minmax_jvp,))
+_vmap.register(_max, _vmap.axes("axes"))
+_vmap.register(_min, _vmap.axes("axes"))
+_bk.register(_max, lambda be, x, axes, keepdims: be.xp.max(x, axis=axes, keepdims=keepdims))
+_bk.register(_min, lambda be, x, axes, keepdims: be.xp.min(x, axis=axes, keepdims=keepdims))
 
 
 def _prod_others(x: Tensor, axes: tuple) -> Tensor:
@@ -150,6 +158,8 @@ _prod = defop("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=k
                                                          dtype=x.dtype if x.dtype.kind in "iu" else None),
               vjp=(_prod_vjp,),
               jvp=(lambda t, ans, x, axes, keepdims: reduce_sum(t * _prod_others(x, axes), axis=list(axes), keepdims=keepdims),))
+_vmap.register(_prod, _vmap.axes("axes"))
+_bk.register(_prod, lambda be, x, axes, keepdims: be.xp.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
 
 
 def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
@@ -161,6 +171,16 @@ def _lse_shift(x: np.ndarray, axes: tuple) -> np.ndarray:
 
 
 _lse_max = defop("LogSumExpShift", _lse_shift, nondiff=True)
+_vmap.register(_lse_max, _vmap.axes("axes"))
+
+
+def _lse_shift_form(be: Any, x: Any, axes: tuple) -> Any:
+    xp = be.xp
+    m = xp.max(x, axis=axes, keepdims=True)
+    return xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+
+
+_bk.register(_lse_max, _lse_shift_form)
 
 
 def _lse_fwd(x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
@@ -183,6 +203,17 @@ def _lse_vjp(g: Tensor, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> 
 _lse = defop("LogSumExp", _lse_fwd, vjp=(_lse_vjp,),
              jvp=(lambda t, ans, x, axes, keepdims: reduce_sum(
                  t * _lse_softmax(x, axes), axis=list(axes), keepdims=keepdims),))
+_vmap.register(_lse, _vmap.axes("axes"))
+
+
+def _lse_form(be: Any, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    m = _lse_shift_form(be, x, axes)
+    r = xp.log(xp.sum(xp.exp(x - m), axis=axes, keepdims=True)) + m
+    return r if keepdims else xp.squeeze(r, axis=axes)
+
+
+_bk.register(_lse, _lse_form)
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool, kinds: str = "fciu") -> Tensor:
@@ -238,6 +269,10 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
 
 _any = defop("Any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims), nondiff=True)
 _all = defop("All", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims), nondiff=True)
+_vmap.register(_any, _vmap.axes("axes"))
+_vmap.register(_all, _vmap.axes("axes"))
+_bk.register(_any, lambda be, x, axes, keepdims: be.xp.any(x, axis=axes, keepdims=keepdims))
+_bk.register(_all, lambda be, x, axes, keepdims: be.xp.all(x, axis=axes, keepdims=keepdims))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -280,8 +315,19 @@ def _arg_fwd(fn: Any, nan_skipping: Any) -> Any:
     return fwd
 
 
+def _arg_form(be: Any, x: Any, axis: int, out: np.dtype, high: bool) -> Any:
+    """TF's ArgMax/ArgMin: NaN skipped (an all-NaN slice gives 0)."""
+    xp = be.xp
+    if xp.isdtype(x.dtype, "real floating"):
+        x = xp.where(xp.isnan(x), xp.asarray(-math.inf if high else math.inf, dtype=x.dtype), x)
+    return xp.astype((xp.argmax if high else xp.argmin)(x, axis=axis), be.dtype(out))
+
+
 def _arg(fn: Any, nan_skipping: Any, name: str) -> Any:
     op = defop(name, _arg_fwd(fn, nan_skipping), nondiff=True)
+    _vmap.register(op, _vmap.one_axis("axis"))
+    high = name == "ArgMax"
+    _bk.register(op, lambda be, x, axis, out: _arg_form(be, x, axis, out, high))
 
     def f(input: Any, axis: Any = None, output_type: Any = _dt.int64, name: Any = None) -> Tensor:  # noqa: A002
         x = as_tensor(input)
@@ -336,6 +382,19 @@ def _enorm_jvp(t: Any, ans: Tensor, x: Tensor, axes: tuple, keepdims: bool) -> T
 
 
 _enorm = defop("EuclideanNorm", _enorm_fwd, vjp=(_enorm_vjp,), jvp=(_enorm_jvp,))
+_vmap.register(_enorm, _vmap.axes("axes"))
+
+
+def _enorm_form(be: Any, x: Any, axes: tuple, keepdims: bool) -> Any:
+    xp = be.xp
+    if xp.isdtype(x.dtype, "complex floating"):
+        return xp.astype(xp.sqrt(xp.sum(xp.real(x * xp.conj(x)), axis=axes, keepdims=keepdims)), x.dtype)
+    if not xp.isdtype(x.dtype, "real floating"):
+        return NotImplemented
+    return xp.sqrt(xp.sum(x * x, axis=axes, keepdims=keepdims))
+
+
+_bk.register(_enorm, _enorm_form)
 
 
 def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
@@ -404,6 +463,7 @@ def _cumlse_jvp(t: Tensor, ans: Tensor, x: Tensor, axis: int, exclusive: bool, r
 
 
 _cumlse = defop("CumulativeLogsumexp", _cumlse_fwd, vjp=(_cumlse_vjp,), jvp=(_cumlse_jvp,))
+_vmap.register(_cumlse, _vmap.one_axis("axis"))
 
 
 def _cumlse_form(be: Any, x: Any, axis: int, exclusive: bool, reverse: bool) -> Any:
@@ -428,7 +488,7 @@ def _cumlse_form(be: Any, x: Any, axis: int, exclusive: bool, reverse: bool) -> 
     return xp.flip(r, axis=axis) if reverse else r
 
 
-_bk.FORMS["CumulativeLogsumexp"] = _cumlse_form
+_bk.register(_cumlse, _cumlse_form)
 
 
 def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,

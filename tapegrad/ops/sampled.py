@@ -2,7 +2,7 @@
 they draw from, and ``compute_accidental_hits``.
 
 The samplers run TensorFlow's ``RangeSampler`` kernels (``_philox.candidates``) as stateful
-random ops of tapegrad.random (its kernels, seeds and graphs): the same ids and expected counts
+random ops of the random family (``ops/random.py``: its kernels, seeds and graphs): the same ids and expected counts
 for the same seeds. The accidental-hit search is a non-differentiable op; the losses are
 compositions of tapegrad ops (``embedding_lookup``, ``matmul``, the cross entropies), so their
 gradients reach ``weights``, ``biases`` and ``inputs`` as TensorFlow's do.
@@ -24,6 +24,7 @@ from .indexing import embedding_lookup, tensor_scatter_nd_update
 from .linalg import matmul
 from .math import cast, log, ones_like, zeros_like
 from .nn import sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits
+from .random import kernel_draw, take_seed
 from .reduction import reduce_sum
 
 __all__ = ["log_uniform_candidate_sampler", "uniform_candidate_sampler", "learned_unigram_candidate_sampler",
@@ -83,8 +84,7 @@ def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique
         sampled = np.array(ids, np.int64)
         return (sampled, _expected(probs(flat), num_sampled, tries).reshape(true.shape),
                 _expected(probs(sampled), num_sampled, tries))
-    from .. import random as _random  # (tapegrad.random, which keeps the kernels, sits above the ops)
-    return _random.kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make,
+    return kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make,
                                (tc,), state=True)
 
 
@@ -218,8 +218,7 @@ def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, un
         raise InvalidArgumentError(f"true_classes must be an int64 matrix [batch_size, num_true = {num_true}], "
                                    f"got shape {list(tc._value.shape)}.")
     check_values(lambda v: _check_candidates(v, n), tc)
-    from .. import random as _random  # (as in _sampler)
-    _random.take_seed(seed)
+    take_seed(seed)
     return (_wrap(np.arange(n, dtype=np.int64)), _wrap(np.ones(tc._value.shape, np.float32)),
             _wrap(np.ones(n, np.float32)))
 
@@ -250,8 +249,7 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
     if tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
         raise InvalidArgumentError(f"true_classes must be [batch_size, num_true = {num_true}], got shape "
                                    f"{list(tc._value.shape)}.")
-    from .. import random as _random  # (as in _sampler)
-    _random.take_seed(seed)
+    take_seed(seed)
     return apply(_hits, (tc, sc))
 
 

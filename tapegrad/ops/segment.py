@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import _err, _lead, reshape
-from .math import (_check_kind, abs as abs_, cast, conj, equal, floordiv, logical_and, logical_not, maximum,
-                   ones_like, sign, truediv, where, zeros_like)
+from .math import (_add, _check_kind, _where, abs as abs_, cast, conj, equal, floordiv, less, logical_and,
+                   logical_not, maximum, ones_like, sign, truediv, where, zeros_like)
 from .indexing import _gather
 
 __all__ = ["unsorted_segment_sum", "segment_sum", "segment_mean", "unsorted_segment_mean",
@@ -51,6 +51,23 @@ def _uss_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments: in
 
 
 _uss = defop("UnsortedSegmentSum", _uss_fwd, vjp=(_uss_vjp, None), batch_ok=False, jvp="linear")
+def _segment_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    """Segment ``k`` of row ``i`` becomes segment ``i * num + k`` of one flat call."""
+    data, ids = _vmap.lift_all(n, xs, bat)
+    num = p["num_segments"]
+    iv = ids._value
+    k = iv.ndim - 1
+    off = _wrap((np.arange(n, dtype=iv.dtype) * iv.dtype.type(num)).reshape((n,) + (1,) * k))
+    dropped = less(ids, _wrap(iv.dtype.type(0)))  # (id -1: the entry is dropped)
+    ids = apply(_where, (dropped, ids, apply(_add, (ids, off))))
+    m = int(np.prod(iv.shape, dtype=np.int64))
+    flat = apply(op, (_vmap.reshape(data, (m,) + data._value.shape[k + 1:]), _vmap.reshape(ids, (m,))),
+                 {**p, "num_segments": n * num})
+    return _vmap.reshape(flat, (n, num) + flat._value.shape[1:])
+
+
+_vmap.register(_uss, _segment_rule)
+_bk.register(_uss, lambda be, data, ids, num_segments: _bk.scatter_add(be, data, ids, num_segments, 0))
 
 
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
@@ -227,7 +244,7 @@ def _by_segment(be: Any, data: Any, ids: Any, n: int) -> tuple:
     xp = be.xp
     k = math.prod(ids.shape)
     inner = tuple(data.shape[ids.ndim:])
-    hits = xp.reshape(_bk._hits(be, xp.reshape(ids, (k,)), n), (k, n) + (1,) * len(inner))
+    hits = xp.reshape(_bk.hits(be, xp.reshape(ids, (k,)), n), (k, n) + (1,) * len(inner))
     return hits, xp.reshape(data, (k, 1) + inner), k
 
 
@@ -298,7 +315,10 @@ def _extreme_jvp(t: Any, ans: Tensor, data: Tensor, ids: Tensor, num_segments: i
 # ties share the gradient equally (the rules only look at which entries equal the result)
 _usmax = defop("UnsortedSegmentMax", _extreme_fwd(np.maximum, _lowest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
 _usmin = defop("UnsortedSegmentMin", _extreme_fwd(np.minimum, _highest), vjp=(_extreme_vjp, None), jvp=(_extreme_jvp,))
-_bk.FORMS.update({"UnsortedSegmentMax": _extreme_form(True), "UnsortedSegmentMin": _extreme_form(False)})
+_vmap.register(_usmax, _segment_rule)
+_vmap.register(_usmin, _segment_rule)
+_bk.register(_usmax, _extreme_form(True))
+_bk.register(_usmin, _extreme_form(False))
 
 
 @constant_maker
@@ -392,7 +412,8 @@ def _usprod_vjp(g: Tensor, ans: Tensor, data: Tensor, ids: Tensor, num_segments:
 _usprod = defop("UnsortedSegmentProd", _usprod_fwd, vjp=(_usprod_vjp, None),
                 jvp=(lambda t, ans, data, ids, num_segments: apply(
                     _uss, (t * _others(ans, data, ids, num_segments), ids), {"num_segments": num_segments}),))
-_bk.FORMS["UnsortedSegmentProd"] = _prod_form
+_vmap.register(_usprod, _segment_rule)
+_bk.register(_usprod, _prod_form)
 
 
 @constant_maker

@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 from scipy import special as _special
 
-from .. import dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -104,6 +104,34 @@ _rfft3 = defop("RFFT3D", _rfft_fwd, vjp=(_rfft_vjp,), jvp="linear")
 _irfft1 = defop("IRFFT", _irfft_fwd, vjp=(_irfft_vjp,), jvp="linear")
 _irfft2 = defop("IRFFT2D", _irfft_fwd, vjp=(_irfft_vjp,), jvp="linear")
 _irfft3 = defop("IRFFT3D", _irfft_fwd, vjp=(_irfft_vjp,), jvp="linear")
+# the forms (tapegrad._backend): the namespace's fft extension; the outputs' dtypes as NumPy's forwards give
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
+_REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
+
+
+def _fft_form(name: str) -> Callable:
+    """The namespace's fft extension over the last ``rank`` axes."""
+    def form(be: Any, x: Any, rank: int, n: int | None = None) -> Any:
+        f = getattr(getattr(be.xp, "fft", None), name, None)
+        if f is None:
+            return NotImplemented
+        axes = tuple(range(-rank, 0))
+        dt = be.np_dtype(x.dtype)
+        x = be.whole(x, axes)
+        if name == "rfftn":
+            return be.xp.astype(f(x, axes=axes), be.dtype(_COMPLEX_OF[dt]))
+        if name == "irfftn":
+            s = tuple(x.shape[x.ndim - rank:-1]) + (n,)
+            return be.xp.astype(f(x, s=s, axes=axes), be.dtype(_REAL_OF[dt]))
+        return be.xp.astype(f(x, axes=axes), x.dtype)
+    return form
+
+
+for _ops, _name in (((_fft1, _fft2, _fft3), "fftn"), ((_ifft1, _ifft2, _ifft3), "ifftn"),
+                    ((_rfft1, _rfft2, _rfft3), "rfftn"), ((_irfft1, _irfft2, _irfft3), "irfftn")):
+    for _op in _ops:
+        _vmap.register(_op, _vmap.leading)
+        _bk.register(_op, _fft_form(_name))
 _FFT = {1: _fft1, 2: _fft2, 3: _fft3}
 _IFFT = {1: _ifft1, 2: _ifft2, 3: _ifft3}
 _RFFT = {1: _rfft1, 2: _rfft2, 3: _rfft3}

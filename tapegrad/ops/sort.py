@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, wrap as _wrap
@@ -45,6 +45,40 @@ _take = defop("TakeAlongLastAxis", _take_fwd,
               jvp="linear")
 _put = defop("PutAlongLastAxis", _put_fwd,
              vjp=(lambda g, ans, x, idx, n: apply(_take, (g, idx)), None), jvp="linear")
+def _take_rule(op: Any, n: int, xs: list, bat: tuple, p: dict) -> Any:
+    if not bat[1]:  # sort and top_k compute the order from the values in Python: row 0's order
+        raise _vmap.Unbatchable("tf.sort/tf.math.top_k order each row in Python")
+    return _vmap.leading(op, n, xs, bat, p)
+
+
+def _along(be: Any, idx: Any, shape: tuple) -> Any:
+    """``idx`` (leading axes of length 1 added) broadcast to ``shape``."""
+    xp = be.xp
+    return xp.broadcast_to(xp.reshape(idx, (1,) * (len(shape) - idx.ndim) + tuple(idx.shape)), shape)
+
+
+def _take_form(be: Any, x: Any, idx: Any) -> Any:
+    xp = be.xp
+    i = _along(be, idx, tuple(x.shape[:-1]) + tuple(idx.shape[-1:]))
+    if hasattr(xp, "take_along_axis"):
+        return xp.take_along_axis(x, i, axis=-1)
+    picked = xp.where(_bk.hits(be, i, x.shape[-1]),  # (Dask has none)
+                      xp.reshape(x, tuple(x.shape[:-1]) + (1, x.shape[-1])), xp.zeros((), dtype=x.dtype))
+    return xp.sum(picked, axis=-1, dtype=x.dtype)
+
+
+def _put_form(be: Any, g: Any, idx: Any, n: int) -> Any:
+    """Distinct indices in a row: each output entry takes the one ``g`` entry sent there."""
+    xp = be.xp
+    i = _along(be, idx, tuple(g.shape))
+    picked = xp.where(_bk.hits(be, i, n), xp.reshape(g, tuple(g.shape) + (1,)), xp.zeros((), dtype=g.dtype))
+    return xp.sum(picked, axis=-2, dtype=g.dtype)
+
+
+_vmap.register(_take, _take_rule)
+_vmap.register(_put, _vmap.leading)
+_bk.register(_take, _take_form)
+_bk.register(_put, _put_form)
 
 
 def _order(v: np.ndarray, descending: bool) -> np.ndarray:
@@ -61,6 +95,18 @@ def _order_fwd(v: np.ndarray, axis: int, descending: bool, k: int | None, dtype:
 
 
 _sort_order = defop("SortOrder", _order_fwd, nondiff=True)  # the sort order as a step of a trace
+_vmap.register(_sort_order, _vmap.one_axis("axis"))
+
+
+def _sort_order_form(be: Any, v: Any, axis: int, descending: bool, k: int | None, dtype: Any) -> Any:
+    xp = be.xp
+    o = xp.argsort(v, axis=axis, descending=descending, stable=True)
+    if k is not None:
+        o = o[(slice(None),) * (axis % v.ndim) + (slice(0, k), ...)]
+    return xp.astype(o, be.dtype(np.dtype(dtype)))
+
+
+_bk.register(_sort_order, _sort_order_form)
 
 
 def _order_of(x: Tensor, descending: bool, axis: int = -1, k: int | None = None, dtype: Any = np.intp) -> Tensor:
@@ -237,6 +283,7 @@ def _searchsorted_fwd(seq: np.ndarray, v: np.ndarray, side: str, out_type: np.dt
 
 
 _searchsorted = defop("SearchSorted", _searchsorted_fwd, nondiff=True)
+_vmap.register(_searchsorted, _vmap.leading)
 
 
 def _searchsorted_form(be: Any, seq: Any, v: Any, side: str, out_type: np.dtype) -> Any:
@@ -250,7 +297,7 @@ def _searchsorted_form(be: Any, seq: Any, v: Any, side: str, out_type: np.dtype)
     return xp.astype(xp.reshape(out, tuple(v.shape)), be.dtype(out_type))
 
 
-_bk.FORMS["SearchSorted"] = _searchsorted_form
+_bk.register(_searchsorted, _searchsorted_form)
 
 
 def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = _dt.int32,

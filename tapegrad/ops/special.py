@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, dtypes as _dt
+from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, binary, composite_api, defop
 from .._tensor import Tensor, constant_maker
@@ -413,7 +413,8 @@ _i1 = defop("BesselI1", _special("i1"), kinds="f",
 _i1e = defop("BesselI1e", _special("i1e"), kinds="f",
              deriv=(lambda ans, x: _at_zero(x, 0.5, lambda s: bessel_i0e(s) - bessel_i1e(s) * (sign(s) + 1 / s)),))
 
-_bk.FORMS.update({op.name: _special_form(op.fwd.__name__) for op in (_erf, _erfc, _erfinv, _ndtri, _i0, _i0e, _i1, _i1e)})
+for _op in (_erf, _erfc, _erfinv, _ndtri, _i0, _i0e, _i1, _i1e):
+    _bk.register(_op, _special_form(_op.fwd.__name__))
 
 
 def bessel_i0(x: Any, name: Any = None) -> Tensor:
@@ -478,7 +479,8 @@ _fresnel_sin = defop("FresnelSin", _fresnel_fwd(0), kinds="f", deriv=(lambda ans
 _fresnel_cos = defop("FresnelCos", _fresnel_fwd(1), kinds="f", deriv=(lambda ans, x: cos(_HALF_PI * x * x),))
 _spence = defop("Spence", _special("spence"), kinds="f",
                 deriv=(lambda ans, x: _at_one(x, lambda u: u * (0.5 - u / 3) - 1, lambda s: log(s) / (1 - s)),))
-_bk.FORMS.update({op.name: _special_form(op.fwd.__name__) for op in (_j0, _j1, _dawsn, _expint, _spence)})
+for _op in (_j0, _j1, _dawsn, _expint, _spence):
+    _bk.register(_op, _special_form(_op.fwd.__name__))
 
 
 def _at_one(x: Tensor, series: Any, f: Any) -> Tensor:
@@ -581,6 +583,15 @@ def _softplus_fwd(x: np.ndarray) -> np.ndarray:
 
 
 _softplus = defop("Softplus", _softplus_fwd, kinds="f", deriv=(lambda ans, x: sigmoid(x),))
+def _softplus_form(be: Any, x: Any) -> Any:
+    """``log(1 + exp(x))``: ``x`` or ``exp(x)`` far from 0 (as the NumPy forward)."""
+    xp = be.xp
+    t = math.log(xp.finfo(x.dtype).eps) + 2
+    e = xp.exp(xp.minimum(x, xp.asarray(-t, dtype=x.dtype)))
+    return xp.where(x > -t, x, xp.where(x < t, e, xp.log1p(e)))
+
+
+_bk.register(_softplus, _softplus_form)
 
 
 def softplus(features: Any, name: Any = None) -> Tensor:
@@ -629,8 +640,9 @@ def _x_times_form(f: str) -> Any:
     return form
 
 
-_bk.FORMS.update({"Xlogy": _x_times_form("log"), "Xlog1py": _x_times_form("log1p"),
-                  "Xdivy": _x_times_form("reciprocal")})
+_bk.register(_xlogy, _x_times_form("log"))
+_bk.register(_xlog1py, _x_times_form("log1p"))
+_bk.register(_xdivy, _x_times_form("reciprocal"))
 
 
 def xlogy(x: Any, y: Any, name: Any = None) -> Tensor:
@@ -671,6 +683,13 @@ _div_no_nan = defop("DivNoNan", _div_no_nan_fwd, broadcast=True,
                     vjp=(lambda g, ans, x, y: divide_no_nan(g, conj(y)),
                          lambda g, ans, x, y: g * conj(_div_no_nan_dy(x, y))),
                     jvp=(lambda t, ans, x, y: divide_no_nan(t, y), lambda t, ans, x, y: t * _div_no_nan_dy(x, y)))
+def _div_no_nan_form(be: Any, x: Any, y: Any) -> Any:
+    xp = be.xp
+    v = x / xp.where(y == 0, xp.ones_like(y), y)
+    return xp.where(y == 0, xp.zeros_like(v), v)
+
+
+_bk.register(_div_no_nan, _div_no_nan_form)
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -727,6 +746,8 @@ def _sqdiff_jvp(t: Tensor, x: Tensor, y: Tensor) -> Tensor:
 _sqdiff = defop("SquaredDifference", _sqdiff_fwd, broadcast=True,
                 vjp=(lambda g, ans, x, y: _sqdiff_vjp(g, x, y), lambda g, ans, x, y: -_sqdiff_vjp(g, x, y)),
                 jvp=(lambda t, ans, x, y: _sqdiff_jvp(t, x, y), lambda t, ans, x, y: _sqdiff_jvp(-t, x, y)))
+_bk.register(_sqdiff, lambda be, x, y: (x - y) * (
+    be.xp.conj(x - y) if be.xp.isdtype(x.dtype, "complex floating") else x - y))
 
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
@@ -751,7 +772,8 @@ def _angle_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
 
 
 _angle = defop("Angle", np.angle, vjp=(_angle_vjp,), jvp=(lambda t, ans, x: imag(t / x),))
-_bk.FORMS["Angle"] = lambda be, x: be.xp.atan2(be.xp.imag(x), be.xp.real(x))  # (complex x only)
+_vmap.register(_angle, _vmap.broadcasting)
+_bk.register(_angle, lambda be, x: be.xp.atan2(be.xp.imag(x), be.xp.real(x)))  # (complex x only)
 
 
 def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -780,6 +802,9 @@ _rint = defop("Rint", np.rint, kinds="f", nondiff=True)
 _is_nan = defop("IsNan", np.isnan, kinds="f", nondiff=True)
 _is_inf = defop("IsInf", np.isinf, kinds="f", nondiff=True)
 _is_finite = defop("IsFinite", np.isfinite, kinds="f", nondiff=True)
+for _op in (_floor, _ceil, _round, _rint, _is_nan, _is_inf, _is_finite):
+    _vmap.register(_op, _vmap.broadcasting)
+_bk.register(_round, lambda be, x: be.xp.round(x))
 
 
 def floor(x: Any, name: Any = None) -> Tensor:

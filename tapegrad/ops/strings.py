@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from .. import _fingerprint, _strings, dtypes as _dt
+from .. import _fingerprint, _strings, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -90,6 +90,7 @@ def _utf8_len(s: bytes) -> int:
 
 
 _length = _op("StringLength", lambda x, unit: _each(len if unit == "BYTE" else _utf8_len, x, out=np.int32))
+_vmap.register(_length, _vmap.broadcasting)
 
 
 def _unit(unit: str) -> str:
@@ -117,6 +118,7 @@ def _case(s: bytes, upper: builtins.bool, utf8: builtins.bool) -> bytes:
 
 
 _case_op = _op("StringCase", lambda x, upper, utf8: _each(lambda s: _case(s, upper, utf8), x))
+_vmap.register(_case_op, _vmap.broadcasting)
 
 
 def _encoding(encoding: str) -> builtins.bool:
@@ -142,6 +144,7 @@ def upper(input: Any, encoding: str = "", name: Any = None) -> Tensor:  # noqa: 
 
 
 _strip = _op("StringStrip", lambda x: _each(bytes.strip, x))
+_vmap.register(_strip, _vmap.broadcasting)
 
 
 def strip(input: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -186,6 +189,7 @@ def _join_fwd(*xs: np.ndarray, separator: bytes) -> np.ndarray:
 
 
 _join = _op("StringJoin", _join_fwd)
+_vmap.register(_join, _vmap.broadcasting)
 
 
 def join(inputs: Sequence[Any], separator: str = "", name: Any = None) -> Tensor:
@@ -217,6 +221,7 @@ def _reduce_join_fwd(x: np.ndarray, axes: tuple, keepdims: builtins.bool, separa
 
 
 _reduce_join = _op("ReduceJoin", _reduce_join_fwd)
+_vmap.register(_reduce_join, _vmap.axes("axes"))
 
 
 def reduce_join(inputs: Any, axis: Any = None, keepdims: builtins.bool = False, separator: str = "",
@@ -378,6 +383,7 @@ def _regex_replace_fwd(x: np.ndarray, pattern: str, rewrite: str, count: int) ->
 
 
 _regex_replace = _op("StaticRegexReplace", _regex_replace_fwd)
+_vmap.register(_regex_replace, _vmap.broadcasting)
 
 
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: builtins.bool = True,  # noqa: A002
@@ -409,6 +415,7 @@ def _full_match_fwd(x: np.ndarray, pattern: str) -> np.ndarray:
 
 
 _full_match = _op("StaticRegexFullMatch", _full_match_fwd)
+_vmap.register(_full_match, _vmap.broadcasting)
 
 
 def regex_full_match(input: Any, pattern: Any, name: Any = None) -> Tensor:  # noqa: A002
@@ -435,6 +442,7 @@ def _substr1(s: bytes, pos: int, n: int, unit: str) -> bytes:
 
 
 _substr = _op("Substr", lambda x, pos, n, unit: _each(lambda s, p, k: _substr1(s, int(p), int(k), unit), x, pos, n))
+_vmap.register(_substr, _vmap.broadcasting)
 
 
 def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Tensor:  # noqa: A002
@@ -473,6 +481,7 @@ def _number(s: bytes, kind: str, npdt: np.dtype) -> Any:
 
 
 _to_number = _op("StringToNumber", lambda x, out: _each(lambda s: _number(s, out.kind, out), x, out=out))
+_vmap.register(_to_number, _vmap.broadcasting)
 
 
 def to_number(string_tensor: Any, out_type: Any = _dt.float32, name: Any = None) -> Tensor:
@@ -499,6 +508,7 @@ def _as_string_fwd(x: np.ndarray, fmt: str) -> np.ndarray:
 
 
 _as_string = _op("AsString", _as_string_fwd)
+_vmap.register(_as_string, _vmap.broadcasting)
 
 
 def as_string(input: Any, precision: int = -1, scientific: builtins.bool = False,  # noqa: A002
@@ -638,10 +648,13 @@ def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  #
 # --------------------------------------------------------------------------- hashing
 _hash_fast = _op("StringToHashBucketFast", lambda x, num_buckets: _each(
     lambda s: _fingerprint.fingerprint64(s) % num_buckets, x, out=np.int64))
+_vmap.register(_hash_fast, _vmap.broadcasting)
 _hash_legacy = _op("StringToHashBucket", lambda x, num_buckets: _each(
     lambda s: _fingerprint.hash64(s) % num_buckets, x, out=np.int64))
+_vmap.register(_hash_legacy, _vmap.broadcasting)
 _hash_strong = _op("StringToHashBucketStrong", lambda x, num_buckets, key: _each(
     lambda s: _fingerprint.siphash(key, s) % num_buckets, x, out=np.int64))
+_vmap.register(_hash_strong, _vmap.broadcasting)
 
 
 def _buckets(num_buckets: Any) -> int:

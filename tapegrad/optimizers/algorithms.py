@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _jit
 from .optimizer import Optimizer, _shape_of
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
@@ -90,6 +91,18 @@ class SGD(Optimizer):
         else:
             np.add(x, m, out=out)
 
+    def _jit_update(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                    lr: Any, t: int) -> bool:
+        if self.momentum == 0:
+            a = _jit.flat(x, g, out)
+            if a is not None:
+                _jit.kernel("sgd")(*a, lr)
+            return a is not None
+        a = _jit.flat(x, g, old["momentum"], out, new["momentum"])
+        if a is not None:
+            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov))
+        return a is not None
+
     def get_config(self) -> dict:
         return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
 
@@ -129,11 +142,15 @@ class Adam(Optimizer):
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
 
+    def _alpha(self, x: np.ndarray, lr: Any, t: int) -> Any:
+        f = x.dtype.type
+        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
+        return lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
+
     def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
                      tmp: Any, lr: Any, t: int) -> None:
         f = x.dtype.type
-        b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
-        alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
+        alpha = self._alpha(x, lr, t)
         m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
         v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
                     new["velocity"])
@@ -144,6 +161,17 @@ class Adam(Optimizer):
         np.multiply(m, alpha, out=out)
         out /= d
         np.subtract(x, out, out=out)
+
+    def _jit_update(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                    lr: Any, t: int) -> bool:
+        f = x.dtype.type
+        ams = ("velocity_hat",) if self.amsgrad else ()
+        a = _jit.flat(x, g, *(old[s] for s in ("momentum", "velocity") + ams), out,
+                      *(new[s] for s in ("momentum", "velocity") + ams))
+        if a is not None:
+            _jit.kernel("adam_ams" if ams else "adam")(*a, f(1 - self.beta_1), f(1 - self.beta_2),
+                                                       self._alpha(x, lr, t), f(self.epsilon))
+        return a is not None
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
@@ -227,6 +255,18 @@ class RMSprop(Optimizer):
             step = m
         np.subtract(x, step, out=out)
 
+    def _jit_update(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                    lr: Any, t: int) -> bool:
+        f = x.dtype.type
+        c, mo = self.centered, self.momentum > 0   # (an unused slot's place takes x / out, unread)
+        a = _jit.flat(x, g, old["velocity"], old["average_gradient"] if c else x,
+                      old["momentum"] if mo else x, out, new["velocity"],
+                      new["average_gradient"] if c else out, new["momentum"] if mo else out)
+        if a is not None:
+            _jit.kernel("rmsprop")(*a, lr, f(self.rho), f(1 - self.rho), f(self.epsilon),
+                                   f(self.momentum), c, mo)
+        return a is not None
+
     def get_config(self) -> dict:
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
                 "epsilon": self.epsilon, "centered": self.centered}
@@ -273,6 +313,13 @@ class Adagrad(Optimizer):
         np.multiply(g, lr, out=out)
         out /= d
         np.subtract(x, out, out=out)
+
+    def _jit_update(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                    lr: Any, t: int) -> bool:
+        a = _jit.flat(x, g, old["accumulator"], out, new["accumulator"])
+        if a is not None:
+            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon))
+        return a is not None
 
     def get_config(self) -> dict:
         return {**super().get_config(), "initial_accumulator_value": self.initial_accumulator_value,

@@ -11,7 +11,9 @@ It serves dense float32 and float64 gradients of variables in host memory, the c
 new values of the variable and of its slots are written into arrays no reader holds
 (``Variable._spare_buffer``: the value before the previous update, reused when nothing kept it)
 and the intermediate results into scratch arrays the optimizer keeps, so a step allocates
-nothing. Sparse rows, other dtypes and GPU variables take ``_update``.
+nothing. Sparse rows, other dtypes and GPU variables take ``_update``. Where numba is installed and
+compiled updates are asked for (``Model.compile(jit_compile=...)``, ``tf.config.optimizer.set_jit``),
+``_jit_update`` does the same operations in one loop (:mod:`tapegrad._jit`).
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
+from .. import _jit
 from . import schedules
 from .schedules import LearningRateSchedule
 
@@ -178,6 +181,7 @@ class Optimizer:
 
     _slots: tuple = ()
     _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
+    _jit_compile: bool | None = None  # compiled updates (_jit.py); None: tf.config.optimizer.get_jit()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -561,7 +565,9 @@ class Optimizer:
         out = v._spare_buffer()
         scratch = self._scratch.pop() if self._scratch else _Scratch()
         try:
-            self._update_into(x, g, old, new, out, scratch.tmp, lr, step)
+            if not (_jit.wanted(self) and type(lr) is x.dtype.type
+                    and self._jit_update(x, g, old, new, out, lr, step)):
+                self._update_into(x, g, old, new, out, scratch.tmp, lr, step)
         finally:
             self._scratch.append(scratch)
         for s, sv in slots:
@@ -575,6 +581,12 @@ class Optimizer:
         ``old[name]``) and the variable's into ``out``, with the same operations in the same
         order as ``_update``, using ``tmp(k, x)`` for the ``k``-th scratch array. Optional."""
         raise NotImplementedError
+
+    def _jit_update(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
+                    lr: Any, t: int) -> bool:
+        """``_update_into`` as one compiled loop over flat views (a kernel of _jit.py,
+        the same operations in the same order); False where it does not apply. Optional."""
+        return False
 
     def _apply_one(self, g: Any, v: Variable, i: int, lr: np.ndarray, step: int) -> None:
         if self._fused(g, v, i, lr, step):

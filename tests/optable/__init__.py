@@ -1,7 +1,7 @@
 """The op table: every registered op, with inputs on which its derivatives are checked.
 
 Each module here defines ``CASES``, a list of :class:`OpCase`: one module per op family, named as
-the family's module in ``tapegrad/ops`` (plus ``random.py`` for ``tapegrad/random.py``). ``tests/test_op_gradients.py``
+the family's module in ``tapegrad/ops``. ``tests/test_op_gradients.py``
 runs ``tapegrad.test.check_grads`` (reverse and forward mode against central differences, first
 and second order, float64) on every case and every argument-shape variant, and fails when a
 registered op is named by no case.

@@ -1,9 +1,9 @@
-"""Op table: tf.random's ops (tapegrad/random.py)."""
+"""Op table: tf.random's ops (tapegrad/ops/random.py)."""
 import numpy as np
 
 import tapegrad as tf
 from optable import OpCase
-from tapegrad import random as tf_random
+from tapegrad.ops import random as tf_random
 from tapegrad._dispatch import apply
 
 

@@ -1,5 +1,5 @@
 """Op table: accidental hits (non-differentiable) and the sampled losses (tapegrad/ops/sampled.py).
-(The candidate samplers are random draws of tapegrad/random.py, not registered ops.)"""
+(The candidate samplers are random draws of the random family, tapegrad/ops/random.py, not registered ops.)"""
 import tapegrad as tf
 from optable import OpCase
 

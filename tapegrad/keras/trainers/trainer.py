@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from ... import random as _random
-from ... import _function
+from ... import _function, _jit
+from ..._control_flow import executing_eagerly
 from ..._convert import convert_to_tensor
 from ..._tape import GradientTape
 from ..._tensor import Tensor
@@ -82,12 +83,43 @@ class Trainer:
             _CompileMetrics(self)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.run_eagerly = bool(run_eagerly)
+        self.jit_compile = jit_compile
         self.__dict__.pop("_step_functions", None)   # (made again for this compilation)
         self.compiled = True
         ref = self.__dict__.get("_strategy_ref")
         if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
             ref.replicas = None
         self._replicas()  # a model compiled under a strategy it was not created under fails here
+
+    @property
+    def jit_compile(self) -> bool:
+        """Whether the compiled steps' optimizer updates run as compiled loops (numba, where it is
+        installed: ``pip install tapegrad[jit]``; the same numbers as NumPy's passes). ``"auto"``
+        (``compile``'s default) is True where numba is installed and the model does not run
+        eagerly; True with ``run_eagerly=True`` is turned off with Keras's warning."""
+        flag = self.__dict__.get("_jit_compile", "auto")
+        if flag == "auto":
+            flag = not getattr(self, "run_eagerly", False) and _jit.available()
+        return bool(flag)
+
+    @jit_compile.setter
+    def jit_compile(self, value: Any) -> None:
+        if not (type(value) is bool or value == "auto"):
+            raise ValueError(f"`jit_compile` must be True, False or 'auto'; got {value!r}.")
+        if value is True and getattr(self, "run_eagerly", False):
+            warn_outside("If `run_eagerly` is True, then `jit_compile` cannot also be True. "
+                         "Disabling `jit_compile`.")
+            value = False
+        if value is True:
+            _jit.warn_if_missing("jit_compile=True")
+        self.__dict__["_jit_compile"] = value
+        self._set_optimizer_jit()
+
+    def _set_optimizer_jit(self) -> None:
+        opt = getattr(self, "optimizer", None)
+        while opt is not None:   # (a LossScaleOptimizer's inner optimizer too)
+            opt._jit_compile = self.jit_compile
+            opt = getattr(opt, "inner_optimizer", None)
 
     @property
     def distribute_strategy(self) -> Any:
@@ -308,6 +340,8 @@ class Trainer:
 
     @staticmethod
     def _result(r: Any) -> Any:
+        if not executing_eagerly():   # (in a traced step a result stays a tensor, as Keras's
+            return r                  # pythonify_logs leaves a graph tensor: fit's loop converts it)
         a = np.asarray(getattr(r, "numpy", lambda: r)())
         return float(a) if a.ndim == 0 else a
 

@@ -1,0 +1,158 @@
+"""Optimizer updates compiled into one loop per variable with numba (``pip install tapegrad[jit]``).
+
+NumPy makes one pass over a variable per operation of the update formula (Adam: 12), each reading
+and writing whole arrays; a compiled loop reads ``x``, ``g`` and the slots once and writes the
+results once. Each kernel here does, element by element, the operations of its optimizer's
+``_update_into`` in the same order and in the variable's precision (numba adds no fused
+multiply-adds without ``fastmath``), so its results are the same bits (tests/test_jit.py compares
+them on random arrays, NaNs and infinities included).
+
+When it is used (:func:`wanted`): an optimizer's ``_jit_compile`` when set (``Model.compile``'s
+``jit_compile`` sets it on the model's optimizer: ``"auto"``, the default, uses the kernels where
+numba is installed), otherwise ``tf.config.optimizer.set_jit`` (off by default, as in TensorFlow).
+numba is imported at the first update that asks for it, never with ``import tapegrad``; each
+kernel is compiled at its first use for each dtype (about 0.5 s) and kept for the process (no
+file cache: nothing compiled is read back from disk).
+"""
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["available", "kernel", "wanted", "set_enabled", "enabled"]
+
+_numba: Any = None          # the module once imported; False when it cannot be
+_kernels: dict = {}         # name -> compiled function
+_global = False             # tf.config.optimizer.set_jit
+_warned = False
+
+
+def available() -> bool:
+    """Whether numba can be imported (imported at the first call)."""
+    global _numba
+    if _numba is None:
+        try:
+            _numba = importlib.import_module("numba")
+        except ImportError:
+            _numba = False
+    return _numba is not False
+
+
+def set_enabled(on: bool) -> None:
+    global _global
+    _global = bool(on)
+    if _global:
+        warn_if_missing("tf.config.optimizer.set_jit(True)")
+
+
+def enabled() -> bool:
+    return _global
+
+
+def warn_if_missing(what: str) -> None:
+    """Say once that ``what`` asked for compiled updates and numba is not installed."""
+    global _warned
+    if not available() and not _warned:
+        _warned = True
+        warnings.warn(f"{what} asks for compiled optimizer updates, which need numba "
+                      "(`pip install tapegrad[jit]`); numba is not installed, so the updates run "
+                      "as NumPy passes (the same numbers, slower).", stacklevel=3)
+
+
+def wanted(opt: Any) -> bool:
+    """Whether ``opt``'s dense updates should take the compiled kernels now."""
+    flag = opt._jit_compile
+    return (_global if flag is None else flag) and available()
+
+
+def kernel(name: str) -> Callable:
+    """The compiled kernel ``name`` (one of the functions below, compiled at the first call)."""
+    k = _kernels.get(name)
+    if k is None:
+        k = _kernels[name] = _numba.njit(nogil=True, boundscheck=False, error_model="numpy")(
+            _SOURCES[name])
+    return k
+
+
+def flat(*arrays: np.ndarray) -> tuple | None:
+    """The arrays as 1-D views, or None when one of them is not C-contiguous."""
+    out = []
+    for a in arrays:
+        if not a.flags.c_contiguous:
+            return None
+        out.append(a.reshape(-1))
+    return tuple(out)
+
+
+# -- the kernels: plain loops over flat arrays, each the formula of its optimizer's _update_into ----
+
+def _sgd(x, g, ox, lr):  # pragma: no cover (compiled)
+    for i in range(x.size):
+        ox[i] = x[i] - g[i] * lr
+
+
+def _sgd_momentum(x, g, m, ox, om, lr, mu, nesterov):  # pragma: no cover
+    for i in range(x.size):
+        gl = g[i] * lr
+        mi = m[i] * mu - gl
+        om[i] = mi
+        if nesterov:
+            ox[i] = x[i] + (mi * mu - gl)
+        else:
+            ox[i] = x[i] + mi
+
+
+def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps):  # pragma: no cover
+    for i in range(x.size):
+        gi = g[i]
+        mi = m[i] + (gi - m[i]) * c1
+        vi = v[i] + (gi * gi - v[i]) * c2
+        om[i] = mi
+        ov[i] = vi
+        ox[i] = x[i] - mi * alpha / (np.sqrt(vi) + eps)
+
+
+def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps):  # pragma: no cover
+    for i in range(x.size):
+        gi = g[i]
+        mi = m[i] + (gi - m[i]) * c1
+        vi = v[i] + (gi * gi - v[i]) * c2
+        hi = np.maximum(vh[i], vi)
+        om[i] = mi
+        ov[i] = vi
+        ovh[i] = hi
+        ox[i] = x[i] - mi * alpha / (np.sqrt(hi) + eps)
+
+
+def _rmsprop(x, g, v, a, m, ox, ov, oa, om, lr, rho, keep, eps, mom, centered,
+             momentum):  # pragma: no cover
+    for i in range(x.size):
+        gi = g[i]
+        vi = v[i] * rho + gi * gi * keep
+        ov[i] = vi
+        if centered:
+            ai = a[i] * rho + gi * keep
+            oa[i] = ai
+            d = np.sqrt(vi - ai * ai + eps)
+        else:
+            d = np.sqrt(vi + eps)
+        step = gi * lr / d
+        if momentum:
+            step = m[i] * mom + step
+            om[i] = step
+        ox[i] = x[i] - step
+
+
+def _adagrad(x, g, acc, ox, oacc, lr, eps):  # pragma: no cover
+    for i in range(x.size):
+        gi = g[i]
+        ai = acc[i] + gi * gi
+        oacc[i] = ai
+        ox[i] = x[i] - gi * lr / np.sqrt(ai + eps)
+
+
+_SOURCES = {"sgd": _sgd, "sgd_momentum": _sgd_momentum, "adam": _adam, "adam_ams": _adam_ams,
+            "rmsprop": _rmsprop, "adagrad": _adagrad}

@@ -1,0 +1,150 @@
+"""Compiled optimizer updates (tapegrad/_jit.py, numba): the same bits as NumPy's fused passes,
+used when asked for (``Model.compile(jit_compile=...)``, ``tf.config.optimizer.set_jit``), and
+a clear word, with NumPy's numbers, where numba is missing.
+
+Exact comparison is sound (as in test_optimizers_fused.py): both paths run, in one process, the
+same elementwise IEEE operations (+, −, ×, ÷, sqrt, max) in the same order and precision, each
+rounded once; numba compiles without ``fastmath``, so LLVM contracts nothing into an FMA.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad import _jit
+
+K = tf.keras.optimizers
+CASES = [
+    (K.SGD, {}), (K.SGD, {"momentum": 0.9}), (K.SGD, {"momentum": 0.9, "nesterov": True}),
+    (K.Adam, {}), (K.Adam, {"amsgrad": True}), (K.AdamW, {}), (K.Adam, {"weight_decay": 0.01}),
+    (K.RMSprop, {}), (K.RMSprop, {"centered": True}), (K.RMSprop, {"momentum": 0.5}),
+    (K.RMSprop, {"momentum": 0.5, "centered": True}), (K.Adagrad, {}),
+]
+needs_numba = pytest.mark.skipif(not _jit.available(), reason="numba is not installed (tapegrad[jit])")
+
+
+def _run(cls, kw, dtype, jit, special=False):
+    rng = np.random.default_rng(0)
+    vs = [tf.Variable(rng.standard_normal(s).astype(dtype)) for s in ((5, 3), (3,), (), (2, 4, 3), (300,))]
+    opt = cls(**kw)
+    opt._jit_compile = jit
+    for step in range(4):
+        grads = [rng.standard_normal(v.shape).astype(dtype) for v in vs]
+        if special and step == 2:   # NaN and infinities go through both paths alike
+            grads[4][:3] = [np.nan, np.inf, -np.inf]
+        opt.apply_gradients(zip([tf.constant(g) for g in grads], vs))
+    return [v.numpy() for v in vs] + [s.numpy() for s in opt.variables]
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("cls,kw", CASES, ids=lambda c: getattr(c, "__name__", str(c)))
+def test_the_compiled_update_gives_numpy_s_bits(cls, kw, dtype, monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    compiled = _run(cls, kw, dtype, True)
+    assert calls, "the compiled kernel was not used"
+    plain = _run(cls, kw, dtype, False)
+    for a, b in zip(compiled, plain):
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True)
+
+
+@needs_numba
+@pytest.mark.parametrize("cls,kw", [(K.Adam, {"amsgrad": True}), (K.RMSprop, {"centered": True}),
+                                    (K.Adagrad, {}), (K.SGD, {"momentum": 0.9})])
+def test_nan_and_infinities_give_numpy_s_bits(cls, kw):
+    compiled = _run(cls, kw, np.float32, True, special=True)
+    plain = _run(cls, kw, np.float32, False, special=True)
+    assert np.isnan(plain[4]).any()
+    for a, b in zip(compiled, plain):
+        assert np.array_equal(a, b, equal_nan=True)
+
+
+@needs_numba
+def test_sparse_and_strided_gradients_take_numpy_s_path(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    v = tf.Variable(np.ones((6, 4), np.float32))
+    opt = K.Adam(0.1)
+    opt._jit_compile = True
+    opt.apply_gradients([(tf.IndexedSlices(tf.ones((2, 4)), tf.constant([1, 3]), tf.constant([6, 4])), v)])
+    assert not calls   # (rows: the sparse update)
+    assert _jit.flat(np.ones((4, 6), np.float32).T) is None
+
+
+@needs_numba
+def test_set_jit_turns_compiled_updates_on_for_every_optimizer(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    v = tf.Variable([1.0, 2.0])
+    try:
+        tf.config.optimizer.set_jit(True)
+        assert tf.config.optimizer.get_jit() == "autoclustering"
+        K.Adam(0.1).apply_gradients([(tf.constant([0.5, -3.0]), v)])
+    finally:
+        tf.config.optimizer.set_jit(False)
+    assert calls == ["adam"]
+    assert tf.config.optimizer.get_jit() == ""
+    np.testing.assert_array_equal(v.numpy().round(4), np.float32([0.9, 2.1]))   # (the docstring example of Adam)
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, 0, None, 0.5])
+def test_set_jit_rejects_what_tensorflow_would_read_silently(bad):
+    with pytest.raises(ValueError, match="set_jit takes True, False or 'autoclustering'"):
+        tf.config.optimizer.set_jit(bad)
+
+
+def _model():
+    tf.keras.utils.set_random_seed(0)
+    m = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
+                             tf.keras.layers.Dense(3)])
+    return m
+
+
+def test_compile_resolves_jit_compile_as_keras_does():
+    m = _model()
+    m.compile("adam", "mse")
+    assert m.jit_compile is _jit.available() and m.optimizer._jit_compile is m.jit_compile
+    with pytest.warns(UserWarning, match="run_eagerly` is True, then `jit_compile` cannot"):
+        m.compile("adam", "mse", jit_compile=True, run_eagerly=True)
+    assert m.jit_compile is False
+    m.compile("adam", "mse", jit_compile="auto", run_eagerly=True)
+    assert m.jit_compile is False
+    m.compile("adam", "mse", jit_compile=False)
+    assert m.jit_compile is False and m.optimizer._jit_compile is False
+    with pytest.raises(ValueError, match="`jit_compile` must be True, False or 'auto'"):
+        m.compile("adam", "mse", jit_compile="xla")
+
+
+@needs_numba
+def test_fit_with_jit_compile_gives_the_plain_fit_s_weights():
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((64, 4)).astype(np.float32), rng.integers(0, 3, 64)
+    weights = []
+    for jit in (True, False):
+        m = _model()
+        m.compile(K.Adam(0.01), tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  jit_compile=jit)
+        m.fit(x, y, batch_size=16, epochs=2, verbose=0)
+        weights.append(m.get_weights())
+    for a, b in zip(*weights):
+        assert np.array_equal(a, b)
+
+
+def test_without_numba_jit_compile_says_so_once_and_trains(monkeypatch):
+    monkeypatch.setattr(_jit, "_numba", False)
+    monkeypatch.setattr(_jit, "_warned", False)
+    m = _model()
+    with pytest.warns(UserWarning, match=r"need numba \(`pip install tapegrad\[jit\]`\)"):
+        m.compile("adam", "mse", jit_compile=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m.compile("adam", "mse", jit_compile=True)   # (once)
+        m.compile("adam", "mse")                     # ("auto": no word)
+    assert m.jit_compile is False   # ("auto" without numba)
+    hist = m.fit(np.ones((8, 4), np.float32), np.zeros((8, 3), np.float32), verbose=0)
+    assert np.isfinite(hist.history["loss"]).all()
