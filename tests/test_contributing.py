@@ -169,3 +169,27 @@ def test_the_keras_drawing_matches_every_import_inside_keras():
     upward = [(a, b) for a, b in _edges(r) if a in row and b in row and row[b] >= row[a]
               and (a, b) not in KERAS_UPWARD]
     assert not upward, f"imports inside keras/ that do not go down a row of the Keras drawing: {upward}"
+
+
+def test_no_module_reaches_into_a_tapes_private_fields():
+    reaches = _report()["private_reaches"]
+    assert reaches["total"] == 0, f"use the friend API of tapegrad/_tape.py instead: {reaches['sites']}"
+
+
+def test_the_friend_api_and_the_hook_points_are_the_ones_the_page_names():
+    from tapegrad import _tape
+
+    section = PAGE.split("### The friend API and the hook points", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"^\| `(\w+)\(", section, re.M) + re.findall(r"`, `(\w+)\(", section)
+    assert len(named) >= 6
+    assert all(callable(getattr(_tape, n, None)) for n in named), named
+    for hook in _tape.HOOKS:
+        assert hasattr(_tape, hook) and f"`{hook}`" in section, f"hook point {hook} is not declared or not documented"
+    with pytest.raises(RuntimeError, match="not a hook point"):
+        _tape.set_hook("no_such_hook", None)
+
+
+def test_only_the_recorders_module_assigns_the_recorder_stack():
+    assigns = [str(p.relative_to(ROOT)) for p in (ROOT / "tapegrad").rglob("*.py") if p.name != "_recorders.py"
+               and re.search(r"\btls\.stack\s*=", p.read_text(encoding="utf-8"))]
+    assert not assigns, f"swap the recorder stack with `with _recorders.swapped(stack):` instead: {assigns}"
