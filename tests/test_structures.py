@@ -31,7 +31,11 @@ NOT_CHECKED = {(name, "keras_layer_input") for name in ("Mapping", "MutableMappi
 
 
 def test_the_fixture_covers_every_structure():
-    assert sorted(FIXTURE) == sorted(CASES)
+    assert sorted(FIXTURE) == sorted([*CASES, recorder.RAGGED])
+
+
+def test_a_ragged_tensor_is_a_leaf_its_components_expand_and_its_gradient_is_ragged():
+    assert recorder.run_ragged(tf) == FIXTURE[recorder.RAGGED]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -6,7 +6,8 @@ Development only (tapegrad and CI never import TensorFlow):
 
 For every structure: ``tf.nest.flatten`` and ``pack_sequence_as``, ``GradientTape.gradient``
 with the structure as its sources, ``keras.tree.flatten`` and ``map_structure``, and what a
-Keras layer receives when the structure is its input. ``tests/test_structures.py`` runs the
+Keras layer receives when the structure is its input; and a RaggedTensor in a structure, with
+and without ``expand_composites``. ``tests/test_structures.py`` runs the
 same with ``tf`` bound to tapegrad (``run`` below is shared). The results go to
 ``tests/fixtures/nest_cases.json``.
 """
@@ -22,6 +23,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from nest_cases import CASES, describe  # noqa: E402
+
+RAGGED = "(a RaggedTensor)"  # the fixture's key of run_ragged's record
 
 
 def _error(e: BaseException) -> list:
@@ -74,6 +77,23 @@ def run(tf: Any, keras: Any, tree: Any, build: Callable) -> dict:
     return out
 
 
+def run_ragged(tf: Any) -> dict:
+    """A RaggedTensor in a structure: a leaf, its components with ``expand_composites``, and the
+    gradient with respect to it (a RaggedTensor, from its flat values)."""
+    r = tf.ragged.constant([[1.0], [2.0, 3.0]])
+    s = {"r": r, "x": 1}
+    flat = tf.nest.flatten(s, expand_composites=True)
+    packed = tf.nest.pack_sequence_as(s, flat, expand_composites=True)
+    with tf.GradientTape() as tape:
+        tape.watch(r.flat_values)
+        y = tf.reduce_sum(r * r)
+    g = tape.gradient(y, {"r": r})["r"]
+    return {"leaves": [v if isinstance(v, int) else type(v).__name__ for v in tf.nest.flatten(s)],
+            "components": [v if isinstance(v, int) else [v.dtype.name, v.shape.as_list()] for v in flat],
+            "packed": [type(packed["r"]).__name__, packed["r"].to_list(), packed["x"]],
+            "gradient": [type(g).__name__, g.to_list()]}
+
+
 def main() -> None:
     from _tf import quiet_tensorflow
 
@@ -81,6 +101,7 @@ def main() -> None:
     import keras
 
     out = {name: run(tf, keras, keras.tree, build) for name, build in CASES.items()}
+    out[RAGGED] = run_ragged(tf)
     path = os.path.join(ROOT, "tests", "fixtures", "nest_cases.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, sort_keys=True)
