@@ -110,3 +110,19 @@ def test_the_fast_and_the_slow_path_record_and_differentiate_alike(case, shapes)
         _recorders.pop(extra)
     _close(g_fast, g_slow, "the walk under a recorder")
     _close(g_fast, _reference_walk(_tape.recorder(tape_f).entries, ys_f, ts_f), "the reference walk on vjp")
+
+
+def test_swapping_the_recorder_stack_restores_it_and_the_tapes_solo_flag():
+    with tf.GradientTape() as tape:
+        rec = _tape.recorder(tape)
+        outer = _recorders.tls.stack
+        assert rec.solo
+        with _recorders.swapped([]) as saved:
+            assert saved is outer and _recorders.tls.stack == [] and not rec.solo
+            with _recorders.swapped(saved):  # (vmap's outer run: the caller's recorders again)
+                assert rec.solo
+            assert not rec.solo
+        assert _recorders.tls.stack is outer and rec.solo
+        with pytest.raises(ZeroDivisionError), _recorders.swapped([]):
+            1 / 0
+        assert _recorders.tls.stack is outer and rec.solo
