@@ -7,8 +7,6 @@ names, and :func:`get` for ``compile(optimizer="adam")``.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..optimizers import (
     SGD,
     Adadelta,
@@ -25,9 +23,11 @@ from ..optimizers import (
     Optimizer,
     RMSprop,
     ScheduleFreeAdamW,
+    deserialize,
+    get,
     schedules,
+    serialize,
 )
-from ..optimizers.optimizer import _BY_NAME, deserialize, optimizer_class, serialize
 
 __all__ = [
     "SGD",
@@ -50,20 +50,3 @@ __all__ = [
     "schedules",
     "serialize",
 ]
-
-
-def get(identifier: Any) -> Optimizer:
-    """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
-    optimizer instance."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = optimizer_class(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
-                             f"known optimizers: {sorted(_BY_NAME)}")
-        return cls()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} "
-                     f"(a {type(identifier).__name__}); expected a name or an optimizer.")

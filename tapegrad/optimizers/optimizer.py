@@ -36,7 +36,7 @@ from .. import _jit
 from . import schedules
 from .schedules import LearningRateSchedule
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "serialize", "deserialize", "get"]
 
 _BY_NAME: dict[str, type] = {}  # lower-case class name -> the optimizer classes of tapegrad.optimizers
 
@@ -678,15 +678,48 @@ def optimizer_class(name: str) -> type | None:
 
 
 def serialize(optimizer: Optimizer) -> dict:
-    """``{"class_name": ..., "config": ...}`` of an optimizer (Keras 3's form)."""
+    """``{"class_name": ..., "config": ...}`` of an optimizer (Keras 3's form).
+
+    >>> import tapegrad as tf
+    >>> c = tf.optimizers.serialize(tf.optimizers.SGD(0.5))
+    >>> c["class_name"], c["config"]["learning_rate"]
+    ('SGD', 0.5)
+    """
     return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
             "config": optimizer.get_config(), "registered_name": None}
 
 
 def deserialize(config: dict) -> Optimizer:
-    """The optimizer that :func:`serialize` described."""
+    """The optimizer that :func:`serialize` described.
+
+    >>> import tapegrad as tf
+    >>> tf.optimizers.deserialize({"class_name": "Adam", "config": {"learning_rate": 0.01}})
+    <tapegrad.optimizers.Adam name='adam'>
+    """
     cls = optimizer_class(config.get("class_name", "")) if isinstance(config, dict) else None
     if cls is None:
         raise ValueError(f"Could not interpret optimizer config: {config!r}; expected "
                          f"{{'class_name': ..., 'config': ...}} naming one of {sorted(_BY_NAME)}.")
     return cls.from_config(config.get("config", {}))
+
+
+def get(identifier: Any) -> Optimizer:
+    """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
+    optimizer instance (``compile(optimizer="adam")``).
+
+    >>> import tapegrad as tf
+    >>> type(tf.optimizers.get("adam")).__name__
+    'Adam'
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        cls = optimizer_class(identifier)
+        if cls is None:
+            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
+                             f"known optimizers: {sorted(_BY_NAME)}")
+        return cls()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name or an optimizer.")
