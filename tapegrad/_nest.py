@@ -25,16 +25,25 @@ from typing import Any, Callable
 from ._tensor import CompositeTensor, Tensor, TensorShape
 
 
+def _nested_type(t: type) -> bool:
+    if t is TensorShape:
+        return False  # (a tuple here, a leaf in TensorFlow)
+    if issubclass(t, (list, tuple, abc.Mapping, abc.MappingView)) or hasattr(t, "__attrs_attrs__"):
+        return True
+    return issubclass(t, abc.Sequence) and not issubclass(t, (str, bytes, bytearray))  # (a deque, ...)
+
+
+_NESTED: dict[type, bool] = {list: True, tuple: True, dict: True, Tensor: False, type(None): False,
+                             str: False, float: False, int: False}  # per type, as TensorFlow caches it
+
+
 def is_nested(x: Any) -> bool:
     """Whether ``x`` is a structure with children (not a leaf)."""
     t = type(x)
-    if t is list or t is tuple or t is dict:
-        return True
-    if t is Tensor or t is str or t is float or t is int or x is None or t is TensorShape:
-        return False  # (a TensorShape is a tuple here, a leaf in TensorFlow)
-    if isinstance(x, (list, tuple, abc.Mapping, abc.MappingView)) or hasattr(t, "__attrs_attrs__"):
-        return True
-    return isinstance(x, abc.Sequence) and not isinstance(x, (str, bytes, bytearray))  # (a deque, ...)
+    k = _NESTED.get(t)
+    if k is None:
+        k = _NESTED[t] = _nested_type(t)
+    return k
 
 
 def sorted_keys(m: abc.Mapping) -> list:
