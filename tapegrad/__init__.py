@@ -85,7 +85,7 @@ _LAZY = {
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
     "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
     "autograph": (".autograph", None), "install_as_tensorflow": ("._import_hook", "install_as_tensorflow"),
-    "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"),
+    "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"), "saved_model": (".saved_model", None),
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
@@ -115,7 +115,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
     from . import autograph, experimental, summary, version  # noqa: F401
-    from . import ragged  # noqa: F401
+    from . import ragged, saved_model  # noqa: F401
     from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
     from . import sparse  # noqa: F401
     from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401

@@ -12,7 +12,6 @@ GUIDE = "docs/migrating.md#tensorflow-names-tapegrad-lacks"
 # What to use instead of TensorFlow's commonly used names that tapegrad lacks; the table in the
 # migration guide shows the same (tests/test_first_hour.py checks that they agree).
 INSTEAD = {
-    "saved_model": "use tf.saving.save_variables and tf.saving.load_variables",
     "bfloat16": "use tf.float16 or tf.float32",
 }
 

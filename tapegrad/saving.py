@@ -395,6 +395,20 @@ def _read(f: BinaryIO, what: str, named: dict[str, Variable], strict: bool) -> d
         return {k: _data(z, entries[k], k, what, *headers[k]) for k in named}
 
 
+def write_arrays(f: BinaryIO, arrays: dict[str, np.ndarray]) -> None:
+    """Write named arrays to ``f`` in the format of :func:`save_variables` (``tf.saved_model``'s files)."""
+    _write_npz(f, arrays)
+
+
+def read_arrays(f: BinaryIO, what: str) -> dict[str, np.ndarray]:
+    """Every array of the file ``f`` written by :func:`write_arrays`, checked as
+    :func:`load_variables` checks them (names, headers and sizes before any data)."""
+    with _open_zip(f, what) as z:
+        entries = _entries(z, what)
+        headers = {k: _header(z, info, k, what) for k, info in entries.items()}
+        return {k: _data(z, entries[k], k, what, *headers[k]) for k in entries}
+
+
 def load_variables(file: PathLike, variables: Any, strict: bool = True) -> None:
     """Assign the values saved in ``file`` to ``variables`` (as in :func:`save_variables`).
 

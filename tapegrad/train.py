@@ -128,6 +128,10 @@ class Checkpoint:
             return objects[name]
         raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
 
+    def _trackable_children(self) -> dict:
+        """The tracked objects by name, and ``save_counter`` (``tf.saved_model.save`` saves them)."""
+        return {"save_counter": self.save_counter, **self._objects}
+
     def _named(self) -> dict:
         out = {"save_counter": self.save_counter}
         for k, v in self._objects.items():

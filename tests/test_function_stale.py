@@ -55,6 +55,7 @@ ALLOWED = {
     ("ops/random.py", "kernel_draw"): "the draw itself: _trace.draw records it as a step",
     ("ops/random.py", "_draw"): "a Generator's eager draw (in a trace: Tracer.draw_from's step)",
     ("keras/backend.py", "on_variable_assign"): "a recorder restoring Variables after Keras's stateless calls",
+    ("saved_model/_load.py", "run"): "a restored tf.function replays its saved trace on its inputs' arrays",
 }
 READERS = {("_convert.py", "host_value"), ("_convert.py", "check_values")}
 # attributes and functions that read an array's metadata, not its data

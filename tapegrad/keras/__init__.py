@@ -30,7 +30,7 @@ _LAZY = {
     "preprocessing": (".preprocessing", None),
     "ops": (".ops", None), "optimizers": (".optimizers", None), "random": (".random", None),
     "regularizers": (".regularizers", None), "utils": (".utils", None),
-    "saving": (".saving", None),
+    "saving": (".saving", None), "export": (".export", None),
     "datasets": (".datasets", None), "mixed_precision": (".mixed_precision", None),
 }
 

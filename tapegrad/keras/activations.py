@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ..ops import nn as _nn
 from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus
+from . import _logits
 
 __all__ = ["relu", "leaky_relu", "relu6", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
            "softmax", "log_softmax", "softplus", "softsign", "exponential", "hard_sigmoid",
@@ -86,8 +87,10 @@ swish = silu
 
 
 def sigmoid(x: Any) -> Tensor:
-    """``1 / (1 + exp(-x))``."""
-    return _sigmoid(_float(x))
+    """``1 / (1 + exp(-x))``. The output keeps ``x`` as its logits, which the crossentropy losses
+    use (Keras's ``_keras_logits``)."""
+    x = _float(x)
+    return _logits.attach(_sigmoid(x), x)
 
 
 def tanh(x: Any) -> Tensor:
@@ -96,8 +99,10 @@ def tanh(x: Any) -> Tensor:
 
 
 def softmax(x: Any, axis: int = -1) -> Tensor:
-    """``exp(x) / Σ exp(x)`` along ``axis``."""
-    return _nn.softmax(_float(x), axis=axis)
+    """``exp(x) / Σ exp(x)`` along ``axis``. The output keeps ``x`` as its logits, which the
+    crossentropy losses use (Keras's ``_keras_logits``)."""
+    x = _float(x)
+    return _logits.attach(_nn.softmax(x, axis=axis), x)
 
 
 def log_softmax(x: Any, axis: int = -1) -> Tensor:

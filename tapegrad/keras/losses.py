@@ -33,6 +33,7 @@ from ..ops.nn import (sigmoid_cross_entropy_with_logits, softmax, softmax_cross_
                       sparse_softmax_cross_entropy_with_logits)
 from ..ops.reduction import reduce_max, reduce_mean, reduce_sum
 from ..ops.special import divide_no_nan, softplus
+from . import _logits
 
 __all__ = [
     "Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
@@ -496,6 +497,7 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
     y_true = _to(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    y_pred, from_logits = _logits.get_logits(y_pred, from_logits, "Sigmoid", "binary_crossentropy")
     if not from_logits:
         _warn_if_logits("binary_crossentropy", y_pred, "sigmoid", "BinaryCrossentropy")
     return reduce_mean(_bce_elementwise(y_true, y_pred, from_logits), axis=axis)
@@ -515,11 +517,13 @@ def binary_focal_crossentropy(y_true: Any, y_pred: Any, apply_class_balancing: b
     y_true = _to(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
-    if from_logits:
+    if from_logits:   # (Keras's sigmoid keeps its input: the crossentropy term is from the logits)
+        bce = _bce_elementwise(y_true, y_pred, True)
         y_pred = sigmoid(y_pred)
     else:
         _warn_if_logits("binary_focal_crossentropy", y_pred, "sigmoid", "BinaryFocalCrossentropy")
-    bce = _bce_elementwise(y_true, y_pred, False)
+        logits, from_output = _logits.get_logits(y_pred, False, "Sigmoid", "binary_crossentropy")
+        bce = _bce_elementwise(y_true, logits, from_output)
     p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
     focal = _pow(1.0 - p_t, gamma) * bce
     if apply_class_balancing:
@@ -556,6 +560,7 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
         raise ValueError("categorical_crossentropy: `y_true` and `y_pred` must be at least rank 1. "
                          f"Received: y_true.shape={tuple(y_true.shape.as_list())}")
     _check_same_shape("categorical_crossentropy", y_true, y_pred)
+    y_pred, from_logits = _logits.get_logits(y_pred, from_logits, "Softmax", "categorical_crossentropy")
     if from_logits:
         return softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     _warn_if_logits("categorical_crossentropy", y_pred, "softmax", "CategoricalCrossentropy")
@@ -613,6 +618,8 @@ def _sparse_cce(y_true: Any, y_pred: Any, from_logits: bool, ignore_class: Any,
         valid = not_equal(y_true, _to(ignore_class, y_true.dtype))
         y_true = where(valid, y_true, _to(0, y_true.dtype))
         y_pred = where(expand_dims(valid, -1), y_pred, _to(0.0, y_pred.dtype))
+    y_pred, from_logits = _logits.get_logits(y_pred, from_logits, "Softmax",
+                                             "sparse_categorical_crossentropy")
     if not from_logits:
         _warn_if_logits("sparse_categorical_crossentropy", y_pred, "softmax",
                         "SparseCategoricalCrossentropy")

@@ -39,6 +39,7 @@ from ..ops import nn as _nn
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
+from . import _logits
 from ._keras_tensor import operation as _operation
 from .losses import _FLOATX, _bce_elementwise, _l2_normalize, _missing_name
 from .losses import categorical_crossentropy as _cce
@@ -700,8 +701,9 @@ def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse:
 # ---- neural-network ops ------------------------------------------------------------------------
 
 def softmax(x: Any, axis: int = -1) -> Tensor:
-    """``exp(x) / sum(exp(x))`` along ``axis``."""
-    return _nn.softmax(_float(x), axis=axis)
+    """``exp(x) / sum(exp(x))`` along ``axis`` (the output keeps ``x`` as its logits)."""
+    x = _float(x)
+    return _logits.attach(_nn.softmax(x, axis=axis), x)
 
 
 def log_softmax(x: Any, axis: int = -1) -> Tensor:
@@ -710,8 +712,9 @@ def log_softmax(x: Any, axis: int = -1) -> Tensor:
 
 
 def sigmoid(x: Any) -> Tensor:
-    """``1 / (1 + exp(-x))``."""
-    return _m.sigmoid(_float(x))
+    """``1 / (1 + exp(-x))`` (the output keeps ``x`` as its logits)."""
+    x = _float(x)
+    return _logits.attach(_m.sigmoid(x), x)
 
 
 def relu(x: Any) -> Tensor:
@@ -771,6 +774,7 @@ def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = No
 def binary_crossentropy(target: Any, output: Any, from_logits: bool = False) -> Tensor:
     """The elementwise binary crossentropy (``output`` clipped to ``[eps, 1 - eps]``, or logits)."""
     output = _float(output)
+    output, from_logits = _logits.get_logits(output, from_logits, "Sigmoid", "binary_crossentropy")
     return _bce_elementwise(_t(target, output.dtype), output, from_logits)
 
 

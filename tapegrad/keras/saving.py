@@ -81,7 +81,7 @@ _scopes = threading.local()
 
 # tapegrad's module -> the Keras module a config names (and back, for deserialization)
 _KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._keras_tensor", "keras.layers"),
-                  ("tapegrad.keras._variables", "keras.layers"),
+                  ("tapegrad.keras._variables", "keras.layers"), ("tapegrad.keras.export", "keras.layers"),
                   ("tapegrad.keras.initializers", "keras.initializers"),
                   ("tapegrad.keras.regularizers", "keras.regularizers"),
                   ("tapegrad.keras.constraints", "keras.constraints"),
@@ -210,10 +210,12 @@ def serialize_keras_object(obj: Any) -> Any:
     if isinstance(obj, np.dtype):
         return obj.name
     if inspect.isfunction(obj) and obj.__name__ == "<lambda>":
-        raise ValueError(f"Cannot serialize the Python lambda {obj!r}: tapegrad never stores or loads "
-                         "code, so a lambda (in a Lambda layer, as a loss, ...) cannot be saved. Use a "
-                         "named function decorated with "
-                         "@keras.saving.register_keras_serializable() instead.")
+        # Keras saves its bytecode (loaded with safe_mode=False); tapegrad never stores code
+        warnings.warn(f"The object being serialized includes a `lambda` ({obj!r}). tapegrad never stores or "
+                      "loads code, so the file holds none for it and loading the file raises an error. "
+                      "Use a named function decorated with @keras.saving.register_keras_serializable() "
+                      "instead.", UserWarning, stacklevel=2)
+        return {"class_name": "__lambda__", "config": {"value": [None, None, None]}}
     if inspect.isfunction(obj) or inspect.isbuiltin(obj):
         registered = _GLOBAL_CUSTOM_NAMES.get(obj)
         return {"module": "builtins", "class_name": "function",
@@ -330,8 +332,8 @@ def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> A
     if class_name == "__tuple__":
         return tuple(deserialize_keras_object(inner["value"], custom_objects, safe_mode))
     if class_name == "__lambda__":
-        raise ValueError("The config holds a Python lambda (saved by Keras as bytecode). tapegrad never "
-                         "loads code from files, even with safe_mode=False: rebuild that layer in "
+        raise ValueError("The config holds a Python lambda (Keras saves its bytecode, tapegrad nothing). "
+                         "tapegrad never loads code from files, even with safe_mode=False: rebuild that layer in "
                          "Python, or save the model with a named, registered function instead.")
     if class_name == "function":
         return _find_function(inner, custom_objects)

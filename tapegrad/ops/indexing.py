@@ -9,6 +9,7 @@ indices do not address. Public calls use ``lead=0``; rules add the cotangent's b
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from typing import Any
 
@@ -274,7 +275,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         raise _err("GatherV2", f"params.shape[:batch_dims] {list(p._value.shape[:bd])} must equal "
                                f"indices.shape[:batch_dims] {list(idx._value.shape[:bd])}")
     n = p._value.shape[a]
-    check_values(lambda iv: _check_indices(iv, n, "GatherV2"), idx)
+    check_values(functools.partial(_check_indices, n=n, op="GatherV2"), idx)
     return apply(_gather, (p, idx), {"axis": a, "batch_dims": bd})
 
 
@@ -507,7 +508,7 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) 
     if pshape[:b] != ish[:b]:
         raise _err("GatherNd", f"params.shape[:batch_dims] = {list(pshape[:b])} must equal "
                                f"indices.shape[:batch_dims] = {list(ish[:b])}")
-    check_values(lambda iv: _check_nd(iv, pshape[b:], "GatherNd"), idx)
+    check_values(functools.partial(_check_nd, shape=tuple(pshape[b:]), op="GatherNd"), idx)
     if b:
         # prepend each entry's batch coordinates: a batch_dims=0 gather on the same params
         grid = np.indices(ish[:b], dtype=idx._value.dtype)
@@ -540,7 +541,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: Any = None) -> Tens
     s = tuple(_int_list(shape, "scatter_nd: shape"))
     if min(s, default=0) < 0:
         raise _err("ScatterNd", f"shape must be non-negative, got {list(s)}")
-    check_values(lambda iv: _check_nd(iv, s, "ScatterNd", "shape"), idx)
+    check_values(functools.partial(_check_nd, shape=tuple(s), op="ScatterNd", what="shape"), idx)
     _check_updates(idx._value.shape, upd, s, "ScatterNd")
     return apply(_scatter_nd, (idx, upd), {"shape": s, "lead": 0})
 
@@ -549,7 +550,7 @@ def _scatter_args(tensor: Any, indices: Any, updates: Any, op: str) -> tuple:
     t, upd = binary_operands(tensor, updates, op)
     idx = _nd_indices(indices, op)
     ts = t._value.shape
-    check_values(lambda iv: _check_nd(iv, ts, op, "shape"), idx)
+    check_values(functools.partial(_check_nd, shape=tuple(ts), op=op, what="shape"), idx)
     _check_updates(idx._value.shape, upd, ts, op)
     return t, idx, upd
 

@@ -11,6 +11,7 @@ import typing as _typing
 
 # layer name -> the module (in this package) that defines it; a family adds its rows here.
 _LAZY = {
+    "TFSMLayer": "..export",
     **dict.fromkeys(["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU",
                      "LeakyReLU", "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply",
                      "concatenate"], ".core"),
@@ -88,6 +89,7 @@ if _typing.TYPE_CHECKING:
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
     from .wrappers import TimeDistributed  # noqa: F401
+    from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
                        LeakyReLU, Multiply, ReLU, Reshape, Softmax, add, concatenate, multiply)

@@ -291,6 +291,16 @@ class Model(Trainer, Layer):
         from ..saving import save_model
         save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
+    def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
+               input_signature: Any = None, **kwargs: Any) -> None:
+        """Export the model for inference as a SavedModel whose endpoint ``serve`` calls it
+        (``keras.export``); other formats (ONNX, OpenVINO, LiteRT) are not available in tapegrad."""
+        if format != "tf_saved_model":
+            raise ValueError(f"Unrecognized format={format!r}: tapegrad exports format='tf_saved_model' "
+                             "only (ONNX, OpenVINO and LiteRT need their own toolchains).")
+        from ..export import export_saved_model
+        export_saved_model(self, filepath, verbose=verbose, input_signature=input_signature, **kwargs)
+
     def to_json(self, **kwargs: Any) -> str:
         """The model's architecture as a JSON string (``keras.models.model_from_json``)."""
         import json
