@@ -1,13 +1,14 @@
 """How well tapegrad generalizes: the unseen programs of tests/real_programs_holdout/ on tapegrad.
 
-    python tools/holdout_report.py [NAME ...]
+    python tools/holdout_report.py [--set SET] [NAME ...]
 
 runs each holdout program (transcribed from public TF2/Keras 3 programs without looking at
 tapegrad's code, and kept out of the corpus) with ``tensorflow``/``keras`` mapped to tapegrad,
 compares with TensorFlow's results recorded by ``tools/record_real_programs.py --holdout``
 (tests/fixtures/real_programs_holdout.*), and prints one line per program: ``pass`` (TensorFlow's
 numbers), ``DIFF`` (runs, other numbers: the first difference) or ``FAIL`` (the exception's type
-and message), then the rate "N of M run unchanged with TensorFlow's numbers".
+and message), then the rate "N of M run unchanged with TensorFlow's numbers". ``--set holdout2``
+measures the second holdout set (tests/real_programs_holdout2/) instead.
 """
 import os
 import sys
@@ -17,7 +18,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
-from record_real_programs import use_holdout  # noqa: E402
+from record_real_programs import holdout_args, use_holdout  # noqa: E402
 
 
 def outcome(failure) -> str:
@@ -27,7 +28,8 @@ def outcome(failure) -> str:
 
 
 def main(argv: list) -> None:
-    use_holdout()
+    chosen, argv = holdout_args(argv)
+    use_holdout(chosen or "holdout")
     sys.path.insert(0, _runner.HERE)
     manifest, arrays = _runner.load_fixture()
     names = argv or list(manifest["programs"])

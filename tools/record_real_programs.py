@@ -1,6 +1,6 @@
 """Record TensorFlow's results for the real-program corpus (tests/real_programs/).
 
-    $TAPEGRAD_TF_PYTHON tools/record_real_programs.py [--holdout] [NAME ...]
+    $TAPEGRAD_TF_PYTHON tools/record_real_programs.py [--holdout | --set SET] [NAME ...]
 
 runs each program twice under TensorFlow 2.21 + Keras 3 on one thread (tools/_tf.py says why), in
 a fresh process per program, checks that the two runs agree (floats to 1e-6 relative), and writes
@@ -11,6 +11,8 @@ from the previous manifest; tools/real_programs_report.py --write-expectations r
 With NAMEs, only those programs are recorded again. With ``--holdout``, the programs are those of
 tests/real_programs_holdout/ (unseen programs kept out of the corpus, to measure how well tapegrad
 generalizes: tools/holdout_report.py) and the fixture is tests/fixtures/real_programs_holdout.*.
+``--set SET`` names such a set: ``holdout`` (the same as ``--holdout``) or ``holdout2`` (a second
+set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*).
 """
 import json
 import os
@@ -24,14 +26,31 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
 
-HOLDOUT = os.path.join(ROOT, "tests", "real_programs_holdout")
+HOLDOUT_SETS = ("holdout", "holdout2")
 
 
-def use_holdout() -> None:
-    """Point ``_runner`` at the holdout programs and their fixture instead of the corpus's."""
-    _runner.HERE = HOLDOUT
-    _runner.ARRAYS_PATH = os.path.join(_runner.FIXTURES, "real_programs_holdout.npz")
-    _runner.MANIFEST_PATH = os.path.join(_runner.FIXTURES, "real_programs_holdout.json")
+def use_holdout(name: str = "holdout") -> None:
+    """Point ``_runner`` at a holdout set's programs and fixture instead of the corpus's."""
+    if name not in HOLDOUT_SETS:
+        sys.exit(f"unknown program set {name!r}: use one of {', '.join(HOLDOUT_SETS)}")
+    _runner.HERE = os.path.join(ROOT, "tests", f"real_programs_{name}")
+    _runner.ARRAYS_PATH = os.path.join(_runner.FIXTURES, f"real_programs_{name}.npz")
+    _runner.MANIFEST_PATH = os.path.join(_runner.FIXTURES, f"real_programs_{name}.json")
+
+
+def holdout_args(argv: list) -> tuple:
+    """``(set name or None, the other arguments)`` from ``--holdout`` / ``--set NAME`` in argv."""
+    chosen, rest, args = None, [], iter(argv)
+    for arg in args:
+        if arg == "--holdout":
+            chosen = "holdout"
+        elif arg == "--set" or arg.startswith("--set="):
+            chosen = arg.split("=", 1)[1] if "=" in arg else next(args, None)
+            if not chosen:
+                sys.exit("--set needs a name: " + ", ".join(HOLDOUT_SETS))
+        else:
+            rest.append(arg)
+    return chosen, rest
 
 _CHILD = """
 import os, sys
@@ -103,6 +122,7 @@ def main(names: list) -> None:
 
 
 if __name__ == "__main__":
-    if "--holdout" in sys.argv[1:]:
-        use_holdout()
-    main([a for a in sys.argv[1:] if a != "--holdout"])
+    chosen, names = holdout_args(sys.argv[1:])
+    if chosen:
+        use_holdout(chosen)
+    main(names)
