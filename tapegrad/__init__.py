@@ -151,8 +151,8 @@ def _backward_check(tape: object, *args: object) -> object:  # diagnosis loads o
     return _diagnosis()._BackwardCheck(tape, *args)  # type: ignore[attr-defined]
 
 
-_tape._diagnosis_loader = _diagnosis
-_tape.backward_check = _backward_check
+_tape.set_hook("diagnosis", _diagnosis)
+_tape.set_hook("backward_check", _backward_check)
 
 import os as _os  # noqa: E402
 

@@ -827,7 +827,7 @@ def _shape_leaves(types: Any, shapes: Any) -> list:
     such as a shape or a yielded list, are leaves where ``types`` has one)."""
     if not isinstance(types, (tuple, dict)):
         return [shapes]
-    keys = _nest._sorted_keys(types) if isinstance(types, dict) else range(len(types))
+    keys = _nest.sorted_keys(types) if isinstance(types, dict) else range(len(types))
     out: list = []
     for k in keys:
         out.extend(_shape_leaves(types[k], shapes[k]))
@@ -1023,7 +1023,7 @@ def _empty_row(a: np.ndarray) -> np.ndarray:
 
 def _paths(x: Any, prefix: str = "") -> list:
     if isinstance(x, dict):
-        return [p for k in _nest._sorted_keys(x) for p in _paths(x[k], f"{prefix}[{k!r}]")]
+        return [p for k in _nest.sorted_keys(x) for p in _paths(x[k], f"{prefix}[{k!r}]")]
     if isinstance(x, tuple):
         return [p for i, v in enumerate(x) for p in _paths(v, f"{prefix}[{i}]")]
     return [prefix or "0"]
