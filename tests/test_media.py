@@ -204,7 +204,7 @@ def test_dataset_from_directory_like_keras(name, trees):
     args = dict(case["args"])
     if "image_size" in args and isinstance(args["image_size"], list):
         args["image_size"] = tuple(args["image_size"])
-    directory = str(trees / kind)
+    directory = str(trees / {"image": "images", "image_png": "images_png", "audio": "audio"}[kind])
     if "error" in case:
         with pytest.raises(ValueError) as info:
             fn(directory, **args)
