@@ -412,13 +412,13 @@ class Tensor(_Operators):
             raise TypeError("Cannot iterate over a scalar tensor.")
         return _rec.iterate(_seam.unstack(self))
 
-    def __bool__(self) -> bool:
-        if self._value.size != 1 or self._value.ndim:
+    def __bool__(self) -> bool:  # (TF's: NumPy's truth value, so any one-element tensor has one)
+        if self._value.size > 1:
             raise ValueError(
                 f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
                 "tf.reduce_any or tf.reduce_all, or compare a scalar.")
         _rec.note_escape(self, "__bool__")
-        return builtins.bool(self._value)
+        return builtins.bool(self._value.size and self._value.reshape(())[()])
 
     def __float__(self) -> float:
         _rec.note_escape(self, "__float__")

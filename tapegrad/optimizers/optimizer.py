@@ -181,6 +181,8 @@ class Optimizer:
     _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
     _jit_compile: bool | None = None  # compiled updates (_jit.py); None: tf.config.optimizer.get_jit()
 
+    _deferred_restore: Any = None  # (set by tf.train.Checkpoint: restores the slots made after a restore)
+
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
                  global_clipnorm: float | None = None, name: str | None = None, *,
@@ -290,6 +292,11 @@ class Optimizer:
 
     # ------------------------------------------------------------------ variables
     @property
+    def built(self) -> bool:
+        """Whether the optimizer has variables to update (Keras's ``optimizer.built``)."""
+        return bool(self._vars)
+
+    @property
     def variables(self) -> list[Variable]:
         """The optimizer's own state: ``iterations``, the learning rate Variable, then the slots
         of each variable in the order they were first seen."""
@@ -332,6 +339,8 @@ class Optimizer:
             if self.gradient_accumulation_steps:
                 self._accumulators.append(Variable(np.zeros_like(_value_of(v)), trainable=False,
                                                    name=f"{base}_gradient_accumulator"))
+            if self._deferred_restore is not None:
+                self._deferred_restore(self)
         return i
 
     def exclude_from_weight_decay(self, var_list: Sequence[Variable] | None = None,
