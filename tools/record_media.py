@@ -116,6 +116,14 @@ def make_files():
         for i in range(n):
             length = int(RNG.integers(5, 12))
             write_wav(f"audio/{cls}/{i}.wav", RNG.integers(-32768, 32768, (length, 1)))
+    # more JPEG layouts for the fast-IDCT decoder (written last: the files above keep their bytes)
+    big = smooth(67, 93, 3)
+    f["rgb422.jpg"] = save(Image.fromarray(big), "rgb422.jpg", quality=60, subsampling=1)
+    f["rst.jpg"] = save(Image.fromarray(big), "rst.jpg", quality=80, restart_marker_blocks=3)
+    f["q100.jpg"] = save(Image.fromarray(big), "q100.jpg", quality=100)
+    f["q5.jpg"] = save(Image.fromarray(big), "q5.jpg", quality=5)
+    f["thin.jpg"] = save(Image.fromarray(smooth(1, 9, 3)), "thin.jpg", quality=90)
+    f["optimized.jpg"] = save(Image.fromarray(smooth(30, 17, 3)), "optimized.jpg", quality=85, optimize=True)
     return f
 
 
@@ -143,7 +151,8 @@ def codec_cases(files):
         res = run(name, lambda: getattr(tf.io, op)(data, **kw))
         cases[name] = {"file": file, "op": op, "args": kw, **res}
 
-    jpegs = ["rgb420.jpg", "rgb444.jpg", "gray.jpg", "prog.jpg"]
+    jpegs = ["rgb420.jpg", "rgb444.jpg", "gray.jpg", "prog.jpg", "rgb422.jpg", "rst.jpg", "q100.jpg", "q5.jpg",
+             "thin.jpg", "optimized.jpg"]
     pngs = ["rgb.png", "rgba.png", "gray.png", "la.png", "gray16.png", "pal.png", "paltrns.png", "graytrns.png",
             "bw.png"]
     bmps = ["rgb24.bmp", "gray8.bmp", "rgba32.bmp"]
@@ -174,6 +183,10 @@ def codec_cases(files):
     add("rgb.png/as_bmp", "rgb.png", "decode_bmp")
     add("rgb420.jpg/as_bmp", "rgb420.jpg", "decode_bmp")
     add("rgb420.jpg/image_uint16", "rgb420.jpg", "decode_image", dtype="uint16")
+    for f in jpegs:
+        add(f"{f}/image_float", f, "decode_image", dtype="float32")
+        add(f"{f}/image_c1", f, "decode_image", channels=1)
+        add(f"{f}/jpeg_fast", f, "decode_jpeg", dct_method="INTEGER_FAST")
     for f in ("anim.gif", "still.gif"):
         add(f"{f}/gif", f, "decode_gif")
         add(f"{f}/image", f, "decode_image")

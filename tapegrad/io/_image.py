@@ -1,8 +1,9 @@
 """``tf.io``'s image codecs, as TensorFlow's ``DecodeImageV2`` kernel defines them: one decoder that
 sniffs the format from the first bytes (JPEG, PNG, GIF, BMP), whichever op is called, and the op
 deciding the shape (``decode_gif`` 4-D, the others 3-D), the channels and the dtype. JPEG, PNG and GIF
-go through Pillow (an optional extra, ``pip install 'tapegrad[image]'``, imported on first use); BMP,
-``encode_png``, ``is_jpeg`` and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
+go through Pillow (an optional extra, ``pip install 'tapegrad[image]'``, imported on first use), except
+baseline JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); BMP, ``encode_png``, ``is_jpeg``
+and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
 
 >>> import tapegrad as tf
 >>> img = tf.constant([[[0, 128, 255], [10, 20, 30]]], tf.uint8)
@@ -73,9 +74,14 @@ def _to_dtype(a: np.ndarray, bits: int, dtype: Any) -> np.ndarray:
 
 # -- JPEG (Pillow: libjpeg(-turbo))
 def _jpeg(data: bytes, channels: int, ratio: int = 1, fancy_upscaling: bool = True,
-          try_recover_truncated: bool = False) -> np.ndarray:
+          try_recover_truncated: bool = False, fast: bool = True) -> np.ndarray:
     if channels == 4:
         raise InvalidArgumentError("JPEG does not support 4 channels")
+    if fast and ratio == 1 and fancy_upscaling:  # TensorFlow's default, JDCT_IFAST, for baseline files
+        from ._image_jpeg import decode
+        a = decode(data, channels)
+        if a is not None:
+            return a
     image = _pil()
     try:
         img = image.open(_io.BytesIO(data))
@@ -257,7 +263,7 @@ def _jpeg_flags(ratio: int, fancy_upscaling: bool, try_recover_truncated: bool, 
     if dct_method not in ("", "INTEGER_FAST", "INTEGER_ACCURATE"):
         raise InvalidArgumentError("dct_method must be one of {'', 'INTEGER_FAST', 'INTEGER_ACCURATE'}")
     return {"ratio": int(ratio), "fancy_upscaling": bool(fancy_upscaling),
-            "try_recover_truncated": bool(try_recover_truncated)}
+            "try_recover_truncated": bool(try_recover_truncated), "fast": dct_method != "INTEGER_ACCURATE"}
 
 
 def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscaling: bool = True,
@@ -267,10 +273,11 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
 
     ``channels``: 0 (as in the file), 1 (libjpeg's grayscale output) or 3 (RGB). ``ratio`` 1, 2, 4 or 8
     decodes at that fraction of the size (libjpeg's scaled IDCT). Like TensorFlow's kernel, it also decodes
-    PNG and single-frame GIF files. ``dct_method`` is accepted as TensorFlow's hint ('', 'INTEGER_FAST',
-    'INTEGER_ACCURATE'); Pillow always uses libjpeg's accurate integer DCT, so a file decoded here equals
-    TensorFlow's ``dct_method="INTEGER_ACCURATE"`` and may differ by a few levels from its default
-    (docs/differences.md). ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
+    PNG and single-frame GIF files. ``dct_method`` '' and 'INTEGER_FAST' (TensorFlow's default: libjpeg's
+    fast integer DCT) decode a baseline file with tapegrad's own port of libjpeg's fast path, giving
+    TensorFlow's pixels; 'INTEGER_ACCURATE', ``ratio`` > 1 and progressive files go through Pillow's
+    libjpeg with the accurate DCT (for a progressive file a few levels from TensorFlow's default,
+    docs/differences.md). ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
     truncated file (``try_recover_truncated``) raise ``NotImplementedError``: Pillow cannot do them.
 
     >>> import tapegrad as tf
