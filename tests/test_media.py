@@ -160,7 +160,11 @@ def test_missing_pillow_names_the_extra(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_pil)
     with pytest.raises(ImportError, match=r"tapegrad\[image\]"):
         tf.io.decode_png(_read("rgb.png"))
-    assert tf.io.decode_bmp(_read("rgb24.bmp")).shape == (5, 7, 3)  # BMP needs no Pillow
+    assert tf.io.decode_bmp(_read("rgb24.bmp")).shape == (5, 7, 3)  # BMP, GIF, baseline JPEG need no Pillow
+    assert tf.io.decode_gif(_read("anim.gif")).shape == (3, 10, 12, 3)
+    assert tf.io.decode_jpeg(_read("rgb420.jpg")).shape == (21, 27, 3)
+    with pytest.raises(ImportError, match=r"tapegrad\[image\]"):
+        tf.io.decode_jpeg(_read("prog.jpg"))
     assert tf.io.encode_png(np.zeros((1, 1, 1), np.uint8)).dtype == tf.string
 
 

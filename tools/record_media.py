@@ -124,6 +124,18 @@ def make_files():
     f["q5.jpg"] = save(Image.fromarray(big), "q5.jpg", quality=5)
     f["thin.jpg"] = save(Image.fromarray(smooth(1, 9, 3)), "thin.jpg", quality=90)
     f["optimized.jpg"] = save(Image.fromarray(smooth(30, 17, 3)), "optimized.jpg", quality=85, optimize=True)
+    # GIF frames that change a region only (Pillow stores the changed box), with a transparent index and
+    # the disposal methods
+    base = smooth(12, 14, 3)
+    frames = []
+    for k in range(4):
+        a = base.copy()
+        a[2 + k:6 + k, 3:9] = [255 * (k % 2), 40 * k, 200]
+        frames.append(Image.fromarray(a).quantize(24))
+    f["partial.gif"] = save(frames[0], "partial.gif", save_all=True, append_images=frames[1:], duration=40,
+                            disposal=[0, 1, 2, 1])
+    f["trans.gif"] = save(frames[0], "trans.gif", save_all=True, append_images=frames[1:], duration=40,
+                          transparency=0, disposal=[1, 2, 3, 1])
     return f
 
 
@@ -187,7 +199,7 @@ def codec_cases(files):
         add(f"{f}/image_float", f, "decode_image", dtype="float32")
         add(f"{f}/image_c1", f, "decode_image", channels=1)
         add(f"{f}/jpeg_fast", f, "decode_jpeg", dct_method="INTEGER_FAST")
-    for f in ("anim.gif", "still.gif"):
+    for f in ("anim.gif", "still.gif", "partial.gif", "trans.gif"):
         add(f"{f}/gif", f, "decode_gif")
         add(f"{f}/image", f, "decode_image")
         add(f"{f}/image_first", f, "decode_image", expand_animations=False, channels=3)

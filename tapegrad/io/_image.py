@@ -2,8 +2,8 @@
 sniffs the format from the first bytes (JPEG, PNG, GIF, BMP), whichever op is called, and the op
 deciding the shape (``decode_gif`` 4-D, the others 3-D), the channels and the dtype. JPEG, PNG and GIF
 go through Pillow (an optional extra, ``pip install 'tapegrad[image]'``, imported on first use), except
-baseline JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); BMP, ``encode_png``, ``is_jpeg``
-and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
+baseline JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); GIF, BMP, ``encode_png``,
+``is_jpeg`` and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
 
 >>> import tapegrad as tf
 >>> img = tf.constant([[[0, 128, 255], [10, 20, 30]]], tf.uint8)
@@ -164,20 +164,34 @@ def _png_bit_depth(data: bytes) -> int:
     return data[24] if len(data) > 24 else 8
 
 
-# -- GIF (Pillow composes the frames)
+# -- GIF (NumPy: TensorFlow's gif_io over giflib's slurp; disposal methods are not applied)
 def _gif(data: bytes, channels: int, expand: bool) -> np.ndarray:
     if channels not in (0, 3):
         raise InvalidArgumentError(f"channels must be 0 or 3 for GIF, got {channels}")
-    image = _pil()
     try:
-        img = image.open(_io.BytesIO(data))
-        frames = []
-        for i in range(getattr(img, "n_frames", 1) if expand else 1):
-            img.seek(i)
-            frames.append(np.asarray(img.convert("RGB"), np.uint8))
-    except Exception as e:
+        frames = _gif_frames(data)
+    except (ValueError, IndexError, struct.error) as e:
         raise InvalidArgumentError(f"Invalid GIF data (size {len(data)}), {e}") from None
-    return np.stack(frames)
+    width, height = max(f[2] for f in frames), max(f[3] for f in frames)  # TensorFlow's canvas
+    out = np.zeros((len(frames) if expand else 1, height, width, 3), np.uint8)
+    for k in range(len(out)):
+        left, top, w, h, idx, cmap, transparent = frames[k]
+        if k:
+            out[k] = out[k - 1]
+        if cmap is None:
+            raise InvalidArgumentError(f"Invalid GIF data (size {len(data)}), missing color map for frame {k}")
+        r0, r1, c0, c1 = max(top, 0), min(top + h, height), max(left, 0), min(left + w, width)
+        if r0 >= r1 or c0 >= c1:
+            continue
+        sub = idx[r0 - top:r1 - top, c0 - left:c1 - left]
+        keep = sub == transparent
+        if np.any(sub[~keep] >= len(cmap)):
+            raise InvalidArgumentError(f"Invalid GIF data (size {len(data)}), found color index "
+                                       f"{int(sub[~keep].max())} outside of color map range {len(cmap)}")
+        px = cmap[np.minimum(sub, len(cmap) - 1)]
+        region = out[k, r0:r1, c0:c1]
+        region[~keep] = px[~keep]
+    return out
 
 
 # -- BMP (NumPy: TensorFlow reads the pixel array at the header's offset, BGR(A) rows bottom-up)
@@ -345,8 +359,10 @@ def decode_png(contents: Any, channels: int = 0, dtype: Any = _dt.uint8, name: s
 
 
 def decode_gif(contents: Any, name: str | None = None) -> Tensor:
-    """A GIF file's frames, ``uint8`` ``[num_frames, height, width, 3]`` (``tf.io.decode_gif``): each frame
-    drawn over the previous ones as the file's disposal methods say. JPEG and PNG files give one frame.
+    """A GIF file's frames, ``uint8`` ``[num_frames, height, width, 3]`` (``tf.io.decode_gif``), composed
+    as TensorFlow does: each frame drawn over the previous one (its transparent index keeping what was
+    there, black on the first frame), disposal methods not applied, the canvas as large as the largest
+    frame. JPEG and PNG files give one frame.
 
     >>> import io, numpy as np, PIL.Image, tapegrad as tf
     >>> buf = io.BytesIO()
@@ -511,3 +527,91 @@ def encode_png(image: Any, compression: int = -1, name: str | None = None) -> Te
     out = (_PNG + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, kind, 0, 0, 0))
            + _chunk(b"IDAT", zlib.compress(raw, compression)) + _chunk(b"IEND", b""))
     return convert_to_tensor(np.array(out, dtype=object), dtype=_dt.string)
+
+
+def _lzw(data: bytes, min_size: int, count: int) -> bytes:
+    """GIF's LZW-coded pixel indices, ``count`` of them."""
+    clear, end = 1 << min_size, (1 << min_size) + 1
+    table = [bytes([i]) for i in range(clear)] + [b"", b""]
+    size, out, prev = min_size + 1, bytearray(), None
+    b = np.concatenate([np.frombuffer(data, np.uint8), np.zeros(3, np.uint8)]).astype(np.int64)
+    w24 = (b[:-2] | (b[1:-1] << 8) | (b[2:] << 16)).tolist()  # little-endian windows per byte
+    pos, total = 0, len(data) * 8
+    while pos + size <= total and len(out) < count:
+        code = (w24[pos >> 3] >> (pos & 7)) & ((1 << size) - 1)
+        pos += size
+        if code == clear:
+            table, size, prev = table[:clear + 2], min_size + 1, None
+            continue
+        if code == end:
+            break
+        if code < len(table):
+            entry = table[code]
+            if prev is not None:
+                table.append(prev + entry[:1])
+        elif prev is not None and code == len(table):
+            entry = prev + prev[:1]
+            table.append(entry)
+        else:
+            raise ValueError(f"bad LZW code {code}")
+        out += entry
+        prev = entry
+        if len(table) == (1 << size) and size < 12:
+            size += 1
+    if len(out) < count:
+        raise ValueError("image data ended too soon")
+    return bytes(out[:count])
+
+
+def _gif_frames(data: bytes) -> list:
+    """giflib's slurp of a GIF: per image ``(left, top, width, height, indices, colour map, transparent)``."""
+    if len(data) < 13:
+        raise ValueError("the file is too short")
+    packed = data[10]
+    pos = 13
+    gct = None
+    if packed & 0x80:
+        n = 2 << (packed & 7)
+        gct = np.frombuffer(data, np.uint8, 3 * n, pos).reshape(n, 3)
+        pos += 3 * n
+    frames, transparent = [], -1
+    while pos < len(data):
+        kind = data[pos]
+        if kind == 0x3B:
+            break
+        if kind == 0x21:
+            label, pos = data[pos + 1], pos + 2
+            blocks = []
+            while data[pos]:
+                blocks.append(data[pos + 1:pos + 1 + data[pos]])
+                pos += 1 + data[pos]
+            pos += 1
+            if label == 0xF9 and blocks and len(blocks[0]) >= 4:
+                transparent = blocks[0][3] if blocks[0][0] & 1 else -1
+        elif kind == 0x2C:
+            left, top, w, h, p = struct.unpack_from("<HHHHB", data, pos + 1)
+            pos += 10
+            cmap = gct
+            if p & 0x80:
+                n = 2 << (p & 7)
+                cmap = np.frombuffer(data, np.uint8, 3 * n, pos).reshape(n, 3)
+                pos += 3 * n
+            min_size, pos = data[pos], pos + 1
+            chunks = []
+            while data[pos]:
+                chunks.append(data[pos + 1:pos + 1 + data[pos]])
+                pos += 1 + data[pos]
+            pos += 1
+            idx = np.frombuffer(_lzw(b"".join(chunks), min_size, w * h), np.uint8).reshape(h, w)
+            if p & 0x40:  # interlaced rows: 0, 8, ...; 4, 12, ...; 2, 6, ...; 1, 3, ...
+                order = np.concatenate([np.arange(s, h, st) for s, st in ((0, 8), (4, 8), (2, 4), (1, 2))])
+                deint = np.empty_like(idx)
+                deint[order] = idx
+                idx = deint
+            frames.append((left, top, w, h, idx, cmap, transparent))
+            transparent = -1
+        else:
+            raise ValueError(f"unknown block 0x{kind:02x}")
+    if not frames:
+        raise ValueError("gif file does not contain any image")
+    return frames
