@@ -134,6 +134,10 @@ def make_files():
         frames.append(Image.fromarray(a).quantize(24))
     f["partial.gif"] = save(frames[0], "partial.gif", save_all=True, append_images=frames[1:], duration=40,
                             disposal=[0, 1, 2, 1])
+    f["prog_gray.jpg"] = save(Image.fromarray(smooth(23, 29, 1)[..., 0]), "prog_gray.jpg", quality=70,
+                              progressive=True)
+    f["prog_big.jpg"] = save(Image.fromarray(smooth(61, 75, 3)), "prog_big.jpg", quality=92, progressive=True,
+                             restart_marker_blocks=5, optimize=True)
     f["trans.gif"] = save(frames[0], "trans.gif", save_all=True, append_images=frames[1:], duration=40,
                           transparency=0, disposal=[1, 2, 3, 1])
     return f
@@ -164,7 +168,7 @@ def codec_cases(files):
         cases[name] = {"file": file, "op": op, "args": kw, **res}
 
     jpegs = ["rgb420.jpg", "rgb444.jpg", "gray.jpg", "prog.jpg", "rgb422.jpg", "rst.jpg", "q100.jpg", "q5.jpg",
-             "thin.jpg", "optimized.jpg"]
+             "thin.jpg", "optimized.jpg", "prog_gray.jpg", "prog_big.jpg"]
     pngs = ["rgb.png", "rgba.png", "gray.png", "la.png", "gray16.png", "pal.png", "paltrns.png", "graytrns.png",
             "bw.png"]
     bmps = ["rgb24.bmp", "gray8.bmp", "rgba32.bmp"]

@@ -2,7 +2,7 @@
 sniffs the format from the first bytes (JPEG, PNG, GIF, BMP), whichever op is called, and the op
 deciding the shape (``decode_gif`` 4-D, the others 3-D), the channels and the dtype. JPEG, PNG and GIF
 go through Pillow (an optional extra, ``pip install 'tapegrad[image]'``, imported on first use), except
-baseline JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); GIF, BMP, ``encode_png``,
+JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); GIF, BMP, ``encode_png``,
 ``is_jpeg`` and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
 
 >>> import tapegrad as tf
@@ -288,10 +288,8 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
     ``channels``: 0 (as in the file), 1 (libjpeg's grayscale output) or 3 (RGB). ``ratio`` 1, 2, 4 or 8
     decodes at that fraction of the size (libjpeg's scaled IDCT). Like TensorFlow's kernel, it also decodes
     PNG and single-frame GIF files. ``dct_method`` '' and 'INTEGER_FAST' (TensorFlow's default: libjpeg's
-    fast integer DCT) decode a baseline file with tapegrad's own port of libjpeg's fast path, giving
-    TensorFlow's pixels; 'INTEGER_ACCURATE', ``ratio`` > 1 and progressive files go through Pillow's
-    libjpeg with the accurate DCT (for a progressive file a few levels from TensorFlow's default,
-    docs/differences.md). ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
+    fast integer DCT) decode a baseline or progressive file with tapegrad's own port of libjpeg's fast
+    path, giving TensorFlow's pixels; 'INTEGER_ACCURATE' and ``ratio`` > 1 go through Pillow's libjpeg. ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
     truncated file (``try_recover_truncated``) raise ``NotImplementedError``: Pillow cannot do them.
 
     >>> import tapegrad as tf

@@ -1,9 +1,10 @@
 """TensorFlow's default JPEG decoding (libjpeg-turbo's fast integer IDCT, ``JDCT_IFAST``, with fancy
-upsampling), which Pillow cannot select: a baseline JPEG's Huffman-coded coefficients are read here and
-run through libjpeg's integer arithmetic (jidctfst's AAN IDCT with 8 fractional bits and truncating
-shifts, jdsample's fancy h2v1/h2v2 upsampling, jdcolor's YCbCr tables). ``decode`` returns ``None``
-for what it does not cover (progressive, arithmetic-coded, 12-bit, CMYK/Adobe-transform files, other
-samplings), and the caller falls back to Pillow's accurate DCT."""
+upsampling), which Pillow cannot select: a baseline or progressive JPEG's Huffman-coded coefficients
+are read here (jdhuff/jdphuff's rules, restart intervals, successive approximation) and run through
+libjpeg's integer arithmetic (jidctfst's AAN IDCT with 8 fractional bits and truncating shifts,
+jdsample's fancy h2v1/h2v2 upsampling, jdcolor's YCbCr tables). ``decode`` returns ``None`` for what
+it does not cover (arithmetic-coded, 12-bit, CMYK/Adobe-RGB files, other samplings) or a damaged
+file, and the caller falls back to Pillow."""
 from __future__ import annotations
 
 import struct
@@ -36,21 +37,6 @@ def _lookup(counts: bytes, symbols: bytes) -> list:
     return table.tolist()
 
 
-def _segments(data: bytes) -> Any:
-    """The markers of a JPEG file up to the first scan: (marker, payload) pairs, then the scan data."""
-    i = 2
-    while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return
-        marker = data[i + 1]
-        if marker == 0xFF:
-            i += 1
-            continue
-        size, = struct.unpack_from(">H", data, i + 2)
-        yield marker, data[i + 4:i + 2 + size], i + 2 + size
-        i += 2 + size
-
-
 def _unstuff(seg: bytes) -> tuple[list, int]:
     """The entropy-coded bytes without stuffing, as 24-bit windows per byte, and their bit count."""
     b = np.frombuffer(seg.replace(b"\xff\x00", b"\xff"), np.uint8).astype(np.int64)
@@ -60,80 +46,134 @@ def _unstuff(seg: bytes) -> tuple[list, int]:
     return w24.tolist(), 8 * n
 
 
-def _decode_scan(seg: bytes, comps: list, mcux: int, mcuy: int, restart: int, dc_tabs: dict,
-                 ac_tabs: dict) -> bool:
-    """Decode an interleaved baseline scan into ``planes`` (per component ``[by, bx, 64]`` coefficients)."""
+def _restart_chunks(seg: bytes) -> list:
     chunks, i, start = [], 0, 0
     while True:  # split at restart markers
         j = seg.find(b"\xff", i)
         if j < 0 or j + 1 >= len(seg):
             chunks.append(seg[start:])
-            break
+            return chunks
         if 0xD0 <= seg[j + 1] <= 0xD7:
             chunks.append(seg[start:j])
             start = i = j + 2
         else:
             i = j + 2
-    total = mcux * mcuy
-    per = restart if restart else total
-    single = len(comps) == 1
-    mcu = 0
+
+
+def _decode_scan(seg: bytes, units: list, restart: int, ss: int, se: int, ah: int, al: int,
+                 progressive: bool) -> bool:
+    """Decode one scan. ``units``: the scan's MCUs in order, each a list of ``(block, dc, ac, comp)``
+    (a block is a 64-list of zigzag-ordered coefficients); libjpeg's jdhuff/jdphuff rules."""
+    chunks = _restart_chunks(seg)
+    per = restart if restart else len(units)
+    u = 0
+    p1, m1 = 1 << al, -1 << al
     for chunk in chunks:
-        if mcu >= total:
+        if u >= len(units):
             break
         w24, nbits = _unstuff(chunk)
         p = 0
-        pred = [0] * len(comps)
-        for _ in range(min(per, total - mcu)):
-            my, mx = divmod(mcu, mcux)
-            for ci, (h, v, dc, ac, out) in enumerate(comps):
-                for by in range(v):
-                    for bx in range(h):
-                        q = p >> 3
-                        look = (w24[q] >> (8 - (p & 7))) & 0xFFFF
-                        e = dc_tabs[dc][look]
+        pred: dict = {}
+        eobrun = 0
+        for unit in units[u:u + per]:
+            for blk, dc, ac, comp in unit:
+                if ss == 0:  # DC
+                    if ah == 0 or not progressive:
+                        e = dc[(w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF]
                         if not e:
                             return False
                         p += e >> 8
-                        s = e & 0xFF
+                        t = e & 0xFF
                         diff = 0
-                        if s:
-                            q = p >> 3
-                            diff = ((w24[q] >> (8 - (p & 7))) & 0xFFFF) >> (16 - s)
-                            p += s
-                            if diff < (1 << (s - 1)):
-                                diff -= (1 << s) - 1
-                        pred[ci] += diff
-                        blk = out[my if single else my * v + by][mx if single else mx * h + bx]
-                        blk[0] = pred[ci]
-                        k = 1
-                        tab = ac_tabs[ac]
-                        while k < 64:
-                            q = p >> 3
-                            look = (w24[q] >> (8 - (p & 7))) & 0xFFFF
-                            e = tab[look]
-                            if not e:
-                                return False
-                            p += e >> 8
-                            rs = e & 0xFF
-                            r, s = rs >> 4, rs & 15
-                            if s == 0:
-                                if r != 15:
+                        if t:
+                            diff = ((w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF) >> (16 - t)
+                            p += t
+                            if diff < (1 << (t - 1)):
+                                diff -= (1 << t) - 1
+                        v = pred.get(comp, 0) + diff
+                        pred[comp] = v
+                        blk[0] = v << al
+                    else:
+                        if (w24[p >> 3] >> (23 - (p & 7))) & 1:
+                            blk[0] |= p1
+                        p += 1
+                    if progressive:
+                        continue
+                k = max(ss, 1)
+                if not progressive or ah == 0:
+                    if eobrun:
+                        eobrun -= 1
+                        continue
+                    while k <= se:
+                        e = ac[(w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF]
+                        if not e:
+                            return False
+                        p += e >> 8
+                        rs = e & 0xFF
+                        r, t = rs >> 4, rs & 15
+                        if t == 0:
+                            if r != 15:
+                                if progressive:
+                                    eobrun = (1 << r) - 1
+                                    if r:
+                                        eobrun += ((w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF) >> (16 - r)
+                                        p += r
+                                break
+                            k += 16
+                            continue
+                        k += r
+                        val = ((w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF) >> (16 - t)
+                        p += t
+                        if val < (1 << (t - 1)):
+                            val -= (1 << t) - 1
+                        if k < 64:
+                            blk[k] = val << al
+                        k += 1
+                    continue
+                # AC refinement (jdphuff decode_mcu_AC_refine)
+                if eobrun == 0:
+                    while k <= se:
+                        e = ac[(w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF]
+                        if not e:
+                            return False
+                        p += e >> 8
+                        rs = e & 0xFF
+                        r, t = rs >> 4, rs & 15
+                        if t:
+                            t = p1 if (w24[p >> 3] >> (23 - (p & 7))) & 1 else m1
+                            p += 1
+                        elif r != 15:
+                            eobrun = 1 << r
+                            if r:
+                                eobrun += ((w24[p >> 3] >> (8 - (p & 7))) & 0xFFFF) >> (16 - r)
+                                p += r
+                            break
+                        while k <= se:
+                            c = blk[k]
+                            if c:
+                                if (w24[p >> 3] >> (23 - (p & 7))) & 1 and not c & p1:
+                                    blk[k] = c + p1 if c >= 0 else c + m1
+                                p += 1
+                            else:
+                                r -= 1
+                                if r < 0:
                                     break
-                                k += 16
-                                continue
-                            k += r
-                            q = p >> 3
-                            val = ((w24[q] >> (8 - (p & 7))) & 0xFFFF) >> (16 - s)
-                            p += s
-                            if val < (1 << (s - 1)):
-                                val -= (1 << s) - 1
-                            if k < 64:
-                                blk[k] = val
                             k += 1
-            mcu += 1
-            if p > nbits:  # truncated: the caller's fallback reports it
-                return False
+                        if t and k < 64:
+                            blk[k] = t
+                        k += 1
+                if eobrun > 0:
+                    while k <= se:
+                        c = blk[k]
+                        if c:
+                            if (w24[p >> 3] >> (23 - (p & 7))) & 1 and not c & p1:
+                                blk[k] = c + p1 if c >= 0 else c + m1
+                            p += 1
+                        k += 1
+                    eobrun -= 1
+        u += per
+        if p > nbits:  # truncated: the caller's fallback reports it
+            return False
     return True
 
 
@@ -223,31 +263,57 @@ def _decode(data: bytes, channels: int) -> np.ndarray | None:
     restart = 0
     adobe = None
     jfif = False
-    for marker, body, end in _segments(data):
+    progressive = False
+    coefs: list = []
+    geo: list = []
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        if marker == 0xD9:
+            break
+        size, = struct.unpack_from(">H", data, i + 2)
+        body, end = data[i + 4:i + 2 + size], i + 2 + size
+        i = end
         if marker == 0xDB:
-            i = 0
-            while i < len(body):
-                pq, tq = body[i] >> 4, body[i] & 15
+            k = 0
+            while k < len(body):
+                pq, tq = body[k] >> 4, body[k] & 15
                 if pq:
                     return None  # 16-bit quantization tables
-                quant[tq] = np.frombuffer(body, np.uint8, 64, i + 1).astype(np.int64)[np.argsort(_ZIGZAG)]
-                i += 65
+                quant[tq] = np.frombuffer(body, np.uint8, 64, k + 1).astype(np.int64)[np.argsort(_ZIGZAG)]
+                k += 65
         elif marker == 0xC4:
-            i = 0
-            while i < len(body):
-                tc, th = body[i] >> 4, body[i] & 15
-                counts = body[i + 1:i + 17]
+            k = 0
+            while k < len(body):
+                tc, th = body[k] >> 4, body[k] & 15
+                counts = body[k + 1:k + 17]
                 n = sum(counts)
-                (ac_tabs if tc else dc_tabs)[th] = _lookup(bytes(counts), bytes(body[i + 17:i + 17 + n]))
-                i += 17 + n
-        elif marker in (0xC0, 0xC1):
-            if body[0] != 8:
+                (ac_tabs if tc else dc_tabs)[th] = _lookup(bytes(counts), bytes(body[k + 17:k + 17 + n]))
+                k += 17 + n
+        elif marker in (0xC0, 0xC1, 0xC2):
+            if body[0] != 8 or frame is not None:
                 return None
+            progressive = marker == 0xC2
             hgt, wid, nc = struct.unpack_from(">HHB", body, 1)
+            if hgt == 0 or nc not in (1, 3):
+                return None
             frame = (hgt, wid, [(body[6 + 3 * k], body[7 + 3 * k] >> 4, body[7 + 3 * k] & 15, body[8 + 3 * k])
                                 for k in range(nc)])
-        elif 0xC2 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            return None  # progressive, lossless or arithmetic coding
+            if nc == 1:
+                frame[2][0] = (frame[2][0][0], 1, 1, frame[2][0][3])
+            comps = frame[2]
+            hmax, vmax = max(c[1] for c in comps), max(c[2] for c in comps)
+            mcux, mcuy = -(-wid // (8 * hmax)), -(-hgt // (8 * vmax))
+            for _, h, v, _ in comps:
+                coefs.append([[[0] * 64 for _ in range(mcux * h)] for _ in range(mcuy * v)])
+                geo.append((-(-(-(-hgt * v // vmax)) // 8), -(-(-(-wid * h // hmax)) // 8)))
+        elif 0xC3 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return None  # lossless or arithmetic coding
         elif marker == 0xDD:
             restart, = struct.unpack_from(">H", body, 0)
         elif marker == 0xE0 and body[:5] == b"JFIF\0":
@@ -257,53 +323,75 @@ def _decode(data: bytes, channels: int) -> np.ndarray | None:
         elif marker == 0xDA:
             if frame is None:
                 return None
-            hgt, wid, fcomps = frame
-            ns = body[0]
-            if ns != len(fcomps) or hgt == 0:
-                return None  # non-interleaved scans
-            return _finish(data[end:], body, fcomps, hgt, wid, quant, dc_tabs, ac_tabs, restart, channels,
-                           jfif, adobe)
-    return None
-
-
-def _finish(scan: bytes, sos: bytes, fcomps: list, hgt: int, wid: int, quant: dict, dc_tabs: dict, ac_tabs: dict,
-            restart: int, channels: int, jfif: bool, adobe: Any) -> np.ndarray | None:
-    nc = len(fcomps)
-    if nc not in (1, 3):
+            j = end  # the entropy-coded data runs to the next marker other than a restart
+            while True:
+                j = data.find(b"\xff", j)
+                if j < 0 or j + 1 >= len(data):
+                    j = len(data)
+                    break
+                if data[j + 1] == 0 or 0xD0 <= data[j + 1] <= 0xD7:
+                    j += 2
+                    continue
+                break
+            if not _scan(data[end:j], body, frame, coefs, geo, dc_tabs, ac_tabs, restart, progressive):
+                return None
+            i = j
+    if frame is None or not coefs:
         return None
+    return _finish(frame, coefs, quant, channels, jfif, adobe)
+
+
+def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs: dict, ac_tabs: dict,
+          restart: int, progressive: bool) -> bool:
+    hgt, wid, comps = frame
+    ns = sos[0]
+    ss, se, ah, al = sos[1 + 2 * ns], sos[2 + 2 * ns], sos[3 + 2 * ns] >> 4, sos[3 + 2 * ns] & 15
+    order = {c[0]: k for k, c in enumerate(comps)}
+    members = []
+    for k in range(ns):
+        fi = order.get(sos[1 + 2 * k])
+        if fi is None:
+            return False
+        td, ta = sos[2 + 2 * k] >> 4, sos[2 + 2 * k] & 15
+        if (ss == 0 and ah == 0 and td not in dc_tabs) or (se > 0 and ta not in ac_tabs):
+            return False
+        members.append((fi, dc_tabs.get(td), ac_tabs.get(ta)))
+    if not progressive:
+        ss, se, ah, al = 0, 63, 0, 0
+    units = []
+    if ns == 1:  # non-interleaved: the component's own blocks, row by row
+        fi, dc, ac = members[0]
+        rows, cols = geo[fi]
+        grid = coefs[fi]
+        units = [[(grid[r][c], dc, ac, fi)] for r in range(rows) for c in range(cols)]
+    else:
+        hmax, vmax = max(c[1] for c in comps), max(c[2] for c in comps)
+        mcux, mcuy = -(-wid // (8 * hmax)), -(-hgt // (8 * vmax))
+        for my in range(mcuy):
+            for mx in range(mcux):
+                unit = []
+                for fi, dc, ac in members:
+                    _, h, v, _ = comps[fi]
+                    grid = coefs[fi]
+                    unit += [(grid[my * v + by][mx * h + bx], dc, ac, fi) for by in range(v) for bx in range(h)]
+                units.append(unit)
+    return _decode_scan(seg, units, restart, ss, se, ah, al, progressive)
+
+
+def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, adobe: Any) -> np.ndarray | None:
+    hgt, wid, fcomps = frame
+    nc = len(fcomps)
     if nc == 3 and not jfif and (adobe == 0 or (adobe is None and [c[0] for c in fcomps] == [82, 71, 66])):
         return None  # RGB-coded JPEG
     hmax, vmax = max(c[1] for c in fcomps), max(c[2] for c in fcomps)
     if nc == 3 and (fcomps[1][1:3] != (1, 1) or fcomps[2][1:3] != (1, 1) or
                     (fcomps[0][1], fcomps[0][2]) not in ((1, 1), (2, 1), (2, 2))):
         return None
-    if nc == 1:
-        hmax = vmax = 1
-        fcomps = [(fcomps[0][0], 1, 1, fcomps[0][3])]
-    mcux, mcuy = -(-wid // (8 * hmax)), -(-hgt // (8 * vmax))
-    order = {c[0]: k for k, c in enumerate(fcomps)}
-    comps, blocks = [], []
-    for k in range(sos[0]):
-        cid, tabs = sos[1 + 2 * k], sos[2 + 2 * k]
-        fi = order.get(cid)
-        if fi is None or fcomps[fi][3] not in quant:
-            return None
-        _, h, v, _ = fcomps[fi]
-        by, bx = (mcuy, mcux) if nc == 1 else (mcuy * v, mcux * h)
-        if nc == 1:
-            by, bx = -(-hgt // 8), -(-wid // 8)
-        out = [[[0] * 64 for _ in range(bx)] for _ in range(by)]
-        if tabs >> 4 not in dc_tabs or tabs & 15 not in ac_tabs:
-            return None
-        comps.append((h, v, tabs >> 4, tabs & 15, out))
-        blocks.append((fi, out))
-    if nc == 1:
-        mcux, mcuy = -(-wid // 8), -(-hgt // 8)
-    if not _decode_scan(scan, comps, mcux, mcuy, restart, dc_tabs, ac_tabs):
-        return None
     planes: list = [None] * nc
-    for fi, out in blocks:
-        coef = np.array(out, np.int64)
+    for fi in range(nc):
+        if fcomps[fi][3] not in quant:
+            return None
+        coef = np.array(coefs[fi], np.int64)
         by, bx = coef.shape[:2]
         natural = np.zeros((by * bx, 64), np.int64)
         natural[:, _ZIGZAG] = coef.reshape(-1, 64)
