@@ -133,7 +133,8 @@ def _png(data: bytes, channels: int, bits: int) -> np.ndarray:
         raise NotImplementedError("16-bit colour PNGs are not decoded: Pillow reads them as 8-bit. Convert the "
                                   "file to 8-bit, or to 16-bit grayscale.")
     src = 16 if depth == 16 else 8
-    a = np.asarray(img).astype(np.uint16 if src == 16 else np.uint8)
+    top = (1 << src) - 1
+    a: np.ndarray = np.asarray(img).astype(np.uint16 if src == 16 else np.uint8)
     if a.ndim == 2:
         a = a[..., None]
     c = a.shape[-1]
@@ -145,18 +146,18 @@ def _png(data: bytes, channels: int, bits: int) -> np.ndarray:
             w = np.array([9797, 19234, 32768 - 9797 - 19234], np.int64)
             a, c = ((a.astype(np.int64) @ w) >> 15).astype(a.dtype)[..., None], 1
         if channels == 4 and key is not None:  # png_set_tRNS_to_alpha
-            alpha = np.where(np.all(a == key.astype(a.dtype), -1), 0, np.iinfo(a.dtype).max).astype(a.dtype)
+            alpha = np.where(np.all(a == key.astype(a.dtype), -1), 0, top).astype(a.dtype)
             a, c = np.concatenate([a, alpha[..., None]], -1), c + 1
         if c in (1, 2) and channels in (3, 4):
             a = np.concatenate([a[..., :1]] * 3 + ([a[..., 1:]] if c == 2 else []), -1)
             c += 2
         if channels == 4 and c == 3:  # libpng's filler holds the file's bit depth: 1 for a 1-bit file
-            alpha = min(int(np.iinfo(a.dtype).max), (1 << depth) - 1)
-            a = np.concatenate([a, np.full(a.shape[:2] + (1,), alpha, a.dtype)], -1)
+            fill = min(top, (1 << depth) - 1)
+            a = np.concatenate([a, np.full(a.shape[:2] + (1,), fill, a.dtype)], -1)
     if bits == 16 and src == 8:
         return a.astype(np.uint16) * np.uint16(257)
     if bits == 8 and src == 16:
-        return (a >> 8).astype(np.uint8)
+        return (a.astype(np.uint16) >> np.uint16(8)).astype(np.uint8)
     return a
 
 
