@@ -180,6 +180,8 @@ def codec_cases(files):
             add(f"{f}/jpeg_r{r}", f, "decode_jpeg", ratio=r, dct_method="INTEGER_ACCURATE")
         add(f"{f}/shape", f, "extract_jpeg_shape")
         add(f"{f}/crop", f, "decode_and_crop_jpeg", crop_window=[2, 3, 5, 7], dct_method="INTEGER_ACCURATE")
+        for win in ([2, 3, 5, 7], [0, 0, 1, 1], [1, 17, 9, 5], [3, 1, 12, 16], [0, 8, 1, 1], [9, 8, 8, 2]):
+            add(f"{f}/crop_fast_{'_'.join(map(str, win))}", f, "decode_and_crop_jpeg", crop_window=win)
     add("rgb420.jpg/jpeg_r3", "rgb420.jpg", "decode_jpeg", ratio=3)
     add("rgb420.jpg/jpeg_dct_bad", "rgb420.jpg", "decode_jpeg", dct_method="INTEGER_SLOW")
     add("rgb420.jpg/crop_bad", "rgb420.jpg", "decode_and_crop_jpeg", crop_window=[15, 3, 10, 7])

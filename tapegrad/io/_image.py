@@ -327,10 +327,17 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
             raise InvalidArgumentError("Unknown image file format. One of JPEG, PNG, GIF, BMP required.")
         raise InvalidArgumentError(f"DecodeAndCropJpeg operation can run on JPEG only, but detected {kind}.")
     flags = _jpeg_flags(ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction, dct_method)
-    a = _decode(data, "DecodeAndCropJpeg", _channels(channels), **flags)
+    c = _channels(channels)
     y, x, h, w = (int(v) for v in win)
-    if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > a.shape[0] or x + w > a.shape[1]:
+    size = extract_jpeg_shape(data).numpy()
+    if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > -(-size[0] // ratio) or x + w > -(-size[1] // ratio):
         raise InvalidArgumentError("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
+    if flags["fast"] and ratio == 1 and fancy_upscaling and c != 4:
+        from ._image_jpeg import decode
+        a = decode(data, c, (y, x, h, w))
+        if a is not None:
+            return convert_to_tensor(a, dtype=_dt.uint8)
+    a = _decode(data, "DecodeAndCropJpeg", c, **flags)
     return convert_to_tensor(np.ascontiguousarray(a[y:y + h, x:x + w]), dtype=_dt.uint8)
 
 

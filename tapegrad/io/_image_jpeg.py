@@ -246,16 +246,17 @@ _CR_G = -_fix(0.71414) * _X
 _CB_G = -_fix(0.34414) * _X + 32768
 
 
-def decode(data: bytes, channels: int) -> np.ndarray | None:
-    """``[h, w, c]`` uint8 as TensorFlow's default JPEG decoding gives it, or None when not covered
-    (or damaged: the caller's decoder then reports the damage)."""
+def decode(data: bytes, channels: int, crop: tuple | None = None) -> np.ndarray | None:
+    """``[h, w, c]`` uint8 as TensorFlow's default JPEG decoding gives it (of the window ``crop`` =
+    ``(y, x, height, width)`` as ``decode_and_crop_jpeg`` gives it, which the caller has checked), or
+    None when not covered (or damaged: the caller's decoder then reports the damage)."""
     try:
-        return _decode(data, channels)
+        return _decode(data, channels, crop)
     except (IndexError, ValueError, struct.error):
         return None
 
 
-def _decode(data: bytes, channels: int) -> np.ndarray | None:
+def _decode(data: bytes, channels: int, crop: tuple | None) -> np.ndarray | None:
     quant: dict = {}
     dc_tabs: dict = {}
     ac_tabs: dict = {}
@@ -338,7 +339,7 @@ def _decode(data: bytes, channels: int) -> np.ndarray | None:
             i = j
     if frame is None or not coefs:
         return None
-    return _finish(frame, coefs, quant, channels, jfif, adobe)
+    return _finish(frame, coefs, quant, channels, jfif, adobe, crop)
 
 
 def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs: dict, ac_tabs: dict,
@@ -378,7 +379,8 @@ def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs:
     return _decode_scan(seg, units, restart, ss, se, ah, al, progressive)
 
 
-def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, adobe: Any) -> np.ndarray | None:
+def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, adobe: Any,
+            crop: tuple | None) -> np.ndarray | None:
     hgt, wid, fcomps = frame
     nc = len(fcomps)
     if nc == 3 and not jfif and (adobe == 0 or (adobe is None and [c[0] for c in fcomps] == [82, 71, 66])):
@@ -397,18 +399,22 @@ def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, a
         natural[:, _ZIGZAG] = coef.reshape(-1, 64)
         px = _idct_ifast(natural, quant[fcomps[fi][3]]).reshape(by, bx, 8, 8).transpose(0, 2, 1, 3)
         _, h, v, _ = fcomps[fi]
-        ch, cw = -(-hgt * v // vmax), -(-wid * h // hmax)
-        # a one-sample-wide plane: libjpeg's fancy upsampling reads the decoded padding column
-        planes[fi] = px.reshape(by * 8, bx * 8)[:ch, :max(cw, 2 if h < hmax else 1)]
-    y = planes[0].astype(np.int64)
+        planes[fi] = px.reshape(by * 8, bx * 8)[:-(-hgt * v // vmax)]  # padding columns kept
+    top, left, oh, ow = crop if crop is not None else (0, 0, hgt, wid)
+    y = planes[0][top:top + oh, left:left + ow].astype(np.int64)
     if nc == 1 or channels == 1:
-        g = y[:hgt, :wid].astype(np.uint8)
+        g = y.astype(np.uint8)
         return np.repeat(g[..., None], 3, -1) if channels == 3 else g[..., None]
     up = _fancy_h2v2 if (hmax, vmax) == (2, 2) else _fancy_h2v1 if (hmax, vmax) == (2, 1) else None
-    cb, cr = planes[1], planes[2]
-    if up is not None:
-        cb, cr = up(cb)[:hgt, :wid], up(cr)[:hgt, :wid]
+    if up is None:
+        cb, cr = (planes[k][top:top + oh, left:left + ow] for k in (1, 2))
+    else:
+        # libjpeg upsamples the columns it outputs: the whole width, or under jpeg_crop_scanline the
+        # window widened left to an iMCU boundary, both ends taken as image edges; a one-sample-wide
+        # plane reads the decoded padding column
+        x0 = left // (8 * hmax) * (8 * hmax)
+        c0, n = x0 // hmax, -(-(left + ow - x0) // hmax)
+        cb, cr = (up(planes[k][:, c0:c0 + max(n, 2)])[top:top + oh, left - x0:left - x0 + ow] for k in (1, 2))
     cb, cr = cb.astype(np.int64), cr.astype(np.int64)
-    y = y[:hgt, :wid]
     rgb = np.stack([y + _CR_R[cr], y + ((_CB_G[cb] + _CR_G[cr]) >> 16), y + _CB_B[cb]], -1)
     return np.clip(rgb, 0, 255).astype(np.uint8)
