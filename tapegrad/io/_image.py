@@ -2,8 +2,8 @@
 sniffs the format from the first bytes (JPEG, PNG, GIF, BMP), whichever op is called, and the op
 deciding the shape (``decode_gif`` 4-D, the others 3-D), the channels and the dtype. JPEG, PNG and GIF
 go through Pillow (an optional extra, ``pip install 'tapegrad[image]'``, imported on first use), except
-JPEGs under TensorFlow's default fast DCT (``_image_jpeg``); GIF, BMP, ``encode_png``,
-``is_jpeg`` and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
+baseline and progressive JPEGs (``_image_jpeg``, libjpeg's integer arithmetic ported); GIF, BMP,
+``encode_png``, ``is_jpeg`` and ``extract_jpeg_shape`` are NumPy and ``zlib`` only.
 
 >>> import tapegrad as tf
 >>> img = tf.constant([[[0, 128, 255], [10, 20, 30]]], tf.uint8)
@@ -77,9 +77,9 @@ def _jpeg(data: bytes, channels: int, ratio: int = 1, fancy_upscaling: bool = Tr
           try_recover_truncated: bool = False, fast: bool = True) -> np.ndarray:
     if channels == 4:
         raise InvalidArgumentError("JPEG does not support 4 channels")
-    if fast and ratio == 1 and fancy_upscaling:  # TensorFlow's default, JDCT_IFAST, for baseline files
+    if ratio == 1 and fancy_upscaling:  # libjpeg's integer IDCTs, ported: TensorFlow's pixels
         from ._image_jpeg import decode
-        a = decode(data, channels)
+        a = decode(data, channels, fast=fast)
         if a is not None:
             return a
     image = _pil()
@@ -288,9 +288,10 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
 
     ``channels``: 0 (as in the file), 1 (libjpeg's grayscale output) or 3 (RGB). ``ratio`` 1, 2, 4 or 8
     decodes at that fraction of the size (libjpeg's scaled IDCT). Like TensorFlow's kernel, it also decodes
-    PNG and single-frame GIF files. ``dct_method`` '' and 'INTEGER_FAST' (TensorFlow's default: libjpeg's
-    fast integer DCT) decode a baseline or progressive file with tapegrad's own port of libjpeg's fast
-    path, giving TensorFlow's pixels; 'INTEGER_ACCURATE' and ``ratio`` > 1 go through Pillow's libjpeg. ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
+    PNG and single-frame GIF files. Baseline and progressive files are decoded by tapegrad's port of
+    libjpeg's integer paths, giving TensorFlow's pixels: ``dct_method`` '' and 'INTEGER_FAST'
+    (TensorFlow's default, the fast DCT) or 'INTEGER_ACCURATE'; ``ratio`` > 1 and other files go through
+    Pillow's libjpeg. ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
     truncated file (``try_recover_truncated``) raise ``NotImplementedError``: Pillow cannot do them.
 
     >>> import tapegrad as tf
@@ -332,9 +333,9 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
     size = extract_jpeg_shape(data).numpy()
     if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > -(-size[0] // ratio) or x + w > -(-size[1] // ratio):
         raise InvalidArgumentError("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
-    if flags["fast"] and ratio == 1 and fancy_upscaling and c != 4:
+    if ratio == 1 and fancy_upscaling and c != 4:
         from ._image_jpeg import decode
-        a = decode(data, c, (y, x, h, w))
+        a = decode(data, c, (y, x, h, w), fast=flags["fast"])
         if a is not None:
             return convert_to_tensor(a, dtype=_dt.uint8)
     a = _decode(data, "DecodeAndCropJpeg", c, **flags)

@@ -1,8 +1,9 @@
-"""TensorFlow's default JPEG decoding (libjpeg-turbo's fast integer IDCT, ``JDCT_IFAST``, with fancy
-upsampling), which Pillow cannot select: a baseline or progressive JPEG's Huffman-coded coefficients
-are read here (jdhuff/jdphuff's rules, restart intervals, successive approximation) and run through
-libjpeg's integer arithmetic (jidctfst's AAN IDCT with 8 fractional bits and truncating shifts,
-jdsample's fancy h2v1/h2v2 upsampling, jdcolor's YCbCr tables). ``decode`` returns ``None`` for what
+"""TensorFlow's JPEG decoding: libjpeg-turbo's fast integer IDCT (``JDCT_IFAST``, TensorFlow's default,
+which Pillow cannot select) or its accurate one (``JDCT_ISLOW``), with fancy upsampling. A baseline or
+progressive JPEG's Huffman-coded coefficients are read here (jdhuff/jdphuff's rules, restart
+intervals, successive approximation) and run through libjpeg's integer arithmetic (jidctfst's AAN
+IDCT with 8 fractional bits and truncating shifts, or jidctint's LL&M IDCT with 13; jdsample's fancy
+h2v1/h2v2 upsampling; jdcolor's YCbCr tables; jpeg_crop_scanline's window for decode_and_crop_jpeg). ``decode`` returns ``None`` for what
 it does not cover (arithmetic-coded, 12-bit, CMYK/Adobe-RGB files, other samplings) or a damaged
 file, and the caller falls back to Pillow."""
 from __future__ import annotations
@@ -207,6 +208,33 @@ def _idct_ifast(coef: np.ndarray, quant: np.ndarray) -> np.ndarray:
     return np.clip(v - 512 + 128, 0, 255).astype(np.uint8)
 
 
+def _idct_islow(coef: np.ndarray, quant: np.ndarray) -> np.ndarray:
+    """jidctint.c (``JDCT_ISLOW``, TensorFlow's ``dct_method="INTEGER_ACCURATE"``) on ``[n, 64]``
+    natural-order coefficients: ``[n, 8, 8]`` samples."""
+    x = (coef.astype(np.int64) * quant.astype(np.int64)).reshape(-1, 8, 8)
+
+    def one_d(v: list, shift: int, scale_in: bool) -> list:
+        z2, z3 = v[2], v[6]
+        z1 = (z2 + z3) * 4433
+        tmp2, tmp3 = z1 + z3 * -15137, z1 + z2 * 6270
+        tmp0, tmp1 = (v[0] + v[4]) << 13, (v[0] - v[4]) << 13
+        tmp10, tmp13, tmp11, tmp12 = tmp0 + tmp3, tmp0 - tmp3, tmp1 + tmp2, tmp1 - tmp2
+        t0, t1, t2, t3 = v[7], v[5], v[3], v[1]
+        z1, z2, z3, z4 = t0 + t3, t1 + t2, t0 + t2, t1 + t3
+        z5 = (z3 + z4) * 9633
+        t0, t1, t2, t3 = t0 * 2446, t1 * 16819, t2 * 25172, t3 * 12299
+        z1, z2, z3, z4 = z1 * -7373, z2 * -20995, z3 * -16069 + z5, z4 * -3196 + z5
+        t0, t1, t2, t3 = t0 + z1 + z3, t1 + z2 + z4, t2 + z2 + z3, t3 + z1 + z4
+        half = 1 << (shift - 1)
+        return [(a + half) >> shift for a in (tmp10 + t3, tmp11 + t2, tmp12 + t1, tmp13 + t0,
+                                              tmp13 - t0, tmp12 - t1, tmp11 - t2, tmp10 - t3)]
+
+    cols = np.stack(one_d([x[:, r, :] for r in range(8)], 11, True), 1)
+    rows = np.stack(one_d([cols[:, :, c] for c in range(8)], 18, False), 2)
+    v = (rows + 512) & 1023
+    return np.clip(v - 512 + 128, 0, 255).astype(np.uint8)
+
+
 def _fancy_h2v1(x: np.ndarray) -> np.ndarray:
     x = x.astype(np.int64)
     left = np.concatenate([x[:, :1], x[:, :-1]], 1)
@@ -246,17 +274,17 @@ _CR_G = -_fix(0.71414) * _X
 _CB_G = -_fix(0.34414) * _X + 32768
 
 
-def decode(data: bytes, channels: int, crop: tuple | None = None) -> np.ndarray | None:
+def decode(data: bytes, channels: int, crop: tuple | None = None, fast: bool = True) -> np.ndarray | None:
     """``[h, w, c]`` uint8 as TensorFlow's default JPEG decoding gives it (of the window ``crop`` =
     ``(y, x, height, width)`` as ``decode_and_crop_jpeg`` gives it, which the caller has checked), or
     None when not covered (or damaged: the caller's decoder then reports the damage)."""
     try:
-        return _decode(data, channels, crop)
+        return _decode(data, channels, crop, fast)
     except (IndexError, ValueError, struct.error):
         return None
 
 
-def _decode(data: bytes, channels: int, crop: tuple | None) -> np.ndarray | None:
+def _decode(data: bytes, channels: int, crop: tuple | None, fast: bool) -> np.ndarray | None:
     quant: dict = {}
     dc_tabs: dict = {}
     ac_tabs: dict = {}
@@ -339,7 +367,7 @@ def _decode(data: bytes, channels: int, crop: tuple | None) -> np.ndarray | None
             i = j
     if frame is None or not coefs:
         return None
-    return _finish(frame, coefs, quant, channels, jfif, adobe, crop)
+    return _finish(frame, coefs, quant, channels, jfif, adobe, crop, fast)
 
 
 def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs: dict, ac_tabs: dict,
@@ -380,7 +408,7 @@ def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs:
 
 
 def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, adobe: Any,
-            crop: tuple | None) -> np.ndarray | None:
+            crop: tuple | None, fast: bool) -> np.ndarray | None:
     hgt, wid, fcomps = frame
     nc = len(fcomps)
     if nc == 3 and not jfif and (adobe == 0 or (adobe is None and [c[0] for c in fcomps] == [82, 71, 66])):
@@ -397,7 +425,8 @@ def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, a
         by, bx = coef.shape[:2]
         natural = np.zeros((by * bx, 64), np.int64)
         natural[:, _ZIGZAG] = coef.reshape(-1, 64)
-        px = _idct_ifast(natural, quant[fcomps[fi][3]]).reshape(by, bx, 8, 8).transpose(0, 2, 1, 3)
+        idct = _idct_ifast if fast else _idct_islow
+        px = idct(natural, quant[fcomps[fi][3]]).reshape(by, bx, 8, 8).transpose(0, 2, 1, 3)
         _, h, v, _ = fcomps[fi]
         planes[fi] = px.reshape(by * 8, bx * 8)[:-(-hgt * v // vmax)]  # padding columns kept
     top, left, oh, ow = crop if crop is not None else (0, 0, hgt, wid)
