@@ -5,7 +5,9 @@ nested structure; an ``input_signature`` instead). A new key runs the Python fun
 a tracer (Python side effects happen then, as in TensorFlow); later calls with the key replay the
 trace. A trace whose guards see other values than the trace did is abandoned and the call traced
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
-gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
+gives AutoGraph's results. A call of new sizes that TensorFlow's relaxed signature covers (None
+dimensions, ``reduce_retracing``) replays a size-free trace (``_trace._size_free``) of the other
+sizes instead of tracing again. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
 value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
 passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
@@ -358,6 +360,8 @@ class Function:
                 self._note_trace()
             if any(k[0] is _PASSED for k in key):
                 entry.eager = "its arguments are distributed values or RaggedTensors"
+            elif self._count == counted:  # TensorFlow's trace of a relaxed signature covers the call
+                entry.programs = self._resized(full)
         else:
             self._cache.move_to_end(full)
         if fast is not None and None not in fast:
@@ -391,6 +395,19 @@ class Function:
                         del self._fast[f]
                     break
         return entry
+
+    def _resized(self, full: tuple) -> list:
+        """The size-free traces (``_trace._size_free``) of the keys that differ from ``full`` in
+        tensor sizes only, for the sizes of ``full``: TensorFlow traced them once for every size."""
+        progs, seen = [], set()
+        for k, e in self._cache.items():
+            if e.eager is None and _same_but_sizes(k, full):
+                for prog in e.programs:
+                    origin = getattr(prog, "origin", prog)
+                    if getattr(origin, "size_free", False) and id(origin) not in seen:
+                        seen.add(id(origin))
+                        progs.append(origin.resized())
+        return progs
 
     def __del__(self) -> None:
         d = self.__dict__.get("_detector")
@@ -598,6 +615,14 @@ def _zeros_for(spec: TensorSpec) -> Tensor:
 
 def _shape_of_structure(structure: Any) -> Any:
     return repr(_nest.map_structure(lambda x: 0, structure))
+
+
+def _same_but_sizes(a: tuple, b: tuple) -> bool:
+    """Whether two call keys differ only in the sizes of tensors (same ranks and dtypes)."""
+    if a is b or a[0] != b[0] or len(a[1]) != len(b[1]):
+        return False
+    return all(x == y or x[0] == "T" == y[0] and x[2] == y[2] and len(x[1]) == len(y[1])
+               for x, y in zip(a[1], b[1]))
 
 
 def _generalizes(general: tuple, call: tuple) -> bool:

@@ -327,6 +327,8 @@ class Tensor(_Operators):
     @property
     def shape(self) -> TensorShape:
         """The shape, a :class:`TensorShape`."""
+        if on_size is not None:
+            on_size(self)
         return tuple.__new__(TensorShape, self._value.shape)  # (known ints: no checks needed)
 
     def get_shape(self) -> TensorShape:
@@ -405,6 +407,8 @@ class Tensor(_Operators):
     def __len__(self) -> int:
         if not self._value.ndim:
             raise TypeError("len() of a 0-d (scalar) tensor is undefined.")
+        if on_size is not None:
+            on_size(self)
         return self._value.shape[0]
 
     def __iter__(self) -> Iterator["Tensor"]:
@@ -475,6 +479,7 @@ class _Ref:
 
 # told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
 on_wrap = None
+on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
 CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
 
 

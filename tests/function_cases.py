@@ -494,6 +494,50 @@ def variables_as_arguments(tf: Any, eagerly: Callable) -> dict:
     return {"out": out, "counts": counts, "vars": [_v(a), _v(b), _v(c)]}
 
 
+def relaxed_signature_traces_once(tf: Any, eagerly: Callable) -> dict:
+    """A signature of None dimensions (or reduce_retracing's relaxed one) is traced once: the
+    Python function's side effects happen once for every size it admits."""
+    log = []
+    v = tf.Variable(0.0)
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    vec = tf.TensorSpec([None], tf.float32)
+
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.int32),))
+    def ident(x):
+        log.append("ident")
+        return x
+
+    @tf.function(input_signature=(vec, vec))
+    def poly(x, y):
+        log.append("poly")
+        return x * x + 2.0 * y - 1.0, tf.reduce_sum(x * y, axis=0)
+
+    @tf.function(input_signature=(tf.TensorSpec([None, 2], tf.float32),))
+    def dense(x):
+        log.append("dense")
+        v.assign_add(tf.reduce_sum(x))
+        return tf.tanh(tf.matmul(x, w)) + v
+
+    @tf.function(reduce_retracing=True)
+    def relaxed(x):
+        log.append("relaxed")
+        return tf.exp(x) - x
+
+    out = [_v(ident(tf.constant([1, 2, 3, 4, 5]))), _v(ident(tf.constant([1, 2, 3])))]
+    for n in (3, 1, 4):
+        out += [_v(t) for t in poly(tf.range(n, dtype=tf.float32), tf.ones([n]))]
+        out.append(_v(dense(tf.reshape(tf.range(2 * n, dtype=tf.float32), [n, 2]) / 10.0)))
+    for n in (2, 3, 4, 5, 2):
+        out.append(_v(relaxed(tf.range(n, dtype=tf.float32))))
+    x = tf.constant([0.5, 1.5, -1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s = tf.reduce_sum(poly(x, x)[0])
+    out.append(_v(tape.gradient(s, x)))
+    counts = [f.experimental_get_tracing_count() for f in (ident, poly, dense, relaxed)]
+    return {"out": out, "counts": counts, "log": log, "v": _v(v)}
+
+
 def python_values_returned(tf: Any, eagerly: Callable) -> dict:
     """A traced function's outputs are tensors: Python numbers, strings and NumPy values it
     returns (here on one branch of an ``if`` on a tensor) are converted; a captured Variable
@@ -529,4 +573,4 @@ CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims,
          generator_in_function, dropout_training_step, stale_tensor_arguments,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
-         retracing_counts_every_function_of_the_code]
+         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once]
