@@ -111,8 +111,8 @@ def test_jpeg_helpers_and_errors():
     assert bool(tf.io.is_jpeg(jpg)) and not bool(tf.io.is_jpeg(_read("rgb.png")))
     np.testing.assert_array_equal(tf.io.is_jpeg(np.array([jpg, b"xx"], dtype=object)).numpy(), [True, False])
     assert tf.io.extract_jpeg_shape(jpg, output_type=tf.int64).dtype == tf.int64
-    with pytest.raises(NotImplementedError, match="fancy_upscaling"):
-        tf.io.decode_jpeg(jpg, fancy_upscaling=False)
+    with pytest.raises(NotImplementedError, match="fancy_upscaling"):  # through Pillow (ratio 2)
+        tf.io.decode_jpeg(_read("rgb420.jpg"), ratio=2, fancy_upscaling=False)
     assert tf.io.decode_jpeg(_read("rgb444.jpg"), fancy_upscaling=False).shape == (21, 27, 3)
     cut = jpg[:len(jpg) * 9 // 10]  # inside the entropy-coded data
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid JPEG"):

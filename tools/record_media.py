@@ -205,6 +205,9 @@ def codec_cases(files):
         add(f"{f}/image_float", f, "decode_image", dtype="float32")
         add(f"{f}/image_c1", f, "decode_image", channels=1)
         add(f"{f}/jpeg_fast", f, "decode_jpeg", dct_method="INTEGER_FAST")
+        add(f"{f}/jpeg_nofancy", f, "decode_jpeg", fancy_upscaling=False)
+        add(f"{f}/jpeg_nofancy_accurate", f, "decode_jpeg", fancy_upscaling=False, dct_method="INTEGER_ACCURATE")
+        add(f"{f}/crop_nofancy", f, "decode_and_crop_jpeg", crop_window=[1, 3, 5, 7], fancy_upscaling=False)
     for f in ("anim.gif", "still.gif", "partial.gif", "trans.gif"):
         add(f"{f}/gif", f, "decode_gif")
         add(f"{f}/image", f, "decode_image")

@@ -77,9 +77,9 @@ def _jpeg(data: bytes, channels: int, ratio: int = 1, fancy_upscaling: bool = Tr
           try_recover_truncated: bool = False, fast: bool = True) -> np.ndarray:
     if channels == 4:
         raise InvalidArgumentError("JPEG does not support 4 channels")
-    if ratio == 1 and fancy_upscaling:  # libjpeg's integer IDCTs, ported: TensorFlow's pixels
+    if ratio == 1:  # libjpeg's integer IDCTs, ported: TensorFlow's pixels
         from ._image_jpeg import decode
-        a = decode(data, channels, fast=fast)
+        a = decode(data, channels, fast=fast, fancy=fancy_upscaling)
         if a is not None:
             return a
     image = _pil()
@@ -290,9 +290,10 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
     decodes at that fraction of the size (libjpeg's scaled IDCT). Like TensorFlow's kernel, it also decodes
     PNG and single-frame GIF files. Baseline and progressive files are decoded by tapegrad's port of
     libjpeg's integer paths, giving TensorFlow's pixels: ``dct_method`` '' and 'INTEGER_FAST'
-    (TensorFlow's default, the fast DCT) or 'INTEGER_ACCURATE'; ``ratio`` > 1 and other files go through
-    Pillow's libjpeg. ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a
-    truncated file (``try_recover_truncated``) raise ``NotImplementedError``: Pillow cannot do them.
+    (TensorFlow's default, the fast DCT) or 'INTEGER_ACCURATE', with ``fancy_upscaling`` or libjpeg's
+    merged (repeating) upsampling; ``ratio`` > 1 and other files go through Pillow's libjpeg, where
+    ``fancy_upscaling=False`` on a chroma-subsampled file and the recovery of a truncated file
+    (``try_recover_truncated``) raise ``NotImplementedError``: Pillow cannot do them.
 
     >>> import tapegrad as tf
     >>> jpg = tf.io.encode_jpeg(tf.fill([8, 8, 3], tf.constant(200, tf.uint8)))
@@ -333,9 +334,9 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
     size = extract_jpeg_shape(data).numpy()
     if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > -(-size[0] // ratio) or x + w > -(-size[1] // ratio):
         raise InvalidArgumentError("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
-    if ratio == 1 and fancy_upscaling and c != 4:
+    if ratio == 1 and c != 4:
         from ._image_jpeg import decode
-        a = decode(data, c, (y, x, h, w), fast=flags["fast"])
+        a = decode(data, c, (y, x, h, w), fast=flags["fast"], fancy=fancy_upscaling)
         if a is not None:
             return convert_to_tensor(a, dtype=_dt.uint8)
     a = _decode(data, "DecodeAndCropJpeg", c, **flags)

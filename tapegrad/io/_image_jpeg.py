@@ -246,6 +246,14 @@ def _fancy_h2v1(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _repeat_h2v1(x: np.ndarray) -> np.ndarray:
+    return np.repeat(x.astype(np.int64), 2, 1)
+
+
+def _repeat_h2v2(x: np.ndarray) -> np.ndarray:
+    return np.repeat(np.repeat(x.astype(np.int64), 2, 0), 2, 1)
+
+
 def _fancy_h2v2(x: np.ndarray) -> np.ndarray:
     x = x.astype(np.int64)
     up = np.concatenate([x[:1], x[:-1]], 0)
@@ -274,17 +282,18 @@ _CR_G = -_fix(0.71414) * _X
 _CB_G = -_fix(0.34414) * _X + 32768
 
 
-def decode(data: bytes, channels: int, crop: tuple | None = None, fast: bool = True) -> np.ndarray | None:
+def decode(data: bytes, channels: int, crop: tuple | None = None, fast: bool = True,
+           fancy: bool = True) -> np.ndarray | None:
     """``[h, w, c]`` uint8 as TensorFlow's default JPEG decoding gives it (of the window ``crop`` =
     ``(y, x, height, width)`` as ``decode_and_crop_jpeg`` gives it, which the caller has checked), or
     None when not covered (or damaged: the caller's decoder then reports the damage)."""
     try:
-        return _decode(data, channels, crop, fast)
+        return _decode(data, channels, crop, fast, fancy)
     except (IndexError, ValueError, struct.error):
         return None
 
 
-def _decode(data: bytes, channels: int, crop: tuple | None, fast: bool) -> np.ndarray | None:
+def _decode(data: bytes, channels: int, crop: tuple | None, fast: bool, fancy: bool) -> np.ndarray | None:
     quant: dict = {}
     dc_tabs: dict = {}
     ac_tabs: dict = {}
@@ -367,7 +376,7 @@ def _decode(data: bytes, channels: int, crop: tuple | None, fast: bool) -> np.nd
             i = j
     if frame is None or not coefs:
         return None
-    return _finish(frame, coefs, quant, channels, jfif, adobe, crop, fast)
+    return _finish(frame, coefs, quant, channels, jfif, adobe, crop, fast, fancy)
 
 
 def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs: dict, ac_tabs: dict,
@@ -408,7 +417,7 @@ def _scan(seg: bytes, sos: bytes, frame: tuple, coefs: list, geo: list, dc_tabs:
 
 
 def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, adobe: Any,
-            crop: tuple | None, fast: bool) -> np.ndarray | None:
+            crop: tuple | None, fast: bool, fancy: bool) -> np.ndarray | None:
     hgt, wid, fcomps = frame
     nc = len(fcomps)
     if nc == 3 and not jfif and (adobe == 0 or (adobe is None and [c[0] for c in fcomps] == [82, 71, 66])):
@@ -435,6 +444,8 @@ def _finish(frame: tuple, coefs: list, quant: dict, channels: int, jfif: bool, a
         g = y.astype(np.uint8)
         return np.repeat(g[..., None], 3, -1) if channels == 3 else g[..., None]
     up = _fancy_h2v2 if (hmax, vmax) == (2, 2) else _fancy_h2v1 if (hmax, vmax) == (2, 1) else None
+    if up is not None and not fancy:  # jdmerge's merged upsampling: each chroma sample repeated
+        up = _repeat_h2v2 if vmax == 2 else _repeat_h2v1
     if up is None:
         cb, cr = (planes[k][top:top + oh, left:left + ow] for k in (1, 2))
     else:
