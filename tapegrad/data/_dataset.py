@@ -315,6 +315,32 @@ class Dataset:
         return _Slices(_s.normalize(tensors, False, lazy=True))
 
     @staticmethod
+    def list_files(file_pattern: Any, shuffle: bool | None = None, seed: int | None = None,
+                   name: str | None = None) -> "Dataset":
+        """A dataset of the file names matching ``file_pattern`` (a glob, or a list of them), as
+        TensorFlow's ``Dataset.list_files``: the names sorted, then shuffled (``shuffle`` is True
+        unless False) with a buffer of all of them and ``seed``, reshuffled on each iteration.
+
+        Raises:
+            InvalidArgumentError: nothing matches.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> d = tempfile.mkdtemp()
+        >>> for n in "ba":
+        ...     open(os.path.join(d, n + ".txt"), "w").close()
+        >>> [os.path.basename(f.decode()) for f in
+        ...  tf.data.Dataset.list_files(os.path.join(d, "*.txt"), shuffle=False).as_numpy_iterator()]
+        ['a.txt', 'b.txt']
+        """
+        from ._records import matching_names
+        names, patterns = matching_names(file_pattern)
+        if not names.size:
+            raise InvalidArgumentError("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                                       f"Summarized data: b'No files matched pattern: {patterns}'")
+        ds = Dataset.from_tensor_slices(names)
+        return ds.shuffle(max(names.size, 1), seed=seed) if shuffle is None or shuffle else ds
+
+    @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> "Dataset":
         """A dataset of one element, ``tensors``.
 
