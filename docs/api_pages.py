@@ -23,7 +23,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.experimental", "tapegrad.data", "tapegrad.data.experimental", "tapegrad.distribute",
          "tapegrad.distribute.experimental", "tapegrad.distribute.cluster_resolver", "tapegrad.io",
          "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.strings", "tapegrad.signal",
-         "tapegrad.image", "tapegrad.train", "tapegrad.saved_model", "tapegrad.config",
+         "tapegrad.image", "tapegrad.audio", "tapegrad.train", "tapegrad.saved_model", "tapegrad.config",
          "tapegrad.debugging", "tapegrad.nest", "tapegrad.summary", "tapegrad.autograph", "tapegrad.version",
          "tapegrad.keras.layers", "tapegrad.keras.models", "tapegrad.keras.optimizers",
          "tapegrad.keras.losses", "tapegrad.keras.metrics", "tapegrad.keras.callbacks", "tapegrad.keras.ops",
@@ -31,7 +31,13 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.backend", "tapegrad.keras.random",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
-         "tapegrad.keras.applications", "tapegrad.keras.export", "tapegrad.keras.datasets", "tapegrad.keras", *(
+         "tapegrad.keras.preprocessing.image",
+         "tapegrad.keras.applications", *(
+             f"tapegrad.keras.applications.{name}" for name in (
+                 "convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils",
+                 "inception_resnet_v2", "inception_v3", "mobilenet", "mobilenet_v2", "mobilenet_v3",
+                 "nasnet", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19", "xception")),
+         "tapegrad.keras.export", "tapegrad.keras.datasets", "tapegrad.keras", *(
              f"tapegrad.keras.datasets.{name}" for name in (
                  "boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
                  "mnist", "reuters"))]
