@@ -623,3 +623,13 @@ def test_interactive_logging_switch(capsys, caplog):
         keras.utils.enable_interactive_logging()
     model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=2)
     assert "Epoch 1/2" in capsys.readouterr().out
+
+
+def test_model_checkpoint_says_what_keras_says(tmp_path, capsys):
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    path = str(tmp_path / "m.keras")
+    m.fit(np.ones((8, 3), np.float32), np.ones((8, 1), np.float32), epochs=1, verbose=0,
+          callbacks=[keras.callbacks.ModelCheckpoint(path, verbose=1)])
+    # (Keras 3.15 prints both lines, each after an empty one)
+    assert capsys.readouterr().out == f"\nEpoch 1: saving model to {path}\n\nEpoch 1: finished saving model to {path}\n"

@@ -478,6 +478,8 @@ class ModelCheckpoint(_Monitor):
             self.model.save_weights(path, overwrite=True)
         else:
             self.model.save(path, overwrite=True)
+        if self.verbose > 0:
+            print_msg(f"\nEpoch {epoch + 1}: finished saving model to {path}")
 
 
 class LearningRateScheduler(Callback):
