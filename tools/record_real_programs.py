@@ -11,8 +11,9 @@ from the previous manifest; tools/real_programs_report.py --write-expectations r
 With NAMEs, only those programs are recorded again. With ``--holdout``, the programs are those of
 tests/real_programs_holdout/ (unseen programs kept out of the corpus, to measure how well tapegrad
 generalizes: tools/holdout_report.py) and the fixture is tests/fixtures/real_programs_holdout.*.
-``--set SET`` names such a set: ``holdout`` (the same as ``--holdout``) or ``holdout2`` (a second
-set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*).
+``--set SET`` names such a set: ``holdout`` (the same as ``--holdout``), ``holdout2`` (a second
+set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*) or ``holdout3``
+(a third, tests/real_programs_holdout3/, fixture tests/fixtures/real_programs_holdout3.*).
 """
 import json
 import os
@@ -26,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
 
-HOLDOUT_SETS = ("holdout", "holdout2")
+HOLDOUT_SETS = ("holdout", "holdout2", "holdout3")
 
 
 def use_holdout(name: str = "holdout") -> None:
