@@ -1,0 +1,38 @@
+"""What the unseen holdout2 programs found in tf.keras (issue #24): Keras's version, the conv
+layers' ``convolution_op`` hook, and the ``serialize``/``deserialize`` functions of Keras 3.15's
+namespaces."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+
+keras = tf.keras
+
+
+def test_keras_version_is_the_keras_release_mirrored():
+    assert keras.__version__ == keras.version() == "3.15.1"
+    assert int(keras.__version__.split(".")[0]) == 3
+
+
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+def test_convolution_op_is_the_hook_call_uses(data_format):
+    # Keras 3's BaseConv.call is convolution_op(inputs, self.kernel), then bias and activation.
+    class Scaled(keras.layers.Conv2D):
+        def convolution_op(self, inputs, kernel):
+            return super().convolution_op(inputs, 2.0 * kernel)
+
+    x = np.random.default_rng(0).normal(size=(2, 5, 5, 3) if data_format == "channels_last" else (2, 3, 5, 5))
+    x = x.astype("float32")
+    plain = keras.layers.Conv2D(4, 3, strides=2, padding="same", data_format=data_format,
+                                bias_initializer="ones", activation="relu")
+    scaled = Scaled(4, 3, strides=2, padding="same", data_format=data_format, bias_initializer="ones",
+                    activation="relu")
+    y = plain(x)
+    scaled(x)
+    scaled.set_weights(plain.get_weights())
+    direct = plain.convolution_op(x, plain.kernel).numpy()
+    bias = 1.0 if data_format == "channels_last" else np.ones((4, 1, 1))
+    np.testing.assert_allclose(y.numpy(), np.maximum(direct + bias, 0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(scaled(x).numpy(), np.maximum(2 * direct + bias, 0), rtol=1e-5, atol=1e-5)
