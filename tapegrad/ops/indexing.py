@@ -81,9 +81,20 @@ def _index_int(k: Any) -> int:
     raise TypeError(_INDEX_MSG.format(k=k))
 
 
+def is_mask_key(key: Any) -> bool:
+    """Whether ``x[key]`` is ``tf.boolean_mask(x, key)``: as in TF's ``_slice_helper``, a whole key
+    that is a Python bool, a bool tensor or a bool NumPy array (not a bool variable, nor a mask
+    inside a tuple of indices)."""
+    return (type(key) is bool or type(key) is np.ndarray and key.dtype == np.bool_
+            or isinstance(key, Tensor) and key._value.dtype == np.bool_)
+
+
 def getitem(x: Any, key: Any) -> Tensor:
-    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors."""
+    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors; a
+    bool tensor or array as the whole key is ``tf.boolean_mask(x, key)``."""
     x = as_tensor(x)
+    if is_mask_key(key):
+        return boolean_mask(x, key)
     k = _normalize_key(x, key)
     return apply(_slice, (x,), {"key": k})
 
