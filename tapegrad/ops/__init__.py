@@ -38,6 +38,12 @@ def _ne(self: Any, other: Any) -> Any:
         return True
 
 
+def _mul(x: Any, y: Any) -> Any:  # (TF's operator: bools multiply as int32, then back to bool)
+    if type(x) in (Tensor, Variable) and x.dtype == bool or type(y) in (Tensor, Variable) and y.dtype == bool:
+        return _m.cast(_m.multiply(_m.cast(x, "int32"), _m.cast(y, "int32")), "bool")
+    return _m.multiply(x, y)
+
+
 def _and(x: Any, y: Any) -> Any:
     return _m.logical_and(x, y)
 
@@ -53,7 +59,7 @@ def _xor(x: Any, y: Any) -> Any:
 _OPERATORS = {
     "__add__": _m.add, "__radd__": _rev(_m.add),
     "__sub__": _m.subtract, "__rsub__": _rev(_m.subtract),
-    "__mul__": _m.multiply, "__rmul__": _rev(_m.multiply),
+    "__mul__": _mul, "__rmul__": _rev(_mul),
     "__truediv__": _m.truediv, "__rtruediv__": _rev(_m.truediv),
     "__floordiv__": _m.floordiv, "__rfloordiv__": _rev(_m.floordiv),
     "__mod__": _m.mod, "__rmod__": _rev(_m.mod),
