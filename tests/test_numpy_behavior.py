@@ -12,7 +12,7 @@ import pytest
 
 import tapegrad as tf
 import tapegrad.experimental.numpy as tnp
-from tapegrad.ops import numpy_style
+from tapegrad.ops import indexing, numpy_style
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "fixtures", "numpy_behavior.json"), encoding="utf-8") as _fh:
@@ -27,6 +27,7 @@ def numpy_mode():
         tnp.experimental_enable_numpy_behavior(**MODES[mode])
     yield enter
     tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    indexing.numpy_style = False  # (TF has no way back; tapegrad's tests need one)
 
 
 def _outcome(src):
@@ -87,3 +88,16 @@ def test_modes_tensorflow_lacks_or_misspelt_are_errors(numpy_mode):
     with pytest.raises(ValueError, match="one of"):
         tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="numpy")
     assert numpy_style.mode() == "off"
+
+
+def test_numpy_style_indexing_scatters_the_gradient_back(numpy_mode):
+    numpy_mode("legacy")
+    x = tf.constant(np.arange(12.0).reshape(3, 4))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x[[0, 0, 2], (1, 3, 3)] * tf.constant([1.0, 2.0, 3.0], tf.float64))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(),
+                                  [[0, 1, 0, 2], [0, 0, 0, 0], [0, 0, 0, 3]])
+    assert x[1:, 2].shape == (2,)  # (basic keys stay strided slices)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
+        x[[0, 3]]

@@ -31,6 +31,11 @@ TNP = ["tnp.asarray(1).dtype", "tnp.asarray(1.).dtype", "tnp.asarray([1.5, 2]).d
        "tnp.result_type(1.5).dtype if hasattr(tnp.result_type(1.5), 'dtype') else tnp.result_type(1.5)",
        "tnp.mean(tnp.arange(4)).dtype", "tnp.linspace(0, 1, 3).dtype", "tnp.eye(2).dtype",
        "tnp.sqrt(tnp.arange(3)).dtype"]
+X = "tnp.arange(24).reshape(2, 3, 4)"
+INDEX = [f"{X}[{k}]" for k in ("1, tnp.newaxis, 1:3, ...", ":, (True, False, True)", "1, (0, 0, 1), tnp.asarray([0, 1, 1])",
+                               "[0, 1]", "[[1], [0]], 1:, [0, 3]", "..., tnp.asarray([3, 0])", "tnp.asarray(5) > 3",
+                               f"{X} % 5 == 0", "::-1, [2, 0], 1", "(1, 2)", "[]", "1, [True, False, True], ::2",
+                               "tf.constant([1, 0]), tf.constant(2)", "5", "0, 0, 4", "1.5", "[0, 2]")]
 
 
 def pairs(ops):
@@ -75,7 +80,7 @@ def main() -> None:
         for a, op, b in pairs(OPS if mode == "legacy" else ["+", "/", "<"] if mode == "legacy_f32" else []):
             src = f"{a} {op} {b}"
             cases.append({"mode": mode, "src": src, **run(src)})
-        for src in TNP:
+        for src in TNP + (INDEX if mode == "legacy" else []):
             cases.append({"mode": mode, "src": src, **run(src)})
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "fixtures",
                         "numpy_behavior.json")

@@ -943,7 +943,8 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
 
     Adds NumPy's array methods to tensors (``T``, ``size``, ``tolist``, ``transpose``,
     ``flatten``, ``reshape``, ``ravel``, ``clip``, ``astype``, ``max``, ``mean``, ``min``,
-    ``round()``); with ``dtype_conversion_mode="legacy"`` (the default) the tensor operators
+    ``round()``); tensors index as NumPy arrays do (index arrays, lists, tuples and masks among
+    the indices; the gradient scatters back); with ``dtype_conversion_mode="legacy"`` (the default) the tensor operators
     promote dtypes as NumPy does (``int32 + int64`` is int64, ``int32 + float32`` is float64;
     ``tf.add`` and the other functions keep TensorFlow's strict rules); ``"off"`` keeps the
     operators strict. ``prefer_float32`` makes ``tnp`` infer float32 for Python floats. Call it
@@ -958,6 +959,7 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     >>> tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
     """
     _ns.set_mode(dtype_conversion_mode, prefer_float32, _OPERATORS, (Tensor, Variable))
+    _i.numpy_style = True
     def _reshape(self: Any, *shape: Any, order: str = "C") -> Tensor:
         return reshape(self, shape[0] if len(shape) == 1 else shape, order)
 
