@@ -36,3 +36,22 @@ def test_convolution_op_is_the_hook_call_uses(data_format):
     bias = 1.0 if data_format == "channels_last" else np.ones((4, 1, 1))
     np.testing.assert_allclose(y.numpy(), np.maximum(direct + bias, 0), rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(scaled(x).numpy(), np.maximum(2 * direct + bias, 0), rtol=1e-5, atol=1e-5)
+
+
+def test_layers_serialize_and_deserialize_as_keras():
+    layer = keras.layers.Dense(3, activation="relu", name="d3")
+    config = keras.layers.serialize(layer)
+    assert config == keras.saving.serialize_keras_object(layer)
+    assert config["class_name"] == "Dense" and config["config"]["units"] == 3
+    new = keras.layers.deserialize(config)
+    assert type(new) is keras.layers.Dense and new.units == 3 and new.activation is keras.activations.relu
+
+    @keras.saving.register_keras_serializable(package="h2fix")
+    class Twice(keras.layers.Layer):
+        def call(self, x):
+            return 2 * x
+
+    custom = keras.layers.deserialize(keras.layers.serialize(Twice()))
+    assert type(custom) is Twice
+    with pytest.raises(ValueError, match="not a `keras.layers.Layer`"):
+        keras.layers.deserialize(keras.saving.serialize_keras_object(keras.initializers.Zeros()))
