@@ -55,3 +55,31 @@ def test_layers_serialize_and_deserialize_as_keras():
     assert type(custom) is Twice
     with pytest.raises(ValueError, match="not a `keras.layers.Layer`"):
         keras.layers.deserialize(keras.saving.serialize_keras_object(keras.initializers.Zeros()))
+
+
+def test_every_namespace_serializes_through_keras_saving_with_custom_objects():
+    k = keras
+    for ns, obj in [(k.initializers, k.initializers.GlorotUniform(seed=1)), (k.regularizers, k.regularizers.L2(0.1)),
+                    (k.constraints, k.constraints.MaxNorm(2.0)), (k.optimizers, k.optimizers.Adam(0.01))]:
+        config = ns.serialize(obj)
+        assert config == k.saving.serialize_keras_object(obj) and config["registered_name"] is None
+        assert type(ns.deserialize(config)) is type(obj)
+
+    class Half(k.regularizers.Regularizer):
+        def __call__(self, w):
+            return 0.5 * tf.reduce_sum(w)
+
+        def get_config(self):
+            return {}
+
+    config = k.regularizers.serialize(Half())
+    assert type(k.regularizers.deserialize(config, custom_objects={"Half": Half})) is Half
+    with pytest.raises(ValueError, match="Could not interpret regularizer"):
+        k.regularizers.deserialize(k.constraints.serialize(k.constraints.MaxNorm(2.0)),
+                                   custom_objects={"MaxNorm": k.constraints.MaxNorm})
+
+    def scaled_relu(x):
+        return 2.0 * k.activations.relu(x)
+
+    assert k.activations.deserialize("scaled_relu", custom_objects={"scaled_relu": scaled_relu}) is scaled_relu
+    assert k.activations.deserialize(k.activations.serialize(k.activations.gelu)) is k.activations.gelu

@@ -27,6 +27,7 @@ from ..optimizers import (
     ScheduleFreeAdamW,
     schedules,
 )
+from . import saving as _saving
 
 __all__ = [
     "SGD",
@@ -56,16 +57,22 @@ _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, 
 
 
 def serialize(optimizer: Optimizer) -> dict:
-    """``{"class_name": ..., "config": ...}`` of an optimizer."""
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
+    """``{"module", "class_name", "config", "registered_name"}`` of an optimizer, as
+    ``keras.saving.serialize_keras_object`` gives (a registered class of your own too)."""
+    return _saving.serialize_keras_object(optimizer)
 
 
-def deserialize(config: dict) -> Optimizer:
-    """The optimizer that :func:`serialize` described."""
+def deserialize(config: dict, custom_objects: dict | None = None) -> Optimizer:
+    """The optimizer that :func:`serialize` described; a class of your own (registered with
+    ``keras.saving.register_keras_serializable``, or named in ``custom_objects``) too."""
+    if not isinstance(config, dict):
+        raise ValueError(f"Could not interpret optimizer config: {config!r} (expected a dict from serialize()).")
     cls = _BY_NAME.get(str(config.get("class_name", "")).lower())
-    if cls is None:
-        raise ValueError(f"Could not interpret optimizer config: {config!r}")
+    if cls is None or custom_objects and config.get("class_name") in custom_objects:
+        obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
+        if not isinstance(obj, Optimizer):
+            raise ValueError(f"Could not interpret optimizer config: {config!r}")
+        return obj
     return cls.from_config(config.get("config", {}))
 
 
