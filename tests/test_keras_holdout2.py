@@ -83,3 +83,17 @@ def test_every_namespace_serializes_through_keras_saving_with_custom_objects():
 
     assert k.activations.deserialize("scaled_relu", custom_objects={"scaled_relu": scaled_relu}) is scaled_relu
     assert k.activations.deserialize(k.activations.serialize(k.activations.gelu)) is k.activations.gelu
+
+
+def test_keras_3_15_constructor_arguments():
+    # Keras 3.15: the variance-scaling presets take input_axes/output_axes (in their config);
+    # Dense and EinsumDense take quantization_config (None: tapegrad does not quantize).
+    init = keras.initializers.GlorotUniform(seed=3, input_axes=[0, 1], output_axes=[2])
+    assert init.get_config() == {"seed": 3, "input_axes": [0, 1], "output_axes": [2]}
+    w = init((2, 3, 4)).numpy()
+    limit = np.sqrt(6.0 / (2 * 3 + 4))
+    assert np.all(np.abs(w) <= limit) and np.abs(w).max() > limit / 2
+    assert keras.initializers.HeNormal().get_config() == {"seed": None, "input_axes": None, "output_axes": None}
+    assert keras.layers.Dense(2, quantization_config=None).units == 2
+    with pytest.raises(NotImplementedError, match="quantization"):
+        keras.layers.Dense(2, quantization_config={"mode": "int8"})

@@ -226,11 +226,11 @@ class VarianceScaling(_Random):
 class _Preset(VarianceScaling):
     _scale, _mode, _distribution = 1.0, "fan_avg", "uniform"
 
-    def __init__(self, seed: Any = None) -> None:
-        super().__init__(self._scale, self._mode, self._distribution, seed)
+    def __init__(self, seed: Any = None, input_axes: Any = None, output_axes: Any = None) -> None:
+        super().__init__(self._scale, self._mode, self._distribution, seed, input_axes, output_axes)
 
     def get_config(self) -> dict:
-        return {"seed": self._init_seed}
+        return {"seed": self._init_seed, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class GlorotUniform(_Preset):

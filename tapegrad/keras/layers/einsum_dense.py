@@ -103,8 +103,11 @@ class EinsumDense(Layer):
                  kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: int | None = None, lora_alpha: float | None = None,
-                 **kwargs: Any) -> None:
+                 quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if quantization_config is not None:
+            raise NotImplementedError("EinsumDense(quantization_config=...): quantization is not implemented "
+                                      "in tapegrad; see docs/differences.md.")
         if lora_rank is not None:
             raise NotImplementedError("EinsumDense(lora_rank=...) is not covered by tapegrad.")
         self.equation = equation
