@@ -97,3 +97,13 @@ def test_keras_3_15_constructor_arguments():
     assert keras.layers.Dense(2, quantization_config=None).units == 2
     with pytest.raises(NotImplementedError, match="quantization"):
         keras.layers.Dense(2, quantization_config={"mode": "int8"})
+
+
+def test_l1_holds_its_factor_in_floatx_as_keras():
+    # Keras 3.15: L1 converts l1 to a floatx tensor, so its config reads back float32's value
+    # (0.004999999888241291); L1L2 and L2 keep the Python float.
+    assert keras.regularizers.L1(0.005).get_config() == {"l1": float(np.float32(0.005))}
+    assert keras.regularizers.L1L2(0.005).get_config() == {"l1": 0.005, "l2": 0.0}
+    assert keras.regularizers.L2(0.005).get_config() == {"l2": 0.005}
+    x = tf.constant([1.0, -2.0], tf.float64)
+    np.testing.assert_allclose(float(keras.regularizers.L1(0.005)(x)), 3 * float(np.float32(0.005)), rtol=1e-15)

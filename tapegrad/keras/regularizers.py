@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._convert import as_tensor, convert_to_tensor
 from .._tensor import Tensor
 from ..ops.math import abs as _abs, square
 from ..ops.reduction import reduce_sum
-from . import saving as _saving
+from . import backend, saving as _saving
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get",
            "serialize", "deserialize"]
@@ -68,7 +70,8 @@ class L1(Regularizer):
     """``l1 * Σ|x|`` (default ``l1=0.01``)."""
 
     def __init__(self, l1: float = 0.01) -> None:
-        self.l1 = _factor("l1", l1)
+        # (Keras 3 holds L1's factor as a tensor of floatx: its config and penalty use that value)
+        self.l1 = float(np.asarray(_factor("l1", 0.01 if l1 is None else l1), backend.floatx()))
 
     def __call__(self, x: Any) -> Tensor:
         return self.l1 * reduce_sum(_abs(as_tensor(x)))
