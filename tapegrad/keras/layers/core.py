@@ -101,7 +101,8 @@ class Dense(Layer):
                 "bias_initializer": _serialize(self.bias_initializer),
                 "kernel_regularizer": _serialize(self.kernel_regularizer),
                 "bias_regularizer": _serialize(self.bias_regularizer),
-                "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint}
+                "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint,
+                "quantization_config": None}  # (Keras 3.15's key; tapegrad does not quantize)
 
 
 class Flatten(Layer):

@@ -138,4 +138,5 @@ class EinsumDense(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "equation": self.equation, "output_shape": self.partial_output_shape,
                 "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
-                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias")}
+                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias"),
+                "quantization_config": None}
