@@ -107,3 +107,18 @@ def test_l1_holds_its_factor_in_floatx_as_keras():
     assert keras.regularizers.L2(0.005).get_config() == {"l2": 0.005}
     x = tf.constant([1.0, -2.0], tf.float64)
     np.testing.assert_allclose(float(keras.regularizers.L1(0.005)(x)), 3 * float(np.float32(0.005)), rtol=1e-15)
+
+
+def test_a_class_of_the_running_script_is_serialized_without_a_module():
+    # Keras 3.15 (record_object_after_serialization): module "__main__" becomes None
+    import types
+    main = types.ModuleType("__main__")
+    exec("import tapegrad as tf\n"  # noqa: S102  (a class defined as a script would define it)
+         "@tf.keras.saving.register_keras_serializable(package='h2fix_main')\n"
+         "class Scaled(tf.keras.layers.Layer):\n"
+         "    def call(self, x):\n"
+         "        return 3 * x\n", main.__dict__)
+    config = keras.layers.serialize(main.Scaled())
+    assert config["module"] is None and config["registered_name"] == "h2fix_main>Scaled"
+    assert type(keras.layers.deserialize(config)) is main.Scaled
+    assert keras.layers.serialize(keras.layers.Dense(1))["module"] == "keras.layers"
