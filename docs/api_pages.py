@@ -7,9 +7,11 @@ of that entry.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
+import re
 import types
 from typing import Any
 
@@ -17,7 +19,26 @@ from typing import Any
 HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.nn", "tapegrad.random", "tapegrad.dtypes",
          "tapegrad.module", "tapegrad", "tapegrad.autodiff", "tapegrad.errors", "tapegrad.test",
          "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.optimizers",
-         "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy"]
+         "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy",
+         "tapegrad.experimental", "tapegrad.data", "tapegrad.data.experimental", "tapegrad.distribute",
+         "tapegrad.distribute.experimental", "tapegrad.distribute.cluster_resolver", "tapegrad.io",
+         "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.strings", "tapegrad.signal",
+         "tapegrad.image", "tapegrad.train", "tapegrad.saved_model", "tapegrad.config",
+         "tapegrad.debugging", "tapegrad.nest", "tapegrad.summary", "tapegrad.autograph", "tapegrad.version",
+         "tapegrad.keras.layers", "tapegrad.keras.models", "tapegrad.keras.optimizers",
+         "tapegrad.keras.losses", "tapegrad.keras.metrics", "tapegrad.keras.callbacks", "tapegrad.keras.ops",
+         "tapegrad.keras.activations", "tapegrad.keras.initializers", "tapegrad.keras.regularizers",
+         "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
+         "tapegrad.keras.mixed_precision", "tapegrad.keras.backend", "tapegrad.keras.random",
+         "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
+         "tapegrad.keras.applications", "tapegrad.keras.export", "tapegrad.keras.datasets", "tapegrad.keras", *(
+             f"tapegrad.keras.datasets.{name}" for name in (
+                 "boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
+                 "mnist", "reuters"))]
+# Namespaces with no page: implementations whose objects are documented under their public names
+# (the ops; Keras's trainer mixin, shown on Model) and submodules a package leaks by importing them.
+NO_PAGE = ("tapegrad.ops", "tapegrad.keras.layers.", "tapegrad.keras.trainers")
+API_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api")
 
 
 def public(modname: str) -> dict[str, Any]:
@@ -41,6 +62,7 @@ def _foreign(obj: Any) -> str:
     return f"{mod}.{getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}"
 
 
+@functools.lru_cache(maxsize=None)
 def homes() -> dict[int, tuple[str, str]]:
     """``id(object) -> (namespace, name)`` of its documented entry, for every documented object."""
     out: dict[int, tuple[str, str]] = {}
@@ -51,6 +73,48 @@ def homes() -> dict[int, tuple[str, str]]:
             if _documented(obj) and not _foreign(obj) and id(obj) not in out:
                 out[id(obj)] = (modname, name)
     return out
+
+
+def namespaces() -> dict[str, str]:
+    """``module name -> first public name`` (``tf.keras.layers``) of every public namespace that
+    ought to have a page, found by walking the public names from ``tapegrad``."""
+    found: dict[str, str] = {"tapegrad": "tf"}
+    todo = ["tapegrad"]
+    while todo:
+        modname = todo.pop(0)
+        for name, obj in sorted(public(modname).items()):
+            sub = getattr(obj, "__name__", "")
+            if (isinstance(obj, types.ModuleType) and sub.startswith("tapegrad.") and sub not in found
+                    and not sub.startswith(NO_PAGE)):
+                found[sub] = f"{found[modname]}.{name}"
+                todo.append(sub)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def pages() -> dict[str, str]:
+    """``module name -> page`` (``api/keras_layers``'s ``keras_layers``) where it is documented."""
+    out: dict[str, str] = {}
+    for fname in sorted(os.listdir(API_DIR)):
+        if fname.endswith(".md"):
+            with open(os.path.join(API_DIR, fname), encoding="utf-8") as f:
+                for modname in re.findall(r"^\.\. api-page:: (\S+)$", f.read(), re.M):
+                    out.setdefault(modname, fname[:-3])
+    return out
+
+
+def _inherited(obj: Any, home: dict[int, tuple[str, str]]) -> str:
+    """The ``:inherited-members:`` option that shows what a class gets from undocumented bases
+    (``Model.fit`` from the trainer mixin) and stops at its first documented base."""
+    if not inspect.isclass(obj):
+        return ""
+    for base in obj.__mro__[1:]:
+        if id(base) in home or base is object:
+            return ""
+        if base.__module__.startswith("tapegrad"):
+            stop = next((b for b in obj.__mro__[1:] if id(b) in home or b is object), object)
+            return f"\n   :inherited-members: {stop.__name__}"
+    return ""
 
 
 def summary(obj: Any) -> str:
@@ -66,12 +130,9 @@ def page_rst(modname: str) -> str:
     rows, entries = [], []
     for name, obj in sorted(public(modname).items(), key=lambda kv: kv[0].lower()):
         if isinstance(obj, types.ModuleType):
-            if obj.__name__ not in HOMES:  # tapegrad.ops: the implementation, no page
+            if obj.__name__ not in pages():  # tapegrad.ops: the implementation, no page
                 continue
-            page = obj.__name__.split(".", 1)[1].replace(".", "/") if "." in obj.__name__ else ""
-            own = page.replace("/", "_")  # (a page of its own, api/math_special.md, or its parent's)
-            has_own = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "api", own + ".md"))
-            rows.append((f":doc:`{name} <{own if has_own else page.split('/')[0]}>`", summary(obj)))
+            rows.append((f":doc:`{name} <{pages()[obj.__name__]}>`", summary(obj)))
         elif not _documented(obj):
             rows.append((f"``{name}``", f"``{name} = {obj!r}``"))
         elif _foreign(obj):
@@ -79,7 +140,7 @@ def page_rst(modname: str) -> str:
         elif home[id(obj)] == (modname, name):
             rows.append((f":py:obj:`{name} <{modname}.{name}>`", summary(obj)))
             kind = "autoclass" if inspect.isclass(obj) else "autofunction"
-            entries.append(f".. {kind}:: {modname}.{name}")
+            entries.append(f".. {kind}:: {modname}.{name}" + _inherited(obj, home))
         else:
             target = ".".join(home[id(obj)])
             rows.append((f"``{name}``", f"Alias of :py:obj:`{target}`: {summary(obj)}"))
@@ -88,6 +149,30 @@ def page_rst(modname: str) -> str:
     for name, text in rows:
         lines += [f"   * - {name}", f"     - {text}" if text else "     -"]
     return "\n".join(lines + [""] + [e + "\n" for e in entries])
+
+
+def _public_bases(app: Any, name: str, obj: Any, options: Any, bases: list) -> None:
+    """``Bases:`` names public classes: a private base (``_Monitor``) is replaced by its own
+    nearest public base."""
+    out = []
+    for base in bases:
+        while base.__name__.startswith("_") and base is not object:
+            base = base.__bases__[0]
+        if base not in out:
+            out.append(base)
+    bases[:] = out
+
+
+def namespaces_rst() -> str:
+    """A table of every namespace (``tf.keras.layers``), linked to its page, with its summary."""
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
+             "   * - namespace", "     - summary"]
+    for modname in sorted(namespaces()):
+        if modname in pages():   # (named by its module: tf.keras.losses, also reachable as tf.losses)
+            tf_name = "tf" + modname[len("tapegrad"):]
+            mod = importlib.import_module(modname)
+            lines += [f"   * - :doc:`{tf_name} <{pages()[modname]}>`", f"     - {summary(mod)}"]
+    return "\n".join(lines) + "\n"
 
 
 def setup(app: Any) -> dict:
@@ -101,9 +186,21 @@ def setup(app: Any) -> dict:
         def run(self) -> list:
             container = nodes.section()
             container.document = self.state.document
-            self.state.nested_parse(StringList(page_rst(self.arguments[0]).splitlines(), "api_pages"),
+            modname = self.arguments[0]
+            text = summary(importlib.import_module(modname)) + "\n\n" + page_rst(modname)
+            self.state.nested_parse(StringList(text.splitlines(), "api_pages"),
+                                    self.content_offset, container)
+            return container.children
+
+    class ApiNamespaces(SphinxDirective):
+        def run(self) -> list:
+            container = nodes.section()
+            container.document = self.state.document
+            self.state.nested_parse(StringList(namespaces_rst().splitlines(), "api_pages"),
                                     self.content_offset, container)
             return container.children
 
     app.add_directive("api-page", ApiPage)
+    app.add_directive("api-namespaces", ApiNamespaces)
+    app.connect("autodoc-process-bases", _public_bases)
     return {"parallel_read_safe": True}

@@ -5,7 +5,9 @@ nested structure; an ``input_signature`` instead). A new key runs the Python fun
 a tracer (Python side effects happen then, as in TensorFlow); later calls with the key replay the
 trace. A trace whose guards see other values than the trace did is abandoned and the call traced
 again under those values (traces of one key are tried in turn), so a Python ``if`` on a tensor
-gives AutoGraph's results. A function whose trace cannot be replayed runs eagerly, with one
+gives AutoGraph's results. A call of new sizes that TensorFlow's relaxed signature covers (None
+dimensions, ``reduce_retracing``) replays a size-free trace (``_trace._size_free``) of the other
+sizes instead of tracing again. A function whose trace cannot be replayed runs eagerly, with one
 warning saying why. An argument whose class has a ``_function_key()`` method (a distributed
 value, ``tf.distribute``'s ``PerReplica``; a ``tf.RaggedTensor``) is keyed by what it returns and
 passed to the function as it is, which then runs eagerly, quietly: a distributed value's work is
@@ -142,12 +144,14 @@ class _RetraceDetector:
     """TensorFlow's ``_FrequentTracingDetector``: how many of a Python function's recent calls
     traced; ``calls``: per tracing call, 1 + the calls that followed it without tracing."""
 
-    __slots__ = ("calls", "count", "warned")
+    __slots__ = ("calls", "count", "warned", "functions", "gone")
 
     def __init__(self) -> None:
         self.calls: list = []
         self.count = 0
         self.warned = 0
+        self.functions: Any = weakref.WeakSet()  # the tf.functions of this Python function
+        self.gone = 0  # the calls not yet told of those deleted since
 
     def traced(self, untraced_before: int, fn: Any) -> None:
         if self.calls:
@@ -192,8 +196,8 @@ class Function:
                                     f"TensorSpec objects; got {s!r}")
         self._reduce = reduce_retracing
         self._cache: collections.OrderedDict = collections.OrderedDict()  # (least recently used first)
-        self._ncalls = 0           # calls, and the call that last traced (the retracing warning)
-        self._traced_at = 0
+        self._ncalls = 0           # calls, and those told to the retracing warning's detector
+        self._told = 0
         self._counted: list = []  # the signatures TensorFlow would have traced
         self._count = 0
         self._created = False      # Variables were created on the first trace
@@ -356,6 +360,8 @@ class Function:
                 self._note_trace()
             if any(k[0] is _PASSED for k in key):
                 entry.eager = "its arguments are distributed values or RaggedTensors"
+            elif self._count == counted:  # TensorFlow's trace of a relaxed signature covers the call
+                entry.programs = self._resized(full)
         else:
             self._cache.move_to_end(full)
         if fast is not None and None not in fast:
@@ -390,24 +396,49 @@ class Function:
                     break
         return entry
 
+    def _resized(self, full: tuple) -> list:
+        """The size-free traces (``_trace._size_free``) of the keys that differ from ``full`` in
+        tensor sizes only, for the sizes of ``full``: TensorFlow traced them once for every size."""
+        progs, seen = [], set()
+        for k, e in self._cache.items():
+            if e.eager is None and _same_but_sizes(k, full):
+                for prog in e.programs:
+                    origin = getattr(prog, "origin", prog)
+                    if getattr(origin, "size_free", False) and id(origin) not in seen:
+                        seen.add(id(origin))
+                        progs.append(origin.resized())
+        return progs
+
+    def __del__(self) -> None:
+        d = self.__dict__.get("_detector")
+        if d is not None:  # (its calls since the last trace still count for the next one)
+            d.gone += self._ncalls - self._told
+
     def _note_trace(self) -> None:
         """This call traces (as TensorFlow counts traces): TensorFlow's retracing warning."""
         key = _stats_key(self._fn)
         if key is None:
             return
-        untraced = self._ncalls - self._traced_at - 1 if self._traced_at else 0
-        self._traced_at = self._ncalls
         with _detectors_lock:
             d = _detectors.get(key)
             if d is None:
                 d = _detectors[key] = _RetraceDetector()
+            d.functions.add(self)
+            self._detector = d
+            # the calls since the last trace that did not trace, of every tf.function the detector
+            # counts for (TensorFlow tells it each call: a model's replays separate two models' traces)
+            untraced, d.gone = d.gone - 1, 0  # (this call traces)
+            for f in list(d.functions):
+                untraced += f._ncalls - f._told
+                f._told = f._ncalls
             d.traced(untraced, self._fn)
 
     def _run_eagerly(self, entry: _Entry, args: tuple, kwargs: dict) -> Any:
         """A call of a function that cannot be replayed: the Python function runs eagerly, its
         random ops still the nodes of the function's graph (TensorFlow's seeds and kernels)."""
         with _trace.graph_run(entry):
-            return self._fn(*args, **kwargs)
+            return _outputs(self._fn(*args, **kwargs), {
+                id(x) for x in _nest.flatten((args, kwargs)) if isinstance(x, VariableBase)})
 
     def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list,
                variables: list) -> Any:
@@ -435,7 +466,7 @@ class Function:
         _trace.start(tr)
         _state.depth = getattr(_state, "depth", 0) + 1
         try:
-            out = self._fn(*a, **kw)
+            out = _outputs(self._fn(*a, **kw), {id(v) for v in variables})
         finally:
             _state.depth -= 1
             _trace.stop(tr)
@@ -532,6 +563,23 @@ class Function:
         return f"<tapegrad.function {self.__name__}>"
 
 
+_PY_VALUES = (int, float, bool, complex, str, bytes, np.ndarray, np.generic)
+
+
+def _outputs(out: Any, arg_vars: set) -> Any:
+    """TensorFlow's outputs of a ``tf.function``: Python numbers, strings and NumPy values in the
+    returned structure become tensors (a function that returns ``0`` on one branch returns a
+    tensor there too); a Variable it captured gives its value (one passed in stays itself);
+    None and tensors stay."""
+    leaves = _nest.flatten(out)
+    if not any(isinstance(x, _PY_VALUES) or isinstance(x, VariableBase) and id(x) not in arg_vars
+               for x in leaves):
+        return out
+    return _nest.pack_sequence_as(out, [
+        convert_to_tensor(x) if isinstance(x, _PY_VALUES) else
+        x.read_value() if isinstance(x, VariableBase) and id(x) not in arg_vars else x for x in leaves])
+
+
 def _fill(prog: Any, res: list, variables: Any) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
     out = []
@@ -567,6 +615,14 @@ def _zeros_for(spec: TensorSpec) -> Tensor:
 
 def _shape_of_structure(structure: Any) -> Any:
     return repr(_nest.map_structure(lambda x: 0, structure))
+
+
+def _same_but_sizes(a: tuple, b: tuple) -> bool:
+    """Whether two call keys differ only in the sizes of tensors (same ranks and dtypes)."""
+    if a is b or a[0] != b[0] or len(a[1]) != len(b[1]):
+        return False
+    return all(x == y or x[0] == "T" == y[0] and x[2] == y[2] and len(x[1]) == len(y[1])
+               for x, y in zip(a[1], b[1]))
 
 
 def _generalizes(general: tuple, call: tuple) -> bool:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, _trace, dtypes as _dt
+from . import _nest, _recorders as _rec, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import Tensor
 from ._variable import Variable
@@ -85,6 +85,7 @@ def py_function(func: Callable | None = None, inp: Any = None, Tout: Any = None,
     many = isinstance(Tout, (list, tuple))
     douts = [_dt.as_dtype(t) for t in (Tout if many else [Tout])]
     args = [convert_to_tensor(x) for x in inp]
+    _rec.note_stateful()
     ret = func(*args)  # type: ignore[misc]
     if ret is None:
         if douts:
@@ -120,6 +121,8 @@ def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = No
         return decorator
     if _trace.current() is not None:
         return _traced_numpy_function(func, inp, stateful)
+    if stateful:
+        _rec.note_stateful()
     ret = func(*[np.array(x) for x in inp])  # type: ignore[misc]
     outs = [None if v is None else convert_to_tensor(v) for v in _nest.flatten(ret)]
     return outs[0] if len(outs) == 1 else outs

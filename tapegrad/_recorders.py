@@ -171,6 +171,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list = []
         self.seed_walk = 0  # > 0 inside a vectorised Jacobian walk (identity seeds: see matmul)
+        self.stateful = 0  # calls with state beyond their inputs so far: see note_stateful
 
 
 tls = _State()
@@ -279,6 +280,13 @@ def iterate(items: Iterable, branch: int | None = None) -> Iterator:
             if it is not None:
                 return it
     return iter(items)
+
+
+def note_stateful() -> None:
+    """A call with state beyond its inputs ran in this thread (a Variable update, a
+    ``py_function``). tf.data counts them around its functions' calls: TensorFlow refuses to
+    checkpoint an iterator whose functions have state, and so does tapegrad."""
+    tls.stateful += 1
 
 
 def note_variable_create(v: Any) -> None:

@@ -327,6 +327,8 @@ class Tensor(_Operators):
     @property
     def shape(self) -> TensorShape:
         """The shape, a :class:`TensorShape`."""
+        if on_size is not None:
+            on_size(self)
         return tuple.__new__(TensorShape, self._value.shape)  # (known ints: no checks needed)
 
     def get_shape(self) -> TensorShape:
@@ -405,6 +407,8 @@ class Tensor(_Operators):
     def __len__(self) -> int:
         if not self._value.ndim:
             raise TypeError("len() of a 0-d (scalar) tensor is undefined.")
+        if on_size is not None:
+            on_size(self)
         return self._value.shape[0]
 
     def __iter__(self) -> Iterator["Tensor"]:
@@ -412,13 +416,13 @@ class Tensor(_Operators):
             raise TypeError("Cannot iterate over a scalar tensor.")
         return _rec.iterate(_seam.unstack(self))
 
-    def __bool__(self) -> bool:
-        if self._value.size != 1 or self._value.ndim:
+    def __bool__(self) -> bool:  # (TF's: NumPy's truth value, so any one-element tensor has one)
+        if self._value.size > 1:
             raise ValueError(
                 f"The truth value of a tensor of shape {self.shape} is ambiguous; use "
                 "tf.reduce_any or tf.reduce_all, or compare a scalar.")
         _rec.note_escape(self, "__bool__")
-        return builtins.bool(self._value)
+        return builtins.bool(self._value.size and self._value.reshape(())[()])
 
     def __float__(self) -> float:
         _rec.note_escape(self, "__float__")
@@ -475,6 +479,7 @@ class _Ref:
 
 # told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
 on_wrap = None
+on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
 CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
 
 

@@ -140,6 +140,8 @@ class Tracer(_Bodies, _rec.Recorder):
         self.top_loops = 0               # loops and conditionals started outside any body
         self.made: dict[int, tuple] = {}    # tensor _id -> (code, line) of an unaudited maker
         self.suspect: dict[int, tuple] = {}  # constant slot -> (why, where) of an unaudited maker
+        self.inner: dict[int, bool] = {}    # tensor _id -> made in this trace inside tapegrad (or not)
+        self.sizes_read = False             # the function read a computed tensor's size into Python
 
     # -- slots
     def new_slot(self, t: Any) -> int:
@@ -314,9 +316,13 @@ class Tracer(_Bodies, _rec.Recorder):
             if bad:
                 self.problem = bad[0]
                 return None
+        live = _live(self.steps, out_slots)
+        size_free = not self.sizes_read and _size_free(live, out_slots, self.consts, self.keep, self.inner)
         steps = _fold(self.steps, self.consts, self.keep)
-        return Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep],
+        prog = Program(steps, self.consts, self.res, out_slots, self.n_inputs, [t._value for t in self.keep],
                        self.n_arg_res)
+        prog.size_free = size_free
+        return prog
 
 
 def start(tr: Tracer) -> None:
@@ -325,6 +331,7 @@ def start(tr: Tracer) -> None:
     with _lock:
         _tracing += 1
         _tensor.on_wrap = _on_wrap
+        _tensor.on_size = _on_size
     _rec.push(tr)
 
 
@@ -336,6 +343,7 @@ def stop(tr: Tracer) -> None:
         _tracing -= 1
         if not _tracing:
             _tensor.on_wrap = None
+            _tensor.on_size = None
 
 
 def _on_wrap(t: Tensor) -> None:
@@ -352,6 +360,7 @@ def _on_wrap(t: Tensor) -> None:
     while f is not None:
         code = f.f_code
         if code in _tensor.CONSTANT_MAKERS or code.co_filename in _TRACER_FILES:
+            _note_inner(t, True)
             return
         if code.co_name in _INNER or _is_arg(f, obj):
             f = f.f_back
@@ -361,11 +370,65 @@ def _on_wrap(t: Tensor) -> None:
             f = f.f_back
         else:
             break
+    _note_inner(t, f is None or f.f_code.co_filename.startswith(_PKG))
     if f is None or not f.f_code.co_filename.startswith(_PKG) or f.f_code.co_filename.startswith(_ABOVE):
         return
     for rec in _rec.tls.stack:
         if type(rec) is Tracer:
             rec.made[t._id] = (f.f_code, f.f_lineno)
+
+
+def _on_size(t: Tensor) -> None:
+    """A tensor's size read into Python (``.shape``, ``len``): outside tapegrad's own code, that
+    of a tensor the trace computed makes the trace depend on the sizes (not size-free)."""
+    f = sys._getframe(2)
+    if f.f_code.co_filename.startswith(_PKG) and not f.f_code.co_filename.startswith(_ABOVE):
+        return
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer:
+            s = rec.slot.get(id(t))
+            if s is not None and s not in rec.consts:
+                rec.sizes_read = True
+
+
+def _note_inner(t: Tensor, inner: bool) -> None:
+    for rec in _rec.tls.stack:
+        if type(rec) is Tracer:
+            rec.inner[t._id] = inner
+
+
+_SIZE_FREE_PARAMS = (type(None), bool, float, complex, str, np.dtype, type, np.floating, np.bool_)
+_AXIS_PARAMS = frozenset({"axis", "axes"})  # (axes index the rank, which a signature fixes)
+
+
+def _size_free_param(v: Any) -> bool:
+    """Whether an op parameter cannot hold an input's size: no integer (but a dtype, a flag)."""
+    if isinstance(v, (tuple, list)):
+        return all(_size_free_param(x) for x in v)
+    if isinstance(v, dict):
+        return all(_size_free_param(x) for x in v.values())
+    return isinstance(v, _SIZE_FREE_PARAMS) or type(v).__name__ == "DType"
+
+
+def _size_free(steps: list, outs: list, consts: dict, keep: list, inner: dict) -> bool:
+    """Whether a trace's live steps hold nothing that an input's size could have set, so that it
+    replays on inputs of other sizes (the dimensions an ``input_signature`` declares None): ops
+    whose parameters hold no integer other than axes, Variable reads and writes, guards (which
+    compare shapes too); constants made during the trace by the function's own code, of no
+    integer dtype (a size read in Python is an int). Random draws, value checks and host calls
+    keep Python values in callables: not size-free."""
+    for step in steps:
+        kind = step[0]
+        if kind == "op":
+            if not all(k in _AXIS_PARAMS or _size_free_param(v) for k, v in step[3].items()):
+                return False
+        elif kind not in ("read", "write", "guard", "shape"):
+            return False
+    for i in {i for step in steps for i in _reads(step)}.union(outs):
+        made_inner = inner.get(keep[i]._id) if i in consts else None
+        if made_inner or made_inner is not None and np.asarray(consts[i]).dtype.kind in "iu":
+            return False
+    return True
 
 
 def _is_arg(f: Any, obj: Any) -> bool:
@@ -585,6 +648,16 @@ class Program:
         kinds = [st[0] for st in self.steps]
         self.undo = ("guard" in kinds or "shape" in kinds) and any(
             st[0] == "draw" and st[4] for st in self.steps)
+
+    def resized(self) -> "Program":
+        """This size-free program for inputs of other sizes: no buffers sized by the trace."""
+        if self._shared is None:
+            self._shared = compile_program(self, False)
+        other = object.__new__(Program)
+        other.__dict__.update(self.__dict__)
+        other.fast = self._shared
+        other.origin = self
+        return other
 
     def resources(self, variables: list) -> list:
         """The resources of a call that passes Variables ``variables`` (distinct, in order)."""

@@ -573,6 +573,7 @@ class Variable(VariableBase):
         return self._scatter_nd(nd, sparse_delta.values, "update", "BatchScatterUpdate")
 
     def _on_assign(self, how: str = "", value: Any = None) -> None:
+        _rec.tls.stateful += 1  # (_rec.note_stateful, inline)
         if _rec.active:
             _rec.note_variable_assign(self, how, value)
 

@@ -207,21 +207,12 @@ class _Explainer:
         self._shadow: Any = None
         self._paused = 0
         self._compacted = 0
-        self._located: set = set()  # ids whose first use has a line
         self._watched: set = set()
 
     # -- hooks called by the tape
     def on_op(self, op: Any, xs: Any, outs: tuple, recorded: bool, paused: bool = False) -> None:
         if recorded:  # the tape holds xs and outs already: ids later, in compact()
-            # Finding the line costs a walk up the stack; a recorded op needs one only when it
-            # is the first use of a tensor made before the tape or watched (a possible source).
-            where = None
-            start, located, watched = self.start_id, self._located, self._watched
-            for x in xs:
-                i = x._id
-                if (i < start or i in watched) and i not in located:
-                    located.add(i)
-                    where = _user_where()
+            where = _user_where()  # (the line of user code that ran it: causes, tape pictures)
             if layer_scope is not None:
                 layer = layer_scope()
                 if layer:
@@ -251,7 +242,6 @@ class _Explainer:
         for lst in (self.ops, self.watches, self.escapes, self.assigns, self.pauses, self.layers):
             lst.clear()
         self._compacted = 0
-        self._located.clear()
         self._watched.clear()
         self.norms.clear()
         self.partial = False

@@ -3,16 +3,20 @@
 ``tf.train.Example`` messages (``Example``, ``Features``, ``Feature``, ``BytesList``, ``FloatList``,
 ``Int64List``, ``SequenceExample``, ...) that ``tf.io`` parses: :mod:`tapegrad.io`.
 
-A Checkpoint tracks the objects given to it by keyword: Variables, Modules (their variables by
-attribute path), optimizers (``iterations`` and slot variables), other Checkpoints, and anything
-else with a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
+A Checkpoint tracks the objects given to it by keyword or assigned to its attributes: Variables,
+Modules (their variables by attribute path), optimizers (``iterations`` and slot variables), other
+Checkpoints, dataset iterators (their position, see :mod:`tapegrad.data`), lists and dicts of
+these (entries by index or key; what is put in them later is tracked too), and anything else with
+a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
 ``dir/ckpt-1.npz``, ``dir/ckpt-2.npz``, ... and returns ``"dir/ckpt-1"``, ...; it also records
 the latest one in ``dir/checkpoint`` (TensorFlow's text format), which
 :func:`latest_checkpoint` reads.
 
-Restoration is immediate: only variables that exist when ``restore`` is called are assigned
-(TensorFlow defers the rest until they are created; tapegrad does not). Build an optimizer's
-slots first (``opt.build(model.trainable_variables)``) to restore them.
+Restoration assigns the variables that exist when ``restore`` is called; the other saved values
+wait, as TensorFlow defers them, and are assigned when a variable appears under their name: an
+optimizer's slot variables when its first ``apply_gradients`` makes them, a Variable assigned to
+a checkpoint's attribute or put in a tracked list or dict later. A Keras layer built after the
+restore is not: build it first.
 
 >>> import os, tempfile, tapegrad as tf
 >>> w = tf.Variable([1.0, 2.0])
@@ -31,12 +35,14 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 import zipfile
 from typing import Any
 
 import numpy as np
 
 from . import saving
+from ._tensor import wrap
 from ._variable import Variable
 from .io._proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
                         SequenceExample)
@@ -48,16 +54,35 @@ __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "
            "list_variables", "load_checkpoint", "load_variable"]
 
 _STATE_FILE = "checkpoint"
+_ATTRIBUTES = "/.ATTRIBUTES/"  # (a saveable's tensors are saved as "<path>/.ATTRIBUTES/<name>")
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
 
 
-def _variables_of(obj: Any, prefix: str, out: dict) -> None:
+def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = None) -> None:
+    """Put the variables of ``obj`` into ``out`` by name, and (when ``saveables`` is given) the
+    objects that save tensors of their own (TensorFlow's ``_serialize_to_tensors``: a dataset
+    iterator) into ``saveables`` by path."""
     from .optimizers import Optimizer  # here: module-level, it would break the layering (docs/contributing.md)
     if isinstance(obj, Variable):
         out[prefix] = obj
     elif isinstance(obj, Checkpoint):
         for k, v in obj._named().items():
             out[f"{prefix}/{k}"] = v
+        if saveables is not None:
+            for k, v in obj._saveables().items():
+                saveables[f"{prefix}/{k}"] = v
+    elif hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors"):
+        if saveables is not None:
+            saveables[prefix] = obj
+    elif isinstance(obj, (list, tuple)):  # (TF's ListWrapper: entries by index)
+        for i, v in enumerate(obj):
+            _variables_of(v, f"{prefix}/{i}", out, saveables)
+    elif isinstance(obj, dict):  # (TF's _DictWrapper: entries by key)
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise ValueError(f"`Checkpoint` tracks a dict's entries by their keys, which must be strings; "
+                                 f"{prefix!r} has the key {k!r}.")
+            _variables_of(v, f"{prefix}/{k}", out, saveables)
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
@@ -75,24 +100,26 @@ def _variables_of(obj: Any, prefix: str, out: dict) -> None:
     else:
         raise ValueError(f"`Checkpoint` was expecting {prefix!r} to be a trackable object (an "
                          "object derived from `Trackable`: a Variable, a Module, an optimizer, a "
-                         f"Checkpoint, or an object with `variables`); got {type(obj).__name__}.")
+                         "Checkpoint, a dataset iterator, or an object with `variables`); got "
+                         f"{type(obj).__name__}.")
 
 
 class CheckpointLoadStatus:
     """What :meth:`Checkpoint.restore` returns: which saved values matched which variables."""
 
-    def __init__(self, path: str, unmatched_in_file: list, unmatched_objects: list) -> None:
+    def __init__(self, path: str, unmatched_in_file: Any, unmatched_objects: list) -> None:
         self._path = path
-        self._unused = unmatched_in_file
+        self._unused = unmatched_in_file  # (a dict whose keys are the values still waiting for a variable)
         self._missing = unmatched_objects
 
     def assert_consumed(self) -> "CheckpointLoadStatus":
-        """Raise AssertionError unless every saved value was restored and every tracked variable
-        was found in the checkpoint."""
+        """Raise AssertionError unless every saved value was restored (by now: a value restored
+        later, when its variable was made, counts) and every tracked variable was found in the
+        checkpoint."""
         if self._unused:
             raise AssertionError(f"Unresolved values in the checkpoint {self._path!r}: "
-                                 f"{self._unused} (no tracked variable of that name; tapegrad "
-                                 "does not defer restoration to variables created later)")
+                                 f"{sorted(self._unused)} (no tracked variable of that name yet: it is "
+                                 "restored when one is made)")
         return self.assert_existing_objects_matched()
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
@@ -110,17 +137,28 @@ class CheckpointLoadStatus:
 class Checkpoint:
     """Saves and restores the variables of the objects given by keyword (see the module doc).
 
-    ``save_counter`` counts the calls to :meth:`save` and is saved with them.
+    ``save_counter`` counts the calls to :meth:`save` and is saved with them. As in TensorFlow it
+    is made when first needed (by :meth:`save`, :meth:`restore` or reading it), so a checkpoint
+    nested in another, or one only written with :meth:`write`, has none.
     """
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:
         objects = dict(kwargs)
         if root is not None:
             objects["root"] = root
+        objects = {k: _tracked(v, self) for k, v in objects.items()}
         for k, v in objects.items():
             _variables_of(v, k, {})  # (rejects what cannot be tracked now, not at save time)
         self._objects = objects
-        self.save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+        self._save_counter: Variable | None = None
+        self._waiting: dict = {}  # saved values of the last restore that no variable took yet
+
+    @property
+    def save_counter(self) -> Variable:
+        """The number of :meth:`save` calls (an int64 Variable, saved with the checkpoint)."""
+        if self._save_counter is None:
+            self._save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+        return self._save_counter
 
     def __getattr__(self, name: str) -> Any:
         objects = self.__dict__.get("_objects", {})
@@ -128,20 +166,59 @@ class Checkpoint:
             return objects[name]
         raise AttributeError(f"'Checkpoint' object has no attribute {name!r}")
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``ckpt.name = obj`` tracks ``obj`` as the keyword ``name`` would (lists and dicts keep
+        tracking what is put in them later); a value a restore left waiting for it is assigned."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        if name == "save_counter":
+            raise AttributeError("Checkpoint.save_counter cannot be assigned.")
+        value = _tracked(value, self)
+        _variables_of(value, name, {})
+        self._objects[name] = value
+        _restore_waiting()
+
     def _trackable_children(self) -> dict:
         """The tracked objects by name, and ``save_counter`` (``tf.saved_model.save`` saves them)."""
-        return {"save_counter": self.save_counter, **self._objects}
+        return {"save_counter": self.save_counter, **{k: _plain(v) for k, v in self._objects.items()}}
 
     def _named(self) -> dict:
-        out = {"save_counter": self.save_counter}
+        out = {} if self._save_counter is None else {"save_counter": self._save_counter}
         for k, v in self._objects.items():
             _variables_of(v, k, out)
         return out
 
+    def _optimizers(self) -> dict:
+        """``{path: optimizer}`` of the optimizers tracked here or in nested checkpoints."""
+        from .optimizers import Optimizer  # (see _variables_of)
+        out: dict = {}
+        for k, v in self._objects.items():
+            if isinstance(v, Optimizer):
+                out[k] = v
+            elif isinstance(v, Checkpoint):
+                out.update({f"{k}/{p}": o for p, o in v._optimizers().items()})
+        return out
+
+    def _saveables(self) -> dict:
+        """``{path: object}`` of the tracked objects that save tensors of their own (iterators)."""
+        out: dict = {}
+        for k, v in self._objects.items():
+            _variables_of(v, k, {}, out)
+        return out
+
     def write(self, file_prefix: str, options: Any = None) -> str:
-        """Write the checkpoint to ``file_prefix + ".npz"`` and return ``file_prefix``."""
+        """Write the checkpoint to ``file_prefix + ".npz"`` (making its folder if need be) and return
+        ``file_prefix``."""
         prefix = os.fspath(file_prefix)
-        saving.save_variables(prefix + ".npz", self._named())
+        arrays = {k: np.asarray(v.numpy()) for k, v in saving.variables_by_name(self._named()).items()}
+        for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
+            for name, t in obj._serialize_to_tensors().items():
+                arrays[f"{path}{_ATTRIBUTES}{name}"] = np.asarray(t.numpy())
+        folder = os.path.dirname(prefix)
+        if folder:
+            os.makedirs(folder, exist_ok=True)  # (as TensorFlow's save and write)
+        saving._write_atomically(prefix + ".npz", lambda f: saving._write_npz(f, arrays))
         return prefix
 
     def save(self, file_prefix: str, options: Any = None) -> str:
@@ -155,28 +232,169 @@ class Checkpoint:
         _write_state(folder, paths)
         return path
 
-    def read(self, save_path: str, options: Any = None) -> CheckpointLoadStatus:
-        """Restore the tracked variables from ``save_path`` (without the ``.npz``)."""
-        return self.restore(save_path)
-
     def restore(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
         """Assign the saved values to the tracked variables they belong to, and say what matched.
 
         ``save_path``: a path from :meth:`save`, :meth:`write` or :func:`latest_checkpoint`;
         ``None`` restores nothing. Shapes and dtypes are checked before anything is assigned.
+        The ``save_counter`` is made first, so that it is restored too (:meth:`read` does not).
         """
-        named = self._named()
+        self.save_counter  # noqa: B018  (made now)
+        return self.read(save_path, options)
+
+    def read(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
+        """Restore the tracked variables from ``save_path`` (without the ``.npz``), as
+        :meth:`restore` but without making the ``save_counter`` (for checkpoints from :meth:`write`)."""
+        named, saveables = self._named(), self._saveables()
         if save_path is None:
-            return CheckpointLoadStatus("None", [], sorted(named))
+            return CheckpointLoadStatus("None", [], sorted(named) + sorted(saveables))
         path = os.fspath(save_path)
         file = path if path.endswith(".npz") else path + ".npz"
         if not os.path.exists(file):
             raise _not_found(path)
         with zipfile.ZipFile(file) as z:
-            keys = set(saving._entries(z, repr(file)))
+            entries = saving._entries(z, repr(file))
+            keys = set(entries)
+            own = {p: {k[len(p) + len(_ATTRIBUTES):]: k for k in keys if k.startswith(p + _ATTRIBUTES)}
+                   for p in saveables}
+            values = {p: {name: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
+                          for name, k in ks.items()} for p, ks in own.items() if ks}
+            used = set(named) | {k for ks in own.values() for k in ks.values()}
+            later = {k: saving._data(z, entries[k], k, repr(file), *saving._header(z, entries[k], k, repr(file)))
+                     for k in keys - used if _ATTRIBUTES not in k}
         present = {k: v for k, v in named.items() if k in keys}
         saving.load_variables(file, present, strict=False)
-        return CheckpointLoadStatus(path, sorted(keys - set(named)), sorted(set(named) - keys))
+        for p, tensors in values.items():
+            saveables[p]._restore_from_tensors({k: wrap(v) for k, v in tensors.items()})
+        # TF's deferred restoration: a value no variable took yet is assigned when one is made under
+        # its name (an optimizer's slots at its first step, an entry put in a tracked list later)
+        self._waiting = later
+        if later:
+            _waiting_checkpoints.add(self)
+            for opt in self._optimizers().values():  # (which keeps this checkpoint, and its waiting values, alive)
+                opt._deferred_restore = _RestoreWaiting(self)
+        else:
+            _waiting_checkpoints.discard(self)
+        unused = dict.fromkeys(sorted(k for k in keys - used if _ATTRIBUTES in k))  # (iterators of no one)
+        return CheckpointLoadStatus(path, _Unused(self._waiting, unused),
+                                    sorted(set(named) - keys) + sorted(p for p in saveables if not own[p]))
+
+
+class _Unused:
+    """The saved values no variable took (yet): the waiting ones, as they are now, and others."""
+
+    def __init__(self, waiting: dict, other: dict) -> None:
+        self._waiting, self._other = waiting, other
+
+    def __bool__(self) -> bool:
+        return bool(self._waiting or self._other)
+
+    def __iter__(self) -> Any:
+        return iter([*self._waiting, *self._other])
+
+
+_waiting_checkpoints: weakref.WeakSet = weakref.WeakSet()  # checkpoints with values waiting for variables
+
+
+def _restore_waiting() -> None:
+    """Assign the values that restores left waiting to the variables now tracked under their names."""
+    for ck in list(_waiting_checkpoints):
+        named = ck._named()
+        for k in [k for k in ck._waiting if k in named]:
+            v, value = named[k], ck._waiting[k]
+            if not v.shape.is_compatible_with(value.shape) or value.dtype != v.dtype.as_numpy_dtype:
+                raise ValueError(f"Cannot restore {k!r} into the variable now tracked under that name: the "
+                                 f"checkpoint has shape {list(value.shape)} and dtype {value.dtype}, the variable "
+                                 f"{v.shape} and {v.dtype.name}.")
+            v.assign(value)
+            del ck._waiting[k]
+        if not ck._waiting:
+            _waiting_checkpoints.discard(ck)
+
+
+class _RestoreWaiting:
+    """An optimizer's ``_deferred_restore``, called when it has made variables (its slots)."""
+
+    def __init__(self, checkpoint: "Checkpoint") -> None:
+        self.checkpoint = checkpoint
+
+    def __call__(self, opt: Any) -> None:
+        _restore_waiting()
+        if not self.checkpoint._waiting:
+            opt._deferred_restore = None
+
+
+def _tracked(value: Any, owner: "Checkpoint") -> Any:
+    """``value`` with its lists and dicts replaced by ones that track what is put in them later
+    (each keeps ``owner`` alive: the checkpoint whose restore may have values waiting for them)."""
+    if type(value) in (list, _TrackedList):
+        out: Any = _TrackedList(_tracked(v, owner) for v in value)
+    elif type(value) in (dict, _TrackedDict):
+        out = _TrackedDict((k, _tracked(v, owner)) for k, v in value.items())
+    else:
+        return value
+    out._owner = owner
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its tracked lists and dicts as plain ones (what other walkers expect)."""
+    if isinstance(value, _TrackedList):
+        return [_plain(v) for v in value]
+    if isinstance(value, _TrackedDict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+class _TrackedList(list):
+    """A list tracked by a Checkpoint (TensorFlow's ``ListWrapper``): entries put in later are
+    checked as trackable and get the values a restore left waiting for them (``_owner``, the
+    checkpoint that tracks it, lives as long as it, as TensorFlow's objects keep their pending
+    restores)."""
+
+    def append(self, v: Any) -> None:
+        list.append(self, _checked(self, v))
+        _restore_waiting()
+
+    def extend(self, vs: Any) -> None:
+        list.extend(self, [_checked(self, v) for v in vs])
+        _restore_waiting()
+
+    def insert(self, i: Any, v: Any) -> None:
+        list.insert(self, i, _checked(self, v))
+        _restore_waiting()
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        list.__setitem__(self, i, [_checked(self, x) for x in v] if isinstance(i, slice) else _checked(self, v))
+        _restore_waiting()
+
+    def __iadd__(self, vs: Any) -> "_TrackedList":
+        self.extend(vs)
+        return self
+
+
+class _TrackedDict(dict):
+    """A dict tracked by a Checkpoint (TensorFlow's ``_DictWrapper``), as :class:`_TrackedList`."""
+
+    def __setitem__(self, k: Any, v: Any) -> None:
+        dict.__setitem__(self, k, _checked(self, v))
+        _restore_waiting()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            dict.__setitem__(self, k, _checked(self, v))
+        _restore_waiting()
+
+    def setdefault(self, k: Any, v: Any = None) -> Any:
+        if k not in self:
+            self[k] = v
+        return self[k]
+
+
+def _checked(container: Any, v: Any) -> Any:
+    v = _tracked(v, container._owner)
+    _variables_of(v, "(an entry)", {})
+    return v
 
 
 def _not_found(path: str) -> Exception:
@@ -320,7 +538,7 @@ class CheckpointManager:
 
 # ---- reading a checkpoint without objects (TensorFlow's checkpoint_utils) -------------------------
 
-_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+_SUFFIX = _ATTRIBUTES + "VARIABLE_VALUE"
 
 
 def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
@@ -346,9 +564,9 @@ class CheckpointReader:
         self._file = file
         with zipfile.ZipFile(file) as z:
             entries = saving._entries(z, repr(file))
-            self._headers = {k + _SUFFIX: saving._header(z, info, k, repr(file))
-                             for k, info in entries.items()}
-            self._entries = {k + _SUFFIX: (k, info) for k, info in entries.items()}
+            full = {k: k if _ATTRIBUTES in k else k + _SUFFIX for k in entries}
+            self._headers = {full[k]: saving._header(z, info, k, repr(file)) for k, info in entries.items()}
+            self._entries = {full[k]: (k, info) for k, info in entries.items()}
 
     def _key(self, name: str) -> str:
         name = name[:-2] if name.endswith(":0") else name
@@ -392,7 +610,7 @@ def list_variables(ckpt_dir_or_file: Any) -> list:
     >>> import os, tempfile, tapegrad as tf
     >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(os.path.join(tempfile.mkdtemp(), "x"))
     >>> tf.train.list_variables(path)
-    [('save_counter/.ATTRIBUTES/VARIABLE_VALUE', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
+    [('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
     """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 

@@ -6,7 +6,8 @@ need the optional ``graphviz`` Python package and Graphviz's ``dot`` program
 
 The graph shows the sources (watched tensors and Variables, green; a Keras weight is labelled
 with its path, ``dense_1/kernel``, which names its layer), every recorded op (boxes; in explain
-mode, an op run inside a Keras layer also names the layer: ``in model/dense_1``),
+mode, an op run inside a Keras layer also names the layer, ``in model/dense_1``, and every op
+names the line of your code that ran it, ``train.py:42``, the whole path in its tooltip),
 the tensors between them (edge labels: dtype and shape) and the targets (orange). Inputs that are
 not on the tape (constants) are small grey points. After ``gradient`` on a persistent tape in
 explain mode with ``cotangents=True``, every edge also carries the norm of the cotangent that
@@ -148,7 +149,12 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
         todo.extend(producer[xs[i]._id][0] for i in needs if xs[i]._id in producer)
     norms = ex.norms if ex is not None else {}
     layers: dict = {}  # an output's id -> the Keras layer its op ran in (explain mode)
+    lines_at: dict = {}  # an output's id -> (file, line) of the user code that ran its op
     if ex is not None:
+        for op_, xs_, outs, dts, recorded, where, paused in ex.ops:
+            if recorded and where and outs:
+                o = outs[0]
+                lines_at[o if type(o) is int else o._id] = where
         for pos, layer in ex.layers.items():
             outs = ex.ops[pos][2]
             if outs:
@@ -164,8 +170,11 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
         extra = _params(p)
         first = ans[0] if isinstance(ans, tuple) else ans
         layer = layers.get(first._id) if layers else None
-        label = op.name + (f"\n{extra}" if extra else "") + (f"\nin {layer}" if layer else "")
-        lines.append(f"  op{k} [label={_q(label)}, {_OP}];")
+        where = lines_at.get(first._id)
+        label = (op.name + (f"\n{extra}" if extra else "") + (f"\nin {layer}" if layer else "")
+                 + (f"\n{os.path.basename(where[0])}:{where[1]}" if where else ""))
+        tip = f", tooltip={_q(f'{where[0]}:{where[1]}')}" if where else ""
+        lines.append(f"  op{k} [label={_q(label)}, {_OP}{tip}];")
         walk_k = index.get(id(entries[k]))
         for i, x in enumerate(xs):
             if i in needs and x._id in producer:

@@ -433,6 +433,47 @@ def retracing_warning(tf: Any, eagerly: Callable) -> dict:
     return {"seen": seen, "counts": counts}
 
 
+def retracing_counts_every_function_of_the_code(tf: Any, eagerly: Callable) -> dict:
+    """The warning counts by the Python function's code, so the tf.functions made from one
+    function (one per model, as Keras's step functions) share it: each traces once, and the
+    calls of the others that did not trace separate the traces (no warning), until they stop."""
+    import logging
+    seen = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage().split(" calls to ")[0])
+
+    handler = Catch(logging.WARNING)
+    logger = logging.getLogger("tensorflow")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+
+    def make():
+        @tf.function
+        def step(x):
+            return x * 2.0
+
+        return step
+
+    try:
+        counts = []
+        for _ in range(8):  # one per model, each called 3 times (one trace)
+            f = make()
+            for _ in range(3):
+                f(tf.constant(1.0))
+            counts.append(len(seen))
+        fs = [make() for _ in range(6)]  # traces back to back: the warning
+        for f in fs:
+            f(tf.constant(1.0))
+            counts.append(len(seen))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    return {"seen": seen, "counts": counts}
+
+
 def variables_as_arguments(tf: Any, eagerly: Callable) -> dict:
     """A Variable argument is keyed by shape and dtype (and which arguments alias), not by which
     Variable it is: the trace reads and writes each call's own Variable."""
@@ -453,9 +494,83 @@ def variables_as_arguments(tf: Any, eagerly: Callable) -> dict:
     return {"out": out, "counts": counts, "vars": [_v(a), _v(b), _v(c)]}
 
 
+def relaxed_signature_traces_once(tf: Any, eagerly: Callable) -> dict:
+    """A signature of None dimensions (or reduce_retracing's relaxed one) is traced once: the
+    Python function's side effects happen once for every size it admits."""
+    log = []
+    v = tf.Variable(0.0)
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    vec = tf.TensorSpec([None], tf.float32)
+
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.int32),))
+    def ident(x):
+        log.append("ident")
+        return x
+
+    @tf.function(input_signature=(vec, vec))
+    def poly(x, y):
+        log.append("poly")
+        return x * x + 2.0 * y - 1.0, tf.reduce_sum(x * y, axis=0)
+
+    @tf.function(input_signature=(tf.TensorSpec([None, 2], tf.float32),))
+    def dense(x):
+        log.append("dense")
+        v.assign_add(tf.reduce_sum(x))
+        return tf.tanh(tf.matmul(x, w)) + v
+
+    @tf.function(reduce_retracing=True)
+    def relaxed(x):
+        log.append("relaxed")
+        return tf.exp(x) - x
+
+    out = [_v(ident(tf.constant([1, 2, 3, 4, 5]))), _v(ident(tf.constant([1, 2, 3])))]
+    for n in (3, 1, 4):
+        out += [_v(t) for t in poly(tf.range(n, dtype=tf.float32), tf.ones([n]))]
+        out.append(_v(dense(tf.reshape(tf.range(2 * n, dtype=tf.float32), [n, 2]) / 10.0)))
+    for n in (2, 3, 4, 5, 2):
+        out.append(_v(relaxed(tf.range(n, dtype=tf.float32))))
+    x = tf.constant([0.5, 1.5, -1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s = tf.reduce_sum(poly(x, x)[0])
+    out.append(_v(tape.gradient(s, x)))
+    counts = [f.experimental_get_tracing_count() for f in (ident, poly, dense, relaxed)]
+    return {"out": out, "counts": counts, "log": log, "v": _v(v)}
+
+
+def python_values_returned(tf: Any, eagerly: Callable) -> dict:
+    """A traced function's outputs are tensors: Python numbers, strings and NumPy values it
+    returns (here on one branch of an ``if`` on a tensor) are converted; a captured Variable
+    gives its value at each call; None stays."""
+    def relu(x):
+        if x > 0:
+            return x
+        return 0
+
+    f = tf.function(relu)
+    v = tf.Variable(2.0)
+    g = tf.function(lambda: (1, 2.5, "a", None, True, np.float64(1.5), np.ones(2, np.int64), v, {"k": [3]}))
+
+    def described(x):
+        if x is None:
+            return None
+        if not hasattr(x, "numpy") or isinstance(x, tf.Variable):
+            return type(x).__name__
+        value = x.numpy()
+        return [x.dtype.name, value.decode() if isinstance(value, bytes) else _v(value)]
+
+    first = g()
+    v.assign(5.0)
+    return {"relu": [described(f(tf.constant(1))), described(f(tf.constant(-1))),
+                     described(f(tf.constant(-2)))],
+            "first": [described(x) for x in tf.nest.flatten(first)],
+            "second": [described(x) for x in tf.nest.flatten(g())]}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
          generator_in_function, dropout_training_step, stale_tensor_arguments,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
-         variable_made_on_a_retrace, retracing_warning, variables_as_arguments]
+         variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
+         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once]

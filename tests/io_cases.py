@@ -11,6 +11,7 @@ from strings_cases import encode as _encode
 
 CSV_TEXT = 'a,b,c\n1,2.5,x\r\n3,,"y\nz"\n4,5,w\n'
 LABELLED = "a,b,label\n1,2.5,0\n3,4,1\n5,6.5,0\n7,8,1\n9,10,0\n"
+BAD_ROWS = "a,b\n1,2\nx,3\n4,5.5\n6\n7,8,9\n10,1e2\n"
 INFER = "i,big,f,d,s,e\n1,3000000000,1.5,1e39,x,\n-2,4,2,0.5,7,\n"
 
 
@@ -115,6 +116,10 @@ CASES = {
     "example_bad_bytes": lambda tf, d: tf.train.BytesList(value=["s"]),
     "example_bad_field": lambda tf, d: tf.train.Feature(foo=1),
     "example_int_range": lambda tf, d: tf.train.Int64List(value=[2 ** 64]),
+    "example_value_kinds": lambda tf, d: _value_kinds(tf),
+    "example_text_map_order": lambda tf, d: [str(_ex(tf, **{k: [1] for k in ("b", "a", "k10", "k9", "c", "\u00e9", "B")})),
+                                             str(tf.train.Example.FromString(_ex(tf, z=[1], y=[2.0]).SerializeToString()))],
+    "example_tensor_features": lambda tf, d: _tensor_features(tf),
     "sequence_example_bytes": lambda tf, d: tf.train.SequenceExample(
         context=tf.train.Features(feature={"l": tf.train.Feature(int64_list=tf.train.Int64List(value=[3]))}),
         feature_lists=tf.train.FeatureLists(feature_list={"t": tf.train.FeatureList(feature=[
@@ -153,6 +158,38 @@ CASES = {
     "parse_ragged": lambda tf, d: tf.io.parse_example([_a(tf), _b(tf)], {"x": tf.io.RaggedFeature(tf.float32),
                                                                        "seq": tf.io.RaggedFeature(tf.float32)}),
     "parse_ragged_single": lambda tf, d: tf.io.parse_single_example(_a(tf), {"seq": tf.io.RaggedFeature(tf.float32)}),
+    # SparseFeature: indices and values from two features; RaggedFeature with partitions
+    "parse_sparse_feature": lambda tf, d: tf.io.parse_example([_sp(tf, [3, 1], [1.5, 2.5]), _sp(tf, [], []),
+                                                               _sp(tf, [0], [9.0])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_single": lambda tf, d: tf.io.parse_single_example(_sp(tf, [4, 0, 2], [1.0, 2.0, 3.0]),
+                                                                            {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_sorted": lambda tf, d: tf.io.parse_single_example(
+        _sp(tf, [4, 0, 2], [1.0, 2.0, 3.0]), {"sp": tf.io.SparseFeature("ix", "val", tf.float32, 5, already_sorted=True)}),
+    "parse_sparse_feature_2d": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, r=[0, 1], c=[2, 0], v=[b"a", b"b"]).SerializeToString(),
+         _ex(tf, r=[1], c=[1], v=[b"c"]).SerializeToString()],
+        {"sp": tf.io.SparseFeature(["r", "c"], "v", tf.string, [2, 3])}),
+    "parse_sparse_feature_count": lambda tf, d: tf.io.parse_example([_sp(tf, [3, 1], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_range": lambda tf, d: tf.io.parse_example([_sp(tf, [7], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_negative": lambda tf, d: tf.io.parse_example([_sp(tf, [-1], [1.5])], {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_missing": lambda tf, d: tf.io.parse_example([_ex(tf, ix=[1]).SerializeToString()],
+                                                                      {"sp": _sparse_spec(tf)}),
+    "parse_sparse_feature_float_index": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, ix=[1.0], val=[1.0]).SerializeToString()], {"sp": _sparse_spec(tf)}),
+    "parse_ragged_partitions": lambda tf, d: tf.io.parse_example(_rag_records(tf), _rag_spec(tf)),
+    "parse_ragged_partitions_single": lambda tf, d: tf.io.parse_single_example(_rag_records(tf)[0], _rag_spec(tf)),
+    "parse_ragged_uniform": lambda tf, d: tf.io.parse_example(
+        [_ex(tf, v=[1.0, 2.0, 3.0, 4.0]).SerializeToString(), _ex(tf, v=[5.0, 6.0]).SerializeToString()],
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.UniformRowLength(2)])}),
+    "parse_ragged_bad_splits": lambda tf, d: tf.io.parse_single_example(
+        _ex(tf, v=[1.0, 2.0], s=[0, 3]).SerializeToString(),
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.RowSplits("s")])}),
+    "parse_ragged_bad_lengths": lambda tf, d: tf.io.parse_single_example(
+        _ex(tf, v=[1.0, 2.0], n=[1, 2]).SerializeToString(),
+        {"r": tf.io.RaggedFeature(tf.float32, "v", partitions=[tf.io.RaggedFeature.RowLengths("n")])}),
+    "parse_ragged_int64_splits": lambda tf, d: tf.io.parse_example(_rag_records(tf), {
+        "r": tf.io.RaggedFeature(tf.int64, "ids", partitions=[tf.io.RaggedFeature.RowLengths("n")],
+                                 row_splits_dtype=tf.int64)}),
     "parse_spec_repr": lambda tf, d: [repr(tf.io.FixedLenFeature([2], tf.float32)),
                                       repr(tf.io.VarLenFeature(tf.int64))],
     # CSV
@@ -181,6 +218,11 @@ CASES = {
         tf.data.experimental.CsvDataset(os.path.join(d, "a.csv"), [[0], [0.0]], header=True, exclude_cols=[2])))[1],
     "csv_dataset_empty_line": lambda tf, d: (_write(os.path.join(d, "e.csv"), "1,2\n\n3,4\n"), _rows(
         tf.data.experimental.CsvDataset(os.path.join(d, "e.csv"), [[0], [0]])))[1],
+    "csv_dataset_ignore_errors": lambda tf, d: (_write(os.path.join(d, "b.csv"), BAD_ROWS), _rows(
+        tf.data.experimental.CsvDataset(os.path.join(d, "b.csv"), [[0], [0.0]], header=True).ignore_errors()))[1],
+    "make_csv_ignore_errors": lambda tf, d: (_write(os.path.join(d, "b.csv"), BAD_ROWS), list(
+        tf.data.experimental.make_csv_dataset(os.path.join(d, "b.csv"), batch_size=2, shuffle=False, num_epochs=1,
+                                              column_defaults=[tf.int32, tf.float32], ignore_errors=True)))[1],
     "make_csv_seeded": lambda tf, d: _csv_batches(tf, d, batch_size=2, label_name="label", num_epochs=2,
                                                   shuffle_seed=3),
     "make_csv_in_order": lambda tf, d: _csv_batches(tf, d, batch_size=2, num_epochs=1, shuffle=False),
@@ -189,6 +231,9 @@ CASES = {
     "make_csv_infer": lambda tf, d: (_write(os.path.join(d, "i.csv"), INFER), {
         k: v.dtype.name for k, v in next(iter(tf.data.experimental.make_csv_dataset(
             os.path.join(d, "i.csv"), batch_size=2, shuffle=False, num_epochs=1))).items()})[1],
+    "make_csv_spec": lambda tf, d: (_write(os.path.join(d, "l.csv"), LABELLED), repr(
+        tf.data.experimental.make_csv_dataset(os.path.join(d, "l.csv"), batch_size=2, label_name="label",
+                                              num_epochs=1).element_spec))[1],
     "make_csv_bad_label": lambda tf, d: _csv_batches(tf, d, batch_size=2, label_name="nope", num_epochs=1),
     # bytes and files
     "serialize_tensor_float": lambda tf, d: tf.io.serialize_tensor(tf.constant([[1.5, 2.0]])),
@@ -218,6 +263,80 @@ CASES = {
     "gfile_roundtrip": _gfile_roundtrip,
     "gfile_errors": _gfile_errors,
 }
+
+
+def _sp(tf, ix, val):
+    return _ex(tf, **({"ix": ix} if ix else {}), **({"val": val} if val else {})).SerializeToString() if ix or val \
+        else tf.train.Example(features=tf.train.Features(feature={
+            "ix": tf.train.Feature(int64_list=tf.train.Int64List(value=[])),
+            "val": tf.train.Feature(float_list=tf.train.FloatList(value=[]))})).SerializeToString()
+
+
+def _sparse_spec(tf):
+    return tf.io.SparseFeature(index_key="ix", value_key="val", dtype=tf.float32, size=5)
+
+
+def _rag_records(tf):
+    return [_ex(tf, ids=[1, 2, 3, 4, 5, 6], n=[2, 0, 1, 3], s=[0, 1, 3, 6], rows=[0, 0, 2, 3, 3, 3], starts=[0, 3],
+                lim=[2, 3, 3, 6]).SerializeToString(),
+            _ex(tf, ids=[7, 8, 9], n=[3], s=[0, 2, 3], rows=[0, 1, 1], starts=[0, 1], lim=[3]).SerializeToString(),
+            _ex(tf, n=[0, 0], s=[0, 0, 0], starts=[0], lim=[0, 0]).SerializeToString()]
+
+
+def _rag_spec(tf):
+    R = tf.io.RaggedFeature
+    return {"lengths": R(tf.int64, "ids", partitions=[R.RowLengths("n")]),
+            "two": R(tf.int64, "ids", partitions=[R.RowStarts("starts"), R.RowLengths("n")]),
+            "ids_rowids": R(tf.int64, "ids", partitions=[R.ValueRowIds("rows")]),
+            "splits": R(tf.int64, "ids", partitions=[R.RowSplits("s")]),
+            "limits": R(tf.int64, "ids", partitions=[R.RowLimits("lim")]),
+            "uniform_inner": R(tf.int64, "ids", partitions=[R.RowLengths("n"), R.UniformRowLength(1)])}
+
+
+def _value_kinds(tf):
+    """What each repeated field takes: per list class and value, the stored values or the error's type
+    (TF's EagerTensor.__index__ hands a float tensor to NumPy's scalar, which has no __index__, and
+    TF raises AttributeError there; tapegrad's Tensor says TypeError, counted alike here)."""
+    import decimal
+    import fractions
+    values = [3, 2.5, True, np.float64(2.5), np.float32(0.1), np.int64(3), np.uint8(3), np.bool_(True),
+              np.float16(1.5), tf.constant(2.5), tf.constant(2.5, tf.float64), tf.constant(3, tf.int64),
+              tf.constant(3), tf.constant(True), tf.constant(b"ab"), tf.constant([1.0, 2.0]), tf.constant([1, 2]),
+              tf.constant(3, tf.uint8), np.array(2.5), np.array(3), np.array([1.0]), "ab", b"ab", np.bytes_(b"ab"),
+              np.str_("ab"), None, 1j, 2 ** 64, bytearray(b"ab"), tf.Variable(2.5), tf.Variable(3, dtype=tf.int64),
+              decimal.Decimal("2.5"), fractions.Fraction(1, 2)]
+    out = []
+    for cls in (tf.train.FloatList, tf.train.Int64List, tf.train.BytesList):
+        for v in values:
+            try:
+                out.append(list(cls(value=[v]).value))
+            except (TypeError, ValueError, AttributeError) as e:
+                out.append("TypeError" if type(e) is AttributeError else type(e).__name__)
+    for whole in (np.array([1.0, 2.5]), tf.constant([1.0, 2.5]), (x for x in [1.0]), 1.0, tf.constant(1.0)):
+        try:
+            out.append(list(tf.train.FloatList(value=whole).value))
+        except TypeError as e:
+            out.append(type(e).__name__)
+    f, i = tf.train.FloatList(), tf.train.Int64List()
+    f.value.append(tf.constant(2.5))
+    f.value.extend([tf.constant(3, tf.int64), np.float64(0.5)])
+    i.value.extend([tf.constant(3, tf.int64), np.int32(4)])
+    out.append([list(f.value), list(i.value)])
+    return out
+
+
+def _tensor_features(tf):
+    """The TFRecord tutorial's serialize_example: features made from what a py_function hands over."""
+    @tf.py_function(Tout=tf.string)
+    def serialize(b, n, s, x):
+        feature = {"b": tf.train.Feature(int64_list=tf.train.Int64List(value=[int(b)])),
+                   "n": tf.train.Feature(int64_list=tf.train.Int64List(value=[n])),
+                   "s": tf.train.Feature(bytes_list=tf.train.BytesList(value=[s.numpy()])),
+                   "x": tf.train.Feature(float_list=tf.train.FloatList(value=[x]))}
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+    blob = serialize(np.bool_(True), np.int64(4), b"goat", np.float64(0.9876)).numpy()
+    feature = tf.train.Example.FromString(blob).features.feature
+    return {k: list(getattr(f, f.WhichOneof("kind")).value) for k, f in feature.items()}
 
 
 def _set_by_path(tf):
@@ -274,6 +393,11 @@ MESSAGES = ("parse_missing", "parse_count", "parse_type", "parse_seq_not_missing
 
 
 def encode(x):
+    if hasattr(x, "row_splits"):  # a RaggedTensor: its rows, static shape and partition
+        return {"ragged": _encode(x.to_list(), np), "shape": str(x.shape), "ragged_rank": x.ragged_rank,
+                "splits": x.row_splits.dtype.name, "dtype": x.dtype.name}
+    if hasattr(x, "dense_shape") and hasattr(x, "indices"):  # a SparseTensor
+        return {"indices": encode(x.indices), "values": encode(x.values), "dense_shape": encode(x.dense_shape)}
     if isinstance(x, (dict, collections.OrderedDict)):
         return {str(k): encode(v) for k, v in sorted(x.items())}
     if isinstance(x, (list, tuple)):

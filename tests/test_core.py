@@ -114,6 +114,8 @@ def test_tensor_protocol():
     assert [10, 20, 30][tf.constant(1)] == 20
     with pytest.raises(ValueError, match="ambiguous"):
         bool(x)
+    # NumPy's truth value, as TF's EagerTensor: any one-element tensor has one (`assert (a - b) < 1e-3`)
+    assert bool(tf.constant([[True]])) and not bool(tf.constant([0.0])) and not bool(tf.constant([]))
     with pytest.raises(TypeError):
         len(s)
     with pytest.raises(TypeError, match="unhashable"):

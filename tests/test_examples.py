@@ -113,3 +113,49 @@ def test_keras_digits():
     assert sorted(out["history"]) == ["accuracy", "loss", "val_accuracy", "val_loss"]
     assert out["test_accuracy"] > 0.2  # one epoch on 512 images already beats chance (0.1)
     assert out["model"].count_params() == 16 * 9 + 16 + 32 * 16 * 9 + 32 + 2 * 2 * 32 * 10 + 10
+
+
+def test_data_function_loop():
+    out = load("data_function_loop").main(["--quick"])
+    assert len(out["history"]) == 2
+    assert out["history"][-1][0] < out["history"][0][0]          # the training loss goes down
+    assert out["calls"] == 14 and out["signatures"] == 1           # 7 batches a epoch, one signature
+    assert out["python_runs"] == 2                                  # 64 rows and the last 16 (docs/differences.md)
+
+
+def test_mirrored_strategy_follows_the_single_process_run():
+    pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    out = load("mirrored_strategy").main(["--quick"])
+    # the replicas' summed gradients of the global-batch mean are the one process's gradients,
+    # up to float32 rounding of sums taken in another order
+    np.testing.assert_allclose(out["mirrored_loss"], out["single_loss"], rtol=1e-5)
+    assert out["weight_gap"] < 1e-5
+
+
+def test_dask_out_of_core():
+    pytest.importorskip("dask")
+    out = load("dask_out_of_core").main(["--quick"])
+    assert out["gradient_check"] < 1e-12                          # float64: the same sums, chunked
+    assert out["passes"] <= 7 and out["loss"] < np.log(2)         # below the loss at w = 0
+    assert out["correlation"] > 0.9
+
+
+def test_scipy_optimize_with_exact_derivatives():
+    out = load("scipy_optimize").main(["--quick"])
+    assert out["derivative_error"] < 1e-12                        # float64 against SciPy's formulas
+    runs = out["rosenbrock"]
+    for name, run in runs.items():
+        assert run["success"] and run["error"] < 1e-3, name
+    # exact gradients need far fewer evaluations than finite differences
+    assert runs["BFGS, exact gradient"]["evaluations"] * 3 < runs["BFGS, finite differences"]["evaluations"]
+    decay = out["decay"]
+    np.testing.assert_allclose(decay["theta"], decay["truth"], atol=0.05)
+    # the Jacobian against central differences
+    import tapegrad as tf
+
+    theta, h = np.array([2.0, 1.0, 0.3]), 1e-6
+    fd = np.stack([(decay["residuals"](tf.constant(theta + e)).numpy()
+                    - decay["residuals"](tf.constant(theta - e)).numpy()) / (2 * h)
+                   for e in np.eye(3) * h], axis=1)
+    np.testing.assert_allclose(decay["jacobian"](theta), fd, rtol=1e-6, atol=1e-8)

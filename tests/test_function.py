@@ -553,3 +553,56 @@ def test_iterating_a_dataset_inside_a_function_says_so_and_what_to_do():
     with pytest.warns(UserWarning, match="tf.data.Dataset is iterated inside it.*decorate the step"):
         assert float(total(ds)) == 6.0
     assert float(total(ds)) == 6.0  # (eagerly again, without another warning)
+
+
+def _mean_square_gradient(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_mean(x * x)
+    return tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("body", [
+    lambda x: x * float(x.shape[0]),                      # a size read into Python
+    lambda x: x * float(len(x)),
+    lambda x: tf.nn.sufficient_statistics(x, [0])[0] * x,  # a count tapegrad makes from the size
+    lambda x: _mean_square_gradient(x),                    # (in the gradient of a mean)
+    lambda x: tf.reshape(x, [-1, 1]) * x[1:],              # integers among an op's parameters
+    lambda x: tf.cast(tf.cast(x, tf.int32) % 3, tf.float32),  # an integer constant
+    lambda x: tf.random.stateless_normal(tf.shape(x), [1, 2]) + x,  # a draw
+])
+def test_size_dependent_trace_is_traced_again_for_other_sizes(body):
+    # a trace that may hold an input's size is not replayed on other sizes: each size traces
+    # (its Python side effects happen again, docs/differences.md) and gives eager's values
+    log = []
+
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.float32),))
+    def f(x):
+        log.append(1)
+        return body(x)
+
+    for n in (2, 3, 5, 3):
+        x = tf.range(n, dtype=tf.float32) + 0.5
+        np.testing.assert_allclose(f(x).numpy(), body(x).numpy(), rtol=1e-6)
+    assert len(log) == 3 and f.experimental_get_tracing_count() == 1
+
+
+def test_size_free_trace_replays_for_other_sizes_under_a_tape():
+    log = []
+    w = tf.Variable(2.0)
+
+    @tf.function(input_signature=(tf.TensorSpec([None, 2], tf.float32),))
+    def f(x):
+        log.append(1)
+        return tf.reduce_sum(tf.sin(x) * w, axis=1)
+
+    for n in (1, 4, 2):
+        x = tf.reshape(tf.range(2 * n, dtype=tf.float32), [n, 2])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        gx, gw = tape.gradient(y, [x, w])
+        np.testing.assert_allclose(y.numpy(), 2.0 * np.sin(x.numpy()).sum(1), rtol=1e-6)
+        np.testing.assert_allclose(gx.numpy(), 2.0 * np.cos(x.numpy()), rtol=1e-6)
+        np.testing.assert_allclose(gw.numpy(), np.sin(x.numpy()).sum(), rtol=1e-6)
+    assert len(log) == 1

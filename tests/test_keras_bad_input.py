@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tapegrad
 from tapegrad import keras
 from tapegrad.errors import FailedPreconditionError, InvalidArgumentError
 
@@ -124,3 +125,15 @@ def test_what_keras_accepts_still_works():
     layer.adapt(["a b", "c"])
     assert layer(["a c"]).numpy().tolist() == [[layer.get_vocabulary().index("a"),
                                                  layer.get_vocabulary().index("c")]]
+
+
+@pytest.mark.parametrize("kw,arg", [({"y": np.ones(4)}, "`y`"), ({"sample_weight": np.ones(4)}, "`sample_weights`")])
+def test_targets_or_weights_beside_a_dataset_are_refused_as_keras_does(kw, arg):
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    ds = tapegrad.data.Dataset.from_tensor_slices((np.ones((4, 2), np.float32), np.ones((4, 1), np.float32))).batch(2)
+    with pytest.raises(ValueError, match=f"When providing `x` as a tf.data.Dataset, {arg} should not be passed"):
+        m.fit(ds, verbose=0, **kw)
+    gen = ((np.ones((2, 2), np.float32), np.ones((2, 1), np.float32)) for _ in range(2))
+    with pytest.raises(ValueError, match=f"When providing `x` as a generator, {arg} should not be passed"):
+        m.fit(gen, verbose=0, **kw)

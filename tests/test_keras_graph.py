@@ -151,7 +151,9 @@ def test_train_step_receives_the_batch_as_keras_3_packs_it(sample_weight):
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)
     model.seen = []
     model.fit(ds, verbose=0)
-    assert len(model.seen) == 2 and len(model.seen[0]) == 2  # as the dataset yields it
+    # as the dataset yields it; the step is traced, so train_step's Python runs once (Keras 3.15
+    # under TF 2.21 gives the same: one entry)
+    assert len(model.seen) == 1 and len(model.seen[0]) == 2
 
 
 def test_unpack_and_pack_x_y_sample_weight():

@@ -97,3 +97,17 @@ def test_stateless_construction_puts_state_back():
     assert gen.state.numpy().tolist() == [3, 0]
     assert v.numpy().tolist() == [1.0, 2.0]
     np.testing.assert_array_equal(tf.random.uniform([2]).numpy(), want)
+
+
+def test_functional_model_on_a_string_input():
+    """keras.Input(dtype="string") into StringLookup, and that model called on a string Input in
+    another: construction runs the inner model's call on a string placeholder (Keras's symbolic
+    string tensor); the models then map the strings."""
+    inp = keras.Input(shape=(1,), dtype="string")
+    out = keras.layers.CategoryEncoding(num_tokens=3)(keras.layers.StringLookup(vocabulary=["a", "b"])(inp))
+    assert tuple(out.shape) == (None, 3)
+    head = keras.Model(inp, out)
+    outer_in = keras.Input(shape=(1,), dtype="string")
+    model = keras.Model(outer_in, keras.layers.Dense(1, kernel_initializer="ones")(head(outer_in)))
+    np.testing.assert_array_equal(head(np.array([["b"], ["z"]])).numpy(), [[0, 0, 1], [1, 0, 0]])
+    np.testing.assert_allclose(model(np.array([["b"], ["z"]])).numpy(), [[1.0], [1.0]])

@@ -325,9 +325,10 @@ ALL = [lambda: opt_ns.SGD(0.1), lambda: opt_ns.SGD(0.1, momentum=0.9),
 
 
 @pytest.mark.parametrize("make", ALL)
-def test_sparse_equals_dense_with_duplicates_summed(make):
+def test_sparse_equals_dense_without_repeated_rows(make):
+    # (with repeated rows Keras's ops act on each slice: tests/test_optimizers_sparse.py)
     init = np.arange(8, dtype=np.float32).reshape(4, 2)
-    steps = [([[1.0, 1.0], [2.0, -2.0], [0.5, 0.25]], [2, 0, 2]), ([[0.5, 0.5]], [1])]
+    steps = [([[1.0, 1.0], [2.0, -2.0], [0.5, 0.25]], [2, 0, 3]), ([[0.5, 0.5]], [1])]
     xs, xd = tf.Variable(init), tf.Variable(init)
     os_, od = make(), make()
     for vals, idx in steps:

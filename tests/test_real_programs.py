@@ -99,7 +99,7 @@ def _gradients_one_percent_off(monkeypatch, tapegrad):
 
 def _seeded_with_the_next_seed(monkeypatch, tapegrad):
     set_seed = tapegrad.random.set_seed
-    monkeypatch.setattr(tapegrad.random, "set_seed", lambda seed: set_seed(seed + 1))
+    monkeypatch.setattr(tapegrad.random, "set_seed", lambda seed: set_seed(None if seed is None else seed + 1))
 
 
 @pytest.mark.parametrize("name, patch", [("tfe_logistic_regression", _gradients_one_percent_off),

@@ -1,4 +1,5 @@
 """Tape pictures: DOT text always; rendering only where Graphviz is installed."""
+import os
 import re
 import shutil
 import subprocess
@@ -65,13 +66,30 @@ def test_in_explain_mode_ops_name_the_keras_layer_they_ran_in():
     model = tf.keras.Sequential([tf.keras.Input((3,)), inner], name="seq")
     x = tf.constant(np.ones((1, 3), np.float32))
     with tf.GradientTape().explain() as tape:
+        line = sys._getframe().f_lineno + 1
         y = tf.reduce_sum(model(x)) * 2.0
     dot = visualize.to_dot(tape, y)
-    assert 'label="BatchMatMulV2\\nin seq/inner"' in dot and 'label="AddV2\\nin seq/inner"' in dot
-    assert 'label="Mul"' in dot  # outside every layer: no layer named
+    here = f"test_visualize.py:{line}"  # the user's line that ran the op, beside the layer
+    assert f'label="BatchMatMulV2\\nin seq/inner\\n{here}"' in dot
+    assert f'label="AddV2\\nin seq/inner\\n{here}"' in dot
+    assert f'label="Mul\\n{here}"' in dot  # outside every layer: no layer named
+    assert f'tooltip="{__file__}:{line}"' in dot or f'tooltip="{os.path.realpath(__file__)}:{line}"' in dot
     with tf.GradientTape() as plain:  # without explain mode nothing is noted
         y = tf.reduce_sum(model(x))
-    assert "in seq/inner" not in visualize.to_dot(plain, y)
+    dot = visualize.to_dot(plain, y)
+    assert "in seq/inner" not in dot and "test_visualize.py" not in dot
+
+
+def test_picture_lines_point_past_helpers_inside_tapegrad():
+    # an op reached through tapegrad's own functions (a loss, a layer) is placed at the user's call
+    x = tf.constant(np.ones((2, 3), np.float32))
+    with tf.GradientTape().explain() as tape:
+        tape.watch(x)
+        line = sys._getframe().f_lineno + 1
+        y = tf.keras.losses.mean_squared_error(tf.zeros((2, 3)), tf.nn.softmax(x))
+    dot = visualize.to_dot(tape, y)
+    ops = [ln for ln in dot.splitlines() if "shape=box" in ln]
+    assert ops and all(f"test_visualize.py:{line}" in ln for ln in ops)
 
 
 def test_dot_is_valid_graphviz():

@@ -349,9 +349,34 @@ def functional_construction(tf, keras, np):
     return out
 
 
+def recompile_keeps_metrics(tf, keras, np):
+    """``compile`` without ``metrics`` keeps the metrics compiled before (their names in the logs),
+    as it keeps the loss without ``loss``; ``compile`` with metrics replaces them."""
+    inp = keras.Input((3,), name="i")
+    model = keras.Model(inp, [keras.layers.Dense(1, name="score")(inp),
+                              keras.layers.Dense(2, activation="softmax", name="cls")(inp)])
+    x, ya, yb = np.ones((4, 3), "float32"), np.ones((4, 1), "float32"), np.ones((4, 2), "float32") / 2
+    keys = []
+    model.compile(optimizer="sgd", loss=["mse", "categorical_crossentropy"],
+                  metrics={"score": [keras.metrics.MeanAbsoluteError()], "cls": ["accuracy"]})
+    keys.append(sorted(model.fit(x, [ya, yb], verbose=0).history))
+    model.compile(optimizer="sgd", loss=["mse", "categorical_crossentropy"])
+    keys.append(sorted(model.fit(x, [ya, yb], verbose=0).history))
+    model.compile(optimizer="sgd")
+    keys.append(sorted(model.fit(x, [ya, yb], verbose=0).history))
+    model.compile(optimizer="sgd", loss=["mse", "categorical_crossentropy"], metrics=[["mse"], None])
+    keys.append(sorted(model.fit(x, [ya, yb], verbose=0).history))
+    fresh = keras.Model(inp, model.outputs)
+    fresh.compile(optimizer="sgd", loss=["mse", "categorical_crossentropy"],
+                  metrics=[[keras.metrics.MeanAbsoluteError()], None])
+    fresh.compile(optimizer="sgd", loss=["mse", "mse"])  # (compiled, not yet built: still kept)
+    keys.append(sorted(fresh.fit(x, [ya, yb], verbose=0).history))
+    return keys
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
-         functional_construction]
+         functional_construction, recompile_keeps_metrics]
 
 
 def main():

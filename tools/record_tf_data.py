@@ -96,6 +96,12 @@ CASES = {
     "map_returns_dict": "out = el(D.range(2).map(lambda x: {'y': x, 'z': tf.cast(x, tf.float32)}))",
     "map_parallel": "out = el(D.range(5).map(lambda x: x + 1, num_parallel_calls=tf.data.AUTOTUNE))",
     "map_spec": "out = D.from_tensor_slices(np.zeros((3, 2), np.float32)).map(lambda x: (x, tf.reduce_sum(x))).element_spec",
+    "map_spec_batched": "out = D.range(7).batch(3).map(lambda x: (x, tf.reduce_sum(x), x * 2, tf.stack([x, x], 1))).element_spec",
+    "map_spec_value_shape": "out = D.range(1, 5).map(lambda x: (tf.fill([x], x), tf.zeros([2, x]))).element_spec",
+    "map_spec_dict_batched": (
+        "ds = D.from_tensor_slices({'a': np.zeros((5, 3), np.float32), 'b': np.arange(10).reshape(5, 2)}).batch(2)\n"
+        "out = ds.map(lambda d: (d['a'], d['b'][:, 0], tf.reduce_mean(d['a'], 0))).element_spec"),
+    "flat_map_spec": "out = D.range(1, 4).flat_map(lambda x: D.range(x).batch(2, drop_remainder=True)).element_spec",
     "filter": "out = el(D.range(10).filter(lambda x: x % 3 == 0))",
     "filter_tuple": "out = el(D.from_tensor_slices(([1, 2, 3], [4, 5, 6])).filter(lambda a, b: a + b > 6))",
     "repeat": "out = el(D.range(3).repeat(2))",
@@ -183,6 +189,76 @@ CASES = {
     "iter_get_next": "it = iter(D.range(2))\nout = (it.get_next(), it.element_spec)",
     "numpy_iterator_nested": "out = el(D.from_tensor_slices({'a': [1, 2], 'b': ([1.0, 2.0], [3, 4])}))",
     "options": "o = tf.data.Options()\no.deterministic = False\nout = el(D.range(3).with_options(o))",
+    # errors dropped (a failed check in a map or filter function; CSV records: tests/io_cases.py)
+    "ignore_errors_map": (
+        "ds = D.from_tensor_slices([1., 0., 2., 0., 4.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = (el(ds.ignore_errors()), ds.ignore_errors().cardinality(), ds.ignore_errors().element_spec)"),
+    "ignore_errors_batch": (
+        "ds = D.from_tensor_slices([1., 0., 2., 0., 4., 5.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = (el(ds.batch(2).ignore_errors()), el(ds.ignore_errors().batch(2)),"
+        " el(ds.prefetch(1).batch(4, drop_remainder=True).ignore_errors()))"),
+    "ignore_errors_filter_apply": (
+        "ds = D.from_tensor_slices([1., 0., -2., 3.]).filter(lambda x: tf.debugging.check_numerics(1. / x, 'e') > 0)\n"
+        "out = (el(ds.ignore_errors()), el(ds.apply(tf.data.experimental.ignore_errors())))"),
+    "ignore_errors_none": "out = el(D.range(4).map(lambda x: x * 2).ignore_errors(log_warning=True))",
+    "ignore_errors_strict_below": (
+        "ds = D.from_tensor_slices([1., 0., 2.]).map(lambda x: tf.debugging.check_numerics(1. / x, 'e'))\n"
+        "out = el(ds.enumerate().ignore_errors())"),
+    # an iterator in a tf.train.Checkpoint: save where it stands, restore into a new iterator
+    "checkpoint_iterator_shuffle_repeat_batch": (
+        "import os, tempfile\nds = D.range(10).shuffle(5, seed=2).repeat().batch(3)\n"
+        "it = iter(ds)\na = [next(it) for _ in range(4)]\n"
+        "p = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "b = [next(it) for _ in range(6)]\nit2 = iter(ds)\ntf.train.Checkpoint(it=it2).restore(p)\n"
+        "out = (a, b, [next(it2) for _ in range(6)])"),
+    "checkpoint_iterator_rebuilt_dataset": (
+        "import os, tempfile\n"
+        "def make():\n"
+        "    x = tf.range(12.)[:, None]\n"
+        "    return (D.from_tensor_slices(dict(x=x, y=x * 5.)).map(lambda e: (e['x'], e['y'] + 1.))"
+        ".shuffle(7, seed=4).repeat().batch(2))\n"
+        "it = iter(make())\n_ = [next(it) for _ in range(9)]\n"
+        "p = tf.train.Checkpoint(it=it, step=tf.Variable(1)).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "b = [next(it) for _ in range(8)]\nit2 = iter(make())\n"
+        "tf.train.Checkpoint(it=it2, step=tf.Variable(1)).restore(p).assert_consumed()\n"
+        "out = (b, [next(it2) for _ in range(8)], [n for n, _ in tf.train.list_variables(p) if 'OBJECT_GRAPH' not in n])"),
+    "checkpoint_iterator_pipeline": (
+        "import os, tempfile\n"
+        "ds = tf.data.Dataset.zip((D.range(40).filter(lambda x: x % 3 > 0).shuffle(6, seed=9).skip(2), "
+        "D.range(100, 200).interleave(lambda x: D.range(x, x + 3), cycle_length=2).take(50))).enumerate().batch(4)\n"
+        "it = iter(ds)\n_ = [next(it) for _ in range(3)]\n"
+        "p = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "b = list(it)\nit2 = iter(ds)\ntf.train.Checkpoint(it=it2).restore(p)\nout = (b, list(it2))"),
+    "checkpoint_iterator_unseeded_shuffle": (
+        "import os, tempfile\nds = D.range(20).shuffle(20).repeat(3)\nit = iter(ds)\n_ = [next(it) for _ in range(25)]\n"
+        "p = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "b = [int(v) for v in it]\nit2 = iter(ds)\ntf.train.Checkpoint(it=it2).restore(p)\n"
+        "out = (len(b), b == [int(v) for v in it2])"),
+    "checkpoint_iterator_exhausted": (
+        "import os, tempfile\nds = D.range(3)\nit = iter(ds)\n_ = list(it)\n"
+        "p = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "it2 = iter(ds)\ntf.train.Checkpoint(it=it2).restore(p)\nout = list(it2)"),
+    "checkpoint_iterator_generator": (
+        "import os, tempfile\n"
+        "ds = D.from_generator(lambda: iter(range(5)), output_signature=tf.TensorSpec((), tf.int64))\n"
+        "it = iter(ds)\nnext(it)\nout = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))"),
+    "checkpoint_iterator_random_map": (
+        "import os, tempfile\nit = iter(D.range(5).map(lambda x: tf.random.uniform([])))\nnext(it)\n"
+        "out = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))"),
+    "checkpoint_iterator_py_function": (
+        "import os, tempfile\nit = iter(D.range(5).map(lambda x: tf.py_function(lambda v: v * 2, [x], tf.int64)))\n"
+        "next(it)\nout = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))"),
+    "checkpoint_iterator_variable_update": (
+        "import os, tempfile\nv = tf.Variable(0, dtype=tf.int64)\nit = iter(D.range(5).map(lambda x: x + v.assign_add(1)))\n"
+        "next(it)\nout = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))"),
+    "checkpoint_iterator_other_dataset": (
+        "import os, tempfile\nit = iter(D.range(6).shuffle(6, seed=3))\nnext(it)\n"
+        "p = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), 'c'))\n"
+        "out = tf.train.Checkpoint(it=iter(D.range(6).batch(2))).restore(p)"),
+    "slices_dict_strings": (
+        "ds = D.from_tensor_slices({'s': np.array(['a', 'bc', 'd'], dtype=object), 'f': np.array([1.0, 2.0, 3.0]),"
+        " 'b': np.array([b'x', b'y', b'z'])})\n"
+        "out = (el(ds), el(ds.batch(2)), ds.element_spec, ds.batch(2).element_spec)"),
 }
 
 

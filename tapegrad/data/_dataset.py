@@ -22,10 +22,10 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
-from . import _structure as _s
+from . import _iterator_state as _state, _save, _structure as _s
 
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
@@ -86,16 +86,24 @@ class _Fn:
         from .. import random as _random
 
         self.fn, self.parallel, self._seeds = fn, parallel, _random.FunctionSeeds()
+        self.stateful = ""  # what stateful thing a call ran, if any (an iterator cannot be saved then)
 
     def instance(self) -> Callable:
         from .. import random as _random
 
-        graph, fn, parallel, run = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph
+        graph, fn, parallel, run, tls = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph, _rec.tls
 
         def call(*args: Any) -> Any:
+            before = tls.stateful
             out, drew = run(graph, fn, args)
-            if drew and parallel:
-                _warn_parallel_random()
+            if drew:
+                self.stateful = "a random op"
+                if parallel:
+                    _warn_parallel_random()
+            elif tls.stateful != before:
+                self.stateful = "a py_function or a Variable update"
+            elif isinstance(out, Dataset) and any(getattr(d, "_fresh", False) for d in _state.nodes(out)):
+                self.stateful = "a shuffle without a seed"
             return out
         return call
 
@@ -117,6 +125,19 @@ class Dataset:
     """A sequence of elements, each a nest (tuple, dict) of tensors, built from sources and
     transformations and iterated lazily, with TensorFlow 2's ``tf.data.Dataset`` API.
 
+    Make one from data with a source (:meth:`from_tensor_slices`, :meth:`from_tensors`,
+    :meth:`from_generator`, :meth:`range`, ``tf.data.TextLineDataset``,
+    ``tf.data.TFRecordDataset``), transform it with methods that each return a new dataset
+    (:meth:`map`, :meth:`filter`, :meth:`shuffle`, :meth:`batch`, :meth:`repeat`,
+    :meth:`prefetch`, ...), and iterate it with ``for``, :meth:`as_numpy_iterator` or by passing it
+    to ``Model.fit``. Nothing is computed until an element is asked for, and each iteration
+    starts afresh (a new shuffle order, a new call of a generator). The elements come one at a
+    time in this process: ``prefetch`` and ``num_parallel_calls`` change nothing but are
+    accepted.
+
+    The order of elements, and the random numbers drawn in ``map`` functions, are TensorFlow's
+    for a seeded program (see docs/data.md).
+
     >>> import tapegrad as tf, numpy as np
     >>> x = np.arange(12.0, dtype=np.float32).reshape(6, 2); y = np.arange(6)
     >>> ds = tf.data.Dataset.from_tensor_slices((x, y)).map(lambda a, b: (a * 2, b)).batch(4)
@@ -127,6 +148,7 @@ class Dataset:
     """
 
     _tf_name = "_Dataset"
+    _unsaveable = ""  # why an iterator over it cannot be checkpointed, if it cannot
 
     # -- what each dataset class defines
     def _iter(self) -> Iterator:
@@ -139,6 +161,12 @@ class Dataset:
         return _UNK
 
     def _rows(self) -> tuple | None:
+        return None
+
+    def _tolerant(self) -> Iterator | None:
+        """The elements, with a :class:`_Failed` in place of each one whose making raised a
+        TensorFlow runtime error, the stream going on after it (what ``ignore_errors`` reads);
+        ``None`` where this dataset cannot go on after an error."""
         return None
 
     def _elements(self) -> Iterator:
@@ -219,11 +247,66 @@ class Dataset:
             state = _s.to_tensors(new)
         return state
 
+    def save(self, path: str, compression: str | None = None, shard_func: Callable | None = None,
+             checkpoint_args: Any = None) -> None:
+        """Write the elements to the folder ``path`` (``compression``: None or ``"GZIP"``;
+        ``shard_func(element)``: the shard, an integer, each element goes to), for
+        :meth:`Dataset.load`. tapegrad's own format (NumPy ``.npz`` shards, no pickle): TensorFlow
+        cannot read it, nor tapegrad TensorFlow's.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> path = os.path.join(tempfile.mkdtemp(), "saved")
+        >>> tf.data.Dataset.from_tensor_slices({"x": [1.0, 2.0], "s": ["a", "bc"]}).save(path)
+        >>> ds = tf.data.Dataset.load(path)
+        >>> [(float(e["x"]), e["s"].numpy()) for e in ds], ds.element_spec["s"]
+        ([(1.0, b'a'), (2.0, b'bc')], TensorSpec(shape=(), dtype=tf.string, name=None))
+        """
+        if checkpoint_args is not None:
+            raise NotImplementedError("Dataset.save(checkpoint_args=...) is not covered: tapegrad writes the whole "
+                                      "dataset in one go.")
+        if self._card() == _INF:
+            raise ValueError("Dataset.save: the dataset is infinite (it repeats forever); take(n) first.")
+        fn = None if shard_func is None else _Fn(shard_func).instance()
+        items = ((0 if fn is None else _save.shard_index(fn(*_args(e))), e) for e in self._elements())
+        _save.write(os.fspath(path), self.element_spec, items, compression)
+
+    @staticmethod
+    def load(path: str, element_spec: Any = None, compression: str | None = None,
+             reader_func: Callable | None = None) -> "Dataset":
+        """The dataset :meth:`save` wrote to ``path``: its shards in order (``reader_func``, given
+        a dataset of the shards' datasets, returns the dataset to use instead)."""
+        spec, leaves, shards = _save.read_meta(os.fspath(path), element_spec)
+        parts = [_Loaded(f, spec, leaves, n) for f, n in shards] or [_Loaded(None, spec, leaves, 0)]
+        if reader_func is not None:
+            out = reader_func(_Parts(parts))
+            if not isinstance(out, Dataset):
+                raise TypeError(f"Dataset.load: `reader_func` must return a Dataset; it returned {type(out).__name__}.")
+            return out
+        out = parts[0]
+        for p in parts[1:]:
+            out = out.concatenate(p)
+        return out
+
     # -- sources
     @staticmethod
     def from_tensor_slices(tensors: Any, name: str | None = None) -> "Dataset":
         """A dataset of the slices of ``tensors`` along their first dimension (every component
         of a tuple or dict must have the same first dimension).
+
+        Args:
+            tensors: an array, tensor, Python list, or a nest of them (a tuple ``(x, y)``, a dict
+                ``{"image": ..., "label": ...}``); the elements have the same structure, each
+                component one row. NumPy arrays keep their dtype; Python floats become float32
+                and ints int32, as in ``tf.constant``. Rows are sliced as they are asked for (a
+                Dask array larger than memory is computed one chunk at a time).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Returns:
+            A dataset with ``len(tensors)`` elements.
+
+        Raises:
+            ValueError: components with different first dimensions, or a scalar (nothing to
+                slice).
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0])).as_numpy_iterator())
@@ -247,6 +330,20 @@ class Dataset:
         """A dataset of what ``generator(*args)`` yields, called anew on every iteration. Say
         what it yields with ``output_signature`` (a nest of ``tf.TensorSpec``), or with the older
         ``output_types`` and ``output_shapes``.
+
+        Args:
+            generator: a callable (not a generator object) returning an iterator; it is called
+                once per iteration of the dataset, so each epoch starts it again.
+            output_types: a dtype, or a nest of dtypes with the structure of the yielded values.
+            output_shapes: the shapes that go with ``output_types`` (``None`` for an unknown
+                dimension); default unknown.
+            args: a tuple of arguments for ``generator``.
+            output_signature: a nest of ``tf.TensorSpec`` (instead of the two above).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            TypeError: ``generator`` not callable, or neither or both of ``output_signature`` and
+                ``output_types`` given.
 
         >>> import tapegrad as tf
         >>> def gen():
@@ -325,6 +422,21 @@ class Dataset:
         """Stack consecutive elements into batches of ``batch_size`` (the last one smaller
         unless ``drop_remainder``).
 
+        Every component gains a leading dimension (``None`` in :attr:`element_spec` unless
+        ``drop_remainder``). Elements of different shapes cannot be stacked: use
+        :meth:`padded_batch` or :meth:`ragged_batch`.
+
+        Args:
+            batch_size: elements per batch, a positive integer.
+            drop_remainder: drop a last batch smaller than ``batch_size`` (the batches then have
+                a static first dimension).
+            num_parallel_calls: accepted; batches are made in order, one at a time.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``batch_size`` not positive.
+
         >>> import tapegrad as tf
         >>> [b.numpy().tolist() for b in tf.data.Dataset.range(7).batch(3)]
         [[0, 1, 2], [3, 4, 5], [6]]
@@ -348,6 +460,19 @@ class Dataset:
         """Batch elements of different shapes, padding each component to ``padded_shapes``
         (``None`` dimensions: the longest in the batch) with ``padding_values`` (default 0).
 
+        Args:
+            batch_size: elements per batch, a positive integer.
+            padded_shapes: a shape per component (a nest like the element's), ``None`` or -1 for
+                a dimension padded to the batch's longest; default: every dimension padded to
+                the batch's longest.
+            padding_values: a scalar per component (a nest like the element's); default 0 for
+                numbers and ``b""`` for strings.
+            drop_remainder: drop a last batch smaller than ``batch_size``.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``batch_size`` not positive.
+
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
         >>> [b.numpy().tolist() for b in ds.padded_batch(2)]
@@ -362,6 +487,16 @@ class Dataset:
 
     def cache(self, filename: str = "", name: str | None = None) -> "Dataset":
         """Keep the elements of the first complete iteration in memory and replay them after.
+
+        Put it after expensive steps (``map``) and before ``shuffle``/``repeat``, so that later
+        epochs replay the results. An iteration that stops early caches nothing.
+
+        Args:
+            filename: must be ``""`` (only the in-memory cache exists).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            NotImplementedError: a ``filename``.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 10).cache()
@@ -386,6 +521,11 @@ class Dataset:
         """The elements for which ``predicate`` (given a tuple's components as arguments)
         returns True.
 
+        Args:
+            predicate: a function of the element returning a scalar bool tensor (or a Python
+                bool); it runs eagerly for every element, as :meth:`map`'s function does.
+            name: accepted for TensorFlow compatibility; unused.
+
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0).as_numpy_iterator())
         [np.int64(0), np.int64(3), np.int64(6), np.int64(9)]
@@ -402,6 +542,19 @@ class Dataset:
         """Like ``flat_map``, but ``cycle_length`` of the datasets are open at once and their
         elements are taken ``block_length`` at a time from each in turn (TensorFlow's order).
 
+        The usual use: many files read in turn,
+        ``Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset)``.
+
+        Args:
+            map_func: a function of the element returning a dataset.
+            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: the number
+                of CPUs, as TensorFlow).
+            block_length: elements taken from each dataset before moving to the next (default
+                1).
+            num_parallel_calls: accepted; the datasets are read in this thread, in order.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
+
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.range(1, 3).interleave(
         ...     lambda x: tf.data.Dataset.range(10 * x, 10 * x + 3), cycle_length=2)
@@ -412,10 +565,41 @@ class Dataset:
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> "Dataset":
+        """Drop the elements whose making raises a TensorFlow runtime error
+        (``tf.errors.OpError``: a malformed CSV record, a failed ``tf.debugging`` check in a map
+        function) and go on with the next, as TensorFlow does; ``log_warning`` warns for each.
+        A batch that meets an error is dropped whole. Other exceptions (a Python bug in a map
+        function) still propagate.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([1., 0., 2.]).map(
+        ...     lambda x: tf.debugging.check_numerics(1. / x, "error"))
+        >>> [float(x) for x in ds.ignore_errors()]
+        [1.0, 0.5]
+        """
+        return _IgnoreErrors(self, bool(log_warning))
+
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: str | None = None) -> "Dataset":
         """Apply ``map_func`` to each element (a tuple's components are its arguments; a list it
         returns becomes a tuple). ``num_parallel_calls`` is accepted; calls run in order.
+
+        ``map_func`` runs eagerly on tensors, once per element, each time the element is
+        produced (after a :meth:`cache`, once). As in TensorFlow, where it is traced into a
+        graph, its random ops (``tf.random.uniform``, ...) draw TensorFlow's numbers for the
+        function's graph seeds: every epoch draws the same numbers unless a seed changes, and
+        eager random ops outside it are not shifted by it. Python side effects (``print``, a
+        list append) run for every element, where TensorFlow runs them once, at tracing.
+
+        Args:
+            map_func: a function of the element's components returning a tensor or a nest of
+                tensors (arrays and Python numbers are converted).
+            num_parallel_calls: accepted (``tf.data.AUTOTUNE`` too); the calls run one at a time,
+                in element order. A random op in such a function warns once: TensorFlow's
+                parallel calls draw in a varying order.
+            deterministic: accepted; the order is always deterministic.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> ds = tf.data.Dataset.from_tensor_slices(([1, 2], [10, 20])).map(lambda a, b: a + b)
@@ -425,7 +609,15 @@ class Dataset:
         return _Map(self, _Fn(map_func, num_parallel_calls is not None))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "Dataset":
-        """The same elements (tapegrad produces each element when asked: nothing to overlap)."""
+        """The same elements (tapegrad produces each element when asked: nothing to overlap).
+
+        Keep ``.prefetch(tf.data.AUTOTUNE)`` at the end of a pipeline written for TensorFlow; it
+        costs nothing here.
+
+        Args:
+            buffer_size: elements to prepare ahead in TensorFlow (``tf.data.AUTOTUNE``); unused.
+            name: accepted for TensorFlow compatibility; unused.
+        """
         return _Passthrough(self, "_PrefetchDataset")
 
     def with_options(self, options: Options, name: str | None = None) -> "Dataset":
@@ -436,6 +628,15 @@ class Dataset:
 
     def repeat(self, count: Any = None, name: str | None = None) -> "Dataset":
         """The elements ``count`` times over (``None`` or -1: forever).
+
+        Each repetition is a new iteration of the dataset before it: a :meth:`shuffle` before
+        ``repeat`` reshuffles each time (with ``reshuffle_each_iteration``), one after it mixes
+        elements across repetitions. For ``Model.fit(..., steps_per_epoch=n)`` repeat forever.
+
+        Args:
+            count: the number of repetitions; ``None`` or -1 repeats forever (the cardinality
+                becomes ``tf.data.INFINITE_CARDINALITY``).
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(2).repeat(2).as_numpy_iterator())
@@ -465,6 +666,24 @@ class Dataset:
         ``reshuffle_each_iteration`` each iteration (each ``repeat``) draws a new order. Seeded
         orders are TensorFlow's (its Philox streams and buffer).
 
+        A buffer smaller than the dataset shuffles only locally: an element can move at most
+        ``buffer_size`` places ahead. Shuffle the whole dataset with a buffer at least its size
+        (``tf.data.UNKNOWN_CARDINALITY`` holds all of it), before :meth:`batch`.
+
+        Args:
+            buffer_size: elements in the buffer, positive, or ``tf.data.UNKNOWN_CARDINALITY``
+                for a buffer that holds the whole dataset.
+            seed: the op seed (an int). With ``tf.random.set_seed`` and no ``seed``, the op seed
+                comes from the global seed, as in TensorFlow; with neither, each dataset draws
+                its own order from fresh entropy.
+            reshuffle_each_iteration: draw a new order on each iteration (each epoch of ``fit``,
+                each repetition of a later :meth:`repeat`); ``False`` repeats the first order.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            InvalidArgumentError: ``buffer_size`` not positive (and not
+                ``UNKNOWN_CARDINALITY``).
+
         >>> import tapegrad as tf
         >>> sorted(tf.data.Dataset.range(5).shuffle(5, seed=1).as_numpy_iterator())
         [np.int64(0), np.int64(1), np.int64(2), np.int64(3), np.int64(4)]
@@ -475,16 +694,32 @@ class Dataset:
                                        f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
         from .. import random as _random  # seeds as TF's: the op seed, or tf.random.set_seed's
         seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
-        if seeds == (0, 0):  # unseeded: the kernel seeds itself from fresh entropy
+        fresh = seeds == (0, 0)
+        if fresh:  # unseeded: the kernel seeds itself from fresh entropy
             seeds = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-        return _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out = _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
+        out._fresh = fresh
+        return out
 
     def skip(self, count: Any, name: str | None = None) -> "Dataset":
-        """All but the first ``count`` elements (-1: none)."""
+        """All but the first ``count`` elements (-1: none).
+
+        Args:
+            count: the number of elements to skip (an int or a scalar tensor); -1 skips them all.
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.range(5).skip(3).as_numpy_iterator())
+        [np.int64(3), np.int64(4)]
+        """
         return _Skip(self, _int(count, "count"))
 
     def take(self, count: Any, name: str | None = None) -> "Dataset":
         """The first ``count`` elements (-1: all).
+
+        Args:
+            count: the number of elements (an int or a scalar tensor); -1 takes them all.
+            name: accepted for TensorFlow compatibility; unused.
 
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.range(10 ** 12).take(3).as_numpy_iterator())
@@ -512,11 +747,28 @@ class Dataset:
 
 class OwnedIterator:
     """An iterator over a dataset (what ``iter(dataset)`` returns): ``next`` gives the next
-    element as tensors, and raises ``StopIteration`` at the end."""
+    element as tensors, and raises ``StopIteration`` at the end. A ``tf.train.Checkpoint`` saves
+    where it stands and restores it there, shuffle buffers and later epochs included (see
+    :mod:`tapegrad.data._iterator_state` for how, and for the pipelines it refuses, as TensorFlow
+    does: ``from_generator``, functions with random ops, ``py_function`` or Variable updates).
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat()
+    >>> it = iter(ds)
+    >>> first = [int(next(it)) for _ in range(4)]
+    >>> path = tf.train.Checkpoint(it=it).save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> after = [int(next(it)) for _ in range(5)]
+    >>> again = iter(ds)
+    >>> _ = tf.train.Checkpoint(it=again).restore(path)
+    >>> [int(next(again)) for _ in range(5)] == after
+    True
+    """
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
+        self._start = _state.random_start(dataset)
         self._it = dataset._elements()
+        self._n = 0
 
     def __iter__(self) -> "OwnedIterator":
         return self
@@ -527,7 +779,16 @@ class OwnedIterator:
                     "loop part of the graph; tapegrad runs the function eagerly, with the same "
                     "results). For a replayed step, iterate outside and decorate the step: "
                     "`for batch in dataset: step(batch)` with `step` a tf.function")
-        return _s.to_tensors(next(self._it))
+        e = next(self._it)
+        self._n += 1
+        return _s.to_tensors(e)
+
+    # TensorFlow's saveable protocol (tf.train.Checkpoint saves "<name>/.ATTRIBUTES/ITERATOR_STATE")
+    def _serialize_to_tensors(self) -> dict:
+        return {"ITERATOR_STATE": _state.save(self)}
+
+    def _restore_from_tensors(self, restored_tensors: dict) -> None:
+        _state.restore(self, restored_tensors["ITERATOR_STATE"])
 
     def get_next(self) -> Any:
         """The next element (``next(iterator)``)."""
@@ -680,6 +941,47 @@ class _Slices(Dataset):
         return self._n
 
 
+class _Loaded(Dataset):
+    """A shard written by :meth:`Dataset.save`, read when iterated."""
+
+    _tf_name = "_LoadDataset"
+
+    def __init__(self, file: str | None, spec: Any, leaves: list, n: int) -> None:
+        self._file, self._spec_nest, self._leaves, self._n = file, spec, leaves, n
+
+    def _iter(self) -> Iterator:
+        if self._file is None or not self._n:
+            return
+        cols = _save.read_shard(self._file, self._leaves, self._n)
+        pack = _s.packer(self._spec_nest)
+        for i in range(self._n):
+            yield pack([c[i] for c in cols])
+
+    def _spec(self) -> Any:
+        return self._spec_nest
+
+    def _card(self) -> int:
+        return self._n
+
+
+class _Parts(Dataset):
+    """A dataset whose elements are datasets (``Dataset.load``'s shards, for its ``reader_func``)."""
+
+    _tf_name = "_TensorSliceDataset"
+
+    def __init__(self, parts: list) -> None:
+        self._parts = parts
+
+    def _iter(self) -> Iterator:
+        return iter(self._parts)
+
+    def _spec(self) -> Any:
+        return _s.DatasetSpec(self._parts[0].element_spec)
+
+    def _card(self) -> int:
+        return len(self._parts)
+
+
 class _DaskRows:
     """A Dask array as ``from_tensor_slices``' rows: taking rows computes them, nothing before.
     Rows within one chunk (of the first axis) come from that chunk, computed once and kept until
@@ -761,6 +1063,8 @@ class _Range(Dataset):
 
 class _Generator(Dataset):
     _tf_name = "_FlatMapDataset"
+    _unsaveable = ("its source is Dataset.from_generator, whose Python generator's state cannot be saved "
+                   "(TensorFlow: 'PyFunc is stateful')")
 
     def __init__(self, fn: Callable, args: tuple, spec: Any) -> None:
         self._fn, self._args, self._spec_nest = fn, args, spec
@@ -828,6 +1132,60 @@ class _Passthrough(_Unary):
     def _rows(self) -> tuple | None:
         return self._input._rows()
 
+    def _tolerant(self) -> Iterator | None:
+        return self._input._tolerant()
+
+
+class _Failed:
+    """An element whose making raised ``error`` (in a :meth:`Dataset._tolerant` stream)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _tolerant_or_strict(ds: Dataset) -> Iterator:
+    t = ds._tolerant()
+    return ds._elements() if t is None else t
+
+
+class _IgnoreErrors(_Unary):
+    _tf_name = "_IgnoreErrorsDataset"
+
+    def __init__(self, input: Dataset, log: bool) -> None:
+        super().__init__(input)
+        self._log = log
+
+    def _iter(self) -> Iterator:
+        t = self._input._tolerant()
+        return self._guard(self._input._elements() if t is None else self._drop(t))
+
+    def _tolerant(self) -> Iterator | None:
+        return self._iter()
+
+    def _drop(self, it: Iterator) -> Iterator:
+        for e in it:
+            if type(e) is _Failed:
+                if self._log:
+                    warnings.warn(f"ignore_errors: ignoring error: {type(e.error).__name__}: {e.error}", stacklevel=2)
+                continue
+            yield e
+
+    def _guard(self, it: Iterator) -> Iterator:
+        """``it``, with an error that no tolerant dataset caught explained."""
+        try:
+            yield from it
+        except OpError as e:
+            raise NotImplementedError(
+                f"ignore_errors: {type(e).__name__} ({e}) was raised where tapegrad cannot go on after an "
+                "error (TensorFlow drops the element and goes on). tapegrad goes on after errors raised in CSV "
+                "records and in map and filter functions, through batch, prefetch and other ignore_errors: "
+                "put ignore_errors() right after where the errors arise.") from e
+
+    def _card(self) -> int:
+        return _UNK
+
 
 class _Batch(_Unary):
     _tf_name = "_BatchDataset"
@@ -851,6 +1209,25 @@ class _Batch(_Unary):
             items = list(itertools.islice(it, n))
             if not items or (self._drop and len(items) < n):
                 return
+            yield _stack_elements(items, ragged)
+
+    def _tolerant(self) -> Iterator | None:
+        t = self._input._tolerant()
+        return None if t is None else self._tolerant_batches(t)
+
+    def _tolerant_batches(self, it: Iterator) -> Iterator:  # (TF's: an error drops the batch being filled)
+        n, ragged = self._n, self._ragged()
+        items: list = []
+        for e in it:
+            if type(e) is _Failed:
+                items = []
+                yield e
+                continue
+            items.append(e)
+            if len(items) == n:
+                yield _stack_elements(items, ragged)
+                items = []
+        if items and not self._drop:
             yield _stack_elements(items, ragged)
 
     def _ragged(self) -> list:
@@ -975,7 +1352,7 @@ class _PaddedBatch(_Unary):
         dtype = object if _s.is_text(col[0]) else np.asarray(col[0]).dtype
         out = np.full([len(col), *dims], fill, dtype=dtype)
         for i, v in enumerate(col):
-            out[(i,) + tuple(slice(0, d) for d in np.shape(v))] = v
+            out[(i,) + tuple(slice(0, d) for d in np.shape(v))] = v[()] if type(v) is np.ndarray and not v.ndim else v
         return out
 
     def _spec(self) -> Any:
@@ -1043,11 +1420,73 @@ class _Map(_Unary):
         fn = self._fn.instance()
         return (_result(fn(*_args(e))) for e in self._input._elements())
 
-    def _spec(self) -> Any:  # the first element's (tapegrad does not trace map_func)
-        for e in self._input._elements():
-            return _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True))  # (a Dask result: not computed)
-        raise ValueError("element_spec of map over an empty dataset: tapegrad learns it by calling "
-                         "map_func on the first element (see docs/data.md).")
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    e = _result(fn(*_args(e)))
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
+    def _spec(self) -> Any:
+        return _probed_spec(self._input, lambda e: _s.spec_of(_result(self._fn.instance()(*_args(e)), lazy=True)),
+                            "map")
+
+
+def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
+    """The spec of a function's outputs as TensorFlow's trace of it gives it, found by running it
+    (tapegrad does not trace): on the first element, then on that element with each dimension
+    the input spec leaves unknown doubled (tiled), and on the second element; an output dimension
+    that differs between the runs is unknown (None), as it is in the traced graph."""
+    it = input._elements()
+    first = next(it, _END)
+    if first is _END:
+        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
+                         "the function on the first element (see docs/data.md).")
+    spec = spec_for(first)
+    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
+    for probe in probes:
+        try:
+            e = probe()
+            if e is not _END and e is not None:
+                spec = _relaxed(spec, spec_for(e))
+        except Exception:  # noqa: BLE001  (a probe the function cannot take tells nothing)
+            continue
+    return spec
+
+
+def _grown(e: Any, spec: Any) -> Any:
+    """Element ``e`` with each array component tiled along the dimensions ``spec`` leaves unknown
+    (None when there are none)."""
+    flat, specs, grew = _nest.flatten(e), _nest.flatten(spec), False
+    out = []
+    for v, sp in zip(flat, specs):
+        if type(v) is np.ndarray and isinstance(sp, _s.TensorSpec) and sp.shape.rank == v.ndim:
+            for d, n in enumerate(sp.shape):
+                if n is None:
+                    v, grew = np.concatenate([v, v], axis=d), True
+        out.append(v)
+    return _nest.pack_sequence_as(e, out) if grew else None
+
+
+def _relaxed(a: Any, b: Any) -> Any:
+    fa, fb = _nest.flatten(a), _nest.flatten(b)
+    if len(fa) != len(fb):
+        return a
+    return _nest.pack_sequence_as(a, [_relaxed_leaf(x, y) for x, y in zip(fa, fb)])
+
+
+def _relaxed_leaf(x: Any, y: Any) -> Any:
+    if type(x) is not type(y) or x.dtype != y.dtype:
+        return x
+    if type(x) is _s.TensorSpec:
+        return _s.tensor_spec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    if type(x) is RaggedTensorSpec and x.ragged_rank == y.ragged_rank:
+        return RaggedTensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.ragged_rank,
+                                x.row_splits_dtype)
+    return x
 
 
 def _result(y: Any, lazy: bool = False) -> Any:
@@ -1076,6 +1515,17 @@ class _Filter(_Unary):
         fn = self._fn.instance()
         return (e for e in self._input._elements() if _predicate(fn, e, "filter"))
 
+    def _tolerant(self) -> Iterator:
+        fn = self._fn.instance()
+        for e in _tolerant_or_strict(self._input):
+            if type(e) is not _Failed:
+                try:
+                    if not _predicate(fn, e, "filter"):
+                        continue
+                except OpError as err:
+                    e = _Failed(err)
+            yield e
+
     def _card(self) -> int:
         return _UNK
 
@@ -1086,6 +1536,9 @@ class _TakeWhile(_Filter):
     def _iter(self) -> Iterator:
         fn = self._fn.instance()
         return itertools.takewhile(lambda e: _predicate(fn, e, "take_while"), self._input._elements())
+
+    def _tolerant(self) -> None:
+        return None
 
 
 class _Repeat(_Unary):
@@ -1360,10 +1813,7 @@ class _FlatMap(_Unary):
         return itertools.chain.from_iterable(self._open(fn, e)._elements() for e in self._input._elements())
 
     def _spec(self) -> Any:
-        for e in self._input._elements():
-            return self._open(self._fn.instance(), e).element_spec
-        raise ValueError("element_spec of flat_map over an empty dataset: tapegrad learns it from the "
-                         "first element.")
+        return _probed_spec(self._input, lambda e: self._open(self._fn.instance(), e).element_spec, "flat_map")
 
     def _card(self) -> int:
         return _UNK

@@ -10,13 +10,13 @@ from typing import Any, Iterator
 import numpy as np
 
 from .. import dtypes as _dt
-from .._convert import convert_to_tensor
-from ..errors import InvalidArgumentError
+from .._convert import convert_to_tensor, host_value
+from ..errors import InvalidArgumentError, OpError
 from ..io import gfile
 from ..io._csv import column_defaults, convert_field, split_record
 from ..io._tfrecord import records
 from . import _structure as _s
-from ._dataset import AUTOTUNE, Dataset
+from ._dataset import AUTOTUNE, Dataset, _Failed
 from ._text import _OPEN, compression, file_contents, file_names
 
 __all__ = ["CsvDataset", "TFRecordDataset", "make_csv_dataset"]
@@ -105,27 +105,41 @@ class CsvDataset(Dataset):
         self._na = (na_value.encode() if isinstance(na_value, str) else na_value) or None
 
     def _iter(self) -> Iterator:
-        n = len(self._cols)
+        for r, rec in self._records():
+            yield self._record(r, rec)
+
+    def _tolerant(self) -> Iterator:
+        for r, rec in self._records():
+            try:
+                yield self._record(r, rec)
+            except OpError as e:
+                yield _Failed(e)
+
+    def _records(self) -> Iterator:
         for _, data in file_contents(self._names, self._decompress):
             recs = _csv_records(data, self._quote)
             if self._header:
                 next(recs, None)
-            for r, rec in enumerate(recs):
-                fields = split_record(rec, self._delim, self._quote, "")
-                if self._select is not None:
-                    if len(fields) <= self._select[-1]:
-                        raise InvalidArgumentError(f"Expect {self._select[-1] + 1} fields but have {len(fields)} "
-                                                   "in record")
-                    fields, idx = [fields[c] for c in self._select], self._select
-                elif self._exclude is not None:
-                    idx = [c for c in range(len(fields)) if c not in self._exclude]
-                    fields = [fields[c] for c in idx]
-                else:
-                    idx = list(range(len(fields)))
-                if len(fields) != n:
-                    raise InvalidArgumentError(f"Expect {n} fields but have {len(fields)} in record")
-                yield tuple(convert_to_tensor(convert_field(f, dt, d, self._na, c, r), dtype=dt)
-                            for (dt, d), f, c in zip(self._cols, fields, idx))
+            yield from enumerate(recs)
+
+    def _record(self, r: int, rec: bytes) -> tuple:
+        n = len(self._cols)
+        fields = split_record(rec, self._delim, self._quote, "")
+        if self._select is not None:
+            if len(fields) <= self._select[-1]:
+                raise InvalidArgumentError(f"Expect {self._select[-1] + 1} fields but have {len(fields)} "
+                                           "in record")
+            fields, idx = [fields[c] for c in self._select], self._select
+        elif self._exclude is not None:
+            idx = [c for c in range(len(fields)) if c not in self._exclude]
+            fields = [fields[c] for c in idx]
+        else:
+            idx = list(range(len(fields)))
+        if len(fields) != n:
+            raise InvalidArgumentError(f"Expect {n} fields but have {len(fields)} in record")
+        return tuple(host_value(convert_to_tensor(convert_field(f, dt, d, self._na, c, r), dtype=dt),
+                                "a CSV field")
+                     for (dt, d), f, c in zip(self._cols, fields, idx))
 
     def _spec(self) -> Any:
         return tuple(_s.tensor_spec((), dt) for dt, _ in self._cols)
@@ -213,7 +227,7 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     >>> _ = open(path, "w").write("a,b,label\\n1,2.5,0\\n3,4,1\\n5,6.5,0\\n")
     >>> ds = tf.data.experimental.make_csv_dataset(path, batch_size=2, label_name="label", shuffle=False,
     ...                                            num_epochs=1)
-    >>> [(sorted(f), l.numpy().tolist()) for f, l in ds.as_numpy_iterator()]
+    >>> [(sorted(f), l.tolist()) for f, l in ds.as_numpy_iterator()]
     [(['a', 'b'], [0, 1]), (['a', 'b'], [0])]
     """
     if num_parallel_reads is None:
@@ -281,10 +295,7 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     def per_file(filename: Any) -> Dataset:
         ds = CsvDataset(filename, record_defaults=defaults, field_delim=field_delim, use_quote_delim=use_quote_delim,
                         na_value=na_value, select_cols=select, header=header, compression_type=compression_type)
-        if ignore_errors:
-            raise NotImplementedError("make_csv_dataset(ignore_errors=True) is not covered: clean the CSV files, "
-                                      "or read them with CsvDataset and filter the records.")
-        return ds
+        return ds.ignore_errors() if ignore_errors else ds
 
     def to_dict(*columns: Any) -> Any:
         features = collections.OrderedDict(zip(column_names, columns))

@@ -6,6 +6,7 @@ tensors for text) only where it leaves the pipeline (iteration, the user functio
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Callable
 
 import numpy as np
@@ -227,7 +228,8 @@ def normalize(x: Any, lists_are_tuples: bool, lazy: bool = False) -> Any:
         items = [normalize(v, lists_are_tuples, lazy) for v in x]
         return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
     if isinstance(x, dict):
-        return {k: normalize(v, lists_are_tuples, lazy) for k, v in x.items()}
+        d = {k: normalize(v, lists_are_tuples, lazy) for k, v in x.items()}
+        return OrderedDict(d) if isinstance(x, OrderedDict) else d  # (TF keeps an OrderedDict's type)
     if _is_dataset(x):
         return x
     return value(x, lazy)
@@ -328,12 +330,14 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
         return RaggedValue.from_rows(col)
     if type(first) is SparseValue:
         return SparseValue.from_rows(col)
-    if is_text(first):
-        out = np.empty((len(col),) + np.shape(first), dtype=object)
-        for i, v in enumerate(col):
-            out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
-        return out
     try:
+        if is_text(first):
+            out = np.empty((len(col),) + np.shape(first), dtype=object)
+            for i, v in enumerate(col):
+                if np.shape(v) != np.shape(first):
+                    raise ValueError
+                out[i] = v[()] if type(v) is np.ndarray and not v.ndim else v  # (a scalar tensor's value)
+            return out
         return np.stack(col)
     except ValueError:
         shapes = [np.shape(v) for v in col]

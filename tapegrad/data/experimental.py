@@ -1,4 +1,4 @@
-"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality`` and the CSV readers
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality``, ``ignore_errors``, ``save``/``load`` and the CSV readers
 (``CsvDataset``, ``make_csv_dataset``) that programs still import from here.
 
 >>> import tapegrad as tf
@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Callable
 
 from .._tensor import Tensor
-from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from ._records import CsvDataset, make_csv_dataset
 
 __all__ = ["AUTOTUNE", "AutoShardPolicy", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
-           "make_csv_dataset"]
+           "ignore_errors", "load", "make_csv_dataset", "save"]
 
 
 class AutoShardPolicy(enum.IntEnum):
@@ -28,6 +28,23 @@ class AutoShardPolicy(enum.IntEnum):
     FILE = 1
     DATA = 2
     HINT = 3
+
+
+def ignore_errors(log_warning: bool = False) -> Callable[[Any], Any]:
+    """For ``dataset.apply``: ``dataset.ignore_errors(log_warning)`` (see ``Dataset.ignore_errors``)."""
+    return lambda dataset: dataset.ignore_errors(log_warning)
+
+
+def save(dataset: Any, path: str, compression: str | None = None, shard_func: Callable | None = None,
+         checkpoint_args: Any = None) -> None:
+    """``dataset.save(path, ...)`` (see ``Dataset.save``)."""
+    return dataset.save(path, compression, shard_func, checkpoint_args)
+
+
+def load(path: str, element_spec: Any = None, compression: str | None = None,
+         reader_func: Callable | None = None) -> Any:
+    """``tf.data.Dataset.load(path, ...)`` (see ``Dataset.load``)."""
+    return Dataset.load(path, element_spec, compression, reader_func)
 
 
 def cardinality(dataset: Any) -> Tensor:

@@ -65,20 +65,76 @@ class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
 
 class SparseFeature(collections.namedtuple(
         "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
-    """A ``tf.SparseTensor`` of dense shape ``size`` built from an index feature and a value feature."""
+    """A ``tf.SparseTensor`` of dense shape ``size`` built from index features (int64; one key, or a
+    list of keys for several dimensions, ``size`` then a list) and a value feature: entry ``i`` of
+    the values sits at the ``i``-th indices. A record's entries are sorted by index unless
+    ``already_sorted``; batched, the dense shape is ``[batch] + size``.
+
+    >>> import tapegrad as tf
+    >>> rec = tf.train.Example(features=tf.train.Features(feature={
+    ...     "ix": tf.train.Feature(int64_list=tf.train.Int64List(value=[3, 1])),
+    ...     "val": tf.train.Feature(float_list=tf.train.FloatList(value=[0.5, 2.0]))})).SerializeToString()
+    >>> sp = tf.io.parse_single_example(rec, {"s": tf.io.SparseFeature("ix", "val", tf.float32, 5)})["s"]
+    >>> tf.sparse.to_dense(sp).numpy()
+    array([0. , 2. , 0. , 0.5, 0. ], dtype=float32)
+    """
 
     def __new__(cls, index_key: Any, value_key: str, dtype: Any, size: Any,
                 already_sorted: bool = False) -> "SparseFeature":
         return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
+class _RowSplits(collections.namedtuple("RowSplits", ["key"])):
+    """A partition: the int64 feature ``key`` holds row splits."""
+
+
+class _RowLengths(collections.namedtuple("RowLengths", ["key"])):
+    """A partition: the int64 feature ``key`` holds row lengths."""
+
+
+class _RowStarts(collections.namedtuple("RowStarts", ["key"])):
+    """A partition: the int64 feature ``key`` holds row starts."""
+
+
+class _RowLimits(collections.namedtuple("RowLimits", ["key"])):
+    """A partition: the int64 feature ``key`` holds row limits."""
+
+
+class _ValueRowIds(collections.namedtuple("ValueRowIds", ["key"])):
+    """A partition: the int64 feature ``key`` holds each value's row index."""
+
+
+class _UniformRowLength(collections.namedtuple("UniformRowLength", ["length"])):
+    """A partition: rows of ``length`` values each."""
+
+
 class RaggedFeature(collections.namedtuple(
         "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
-    """A feature parsed into a ``tf.RaggedTensor`` (one row per record when batched)."""
+    """A feature parsed into a ``tf.RaggedTensor`` (one row per record when batched). ``partitions``
+    (outermost first) split the values further, each read from an int64 feature of the record
+    (``RaggedFeature.RowSplits(key)``, ``RowLengths``, ``RowStarts``, ``RowLimits``, ``ValueRowIds``) or
+    uniform (``RaggedFeature.UniformRowLength(n)``; innermost ones become dense dimensions).
+
+    >>> import tapegrad as tf
+    >>> rec = tf.train.Example(features=tf.train.Features(feature={
+    ...     "v": tf.train.Feature(int64_list=tf.train.Int64List(value=[1, 2, 3])),
+    ...     "n": tf.train.Feature(int64_list=tf.train.Int64List(value=[2, 0, 1]))})).SerializeToString()
+    >>> spec = tf.io.RaggedFeature(tf.int64, "v", partitions=[tf.io.RaggedFeature.RowLengths("n")])
+    >>> tf.io.parse_single_example(rec, {"r": spec})["r"]
+    <tf.RaggedTensor [[1, 2], [], [3]]>
+    """
+
+    RowSplits, RowLengths, RowStarts, RowLimits = _RowSplits, _RowLengths, _RowStarts, _RowLimits
+    ValueRowIds, UniformRowLength = _ValueRowIds, _UniformRowLength
 
     def __new__(cls, dtype: Any, value_key: str | None = None, partitions: Any = (), row_splits_dtype: Any = _dt.int32,
                 validate: bool = False) -> "RaggedFeature":
-        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype, validate)
+        parts = tuple(partitions)
+        for p in parts:
+            if not isinstance(p, (_RowSplits, _RowLengths, _RowStarts, _RowLimits, _ValueRowIds, _UniformRowLength)):
+                raise TypeError(f"RaggedFeature: each partition must be a RaggedFeature.RowSplits, RowLengths, "
+                                f"RowStarts, RowLimits, ValueRowIds or UniformRowLength; got {p!r}.")
+        return super().__new__(cls, dtype, value_key, parts, row_splits_dtype, validate)
 
 
 def _composite(module: str, name: str, feature: str) -> Any:
@@ -197,10 +253,9 @@ def _parse(records: list[bytes], features: dict, single: bool) -> dict:
                 shape = [len(rows), max((len(r) for r in rows), default=0)]
             out[key] = SparseTensor(idx, convert_to_tensor(_array([v for r in rows for v in r], dtype, (-1,)),
                                                            dtype=dtype), np.asarray(shape, np.int64))
+        elif isinstance(spec, RaggedFeature) and spec.partitions:
+            out[key] = _partitioned(parsed, key, spec, single, where)
         elif isinstance(spec, RaggedFeature):
-            if spec.partitions:
-                raise NotImplementedError("tf.io.RaggedFeature with `partitions` is not covered yet: parse the values "
-                                          "and partition them with tf.RaggedTensor.from_row_lengths.")
             dtype = _dtype(spec.dtype)
             vkey = spec.value_key or key
             rows = [_values(f[vkey], vkey, dtype, where) if vkey in f else [] for f in parsed]
@@ -212,12 +267,124 @@ def _parse(records: list[bytes], features: dict, single: bool) -> dict:
                 out[key] = RaggedTensor.from_row_lengths(
                     flat, np.asarray([len(r) for r in rows], _dt.as_dtype(spec.row_splits_dtype).as_numpy_dtype))
         elif isinstance(spec, SparseFeature):
-            raise NotImplementedError("tf.io.SparseFeature is not covered yet: parse its index and value features "
-                                      "with VarLenFeature and build the tf.SparseTensor from them.")
+            out[key] = _sparse(parsed, key, spec, single, where)
         else:
             raise TypeError(f"Unsupported feature spec for {key!r}: {spec!r} (use tf.io.FixedLenFeature, "
                             "FixedLenSequenceFeature, VarLenFeature or RaggedFeature).")
     return out
+
+
+def _sparse(parsed: list, key: str, spec: SparseFeature, single: bool, where: str) -> Any:
+    dtype = _dtype(spec.dtype)
+    keys = [spec.index_key] if isinstance(spec.index_key, str) else list(spec.index_key)
+    size = [int(spec.size)] if isinstance(spec.index_key, str) else [int(n) for n in spec.size]
+    if len(size) != len(keys):
+        raise ValueError(f"SparseFeature {key!r}: `size` has {len(size)} dimensions but `index_key` names {len(keys)} "
+                         "index features: give one size per index feature.")
+    all_idx, all_vals = [], []
+    for b, f in enumerate(parsed):
+        vals = _values(f[spec.value_key], spec.value_key, dtype, where) if spec.value_key in f else []
+        cols = []
+        for k, n in zip(keys, size):
+            ix = _values(f[k], k, _dt.int64, where) if k in f else []
+            if len(ix) != len(vals):
+                raise ValueError(f"SparseFeature {key!r}: record {b} has {len(ix)} indices in {k!r} but {len(vals)} "
+                                 f"values in {spec.value_key!r} (Dimensions {len(ix)} and {len(vals)} are not "
+                                 "compatible): give one index per value.")
+            bad = [i for i in ix if not 0 <= i < n]
+            if bad:
+                raise InvalidArgumentError(f"SparseFeature {key!r}: record {b} has index {bad[0]} in {k!r}, outside "
+                                           f"[0, {n}) (its size).")
+            cols.append(ix)
+        idx = np.array(cols, np.int64).T.reshape(len(vals), len(keys))
+        order = np.arange(len(vals)) if spec.already_sorted else np.lexsort(idx.T[::-1]) if len(vals) else np.arange(0)
+        if not single:
+            idx = np.concatenate([np.full((len(vals), 1), b, np.int64), idx], axis=1)
+        all_idx.append(idx[order])
+        all_vals.extend(vals[i] for i in order)
+    SparseTensor = _composite("sparse", "SparseTensor", "SparseFeature")
+    rank = len(keys) + (0 if single else 1)
+    indices = np.concatenate(all_idx) if all_idx else np.zeros((0, rank), np.int64)
+    shape = size if single else [len(parsed)] + size
+    return SparseTensor(indices, convert_to_tensor(_array(all_vals, dtype, (-1,)), dtype=dtype), np.asarray(shape, np.int64))
+
+
+def _partitioned(parsed: list, key: str, spec: RaggedFeature, single: bool, where: str) -> Any:
+    """A RaggedFeature with partitions: per record, the values split by each partition (innermost
+    first; trailing uniform ones reshape the values); batched, the records' results as rows."""
+    dtype = _dtype(spec.dtype)
+    vkey = spec.value_key or key
+    parts = list(spec.partitions)
+    dense = []
+    while parts and isinstance(parts[-1], _UniformRowLength):
+        dense.insert(0, int(parts.pop().length))
+    records = []
+    for b, f in enumerate(parsed):
+        vals = _array(_values(f[vkey], vkey, dtype, where) if vkey in f else [], dtype, (-1,))
+        inner = int(np.prod(dense, dtype=np.int64))
+        if len(vals) % max(inner, 1) or (inner == 0 and len(vals)):
+            raise InvalidArgumentError(f"RaggedFeature {key!r}: record {b} has {len(vals)} values in {vkey!r}, which "
+                                       f"the uniform row lengths {dense} do not divide.")
+        vals = vals.reshape([-1] + dense)
+        levels: list = []
+        n = len(vals)
+        for p in reversed(parts):
+            splits, uniform = _partition(f, p, n, dtype, key, b, where)
+            levels.insert(0, (splits, uniform))
+            n = len(splits) - 1
+        records.append((vals, levels, n))
+    if single:
+        vals, levels, _ = records[0]
+    else:
+        vals = np.concatenate([r[0] for r in records]) if records else _array([], dtype, (-1,)).reshape([0] + dense)
+        levels = [(np.concatenate([[0], np.cumsum([r[2] for r in records])]).astype(np.int64), None)]
+        for j in range(len(parts)):
+            off, pieces = 0, [np.zeros(1, np.int64)]
+            for r in records:
+                sp = r[1][j][0]
+                pieces.append(sp[1:] + off)
+                off += int(sp[-1])
+            levels.append((np.concatenate(pieces), parts[j].length if isinstance(parts[j], _UniformRowLength) else None))
+    RaggedTensor = _composite("ragged", "RaggedTensor", "RaggedFeature")
+    out = convert_to_tensor(vals, dtype=dtype)
+    if not levels:
+        return out
+    for splits, uniform in reversed(levels):
+        out = (RaggedTensor.from_uniform_row_length(out, np.int64(uniform), nrows=len(splits) - 1) if uniform is not None
+               else RaggedTensor.from_row_splits(out, splits, validate=False))
+    return out.with_row_splits_dtype(_dt.as_dtype(spec.row_splits_dtype))
+
+
+def _partition(f: Any, p: Any, n: int, dtype: _dt.DType, key: str, b: int, where: str) -> tuple:
+    """The row splits (int64) that partition ``p`` of record ``f`` puts over ``n`` inner rows, and
+    its uniform row length (None unless uniform); inconsistent partitions raise."""
+    if isinstance(p, _UniformRowLength):
+        w = int(p.length)
+        if (w == 0 and n) or (w and n % w):
+            raise InvalidArgumentError(f"RaggedFeature {key!r}: record {b}: a uniform row length of {w} does not "
+                                       f"divide its {n} rows.")
+        return np.arange((n // w if w else 0) + 1, dtype=np.int64) * w, w
+    x = np.asarray(_values(f[p.key], p.key, _dt.int64, where) if p.key in f else [], np.int64)
+    kind = type(p).__name__
+    if isinstance(p, _RowSplits):
+        splits = x if len(x) else np.zeros(1, np.int64)
+    elif isinstance(p, _RowLengths):
+        splits = np.concatenate([[0], np.cumsum(x)]).astype(np.int64)
+    elif isinstance(p, _RowStarts):
+        splits = np.concatenate([x, [n]]).astype(np.int64)
+    elif isinstance(p, _RowLimits):
+        splits = np.concatenate([[0], x]).astype(np.int64)
+    else:  # ValueRowIds
+        if len(x) != n or np.any(x < 0) or np.any(np.diff(x) < 0):
+            raise InvalidArgumentError(f"RaggedFeature {key!r}: record {b}: {kind}({p.key!r}) must hold one sorted, "
+                                       f"non-negative row id per inner row ({n}); it holds {x.tolist()}.")
+        splits = np.concatenate([[0], np.cumsum(np.bincount(x, minlength=int(x[-1]) + 1 if len(x) else 0))])
+        splits = splits.astype(np.int64)
+    if splits[0] != 0 or splits[-1] != n or np.any(np.diff(splits) < 0):
+        raise InvalidArgumentError(f"RaggedFeature {key!r}: record {b}: {kind}({p.key!r}) = {x.tolist()} does not "
+                                   f"partition its {n} inner rows (TensorFlow leaves such a tensor unchecked unless "
+                                   "validate=True; tapegrad always checks).")
+    return splits, None
 
 
 def parse_single_example(serialized: Any, features: dict, example_names: Any = None, name: str | None = None) -> dict:

@@ -6,7 +6,8 @@ A message class declares its fields as ``(number, name, kind, type)``; ``kind`` 
 (repeated, packed). The objects behave as protobuf's Python messages do: keyword construction,
 attribute access that creates sub-messages on demand, repeated fields with ``append``/``extend``,
 ``SerializeToString``/``FromString``/``ParseFromString``, ``==`` and the text format. Maps are
-serialized in sorted key order (protobuf's deterministic serialization); any order parses alike.
+serialized in sorted key order (protobuf's deterministic serialization); any order parses alike;
+the text format prints them in descending key order, as protobuf's upb runtime does.
 
 >>> import tapegrad as tf
 >>> ex = tf.train.Example(features=tf.train.Features(feature={
@@ -24,6 +25,8 @@ import struct
 from typing import Any, Iterator
 
 import numpy as np
+
+from .._tensor import Tensor, VariableBase
 
 __all__ = ["BytesList", "DecodeError", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList", "Int64List",
            "SequenceExample"]
@@ -105,22 +108,46 @@ def _text_float(x: float) -> str:
     return s if np.float32(float(s)) == np.float32(x) else f"{x:.9g}"
 
 
+_ESC = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
+
+
 def _text_bytes(b: bytes) -> str:
-    esc = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
-    return '"' + "".join(esc.get(c) or (chr(c) if 32 <= c < 127 else f"\\{c:03o}") for c in b) + '"'
+    return '"' + "".join(_ESC.get(c) or (chr(c) if 32 <= c < 127 else f"\\{c:03o}") for c in b) + '"'
 
 
-# -- repeated scalar fields
+def _text_string(s: str) -> str:
+    """A string field: as bytes, but characters beyond ASCII printed as they are."""
+    return '"' + "".join(_ESC.get(o) or (c if 32 <= o != 127 else f"\\{o:03o}") for c in s for o in (ord(c),)) + '"'
+
+
+# -- repeated scalar fields (what protobuf's Python runtime accepts: a float field anything float()
+# takes but text and arrays, an int64 field anything with __index__ but a bool, a bytes field bytes)
+def _type_name(v: Any) -> str:
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__qualname__}"
+
+
 def _check_float(v: Any) -> float:
-    if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.number)) or isinstance(v, complex):
-        raise TypeError(f"must be real number, not {type(v).__name__}")
-    return float(np.float32(v))
+    if v is None or isinstance(v, (str, bytes, bytearray, complex)):
+        raise TypeError(f"must be real number, not {_type_name(v)}")
+    if isinstance(v, np.ndarray):
+        raise TypeError(f"{v} has type ndarray, but expected one of: float (give its elements, or a scalar)")
+    try:
+        f = float(v)  # a scalar Tensor or Variable, a NumPy scalar, Decimal, Fraction, ...
+    except TypeError:
+        if not hasattr(type(v), "__float__") and not hasattr(type(v), "__index__"):
+            raise TypeError(f"must be real number, not {_type_name(v)}") from None
+        raise
+    with np.errstate(over="ignore"):
+        return float(np.float32(f))
 
 
 def _check_int64(v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)):
+    if isinstance(v, bool):
         raise TypeError("Field tensorflow.Int64List.value: Expected an int, got a boolean.")
-    n = operator.index(v)
+    if isinstance(v, VariableBase):  # (TF's variables have no __index__; read one with .numpy())
+        raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+    n = operator.index(v)  # a NumPy bool and a float tensor are refused here
     if not _I64_MIN <= n <= _I64_MAX:
         raise ValueError(f"Value out of range: {n}")
     return n
@@ -128,7 +155,8 @@ def _check_int64(v: Any) -> int:
 
 def _check_bytes(v: Any) -> bytes:
     if not isinstance(v, (bytes, np.bytes_)):
-        raise TypeError(f"expected bytes, {type(v).__name__} found")
+        raise TypeError(f"expected bytes, {_type_name(v)} found" +
+                        (" (a string tensor: give its .numpy())" if isinstance(v, Tensor) else ""))
     return bytes(v)
 
 
@@ -150,6 +178,10 @@ class _Repeated(_Container, list):
     """A repeated scalar field: a list that checks the type of what goes in."""
 
     def __init__(self, check: Any, values: Any = (), on_change: Any = None) -> None:
+        try:
+            values = iter(values)
+        except TypeError:
+            raise TypeError(f"must assign iterable (a list of values), not {_type_name(values)}") from None
         list.__init__(self, (check(v) for v in values))
         self._check, self._on_change = check, on_change
 
@@ -478,9 +510,9 @@ class _Message:
             v = self._values[name]
             if kind == "message":
                 lines += [f"{pad}{name} {{", *v._text(indent + 1), f"{pad}}}"]
-            elif kind == "map":
-                for k, m in v.items():
-                    lines += [f"{pad}{name} {{", f"{pad}  key: {_text_bytes(k.encode('utf-8'))}",
+            elif kind == "map":  # (as protobuf's upb runtime prints a map: keys in descending order)
+                for k, m in sorted(v.items(), key=lambda km: km[0].encode("utf-8"), reverse=True):
+                    lines += [f"{pad}{name} {{", f"{pad}  key: {_text_string(k)}",
                               f"{pad}  value {{", *m._text(indent + 2), f"{pad}  }}", f"{pad}}}"]
             elif kind == "messages":
                 for m in v:

@@ -32,8 +32,8 @@ def _float(x: Any) -> Tensor:
 def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None,
          threshold: float = 0.0) -> Tensor:
     """``max(x, 0)``; with ``max_value`` clipped above, with ``threshold`` zero up to it, with
-    ``negative_slope`` that slope below the threshold (Keras's ``relu``)."""
-    x = _float(x)
+    ``negative_slope`` that slope below the threshold (Keras's ``relu``; integers stay integers)."""
+    x = as_tensor(x)
     if negative_slope != 0.0 and max_value is None and threshold == 0:
         return _nn.leaky_relu(x, alpha=negative_slope)
     below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None

@@ -26,7 +26,7 @@ from ..ops.array import ones, zeros
 __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format",
            "set_image_data_format", "clear_session", "backend", "standardize_dtype",
            "random_bernoulli", "random_normal", "random_uniform", "truncated_normal",
-           "random_normal_variable", "random_uniform_variable"]
+           "random_normal_variable", "random_uniform_variable", "result_type"]
 
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
 _state: dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
@@ -104,6 +104,88 @@ def standardize_dtype(dtype: Any) -> str:
         import numpy as np
         name = "string" if dtype is str or dtype == "string" else np.dtype(dtype).name
     return name
+
+
+# Keras 3's type promotion lattice (JAX's): each dtype and its next wider ones; "int" and "float"
+# are the weak types of Python numbers, which take the other operand's type when it is wide enough.
+_LATTICE = {
+    "bool": ("int",), "int": ("uint8", "int8", "complex64"), "uint8": ("int16", "uint16"),
+    "uint16": ("int32", "uint32"), "uint32": ("int64", "uint64"), "uint64": ("float",),
+    "int8": ("int16",), "int16": ("int32",), "int32": ("int64",), "int64": ("float",),
+    "float": ("bfloat16", "float16"), "bfloat16": ("float32",), "float16": ("float32",),
+    "float32": ("float64", "complex64"), "float64": ("complex128",), "complex64": ("complex128",),
+    "complex128": (),
+}
+
+
+def _upper_bounds(node: str) -> frozenset:
+    seen, todo = {node}, [node]
+    while todo:
+        for up in _LATTICE[todo.pop()]:
+            if up not in seen:
+                seen.add(up)
+                todo.append(up)
+    return frozenset(seen)
+
+
+_UPPER = {n: _upper_bounds(n) for n in _LATTICE}
+_NARROW_64 = {"uint64": "uint32", "complex128": "complex64"}  # (Keras's TF backend keeps int64, float64)
+
+
+def _least_upper_bound(nodes: frozenset) -> str:
+    common = frozenset.intersection(*(_UPPER[n] for n in nodes))
+    least = [c for c in common if common <= _UPPER[c]]
+    if len(least) != 1:
+        raise ValueError(f"Input dtypes {tuple(sorted(nodes))} have no implicit promotion path in "
+                         "Keras; cast the inputs to the type you want first.")
+    return least[0]
+
+
+def _weak_name(dtype: Any) -> tuple:
+    if dtype is int or dtype is float:
+        return ("int" if dtype is int else "float"), True
+    if dtype is bool:
+        return "bool", False
+    if dtype is complex:
+        return "complex128", False
+    name = dtype if isinstance(dtype, str) and dtype in _LATTICE else standardize_dtype(dtype)
+    if name not in _LATTICE:
+        raise ValueError(f"dtype={name!r} is not a valid dtype for Keras type promotion (expected one "
+                         f"of {', '.join(n for n in _LATTICE if n not in ('int', 'float'))}).")
+    return name, False
+
+
+def result_type(*dtypes: Any) -> str:
+    """The dtype Keras 3 gives an op on operands of ``dtypes``, by its promotion lattice (JAX's):
+    an integer with a float gives the float, two of a kind the wider one, signed with unsigned the
+    next signed type wide enough; the Python types ``int`` and ``float`` (a Python number's) are
+    weak: they take the other dtype when it is of their kind or wider. ``None`` is
+    :func:`floatx`; no dtypes give :func:`floatx`. ``keras.ops`` promote their operands with it
+    (``tf.*`` ops do not promote).
+
+    >>> from tapegrad import keras
+    >>> keras.backend.result_type("int32", "float16"), keras.backend.result_type("uint8", "int8")
+    ('float16', 'int16')
+    >>> keras.backend.result_type("uint8", int), keras.backend.result_type("int32", float)
+    ('uint8', 'float32')
+    """
+    if not dtypes:
+        return floatx()
+    named = [_weak_name(floatx() if d is None else d) for d in dtypes]
+    names = frozenset(n for n, _ in named)
+    if all(w for _, w in named):
+        out = _least_upper_bound(frozenset({"int": "int64", "float": "float32"}[n] for n in names))
+        weak = True
+    elif len(names) == 1:
+        out, weak = next(iter(names)), False
+    else:
+        out = _least_upper_bound(names)
+        weak = out in ("int", "float")
+    if weak and out != "bool":
+        bits = floatx()[-2:]
+        out = "float" + bits if out.startswith(("float", "bfloat")) else \
+            ("uint" if out.startswith("u") else "int") + bits
+    return _NARROW_64.get(out, out)
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=.)(?=[A-Z][a-z])")

@@ -17,7 +17,6 @@ import json
 import math
 import os
 import shutil
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -27,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._data_utils import print_msg
+from ._data_utils import Progbar, print_msg
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
            "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
@@ -36,7 +35,41 @@ __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStoppin
 
 class Callback:
     """Base class: override the ``on_*`` hooks you need; ``self.model`` is the model being run and
-    ``self.params`` holds ``verbose``, ``epochs`` and ``steps``."""
+    ``self.params`` holds ``verbose``, ``epochs`` and ``steps``.
+
+    Pass instances in ``callbacks=[...]`` to ``fit``, ``evaluate`` or ``predict``. The hooks and
+    when they run:
+
+    - ``on_train_begin(logs)`` / ``on_train_end(logs)``: around ``fit`` (``on_train_end`` gets the
+      last epoch's logs).
+    - ``on_epoch_begin(epoch, logs)`` / ``on_epoch_end(epoch, logs)``: around each epoch, ``epoch``
+      counting from 0; ``on_epoch_end``'s ``logs`` hold the epoch's training results and, when
+      ``fit`` validated in that epoch, the ``val_`` results. A callback may add entries to them
+      (``ReduceLROnPlateau`` adds ``learning_rate``), and later callbacks and ``History`` see them.
+    - ``on_train_batch_begin(batch, logs)`` / ``on_train_batch_end(batch, logs)``: around each
+      training step; ``logs`` hold the running loss and metrics of the epoch so far
+      (the default ``on_train_batch_*`` call ``on_batch_begin``/``on_batch_end``, the older
+      names, so overriding either works).
+    - ``on_test_begin``/``on_test_end``/``on_test_batch_begin``/``on_test_batch_end``: in
+      ``evaluate``, and in ``fit``'s validation.
+    - ``on_predict_begin``/``on_predict_end``/``on_predict_batch_begin``/``on_predict_batch_end``:
+      in ``predict`` (the batch-end ``logs`` hold ``{"outputs": ...}``).
+
+    Set ``self.model.stop_training = True`` to end ``fit`` after the current batch.
+
+    >>> import numpy as np
+    >>> import tapegrad as tf
+    >>> class StopAtLoss(tf.keras.callbacks.Callback):
+    ...     def on_epoch_end(self, epoch, logs=None):
+    ...         if logs["loss"] < 0.5:
+    ...             self.model.stop_training = True
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(tf.keras.optimizers.SGD(0.1), loss="mse")
+    >>> history = model.fit(np.ones((8, 1)), np.ones((8, 1)), epochs=100, verbose=0,
+    ...                     callbacks=[StopAtLoss()])
+    >>> len(history.epoch) < 100
+    True
+    """
 
     def __init__(self) -> None:
         self.params: dict = {}
@@ -88,21 +121,21 @@ class CallbackList:
     ``History`` (for ``fit``) and a progress bar (``verbose`` > 0)."""
 
     def __init__(self, callbacks: Any = None, add_history: bool = False, add_progbar: bool = False,
-                 model: Any = None, mode: str = "train", **params: Any) -> None:
+                 model: Any = None, **params: Any) -> None:
         self.callbacks = list(callbacks.callbacks if isinstance(callbacks, CallbackList)
                               else callbacks or [])
         for cb in self.callbacks:
             if not isinstance(cb, Callback):
                 raise TypeError(f"Every callback must be a keras.callbacks.Callback; got {cb!r} "
                                 f"(a {type(cb).__name__}).")
-        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.insert(0, ProgbarLogger(mode))
         if add_history:
             history = next((c for c in self.callbacks if isinstance(c, History)), None)
             if history is None:
                 history = History()
                 self.callbacks.append(history)
             model.history = history
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger())  # (last, as in Keras)
         for cb in self.callbacks:
             cb.set_model(model)
             cb.set_params(dict(params))
@@ -120,7 +153,11 @@ class CallbackList:
 
 
 class History(Callback):
-    """Records each epoch's logs: ``history.history["loss"]`` is the list of epoch losses."""
+    """Records each epoch's logs: ``history.history["loss"]`` is the list of epoch losses.
+
+    ``fit`` adds one to every run and returns it (it is also ``model.history``);
+    ``history.epoch`` lists the epochs run.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -136,99 +173,96 @@ class History(Callback):
             self.history.setdefault(k, []).append(v)
 
 
-def _format_value(v: float) -> str:
-    return f"{v:.4f}" if abs(v) > 1e-3 or v == 0 else f"{v:.4e}"
-
-
-def _format_time(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.0f}s/step"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
-
-
 class ProgbarLogger(Callback):
-    """Keras's progress bar: ``Epoch 1/3``, then ``32/32 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - loss:
-    0.3`` (redrawn at each step on a terminal, printed once per epoch otherwise); ``verbose=2``:
-    one line per epoch."""
+    """Prints the progress bar of ``fit``, ``evaluate`` and ``predict`` as Keras does (a
+    ``keras.utils.Progbar`` per epoch): ``Epoch 1/3`` (when there are several epochs), then
+    ``32/32 ━━━━━━━━━━━━━━━━━━━━ 1s 3ms/step - loss: 0.3012 - val_loss: 0.2877``, redrawn in
+    place as the steps go (at most every 0.05 s; Keras redraws so on any POSIX system, even into a
+    file); ``verbose=2``: one line per epoch, ``32/32 - 1s - 3ms/step - loss: 0.3012``. ``fit``
+    adds one after the other callbacks, unless one is given.
 
-    width = 20
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)  # doctest: +ELLIPSIS
+    1/1 - 0s - ...step - loss: ...
+    """
 
-    def __init__(self, mode: str = "train") -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.mode = mode
-        self._in_fit = False
+        self.seen = 0
+        self.progbar: Progbar | None = None
+        self.target: int | None = None
+        self.verbose = 1
+        self.epochs = 1
+        self._called_in_fit = False
 
-    def _stream(self) -> Any:
-        return sys.stdout
+    def set_params(self, params: dict) -> None:
+        super().set_params(params)
+        verbose = params.get("verbose", 1)
+        self.verbose = 1 if verbose == "auto" else verbose
+        self.epochs = params.get("epochs", 1)
+        self.target = params.get("steps")
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        self.verbose = self.params.get("verbose", 1)
-        self._in_fit = True  # (fit's validation draws no bar, as in Keras)
-
-    def on_train_end(self, logs: dict | None = None) -> None:
-        self._in_fit = False
-
-    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
-        self._start, self._seen, self._last = time.time(), 0, ""
-        if self.verbose and self.mode == "train":
-            print_msg(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}")
-
-    def _line(self, step: int, logs: dict | None, final: bool) -> str:
-        total = self.params.get("steps")
-        elapsed = time.time() - self._start
-        per_step = elapsed / max(step, 1)
-        values = "".join(f" - {k}: {_format_value(v)}" for k, v in (logs or {}).items()
-                         if isinstance(v, (int, float)))
-        if self.verbose == 2:
-            return f"{step}/{total} - {elapsed:.0f}s - {_format_time(per_step)}{values}"
-        tty = getattr(self._stream(), "isatty", lambda: False)()
-        done = int(self.width * step / total) if total else self.width
-        bold, green, white, end = ("\33[1m", "\33[32m", "\33[37m", "\33[0m") if tty else ("",) * 4
-        bar = (f"{bold}{step}/{total if total else '?'}{end} {green}{'━' * done}{end}"
-               f"{white}{'━' * (self.width - done)}{end}")
-        shown = elapsed if final else per_step * ((total or step) - step)
-        return f"{bar} {bold}{shown:.0f}s{end} {_format_time(per_step)}{values}"
-
-    def _batch_end(self, step: int, logs: dict | None) -> None:
-        self._seen = step + 1
-        self._logs = logs
-        if self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)():
-            print_msg("\r" + self._line(self._seen, logs, False), line_break=False)
-
-    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        self._batch_end(batch, logs)
-
-    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self._batch_end(batch, logs)
-
-    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        self._batch_end(batch, None)
-
-    def _finish(self, logs: dict | None) -> None:
-        if not self.verbose:
-            return
-        tty = self.verbose == 1 and getattr(self._stream(), "isatty", lambda: False)()
-        print_msg(("\r" if tty else "") + self._line(self._seen, logs, True))
-
-    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
-        self._finish(logs)
+        self._called_in_fit = True  # (fit's validation draws no bar)
 
     def on_test_begin(self, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self.verbose = self.params.get("verbose", 1)
-            self._start, self._seen = time.time(), 0
+        if not self._called_in_fit:
+            self._reset_progbar()
+            self._maybe_init_progbar()
 
-    on_predict_begin = on_test_begin
+    def on_predict_begin(self, logs: dict | None = None) -> None:
+        self._reset_progbar()
+        self._maybe_init_progbar()
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self._reset_progbar()
+        self._maybe_init_progbar()
+        if self.verbose and self.epochs > 1:
+            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._update_progbar(batch, logs)
+
+    def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if not self._called_in_fit:
+            self._update_progbar(batch, logs)
+
+    def on_predict_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._update_progbar(batch, None)  # (the batch's outputs are not shown)
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self._finalize_progbar(logs)
 
     def on_test_end(self, logs: dict | None = None) -> None:
-        if not self._in_fit:
-            self._finish(logs)
+        if not self._called_in_fit:
+            self._finalize_progbar(logs)
 
     def on_predict_end(self, logs: dict | None = None) -> None:
-        self._finish(None)
+        self._finalize_progbar(logs)
+
+    def _reset_progbar(self) -> None:
+        self.seen = 0
+        self.progbar = None
+
+    def _maybe_init_progbar(self) -> None:
+        if self.progbar is None:
+            self.progbar = Progbar(target=self.target, verbose=self.verbose, unit_name="step",
+                                   stateless_metrics=set())
+
+    def _update_progbar(self, batch: int, logs: dict | None = None) -> None:
+        self._maybe_init_progbar()
+        self.seen = batch + 1
+        if self.verbose == 1:
+            self.progbar.update(self.seen, list((logs or {}).items()), finalize=False)
+
+    def _finalize_progbar(self, logs: dict | None) -> None:
+        if self.target is None:
+            self.target = self.seen
+            self.progbar.target = self.target
+        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
 
 
 class _Monitor(Callback):
@@ -264,7 +298,35 @@ class _Monitor(Callback):
 
 class EarlyStopping(_Monitor):
     """Stop training when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs;
-    ``restore_best_weights`` puts back the best epoch's weights."""
+    ``restore_best_weights`` puts back the best epoch's weights.
+
+    Checked at each epoch's end. Training stops at the end of the first epoch (after the first)
+    at which ``patience`` epochs have passed without improvement.
+
+    Args:
+        monitor: the log to watch (``"val_loss"``, ``"loss"``, ``"val_accuracy"``, ...). A name
+            missing from the logs warns and the epoch is not counted.
+        min_delta: the least change that counts as an improvement.
+        patience: epochs without improvement before stopping.
+        verbose: 1 prints the epoch where training stopped and when weights are restored.
+        mode: ``"min"`` (lower is better), ``"max"``, or ``"auto"``: ``"max"`` for a
+            monitor named like an accuracy, AUC, precision or recall (``"val_accuracy"``),
+            else ``"min"``. An unknown mode warns and falls back to ``"auto"``.
+        baseline: a value to reach: until the monitor is better than ``baseline``, epochs count
+            as without improvement.
+        restore_best_weights: at the end of training, set the model's weights to those of the
+            best epoch seen (also when training ran all its epochs).
+        start_from_epoch: epochs to let pass before watching (a warm-up).
+
+    >>> import numpy as np
+    >>> import tapegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(tf.keras.optimizers.SGD(0.0), loss="mse")   # a loss that never improves
+    >>> stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2)
+    >>> len(model.fit(np.ones((4, 1)), np.zeros((4, 1)), epochs=10, verbose=0,
+    ...               callbacks=[stop]).epoch)
+    3
+    """
 
     def __init__(self, monitor: str = "val_loss", min_delta: float = 0, patience: int = 0,
                  verbose: int = 0, mode: str = "auto", baseline: float | None = None,
@@ -315,7 +377,38 @@ class ModelCheckpoint(_Monitor):
     Without ``save_weights_only`` the whole model is saved (``model.save``) to a ``.keras`` file (or a
     legacy ``.h5`` file); with it, the weights to a ``.weights.h5`` file (Keras's HDF5 layout, needs
     h5py) or a ``.npz`` file (tapegrad's checkpoint format). Other suffixes raise ``ValueError`` as in
-    Keras."""
+    Keras.
+
+    Args:
+        filepath: the file to write; ``"ckpt/model-{epoch:02d}-{val_loss:.3f}.keras"`` makes one
+            file per save (``epoch`` counts from 1); a fixed name is overwritten. Missing folders
+            are made.
+        monitor: the log compared for ``save_best_only``.
+        verbose: 1 prints a line at each save (or each skipped save).
+        save_best_only: save only when ``monitor`` improved on the best value so far.
+        mode: ``"min"`` (lower is better), ``"max"``, or ``"auto"``: ``"max"`` for a
+            monitor named like an accuracy, AUC, precision or recall (``"val_accuracy"``),
+            else ``"min"``. An unknown mode warns and falls back to ``"auto"``.
+        save_weights_only: save the weights only (``.weights.h5`` or ``.npz``), not the model.
+        save_freq: ``"epoch"``, or an int: save every that many batches.
+        initial_value_threshold: the value ``monitor`` must beat for the first save with
+            ``save_best_only``.
+
+    Raises:
+        ValueError: a ``filepath`` suffix that does not fit ``save_weights_only``, or a
+            ``save_freq`` that is neither ``"epoch"`` nor an int.
+
+    >>> import os, tempfile, numpy as np
+    >>> import tapegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile("sgd", loss="mse")
+    >>> folder = tempfile.mkdtemp()
+    >>> ckpt = tf.keras.callbacks.ModelCheckpoint(os.path.join(folder, "w{epoch}.npz"),
+    ...                                           save_weights_only=True)
+    >>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[ckpt])
+    >>> sorted(os.listdir(folder))
+    ['w1.npz', 'w2.npz']
+    """
 
     def __init__(self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
                  save_best_only: bool = False, save_weights_only: bool = False, mode: str = "auto",
@@ -388,7 +481,27 @@ class ModelCheckpoint(_Monitor):
 
 class LearningRateScheduler(Callback):
     """Set the optimizer's learning rate at each epoch start to ``schedule(epoch, lr)`` (or
-    ``schedule(epoch)``, for a schedule of one argument, as Keras falls back to on TypeError)."""
+    ``schedule(epoch)``, for a schedule of one argument, as Keras falls back to on TypeError).
+
+    The learning rate in force is logged as ``learning_rate`` at each epoch's end.
+
+    Args:
+        schedule: ``schedule(epoch, lr) -> new lr``, ``epoch`` counting from 0 and ``lr`` the
+            current learning rate as a float.
+        verbose: 1 prints the new rate at each epoch.
+
+    Raises:
+        ValueError: the schedule returned something that is not a number (or NaN).
+
+    >>> import numpy as np
+    >>> import tapegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile(tf.keras.optimizers.SGD(0.1), loss="mse")
+    >>> halve = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr if epoch == 0 else lr / 2)
+    >>> history = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=3, verbose=0, callbacks=[halve])
+    >>> [round(lr, 3) for lr in history.history["learning_rate"]]
+    [0.1, 0.05, 0.025]
+    """
 
     def __init__(self, schedule: Callable, verbose: int = 0) -> None:
         super().__init__()
@@ -416,7 +529,15 @@ class LearningRateScheduler(Callback):
 class LambdaCallback(Callback):
     """A callback from functions: ``on_epoch_begin(epoch, logs)``, ``on_epoch_end(epoch, logs)``,
     ``on_train_batch_begin(batch, logs)``, ``on_train_batch_end(batch, logs)``,
-    ``on_train_begin(logs)``, ``on_train_end(logs)`` and the other hooks by their names."""
+    ``on_train_begin(logs)``, ``on_train_end(logs)`` and the other hooks by their names.
+
+    Args:
+        **hooks: functions by hook name (see :class:`Callback`); ``on_batch_begin`` and
+            ``on_batch_end`` are taken as ``on_train_batch_begin``/``on_train_batch_end``.
+
+    Raises:
+        TypeError: a name that is no hook.
+    """
 
     def __init__(self, **hooks: Callable) -> None:
         super().__init__()
@@ -429,7 +550,7 @@ class LambdaCallback(Callback):
 
 
 class TerminateOnNaN(Callback):
-    """Stop training when a batch's loss is NaN or infinite."""
+    """Stop training when a batch's loss is NaN or infinite (after that batch, with a message)."""
 
     def on_batch_end(self, batch: int, logs: dict | None = None) -> None:
         loss = (logs or {}).get("loss")
@@ -440,7 +561,35 @@ class TerminateOnNaN(Callback):
 
 class ReduceLROnPlateau(_Monitor):
     """Multiply the learning rate by ``factor`` when ``monitor`` has not improved for
-    ``patience`` epochs (not below ``min_lr``; ``cooldown`` epochs of rest after a reduction)."""
+    ``patience`` epochs (not below ``min_lr``; ``cooldown`` epochs of rest after a reduction).
+
+    Checked at each epoch's end; the learning rate in force is logged as ``learning_rate``.
+
+    Args:
+        monitor: the log to watch (a missing one warns).
+        factor: the multiplier, below 1: ``new_lr = max(lr * factor, min_lr)``.
+        patience: epochs without improvement before a reduction.
+        verbose: 1 prints each reduction.
+        mode: ``"min"`` (lower is better), ``"max"``, or ``"auto"``: ``"max"`` for a
+            monitor named like an accuracy, AUC, precision or recall (``"val_accuracy"``),
+            else ``"min"``. An unknown mode warns and falls back to ``"auto"``.
+        min_delta: the least change that counts as an improvement.
+        cooldown: epochs after a reduction during which no epoch counts as without improvement.
+        min_lr: the lowest learning rate.
+
+    Raises:
+        ValueError: ``factor >= 1``.
+
+    >>> import numpy as np
+    >>> import tapegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1, use_bias=False)])
+    >>> model.compile(tf.keras.optimizers.SGD(0.1), loss="mse")
+    >>> plateau = tf.keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1)
+    >>> history = model.fit(np.zeros((4, 1)), np.zeros((4, 1)), epochs=4, verbose=0,
+    ...                     callbacks=[plateau])      # a loss of 0 that cannot improve
+    >>> [round(lr, 3) for lr in history.history["learning_rate"]]
+    [0.1, 0.1, 0.05, 0.025]
+    """
 
     def __init__(self, monitor: str = "val_loss", factor: float = 0.1, patience: int = 10,
                  verbose: int = 0, mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0,
@@ -491,7 +640,25 @@ def _csv_value(v: Any) -> Any:
 class CSVLogger(Callback):
     """Write each epoch's logs as a row of a CSV file (``epoch`` first, then the sorted keys; as
     in Keras, ``val_`` columns are added, ``NA``, when the first epoch has no validation, and a
-    per-class metric's values are written as ``"[a, b]"``)."""
+    per-class metric's values are written as ``"[a, b]"``).
+
+    The file is flushed after each row, so it can be read while training runs.
+
+    Args:
+        filename: the CSV file.
+        separator: the field separator.
+        append: add rows to an existing file (without a second header) instead of replacing it.
+
+    >>> import os, tempfile, numpy as np
+    >>> import tapegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
+    >>> model.compile("sgd", loss="mse")
+    >>> path = os.path.join(tempfile.mkdtemp(), "log.csv")
+    >>> _ = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=2, verbose=0,
+    ...               callbacks=[tf.keras.callbacks.CSVLogger(path)])
+    >>> open(path).readline().strip()
+    'epoch,loss,val_loss'
+    """
 
     def __init__(self, filename: str, separator: str = ",", append: bool = False) -> None:
         super().__init__()
@@ -531,6 +698,18 @@ class BackupAndRestore(Callback):
     epoch to start from. The folder is deleted when training ends normally
     (``delete_checkpoint=True``); ``double_checkpoint`` keeps the previous backup as well, used
     when the latest one cannot be read.
+
+    The model must be built before ``fit`` (an ``Input`` or a first call). The backup is
+    tapegrad's ``.npz`` files, so it needs no h5py.
+
+    Args:
+        backup_dir: the folder of the backup (made if missing). Use a folder of its own per run.
+        save_freq: ``"epoch"``, or an int: back up every that many batches.
+        double_checkpoint: keep the backup before the latest as well.
+        delete_checkpoint: delete ``backup_dir`` when ``fit`` ends normally.
+
+    Raises:
+        ValueError: an empty ``backup_dir``, a bad ``save_freq``, or a model not built at ``fit``.
 
     >>> import tempfile, numpy as np
     >>> from tapegrad import keras
@@ -643,6 +822,21 @@ class TensorBoard(Callback):
     with ``histogram_freq``, a histogram of each weight (and an image with ``write_images``) every
     that many epochs. The graph (``write_graph``), profiling (``profile_batch``) and embeddings
     are not written (a ``ValueError`` says so when they are asked for).
+
+    Args:
+        log_dir: the folder of the event files (``tensorboard --logdir <log_dir>`` reads them).
+        histogram_freq: every how many epochs to write the weights' histograms (0: never).
+        write_graph: accepted; no graph is written.
+        write_images: with ``histogram_freq``, also write each weight as an image.
+        write_steps_per_second: log the training speed.
+        update_freq: ``"epoch"``, ``"batch"`` or an int (every that many batches) for the
+            training logs.
+        profile_batch: must be 0 (no profiler).
+        embeddings_freq: must be 0 (no embedding projector).
+        embeddings_metadata: accepted; unused.
+
+    Raises:
+        ValueError: ``profile_batch`` or ``embeddings_freq`` other than 0.
 
     >>> import os, tempfile, numpy as np
     >>> from tapegrad import keras
@@ -806,7 +1000,15 @@ class TensorBoard(Callback):
 class RemoteMonitor(Callback):
     """POST each epoch's logs (and ``epoch``) to ``root + path``: as a form field ``field``
     holding their JSON, or as a JSON body with ``send_as_json``. A server that cannot be reached
-    gives a warning, as in Keras (with the reason: no network, connection refused, ...)."""
+    gives a warning, as in Keras (with the reason: no network, connection refused, ...).
+
+    Args:
+        root: the server, ``"http://host:port"``.
+        path: the path on the server.
+        field: the form field holding the JSON (without ``send_as_json``).
+        headers: extra HTTP headers.
+        send_as_json: send the logs as the JSON body.
+    """
 
     def __init__(self, root: str = "http://localhost:9000", path: str = "/publish/epoch/end/",
                  field: str = "data", headers: dict | None = None, send_as_json: bool = False) -> None:
@@ -839,7 +1041,15 @@ class SwapEMAWeights(Callback):
     """With an optimizer made with ``use_ema=True``: evaluate and predict with the moving averages
     of the weights (swapped in for ``evaluate``/``predict`` and back after), and with
     ``swap_on_epoch=True`` also hold the averages in the model between epochs (so that e.g.
-    ``ModelCheckpoint`` saves them); at the last epoch's end the averages are kept."""
+    ``ModelCheckpoint`` saves them); at the last epoch's end the averages are kept.
+
+    Args:
+        swap_on_epoch: hold the averaged weights in the model between epochs, not only during
+            ``evaluate`` and ``predict``.
+
+    Raises:
+        ValueError: the model's optimizer was not made with ``use_ema=True``.
+    """
 
     def __init__(self, swap_on_epoch: bool = False) -> None:
         super().__init__()

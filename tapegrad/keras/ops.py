@@ -2,8 +2,12 @@
 neural-network ones), with keras.ops's names and arguments (``axis=``, ``keepdims=``), on
 tapegrad's differentiable ops: results are tapegrad tensors, on the tape.
 
-Binary ops promote mixed dtypes as keras.ops does (an integer with a float gives the float type;
-two floats or two integers give the wider one); Python numbers take the other operand's type.
+The ops promote their operands' dtypes as keras.ops do, by Keras's lattice
+(``keras.backend.result_type``: an integer with a float gives the float type, two of a kind the wider
+one, signed with unsigned the next signed type wide enough), each op with Keras's own casts (integer
+labels of ``one_hot``, ``sum`` of small integers in 32 bits, ...); ``add``-like ops take a Python
+number as weak (it takes the other operand's type), comparisons as ``int32``/``float32``. The
+``tf.*`` ops do not promote.
 
 >>> import tapegrad as tf
 >>> from tapegrad.keras import ops
@@ -28,15 +32,22 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .. import dtypes as _dt
+from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor as _convert
 from .._tensor import Tensor, VariableBase
+from .backend import floatx as _floatx
+from .backend import result_type as _result_type
+from .._control_flow import vectorized_map as _vectorized_map
+from .._custom import custom_gradient as _custom_gradient
 from ..ops import array as _a
+from ..ops import conv as _conv
+from ..ops import decompositions as _dec
 from ..ops import indexing as _ix
 from ..ops import linalg as _la
 from ..ops import math as _m
 from ..ops import nn as _nn
 from ..ops import reduction as _r
+from ..ops import segment as _seg
 from ..ops import sort as _s
 from ..ops import special as _sp
 from . import _logits
@@ -64,36 +75,45 @@ __all__ = [
 
 
 def _t(x: Any, dtype: Any = None) -> Tensor:
+    if type(x) is float and dtype is not None and _dt.as_dtype(dtype).is_floating:
+        return _convert(x, dtype)  # (exact in float64: not through float32)
     t = x if type(x) is Tensor else _convert(x)
     if dtype is not None and t.dtype != _dt.as_dtype(dtype):
         t = _m.cast(t, dtype)
     return t
 
 
-def _result_type(a: np.dtype, b: np.dtype) -> np.dtype:
-    fa, fb = a.kind in "fc", b.kind in "fc"
-    if fa != fb:
-        return a if fa else b
-    return np.promote_types(a, b)
+def _weak(x: Any) -> Any:
+    """What Keras promotes ``x`` as: a Python int or float is weak (its type), else a tensor."""
+    return x if type(x) in (int, float) else _t(x)
 
 
-def _pair(x1: Any, x2: Any) -> tuple[Tensor, Tensor]:
-    """Both operands as tensors of one dtype, promoted as keras.ops promotes."""
-    scalar1 = isinstance(x1, (int, float, builtins.bool)) and not isinstance(x1, np.generic)
-    scalar2 = isinstance(x2, (int, float, builtins.bool)) and not isinstance(x2, np.generic)
-    if scalar1 and not scalar2:
-        t2 = _t(x2)
-        want = t2.dtype.as_numpy_dtype if not (isinstance(x1, float) and t2.dtype.is_integer) else _FLOATX
-        return _t(np.asarray(x1, want)), _t(t2, want)
-    if scalar2 and not scalar1:
-        t1 = _t(x1)
-        want = t1.dtype.as_numpy_dtype if not (isinstance(x2, float) and t1.dtype.is_integer) else _FLOATX
-        return _t(t1, want), _t(np.asarray(x2, want))
-    t1, t2 = _t(x1), _t(x2)
-    if t1.dtype != t2.dtype:
-        want = _result_type(np.dtype(t1.dtype.as_numpy_dtype), np.dtype(t2.dtype.as_numpy_dtype))
-        t1, t2 = _t(t1, want), _t(t2, want)
-    return t1, t2
+def _promote(*xs: Any, extra: Any = None, weak: bool = True) -> list:
+    """``xs`` as tensors of the dtype Keras's ops give them (``result_type`` of theirs and
+    ``extra``); with ``weak``, Python ints and floats take the others' type, else they are int32 and
+    float32 tensors first (as Keras converts them)."""
+    xs = [_weak(x) if weak else _t(x) for x in xs]
+    kinds = [type(x) if type(x) in (int, float) else x.dtype.name for x in xs]
+    if extra is None and builtins.all(k == kinds[0] for k in kinds) and type(kinds[0]) is str:
+        return xs
+    want = _result_type(*kinds, *(() if extra is None else (extra,)))
+    return [_t(np.asarray(x, want)) if type(x) in (int, float) else _t(x, want) for x in xs]
+
+
+def _pair(x1: Any, x2: Any) -> list:
+    return _promote(x1, x2)
+
+
+def _strong_pair(x1: Any, x2: Any) -> list:
+    return _promote(x1, x2, weak=False)
+
+
+def _widened(x: Tensor) -> Tensor:
+    """``x`` in the type Keras sums it in: bool and small integers in 32 bits (as JAX)."""
+    name = x.dtype.name
+    if name in ("bool", "int8", "int16"):
+        return _m.cast(x, "int32")
+    return _m.cast(x, "uint32") if name in ("uint8", "uint16") else x
 
 
 def _float(x: Any) -> Tensor:
@@ -161,8 +181,7 @@ def multiply(x1: Any, x2: Any) -> Tensor:
 
 def divide(x1: Any, x2: Any) -> Tensor:
     """``x1 / x2`` (integers give floats)."""
-    a, b = _pair(x1, x2)
-    return _m.truediv(_float(a), _float(b))
+    return _m.truediv(*_promote(x1, x2, extra=float))
 
 
 true_divide = divide
@@ -174,13 +193,19 @@ def floor_divide(x1: Any, x2: Any) -> Tensor:
 
 
 def mod(x1: Any, x2: Any) -> Tensor:
-    """``x1 % x2`` (the sign of ``x2``)."""
-    return _m.mod(*_pair(x1, x2))
+    """``x1 % x2`` (the sign of ``x2``; bools as int32)."""
+    a, b = _strong_pair(x1, x2)
+    if a.dtype.name == "bool":
+        a, b = _m.cast(a, "int32"), _m.cast(b, "int32")
+    return _m.mod(a, b)
 
 
 def power(x1: Any, x2: Any) -> Tensor:
-    """``x1 ** x2``."""
-    return _m.pow(*_pair(x1, x2))
+    """``x1 ** x2`` (unsigned integers computed in int32)."""
+    a, b = _pair(x1, x2)
+    if a.dtype.is_unsigned:
+        return _m.cast(_m.pow(_m.cast(a, "int32"), _m.cast(b, "int32")), a.dtype)
+    return _m.pow(a, b)
 
 
 def negative(x: Any) -> Tensor:
@@ -200,32 +225,32 @@ def minimum(x1: Any, x2: Any) -> Tensor:
 
 def equal(x1: Any, x2: Any) -> Tensor:
     """``x1 == x2``."""
-    return _m.equal(*_pair(x1, x2))
+    return _m.equal(*_strong_pair(x1, x2))
 
 
 def not_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 != x2``."""
-    return _m.not_equal(*_pair(x1, x2))
+    return _m.not_equal(*_strong_pair(x1, x2))
 
 
 def greater(x1: Any, x2: Any) -> Tensor:
     """``x1 > x2``."""
-    return _m.greater(*_pair(x1, x2))
+    return _m.greater(*_strong_pair(x1, x2))
 
 
 def greater_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 >= x2``."""
-    return _m.greater_equal(*_pair(x1, x2))
+    return _m.greater_equal(*_strong_pair(x1, x2))
 
 
 def less(x1: Any, x2: Any) -> Tensor:
     """``x1 < x2``."""
-    return _m.less(*_pair(x1, x2))
+    return _m.less(*_strong_pair(x1, x2))
 
 
 def less_equal(x1: Any, x2: Any) -> Tensor:
     """``x1 <= x2``."""
-    return _m.less_equal(*_pair(x1, x2))
+    return _m.less_equal(*_strong_pair(x1, x2))
 
 
 def logical_and(x1: Any, x2: Any) -> Tensor:
@@ -243,9 +268,18 @@ def logical_not(x: Any) -> Tensor:
     return _m.logical_not(cast(x, "bool"))
 
 
-def matmul(x1: Any, x2: Any) -> Tensor:
-    """The matrix product (batched over leading axes; a 1-D operand is a vector)."""
-    a, b = _pair(x1, x2)
+def _in_float(x1: Any, x2: Any, keep: tuple = ()) -> tuple:
+    """The operands in the type Keras multiplies them in (a float, unless ``keep`` holds the
+    promoted type), and the type of the result."""
+    a, b = _t(x1), _t(x2)
+    out = _result_type(a.dtype.name, b.dtype.name)
+    if out in keep:
+        return _t(a, out), _t(b, out), out
+    work = _result_type(out, float)
+    return _t(a, work), _t(b, work), out
+
+
+def _matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.shape.rank == 1 and b.shape.rank == 1:
         return _r.reduce_sum(a * b)
     if a.shape.rank == 1:
@@ -255,32 +289,56 @@ def matmul(x1: Any, x2: Any) -> Tensor:
     return _la.matmul(a, b)
 
 
+def matmul(x1: Any, x2: Any) -> Tensor:
+    """The matrix product (batched over leading axes; a 1-D operand is a vector), computed in a
+    float type and given the promoted type (int8 by int8 gives int32)."""
+    a, b = _t(x1), _t(x2)
+    if a.dtype == b.dtype and a.dtype.is_floating:  # (the common case: nothing to promote)
+        return _matmul(a, b)
+    if a.dtype.name == b.dtype.name == "int8":
+        return _m.cast(_matmul(_m.cast(a, "int32"), _m.cast(b, "int32")), "int32")
+    a, b, out = _in_float(a, b)
+    return _t(_matmul(a, b), out)
+
+
 def dot(x1: Any, x2: Any) -> Tensor:
     """NumPy's ``dot``: a product for scalars, the matrix product otherwise (the last axis of
     ``x1`` against the second-to-last of ``x2``)."""
-    a, b = _pair(x1, x2)
+    a, b, out = _in_float(x1, x2)
     if a.shape.rank == 0 or b.shape.rank == 0:
-        return a * b
-    if b.shape.rank <= 2:
-        return matmul(a, b)
-    return _la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+        res = a * b
+    elif b.shape.rank <= 2:
+        res = _matmul(a, b)
+    else:
+        res = _la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+    return _t(res, out)
 
 
 def tensordot(x1: Any, x2: Any, axes: Any = 2) -> Tensor:
     """Sum of products over ``axes`` (an int: the last of ``x1`` with the first of ``x2``)."""
-    return _la.tensordot(*_pair(x1, x2), axes)
+    a, b, out = _in_float(x1, x2, keep=("int32", "int64", "float16", "float32", "float64",
+                                        "complex64", "complex128"))
+    return _t(_la.tensordot(a, b, axes), out)
 
 
 def einsum(subscripts: str, *operands: Any) -> Tensor:
-    """Einstein summation over ``operands`` as ``subscripts`` says."""
-    return _la.einsum(subscripts, *operands)
+    """Einstein summation over ``operands`` as ``subscripts`` says (integers computed in
+    :func:`keras.backend.floatx`; int8 operands give int32)."""
+    xs = [_t(x) for x in operands]
+    names = {x.dtype.name for x in xs}
+    if len(names) == 1 and xs[0].dtype.is_floating:  # (the common case: nothing to promote)
+        return _la.einsum(subscripts, *xs)
+    out = "int32" if names == {"int8"} else _result_type(*names)
+    work = _floatx() if "int" in out else out
+    return _t(_la.einsum(subscripts, *[_t(x, work) for x in xs]), out)
 
 
 # ---- elementwise unary -------------------------------------------------------------------------
 
 def abs(x: Any) -> Tensor:  # noqa: A001 (keras.ops's name)
-    """``|x|``."""
-    return _m.abs(_t(x))
+    """``|x|`` (unsigned integers and bools unchanged)."""
+    x = _t(x)
+    return x if x.dtype.is_unsigned or x.dtype.name == "bool" else _m.abs(x)
 
 
 absolute = abs
@@ -329,8 +387,9 @@ def rsqrt(x: Any) -> Tensor:
 
 
 def square(x: Any) -> Tensor:
-    """``x * x``."""
-    return _m.square(_t(x))
+    """``x * x`` (bools as int32)."""
+    x = _t(x)
+    return _m.square(_m.cast(x, "int32") if x.dtype.name == "bool" else x)
 
 
 def sign(x: Any) -> Tensor:
@@ -390,14 +449,19 @@ def erf(x: Any) -> Tensor:
 def clip(x: Any, x_min: Any, x_max: Any) -> Tensor:
     """``x`` clipped to ``[x_min, x_max]``."""
     x = _t(x)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     return _m.clip_by_value(x, _t(x_min, x.dtype), _t(x_max, x.dtype))
 
 
 def where(condition: Any, x1: Any = None, x2: Any = None) -> Tensor:
     """``x1`` where ``condition`` holds, ``x2`` elsewhere; with only ``condition``, the indices of
-    its true entries."""
+    its true entries, one int32 tensor per axis (NumPy's ``nonzero``)."""
     if x1 is None and x2 is None:
-        return _t(np.stack(np.nonzero(convert_to_numpy(condition)), -1).astype(np.int64))
+        return tuple(_t(i.astype(np.int32)) for i in np.nonzero(convert_to_numpy(condition)))
+    if x1 is None or x2 is None:
+        raise ValueError("keras.ops.where: give both x1 and x2, or neither (for the indices of "
+                         "condition's true entries).")
     a, b = _pair(x1, x2)
     return _m.where(cast(condition, "bool"), a, b)
 
@@ -405,8 +469,8 @@ def where(condition: Any, x1: Any = None, x2: Any = None) -> Tensor:
 # ---- reductions --------------------------------------------------------------------------------
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """The sum over ``axis`` (all axes when None)."""
-    return _r.reduce_sum(_t(x), axis=_axis(axis), keepdims=keepdims)
+    """The sum over ``axis`` (all axes when None; bools and 8- and 16-bit integers in 32 bits)."""
+    return _r.reduce_sum(_widened(_t(x)), axis=_axis(axis), keepdims=keepdims)
 
 
 def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -416,19 +480,28 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
 def max(x: Any, axis: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:  # noqa: A001
     """The maximum over ``axis`` (at least ``initial`` when given)."""
-    out = _r.reduce_max(_t(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else maximum(out, initial)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        out = _r.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
+        return out if initial is None else _m.cast(maximum(_m.cast(out, "int32"), _t(initial, "int32")), "bool")
+    out = _r.reduce_max(x, axis=_axis(axis), keepdims=keepdims)
+    return out if initial is None else _m.maximum(out, _t(initial, out.dtype))
 
 
 def min(x: Any, axis: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:  # noqa: A001
     """The minimum over ``axis`` (at most ``initial`` when given)."""
-    out = _r.reduce_min(_t(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else minimum(out, initial)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        out = _r.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
+        return out if initial is None else _m.cast(minimum(_m.cast(out, "int32"), _t(initial, "int32")), "bool")
+    out = _r.reduce_min(x, axis=_axis(axis), keepdims=keepdims)
+    return out if initial is None else _m.minimum(out, _t(initial, out.dtype))
 
 
 def prod(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Tensor:
-    """The product over ``axis``."""
-    return _r.reduce_prod(_t(x, dtype), axis=_axis(axis), keepdims=keepdims)
+    """The product over ``axis`` (bools and 8- and 16-bit integers in 32 bits, unless ``dtype``)."""
+    x = _t(x, dtype) if dtype is not None else _widened(_t(x))
+    return _r.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def std(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -486,6 +559,8 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
 def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     """The running sum along ``axis`` (of the flattened ``x`` when None)."""
     x = _t(x, dtype)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     if axis is None:
         x, axis = _a.reshape(x, [-1]), 0
     return _m.cumsum(x, axis=axis)
@@ -494,6 +569,8 @@ def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
 def cumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     """The running product along ``axis`` (of the flattened ``x`` when None)."""
     x = _t(x, dtype)
+    if x.dtype.name == "bool":
+        x = _m.cast(x, "int32")
     if axis is None:
         x, axis = _a.reshape(x, [-1]), 0
     return _m.cumprod(x, axis=axis)
@@ -502,13 +579,13 @@ def cumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
 # ---- shapes and arrays -------------------------------------------------------------------------
 
 def concatenate(xs: Sequence, axis: int = 0) -> Tensor:
-    """The tensors ``xs`` joined along ``axis``."""
-    return _a.concat([_t(x) for x in xs], axis=axis)
+    """The tensors ``xs`` joined along ``axis`` (in their promoted dtype)."""
+    return _a.concat(_promote(*xs, weak=False), axis=axis)
 
 
 def stack(x: Sequence, axis: int = 0) -> Tensor:
-    """The tensors ``x`` stacked along a new ``axis``."""
-    return _a.stack([_t(v) for v in x], axis=axis)
+    """The tensors ``x`` stacked along a new ``axis`` (in their promoted dtype)."""
+    return _a.stack(_promote(*x), axis=axis)
 
 
 def unstack(x: Any, num: Any = None, axis: int = 0) -> list:
@@ -622,12 +699,16 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None) -> Tensor:
 
 def sort(x: Any, axis: int = -1) -> Tensor:
     """``x`` sorted ascending along ``axis``."""
-    return _s.sort(_t(x), axis=axis)
+    x = _t(x)
+    if x.dtype.name == "bool":
+        return _m.cast(_s.sort(_m.cast(x, "int8"), axis=axis), "bool")
+    return _s.sort(x, axis=axis)
 
 
 def argsort(x: Any, axis: int = -1) -> Tensor:
     """The indices that sort ``x`` ascending along ``axis``."""
-    return _s.argsort(_t(x), axis=axis, stable=True)
+    x = _t(x)
+    return _s.argsort(_m.cast(x, "uint8") if x.dtype.name == "bool" else x, axis=axis, stable=True)
 
 
 def top_k(x: Any, k: int, sorted: bool = True) -> tuple:  # noqa: A002
@@ -694,8 +775,9 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor: 
 
 
 def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse: bool = False) -> Tensor:
-    """One-hot vectors of length ``num_classes`` for the integer labels ``x``."""
-    return _a.one_hot(_t(x), num_classes, axis=axis, dtype=dtype or _FLOATX)
+    """One-hot vectors of length ``num_classes`` for the labels ``x`` (cast to integers first,
+    as Keras: float labels are truncated)."""
+    return _a.one_hot(_t(x, "int64"), num_classes, axis=axis, dtype=dtype or _FLOATX)
 
 
 # ---- neural-network ops ------------------------------------------------------------------------
@@ -789,8 +871,9 @@ def sparse_categorical_crossentropy(target: Any, output: Any, from_logits: bool 
 
 
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
-    """The sum of the ``offset`` diagonal over ``axis1`` and ``axis2``."""
-    return _r.reduce_sum(diagonal(x, offset, axis1, axis2), axis=-1)
+    """The sum of the ``offset`` diagonal over ``axis1`` and ``axis2`` (bools and 8- and 16-bit
+    integers in 32 bits)."""
+    return _r.reduce_sum(_widened(diagonal(x, offset, axis1, axis2)), axis=-1)
 
 
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
@@ -805,9 +888,1097 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 def get_item(x: Any, key: Any) -> Tensor:
     """``x[key]`` (what ``keras_tensor[key]`` becomes in a functional model; a key saved in a
     model's config comes back as a list, read as the tuple it was)."""
-    if isinstance(key, list) and builtins.any(isinstance(k, slice) or k is Ellipsis or k is None for k in key):
+    if isinstance(key, list) and builtins.any(isinstance(k, builtins.slice) or k is Ellipsis or k is None for k in key):
         key = tuple(key)
     return _t(x)[key]
+
+
+# ---- more of keras.ops: NumPy-like math and arrays, activations, control flow, indexing ----------
+
+def _unary_float(fn: Any, doc: str) -> Any:
+    def op(x: Any) -> Tensor:
+        return fn(_float(x))
+    op.__doc__ = doc
+    return op
+
+
+arccos = _unary_float(_sp.acos, "The inverse cosine (integers give floats).")
+arccosh = _unary_float(_sp.acosh, "The inverse hyperbolic cosine.")
+arcsin = _unary_float(_sp.asin, "The inverse sine.")
+arcsinh = _unary_float(_sp.asinh, "The inverse hyperbolic sine.")
+arctanh = _unary_float(_sp.atanh, "The inverse hyperbolic tangent.")
+cosh = _unary_float(_sp.cosh, "The hyperbolic cosine.")
+sinh = _unary_float(_sp.sinh, "The hyperbolic sine.")
+for _f, _n in ((arccos, "arccos"), (arccosh, "arccosh"), (arcsin, "arcsin"), (arcsinh, "arcsinh"),
+               (arctanh, "arctanh"), (cosh, "cosh"), (sinh, "sinh")):
+    _f.__name__ = _f.__qualname__ = _n
+
+
+def exp2(x: Any) -> Tensor:
+    """``2**x`` (integers give floats)."""
+    x = _float(x)
+    return _m.pow(_t(2.0, x.dtype), x)
+
+
+def reciprocal(x: Any) -> Tensor:
+    """``1 / x``."""
+    return _m.reciprocal(_t(x))
+
+
+def trunc(x: Any) -> Tensor:
+    """Rounded toward zero (integers and bools unchanged)."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return x
+    return _m.where(_m.less(x, _t(0, x.dtype)), _sp.ceil(x), _sp.floor(x))
+
+
+def _float_test(fn: Any, fill: bool) -> Any:
+    def op(x: Any) -> Tensor:
+        x = _t(x)
+        if not (x.dtype.is_floating or x.dtype.is_complex):
+            return _t(np.full(x.shape.as_list(), fill))
+        return fn(x)
+    return op
+
+
+isnan = _float_test(_sp.is_nan, False)
+isnan.__doc__, isnan.__name__ = "Where ``x`` is NaN (never for integers).", "isnan"
+isinf = _float_test(_sp.is_inf, False)
+isinf.__doc__, isinf.__name__ = "Where ``x`` is infinite (never for integers).", "isinf"
+isfinite = _float_test(_sp.is_finite, True)
+isfinite.__doc__, isfinite.__name__ = "Where ``x`` is finite (always for integers).", "isfinite"
+
+
+def nan_to_num(x: Any, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    """``x`` with NaN, +inf and -inf replaced (by ``nan``, and the dtype's largest and smallest
+    values unless given); integers unchanged."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return x
+    info = np.finfo(x.dtype.as_numpy_dtype)
+    big = _t(info.max if posinf is None else posinf, x.dtype)
+    small = _t(info.min if neginf is None else neginf, x.dtype)
+    x = _m.where(_sp.is_nan(x), _m.zeros_like(x) + _t(nan, x.dtype), x)
+    x = _m.where(_m.logical_and(_sp.is_inf(x), _m.greater(x, _t(0, x.dtype))), _m.zeros_like(x) + big, x)
+    return _m.where(_m.logical_and(_sp.is_inf(x), _m.less(x, _t(0, x.dtype))), _m.zeros_like(x) + small, x)
+
+
+def copy(x: Any) -> Tensor:
+    """A copy of ``x``."""
+    return _a.identity(_t(x))
+
+
+def conjugate(x: Any) -> Tensor:
+    """The complex conjugate (real ``x`` unchanged)."""
+    x = _t(x)
+    return _m.conj(x) if x.dtype.is_complex else x
+
+
+conj = conjugate
+
+
+def ravel(x: Any) -> Tensor:
+    """``x`` flattened."""
+    return _a.reshape(_t(x), [-1])
+
+
+def count_nonzero(x: Any, axis: Any = None) -> Tensor:
+    """The number of nonzero entries over ``axis``, int32."""
+    return _m.cast(_r.count_nonzero(_t(x), axis=_axis(axis)), "int32")
+
+
+amax = max
+amin = min
+
+
+def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The range ``max - min`` over ``axis``."""
+    x = _t(x)
+    return _m.subtract(_r.reduce_max(x, axis=_axis(axis), keepdims=keepdims),
+                       _r.reduce_min(x, axis=_axis(axis), keepdims=keepdims))
+
+
+def average(x: Any, axis: Any = None, weights: Any = None) -> Tensor:
+    """The mean over ``axis``, weighted by ``weights`` (the shape of ``x``, or 1-D along ``axis``)."""
+    if weights is None:
+        x, = _promote(x, extra=float, weak=False)
+        return _r.reduce_mean(x, axis=axis)
+    x, w = _promote(x, weights, extra=float, weak=False)
+    if w.shape.rank == 1 and x.shape.rank > 1 and axis is not None:
+        w = _a.reshape(w, [-1 if i == axis % x.shape.rank else 1 for i in builtins.range(x.shape.rank)])
+    return _m.truediv(_r.reduce_sum(x * w, axis=axis), _r.reduce_sum(w + _m.zeros_like(x), axis=axis))
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Tensor:
+    """``x`` with the axes ``source`` moved to ``destination`` (ints or sequences)."""
+    x = _t(x)
+    r = x.shape.rank
+    src = [a % r for a in ([source] if isinstance(source, int) else source)]
+    dst = [a % r for a in ([destination] if isinstance(destination, int) else destination)]
+    order = [a for a in builtins.range(r) if a not in src]
+    for d, s_ in sorted(zip(dst, src)):
+        order.insert(d, s_)
+    return _a.transpose(x, order)
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
+    """``x`` with ``axis1`` and ``axis2`` exchanged."""
+    x = _t(x)
+    perm = list(builtins.range(x.shape.rank))
+    a, b = axis1 % len(perm), axis2 % len(perm)
+    perm[a], perm[b] = perm[b], perm[a]
+    return _a.transpose(x, perm)
+
+
+def roll(x: Any, shift: Any, axis: Any = None) -> Tensor:
+    """``x`` rolled by ``shift`` along ``axis`` (the flattened ``x`` when None)."""
+    x = _t(x)
+    if axis is None:
+        return _a.reshape(_a.roll(_a.reshape(x, [-1]), shift, 0), x.shape.as_list())
+    return _a.roll(x, shift, axis)
+
+
+def fliplr(x: Any) -> Tensor:
+    """``x`` reversed along axis 1."""
+    return flip(x, 1)
+
+
+def flipud(x: Any) -> Tensor:
+    """``x`` reversed along axis 0."""
+    return flip(x, 0)
+
+
+def _band(x: Any, k: int, lower: bool) -> Tensor:
+    x = _t(x)
+    rows, cols = x.shape[-2], x.shape[-1]
+    i, j = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    keep = (i >= j - k) if lower else (j >= i + k)
+    return _m.where(_t(np.broadcast_to(keep, x.shape.as_list())), x, _m.zeros_like(x))
+
+
+def tril(x: Any, k: int = 0) -> Tensor:
+    """``x`` (the last two axes a matrix) with the entries above the ``k``-th diagonal zeroed."""
+    return _band(x, k, True)
+
+
+def triu(x: Any, k: int = 0) -> Tensor:
+    """``x`` (the last two axes a matrix) with the entries below the ``k``-th diagonal zeroed."""
+    return _band(x, k, False)
+
+
+def diag(x: Any, k: int = 0) -> Tensor:
+    """The ``k``-th diagonal of a matrix, or the matrix with vector ``x`` on it."""
+    x = _t(x)
+    if x.shape.rank == 1:
+        n = x.shape[0] + builtins.abs(k)
+        return _la.matrix_diag(x, k=k, num_rows=n, num_cols=n)
+    if x.shape.rank == 2:
+        return _la.diag_part(x, k=k)
+    raise ValueError(f"`x` must be 1-D or 2-D; received x.shape={tuple(x.shape.as_list())}.")
+
+
+def append(x1: Any, x2: Any, axis: Any = None) -> Tensor:
+    """``x2`` appended to ``x1`` along ``axis`` (both flattened when None)."""
+    a, b = _strong_pair(x1, x2)
+    if axis is None:
+        return _a.concat([_a.reshape(a, [-1]), _a.reshape(b, [-1])], axis=0)
+    return _a.concat([a, b], axis=axis)
+
+
+def hstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 1 (axis 0 for vectors)."""
+    xs = _promote(*xs)
+    return _a.concat(xs, axis=0 if xs[0].shape.rank == 1 else 1)
+
+
+def vstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 0."""
+    return _a.concat(_promote(*xs), axis=0)
+
+
+def outer(x1: Any, x2: Any) -> Tensor:
+    """The outer product of the flattened ``x1`` and ``x2``."""
+    a, b = _strong_pair(x1, x2)
+    a, b = _a.reshape(a, [-1, 1]), _a.reshape(b, [-1])
+    return _m.logical_and(a, b) if a.dtype.name == "bool" else a * b  # (TF's `*` on bools: `and`)
+
+
+def inner(x1: Any, x2: Any) -> Tensor:
+    """The sum of products over the last axes (a product for a scalar)."""
+    a, b, out = _in_float(x1, x2)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return _t(a * b, out)
+    return _t(_la.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 1]]), out)
+
+
+def vdot(x1: Any, x2: Any) -> Tensor:
+    """The dot product of the flattened ``x1`` and ``x2``."""
+    a, b, out = _in_float(x1, x2)
+    return _t(_r.reduce_sum(_a.reshape(a, [-1]) * _a.reshape(b, [-1])), out)
+
+
+def _binary_float(fn: Any, name: str, doc: str) -> Any:
+    def op(x1: Any, x2: Any) -> Tensor:
+        return fn(*_promote(x1, x2, extra=float, weak=False))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+arctan2 = _binary_float(_sp.atan2, "arctan2", "The angle of the point ``(x2, x1)``.")
+
+
+def _logaddexp(a: Tensor, b: Tensor) -> Tensor:
+    d = a - b
+    return _m.where(_sp.is_nan(d), a + b, _m.maximum(a, b) + _m.log1p(_m.exp(-_m.abs(d))))
+
+
+logaddexp = _binary_float(_logaddexp, "logaddexp", "``log(exp(x1) + exp(x2))``, without overflow.")
+
+
+def hypot(x1: Any, x2: Any) -> Tensor:
+    """``sqrt(x1**2 + x2**2)`` (small integers give floatx, int64 float64)."""
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    want = _floatx() if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32") else (
+        "float64" if name == "int64" else name)
+    a, b = _t(a, want), _t(b, want)
+    return _m.sqrt(_m.square(a) + _m.square(b))
+
+
+def divide_no_nan(x1: Any, x2: Any) -> Tensor:
+    """``x1 / x2``, 0 where ``x2`` is 0."""
+    return _sp.divide_no_nan(*_promote(x1, x2, extra=float))
+
+
+def logical_xor(x1: Any, x2: Any) -> Tensor:
+    """Elementwise ``xor`` of the truth values."""
+    return _m.logical_xor(cast(x1, "bool"), cast(x2, "bool"))
+
+
+def isclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """Where ``|x1 - x2| <= atol + rtol * |x2|`` (integers: equal)."""
+    a, b = _strong_pair(x1, x2)
+    if not a.dtype.is_floating:
+        return _m.equal(a, b)
+    out = _m.less_equal(_m.abs(a - b), _t(atol, a.dtype) + _t(rtol, a.dtype) * _m.abs(b))
+    return _m.logical_or(out, _m.logical_and(_sp.is_nan(a), _sp.is_nan(b))) if equal_nan else out
+
+
+def allclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """Whether :func:`isclose` holds everywhere."""
+    return _r.reduce_all(isclose(x1, x2, rtol, atol, equal_nan))
+
+
+def nonzero(x: Any) -> tuple:
+    """The indices of the nonzero entries, one int32 tensor per axis."""
+    return tuple(_t(i.astype(np.int32)) for i in np.nonzero(convert_to_numpy(x)))
+
+
+def meshgrid(*x: Any, indexing: str = "xy") -> list:
+    """Coordinate grids from 1-D ``x`` (``"xy"``: Cartesian, ``"ij"``: matrix indexing)."""
+    return _a.meshgrid(*[_t(v) for v in x], indexing=indexing)
+
+
+def identity(n: int, dtype: Any = None) -> Tensor:
+    """The ``n`` x ``n`` identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:  # noqa: N803
+    """Ones at and below the ``k``-th diagonal."""
+    return _t(np.tri(N, M, k, dtype=_dt.as_dtype(dtype or _FLOATX).as_numpy_dtype))
+
+
+def empty(shape: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ``shape`` (zeros)."""
+    return zeros(shape, dtype)
+
+
+def empty_like(x: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ``x``'s shape (zeros)."""
+    return zeros_like(x, dtype)
+
+
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a tensor."""
+    return isinstance(x, (Tensor, VariableBase))
+
+
+def dtype(x: Any) -> str:
+    """``x``'s dtype as Keras names it (``"float32"``)."""
+    return _t(x).dtype.name
+
+
+def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = False) -> tuple:
+    """The mean and variance over ``axes`` (float16 computed in float32)."""
+    x = _t(x)
+    name = x.dtype.name
+    work = _m.cast(x, "float32") if name == "float16" else x
+    mean_ = _r.reduce_mean(work, axis=_axis(axes), keepdims=True)
+    var_ = _r.reduce_mean(_m.square(work - _a.stop_gradient(mean_)), axis=_axis(axes), keepdims=keepdims)
+    mean_ = mean_ if keepdims else _a.squeeze(mean_, _axis(axes) if not isinstance(axes, int) else [axes])
+    if name == "float16":
+        mean_, var_ = _m.cast(mean_, name), _m.cast(var_, name)
+    return mean_, var_
+
+
+def searchsorted(sorted_sequence: Any, values: Any, side: str = "left") -> Tensor:
+    """Where ``values`` would be inserted in the 1-D ``sorted_sequence`` to keep it sorted, int32."""
+    seq = _t(sorted_sequence)
+    if seq.shape.rank != 1:
+        raise ValueError("`searchsorted` only supports 1-D sorted sequences; received "
+                         f"sorted_sequence.shape={tuple(seq.shape.as_list())}.")
+    return _s.searchsorted(seq, _t(values, seq.dtype), side=side, out_type="int32")
+
+
+def multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse: bool = False) -> Tensor:
+    """Multi-hot vectors: ones at the labels of each row of ``inputs`` (a batch of label lists)."""
+    x = _t(inputs)
+    rank1 = x.shape.rank == 1
+    if rank1:
+        x = _a.expand_dims(x, 0)
+    out = _r.reduce_max(one_hot(x, num_classes, axis=axis, dtype=dtype or _FLOATX), axis=-2)
+    return _a.squeeze(out, [0]) if rank1 else out
+
+
+# activations (keras.ops.nn), as Keras's TensorFlow backend computes them
+
+def log_sigmoid(x: Any) -> Tensor:
+    """``log(sigmoid(x))``."""
+    return _sp.log_sigmoid(_t(x))
+
+
+def softsign(x: Any) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return _nn.softsign(_t(x))
+
+
+def hard_sigmoid(x: Any) -> Tensor:
+    """``relu6(x + 3) / 6``."""
+    x = _t(x)
+    return _nn.relu6(x + _t(3.0, x.dtype)) / _t(6.0, x.dtype)
+
+
+def hard_silu(x: Any) -> Tensor:
+    """``x * hard_sigmoid(x)``."""
+    x = _t(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def celu(x: Any, alpha: float = 1.0) -> Tensor:
+    """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    x = _t(x)
+    a = _t(alpha, x.dtype)
+    return _m.maximum(x, _t(0.0, x.dtype)) + a * _m.expm1(_m.minimum(x, _t(0.0, x.dtype)) / a)
+
+
+def glu(x: Any, axis: int = -1) -> Tensor:
+    """The gated linear unit: the first half of ``axis`` times the sigmoid of the second."""
+    x = _t(x)
+    if x.shape[axis] % 2:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape.as_list())} "
+                         f"with axis={axis}")
+    a, b = _a.split(x, 2, axis=axis)
+    return a * _m.sigmoid(b)
+
+
+def hard_tanh(x: Any) -> Tensor:
+    """``x`` clipped to ``[-1, 1]``."""
+    x = _t(x)
+    return _m.clip_by_value(x, _t(-1.0, x.dtype), _t(1.0, x.dtype))
+
+
+def hard_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > threshold``, else 0."""
+    x = _t(x)
+    return _m.where(_m.greater(_m.abs(x), _t(threshold, x.dtype)), x, _m.zeros_like(x))
+
+
+def soft_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` moved ``threshold`` toward 0, and 0 within ``threshold`` of it."""
+    x = _t(x)
+    t = _t(threshold, x.dtype)
+    return _m.where(_m.greater(x, t), x - t, _m.where(_m.less(x, -t), x + t, _m.zeros_like(x)))
+
+
+def tanh_shrink(x: Any) -> Tensor:
+    """``x - tanh(x)``."""
+    x = _t(x)
+    return x - _m.tanh(x)
+
+
+def squareplus(x: Any, b: float = 4) -> Tensor:
+    """``(x + sqrt(x**2 + b)) / 2``."""
+    x = _t(x)
+    return (x + _m.sqrt(_m.square(x) + _t(b, x.dtype))) / _t(2, x.dtype)
+
+
+def sparse_plus(x: Any) -> Tensor:
+    """0 below -1, ``(x + 1)**2 / 4`` up to 1, ``x`` above."""
+    x = _t(x)
+    one = _t(1.0, x.dtype)
+    return _m.where(_m.less_equal(x, -one), _m.zeros_like(x),
+                    _m.where(_m.less(x, one), _t(0.25, x.dtype) * _m.square(x + one), x))
+
+
+def threshold(x: Any, threshold: float, default_value: float) -> Tensor:
+    """``x`` where ``x > threshold``, else ``default_value``."""
+    x = _t(x)
+    return _m.where(_m.greater(x, _t(threshold, x.dtype)), x, _m.zeros_like(x) + _t(default_value, x.dtype))
+
+
+# control flow, run as Python (tapegrad's tf.function traces Python control flow)
+
+def cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
+    """``true_fn()`` if ``pred`` holds, else ``false_fn()``."""
+    return true_fn() if builtins.bool(pred) else false_fn()
+
+
+def switch(index: Any, branches: Sequence, *operands: Any) -> Any:
+    """``branches[index](*operands)`` (``index`` clipped to the branches)."""
+    i = builtins.min(builtins.max(int(index), 0), len(branches) - 1)
+    return branches[i](*operands)
+
+
+def fori_loop(lower: Any, upper: Any, body_fun: Any, init_val: Any) -> Any:
+    """``val = body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1``."""
+    val = init_val
+    for i in builtins.range(int(lower), int(upper)):
+        val = body_fun(i, val)
+    return val
+
+
+def while_loop(cond: Any, body: Any, loop_vars: Any, maximum_iterations: int | None = None) -> Any:
+    """``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (at most
+    ``maximum_iterations`` times); a lone tensor or a dict is one value, a list or tuple gives a
+    tuple."""
+    single = not isinstance(loop_vars, (list, tuple))
+    vals = (loop_vars,) if single else tuple(loop_vars)
+    n = 0
+    while (maximum_iterations is None or n < maximum_iterations) and builtins.bool(cond(*vals)):
+        out = body(*vals)
+        vals = (out,) if single else tuple(out)
+        n += 1
+    return vals[0] if single else vals
+
+
+def scan(f: Any, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
+         unroll: int = 1) -> tuple:
+    """``carry, y = f(carry, x)`` over the leading axis of ``xs`` (``length`` times with ``xs``
+    None); the last carry and the stacked ``y``."""
+    if xs is None and length is None:
+        raise ValueError("Got no `xs` to scan over and `length` not provided.")
+    items = [None] * length if xs is None else unstack(xs)
+    if reverse:
+        items = items[::-1]
+    carry, ys = init, []
+    for x in items:
+        carry, y = f(carry, x)
+        ys.append(y)
+    if reverse:
+        ys = ys[::-1]
+    if not ys or ys[0] is None:
+        return carry, None
+    flat = [_nest.flatten(y) for y in ys]
+    stacked = [_a.stack([_t(f[i]) for f in flat]) for i in builtins.range(len(flat[0]))]
+    return carry, _nest.pack_sequence_as(ys[0], stacked)
+
+
+def map(f: Any, xs: Any) -> Any:  # noqa: A001 (keras.ops's name)
+    """``f`` applied to each slice of ``xs`` along its first axis, stacked."""
+    return _a.stack([_t(f(x)) for x in unstack(xs)])
+
+
+def slice(inputs: Any, start_indices: Any, shape: Any) -> Tensor:  # noqa: A001
+    """The block of ``shape`` at ``start_indices``."""
+    return _ix.slice(_t(inputs), [int(i) for i in convert_to_numpy(start_indices)],
+                     [int(i) for i in convert_to_numpy(shape)])
+
+
+def slice_update(inputs: Any, start_indices: Any, updates: Any) -> Tensor:
+    """``inputs`` with the block at ``start_indices`` replaced by ``updates``."""
+    x, u = _t(inputs), _t(updates)
+    start = [int(i) for i in convert_to_numpy(start_indices)]
+    grid = np.stack(np.meshgrid(*[np.arange(s_, s_ + n) for s_, n in zip(start, u.shape.as_list())],
+                                indexing="ij"), -1)
+    return _ix.tensor_scatter_nd_update(x, _t(grid.astype(np.int64)), _t(u, x.dtype))
+
+
+def scatter(indices: Any, values: Any, shape: Any) -> Tensor:
+    """A tensor of ``shape``: zeros, plus ``values`` added at ``indices`` (summed where repeated)."""
+    return _ix.scatter_nd(_t(indices), _t(values), [int(d) for d in shape])
+
+
+def scatter_update(inputs: Any, indices: Any, updates: Any) -> Tensor:
+    """``inputs`` with ``updates`` written at ``indices``."""
+    x = _t(inputs)
+    return _ix.tensor_scatter_nd_update(x, _t(indices), _t(updates, x.dtype))
+
+
+# convolution and pooling (channels_last unless data_format says otherwise)
+
+def _channels_last(x: Tensor, data_format: Any) -> bool:
+    if data_format not in (None, "channels_last", "channels_first"):
+        raise ValueError("data_format must be 'channels_last' or 'channels_first'; received "
+                         f"data_format={data_format!r}.")
+    return data_format != "channels_first"
+
+
+def _to_last(x: Tensor) -> Tensor:
+    return _a.transpose(x, [0] + list(builtins.range(2, x.shape.rank)) + [1])
+
+
+def _to_first(x: Tensor) -> Tensor:
+    return _a.transpose(x, [0, x.shape.rank - 1] + list(builtins.range(1, x.shape.rank - 1)))
+
+
+def _spatial(v: Any, n: int) -> list:
+    return [int(v)] * n if isinstance(v, (int, np.integer)) else [int(u) for u in v]
+
+
+def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: Any = None,
+         dilation_rate: Any = 1) -> Tensor:
+    """The N-D convolution of ``inputs`` (batch, spatial..., channels) with ``kernel``
+    (spatial..., in, out)."""
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    n = x.shape.rank - 2
+    x = x if last else _to_last(x)
+    out = _conv.convolution(x, _t(kernel, x.dtype), strides=_spatial(strides, n), padding=padding.upper(),
+                            dilations=_spatial(dilation_rate, n))
+    return out if last else _to_first(out)
+
+
+def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
+                   data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """The depthwise 1-D or 2-D convolution: each input channel with its own ``kernel`` slice
+    (spatial..., in, multiplier)."""
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    x = x if last else _to_last(x)
+    k = _t(kernel, x.dtype)
+    one_d = x.shape.rank == 3
+    if one_d:
+        x, k = _a.expand_dims(x, 1), _a.expand_dims(k, 0)
+    s_, d_ = _spatial(strides, 1 if one_d else 2), _spatial(dilation_rate, 1 if one_d else 2)
+    s_, d_ = ([1] + s_, [1] + d_) if one_d else (s_, d_)
+    out = _conv.depthwise_conv2d(x, k, strides=[1, *s_, 1], padding=padding.upper(), dilations=d_)
+    out = _a.squeeze(out, [1]) if one_d else out
+    return out if last else _to_first(out)
+
+
+def _pool(kind: str, inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: Any) -> Tensor:
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    n = x.shape.rank - 2
+    x = x if last else _to_last(x)
+    window = _spatial(pool_size, n)
+    out = _conv.pool(x, window, kind, strides=window if strides is None else _spatial(strides, n),
+                     padding=padding.upper())
+    return out if last else _to_first(out)
+
+
+def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+             data_format: Any = None) -> Tensor:
+    """The maximum over each ``pool_size`` window (``strides`` default to ``pool_size``)."""
+    return _pool("MAX", inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None) -> Tensor:
+    """The mean over each ``pool_size`` window (``strides`` default to ``pool_size``)."""
+    return _pool("AVG", inputs, pool_size, strides, padding, data_format)
+
+
+# segments, linear algebra and the rest
+
+def segment_sum(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The sums of ``data``'s rows by ``segment_ids`` (``num_segments`` rows; by default one per
+    distinct id)."""
+    return _segment(_seg.segment_sum, _seg.unsorted_segment_sum, data, segment_ids, num_segments, sorted)
+
+
+def segment_max(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The maxima of ``data``'s rows by ``segment_ids`` (as :func:`segment_sum`)."""
+    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted)
+
+
+def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool) -> Tensor:
+    if is_sorted:
+        if num is not None:
+            raise ValueError("Argument `num_segments` cannot be set when sorted is True (as Keras's "
+                             f"TensorFlow backend). Received: num_segments={num}, sorted={is_sorted}.")
+        return in_order(_t(data), _t(ids))
+    ids = _t(ids)
+    if num is None:
+        num = len(np.unique(convert_to_numpy(ids)))
+    return any_order(_t(data), ids, int(num))
+
+
+def in_top_k(targets: Any, predictions: Any, k: int) -> Tensor:
+    """Whether each target is among the ``k`` largest of its row of ``predictions``."""
+    return _s.in_top_k(_t(targets), _t(predictions), k)
+
+
+def erfinv(x: Any) -> Tensor:
+    """The inverse error function (float16 computed in float32)."""
+    x = _float(x)
+    if x.dtype.name == "float16":
+        return _m.cast(_sp.erfinv(_m.cast(x, "float32")), "float16")
+    return _sp.erfinv(x)
+
+
+def saturate_cast(x: Any, dtype: Any) -> Tensor:
+    """``x`` cast to ``dtype``, clipped to its range first."""
+    return _m.saturate_cast(_t(x), dtype)
+
+
+def array(x: Any, dtype: Any = None) -> Tensor:
+    """``x`` as a tensor (of ``dtype`` when given)."""
+    return _t(x, dtype)
+
+
+def custom_gradient(f: Any) -> Any:
+    """``f`` (returning ``(y, grad_fn)``) as a function whose gradient is ``grad_fn``'s."""
+    return _custom_gradient(f)
+
+
+def vectorized_map(function: Any, elements: Any) -> Any:
+    """``function`` over the slices of ``elements`` along the first axis, stacked."""
+    return _vectorized_map(function, elements)
+
+
+def inv(x: Any) -> Tensor:
+    """The inverse of the square matrices ``x``."""
+    return _dec.inv(_float(x))
+
+
+def det(x: Any) -> Tensor:
+    """The determinant of the square matrices ``x``."""
+    return _dec.det(_float(x))
+
+
+def solve(a: Any, b: Any) -> Tensor:
+    """``x`` with ``a @ x = b`` (``b`` a vector or matrices)."""
+    a, b = _promote(a, b, extra=float, weak=False)
+    vector = b.shape.rank == a.shape.rank - 1
+    out = _dec.solve(a, _a.expand_dims(b, -1) if vector else b)
+    return _a.squeeze(out, [-1]) if vector else out
+
+
+def cholesky(x: Any, upper: bool = False) -> Tensor:
+    """The Cholesky factor of the positive definite matrices ``x`` (lower, or ``upper``)."""
+    out = _dec.cholesky(_float(x))
+    return _la.matrix_transpose(out) if upper else out
+
+
+def svd(x: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """``(u, s, vh)`` with ``x = u @ diag(s) @ vh`` (only ``s`` without ``compute_uv``)."""
+    x = _float(x)
+    if not compute_uv:
+        return _dec.svd(x, full_matrices=full_matrices, compute_uv=False)
+    s_, u, v = _dec.svd(x, full_matrices=full_matrices)
+    return u, s_, _la.adjoint(v)
+
+
+def qr(x: Any, mode: str = "reduced") -> tuple:
+    """``(q, r)`` with ``x = q @ r`` (``mode`` ``"reduced"`` or ``"complete"``)."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"`mode` must be 'reduced' or 'complete'; received mode={mode!r}.")
+    return tuple(_dec.qr(_float(x), full_matrices=mode == "complete"))
+
+
+def eigh(x: Any) -> tuple:
+    """The eigenvalues (ascending) and eigenvectors of the symmetric matrices ``x``."""
+    return tuple(_dec.eigh(_float(x)))
+
+
+def cdist(x: Any, y: Any) -> Tensor:
+    """The Euclidean distance between each row of ``x`` and each row of ``y`` (over the last axis)."""
+    x, y = _t(x), _t(y)
+    if x.shape.rank < 2 or y.shape.rank < 2 or x.shape[-1] != y.shape[-1]:
+        raise ValueError("`cdist` takes inputs of rank >= 2 whose last dimensions match; received "
+                         f"shapes {tuple(x.shape.as_list())} and {tuple(y.shape.as_list())}.")
+    d = _a.expand_dims(x, -2) - _a.expand_dims(y, -3)
+    return _m.sqrt(_r.reduce_sum(_m.square(d), axis=-1))
+
+
+# more NumPy-like ops
+
+def _float_wide(x: Any) -> Tensor:
+    """``x`` in the float type Keras's cbrt/deg2rad give it: int64 in float64, other integers and
+    bools in floatx."""
+    x = _t(x)
+    if x.dtype.is_floating:
+        return x
+    return _m.cast(x, "float64" if x.dtype.name == "int64" else _floatx())
+
+
+def cbrt(x: Any) -> Tensor:
+    """The real cube root."""
+    x = _float_wide(x)
+    return _m.sign(x) * _m.pow(_m.abs(x), _t(1.0 / 3.0, x.dtype))
+
+
+def deg2rad(x: Any) -> Tensor:
+    """Degrees to radians."""
+    x = _float_wide(x)
+    return x * (_t(np.pi, x.dtype) / _t(180.0, x.dtype))
+
+
+def rad2deg(x: Any) -> Tensor:
+    """Radians to degrees."""
+    x = _float_wide(x)
+    return x * (_t(180.0, x.dtype) / _t(np.pi, x.dtype))
+
+
+def signbit(x: Any) -> Tensor:
+    """Where the sign bit is set (-0.0 included)."""
+    x = _t(x)
+    if x.dtype.name == "bool":
+        return _t(np.zeros(x.shape.as_list(), bool))
+    if not x.dtype.is_floating:
+        return _m.less(x, _t(0, x.dtype))
+    return _m.less(_a.bitcast(_m.cast(x, "float32"), "int32"), _t(0, "int32"))  # (the sign bit)
+
+
+def sinc(x: Any) -> Tensor:
+    """``sin(pi x) / (pi x)``, 1 at 0."""
+    x = _float(x)
+    px = x * _t(np.pi, x.dtype)
+    zero = _m.equal(x, _t(0, x.dtype))
+    return _m.where(zero, _m.ones_like(x), _m.sin(px) / _m.where(zero, _m.ones_like(x), px))
+
+
+def diff(a: Any, n: int = 1, axis: int = -1) -> Tensor:
+    """The ``n``-th discrete difference along ``axis`` (bools: where neighbours differ)."""
+    a = _t(a)
+    if n < 0:
+        raise ValueError(f"Order `n` must be non-negative. Received n={n}")
+    if n and a.shape.rank == 0:
+        raise ValueError("`diff` requires input that is at least one dimensional.")
+    ax = axis % builtins.max(a.shape.rank, 1)
+    hi = tuple(builtins.slice(1, None) if i == ax else builtins.slice(None) for i in builtins.range(a.shape.rank))
+    lo = tuple(builtins.slice(None, -1) if i == ax else builtins.slice(None) for i in builtins.range(a.shape.rank))
+    for _ in builtins.range(n):
+        a = _m.not_equal(a[hi], a[lo]) if a.dtype.name == "bool" else _m.subtract(a[hi], a[lo])
+    return a
+
+
+def fmod(x1: Any, x2: Any) -> Tensor:
+    """The remainder of ``x1 / x2`` with the sign of ``x1`` (C's ``fmod``)."""
+    a, b = _strong_pair(x1, x2)
+    out = "int32" if a.dtype.name == "bool" else a.dtype.name
+    work = "int32" if out in ("uint8", "uint16", "uint32") else out
+    a, b = _t(a, work), _t(b, work)
+    return _t(_m.sign(a) * _m.floormod(_m.abs(a), _m.abs(b)), out)
+
+
+def logaddexp2(x1: Any, x2: Any) -> Tensor:
+    """``log2(2**x1 + 2**x2)``, without overflow."""
+    a, b = _promote(x1, x2, extra=float, weak=False)
+    d = a - b
+    ln2 = _m.cast(_m.log(_t(2.0)), a.dtype)  # (log(2) in float32, as Keras)
+    return _m.where(_sp.is_nan(d), a + b, _m.maximum(a, b) + _m.log1p(_m.exp(-_m.abs(d) * ln2)) / ln2)
+
+
+def isin(x1: Any, x2: Any, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Where the entries of ``x1`` are among those of ``x2`` (or not, with ``invert``)."""
+    a, b = _strong_pair(x1, x2)
+    hit = _r.reduce_any(_m.equal(_a.reshape(a, [-1, 1]), _a.reshape(b, [1, -1])), axis=1)
+    hit = _m.logical_not(hit) if invert else hit
+    return _a.reshape(hit, a.shape.as_list())
+
+
+def _inf_test(sign: int) -> Any:
+    def op(x: Any) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return _t(np.zeros(x.shape.as_list(), bool))
+        return _m.equal(x, _t(sign * np.inf, x.dtype))
+    return op
+
+
+isposinf = _inf_test(1)
+isposinf.__name__, isposinf.__doc__ = "isposinf", "Where ``x`` is +inf."
+isneginf = _inf_test(-1)
+isneginf.__name__, isneginf.__doc__ = "isneginf", "Where ``x`` is -inf."
+
+
+def isreal(x: Any) -> Tensor:
+    """Where the imaginary part is 0 (everywhere for real dtypes)."""
+    x = _t(x)
+    return _m.equal(_m.imag(x), _t(0, _m.imag(x).dtype)) if x.dtype.is_complex else \
+        _t(np.ones(x.shape.as_list(), bool))
+
+
+def real(x: Any) -> Tensor:
+    """The real part."""
+    return _m.real(_t(x))
+
+
+def imag(x: Any) -> Tensor:
+    """The imaginary part."""
+    return _m.imag(_t(x))
+
+
+def erfc(x: Any) -> Tensor:
+    """``1 - erf(x)``, exact for large ``x``."""
+    return _sp.erfc(_float(x))
+
+
+def kron(x1: Any, x2: Any) -> Tensor:
+    """The Kronecker product."""
+    a, b = _strong_pair(x1, x2)
+    while a.shape.rank < b.shape.rank:
+        a = _a.expand_dims(a, 0)
+    while b.shape.rank < a.shape.rank:
+        b = _a.expand_dims(b, 0)
+    r = a.shape.rank
+    out = _a.reshape(a, [d for n in a.shape.as_list() for d in (n, 1)]) * \
+        _a.reshape(b, [d for n in b.shape.as_list() for d in (1, n)])
+    return _a.reshape(out, [m * n for m, n in zip(a.shape.as_list(), b.shape.as_list())]) if r else out
+
+
+def diagflat(x: Any, k: int = 0) -> Tensor:
+    """A matrix with the flattened ``x`` on its ``k``-th diagonal."""
+    return diag(ravel(x), k)
+
+
+def dstack(xs: Sequence) -> Tensor:
+    """The tensors joined along axis 2 (vectors and matrices given axes first)."""
+    xs = _promote(*xs, weak=False)
+    shaped = []
+    for x in xs:
+        r = x.shape.rank
+        shaped.append(_a.reshape(x, [1, -1, 1]) if r <= 1 else _a.expand_dims(x, -1) if r == 2 else x)
+    return _a.concat(shaped, axis=2)
+
+
+def array_split(x: Any, indices_or_sections: int, axis: int = 0) -> list:
+    """``x`` split into ``indices_or_sections`` parts along ``axis``, the first ones a row longer
+    when it does not divide."""
+    x = _t(x)
+    n, total = int(indices_or_sections), x.shape[axis]
+    sizes = [total // n + 1] * (total % n) + [total // n] * (n - total % n)
+    return _a.split(x, sizes, axis=axis)
+
+
+def vsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 0."""
+    return split(x, indices_or_sections, axis=0)
+
+
+def hsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 1 (axis 0 for vectors)."""
+    x = _t(x)
+    return split(x, indices_or_sections, axis=0 if x.shape.rank == 1 else 1)
+
+
+def _nan_reduce(fill: Any, reduce: Any, int_reduce: Any) -> Any:
+    def op(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return int_reduce(x, axis=axis, keepdims=keepdims)
+        clean = _m.where(_sp.is_nan(x), _m.zeros_like(x) + _t(fill, x.dtype), x)
+        return reduce(clean, axis=_axis(axis), keepdims=keepdims)
+    return op
+
+
+nansum = _nan_reduce(0.0, _r.reduce_sum, sum)
+nansum.__name__, nansum.__doc__ = "nansum", "The sum over ``axis``, NaNs counted as 0."
+nanmax = _nan_reduce(-np.inf, _r.reduce_max, max)
+nanmax.__name__, nanmax.__doc__ = "nanmax", "The maximum over ``axis``, NaNs left out."
+nanmin = _nan_reduce(np.inf, _r.reduce_min, min)
+nanmin.__name__, nanmin.__doc__ = "nanmin", "The minimum over ``axis``, NaNs left out."
+
+
+def nanmean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The mean over ``axis`` of the entries that are not NaN."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        return _r.reduce_mean(_m.cast(x, "float32"), axis=_axis(axis), keepdims=keepdims)
+    ok = _m.logical_not(_sp.is_nan(x))
+    total = _r.reduce_sum(_m.where(ok, x, _m.zeros_like(x)), axis=_axis(axis), keepdims=keepdims)
+    return total / _r.reduce_sum(_m.cast(ok, x.dtype.name), axis=_axis(axis), keepdims=keepdims)
+
+
+def logdet(x: Any) -> Tensor:
+    """``log(det(x))`` of positive definite matrices."""
+    return _dec.logdet(_float(x))
+
+
+def slogdet(x: Any) -> tuple:
+    """The sign and the log of the absolute value of the determinant."""
+    x = _float(x)
+    d = _dec.det(x)
+    return _m.sign(d), _m.log(_m.abs(d))
+
+
+def pinv(x: Any, rcond: float = 1e-15) -> Tensor:
+    """The Moore-Penrose pseudo-inverse (singular values below ``rcond`` times the largest cut)."""
+    x = _float(x)
+    s_, u, v = _dec.svd(x)
+    cut = _t(rcond, x.dtype) * _r.reduce_max(s_, axis=-1, keepdims=True)
+    s_inv = _m.where(_m.greater(s_, cut), _m.reciprocal(_m.where(_m.greater(s_, cut), s_, _m.ones_like(s_))),
+                     _m.zeros_like(s_))
+    return _la.matmul(v * _a.expand_dims(s_inv, -2), _la.adjoint(u))
+
+
+def solve_triangular(a: Any, b: Any, lower: bool = False) -> Tensor:
+    """``x`` with ``a @ x = b`` for triangular ``a`` (its ``lower`` or upper triangle)."""
+    a, b = _promote(a, b, extra=float, weak=False)
+    a = tril(a) if lower else triu(a)
+    vector = b.shape.rank == a.shape.rank - 1
+    out = _dec.solve(a, _a.expand_dims(b, -1) if vector else b)
+    return _a.squeeze(out, [-1]) if vector else out
+
+
+# quantiles
+
+def quantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or an array: its axes come first) over
+    ``axis`` (every axis when None), by ``method``: ``"linear"``, ``"lower"``, ``"higher"``,
+    ``"midpoint"`` or ``"nearest"``; NaN where the data holds a NaN."""
+    if method not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'.")
+    x, = _promote(x, extra=float, weak=False)
+    qs = np.asarray(convert_to_numpy(q), np.float64)
+    rank = x.shape.rank
+    axes = None if axis is None else sorted(a % rank for a in ([axis] if isinstance(axis, int) else axis))
+    if axes is None:
+        y = _a.reshape(x, [-1])
+    else:
+        others = [i for i in builtins.range(rank) if i not in axes]
+        y = _a.reshape(_a.transpose(x, others + axes), [x.shape[i] for i in others] + [-1])
+    ys = _s.sort(y, axis=-1)
+    n = y.shape[-1]
+
+    def at(idx: np.ndarray) -> Tensor:
+        return _ix.gather(ys, _t(np.clip(idx, 0, n - 1).astype(np.int32)), axis=y.shape.rank - 1)
+
+    exact = (n - 1) * qs
+    if method == "lower":
+        out = at(np.floor(exact))
+    elif method == "higher":
+        out = at(np.ceil(exact))
+    elif method == "nearest":
+        out = at(np.round(exact))
+    elif method == "midpoint":
+        out = _t(0.5, ys.dtype) * (at(np.floor(exact)) + at(np.ceil(exact)))
+    else:
+        larger = np.clip(np.ceil(exact), 0, n - 1)
+        smaller = np.maximum(larger - 1, 0)
+        larger = np.minimum(smaller + 1, n - 1)
+        frac = _t((larger - exact).astype(ys.dtype.as_numpy_dtype))
+        out = at(larger) * (_t(1, ys.dtype) - frac) + at(smaller) * frac
+    has_nan = _r.reduce_any(_sp.is_nan(x), axis=axes)
+    out = _m.where(_a.reshape(has_nan, has_nan.shape.as_list() + [1] * qs.ndim), _m.zeros_like(out) + _t(
+        np.nan, out.dtype), out)
+    if keepdims:
+        if axes is None:
+            out = _a.reshape(out, [1] * rank + list(qs.shape))
+        else:
+            for i in axes:
+                out = _a.expand_dims(out, i)
+    k = out.shape.rank
+    if k >= 2 and qs.ndim % k:  # (the axes of q first)
+        shift = qs.ndim % k
+        out = _a.transpose(out, list(builtins.range(k - shift, k)) + list(builtins.range(k - shift)))
+    return out
+
+
+def median(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The median over ``axis`` (every axis when None)."""
+    return quantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def percentile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """:func:`quantile` with ``q`` in percent."""
+    return quantile(x, np.asarray(convert_to_numpy(q), np.float32) / np.float32(100.0), axis=axis,
+                    method=method, keepdims=keepdims)
+
+
+# normalization and attention (keras.ops.nn)
+
+def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None,
+                        epsilon: float = 1e-3) -> Tensor:
+    """``(x - mean) / sqrt(variance + epsilon) * scale + offset`` with the statistics along ``axis``."""
+    x = _t(x)
+    shape = [1] * x.shape.rank
+    shape[axis] = -1
+
+    def along(v: Any) -> Any:
+        return None if v is None else (_a.reshape(_t(v, x.dtype), shape) if axis not in (-1, x.shape.rank - 1)
+                                        else _t(v, x.dtype))
+    return _nn.batch_normalization(x, along(mean), along(variance), along(offset), along(scale), epsilon)
+
+
+def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float | None = None) -> Tensor:
+    """``x * rsqrt(mean(x**2) + epsilon) * scale`` over ``axis`` (computed in at least float32)."""
+    x = _t(x)
+    out_dtype = x.dtype.name
+    x = _t(x, _result_type(out_dtype, "float32"))
+    eps = 1e-7 if epsilon is None else epsilon
+    rrms = _m.rsqrt(_r.reduce_mean(_m.square(x), axis=_axis(axis), keepdims=True) + _t(eps, x.dtype))
+    out = x * rrms
+    if scale is not None:
+        out = out * _t(scale, x.dtype)
+    return _t(out, out_dtype)
+
+
+def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, mask: Any = None,
+                          scale: Any = None, is_causal: bool = False, flash_attention: Any = None,
+                          attn_logits_soft_cap: Any = None) -> Tensor:
+    """Scaled dot-product attention of ``(batch, T, heads, dim)`` queries over ``(batch, S, heads,
+    dim)`` keys and values: ``softmax(q k / sqrt(dim) + bias, masked) v`` (grouped keys repeated
+    over the query heads; ``mask`` true where attention is allowed, ``is_causal`` for a causal
+    mask)."""
+    if flash_attention:
+        raise ValueError("Flash attention is not supported in tapegrad (nor in Keras's TensorFlow backend).")
+    q, k, v = _t(query), _t(key), _t(value)
+    if q.shape.rank != 4:
+        raise ValueError("`dot_product_attention` only supports 4D inputs. Received: "
+                         f"query.shape={tuple(q.shape.as_list())}, key.shape={tuple(k.shape.as_list())}, "
+                         f"value.shape={tuple(v.shape.as_list())}.")
+    q, k, v = _promote(q, k, v, weak=False)
+    if q.shape[2] > k.shape[2] > 1:
+        groups = q.shape[2] // k.shape[2]
+        k, v = _a.repeat(k, groups, axis=2), _a.repeat(v, groups, axis=2)
+    if scale is None:
+        scale = _m.cast(_m.reciprocal(_m.sqrt(_t(float(k.shape[-1])))), q.dtype)
+    logits_dtype = _result_type(q.dtype.name, "float32")
+    logits = _t(_la.einsum("BTNH,BSNH->BNTS", q, k), logits_dtype)
+    logits = logits * _t(scale, logits_dtype)
+    if bias is not None:
+        logits = logits + _t(bias, logits_dtype)
+    if mask is not None or is_causal:
+        allowed = _t(np.ones(logits.shape.as_list(), bool))
+        if mask is not None:
+            allowed = _m.logical_and(allowed, cast(mask, "bool"))
+        if is_causal:
+            t_, s_ = logits.shape[2], logits.shape[3]
+            allowed = _m.logical_and(allowed, _t(np.tril(np.ones((t_, s_), bool))[None, None]))
+        big = (65500.0 if logits_dtype == "float16" else 3.38953e38) * -0.7
+        logits = _m.where(allowed, logits, _m.zeros_like(logits) + _t(big, logits_dtype))
+    probs = _t(_nn.softmax(_t(logits, _result_type(logits_dtype, "float32")), axis=-1), k.dtype)
+    return _la.einsum("BNTS,BSNH->BTNH", probs, v)
+
+
+def psnr(x1: Any, x2: Any, max_val: Any) -> Tensor:
+    """The peak signal-to-noise ratio ``20 log10(max_val) - 10 log10(mse)``."""
+    a, b = _t(x1), _t(x2)
+    if a.shape.as_list() != b.shape.as_list():
+        raise ValueError(f"Input shapes {tuple(a.shape.as_list())} and {tuple(b.shape.as_list())} must "
+                         "match for PSNR calculation.")
+    mse = _r.reduce_mean(_m.square(a - b))
+    return _t(20.0, mse.dtype) * log10(_t(max_val, b.dtype)) - _t(10.0, mse.dtype) * log10(mse)
 
 
 def _symbolic(name: str, fn: Any) -> Any:
@@ -823,10 +1994,29 @@ def _symbolic(name: str, fn: Any) -> Any:
     return op
 
 
-__all__.append("get_item")
+__all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "cosh", "sinh", "exp2",
+            "reciprocal", "trunc", "isnan", "isinf", "isfinite", "nan_to_num", "copy", "conjugate",
+            "conj", "ravel", "count_nonzero", "amax", "amin", "ptp", "average", "moveaxis", "swapaxes",
+            "roll", "fliplr", "flipud", "tril", "triu", "diag", "append", "hstack", "vstack", "outer",
+            "inner", "vdot", "arctan2", "logaddexp", "hypot", "divide_no_nan", "logical_xor", "isclose",
+            "allclose", "nonzero", "meshgrid", "identity", "tri", "empty", "empty_like", "is_tensor",
+            "dtype", "moments", "searchsorted", "multi_hot", "log_sigmoid", "softsign", "hard_sigmoid",
+            "hard_silu", "hard_swish", "celu", "glu", "hard_tanh", "hard_shrink", "soft_shrink",
+            "tanh_shrink", "squareplus", "sparse_plus", "threshold", "cond", "switch", "fori_loop",
+            "while_loop", "scan", "map", "slice", "slice_update", "scatter", "scatter_update", "conv",
+            "depthwise_conv", "max_pool", "average_pool", "segment_sum", "segment_max", "in_top_k",
+            "erfinv", "saturate_cast", "array", "custom_gradient", "vectorized_map", "inv", "det",
+            "solve", "cholesky", "svd", "qr", "eigh", "cdist", "cbrt", "deg2rad", "rad2deg", "signbit",
+            "sinc", "diff", "fmod", "logaddexp2", "isin", "isposinf", "isneginf", "isreal", "real",
+            "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
+            "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
+            "batch_normalization", "rms_normalization", "dot_product_attention", "psnr", "quantile",
+            "median", "percentile"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
-                     "full", "arange", "linspace", "eye"):
+                     "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
+                     "switch", "fori_loop", "while_loop", "scan", "map", "custom_gradient",
+                     "vectorized_map"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 

@@ -11,6 +11,7 @@ array([[1., 0., 0.],
 """
 from __future__ import annotations
 
+import importlib
 import random as _pyrandom
 from collections.abc import Sequence as _Sequence
 from typing import TYPE_CHECKING, Any
@@ -269,9 +270,13 @@ def is_keras_tensor(x: Any) -> bool:
     return isinstance(x, KerasTensor)
 
 
+_IMAGE_FILES = ("load_img", "img_to_array", "array_to_img", "save_img")  # (in preprocessing.image)
+
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
-    def __getattr__(name: str) -> object:  # "did you mean" for a typo
-        raise _missing_name(__name__, name, __all__)
+    def __getattr__(name: str) -> object:  # the image file helpers load on first use; a typo: "did you mean"
+        if name in _IMAGE_FILES:
+            return getattr(importlib.import_module("..preprocessing.image", __name__), name)
+        raise _missing_name(__name__, name, __all__ + list(_IMAGE_FILES))
 
 
 def unpack_x_y_sample_weight(data: Any) -> tuple:

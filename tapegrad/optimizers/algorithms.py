@@ -137,7 +137,7 @@ class Adam(Optimizer):
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
         m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * f(1 - self.beta_2)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
         if self.amsgrad:
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
@@ -221,7 +221,7 @@ class RMSprop(Optimizer):
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         f = x.dtype.type
         rho, keep = f(self.rho), f(1 - self.rho)
-        v = s["velocity"] = rho * s["velocity"] + keep * np.square(g)
+        v = s["velocity"] = rho * s["velocity"] + keep * self._square(g)
         if self.centered:
             a = s["average_gradient"] = rho * s["average_gradient"] + keep * g
             denominator = v - np.square(a) + f(self.epsilon)
@@ -301,7 +301,7 @@ class Adagrad(Optimizer):
         return np.full(_shape_of(v), _cast(self.initial_accumulator_value, np.empty(0, dt)), dt)
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
-        acc = s["accumulator"] = s["accumulator"] + np.square(g)
+        acc = s["accumulator"] = s["accumulator"] + self._square(g)
         return x - lr * g / np.sqrt(acc + x.dtype.type(self.epsilon))
 
     def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,

@@ -75,8 +75,9 @@ class Nadam(_Moments):
         u_t_1 = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t + 1)))
         u_product_t = f(self._u_product.numpy())
         m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * f(1 - self.beta_2)
-        m_hat = u_t_1 * m / (f(1) - u_product_t * u_t_1) + (f(1) - u_t) * g / (f(1) - u_product_t)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
+        m_hat = u_t_1 * m / (f(1) - u_product_t * u_t_1) + self._each(
+            g, lambda a: (f(1) - u_t) * a / (f(1) - u_product_t))   # (per slice, as Keras's)
         v_hat = v / (f(1) - np.power(b2, f(t)))
         return x - m_hat * lr / (np.sqrt(v_hat) + f(self.epsilon))
 
@@ -121,7 +122,7 @@ class Adamax(_Moments):
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         f = x.dtype.type
         m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        u = s["norm"] = np.maximum(f(self.beta_2) * s["norm"], np.abs(g))
+        u = s["norm"] = np.maximum(f(self.beta_2) * s["norm"], self._abs(g))
         b1_power = np.power(_cast(self.beta_1, x), f(t))
         return x - lr * m / ((f(1) - b1_power) * (u + f(self.epsilon)))
 
@@ -156,7 +157,7 @@ class Lamb(_Moments):
         b1_power = np.power(_cast(self.beta_1, x), f(t))
         b2_power = np.power(_cast(self.beta_2, x), f(t))
         m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * f(1 - self.beta_2)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
         step = (m / (f(1) - b1_power)) / (np.sqrt(v / (f(1) - b2_power)) + f(self.epsilon))
         w_norm, g_norm = np.sqrt(np.sum(np.square(x))), np.sqrt(np.sum(np.square(step)))
         ratio = w_norm / g_norm if w_norm > 0 and g_norm > 0 else f(1)
@@ -208,10 +209,16 @@ class Adadelta(Optimizer):
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         f = x.dtype.type
         rho, keep, eps = f(self.rho), f(1 - self.rho), f(self.epsilon)
-        a = s["accumulated_grad"] = rho * s["accumulated_grad"] + keep * np.square(g)
-        delta = -(np.sqrt(s["accumulated_delta_var"] + eps) * g) / np.sqrt(a + eps)
-        s["accumulated_delta_var"] = rho * s["accumulated_delta_var"] + keep * np.square(delta)
-        return x + lr * delta
+        a = s["accumulated_grad"] = rho * s["accumulated_grad"] + keep * self._square(g)
+        rd, ra = np.sqrt(s["accumulated_delta_var"] + eps), np.sqrt(a + eps)
+        if self._per_slice is None:
+            delta = -(rd * g) / ra
+            s["accumulated_delta_var"] = rho * s["accumulated_delta_var"] + keep * np.square(delta)
+            return x + lr * delta
+        idx, raw = self._slices(g)   # (slices that repeat a row: Keras's delta is per slice)
+        each = -(rd[idx] * raw) / ra[idx]
+        s["accumulated_delta_var"] = rho * s["accumulated_delta_var"] + keep * self._sum_rows(g, np.square(each))
+        return x + self._sum_rows(g, lr * each)
 
     def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
                      tmp: Any, lr: Any, t: int) -> None:
@@ -287,7 +294,7 @@ class Ftrl(Optimizer):
         l1 = f(self.l1_regularization_strength)
         l2 = f(self.l2_regularization_strength) + f(self.beta) / (f(2) * lr)
         acc = s["accumulator"]
-        new_acc = acc + np.square(g)
+        new_acc = acc + self._square(g)
         grad = g + f(2 * self.l2_shrinkage_regularization_strength) * x
         z = s["linear"] = s["linear"] + (grad - (np.power(new_acc, p) - np.power(acc, p)) / lr * x)
         s["accumulator"] = new_acc
@@ -501,7 +508,7 @@ class ScheduleFreeAdamW(Optimizer):
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         if self.warmup_steps > 0:
             lr = lr * np.minimum(step / f(self.warmup_steps), one)
-        v = s["velocity"] = s["velocity"] + (np.square(g) - s["velocity"]) * (one - b2)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * (one - b2)
         denominator = np.sqrt(v / (one - np.power(b2, step))) + _cast(self.epsilon, x)
         z = s["momentum"] = s["momentum"] - lr * g / denominator
         weight = one / step

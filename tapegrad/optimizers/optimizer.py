@@ -45,17 +45,41 @@ replica_hook: Callable[["Optimizer", list], list] | None = None
 
 
 class _Rows:
-    """A sparse gradient with duplicate indices summed: ``values[i]`` belongs to row ``index[i]``."""
+    """A sparse gradient with duplicate indices summed: ``values[i]`` belongs to row ``index[i]``.
 
-    __slots__ = ("index", "values")
+    Where the slices repeat a row, ``raw`` keeps their values as given and ``where`` the row of
+    each: Keras's ops act on an IndexedSlices' values before its duplicates are summed
+    (``keras.ops.square`` keeps the slices; adding them to a dense slot sums them), so Adam's
+    second moment takes ``Σ gᵢ²`` where its first takes ``Σ gᵢ``, and scaling or clipping acts on
+    each ``gᵢ``. :meth:`map` and :meth:`summed` follow that; without duplicates both are None."""
 
-    def __init__(self, index: np.ndarray, values: np.ndarray) -> None:
-        self.index, self.values = index, values
+    __slots__ = ("index", "values", "where", "raw")
+
+    def __init__(self, index: np.ndarray, values: np.ndarray, where: np.ndarray | None = None,
+                 raw: np.ndarray | None = None) -> None:
+        self.index, self.values, self.where, self.raw = index, values, where, raw
+
+    def summed(self, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``fn`` of each slice's values, summed per row (``fn(values)`` without duplicates)."""
+        if self.raw is None:
+            return fn(self.values)
+        out = np.zeros_like(self.values)
+        np.add.at(out, self.where, fn(self.raw))
+        return out
+
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> "_Rows":
+        """The slices with ``fn`` applied to each slice's values (then summed per row)."""
+        if self.raw is None:
+            return _Rows(self.index, fn(self.values))
+        raw = fn(self.raw)
+        out = np.zeros_like(self.values)
+        np.add.at(out, self.where, raw)
+        return _Rows(self.index, out, self.where, raw)
 
 
 def _divided(g: Any, scale: float) -> Any:
     if isinstance(g, _Rows):
-        return _Rows(g.index, g.values / g.values.dtype.type(scale))
+        return g.map(lambda a: a / a.dtype.type(scale))
     return g / g.dtype.type(scale)
 
 
@@ -179,7 +203,10 @@ class Optimizer:
 
     _slots: tuple = ()
     _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
+    _per_slice: "_Rows | None" = None   # the slices being applied, when they repeat a row
     _jit_compile: bool | None = None  # compiled updates (_jit.py); None: tf.config.optimizer.get_jit()
+
+    _deferred_restore: Any = None  # (set by tf.train.Checkpoint: restores the slots made after a restore)
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
@@ -290,6 +317,11 @@ class Optimizer:
 
     # ------------------------------------------------------------------ variables
     @property
+    def built(self) -> bool:
+        """Whether the optimizer has variables to update (Keras's ``optimizer.built``)."""
+        return bool(self._vars)
+
+    @property
     def variables(self) -> list[Variable]:
         """The optimizer's own state: ``iterations``, the learning rate Variable, then the slots
         of each variable in the order they were first seen."""
@@ -332,6 +364,8 @@ class Optimizer:
             if self.gradient_accumulation_steps:
                 self._accumulators.append(Variable(np.zeros_like(_value_of(v)), trainable=False,
                                                    name=f"{base}_gradient_accumulator"))
+            if self._deferred_restore is not None:
+                self._deferred_restore(self)
         return i
 
     def exclude_from_weight_decay(self, var_list: Sequence[Variable] | None = None,
@@ -487,6 +521,8 @@ class Optimizer:
             np.add.at(summed, where.ravel(), values)
             if _where(v) is not None:  # dense on the variable's device
                 return _at(_dense(_Rows(rows, summed), v), v)
+            if rows.size < index.size:   # (repeated rows: their slices are kept, see _Rows)
+                return _Rows(rows, summed, where.ravel(), values)
             return _Rows(rows, summed)
         try:
             t = convert_to_tensor(g)
@@ -505,11 +541,11 @@ class Optimizer:
         return arr.astype(dt, copy=False)   # (read only: the updates never write a gradient)
 
     def _clip(self, pairs: list) -> list:
-        def values(g: Any) -> np.ndarray:
-            return g.values if isinstance(g, _Rows) else g
+        def values(g: Any) -> np.ndarray:   # (a norm counts each slice, as Keras's does)
+            return (g.values if g.raw is None else g.raw) if isinstance(g, _Rows) else g
 
         def scaled(g: Any, f: Any) -> Any:
-            return _Rows(g.index, g.values * f) if isinstance(g, _Rows) else g * f
+            return g.map(lambda a: a * f) if isinstance(g, _Rows) else g * f
 
         if self.clipnorm and self.clipnorm > 0:
             out = []
@@ -523,10 +559,12 @@ class Optimizer:
             c = self.global_clipnorm
             with np.errstate(divide="ignore", invalid="ignore"):
                 f = c * np.minimum(1.0 / norm, 1.0 / c) + (norm - norm)  # NaN for a non-finite norm
-            return [(scaled(g, values(g).dtype.type(f)), v) for g, v in pairs]
+            # (Keras's `v * scale` makes an IndexedSlices dense: its rows summed, then scaled)
+            return [((_Rows(g.index, g.values * values(g).dtype.type(f)) if isinstance(g, _Rows)
+                      else g * values(g).dtype.type(f)), v) for g, v in pairs]
         if self.clipvalue and self.clipvalue > 0:
             c = self.clipvalue
-            return [((_Rows(g.index, np.clip(g.values, -c, c)) if isinstance(g, _Rows)
+            return [((g.map(lambda a: np.clip(a, -c, c)) if isinstance(g, _Rows)
                       else np.clip(g, -c, c)), v) for g, v in pairs]
         return pairs
 
@@ -589,22 +627,54 @@ class Optimizer:
         dense_here = not rows and _where(v) is None
         x = v.value().numpy() if dense_here else _value_of(v)  # (read-only: updates make new arrays)
         state = {s: _value_of(sv) for s, sv in slots.items()}
-        if rows:
-            if self._rowwise:
-                rows = g.index
-                sub = {s: a[rows] for s, a in state.items()}
-                x[rows] = self._update(x[rows], g.values, sub, lr, step)
-                for s, a in sub.items():
-                    state[s][rows] = a
+        if rows and g.raw is not None:   # (repeated rows: squares and |g| per slice, see _Rows)
+            self._per_slice = g
+        try:
+            if rows:
+                if self._rowwise:
+                    rows = g.index
+                    sub = {s: a[rows] for s, a in state.items()}
+                    x[rows] = self._update(x[rows], g.values, sub, lr, step)
+                    for s, a in sub.items():
+                        state[s][rows] = a
+                else:
+                    dense = np.zeros_like(x)
+                    dense[g.index] = g.values
+                    x = self._update(x, dense, state, lr, step)
             else:
-                dense = np.zeros_like(x)
-                dense[g.index] = g.values
-                x = self._update(x, dense, state, lr, step)
-        else:
-            x = self._update(x, g, state, lr, step)
+                x = self._update(x, g, state, lr, step)
+        finally:
+            self._per_slice = None
         for s, sv in slots.items():
             _store(sv, state[s], g)
         _store(v, x, g)
+
+    def _square(self, g: np.ndarray) -> np.ndarray:
+        """``g**2`` for ``_update`` as Keras squares a gradient: for slices that repeat a row,
+        ``Σ gᵢ²`` where ``g`` is ``Σ gᵢ`` (``keras.ops.square`` acts on the slices)."""
+        return np.square(g) if self._per_slice is None else self._each(g, np.square)
+
+    def _abs(self, g: np.ndarray) -> np.ndarray:
+        """``|g|`` for ``_update``, per slice as :meth:`_square`."""
+        return np.abs(g) if self._per_slice is None else self._each(g, np.abs)
+
+    def _each(self, g: np.ndarray, fn: Callable) -> np.ndarray:
+        """``fn`` of each slice of the gradient ``g``, summed per row (``fn(g)`` when no slices
+        repeat a row): what a Keras op on the IndexedSlices gives once added to a dense value."""
+        if self._per_slice is None:
+            return fn(g)
+        idx, raw = self._slices(g)
+        return self._sum_rows(g, fn(raw))
+
+    def _slices(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(row of each slice in g, the slices' values)`` for the slices being applied."""
+        rows = self._per_slice   # (a row-wise update's g holds the slices' rows only)
+        return (rows.where if self._rowwise else rows.index[rows.where]), rows.raw
+
+    def _sum_rows(self, g: np.ndarray, per_slice: np.ndarray) -> np.ndarray:
+        out = np.zeros_like(g)
+        np.add.at(out, self._slices(g)[0], per_slice)
+        return out
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         """New value of ``x`` from gradient ``g``; updates the slot arrays in ``s`` in place or by

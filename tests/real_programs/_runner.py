@@ -61,6 +61,9 @@ def run_program(name: str) -> dict:
     """Run one program in this process; its ``RESULTS`` as ``{key: ndarray}``."""
     if HERE not in sys.path:
         sys.path.insert(0, HERE)
+    import tensorflow as tf   # (TensorFlow when recording; tapegrad under tapegrad_imports)
+    tf.random.set_seed(None)   # (as in a fresh process, where each program was recorded: no global
+    # seed left by the programs run before it in this one)
     scope = runpy.run_path(os.path.join(HERE, name + ".py"), run_name="__main__")
     for value in list(scope.values()):  # (a program's strategy ends with it, as with its process:
         if type(value).__name__.endswith("MirroredStrategy") and hasattr(value, "close"):

@@ -1,5 +1,5 @@
-"""``keras.applications.resnet50``: ``preprocess_input`` is `imagenet_utils.preprocess_input` with `mode="caffe"`; ``decode_predictions`` raises
-(it needs a download)."""
-from .imagenet_utils import _preprocess_caffe as preprocess_input, decode_predictions
+"""``keras.applications.resnet50``: ``ResNet50`` (see ``keras.applications.resnet``),
+``preprocess_input`` (``mode="caffe"``) and ``decode_predictions``."""
+from .resnet import ResNet50, decode_predictions, preprocess_input
 
-__all__ = ["preprocess_input", "decode_predictions"]
+__all__ = ["ResNet50", "preprocess_input", "decode_predictions"]

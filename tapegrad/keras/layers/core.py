@@ -10,12 +10,13 @@ import numpy as np
 from ..._convert import convert_to_tensor
 from ..._tensor import Tensor
 from ...ops.array import concat, expand_dims, reshape, shape as _shape, transpose
-from ...ops.linalg import matmul
 from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, where
 from ...ops.reduction import reduce_logsumexp
-from .. import activations, backend, initializers, random, regularizers
+from .. import activations, backend, initializers, ops as _kops, random, regularizers
 from .input_spec import InputSpec
 from .layer import Layer
+
+_promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
@@ -84,9 +85,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Tensor:
-        x = matmul(inputs, self.kernel)
+        x = _promoting_matmul(inputs, self.kernel)  # (integer inputs give floats, as Keras's ops)
         if self.bias is not None:
-            x = _add(x, self.bias)
+            x = _add(x, self.bias) if x.dtype == self.bias.dtype else _promoting_add(x, self.bias)
         return self.activation(x) if self.activation is not None else x
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
@@ -397,8 +398,8 @@ class _Merge(Layer):
                 x = expand_dims(x, 1)
             xs.append(x)
         out = xs[0]
-        for x in xs[1:]:
-            out = self._op(out, x)
+        for x in xs[1:]:  # (mixed dtypes promote, as Keras's ops.add etc.)
+            out = self._op(out, x) if out.dtype == x.dtype else self._op(*_kops._pair(out, x))
         return out
 
     def compute_output_shape(self, input_shape: Any) -> tuple:

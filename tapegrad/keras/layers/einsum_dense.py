@@ -7,8 +7,7 @@ import re
 from typing import Any, Sequence
 
 from ..._tensor import Tensor
-from ...ops.linalg import einsum
-from .. import activations, initializers
+from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
@@ -127,9 +126,9 @@ class EinsumDense(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Tensor:
-        x = einsum(self.equation, inputs, self.kernel)
+        x = _kops.einsum.__wrapped__(self.equation, inputs, self.kernel)  # (promotes, as Keras's ops)
         if self.bias is not None:
-            x = x + self.bias
+            x = x + self.bias if x.dtype == self.bias.dtype else _kops.add.__wrapped__(x, self.bias)
         return self.activation(x) if self.activation is not None else x
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from ... import _strings
 from ..._convert import convert_to_tensor
 from ..._tensor import Tensor
 from ..._variable import Variable
@@ -120,7 +121,8 @@ def _placeholder(x: Any, fill: int) -> Any:
     mask when the KerasTensor has one (a bool KerasTensor, or a mask over all but the last axis)."""
     if not isinstance(x, KerasTensor):
         return x
-    value = convert_to_tensor(np.zeros([fill if d is None else d for d in x.shape], x.dtype))
+    dims = [fill if d is None else d for d in x.shape]
+    value = convert_to_tensor(_strings.empty(dims) if x.dtype == "string" else np.zeros(dims, x.dtype))
     mask = x._keras_mask
     if mask is not None:
         shape = mask.shape if isinstance(mask, KerasTensor) else value.shape[:-1]

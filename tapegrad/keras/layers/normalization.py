@@ -121,7 +121,8 @@ class BatchNormalization(Layer):
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         ax = _axis(self.axis, self._ndim, self)
         check_input(self, inputs.shape, self._ndim, ax, self._size)
-        inputs = float32_inside(inputs)
+        if inputs.dtype.name != "float64":  # (Keras: in result_type(x, float32): integers too)
+            inputs = float32_inside(inputs) if inputs.dtype.is_floating else cast(inputs, "float32")
         if training and self.trainable:
             mean, var = self._moments(inputs, mask)
             m = self.momentum

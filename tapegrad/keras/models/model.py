@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-import numpy as np
 
 from ...distribute import _strategy as _distribute
 from ...saving import _write_atomically, load_variables, save_variables
 from .. import backend
 from .._distributed import StrategyRef
 from .._keras_tensor import KerasTensor, shapes_to_specs
+from .._summary import print_summary
 from .._tree import flatten
-from ..layers.input_layer import InputLayer
 from ..layers.layer import Layer, auto_config
 from ..trainers.trainer import Trainer
 from .functional import _layers_by_depth, _nodes_between, _shapes_of, run_graph
@@ -147,76 +146,39 @@ class Model(Trainer, Layer):
 
     # -- summary ----------------------------------------------------------------------------------
 
-    def _summary_rows(self) -> list:
-        rows = []
-        if self.__dict__.get("_functional"):
-            for layer in self.layers:
-                nodes = [n for n in self._nodes if n.layer is layer]
-                shape = (layer.batch_shape if isinstance(layer, InputLayer)
-                         else nodes[0].outputs.shape if nodes and isinstance(nodes[0].outputs, KerasTensor)
-                         else [t.shape for t in flatten(nodes[0].outputs)] if nodes else "?")
-                parents = []
-                for n in nodes:
-                    for t in flatten((n.args, n.kwargs)):
-                        if isinstance(t, KerasTensor):
-                            parents.append(f"{t._node.layer.name}[0][{t._index}]")
-                rows.append((layer, shape, parents or ["-"]))
-            return rows
-        shapes = self.__dict__.get("_output_shapes", {})
-        for layer in self.layers:
-            rows.append((layer, shapes.get(id(layer), "?"), None))
-        return rows
-
     def summary(self, line_length: int | None = None, positions: Any = None,
                 print_fn: Callable | None = None, expand_nested: bool = False,
                 show_trainable: bool = False, layer_range: Any = None) -> None:
-        """Print a table of the layers (name and type, output shape, parameters) and the totals."""
-        print_fn = print_fn or print
-        rows = self._summary_rows()
-        functional = self.__dict__.get("_functional")
-        header = ["Layer (type)", "Output Shape", "Param #"] + (["Connected to"] if functional else [])
-        body = []
-        for layer, shape, parents in rows:
-            n = layer.count_params() if layer.built else 0
-            shape_s = str(tuple(shape)) if isinstance(shape, tuple) else str(shape)
-            cells = [f"{layer.name} ({type(layer).__name__})", shape_s, f"{n:,}" if layer.built else "0 (unbuilt)"]
-            if functional:
-                cells.append(", ".join(parents))
-            body.append(cells)
-        widths = [max([len(header[i])] + [len(r[i]) for r in body]) + 1 for i in range(len(header))]
+        """Print the model's layers as Keras 3 does: a table of each layer's name and type, output
+        shape and parameter count (and, for a functional model with branches, the layers each
+        is connected to), then the totals (with the optimizer's, once it is built).
 
-        def line(left: str, mid: str, right: str, fill: str) -> str:
-            return left + mid.join(fill * (w + 1) for w in widths) + right
+        Args:
+          line_length: the table's width (default 88, or 108 with "Connected to", at most the
+            terminal's width less 4).
+          positions: where each column ends, as fractions of ``line_length``.
+          print_fn: called once with the whole text (default: printed to stdout).
+          expand_nested: also list the layers of nested models.
+          show_trainable: add a column saying whether each layer is trainable.
+          layer_range: two regular expressions: the first and the last layer to list.
 
-        def row(cells: list, bar: str) -> str:
-            out = []
-            for i, (c, w) in enumerate(zip(cells, widths)):
-                out.append(" " + (c.rjust(w - 1) + " " if i == 2 else c.ljust(w)))
-            return bar + bar.join(out) + bar
-        lines = [f'Model: "{self.name}"', line("┏", "┳", "┓", "━"), row(header, "┃"),
-                 line("┡", "╇", "┩", "━")]
-        for i, cells in enumerate(body):
-            lines.append(row(cells, "│"))
-            lines.append(line("├", "┼", "┤", "─") if i < len(body) - 1 else line("└", "┴", "┘", "─"))
-        if not body:
-            lines.append(line("└", "┴", "┘", "─"))
-
-        def size(ws: list) -> str:
-            count = int(sum(int(np.prod(v.shape)) for v in ws))
-            nbytes = float(sum(int(np.prod(v.shape)) * v.dtype.size for v in ws))
-            unit = "B"
-            for u in ("KB", "MB", "GB"):
-                if nbytes < 1024:
-                    break
-                nbytes, unit = nbytes / 1024, u
-            return f"{count:,} ({nbytes:.2f} {unit})"
-        lines += [f" Total params: {size(self.weights)}",
-                  f" Trainable params: {size(self.trainable_weights)}",
-                  f" Non-trainable params: {size(self.non_trainable_weights)}"]
-        if self.optimizer is not None and self.optimizer.variables:
-            lines.insert(-2, f" Optimizer params: {size(list(self.optimizer.variables))}")
-        for text in lines:
-            print_fn(text)
+        >>> from tapegrad import keras
+        >>> model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2, name="dense")],
+        ...                          name="tiny")
+        >>> model.summary(line_length=50)
+        Model: "tiny"
+        ┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━┓
+        ┃ Layer (type)        ┃ Output Shape   ┃ Param # ┃
+        ┡━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━╇━━━━━━━━━┩
+        │ dense (Dense)       │ (None, 2)      │      10 │
+        └─────────────────────┴────────────────┴─────────┘
+         Total params: 10 (40.00 B)
+         Trainable params: 10 (40.00 B)
+         Non-trainable params: 0 (0.00 B)
+        """
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
+                      expand_nested=expand_nested, show_trainable=show_trainable,
+                      layer_range=layer_range)
 
     # -- weights on disk --------------------------------------------------------------------------
 

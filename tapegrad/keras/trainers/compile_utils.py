@@ -27,8 +27,9 @@ class _CompileMetrics:
 
     name = "compile_metrics"
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, metrics: Any, weighted_metrics: Any) -> None:
         self._model = model
+        self._ids = metrics, weighted_metrics
         self._entries: list | None = None  # [(output index, metric, weighted, output name)]
 
     @property
@@ -37,7 +38,7 @@ class _CompileMetrics:
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         if self._entries is None:
-            self._entries = self._model._build_metrics(y_true, y_pred)
+            self._entries = self._model._build_metrics(y_true, y_pred, *self._ids)
         ys, ps = flatten(y_true), flatten(y_pred)
         sws = self._model._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
             sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)

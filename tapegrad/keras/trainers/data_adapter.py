@@ -76,9 +76,13 @@ class _Data:
         if isinstance(x, PyDataset):
             x = _PyDatasetPass(x, shuffle)
         if x is not None and not _is_arraylike(x) and isinstance(x, Iterable):
-            if y is not None:
-                raise ValueError("`y` argument is not supported when using a dataset or a generator "
-                                 "as input: the batches carry the targets.")
+            kind = "PyDataset" if isinstance(x, _PyDatasetPass) else \
+                "tf.data.Dataset" if hasattr(x, "element_spec") else "generator"
+            for arg, what, given in (("y", "the targets", y), ("sample_weights", "the sample weights",
+                                                                 sample_weight)):
+                if given is not None:   # (Keras's raise_unsupported_arg)
+                    raise ValueError(f"When providing `x` as a {kind}, `{arg}` should not be passed. "
+                                     f"Instead, {what} should be included as part of the {kind}.")
             self.iterable, self.arrays = x, None
             try:
                 self._known: int | None = len(x)

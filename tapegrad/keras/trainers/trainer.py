@@ -59,8 +59,57 @@ class Trainer:
                 metrics: Any = None, weighted_metrics: Any = None, run_eagerly: bool = False,
                 steps_per_execution: int = 1, jit_compile: Any = "auto",
                 auto_scale_loss: bool = True) -> None:
-        """Set the optimizer (a name or an optimizer), the loss (a name, a loss object or a
-        function ``fn(y_true, y_pred)``; a list or dict for several outputs) and the metrics."""
+        """Configure the model for training: its optimizer, loss and metrics.
+
+        Call it before :meth:`fit`, :meth:`evaluate`, :meth:`train_on_batch` or
+        :meth:`test_on_batch` (:meth:`predict` needs no compile). Compiling again keeps the
+        weights and replaces the optimizer, losses and metrics; the step functions are made again.
+
+        Args:
+            optimizer: an optimizer object (``keras.optimizers.Adam(1e-3)``) or a name
+                (``"adam"``, ``"sgd"``, ``"rmsprop"``, ...: the optimizer with its default
+                arguments). Under the ``"mixed_float16"`` policy it is wrapped in a
+                ``LossScaleOptimizer`` unless ``auto_scale_loss=False``.
+            loss: a name (``"mse"``, ``"sparse_categorical_crossentropy"``, ...), a
+                ``keras.losses.Loss`` object or a function ``fn(y_true, y_pred)`` returning one
+                loss per sample. For a model with several outputs: a list (one per output, in
+                output order) or a dict keyed by output name; one loss is applied to every
+                output. An unknown name fails here, not at the first batch. ``None`` keeps the
+                loss compiled before (a model that adds its own losses with ``add_loss`` may
+                need none).
+            loss_weights: a float, or a list or dict with one float per output: the total loss
+                is the weighted sum of the outputs' losses.
+            metrics: metrics to report in the logs: names (``"accuracy"``, ``"mae"``, ...),
+                ``keras.metrics.Metric`` objects or functions; a list, or a list/dict per
+                output. ``"accuracy"`` becomes binary, sparse categorical or categorical
+                accuracy from the shapes of the targets and outputs, as in Keras.
+            weighted_metrics: as ``metrics``, but weighted by ``sample_weight`` (and
+                ``class_weight``) when ``fit``/``evaluate`` are given them.
+            run_eagerly: run ``train_step``/``test_step``/``predict_step`` as Python on every
+                batch instead of tracing them with ``tf.function`` (slower; for debugging with
+                ``print`` and a debugger).
+            steps_per_execution: accepted for compatibility; tapegrad runs one step per call.
+            jit_compile: ``True``, ``False`` or ``"auto"``: compile the optimizer's updates
+                into one loop per variable with numba (``pip install tapegrad[jit]``; the same
+                numbers). ``"auto"`` turns it on where numba is installed and the steps do not
+                run eagerly (see :attr:`jit_compile`). There is no XLA: the step itself is
+                traced by ``tf.function`` and replayed.
+            auto_scale_loss: wrap the optimizer in a ``LossScaleOptimizer`` under the
+                ``"mixed_float16"`` policy.
+
+        Raises:
+            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1),
+        ...               loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+        >>> model.metrics_names
+        ['loss', 'compile_metrics']
+        """
         self.optimizer = optimizers_module.get(optimizer)
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None \
                 and not isinstance(self.optimizer, LossScaleOptimizer):  # (as Keras 3)
@@ -75,12 +124,14 @@ class Trainer:
         if loss is not None or not self.__dict__.get("compiled"):
             # (a compile without a loss keeps the loss and loss weights compiled before, as Keras 3's)
             self.loss, self._loss_weights = loss, loss_weights
-        self._metric_ids = metrics
+        self._metric_ids = metrics  # (this compile's arguments: its saved config)
         self._weighted_metric_ids = weighted_metrics
         self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
         self._output_loss_trackers: list = []
-        self._compile_metrics = None if metrics is None and weighted_metrics is None else \
-            _CompileMetrics(self)
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = _CompileMetrics(self, metrics, weighted_metrics)
+        elif not self.__dict__.get("compiled"):  # (a compile without metrics keeps those compiled
+            self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.run_eagerly = bool(run_eagerly)
         self.jit_compile = jit_compile
@@ -211,13 +262,13 @@ class Trainer:
         self._flat_losses = flat
         self._output_loss_trackers = [_keras_module("metrics").Mean(name=f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
 
-    def _build_metrics(self, y_true: Any, y_pred: Any) -> list:
-        """``[(output index, metric, weighted, output name or None)]`` for the compiled metrics."""
+    def _build_metrics(self, y_true: Any, y_pred: Any, metrics: Any, weighted_metrics: Any) -> list:
+        """``[(output index, metric, weighted, output name or None)]`` for the metrics compiled."""
         ys, ps = flatten(y_true), flatten(y_pred)
         n = len(ps)
         names = self.output_names if n > 1 else None
         built = []
-        for ids, weighted in ((self._metric_ids, False), (self._weighted_metric_ids, True)):
+        for ids, weighted in ((metrics, False), (weighted_metrics, True)):
             if not ids:
                 continue
             what = "weighted_metrics" if weighted else "metrics"
@@ -450,8 +501,81 @@ class Trainer:
             sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
             validation_steps: int | None = None, validation_batch_size: int | None = None,
             validation_freq: int = 1) -> Any:
-        """Train for ``epochs`` epochs on arrays ``x``, ``y`` (in batches of ``batch_size``) or on an
-        iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches; returns a ``History``."""
+        """Train the model for ``epochs`` passes over the data.
+
+        Each batch runs :meth:`train_step` (one forward pass under a ``GradientTape``, the
+        compiled loss, the gradients and one optimizer update). After the first batch the step
+        is traced by ``tf.function`` and replayed, once per batch shape, unless the model was
+        compiled with ``run_eagerly=True`` (docs/keras.md, "How ``fit`` runs a step", says
+        which steps run eagerly, and why). The logged ``loss`` and metrics
+        are running means over the epoch's batches (weighted by batch size), as Keras reports
+        them. Needs :meth:`compile` first.
+
+        Args:
+            x: the inputs: a NumPy array or tensor, a list of them (several inputs) or a dict by
+                input name; or a ``tf.data.Dataset``, a ``keras.utils.PyDataset`` or any other
+                iterable of batches ``x``, ``(x, y)`` or ``(x, y, sample_weight)``: the batches
+                then carry the targets and weights, so ``y`` and ``sample_weight`` must not be
+                given (``y`` raises ``ValueError``) and ``batch_size`` is not used. Float arrays
+                are cast to ``keras.backend.floatx()`` (float32 by default).
+            y: the targets, structured as the model's outputs (arrays only).
+            batch_size: rows per batch for array data (default 32; the last batch may be
+                smaller).
+            epochs: the index of the last epoch: training runs epochs ``initial_epoch`` to
+                ``epochs - 1``.
+            verbose: ``"auto"`` or 1: a progress bar (redrawn on a terminal, one line per epoch
+                otherwise); 2: one line per epoch; 0: silent.
+            callbacks: a list of ``keras.callbacks.Callback`` objects (``EarlyStopping``,
+                ``ModelCheckpoint``, ...). A ``History`` and, if ``verbose``, a
+                ``ProgbarLogger`` are added.
+            validation_split: a fraction in (0, 1) of the array data held out for validation:
+                the *last* rows, taken before shuffling. Not for datasets.
+            validation_data: data to evaluate at the end of each epoch: ``(x_val, y_val)``,
+                ``(x_val, y_val, sample_weight_val)`` or a dataset. Overrides
+                ``validation_split``. Its results are logged with a ``val_`` prefix.
+            shuffle: reshuffle the array data's rows before each epoch (with TensorFlow's random
+                numbers, so a seeded program shuffles as TF does). A dataset is not shuffled
+                here: use ``Dataset.shuffle``.
+            class_weight: a dict ``{class index: weight}`` weighting each sample's loss by its
+                class (single-output models; the class is the argmax of a one-hot row, else the
+                label).
+            sample_weight: per-sample weights, an array of ``len(x)`` (arrays only; not with
+                ``class_weight``).
+            initial_epoch: the epoch to start from (to resume a run). ``BackupAndRestore``
+                sets it when it restores a run.
+            steps_per_epoch: batches per epoch; without it an epoch is one pass over the data.
+                With it, the batches continue across epochs and a pass restarts when the data
+                runs out (a warning says so for a dataset that ends early: ``repeat()`` it).
+            validation_steps: batches of ``validation_data`` to evaluate each time.
+            validation_batch_size: the batch size for array ``validation_data`` (default:
+                ``batch_size``).
+            validation_freq: validate every ``validation_freq`` epochs.
+
+        Returns:
+            The model's ``History`` callback: ``history.history`` maps each log name
+            (``"loss"``, ``"accuracy"``, ``"val_loss"``, ...) to its value for each epoch.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+            ValueError: ``x``, ``y`` and ``sample_weight`` of different lengths, ``y`` given
+                with a dataset, ``validation_split`` with a dataset, ``class_weight`` with
+                ``sample_weight``.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> tf.keras.utils.set_random_seed(0)
+        >>> x = np.random.default_rng(0).normal(size=(64, 3)).astype("float32")
+        >>> y = x @ np.array([[1.0], [-2.0], [0.5]], dtype="float32")
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        >>> history = model.fit(x, y, batch_size=16, epochs=5, validation_split=0.25, verbose=0)
+        >>> sorted(history.history), len(history.history["loss"])
+        (['loss', 'val_loss'], 5)
+        >>> bool(history.history["loss"][-1] < history.history["loss"][0])
+        True
+        """
         self._require_compiled("fit")
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
@@ -505,8 +629,41 @@ class Trainer:
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None,
                  verbose: Any = "auto", sample_weight: Any = None, steps: int | None = None,
                  callbacks: Any = None, return_dict: bool = False, **kwargs: Any) -> Any:
-        """The loss (and metrics) over the data: a float, a list in :attr:`metrics_names`'s order,
-        or a dict with ``return_dict=True``."""
+        """The loss and metrics of the model over the data, batch by batch, without training.
+
+        Each batch runs :meth:`test_step` (the model called with ``training=False``); the
+        results are the means over all batches, weighted by batch size. Needs :meth:`compile`.
+
+        Args:
+            x: the inputs, as in :meth:`fit` (arrays, a dict or list of arrays, or a dataset or
+                other iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches).
+            y: the targets (arrays only).
+            batch_size: rows per batch for array data (default 32).
+            verbose: ``"auto"`` or 1: a progress bar; 0: silent.
+            sample_weight: per-sample weights for the loss and the ``weighted_metrics``
+                (arrays only).
+            steps: batches to evaluate (default: all of them).
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_test_*`` methods run.
+            return_dict: return ``{name: value}`` instead of a scalar or list.
+
+        Returns:
+            The loss as a float when nothing else is logged; otherwise a list in
+            :attr:`metrics_names`' order (the loss first); with ``return_dict=True``, a dict.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+            TypeError: an unknown keyword argument.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> logs = model.evaluate(np.ones((8, 2)), np.zeros((8, 1)), verbose=0, return_dict=True)
+        >>> sorted(logs)
+        ['loss', 'mae']
+        """
         self._require_compiled("evaluate")
         internal = kwargs.pop("_internal", False)
         cbs = kwargs.pop("_fit_callbacks", None)  # fit's validation: fit's callbacks, as in Keras
@@ -536,7 +693,35 @@ class Trainer:
 
     def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto",
                 steps: int | None = None, callbacks: Any = None) -> Any:
-        """The model's outputs for ``x``, batch by batch, joined into NumPy arrays."""
+        """The model's outputs for ``x``, computed batch by batch and joined into NumPy arrays.
+
+        Each batch runs :meth:`predict_step` (the model called with ``training=False``, so
+        dropout is off and batch normalization uses its moving statistics). No compile is
+        needed. For one small batch, ``model(x)`` or :meth:`predict_on_batch` is quicker.
+
+        Args:
+            x: the inputs: arrays (a dict or list of them for several inputs), or a dataset or
+                other iterable of batches (``(x, y)`` batches are accepted; ``y`` is ignored).
+            batch_size: rows per batch for array data (default 32).
+            verbose: ``"auto"`` or 1: a progress bar; 0: silent.
+            steps: batches to predict (default: all of them).
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run.
+
+        Returns:
+            A NumPy array (or the model's structure of outputs, each a NumPy array) with one row
+            per input row.
+
+        Raises:
+            ValueError: the data gave no batch.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3)])
+        >>> model.predict(np.zeros((50, 4)), batch_size=16, verbose=0).shape
+        (50, 3)
+        """
         data = _Data(x, None, None, batch_size, steps)
         verbose = 1 if verbose == "auto" else int(verbose)
         cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
@@ -567,8 +752,39 @@ class Trainer:
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, return_dict: bool = False) -> Any:
-        """One training step on one batch; returns its loss (and metrics), the metrics reset
-        first as Keras resets them. ``class_weight`` weighs each row by its class, as in fit."""
+        """One optimizer step on one batch (the whole of ``x``, not split into batches).
+
+        For a training loop of your own: the metrics are reset first, as Keras resets them, so
+        the results are this batch's. Needs :meth:`compile`.
+
+        Args:
+            x: the batch's inputs (an array, or a list or dict of arrays).
+            y: the batch's targets.
+            sample_weight: per-sample weights.
+            class_weight: ``{class index: weight}``: each row's weight by its class, as in
+                :meth:`fit` (not with ``sample_weight``; needs ``y``).
+            return_dict: return ``{name: value}`` instead of a scalar or list.
+
+        Returns:
+            The loss as a float when nothing else is logged, else a list in
+            :attr:`metrics_names`' order, or a dict with ``return_dict=True``.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+            ValueError: both ``class_weight`` and ``sample_weight``, or ``class_weight``
+                without ``y``.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> x, y = np.ones((4, 2)), np.ones((4, 1))
+        >>> first = model.train_on_batch(x, y)
+        >>> bool(model.train_on_batch(x, y) < first)
+        True
+        """
         self._require_compiled("train_on_batch")
         self.reset_metrics()
         if class_weight is not None:
@@ -585,7 +801,29 @@ class Trainer:
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                       return_dict: bool = False) -> Any:
-        """The loss (and metrics) of one batch."""
+        """The loss and metrics of one batch (the whole of ``x``), without training.
+
+        The metrics are reset first, so the results are this batch's. Needs :meth:`compile`.
+
+        Args:
+            x: the batch's inputs.
+            y: the batch's targets.
+            sample_weight: per-sample weights.
+            return_dict: return ``{name: value}`` instead of a scalar or list.
+
+        Returns:
+            As :meth:`train_on_batch`.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((2,)),
+        ...                              tf.keras.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile(loss="mse")
+        >>> model.test_on_batch(np.ones((4, 2)), np.full((4, 1), 3.0))
+        9.0
+        """
         self._require_compiled("test_on_batch")
         self.reset_metrics()
         batch = (_to_numpy(x), None if y is None else _to_numpy(y), sample_weight)
@@ -595,7 +833,24 @@ class Trainer:
         return logs if return_dict else self._flat(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
-        """The model's outputs for one batch, as NumPy arrays."""
+        """The model's outputs for one batch (the whole of ``x``), as NumPy arrays.
+
+        Runs :meth:`predict_step` once (``training=False``). No compile is needed.
+
+        Args:
+            x: the batch's inputs (an array, or a list or dict of arrays).
+
+        Returns:
+            A NumPy array, or the model's structure of outputs as NumPy arrays.
+
+        Example:
+
+        >>> import numpy as np
+        >>> import tapegrad as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3)])
+        >>> model.predict_on_batch(np.zeros((5, 4))).shape
+        (5, 3)
+        """
         dist = self._replicas()
         if dist is not None:
             return dist.predict((_to_numpy(x),))
