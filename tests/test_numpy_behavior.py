@@ -101,3 +101,15 @@ def test_numpy_style_indexing_scatters_the_gradient_back(numpy_mode):
     assert x[1:, 2].shape == (2,)  # (basic keys stay strided slices)
     with pytest.raises(tf.errors.InvalidArgumentError, match="out of bounds"):
         x[[0, 3]]
+
+
+def test_tnp_random_draws_tensorflows_numbers():
+    tnp.random.seed(7)
+    for case in (c for c in CASES if c["mode"] == "random"):
+        got = _outcome(case["src"])
+        assert got["dtype"] == case["dtype"], case["src"]
+        if "value" in case:
+            np.testing.assert_allclose(np.asarray(got["value"], float), np.asarray(case["value"], float),
+                                       rtol=1e-12, err_msg=case["src"])
+    with pytest.raises(ValueError, match="Only those convertible"):
+        tnp.random.randint(3, dtype=np.int16)

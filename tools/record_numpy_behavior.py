@@ -6,7 +6,8 @@
 Each case is an operator on two operands written as Python source (``tf``, ``np`` in scope), in
 one of the modes (``legacy``/``legacy_f32``: enabled with prefer_float32 False/True; ``off``:
 enabled with dtype_conversion_mode="off", tnp's inference only), with the
-result's dtype and value, or the exception's type. ``tnp`` cases record the dtypes tnp infers.
+result's dtype and value, or the exception's type. ``tnp`` cases record the dtypes tnp infers;
+``random`` cases, tnp.random's draws in order after ``tnp.random.seed(7)``.
 """
 import json
 import os
@@ -36,6 +37,9 @@ INDEX = [f"{X}[{k}]" for k in ("1, tnp.newaxis, 1:3, ...", ":, (True, False, Tru
                                "[0, 1]", "[[1], [0]], 1:, [0, 3]", "..., tnp.asarray([3, 0])", "tnp.asarray(5) > 3",
                                f"{X} % 5 == 0", "::-1, [2, 0], 1", "(1, 2)", "[]", "1, [True, False, True], ::2",
                                "tf.constant([1, 0]), tf.constant(2)", "5", "0, 0, 4", "1.5", "[0, 2]")]
+RANDOM = ["tnp.random.randn(2, 3)", "tnp.random.standard_normal(4)", "tnp.random.uniform(-1.0, [1.0, 2.0])",
+          "tnp.random.rand(3)", "tnp.random.random((2,))", "tnp.random.randint(10, size=5)",
+          "tnp.random.randint(3, 9, size=(2, 2), dtype=np.int32)", "tnp.random.uniform(size=(2,)).dtype"]
 
 
 def pairs(ops):
@@ -72,6 +76,9 @@ def main() -> None:
         return {"dtype": r.dtype.name, "value": np.asarray(r.numpy()).tolist()}
 
     cases = []
+    tnp.random.seed(7)  # (then the draws in order: mode "random")
+    for src in RANDOM:
+        cases.append({"mode": "random", "src": src, **run(src)})
     modes = [("legacy", dict(prefer_float32=False)),
              ("legacy_f32", dict(prefer_float32=True)),
              ("off", dict(prefer_float32=False, dtype_conversion_mode="off"))]

@@ -38,6 +38,7 @@ from ..ops import numpy_style as _ns
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
+from . import _numpy_random as random
 
 __all__ = ["abs", "absolute", "add", "all", "allclose", "amax", "amin", "any", "arange", "arccos",
     "arcsin", "arctan", "arctan2", "argmax", "argmin", "argsort", "around", "array", "array_equal",
