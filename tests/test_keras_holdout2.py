@@ -122,3 +122,42 @@ def test_a_class_of_the_running_script_is_serialized_without_a_module():
     assert config["module"] is None and config["registered_name"] == "h2fix_main>Scaled"
     assert type(keras.layers.deserialize(config)) is main.Scaled
     assert keras.layers.serialize(keras.layers.Dense(1))["module"] == "keras.layers"
+
+
+def _sparse_rows():
+    return tf.sparse.SparseTensor(indices=[(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)],
+                                  values=[1, 2, 3, 4, 5, 6], dense_shape=(6, 4))
+
+
+def test_a_sparse_input_takes_sparse_tensors_through_dense_as_keras():
+    # Keras 3 (TF backend): Input(sparse=True) keeps the SparseTensor (values cast to the input's
+    # dtype); Dense multiplies it with a sparse-dense matmul; predict and fit batch its rows.
+    x = keras.Input(shape=(4,), sparse=True)
+    assert x.sparse and x._node.layer.get_config()["sparse"] is True
+    model = keras.Model(x, keras.layers.Dense(3)(x))
+    sp = _sparse_rows()
+    dense = tf.sparse.to_dense(tf.sparse.map_values(tf.cast, sp, "float32")).numpy()
+    want = dense @ model.layers[1].kernel.numpy() + model.layers[1].bias.numpy()
+    np.testing.assert_allclose(model(sp).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(model.predict(sp, batch_size=4, verbose=0), want, rtol=1e-6)
+
+    twin = keras.Model.from_config(model.get_config())
+    twin.set_weights(model.get_weights())
+    y = np.arange(18, dtype="float32").reshape(6, 3)
+    for m, data in ((model, sp), (twin, dense)):
+        m.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
+        m.fit(data, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    for a, b in zip(model.get_weights(), twin.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
+def test_keras_ops_matmul_with_a_sparse_operand():
+    sp = _sparse_rows()
+    dense = tf.sparse.to_dense(sp).numpy()
+    w = np.arange(12, dtype="float32").reshape(4, 3)
+    got = keras.ops.matmul(sp, w)
+    assert got.dtype == tf.float32  # (int32 by float32: float32, as Keras's result_type)
+    np.testing.assert_allclose(got.numpy(), dense @ w)
+    np.testing.assert_allclose(keras.ops.matmul(w.T, tf.sparse.transpose(sp)).numpy(), w.T @ dense.T)
+    with pytest.raises(NotImplementedError, match="two SparseTensors"):
+        keras.ops.matmul(sp, tf.sparse.transpose(sp))
