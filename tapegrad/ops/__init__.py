@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _seam
+from .. import _seam, dtypes as _dt
+from ..errors import InvalidArgumentError
 from .._dispatch import REGISTRY  # noqa: F401  (op name -> Op; Op.module names its family)
 from .._tensor import Tensor
 from .._variable import Variable
@@ -14,6 +15,7 @@ from .._variable import Variable
 from . import array, math, reduction, special, indexing, linalg, decompositions, sort, segment, random, nn, conv, sampled  # noqa: F401,E501
 
 _m, _a, _i, _l, _s = math, array, indexing, linalg, segment
+_BOOL = _dt.bool
 
 
 def _rev(f: Any) -> Any:
@@ -38,10 +40,17 @@ def _ne(self: Any, other: Any) -> Any:
         return True
 
 
+def _is_bool(v: Any) -> bool:
+    return v._value.dtype.kind == "b" if type(v) is Tensor else isinstance(v, (Tensor, Variable)) and v.dtype is _BOOL
+
+
 def _mul(x: Any, y: Any) -> Any:  # (TF's operator: bools multiply as int32, then back to bool)
-    if type(x) in (Tensor, Variable) and x.dtype == bool or type(y) in (Tensor, Variable) and y.dtype == bool:
-        return _m.cast(_m.multiply(_m.cast(x, "int32"), _m.cast(y, "int32")), "bool")
-    return _m.multiply(x, y)
+    try:
+        return _m.multiply(x, y)
+    except (InvalidArgumentError, TypeError):  # (no bool kernel: the rare case costs nothing before)
+        if not (_is_bool(x) or _is_bool(y)):
+            raise
+    return _m.cast(_m.multiply(_m.cast(x, "int32"), _m.cast(y, "int32")), "bool")
 
 
 def _and(x: Any, y: Any) -> Any:
