@@ -90,6 +90,7 @@ def is_mask_key(key: Any) -> bool:
 
 
 numpy_style = False  # tnp.experimental_enable_numpy_behavior sets it: keys index as in NumPy
+_PLAIN_KEYS = (int, tuple, builtins.slice)  # (never a mask: skip the check)
 
 
 def getitem(x: Any, key: Any) -> Tensor:
@@ -104,7 +105,7 @@ def getitem(x: Any, key: Any) -> Tensor:
         except TypeError:
             return _numpy_getitem(x, key)
         return apply(_slice, (x,), {"key": k})
-    if is_mask_key(key):
+    if type(key) not in _PLAIN_KEYS and is_mask_key(key):
         return boolean_mask(x, key)
     k = _normalize_key(x, key)
     return apply(_slice, (x,), {"key": k})
