@@ -80,7 +80,7 @@ _LAZY = {
         "group", "control_dependencies", "identity_n")},
     "TensorArray": ("._tensor_array", "TensorArray"),
     "py_function": ("._pyfunc", "py_function"), "numpy_function": ("._pyfunc", "numpy_function"),
-    "signal": (".signal", None), "image": (".image", None),
+    "signal": (".signal", None), "image": (".image", None), "audio": (".audio", None),
     "strings": (".strings", None), "as_string": (".ops.strings", "as_string"),
     "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
     "experimental": (".experimental", None), "version": (".version", None), "summary": (".summary", None),
@@ -97,7 +97,7 @@ _LAZY = {
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
     from . import config, data, debugging, diagnosis, keras, nest, optimizers, random, saving, train  # noqa: F401
-    from . import distribute, image, io, signal, strings, visualize  # noqa: F401
+    from . import audio, distribute, image, io, signal, strings, visualize  # noqa: F401
     from .ops.strings import as_string  # noqa: F401
     from ._print import print_ as print  # noqa: F401,A001
     from ._scope import DeviceSpec, device, get_current_name_scope, name_scope  # noqa: F401
@@ -151,8 +151,8 @@ def _backward_check(tape: object, *args: object) -> object:  # diagnosis loads o
     return _diagnosis()._BackwardCheck(tape, *args)  # type: ignore[attr-defined]
 
 
-_tape._diagnosis_loader = _diagnosis
-_tape.backward_check = _backward_check
+_tape.set_hook("diagnosis", _diagnosis)
+_tape.set_hook("backward_check", _backward_check)
 
 import os as _os  # noqa: E402
 

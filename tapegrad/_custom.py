@@ -25,7 +25,7 @@ from ._backend import ArrayTensor
 from ._convert import convert_to_tensor
 from ._dispatch import apply, defop, jointly
 from ._recorders import Recorder, pop as _pop, push as _push, run_hidden as _run_hidden
-from ._tape import GradientTape
+from ._tape import GradientTape, begin_backward, flat_targets, run_backward
 from ._tensor import IndexedSlices, Tensor
 from ._variable import Variable
 from ._walk import UnconnectedGradients
@@ -345,15 +345,15 @@ def _recompute_vjp(f: Callable, args: tuple, kwargs: dict, sources: list, dys: l
                 tape.watch(s)
         y = f(*args, **kwargs)
     lead = dys[0]._value.ndim - a0._value.ndim
-    flat_y = tape._flat_targets(y)
+    flat_y = flat_targets(y)
     if lead == 0:
         grads = tape.gradient(flat_y, sources, output_gradients=dys, unconnected_gradients="zero")
     else:
-        tape._begin_backward()
+        begin_backward(tape)
         axes = dys[0]._value.shape[:lead]
         nb = int(np.prod(axes, dtype=np.int64))
         seeds = [reshape(d, (nb,) + d._value.shape[lead:]) for d in dys]
-        grads = tape._run(flat_y, seeds, sources, UnconnectedGradients.ZERO, batch=nb)
+        grads = run_backward(tape, flat_y, seeds, sources, UnconnectedGradients.ZERO, batch=nb)
         grads = [reshape(g, axes + g._value.shape[1:]) for g in grads]
     n = len(sources)
     out = []

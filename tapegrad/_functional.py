@@ -23,7 +23,7 @@ from ._convert import convert_to_tensor
 from ._tensor import Tensor, wrap as _wrap
 from ._variable import Variable
 from ._forward import ForwardAccumulator
-from ._jacobian import _batch_shapes
+from ._jacobian import check_batch_shapes
 from ._tape import GradientTape
 from .ops.array import reshape, stack, transpose
 from .ops.indexing import gather
@@ -404,7 +404,7 @@ def check_batch_independence(f: Callable, x: Any, atol: float = 0.0) -> Tensor:
         tape.watch(x)
         y = convert_to_tensor(f(x))
     tshape, sshape = y._value.shape, _leaf_value(x).shape
-    _batch_shapes(tshape, sshape)
+    check_batch_shapes(tshape, sshape)
     b = tshape[0]
     J = tape.jacobian(y, x, unconnected_gradients=_ZERO)
     T, S = int(np.prod(tshape[1:], dtype=np.int64)), int(np.prod(sshape[1:], dtype=np.int64))

@@ -94,16 +94,12 @@ def init_scope() -> Iterator[None]:
     >>> [int(f()) for _ in range(3)], log
     ([1, 1, 1], [True])
     """
-    saved = _rec.tls.stack
-    _rec.tls.stack = []
-    _rec._solo([], saved)
     depth, _function._state.depth = getattr(_function._state, "depth", 0), 0
     try:
-        yield
+        with _rec.swapped([]):
+            yield
     finally:
         _function._state.depth = depth
-        _rec.tls.stack = saved
-        _rec._solo(saved)
 
 
 def is_symbolic_tensor(tensor: Any) -> bool:

@@ -33,18 +33,15 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import numpy as np
 
-from . import _memory, _nest, _recorders as _rec, _seam
+from . import _memory, _recorders as _rec, _seam
 from ._tensor import IndexedSlices, Tensor, constant_maker, wrap as _wrap
 from ._variable import Variable
-from ._walk import UnconnectedGradients, _parse_unconnected
+from ._walk import UnconnectedGradients
 from .errors import ResourceExhaustedError, TargetStructureError
-
-if TYPE_CHECKING:
-    from ._tape import GradientTape
 
 __all__ = ["jacobian", "batch_jacobian", "set_jacobian_memory_budget", "DEFAULT_MEMORY_BUDGET"]
 
@@ -81,7 +78,8 @@ def set_jacobian_memory_budget(nbytes: int | None) -> int:
     return old
 
 
-def _single(value: Any, what: str, method: str) -> None:
+def check_single(value: Any, what: str, method: str) -> None:
+    """A target or source that is a list, tuple or dict raises (Jacobians take one tensor)."""
     if isinstance(value, (list, tuple, dict)):
         raise TargetStructureError(
             f"GradientTape.{method} takes a single {what} tensor, got a {type(value).__name__} of "
@@ -117,9 +115,9 @@ def _nbytes(v: Any) -> int:
     return int(getattr(v, "nbytes", 8))
 
 
-def _largest(tape: GradientTape, t: Tensor) -> int:
+def _largest(entries: list, t: Tensor) -> int:
     largest = _nbytes(t._value)
-    for entry in tape._rec.entries:
+    for entry in entries:
         if entry is None:
             continue
         op, xs, _, ans, needs = entry
@@ -141,13 +139,13 @@ _ADVICE = {
 }
 
 
-def _plan(tape: GradientTape, t: Tensor, flat_s: list, n: int, vectorised: bool,
+def _plan(entries: list, t: Tensor, flat_s: list, n: int, vectorised: bool,
           parallel_iterations: Any, method: str) -> tuple[int, bool]:
     """Rows per backward walk, and whether they go straight into preallocated results.
 
     Per row, a walk holds at least two cotangents of the largest tensor (the one consumed and the
     one produced) and, until copied, its row of the result."""
-    largest = _largest(tape, t)
+    largest = _largest(entries, t)
     row = sum(_value(s).nbytes for s in flat_s)
     result = n * row
     chunk = max(1, _budget // max(largest, 1)) if vectorised else 1
@@ -177,7 +175,8 @@ def _plan(tape: GradientTape, t: Tensor, flat_s: list, n: int, vectorised: bool,
     return chunk, not recording and (chunk < n or not vectorised or batch)
 
 
-def _check_parallel(parallel_iterations: Any) -> Any:
+def check_parallel(parallel_iterations: Any) -> Any:
+    """``parallel_iterations`` checked: None or a positive int."""
     if parallel_iterations is None:
         return None
     if isinstance(parallel_iterations, bool) or not isinstance(parallel_iterations, (int, np.integer)) \
@@ -187,14 +186,25 @@ def _check_parallel(parallel_iterations: Any) -> Any:
     return int(parallel_iterations)
 
 
+class Walks:
+    """What the Jacobians use of a GradientTape (``_tape``'s friend API; this module sits below it):
+    ``run`` is ``run_backward`` and ``release`` is ``release`` of the tape, ``entries`` its
+    recorder's entries."""
+
+    __slots__ = ("run", "release", "entries")
+
+    def __init__(self, run: Callable, release: Callable, entries: list) -> None:
+        self.run, self.release, self.entries = run, release, entries
+
+
 @constant_maker
-def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
+def _rows(walks: Walks, t: Tensor, flat_s: list, mode: UnconnectedGradients, n: int,
           seed_rows: Callable[[int, int], np.ndarray], vectorised: bool,
           parallel_iterations: Any, method: str = "jacobian") -> list:
     """For each source, the stacked VJPs of seeds ``0..n-1``: shape ``(n,) + source.shape``, or
     ``(source.shape[0], n) + source.shape[1:]`` for ``batch_jacobian`` (``None`` for an
     unconnected source with ``mode`` NONE)."""
-    chunk, direct = _plan(tape, t, flat_s, n, vectorised, parallel_iterations, method)
+    chunk, direct = _plan(walks.entries, t, flat_s, n, vectorised, parallel_iterations, method)
     swap = method == "batch_jacobian"
     spans = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
     parts: list[list] = [[] for _ in flat_s]
@@ -205,11 +215,11 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
             if vectorised:
                 _rec.tls.seed_walk += 1   # lets matmul exploit the identity seeds' diagonal structure
                 try:
-                    grads = tape._run([t], [_wrap(seed_rows(a, b))], flat_s, mode, batch=b - a, keep=keep)
+                    grads = walks.run([t], [_wrap(seed_rows(a, b))], flat_s, mode, batch=b - a, keep=keep)
                 finally:
                     _rec.tls.seed_walk -= 1
             else:
-                grads = tape._run([t], [_wrap(seed_rows(a, b)[0])], flat_s, mode, keep=keep)
+                grads = walks.run([t], [_wrap(seed_rows(a, b)[0])], flat_s, mode, keep=keep)
             for j, g in enumerate(grads):
                 if type(g) is IndexedSlices:
                     g = g._dense()
@@ -226,7 +236,7 @@ def _rows(tape: GradientTape, t: Tensor, flat_s: list, mode: UnconnectedGradient
                     outs[j][a:b] = v
             grads = g = None
     except BaseException as e:
-        tape._release(e)
+        walks.release(e)
         raise
     concat, stack, transpose = _seam.concat, _seam.stack, _seam.transpose
     out = []
@@ -251,26 +261,16 @@ def _empty(shape: tuple, s: Any) -> Tensor:
 
 
 # ---------------------------------------------------------------------------- jacobian
-def jacobian(tape: GradientTape, target: Any, sources: Any,
-             unconnected_gradients: Any = UnconnectedGradients.NONE, parallel_iterations: Any = None,
-             experimental_use_pfor: bool = True) -> Any:
-    """``GradientTape.jacobian``: one entry per source, of shape ``target.shape + source.shape``."""
+def jacobian(walks: Walks, t: Tensor, flat_s: list, mode: UnconnectedGradients, vectorised: bool,
+             parallel_iterations: int | None) -> list:
+    """``GradientTape.jacobian`` of the flat target ``t``: one entry per source, of shape
+    ``target.shape + source.shape``."""
     reshape = _seam.reshape
-    mode = _parse_unconnected(unconnected_gradients)
-    if target is None:
-        raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
-                        "but received None.")
-    _single(target, "target", "jacobian")
-    parallel_iterations = _check_parallel(parallel_iterations)
-    tape._begin_backward()
-    (t,) = tape._flat_targets(target)
-    flat_s = tape._flat_sources(sources)
     tshape = t._value.shape
     n = t._value.size
     if n == 0:  # no rows to compute; one walk tells which sources are connected (None otherwise)
-        grads = tape._run([t], [_wrap(np.zeros(tshape, t._value.dtype))], flat_s, mode)
-        return _nest.pack_sequence_as(sources, [None if g is None else _empty(tshape + _value(s).shape, s)
-                                                for g, s in zip(grads, flat_s)])
+        grads = walks.run([t], [_wrap(np.zeros(tshape, t._value.dtype))], flat_s, mode)
+        return [None if g is None else _empty(tshape + _value(s).shape, s) for g, s in zip(grads, flat_s)]
     dt = t._value.dtype
     eye = _identity(n, dt)
 
@@ -281,13 +281,13 @@ def jacobian(tape: GradientTape, target: Any, sources: Any,
         z[np.arange(b - a), np.arange(a, b)] = 1
         return z.reshape((b - a,) + tshape)
 
-    rows = _rows(tape, t, flat_s, mode, n, seed_rows, bool(experimental_use_pfor), parallel_iterations)
-    out = [None if r is None else reshape(r, tshape + _value(s).shape) for r, s in zip(rows, flat_s)]
-    return _nest.pack_sequence_as(sources, out)
+    rows = _rows(walks, t, flat_s, mode, n, seed_rows, vectorised, parallel_iterations)
+    return [None if r is None else reshape(r, tshape + _value(s).shape) for r, s in zip(rows, flat_s)]
 
 
 # ---------------------------------------------------------------------------- batch_jacobian
-def _batch_shapes(tshape: tuple, sshape: tuple) -> None:
+def check_batch_shapes(tshape: tuple, sshape: tuple) -> None:
+    """The target and source shapes of a batch Jacobian checked (rank >= 2, one batch size)."""
     for what, shape in (("target", tshape), ("source", sshape)):
         if len(shape) < 2:
             raise ValueError(
@@ -301,32 +301,22 @@ def _batch_shapes(tshape: tuple, sshape: tuple) -> None:
             "target must be computed from example i of the source.")
 
 
-def batch_jacobian(tape: GradientTape, target: Any, source: Any,
-                   unconnected_gradients: Any = UnconnectedGradients.NONE, parallel_iterations: Any = None,
-                   experimental_use_pfor: bool = True) -> Any:
-    """``GradientTape.batch_jacobian``: ``[b] + target.shape[1:] + source.shape[1:]``.
+def batch_jacobian(walks: Walks, t: Tensor, s: Any, mode: UnconnectedGradients, vectorised: bool,
+                   parallel_iterations: int | None) -> Any:
+    """``GradientTape.batch_jacobian`` of the flat target ``t`` and source ``s``:
+    ``[b] + target.shape[1:] + source.shape[1:]``.
 
     Unlike TensorFlow (which always gives zeros), an unconnected source gives ``None`` unless
     ``unconnected_gradients="zero"``.
     """
     reshape = _seam.reshape
-    mode = _parse_unconnected(unconnected_gradients)
-    if target is None:
-        raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
-                        "but received None.")
-    _single(target, "target", "batch_jacobian")
-    _single(source, "source", "batch_jacobian")
-    parallel_iterations = _check_parallel(parallel_iterations)
-    tape._begin_backward()
-    (t,) = tape._flat_targets(target)
-    (s,) = tape._flat_sources(source)
     tshape, sshape = t._value.shape, _value(s).shape
-    _batch_shapes(tshape, sshape)
+    check_batch_shapes(tshape, sshape)
     b, rest = tshape[0], tshape[1:]
     m = math.prod(rest)
     final = (b,) + rest + sshape[1:]
     if m == 0 or b == 0:
-        tape._release()
+        walks.release()
         return _empty(final, s)
     dt = t._value.dtype
     eye = _identity(m, dt)
@@ -339,6 +329,5 @@ def batch_jacobian(tape: GradientTape, target: Any, source: Any,
         z[k[:, None], np.arange(b)[None, :], (a + k)[:, None]] = 1
         return z.reshape((c - a, b) + rest)
 
-    (g,) = _rows(tape, t, [s], mode, m, seed_rows, bool(experimental_use_pfor), parallel_iterations,
-                 "batch_jacobian")
+    (g,) = _rows(walks, t, [s], mode, m, seed_rows, vectorised, parallel_iterations, "batch_jacobian")
     return None if g is None else reshape(g, final)

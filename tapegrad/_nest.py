@@ -1,72 +1,309 @@
-"""Flatten and rebuild nests of lists, tuples, namedtuples and dicts (dicts in sorted-key order)."""
+"""Nested structures, as TensorFlow's ``nest`` reads them: the one structure module of the
+package (``tf.nest``, ``GradientTape.gradient``, ``tf.function``, control flow, ``tf.data`` and
+Keras all use it).
+
+A structure is a leaf or a list, tuple, namedtuple, mapping (``dict``, ``OrderedDict``,
+``defaultdict``, any ``collections.abc.Mapping``), other sequence (a ``deque``; not a string),
+mapping view or ``attrs`` class of structures. Leaves come
+in TensorFlow's order: sequences in order, mappings by sorted key (whatever order the mapping
+keeps), ``attrs`` fields in definition order. ``None``, strings, arrays and tensors are leaves; a
+composite tensor (a RaggedTensor) is a leaf unless ``expand_composites`` asks for its components.
+A rebuilt mapping keeps its type and key order: a mutable mapping is made empty and filled, any
+other with an iterable of ``(key, value)`` pairs (a ``MappingProxyType`` cannot be: TypeError, as
+in TensorFlow).
+
+Keras 3 reads nests with optree, a little differently, and Keras's modules use the ``keras_``
+functions below: lists, tuples, namedtuples, ``dict``/``defaultdict`` by sorted key (keys that do
+not compare: by type name, then key), ``OrderedDict`` and ``deque`` in their own order; every
+other mapping and ``attrs`` classes are leaves.
+"""
 from __future__ import annotations
 
+from collections import OrderedDict, abc, defaultdict, deque
 from typing import Any, Callable
 
-
-def _is_seq(x: Any) -> bool:
-    return isinstance(x, (list, tuple, dict))
+from ._tensor import CompositeTensor, Tensor, TensorShape
 
 
-def _children(x: Any) -> list:
-    if isinstance(x, dict):
-        return [x[k] for k in _sorted_keys(x)]
-    return list(x)
+def _nested_type(t: type) -> bool:
+    if t is TensorShape:
+        return False  # (a tuple here, a leaf in TensorFlow)
+    if issubclass(t, (list, tuple, abc.Mapping, abc.MappingView)) or hasattr(t, "__attrs_attrs__"):
+        return True
+    return issubclass(t, abc.Sequence) and not issubclass(t, (str, bytes, bytearray))  # (a deque, ...)
 
 
-def _sorted_keys(d: dict) -> list:
+_NESTED: dict[type, bool] = {list: True, tuple: True, dict: True, Tensor: False, type(None): False,
+                             str: False, float: False, int: False}  # per type, as TensorFlow caches it
+
+
+def is_nested(x: Any) -> bool:
+    """Whether ``x`` is a structure with children (not a leaf)."""
+    t = type(x)
+    k = _NESTED.get(t)
+    if k is None:
+        k = _NESTED[t] = _nested_type(t)
+    return k
+
+
+def sorted_keys(m: abc.Mapping) -> list:
+    """A mapping's keys in TensorFlow's order (sorted)."""
     try:
-        return sorted(d)
+        return sorted(m)
     except TypeError:
-        return sorted(d, key=repr)
+        raise TypeError(f"nest only supports mappings whose keys can be sorted; the keys "
+                        f"{list(m)!r} cannot be compared with each other.") from None
 
 
-def flatten(x: Any) -> list:
-    """Leaves of ``x`` in order; ``None`` is a leaf."""
-    if not _is_seq(x):
-        return [x]
+def children(x: Any) -> list:
+    """The children of a structure, in leaf order."""
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    if isinstance(x, abc.Mapping):
+        return [x[k] for k in sorted_keys(x)]
+    if hasattr(type(x), "__attrs_attrs__"):
+        return [getattr(x, a.name) for a in type(x).__attrs_attrs__]
+    return list(x)  # a sequence or a mapping view
+
+
+def _rebuild(s: Any, items: list) -> Any:
+    t = type(s)
+    if t is list:
+        return items
+    if t is tuple:
+        return tuple(items)
+    if isinstance(s, abc.Mapping):
+        vals = dict(zip(sorted_keys(s), items))
+        if t is dict:
+            return {k: vals[k] for k in s}
+        if isinstance(s, abc.MutableMapping):
+            out = t(s.default_factory) if isinstance(s, defaultdict) else t()
+            for k in s:
+                out[k] = vals[k]
+            return out
+        try:
+            return t((k, vals[k]) for k in s)
+        except TypeError as e:
+            raise TypeError(f"Error creating an object of type {t} like {s!r}. Note that it must "
+                            "accept a single positional argument representing an iterable of "
+                            f"key-value pairs, in addition to self. Cause: {e}") from e
+    if isinstance(s, abc.MappingView):
+        return items  # (a view cannot be made: a list, as TensorFlow gives)
+    if isinstance(s, tuple) and hasattr(s, "_fields") or hasattr(t, "__attrs_attrs__"):
+        return t(*items)  # namedtuple, attrs
+    return t(items)
+
+
+def flatten(structure: Any, expand_composites: bool = False) -> list:
+    """The leaves of ``structure`` in order (a leaf gives ``[leaf]``)."""
+    if expand_composites:
+        return [c for leaf in flatten(structure) for c in
+                (leaf._components() if isinstance(leaf, CompositeTensor) else [leaf])]
+    if not is_nested(structure):
+        return [structure]
     out: list = []
-    stack = [x]
+    stack = [structure]
     while stack:
         y = stack.pop()
-        if _is_seq(y):
-            stack.extend(reversed(_children(y)))
+        if is_nested(y):
+            stack.extend(reversed(children(y)))
         else:
             out.append(y)
     return out
 
 
-def pack_sequence_as(structure: Any, flat: list) -> Any:
-    """Rebuild ``structure`` with leaves taken from ``flat`` in order."""
-    return _build(structure, iter(flat))
-
-
-def _build(s: Any, it: Any) -> Any:
+def _pack(s: Any, it: Any) -> Any:
     # a module-level function, not a closure: a recursive closure would form a reference cycle
     # that keeps the results alive until the garbage collector runs
-    if not _is_seq(s):
+    if not is_nested(s):
         return next(it)
-    if isinstance(s, dict):
-        vals = {k: _build(s[k], it) for k in _sorted_keys(s)}
-        return {k: vals[k] for k in s} if type(s) is dict else type(s)((k, vals[k]) for k in s)
-    items = [_build(c, it) for c in s]
-    if isinstance(s, tuple) and hasattr(s, "_fields"):
-        return type(s)(*items)
-    return type(s)(items)
+    return _rebuild(s, [_pack(c, it) for c in children(s)])
+
+
+def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool = False) -> Any:
+    """``structure`` with its leaves replaced, in order, by the items of ``flat_sequence``."""
+    if not isinstance(flat_sequence, (list, tuple)) and not is_nested(flat_sequence):
+        raise TypeError(f"Attempted to pack value:\n  {flat_sequence!r}\ninto a structure, but "
+                        f"found incompatible type `{type(flat_sequence)}` instead.")
+    flat = list(flat_sequence)
+    if expand_composites and any(isinstance(leaf, CompositeTensor) for leaf in flatten(structure)):
+        flat = _composites_from(structure, flat)
+    if not is_nested(structure):
+        if len(flat) != 1:
+            raise ValueError(f"The target structure is of type `{type(structure)}`\n  "
+                             f"{structure!r}\nHowever the input is a sequence "
+                             f"({type(flat_sequence)}) of length {len(flat)}.\n  "
+                             f"{flat_sequence!r}\nnest cannot guarantee that it is safe to map one "
+                             "to the other.")
+        return flat[0]
+    n = len(flatten(structure))
+    if n != len(flat):
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
+                         f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "
+                         f"{flat_sequence}.")
+    return _pack(structure, iter(flat))
+
+
+def _composites_from(structure: Any, flat: list) -> list:
+    """``flat`` (with a RaggedTensor's components where ``structure`` has one) as leaves."""
+    it, leaves = iter(flat), []
+    for leaf in flatten(structure):
+        if isinstance(leaf, CompositeTensor):
+            n = len(leaf._components())
+            parts = [next(it, None) for _ in range(n)]
+            if any(p is None for p in parts):
+                raise ValueError("Could not pack sequence: too few items for the components of "
+                                 f"{type(leaf).__name__} leaves of the structure.")
+            leaves.append(leaf._from_components(parts))
+        else:
+            leaves.append(next(it, None))
+    rest = list(it)
+    if rest:
+        raise ValueError(f"Could not pack sequence: {len(rest)} items more than the structure's "
+                         "components.")
+    return leaves
 
 
 def map_structure(fn: Callable, x: Any) -> Any:
+    """``fn`` applied to every leaf of one structure, keeping its containers."""
     return pack_sequence_as(x, [fn(v) for v in flatten(x)])
 
 
 def same_structure(a: Any, b: Any) -> bool:
-    if _is_seq(a) != _is_seq(b):
+    """Whether ``a`` and ``b`` nest alike (a mapping only matches a mapping with the same keys;
+    sequence types are not compared)."""
+    na = is_nested(a)
+    if na != is_nested(b):
         return False
-    if not _is_seq(a):
+    if not na:
         return True
-    if isinstance(a, dict) != isinstance(b, dict):
+    ma = isinstance(a, abc.Mapping)
+    if ma != isinstance(b, abc.Mapping):
         return False
-    if isinstance(a, dict) and _sorted_keys(a) != _sorted_keys(b):
+    if ma and sorted_keys(a) != sorted_keys(b):
         return False
-    ca, cb = _children(a), _children(b)
+    ca, cb = children(a), children(b)
     return len(ca) == len(cb) and all(same_structure(p, q) for p, q in zip(ca, cb))
+
+
+class _Dot:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "."
+
+
+_DOT = _Dot()
+
+
+def _describe(x: Any) -> str:
+    return f"type={type(x).__name__} str={x}"
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    if type(a) is type(b) or isinstance(a, abc.Mapping) and isinstance(b, abc.Mapping):
+        return True
+    fa, fb = getattr(a, "_fields", None), getattr(b, "_fields", None)
+    return (isinstance(a, tuple) and isinstance(b, tuple) and fa is not None and fa == fb
+            and type(a).__name__ == type(b).__name__)
+
+
+def _mismatch(a: Any, b: Any, check_types: bool) -> tuple[type, str] | None:
+    """``(error type, detail)`` for the first difference between the structures, or None."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        nx, ny = is_nested(x), is_nested(y)
+        if nx != ny:
+            seq, leaf = (x, y) if nx else (y, x)
+            return ValueError, (f'Substructure "{_describe(seq)}" is a sequence, while '
+                                f'substructure "{_describe(leaf)}" is not')
+        if not nx:
+            continue
+        if check_types and not _same_type(x, y):
+            return TypeError, (f"The two namedtuples don't have the same sequence type. First "
+                               f"structure {_describe(x)} has type {type(x).__name__}, while "
+                               f"second structure {_describe(y)} has type {type(y).__name__}")
+        if isinstance(x, abc.Mapping) and isinstance(y, abc.Mapping):
+            kx, ky = sorted_keys(x), sorted_keys(y)
+            if kx != ky:
+                return ValueError, (f"The two dictionaries don't have the same set of keys. First "
+                                    f"structure has keys {_describe(kx)}, while second structure "
+                                    f"has keys {_describe(ky)}")
+        cx, cy = children(x), children(y)
+        if len(cx) != len(cy):
+            return ValueError, (f"The two structures don't have the same number of elements. "
+                                f"First structure: {_describe(x)}. Second structure: {_describe(y)}")
+        stack.extend(reversed(list(zip(cx, cy))))
+    return None
+
+
+def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
+    """Raise unless ``nest1`` and ``nest2`` nest alike (``tf.nest.assert_same_structure``)."""
+    found = _mismatch(nest1, nest2, check_types)
+    if found is None:
+        return
+    err, detail = found
+    dots = (map_structure(lambda _: _DOT, s) for s in (nest1, nest2))
+    raise err(f"The two structures don't have the same nested structure.\n\nFirst structure: "
+              f"{_describe(nest1)}\n\nSecond structure: {_describe(nest2)}\n\nMore specifically: "
+              f"{detail}\nEntire first structure:\n{next(dots)}\nEntire second structure:\n"
+              f"{next(dots)}")
+
+
+# ---- Keras 3's reading (optree's): the functions of tapegrad/keras/_tree.py
+
+def _keras_nested(x: Any) -> bool:
+    t = type(x)
+    return t is list or t is tuple or t is dict or isinstance(x, (list, tuple, dict, deque))
+
+
+def _keras_keys(d: dict) -> list:
+    if isinstance(d, OrderedDict):
+        return list(d)
+    try:
+        return sorted(d)
+    except TypeError:
+        try:
+            return sorted(d, key=lambda k: (type(k).__qualname__, k))
+        except TypeError:
+            return list(d)
+
+
+def _keras_children(x: Any) -> list:
+    return [x[k] for k in _keras_keys(x)] if isinstance(x, dict) else list(x)
+
+
+def keras_flatten(structure: Any) -> list:
+    """The leaves of a Keras nest in Keras 3's order (``keras.tree.flatten``)."""
+    if not _keras_nested(structure):
+        return [structure]
+    out: list = []
+    stack = [structure]
+    while stack:
+        y = stack.pop()
+        if _keras_nested(y):
+            stack.extend(reversed(_keras_children(y)))
+        else:
+            out.append(y)
+    return out
+
+
+def keras_map_structure(fn: Callable, structure: Any) -> Any:
+    """``fn`` applied to every leaf of a Keras nest, keeping its containers
+    (``keras.tree.map_structure`` of one structure)."""
+    if not _keras_nested(structure):
+        return fn(structure)
+    items = [keras_map_structure(fn, c) for c in _keras_children(structure)]
+    if isinstance(structure, dict):
+        vals = dict(zip(_keras_keys(structure), items))
+        if type(structure) is dict:
+            return {k: vals[k] for k in structure}
+        out = type(structure)(structure.default_factory) if isinstance(structure, defaultdict) \
+            else type(structure)()
+        for k in structure:
+            out[k] = vals[k]
+        return out
+    if isinstance(structure, deque):
+        return deque(items, structure.maxlen)
+    return _rebuild(structure, items)

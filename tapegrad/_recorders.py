@@ -192,14 +192,14 @@ def push(rec: Recorder, index: int | None = None) -> None:
 
 
 def _solo(stack: list, gone: Any = ()) -> None:
-    """Set ``solo`` on the tapes in ``stack``; clear it on the tapes in ``gone``."""
+    """Clear ``solo`` on the tapes in ``gone``; set it on the tapes in ``stack``."""
+    for r in gone:
+        if type(r) is Tape:
+            r.solo = False
     one = len(stack) == 1
     for r in stack:
         if type(r) is Tape:
             r.solo = one
-    for r in gone:
-        if type(r) is Tape:
-            r.solo = False
 
 
 def pop(rec: Recorder) -> int:
@@ -221,16 +221,31 @@ def recording() -> bool:
     return bool(active and tls.stack)
 
 
+class swapped:
+    """``with swapped(stack):`` makes the list ``stack`` this thread's recorder stack for the
+    block (``[]``: none is visible) and restores the previous one after it; ``as`` gives the
+    previous one. The one way to swap the stack (``push``/``pop`` change it in place)."""
+
+    __slots__ = ("stack", "saved")
+
+    def __init__(self, stack: list) -> None:
+        self.stack = stack
+
+    def __enter__(self) -> list:
+        self.saved = saved = tls.stack
+        tls.stack = self.stack
+        _solo(self.stack, saved)
+        return saved
+
+    def __exit__(self, *exc: Any) -> None:
+        tls.stack = self.saved
+        _solo(self.saved, self.stack)
+
+
 def run_hidden(k: int, fn: Callable, *args: Any) -> Any:
     """Run ``fn`` with only the recorders before position ``k`` visible in this thread."""
-    saved = tls.stack
-    tls.stack = saved[:k]
-    _solo(tls.stack, saved[k:])
-    try:
+    with swapped(tls.stack[:k]):
         return fn(*args)
-    finally:
-        tls.stack = saved
-        _solo(saved)
 
 
 escape_hook: Callable | None = None

@@ -10,7 +10,7 @@ output has a floating or complex dtype. ``gradient`` seeds the targets and runs 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -28,10 +28,27 @@ from ._warn import warn_outside
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
 
-_explain_all: Any = None  # tapegrad.diagnosis.enable() puts explain mode on every new tape
-# diagnosis's check of a walk (explain mode, unconnected_gradients="raise"): set by
-# tapegrad/__init__.py (loads diagnosis on first use) and diagnosis itself
-backward_check: Any = None
+# The hook points: explanations plug in here, and the tape does not import them. Each is declared
+# here and set with set_hook (as _seam declares the ops the engine needs); None: nothing plugged in.
+HOOKS = {
+    "explain_all": "diagnosis.enable(): tape -> the explain-mode log of every new tape",
+    "backward_check": "(tape, flat targets, flat sources, mode) -> diagnosis's check of one walk in "
+                      'explain mode or with unconnected_gradients="raise" (tapegrad/__init__.py: '
+                      "diagnosis loads on first use)",
+    "diagnosis": "() -> the diagnosis module, for GradientTape.explain and stats (tapegrad/__init__.py)",
+}
+explain_all: Callable | None = None
+backward_check: Callable | None = None
+diagnosis: Callable | None = None
+
+
+def set_hook(name: str, fn: Callable | None) -> Callable | None:
+    """Plug ``fn`` into the hook point ``name`` (None: unplug it); returns what was there."""
+    if name not in HOOKS:
+        raise RuntimeError(f"_tape.set_hook: {name!r} is not a hook point; they are {sorted(HOOKS)}")
+    prev = globals()[name]
+    globals()[name] = fn
+    return prev
 
 
 _IN_CONTEXT_WARNING = (
@@ -76,8 +93,8 @@ class GradientTape:
         self._used = False        # a one-shot tape that has run its backward walk
         self._failed: str | None = None
         self._stopped_for_good = False
-        if _explain_all is not None:  # diagnosis.enable(): explain mode on every new tape
-            self._rec.explain = _explain_all(self)
+        if explain_all is not None:  # diagnosis.enable(): explain mode on every new tape
+            self._rec.explain = explain_all(self)
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> "GradientTape":
@@ -203,24 +220,6 @@ class GradientTape:
             self._rec.explain.reset()
 
     # ------------------------------------------------------------------ gradient
-    def _begin_backward(self) -> None:
-        """Checks and in-context behaviour common to gradient/jacobian/batch_jacobian."""
-        self._check_entered("gradient")
-        if self._failed is not None:   # checked first: a failed walk also marks the tape used
-            raise RuntimeError(f"This GradientTape's backward pass failed earlier ({self._failed}); "
-                               "its recorded state was released. Record again on a new tape.")
-        if self._used:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
-                               "of gradients (or jacobians). Pass persistent=True to call "
-                               "gradient more than once.")
-        if self._recording:
-            if self._persistent:
-                warn_outside(_IN_CONTEXT_WARNING)
-            else:
-                _rec.pop(self._rec)
-                self._recording = False
-                self._stopped_for_good = True
-
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """Vector-Jacobian product of ``target`` with respect to ``sources``.
@@ -252,139 +251,16 @@ class GradientTape:
         if target is None:
             raise TypeError("Argument `target` should be a Tensor or a nested structure of Tensors "
                             "or Variables to be differentiated, but received None.")
-        self._begin_backward()
-        flat_t = self._flat_targets(target)
-        flat_s = self._flat_sources(sources)
-        seeds = self._seeds(flat_t, output_gradients)
-        grads = self._run(flat_t, seeds, flat_s, mode)
+        begin_backward(self)
+        flat_t = flat_targets(target)
+        flat_s = flat_sources(sources)
+        seeds = _seeds(flat_t, output_gradients)
+        grads = run_backward(self, flat_t, seeds, flat_s, mode)
         if any(isinstance(s, CompositeTensor) for s in _nest.flatten(sources)):
             grads = _composite_grads(_nest.flatten(sources), grads)
         return _nest.pack_sequence_as(sources, grads)
 
-    # -- helpers shared with jacobian
-    @staticmethod
-    def _flat_targets(target: Any) -> list:
-        flat = _nest.flatten(target)
-        out = []
-        for i, t in enumerate(flat):
-            if isinstance(t, Variable):
-                t = t._snap
-            elif isinstance(t, IndexedSlices):
-                t = convert_to_tensor(t)
-            elif isinstance(t, CompositeTensor):
-                t = t._flat()
-            elif not isinstance(t, Tensor):
-                where = "target" if len(flat) == 1 else f"target[{i}] (flattened)"
-                raise TypeError(f"{where} is a {type(t).__name__}, not a tapegrad Tensor or Variable. "
-                                "Gradients can only be taken of tensors computed with tapegrad ops "
-                                "inside the tape's context.")
-            out.append(t)
-        return out
-
-    @staticmethod
-    def _flat_sources(sources: Any) -> list:
-        flat = [s._flat() if isinstance(s, CompositeTensor) else s for s in _nest.flatten(sources)]
-        for i, s in enumerate(flat):
-            if not isinstance(s, (Tensor, Variable)):
-                where = "sources" if not isinstance(sources, (list, tuple, dict)) else f"sources[{i}] (flattened)"
-                hint = (" Convert it with tf.constant(...) before the computation and tape.watch it."
-                        if isinstance(s, (np.ndarray, np.generic, float, int)) else "")
-                raise TypeError(f"{where} is a {type(s).__name__}, not a tapegrad Tensor or "
-                                f"Variable: gradients are taken with respect to tensors that the "
-                                f"tape followed.{hint}")
-        return flat
-
-    @staticmethod
-    def _seeds(flat_t: list, output_gradients: Any) -> list:
-        n = len(flat_t)
-        if output_gradients is None:
-            return [None] * n
-        if n == 1 and not isinstance(output_gradients, (list, tuple, dict)):
-            og = [output_gradients]
-        else:
-            og = _nest.flatten(output_gradients)
-            if n == 1 and len(og) != 1:
-                raise ValueError(
-                    f"output_gradients has {len(og)} entries but there is 1 target. For a single "
-                    f"target pass one tensor of the target's shape {list(flat_t[0]._value.shape)}, "
-                    "e.g. output_gradients=tf.constant([...]); a Python list is read as one seed "
-                    "per target.")
-        if len(og) != n:
-            raise ValueError(f"output_gradients has {len(og)} entries but the target has {n} "
-                             "tensors (after flattening); give one seed per target tensor, or None "
-                             "for ones.")
-        seeds = []
-        for i, (t, s) in enumerate(zip(flat_t, og)):
-            if s is None:
-                seeds.append(None)
-                continue
-            if isinstance(s, IndexedSlices):
-                s = convert_to_tensor(s)
-            if t._value.dtype.kind != "c" and np.iscomplexobj(s._value if isinstance(s, Tensor) else s):
-                raise ValueError(f"output_gradients[{i}] is complex but target[{i}] is "
-                                 f"{t.dtype.name}: casting the seed would drop its imaginary part. "
-                                 "Pass a real seed (e.g. tf.math.real(seed)).")
-            if isinstance(s, (Tensor, Variable)):
-                s = convert_to_tensor(s)
-                if s._value.dtype != t._value.dtype:
-                    s = _cast_seed(s, t)
-            else:
-                try:
-                    s = wrap(np.asarray(s, dtype=t._value.dtype))
-                except (TypeError, ValueError):
-                    raise ValueError(f"output_gradients[{i}] could not be converted to the target's "
-                                     f"dtype {t.dtype.name}: {s!r}.") from None
-            if s._value.shape != t._value.shape:
-                raise ValueError(f"output_gradients[{i}] has shape {list(s._value.shape)} but "
-                                 f"target[{i}] has shape {list(t._value.shape)}; each seed must have "
-                                 "its target's shape.")
-            seeds.append(s)
-        return seeds
-
-    def _run(self, flat_t: list, seeds: list, flat_s: list, mode: UnconnectedGradients,
-             batch: int | None = None, keep: bool = False) -> list:
-        # keep=True: a one-shot tape keeps its entries for another walk (Jacobian rows/chunks).
-        ct: dict[int, Any] = {}
-        owned: set[int] = set()
-        for t, s in zip(flat_t, seeds):
-            if s is None:  # (batched walks, Jacobians, always pass their seeds)
-                s = _ones_seed(t)
-            accumulate(ct, owned, t._id, s)
-        src_ids = {s._id for s in flat_s}
-        rec = self._rec
-        entries = rec.entries
-        free = not (self._persistent or keep)
-        check = None
-        if rec.explain is not None or mode is UnconnectedGradients.RAISE:
-            check = backward_check(self, flat_t, flat_s, mode)
-        if free:
-            self._release()  # the walk frees the entries as it goes
-        try:
-            found = backward(entries, ct, owned, src_ids, free, batch,
-                             None if check is None else check.on_cotangent)
-        except BaseException as e:
-            if free:
-                self._failed = f"{type(e).__name__}: {e}"
-                entries.clear()
-            raise
-        out = []
-        for s in flat_s:
-            g = found.get(s._id)
-            if g is None:
-                g = ct.get(s._id)
-            if g is None:
-                if mode is UnconnectedGradients.ZERO:
-                    g = zeros_like(s._snap if isinstance(s, Variable) else s, () if batch is None else (batch,))
-            elif isinstance(s, (Tensor, Variable)) and not isinstance(g, IndexedSlices):
-                v = s._snap._value if isinstance(s, Variable) else s._value
-                if v.dtype.kind not in "fc" and not (g._value.dtype == v.dtype):
-                    g = None if mode is not UnconnectedGradients.ZERO else zeros_like(s._snap if isinstance(s, Variable) else s)
-            out.append(g)
-        if check is not None:
-            check.end(out)
-        return out
-
-    # ------------------------------------------------------------------ jacobians (autodiff/_jacobian.py)
+        # ------------------------------------------------------------------ jacobians (autodiff/_jacobian.py)
     def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
                  parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
         """Full Jacobian: each entry has shape ``target.shape + source.shape``.
@@ -402,8 +278,17 @@ class GradientTape:
         array([[2., 0.],
                [0., 4.]], dtype=float32)
         """
-        return _jacobian.jacobian(self, target, sources, unconnected_gradients, parallel_iterations,
-                        experimental_use_pfor)
+        mode = _parse_unconnected(unconnected_gradients)
+        if target is None:
+            raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
+                            "but received None.")
+        _jacobian.check_single(target, "target", "jacobian")
+        parallel = _jacobian.check_parallel(parallel_iterations)
+        begin_backward(self)
+        (t,) = flat_targets(target)
+        flat_s = flat_sources(sources)
+        out = _jacobian.jacobian(_walks(self), t, flat_s, mode, bool(experimental_use_pfor), parallel)
+        return _nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
                        parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
@@ -412,19 +297,17 @@ class GradientTape:
         Assumes ``target[i]`` depends only on ``source[i]``, as TensorFlow does;
         :func:`tapegrad.autodiff.check_batch_independence` verifies that assumption.
         """
-        return _jacobian.batch_jacobian(self, target, source, unconnected_gradients, parallel_iterations,
-                              experimental_use_pfor)
-
-    def _release(self, failed: BaseException | None = None) -> None:
-        """A one-shot tape is done (its walk ran, or failed part-way: ``failed``): free what it
-        recorded; later calls say why it cannot be used again. A persistent tape keeps everything."""
-        if self._persistent or self._used:
-            return
-        if failed is not None:
-            self._failed = f"{type(failed).__name__}: {failed}"
-        self._used = True
-        self._rec.entries = []
-        self._rec.ids = set()
+        mode = _parse_unconnected(unconnected_gradients)
+        if target is None:
+            raise TypeError("Argument `target` should be a Tensor or a Variable to be differentiated, "
+                            "but received None.")
+        _jacobian.check_single(target, "target", "batch_jacobian")
+        _jacobian.check_single(source, "source", "batch_jacobian")
+        parallel = _jacobian.check_parallel(parallel_iterations)
+        begin_backward(self)
+        (t,) = flat_targets(target)
+        (s,) = flat_sources(source)
+        return _jacobian.batch_jacobian(_walks(self), t, s, mode, bool(experimental_use_pfor), parallel)
 
     def __del__(self) -> None:
         if getattr(self, "_recording", False):
@@ -446,6 +329,180 @@ def _ones_seed(t: Tensor) -> Tensor:
     return wrap(np.ones(v.shape, v.dtype) if v.ndim else v.dtype.type(1))
 
 
+# ---- the friend API: what the engine's other modules (_jacobian, _custom, diagnosis, visualize)
+# use of a GradientTape, and all they use of it (docs/contributing.md, "The friend API")
+
+def recorder(tape: GradientTape) -> Tape:
+    """The tape's recorder: ``ids``, ``entries``, ``vars``, ``explain``, ``watch_accessed``."""
+    return tape._rec
+
+
+def _walks(tape: GradientTape) -> _jacobian.Walks:
+    return _jacobian.Walks(lambda *a, **k: run_backward(tape, *a, **k), lambda failed=None: release(tape, failed),
+                           tape._rec.entries)
+
+
+def used(tape: GradientTape) -> bool:
+    """Whether a one-shot tape has run its backward walk (its entries are freed)."""
+    return tape._used
+
+
+def begin_backward(tape: GradientTape) -> None:
+    """Checks and in-context behaviour common to gradient/jacobian/batch_jacobian."""
+    tape._check_entered("gradient")
+    if tape._failed is not None:   # checked first: a failed walk also marks the tape used
+        raise RuntimeError(f"This GradientTape's backward pass failed earlier ({tape._failed}); "
+                           "its recorded state was released. Record again on a new tape.")
+    if tape._used:
+        raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
+                           "of gradients (or jacobians). Pass persistent=True to call "
+                           "gradient more than once.")
+    if tape._recording:
+        if tape._persistent:
+            warn_outside(_IN_CONTEXT_WARNING)
+        else:
+            _rec.pop(tape._rec)
+            tape._recording = False
+            tape._stopped_for_good = True
+
+
+def flat_targets(target: Any) -> list:
+    """A target nest as the flat tensors to seed (a Variable's value, a composite's flat values)."""
+    flat = _nest.flatten(target)
+    out = []
+    for i, t in enumerate(flat):
+        if isinstance(t, Variable):
+            t = t._snap
+        elif isinstance(t, IndexedSlices):
+            t = convert_to_tensor(t)
+        elif isinstance(t, CompositeTensor):
+            t = t._flat()
+        elif not isinstance(t, Tensor):
+            where = "target" if len(flat) == 1 else f"target[{i}] (flattened)"
+            raise TypeError(f"{where} is a {type(t).__name__}, not a tapegrad Tensor or Variable. "
+                            "Gradients can only be taken of tensors computed with tapegrad ops "
+                            "inside the tape's context.")
+        out.append(t)
+    return out
+
+
+def flat_sources(sources: Any) -> list:
+    """A source nest as its flat tensors and Variables (a composite's flat values)."""
+    flat = [s._flat() if isinstance(s, CompositeTensor) else s for s in _nest.flatten(sources)]
+    for i, s in enumerate(flat):
+        if not isinstance(s, (Tensor, Variable)):
+            where = "sources" if not isinstance(sources, (list, tuple, dict)) else f"sources[{i}] (flattened)"
+            hint = (" Convert it with tf.constant(...) before the computation and tape.watch it."
+                    if isinstance(s, (np.ndarray, np.generic, float, int)) else "")
+            raise TypeError(f"{where} is a {type(s).__name__}, not a tapegrad Tensor or "
+                            f"Variable: gradients are taken with respect to tensors that the "
+                            f"tape followed.{hint}")
+    return flat
+
+
+def run_backward(tape: GradientTape, flat_t: list, seeds: list, flat_s: list, mode: UnconnectedGradients,
+                 batch: int | None = None, keep: bool = False) -> list:
+    """The cotangents of ``flat_s`` from targets ``flat_t`` seeded with ``seeds`` (None: ones);
+    ``batch``: seeds and cotangents carry a leading axis of that many rows; ``keep``: a one-shot
+    tape keeps its entries for another walk (Jacobian rows, chunks)."""
+    ct: dict[int, Any] = {}
+    owned: set[int] = set()
+    for t, s in zip(flat_t, seeds):
+        if s is None:  # (batched walks, Jacobians, always pass their seeds)
+            s = _ones_seed(t)
+        accumulate(ct, owned, t._id, s)
+    src_ids = {s._id for s in flat_s}
+    rec = tape._rec
+    entries = rec.entries
+    free = not (tape._persistent or keep)
+    check = None
+    if rec.explain is not None or mode is UnconnectedGradients.RAISE:
+        check = backward_check(tape, flat_t, flat_s, mode)
+    if free:
+        release(tape)  # the walk frees the entries as it goes
+    try:
+        found = backward(entries, ct, owned, src_ids, free, batch,
+                         None if check is None else check.on_cotangent)
+    except BaseException as e:
+        if free:
+            tape._failed = f"{type(e).__name__}: {e}"
+            entries.clear()
+        raise
+    out = []
+    for s in flat_s:
+        g = found.get(s._id)
+        if g is None:
+            g = ct.get(s._id)
+        if g is None:
+            if mode is UnconnectedGradients.ZERO:
+                g = zeros_like(s._snap if isinstance(s, Variable) else s, () if batch is None else (batch,))
+        elif isinstance(s, (Tensor, Variable)) and not isinstance(g, IndexedSlices):
+            v = s._snap._value if isinstance(s, Variable) else s._value
+            if v.dtype.kind not in "fc" and not (g._value.dtype == v.dtype):
+                g = None if mode is not UnconnectedGradients.ZERO else zeros_like(s._snap if isinstance(s, Variable) else s)
+        out.append(g)
+    if check is not None:
+        check.end(out)
+    return out
+
+
+def release(tape: GradientTape, failed: BaseException | None = None) -> None:
+    """A one-shot tape is done (its walk ran, or failed part-way: ``failed``): free what it
+    recorded; later calls say why it cannot be used again. A persistent tape keeps everything."""
+    if tape._persistent or tape._used:
+        return
+    if failed is not None:
+        tape._failed = f"{type(failed).__name__}: {failed}"
+    tape._used = True
+    tape._rec.entries = []
+    tape._rec.ids = set()
+
+
+def _seeds(flat_t: list, output_gradients: Any) -> list:
+    n = len(flat_t)
+    if output_gradients is None:
+        return [None] * n
+    if n == 1 and not isinstance(output_gradients, (list, tuple, dict)):
+        og = [output_gradients]
+    else:
+        og = _nest.flatten(output_gradients)
+        if n == 1 and len(og) != 1:
+            raise ValueError(
+                f"output_gradients has {len(og)} entries but there is 1 target. For a single "
+                f"target pass one tensor of the target's shape {list(flat_t[0]._value.shape)}, "
+                "e.g. output_gradients=tf.constant([...]); a Python list is read as one seed "
+                "per target.")
+    if len(og) != n:
+        raise ValueError(f"output_gradients has {len(og)} entries but the target has {n} "
+                         "tensors (after flattening); give one seed per target tensor, or None "
+                         "for ones.")
+    seeds = []
+    for i, (t, s) in enumerate(zip(flat_t, og)):
+        if s is None:
+            seeds.append(None)
+            continue
+        if isinstance(s, IndexedSlices):
+            s = convert_to_tensor(s)
+        if t._value.dtype.kind != "c" and np.iscomplexobj(s._value if isinstance(s, Tensor) else s):
+            raise ValueError(f"output_gradients[{i}] is complex but target[{i}] is "
+                             f"{t.dtype.name}: casting the seed would drop its imaginary part. "
+                             "Pass a real seed (e.g. tf.math.real(seed)).")
+        if isinstance(s, (Tensor, Variable)):
+            s = convert_to_tensor(s)
+            if s._value.dtype != t._value.dtype:
+                s = _cast_seed(s, t)
+        else:
+            try:
+                s = wrap(np.asarray(s, dtype=t._value.dtype))
+            except (TypeError, ValueError):
+                raise ValueError(f"output_gradients[{i}] could not be converted to the target's "
+                                 f"dtype {t.dtype.name}: {s!r}.") from None
+        if s._value.shape != t._value.shape:
+            raise ValueError(f"output_gradients[{i}] has shape {list(s._value.shape)} but "
+                             f"target[{i}] has shape {list(t._value.shape)}; each seed must have "
+                             "its target's shape.")
+        seeds.append(s)
+    return seeds
 
 
 class _StopRecording:
@@ -469,10 +526,7 @@ class _StopRecording:
 
 def tapegrad_diagnosis() -> Any:
     """The diagnosis module (loaded on first use, to keep ``import tapegrad`` light)."""
-    return _diagnosis_loader()
-
-
-_diagnosis_loader: Any = None  # set by tapegrad/__init__.py
+    return diagnosis()
 
 
 def _composite_grads(sources: list, grads: list) -> list:

@@ -80,13 +80,8 @@ class Batcher(_rec.Recorder):
 
     def outer_run(self, fn: Callable, *args: Any) -> Any:
         """``fn(*args)`` with the caller's recorders active instead of the row run's."""
-        tls = _rec.tls
-        saved = tls.stack
-        tls.stack = self.outer
-        try:
+        with _rec.swapped(self.outer):
             return fn(*args)
-        finally:
-            tls.stack = saved
 
     def on_variable_read(self, v: Any) -> None:
         self.before.setdefault(v._id, (v, v._snap._value))
@@ -134,14 +129,13 @@ def vmap(fn: Callable, elems: Any, flat: list, n: int) -> Any:
         r = wrap(v[0]) if type(v) is not Boxed else wrap_array(v.a[0], v.backend)
         b.batched[r._id] = t
         rows.append(r)
-    _rec.tls.stack = []
-    _rec.push(b)
-    try:
-        out = fn(_nest.pack_sequence_as(elems, rows))
-        res = [None if v is None else b.output(v) for v in _nest.flatten(out)]
-    finally:
-        _rec.pop(b)
-        _rec.tls.stack = b.outer
+    with _rec.swapped([]):
+        _rec.push(b)
+        try:
+            out = fn(_nest.pack_sequence_as(elems, rows))
+            res = [None if v is None else b.output(v) for v in _nest.flatten(out)]
+        finally:
+            _rec.pop(b)
     return _nest.pack_sequence_as(out, res)
 
 

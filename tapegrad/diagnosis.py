@@ -198,7 +198,7 @@ class _Explainer:
         self.pauses: list = []    # (position, where)
         self.layers: dict = {}    # position in ops -> the Keras layer it ran in (layer_scope)
         self.exits: list = []     # (first id made after it, where): the `with` block ended
-        self.partial = bool(tape._rec.entries)
+        self.partial = bool(_tape.recorder(tape).entries)
         self.start_id = _next_id()  # tensors with smaller ids existed before explain mode
         self.warn = warn
         self.norms: dict = {}     # (entry index, input index or -1) -> cotangent norm
@@ -325,9 +325,9 @@ def explain(tape: Any, cotangents: bool = False, warn: bool = True) -> Any:
     """
     if not isinstance(tape, _tape.GradientTape):
         raise TypeError(f"explain() takes a GradientTape, got {type(tape).__name__}.")
-    ex = tape._rec.explain
+    ex = _tape.recorder(tape).explain
     if ex is None:
-        tape._rec.explain = _Explainer(tape, cotangents, warn)
+        _tape.recorder(tape).explain = _Explainer(tape, cotangents, warn)
     else:
         ex.warn = warn
         if cotangents and ex.on_cotangent is None:
@@ -340,12 +340,12 @@ def enable(cotangents: bool = False, warn: bool = True) -> None:
 
     The environment variable ``TAPEGRAD_EXPLAIN=1`` does the same when tapegrad is imported.
     """
-    _tape._explain_all = lambda tape: _Explainer(tape, cotangents, warn)
+    _tape.set_hook("explain_all", lambda tape: _Explainer(tape, cotangents, warn))
 
 
 def disable() -> None:
     """Turn off :func:`enable` (tapes already in explain mode stay so)."""
-    _tape._explain_all = None
+    _tape.set_hook("explain_all", None)
     _explained.clear()
 
 
@@ -363,12 +363,12 @@ def explaining(cotangents: bool = False, warn: bool = True) -> Iterator[None]:
     >>> g is None, caught[0].category.__name__
     (True, 'NoneGradientWarning')
     """
-    prev = _tape._explain_all
+    prev = _tape.explain_all
     enable(cotangents, warn)
     try:
         yield
     finally:
-        _tape._explain_all = prev
+        _tape.set_hook("explain_all", prev)
         if prev is None:
             _explained.clear()
 
@@ -414,9 +414,10 @@ def stats(tape: Any) -> TapeStats:
     >>> s = tape.stats(); (s.ops, s.bytes)
     (3, 12004)
     """
+    rec = _tape.recorder(tape)
     seen: set = set()
     total = 0
-    for entry in tape._rec.entries:
+    for entry in rec.entries:
         if entry is None:
             continue
         _, xs, _, ans, _ = entry
@@ -425,7 +426,7 @@ def stats(tape: Any) -> TapeStats:
             if id(v) not in seen:
                 seen.add(id(v))
                 total += int(getattr(v, "nbytes", 0))
-    return TapeStats(sum(e is not None for e in tape._rec.entries), total, len(tape._rec.ids), len(tape._rec.vars))
+    return TapeStats(sum(e is not None for e in rec.entries), total, len(rec.ids), len(rec.vars))
 
 
 # ---------------------------------------------------------------------------- diagnosis
@@ -544,7 +545,7 @@ def _variable_causes(tape: Any, ex: _Explainer | None, s: Variable) -> list:
                        f"Variable '{name}' is not trainable (trainable=False): tapes do not watch "
                        "it automatically. Call tape.watch(v) inside the `with` block, or create it "
                        "with trainable=True.")]
-    if not tape._rec.watch_accessed:
+    if not _tape.recorder(tape).watch_accessed:
         return [_cause("watch_accessed",
                        f"the tape has watch_accessed_variables=False and Variable '{name}' was "
                        "never passed to tape.watch(): call tape.watch(v) before using it.")]
@@ -580,7 +581,7 @@ def _diagnose_one(tape: Any, ex: _Explainer | None, graph: _Graph | None, s: Any
                                           "get gradients: create it as a float or cast it with "
                                           "tf.cast(x, tf.float32) before using it.",
                              use[2] if use else None))
-    elif is_var and sid not in tape._rec.vars:
+    elif is_var and sid not in _tape.recorder(tape).vars:
         causes += _variable_causes(tape, ex, s)
     elif target_seen is False and graph is not None and (where := _after_exit(ex, flat_t)):
         causes.append(_cause("outside_tape",
@@ -701,10 +702,10 @@ def _after_exit(ex: _Explainer, flat_t: list) -> tuple | None:
 
 def _diagnose(tape: Any, flat_t: list, flat_s: list, which: list, pre: list | None,
               target_seen: bool | None) -> Diagnosis:
-    ex = tape._rec.explain
+    ex = _tape.recorder(tape).explain
     graph = _Graph(ex) if ex is not None else None
     if graph is not None and not ex.partial:
-        target_seen = any(t._id in graph.producer or t._id in ex._watched or t._id in tape._rec.vars
+        target_seen = any(t._id in graph.producer or t._id in ex._watched or t._id in _tape.recorder(tape).vars
                           for t in flat_t)
     return Diagnosis(_diagnose_one(tape, ex, graph, flat_s[j], j, flat_t,
                                    None if pre is None else pre[j], target_seen) for j in which)
@@ -727,14 +728,15 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
     >>> [c.kind for c in tf.diagnosis.diagnose(tape, y, x)[0].causes]
     ['stop_gradient']
     """
-    flat_t = _tape.GradientTape._flat_targets(target)
-    flat_s = _tape.GradientTape._flat_sources(sources)
+    flat_t = _tape.flat_targets(target)
+    flat_s = _tape.flat_sources(sources)
     tids = {t._id for t in flat_t}
-    ex = tape._rec.explain
+    rec = _tape.recorder(tape)
+    ex = rec.explain
     if ex is None:  # no log: every source but the targets, with what the tape still knows
-        ids = tape._rec.ids
-        freed = tape._used and not ids
-        pre = [None if freed else (s._id in ids or s._id in tape._rec.vars) for s in flat_s]
+        ids = rec.ids
+        freed = _tape.used(tape) and not ids
+        pre = [None if freed else (s._id in ids or s._id in rec.vars) for s in flat_s]
         which = [j for j, s in enumerate(flat_s) if s._id not in tids]
         return _diagnose(tape, flat_t, flat_s, which, pre, None if freed else any(i in ids for i in tids))
     graph = _Graph(ex)
@@ -744,7 +746,7 @@ def diagnose(tape: Any, target: Any, sources: Any) -> Diagnosis:
         i = s._id
         if i in tids:
             return True
-        started = i in watched or i in tape._rec.vars or (i in graph.producer and graph.ops[graph.producer[i]][4])
+        started = i in watched or i in rec.vars or (i in graph.producer and graph.ops[graph.producer[i]][4])
         return started and bool(graph.forward(i, on_tape=True) & tids)
 
     which = [j for j, s in enumerate(flat_s) if not connected(s)]
@@ -767,7 +769,7 @@ def none_gradient_hint(sources: Any) -> str:
     if all(warned):
         return ("Explain mode is on: the NoneGradientWarning that tape.gradient gave says why, "
                 "and at which line.")
-    if _tape._explain_all is not None or None not in warned:
+    if _tape.explain_all is not None or None not in warned:
         return ("Explain mode is on, but the tape did not warn (warn=False, or it was made "
                 "before explain mode was turned on): tf.diagnosis.diagnose(tape, loss, "
                 "variables) says why, and at which line.")
@@ -782,11 +784,12 @@ class _BackwardCheck:
 
     def __init__(self, tape: Any, flat_t: list, flat_s: list, mode: Any) -> None:
         self.tape, self.flat_t, self.flat_s, self.mode = tape, flat_t, flat_s, mode
-        ids = tape._rec.ids
-        self.pre = [s._id in ids or s._id in tape._rec.vars for s in flat_s]
+        rec = _tape.recorder(tape)
+        ids = rec.ids
+        self.pre = [s._id in ids or s._id in rec.vars for s in flat_s]
         self.target_seen = any(t._id in ids for t in flat_t)
         self.on_cotangent = None
-        ex = tape._rec.explain
+        ex = rec.explain
         if ex is not None:
             ex.compact()  # before the walk frees what the tape recorded
             ex.last_targets = tuple(t._id for t in flat_t)
@@ -799,7 +802,7 @@ class _BackwardCheck:
         if not missing:
             return
         raise_ = self.mode is _tape.UnconnectedGradients.RAISE
-        ex = self.tape._rec.explain
+        ex = _tape.recorder(self.tape).explain
         if not raise_ and ex is not None:  # what the optimizer's None-gradient warning says
             none = [self.flat_s[j]._id for j in missing if isinstance(self.flat_s[j], Variable)]
             _explained.update(dict.fromkeys(none, ex.warn))

@@ -28,6 +28,8 @@ from . import random as _random
 from ._convert import as_tensor, host_value
 from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
+from .io._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
+                        encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
@@ -46,7 +48,9 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "stateless_random_crop", "stateless_random_flip_left_right", "stateless_random_flip_up_down",
            "random_brightness", "stateless_random_brightness", "random_contrast", "stateless_random_contrast",
            "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
-           "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "sobel_edges"]
+           "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "sobel_edges",
+           "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
+           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg"]
 
 _transpose = transpose
 

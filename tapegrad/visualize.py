@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _nest
+from . import _nest, _tape
 from ._tensor import Tensor
 from ._variable import Variable
 
@@ -120,12 +120,13 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
     >>> "Mul" in tf.visualize.to_dot(tape, y)
     True
     """
-    if tape._used and not tape._rec.entries:
+    rec = _tape.recorder(tape)
+    if _tape.used(tape) and not rec.entries:
         raise ValueError("to_dot: this non-persistent tape has already computed its gradient and "
                          "freed what it recorded. Draw it before calling gradient, or use "
                          "GradientTape(persistent=True).")
-    entries = [e for e in tape._rec.entries if e is not None]
-    ex = tape._rec.explain
+    entries = [e for e in rec.entries if e is not None]
+    ex = rec.explain
     producer: dict = {}
     for k, (op, xs, p, ans, needs) in enumerate(entries):
         for j, o in enumerate(ans if isinstance(ans, tuple) else (ans,)):
@@ -160,7 +161,7 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
             if outs:
                 o = outs[0]
                 layers[o if type(o) is int else o._id] = layer
-    index = {id(e): k for k, e in enumerate(tape._rec.entries) if e is not None}  # positions in the walk
+    index = {id(e): k for k, e in enumerate(_tape.recorder(tape).entries) if e is not None}  # positions in the walk
 
     lines = ["digraph tape {", '  rankdir=LR; node [fontname="Helvetica", fontsize=11]; '
              'edge [fontname="Helvetica", fontsize=9, color="#555555"];']
@@ -196,7 +197,7 @@ def to_dot(tape: Any, targets: Any = None) -> DotGraph:
                 lab += f"\n‖ḡ‖={_fmt(n)}"
             lines.append(f"  {src} -> op{k} [label={_q(lab)}];")
     for name, x in leaves.items():
-        v = tape._rec.vars.get(x._id)
+        v = _tape.recorder(tape).vars.get(x._id)
         # a Keras weight by its path ("dense_1/kernel"), which names its layer, as Keras does
         what = f"Variable '{getattr(v, 'path', None) or v.name}'" if v is not None else "watched"
         lines.append(f"  {name} [label={_q(what + chr(10) + _desc(x))}, {_SOURCE}];")

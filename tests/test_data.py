@@ -353,3 +353,17 @@ def test_checkpointed_iterator_over_a_filled_cache(tmp_path):
     other = iter(make().repeat(2))
     tf.train.Checkpoint(it=other).restore(path)
     assert [int(x) for x in other] == rest
+
+
+def test_list_files_sorts_then_shuffles_as_tensorflow(tmp_path):
+    for n in "dcba":
+        (tmp_path / f"{n}.txt").write_text("")
+    pattern = str(tmp_path / "*.txt")
+    names = lambda ds: [os.path.basename(f.decode()) for f in ds.as_numpy_iterator()]  # noqa: E731
+    assert names(tf.data.Dataset.list_files(pattern, shuffle=False)) == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    # (TensorFlow 2.21 gives this order for seed=1 and no global seed: a shuffle of all the names)
+    tf.random.set_seed(None)
+    assert names(tf.data.Dataset.list_files(pattern, seed=1)) == ["a.txt", "d.txt", "b.txt", "c.txt"]
+    assert tf.data.Dataset.list_files(pattern).element_spec == tf.TensorSpec([], tf.string)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern: .*png"):
+        tf.data.Dataset.list_files(str(tmp_path / "*.png"))

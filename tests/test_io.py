@@ -89,8 +89,8 @@ def test_truncated_and_garbage_inputs_say_what_is_wrong(folder):
     with pytest.raises(TypeError, match="bytes"):
         with tf.io.TFRecordWriter(os.path.join(folder, "w.tfrecord")) as w:
             w.write(3)
-    with pytest.raises(AttributeError, match="decode_png"):
-        tf.io.decode_png  # noqa: B018
+    with pytest.raises(AttributeError, match="decode_webp"):
+        tf.io.decode_webp  # noqa: B018
 
 
 def test_records_written_by_tapegrad_read_back_with_examples(folder):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad._tape import GradientTape
+from tapegrad import _tape
 
 RNG = np.random.default_rng(7)
 W = RNG.standard_normal((4, 3))
@@ -182,13 +182,13 @@ def test_one_shot_tape_is_released_after_last_walk(pfor, budget):
 
 def _count_walks(monkeypatch):
     calls = []
-    orig = GradientTape._run
+    orig = _tape.run_backward
 
-    def run(self, flat_t, seeds, flat_s, mode, batch=None, keep=False):
+    def run(tape, flat_t, seeds, flat_s, mode, batch=None, keep=False):
         calls.append((batch, keep))
-        return orig(self, flat_t, seeds, flat_s, mode, batch, keep)
+        return orig(tape, flat_t, seeds, flat_s, mode, batch, keep)
 
-    monkeypatch.setattr(GradientTape, "_run", run)
+    monkeypatch.setattr(_tape, "run_backward", run)
     return calls
 
 
@@ -632,12 +632,12 @@ def memory_limit():
 def walks(monkeypatch):
     """The row counts of the backward walks a Jacobian makes."""
     seen = []
-    run = GradientTape._run
+    run = _tape.run_backward
 
-    def spy(self, *args, **kw):
+    def spy(tape, *args, **kw):
         seen.append(kw.get("batch", 1))
-        return run(self, *args, **kw)
-    monkeypatch.setattr(GradientTape, "_run", spy)
+        return run(tape, *args, **kw)
+    monkeypatch.setattr(_tape, "run_backward", spy)
     return seen
 
 

@@ -137,3 +137,12 @@ def test_targets_or_weights_beside_a_dataset_are_refused_as_keras_does(kw, arg):
     gen = ((np.ones((2, 2), np.float32), np.ones((2, 1), np.float32)) for _ in range(2))
     with pytest.raises(ValueError, match=f"When providing `x` as a generator, {arg} should not be passed"):
         m.fit(gen, verbose=0, **kw)
+
+
+def test_a_lone_callback_is_taken_as_keras_takes_it():
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    seen = []
+    cb = keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(epoch))
+    m.fit(np.ones((8, 2), np.float32), np.ones((8, 1), np.float32), epochs=2, verbose=0, callbacks=cb)
+    assert seen == [0, 1]

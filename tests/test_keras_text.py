@@ -108,8 +108,9 @@ def test_text_dataset_from_directory_errors(name, folder):
 def test_aliases(folder):
     assert keras.preprocessing.text_dataset_from_directory is keras.utils.text_dataset_from_directory
     assert keras.preprocessing.sequence.pad_sequences is keras.utils.pad_sequences
-    with pytest.raises(NotImplementedError, match="PNG"):
-        keras.utils.image_dataset_from_directory(folder)
+    assert keras.preprocessing.image_dataset_from_directory is keras.utils.image_dataset_from_directory
+    with pytest.raises(ValueError, match="No images found"):  # .txt files only
+        keras.utils.image_dataset_from_directory(folder, verbose=False)
 
 
 def test_text_vectorization_in_dataset_map_and_function():

@@ -105,24 +105,6 @@ DIFFERENCES = {
         "'Unknown variable' for any variable not in its first apply_gradients call)",
         expect=tup(tensor(0.5, "float32"), tensor(1.5, "float32")),
     ),
-    "ops_training.case_sparse_adam_duplicates": Difference(
-        reason="IndexedSlices with duplicate indices are summed before the update, so a sparse "
-        "gradient gives the dense gradient's result (Keras 3 squares each duplicate slice "
-        "separately, so g**2 becomes a sum of squares)",
-        expect=SameAs("ops_training.case_dense_adam_duplicates"),
-    ),
-    "ops_training.case_sparse_adagrad_duplicates": Difference(
-        reason="IndexedSlices with duplicate indices are summed before the update, so a sparse "
-        "gradient gives the dense gradient's result (Keras 3 squares each duplicate slice "
-        "separately, so g**2 becomes a sum of squares)",
-        expect=SameAs("ops_training.case_dense_adagrad_duplicates"),
-    ),
-    "ops_training.case_sparse_rmsprop_duplicates": Difference(
-        reason="IndexedSlices with duplicate indices are summed before the update, so a sparse "
-        "gradient gives the dense gradient's result (Keras 3 squares each duplicate slice "
-        "separately, so g**2 becomes a sum of squares)",
-        expect=SameAs("ops_training.case_dense_rmsprop_duplicates"),
-    ),
     # ---- output_gradients: validated, None means ones, ints are cast (spec 1.8)
     "output_gradients.case_none_entry_means_ones": Difference(
         reason="a None seed means ones (TF crashes converting None)",

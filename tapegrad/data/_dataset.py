@@ -315,6 +315,32 @@ class Dataset:
         return _Slices(_s.normalize(tensors, False, lazy=True))
 
     @staticmethod
+    def list_files(file_pattern: Any, shuffle: bool | None = None, seed: int | None = None,
+                   name: str | None = None) -> "Dataset":
+        """A dataset of the file names matching ``file_pattern`` (a glob, or a list of them), as
+        TensorFlow's ``Dataset.list_files``: the names sorted, then shuffled (``shuffle`` is True
+        unless False) with a buffer of all of them and ``seed``, reshuffled on each iteration.
+
+        Raises:
+            InvalidArgumentError: nothing matches.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> d = tempfile.mkdtemp()
+        >>> for n in "ba":
+        ...     open(os.path.join(d, n + ".txt"), "w").close()
+        >>> [os.path.basename(f.decode()) for f in
+        ...  tf.data.Dataset.list_files(os.path.join(d, "*.txt"), shuffle=False).as_numpy_iterator()]
+        ['a.txt', 'b.txt']
+        """
+        from ._records import matching_names
+        names, patterns = matching_names(file_pattern)
+        if not names.size:
+            raise InvalidArgumentError("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                                       f"Summarized data: b'No files matched pattern: {patterns}'")
+        ds = Dataset.from_tensor_slices(names)
+        return ds.shuffle(max(names.size, 1), seed=seed) if shuffle is None or shuffle else ds
+
+    @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> "Dataset":
         """A dataset of one element, ``tensors``.
 
@@ -827,7 +853,7 @@ def _shape_leaves(types: Any, shapes: Any) -> list:
     such as a shape or a yielded list, are leaves where ``types`` has one)."""
     if not isinstance(types, (tuple, dict)):
         return [shapes]
-    keys = _nest._sorted_keys(types) if isinstance(types, dict) else range(len(types))
+    keys = _nest.sorted_keys(types) if isinstance(types, dict) else range(len(types))
     out: list = []
     for k in keys:
         out.extend(_shape_leaves(types[k], shapes[k]))
@@ -1023,7 +1049,7 @@ def _empty_row(a: np.ndarray) -> np.ndarray:
 
 def _paths(x: Any, prefix: str = "") -> list:
     if isinstance(x, dict):
-        return [p for k in _nest._sorted_keys(x) for p in _paths(x[k], f"{prefix}[{k!r}]")]
+        return [p for k in _nest.sorted_keys(x) for p in _paths(x[k], f"{prefix}[{k!r}]")]
     if isinstance(x, tuple):
         return [p for i, v in enumerate(x) for p in _paths(v, f"{prefix}[{i}]")]
     return [prefix or "0"]

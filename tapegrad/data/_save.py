@@ -29,7 +29,7 @@ _VERSION = 1
 def _structure(x: Any, leaves: list) -> Any:
     """The nest ``x`` as JSON, its leaves (specs) appended to ``leaves`` in flattening order."""
     if isinstance(x, dict):
-        keys = _nest._sorted_keys(x)
+        keys = _nest.sorted_keys(x)
         return {"t": "odict" if type(x) is not dict else "dict", "k": list(x), "v": {k: _structure(x[k], leaves) for k in keys}}
     if isinstance(x, tuple):
         return {"t": "tuple", "v": [_structure(v, leaves) for v in x]}

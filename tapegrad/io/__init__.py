@@ -1,5 +1,6 @@
 """``tapegrad.io`` (``tf.io``): local files (``gfile``, ``read_file``), TFRecord files,
-``tf.train.Example`` parsing, CSV decoding and ``TensorProto`` bytes, interchangeable with TensorFlow's.
+``tf.train.Example`` parsing, CSV decoding, ``TensorProto`` bytes and image codecs (JPEG, PNG and GIF
+through the optional Pillow extra), interchangeable with TensorFlow's.
 What is covered: docs/io.md.
 
 >>> import os, tempfile, tapegrad as tf
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING
 
 from . import gfile
 from ._csv import decode_csv
+from ._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
+                     encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 from ._files import (decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
                      serialize_tensor, write_file)
 from ._parse import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,
@@ -27,7 +30,10 @@ from ._parse import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, Sp
 from ._tfrecord import TFRecordOptions, TFRecordWriter
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature", "TFRecordOptions",
-           "TFRecordWriter", "VarLenFeature", "decode_base64", "decode_csv", "decode_raw", "encode_base64", "gfile",
+           "TFRecordWriter", "VarLenFeature", "decode_and_crop_jpeg", "decode_base64", "decode_bmp", "decode_csv",
+           "decode_gif",
+           "decode_image", "decode_jpeg", "decode_png", "decode_raw", "encode_base64", "encode_jpeg", "encode_png",
+           "extract_jpeg_shape", "gfile", "is_jpeg",
            "matching_files", "parse_example", "parse_single_example", "parse_tensor", "read_file",
            "serialize_tensor", "write_file"]
 
@@ -38,6 +44,5 @@ if not TYPE_CHECKING:
         import difflib
         close = difflib.get_close_matches(name, __all__, n=3, cutoff=0.8)
         raise AttributeError(f"module 'tapegrad.io' has no attribute {name!r}: tapegrad covers tf.io."
-                             f"{', tf.io.'.join(__all__)} (docs/io.md). Image codecs (decode_png, decode_jpeg, "
-                             "...) are not covered: decode images with Pillow or imageio and pass NumPy arrays."
+                             f"{', tf.io.'.join(__all__)} (docs/io.md)."
                              + (f" Did you mean: {', '.join(close)}?" if close else ""))

@@ -1,23 +1,9 @@
-"""Nests of Keras values: lists, tuples (named ones too) and dicts, read leaf by leaf."""
+"""Nests of Keras values, read as Keras 3 reads them (optree's rules, from the package's one
+structure module ``tapegrad._nest``): lists, tuples, namedtuples, dicts by sorted key,
+``OrderedDict`` and ``deque`` in their own order; other mappings, ``attrs`` classes and ``None``
+are leaves."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from .._nest import keras_flatten as flatten, keras_map_structure as map_structure
 
-
-def flatten(x: Any) -> list:
-    """The leaves of a nest of lists, tuples and dicts (dicts by sorted key)."""
-    if isinstance(x, dict):
-        return [leaf for k in sorted(x) for leaf in flatten(x[k])]
-    if isinstance(x, (list, tuple)):
-        return [leaf for v in x for leaf in flatten(v)]
-    return [x]
-
-
-def map_structure(fn: Callable, x: Any) -> Any:
-    """``fn`` applied to every leaf of a nest, keeping its lists, tuples and dicts."""
-    if isinstance(x, dict):
-        return {k: map_structure(fn, v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        out = [map_structure(fn, v) for v in x]
-        return out if isinstance(x, list) else type(x)(*out) if hasattr(x, "_fields") else tuple(out)
-    return fn(x)
+__all__ = ["flatten", "map_structure"]

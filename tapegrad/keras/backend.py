@@ -31,6 +31,7 @@ __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format"
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
 _state: dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
 _name_uids: dict[str, int] = {}
+_global_state: dict[str, Any] = {}  # Keras 3's global_state: what clear_session forgets (the seed generator)
 
 
 def floatx() -> str:
@@ -91,8 +92,7 @@ def clear_session(free_memory: bool = True) -> None:
     ('dense', 'dense_1')
     """
     _name_uids.clear()
-    from . import random
-    random._global_generator[0] = None
+    _global_state.clear()
 
 
 def standardize_dtype(dtype: Any) -> str:

@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ._data_utils import Progbar, print_msg
+from ._tree import flatten
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "ModelCheckpoint",
            "LearningRateScheduler", "LambdaCallback", "TerminateOnNaN", "ReduceLROnPlateau",
@@ -122,8 +123,8 @@ class CallbackList:
 
     def __init__(self, callbacks: Any = None, add_history: bool = False, add_progbar: bool = False,
                  model: Any = None, **params: Any) -> None:
-        self.callbacks = list(callbacks.callbacks if isinstance(callbacks, CallbackList)
-                              else callbacks or [])
+        self.callbacks = list(callbacks.callbacks) if isinstance(callbacks, CallbackList) else \
+            flatten(callbacks) if callbacks else []   # (a lone callback too, as Keras's tree.flatten)
         for cb in self.callbacks:
             if not isinstance(cb, Callback):
                 raise TypeError(f"Every callback must be a keras.callbacks.Callback; got {cb!r} "

@@ -25,8 +25,10 @@ from ..optimizers import (
     Optimizer,
     RMSprop,
     ScheduleFreeAdamW,
+    get,
     schedules,
 )
+from ..optimizers.optimizer import deserialize as _deserialize_builtin, optimizer_class
 from . import saving as _saving
 
 __all__ = [
@@ -51,10 +53,6 @@ __all__ = [
     "serialize",
 ]
 
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adafactor,
-                                            Adamax, Ftrl, Lamb, Lion, Nadam, LossScaleOptimizer,
-                                            ScheduleFreeAdamW)}
-
 
 def serialize(optimizer: Optimizer) -> dict:
     """``{"module", "class_name", "config", "registered_name"}`` of an optimizer, as
@@ -67,27 +65,10 @@ def deserialize(config: dict, custom_objects: dict | None = None) -> Optimizer:
     ``keras.saving.register_keras_serializable``, or named in ``custom_objects``) too."""
     if not isinstance(config, dict):
         raise ValueError(f"Could not interpret optimizer config: {config!r} (expected a dict from serialize()).")
-    cls = _BY_NAME.get(str(config.get("class_name", "")).lower())
-    if cls is None or custom_objects and config.get("class_name") in custom_objects:
-        obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
-        if not isinstance(obj, Optimizer):
-            raise ValueError(f"Could not interpret optimizer config: {config!r}")
-        return obj
-    return cls.from_config(config.get("config", {}))
-
-
-def get(identifier: Any) -> Optimizer:
-    """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
-    optimizer instance."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier.lower())
-        if cls is None:
-            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
-                             f"known optimizers: {sorted(_BY_NAME)}")
-        return cls()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} "
-                     f"(a {type(identifier).__name__}); expected a name or an optimizer.")
+    name: Any = config.get("class_name", "")
+    if optimizer_class(name) is not None and not (custom_objects and name in custom_objects):
+        return _deserialize_builtin(config)
+    obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
+    if not isinstance(obj, Optimizer):
+        raise ValueError(f"Could not interpret optimizer config: {config!r}")
+    return obj

@@ -33,7 +33,6 @@ from . import backend
 __all__ = ["SeedGenerator", "draw_seed", "make_default_seed", "normal", "uniform",
            "truncated_normal", "dropout", "shuffle"]
 
-_global_generator: list = [None]
 _INT32_MAX = 2147483647
 
 
@@ -83,9 +82,10 @@ class SeedGenerator:
 
 def global_seed_generator() -> SeedGenerator:
     """The generator behind ``seed=None`` (made on first use, reset by ``clear_session``)."""
-    if _global_generator[0] is None:
-        _global_generator[0] = SeedGenerator()
-    return _global_generator[0]
+    gen = backend._global_state.get("global_seed_generator")
+    if gen is None:
+        gen = backend._global_state["global_seed_generator"] = SeedGenerator()
+    return gen
 
 
 def draw_seed(seed: Any) -> Tensor:

@@ -26,7 +26,7 @@ from ..ops.indexing import gather
 from ..ops.math import maximum
 from ..ops.reduction import reduce_sum
 from ..random import set_seed as _set_tf_seed
-from ._directory import image_dataset_from_directory, text_dataset_from_directory
+from ._directory import audio_dataset_from_directory, image_dataset_from_directory, text_dataset_from_directory
 from ._data_utils import (PyDataset, Progbar, Sequence, disable_interactive_logging,
                           enable_interactive_logging, get_file, is_interactive_logging_enabled,
                           plot_model, split_dataset)
@@ -36,7 +36,7 @@ from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "timeseries_dataset_from_array", "unpack_x_y_sample_weight", "pack_x_y_sample_weight",
-           "text_dataset_from_directory", "image_dataset_from_directory",
+           "text_dataset_from_directory", "image_dataset_from_directory", "audio_dataset_from_directory",
            "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model",
            "clear_session", "standardize_dtype", "is_keras_tensor", "enable_interactive_logging",
            "disable_interactive_logging", "is_interactive_logging_enabled"]

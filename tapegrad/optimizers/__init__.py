@@ -15,8 +15,8 @@ from .algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
 from .loss_scale import LossScaleOptimizer
 from .more_algorithms import (Adadelta, Adafactor, Adamax, Ftrl, Lamb, Lion, Nadam,
                               ScheduleFreeAdamW)
-from .optimizer import Optimizer
+from .optimizer import Optimizer, deserialize, get, serialize
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
            "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam",
-           "LossScaleOptimizer", "ScheduleFreeAdamW", "schedules"]
+           "LossScaleOptimizer", "ScheduleFreeAdamW", "schedules", "serialize", "deserialize", "get"]

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import IndexedSlices
 from .._variable import Variable
-from .optimizer import Optimizer
+from .optimizer import Optimizer, deserialize, serialize
 
 __all__ = ["LossScaleOptimizer"]
 
@@ -106,14 +106,10 @@ class LossScaleOptimizer(Optimizer):
         return self.iterations
 
     def get_config(self) -> dict:
-        from ..keras.optimizers import serialize
-
         return {"name": self.name, "inner_optimizer": serialize(self.inner_optimizer),
                 "initial_scale": self.initial_scale, "dynamic_growth_steps": self.dynamic_growth_steps}
 
     @classmethod
     def from_config(cls, config: dict) -> LossScaleOptimizer:
-        from ..keras.optimizers import deserialize
-
         config = dict(config)
         return cls(deserialize(config.pop("inner_optimizer")), **config)

@@ -36,7 +36,9 @@ from .. import _jit
 from . import schedules
 from .schedules import LearningRateSchedule
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "serialize", "deserialize", "get"]
+
+_BY_NAME: dict[str, type] = {}  # lower-case class name -> the optimizer classes of tapegrad.optimizers
 
 # tf.distribute's hook: on the workers of a mirrored strategy tapegrad/distribute/_replica.py sets
 # it to a function that, inside a replica step, sums the (clipped) gradients across replicas before
@@ -205,8 +207,12 @@ class Optimizer:
     _rowwise = False  # True when rows with a zero gradient are left unchanged by _update
     _per_slice: "_Rows | None" = None   # the slices being applied, when they repeat a row
     _jit_compile: bool | None = None  # compiled updates (_jit.py); None: tf.config.optimizer.get_jit()
-
     _deferred_restore: Any = None  # (set by tf.train.Checkpoint: restores the slots made after a restore)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith(__package__ + ".") and not cls.__name__.startswith("_"):  # (not a user's)
+            _BY_NAME[cls.__name__.lower()] = cls
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None,
                  clipnorm: float | None = None, clipvalue: float | None = None,
@@ -734,3 +740,55 @@ class Optimizer:
     def __repr__(self) -> str:
         return f"<tapegrad.optimizers.{type(self).__name__} name={self.name!r}>"
 
+
+def optimizer_class(name: str) -> type | None:
+    """The built-in optimizer class called ``name`` (any case), else None."""
+    return _BY_NAME.get(str(name).lower())
+
+
+def serialize(optimizer: Optimizer) -> dict:
+    """``{"class_name": ..., "config": ...}`` of an optimizer (Keras 3's form).
+
+    >>> import tapegrad as tf
+    >>> c = tf.optimizers.serialize(tf.optimizers.SGD(0.5))
+    >>> c["class_name"], c["config"]["learning_rate"]
+    ('SGD', 0.5)
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict) -> Optimizer:
+    """The optimizer that :func:`serialize` described.
+
+    >>> import tapegrad as tf
+    >>> tf.optimizers.deserialize({"class_name": "Adam", "config": {"learning_rate": 0.01}})
+    <tapegrad.optimizers.Adam name='adam'>
+    """
+    cls = optimizer_class(config.get("class_name", "")) if isinstance(config, dict) else None
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer config: {config!r}; expected "
+                         f"{{'class_name': ..., 'config': ...}} naming one of {sorted(_BY_NAME)}.")
+    return cls.from_config(config.get("config", {}))
+
+
+def get(identifier: Any) -> Optimizer:
+    """An optimizer from a name (``"adam"``, ``"SGD"``: default arguments), a config dict or an
+    optimizer instance (``compile(optimizer="adam")``).
+
+    >>> import tapegrad as tf
+    >>> type(tf.optimizers.get("adam")).__name__
+    'Adam'
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        cls = optimizer_class(identifier)
+        if cls is None:
+            raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; "
+                             f"known optimizers: {sorted(_BY_NAME)}")
+        return cls()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} "
+                     f"(a {type(identifier).__name__}); expected a name or an optimizer.")
