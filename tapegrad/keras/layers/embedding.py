@@ -73,4 +73,4 @@ class Embedding(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
-                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero}
+                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero, "quantization_config": None}

@@ -186,6 +186,8 @@ class Layer(Module):
         d["built"] = False
         d["input_spec"] = None
         d["supports_masking"] = False
+        if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":  # (Keras's config form)
+            dtype = dtype["config"]["name"]
         spec = dtype if dtype is not None else backend._state.get("dtype_policy")  # (keras.mixed_precision's)
         policy = _policy(spec)
         if policy is not None:
@@ -701,8 +703,9 @@ class Layer(Module):
         ``None``, and lists, tuples and dicts of them); otherwise ``NotImplementedError`` asks
         for a ``get_config``."""
         policy = self.__dict__.get("_dtype_policy")
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": self.dtype if policy is None else policy.name}
+        config = {"name": self.name, "trainable": self.trainable,  # (the dtype policy as Keras 3 serializes it)
+                  "dtype": {"module": "keras", "class_name": "DTypePolicy",
+                            "config": {"name": self.dtype if policy is None else policy.name}, "registered_name": None}}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return auto_config(self, config)
