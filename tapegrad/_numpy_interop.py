@@ -901,7 +901,7 @@ def _call(target: Any, args: tuple, kwargs: dict) -> Any:
 
 
 # NumPy's dtype promotion of a ufunc's operands (``array + tensor``), set by
-# tapegrad/ops/numpy_style.py while tnp.experimental_enable_numpy_behavior's "legacy" mode is on
+# tapegrad/experimental/_numpy_style.py while tnp.experimental_enable_numpy_behavior's "legacy" mode is on
 promote: Callable | None = None
 
 

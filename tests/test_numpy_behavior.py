@@ -12,7 +12,8 @@ import pytest
 
 import tapegrad as tf
 import tapegrad.experimental.numpy as tnp
-from tapegrad.ops import indexing, numpy_style
+from tapegrad.experimental import _numpy_style as numpy_style
+from tapegrad.ops import indexing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "fixtures", "numpy_behavior.json"), encoding="utf-8") as _fh:

@@ -34,11 +34,11 @@ from ..ops import indexing as _i
 from ..ops import linalg as _l
 from ..ops import math as _m
 from ..ops import _OPERATORS
-from ..ops import numpy_style as _ns
+from . import _numpy_style as _ns
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
-from . import _numpy_random as random
+from . import _numpy_random as random  # noqa: F401  (tnp.random)
 
 __all__ = ["abs", "absolute", "add", "all", "allclose", "amax", "amin", "any", "arange", "arccos",
     "arcsin", "arctan", "arctan2", "argmax", "argmin", "argsort", "around", "array", "array_equal",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from ._engine import Tensor
 from . import backend
 from ._tree import flatten
 

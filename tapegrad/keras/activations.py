@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops import nn as _nn
 from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus

@@ -12,8 +12,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops.math import clip_by_value, maximum, sqrt, square
 from ..ops.reduction import reduce_sum
 from . import backend

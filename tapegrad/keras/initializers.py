@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dtypes, random as _tf_random
-from .._convert import constant as _constant, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import constant as _constant, convert_to_tensor
+from ._engine import Tensor
 from ..linalg import qr
 from . import backend, random
 from . import saving as _saving

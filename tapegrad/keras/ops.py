@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .. import _nest, dtypes as _dt
-from .._convert import convert_to_tensor as _convert
-from .._tensor import Tensor, VariableBase
+from ._engine import _nest
+from .. import dtypes as _dt
+from ._engine import convert_to_tensor as _convert
+from ._engine import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
-from .._control_flow import vectorized_map as _vectorized_map
-from .._custom import custom_gradient as _custom_gradient
+from ._engine import vectorized_map as _vectorized_map
+from ._engine import custom_gradient as _custom_gradient
 from ..ops import array as _a
 from ..ops import conv as _conv
 from ..ops import decompositions as _dec

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops.math import abs as _abs, square
 from ..ops.reduction import reduce_sum
 from . import backend, saving as _saving

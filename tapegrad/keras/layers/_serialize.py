@@ -2,7 +2,6 @@
 ``keras.saving``'s serialization of any Keras object)."""
 from __future__ import annotations
 
-from typing import Any
 
 from ..saving import deserialize_keras_object, serialize_keras_object
 from .layer import Layer

@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.array import concat, expand_dims, reshape, shape as _shape, transpose
 from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, where
 from ...ops.reduction import reduce_logsumexp

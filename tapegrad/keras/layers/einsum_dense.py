@@ -6,7 +6,7 @@ import copy
 import re
 from typing import Any, Sequence
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer

@@ -4,7 +4,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
 from .layer import Layer

@@ -17,11 +17,11 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from ... import _strings
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
-from ..._variable import Variable
-from ..._warn import warn_outside
+from .._engine import _strings
+from .._engine import convert_to_tensor
+from .._engine import Tensor
+from .._engine import Variable
+from .._engine import warn_outside
 from ...errors import InvalidArgumentError
 from ...module import Module
 from ...ops.math import cast
@@ -84,7 +84,7 @@ def _call_stack() -> list:
 def _to_input(x: Any, layer: "Layer") -> Any:
     if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
         if layer._string_inputs:  # models and text preprocessing layers: a tf.string tensor
-            from ..._strings import to_bytes
+            from .._engine import to_bytes
             return convert_to_tensor(to_bytes(x))
         given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
         raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
-from ..._variable import Variable
+from .._engine import convert_to_tensor
+from .._engine import Tensor
+from .._engine import Variable
 from ...ops.array import expand_dims, squeeze
 from ...ops.math import cast
 from ...sparse._sparse_tensor import SparseTensor

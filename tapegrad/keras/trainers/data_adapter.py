@@ -10,9 +10,9 @@ from typing import Any, Iterable
 import numpy as np
 
 from ... import random as _random
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor, wrap
-from ..._variable import Variable
+from .._engine import convert_to_tensor
+from .._engine import Tensor, wrap
+from .._engine import Variable
 from .. import backend
 from ...data import Dataset
 from ...sparse._sparse_tensor import SparseTensor

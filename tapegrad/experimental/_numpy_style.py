@@ -19,7 +19,7 @@ from .. import _numpy_interop, nest
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from .._variable import Variable
-from . import math as _m
+from ..ops import math as _m
 
 MODES = ("off", "legacy")
 _state = {"mode": "off", "prefer_float32": False}
