@@ -73,7 +73,7 @@ def _static_index(k: Any) -> Any:
     return k
 
 
-def _is_mask(key: Any) -> bool:  # (ops/indexing.py's is_mask_key, below the ops)
+def _is_mask(key: Any) -> bool:  # (ops/indexing.py's _is_mask_key, below the ops)
     if type(key) is np.ndarray:
         return key.dtype == np.bool_
     return type(key) is bool or isinstance(key, Tensor) and key._value.dtype == np.bool_

@@ -952,12 +952,14 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     again to change the mode. (TensorFlow's ``"safe"``/``"all"`` need its WeakTensor, which
     tapegrad does not have: a ``ValueError`` says so.)
 
-    >>> import tapegrad as tf
-    >>> import tapegrad.experimental.numpy as tnp
-    >>> tnp.experimental_enable_numpy_behavior()
-    >>> (tf.constant(1, tf.int32) + tf.constant(2, tf.int64)).dtype
-    tf.int64
-    >>> tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    It changes every tensor of the process for good, as in TensorFlow (the example is not run by
+    the doctests for that reason; tests/test_numpy_behavior.py runs it and puts things back)::
+
+        >>> import tapegrad as tf
+        >>> import tapegrad.experimental.numpy as tnp
+        >>> tnp.experimental_enable_numpy_behavior()  # doctest: +SKIP
+        >>> (tf.constant(1, tf.int32) + tf.constant(2, tf.int64)).dtype  # doctest: +SKIP
+        tf.int64
     """
     _ns.set_mode(dtype_conversion_mode, prefer_float32, _OPERATORS, (Tensor, Variable))
     _i.numpy_style = True

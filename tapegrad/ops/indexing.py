@@ -81,7 +81,7 @@ def _index_int(k: Any) -> int:
     raise TypeError(_INDEX_MSG.format(k=k))
 
 
-def is_mask_key(key: Any) -> bool:
+def _is_mask_key(key: Any) -> bool:
     """Whether ``x[key]`` is ``tf.boolean_mask(x, key)``: as in TF's ``_slice_helper``, a whole key
     that is a Python bool, a bool tensor or a bool NumPy array (not a bool variable, nor a mask
     inside a tuple of indices)."""
@@ -105,7 +105,7 @@ def getitem(x: Any, key: Any) -> Tensor:
         except TypeError:
             return _numpy_getitem(x, key)
         return apply(_slice, (x,), {"key": k})
-    if type(key) not in _PLAIN_KEYS and is_mask_key(key):
+    if type(key) not in _PLAIN_KEYS and _is_mask_key(key):
         return boolean_mask(x, key)
     k = _normalize_key(x, key)
     return apply(_slice, (x,), {"key": k})
