@@ -900,6 +900,11 @@ def _call(target: Any, args: tuple, kwargs: dict) -> Any:
     return fn(*args, **kwargs)
 
 
+# NumPy's dtype promotion of a ufunc's operands (``array + tensor``), set by
+# tapegrad/experimental/_numpy_style.py while tnp.experimental_enable_numpy_behavior's "legacy" mode is on
+promote: Callable | None = None
+
+
 def _foreign(types: Any) -> bool:
     return any(not issubclass(t, (Tensor, Variable, IndexedSlices, np.ndarray)) for t in types)
 
@@ -916,6 +921,8 @@ def __array_ufunc__(self: Any, ufunc: np.ufunc, method: str, *inputs: Any, **kwa
     if method == "__call__" and not kwargs:
         target = UFUNCS.get(ufunc) or _scipy_target(ufunc)
         if target is not None:
+            if promote is not None and ufunc.nin > 1:
+                inputs = tuple(promote(*inputs))
             try:
                 return _call(target, inputs, {})
             except _Unsupported:

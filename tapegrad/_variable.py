@@ -73,6 +73,12 @@ def _static_index(k: Any) -> Any:
     return k
 
 
+def _is_mask(key: Any) -> bool:  # (ops/indexing.py's _is_mask_key, below the ops)
+    if type(key) is np.ndarray:
+        return key.dtype == np.bool_
+    return type(key) is bool or isinstance(key, Tensor) and key._value.dtype == np.bool_
+
+
 def _static_key(key: Any) -> tuple:
     """A strided-slice key (already checked by getitem) with its tensor indices made ints."""
     if type(key) is not tuple:
@@ -617,7 +623,8 @@ class Variable(VariableBase):
 
     def __getitem__(self, key: Any) -> Tensor:
         t = self._read()[key]  # recorded (and the key checked) as a read of the slice
-        if type(t) is not Tensor:  # a backend's slice (GPU, Dask): read only
+        if type(t) is not Tensor or _is_mask(key):
+            # a backend's slice (GPU, Dask), or a boolean mask's entries (TF's too): read only
             return t
         # the very tensor the recorders saw (a tf.function's tracer follows tensors by identity:
         # a copy would be a constant of the trace, the slice's value when traced), made writable

@@ -75,14 +75,17 @@ LOCAL_UPWARD = {
 }
 # Circles counting function-local imports that docs/contributing.md argues; no other may appear.
 ARGUED_CIRCLES = [
-    # Keras 3: saving and export rebuild or read models, which save and export themselves through them
-    ["keras/_distributed", "keras/_h5", "keras/export/__init__", "keras/models/model", "keras/saving",
-     "keras/trainers/data_adapter", "keras/trainers/trainer", "keras/utils"],
+    # Keras 3: saving, serialization and export rebuild or read models and the objects layers hold,
+    # which save and serialize themselves through them; a KerasTensor's operators make keras.ops
+    # operations (docs/contributing.md, "Imports that go up")
+    ["keras/_distributed", "keras/_h5", "keras/_keras_tensor", "keras/_summary", "keras/_variables",
+     "keras/constraints", "keras/export/__init__", "keras/initializers", "keras/layers/input_layer",
+     "keras/layers/layer", "keras/layers/operation", "keras/models/functional", "keras/models/model",
+     "keras/ops", "keras/optimizers", "keras/regularizers", "keras/saving", "keras/trainers/data_adapter",
+     "keras/trainers/trainer", "keras/utils"],
     # one layer, the op families, whose rules reach later families when they run
     ["ops/array", "ops/decompositions", "ops/indexing", "ops/linalg", "ops/math", "ops/reduction",
      "ops/segment"],
-    # Keras 3: a KerasTensor's operators make keras.ops operations
-    ["keras/_keras_tensor", "keras/layers/layer", "keras/layers/operation", "keras/ops"],
 ]
 
 
@@ -193,3 +196,30 @@ def test_only_the_recorders_module_assigns_the_recorder_stack():
     assigns = [str(p.relative_to(ROOT)) for p in (ROOT / "tapegrad").rglob("*.py") if p.name != "_recorders.py"
                and re.search(r"\btls\.stack\s*=", p.read_text(encoding="utf-8"))]
     assert not assigns, f"swap the recorder stack with `with _recorders.swapped(stack):` instead: {assigns}"
+
+
+def test_keras_reaches_the_engine_only_through_its_seam():
+    """No module of keras/ but keras/_engine.py imports an engine-private module (tapegrad._x),
+    at module level or inside a function (docs/contributing.md, "Keras's seam to the engine")."""
+    import ast
+    bad = []
+    keras = ROOT / "tapegrad" / "keras"
+    for path in sorted(keras.rglob("*.py")):
+        if path.name == "_engine.py" and path.parent == keras:
+            continue
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        pkg = list(parts if path.name == "__init__.py" else parts[:-1])
+        if path.name == "__init__.py":
+            pkg = pkg[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = pkg[:len(pkg) - node.level + 1]
+            target = base + (node.module.split(".") if node.module else [])
+            names = [a.name for a in node.names] if node.module is None and target == ["tapegrad"] else [""]
+            for name in names:
+                full = target + ([name] if name else [])
+                if len(full) >= 2 and full[0] == "tapegrad" and full[1].startswith("_"):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {'.'.join(full)}")
+    assert not bad, "keras/ reaches the engine outside keras/_engine.py: " + "; ".join(bad)
+

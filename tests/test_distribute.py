@@ -498,6 +498,22 @@ def test_default_and_one_device_strategies():
         s.reduce("MAX", tf.constant(1.0), axis=None)
 
 
+
+def test_the_default_strategy_is_tfs_default_distribution_strategy():
+    # TF 2.21: type _DefaultDistributionStrategy (a tf.distribute.Strategy); entering its scope
+    # leaves the default replica context (in_cross_replica_context() False, a replica context).
+    d = tf.distribute.get_strategy()
+    assert type(d).__name__ == "_DefaultDistributionStrategy" and isinstance(d, tf.distribute.Strategy)
+    assert "_DefaultDistributionStrategy object" in repr(d)
+    with d.scope() as entered:
+        assert entered is d and tf.distribute.get_strategy() is d
+        assert not tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context()
+        assert tf.distribute.get_replica_context().num_replicas_in_sync == 1
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        with pytest.raises(ValueError, match="Mixing different"):
+            with d.scope():
+                pass
+
 # ---------------------------------------------------------------- unseen TF programs (issue #15, part 2)
 # What porting the distributed-input and save-and-load tutorials and the distributed-training
 # guide found (tests/real_programs/tut_distributed_input.py, tut_distributed_save_and_load.py,

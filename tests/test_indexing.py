@@ -130,6 +130,36 @@ def test_boolean_mask_errors():
 
 
 # ---------------------------------------------------------------- embedding_lookup
+def test_getitem_with_a_bool_key_is_boolean_mask():
+    # TF 2.21's Tensor.__getitem__ (_slice_helper): a whole key that is a bool tensor, a bool
+    # NumPy array or a Python bool is boolean_mask (its gradient dense); a bool variable, a
+    # NumPy bool scalar or a mask inside a tuple of indices is a TypeError.
+    x = normal_tensor((2, 3))
+    a = x.numpy()
+    np.testing.assert_array_equal(x[x > 0].numpy(), a[a > 0])
+    np.testing.assert_array_equal(x[tf.constant([True, False])].numpy(), a[:1])
+    np.testing.assert_array_equal(x[np.array([False, True])].numpy(), a[1:])
+    (g,) = tape_gradient(lambda x: x[x > 0] ** 2, x)
+    np.testing.assert_allclose(g.numpy(), np.where(a > 0, 2 * a, 0), rtol=1e-6)
+    jacobians_agree(lambda x: x[np.array([[True, False, True], [False, True, True]])], x)
+    v = tf.Variable(a)
+    picked = v[v > 0]
+    np.testing.assert_array_equal(picked.numpy(), a[a > 0])
+    assert not hasattr(picked, "assign")  # (TF's mask of a variable is a plain tensor)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v[v > 0])
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), (a > 0).astype(a.dtype))
+    assert tf.function(lambda t: t[t > 0])(x).shape == (int((a > 0).sum()),)
+    for key in (True, tf.constant(True), np.array(True)):
+        with pytest.raises(ValueError, match="mask cannot be scalar"):
+            x[key]
+    with pytest.raises(ValueError, match="mask's shape"):
+        x[tf.constant([True, False, True])]
+    for key in (np.bool_(True), (tf.constant([True, False]), 0), tf.Variable([True, False])):
+        with pytest.raises(TypeError, match="valid indices"):
+            x[key]
+
+
 def test_embedding_lookup_indexed_slices_and_shards():
     table = tf.Variable(np.arange(8.0).reshape(4, 2))
     with tf.GradientTape() as tape:

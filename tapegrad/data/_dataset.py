@@ -332,8 +332,10 @@ class Dataset:
         ...  tf.data.Dataset.list_files(os.path.join(d, "*.txt"), shuffle=False).as_numpy_iterator()]
         ['a.txt', 'b.txt']
         """
-        from ._records import matching_names
-        names, patterns = matching_names(file_pattern)
+        from ..io._files import _strings, matching_files   # (io's file ops load on first use)
+        names = np.asarray(matching_files(file_pattern).numpy())
+        pats = _strings(file_pattern).reshape(-1)
+        patterns = ", ".join(p.decode() if isinstance(p, bytes) else str(p) for p in pats)
         if not names.size:
             raise InvalidArgumentError("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
                                        f"Summarized data: b'No files matched pattern: {patterns}'")

@@ -309,12 +309,3 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Any = Non
     if num_epochs != 1:
         dataset = dataset.repeat(num_epochs)
     return dataset.batch(batch_size, drop_remainder=num_epochs is None).map(to_dict).prefetch(prefetch_buffer_size)
-
-
-def matching_names(file_pattern: Any) -> tuple:
-    """(the sorted names matching the glob(s) as a string tensor's array, the patterns joined by
-    ", " as TensorFlow's message shows them): ``Dataset.list_files``'s source."""
-    from ..io._files import matching_files
-    t = matching_files(file_pattern)
-    pats = np.asarray(convert_to_tensor(file_pattern, dtype="string").numpy()).reshape(-1)
-    return np.asarray(t.numpy()), ", ".join(p.decode() if isinstance(p, bytes) else str(p) for p in pats)

@@ -603,7 +603,24 @@ _OTHER_HARDWARE = {  # TensorFlow's strategies for hardware or clusters tapegrad
                                "on a Dask cluster (docs/distribute.md).",
 }
 
-_DEFAULT = Strategy()
+class _DefaultDistributionStrategy(Strategy):
+    """The strategy in effect outside any other strategy's scope (TF's
+    ``_DefaultDistributionStrategy``): one replica in this process. Its scope changes nothing: the
+    code in it stays in the default replica context, as outside."""
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator["Strategy"]:
+        current = get_strategy()
+        if current is not self:
+            raise ValueError(f"Mixing different tf.distribute.Strategy objects: the default strategy's "
+                             f"scope was entered inside {current!r}'s. Leave that scope first.")
+        yield self
+
+    def __repr__(self) -> str:
+        return f"<tapegrad.distribute._DefaultDistributionStrategy object at {id(self):#x}>"
+
+
+_DEFAULT = _DefaultDistributionStrategy()
 _SET: list = []  # the strategy experimental_set_strategy entered (at most one)
 
 

@@ -33,9 +33,12 @@ from ..ops import array as _a
 from ..ops import indexing as _i
 from ..ops import linalg as _l
 from ..ops import math as _m
+from ..ops import _OPERATORS
+from . import _numpy_style as _ns
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
+from . import _numpy_random as random  # noqa: F401  (tnp.random)
 
 __all__ = ["abs", "absolute", "add", "all", "allclose", "amax", "amin", "any", "arange", "arccos",
     "arcsin", "arctan", "arctan2", "argmax", "argmin", "argsort", "around", "array", "array_equal",
@@ -103,7 +106,7 @@ def _result_np(*arrays_and_dtypes: Any) -> np.dtype:
             parts.append(_np_dtype(x))
         else:
             s = _strong(x)
-            parts.append(x if s is None else s)
+            parts.append(_ns.weak_part(x) if s is None else s)
     return np.result_type(*parts)
 
 
@@ -118,11 +121,14 @@ def asarray(a: Any, dtype: Any = None) -> Tensor:
     if isinstance(a, (Tensor, Variable)):
         t = convert_to_tensor(a)
         return t if dt is None or t.dtype._np == dt else _m.cast(t, dt)
-    if isinstance(a, (list, tuple)) and any(isinstance(v, (Tensor, Variable, list, tuple)) for v in a):
+    if isinstance(a, (list, tuple)) and builtins.any(isinstance(v, (Tensor, Variable, list, tuple)) for v in a):
         parts = [asarray(v) for v in a]
         common = dt or _result_np(*parts)
         return _a.stack([_m.cast(p, common) if p.dtype._np != common else p for p in parts])
     arr = np.asarray(a, dtype=dt)
+    if dt is None and _ns.prefer_float32() and arr.dtype in (np.float64, np.complex128) \
+            and type(a) is not np.ndarray and not isinstance(a, np.generic):  # (Python floats as float32)
+        arr = arr.astype(np.float32 if arr.dtype == np.float64 else np.complex64)
     return convert_to_tensor(arr)
 
 
@@ -201,12 +207,16 @@ def identity(n: int, dtype: Any = float) -> Tensor:
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
     """Evenly spaced values in ``[start, stop)`` (int64 for ints, float64 for floats)."""
     r = np.arange(start, stop, step) if stop is not None else np.arange(start, step=step)
-    return convert_to_tensor(r.astype(_np_dtype(dtype)) if dtype is not None else r)
+    dt = _np_dtype(dtype) if dtype is not None else _result_np(*(v for v in (start, stop, step) if v is not None))
+    return convert_to_tensor(r.astype(dt, copy=False))
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``."""
+    if dtype is None and _ns.prefer_float32():
+        dt = _result_np(start, stop)
+        dtype = dt if dt.kind in "fc" else np.float32
     r = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=_np_dtype(dtype), axis=axis)
     return (convert_to_tensor(r[0]), r[1]) if retstep else convert_to_tensor(r)
 
@@ -930,11 +940,29 @@ def einsum(subscripts: str, *operands: Any) -> Tensor:
 
 
 def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
-    """Add NumPy's array methods to tensors, as TensorFlow does: ``T``, ``size``, ``tolist``,
-    ``transpose``, ``flatten``, ``reshape``, ``ravel``, ``clip``, ``astype``, ``max``, ``mean``,
-    ``min`` and ``round()``. (TensorFlow also switches ``tf`` operators to NumPy's dtype promotion;
-    tapegrad's operators keep TensorFlow's rules, see docs/differences.md.)
+    """Make tensors behave more like NumPy arrays, as TensorFlow does.
+
+    Adds NumPy's array methods to tensors (``T``, ``size``, ``tolist``, ``transpose``,
+    ``flatten``, ``reshape``, ``ravel``, ``clip``, ``astype``, ``max``, ``mean``, ``min``,
+    ``round()``); tensors index as NumPy arrays do (index arrays, lists, tuples and masks among
+    the indices; the gradient scatters back); with ``dtype_conversion_mode="legacy"`` (the default) the tensor operators
+    promote dtypes as NumPy does (``int32 + int64`` is int64, ``int32 + float32`` is float64;
+    ``tf.add`` and the other functions keep TensorFlow's strict rules); ``"off"`` keeps the
+    operators strict. ``prefer_float32`` makes ``tnp`` infer float32 for Python floats. Call it
+    again to change the mode. (TensorFlow's ``"safe"``/``"all"`` need its WeakTensor, which
+    tapegrad does not have: a ``ValueError`` says so.)
+
+    It changes every tensor of the process for good, as in TensorFlow (the example is not run by
+    the doctests for that reason; tests/test_numpy_behavior.py runs it and puts things back)::
+
+        >>> import tapegrad as tf
+        >>> import tapegrad.experimental.numpy as tnp
+        >>> tnp.experimental_enable_numpy_behavior()  # doctest: +SKIP
+        >>> (tf.constant(1, tf.int32) + tf.constant(2, tf.int64)).dtype  # doctest: +SKIP
+        tf.int64
     """
+    _ns.set_mode(dtype_conversion_mode, prefer_float32, _OPERATORS, (Tensor, Variable))
+    _i.numpy_style = True
     def _reshape(self: Any, *shape: Any, order: str = "C") -> Tensor:
         return reshape(self, shape[0] if len(shape) == 1 else shape, order)
 

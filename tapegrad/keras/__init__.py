@@ -17,6 +17,19 @@ import importlib
 import typing as _typing
 
 # name -> (module, attribute or None for the module itself); loaded on first use.
+__version__ = "3.15.1"  # the Keras release whose API and numbers tf.keras follows (docs/differences.md)
+
+
+def version() -> str:
+    """The Keras version ``tf.keras`` mirrors (Keras's ``keras.version()``), as ``__version__``.
+
+    >>> import tapegrad as tf
+    >>> tf.keras.version()
+    '3.15.1'
+    """
+    return __version__
+
+
 _LAZY = {
     "Layer": (".layers.layer", "Layer"), "InputSpec": (".layers.input_spec", "InputSpec"),
     "Model": (".models.model", "Model"), "Sequential": (".models.sequential", "Sequential"),

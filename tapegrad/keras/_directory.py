@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._convert import convert_to_tensor
+from ._engine import convert_to_tensor
 from ..data import Dataset
 from ..ops.array import expand_dims, one_hot
 from ..ops.math import cast

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from ._engine import Tensor
 from . import backend
 from ._tree import flatten
 
@@ -60,10 +60,11 @@ class KerasTensor:
     """
 
     def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None,
-                 node: "Node | None" = None, index: int = 0) -> None:
+                 node: "Node | None" = None, index: int = 0, sparse: bool = False) -> None:
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = backend.standardize_dtype(dtype)
         self.name = name
+        self.sparse = bool(sparse)  # (a keras.Input(sparse=True): the model takes a tf.SparseTensor there)
         self._node, self._index = node, index
         self._keras_mask: Any = None
 

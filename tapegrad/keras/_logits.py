@@ -19,7 +19,7 @@ import warnings
 import weakref
 from typing import Any
 
-from .._tensor import Tensor
+from ._engine import Tensor
 
 _table: dict[int, Any] = {}
 

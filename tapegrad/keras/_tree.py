@@ -4,6 +4,6 @@ structure module ``tapegrad._nest``): lists, tuples, namedtuples, dicts by sorte
 are leaves."""
 from __future__ import annotations
 
-from .._nest import keras_flatten as flatten, keras_map_structure as map_structure
+from ._engine import keras_flatten as flatten, keras_map_structure as map_structure
 
 __all__ = ["flatten", "map_structure"]

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import numpy as np
 
 from .. import diagnosis as _diagnosis
-from .._convert import convert_to_tensor
-from .._tensor import Tensor, VariableBase
-from .._variable import Variable, VariableAggregation, VariableSynchronization
+from ._engine import convert_to_tensor
+from ._engine import Tensor, VariableBase
+from ._engine import Variable, VariableAggregation, VariableSynchronization
 from ..dtypes import as_dtype
 from ..ops.math import cast
 from . import backend, initializers

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops import nn as _nn
 from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus
@@ -169,9 +169,15 @@ def serialize(activation: Callable) -> Any:
                      f"one of keras.activations' functions ({sorted(_BY_NAME)}).")
 
 
-def deserialize(name: str) -> Callable:
-    """The activation of a name (as :func:`get`)."""
-    return get(name)
+def deserialize(config: Any, custom_objects: dict | None = None) -> Callable:
+    """The activation a :func:`serialize` result names: a built-in's name (as :func:`get`), a
+    name in ``custom_objects``, or the dict of a registered function."""
+    if isinstance(config, str) and custom_objects and config in custom_objects:
+        return custom_objects[config]
+    if isinstance(config, dict):
+        from .saving import deserialize_keras_object
+        return deserialize_keras_object(config, custom_objects=custom_objects)
+    return get(config)
 
 
 def get(identifier: Any) -> Callable:

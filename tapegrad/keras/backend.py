@@ -17,9 +17,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .. import _recorders as _rec, random as _random
-from .._tensor import Tensor
-from .._variable import Variable
+from ._engine import _recorders as _rec
+from .. import random as _random
+from ._engine import Tensor
+from ._engine import Variable
 from ..ops.math import less_equal, where
 from ..ops.array import ones, zeros
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops.math import clip_by_value, maximum, sqrt, square
 from ..ops.reduction import reduce_sum
 from . import backend
+from . import saving as _saving
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "max_norm",
            "min_max_norm", "non_neg", "unit_norm", "get", "serialize", "deserialize"]
@@ -111,17 +112,22 @@ _ALL = {"Constraint": Constraint, "MaxNorm": MaxNorm, "MinMaxNorm": MinMaxNorm, 
 
 
 def serialize(constraint: Constraint) -> dict:
-    """``{"class_name": ..., "config": ...}`` of a constraint."""
-    return {"module": "keras.constraints", "class_name": type(constraint).__name__,
-            "config": constraint.get_config(), "registered_name": None}
+    """``{"module", "class_name", "config", "registered_name"}`` of a constraint, as
+    ``keras.saving.serialize_keras_object`` gives (a registered class of your own too)."""
+    return _saving.serialize_keras_object(constraint)
 
 
-def deserialize(config: dict) -> Constraint:
-    """The constraint that :func:`serialize` described."""
+def deserialize(config: dict, custom_objects: dict | None = None) -> Constraint:
+    """The constraint that :func:`serialize` described; a class of your own (registered with
+    ``keras.saving.register_keras_serializable``, or named in ``custom_objects``) too."""
+    if not isinstance(config, dict):
+        raise ValueError(f"Could not interpret constraint config: {config!r} (expected a dict from serialize()).")
     cls = _ALL.get(config.get("class_name"))
-    if cls is None:
-        raise ValueError(f"Could not interpret constraint config: {config!r}; known classes: "
-                         f"{sorted(k for k in _ALL if k[0].isupper())}")
+    if cls is None or custom_objects and config.get("class_name") in custom_objects:
+        obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
+        if not isinstance(obj, Constraint):
+            raise ValueError(f"Could not interpret constraint config: {config!r}")
+        return obj
     return cls.from_config(config.get("config", {}))
 
 

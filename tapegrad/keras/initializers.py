@@ -22,10 +22,11 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dtypes, random as _tf_random
-from .._convert import constant as _constant, convert_to_tensor
-from .._tensor import Tensor
+from ._engine import constant as _constant, convert_to_tensor
+from ._engine import Tensor
 from ..linalg import qr
 from . import backend, random
+from . import saving as _saving
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeUniform",
@@ -225,11 +226,11 @@ class VarianceScaling(_Random):
 class _Preset(VarianceScaling):
     _scale, _mode, _distribution = 1.0, "fan_avg", "uniform"
 
-    def __init__(self, seed: Any = None) -> None:
-        super().__init__(self._scale, self._mode, self._distribution, seed)
+    def __init__(self, seed: Any = None, input_axes: Any = None, output_axes: Any = None) -> None:
+        super().__init__(self._scale, self._mode, self._distribution, seed, input_axes, output_axes)
 
     def get_config(self) -> dict:
-        return {"seed": self._init_seed}
+        return {"seed": self._init_seed, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class GlorotUniform(_Preset):
@@ -300,16 +301,22 @@ IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
 
 
 def serialize(initializer: Initializer) -> dict:
-    """``{"class_name": ..., "config": ...}`` of an initializer."""
-    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
-            "config": initializer.get_config(), "registered_name": None}
+    """``{"module", "class_name", "config", "registered_name"}`` of an initializer, as
+    ``keras.saving.serialize_keras_object`` gives (a registered class of your own too)."""
+    return _saving.serialize_keras_object(initializer)
 
 
-def deserialize(config: dict) -> Initializer:
-    """The initializer that :func:`serialize` described."""
+def deserialize(config: dict, custom_objects: dict | None = None) -> Initializer:
+    """The initializer that :func:`serialize` described; a class of your own (registered with
+    ``keras.saving.register_keras_serializable``, or named in ``custom_objects``) too."""
+    if not isinstance(config, dict):
+        raise ValueError(f"Could not interpret initializer config: {config!r} (expected a dict from serialize()).")
     cls = _ALL.get(config.get("class_name")) or _ALIASES.get(config.get("class_name"))
-    if cls is None:
-        raise ValueError(f"Could not interpret initializer config: {config!r}")
+    if cls is None or custom_objects and config.get("class_name") in custom_objects:
+        obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
+        if not isinstance(obj, Initializer):
+            raise ValueError(f"Could not interpret initializer config: {config!r}")
+        return obj
     return cls.from_config(config.get("config", {}))
 
 

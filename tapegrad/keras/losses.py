@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .. import dtypes as _dt
-from .._convert import convert_to_tensor
-from .._tensor import Tensor
-from .._warn import warn_outside
+from ._engine import convert_to_tensor
+from ._engine import Tensor
+from ._engine import warn_outside
 from ..distribute import _strategy as _distribute
 from ..ops.array import expand_dims, squeeze
 from ..ops.math import (abs as _abs, cast, clip_by_value, log, maximum, not_equal, pow as _pow,

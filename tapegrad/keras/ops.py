@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .. import _nest, dtypes as _dt
-from .._convert import convert_to_tensor as _convert
-from .._tensor import Tensor, VariableBase
+from ._engine import _nest
+from .. import dtypes as _dt
+from ._engine import convert_to_tensor as _convert
+from ._engine import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
-from .._control_flow import vectorized_map as _vectorized_map
-from .._custom import custom_gradient as _custom_gradient
+from ._engine import vectorized_map as _vectorized_map
+from ._engine import custom_gradient as _custom_gradient
 from ..ops import array as _a
 from ..ops import conv as _conv
 from ..ops import decompositions as _dec
@@ -48,6 +49,8 @@ from ..ops import math as _m
 from ..ops import nn as _nn
 from ..ops import reduction as _r
 from ..ops import segment as _seg
+from ..sparse._sparse_tensor import SparseTensor as _SparseTensor
+from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
 from ..ops import sort as _s
 from ..ops import special as _sp
 from . import _logits
@@ -292,6 +295,8 @@ def _matmul(a: Tensor, b: Tensor) -> Tensor:
 def matmul(x1: Any, x2: Any) -> Tensor:
     """The matrix product (batched over leading axes; a 1-D operand is a vector), computed in a
     float type and given the promoted type (int8 by int8 gives int32)."""
+    if type(x1) is _SparseTensor or type(x2) is _SparseTensor:
+        return _sparse_matmul(x1, x2)
     a, b = _t(x1), _t(x2)
     if a.dtype == b.dtype and a.dtype.is_floating:  # (the common case: nothing to promote)
         return _matmul(a, b)
@@ -299,6 +304,25 @@ def matmul(x1: Any, x2: Any) -> Tensor:
         return _m.cast(_matmul(_m.cast(a, "int32"), _m.cast(b, "int32")), "int32")
     a, b, out = _in_float(a, b)
     return _t(_matmul(a, b), out)
+
+
+def _sparse_matmul(x1: Any, x2: Any) -> Tensor:
+    """Keras's matmul with a rank-2 ``tf.SparseTensor`` operand: a dense result, computed in a
+    float type and given the promoted type."""
+    if type(x1) is type(x2):
+        raise NotImplementedError("keras.ops.matmul of two SparseTensors is not implemented in tapegrad; "
+                                  "densify one with tf.sparse.to_dense.")
+    sp, dense = (x1, _t(x2)) if type(x1) is _SparseTensor else (x2, _t(x1))
+    if sp.shape.rank != 2:
+        raise NotImplementedError(f"keras.ops.matmul with a SparseTensor of rank {sp.shape.rank}: tapegrad "
+                                  "multiplies rank-2 SparseTensors only.")
+    out = _result_type(sp.dtype.name, dense.dtype.name)
+    work = _result_type(out, float)
+    sp = _SparseTensor(sp.indices, _t(sp.values, work), sp.dense_shape)
+    dense = _t(dense, work)
+    res = _sparse_dense_matmul(sp, dense) if type(x1) is _SparseTensor else \
+        _la.matrix_transpose(_sparse_dense_matmul(sp, _la.matrix_transpose(dense), adjoint_a=True))
+    return _t(res, out)
 
 
 def dot(x1: Any, x2: Any) -> Tensor:

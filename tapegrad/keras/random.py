@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from .. import random as _random
-from .._convert import convert_to_tensor
-from .._tensor import Tensor
-from .._variable import Variable
+from ._engine import convert_to_tensor
+from ._engine import Tensor
+from ._engine import Variable
 from ..ops.array import identity
 from ..ops.indexing import gather
 from ..ops.math import cast, greater_equal, multiply

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._convert import as_tensor, convert_to_tensor
-from .._tensor import Tensor
+import numpy as np
+
+from ._engine import as_tensor, convert_to_tensor
+from ._engine import Tensor
 from ..ops.math import abs as _abs, square
 from ..ops.reduction import reduce_sum
+from . import backend, saving as _saving
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get",
            "serialize", "deserialize"]
@@ -67,7 +70,8 @@ class L1(Regularizer):
     """``l1 * Σ|x|`` (default ``l1=0.01``)."""
 
     def __init__(self, l1: float = 0.01) -> None:
-        self.l1 = _factor("l1", l1)
+        # (Keras 3 holds L1's factor as a tensor of floatx: its config and penalty use that value)
+        self.l1 = float(np.asarray(_factor("l1", 0.01 if l1 is None else l1), backend.floatx()))
 
     def __call__(self, x: Any) -> Tensor:
         return self.l1 * reduce_sum(_abs(as_tensor(x)))
@@ -94,16 +98,22 @@ _ALL = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2}
 
 
 def serialize(regularizer: Regularizer) -> dict:
-    """``{"class_name": ..., "config": ...}`` of a regularizer."""
-    return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
-            "config": regularizer.get_config(), "registered_name": None}
+    """``{"module", "class_name", "config", "registered_name"}`` of a regularizer, as
+    ``keras.saving.serialize_keras_object`` gives (a registered class of your own too)."""
+    return _saving.serialize_keras_object(regularizer)
 
 
-def deserialize(config: dict) -> Regularizer:
-    """The regularizer that :func:`serialize` described."""
+def deserialize(config: dict, custom_objects: dict | None = None) -> Regularizer:
+    """The regularizer that :func:`serialize` described; a class of your own (registered with
+    ``keras.saving.register_keras_serializable``, or named in ``custom_objects``) too."""
+    if not isinstance(config, dict):
+        raise ValueError(f"Could not interpret regularizer config: {config!r} (expected a dict from serialize()).")
     cls = _ALL.get(config.get("class_name"))
-    if cls is None:
-        raise ValueError(f"Could not interpret regularizer config: {config!r}")
+    if cls is None or custom_objects and config.get("class_name") in custom_objects:
+        obj = _saving.deserialize_keras_object(config, custom_objects=custom_objects)
+        if not isinstance(obj, Regularizer):
+            raise ValueError(f"Could not interpret regularizer config: {config!r}")
+        return obj
     return cls.from_config(config.get("config", {}))
 
 

@@ -228,7 +228,9 @@ def serialize_keras_object(obj: Any) -> Any:
     if module == "keras" and class_name == "Model" and obj.__dict__.get("_functional"):
         module, class_name = "keras.src.models.functional", "Functional"
         registered = class_name
-    out = {"module": module if module is not None else cls.__module__, "class_name": class_name,
+    if module is None:  # (Keras: a class of the running script has no module to name)
+        module = None if cls.__module__ == "__main__" else cls.__module__
+    out = {"module": module, "class_name": class_name,
            "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
     if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
         shapes = obj.__dict__.get("_build_shapes_dict")

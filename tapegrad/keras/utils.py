@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._convert import convert_to_tensor
-from .._tensor import Tensor
+from ._engine import convert_to_tensor
+from ._engine import Tensor
 from ..data import Dataset
 from ..ops.array import one_hot, range as _range, reshape
 from ..ops.indexing import gather

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _seam
+from .. import _seam, dtypes as _dt
+from ..errors import InvalidArgumentError
 from .._dispatch import REGISTRY  # noqa: F401  (op name -> Op; Op.module names its family)
 from .._tensor import Tensor
 from .._variable import Variable
@@ -14,6 +15,7 @@ from .._variable import Variable
 from . import array, math, reduction, special, indexing, linalg, decompositions, sort, segment, random, nn, conv, sampled  # noqa: F401,E501
 
 _m, _a, _i, _l, _s = math, array, indexing, linalg, segment
+_BOOL = _dt.bool
 
 
 def _rev(f: Any) -> Any:
@@ -38,6 +40,19 @@ def _ne(self: Any, other: Any) -> Any:
         return True
 
 
+def _is_bool(v: Any) -> bool:
+    return v._value.dtype.kind == "b" if type(v) is Tensor else isinstance(v, (Tensor, Variable)) and v.dtype is _BOOL
+
+
+def _mul(x: Any, y: Any) -> Any:  # (TF's operator: bools multiply as int32, then back to bool)
+    try:
+        return _m.multiply(x, y)
+    except (InvalidArgumentError, TypeError):  # (no bool kernel: the rare case costs nothing before)
+        if not (_is_bool(x) or _is_bool(y)):
+            raise
+    return _m.cast(_m.multiply(_m.cast(x, "int32"), _m.cast(y, "int32")), "bool")
+
+
 def _and(x: Any, y: Any) -> Any:
     return _m.logical_and(x, y)
 
@@ -53,7 +68,7 @@ def _xor(x: Any, y: Any) -> Any:
 _OPERATORS = {
     "__add__": _m.add, "__radd__": _rev(_m.add),
     "__sub__": _m.subtract, "__rsub__": _rev(_m.subtract),
-    "__mul__": _m.multiply, "__rmul__": _rev(_m.multiply),
+    "__mul__": _mul, "__rmul__": _rev(_mul),
     "__truediv__": _m.truediv, "__rtruediv__": _rev(_m.truediv),
     "__floordiv__": _m.floordiv, "__rfloordiv__": _rev(_m.floordiv),
     "__mod__": _m.mod, "__rmod__": _rev(_m.mod),

@@ -81,11 +81,58 @@ def _index_int(k: Any) -> int:
     raise TypeError(_INDEX_MSG.format(k=k))
 
 
+def _is_mask_key(key: Any) -> bool:
+    """Whether ``x[key]`` is ``tf.boolean_mask(x, key)``: as in TF's ``_slice_helper``, a whole key
+    that is a Python bool, a bool tensor or a bool NumPy array (not a bool variable, nor a mask
+    inside a tuple of indices)."""
+    return (type(key) is bool or type(key) is np.ndarray and key.dtype == np.bool_
+            or isinstance(key, Tensor) and key._value.dtype == np.bool_)
+
+
+numpy_style = False  # tnp.experimental_enable_numpy_behavior sets it: keys index as in NumPy
+_PLAIN_KEYS = (int, tuple, builtins.slice)  # (never a mask: skip the check)
+
+
 def getitem(x: Any, key: Any) -> Tensor:
-    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors."""
+    """``x[key]`` with ints, slices (any step), ``...``, ``None`` and scalar integer tensors; a
+    bool tensor or array as the whole key is ``tf.boolean_mask(x, key)``. Under NumPy behavior
+    (``tnp.experimental_enable_numpy_behavior``), any NumPy key: index arrays, lists, tuples and
+    masks among the indices."""
     x = as_tensor(x)
+    if numpy_style:
+        try:
+            k = _normalize_key(x, key)
+        except TypeError:
+            return _numpy_getitem(x, key)
+        return apply(_slice, (x,), {"key": k})
+    if type(key) not in _PLAIN_KEYS and _is_mask_key(key):
+        return boolean_mask(x, key)
     k = _normalize_key(x, key)
     return apply(_slice, (x,), {"key": k})
+
+
+def _numpy_index(k: Any) -> Any:
+    if isinstance(k, Variable):
+        k = k._read()
+    if isinstance(k, Tensor):
+        return np.asarray(host_value(k, "index"))
+    if isinstance(k, (list, tuple)):
+        return np.asarray([_numpy_index(v) for v in k]) if k else np.asarray(k, np.intp)
+    if type(k) is builtins.slice:
+        return builtins.slice(*(None if v is None else int(_numpy_index(v)) for v in (k.start, k.stop, k.step)))
+    return k
+
+
+def _numpy_getitem(x: Tensor, key: Any) -> Tensor:
+    """NumPy's indexing (TF's ``_numpy_style_getitem``): the positions NumPy's key picks from
+    ``x``'s flattened entries, gathered (so the gradient scatters back to them)."""
+    k = tuple(_numpy_index(v) for v in key) if type(key) is tuple else _numpy_index(key)
+    try:
+        positions = np.arange(x._value.size, dtype=np.int64).reshape(x._value.shape)[k]
+    except IndexError as e:
+        raise _err("StridedSlice", f"{e} (indexing a tensor of shape {list(x._value.shape)})") from None
+    flat = apply(_reshape, (x,), {"shape": (-1,)})
+    return apply(_gather, (flat, _wrap(np.asarray(positions))), {"axis": 0, "batch_dims": 0})
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Any = None) -> Tensor:  # noqa: A001

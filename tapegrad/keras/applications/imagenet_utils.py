@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._convert import convert_to_tensor, host_value
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor, host_value
+from .._engine import Tensor
 from .. import activations
 from .._data_utils import _keras_home, _valid
 from .._keras_tensor import KerasTensor

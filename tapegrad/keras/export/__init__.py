@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ... import _function, _nest, saved_model
-from ..._spec import TensorSpec
+from .._engine import _function, _nest
+from ... import saved_model
+from .._engine import TensorSpec
 from ...module import Module
 from ..layers.layer import Layer
 from ..models.model import Model

@@ -52,6 +52,7 @@ _LAZY = {
     **dict.fromkeys(["Layer"], ".layer"),
     **dict.fromkeys(["InputSpec"], ".input_spec"),
     **dict.fromkeys(["Input", "InputLayer"], ".input_layer"),
+    **dict.fromkeys(["serialize", "deserialize"], "._serialize"),
 }
 
 if _typing.TYPE_CHECKING:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from .. import activations
 from .input_spec import InputSpec
 from .layer import Layer

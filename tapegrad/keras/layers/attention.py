@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.array import expand_dims, reshape, transpose
 from ...ops.linalg import matmul
 from ...ops.math import cast, exp, logical_and, tanh, where

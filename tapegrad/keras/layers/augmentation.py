@@ -16,8 +16,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.array import concat, fill, reshape, reverse
 from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, less_equal, where

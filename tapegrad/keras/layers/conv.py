@@ -205,12 +205,18 @@ class _BaseConv(_Conv):
 
     def call(self, inputs: Any) -> Any:
         self._check(inputs)
-        x, padding = inputs, self.padding.upper()
-        if self.padding == "causal":  # pad the start of the sequence; then a valid convolution
-            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
-            x = pad(x, [[0, 0], [left, 0], [0, 0]] if self.data_format == "channels_last" else [[0, 0], [0, 0], [left, 0]])
-            padding = "VALID"
-        return self._finish(self._conv(x, self.kernel, self.strides, padding, self._tf_format, self.dilation_rate))
+        if self.padding != "causal":
+            return self._finish(self.convolution_op(inputs, self.kernel))
+        # (Keras's Conv1D: pad the start of the sequence, then a valid convolution, not convolution_op)
+        left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+        x = pad(inputs, [[0, 0], [left, 0], [0, 0]] if self.data_format == "channels_last" else [[0, 0], [0, 0], [left, 0]])
+        return self._finish(self._conv(x, self.kernel, self.strides, "VALID", self._tf_format, self.dilation_rate))
+
+    def convolution_op(self, inputs: Any, kernel: Any) -> Any:
+        """The convolution of ``inputs`` with ``kernel`` under this layer's strides, padding,
+        dilation and data format, without bias or activation (Keras's hook: ``call`` uses it, and
+        a subclass may override it, e.g. to standardize the kernel)."""
+        return self._conv(inputs, kernel, self.strides, self.padding.upper(), self._tf_format, self.dilation_rate)
 
     def _conv(self, x: Any, kernel: Any, strides: tuple, padding: str, fmt: str, dilations: tuple) -> Any:
         return (nn.conv1d if self.rank == 1 else nn.conv2d)(x, kernel, strides, padding, fmt, dilations)

@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.array import concat, expand_dims, reshape, shape as _shape, transpose
 from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, where
 from ...ops.reduction import reduce_logsumexp
@@ -48,8 +48,11 @@ class Dense(Layer):
                  kernel_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: int | None = None,
-                 lora_alpha: float | None = None, **kwargs: Any) -> None:
+                 lora_alpha: float | None = None, quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if quantization_config is not None:
+            raise NotImplementedError("Dense(quantization_config=...): quantization is not implemented in "
+                                      "tapegrad; see docs/differences.md.")
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units!r}")
@@ -99,7 +102,8 @@ class Dense(Layer):
                 "bias_initializer": _serialize(self.bias_initializer),
                 "kernel_regularizer": _serialize(self.kernel_regularizer),
                 "bias_regularizer": _serialize(self.bias_regularizer),
-                "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint}
+                "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint,
+                "quantization_config": None}  # (Keras 3.15's key; tapegrad does not quantize)
 
 
 class Flatten(Layer):

@@ -6,7 +6,7 @@ import copy
 import re
 from typing import Any, Sequence
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
@@ -102,8 +102,11 @@ class EinsumDense(Layer):
                  kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: int | None = None, lora_alpha: float | None = None,
-                 **kwargs: Any) -> None:
+                 quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if quantization_config is not None:
+            raise NotImplementedError("EinsumDense(quantization_config=...): quantization is not implemented "
+                                      "in tapegrad; see docs/differences.md.")
         if lora_rank is not None:
             raise NotImplementedError("EinsumDense(lora_rank=...) is not covered by tapegrad.")
         self.equation = equation
@@ -134,4 +137,5 @@ class EinsumDense(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "equation": self.equation, "output_shape": self.partial_output_shape,
                 "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
-                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias")}
+                "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias"),
+                "quantization_config": None}

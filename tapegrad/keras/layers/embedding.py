@@ -4,7 +4,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
 from .layer import Layer
@@ -73,4 +73,4 @@ class Embedding(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
-                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero}
+                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero, "quantization_config": None}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ... import image as _image
 from ...ops.array import concat, expand_dims, fill, squeeze, transpose
 from ...ops.math import cast, clip_by_value

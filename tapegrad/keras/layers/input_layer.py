@@ -23,8 +23,6 @@ class InputLayer(Layer):
         if "batch_input_shape" in kwargs:
             batch_shape = kwargs.pop("batch_input_shape")
         super().__init__(name=name, dtype=dtype, **kwargs)
-        if sparse:
-            raise ValueError("tapegrad has no sparse tensors: InputLayer(sparse=True) is not supported.")
         if ragged:
             raise ValueError("tapegrad's Keras layers take dense tensors: InputLayer(ragged=True) is not "
                              "supported (pad the rows, e.g. rt.to_tensor(), and use a mask).")
@@ -39,15 +37,16 @@ class InputLayer(Layer):
             batch_shape = (batch_size,) + shape
         self.batch_shape = tuple(batch_shape)
         self.optional = optional
+        self.sparse = bool(sparse)
         self.built = True
-        out = KerasTensor(self.batch_shape, self.dtype, name=self.name)
+        out = KerasTensor(self.batch_shape, self.dtype, name=self.name, sparse=self.sparse)
         out._node = Node(self, (), {}, out)
 
     def call(self, inputs: Any) -> Any:
         return inputs
 
     def get_config(self) -> dict:
-        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": False,
+        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": self.sparse,
                 "ragged": False, "name": self.name, "optional": self.optional}
 
 

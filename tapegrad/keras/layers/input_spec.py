@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from .. import backend
 from .._tree import flatten
 

@@ -17,11 +17,11 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from ... import _strings
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
-from ..._variable import Variable
-from ..._warn import warn_outside
+from .._engine import _strings
+from .._engine import convert_to_tensor
+from .._engine import Tensor
+from .._engine import Variable
+from .._engine import warn_outside
 from ...errors import InvalidArgumentError
 from ...module import Module
 from ...ops.math import cast
@@ -84,7 +84,7 @@ def _call_stack() -> list:
 def _to_input(x: Any, layer: "Layer") -> Any:
     if isinstance(x, (str, bytes)) or isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "USO":
         if layer._string_inputs:  # models and text preprocessing layers: a tf.string tensor
-            from ..._strings import to_bytes
+            from .._engine import to_bytes
             return convert_to_tensor(to_bytes(x))
         given = f"a NumPy array of dtype {x.dtype}" if isinstance(x, (np.ndarray, np.generic)) else repr(x)
         raise ValueError(f"Layer {layer.name!r} ({type(layer).__name__}) was called on {given}: "
@@ -186,6 +186,8 @@ class Layer(Module):
         d["built"] = False
         d["input_spec"] = None
         d["supports_masking"] = False
+        if isinstance(dtype, dict) and dtype.get("class_name") == "DTypePolicy":  # (Keras's config form)
+            dtype = dtype["config"]["name"]
         spec = dtype if dtype is not None else backend._state.get("dtype_policy")  # (keras.mixed_precision's)
         policy = _policy(spec)
         if policy is not None:
@@ -701,8 +703,9 @@ class Layer(Module):
         ``None``, and lists, tuples and dicts of them); otherwise ``NotImplementedError`` asks
         for a ``get_config``."""
         policy = self.__dict__.get("_dtype_policy")
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": self.dtype if policy is None else policy.name}
+        config = {"name": self.name, "trainable": self.trainable,  # (the dtype policy as Keras 3 serializes it)
+                  "dtype": {"module": "keras", "class_name": "DTypePolicy",
+                            "config": {"name": self.dtype if policy is None else policy.name}, "registered_name": None}}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return auto_config(self, config)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.array import expand_dims, tile, transpose
 from ...ops.math import cast, not_equal, where
 from ...ops.reduction import reduce_any

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from ...ops.array import expand_dims
 from ...ops.linalg import einsum
 from ...ops.math import (add as _add, maximum as _maximum, minimum as _minimum, multiply, rsqrt, square,

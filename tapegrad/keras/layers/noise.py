@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.math import cast, greater_equal
 from .. import random
 from .input_spec import InputSpec

@@ -6,8 +6,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.array import broadcast_to, reshape
 from ...ops.math import cast, maximum, sqrt
 from .. import backend

@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.array import pad, repeat
 from ...ops.linalg import einsum
 from .layer import Layer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.array import pad, repeat
 from .layer import Layer
 from .conv import check_input, data_format_arg, int_tuple

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ... import _strings
-from ..._convert import convert_to_tensor
-from ..._pyfunc import numpy_function
-from ..._tensor import Tensor, VariableBase
+from .._engine import _strings
+from .._engine import convert_to_tensor
+from .._engine import numpy_function
+from .._engine import Tensor, VariableBase
 from ... import strings as tfs
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...ops.array import squeeze

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...ops.array import stack, transpose
 from .layer import Layer
 from .rnn_cells import layer_spec

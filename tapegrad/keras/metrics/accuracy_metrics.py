@@ -5,8 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._convert import constant
-from ..._tensor import Tensor
+from .._engine import constant
+from .._engine import Tensor
 from ...ops.array import reshape, squeeze
 from ...ops.math import cast, equal, greater
 from ...ops.reduction import argmax

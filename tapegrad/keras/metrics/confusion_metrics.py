@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._convert import constant
-from ..._tensor import Tensor
+from .._engine import constant
+from .._engine import Tensor
 from ..losses import _EPSILON
 from .metric import Metric
 from .metrics_utils import _array, _np_same_rank

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from ...ops.math import sqrt, square
 from ...ops.reduction import reduce_mean, reduce_variance
 from ..losses import _EPSILON, _pred, _same_rank, _to

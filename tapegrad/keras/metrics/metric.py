@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 from ... import dtypes as _dt
-from ..._tensor import Tensor
-from ..._variable import Variable, VariableSynchronization
+from .._engine import Tensor
+from .._engine import Variable, VariableSynchronization
 from .._variables import _aggregation
 from ..losses import _FLOATX, _snake
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ... import dtypes as _dt
-from ..._tensor import Tensor
-from ..._variable import Variable
+from .._engine import Tensor
+from .._engine import Variable
 
 if TYPE_CHECKING:
     from .metric import Metric

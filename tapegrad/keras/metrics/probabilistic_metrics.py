@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from ..losses import (_sparse_cce, binary_crossentropy, categorical_crossentropy, kl_divergence, poisson,
                       sparse_categorical_crossentropy)
 from .reduction_metrics import MeanMetricWrapper

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..._tensor import Tensor
+from .._engine import Tensor
 from ...ops.array import broadcast_to
 from ...ops.math import cast
 from ...ops.reduction import reduce_mean, reduce_sum

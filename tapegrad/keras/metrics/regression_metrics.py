@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._convert import constant
-from ..._tensor import Tensor
+from .._engine import constant
+from .._engine import Tensor
 from ...ops.math import sqrt
 from ...ops.reduction import reduce_sum
 from ..losses import (_l2_normalize, _pred, _same_rank, _to, log_cosh, mean_absolute_error,

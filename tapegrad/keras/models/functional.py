@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
-from ..._variable import Variable
+from .._engine import convert_to_tensor
+from .._engine import Tensor
+from .._engine import Variable
 from ...ops.array import expand_dims, squeeze
 from ...ops.math import cast
+from ...sparse._sparse_tensor import SparseTensor
 from .._keras_tensor import KerasTensor, Node
 from .._tree import flatten, map_structure
 from ..layers.input_layer import InputLayer
@@ -105,6 +106,10 @@ def run_graph(model: Any, inputs: Any) -> Any:
                          f"received {len(given)} input tensors.")
     values: dict[int, Any] = {}
     for t, v in zip(model.inputs, given):
+        if t.sparse and type(v) is SparseTensor:  # (a keras.Input(sparse=True) keeps its SparseTensor)
+            values[id(t)] = v if v.dtype.name == t.dtype else SparseTensor(v.indices, cast(v.values, t.dtype),
+                                                                           v.dense_shape)
+            continue
         v = convert_to_tensor(v.numpy() if isinstance(v, Variable) else v)
         if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
             v = cast(v, t.dtype)

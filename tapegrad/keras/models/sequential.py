@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
+from .._engine import convert_to_tensor
+from .._engine import Tensor
 from ...ops.math import cast
 from .. import backend
 from .._keras_tensor import KerasTensor

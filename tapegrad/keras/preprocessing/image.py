@@ -29,7 +29,7 @@ from typing import Any, Callable
 import numpy as np
 import scipy.ndimage
 
-from ..._convert import convert_to_tensor
+from .._engine import convert_to_tensor
 from ...image import resize
 from ...ops.array import transpose
 from .._data_utils import PyDataset, print_msg

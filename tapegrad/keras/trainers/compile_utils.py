@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor
-from ..._warn import warn_outside
+from .._engine import convert_to_tensor
+from .._engine import Tensor
+from .._engine import warn_outside
 from ...ops.array import expand_dims
 from ...ops.math import cast
 from ...ops.reduction import reduce_sum

@@ -10,11 +10,12 @@ from typing import Any, Iterable
 import numpy as np
 
 from ... import random as _random
-from ..._convert import convert_to_tensor
-from ..._tensor import Tensor, wrap
-from ..._variable import Variable
+from .._engine import convert_to_tensor
+from .._engine import Tensor, wrap
+from .._engine import Variable
 from .. import backend
 from ...data import Dataset
+from ...sparse._sparse_tensor import SparseTensor
 from .._data_utils import PyDataset, _PyDatasetPass, check_batch_size
 from .._tree import flatten, map_structure
 from ..utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
@@ -35,26 +36,44 @@ def _batches_of(arrays: list, size: int) -> int:
 
 
 def _is_arraylike(x: Any) -> bool:
-    return isinstance(x, (np.ndarray, Tensor, Variable, list, tuple, dict)) or hasattr(x, "__array__")
+    return isinstance(x, (np.ndarray, Tensor, Variable, list, tuple, dict, SparseTensor)) or hasattr(x, "__array__")
 
 
-def _to_numpy(x: Any) -> Any:
-    return map_structure(lambda a: a.numpy() if hasattr(a, "numpy") else np.asarray(a), x)
+def _to_numpy(x: Any) -> Any:  # (a SparseTensor stays one: its batches are SparseTensors, as in Keras)
+    return map_structure(lambda a: a if type(a) is SparseTensor else a.numpy() if hasattr(a, "numpy")
+                         else np.asarray(a), x)
 
 
 def _floatx(x: Any) -> Any:
     """NumPy arrays of a float dtype other than ``floatx()`` cast to it, as Keras 3's array
     adapter casts fit's, evaluate's and predict's array inputs (float64 data trains in float32)."""
     fx = np.dtype(backend.floatx())
-    return map_structure(lambda a: a.astype(fx) if a.dtype.kind == "f" and a.dtype != fx else a, x)
+    return map_structure(lambda a: a.astype(fx) if type(a) is not SparseTensor and a.dtype.kind == "f"
+                         and a.dtype != fx else a, x)
 
 
 def _num_rows(x: Any) -> int:
-    return len(flatten(x)[0])
+    first = flatten(x)[0]
+    return int(first.dense_shape[0]) if type(first) is SparseTensor else len(first)
 
 
 def _take(x: Any, idx: np.ndarray) -> Any:
-    return map_structure(lambda a: a[idx], x)
+    return map_structure(lambda a: _take_rows(a, idx) if type(a) is SparseTensor else a[idx], x)
+
+
+def _take_rows(sp: SparseTensor, idx: np.ndarray) -> SparseTensor:
+    """Rows ``idx`` of a SparseTensor, in that order (each row's entries in their order)."""
+    ind, vals = np.asarray(sp.indices.numpy()), np.asarray(sp.values.numpy())
+    order = np.argsort(ind[:, 0], kind="stable")
+    rows = ind[order, 0]
+    idx = np.asarray(idx, np.int64)
+    starts, ends = np.searchsorted(rows, idx, "left"), np.searchsorted(rows, idx, "right")
+    pick = np.concatenate([order[s:e] for s, e in zip(starts, ends)] + [np.zeros(0, np.int64)])
+    out = ind[pick].copy()
+    out[:, 0] = np.repeat(np.arange(len(idx)), ends - starts)
+    shape = np.asarray(sp.dense_shape.numpy()).copy()
+    shape[0] = len(idx)
+    return SparseTensor(out, vals[pick], shape)
 
 
 class _Data:
@@ -163,7 +182,7 @@ def _as_tensor(v: Any) -> Any:
     if type(v) is np.ndarray and v.dtype.kind in "biufc":  # (made for this batch: not copied)
         v.flags.writeable = False
         return wrap(v)
-    return v if v is None or isinstance(v, Tensor) else convert_to_tensor(v)
+    return v if v is None or isinstance(v, (Tensor, SparseTensor)) else convert_to_tensor(v)
 
 
 def _ran_out() -> None:

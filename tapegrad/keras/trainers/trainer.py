@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from ... import random as _random
-from ... import _function, _jit
-from ..._control_flow import executing_eagerly
-from ..._convert import convert_to_tensor
-from ..._tape import GradientTape
-from ..._tensor import Tensor
-from ..._warn import warn_outside
+from .._engine import _function, _jit
+from .._engine import executing_eagerly
+from .._engine import convert_to_tensor
+from .._engine import GradientTape
+from .._engine import Tensor
+from .._engine import warn_outside
 from ...distribute import _strategy as _distribute
 from ...ops.math import add_n, cast
 from ...ops.reduction import reduce_sum
