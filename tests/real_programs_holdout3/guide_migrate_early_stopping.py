@@ -146,7 +146,7 @@ for epoch in range(epochs):
     val_loss = val_loss_metric.result()
     val_acc_metric.reset_state()
     val_loss_metric.reset_state()
-    RESULTS["val_acc"].append(float(val_acc))
+    RESULTS["val_acc"].append(np.float32(float(val_acc)))  # (a float32 metric: judged at float32 precision)
     RESULTS["val_loss"].append(val_loss)
 
     # The early stopping strategy: stop the training if `val_loss` does not

@@ -145,7 +145,7 @@ for _ in range(4):
     frames = np.concatenate((frames, predicted_frame), axis=0)
 
 new_frames = frames[4:, ...]
-RESULTS["new_frames"] = new_frames
+RESULTS["new_frames"] = new_frames.astype(np.float32)  # (float32 predictions: judged at float32 precision)
 
 # Select a few random examples from the dataset.
 examples = val_dataset[np.random.choice(range(len(val_dataset)), size=2)]
@@ -170,4 +170,4 @@ for example in examples:
         new_predictions[i] = predicted_frame
 
     predicted_videos.append(new_predictions)
-RESULTS["predicted_videos"] = predicted_videos
+RESULTS["predicted_videos"] = np.array(predicted_videos, np.float32)

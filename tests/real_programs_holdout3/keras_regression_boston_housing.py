@@ -76,4 +76,4 @@ prediction = model.predict(x_test, verbose=0).flatten()
 RESULTS["prediction"] = prediction
 
 error = prediction - y_test
-RESULTS["error"] = error
+RESULTS["error"] = error.astype(np.float32)  # (float32 predictions: judged at float32 precision)

@@ -143,6 +143,6 @@ for index, word in enumerate(vocab):
 out_v.close()
 out_m.close()
 
-RESULTS["vectors"] = np.loadtxt('vectors.tsv', delimiter='\t')
+RESULTS["vectors"] = np.loadtxt('vectors.tsv', delimiter='\t', dtype=np.float32)
 with open('metadata.tsv', encoding='utf-8') as _fh:
   RESULTS["metadata_lengths"] = [len(w) for w in _fh.read().split("\n")]
