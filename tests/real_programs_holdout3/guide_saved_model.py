@@ -10,6 +10,7 @@ MobileNet() (downloads ImageNet weights) -> MobileNet(weights=None) with its ker
 predictions, signature keys, the training loop's losses and v, output names);
 infer(...)[pretrained_model.output_names[0]] -> infer(...)[list(infer.structured_outputs)[0]]
 (under Keras 3 itself the signature's output is not named after the model's output: KeyError);
+the "array_input" signature is also called once on [1., 2.] to record its output;
 the two cells that count the reloaded MobileNet's trainable and other variables dropped (a Keras 3
 model saved with tf.saved_model.save reloads without trainable_variables, under TF itself).
 """

@@ -7,7 +7,8 @@ keras.utils.set_random_seed(0) (np.random, the initializers and tf.random are un
 models' kernels fixed (fix_weights) where they are built before use; verbose=0 (predict);
 prints and displayed values -> RESULTS; multi_output_model.evaluate(x_test, y_test) -> the
 model's outputs on x_test (Keras 3.15 itself rejects that evaluate: one target array for
-two outputs, "The path: (0,) in the `loss` argument, can't be found").
+two outputs, "The path: (0,) in the `loss` argument, can't be found"); the TFSMLayer, the dict-input
+model and the exported model are also called once on small inputs to record their outputs.
 """
 
 import os
