@@ -105,8 +105,15 @@ def first_difference(recorded: dict, got: dict, name: str = ""):
 
 
 def describe_exception(exc: BaseException) -> str:
+    """``Type: first line of the message [at file:line]``, the place being the innermost frame
+    (a rare failure, such as one under load, then says where it came from)."""
     line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {line}"[:300]
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = "" if tb is None else \
+        f" [at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}]"
+    return f"{type(exc).__name__}: {line}"[:300 - len(where)] + where
 
 
 def check_program(name: str, recorded: dict):
