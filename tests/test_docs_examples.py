@@ -18,4 +18,6 @@ def test_code_block_runs(path, index, code):
     for name in OPTIONAL:  # a block that uses an optional package runs where it is installed
         if re.search(rf"^\s*(import|from)\b.*\b{name}\b", code, re.M):
             pytest.importorskip(name)
+    if re.search(r"\b(decode_png|encode_png|decode_image|load_img|save_img|image_dataset_from_directory)\b", code):
+        pytest.importorskip("PIL", reason="image files need Pillow (tapegrad[image])")
     exec(compile(code, f"{path.name}[{index}]", "exec"), {"__name__": "__docs__"})

@@ -46,8 +46,14 @@ def _runnable(test: doctest.DocTest) -> bool:
     return True
 
 
+# modules whose examples read or write image files: Pillow, the `image` extra (PNG, load_img, ...)
+NEEDS_PILLOW = ("tapegrad.io._image", "tapegrad.keras._directory", "tapegrad.keras.preprocessing.image")
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
+    if name in NEEDS_PILLOW:
+        pytest.importorskip("PIL", reason="its examples need Pillow (tapegrad[image])")
     tests = [t for t in _tests(name) if _runnable(t)]
     if not tests:
         pytest.skip(f"{name}: its examples need optional packages that are not installed")

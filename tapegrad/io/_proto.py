@@ -143,7 +143,7 @@ def _check_float(v: Any) -> float:
 
 
 def _check_int64(v: Any) -> int:
-    if isinstance(v, bool):
+    if isinstance(v, (bool, np.bool_)):   # (NumPy 2.0's bool still has a deprecated __index__)
         raise TypeError("Field tensorflow.Int64List.value: Expected an int, got a boolean.")
     if isinstance(v, VariableBase):  # (TF's variables have no __index__; read one with .numpy())
         raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
