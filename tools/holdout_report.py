@@ -8,8 +8,8 @@ compares with TensorFlow's results recorded by ``tools/record_real_programs.py -
 (tests/fixtures/real_programs_holdout.*), and prints one line per program: ``pass`` (TensorFlow's
 numbers), ``DIFF`` (runs, other numbers: the first difference) or ``FAIL`` (the exception's type
 and message), then the rate "N of M run unchanged with TensorFlow's numbers". ``--set holdout2``
-(or ``holdout3``) measures the second (third) holdout set (tests/real_programs_holdout2/,
-tests/real_programs_holdout3/) instead.
+(``holdout3``, ``holdout4``) measures the second (third, fourth) holdout set
+(tests/real_programs_holdout2/, tests/real_programs_holdout3/, tests/real_programs_holdout4/) instead.
 """
 import os
 import sys

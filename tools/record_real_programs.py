@@ -12,8 +12,9 @@ With NAMEs, only those programs are recorded again. With ``--holdout``, the prog
 tests/real_programs_holdout/ (unseen programs kept out of the corpus, to measure how well tapegrad
 generalizes: tools/holdout_report.py) and the fixture is tests/fixtures/real_programs_holdout.*.
 ``--set SET`` names such a set: ``holdout`` (the same as ``--holdout``), ``holdout2`` (a second
-set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*) or ``holdout3``
-(a third, tests/real_programs_holdout3/, fixture tests/fixtures/real_programs_holdout3.*).
+set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*), ``holdout3``
+(a third, tests/real_programs_holdout3/, fixture tests/fixtures/real_programs_holdout3.*) or
+``holdout4`` (a fourth, tests/real_programs_holdout4/, fixture tests/fixtures/real_programs_holdout4.*).
 """
 import json
 import os
@@ -27,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
 
-HOLDOUT_SETS = ("holdout", "holdout2", "holdout3")
+HOLDOUT_SETS = ("holdout", "holdout2", "holdout3", "holdout4")
 
 
 def use_holdout(name: str = "holdout") -> None:
