@@ -7,7 +7,8 @@ batch_size 128 -> 32; num_epochs 10 -> 2; the default filters 256 -> 32 (depth 8
 the checkpoint /tmp/checkpoint.keras -> a file in a temporary directory; verbose=0;
 keras.utils.set_random_seed(0) (shuffle, the augmentation layers and the initializers are
 unseeded) and tf.config.experimental.enable_op_determinism() (without it, two runs of the
-training under TensorFlow differ: the augmentation runs in a parallel map); the model's kernels fixed (fix_weights); matplotlib removed (visualization_plot keeps
+training under TensorFlow differ: the augmentation runs in a parallel map); the model's kernels
+fixed (fix_weights); matplotlib removed (visualization_plot keeps
 its min-max normalization, and its result is recorded instead of plotted); prints -> RESULTS.
 """
 
