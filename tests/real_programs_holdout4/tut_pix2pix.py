@@ -9,8 +9,9 @@ with Pillow) in a temporary directory, which the program works in (os.chdir; als
 the restore cell restores one); keras.utils.set_random_seed(0) (the jitter, dropout, list_files and
 shuffle are unseeded) and tf.config.experimental.enable_op_determinism() (without it, two
 runs of the training under TensorFlow differ from each other by ~1e-4); both models' kernels
-fixed (fix_weights); matplotlib, IPython.display, plot_model and the tensorboard magics removed (generate_images still runs the model and keeps
-its prediction); the timings dropped; prints and plots -> RESULTS (shapes, jittered images, model
+fixed (fix_weights); matplotlib, IPython.display, plot_model and the tensorboard magics
+removed (generate_images still runs the model and keeps its prediction); the sample pair
+train/100.jpg -> train/3.jpg (of the 4); the timings dropped; prints and plots -> RESULTS (shapes, jittered images, model
 outputs, predictions, the trained weights).
 """
 import tensorflow as tf
