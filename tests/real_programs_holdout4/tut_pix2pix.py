@@ -11,8 +11,8 @@ shuffle are unseeded) and tf.config.experimental.enable_op_determinism() (withou
 runs of the training under TensorFlow differ from each other by ~1e-4); both models' kernels
 fixed (fix_weights); matplotlib, IPython.display, plot_model and the tensorboard magics
 removed (generate_images still runs the model and keeps its prediction); the sample pair
-train/100.jpg -> train/3.jpg (of the 4); the timings dropped; prints and plots -> RESULTS (shapes, jittered images, model
-outputs, predictions, the trained weights).
+train/100.jpg -> train/3.jpg (of the 4); the timings dropped; prints and plots -> RESULTS
+(shapes, jittered images, model outputs, predictions, the trained weights).
 """
 import tensorflow as tf
 
