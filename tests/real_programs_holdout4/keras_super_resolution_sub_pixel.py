@@ -6,8 +6,8 @@ Changed: BSR_bsds500.tgz (downloaded with keras.utils.get_file; 500 JPEG images 
 BSR/BSDS500/data/images/{train,val,test} of a temporary directory; crop_size 300 -> 30,
 batch_size 8 -> 4; epochs 100 -> 2; verbose=2 -> 0 (fit) and verbose=0 (predict); the
 checkpoint /tmp/checkpoint.keras -> a file in the temporary directory;
-keras.utils.set_random_seed(0) (the initializers are unseeded); the model's kernels fixed (fix_weights); IPython.display,
-matplotlib and mpl_toolkits removed (display() and plot_results() record what they would show);
+keras.utils.set_random_seed(0) (the initializers are unseeded); the model's kernels fixed
+(fix_weights); IPython.display, matplotlib and mpl_toolkits removed (display() and plot_results() record what they would show);
 prints -> RESULTS (shapes, PSNRs, predictions).
 """
 
