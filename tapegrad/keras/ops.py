@@ -28,6 +28,8 @@ array([[0.5, 1. ],
 from __future__ import annotations
 
 import builtins
+import sys as _sys
+import types as _types
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -2079,6 +2081,12 @@ for _name in __all__:
                      "vectorized_map"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
+
+# keras.ops.image, as far as tapegrad has it: a module of its own (also in sys.modules, so that
+# `import keras.ops.image` and `from keras.ops.image import extract_patches` work)
+image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``.")
+image.extract_patches = extract_patches
+_sys.modules[image.__name__] = image
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

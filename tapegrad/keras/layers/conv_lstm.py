@@ -17,9 +17,9 @@ from typing import Any, Sequence
 from ... import nn
 from .._engine import convert_to_tensor
 from ...ops.array import reshape, split, zeros
-from .. import activations, random
+from .. import activations, constraints, random
 from .conv import (_conv_length, _spatial, _with_spatial, check_input, data_format_arg, int_tuple, new_weight,
-                   padding_arg, positive_int, serialized, weight_args, weight_config)
+                   padding_arg, positive_int, serialized, weight_args)
 from .input_spec import InputSpec
 from .layer import Layer
 from .rnn_cells import RNN, lstm_bias_initializer
@@ -30,6 +30,10 @@ _CELL_ARGS = ("filters", "kernel_size", "strides", "padding", "data_format", "di
               "recurrent_activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
               "unit_forget_bias", "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
               "kernel_constraint", "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout")
+
+
+def _constraint_config(c: Any) -> Any:
+    return None if c is None else constraints.serialize(c)
 
 
 class ConvLSTMCell(Layer):
@@ -72,9 +76,10 @@ class ConvLSTMCell(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
-        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
-        weight_args(self, "recurrent", recurrent_initializer, recurrent_regularizer, recurrent_constraint)
-        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+        weight_args(self, "kernel", kernel_initializer, kernel_regularizer, constraints.get(kernel_constraint))
+        weight_args(self, "recurrent", recurrent_initializer, recurrent_regularizer,
+                    constraints.get(recurrent_constraint))
+        weight_args(self, "bias", bias_initializer, bias_regularizer, constraints.get(bias_constraint))
         self.unit_forget_bias = unit_forget_bias
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
@@ -195,8 +200,10 @@ class ConvLSTMCell(Layer):
                 "use_bias": self.use_bias, "kernel_initializer": serialized(self.kernel_initializer),
                 "recurrent_initializer": serialized(self.recurrent_initializer),
                 "bias_initializer": serialized(self.bias_initializer), "unit_forget_bias": self.unit_forget_bias,
-                **{k: v for k, v in weight_config(self, "kernel", "recurrent", "bias").items()
-                   if not k.endswith("_initializer")},
+                **{f"{p}_regularizer": serialized(getattr(self, f"{p}_regularizer"))
+                   for p in ("kernel", "recurrent", "bias")},
+                **{f"{p}_constraint": _constraint_config(getattr(self, f"{p}_constraint"))
+                   for p in ("kernel", "recurrent", "bias")},
                 "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout, "seed": self.seed}
 
 
