@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import builtins
 import sys as _sys
+from importlib.machinery import ModuleSpec as _ModuleSpec
 import types as _types
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -2082,11 +2083,14 @@ for _name in __all__:
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 
-# keras.ops.image, as far as tapegrad has it: a module of its own (also in sys.modules, so that
-# `import keras.ops.image` and `from keras.ops.image import extract_patches` work)
+# keras.ops.image, as far as tapegrad has it: a module of its own, in sys.modules, and this module
+# a package with no files (an empty __path__), so that `import keras.ops.image` and `from
+# keras.ops.image import extract_patches` find it as Keras's submodule
 image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``.")
+image.__spec__ = _ModuleSpec(image.__name__, None)
 image.extract_patches = extract_patches
 _sys.modules[image.__name__] = image
+__path__: list = []
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
