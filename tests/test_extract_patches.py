@@ -87,3 +87,13 @@ def test_errors_say_what_to_pass():
         keras.ops.extract_patches(x, (2, 2, 2, 2))
     with pytest.raises(TypeError, match="Expected an int or a tuple"):
         keras.ops.extract_patches(x, "2")
+
+
+def test_keras_patches_copy_values_where_keras_convolution_makes_nan():
+    # docs/differences.md: Keras convolves with an identity kernel, so 0 * inf spreads NaN
+    x = np.ones((1, 4, 4, 2), np.float32)
+    x[0, 1, 1, 0] = np.inf
+    y = keras.ops.image.extract_patches(x, 2).numpy()
+    assert np.isinf(y[0, 0, 0, 6]) and np.isfinite(np.delete(y[0, 0, 0], 6)).all()
+    y = keras.ops.image.extract_patches(np.ones((1, 9, 9, 1), np.float32), 2, strides=2, dilation_rate=2)
+    assert y.shape == (1, 4, 4, 4)
