@@ -148,3 +148,12 @@ def test_bad_inputs_raise_clear_errors():
         L.ConvLSTM2D(2, 3)(tf.ones([2, 3, 4, 4]))
     with pytest.raises(ValueError, match="static input shapes for the spatial dimension"):
         L.ConvLSTM2D(2, 3)(keras.Input((3, None, 4, 1)))
+
+
+def test_regularizers_and_bidirectional():
+    layer = L.ConvLSTM2D(2, 3, padding="same", kernel_regularizer="l2", activity_regularizer="l1")
+    layer(tf.ones([2, 3, 4, 4, 1]))
+    assert len(layer.losses) == 2
+    bi = L.Bidirectional(L.ConvLSTM2D(2, 3, padding="same", return_sequences=True))
+    y = bi(tf.ones([2, 3, 4, 4, 1]), mask=np.array([[True, True, False], [True, True, True]]))
+    assert tuple(y.shape) == (2, 3, 4, 4, 4) and len(bi.weights) == 6
