@@ -97,3 +97,25 @@ def test_keras_patches_copy_values_where_keras_convolution_makes_nan():
     assert np.isinf(y[0, 0, 0, 6]) and np.isfinite(np.delete(y[0, 0, 0], 6)).all()
     y = keras.ops.image.extract_patches(np.ones((1, 9, 9, 1), np.float32), 2, strides=2, dilation_rate=2)
     assert y.shape == (1, 4, 4, 4)
+
+
+def test_a_traced_function_replays_patches_and_gradients_of_each_call():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.image.extract_patches(x * x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME")
+            s = tf.reduce_sum(y * y)
+        return y, tape.gradient(s, x)
+
+    for k in range(3):
+        x = tf.constant(np.random.default_rng(k).normal(size=(2, 5, 6, 2)).astype(np.float32))
+        y, g = f(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y2 = tf.image.extract_patches(x * x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME")
+            s = tf.reduce_sum(y2 * y2)
+        # the replay runs the same NumPy calls as eager: equal up to a few float32 roundings
+        np.testing.assert_allclose(y.numpy(), y2.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(g.numpy(), tape.gradient(s, x).numpy(), rtol=1e-6, atol=1e-6)
+    assert f.experimental_get_tracing_count() == 1
