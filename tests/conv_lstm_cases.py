@@ -130,3 +130,13 @@ CONFIG_CASES = {
 def run_config_case(keras, name):
     """``keras.layers.serialize`` of an unbuilt layer."""
     return keras.layers.serialize(CONFIG_CASES[name](keras))
+
+
+def saved_model(keras):
+    """A model with ConvLSTM2D and ConvLSTM1D layers that Keras saves (tests/fixtures/keras_conv_lstm.keras)
+    for tapegrad to load; its input is ``fixed((2, 3, 5, 5, 2), 7)``."""
+    keras.utils.set_random_seed(1)
+    inp = keras.Input((3, 5, 5, 2))
+    y = keras.layers.ConvLSTM2D(3, 3, padding="same", return_sequences=True)(inp)
+    y = keras.layers.ConvLSTM1D(2, 2, go_backwards=True)(keras.layers.Reshape((3, 25, 3))(y))
+    return keras.Model(inp, y), fixed((2, 3, 5, 5, 2), 7)

@@ -1,6 +1,8 @@
 """ConvLSTM1D/2D/3D against Keras 3.15's numbers (tests/fixtures/keras_conv_lstm.json, recorded by
 tools/record_keras_conv_lstm.py from tests/conv_lstm_cases.py): outputs and gradients, seeded
 weights, a next-frame model's fit, configs; plus masks, states, dropout and errors."""
+import os
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,12 @@ def test_regularizers_and_bidirectional():
     bi = L.Bidirectional(L.ConvLSTM2D(2, 3, padding="same", return_sequences=True))
     y = bi(tf.ones([2, 3, 4, 4, 1]), mask=np.array([[True, True, False], [True, True, True]]))
     assert tuple(y.shape) == (2, 3, 4, 4, 4) and len(bi.weights) == 6
+
+
+def test_a_model_keras_saved_loads_with_keras_outputs():
+    pytest.importorskip("h5py")   # Keras's archives keep their weights in HDF5
+    model = keras.models.load_model(os.path.join(tf_compare.FIXTURES, "keras_conv_lstm.keras"))
+    _, x = cases.saved_model(keras)
+    assert [type(layer).__name__ for layer in model.layers][1:] == ["ConvLSTM2D", "Reshape", "ConvLSTM1D"]
+    assert model.layers[3].go_backwards
+    close(model.predict(x, verbose=0), REC["saved_predict"])

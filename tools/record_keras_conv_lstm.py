@@ -1,5 +1,6 @@
 """Record Keras 3's ConvLSTM1D/2D/3D (outputs, gradients, seeded weights, a next-frame model's
-``fit`` and configs) into ``tests/fixtures/keras_conv_lstm.json``.
+``fit`` and configs) into ``tests/fixtures/keras_conv_lstm.json``, and a model Keras saves with
+them into ``tests/fixtures/keras_conv_lstm.keras``.
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI):
 
@@ -31,6 +32,9 @@ def main():
            "init": {n: cases.run_init_case(keras, tf, n) for n in cases.INIT_CASES},
            "fit": {n: cases.run_fit_case(keras, n) for n in cases.FIT_CASES},
            "configs": {n: cases.run_config_case(keras, n) for n in cases.CONFIG_CASES}}
+    model, x = cases.saved_model(keras)
+    model.save(os.path.join(REPO, "tests", "fixtures", "keras_conv_lstm.keras"))
+    out["saved_predict"] = model.predict(x, verbose=0).tolist()
     with open(os.path.join(REPO, "tests", "fixtures", "keras_conv_lstm.json"), "w") as f:
         json.dump(out, f, separators=(",", ":"))
 
