@@ -174,14 +174,12 @@ class ConvLSTMCell(Layer):
         h_tm1, c_tm1 = states[0], states[1]
         dp = self.get_dropout_mask(inputs) if training and 0.0 < self.dropout < 1.0 else None
         rdp = self.get_recurrent_dropout_mask(h_tm1) if training and 0.0 < self.recurrent_dropout < 1.0 else None
-        axis = self.rank + 1
-        if dp is None and rdp is None:   # one convolution for the four gates, then split
-            z = split(self.input_conv(inputs, self.kernel, self.bias, self.padding), 4, axis=-1 if
-                      self.data_format == "channels_last" else 1)
-            r = split(self.recurrent_conv(h_tm1, self.recurrent_kernel), 4,
-                      axis=-1 if self.data_format == "channels_last" else 1)
-        else:
-            ks, rks = split(self.kernel, 4, axis=axis), split(self.recurrent_kernel, 4, axis=axis)
+        if dp is None and rdp is None:   # one convolution for the four gates, then split the channels
+            ch = -1 if self.data_format == "channels_last" else 1
+            z = split(self.input_conv(inputs, self.kernel, self.bias, self.padding), 4, axis=ch)
+            r = split(self.recurrent_conv(h_tm1, self.recurrent_kernel), 4, axis=ch)
+        else:   # one convolution per gate, each of its own masked input and state
+            ks, rks = split(self.kernel, 4, axis=-1), split(self.recurrent_kernel, 4, axis=-1)
             bs = split(self.bias, 4) if self.bias is not None else [None] * 4
             z = [self.input_conv(inputs if dp is None else inputs * dp[g], ks[g], bs[g], self.padding)
                  for g in range(4)]
