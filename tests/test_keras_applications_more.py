@@ -1,0 +1,197 @@
+"""keras.applications' MobileNet, InceptionV3, Xception, DenseNet121/169/201 and InceptionResNetV2
+against Keras 3.15 (tests/fixtures/keras_applications_more.json, recorded by
+tools/record_keras_applications_more.py): layers, weight paths and shapes, parameter counts,
+seeded initial predictions; ``preprocess_input`` of every network on a symbolic KerasTensor; the
+networks' argument checks."""
+import hashlib
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tapegrad import keras
+
+HERE = os.path.dirname(__file__)
+with open(os.path.join(HERE, "fixtures", "keras_applications_more.json")) as _f:
+    RECORD = json.load(_f)
+APPS = RECORD["applications"]
+
+
+def digest(rows):
+    return hashlib.sha1(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
+
+
+def build(ctor, kwargs, **more):
+    keras.backend.clear_session()  # (as the recorder: auto-named layers count from 0)
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
+    return getattr(keras.applications, ctor)(weights=None, **kwargs, **more)
+
+
+@pytest.mark.parametrize("name", sorted(APPS))
+def test_network_matches_keras(name):
+    want = APPS[name]
+    model = build(want["ctor"], want["kwargs"])
+    layers = [[layer.name, type(layer).__name__] for layer in model.layers]
+    weights = [[w.path, list(w.shape), bool(w.trainable)] for w in model.weights]
+    if "layers" in want:  # (written out in full for some cases: a readable diff)
+        assert layers == want["layers"]
+        assert weights == want["weights"]
+    assert (model.name, len(layers), len(weights)) == (want["name"], want["n_layers"], want["n_weights"])
+    assert digest(layers) == want["layers_sha1"]
+    assert digest(weights) == want["weights_sha1"]
+    trainable = sum(int(np.prod(w.shape)) for w in model.trainable_weights)
+    assert [model.count_params(), trainable, model.count_params() - trainable] == want["params"]
+    assert list(model.output.shape) == want["output_shape"]
+    assert list(model.input.shape) == want["input_shape"]
+
+
+def test_every_network_is_recorded():
+    assert {c["ctor"] for c in APPS.values()} == {
+        "MobileNet", "InceptionV3", "Xception", "DenseNet121", "DenseNet169", "DenseNet201",
+        "InceptionResNetV2"}
+
+
+@pytest.mark.parametrize("name", sorted(RECORD["seeded"]))
+def test_seeded_initial_prediction_matches_keras(name):
+    # set_random_seed(0) draws each layer's initial weights from TF's random streams in the order
+    # Keras builds the layers, so the untrained network computes Keras's logits. float32 through
+    # 28 (MobileNet) or 94 (InceptionV3) convolutions with batch norm: summation order differs from
+    # TF's kernels: a few float32 ulps per layer, relative to the outputs' scale (an untrained
+    # MobileNet's logits are of order 1e-17: each Glorot-initialised layer shrinks its input).
+    want = RECORD["seeded"][name]
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(0)
+    model = build(want["ctor"], want["kwargs"])
+    x = np.random.default_rng(1).uniform(0, 255, want["shape"]).astype("float32")
+    x = getattr(keras.applications, want["module"]).preprocess_input(x)
+    got = model.predict(x, verbose=0)
+    expected = np.asarray(want["logits"], np.float32)
+    assert np.abs(expected).max() > 0 and np.ptp(expected) > 0
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("case", sorted(RECORD["preprocess"]))
+def test_symbolic_preprocess_input_matches_keras(case):
+    mode, data_format = case.split("_", 1)
+    want = RECORD["preprocess"][case]
+    x = np.asarray(want["input"], np.float32)
+    inp = keras.Input(x.shape[1:])
+    out = keras.applications.imagenet_utils.preprocess_input(inp, data_format=data_format, mode=mode)
+    assert isinstance(out, keras.KerasTensor) and out.shape == (None,) + x.shape[1:]
+    got = keras.Model(inp, out).predict(x, verbose=0)
+    # Keras's functional model puts the channel means and stds of channels_first along the last
+    # axis (docs/differences.md); tapegrad's symbolic numbers are those of Keras's eager ones
+    symbolic_ok = data_format == "channels_last" or mode == "tf"
+    assert symbolic_ok == np.allclose(want["output"], want["eager"], rtol=1e-6, atol=1e-5)
+    # (a few float32 operations on values of order 100: one or two ulps)
+    np.testing.assert_allclose(got, np.asarray(want["eager"], np.float32), rtol=1e-6, atol=1e-5)
+    eager = keras.applications.imagenet_utils.preprocess_input(x, data_format=data_format, mode=mode)
+    np.testing.assert_allclose(got, eager, rtol=1e-6, atol=1e-5)
+
+
+MODULES = {"convnext": None, "densenet": "torch", "efficientnet": None, "efficientnet_v2": None,
+           "inception_resnet_v2": "tf", "inception_v3": "tf", "mobilenet": "tf", "mobilenet_v2": "tf",
+           "mobilenet_v3": None, "nasnet": "tf", "resnet": "caffe", "resnet50": "caffe",
+           "resnet_v2": "tf", "vgg16": "caffe", "vgg19": "caffe", "xception": "tf"}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_networks_preprocess_input_traces_in_a_functional_model(module):
+    # (the transfer-learning pattern: preprocessing inside the model, on keras.Input)
+    assert set(MODULES) == set(keras.applications.NETWORKS)
+    inp = keras.Input((5, 6, 3))
+    out = getattr(keras.applications, module).preprocess_input(inp)
+    assert isinstance(out, keras.KerasTensor) and out.shape == (None, 5, 6, 3)
+    model = keras.Model(inp, keras.layers.GlobalAveragePooling2D()(out))
+    x = np.random.default_rng(0).uniform(0, 255, (2, 5, 6, 3)).astype("float32")
+    want = x if MODULES[module] is None else keras.applications.imagenet_utils.preprocess_input(
+        x, mode=MODULES[module])
+    np.testing.assert_allclose(model.predict(x, verbose=0), want.mean(axis=(1, 2)), rtol=1e-5, atol=1e-5)
+
+
+def test_symbolic_preprocess_input_of_integer_images_is_float():
+    inp = keras.Input((4, 4, 3), dtype="uint8")
+    out = keras.applications.vgg16.preprocess_input(inp)
+    assert out.dtype == "float32"
+    x = np.random.default_rng(0).integers(0, 256, (1, 4, 4, 3)).astype("uint8")
+    got = keras.Model(inp, out).predict(x, verbose=0)
+    np.testing.assert_allclose(got, keras.applications.vgg16.preprocess_input(x), rtol=1e-6, atol=1e-5)
+
+
+def test_preprocess_input_on_tensors_is_differentiable():
+    import tapegrad as tf
+    x = tf.Variable(np.full((1, 2, 2, 3), 100.0, np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(keras.applications.densenet.preprocess_input(x))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy()[0, 0, 0],
+                               1.0 / 255.0 / np.array([0.229, 0.224, 0.225]), rtol=1e-6)
+
+
+def test_preprocessing_inside_the_model_trains():
+    # tut_transfer_learning: base network on preprocessed keras.Input, frozen, a new head
+    inp = keras.Input((32, 32, 3))
+    x = keras.applications.mobilenet.preprocess_input(inp)
+    base = keras.applications.MobileNet(weights=None, alpha=0.25, include_top=False,
+                                        input_shape=(32, 32, 3))
+    base.trainable = False
+    out = keras.layers.Dense(2)(keras.layers.GlobalAveragePooling2D()(base(x, training=False)))
+    model = keras.Model(inp, out)
+    model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    data = np.random.default_rng(0).uniform(0, 255, (4, 32, 32, 3)).astype("float32")
+    loss = model.fit(data, np.array([0, 1, 0, 1]), epochs=1, verbose=0).history["loss"][0]
+    assert np.isfinite(loss)
+    assert len(model.trainable_weights) == 2
+
+
+def test_mobilenet_arguments():
+    with pytest.raises(ValueError, match="depth multiplier must be 1"):
+        keras.applications.MobileNet(depth_multiplier=2)
+    with pytest.raises(ValueError, match=r"alpha can be one of.*Received alpha=0.3"):
+        keras.applications.MobileNet(alpha=0.3)
+    with pytest.raises(ValueError, match="at least 32x32"):
+        keras.applications.MobileNet(weights=None, input_shape=(16, 16, 3), include_top=False)
+    model = keras.applications.MobileNet(weights=None, input_shape=(160, 160, 3), include_top=False)
+    assert model.name == "mobilenet_1.00_160"
+
+
+def test_imagenet_weights_name_keras_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    cases = [
+        (lambda: keras.applications.MobileNet(alpha=0.5, input_shape=(128, 128, 3), include_top=False),
+         "mobilenet_5_0_128_tf_no_top.h5"),
+        (lambda: keras.applications.MobileNet(alpha=0.25), "mobilenet_2_5_224_tf.h5"),
+        (lambda: keras.applications.DenseNet121(include_top=False, input_shape=(32, 32, 3)),
+         "densenet121_weights_tf_dim_ordering_tf_kernels_notop.h5"),
+    ]
+    for make, file_name in cases:
+        with pytest.raises(FileNotFoundError, match=file_name):
+            make()
+    with pytest.warns(UserWarning, match=r"Weights for input shape \(224, 224\)"), \
+            pytest.raises(FileNotFoundError, match="mobilenet_1_0_224_tf_no_top.h5"):
+        keras.applications.MobileNet(include_top=False, input_shape=(100, 100, 3))
+    with pytest.raises(ValueError, match="only for the blocks of DenseNet121"):
+        keras.applications.densenet.DenseNet([1, 1, 1, 1], include_top=False, input_shape=(32, 32, 3))
+
+
+@pytest.mark.parametrize("ctor, size", [("InceptionV3", 75), ("Xception", 71), ("InceptionResNetV2", 75)])
+def test_minimum_and_default_input_sizes(ctor, size):
+    with pytest.raises(ValueError, match=f"at least {size}x{size}"):
+        getattr(keras.applications, ctor)(weights=None, include_top=False, input_shape=(size - 1, size, 3))
+    with pytest.raises(ValueError, match=r"should be \(299, 299, 3\)"):
+        getattr(keras.applications, ctor)(input_shape=(224, 224, 3))
+
+
+def test_densenet_is_channels_last_only():
+    keras.backend.set_image_data_format("channels_first")
+    try:
+        with pytest.raises(ValueError, match="does not support the `channels_first`"):
+            keras.applications.DenseNet121(weights=None)
+    finally:
+        keras.backend.set_image_data_format("channels_last")
+
+
+def test_inception_resnet_block_type_is_checked():
+    inp = keras.Input((8, 8, 4))
+    with pytest.raises(ValueError, match="Unknown Inception-ResNet block type"):
+        keras.applications.inception_resnet_v2.inception_resnet_block(inp, 0.1, "block9", 1)

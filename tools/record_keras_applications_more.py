@@ -1,0 +1,103 @@
+"""Record Keras 3.15's MobileNet, InceptionV3, Xception, DenseNet and InceptionResNetV2, and the
+symbolic ``preprocess_input`` (tests/test_keras_applications_more.py replays them).
+
+Run with a Python that has TensorFlow and Keras 3 installed (development only):
+
+    $TAPEGRAD_TF_PYTHON tools/record_keras_applications_more.py
+
+Writes ``tests/fixtures/keras_applications_more.json``:
+
+* ``applications``: for each case of ``APPS`` (a constructor with ``weights=None`` and small
+  inputs), the model's name, its layers (name, class), the weights' paths and shapes in order (in
+  full for the cases of ``FULL``, else their SHA-1), the parameter counts and the input and output
+  shapes, as tools/record_keras_surface.py records them;
+* ``seeded``: for each case of ``SEEDED``, the logits of the network built after
+  ``keras.utils.set_random_seed(0)`` on ``preprocess_input`` of two images drawn with
+  ``np.random.default_rng(1).uniform(0, 255, ...)`` (float32);
+* ``preprocess``: ``keras.Model(inp, imagenet_utils.preprocess_input(inp, data_format, mode))``'s
+  prediction on a fixed 4-D input (``output``), and ``preprocess_input`` of that input as a tensor
+  (``eager``), for each mode and data format. (Keras 3.15's functional model gives wrong numbers
+  for ``channels_first`` with ``"caffe"`` and ``"torch"``: the means and stds go along the last
+  axis. docs/differences.md says so; tapegrad gives the eager numbers there.)
+"""
+import json
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE = os.path.join(REPO, "tests", "fixtures", "keras_applications_more.json")
+
+# name -> (constructor, kwargs); weights=None is added to each.
+APPS = {
+    "mobilenet_32_top": ("MobileNet", {"input_shape": (32, 32, 3), "classes": 7,
+                                       "classifier_activation": None}),
+    "mobilenet_a025_dm2_avg": ("MobileNet", {"input_shape": (40, 48, 3), "alpha": 0.25,
+                                             "depth_multiplier": 2, "include_top": False,
+                                             "pooling": "avg"}),
+    "mobilenet_a075_128_max": ("MobileNet", {"input_shape": (128, 128, 3), "alpha": 0.75,
+                                             "include_top": False, "pooling": "max"}),
+    "inception_v3_75_top": ("InceptionV3", {"input_shape": (75, 75, 3), "classes": 10}),
+    "xception_notop_max": ("Xception", {"input_shape": (71, 71, 3), "include_top": False,
+                                        "pooling": "max"}),
+    "densenet121_top": ("DenseNet121", {"input_shape": (32, 32, 3), "classes": 3}),
+    "densenet169_notop_avg": ("DenseNet169", {"input_shape": (32, 32, 3), "include_top": False,
+                                              "pooling": "avg"}),
+    "densenet201_notop": ("DenseNet201", {"input_shape": (32, 40, 3), "include_top": False}),
+    "inception_resnet_v2_notop_avg": ("InceptionResNetV2", {"input_shape": (75, 75, 3),
+                                                            "include_top": False, "pooling": "avg"}),
+}
+FULL = ("mobilenet_32_top", "inception_v3_75_top")
+
+# name -> (constructor, module, kwargs, input shape)
+SEEDED = {
+    "mobilenet": ("MobileNet", "mobilenet", {"alpha": 0.25, "input_shape": (32, 32, 3), "classes": 5,
+                                             "classifier_activation": None}, (2, 32, 32, 3)),
+    "inception_v3": ("InceptionV3", "inception_v3", {"input_shape": (75, 75, 3), "classes": 5,
+                                                     "classifier_activation": None}, (2, 75, 75, 3)),
+}
+
+
+def main():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _tf import quiet_tensorflow
+    from record_keras_surface import describe
+    quiet_tensorflow()
+    import keras
+    import numpy as np
+
+    record = {"keras": keras.__version__, "applications": {}, "seeded": {}, "preprocess": {}}
+    for name, (ctor, kwargs) in APPS.items():
+        keras.backend.clear_session()
+        model = getattr(keras.applications, ctor)(weights=None, **kwargs)
+        record["applications"][name] = {"ctor": ctor, "kwargs": kwargs,
+                                        **describe(name if name in FULL else "", model)}
+        print(name, record["applications"][name]["params"], flush=True)
+
+    for name, (ctor, module, kwargs, shape) in SEEDED.items():
+        keras.backend.clear_session()
+        keras.utils.set_random_seed(0)
+        model = getattr(keras.applications, ctor)(weights=None, **kwargs)
+        x = np.random.default_rng(1).uniform(0, 255, shape).astype("float32")
+        x = getattr(keras.applications, module).preprocess_input(x)
+        record["seeded"][name] = {"ctor": ctor, "module": module, "kwargs": kwargs, "shape": shape,
+                                  "logits": model.predict(x, verbose=0).tolist()}
+        print(name, flush=True)
+
+    x = np.random.default_rng(2).uniform(0, 255, (2, 3, 4, 3)).astype("float32")
+    for mode in ("caffe", "tf", "torch"):
+        for data_format in ("channels_last", "channels_first"):
+            inp = keras.Input(x.shape[1:])
+            out = keras.applications.imagenet_utils.preprocess_input(inp, data_format=data_format, mode=mode)
+            got = keras.Model(inp, out).predict(x, verbose=0)
+            eager = keras.applications.imagenet_utils.preprocess_input(
+                keras.ops.convert_to_tensor(x), data_format=data_format, mode=mode)
+            record["preprocess"][f"{mode}_{data_format}"] = {
+                "input": x.tolist(), "output": got.tolist(), "eager": keras.ops.convert_to_numpy(eager).tolist()}
+    with open(FIXTURE, "w") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    print("wrote", FIXTURE)
+
+
+if __name__ == "__main__":
+    main()
