@@ -36,6 +36,7 @@ APPS = {
                                              "pooling": "avg"}),
     "mobilenet_a075_128_max": ("MobileNet", {"input_shape": (128, 128, 3), "alpha": 0.75,
                                              "include_top": False, "pooling": "max"}),
+    "mobilenet_notop_none": ("MobileNet", {"include_top": False}),
     "inception_v3_75_top": ("InceptionV3", {"input_shape": (75, 75, 3), "classes": 10}),
     "xception_notop_max": ("Xception", {"input_shape": (71, 71, 3), "include_top": False,
                                         "pooling": "max"}),

@@ -6,7 +6,7 @@ Keras 3 builds them (same layers, names and weight layout, so Keras's weight fil
 >>> model = keras.applications.densenet.DenseNet([1, 1, 1, 1], weights=None, input_shape=(32, 32, 3),
 ...                                              classes=3)
 >>> model.output.shape, len(model.layers), model.count_params()
-((None, 3), 49, 120515)
+((None, 3), 51, 195855)
 """
 from __future__ import annotations
 

@@ -127,9 +127,9 @@ class CustomScaleLayer(Layer):
 
     >>> import numpy as np
     >>> from tapegrad import keras
-    >>> layer = keras.applications.inception_resnet_v2.CustomScaleLayer(scale=0.1)
+    >>> layer = keras.applications.inception_resnet_v2.CustomScaleLayer(scale=0.1, name="scale")
     >>> layer.get_config()["scale"], layer.name
-    (0.1, 'custom_scale_layer')
+    (0.1, 'scale')
     """
 
     def __init__(self, scale: float, **kwargs: Any) -> None:

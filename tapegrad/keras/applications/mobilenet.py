@@ -6,7 +6,7 @@ layers, names and weight layout, so Keras's weight files load), ``preprocess_inp
 >>> model = keras.applications.MobileNet(weights=None, alpha=0.25, input_shape=(32, 32, 3),
 ...                                      include_top=False, pooling="avg")
 >>> model.name, model.output.shape, len(model.layers)
-('mobilenet_0.25_32', (None, 256), 88)
+('mobilenet_0.25_32', (None, 256), 87)
 """
 from __future__ import annotations
 
