@@ -195,3 +195,22 @@ def test_inception_resnet_block_type_is_checked():
     inp = keras.Input((8, 8, 4))
     with pytest.raises(ValueError, match="Unknown Inception-ResNet block type"):
         keras.applications.inception_resnet_v2.inception_resnet_block(inp, 0.1, "block9", 1)
+
+
+def test_channels_first_networks_have_the_same_weights():
+    # (TF's CPU kernels cannot run channels_first convolutions, so Keras records nothing here:
+    # the weights are those of the channels_last network, the outputs transposed)
+    shapes = lambda m: [tuple(w.shape) for w in m.weights]  # noqa: E731
+    kwargs = dict(weights=None, alpha=0.25, classes=4, classifier_activation=None)
+    last = keras.applications.MobileNet(input_shape=(32, 32, 3), **kwargs)
+    keras.backend.set_image_data_format("channels_first")
+    try:
+        first = keras.applications.MobileNet(input_shape=(3, 32, 32), dropout=0.5, **kwargs)
+        assert shapes(first) == shapes(last)
+        first.set_weights(last.get_weights())
+        x = np.random.default_rng(0).uniform(-1, 1, (2, 32, 32, 3)).astype("float32")
+        want = last.predict(x, verbose=0)  # (logits of order 1e-17: compared relative to their scale)
+        np.testing.assert_allclose(first.predict(x.transpose(0, 3, 1, 2), verbose=0), want, rtol=1e-4,
+                                   atol=1e-4 * np.abs(want).max())
+    finally:
+        keras.backend.set_image_data_format("channels_last")
