@@ -79,7 +79,9 @@ def test_symbolic_preprocess_input_matches_keras(case):
     inp = keras.Input(x.shape[1:])
     out = keras.applications.imagenet_utils.preprocess_input(inp, data_format=data_format, mode=mode)
     assert isinstance(out, keras.KerasTensor) and out.shape == (None,) + x.shape[1:]
-    got = keras.Model(inp, out).predict(x, verbose=0)
+    model = keras.Model(inp, out)
+    assert [type(layer).__name__ for layer in model.layers] == ["InputLayer"]  # (ops nodes: no layers)
+    got = model.predict(x, verbose=0)
     # Keras's functional model puts the channel means and stds of channels_first along the last
     # axis (docs/differences.md); tapegrad's symbolic numbers are those of Keras's eager ones
     symbolic_ok = data_format == "channels_last" or mode == "tf"
