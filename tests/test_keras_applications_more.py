@@ -1,7 +1,7 @@
 """keras.applications' MobileNet, InceptionV3, Xception, DenseNet121/169/201 and InceptionResNetV2
 against Keras 3.15 (tests/fixtures/keras_applications_more.json, recorded by
 tools/record_keras_applications_more.py): layers, weight paths and shapes, parameter counts,
-seeded initial predictions; ``preprocess_input`` of every network on a symbolic KerasTensor; the
+seeded initial outputs; ``preprocess_input`` of every network on a symbolic KerasTensor; the
 networks' argument checks."""
 import hashlib
 import json
@@ -22,10 +22,16 @@ def digest(rows):
     return hashlib.sha1(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
 
 
-def build(ctor, kwargs, **more):
+def build(ctor, kwargs):
     keras.backend.clear_session()  # (as the recorder: auto-named layers count from 0)
+    keras.utils.set_random_seed(0)
     kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
-    return getattr(keras.applications, ctor)(weights=None, **kwargs, **more)
+    return getattr(keras.applications, ctor)(weights=None, **kwargs)
+
+
+MODULE_OF = {"MobileNet": "mobilenet", "InceptionV3": "inception_v3", "Xception": "xception",
+             "DenseNet121": "densenet", "DenseNet169": "densenet", "DenseNet201": "densenet",
+             "InceptionResNetV2": "inception_resnet_v2"}
 
 
 @pytest.mark.parametrize("name", sorted(APPS))
@@ -45,30 +51,23 @@ def test_network_matches_keras(name):
     assert list(model.output.shape) == want["output_shape"]
     assert list(model.input.shape) == want["input_shape"]
 
-
-def test_every_network_is_recorded():
-    assert {c["ctor"] for c in APPS.values()} == {
-        "MobileNet", "InceptionV3", "Xception", "DenseNet121", "DenseNet169", "DenseNet201",
-        "InceptionResNetV2"}
-
-
-@pytest.mark.parametrize("name", sorted(RECORD["seeded"]))
-def test_seeded_initial_prediction_matches_keras(name):
     # set_random_seed(0) draws each layer's initial weights from TF's random streams in the order
-    # Keras builds the layers, so the untrained network computes Keras's logits. float32 through
-    # 28 (MobileNet) or 94 (InceptionV3) convolutions with batch norm: summation order differs from
-    # TF's kernels: a few float32 ulps per layer, relative to the outputs' scale (an untrained
-    # MobileNet's logits are of order 1e-17: each Glorot-initialised layer shrinks its input).
-    want = RECORD["seeded"][name]
-    keras.backend.clear_session()
-    keras.utils.set_random_seed(0)
-    model = build(want["ctor"], want["kwargs"])
-    x = np.random.default_rng(1).uniform(0, 255, want["shape"]).astype("float32")
-    x = getattr(keras.applications, want["module"]).preprocess_input(x)
+    # Keras builds the layers, so the untrained network computes Keras's outputs (the recorder's
+    # images: 32 x 32 where the input size is None). float32 through 28 to 244 convolutions with
+    # batch norm: summation order differs from TF's kernels, a few float32 ulps per layer, relative
+    # to the outputs' scale (an untrained MobileNet's logits are of order 1e-17: each Glorot-
+    # initialised layer shrinks its input).
+    rows, cols = (32 if d is None else d for d in model.input.shape[1:3])
+    x = np.random.default_rng(1).uniform(0, 255, (2, rows, cols, 3)).astype("float32")
+    x = getattr(keras.applications, MODULE_OF[want["ctor"]]).preprocess_input(x)
     got = model.predict(x, verbose=0)
-    expected = np.asarray(want["logits"], np.float32)
+    expected = np.asarray(want["prediction"], np.float32)
     assert np.abs(expected).max() > 0 and np.ptp(expected) > 0
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+def test_every_network_is_recorded():
+    assert {c["ctor"] for c in APPS.values()} == set(MODULE_OF)
 
 
 @pytest.mark.parametrize("case", sorted(RECORD["preprocess"]))

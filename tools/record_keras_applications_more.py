@@ -10,14 +10,13 @@ Writes ``tests/fixtures/keras_applications_more.json``:
 * ``applications``: for each case of ``APPS`` (a constructor with ``weights=None`` and small
   inputs), the model's name, its layers (name, class), the weights' paths and shapes in order (in
   full for the cases of ``FULL``, else their SHA-1), the parameter counts and the input and output
-  shapes, as tools/record_keras_surface.py records them;
-* ``seeded``: for each case of ``SEEDED``, the logits of the network built after
-  ``keras.utils.set_random_seed(0)`` on ``preprocess_input`` of two images drawn with
-  ``np.random.default_rng(1).uniform(0, 255, ...)`` (float32);
+  shapes, as tools/record_keras_surface.py records them, and ``prediction``: the network is built
+  after ``keras.utils.set_random_seed(0)``, and this is its output on ``preprocess_input`` of the
+  two images of ``images``;
 * ``preprocess``: ``keras.Model(inp, imagenet_utils.preprocess_input(inp, data_format, mode))``'s
   prediction on a fixed 4-D input (``output``), and ``preprocess_input`` of that input as a tensor
   (``eager``), for each mode and data format. (Keras 3.15's functional model gives wrong numbers
-  for ``channels_first`` with ``"caffe"`` and ``"torch"``: the means and stds go along the last
+  for ``channels_first`` with ``"caffe"`` and ``"torch"``: the channel means go along the last
   axis. docs/differences.md says so; tapegrad gives the eager numbers there.)
 """
 import json
@@ -37,10 +36,12 @@ APPS = {
     "mobilenet_a075_128_max": ("MobileNet", {"input_shape": (128, 128, 3), "alpha": 0.75,
                                              "include_top": False, "pooling": "max"}),
     "mobilenet_notop_none": ("MobileNet", {"include_top": False}),
-    "inception_v3_75_top": ("InceptionV3", {"input_shape": (75, 75, 3), "classes": 10}),
+    "inception_v3_75_top": ("InceptionV3", {"input_shape": (75, 75, 3), "classes": 10,
+                                            "classifier_activation": None}),
     "xception_notop_max": ("Xception", {"input_shape": (71, 71, 3), "include_top": False,
                                         "pooling": "max"}),
-    "densenet121_top": ("DenseNet121", {"input_shape": (32, 32, 3), "classes": 3}),
+    "densenet121_top": ("DenseNet121", {"input_shape": (32, 32, 3), "classes": 3,
+                                        "classifier_activation": None}),
     "densenet169_notop_avg": ("DenseNet169", {"input_shape": (32, 32, 3), "include_top": False,
                                               "pooling": "avg"}),
     "densenet201_notop": ("DenseNet201", {"input_shape": (32, 40, 3), "include_top": False}),
@@ -49,13 +50,16 @@ APPS = {
 }
 FULL = ("mobilenet_32_top", "inception_v3_75_top")
 
-# name -> (constructor, module, kwargs, input shape)
-SEEDED = {
-    "mobilenet": ("MobileNet", "mobilenet", {"alpha": 0.25, "input_shape": (32, 32, 3), "classes": 5,
-                                             "classifier_activation": None}, (2, 32, 32, 3)),
-    "inception_v3": ("InceptionV3", "inception_v3", {"input_shape": (75, 75, 3), "classes": 5,
-                                                     "classifier_activation": None}, (2, 75, 75, 3)),
-}
+# the module whose preprocess_input a constructor's inputs go through
+MODULES = {"MobileNet": "mobilenet", "InceptionV3": "inception_v3", "Xception": "xception",
+           "DenseNet121": "densenet", "DenseNet169": "densenet", "DenseNet201": "densenet",
+           "InceptionResNetV2": "inception_resnet_v2"}
+
+
+def images(np, input_shape):
+    """Two images of the network's input size (32 x 32 where it is None), pixels in [0, 255]."""
+    rows, cols = (32 if d is None else d for d in input_shape[1:3])
+    return np.random.default_rng(1).uniform(0, 255, (2, rows, cols, 3)).astype("float32")
 
 
 def main():
@@ -66,23 +70,16 @@ def main():
     import keras
     import numpy as np
 
-    record = {"keras": keras.__version__, "applications": {}, "seeded": {}, "preprocess": {}}
+    record = {"keras": keras.__version__, "applications": {}, "preprocess": {}}
     for name, (ctor, kwargs) in APPS.items():
-        keras.backend.clear_session()
-        model = getattr(keras.applications, ctor)(weights=None, **kwargs)
-        record["applications"][name] = {"ctor": ctor, "kwargs": kwargs,
-                                        **describe(name if name in FULL else "", model)}
-        print(name, record["applications"][name]["params"], flush=True)
-
-    for name, (ctor, module, kwargs, shape) in SEEDED.items():
         keras.backend.clear_session()
         keras.utils.set_random_seed(0)
         model = getattr(keras.applications, ctor)(weights=None, **kwargs)
-        x = np.random.default_rng(1).uniform(0, 255, shape).astype("float32")
-        x = getattr(keras.applications, module).preprocess_input(x)
-        record["seeded"][name] = {"ctor": ctor, "module": module, "kwargs": kwargs, "shape": shape,
-                                  "logits": model.predict(x, verbose=0).tolist()}
-        print(name, flush=True)
+        x = getattr(keras.applications, MODULES[ctor]).preprocess_input(images(np, model.input.shape))
+        record["applications"][name] = {"ctor": ctor, "kwargs": kwargs,
+                                        **describe(name if name in FULL else "", model),
+                                        "prediction": model.predict(x, verbose=0).tolist()}
+        print(name, record["applications"][name]["params"], flush=True)
 
     x = np.random.default_rng(2).uniform(0, 255, (2, 3, 4, 3)).astype("float32")
     for mode in ("caffe", "tf", "torch"):
