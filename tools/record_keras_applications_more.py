@@ -10,9 +10,9 @@ Writes ``tests/fixtures/keras_applications_more.json``:
 * ``applications``: for each case of ``APPS`` (a constructor with ``weights=None`` and small
   inputs), the model's name, its layers (name, class), the weights' paths and shapes in order (in
   full for the cases of ``FULL``, else their SHA-1), the parameter counts and the input and output
-  shapes, as tools/record_keras_surface.py records them, and ``prediction``: the network is built
+  shapes, as tools/record_keras_surface.py records them; ``prediction``: the network is built
   after ``keras.utils.set_random_seed(0)``, and this is its output on ``preprocess_input`` of the
-  two images of ``images``;
+  two images of ``images``; ``prediction_bn``: the same after ``randomize_batch_norm``;
 * ``preprocess``: ``keras.Model(inp, imagenet_utils.preprocess_input(inp, data_format, mode))``'s
   prediction on a fixed 4-D input (``output``), and ``preprocess_input`` of that input as a tensor
   (``eager``), for each mode and data format. (Keras 3.15's functional model gives wrong numbers
@@ -62,6 +62,21 @@ def images(np, input_shape):
     return np.random.default_rng(1).uniform(0, 255, (2, rows, cols, 3)).astype("float32")
 
 
+def randomize_batch_norm(keras, np, model):
+    """Set every batch norm's statistics (and scale and offset, where it has them) at random, in
+    the order of ``model.layers``, so that the outputs depend on them."""
+    rng = np.random.default_rng(3)
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            n = layer.moving_mean.shape[0]
+            layer.moving_mean.assign(rng.normal(0, 0.2, n).astype("float32"))
+            layer.moving_variance.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            if layer.gamma is not None:
+                layer.gamma.assign(rng.uniform(0.8, 1.2, n).astype("float32"))
+            if layer.beta is not None:
+                layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
+
+
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from _tf import quiet_tensorflow
@@ -79,6 +94,8 @@ def main():
         record["applications"][name] = {"ctor": ctor, "kwargs": kwargs,
                                         **describe(name if name in FULL else "", model),
                                         "prediction": model.predict(x, verbose=0).tolist()}
+        randomize_batch_norm(keras, np, model)
+        record["applications"][name]["prediction_bn"] = model.predict(x, verbose=0).tolist()
         print(name, record["applications"][name]["params"], flush=True)
 
     x = np.random.default_rng(2).uniform(0, 255, (2, 3, 4, 3)).astype("float32")
