@@ -92,7 +92,8 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     * ``"torch"``: scaled to [0, 1], then each channel standardised with ImageNet's mean and std.
 
     A NumPy array gives a new NumPy array (Keras changes a float array in place); a tensor gives a
-    tensor, on the tape. Integer inputs are cast to float32.
+    tensor, on the tape; a KerasTensor (``keras.Input``) gives a KerasTensor, the preprocessing
+    becoming ops nodes of the functional model. Integer inputs are cast to float32.
 
     >>> import numpy as np
     >>> from tapegrad import keras
@@ -101,6 +102,10 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     array([ -93.939, -116.779,  131.32 ], dtype=float32)
     >>> keras.applications.imagenet_utils.preprocess_input(x, mode="torch")[0, 0, 0].round(3)
     array([ 2.249, -2.036, -1.63 ], dtype=float32)
+    >>> inp = keras.Input((1, 1, 3))
+    >>> model = keras.Model(inp, keras.applications.imagenet_utils.preprocess_input(inp))
+    >>> model.predict(x, verbose=0)[0, 0, 0].round(3)
+    array([ -93.939, -116.779,  131.32 ], dtype=float32)
     """
     if mode not in ("caffe", "tf", "torch"):
         raise ValueError(f"Expected mode to be one of `caffe`, `tf` or `torch`. Received: mode={mode!r}")
