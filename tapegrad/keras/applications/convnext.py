@@ -8,7 +8,7 @@ as Keras 3 builds them (same layers, names and weight layout, so Keras's weight 
 >>> model = keras.applications.convnext.ConvNeXt([1, 1, 1, 1], [8, 16, 24, 32], input_shape=(32, 32, 3),
 ...                                              weights=None, classes=3)
 >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-((None, 3), 11995)
+((None, 3), 25859)
 """
 from __future__ import annotations
 
@@ -173,9 +173,25 @@ def ConvNeXt(depths: Any, projection_dims: Any, drop_path_rate: float = 0.0,
     """
     if image_data_format() == "channels_first":
         raise ValueError("ConvNeXt does not support the `channels_first` image data format. Switch to "
-                         "`channels_last` with keras.config.set_image_data_format('channels_last') or in "
+                         "`channels_last` with keras.backend.set_image_data_format('channels_last') or in "
                          "your config file at ~/.keras/keras.json")
     imagenet_utils.check_weights(weights, include_top, classes)
+    if weights == "imagenet":  # (Keras checks after building: the same errors, sooner)
+        variant = str(weights_name).split("convnext_")[-1]
+        if variant not in MODEL_CONFIGS:
+            raise ValueError(f"weights='imagenet' needs `weights_name`, one of {', '.join(WEIGHTS_HASHES)}; "
+                             f"Received weights_name={weights_name!r}")
+        expected = MODEL_CONFIGS[variant]
+        if list(depths) != expected["depths"] or list(projection_dims) != expected["projection_dims"]:
+            raise ValueError(f"Architecture configuration does not match {weights_name} variant. When using "
+                             "pre-trained weights, the model architecture must match the pre-trained "
+                             f"configuration exactly. Expected depths: {expected['depths']}, got: {depths}. "
+                             f"Expected projection_dims: {expected['projection_dims']}, got: "
+                             f"{projection_dims}.")
+        if weights_name not in name:
+            raise ValueError(f'Model name "{name}" does not match weights variant "{weights_name}". When '
+                             "using imagenet weights, model name must contain the weights variant (e.g., "
+                             f'"convnext_{variant}").')
     input_shape = imagenet_utils.obtain_input_shape(input_shape, default_size=default_size, min_size=32,
                                                     data_format=image_data_format(),
                                                     require_flatten=include_top, weights=weights)
@@ -218,21 +234,6 @@ def ConvNeXt(depths: Any, projection_dims: Any, drop_path_rate: float = 0.0,
         x = layers.LayerNormalization(epsilon=1e-6)(x)
     model = Model(inputs=inputs, outputs=x, name=name)
     if weights == "imagenet":
-        variant = str(weights_name).split("convnext_")[-1]
-        if variant not in MODEL_CONFIGS:
-            raise ValueError(f"weights='imagenet' needs `weights_name`, one of {', '.join(WEIGHTS_HASHES)}; "
-                             f"Received weights_name={weights_name!r}")
-        expected = MODEL_CONFIGS[variant]
-        if list(depths) != expected["depths"] or list(projection_dims) != expected["projection_dims"]:
-            raise ValueError(f"Architecture configuration does not match {weights_name} variant. When using "
-                             "pre-trained weights, the model architecture must match the pre-trained "
-                             f"configuration exactly. Expected depths: {expected['depths']}, got: {depths}. "
-                             f"Expected projection_dims: {expected['projection_dims']}, got: "
-                             f"{projection_dims}.")
-        if weights_name not in name:
-            raise ValueError(f'Model name "{name}" does not match weights variant "{weights_name}". When '
-                             "using imagenet weights, model name must contain the weights variant (e.g., "
-                             f'"convnext_{variant}").')
         imagenet_utils.load_weights(model, weights, name + (".h5" if include_top else "_notop.h5"),
                                     WEIGHTS_HASHES[weights_name][0 if include_top else 1])
     elif weights is not None:

@@ -178,7 +178,7 @@ def EfficientNetV2(width_coefficient: float, depth_coefficient: float, default_s
     >>> model = keras.applications.efficientnet_v2.EfficientNetV2(
     ...     1.0, 1.0, 32, blocks_args=blocks, name="efficientnetv2-b9", weights=None, classes=3)
     >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-    ((None, 3), 30443)
+    ((None, 3), 34675)
     """
     if blocks_args == "default":
         if name not in DEFAULT_BLOCKS_ARGS:

@@ -6,7 +6,7 @@ load), ``preprocess_input`` (which returns its input: the models rescale inside,
 >>> from tapegrad import keras
 >>> model = keras.applications.MobileNetV3Small(weights=None, input_shape=(32, 32, 3), classes=5)
 >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-((None, 5), 1530317)
+((None, 5), 1535093)
 """
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def MobileNetV3Small(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
     >>> model = keras.applications.MobileNetV3Small(weights=None, minimalistic=True, alpha=0.75,
     ...                                             include_top=False, pooling="avg")
     >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-    ((None, 432), 339176)
+    ((None, 432), 273800)
     """
     def stack_fn(x: Any, kernel: int, activation: Callable, se_ratio: Any) -> Any:
         def depth(d: float) -> int:
@@ -181,7 +181,7 @@ def MobileNetV3Large(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
     >>> model = keras.applications.MobileNetV3Large(weights=None, input_shape=(32, 32, 3),
     ...                                             alpha=1.25, classes=7, classifier_activation=None)
     >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-    ((None, 7), 4836567)
+    ((None, 7), 6696967)
     """
     def stack_fn(x: Any, kernel: int, activation: Callable, se_ratio: Any) -> Any:
         def depth(d: float) -> int:

@@ -48,11 +48,11 @@ def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks:
     >>> model = keras.applications.nasnet.NASNet((32, 32, 3), penultimate_filters=96, num_blocks=1,
     ...                                          stem_block_filters=8, weights=None, classes=3)
     >>> model.output.shape, model.count_params()  # (Keras 3.15's numbers)
-    ((None, 3), 30299)
+    ((None, 3), 26833)
     """
     if image_data_format() == "channels_first":
         raise ValueError("NASNet does not support the `channels_first` image data format. Switch to "
-                         "`channels_last` with keras.config.set_image_data_format('channels_last') or in "
+                         "`channels_last` with keras.backend.set_image_data_format('channels_last') or in "
                          "your config file at ~/.keras/keras.json")
     imagenet_utils.check_weights(weights, include_top, classes)
     if isinstance(input_shape, tuple) and None in input_shape and weights == "imagenet":
