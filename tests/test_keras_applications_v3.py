@@ -201,3 +201,20 @@ def test_name_scope_makes_weight_paths_as_keras():
     assert other.kernel.path == "outer/s/e/kernel"
     with pytest.raises(ValueError, match="cannot contain character `/`"):
         keras.name_scope("a/b")
+
+
+@pytest.mark.parametrize("layout", [".weights.h5", ".h5"])
+@pytest.mark.parametrize("name", sorted(RECORD["files"]))
+def test_keras_weights_files_load_and_predict_as_keras(name, layout):
+    # Keras 3's own layout and the legacy one of Keras's pretrained files (weights="imagenet")
+    pytest.importorskip("h5py")
+    case = RECORD["files"][name]
+    kwargs = {k: tuple(v) if k == "input_shape" else v for k, v in case["kwargs"].items()}
+    path = os.path.join(FIXTURES, "keras_applications_v3", name + layout)
+    keras.backend.clear_session()
+    module = getattr(keras.applications, case["module"])
+    model = getattr(module, case["builder"])(weights=path, **kwargs)
+    assert model.count_params() == case["params"]
+    data = np.load(os.path.join(FIXTURES, "keras_applications_v3", name + ".npz"))
+    # (float32 through some 20 layers of order-1 values: a few ulps a layer, as above)
+    np.testing.assert_allclose(model.predict(data["input"], verbose=0), data["prediction"], rtol=1e-4, atol=1e-5)

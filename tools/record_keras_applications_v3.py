@@ -11,9 +11,14 @@ name, its operations in order (a layer as ``[name, class]``, a ``keras.ops`` cal
 as ``[null, class]``), the weights' paths, shapes and trainability in order, the parameter
 counts and the input and output shapes; and ``tests/fixtures/keras_applications_v3.npz``: for
 each case of ``PREDICT``, an input batch and the prediction of the network built right after
-``keras.utils.set_random_seed(0)`` (its seeded initial weights).
+``keras.utils.set_random_seed(0)`` (its seeded initial weights); and into
+``tests/fixtures/keras_applications_v3/``, for each case of ``FILES`` (small builder
+configurations, every weight moved at random), its weights as Keras 3 saves them
+(``<name>.weights.h5``) and in the legacy ``.h5`` layout of Keras's pretrained files
+(``<name>.h5``), with an input and the prediction in ``<name>.npz``.
 """
 import hashlib
+import importlib
 import json
 import os
 import sys
@@ -21,6 +26,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURE = os.path.join(REPO, "tests", "fixtures", "keras_applications_v3.json")
 ARRAYS = os.path.join(REPO, "tests", "fixtures", "keras_applications_v3.npz")
+OUT = os.path.join(REPO, "tests", "fixtures", "keras_applications_v3")
 
 S32, S32_1 = (32, 32, 3), (32, 32, 1)
 # name -> (constructor, kwargs); weights=None is added to each.
@@ -71,6 +77,14 @@ PREDICT = {
                       (2,) + S32),
 }
 
+# name -> (module, builder, kwargs, input shape): weights files of small configurations (ConvNeXt:
+# its nested Sequential blocks and unnamed LayerScale weights are what the file layouts test;
+# the other networks' layers load as MobileNetV2's do, tests/test_keras_applications.py)
+FILES = {
+    "convnext_mini": ("convnext", "ConvNeXt", {"depths": [1, 1, 2, 1], "projection_dims": [8, 16, 24, 32],
+                                               "input_shape": S32, "classes": 3, "drop_path_rate": 0.2}, (2,) + S32),
+}
+
 
 def digest(rows):
     """SHA-1 of the rows as compact JSON (tests/test_keras_applications_v3.py computes the same)."""
@@ -100,7 +114,7 @@ def main():
     import keras
     import numpy as np
 
-    only = set(sys.argv[1:])
+    only = set(sys.argv[1:])  # (names of APPS cases to record again; the rest is kept)
     record = {"keras": keras.__version__, "applications": {}}
     if only and os.path.exists(FIXTURE):
         with open(FIXTURE) as f:
@@ -112,7 +126,7 @@ def main():
         model = getattr(keras.applications, ctor)(weights=None, **kwargs)
         record["applications"][name] = {"ctor": ctor, "kwargs": kwargs, **describe(name, model, keras)}
         print(name, record["applications"][name]["params"], flush=True)
-    arrays = {}
+    arrays, record["predict"] = {}, {}
     for name, (ctor, kwargs, shape) in PREDICT.items():
         keras.backend.clear_session()
         keras.utils.set_random_seed(0)
@@ -120,8 +134,29 @@ def main():
         x = np.random.default_rng(1).uniform(0, 255, shape).astype("float32")
         arrays[f"{name}__input"] = x
         arrays[f"{name}__prediction"] = model.predict(x, verbose=0)
-        record.setdefault("predict", {})[name] = {"ctor": ctor, "kwargs": kwargs}
+        record["predict"][name] = {"ctor": ctor, "kwargs": kwargs}
     np.savez_compressed(ARRAYS, **arrays)
+
+    import h5py
+    from keras.src.legacy.saving import legacy_h5_format
+    os.makedirs(OUT, exist_ok=True)
+    record["files"] = {}
+    for name, (module, builder, kwargs, shape) in FILES.items():
+        keras.backend.clear_session()
+        keras.utils.set_random_seed(2)
+        kwargs = {k: tuple(v) if k == "input_shape" else v for k, v in kwargs.items()}
+        # (the builders are in keras.src: Keras exports only the variants)
+        model = getattr(importlib.import_module(f"keras.src.applications.{module}"), builder)(weights=None, **kwargs)
+        rng = np.random.default_rng(3)
+        for w in model.weights:  # (every weight moved off its initial value, layer scales included)
+            w.assign(w.numpy() + rng.normal(0, 0.1, w.shape).astype("float32"))
+        x = rng.uniform(0, 255, shape).astype("float32")
+        model.save_weights(os.path.join(OUT, f"{name}.weights.h5"))
+        with h5py.File(os.path.join(OUT, f"{name}.h5"), "w") as f:
+            legacy_h5_format.save_weights_to_hdf5_group(f, model)
+        np.savez(os.path.join(OUT, f"{name}.npz"), input=x, prediction=model.predict(x, verbose=0))
+        record["files"][name] = {"module": module, "builder": builder, "kwargs": kwargs,
+                                                "params": model.count_params()}
     with open(FIXTURE, "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")
