@@ -63,14 +63,25 @@ DENSE_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
 
 def round_filters(filters: float, width_coefficient: float, min_depth: int | None, depth_divisor: int) -> int:
     """``filters`` times ``width_coefficient``, rounded to a multiple of ``depth_divisor`` (at
-    least ``min_depth``)."""
+    least ``min_depth``).
+
+    >>> from tapegrad import keras
+    >>> from tapegrad.keras.applications.efficientnet_v2 import round_filters
+    >>> round_filters(32, 1.1, 8, 8), round_filters(112, 1.2, 8, 8)
+    (32, 136)
+    """
     filters *= width_coefficient
     minimum_depth = min_depth or depth_divisor
     return int(max(minimum_depth, int(filters + depth_divisor / 2) // depth_divisor * depth_divisor))
 
 
 def round_repeats(repeats: int, depth_coefficient: float) -> int:
-    """``repeats`` times ``depth_coefficient``, rounded up."""
+    """``repeats`` times ``depth_coefficient``, rounded up.
+
+    >>> from tapegrad.keras.applications.efficientnet_v2 import round_repeats
+    >>> round_repeats(3, 1.4)
+    5
+    """
     return int(math.ceil(depth_coefficient * repeats))
 
 
@@ -110,9 +121,9 @@ def MBConvBlock(input_filters: int, output_filters: int, expand_ratio: int = 1, 
                               name=f"{name}expand_conv")(x)
             x = layers.BatchNormalization(axis=bn_axis, momentum=bn_momentum, name=f"{name}expand_bn")(x)
             x = layers.Activation(activation, name=f"{name}expand_activation")(x)
-        x = layers.DepthwiseConv2D(kernel_size=kernel_size, strides=strides, depthwise_initializer=CONV_KERNEL_INITIALIZER,
-                                   padding="same", data_format=image_data_format(), use_bias=False,
-                                   name=f"{name}dwconv2")(x)
+        x = layers.DepthwiseConv2D(kernel_size=kernel_size, strides=strides,
+                                   depthwise_initializer=CONV_KERNEL_INITIALIZER, padding="same",
+                                   data_format=image_data_format(), use_bias=False, name=f"{name}dwconv2")(x)
         x = layers.BatchNormalization(axis=bn_axis, momentum=bn_momentum, name=f"{name}bn")(x)
         x = layers.Activation(activation, name=f"{name}activation")(x)
         if 0 < se_ratio <= 1:

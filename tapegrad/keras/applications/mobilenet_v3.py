@@ -41,7 +41,15 @@ def MobileNetV3(stack_fn: Callable, last_point_ch: int, input_shape: Any = None,
                 name: str | None = None) -> Model:
     """The MobileNetV3 builder behind :func:`MobileNetV3Small` and :func:`MobileNetV3Large`:
     ``stack_fn(x, kernel, activation, se_ratio)`` adds the inverted residual blocks, and
-    ``last_point_ch`` is the width of the top's 1x1 convolution. Other arguments as there."""
+    ``last_point_ch`` is the width of the top's 1x1 convolution. Other arguments as there.
+
+    >>> from tapegrad import keras
+    >>> no_blocks = lambda x, kernel, activation, se_ratio: x
+    >>> model = keras.applications.mobilenet_v3.MobileNetV3(no_blocks, 64, input_shape=(32, 32, 3),
+    ...                                                     weights=None, classes=2)
+    >>> [type(layer).__name__ for layer in model.layers[-4:]], model.count_params()
+    (['Dropout', 'Conv2D', 'Flatten', 'Activation'], 8754)
+    """
     imagenet_utils.check_weights(weights, include_top, classes)
     channels_first = image_data_format() == "channels_first"
     if input_tensor is not None and not imagenet_utils.is_keras_tensor(input_tensor):
