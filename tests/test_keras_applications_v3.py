@@ -218,3 +218,15 @@ def test_keras_weights_files_load_and_predict_as_keras(name, layout):
     data = np.load(os.path.join(FIXTURES, "keras_applications_v3", name + ".npz"))
     # (float32 through some 20 layers of order-1 values: a few ulps a layer, as above)
     np.testing.assert_allclose(model.predict(data["input"], verbose=0), data["prediction"], rtol=1e-4, atol=1e-5)
+
+
+def test_include_preprocessing_rescales_inside_the_model():
+    # MobileNetV3 with preprocessing takes [0, 255] pixels, without it [-1, 1] values
+    kwargs = dict(weights=None, alpha=0.75, minimalistic=True, input_shape=(32, 32, 3), classes=3)
+    inside = keras.applications.MobileNetV3Small(**kwargs)
+    outside = keras.applications.MobileNetV3Small(include_preprocessing=False, **kwargs)
+    assert type(inside.layers[1]).__name__ == "Rescaling" and len(inside.layers) == len(outside.layers) + 1
+    outside.set_weights(inside.get_weights())
+    x = np.random.default_rng(0).uniform(0, 255, (2, 32, 32, 3)).astype("float32")
+    np.testing.assert_allclose(inside.predict(x, verbose=0), outside.predict(x / 127.5 - 1, verbose=0),
+                               rtol=1e-5, atol=1e-6)
