@@ -149,6 +149,16 @@ class Sequential(Model):
             x = layer(x)
         return x
 
+    def compute_output_spec(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        # (as Keras: each layer's spec in turn, so unknown sizes stay symbolic: a stand-in value
+        # for them could be smaller than a layer's window)
+        if not self._stack or isinstance(inputs, dict):
+            return super().compute_output_spec(inputs, training=training, mask=mask)
+        x = inputs
+        for layer in self._stack:
+            x = layer.compute_output_spec(x)
+        return x
+
     def _maybe_build(self, args: tuple, kwargs: dict) -> None:
         if not self.built:
             shape = tuple(args[0].shape) if hasattr(args[0], "shape") else None
