@@ -118,6 +118,12 @@ def _as_numpy(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
+def _policy_config(config: dict, layer: Layer) -> dict:
+    # (a layer whose dtype is its vocabulary's saves its policy, floatx, as Keras does)
+    config["dtype"]["config"]["name"] = layer.dtype_policy.name
+    return config
+
+
 class _Preprocessing(Layer):
     """Takes strings and integers as they are (tapegrad's Layer refuses NumPy string arrays)."""
 
@@ -484,6 +490,18 @@ class _IndexLookup(_Preprocessing):
     def _check_keys(self, inputs: Any) -> None:
         pass
 
+    # (Keras: a lookup layer computes in its vocabulary's dtype, so a Sequential model built from
+    # a shape, and the signature it exports, take strings (or integers); its policy stays floatx)
+    @property
+    def compute_dtype(self) -> str:
+        return self.vocabulary_dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.vocabulary_dtype
+
+    dtype = variable_dtype
+
     def _output_dtype(self) -> str:
         if self.invert:
             return self.vocabulary_dtype
@@ -500,7 +518,7 @@ class _IndexLookup(_Preprocessing):
 
     def get_config(self) -> dict:
         listed = (lambda v: _as_numpy(v).tolist() if isinstance(v, (np.ndarray, Tensor)) else v)
-        return {**super().get_config(), "invert": self.invert, "max_tokens": self.max_tokens,
+        return {**_policy_config(super().get_config(), self), "invert": self.invert, "max_tokens": self.max_tokens,
                 "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,
                 "mask_token": self.mask_token, "output_mode": self.output_mode, "sparse": self.sparse,
                 "pad_to_max_tokens": self.pad_to_max_tokens, "vocabulary_dtype": self.vocabulary_dtype,
@@ -657,6 +675,16 @@ class TextVectorization(_Preprocessing):
     def _to_tensor(self, x: Any) -> Any:
         return self._lookup_layer._to_tensor(x)
 
+    @property
+    def compute_dtype(self) -> str:
+        return "string"
+
+    @property
+    def variable_dtype(self) -> str:
+        return "string"
+
+    dtype = variable_dtype
+
     def _output_dtype(self) -> str:
         return self._lookup_layer._output_dtype()
 
@@ -758,7 +786,7 @@ class TextVectorization(_Preprocessing):
     def get_config(self) -> dict:
         lk = self._lookup_layer
         listed = (lambda v: _as_numpy(v).tolist() if isinstance(v, (np.ndarray, Tensor)) else v)
-        return {**super().get_config(), "max_tokens": lk.max_tokens, "standardize": self._standardize,
+        return {**_policy_config(super().get_config(), self), "max_tokens": lk.max_tokens, "standardize": self._standardize,
                 "split": self._split, "ngrams": self._ngrams_arg, "output_mode": self._output_mode,
                 "output_sequence_length": self._output_sequence_length, "pad_to_max_tokens": lk.pad_to_max_tokens,
                 "sparse": lk.sparse, "ragged": self._ragged, "vocabulary": listed(lk.input_vocabulary),
