@@ -232,7 +232,46 @@ TEXT = {
     "text_vectorization_float_input": "t = keras.layers.TextVectorization()\nt.adapt(['a b'])\nout = t(tf.constant([1.0, 2.0]))",
 }
 
-CASES = {**BACKEND, **DATA, **TIMESERIES, **TEXT}
+_TEXTS = "texts = ['The cat sat on the mat.', 'The dog ate my homework!', 'Cat and dog: friends?', ['Pre', 'split', 'cat']]\n"
+LEGACY_PREPROCESSING = {
+    "preprocessing_names": ("import importlib\n"
+                            "out = sorted(n for n in dir(importlib.import_module(keras.__name__ + '.preprocessing')) if not n.startswith('_'))"),
+    "text_to_word_sequence": ("T = keras.preprocessing.text\nout = (T.text_to_word_sequence('Hello, World!  a-b'),"
+                              " T.text_to_word_sequence('A;B C', filters=';', lower=False), T.text_to_word_sequence('x|y', split='|'))"),
+    "hashing_trick_md5": "out = keras.preprocessing.text.hashing_trick('The cat sat, the end', 7, hash_function='md5')",
+    "tokenizer": (_TEXTS + "tok = keras.preprocessing.text.Tokenizer(num_words=8, oov_token='<oov>')\ntok.fit_on_texts(texts)\n"
+                  "seqs = tok.texts_to_sequences(texts + ['unknown words cat'])\n"
+                  "out = (tok.word_index, dict(tok.word_counts), dict(tok.word_docs), {str(k): v for k, v in tok.index_docs.items()},"
+                  " tok.document_count, seqs, tok.sequences_to_texts(seqs),"
+                  " [tok.texts_to_matrix(texts, mode=m) for m in ('binary', 'count', 'freq', 'tfidf')])"),
+    "tokenizer_plain": (_TEXTS + "tok = keras.preprocessing.text.Tokenizer()\ntok.fit_on_texts(texts)\ntok.fit_on_sequences([[1, 2, 2], [3]])\n"
+                        "out = (tok.texts_to_sequences(['the cat and a bird']), tok.sequences_to_matrix([[1, 2, 2], []], mode='tfidf'),"
+                        " tok.sequences_to_texts([[1, 40, 2]]))"),
+    "tokenizer_char_level_json": (
+        "tok = keras.preprocessing.text.Tokenizer(char_level=True, lower=False)\ntok.fit_on_texts(['abca', 'Bca'])\n"
+        "back = keras.preprocessing.text.tokenizer_from_json(tok.to_json())\n"
+        "out = (tok.word_index, back.word_index, {str(k): v for k, v in back.index_word.items()}, back.texts_to_sequences(['cab']),"
+        " sorted(tok.get_config()))"),
+    "tokenizer_errors": "out = keras.preprocessing.text.Tokenizer().texts_to_matrix(['a'])",
+    "tokenizer_bad_kwarg": "out = keras.preprocessing.text.Tokenizer(nb_wordz=3)",
+    "sampling_table": "out = keras.preprocessing.sequence.make_sampling_table(6, sampling_factor=1e-3)",
+    "skipgrams": ("import random\nS = keras.preprocessing.sequence\nrandom.seed(0)\n"
+                  "a = S.skipgrams([1, 2, 0, 3, 4], 6, window_size=2, seed=5)\n"
+                  "b = S.skipgrams([1, 2, 3], 5, window_size=1, negative_samples=0.5, categorical=True, shuffle=False)\n"
+                  "c = S.skipgrams([1, 2, 3, 4, 5], 6, sampling_table=np.array([0.0, 1.0, 0.0, 1.0, 0.5, 0.5]), negative_samples=0, shuffle=False)\n"
+                  "out = (a, b, c)"),
+    "timeseries_generator": ("S = keras.preprocessing.sequence\ndata = np.arange(40.0).reshape(20, 2)\n"
+                             "g = S.TimeseriesGenerator(data, np.arange(20), length=4, sampling_rate=2, stride=3, batch_size=2, start_index=1, end_index=17)\n"
+                             "r = S.TimeseriesGenerator(data, np.arange(20), length=3, reverse=True, batch_size=5)\n"
+                             "np.random.seed(3)\nsh = S.TimeseriesGenerator(data, np.arange(20), length=3, shuffle=True, batch_size=4)\n"
+                             "out = (len(g), [g[i] for i in range(len(g))], len(r), r[3], sh[0], g.start_index, g.end_index)"),
+    "timeseries_generator_errors": "out = keras.preprocessing.sequence.TimeseriesGenerator(np.arange(5), np.arange(4), length=2)",
+    "timeseries_generator_too_long": "out = keras.preprocessing.sequence.TimeseriesGenerator(np.arange(5), np.arange(5), length=5)",
+    "timeseries_generator_config": ("g = keras.preprocessing.sequence.TimeseriesGenerator(np.arange(5), np.arange(5), length=2)\n"
+                                    "out = g.get_config()"),
+}
+
+CASES = {**BACKEND, **DATA, **TIMESERIES, **TEXT, **LEGACY_PREPROCESSING}
 
 
 def run_case(tf, code: str):

@@ -23,3 +23,7 @@ def __getattr__(name: str) -> object:
     if name in ("image", "text"):
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'tapegrad.keras.preprocessing' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(__all__)
