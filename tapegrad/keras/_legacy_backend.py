@@ -12,15 +12,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .. import _control_flow as _cf, _nest, image as _image
-from .._graph_api import gradients as _gradients
-from .._scope import name_scope as _name_scope
+from .. import image as _image
 from ..ops import array as _a, conv as _conv, indexing as _ix, linalg as _la, math as _m
 from ..ops import nn as _nn, reduction as _r, sort as _s, special as _sp
-from ..sparse import SparseTensor, to_dense as _sparse_to_dense
+from ..sparse import SparseTensor, concat as _sparse_concat, to_dense as _sparse_to_dense
 from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
-from .._convert import constant as _constant
-from ._engine import Tensor, Variable, convert_to_tensor
+from . import _engine as _cf
+from ._engine import _nest, Tensor, Variable, convert_to_tensor
+from ._engine import constant as _constant, gradients as _gradients, name_scope as _name_scope
 from . import _logits
 from ._keras_tensor import KerasTensor
 from .backend import epsilon as _epsilon, floatx as _floatx, image_data_format as _image_data_format
@@ -238,7 +237,7 @@ def hard_sigmoid(x: Any) -> Tensor:
 def dropout(x: Any, level: float, noise_shape: Any = None, seed: int | None = None) -> Tensor:
     """``tf.nn.dropout(x, rate=level)``; no ``seed``: one drawn by ``np.random.randint(10e6)``."""
     return _nn.dropout(x, rate=level, noise_shape=noise_shape,
-                       seed=np.random.randint(10e6) if seed is None else seed)
+                       seed=np.random.randint(10 ** 7) if seed is None else seed)
 
 
 def l2_normalize(x: Any, axis: Any = None) -> Tensor:
@@ -416,7 +415,6 @@ def concatenate(tensors: Sequence, axis: int = -1) -> Any:
         rank = ndim(tensors[0])
         axis = axis % rank if rank else 0
     if builtins.all(is_sparse(x) for x in tensors):
-        from ..sparse import concat as _sparse_concat
         return _sparse_concat(axis, list(tensors))
     return _a.concat([to_dense(x) for x in tensors], axis)
 
@@ -942,7 +940,8 @@ def rnn(step_function: Callable, inputs: Any, initial_states: Sequence, go_backw
 
     order = range(steps - 1, -1, -1) if go_backwards else range(steps)
     states = tuple(initial_states)
-    outputs, prev = [], None
+    outputs: list = []
+    prev = None
     for k, i in enumerate(order):
         inp = _nest.pack_sequence_as(inputs, [t[i] for t in flat])
         output, new_states = step_function(inp, tuple(states) + tuple(constants))

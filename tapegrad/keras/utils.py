@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._engine import convert_to_tensor
-from ._engine import Tensor
+from ._engine import Tensor, TensorSpec
 from ..data import Dataset
 from ..data._dataset import _Respecified
-from .._spec import TensorSpec
 from ..ops.array import one_hot, range as _range, reshape
 from ..ops.indexing import gather
 from ..ops.math import maximum

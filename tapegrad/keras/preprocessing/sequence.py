@@ -74,7 +74,7 @@ class TimeseriesGenerator(PyDataset):
                 return json.dumps(v.tolist() if isinstance(v, np.ndarray) else v)
             except TypeError as e:
                 raise TypeError(f"{what} not JSON Serializable: {v}") from e
-        config = {"workers": self.workers, "use_multiprocessing": self.use_multiprocessing,
+        config: dict[str, Any] = {"workers": self.workers, "use_multiprocessing": self.use_multiprocessing,
                   "max_queue_size": self.max_queue_size}
         config.update({"data": as_json(self.data, "Data"), "targets": as_json(self.targets, "Targets"),
                        "length": self.length, "sampling_rate": self.sampling_rate, "stride": self.stride,
@@ -127,7 +127,7 @@ def skipgrams(sequence: Sequence, vocabulary_size: int, window_size: int = 4, ne
         labels += [[1, 0] if categorical else 0] * n
     if shuffle:
         if seed is None:
-            seed = random.randint(0, 10e6)
+            seed = random.randint(0, 10 ** 7)
         random.seed(seed)
         random.shuffle(couples)
         random.seed(seed)

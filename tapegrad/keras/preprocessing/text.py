@@ -36,7 +36,7 @@ def text_to_word_sequence(input_text: str, filters: str = _FILTERS, lower: bool 
     """
     if lower:
         input_text = input_text.lower()
-    input_text = input_text.translate(str.maketrans({c: split for c in filters}))
+    input_text = input_text.translate({ord(c): split for c in filters})
     return [w for w in input_text.split(split) if w]
 
 
