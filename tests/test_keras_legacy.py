@@ -131,3 +131,21 @@ def test_legacy_functions_work_in_a_traced_function():
 def test_ctc_decode_beam_search_says_what_to_do():
     with pytest.raises(NotImplementedError, match="greedy=True"):
         tf.keras.backend.ctc_decode(np.full((1, 3, 2), 0.5, np.float32), np.array([3]), greedy=False)
+
+
+def test_lookup_layers_export_their_table(tmp_path):
+    # the lookups and the categorical encoding are registered ops, so a traced call is data:
+    # a model exported with one serves the table it had (TextVectorization that splits text
+    # is not exportable yet: the split's row lengths depend on the text, not on its shape)
+    K = tf.keras
+    tv = K.layers.TextVectorization(split=None, standardize=None)
+    tv.adapt(["x", "y", "x"])
+    sl = K.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="one_hot")
+    for name, model, text in (("tv", K.Sequential([tv]), ["x", "q", "y"]),
+                              ("sl", K.Sequential([sl, K.layers.Dense(2, kernel_initializer="ones")]),
+                               ["a", "z", "c"])):
+        model.build((None,))
+        model.export(str(tmp_path / name), verbose=False)
+        served = tf.saved_model.load(str(tmp_path / name)).serve(tf.constant(text)).numpy()
+        np.testing.assert_array_equal(served, model(tf.constant(text)).numpy())
+    np.testing.assert_array_equal(tv(tf.constant(["x", "q", "y"])).numpy(), [2, 1, 3])

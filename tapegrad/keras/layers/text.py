@@ -18,7 +18,7 @@ import numpy as np
 
 from .._engine import _strings
 from .._engine import convert_to_tensor
-from .._engine import numpy_function
+from .._engine import apply, defop, numpy_function
 from .._engine import Tensor, VariableBase
 from ... import strings as tfs
 from ...errors import FailedPreconditionError, InvalidArgumentError
@@ -90,6 +90,36 @@ def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype
     return out.reshape(shape) if shape else out
 
 
+def _table_lookup_fwd(x: np.ndarray, *, keys: np.ndarray, ids: np.ndarray, mask_key: Any, mask_id: int,
+                      oov_id: int) -> np.ndarray:
+    """Each key's id in the table ``keys`` (sorted; bytes as a NumPy ``S`` array, or int64) ->
+    ``ids``; ``mask_key`` -> ``mask_id``; any other key -> ``oov_id`` (-1: an error)."""
+    flat = x.reshape(-1)
+    probe = np.array(flat.tolist(), dtype="S" if keys.dtype.kind == "S" else np.int64) if flat.size \
+        else np.zeros(0, keys.dtype)
+    out = np.full(flat.size, oov_id, np.int64)
+    found = np.zeros(flat.size, bool)
+    if keys.size:
+        at = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
+        found = keys[at] == probe
+        out[found] = ids[at[found]]
+    if mask_key is not None:
+        mask = probe == np.array(mask_key, probe.dtype)
+        out[mask] = mask_id
+        found |= mask
+    if oov_id < 0 and not found.all():
+        shown = " ".join(repr(k.decode("utf-8", "replace") if isinstance(k, bytes) else int(k))
+                         for k in probe[~found][:3])
+        raise InvalidArgumentError("When `num_oov_indices=0` all inputs should be in vocabulary, "
+                                   f"found OOV values [{shown}], consider setting `num_oov_indices=1`.")
+    return out.reshape(x.shape)
+
+
+# (registered ops, so that a traced call is data: a model exported with a lookup layer saves its table)
+_TABLE_LOOKUP = defop("KerasTableLookup", _table_lookup_fwd, nondiff=True)
+_ENCODE = defop("KerasEncodeCategorical", _encode_fwd, nondiff=True)
+
+
 def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
     """Bucket ``i`` for ``boundaries[i-1] <= x < boundaries[i]`` (TF's ``Bucketize``), int32."""
     x = x if x.dtype.kind == "f" else x.astype(np.float32)
@@ -107,9 +137,8 @@ def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) ->
         xs = (convert_to_tensor(ids),)
     if weights is not None:
         xs += (weights.values if isinstance(weights, tfs.RaggedTensor) else convert_to_tensor(weights),)
-    fn = functools.partial(_encode_fwd, mode=mode, depth=int(depth), dtype=dtype,
-                           ragged=isinstance(ids, tfs.RaggedTensor))
-    return numpy_function(fn, list(xs), Tout=dtype, stateful=False)
+    return apply(_ENCODE, xs, {"mode": mode, "depth": int(depth), "dtype": dtype,
+                               "ragged": isinstance(ids, tfs.RaggedTensor)})
 
 
 def _as_numpy(x: Any) -> np.ndarray:
@@ -321,6 +350,13 @@ class _IndexLookup(_Preprocessing):
         self._tokens = list(tokens)
         start = self._token_start_index()
         self._index = {t: i + start for i, t in enumerate(self._tokens)}
+        # the table sorted, for the registered lookup (bytes as an S array: a key ending in a NUL
+        # byte would read as without it, so such vocabularies keep the dict lookup)
+        keys = np.array(self._tokens, dtype="S" if self._strings else np.int64) if self._tokens \
+            else np.zeros(0, "S1" if self._strings else np.int64)
+        order = np.argsort(keys, kind="stable")
+        nul = self._strings and any(t.endswith(b"\0") for t in self._tokens)
+        self._sorted = None if nul else (keys[order], (order + start).astype(np.int64))
         self._frozen_vocab_size = self.vocabulary_size()
 
     def _assets(self) -> dict | None:
@@ -466,6 +502,13 @@ class _IndexLookup(_Preprocessing):
     def _lookup(self, x: Any) -> Any:
         if isinstance(x, tfs.RaggedTensor):
             return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
+        table = getattr(self, "_sorted", None)
+        if not self.invert and self.num_oov_indices <= 1 and table is not None and \
+                (self.mask_token is None or not self._strings or not self._key(self.mask_token).endswith(b"\0")):
+            return apply(_TABLE_LOOKUP, (convert_to_tensor(x),), {
+                "keys": table[0], "ids": table[1], "mask_key": self._key(self.mask_token),
+                "mask_id": 0 if self.output_mode == "int" else int(_I64_MAX),
+                "oov_id": self._oov_start_index() if self.num_oov_indices == 1 else -1})
         return numpy_function(self._lookup_np, [x], Tout=self.vocabulary_dtype if self.invert else "int64",
                               stateful=False)
 
