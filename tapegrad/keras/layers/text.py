@@ -1,10 +1,11 @@
 """Keras 3's preprocessing layers for text and categories: TextVectorization, StringLookup,
 IntegerLookup, Hashing, CategoryEncoding, Discretization.
 
-They compute no gradients. Their NumPy work (a vocabulary lookup that reads the layer's current
-table, a bincount encoding, bucketing) runs through ``tf.numpy_function``, as TensorFlow's
-lookup tables are stateful ops, so they run inside ``tf.function`` and ``Dataset.map`` as well as
-eagerly; the string steps are ``tf.strings`` ops.
+They compute no gradients. A vocabulary lookup and the bincount encoding are registered ops
+whose parameters are the layer's table at the call (so a traced call is data, and an exported
+model keeps its table, as TensorFlow's saves its lookup tables); the inverse lookup, a lookup
+with several OOV indices and bucketing run through ``tf.numpy_function``; the string steps are
+``tf.strings`` ops. All run inside ``tf.function`` and ``Dataset.map`` as well as eagerly.
 """
 from __future__ import annotations
 
