@@ -31,6 +31,7 @@ from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
 from .input_spec import _check_input_spec
+from .operation import Operation, _placeholder, spec_of_runs
 
 __all__ = ["Layer"]
 
@@ -116,21 +117,7 @@ def _sets_built(build: Callable) -> Callable:
     return build_then_built
 
 
-def _placeholder(x: Any, fill: int) -> Any:
-    """A KerasTensor's stand-in value: zeros (``fill`` for unknown dims), carrying ones as its
-    mask when the KerasTensor has one (a bool KerasTensor, or a mask over all but the last axis)."""
-    if not isinstance(x, KerasTensor):
-        return x
-    dims = [fill if d is None else d for d in x.shape]
-    value = convert_to_tensor(_strings.empty(dims) if x.dtype == "string" else np.zeros(dims, x.dtype))
-    mask = x._keras_mask
-    if mask is not None:
-        shape = mask.shape if isinstance(mask, KerasTensor) else value.shape[:-1]
-        set_mask(value, convert_to_tensor(np.ones([fill if d is None else d for d in shape], bool)))
-    return value
-
-
-class Layer(Module):
+class Layer(Operation, Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
     Subclass it, create weights with :meth:`add_weight` in ``build(input_shape)`` (run on the
@@ -172,13 +159,9 @@ class Layer(Module):
         unknown = [k for k in kwargs if k not in _ALLOWED_KWARGS]
         if unknown:
             raise self._unknown_arguments(unknown)
-        if name is None:
-            name = backend.unique_name(backend.snake_case(type(self).__name__))
-        elif not isinstance(name, str) or "/" in name:
-            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
-                             f"Received: name={name!r} (of type {type(name)})")
+        Operation.__init__(self, name=name)
+        name = self.name
         d = self.__dict__
-        d["_name"] = name
         d["_trainable"] = bool(trainable)
         d["_own_weights"] = []
         d["_weight_regularizers"] = []  # (variable, regularizer): kept by copies and pickles, as ids are not
@@ -483,7 +466,7 @@ class Layer(Module):
             args = (kwargs.pop("inputs"),)
         if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
                 any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
-            return self._symbolic_call(args, kwargs)
+            return self.symbolic_call(*args, **kwargs)
         first = args[0]
         first = _to_input(first, self) if type(first) is Tensor else \
             map_structure(lambda x: _to_input(x, self), first)
@@ -592,12 +575,9 @@ class Layer(Module):
             outs = (KerasTensor(out, dt) if _is_shape(out)
                     else map_structure(lambda s: KerasTensor(s.shape, dt), _shapes_as_lists(out)))
             return self._symbolic_masks(args, kwargs, outs)
-        runs = []
-        drawn = None
-        for fill in (2, 3):
-            a = map_structure(lambda x: _placeholder(x, fill), args)
+
+        def run(a: tuple, k: dict) -> Any:
             a = (map_structure(lambda x: _to_input(x, self), a[0]),) + tuple(a[1:])  # (as __call__)
-            k = map_structure(lambda x: _placeholder(x, fill), kwargs)
             if self._call_has_mask and k.get("mask") is None:
                 masks = map_structure(get_mask, a[0])
                 if any(m is not None for m in flatten(masks)):
@@ -605,7 +585,7 @@ class Layer(Module):
             stack = _call_stack()
             stack.append(False)
             try:
-                with name_scope(self), backend.StatelessConstruction(self.weights):
+                with name_scope(self):
                     self._maybe_build(a, k)
                     cast_state = _enter_autocast(self)
                     try:
@@ -615,11 +595,7 @@ class Layer(Module):
                     self._set_output_masks(a[0], k.get("mask"), out)
             finally:
                 stack.pop()
-            if drawn is None:
-                drawn = backend.python_random_states()
-            else:
-                backend.set_python_random_states(drawn)
-            runs.append(out)
+            return out
 
         def spec(o2: Any, o3: Any) -> KerasTensor:
             t = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(o2.shape, o3.shape)],
@@ -628,7 +604,7 @@ class Layer(Module):
             if m2 is not None and m3 is not None:
                 t._keras_mask = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(m2.shape, m3.shape)], "bool")
             return t
-        return _zip_map(spec, runs[0], runs[1])
+        return spec_of_runs(run, args, kwargs, lambda: self.weights, spec)
 
     def _symbolic_masks(self, args: tuple, kwargs: dict, outputs: Any) -> Any:
         """``outputs`` (KerasTensors) with the masks Keras's ``compute_mask`` gives them for the
@@ -653,45 +629,13 @@ class Layer(Module):
                                              for i, d in enumerate(mask.shape)], "bool")
         return outputs
 
-    def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
+    def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
             shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
             with name_scope(self):
                 self._maybe_build((shapes_to_specs(shapes),) + tuple(args[1:]), kwargs)
         _check_input_spec(self.input_spec, args[0], self.name)
-        outputs = self.compute_output_spec(*args, **kwargs)
-        node = Node(self, args, kwargs, outputs)
-        for i, t in enumerate(flatten(outputs)):
-            t._node, t._index = node, i
-            t.name = t.name or self.name
-        return outputs
-
-    # -- functional graph -------------------------------------------------------------------------
-
-    def _first_node(self, what: str) -> Node:
-        nodes = self.__dict__.get("_inbound_nodes")
-        if not nodes:
-            raise AttributeError(
-                f"The layer {self.name} has never been called and thus has no defined {what}: "
-                f"`{what}` is the symbolic tensor of the layer's first call in a functional graph "
-                "(on keras.Input, or inside a Sequential model with a known input shape).")
-        return nodes[0]
-
-    @property
-    def input(self) -> Any:
-        """The symbolic input of the layer's first call in a functional graph (a list when that
-        call took several tensors)."""
-        node = self._first_node("input")
-        xs = [t for t in flatten((node.args, node.kwargs)) if isinstance(t, KerasTensor)]
-        return xs[0] if len(xs) == 1 else xs
-
-    @property
-    def output(self) -> Any:
-        """The symbolic output of the layer's first call in a functional graph (a list when it
-        gave several tensors): ``keras.Model(model.inputs, layer.output)`` reuses the layers
-        between them, weights included."""
-        outs = flatten(self._first_node("output").outputs)
-        return outs[0] if len(outs) == 1 else outs
+        return self._record_node(args, kwargs, self.compute_output_spec(*args, **kwargs))
 
     # -- config -----------------------------------------------------------------------------------
 
@@ -763,12 +707,3 @@ def _shapes_as_lists(x: Any) -> Any:
 class _ShapeLeaf:
     def __init__(self, shape: Any) -> None:
         self.shape = tuple(shape)
-
-
-def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
-    if isinstance(a, dict):
-        return {k: _zip_map(fn, a[k], b[k]) for k in a}
-    if isinstance(a, (list, tuple)):
-        out = [_zip_map(fn, x, y) for x, y in zip(a, b)]
-        return out if isinstance(a, list) else tuple(out)
-    return fn(a, b)
