@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .._engine import _strings
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from .._engine import Variable
@@ -26,7 +25,7 @@ from ...errors import InvalidArgumentError
 from ...module import Module
 from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
-from .._keras_tensor import KerasTensor, Node, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
+from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
 from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
@@ -244,6 +243,57 @@ class Layer(Operation, Module):
     def layers(self) -> list:
         """The layers this layer holds directly."""
         return list(self._sublayers())
+
+    # -- tf.train.Checkpoint ------------------------------------------------------------------------
+    # attribute -> the name Keras 3's own layer gives that weight (its Dense keeps `_kernel`)
+    _checkpoint_names: dict = {}
+    # tapegrad's bookkeeping, which Keras 3 keeps in its tracker, out of TensorFlow's sight
+    _NOT_CHECKPOINTED = frozenset({"_own_weights", "_weight_regularizers", "_losses", "_layers_list",
+                                   "_operations_list", "_stack", "_input", "_inbound_nodes",
+                                   "_initial_weights"})
+
+    def _trackable_children(self) -> dict:
+        """What ``tf.train.Checkpoint`` saves under this layer, named as TensorFlow names a Keras 3
+        layer's children: each attribute holding a variable, a layer, an optimizer (a compiled
+        model's) or a ``tf.Module``, by attribute name; a functional model's layers as
+        ``_operations/<i>`` and a Sequential's as ``_functional/_operations/<i>``. Lists and dicts
+        of them are kept by index and key, and a weight no attribute holds as
+        ``_own_weights/<i>``, where TensorFlow drops both (docs/differences.md)."""
+        children: dict = {}
+        reached: set = set()
+
+        def keep(v: Any) -> Any:
+            if isinstance(v, (Variable, Layer, Module)) or (hasattr(v, "apply_gradients")
+                                                          and hasattr(v, "iterations")):
+                if isinstance(v, Variable):
+                    reached.add(id(v))
+                return v
+            if isinstance(v, (list, tuple)):
+                kept = {str(i): k for i, k in ((i, keep(x)) for i, x in enumerate(v)) if k is not None}
+                return kept or None
+            if isinstance(v, dict):
+                kept = {k: c for k, c in ((k, keep(x)) for k, x in v.items() if isinstance(k, str))
+                        if c is not None}
+                return kept or None
+            return None
+
+        d = self.__dict__
+        if d.get("_functional") is True and "_operations_list" in d:
+            children["_operations"] = {str(i): op for i, op in enumerate(d["_operations_list"])
+                                       if isinstance(op, Layer)}
+        elif "_stack" in d and self.built:  # (a Sequential: its layers after Keras's InputLayer)
+            children["_functional"] = {"_operations": {str(i + 1): layer
+                                                       for i, layer in enumerate(d["_stack"])}}
+        for name in sorted(d):
+            if name in self._NOT_CHECKPOINTED:
+                continue
+            value = keep(d[name])
+            if value is not None:
+                children[self._checkpoint_names.get(name, name)] = value
+        for i, v in enumerate(d.get("_own_weights", ())):
+            if id(v) not in reached:
+                children[f"_own_weights/{i}"] = v
+        return children
 
     def _own_variables(self) -> list:
         own = list(self._own_weights)
