@@ -149,3 +149,16 @@ def test_lookup_layers_export_their_table(tmp_path):
         served = tf.saved_model.load(str(tmp_path / name)).serve(tf.constant(text)).numpy()
         np.testing.assert_array_equal(served, model(tf.constant(text)).numpy())
     np.testing.assert_array_equal(tv(tf.constant(["x", "q", "y"])).numpy(), [2, 1, 3])
+
+
+def test_counter_iterated_in_a_tf_function():
+    @tf.function
+    def total(ds):
+        s = tf.constant(0, tf.int64)
+        for a, (b, c) in ds:
+            s += a * b + c
+        return s
+
+    c = tf.data.Dataset.counter
+    ds = tf.data.Dataset.zip((tf.data.Dataset.range(3), (c(), c(5))))
+    assert int(total(ds)) == 0 * 0 + 5 + 1 * 1 + 6 + 2 * 2 + 7
