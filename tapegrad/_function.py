@@ -532,7 +532,8 @@ class Function:
         spec_args = _nest.map_structure(
             lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x, (list(args), kwargs))
         a, kw = spec_args
-        out = self(*a, **kw)
+        with _variable.restoring_variables():  # (a trace for its signature: TF runs no assignment in it)
+            out = self(*a, **kw)
         sig = _nest.map_structure(
             lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) and not isinstance(
                 x, VariableBase) else x, (tuple(a), kw))

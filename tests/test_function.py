@@ -621,3 +621,35 @@ def test_input_signature_takes_defaults_for_arguments_the_call_leaves_out():
     assert t(tf.constant([1.0]), n=5).numpy().tolist() == [5.0]
     with pytest.raises(TypeError, match="Binding inputs"):
         t(n=5)
+
+
+def test_get_concrete_function_and_saving_assign_nothing(tmp_path):
+    # TF traces into a graph: neither get_concrete_function nor tf.saved_model.save runs an assign
+    v = tf.Variable(1.0)
+    g = tf.random.Generator.from_seed(1)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(x):
+        v.assign(x)
+        return g.normal([]) + x
+    state = g.state.numpy().copy()
+    mutate.get_concrete_function()
+    assert v.numpy() == 1.0 and (g.state.numpy() == state).all()
+    mutate(tf.constant(5.0))
+    assert v.numpy() == 5.0 and (g.state.numpy() != state).any()
+
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+    m = M()
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    assert m.v.numpy() == 1.0
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert len(loaded.signatures) == 0  # (a function returning nothing is no signature, as in TF)
+    loaded.mutate(tf.constant(3.0))
+    assert loaded.v.numpy() == 3.0

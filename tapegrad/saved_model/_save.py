@@ -16,7 +16,7 @@ from .. import _function, _nest, saving
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
-from .._variable import Variable
+from .._variable import Variable, restoring_variables
 from ..module import Module
 from . import _sizes
 from ._format import (ASSETS_DIRECTORY, DATA, DEFAULT_SERVING_SIGNATURE_DEF_KEY, FINGERPRINT_FILENAME, INDEX, MAGIC,
@@ -195,7 +195,7 @@ def _trace_once(fn: Any, structure: Any, dims: list, sizes: list, what: str) -> 
     a, kw = f._bind(*_samples(structure, dims, sizes))
     tensors, _, _, flat, variables = f._leaves(a, kw)
     entry = _function._Entry()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), restoring_variables():  # (TF's traces assign nothing)
         warnings.simplefilter("ignore")  # (the reason is raised below)
         out = f._trace(entry, a, kw, tensors, flat, variables)
     if entry.eager is not None or not entry.programs:
@@ -354,8 +354,17 @@ def _default_signature(obj: Any) -> Any:
         def serving_default(inputs: Any) -> Any:
             return obj(inputs)
         return _function.function(serving_default, input_signature=sig)
-    found = [v for _, v in _children(obj) if isinstance(v, _function.Function) and v.input_signature is not None]
+    found = [v for _, v in _children(obj) if isinstance(v, _function.Function) and v.input_signature is not None
+             and _returns_tensors(v)]
     return found[0] if len(found) == 1 else None
+
+
+def _returns_tensors(f: Any) -> bool:
+    """Whether ``f`` can be a signature (TensorFlow's ``_valid_signature``): it returns a tensor, or
+    a list or dict of them, not None (a function that only assigns)."""
+    out = f.get_concrete_function().structured_outputs
+    leaves = _nest.flatten(out)
+    return out is not None and bool(leaves) and all(isinstance(x, (Tensor, TensorSpec)) for x in leaves)
 
 
 def _keras_input_signature(model: Any) -> Any:
