@@ -358,6 +358,11 @@ def _default_signature(obj: Any) -> Any:
 
 
 def _keras_input_signature(model: Any) -> Any:
+    # (as Keras's _default_save_signature: the inputs' own shapes, batch included, in the
+    # structure the functional model was given them)
+    struct = model.__dict__.get("_inputs_struct")
+    if model.__dict__.get("_functional") and struct is not None:
+        return (_nest.map_structure(lambda x: TensorSpec(tuple(x.shape), x.dtype), struct),)
     inputs = getattr(model, "inputs", None)
     if inputs:
         specs = [TensorSpec(tuple(x.shape), x.dtype) for x in inputs]
