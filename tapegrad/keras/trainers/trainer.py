@@ -43,8 +43,7 @@ from .._distributed import Replicas, uses_replicas
 from .._tree import flatten, map_structure
 from ..losses import _scale_for_replicas, _unscale_for_replicas
 from ..utils import unpack_x_y_sample_weight
-from .compile_utils import (_CompileMetrics, _CompiledMetrics, _binary_or_sparse, _call_loss,
-                            _keras_module, _loss_fn, _loss_name, _resolve_loss)
+from .compile_utils import _CompileLoss, _CompileMetrics, _CompiledMetrics, _keras_module, _loss_fn
 from .data_adapter import _Data, _class_weights, _is_arraylike, _num_rows, _split, _to_numpy
 
 __all__ = ["Trainer"]
@@ -117,19 +116,18 @@ class Trainer:
         for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
             if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
                 _loss_fn(ident)  # an unknown name fails here, not on the first batch
-        if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
-            raise ValueError("Expected `loss_weights` argument to be a float (single output case) or "
-                             "a list or dict with one entry per output. Received instead: "
-                             f"loss_weights={loss_weights!r} of type {type(loss_weights).__name__}")
-        if loss is not None or not self.__dict__.get("compiled"):
+        output_names = self.output_names
+        if loss is not None:
+            self._compile_loss = _CompileLoss(loss, loss_weights, output_names)
+        elif not self.__dict__.get("compiled"):
             # (a compile without a loss keeps the loss and loss weights compiled before, as Keras 3's)
+            self._compile_loss = None
+        if loss is not None or not self.__dict__.get("compiled"):
             self.loss, self._loss_weights = loss, loss_weights
         self._metric_ids = metrics  # (this compile's arguments: its saved config)
         self._weighted_metric_ids = weighted_metrics
-        self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
-        self._output_loss_trackers: list = []
         if metrics is not None or weighted_metrics is not None:
-            self._compile_metrics = _CompileMetrics(self, metrics, weighted_metrics)
+            self._compile_metrics = _CompileMetrics(metrics, weighted_metrics, output_names)
         elif not self.__dict__.get("compiled"):  # (a compile without metrics keeps those compiled
             self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
@@ -202,108 +200,6 @@ class Trainer:
             return None
         return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
 
-    def _per_output(self, spec: Any, n: int, what: str) -> list:
-        """``spec`` (one entry for every output, a list in output order, or a dict by output
-        name) as a list of ``n`` entries, as Keras reads `loss`, `loss_weights` and `metrics`."""
-        names = self.output_names
-        if isinstance(spec, dict):
-            if n == 1 and not (names and set(spec) <= set(names)):
-                return [spec]
-            if not names or not set(spec) <= set(names):
-                raise ValueError(f"Invalid `{what}`: the keys {sorted(spec)} must be names of the "
-                                 f"model's outputs {names}.")
-            return [spec.get(name) for name in names]
-        if isinstance(spec, (list, tuple)) and n > 1:
-            if len(spec) != n:
-                raise ValueError(f"Invalid `{what}`: {spec!r} has {len(spec)} entries but the model "
-                                 f"has {n} outputs {names or ''}; give one entry per output, or a "
-                                 "dict by output name.")
-            return list(spec)
-        return [spec] * n if what == "loss" else [spec] + [None] * (n - 1)
-
-    def _targets(self, y: Any, y_pred: Any) -> Any:
-        """``y`` as ``y_pred``'s leaves are ordered: a dict of targets is matched to the outputs by
-        name (a dict model's keys, else the output layers' names), as Keras matches it, not by
-        the order of its keys; a key that names no output is an error."""
-        if not isinstance(y, dict):
-            return y
-        names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
-        if not names or len(names) != len(flatten(y_pred)):  # (outputs without names)
-            return y
-        unknown = sorted(str(k) for k in y if k not in names)
-        missing = [name for name in names if name not in y]
-        if unknown or missing:
-            raise ValueError(
-                f"The targets `y` are a dict with keys {sorted(map(str, y))}, but model "
-                f"{self.name!r} names its outputs {names}: "
-                + "; ".join(([f"{unknown} name no output"] if unknown else [])
-                            + ([f"no target for {missing}"] if missing else []))
-                + ". Key the targets by output name, or give a list in output order.")
-        return [y[name] for name in names]
-
-    def _build_losses(self, y_true: list, y_pred: list) -> None:
-        if self._flat_losses is not None:
-            return
-        n = len(y_pred)
-        if len(y_true) != n:
-            raise ValueError(f"The model has {n} output(s) but the targets `y` have "
-                             f"{len(y_true)} array(s); give one target per output.")
-        ids = self._per_output(self.loss, n, "loss")
-        weights = self._loss_weights
-        weights = [weights] * n if isinstance(weights, (int, float)) else \
-            self._per_output(weights, n, "loss_weights") if weights is not None else [None] * n
-        names = self.output_names or [None] * n
-        flat = []
-        for i, (ident, w, name) in enumerate(zip(ids, weights, names)):
-            if ident is None:
-                continue
-            fn = _resolve_loss(ident, y_true[i], y_pred[i])
-            flat.append((i, fn, w, name or _loss_name(ident, fn)))
-        self._flat_losses = flat
-        self._output_loss_trackers = [_keras_module("metrics").Mean(name=f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
-
-    def _build_metrics(self, y_true: Any, y_pred: Any, metrics: Any, weighted_metrics: Any) -> list:
-        """``[(output index, metric, weighted, output name or None)]`` for the metrics compiled."""
-        ys, ps = flatten(y_true), flatten(y_pred)
-        n = len(ps)
-        names = self.output_names if n > 1 else None
-        built = []
-        for ids, weighted in ((metrics, False), (weighted_metrics, True)):
-            if not ids:
-                continue
-            what = "weighted_metrics" if weighted else "metrics"
-            if ids is not None and not isinstance(ids, (list, tuple, dict)):
-                raise ValueError(f"Expected `{what}` argument to be a list, tuple, or dict. "
-                                 f"Received instead: {what}={ids!r} of type {type(ids).__name__}")
-            per_output = [flatten(ids)] if n == 1 else self._per_output(ids, n, what)
-            for i, mids in enumerate(per_output):
-                for m in flatten(mids) if mids is not None else []:
-                    built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
-                                  names[i] if names else None))
-        return built
-
-    @staticmethod
-    def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
-        """A metric object for an identifier; "accuracy" is binary, sparse categorical or
-        categorical accuracy by the shapes of the targets and outputs, as in Keras."""
-        if hasattr(m, "update_state"):
-            return m
-        if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
-            metrics = _keras_module("metrics")
-            binary, sparse = _binary_or_sparse(y_true, y_pred)
-            if binary:
-                return metrics.BinaryAccuracy(name=m)
-            if sparse:
-                return metrics.SparseCategoricalAccuracy(name=m)
-            return metrics.CategoricalAccuracy(name=m)
-        fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
-        if hasattr(fn, "update_state"):
-            if isinstance(m, str):  # Keras names a metric by the string it was asked by
-                fn.name = m
-            return fn
-        name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
-        return _keras_module("metrics").MeanMetricWrapper(fn, name=name)
-
     @property
     def metrics(self) -> list:
         """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
@@ -314,7 +210,8 @@ class Trainer:
             out.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 out.append(self._compile_metrics)
-            out.extend(self._output_loss_trackers)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
         metric_cls = _keras_module("metrics").Metric
         ids = {id(m) for m in out}
         for v in self.__dict__.values():
@@ -336,18 +233,10 @@ class Trainer:
                      sample_weight: Any = None, training: bool = True) -> Tensor:
         """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
         terms = []
-        if y is not None and self.loss is not None:
-            ys, ps = flatten(self._targets(y, y_pred)), flatten(y_pred)
-            self._build_losses(ys, ps)
-            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
-                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
-            trackers = self._output_loss_trackers or [None] * len(self._flat_losses)
-            for (i, fn, w, _), tracker in zip(self._flat_losses, trackers):
-                term = _call_loss(fn, ys[i], ps[i], sws[i])
-                if tracker is not None:  # each output's unweighted loss, a plain mean over
-                    # batches: Keras's traced step sees no batch size
-                    tracker.update_state(_unscale_for_replicas(term))
-                terms.append(term if w is None else term * np.asarray(w, term.dtype.name))
+        if y is not None and self.__dict__.get("_compile_loss") is not None:
+            term = self._compile_loss(y, y_pred, sample_weight, batch_weighted=self._steps_run_eagerly())
+            if term is not None:
+                terms.append(term)
         for extra in self.losses:
             extra = convert_to_tensor(extra)
             terms.append(_scale_for_replicas(reduce_sum(extra) if extra.shape.rank else extra))
@@ -357,10 +246,13 @@ class Trainer:
         terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
         return terms[0] if len(terms) == 1 else add_n(terms)
 
+    def _steps_run_eagerly(self) -> bool:
+        return bool(self.__dict__.get("run_eagerly")) or _function.functions_run_eagerly()
+
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
         """Update the compiled metrics with this batch and return every running result."""
         if y is not None and self._compile_metrics is not None:
-            self._compile_metrics.update_state(self._targets(y, y_pred), y_pred, sample_weight)
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
@@ -883,7 +775,7 @@ class _Step:
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
             if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
-                    or model.__dict__.get("_output_loss_trackers"):
+                    or getattr(model.__dict__.get("_compile_loss"), "metrics", None):
                 # (the first call builds what the step needs; each output's loss tracker keeps
                 # Python state that a replay would skip)
                 return self.method(batch)
