@@ -86,6 +86,10 @@ class _CompileMetrics:
     def metrics(self) -> list:
         return [m for ml in self._flat_metrics + self._flat_weighted_metrics if ml for m in ml.metrics]
 
+    @property
+    def variables(self) -> list:
+        return [v for m in self.metrics for v in m.variables]
+
     def build(self, y_true: Any, y_pred: Any) -> None:
         n = len(flatten(y_pred))
         flat = is_nested(y_pred) and len(y_pred) == n
@@ -243,9 +247,13 @@ class _CompileLoss:
         self._user_loss, self._user_loss_weights = loss, loss_weights
         self.output_names = output_names
         self.built = False
-        self.metrics: list = []
+        self.metrics: list = []   # (a Mean per loss when there are several)
         self._flat_losses: list = []   # [(path, loss fn, weight, name)]
         self._y_pred_structure = self._y_true_structure = None
+
+    @property
+    def variables(self) -> list:
+        return [v for m in self.metrics for v in m.variables]
 
     def build(self, y_true: Any, y_pred: Any) -> None:
         loss, weights = self._user_loss, self._user_loss_weights

@@ -246,6 +246,15 @@ class Trainer:
         terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
         return terms[0] if len(terms) == 1 else add_n(terms)
 
+    def _step_counters(self) -> list:
+        """``[(variable, value)]`` of what a traced step changes without its batch: the optimizer's
+        iteration count and the states of the model's seed generators (ordered ones)."""
+        seed_generator = _keras_module("random").SeedGenerator
+        found = [getattr(self.optimizer, "iterations", None)]
+        for layer in self._flatten_layers():
+            found += [g.state for g in vars(layer).values() if isinstance(g, seed_generator)]
+        return [(v, v.numpy()) for v in found if v is not None]
+
     def _steps_run_eagerly(self) -> bool:
         return bool(self.__dict__.get("run_eagerly")) or _function.functions_run_eagerly()
 
@@ -494,15 +503,28 @@ class Trainer:
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             train_function = self.make_train_function() if dist is None else None
+            step, counters = -1, None
             for step, batch in enumerate(data):
                 cbs.on_train_batch_begin(step)
                 if dist is not None:
                     logs = dist.step("train", batch, reset=step == 0)
                 else:
+                    counters = self._step_counters() if data._ends_in_step else None
                     logs = self._logs(train_function(batch))
+                    if counters is not None:
+                        counters = [(v, v.numpy() - before) for v, before in counters]
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
+            if data.ran_out and not self.stop_training:
+                # Keras begins a step on the batch the data did not have: the callbacks hear of
+                # it, and TensorFlow runs the traced step's ops that need no batch (the
+                # optimizer's iteration count, the seed generators' moves) before the missing
+                # batch fails it
+                cbs.on_train_batch_begin(step + 1)
+                if counters and not self._steps_run_eagerly():
+                    for v, delta in counters:
+                        v.assign_add(delta)
             epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
@@ -572,10 +594,13 @@ class Trainer:
         cbs.on_test_begin()
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
+        step = -1
         for step, batch in enumerate(data):
             cbs.on_test_batch_begin(step)
             logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, step == 0)
             cbs.on_test_batch_end(step, logs)
+        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
+            cbs.on_test_batch_begin(step + 1)
         if dist is not None:
             logs = dist.epoch_logs(logs)
         cbs.on_test_end(logs)
