@@ -354,6 +354,10 @@ class _CompileLoss:
         elif isinstance(y_pred, (list, tuple)) and isinstance(y_true, dict) and self.output_names \
                 and set(self.output_names) == set(y_true):
             y_true = [y_true[name] for name in self.output_names]
+        if isinstance(y_true, dict) and not isinstance(y_pred, dict) \
+                and len(y_true) == len(flatten(y_pred)):
+            # (Keras packs the dict's keys as the targets here, and fails on them in the loss)
+            self._mismatch(y_true, y_pred)
         try:
             return pack_sequence_as(y_pred, y_true)
         except (TypeError, ValueError):
@@ -368,6 +372,9 @@ class _CompileLoss:
             for i, y in zip(with_loss, flat_y):
                 full[i] = y
             return pack_sequence_as(self._user_loss, full)
+        self._mismatch(y_true, y_pred)
+
+    def _mismatch(self, y_true: Any, y_pred: Any) -> None:
         shape = lambda s: map_structure(lambda _: "*", s)  # noqa: E731
         hint = "Give one target per output (or per output with a loss), in the structure of the " \
                "model's outputs."
@@ -389,8 +396,17 @@ class _CompileLoss:
         per-loss trackers weigh each batch by its size, as Keras's do when the batch size is
         known to the step (run eagerly); in Keras's traced step it is not, and they take a plain
         mean over batches."""
-        if is_nested(y_true) or is_nested(y_pred):
-            y_true = self._match_targets(y_true, y_pred)
+        if not (is_nested(y_true) or is_nested(y_pred)):
+            # (Keras's single-output path: the first loss only, and no per-loss tracker moves,
+            # even where `loss` gave that output several)
+            if not self.built:
+                self.build(y_true, y_pred)
+            _, fn, weight, _ = self._flat_losses[0]
+            value = _call_loss(fn, y_true, y_pred, sample_weight)
+            dtype = _keras_module("backend").floatx()
+            value = value if value.dtype == dtype else cast(value, dtype)
+            return value if weight is None else value * np.asarray(weight, dtype)
+        y_true = self._match_targets(y_true, y_pred)
         if not self.built:
             self.build(y_true, y_pred)
         if is_nested(y_pred) and not same_structure(self._y_pred_structure, y_pred):

@@ -41,25 +41,29 @@ def _is_arraylike(x: Any) -> bool:
 
 
 def _to_numpy(x: Any) -> Any:  # (a SparseTensor stays one: its batches are SparseTensors, as in Keras)
-    return map_structure(lambda a: a if type(a) is SparseTensor else a.numpy() if hasattr(a, "numpy")
-                         else np.asarray(a), x)
+    # (a None entry stays None: the target of an output without a loss)
+    return map_structure(lambda a: a if a is None or type(a) is SparseTensor else a.numpy()
+                         if hasattr(a, "numpy") else np.asarray(a), x)
 
 
 def _floatx(x: Any) -> Any:
     """NumPy arrays of a float dtype other than ``floatx()`` cast to it, as Keras 3's array
     adapter casts fit's, evaluate's and predict's array inputs (float64 data trains in float32)."""
     fx = np.dtype(backend.floatx())
-    return map_structure(lambda a: a.astype(fx) if type(a) is not SparseTensor and a.dtype.kind == "f"
-                         and a.dtype != fx else a, x)
+    return map_structure(lambda a: a.astype(fx) if a is not None and type(a) is not SparseTensor
+                         and a.dtype.kind == "f" and a.dtype != fx else a, x)
 
 
 def _num_rows(x: Any) -> int:
-    first = flatten(x)[0]
+    first = next((a for a in flatten(x) if a is not None), None)
+    if first is None:
+        raise ValueError("The data holds no array (every entry is None).")
     return int(first.dense_shape[0]) if type(first) is SparseTensor else len(first)
 
 
 def _take(x: Any, idx: np.ndarray) -> Any:
-    return map_structure(lambda a: _take_rows(a, idx) if type(a) is SparseTensor else a[idx], x)
+    return map_structure(lambda a: None if a is None else _take_rows(a, idx) if type(a) is SparseTensor
+                         else a[idx], x)
 
 
 def _take_rows(sp: SparseTensor, idx: np.ndarray) -> SparseTensor:

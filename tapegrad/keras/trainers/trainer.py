@@ -72,12 +72,15 @@ class Trainer:
             loss: a name (``"mse"``, ``"sparse_categorical_crossentropy"``, ...), a
                 ``keras.losses.Loss`` object or a function ``fn(y_true, y_pred)`` returning one
                 loss per sample. For a model with several outputs: a list (one per output, in
-                output order) or a dict keyed by output name; one loss is applied to every
-                output. An unknown name fails here, not at the first batch. ``None`` keeps the
-                loss compiled before (a model that adds its own losses with ``add_loss`` may
-                need none).
-            loss_weights: a float, or a list or dict with one float per output: the total loss
-                is the weighted sum of the outputs' losses.
+                output order), a dict keyed by output name (every output of a model whose
+                outputs are a list), or a nest with the outputs' structure; one loss is applied
+                to every output. An entry ``None`` gives an output no loss, and its target may
+                be left out (``loss=[fn, None]`` and ``fit(x, y)``), as in Keras's
+                ``CompileLoss``. An unknown name fails here, not at the first batch. ``None``
+                keeps the loss compiled before (a model that adds its own losses with
+                ``add_loss`` may need none).
+            loss_weights: a float, or a list, dict or nest with the structure of ``loss`` (or
+                as many entries): the total loss is the weighted sum of the outputs' losses.
             metrics: metrics to report in the logs: names (``"accuracy"``, ``"mae"``, ...),
                 ``keras.metrics.Metric`` objects or functions; a list, or a list/dict per
                 output. ``"accuracy"`` becomes binary, sparse categorical or categorical
@@ -97,7 +100,9 @@ class Trainer:
                 ``"mixed_float16"`` policy.
 
         Raises:
-            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind.
+            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind (an int
+                other than 0 included, as in Keras). Losses, weights and targets that do not
+                fit the outputs fail on the first batch with Keras's errors.
 
         Example:
 
