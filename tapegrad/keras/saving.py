@@ -233,7 +233,12 @@ def serialize_keras_object(obj: Any) -> Any:
         module = None if cls.__module__ == "__main__" else cls.__module__
     out = {"module": module, "class_name": class_name,
            "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
-    if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
+    custom_build = getattr(obj, "get_build_config", None)
+    if isinstance(obj, Layer) and callable(custom_build):   # (Keras's hook, overridden)
+        build_config = custom_build()
+        if build_config is not None:
+            out["build_config"] = serialize_keras_object(build_config)
+    elif isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
         shapes = obj.__dict__.get("_build_shapes_dict")
         shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
         if shapes:   # build(query_shape, value_shape): Keras's shapes_dict
@@ -361,7 +366,10 @@ def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> A
         if config.get("assets") is not None and hasattr(obj, "_load_assets"):
             obj._load_assets(config["assets"])
         build = config.get("build_config")
-        if build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
+        if build and not getattr(obj, "built", True) and callable(getattr(obj, "build_from_config", None)):
+            obj.build_from_config(deserialize_keras_object(build, custom_objects, safe_mode))
+            obj.built = True
+        elif build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
             shapes = {k: _shape_of(v) for k, v in build["shapes_dict"].items()}
             obj.build(**shapes)
             obj.built = True
@@ -505,11 +513,39 @@ def functional_from_config(cls: type, config: dict, custom_objects: dict | None 
 def _compile_config(model: Any) -> dict | None:
     if not getattr(model, "compiled", False):
         return None
+    custom = getattr(model, "get_compile_config", None)
+    if callable(custom):   # (Keras's hook, overridden: its dict, serialized)
+        config = custom()
+        return serialize_keras_object(config) if config else None
     return {"optimizer": serialize_keras_object(model.optimizer), "loss": serialize_keras_object(model.loss),
             "loss_weights": serialize_keras_object(model._loss_weights),
             "metrics": serialize_keras_object(model._metric_ids),
             "weighted_metrics": serialize_keras_object(model._weighted_metric_ids),
             "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
+
+
+def _compile_from_config(model: Any, compile_config: dict, custom_objects: dict | None) -> None:
+    """Keras's ``compile_from_config``: the model's own when it overrides it, else ``compile``
+    with the saved arguments (a model whose ``compile`` is custom is left uncompiled, with
+    Keras's warning)."""
+    custom = getattr(model, "compile_from_config", None)
+    if callable(custom):
+        custom(compile_config)
+        return
+    if getattr(type(model), "compile", None) is not getattr(_trainer_class(), "compile"):
+        warnings.warn("`compile()` was not called as part of model loading because the model's "
+                      "`compile()` method is custom. All subclassed Models that have `compile()` "
+                      "overridden should also override `get_compile_config()` and "
+                      "`compile_from_config(config)`. Alternatively, you can call `compile()` "
+                      "manually after loading.", stacklevel=3)
+        return
+    model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
+                     if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+
+
+def _trainer_class() -> type:
+    from .trainers.trainer import Trainer
+    return Trainer
 
 
 def _check_path(filepath: Any, what: str) -> str:
@@ -623,21 +659,23 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         compile_config = config.get("compile_config")
         if compile and compile_config is not None:
             with CustomObjectScope(custom_objects or {}):
-                model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
-                                 if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
-            model.optimizer.build(model.trainable_variables)
+                _compile_from_config(model, compile_config, custom_objects)
+            if getattr(model, "optimizer", None) is not None:
+                model.optimizer.build(model.trainable_variables)
         from . import _h5
-        _h5.read_weights(model, io.BytesIO(weights), optimizer=compile and compile_config is not None,
+        _h5.read_weights(model, io.BytesIO(weights), optimizer=compile and compile_config is not None
+                         and getattr(model, "optimizer", None) is not None,
                          what=f"{path!r} ({_KERAS_WEIGHTS}, written by Keras)")
         return model
     variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
     compile_config = config.get("compile_config")
     if compile and compile_config is not None:
         with CustomObjectScope(custom_objects or {}):
-            model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
-                             if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+            _compile_from_config(model, compile_config, custom_objects)
         saved = sum(n.startswith("optimizer/") for n in _npz_keys(weights))
-        if saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
+        if getattr(model, "optimizer", None) is None:
+            pass   # (a custom compile() that loading does not call)
+        elif saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
             model.optimizer.build(model.trainable_variables)
         if saved == len(model.optimizer.variables):
             variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
