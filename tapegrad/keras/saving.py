@@ -796,8 +796,9 @@ def _read_npz(data: bytes, what: str) -> dict:
             if problem or not info.filename.endswith(".npy"):
                 raise ValueError(f"Not allowed: {what} member {info.filename!r} {problem or 'is not an array'}.")
             with inner.open(info) as fh:
-                version = npy_format.read_magic(fh)
-                shape, _, dtype = npy_format._read_array_header(fh, version)
+                major, _ = npy_format.read_magic(fh)
+                read_header = getattr(npy_format, f"read_array_header_{major}_0", npy_format.read_array_header_2_0)
+                shape, _, dtype = read_header(fh)
                 if dtype.hasobject or int(np.prod(shape)) * dtype.itemsize > info.file_size:
                     raise ValueError(f"Not allowed: {what} member {info.filename!r} declares more data "
                                      "than it holds, or Python objects.")
