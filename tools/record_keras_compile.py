@@ -168,8 +168,55 @@ def unknown_size_epochs(tf, keras, np):
     return out
 
 
+_RETRACING = """
+import json, logging, re, sys
+import numpy as np
+if sys.argv[1] == "tapegrad":
+    from tapegrad import keras
+else:
+    import os
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import keras
+seen = []
+
+
+class Catch(logging.Handler):
+    def emit(self, record):
+        m = re.match(r"(\\d+) out of the last (\\d+) calls to (.*) triggered", record.getMessage())
+        if m:
+            seen.append([int(m.group(1)), int(m.group(2)), "predict" if "predict" in m.group(3) else "other"])
+
+
+logging.getLogger("tensorflow").addHandler(Catch())
+logging.getLogger("tensorflow").setLevel(logging.WARNING)
+for i in range(8):
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    m.compile("sgd", "mse", metrics=["mae"])
+    n = 10 + i
+    m.fit(np.ones((n, 3)), np.ones((n, 2)), batch_size=4, epochs=2, verbose=0, validation_split=0.2)
+    m.evaluate(np.ones((n, 3)), np.ones((n, 2)), batch_size=3, verbose=0)
+    m.predict(np.ones((n, 3)), batch_size=5, verbose=0)
+print(json.dumps(seen))
+"""
+
+
+def retracing_warnings(tf, keras, np):
+    """TensorFlow's frequent-retracing warnings over several models, each fitted (with validation,
+    last batches of other sizes), evaluated and predicted, in a fresh process (the warning's
+    detectors live as long as the process): ``[calls that traced, calls, which function]``.
+    Keras's train and test functions trace once per model; its predict function once per batch
+    size that reduce_retracing has not relaxed yet."""
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=REPO)
+    out = subprocess.run([sys.executable, "-c", _RETRACING, tf.__name__], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 CASES = [partial_targets, partial_targets_weighted, dict_loss_and_weights, flat_weights_for_dict_loss,
-         dict_outputs, one_loss_two_outputs, single_output_two_losses, errors, unknown_size_epochs]
+         dict_outputs, one_loss_two_outputs, single_output_two_losses, errors, unknown_size_epochs,
+         retracing_warnings]
 
 
 def main():

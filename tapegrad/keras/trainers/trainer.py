@@ -794,7 +794,14 @@ class _Step:
         self.method = getattr(model, kind + "_step")
         own = getattr(type(model), kind + "_step") is getattr(Trainer, kind + "_step")
         self.core = getattr(model, f"_{kind}_core") if own and kind != "predict" else None
-        self.traced = _function.function(self.core or self.method, reduce_retracing=True)
+        # TensorFlow's retracing warning counts the traces of Keras's step functions by the code
+        # of the closure Keras makes them from: one for train and test (called on a dataset
+        # iterator, whose batch dimension is None: one trace per model and data spec), one for
+        # predict (called on each batch, retraced for a new size as reduce_retracing relaxes it)
+        self.traced = _function.Function(
+            self.core or self.method, reduce_retracing=True,
+            stats_key=(Trainer.predict if kind == "predict" else Trainer.fit).__code__,
+            batch_free=kind != "predict")
         self.traced.__name__ = f"{type(model).__name__}.{kind}_step"   # (for its warning)
         self.calls = 0
         self.shapes: set = set()   # the batch shapes traced (each trace is kept, with its buffers)
@@ -804,12 +811,18 @@ class _Step:
         model = self.model
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
-            if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
-                    or getattr(model.__dict__.get("_compile_loss"), "metrics", None):
-                # (the first call builds what the step needs; each output's loss tracker keeps
-                # Python state that a replay would skip)
+            if model.__dict__.get("run_eagerly"):
                 return self.method(batch)
             data = map_structure(_as_tensor, batch)
+            if self.calls == 1 or self.eager or getattr(model.__dict__.get("_compile_loss"), "metrics", None):
+                # (the first call builds what the step needs; each output's loss tracker keeps
+                # Python state that a replay would skip) run eagerly, counted as Keras's traced
+                # step would count it for TensorFlow's retracing warning
+                if self.core is None:
+                    self.traced.count_call(data)
+                else:
+                    self.traced.count_call(*unpack_x_y_sample_weight(data))
+                return self.method(batch)
             shape = tuple(np.shape(t) for t in flatten(data) if t is not None)
             if shape not in self.shapes:
                 self.shapes.add(shape)
