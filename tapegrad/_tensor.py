@@ -365,16 +365,22 @@ class Tensor(_Operators):
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
     def numpy(self) -> Any:
-        """The value as a NumPy array (read-only), or a NumPy scalar for a 0-d tensor."""
+        """A copy of the value as a NumPy array, or a NumPy scalar for a 0-d tensor.
+
+        As TensorFlow's, the array is the caller's: writing into it leaves the tensor as it was.
+
+        >>> import tapegrad as tf
+        >>> t = tf.constant([1.0, -2.0])
+        >>> a = t.numpy()
+        >>> a[a < 0] = 0.0
+        >>> a, t.numpy()
+        (array([1., 0.], dtype=float32), array([ 1., -2.], dtype=float32))
+        """
         if _rec.active:
             _rec.note_escape(self, "numpy")
         v = self._value
         if type(v) is np.ndarray:
-            if v.ndim == 0:
-                return v[()]
-            if v.flags.writeable:
-                v = v.view()
-                v.flags.writeable = False
+            return v[()] if v.ndim == 0 else v.copy()
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

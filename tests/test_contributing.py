@@ -76,13 +76,13 @@ LOCAL_UPWARD = {
 # Circles counting function-local imports that docs/contributing.md argues; no other may appear.
 ARGUED_CIRCLES = [
     # Keras 3: saving, serialization and export rebuild or read models and the objects layers hold,
-    # which save and serialize themselves through them; a KerasTensor's operators make keras.ops
-    # operations (docs/contributing.md, "Imports that go up")
-    ["keras/_distributed", "keras/_h5", "keras/_keras_tensor", "keras/_summary", "keras/_variables",
-     "keras/constraints", "keras/export/__init__", "keras/initializers", "keras/layers/input_layer",
-     "keras/layers/layer", "keras/layers/operation", "keras/models/functional", "keras/models/model",
-     "keras/ops", "keras/optimizers", "keras/regularizers", "keras/saving", "keras/trainers/data_adapter",
-     "keras/trainers/trainer", "keras/utils"],
+    # which save and serialize themselves through them (docs/contributing.md, "Imports that go up")
+    ["keras/_distributed", "keras/_h5", "keras/_variables", "keras/constraints", "keras/export/__init__",
+     "keras/initializers", "keras/layers/input_layer", "keras/layers/layer", "keras/models/functional",
+     "keras/models/model", "keras/optimizers", "keras/regularizers", "keras/saving",
+     "keras/trainers/data_adapter", "keras/trainers/trainer", "keras/utils"],
+    # Keras 3: a KerasTensor's operators make keras.ops operations, which take KerasTensors
+    ["keras/_keras_tensor", "keras/layers/operation", "keras/ops"],
     # one layer, the op families, whose rules reach later families when they run
     ["ops/array", "ops/decompositions", "ops/indexing", "ops/linalg", "ops/math", "ops/reduction",
      "ops/segment"],

@@ -114,3 +114,16 @@ def test_tnp_random_draws_tensorflows_numbers():
                                        rtol=1e-12, err_msg=case["src"])
     with pytest.raises(ValueError, match="Only those convertible"):
         tnp.random.randint(3, dtype=np.int16)
+
+
+def test_promoted_operands_replay_in_a_trace(numpy_mode):
+    # the operators' promotion makes constants of Python numbers (audited), so a tf.function with
+    # `x * 2.0 + 1` under NumPy behaviour replays its trace rather than running eagerly
+    import warnings
+    numpy_mode("legacy")
+    f = tf.function(lambda x: x * 2.0 + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v in (1.0, 2.0, 3.0):
+            np.testing.assert_allclose(f(tf.constant([v], tf.float32)).numpy(), [2 * v + 1])
+    assert f.experimental_get_tracing_count() == 1

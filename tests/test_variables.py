@@ -81,7 +81,7 @@ def test_concurrent_assign_and_reads_never_see_a_torn_value():
 def test_a_value_once_read_never_changes():
     v = tf.Variable(np.arange(6.0).reshape(2, 3))
     r = v.read_value()
-    a = r.numpy()                          # a read-only view of the value
+    a = r.numpy()                          # a copy of the value (the caller's)
     row = r[1]                             # a slice of it
     flat = tf.reshape(r, [-1])             # a reshaped view
     vs = v[0]                              # a slice read from the variable
@@ -94,7 +94,8 @@ def test_a_value_once_read_never_changes():
     for x, b in zip((r, row, flat, vs), before):
         np.testing.assert_array_equal(x.numpy(), b)
     np.testing.assert_array_equal(a, np.arange(6.0).reshape(2, 3))
-    assert not a.flags.writeable
+    a[0, 0] = 99.0                         # (writing into the copy changes no tensor)
+    assert r.numpy()[0, 0] == 0.0
     np.testing.assert_array_equal(v.numpy(), [[0, 7, 0], [9, 9, 9]])
 
 

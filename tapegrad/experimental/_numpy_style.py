@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _numpy_interop, nest
 from .._convert import convert_to_tensor
-from .._tensor import Tensor
+from .._tensor import Tensor, constant_maker
 from .._variable import Variable
 from ..ops import math as _m
 
@@ -54,6 +54,7 @@ def result_dtype(*operands: Any) -> np.dtype:
         raise TypeError(f"NumPy-style promotion found no common dtype for {parts}: {e}") from None
 
 
+@constant_maker  # (Python numbers and the caller's NumPy arrays: constants, as TF captures them)
 def promote(*operands: Any) -> list:
     """The operands as tensors of their NumPy result dtype."""
     dt = result_dtype(*operands)

@@ -66,7 +66,7 @@ def _own_variables(obj: Any) -> list:
     return [v for v in vs if v.trainable] + [v for v in vs if not v.trainable]
 
 
-_SKIPPED = ("InputLayer", "Operation")  # not saveables of Keras's (an Operation is no layer there)
+_SKIPPED = ("InputLayer",)  # not saveables of Keras's
 # recurrent layers that own their cell's variables in tapegrad; Keras keeps them in a `cell` sub-layer
 _CELLS = {"LSTM": "lstm_cell", "GRU": "gru_cell", "SimpleRNN": "simple_rnn_cell"}
 
@@ -109,8 +109,8 @@ def saveables(model: Any, optimizer: bool = True, source: Any = None) -> list[tu
         else:
             out.append((path, obj, _own_variables(obj)))
         if _is_sequential(obj) or obj.__dict__.get("_functional"):
-            layers = [lay for lay in obj.layers if type(lay).__name__ != "Operation"
-                      and not (_is_sequential(obj) and type(lay).__name__ == "InputLayer")]
+            layers = [lay for lay in obj.layers
+                      if not (_is_sequential(obj) and type(lay).__name__ == "InputLayer")]
             container(layers, _join(path, "layers"))
         for attr, child in _children(obj):
             if isinstance(child, (list, tuple)):

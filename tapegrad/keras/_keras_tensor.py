@@ -1,6 +1,6 @@
 """``KerasTensor``, the symbolic tensor of the functional API, and ``Node``, one call of a layer
 on KerasTensors; the masks Keras hangs on tensors. A KerasTensor's operators (``x + y``) make
-:class:`~tapegrad.keras.layers.operation.Operation` layers: the one import upward, done when the
+:class:`~tapegrad.keras.layers.operation.Operation` nodes: the one import upward, done when the
 operator runs."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from . import backend
 from ._tree import flatten
 
 if TYPE_CHECKING:
-    from .layers.layer import Layer
+    from .layers.operation import Operation
 
 __all__ = ["KerasTensor", "Node"]
 
@@ -111,9 +111,9 @@ class KerasTensor:
 
 def operation(name: str, args: tuple, kwargs: dict | None = None) -> Any:
     """The KerasTensor of ``keras.ops.<name>(*args, **kwargs)`` applied to KerasTensors: a node of
-    an :class:`Operation` layer in the functional graph (its constant arguments kept in the node)."""
-    from .layers.operation import Operation  # (a Layer, which builds on KerasTensor: imported when used)
-    return Operation(name, kwargs)(*args)
+    the functional graph, made by an :class:`Operation` of the function's class."""
+    from .layers.operation import ops_call  # (builds on KerasTensor: imported when used)
+    return ops_call(name, args, kwargs)
 
 
 class Node:
@@ -122,11 +122,16 @@ class Node:
 
     _count = 0
 
-    def __init__(self, layer: "Layer", args: tuple, kwargs: dict, outputs: Any) -> None:
+    def __init__(self, layer: "Operation", args: tuple, kwargs: dict, outputs: Any) -> None:
         Node._count += 1
         self.order = Node._count  # creation order is a topological order of the graph
         self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
         layer.__dict__.setdefault("_inbound_nodes", []).append(self)
+
+    @property
+    def operation(self) -> "Operation":
+        """The layer or operation this node calls (Keras 3's name)."""
+        return self.layer
 
     @property
     def parents(self) -> list:

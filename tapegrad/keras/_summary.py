@@ -237,7 +237,7 @@ def print_summary(model: Any, line_length: int | None = None, positions: Any = N
                   show_trainable: bool = False, layer_range: Any = None) -> None:
     """Keras 3's ``keras.utils.summary_utils.print_summary`` (what ``model.summary()`` prints)."""
     sequential_like = _sequential_like(model)
-    layers = model.layers
+    layers = model.operations if model.__dict__.get("_functional") else model.layers
     if sequential_like:
         default_length, positions = 88, positions or [0.45, 0.80, 1.0]
         header, justify = ["Layer (type)", "Output Shape", "Param #"], ["left", "left", "right"]

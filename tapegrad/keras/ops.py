@@ -28,6 +28,9 @@ array([[0.5, 1. ],
 from __future__ import annotations
 
 import builtins
+import sys as _sys
+from importlib.machinery import ModuleSpec as _ModuleSpec
+import types as _types
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -38,6 +41,7 @@ from ._engine import convert_to_tensor as _convert
 from ._engine import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
+from .backend import image_data_format as _image_data_format
 from ._engine import vectorized_map as _vectorized_map
 from ._engine import custom_gradient as _custom_gradient
 from ..ops import array as _a
@@ -1478,6 +1482,41 @@ def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", dat
     return out if last else _to_first(out)
 
 
+def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: Any = 1, padding: str = "valid",
+                    data_format: Any = None) -> Tensor:
+    """Patches of images (``size`` of 2 ints or one int) or volumes (``size`` of 3 ints), each
+    flattened into the channel axis in row-major order of its positions, then channels (Keras's
+    ``keras.ops.image.extract_patches``). ``strides`` default to ``size``; unbatched inputs
+    (``(H, W, C)``, ``(D, H, W, C)``) give unbatched patches.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.extract_patches(ops.ones((2, 20, 20, 3)), (5, 5)).shape
+    TensorShape([2, 4, 4, 75])
+    """
+    if not isinstance(size, int):
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"Invalid `size` argument. Expected an int or a tuple. Received: size={size} of type "
+                            f"{type(size).__name__}")
+        if len(size) not in (2, 3):
+            raise ValueError(f"Invalid `size` argument. Expected a tuple of length 2 or 3. Received: size={size} "
+                             f"with length {len(size)}")
+    n = 2 if isinstance(size, int) else len(size)
+    strides = strides or size
+    if n == 3 and not isinstance(strides, int) and len(strides) != 3:
+        raise ValueError(f"Invalid `strides` argument. Got: {strides}")
+    x = _t(images)
+    unbatched = x.shape.rank == n + 1
+    x = _a.expand_dims(x, 0) if unbatched else x
+    last = _channels_last(x, data_format or _image_data_format())
+    x = x if last else _to_last(x)
+    ones = [1]
+    out = _conv._patches(x, ones + _spatial(size, n) + ones, ones + _spatial(strides, n) + ones,
+                         ones + _spatial(dilation_rate, n) + ones, str(padding).upper(), n,
+                         "ExtractImagePatches" if n == 2 else "ExtractVolumePatches")
+    out = out if last else _to_first(out)
+    return _a.squeeze(out, [0]) if unbatched else out
+
+
 def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
                    data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
     """The depthwise 1-D or 2-D convolution: each input channel with its own ``kernel`` slice
@@ -2035,7 +2074,7 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
             "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
             "batch_normalization", "rms_normalization", "dot_product_attention", "psnr", "quantile",
-            "median", "percentile"]
+            "median", "percentile", "extract_patches"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
@@ -2043,6 +2082,15 @@ for _name in __all__:
                      "vectorized_map"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
+
+# keras.ops.image, as far as tapegrad has it: a module of its own, in sys.modules, and this module
+# a package with no files (an empty __path__), so that `import keras.ops.image` and `from
+# keras.ops.image import extract_patches` find it as Keras's submodule
+image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``.")
+image.__spec__ = _ModuleSpec(image.__name__, None)
+image.extract_patches = extract_patches
+_sys.modules[image.__name__] = image
+__path__: list = []
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

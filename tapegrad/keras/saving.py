@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..saving import _member_problem, _write_atomically, load_variables, save_variables
+from . import backend
 from ._keras_tensor import KerasTensor
 from ._tree import flatten, map_structure
 
@@ -83,6 +84,7 @@ _scopes = threading.local()
 # tapegrad's module -> the Keras module a config names (and back, for deserialization)
 _KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._keras_tensor", "keras.layers"),
                   ("tapegrad.keras._variables", "keras.layers"), ("tapegrad.keras.export", "keras.layers"),
+                  ("tapegrad.keras.ops", "keras.ops"),
                   ("tapegrad.keras.initializers", "keras.initializers"),
                   ("tapegrad.keras.regularizers", "keras.regularizers"),
                   ("tapegrad.keras.constraints", "keras.constraints"),
@@ -276,9 +278,12 @@ def _find_class(config: dict, custom_objects: dict | None) -> Any:
             obj = get_registered_object(key, custom_objects)
             if obj is not None:
                 return obj
-    if name == "Operation":  # a keras.ops function or operator on KerasTensors (x + attention)
-        from .layers.operation import Operation
-        return Operation
+    module = config.get("module") or ""
+    if module == "keras.ops" or module.startswith("keras.src.ops") or name == "Operation":
+        # a keras.ops function or operator on KerasTensors (x + attention); "Operation" with
+        # {"op": ...}: tapegrad's files before each function had its class
+        from .layers.operation import op_class
+        return op_class(config["config"]["op"] if name == "Operation" else backend.snake_case(name))
     module = _TAPEGRAD_MODULES.get(config.get("module") or "")
     if module is not None:
         if name == "Functional":
@@ -434,7 +439,7 @@ def functional_config(model: Any) -> dict:
         return serialize_keras_object(x)
 
     layers = []
-    for layer in model.layers:
+    for layer in model.operations:
         entry = serialize_keras_object(layer)
         entry["name"] = layer.name
         entry["inbound_nodes"] = [

@@ -508,8 +508,8 @@ class Optimizer:
         dt = v.dtype.as_numpy_dtype
         shape = _shape_of(v)
         if isinstance(g, IndexedSlices):
-            values = np.asarray(g.values.numpy(), dt)
-            index = np.asarray(g.indices.numpy()).astype(np.int64).ravel()
+            values = np.asarray(g.values, dt)
+            index = np.asarray(g.indices).astype(np.int64).ravel()
             dense = None if g.dense_shape is None else tuple(np.asarray(g.dense_shape.numpy()).tolist())
             if (values.shape[1:] != shape[1:] or values.shape[0] != index.size
                     or dense not in (None, shape)):
@@ -537,7 +537,7 @@ class Optimizer:
         except (TypeError, ValueError) as e:
             raise TypeError(f"The gradient for variable {_name_of(v)} is not a tensor: {e}") from None
         like = _where(v)
-        arr = np.asarray(t.numpy()) if like is None else _bk.moved(t._value, like)
+        arr = np.asarray(t) if like is None else _bk.moved(t._value, like)
         if arr.shape != shape:
             raise InvalidArgumentError(
                 f"Cannot update variable {_name_of(v)} with shape {list(shape)} using a "

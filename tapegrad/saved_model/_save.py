@@ -64,7 +64,8 @@ def _children(obj: Any) -> list:
     defined on the class."""
     keras = _is_keras_layer(obj)
     out = []
-    own = getattr(obj, "_trackable_children", None)  # (tf.train.Checkpoint, tf.random.Generator)
+    # (tf.train.Checkpoint, tf.random.Generator; a Keras layer's are its checkpoint's names)
+    own = None if keras else getattr(obj, "_trackable_children", None)
     for k, v in sorted(own().items() if callable(own) else vars(obj).items()):
         if keras and (k.startswith("_") or k in ("train_function", "test_function", "predict_function")):
             continue

@@ -25,6 +25,7 @@ _LAZY = {
     **dict.fromkeys(["Embedding"], ".embedding"),
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
+    **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
     **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
     **dict.fromkeys(["TimeDistributed"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
@@ -92,6 +93,7 @@ if _typing.TYPE_CHECKING:
     from .wrappers import TimeDistributed  # noqa: F401
     from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
+    from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
                        LeakyReLU, Multiply, ReLU, Reshape, Softmax, add, concatenate, multiply)
 else:

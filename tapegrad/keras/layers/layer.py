@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .._engine import _strings
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from .._engine import Variable
@@ -26,11 +25,12 @@ from ...errors import InvalidArgumentError
 from ...module import Module
 from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
-from .._keras_tensor import KerasTensor, Node, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
+from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
 from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
 from .input_spec import _check_input_spec
+from .operation import Operation, _placeholder, spec_of_runs
 
 __all__ = ["Layer"]
 
@@ -116,21 +116,7 @@ def _sets_built(build: Callable) -> Callable:
     return build_then_built
 
 
-def _placeholder(x: Any, fill: int) -> Any:
-    """A KerasTensor's stand-in value: zeros (``fill`` for unknown dims), carrying ones as its
-    mask when the KerasTensor has one (a bool KerasTensor, or a mask over all but the last axis)."""
-    if not isinstance(x, KerasTensor):
-        return x
-    dims = [fill if d is None else d for d in x.shape]
-    value = convert_to_tensor(_strings.empty(dims) if x.dtype == "string" else np.zeros(dims, x.dtype))
-    mask = x._keras_mask
-    if mask is not None:
-        shape = mask.shape if isinstance(mask, KerasTensor) else value.shape[:-1]
-        set_mask(value, convert_to_tensor(np.ones([fill if d is None else d for d in shape], bool)))
-    return value
-
-
-class Layer(Module):
+class Layer(Operation, Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
     Subclass it, create weights with :meth:`add_weight` in ``build(input_shape)`` (run on the
@@ -172,13 +158,9 @@ class Layer(Module):
         unknown = [k for k in kwargs if k not in _ALLOWED_KWARGS]
         if unknown:
             raise self._unknown_arguments(unknown)
-        if name is None:
-            name = backend.unique_name(backend.snake_case(type(self).__name__))
-        elif not isinstance(name, str) or "/" in name:
-            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
-                             f"Received: name={name!r} (of type {type(name)})")
+        Operation.__init__(self, name=name)
+        name = self.name
         d = self.__dict__
-        d["_name"] = name
         d["_trainable"] = bool(trainable)
         d["_own_weights"] = []
         d["_weight_regularizers"] = []  # (variable, regularizer): kept by copies and pickles, as ids are not
@@ -261,6 +243,57 @@ class Layer(Module):
     def layers(self) -> list:
         """The layers this layer holds directly."""
         return list(self._sublayers())
+
+    # -- tf.train.Checkpoint ------------------------------------------------------------------------
+    # attribute -> the name Keras 3's own layer gives that weight (its Dense keeps `_kernel`)
+    _checkpoint_names: dict = {}
+    # tapegrad's bookkeeping, which Keras 3 keeps in its tracker, out of TensorFlow's sight
+    _NOT_CHECKPOINTED = frozenset({"_own_weights", "_weight_regularizers", "_losses", "_layers_list",
+                                   "_operations_list", "_stack", "_input", "_inbound_nodes",
+                                   "_initial_weights"})
+
+    def _trackable_children(self) -> dict:
+        """What ``tf.train.Checkpoint`` saves under this layer, named as TensorFlow names a Keras 3
+        layer's children: each attribute holding a variable, a layer, an optimizer (a compiled
+        model's) or a ``tf.Module``, by attribute name; a functional model's layers as
+        ``_operations/<i>`` and a Sequential's as ``_functional/_operations/<i>``. Lists and dicts
+        of them are kept by index and key, and a weight no attribute holds as
+        ``_own_weights/<i>``, where TensorFlow drops both (docs/differences.md)."""
+        children: dict = {}
+        reached: set = set()
+
+        def keep(v: Any) -> Any:
+            if isinstance(v, (Variable, Layer, Module)) or (hasattr(v, "apply_gradients")
+                                                          and hasattr(v, "iterations")):
+                if isinstance(v, Variable):
+                    reached.add(id(v))
+                return v
+            if isinstance(v, (list, tuple)):
+                kept = {str(i): k for i, k in ((i, keep(x)) for i, x in enumerate(v)) if k is not None}
+                return kept or None
+            if isinstance(v, dict):
+                kept = {k: c for k, c in ((k, keep(x)) for k, x in v.items() if isinstance(k, str))
+                        if c is not None}
+                return kept or None
+            return None
+
+        d = self.__dict__
+        if d.get("_functional") is True and "_operations_list" in d:
+            children["_operations"] = {str(i): op for i, op in enumerate(d["_operations_list"])
+                                       if isinstance(op, Layer)}
+        elif "_stack" in d and self.built:  # (a Sequential: its layers after Keras's InputLayer)
+            children["_functional"] = {"_operations": {str(i + 1): layer
+                                                       for i, layer in enumerate(d["_stack"])}}
+        for name in sorted(d):
+            if name in self._NOT_CHECKPOINTED:
+                continue
+            value = keep(d[name])
+            if value is not None:
+                children[self._checkpoint_names.get(name, name)] = value
+        for i, v in enumerate(d.get("_own_weights", ())):
+            if id(v) not in reached:
+                children[f"_own_weights/{i}"] = v
+        return children
 
     def _own_variables(self) -> list:
         own = list(self._own_weights)
@@ -501,7 +534,7 @@ class Layer(Module):
             args = (kwargs.pop("inputs"),)
         if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
                 any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
-            return self._symbolic_call(args, kwargs)
+            return self.symbolic_call(*args, **kwargs)
         first = args[0]
         first = _to_input(first, self) if type(first) is Tensor else \
             map_structure(lambda x: _to_input(x, self), first)
@@ -610,12 +643,9 @@ class Layer(Module):
             outs = (KerasTensor(out, dt) if _is_shape(out)
                     else map_structure(lambda s: KerasTensor(s.shape, dt), _shapes_as_lists(out)))
             return self._symbolic_masks(args, kwargs, outs)
-        runs = []
-        drawn = None
-        for fill in (2, 3):
-            a = map_structure(lambda x: _placeholder(x, fill), args)
+
+        def run(a: tuple, k: dict) -> Any:
             a = (map_structure(lambda x: _to_input(x, self), a[0]),) + tuple(a[1:])  # (as __call__)
-            k = map_structure(lambda x: _placeholder(x, fill), kwargs)
             if self._call_has_mask and k.get("mask") is None:
                 masks = map_structure(get_mask, a[0])
                 if any(m is not None for m in flatten(masks)):
@@ -623,7 +653,7 @@ class Layer(Module):
             stack = _call_stack()
             stack.append(False)
             try:
-                with name_scope(self), backend.StatelessConstruction(self.weights):
+                with name_scope(self):
                     self._maybe_build(a, k)
                     cast_state = _enter_autocast(self)
                     try:
@@ -633,11 +663,7 @@ class Layer(Module):
                     self._set_output_masks(a[0], k.get("mask"), out)
             finally:
                 stack.pop()
-            if drawn is None:
-                drawn = backend.python_random_states()
-            else:
-                backend.set_python_random_states(drawn)
-            runs.append(out)
+            return out
 
         def spec(o2: Any, o3: Any) -> KerasTensor:
             t = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(o2.shape, o3.shape)],
@@ -646,7 +672,7 @@ class Layer(Module):
             if m2 is not None and m3 is not None:
                 t._keras_mask = KerasTensor([d2 if d2 == d3 else None for d2, d3 in zip(m2.shape, m3.shape)], "bool")
             return t
-        return _zip_map(spec, runs[0], runs[1])
+        return spec_of_runs(run, args, kwargs, lambda: self.weights, spec)
 
     def _symbolic_masks(self, args: tuple, kwargs: dict, outputs: Any) -> Any:
         """``outputs`` (KerasTensors) with the masks Keras's ``compute_mask`` gives them for the
@@ -671,45 +697,13 @@ class Layer(Module):
                                              for i, d in enumerate(mask.shape)], "bool")
         return outputs
 
-    def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
+    def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         if not self.built:
             shapes = map_structure(lambda x: x.shape if isinstance(x, KerasTensor) else x, args[0])
             with name_scope(self):
                 self._maybe_build((shapes_to_specs(shapes),) + tuple(args[1:]), kwargs)
         _check_input_spec(self.input_spec, args[0], self.name)
-        outputs = self.compute_output_spec(*args, **kwargs)
-        node = Node(self, args, kwargs, outputs)
-        for i, t in enumerate(flatten(outputs)):
-            t._node, t._index = node, i
-            t.name = t.name or self.name
-        return outputs
-
-    # -- functional graph -------------------------------------------------------------------------
-
-    def _first_node(self, what: str) -> Node:
-        nodes = self.__dict__.get("_inbound_nodes")
-        if not nodes:
-            raise AttributeError(
-                f"The layer {self.name} has never been called and thus has no defined {what}: "
-                f"`{what}` is the symbolic tensor of the layer's first call in a functional graph "
-                "(on keras.Input, or inside a Sequential model with a known input shape).")
-        return nodes[0]
-
-    @property
-    def input(self) -> Any:
-        """The symbolic input of the layer's first call in a functional graph (a list when that
-        call took several tensors)."""
-        node = self._first_node("input")
-        xs = [t for t in flatten((node.args, node.kwargs)) if isinstance(t, KerasTensor)]
-        return xs[0] if len(xs) == 1 else xs
-
-    @property
-    def output(self) -> Any:
-        """The symbolic output of the layer's first call in a functional graph (a list when it
-        gave several tensors): ``keras.Model(model.inputs, layer.output)`` reuses the layers
-        between them, weights included."""
-        outs = flatten(self._first_node("output").outputs)
-        return outs[0] if len(outs) == 1 else outs
+        return self._record_node(args, kwargs, self.compute_output_spec(*args, **kwargs))
 
     # -- config -----------------------------------------------------------------------------------
 
@@ -781,15 +775,6 @@ def _shapes_as_lists(x: Any) -> Any:
 class _ShapeLeaf:
     def __init__(self, shape: Any) -> None:
         self.shape = tuple(shape)
-
-
-def _zip_map(fn: Callable, a: Any, b: Any) -> Any:
-    if isinstance(a, dict):
-        return {k: _zip_map(fn, a[k], b[k]) for k in a}
-    if isinstance(a, (list, tuple)):
-        out = [_zip_map(fn, x, y) for x, y in zip(a, b)]
-        return out if isinstance(a, list) else tuple(out)
-    return fn(a, b)
 
 
 def _trainable_first(variables: list) -> list:

@@ -29,6 +29,10 @@ __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 class _RNN(Layer):
     """The loop, masks, states and dropout the three recurrent layers share."""
 
+    # Keras 3's LSTM, GRU and SimpleRNN keep their weights in a `cell` sub-layer
+    _checkpoint_names = {"kernel": "cell/kernel", "recurrent_kernel": "cell/recurrent_kernel",
+                         "bias": "cell/bias"}
+
     gates = 1
     n_states = 1
 

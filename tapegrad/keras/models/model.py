@@ -75,8 +75,8 @@ class Model(Trainer, Layer):
         self._inputs_struct, self._outputs_struct = inputs, outputs
         self.inputs, self.outputs = flatten(inputs), flatten(outputs)
         self._nodes = _nodes_between(self.inputs, self.outputs)
-        layers = _layers_by_depth(self.inputs, self.outputs)
-        self._layers_list = layers
+        self._operations_list = _layers_by_depth(self.inputs, self.outputs)
+        self._layers_list = [op for op in self._operations_list if isinstance(op, Layer)]
         self.built = True
 
     # -- structure --------------------------------------------------------------------------------
@@ -113,10 +113,18 @@ class Model(Trainer, Layer):
 
     @property
     def layers(self) -> list:
-        """The model's layers (for a functional model, its InputLayers first)."""
+        """The model's layers (for a functional model, its InputLayers first; a ``keras.ops``
+        call on KerasTensors, ``x + y``, is an operation, not a layer: see :attr:`operations`)."""
         if self.__dict__.get("_functional"):
             return list(self._layers_list)
         return list(self._sublayers())
+
+    @property
+    def operations(self) -> list:
+        """A functional model's layers and ``keras.ops`` operations, in Keras's order."""
+        if self.__dict__.get("_functional"):
+            return list(self._operations_list)
+        return self.layers
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
         """A layer by name or by index in :attr:`layers`."""

@@ -1,0 +1,65 @@
+"""keras.ops calls on KerasTensors are Operations, not layers, as in Keras 3: ``model.layers``
+leaves them out, ``model.operations`` lists them under Keras's class names, and configs name
+their classes (also Keras's own ``keras.src.ops.*`` entries and tapegrad's older "Operation")."""
+import numpy as np
+import pytest
+
+from tapegrad import keras
+from tapegrad.keras.layers.operation import Operation
+
+
+def _model():
+    x = keras.Input((3,))
+    h = keras.layers.Dense(4, kernel_initializer="ones")(x)
+    y = keras.ops.sum(h * 2.0 + x[:, :1], axis=-1)
+    return keras.Model(x, y)
+
+
+def test_operations_are_not_layers():
+    keras.backend.clear_session()
+    model = _model()
+    assert [type(op).__name__ for op in model.layers] == ["InputLayer", "Dense"]
+    assert [type(op).__name__ for op in model.operations] == \
+        ["InputLayer", "Dense", "Multiply", "GetItem", "Add", "Sum"]
+    assert [op.name for op in model.operations[2:]] == ["multiply", "get_item", "add", "sum"]
+    assert all(isinstance(op, Operation) for op in model.operations)
+    assert isinstance(model.layers[1], Operation)  # (Layer subclasses Operation)
+    assert repr(model.operations[-1]) == "<Operation name=sum>"
+    with pytest.raises(ValueError, match="No such layer"):
+        model.get_layer("add")
+    # a layer named after an op shares Keras's name counter
+    assert keras.layers.Add().name == "add_1"
+    assert model.operations[-1].output is model.outputs[0]
+
+
+def test_operations_round_trip_through_a_config():
+    keras.backend.clear_session()
+    model = _model()
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    config = model.get_config()
+    entry = config["layers"][-1]
+    assert (entry["class_name"], entry["config"]) == ("Sum", {"name": "sum", "axis": -1})
+    again = keras.Model.from_config(config)
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again(x).numpy(), model(x).numpy())
+    assert [type(op).__name__ for op in again.operations] == [type(op).__name__ for op in model.operations]
+
+
+def test_configs_keras_and_older_tapegrad_files_write():
+    keras.backend.clear_session()
+    model = _model()
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    config = model.get_config()
+    keras_style = {**config, "layers": [dict(e, module="keras.src.ops.numpy", registered_name=e["class_name"])
+                                        if e["class_name"] in ("Multiply", "GetItem", "Add", "Sum") else e
+                                        for e in config["layers"]]}
+    legacy = {**config, "layers": [dict(e, class_name="Operation", module="keras.layers", config={
+        "name": e["config"]["name"], "trainable": True, "op": {"Multiply": "multiply", "GetItem": "get_item",
+                                                             "Add": "add", "Sum": "sum"}[e["class_name"]],
+        "op_kwargs": {k: v for k, v in e["config"].items() if k != "name"}})
+        if e["class_name"] in ("Multiply", "GetItem", "Add", "Sum") else e for e in config["layers"]]}
+    for c in (keras_style, legacy):
+        again = keras.Model.from_config(c)
+        again.set_weights(model.get_weights())
+        np.testing.assert_allclose(again(x).numpy(), model(x).numpy())
+        assert [type(op).__name__ for op in again.operations][2:] == ["Multiply", "GetItem", "Add", "Sum"]
