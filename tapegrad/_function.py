@@ -253,8 +253,15 @@ class Function:
     # -- arguments
     def _bind(self, args: tuple, kwargs: dict) -> tuple:
         if self._sig is not None:
-            if kwargs and self._pysig is not None:
-                b = self._pysig.bind(*args, **kwargs)
+            if self._pysig is not None and (kwargs or len(args) < len(self._sig)):
+                # (keywords by name; a parameter left out takes its default, which the
+                # input_signature's spec then converts, as TensorFlow's canonicalization does)
+                try:
+                    b = self._pysig.bind(*args, **kwargs)
+                except TypeError as e:
+                    raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed due to "
+                                    f"`{e}`.") from None
+                b.apply_defaults()
                 args, kwargs = b.args, b.kwargs
             if len(args) != len(self._sig) or kwargs:
                 raise TypeError(f"{self.__name__}: the input_signature has {len(self._sig)} "
