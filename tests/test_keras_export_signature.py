@@ -50,3 +50,31 @@ def test_subclassed_model_uses_its_build_shape(tmp_path):
     fn, specs = _serve_specs(model, tmp_path / "built")
     assert [tuple(s.shape) for s in specs.values()] == [(None, 4)]
     assert tuple(list(fn(**{next(iter(specs)): tf.ones((2, 4))}).values())[0].shape) == (2, 1)
+
+
+def test_default_signature_needs_outputs(tmp_path):
+    """TensorFlow's rule when no signatures are given: the root's one function with an
+    input_signature that returns tensors; one that returns nothing (an assignment) is none."""
+    class Mutable(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    m = Mutable()
+    tf.saved_model.save(m, str(tmp_path / "none"))
+    loaded = tf.saved_model.load(str(tmp_path / "none"))
+    assert len(loaded.signatures) == 0 and float(m.v.numpy()) == 1.0
+
+    class Scaled(Mutable):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def scaled(self, x):
+            return x * self.v
+
+    s = Scaled()
+    tf.saved_model.save(s, str(tmp_path / "one"))
+    sig = tf.saved_model.load(str(tmp_path / "one")).signatures["serving_default"]
+    np.testing.assert_array_equal(list(sig(x=tf.constant([2.0])).values())[0].numpy(), [2.0])
