@@ -98,6 +98,22 @@ def dict_outputs(tf, keras, np):
     return _fit(model, x, {"reg": ya, "cls": yb})
 
 
+def nested_outputs(tf, keras, np):
+    """Outputs nested as ``{"a": a, "b": [c, d]}``: loss, weights and metrics in that structure,
+    one output without a loss (its target None)."""
+    x, ya, yb = _data(np)
+    inp = keras.Input((3,), name="x")
+    h = keras.layers.Dense(4, activation="tanh", name="h", kernel_initializer="ones")(inp)
+    a = keras.layers.Dense(2, name="a", kernel_initializer="ones")(h)
+    c = keras.layers.Dense(1, activation="sigmoid", name="c", kernel_initializer="ones")(h)
+    d = keras.layers.Dense(3, name="d", kernel_initializer="ones")(h)
+    model = keras.Model(inp, {"a": a, "b": [c, d]})
+    model.compile(keras.optimizers.SGD(0.1), loss={"a": "mse", "b": ["binary_crossentropy", None]},
+                  loss_weights={"a": 0.5, "b": [2.0, None]},
+                  metrics={"a": ["mae"], "b": [["accuracy"], None]})
+    return _fit(model, x, {"a": ya, "b": [yb, None]})
+
+
 def one_loss_two_outputs(tf, keras, np):
     """One loss for every output, with a float loss weight... which Keras refuses for two."""
     x, ya, yb = _data(np)
@@ -215,8 +231,8 @@ def retracing_warnings(tf, keras, np):
 
 
 CASES = [partial_targets, partial_targets_weighted, dict_loss_and_weights, flat_weights_for_dict_loss,
-         dict_outputs, one_loss_two_outputs, single_output_two_losses, errors, unknown_size_epochs,
-         retracing_warnings]
+         dict_outputs, nested_outputs, one_loss_two_outputs, single_output_two_losses, errors,
+         unknown_size_epochs, retracing_warnings]
 
 
 def main():
