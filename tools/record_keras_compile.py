@@ -176,8 +176,16 @@ def unknown_size_epochs(tf, keras, np):
             def on_train_batch_begin(self, batch, logs=None):
                 begun.append(batch)
 
+            def on_test_batch_begin(self, batch, logs=None):
+                begun.append(f"test {batch}")
+
+            def on_predict_batch_begin(self, batch, logs=None):
+                begun.append(f"predict {batch}")
+
         ds = tf.data.Dataset.from_tensor_slices((x, ya)).filter(lambda a, b: True).batch(4)
         history = model.fit(ds, epochs=3, verbose=0, callbacks=[Count()])
+        model.evaluate(ds, verbose=0, callbacks=[Count()])
+        model.predict(ds, verbose=0, callbacks=[Count()])
         out[name] = {"loss": _round(history.history["loss"]), "begun": begun,
                      "iterations": int(model.optimizer.iterations.numpy()),
                      "seed_state": [int(v) for v in drop.seed_generator.state.numpy()]}

@@ -423,7 +423,12 @@ class Trainer:
                 iterable of batches ``x``, ``(x, y)`` or ``(x, y, sample_weight)``: the batches
                 then carry the targets and weights, so ``y`` and ``sample_weight`` must not be
                 given (``y`` raises ``ValueError``) and ``batch_size`` is not used. Float arrays
-                are cast to ``keras.backend.floatx()`` (float32 by default).
+                are cast to ``keras.backend.floatx()`` (float32 by default). A dataset of
+                unknown cardinality (after ``filter``, a ``TextLineDataset``, ...) or a generator
+                ends each epoch as in Keras: with a step begun on the batch it does not have
+                (the callbacks' ``on_train_batch_begin`` hears of it; in a traced step the
+                optimizer's ``iterations`` and the seed generators move on once more, as
+                TensorFlow runs the step's batch-free ops before the missing batch fails it).
             y: the targets, structured as the model's outputs (arrays only).
             batch_size: rows per batch for array data (default 32; the last batch may be
                 smaller).
@@ -653,11 +658,14 @@ class Trainer:
         cbs.on_predict_begin()
         outs: list = []
         predict_function = self.make_predict_function() if dist is None else None
+        step = -1
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
             out = predict_function(batch) if dist is None else dist.predict(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
+        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
+            cbs.on_predict_batch_begin(step + 1)
         cbs.on_predict_end()
         if not outs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
