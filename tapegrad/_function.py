@@ -254,9 +254,7 @@ class Function:
     def _bind(self, args: tuple, kwargs: dict) -> tuple:
         if self._sig is not None:
             if self._pysig is not None and (kwargs or len(args) < len(self._sig)):
-                # (keywords by name; a parameter left out takes its default, which the
-                # input_signature's spec then converts, as TensorFlow's canonicalization does)
-                try:
+                try:  # (keywords by name, and defaults for what the call leaves out, as TF binds them)
                     b = self._pysig.bind(*args, **kwargs)
                 except TypeError as e:
                     raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed due to "

@@ -606,3 +606,18 @@ def test_size_free_trace_replays_for_other_sizes_under_a_tape():
         np.testing.assert_allclose(gx.numpy(), 2.0 * np.cos(x.numpy()), rtol=1e-6)
         np.testing.assert_allclose(gw.numpy(), np.sin(x.numpy()).sum(), rtol=1e-6)
     assert len(log) == 1
+
+
+def test_input_signature_takes_defaults_for_arguments_the_call_leaves_out():
+    # TF binds the call to the Python signature: a parameter left out takes its default, then
+    # the signature's TensorSpec converts it (the DeepDream tutorial's tile_size=512)
+    class T(tf.Module):
+        @tf.function(input_signature=(tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)))
+        def __call__(self, x, n=3):
+            return x * tf.cast(n, tf.float32)
+    t = T()
+    assert t(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
+    assert t(tf.constant([1.0]), 2).numpy().tolist() == [2.0]
+    assert t(tf.constant([1.0]), n=5).numpy().tolist() == [5.0]
+    with pytest.raises(TypeError, match="Binding inputs"):
+        t(n=5)

@@ -1,4 +1,4 @@
-"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality``, ``ignore_errors``, ``save``/``load`` and the CSV readers
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``Counter``, ``cardinality``, ``ignore_errors``, ``save``/``load`` and the CSV readers
 (``CsvDataset``, ``make_csv_dataset``) that programs still import from here.
 
 >>> import tapegrad as tf
@@ -14,7 +14,7 @@ from .._tensor import Tensor
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from ._records import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "ignore_errors", "load", "make_csv_dataset", "save"]
 
 
@@ -28,6 +28,17 @@ class AutoShardPolicy(enum.IntEnum):
     FILE = 1
     DATA = 2
     HINT = 3
+
+
+def Counter(start: Any = 0, step: Any = 1, dtype: Any = "int64") -> Dataset:
+    """``tf.data.Dataset.counter(start, step, dtype)``, under its older name (deprecated in
+    TensorFlow, which warns; tapegrad does not).
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.experimental.Counter(start=2, step=5).take(3)]
+    [2, 7, 12]
+    """
+    return Dataset.counter(start, step, dtype)
 
 
 def ignore_errors(log_warning: bool = False) -> Callable[[Any], Any]:

@@ -89,11 +89,12 @@ class KerasTensor:
     def __rsub__(self, o: Any) -> Any: return operation("subtract", (o, self))
     def __mul__(self, o: Any) -> Any: return operation("multiply", (self, o))
     def __rmul__(self, o: Any) -> Any: return operation("multiply", (o, self))
-    def __truediv__(self, o: Any) -> Any: return operation("divide", (self, o))
-    def __rtruediv__(self, o: Any) -> Any: return operation("divide", (o, self))
+    def __truediv__(self, o: Any) -> Any: return operation("true_divide", (self, o))
+    def __rtruediv__(self, o: Any) -> Any: return operation("true_divide", (o, self))
     def __floordiv__(self, o: Any) -> Any: return operation("floor_divide", (self, o))
     def __rfloordiv__(self, o: Any) -> Any: return operation("floor_divide", (o, self))
     def __mod__(self, o: Any) -> Any: return operation("mod", (self, o))
+    def __rmod__(self, o: Any) -> Any: return operation("mod", (o, self))
     def __pow__(self, o: Any) -> Any: return operation("power", (self, o))
     def __rpow__(self, o: Any) -> Any: return operation("power", (o, self))
     def __matmul__(self, o: Any) -> Any: return operation("matmul", (self, o))
@@ -104,7 +105,19 @@ class KerasTensor:
     def __le__(self, o: Any) -> Any: return operation("less_equal", (self, o))
     def __gt__(self, o: Any) -> Any: return operation("greater", (self, o))
     def __ge__(self, o: Any) -> Any: return operation("greater_equal", (self, o))
+    def __ne__(self, o: Any) -> Any: return operation("not_equal", (self, o))  # type: ignore[override]
+    def __and__(self, o: Any) -> Any: return operation("logical_and", (self, o))
+    def __rand__(self, o: Any) -> Any: return operation("logical_and", (o, self))
+    def __or__(self, o: Any) -> Any: return operation("logical_or", (self, o))
+    def __ror__(self, o: Any) -> Any: return operation("logical_or", (o, self))
+    def __xor__(self, o: Any) -> Any: return operation("logical_xor", (self, o))
+    def __rxor__(self, o: Any) -> Any: return operation("logical_xor", (o, self))
+    def __invert__(self) -> Any: return operation("logical_not", (self,))
+    def __round__(self, ndigits: int | None = None) -> Any: return operation("round", (self,), {"decimals": ndigits or 0})
     def __getitem__(self, key: Any) -> Any: return operation("get_item", (self, key))
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
 
     __hash__ = object.__hash__  # (identity: graph bookkeeping keys on it)
 

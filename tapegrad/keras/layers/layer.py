@@ -176,7 +176,7 @@ class Layer(Operation, Module):
             dt = policy.variable_dtype
         else:
             dt = backend.standardize_dtype(getattr(spec, "name", spec) if not isinstance(spec, np.dtype) else spec)
-            if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
+            if dt not in ("float16", "bfloat16", "float32", "float64", "string", "bool") and dtype is not None and \
                     not np.issubdtype(np.dtype(dt), np.number):
                 raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
         d["_dtype"] = dt
