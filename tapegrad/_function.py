@@ -186,8 +186,15 @@ class Function:
     """A Python function traced once per input signature and replayed; made by :func:`function`."""
 
     def __init__(self, fn: Callable, input_signature: Any = None, reduce_retracing: bool = False,
-                 name: str | None = None, owner: Any = None) -> None:
+                 name: str | None = None, owner: Any = None, stats_key: Any = None,
+                 batch_free: bool = False) -> None:
+        # stats_key: what the retracing warning counts this function's traces under (default:
+        # its Python function's code); batch_free: count traces as if every tensor argument's
+        # first dimension were None (Keras's step functions take a dataset's batches, whose
+        # element spec has a None batch dimension: one trace for every batch size)
         self._fn = fn
+        self._stats_key_for = stats_key
+        self._batch_free = batch_free
         self._sig = None if input_signature is None else tuple(input_signature)
         if self._sig is not None:
             for s in _nest.flatten(list(self._sig)):
@@ -316,6 +323,8 @@ class Function:
         return tensors, tuple(key), _shape_of_structure(structure), flat, variables
 
     def _count_trace(self, key: tuple, structure: Any) -> None:
+        if self._batch_free:
+            key = tuple(("T", (None,) + k[1][1:], k[2]) if k[0] == "T" and k[1] else k for k in key)
         if self._sig is not None:
             if not self._counted:
                 self._counted.append(None)
@@ -419,9 +428,23 @@ class Function:
         if d is not None:  # (its calls since the last trace still count for the next one)
             d.gone += self._ncalls - self._told
 
+    def count_call(self, *args: Any, **kwargs: Any) -> None:
+        """Count a call made without this function (run eagerly in its place) as TensorFlow would
+        count it had this function been called: a trace for a new signature, else a replay."""
+        self._ncalls += 1
+        try:
+            args, kwargs = self._bind(args, kwargs)
+            _, key, structure, _, _ = self._leaves(args, kwargs)
+        except TypeError:  # (arguments a trace would refuse: the caller runs them eagerly)
+            return
+        counted = self._count
+        self._count_trace(key, structure)
+        if self._count != counted:
+            self._note_trace()
+
     def _note_trace(self) -> None:
         """This call traces (as TensorFlow counts traces): TensorFlow's retracing warning."""
-        key = _stats_key(self._fn)
+        key = self._stats_key_for if self._stats_key_for is not None else _stats_key(self._fn)
         if key is None:
             return
         with _detectors_lock:

@@ -121,6 +121,16 @@ class _Saver:
         self.nodes[n] = node
         return n
 
+    def restore_variables(self) -> None:
+        """Give back the values the variables had when saved: tracing a function on sample inputs
+        runs its assignments (TensorFlow's tracing runs none)."""
+        for x in self.keep:
+            n = self.variables.get(id(x)) if isinstance(x, Variable) else None
+            if n is not None and self.nodes[n] is not None:
+                saved = self.values[self.nodes[n]["key"]]
+                if not np.array_equal(np.asarray(x.numpy()), saved, equal_nan=saved.dtype.kind in "fc"):
+                    x.assign(saved)
+
     def resource(self, v: Any) -> int:
         n = self.variables.get(id(v))
         if n is None:
@@ -354,20 +364,43 @@ def _default_signature(obj: Any) -> Any:
         def serving_default(inputs: Any) -> Any:
             return obj(inputs)
         return _function.function(serving_default, input_signature=sig)
-    found = [v for _, v in _children(obj) if isinstance(v, _function.Function) and v.input_signature is not None
-             and _returns_tensors(v)]
+    children = _children(obj)
+    for name, v in children:
+        if name == DEFAULT_SERVING_SIGNATURE_DEF_KEY and isinstance(v, (_function.Function, _function.ConcreteFunction)):
+            return v
+    found = [v for _, v in children if (isinstance(v, _function.Function) and v.input_signature is not None
+                                        or isinstance(v, _function.ConcreteFunction)) and _valid_signature(v)]
     return found[0] if len(found) == 1 else None
 
 
-def _returns_tensors(f: Any) -> bool:
-    """Whether ``f`` can be a signature (TensorFlow's ``_valid_signature``): it returns a tensor, or
-    a list or dict of them, not None (a function that only assigns)."""
-    out = f.get_concrete_function().structured_outputs
-    leaves = _nest.flatten(out)
-    return out is not None and bool(leaves) and all(isinstance(x, (Tensor, TensorSpec)) for x in leaves)
+def _valid_signature(f: Any) -> bool:
+    """TensorFlow's test of a function to serve as a signature: it has outputs, all tensors (in a
+    dict: under string keys), and takes no Variable."""
+    if isinstance(f, _function.ConcreteFunction):
+        outs, specs = f.structured_outputs, _nest.flatten(f.structured_input_signature)
+    else:
+        specs = _nest.flatten(list(f.input_signature))
+        try:
+            structure = (tuple(f.input_signature), {})
+            dims = _none_dims(structure, f.__name__)
+            _, flat = _trace_once(f._fn, structure, dims, [_sizes.BASE] * len(dims), f.__name__)
+        except Exception:  # noqa: BLE001  (a function that does not trace serves no signature)
+            return False
+        outs = flat
+    if any(isinstance(s, Variable) for s in specs):
+        return False
+    if isinstance(outs, dict) and not all(isinstance(k, str) for k in outs):
+        return False
+    leaves = _nest.flatten(outs)
+    return bool(leaves) and all(isinstance(x, (Tensor, TensorSpec)) for x in leaves)
 
 
 def _keras_input_signature(model: Any) -> Any:
+    # (as Keras's _default_save_signature: the inputs' own shapes, batch included, in the
+    # structure the functional model was given them)
+    struct = model.__dict__.get("_inputs_struct")
+    if model.__dict__.get("_functional") and struct is not None:
+        return (_nest.map_structure(lambda x: TensorSpec(tuple(x.shape), x.dtype), struct),)
     inputs = getattr(model, "inputs", None)
     if inputs:
         specs = [TensorSpec(tuple(x.shape), x.dtype) for x in inputs]
@@ -419,6 +452,8 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: SaveOptions
         concrete = [_finish_concrete(saver, c) for c in saver.concrete]
     except Unsavable as e:
         raise ValueError(f"Cannot save {type(obj).__name__} to {export_dir!r}: {e}.") from None
+    finally:
+        saver.restore_variables()
     graph = {"format": MAGIC, "version": VERSION, "nodes": saver.nodes, "concrete": concrete,
              "signatures": sig_data}
     _write(os.fspath(export_dir), graph, saver)
