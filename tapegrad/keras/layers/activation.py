@@ -93,6 +93,8 @@ class ThresholdedReLU(Layer):
     array([[0. , 0. , 0.7]], dtype=float32)
     """
 
+    _keras_module = "keras._legacy.layers"  # (the module Keras's configs name)
+
     def __init__(self, theta: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if theta is None:

@@ -434,6 +434,8 @@ class RandomHeight(_LegacyResize):
     TensorShape([2, 6, 3, 1])
     """
 
+    _keras_module = "keras._legacy.layers"
+
 
 class RandomWidth(_LegacyResize):
     """In training, resizes the images' width by one random factor in ``[1 + lower, 1 + upper)``
@@ -449,3 +451,4 @@ class RandomWidth(_LegacyResize):
 
     _axis = -2
     _side = "width"
+    _keras_module = "keras._legacy.layers"

@@ -43,6 +43,7 @@ class Wrapper(Layer):
 
     def build(self, input_shape: Any = None) -> None:
         if not self.layer.built:
+            self.layer.__dict__["_build_input_shape"] = input_shape  # (its build_config, as Keras records)
             self.layer.build(input_shape)
             self.layer.built = True
         self.built = True
