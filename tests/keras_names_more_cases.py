@@ -138,6 +138,23 @@ def run_loss(tf, keras, name):
             "deserialized": plain(keras.losses.deserialize(keras.losses.serialize(loss)).get_config())}
 
 
+def run_masked_loss(tf, keras):
+    """A loss of a masked ``y_pred`` (Masking's output): Keras's ``Loss.__call__`` weighs the masked
+    steps 0 and averages over the others; with Circle, that mask and the loss's own combine."""
+    x = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.5, 0.5], [2.0, 1.0], [0.0, 0.0]]], np.float32)
+    y_true = np.array([[[0.0, 1.0], [5.0, 5.0], [2.0, 2.0]], [[1.0, 0.0], [1.0, 1.0], [9.0, 9.0]]], np.float32)
+    masked = keras.layers.Masking(0.0)(tf.constant(x))
+    out = {}
+    for reduction in ("sum_over_batch_size", "sum", "none"):
+        loss = keras.losses.MeanSquaredError(reduction=reduction)
+        out[reduction] = enc(loss(y_true, masked, sample_weight=np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]],
+                                                                          np.float32)))
+    labels, emb = embedding_data()
+    emb = emb * np.array([1, 1, 1, 0, 1, 1], np.float32)[:, None]  # sample 3 all zeros: masked
+    out["circle"] = enc(keras.losses.Circle(gamma=2.0)(labels, keras.layers.Masking(0.0)(tf.constant(emb))))
+    return out
+
+
 # name -> (function, kwargs, data)
 LOSS_FUNCTIONS = {
     "dice": ("dice", {}, "seg"), "dice_axis": ("dice", {"axis": (1, 2)}, "seg"),

@@ -104,6 +104,12 @@ def test_loss_functions_match_keras(name):
     assert got["get_is_fn"] == want["get_is_fn"]
 
 
+def test_a_loss_of_a_masked_prediction_matches_keras():
+    got, want = cases.run_masked_loss(tf, keras), DATA["masked_loss"]
+    for key in want:
+        close(got[key], want[key])
+
+
 def test_circle_masks_a_sample_without_positives():
     labels, emb = cases.embedding_data()
     per_sample = keras.losses.circle(labels, emb)

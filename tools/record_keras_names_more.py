@@ -32,6 +32,7 @@ def main():
                            for n in cases.ACTIVATIONS for d in cases.ACTIVATION_DTYPES},
            "metric_aliases": {n: cases.run_metric_alias(k, n) for n in cases.METRIC_ALIASES},
            "losses": {n: cases.run_loss(tf, k, n) for n in cases.LOSSES},
+           "masked_loss": cases.run_masked_loss(tf, k),
            "loss_functions": {n: cases.run_loss_function(tf, k, n) for n in cases.LOSS_FUNCTIONS},
            "stft": {n: cases.run_stft(k, n) for n in cases.STFT},
            "source_inputs": cases.run_source_inputs(k),
