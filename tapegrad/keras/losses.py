@@ -26,8 +26,7 @@ from ._engine import convert_to_tensor
 from ._engine import Tensor
 from ._engine import warn_outside
 from ..distribute import _strategy as _distribute
-from ..ops.array import expand_dims, reshape, squeeze
-from ..ops.array import eye, transpose
+from ..ops.array import expand_dims, eye, reshape, squeeze, transpose
 from ..ops.linalg import matmul
 from ..ops.math import (abs as _abs, cast, clip_by_value, equal, greater, log, logical_and,
                         logical_not, maximum, not_equal, pow as _pow, rsqrt, minimum, sigmoid,
