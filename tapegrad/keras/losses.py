@@ -36,7 +36,7 @@ from ..ops.nn import (ctc_loss, sigmoid_cross_entropy_with_logits, softmax, soft
 from ..ops.reduction import reduce_logsumexp, reduce_max, reduce_mean, reduce_sum
 from ..ops.special import divide_no_nan, softplus
 from . import _logits
-from ._keras_tensor import get_mask, set_mask
+from ._mask_table import get_mask, set_mask
 
 __all__ = [
     "Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
