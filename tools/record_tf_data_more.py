@@ -1,0 +1,185 @@
+"""Record what TensorFlow's tf.data gives for the cases tests/test_data_more.py replays on tapegrad:
+group_by_window, bucket_by_sequence_length, random, sample_from_datasets, choose_from_datasets,
+get_single_element, unique, rebatch, options and the tf.data.experimental functions (issue #24).
+
+Run with a Python that has TensorFlow 2.21 (never needed by tapegrad or by CI; the tests read
+only the JSON this script writes):
+
+    $TAPEGRAD_TF_PYTHON tools/record_tf_data_more.py
+
+Cases are snippets as in tools/record_tf_data.py (whose ``encode`` and ``run_case`` they share),
+written to ``tests/fixtures/tf_data_more.json``. ``--only SUBSTRING`` prints the matching cases'
+results without writing.
+"""
+import argparse
+import json
+import os
+
+from record_tf_data import run_case  # tools/record_tf_data.py (this script's folder is on sys.path)
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE = os.path.join(REPO, "tests", "fixtures", "tf_data_more.json")
+
+GW = "lambda k, w: w.batch(3)"
+LENS = "D.from_tensor_slices(np.array([1, 5, 3, 2, 7, 4, 6, 1, 8, 2], np.int64)).map(lambda n: tf.fill([n], n))"
+
+CASES = {
+    # group_by_window
+    "gbw_basic": f"out = el(D.range(10).group_by_window(lambda x: x % 2, {GW}, window_size=3))",
+    "gbw_flush_sorted": ("out = el(D.from_tensor_slices(np.array([5, 3, 9, 1, 5, 7], np.int64))"
+                         ".group_by_window(lambda x: x % 4, lambda k, w: w.batch(10), window_size=5))"),
+    "gbw_size_func": ("out = el(D.range(12).group_by_window(lambda x: x % 3, lambda k, w: w.batch(5),"
+                      " window_size_func=lambda k: k + 1))"),
+    "gbw_reduce_uses_key": ("out = el(D.range(8).group_by_window(lambda x: x % 2,"
+                            " lambda k, w: w.map(lambda v: v * 10 + k), window_size=2))"),
+    "gbw_spec": f"out = D.range(10).group_by_window(lambda x: x % 2, {GW}, window_size=3).element_spec",
+    "gbw_spec_tuple": ("out = D.from_tensor_slices((np.arange(6), np.ones((6, 2), np.float32)))"
+                       ".group_by_window(lambda a, b: a % 2, lambda k, w: w.batch(2), window_size=2).element_spec"),
+    "gbw_tuple": ("out = el(D.from_tensor_slices((np.arange(6), np.arange(6.0, dtype=np.float32)))"
+                  ".group_by_window(lambda a, b: a % 3, lambda k, w: w.batch(2), window_size=2))"),
+    "gbw_cardinality": f"out = D.range(10).group_by_window(lambda x: x % 2, {GW}, window_size=3).cardinality()",
+    "gbw_both_sizes": f"out = D.range(4).group_by_window(lambda x: x, {GW}, window_size=2, window_size_func=lambda k: k)",
+    "gbw_no_size": f"out = D.range(4).group_by_window(lambda x: x, {GW})",
+    "gbw_int32_key": ("out = el(D.from_tensor_slices([1, 2, 3]).group_by_window(lambda x: x % 2, "
+                      "lambda k, w: w.batch(2), window_size=2))"),
+    "gbw_zero_size": f"out = el(D.range(4).group_by_window(lambda x: x % 2, {GW}, window_size=0))",
+    "gbw_not_dataset": "out = D.range(4).group_by_window(lambda x: x % 2, lambda k, w: k, window_size=2)",
+    "gbw_shuffled": ("out = el(D.range(20).shuffle(20, seed=3).group_by_window(lambda x: x % 3,"
+                     " lambda k, w: w.batch(4), window_size=4))"),
+    "gbw_iterate_twice": ("ds = D.range(7).group_by_window(lambda x: x % 2, lambda k, w: w.batch(3), window_size=3)\n"
+                          "out = (el(ds), el(ds))"),
+    # bucket_by_sequence_length
+    "bucket_padded": f"ds = {LENS}.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2])\n"
+                     "out = (el(ds), ds.element_spec)",
+    "bucket_to_boundary": (f"ds = {LENS}.filter(lambda x: tf.shape(x)[0] < 6)"
+                           ".bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3, 6], [2, 3, 2],"
+                           " pad_to_bucket_boundary=True)\nout = (el(ds), ds.element_spec)"),
+    "bucket_to_boundary_last": (f"ds = {LENS}.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3, 6], [2, 3, 2],"
+                                " pad_to_bucket_boundary=True)\nout = el(ds)"),
+    "bucket_no_padding": ("ds = D.range(10).map(lambda x: (x, tf.fill([2], x)))"
+                          ".bucket_by_sequence_length(lambda a, b: a, [4], [3, 2], no_padding=True)\n"
+                          "out = (el(ds), ds.element_spec)"),
+    "bucket_drop_remainder": (f"ds = {LENS}.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [4], [2, 3],"
+                              " drop_remainder=True)\nout = (el(ds), ds.element_spec)"),
+    "bucket_padding_values": (f"ds = {LENS}.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [4], [3, 3],"
+                              " padding_values=np.int64(-1))\nout = el(ds)"),
+    "bucket_padded_shapes": (f"ds = {LENS}.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [4], [3, 3],"
+                             " padded_shapes=tf.TensorShape([9]))\nout = (el(ds), ds.element_spec)"),
+    "bucket_dict": ("ds = D.from_tensor_slices({'n': np.array([1, 4, 2, 5], np.int64)})"
+                    ".map(lambda d: {'x': tf.fill([d['n']], 1.0), 'n': d['n']})"
+                    ".bucket_by_sequence_length(lambda d: d['n'], [3], [2, 2])\nout = (el(ds), ds.element_spec)"),
+    "bucket_no_padding_int32": ("ds = D.range(10).map(lambda x: (x, tf.fill([2], x)))"
+                                ".bucket_by_sequence_length(lambda a, b: tf.cast(a, tf.int32), [4], [3, 2], no_padding=True)\n"
+                                "out = (el(ds), ds.element_spec)"),
+    "bucket_dict_int32": ("ds = D.from_tensor_slices({'n': np.array([1, 4, 2, 5], np.int64)})"
+                          ".map(lambda d: {'x': tf.fill([d['n']], 1.0), 'n': d['n']})"
+                          ".bucket_by_sequence_length(lambda d: tf.shape(d['x'])[0], [3], [2, 2])\n"
+                          "out = (el(ds), ds.element_spec)"),
+    "bucket_python_int_length": "out = el(D.range(5).map(lambda x: tf.fill([x], x)).bucket_by_sequence_length(lambda x: 2, [3], [2, 2]))",
+    "bucket_float_length": ("out = el(D.range(5).map(lambda x: tf.fill([x], x))"
+                            ".bucket_by_sequence_length(lambda x: tf.cast(tf.shape(x)[0], tf.float32), [3], [2, 2]))"),
+    "bucket_bad_sizes": "out = D.range(3).bucket_by_sequence_length(lambda x: x, [3], [1, 2, 3])",
+    # random
+    "random_seeded": "out = el(D.random(seed=4).take(6))",
+    "random_same_each_epoch": "ds = D.random(seed=7).take(4)\nout = (el(ds), el(ds))",
+    "random_rerandomize": "ds = D.random(seed=7, rerandomize_each_iteration=True).take(4)\nout = (el(ds), el(ds))",
+    "random_repeat_rerandomize": "out = el(D.random(seed=3, rerandomize_each_iteration=True).take(3).repeat(3))",
+    "random_global_seed": "tf.random.set_seed(11)\nout = (el(D.random().take(3)), el(D.random().take(3)))\ntf.random.set_seed(None)",
+    "random_global_and_op_seed": "tf.random.set_seed(11)\nout = el(D.random(seed=2).take(3))\ntf.random.set_seed(None)",
+    "random_spec_cardinality": "out = (D.random(seed=1).element_spec, D.random(seed=1).cardinality())",
+    # sample_from_datasets
+    "sample_uniform": "out = el(D.sample_from_datasets([D.range(5), D.range(100, 105)], seed=1))",
+    "sample_weights": "out = el(D.sample_from_datasets([D.range(6), D.range(100, 106)], weights=[0.2, 0.8], seed=3))",
+    "sample_three": ("out = el(D.sample_from_datasets([D.range(4), D.range(10, 14), D.range(20, 24)],"
+                     " weights=[0.5, 0.3, 0.2], seed=5))"),
+    "sample_float64_weights": ("out = el(D.sample_from_datasets([D.range(4), D.range(10, 14)],"
+                               " weights=np.array([0.3, 0.7]), seed=9))"),
+    "sample_tensor_weights": ("out = el(D.sample_from_datasets([D.range(4), D.range(10, 14)],"
+                              " weights=tf.constant([0.6, 0.4]), seed=2))"),
+    "sample_stop_on_empty": ("out = el(D.sample_from_datasets([D.range(3), D.range(100, 110)], seed=1,"
+                             " stop_on_empty_dataset=True))"),
+    "sample_zero_weight": "out = el(D.sample_from_datasets([D.range(3), D.range(100, 103)], weights=[0.0, 1.0], seed=1))",
+    "sample_all_zero": "out = el(D.sample_from_datasets([D.range(3), D.range(100, 103)], weights=[0.0, 0.0], seed=1))",
+    "sample_one": "out = el(D.sample_from_datasets([D.range(3)], seed=1))",
+    "sample_repeat_same": "ds = D.sample_from_datasets([D.range(4), D.range(10, 14)], seed=8)\nout = (el(ds), el(ds))",
+    "sample_rerandomize": ("ds = D.sample_from_datasets([D.range(4), D.range(10, 14)], seed=8,"
+                           " rerandomize_each_iteration=True)\nout = (el(ds), el(ds))"),
+    "sample_global_seed": ("tf.random.set_seed(5)\nout = el(D.sample_from_datasets([D.range(4), D.range(10, 14)]))\n"
+                           "tf.random.set_seed(None)"),
+    "sample_weights_dataset": ("w = D.from_tensor_slices(np.array([[0.9, 0.1], [0.1, 0.9]] * 4, np.float32))\n"
+                               "out = el(D.sample_from_datasets([D.range(10), D.range(100, 110)], weights=w, seed=4))"),
+    "sample_spec_cardinality": ("ds = D.sample_from_datasets([D.range(4).batch(2), D.range(10, 13).batch(3)], seed=1)\n"
+                                "out = (ds.element_spec, ds.cardinality(),"
+                                " D.sample_from_datasets([D.range(4), D.range(3).repeat()], seed=1).cardinality())"),
+    "sample_empty_list": "out = D.sample_from_datasets([])",
+    "sample_bad_length": "out = D.sample_from_datasets([D.range(3), D.range(3)], weights=[1.0])",
+    "sample_int_weights": "out = D.sample_from_datasets([D.range(3), D.range(3)], weights=[1, 2])",
+    "sample_incompatible": "out = D.sample_from_datasets([D.range(3), D.from_tensor_slices([1.0])])",
+    "sample_dict": ("out = el(D.sample_from_datasets([D.from_tensor_slices({'a': [1, 2]}),"
+                    " D.from_tensor_slices({'a': [7, 8]})], seed=6))"),
+    "sample_long": "out = el(D.sample_from_datasets([D.range(40), D.range(100, 140)], weights=[0.3, 0.7], seed=12))",
+    # choose_from_datasets
+    "choose_basic": ("out = el(D.choose_from_datasets([D.from_tensors('foo').repeat(), D.from_tensors('bar').repeat(),"
+                     " D.from_tensors('baz').repeat()], D.range(3).repeat(3)))"),
+    "choose_stop": "out = el(D.choose_from_datasets([D.range(2), D.range(10, 15)], D.from_tensor_slices(np.array([0, 1, 0, 0, 1], np.int64))))",
+    "choose_no_stop": ("out = el(D.choose_from_datasets([D.range(2), D.range(10, 15)],"
+                       " D.from_tensor_slices(np.array([0, 1, 0, 0, 1, 1], np.int64)), stop_on_empty_dataset=False))"),
+    "choose_out_of_range": "out = el(D.choose_from_datasets([D.range(2), D.range(10, 15)], D.range(3)))",
+    "choose_int32": "out = D.choose_from_datasets([D.range(2)], D.from_tensor_slices([0, 0]))",
+    "choose_not_dataset": "out = D.choose_from_datasets([D.range(2)], [0, 0])",
+    "choose_empty": "out = D.choose_from_datasets([], D.range(2))",
+    "choose_spec_cardinality": ("ds = D.choose_from_datasets([D.range(2).map(lambda x: tf.fill([x], x)),"
+                                " D.range(3).map(lambda x: tf.fill([2], x))], D.range(2))\n"
+                                "out = (ds.element_spec, ds.cardinality())"),
+    # get_single_element
+    "single": "out = D.range(5).batch(5).get_single_element()",
+    "single_tuple": "out = D.from_tensors((1, [2.0, 3.0])).get_single_element()",
+    "single_empty": "out = D.range(0).get_single_element()",
+    "single_many": "out = D.range(2).get_single_element()",
+    # unique
+    "unique_int32": "out = el(D.from_tensor_slices([1, 37, 2, 37, 2, 1]).unique())",
+    "unique_strings": "out = el(D.from_tensor_slices(['a', 'b', 'a', 'c', 'b']).unique())",
+    "unique_vectors": "out = el(D.from_tensor_slices(np.array([[1, 2], [1, 2], [2, 1]], np.int64)).unique())",
+    "unique_float": "out = D.from_tensor_slices([1.0]).unique()",
+    "unique_tuple": "out = el(D.from_tensor_slices(([1, 1], [2, 2])).unique())",
+    "unique_cardinality": "out = D.range(4).unique().cardinality()",
+    # rebatch
+    "rebatch_basic": "ds = D.range(10).batch(4).rebatch(3)\nout = (el(ds), ds.element_spec)",
+    "rebatch_drop": "ds = D.range(10).batch(4).rebatch(3, drop_remainder=True)\nout = (el(ds), ds.element_spec)",
+    "rebatch_divides": "ds = D.range(12).batch(4, drop_remainder=True).rebatch(2)\nout = (el(ds), ds.element_spec)",
+    "rebatch_list": "ds = D.range(12).batch(6).rebatch([1, 2, 3])\nout = (el(ds), ds.element_spec)",
+    "rebatch_tuple": "ds = D.from_tensor_slices((np.arange(5), np.arange(10).reshape(5, 2))).batch(2).rebatch(3)\nout = el(ds)",
+    "rebatch_scalar": "out = D.range(4).rebatch(2)",
+    "rebatch_cardinality": "out = D.range(10).batch(4).rebatch(3).cardinality()",
+    # options
+    "options_deterministic": ("o = tf.data.Options()\no.deterministic = False\n"
+                              "out = D.range(3).with_options(o).map(lambda x: x).options().deterministic"),
+    "options_merge": ("a = tf.data.Options()\na.deterministic = False\nb = tf.data.Options()\nb.deterministic = True\n"
+                      "out = D.range(3).with_options(a).with_options(b).options().deterministic"),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="print the results of cases whose name contains this")
+    args = parser.parse_args(argv)
+    from _tf import quiet_tensorflow  # tools/_tf.py
+    tf = quiet_tensorflow()
+    names = [n for n in CASES if args.only is None or args.only in n]
+    results = {}
+    for name in names:
+        first = run_case(tf, CASES[name])
+        if first != run_case(tf, CASES[name]):
+            raise SystemExit(f"case {name}: two runs disagree")
+        results[name] = {"code": CASES[name], "tf": first}
+        if args.only is not None:
+            print(name, json.dumps(first)[:2000])
+    if args.only is None:
+        with open(FIXTURE, "w", encoding="utf-8") as fh:
+            json.dump({"tensorflow": tf.__version__, "cases": results}, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        print(f"wrote {len(results)} cases to {FIXTURE}")
+
+
+if __name__ == "__main__":
+    main()
