@@ -156,6 +156,124 @@ CASES = {
                               "out = D.range(3).with_options(o).map(lambda x: x).options().deterministic"),
     "options_merge": ("a = tf.data.Options()\na.deterministic = False\nb = tf.data.Options()\nb.deterministic = True\n"
                       "out = D.range(3).with_options(a).with_options(b).options().deterministic"),
+    # rejection_resample
+    "resample_known_initial": ("ds = D.from_tensor_slices(np.array([0, 0, 0, 1] * 25, np.int64))"
+                               ".rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)\n"
+                               "out = (el(ds), ds.element_spec)"),
+    "resample_estimated": ("ds = D.from_tensor_slices(np.array([0, 0, 0, 1, 2] * 20, np.int64))"
+                           ".rejection_resample(lambda x: x, [0.2, 0.3, 0.5], seed=3)\nout = el(ds)"),
+    "resample_tuple": ("ds = D.from_tensor_slices((np.array([0, 1, 1, 1] * 10, np.int32), np.arange(40.0, dtype=np.float32)))"
+                       ".rejection_resample(lambda c, x: c, [0.5, 0.5], initial_dist=[0.25, 0.75], seed=2)\n"
+                       "out = (el(ds), ds.element_spec)"),
+    "resample_identity": ("ds = D.range(6).rejection_resample(lambda x: x % 2, [0.5, 0.5], initial_dist=[0.5, 0.5], seed=2)\n"
+                          "out = el(ds)"),
+    "resample_apply": ("ds = D.from_tensor_slices(np.array([0, 1, 1, 1] * 10, np.int64)).apply("
+                       "tf.data.experimental.rejection_resample(lambda x: x, [0.5, 0.5], seed=7))\nout = el(ds)"),
+    # sparse_batch / dense_to_sparse_batch
+    "sparse_batch": ("ds = D.range(1, 5).map(lambda n: tf.fill([n], n)).sparse_batch(3, [5])\n"
+                     "out = ([(s.indices, s.values, s.dense_shape) for s in ds], repr(ds.element_spec))"),
+    "sparse_batch_negative_dim": "out = D.range(1, 5).map(lambda n: tf.fill([n], n)).sparse_batch(2, [-1])",
+    "sparse_batch_unknown_dim": ("ds = D.range(1, 5).map(lambda n: tf.fill([n], n)).sparse_batch(2, [None])\n"
+                                 "out = ([(s.indices, s.values, s.dense_shape) for s in ds], repr(ds.element_spec))"),
+    "sparse_batch_2d": ("ds = D.from_tensor_slices(np.arange(12).reshape(3, 2, 2)).apply("
+                        "tf.data.experimental.dense_to_sparse_batch(2, [2, 3]))\n"
+                        "out = [(s.indices, s.values, s.dense_shape) for s in ds]"),
+    "sparse_batch_too_big": "ds = D.range(1, 5).map(lambda n: tf.fill([n], n)).sparse_batch(2, [2])\nout = [s.values for s in ds]",
+    "sparse_batch_bad_rank": "ds = D.range(1, 5).sparse_batch(2, [2])\nout = [s.values for s in ds]",
+    # experimental
+    "exp_assert_cardinality": ("ds = D.range(10).filter(lambda x: x < 5).apply(tf.data.experimental.assert_cardinality(5))\n"
+                               "out = (el(ds), ds.cardinality())"),
+    "exp_assert_cardinality_fewer": "out = el(D.range(3).apply(tf.data.experimental.assert_cardinality(5)))",
+    "exp_assert_cardinality_more": "out = el(D.range(7).apply(tf.data.experimental.assert_cardinality(5)))",
+    "exp_assert_cardinality_infinite": ("out = el(D.range(3).apply(tf.data.experimental.assert_cardinality("
+                                        "tf.data.INFINITE_CARDINALITY)))"),
+    "exp_group_by_reducer": ("r = tf.data.experimental.Reducer(init_func=lambda k: np.int64(0), reduce_func=lambda s, x: s + x,"
+                             " finalize_func=lambda s: s)\n"
+                             "ds = D.from_tensor_slices(np.array([5, 3, 9, 1, 5, 7, 2], np.int64))"
+                             ".apply(tf.data.experimental.group_by_reducer(lambda x: x % 4, r))\n"
+                             "out = (el(ds), ds.element_spec, ds.cardinality())"),
+    "exp_group_by_reducer_tuple_state": ("r = tf.data.experimental.Reducer(lambda k: (k, np.int64(0)),"
+                                         " lambda s, x: (s[0], s[1] + 1), lambda k, n: {'key': k, 'count': n})\n"
+                                         "ds = D.range(10).apply(tf.data.experimental.group_by_reducer(lambda x: x % 3, r))\n"
+                                         "out = (el(ds), ds.element_spec)"),
+    "exp_group_by_window": ("out = el(D.range(10).apply(tf.data.experimental.group_by_window("
+                            "lambda x: x % 2, lambda k, w: w.batch(3), window_size=3)))"),
+    "exp_bucket": ("out = el(" + LENS + ".apply(tf.data.experimental.bucket_by_sequence_length("
+                   "lambda x: tf.shape(x)[0], [4], [2, 2])))"),
+    "exp_choose_default_no_stop": ("out = el(tf.data.experimental.choose_from_datasets([D.range(2), D.range(10, 15)],"
+                                   " D.from_tensor_slices(np.array([0, 1, 0, 0, 1, 1], np.int64))))"),
+    "exp_sample": "out = el(tf.data.experimental.sample_from_datasets([D.range(4), D.range(10, 14)], [0.3, 0.7], seed=4))",
+    "exp_get_single_element": "out = tf.data.experimental.get_single_element(D.range(3).batch(3))",
+    "exp_get_next_as_optional": ("it = iter(D.range(1))\no1 = tf.data.experimental.get_next_as_optional(it)\n"
+                                 "o2 = tf.data.experimental.get_next_as_optional(it)\n"
+                                 "out = (o1.has_value(), o1.get_value(), o2.has_value())"),
+    "exp_dense_to_ragged_batch": ("ds = D.range(1, 4).map(lambda x: tf.fill([x], x))"
+                                  ".apply(tf.data.experimental.dense_to_ragged_batch(2))\nout = [b.to_list() for b in ds]"),
+    "exp_enumerate": "out = el(D.range(3).apply(tf.data.experimental.enumerate_dataset(5)))",
+    "exp_unbatch": "out = el(D.range(5).batch(2).apply(tf.data.experimental.unbatch()))",
+    "exp_unique": "out = el(D.from_tensor_slices([3, 1, 3]).apply(tf.data.experimental.unique()))",
+    "exp_scan": ("out = el(D.range(5).apply(tf.data.experimental.scan(np.int64(0),"
+                 " lambda s, x: (s + x, s * 10))))"),
+    "exp_take_while": "out = el(D.range(10).apply(tf.data.experimental.take_while(lambda x: x < 4)))",
+    "exp_parallel_interleave": ("out = el(D.range(1, 4).apply(tf.data.experimental.parallel_interleave("
+                                "lambda x: D.range(10 * x, 10 * x + 3), cycle_length=2)))"),
+    "exp_parallel_interleave_block": ("out = el(D.range(1, 4).apply(tf.data.experimental.parallel_interleave("
+                                      "lambda x: D.range(10 * x, 10 * x + 5), cycle_length=2, block_length=2)))"),
+    "exp_map_and_batch": ("ds = D.range(7).apply(tf.data.experimental.map_and_batch(lambda x: x * 2, 3))\n"
+                          "out = (el(ds), ds.element_spec)"),
+    "exp_map_and_batch_drop": ("ds = D.range(7).apply(tf.data.experimental.map_and_batch(lambda x: x * 2, 3,"
+                               " drop_remainder=True))\nout = (el(ds), ds.element_spec)"),
+    "exp_shuffle_and_repeat": "out = el(D.range(6).apply(tf.data.experimental.shuffle_and_repeat(4, count=3, seed=3)))",
+    "exp_from_list": ("ds = tf.data.experimental.from_list([(1, 'a'), (2, 'bc')])\n"
+                      "out = (el(ds), ds.element_spec, ds.cardinality())"),
+    "exp_from_list_shapes": ("ds = tf.data.experimental.from_list([np.array([1, 2]), np.array([3])])\n"
+                             "out = (el(ds), ds.element_spec)"),
+    "exp_from_list_dict": "out = el(tf.data.experimental.from_list([{'a': 1.5}, {'a': 2.5}]))",
+    "exp_from_list_empty": "out = tf.data.experimental.from_list([])",
+    "exp_from_list_mismatch": "out = tf.data.experimental.from_list([1, 'a'])",
+    "exp_random_dataset": "out = el(tf.data.experimental.RandomDataset(seed=4).take(3))",
+    "exp_copy_to_device": ("out = el(D.range(3).apply(tf.data.experimental.copy_to_device('/cpu:0'))"
+                           ".apply(tf.data.experimental.prefetch_to_device('/cpu:0')))"),
+    "exp_tfrecord_writer": ("import os, tempfile\npath = os.path.join(tempfile.mkdtemp(), 'r.tfrecord')\n"
+                            "tf.data.experimental.TFRecordWriter(path).write(D.from_tensor_slices(['a', 'bc', '']))\n"
+                            "out = el(tf.data.TFRecordDataset(path))"),
+    "exp_tfrecord_writer_gzip": ("import os, tempfile\npath = os.path.join(tempfile.mkdtemp(), 'r.tfrecord')\n"
+                                 "tf.data.experimental.TFRecordWriter(path, 'GZIP').write(D.from_tensor_slices(['x', 'yz']))\n"
+                                 "out = el(tf.data.TFRecordDataset(path, 'GZIP'))"),
+    "exp_tfrecord_writer_bad": ("import os, tempfile\n"
+                                "tf.data.experimental.TFRecordWriter(os.path.join(tempfile.mkdtemp(), 'r')).write(D.range(3))"),
+    "exp_batched_features": (
+        "import os, tempfile\nd = tempfile.mkdtemp()\n"
+        "def ex(i):\n"
+        "    f = {'x': tf.train.Feature(float_list=tf.train.FloatList(value=[i * 1.5, -i])),"
+        " 'y': tf.train.Feature(int64_list=tf.train.Int64List(value=[i % 3]))}\n"
+        "    return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString()\n"
+        "for k in range(2):\n"
+        "    with tf.io.TFRecordWriter(os.path.join(d, f'f{k}.tfrecord')) as w:\n"
+        "        for i in range(5):\n"
+        "            w.write(ex(10 * k + i))\n"
+        "feats = {'x': tf.io.FixedLenFeature([2], tf.float32), 'y': tf.io.FixedLenFeature([], tf.int64)}\n"
+        "ds = tf.data.experimental.make_batched_features_dataset(os.path.join(d, '*.tfrecord'), 3, feats, label_key='y',"
+        " num_epochs=1, shuffle=False)\n"
+        "out = (el(ds), ds.element_spec)"),
+    "exp_batched_features_shuffled": (
+        "import os, tempfile\nd = tempfile.mkdtemp()\n"
+        "def ex(i):\n"
+        "    f = {'y': tf.train.Feature(int64_list=tf.train.Int64List(value=[i]))}\n"
+        "    return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString()\n"
+        "for k in range(3):\n"
+        "    with tf.io.TFRecordWriter(os.path.join(d, f'f{k}.tfrecord')) as w:\n"
+        "        for i in range(4):\n"
+        "            w.write(ex(10 * k + i))\n"
+        "feats = {'y': tf.io.FixedLenFeature([], tf.int64)}\n"
+        "ds = tf.data.experimental.make_batched_features_dataset(os.path.join(d, '*.tfrecord'), 4, feats,"
+        " num_epochs=2, shuffle_seed=5, reader_num_threads=2)\n"
+        "out = el(ds)"),
+    "exp_parse_example_dataset": (
+        "ex = [tf.train.Example(features=tf.train.Features(feature={'a': tf.train.Feature("
+        "int64_list=tf.train.Int64List(value=[i]))})).SerializeToString() for i in range(5)]\n"
+        "ds = D.from_tensor_slices(ex).batch(2).apply(tf.data.experimental.parse_example_dataset("
+        "{'a': tf.io.FixedLenFeature([], tf.int64)}))\nout = (el(ds), ds.element_spec)"),
 }
 
 

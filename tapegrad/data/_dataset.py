@@ -22,7 +22,7 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
-from ..errors import FailedPreconditionError, InternalError, InvalidArgumentError, OpError
+from ..errors import DataLossError, FailedPreconditionError, InternalError, InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
 from . import _iterator_state as _state, _save, _structure as _s
@@ -991,6 +991,79 @@ class Dataset:
             if given is not None:
                 out = out.merge(given)
         return out
+
+    def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                           seed: Any = None, name: str | None = None) -> "Dataset":
+        """Resample the elements so that their classes follow ``target_dist``, as TensorFlow
+        does: elements are rejected at random (``tf.random.uniform`` with ``seed``) and mixed
+        with unrejected ones; the elements become pairs ``(class, element)``. Without
+        ``initial_dist`` the class distribution is estimated as the elements go (in batches of 32,
+        from counts starting at 10 per class). Seeded draws are TensorFlow's.
+
+        Args:
+            class_func: a function of the element returning its class, a scalar int32 or int64 in
+                ``[0, len(target_dist))``.
+            target_dist: the wanted probability of each class.
+            initial_dist: the classes' probabilities in the input, when known.
+            seed: the op seed of the draws.
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf, numpy as np
+        >>> ds = tf.data.Dataset.from_tensor_slices(np.array([0, 0, 0, 1] * 50, np.int64))
+        >>> ds = ds.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)
+        >>> classes = [int(c) for c, x in ds]
+        >>> 0.3 < np.mean(classes) < 0.7
+        True
+        """
+        return _rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
+    def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "Dataset":
+        """Batch the elements (one dense component each) into ``tf.sparse.SparseTensor``s of
+        dense shape ``[batch, *row_shape]``: every entry of an element becomes a value (zeros
+        included); a ``None`` in ``row_shape`` is the batch's largest size of that dimension.
+
+        Raises:
+            ValueError: a negative dimension in ``row_shape``.
+            InvalidArgumentError: an element of another rank than ``row_shape``.
+            DataLossError: an element larger than ``row_shape`` (TensorFlow's error class).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4]]).sparse_batch(2, [3])
+        >>> st = next(iter(ds)); st.indices.numpy().tolist(), st.dense_shape.numpy().tolist()
+        ([[0, 0], [0, 1], [1, 0], [1, 1]], [2, 3])
+        """
+        return _SparseBatch(self, _positive(batch_size, "batch_size", "SparseBatch"), row_shape)
+
+    def snapshot(self, path: str, compression: str | None = "AUTO", reader_func: Callable | None = None,
+                 shard_func: Callable | None = None, name: str | None = None) -> "Dataset":
+        """The same elements, written to the folder ``path`` by the first complete iteration and
+        read from it by every later one (and by later programs making the same pipeline).
+
+        tapegrad writes :meth:`save`'s format under ``path/<fingerprint>`` (the pipeline's
+        :meth:`fingerprint`), so a changed pipeline writes a new snapshot; TensorFlow's snapshot
+        files are not read. ``compression``: ``"AUTO"``/``"GZIP"``/``None``/``""``;
+        ``reader_func`` and ``shard_func`` as :meth:`load`'s and :meth:`save`'s.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> path = tempfile.mkdtemp()
+        >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 2).snapshot(path)
+        >>> list(ds.as_numpy_iterator()) == list(ds.as_numpy_iterator()) == [0, 2, 4]
+        True
+        """
+        comp = None if compression in (None, "", "AUTO", "NONE") else compression
+        return _Snapshot(self, os.fspath(path), comp, reader_func, shard_func)
+
+    def fingerprint(self) -> Tensor:
+        """A uint64 scalar that identifies the pipeline's definition (its datasets, their
+        parameters and the code of its functions). Not TensorFlow's number: TensorFlow hashes
+        its graph.
+
+        >>> import tapegrad as tf
+        >>> a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(3)
+        >>> int(a.fingerprint()) == int(b.fingerprint()) != int(tf.data.Dataset.range(4).fingerprint())
+        True
+        """
+        return wrap(np.array(_fingerprint(self), dtype=np.uint64))
 
 
 class OwnedIterator:
@@ -2598,3 +2671,273 @@ class _Rebatch(_Unary):
 
     def _card(self) -> int:
         return _UNK
+
+
+def _rejection_resample(ds: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any, seed: Any) -> Dataset:
+    """TF's ``rejection_resample``, built from the same datasets: the acceptance probabilities
+    (from ``initial_dist``, or estimated by a ``scan`` over batches of 32 classes), a ``filter``
+    drawing ``tf.random.uniform([], seed=seed)`` per element, and a ``sample_from_datasets`` mixing
+    the filtered elements with unfiltered ones."""
+    from .. import random as _random
+
+    target = np.asarray(_s.value(target_dist), np.float64).astype(np.float32)
+    n_classes = target.shape[0]
+
+    def pair(*x: Any) -> Any:
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+    if initial_dist is not None:
+        initial = np.asarray(_s.value(initial_dist), np.float64).astype(np.float32)
+        accept, original = _acceptance(initial, target)
+        initial_ds, accept_ds = Dataset.from_tensors(initial).repeat(), Dataset.from_tensors(accept).repeat()
+        original_ds = Dataset.from_tensors(original).repeat()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            static = np.min(target / initial)
+    else:
+        def estimate(counts: Any, c: Any) -> Any:
+            classes = np.asarray(_s.value(c)).astype(np.int64)
+            counts = _s.value(counts) + np.array([(classes == k).sum() for k in range(n_classes)], np.int64)
+            dist = (counts / counts.sum()).astype(np.float32)
+            return counts, np.tile(dist[None], [32, 1])
+        initial_ds = ds.map(class_func).batch(32).scan(np.full([n_classes], 10, np.int64), estimate).unbatch()
+        both = initial_ds.map(lambda initial: _acceptance(_s.value(initial), target))
+        accept_ds, original_ds = both.map(lambda a, _: a), both.map(lambda _, m: m)
+        static = None
+
+    def gather(accept: Any, data: Any) -> Any:
+        c = class_func(*data) if isinstance(data, tuple) else class_func(data)
+        k = int(_s.value(c))
+        if not 0 <= k < n_classes:
+            raise InvalidArgumentError(f"rejection_resample: `class_func` returned {k}, not in [0, {n_classes}).")
+        return c, _s.value(accept)[k], data
+
+    def keep(c: Any, p: Any, data: Any) -> Any:
+        return _random.uniform([], seed=seed, dtype=_dt.float32) < p
+
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    filtered = Dataset.zip((accept_ds, ds)).map(gather).filter(keep).map(lambda c, _, data: (c, data))
+    if static == 1:
+        return ds.map(pair)
+    if static == 0:
+        return filtered
+    return Dataset.sample_from_datasets([ds.map(pair), filtered], weights=original_ds.map(lambda p: [(p, 1.0 - p)]),
+                                        seed=seed, stop_on_empty_dataset=True)
+
+
+def _acceptance(initial: np.ndarray, target: np.ndarray) -> tuple:
+    """TF's acceptance probabilities with mixing: ``(ratio - m) / (max - m)`` and ``m``, the
+    smallest ratio of target to initial probability."""
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    m = ratio.min()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return ((ratio - m) / (ratio.max() - m)).astype(np.float32), np.float32(m)
+
+
+class _SparseBatch(_Unary):
+    _tf_name = "_DenseToSparseBatchDataset"
+
+    def __init__(self, input: Dataset, n: int, row_shape: Any) -> None:
+        super().__init__(input)
+        flat = _nest.flatten(input.element_spec)
+        if len(flat) != 1 or type(flat[0]) is not _s.TensorSpec:
+            raise TypeError("sparse_batch: the elements must be one dense tensor each; the element spec is "
+                            f"{input.element_spec}.")
+        dims = (row_shape.as_list() if isinstance(row_shape, TensorShape) else list(row_shape)
+                if isinstance(row_shape, (list, tuple)) else _s.value(row_shape).reshape(-1).tolist())
+        bad = [d for d in dims if d is not None and int(d) < 0]
+        if bad:
+            raise ValueError(f"Dimension {bad[0]} must be >= 0 (`row_shape`: None for a dimension sized by the "
+                             "batch's largest).")
+        self._row = [-1 if d is None else int(d) for d in dims]
+        self._n = n
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        while True:
+            items = list(itertools.islice(it, self._n))
+            if not items:
+                return
+            yield self._sparse(items)
+
+    def _sparse(self, items: list) -> Any:
+        rank = len(self._row)
+        for v in items:
+            if np.ndim(v) != rank:
+                raise InvalidArgumentError(f"Input element had shape ({', '.join(map(str, np.shape(v)))}) that is "
+                                           f"incompatible with the row shape ({', '.join(map(str, self._row))}).")
+        big = np.max([np.shape(v) for v in items], axis=0).astype(np.int64) if rank else np.zeros(0, np.int64)
+        dims = [int(b) if r == -1 else r for r, b in zip(self._row, big)]
+        for v in items:
+            if any(s > d for s, d in zip(np.shape(v), dims)):
+                raise DataLossError(f"Input element had shape ({', '.join(map(str, np.shape(v)))}) that is "
+                                           f"larger than the row shape ({', '.join(map(str, dims))}).")
+        idx = [np.concatenate([np.full((np.size(v), 1), b, np.int64),
+                               np.indices(np.shape(v)).reshape(rank, -1).T.astype(np.int64)], 1)
+               for b, v in enumerate(items)]
+        values = np.concatenate([np.asarray(v).reshape(-1) for v in items])
+        return _s.SparseValue(np.concatenate(idx), values, np.array([len(items), *dims], np.int64))
+
+    def _spec(self) -> Any:
+        from ..sparse import SparseTensorSpec
+        return SparseTensorSpec([None, *[None if d == -1 else d for d in self._row]], self._input.element_spec.dtype)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        return c if c < 0 else -(-c // self._n)
+
+
+class _Snapshot(_Unary):
+    _tf_name = "_SnapshotDataset"
+
+    def __init__(self, input: Dataset, path: str, compression: Any, reader_func: Callable | None,
+                 shard_func: Callable | None) -> None:
+        super().__init__(input)
+        if compression not in (None, "GZIP"):
+            raise ValueError(f"snapshot: `compression` must be 'AUTO', 'GZIP' or None; got {compression!r}.")
+        self._path, self._compression = path, compression
+        self._reader, self._shard_fn = reader_func, None if shard_func is None else _Fn(shard_func)
+
+    def _folder(self) -> str:
+        return os.path.join(self._path, f"{_fingerprint(self._input):016x}")
+
+    def _iter(self) -> Iterator:
+        folder = self._folder()
+        if os.path.exists(os.path.join(folder, "dataset_spec.json")):
+            return Dataset.load(folder, reader_func=self._reader)._elements()
+        return self._written(folder)
+
+    def _written(self, folder: str) -> Iterator:
+        fn = None if self._shard_fn is None else self._shard_fn.instance()
+        items = []
+        for e in self._input._elements():
+            items.append((0 if fn is None else _save.shard_index(fn(*_args(e))), e))
+            yield e
+        _save.write(folder, self._input.element_spec, iter(items), self._compression)
+
+
+def _fingerprint(ds: Dataset) -> int:
+    """A hash of the pipeline's definition: its datasets, their parameters and data, the code of
+    their functions."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=8)
+
+    def feed(v: Any, depth: int = 0) -> None:
+        if depth > 6:
+            return
+        if isinstance(v, _Fn):
+            v = v.fn
+        if isinstance(v, Dataset):
+            h.update(type(v).__name__.encode())
+        elif isinstance(v, (bool, int, float, str, bytes, type(None), range)):
+            h.update(repr(v).encode())
+        elif isinstance(v, (np.ndarray, np.generic)):
+            a = np.asarray(v)
+            h.update(f"{a.dtype}{a.shape}".encode())
+            h.update(repr(a.ravel().tolist()).encode() if a.dtype == object else a.tobytes())
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                feed(x, depth + 1)
+        elif isinstance(v, dict):
+            for k in sorted(v, key=str):
+                h.update(str(k).encode())
+                feed(v[k], depth + 1)
+        elif hasattr(v, "__code__"):
+            code = v.__code__
+            h.update(code.co_code + repr([c for c in code.co_consts if not hasattr(c, "co_code")]).encode()
+                     + repr(code.co_names).encode())
+            for c in code.co_consts:
+                if hasattr(c, "co_code"):
+                    h.update(c.co_code)
+        elif type(v) in _s.COMPOSITE_VALUES:
+            feed([getattr(v, k) for k in type(v).__slots__], depth + 1)
+        elif type(v) is Boxed:
+            h.update(repr(id(v)).encode())
+        elif isinstance(v, Tensor):
+            feed(v._value, depth)
+
+    for d in _state.nodes(ds):
+        for k, v in sorted(vars(d).items()):
+            if not k.startswith("_element_spec") and k not in ("_options", "_done", "_seeder", "_fresh"):
+                h.update(k.encode())
+                feed(v)
+    return int.from_bytes(h.digest(), "little")
+
+
+class _GroupByReducer(_Unary):
+    _tf_name = "_GroupByReducerDataset"
+
+    def __init__(self, input: Dataset, key_fn: _Fn, init_fn: _Fn, reduce_fn: _Fn, finalize_fn: _Fn) -> None:
+        super().__init__(input)
+        self._fn, self._init_fn, self._reduce_fn, self._finalize_fn = key_fn, init_fn, reduce_fn, finalize_fn
+        self.element_spec  # (TF traces the functions here)
+
+    @staticmethod
+    def _call(fn: Callable, state: Any) -> Any:
+        t = _s.to_tensors(state)
+        return fn(*t) if type(t) is tuple else fn(t)
+
+    def _iter(self) -> Iterator:
+        return self._reduced(self._input._elements(), self._fn.instance(), self._init_fn.instance(),
+                             self._reduce_fn.instance(), self._finalize_fn.instance())
+
+    def _reduced(self, it: Iterator, key_fn: Callable, init: Callable, reduce: Callable, final: Callable) -> Iterator:
+        states: dict = {}
+        specs: dict = {}
+        for e in it:
+            key = _int64_scalar(key_fn(*_args(e)), "key_func")
+            if key not in states:
+                states[key] = _result(init(wrap(np.int64(key))))
+                specs[key] = _s.spec_of(states[key])
+            new = _result(reduce(_s.to_tensors(states[key]), _s.to_tensors(e)))
+            _check_state(specs[key], new, "group_by_reducer")
+            states[key] = new
+        for key in sorted(states):  # (TF's std::map: in increasing order of key)
+            yield _result(self._call(final, states[key]))
+
+    def _spec(self) -> Any:
+        state = _result(self._init_fn.instance()(wrap(np.int64(0))))
+        final = self._finalize_fn.instance()
+        spec = _s.spec_of(_result(self._call(final, state), lazy=True))
+        first = next(self._input._elements(), _END)
+        if first is not _END:
+            try:
+                later = _result(self._reduce_fn.instance()(_s.to_tensors(state), _s.to_tensors(first)))
+                spec = _relaxed(spec, _s.spec_of(_result(self._call(final, later), lazy=True)))
+            except Exception:  # noqa: BLE001  (a probe the functions cannot take tells nothing)
+                pass
+        return spec
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _FromList(Dataset):
+    _tf_name = "_ListDataset"
+
+    def __init__(self, elements: list) -> None:
+        if not elements:
+            raise ValueError("Invalid `elements`. `elements` should not be empty. If you want an empty dataset, "
+                             "use `tf.data.Dataset.range(0)`.")
+        self._elements_list = [_s.normalize(e, False) for e in elements]
+        spec = _s.spec_of(self._elements_list[0])
+        for i, e in enumerate(self._elements_list[1:]):
+            other = _s.spec_of(e)
+            fa, fb = _nest.flatten(spec), _nest.flatten(other)
+            same = len(fa) == len(fb) and _nest.pack_sequence_as(spec, list(range(len(fa)))) == \
+                _nest.pack_sequence_as(other, list(range(len(fb))))
+            common = [_supertype(x, y) for x, y in zip(fa, fb)] if same else [None]
+            if any(c is None for c in common):
+                raise ValueError(f"Invalid `elements`. Element 0 has spec {spec} and element {i + 1} has spec "
+                                 f"{other}: they must have the same structure and dtypes.")
+            spec = _nest.pack_sequence_as(spec, common)
+        self._element_spec = spec
+
+    def _iter(self) -> Iterator:
+        return iter(self._elements_list)
+
+    def _spec(self) -> Any:
+        return self._element_spec
+
+    def _card(self) -> int:
+        return len(self._elements_list)

@@ -1,5 +1,8 @@
-"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality``, ``ignore_errors``, ``save``/``load`` and the CSV readers
-(``CsvDataset``, ``make_csv_dataset``) that programs still import from here.
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality``, ``ignore_errors``, ``save``/``load``, the CSV readers
+(``CsvDataset``, ``make_csv_dataset``), and the transformations for ``dataset.apply`` (``group_by_window``,
+``group_by_reducer``, ``assert_cardinality``, ``rejection_resample``, ...), sources (``from_list``,
+``RandomDataset``, ``sample_from_datasets``) and readers/writers (``make_batched_features_dataset``,
+``TFRecordWriter``) that programs still import from here.
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -10,8 +13,12 @@ from __future__ import annotations
 import enum
 from typing import Any, Callable
 
+from .. import dtypes as _dt
 from .._tensor import Tensor
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from . import _structure as _s
+from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Passthrough,  # (the ones below)
+                       _int)
 from ._records import CsvDataset, make_csv_dataset
 
 __all__ = ["AUTOTUNE", "AutoShardPolicy", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
@@ -50,3 +57,286 @@ def load(path: str, element_spec: Any = None, compression: str | None = None,
 def cardinality(dataset: Any) -> Tensor:
     """``dataset.cardinality()``: the number of elements, -1 if infinite, -2 if unknown."""
     return dataset.cardinality()
+
+
+# ----------------------------------------------------------------------------- the transformations for
+# ``dataset.apply(...)``, sources and helpers that TensorFlow 2.21 still exports here (issue #24)
+__all__ += ["Reducer", "RandomDataset", "TFRecordWriter", "assert_cardinality", "bucket_by_sequence_length",
+            "choose_from_datasets", "copy_to_device", "dense_to_ragged_batch", "dense_to_sparse_batch",
+            "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional", "get_single_element",
+            "group_by_reducer", "group_by_window", "make_batched_features_dataset", "map_and_batch",
+            "parallel_interleave", "parse_example_dataset", "prefetch_to_device", "rejection_resample",
+            "sample_from_datasets", "scan", "shuffle_and_repeat", "snapshot", "take_while", "unbatch", "unique"]
+
+
+def assert_cardinality(expected_cardinality: Any) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: the same elements, with ``cardinality()`` ``expected_cardinality``
+    (an int, or ``tf.data.INFINITE_CARDINALITY``), and a ``FailedPreconditionError`` while
+    iterating if the dataset turns out to have another number of elements.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(10).filter(lambda x: x < 5)
+    >>> int(ds.apply(tf.data.experimental.assert_cardinality(5)).cardinality())
+    5
+    """
+    n = _int(expected_cardinality, "expected_cardinality")
+    if n < 0 and n != INFINITE_CARDINALITY:
+        raise ValueError(f"assert_cardinality: `expected_cardinality` must be >= 0 or tf.data.INFINITE_CARDINALITY; "
+                         f"got {n}.")
+    return lambda dataset: _AssertCardinality(dataset, n)
+
+
+def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: Any, bucket_batch_sizes: Any,
+                              padded_shapes: Any = None, padding_values: Any = None, pad_to_bucket_boundary: bool = False,
+                              no_padding: bool = False, drop_remainder: bool = False) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.bucket_by_sequence_length(...)``."""
+    return lambda dataset: dataset.bucket_by_sequence_length(
+        element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values,
+        pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
+def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_dataset: bool = False) -> Dataset:
+    """``tf.data.Dataset.choose_from_datasets``, but by default an exhausted dataset's choices
+    are skipped (``stop_on_empty_dataset=False``), as here in TensorFlow."""
+    return Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None,
+                         stop_on_empty_dataset: bool = False) -> Dataset:
+    """``tf.data.Dataset.sample_from_datasets`` (same draws)."""
+    return Dataset.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def group_by_window(key_func: Callable, reduce_func: Callable, window_size: Any = None,
+                    window_size_func: Callable | None = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.group_by_window(...)``."""
+    return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+
+class Reducer:
+    """How ``group_by_reducer`` reduces a group: ``init_func(key)`` gives the group's first
+    state, ``reduce_func(state, element)`` the next, ``finalize_func(state)`` the output (a tuple
+    state is passed to ``init``'s and ``finalize``'s callers as separate arguments)."""
+
+    def __init__(self, init_func: Callable, reduce_func: Callable, finalize_func: Callable) -> None:
+        self._init_func, self._reduce_func, self._finalize_func = init_func, reduce_func, finalize_func
+
+    @property
+    def init_func(self) -> Callable:
+        return self._init_func
+
+    @property
+    def reduce_func(self) -> Callable:
+        return self._reduce_func
+
+    @property
+    def finalize_func(self) -> Callable:
+        return self._finalize_func
+
+
+def group_by_reducer(key_func: Callable, reducer: Reducer) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: one element per key (a scalar int64 of ``key_func``), the
+    ``reducer``'s finalized state of that key's elements, in increasing order of key (as
+    TensorFlow), once the input is exhausted.
+
+    >>> import tapegrad as tf, numpy as np
+    >>> r = tf.data.experimental.Reducer(lambda k: np.int64(0), lambda s, x: s + x, lambda s: s)
+    >>> ds = tf.data.Dataset.range(10).apply(tf.data.experimental.group_by_reducer(lambda x: x % 2, r))
+    >>> [int(x) for x in ds]
+    [20, 25]
+    """
+    if not isinstance(reducer, Reducer):
+        raise TypeError(f"group_by_reducer: `reducer` must be a tf.data.experimental.Reducer; got {type(reducer).__name__}.")
+    return lambda dataset: _GroupByReducer(dataset, _Fn(key_func), _Fn(reducer.init_func), _Fn(reducer.reduce_func),
+                                           _Fn(reducer.finalize_func))
+
+
+def get_single_element(dataset: Dataset) -> Any:
+    """``dataset.get_single_element()``."""
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"Invalid `dataset`. Expected a `tf.data.Dataset` object but got {type(dataset)}.")
+    return dataset.get_single_element()
+
+
+def get_next_as_optional(iterator: Any) -> Any:
+    """``iterator.get_next_as_optional()``: the next element as a ``tf.experimental.Optional``."""
+    return iterator.get_next_as_optional()
+
+
+def dense_to_ragged_batch(batch_size: Any, drop_remainder: bool = False,
+                          row_splits_dtype: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.ragged_batch(...)``."""
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
+def dense_to_sparse_batch(batch_size: Any, row_shape: Any) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.sparse_batch(batch_size, row_shape)``."""
+    return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
+
+
+def enumerate_dataset(start: Any = 0) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.enumerate(start)``."""
+    return lambda dataset: dataset.enumerate(start)
+
+
+def unbatch() -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.unbatch()``."""
+    return lambda dataset: dataset.unbatch()
+
+
+def unique() -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.unique()``."""
+    return lambda dataset: dataset.unique()
+
+
+def scan(initial_state: Any, scan_func: Callable) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.scan(initial_state, scan_func)``."""
+    return lambda dataset: dataset.scan(initial_state, scan_func)
+
+
+def take_while(predicate: Callable) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.take_while(predicate)``."""
+    return lambda dataset: dataset.take_while(predicate)
+
+
+def parallel_interleave(map_func: Callable, cycle_length: Any, block_length: Any = 1, sloppy: bool | None = False,
+                        buffer_output_elements: Any = None,
+                        prefetch_input_elements: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.interleave(map_func, cycle_length, block_length)``, in
+    that deterministic order (``sloppy`` orders are one of TensorFlow's possible ones)."""
+    return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
+
+
+def map_and_batch(map_func: Callable, batch_size: Any, num_parallel_batches: Any = None, drop_remainder: bool = False,
+                  num_parallel_calls: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.map(map_func).batch(batch_size, drop_remainder)``."""
+    if num_parallel_batches is not None and num_parallel_calls is not None:
+        raise ValueError("`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
+                         "set.")
+    return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder)
+
+
+def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.shuffle(buffer_size, seed).repeat(count)`` (TensorFlow's
+    fused op gives the same order)."""
+    return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
+
+
+def rejection_resample(class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                       seed: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.rejection_resample(...)``."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)
+
+
+def snapshot(path: str, compression: str | None = "AUTO", reader_func: Callable | None = None,
+             shard_func: Callable | None = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: ``dataset.snapshot(...)``."""
+    return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
+def copy_to_device(target_device: str, source_device: str = "/cpu:0") -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: the same dataset (tapegrad's elements live in this process's memory)."""
+    return lambda dataset: _Passthrough(dataset, "_CopyToDeviceDataset")
+
+
+def prefetch_to_device(device: str, buffer_size: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: the same dataset (tapegrad's elements live in this process's memory)."""
+    return lambda dataset: _Passthrough(dataset, "_PrefetchToDeviceDataset")
+
+
+def from_list(elements: list, name: str | None = None) -> Dataset:
+    """A dataset of the elements of the list ``elements`` (nests of one structure and dtypes; the
+    shapes may differ, their spec is the most specific one compatible with all).
+
+    >>> import tapegrad as tf
+    >>> list(tf.data.experimental.from_list([(1, "a"), (2, "b")]).as_numpy_iterator())
+    [(np.int32(1), b'a'), (np.int32(2), b'b')]
+    """
+    return _FromList(list(elements))
+
+
+def enable_debug_mode() -> None:
+    """Accepted: tapegrad's dataset functions already run eagerly, one element at a time, in
+    order, which is what TensorFlow's debug mode makes its own do."""
+
+
+def RandomDataset(seed: Any = None, rerandomize_each_iteration: bool | None = None) -> Dataset:  # noqa: N802
+    """``tf.data.Dataset.random(seed, rerandomize_each_iteration)``."""
+    return Dataset.random(seed, rerandomize_each_iteration)
+
+
+def parse_example_dataset(features: dict, num_parallel_calls: Any = 1,
+                          deterministic: Any = None) -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: each element, a vector of serialized ``tf.train.Example``s, parsed
+    with ``tf.io.parse_example(element, features)``."""
+    if features is None:
+        raise ValueError("Argument `features` is required, but not specified.")
+    from ..io import parse_example
+
+    return lambda dataset: dataset.map(lambda serialized: parse_example(serialized, features))
+
+
+def make_batched_features_dataset(file_pattern: Any, batch_size: int, features: dict, reader: Any = None,
+                                  label_key: str | None = None, reader_args: Any = None, num_epochs: Any = None,
+                                  shuffle: bool = True, shuffle_buffer_size: int = 10000, shuffle_seed: Any = None,
+                                  prefetch_buffer_size: Any = None, reader_num_threads: Any = None,
+                                  parser_num_threads: Any = None, sloppy_ordering: bool = False,
+                                  drop_final_batch: bool = False) -> Dataset:
+    """Batches of features parsed from the ``tf.train.Example`` records of the files matching
+    ``file_pattern``, as TensorFlow builds them: the files listed (shuffled with
+    ``shuffle_seed`` unless ``shuffle=False``) and read ``reader_num_threads`` (default 1) at a
+    time, the records shuffled (buffer ``shuffle_buffer_size``) and repeated ``num_epochs`` times
+    (forever by default, the last smaller batch then dropped), batched, parsed with
+    ``features``; with ``label_key``, elements ``(features, label)``.
+    """
+    from ._records import TFRecordDataset
+
+    reader = TFRecordDataset if reader is None else reader
+    args = list(reader_args or [])
+    dataset = Dataset.list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
+    cycle = 1 if reader_num_threads is None or reader_num_threads == AUTOTUNE else reader_num_threads
+    dataset = dataset.interleave(lambda filename: reader(filename, *args), cycle_length=cycle, block_length=1)
+    spec = dataset.element_spec
+    if isinstance(spec, tuple) and len(spec) == 2 and all(getattr(s, "dtype", None) == _dt.string for s in spec):
+        dataset = dataset.map(lambda _, v: v)
+    if shuffle:
+        dataset = dataset.shuffle(shuffle_buffer_size, shuffle_seed)
+    if num_epochs != 1:
+        dataset = dataset.repeat(num_epochs)
+    dataset = dataset.batch(batch_size, drop_remainder=drop_final_batch or num_epochs is None)
+    dataset = dataset.apply(parse_example_dataset(features))
+    if label_key:
+        if label_key not in features:
+            raise ValueError(f"The `label_key` provided ({label_key}) must be one of the `features` keys: "
+                             f"{features.keys()}.")
+        dataset = dataset.map(lambda x: (x, x.pop(label_key)))
+    return dataset.prefetch(AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
+
+
+class TFRecordWriter:
+    """Writes a dataset of scalar strings to a TFRecord file (``compression_type``: None, ``""``,
+    ``"ZLIB"`` or ``"GZIP"``), for ``tf.data.TFRecordDataset``.
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> path = os.path.join(tempfile.mkdtemp(), "r.tfrecord")
+    >>> tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.from_tensor_slices(["a", "bc"]))
+    >>> [x.numpy() for x in tf.data.TFRecordDataset(path)]
+    [b'a', b'bc']
+    """
+
+    def __init__(self, filename: str, compression_type: str | None = None) -> None:
+        self._filename, self._compression = filename, compression_type
+
+    def write(self, dataset: Dataset) -> None:
+        """Write ``dataset``'s elements, one record each."""
+        from ..io import TFRecordOptions, TFRecordWriter as _Writer
+
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"Invalid `dataset.` Expected a `tf.data.Dataset` object but got {type(dataset)}.")
+        spec = dataset.element_spec
+        if not (type(spec) is _s.TensorSpec and spec.dtype == _dt.string and spec.shape.is_compatible_with([])):
+            raise TypeError("Invalid `dataset.` Expected a dataset that contains a single `tf.string` component, "
+                            f"but got {spec}.")
+        with _Writer(self._filename, TFRecordOptions(compression_type=self._compression or "")) as w:
+            for record in dataset.as_numpy_iterator():
+                w.write(record)
