@@ -274,6 +274,15 @@ CASES = {
         "int64_list=tf.train.Int64List(value=[i]))})).SerializeToString() for i in range(5)]\n"
         "ds = D.from_tensor_slices(ex).batch(2).apply(tf.data.experimental.parse_example_dataset("
         "{'a': tf.io.FixedLenFeature([], tf.int64)}))\nout = (el(ds), ds.element_spec)"),
+    "exp_at": "out = (tf.data.experimental.at(D.range(10).map(lambda x: x * 3), 4), tf.data.experimental.at(D.range(3), 0))",
+    "exp_at_out_of_range": "out = tf.data.experimental.at(D.range(5), 7)",
+    "exp_at_negative": "out = tf.data.experimental.at(D.range(5), -1)",
+    "exp_at_filter": "out = tf.data.experimental.at(D.range(5).filter(lambda x: x > 1), 1)",
+    "exp_pad_to_cardinality": ("ds = D.from_tensor_slices({'a': [1, 2], 'b': [[1.0], [2.0]]})"
+                               ".apply(tf.data.experimental.pad_to_cardinality(4))\nout = (el(ds), ds.element_spec)"),
+    "exp_pad_to_cardinality_not_dict": "out = D.range(2).apply(tf.data.experimental.pad_to_cardinality(4))",
+    "exp_pad_to_cardinality_too_many": "out = D.from_tensor_slices({'a': [1, 2]}).apply(tf.data.experimental.pad_to_cardinality(1))",
+    "exp_get_structure": "out = (tf.data.experimental.get_structure(D.range(2)), tf.data.experimental.get_structure(iter(D.range(2))))",
 }
 
 

@@ -15,7 +15,9 @@ from typing import Any, Callable
 
 from .. import dtypes as _dt
 from .._tensor import Tensor
-from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from ..errors import OutOfRangeError, UnimplementedError
+from ..experimental._optional import Optional
+from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Options
 from . import _structure as _s
 from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Passthrough,  # (the ones below)
                        _int)
@@ -340,3 +342,97 @@ class TFRecordWriter:
         with _Writer(self._filename, TFRecordOptions(compression_type=self._compression or "")) as w:
             for record in dataset.as_numpy_iterator():
                 w.write(record)
+
+
+__all__ += ["AutotuneOptions", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions", "Optional",
+            "SHARD_HINT", "ThreadingOptions", "at", "get_structure", "pad_to_cardinality"]
+
+SHARD_HINT = -1
+
+
+class ExternalStatePolicy(enum.Enum):
+    """How a saved iterator treats external state (``options.experimental_external_state_policy``);
+    stored and unused."""
+
+    WARN = 0
+    IGNORE = 1
+    FAIL = 2
+
+
+class AutotuneOptions(Options):
+    """``options.autotune``'s group (stored; see ``tf.data.Options``)."""
+
+
+class DistributeOptions(Options):
+    """``options.experimental_distribute``'s group (stored; see ``tf.data.Options``)."""
+
+
+class OptimizationOptions(Options):
+    """``options.experimental_optimization``'s group (stored; see ``tf.data.Options``)."""
+
+
+class ThreadingOptions(Options):
+    """``options.threading``'s group (stored; see ``tf.data.Options``)."""
+
+
+def get_structure(dataset_or_iterator: Any) -> Any:
+    """The element spec of a dataset or of an iterator's dataset."""
+    spec = getattr(dataset_or_iterator, "element_spec", None)
+    if spec is None:
+        raise TypeError("Invalid `dataset_or_iterator`. `dataset_or_iterator` must be a `tf.data.Dataset` or an "
+                        f"iterator over one; got {type(dataset_or_iterator).__name__}.")
+    return spec
+
+
+def at(dataset: Dataset, index: Any) -> Any:
+    """The element at ``index`` of a dataset of known cardinality (TensorFlow's random access;
+    tapegrad reads the elements before it).
+
+    Raises:
+        OutOfRangeError: ``index`` outside ``[0, cardinality)``.
+        UnimplementedError: a dataset of unknown cardinality (``filter``, ``flat_map``, ...), for
+            which TensorFlow has no random access either.
+
+    >>> import tapegrad as tf
+    >>> int(tf.data.experimental.at(tf.data.Dataset.range(10).map(lambda x: x * 3), 4))
+    12
+    """
+    i = _int(index, "index")
+    n = dataset._card()
+    if n == UNKNOWN_CARDINALITY:
+        raise UnimplementedError(f"Random access is not implemented for dataset {dataset._tf_name.strip('_')} (its "
+                                 "cardinality is unknown).")
+    if i < 0 or (n != INFINITE_CARDINALITY and i >= n):
+        raise OutOfRangeError(f"Index out of range [0, {n}):{i}")
+    return dataset.skip(i).take(1).get_single_element()
+
+
+def pad_to_cardinality(cardinality: int, mask_key: str = "valid") -> Callable[[Dataset], Dataset]:
+    """For ``dataset.apply``: a dataset of dicts padded to ``cardinality`` elements with
+    all-zero elements, each element's ``mask_key`` True for the real ones and False for the
+    padding.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).apply(tf.data.experimental.pad_to_cardinality(3))
+    >>> [(int(e["a"]), bool(e["valid"])) for e in ds]
+    [(1, True), (2, True), (0, False)]
+    """
+    import numpy as np
+
+    def apply(dataset: Dataset) -> Dataset:
+        n = dataset._card()
+        if n < 0:
+            raise ValueError("The dataset passed into `pad_to_cardinality` must have a known cardinalty, but has "
+                             f"cardinality {n}")
+        if n > cardinality:
+            raise ValueError("The dataset passed into `pad_to_cardinality` must have a cardinalty less than the target "
+                             f"cardinality ({cardinality}), but has cardinality {n}")
+        spec = dataset.element_spec
+        if not isinstance(spec, dict):
+            raise ValueError("`pad_to_cardinality` requires its input dataset to be a dictionary.")
+        filler = {k: np.zeros(s.shape, object if s.dtype == _dt.string else s.dtype._np) for k, s in spec.items()}
+        filler[mask_key] = np.False_
+        return dataset.map(lambda x: {**x, mask_key: True}).concatenate(
+            Dataset.from_tensors(filler).repeat(cardinality - n))
+
+    return apply
