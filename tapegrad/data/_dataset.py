@@ -1012,7 +1012,7 @@ class Dataset:
         >>> ds = tf.data.Dataset.from_tensor_slices(np.array([0, 0, 0, 1] * 50, np.int64))
         >>> ds = ds.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)
         >>> classes = [int(c) for c, x in ds]
-        >>> 0.3 < np.mean(classes) < 0.7
+        >>> bool(0.3 < np.mean(classes) < 0.7)
         True
         """
         return _rejection_resample(self, class_func, target_dist, initial_dist, seed)
