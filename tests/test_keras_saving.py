@@ -375,6 +375,8 @@ _LAYER_ARGS = {
     "MaxPooling1D": {"pool_size": 3, "strides": 1}, "MaxPooling2D": {"pool_size": 2},
     "Bidirectional": {"layer": keras.layers.LSTM(3, return_sequences=True)},
     "Conv1D": {"filters": 2, "kernel_size": 3}, "Conv2D": {"filters": 2, "kernel_size": 3, "activation": "relu"},
+    "ConvLSTM1D": {"filters": 2, "kernel_size": 3}, "ConvLSTM2D": {"filters": 2, "kernel_size": 3, "dropout": 0.1},
+    "ConvLSTM3D": {"filters": 2, "kernel_size": 2},
     "Conv2DTranspose": {"filters": 2, "kernel_size": 3}, "DepthwiseConv2D": {"kernel_size": 3},
     "SeparableConv2D": {"filters": 2, "kernel_size": 3}, "Embedding": {"input_dim": 5, "output_dim": 2},
     "GRU": {"units": 3}, "LSTM": {"units": 3}, "SimpleRNN": {"units": 3},

@@ -419,6 +419,24 @@ class Dataset:
         return _Range(range(*r), _dt.as_dtype(output_type))
 
     @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = _dt.int64,
+                name: str | None = None) -> "Dataset":
+        """An infinite dataset counting from ``start`` in steps of ``step``: scalars of
+        ``dtype`` (int64 by default; an integer count wraps around at the end of the type, as
+        TensorFlow's). ``tf.data.experimental.Counter`` is the older name.
+
+        >>> import tapegrad as tf
+        >>> [int(x) for x in tf.data.Dataset.counter(start=10, step=-3).take(4)]
+        [10, 7, 4, 1]
+        >>> tf.data.Dataset.counter(dtype=tf.int32).element_spec
+        TensorSpec(shape=(), dtype=tf.int32, name=None)
+        """
+        dtype = _dt.as_dtype(dtype)
+        if not (dtype.is_integer or dtype.is_floating):
+            raise TypeError(f"Dataset.counter counts in an integer or float dtype; got dtype={dtype.name}.")
+        return _Counter(_s.host_scalar(start, dtype, "start"), _s.host_scalar(step, dtype, "step"), dtype)
+
+    @staticmethod
     def zip(*datasets: Any, name: str | None = None) -> "Dataset":
         """A dataset of tuples (or the nest given) of the datasets' elements, as long as the
         shortest.
@@ -1392,6 +1410,27 @@ class _Range(Dataset):
         return len(self._range)
 
 
+class _Counter(Dataset):
+    _tf_name = "_ScanDataset"  # (TensorFlow's counter: a scan over from_tensors(0).repeat())
+
+    def __init__(self, start: Any, step: Any, dtype: _dt.DType) -> None:
+        self._start, self._step, self._dtype = start, step, dtype  # (Python numbers)
+
+    def _iter(self) -> Iterator:
+        state = np.array(self._start, self._dtype._np)
+        step = np.array(self._step, self._dtype._np)
+        with np.errstate(over="ignore"):  # (an integer count wraps around, as TensorFlow's)
+            while True:
+                yield state[()]
+                state = state + step
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), self._dtype)
+
+    def _card(self) -> int:
+        return _INF
+
+
 class _Generator(Dataset):
     _tf_name = "_FlatMapDataset"
     _unsaveable = ("its source is Dataset.from_generator, whose Python generator's state cannot be saved "
@@ -1465,6 +1504,19 @@ class _Passthrough(_Unary):
 
     def _tolerant(self) -> Iterator | None:
         return self._input._tolerant()
+
+
+class _Respecified(_Passthrough):
+    """Its input's elements, with the spec TensorFlow's trace gives them (``spec``, compatible with
+    the probed one): for a library function whose map TensorFlow cannot see through, such as
+    Keras's ``timeseries_dataset_from_array`` (windows of a ``tf.range`` with tensor bounds)."""
+
+    def __init__(self, input: Dataset, spec: Any) -> None:
+        super().__init__(input, input._tf_name)
+        self._given = spec
+
+    def _spec(self) -> Any:
+        return self._given
 
 
 class _Failed:

@@ -1,8 +1,8 @@
-"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``cardinality``, ``ignore_errors``, ``save``/``load``, the CSV readers
-(``CsvDataset``, ``make_csv_dataset``), and the transformations for ``dataset.apply`` (``group_by_window``,
-``group_by_reducer``, ``assert_cardinality``, ``rejection_resample``, ...), sources (``from_list``,
-``RandomDataset``, ``sample_from_datasets``) and readers/writers (``make_batched_features_dataset``,
-``TFRecordWriter``) that programs still import from here.
+"""``tf.data.experimental``: the constants, ``AutoShardPolicy``, ``Counter``, ``cardinality``, ``ignore_errors``, ``save``/``load``,
+the CSV readers (``CsvDataset``, ``make_csv_dataset``), and the transformations for ``dataset.apply``
+(``group_by_window``, ``group_by_reducer``, ``assert_cardinality``, ``rejection_resample``, ...), sources
+(``from_list``, ``RandomDataset``, ``sample_from_datasets``) and readers/writers
+(``make_batched_features_dataset``, ``TFRecordWriter``) that programs still import from here.
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -23,7 +23,7 @@ from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Pas
                        _int)
 from ._records import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "ignore_errors", "load", "make_csv_dataset", "save"]
 
 
@@ -37,6 +37,17 @@ class AutoShardPolicy(enum.IntEnum):
     FILE = 1
     DATA = 2
     HINT = 3
+
+
+def Counter(start: Any = 0, step: Any = 1, dtype: Any = "int64") -> Dataset:
+    """``tf.data.Dataset.counter(start, step, dtype)``, under its older name (deprecated in
+    TensorFlow, which warns; tapegrad does not).
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.experimental.Counter(start=2, step=5).take(3)]
+    [2, 7, 12]
+    """
+    return Dataset.counter(start, step, dtype)
 
 
 def ignore_errors(log_warning: bool = False) -> Callable[[Any], Any]:

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._engine import convert_to_tensor
-from ._engine import Tensor
+from ._engine import Tensor, TensorSpec
 from ..data import Dataset
+from ..data._dataset import _Respecified
 from ..ops.array import one_hot, range as _range, reshape
 from ..ops.indexing import gather
 from ..ops.math import maximum
@@ -247,12 +248,14 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     steps = convert_to_tensor(data[start:end])
     span = sequence_length * sampling_rate
     starts = Dataset.from_tensor_slices(positions)
+    window = TensorSpec((None,) + tuple(steps.shape[1:]), steps.dtype)  # (TF: a range of tensor bounds)
     if targets is None:
-        dataset = starts.map(lambda p: gather(steps, _range(p, p + span, sampling_rate)))
+        dataset = _Respecified(starts.map(lambda p: gather(steps, _range(p, p + span, sampling_rate))), window)
     else:
         target_steps = convert_to_tensor(targets[start:end])
-        dataset = starts.map(lambda p: (gather(steps, _range(p, p + span, sampling_rate)),
-                                        gather(target_steps, p)))
+        dataset = _Respecified(starts.map(lambda p: (gather(steps, _range(p, p + span, sampling_rate)),
+                                                     gather(target_steps, p))),
+                               (window, TensorSpec(tuple(target_steps.shape[1:]), target_steps.dtype)))
     if batch_size is None:
         return dataset.shuffle(1024, seed=seed) if shuffle else dataset
     if shuffle:
