@@ -2586,18 +2586,22 @@ class _DirectedInterleave(Dataset):
 def _sample_from_datasets(datasets: list, weights: Any, seed: Any, stop: bool, rerandomize: Any) -> Dataset:
     """TF's ``sample_from_datasets``: a directed interleave whose selector draws
     ``stateless_categorical(logits, 1, seed=pair)``, ``pair`` two values of ``Dataset.random``."""
-    from .. import math as _math, random as _random
+    from .. import math as _math
 
     if not datasets:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
 
     def draw(logits: Any, seed: Any) -> Any:
-        return _random.stateless_categorical(logits, 1, seed=seed)[0, 0]
+        lg = _s.value(logits)
+        if lg.ndim != 2:
+            raise InvalidArgumentError(f"sample_from_datasets: the logits of the weights must be a matrix; got shape "
+                                       f"{list(lg.shape)}.")
+        return np.int64(_categorical_draws(_s.value(seed)[None], lg[:1])[0])
 
-    seeds = Dataset.random(seed=seed, rerandomize_each_iteration=rerandomize).batch(2)
+    random = Dataset.random(seed=seed, rerandomize_each_iteration=rerandomize)
     if isinstance(weights, Dataset):
         logits = weights.map(lambda *p: _math.log(p))
-        selector = Dataset.zip(logits, seeds).map(draw)
+        selector = Dataset.zip(logits, random.batch(2)).map(draw)
         return _DirectedInterleave(selector, datasets, bool(stop))
     if weights is None:
         logits_value = np.ones((1, len(datasets)), np.float32)  # (TF's logits [[1.0] * n]: uniform)
@@ -2622,8 +2626,54 @@ def _sample_from_datasets(datasets: list, weights: Any, seed: Any, stop: bool, r
             logits_value = np.log(w)[None]
     if len(datasets) == 1:
         return datasets[0]
-    logits_tensor = wrap(logits_value)
-    return _DirectedInterleave(seeds.map(lambda s: draw(logits_tensor, s)), datasets, bool(stop))
+    return _DirectedInterleave(_Choices(random, np.asarray(logits_value, np.float32)), datasets, bool(stop))
+
+
+def _categorical_draws(pairs: np.ndarray, logits: np.ndarray) -> np.ndarray:
+    """``stateless_categorical(logits, 1, seed=pair)[0, 0]`` for each row ``pair`` of ``pairs``
+    (int64, ``(k, 2)``), all at once: TF's seed scrambling, then the first two uint32 of each
+    pair's Philox stream as a double ``u``, the class the first whose cumulative
+    ``exp(logit - max)`` exceeds ``u * total`` (``_philox.categorical``, one row and one sample)."""
+    p = pairs.astype(np.uint64)
+    m32, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    m = _philox.bijection(np.stack([p[:, 0] & m32, p[:, 0] >> s32, p[:, 1] & m32, p[:, 1] >> s32]),
+                          0x02461E293EC8F720).astype(np.uint64)
+    key = m[:, 0] | m[:, 1] << s32
+    zero = np.zeros(len(p), np.uint64)
+    x = _philox.bijection(np.stack([zero, zero, m[:, 2], m[:, 3]]), key)
+    u = _philox.uint_to_double(x[:, 0], x[:, 1])
+    row = logits[0]
+    finite = np.isfinite(row)
+    mx = np.max(np.where(finite, row, -np.inf)).astype(np.float64)
+    if not np.isfinite(mx):
+        mx = np.float64(np.finfo(row.dtype).min)
+    cdf = np.cumsum(np.where(finite, np.exp(row.astype(np.float64) - mx), 0.0))
+    return np.array([np.searchsorted(cdf, v * cdf[-1], side="right") for v in u.tolist()], np.int64)
+
+
+class _Choices(_Unary):
+    """``sample_from_datasets``' selector for constant weights: TF's
+    ``random.batch(2).map(lambda pair: stateless_categorical(logits, 1, seed=pair)[0, 0])``,
+    drawn for many pairs at once."""
+
+    _tf_name = "_MapDataset"
+
+    def __init__(self, input: Dataset, logits: np.ndarray) -> None:
+        super().__init__(input)
+        self._logits = logits
+
+    def _iter(self) -> Iterator:
+        return self._draws(self._input._elements())  # (the random dataset's iterator made now, as TF's)
+
+    def _draws(self, it: Iterator) -> Iterator:
+        while True:
+            vals = np.fromiter(itertools.islice(it, 512), np.int64)
+            if len(vals) < 2:
+                return
+            yield from map(np.int64, _categorical_draws(vals[:len(vals) // 2 * 2].reshape(-1, 2), self._logits).tolist())
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), _dt.int64)
 
 
 class _Unique(_Unary):
@@ -2664,19 +2714,19 @@ class _AssertCardinality(_Unary):
         for e in self._input._elements():
             n += 1
             if want != _INF and n > want:
-                raise FailedPreconditionError(f"Input dataset was expected to contain {_elements(want)} but "
-                                              f"contained at least {_elements(n)}.")
+                raise FailedPreconditionError(f"Input dataset was expected to contain {_count_text(want)} but "
+                                              f"contained at least {_count_text(n)}.")
             yield e
         if n != want:
-            expected = "an infinite number of elements" if want == _INF else _elements(want)
+            expected = "an infinite number of elements" if want == _INF else _count_text(want)
             raise FailedPreconditionError(f"Input dataset was expected to contain {expected} but contained only "
-                                          f"{_elements(n)}.")
+                                          f"{_count_text(n)}.")
 
     def _card(self) -> int:
         return self._expected
 
 
-def _elements(n: int) -> str:
+def _count_text(n: int) -> str:
     return f"{n} element" + ("" if n == 1 else "s")
 
 
