@@ -283,6 +283,16 @@ CASES = {
     "exp_pad_to_cardinality_not_dict": "out = D.range(2).apply(tf.data.experimental.pad_to_cardinality(4))",
     "exp_pad_to_cardinality_too_many": "out = D.from_tensor_slices({'a': [1, 2]}).apply(tf.data.experimental.pad_to_cardinality(1))",
     "exp_get_structure": "out = (tf.data.experimental.get_structure(D.range(2)), tf.data.experimental.get_structure(iter(D.range(2))))",
+    "exp_random_dataset_class": ("ds = tf.data.experimental.RandomDataset(seed=5)\n"
+                                 "out = (isinstance(ds, tf.data.Dataset), el(ds.take(2)), ds.cardinality())"),
+    "sparse_batch_cardinality": "out = D.range(7).map(lambda x: tf.fill([2], x)).sparse_batch(3, [2]).cardinality()",
+    "resample_cardinality_spec": ("ds = D.range(10).rejection_resample(lambda x: x % 2, [0.5, 0.5], seed=1)\n"
+                                  "out = (ds.cardinality(), ds.element_spec)"),
+    "snapshot_roundtrip": ("import tempfile\npath = tempfile.mkdtemp()\n"
+                           "ds = D.range(5).map(lambda x: (x, tf.fill([2], x))).snapshot(path)\n"
+                           "out = (el(ds), el(ds), ds.cardinality(), ds.element_spec)"),
+    "fingerprint_type": "fp = D.range(3).fingerprint()\nout = (fp.dtype.name, fp.shape.rank)",
+    "options_default": "out = D.range(3).options().deterministic",
 }
 
 

@@ -45,6 +45,11 @@ class Options:
     [np.int64(0), np.int64(1)]
     """
 
+    # TensorFlow's top-level options that are values, unset (others are groups, made when read)
+    deterministic = experimental_deterministic = experimental_external_state_policy = None
+    experimental_symbolic_checkpoint = experimental_warm_start = dataset_name = framework_type = None
+    experimental_slack = False
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -2818,6 +2823,8 @@ def _rejection_resample(ds: Dataset, class_func: Callable, target_dist: Any, ini
 
     accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
     filtered = Dataset.zip((accept_ds, ds)).map(gather).filter(keep).map(lambda c, _, data: (c, data))
+    filtered._element_spec = (ds.map(class_func).element_spec, ds.element_spec)  # (what TF's trace gives, even
+    # when the filter lets nothing through the probes)
     if static == 1:
         return ds.map(pair)
     if static == 0:

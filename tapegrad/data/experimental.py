@@ -20,7 +20,7 @@ from ..experimental._optional import Optional
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Options
 from . import _structure as _s
 from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Passthrough,  # (the ones below)
-                       _int)
+                       _Random, _int, _op_seeds)
 from ._records import CsvDataset, make_csv_dataset
 
 __all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
@@ -273,9 +273,20 @@ def enable_debug_mode() -> None:
     order, which is what TensorFlow's debug mode makes its own do."""
 
 
-def RandomDataset(seed: Any = None, rerandomize_each_iteration: bool | None = None) -> Dataset:  # noqa: N802
-    """``tf.data.Dataset.random(seed, rerandomize_each_iteration)``."""
-    return Dataset.random(seed, rerandomize_each_iteration)
+class RandomDataset(_Random):
+    """``tf.data.Dataset.random(seed, rerandomize_each_iteration)``: TensorFlow's pseudorandom
+    int64 values in ``[0, 2**32)``, forever.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.experimental.RandomDataset(seed=4)
+    >>> isinstance(ds, tf.data.Dataset), int(ds.cardinality())
+    (True, -1)
+    """
+
+    def __init__(self, seed: Any = None, rerandomize_each_iteration: bool | None = None) -> None:
+        seeds, fresh = _op_seeds(seed)
+        super().__init__(seeds, bool(rerandomize_each_iteration))
+        self._fresh = fresh
 
 
 def parse_example_dataset(features: dict, num_parallel_calls: Any = 1,
