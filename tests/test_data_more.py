@@ -149,6 +149,11 @@ def test_fingerprint_follows_the_definition():
     assert fa.dtype == tf.uint64 and fa.shape == ()
     assert int(fa) == int(b.fingerprint())
     assert len({int(fa), int(c.fingerprint()), int(d.fingerprint())}) == 3
+    k = [2, 3]
+    e, f = (tf.data.Dataset.range(3).map(lambda x, k=k[0]: x * k), tf.data.Dataset.range(3).map(lambda x, k=k[1]: x * k))
+    assert int(e.fingerprint()) != int(f.fingerprint())  # captured values count
+    g, h = (tf.data.Dataset.range(9).bucket_by_sequence_length(lambda x: 1, [b], [2, 2], no_padding=True) for b in (2, 5))
+    assert int(g.fingerprint()) != int(h.fingerprint())
 
 
 def test_unseeded_random_differs_between_datasets():

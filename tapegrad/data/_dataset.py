@@ -2446,8 +2446,9 @@ class _GroupByWindow(_Unary):
 def _bucket_by_length(ds: Dataset, length_fn: _Fn, bounds: list, sizes: list, padded_shapes: Any,
                       padding_values: Any, to_boundary: bool, no_padding: bool, drop: bool) -> Dataset:
     """``bucket_by_sequence_length`` as TF builds it: a ``group_by_window`` keyed by the bucket."""
-    lows = [np.iinfo(np.int32).min] + bounds
-    highs = bounds + [np.iinfo(np.int32).max]
+    bounds, sizes = tuple(bounds), tuple(sizes)  # (constants of the functions: in the fingerprint)
+    lows = (int(np.iinfo(np.int32).min),) + bounds
+    highs = bounds + (int(np.iinfo(np.int32).max),)
     length = length_fn.fn
 
     def bucket(*args: Any) -> Any:
@@ -2926,7 +2927,7 @@ class _Snapshot(_Unary):
 
 def _fingerprint(ds: Dataset) -> int:
     """A hash of the pipeline's definition: its datasets, their parameters and data, the code of
-    their functions."""
+    their functions and the values they capture (not the globals they read)."""
     import hashlib
 
     h = hashlib.blake2b(digest_size=8)
@@ -2958,6 +2959,13 @@ def _fingerprint(ds: Dataset) -> int:
             for c in code.co_consts:
                 if hasattr(c, "co_code"):
                     h.update(c.co_code)
+            # the constants it captured (`lambda x: x * k`'s k), as a traced graph holds them; not mutable
+            # objects (a list it appends to), whose contents would change the hash as the pipeline runs
+            captured = [c.cell_contents for c in getattr(v, "__closure__", None) or () if c.cell_contents is not _END]
+            for x in captured + list(getattr(v, "__defaults__", None) or ()):
+                if isinstance(x, (bool, int, float, str, bytes, type(None), tuple, np.ndarray, np.generic, Tensor, _Fn)) \
+                        or hasattr(x, "__code__"):
+                    feed(x, depth + 1)
         elif type(v) in _s.COMPOSITE_VALUES:
             feed([getattr(v, k) for k in type(v).__slots__], depth + 1)
         elif type(v) is Boxed:
