@@ -293,6 +293,24 @@ CASES = {
                            "out = (el(ds), el(ds), ds.cardinality(), ds.element_spec)"),
     "fingerprint_type": "fp = D.range(3).fingerprint()\nout = (fp.dtype.name, fp.shape.rank)",
     "options_default": "out = D.range(3).options().deterministic",
+    "gbw_vector_key": "out = el(D.range(4).group_by_window(lambda x: tf.stack([x, x]), lambda k, w: w.batch(2), window_size=2))",
+    "gbw_int32_window_size_func": ("out = el(D.range(4).group_by_window(lambda x: x % 2, lambda k, w: w.batch(2),"
+                                   " window_size_func=lambda k: tf.constant(2)))"),
+    "gbw_python_int_key": "out = el(D.range(5).group_by_window(lambda x: 1, lambda k, w: w.batch(2), window_size=2))",
+    "gbw_window_size_tensor": "out = el(D.range(5).group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), window_size=tf.constant(2, tf.int64)))",
+    "choose_incompatible": "out = D.choose_from_datasets([D.range(2), D.from_tensors('a')], D.range(2))",
+    "choose_shapes_relaxed": ("ds = D.choose_from_datasets([D.from_tensors([1, 2]), D.from_tensors([[1]])], D.range(2))\n"
+                              "out = (ds.element_spec, el(ds))"),
+    "rebatch_zero": "out = el(D.range(4).batch(2).rebatch([0, 2]))",
+    "rebatch_zero_cycle": "out = el(D.range(5).batch(2).rebatch([0, 2, 1]))",
+    "rebatch_only_zero": "out = el(D.range(5).batch(2).rebatch([0]).take(3))",
+    "rebatch_matrix": "out = D.range(4).batch(2).rebatch([[1, 2]])",
+    "unique_twice": "ds = D.from_tensor_slices([1, 2, 1]).unique()\nout = (el(ds), el(ds))",
+    "bucket_boundary_padded_shapes": (f"ds = {LENS}.filter(lambda x: tf.shape(x)[0] < 6).bucket_by_sequence_length("
+                                      "lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2], padded_shapes=[None],"
+                                      " pad_to_bucket_boundary=True)\nout = (el(ds), ds.element_spec)"),
+    "sample_weights_shape_bad": "out = D.sample_from_datasets([D.range(3), D.range(3)], weights=tf.constant([1.0, 2.0, 3.0]))",
+    "single_twice_batched": "out = D.from_tensor_slices({'a': [[1, 2]]}).get_single_element()",
 }
 
 

@@ -988,8 +988,8 @@ class Dataset:
         return _Unique(self)
 
     def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: str | None = None) -> "Dataset":
-        """The same rows in batches of ``batch_size`` (an int, or a list cycled through):
-        ``unbatch().batch(batch_size)`` without making the single rows.
+        """The same rows in batches of ``batch_size`` (an int, or a list cycled through; a 0
+        gives an empty batch): ``unbatch().batch(batch_size)``.
 
         Raises:
             ValueError: scalar elements (nothing to rebatch), or ``batch_size`` of rank > 1.
@@ -2745,8 +2745,8 @@ class _Rebatch(_Unary):
         if sizes.ndim > 1:
             raise ValueError("Invalid `batch_sizes`. Expected `batch_sizes` to be a scalar or a vector. Received "
                              f"`batch_sizes` of rank {sizes.ndim}.")
-        if sizes.dtype.kind not in "iu" or sizes.size == 0 or (sizes <= 0).any():
-            raise InvalidArgumentError(f"rebatch: `batch_size` must be a positive integer or a non-empty list of "
+        if sizes.dtype.kind not in "iu" or sizes.size == 0 or (sizes < 0).any():
+            raise InvalidArgumentError(f"rebatch: `batch_size` must be a non-negative integer or a non-empty list of "
                                        f"them; got {batch_sizes!r}.")
         self._sizes, self._drop = [int(v) for v in sizes.reshape(-1)], drop
         flat = _nest.flatten(input.element_spec)
@@ -2769,10 +2769,18 @@ class _Rebatch(_Unary):
     def _batches(self, rows: Iterator) -> Iterator:
         for k in itertools.count():
             n = self._sizes[k % len(self._sizes)]
+            if n == 0:  # (TF's: an empty batch, even once the rows have run out)
+                yield self._empty()
+                continue
             items = list(itertools.islice(rows, n))
             if not items or (self._drop and len(items) < n):
                 return
             yield _stack_elements(items)
+
+    def _empty(self) -> Any:
+        return _nest.pack_sequence_as(self._input.element_spec, [
+            np.zeros([0, *[d or 0 for d in s.shape[1:]]], object if s.dtype == _dt.string else s.dtype._np)
+            for s in _nest.flatten(self._input.element_spec)])
 
     def _spec(self) -> Any:
         return _nest.map_structure(lambda s: _s.batched_spec(_s.unbatched_spec(s), self._dim), self._input.element_spec)
