@@ -173,3 +173,13 @@ def test_new_methods_iterate_in_a_function():
         return s
     with pytest.warns(UserWarning, match="runs eagerly"):  # (a dataset loop inside: tapegrad runs it eagerly)
         assert int(total(ds)) == 15
+
+
+def test_get_single_element_in_a_function_reads_each_call():
+    @tf.function
+    def first_row(x):
+        return tf.data.Dataset.from_tensor_slices(x).batch(2).take(1).get_single_element()
+
+    with pytest.warns(UserWarning, match="runs eagerly"):
+        assert first_row(tf.constant([1, 2, 3])).numpy().tolist() == [1, 2]
+    assert first_row(tf.constant([7, 8, 9])).numpy().tolist() == [7, 8]  # not the first call's value
