@@ -966,9 +966,6 @@ class Dataset:
         >>> tf.data.Dataset.range(5).batch(5).get_single_element().numpy()
         array([0, 1, 2, 3, 4])
         """
-        if _rec.active and (tr := _trace.current()) is not None:
-            tr.fail("Dataset.get_single_element runs inside it (TensorFlow makes the dataset part of the graph; "
-                    "tapegrad reads it eagerly at every call, with the same results)")
         it = self._elements()
         first = next(it, _END)
         if first is _END:
