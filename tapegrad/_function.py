@@ -210,6 +210,7 @@ class Function:
         self._created = False      # Variables were created on the first trace
         self._warned = False
         self._instances: Any = None
+        self._spec_signatures: list = []  # get_concrete_function's TensorSpec signatures (saved with it)
         self._owner = owner
         self.__name__ = name or getattr(fn, "__name__", "function")
         functools.update_wrapper(self, fn)
@@ -578,6 +579,9 @@ class Function:
             return TensorSpec([None if unknown_dims and d == 1 else d for d in x.shape], x.dtype)
 
         outs = _nest.map_structure(lambda x: out_spec(x) if isinstance(x, Tensor) else x, out)
+        if in_specs and self._sig is None and not any(
+                _nest.flatten(s) == _nest.flatten((tuple(args), kwargs)) for s in self._spec_signatures):
+            self._spec_signatures.append((tuple(args), dict(kwargs)))
         return ConcreteFunction(self, sig, outs)
 
     def _param_order(self, kwargs: dict) -> list:

@@ -273,6 +273,8 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
     needs of one size (the batch of two inputs) are traced with one size (the first grouping whose
     traces run and agree)."""
     structure = (tuple(spec_args), dict(spec_kwargs))
+    if any(isinstance(x, TensorSpec) and x.shape.rank is None for x in _nest.flatten(structure)):
+        return _encode_rank_free(saver, fn, structure, what)
     dims = _none_dims(structure, what)
     if not dims:
         runs = [_trace_once(fn, structure, [], [], what)]
@@ -311,6 +313,33 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
                                "outputs": outputs, "holes": {"data": hs["data"], "arrays": enc_holes}})
 
 
+def _encode_rank_free(saver: _Saver, fn: Any, structure: Any, what: str) -> int:
+    """A signature with tensors of unknown rank (``tf.TensorSpec(None)``): the function traced with
+    those tensors of rank 0, 1 and 2 (sizes 3) must give one program, which then replays at any
+    rank and size (elementwise functions do); otherwise the rank must be declared."""
+    def at_rank(r: int) -> Any:
+        return _nest.map_structure(lambda x: TensorSpec([3] * r, x.dtype) if isinstance(x, TensorSpec)
+                                   and x.shape.rank is None else x, structure)
+    known = at_rank(0)
+    if _none_dims(known, what):
+        raise Unsavable(f"{what}: its signature declares tensors of unknown rank beside dimensions declared "
+                        f"None ({_specs_text(structure)}); tapegrad saves such a signature only when every "
+                        "other dimension is known: declare the rank")
+    runs = [_trace_once(fn, at_rank(r), [], [], what) for r in (0, 1, 2)]
+    progs = [saver.encode_prog(p, what) for p, _ in runs]
+    same = all(json.dumps(p["data"], sort_keys=True, default=str) == json.dumps(progs[0]["data"], sort_keys=True,
+                                                                                  default=str)
+               and len(p["arrays"]) == len(progs[0]["arrays"])
+               and all(np.array_equal(x, y) for x, y in zip(p["arrays"], progs[0]["arrays"])) for p in progs)
+    if not same:
+        raise Unsavable(f"{what}: its signature declares a tensor of unknown rank ({_specs_text(structure)}), and "
+                        "its traces at ranks 0, 1 and 2 differ (the function depends on the rank); tapegrad saves "
+                        "traces of known rank: declare the rank (None for each unknown dimension)")
+    outputs = [TensorSpec(None, t.dtype) for t in runs[0][1]]
+    return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [progs[0]],
+                               "dims": [], "outputs": outputs, "holes": {"data": [], "arrays": []}})
+
+
 def _specs_text(x: Any) -> str:
     return ", ".join(repr(s) for s in _nest.flatten(x) if isinstance(s, TensorSpec))
 
@@ -326,6 +355,8 @@ def _function_concretes(saver: _Saver, f: Any, what: str) -> tuple:
     if f.input_signature is not None:
         return [_encode_signature_concrete(saver, f._fn, f.input_signature, {}, what)], f.input_signature
     out = []
+    for a, kw in f._spec_signatures:  # (TF saves the concrete functions get_concrete_function made)
+        out.append(_encode_signature_concrete(saver, f._fn, a, kw, what))
     names = _param_names(f._fn)
     for entry in list(f._cache.values()):
         if entry.eager is not None or not entry.programs:
