@@ -102,7 +102,14 @@ def assert_cardinality(expected_cardinality: Any) -> Callable[[Dataset], Dataset
 def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: Any, bucket_batch_sizes: Any,
                               padded_shapes: Any = None, padding_values: Any = None, pad_to_bucket_boundary: bool = False,
                               no_padding: bool = False, drop_remainder: bool = False) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.bucket_by_sequence_length(...)``."""
+    """For ``dataset.apply``: ``dataset.bucket_by_sequence_length(...)``.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.from_tensor_slices([1, 3, 2]).map(lambda n: tf.fill([n], n))
+    >>> ds = ds.apply(tf.data.experimental.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3], [2, 2]))
+    >>> [b.numpy().tolist() for b in ds]
+    [[[1, 0], [2, 2]], [[3, 3, 3]]]
+    """
     return lambda dataset: dataset.bucket_by_sequence_length(
         element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes, padding_values,
         pad_to_bucket_boundary, no_padding, drop_remainder)
@@ -110,19 +117,39 @@ def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: 
 
 def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_dataset: bool = False) -> Dataset:
     """``tf.data.Dataset.choose_from_datasets``, but by default an exhausted dataset's choices
-    are skipped (``stop_on_empty_dataset=False``), as here in TensorFlow."""
+    are skipped (``stop_on_empty_dataset=False``), as here in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> choices = tf.data.Dataset.from_tensor_slices([0, 1, 0, 1, 1]).map(lambda c: tf.cast(c, tf.int64))
+    >>> ds = tf.data.experimental.choose_from_datasets([tf.data.Dataset.range(1), tf.data.Dataset.range(10, 13)], choices)
+    >>> [int(x) for x in ds]
+    [0, 10, 11, 12]
+    """
     return Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
 
 def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None,
                          stop_on_empty_dataset: bool = False) -> Dataset:
-    """``tf.data.Dataset.sample_from_datasets`` (same draws)."""
+    """``tf.data.Dataset.sample_from_datasets`` (same draws).
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.experimental.sample_from_datasets([tf.data.Dataset.range(2), tf.data.Dataset.range(5, 7)], seed=1)
+    >>> sorted(int(x) for x in ds)
+    [0, 1, 5, 6]
+    """
     return Dataset.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
 
 
 def group_by_window(key_func: Callable, reduce_func: Callable, window_size: Any = None,
                     window_size_func: Callable | None = None) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.group_by_window(...)``."""
+    """For ``dataset.apply``: ``dataset.group_by_window(...)``.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(5).apply(tf.data.experimental.group_by_window(
+    ...     lambda x: x % 2, lambda key, window: window.batch(2), window_size=2))
+    >>> [b.numpy().tolist() for b in ds]
+    [[0, 2], [1, 3], [4]]
+    """
     return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
 
 
@@ -165,50 +192,99 @@ def group_by_reducer(key_func: Callable, reducer: Reducer) -> Callable[[Dataset]
 
 
 def get_single_element(dataset: Dataset) -> Any:
-    """``dataset.get_single_element()``."""
+    """``dataset.get_single_element()``.
+
+    >>> import tapegrad as tf
+    >>> int(tf.data.experimental.get_single_element(tf.data.Dataset.range(7, 8)))
+    7
+    """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"Invalid `dataset`. Expected a `tf.data.Dataset` object but got {type(dataset)}.")
     return dataset.get_single_element()
 
 
 def get_next_as_optional(iterator: Any) -> Any:
-    """``iterator.get_next_as_optional()``: the next element as a ``tf.experimental.Optional``."""
+    """``iterator.get_next_as_optional()``: the next element as a ``tf.experimental.Optional``.
+
+    >>> import tapegrad as tf
+    >>> it = iter(tf.data.Dataset.range(1))
+    >>> [bool(tf.data.experimental.get_next_as_optional(it).has_value()) for _ in range(2)]
+    [True, False]
+    """
     return iterator.get_next_as_optional()
 
 
 def dense_to_ragged_batch(batch_size: Any, drop_remainder: bool = False,
                           row_splits_dtype: Any = None) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.ragged_batch(...)``."""
+    """For ``dataset.apply``: ``dataset.ragged_batch(...)``.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(1, 3).map(lambda x: tf.fill([x], x))
+    >>> [b.to_list() for b in ds.apply(tf.data.experimental.dense_to_ragged_batch(2))]
+    [[[1], [2, 2]]]
+    """
     return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
 
 
 def dense_to_sparse_batch(batch_size: Any, row_shape: Any) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.sparse_batch(batch_size, row_shape)``."""
+    """For ``dataset.apply``: ``dataset.sparse_batch(batch_size, row_shape)``.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.from_tensor_slices([[1], [2]]).apply(tf.data.experimental.dense_to_sparse_batch(2, [3]))
+    >>> next(iter(ds)).dense_shape.numpy().tolist()
+    [2, 3]
+    """
     return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
 
 
 def enumerate_dataset(start: Any = 0) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.enumerate(start)``."""
+    """For ``dataset.apply``: ``dataset.enumerate(start)``.
+
+    >>> import tapegrad as tf
+    >>> [(int(i), int(x)) for i, x in tf.data.Dataset.range(7, 9).apply(tf.data.experimental.enumerate_dataset(1))]
+    [(1, 7), (2, 8)]
+    """
     return lambda dataset: dataset.enumerate(start)
 
 
 def unbatch() -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.unbatch()``."""
+    """For ``dataset.apply``: ``dataset.unbatch()``.
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.Dataset.range(3).batch(2).apply(tf.data.experimental.unbatch())]
+    [0, 1, 2]
+    """
     return lambda dataset: dataset.unbatch()
 
 
 def unique() -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.unique()``."""
+    """For ``dataset.apply``: ``dataset.unique()``.
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.Dataset.from_tensor_slices([2, 1, 2]).apply(tf.data.experimental.unique())]
+    [2, 1]
+    """
     return lambda dataset: dataset.unique()
 
 
 def scan(initial_state: Any, scan_func: Callable) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.scan(initial_state, scan_func)``."""
+    """For ``dataset.apply``: ``dataset.scan(initial_state, scan_func)``.
+
+    >>> import tapegrad as tf, numpy as np
+    >>> ds = tf.data.Dataset.range(4).apply(tf.data.experimental.scan(np.int64(0), lambda s, x: (s + x, s + x)))
+    >>> [int(x) for x in ds]
+    [0, 1, 3, 6]
+    """
     return lambda dataset: dataset.scan(initial_state, scan_func)
 
 
 def take_while(predicate: Callable) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.take_while(predicate)``."""
+    """For ``dataset.apply``: ``dataset.take_while(predicate)``.
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.Dataset.range(9).apply(tf.data.experimental.take_while(lambda x: x < 3))]
+    [0, 1, 2]
+    """
     return lambda dataset: dataset.take_while(predicate)
 
 
@@ -216,13 +292,26 @@ def parallel_interleave(map_func: Callable, cycle_length: Any, block_length: Any
                         buffer_output_elements: Any = None,
                         prefetch_input_elements: Any = None) -> Callable[[Dataset], Dataset]:
     """For ``dataset.apply``: ``dataset.interleave(map_func, cycle_length, block_length)``, in
-    that deterministic order (``sloppy`` orders are one of TensorFlow's possible ones)."""
+    that deterministic order (``sloppy`` orders are one of TensorFlow's possible ones).
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(1, 3).apply(tf.data.experimental.parallel_interleave(
+    ...     lambda x: tf.data.Dataset.range(10 * x, 10 * x + 2), cycle_length=2))
+    >>> [int(x) for x in ds]
+    [10, 20, 11, 21]
+    """
     return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
 
 
 def map_and_batch(map_func: Callable, batch_size: Any, num_parallel_batches: Any = None, drop_remainder: bool = False,
                   num_parallel_calls: Any = None) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: ``dataset.map(map_func).batch(batch_size, drop_remainder)``."""
+    """For ``dataset.apply``: ``dataset.map(map_func).batch(batch_size, drop_remainder)``.
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(5).apply(tf.data.experimental.map_and_batch(lambda x: x * 2, 2))
+    >>> [b.numpy().tolist() for b in ds]
+    [[0, 2], [4, 6], [8]]
+    """
     if num_parallel_batches is not None and num_parallel_calls is not None:
         raise ValueError("`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
                          "set.")
@@ -231,7 +320,13 @@ def map_and_batch(map_func: Callable, batch_size: Any, num_parallel_batches: Any
 
 def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Callable[[Dataset], Dataset]:
     """For ``dataset.apply``: ``dataset.shuffle(buffer_size, seed).repeat(count)`` (TensorFlow's
-    fused op gives the same order)."""
+    fused op gives the same order).
+
+    >>> import tapegrad as tf
+    >>> ds = tf.data.Dataset.range(3).apply(tf.data.experimental.shuffle_and_repeat(3, count=2, seed=1))
+    >>> sorted(int(x) for x in ds)
+    [0, 0, 1, 1, 2, 2]
+    """
     return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
 
 
@@ -248,7 +343,12 @@ def snapshot(path: str, compression: str | None = "AUTO", reader_func: Callable 
 
 
 def copy_to_device(target_device: str, source_device: str = "/cpu:0") -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: the same dataset (tapegrad's elements live in this process's memory)."""
+    """For ``dataset.apply``: the same dataset (tapegrad's elements live in this process's memory).
+
+    >>> import tapegrad as tf
+    >>> [int(x) for x in tf.data.Dataset.range(2).apply(tf.data.experimental.copy_to_device("/gpu:0"))]
+    [0, 1]
+    """
     return lambda dataset: _Passthrough(dataset, "_CopyToDeviceDataset")
 
 
@@ -292,7 +392,16 @@ class RandomDataset(_Random):
 def parse_example_dataset(features: dict, num_parallel_calls: Any = 1,
                           deterministic: Any = None) -> Callable[[Dataset], Dataset]:
     """For ``dataset.apply``: each element, a vector of serialized ``tf.train.Example``s, parsed
-    with ``tf.io.parse_example(element, features)``."""
+    with ``tf.io.parse_example(element, features)``.
+
+    >>> import tapegrad as tf
+    >>> ex = tf.train.Example(features=tf.train.Features(feature={
+    ...     "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[3]))})).SerializeToString()
+    >>> ds = tf.data.Dataset.from_tensors([ex, ex]).apply(
+    ...     tf.data.experimental.parse_example_dataset({"a": tf.io.FixedLenFeature([], tf.int64)}))
+    >>> next(iter(ds))["a"].numpy().tolist()
+    [3, 3]
+    """
     if features is None:
         raise ValueError("Argument `features` is required, but not specified.")
     from ..io import parse_example
@@ -398,7 +507,12 @@ class ThreadingOptions(Options):
 
 
 def get_structure(dataset_or_iterator: Any) -> Any:
-    """The element spec of a dataset or of an iterator's dataset."""
+    """The element spec of a dataset or of an iterator's dataset.
+
+    >>> import tapegrad as tf
+    >>> tf.data.experimental.get_structure(iter(tf.data.Dataset.range(2)))
+    TensorSpec(shape=(), dtype=tf.int64, name=None)
+    """
     spec = getattr(dataset_or_iterator, "element_spec", None)
     if spec is None:
         raise TypeError("Invalid `dataset_or_iterator`. `dataset_or_iterator` must be a `tf.data.Dataset` or an "
