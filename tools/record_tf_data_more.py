@@ -293,6 +293,11 @@ CASES = {
                            "out = (el(ds), el(ds), ds.cardinality(), ds.element_spec)"),
     "fingerprint_type": "fp = D.range(3).fingerprint()\nout = (fp.dtype.name, fp.shape.rank)",
     "options_default": "out = D.range(3).options().deterministic",
+    "gbw_reduce_drop_map": ("ds = D.range(10).group_by_window(lambda x: x % 2, lambda k, w: w.batch(4, drop_remainder=True)"
+                            ".map(lambda b: b * 2), window_size=4)\nout = (el(ds), ds.element_spec)"),
+    "gbw_reduce_padded_by_key": ("ds = D.range(1, 7).map(lambda n: tf.fill([n], n)).group_by_window("
+                                 "lambda x: tf.cast(tf.shape(x)[0] > 3, tf.int64), lambda k, w: w.padded_batch(2,"
+                                 " padded_shapes=[4 + 4 * k]), window_size=2)\nout = (el(ds), ds.element_spec)"),
     "gbw_vector_key": "out = el(D.range(4).group_by_window(lambda x: tf.stack([x, x]), lambda k, w: w.batch(2), window_size=2))",
     "gbw_int32_window_size_func": ("out = el(D.range(4).group_by_window(lambda x: x % 2, lambda k, w: w.batch(2),"
                                    " window_size_func=lambda k: tf.constant(2)))"),

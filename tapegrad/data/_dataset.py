@@ -2431,13 +2431,30 @@ class _GroupByWindow(_Unary):
         return ds._elements()
 
     def _spec(self) -> Any:
+        # TF traces reduce_func on a window of unknown elements; tapegrad runs it on a full window of the
+        # first element, under that element's key (a window of one could leave a batch(n, drop_remainder=True)
+        # in it empty, and a map after it with nothing to learn its spec from)
         first = next(self._input._elements(), _END)
-        window = _Group([] if first is _END else [first], self._input.element_spec)
-        ds = self._reduce_fn.instance()(wrap(np.int64(0)), window)
+        key, items = 0, []
+        if first is not _END:
+            try:
+                key = _int64_scalar(self._fn.instance()(*_args(first)), "key_func")
+                n = self._size if self._size_fn is None else \
+                    _int64_scalar(self._size_fn.instance()(wrap(np.int64(key))), "window_size_func")
+            except Exception:  # noqa: BLE001  (the error is raised again, clearly, while iterating)
+                n = 1
+            items = [first] * (n if 0 < n <= _CHUNK * 16 else 1)
+        window = _Group(items, self._input.element_spec)
+        ds = self._reduce_fn.instance()(wrap(np.int64(key)), window)
         if not isinstance(ds, Dataset):
             raise TypeError("Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object "
                             f"but it returned {type(ds).__name__}.")
-        return ds.element_spec
+        spec = ds.element_spec
+        try:  # (and under another key: a dimension that depends on the key is unknown, as in TF's trace)
+            spec = _relaxed(spec, self._reduce_fn.instance()(wrap(np.int64(key ^ 1)), window).element_spec)
+        except Exception:  # noqa: BLE001  (a key the function cannot take tells nothing)
+            pass
+        return spec
 
     def _card(self) -> int:
         return _UNK
