@@ -183,3 +183,13 @@ def test_get_single_element_in_a_function_reads_each_call():
     with pytest.warns(UserWarning, match="runs eagerly"):
         assert first_row(tf.constant([1, 2, 3])).numpy().tolist() == [1, 2]
     assert first_row(tf.constant([7, 8, 9])).numpy().tolist() == [7, 8]  # not the first call's value
+
+
+def test_checkpoint_refuses_a_random_window_size_func(tmp_path):
+    ds = tf.data.Dataset.range(8).group_by_window(
+        lambda x: x % 2, lambda k, w: w.batch(2),
+        window_size_func=lambda k: 2 + tf.cast(tf.random.uniform([]) > 2, tf.int64))
+    it = iter(ds)
+    next(it)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="random op"):
+        tf.train.Checkpoint(it=it).save(str(tmp_path / "ckpt"))
