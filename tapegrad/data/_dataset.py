@@ -876,7 +876,7 @@ class Dataset:
     @staticmethod
     def random(seed: Any = None, rerandomize_each_iteration: bool | None = None,
                name: str | None = None) -> "Dataset":
-        """An infinite dataset of TensorFlow's pseudorandom int64 values (uniform in [0, 2**32)).
+        """An infinite dataset of TensorFlow's pseudorandom int64 values (uniform in ``[0, 2**32)``).
 
         Args:
             seed: the op seed; with ``tf.random.set_seed`` and no ``seed`` it comes from the
@@ -1041,7 +1041,7 @@ class Dataset:
         return _rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "Dataset":
-        """Batch the elements (one dense component each) into ``tf.sparse.SparseTensor``s of
+        """Batch the elements (one dense component each) into ``tf.sparse.SparseTensor`` values of
         dense shape ``[batch, *row_shape]``: every entry of an element becomes a value (zeros
         included); a ``None`` in ``row_shape`` is the batch's largest size of that dimension.
 

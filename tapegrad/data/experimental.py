@@ -391,7 +391,7 @@ class RandomDataset(_Random):
 
 def parse_example_dataset(features: dict, num_parallel_calls: Any = 1,
                           deterministic: Any = None) -> Callable[[Dataset], Dataset]:
-    """For ``dataset.apply``: each element, a vector of serialized ``tf.train.Example``s, parsed
+    """For ``dataset.apply``: each element, a vector of serialized ``tf.train.Example`` protos, parsed
     with ``tf.io.parse_example(element, features)``.
 
     >>> import tapegrad as tf
