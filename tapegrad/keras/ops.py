@@ -55,7 +55,9 @@ from ..ops import reduction as _r
 from ..ops import segment as _seg
 from ..sparse._sparse_tensor import SparseTensor as _SparseTensor
 from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
+from ..ops import signal as _sig
 from ..ops import sort as _s
+from .._dispatch import apply as _apply, defop as _defop
 from ..ops import special as _sp
 from . import _logits
 from ._keras_tensor import operation as _operation
@@ -2042,6 +2044,667 @@ def psnr(x1: Any, x2: Any, max_val: Any) -> Tensor:
                          "match for PSNR calculation.")
     mse = _r.reduce_mean(_m.square(a - b))
     return _t(20.0, mse.dtype) * log10(_t(max_val, b.dtype)) - _t(10.0, mse.dtype) * log10(mse)
+
+
+# ---- keras.ops's remaining names: NumPy-like (keras.ops.numpy) ----------------------------------
+
+def _np_op(name: str, fn: Any) -> Any:
+    """A primitive without gradient running ``fn`` on arrays (integer and index-valued results)."""
+    op = _defop("Keras" + name, fn, nondiff=True)
+    return lambda *xs, **p: _apply(op, [_t(x) for x in xs], p)
+
+
+def _int_pair(x: Any, y: Any, what: str) -> list:
+    x, y = _strong_pair(x, y)
+    if x.dtype.is_floating or x.dtype.is_complex:
+        raise TypeError(f"Arguments to {what} must be integers (or bool). Received: dtype={x.dtype.name}.")
+    return [x, y]
+
+
+_bitand = _np_op("BitwiseAnd", np.bitwise_and)
+_bitor = _np_op("BitwiseOr", np.bitwise_or)
+_bitxor = _np_op("BitwiseXor", np.bitwise_xor)
+_bitnot = _np_op("Invert", np.invert)
+_lshift = _np_op("LeftShift", lambda a, b: np.left_shift(a, b.astype(a.dtype)))
+_rshift = _np_op("RightShift", lambda a, b: np.right_shift(a, b.astype(a.dtype)))
+
+
+def bitwise_and(x: Any, y: Any) -> Tensor:
+    """The bitwise AND of integers.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bitwise_and([12, 10], [10, 6]).numpy()
+    array([8, 2], dtype=int32)
+    """
+    return _bitand(*_int_pair(x, y, "bitwise_and"))
+
+
+def bitwise_or(x: Any, y: Any) -> Tensor:
+    """The bitwise OR of integers."""
+    return _bitor(*_int_pair(x, y, "bitwise_or"))
+
+
+def bitwise_xor(x: Any, y: Any) -> Tensor:
+    """The bitwise XOR of integers."""
+    return _bitxor(*_int_pair(x, y, "bitwise_xor"))
+
+
+def bitwise_invert(x: Any) -> Tensor:
+    """The bitwise NOT of integers (``~x``; logical NOT of bools)."""
+    x = _t(x)
+    if x.dtype.is_floating or x.dtype.is_complex:
+        raise TypeError(f"Argument to bitwise_invert must be integer or bool. Received: dtype={x.dtype.name}.")
+    return _bitnot(x)
+
+
+bitwise_not = bitwise_invert
+
+
+def _shift(fn: Any, x: Any, y: Any, what: str) -> Tensor:
+    x = _t(x)
+    if type(y) is int:
+        y = _t(np.asarray(y, x.dtype.as_numpy_dtype))
+    x, y = _int_pair(x, y, what)
+    return fn(x, y)
+
+
+def bitwise_left_shift(x: Any, y: Any) -> Tensor:
+    """``x << y`` for integers."""
+    return _shift(_lshift, x, y, "bitwise_left_shift")
+
+
+def bitwise_right_shift(x: Any, y: Any) -> Tensor:
+    """``x >> y`` for integers (arithmetic for signed types)."""
+    return _shift(_rshift, x, y, "bitwise_right_shift")
+
+
+left_shift = bitwise_left_shift
+right_shift = bitwise_right_shift
+
+
+def angle(x: Any) -> Tensor:
+    """The argument of complex ``x`` (0 or pi for reals), in floats.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.angle([1.0 + 1.0j, -2.0]).numpy().round(4)
+    array([0.7854, 3.1416])
+    """
+    x = _t(x)
+    want = _floatx() if x.dtype.name == "int64" else _result_type(x.dtype.name, float)
+    return _sp.angle(_t(x, want))
+
+
+def fabs(x: Any) -> Tensor:
+    """``|x|``, integers and bools as floats."""
+    return _m.abs(_float(x))
+
+
+def _fminmax(pick: Any, x1: Any, x2: Any) -> Tensor:
+    a, b = _pair(x1, x2)
+    if not a.dtype.is_floating:
+        return pick(a, b)
+    na, nb = _sp.is_nan(a), _sp.is_nan(b)
+    out = pick(a, b)
+    out = _m.where(_m.logical_and(na, _m.logical_not(nb)), b, out)
+    return _m.where(_m.logical_and(nb, _m.logical_not(na)), a, out)
+
+
+def fmax(x1: Any, x2: Any) -> Tensor:
+    """The elementwise maximum, ignoring a NaN where the other operand is a number."""
+    return _fminmax(_m.maximum, x1, x2)
+
+
+def fmin(x1: Any, x2: Any) -> Tensor:
+    """The elementwise minimum, ignoring a NaN where the other operand is a number."""
+    return _fminmax(_m.minimum, x1, x2)
+
+
+def _gcd_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.gcd(a, b).astype(a.dtype)
+
+
+def _lcm_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.lcm(a, b).astype(a.dtype)
+
+
+_gcd = _np_op("Gcd", _gcd_arrays)
+_lcm = _np_op("Lcm", _lcm_arrays)
+
+
+def gcd(x1: Any, x2: Any) -> Tensor:
+    """The greatest common divisor of integers (of their absolute values)."""
+    return _gcd(*_int_pair(x1, x2, "gcd"))
+
+
+def lcm(x1: Any, x2: Any) -> Tensor:
+    """The least common multiple of integers (0 where either is 0)."""
+    return _lcm(*_int_pair(x1, x2, "lcm"))
+
+
+def heaviside(x1: Any, x2: Any) -> Tensor:
+    """The Heaviside step: 0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0``."""
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32", "bool"):
+        a, b = _t(a, _floatx()), _t(b, _floatx())
+    elif name in ("int64", "uint64"):
+        a, b = _t(a, "float64"), _t(b, "float64")
+    b = _a.broadcast_to(b, np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    zero, one = _m.zeros_like(b), _m.ones_like(b)
+    return _m.where(_m.less(a, _m.zeros_like(a)), zero, _m.where(_m.greater(a, _m.zeros_like(a)), one, b))
+
+
+def i0(x: Any) -> Tensor:
+    """The modified Bessel function of the first kind, order 0."""
+    x = _t(x)
+    name = x.dtype.name
+    want = "float64" if name in ("int64", "float64") else name if name in ("bfloat16", "float16") else _floatx()
+    return _sp.bessel_i0(_t(x, want))
+
+
+def ldexp(x1: Any, x2: Any) -> Tensor:
+    """``x1 * 2**x2`` for integer exponents ``x2``."""
+    x2 = _t(x2)
+    if not x2.dtype.is_integer:
+        raise TypeError(f"ldexp exponent must be an integer type. Received: x2 dtype={x2.dtype.name}.")
+    a = _t(x1)
+    want = _result_type(a.dtype.name, x2.dtype.name, float)
+    a = _t(a, want)
+    out = a * _m.pow(_m.ones_like(a) * _t(2.0, want), _t(x2, want))
+    return _m.where(_m.logical_or(_sp.is_inf(a), _m.equal(a, _m.zeros_like(a))), a + _m.zeros_like(out), out)
+
+
+def nextafter(x1: Any, x2: Any) -> Tensor:
+    """The next float after ``x1`` towards ``x2`` (taken in float64, then cast to the result type)."""
+    a, b = _t(x1), _t(x2)
+    want = _result_type(a.dtype.name, b.dtype.name, float)
+    return _m.cast(_sp.nextafter(_t(a, "float64"), _t(b, "float64")), want)
+
+
+def _window(fn: Any) -> Any:
+    def op(x: Any) -> Tensor:
+        n = int(convert_to_numpy(x))
+        return _t(np.asarray(fn(n), np.float64), _floatx())
+    return op
+
+
+def bartlett(x: Any) -> Tensor:
+    """The Bartlett (triangular) window of ``x`` points, in floatx.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bartlett(5).numpy()
+    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
+    """
+    return _window(np.bartlett)(x)
+
+
+def blackman(x: Any) -> Tensor:
+    """The Blackman window of ``x`` points, in floatx."""
+    return _window(np.blackman)(x)
+
+
+def hamming(x: Any) -> Tensor:
+    """The (symmetric) Hamming window of ``x`` points, in float32."""
+    return _sig.hamming_window(_t(x, "int32"), periodic=False)
+
+
+def hanning(x: Any) -> Tensor:
+    """The (symmetric) Hann window of ``x`` points, in float32."""
+    return _sig.hann_window(_t(x, "int32"), periodic=False)
+
+
+def kaiser(x: Any, beta: Any) -> Tensor:
+    """The Kaiser window of ``x`` points with shape parameter ``beta``, in float32."""
+    return _sig.kaiser_window(_t(x, "int32"), beta=beta)
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = False) -> Tensor:
+    """The count of each value of the non-negative integers ``x`` (summed ``weights`` instead when
+    given), at least ``minlength`` long; a 2-D ``x`` counts each row."""
+    if sparse:
+        raise ValueError("`sparse=True` is not supported by tapegrad's bincount; densify the result instead.")
+    x = _t(x)
+    want = "int32" if weights is None else _result_type(x.dtype.name, _t(weights).dtype.name)
+    if x.dtype.name not in ("int32", "int64"):
+        x = _t(x, "int32")
+    if weights is not None:
+        weights = _t(weights)
+        if weights.dtype.name not in ("int32", "int64", "float32", "float64"):
+            weights = _t(weights, "int32" if weights.dtype.is_integer or weights.dtype.name == "bool" else "float32")
+    return _m.cast(_seg.bincount(x, weights=weights, minlength=minlength, axis=-1 if x.shape.rank == 2 else None,
+                                 dtype=weights.dtype if weights is not None else "int32"), want)
+
+
+def column_stack(xs: Sequence) -> Tensor:
+    """1-D tensors as columns, 2-D ones as they are, joined along axis 1."""
+    xs = _promote(*xs, weak=False)
+    return _a.concat([_a.reshape(x, [-1, 1]) if x.shape.rank == 1 else x for x in xs], axis=1)
+
+
+def dsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 2 (depth)."""
+    return split(x, indices_or_sections, axis=2)
+
+
+def corrcoef(x: Any) -> Tensor:
+    """Pearson correlation coefficients of the rows of ``x`` (clipped to [-1, 1])."""
+    x = _t(x)
+    if x.dtype.name in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        x = _t(x, _floatx())
+    if x.shape.rank == 0:
+        return _t(np.nan, _floatx())
+    centered = x - _r.reduce_mean(x, axis=-1, keepdims=True)
+    cov = _la.matmul(centered, _la.adjoint(centered) if centered.shape.rank == 2 else centered) / _t(
+        float(x.shape[-1] - 1), x.dtype)
+    std_ = _m.sqrt(_m.real(_la.diag_part(cov)) if cov.shape.rank == 2 else _m.real(cov))
+    corr = cov / _m.cast(_la.tensordot(std_, std_, axes=0), cov.dtype)
+    if corr.dtype.is_complex:
+        return _m.complex_(_m.clip_by_value(_m.real(corr), -1.0, 1.0), _m.clip_by_value(_m.imag(corr), -1.0, 1.0))
+    return _m.clip_by_value(corr, _t(-1.0, corr.dtype), _t(1.0, corr.dtype))
+
+
+def correlate(x1: Any, x2: Any, mode: str = "valid") -> Tensor:
+    """The cross-correlation ``sum_j x1[k + j] * x2[j]`` of two 1-D tensors (``mode``: ``"valid"``,
+    ``"same"`` or ``"full"``)."""
+    if mode not in ("valid", "same", "full"):
+        raise ValueError(f"Invalid mode: '{mode}'. Mode must be one of: 'full', 'same', 'valid'.")
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    want = "float64" if name in ("int64", "float64") else name if name in ("bfloat16", "float16") else "float32"
+    a, b = _t(a, want), _t(b, want)
+    n, m = a.shape[0], b.shape[0]
+    if mode != "valid":
+        a = _a.pad(a, [[m - 1, m - 1]])
+    length = a.shape[0] - m + 1
+    windows = _ix.gather(a, _t((np.arange(max(length, 0))[:, None] + np.arange(m)[None, :]).astype(np.int32)))
+    out = _la.matmul(windows, _a.reshape(b, [m, 1]))[:, 0] if length > 0 else _a.reshape(a[:0], [0])
+    if mode == "same":
+        keep = builtins.max(n, m)
+        start = (n + m - 1 - keep) // 2
+        out = out[start:start + keep]
+    return out
+
+
+def cross(x1: Any, x2: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Tensor:
+    """The cross product of vectors of 2 or 3 components along ``axisa``/``axisb`` (``axis`` sets
+    all three); 2-component vectors give the z component only when both are 2-D."""
+    a, b = _strong_pair(x1, x2)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    da, db = a.shape[-1], b.shape[-1]
+    for d in (da, db):
+        if d not in (2, 3):
+            raise ValueError(f"Incompatible dimensions for cross product (dimension must be 2 or 3); got {d}.")
+
+    def three(v: Tensor) -> Tensor:
+        return _a.pad(v, [[0, 0]] * (v.shape.rank - 1) + [[0, 1]]) if v.shape[-1] == 2 else v
+    a, b = three(a), three(b)
+    shape_ = np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list()))
+    c = _la.cross(_a.broadcast_to(a, shape_), _a.broadcast_to(b, shape_))
+    if da == 2 and db == 2:
+        return c[..., 2]
+    return moveaxis(c, -1, axisc)
+
+
+def digitize(x: Any, bins: Any) -> Tensor:
+    """The index of the bin of each entry of ``x``: ``i`` with ``bins[i-1] <= x < bins[i]`` (int32)."""
+    x = _t(x)
+    name = x.dtype.name
+    if name in ("bool", "int8", "int16", "uint8", "uint16"):
+        x = _t(x, "int32")
+    elif name == "uint32":
+        x = _t(x, "int64")
+    elif name in ("bfloat16", "float16"):
+        x = _t(x, "float32")
+    edges = np.asarray([float(b) for b in convert_to_numpy(bins)], np.float64)
+    return _digitize(x, edges=edges)
+
+
+_digitize = _np_op("Bucketize", lambda x, edges: np.searchsorted(edges, x, side="right").astype(np.int32))
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Tensor:
+    """``num`` numbers evenly spaced on a log scale from ``start`` to ``stop`` (sign of ``start``)."""
+    want = dtype or _floatx()
+    s0, s1 = _t(start), _t(stop)
+    lo, hi = _m.log(_t(_m.abs(s0), want)), _m.log(_t(_m.abs(s1), want))
+    steps = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    shape_ = np.broadcast_shapes(tuple(lo.shape.as_list()), tuple(hi.shape.as_list()))
+    lo, hi = _a.broadcast_to(lo, shape_), _a.broadcast_to(hi, shape_)
+    rank = len(shape_)
+    ax = axis % (rank + 1)
+    t_ = _t(steps.reshape([num if i == ax else 1 for i in builtins.range(rank + 1)]), want)
+    lo, hi = _a.expand_dims(lo, ax), _a.expand_dims(hi, ax)
+    out = _m.exp(lo + (hi - lo) * t_)
+    return out * _a.expand_dims(_a.broadcast_to(_m.sign(_t(s0, want)), shape_), ax)
+
+
+def histogram(x: Any, bins: int = 10, range: Any = None) -> tuple:  # noqa: A002 (keras.ops's name)
+    """The counts of the 1-D ``x`` in ``bins`` equal bins over ``range`` (default: x's min to max),
+    and the ``bins + 1`` edges, both in ``x``'s dtype."""
+    x = _t(x)
+    if x.shape.rank != 1:
+        raise ValueError(f"Input tensor must be 1-dimensional. Received: input.shape={tuple(x.shape.as_list())}")
+    if not isinstance(bins, int) or bins <= 0:
+        raise ValueError(f"Argument `bins` should be a positive integer. Received: bins={bins}")
+    v = convert_to_numpy(x)
+    lo, hi = (v.min(), v.max()) if range is None else range
+    edges = np.linspace(np.float64(lo), np.float64(hi), bins + 1).astype(v.dtype)
+    kept = v[(v >= lo) & (v <= hi)]
+    idx = np.searchsorted(edges[1:-1], kept, side="right")
+    return _t(np.bincount(idx, minlength=bins).astype(v.dtype)), _t(edges)
+
+
+def rot90(array: Any, k: int = 1, axes: tuple = (0, 1)) -> Tensor:
+    """``array`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis
+    towards the second)."""
+    x = _t(array)
+    if x.shape.rank < 2:
+        raise ValueError(f"Input array must have at least 2 dimensions. Received: array.ndim={x.shape.rank}")
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"Invalid axes: {axes}. Axes must be a tuple of two different dimensions.")
+    a0, a1 = (int(a) % x.shape.rank for a in axes)
+    k = k % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return _a.reverse(x, [a0, a1])
+    perm = list(builtins.range(x.shape.rank))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    return _a.transpose(_a.reverse(x, [a1]), perm) if k == 1 else _a.reverse(_a.transpose(x, perm), [a1])
+
+
+def select(condlist: Sequence, choicelist: Sequence, default: Any = 0) -> Tensor:
+    """From the first ``condlist[i]`` true at each place, ``choicelist[i]``; ``default`` where none is."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"condlist and choicelist must have the same length; got {len(condlist)} and "
+                         f"{len(choicelist)}.")
+    if not condlist:
+        raise ValueError("select needs at least one condition and choice.")
+    conds = [_t(c, "bool") for c in condlist]
+    choices = _promote(*choicelist, weak=False)
+    out = _t(default, choices[0].dtype)
+    shape_ = np.broadcast_shapes(*[tuple(v.shape.as_list()) for v in conds + choices + [out]])
+    out = _a.broadcast_to(out, shape_)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        out = _m.where(_a.broadcast_to(c, shape_), _a.broadcast_to(v, shape_), out)
+    return out
+
+
+def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Tensor:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule (at points ``x``, or ``dx`` apart)."""
+    y = _t(y)
+    want = _result_type(y.dtype.name, float)
+    y = moveaxis(_t(y, want), axis, -1)
+    if x is None:
+        step = _t(dx, want)
+    else:
+        step = moveaxis(diff(_t(x, want), axis=axis), axis, -1)
+    return _r.reduce_sum(_t(0.5, want) * (y[..., 1:] + y[..., :-1]) * step, axis=-1)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803
+    """The Vandermonde matrix of the 1-D ``x``: its columns the powers ``N-1, ..., 0`` of ``x``
+    (``0, ..., N-1`` with ``increasing``)."""
+    x = _t(x)
+    if x.shape.rank != 1:
+        raise ValueError(f"Input tensor must be 1-dimensional. Received: input.shape={tuple(x.shape.as_list())}")
+    n = x.shape[0] if N is None else int(N)
+    if n < 0:
+        raise ValueError(f"Argument 'N' must be nonnegative. Received: N={N}")
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    work = _result_type(x.dtype.name, "float32")
+    return _m.cast(_m.pow(_t(_a.expand_dims(x, -1), work), _t(powers.astype(np.float64), work)), x.dtype.name)
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple:
+    """The coordinates in an array of ``shape`` of the flat ``indices`` (one tensor per axis)."""
+    if builtins.any(d is None for d in shape):
+        raise ValueError(f"`shape` argument cannot contain `None`. Received: shape={shape}")
+    idx = _t(indices)
+    coords = []
+    for d in reversed(list(shape)):
+        dim = _t(np.asarray(d, idx.dtype.as_numpy_dtype))
+        coords.append(_m.floormod(idx, dim))
+        idx = _m.floordiv(idx, dim)
+    return tuple(reversed(coords))
+
+
+def _unique_arrays(v: np.ndarray, axis: Any, is_sorted: bool) -> tuple:
+    vals, index, inverse, counts = np.unique(v, return_index=True, return_inverse=True, return_counts=True,
+                                             axis=axis)
+    if not is_sorted:  # (order of first occurrence)
+        order = np.argsort(index, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        vals, index, counts, inverse = np.take(vals, order, axis=0 if axis is None else axis), index[order], \
+            counts[order], rank[inverse.reshape(-1)]
+    return vals, index.astype(np.int32), inverse.reshape(-1).astype(np.int32), counts.astype(np.int32)
+
+
+def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, axis: Any = None, size: Any = None, fill_value: Any = None) -> Any:
+    """The distinct values of ``x`` (flattened, or the distinct slices along ``axis``), sorted (or
+    in order of first occurrence), with where each first occurs, the inverse mapping and the
+    counts when asked; ``size`` pads (with ``fill_value``, default 0) or truncates to that many."""
+    t_ = _t(x)
+    v = convert_to_numpy(t_)
+    ax = None if axis is None else int(axis) % v.ndim
+    vals, index, inverse, counts = _unique_arrays(v, ax, sorted)
+    if axis is None:
+        inverse = inverse.reshape(v.shape)
+    if size is not None:
+        have = vals.shape[0 if ax is None else ax]
+        keep = builtins.min(have, size)
+        vals = np.take(vals, np.arange(keep), axis=0 if ax is None else ax)
+        index, counts = index[:keep], counts[:keep]
+        extra = size - keep
+        if extra:
+            widths = [(0, 0)] * vals.ndim
+            widths[0 if ax is None else ax] = (0, extra)
+            vals = np.pad(vals, widths, constant_values=0 if fill_value is None else fill_value)
+            index = np.pad(index, (0, extra), constant_values=1)
+            counts = np.pad(counts, (0, extra))
+    out = [_t(vals)]
+    if return_index:
+        out.append(_t(index))
+    if return_inverse:
+        out.append(_t(inverse))
+    if return_counts:
+        out.append(_t(counts))
+    return tuple(out) if len(out) > 1 else out[0]
+
+
+def view(x: Any, dtype: Any = None) -> Tensor:
+    """``x``'s bytes read as ``dtype`` (the last axis grows or shrinks by the ratio of item sizes)."""
+    x = _t(x)
+    new = _dt.as_dtype(dtype or x.dtype)
+    old_size, new_size = x.dtype.size, new.size
+    shape_ = x.shape.as_list()
+    last = shape_[-1] if shape_ else -1
+    if (last == -1 and old_size != new_size) or (last * old_size) % new_size:
+        raise ValueError(f"Cannot view array of shape {tuple(shape_)} and dtype {x.dtype.name} as dtype "
+                         f"{new.name} because the total number of bytes is not divisible by the new itemsize.")
+    if old_size == new_size:
+        return _a.bitcast(x, new)
+    if old_size > new_size:
+        return _a.reshape(_a.bitcast(x, new), shape_[:-1] + [last * (old_size // new_size)])
+    ratio = new_size // old_size
+    return _a.bitcast(_a.reshape(x, shape_[:-1] + [last // ratio, ratio]), new)
+
+
+def _argpartition_arrays(v: np.ndarray, kth: int, axis: int) -> np.ndarray:
+    return np.argpartition(v, kth, axis=axis).astype(np.int32)
+
+
+_argpartition = _np_op("Argpartition", _argpartition_arrays)
+
+
+def argpartition(x: Any, kth: int, axis: int = -1) -> Tensor:
+    """Indices that partition ``x`` along ``axis``: the ``kth`` entry in its sorted place, the
+    smaller ones before it and the larger after it, each side in no particular order (int32)."""
+    x = _t(x)
+    if axis is None:
+        x, axis = _a.reshape(x, [-1]), 0
+    return _argpartition(x, kth=int(kth), axis=int(axis))
+
+
+def vectorize(pyfunc: Any, *, excluded: Any = None, signature: str | None = None) -> Any:
+    """``pyfunc`` made to map over its arguments' leading (broadcast) axes, as ``numpy.vectorize``:
+    with no ``signature`` it takes scalars; with one such as ``"(m,n),(n)->(m)"`` arrays with those
+    core axes. Arguments at the positions in ``excluded`` pass through unmapped."""
+    if not callable(pyfunc):
+        raise ValueError(f"Expected argument `pyfunc` to be a callable. Received: pyfunc={pyfunc}")
+    excluded = set(excluded or ())
+    core_in: list = []
+    core_out: Any = None
+    if signature is not None:
+        import re
+        m_ = re.fullmatch(r"\s*((?:\([\w,\s]*\),?\s*)*)->\s*((?:\([\w,\s]*\),?\s*)*)", signature)
+        if m_ is None:
+            raise ValueError(f"Invalid signature: {signature!r}; expected one like '(m,n),(n)->(m)'.")
+        parse = (lambda part: [[d.strip() for d in g.split(",") if d.strip()]
+                               for g in re.findall(r"\(([^)]*)\)", part)])
+        core_in, core_out = parse(m_.group(1)), parse(m_.group(2))
+
+    def mapped(*args: Any) -> Any:
+        moving = [i for i in builtins.range(len(args)) if i not in excluded]
+        ts = {i: _t(args[i]) for i in moving}
+        cores = {i: (len(core_in[k]) if core_in else 0) for k, i in enumerate(moving)}
+        loop = np.broadcast_shapes(*[tuple(ts[i].shape.as_list()[:ts[i].shape.rank - cores[i]]) for i in moving])
+        flat = {i: _a.reshape(_a.broadcast_to(ts[i], list(loop) + ts[i].shape.as_list()[ts[i].shape.rank - cores[i]:]),
+                              [-1] + ts[i].shape.as_list()[ts[i].shape.rank - cores[i]:]) for i in moving}
+
+        def one(elems: Any) -> Any:
+            call = list(args)
+            for i, e in zip(moving, elems):
+                call[i] = e
+            return pyfunc(*call)
+        out = _vectorized_map(one, tuple(flat[i] for i in moving))
+        return _nest.map_structure(lambda o: _a.reshape(o, list(loop) + o.shape.as_list()[1:]), out)
+    mapped.__name__ = getattr(pyfunc, "__name__", "vectorized")
+    mapped.__doc__ = getattr(pyfunc, "__doc__", None)
+    return mapped
+
+
+def _nan_arg(fn: Any, fill: float) -> Any:
+    def op(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return fn(x, axis=axis, keepdims=keepdims)
+        nan = _sp.is_nan(x)
+        found = fn(_m.where(nan, _m.zeros_like(x) + _t(fill, x.dtype), x), axis=axis, keepdims=keepdims)
+        none = _r.reduce_all(nan, axis=_axis(axis), keepdims=keepdims)
+        return _m.where(none, _m.zeros_like(found) - _t(1, found.dtype), found)
+    return op
+
+
+nanargmax = _nan_arg(argmax, -np.inf)
+nanargmax.__name__, nanargmax.__doc__ = "nanargmax", "The index of the maximum over ``axis``, NaNs left out (-1 where all are NaN)."
+nanargmin = _nan_arg(argmin, np.inf)
+nanargmin.__name__, nanargmin.__doc__ = "nanargmin", "The index of the minimum over ``axis``, NaNs left out (-1 where all are NaN)."
+
+
+def nancumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """The cumulative sum along ``axis`` (flattened when None), NaNs counted as 0."""
+    return cumsum(nan_to_num(x, posinf=np.inf, neginf=-np.inf), axis=axis, dtype=dtype)
+
+
+def nancumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """The cumulative product along ``axis`` (flattened when None), NaNs counted as 1."""
+    return cumprod(nan_to_num(x, nan=1.0, posinf=np.inf, neginf=-np.inf), axis=axis, dtype=dtype)
+
+
+def nanprod(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The product over ``axis``, NaNs counted as 1."""
+    x = _t(x)
+    if x.dtype.is_floating:
+        x = _m.where(_sp.is_nan(x), _m.ones_like(x), x)
+    return prod(x, axis=axis, keepdims=keepdims)
+
+
+def nanvar(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The variance over ``axis`` of the entries that are not NaN."""
+    x = _t(x)
+    x = _t(x, _result_type(x.dtype.name, float))
+    ok = _m.logical_not(_sp.is_nan(x))
+    zeros_ = _m.zeros_like(x)
+    count_all = _r.reduce_sum(_m.cast(ok, x.dtype.name), axis=_axis(axis), keepdims=True)
+    mean_ = _r.reduce_sum(_m.where(ok, x, zeros_), axis=_axis(axis), keepdims=True) / count_all
+    centered = _m.where(ok, x - mean_, zeros_)
+    sq = _m.real(centered * _m.conj(centered)) if x.dtype.is_complex else _m.square(centered)
+    count = _r.reduce_sum(_m.cast(ok, sq.dtype.name), axis=_axis(axis), keepdims=keepdims)
+    return _r.reduce_sum(sq, axis=_axis(axis), keepdims=keepdims) / count
+
+
+def nanstd(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The standard deviation over ``axis`` of the entries that are not NaN."""
+    return _m.sqrt(nanvar(x, axis=axis, keepdims=keepdims))
+
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def nanquantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """The ``q``-th quantiles over ``axis`` of the entries that are not NaN (NaN where all are):
+    the axes of ``q`` come first, as in :func:`quantile`."""
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'.")
+    x = _t(x)
+    qs = np.asarray(convert_to_numpy(q), np.float64)
+    rank = x.shape.rank
+    if axis is not None and (axis == () or axis == []):
+        return x
+    axes = list(builtins.range(rank)) if axis is None else sorted(
+        int(a) % rank for a in ([axis] if isinstance(axis, int) else axis))
+    others = [i for i in builtins.range(rank) if i not in axes]
+    rows = _a.reshape(_a.transpose(x, others + axes), [-1, int(np.prod([x.shape[i] for i in axes]))])
+    work = rows if rows.dtype.is_floating else _t(rows, _floatx())
+    nan = _sp.is_nan(work)
+    valid = _r.reduce_sum(_m.cast(_m.logical_not(nan), "int32"), axis=1)  # (batch,)
+    ys = _s.sort(_m.where(nan, _m.zeros_like(work) + _t(np.inf, work.dtype), work), axis=-1)
+    nv = np.asarray(convert_to_numpy(valid), np.float64)
+    exact = (np.maximum(nv, 1) - 1)[:, None] * qs.reshape(1, -1)  # (batch, nq)
+    top = np.maximum(nv - 1, 0)[:, None]
+
+    def at(idx: np.ndarray) -> Tensor:
+        return _ix.gather(ys, _t(np.clip(idx, 0, top).astype(np.int32)), axis=1, batch_dims=1)
+    if method == "lower":
+        out = at(np.floor(exact))
+    elif method == "higher":
+        out = at(np.ceil(exact))
+    elif method == "nearest":
+        out = at(np.round(exact))
+    elif method == "midpoint":
+        out = _t(0.5, ys.dtype) * (at(np.floor(exact)) + at(np.ceil(exact)))
+    else:
+        larger = np.minimum(np.ceil(exact), top)
+        smaller = np.maximum(larger - 1, 0)
+        larger = np.minimum(smaller + 1, top)
+        frac = _t((larger - exact).astype(ys.dtype.as_numpy_dtype))
+        out = at(larger) * (_t(1, ys.dtype) - frac) + at(smaller) * frac
+    out = _m.where(_t((nv == 0)[:, None] + np.zeros(out.shape.as_list(), bool)),
+                   _m.zeros_like(out) + _t(np.nan, out.dtype), out)
+    out = _t(out, x.dtype.name) if x.dtype.is_floating else out
+    out = _a.reshape(_a.transpose(out, [1, 0]), list(qs.shape) + [x.shape[i] for i in others])
+    if keepdims:
+        for ax in axes:
+            out = _a.expand_dims(out, ax + qs.ndim)
+    return out
+
+
+def nanmedian(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The median over ``axis`` of the entries that are not NaN."""
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def nanpercentile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """:func:`nanquantile` with ``q`` in percent."""
+    return nanquantile(x, np.asarray(convert_to_numpy(q), np.float32) / np.float32(100.0), axis=axis,
+                       method=method, keepdims=keepdims)
 
 
 def _symbolic(name: str, fn: Any) -> Any:
