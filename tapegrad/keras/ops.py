@@ -1570,18 +1570,20 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: Any = None, sorted: b
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
     """The maxima of ``data``'s rows by ``segment_ids`` (as :func:`segment_sum`)."""
-    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted)
+    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted, True)
 
 
-def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool) -> Tensor:
+def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool,
+             by_max: bool = False) -> Tensor:
     if is_sorted:
         if num is not None:
             raise ValueError("Argument `num_segments` cannot be set when sorted is True (as Keras's "
                              f"TensorFlow backend). Received: num_segments={num}, sorted={is_sorted}.")
         return in_order(_t(data), _t(ids))
     ids = _t(ids)
-    if num is None:
-        num = len(np.unique(convert_to_numpy(ids)))
+    if num is None:  # (Keras: segment_sum counts the distinct ids, the others take the largest + 1)
+        v = convert_to_numpy(ids)
+        num = int(v.max()) + 1 if by_max else len(np.unique(v))
     return any_order(_t(data), ids, int(num))
 
 
@@ -2705,6 +2707,150 @@ def nanpercentile(x: Any, q: Any, axis: Any = None, method: str = "linear", keep
     """:func:`nanquantile` with ``q`` in percent."""
     return nanquantile(x, np.asarray(convert_to_numpy(q), np.float32) / np.float32(100.0), axis=axis,
                        method=method, keepdims=keepdims)
+
+
+# ---- keras.ops.math: segments, FFTs, STFT, framing ----------------------------------------------
+
+def segment_min(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The minima of ``data``'s rows by ``segment_ids`` (``num_segments`` default: the largest id + 1)."""
+    return _segment(_seg.segment_min, _seg.unsorted_segment_min, data, segment_ids, num_segments, sorted, True)
+
+
+def segment_prod(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The products of ``data``'s rows by ``segment_ids`` (``num_segments`` default: the largest id + 1)."""
+    return _segment(_seg.segment_prod, _seg.unsorted_segment_prod, data, segment_ids, num_segments, sorted, True)
+
+
+def extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> Tensor:
+    """The windows of ``sequence_length`` entries, ``sequence_stride`` apart, of ``x``'s last axis
+    (a new axis of windows before it)."""
+    return _sig.frame(_t(x), frame_length=sequence_length, frame_step=sequence_stride, axis=-1, pad_end=False)
+
+
+def _complex_of(x: Any) -> Tensor:
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError(f"Input `x` should be a tuple of two tensors - real and imaginary. Received: x={x}")
+    re_, im_ = _t(x[0]), _t(x[1])
+    if re_.shape.as_list() != im_.shape.as_list():
+        raise ValueError("Input `x` should be a tuple of two tensors - real and imaginary. Both the real and "
+                         f"imaginary parts should have the same shape. Received: x[0].shape = "
+                         f"{tuple(re_.shape.as_list())}, x[1].shape = {tuple(im_.shape.as_list())}")
+    if not re_.dtype.is_floating or not im_.dtype.is_floating:
+        raise ValueError(f"At least one tensor in input `x` is not of type float. Received: x={x}.")
+    return _m.complex_(re_, im_)
+
+
+def _parts(z: Tensor) -> tuple:
+    return _m.real(z), _m.imag(z)
+
+
+def fft(x: tuple) -> tuple:
+    """The FFT over the last axis of the complex tensor given as ``(real, imag)``; returns
+    ``(real, imag)``.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> re, im = ops.fft((np.array([1.0, 0.0, 0.0, 0.0]), np.zeros(4)))
+    >>> re.numpy()
+    array([1., 1., 1., 1.])
+    """
+    return _parts(_sig.fft(_complex_of(x)))
+
+
+def fft2(x: tuple) -> tuple:
+    """The 2-D FFT over the last two axes of ``(real, imag)``; returns ``(real, imag)``."""
+    return _parts(_sig.fft2d(_complex_of(x)))
+
+
+def ifft2(x: tuple) -> tuple:
+    """The inverse 2-D FFT over the last two axes of ``(real, imag)``; returns ``(real, imag)``."""
+    return _parts(_sig.ifft2d(_complex_of(x)))
+
+
+def rfft(x: Any, fft_length: int | None = None) -> tuple:
+    """The FFT of the real ``x`` over its last axis (``fft_length`` points), the
+    ``fft_length // 2 + 1`` non-negative frequencies as ``(real, imag)``."""
+    return _parts(_sig.rfft(_t(x), fft_length=None if fft_length is None else [fft_length]))
+
+
+def irfft(x: tuple, fft_length: int | None = None) -> Tensor:
+    """The inverse of :func:`rfft`: a real signal of ``fft_length`` points from ``(real, imag)``."""
+    return _sig.irfft(_complex_of(x), fft_length=None if fft_length is None else [fft_length])
+
+
+def _stft_window(window: Any, sequence_length: int, fft_length: int, dtype: Any) -> Any:
+    if window is None:
+        return None
+    if isinstance(window, str):
+        if window not in ("hann", "hamming"):
+            raise ValueError("If a string is passed to `window`, it must be one of `\"hann\"`, `\"hamming\"`. "
+                             f"Received: window={window}")
+        make = _sig.hann_window if window == "hann" else _sig.hamming_window
+        win = make(sequence_length, periodic=True, dtype=dtype)
+    else:
+        win = _t(window, dtype)
+    if win.shape.rank != 1 or win.shape[-1] != sequence_length:
+        raise ValueError(f"The shape of `window` must be equal to [sequence_length]. Received: window shape="
+                         f"{tuple(win.shape.as_list())}")
+    left = (fft_length - sequence_length) // 2
+    return _a.pad(win, [[left, fft_length - sequence_length - left]])
+
+
+def stft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, window: Any = "hann",
+         center: bool = True) -> tuple:
+    """The short-time Fourier transform of the real ``x`` over its last axis, ``(real, imag)`` of
+    shape ``(..., frames, fft_length // 2 + 1)``; ``center`` pads ``fft_length // 2`` on each side
+    by reflection; ``window``: ``"hann"``, ``"hamming"``, an array of ``sequence_length`` or None."""
+    x = _t(x)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"Invalid input type. Expected `float32` or `float64`. Received: input type={x.dtype.name}")
+    if fft_length < sequence_length:
+        raise ValueError("`fft_length` must equal or larger than `sequence_length`. Received: sequence_length="
+                         f"{sequence_length}, fft_length={fft_length}")
+    win = _stft_window(window, sequence_length, fft_length, x.dtype)
+    if center:
+        x = _a.pad(x, [[0, 0]] * (x.shape.rank - 1) + [[fft_length // 2, fft_length // 2]], mode="REFLECT")
+    out = _sig.stft(x, frame_length=fft_length, frame_step=sequence_stride, fft_length=fft_length,
+                    window_fn=None if win is None else (lambda n, dtype: win))
+    return _parts(out)
+
+
+def istft(x: tuple, sequence_length: int, sequence_stride: int, fft_length: int, length: int | None = None,
+          window: Any = "hann", center: bool = True) -> Tensor:
+    """The inverse of :func:`stft` from ``(real, imag)``: the signal (``length`` samples when given)."""
+    z = _complex_of(x)
+    dtype_ = _m.real(z).dtype
+    expected = fft_length + sequence_stride * (z.shape[-2] - 1)
+    win = _stft_window(window, sequence_length, fft_length, dtype_)
+    window_fn = None if win is None else _sig.inverse_stft_window_fn(sequence_stride, lambda n, dtype: win)
+    out = _sig.inverse_stft(z, frame_length=fft_length, frame_step=sequence_stride, fft_length=fft_length,
+                            window_fn=window_fn)
+    start = fft_length // 2 if center else 0
+    end = start + length if length is not None else expected - fft_length // 2 if center else expected
+    return out[..., start:end]
+
+
+def view_as_complex(x: Any) -> Tensor:
+    """The complex64 tensor whose real and imaginary parts are the last axis (of size 2) of ``x``."""
+    x = _t(x)
+    if x.shape.rank < 1 or x.shape[-1] != 2:
+        raise ValueError(f"Last dimension of input must be size 2 (real and imaginary). Received shape: "
+                         f"{tuple(x.shape.as_list())}")
+    return _m.complex_(_t(x[..., 0], "float32"), _t(x[..., 1], "float32"))
+
+
+def view_as_real(x: Any) -> Tensor:
+    """The real and imaginary parts of ``x`` stacked on a new last axis."""
+    x = _t(x)
+    return _a.stack([real(x), imag(x)], axis=-1)
+
+
+def gammainc(x1: Any, x2: Any) -> Tensor:
+    """The regularized lower incomplete gamma function ``P(x1, x2)``."""
+    a, b = _t(x1), _t(x2)
+    want = _result_type(a.dtype.name, b.dtype.name, float)
+    work = "float32" if want in ("float16", "bfloat16") else want
+    return _m.cast(_sp.igamma(_t(a, work), _t(b, work)), want)
 
 
 def _symbolic(name: str, fn: Any) -> Any:
