@@ -2853,6 +2853,218 @@ def gammainc(x1: Any, x2: Any) -> Tensor:
     return _m.cast(_sp.igamma(_t(a, work), _t(b, work)), want)
 
 
+# ---- keras.ops.nn: more activations, normalization, convolutions, pooling, CTC ------------------
+
+def sparse_sigmoid(x: Any) -> Tensor:
+    """0 below -1, 1 above 1, ``(x + 1) / 2`` between."""
+    x = _t(x)
+    zero, one = _m.zeros_like(x), _m.ones_like(x)
+    return _m.where(_m.less_equal(x, -one), zero, _m.where(_m.greater_equal(x, one), one,
+                                                          _t(0.5, x.dtype) * (x + one)))
+
+
+def sparsemax(x: Any, axis: int = -1) -> Tensor:
+    """The Euclidean projection of ``x`` onto the probability simplex along ``axis`` (a softmax
+    with exact zeros)."""
+    x = _t(x)
+    rank = x.shape.rank
+    ax = axis % rank
+    ordered = _a.reverse(_s.sort(x, axis=ax), [ax])
+    csum = _m.cumsum(ordered, axis=ax)
+    r = np.arange(1, x.shape[ax] + 1).reshape([-1 if i == ax else 1 for i in builtins.range(rank)])
+    r = _t(r.astype(x.dtype.as_numpy_dtype))
+    support = _m.greater(ordered - (csum - _m.ones_like(csum)) / r, _m.zeros_like(csum))
+    k = _r.reduce_sum(_m.cast(support, x.dtype.name), axis=ax, keepdims=True)
+    tau = (_r.reduce_sum(_m.where(support, csum, _m.zeros_like(csum)), axis=ax, keepdims=True) - _t(1, x.dtype)) / k
+    return _m.maximum(x - tau, _m.zeros_like(x))
+
+
+def polar(abs_: Any, angle: Any) -> Tensor:
+    """The complex numbers ``abs_ * (cos(angle) + i sin(angle))``."""
+    r_, th = _strong_pair(abs_, angle)
+    r_, th = _float(r_), _float(th)
+    return _m.complex_(r_ * _m.cos(th), r_ * _m.sin(th))
+
+
+def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1, epsilon: float | None = None,
+                        **kwargs: Any) -> Tensor:
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` with the statistics over ``axis`` of each
+    example (computed in at least float32; ``epsilon`` default 1e-7)."""
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"layer_normalization got unexpected keyword arguments {sorted(kwargs)}.")
+    eps = 1e-7 if epsilon is None else epsilon
+    x = _t(x)
+    original = x.dtype.name
+    x = _t(x, _result_type(original, "float32"))
+    rank = x.shape.rank
+    axes = sorted(a % rank for a in ([axis] if isinstance(axis, int) else axis))
+    shape_ = [x.shape[i] if i in axes else 1 for i in builtins.range(rank)]
+
+    def along(v: Any) -> Any:
+        if v is None:
+            return None
+        v = _t(v, x.dtype)
+        return _a.reshape(v, shape_) if v.shape.rank != rank and axes != [rank - 1] else v
+    gamma, beta = along(gamma), along(beta)
+    if rms_scaling:
+        import warnings
+        warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the "
+                      "input by the variance, not the root mean square. To correctly use RMS Normalization, "
+                      "please use `keras.ops.rms_normalization` / `keras.ops.nn.rms_normalization` instead.")
+        inv = _m.rsqrt(_r.reduce_variance(x, axis=axes, keepdims=True) + _t(eps, x.dtype))
+        out = x * inv if gamma is None else x * inv * gamma
+    else:
+        mean_, var_ = moments(x, axes=axes, keepdims=True)
+        inv = _m.rsqrt(var_ + _t(eps, x.dtype))
+        if gamma is not None:
+            inv = inv * gamma
+        res = -mean_ * inv
+        if beta is not None:
+            res = res + beta
+        out = x * inv + res
+    return _m.cast(out, original)
+
+
+def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") -> Tensor:
+    """Moves ``block_size`` x ``block_size`` blocks of channels into space (4-D ``x``)."""
+    x = _t(x)
+    if _channels_last(x, data_format):
+        return _nn.depth_to_space(x, block_size, data_format="NHWC")
+    return _a.transpose(_nn.depth_to_space(_a.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") -> Tensor:
+    """Moves ``block_size`` x ``block_size`` blocks of space into channels (4-D ``x``)."""
+    x = _t(x)
+    if _channels_last(x, data_format):
+        return _nn.space_to_depth(x, block_size, data_format="NHWC")
+    return _a.transpose(_nn.space_to_depth(_a.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def _pair_of(v: Any) -> tuple:
+    return (int(v), int(v)) if isinstance(v, (int, np.integer)) else tuple(int(u) for u in v)
+
+
+def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+    """The sliding blocks of a ``(N, C, H, W)`` image as columns: ``(N, C * kh * kw, blocks)``
+    (PyTorch's ``unfold``, im2col)."""
+    x = _t(x)
+    if x.shape.rank != 4:
+        raise ValueError(f"unfold expects a 4-D (N, C, H, W) input; got shape {tuple(x.shape.as_list())}.")
+    k, d, p_, st = _pair_of(kernel_size), _pair_of(dilation), _pair_of(padding), _pair_of(stride)
+    n, c = x.shape[0], x.shape[1]
+    if builtins.any(v > 0 for v in p_):
+        x = _a.pad(x, [[0, 0], [0, 0], [p_[0], p_[0]], [p_[1], p_[1]]])
+    patches = _conv._patches(_a.transpose(x, [0, 2, 3, 1]), [1, k[0], k[1], 1], [1, st[0], st[1], 1],
+                             [1, d[0], d[1], 1], "VALID", 2, "ExtractImagePatches")
+    nh, nw = patches.shape[1], patches.shape[2]
+    patches = _a.transpose(_a.reshape(patches, [n, nh, nw, k[0], k[1], c]), [0, 5, 3, 4, 1, 2])
+    return _a.reshape(patches, [n, c * k[0] * k[1], nh * nw])
+
+
+def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+    """The inverse arrangement of :func:`unfold` (col2im): ``(N, C * kh * kw, blocks)`` columns summed
+    into a ``(N, C, *output_size)`` image where blocks overlap."""
+    x = _t(x)
+    k, o, d, p_, st = (_pair_of(kernel_size), _pair_of(output_size), _pair_of(dilation), _pair_of(padding),
+                       _pair_of(stride))
+    n, ckk = x.shape[0], x.shape[1]
+    c = ckk // (k[0] * k[1])
+    nh = (o[0] + 2 * p_[0] - d[0] * (k[0] - 1) - 1) // st[0] + 1
+    nw = (o[1] + 2 * p_[1] - d[1] * (k[1] - 1) - 1) // st[1] + 1
+    if c * k[0] * k[1] != ckk or nh * nw != x.shape[2]:
+        raise ValueError(f"fold: input of shape {tuple(x.shape.as_list())} does not match kernel_size={k}, "
+                         f"output_size={o}, dilation={d}, padding={p_}, stride={st} (expected "
+                         f"({n}, {c * k[0] * k[1]}, {nh * nw})).")
+    hp, wp = o[0] + 2 * p_[0], o[1] + 2 * p_[1]
+    ci, ii, jj, hi, wi = np.meshgrid(np.arange(c), np.arange(k[0]), np.arange(k[1]), np.arange(nh), np.arange(nw),
+                                     indexing="ij")
+    idx = np.stack([ci, hi * st[0] + ii * d[0], wi * st[1] + jj * d[1]], -1).reshape(-1, 3).astype(np.int32)
+    cols = _a.transpose(_a.reshape(x, [n, -1]), [1, 0])  # (C*kh*kw*nh*nw, N)
+    out = _a.transpose(_ix.scatter_nd(_t(idx), cols, [c, hp, wp, n]), [3, 0, 1, 2])
+    return out[:, :, p_[0]:hp - p_[0], p_[1]:wp - p_[1]]
+
+
+def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, strides: Any = 1,
+                   padding: str = "valid", data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """A depthwise convolution then a pointwise (1x1) one, for 1-D or 2-D inputs."""
+    x = _t(inputs)
+    n = x.shape.rank - 2
+    if n not in (1, 2):
+        raise ValueError(f"`num_spatial_dims` must be 1 or 2. Received: num_spatial_dims={n}.")
+    depth = depthwise_conv(x, depthwise_kernel, strides=strides, padding=padding, data_format=data_format,
+                           dilation_rate=dilation_rate)
+    return conv(depth, pointwise_kernel, strides=1, padding="valid", data_format=data_format)
+
+
+def _transpose_size(size: int, k: int, stride: int, padding: str, out_pad: Any, dilation: int) -> int:
+    k = (k - 1) * dilation + 1
+    if padding.lower() == "valid":
+        return (size - 1) * stride + k + (builtins.max(k, stride) - k if out_pad is None else out_pad)
+    return size * stride if out_pad is None else (size - 1) * stride + k % 2 + out_pad
+
+
+def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", output_padding: Any = None,
+                   data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """The transposed N-D convolution of ``inputs`` with ``kernel`` (spatial..., out, in), with
+    Keras's output size rule (``output_padding`` extra rows at the end)."""
+    if padding.lower() not in ("valid", "same"):
+        raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    x = x if last else _to_last(x)
+    k = _t(kernel, x.dtype)
+    n = x.shape.rank - 2
+    s_, d_ = _spatial(strides, n), _spatial(dilation_rate, n)
+    op_ = [None] * n if output_padding is None else _spatial(output_padding, n)
+    sizes = [_transpose_size(x.shape[1 + i], k.shape[i], s_[i], padding, op_[i], d_[i]) for i in builtins.range(n)]
+    out = _conv.conv_transpose(x, k, [x.shape[0], *sizes, k.shape[-2]], s_, padding=padding.upper(),
+                               dilations=d_)
+    return out if last else _to_first(out)
+
+
+def _adaptive(kind: str, inputs: Any, output_size: Any, data_format: Any) -> Tensor:
+    x = _t(inputs)
+    n = x.shape.rank - 2
+    if n not in (1, 2, 3):
+        raise ValueError(f"adaptive_{kind}_pool supports 1D, 2D, or 3D inputs only.")
+    last = _channels_last(x, data_format or _image_data_format())
+    x = x if last else _to_last(x)
+    sizes = _spatial(output_size, n)
+    reduce = _r.reduce_mean if kind == "average" else _r.reduce_max
+    for i, out_n in enumerate(sizes):
+        ax, length = 1 + i, x.shape[1 + i]
+        parts = []
+        for j in builtins.range(out_n):
+            lo, hi = (j * length) // out_n, -(-((j + 1) * length) // out_n)
+            parts.append(reduce(x[(builtins.slice(None),) * ax + (builtins.slice(lo, hi),)], axis=ax, keepdims=True))
+        x = _a.concat(parts, axis=ax)
+    return x if last else _to_first(x)
+
+
+def adaptive_average_pool(inputs: Any, output_size: Any, data_format: Any = None) -> Tensor:
+    """Average pooling to a fixed ``output_size``: output ``i`` of an axis of length ``L`` averages
+    entries ``floor(i L / out)`` to ``ceil((i + 1) L / out)`` (PyTorch's windows)."""
+    return _adaptive("average", inputs, output_size, data_format)
+
+
+def adaptive_max_pool(inputs: Any, output_size: Any, data_format: Any = None) -> Tensor:
+    """Max pooling to a fixed ``output_size`` (the windows of :func:`adaptive_average_pool`)."""
+    return _adaptive("max", inputs, output_size, data_format)
+
+
+def ctc_loss(target: Any, output: Any, target_length: Any, output_length: Any, mask_index: int = 0) -> Tensor:
+    """The CTC loss per batch entry of the ``(batch, time, classes)`` logits ``output`` for the
+    padded labels ``target`` (``mask_index``: the blank class)."""
+    out = _t(output)
+    want = _result_type(out.dtype.name, "float32")
+    work = "float32" if want == "float64" else want
+    loss = _nn.ctc_loss(labels=_t(target, "int32"), logits=_t(out, work), label_length=_t(target_length),
+                        logit_length=_t(output_length), blank_index=mask_index, logits_time_major=False)
+    return _m.cast(loss, want)
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
