@@ -57,7 +57,8 @@ from ..sparse._sparse_tensor import SparseTensor as _SparseTensor
 from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
 from ..ops import signal as _sig
 from ..ops import sort as _s
-from .._dispatch import apply as _apply, defop as _defop
+from ._engine import apply as _apply, defop as _defop
+from .. import autodiff as _autodiff
 from ..ops import special as _sp
 from . import _logits
 from ._keras_tensor import operation as _operation
@@ -3063,6 +3064,292 @@ def ctc_loss(target: Any, output: Any, target_length: Any, output_length: Any, m
     loss = _nn.ctc_loss(labels=_t(target, "int32"), logits=_t(out, work), label_length=_t(target_length),
                         logit_length=_t(output_length), blank_index=mask_index, logits_time_major=False)
     return _m.cast(loss, want)
+
+
+def _greedy_ctc(logits: np.ndarray, lengths: np.ndarray, merge: bool, blank: int) -> tuple:
+    batch, steps, classes = logits.shape
+    blank = blank % classes
+    order = [c for c in builtins.range(classes) if c != blank] + [blank]  # (TF moves the blank last)
+    moved = logits[..., order]
+    best = np.argmax(moved, axis=-1)
+    out = np.full((1, batch, steps), -1, np.int32)
+    scores = np.zeros((batch, 1), logits.dtype)
+    for b in builtins.range(batch):
+        prev, k = -1, 0
+        for t in builtins.range(int(lengths[b])):
+            c = int(best[b, t])
+            scores[b, 0] -= moved[b, t, c]
+            if c != classes - 1 and not (merge and c == prev):
+                out[0, b, k] = c + (c >= blank)
+                k += 1
+            prev = c
+    return out, scores
+
+
+_ctc_greedy = _defop("KerasCTCGreedyDecoder", lambda x, n, merge, blank: _greedy_ctc(x, n, merge, blank), nout=2,
+                     nondiff=True)
+
+
+def _beam_ctc(logits: np.ndarray, lengths: np.ndarray, beam: int, top: int, blank: int) -> tuple:
+    batch, steps, classes = logits.shape
+    blank = blank % classes
+    shifted = logits - logits.max(-1, keepdims=True)
+    logp = (shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))).astype(np.float64)
+    out = np.full((top, batch, steps), -1, np.int32)
+    scores = np.full((batch, top), -np.inf, logits.dtype)
+    for b in builtins.range(batch):
+        beams = {(): (0.0, -np.inf)}  # prefix -> (log p ending in blank, log p ending in a label)
+        for t in builtins.range(int(lengths[b])):
+            nxt: dict = {}
+
+            def add(key: tuple, pb: float, pnb: float) -> None:
+                ob, onb = nxt.get(key, (-np.inf, -np.inf))
+                nxt[key] = (np.logaddexp(ob, pb), np.logaddexp(onb, pnb))
+            for prefix, (pb, pnb) in beams.items():
+                total = np.logaddexp(pb, pnb)
+                add(prefix, total + logp[b, t, blank], -np.inf)
+                for c in builtins.range(classes):
+                    if c == blank:
+                        continue
+                    lp = logp[b, t, c]
+                    if prefix and prefix[-1] == c:
+                        add(prefix + (c,), -np.inf, pb + lp)
+                        add(prefix, -np.inf, pnb + lp)
+                    else:
+                        add(prefix + (c,), -np.inf, total + lp)
+            ranked = sorted(nxt.items(), key=lambda kv: -np.logaddexp(*kv[1]))
+            beams = dict(ranked[:beam])
+        ranked = sorted(beams.items(), key=lambda kv: -np.logaddexp(*kv[1]))[:top]
+        for i, (prefix, (pb, pnb)) in enumerate(ranked):
+            out[i, b, :len(prefix)] = prefix
+            scores[b, i] = np.logaddexp(pb, pnb)
+    return out, scores
+
+
+_ctc_beam = _defop("KerasCTCBeamSearchDecoder", lambda x, n, beam, top, blank: _beam_ctc(x, n, beam, top, blank),
+                   nout=2, nondiff=True)
+
+
+def ctc_decode(inputs: Any, sequence_lengths: Any, strategy: str = "greedy", beam_width: int = 100,
+               top_paths: int = 1, merge_repeated: bool = True, mask_index: int = 0) -> tuple:
+    """Decodes the ``(batch, time, classes)`` scores ``inputs`` by CTC: ``"greedy"`` (the best class
+    each step, repeats merged with ``merge_repeated``, blanks (``mask_index``) dropped; scores: the
+    negative sum of the best scores) or ``"beam_search"`` (the ``top_paths`` most likely label
+    sequences of a prefix beam search of ``beam_width``; scores: their log probabilities).
+    Returns the labels ``(paths, batch, time)`` padded with -1, int32, and the scores."""
+    x = _t(inputs)
+    x = _t(x, _result_type(x.dtype.name, "float32"))
+    n = _t(sequence_lengths, "int32")
+    if strategy == "greedy":
+        return _apply(_ctc_greedy, [x, n], {"merge": bool(merge_repeated), "blank": int(mask_index)})
+    if strategy == "beam_search":
+        return _apply(_ctc_beam, [x, n], {"beam": int(beam_width), "top": int(top_paths),
+                                         "blank": int(mask_index if mask_index is not None else -1)})
+    raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and 'beam_search'.")
+
+
+# ---- keras.ops.linalg --------------------------------------------------------------------------
+
+def _square(x: Tensor, what: str) -> None:
+    if x.shape.rank < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{what} expects square matrices in its last two axes; received shape "
+                         f"{tuple(x.shape.as_list())}.")
+
+
+def cholesky_inverse(x: Any, upper: bool = False) -> Tensor:
+    """The inverse of ``A`` from its Cholesky factor ``x`` (``A = x x^H``, or ``x^H x`` with ``upper``)."""
+    x = _float(x)
+    _square(x, "cholesky_inverse")
+    eye_ = _a.eye(x.shape[-1], batch_shape=x.shape.as_list()[:-2], dtype=x.dtype)
+    inv_chol = _dec.triangular_solve(x, eye_, lower=not upper)
+    return _la.matmul(inv_chol, _la.adjoint(inv_chol)) if upper else _la.matmul(_la.adjoint(inv_chol), inv_chol)
+
+
+def eig(x: Any) -> tuple:
+    """The eigenvalues and eigenvectors (columns) of general square matrices, complex."""
+    x = _float(x)
+    _square(x, "eig")
+    return _dec.eig(x)
+
+
+def lu_factor(x: Any) -> tuple:
+    """The packed LU factors of square matrices (unit lower part below the diagonal) and the row
+    pivots: row ``i`` of the factored matrix is row ``pivots[i]`` of ``x``."""
+    x = _float(x)
+    _square(x, "lu_factor")
+    lu_, p = _dec.lu(x)
+    return lu_, _a.invert_permutation(p) if p.shape.rank == 1 else _vectorized_map(_a.invert_permutation, p)
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None) -> Tensor:
+    """The least-squares solution ``x`` of ``a @ x = b`` (2-D ``a``; 1-D or 2-D ``b``), by SVD with
+    singular values below ``rcond`` times the largest cut (default: eps * max(m, n))."""
+    a, b = _promote(a, b, extra=float, weak=False)
+    if a.shape.rank != 2:
+        raise TypeError(f"{a.shape.rank}-dimensional array given. Array must be two-dimensional")
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("Leading dimensions of input arrays must match")
+    vector = b.shape.rank == 1
+    b = _a.expand_dims(b, -1) if vector else b
+    if b.shape.rank != 2:
+        raise TypeError(f"{b.shape.rank}-dimensional array given. Array must be one or two-dimensional")
+    m, n = a.shape
+    eps = float(np.finfo(a.dtype.as_numpy_dtype).eps)
+    rcond = eps * builtins.max(n, m) if rcond is None else (eps if rcond < 0 else rcond)
+    s_, u, v = _dec.svd(a, full_matrices=False)
+    keep = _m.greater_equal(s_, _t(rcond, s_.dtype) * s_[0])
+    s_inv = _m.where(keep, _m.reciprocal(_m.where(keep, s_, _m.ones_like(s_))), _m.zeros_like(s_))
+    x = _la.matmul(v, _a.expand_dims(s_inv, -1) * _la.matmul(_la.adjoint(u), b))
+    return _a.reshape(x, [-1]) if vector else x
+
+
+def matrix_rank(x: Any, tol: Any = None) -> Tensor:
+    """The number of singular values above ``tol`` (default: eps * max(m, n) * the largest), int32."""
+    return _dec.matrix_rank(_float(x), tol=tol)
+
+
+def matrix_power(a: Any, n: int) -> Tensor:
+    """The integer power ``a^n`` of square matrices (the inverse's for negative ``n``)."""
+    a = _t(a)
+    _square(a, "matrix_power")
+    if int(n) != n:
+        raise TypeError(f"matrix_power needs an integer exponent; received n={n!r}.")
+    n = int(n)
+    eye_ = _a.eye(a.shape[-1], batch_shape=a.shape.as_list()[:-2], dtype=a.dtype)
+    if n == 0:
+        return eye_
+    if n < 0:
+        a, n = inv(a), -n
+    if n == 1:
+        return a
+    result, base = eye_, a
+    while n > 0:
+        if n % 2:
+            result = _la.matmul(result, base)
+        base = _la.matmul(base, base)
+        n //= 2
+    return result
+
+
+def jvp(fun: Any, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """``(fun(*primals), J v)``: the forward-mode product of ``fun``'s Jacobian at ``primals`` with
+    ``tangents`` (``(out, J v, aux)`` with ``has_aux``, ``fun`` returning ``(out, aux)``).
+
+    >>> from tapegrad.keras import ops
+    >>> out, t = ops.jvp(ops.sin, (ops.convert_to_tensor(0.1),), (ops.convert_to_tensor(0.2),))
+    >>> round(float(t), 6)
+    0.199001
+    """
+    flat_p = [_t(p) for p in _nest.flatten(primals)]
+    flat_t = [_t(t, p.dtype) for t, p in zip(_nest.flatten(tangents), flat_p)]
+    args = _nest.pack_sequence_as(primals, flat_p)
+    with _autodiff.ForwardAccumulator(flat_p, flat_t) as acc:
+        out = fun(*args)
+        if has_aux:
+            out, aux = out
+        out_t = _nest.map_structure(
+            lambda o: acc.jvp(o, unconnected_gradients="zero"), out)
+    return (out, out_t, aux) if has_aux else (out, out_t)
+
+
+# ---- keras.ops.core and keras.ops.einops -------------------------------------------------------
+
+def associative_scan(f: Any, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """The inclusive scan of ``elems`` (a tensor or a structure of them) along ``axis`` under the
+    associative ``f`` (``f(a, b)`` combines slices elementwise), by the parallel odd/even
+    recursion; ``reverse`` scans from the end.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.associative_scan(lambda a, b: a + b, ops.arange(1, 6)).numpy()
+    array([ 1,  3,  6, 10, 15], dtype=int32)
+    """
+    if not callable(f):
+        raise TypeError(f"`f` should be a callable. Received: f={f}")
+    flat = [_t(e) for e in _nest.flatten(elems)]
+    ax = axis % flat[0].shape.rank
+    n = flat[0].shape[ax]
+    if builtins.any(e.shape[ax] != n for e in flat[1:]):
+        raise ValueError("Array inputs to associative_scan must have the same first dimension. (saw: "
+                         f"{[tuple(e.shape.as_list()) for e in flat]})")
+
+    def sl(x: Tensor, start: Any, stop: Any = None, step: Any = None) -> Tensor:
+        return x[(builtins.slice(None),) * ax + (builtins.slice(start, stop, step),)]
+
+    def combine(a: list, b: list) -> list:
+        return [_t(c) for c in _nest.flatten(f(_nest.pack_sequence_as(elems, a), _nest.pack_sequence_as(elems, b)))]
+
+    def interleave(even: Tensor, odd: Tensor) -> Tensor:
+        ne, no = even.shape[ax], odd.shape[ax]
+        head = sl(even, 0, no)
+        pairs = _a.stack([head, odd], axis=ax + 1)
+        shape_ = even.shape.as_list()
+        shape_[ax] = 2 * no
+        merged = _a.reshape(pairs, shape_)
+        return _a.concat([merged, sl(even, no)], axis=ax) if ne > no else merged
+
+    def scan(xs: list) -> list:
+        size = xs[0].shape[ax]
+        if size < 2:
+            return xs
+        reduced = combine([sl(x, 0, -1, 2) for x in xs], [sl(x, 1, None, 2) for x in xs])
+        odd = scan(reduced)
+        if size % 2 == 0:
+            even = combine([sl(o, 0, -1) for o in odd], [sl(x, 2, None, 2) for x in xs])
+        else:
+            even = combine(odd, [sl(x, 2, None, 2) for x in xs])
+        even = [_a.concat([sl(x, 0, 1), e], axis=ax) for x, e in zip(xs, even)]
+        return [interleave(e, o) for e, o in zip(even, odd)]
+    if reverse:
+        flat = [_a.reverse(e, [ax]) for e in flat]
+    out = scan(flat)
+    if reverse:
+        out = [_a.reverse(e, [ax]) for e in out]
+    return _nest.pack_sequence_as(elems, out)
+
+
+def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
+    """``tensor``'s axes rearranged by an einops pattern such as ``"b (h w) c -> b h w c"``
+    (names regroup, split with the lengths given as keywords, merge and move axes).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.rearrange(ops.zeros((2, 6, 3)), "b (h w) c -> b c h w", h=2).shape
+    TensorShape([2, 3, 2, 3])
+    """
+    import re
+    x = _t(tensor)
+    sides = re.split(r"\s*->\s*", pattern.strip())
+    if len(sides) != 2:
+        raise ValueError(f"rearrange pattern must have one '->'; received {pattern!r}.")
+    ins, outs = (re.findall(r"\w+|\(.*?\)", side) for side in sides)
+    if len(ins) != x.shape.rank:
+        raise ValueError(f"rearrange pattern {pattern!r} names {len(ins)} input axes; the tensor has "
+                         f"{x.shape.rank} (shape {tuple(x.shape.as_list())}).")
+    lengths = dict(axes_lengths)
+    sizes: dict = {}
+    flat_in: list = []
+    for axis_, dim in zip(ins, x.shape.as_list()):
+        inner = re.findall(r"\w+", axis_)
+        if axis_.startswith("("):
+            unknown = [a for a in inner if a not in lengths]
+            if len(unknown) > 1:
+                raise ValueError(f"rearrange cannot infer the lengths of {unknown} in {axis_}: give all but one.")
+            known = int(np.prod([lengths[a] for a in inner if a in lengths]))
+            if unknown:
+                lengths[unknown[0]] = dim // known
+            if int(np.prod([lengths[a] for a in inner])) != dim:
+                raise ValueError(f"rearrange: the lengths of {axis_} do not multiply to {dim}.")
+            sizes.update({a: lengths[a] for a in inner})
+        else:
+            sizes[axis_] = dim
+        flat_in.extend(inner)
+    groups = [re.findall(r"\w+", a) for a in outs]
+    flat_out = [a for g in groups for a in g]
+    if sorted(flat_out) != sorted(flat_in):
+        raise ValueError(f"rearrange pattern {pattern!r}: the output names {flat_out} must be the input names "
+                         f"{flat_in}, reordered.")
+    x = _a.reshape(x, [sizes[a] for a in flat_in])
+    x = _a.transpose(x, [flat_in.index(a) for a in flat_out])
+    return _a.reshape(x, [int(np.prod([sizes[a] for a in g])) for g in groups])
 
 
 def _symbolic(name: str, fn: Any) -> Any:
