@@ -3352,6 +3352,13 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
     return _a.reshape(x, [int(np.prod([sizes[a] for a in g])) for g in groups])
 
 
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10, dtype: Any = None,
+             axis: int = 0) -> Tensor:
+    """``num`` numbers from ``base**start`` to ``base**stop``, evenly spaced on a log scale."""
+    exps = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
+    return _m.pow(_m.zeros_like(exps) + _t(base, exps.dtype), exps)
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
@@ -3383,11 +3390,23 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
             "batch_normalization", "rms_normalization", "dot_product_attention", "psnr", "quantile",
             "median", "percentile", "extract_patches"]
+__all__ += ["adaptive_average_pool", "adaptive_max_pool", "angle", "argpartition", "associative_scan", "bartlett",
+            "bincount", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or",
+            "bitwise_right_shift", "bitwise_xor", "blackman", "cholesky_inverse", "column_stack", "conv_transpose",
+            "corrcoef", "correlate", "cross", "ctc_decode", "ctc_loss", "depth_to_space", "digitize", "dsplit", "eig",
+            "extract_sequences", "fabs", "fft", "fft2", "fmax", "fmin", "fold", "gammainc", "gcd", "geomspace",
+            "hamming", "hanning", "heaviside", "histogram", "i0", "ifft2", "irfft", "istft", "jvp", "kaiser",
+            "layer_normalization", "lcm", "ldexp", "left_shift", "lstsq", "lu_factor", "matrix_power", "matrix_rank",
+            "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmedian", "nanpercentile", "nanprod", "nanquantile",
+            "nanstd", "nanvar", "nextafter", "polar", "rearrange", "rfft", "right_shift", "rot90", "segment_min",
+            "segment_prod", "select", "separable_conv", "space_to_depth", "sparse_sigmoid", "sparsemax", "stft",
+            "trapezoid", "unfold", "unique", "unravel_index", "vander", "vectorize", "view", "view_as_complex",
+            "view_as_real"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
                      "switch", "fori_loop", "while_loop", "scan", "map", "custom_gradient",
-                     "vectorized_map"):
+                     "vectorized_map", "vectorize"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 
@@ -3399,6 +3418,54 @@ image.__spec__ = _ModuleSpec(image.__name__, None)
 image.extract_patches = extract_patches
 _sys.modules[image.__name__] = image
 __path__: list = []
+
+# keras.ops.numpy, keras.ops.nn and keras.ops.linalg: Keras's names of each family, the same
+# functions as this module's, each submodule registered as ``image`` is
+_FAMILIES = {
+    "numpy": ("abs", "absolute", "add", "all", "allclose", "amax", "amin", "angle", "any", "append", "arange",
+              "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "argmin",
+              "argpartition", "argsort", "array", "array_split", "average", "bartlett", "bincount", "bitwise_and",
+              "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+              "bitwise_xor", "blackman", "broadcast_to", "cbrt", "ceil", "clip", "concatenate", "conj", "conjugate",
+              "copy", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cross", "cumprod", "cumsum",
+              "deg2rad", "diag", "diagflat", "diagonal", "diff", "digitize", "divide", "divide_no_nan", "dot",
+              "dsplit", "dstack", "einsum", "empty", "empty_like", "equal", "exp", "exp2", "expand_dims", "expm1",
+              "eye", "fabs", "flip", "fliplr", "flipud", "floor", "floor_divide", "fmax", "fmin", "fmod", "full",
+              "full_like", "gcd", "geomspace", "get_item", "greater", "greater_equal", "hamming", "hanning",
+              "heaviside", "histogram", "hsplit", "hstack", "hypot", "i0", "identity", "imag", "inner", "isclose",
+              "isfinite", "isin", "isinf", "isnan", "isneginf", "isposinf", "isreal", "kaiser", "kron", "lcm",
+              "ldexp", "left_shift", "less", "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
+              "logaddexp2", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "matmul", "max",
+              "maximum", "mean", "median", "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply",
+              "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian",
+              "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "ndim", "negative",
+              "nextafter", "nonzero", "not_equal", "ones", "ones_like", "outer", "pad", "percentile", "power",
+              "prod", "ptp", "quantile", "rad2deg", "ravel", "real", "reciprocal", "repeat", "reshape",
+              "right_shift", "roll", "rot90", "round", "searchsorted", "select", "sign", "signbit", "sin", "sinc",
+              "sinh", "size", "slogdet", "sort", "split", "sqrt", "square", "squeeze", "stack", "std", "subtract",
+              "sum", "swapaxes", "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "trace",
+              "transpose", "trapezoid", "tri", "tril", "triu", "true_divide", "trunc", "unique", "unravel_index",
+              "vander", "var", "vdot", "vectorize", "view", "vsplit", "vstack", "where", "zeros", "zeros_like"),
+    "nn": ("adaptive_average_pool", "adaptive_max_pool", "average_pool", "batch_normalization",
+           "binary_crossentropy", "categorical_crossentropy", "celu", "conv", "conv_transpose", "ctc_decode",
+           "ctc_loss", "depth_to_space", "depthwise_conv", "dot_product_attention", "elu", "fold", "gelu", "glu",
+           "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "layer_normalization",
+           "leaky_relu", "log_sigmoid", "log_softmax", "max_pool", "moments", "multi_hot", "normalize", "one_hot",
+           "polar", "psnr", "relu", "relu6", "rms_normalization", "selu", "separable_conv", "sigmoid", "silu",
+           "soft_shrink", "softmax", "softplus", "softsign", "space_to_depth", "sparse_categorical_crossentropy",
+           "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh_shrink", "threshold", "unfold"),
+    "linalg": ("cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor",
+               "matrix_rank", "norm", "pinv", "qr", "solve", "solve_triangular", "svd"),
+}
+for _family, _names in _FAMILIES.items():
+    _sub = _types.ModuleType(f"{__name__}.{_family}", f"Keras's ``keras.ops.{_family}``.")
+    _sub.__spec__ = _ModuleSpec(_sub.__name__, None)
+    _sub.__all__ = list(_names)
+    for _name in _names:
+        setattr(_sub, _name, globals()[_name])
+    _sys.modules[_sub.__name__] = _sub
+    globals()[_family] = _sub
+del _family, _names, _sub, _name
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
