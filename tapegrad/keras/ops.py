@@ -2367,21 +2367,27 @@ def digitize(x: Any, bins: Any) -> Tensor:
 _digitize = _np_op("Bucketize", lambda x, edges: np.searchsorted(edges, x, side="right").astype(np.int32))
 
 
+def _spaced(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis: int) -> Tensor:
+    """``start + (stop - start) * t`` for ``num`` steps ``t`` in [0, 1] on a new ``axis``
+    (differentiable in ``start`` and ``stop``)."""
+    lo, hi = _t(start, dtype), _t(stop, dtype)
+    shape_ = np.broadcast_shapes(tuple(lo.shape.as_list()), tuple(hi.shape.as_list()))
+    lo, hi = _a.broadcast_to(lo, shape_), _a.broadcast_to(hi, shape_)
+    ax = axis % (len(shape_) + 1)
+    steps = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    t_ = _t(steps.reshape([num if i == ax else 1 for i in builtins.range(len(shape_) + 1)]), dtype)
+    lo, hi = _a.expand_dims(lo, ax), _a.expand_dims(hi, ax)
+    return lo + (hi - lo) * t_
+
+
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0) -> Tensor:
     """``num`` numbers evenly spaced on a log scale from ``start`` to ``stop`` (sign of ``start``)."""
     want = dtype or _floatx()
-    s0, s1 = _t(start), _t(stop)
-    lo, hi = _m.log(_t(_m.abs(s0), want)), _m.log(_t(_m.abs(s1), want))
-    steps = np.linspace(0.0, 1.0, num, endpoint=endpoint)
-    shape_ = np.broadcast_shapes(tuple(lo.shape.as_list()), tuple(hi.shape.as_list()))
-    lo, hi = _a.broadcast_to(lo, shape_), _a.broadcast_to(hi, shape_)
-    rank = len(shape_)
-    ax = axis % (rank + 1)
-    t_ = _t(steps.reshape([num if i == ax else 1 for i in builtins.range(rank + 1)]), want)
-    lo, hi = _a.expand_dims(lo, ax), _a.expand_dims(hi, ax)
-    out = _m.exp(lo + (hi - lo) * t_)
-    return out * _a.expand_dims(_a.broadcast_to(_m.sign(_t(s0, want)), shape_), ax)
+    s0 = _t(start)
+    out = _m.exp(_spaced(_m.log(_t(_m.abs(s0), want)), _m.log(_t(_m.abs(_t(stop)), want)), num, endpoint, want,
+                         axis))
+    return out * _m.sign(_t(s0, want))
 
 
 def histogram(x: Any, bins: int = 10, range: Any = None) -> tuple:  # noqa: A002 (keras.ops's name)
@@ -3355,8 +3361,10 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10, dtype: Any = None,
              axis: int = 0) -> Tensor:
     """``num`` numbers from ``base**start`` to ``base**stop``, evenly spaced on a log scale."""
-    exps = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
-    return _m.pow(_m.zeros_like(exps) + _t(base, exps.dtype), exps)
+    want = dtype or _result_type(*[type(v) if type(v) in (int, float) else _t(v).dtype.name for v in (start, stop)],
+                                 float)
+    exps = _spaced(start, stop, num, endpoint, want, axis)
+    return _m.pow(_m.zeros_like(exps) + _t(base, want), exps)
 
 
 def _symbolic(name: str, fn: Any) -> Any:
