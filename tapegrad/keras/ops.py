@@ -28,9 +28,11 @@ array([[0.5, 1. ],
 from __future__ import annotations
 
 import builtins
+import re as _re
 import sys as _sys
 from importlib.machinery import ModuleSpec as _ModuleSpec
 import types as _types
+import warnings as _warnings
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -2128,9 +2130,10 @@ right_shift = bitwise_right_shift
 def angle(x: Any) -> Tensor:
     """The argument of complex ``x`` (0 or pi for reals), in floats.
 
+    >>> import numpy as np
     >>> from tapegrad.keras import ops
-    >>> ops.angle([1.0 + 1.0j, -2.0]).numpy().round(4)
-    array([0.7854, 3.1416])
+    >>> ops.angle(np.array([1.0 + 1.0j, -2.0])).numpy().round(4)  # (Keras: complex128 with float is complex64)
+    array([0.7854, 3.1416], dtype=float32)
     """
     x = _t(x)
     want = _floatx() if x.dtype.name == "int64" else _result_type(x.dtype.name, float)
@@ -2568,18 +2571,19 @@ def vectorize(pyfunc: Any, *, excluded: Any = None, signature: str | None = None
         raise ValueError(f"Expected argument `pyfunc` to be a callable. Received: pyfunc={pyfunc}")
     excluded = set(excluded or ())
     core_in: list = []
-    core_out: Any = None
     if signature is not None:
-        import re
-        m_ = re.fullmatch(r"\s*((?:\([\w,\s]*\),?\s*)*)->\s*((?:\([\w,\s]*\),?\s*)*)", signature)
+        m_ = _re.fullmatch(r"\s*((?:\([\w,\s]*\),?\s*)*)->\s*((?:\([\w,\s]*\),?\s*)*)", signature)
         if m_ is None:
             raise ValueError(f"Invalid signature: {signature!r}; expected one like '(m,n),(n)->(m)'.")
         parse = (lambda part: [[d.strip() for d in g.split(",") if d.strip()]
-                               for g in re.findall(r"\(([^)]*)\)", part)])
-        core_in, core_out = parse(m_.group(1)), parse(m_.group(2))
+                               for g in _re.findall(r"\(([^)]*)\)", part)])
+        core_in = parse(m_.group(1))  # (the outputs' core axes follow from pyfunc's results)
 
     def mapped(*args: Any) -> Any:
         moving = [i for i in builtins.range(len(args)) if i not in excluded]
+        if core_in and len(core_in) != len(moving):
+            raise TypeError(f"wrong number of positional arguments: expected {len(core_in)} (signature "
+                            f"{signature!r}), got {len(moving)}.")
         ts = {i: _t(args[i]) for i in moving}
         cores = {i: (len(core_in[k]) if core_in else 0) for k, i in enumerate(moving)}
         loop = np.broadcast_shapes(*[tuple(ts[i].shape.as_list()[:ts[i].shape.rank - cores[i]]) for i in moving])
@@ -2611,9 +2615,11 @@ def _nan_arg(fn: Any, fill: float) -> Any:
 
 
 nanargmax = _nan_arg(argmax, -np.inf)
-nanargmax.__name__, nanargmax.__doc__ = "nanargmax", "The index of the maximum over ``axis``, NaNs left out (-1 where all are NaN)."
+nanargmax.__name__ = "nanargmax"
+nanargmax.__doc__ = "The index of the maximum over ``axis``, NaNs left out (-1 where all are NaN)."
 nanargmin = _nan_arg(argmin, np.inf)
-nanargmin.__name__, nanargmin.__doc__ = "nanargmin", "The index of the minimum over ``axis``, NaNs left out (-1 where all are NaN)."
+nanargmin.__name__ = "nanargmin"
+nanargmin.__doc__ = "The index of the minimum over ``axis``, NaNs left out (-1 where all are NaN)."
 
 
 def nancumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
@@ -2915,8 +2921,7 @@ def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any =
         return _a.reshape(v, shape_) if v.shape.rank != rank and axes != [rank - 1] else v
     gamma, beta = along(gamma), along(beta)
     if rms_scaling:
-        import warnings
-        warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the "
+        _warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the "
                       "input by the variance, not the root mean square. To correctly use RMS Normalization, "
                       "please use `keras.ops.rms_normalization` / `keras.ops.nn.rms_normalization` instead.")
         inv = _m.rsqrt(_r.reduce_variance(x, axis=axes, keepdims=True) + _t(eps, x.dtype))
@@ -3243,7 +3248,7 @@ def jvp(fun: Any, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
 
     >>> from tapegrad.keras import ops
     >>> out, t = ops.jvp(ops.sin, (ops.convert_to_tensor(0.1),), (ops.convert_to_tensor(0.2),))
-    >>> round(float(t), 6)
+    >>> print(f"{float(t):.6f}")
     0.199001
     """
     flat_p = [_t(p) for p in _nest.flatten(primals)]
@@ -3321,12 +3326,11 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
     >>> ops.rearrange(ops.zeros((2, 6, 3)), "b (h w) c -> b c h w", h=2).shape
     TensorShape([2, 3, 2, 3])
     """
-    import re
     x = _t(tensor)
-    sides = re.split(r"\s*->\s*", pattern.strip())
+    sides = _re.split(r"\s*->\s*", pattern.strip())
     if len(sides) != 2:
         raise ValueError(f"rearrange pattern must have one '->'; received {pattern!r}.")
-    ins, outs = (re.findall(r"\w+|\(.*?\)", side) for side in sides)
+    ins, outs = (_re.findall(r"\w+|\(.*?\)", side) for side in sides)
     if len(ins) != x.shape.rank:
         raise ValueError(f"rearrange pattern {pattern!r} names {len(ins)} input axes; the tensor has "
                          f"{x.shape.rank} (shape {tuple(x.shape.as_list())}).")
@@ -3334,7 +3338,7 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
     sizes: dict = {}
     flat_in: list = []
     for axis_, dim in zip(ins, x.shape.as_list()):
-        inner = re.findall(r"\w+", axis_)
+        inner = _re.findall(r"\w+", axis_)
         if axis_.startswith("("):
             unknown = [a for a in inner if a not in lengths]
             if len(unknown) > 1:
@@ -3348,7 +3352,7 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
         else:
             sizes[axis_] = dim
         flat_in.extend(inner)
-    groups = [re.findall(r"\w+", a) for a in outs]
+    groups = [_re.findall(r"\w+", a) for a in outs]
     flat_out = [a for g in groups for a in g]
     if sorted(flat_out) != sorted(flat_in):
         raise ValueError(f"rearrange pattern {pattern!r}: the output names {flat_out} must be the input names "
