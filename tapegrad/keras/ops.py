@@ -3413,7 +3413,7 @@ __all__ += ["adaptive_average_pool", "adaptive_max_pool", "angle", "argpartition
             "nanstd", "nanvar", "nextafter", "polar", "rearrange", "rfft", "right_shift", "rot90", "segment_min",
             "segment_prod", "select", "separable_conv", "space_to_depth", "sparse_sigmoid", "sparsemax", "stft",
             "trapezoid", "unfold", "unique", "unravel_index", "vander", "vectorize", "view", "view_as_complex",
-            "view_as_real"]
+            "view_as_real", "logspace"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
