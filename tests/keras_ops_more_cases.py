@@ -204,3 +204,61 @@ def grad_cases():
         "rearrange": (lambda ops, t: ops.rearrange(t, "b (h1 h) w c -> (b h1) w h c", h1=2), img),
         "logspace": (lambda ops, t: ops.logspace(t, 3.0, 4), np.float32(0.5)),
     }
+
+
+# dtype sweeps: each op over every dtype (unary) or pair of dtypes and Python scalars (binary), on the
+# 2x2 arrays of tests/keras_dtype_cases.py
+UNARY = {
+    "angle": lambda o, x: o.angle(x), "fabs": lambda o, x: o.fabs(x), "i0": lambda o, x: o.i0(x),
+    "nancumsum": lambda o, x: o.nancumsum(x, axis=0), "nancumprod": lambda o, x: o.nancumprod(x),
+    "nanprod": lambda o, x: o.nanprod(x, axis=1), "nanvar": lambda o, x: o.nanvar(x), "nanstd": lambda o, x: o.nanstd(x, axis=0),
+    "nanargmax": lambda o, x: o.nanargmax(x, axis=1), "nanargmin": lambda o, x: o.nanargmin(x),
+    "nanmedian": lambda o, x: o.nanmedian(x, axis=0), "nanquantile": lambda o, x: o.nanquantile(x, 0.3, axis=1),
+    "nanpercentile": lambda o, x: o.nanpercentile(x, 30.0), "sparse_sigmoid": lambda o, x: o.sparse_sigmoid(x),
+    "sparsemax": lambda o, x: o.sparsemax(x), "trapezoid": lambda o, x: o.trapezoid(x),
+    "vander": lambda o, x: o.vander(o.reshape(x, (-1,))), "corrcoef": lambda o, x: o.corrcoef(x),
+    "rot90": lambda o, x: o.rot90(x), "bitwise_invert": lambda o, x: o.bitwise_invert(x),
+    "digitize": lambda o, x: o.digitize(x, [1.5, 3.0]), "layer_normalization": lambda o, x: o.layer_normalization(x),
+    "histogram": lambda o, x: o.histogram(o.reshape(x, (-1,)), bins=3)[0],
+    "unique": lambda o, x: o.unique(x), "segment_min": lambda o, x: o.segment_min(x, np.array([0, 1], np.int32)),
+    "segment_prod": lambda o, x: o.segment_prod(x, np.array([1, 1], np.int32), num_segments=2),
+    "bincount": lambda o, x: o.bincount(o.reshape(x, (-1,))), "right_shift1": lambda o, x: o.right_shift(x, 1),
+    "cross": lambda o, x: o.cross(x, x[::-1]), "extract_sequences": lambda o, x: o.extract_sequences(x, 1, 1),
+    "fold": lambda o, x: o.fold(o.reshape(x, (1, 1, 4)), (3, 3), 2), "unfold": lambda o, x: o.unfold(o.reshape(x, (1, 1, 2, 2)), 1),
+    "depth_to_space": lambda o, x: o.depth_to_space(o.reshape(x, (1, 1, 1, 4)), 2),
+    # (a window wider than the input, 2x2 pooled to 1, kills TensorFlow 2.21 with SIGFPE)
+    "adaptive_max_pool": lambda o, x: o.adaptive_max_pool(o.reshape(x, (1, 4, 1)), 3),
+    "adaptive_average_pool": lambda o, x: o.adaptive_average_pool(o.reshape(x, (1, 4, 1)), 3),
+    "rearrange": lambda o, x: o.rearrange(x, "a b -> (b a)"),
+}
+BINARY = {
+    "fmax": lambda o, a, b: o.fmax(a, b), "fmin": lambda o, a, b: o.fmin(a, b), "heaviside": lambda o, a, b: o.heaviside(a, b),
+    "nextafter": lambda o, a, b: o.nextafter(a, b), "ldexp": lambda o, a, b: o.ldexp(a, b),
+    "bitwise_and": lambda o, a, b: o.bitwise_and(a, b), "bitwise_or": lambda o, a, b: o.bitwise_or(a, b),
+    "bitwise_xor": lambda o, a, b: o.bitwise_xor(a, b), "left_shift": lambda o, a, b: o.left_shift(a, b),
+    "right_shift": lambda o, a, b: o.right_shift(a, b), "gcd": lambda o, a, b: o.gcd(a, b), "lcm": lambda o, a, b: o.lcm(a, b),
+    "cross": lambda o, a, b: o.cross(a, b), "correlate": lambda o, a, b: o.correlate(o.reshape(a, (-1,)), o.reshape(b, (-1,))[:2]),
+    "polar": lambda o, a, b: o.polar(a, b), "trapezoid": lambda o, a, b: o.trapezoid(a, b),
+}
+BINARY_TENSORS = {"cross", "correlate", "trapezoid"}  # (ops that reshape or slice their operands: no Python scalars)
+
+
+def dtype_cases(ops):
+    """key -> a call: ``unary/<op>/<dtype>`` and ``binary/<op>/<dtype or scalar>/<dtype or scalar>``."""
+    from keras_dtype_cases import DTYPES, SCALARS, array
+    out = {}
+    for name, f in UNARY.items():
+        for dt in DTYPES:
+            out[f"unary/{name}/{dt}"] = lambda f=f, dt=dt: f(ops, ops.convert_to_tensor(array(dt)))
+    for name, f in BINARY.items():
+        sides = DTYPES + ([] if name in BINARY_TENSORS else list(SCALARS))
+        for d1 in sides:
+            for d2 in sides:
+                if d1 in SCALARS and d2 in SCALARS:
+                    continue
+                a = SCALARS[d1] if d1 in SCALARS else array(d1, 0)
+                b = SCALARS[d2] if d2 in SCALARS else array(d2, 1)
+                out[f"binary/{name}/{d1}/{d2}"] = (lambda f=f, a=a, b=b: f(
+                    ops, a if type(a) in (int, float, bool) else ops.convert_to_tensor(a),
+                    b if type(b) in (int, float, bool) else ops.convert_to_tensor(b)))
+    return out

@@ -13,7 +13,7 @@ import tapegrad as tf
 from tapegrad.keras import ops
 
 sys.path.insert(0, os.path.dirname(__file__))
-from keras_ops_more_cases import _w, grad_cases, value_cases  # noqa: E402
+from keras_ops_more_cases import BINARY, UNARY, _w, dtype_cases, grad_cases, value_cases  # noqa: E402
 from tf_compare import assert_close, load_fixture  # noqa: E402
 
 DATA = load_fixture("keras_ops_more.json")
@@ -72,6 +72,27 @@ def test_gradients_match_keras(name):
         out = f(ops, t)
         loss = tf.reduce_sum(tf.cast(_w(out.shape.as_list()), out.dtype) * out)
     _compare(tape.gradient(loss, t), DATA["grads"][name], f"grad {name}", loose=name in LOOSE)
+
+
+SWEEP = dtype_cases(ops)
+
+
+@pytest.mark.parametrize("op", sorted(f"unary/{n}" for n in UNARY) + sorted(f"binary/{n}" for n in BINARY))
+def test_dtypes_sweep_as_keras(op):
+    """Each op over every dtype (pair): Keras's dtype and values where Keras computes it (inputs
+    of 1 to 4: float16 results get float16's floor)."""
+    bad = []
+    keys = [k for k in SWEEP if k.startswith(op + "/")]
+    assert keys and all(k in DATA["dtypes"] for k in keys), "rerun tools/record_keras_ops_more.py"
+    for key in keys:
+        want = DATA["dtypes"][key]
+        if isinstance(want, dict) and "error" in want:
+            continue
+        try:
+            _compare(SWEEP[key](), want, key)
+        except Exception as e:  # noqa: BLE001 (collected: one report for the op)
+            bad.append(f"{key}: {type(e).__name__}: {str(e)[:160]}")
+    assert not bad, f"{len(bad)} of {len(keys)}:\n" + "\n".join(bad[:25])
 
 
 def test_every_new_name_is_exported_and_takes_keras_tensors():

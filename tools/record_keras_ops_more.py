@@ -7,8 +7,9 @@ only read the JSON this script writes):
 
 It writes ``tests/fixtures/keras_ops_more.json``: for each call of ``tests/keras_ops_more_cases.py``,
 Keras's result (values and dtype; a tuple of results as a list) under ``values``, and under
-``grads`` the gradient of ``sum(w * f(x))`` for the differentiable ones. A call that Keras
-refuses is recorded with its error type under ``errors``.
+``grads`` the gradient of ``sum(w * f(x))`` for the differentiable ones; under ``dtypes`` the
+results of the dtype sweeps (``dtype_cases``: each op over every dtype or pair of them), with the
+error type where Keras refuses. A value call that Keras refuses is recorded under ``errors``.
 """
 import json
 import os
@@ -36,7 +37,7 @@ def main():
     from _tf import quiet_tensorflow
     tf = quiet_tensorflow()
     import keras
-    from keras_ops_more_cases import _w, grad_cases, value_cases
+    from keras_ops_more_cases import _w, dtype_cases, grad_cases, value_cases
 
     values, errors, grads = {}, {}, {}
     for name, call in value_cases(keras.ops).items():
@@ -51,10 +52,19 @@ def main():
             out = f(keras.ops, t)
             loss = tf.reduce_sum(tf.cast(_w(out.shape), out.dtype) * out)
         grads[name] = encode(tape.gradient(loss, t), keras)
+    dtypes = {}
+    for key, call in dtype_cases(keras.ops).items():
+        try:
+            dtypes[key] = encode(call(), keras)
+        except Exception as e:  # noqa: BLE001 (the test skips what Keras refuses)
+            dtypes[key] = {"error": type(e).__name__}
     with open(FIXTURE, "w", encoding="utf-8") as fh:
-        json.dump({"keras_version": keras.__version__, "values": values, "errors": errors, "grads": grads}, fh)
+        json.dump({"keras_version": keras.__version__, "values": values, "errors": errors, "grads": grads,
+                   "dtypes": dtypes}, fh)
         fh.write("\n")
-    print(f"wrote {FIXTURE}: {len(values)} values, {len(errors)} errors {sorted(errors)}, {len(grads)} gradients")
+    refused = sum("error" in v for v in dtypes.values() if isinstance(v, dict))
+    print(f"wrote {FIXTURE}: {len(values)} values, {len(errors)} errors {sorted(errors)}, {len(grads)} gradients, "
+          f"{len(dtypes)} dtype cases ({refused} refused by Keras)")
 
 
 if __name__ == "__main__":

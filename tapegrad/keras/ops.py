@@ -2669,7 +2669,7 @@ def nanquantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdi
         raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
                          "'midpoint' or 'nearest'.")
     x = _t(x)
-    qs = np.asarray(convert_to_numpy(q), np.float64)
+    qs = np.asarray(convert_to_numpy(q), np.float32).astype(np.float64)  # (Keras takes q in floatx)
     rank = x.shape.rank
     if axis is not None and (axis == () or axis == []):
         return x
