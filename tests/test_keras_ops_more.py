@@ -183,6 +183,11 @@ def test_integer_ops_inside_tf_function():
 @pytest.mark.parametrize("call, error, match", [
     (lambda: ops.bitwise_and(np.ones(2, np.float32), 1), TypeError, "integers"),
     (lambda: ops.gcd(np.ones(2), np.ones(2)), TypeError, "integers"),
+    (lambda: ops.lcm(np.ones(2, bool), np.ones(2, np.int32)), TypeError, "integers"),
+    (lambda: ops.left_shift(np.ones(2, bool), True), TypeError, "integers"),
+    (lambda: ops.heaviside(np.ones(2, bool), True), TypeError, "numbers"),
+    (lambda: ops.sparse_sigmoid(np.ones(2, np.int32)), TypeError, "float"),
+    (lambda: ops.adaptive_average_pool(np.ones((1, 4, 1), np.int32), 2), TypeError, "float"),
     (lambda: ops.ldexp(np.ones(2), np.ones(2)), TypeError, "integer type"),
     (lambda: ops.rot90(np.ones(3)), ValueError, "at least 2 dimensions"),
     (lambda: ops.rot90(np.ones((2, 2)), axes=(1, 1)), ValueError, "Invalid axes"),

@@ -2059,10 +2059,11 @@ def _np_op(name: str, fn: Any) -> Any:
     return lambda *xs, **p: _apply(op, [_t(x) for x in xs], p)
 
 
-def _int_pair(x: Any, y: Any, what: str) -> list:
+def _int_pair(x: Any, y: Any, what: str, bools: bool = True) -> list:
     x, y = _strong_pair(x, y)
-    if x.dtype.is_floating or x.dtype.is_complex:
-        raise TypeError(f"Arguments to {what} must be integers (or bool). Received: dtype={x.dtype.name}.")
+    if x.dtype.is_floating or x.dtype.is_complex or (not bools and x.dtype.name == "bool"):
+        raise TypeError(f"Arguments to {what} must be integers{' (or bool)' if bools else ''}. Received: "
+                        f"dtype={x.dtype.name}.")
     return [x, y]
 
 
@@ -2107,9 +2108,9 @@ bitwise_not = bitwise_invert
 
 def _shift(fn: Any, x: Any, y: Any, what: str) -> Tensor:
     x = _t(x)
-    if type(y) is int:
+    if type(y) is int and x.dtype.name != "bool":
         y = _t(np.asarray(y, x.dtype.as_numpy_dtype))
-    x, y = _int_pair(x, y, what)
+    x, y = _int_pair(x, y, what, bools=False)
     return fn(x, y)
 
 
@@ -2179,19 +2180,24 @@ _lcm = _np_op("Lcm", _lcm_arrays)
 
 def gcd(x1: Any, x2: Any) -> Tensor:
     """The greatest common divisor of integers (of their absolute values)."""
-    return _gcd(*_int_pair(x1, x2, "gcd"))
+    return _gcd(*_int_pair(x1, x2, "gcd", bools=False))
 
 
 def lcm(x1: Any, x2: Any) -> Tensor:
     """The least common multiple of integers (0 where either is 0)."""
-    return _lcm(*_int_pair(x1, x2, "lcm"))
+    for v in (x1, x2):  # (each operand an integer, as Keras checks before promoting)
+        if type(v) is not int and not _t(v).dtype.is_integer:
+            raise TypeError(f"Arguments to lcm must be integers. Received: dtype={_t(v).dtype.name}.")
+    return _lcm(*_int_pair(x1, x2, "lcm", bools=False))
 
 
 def heaviside(x1: Any, x2: Any) -> Tensor:
     """The Heaviside step: 0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0``."""
     a, b = _strong_pair(x1, x2)
     name = a.dtype.name
-    if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32", "bool"):
+    if name == "bool":
+        raise TypeError("heaviside needs numbers: both arguments are bool; cast one to a numeric dtype.")
+    if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32"):
         a, b = _t(a, _floatx()), _t(b, _floatx())
     elif name in ("int64", "uint64"):
         a, b = _t(a, "float64"), _t(b, "float64")
@@ -2869,8 +2875,10 @@ def gammainc(x1: Any, x2: Any) -> Tensor:
 # ---- keras.ops.nn: more activations, normalization, convolutions, pooling, CTC ------------------
 
 def sparse_sigmoid(x: Any) -> Tensor:
-    """0 below -1, 1 above 1, ``(x + 1) / 2`` between."""
+    """0 below -1, 1 above 1, ``(x + 1) / 2`` between (float input)."""
     x = _t(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"sparse_sigmoid needs a float tensor; received dtype={x.dtype.name}: cast it first.")
     zero, one = _m.zeros_like(x), _m.ones_like(x)
     return _m.where(_m.less_equal(x, -one), zero, _m.where(_m.greater_equal(x, one), one,
                                                           _t(0.5, x.dtype) * (x + one)))
@@ -3044,6 +3052,8 @@ def _adaptive(kind: str, inputs: Any, output_size: Any, data_format: Any) -> Ten
     last = _channels_last(x, data_format or _image_data_format())
     x = x if last else _to_last(x)
     sizes = _spatial(output_size, n)
+    if kind == "average" and not x.dtype.is_floating:
+        raise TypeError(f"adaptive_average_pool needs a float input; received dtype={x.dtype.name}: cast it first.")
     reduce = _r.reduce_mean if kind == "average" else _r.reduce_max
     for i, out_n in enumerate(sizes):
         ax, length = 1 + i, x.shape[1 + i]
