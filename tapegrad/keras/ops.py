@@ -3162,7 +3162,8 @@ def ctc_decode(inputs: Any, sequence_lengths: Any, strategy: str = "greedy", bea
     x = _t(x, _result_type(x.dtype.name, "float32"))
     n = _t(sequence_lengths, "int32")
     if strategy == "greedy":
-        return _apply(_ctc_greedy, [x, n], {"merge": bool(merge_repeated), "blank": int(mask_index)})
+        return _apply(_ctc_greedy, [x, n], {"merge": bool(merge_repeated),
+                                           "blank": -1 if mask_index is None else int(mask_index)})
     if strategy == "beam_search":
         return _apply(_ctc_beam, [x, n], {"beam": int(beam_width), "top": int(top_paths),
                                          "blank": int(mask_index if mask_index is not None else -1)})
