@@ -422,6 +422,24 @@ class Layer(Operation, Module):
         self._own_weights.append(v)
         return v
 
+    def save_own_variables(self, store: dict) -> None:
+        """Put this layer's own variables (trainable first) in ``store`` as ``store["0"]``,
+        ``store["1"]``, ... (Keras's hook, which ``model.save`` calls for a layer that overrides
+        it, with a store of its own per layer path; override both it and
+        :meth:`load_own_variables` to save other state)."""
+        for i, v in enumerate(_trainable_first(self._own_variables())):
+            store[f"{i}"] = v.numpy()
+
+    def load_own_variables(self, store: dict) -> None:
+        """Assign this layer's own variables from ``store`` (as :meth:`save_own_variables` wrote
+        it)."""
+        own = _trainable_first(self._own_variables())
+        if len(store) != len(own):
+            raise ValueError(f"Layer '{self.name}' expected {len(own)} variables, but received "
+                             f"{len(store)} variables during loading. Expected: {[v.name for v in own]}")
+        for i, v in enumerate(own):
+            v.assign(store[f"{i}"])
+
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays, in the order of :attr:`weights`."""
         return [v.numpy() for v in self.weights]
@@ -757,3 +775,7 @@ def _shapes_as_lists(x: Any) -> Any:
 class _ShapeLeaf:
     def __init__(self, shape: Any) -> None:
         self.shape = tuple(shape)
+
+
+def _trainable_first(variables: list) -> list:
+    return [v for v in variables if v.trainable] + [v for v in variables if not v.trainable]
