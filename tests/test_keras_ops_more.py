@@ -215,3 +215,38 @@ def test_integer_ops_inside_tf_function():
 def test_bad_input_says_what_is_wrong(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+_R = np.random.default_rng(7)
+_X = _R.normal(size=(3, 5))
+_IMG = _R.normal(size=(1, 5, 6, 2))
+_L = np.linalg.cholesky(_X[:, :3] @ _X[:, :3].T + 3 * np.eye(3))
+SECOND_ORDER = {
+    "sparsemax": (lambda t: ops.sparsemax(t), _X), "nanvar": (lambda t: ops.nanvar(t, axis=1), _X),
+    "nanquantile": (lambda t: ops.nanquantile(t, 0.4, axis=1), _X), "corrcoef": (lambda t: ops.corrcoef(t), _X),
+    "cross": (lambda t: ops.cross(t[:, :3], t[:, 2:5]), _X), "correlate": (lambda t: ops.correlate(t[0], t[1, :3], "full"), _X),
+    "trapezoid": (lambda t: ops.trapezoid(t * t, x=ops.cumsum(ops.abs(t), axis=1)), _X), "i0": (lambda t: ops.i0(t), _X),
+    "fold": (lambda t: ops.fold(t, (3, 4), 2), _R.normal(size=(1, 8, 6))),
+    "unfold": (lambda t: ops.unfold(t * t, 2, padding=1, stride=2), _R.normal(size=(1, 2, 3, 4))),
+    "conv_transpose": (lambda t: ops.conv_transpose(t, t[0, :3, :3, :1, None] * ops.ones((3, 3, 2, 2), "float64"), strides=2), _IMG),
+    "adaptive_average_pool": (lambda t: ops.adaptive_average_pool(t * t, (2, 4)), _IMG),
+    "associative_scan": (lambda t: ops.associative_scan(lambda a, b: a * b, t, axis=1), _X),
+    "lstsq": (lambda t: ops.lstsq(ops.transpose(t)[:, :3], t[0]), _X),
+    "cholesky_inverse": (lambda t: ops.cholesky_inverse(t), _L), "matrix_power": (lambda t: ops.matrix_power(t, -3), _L),
+    "logspace": (lambda t: ops.logspace(t[0, 0], t[0, 1], 4), _X), "geomspace": (lambda t: ops.geomspace(ops.exp(t[0, 0]), 5.0, 4, dtype="float64"), _X),
+    "stft": (lambda t: ops.stack(ops.stft(ops.reshape(t, (-1,)), 4, 2, 4)), _X),
+    "rearrange": (lambda t: ops.rearrange(t * t, "a (b c) -> c a b", c=1), _X),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_order_and_forward_mode(name):
+    """Rules written with tapegrad's own ops: reverse and forward mode to second order (float64)."""
+    f, x = SECOND_ORDER[name]
+    tf.test.check_grads(f, [tf.constant(x)], order=2)
+
+
+def test_layer_normalization_first_order():
+    # (first order only: its variance, as Keras's moments, holds the mean constant (stop_gradient),
+    # which leaves first derivatives exact and second ones not, in Keras as here)
+    tf.test.check_grads(lambda t: ops.layer_normalization(t, gamma=t[0], beta=t[1]), [tf.constant(_X)], order=1)
