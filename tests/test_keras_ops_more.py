@@ -155,6 +155,19 @@ def test_names_of_keras_3_16_against_numpy_and_scipy():
         ops.matrix_power(np.ones((2, 3)), 2)
 
 
+def test_sparse_bincount_as_keras():
+    # (Keras 3.15: indices [[0, 1], [0, 3], [1, 0], [1, 2]], values [0, 1, 1, 2], dense shape [2, 4];
+    # a value that occurs keeps its entry when its weights sum to 0)
+    s = ops.bincount(np.array([[1, 1, 3], [0, 2, 2]]), weights=np.array([[0.5, -0.5, 1], [1, 1, 1]], np.float32),
+                     sparse=True)
+    np.testing.assert_array_equal(s.indices.numpy(), [[0, 1], [0, 3], [1, 0], [1, 2]])
+    np.testing.assert_array_equal(s.values.numpy(), [0.0, 1.0, 1.0, 2.0])
+    np.testing.assert_array_equal(s.dense_shape.numpy(), [2, 4])
+    s = ops.bincount(np.array([1, 1, 3]), sparse=True, minlength=6)
+    assert s.values.dtype == tf.int32
+    np.testing.assert_array_equal(tf.sparse.to_dense(s).numpy(), [0, 2, 0, 1, 0, 0])
+
+
 def test_jvp_with_aux_and_vectorize():
     x = tf.constant([0.1, 0.2])
     out, t, aux = ops.jvp(lambda v: (ops.sin(v), "aux"), (x,), (tf.ones_like(x),), has_aux=True)
@@ -207,7 +220,6 @@ def test_integer_ops_inside_tf_function():
     (lambda: ops.rearrange(np.ones((2, 3)), "a b -> a c"), ValueError, "reordered"),
     (lambda: ops.fold(np.ones((1, 4, 5)), (4, 4), 2), ValueError, "does not match"),
     (lambda: ops.adaptive_max_pool(np.ones((2, 3)), 2), ValueError, "1D, 2D, or 3D"),
-    (lambda: ops.bincount(np.array([1, 2]), sparse=True), ValueError, "sparse"),
     (lambda: ops.select([np.array([True])], [], 0), ValueError, "same length"),
     (lambda: ops.vectorize(3), ValueError, "callable"),
     (lambda: ops.associative_scan(lambda a, b: a + b, (np.ones(3), np.ones(2))), ValueError, "same first"),

@@ -2270,11 +2270,15 @@ def kaiser(x: Any, beta: Any) -> Tensor:
     return _sig.kaiser_window(_t(x, "int32"), beta=beta)
 
 
-def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = False) -> Tensor:
+def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = False) -> Any:
     """The count of each value of the non-negative integers ``x`` (summed ``weights`` instead when
-    given), at least ``minlength`` long; a 2-D ``x`` counts each row."""
-    if sparse:
-        raise ValueError("`sparse=True` is not supported by tapegrad's bincount; densify the result instead.")
+    given), at least ``minlength`` long; a 2-D ``x`` counts each row. ``sparse``: a SparseTensor
+    holding the values that occur.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bincount([1, 1, 3]).numpy()
+    array([0, 2, 0, 1], dtype=int32)
+    """
     x = _t(x)
     want = "int32" if weights is None else _result_type(x.dtype.name, _t(weights).dtype.name)
     if x.dtype.name not in ("int32", "int64"):
@@ -2283,8 +2287,14 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = Fal
         weights = _t(weights)
         if weights.dtype.name not in ("int32", "int64", "float32", "float64"):
             weights = _t(weights, "int32" if weights.dtype.is_integer or weights.dtype.name == "bool" else "float32")
-    return _m.cast(_seg.bincount(x, weights=weights, minlength=minlength, axis=-1 if x.shape.rank == 2 else None,
-                                 dtype=weights.dtype if weights is not None else "int32"), want)
+    axis = -1 if x.shape.rank == 2 else None
+    out = _m.cast(_seg.bincount(x, weights=weights, minlength=minlength, axis=axis,
+                                dtype=weights.dtype if weights is not None else "int32"), want)
+    if not sparse:
+        return out
+    present = convert_to_numpy(_seg.bincount(x, minlength=minlength, axis=axis)) > 0
+    where_ = np.argwhere(present).astype(np.int64)
+    return _SparseTensor(where_, _ix.gather_nd(out, _t(where_)), list(out.shape.as_list()))
 
 
 def column_stack(xs: Sequence) -> Tensor:
