@@ -2349,7 +2349,12 @@ def correlate(x1: Any, x2: Any, mode: str = "valid") -> Tensor:
 
 def cross(x1: Any, x2: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Tensor:
     """The cross product of vectors of 2 or 3 components along ``axisa``/``axisb`` (``axis`` sets
-    all three); 2-component vectors give the z component only when both are 2-D."""
+    all three); 2-component vectors give the z component only when both are 2-D.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]).numpy()
+    array([0., 0., 1.], dtype=float32)
+    """
     a, b = _strong_pair(x1, x2)
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -2427,7 +2432,13 @@ def histogram(x: Any, bins: int = 10, range: Any = None) -> tuple:  # noqa: A002
 
 def rot90(array: Any, k: int = 1, axes: tuple = (0, 1)) -> Tensor:
     """``array`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis
-    towards the second)."""
+    towards the second).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.rot90([[1, 2], [3, 4]]).numpy()
+    array([[2, 4],
+           [1, 3]], dtype=int32)
+    """
     x = _t(array)
     if x.shape.rank < 2:
         raise ValueError(f"Input array must have at least 2 dimensions. Received: array.ndim={x.shape.rank}")
@@ -2516,7 +2527,13 @@ def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inver
            return_counts: bool = False, axis: Any = None, size: Any = None, fill_value: Any = None) -> Any:
     """The distinct values of ``x`` (flattened, or the distinct slices along ``axis``), sorted (or
     in order of first occurrence), with where each first occurs, the inverse mapping and the
-    counts when asked; ``size`` pads (with ``fill_value``, default 0) or truncates to that many."""
+    counts when asked; ``size`` pads (with ``fill_value``, default 0) or truncates to that many.
+
+    >>> from tapegrad.keras import ops
+    >>> values, counts = ops.unique([3, 1, 3, 2], return_counts=True)
+    >>> values.numpy(), counts.numpy()
+    (array([1, 2, 3], dtype=int32), array([1, 1, 2], dtype=int32))
+    """
     t_ = _t(x)
     v = convert_to_numpy(t_)
     ax = None if axis is None else int(axis) % v.ndim
@@ -2680,7 +2697,13 @@ _QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def nanquantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
     """The ``q``-th quantiles over ``axis`` of the entries that are not NaN (NaN where all are):
-    the axes of ``q`` come first, as in :func:`quantile`."""
+    the axes of ``q`` come first, as in :func:`quantile`.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.nanquantile([[1.0, np.nan, 3.0, 4.0]], 0.5, axis=1).numpy()
+    array([3.], dtype=float32)
+    """
     if method not in _QUANTILE_METHODS:
         raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
                          "'midpoint' or 'nearest'.")
@@ -2829,7 +2852,14 @@ def stft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, wi
          center: bool = True) -> tuple:
     """The short-time Fourier transform of the real ``x`` over its last axis, ``(real, imag)`` of
     shape ``(..., frames, fft_length // 2 + 1)``; ``center`` pads ``fft_length // 2`` on each side
-    by reflection; ``window``: ``"hann"``, ``"hamming"``, an array of ``sequence_length`` or None."""
+    by reflection; ``window``: ``"hann"``, ``"hamming"``, an array of ``sequence_length`` or None.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> real, imag = ops.stft(np.zeros(16, np.float32), 8, 4, 8)
+    >>> real.shape
+    TensorShape([5, 5])
+    """
     x = _t(x)
     if x.dtype.name not in ("float32", "float64"):
         raise TypeError(f"Invalid input type. Expected `float32` or `float64`. Received: input type={x.dtype.name}")
@@ -2896,7 +2926,12 @@ def sparse_sigmoid(x: Any) -> Tensor:
 
 def sparsemax(x: Any, axis: int = -1) -> Tensor:
     """The Euclidean projection of ``x`` onto the probability simplex along ``axis`` (a softmax
-    with exact zeros)."""
+    with exact zeros).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.sparsemax([[1.0, 2.0, 0.1]]).numpy()
+    array([[0., 1., 0.]], dtype=float32)
+    """
     x = _t(x)
     rank = x.shape.rank
     ax = axis % rank
@@ -2995,7 +3030,15 @@ def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride
 
 def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
     """The inverse arrangement of :func:`unfold` (col2im): ``(N, C * kh * kw, blocks)`` columns summed
-    into a ``(N, C, *output_size)`` image where blocks overlap."""
+    into a ``(N, C, *output_size)`` image where blocks overlap.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.fold(ops.unfold(np.ones((1, 1, 3, 3), np.float32), 2), (3, 3), 2).numpy()[0, 0]
+    array([[1., 2., 1.],
+           [2., 4., 2.],
+           [1., 2., 1.]], dtype=float32)
+    """
     x = _t(x)
     k, o, d, p_, st = (_pair_of(kernel_size), _pair_of(output_size), _pair_of(dilation), _pair_of(padding),
                        _pair_of(stride))
@@ -3038,7 +3081,13 @@ def _transpose_size(size: int, k: int, stride: int, padding: str, out_pad: Any, 
 def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", output_padding: Any = None,
                    data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
     """The transposed N-D convolution of ``inputs`` with ``kernel`` (spatial..., out, in), with
-    Keras's output size rule (``output_padding`` extra rows at the end)."""
+    Keras's output size rule (``output_padding`` extra rows at the end).
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.conv_transpose(np.ones((1, 3, 3, 1), np.float32), np.ones((2, 2, 4, 1), np.float32), strides=2).shape
+    TensorShape([1, 6, 6, 4])
+    """
     if padding.lower() not in ("valid", "same"):
         raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
     x = _t(inputs)
@@ -3215,7 +3264,12 @@ def lu_factor(x: Any) -> tuple:
 
 def lstsq(a: Any, b: Any, rcond: Any = None) -> Tensor:
     """The least-squares solution ``x`` of ``a @ x = b`` (2-D ``a``; 1-D or 2-D ``b``), by SVD with
-    singular values below ``rcond`` times the largest cut (default: eps * max(m, n))."""
+    singular values below ``rcond`` times the largest cut (default: eps * max(m, n)).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.lstsq([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]], [1.0, 4.0, 5.0]).numpy()
+    array([1., 2.], dtype=float32)
+    """
     a, b = _promote(a, b, extra=float, weak=False)
     if a.shape.rank != 2:
         raise TypeError(f"{a.shape.rank}-dimensional array given. Array must be two-dimensional")
