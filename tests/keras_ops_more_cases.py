@@ -91,6 +91,8 @@ def value_cases(ops):
         "nanpercentile": lambda: ops.nanpercentile(nan, 70.0, axis=0),
         # math
         "segment_min": lambda: ops.segment_min(x, np.array([0, 2, 0], np.int32)),
+        "segment_max_gap": lambda: ops.segment_max(x, np.array([0, 3, 0], np.int32)),
+        "segment_sum_gap": lambda: ops.segment_sum(x, np.array([0, 1, 0], np.int32)),
         "segment_prod": lambda: ops.segment_prod(x, np.array([0, 0, 1], np.int32), sorted=True),
         "segment_prod_n": lambda: ops.segment_prod(v, np.array([1, 1, 0, 3, 3, 3, 0], np.int32), num_segments=5),
         "extract_sequences": lambda: ops.extract_sequences(d["sig"], 8, 5),
@@ -133,6 +135,9 @@ def value_cases(ops):
                                               np.array([8, 6], np.int32), mask_index=4),
         "ctc_decode": lambda: ops.ctc_decode(d["logits"], np.array([8, 6], np.int32)),
         "ctc_decode_nomerge": lambda: ops.ctc_decode(d["logits"], np.array([8, 5], np.int32), merge_repeated=False, mask_index=2),
+        "ctc_decode_blank_last": lambda: ops.ctc_decode(d["logits"], np.array([8, 7], np.int32), mask_index=None),
+        "ctc_decode_beam_mask": lambda: ops.ctc_decode(d["logits"], np.array([8, 7], np.int32), strategy="beam_search",
+                                                       beam_width=5, top_paths=3, mask_index=2),
         "ctc_decode_beam": lambda: ops.ctc_decode(d["logits"], np.array([8, 6], np.int32), strategy="beam_search", beam_width=20,
                                                   top_paths=2),
         # linalg
