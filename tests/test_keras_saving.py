@@ -399,7 +399,9 @@ _LAYER_ARGS = {
     "SimpleRNNCell": {"units": 3}, "LSTMCell": {"units": 3}, "GRUCell": {"units": 3},
     "RNN": {"cell": keras.layers.LSTMCell(3), "return_sequences": True},
     "StackedRNNCells": {"cells": [keras.layers.LSTMCell(2), keras.layers.GRUCell(3)]},
-    "TimeDistributed": {"layer": keras.layers.Dense(2)},
+    "TimeDistributed": {"layer": keras.layers.Dense(2)}, "Wrapper": {"layer": keras.layers.Dense(2)},
+    "RandomHeight": {"factor": 0.2, "seed": 3}, "RandomWidth": {"factor": (-0.2, 0.3)},
+    "Pipeline": {"layers": [keras.layers.Rescaling(2.0), keras.layers.RandomFlip(seed=1)]},
     "MultiHeadAttention": {"num_heads": 2, "key_dim": 3},
 }
 

@@ -60,6 +60,7 @@ RECORDERS = [
     ("record_keras_losses.py", [], ["keras_losses.json"]),
     ("record_keras_more_layers.py", [], ["keras_more_layers.json", "keras_more_layers.npz"]),
     ("record_keras_names.py", [], ["keras_names.json"]),
+    ("record_keras_names_more.py", [], ["keras_names_more.json"]),
     ("record_keras_rnn.py", [], ["keras_rnn.json"]),
     ("record_keras_conv_lstm.py", [], ["keras_conv_lstm.json"]),
     ("record_tf_extract_patches.py", [], ["tf_extract_patches.json"]),

@@ -97,7 +97,8 @@ _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializer
                      "keras.metrics": "tapegrad.keras.metrics", "keras.optimizers": "tapegrad.keras.optimizers",
                      "keras.optimizers.schedules": "tapegrad.optimizers.schedules",
                      "keras.activations": "tapegrad.keras.activations", "keras": "tapegrad.keras",
-                     "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras"}
+                     "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras",
+                     "keras._legacy.layers": "tapegrad.keras.layers"}
 _FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
 
 
@@ -175,6 +176,8 @@ custom_object_scope = CustomObjectScope
 # ---- serialization -------------------------------------------------------------------------------
 
 def _keras_module(cls: type) -> str | None:
+    if "_keras_module" in vars(cls):  # (tf.keras's legacy layers: "keras._legacy.layers")
+        return vars(cls)["_keras_module"]
     mod = cls.__module__
     for prefix, keras_mod in _KERAS_MODULES:
         if mod == prefix or mod.startswith(prefix + "."):

@@ -741,13 +741,17 @@ def _plain(x: Any) -> bool:
     return x is None or isinstance(x, (str, int, float, bool))
 
 
+_DEFAULT_GET_CONFIG = {(__name__, "Layer"), ("tapegrad.keras.models.model", "Model")}
+
+
 def auto_config(layer: Layer, base: dict) -> dict:
     """``base``, or for a class of the user's without ``get_config``, Keras 3's default config:
     the plain values the layer was created with."""
     cls = type(layer)
     own = [k for k in cls.__mro__ if k is not object and not k.__module__.startswith("tapegrad.")]
-    if not own or any("get_config" in vars(k) for k in own):
-        return base
+    definer = next(k for k in cls.__mro__ if "get_config" in vars(k))
+    if not own or (definer.__module__, definer.__name__) not in _DEFAULT_GET_CONFIG:
+        return base  # (Keras: only a get_config that is still Layer's or Model's own gives the auto config)
     args, kwargs = _init_args.get(layer, ((), {}))
     params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -120,7 +120,8 @@ class _Cell(Layer):
 
     def _mask(self, which: str, like: Any, training: Any) -> Any:
         """The dropout mask (or list of per-gate masks) for ``"input"`` or ``"recurrent"``, drawn
-        once and kept until :meth:`reset_dropout_mask` (the RNN layer resets after each call)."""
+        once and kept until :meth:`reset_dropout_mask` (the RNN layer resets after each call, and
+        draws both before its first step, in inference too, as Keras 3's does)."""
         rate = self.dropout if which == "input" else self.recurrent_dropout
         if not (training and 0.0 < rate < 1.0):
             return None
@@ -527,6 +528,9 @@ class RNN(Layer):
         x, mask = time_inputs(x, None if mask is None else convert_to_tensor(flatten(mask)[0]),
                               self.go_backwards, "RNN")
         cell = self.cell
+        if isinstance(cell, _Cell):  # (Keras's _maybe_config_dropout_masks: drawn whether training or not)
+            cell._mask("input", x[:, 0], True)
+            cell._mask("recurrent", flatten(states)[0], True)
         kw = {"training": training} if isinstance(cell, Layer) and cell._call_has_training else {}
         step = cell if callable(cell) else cell.call
         outputs, out = [], None
