@@ -230,8 +230,10 @@ class Dataset:
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).as_numpy_iterator())
         [{'a': np.int32(1)}, {'a': np.int32(2)}]
+        >>> tf.data.Dataset.range(3).as_numpy_iterator().next()  # (TF's iterator has next() too)
+        np.int64(0)
         """
-        return map(_s.to_numpy, self._elements())
+        return _NumpyIterator(self._elements())
 
     def as_numpy(self) -> Iterator:
         return self.as_numpy_iterator()
@@ -1156,6 +1158,28 @@ def _op_seeds(seed: Any) -> tuple[tuple[int, int], bool]:
     if seeds == (0, 0):
         return tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64)), True
     return seeds, False
+
+
+class _NumpyIterator:
+    """What ``as_numpy_iterator`` returns: the elements as NumPy values (TF's ``_NumpyIterator``,
+    with its ``next()``)."""
+
+    __slots__ = ("_it",)
+
+    def __init__(self, elements: Iterator) -> None:
+        self._it = elements
+
+    def __iter__(self) -> "_NumpyIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return _s.to_numpy(next(self._it))
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def __repr__(self) -> str:
+        return "<tapegrad.data NumpyIterator>"
 
 
 def _positive(x: Any, what: str, op: str) -> int:
