@@ -17,7 +17,7 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(TESTS, "real_programs"))
 import _runner  # noqa: E402
 
-SETS = ["real_programs_holdout"]
+SETS = ["real_programs_holdout", "real_programs_holdout3"]
 _SETS = {}
 for _set in SETS:
     with open(os.path.join(TESTS, "fixtures", _set + ".json"), encoding="utf-8") as _f:
