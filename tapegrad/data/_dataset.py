@@ -600,8 +600,10 @@ class Dataset:
 
         Args:
             map_func: a function of the element returning a dataset.
-            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: the number
-                of CPUs, as TensorFlow).
+            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: as
+                TensorFlow, the number of schedulable CPUs, or with ``num_parallel_calls`` that
+                many (at most the CPUs), or with ``num_parallel_calls=AUTOTUNE`` a third of the
+                CPUs, rounded up).
             block_length: elements taken from each dataset before moving to the next (default
                 1).
             num_parallel_calls: accepted; the datasets are read in this thread, in order.
@@ -614,7 +616,16 @@ class Dataset:
         >>> [int(v) for v in ds]
         [10, 20, 11, 21, 12, 22]
         """
-        cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else _positive(cycle_length, "cycle_length", "Interleave")
+        if cycle_length in (None, AUTOTUNE):  # (TF's ComputeCycleLength, of the schedulable cores)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            if num_parallel_calls is None:
+                cycle = cores
+            elif num_parallel_calls == AUTOTUNE:  # (a third of them: TF keeps 2 prefetching per cycle element)
+                cycle = -(-cores // 3)
+            else:
+                cycle = min(_positive(num_parallel_calls, "num_parallel_calls", "Interleave"), cores)
+        else:
+            cycle = _positive(cycle_length, "cycle_length", "Interleave")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
