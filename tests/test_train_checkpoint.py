@@ -126,7 +126,7 @@ def test_an_iterator_in_nested_checkpoints_and_a_module(tmp_path):
     root = tf.train.Checkpoint(inner=tf.train.Checkpoint(data=it, w=w))
     path = root.save(str(tmp_path / "ck"))
     names = [n for n, _ in tf.train.list_variables(path)]
-    assert names == ["inner/data/.ATTRIBUTES/ITERATOR_STATE", "inner/w/.ATTRIBUTES/VARIABLE_VALUE",
+    assert names == ["_CHECKPOINTABLE_OBJECT_GRAPH", "inner/data/.ATTRIBUTES/ITERATOR_STATE", "inner/w/.ATTRIBUTES/VARIABLE_VALUE",
                      "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
     after = [next(it).numpy() for _ in range(9)]
     again = iter(ds)

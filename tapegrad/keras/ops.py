@@ -59,7 +59,7 @@ from ..sparse._sparse_tensor import SparseTensor as _SparseTensor
 from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
 from ..ops import signal as _sig
 from ..ops import sort as _s
-from ._engine import apply as _apply, defop as _defop
+from ._engine import apply as _apply
 from .. import autodiff as _autodiff
 from ..ops import special as _sp
 from . import _logits
@@ -2053,10 +2053,9 @@ def psnr(x1: Any, x2: Any, max_val: Any) -> Tensor:
 
 # ---- keras.ops's remaining names: NumPy-like (keras.ops.numpy) ----------------------------------
 
-def _np_op(name: str, fn: Any) -> Any:
-    """A primitive without gradient running ``fn`` on arrays (integer and index-valued results)."""
-    op = _defop("Keras" + name, fn, nondiff=True)
-    return lambda *xs, **p: _apply(op, [_t(x) for x in xs], p)
+def _run(op: Any, *xs: Any, **p: Any) -> Tensor:
+    """``op`` (an integer-valued primitive of tapegrad.ops, without gradient) on ``xs``."""
+    return _apply(op, [_t(x) for x in xs], p)
 
 
 def _int_pair(x: Any, y: Any, what: str, bools: bool = True) -> list:
@@ -2067,12 +2066,6 @@ def _int_pair(x: Any, y: Any, what: str, bools: bool = True) -> list:
     return [x, y]
 
 
-_bitand = _np_op("BitwiseAnd", np.bitwise_and)
-_bitor = _np_op("BitwiseOr", np.bitwise_or)
-_bitxor = _np_op("BitwiseXor", np.bitwise_xor)
-_bitnot = _np_op("Invert", np.invert)
-_lshift = _np_op("LeftShift", lambda a, b: np.left_shift(a, b.astype(a.dtype)))
-_rshift = _np_op("RightShift", lambda a, b: np.right_shift(a, b.astype(a.dtype)))
 
 
 def bitwise_and(x: Any, y: Any) -> Tensor:
@@ -2082,17 +2075,17 @@ def bitwise_and(x: Any, y: Any) -> Tensor:
     >>> ops.bitwise_and([12, 10], [10, 6]).numpy()
     array([8, 2], dtype=int32)
     """
-    return _bitand(*_int_pair(x, y, "bitwise_and"))
+    return _run(_m.bitwise_and_op, *_int_pair(x, y, "bitwise_and"))
 
 
 def bitwise_or(x: Any, y: Any) -> Tensor:
     """The bitwise OR of integers."""
-    return _bitor(*_int_pair(x, y, "bitwise_or"))
+    return _run(_m.bitwise_or_op, *_int_pair(x, y, "bitwise_or"))
 
 
 def bitwise_xor(x: Any, y: Any) -> Tensor:
     """The bitwise XOR of integers."""
-    return _bitxor(*_int_pair(x, y, "bitwise_xor"))
+    return _run(_m.bitwise_xor_op, *_int_pair(x, y, "bitwise_xor"))
 
 
 def bitwise_invert(x: Any) -> Tensor:
@@ -2100,7 +2093,7 @@ def bitwise_invert(x: Any) -> Tensor:
     x = _t(x)
     if x.dtype.is_floating or x.dtype.is_complex:
         raise TypeError(f"Argument to bitwise_invert must be integer or bool. Received: dtype={x.dtype.name}.")
-    return _bitnot(x)
+    return _run(_m.invert_op, x)
 
 
 bitwise_not = bitwise_invert
@@ -2111,17 +2104,17 @@ def _shift(fn: Any, x: Any, y: Any, what: str) -> Tensor:
     if type(y) is int and x.dtype.name != "bool":
         y = _t(np.asarray(y, x.dtype.as_numpy_dtype))
     x, y = _int_pair(x, y, what, bools=False)
-    return fn(x, y)
+    return _run(fn, x, y)
 
 
 def bitwise_left_shift(x: Any, y: Any) -> Tensor:
     """``x << y`` for integers."""
-    return _shift(_lshift, x, y, "bitwise_left_shift")
+    return _shift(_m.left_shift_op, x, y, "bitwise_left_shift")
 
 
 def bitwise_right_shift(x: Any, y: Any) -> Tensor:
     """``x >> y`` for integers (arithmetic for signed types)."""
-    return _shift(_rshift, x, y, "bitwise_right_shift")
+    return _shift(_m.right_shift_op, x, y, "bitwise_right_shift")
 
 
 left_shift = bitwise_left_shift
@@ -2166,21 +2159,11 @@ def fmin(x1: Any, x2: Any) -> Tensor:
     return _fminmax(_m.minimum, x1, x2)
 
 
-def _gcd_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.gcd(a, b).astype(a.dtype)
-
-
-def _lcm_arrays(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.lcm(a, b).astype(a.dtype)
-
-
-_gcd = _np_op("Gcd", _gcd_arrays)
-_lcm = _np_op("Lcm", _lcm_arrays)
 
 
 def gcd(x1: Any, x2: Any) -> Tensor:
     """The greatest common divisor of integers (of their absolute values)."""
-    return _gcd(*_int_pair(x1, x2, "gcd", bools=False))
+    return _run(_m.gcd_op, *_int_pair(x1, x2, "gcd", bools=False))
 
 
 def lcm(x1: Any, x2: Any) -> Tensor:
@@ -2188,7 +2171,7 @@ def lcm(x1: Any, x2: Any) -> Tensor:
     for v in (x1, x2):  # (each operand an integer, as Keras checks before promoting)
         if type(v) is not int and not _t(v).dtype.is_integer:
             raise TypeError(f"Arguments to lcm must be integers. Received: dtype={_t(v).dtype.name}.")
-    return _lcm(*_int_pair(x1, x2, "lcm", bools=False))
+    return _run(_m.lcm_op, *_int_pair(x1, x2, "lcm", bools=False))
 
 
 def heaviside(x1: Any, x2: Any) -> Tensor:
@@ -2385,10 +2368,9 @@ def digitize(x: Any, bins: Any) -> Tensor:
     elif name in ("bfloat16", "float16"):
         x = _t(x, "float32")
     edges = np.asarray([float(b) for b in convert_to_numpy(bins)], np.float64)
-    return _digitize(x, edges=edges)
+    return _run(_m.bucketize_op, x, edges=edges)
 
 
-_digitize = _np_op("Bucketize", lambda x, edges: np.searchsorted(edges, x, side="right").astype(np.int32))
 
 
 def _spaced(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis: int) -> Tensor:
@@ -2580,11 +2562,6 @@ def view(x: Any, dtype: Any = None) -> Tensor:
     return _a.bitcast(_a.reshape(x, shape_[:-1] + [last // ratio, ratio]), new)
 
 
-def _argpartition_arrays(v: np.ndarray, kth: int, axis: int) -> np.ndarray:
-    return np.argpartition(v, kth, axis=axis).astype(np.int32)
-
-
-_argpartition = _np_op("Argpartition", _argpartition_arrays)
 
 
 def argpartition(x: Any, kth: int, axis: int = -1) -> Tensor:
@@ -2593,7 +2570,7 @@ def argpartition(x: Any, kth: int, axis: int = -1) -> Tensor:
     x = _t(x)
     if axis is None:
         x, axis = _a.reshape(x, [-1]), 0
-    return _argpartition(x, kth=int(kth), axis=int(axis))
+    return _apply(_s.argpartition_op, [x], {"kth": int(kth), "axis": int(axis)})
 
 
 def vectorize(pyfunc: Any, *, excluded: Any = None, signature: str | None = None) -> Any:
@@ -3146,69 +3123,6 @@ def ctc_loss(target: Any, output: Any, target_length: Any, output_length: Any, m
     return _m.cast(loss, want)
 
 
-def _greedy_ctc(logits: np.ndarray, lengths: np.ndarray, merge: bool, blank: int) -> tuple:
-    batch, steps, classes = logits.shape
-    blank = blank % classes
-    order = [c for c in builtins.range(classes) if c != blank] + [blank]  # (TF moves the blank last)
-    moved = logits[..., order]
-    best = np.argmax(moved, axis=-1)
-    out = np.full((1, batch, steps), -1, np.int32)
-    scores = np.zeros((batch, 1), logits.dtype)
-    for b in builtins.range(batch):
-        prev, k = -1, 0
-        for t in builtins.range(int(lengths[b])):
-            c = int(best[b, t])
-            scores[b, 0] -= moved[b, t, c]
-            if c != classes - 1 and not (merge and c == prev):
-                out[0, b, k] = c + (c >= blank)
-                k += 1
-            prev = c
-    return out, scores
-
-
-_ctc_greedy = _defop("KerasCTCGreedyDecoder", lambda x, n, merge, blank: _greedy_ctc(x, n, merge, blank), nout=2,
-                     nondiff=True)
-
-
-def _beam_ctc(logits: np.ndarray, lengths: np.ndarray, beam: int, top: int, blank: int) -> tuple:
-    batch, steps, classes = logits.shape
-    blank = blank % classes
-    shifted = logits - logits.max(-1, keepdims=True)
-    logp = (shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))).astype(np.float64)
-    out = np.full((top, batch, steps), -1, np.int32)
-    scores = np.full((batch, top), -np.inf, logits.dtype)
-    for b in builtins.range(batch):
-        beams = {(): (0.0, -np.inf)}  # prefix -> (log p ending in blank, log p ending in a label)
-        for t in builtins.range(int(lengths[b])):
-            nxt: dict = {}
-
-            def add(key: tuple, pb: float, pnb: float) -> None:
-                ob, onb = nxt.get(key, (-np.inf, -np.inf))
-                nxt[key] = (np.logaddexp(ob, pb), np.logaddexp(onb, pnb))
-            for prefix, (pb, pnb) in beams.items():
-                total = np.logaddexp(pb, pnb)
-                add(prefix, total + logp[b, t, blank], -np.inf)
-                for c in builtins.range(classes):
-                    if c == blank:
-                        continue
-                    lp = logp[b, t, c]
-                    if prefix and prefix[-1] == c:
-                        add(prefix + (c,), -np.inf, pb + lp)
-                        add(prefix, -np.inf, pnb + lp)
-                    else:
-                        add(prefix + (c,), -np.inf, total + lp)
-            ranked = sorted(nxt.items(), key=lambda kv: -np.logaddexp(*kv[1]))
-            beams = dict(ranked[:beam])
-        ranked = sorted(beams.items(), key=lambda kv: -np.logaddexp(*kv[1]))[:top]
-        for i, (prefix, (pb, pnb)) in enumerate(ranked):
-            out[i, b, :len(prefix)] = prefix
-            scores[b, i] = np.logaddexp(pb, pnb)
-    return out, scores
-
-
-_ctc_beam = _defop("KerasCTCBeamSearchDecoder", lambda x, n, beam, top, blank: _beam_ctc(x, n, beam, top, blank),
-                   nout=2, nondiff=True)
-
 
 def ctc_decode(inputs: Any, sequence_lengths: Any, strategy: str = "greedy", beam_width: int = 100,
                top_paths: int = 1, merge_repeated: bool = True, mask_index: int = 0) -> tuple:
@@ -3221,10 +3135,10 @@ def ctc_decode(inputs: Any, sequence_lengths: Any, strategy: str = "greedy", bea
     x = _t(x, _result_type(x.dtype.name, "float32"))
     n = _t(sequence_lengths, "int32")
     if strategy == "greedy":
-        return _apply(_ctc_greedy, [x, n], {"merge": bool(merge_repeated),
+        return _apply(_nn.ctc_greedy_op, [x, n], {"merge": bool(merge_repeated),
                                            "blank": -1 if mask_index is None else int(mask_index)})
     if strategy == "beam_search":
-        return _apply(_ctc_beam, [x, n], {"beam": int(beam_width), "top": int(top_paths),
+        return _apply(_nn.ctc_beam_op, [x, n], {"beam": int(beam_width), "top": int(top_paths),
                                          "blank": int(mask_index if mask_index is not None else -1)})
     raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and 'beam_search'.")
 
