@@ -31,7 +31,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.backend", "tapegrad.keras.random",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
-         "tapegrad.keras.preprocessing.image",
+         "tapegrad.keras.preprocessing.image", "tapegrad.keras.preprocessing.text",
          "tapegrad.keras.applications", *(
              f"tapegrad.keras.applications.{name}" for name in (
                  "convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils",

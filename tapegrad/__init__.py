@@ -38,6 +38,7 @@ from .ops.indexing import (boolean_mask, dynamic_partition, dynamic_stitch, gath
                            reverse_sequence, scatter_nd, slice, strided_slice, tensor_scatter_nd_add,
                            tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
                            tensor_scatter_nd_update, unravel_index)
+from .ops.conv import extract_volume_patches
 from .ops.decompositions import eig, eigvals, sqrtm as matrix_square_root
 from .ops.linalg import einsum, matmul, norm, tensordot
 from .ops.math import (abs, add, add_n, cast, clip_by_global_norm, clip_by_norm, clip_by_value,  # noqa: A004

@@ -186,8 +186,15 @@ class Function:
     """A Python function traced once per input signature and replayed; made by :func:`function`."""
 
     def __init__(self, fn: Callable, input_signature: Any = None, reduce_retracing: bool = False,
-                 name: str | None = None, owner: Any = None) -> None:
+                 name: str | None = None, owner: Any = None, stats_key: Any = None,
+                 batch_free: bool = False) -> None:
+        # stats_key: what the retracing warning counts this function's traces under (default:
+        # its Python function's code); batch_free: count traces as if every tensor argument's
+        # first dimension were None (Keras's step functions take a dataset's batches, whose
+        # element spec has a None batch dimension: one trace for every batch size)
         self._fn = fn
+        self._stats_key_for = stats_key
+        self._batch_free = batch_free
         self._sig = None if input_signature is None else tuple(input_signature)
         if self._sig is not None:
             for s in _nest.flatten(list(self._sig)):
@@ -203,6 +210,7 @@ class Function:
         self._created = False      # Variables were created on the first trace
         self._warned = False
         self._instances: Any = None
+        self._spec_signatures: list = []  # get_concrete_function's TensorSpec signatures (saved with it)
         self._owner = owner
         self.__name__ = name or getattr(fn, "__name__", "function")
         functools.update_wrapper(self, fn)
@@ -246,8 +254,13 @@ class Function:
     # -- arguments
     def _bind(self, args: tuple, kwargs: dict) -> tuple:
         if self._sig is not None:
-            if kwargs and self._pysig is not None:
-                b = self._pysig.bind(*args, **kwargs)
+            if self._pysig is not None and (kwargs or len(args) < len(self._sig)):
+                try:  # (keywords by name, and defaults for what the call leaves out, as TF binds them)
+                    b = self._pysig.bind(*args, **kwargs)
+                except TypeError as e:
+                    raise TypeError(f"Binding inputs to tf.function `{self.__name__}` failed due to "
+                                    f"`{e}`.") from None
+                b.apply_defaults()
                 args, kwargs = b.args, b.kwargs
             if len(args) != len(self._sig) or kwargs:
                 raise TypeError(f"{self.__name__}: the input_signature has {len(self._sig)} "
@@ -311,6 +324,8 @@ class Function:
         return tensors, tuple(key), _shape_of_structure(structure), flat, variables
 
     def _count_trace(self, key: tuple, structure: Any) -> None:
+        if self._batch_free:
+            key = tuple(("T", (None,) + k[1][1:], k[2]) if k[0] == "T" and k[1] else k for k in key)
         if self._sig is not None:
             if not self._counted:
                 self._counted.append(None)
@@ -414,9 +429,23 @@ class Function:
         if d is not None:  # (its calls since the last trace still count for the next one)
             d.gone += self._ncalls - self._told
 
+    def count_call(self, *args: Any, **kwargs: Any) -> None:
+        """Count a call made without this function (run eagerly in its place) as TensorFlow would
+        count it had this function been called: a trace for a new signature, else a replay."""
+        self._ncalls += 1
+        try:
+            args, kwargs = self._bind(args, kwargs)
+            _, key, structure, _, _ = self._leaves(args, kwargs)
+        except TypeError:  # (arguments a trace would refuse: the caller runs them eagerly)
+            return
+        counted = self._count
+        self._count_trace(key, structure)
+        if self._count != counted:
+            self._note_trace()
+
     def _note_trace(self) -> None:
         """This call traces (as TensorFlow counts traces): TensorFlow's retracing warning."""
-        key = _stats_key(self._fn)
+        key = self._stats_key_for if self._stats_key_for is not None else _stats_key(self._fn)
         if key is None:
             return
         with _detectors_lock:
@@ -527,7 +556,8 @@ class Function:
         spec_args = _nest.map_structure(
             lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x, (list(args), kwargs))
         a, kw = spec_args
-        out = self(*a, **kw)
+        with _variable.restoring_variables():  # (a trace for its signature: TF runs no assignment in it)
+            out = self(*a, **kw)
         sig = _nest.map_structure(
             lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) and not isinstance(
                 x, VariableBase) else x, (tuple(a), kw))
@@ -549,6 +579,9 @@ class Function:
             return TensorSpec([None if unknown_dims and d == 1 else d for d in x.shape], x.dtype)
 
         outs = _nest.map_structure(lambda x: out_spec(x) if isinstance(x, Tensor) else x, out)
+        if in_specs and self._sig is None and not any(
+                _nest.flatten(s) == _nest.flatten((tuple(args), kwargs)) for s in self._spec_signatures):
+            self._spec_signatures.append((tuple(args), dict(kwargs)))
         return ConcreteFunction(self, sig, outs)
 
     def _param_order(self, kwargs: dict) -> list:

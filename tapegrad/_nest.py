@@ -307,3 +307,41 @@ def keras_map_structure(fn: Callable, structure: Any) -> Any:
     if isinstance(structure, deque):
         return deque(items, structure.maxlen)
     return _rebuild(structure, items)
+
+
+def keras_is_nested(x: Any) -> bool:
+    """Whether Keras 3 reads ``x`` as a structure (``keras.tree.is_nested``)."""
+    return _keras_nested(x)
+
+
+def keras_same_structure(a: Any, b: Any) -> bool:
+    """Whether two Keras nests have the same containers (types, lengths, keys) and leaf positions
+    (``keras.tree.assert_same_structure`` not raising; a list and a tuple differ)."""
+    na, nb = _keras_nested(a), _keras_nested(b)
+    if not (na and nb):
+        return na == nb
+    if type(a) is not type(b) or len(a) != len(b):
+        return False
+    if isinstance(a, dict):
+        return set(a) == set(b) and all(keras_same_structure(a[k], b[k]) for k in a)
+    return all(keras_same_structure(x, y) for x, y in zip(a, b))
+
+
+def keras_paths(structure: Any, prefix: tuple = ()) -> list:
+    """The path (keys and indices) to each leaf of a Keras nest (``optree.tree_paths``)."""
+    if not _keras_nested(structure):
+        return [prefix]
+    keys = _keras_keys(structure) if isinstance(structure, dict) else range(len(structure))
+    return [p for k in keys for p in keras_paths(structure[k], prefix + (k,))]
+
+
+def keras_pack_sequence_as(structure: Any, flat_sequence: Any) -> Any:
+    """The leaves of ``flat_sequence`` (a list or tuple) put into ``structure``'s containers, in
+    Keras 3's leaf order (``keras.tree.pack_sequence_as``); ValueError if the counts differ."""
+    if not isinstance(flat_sequence, (list, tuple)):
+        raise TypeError(f"pack_sequence_as needs a list or tuple of leaves; got {type(flat_sequence).__name__}.")
+    n = len(keras_flatten(structure))
+    if n != len(flat_sequence):
+        raise ValueError(f"The structure has {n} leaves but the sequence has {len(flat_sequence)}.")
+    it = iter(flat_sequence)
+    return keras_map_structure(lambda _: next(it), structure)

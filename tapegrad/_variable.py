@@ -36,6 +36,28 @@ def _refs_of_a_local() -> int | None:
 _ALONE = _refs_of_a_local()
 
 
+_undo = threading.local()  # .log: [(variable, its value before)] while restoring_variables() runs here
+
+
+class restoring_variables:
+    """A scope after which every Variable this thread assigned inside it has its value from
+    before (in TensorFlow, tracing a function into a graph runs no assignment: what
+    ``get_concrete_function`` and ``tf.saved_model.save`` trace here must leave no trace either).
+    Variables made inside keep their values."""
+
+    def __enter__(self) -> "restoring_variables":
+        self._outer = getattr(_undo, "log", None)
+        self._log: list = []
+        _undo.log = self._log
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _undo.log = self._outer
+        for v, snap in reversed(self._log):
+            with v._lock:
+                v._snap = snap
+
+
 class VariableSynchronization(enum.Enum):
     """When a distributed variable is synchronized (TensorFlow's enum). tapegrad runs on one
     device: only ``ON_READ``'s default of ``trainable=False`` has an effect."""
@@ -232,6 +254,9 @@ class Variable(VariableBase):
         self._set(state["_snap"]._value, fresh=True)  # (arrays held by variables are never written)
 
     def _set(self, v: Any, fresh: builtins.bool = False) -> None:
+        log = getattr(_undo, "log", None)
+        if log is not None and hasattr(self, "_snap"):
+            log.append((self, self._snap))
         # Every update makes a new array: readers keep the array they were given, unchanged.
         # ``fresh``: ``v`` was just made for this variable and nobody else holds it (no copy).
         # A backend's array (a Boxed value: CuPy, Dask) is kept as it is: ops never write one.

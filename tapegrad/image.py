@@ -30,6 +30,7 @@ from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .io._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
                         encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
+from .ops.conv import extract_patches
 from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
@@ -50,7 +51,7 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
            "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "sobel_edges",
            "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
-           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg"]
+           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "extract_patches"]
 
 _transpose = transpose
 

@@ -1,5 +1,5 @@
 """``tapegrad.train``: ``Checkpoint``, ``CheckpointManager`` and ``latest_checkpoint`` (TensorFlow's
-``tf.train``), on tapegrad's checkpoint format (:mod:`tapegrad.saving`, one ``.npz`` file), and the
+``tf.train``), on tapegrad's checkpoint format (:mod:`tapegrad.saving`'s ``.npz``), and the
 ``tf.train.Example`` messages (``Example``, ``Features``, ``Feature``, ``BytesList``, ``FloatList``,
 ``Int64List``, ``SequenceExample``, ...) that ``tf.io`` parses: :mod:`tapegrad.io`.
 
@@ -7,10 +7,12 @@ A Checkpoint tracks the objects given to it by keyword or assigned to its attrib
 Modules (their variables by attribute path), optimizers (``iterations`` and slot variables), other
 Checkpoints, dataset iterators (their position, see :mod:`tapegrad.data`), lists and dicts of
 these (entries by index or key; what is put in them later is tracked too), and anything else with
-a ``variables`` attribute (a Keras model or layer). ``save("dir/ckpt")`` writes
-``dir/ckpt-1.npz``, ``dir/ckpt-2.npz``, ... and returns ``"dir/ckpt-1"``, ...; it also records
-the latest one in ``dir/checkpoint`` (TensorFlow's text format), which
-:func:`latest_checkpoint` reads.
+a ``variables`` attribute. ``save("dir/ckpt")`` writes ``dir/ckpt-1``, ``dir/ckpt-2``, ... and
+returns ``"dir/ckpt-1"``, ...: each is two files named as TensorFlow names them, the values
+(``ckpt-1.data-00000-of-00001``, tapegrad's ``.npz`` format, not TensorFlow's) and, written last,
+the index of their names, shapes and dtypes (``ckpt-1.index``, JSON); the latest is recorded in
+``dir/checkpoint`` (TensorFlow's text format), which :func:`latest_checkpoint` reads. (Files named
+``ckpt-1.npz``, written by earlier tapegrad versions, are read too.)
 
 Restoration assigns the variables that exist when ``restore`` is called; the other saved values
 wait, as TensorFlow defers them, and are assigned when a variable appears under their name: an
@@ -33,6 +35,7 @@ array([1., 2.], dtype=float32)
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import weakref
@@ -83,6 +86,9 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
                 raise ValueError(f"`Checkpoint` tracks a dict's entries by their keys, which must be strings; "
                                  f"{prefix!r} has the key {k!r}.")
             _variables_of(v, f"{prefix}/{k}", out, saveables)
+    elif hasattr(obj, "_trackable_children"):  # a Keras layer, a tf.random.Generator: TF's names
+        for k, v in obj._trackable_children().items():
+            _variables_of(v, f"{prefix}/{k}", out, saveables)
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
@@ -91,9 +97,6 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
             name = "_iterations" if v is obj.iterations else \
                 "_learning_rate" if v is obj._learning_rate else f"_variables/{i}"
             out[f"{prefix}/{name}"] = v
-    elif hasattr(obj, "_trackable_children"):  # e.g. tf.random.Generator: its state, under TF's name
-        for k, v in obj._trackable_children().items():
-            _variables_of(v, f"{prefix}/{k}", out)
     elif hasattr(obj, "variables"):
         for i, v in enumerate(obj.variables):
             out[f"{prefix}/variables/{i}"] = v
@@ -208,8 +211,8 @@ class Checkpoint:
         return out
 
     def write(self, file_prefix: str, options: Any = None) -> str:
-        """Write the checkpoint to ``file_prefix + ".npz"`` (making its folder if need be) and return
-        ``file_prefix``."""
+        """Write the checkpoint to ``file_prefix`` (its ``.data-00000-of-00001`` and ``.index`` files,
+        making its folder if need be) and return ``file_prefix``."""
         prefix = os.fspath(file_prefix)
         arrays = {k: np.asarray(v.numpy()) for k, v in saving.variables_by_name(self._named()).items()}
         for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
@@ -218,7 +221,11 @@ class Checkpoint:
         folder = os.path.dirname(prefix)
         if folder:
             os.makedirs(folder, exist_ok=True)  # (as TensorFlow's save and write)
-        saving._write_atomically(prefix + ".npz", lambda f: saving._write_npz(f, arrays))
+        saving._write_atomically(prefix + _DATA, lambda f: saving._write_npz(f, arrays))
+        index = {"format": "tapegrad checkpoint index 1", "data": os.path.basename(prefix) + _DATA,
+                 "tensors": {(k if _ATTRIBUTES in k else k + _ATTRIBUTES + "VARIABLE_VALUE"):
+                             {"shape": list(a.shape), "dtype": a.dtype.name} for k, a in sorted(arrays.items())}}
+        saving._write_atomically(prefix + _INDEX, lambda f: f.write(json.dumps(index, indent=1).encode()))
         return prefix
 
     def save(self, file_prefix: str, options: Any = None) -> str:
@@ -243,14 +250,14 @@ class Checkpoint:
         return self.read(save_path, options)
 
     def read(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
-        """Restore the tracked variables from ``save_path`` (without the ``.npz``), as
+        """Restore the tracked variables from ``save_path`` (the prefix :meth:`save` returned), as
         :meth:`restore` but without making the ``save_counter`` (for checkpoints from :meth:`write`)."""
         named, saveables = self._named(), self._saveables()
         if save_path is None:
             return CheckpointLoadStatus("None", [], sorted(named) + sorted(saveables))
         path = os.fspath(save_path)
-        file = path if path.endswith(".npz") else path + ".npz"
-        if not os.path.exists(file):
+        file = _data_file(path)
+        if file is None:
             raise _not_found(path)
         with zipfile.ZipFile(file) as z:
             entries = saving._entries(z, repr(file))
@@ -399,7 +406,23 @@ def _checked(container: Any, v: Any) -> Any:
 
 def _not_found(path: str) -> Exception:
     return NotFoundError(f"Failed to find any matching files for {path} (looked for "
-                         f"{path}.npz, written by Checkpoint.save or Checkpoint.write)")
+                         f"{path}{_DATA}, written by Checkpoint.save or Checkpoint.write)")
+
+
+_DATA, _INDEX = ".data-00000-of-00001", ".index"  # (TensorFlow's names for one shard)
+
+
+def _data_file(path: str) -> str | None:
+    """The file holding the values of the checkpoint ``path`` (a prefix, or one of its files),
+    or None when there is none."""
+    for suffix in (_INDEX, _DATA, ".npz"):
+        if path.endswith(suffix):
+            path = path[:-len(suffix)]
+            break
+    for file in (path + _DATA, path + ".npz"):
+        if os.path.exists(file):
+            return file
+    return None
 
 
 def _read_state(folder: str) -> tuple[str, list] | None:
@@ -439,7 +462,7 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
     True
     """
     state = _read_state(os.fspath(checkpoint_dir))
-    if state is None or not os.path.exists(state[0] + ".npz"):
+    if state is None or _data_file(state[0]) is None:
         return None
     return state[0]
 
@@ -478,7 +501,7 @@ class CheckpointManager:
         self._last_step: int | None = None
         self._init_fn = init_fn
         state = _read_state(self._directory)
-        self._paths = [p for p in state[1] if os.path.exists(p + ".npz")] if state else []
+        self._paths = [p for p in state[1] if _data_file(p) is not None] if state else []
 
     @property
     def directory(self) -> str:
@@ -518,10 +541,11 @@ class CheckpointManager:
         if self._max_to_keep is not None:
             while len(self._paths) > self._max_to_keep:
                 old = self._paths.pop(0)
-                try:
-                    os.remove(old + ".npz")
-                except FileNotFoundError:
-                    pass
+                for suffix in (_INDEX, _DATA, ".npz"):
+                    try:
+                        os.remove(old + suffix)
+                    except FileNotFoundError:
+                        pass
         _write_state(self._directory, self._paths)
         return path
 
@@ -539,6 +563,7 @@ class CheckpointManager:
 # ---- reading a checkpoint without objects (TensorFlow's checkpoint_utils) -------------------------
 
 _SUFFIX = _ATTRIBUTES + "VARIABLE_VALUE"
+_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
@@ -548,8 +573,8 @@ def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
         if latest is None:
             raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {path}")
         path = latest
-    file = path if path.endswith(".npz") else path + ".npz"
-    if not os.path.exists(file):
+    file = _data_file(path)
+    if file is None:
         raise _not_found(path)
     return file
 
@@ -557,7 +582,9 @@ def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
 class CheckpointReader:
     """The names, shapes, dtypes and values saved in one checkpoint (``tf.train.load_checkpoint``).
 
-    Names are TensorFlow's: the object path then ``/.ATTRIBUTES/VARIABLE_VALUE``.
+    Names are TensorFlow's: the object path then ``/.ATTRIBUTES/VARIABLE_VALUE``; as in TensorFlow,
+    ``_CHECKPOINTABLE_OBJECT_GRAPH`` is a string scalar describing the saved objects (tapegrad's
+    description: JSON of each value's name, shape and dtype, not TensorFlow's protocol buffer).
     """
 
     def __init__(self, file: str) -> None:
@@ -570,6 +597,8 @@ class CheckpointReader:
 
     def _key(self, name: str) -> str:
         name = name[:-2] if name.endswith(":0") else name
+        if name == _GRAPH:
+            return name
         for key in (name, name + _SUFFIX):
             if key in self._headers:
                 return key
@@ -586,17 +615,20 @@ class CheckpointReader:
     def get_tensor(self, name: str) -> np.ndarray:
         """The saved value of that name (``NotFoundError`` if there is none)."""
         key = self._key(name)
+        if key == _GRAPH:
+            return np.array(json.dumps({k: {"shape": list(h[0]), "dtype": h[2].name}
+                                        for k, h in sorted(self._headers.items())}).encode(), object)
         with zipfile.ZipFile(self._file) as z:
             return saving._data(z, self._entries[key][1], key, repr(self._file), *self._headers[key])
 
     def get_variable_to_shape_map(self) -> dict:
         """``{name: shape as a list}``."""
-        return {k: list(h[0]) for k, h in self._headers.items()}
+        return {_GRAPH: [], **{k: list(h[0]) for k, h in self._headers.items()}}
 
     def get_variable_to_dtype_map(self) -> dict:
         """``{name: tf.DType}``."""
-        from .dtypes import as_dtype
-        return {k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}
+        from .dtypes import as_dtype, string
+        return {_GRAPH: string, **{k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}}
 
 
 def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:
@@ -610,7 +642,7 @@ def list_variables(ckpt_dir_or_file: Any) -> list:
     >>> import os, tempfile, tapegrad as tf
     >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(os.path.join(tempfile.mkdtemp(), "x"))
     >>> tf.train.list_variables(path)
-    [('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
+    [('_CHECKPOINTABLE_OBJECT_GRAPH', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2])]
     """
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 

@@ -168,10 +168,10 @@ def flat(x):
     return [x]
 
 
-def run_layer_case(keras, tf, name):
-    """``{"weights": [[name, shape]...], "outs": [...], "grads": [...]}`` for a layer case
-    (gradients: the trainable weights', then the inputs')."""
-    layer, inputs, call = LAYER_CASES[name](keras)
+def run_layer_case(keras, tf, name, cases=None):
+    """``{"weights": [[name, shape]...], "outs": [...], "grads": [...]}`` for a layer case of
+    ``cases`` (default: this module's; gradients: the trainable weights', then the inputs')."""
+    layer, inputs, call = (LAYER_CASES if cases is None else cases)[name](keras)
     xs = [tf.constant(x) for x in inputs]
     call(layer, xs)
     set_fixed_weights(layer)

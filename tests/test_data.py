@@ -367,3 +367,17 @@ def test_list_files_sorts_then_shuffles_as_tensorflow(tmp_path):
     assert tf.data.Dataset.list_files(pattern).element_spec == tf.TensorSpec([], tf.string)
     with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern: .*png"):
         tf.data.Dataset.list_files(str(tmp_path / "*.png"))
+
+
+@pytest.mark.parametrize("cores, parallel, cycle", [(2, None, 2), (2, "auto", 1), (6, "auto", 2), (6, 4, 4), (3, 8, 3)])
+def test_interleave_cycle_length_by_default_is_tensorflows(monkeypatch, cores, parallel, cycle):
+    # TF's ComputeCycleLength: the schedulable cores; with num_parallel_calls=n, min(n, cores);
+    # with AUTOTUNE, a third of the cores rounded up (order as a sequential interleave of that cycle)
+    import os
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    calls = tf.data.AUTOTUNE if parallel == "auto" else parallel
+    ds = tf.data.Dataset.range(8).interleave(lambda i: tf.data.Dataset.from_tensors(i).repeat(2),
+                                             num_parallel_calls=calls)
+    want = tf.data.Dataset.range(8).interleave(lambda i: tf.data.Dataset.from_tensors(i).repeat(2),
+                                               cycle_length=cycle)
+    assert [int(v) for v in ds] == [int(v) for v in want]

@@ -606,3 +606,50 @@ def test_size_free_trace_replays_for_other_sizes_under_a_tape():
         np.testing.assert_allclose(gx.numpy(), 2.0 * np.cos(x.numpy()), rtol=1e-6)
         np.testing.assert_allclose(gw.numpy(), np.sin(x.numpy()).sum(), rtol=1e-6)
     assert len(log) == 1
+
+
+def test_input_signature_takes_defaults_for_arguments_the_call_leaves_out():
+    # TF binds the call to the Python signature: a parameter left out takes its default, then
+    # the signature's TensorSpec converts it (the DeepDream tutorial's tile_size=512)
+    class T(tf.Module):
+        @tf.function(input_signature=(tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)))
+        def __call__(self, x, n=3):
+            return x * tf.cast(n, tf.float32)
+    t = T()
+    assert t(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
+    assert t(tf.constant([1.0]), 2).numpy().tolist() == [2.0]
+    assert t(tf.constant([1.0]), n=5).numpy().tolist() == [5.0]
+    with pytest.raises(TypeError, match="Binding inputs"):
+        t(n=5)
+
+
+def test_get_concrete_function_and_saving_assign_nothing(tmp_path):
+    # TF traces into a graph: neither get_concrete_function nor tf.saved_model.save runs an assign
+    v = tf.Variable(1.0)
+    g = tf.random.Generator.from_seed(1)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(x):
+        v.assign(x)
+        return g.normal([]) + x
+    state = g.state.numpy().copy()
+    mutate.get_concrete_function()
+    assert v.numpy() == 1.0 and (g.state.numpy() == state).all()
+    mutate(tf.constant(5.0))
+    assert v.numpy() == 5.0 and (g.state.numpy() != state).any()
+
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+    m = M()
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    assert m.v.numpy() == 1.0
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert len(loaded.signatures) == 0  # (a function returning nothing is no signature, as in TF)
+    loaded.mutate(tf.constant(3.0))
+    assert loaded.v.numpy() == 3.0

@@ -67,7 +67,7 @@ BAD = [
                  r"input. Expected the following keys: \['a', 'b'\]"),
     # Keras: TypeError "Expected float32, but got zz of type 'str'" (tapegrad says which keys)
     ("fit-target-dict-unknown-key", lambda: _two_outputs().fit(X, {"a": Y, "zz": Y}, verbose=0),
-     ValueError, r"keys \['a', 'zz'\], but model .* names its outputs \['b', 'a'\]: \['zz'\] name no "
+     ValueError, r"keys \['a', 'zz'\], but the model names its outputs \['b', 'a'\]: \['zz'\] name no "
                  r"output; no target for \['b'\]"),
     # TF: "Attempt to convert a value (...) with an unsupported type (<class 'dict'>) to a Tensor."
     ("convert-dict", lambda: keras.ops.convert_to_tensor({"z": 1.0}), ValueError,

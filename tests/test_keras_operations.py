@@ -63,3 +63,20 @@ def test_configs_keras_and_older_tapegrad_files_write():
         again.set_weights(model.get_weights())
         np.testing.assert_allclose(again(x).numpy(), model(x).numpy())
         assert [type(op).__name__ for op in again.operations][2:] == ["Multiply", "GetItem", "Add", "Sum"]
+
+
+def test_every_operator_of_keras_tensors_is_keras_operation():
+    keras.backend.clear_session()
+    x, b = keras.Input((3,)), keras.Input((3,), dtype="bool")
+    outs = [x / 2.0, 2.0 / x, 5.0 % x, x != x, b & b, b | b, b ^ b, ~b, round(x), x[:, 0]]
+    model = keras.Model([x, b], outs)
+    assert [type(op).__name__ for op in model.operations[2:]] == [
+        "TrueDivide", "TrueDivide", "Mod", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
+        "LogicalNot", "Round", "GetItem"]
+    xv, bv = np.array([[1.0, 2.0, 3.5]], np.float32), np.array([[True, False, True]])
+    got = [t.numpy() for t in model([xv, bv])]
+    want = [xv / 2, 2 / xv, 5 % xv, xv != xv, bv & bv, bv | bv, bv ^ bv, ~bv, np.round(xv), xv[:, 0]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="Iterating"):
+        list(x)

@@ -375,6 +375,8 @@ _LAYER_ARGS = {
     "MaxPooling1D": {"pool_size": 3, "strides": 1}, "MaxPooling2D": {"pool_size": 2},
     "Bidirectional": {"layer": keras.layers.LSTM(3, return_sequences=True)},
     "Conv1D": {"filters": 2, "kernel_size": 3}, "Conv2D": {"filters": 2, "kernel_size": 3, "activation": "relu"},
+    "ConvLSTM1D": {"filters": 2, "kernel_size": 3}, "ConvLSTM2D": {"filters": 2, "kernel_size": 3, "dropout": 0.1},
+    "ConvLSTM3D": {"filters": 2, "kernel_size": 2},
     "Conv2DTranspose": {"filters": 2, "kernel_size": 3}, "DepthwiseConv2D": {"kernel_size": 3},
     "SeparableConv2D": {"filters": 2, "kernel_size": 3}, "Embedding": {"input_dim": 5, "output_dim": 2},
     "GRU": {"units": 3}, "LSTM": {"units": 3}, "SimpleRNN": {"units": 3},
@@ -397,7 +399,9 @@ _LAYER_ARGS = {
     "SimpleRNNCell": {"units": 3}, "LSTMCell": {"units": 3}, "GRUCell": {"units": 3},
     "RNN": {"cell": keras.layers.LSTMCell(3), "return_sequences": True},
     "StackedRNNCells": {"cells": [keras.layers.LSTMCell(2), keras.layers.GRUCell(3)]},
-    "TimeDistributed": {"layer": keras.layers.Dense(2)},
+    "TimeDistributed": {"layer": keras.layers.Dense(2)}, "Wrapper": {"layer": keras.layers.Dense(2)},
+    "RandomHeight": {"factor": 0.2, "seed": 3}, "RandomWidth": {"factor": (-0.2, 0.3)},
+    "Pipeline": {"layers": [keras.layers.Rescaling(2.0), keras.layers.RandomFlip(seed=1)]},
     "MultiHeadAttention": {"num_heads": 2, "key_dim": 3},
 }
 
@@ -492,7 +496,12 @@ def test_list_and_load_variables_of_a_checkpoint(tmp_path):
         **{f"optimizer/_variables/{i}{suffix}": s for i, s in
            zip(range(2, 10), [[4, 2], [4, 2], [2], [2], [2, 1], [2, 1], [1], [1]])}}
     assert listed["save_counter" + suffix] == []
-    assert sorted(s for k, s in listed.items() if k.startswith("model/")) == [[1], [2], [2, 1], [4, 2]]
+    # TensorFlow's names for a Keras 3 Sequential's layers, and its compiled optimizer under the model
+    assert {k: s for k, s in listed.items() if k.startswith("model/_functional/")} == {
+        f"model/_functional/_operations/{i}/{w}{suffix}": s for i, w, s in
+        [(1, "_kernel", [4, 2]), (1, "bias", [2]), (2, "_kernel", [2, 1]), (2, "bias", [1])]}
+    assert {k[len("model/"):]: s for k, s in listed.items() if k.startswith("model/optimizer/")} == \
+        {k: s for k, s in listed.items() if k.startswith("optimizer/")}
     assert int(tf.train.load_variable(path, "optimizer/_iterations" + suffix)) == 4
     reader = tf.train.load_checkpoint(path)
     assert reader.has_tensor("optimizer/_iterations") and not reader.has_tensor("nope")

@@ -127,3 +127,13 @@ def test_promoted_operands_replay_in_a_trace(numpy_mode):
         for v in (1.0, 2.0, 3.0):
             np.testing.assert_allclose(f(tf.constant([v], tf.float32)).numpy(), [2 * v + 1])
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_tnp_asarray_of_python_values_replays_in_a_trace():
+    import warnings
+    f = tf.function(lambda x: x * tnp.asarray([2.0, 3.0], dtype=tnp.float32) + tnp.asarray(1.0, tnp.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v in (1.0, 2.0):
+            np.testing.assert_allclose(f(tf.constant([v, v])).numpy(), [2 * v + 1, 3 * v + 1])
+    assert f.experimental_get_tracing_count() == 1

@@ -91,9 +91,10 @@ def test_a_trace_that_depends_on_a_size_otherwise_fails_at_save(tmp_path):
         tf.saved_model.save(M(), str(tmp_path))
 
 
-def test_unknown_rank_fails_at_save(tmp_path):
+def test_unknown_rank_with_other_unknown_sizes_fails_at_save(tmp_path):
     m = tf.Module()
-    m.f = tf.function(lambda x: x * 2.0, input_signature=[tf.TensorSpec(None, tf.float32)])
+    m.f = tf.function(lambda x, y: x * 2.0 + tf.reduce_sum(y),
+                      input_signature=[tf.TensorSpec(None, tf.float32), tf.TensorSpec([None], tf.float32)])
     with pytest.raises(ValueError, match="unknown rank"):
         tf.saved_model.save(m, str(tmp_path))
 
@@ -385,3 +386,31 @@ def test_export_archive_saves_the_variables_its_endpoints_use(tmp_path):
     assert sorted(r.signatures) == ["infer", "serving_default"] and len(r.trainable_variables) == 2
     np.testing.assert_array_equal(r.signatures["serving_default"](tf.constant([[1.0, 1.0]]))["output_0"].numpy(),
                                   [[2.0]])
+
+
+def test_unknown_rank_signatures_save_a_rank_free_trace(tmp_path):
+    # the SavedModel guide: module.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.v
+    m = M()
+    m(tf.constant(0.0))
+    call = m.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    tf.saved_model.save(m, str(tmp_path / "m"), signatures=call)
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    serve = loaded.signatures["serving_default"]
+    assert float(serve(x=tf.constant(3.0))["output_0"]) == 6.0
+    np.testing.assert_array_equal(serve(x=tf.ones([2, 2]))["output_0"].numpy(), np.full([2, 2], 2.0))
+    np.testing.assert_array_equal(loaded(tf.constant([1.0, 2.0, 3.0])).numpy(), [2.0, 4.0, 6.0])
+
+    class Rank(tf.Module):  # a function that depends on the rank is refused, saying so
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def f(self, x):
+            return tf.reshape(x, [-1]) if len(x.shape) else x
+    with pytest.raises(ValueError, match="ranks 0, 1 and 2 differ"):
+        tf.saved_model.save(Rank(), str(tmp_path / "r"))

@@ -1,4 +1,5 @@
-"""tf.train.Checkpoint, CheckpointManager and latest_checkpoint on tapegrad's .npz format: the
+"""tf.train.Checkpoint, CheckpointManager and latest_checkpoint on tapegrad's .npz format (in files
+named as TensorFlow names them): the
 file names TensorFlow 2.21 gives ("ckpt-1", the "checkpoint" state file), tracking, statuses."""
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_save_restore_module_optimizer_and_duck(tmp_path):
     _train_step(net, opt)
     ckpt = tf.train.Checkpoint(model=net, optimizer=opt, duck=duck, step=step)
     first = ckpt.save(str(tmp_path / "ckpt"))
-    assert first == str(tmp_path / "ckpt-1") and os.path.exists(first + ".npz")
+    assert first == str(tmp_path / "ckpt-1") and os.path.exists(first + ".index")
     assert (tmp_path / "checkpoint").read_text() == ('model_checkpoint_path: "ckpt-1"\n'
                                                      'all_model_checkpoint_paths: "ckpt-1"\n')
     saved = [np.array(v.numpy()) for v in (net.w, net.b, *opt.variables, *duck.variables, step)]
@@ -88,7 +89,8 @@ def test_manager_keeps_the_newest(tmp_path):
         manager.save()
     names = [os.path.basename(p) for p in manager.checkpoints]
     assert names == ["ckpt-3", "ckpt-4"]
-    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.npz", "ckpt-4.npz"]
+    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
+                                                          "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
     assert manager.save(checkpoint_number=10).endswith("ckpt-10")
     again = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path / "run"), max_to_keep=5)
     assert [os.path.basename(p) for p in again.checkpoints] == ["ckpt-4", "ckpt-10"]
@@ -110,7 +112,8 @@ def test_a_checkpoint_tracks_a_random_generator(tmp_path):
     g2 = tf.random.Generator.from_seed(7)
     tf.train.Checkpoint(gen=g2).restore(path).assert_consumed()
     np.testing.assert_array_equal(g2.normal([3]).numpy(), after)
-    assert [n for n, _ in tf.train.list_variables(path)] == ["gen/_state_var/.ATTRIBUTES/VARIABLE_VALUE",
+    assert [n for n, _ in tf.train.list_variables(path)] == ["_CHECKPOINTABLE_OBJECT_GRAPH",
+                                                             "gen/_state_var/.ATTRIBUTES/VARIABLE_VALUE",
                                                              "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
 
 
@@ -123,7 +126,7 @@ def test_an_iterator_in_nested_checkpoints_and_a_module(tmp_path):
     root = tf.train.Checkpoint(inner=tf.train.Checkpoint(data=it, w=w))
     path = root.save(str(tmp_path / "ck"))
     names = [n for n, _ in tf.train.list_variables(path)]
-    assert names == ["inner/data/.ATTRIBUTES/ITERATOR_STATE", "inner/w/.ATTRIBUTES/VARIABLE_VALUE",
+    assert names == ["_CHECKPOINTABLE_OBJECT_GRAPH", "inner/data/.ATTRIBUTES/ITERATOR_STATE", "inner/w/.ATTRIBUTES/VARIABLE_VALUE",
                      "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
     after = [next(it).numpy() for _ in range(9)]
     again = iter(ds)
@@ -148,7 +151,7 @@ def test_an_iterator_that_cannot_be_saved_writes_nothing(tmp_path):
     assert os.listdir(tmp_path) == []
     bad = tf.train.Checkpoint(it=iter(tf.data.Dataset.range(3)))
     path = bad.write(str(tmp_path / "fine"))
-    with open(path + ".npz", "rb") as f:
+    with open(path + ".data-00000-of-00001", "rb") as f:
         data = f.read()
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         member = [n for n in z.namelist() if "ITERATOR" in n][0]
@@ -222,7 +225,29 @@ def test_save_and_write_make_the_folder(tmp_path):
     """TF 2.21 makes the folders of a checkpoint's prefix (the tutorials' './training_checkpoints/ckpt')."""
     v = tf.Variable(1.0)
     path = tf.train.Checkpoint(v=v).save(str(tmp_path / "a" / "b" / "ckpt"))
-    assert sorted(os.listdir(tmp_path / "a" / "b")) == ["checkpoint", "ckpt-1.npz"]
+    assert sorted(os.listdir(tmp_path / "a" / "b")) == ["checkpoint", "ckpt-1.data-00000-of-00001", "ckpt-1.index"]
     assert tf.train.latest_checkpoint(str(tmp_path / "a" / "b")) == path
     tf.train.Checkpoint(v=v).write(str(tmp_path / "w" / "x" / "ck"))
-    assert os.listdir(tmp_path / "w" / "x") == ["ck.npz"]
+    assert sorted(os.listdir(tmp_path / "w" / "x")) == ["ck.data-00000-of-00001", "ck.index"]
+
+
+def test_files_are_named_as_tensorflows_and_older_npz_files_read(tmp_path):
+    import json
+    v = tf.Variable([1.0, 2.0])
+    path = tf.train.Checkpoint(v=v).save(str(tmp_path / "ckpt"))
+    with open(path + ".index", encoding="utf-8") as f:
+        index = json.load(f)
+    assert index["tensors"]["v/.ATTRIBUTES/VARIABLE_VALUE"] == {"shape": [2], "dtype": "float32"}
+    assert index["data"] == "ckpt-1.data-00000-of-00001"
+    # a checkpoint written by an earlier tapegrad (one .npz file) is found and read
+    os.replace(path + ".data-00000-of-00001", path + ".npz")
+    os.remove(path + ".index")
+    v.assign([0.0, 0.0])
+    assert tf.train.latest_checkpoint(str(tmp_path)) == path
+    tf.train.Checkpoint(v=v).restore(path).assert_consumed()
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    # removed by the manager with both of its files
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path / "m"), max_to_keep=1)
+    manager.save()
+    manager.save()
+    assert sorted(os.listdir(tmp_path / "m")) == ["checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index"]

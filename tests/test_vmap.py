@@ -25,7 +25,9 @@ NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes d
            # (a row's counts span all its entries; per-row batches and windows of CTC; scatters
            # whose ties need the whole row; flat indices that count the row's batch)
            "HistogramFixedWidth", "HistogramFixedWidthBins", "CTCLoss", "TensorScatterMax",
-           "TensorScatterMin", "MaxPoolArgmax", "CollapseRepeated"}
+           "TensorScatterMin", "MaxPoolArgmax", "CollapseRepeated",
+           # (Keras's CTC decoders lay paths out (paths, batch, time); category counts of a 2-D batch)
+           "CTCGreedyDecode", "CTCBeamSearchDecode", "EncodeCategorical"}
 N = 3  # rows
 # cases whose fn makes vectorized_map fall back to one call per row (checked all the same):
 # sort and top_k compute each row's order in Python

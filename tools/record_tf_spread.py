@@ -60,7 +60,10 @@ RECORDERS = [
     ("record_keras_losses.py", [], ["keras_losses.json"]),
     ("record_keras_more_layers.py", [], ["keras_more_layers.json", "keras_more_layers.npz"]),
     ("record_keras_names.py", [], ["keras_names.json"]),
+    ("record_keras_names_more.py", [], ["keras_names_more.json"]),
     ("record_keras_rnn.py", [], ["keras_rnn.json"]),
+    ("record_keras_conv_lstm.py", [], ["keras_conv_lstm.json"]),
+    ("record_tf_extract_patches.py", [], ["tf_extract_patches.json"]),
     ("record_keras_text.py", [], ["keras_text.json"]),
     ("record_keras_train.py", [], ["keras_train.json"]),
     ("record_fuzz_fixtures.py", ["--count", "300"], ["tf_fuzz.json.gz"]),  # the first 300 of 3,000

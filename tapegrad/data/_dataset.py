@@ -22,7 +22,7 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
-from ..errors import InvalidArgumentError, OpError
+from ..errors import DataLossError, FailedPreconditionError, InternalError, InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
 from . import _iterator_state as _state, _save, _structure as _s
@@ -44,6 +44,11 @@ class Options:
     >>> list(tf.data.Dataset.range(2).with_options(o).as_numpy_iterator())
     [np.int64(0), np.int64(1)]
     """
+
+    # TensorFlow's top-level options that are values, unset (others are groups, made when read)
+    deterministic = experimental_deterministic = experimental_external_state_policy = None
+    experimental_symbolic_checkpoint = experimental_warm_start = dataset_name = framework_type = None
+    experimental_slack = False
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -225,8 +230,10 @@ class Dataset:
         >>> import tapegrad as tf
         >>> list(tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).as_numpy_iterator())
         [{'a': np.int32(1)}, {'a': np.int32(2)}]
+        >>> tf.data.Dataset.range(3).as_numpy_iterator().next()  # (TF's iterator has next() too)
+        np.int64(0)
         """
-        return map(_s.to_numpy, self._elements())
+        return _NumpyIterator(self._elements())
 
     def as_numpy(self) -> Iterator:
         return self.as_numpy_iterator()
@@ -419,6 +426,24 @@ class Dataset:
         return _Range(range(*r), _dt.as_dtype(output_type))
 
     @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = _dt.int64,
+                name: str | None = None) -> "Dataset":
+        """An infinite dataset counting from ``start`` in steps of ``step``: scalars of
+        ``dtype`` (int64 by default; an integer count wraps around at the end of the type, as
+        TensorFlow's). ``tf.data.experimental.Counter`` is the older name.
+
+        >>> import tapegrad as tf
+        >>> [int(x) for x in tf.data.Dataset.counter(start=10, step=-3).take(4)]
+        [10, 7, 4, 1]
+        >>> tf.data.Dataset.counter(dtype=tf.int32).element_spec
+        TensorSpec(shape=(), dtype=tf.int32, name=None)
+        """
+        dtype = _dt.as_dtype(dtype)
+        if not (dtype.is_integer or dtype.is_floating):
+            raise TypeError(f"Dataset.counter counts in an integer or float dtype; got dtype={dtype.name}.")
+        return _Counter(_s.host_scalar(start, dtype, "start"), _s.host_scalar(step, dtype, "step"), dtype)
+
+    @staticmethod
     def zip(*datasets: Any, name: str | None = None) -> "Dataset":
         """A dataset of tuples (or the nest given) of the datasets' elements, as long as the
         shortest.
@@ -575,8 +600,10 @@ class Dataset:
 
         Args:
             map_func: a function of the element returning a dataset.
-            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: the number
-                of CPUs, as TensorFlow).
+            cycle_length: datasets open at once (default, and ``tf.data.AUTOTUNE``: as
+                TensorFlow, the number of schedulable CPUs, or with ``num_parallel_calls`` that
+                many (at most the CPUs), or with ``num_parallel_calls=AUTOTUNE`` a third of the
+                CPUs, rounded up).
             block_length: elements taken from each dataset before moving to the next (default
                 1).
             num_parallel_calls: accepted; the datasets are read in this thread, in order.
@@ -589,7 +616,16 @@ class Dataset:
         >>> [int(v) for v in ds]
         [10, 20, 11, 21, 12, 22]
         """
-        cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else _positive(cycle_length, "cycle_length", "Interleave")
+        if cycle_length in (None, AUTOTUNE):  # (TF's ComputeCycleLength, of the schedulable cores)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            if num_parallel_calls is None:
+                cycle = cores
+            elif num_parallel_calls == AUTOTUNE:  # (a third of them: TF keeps 2 prefetching per cycle element)
+                cycle = -(-cores // 3)
+            else:
+                cycle = min(_positive(num_parallel_calls, "num_parallel_calls", "Interleave"), cores)
+        else:
+            cycle = _positive(cycle_length, "cycle_length", "Interleave")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
@@ -652,7 +688,9 @@ class Dataset:
         """The same elements; ``options`` are stored and change nothing (see :class:`Options`)."""
         if not isinstance(options, Options):
             raise TypeError(f"with_options takes a tf.data.Options; got {type(options).__name__}.")
-        return _Passthrough(self, "_OptionsDataset")
+        out = _Passthrough(self, "_OptionsDataset")
+        out._options = options
+        return out
 
     def repeat(self, count: Any = None, name: str | None = None) -> "Dataset":
         """The elements ``count`` times over (``None`` or -1: forever).
@@ -720,11 +758,7 @@ class Dataset:
         if size <= 0 and size != _UNK:
             raise InvalidArgumentError(f"shuffle: `buffer_size` must be greater than zero (or "
                                        f"tf.data.UNKNOWN_CARDINALITY for the whole dataset); got {size}.")
-        from .. import random as _random  # seeds as TF's: the op seed, or tf.random.set_seed's
-        seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
-        fresh = seeds == (0, 0)
-        if fresh:  # unseeded: the kernel seeds itself from fresh entropy
-            seeds = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+        seeds, fresh = _op_seeds(seed)
         out = _Shuffle(self, size, seeds, bool(reshuffle_each_iteration))
         out._fresh = fresh
         return out
@@ -771,6 +805,301 @@ class Dataset:
         n = _positive(size, "size", "Window")
         return _Window(self, n, n if shift is None else _positive(shift, "shift", "Window"),
                        _positive(stride, "stride", "Window"), bool(drop_remainder))
+
+    # -- grouping, sampling and the rest of TensorFlow 2.21's methods (classes near the end of the file)
+    def group_by_window(self, key_func: Callable, reduce_func: Callable, window_size: Any = None,
+                        window_size_func: Callable | None = None, name: str | None = None) -> "Dataset":
+        """Group the elements by ``key_func`` and reduce each window of a group with
+        ``reduce_func``, as TensorFlow's ``group_by_window``.
+
+        Each element goes to the group of its key; when a group holds its window size of
+        elements, ``reduce_func(key, window)`` (``window`` a dataset of those elements) gives a
+        dataset whose elements come next, and the group starts empty again. When the input runs
+        out, the groups left are reduced in increasing order of their keys.
+
+        Args:
+            key_func: a function of the element returning a scalar ``tf.int64`` (a Python int
+                too); an int32 tensor is refused, as TensorFlow refuses it.
+            reduce_func: a function of ``(key, window)`` returning a dataset (``window.batch(n)``).
+            window_size: the size of every group's windows, a positive integer; or
+            window_size_func: a function of the key returning the window size of that key's group
+                (called once per key).
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            ValueError: neither or both of ``window_size`` and ``window_size_func``.
+            InvalidArgumentError: a window size not positive (when the key first appears).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.range(10).group_by_window(
+        ...     key_func=lambda x: x % 2, reduce_func=lambda key, window: window.batch(4), window_size=4)
+        >>> [b.numpy().tolist() for b in ds]
+        [[0, 2, 4, 6], [1, 3, 5, 7], [8], [9]]
+        """
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be "
+                             "specified.")
+        size = None if window_size is None else _int(window_size, "window_size")
+        out = _GroupByWindow(self, _Fn(key_func), _Fn(reduce_func),
+                             None if window_size_func is None else _Fn(window_size_func), size)
+        out.element_spec  # (TF traces reduce_func here: one that returns no dataset fails now)
+        return out
+
+    def bucket_by_sequence_length(self, element_length_func: Callable, bucket_boundaries: Any,
+                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
+                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
+                                  drop_remainder: bool = False, name: str | None = None) -> "Dataset":
+        """Batch elements of similar lengths together: an element of length ``L`` goes to the
+        bucket ``i`` with ``bucket_boundaries[i-1] <= L < bucket_boundaries[i]``, and each
+        bucket is batched by ``bucket_batch_sizes[i]`` (padded as :meth:`padded_batch`), as
+        TensorFlow's ``bucket_by_sequence_length`` (a :meth:`group_by_window`).
+
+        Args:
+            element_length_func: a function of the element returning its length (a scalar).
+            bucket_boundaries: increasing upper bounds (exclusive) of the buckets.
+            bucket_batch_sizes: the batch size of each bucket (``len(bucket_boundaries) + 1``).
+            padded_shapes: as :meth:`padded_batch`'s (default: the element shapes, unknown
+                dimensions padded to the batch's longest).
+            padding_values: as :meth:`padded_batch`'s.
+            pad_to_bucket_boundary: pad unknown dimensions to the bucket's boundary minus one
+                (an element in the last bucket is then an error).
+            no_padding: batch with :meth:`batch` (elements of a bucket must have one shape).
+            drop_remainder: drop each bucket's last, smaller, batch.
+            name: accepted for TensorFlow compatibility; unused.
+
+        Raises:
+            ValueError: ``len(bucket_batch_sizes) != len(bucket_boundaries) + 1``.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([1, 3, 2, 4, 1]).map(lambda n: tf.fill([n], n))
+        >>> ds = ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3], [2, 2])
+        >>> [b.numpy().tolist() for b in ds]
+        [[[1, 0], [2, 2]], [[3, 3, 3, 0], [4, 4, 4, 4]], [[1]]]
+        """
+        bounds = [_int(b, "bucket_boundaries") for b in _s.value(bucket_boundaries).reshape(-1).tolist()] \
+            if isinstance(bucket_boundaries, Tensor) else [_int(b, "bucket_boundaries") for b in bucket_boundaries]
+        sizes = [_int(b, "bucket_batch_sizes") for b in (_s.value(bucket_batch_sizes).reshape(-1).tolist()
+                                                          if isinstance(bucket_batch_sizes, Tensor) else bucket_batch_sizes)]
+        if len(sizes) != len(bounds) + 1:
+            raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
+                             f"`len(bucket_batch_sizes)={len(sizes)}` and `len(bucket_boundaries)={len(bounds)}`.")
+        return _bucket_by_length(self, _Fn(element_length_func), bounds, sizes, padded_shapes, padding_values,
+                                 bool(pad_to_bucket_boundary), bool(no_padding), bool(drop_remainder))
+
+    @staticmethod
+    def random(seed: Any = None, rerandomize_each_iteration: bool | None = None,
+               name: str | None = None) -> "Dataset":
+        """An infinite dataset of TensorFlow's pseudorandom int64 values (uniform in ``[0, 2**32)``).
+
+        Args:
+            seed: the op seed; with ``tf.random.set_seed`` and no ``seed`` it comes from the
+                global seed, with neither the values come from fresh entropy.
+            rerandomize_each_iteration: draw another sequence on each iteration (default: every
+                iteration gives the same one).
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.random(seed=4).take(3)
+        >>> list(ds.as_numpy_iterator()) == list(ds.as_numpy_iterator())
+        True
+        """
+        seeds, fresh = _op_seeds(seed)
+        out = _Random(seeds, bool(rerandomize_each_iteration))
+        out._fresh = fresh
+        return out
+
+    @staticmethod
+    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None,
+                             stop_on_empty_dataset: bool = False,
+                             rerandomize_each_iteration: bool | None = None) -> "Dataset":
+        """The elements of ``datasets`` in a random order: each next element comes from dataset
+        ``i`` with probability ``weights[i]`` (TensorFlow's draws for a seeded program: a
+        :meth:`random` dataset's values as seeds of ``tf.random.stateless_categorical``).
+
+        Args:
+            datasets: a non-empty list of datasets with compatible elements.
+            weights: a list or tensor of ``len(datasets)`` float weights (default uniform),
+                or a dataset of such lists (one per element drawn). Datasets of weight 0 in a
+                list are left out.
+            seed: the op seed of the draws (see :meth:`random`).
+            stop_on_empty_dataset: end when the dataset drawn is exhausted; by default it is
+                skipped and the draws go on among the others.
+            rerandomize_each_iteration: another sequence of draws on each iteration.
+
+        Raises:
+            ValueError: no datasets, or weights of another length.
+            TypeError: weights neither float32 nor float64, or incompatible datasets.
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.sample_from_datasets(
+        ...     [tf.data.Dataset.range(3), tf.data.Dataset.range(100, 103)], seed=1)
+        >>> sorted(int(x) for x in ds)
+        [0, 1, 2, 100, 101, 102]
+        """
+        return _sample_from_datasets(list(datasets), weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
+
+    @staticmethod
+    def choose_from_datasets(datasets: Any, choice_dataset: "Dataset",
+                             stop_on_empty_dataset: bool = True) -> "Dataset":
+        """Each next element from ``datasets[c]``, ``c`` the next element of ``choice_dataset``
+        (scalar int64). By default the result ends when a chosen dataset is exhausted; with
+        ``stop_on_empty_dataset=False`` that choice is skipped.
+
+        Raises:
+            ValueError: no datasets.
+            TypeError: ``choice_dataset`` not a dataset of scalar int64.
+            InvalidArgumentError: a choice out of range (when it is met).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.choose_from_datasets(
+        ...     [tf.data.Dataset.from_tensors("a").repeat(), tf.data.Dataset.from_tensors("b").repeat()],
+        ...     tf.data.Dataset.range(2).repeat(2))
+        >>> [x.numpy() for x in ds]
+        [b'a', b'b', b'a', b'b']
+        """
+        datasets = list(datasets)
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        if not isinstance(choice_dataset, Dataset):
+            raise TypeError("Invalid `choice_dataset`. `choice_dataset` should be a `tf.data.Dataset` but is "
+                            f"{type(choice_dataset)}.")
+        spec = choice_dataset.element_spec
+        if not (type(spec) is _s.TensorSpec and spec.dtype == _dt.int64 and spec.shape.is_compatible_with([])):
+            raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
+                            f"tensors but are {spec}.")
+        return _DirectedInterleave(choice_dataset, datasets, bool(stop_on_empty_dataset))
+
+    def get_single_element(self, name: str | None = None) -> Any:
+        """The one element of a dataset of one element.
+
+        Raises:
+            InvalidArgumentError: the dataset is empty, or has more than one element.
+
+        >>> import tapegrad as tf
+        >>> tf.data.Dataset.range(5).batch(5).get_single_element().numpy()
+        array([0, 1, 2, 3, 4])
+        """
+        it = self._elements()
+        first = next(it, _END)
+        if first is _END:
+            raise InvalidArgumentError("Dataset was empty.")
+        if next(it, _END) is not _END:
+            raise InvalidArgumentError("Dataset had more than one element.")
+        return _s.to_tensors(first)
+
+    def unique(self, name: str | None = None) -> "Dataset":
+        """Each distinct element once, at its first occurrence (elements of one int32, int64 or
+        string component).
+
+        Raises:
+            TypeError: a component of another dtype.
+
+        >>> import tapegrad as tf
+        >>> list(tf.data.Dataset.from_tensor_slices([1, 37, 2, 37, 2, 1]).unique().as_numpy_iterator())
+        [np.int32(1), np.int32(37), np.int32(2)]
+        """
+        return _Unique(self)
+
+    def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: str | None = None) -> "Dataset":
+        """The same rows in batches of ``batch_size`` (an int, or a list cycled through; a 0
+        gives an empty batch): ``unbatch().batch(batch_size)``.
+
+        Raises:
+            ValueError: scalar elements (nothing to rebatch), or ``batch_size`` of rank > 1.
+
+        >>> import tapegrad as tf
+        >>> [b.numpy().tolist() for b in tf.data.Dataset.range(6).batch(4).rebatch(3)]
+        [[0, 1, 2], [3, 4, 5]]
+        """
+        return _Rebatch(self, batch_size, bool(drop_remainder))
+
+    def options(self) -> Options:
+        """The options set by :meth:`with_options` along the pipeline (later ones win).
+
+        >>> import tapegrad as tf
+        >>> o = tf.data.Options(); o.deterministic = False
+        >>> tf.data.Dataset.range(3).with_options(o).map(lambda x: x).options().deterministic
+        False
+        """
+        out = Options()
+        for d in reversed(_state.nodes(self)):
+            given = d.__dict__.get("_options")
+            if given is not None:
+                out = out.merge(given)
+        return out
+
+    def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                           seed: Any = None, name: str | None = None) -> "Dataset":
+        """Resample the elements so that their classes follow ``target_dist``, as TensorFlow
+        does: elements are rejected at random (``tf.random.uniform`` with ``seed``) and mixed
+        with unrejected ones; the elements become pairs ``(class, element)``. Without
+        ``initial_dist`` the class distribution is estimated as the elements go (in batches of 32,
+        from counts starting at 10 per class). Seeded draws are TensorFlow's.
+
+        Args:
+            class_func: a function of the element returning its class, a scalar int32 or int64 in
+                ``[0, len(target_dist))``.
+            target_dist: the wanted probability of each class.
+            initial_dist: the classes' probabilities in the input, when known.
+            seed: the op seed of the draws.
+            name: accepted for TensorFlow compatibility; unused.
+
+        >>> import tapegrad as tf, numpy as np
+        >>> ds = tf.data.Dataset.from_tensor_slices(np.array([0, 0, 0, 1] * 50, np.int64))
+        >>> ds = ds.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)
+        >>> classes = [int(c) for c, x in ds]
+        >>> bool(0.3 < np.mean(classes) < 0.7)
+        True
+        """
+        return _rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
+    def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "Dataset":
+        """Batch the elements (one dense component each) into ``tf.sparse.SparseTensor`` values of
+        dense shape ``[batch, *row_shape]``: every entry of an element becomes a value (zeros
+        included); a ``None`` in ``row_shape`` is the batch's largest size of that dimension.
+
+        Raises:
+            ValueError: a negative dimension in ``row_shape``.
+            InvalidArgumentError: an element of another rank than ``row_shape``.
+            DataLossError: an element larger than ``row_shape`` (TensorFlow's error class).
+
+        >>> import tapegrad as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4]]).sparse_batch(2, [3])
+        >>> st = next(iter(ds)); st.indices.numpy().tolist(), st.dense_shape.numpy().tolist()
+        ([[0, 0], [0, 1], [1, 0], [1, 1]], [2, 3])
+        """
+        return _SparseBatch(self, _positive(batch_size, "batch_size", "SparseBatch"), row_shape)
+
+    def snapshot(self, path: str, compression: str | None = "AUTO", reader_func: Callable | None = None,
+                 shard_func: Callable | None = None, name: str | None = None) -> "Dataset":
+        """The same elements, written to the folder ``path`` by the first complete iteration and
+        read from it by every later one (and by later programs making the same pipeline).
+
+        tapegrad writes :meth:`save`'s format under ``path/<fingerprint>`` (the pipeline's
+        :meth:`fingerprint`), so a changed pipeline writes a new snapshot; TensorFlow's snapshot
+        files are not read. ``compression``: ``"AUTO"``/``"GZIP"``/``None``/``""``;
+        ``reader_func`` and ``shard_func`` as :meth:`load`'s and :meth:`save`'s.
+
+        >>> import os, tempfile, tapegrad as tf
+        >>> path = tempfile.mkdtemp()
+        >>> ds = tf.data.Dataset.range(3).map(lambda x: x * 2).snapshot(path)
+        >>> list(ds.as_numpy_iterator()) == list(ds.as_numpy_iterator()) == [0, 2, 4]
+        True
+        """
+        comp = None if compression in (None, "", "AUTO", "NONE") else compression
+        return _Snapshot(self, os.fspath(path), comp, reader_func, shard_func)
+
+    def fingerprint(self) -> Tensor:
+        """A uint64 scalar that identifies the pipeline's definition (its datasets, their
+        parameters and the code of its functions). Not TensorFlow's number: TensorFlow hashes
+        its graph.
+
+        >>> import tapegrad as tf
+        >>> a, b = tf.data.Dataset.range(3), tf.data.Dataset.range(3)
+        >>> int(a.fingerprint()) == int(b.fingerprint()) != int(tf.data.Dataset.range(4).fingerprint())
+        True
+        """
+        return wrap(np.array(_fingerprint(self), dtype=np.uint64))
 
 
 class OwnedIterator:
@@ -832,6 +1161,38 @@ class OwnedIterator:
 
 
 # ----------------------------------------------------------------------------- helpers
+def _op_seeds(seed: Any) -> tuple[tuple[int, int], bool]:
+    """A random dataset's (seed, seed2) as TF's: the op seed, or tf.random.set_seed's; and whether
+    it is unseeded (its kernel then seeds itself from fresh entropy)."""
+    from .. import random as _random
+    seeds = _random.op_seeds(None if seed is None else _int(seed, "seed"))
+    if seeds == (0, 0):
+        return tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64)), True
+    return seeds, False
+
+
+class _NumpyIterator:
+    """What ``as_numpy_iterator`` returns: the elements as NumPy values (TF's ``_NumpyIterator``,
+    with its ``next()``)."""
+
+    __slots__ = ("_it",)
+
+    def __init__(self, elements: Iterator) -> None:
+        self._it = elements
+
+    def __iter__(self) -> "_NumpyIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return _s.to_numpy(next(self._it))
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def __repr__(self) -> str:
+        return "<tapegrad.data NumpyIterator>"
+
+
 def _positive(x: Any, what: str, op: str) -> int:
     n = _int(x, what)
     if n <= 0:
@@ -1089,6 +1450,27 @@ class _Range(Dataset):
         return len(self._range)
 
 
+class _Counter(Dataset):
+    _tf_name = "_ScanDataset"  # (TensorFlow's counter: a scan over from_tensors(0).repeat())
+
+    def __init__(self, start: Any, step: Any, dtype: _dt.DType) -> None:
+        self._start, self._step, self._dtype = start, step, dtype  # (Python numbers)
+
+    def _iter(self) -> Iterator:
+        state = np.array(self._start, self._dtype._np)
+        step = np.array(self._step, self._dtype._np)
+        with np.errstate(over="ignore"):  # (an integer count wraps around, as TensorFlow's)
+            while True:
+                yield state[()]
+                state = state + step
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), self._dtype)
+
+    def _card(self) -> int:
+        return _INF
+
+
 class _Generator(Dataset):
     _tf_name = "_FlatMapDataset"
     _unsaveable = ("its source is Dataset.from_generator, whose Python generator's state cannot be saved "
@@ -1162,6 +1544,19 @@ class _Passthrough(_Unary):
 
     def _tolerant(self) -> Iterator | None:
         return self._input._tolerant()
+
+
+class _Respecified(_Passthrough):
+    """Its input's elements, with the spec TensorFlow's trace gives them (``spec``, compatible with
+    the probed one): for a library function whose map TensorFlow cannot see through, such as
+    Keras's ``timeseries_dataset_from_array`` (windows of a ``tf.range`` with tensor bounds)."""
+
+    def __init__(self, input: Dataset, spec: Any) -> None:
+        super().__init__(input, input._tf_name)
+        self._given = spec
+
+    def _spec(self) -> Any:
+        return self._given
 
 
 class _Failed:
@@ -1989,3 +2384,737 @@ def _window_element(items: list) -> Any:
                                              for i, c in enumerate(cols)])
 
 
+
+
+# ----------------------------------------------------------------------------- grouping, sampling, more
+class _Group(Dataset):
+    """The window a ``group_by_window`` gives its ``reduce_func``: the elements of one group, with
+    the input's element spec."""
+
+    _tf_name = "_WindowDataset"
+
+    def __init__(self, items: list, spec: Any) -> None:
+        self._items, self._element_spec = items, spec
+
+    def _iter(self) -> Iterator:
+        return iter(self._items)
+
+    def _spec(self) -> Any:
+        return self._element_spec
+
+    def _card(self) -> int:
+        return len(self._items)
+
+
+def _int64_scalar(v: Any, what: str) -> int:
+    """What a ``key_func`` or ``window_size_func`` returned, read as TF's ``convert_to_tensor(v,
+    dtype=tf.int64)`` reads it."""
+    if isinstance(v, Tensor):
+        a = v._value
+        if a.dtype != np.int64:
+            raise ValueError(f"Invalid `{what}`. `{what}` must return a single `tf.int64` scalar tensor but it "
+                             f"returned a tensor of dtype {v.dtype.name} (cast it with tf.cast(..., tf.int64)).")
+    else:
+        a = np.asarray(v)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"Invalid `{what}`. `{what}` must return a single `tf.int64` scalar tensor but it "
+                            f"returned {v!r}.")
+    if a.shape != ():
+        raise ValueError(f"Invalid `{what}`. `{what}` must return a single `tf.int64` scalar tensor but its "
+                         f"result has shape {list(a.shape)}.")
+    return int(a)
+
+
+class _GroupByWindow(_Unary):
+    _tf_name = "_GroupByWindowDataset"
+
+    def __init__(self, input: Dataset, key_fn: _Fn, reduce_fn: _Fn, size_fn: _Fn | None, size: int | None,
+                 spec: Any = None) -> None:
+        super().__init__(input)
+        self._fn, self._reduce_fn, self._size_fn, self._size = key_fn, reduce_fn, size_fn, size
+        if spec is not None:
+            self._element_spec = spec
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        key_fn, reduce_fn = self._fn.instance(), self._reduce_fn.instance()
+        return self._groups(it, key_fn, reduce_fn, None if self._size_fn is None else self._size_fn.instance())
+
+    def _groups(self, it: Iterator, key_fn: Callable, reduce_fn: Callable, size_fn: Callable | None) -> Iterator:
+        groups: dict = {}
+        sizes: dict = {}
+        for e in it:
+            key = _int64_scalar(key_fn(*_args(e)), "key_func")
+            if key not in sizes:  # (TF calls window_size_func once per key, and keeps the size)
+                n = self._size if size_fn is None else _int64_scalar(size_fn(wrap(np.int64(key))), "window_size_func")
+                if n <= 0:
+                    raise InvalidArgumentError(f"Window size must be greater than zero, but got {n}.")
+                sizes[key] = n
+            group = groups.setdefault(key, [])
+            group.append(e)
+            if len(group) == sizes[key]:
+                del groups[key]
+                yield from self._reduced(reduce_fn, key, group)
+        for key in sorted(groups):  # (TF's std::map: what is left goes in increasing order of key)
+            yield from self._reduced(reduce_fn, key, groups[key])
+
+    def _reduced(self, reduce_fn: Callable, key: int, items: list) -> Iterator:
+        ds = reduce_fn(wrap(np.int64(key)), _Group(items, self._input.element_spec))
+        if not isinstance(ds, Dataset):
+            raise TypeError("Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object "
+                            f"but it returned {type(ds).__name__}.")
+        return ds._elements()
+
+    def _spec(self) -> Any:
+        # TF traces reduce_func on a window of unknown elements; tapegrad runs it on a full window of the
+        # first element, under that element's key (a window of one could leave a batch(n, drop_remainder=True)
+        # in it empty, and a map after it with nothing to learn its spec from)
+        first = next(self._input._elements(), _END)
+        key, items = 0, []
+        if first is not _END:
+            try:
+                key = _int64_scalar(self._fn.instance()(*_args(first)), "key_func")
+                n = self._size if self._size_fn is None else \
+                    _int64_scalar(self._size_fn.instance()(wrap(np.int64(key))), "window_size_func")
+            except Exception:  # noqa: BLE001  (the error is raised again, clearly, while iterating)
+                n = 1
+            items = [first] * (n if 0 < n <= _CHUNK * 16 else 1)
+        window = _Group(items, self._input.element_spec)
+        ds = self._reduce_fn.instance()(wrap(np.int64(key)), window)
+        if not isinstance(ds, Dataset):
+            raise TypeError("Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object "
+                            f"but it returned {type(ds).__name__}.")
+        spec = ds.element_spec
+        try:  # (and under another key: a dimension that depends on the key is unknown, as in TF's trace)
+            spec = _relaxed(spec, self._reduce_fn.instance()(wrap(np.int64(key ^ 1)), window).element_spec)
+        except Exception:  # noqa: BLE001  (a key the function cannot take tells nothing)
+            pass
+        return spec
+
+    def _card(self) -> int:
+        return _UNK
+
+
+def _bucket_by_length(ds: Dataset, length_fn: _Fn, bounds: list, sizes: list, padded_shapes: Any,
+                      padding_values: Any, to_boundary: bool, no_padding: bool, drop: bool) -> Dataset:
+    """``bucket_by_sequence_length`` as TF builds it: a ``group_by_window`` keyed by the bucket."""
+    bounds, sizes = tuple(bounds), tuple(sizes)  # (constants of the functions: in the fingerprint)
+    lows = (int(np.iinfo(np.int32).min),) + bounds
+    highs = bounds + (int(np.iinfo(np.int32).max),)
+    length = length_fn.fn
+
+    def bucket(*args: Any) -> Any:
+        r = length(*args)
+        n = _s.value(r)
+        if not (isinstance(r, Tensor) and r.dtype == _dt.int32 or type(r) is int):
+            raise TypeError("bucket_by_sequence_length: `element_length_func` must return an int32 scalar (as "
+                            "tf.shape(x)[0] gives; TensorFlow compares it with the int32 bucket boundaries); it "
+                            f"returned {r!r}. Cast it with tf.cast(..., tf.int32).")
+        if np.ndim(n) != 0:
+            raise ValueError(f"bucket_by_sequence_length: `element_length_func` must return a scalar; it returned "
+                             f"shape {list(np.shape(n))}.")
+        ids = [i for i, (lo, hi) in enumerate(zip(lows, highs)) if lo <= n < hi]
+        return np.int64(min(ids) if ids else np.iinfo(np.int64).max)
+
+    def size(bucket_id: Tensor) -> Any:
+        return np.int64(sizes[_bucket_index(int(bucket_id._value), len(sizes))])
+
+    spec = ds.element_spec
+    if no_padding:
+        shapes = None
+        out_spec = _nest.map_structure(lambda s: _s.batched_spec(s, None), spec)
+    else:
+        flat = _nest.flatten(spec)
+        shapes = ([TensorShape(s.shape) for s in flat] if not padded_shapes else
+                  [_padded_shape(sh) for sh in _shape_leaves(spec, _tuples(padded_shapes))])
+        out_spec = _nest.pack_sequence_as(spec, [_s.tensor_spec([None, *sh], s.dtype) for sh, s in zip(shapes, flat)])
+
+    def batches(bucket_id: Tensor, window: Dataset) -> Dataset:
+        i = _bucket_index(int(bucket_id._value), len(sizes))
+        if no_padding:
+            return window.batch(sizes[i], drop_remainder=drop)
+        fill = None
+        if to_boundary:
+            if i >= len(sizes) - 1:  # (TF's assertion fails in reduce_func, whose errors it reports as internal)
+                raise InternalError("assertion failed: [When pad_to_bucket_boundary=True, elements must have length "
+                                    f"< max(bucket_boundaries).] (an element has length >= {bounds[-1]}).")
+            fill = bounds[i] - 1
+        want = [[fill if d is None else d for d in sh] for sh in shapes]
+        return window.padded_batch(sizes[i], _nest.pack_sequence_as(spec, [tuple(w) for w in want])
+                                   if isinstance(spec, (tuple, dict)) else want[0], padding_values, drop_remainder=drop)
+
+    return _GroupByWindow(ds, _Fn(bucket), _Fn(batches), _Fn(size), None, out_spec)
+
+
+def _bucket_index(i: int, n: int) -> int:
+    if not 0 <= i < n:
+        raise InvalidArgumentError(f"bucket_by_sequence_length: an element's length is in no bucket (bucket id {i}, "
+                                   f"{n} buckets).")
+    return i
+
+
+class _Random(Dataset):
+    _tf_name = "_RandomDataset"
+
+    def __init__(self, seeds: tuple[int, int], rerandomize: bool) -> None:
+        self._seeds = seeds
+        # TF's RandomSeedGenerator when rerandomizing (as shuffle's), its FixedSeedGenerator if not
+        self._seeder = _philox.Stream(seeds[0], seeds[1] << 64) if rerandomize else None
+
+    _rng = _Shuffle._rng
+
+    def _iter(self) -> Iterator:
+        return self._draws(self._rng())  # (seeds drawn as the iterator is made, as TF's)
+
+    @staticmethod
+    def _draws(rng: _philox.Stream) -> Iterator:
+        while True:
+            yield from map(np.int64, rng.take(256).tolist())
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), _dt.int64)
+
+    def _card(self) -> int:
+        return _INF
+
+
+def _supertype(a: Any, b: Any) -> Any:
+    """TF's ``most_specific_common_supertype`` of two specs; None where there is none."""
+    if type(a) is not type(b) or a.dtype != b.dtype:
+        return None
+    if type(a) is _s.TensorSpec:
+        return _s.tensor_spec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+    return a if a == b else None
+
+
+class _DirectedInterleave(Dataset):
+    """``choose_from_datasets`` and ``sample_from_datasets``: each next element from the input
+    the selector's next element names."""
+
+    _tf_name = "_DirectedInterleaveDataset"
+
+    def __init__(self, selector: Dataset, datasets: list, stop: bool) -> None:
+        bad = [d for d in datasets if not isinstance(d, Dataset)]
+        if bad:
+            raise TypeError(f"Invalid `datasets`. `datasets` must be a list of tf.data.Dataset; got {type(bad[0]).__name__}.")
+        self._selector, self._datasets, self._stop = selector, datasets, stop
+        spec = datasets[0].element_spec
+        for i, d in enumerate(datasets[1:]):
+            other = d.element_spec
+            fa, fb = _nest.flatten(spec), _nest.flatten(other)
+            same = len(fa) == len(fb) and _nest.pack_sequence_as(spec, list(range(len(fa)))) == \
+                _nest.pack_sequence_as(other, list(range(len(fb))))
+            common = [_supertype(x, y) for x, y in zip(fa, fb)] if same else [None]
+            if any(c is None for c in common):
+                raise TypeError("Invalid `datasets`. `datasets` must have compatible element specs.\n Dataset 0 "
+                                f"element_spec={datasets[0].element_spec}.\nDataset {i + 1} element_spec={other}.")
+            spec = _nest.pack_sequence_as(spec, common)
+        self._element_spec = spec
+
+    def _iter(self) -> Iterator:
+        selector = self._selector._elements()  # (TF makes the selector's iterator first, then the inputs')
+        return self._picks(selector, [d._elements() for d in self._datasets])
+
+    def _picks(self, selector: Iterator, inputs: list) -> Iterator:
+        n = active = len(inputs)
+        for s in selector:
+            i = int(s)
+            if not 0 <= i < n:
+                raise InvalidArgumentError(f"Selector index out of range: {i} >= {n}")
+            if inputs[i] is None:
+                continue
+            x = next(inputs[i], _END)
+            if x is not _END:
+                yield x
+                continue
+            if self._stop:
+                return
+            inputs[i] = None
+            active -= 1
+            if not active:
+                return
+
+    def _spec(self) -> Any:
+        return self._element_spec
+
+    def _card(self) -> int:
+        return _INF if any(d._card() == _INF for d in self._datasets) else _UNK
+
+
+def _sample_from_datasets(datasets: list, weights: Any, seed: Any, stop: bool, rerandomize: Any) -> Dataset:
+    """TF's ``sample_from_datasets``: a directed interleave whose selector draws
+    ``stateless_categorical(logits, 1, seed=pair)``, ``pair`` two values of ``Dataset.random``."""
+    from .. import math as _math
+
+    if not datasets:
+        raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+
+    def draw(logits: Any, seed: Any) -> Any:
+        lg = _s.value(logits)
+        if lg.ndim != 2:
+            raise InvalidArgumentError(f"sample_from_datasets: the logits of the weights must be a matrix; got shape "
+                                       f"{list(lg.shape)}.")
+        return np.int64(_categorical_draws(_s.value(seed)[None], lg[:1])[0])
+
+    random = Dataset.random(seed=seed, rerandomize_each_iteration=rerandomize)
+    if isinstance(weights, Dataset):
+        logits = weights.map(lambda *p: _math.log(p))
+        selector = Dataset.zip(logits, random.batch(2)).map(draw)
+        return _DirectedInterleave(selector, datasets, bool(stop))
+    if weights is None:
+        logits_value = np.ones((1, len(datasets)), np.float32)  # (TF's logits [[1.0] * n]: uniform)
+    else:
+        if isinstance(weights, Tensor):
+            if not weights.shape.is_compatible_with([len(datasets)]):
+                raise ValueError("Invalid `weights`. The shape of `weights` should be compatible with "
+                                 f"`[len(datasets)]` but is {weights.shape}.")
+            w = weights._value
+        else:
+            if len(weights) != len(datasets):
+                raise ValueError("Invalid `weights`. `weights` should have the same length as `datasets` but got "
+                                 f"`len(weights)={len(weights)}` vs. `len(datasets)={len(datasets)}`.")
+            kept = [(d, x) for d, x in zip(datasets, weights) if _s.value(x) > 0]
+            datasets, weights = ([d for d, _ in kept], [x for _, x in kept]) if kept else ([datasets[0].take(0)], [1.0])
+            w = _s.normalize(weights, False)
+            w = np.asarray(w) if not isinstance(w, tuple) else np.stack([np.asarray(v) for v in w])
+        if w.dtype not in (np.float32, np.float64):
+            raise TypeError("Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but is "
+                            f"{_dt.as_dtype(w.dtype).name}.")
+        with np.errstate(divide="ignore"):
+            logits_value = np.log(w)[None]
+    if len(datasets) == 1:
+        return datasets[0]
+    return _DirectedInterleave(_Choices(random, np.asarray(logits_value, np.float32)), datasets, bool(stop))
+
+
+def _categorical_draws(pairs: np.ndarray, logits: np.ndarray) -> np.ndarray:
+    """``stateless_categorical(logits, 1, seed=pair)[0, 0]`` for each row ``pair`` of ``pairs``
+    (int64, ``(k, 2)``), all at once: TF's seed scrambling, then the first two uint32 of each
+    pair's Philox stream as a double ``u``, the class the first whose cumulative
+    ``exp(logit - max)`` exceeds ``u * total`` (``_philox.categorical``, one row and one sample)."""
+    p = pairs.astype(np.uint64)
+    m32, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    m = _philox.bijection(np.stack([p[:, 0] & m32, p[:, 0] >> s32, p[:, 1] & m32, p[:, 1] >> s32]),
+                          0x02461E293EC8F720).astype(np.uint64)
+    key = m[:, 0] | m[:, 1] << s32
+    zero = np.zeros(len(p), np.uint64)
+    x = _philox.bijection(np.stack([zero, zero, m[:, 2], m[:, 3]]), key)
+    u = _philox.uint_to_double(x[:, 0], x[:, 1])
+    row = logits[0]
+    finite = np.isfinite(row)
+    mx = np.max(np.where(finite, row, -np.inf)).astype(np.float64)
+    if not np.isfinite(mx):
+        mx = np.float64(np.finfo(row.dtype).min)
+    cdf = np.cumsum(np.where(finite, np.exp(row.astype(np.float64) - mx), 0.0))
+    return np.array([np.searchsorted(cdf, v * cdf[-1], side="right") for v in u.tolist()], np.int64)
+
+
+class _Choices(_Unary):
+    """``sample_from_datasets``' selector for constant weights: TF's
+    ``random.batch(2).map(lambda pair: stateless_categorical(logits, 1, seed=pair)[0, 0])``,
+    drawn for many pairs at once."""
+
+    _tf_name = "_MapDataset"
+
+    def __init__(self, input: Dataset, logits: np.ndarray) -> None:
+        super().__init__(input)
+        self._logits = logits
+
+    def _iter(self) -> Iterator:
+        return self._draws(self._input._elements())  # (the random dataset's iterator made now, as TF's)
+
+    def _draws(self, it: Iterator) -> Iterator:
+        while True:
+            vals = np.fromiter(itertools.islice(it, 512), np.int64)
+            if len(vals) < 2:
+                return
+            yield from map(np.int64, _categorical_draws(vals[:len(vals) // 2 * 2].reshape(-1, 2), self._logits).tolist())
+
+    def _spec(self) -> Any:
+        return _s.tensor_spec((), _dt.int64)
+
+
+class _Unique(_Unary):
+    _tf_name = "_UniqueDataset"
+
+    def __init__(self, input: Dataset) -> None:
+        super().__init__(input)
+        for s in _nest.flatten(input.element_spec):
+            if s.dtype not in (_dt.int32, _dt.int64, _dt.string):
+                raise TypeError(f"`tf.data.Dataset.unique` does not support type {s.dtype} -- only `tf.int32`, "
+                                "`tf.int64`, and `tf.string` are supported.")
+        if len(_nest.flatten(input.element_spec)) != 1:
+            raise InvalidArgumentError("UniqueDataset only supports inputs with a single component; the element "
+                                       f"spec is {input.element_spec}.")
+
+    def _iter(self) -> Iterator:
+        seen: set = set()
+        for e in self._input._elements():
+            a = np.asarray(_s.value(e))
+            key = (a.shape, tuple(a.ravel().tolist()) if a.dtype == object else a.tobytes())
+            if key not in seen:
+                seen.add(key)
+                yield e
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _AssertCardinality(_Unary):
+    _tf_name = "_AssertCardinalityDataset"
+
+    def __init__(self, input: Dataset, expected: int) -> None:
+        super().__init__(input)
+        self._expected = expected
+
+    def _iter(self) -> Iterator:
+        want, n = self._expected, 0
+        for e in self._input._elements():
+            n += 1
+            if want != _INF and n > want:
+                raise FailedPreconditionError(f"Input dataset was expected to contain {_count_text(want)} but "
+                                              f"contained at least {_count_text(n)}.")
+            yield e
+        if n != want:
+            expected = "an infinite number of elements" if want == _INF else _count_text(want)
+            raise FailedPreconditionError(f"Input dataset was expected to contain {expected} but contained only "
+                                          f"{_count_text(n)}.")
+
+    def _card(self) -> int:
+        return self._expected
+
+
+def _count_text(n: int) -> str:
+    return f"{n} element" + ("" if n == 1 else "s")
+
+
+class _Rebatch(_Unary):
+    _tf_name = "_RebatchDataset"
+
+    def __init__(self, input: Dataset, batch_sizes: Any, drop: bool) -> None:
+        super().__init__(input)
+        sizes = np.asarray(_s.value(batch_sizes))
+        if sizes.ndim > 1:
+            raise ValueError("Invalid `batch_sizes`. Expected `batch_sizes` to be a scalar or a vector. Received "
+                             f"`batch_sizes` of rank {sizes.ndim}.")
+        if sizes.dtype.kind not in "iu" or sizes.size == 0 or (sizes < 0).any():
+            raise InvalidArgumentError(f"rebatch: `batch_size` must be a non-negative integer or a non-empty list of "
+                                       f"them; got {batch_sizes!r}.")
+        self._sizes, self._drop = [int(v) for v in sizes.reshape(-1)], drop
+        flat = _nest.flatten(input.element_spec)
+        if any(s.shape.rank == 0 for s in flat):
+            raise ValueError("Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found a dataset with "
+                             "scalar elements. Fix the issue by adding the `batch` transformation to the dataset.")
+        dims = {s.shape[0] for s in flat if s.shape.rank is not None and s.shape[0] is not None}
+        if len(dims) > 1:
+            raise ValueError(f"Invalid `input_dataset.` The batch dimensions of its components differ: {sorted(dims)}.")
+        dim = None
+        if len(set(self._sizes)) == 1:
+            want = self._sizes[0]
+            if drop or (dims and want and next(iter(dims)) % want == 0):
+                dim = want
+        self._dim = dim
+
+    def _iter(self) -> Iterator:
+        return self._batches(_Unbatch._split(self._input._elements()))
+
+    def _batches(self, rows: Iterator) -> Iterator:
+        for k in itertools.count():
+            n = self._sizes[k % len(self._sizes)]
+            if n == 0:  # (TF's: an empty batch, even once the rows have run out)
+                yield self._empty()
+                continue
+            items = list(itertools.islice(rows, n))
+            if not items or (self._drop and len(items) < n):
+                return
+            yield _stack_elements(items)
+
+    def _empty(self) -> Any:
+        return _nest.pack_sequence_as(self._input.element_spec, [
+            np.zeros([0, *[d or 0 for d in s.shape[1:]]], object if s.dtype == _dt.string else s.dtype._np)
+            for s in _nest.flatten(self._input.element_spec)])
+
+    def _spec(self) -> Any:
+        return _nest.map_structure(lambda s: _s.batched_spec(_s.unbatched_spec(s), self._dim), self._input.element_spec)
+
+    def _card(self) -> int:
+        return _UNK
+
+
+def _rejection_resample(ds: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any, seed: Any) -> Dataset:
+    """TF's ``rejection_resample``, built from the same datasets: the acceptance probabilities
+    (from ``initial_dist``, or estimated by a ``scan`` over batches of 32 classes), a ``filter``
+    drawing ``tf.random.uniform([], seed=seed)`` per element, and a ``sample_from_datasets`` mixing
+    the filtered elements with unfiltered ones."""
+    from .. import random as _random
+
+    target = np.asarray(_s.value(target_dist), np.float64).astype(np.float32)
+    n_classes = target.shape[0]
+
+    def pair(*x: Any) -> Any:
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+    if initial_dist is not None:
+        initial = np.asarray(_s.value(initial_dist), np.float64).astype(np.float32)
+        accept, original = _acceptance(initial, target)
+        initial_ds, accept_ds = Dataset.from_tensors(initial).repeat(), Dataset.from_tensors(accept).repeat()
+        original_ds = Dataset.from_tensors(original).repeat()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            static = np.min(target / initial)
+    else:
+        def estimate(counts: Any, c: Any) -> Any:
+            classes = np.asarray(_s.value(c)).astype(np.int64)
+            counts = _s.value(counts) + np.array([(classes == k).sum() for k in range(n_classes)], np.int64)
+            dist = (counts / counts.sum()).astype(np.float32)
+            return counts, np.tile(dist[None], [32, 1])
+        initial_ds = ds.map(class_func).batch(32).scan(np.full([n_classes], 10, np.int64), estimate).unbatch()
+        both = initial_ds.map(lambda initial: _acceptance(_s.value(initial), target))
+        accept_ds, original_ds = both.map(lambda a, _: a), both.map(lambda _, m: m)
+        static = None
+
+    def gather(accept: Any, data: Any) -> Any:
+        c = class_func(*data) if isinstance(data, tuple) else class_func(data)
+        k = int(_s.value(c))
+        if not 0 <= k < n_classes:
+            raise InvalidArgumentError(f"rejection_resample: `class_func` returned {k}, not in [0, {n_classes}).")
+        return c, _s.value(accept)[k], data
+
+    def keep(c: Any, p: Any, data: Any) -> Any:
+        return _random.uniform([], seed=seed, dtype=_dt.float32) < p
+
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    filtered = Dataset.zip((accept_ds, ds)).map(gather).filter(keep).map(lambda c, _, data: (c, data))
+    filtered._element_spec = (ds.map(class_func).element_spec, ds.element_spec)  # (what TF's trace gives, even
+    # when the filter lets nothing through the probes)
+    if static == 1:
+        return ds.map(pair)
+    if static == 0:
+        return filtered
+    return Dataset.sample_from_datasets([ds.map(pair), filtered], weights=original_ds.map(lambda p: [(p, 1.0 - p)]),
+                                        seed=seed, stop_on_empty_dataset=True)
+
+
+def _acceptance(initial: np.ndarray, target: np.ndarray) -> tuple:
+    """TF's acceptance probabilities with mixing: ``(ratio - m) / (max - m)`` and ``m``, the
+    smallest ratio of target to initial probability."""
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    m = ratio.min()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return ((ratio - m) / (ratio.max() - m)).astype(np.float32), np.float32(m)
+
+
+class _SparseBatch(_Unary):
+    _tf_name = "_DenseToSparseBatchDataset"
+
+    def __init__(self, input: Dataset, n: int, row_shape: Any) -> None:
+        super().__init__(input)
+        flat = _nest.flatten(input.element_spec)
+        if len(flat) != 1 or type(flat[0]) is not _s.TensorSpec:
+            raise TypeError("sparse_batch: the elements must be one dense tensor each; the element spec is "
+                            f"{input.element_spec}.")
+        dims = (row_shape.as_list() if isinstance(row_shape, TensorShape) else list(row_shape)
+                if isinstance(row_shape, (list, tuple)) else _s.value(row_shape).reshape(-1).tolist())
+        bad = [d for d in dims if d is not None and int(d) < 0]
+        if bad:
+            raise ValueError(f"Dimension {bad[0]} must be >= 0 (`row_shape`: None for a dimension sized by the "
+                             "batch's largest).")
+        self._row = [-1 if d is None else int(d) for d in dims]
+        self._n = n
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        while True:
+            items = list(itertools.islice(it, self._n))
+            if not items:
+                return
+            yield self._sparse(items)
+
+    def _sparse(self, items: list) -> Any:
+        rank = len(self._row)
+        for v in items:
+            if np.ndim(v) != rank:
+                raise InvalidArgumentError(f"Input element had shape ({', '.join(map(str, np.shape(v)))}) that is "
+                                           f"incompatible with the row shape ({', '.join(map(str, self._row))}).")
+        big = np.max([np.shape(v) for v in items], axis=0).astype(np.int64) if rank else np.zeros(0, np.int64)
+        dims = [int(b) if r == -1 else r for r, b in zip(self._row, big)]
+        for v in items:
+            if any(s > d for s, d in zip(np.shape(v), dims)):
+                raise DataLossError(f"Input element had shape ({', '.join(map(str, np.shape(v)))}) that is "
+                                           f"larger than the row shape ({', '.join(map(str, dims))}).")
+        idx = [np.concatenate([np.full((np.size(v), 1), b, np.int64),
+                               np.indices(np.shape(v)).reshape(rank, -1).T.astype(np.int64)], 1)
+               for b, v in enumerate(items)]
+        values = np.concatenate([np.asarray(v).reshape(-1) for v in items])
+        return _s.SparseValue(np.concatenate(idx), values, np.array([len(items), *dims], np.int64))
+
+    def _spec(self) -> Any:
+        from ..sparse import SparseTensorSpec
+        return SparseTensorSpec([None, *[None if d == -1 else d for d in self._row]], self._input.element_spec.dtype)
+
+    def _card(self) -> int:
+        c = self._input._card()
+        return c if c < 0 else -(-c // self._n)
+
+
+class _Snapshot(_Unary):
+    _tf_name = "_SnapshotDataset"
+
+    def __init__(self, input: Dataset, path: str, compression: Any, reader_func: Callable | None,
+                 shard_func: Callable | None) -> None:
+        super().__init__(input)
+        if compression not in (None, "GZIP"):
+            raise ValueError(f"snapshot: `compression` must be 'AUTO', 'GZIP' or None; got {compression!r}.")
+        self._path, self._compression = path, compression
+        self._reader, self._shard_fn = reader_func, None if shard_func is None else _Fn(shard_func)
+
+    def _folder(self) -> str:
+        return os.path.join(self._path, f"{_fingerprint(self._input):016x}")
+
+    def _iter(self) -> Iterator:
+        folder = self._folder()
+        if os.path.exists(os.path.join(folder, "dataset_spec.json")):
+            return Dataset.load(folder, reader_func=self._reader)._elements()
+        return self._written(folder)
+
+    def _written(self, folder: str) -> Iterator:
+        fn = None if self._shard_fn is None else self._shard_fn.instance()
+        items = []
+        for e in self._input._elements():
+            items.append((0 if fn is None else _save.shard_index(fn(*_args(e))), e))
+            yield e
+        _save.write(folder, self._input.element_spec, iter(items), self._compression)
+
+
+def _fingerprint(ds: Dataset) -> int:
+    """A hash of the pipeline's definition: its datasets, their parameters and data, the code of
+    their functions and the values they capture (not the globals they read)."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=8)
+
+    def feed(v: Any, depth: int = 0) -> None:
+        if depth > 6:
+            return
+        if isinstance(v, _Fn):
+            v = v.fn
+        if isinstance(v, Dataset):
+            h.update(type(v).__name__.encode())
+        elif isinstance(v, (bool, int, float, str, bytes, type(None), range)):
+            h.update(repr(v).encode())
+        elif isinstance(v, (np.ndarray, np.generic)):
+            a = np.asarray(v)
+            h.update(f"{a.dtype}{a.shape}".encode())
+            h.update(repr(a.ravel().tolist()).encode() if a.dtype == object else a.tobytes())
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                feed(x, depth + 1)
+        elif isinstance(v, dict):
+            for k in sorted(v, key=str):
+                h.update(str(k).encode())
+                feed(v[k], depth + 1)
+        elif hasattr(v, "__code__"):
+            code = v.__code__
+            h.update(code.co_code + repr([c for c in code.co_consts if not hasattr(c, "co_code")]).encode()
+                     + repr(code.co_names).encode())
+            for c in code.co_consts:
+                if hasattr(c, "co_code"):
+                    h.update(c.co_code)
+            # the constants it captured (`lambda x: x * k`'s k), as a traced graph holds them; not mutable
+            # objects (a list it appends to), whose contents would change the hash as the pipeline runs
+            captured = [c.cell_contents for c in getattr(v, "__closure__", None) or () if c.cell_contents is not _END]
+            for x in captured + list(getattr(v, "__defaults__", None) or ()):
+                if isinstance(x, (bool, int, float, str, bytes, type(None), tuple, np.ndarray, np.generic, Tensor, _Fn)) \
+                        or hasattr(x, "__code__"):
+                    feed(x, depth + 1)
+        elif type(v) in _s.COMPOSITE_VALUES:
+            feed([getattr(v, k) for k in type(v).__slots__], depth + 1)
+        elif type(v) is Boxed:
+            h.update(repr(id(v)).encode())
+        elif isinstance(v, Tensor):
+            feed(v._value, depth)
+
+    for d in _state.nodes(ds):
+        for k, v in sorted(vars(d).items()):
+            if not k.startswith("_element_spec") and k not in ("_options", "_done", "_seeder", "_fresh"):
+                h.update(k.encode())
+                feed(v)
+    return int.from_bytes(h.digest(), "little")
+
+
+class _GroupByReducer(_Unary):
+    _tf_name = "_GroupByReducerDataset"
+
+    def __init__(self, input: Dataset, key_fn: _Fn, init_fn: _Fn, reduce_fn: _Fn, finalize_fn: _Fn) -> None:
+        super().__init__(input)
+        self._fn, self._init_fn, self._reduce_fn, self._finalize_fn = key_fn, init_fn, reduce_fn, finalize_fn
+        self.element_spec  # (TF traces the functions here)
+
+    @staticmethod
+    def _call(fn: Callable, state: Any) -> Any:
+        t = _s.to_tensors(state)
+        return fn(*t) if type(t) is tuple else fn(t)
+
+    def _iter(self) -> Iterator:
+        return self._reduced(self._input._elements(), self._fn.instance(), self._init_fn.instance(),
+                             self._reduce_fn.instance(), self._finalize_fn.instance())
+
+    def _reduced(self, it: Iterator, key_fn: Callable, init: Callable, reduce: Callable, final: Callable) -> Iterator:
+        states: dict = {}
+        specs: dict = {}
+        for e in it:
+            key = _int64_scalar(key_fn(*_args(e)), "key_func")
+            if key not in states:
+                states[key] = _result(init(wrap(np.int64(key))))
+                specs[key] = _s.spec_of(states[key])
+            new = _result(reduce(_s.to_tensors(states[key]), _s.to_tensors(e)))
+            _check_state(specs[key], new, "group_by_reducer")
+            states[key] = new
+        for key in sorted(states):  # (TF's std::map: in increasing order of key)
+            yield _result(self._call(final, states[key]))
+
+    def _spec(self) -> Any:
+        state = _result(self._init_fn.instance()(wrap(np.int64(0))))
+        final = self._finalize_fn.instance()
+        spec = _s.spec_of(_result(self._call(final, state), lazy=True))
+        first = next(self._input._elements(), _END)
+        if first is not _END:
+            try:
+                later = _result(self._reduce_fn.instance()(_s.to_tensors(state), _s.to_tensors(first)))
+                spec = _relaxed(spec, _s.spec_of(_result(self._call(final, later), lazy=True)))
+            except Exception:  # noqa: BLE001  (a probe the functions cannot take tells nothing)
+                pass
+        return spec
+
+    def _card(self) -> int:
+        return _UNK
+
+
+class _FromList(Dataset):
+    _tf_name = "_ListDataset"
+
+    def __init__(self, elements: list) -> None:
+        if not elements:
+            raise ValueError("Invalid `elements`. `elements` should not be empty. If you want an empty dataset, "
+                             "use `tf.data.Dataset.range(0)`.")
+        self._elements_list = [_s.normalize(e, False) for e in elements]
+        spec = _s.spec_of(self._elements_list[0])
+        for i, e in enumerate(self._elements_list[1:]):
+            other = _s.spec_of(e)
+            fa, fb = _nest.flatten(spec), _nest.flatten(other)
+            same = len(fa) == len(fb) and _nest.pack_sequence_as(spec, list(range(len(fa)))) == \
+                _nest.pack_sequence_as(other, list(range(len(fb))))
+            common = [_supertype(x, y) for x, y in zip(fa, fb)] if same else [None]
+            if any(c is None for c in common):
+                raise ValueError(f"Invalid `elements`. Element 0 has spec {spec} and element {i + 1} has spec "
+                                 f"{other}: they must have the same structure and dtypes.")
+            spec = _nest.pack_sequence_as(spec, common)
+        self._element_spec = spec
+
+    def _iter(self) -> Iterator:
+        return iter(self._elements_list)
+
+    def _spec(self) -> Any:
+        return self._element_spec
+
+    def _card(self) -> int:
+        return len(self._elements_list)

@@ -96,10 +96,10 @@ def _refusal(ds: Any) -> str | None:
     for d in nodes(ds):
         if d._unsaveable:
             return d._unsaveable
-        fn = getattr(d, "_fn", None)
-        if getattr(fn, "stateful", None):
-            return (f"the function of its {d._tf_name.strip('_')} ran {fn.stateful}, whose state cannot "
-                    "be saved (TensorFlow refuses such functions too)")
+        for fn in vars(d).values():  # (its functions: map's, group_by_window's key, reduce and size, ...)
+            if hasattr(fn, "instance") and getattr(fn, "stateful", None):
+                return (f"the function of its {d._tf_name.strip('_')} ran {fn.stateful}, whose state cannot "
+                        "be saved (TensorFlow refuses such functions too)")
     return None
 
 

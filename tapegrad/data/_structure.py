@@ -348,3 +348,11 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
             f"{list(shapes[0])} and element {bad} has shape {list(shapes[bad])}. Use padded_batch to "
             "pad them to a common shape, ragged_batch to batch them as a RaggedTensor, or make them "
             "one shape in map.") from None
+
+
+def host_scalar(x: Any, dtype: Any, what: str) -> Any:
+    """``x`` converted to a scalar of ``dtype`` as TensorFlow converts it, as a Python number."""
+    v = np.asarray(convert_to_tensor(x, dtype=dtype)._value)
+    if v.ndim:
+        raise ValueError(f"`{what}` must be a scalar; got a value of shape {v.shape}.")
+    return v.item()

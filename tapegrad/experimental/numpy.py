@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._convert import convert_to_tensor
-from .._tensor import Tensor, TensorShape
+from .._tensor import Tensor, TensorShape, constant_maker
 from .._variable import Variable
 from ..ops import array as _a
 from ..ops import indexing as _i
@@ -110,6 +110,7 @@ def _result_np(*arrays_and_dtypes: Any) -> np.dtype:
     return np.result_type(*parts)
 
 
+@constant_maker  # (Python values and the caller's NumPy arrays: constants, as tf.constant makes them)
 def asarray(a: Any, dtype: Any = None) -> Tensor:
     """``a`` as a tensor (a tensor stays itself, on the tape), with NumPy's dtype inference.
 

@@ -34,7 +34,7 @@ _LAZY = {
     "Layer": (".layers.layer", "Layer"), "InputSpec": (".layers.input_spec", "InputSpec"),
     "Model": (".models.model", "Model"), "Sequential": (".models.sequential", "Sequential"),
     "Input": (".layers.input_layer", "Input"), "KerasTensor": ("._keras_tensor", "KerasTensor"),
-    "Variable": ("._variables", "KerasVariable"),
+    "Variable": ("._variables", "KerasVariable"), "name_scope": ("._variables", "NameScope"),
     "activations": (".activations", None), "applications": (".applications", None),
     "backend": (".backend", None), "callbacks": (".callbacks", None),
     "constraints": (".constraints", None),

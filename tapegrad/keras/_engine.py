@@ -7,11 +7,14 @@ tests/test_contributing.py holds ``keras/`` to that, function-local imports incl
 Keras needs from the engine is added here, with the module it comes from.
 """
 from .. import _function, _jit, _nest, _recorders, _strings
-from .._control_flow import executing_eagerly, vectorized_map
+from .._control_flow import cond, executing_eagerly, foldl, foldr, map_fn, vectorized_map
 from .._convert import as_tensor, constant, convert_to_tensor, host_value
 from .._custom import custom_gradient
+from .._dispatch import apply
+from .._graph_api import gradients
 from .._nest import keras_flatten, keras_map_structure
 from .._pyfunc import numpy_function
+from .._scope import name_scope
 from .._spec import TensorSpec
 from .._strings import to_bytes
 from .._tape import GradientTape
@@ -20,7 +23,7 @@ from .._variable import Variable, VariableAggregation, VariableSynchronization
 from .._warn import warn_outside
 
 __all__ = ["GradientTape", "Tensor", "TensorSpec", "Variable", "VariableAggregation", "VariableBase",
-           "VariableSynchronization", "_function", "_jit", "_nest", "_recorders", "_strings", "as_tensor",
-           "constant", "convert_to_tensor", "custom_gradient", "executing_eagerly", "host_value",
-           "keras_flatten", "keras_map_structure", "numpy_function", "to_bytes", "vectorized_map", "warn_outside",
-           "wrap"]
+           "VariableSynchronization", "_function", "_jit", "_nest", "_recorders", "_strings", "apply", "as_tensor",
+           "cond", "constant", "convert_to_tensor", "custom_gradient", "executing_eagerly", "foldl", "foldr",
+           "gradients", "host_value", "keras_flatten", "keras_map_structure", "map_fn", "name_scope",
+           "numpy_function", "to_bytes", "vectorized_map", "warn_outside", "wrap"]

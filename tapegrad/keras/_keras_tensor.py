@@ -1,53 +1,21 @@
 """``KerasTensor``, the symbolic tensor of the functional API, and ``Node``, one call of a layer
-on KerasTensors; the masks Keras hangs on tensors. A KerasTensor's operators (``x + y``) make
+on KerasTensors (the masks Keras hangs on tensors are in ``_mask_table``). A KerasTensor's operators (``x + y``) make
 :class:`~tapegrad.keras.layers.operation.Operation` nodes: the one import upward, done when the
 operator runs."""
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._engine import Tensor
 from . import backend
 from ._tree import flatten
+from ._mask_table import _masks, get_mask, set_mask  # noqa: F401  (the layers read masks here)
 
 if TYPE_CHECKING:
     from .layers.operation import Operation
 
 __all__ = ["KerasTensor", "Node"]
-
-
-# ---- masks ---------------------------------------------------------------------------------------
-# Keras hangs a mask on a tensor (`_keras_mask`); tapegrad's tensors have slots, so masks live in a
-# table keyed by the tensor's id (unique in the process), dropped with the tensor.
-
-_masks: dict[int, Any] = {}
-
-
-def get_mask(t: Any) -> Any:
-    """The mask a masking layer (Embedding with ``mask_zero``, Masking) attached to ``t``, or None."""
-    return _masks.get(t._id) if isinstance(t, Tensor) else getattr(t, "_keras_mask", None)
-
-
-def set_mask(t: Any, mask: Any) -> None:
-    """Attach ``mask`` to the tensor ``t`` (None detaches)."""
-    if isinstance(t, KerasTensor):
-        t._keras_mask = mask
-    elif isinstance(t, Tensor):
-        if mask is None:
-            _masks.pop(t._id, None)
-        elif t._id not in _masks:
-            _masks[t._id] = mask
-            weakref.finalize(t, _masks.pop, t._id, None)
-        else:
-            _masks[t._id] = mask
-
-
-# Keras sets `_keras_mask` on the eager tensors a masking layer gives; every tapegrad tensor
-# answers it (None without a mask), reading and writing the table above.
-Tensor._keras_mask = property(get_mask, set_mask)  # type: ignore[attr-defined]
 
 
 # ---- symbolic tensors ----------------------------------------------------------------------------
@@ -89,11 +57,12 @@ class KerasTensor:
     def __rsub__(self, o: Any) -> Any: return operation("subtract", (o, self))
     def __mul__(self, o: Any) -> Any: return operation("multiply", (self, o))
     def __rmul__(self, o: Any) -> Any: return operation("multiply", (o, self))
-    def __truediv__(self, o: Any) -> Any: return operation("divide", (self, o))
-    def __rtruediv__(self, o: Any) -> Any: return operation("divide", (o, self))
+    def __truediv__(self, o: Any) -> Any: return operation("true_divide", (self, o))
+    def __rtruediv__(self, o: Any) -> Any: return operation("true_divide", (o, self))
     def __floordiv__(self, o: Any) -> Any: return operation("floor_divide", (self, o))
     def __rfloordiv__(self, o: Any) -> Any: return operation("floor_divide", (o, self))
     def __mod__(self, o: Any) -> Any: return operation("mod", (self, o))
+    def __rmod__(self, o: Any) -> Any: return operation("mod", (o, self))
     def __pow__(self, o: Any) -> Any: return operation("power", (self, o))
     def __rpow__(self, o: Any) -> Any: return operation("power", (o, self))
     def __matmul__(self, o: Any) -> Any: return operation("matmul", (self, o))
@@ -104,7 +73,19 @@ class KerasTensor:
     def __le__(self, o: Any) -> Any: return operation("less_equal", (self, o))
     def __gt__(self, o: Any) -> Any: return operation("greater", (self, o))
     def __ge__(self, o: Any) -> Any: return operation("greater_equal", (self, o))
+    def __ne__(self, o: Any) -> Any: return operation("not_equal", (self, o))  # type: ignore[override]
+    def __and__(self, o: Any) -> Any: return operation("logical_and", (self, o))
+    def __rand__(self, o: Any) -> Any: return operation("logical_and", (o, self))
+    def __or__(self, o: Any) -> Any: return operation("logical_or", (self, o))
+    def __ror__(self, o: Any) -> Any: return operation("logical_or", (o, self))
+    def __xor__(self, o: Any) -> Any: return operation("logical_xor", (self, o))
+    def __rxor__(self, o: Any) -> Any: return operation("logical_xor", (o, self))
+    def __invert__(self) -> Any: return operation("logical_not", (self,))
+    def __round__(self, ndigits: int | None = None) -> Any: return operation("round", (self,), {"decimals": ndigits or 0})
     def __getitem__(self, key: Any) -> Any: return operation("get_item", (self, key))
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
 
     __hash__ = object.__hash__  # (identity: graph bookkeeping keys on it)
 

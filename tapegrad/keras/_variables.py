@@ -19,7 +19,7 @@ from . import backend, initializers
 if TYPE_CHECKING:
     from .layers.layer import Layer
 
-__all__ = ["KerasVariable"]
+__all__ = ["KerasVariable", "NameScope"]
 
 
 _context = threading.local()  # (the name scope of this thread)
@@ -34,9 +34,18 @@ def _scope_path() -> list:
     return path
 
 
+def _scope_names() -> list:
+    parts: list = []
+    for entry in getattr(_context, "path", None) or ():
+        parent = getattr(entry, "override_parent", None)
+        if parent is not None:
+            parts = [p for p in parent.split("/") if p]
+        parts.append(entry.name)
+    return parts
+
+
 def _layer_scope() -> str:
-    path = getattr(_context, "path", None)
-    return "/".join([layer.name for layer in path]) if path else ""
+    return "/".join(_scope_names())
 
 
 _diagnosis.layer_scope = _layer_scope  # explain mode: the layer each op ran in, for tape pictures
@@ -54,6 +63,45 @@ def name_scope(layer: "Layer") -> Iterator[None]:
         yield
     finally:
         path.pop()
+
+
+class NameScope:
+    """``keras.name_scope(name)``: weights that layers build inside it have ``name/`` in their
+    ``path`` (before their layers' names). ``override_parent`` replaces the enclosing scopes'
+    path; with ``deduplicate`` (the default), entering a scope of the same name and ``caller``
+    as the innermost one opens no new level.
+
+    >>> from tapegrad import keras
+    >>> with keras.name_scope("block_1"):
+    ...     layer = keras.layers.Dense(2, name="dense")
+    ...     layer.build((None, 3))
+    >>> [w.path for w in layer.weights]
+    ['block_1/dense/kernel', 'block_1/dense/bias']
+    """
+
+    def __init__(self, name: str, caller: Any = None, deduplicate: bool = True,
+                 override_parent: str | None = None) -> None:
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError("Argument `name` must be a string and cannot contain character `/`. "
+                             f"Received: name={name}")
+        self.name, self.caller, self.deduplicate = name, caller, deduplicate
+        self.override_parent = override_parent
+        self._pushed = False
+
+    def __enter__(self) -> "NameScope":
+        path = _scope_path()
+        top = path[-1] if path else None
+        if (self.deduplicate and self.caller is not None and getattr(top, "caller", None) is self.caller
+                and getattr(top, "name", None) == self.name):
+            return self
+        path.append(self)
+        self._pushed = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._pushed:
+            _scope_path().pop()
+            self._pushed = False
 
 
 class _Autocast(threading.local):
@@ -205,7 +253,7 @@ class KerasVariable(Variable):
         if not autocast:
             self._autocast = False
         self._keras_name = name
-        self._path = "/".join([layer.name for layer in _scope_path()] + [name])
+        self._path = "/".join(_scope_names() + [name])
 
     _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
     _adds_by_assign = True  # (Keras 3's assign_add is assign(self + value): a tf.distribute

@@ -12,16 +12,25 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from ._engine import as_tensor, convert_to_tensor
 from ._engine import Tensor
 from ..ops import nn as _nn
 from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus
 from . import _logits
+from . import ops as _ops
+from ..ops.array import reshape as _reshape
+from ..ops.math import cumsum as _cumsum, maximum as _maximum
+from ..ops.reduction import reduce_sum as _reduce_sum
+from ..ops.sort import sort as _sort
 
 __all__ = ["relu", "leaky_relu", "relu6", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh",
            "softmax", "log_softmax", "softplus", "softsign", "exponential", "hard_sigmoid",
-           "hard_silu", "hard_swish", "linear", "mish", "get", "serialize", "deserialize"]
+           "hard_silu", "hard_swish", "linear", "mish", "celu", "glu", "hard_shrink", "hard_tanh",
+           "log_sigmoid", "soft_shrink", "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus",
+           "tanh_shrink", "threshold", "get", "serialize", "deserialize"]
 
 
 def _float(x: Any) -> Tensor:
@@ -151,9 +160,155 @@ def mish(x: Any) -> Tensor:
     return x * _tanh(_softplus(x))
 
 
+def celu(x: Any, alpha: float = 1.0) -> Tensor:
+    """``x`` above zero, ``alpha * (exp(x / alpha) - 1)`` below (continuously differentiable ELU).
+
+    >>> from tapegrad import keras
+    >>> keras.activations.celu([-1.0, 2.0], alpha=2.0).numpy().round(4)
+    array([-0.7869,  2.    ], dtype=float32)
+    """
+    return _ops.celu(_float(x), alpha=alpha)
+
+
+def glu(x: Any, axis: int = -1) -> Tensor:
+    """The gated linear unit: ``a * sigmoid(b)``, ``a`` and ``b`` the two halves of ``axis``
+    (whose size must be even).
+
+    >>> from tapegrad import keras
+    >>> keras.activations.glu([[1.0, 2.0, 0.0, 10.0]]).numpy().round(4)
+    array([[0.5   , 1.9999]], dtype=float32)
+    """
+    return _ops.glu(_float(x), axis=axis)
+
+
+def hard_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > threshold``, else 0.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.hard_shrink([-1.0, 0.3, 0.7]).numpy()
+    array([-1. ,  0. ,  0.7], dtype=float32)
+    """
+    return _ops.hard_shrink(_float(x), threshold=threshold)
+
+
+def hard_tanh(x: Any) -> Tensor:
+    """``x`` clipped to ``[-1, 1]``.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.hard_tanh([-3.0, 0.5, 2.0]).numpy()
+    array([-1. ,  0.5,  1. ], dtype=float32)
+    """
+    return _ops.hard_tanh(_float(x))
+
+
+def log_sigmoid(x: Any) -> Tensor:
+    """``log(sigmoid(x))``, computed without overflow.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.log_sigmoid([0.0, -100.0]).numpy().round(4)
+    array([  -0.6931, -100.    ], dtype=float32)
+    """
+    return _ops.log_sigmoid(_float(x))
+
+
+def soft_shrink(x: Any, threshold: float = 0.5) -> Tensor:
+    """``x`` moved ``threshold`` toward zero; 0 within ``threshold`` of zero.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.soft_shrink([-1.0, 0.3, 0.7]).numpy().round(4)
+    array([-0.5,  0. ,  0.2], dtype=float32)
+    """
+    return _ops.soft_shrink(_float(x), threshold=threshold)
+
+
+def sparse_plus(x: Any) -> Tensor:
+    """0 up to -1, ``(x + 1)² / 4`` between -1 and 1, ``x`` from 1.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.sparse_plus([-2.0, 0.0, 3.0]).numpy()
+    array([0.  , 0.25, 3.  ], dtype=float32)
+    """
+    return _ops.sparse_plus(_float(x))
+
+
+def sparse_sigmoid(x: Any) -> Tensor:
+    """0 up to -1, ``(x + 1) / 2`` between -1 and 1, 1 from 1.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.sparse_sigmoid([-2.0, 0.5, 3.0]).numpy()
+    array([0.  , 0.75, 1.  ], dtype=float32)
+    """
+    x = _float(x)
+    one = convert_to_tensor(1.0, x.dtype)
+    return where(x <= -one, convert_to_tensor(0.0, x.dtype),
+                 where(x >= one, one, convert_to_tensor(0.5, x.dtype) * (x + one)))
+
+
+def sparsemax(x: Any, axis: int = -1) -> Tensor:
+    """Sparsemax along ``axis``, ``max(x - tau, 0)``, as Keras 3.15's TensorFlow backend computes
+    it: with ``z`` the sorted ``x`` (descending), ``c`` its cumulative sums and the support the
+    ``j`` where ``z_j > (c_j - 1) / j``, ``tau = (Σ_support c_j - 1) / |support|``. That is the sum
+    of the cumulative sums, not the last one, so a slice whose support has more than one entry
+    does not sum to 1 (the second row below); tapegrad keeps TensorFlow's numbers.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.sparsemax([[1.0, 2.0, 5.0], [0.1, 0.2, 0.3]]).numpy().round(4)
+    array([[0.    , 0.    , 1.    ],
+           [0.    , 0.0667, 0.1667]], dtype=float32)
+    """
+    x = _float(x)
+    rank = x.shape.rank
+    if rank is None or rank == 0:
+        raise ValueError(f"sparsemax needs an input of rank 1 or more along axis={axis}; got shape "
+                         f"{x.shape}.")
+    ordered = _sort(x, axis=axis, direction="DESCENDING")
+    total = _cumsum(ordered, axis=axis)
+    shape = [1] * rank
+    shape[axis] = -1
+    n = x.shape[axis]
+    r = _reshape(convert_to_tensor(np.arange(1, n + 1), x.dtype), shape)
+    support = greater(ordered - (total - 1.0) / r, convert_to_tensor(0.0, x.dtype))
+    k = _reduce_sum(cast(support, x.dtype), axis=axis, keepdims=True)
+    tau = (_reduce_sum(where(support, total, convert_to_tensor(0.0, x.dtype)), axis=axis,
+                       keepdims=True) - 1.0) / k
+    return _maximum(x - tau, convert_to_tensor(0.0, x.dtype))
+
+
+def squareplus(x: Any, b: float = 4) -> Tensor:
+    """``(x + sqrt(x² + b)) / 2``, a smooth ReLU.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.squareplus([-1.0, 0.0, 2.0]).numpy().round(4)
+    array([0.618 , 1.    , 2.4142], dtype=float32)
+    """
+    return _ops.squareplus(_float(x), b=b)
+
+
+def tanh_shrink(x: Any) -> Tensor:
+    """``x - tanh(x)``.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.tanh_shrink([1.0]).numpy().round(4)
+    array([0.2384], dtype=float32)
+    """
+    return _ops.tanh_shrink(_float(x))
+
+
+def threshold(x: Any, threshold: float, default_value: float) -> Tensor:
+    """``x`` where ``x > threshold``, else ``default_value``.
+
+    >>> from tapegrad import keras
+    >>> keras.activations.threshold([-1.0, 0.5, 2.0], 0.5, -9.0).numpy()
+    array([-9., -9.,  2.], dtype=float32)
+    """
+    return _ops.threshold(_float(x), threshold, default_value)
+
+
 _BY_NAME: dict[str, Callable] = {f.__name__: f for f in (
     relu, leaky_relu, relu6, elu, selu, gelu, silu, sigmoid, tanh, softmax, log_softmax, softplus,
-    softsign, exponential, hard_sigmoid, hard_silu, linear, mish)}
+    softsign, exponential, hard_sigmoid, hard_silu, linear, mish, celu, glu, hard_shrink, hard_tanh,
+    log_sigmoid, soft_shrink, sparse_plus, sparse_sigmoid, sparsemax, squareplus, tanh_shrink,
+    threshold)}
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 

@@ -5,15 +5,23 @@
 seed, which is drawn from NumPy's global generator when none is given, as Keras does: in
 ``fit``'s step once, when TensorFlow traces it, so the op's stream goes on from step to step).
 
+It also has every legacy function of tf.keras's backend (``K.sum``, ``K.softmax``, ``K.dot``,
+``K.batch_dot``, ``K.rnn``, ... Keras 3's ``keras.src.legacy.backend``, which TF 2.21's
+``tf.keras.backend`` exports), loaded on first use from ``_legacy_backend``.
+
 >>> from tapegrad import keras
 >>> keras.backend.floatx(), keras.backend.epsilon(), keras.backend.image_data_format()
 ('float32', 1e-07, 'channels_last')
+>>> K = keras.backend
+>>> K.sum(K.softmax(K.constant([[1.0, 2.0], [3.0, 3.0]])), axis=1).numpy()
+array([1., 1.], dtype=float32)
 """
 from __future__ import annotations
 
+import importlib
 import random as _pyrandom
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
@@ -21,15 +29,18 @@ from ._engine import _recorders as _rec
 from .. import random as _random
 from ._engine import Tensor
 from ._engine import Variable
-from ..ops.math import less_equal, where
-from ..ops.array import ones, zeros
+from ..ops.math import less_equal as _less_equal, where as _where
+from ..ops.array import ones as _ones, zeros as _zeros
 
 __all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "image_data_format",
            "set_image_data_format", "clear_session", "backend", "standardize_dtype",
            "random_bernoulli", "random_normal", "random_uniform", "truncated_normal",
-           "random_normal_variable", "random_uniform_variable", "result_type"]
+           "random_normal_variable", "random_uniform_variable", "result_type", "is_float_dtype",
+           "is_int_dtype", "get_uid"]
 
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
+_KERAS_DTYPES = frozenset(_FLOATS + ("bool", "string", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                     "uint32", "uint64", "complex64", "complex128"))  # (NumPy lacks bfloat16)
 _state: dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
 _name_uids: dict[str, int] = {}
 _global_state: dict[str, Any] = {}  # Keras 3's global_state: what clear_session forgets (the seed generator)
@@ -100,11 +111,23 @@ def standardize_dtype(dtype: Any) -> str:
     """A dtype's name as Keras writes it (``"float32"``); ``None`` gives :func:`floatx`."""
     if dtype is None:
         return floatx()
+    if isinstance(dtype, str) and dtype in _KERAS_DTYPES:
+        return dtype
     name = getattr(dtype, "name", None)
     if not isinstance(name, str):
         import numpy as np
         name = "string" if dtype is str or dtype == "string" else np.dtype(dtype).name
     return name
+
+
+def is_float_dtype(dtype: Any) -> bool:
+    """Whether ``dtype`` is a float type (``"float32"``, ``"bfloat16"``, ...)."""
+    return standardize_dtype(dtype).startswith(("float", "bfloat"))
+
+
+def is_int_dtype(dtype: Any) -> bool:
+    """Whether ``dtype`` is a signed or unsigned integer type."""
+    return standardize_dtype(dtype).startswith(("int", "uint"))
 
 
 # Keras 3's type promotion lattice (JAX's): each dtype and its next wider ones; "int" and "float"
@@ -197,6 +220,19 @@ def snake_case(name: str) -> str:
     return _CAMEL.sub("_", re.sub(r"\W+", "", name)).lower()
 
 
+def get_uid(prefix: str = "") -> int:
+    """How many times ``prefix`` has been counted, this call included; layer names count too
+    (Keras's shared counter), until :func:`clear_session`.
+
+    >>> from tapegrad import keras
+    >>> keras.backend.clear_session()
+    >>> keras.backend.get_uid("block"), keras.backend.get_uid("block")
+    (1, 2)
+    """
+    _name_uids[prefix] = _name_uids.get(prefix, 0) + 1
+    return _name_uids[prefix]
+
+
 def unique_name(base: str) -> str:
     """``base`` the first time, then ``base_1``, ``base_2``, ... until :func:`clear_session`."""
     n = _name_uids.get(base, 0)
@@ -256,7 +292,7 @@ def random_bernoulli(shape: Any, p: float = 0.0, dtype: Any = None,
     """
     dtype = dtype or floatx()
     u = _random.uniform(shape, dtype=dtype, seed=_op_seed(seed, 10 ** 7))
-    return where(less_equal(u, p), ones(shape, dtype=dtype), zeros(shape, dtype=dtype))
+    return _where(_less_equal(u, p), _ones(shape, dtype=dtype), _zeros(shape, dtype=dtype))
 
 
 def random_normal_variable(shape: Any, mean: float, scale: float, dtype: Any = None,
@@ -340,3 +376,14 @@ def python_random_states() -> tuple:
 def set_python_random_states(states: tuple) -> None:
     _pyrandom.setstate(states[0])
     np.random.set_state(states[1])
+
+
+if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
+    def __getattr__(name: str) -> object:  # tf.keras's legacy functions, loaded on first use
+        if not name.startswith("_"):
+            legacy = importlib.import_module("._legacy_backend", __package__)
+            if name in legacy.NAMES:
+                return getattr(legacy, name)
+            from .losses import _missing_name
+            raise _missing_name(__name__, name, __all__ + legacy.NAMES)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

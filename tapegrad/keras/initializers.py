@@ -30,7 +30,7 @@ from . import saving as _saving
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeUniform",
-           "HeNormal", "LecunUniform", "LecunNormal", "Orthogonal", "get", "serialize",
+           "HeNormal", "LecunUniform", "LecunNormal", "Orthogonal", "STFT", "STFTInitializer", "get", "serialize",
            "deserialize", "constant_initializer", "ones_initializer", "zeros_initializer",
            "random_normal_initializer", "random_uniform_initializer"]
 
@@ -286,9 +286,76 @@ class Orthogonal(_Random):
         return {"gain": self.gain, **super().get_config()}
 
 
+class STFT(Initializer):
+    """The kernel of a convolution that computes a short-time Fourier transform: for a shape
+    ``(frame_length, 1, fft_length // 2 + 1)``, ``cos`` (``side="real"``) or ``sin``
+    (``side="imag"``) of ``-2π t f / fft_length``, times a window over the time axis ``t``.
+
+    ``window``: the name of a ``scipy.signal.windows`` window (``"hann"``, ``"hamming"``, ...;
+    ``periodic=True`` for its periodic form), an array of ``frame_length`` values, or ``None``.
+    ``scaling``: the window divided by its L2 norm (``"density"``) or its L1 norm
+    (``"spectrum"``), or ``None``.
+
+    >>> from tapegrad import keras
+    >>> init = keras.initializers.STFT("real", window=None, scaling=None)
+    >>> init((2, 1, 3)).numpy()[:, 0, :].round(4)
+    array([[ 1.,  1.,  1.],
+           [ 1., -0., -1.]], dtype=float32)
+    """
+
+    def __init__(self, side: str = "real", window: Any = "hann", scaling: str | None = "density",
+                 periodic: bool = False) -> None:
+        if side not in ("real", "imag"):
+            raise ValueError(f"side should be 'real' or 'imag', not {side}")
+        if isinstance(window, str):
+            _scipy_window(window, 1, False)  # an unknown window name fails here
+        if scaling is not None and scaling not in ("density", "spectrum"):
+            raise ValueError(f"Scaling is invalid, it must be `None`, 'density' or 'spectrum'. "
+                             f"Received scaling={scaling}")
+        self.side, self.window, self.scaling, self.periodic = side, window, scaling, periodic
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        dt = np.dtype(backend.standardize_dtype(dtype))
+        if len(shape) != 3:
+            raise ValueError(f"STFT initializes kernels of shape (frame_length, channels, fft_length // 2 + 1); "
+                             f"got shape={tuple(shape)}.")
+        frame_length, _, bins = (int(d) for d in shape)
+        win = None
+        scale = dt.type(1)
+        if self.window is not None:
+            win = self.window
+            if isinstance(win, str):
+                win = _scipy_window(win, frame_length, self.periodic)
+            win = np.asarray(win).astype(dt)
+            if win.ndim != 1 or win.shape[-1] != frame_length:
+                raise ValueError(f"The shape of `window` must be equal to [frame_length]. Received: window "
+                                 f"shape={win.shape}")
+            win = win.reshape(frame_length, 1, 1)
+            if self.scaling == "density":
+                scale = np.sqrt(np.sum(np.square(win)))
+            elif self.scaling == "spectrum":
+                scale = np.sum(np.abs(win))
+        with np.errstate(divide="ignore", invalid="ignore"):  # (a single bin divides by 0, as Keras does)
+            freq = np.arange(bins, dtype=dt).reshape(1, 1, bins) / dt.type((bins - 1) * 2)
+            time = np.arange(frame_length, dtype=dt).reshape(frame_length, 1, 1)
+            args = (dt.type(-2) * time) * freq * np.arccos(dt.type(-1))
+            kernel = (np.cos(args) if self.side == "real" else np.sin(args)).astype(dt)
+            if win is not None:
+                kernel = (kernel * win / scale).astype(dt)
+        return convert_to_tensor(kernel)
+
+    def get_config(self) -> dict:
+        return {"side": self.side, "window": self.window, "periodic": self.periodic, "scaling": self.scaling}
+
+
+def _scipy_window(name: str, length: int, periodic: bool) -> np.ndarray:
+    import scipy.signal  # (SciPy's signal module loads on first use)
+    return scipy.signal.get_window(name, length, fftbins=periodic)
+
+
 _ALL = {c.__name__: c for c in (Zeros, Ones, Constant, Identity, RandomNormal, RandomUniform,
                                 TruncatedNormal, VarianceScaling, GlorotUniform, GlorotNormal,
-                                HeUniform, HeNormal, LecunUniform, LecunNormal, Orthogonal)}
+                                HeUniform, HeNormal, LecunUniform, LecunNormal, Orthogonal, STFT)}
 _ALIASES = {backend.snake_case(n): c for n, c in _ALL.items()}
 _ALIASES.update(zeros=Zeros, ones=Ones, constant=Constant, identity=Identity, orthogonal=Orthogonal,
                 uniform=RandomUniform, normal=RandomNormal, random_normal=RandomNormal,
@@ -298,6 +365,8 @@ random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, T
 glorot_uniform, glorot_normal, he_uniform, he_normal = GlorotUniform, GlorotNormal, HeUniform, HeNormal
 lecun_uniform, lecun_normal, variance_scaling = LecunUniform, LecunNormal, VarianceScaling
 IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
+STFTInitializer = stft = STFT
+_ALIASES.update(STFTInitializer=STFT)
 
 
 def serialize(initializer: Initializer) -> dict:

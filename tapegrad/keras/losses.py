@@ -26,14 +26,17 @@ from ._engine import convert_to_tensor
 from ._engine import Tensor
 from ._engine import warn_outside
 from ..distribute import _strategy as _distribute
-from ..ops.array import expand_dims, squeeze
-from ..ops.math import (abs as _abs, cast, clip_by_value, log, maximum, not_equal, pow as _pow,
-                        rsqrt, minimum, sigmoid, square, where)
-from ..ops.nn import (sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
+from ..ops.array import expand_dims, eye, reshape, squeeze, transpose
+from ..ops.linalg import matmul
+from ..ops.math import (abs as _abs, cast, clip_by_value, equal, greater, log, logical_and,
+                        logical_not, maximum, not_equal, pow as _pow, rsqrt, minimum, sigmoid,
+                        square, where)
+from ..ops.nn import (ctc_loss, sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
                       sparse_softmax_cross_entropy_with_logits)
-from ..ops.reduction import reduce_max, reduce_mean, reduce_sum
+from ..ops.reduction import reduce_logsumexp, reduce_max, reduce_mean, reduce_sum
 from ..ops.special import divide_no_nan, softplus
 from . import _logits
+from ._mask_table import get_mask, set_mask
 
 __all__ = [
     "Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
@@ -46,6 +49,7 @@ __all__ = [
     "squared_hinge", "categorical_hinge", "kl_divergence", "poisson", "binary_crossentropy",
     "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",
     "sparse_categorical_crossentropy", "mse", "mae", "mape", "msle", "kld", "logcosh",
+    "CTC", "Circle", "Dice", "Tversky", "ctc", "circle", "dice", "tversky",
     "get", "serialize", "deserialize",
 ]
 
@@ -212,9 +216,14 @@ class Loss:
         return self._dtype
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Tensor:
+        in_mask = get_mask(y_pred)
         y_pred = _to(y_pred, self.dtype)
         y_true = _to(y_true, self.dtype)
         losses, mask = self._losses_and_mask(y_true, y_pred)
+        if mask is None:
+            mask = get_mask(losses)  # a loss function's own mask (circle's positive losses)
+        if in_mask is not None:  # the mask a masking layer put on y_pred, as Keras combines them
+            mask = in_mask if mask is None else logical_and(_to(in_mask, "bool"), _to(mask, "bool"))
         return reduce_weighted_values(losses, sample_weight, mask, self.reduction, self.dtype)
 
     def _losses_and_mask(self, y_true: Tensor, y_pred: Tensor) -> tuple[Tensor, Tensor | None]:
@@ -642,6 +651,113 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
     return _sparse_cce(y_true, y_pred, from_logits, ignore_class, axis)[0]
 
 
+def dice(y_true: Any, y_pred: Any, axis: Any = None) -> Tensor:
+    """``1 - 2 Σ y_true·y_pred / (Σ y_true + Σ y_pred + epsilon)``, the sums over ``axis`` (all
+    axes by default: one value for the batch).
+
+    >>> from tapegrad import keras
+    >>> y_true = [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+    >>> y_pred = [[0.0, 1.0, 0.0, 1.0], [0.4, 0.0, 0.0, 0.9]]
+    >>> keras.losses.dice(y_true, y_pred, axis=1).numpy().round(4)
+    array([0.5   , 0.7576], dtype=float32)
+    """
+    y_pred = _pred(y_pred)
+    y_true = _to(y_true, y_pred.dtype)
+    intersection = reduce_sum(y_true * y_pred, axis=axis)
+    union = reduce_sum(y_true, axis=axis) + reduce_sum(y_pred, axis=axis) + _to(_EPSILON, y_pred.dtype)
+    return 1.0 - (2.0 * intersection) / union
+
+
+def tversky(y_true: Any, y_pred: Any, alpha: float = 0.5, beta: float = 0.5, axis: Any = None) -> Tensor:
+    """``1 - TP / (TP + alpha FP + beta FN + epsilon)`` with the soft counts ``TP = Σ y_true·y_pred``,
+    ``FP = Σ (1 - y_pred)·y_true``, ``FN = Σ y_pred·(1 - y_true)`` over ``axis`` (Keras's
+    naming of FP and FN; all axes by default). ``alpha = beta = 0.5`` is the Dice loss.
+
+    >>> from tapegrad import keras
+    >>> print(keras.losses.tversky([[1.0, 1.0, 0.0]], [[0.5, 1.0, 1.0]], alpha=0.7, beta=0.3).numpy().round(4))
+    0.3023
+    """
+    y_pred = _pred(y_pred)
+    y_true = _to(y_true, y_pred.dtype)
+    intersection = reduce_sum(y_true * y_pred, axis=axis)
+    fp = reduce_sum((1.0 - y_pred) * y_true, axis=axis)
+    fn = reduce_sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + fp * alpha + fn * beta + _to(_EPSILON, y_pred.dtype))
+
+
+def _pos_neg_masks(query: Tensor, key: Tensor, remove_diagonal: bool) -> tuple[Tensor, Tensor]:
+    """Keras's ``build_pos_neg_masks``: same-label pairs (less the diagonal), different-label pairs."""
+    query = reshape(query, [-1, 1]) if query.shape.rank == 1 else query
+    key = reshape(key, [-1, 1]) if key.shape.rank == 1 else key
+    positive = equal(query, transpose(key))
+    negative = logical_not(positive)
+    if remove_diagonal:
+        n, m = int(np.prod(query.shape.as_list())), int(np.prod(key.shape.as_list()))
+        positive = logical_and(positive, logical_not(cast(eye(n, m), "bool")))
+    return positive, negative
+
+
+def circle(y_true: Any, y_pred: Any, ref_labels: Any = None, ref_embeddings: Any = None,
+           remove_diagonal: bool = True, gamma: float = 80, margin: float = 0.4) -> Tensor:
+    """The Circle loss (Sun et al., 2020) of L2-normalised embeddings ``y_pred`` ``(batch, dim)``
+    with integer labels ``y_true`` ``(batch,)``, against ``ref_embeddings``/``ref_labels``
+    (default: the batch itself): per sample, ``softplus(logsumexp_pos + logsumexp_neg)`` of the
+    weighted cosine distances to the same-label and other-label references. The result carries a
+    mask (the positive losses) that a :class:`Loss` reduction uses, as Keras's does.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> emb = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [-0.6, 0.8]], np.float32)
+    >>> keras.losses.circle([0, 0, 1, 1], emb, gamma=2.0).numpy().round(4)
+    array([0.8577, 1.0097, 1.0097, 0.8577], dtype=float32)
+    """
+    y_pred = _to(y_pred)
+    y_true = _to(y_true, "int32")
+    ref_embeddings = y_pred if ref_embeddings is None else _to(ref_embeddings)
+    ref_labels = y_true if ref_labels is None else _to(ref_labels, "int32")
+    dt = y_pred.dtype
+    distances = maximum(1.0 - matmul(y_pred, transpose(ref_embeddings)), _to(0.0, dt))
+    positive, negative = _pos_neg_masks(y_true, ref_labels, remove_diagonal)
+    pos_f, neg_f = cast(positive, dt), cast(negative, dt)
+    pos_weights = maximum((margin + distances) * pos_f, _to(0.0, dt))
+    neg_weights = maximum((1.0 + margin - distances) * neg_f, _to(0.0, dt))
+    pos_wdists = -1.0 * gamma * pos_weights * (margin - distances)
+    neg_wdists = gamma * neg_weights * ((1.0 - margin) - distances)
+    minus_inf = _to(-np.inf, dt)
+    p_loss = reduce_logsumexp(where(positive, pos_wdists, minus_inf), axis=1)
+    n_loss = reduce_logsumexp(where(negative, neg_wdists, minus_inf), axis=1)
+    loss = softplus(p_loss + n_loss)
+    set_mask(loss, greater(loss, _to(0.0, dt)))
+    return loss
+
+
+def ctc(y_true: Any, y_pred: Any) -> Tensor:
+    """The CTC loss of integer label sequences ``y_true`` ``(batch, max_length)`` (0 is the blank,
+    which also pads) under logits ``y_pred`` ``(batch, frames, classes)``, every frame counted;
+    one ``-log p(labels)`` per sample.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.losses.ctc([[1, 0]], np.zeros((1, 3, 2), np.float32)).numpy().round(4)
+    array([0.2877], dtype=float32)
+    """
+    y_true, y_pred = _to(y_true), _to(y_pred)
+    if y_true.shape.rank != 2:
+        raise ValueError("Targets `y_true` are expected to be a tensor of shape `(batch_size, max_length)` "
+                         f"in integer format. Received: y_true.shape={tuple(y_true.shape.as_list())}")
+    if y_pred.shape.rank != 3:
+        raise ValueError("Logits `y_pred` are expected to be a tensor of shape `(batch_size, max_length, "
+                         f"num_classes)`. Received: y_pred.shape={tuple(y_pred.shape.as_list())}")
+    batch, frames = y_pred.shape[0], y_pred.shape[1]
+    label_length = cast(reduce_sum(cast(not_equal(y_true, _to(0, y_true.dtype)), "int32"), axis=-1), "int32")
+    logit_length = _to(np.full((batch,), frames, np.int32))
+    # Keras's TensorFlow backend computes in float32 and returns result_type(y_pred, float32)
+    logits = _to(y_pred, "float32")
+    loss = ctc_loss(cast(y_true, "int32"), logits, label_length, logit_length, logits_time_major=False,
+                    blank_index=0)
+    return cast(loss, "float64") if y_pred.dtype == _dt.float64 else loss
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
@@ -920,18 +1036,85 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         return _sparse_cce(y_true, y_pred, self.from_logits, self.ignore_class, self.axis)
 
 
+class CTC(LossFunctionWrapper):
+    """The CTC loss (:func:`ctc`), reduced.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> print(keras.losses.CTC()([[1, 0], [1, 1]], np.zeros((2, 3, 2), np.float32)).numpy().round(4))
+    1.1836
+    """
+
+    def __init__(self, reduction: Any = "sum_over_batch_size", name: str = "ctc", dtype: Any = None) -> None:
+        super().__init__(ctc, name=name, reduction=reduction, dtype=dtype)
+
+
+class Dice(LossFunctionWrapper):
+    """The Dice loss (:func:`dice`) over ``axis`` (all axes by default), reduced.
+
+    >>> from tapegrad import keras
+    >>> y_true = [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+    >>> y_pred = [[0.0, 1.0, 0.0, 1.0], [0.4, 0.0, 0.0, 0.9]]
+    >>> print(keras.losses.Dice()(y_true, y_pred).numpy().round(4))
+    0.6164
+    """
+
+    def __init__(self, reduction: Any = "sum_over_batch_size", name: str = "dice", axis: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=axis)
+        self.axis = axis
+
+
+class Tversky(LossFunctionWrapper):
+    """The Tversky loss (:func:`tversky`): ``alpha`` weighs false positives, ``beta`` false
+    negatives; reduced.
+
+    >>> from tapegrad import keras
+    >>> print(keras.losses.Tversky(alpha=0.7, beta=0.3)([[1.0, 1.0, 0.0]], [[0.5, 1.0, 1.0]]).numpy().round(4))
+    0.3023
+    """
+
+    def __init__(self, alpha: float = 0.5, beta: float = 0.5, reduction: Any = "sum_over_batch_size",
+                 name: str = "tversky", axis: Any = None, dtype: Any = None) -> None:
+        super().__init__(tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta,
+                         axis=axis)
+        self.alpha = alpha
+        self.beta = beta
+        self.axis = axis
+
+
+class Circle(LossFunctionWrapper):
+    """The Circle loss (:func:`circle`) of integer labels and L2-normalised embeddings, reduced
+    over the samples whose loss is positive (the mask :func:`circle` sets).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> emb = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [-0.6, 0.8]], np.float32)
+    >>> print(keras.losses.Circle(gamma=2.0)([0, 0, 1, 1], emb).numpy().round(4))
+    0.9337
+    """
+
+    def __init__(self, gamma: float = 80.0, margin: float = 0.4, remove_diagonal: bool = True,
+                 reduction: Any = "sum_over_batch_size", name: str = "circle", dtype: Any = None) -> None:
+        super().__init__(circle, name=name, reduction=reduction, dtype=dtype, gamma=gamma, margin=margin,
+                         remove_diagonal=remove_diagonal)
+        self.gamma = gamma
+        self.margin = margin
+        self.remove_diagonal = remove_diagonal
+
+
 # ---- look-up by name ---------------------------------------------------------------------------
 
 _CLASSES = (Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy,
             BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
             SparseCategoricalCrossentropy, MeanSquaredError, MeanAbsoluteError,
             MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity, LogCosh,
-            Huber, Hinge, SquaredHinge, CategoricalHinge)
+            Huber, Hinge, SquaredHinge, CategoricalHinge, CTC, Circle, Dice, Tversky)
 _FUNCTIONS = (kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
               categorical_crossentropy, categorical_focal_crossentropy,
               sparse_categorical_crossentropy, mean_squared_error, mean_absolute_error,
               mean_absolute_percentage_error, mean_squared_logarithmic_error, cosine_similarity,
-              log_cosh, huber, hinge, squared_hinge, categorical_hinge)
+              log_cosh, huber, hinge, squared_hinge, categorical_hinge, ctc, circle, dice, tversky)
 ALL_OBJECTS_DICT: dict[str, Any] = {o.__name__: o for o in _CLASSES + _FUNCTIONS}
 ALL_OBJECTS_DICT.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
                          "kld": kl_divergence, "KLD": kl_divergence,

@@ -28,6 +28,11 @@ array([[0.5, 1. ],
 from __future__ import annotations
 
 import builtins
+import re as _re
+import sys as _sys
+from importlib.machinery import ModuleSpec as _ModuleSpec
+import types as _types
+import warnings as _warnings
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -38,6 +43,7 @@ from ._engine import convert_to_tensor as _convert
 from ._engine import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
+from .backend import image_data_format as _image_data_format
 from ._engine import vectorized_map as _vectorized_map
 from ._engine import custom_gradient as _custom_gradient
 from ..ops import array as _a
@@ -51,7 +57,10 @@ from ..ops import reduction as _r
 from ..ops import segment as _seg
 from ..sparse._sparse_tensor import SparseTensor as _SparseTensor
 from ..sparse.ops import sparse_dense_matmul as _sparse_dense_matmul
+from ..ops import signal as _sig
 from ..ops import sort as _s
+from ._engine import apply as _apply
+from .. import autodiff as _autodiff
 from ..ops import special as _sp
 from . import _logits
 from ._keras_tensor import operation as _operation
@@ -1478,6 +1487,41 @@ def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", dat
     return out if last else _to_first(out)
 
 
+def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: Any = 1, padding: str = "valid",
+                    data_format: Any = None) -> Tensor:
+    """Patches of images (``size`` of 2 ints or one int) or volumes (``size`` of 3 ints), each
+    flattened into the channel axis in row-major order of its positions, then channels (Keras's
+    ``keras.ops.image.extract_patches``). ``strides`` default to ``size``; unbatched inputs
+    (``(H, W, C)``, ``(D, H, W, C)``) give unbatched patches.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.extract_patches(ops.ones((2, 20, 20, 3)), (5, 5)).shape
+    TensorShape([2, 4, 4, 75])
+    """
+    if not isinstance(size, int):
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"Invalid `size` argument. Expected an int or a tuple. Received: size={size} of type "
+                            f"{type(size).__name__}")
+        if len(size) not in (2, 3):
+            raise ValueError(f"Invalid `size` argument. Expected a tuple of length 2 or 3. Received: size={size} "
+                             f"with length {len(size)}")
+    n = 2 if isinstance(size, int) else len(size)
+    strides = strides or size
+    if n == 3 and not isinstance(strides, int) and len(strides) != 3:
+        raise ValueError(f"Invalid `strides` argument. Got: {strides}")
+    x = _t(images)
+    unbatched = x.shape.rank == n + 1
+    x = _a.expand_dims(x, 0) if unbatched else x
+    last = _channels_last(x, data_format or _image_data_format())
+    x = x if last else _to_last(x)
+    ones = [1]
+    out = _conv._patches(x, ones + _spatial(size, n) + ones, ones + _spatial(strides, n) + ones,
+                         ones + _spatial(dilation_rate, n) + ones, str(padding).upper(), n,
+                         "ExtractImagePatches" if n == 2 else "ExtractVolumePatches")
+    out = out if last else _to_first(out)
+    return _a.squeeze(out, [0]) if unbatched else out
+
+
 def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
                    data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
     """The depthwise 1-D or 2-D convolution: each input channel with its own ``kernel`` slice
@@ -1529,18 +1573,20 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: Any = None, sorted: b
 
 def segment_max(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
     """The maxima of ``data``'s rows by ``segment_ids`` (as :func:`segment_sum`)."""
-    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted)
+    return _segment(_seg.segment_max, _seg.unsorted_segment_max, data, segment_ids, num_segments, sorted, True)
 
 
-def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool) -> Tensor:
+def _segment(in_order: Any, any_order: Any, data: Any, ids: Any, num: Any, is_sorted: bool,
+             by_max: bool = False) -> Tensor:
     if is_sorted:
         if num is not None:
             raise ValueError("Argument `num_segments` cannot be set when sorted is True (as Keras's "
                              f"TensorFlow backend). Received: num_segments={num}, sorted={is_sorted}.")
         return in_order(_t(data), _t(ids))
     ids = _t(ids)
-    if num is None:
-        num = len(np.unique(convert_to_numpy(ids)))
+    if num is None:  # (Keras: segment_sum counts the distinct ids, the others take the largest + 1)
+        v = convert_to_numpy(ids)
+        num = int(v.max()) + 1 if by_max else len(np.unique(v))
     return any_order(_t(data), ids, int(num))
 
 
@@ -2005,6 +2051,1315 @@ def psnr(x1: Any, x2: Any, max_val: Any) -> Tensor:
     return _t(20.0, mse.dtype) * log10(_t(max_val, b.dtype)) - _t(10.0, mse.dtype) * log10(mse)
 
 
+# ---- keras.ops's remaining names: NumPy-like (keras.ops.numpy) ----------------------------------
+
+def _run(op: Any, *xs: Any, **p: Any) -> Tensor:
+    """``op`` (an integer-valued primitive of tapegrad.ops, without gradient) on ``xs``."""
+    return _apply(op, [_t(x) for x in xs], p)
+
+
+def _int_pair(x: Any, y: Any, what: str, bools: bool = True) -> list:
+    x, y = _strong_pair(x, y)
+    if x.dtype.is_floating or x.dtype.is_complex or (not bools and x.dtype.name == "bool"):
+        raise TypeError(f"Arguments to {what} must be integers{' (or bool)' if bools else ''}. Received: "
+                        f"dtype={x.dtype.name}.")
+    return [x, y]
+
+
+
+
+def bitwise_and(x: Any, y: Any) -> Tensor:
+    """The bitwise AND of integers.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bitwise_and([12, 10], [10, 6]).numpy()
+    array([8, 2], dtype=int32)
+    """
+    return _run(_m.bitwise_and_op, *_int_pair(x, y, "bitwise_and"))
+
+
+def bitwise_or(x: Any, y: Any) -> Tensor:
+    """The bitwise OR of integers."""
+    return _run(_m.bitwise_or_op, *_int_pair(x, y, "bitwise_or"))
+
+
+def bitwise_xor(x: Any, y: Any) -> Tensor:
+    """The bitwise XOR of integers."""
+    return _run(_m.bitwise_xor_op, *_int_pair(x, y, "bitwise_xor"))
+
+
+def bitwise_invert(x: Any) -> Tensor:
+    """The bitwise NOT of integers (``~x``; logical NOT of bools)."""
+    x = _t(x)
+    if x.dtype.is_floating or x.dtype.is_complex:
+        raise TypeError(f"Argument to bitwise_invert must be integer or bool. Received: dtype={x.dtype.name}.")
+    return _run(_m.invert_op, x)
+
+
+bitwise_not = bitwise_invert
+
+
+def _shift(fn: Any, x: Any, y: Any, what: str) -> Tensor:
+    x = _t(x)
+    if type(y) is int and x.dtype.name != "bool":
+        y = _t(np.asarray(y, x.dtype.as_numpy_dtype))
+    x, y = _int_pair(x, y, what, bools=False)
+    return _run(fn, x, y)
+
+
+def bitwise_left_shift(x: Any, y: Any) -> Tensor:
+    """``x << y`` for integers."""
+    return _shift(_m.left_shift_op, x, y, "bitwise_left_shift")
+
+
+def bitwise_right_shift(x: Any, y: Any) -> Tensor:
+    """``x >> y`` for integers (arithmetic for signed types)."""
+    return _shift(_m.right_shift_op, x, y, "bitwise_right_shift")
+
+
+left_shift = bitwise_left_shift
+right_shift = bitwise_right_shift
+
+
+def angle(x: Any) -> Tensor:
+    """The argument of complex ``x`` (0 or pi for reals), in floats.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.angle(np.array([1.0 + 1.0j, -2.0])).numpy().round(4)  # (Keras: complex128 with float is complex64)
+    array([0.7854, 3.1416], dtype=float32)
+    """
+    x = _t(x)
+    want = _floatx() if x.dtype.name == "int64" else _result_type(x.dtype.name, float)
+    return _sp.angle(_t(x, want))
+
+
+def fabs(x: Any) -> Tensor:
+    """``|x|``, integers and bools as floats."""
+    return _m.abs(_float(x))
+
+
+def _fminmax(pick: Any, x1: Any, x2: Any) -> Tensor:
+    a, b = _pair(x1, x2)
+    if not a.dtype.is_floating:
+        return pick(a, b)
+    na, nb = _sp.is_nan(a), _sp.is_nan(b)
+    out = pick(a, b)
+    out = _m.where(_m.logical_and(na, _m.logical_not(nb)), b, out)
+    return _m.where(_m.logical_and(nb, _m.logical_not(na)), a, out)
+
+
+def fmax(x1: Any, x2: Any) -> Tensor:
+    """The elementwise maximum, ignoring a NaN where the other operand is a number."""
+    return _fminmax(_m.maximum, x1, x2)
+
+
+def fmin(x1: Any, x2: Any) -> Tensor:
+    """The elementwise minimum, ignoring a NaN where the other operand is a number."""
+    return _fminmax(_m.minimum, x1, x2)
+
+
+
+
+def gcd(x1: Any, x2: Any) -> Tensor:
+    """The greatest common divisor of integers (of their absolute values)."""
+    return _run(_m.gcd_op, *_int_pair(x1, x2, "gcd", bools=False))
+
+
+def lcm(x1: Any, x2: Any) -> Tensor:
+    """The least common multiple of integers (0 where either is 0)."""
+    for v in (x1, x2):  # (each operand an integer, as Keras checks before promoting)
+        if type(v) is not int and not _t(v).dtype.is_integer:
+            raise TypeError(f"Arguments to lcm must be integers. Received: dtype={_t(v).dtype.name}.")
+    return _run(_m.lcm_op, *_int_pair(x1, x2, "lcm", bools=False))
+
+
+def heaviside(x1: Any, x2: Any) -> Tensor:
+    """The Heaviside step: 0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0``."""
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    if name == "bool":
+        raise TypeError("heaviside needs numbers: both arguments are bool; cast one to a numeric dtype.")
+    if name in ("int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        a, b = _t(a, _floatx()), _t(b, _floatx())
+    elif name in ("int64", "uint64"):
+        a, b = _t(a, "float64"), _t(b, "float64")
+    b = _a.broadcast_to(b, np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    zero, one = _m.zeros_like(b), _m.ones_like(b)
+    return _m.where(_m.less(a, _m.zeros_like(a)), zero, _m.where(_m.greater(a, _m.zeros_like(a)), one, b))
+
+
+def i0(x: Any) -> Tensor:
+    """The modified Bessel function of the first kind, order 0."""
+    x = _t(x)
+    name = x.dtype.name
+    want = "float64" if name in ("int64", "float64") else name if name in ("bfloat16", "float16") else _floatx()
+    return _sp.bessel_i0(_t(x, want))
+
+
+def ldexp(x1: Any, x2: Any) -> Tensor:
+    """``x1 * 2**x2`` for integer exponents ``x2``."""
+    x2 = _t(x2)
+    if not x2.dtype.is_integer:
+        raise TypeError(f"ldexp exponent must be an integer type. Received: x2 dtype={x2.dtype.name}.")
+    a = _t(x1)
+    want = _result_type(a.dtype.name, x2.dtype.name, float)
+    a = _t(a, want)
+    out = a * _m.pow(_m.ones_like(a) * _t(2.0, want), _t(x2, want))
+    return _m.where(_m.logical_or(_sp.is_inf(a), _m.equal(a, _m.zeros_like(a))), a + _m.zeros_like(out), out)
+
+
+def nextafter(x1: Any, x2: Any) -> Tensor:
+    """The next float after ``x1`` towards ``x2`` (taken in float64, then cast to the result type)."""
+    a, b = _t(x1), _t(x2)
+    want = _result_type(a.dtype.name, b.dtype.name, float)
+    return _m.cast(_sp.nextafter(_t(a, "float64"), _t(b, "float64")), want)
+
+
+def _window(fn: Any) -> Any:
+    def op(x: Any) -> Tensor:
+        n = int(convert_to_numpy(x))
+        return _t(np.asarray(fn(n), np.float64), _floatx())
+    return op
+
+
+def bartlett(x: Any) -> Tensor:
+    """The Bartlett (triangular) window of ``x`` points, in floatx.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bartlett(5).numpy()
+    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
+    """
+    return _window(np.bartlett)(x)
+
+
+def blackman(x: Any) -> Tensor:
+    """The Blackman window of ``x`` points, in floatx."""
+    return _window(np.blackman)(x)
+
+
+def hamming(x: Any) -> Tensor:
+    """The (symmetric) Hamming window of ``x`` points, in float32."""
+    return _sig.hamming_window(_t(x, "int32"), periodic=False)
+
+
+def hanning(x: Any) -> Tensor:
+    """The (symmetric) Hann window of ``x`` points, in float32."""
+    return _sig.hann_window(_t(x, "int32"), periodic=False)
+
+
+def kaiser(x: Any, beta: Any) -> Tensor:
+    """The Kaiser window of ``x`` points with shape parameter ``beta``, in float32."""
+    return _sig.kaiser_window(_t(x, "int32"), beta=beta)
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = False) -> Any:
+    """The count of each value of the non-negative integers ``x`` (summed ``weights`` instead when
+    given), at least ``minlength`` long; a 2-D ``x`` counts each row. ``sparse``: a SparseTensor
+    holding the values that occur.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.bincount([1, 1, 3]).numpy()
+    array([0, 2, 0, 1], dtype=int32)
+    """
+    x = _t(x)
+    want = "int32" if weights is None else _result_type(x.dtype.name, _t(weights).dtype.name)
+    if x.dtype.name not in ("int32", "int64"):
+        x = _t(x, "int32")
+    if weights is not None:
+        weights = _t(weights)
+        if weights.dtype.name not in ("int32", "int64", "float32", "float64"):
+            weights = _t(weights, "int32" if weights.dtype.is_integer or weights.dtype.name == "bool" else "float32")
+    axis = -1 if x.shape.rank == 2 else None
+    out = _m.cast(_seg.bincount(x, weights=weights, minlength=minlength, axis=axis,
+                                dtype=weights.dtype if weights is not None else "int32"), want)
+    if not sparse:
+        return out
+    present = convert_to_numpy(_seg.bincount(x, minlength=minlength, axis=axis)) > 0
+    where_ = np.argwhere(present).astype(np.int64)
+    return _SparseTensor(where_, _ix.gather_nd(out, _t(where_)), list(out.shape.as_list()))
+
+
+def column_stack(xs: Sequence) -> Tensor:
+    """1-D tensors as columns, 2-D ones as they are, joined along axis 1."""
+    xs = _promote(*xs, weak=False)
+    return _a.concat([_a.reshape(x, [-1, 1]) if x.shape.rank == 1 else x for x in xs], axis=1)
+
+
+def dsplit(x: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along axis 2 (depth)."""
+    return split(x, indices_or_sections, axis=2)
+
+
+def corrcoef(x: Any) -> Tensor:
+    """Pearson correlation coefficients of the rows of ``x`` (clipped to [-1, 1])."""
+    x = _t(x)
+    if x.dtype.name in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        x = _t(x, _floatx())
+    if x.shape.rank == 0:
+        return _t(np.nan, _floatx())
+    centered = x - _r.reduce_mean(x, axis=-1, keepdims=True)
+    cov = _la.matmul(centered, _la.adjoint(centered) if centered.shape.rank == 2 else centered) / _t(
+        float(x.shape[-1] - 1), x.dtype)
+    std_ = _m.sqrt(_m.real(_la.diag_part(cov)) if cov.shape.rank == 2 else _m.real(cov))
+    corr = cov / _m.cast(_la.tensordot(std_, std_, axes=0), cov.dtype)
+    if corr.dtype.is_complex:
+        return _m.complex_(_m.clip_by_value(_m.real(corr), -1.0, 1.0), _m.clip_by_value(_m.imag(corr), -1.0, 1.0))
+    return _m.clip_by_value(corr, _t(-1.0, corr.dtype), _t(1.0, corr.dtype))
+
+
+def correlate(x1: Any, x2: Any, mode: str = "valid") -> Tensor:
+    """The cross-correlation ``sum_j x1[k + j] * x2[j]`` of two 1-D tensors (``mode``: ``"valid"``,
+    ``"same"`` or ``"full"``)."""
+    if mode not in ("valid", "same", "full"):
+        raise ValueError(f"Invalid mode: '{mode}'. Mode must be one of: 'full', 'same', 'valid'.")
+    a, b = _strong_pair(x1, x2)
+    name = a.dtype.name
+    want = "float64" if name in ("int64", "float64") else name if name in ("bfloat16", "float16") else "float32"
+    a, b = _t(a, want), _t(b, want)
+    n, m = a.shape[0], b.shape[0]
+    if mode != "valid":
+        a = _a.pad(a, [[m - 1, m - 1]])
+    length = a.shape[0] - m + 1
+    windows = _ix.gather(a, _t((np.arange(max(length, 0))[:, None] + np.arange(m)[None, :]).astype(np.int32)))
+    out = _la.matmul(windows, _a.reshape(b, [m, 1]))[:, 0] if length > 0 else _a.reshape(a[:0], [0])
+    if mode == "same":
+        keep = builtins.max(n, m)
+        start = (n + m - 1 - keep) // 2
+        out = out[start:start + keep]
+    return out
+
+
+def cross(x1: Any, x2: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Tensor:
+    """The cross product of vectors of 2 or 3 components along ``axisa``/``axisb`` (``axis`` sets
+    all three); 2-component vectors give the z component only when both are 2-D.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]).numpy()
+    array([0., 0., 1.], dtype=float32)
+    """
+    a, b = _strong_pair(x1, x2)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    da, db = a.shape[-1], b.shape[-1]
+    for d in (da, db):
+        if d not in (2, 3):
+            raise ValueError(f"Incompatible dimensions for cross product (dimension must be 2 or 3); got {d}.")
+
+    def three(v: Tensor) -> Tensor:
+        return _a.pad(v, [[0, 0]] * (v.shape.rank - 1) + [[0, 1]]) if v.shape[-1] == 2 else v
+    a, b = three(a), three(b)
+    shape_ = np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list()))
+    c = _la.cross(_a.broadcast_to(a, shape_), _a.broadcast_to(b, shape_))
+    if da == 2 and db == 2:
+        return c[..., 2]
+    return moveaxis(c, -1, axisc)
+
+
+def digitize(x: Any, bins: Any) -> Tensor:
+    """The index of the bin of each entry of ``x``: ``i`` with ``bins[i-1] <= x < bins[i]`` (int32)."""
+    x = _t(x)
+    name = x.dtype.name
+    if name in ("bool", "int8", "int16", "uint8", "uint16"):
+        x = _t(x, "int32")
+    elif name == "uint32":
+        x = _t(x, "int64")
+    elif name in ("bfloat16", "float16"):
+        x = _t(x, "float32")
+    edges = np.asarray([float(b) for b in convert_to_numpy(bins)], np.float64)
+    return _run(_m.bucketize_op, x, edges=edges)
+
+
+
+
+def _spaced(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any, axis: int) -> Tensor:
+    """``start + (stop - start) * t`` for ``num`` steps ``t`` in [0, 1] on a new ``axis``
+    (differentiable in ``start`` and ``stop``)."""
+    lo, hi = _t(start, dtype), _t(stop, dtype)
+    shape_ = np.broadcast_shapes(tuple(lo.shape.as_list()), tuple(hi.shape.as_list()))
+    lo, hi = _a.broadcast_to(lo, shape_), _a.broadcast_to(hi, shape_)
+    ax = axis % (len(shape_) + 1)
+    steps = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    t_ = _t(steps.reshape([num if i == ax else 1 for i in builtins.range(len(shape_) + 1)]), dtype)
+    lo, hi = _a.expand_dims(lo, ax), _a.expand_dims(hi, ax)
+    return lo + (hi - lo) * t_
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Tensor:
+    """``num`` numbers evenly spaced on a log scale from ``start`` to ``stop`` (sign of ``start``)."""
+    want = dtype or _floatx()
+    s0 = _t(start)
+    out = _m.exp(_spaced(_m.log(_t(_m.abs(s0), want)), _m.log(_t(_m.abs(_t(stop)), want)), num, endpoint, want,
+                         axis))
+    return out * _m.sign(_t(s0, want))
+
+
+def histogram(x: Any, bins: int = 10, range: Any = None) -> tuple:  # noqa: A002 (keras.ops's name)
+    """The counts of the 1-D ``x`` in ``bins`` equal bins over ``range`` (default: x's min to max),
+    and the ``bins + 1`` edges, both in ``x``'s dtype."""
+    x = _t(x)
+    if x.shape.rank != 1:
+        raise ValueError(f"Input tensor must be 1-dimensional. Received: input.shape={tuple(x.shape.as_list())}")
+    if not isinstance(bins, int) or bins <= 0:
+        raise ValueError(f"Argument `bins` should be a positive integer. Received: bins={bins}")
+    v = convert_to_numpy(x)
+    lo, hi = (v.min(), v.max()) if range is None else range
+    edges = np.linspace(np.float64(lo), np.float64(hi), bins + 1).astype(v.dtype)
+    kept = v[(v >= lo) & (v <= hi)]
+    idx = np.searchsorted(edges[1:-1], kept, side="right")
+    return _t(np.bincount(idx, minlength=bins).astype(v.dtype)), _t(edges)
+
+
+def rot90(array: Any, k: int = 1, axes: tuple = (0, 1)) -> Tensor:
+    """``array`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis
+    towards the second).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.rot90([[1, 2], [3, 4]]).numpy()
+    array([[2, 4],
+           [1, 3]], dtype=int32)
+    """
+    x = _t(array)
+    if x.shape.rank < 2:
+        raise ValueError(f"Input array must have at least 2 dimensions. Received: array.ndim={x.shape.rank}")
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"Invalid axes: {axes}. Axes must be a tuple of two different dimensions.")
+    a0, a1 = (int(a) % x.shape.rank for a in axes)
+    k = k % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return _a.reverse(x, [a0, a1])
+    perm = list(builtins.range(x.shape.rank))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    return _a.transpose(_a.reverse(x, [a1]), perm) if k == 1 else _a.reverse(_a.transpose(x, perm), [a1])
+
+
+def select(condlist: Sequence, choicelist: Sequence, default: Any = 0) -> Tensor:
+    """From the first ``condlist[i]`` true at each place, ``choicelist[i]``; ``default`` where none is."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"condlist and choicelist must have the same length; got {len(condlist)} and "
+                         f"{len(choicelist)}.")
+    if not condlist:
+        raise ValueError("select needs at least one condition and choice.")
+    conds = [_t(c, "bool") for c in condlist]
+    choices = _promote(*choicelist, weak=False)
+    out = _t(default, choices[0].dtype)
+    shape_ = np.broadcast_shapes(*[tuple(v.shape.as_list()) for v in conds + choices + [out]])
+    out = _a.broadcast_to(out, shape_)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        out = _m.where(_a.broadcast_to(c, shape_), _a.broadcast_to(v, shape_), out)
+    return out
+
+
+def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Tensor:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule (at points ``x``, or ``dx`` apart)."""
+    y = _t(y)
+    want = _result_type(y.dtype.name, float)
+    y = moveaxis(_t(y, want), axis, -1)
+    if x is None:
+        step = _t(dx, want)
+    else:
+        step = moveaxis(diff(_t(x, want), axis=axis), axis, -1)
+    return _r.reduce_sum(_t(0.5, want) * (y[..., 1:] + y[..., :-1]) * step, axis=-1)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803
+    """The Vandermonde matrix of the 1-D ``x``: its columns the powers ``N-1, ..., 0`` of ``x``
+    (``0, ..., N-1`` with ``increasing``)."""
+    x = _t(x)
+    if x.shape.rank != 1:
+        raise ValueError(f"Input tensor must be 1-dimensional. Received: input.shape={tuple(x.shape.as_list())}")
+    n = x.shape[0] if N is None else int(N)
+    if n < 0:
+        raise ValueError(f"Argument 'N' must be nonnegative. Received: N={N}")
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    work = _result_type(x.dtype.name, "float32")
+    return _m.cast(_m.pow(_t(_a.expand_dims(x, -1), work), _t(powers.astype(np.float64), work)), x.dtype.name)
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple:
+    """The coordinates in an array of ``shape`` of the flat ``indices`` (one tensor per axis)."""
+    if builtins.any(d is None for d in shape):
+        raise ValueError(f"`shape` argument cannot contain `None`. Received: shape={shape}")
+    idx = _t(indices)
+    coords = []
+    for d in reversed(list(shape)):
+        dim = _t(np.asarray(d, idx.dtype.as_numpy_dtype))
+        coords.append(_m.floormod(idx, dim))
+        idx = _m.floordiv(idx, dim)
+    return tuple(reversed(coords))
+
+
+def _unique_arrays(v: np.ndarray, axis: Any, is_sorted: bool) -> tuple:
+    vals, index, inverse, counts = np.unique(v, return_index=True, return_inverse=True, return_counts=True,
+                                             axis=axis)
+    if not is_sorted:  # (order of first occurrence)
+        order = np.argsort(index, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        vals, index, counts, inverse = np.take(vals, order, axis=0 if axis is None else axis), index[order], \
+            counts[order], rank[inverse.reshape(-1)]
+    return vals, index.astype(np.int32), inverse.reshape(-1).astype(np.int32), counts.astype(np.int32)
+
+
+def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, axis: Any = None, size: Any = None, fill_value: Any = None) -> Any:
+    """The distinct values of ``x`` (flattened, or the distinct slices along ``axis``), sorted (or
+    in order of first occurrence), with where each first occurs, the inverse mapping and the
+    counts when asked; ``size`` pads (with ``fill_value``, default 0) or truncates to that many.
+
+    >>> from tapegrad.keras import ops
+    >>> values, counts = ops.unique([3, 1, 3, 2], return_counts=True)
+    >>> values.numpy(), counts.numpy()
+    (array([1, 2, 3], dtype=int32), array([1, 1, 2], dtype=int32))
+    """
+    t_ = _t(x)
+    v = convert_to_numpy(t_)
+    ax = None if axis is None else int(axis) % v.ndim
+    vals, index, inverse, counts = _unique_arrays(v, ax, sorted)
+    if axis is None:
+        inverse = inverse.reshape(v.shape)
+    if size is not None:
+        have = vals.shape[0 if ax is None else ax]
+        keep = builtins.min(have, size)
+        vals = np.take(vals, np.arange(keep), axis=0 if ax is None else ax)
+        index, counts = index[:keep], counts[:keep]
+        extra = size - keep
+        if extra:
+            widths = [(0, 0)] * vals.ndim
+            widths[0 if ax is None else ax] = (0, extra)
+            vals = np.pad(vals, widths, constant_values=0 if fill_value is None else fill_value)
+            index = np.pad(index, (0, extra), constant_values=1)
+            counts = np.pad(counts, (0, extra))
+    out = [_t(vals)]
+    if return_index:
+        out.append(_t(index))
+    if return_inverse:
+        out.append(_t(inverse))
+    if return_counts:
+        out.append(_t(counts))
+    return tuple(out) if len(out) > 1 else out[0]
+
+
+def view(x: Any, dtype: Any = None) -> Tensor:
+    """``x``'s bytes read as ``dtype`` (the last axis grows or shrinks by the ratio of item sizes)."""
+    x = _t(x)
+    new = _dt.as_dtype(dtype or x.dtype)
+    old_size, new_size = x.dtype.size, new.size
+    shape_ = x.shape.as_list()
+    last = shape_[-1] if shape_ else -1
+    if (last == -1 and old_size != new_size) or (last * old_size) % new_size:
+        raise ValueError(f"Cannot view array of shape {tuple(shape_)} and dtype {x.dtype.name} as dtype "
+                         f"{new.name} because the total number of bytes is not divisible by the new itemsize.")
+    if old_size == new_size:
+        return _a.bitcast(x, new)
+    if old_size > new_size:
+        return _a.reshape(_a.bitcast(x, new), shape_[:-1] + [last * (old_size // new_size)])
+    ratio = new_size // old_size
+    return _a.bitcast(_a.reshape(x, shape_[:-1] + [last // ratio, ratio]), new)
+
+
+
+
+def argpartition(x: Any, kth: int, axis: int = -1) -> Tensor:
+    """Indices that partition ``x`` along ``axis``: the ``kth`` entry in its sorted place, the
+    smaller ones before it and the larger after it, each side in no particular order (int32)."""
+    x = _t(x)
+    if axis is None:
+        x, axis = _a.reshape(x, [-1]), 0
+    return _apply(_s.argpartition_op, [x], {"kth": int(kth), "axis": int(axis)})
+
+
+def vectorize(pyfunc: Any, *, excluded: Any = None, signature: str | None = None) -> Any:
+    """``pyfunc`` made to map over its arguments' leading (broadcast) axes, as ``numpy.vectorize``:
+    with no ``signature`` it takes scalars; with one such as ``"(m,n),(n)->(m)"`` arrays with those
+    core axes. Arguments at the positions in ``excluded`` pass through unmapped."""
+    if not callable(pyfunc):
+        raise ValueError(f"Expected argument `pyfunc` to be a callable. Received: pyfunc={pyfunc}")
+    excluded = set(excluded or ())
+    core_in: list = []
+    if signature is not None:
+        m_ = _re.fullmatch(r"\s*((?:\([\w,\s]*\),?\s*)*)->\s*((?:\([\w,\s]*\),?\s*)*)", signature)
+        if m_ is None:
+            raise ValueError(f"Invalid signature: {signature!r}; expected one like '(m,n),(n)->(m)'.")
+        parse = (lambda part: [[d.strip() for d in g.split(",") if d.strip()]
+                               for g in _re.findall(r"\(([^)]*)\)", part)])
+        core_in = parse(m_.group(1))  # (the outputs' core axes follow from pyfunc's results)
+
+    def mapped(*args: Any) -> Any:
+        moving = [i for i in builtins.range(len(args)) if i not in excluded]
+        if core_in and len(core_in) != len(moving):
+            raise TypeError(f"wrong number of positional arguments: expected {len(core_in)} (signature "
+                            f"{signature!r}), got {len(moving)}.")
+        ts = {i: _t(args[i]) for i in moving}
+        cores = {i: (len(core_in[k]) if core_in else 0) for k, i in enumerate(moving)}
+        loop = np.broadcast_shapes(*[tuple(ts[i].shape.as_list()[:ts[i].shape.rank - cores[i]]) for i in moving])
+        flat = {i: _a.reshape(_a.broadcast_to(ts[i], list(loop) + ts[i].shape.as_list()[ts[i].shape.rank - cores[i]:]),
+                              [-1] + ts[i].shape.as_list()[ts[i].shape.rank - cores[i]:]) for i in moving}
+
+        def one(elems: Any) -> Any:
+            call = list(args)
+            for i, e in zip(moving, elems):
+                call[i] = e
+            return pyfunc(*call)
+        out = _vectorized_map(one, tuple(flat[i] for i in moving))
+        return _nest.map_structure(lambda o: _a.reshape(o, list(loop) + o.shape.as_list()[1:]), out)
+    mapped.__name__ = getattr(pyfunc, "__name__", "vectorized")
+    mapped.__doc__ = getattr(pyfunc, "__doc__", None)
+    return mapped
+
+
+def _nan_arg(fn: Any, fill: float) -> Any:
+    def op(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return fn(x, axis=axis, keepdims=keepdims)
+        nan = _sp.is_nan(x)
+        found = fn(_m.where(nan, _m.zeros_like(x) + _t(fill, x.dtype), x), axis=axis, keepdims=keepdims)
+        none = _r.reduce_all(nan, axis=_axis(axis), keepdims=keepdims)
+        return _m.where(none, _m.zeros_like(found) - _t(1, found.dtype), found)
+    return op
+
+
+nanargmax = _nan_arg(argmax, -np.inf)
+nanargmax.__name__ = "nanargmax"
+nanargmax.__doc__ = "The index of the maximum over ``axis``, NaNs left out (-1 where all are NaN)."
+nanargmin = _nan_arg(argmin, np.inf)
+nanargmin.__name__ = "nanargmin"
+nanargmin.__doc__ = "The index of the minimum over ``axis``, NaNs left out (-1 where all are NaN)."
+
+
+def nancumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """The cumulative sum along ``axis`` (flattened when None), NaNs counted as 0."""
+    return cumsum(nan_to_num(x, posinf=np.inf, neginf=-np.inf), axis=axis, dtype=dtype)
+
+
+def nancumprod(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """The cumulative product along ``axis`` (flattened when None), NaNs counted as 1."""
+    return cumprod(nan_to_num(x, nan=1.0, posinf=np.inf, neginf=-np.inf), axis=axis, dtype=dtype)
+
+
+def nanprod(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The product over ``axis``, NaNs counted as 1."""
+    x = _t(x)
+    if x.dtype.is_floating:
+        x = _m.where(_sp.is_nan(x), _m.ones_like(x), x)
+    return prod(x, axis=axis, keepdims=keepdims)
+
+
+def nanvar(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The variance over ``axis`` of the entries that are not NaN."""
+    x = _t(x)
+    x = _t(x, _result_type(x.dtype.name, float))
+    ok = _m.logical_not(_sp.is_nan(x))
+    zeros_ = _m.zeros_like(x)
+    count_all = _r.reduce_sum(_m.cast(ok, x.dtype.name), axis=_axis(axis), keepdims=True)
+    mean_ = _r.reduce_sum(_m.where(ok, x, zeros_), axis=_axis(axis), keepdims=True) / count_all
+    centered = _m.where(ok, x - mean_, zeros_)
+    sq = _m.real(centered * _m.conj(centered)) if x.dtype.is_complex else _m.square(centered)
+    count = _r.reduce_sum(_m.cast(ok, sq.dtype.name), axis=_axis(axis), keepdims=keepdims)
+    return _r.reduce_sum(sq, axis=_axis(axis), keepdims=keepdims) / count
+
+
+def nanstd(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The standard deviation over ``axis`` of the entries that are not NaN."""
+    return _m.sqrt(nanvar(x, axis=axis, keepdims=keepdims))
+
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def nanquantile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """The ``q``-th quantiles over ``axis`` of the entries that are not NaN (NaN where all are):
+    the axes of ``q`` come first, as in :func:`quantile`.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.nanquantile([[1.0, np.nan, 3.0, 4.0]], 0.5, axis=1).numpy()
+    array([3.], dtype=float32)
+    """
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"Invalid `method`: {method!r}; expected 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'.")
+    x = _t(x)
+    qs = np.asarray(convert_to_numpy(q), np.float32).astype(np.float64)  # (Keras takes q in floatx)
+    rank = x.shape.rank
+    if axis is not None and (axis == () or axis == []):
+        return x
+    axes = list(builtins.range(rank)) if axis is None else sorted(
+        int(a) % rank for a in ([axis] if isinstance(axis, int) else axis))
+    others = [i for i in builtins.range(rank) if i not in axes]
+    rows = _a.reshape(_a.transpose(x, others + axes), [-1, int(np.prod([x.shape[i] for i in axes]))])
+    work = rows if rows.dtype.is_floating else _t(rows, _floatx())
+    nan = _sp.is_nan(work)
+    valid = _r.reduce_sum(_m.cast(_m.logical_not(nan), "int32"), axis=1)  # (batch,)
+    ys = _s.sort(_m.where(nan, _m.zeros_like(work) + _t(np.inf, work.dtype), work), axis=-1)
+    nv = np.asarray(convert_to_numpy(valid), np.float64)
+    exact = (np.maximum(nv, 1) - 1)[:, None] * qs.reshape(1, -1)  # (batch, nq)
+    top = np.maximum(nv - 1, 0)[:, None]
+
+    def at(idx: np.ndarray) -> Tensor:
+        return _ix.gather(ys, _t(np.clip(idx, 0, top).astype(np.int32)), axis=1, batch_dims=1)
+    if method == "lower":
+        out = at(np.floor(exact))
+    elif method == "higher":
+        out = at(np.ceil(exact))
+    elif method == "nearest":
+        out = at(np.round(exact))
+    elif method == "midpoint":
+        out = _t(0.5, ys.dtype) * (at(np.floor(exact)) + at(np.ceil(exact)))
+    else:
+        larger = np.minimum(np.ceil(exact), top)
+        smaller = np.maximum(larger - 1, 0)
+        larger = np.minimum(smaller + 1, top)
+        frac = _t((larger - exact).astype(ys.dtype.as_numpy_dtype))
+        out = at(larger) * (_t(1, ys.dtype) - frac) + at(smaller) * frac
+    out = _m.where(_t((nv == 0)[:, None] + np.zeros(out.shape.as_list(), bool)),
+                   _m.zeros_like(out) + _t(np.nan, out.dtype), out)
+    out = _t(out, x.dtype.name) if x.dtype.is_floating else out
+    out = _a.reshape(_a.transpose(out, [1, 0]), list(qs.shape) + [x.shape[i] for i in others])
+    if keepdims:
+        for ax in axes:
+            out = _a.expand_dims(out, ax + qs.ndim)
+    return out
+
+
+def nanmedian(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The median over ``axis`` of the entries that are not NaN."""
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def nanpercentile(x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: bool = False) -> Tensor:
+    """:func:`nanquantile` with ``q`` in percent."""
+    return nanquantile(x, np.asarray(convert_to_numpy(q), np.float32) / np.float32(100.0), axis=axis,
+                       method=method, keepdims=keepdims)
+
+
+# ---- keras.ops.math: segments, FFTs, STFT, framing ----------------------------------------------
+
+def segment_min(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The minima of ``data``'s rows by ``segment_ids`` (``num_segments`` default: the largest id + 1)."""
+    return _segment(_seg.segment_min, _seg.unsorted_segment_min, data, segment_ids, num_segments, sorted, True)
+
+
+def segment_prod(data: Any, segment_ids: Any, num_segments: Any = None, sorted: bool = False) -> Tensor:  # noqa: A002
+    """The products of ``data``'s rows by ``segment_ids`` (``num_segments`` default: the largest id + 1)."""
+    return _segment(_seg.segment_prod, _seg.unsorted_segment_prod, data, segment_ids, num_segments, sorted, True)
+
+
+def extract_sequences(x: Any, sequence_length: int, sequence_stride: int) -> Tensor:
+    """The windows of ``sequence_length`` entries, ``sequence_stride`` apart, of ``x``'s last axis
+    (a new axis of windows before it)."""
+    return _sig.frame(_t(x), frame_length=sequence_length, frame_step=sequence_stride, axis=-1, pad_end=False)
+
+
+def _complex_of(x: Any) -> Tensor:
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError(f"Input `x` should be a tuple of two tensors - real and imaginary. Received: x={x}")
+    re_, im_ = _t(x[0]), _t(x[1])
+    if re_.shape.as_list() != im_.shape.as_list():
+        raise ValueError("Input `x` should be a tuple of two tensors - real and imaginary. Both the real and "
+                         f"imaginary parts should have the same shape. Received: x[0].shape = "
+                         f"{tuple(re_.shape.as_list())}, x[1].shape = {tuple(im_.shape.as_list())}")
+    if not re_.dtype.is_floating or not im_.dtype.is_floating:
+        raise ValueError(f"At least one tensor in input `x` is not of type float. Received: x={x}.")
+    return _m.complex_(re_, im_)
+
+
+def _parts(z: Tensor) -> tuple:
+    return _m.real(z), _m.imag(z)
+
+
+def fft(x: tuple) -> tuple:
+    """The FFT over the last axis of the complex tensor given as ``(real, imag)``; returns
+    ``(real, imag)``.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> re, im = ops.fft((np.array([1.0, 0.0, 0.0, 0.0]), np.zeros(4)))
+    >>> re.numpy()
+    array([1., 1., 1., 1.])
+    """
+    return _parts(_sig.fft(_complex_of(x)))
+
+
+def fft2(x: tuple) -> tuple:
+    """The 2-D FFT over the last two axes of ``(real, imag)``; returns ``(real, imag)``."""
+    return _parts(_sig.fft2d(_complex_of(x)))
+
+
+def ifft2(x: tuple) -> tuple:
+    """The inverse 2-D FFT over the last two axes of ``(real, imag)``; returns ``(real, imag)``."""
+    return _parts(_sig.ifft2d(_complex_of(x)))
+
+
+def rfft(x: Any, fft_length: int | None = None) -> tuple:
+    """The FFT of the real ``x`` over its last axis (``fft_length`` points), the
+    ``fft_length // 2 + 1`` non-negative frequencies as ``(real, imag)``."""
+    return _parts(_sig.rfft(_t(x), fft_length=None if fft_length is None else [fft_length]))
+
+
+def irfft(x: tuple, fft_length: int | None = None) -> Tensor:
+    """The inverse of :func:`rfft`: a real signal of ``fft_length`` points from ``(real, imag)``."""
+    return _sig.irfft(_complex_of(x), fft_length=None if fft_length is None else [fft_length])
+
+
+def _stft_window(window: Any, sequence_length: int, fft_length: int, dtype: Any) -> Any:
+    if window is None:
+        return None
+    if isinstance(window, str):
+        if window not in ("hann", "hamming"):
+            raise ValueError("If a string is passed to `window`, it must be one of `\"hann\"`, `\"hamming\"`. "
+                             f"Received: window={window}")
+        make = _sig.hann_window if window == "hann" else _sig.hamming_window
+        win = make(sequence_length, periodic=True, dtype=dtype)
+    else:
+        win = _t(window, dtype)
+    if win.shape.rank != 1 or win.shape[-1] != sequence_length:
+        raise ValueError(f"The shape of `window` must be equal to [sequence_length]. Received: window shape="
+                         f"{tuple(win.shape.as_list())}")
+    left = (fft_length - sequence_length) // 2
+    return _a.pad(win, [[left, fft_length - sequence_length - left]])
+
+
+def stft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, window: Any = "hann",
+         center: bool = True) -> tuple:
+    """The short-time Fourier transform of the real ``x`` over its last axis, ``(real, imag)`` of
+    shape ``(..., frames, fft_length // 2 + 1)``; ``center`` pads ``fft_length // 2`` on each side
+    by reflection; ``window``: ``"hann"``, ``"hamming"``, an array of ``sequence_length`` or None.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> real, imag = ops.stft(np.zeros(16, np.float32), 8, 4, 8)
+    >>> real.shape
+    TensorShape([5, 5])
+    """
+    x = _t(x)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"Invalid input type. Expected `float32` or `float64`. Received: input type={x.dtype.name}")
+    if fft_length < sequence_length:
+        raise ValueError("`fft_length` must equal or larger than `sequence_length`. Received: sequence_length="
+                         f"{sequence_length}, fft_length={fft_length}")
+    win = _stft_window(window, sequence_length, fft_length, x.dtype)
+    if center:
+        x = _a.pad(x, [[0, 0]] * (x.shape.rank - 1) + [[fft_length // 2, fft_length // 2]], mode="REFLECT")
+    out = _sig.stft(x, frame_length=fft_length, frame_step=sequence_stride, fft_length=fft_length,
+                    window_fn=None if win is None else (lambda n, dtype: win))
+    return _parts(out)
+
+
+def istft(x: tuple, sequence_length: int, sequence_stride: int, fft_length: int, length: int | None = None,
+          window: Any = "hann", center: bool = True) -> Tensor:
+    """The inverse of :func:`stft` from ``(real, imag)``: the signal (``length`` samples when given)."""
+    z = _complex_of(x)
+    dtype_ = _m.real(z).dtype
+    expected = fft_length + sequence_stride * (z.shape[-2] - 1)
+    win = _stft_window(window, sequence_length, fft_length, dtype_)
+    window_fn = None if win is None else _sig.inverse_stft_window_fn(sequence_stride, lambda n, dtype: win)
+    out = _sig.inverse_stft(z, frame_length=fft_length, frame_step=sequence_stride, fft_length=fft_length,
+                            window_fn=window_fn)
+    start = fft_length // 2 if center else 0
+    end = start + length if length is not None else expected - fft_length // 2 if center else expected
+    return out[..., start:end]
+
+
+def view_as_complex(x: Any) -> Tensor:
+    """The complex64 tensor whose real and imaginary parts are the last axis (of size 2) of ``x``."""
+    x = _t(x)
+    if x.shape.rank < 1 or x.shape[-1] != 2:
+        raise ValueError(f"Last dimension of input must be size 2 (real and imaginary). Received shape: "
+                         f"{tuple(x.shape.as_list())}")
+    return _m.complex_(_t(x[..., 0], "float32"), _t(x[..., 1], "float32"))
+
+
+def view_as_real(x: Any) -> Tensor:
+    """The real and imaginary parts of ``x`` stacked on a new last axis."""
+    x = _t(x)
+    return _a.stack([real(x), imag(x)], axis=-1)
+
+
+def gammainc(x1: Any, x2: Any) -> Tensor:
+    """The regularized lower incomplete gamma function ``P(x1, x2)``."""
+    a, b = _t(x1), _t(x2)
+    want = _result_type(a.dtype.name, b.dtype.name, float)
+    work = "float32" if want in ("float16", "bfloat16") else want
+    return _m.cast(_sp.igamma(_t(a, work), _t(b, work)), want)
+
+
+# ---- keras.ops.nn: more activations, normalization, convolutions, pooling, CTC ------------------
+
+def sparse_sigmoid(x: Any) -> Tensor:
+    """0 below -1, 1 above 1, ``(x + 1) / 2`` between (float input)."""
+    x = _t(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"sparse_sigmoid needs a float tensor; received dtype={x.dtype.name}: cast it first.")
+    zero, one = _m.zeros_like(x), _m.ones_like(x)
+    return _m.where(_m.less_equal(x, -one), zero, _m.where(_m.greater_equal(x, one), one,
+                                                          _t(0.5, x.dtype) * (x + one)))
+
+
+def sparsemax(x: Any, axis: int = -1) -> Tensor:
+    """The Euclidean projection of ``x`` onto the probability simplex along ``axis`` (a softmax
+    with exact zeros).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.sparsemax([[1.0, 2.0, 0.1]]).numpy()
+    array([[0., 1., 0.]], dtype=float32)
+    """
+    x = _t(x)
+    rank = x.shape.rank
+    ax = axis % rank
+    ordered = _a.reverse(_s.sort(x, axis=ax), [ax])
+    csum = _m.cumsum(ordered, axis=ax)
+    r = np.arange(1, x.shape[ax] + 1).reshape([-1 if i == ax else 1 for i in builtins.range(rank)])
+    r = _t(r.astype(x.dtype.as_numpy_dtype))
+    support = _m.greater(ordered - (csum - _m.ones_like(csum)) / r, _m.zeros_like(csum))
+    k = _r.reduce_sum(_m.cast(support, x.dtype.name), axis=ax, keepdims=True)
+    tau = (_r.reduce_sum(_m.where(support, csum, _m.zeros_like(csum)), axis=ax, keepdims=True) - _t(1, x.dtype)) / k
+    return _m.maximum(x - tau, _m.zeros_like(x))
+
+
+def polar(abs_: Any, angle: Any) -> Tensor:
+    """The complex numbers ``abs_ * (cos(angle) + i sin(angle))``."""
+    r_, th = _strong_pair(abs_, angle)
+    r_, th = _float(r_), _float(th)
+    return _m.complex_(r_ * _m.cos(th), r_ * _m.sin(th))
+
+
+def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1, epsilon: float | None = None,
+                        **kwargs: Any) -> Tensor:
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` with the statistics over ``axis`` of each
+    example (computed in at least float32; ``epsilon`` default 1e-7)."""
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"layer_normalization got unexpected keyword arguments {sorted(kwargs)}.")
+    eps = 1e-7 if epsilon is None else epsilon
+    x = _t(x)
+    original = x.dtype.name
+    x = _t(x, _result_type(original, "float32"))
+    rank = x.shape.rank
+    axes = sorted(a % rank for a in ([axis] if isinstance(axis, int) else axis))
+    shape_ = [x.shape[i] if i in axes else 1 for i in builtins.range(rank)]
+
+    def along(v: Any) -> Any:
+        if v is None:
+            return None
+        v = _t(v, x.dtype)
+        return _a.reshape(v, shape_) if v.shape.rank != rank and axes != [rank - 1] else v
+    gamma, beta = along(gamma), along(beta)
+    if rms_scaling:
+        _warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the "
+                      "input by the variance, not the root mean square. To correctly use RMS Normalization, "
+                      "please use `keras.ops.rms_normalization` / `keras.ops.nn.rms_normalization` instead.")
+        inv = _m.rsqrt(_r.reduce_variance(x, axis=axes, keepdims=True) + _t(eps, x.dtype))
+        out = x * inv if gamma is None else x * inv * gamma
+    else:
+        mean_, var_ = moments(x, axes=axes, keepdims=True)
+        inv = _m.rsqrt(var_ + _t(eps, x.dtype))
+        if gamma is not None:
+            inv = inv * gamma
+        res = -mean_ * inv
+        if beta is not None:
+            res = res + beta
+        out = x * inv + res
+    return _m.cast(out, original)
+
+
+def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") -> Tensor:
+    """Moves ``block_size`` x ``block_size`` blocks of channels into space (4-D ``x``)."""
+    x = _t(x)
+    if _channels_last(x, data_format):
+        return _nn.depth_to_space(x, block_size, data_format="NHWC")
+    return _a.transpose(_nn.depth_to_space(_a.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") -> Tensor:
+    """Moves ``block_size`` x ``block_size`` blocks of space into channels (4-D ``x``)."""
+    x = _t(x)
+    if _channels_last(x, data_format):
+        return _nn.space_to_depth(x, block_size, data_format="NHWC")
+    return _a.transpose(_nn.space_to_depth(_a.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def _pair_of(v: Any) -> tuple:
+    return (int(v), int(v)) if isinstance(v, (int, np.integer)) else tuple(int(u) for u in v)
+
+
+def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+    """The sliding blocks of a ``(N, C, H, W)`` image as columns: ``(N, C * kh * kw, blocks)``
+    (PyTorch's ``unfold``, im2col)."""
+    x = _t(x)
+    if x.shape.rank != 4:
+        raise ValueError(f"unfold expects a 4-D (N, C, H, W) input; got shape {tuple(x.shape.as_list())}.")
+    k, d, p_, st = _pair_of(kernel_size), _pair_of(dilation), _pair_of(padding), _pair_of(stride)
+    n, c = x.shape[0], x.shape[1]
+    if builtins.any(v > 0 for v in p_):
+        x = _a.pad(x, [[0, 0], [0, 0], [p_[0], p_[0]], [p_[1], p_[1]]])
+    patches = _conv._patches(_a.transpose(x, [0, 2, 3, 1]), [1, k[0], k[1], 1], [1, st[0], st[1], 1],
+                             [1, d[0], d[1], 1], "VALID", 2, "ExtractImagePatches")
+    nh, nw = patches.shape[1], patches.shape[2]
+    patches = _a.transpose(_a.reshape(patches, [n, nh, nw, k[0], k[1], c]), [0, 5, 3, 4, 1, 2])
+    return _a.reshape(patches, [n, c * k[0] * k[1], nh * nw])
+
+
+def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+    """The inverse arrangement of :func:`unfold` (col2im): ``(N, C * kh * kw, blocks)`` columns summed
+    into a ``(N, C, *output_size)`` image where blocks overlap.
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.fold(ops.unfold(np.ones((1, 1, 3, 3), np.float32), 2), (3, 3), 2).numpy()[0, 0]
+    array([[1., 2., 1.],
+           [2., 4., 2.],
+           [1., 2., 1.]], dtype=float32)
+    """
+    x = _t(x)
+    k, o, d, p_, st = (_pair_of(kernel_size), _pair_of(output_size), _pair_of(dilation), _pair_of(padding),
+                       _pair_of(stride))
+    n, ckk = x.shape[0], x.shape[1]
+    c = ckk // (k[0] * k[1])
+    nh = (o[0] + 2 * p_[0] - d[0] * (k[0] - 1) - 1) // st[0] + 1
+    nw = (o[1] + 2 * p_[1] - d[1] * (k[1] - 1) - 1) // st[1] + 1
+    if c * k[0] * k[1] != ckk or nh * nw != x.shape[2]:
+        raise ValueError(f"fold: input of shape {tuple(x.shape.as_list())} does not match kernel_size={k}, "
+                         f"output_size={o}, dilation={d}, padding={p_}, stride={st} (expected "
+                         f"({n}, {c * k[0] * k[1]}, {nh * nw})).")
+    hp, wp = o[0] + 2 * p_[0], o[1] + 2 * p_[1]
+    ci, ii, jj, hi, wi = np.meshgrid(np.arange(c), np.arange(k[0]), np.arange(k[1]), np.arange(nh), np.arange(nw),
+                                     indexing="ij")
+    idx = np.stack([ci, hi * st[0] + ii * d[0], wi * st[1] + jj * d[1]], -1).reshape(-1, 3).astype(np.int32)
+    cols = _a.transpose(_a.reshape(x, [n, -1]), [1, 0])  # (C*kh*kw*nh*nw, N)
+    out = _a.transpose(_ix.scatter_nd(_t(idx), cols, [c, hp, wp, n]), [3, 0, 1, 2])
+    return out[:, :, p_[0]:hp - p_[0], p_[1]:wp - p_[1]]
+
+
+def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, strides: Any = 1,
+                   padding: str = "valid", data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """A depthwise convolution then a pointwise (1x1) one, for 1-D or 2-D inputs."""
+    x = _t(inputs)
+    n = x.shape.rank - 2
+    if n not in (1, 2):
+        raise ValueError(f"`num_spatial_dims` must be 1 or 2. Received: num_spatial_dims={n}.")
+    depth = depthwise_conv(x, depthwise_kernel, strides=strides, padding=padding, data_format=data_format,
+                           dilation_rate=dilation_rate)
+    return conv(depth, pointwise_kernel, strides=1, padding="valid", data_format=data_format)
+
+
+def _transpose_size(size: int, k: int, stride: int, padding: str, out_pad: Any, dilation: int) -> int:
+    k = (k - 1) * dilation + 1
+    if padding.lower() == "valid":
+        return (size - 1) * stride + k + (builtins.max(k, stride) - k if out_pad is None else out_pad)
+    return size * stride if out_pad is None else (size - 1) * stride + k % 2 + out_pad
+
+
+def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", output_padding: Any = None,
+                   data_format: Any = None, dilation_rate: Any = 1) -> Tensor:
+    """The transposed N-D convolution of ``inputs`` with ``kernel`` (spatial..., out, in), with
+    Keras's output size rule (``output_padding`` extra rows at the end).
+
+    >>> import numpy as np
+    >>> from tapegrad.keras import ops
+    >>> ops.conv_transpose(np.ones((1, 3, 3, 1), np.float32), np.ones((2, 2, 4, 1), np.float32), strides=2).shape
+    TensorShape([1, 6, 6, 4])
+    """
+    if padding.lower() not in ("valid", "same"):
+        raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
+    x = _t(inputs)
+    last = _channels_last(x, data_format)
+    x = x if last else _to_last(x)
+    k = _t(kernel, x.dtype)
+    n = x.shape.rank - 2
+    s_, d_ = _spatial(strides, n), _spatial(dilation_rate, n)
+    op_ = [None] * n if output_padding is None else _spatial(output_padding, n)
+    sizes = [_transpose_size(x.shape[1 + i], k.shape[i], s_[i], padding, op_[i], d_[i]) for i in builtins.range(n)]
+    out = _conv.conv_transpose(x, k, [x.shape[0], *sizes, k.shape[-2]], s_, padding=padding.upper(),
+                               dilations=d_)
+    return out if last else _to_first(out)
+
+
+def _adaptive(kind: str, inputs: Any, output_size: Any, data_format: Any) -> Tensor:
+    x = _t(inputs)
+    n = x.shape.rank - 2
+    if n not in (1, 2, 3):
+        raise ValueError(f"adaptive_{kind}_pool supports 1D, 2D, or 3D inputs only.")
+    last = _channels_last(x, data_format or _image_data_format())
+    x = x if last else _to_last(x)
+    sizes = _spatial(output_size, n)
+    if kind == "average" and not x.dtype.is_floating:
+        raise TypeError(f"adaptive_average_pool needs a float input; received dtype={x.dtype.name}: cast it first.")
+    reduce = _r.reduce_mean if kind == "average" else _r.reduce_max
+    for i, out_n in enumerate(sizes):
+        ax, length = 1 + i, x.shape[1 + i]
+        parts = []
+        for j in builtins.range(out_n):
+            lo, hi = (j * length) // out_n, -(-((j + 1) * length) // out_n)
+            parts.append(reduce(x[(builtins.slice(None),) * ax + (builtins.slice(lo, hi),)], axis=ax, keepdims=True))
+        x = _a.concat(parts, axis=ax)
+    return x if last else _to_first(x)
+
+
+def adaptive_average_pool(inputs: Any, output_size: Any, data_format: Any = None) -> Tensor:
+    """Average pooling to a fixed ``output_size``: output ``i`` of an axis of length ``L`` averages
+    entries ``floor(i L / out)`` to ``ceil((i + 1) L / out)`` (PyTorch's windows)."""
+    return _adaptive("average", inputs, output_size, data_format)
+
+
+def adaptive_max_pool(inputs: Any, output_size: Any, data_format: Any = None) -> Tensor:
+    """Max pooling to a fixed ``output_size`` (the windows of :func:`adaptive_average_pool`)."""
+    return _adaptive("max", inputs, output_size, data_format)
+
+
+def ctc_loss(target: Any, output: Any, target_length: Any, output_length: Any, mask_index: int = 0) -> Tensor:
+    """The CTC loss per batch entry of the ``(batch, time, classes)`` logits ``output`` for the
+    padded labels ``target`` (``mask_index``: the blank class)."""
+    out = _t(output)
+    want = _result_type(out.dtype.name, "float32")
+    work = "float32" if want == "float64" else want
+    loss = _nn.ctc_loss(labels=_t(target, "int32"), logits=_t(out, work), label_length=_t(target_length),
+                        logit_length=_t(output_length), blank_index=mask_index, logits_time_major=False)
+    return _m.cast(loss, want)
+
+
+
+def ctc_decode(inputs: Any, sequence_lengths: Any, strategy: str = "greedy", beam_width: int = 100,
+               top_paths: int = 1, merge_repeated: bool = True, mask_index: int = 0) -> tuple:
+    """Decodes the ``(batch, time, classes)`` scores ``inputs`` by CTC: ``"greedy"`` (the best class
+    each step, repeats merged with ``merge_repeated``, blanks (``mask_index``) dropped; scores: the
+    negative sum of the best scores) or ``"beam_search"`` (the ``top_paths`` most likely label
+    sequences of a prefix beam search of ``beam_width``; scores: their log probabilities).
+    Returns the labels ``(paths, batch, time)`` padded with -1, int32, and the scores."""
+    x = _t(inputs)
+    x = _t(x, _result_type(x.dtype.name, "float32"))
+    n = _t(sequence_lengths, "int32")
+    if strategy == "greedy":
+        return _apply(_nn.ctc_greedy_op, [x, n], {"merge": bool(merge_repeated),
+                                           "blank": -1 if mask_index is None else int(mask_index)})
+    if strategy == "beam_search":
+        return _apply(_nn.ctc_beam_op, [x, n], {"beam": int(beam_width), "top": int(top_paths),
+                                         "blank": int(mask_index if mask_index is not None else -1)})
+    raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and 'beam_search'.")
+
+
+# ---- keras.ops.linalg --------------------------------------------------------------------------
+
+def _square(x: Tensor, what: str) -> None:
+    if x.shape.rank < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{what} expects square matrices in its last two axes; received shape "
+                         f"{tuple(x.shape.as_list())}.")
+
+
+def cholesky_inverse(x: Any, upper: bool = False) -> Tensor:
+    """The inverse of ``A`` from its Cholesky factor ``x`` (``A = x x^H``, or ``x^H x`` with ``upper``)."""
+    x = _float(x)
+    _square(x, "cholesky_inverse")
+    eye_ = _a.eye(x.shape[-1], batch_shape=x.shape.as_list()[:-2], dtype=x.dtype)
+    inv_chol = _dec.triangular_solve(x, eye_, lower=not upper)
+    return _la.matmul(inv_chol, _la.adjoint(inv_chol)) if upper else _la.matmul(_la.adjoint(inv_chol), inv_chol)
+
+
+def eig(x: Any) -> tuple:
+    """The eigenvalues and eigenvectors (columns) of general square matrices, complex."""
+    x = _float(x)
+    _square(x, "eig")
+    return _dec.eig(x)
+
+
+def lu_factor(x: Any) -> tuple:
+    """The packed LU factors of square matrices (unit lower part below the diagonal) and the row
+    pivots: row ``i`` of the factored matrix is row ``pivots[i]`` of ``x``."""
+    x = _float(x)
+    _square(x, "lu_factor")
+    lu_, p = _dec.lu(x)
+    return lu_, _a.invert_permutation(p) if p.shape.rank == 1 else _vectorized_map(_a.invert_permutation, p)
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None) -> Tensor:
+    """The least-squares solution ``x`` of ``a @ x = b`` (2-D ``a``; 1-D or 2-D ``b``), by SVD with
+    singular values below ``rcond`` times the largest cut (default: eps * max(m, n)).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.lstsq([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]], [1.0, 4.0, 5.0]).numpy()
+    array([1., 2.], dtype=float32)
+    """
+    a, b = _promote(a, b, extra=float, weak=False)
+    if a.shape.rank != 2:
+        raise TypeError(f"{a.shape.rank}-dimensional array given. Array must be two-dimensional")
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("Leading dimensions of input arrays must match")
+    vector = b.shape.rank == 1
+    b = _a.expand_dims(b, -1) if vector else b
+    if b.shape.rank != 2:
+        raise TypeError(f"{b.shape.rank}-dimensional array given. Array must be one or two-dimensional")
+    m, n = a.shape
+    eps = float(np.finfo(a.dtype.as_numpy_dtype).eps)
+    rcond = eps * builtins.max(n, m) if rcond is None else (eps if rcond < 0 else rcond)
+    s_, u, v = _dec.svd(a, full_matrices=False)
+    keep = _m.greater_equal(s_, _t(rcond, s_.dtype) * s_[0])
+    s_inv = _m.where(keep, _m.reciprocal(_m.where(keep, s_, _m.ones_like(s_))), _m.zeros_like(s_))
+    x = _la.matmul(v, _a.expand_dims(s_inv, -1) * _la.matmul(_la.adjoint(u), b))
+    return _a.reshape(x, [-1]) if vector else x
+
+
+def matrix_rank(x: Any, tol: Any = None) -> Tensor:
+    """The number of singular values above ``tol`` (default: eps * max(m, n) * the largest), int32."""
+    return _dec.matrix_rank(_float(x), tol=tol)
+
+
+def matrix_power(a: Any, n: int) -> Tensor:
+    """The integer power ``a^n`` of square matrices (the inverse's for negative ``n``)."""
+    a = _t(a)
+    _square(a, "matrix_power")
+    if int(n) != n:
+        raise TypeError(f"matrix_power needs an integer exponent; received n={n!r}.")
+    n = int(n)
+    eye_ = _a.eye(a.shape[-1], batch_shape=a.shape.as_list()[:-2], dtype=a.dtype)
+    if n == 0:
+        return eye_
+    if n < 0:
+        a, n = inv(a), -n
+    if n == 1:
+        return a
+    result, base = eye_, a
+    while n > 0:
+        if n % 2:
+            result = _la.matmul(result, base)
+        base = _la.matmul(base, base)
+        n //= 2
+    return result
+
+
+def jvp(fun: Any, primals: Any, tangents: Any, has_aux: bool = False) -> tuple:
+    """``(fun(*primals), J v)``: the forward-mode product of ``fun``'s Jacobian at ``primals`` with
+    ``tangents`` (``(out, J v, aux)`` with ``has_aux``, ``fun`` returning ``(out, aux)``).
+
+    >>> from tapegrad.keras import ops
+    >>> out, t = ops.jvp(ops.sin, (ops.convert_to_tensor(0.1),), (ops.convert_to_tensor(0.2),))
+    >>> print(f"{float(t):.6f}")
+    0.199001
+    """
+    flat_p = [_t(p) for p in _nest.flatten(primals)]
+    flat_t = [_t(t, p.dtype) for t, p in zip(_nest.flatten(tangents), flat_p)]
+    args = _nest.pack_sequence_as(primals, flat_p)
+    with _autodiff.ForwardAccumulator(flat_p, flat_t) as acc:
+        out = fun(*args)
+        if has_aux:
+            out, aux = out
+        out_t = _nest.map_structure(
+            lambda o: acc.jvp(o, unconnected_gradients="zero"), out)
+    return (out, out_t, aux) if has_aux else (out, out_t)
+
+
+# ---- keras.ops.core and keras.ops.einops -------------------------------------------------------
+
+def associative_scan(f: Any, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """The inclusive scan of ``elems`` (a tensor or a structure of them) along ``axis`` under the
+    associative ``f`` (``f(a, b)`` combines slices elementwise), by the parallel odd/even
+    recursion; ``reverse`` scans from the end.
+
+    >>> from tapegrad.keras import ops
+    >>> ops.associative_scan(lambda a, b: a + b, ops.arange(1, 6)).numpy()
+    array([ 1,  3,  6, 10, 15], dtype=int32)
+    """
+    if not callable(f):
+        raise TypeError(f"`f` should be a callable. Received: f={f}")
+    flat = [_t(e) for e in _nest.flatten(elems)]
+    ax = axis % flat[0].shape.rank
+    n = flat[0].shape[ax]
+    if builtins.any(e.shape[ax] != n for e in flat[1:]):
+        raise ValueError("Array inputs to associative_scan must have the same first dimension. (saw: "
+                         f"{[tuple(e.shape.as_list()) for e in flat]})")
+
+    def sl(x: Tensor, start: Any, stop: Any = None, step: Any = None) -> Tensor:
+        return x[(builtins.slice(None),) * ax + (builtins.slice(start, stop, step),)]
+
+    def combine(a: list, b: list) -> list:
+        return [_t(c) for c in _nest.flatten(f(_nest.pack_sequence_as(elems, a), _nest.pack_sequence_as(elems, b)))]
+
+    def interleave(even: Tensor, odd: Tensor) -> Tensor:
+        ne, no = even.shape[ax], odd.shape[ax]
+        head = sl(even, 0, no)
+        pairs = _a.stack([head, odd], axis=ax + 1)
+        shape_ = even.shape.as_list()
+        shape_[ax] = 2 * no
+        merged = _a.reshape(pairs, shape_)
+        return _a.concat([merged, sl(even, no)], axis=ax) if ne > no else merged
+
+    def scan(xs: list) -> list:
+        size = xs[0].shape[ax]
+        if size < 2:
+            return xs
+        reduced = combine([sl(x, 0, -1, 2) for x in xs], [sl(x, 1, None, 2) for x in xs])
+        odd = scan(reduced)
+        if size % 2 == 0:
+            even = combine([sl(o, 0, -1) for o in odd], [sl(x, 2, None, 2) for x in xs])
+        else:
+            even = combine(odd, [sl(x, 2, None, 2) for x in xs])
+        even = [_a.concat([sl(x, 0, 1), e], axis=ax) for x, e in zip(xs, even)]
+        return [interleave(e, o) for e, o in zip(even, odd)]
+    if reverse:
+        flat = [_a.reverse(e, [ax]) for e in flat]
+    out = scan(flat)
+    if reverse:
+        out = [_a.reverse(e, [ax]) for e in out]
+    return _nest.pack_sequence_as(elems, out)
+
+
+def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Tensor:
+    """``tensor``'s axes rearranged by an einops pattern such as ``"b (h w) c -> b h w c"``
+    (names regroup, split with the lengths given as keywords, merge and move axes).
+
+    >>> from tapegrad.keras import ops
+    >>> ops.rearrange(ops.zeros((2, 6, 3)), "b (h w) c -> b c h w", h=2).shape
+    TensorShape([2, 3, 2, 3])
+    """
+    x = _t(tensor)
+    sides = _re.split(r"\s*->\s*", pattern.strip())
+    if len(sides) != 2:
+        raise ValueError(f"rearrange pattern must have one '->'; received {pattern!r}.")
+    ins, outs = (_re.findall(r"\w+|\(.*?\)", side) for side in sides)
+    if len(ins) != x.shape.rank:
+        raise ValueError(f"rearrange pattern {pattern!r} names {len(ins)} input axes; the tensor has "
+                         f"{x.shape.rank} (shape {tuple(x.shape.as_list())}).")
+    lengths = dict(axes_lengths)
+    sizes: dict = {}
+    flat_in: list = []
+    for axis_, dim in zip(ins, x.shape.as_list()):
+        inner = _re.findall(r"\w+", axis_)
+        if axis_.startswith("("):
+            unknown = [a for a in inner if a not in lengths]
+            if len(unknown) > 1:
+                raise ValueError(f"rearrange cannot infer the lengths of {unknown} in {axis_}: give all but one.")
+            known = int(np.prod([lengths[a] for a in inner if a in lengths]))
+            if unknown:
+                lengths[unknown[0]] = dim // known
+            if int(np.prod([lengths[a] for a in inner])) != dim:
+                raise ValueError(f"rearrange: the lengths of {axis_} do not multiply to {dim}.")
+            sizes.update({a: lengths[a] for a in inner})
+        else:
+            sizes[axis_] = dim
+        flat_in.extend(inner)
+    groups = [_re.findall(r"\w+", a) for a in outs]
+    flat_out = [a for g in groups for a in g]
+    if sorted(flat_out) != sorted(flat_in):
+        raise ValueError(f"rearrange pattern {pattern!r}: the output names {flat_out} must be the input names "
+                         f"{flat_in}, reordered.")
+    x = _a.reshape(x, [sizes[a] for a in flat_in])
+    x = _a.transpose(x, [flat_in.index(a) for a in flat_out])
+    return _a.reshape(x, [int(np.prod([sizes[a] for a in g])) for g in groups])
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10, dtype: Any = None,
+             axis: int = 0) -> Tensor:
+    """``num`` numbers from ``base**start`` to ``base**stop``, evenly spaced on a log scale."""
+    want = dtype or _result_type(*[type(v) if type(v) in (int, float) else _t(v).dtype.name for v in (start, stop)],
+                                 float)
+    exps = _spaced(start, stop, num, endpoint, want, axis)
+    return _m.pow(_m.zeros_like(exps) + _t(base, want), exps)
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
@@ -2035,14 +3390,83 @@ __all__ += ["get_item", "arccos", "arccosh", "arcsin", "arcsinh", "arctanh", "co
             "imag", "erfc", "kron", "diagflat", "dstack", "array_split", "vsplit", "hsplit", "nansum",
             "nanmax", "nanmin", "nanmean", "logdet", "slogdet", "pinv", "solve_triangular",
             "batch_normalization", "rms_normalization", "dot_product_attention", "psnr", "quantile",
-            "median", "percentile"]
+            "median", "percentile", "extract_patches"]
+__all__ += ["adaptive_average_pool", "adaptive_max_pool", "angle", "argpartition", "associative_scan", "bartlett",
+            "bincount", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or",
+            "bitwise_right_shift", "bitwise_xor", "blackman", "cholesky_inverse", "column_stack", "conv_transpose",
+            "corrcoef", "correlate", "cross", "ctc_decode", "ctc_loss", "depth_to_space", "digitize", "dsplit", "eig",
+            "extract_sequences", "fabs", "fft", "fft2", "fmax", "fmin", "fold", "gammainc", "gcd", "geomspace",
+            "hamming", "hanning", "heaviside", "histogram", "i0", "ifft2", "irfft", "istft", "jvp", "kaiser",
+            "layer_normalization", "lcm", "ldexp", "left_shift", "lstsq", "lu_factor", "matrix_power", "matrix_rank",
+            "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmedian", "nanpercentile", "nanprod", "nanquantile",
+            "nanstd", "nanvar", "nextafter", "polar", "rearrange", "rfft", "right_shift", "rot90", "segment_min",
+            "segment_prod", "select", "separable_conv", "space_to_depth", "sparse_sigmoid", "sparsemax", "stft",
+            "trapezoid", "unfold", "unique", "unravel_index", "vander", "vectorize", "view", "view_as_complex",
+            "view_as_real", "logspace"]
 for _name in __all__:
     if _name not in ("convert_to_tensor", "convert_to_numpy", "shape", "ndim", "size", "ones", "zeros",
                      "full", "arange", "linspace", "eye", "identity", "tri", "empty", "is_tensor", "cond",
                      "switch", "fori_loop", "while_loop", "scan", "map", "custom_gradient",
-                     "vectorized_map"):
+                     "vectorized_map", "vectorize"):
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
+
+# keras.ops.image, as far as tapegrad has it: a module of its own, in sys.modules, and this module
+# a package with no files (an empty __path__), so that `import keras.ops.image` and `from
+# keras.ops.image import extract_patches` find it as Keras's submodule
+image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``.")
+image.__spec__ = _ModuleSpec(image.__name__, None)
+image.extract_patches = extract_patches
+_sys.modules[image.__name__] = image
+__path__: list = []
+
+# keras.ops.numpy, keras.ops.nn and keras.ops.linalg: Keras's names of each family, the same
+# functions as this module's, each submodule registered as ``image`` is
+_FAMILIES = {
+    "numpy": ("abs", "absolute", "add", "all", "allclose", "amax", "amin", "angle", "any", "append", "arange",
+              "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "argmin",
+              "argpartition", "argsort", "array", "array_split", "average", "bartlett", "bincount", "bitwise_and",
+              "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+              "bitwise_xor", "blackman", "broadcast_to", "cbrt", "ceil", "clip", "concatenate", "conj", "conjugate",
+              "copy", "corrcoef", "correlate", "cos", "cosh", "count_nonzero", "cross", "cumprod", "cumsum",
+              "deg2rad", "diag", "diagflat", "diagonal", "diff", "digitize", "divide", "divide_no_nan", "dot",
+              "dsplit", "dstack", "einsum", "empty", "empty_like", "equal", "exp", "exp2", "expand_dims", "expm1",
+              "eye", "fabs", "flip", "fliplr", "flipud", "floor", "floor_divide", "fmax", "fmin", "fmod", "full",
+              "full_like", "gcd", "geomspace", "get_item", "greater", "greater_equal", "hamming", "hanning",
+              "heaviside", "histogram", "hsplit", "hstack", "hypot", "i0", "identity", "imag", "inner", "isclose",
+              "isfinite", "isin", "isinf", "isnan", "isneginf", "isposinf", "isreal", "kaiser", "kron", "lcm",
+              "ldexp", "left_shift", "less", "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
+              "logaddexp2", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "matmul", "max",
+              "maximum", "mean", "median", "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply",
+              "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmedian",
+              "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "ndim", "negative",
+              "nextafter", "nonzero", "not_equal", "ones", "ones_like", "outer", "pad", "percentile", "power",
+              "prod", "ptp", "quantile", "rad2deg", "ravel", "real", "reciprocal", "repeat", "reshape",
+              "right_shift", "roll", "rot90", "round", "searchsorted", "select", "sign", "signbit", "sin", "sinc",
+              "sinh", "size", "slogdet", "sort", "split", "sqrt", "square", "squeeze", "stack", "std", "subtract",
+              "sum", "swapaxes", "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "trace",
+              "transpose", "trapezoid", "tri", "tril", "triu", "true_divide", "trunc", "unique", "unravel_index",
+              "vander", "var", "vdot", "vectorize", "view", "vsplit", "vstack", "where", "zeros", "zeros_like"),
+    "nn": ("adaptive_average_pool", "adaptive_max_pool", "average_pool", "batch_normalization",
+           "binary_crossentropy", "categorical_crossentropy", "celu", "conv", "conv_transpose", "ctc_decode",
+           "ctc_loss", "depth_to_space", "depthwise_conv", "dot_product_attention", "elu", "fold", "gelu", "glu",
+           "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "layer_normalization",
+           "leaky_relu", "log_sigmoid", "log_softmax", "max_pool", "moments", "multi_hot", "normalize", "one_hot",
+           "polar", "psnr", "relu", "relu6", "rms_normalization", "selu", "separable_conv", "sigmoid", "silu",
+           "soft_shrink", "softmax", "softplus", "softsign", "space_to_depth", "sparse_categorical_crossentropy",
+           "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh_shrink", "threshold", "unfold"),
+    "linalg": ("cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor",
+               "matrix_rank", "norm", "pinv", "qr", "solve", "solve_triangular", "svd"),
+}
+for _family, _names in _FAMILIES.items():
+    _sub = _types.ModuleType(f"{__name__}.{_family}", f"Keras's ``keras.ops.{_family}``.")
+    _sub.__spec__ = _ModuleSpec(_sub.__name__, None)
+    _sub.__all__ = list(_names)
+    for _name in _names:
+        setattr(_sub, _name, globals()[_name])
+    _sys.modules[_sub.__name__] = _sub
+    globals()[_family] = _sub
+del _family, _names, _sub, _name
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name

@@ -46,6 +46,7 @@ __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
 _KERAS_WEIGHTS = "model.weights.h5"  # what Keras writes (tapegrad reads it with h5py)
+_OWN, _ASSETS = "own_variables.npz", "assets"  # (the stores of objects that override Keras's hooks)
 
 _safe = threading.local()  # .on: the safe_mode of the load in progress in this thread (None: none)
 
@@ -96,7 +97,8 @@ _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializer
                      "keras.metrics": "tapegrad.keras.metrics", "keras.optimizers": "tapegrad.keras.optimizers",
                      "keras.optimizers.schedules": "tapegrad.optimizers.schedules",
                      "keras.activations": "tapegrad.keras.activations", "keras": "tapegrad.keras",
-                     "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras"}
+                     "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras",
+                     "keras._legacy.layers": "tapegrad.keras.layers"}
 _FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
 
 
@@ -174,6 +176,8 @@ custom_object_scope = CustomObjectScope
 # ---- serialization -------------------------------------------------------------------------------
 
 def _keras_module(cls: type) -> str | None:
+    if "_keras_module" in vars(cls):  # (tf.keras's legacy layers: "keras._legacy.layers")
+        return vars(cls)["_keras_module"]
     mod = cls.__module__
     for prefix, keras_mod in _KERAS_MODULES:
         if mod == prefix or mod.startswith(prefix + "."):
@@ -234,7 +238,12 @@ def serialize_keras_object(obj: Any) -> Any:
         module = None if cls.__module__ == "__main__" else cls.__module__
     out = {"module": module, "class_name": class_name,
            "config": serialize_keras_object(obj.get_config()), "registered_name": registered}
-    if isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
+    custom_build = getattr(obj, "get_build_config", None)
+    if isinstance(obj, Layer) and callable(custom_build):   # (Keras's hook, overridden)
+        build_config = custom_build()
+        if build_config is not None:
+            out["build_config"] = serialize_keras_object(build_config)
+    elif isinstance(obj, Layer) and obj.built and not obj.__dict__.get("_functional"):
         shapes = obj.__dict__.get("_build_shapes_dict")
         shape = serialize_keras_object(obj.__dict__.get("_build_input_shape"))
         if shapes:   # build(query_shape, value_shape): Keras's shapes_dict
@@ -365,7 +374,10 @@ def _deserialize(config: Any, custom_objects: dict | None, safe_mode: bool) -> A
         if config.get("assets") is not None and hasattr(obj, "_load_assets"):
             obj._load_assets(config["assets"])
         build = config.get("build_config")
-        if build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
+        if build and not getattr(obj, "built", True) and callable(getattr(obj, "build_from_config", None)):
+            obj.build_from_config(deserialize_keras_object(build, custom_objects, safe_mode))
+            obj.built = True
+        elif build is not None and not getattr(obj, "built", True) and "shapes_dict" in build:
             shapes = {k: _shape_of(v) for k, v in build["shapes_dict"].items()}
             obj.build(**shapes)
             obj.built = True
@@ -509,11 +521,39 @@ def functional_from_config(cls: type, config: dict, custom_objects: dict | None 
 def _compile_config(model: Any) -> dict | None:
     if not getattr(model, "compiled", False):
         return None
+    custom = getattr(model, "get_compile_config", None)
+    if callable(custom):   # (Keras's hook, overridden: its dict, serialized)
+        config = custom()
+        return serialize_keras_object(config) if config else None
     return {"optimizer": serialize_keras_object(model.optimizer), "loss": serialize_keras_object(model.loss),
             "loss_weights": serialize_keras_object(model._loss_weights),
             "metrics": serialize_keras_object(model._metric_ids),
             "weighted_metrics": serialize_keras_object(model._weighted_metric_ids),
             "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
+
+
+def _compile_from_config(model: Any, compile_config: dict, custom_objects: dict | None) -> None:
+    """Keras's ``compile_from_config``: the model's own when it overrides it, else ``compile``
+    with the saved arguments (a model whose ``compile`` is custom is left uncompiled, with
+    Keras's warning)."""
+    custom = getattr(model, "compile_from_config", None)
+    if callable(custom):
+        custom(compile_config)
+        return
+    if getattr(type(model), "compile", None) is not getattr(_trainer_class(), "compile"):
+        warnings.warn("`compile()` was not called as part of model loading because the model's "
+                      "`compile()` method is custom. All subclassed Models that have `compile()` "
+                      "overridden should also override `get_compile_config()` and "
+                      "`compile_from_config(config)`. Alternatively, you can call `compile()` "
+                      "manually after loading.", stacklevel=3)
+        return
+    model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
+                     if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+
+
+def _trainer_class() -> type:
+    from .trainers.trainer import Trainer
+    return Trainer
 
 
 def _check_path(filepath: Any, what: str) -> str:
@@ -577,12 +617,17 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool |
     metadata = {"keras_version": KERAS_VERSION,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _npz_bytes(_saved_variables(model))
+    own, assets = _saved_hooks(model)
 
     def write(f: Any) -> None:
         with zipfile.ZipFile(f, "w") as z:
             z.writestr(_METADATA, json.dumps(metadata))
             z.writestr(_CONFIG, json.dumps(config))
             z.writestr(_WEIGHTS, weights)
+            if own is not None:
+                z.writestr(_OWN, own)
+            for name, data in assets:
+                z.writestr(name, data)
 
     _write_atomically(path, write)  # (a failure or a kill leaves the previous file whole)
 
@@ -622,21 +667,23 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         compile_config = config.get("compile_config")
         if compile and compile_config is not None:
             with CustomObjectScope(custom_objects or {}):
-                model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
-                                 if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
-            model.optimizer.build(model.trainable_variables)
+                _compile_from_config(model, compile_config, custom_objects)
+            if getattr(model, "optimizer", None) is not None:
+                model.optimizer.build(model.trainable_variables)
         from . import _h5
-        _h5.read_weights(model, io.BytesIO(weights), optimizer=compile and compile_config is not None,
+        _h5.read_weights(model, io.BytesIO(weights), optimizer=compile and compile_config is not None
+                         and getattr(model, "optimizer", None) is not None,
                          what=f"{path!r} ({_KERAS_WEIGHTS}, written by Keras)")
         return model
     variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
     compile_config = config.get("compile_config")
     if compile and compile_config is not None:
         with CustomObjectScope(custom_objects or {}):
-            model.compile(**{k: _deserialize_compile(k, v, custom_objects) for k, v in compile_config.items()
-                             if k in ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics")})
+            _compile_from_config(model, compile_config, custom_objects)
         saved = sum(n.startswith("optimizer/") for n in _npz_keys(weights))
-        if saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
+        if getattr(model, "optimizer", None) is None:
+            pass   # (a custom compile() that loading does not call)
+        elif saved > len(model.optimizer.variables):   # it had slots: make them, then restore them
             model.optimizer.build(model.trainable_variables)
         if saved == len(model.optimizer.variables):
             variables.update({f"optimizer/{i:04d}": v for i, v in enumerate(model.optimizer.variables)})
@@ -645,7 +692,127 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
                           f"has {len(model.optimizer.variables)} variables whereas the saved optimizer "
                           f"has {saved} variables.", stacklevel=2)
     load_variables(io.BytesIO(weights), variables, strict=False)
+    with zipfile.ZipFile(path) as z:
+        _load_hooks(model, z, path)
     return model
+
+
+# -- Keras's state hooks: save_own_variables/load_own_variables and save_assets/load_assets, called
+# per object with the object's path in the model (saving_lib's _save_state/_load_state walk).
+# tapegrad keeps the variables of layers that do not override the hooks in model.weights.npz;
+# an overriding object's store goes to own_variables.npz under "<path>/vars/<key>", and each
+# object's assets folder is "assets/<path>/" in the archive.
+
+def _hook_objects(model: Any) -> list:
+    from . import _h5
+    return [(path, obj) for path, obj, _ in _h5.saveables(model, optimizer=False)
+            if not isinstance(obj, _h5._Named)]
+
+
+def _overrides(obj: Any, hook: str) -> bool:
+    from .layers.layer import Layer
+    fn = getattr(type(obj), hook, None)
+    return fn is not None and fn is not getattr(Layer, hook, None)
+
+
+def _store_key(path: str, key: str) -> str:
+    return f"{path}/vars/{key}" if path else f"vars/{key}"
+
+
+def _saved_hooks(model: Any) -> tuple:
+    """(own_variables.npz's bytes or None, [(archive name, bytes)] of the assets)."""
+    import shutil
+    import tempfile
+    own: dict = {}
+    assets: list = []
+    root = tempfile.mkdtemp()
+    try:
+        for path, obj in _hook_objects(model):
+            if _overrides(obj, "save_own_variables"):
+                store: dict = {}
+                obj.save_own_variables(store)
+                for k, v in store.items():
+                    own[_store_key(path, str(k))] = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+            if callable(getattr(obj, "save_assets", None)):
+                folder = os.path.join(root, _ASSETS, *path.split("/")) if path else os.path.join(root, _ASSETS)
+                os.makedirs(folder, exist_ok=True)
+                obj.save_assets(folder)
+        for here, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                full = os.path.join(here, name)
+                with open(full, "rb") as fh:
+                    assets.append((os.path.relpath(full, root).replace(os.sep, "/"), fh.read()))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if not own:
+        return None, assets
+    bad = [k for k, v in own.items() if v.dtype.hasobject]
+    if bad:
+        raise ValueError(f"save_own_variables stored values that are not numeric or string arrays "
+                         f"under {bad[:3]}; store NumPy arrays (tapegrad never pickles).")
+    buf = io.BytesIO()
+    np.savez(buf, **own)
+    return buf.getvalue(), assets
+
+
+def _load_hooks(model: Any, z: zipfile.ZipFile, path: str) -> None:
+    import shutil
+    import tempfile
+    objects = [(p, obj) for p, obj in _hook_objects(model)
+               if _overrides(obj, "load_own_variables") or callable(getattr(obj, "load_assets", None))]
+    if not objects:
+        return
+    names = z.namelist()
+    own: dict = {}
+    if _OWN in names:
+        _check_members(z, (_OWN,), path)
+        own = _read_npz(z.read(_OWN), f"{path!r} ({_OWN})")
+    root = tempfile.mkdtemp()
+    try:
+        for name in names:
+            if not name.startswith(_ASSETS + "/") or name.endswith("/"):
+                continue
+            parts = name.split("/")
+            if any(p in ("", ".", "..") for p in parts) or ":" in name or "\\" in name:
+                raise ValueError(f"Not allowed: ZIP member {name!r} of {path!r} names a file outside "
+                                 "its assets folder.")
+            _check_members(z, (name,), path)
+            target = os.path.join(root, *parts)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as fh:
+                fh.write(z.read(name))
+        for p, obj in objects:
+            if _overrides(obj, "load_own_variables"):
+                prefix = _store_key(p, "")
+                obj.load_own_variables({k[len(prefix):]: v for k, v in own.items() if k.startswith(prefix)
+                                        and "/" not in k[len(prefix):]})
+            if callable(getattr(obj, "load_assets", None)):
+                folder = os.path.join(root, _ASSETS, *p.split("/")) if p else os.path.join(root, _ASSETS)
+                obj.load_assets(folder if os.path.isdir(folder) else None)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _read_npz(data: bytes, what: str) -> dict:
+    """The arrays of an ``.npz`` (no pickle), each ``.npy`` header checked against the bytes it
+    has before anything is allocated."""
+    from numpy.lib import format as npy_format
+    out = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as inner:
+        for info in inner.infolist():
+            problem = _member_problem(info)
+            if problem or not info.filename.endswith(".npy"):
+                raise ValueError(f"Not allowed: {what} member {info.filename!r} {problem or 'is not an array'}.")
+            with inner.open(info) as fh:
+                major, _ = npy_format.read_magic(fh)
+                read_header = getattr(npy_format, f"read_array_header_{major}_0", npy_format.read_array_header_2_0)
+                shape, _, dtype = read_header(fh)
+                if dtype.hasobject or int(np.prod(shape)) * dtype.itemsize > info.file_size:
+                    raise ValueError(f"Not allowed: {what} member {info.filename!r} declares more data "
+                                     "than it holds, or Python objects.")
+            with inner.open(info) as fh:
+                out[info.filename[:-4]] = np.load(fh, allow_pickle=False)
+    return out
 
 
 def _check_members(z: zipfile.ZipFile, names: tuple, path: str) -> None:

@@ -11,7 +11,10 @@ array([[1., 0., 0.],
 """
 from __future__ import annotations
 
+import copy as _copy
+import difflib as _difflib
 import importlib
+import json as _json
 import random as _pyrandom
 from collections.abc import Sequence as _Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._engine import convert_to_tensor
-from ._engine import Tensor
+from ._engine import Tensor, TensorSpec
 from ..data import Dataset
+from ..data._dataset import _Respecified
 from ..ops.array import one_hot, range as _range, reshape
 from ..ops.indexing import gather
 from ..ops.math import maximum
@@ -31,6 +35,7 @@ from ._data_utils import (PyDataset, Progbar, Sequence, disable_interactive_logg
                           enable_interactive_logging, get_file, is_interactive_logging_enabled,
                           plot_model, split_dataset)
 from ._keras_tensor import KerasTensor
+from ._tree import flatten as _flatten
 from .backend import clear_session, standardize_dtype
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
@@ -39,7 +44,8 @@ __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "text_dataset_from_directory", "image_dataset_from_directory", "audio_dataset_from_directory",
            "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model",
            "clear_session", "standardize_dtype", "is_keras_tensor", "enable_interactive_logging",
-           "disable_interactive_logging", "is_interactive_logging_enabled"]
+           "disable_interactive_logging", "is_interactive_logging_enabled", "get_source_inputs",
+           "Config"]
 
 # Keras 3 also has the custom-object registry here (keras.utils.custom_object_scope, ...)
 from .saving import (CustomObjectScope, custom_object_scope, deserialize_keras_object,  # noqa: E402
@@ -247,12 +253,14 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     steps = convert_to_tensor(data[start:end])
     span = sequence_length * sampling_rate
     starts = Dataset.from_tensor_slices(positions)
+    window = TensorSpec((None,) + tuple(steps.shape[1:]), steps.dtype)  # (TF: a range of tensor bounds)
     if targets is None:
-        dataset = starts.map(lambda p: gather(steps, _range(p, p + span, sampling_rate)))
+        dataset = _Respecified(starts.map(lambda p: gather(steps, _range(p, p + span, sampling_rate))), window)
     else:
         target_steps = convert_to_tensor(targets[start:end])
-        dataset = starts.map(lambda p: (gather(steps, _range(p, p + span, sampling_rate)),
-                                        gather(target_steps, p)))
+        dataset = _Respecified(starts.map(lambda p: (gather(steps, _range(p, p + span, sampling_rate)),
+                                                     gather(target_steps, p))),
+                               (window, TensorSpec(tuple(target_steps.shape[1:]), target_steps.dtype)))
     if batch_size is None:
         return dataset.shuffle(1024, seed=seed) if shuffle else dataset
     if shuffle:
@@ -308,3 +316,144 @@ def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> 
     if y is None:
         return (x,) if isinstance(x, (list, tuple)) else x
     return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+
+def get_source_inputs(tensor: Any) -> Any:
+    """The input tensors (``keras.Input``s) that ``tensor``, a symbolic output of the functional
+    API, is computed from, as a list in the order a left-first walk of the graph meets them. A
+    tensor with no graph history (an eager tensor, an array) is returned as it is.
+
+    >>> from tapegrad import keras
+    >>> a, b = keras.Input((3,), name="a"), keras.Input((3,), name="b")
+    >>> y = keras.layers.Add()([keras.layers.Dense(3)(b), a])
+    >>> [t.name for t in keras.utils.get_source_inputs(y)]
+    ['b', 'a']
+    """
+    if not isinstance(tensor, KerasTensor):
+        return tensor
+    sources: list = []
+    seen: set = set()
+    stack = [tensor]
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        node = t._node
+        if node is None:
+            found = [t]
+        else:
+            parents = [x for x in _flatten((node.args, node.kwargs)) if isinstance(x, KerasTensor)]
+            if parents:
+                stack.extend(reversed(parents))
+                continue
+            found = [x for x in _flatten(node.outputs) if isinstance(x, KerasTensor)]
+        sources.extend(x for x in found if all(x is not y for y in sources))
+    return sources
+
+
+class Config:
+    """A dict of named values that also reads and sets them as attributes, can be frozen against
+    changes, and serialises to JSON (Keras's ``keras.utils.Config``). Iterating gives the keys in
+    sorted order.
+
+    >>> from tapegrad import keras
+    >>> config = keras.utils.Config(learning_rate=0.1)
+    >>> config.seed = 123
+    >>> config["momentum"] = 0.9
+    >>> config.seed, config["learning_rate"], list(config)
+    (123, 0.1, ['learning_rate', 'momentum', 'seed'])
+    >>> config.freeze()
+    >>> config.seed = 1
+    Traceback (most recent call last):
+    ...
+    ValueError: Cannot mutate attribute(s) because the config is frozen.
+    """
+
+    _OWN = frozenset({"_config", "_frozen"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        object.__setattr__(self, "_config", kwargs)
+        object.__setattr__(self, "_frozen", False)
+
+    @property
+    def frozen(self) -> bool:
+        """Whether :meth:`freeze` was called (and not :meth:`unfreeze` since)."""
+        return self._frozen
+
+    def freeze(self) -> None:
+        """Refuse every change from now on."""
+        object.__setattr__(self, "_frozen", True)
+
+    def unfreeze(self) -> None:
+        """Allow changes again."""
+        object.__setattr__(self, "_frozen", False)
+
+    def _raise_if_frozen(self) -> None:
+        if self._frozen:
+            raise ValueError("Cannot mutate attribute(s) because the config is frozen.")
+
+    def as_dict(self) -> dict:
+        """A shallow copy of the values, as a dict."""
+        return _copy.copy(self._config)
+
+    def to_json(self) -> str:
+        """The values as a JSON string."""
+        return _json.dumps(self._config)
+
+    def keys(self) -> Any:
+        return self._config.keys()
+
+    def values(self) -> Any:
+        return self._config.values()
+
+    def items(self) -> Any:
+        return self._config.items()
+
+    def get(self, keyname: str, value: Any = None) -> Any:
+        return self._config.get(keyname, value)
+
+    def pop(self, *args: Any) -> Any:
+        self._raise_if_frozen()
+        return self._config.pop(*args)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._raise_if_frozen()
+        self._config.update(*args, **kwargs)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._OWN or hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+            return
+        self._raise_if_frozen()
+        self._config[name] = value
+
+    def __getattr__(self, name: str) -> Any:  # (called only for names the class does not have)
+        config = self.__dict__.get("_config", {})
+        if name in config:
+            return config[name]
+        close = _difflib.get_close_matches(name, list(config), n=1, cutoff=0.7)
+        raise AttributeError(f"Unknown attribute: '{name}'." + (f" Did you mean '{close[0]}'?" if close else ""))
+
+    def __setitem__(self, key: str, item: Any) -> None:
+        self._raise_if_frozen()
+        self._config[key] = item
+
+    def __getitem__(self, key: str) -> Any:
+        return self._config[key]
+
+    def __delitem__(self, key: str) -> None:
+        self._raise_if_frozen()
+        del self._config[key]
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self._config
+
+    def __iter__(self) -> Any:
+        return iter(sorted(self._config))
+
+    def __len__(self) -> int:
+        return len(self._config)
+
+    def __repr__(self) -> str:
+        return f"<Config {self._config}>"

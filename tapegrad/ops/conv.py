@@ -34,7 +34,7 @@ from .. import _backend as _bk, _blas, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
-from ..errors import UnimplementedError
+from ..errors import OutOfRangeError, UnimplementedError
 from .array import _err, _int_list, _pad_form, pad, reshape, stack, transpose
 from .math import add_n
 from .reduction import reduce_max, reduce_mean
@@ -42,7 +42,7 @@ from .reduction import reduce_max, reduce_mean
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
     "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose",
-    "max_pool_with_argmax", "conv_transpose", "pool"]
+    "max_pool_with_argmax", "conv_transpose", "pool", "extract_patches", "extract_volume_patches"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))
@@ -725,6 +725,86 @@ _vmap.register(_avg_pool, _vmap.leading)
 _vmap.register(_avg_grad, _vmap.leading)
 
 
+# --------------------------------------------------------------------------- patches
+# ExtractImagePatches (2 spatial axes) and ExtractVolumePatches (3) on ``[..., *spatial, C]``:
+# each window's elements in row-major order of its positions, then depth, along the last axis.
+# The patches and ExtractPatchesGrad (the scatter-add of windows back into the image) are
+# adjoint linear maps, each the other's derivative, so every order stays inside the family.
+def _patch_taps(ksizes: tuple, strides: tuple, rates: tuple, out: tuple) -> list:
+    """For each window position (row-major), the index that picks the element under it in every
+    window from a padded ``[..., *spatial, C]`` array."""
+    return [(Ellipsis,) + tuple(slice(i * r, i * r + (o - 1) * s + 1, s)
+                                for i, r, s, o in zip(pos, rates, strides, out)) + (slice(None),)
+            for pos in np.ndindex(*ksizes)]
+
+
+def _patch_out(sizes: Sequence[int], ksizes: tuple, strides: tuple, rates: tuple, pads: tuple) -> tuple:
+    return tuple(_out_size(n, k, s, r, p) for n, k, s, r, p in zip(sizes, ksizes, strides, rates, pads))
+
+
+def _patches_fwd(x: np.ndarray, ksizes: tuple, strides: tuple, rates: tuple, pads: tuple) -> np.ndarray:
+    nsp = len(ksizes)
+    lead, c = x.shape[:-nsp - 1], x.shape[-1]
+    out = _patch_out(x.shape[-nsp - 1:-1], ksizes, strides, rates, pads)
+    if 0 in out:
+        return np.zeros(lead + out + (math.prod(ksizes) * c,), x.dtype)
+    xp = np.pad(x, [(0, 0)] * len(lead) + list(pads) + [(0, 0)]) if any(map(any, pads)) else x
+    return np.stack([xp[t] for t in _patch_taps(ksizes, strides, rates, out)], -2).reshape(lead + out + (-1,))
+
+
+def _patches_grad_fwd(g: np.ndarray, in_shape: tuple, ksizes: tuple, strides: tuple, rates: tuple,
+                      pads: tuple) -> np.ndarray:
+    nsp = len(ksizes)
+    lead, out, c = g.shape[:-nsp - 1], g.shape[-nsp - 1:-1], in_shape[-1]
+    res = np.zeros(lead + tuple(n + a + b for n, (a, b) in zip(in_shape, pads)) + (c,), g.dtype)
+    if 0 not in out:
+        gk = g.reshape(lead + out + (-1, c))
+        for k, tap in enumerate(_patch_taps(ksizes, strides, rates, out)):
+            res[tap] += gk[..., k, :]
+    return res[(Ellipsis,) + tuple(slice(a, a + n) for n, (a, _) in zip(in_shape, pads)) + (slice(None),)]
+
+
+def _patches_vjp(g: Tensor, ans: Tensor, x: Tensor, **p: Any) -> Tensor:
+    return apply(_patches_grad, (g,), dict(p, in_shape=x._value.shape[-len(p["ksizes"]) - 1:]))
+
+
+_image_patches = defop("ExtractImagePatches", _patches_fwd, vjp=(_patches_vjp,), jvp="linear")
+_volume_patches = defop("ExtractVolumePatches", _patches_fwd, vjp=(_patches_vjp,), jvp="linear")
+_patches_grad = defop("ExtractPatchesGrad", _patches_grad_fwd, jvp="linear", vjp=(
+    lambda h, ans, g, in_shape, **p: apply(_image_patches if len(p["ksizes"]) == 2 else _volume_patches, (h,), p),))
+for _op in (_image_patches, _volume_patches, _patches_grad):
+    _vmap.register(_op, _vmap.leading)
+
+
+def _xp_patches(be: Any, x: Any, ksizes: tuple, strides: tuple, rates: tuple, pads: tuple) -> Any:
+    nsp = len(ksizes)
+    lead = tuple(x.shape[:-nsp - 1])
+    out = _patch_out(x.shape[-nsp - 1:-1], ksizes, strides, rates, pads)
+    if 0 in out or not math.prod(x.shape):
+        return NotImplemented
+    x = _pad_form(be, x, ((0, 0),) * len(lead) + tuple(pads) + ((0, 0),), "constant", 0)
+    return be.xp.reshape(be.xp.stack([x[t] for t in _patch_taps(ksizes, strides, rates, out)], axis=-2),
+                         lead + out + (-1,))
+
+
+def _xp_patches_grad(be: Any, g: Any, in_shape: tuple, ksizes: tuple, strides: tuple, rates: tuple,
+                     pads: tuple) -> Any:
+    nsp, xp = len(ksizes), be.xp
+    lead, out, c = tuple(g.shape[:-nsp - 1]), tuple(g.shape[-nsp - 1:-1]), in_shape[-1]
+    if 0 in out or not math.prod(g.shape):
+        return NotImplemented
+    gk = xp.reshape(g, lead + out + (-1, c))
+    res = xp.zeros(lead + tuple(n + a + b for n, (a, b) in zip(in_shape, pads)) + (c,), dtype=g.dtype)
+    for k, tap in enumerate(_patch_taps(ksizes, strides, rates, out)):
+        res[tap] = res[tap] + gk[..., k, :]
+    return res[(Ellipsis,) + tuple(slice(a, a + n) for n, (a, _) in zip(in_shape, pads)) + (slice(None),)]
+
+
+_bk.register(_image_patches, _xp_patches)
+_bk.register(_volume_patches, _xp_patches)
+_bk.register(_patches_grad, _xp_patches_grad)
+
+
 # --------------------------------------------------------------------------- other array libraries
 # The same im2col on a backend's arrays (tapegrad._backend), written with its namespace ``xp``
 # for 4-D operands (a batch of cotangents falls back to the NumPy forward or raises).
@@ -1200,3 +1280,67 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     fns = {("MAX", 1): max_pool1d, ("AVG", 1): avg_pool1d, ("MAX", 2): max_pool2d, ("AVG", 2): avg_pool2d,
            ("MAX", 3): max_pool3d, ("AVG", 3): avg_pool3d}
     return fns[pooling_type, nsp](input, win, st, padding, fmt)
+
+
+def _patch_arg(v: Any, nsp: int, what: str, op: str) -> tuple:
+    """The spatial entries of ``[1, *spatial, 1]``, TensorFlow's form of a size, stride or rate."""
+    vals = _int_list(v, f"{op}: {what}")
+    if len(vals) != nsp + 2:
+        raise _err(op, f"{what} must be a list of {nsp + 2} ints [1, {', '.join(['n'] * nsp)}, 1] (one per axis "
+                       f"of the input), got {vals}")
+    if vals[0] != 1 or vals[-1] != 1:
+        raise UnimplementedError(f"Only support {what} across space: {what} must be [1, ..., 1] at the batch and "
+                                 f"depth axes, got {vals} [Op:{op}]")
+    if min(vals) <= 0:
+        raise OutOfRangeError(f"{what} is out of range: every entry must be positive, got {vals} [Op:{op}]")
+    return tuple(vals[1:-1])
+
+
+def _patches(x: Any, sizes: Any, strides: Any, rates: Any, padding: Any, nsp: int, op: str) -> Tensor:
+    x = as_tensor(x)
+    if x._value.dtype.kind not in "fciu":
+        raise _err(op, f"{op} does not accept a {x.dtype.name} input (numbers only); cast it first, e.g. "
+                       "tf.cast(images, tf.float32)")
+    if x._value.ndim != nsp + 2:
+        raise _err(op, f"input must be {nsp + 2}-dimensional, got shape {list(x._value.shape)}")
+    ks = _patch_arg(sizes, nsp, "ksizes", op)
+    st = _patch_arg(strides, nsp, "strides", op)
+    rt = _patch_arg(rates, nsp, "rates", op)
+    sizes_ = x._value.shape[1:-1]
+    pads = _padding(padding, nsp, sizes_, ks, st, rt, op, False, explicit=False)
+    _check_windows(sizes_, ks, st, rt, pads, op)
+    return apply(_image_patches if nsp == 2 else _volume_patches, (x,),
+                 {"ksizes": ks, "strides": st, "rates": rt, "pads": pads})
+
+
+def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: str, name: Any = None) -> Tensor:
+    """Patches of ``[batch, rows, cols, depth]`` images, each flattened into the depth axis:
+    ``[batch, out_rows, out_cols, size_rows * size_cols * depth]``, a window's elements in
+    row-major order of their positions, then depth (TensorFlow's ``ExtractImagePatches``).
+
+    ``sizes``, ``strides`` and ``rates`` are ``[1, rows, cols, 1]``; a rate spreads a window's
+    elements apart (as a dilated convolution's). ``padding``: ``"VALID"`` (whole windows only)
+    or ``"SAME"`` (``ceil(size / stride)`` windows, zeros padded as a convolution pads: the odd
+    one after). Differentiable to any order; its gradient adds each window back where it came from.
+
+    >>> import tapegrad as tf
+    >>> img = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    >>> tf.image.extract_patches(img, [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "VALID")[0, 0].numpy()
+    array([[0., 1., 4., 5.],
+           [2., 3., 6., 7.]], dtype=float32)
+    """
+    return _patches(images, sizes, strides, rates, padding, 2, "ExtractImagePatches")
+
+
+def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: str, name: Any = None) -> Tensor:  # noqa: A002
+    """Patches of ``[batch, planes, rows, cols, depth]`` volumes, each flattened into the depth
+    axis (TensorFlow's ``ExtractVolumePatches``): the 3-D :func:`extract_patches`, without rates.
+
+    >>> import tapegrad as tf
+    >>> vol = tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1])
+    >>> tf.extract_volume_patches(vol, [1, 2, 1, 2, 1], [1, 1, 1, 1, 1], "VALID")[0, 0].numpy()
+    array([[[0., 1., 4., 5.]],
+    <BLANKLINE>
+           [[2., 3., 6., 7.]]], dtype=float32)
+    """
+    return _patches(input, ksizes, strides, [1] * 5, padding, 3, "ExtractVolumePatches")

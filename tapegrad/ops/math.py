@@ -1002,3 +1002,28 @@ def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:
     if x._value.dtype.kind == "b":
         raise _dt_error("TruncateDiv", x, "numeric")
     return apply(_truncatediv, (x, y))
+
+
+# ---- integer-valued elementwise ops (keras.ops' bitwise functions, gcd, lcm, digitize) -----------
+# TensorFlow's BitwiseAnd ... RightShift and Bucketize, and NumPy's gcd/lcm: integer results, no
+# gradient; batched by broadcasting, as elementwise ops.
+
+def _shift(f: Any) -> Any:
+    return lambda a, b: f(a, b.astype(a.dtype))
+
+
+bitwise_and_op = defop("BitwiseAnd", np.bitwise_and, nondiff=True)
+bitwise_or_op = defop("BitwiseOr", np.bitwise_or, nondiff=True)
+bitwise_xor_op = defop("BitwiseXor", np.bitwise_xor, nondiff=True)
+invert_op = defop("Invert", np.invert, nondiff=True)
+left_shift_op = defop("LeftShift", _shift(np.left_shift), nondiff=True)
+right_shift_op = defop("RightShift", _shift(np.right_shift), nondiff=True)
+gcd_op = defop("Gcd", lambda a, b: np.gcd(a, b).astype(a.dtype), nondiff=True)
+lcm_op = defop("Lcm", lambda a, b: np.lcm(a, b).astype(a.dtype), nondiff=True)
+bucketize_op = defop("Bucketize", lambda x, edges: np.searchsorted(edges, x, side="right").astype(np.int32),
+                     nondiff=True)
+for _op in (bitwise_and_op, bitwise_or_op, bitwise_xor_op, invert_op, left_shift_op, right_shift_op, gcd_op,
+            lcm_op, bucketize_op):
+    _vmap.register(_op, _vmap.broadcasting)
+del _op
+

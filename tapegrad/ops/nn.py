@@ -920,3 +920,69 @@ def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any, b
     """
     return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
                                variance_epsilon)
+
+
+# ---- keras.ops.ctc_decode's decoders: labels (paths, batch, time) padded with -1, and scores -----
+
+def _greedy_ctc(logits: np.ndarray, lengths: np.ndarray, merge: bool, blank: int) -> tuple:
+    batch, steps, classes = logits.shape
+    blank = blank % classes
+    order = [c for c in range(classes) if c != blank] + [blank]  # (TF moves the blank last)
+    moved = logits[..., order]
+    best = np.argmax(moved, axis=-1)
+    out = np.full((1, batch, steps), -1, np.int32)
+    scores = np.zeros((batch, 1), logits.dtype)
+    for b in range(batch):
+        prev, k = -1, 0
+        for t in range(int(lengths[b])):
+            c = int(best[b, t])
+            scores[b, 0] -= moved[b, t, c]
+            if c != classes - 1 and not (merge and c == prev):
+                out[0, b, k] = c + (c >= blank)
+                k += 1
+            prev = c
+    return out, scores
+
+
+ctc_greedy_op = defop("CTCGreedyDecode", lambda x, n, merge, blank: _greedy_ctc(x, n, merge, blank), nout=2,
+                      nondiff=True)
+
+
+def _beam_ctc(logits: np.ndarray, lengths: np.ndarray, beam: int, top: int, blank: int) -> tuple:
+    batch, steps, classes = logits.shape
+    blank = blank % classes
+    shifted = logits - logits.max(-1, keepdims=True)
+    logp = (shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))).astype(np.float64)
+    out = np.full((top, batch, steps), -1, np.int32)
+    scores = np.full((batch, top), -np.inf, logits.dtype)
+    for b in range(batch):
+        beams = {(): (0.0, -np.inf)}  # prefix -> (log p ending in blank, log p ending in a label)
+        for t in range(int(lengths[b])):
+            nxt: dict = {}
+
+            def add(key: tuple, pb: float, pnb: float) -> None:
+                ob, onb = nxt.get(key, (-np.inf, -np.inf))
+                nxt[key] = (np.logaddexp(ob, pb), np.logaddexp(onb, pnb))
+            for prefix, (pb, pnb) in beams.items():
+                total = np.logaddexp(pb, pnb)
+                add(prefix, total + logp[b, t, blank], -np.inf)
+                for c in range(classes):
+                    if c == blank:
+                        continue
+                    lp = logp[b, t, c]
+                    if prefix and prefix[-1] == c:
+                        add(prefix + (c,), -np.inf, pb + lp)
+                        add(prefix, -np.inf, pnb + lp)
+                    else:
+                        add(prefix + (c,), -np.inf, total + lp)
+            ranked = sorted(nxt.items(), key=lambda kv: -np.logaddexp(*kv[1]))
+            beams = dict(ranked[:beam])
+        ranked = sorted(beams.items(), key=lambda kv: -np.logaddexp(*kv[1]))[:top]
+        for i, (prefix, (pb, pnb)) in enumerate(ranked):
+            out[i, b, :len(prefix)] = prefix
+            scores[b, i] = np.logaddexp(pb, pnb)
+    return out, scores
+
+
+ctc_beam_op = defop("CTCBeamSearchDecode", lambda x, n, beam, top, blank: _beam_ctc(x, n, beam, top, blank),
+                    nout=2, nondiff=True)

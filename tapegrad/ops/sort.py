@@ -322,3 +322,10 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
         raise InvalidArgumentError(f"searchsorted: values ({v.dtype.name}) must have sorted_sequence's "
                                    f"dtype ({seq.dtype.name}).")
     return apply(_searchsorted, (seq, v), {"side": side, "out_type": _dt.as_dtype(out_type)._np})
+
+
+# keras.ops.argpartition: NumPy's partition order (int32 indices, no gradient)
+argpartition_op = defop("Argpartition", lambda v, kth, axis: np.argpartition(v, kth, axis=axis).astype(np.int32),
+                        nondiff=True)
+_vmap.register(argpartition_op, _vmap.one_axis("axis"))
+

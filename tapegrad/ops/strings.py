@@ -690,3 +690,73 @@ def to_hash_bucket(string_tensor: Any, num_buckets: int, name: Any = None) -> Te
     older hash; TensorFlow recommends :func:`to_hash_bucket_fast`), exactly TensorFlow's numbers."""
     return apply(_hash_legacy, (_strings_in(string_tensor, "StringToHashBucket"),),
                  {"num_buckets": _buckets(num_buckets)})
+
+
+# ---- Keras's vocabulary lookups and category encoding (keras.layers.StringLookup, TextVectorization,
+# CategoryEncoding): registered ops, so that a traced call is data (an exported model saves its table)
+def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype: str,
+                ragged: bool) -> np.ndarray:
+    """Bincount of ``ids`` per row into ``depth`` bins (Keras's ``encode_categorical_inputs``):
+    rows are a ragged tensor's rows, a matrix's rows, or a vector's whole; ids outside
+    ``[0, depth)`` (the mask) are dropped. ``rest``: the row splits, then count weights."""
+    weights = rest[-1] if len(rest) > ragged else None
+    if mode == "one_hot" and not ragged:  # each id its own row: (..., 1) and (...) give (..., depth)
+        ids = ids.reshape(ids.shape[:-1] if ids.ndim > 1 and ids.shape[-1] == 1 else ids.shape or (1,))
+        out = (ids[..., None] == np.arange(depth)).astype(dtype)
+        return out
+    if ragged:
+        splits = rest[0]
+        rows, n, shape = np.repeat(np.arange(splits.size - 1), np.diff(splits)), splits.size - 1, None
+    else:
+        if ids.ndim == 0:
+            ids = ids[None]
+            weights = None if weights is None else weights[None]
+        if ids.ndim > 2:
+            raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank is 2. "
+                             f"Received output_mode {mode} and input shape {ids.shape}, "
+                             f"which would result in output rank {ids.ndim}.")
+        shape = None if ids.ndim == 2 else (depth,)
+        n = ids.shape[0] if ids.ndim == 2 else 1
+        rows = np.repeat(np.arange(n), ids.shape[-1]) if ids.ndim == 2 else np.zeros(ids.size, np.intp)
+    flat = ids.reshape(-1)
+    if flat.size and flat.min() < 0:  # (a lookup's ids never are; one_hot gives a zero row)
+        raise InvalidArgumentError(f"Input 'in' must be non-negative! Negative input value found: "
+                                   f"{flat.min()}. CategoryEncoding counts ids in [0, num_tokens={depth}).")
+    keep = flat < depth
+    out = np.zeros((n, depth), np.float64 if weights is not None else np.int64)
+    np.add.at(out, (rows[keep], flat[keep].astype(np.intp)),
+              1 if weights is None else weights.reshape(-1)[keep])
+    if mode == "multi_hot":
+        out = np.minimum(out, 1)
+    out = out.astype(weights.dtype if weights is not None else dtype)
+    return out.reshape(shape) if shape else out
+
+
+def _table_lookup_fwd(x: np.ndarray, *, keys: np.ndarray, ids: np.ndarray, mask_key: Any, mask_id: int,
+                      oov_id: int) -> np.ndarray:
+    """Each key's id in the table ``keys`` (sorted; bytes as a NumPy ``S`` array, or int64) ->
+    ``ids``; ``mask_key`` -> ``mask_id``; any other key -> ``oov_id`` (-1: an error)."""
+    flat = x.reshape(-1)
+    probe = np.array(flat.tolist(), dtype="S" if keys.dtype.kind == "S" else np.int64) if flat.size \
+        else np.zeros(0, keys.dtype)
+    out = np.full(flat.size, oov_id, np.int64)
+    found = np.zeros(flat.size, bool)
+    if keys.size:
+        at = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
+        found = keys[at] == probe
+        out[found] = ids[at[found]]
+    if mask_key is not None:
+        mask = probe == np.array(mask_key, probe.dtype)
+        out[mask] = mask_id
+        found |= mask
+    if oov_id < 0 and not found.all():
+        shown = " ".join(repr(k.decode("utf-8", "replace") if isinstance(k, bytes) else int(k))
+                         for k in probe[~found][:3])
+        raise InvalidArgumentError("When `num_oov_indices=0` all inputs should be in vocabulary, "
+                                   f"found OOV values [{shown}], consider setting `num_oov_indices=1`.")
+    return out.reshape(x.shape)
+
+
+table_lookup_op = defop("LookupTableFind", _table_lookup_fwd, nondiff=True)
+encode_categorical_op = defop("EncodeCategorical", _encode_fwd, nondiff=True)
+_vmap.register(table_lookup_op, _vmap.broadcasting)

@@ -16,7 +16,7 @@ from .. import _function, _nest, saving
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
-from .._variable import Variable
+from .._variable import Variable, restoring_variables
 from ..module import Module
 from . import _sizes
 from ._format import (ASSETS_DIRECTORY, DATA, DEFAULT_SERVING_SIGNATURE_DEF_KEY, FINGERPRINT_FILENAME, INDEX, MAGIC,
@@ -64,7 +64,8 @@ def _children(obj: Any) -> list:
     defined on the class."""
     keras = _is_keras_layer(obj)
     out = []
-    own = getattr(obj, "_trackable_children", None)  # (tf.train.Checkpoint, tf.random.Generator)
+    # (tf.train.Checkpoint, tf.random.Generator; a Keras layer's are its checkpoint's names)
+    own = None if keras else getattr(obj, "_trackable_children", None)
     for k, v in sorted(own().items() if callable(own) else vars(obj).items()):
         if keras and (k.startswith("_") or k in ("train_function", "test_function", "predict_function")):
             continue
@@ -119,6 +120,16 @@ class _Saver:
                     "children": [[k, self.node(v, f"{path}.{k}")] for k, v in _children(x)]}
         self.nodes[n] = node
         return n
+
+    def restore_variables(self) -> None:
+        """Give back the values the variables had when saved: tracing a function on sample inputs
+        runs its assignments (TensorFlow's tracing runs none)."""
+        for x in self.keep:
+            n = self.variables.get(id(x)) if isinstance(x, Variable) else None
+            if n is not None and self.nodes[n] is not None:
+                saved = self.values[self.nodes[n]["key"]]
+                if not np.array_equal(np.asarray(x.numpy()), saved, equal_nan=saved.dtype.kind in "fc"):
+                    x.assign(saved)
 
     def resource(self, v: Any) -> int:
         n = self.variables.get(id(v))
@@ -194,7 +205,7 @@ def _trace_once(fn: Any, structure: Any, dims: list, sizes: list, what: str) -> 
     a, kw = f._bind(*_samples(structure, dims, sizes))
     tensors, _, _, flat, variables = f._leaves(a, kw)
     entry = _function._Entry()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), restoring_variables():  # (TF's traces assign nothing)
         warnings.simplefilter("ignore")  # (the reason is raised below)
         out = f._trace(entry, a, kw, tensors, flat, variables)
     if entry.eager is not None or not entry.programs:
@@ -262,6 +273,8 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
     needs of one size (the batch of two inputs) are traced with one size (the first grouping whose
     traces run and agree)."""
     structure = (tuple(spec_args), dict(spec_kwargs))
+    if any(isinstance(x, TensorSpec) and x.shape.rank is None for x in _nest.flatten(structure)):
+        return _encode_rank_free(saver, fn, structure, what)
     dims = _none_dims(structure, what)
     if not dims:
         runs = [_trace_once(fn, structure, [], [], what)]
@@ -300,6 +313,33 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
                                "outputs": outputs, "holes": {"data": hs["data"], "arrays": enc_holes}})
 
 
+def _encode_rank_free(saver: _Saver, fn: Any, structure: Any, what: str) -> int:
+    """A signature with tensors of unknown rank (``tf.TensorSpec(None)``): the function traced with
+    those tensors of rank 0, 1 and 2 (sizes 3) must give one program, which then replays at any
+    rank and size (elementwise functions do); otherwise the rank must be declared."""
+    def at_rank(r: int) -> Any:
+        return _nest.map_structure(lambda x: TensorSpec([3] * r, x.dtype) if isinstance(x, TensorSpec)
+                                   and x.shape.rank is None else x, structure)
+    known = at_rank(0)
+    if _none_dims(known, what):
+        raise Unsavable(f"{what}: its signature declares tensors of unknown rank beside dimensions declared "
+                        f"None ({_specs_text(structure)}); tapegrad saves such a signature only when every "
+                        "other dimension is known: declare the rank")
+    runs = [_trace_once(fn, at_rank(r), [], [], what) for r in (0, 1, 2)]
+    progs = [saver.encode_prog(p, what) for p, _ in runs]
+    same = all(json.dumps(p["data"], sort_keys=True, default=str) == json.dumps(progs[0]["data"], sort_keys=True,
+                                                                                  default=str)
+               and len(p["arrays"]) == len(progs[0]["arrays"])
+               and all(np.array_equal(x, y) for x, y in zip(p["arrays"], progs[0]["arrays"])) for p in progs)
+    if not same:
+        raise Unsavable(f"{what}: its signature declares a tensor of unknown rank ({_specs_text(structure)}), and "
+                        "its traces at ranks 0, 1 and 2 differ (the function depends on the rank); tapegrad saves "
+                        "traces of known rank: declare the rank (None for each unknown dimension)")
+    outputs = [TensorSpec(None, t.dtype) for t in runs[0][1]]
+    return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [progs[0]],
+                               "dims": [], "outputs": outputs, "holes": {"data": [], "arrays": []}})
+
+
 def _specs_text(x: Any) -> str:
     return ", ".join(repr(s) for s in _nest.flatten(x) if isinstance(s, TensorSpec))
 
@@ -315,6 +355,8 @@ def _function_concretes(saver: _Saver, f: Any, what: str) -> tuple:
     if f.input_signature is not None:
         return [_encode_signature_concrete(saver, f._fn, f.input_signature, {}, what)], f.input_signature
     out = []
+    for a, kw in f._spec_signatures:  # (TF saves the concrete functions get_concrete_function made)
+        out.append(_encode_signature_concrete(saver, f._fn, a, kw, what))
     names = _param_names(f._fn)
     for entry in list(f._cache.values()):
         if entry.eager is not None or not entry.programs:
@@ -353,11 +395,43 @@ def _default_signature(obj: Any) -> Any:
         def serving_default(inputs: Any) -> Any:
             return obj(inputs)
         return _function.function(serving_default, input_signature=sig)
-    found = [v for _, v in _children(obj) if isinstance(v, _function.Function) and v.input_signature is not None]
+    children = _children(obj)
+    for name, v in children:
+        if name == DEFAULT_SERVING_SIGNATURE_DEF_KEY and isinstance(v, (_function.Function, _function.ConcreteFunction)):
+            return v
+    found = [v for _, v in children if (isinstance(v, _function.Function) and v.input_signature is not None
+                                        or isinstance(v, _function.ConcreteFunction)) and _valid_signature(v)]
     return found[0] if len(found) == 1 else None
 
 
+def _valid_signature(f: Any) -> bool:
+    """TensorFlow's test of a function to serve as a signature: it has outputs, all tensors (in a
+    dict: under string keys), and takes no Variable."""
+    if isinstance(f, _function.ConcreteFunction):
+        outs, specs = f.structured_outputs, _nest.flatten(f.structured_input_signature)
+    else:
+        specs = _nest.flatten(list(f.input_signature))
+        try:
+            structure = (tuple(f.input_signature), {})
+            dims = _none_dims(structure, f.__name__)
+            _, flat = _trace_once(f._fn, structure, dims, [_sizes.BASE] * len(dims), f.__name__)
+        except Exception:  # noqa: BLE001  (a function that does not trace serves no signature)
+            return False
+        outs = flat
+    if any(isinstance(s, Variable) for s in specs):
+        return False
+    if isinstance(outs, dict) and not all(isinstance(k, str) for k in outs):
+        return False
+    leaves = _nest.flatten(outs)
+    return bool(leaves) and all(isinstance(x, (Tensor, TensorSpec)) for x in leaves)
+
+
 def _keras_input_signature(model: Any) -> Any:
+    # (as Keras's _default_save_signature: the inputs' own shapes, batch included, in the
+    # structure the functional model was given them)
+    struct = model.__dict__.get("_inputs_struct")
+    if model.__dict__.get("_functional") and struct is not None:
+        return (_nest.map_structure(lambda x: TensorSpec(tuple(x.shape), x.dtype), struct),)
     inputs = getattr(model, "inputs", None)
     if inputs:
         specs = [TensorSpec(tuple(x.shape), x.dtype) for x in inputs]
@@ -409,6 +483,8 @@ def save(obj: Any, export_dir: str, signatures: Any = None, options: SaveOptions
         concrete = [_finish_concrete(saver, c) for c in saver.concrete]
     except Unsavable as e:
         raise ValueError(f"Cannot save {type(obj).__name__} to {export_dir!r}: {e}.") from None
+    finally:
+        saver.restore_variables()
     graph = {"format": MAGIC, "version": VERSION, "nodes": saver.nodes, "concrete": concrete,
              "signatures": sig_data}
     _write(os.fspath(export_dir), graph, saver)

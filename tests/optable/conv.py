@@ -74,5 +74,15 @@ CASES = [
            ops=("AvgPool",)),
     OpCase("conv3d_transpose", lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 3, 3, 2, 2], [1, 2, 1, 2, 1], "SAME"),
            [((1, 2, 3, 1, 2), (2, 2, 1, 2, 2))], ops=("Conv2DBackpropInput",)),
+    # patches (linear: squared first so that second order is not trivially zero)
+    OpCase("ExtractImagePatches", lambda x: tf.image.extract_patches(x * x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 2, 1],
+                                                                     "SAME"), [((2, 4, 5, 2),)]),
+    OpCase("ExtractImagePatches-valid-batch-axes", lambda x: tf.image.extract_patches(
+        x * x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 1, 1], "VALID"), [((2, 5, 4, 1),)], ops=("ExtractImagePatches",)),
+    OpCase("ExtractVolumePatches", lambda x: tf.extract_volume_patches(x * x, [1, 2, 1, 2, 1], [1, 1, 2, 2, 1],
+                                                                       "SAME"), [((1, 3, 3, 3, 2),)]),
+    OpCase("ExtractPatchesGrad", lambda x, g: _pool_grad(
+        lambda a: tf.image.extract_patches(a * a, [1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1], "SAME"), x, g),
+        [((1, 3, 4, 2), (1, 3, 2, 8))]),
     OpCase("MaxPoolArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 1, "SAME")[1], [((1, 3, 3, 2),)], nondiff=True),
 ]

@@ -8,6 +8,10 @@ POS = (0.5, 2.0)
 S = [((),), ((3,),), ((2, 3),)]          # unary shapes
 
 
+def _ints(x):  # (integers from -16 to 15)
+    return tf.cast(tf.floor(x * 8.0), tf.int32)
+
+
 def _away_from_zero(rng, shapes):
     # |x| away from 0 (abs kink) with random magnitudes, so row/column sums do not tie (max kink)
     return [rng.uniform(0.5, 2.5, s) * rng.choice([-1.0, 1.0], s) for s in shapes]
@@ -77,4 +81,15 @@ CASES = [
            nondiff=True, ops=("TruncateDiv",)),
     OpCase("realdiv", lambda x, y: tf.realdiv(x, y), [((3,), (3,)), ((2, 3), (3,))], domain=[(-2, 2), (0.5, 2)],
            ops=("RealDiv",)),
+    # keras.ops' integer-valued functions (no gradient)
+    OpCase("Bitwise", lambda x, y: [tf.keras.ops.bitwise_and(_ints(x), _ints(y)),
+                                    tf.keras.ops.bitwise_or(_ints(x), _ints(y)),
+                                    tf.keras.ops.bitwise_xor(_ints(x), _ints(y)),
+                                    tf.keras.ops.bitwise_invert(_ints(x)),
+                                    tf.keras.ops.bitwise_left_shift(_ints(x), 2),
+                                    tf.keras.ops.bitwise_right_shift(_ints(x), 1)], B, nondiff=True,
+           ops=("BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift")),
+    OpCase("GcdLcm", lambda x, y: [tf.keras.ops.gcd(_ints(x), _ints(y)), tf.keras.ops.lcm(_ints(x), _ints(y))],
+           B, nondiff=True, ops=("Gcd", "Lcm")),
+    OpCase("Bucketize", lambda x: tf.keras.ops.digitize(x, [-1.0, 0.0, 1.0]), S, nondiff=True),
 ]

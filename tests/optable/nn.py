@@ -71,4 +71,7 @@ CASES = [
            order=1),
     OpCase("CollapseRepeated", lambda x: tf.nn.collapse_repeated(tf.cast(x > 0, tf.int32), [3, 2])[0],
            [((2, 3),)], nondiff=True),
+    OpCase("CTCDecode", lambda x: [tf.keras.ops.ctc_decode(x, [3, 2], strategy="greedy")[0],
+                                   tf.keras.ops.ctc_decode(x, [3, 2], strategy="beam_search", beam_width=3)[0]],
+           [((2, 3, 4),)], nondiff=True, ops=("CTCGreedyDecode", "CTCBeamSearchDecode")),
 ]

@@ -15,4 +15,5 @@ CASES = [
            nondiff=True, ops=("SortOrder",)),
     OpCase("SearchSorted", lambda x: tf.searchsorted(tf.sort(x), x * 0.5, side="right"), [((4,),), ((2, 3),)],
            nondiff=True),
+    OpCase("Argpartition", lambda x: tf.keras.ops.argpartition(x, 1), [((3,),), ((2, 3),)], nondiff=True),
 ]

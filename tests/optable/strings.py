@@ -35,4 +35,9 @@ CASES = [
     OpCase("StringToHashBucket", lambda x: tf.strings.to_hash_bucket(_s(x), 10), V, nondiff=True),
     OpCase("StringToHashBucketStrong", lambda x: tf.strings.to_hash_bucket_strong(_s(x), 10, [1, 2]),
            V, nondiff=True),
+    # Keras's lookup and category-encoding layers
+    OpCase("LookupTableFind", lambda x: tf.keras.layers.IntegerLookup(vocabulary=[0, 1, -1])(tf.cast(tf.floor(x), tf.int64)),
+           [((3,),), ((2, 3),)], nondiff=True),
+    OpCase("EncodeCategorical", lambda x: tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")(
+        tf.cast(tf.floor(x) + 2.0, tf.int32)), [((2, 3),)], nondiff=True),
 ]

@@ -25,7 +25,14 @@ NETWORKS = ("convnext", "densenet", "efficientnet", "efficientnet_v2", "inceptio
 _MODELS = {"MobileNetV2": "mobilenet_v2", "ResNet50": "resnet", "ResNet101": "resnet",
            "ResNet152": "resnet", "ResNet50V2": "resnet_v2", "ResNet101V2": "resnet_v2",
            "ResNet152V2": "resnet_v2", "VGG16": "vgg16", "VGG19": "vgg19",
-           **{f"EfficientNetB{i}": "efficientnet" for i in range(8)}}
+           **{f"EfficientNetB{i}": "efficientnet" for i in range(8)},
+           "MobileNet": "mobilenet", "InceptionV3": "inception_v3", "Xception": "xception",
+           "DenseNet121": "densenet", "DenseNet169": "densenet", "DenseNet201": "densenet",
+           "InceptionResNetV2": "inception_resnet_v2",
+           "MobileNetV3Small": "mobilenet_v3", "MobileNetV3Large": "mobilenet_v3",
+           **{f"ConvNeXt{v}": "convnext" for v in ("Tiny", "Small", "Base", "Large", "XLarge")},
+           **{f"EfficientNetV2{v}": "efficientnet_v2" for v in ("B0", "B1", "B2", "B3", "S", "M", "L")},
+           "NASNetMobile": "nasnet", "NASNetLarge": "nasnet"}
 
 
 def __getattr__(name: str) -> object:

@@ -24,11 +24,10 @@ from .. import activations
 from .._data_utils import _keras_home, _valid
 from .._keras_tensor import KerasTensor
 from .._tree import flatten
-from ..backend import image_data_format
+from .. import ops
+from ..backend import image_data_format, standardize_dtype
 from ..layers.input_layer import Input, InputLayer
 from ..utils import is_keras_tensor
-from ...ops.array import reshape, stack
-from ...ops.math import cast
 
 __all__ = ["preprocess_input", "decode_predictions", "obtain_input_shape", "correct_pad",
            "validate_activation"]
@@ -59,27 +58,29 @@ def _numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
     return x if std is None else x / np.asarray(std, x.dtype).reshape(shape)
 
 
-def _tensor(x: Tensor, data_format: str, mode: str) -> Tensor:
-    if not x.dtype.is_floating:
-        x = cast(x, "float32")
+def _tensor(x: Any, data_format: str, mode: str) -> Any:
+    # written with keras.ops and operators, as Keras writes it, so that a KerasTensor traces into
+    # the functional graph (ops nodes the model replays on data) and a tensor stays on the tape
+    if not np.issubdtype(np.dtype(standardize_dtype(x.dtype)), np.floating):
+        x = ops.cast(x, "float32")
     if mode == "tf":
         return x / 127.5 - 1.0
-    ndim = x.shape.rank
+    ndim = len(x.shape)
     if mode == "torch":
         x = x / 255.0
         mean, std = _TORCH_MEAN, _TORCH_STD
     else:
         if data_format == "channels_last":
-            x = stack([x[..., i] for i in (2, 1, 0)], axis=-1)
+            x = ops.stack([x[..., i] for i in (2, 1, 0)], axis=-1)
         elif ndim == 3:
-            x = stack([x[i] for i in (2, 1, 0)], axis=0)
+            x = ops.stack([x[i] for i in (2, 1, 0)], axis=0)
         else:
-            x = stack([x[:, i] for i in (2, 1, 0)], axis=1)
+            x = ops.stack([x[:, i] for i in (2, 1, 0)], axis=1)
         mean, std = _CAFFE_MEAN, None
     shape = _channel_shape(ndim, data_format)
-    dt = x.dtype.as_numpy_dtype
-    x = x + reshape(convert_to_tensor(-np.asarray(mean, dt)), shape)
-    return x if std is None else x / reshape(convert_to_tensor(np.asarray(std, dt)), shape)
+    dt = np.dtype(standardize_dtype(x.dtype))
+    x = x + convert_to_tensor(-np.asarray(mean, dt).reshape(shape))
+    return x if std is None else x / convert_to_tensor(np.asarray(std, dt).reshape(shape))
 
 
 def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe") -> Any:
@@ -91,7 +92,8 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     * ``"torch"``: scaled to [0, 1], then each channel standardised with ImageNet's mean and std.
 
     A NumPy array gives a new NumPy array (Keras changes a float array in place); a tensor gives a
-    tensor, on the tape. Integer inputs are cast to float32.
+    tensor, on the tape; a KerasTensor (``keras.Input``) gives a KerasTensor, the preprocessing
+    becoming ops nodes of the functional model. Integer inputs are cast to float32.
 
     >>> import numpy as np
     >>> from tapegrad import keras
@@ -100,6 +102,10 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     array([ -93.939, -116.779,  131.32 ], dtype=float32)
     >>> keras.applications.imagenet_utils.preprocess_input(x, mode="torch")[0, 0, 0].round(3)
     array([ 2.249, -2.036, -1.63 ], dtype=float32)
+    >>> inp = keras.Input((1, 1, 3))
+    >>> model = keras.Model(inp, keras.applications.imagenet_utils.preprocess_input(inp))
+    >>> model.predict(x, verbose=0)[0, 0, 0].round(3)
+    array([ -93.939, -116.779,  131.32 ], dtype=float32)
     """
     if mode not in ("caffe", "tf", "torch"):
         raise ValueError(f"Expected mode to be one of `caffe`, `tf` or `torch`. Received: mode={mode!r}")
@@ -108,6 +114,8 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     elif data_format not in ("channels_first", "channels_last"):
         raise ValueError("Expected data_format to be one of `channels_first` or `channels_last`. "
                          f"Received: data_format={data_format!r}")
+    if isinstance(x, KerasTensor):
+        return _tensor(x, data_format, mode)
     if isinstance(x, Tensor) or not isinstance(x, (np.ndarray, list, tuple)):
         return _tensor(convert_to_tensor(x), data_format, mode)
     return _numpy(np.asarray(x), data_format, mode)

@@ -176,19 +176,44 @@ def _as_spec(x: Any) -> Any:
 
 
 def _input_signature(model: Any) -> list:
+    """Keras's ``get_input_signature``: a functional model's input structure (one argument), a
+    Sequential model's inputs, or the shapes a subclassed model was built with; the batch
+    dimension is always None, so the export serves batches of any size."""
     if not isinstance(model, Model):
         raise TypeError(f"The model provided should be an instance of keras.Model, but got {type(model).__name__}.")
     if not model.built:
         raise ValueError("The model provided has not yet been built. It must be built before export.")
-    inputs = getattr(model, "inputs", None)
+    if model.__dict__.get("_functional"):
+        return [_nest.map_structure(_batchless_spec, model._inputs_struct)]
+    try:
+        inputs = model.inputs   # (a Sequential model's one input)
+    except AttributeError:
+        inputs = None
     if inputs:
-        specs = [TensorSpec(tuple(x.shape), x.dtype, x.name) for x in inputs]
-        return [specs[0] if len(specs) == 1 else specs]
-    shape = getattr(model, "_build_input_shape", None)
-    if shape is None:
-        raise ValueError("The model's input signature cannot be inferred (it was built without Input or "
-                         "build(input_shape)); pass input_signature= to export.")
-    return [TensorSpec(tuple(shape), getattr(model, "input_dtype", "float32"))]
+        return [_batchless_spec(x) for x in inputs]
+    shapes = model.__dict__.get("_build_shapes_dict") or {}
+    shapes = list(shapes.values()) or [model.__dict__.get("_build_input_shape")]
+    if shapes[0] is None:
+        raise ValueError("The model provided has never been called. It must be called at least once "
+                         "(or built with build(input_shape)) before export; or pass input_signature=.")
+    dtype = getattr(model, "input_dtype", None) or "float32"
+    return [_spec_from_shapes(s, dtype) for s in shapes]
+
+
+def _batchless_spec(x: Any) -> TensorSpec:
+    shape = tuple(x.shape)
+    return TensorSpec((None,) + shape[1:] if shape else shape, x.dtype, getattr(x, "name", None))
+
+
+def _spec_from_shapes(shapes: Any, dtype: Any) -> Any:
+    """A recorded build shape (or a dict/list/tuple of them) as TensorSpecs with batch None."""
+    if isinstance(shapes, dict):
+        return {k: _spec_from_shapes(v, dtype) for k, v in shapes.items()}
+    if isinstance(shapes, (list, tuple)) and all(d is None or isinstance(d, int) for d in shapes):
+        return TensorSpec((None,) + tuple(shapes)[1:] if shapes else (), dtype)
+    if isinstance(shapes, (list, tuple)):
+        return type(shapes)(_spec_from_shapes(s, dtype) for s in shapes)
+    raise ValueError(f"Unsupported build shape {shapes!r} for an input signature; pass input_signature=.")
 
 
 def export_saved_model(model: Any, filepath: str, verbose: bool | None = None, input_signature: Any = None,

@@ -25,13 +25,14 @@ _LAZY = {
     **dict.fromkeys(["Embedding"], ".embedding"),
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
+    **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
     **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
-    **dict.fromkeys(["TimeDistributed"], ".wrappers"),
+    **dict.fromkeys(["TimeDistributed", "Wrapper"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
-    **dict.fromkeys(["Normalization"], ".preprocessing"),
+    **dict.fromkeys(["Normalization", "Pipeline"], ".preprocessing"),
     **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
                      "average", "dot"], ".merging"),
-    **dict.fromkeys(["ELU", "PReLU"], ".activation"),
+    **dict.fromkeys(["ELU", "PReLU", "ThresholdedReLU"], ".activation"),
     **dict.fromkeys(["Masking", "Identity", "ActivityRegularization", "Rescaling", "Permute", "RepeatVector"],
                     ".masking"),
     **dict.fromkeys(["GaussianNoise", "GaussianDropout", "AlphaDropout", "SpatialDropout1D", "SpatialDropout2D",
@@ -46,7 +47,7 @@ _LAZY = {
     **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
     **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
     **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
-                     "RandomBrightness", "RandomCrop"], ".augmentation"),
+                     "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"], ".augmentation"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
     **dict.fromkeys(["Layer"], ".layer"),
@@ -59,7 +60,7 @@ if _typing.TYPE_CHECKING:
     from .input_layer import Input, InputLayer  # noqa: F401
     from .input_spec import InputSpec  # noqa: F401
     from .layer import Layer  # noqa: F401
-    from .activation import ELU, PReLU  # noqa: F401
+    from .activation import ELU, PReLU, ThresholdedReLU  # noqa: F401
     from .merging import (Average, Dot, Maximum, Minimum, Subtract, average, dot, maximum,  # noqa: F401
                           minimum, subtract)
     from .masking import ActivityRegularization, Identity, Masking, Permute, RepeatVector, Rescaling  # noqa: F401
@@ -74,7 +75,7 @@ if _typing.TYPE_CHECKING:
     from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
     from .image_layers import CenterCrop, Resizing  # noqa: F401
     from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
-                               RandomRotation, RandomTranslation, RandomZoom)
+                               RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401
@@ -83,15 +84,16 @@ if _typing.TYPE_CHECKING:
                           GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D,
                           GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
                           MaxPool2D, MaxPooling1D, MaxPooling2D)
-    from .preprocessing import Normalization  # noqa: F401
+    from .preprocessing import Normalization, Pipeline  # noqa: F401
     from .text import (CategoryEncoding, Discretization, Hashing, IntegerLookup, StringLookup,  # noqa: F401
                        TextVectorization)
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
-    from .wrappers import TimeDistributed  # noqa: F401
+    from .wrappers import TimeDistributed, Wrapper  # noqa: F401
     from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
+    from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
     from .core import (Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda,  # noqa: F401
                        LeakyReLU, Multiply, ReLU, Reshape, Softmax, add, concatenate, multiply)
 else:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .._engine import Tensor
+from .._engine import Tensor, convert_to_tensor
+from ...ops.math import cast, greater
 from .. import activations
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 
-__all__ = ["ELU", "PReLU"]
+__all__ = ["ELU", "PReLU", "ThresholdedReLU"]
 
 
 class ELU(Layer):
@@ -80,3 +81,35 @@ class PReLU(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), **weight_config(self, "alpha"), "shared_axes": self.shared_axes}
+
+
+class ThresholdedReLU(Layer):
+    """``x`` where ``x > theta``, else 0 (Keras 2's layer, which Keras 3.15 keeps for tf.keras).
+    ``theta`` is kept as a tensor of the layer's dtype; the config holds it as a float.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.ThresholdedReLU(theta=0.5)(tf.constant([[0.2, 0.5, 0.7]])).numpy()
+    array([[0. , 0. , 0.7]], dtype=float32)
+    """
+
+    _keras_module = "keras._legacy.layers"  # (the module Keras's configs name)
+
+    def __init__(self, theta: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError(f"Theta of a Thresholded ReLU layer cannot be None, expecting a float. Received: {theta}")
+        if theta < 0:
+            raise ValueError(f"The theta value of a Thresholded ReLU layer should be >=0. Received: {theta}")
+        self.supports_masking = True
+        self.theta = convert_to_tensor(theta, self.compute_dtype)
+
+    def call(self, inputs: Any) -> Tensor:
+        x = convert_to_tensor(inputs)
+        return x * cast(greater(x, cast(self.theta, x.dtype)), self.compute_dtype)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "theta": float(self.theta)}

@@ -23,12 +23,13 @@ from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, less_equal, where
 from ...ops.reduction import reduce_mean
 from .. import random
+from ... import image as _image
 from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg, resize
 
 __all__ = ["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
-           "RandomBrightness", "RandomCrop"]
+           "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"]
 
 _FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 _INTERPOLATIONS = ("nearest", "bilinear")
@@ -367,3 +368,87 @@ class RandomCrop(_Augmentation):
     def get_config(self) -> dict:
         return {**super().get_config(), "height": self.height, "width": self.width, "seed": self.seed,
                 "data_format": self.data_format}
+
+
+class _LegacyResize(Layer):
+    """tf.keras's RandomHeight and RandomWidth (Keras 2 layers kept in Keras 3.15's
+    ``keras.src.legacy.layers``): in training, one factor for the whole batch, drawn uniformly in
+    ``[1 + lower, 1 + upper)``, scales one side (``_axis``: -3 height, -2 width) to
+    ``int(factor * size)`` with ``tf.image.resize``; outside training the input passes through."""
+
+    _axis = -3
+    _side = "height"
+
+    def __init__(self, factor: Any, interpolation: str = "bilinear", seed: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.generator = random.SeedGenerator(seed)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            lower, upper = factor[0], factor[1]
+        else:
+            lower, upper = -factor, factor
+        if upper < lower:
+            raise ValueError("`factor` argument cannot have an upper bound less than the lower bound. "
+                             f"Received: factor={factor}")
+        if lower < -1.0 or upper < -1.0:
+            raise ValueError(f"`factor` argument must have values larger than -1. Received: factor={factor}")
+        self.lower, self.upper = lower, upper
+        self.interpolation = interpolation
+        self.seed = seed
+
+    def call(self, inputs: Any, training: bool = True) -> Tensor:
+        x = cast(convert_to_tensor(inputs), self.compute_dtype)
+        if not training:
+            return x
+        if x.ndim not in (3, 4):
+            raise ValueError(f"{type(self).__name__} takes an image (height, width, channels) or a batch of them; "
+                             f"got shape {tuple(x.shape)}.")
+        f = random.uniform((), 1.0 + self.lower, 1.0 + self.upper, seed=self.generator)
+        size = [int(d) for d in x.shape[-3:-1]]
+        size[self._axis + 3] = int(f.numpy() * np.float32(size[self._axis + 3]))
+        if size[self._axis + 3] <= 0:
+            raise ValueError(f"{type(self).__name__} drew a factor of {float(f.numpy())}, which leaves the images "
+                             f"no {self._side}; use a factor whose lower bound is above -1.")
+        return cast(_image.resize(x, size, method=self.interpolation), self.compute_dtype)
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        shape = list(input_shape)
+        shape[self._axis] = None
+        return tuple(shape)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "interpolation": self.interpolation,
+                "seed": self.seed}
+
+
+class RandomHeight(_LegacyResize):
+    """In training, resizes the images' height by one random factor in ``[1 + lower, 1 + upper)``
+    for the batch (``factor``: a number ``f`` for ``(-f, f)``, or a pair ``(lower, upper)``,
+    each above -1), the width kept, with ``interpolation``; outside training the images pass
+    through. tf.keras's legacy layer: TensorFlow's numbers under a seed.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomHeight((0.5, 0.5), seed=1)(tf.ones([2, 4, 3, 1])).shape
+    TensorShape([2, 6, 3, 1])
+    """
+
+    _keras_module = "keras._legacy.layers"
+
+
+class RandomWidth(_LegacyResize):
+    """In training, resizes the images' width by one random factor in ``[1 + lower, 1 + upper)``
+    for the batch (``factor``: a number ``f`` for ``(-f, f)``, or a pair ``(lower, upper)``,
+    each above -1), the height kept, with ``interpolation``; outside training the images pass
+    through. tf.keras's legacy layer: TensorFlow's numbers under a seed.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomWidth((-0.5, -0.5), seed=1)(tf.ones([4, 6, 1])).shape
+    TensorShape([4, 3, 1])
+    """
+
+    _axis = -2
+    _side = "width"
+    _keras_module = "keras._legacy.layers"

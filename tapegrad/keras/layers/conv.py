@@ -114,6 +114,8 @@ def positive_int(value: Any, arg: str, layer: str) -> int:
 class _Conv(Layer):
     """What Conv1D, Conv2D, Conv2DTranspose, SeparableConv2D and DepthwiseConv2D share."""
 
+    _checkpoint_names = {"kernel": "_kernel"}  # (Keras 3 keeps the kernel as `_kernel`)
+
     rank = 2
     paddings: tuple = ("valid", "same")
 

@@ -43,6 +43,8 @@ class Dense(Layer):
     (['kernel', 'bias'], TensorShape([3, 2]))
     """
 
+    _checkpoint_names = {"kernel": "_kernel"}  # (Keras 3 keeps the kernel as `_kernel`)
+
     def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
                  kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None,

@@ -98,6 +98,8 @@ class EinsumDense(Layer):
     [TensorShape([3, 4, 5]), TensorShape([4, 5])]
     """
 
+    _checkpoint_names = {"kernel": "_kernel"}  # (Keras 3 keeps the kernel as `_kernel`)
+
     def __init__(self, equation: str, output_shape: Any, activation: Any = None, bias_axes: str | None = None,
                  kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,

@@ -31,6 +31,8 @@ class Embedding(Layer):
     array([[ True,  True, False, False]])
     """
 
+    _checkpoint_names = {"embeddings": "_embeddings"}  # (Keras 3 keeps them as `_embeddings`)
+
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: Any = "uniform",
                  embeddings_regularizer: Any = None, embeddings_constraint: Any = None, mask_zero: bool = False,
                  weights: Any = None, lora_rank: Any = None, lora_alpha: Any = None,

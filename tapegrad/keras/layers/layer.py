@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .._engine import _strings
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from .._engine import Variable
@@ -26,7 +25,7 @@ from ...errors import InvalidArgumentError
 from ...module import Module
 from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
-from .._keras_tensor import KerasTensor, Node, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
+from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
 from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
@@ -177,7 +176,7 @@ class Layer(Operation, Module):
             dt = policy.variable_dtype
         else:
             dt = backend.standardize_dtype(getattr(spec, "name", spec) if not isinstance(spec, np.dtype) else spec)
-            if dt not in ("float16", "bfloat16", "float32", "float64", "string") and dtype is not None and \
+            if dt not in ("float16", "bfloat16", "float32", "float64", "string", "bool") and dtype is not None and \
                     not np.issubdtype(np.dtype(dt), np.number):
                 raise ValueError(f"Layer {name!r}: `dtype` must be a numeric dtype; received dtype={dtype!r}")
         d["_dtype"] = dt
@@ -244,6 +243,57 @@ class Layer(Operation, Module):
     def layers(self) -> list:
         """The layers this layer holds directly."""
         return list(self._sublayers())
+
+    # -- tf.train.Checkpoint ------------------------------------------------------------------------
+    # attribute -> the name Keras 3's own layer gives that weight (its Dense keeps `_kernel`)
+    _checkpoint_names: dict = {}
+    # tapegrad's bookkeeping, which Keras 3 keeps in its tracker, out of TensorFlow's sight
+    _NOT_CHECKPOINTED = frozenset({"_own_weights", "_weight_regularizers", "_losses", "_layers_list",
+                                   "_operations_list", "_stack", "_input", "_inbound_nodes",
+                                   "_initial_weights"})
+
+    def _trackable_children(self) -> dict:
+        """What ``tf.train.Checkpoint`` saves under this layer, named as TensorFlow names a Keras 3
+        layer's children: each attribute holding a variable, a layer, an optimizer (a compiled
+        model's) or a ``tf.Module``, by attribute name; a functional model's layers as
+        ``_operations/<i>`` and a Sequential's as ``_functional/_operations/<i>``. Lists and dicts
+        of them are kept by index and key, and a weight no attribute holds as
+        ``_own_weights/<i>``, where TensorFlow drops both (docs/differences.md)."""
+        children: dict = {}
+        reached: set = set()
+
+        def keep(v: Any) -> Any:
+            if isinstance(v, (Variable, Layer, Module)) or (hasattr(v, "apply_gradients")
+                                                          and hasattr(v, "iterations")):
+                if isinstance(v, Variable):
+                    reached.add(id(v))
+                return v
+            if isinstance(v, (list, tuple)):
+                kept = {str(i): k for i, k in ((i, keep(x)) for i, x in enumerate(v)) if k is not None}
+                return kept or None
+            if isinstance(v, dict):
+                kept = {k: c for k, c in ((k, keep(x)) for k, x in v.items() if isinstance(k, str))
+                        if c is not None}
+                return kept or None
+            return None
+
+        d = self.__dict__
+        if d.get("_functional") is True and "_operations_list" in d:
+            children["_operations"] = {str(i): op for i, op in enumerate(d["_operations_list"])
+                                       if isinstance(op, Layer)}
+        elif "_stack" in d and self.built:  # (a Sequential: its layers after Keras's InputLayer)
+            children["_functional"] = {"_operations": {str(i + 1): layer
+                                                       for i, layer in enumerate(d["_stack"])}}
+        for name in sorted(d):
+            if name in self._NOT_CHECKPOINTED:
+                continue
+            value = keep(d[name])
+            if value is not None:
+                children[self._checkpoint_names.get(name, name)] = value
+        for i, v in enumerate(d.get("_own_weights", ())):
+            if id(v) not in reached:
+                children[f"_own_weights/{i}"] = v
+        return children
 
     def _own_variables(self) -> list:
         own = list(self._own_weights)
@@ -371,6 +421,24 @@ class Layer(Operation, Module):
             self._weight_regularizers.append((v, reg))
         self._own_weights.append(v)
         return v
+
+    def save_own_variables(self, store: dict) -> None:
+        """Put this layer's own variables (trainable first) in ``store`` as ``store["0"]``,
+        ``store["1"]``, ... (Keras's hook, which ``model.save`` calls for a layer that overrides
+        it, with a store of its own per layer path; override both it and
+        :meth:`load_own_variables` to save other state)."""
+        for i, v in enumerate(_trainable_first(self._own_variables())):
+            store[f"{i}"] = v.numpy()
+
+    def load_own_variables(self, store: dict) -> None:
+        """Assign this layer's own variables from ``store`` (as :meth:`save_own_variables` wrote
+        it)."""
+        own = _trainable_first(self._own_variables())
+        if len(store) != len(own):
+            raise ValueError(f"Layer '{self.name}' expected {len(own)} variables, but received "
+                             f"{len(store)} variables during loading. Expected: {[v.name for v in own]}")
+        for i, v in enumerate(own):
+            v.assign(store[f"{i}"])
 
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays, in the order of :attr:`weights`."""
@@ -673,13 +741,17 @@ def _plain(x: Any) -> bool:
     return x is None or isinstance(x, (str, int, float, bool))
 
 
+_DEFAULT_GET_CONFIG = {(__name__, "Layer"), ("tapegrad.keras.models.model", "Model")}
+
+
 def auto_config(layer: Layer, base: dict) -> dict:
     """``base``, or for a class of the user's without ``get_config``, Keras 3's default config:
     the plain values the layer was created with."""
     cls = type(layer)
     own = [k for k in cls.__mro__ if k is not object and not k.__module__.startswith("tapegrad.")]
-    if not own or any("get_config" in vars(k) for k in own):
-        return base
+    definer = next(k for k in cls.__mro__ if "get_config" in vars(k))
+    if not own or (definer.__module__, definer.__name__) not in _DEFAULT_GET_CONFIG:
+        return base  # (Keras: only a get_config that is still Layer's or Model's own gives the auto config)
     args, kwargs = _init_args.get(layer, ((), {}))
     params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -707,3 +779,7 @@ def _shapes_as_lists(x: Any) -> Any:
 class _ShapeLeaf:
     def __init__(self, shape: Any) -> None:
         self.shape = tuple(shape)
+
+
+def _trainable_first(variables: list) -> list:
+    return [v for v in variables if v.trainable] + [v for v in variables if not v.trainable]

@@ -12,8 +12,11 @@ from ...ops.array import broadcast_to, reshape
 from ...ops.math import cast, maximum, sqrt
 from .. import backend
 from .layer import Layer
+from .._keras_tensor import get_mask
+from .._tree import map_structure
+from ..saving import deserialize_keras_object, serialize_keras_object
 
-__all__ = ["Normalization"]
+__all__ = ["Normalization", "Pipeline"]
 
 
 class Normalization(Layer):
@@ -159,3 +162,50 @@ class Normalization(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "invert": self.invert,
                 "mean": np.array(self.input_mean).tolist(), "variance": np.array(self.input_variance).tolist()}
+
+
+class Pipeline(Layer):
+    """Applies ``layers`` one after the other (Keras's ``keras.layers.Pipeline``): a plain layer,
+    not a model, for preprocessing and augmentation chains. ``training`` (default True) goes to
+    each layer whose ``call`` takes it, and each layer's output mask to the next.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> pipe = keras.layers.Pipeline([keras.layers.Rescaling(2.0), keras.layers.Rescaling(1.0, offset=1.0)])
+    >>> pipe(tf.constant([[1.0, 2.0]])).numpy()
+    array([[3., 5.]], dtype=float32)
+    >>> [type(layer).__name__ for layer in keras.layers.Pipeline.from_config(pipe.get_config()).layers]
+    ['Rescaling', 'Rescaling']
+    """
+
+    def __init__(self, layers: Sequence, name: str | None = None) -> None:
+        super().__init__(name=name)
+        self._pipeline_layers = layers
+
+    @property
+    def layers(self) -> Sequence:
+        return self._pipeline_layers
+
+    def call(self, inputs: Any, training: Any = True, mask: Any = None) -> Any:
+        outputs = inputs
+        for layer in self._pipeline_layers:
+            kwargs: dict = {}
+            if layer._call_has_mask:
+                kwargs["mask"] = mask
+            if layer._call_has_training and training is not None:
+                kwargs["training"] = training
+            outputs = layer(inputs, **kwargs)
+            inputs = outputs
+            mask = map_structure(get_mask, outputs)
+        return outputs
+
+    def get_config(self) -> dict:
+        return {"layers": [serialize_keras_object(layer) for layer in self._pipeline_layers], "name": self.name}
+
+    @classmethod
+    def from_config(cls, config: dict) -> Pipeline:
+        layers = config.get("layers")
+        if not isinstance(layers, (list, tuple)):
+            raise ValueError("`Pipeline` config must contain a `layers` key mapping to a list of serialized "
+                             f"layers. Received config with layers={layers}.")
+        return cls(**{**config, "layers": [deserialize_keras_object(x) for x in layers]})

@@ -29,6 +29,10 @@ __all__ = ["SimpleRNN", "LSTM", "GRU", "Bidirectional"]
 class _RNN(Layer):
     """The loop, masks, states and dropout the three recurrent layers share."""
 
+    # Keras 3's LSTM, GRU and SimpleRNN keep their weights in a `cell` sub-layer
+    _checkpoint_names = {"kernel": "cell/kernel", "recurrent_kernel": "cell/recurrent_kernel",
+                         "bias": "cell/bias"}
+
     gates = 1
     n_states = 1
 
@@ -88,11 +92,14 @@ class _RNN(Layer):
 
     # ------------------------------------------------------------------ the loop
     def _dropout_masks(self, like: Any, rate: float, training: Any) -> list | None:
-        if not (training and 0.0 < rate < 1.0):
+        # Keras 3's RNN draws the masks at every call, in inference too (its seed generator moves
+        # on), and uses them only in training
+        if not 0.0 < rate < 1.0:
             return None
         n = self.gates if self.recurrent_dropout > 0.0 else 1
         ones = convert_to_tensor(1.0, like.dtype) + zeros(like.shape, like.dtype)
-        return [random.dropout(ones, rate, seed=self.seed_generator) for _ in range(n)]
+        masks = [random.dropout(ones, rate, seed=self.seed_generator) for _ in range(n)]
+        return masks if training else None
 
     def _initial_states(self, x: Any, initial_state: Any) -> list:
         if initial_state is None:

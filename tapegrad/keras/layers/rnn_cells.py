@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from .._engine import convert_to_tensor
 from .._engine import Variable
-from ...ops.array import concat, expand_dims, reverse, split, stack, unstack, zeros
+from ...ops.array import concat, reshape, reverse, split, stack, unstack, zeros
 from ...ops.linalg import matmul
 from ...ops.math import cast, where
 from .. import activations, initializers, random
@@ -120,7 +120,8 @@ class _Cell(Layer):
 
     def _mask(self, which: str, like: Any, training: Any) -> Any:
         """The dropout mask (or list of per-gate masks) for ``"input"`` or ``"recurrent"``, drawn
-        once and kept until :meth:`reset_dropout_mask` (the RNN layer resets after each call)."""
+        once and kept until :meth:`reset_dropout_mask` (the RNN layer resets after each call, and
+        draws both before its first step, in inference too, as Keras 3's does)."""
         rate = self.dropout if which == "input" else self.recurrent_dropout
         if not (training and 0.0 < rate < 1.0):
             return None
@@ -527,10 +528,13 @@ class RNN(Layer):
         x, mask = time_inputs(x, None if mask is None else convert_to_tensor(flatten(mask)[0]),
                               self.go_backwards, "RNN")
         cell = self.cell
+        if isinstance(cell, _Cell):  # (Keras's _maybe_config_dropout_masks: drawn whether training or not)
+            cell._mask("input", x[:, 0], True)
+            cell._mask("recurrent", flatten(states)[0], True)
         kw = {"training": training} if isinstance(cell, Layer) and cell._call_has_training else {}
         step = cell if callable(cell) else cell.call
         outputs, out = [], None
-        masks = [None] * x.shape[1] if mask is None else unstack(expand_dims(mask, -1), axis=1)
+        masks = [None] * x.shape[1] if mask is None else unstack(mask, axis=1)
         try:
             for xt, m in zip(unstack(x, axis=1), masks):
                 new_out, new_states = step(xt, states, **kw)
@@ -538,7 +542,7 @@ class RNN(Layer):
                 if m is not None:
                     if out is None:
                         out = zeros(new_out.shape, new_out.dtype)
-                    new_out = where(m, new_out, 0.0 if self.zero_output_for_mask else out)
+                    new_out = where(_per_row(m, new_out), new_out, 0.0 if self.zero_output_for_mask else out)
                     new_states = _select(m, new_states, states)
                 out, states = new_out, new_states
                 outputs.append(out)
@@ -581,10 +585,15 @@ class RNN(Layer):
         return cls(**config)
 
 
+def _per_row(m: Any, like: Any) -> Any:
+    """A step's mask ``(batch,)`` shaped to select rows of ``like`` (of any rank)."""
+    return reshape(m, (-1,) + (1,) * (len(like.shape) - 1))
+
+
 def _select(m: Any, new: Any, old: Any) -> Any:
     if _nested(new):
         return [_select(m, a, b) for a, b in zip(new, old)]
-    return where(m, new, old)
+    return where(_per_row(m, new), new, old)
 
 
 _CELLS = {"SimpleRNNCell": SimpleRNNCell, "LSTMCell": LSTMCell, "GRUCell": GRUCell,

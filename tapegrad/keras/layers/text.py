@@ -1,10 +1,11 @@
 """Keras 3's preprocessing layers for text and categories: TextVectorization, StringLookup,
 IntegerLookup, Hashing, CategoryEncoding, Discretization.
 
-They compute no gradients. Their NumPy work (a vocabulary lookup that reads the layer's current
-table, a bincount encoding, bucketing) runs through ``tf.numpy_function``, as TensorFlow's
-lookup tables are stateful ops, so they run inside ``tf.function`` and ``Dataset.map`` as well as
-eagerly; the string steps are ``tf.strings`` ops.
+They compute no gradients. A vocabulary lookup and the bincount encoding are registered ops
+whose parameters are the layer's table at the call (so a traced call is data, and an exported
+model keeps its table, as TensorFlow's saves its lookup tables); the inverse lookup, a lookup
+with several OOV indices and bucketing run through ``tf.numpy_function``; the string steps are
+``tf.strings`` ops. All run inside ``tf.function`` and ``Dataset.map`` as well as eagerly.
 """
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ import numpy as np
 
 from .._engine import _strings
 from .._engine import convert_to_tensor
-from .._engine import numpy_function
+from .._engine import apply, numpy_function
 from .._engine import Tensor, VariableBase
 from ... import strings as tfs
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...ops.array import squeeze
+from ...ops import strings as _str_ops
 from ...ops.math import cast
 from .._keras_tensor import KerasTensor
 from .layer import Layer
@@ -51,43 +53,6 @@ def _mode(mode: str) -> str:
     return {"binary": "multi_hot", "tf-idf": "tf_idf"}.get(mode, mode)
 
 
-# --------------------------------------------------------------------------- the two ops
-def _encode_fwd(ids: np.ndarray, *rest: np.ndarray, mode: str, depth: int, dtype: str,
-                ragged: bool) -> np.ndarray:
-    """Bincount of ``ids`` per row into ``depth`` bins (Keras's ``encode_categorical_inputs``):
-    rows are a ragged tensor's rows, a matrix's rows, or a vector's whole; ids outside
-    ``[0, depth)`` (the mask) are dropped. ``rest``: the row splits, then count weights."""
-    weights = rest[-1] if len(rest) > ragged else None
-    if mode == "one_hot" and not ragged:  # each id its own row: (..., 1) and (...) give (..., depth)
-        ids = ids.reshape(ids.shape[:-1] if ids.ndim > 1 and ids.shape[-1] == 1 else ids.shape or (1,))
-        out = (ids[..., None] == np.arange(depth)).astype(dtype)
-        return out
-    if ragged:
-        splits = rest[0]
-        rows, n, shape = np.repeat(np.arange(splits.size - 1), np.diff(splits)), splits.size - 1, None
-    else:
-        if ids.ndim == 0:
-            ids = ids[None]
-            weights = None if weights is None else weights[None]
-        if ids.ndim > 2:
-            raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank is 2. "
-                             f"Received output_mode {mode} and input shape {ids.shape}, "
-                             f"which would result in output rank {ids.ndim}.")
-        shape = None if ids.ndim == 2 else (depth,)
-        n = ids.shape[0] if ids.ndim == 2 else 1
-        rows = np.repeat(np.arange(n), ids.shape[-1]) if ids.ndim == 2 else np.zeros(ids.size, np.intp)
-    flat = ids.reshape(-1)
-    if flat.size and flat.min() < 0:  # (a lookup's ids never are; one_hot gives a zero row)
-        raise InvalidArgumentError(f"Input 'in' must be non-negative! Negative input value found: "
-                                   f"{flat.min()}. CategoryEncoding counts ids in [0, num_tokens={depth}).")
-    keep = flat < depth
-    out = np.zeros((n, depth), np.float64 if weights is not None else np.int64)
-    np.add.at(out, (rows[keep], flat[keep].astype(np.intp)),
-              1 if weights is None else weights.reshape(-1)[keep])
-    if mode == "multi_hot":
-        out = np.minimum(out, 1)
-    out = out.astype(weights.dtype if weights is not None else dtype)
-    return out.reshape(shape) if shape else out
 
 
 def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
@@ -107,15 +72,20 @@ def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) ->
         xs = (convert_to_tensor(ids),)
     if weights is not None:
         xs += (weights.values if isinstance(weights, tfs.RaggedTensor) else convert_to_tensor(weights),)
-    fn = functools.partial(_encode_fwd, mode=mode, depth=int(depth), dtype=dtype,
-                           ragged=isinstance(ids, tfs.RaggedTensor))
-    return numpy_function(fn, list(xs), Tout=dtype, stateful=False)
+    return apply(_str_ops.encode_categorical_op, xs, {"mode": mode, "depth": int(depth), "dtype": dtype,
+                               "ragged": isinstance(ids, tfs.RaggedTensor)})
 
 
 def _as_numpy(x: Any) -> np.ndarray:
     if isinstance(x, (Tensor, VariableBase)):
         return x.numpy()
     return np.asarray(x)
+
+
+def _policy_config(config: dict, layer: Layer) -> dict:
+    # (a layer whose dtype is its vocabulary's saves its policy, floatx, as Keras does)
+    config["dtype"]["config"]["name"] = layer.dtype_policy.name
+    return config
 
 
 class _Preprocessing(Layer):
@@ -315,6 +285,13 @@ class _IndexLookup(_Preprocessing):
         self._tokens = list(tokens)
         start = self._token_start_index()
         self._index = {t: i + start for i, t in enumerate(self._tokens)}
+        # the table sorted, for the registered lookup (bytes as an S array: a key ending in a NUL
+        # byte would read as without it, so such vocabularies keep the dict lookup)
+        keys = np.array(self._tokens, dtype="S" if self._strings else np.int64) if self._tokens \
+            else np.zeros(0, "S1" if self._strings else np.int64)
+        order = np.argsort(keys, kind="stable")
+        nul = self._strings and any(t.endswith(b"\0") for t in self._tokens)
+        self._sorted = None if nul else (keys[order], (order + start).astype(np.int64))
         self._frozen_vocab_size = self.vocabulary_size()
 
     def _assets(self) -> dict | None:
@@ -460,6 +437,13 @@ class _IndexLookup(_Preprocessing):
     def _lookup(self, x: Any) -> Any:
         if isinstance(x, tfs.RaggedTensor):
             return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
+        table = getattr(self, "_sorted", None)
+        if not self.invert and self.num_oov_indices <= 1 and table is not None and \
+                (self.mask_token is None or not self._strings or not self._key(self.mask_token).endswith(b"\0")):
+            return apply(_str_ops.table_lookup_op, (convert_to_tensor(x),), {
+                "keys": table[0], "ids": table[1], "mask_key": self._key(self.mask_token),
+                "mask_id": 0 if self.output_mode == "int" else int(_I64_MAX),
+                "oov_id": self._oov_start_index() if self.num_oov_indices == 1 else -1})
         return numpy_function(self._lookup_np, [x], Tout=self.vocabulary_dtype if self.invert else "int64",
                               stateful=False)
 
@@ -484,6 +468,18 @@ class _IndexLookup(_Preprocessing):
     def _check_keys(self, inputs: Any) -> None:
         pass
 
+    # (Keras: a lookup layer computes in its vocabulary's dtype, so a Sequential model built from
+    # a shape, and the signature it exports, take strings (or integers); its policy stays floatx)
+    @property
+    def compute_dtype(self) -> str:
+        return self.vocabulary_dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.vocabulary_dtype
+
+    dtype = variable_dtype
+
     def _output_dtype(self) -> str:
         if self.invert:
             return self.vocabulary_dtype
@@ -500,7 +496,7 @@ class _IndexLookup(_Preprocessing):
 
     def get_config(self) -> dict:
         listed = (lambda v: _as_numpy(v).tolist() if isinstance(v, (np.ndarray, Tensor)) else v)
-        return {**super().get_config(), "invert": self.invert, "max_tokens": self.max_tokens,
+        return {**_policy_config(super().get_config(), self), "invert": self.invert, "max_tokens": self.max_tokens,
                 "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,
                 "mask_token": self.mask_token, "output_mode": self.output_mode, "sparse": self.sparse,
                 "pad_to_max_tokens": self.pad_to_max_tokens, "vocabulary_dtype": self.vocabulary_dtype,
@@ -657,6 +653,16 @@ class TextVectorization(_Preprocessing):
     def _to_tensor(self, x: Any) -> Any:
         return self._lookup_layer._to_tensor(x)
 
+    @property
+    def compute_dtype(self) -> str:
+        return "string"
+
+    @property
+    def variable_dtype(self) -> str:
+        return "string"
+
+    dtype = variable_dtype
+
     def _output_dtype(self) -> str:
         return self._lookup_layer._output_dtype()
 
@@ -758,7 +764,7 @@ class TextVectorization(_Preprocessing):
     def get_config(self) -> dict:
         lk = self._lookup_layer
         listed = (lambda v: _as_numpy(v).tolist() if isinstance(v, (np.ndarray, Tensor)) else v)
-        return {**super().get_config(), "max_tokens": lk.max_tokens, "standardize": self._standardize,
+        return {**_policy_config(super().get_config(), self), "max_tokens": lk.max_tokens, "standardize": self._standardize,
                 "split": self._split, "ngrams": self._ngrams_arg, "output_mode": self._output_mode,
                 "output_sequence_length": self._output_sequence_length, "pad_to_max_tokens": lk.pad_to_max_tokens,
                 "sparse": lk.sparse, "ragged": self._ragged, "vocabulary": listed(lk.input_vocabulary),

@@ -1,4 +1,5 @@
-"""Keras 3's TimeDistributed wrapper: one layer applied to every time step."""
+"""Keras 3's layer wrappers: the ``Wrapper`` base class, and ``TimeDistributed`` (one layer applied
+to every time step)."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -6,16 +7,60 @@ from typing import Any, Sequence
 from .._engine import convert_to_tensor
 from ...ops.array import stack, transpose
 from .layer import Layer
-from .rnn_cells import layer_spec
+from ..saving import deserialize_keras_object, serialize_keras_object
 
-__all__ = ["TimeDistributed"]
+__all__ = ["Wrapper", "TimeDistributed"]
 
 
 def _swap01(x: Any) -> Any:
     return transpose(x, [1, 0, *range(2, x.ndim)])
 
 
-class TimeDistributed(Layer):
+class Wrapper(Layer):
+    """Base class of the layers that hold another ``layer`` and change how it is applied
+    (Keras's ``keras.layers.Wrapper``; :class:`TimeDistributed` is one). Building the wrapper
+    builds the held layer with the same input shape, unless it is built; the config holds the
+    layer's serialized config. A subclass writes ``call``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> class Twice(keras.layers.Wrapper):
+    ...     def call(self, x):
+    ...         return self.layer(self.layer(x))
+    >>> w = Twice(keras.layers.Dense(2, kernel_initializer="ones"))
+    >>> w(tf.ones([1, 2])).numpy()
+    array([[4., 4.]], dtype=float32)
+    >>> type(Twice.from_config(w.get_config()).layer).__name__
+    'Dense'
+    """
+
+    def __init__(self, layer: Layer, **kwargs: Any) -> None:
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Layer {layer} supplied to Wrapper isn't a supported layer type. Please ensure "
+                             "wrapped layer is a valid Keras layer.")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape: Any = None) -> None:
+        if not self.layer.built:
+            self.layer.__dict__["_build_input_shape"] = input_shape  # (its build_config, as Keras records)
+            self.layer.build(input_shape)
+            self.layer.built = True
+        self.built = True
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "layer": serialize_keras_object(self.layer)}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: dict | None = None) -> Wrapper:
+        config = dict(config)
+        layer = config.pop("layer")
+        if isinstance(layer, dict):
+            layer = deserialize_keras_object(layer, custom_objects=custom_objects)
+        return cls(layer, **config)
+
+
+class TimeDistributed(Wrapper):
     """Applies ``layer`` to every time step (axis 1) of its input, as Keras: the layer's
     ``call`` runs once per step on ``(batch, ...)`` slices with the same weights, and the
     outputs are stacked back on axis 1. A ``(batch, timesteps, ...)`` mask is passed step by
@@ -32,8 +77,7 @@ class TimeDistributed(Layer):
         if not isinstance(layer, Layer):
             raise ValueError("Please initialize `TimeDistributed` layer with a `keras.layers.Layer` instance. "
                              f"Received: {layer}")
-        super().__init__(**kwargs)
-        self.layer = layer
+        super().__init__(layer, **kwargs)
         self.supports_masking = True
 
     @staticmethod
@@ -44,11 +88,7 @@ class TimeDistributed(Layer):
         return (input_shape[0], *input_shape[2:])
 
     def build(self, input_shape: Sequence) -> None:
-        child = self._child_shape(input_shape)
-        if not self.layer.built:
-            self.layer.build(child)
-            self.layer.built = True
-        self.built = True
+        super().build(self._child_shape(input_shape))
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = convert_to_tensor(inputs)
@@ -80,15 +120,3 @@ class TimeDistributed(Layer):
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         out = self.layer.compute_output_shape(self._child_shape(input_shape))
         return (out[0], input_shape[1], *out[1:])
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "layer": layer_spec(self.layer)}
-
-    @classmethod
-    def from_config(cls, config: dict) -> TimeDistributed:
-        config = dict(config)
-        spec = config["layer"]
-        if isinstance(spec, dict):
-            from .. import layers
-            config["layer"] = getattr(layers, spec["class_name"]).from_config(spec["config"])
-        return cls(**config)

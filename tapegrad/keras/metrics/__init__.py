@@ -64,8 +64,18 @@ __all__ = [
     "FBetaScore", "F1Score", "R2Score", "IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU",
     "SensitivityAtSpecificity", "SpecificityAtSensitivity", "PrecisionAtRecall",
     "RecallAtPrecision", "PearsonCorrelation", "ConcordanceCorrelation", "pearson_correlation",
-    "concordance_correlation",
+    "concordance_correlation", "KLD", "MAE", "MAPE", "MSE", "MSLE", "kld",
+    "kullback_leibler_divergence", "logcosh", "mae", "mape", "mse", "msle",
 ]
+
+# tf.keras.metrics's short names of the loss functions (functions, not classes: tf.keras.metrics.mae(y, p)
+# gives one value per sample; the string "mae" given to get() or compile() names the MeanAbsoluteError class).
+KLD = kld = kullback_leibler_divergence = kl_divergence
+MAE = mae = mean_absolute_error
+MAPE = mape = mean_absolute_percentage_error
+MSE = mse = mean_squared_error
+MSLE = msle = mean_squared_logarithmic_error
+logcosh = log_cosh
 
 
 # ---- look-up by name ---------------------------------------------------------------------------

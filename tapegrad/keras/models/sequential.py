@@ -141,12 +141,22 @@ class Sequential(Model):
                              "build a functional model whose keras.Input layers are named as the keys.")
         if self._input is not None:
             x = convert_to_tensor(x) if not isinstance(x, Tensor) else x
-            if x.dtype.is_floating and x.dtype.name != self._input.dtype:
-                x = cast(x, self._input.dtype)
+            if x.dtype.name != self._input.dtype and (x.dtype.is_floating or self._input.dtype.startswith("float")):
+                x = cast(x, self._input.dtype)  # (Keras converts the input to its InputLayer's dtype: uint8 images too)
             if self._outputs is not None:
                 x = _adjust_rank(x, self._input.output, self.name)
         for layer in self._stack:
             x = layer(x)
+        return x
+
+    def compute_output_spec(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        # (as Keras: each layer's spec in turn, so unknown sizes stay symbolic: a stand-in value
+        # for them could be smaller than a layer's window)
+        if not self._stack or isinstance(inputs, dict):
+            return super().compute_output_spec(inputs, training=training, mask=mask)
+        x = inputs
+        for layer in self._stack:
+            x = layer.compute_output_spec(x)
         return x
 
     def _maybe_build(self, args: tuple, kwargs: dict) -> None:

@@ -1,7 +1,9 @@
-"""``tapegrad.keras.preprocessing``: Keras 3's aliases ``text_dataset_from_directory``,
-``image_dataset_from_directory`` and ``sequence.pad_sequences`` (the ``keras.utils`` functions),
-and tf.keras's ``preprocessing.image`` (``ImageDataGenerator``, ``load_img``, ...; loaded on
-first use).
+"""``tapegrad.keras.preprocessing``: what tf.keras's ``preprocessing`` has in Keras 3:
+``text_dataset_from_directory``, ``image_dataset_from_directory`` and
+``timeseries_dataset_from_array`` (the ``keras.utils`` functions), ``sequence``
+(``pad_sequences``, ``TimeseriesGenerator``, ``skipgrams``, ``make_sampling_table``), ``text``
+(``Tokenizer``, ``one_hot``, ``hashing_trick``, ``text_to_word_sequence``) and ``image``
+(``ImageDataGenerator``, ``load_img``, ...); ``image`` and ``text`` load on first use.
 
 >>> from tapegrad import keras
 >>> keras.preprocessing.sequence.pad_sequences([[1, 2], [3]]).tolist()
@@ -10,12 +12,18 @@ first use).
 import importlib
 
 from .._directory import image_dataset_from_directory, text_dataset_from_directory
+from ..utils import timeseries_dataset_from_array
 from . import sequence
 
-__all__ = ["image", "image_dataset_from_directory", "sequence", "text_dataset_from_directory"]
+__all__ = ["image", "image_dataset_from_directory", "sequence", "text", "text_dataset_from_directory",
+           "timeseries_dataset_from_array"]
 
 
 def __getattr__(name: str) -> object:
-    if name == "image":
-        return importlib.import_module(".image", __name__)
+    if name in ("image", "text"):
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'tapegrad.keras.preprocessing' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(__all__)

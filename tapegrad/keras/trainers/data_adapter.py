@@ -4,6 +4,7 @@ epoch's steps (Keras 3's epoch iterator) and ``validation_split``."""
 from __future__ import annotations
 
 import math
+import types
 import warnings
 from typing import Any, Iterable
 
@@ -40,25 +41,29 @@ def _is_arraylike(x: Any) -> bool:
 
 
 def _to_numpy(x: Any) -> Any:  # (a SparseTensor stays one: its batches are SparseTensors, as in Keras)
-    return map_structure(lambda a: a if type(a) is SparseTensor else a.numpy() if hasattr(a, "numpy")
-                         else np.asarray(a), x)
+    # (a None entry stays None: the target of an output without a loss)
+    return map_structure(lambda a: a if a is None or type(a) is SparseTensor else a.numpy()
+                         if hasattr(a, "numpy") else np.asarray(a), x)
 
 
 def _floatx(x: Any) -> Any:
     """NumPy arrays of a float dtype other than ``floatx()`` cast to it, as Keras 3's array
     adapter casts fit's, evaluate's and predict's array inputs (float64 data trains in float32)."""
     fx = np.dtype(backend.floatx())
-    return map_structure(lambda a: a.astype(fx) if type(a) is not SparseTensor and a.dtype.kind == "f"
-                         and a.dtype != fx else a, x)
+    return map_structure(lambda a: a.astype(fx) if a is not None and type(a) is not SparseTensor
+                         and a.dtype.kind == "f" and a.dtype != fx else a, x)
 
 
 def _num_rows(x: Any) -> int:
-    first = flatten(x)[0]
+    first = next((a for a in flatten(x) if a is not None), None)
+    if first is None:
+        raise ValueError("The data holds no array (every entry is None).")
     return int(first.dense_shape[0]) if type(first) is SparseTensor else len(first)
 
 
 def _take(x: Any, idx: np.ndarray) -> Any:
-    return map_structure(lambda a: _take_rows(a, idx) if type(a) is SparseTensor else a[idx], x)
+    return map_structure(lambda a: None if a is None else _take_rows(a, idx) if type(a) is SparseTensor
+                         else a[idx], x)
 
 
 def _take_rows(sp: SparseTensor, idx: np.ndarray) -> SparseTensor:
@@ -84,6 +89,9 @@ class _Data:
         self.steps, self.class_weight = steps, class_weight
         self._it: Any = None  # with ``steps``: the pass that goes on across epochs
         self._seen = 0
+        # the last epoch ended by asking data of unknown length for a batch it did not have (Keras
+        # then begins a step on the missing batch, which fails in the step: see Trainer.fit)
+        self.ran_out = False
         if class_weight is not None:
             if sample_weight is not None:
                 raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
@@ -107,9 +115,12 @@ class _Data:
                 self._known: int | None = len(x)
             except TypeError:
                 self._known = None
+            # (Keras reads a dataset of unknown cardinality or a generator until the step fails
+            # on the missing batch; other iterables are tapegrad's, read in Python to their end)
+            self._ends_in_step = self._known is None and isinstance(x, (Dataset, types.GeneratorType))
             self.size = self._known if steps is None else steps
             return
-        self.iterable = None
+        self.iterable, self._ends_in_step = None, False
         x = _floatx(_to_numpy(x))
         y = None if y is None else _floatx(_to_numpy(y))
         sw = None if sample_weight is None else _floatx(_to_numpy(sample_weight))
@@ -130,8 +141,10 @@ class _Data:
         """One epoch's batches, as Keras 3's epoch iterator gives them: a whole pass without
         ``steps``; with ``steps``, the next ``steps`` batches of a pass that goes on across
         epochs (a new pass starts once the last one ran out), warning when the data runs out."""
+        self.ran_out = False
         if self.steps is None:
             yield from self._pass()
+            self.ran_out = self._ends_in_step
             if self._known is not None and isinstance(self.iterable, Dataset):
                 # Keras 3's epoch iterator makes the dataset's next iterator as soon as an epoch of
                 # known size completes, and makes another when the next epoch starts: a
@@ -149,6 +162,7 @@ class _Data:
             except StopIteration:
                 if self._known is None:
                     self._known = self._seen
+                    self.ran_out = self._ends_in_step
                 _ran_out()
                 self._it = None
                 return

@@ -43,8 +43,7 @@ from .._distributed import Replicas, uses_replicas
 from .._tree import flatten, map_structure
 from ..losses import _scale_for_replicas, _unscale_for_replicas
 from ..utils import unpack_x_y_sample_weight
-from .compile_utils import (_CompileMetrics, _CompiledMetrics, _binary_or_sparse, _call_loss,
-                            _keras_module, _loss_fn, _loss_name, _resolve_loss)
+from .compile_utils import _CompileLoss, _CompileMetrics, _CompiledMetrics, _keras_module, _loss_fn
 from .data_adapter import _Data, _class_weights, _is_arraylike, _num_rows, _split, _to_numpy
 
 __all__ = ["Trainer"]
@@ -73,12 +72,15 @@ class Trainer:
             loss: a name (``"mse"``, ``"sparse_categorical_crossentropy"``, ...), a
                 ``keras.losses.Loss`` object or a function ``fn(y_true, y_pred)`` returning one
                 loss per sample. For a model with several outputs: a list (one per output, in
-                output order) or a dict keyed by output name; one loss is applied to every
-                output. An unknown name fails here, not at the first batch. ``None`` keeps the
-                loss compiled before (a model that adds its own losses with ``add_loss`` may
-                need none).
-            loss_weights: a float, or a list or dict with one float per output: the total loss
-                is the weighted sum of the outputs' losses.
+                output order), a dict keyed by output name (every output of a model whose
+                outputs are a list), or a nest with the outputs' structure; one loss is applied
+                to every output. An entry ``None`` gives an output no loss, and its target may
+                be left out (``loss=[fn, None]`` and ``fit(x, y)``), as in Keras's
+                ``CompileLoss``. An unknown name fails here, not at the first batch. ``None``
+                keeps the loss compiled before (a model that adds its own losses with
+                ``add_loss`` may need none).
+            loss_weights: a float, or a list, dict or nest with the structure of ``loss`` (or
+                as many entries): the total loss is the weighted sum of the outputs' losses.
             metrics: metrics to report in the logs: names (``"accuracy"``, ``"mae"``, ...),
                 ``keras.metrics.Metric`` objects or functions; a list, or a list/dict per
                 output. ``"accuracy"`` becomes binary, sparse categorical or categorical
@@ -98,7 +100,9 @@ class Trainer:
                 ``"mixed_float16"`` policy.
 
         Raises:
-            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind.
+            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind (an int
+                other than 0 included, as in Keras). Losses, weights and targets that do not
+                fit the outputs fail on the first batch with Keras's errors.
 
         Example:
 
@@ -117,19 +121,18 @@ class Trainer:
         for ident in flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
             if not (isinstance(ident, str) and ident.lower() in ("crossentropy", "ce")):
                 _loss_fn(ident)  # an unknown name fails here, not on the first batch
-        if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
-            raise ValueError("Expected `loss_weights` argument to be a float (single output case) or "
-                             "a list or dict with one entry per output. Received instead: "
-                             f"loss_weights={loss_weights!r} of type {type(loss_weights).__name__}")
-        if loss is not None or not self.__dict__.get("compiled"):
+        output_names = self.output_names
+        if loss is not None:
+            self._compile_loss = _CompileLoss(loss, loss_weights, output_names)
+        elif not self.__dict__.get("compiled"):
             # (a compile without a loss keeps the loss and loss weights compiled before, as Keras 3's)
+            self._compile_loss = None
+        if loss is not None or not self.__dict__.get("compiled"):
             self.loss, self._loss_weights = loss, loss_weights
         self._metric_ids = metrics  # (this compile's arguments: its saved config)
         self._weighted_metric_ids = weighted_metrics
-        self._flat_losses: list | None = None  # [(output index, loss fn, weight, name)], first batch
-        self._output_loss_trackers: list = []
         if metrics is not None or weighted_metrics is not None:
-            self._compile_metrics = _CompileMetrics(self, metrics, weighted_metrics)
+            self._compile_metrics = _CompileMetrics(metrics, weighted_metrics, output_names)
         elif not self.__dict__.get("compiled"):  # (a compile without metrics keeps those compiled
             self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
@@ -202,108 +205,6 @@ class Trainer:
             return None
         return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
 
-    def _per_output(self, spec: Any, n: int, what: str) -> list:
-        """``spec`` (one entry for every output, a list in output order, or a dict by output
-        name) as a list of ``n`` entries, as Keras reads `loss`, `loss_weights` and `metrics`."""
-        names = self.output_names
-        if isinstance(spec, dict):
-            if n == 1 and not (names and set(spec) <= set(names)):
-                return [spec]
-            if not names or not set(spec) <= set(names):
-                raise ValueError(f"Invalid `{what}`: the keys {sorted(spec)} must be names of the "
-                                 f"model's outputs {names}.")
-            return [spec.get(name) for name in names]
-        if isinstance(spec, (list, tuple)) and n > 1:
-            if len(spec) != n:
-                raise ValueError(f"Invalid `{what}`: {spec!r} has {len(spec)} entries but the model "
-                                 f"has {n} outputs {names or ''}; give one entry per output, or a "
-                                 "dict by output name.")
-            return list(spec)
-        return [spec] * n if what == "loss" else [spec] + [None] * (n - 1)
-
-    def _targets(self, y: Any, y_pred: Any) -> Any:
-        """``y`` as ``y_pred``'s leaves are ordered: a dict of targets is matched to the outputs by
-        name (a dict model's keys, else the output layers' names), as Keras matches it, not by
-        the order of its keys; a key that names no output is an error."""
-        if not isinstance(y, dict):
-            return y
-        names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
-        if not names or len(names) != len(flatten(y_pred)):  # (outputs without names)
-            return y
-        unknown = sorted(str(k) for k in y if k not in names)
-        missing = [name for name in names if name not in y]
-        if unknown or missing:
-            raise ValueError(
-                f"The targets `y` are a dict with keys {sorted(map(str, y))}, but model "
-                f"{self.name!r} names its outputs {names}: "
-                + "; ".join(([f"{unknown} name no output"] if unknown else [])
-                            + ([f"no target for {missing}"] if missing else []))
-                + ". Key the targets by output name, or give a list in output order.")
-        return [y[name] for name in names]
-
-    def _build_losses(self, y_true: list, y_pred: list) -> None:
-        if self._flat_losses is not None:
-            return
-        n = len(y_pred)
-        if len(y_true) != n:
-            raise ValueError(f"The model has {n} output(s) but the targets `y` have "
-                             f"{len(y_true)} array(s); give one target per output.")
-        ids = self._per_output(self.loss, n, "loss")
-        weights = self._loss_weights
-        weights = [weights] * n if isinstance(weights, (int, float)) else \
-            self._per_output(weights, n, "loss_weights") if weights is not None else [None] * n
-        names = self.output_names or [None] * n
-        flat = []
-        for i, (ident, w, name) in enumerate(zip(ids, weights, names)):
-            if ident is None:
-                continue
-            fn = _resolve_loss(ident, y_true[i], y_pred[i])
-            flat.append((i, fn, w, name or _loss_name(ident, fn)))
-        self._flat_losses = flat
-        self._output_loss_trackers = [_keras_module("metrics").Mean(name=f"{name}_loss") for *_, name in flat] if len(flat) > 1 else []
-
-    def _build_metrics(self, y_true: Any, y_pred: Any, metrics: Any, weighted_metrics: Any) -> list:
-        """``[(output index, metric, weighted, output name or None)]`` for the metrics compiled."""
-        ys, ps = flatten(y_true), flatten(y_pred)
-        n = len(ps)
-        names = self.output_names if n > 1 else None
-        built = []
-        for ids, weighted in ((metrics, False), (weighted_metrics, True)):
-            if not ids:
-                continue
-            what = "weighted_metrics" if weighted else "metrics"
-            if ids is not None and not isinstance(ids, (list, tuple, dict)):
-                raise ValueError(f"Expected `{what}` argument to be a list, tuple, or dict. "
-                                 f"Received instead: {what}={ids!r} of type {type(ids).__name__}")
-            per_output = [flatten(ids)] if n == 1 else self._per_output(ids, n, what)
-            for i, mids in enumerate(per_output):
-                for m in flatten(mids) if mids is not None else []:
-                    built.append((i, self._make_metric(m, ys[i], ps[i]), weighted,
-                                  names[i] if names else None))
-        return built
-
-    @staticmethod
-    def _make_metric(m: Any, y_true: Any, y_pred: Any) -> Any:
-        """A metric object for an identifier; "accuracy" is binary, sparse categorical or
-        categorical accuracy by the shapes of the targets and outputs, as in Keras."""
-        if hasattr(m, "update_state"):
-            return m
-        if isinstance(m, str) and m.lower() in ("accuracy", "acc"):
-            metrics = _keras_module("metrics")
-            binary, sparse = _binary_or_sparse(y_true, y_pred)
-            if binary:
-                return metrics.BinaryAccuracy(name=m)
-            if sparse:
-                return metrics.SparseCategoricalAccuracy(name=m)
-            return metrics.CategoricalAccuracy(name=m)
-        fn = _keras_module("metrics").get(m) if isinstance(m, (str, dict)) else m
-        if hasattr(fn, "update_state"):
-            if isinstance(m, str):  # Keras names a metric by the string it was asked by
-                fn.name = m
-            return fn
-        name = m if isinstance(m, str) else getattr(fn, "__name__", type(fn).__name__)
-        return _keras_module("metrics").MeanMetricWrapper(fn, name=name)
-
     @property
     def metrics(self) -> list:
         """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
@@ -314,7 +215,8 @@ class Trainer:
             out.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 out.append(self._compile_metrics)
-            out.extend(self._output_loss_trackers)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
         metric_cls = _keras_module("metrics").Metric
         ids = {id(m) for m in out}
         for v in self.__dict__.values():
@@ -336,18 +238,10 @@ class Trainer:
                      sample_weight: Any = None, training: bool = True) -> Tensor:
         """The compiled loss(es), weighted by ``loss_weights``, plus the model's :attr:`losses`."""
         terms = []
-        if y is not None and self.loss is not None:
-            ys, ps = flatten(self._targets(y, y_pred)), flatten(y_pred)
-            self._build_losses(ys, ps)
-            sws = self._per_output(sample_weight, len(ps), "sample_weight") if isinstance(
-                sample_weight, (list, tuple, dict)) else [sample_weight] * len(ps)
-            trackers = self._output_loss_trackers or [None] * len(self._flat_losses)
-            for (i, fn, w, _), tracker in zip(self._flat_losses, trackers):
-                term = _call_loss(fn, ys[i], ps[i], sws[i])
-                if tracker is not None:  # each output's unweighted loss, a plain mean over
-                    # batches: Keras's traced step sees no batch size
-                    tracker.update_state(_unscale_for_replicas(term))
-                terms.append(term if w is None else term * np.asarray(w, term.dtype.name))
+        if y is not None and self.__dict__.get("_compile_loss") is not None:
+            term = self._compile_loss(y, y_pred, sample_weight, batch_weighted=self._steps_run_eagerly())
+            if term is not None:
+                terms.append(term)
         for extra in self.losses:
             extra = convert_to_tensor(extra)
             terms.append(_scale_for_replicas(reduce_sum(extra) if extra.shape.rank else extra))
@@ -357,10 +251,22 @@ class Trainer:
         terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
         return terms[0] if len(terms) == 1 else add_n(terms)
 
+    def _step_counters(self) -> list:
+        """``[(variable, value)]`` of what a traced step changes without its batch: the optimizer's
+        iteration count and the states of the model's seed generators (ordered ones)."""
+        seed_generator = _keras_module("random").SeedGenerator
+        found = [getattr(self.optimizer, "iterations", None)]
+        for layer in self._flatten_layers():
+            found += [g.state for g in vars(layer).values() if isinstance(g, seed_generator)]
+        return [(v, v.numpy()) for v in found if v is not None]
+
+    def _steps_run_eagerly(self) -> bool:
+        return bool(self.__dict__.get("run_eagerly")) or _function.functions_run_eagerly()
+
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict:
         """Update the compiled metrics with this batch and return every running result."""
         if y is not None and self._compile_metrics is not None:
-            self._compile_metrics.update_state(self._targets(y, y_pred), y_pred, sample_weight)
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
@@ -517,7 +423,12 @@ class Trainer:
                 iterable of batches ``x``, ``(x, y)`` or ``(x, y, sample_weight)``: the batches
                 then carry the targets and weights, so ``y`` and ``sample_weight`` must not be
                 given (``y`` raises ``ValueError``) and ``batch_size`` is not used. Float arrays
-                are cast to ``keras.backend.floatx()`` (float32 by default).
+                are cast to ``keras.backend.floatx()`` (float32 by default). A dataset of
+                unknown cardinality (after ``filter``, a ``TextLineDataset``, ...) or a generator
+                ends each epoch as in Keras: with a step begun on the batch it does not have
+                (the callbacks' ``on_train_batch_begin`` hears of it; in a traced step the
+                optimizer's ``iterations`` and the seed generators move on once more, as
+                TensorFlow runs the step's batch-free ops before the missing batch fails it).
             y: the targets, structured as the model's outputs (arrays only).
             batch_size: rows per batch for array data (default 32; the last batch may be
                 smaller).
@@ -602,15 +513,28 @@ class Trainer:
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             train_function = self.make_train_function() if dist is None else None
+            step, counters = -1, None
             for step, batch in enumerate(data):
                 cbs.on_train_batch_begin(step)
                 if dist is not None:
                     logs = dist.step("train", batch, reset=step == 0)
                 else:
+                    counters = self._step_counters() if data._ends_in_step else None
                     logs = self._logs(train_function(batch))
+                    if counters is not None:
+                        counters = [(v, v.numpy() - before) for v, before in counters]
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
+            if data.ran_out and not self.stop_training:
+                # Keras begins a step on the batch the data did not have: the callbacks hear of
+                # it, and TensorFlow runs the traced step's ops that need no batch (the
+                # optimizer's iteration count, the seed generators' moves) before the missing
+                # batch fails it
+                cbs.on_train_batch_begin(step + 1)
+                if counters and not self._steps_run_eagerly():
+                    for v, delta in counters:
+                        v.assign_add(delta)
             epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
@@ -680,10 +604,13 @@ class Trainer:
         cbs.on_test_begin()
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
+        step = -1
         for step, batch in enumerate(data):
             cbs.on_test_batch_begin(step)
             logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, step == 0)
             cbs.on_test_batch_end(step, logs)
+        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
+            cbs.on_test_batch_begin(step + 1)
         if dist is not None:
             logs = dist.epoch_logs(logs)
         cbs.on_test_end(logs)
@@ -731,11 +658,14 @@ class Trainer:
         cbs.on_predict_begin()
         outs: list = []
         predict_function = self.make_predict_function() if dist is None else None
+        step = -1
         for step, batch in enumerate(data):
             cbs.on_predict_batch_begin(step)
             out = predict_function(batch) if dist is None else dist.predict(batch)
             outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
             cbs.on_predict_batch_end(step, {"outputs": out})
+        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
+            cbs.on_predict_batch_begin(step + 1)
         cbs.on_predict_end()
         if not outs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
@@ -872,7 +802,14 @@ class _Step:
         self.method = getattr(model, kind + "_step")
         own = getattr(type(model), kind + "_step") is getattr(Trainer, kind + "_step")
         self.core = getattr(model, f"_{kind}_core") if own and kind != "predict" else None
-        self.traced = _function.function(self.core or self.method, reduce_retracing=True)
+        # TensorFlow's retracing warning counts the traces of Keras's step functions by the code
+        # of the closure Keras makes them from: one for train and test (called on a dataset
+        # iterator, whose batch dimension is None: one trace per model and data spec), one for
+        # predict (called on each batch, retraced for a new size as reduce_retracing relaxes it)
+        self.traced = _function.Function(
+            self.core or self.method, reduce_retracing=True,
+            stats_key=(Trainer.predict if kind == "predict" else Trainer.fit).__code__,
+            batch_free=kind != "predict")
         self.traced.__name__ = f"{type(model).__name__}.{kind}_step"   # (for its warning)
         self.calls = 0
         self.shapes: set = set()   # the batch shapes traced (each trace is kept, with its buffers)
@@ -882,12 +819,18 @@ class _Step:
         model = self.model
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
-            if model.__dict__.get("run_eagerly") or self.calls == 1 or self.eager \
-                    or model.__dict__.get("_output_loss_trackers"):
-                # (the first call builds what the step needs; each output's loss tracker keeps
-                # Python state that a replay would skip)
+            if model.__dict__.get("run_eagerly"):
                 return self.method(batch)
             data = map_structure(_as_tensor, batch)
+            if self.calls == 1 or self.eager or getattr(model.__dict__.get("_compile_loss"), "metrics", None):
+                # (the first call builds what the step needs; each output's loss tracker keeps
+                # Python state that a replay would skip) run eagerly, counted as Keras's traced
+                # step would count it for TensorFlow's retracing warning
+                if self.core is None:
+                    self.traced.count_call(data)
+                else:
+                    self.traced.count_call(*unpack_x_y_sample_weight(data))
+                return self.method(batch)
             shape = tuple(np.shape(t) for t in flatten(data) if t is not None)
             if shape not in self.shapes:
                 self.shapes.add(shape)
