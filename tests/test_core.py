@@ -345,3 +345,11 @@ def test_an_empty_list_without_a_dtype_is_float32_and_floats_still_refuse_int():
         tf.constant([1.0], dtype=tf.int32)
     with pytest.raises(TypeError, match="a float does not convert to an integer"):
         tf.constant([[1.0], [2.0]], dtype=tf.int32)
+
+
+def test_slices_mix_python_ints_and_scalar_tensors():
+    x = tf.constant([1, 2, 3, 4, 5])
+    n = tf.constant(2)
+    assert x[1:n + 1].numpy().tolist() == [2, 3]
+    assert x[n:].numpy().tolist() == [3, 4, 5]
+    assert x[:n:1].numpy().tolist() == [1, 2]

@@ -74,6 +74,8 @@ _INDEX_MSG = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`
 
 
 def _index_int(k: Any) -> int:
+    if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):  # (x[1:n], n a tensor)
+        return int(k)
     if isinstance(k, Variable):
         k = k._read()
     if isinstance(k, Tensor) and k._value.ndim == 0 and k._value.dtype.kind in "iu":
