@@ -80,3 +80,19 @@ def test_every_operator_of_keras_tensors_is_keras_operation():
         np.testing.assert_allclose(g, w, rtol=1e-6)
     with pytest.raises(NotImplementedError, match="Iterating"):
         list(x)
+
+
+def test_a_layer_called_with_keywords_only_takes_calls_first_argument():
+    # Keras's CallSpec: the endpoint-layer pattern, layer(targets=..., logits=...)
+    class Endpoint(keras.layers.Layer):
+        def call(self, targets, logits, sample_weights=None):
+            self.add_loss(keras.ops.mean(keras.ops.square(targets - logits)))
+            return keras.ops.sigmoid(logits)
+    inputs, targets = keras.Input((3,)), keras.Input((2,))
+    logits = keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    model = keras.Model([inputs, targets], Endpoint()(targets=targets, logits=logits))
+    out = model([np.ones((1, 3), np.float32), np.zeros((1, 2), np.float32)])
+    np.testing.assert_allclose(out.numpy(), 1 / (1 + np.exp(-3.0)) * np.ones((1, 2)), rtol=1e-6)
+    assert len(model.losses) == 1
+    with pytest.raises(TypeError, match="called without inputs"):
+        keras.layers.Dense(2)()

@@ -104,6 +104,14 @@ def _to_input(x: Any, layer: "Layer") -> Any:
     return x
 
 
+@functools.lru_cache(maxsize=None)
+def _first_call_arg(cls: type) -> str | None:
+    """The name of the first argument of ``cls.call`` (after ``self``), or None."""
+    params = [p for p in inspect.signature(cls.call).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return params[1].name if len(params) > 1 else None
+
+
 def _sets_built(build: Callable) -> Callable:
     """A layer's ``build`` that marks the layer built when it returns, also when a program calls
     it directly (as Keras 3 wraps it): the first call then builds nothing again."""
@@ -528,10 +536,13 @@ class Layer(Operation, Module):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if "_own_weights" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}.__init__ did not call super().__init__().")
-        if not args:
-            if "inputs" not in kwargs:
-                raise TypeError(f"Layer {self.name!r} was called without inputs.")
-            args = (kwargs.pop("inputs"),)
+        if not args:  # (Keras's CallSpec: call's first argument given by its name)
+            first = _first_call_arg(type(self))
+            key = first if first in kwargs else "inputs" if "inputs" in kwargs else None
+            if key is None:
+                raise TypeError(f"Layer {self.name!r} was called without inputs: pass them positionally, "
+                                f"or as the keyword {first or 'inputs'!r} (call's first argument).")
+            args = (kwargs.pop(key),)
         if (len(args) > 1 or kwargs or type(args[0]) is not Tensor) and \
                 any(isinstance(x, KerasTensor) for x in flatten((args, kwargs))):
             return self.symbolic_call(*args, **kwargs)
