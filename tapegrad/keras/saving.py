@@ -697,6 +697,31 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
     return model
 
 
+def load_weights_from_archive(model: Any, filepath: Any, skip_mismatch: bool = False) -> None:
+    """``model.load_weights("x.keras")``: the weights of a whole-model archive (tapegrad's
+    ``model.weights.npz`` or Keras's ``model.weights.h5``) into ``model``, as Keras's
+    ``saving_lib.load_weights_only`` reads them; the optimizer's are not read."""
+    path = os.fspath(filepath)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such file: {path!r}")
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        if _WEIGHTS not in names and _KERAS_WEIGHTS not in names:
+            raise ValueError(f"Cannot load weights from {path!r}: it has no {_WEIGHTS} (nor Keras's "
+                             f"{_KERAS_WEIGHTS}); is it a .keras file written by model.save?")
+        member = _WEIGHTS if _WEIGHTS in names else _KERAS_WEIGHTS
+        _check_members(z, (member,), path)
+        weights = z.read(member)
+        if member == _KERAS_WEIGHTS:
+            from . import _h5
+            _h5.read_weights(model, io.BytesIO(weights), skip_mismatch=skip_mismatch, optimizer=False,
+                             what=f"{path!r} ({_KERAS_WEIGHTS}, written by Keras)")
+        else:
+            variables = {f"model/{i:04d}": v for i, v in enumerate(model.weights)}
+            load_variables(io.BytesIO(weights), variables, strict=False)
+        _load_hooks(model, z, path)
+
+
 # -- Keras's state hooks: save_own_variables/load_own_variables and save_assets/load_assets, called
 # per object with the object's path in the model (saving_lib's _save_state/_load_state walk).
 # tapegrad keeps the variables of layers that do not override the hooks in model.weights.npz;

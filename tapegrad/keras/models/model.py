@@ -214,8 +214,12 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, by_name: bool = False) -> None:
         """Read weights written by :meth:`save_weights` (same layers, same order), or by Keras: a
         ``.weights.h5`` file, or a legacy ``.h5`` model or weights file (layers matched by order, or
-        by name with ``by_name=True``)."""
+        by name with ``by_name=True``); or the weights of a ``.keras`` archive (``model.save``)."""
         path = os.fspath(filepath)
+        if path.endswith(".keras"):  # (a whole-model archive: its weights, as Keras reads them)
+            from ..saving import load_weights_from_archive
+            load_weights_from_archive(self, path, skip_mismatch=skip_mismatch)
+            return
         from .. import _h5
         if _h5.is_h5(path):
             if not os.path.exists(path):
