@@ -15,6 +15,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 import warnings as _warnings
+import sys as _sys
 import typing as _typing
 
 # Ops produce inf/nan as IEEE arithmetic says (as TensorFlow does), without NumPy's warnings.
@@ -59,6 +60,9 @@ from . import autodiff, linalg, math, nn  # noqa: E402  (namespaces)
 from . import test  # noqa: E402
 from . import _numpy_interop  # noqa: E402,F401  (NumPy ufuncs/functions on tensors stay on the tape)
 
+# tf.compat.v2 is TensorFlow 2's API: tapegrad itself (`import tensorflow.compat.v2 as tf`)
+_sys.modules.setdefault(__name__ + ".compat.v2", _sys.modules[__name__])
+
 # Loaded on first use, so that `import tapegrad` stays close to `import numpy` in time.
 _LAZY = {
     "random": (".random", None), "diagnosis": (".diagnosis", None), "visualize": (".visualize", None),
@@ -88,7 +92,7 @@ _LAZY = {
     "autograph": (".autograph", None), "install_as_tensorflow": ("._import_hook", "install_as_tensorflow"),
     "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"), "saved_model": (".saved_model", None),
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
-    "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"),
+    "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"), "compat": (".compat", None),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",

@@ -450,3 +450,24 @@ def test_train_on_batch_reports_each_batch_alone():
     x, y = np.array([[1.0, 2.0]], np.float32), np.array([[1.0]], np.float32)
     close(model.train_on_batch(x, y), 4.0)
     close(model.train_on_batch(x, y), (1.0 - (0.6 * 1.0 + 0.2 * 2.0 - 0.4)) ** 2)  # w, b after one step
+
+
+def test_callbacks_get_logs_as_keras_passes_them():
+    # Keras: epoch, train, test and predict hooks take logs by position, batch hooks by keyword
+    from tapegrad import keras as k
+    seen = []
+
+    class Cb(k.callbacks.Callback):
+        def on_epoch_end(self, epoch, log=None):  # (a name of the user's own)
+            seen.append(("epoch", sorted(log)))
+
+        def on_train_begin(self, l=None):  # noqa: E741
+            seen.append(("begin", l))
+
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append(("batch", batch))
+    m = k.Sequential([k.Input((2,)), k.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    m.fit(np.zeros((4, 2), np.float32), np.zeros((4, 1), np.float32), batch_size=4, epochs=1, verbose=0,
+          callbacks=[Cb()])
+    assert seen == [("begin", {}), ("batch", 0), ("epoch", ["loss"])]

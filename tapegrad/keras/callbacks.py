@@ -145,11 +145,16 @@ class CallbackList:
         if hook not in _HOOKS:
             raise AttributeError(hook)
 
+        keyword = "batch" in hook  # (Keras passes logs by keyword to batch hooks, by position to the rest)
+
         def call(*args: Any) -> None:
             logs = args[-1] if args and isinstance(args[-1], dict) else {}
             head = args[:-1] if args and isinstance(args[-1], dict) else args
             for cb in self.callbacks:
-                getattr(cb, hook)(*head, logs=logs)
+                if keyword:
+                    getattr(cb, hook)(*head, logs=logs)
+                else:
+                    getattr(cb, hook)(*head, logs)
         return call
 
 
@@ -549,7 +554,7 @@ class LambdaCallback(Callback):
             name = aliases.get(name, name)
             if name not in _HOOKS:
                 raise TypeError(f"LambdaCallback: unknown hook {name!r}; hooks are {_HOOKS}")
-            setattr(self, name, (lambda f: lambda *a, logs=None: f(*a, logs))(fn))
+            setattr(self, name, (lambda f: lambda *a, **kw: f(*a, kw["logs"]) if "logs" in kw else f(*a))(fn))
 
 
 class TerminateOnNaN(Callback):

@@ -1,0 +1,29 @@
+"""tf.compat: the conversion helpers, v2 (tapegrad itself) and v1 (importable; its few eager-meaningful
+names, and a clear error for TF1's graph API)."""
+import importlib
+
+import pytest
+
+import tapegrad as tf
+
+
+def test_conversions():
+    assert tf.compat.as_bytes("é") == "é".encode() and tf.compat.as_bytes(b"x") == b"x"
+    assert tf.compat.as_str(b"abc") == tf.compat.as_text("abc") == "abc"
+    assert tf.compat.as_str_any(3) == "3"
+    assert tf.compat.dimension_value(tf.TensorShape([3, None])[1]) is None
+    assert tf.compat.dimension_at_index([2, 5], 1) == 5
+    with pytest.raises(TypeError, match="Expected binary or unicode string"):
+        tf.compat.as_bytes(3)
+    with tf.compat.forward_compatibility_horizon(2030, 1, 1):
+        assert tf.compat.forward_compatible(2029, 12, 31)
+    assert not tf.compat.forward_compatible(2030, 1, 1)
+
+
+def test_v2_is_tapegrad_and_v1_imports():
+    assert tf.compat.v2 is tf and importlib.import_module("tapegrad.compat.v2") is tf
+    tf1 = importlib.import_module("tapegrad.compat.v1")
+    assert tf1.executing_eagerly() and tf1.logging.ERROR == 40
+    tf1.set_random_seed(3)
+    with pytest.raises(AttributeError, match="TensorFlow 1's API"):
+        tf1.Session  # noqa: B018
