@@ -96,3 +96,23 @@ def test_a_layer_called_with_keywords_only_takes_calls_first_argument():
     assert len(model.losses) == 1
     with pytest.raises(TypeError, match="called without inputs"):
         keras.layers.Dense(2)()
+
+
+def test_keras_ops_image_resize_and_colour_conversions():
+    rng = np.random.default_rng(0)
+    x = rng.random((2, 8, 6, 3)).astype("float32")
+    from tapegrad import image as tf_image
+    np.testing.assert_allclose(keras.ops.image.resize(x, (4, 4)).numpy(),
+                               tf_image.resize(x, [4, 4]).numpy(), rtol=1e-6)
+    crop = keras.ops.image.resize(x, (4, 4), crop_to_aspect_ratio=True)   # central 6x6 crop first
+    np.testing.assert_allclose(crop.numpy(), tf_image.resize(x[:, 1:7], [4, 4]).numpy(), rtol=1e-6)
+    first = keras.ops.image.resize(np.transpose(x, [0, 3, 1, 2]), (4, 4), data_format="channels_first")
+    np.testing.assert_allclose(np.transpose(first.numpy(), [0, 2, 3, 1]), tf_image.resize(x, [4, 4]).numpy(),
+                               rtol=1e-6)
+    assert keras.ops.image.rgb_to_grayscale(x[0]).shape == (8, 6, 1)
+    np.testing.assert_allclose(keras.ops.image.hsv_to_rgb(keras.ops.image.rgb_to_hsv(x)).numpy(), x, atol=1e-6)
+    inputs = keras.Input((8, 6, 3))
+    model = keras.Model(inputs, keras.ops.image.resize(inputs, (4, 4)))
+    assert type(model.operations[-1]).__name__ == "Resize" and model(x).shape == (2, 4, 4, 3)
+    with pytest.raises(ValueError, match="Only one of"):
+        keras.ops.image.resize(x, (4, 4), crop_to_aspect_ratio=True, pad_to_aspect_ratio=True)

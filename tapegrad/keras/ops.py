@@ -44,6 +44,7 @@ from ._engine import Tensor, VariableBase
 from .backend import floatx as _floatx
 from .backend import result_type as _result_type
 from .backend import image_data_format as _image_data_format
+from .. import image as _tf_image
 from ._engine import vectorized_map as _vectorized_map
 from ._engine import custom_gradient as _custom_gradient
 from ..ops import array as _a
@@ -3411,12 +3412,110 @@ for _name in __all__:
         globals()[_name] = _symbolic(_name, globals()[_name])
 del _name
 
+# ---- keras.ops.image ------------------------------------------------------------------------------
+
+def _crop_box(h: int, w: int, th: int, tw: int) -> tuple:
+    """Keras's central crop to the target's aspect ratio: ``(top, left, height, width)``."""
+    ch = builtins.max(builtins.min(h, int(float(w * th) / tw)), 1)
+    cw = builtins.max(builtins.min(w, int(float(h * tw) / th)), 1)
+    return int((h - ch) / 2), int((w - cw) / 2), ch, cw
+
+
+def _resize_channels_last(x: Tensor, size: tuple, interpolation: str, antialias: bool = False, crop_to_aspect_ratio: bool = False,
+           pad_to_aspect_ratio: bool = False, fill_value: float = 0.0) -> Tensor:
+    """Keras's ``ops.image.resize`` of a channels-last batch (TensorFlow backend)."""
+    h, w = int(x.shape[1]), int(x.shape[2])
+    th, tw = size
+    if crop_to_aspect_ratio:
+        top, left, ch, cw = _crop_box(h, w, th, tw)
+        x = x[:, top:top + ch, left:left + cw, :]
+    elif pad_to_aspect_ratio:   # the same number of fill rows (columns) on each side, as Keras
+        ph = int((builtins.max(h, int(float(w * th) / tw)) - h) / 2)
+        pw = int((builtins.max(w, int(float(h * tw) / th)) - w) / 2)
+        b, c = int(x.shape[0]), int(x.shape[3])
+        if ph > 0:
+            band = _a.fill([b, ph, w, c], _m.cast(fill_value, x.dtype))
+            x = _a.concat([band, x, band], axis=1)
+        if pw > 0:
+            band = _a.fill([b, int(x.shape[1]), pw, c], _m.cast(fill_value, x.dtype))
+            x = _a.concat([band, x, band], axis=2)
+    return _tf_image.resize(x, [th, tw], method=interpolation, antialias=antialias)
+
+
+
+def _image_batch(images: Any, data_format: str | None) -> tuple:
+    """``images`` as a channels-last batch, and how to give a result back in the caller's layout."""
+    x = _t(images)
+    if x.shape.rank not in (3, 4):
+        raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 (batch of images). "
+                         f"Received: images.shape={tuple(x.shape.as_list())}")
+    single, first = x.shape.rank == 3, (data_format or _image_data_format()) == "channels_first"
+    if single:
+        x = _a.expand_dims(x, 0)
+    if first:
+        x = _a.transpose(x, [0, 2, 3, 1])
+
+    def back(y: Tensor) -> Tensor:
+        if first:
+            y = _a.transpose(y, [0, 3, 1, 2])
+        return _a.squeeze(y, [0]) if single else y
+    return x, back
+
+
+def _image_resize(images: Any, size: Any, interpolation: str = "bilinear", antialias: bool = False,
+                  crop_to_aspect_ratio: bool = False, pad_to_aspect_ratio: bool = False, fill_mode: str = "constant",
+                  fill_value: float = 0.0, data_format: str | None = None) -> Tensor:
+    """Keras's ``ops.image.resize``: images (rank 3 or 4, ``data_format``) resized to ``size``
+    ``(height, width)`` with ``interpolation``, after a central crop (``crop_to_aspect_ratio``) or
+    a padding (``pad_to_aspect_ratio``, ``fill_value``) to the target's aspect ratio."""
+    if len(size) != 2:
+        raise ValueError(f"Expected `size` to be a tuple of 2 integers. Received: size={size}")
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:
+        raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be True.")
+    if fill_mode != "constant":
+        raise ValueError(f"Invalid value for argument `fill_mode`. Only `'constant'` is supported. "
+                         f"Received: fill_mode={fill_mode}")
+    x, back = _image_batch(images, data_format)
+    dtype = x.dtype
+    if not dtype.is_floating:
+        x = _m.cast(x, _floatx())
+    y = _resize_channels_last(x, (int(size[0]), int(size[1])), interpolation, antialias, crop_to_aspect_ratio,
+                              pad_to_aspect_ratio, fill_value)
+    return back(y if dtype.is_floating else _m.cast(y, dtype) if interpolation == "nearest" else y)
+
+
+def _rgb_to_grayscale(images: Any, data_format: str | None = None) -> Tensor:
+    """Keras's ``ops.image.rgb_to_grayscale``: one channel, ``0.2989 R + 0.587 G + 0.114 B``."""
+    x, back = _image_batch(images, data_format)
+    return back(_tf_image.rgb_to_grayscale(x))
+
+
+def _rgb_to_hsv(images: Any, data_format: str | None = None) -> Tensor:
+    """Keras's ``ops.image.rgb_to_hsv`` (float images in [0, 1])."""
+    x, back = _image_batch(images, data_format)
+    return back(_tf_image.rgb_to_hsv(x))
+
+
+def _hsv_to_rgb(images: Any, data_format: str | None = None) -> Tensor:
+    """Keras's ``ops.image.hsv_to_rgb``."""
+    x, back = _image_batch(images, data_format)
+    return back(_tf_image.hsv_to_rgb(x))
+
+
 # keras.ops.image, as far as tapegrad has it: a module of its own, in sys.modules, and this module
 # a package with no files (an empty __path__), so that `import keras.ops.image` and `from
 # keras.ops.image import extract_patches` find it as Keras's submodule
-image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``.")
+image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``, ``resize``, "
+                                              "``rgb_to_grayscale``, ``rgb_to_hsv``, ``hsv_to_rgb``.")
 image.__spec__ = _ModuleSpec(image.__name__, None)
 image.extract_patches = extract_patches
+image.resize, image.rgb_to_grayscale = _image_resize, _rgb_to_grayscale
+image.rgb_to_hsv, image.hsv_to_rgb = _rgb_to_hsv, _hsv_to_rgb
+for _f, _n in ((_image_resize, "resize"), (_rgb_to_grayscale, "rgb_to_grayscale"), (_rgb_to_hsv, "rgb_to_hsv"),
+               (_hsv_to_rgb, "hsv_to_rgb")):
+    _f.__name__ = _f.__qualname__ = _n
+    setattr(image, _n, _symbolic(_n, _f))
+del _f, _n
 _sys.modules[image.__name__] = image
 __path__: list = []
 

@@ -168,8 +168,8 @@ def ConvNeXt(depths: Any, projection_dims: Any, drop_path_rate: float = 0.0,
     >>> from tapegrad import keras
     >>> model = keras.applications.convnext.ConvNeXt([1, 1, 1, 1], [8, 16, 24, 32], weights=None,
     ...                                              include_top=False, pooling="avg")
-    >>> model.output.shape, model.layers[-1].name
-    ((None, 32), 'layer_normalization')
+    >>> model.output.shape, type(model.layers[-1]).__name__
+    ((None, 32), 'LayerNormalization')
     """
     if image_data_format() == "channels_first":
         raise ValueError("ConvNeXt does not support the `channels_first` image data format. Switch to "

@@ -8,10 +8,10 @@ from typing import Any, Sequence
 
 from .._engine import convert_to_tensor
 from .._engine import Tensor
-from ... import image as _image
-from ...ops.array import concat, expand_dims, fill, squeeze, transpose
+from ...ops.array import expand_dims, squeeze, transpose
 from ...ops.math import cast, clip_by_value
 from ...ops.special import round as round_
+from ..ops import _resize_channels_last as resize
 from .layer import Layer
 from .conv import data_format_arg
 
@@ -40,34 +40,6 @@ def images_arg(layer: Layer, inputs: Any) -> tuple:
             y = transpose(y, [0, 3, 1, 2])
         return squeeze(y, [0]) if single else y
     return x, back
-
-
-def _crop_box(h: int, w: int, th: int, tw: int) -> tuple:
-    """Keras's central crop to the target's aspect ratio: ``(top, left, height, width)``."""
-    ch = max(min(h, int(float(w * th) / tw)), 1)
-    cw = max(min(w, int(float(h * tw) / th)), 1)
-    return int((h - ch) / 2), int((w - cw) / 2), ch, cw
-
-
-def resize(x: Tensor, size: tuple, interpolation: str, antialias: bool = False, crop_to_aspect_ratio: bool = False,
-           pad_to_aspect_ratio: bool = False, fill_value: float = 0.0) -> Tensor:
-    """Keras's ``ops.image.resize`` of a channels-last batch (TensorFlow backend)."""
-    h, w = int(x.shape[1]), int(x.shape[2])
-    th, tw = size
-    if crop_to_aspect_ratio:
-        top, left, ch, cw = _crop_box(h, w, th, tw)
-        x = x[:, top:top + ch, left:left + cw, :]
-    elif pad_to_aspect_ratio:   # the same number of fill rows (columns) on each side, as Keras
-        ph = int((max(h, int(float(w * th) / tw)) - h) / 2)
-        pw = int((max(w, int(float(h * tw) / th)) - w) / 2)
-        b, c = int(x.shape[0]), int(x.shape[3])
-        if ph > 0:
-            band = fill([b, ph, w, c], cast(fill_value, x.dtype))
-            x = concat([band, x, band], axis=1)
-        if pw > 0:
-            band = fill([b, int(x.shape[1]), pw, c], cast(fill_value, x.dtype))
-            x = concat([band, x, band], axis=2)
-    return _image.resize(x, [th, tw], method=interpolation, antialias=antialias)
 
 
 class Resizing(Layer):

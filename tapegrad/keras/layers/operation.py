@@ -124,7 +124,8 @@ class OpsCall(Operation):
 
     def call(self, *args: Any) -> Any:
         from .. import ops  # (keras.ops takes KerasTensors through this module: imported when run)
-        return getattr(ops, self.op)(*args, **self.op_kwargs)
+        fn = getattr(ops, self.op, None) or getattr(ops.image, self.op)  # (keras.ops.image's too)
+        return fn(*args, **self.op_kwargs)
 
     def get_config(self) -> dict:
         return {"name": self.name, **self.op_kwargs}
