@@ -254,8 +254,42 @@ def _get_jit() -> str:
     return "autoclustering" if _jit.enabled() else ""
 
 
-optimizer = types.SimpleNamespace(set_jit=_set_jit, get_jit=_get_jit)
-"""``tf.config.optimizer``: ``set_jit``/``get_jit`` (compiled optimizer updates, with numba)."""
+# TensorFlow's Grappler options (graph rewrites: constant folding, pruning, ...): tapegrad has no
+# Grappler, so they change nothing here; they are kept and read back as TensorFlow keeps them
+_GRAPPLER_OPTIONS = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping",
+                     "arithmetic_optimization", "dependency_optimization", "loop_optimization",
+                     "function_optimization", "debug_stripper", "disable_model_pruning", "scoped_allocator_optimization",
+                     "pin_to_host_optimization", "implementation_selector", "auto_mixed_precision",
+                     "disable_meta_optimizer", "min_graph_nodes", "auto_parallel")
+_grappler: dict = {"disable_model_pruning": False, "disable_meta_optimizer": False}
+
+
+def _set_experimental_options(options: dict) -> None:
+    """Keep TensorFlow's Grappler options (``{"constant_folding": True, ...}``); tapegrad runs no
+    graph rewriter, so they change nothing. An unknown option is a ``ValueError``.
+
+    >>> import tapegrad as tf
+    >>> tf.config.optimizer.set_experimental_options({"constant_folding": False})
+    >>> tf.config.optimizer.get_experimental_options()["constant_folding"]
+    False
+    """
+    unknown = [k for k in options if k not in _GRAPPLER_OPTIONS]
+    if unknown:
+        raise ValueError(f"Unknown optimizer option(s) {unknown}; TensorFlow's are {list(_GRAPPLER_OPTIONS)}.")
+    _grappler.update(options)
+
+
+def _get_experimental_options() -> dict:
+    """The Grappler options set (TensorFlow's two defaults, then those set, in TensorFlow's order)."""
+    return {k: v for k, v in sorted(_grappler.items(), key=lambda kv: (kv[0] in ("disable_model_pruning",
+                                                                               "disable_meta_optimizer"),))}
+
+
+optimizer = types.SimpleNamespace(set_jit=_set_jit, get_jit=_get_jit,
+                                  set_experimental_options=_set_experimental_options,
+                                  get_experimental_options=_get_experimental_options)
+"""``tf.config.optimizer``: ``set_jit``/``get_jit`` (compiled optimizer updates, with numba) and
+``set_experimental_options``/``get_experimental_options`` (Grappler's options, kept; no effect)."""
 
 experimental = types.SimpleNamespace(
     set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,

@@ -27,3 +27,17 @@ def test_v2_is_tapegrad_and_v1_imports():
     tf1.set_random_seed(3)
     with pytest.raises(AttributeError, match="TensorFlow 1's API"):
         tf1.Session  # noqa: B018
+
+
+def test_grappler_options_are_kept_as_tensorflow_keeps_them():
+    before = dict(tf.config.optimizer.get_experimental_options())
+    try:
+        tf.config.optimizer.set_experimental_options({"constant_folding": True, "debug_stripper": False})
+        assert list(tf.config.optimizer.get_experimental_options().items())[:2] == [
+            ("constant_folding", True), ("debug_stripper", False)]
+        with pytest.raises(ValueError, match="Unknown optimizer option"):
+            tf.config.optimizer.set_experimental_options({"no_such": True})
+    finally:
+        from tapegrad import config
+        config._grappler.clear()
+        config._grappler.update(before)
