@@ -492,6 +492,16 @@ def innermost_graph() -> "Tracer | GraphRun | None":
     return None
 
 
+# TensorFlow's Grappler options (tf.config.optimizer.set_experimental_options): tapegrad runs no
+# graph rewriter; of them, only debug_stripper acts (a trace leaves out check_numerics, as TF's)
+GRAPPLER: dict = {"disable_model_pruning": False, "disable_meta_optimizer": False}
+
+
+def stripping_debug() -> bool:
+    """Whether a debug op (``check_numerics``) is being traced while ``debug_stripper`` is on."""
+    return bool(GRAPPLER.get("debug_stripper")) and current() is not None
+
+
 def value_shaped(op: Any) -> None:
     """Declare that ``op``'s output shape depends on its inputs' values beyond those of integer or
     bool inputs (``Unique``, ``Where``), so a trace guards them; called in the op's family file,

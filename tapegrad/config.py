@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend as _bk, _blas, _jit, _numpy_interop
+from . import _backend as _bk, _blas, _jit, _numpy_interop, _trace
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration", "list_physical_devices",
            "list_logical_devices", "get_visible_devices", "set_visible_devices",
@@ -255,18 +255,20 @@ def _get_jit() -> str:
 
 
 # TensorFlow's Grappler options (graph rewrites: constant folding, pruning, ...): tapegrad has no
-# Grappler, so they change nothing here; they are kept and read back as TensorFlow keeps them
+# Grappler; they are kept and read back as TensorFlow keeps them, and debug_stripper acts (_trace)
 _GRAPPLER_OPTIONS = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping",
                      "arithmetic_optimization", "dependency_optimization", "loop_optimization",
                      "function_optimization", "debug_stripper", "disable_model_pruning", "scoped_allocator_optimization",
                      "pin_to_host_optimization", "implementation_selector", "auto_mixed_precision",
                      "disable_meta_optimizer", "min_graph_nodes", "auto_parallel")
-_grappler: dict = {"disable_model_pruning": False, "disable_meta_optimizer": False}
+_grappler = _trace.GRAPPLER
 
 
 def _set_experimental_options(options: dict) -> None:
     """Keep TensorFlow's Grappler options (``{"constant_folding": True, ...}``); tapegrad runs no
-    graph rewriter, so they change nothing. An unknown option is a ``ValueError``.
+    graph rewriter, so of them only ``debug_stripper`` acts: a ``tf.function`` traced while it is
+    on leaves out ``tf.debugging.check_numerics``, as TensorFlow's stripped graph does. An unknown
+    option is a ``ValueError``.
 
     >>> import tapegrad as tf
     >>> tf.config.optimizer.set_experimental_options({"constant_folding": False})
@@ -289,7 +291,8 @@ optimizer = types.SimpleNamespace(set_jit=_set_jit, get_jit=_get_jit,
                                   set_experimental_options=_set_experimental_options,
                                   get_experimental_options=_get_experimental_options)
 """``tf.config.optimizer``: ``set_jit``/``get_jit`` (compiled optimizer updates, with numba) and
-``set_experimental_options``/``get_experimental_options`` (Grappler's options, kept; no effect)."""
+``set_experimental_options``/``get_experimental_options`` (Grappler's options, kept; only
+``debug_stripper`` acts)."""
 
 experimental = types.SimpleNamespace(
     set_memory_growth=_set_memory_growth, get_memory_growth=_get_memory_growth,

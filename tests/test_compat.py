@@ -41,3 +41,21 @@ def test_grappler_options_are_kept_as_tensorflow_keeps_them():
         from tapegrad import config
         config._grappler.clear()
         config._grappler.update(before)
+
+
+def test_debug_stripper_leaves_check_numerics_out_of_a_trace():
+    from tapegrad import config
+    before = dict(config._grappler)
+    try:
+        tf.config.optimizer.set_experimental_options({"debug_stripper": True})
+
+        @tf.function
+        def f(x):
+            tf.debugging.check_numerics(x, "Bad!")
+            return x
+        assert float(f(tf.constant(float("inf")))) == float("inf")
+        with pytest.raises(tf.errors.InvalidArgumentError):  # (eager: checked, as in TF)
+            tf.debugging.check_numerics(tf.constant(float("inf")), "Bad!")
+    finally:
+        config._grappler.clear()
+        config._grappler.update(before)
