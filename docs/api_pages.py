@@ -25,6 +25,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.strings", "tapegrad.signal",
          "tapegrad.image", "tapegrad.audio", "tapegrad.train", "tapegrad.saved_model", "tapegrad.config",
          "tapegrad.debugging", "tapegrad.nest", "tapegrad.summary", "tapegrad.autograph", "tapegrad.version",
+         "tapegrad.compat", "tapegrad.compat.v1",
          "tapegrad.keras.layers", "tapegrad.keras.models", "tapegrad.keras.optimizers",
          "tapegrad.keras.losses", "tapegrad.keras.metrics", "tapegrad.keras.callbacks", "tapegrad.keras.ops",
          "tapegrad.keras.activations", "tapegrad.keras.initializers", "tapegrad.keras.regularizers",
