@@ -54,3 +54,31 @@ def one_thread_tensorflow():
     if os.environ.get(THREADS_VARIABLE) != "default":
         _one_thread(tf)
     return tf
+
+
+def record_keras_cases(cases: list, fixture: str, preview: int = 300) -> None:
+    """Run each Keras case function ``case(tf, keras, np)`` after a ``clear_session`` and write the
+    results to ``fixture`` by the case's name. Case names given on the command line rerun only
+    those, keeping the fixture's other results."""
+    import json
+    import sys
+
+    tf = quiet_tensorflow()
+    import keras
+    import numpy as np
+
+    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "cases": {}}
+    only = sys.argv[1:]
+    if only and os.path.exists(fixture):
+        with open(fixture, encoding="utf-8") as fh:
+            out["cases"] = json.load(fh)["cases"]
+    for case in cases:
+        if only and case.__name__ not in only:
+            continue
+        keras.utils.clear_session()
+        out["cases"][case.__name__] = case(tf, keras, np)
+        print(case.__name__, str(out["cases"][case.__name__])[:preview], file=sys.stderr)
+    with open(fixture, "w", encoding="utf-8") as fh:
+        json.dump(out, fh, indent=1)
+        fh.write("\n")
+

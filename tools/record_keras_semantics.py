@@ -10,7 +10,6 @@ test reads only the JSON this script writes, and runs the same case functions on
 
 Every case is a function ``case(tf, keras, np)`` returning plain lists, numbers and strings.
 """
-import json
 import os
 import sys
 
@@ -380,27 +379,8 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
 
 
 def main():
-    from _tf import quiet_tensorflow
-
-    tf = quiet_tensorflow()
-    import keras
-    import numpy as np
-
-    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "cases": {}}
-    only = sys.argv[1:]
-    if only and os.path.exists(FIXTURE):
-        with open(FIXTURE, encoding="utf-8") as fh:
-            out["cases"] = json.load(fh)["cases"]
-    for case in CASES:
-        if only and case.__name__ not in only:
-            continue
-        keras.utils.clear_session()
-        out["cases"][case.__name__] = case(tf, keras, np)
-        print(case.__name__, str(out["cases"][case.__name__])[:300], file=sys.stderr)
-    with open(FIXTURE, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
-
+    from _tf import record_keras_cases
+    record_keras_cases(CASES, FIXTURE, preview=300)
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

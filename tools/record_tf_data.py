@@ -299,26 +299,29 @@ def run_case(tf, code):
     return encode(env["out"])
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, cases=None, fixture=None, description=None):
+    """Record ``cases`` (default: this script's) into ``fixture``; other recorders of tf.data cases
+    (tools/record_tf_data_more.py) call it with theirs."""
+    cases, fixture = cases or CASES, fixture or FIXTURE
+    parser = argparse.ArgumentParser(description=description or __doc__.split("\n\n")[0])
     parser.add_argument("--only", help="print the results of cases whose name contains this")
     args = parser.parse_args(argv)
     from _tf import quiet_tensorflow  # tools/_tf.py (this script's folder is on sys.path)
     tf = quiet_tensorflow()
-    names = [n for n in CASES if args.only is None or args.only in n]
+    names = [n for n in cases if args.only is None or args.only in n]
     results = {}
     for name in names:
-        first = run_case(tf, CASES[name])
-        if first != run_case(tf, CASES[name]):
+        first = run_case(tf, cases[name])
+        if first != run_case(tf, cases[name]):
             raise SystemExit(f"case {name}: two runs disagree")
-        results[name] = {"code": CASES[name], "tf": first}
+        results[name] = {"code": cases[name], "tf": first}
         if args.only is not None:
             print(name, json.dumps(first)[:2000])
     if args.only is None:
-        with open(FIXTURE, "w", encoding="utf-8") as fh:
+        with open(fixture, "w", encoding="utf-8") as fh:
             json.dump({"tensorflow": tf.__version__, "cases": results}, fh, indent=1, sort_keys=True)
             fh.write("\n")
-        print(f"wrote {len(results)} cases to {FIXTURE}")
+        print(f"wrote {len(results)} cases to {fixture}")
 
 
 if __name__ == "__main__":

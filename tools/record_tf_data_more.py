@@ -11,11 +11,9 @@ Cases are snippets as in tools/record_tf_data.py (whose ``encode`` and ``run_cas
 written to ``tests/fixtures/tf_data_more.json``. ``--only SUBSTRING`` prints the matching cases'
 results without writing.
 """
-import argparse
-import json
 import os
 
-from record_tf_data import run_case  # tools/record_tf_data.py (this script's folder is on sys.path)
+import record_tf_data  # tools/record_tf_data.py (this script's folder is on sys.path)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURE = os.path.join(REPO, "tests", "fixtures", "tf_data_more.json")
@@ -320,26 +318,7 @@ CASES = {
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help="print the results of cases whose name contains this")
-    args = parser.parse_args(argv)
-    from _tf import quiet_tensorflow  # tools/_tf.py
-    tf = quiet_tensorflow()
-    names = [n for n in CASES if args.only is None or args.only in n]
-    results = {}
-    for name in names:
-        first = run_case(tf, CASES[name])
-        if first != run_case(tf, CASES[name]):
-            raise SystemExit(f"case {name}: two runs disagree")
-        results[name] = {"code": CASES[name], "tf": first}
-        if args.only is not None:
-            print(name, json.dumps(first)[:2000])
-    if args.only is None:
-        with open(FIXTURE, "w", encoding="utf-8") as fh:
-            json.dump({"tensorflow": tf.__version__, "cases": results}, fh, indent=1, sort_keys=True)
-            fh.write("\n")
-        print(f"wrote {len(results)} cases to {FIXTURE}")
-
+    record_tf_data.main(argv, CASES, FIXTURE, __doc__.split("\n\n")[0])
 
 if __name__ == "__main__":
     main()
