@@ -9,7 +9,8 @@ compares with TensorFlow's results recorded by ``tools/record_real_programs.py -
 numbers), ``DIFF`` (runs, other numbers: the first difference) or ``FAIL`` (the exception's type
 and message), then the rate "N of M run unchanged with TensorFlow's numbers". ``--set holdout2``
 (``holdout3``, ``holdout4``) measures the second (third, fourth) holdout set
-(tests/real_programs_holdout2/, tests/real_programs_holdout3/, tests/real_programs_holdout4/) instead.
+(tests/real_programs_holdout2/, tests/real_programs_holdout3/, tests/real_programs_holdout4/) instead;
+``holdout5`` and ``holdout6`` are the two halves of the fifth.
 """
 import os
 import sys

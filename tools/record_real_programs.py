@@ -14,7 +14,9 @@ generalizes: tools/holdout_report.py) and the fixture is tests/fixtures/real_pro
 ``--set SET`` names such a set: ``holdout`` (the same as ``--holdout``), ``holdout2`` (a second
 set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout2.*), ``holdout3``
 (a third, tests/real_programs_holdout3/, fixture tests/fixtures/real_programs_holdout3.*) or
-``holdout4`` (a fourth, tests/real_programs_holdout4/, fixture tests/fixtures/real_programs_holdout4.*).
+``holdout4`` (a fourth, tests/real_programs_holdout4/, fixture tests/fixtures/real_programs_holdout4.*);
+``holdout5`` and ``holdout6`` are the two halves of a fifth (tests/real_programs_holdout5/ and
+tests/real_programs_holdout6/, each with its fixture).
 """
 import json
 import os
@@ -28,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "real_programs"))
 import _runner  # noqa: E402
 
-HOLDOUT_SETS = ("holdout", "holdout2", "holdout3", "holdout4")
+HOLDOUT_SETS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
 def use_holdout(name: str = "holdout") -> None:
