@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _jit
-from .optimizer import Optimizer, _shape_of
+from .optimizer import Optimizer, _shape_of, flush_subnormal
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 
@@ -22,11 +22,24 @@ def _cast(value: float, x: np.ndarray) -> Any:
     return x.dtype.type(np.float32(value))
 
 
+def _tiny(x: np.ndarray) -> Any:
+    """The smallest normal number of x's dtype: the kernels flush slot values below it to zero."""
+    return x.dtype.type(np.finfo(x.dtype).tiny)
+
+
 def _moment(g: np.ndarray, s: np.ndarray, c: Any, out: np.ndarray) -> np.ndarray:
-    """``s + (g - s) * c`` into ``out`` (which may be ``g``), the same bits as that expression."""
+    """``s + (g - s) * c`` into ``out`` (which may be ``g``), the same bits as :func:`moment`."""
     np.subtract(g, s, out=out)
     out *= c
+    flush_subnormal(out)
     return np.add(s, out, out=out)   # (s + y == y + s exactly)
+
+
+def moment(s: np.ndarray, g: np.ndarray, c: Any) -> np.ndarray:
+    """``s + (g - s) * c``, with the step ``(g - s) * c`` flushed to zero where it is subnormal,
+    as TensorFlow's CPU kernels flush it: a moment decaying towards zero stops just above the
+    smallest normal number, where its step becomes subnormal, as TF's does."""
+    return s + flush_subnormal((g - s) * c)
 
 
 def _decayed_sum(rho: Any, s: np.ndarray, keep: Any, y: np.ndarray, out: np.ndarray,
@@ -100,7 +113,8 @@ class SGD(Optimizer):
             return a is not None
         a = _jit.flat(x, g, old["momentum"], out, new["momentum"])
         if a is not None:
-            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov))
+            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov),
+                                        _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
@@ -136,8 +150,8 @@ class Adam(Optimizer):
         f = x.dtype.type
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
-        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
+        m = s["momentum"] = moment(s["momentum"], g, f(1 - self.beta_1))
+        v = s["velocity"] = moment(s["velocity"], self._square(g), f(1 - self.beta_2))
         if self.amsgrad:
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
@@ -170,7 +184,7 @@ class Adam(Optimizer):
                       *(new[s] for s in ("momentum", "velocity") + ams))
         if a is not None:
             _jit.kernel("adam_ams" if ams else "adam")(*a, f(1 - self.beta_1), f(1 - self.beta_2),
-                                                       self._alpha(x, lr, t), f(self.epsilon))
+                                                       self._alpha(x, lr, t), f(self.epsilon), _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
@@ -264,7 +278,7 @@ class RMSprop(Optimizer):
                       new["average_gradient"] if c else out, new["momentum"] if mo else out)
         if a is not None:
             _jit.kernel("rmsprop")(*a, lr, f(self.rho), f(1 - self.rho), f(self.epsilon),
-                                   f(self.momentum), c, mo)
+                                   f(self.momentum), c, mo, _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
@@ -318,7 +332,7 @@ class Adagrad(Optimizer):
                     lr: Any, t: int) -> bool:
         a = _jit.flat(x, g, old["accumulator"], out, new["accumulator"])
         if a is not None:
-            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon))
+            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon), _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
