@@ -112,10 +112,8 @@ def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, tiny):  # pragma: no cover
     z = tiny - tiny
     for i in range(x.size):
         gi = g[i]
-        dm = (gi - m[i]) * c1
-        dv = (gi * gi - v[i]) * c2
-        mi = m[i] + (dm * z if -tiny < dm < tiny else dm)
-        vi = v[i] + (dv * z if -tiny < dv < tiny else dv)
+        mi = m[i] + (gi - m[i]) * c1
+        vi = v[i] + (gi * gi - v[i]) * c2
         om[i] = mi * z if -tiny < mi < tiny else mi
         ov[i] = vi * z if -tiny < vi < tiny else vi
         ox[i] = x[i] - mi * alpha / (np.sqrt(vi) + eps)
@@ -125,10 +123,8 @@ def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps, tiny):  # pra
     z = tiny - tiny
     for i in range(x.size):
         gi = g[i]
-        dm = (gi - m[i]) * c1
-        dv = (gi * gi - v[i]) * c2
-        mi = m[i] + (dm * z if -tiny < dm < tiny else dm)
-        vi = v[i] + (dv * z if -tiny < dv < tiny else dv)
+        mi = m[i] + (gi - m[i]) * c1
+        vi = v[i] + (gi * gi - v[i]) * c2
         hi = np.maximum(vh[i], vi)
         om[i] = mi * z if -tiny < mi < tiny else mi
         ov[i] = vi * z if -tiny < vi < tiny else vi

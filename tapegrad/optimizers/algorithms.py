@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _jit
-from .optimizer import Optimizer, _shape_of, flush_subnormal
+from .optimizer import Optimizer, _shape_of
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 
@@ -28,18 +28,10 @@ def _tiny(x: np.ndarray) -> Any:
 
 
 def _moment(g: np.ndarray, s: np.ndarray, c: Any, out: np.ndarray) -> np.ndarray:
-    """``s + (g - s) * c`` into ``out`` (which may be ``g``), the same bits as :func:`moment`."""
+    """``s + (g - s) * c`` into ``out`` (which may be ``g``), the same bits as that expression."""
     np.subtract(g, s, out=out)
     out *= c
-    flush_subnormal(out)
     return np.add(s, out, out=out)   # (s + y == y + s exactly)
-
-
-def moment(s: np.ndarray, g: np.ndarray, c: Any) -> np.ndarray:
-    """``s + (g - s) * c``, with the step ``(g - s) * c`` flushed to zero where it is subnormal,
-    as TensorFlow's CPU kernels flush it: a moment decaying towards zero stops just above the
-    smallest normal number, where its step becomes subnormal, as TF's does."""
-    return s + flush_subnormal((g - s) * c)
 
 
 def _decayed_sum(rho: Any, s: np.ndarray, keep: Any, y: np.ndarray, out: np.ndarray,
@@ -150,8 +142,8 @@ class Adam(Optimizer):
         f = x.dtype.type
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
-        m = s["momentum"] = moment(s["momentum"], g, f(1 - self.beta_1))
-        v = s["velocity"] = moment(s["velocity"], self._square(g), f(1 - self.beta_2))
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
         if self.amsgrad:
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._variable import Variable
-from .algorithms import _cast, _decayed_sum, _moment, moment
+from .algorithms import _cast, _decayed_sum, _moment
 from .optimizer import Optimizer, _shape_of
 
 __all__ = ["Adadelta", "Adafactor", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam", "ScheduleFreeAdamW"]
@@ -74,8 +74,8 @@ class Nadam(_Moments):
         u_t = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t)))
         u_t_1 = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t + 1)))
         u_product_t = f(self._u_product.numpy())
-        m = s["momentum"] = moment(s["momentum"], g, f(1 - self.beta_1))
-        v = s["velocity"] = moment(s["velocity"], self._square(g), f(1 - self.beta_2))
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
         m_hat = u_t_1 * m / (f(1) - u_product_t * u_t_1) + self._each(
             g, lambda a: (f(1) - u_t) * a / (f(1) - u_product_t))   # (per slice, as Keras's)
         v_hat = v / (f(1) - np.power(b2, f(t)))
@@ -121,7 +121,7 @@ class Adamax(_Moments):
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         f = x.dtype.type
-        m = s["momentum"] = moment(s["momentum"], g, f(1 - self.beta_1))
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
         u = s["norm"] = np.maximum(f(self.beta_2) * s["norm"], self._abs(g))
         b1_power = np.power(_cast(self.beta_1, x), f(t))
         return x - lr * m / ((f(1) - b1_power) * (u + f(self.epsilon)))
@@ -156,8 +156,8 @@ class Lamb(_Moments):
         f = x.dtype.type
         b1_power = np.power(_cast(self.beta_1, x), f(t))
         b2_power = np.power(_cast(self.beta_2, x), f(t))
-        m = s["momentum"] = moment(s["momentum"], g, f(1 - self.beta_1))
-        v = s["velocity"] = moment(s["velocity"], self._square(g), f(1 - self.beta_2))
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
         step = (m / (f(1) - b1_power)) / (np.sqrt(v / (f(1) - b2_power)) + f(self.epsilon))
         w_norm, g_norm = np.sqrt(np.sum(np.square(x))), np.sqrt(np.sum(np.square(step)))
         ratio = w_norm / g_norm if w_norm > 0 and g_norm > 0 else f(1)
@@ -508,7 +508,7 @@ class ScheduleFreeAdamW(Optimizer):
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         if self.warmup_steps > 0:
             lr = lr * np.minimum(step / f(self.warmup_steps), one)
-        v = s["velocity"] = moment(s["velocity"], self._square(g), one - b2)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * (one - b2)
         denominator = np.sqrt(v / (one - np.power(b2, step))) + _cast(self.epsilon, x)
         z = s["momentum"] = s["momentum"] - lr * g / denominator
         weight = one / step
