@@ -6,8 +6,9 @@ results once. Each kernel here does, element by element, the operations of its o
 ``_update_into`` in the same order and in the variable's precision (numba adds no fused
 multiply-adds without ``fastmath``), so its results are the same bits (tests/test_jit.py compares
 them on random arrays, NaNs and infinities included). Like the NumPy path
-(``optimizer.flush_subnormal``), each stores a subnormal slot value as zero, as TensorFlow's
-flush-to-zero CPU kernels do; ``tiny`` is the dtype's smallest normal number.
+(``optimizer.flush_subnormal``), each stores a slot value below its floor as zero, as TensorFlow's
+flush-to-zero CPU kernels do: ``tiny`` is the dtype's smallest normal number, Adam's floors
+``mfl``/``vfl`` are :meth:`Adam._floors`, ``z`` is a zero of the dtype.
 
 When it is used (:func:`wanted`): an optimizer's ``_jit_compile`` when set (``Model.compile``'s
 ``jit_compile`` sets it on the model's optimizer: ``"auto"``, the default, uses the kernels where
@@ -108,27 +109,34 @@ def _sgd_momentum(x, g, m, ox, om, lr, mu, nesterov, tiny):  # pragma: no cover
             ox[i] = x[i] + mi
 
 
-def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, tiny):  # pragma: no cover
-    z = tiny - tiny
+def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, mfl, vfl, z):  # pragma: no cover
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1
         vi = v[i] + (gi * gi - v[i]) * c2
-        om[i] = mi * z if -tiny < mi < tiny else mi
-        ov[i] = vi * z if -tiny < vi < tiny else vi
+        if -mfl < mi < mfl:
+            mi = mi * z
+        if -vfl < vi < vfl:
+            vi = vi * z
+        om[i] = mi
+        ov[i] = vi
         ox[i] = x[i] - mi * alpha / (np.sqrt(vi) + eps)
 
 
-def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps, tiny):  # pragma: no cover
-    z = tiny - tiny
+def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps, mfl, vfl,
+              z):  # pragma: no cover
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1
         vi = v[i] + (gi * gi - v[i]) * c2
+        if -mfl < mi < mfl:
+            mi = mi * z
+        if -vfl < vi < vfl:
+            vi = vi * z
         hi = np.maximum(vh[i], vi)
-        om[i] = mi * z if -tiny < mi < tiny else mi
-        ov[i] = vi * z if -tiny < vi < tiny else vi
-        ovh[i] = hi * z if -tiny < hi < tiny else hi
+        om[i] = mi
+        ov[i] = vi
+        ovh[i] = hi
         ox[i] = x[i] - mi * alpha / (np.sqrt(hi) + eps)
 
 

@@ -141,12 +141,14 @@ def _at(a: np.ndarray, v: Variable) -> Any:
 
 
 _FUSED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_TINY = {np.dtype(t): np.finfo(t).tiny for t in (np.float16, np.float32, np.float64)}
+# (float16 is left alone: TF computes half in float32, whose flush keeps half's subnormals)
+_TINY = {np.dtype(t): np.finfo(t).tiny for t in (np.float32, np.float64)}
 
 
-def flush_subnormal(a: Any) -> Any:
-    """``a`` with its subnormal values set to zero (keeping their sign): in place where the NumPy
-    array ``a`` is writeable, else in a copy (made only when there is something to flush).
+def flush_subnormal(a: Any, floor: Any = None) -> Any:
+    """``a`` with its subnormal values (or, given ``floor``, those of magnitude below it) set to
+    zero, keeping their sign: in place where the NumPy array ``a`` is writeable, else in a copy
+    (made only when there is something to flush).
 
     TensorFlow's CPU kernels run with subnormals flushed to zero (FTZ/DAZ), so a slot that decays
     geometrically, such as Adam's first moment where a ReLU unit is dead, reaches 0 there; without
@@ -155,6 +157,8 @@ def flush_subnormal(a: Any) -> Any:
     tiny = _TINY.get(a.dtype) if type(a) is np.ndarray else None
     if tiny is None or not a.size:
         return a
+    if floor is not None:
+        tiny = floor
     small = (np.abs(a) < tiny) & (a != 0)
     if small.any():
         if not a.flags.writeable:
