@@ -135,9 +135,9 @@ class TFLiteConverter:
     def from_keras_model(cls, model: Any, input_signature: Any = None) -> "TFLiteConverter":
         """From a Keras model: its call, with the batch dimension free, as ``serving_default``
         (inputs named after the model's inputs, outputs ``output_0``... or the output dict's keys)."""
-        def make(folder: str) -> list:
-            from ..keras.export import export_saved_model
-            export_saved_model(model, folder, verbose=False, input_signature=input_signature)
+        def make(folder: str) -> list:   # (Keras's own export: tf.lite imports no Keras module)
+            model.export(folder, format="tf_saved_model", verbose=False,
+                         input_signature=input_signature)
             return ["serving_default"]
         return cls(make, f"the Keras model {getattr(model, 'name', model)!r}",
                    "StatefulPartitionedCall_1")   # (TF's output tensors' names there)

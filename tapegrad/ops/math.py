@@ -371,17 +371,25 @@ def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         return 1 / (1 + np.exp(-x))
     if x.dtype == np.float32 or x.dtype == np.float64:
-        # 1 / (1 + exp(-x)) in four passes and one array: relative error within 3 ulp everywhere
-        # (exp(-x) -> inf gives 0 where the result is subnormal, which TF's kernel flushes to 0)
-        e = np.negative(x, out=np.empty(x.shape, x.dtype))
+        # TF's kernel (Eigen's logistic): e / (1 + e) with e = exp(x), in four passes and two
+        # arrays. Above 20 (float32) or 40 (float64) that is exactly 1, so x is clamped there,
+        # before exp overflows (NaN stays NaN).
+        e = np.minimum(x, x.dtype.type(20 if x.dtype == np.float32 else 40),
+                       out=np.empty(x.shape, x.dtype))
         np.exp(e, out=e)
-        e += 1
-        return np.reciprocal(e, out=e)
+        return np.divide(e, e + x.dtype.type(1), out=e)
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
-_sigmoid = defop("Sigmoid", _sigmoid_fwd, kinds="fc", deriv=(lambda ans, x: ans * (1 - ans),))
+def _sigmoid_vjp(g: Tensor, ans: Tensor, x: Tensor) -> Tensor:
+    c = conj(ans)
+    return g * c * (1 - c)   # (TF's SigmoidGrad order: dy * y * (1 - y))
+
+
+_sigmoid = defop("Sigmoid", _sigmoid_fwd, kinds="fc", vjp=(_sigmoid_vjp,),
+                 jvp=(lambda t, ans, x: t * (ans * (1 - ans)),))
+_vmap.register(_sigmoid, _vmap.broadcasting)
 _bk.register(_sigmoid, lambda be, x: 1 / (1 + be.xp.exp(-x)))
 
 
