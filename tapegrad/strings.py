@@ -20,8 +20,9 @@ from ._print import format_tensor as _format_tensor
 from ._tensor import Tensor as _Tensor
 from .ops import strings as _ops
 from .ops.strings import format_op as _format_op
-from .ops.strings import reduce_join, unsorted_segment_join  # noqa: F401
+from .ops.strings import unsorted_segment_join
 from .ragged import RaggedTensor, map_flat_values as _map_flat_values
+from .ragged._ops import reduce_rows as _reduce_rows
 
 
 # --------------------------------------------------------------------------- ragged results
@@ -91,6 +92,14 @@ def ngrams(data: _Any, ngram_width: _Any, separator: str = " ", pad_values: _Any
             return data.with_values(ngrams(data.values, *args))
         return _ragged(_ops.ngrams(_ops.Rows(data.values, data.row_splits), *args))
     return _ops.ngrams(data, *args)
+
+
+@_functools.wraps(_ops.reduce_join)
+def reduce_join(inputs: _Any, axis: _Any = None, keepdims: bool = False, separator: str = "", name: _Any = None) -> _Any:
+    if isinstance(inputs, RaggedTensor):  # (TF's ragged dispatch: joins within and across ragged rows)
+        return _reduce_rows(_functools.partial(unsorted_segment_join, separator=separator),
+                            _functools.partial(_ops.reduce_join, separator=separator), inputs, axis, keepdims)
+    return _ops.reduce_join(inputs, axis, keepdims, separator)
 
 
 @_functools.wraps(_ops.unicode_encode)

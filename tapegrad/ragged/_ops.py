@@ -324,13 +324,16 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
 
 
 # --------------------------------------------------------------------------- reductions
+_REDUCERS = {"sum": (unsorted_segment_sum, _reduction.reduce_sum), "max": (unsorted_segment_max, _reduction.reduce_max),
+             "min": (unsorted_segment_min, _reduction.reduce_min), "prod": (unsorted_segment_prod, _reduction.reduce_prod)}
+
+
 @constant_maker  # (row partitions read through _py_value)
-def _segment(kind: str, data: Any, ids: np.ndarray, n: int) -> Any:
-    """Rows of ``data`` (a Tensor or a RaggedTensor) combined by segment id."""
+def _segment(kind: Any, data: Any, ids: np.ndarray, n: int) -> Any:
+    """Rows of ``data`` (a Tensor or a RaggedTensor) combined by segment id. ``kind``: a name of
+    :data:`_REDUCERS`, or a pair (unsorted segment reduction, dense reduction) of its form."""
     if not isinstance(data, RaggedTensor):
-        fn = {"sum": unsorted_segment_sum, "max": unsorted_segment_max, "min": unsorted_segment_min,
-              "prod": unsorted_segment_prod}[kind]
-        return fn(data, _wrap(ids.astype(np.int64)), n)
+        return (_REDUCERS[kind] if isinstance(kind, str) else kind)[0](data, _wrap(ids.astype(np.int64)), n)
     # ragged rows: output row s is as long as the longest row in segment s; item j of a row
     # goes to item j of its output row
     lens = np.diff(data._splits("ragged reduction"))
@@ -342,11 +345,9 @@ def _segment(kind: str, data: Any, ids: np.ndarray, n: int) -> Any:
     return RaggedTensor(vals, _wrap(out_splits.astype(data._row_splits._value.dtype)), None, internal=True)
 
 
-def _reduce_axis(kind: str, rt: Any, axis: int) -> Any:
+def _reduce_axis(kind: Any, rt: Any, axis: int) -> Any:
     if not isinstance(rt, RaggedTensor):
-        fn = {"sum": _reduction.reduce_sum, "max": _reduction.reduce_max, "min": _reduction.reduce_min,
-              "prod": _reduction.reduce_prod}[kind]
-        return fn(rt, axis)
+        return (_REDUCERS[kind] if isinstance(kind, str) else kind)[1](rt, axis)
     if axis == 0:
         lens = np.diff(rt._splits("ragged reduction"))
         pos = _ranges(np.zeros_like(lens), lens)
@@ -356,7 +357,7 @@ def _reduce_axis(kind: str, rt: Any, axis: int) -> Any:
     return rt.with_values(_reduce_axis(kind, rt._values, axis - 1))
 
 
-def _reduce(kind: str, x: Any, axis: Any, keepdims: Any) -> Any:
+def _reduce(kind: Any, x: Any, axis: Any, keepdims: Any) -> Any:
     if not isinstance(x, RaggedTensor):
         raise _unhandled("a reduction")
     if axis is None:
@@ -375,6 +376,13 @@ def _reduce(kind: str, x: Any, axis: Any, keepdims: Any) -> Any:
         for a in sorted(axes):
             out = expand_dims(out, a)
     return out
+
+
+def reduce_rows(segment: Callable, reduce: Callable, x: Any, axis: Any = None, keepdims: Any = False) -> Any:
+    """A reduction of a RaggedTensor along ``axis`` (TensorFlow's ``ragged_reduce_aggregate``),
+    given as its unsorted segment form ``segment(data, ids, n)`` and its dense form
+    ``reduce(x, axis)``: how ``tf.strings.reduce_join`` takes a RaggedTensor."""
+    return _reduce((segment, reduce), x, axis, keepdims)
 
 
 def _as_int32(x: Any) -> Any:
