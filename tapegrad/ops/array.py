@@ -1212,6 +1212,7 @@ _bitcast = defop("Bitcast", _bitcast_fwd, nondiff=True)
 _vmap.register(_bitcast, _vmap.leading)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def bitcast(input: Any, type: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The bytes of ``input`` read as ``type``, without copying values: a wider type eats the last
     axis (whose length must be the size ratio), a narrower one adds an axis of that length.

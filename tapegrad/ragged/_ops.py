@@ -18,6 +18,7 @@ from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops import (array as _array, indexing as _indexing, math as _math, nn as _nn, reduction as _reduction,
                    special as _special)
+from ..ops import segment as _segment_ops
 from ..ops.segment import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
 from .._spec import TensorSpec
 from ._ragged_tensor import DynamicRaggedShape, RaggedTensor, RaggedTensorSpec, _norm_axis, _np
@@ -206,6 +207,18 @@ def _map_values(fn: Callable) -> Callable:
                 return _dense_to_flat(first, t) if t._value.ndim >= nd else t
             return a
         return first.with_flat_values(fn(*[flat(a) for a in args], **{k: flat(v) for k, v in kwargs.items()}))
+    return handler
+
+
+def _segments_of_values(fn: Callable) -> Callable:
+    """The handler of an unsorted segment reduction of a RaggedTensor by RaggedTensor segment ids
+    of its partition (TF's ragged dispatch): the reduction of the flat values, a dense tensor."""
+    def handler(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+        if not (isinstance(data, RaggedTensor) and isinstance(segment_ids, RaggedTensor)
+                and _same_partition(data, segment_ids)):
+            raise InvalidArgumentError(f"{fn.__name__} of a RaggedTensor takes RaggedTensor segment_ids with "
+                                       "the same row lengths (or flatten both: .flat_values).")
+        return fn(data.flat_values, segment_ids.flat_values, num_segments)
     return handler
 
 
@@ -850,6 +863,15 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
     _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot,
             _math.sign, _math.reciprocal, _special.round, _special.squared_difference, _special.divide_no_nan,
-            _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu):
+            _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu,
+            _math.real, _math.imag, _math.conj, _math.scalar_mul, _math.realdiv, _math.truncatediv,
+            _math.truncatemod, _special.erfcinv, _special.zeta, _special.log_sigmoid, _special.reciprocal_no_nan,
+            _special.angle, _array.bitcast):
     _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _map_values(_op)
+_dispatch.COMPOSITE_APIS[_math.add_n, RaggedTensor] = \
+    lambda inputs, name=None: _map_values(lambda *vs: _math.add_n(list(vs)))(*inputs)
+for _op in (_segment_ops.unsorted_segment_sum, _segment_ops.unsorted_segment_mean, _segment_ops.unsorted_segment_max,
+            _segment_ops.unsorted_segment_min, _segment_ops.unsorted_segment_prod,
+            _segment_ops.unsorted_segment_sqrt_n):
+    _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _segments_of_values(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary
