@@ -104,7 +104,8 @@ def ngrams(data: _Any, ngram_width: _Any, separator: str = " ", pad_values: _Any
 
 
 @_functools.wraps(_ops.reduce_join)
-def reduce_join(inputs: _Any, axis: _Any = None, keepdims: bool = False, separator: str = "", name: _Any = None) -> _Any:
+def reduce_join(inputs: _Any, axis: _Any = None, keepdims: bool = False, separator: str = "",
+                name: _Any = None) -> _Any:
     if isinstance(inputs, RaggedTensor):  # (TF's ragged dispatch: joins within and across ragged rows)
         return _reduce_rows(_functools.partial(unsorted_segment_join, separator=separator),
                             _functools.partial(_ops.reduce_join, separator=separator), inputs, axis, keepdims)

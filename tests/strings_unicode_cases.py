@@ -133,7 +133,8 @@ CASES.update({
     # reduce_join of a RaggedTensor (TF's ragged dispatch)
     "reduce_join_ragged": "[tf.strings.reduce_join(tf.ragged.constant([['a', 'b', 'c'], [], ['d']]), axis=a, "
                           "separator='-') for a in (None, 0, 1, -1)]",
-    "reduce_join_ragged_keepdims": "tf.strings.reduce_join(tf.ragged.constant([['a', 'b'], []]), axis=1, keepdims=True)",
+    "reduce_join_ragged_keepdims": "tf.strings.reduce_join(tf.ragged.constant([['a', 'b'], []]), axis=1, "
+                                   "keepdims=True)",
     "reduce_join_ragged3": "[tf.strings.reduce_join(tf.ragged.constant([[['a', 'b'], ['c']], [['d', 'e', 'f']]]), "
                            "axis=a, separator=',') for a in (1, 2, [1, 2])]",
 })

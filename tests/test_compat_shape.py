@@ -48,7 +48,8 @@ def test_arithmetic_and_comparisons_with_unknown():
 
 
 def test_compatibility_and_merge():
-    assert (D(3).is_compatible_with(3), D(3).is_compatible_with(4), D(None).is_compatible_with(4)) == (True, False, True)
+    assert (D(3).is_compatible_with(3), D(3).is_compatible_with(4), D(None).is_compatible_with(4)) == \
+        (True, False, True)
     with pytest.raises(ValueError, match="Dimensions 3 and 4 are not compatible"):
         D(3).assert_is_compatible_with(4)
     assert (D(3).merge_with(None).value, D(None).merge_with(5).value) == (3, 5)

@@ -49,3 +49,14 @@ def test_resize_of_an_integer_image_rounds_back_to_its_dtype():
     assert np.array_equal(out.numpy(), np.round(ref.numpy()).astype(np.int32))
     assert keras.ops.image.resize(img, size=(3, 3)).dtype.name == "uint8"
     assert keras.ops.image.resize(img.astype(np.float16), size=(3, 3)).dtype.name == "float16"
+
+
+def test_resize_of_integer_images_rounds_as_tensorflow():
+    # TF's bilinear kernel is computed term by term in float32; values at exact halves round to
+    # the same side only with its order of operations (tools/record_tf_resize_ints.py)
+    import pathlib
+    data = np.load(pathlib.Path(__file__).parent / "fixtures" / "tf_resize_ints.npz")
+    for i in range(len(data.files) // 2):
+        img, want = data[f"image_{i}"], data[f"resized_{i}"]
+        got = keras.ops.image.resize(img, want.shape[1:3])
+        assert got.dtype.name == "uint8" and np.array_equal(got.numpy(), want), i

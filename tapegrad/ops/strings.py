@@ -732,16 +732,31 @@ def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # n
     return unicode_split_with_offsets(input, input_encoding, errors, replacement_char)[0]
 
 
+def _split_fwd(x: np.ndarray, codec: str, errors: str, rc: int, out: str) -> tuple:
+    cps, splits, offsets = _decode_fwd(x, codec, errors, rc, False, True, "UnicodeSplit")
+    chars = np.array([chr(c).encode(out) if _valid(c) else "\ufffd".encode(out) for c in cps.tolist()] + [b""],
+                     dtype=object)[:-1]
+    return chars, splits, offsets
+
+
+# (TF composes it of UnicodeDecodeWithOffsets and UnicodeEncode; one op here, as the number of
+# characters is known only from the values)
+_split_op = defop("UnicodeSplit", _split_fwd, nout=3, nondiff=True)
+
+
 def unicode_split_with_offsets(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                                replacement_char: int = 65533, name: Any = None) -> tuple:
     """:func:`unicode_split`, and the byte offset (int64) where each character starts."""
-    _out_codec(input_encoding)
-    cps, offsets = unicode_decode_with_offsets(input, input_encoding, errors, replacement_char)
-    flat = cps.values if isinstance(cps, Rows) else cps
-    n = flat._value.shape[0]
-    chars = apply(_unicode_encode, (flat, _wrap(np.arange(n + 1, dtype=np.int64))),
-                  {"codec": _OUT_CODECS[input_encoding], "errors": "replace", "rc": 0xFFFD})
-    return (Rows(chars, cps.row_splits) if isinstance(cps, Rows) else chars), offsets
+    out = _out_codec(input_encoding)
+    x = _strings_in(input, "UnicodeSplit")
+    p = {"codec": _in_codec(input_encoding, "UnicodeSplit"), "errors": _check_errors(errors),
+         "rc": _check_replacement(replacement_char, "UnicodeSplit"), "out": out}
+    nd = x._value.ndim
+    if nd > 1:
+        raise ValueError(f"unicode_split takes a scalar or a vector of strings here, got rank {nd} "
+                         "(tf.strings' version takes any rank).")
+    chars, splits, offsets = apply(_split_op, (x[None] if nd == 0 else x,), p)
+    return (chars, offsets) if nd == 0 else (Rows(chars, splits), Rows(offsets, splits))
 
 
 def _valid(c: int) -> builtins.bool:

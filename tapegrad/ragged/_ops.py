@@ -337,8 +337,10 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
 
 
 # --------------------------------------------------------------------------- reductions
-_REDUCERS = {"sum": (unsorted_segment_sum, _reduction.reduce_sum), "max": (unsorted_segment_max, _reduction.reduce_max),
-             "min": (unsorted_segment_min, _reduction.reduce_min), "prod": (unsorted_segment_prod, _reduction.reduce_prod)}
+_REDUCERS = {"sum": (unsorted_segment_sum, _reduction.reduce_sum),
+             "max": (unsorted_segment_max, _reduction.reduce_max),
+             "min": (unsorted_segment_min, _reduction.reduce_min),
+             "prod": (unsorted_segment_prod, _reduction.reduce_prod)}
 
 
 @constant_maker  # (row partitions read through _py_value)
