@@ -51,3 +51,19 @@ def test_gradients_flow_through_the_values():
         tape.watch(F.flat_values)
         y = tf.reduce_sum(tf.math.add_n([F, F]).flat_values)
     assert tape.gradient(y, F.flat_values).numpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_reverse_rows_items_and_inner_axes():
+    r = tf.ragged.constant([[1, 2, 3], [], [4, 5]])
+    assert tf.reverse(r, [0]).to_list() == [[4, 5], [], [1, 2, 3]]
+    assert tf.reverse(r, [1]).to_list() == tf.reverse(r, [-1]).to_list() == [[3, 2, 1], [], [5, 4]]
+    assert tf.reverse(r, [0, 1]).to_list() == [[5, 4], [], [3, 2, 1]]
+    r3 = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]]])
+    assert tf.reverse(r3, [2]).to_list() == [[[2, 1], [3]], [[6, 5, 4]]]
+    assert tf.reverse(r3, [1]).to_list() == [[[3], [1, 2]], [[4, 5, 6]]]
+    ri = tf.RaggedTensor.from_row_splits(tf.reshape(tf.range(6), [3, 2]), [0, 2, 3])
+    assert tf.reverse(ri, [2]).to_list() == [[[1, 0], [3, 2]], [[5, 4]]]
+    with tf.GradientTape() as tape:
+        tape.watch(F.flat_values)
+        y = tf.reduce_sum(tf.reverse(F, [1]).flat_values * tf.constant([1.0, 2.0, 3.0]))
+    assert tape.gradient(y, F.flat_values).numpy().tolist() == [2.0, 1.0, 3.0]

@@ -931,6 +931,7 @@ _vmap.register(_reverse, _vmap.axes("axes"))
 _bk.register(_reverse, lambda be, x, axes: be.xp.flip(x, axis=axes))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reverse(tensor: Any, axis: Any, name: Any = None) -> Tensor:
     """Reverse ``tensor`` along each axis in ``axis`` (a list of ints; negative counts from the end).
 

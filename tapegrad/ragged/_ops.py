@@ -439,6 +439,30 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: Any = False, name:
 
 
 # --------------------------------------------------------------------------- shape ops
+@constant_maker  # (row partitions read through _py_value)
+def _reverse_axis(rt: Any, axis: int) -> Any:
+    if not isinstance(rt, RaggedTensor):
+        return _array.reverse(rt, [axis])
+    if axis == 0:
+        return _gather_rows(rt, np.arange(rt.nrows_int())[::-1])
+    if axis == 1:  # each row's items in reverse order
+        sp = rt._splits("reverse")
+        lens = np.diff(sp)
+        idx = np.repeat(sp[1:] - 1, lens) - _ranges(np.zeros_like(lens), lens)
+        return RaggedTensor(_take_rows(rt._values, idx), rt._row_splits, rt._uniform, internal=True)
+    return rt.with_values(_reverse_axis(rt._values, axis - 1))
+
+
+def reverse(tensor: Any, axis: Any, name: Any = None) -> Any:
+    """``tf.reverse`` of a RaggedTensor: the rows (axis 0), each row's items (a ragged axis) or a
+    uniform inner axis in reverse order, as TensorFlow's ragged version."""
+    axes = _np(convert_to_tensor(axis), "axis").reshape(-1).tolist() if isinstance(axis, Tensor) else list(axis)
+    out = tensor
+    for a in sorted({_norm_axis(a, tensor.ndim, "reverse") for a in axes}):
+        out = _reverse_axis(out, a)
+    return out
+
+
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Any:  # noqa: A002
     """A new dimension of size 1 at ``axis`` (of a Tensor or a RaggedTensor)."""
     if not isinstance(input, RaggedTensor):
@@ -861,7 +885,7 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast),
                       (_array.tile, tile), (_indexing.embedding_lookup, embedding_lookup), (_math.where, where),
                       (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
-                      (_control_flow.map_fn, map_fn), (_array.reshape, reshape)]:
+                      (_control_flow.map_fn, map_fn), (_array.reshape, reshape), (_array.reverse, reverse)]:
     _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot,
             _math.sign, _math.reciprocal, _special.round, _special.squared_difference, _special.divide_no_nan,
