@@ -54,17 +54,31 @@ def _infer_py(value: Any, spot: builtins.bool = True) -> np.ndarray:
         raise _HoldsTensor
     k = arr.dtype.kind
     if k == "f":
-        return arr.astype(np.float32)
-    if k == "i":
+        return arr.astype(_first_float(value))
+    if k in "iu":  # (NumPy integers of any width inside a list count as Python ints, as in TF)
         if arr.size and (arr.max() > 2**31 - 1 or arr.min() < -2**31):
+            if arr.max() > 2**63 - 1:
+                raise ValueError(f"Can't convert {value!r} to a tensor: an integer is out of int64's range.")
             return arr.astype(np.int64)
         return arr.astype(np.int32)
-    if k in "bc":
+    if k == "c":
+        return arr.astype(np.complex128)
+    if k == "b":
         return arr
     if k in "USO":
         return _strings.to_bytes(value)
     raise TypeError(f"Cannot convert {value!r} to a tensor: elements of type "
                     f"{type(arr.flat[0]).__name__ if arr.size else 'object'} are not numbers.")
+
+
+def _first_float(value: Any) -> np.dtype:
+    """The float dtype of a list holding floats, as TF infers it from the first leaf: a NumPy float
+    (scalar or non-empty array) keeps its width, anything else gives float32."""
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind == "f" and value.size:
+        return value.dtype
+    return np.dtype(np.float32)
 
 
 def _first_dtype(seq: Any) -> Any:

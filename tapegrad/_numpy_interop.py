@@ -17,6 +17,10 @@ they arrive here too.
       >>> print(tape.gradient(y, x).numpy().round(4))       # 2 cos(0), 3 cos(1)
       [2.     1.6209]
 
+* A NumPy *function* (not a ufunc) whose tensor arguments are all integer, bool or string runs
+  NumPy and returns NumPy's value, as in TensorFlow: such values carry no gradient, and code
+  written for TF uses them as NumPy data (``np.reshape(labels, [-1])`` items as dict keys).
+  Ufuncs keep returning Tensors, since ``array + tensor`` reaches them too and is a Tensor in TF.
 * Anything else (other callables, unsupported arguments such as ``out=``, ``dtype=``,
   ``ufunc.reduce``) converts the tensors to arrays and runs NumPy as before; the result is a
   NumPy array and a constant for tapes, and in explain mode (:mod:`tapegrad.diagnosis`) the
@@ -819,6 +823,24 @@ def _recorded(objs: Any) -> bool:
     return False
 
 
+def _exact_only(objs: Any) -> bool:
+    """Whether ``objs`` (and the lists or tuples in it) hold tensors and all of them are integer,
+    bool or string: such a result carries no gradient, and NumPy gives TensorFlow's answer."""
+    seen = False
+    for o in objs:
+        if isinstance(o, (Tensor, Variable)):
+            if o.dtype._np.kind in "fc":
+                return False
+            seen = True
+        elif type(o) in (list, tuple):
+            for e in o:
+                if isinstance(e, (Tensor, Variable)):
+                    if e.dtype._np.kind in "fc":
+                        return False
+                    seen = True
+    return seen
+
+
 def _inexact(out: Any) -> bool:
     """Whether a NumPy result holds floating or complex values (integers and booleans carry no
     gradient, so losing them from the tape loses nothing)."""
@@ -943,7 +965,7 @@ def __array_function__(self: Any, func: Any, types: Any, args: tuple, kwargs: di
     if _foreign(types):
         return NotImplemented
     target = FUNCTIONS.get(func)
-    if target is not None:
+    if target is not None and not (promote is None and _exact_only((*args, *kwargs.values()))):
         try:
             return _call(target, args, kwargs)
         except _Unsupported:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import numpy as np
 
 from . import _recorders as _rec, _seam, dtypes as _dt
+from ._dimension import Dimension
 
 next_id = itertools.count(1).__next__
 arrays_read = itertools.count().__next__  # Tensor.__array__ and Variable.__array__ tick it
@@ -26,6 +27,8 @@ arrays_read = itertools.count().__next__  # Tensor.__array__ and Variable.__arra
 def _dim(d: Any) -> Any:
     if d is None:
         return None
+    if type(d) is Dimension:
+        return d.value
     try:
         i = operator.index(d)
     except TypeError:
@@ -81,8 +84,9 @@ class TensorShape(tuple):
 
     @property
     def dims(self) -> list | None:
-        """The dimensions as a list (``None`` when the rank is unknown)."""
-        return list(self)
+        """The dimensions as a list of ``tf.compat.v1.Dimension`` (``None`` when the rank is unknown),
+        as in TensorFlow 2; :meth:`as_list` gives ints."""
+        return [Dimension(d) for d in self]
 
     def as_list(self) -> list:
         """The dimensions as a list of ints and ``None``; ``ValueError`` when the rank is unknown."""
@@ -319,6 +323,9 @@ class Tensor(_Operators):
 
     __slots__ = ("_value", "_id", "__weakref__")
     __array_priority__ = 100
+    # ``==`` is elementwise and tensors are unhashable; tf.compat.v1.disable_tensor_equality()
+    # makes ``==`` identity and the hash ``id``, as TF1's (tensors and variables alike)
+    _USE_EQUALITY = True
 
     if TYPE_CHECKING:  # installed by ops/__init__.py
         def __getitem__(self, key: Any) -> Tensor: ...
@@ -449,7 +456,9 @@ class Tensor(_Operators):
         return complex(self._value)
 
     def __hash__(self) -> int:
-        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        if Tensor._USE_EQUALITY:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
 
     def ref(self) -> "_Ref":
         """A hashable reference to this tensor (for use as a dict key or set member)."""

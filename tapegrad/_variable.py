@@ -620,7 +620,9 @@ class Variable(VariableBase):
                 f"numpy={numpy_text(self._host(), True)}>")
 
     def __hash__(self) -> int:  # (== is elementwise, as in TensorFlow)
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        if Tensor._USE_EQUALITY:
+            raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        return id(self)
 
     def ref(self) -> _Ref:
         """A hashable reference to the variable (for use as a dict key or in sets), as TensorFlow's."""

@@ -86,18 +86,32 @@ def _unbatch(x: Tensor, was_batch: bool) -> Tensor:
 
 # ---- resampling weights: out = W @ in along one axis, W of shape [out_size, in_size] ----------
 
-def _bilinear_weights(n_in: int, n_out: int) -> np.ndarray:
+def _bilinear_taps(n_in: int, n_out: int) -> tuple:
+    """TF's ResizeBilinear sampling (half-pixel centres): each output's lower and upper source
+    index and the float32 weight of the upper one."""
     scale = np.float32(n_in) / np.float32(n_out)
     pos = (np.arange(n_out, dtype=np.float32) + np.float32(0.5)) * scale - np.float32(0.5)
     low = np.floor(pos)
-    lerp = pos - low
     lo = np.maximum(low, 0).astype(np.int64)
     hi = np.minimum(np.ceil(pos), n_in - 1).astype(np.int64)
-    w = np.zeros((n_out, n_in), np.float32)
-    rows = np.arange(n_out)
-    np.add.at(w, (rows, lo), 1 - lerp)
-    np.add.at(w, (rows, hi), lerp)
-    return w
+    return lo, hi, (pos - low).astype(np.float32)
+
+
+@constant_maker  # (sampling positions from shapes)
+def _bilinear(x: Tensor, new_h: int, new_w: int) -> Tensor:
+    """Bilinear resampling with TensorFlow's kernel's arithmetic, term by term in float32
+    (``top = tl + (tr - tl) * dx``, ``bottom`` alike, ``top + (bottom - top) * dy``), so values
+    that round to a half land on the same side as in TensorFlow; differentiable through the ops."""
+    _, h, w, _ = x._value.shape
+    ylo, yhi, dy = _bilinear_taps(h, new_h)
+    xlo, xhi, dx = _bilinear_taps(w, new_w)
+    ylo_t, yhi_t, xlo_t, xhi_t = _wrap(ylo), _wrap(yhi), _wrap(xlo), _wrap(xhi)
+    dx_t, dy_t = _wrap(dx.reshape(1, 1, -1, 1)), _wrap(dy.reshape(1, -1, 1, 1))
+    top, bottom = gather(x, ylo_t, axis=1), gather(x, yhi_t, axis=1)
+    tl, tr = gather(top, xlo_t, axis=2), gather(top, xhi_t, axis=2)
+    bl, br = gather(bottom, xlo_t, axis=2), gather(bottom, xhi_t, axis=2)
+    t, b = tl + (tr - tl) * dx_t, bl + (br - bl) * dx_t
+    return t + (b - t) * dy_t
 
 
 def _nearest_index(n_in: int, n_out: int) -> np.ndarray:
@@ -194,7 +208,7 @@ def _kernel_weights(n_in: int, n_out: int, kernel: str, antialias: bool) -> np.n
 
 def _weights(method: str, n_in: int, n_out: int, antialias: bool) -> np.ndarray:
     if method == "bilinear":
-        return _kernel_weights(n_in, n_out, "triangle", True) if antialias else _bilinear_weights(n_in, n_out)
+        return _kernel_weights(n_in, n_out, "triangle", True)  # (antialiased; plain bilinear: _bilinear)
     if method == "bicubic":
         return _kernel_weights(n_in, n_out, "keyscubic", True) if antialias else _bicubic_weights(n_in, n_out)
     if method == "area":
@@ -251,8 +265,11 @@ def resize(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR, preserve
     else:
         if x._value.dtype != np.float32:
             x = cast(x, _dt.float32)
-        wy, wx = _weights(method, h, new_h, antialias), _weights(method, w, new_w, antialias)
-        out = _resample(x, _wrap(wy), _wrap(wx))
+        if method == "bilinear" and not antialias:
+            out = _bilinear(x, new_h, new_w)
+        else:
+            wy, wx = _weights(method, h, new_h, antialias), _weights(method, w, new_w, antialias)
+            out = _resample(x, _wrap(wy), _wrap(wx))
     return _unbatch(out, batch)
 
 

@@ -20,8 +20,9 @@ from ._print import format_tensor as _format_tensor
 from ._tensor import Tensor as _Tensor
 from .ops import strings as _ops
 from .ops.strings import format_op as _format_op
-from .ops.strings import reduce_join, unsorted_segment_join  # noqa: F401
+from .ops.strings import unsorted_segment_join
 from .ragged import RaggedTensor, map_flat_values as _map_flat_values
+from .ragged._ops import reduce_rows as _reduce_rows
 
 
 # --------------------------------------------------------------------------- ragged results
@@ -34,15 +35,20 @@ def _ragged(parts: _Any) -> _Any:
 
 def _splitting(fn: _Any) -> _Any:
     """A splitting op with TensorFlow's ranks: a scalar gives a vector, a vector a RaggedTensor of
-    its rows, a higher rank (or a RaggedTensor) one more ragged dimension."""
+    its rows, a higher rank (or a RaggedTensor) one more ragged dimension. An op returning a tuple
+    (``unicode_decode_with_offsets``) gets each item so."""
     @_functools.wraps(fn)
     def op(input: _Any, *args: _Any, **kwargs: _Any) -> _Any:  # noqa: A002
         if isinstance(input, RaggedTensor):
-            return input.with_flat_values(op(input.flat_values, *args, **kwargs))
+            out = op(input.flat_values, *args, **kwargs)
+            if type(out) is tuple:
+                return tuple(input.with_flat_values(o) for o in out)
+            return input.with_flat_values(out)
         x = _as_tensor(input)
         if x._value.ndim > 1:
             return op(RaggedTensor.from_tensor(x), *args, **kwargs)
-        return _ragged(fn(x, *args, **kwargs))
+        out = fn(x, *args, **kwargs)
+        return tuple(_ragged(o) for o in out) if type(out) is tuple else _ragged(out)
     return op
 
 
@@ -59,7 +65,11 @@ def _on_values(fn: _Any) -> _Any:
 split = _splitting(_ops.split)
 bytes_split = _splitting(_ops.bytes_split)
 unicode_decode = _splitting(_ops.unicode_decode)
+unicode_decode_with_offsets = _splitting(_ops.unicode_decode_with_offsets)
 unicode_split = _splitting(_ops.unicode_split)
+unicode_split_with_offsets = _splitting(_ops.unicode_split_with_offsets)
+unicode_transcode = _on_values(_ops.unicode_transcode)
+unicode_script = _on_values(_ops.unicode_script)
 as_string = _on_values(_ops.as_string)
 length = _on_values(_ops.length)
 lower = _on_values(_ops.lower)
@@ -91,6 +101,15 @@ def ngrams(data: _Any, ngram_width: _Any, separator: str = " ", pad_values: _Any
             return data.with_values(ngrams(data.values, *args))
         return _ragged(_ops.ngrams(_ops.Rows(data.values, data.row_splits), *args))
     return _ops.ngrams(data, *args)
+
+
+@_functools.wraps(_ops.reduce_join)
+def reduce_join(inputs: _Any, axis: _Any = None, keepdims: bool = False, separator: str = "",
+                name: _Any = None) -> _Any:
+    if isinstance(inputs, RaggedTensor):  # (TF's ragged dispatch: joins within and across ragged rows)
+        return _reduce_rows(_functools.partial(unsorted_segment_join, separator=separator),
+                            _functools.partial(_ops.reduce_join, separator=separator), inputs, axis, keepdims)
+    return _ops.reduce_join(inputs, axis, keepdims, separator)
 
 
 @_functools.wraps(_ops.unicode_encode)

@@ -149,7 +149,6 @@ def test_module_name_scope_prefixes_variable_names_as_training_says():
     ("signal_image.md", "Still missing", "\n\n"),
     ("sparse.md", "## Not covered yet", "\n\nWhere"),
     ("migrating.md", "### TensorFlow names tapegrad lacks", "\n\n## "),
-    ("strings.md", "- Not here yet:", " (`tf.io"),
 ])
 def test_names_the_pages_call_missing_are_missing(page, start, end):
     """A page's list of what is not covered yet names nothing that now exists (a name that lands

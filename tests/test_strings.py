@@ -13,6 +13,7 @@ import tapegrad.strings  # noqa: F401
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tools"))
 import strings_cases as sc  # noqa: E402
+import strings_unicode_cases as uc  # noqa: E402
 from record_tf_strings import printed  # noqa: E402
 
 FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_strings.json").read_text())
@@ -45,7 +46,7 @@ class _nothing:
 
 def test_every_tf_strings_function_has_a_fixture_case():
     names = [n for n in tf.strings.__dict__ if not n.startswith("_") and callable(getattr(tf.strings, n))]
-    text = " ".join(sc.CASES.values())
+    text = " ".join(sc.CASES.values()) + " ".join(uc.CASES.values())  # (Unicode: tests/test_strings_unicode.py)
     missing = [n for n in names if n != "RaggedTensor" and f"tf.strings.{n}(" not in text]
     assert not missing
 
@@ -84,7 +85,7 @@ def test_bad_input_says_what_to_do():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Sub does not accept a string"):
         tf.constant("a") - "b"
     assert tf.strings.split([["a b"]]).to_list() == [[[b"a", b"b"]]]  # (rank 2: ragged rank 2, as TF)
-    with pytest.raises(ValueError, match="unit must be"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'unit'"):
         tf.strings.length("a", unit="CHAR")
     with pytest.raises(tf.errors.InvalidArgumentError, match="could not correctly convert string: 1x"):
         tf.strings.to_number("1x")
@@ -150,8 +151,8 @@ def test_dataset_of_lines():
 
 
 def test_tf_strings_namespace_errors_name_the_missing_function():
-    with pytest.raises(AttributeError, match="tapegrad.strings"):
-        tf.strings.unicode_transcode  # noqa: B018
+    with pytest.raises(AttributeError, match="tapegrad.strings"):  # (every TF name exists: a typo)
+        tf.strings.unicode_transcod  # noqa: B018
 
 
 def test_text_line_dataset(tmp_path):

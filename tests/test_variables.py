@@ -504,7 +504,7 @@ def test_numpy_first_argument_takes_the_tensors_dtype():
 
 
 def test_tensor_shape_dims_are_ints():
-    assert tf.TensorShape([None, 3]).dims == [None, 3]
+    assert [d.value for d in tf.TensorShape([None, 3]).dims] == [None, 3]  # (Dimensions, as TF 2)
 
 
 def test_copies_and_pickles_are_new_variables():

@@ -20,7 +20,8 @@ NO_RULE = {"Unique", "RandomShuffle", "UniqueShare", "Where",  # (output sizes d
            "ComputeAccidentalHits",
            # strings: ragged results (row lengths depend on values), a whole tensor's text, joins by
            # value-dependent segments
-           "StringSplitV2", "StringBytesSplit", "UnicodeDecode", "UnicodeSplit", "UnicodeEncode",
+           "StringSplitV2", "StringBytesSplit", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeSplit",
+           "UnicodeEncode",
            "StringFormat", "UnsortedSegmentJoin", "StringNGrams",
            # (a row's counts span all its entries; per-row batches and windows of CTC; scatters
            # whose ties need the whole row; flat indices that count the row's batch)

@@ -13,6 +13,9 @@ import datetime
 import os
 from typing import Any
 
+from .._dimension import Dimension
+from .._tensor import TensorShape
+
 __all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "dimension_at_index", "dimension_value",
            "forward_compatibility_horizon", "forward_compatible", "path_to_str", "v1", "v2"]
 
@@ -51,15 +54,16 @@ def path_to_str(path: Any) -> Any:
 
 
 def dimension_value(dimension: Any) -> int | None:
-    """A dimension's value: an ``int`` or ``None`` (tapegrad's dimensions are already those)."""
-    return getattr(dimension, "value", dimension)
+    """A dimension's value, an ``int`` or ``None``: a ``tf.compat.v1.Dimension``'s ``value``,
+    anything else (an entry of a ``TensorShape``) unchanged."""
+    return dimension.value if isinstance(dimension, Dimension) else dimension
 
 
-def dimension_at_index(shape: Any, index: int) -> int | None:
-    """Dimension ``index`` of ``shape`` (``None`` when the rank is unknown)."""
-    from .._tensor import TensorShape
+def dimension_at_index(shape: Any, index: int) -> Dimension:
+    """Dimension ``index`` of ``shape`` as a ``tf.compat.v1.Dimension`` (``Dimension(None)`` when
+    the rank is unknown), as TensorFlow's."""
     shape = TensorShape(shape)
-    return None if shape.rank is None else shape[index]
+    return Dimension(None) if shape.rank is None else shape.dims[index]
 
 
 _HORIZON = [datetime.date(2025, 12, 1)]  # (TensorFlow 2.21's forward-compatibility horizon)

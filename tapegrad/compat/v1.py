@@ -14,7 +14,13 @@ import logging as _logging
 import types
 from typing import Any
 
-__all__ = ["enable_eager_execution", "executing_eagerly", "logging", "random", "set_random_seed"]
+from . import dimension_at_index, dimension_value  # noqa: F401
+from .._dimension import Dimension
+from .._tensor import Tensor, TensorShape
+
+__all__ = ["Dimension", "TensorShape", "dimension_at_index", "dimension_value", "disable_tensor_equality",
+           "enable_eager_execution", "enable_tensor_equality", "executing_eagerly", "logging", "random",
+           "set_random_seed"]
 
 
 def enable_eager_execution(config: Any = None, device_policy: Any = None, execution_mode: Any = None) -> None:
@@ -24,6 +30,25 @@ def enable_eager_execution(config: Any = None, device_policy: Any = None, execut
 def executing_eagerly() -> bool:
     """True: tapegrad always executes eagerly."""
     return True
+
+
+def disable_tensor_equality() -> None:
+    """TF1's ``==``: tensors and variables compare by identity and hash by ``id`` (usable as dict
+    keys), until :func:`enable_tensor_equality`.
+
+    >>> import tapegrad as tf
+    >>> tf.compat.v1.disable_tensor_equality()
+    >>> x = tf.Variable(0.0)
+    >>> x == tf.Variable(0.0), x == x, len({x, x})
+    (False, True, 1)
+    >>> tf.compat.v1.enable_tensor_equality()
+    """
+    Tensor._USE_EQUALITY = False
+
+
+def enable_tensor_equality() -> None:
+    """TF2's ``==`` (the default): elementwise, and tensors are unhashable (``t.ref()`` is the key)."""
+    Tensor._USE_EQUALITY = True
 
 
 def set_random_seed(seed: Any) -> None:

@@ -3481,7 +3481,9 @@ def _image_resize(images: Any, size: Any, interpolation: str = "bilinear", antia
         x = _m.cast(x, _floatx())
     y = _resize_channels_last(x, (int(size[0]), int(size[1])), interpolation, antialias, crop_to_aspect_ratio,
                               pad_to_aspect_ratio, fill_value)
-    return back(y if dtype.is_floating else _m.cast(y, dtype) if interpolation == "nearest" else y)
+    if y.dtype != dtype:  # Keras's own rule: an integer image rounds, and any other dtype casts back
+        y = saturate_cast(round(y) if dtype.is_integer else y, dtype)
+    return back(y)
 
 
 def _rgb_to_grayscale(images: Any, data_format: str | None = None) -> Tensor:

@@ -23,8 +23,8 @@ def _rev(f: Any) -> Any:
 
 
 def _eq(self: Any, other: Any) -> Any:
-    if other is None:
-        return False
+    if other is None or not Tensor._USE_EQUALITY:  # (TF1's identity: tf.compat.v1.disable_tensor_equality)
+        return self is other
     try:
         return _m.equal(self, other)
     except Exception:
@@ -32,8 +32,8 @@ def _eq(self: Any, other: Any) -> Any:
 
 
 def _ne(self: Any, other: Any) -> Any:
-    if other is None:
-        return True
+    if other is None or not Tensor._USE_EQUALITY:
+        return self is not other
     try:
         return _m.not_equal(self, other)
     except Exception:

@@ -931,6 +931,7 @@ _vmap.register(_reverse, _vmap.axes("axes"))
 _bk.register(_reverse, lambda be, x, axes: be.xp.flip(x, axis=axes))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reverse(tensor: Any, axis: Any, name: Any = None) -> Tensor:
     """Reverse ``tensor`` along each axis in ``axis`` (a list of ints; negative counts from the end).
 
@@ -1214,6 +1215,7 @@ _bitcast = defop("Bitcast", _bitcast_fwd, nondiff=True)
 _vmap.register(_bitcast, _vmap.leading)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def bitcast(input: Any, type: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The bytes of ``input`` read as ``type``, without copying values: a wider type eats the last
     axis (whose length must be the size ratio), a narrower one adds an axis of that length.

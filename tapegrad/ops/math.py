@@ -161,6 +161,7 @@ def mod(x: Any, y: Any, name: Any = None) -> Tensor:
 floormod = mod
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def truncatemod(x: Any, y: Any, name: Any = None) -> Tensor:
     """Remainder of truncated division (C's ``fmod``: the sign follows ``x``), unlike ``mod``.
 
@@ -546,6 +547,7 @@ def complex_(real: Any, imag: Any, name: Any = None) -> Tensor:
     return apply(_complex, (x, y))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def real(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Real part (identity for real tensors)."""
     x = as_tensor(input)
@@ -556,6 +558,7 @@ def real(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     return apply(_real, (x,))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def imag(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """Imaginary part (zeros for real tensors)."""
     x = as_tensor(input)
@@ -564,6 +567,7 @@ def imag(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     return apply(_imag, (x,))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def conj(x: Any, name: Any = None) -> Tensor:
     """Complex conjugate (identity for real tensors)."""
     x = as_tensor(x)
@@ -909,6 +913,7 @@ _vmap.register(_add_n, _vmap.leading)
 _bk.register(_add_n, lambda be, *xs: sum(xs[1:], xs[0]))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def scalar_mul(scalar: Any, x: Any, name: Any = None) -> Tensor:
     """``scalar * x`` with the scalar converted to ``x``'s dtype (a non-scalar raises ValueError).
 
@@ -923,6 +928,7 @@ def scalar_mul(scalar: Any, x: Any, name: Any = None) -> Tensor:
     return multiply(s, t)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def add_n(inputs: Any, name: Any = None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
 
@@ -979,6 +985,7 @@ def polyval(coeffs: Any, x: Any, name: Any = None) -> Tensor:
     return p
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def realdiv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y`` for floating or complex tensors of one dtype (TensorFlow's ``RealDiv``).
 
@@ -1006,6 +1013,7 @@ _bk.register(_truncatediv, lambda be, x, y: (  # (integers: NumPy's forward chec
     be.xp.trunc(x / y) if be.xp.isdtype(x.dtype, "real floating") else NotImplemented))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:
     """``x / y`` rounded toward zero (C's integer division), unlike ``floordiv``; no gradient.
 

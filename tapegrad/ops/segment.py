@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _backend as _bk, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
-from .._dispatch import apply, defop
+from .._dispatch import apply, composite_api, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import _err, _lead, reshape
@@ -70,6 +70,7 @@ _vmap.register(_uss, _segment_rule)
 _bk.register(_uss, lambda be, data, ids, num_segments: _bk.scatter_add(be, data, ids, num_segments, 0))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """``out[s] = Σ data[i]`` over ``i`` with ``segment_ids[i] == s`` (negative ids are dropped)."""
     d = as_tensor(data)
@@ -184,6 +185,7 @@ def segment_mean(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return _mean(d, iv, n)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Mean of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
@@ -343,6 +345,7 @@ def segment_max(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_usmax, (d, _wrap(iv)), {"num_segments": n, "empty": 0})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Maximum of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
 
@@ -367,6 +370,7 @@ def segment_min(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_usmin, (d, _wrap(iv)), {"num_segments": n, "empty": 0})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Minimum of each of ``num_segments`` segments (ids in any order; negative ids are dropped).
 
@@ -427,6 +431,7 @@ def segment_prod(data: Any, segment_ids: Any, name: Any = None) -> Tensor:
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Product of each of ``num_segments`` segments (ids in any order; negative ids are dropped;
@@ -442,6 +447,7 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: 
     return apply(_usprod, (d, _wrap(iv)), {"num_segments": n})
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 @constant_maker
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
     """Sum of each segment divided by the square root of its size (floating or complex data;

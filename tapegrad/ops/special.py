@@ -209,6 +209,7 @@ def ndtri(x: Any, name: Any = None) -> Tensor:
     return _unary(_ndtri, x)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def erfcinv(x: Any, name: Any = None) -> Tensor:
     """The inverse of ``erfc`` on ``(0, 2)``, computed as ``-ndtri(x / 2) / √2`` (as TensorFlow)."""
     x = as_tensor(x)
@@ -300,6 +301,7 @@ def _zeta_fwd(x: np.ndarray, q: np.ndarray) -> np.ndarray:
 _zeta = defop("Zeta", _zeta_fwd, deriv=(None, lambda ans, x, q: -x * zeta(x + 1, q)), broadcast=True)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def zeta(x: Any, q: Any, name: Any = None) -> Tensor:
     """The Hurwitz zeta function ``Σₙ (n + q)^(-x)`` (float32/float64; NaN for ``x < 1``).
 
@@ -604,6 +606,7 @@ def softplus(features: Any, name: Any = None) -> Tensor:
     return _unary(_softplus, features)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def log_sigmoid(x: Any, name: Any = None) -> Tensor:
     """``log(sigmoid(x)) = -softplus(-x)``, stable for large ``|x|``."""
     x = as_tensor(x)
@@ -713,6 +716,7 @@ def divide_no_nan(x: Any, y: Any, name: Any = None) -> Tensor:
     return apply(_div_no_nan, (x, y))
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def reciprocal_no_nan(x: Any, name: Any = None) -> Tensor:
     """``1 / x``, and 0 where ``x == 0`` (floating or complex input; gradients as
     :func:`divide_no_nan`)."""
@@ -776,6 +780,7 @@ _vmap.register(_angle, _vmap.broadcasting)
 _bk.register(_angle, lambda be, x: be.xp.atan2(be.xp.imag(x), be.xp.real(x)))  # (complex x only)
 
 
+@composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def angle(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     """The argument of a complex number, in ``(-π, π]`` (a real tensor).
 

@@ -9,12 +9,13 @@ are encoded as UTF-8), as TensorFlow's.
 from __future__ import annotations
 
 import builtins
+import codecs
 import re
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from .. import _fingerprint, _strings, _vmap, dtypes as _dt
+from .. import _fingerprint, _strings, _unicode_scripts, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, host_value
 from .._dispatch import apply, defop
 from .._tensor import Tensor, constant_maker, wrap as _wrap
@@ -23,7 +24,8 @@ from .array import norm_axes, reshape
 
 __all__ = ["length", "lower", "upper", "strip", "split", "join", "reduce_join", "regex_replace",
            "regex_full_match", "substr", "to_number", "as_string", "bytes_split", "ngrams",
-           "unicode_decode", "unicode_encode", "unicode_split", "to_hash_bucket", "to_hash_bucket_fast",
+           "unicode_decode", "unicode_decode_with_offsets", "unicode_encode", "unicode_script", "unicode_split",
+           "unicode_split_with_offsets", "unicode_transcode", "to_hash_bucket", "to_hash_bucket_fast",
            "to_hash_bucket_strong", "unsorted_segment_join"]
 
 
@@ -95,7 +97,8 @@ _vmap.register(_length, _vmap.broadcasting)
 
 def _unit(unit: str) -> str:
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(f"unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
+        raise InvalidArgumentError(f"Value for attr 'unit' of {unit!r} is not in the list of allowed values: "
+                                   "\"BYTE\", \"UTF8_CHAR\"")
     return unit
 
 
@@ -433,7 +436,7 @@ def _substr1(s: bytes, pos: int, n: int, unit: str) -> bytes:
         size = len(s)
     p = pos + size if pos < 0 else pos
     if not 0 <= p <= size:
-        raise InvalidArgumentError(f"pos {pos} out of range for string b'{s!r}' at index 0")
+        raise InvalidArgumentError(f"pos {pos} out of range for string {s!r} [Op:Substr]")
     q = builtins.min(p + builtins.max(n, 0), size)
     if unit == "UTF8_CHAR":
         bounds = starts + [len(s)]
@@ -456,6 +459,9 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None)
     """
     x = _strings_in(input, "Substr")
     pos_t, len_t = as_tensor(pos), as_tensor(len)
+    if pos_t._value.shape != len_t._value.shape:
+        raise InvalidArgumentError(f"pos and len should have the same shape, got: {list(pos_t._value.shape)} vs. "
+                                   f"{list(len_t._value.shape)} (each broadcasts with input) [Op:Substr]")
     return apply(_substr, (x, pos_t, len_t), {"unit": _unit(unit)})
 
 
@@ -553,66 +559,228 @@ format_op = _op("StringFormat", _format_fwd)
 
 
 # --------------------------------------------------------------------------- Unicode
-def _codepoints(s: bytes, errors: str, replacement_char: int) -> list:
-    if errors == "strict":
-        try:
-            return [ord(c) for c in s.decode("utf-8")]
-        except UnicodeDecodeError as e:
-            raise InvalidArgumentError(f"Invalid formatting on input string: {e}") from None
-    text = s.decode("utf-8", "replace" if errors == "replace" else "ignore")
-    return [replacement_char if c == "\ufffd" and errors == "replace" else ord(c) for c in text]
+# Decoding reads any encoding Python's codecs know (TF: any ICU converter; "UTF-16"/"UTF-32"
+# without a byte order mark read big-endian, as ICU's); encoding writes TF's three.
+_OUT_CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}
+_ERRORS = ("strict", "replace", "ignore")
+_BOMS = {"utf-16": ((b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le")),
+         "utf-32": ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le"))}
 
 
-_decode_op = _ragged_op("UnicodeDecode", _codepoints, np.int32)
+def _mark(e: UnicodeError) -> tuple:
+    """Codec error handler: an invalid sequence of ``n`` bytes becomes the lone surrogate
+    ``U+DC00 + n`` (no UTF decoder yields one), so the decoded text still tells where it was."""
+    if not isinstance(e, UnicodeDecodeError):
+        raise e
+    return chr(0xDC00 + builtins.min(e.end - e.start, 0x3FF)), e.end
 
 
-def _utf8(input_encoding: str) -> None:
-    if input_encoding.upper().replace("-", "") != "UTF8":
-        raise NotImplementedError(f"tapegrad's Unicode ops read and write UTF-8 only, got "
-                                  f"{input_encoding!r}.")
+codecs.register_error("tapegrad.unicode_mark", _mark)
+
+
+def _in_codec(encoding: str, op: str) -> str:
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise InvalidArgumentError(f"Could not create converter for input encoding: {encoding} (an encoding "
+                                   f"name such as 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', 'ISO-8859-1') [Op:{op}]")
+    return info.name
+
+
+def _out_codec(encoding: str) -> str:
+    codec = _OUT_CODECS.get(encoding)
+    if codec is None:
+        raise InvalidArgumentError(f"Value for attr 'output_encoding' of {encoding!r} is not in the list of "
+                                   "allowed values: \"UTF-8\", \"UTF-16-BE\", \"UTF-32-BE\" (spelt exactly so)")
+    return codec
+
+
+def _check_errors(errors: str) -> str:
+    if errors not in _ERRORS:
+        raise InvalidArgumentError(f"Value for attr 'errors' of {errors!r} is not in the list of allowed "
+                                   "values: \"strict\", \"replace\", \"ignore\"")
+    return errors
+
+
+def _check_replacement(replacement_char: Any, op: str) -> int:
+    c = int(replacement_char)
+    if not 0 <= c <= 0x10FFFF:
+        raise InvalidArgumentError(f"replacement_char out of unicode codepoint range: {c} (give a code point "
+                                   f"in [0, 0x10FFFF]) [Op:{op}]")
+    return c
+
+
+def _width(codec: str) -> Any:
+    """The number of bytes a valid character takes in ``codec``."""
+    if codec == "utf-8":
+        return lambda c: 1 if c < 0x80 else 2 if c < 0x800 else 3 if c < 0x10000 else 4
+    if codec.startswith("utf-16"):
+        return lambda c: 2 if c < 0x10000 else 4
+    if codec.startswith("utf-32"):
+        return lambda c: 4
+    return lambda c: len(chr(c).encode(codec))
+
+
+def _decode1(s: bytes, codec: str, errors: str, rc: int, ctrl: builtins.bool, op: str) -> tuple:
+    """The code points of ``s`` and the byte offset where each starts: an invalid sequence
+    (the longest prefix of a valid one, or one byte) is ``rc`` or dropped (``errors``), a C0
+    control character too with ``ctrl``."""
+    if codec == "utf-8" and s.isascii() and not ctrl:  # (the common case, without a loop)
+        cps = list(s)
+        return cps, list(builtins.range(len(cps)))
+    for bom, c in _BOMS.get(codec, ()):
+        if s.startswith(bom):
+            s, codec = s[len(bom):], c
+            break
+    else:
+        codec = {"utf-16": "utf-16-be", "utf-32": "utf-32-be"}.get(codec, codec)
+    width = _width(codec)
+    cps: list = []
+    offsets: list = []
+    pos = 0
+    for ch in s.decode(codec, "tapegrad.unicode_mark"):
+        c = ord(ch)
+        if 0xDC00 <= c <= 0xDFFF:
+            if errors == "strict":
+                raise InvalidArgumentError(f"Invalid formatting on input string {s!r} at byte {pos} (errors='replace' "
+                                           f"or 'ignore' accepts it) [Op:{op}]")
+            if errors == "replace":
+                cps.append(rc)
+                offsets.append(pos)
+            pos += c - 0xDC00
+            continue
+        if ctrl and c < 0x20:
+            if errors != "ignore":
+                cps.append(rc)
+                offsets.append(pos)
+        else:
+            cps.append(c)
+            offsets.append(pos)
+        pos += width(c)
+    return cps, offsets
+
+
+def _decode_fwd(x: np.ndarray, codec: str, errors: str, rc: int, ctrl: builtins.bool, offsets: builtins.bool,
+                op: str) -> tuple:
+    rows = [_decode1(s, codec, errors, rc, ctrl, op) for s in x.reshape(-1)]
+    splits = np.concatenate([[0], np.cumsum([len(r[0]) for r in rows], dtype=np.int64)]).astype(np.int64)
+    values = np.fromiter((c for r in rows for c in r[0]), np.int32, int(splits[-1]))
+    if not offsets:
+        return values, splits
+    return values, splits, np.fromiter((o for r in rows for o in r[1]), np.int64, int(splits[-1]))
+
+
+_decode_op = defop("UnicodeDecode", lambda x, **p: _decode_fwd(x, offsets=False, op="UnicodeDecode", **p),
+                   nout=2, nondiff=True)
+_decode_offsets_op = defop("UnicodeDecodeWithOffsets",
+                           lambda x, **p: _decode_fwd(x, offsets=True, op="UnicodeDecodeWithOffsets", **p),
+                           nout=3, nondiff=True)
+
+
+def _decode_call(op: Any, input: Any, input_encoding: str, errors: str, replacement_char: Any,  # noqa: A002
+                 replace_control_characters: Any, name: str) -> tuple:
+    x = _strings_in(input, name)
+    p = {"codec": _in_codec(input_encoding, name), "errors": _check_errors(errors),
+         "rc": _check_replacement(replacement_char, name), "ctrl": builtins.bool(replace_control_characters)}
+    nd = x._value.ndim
+    if nd > 1:
+        raise ValueError(f"{name} takes a scalar or a vector of strings here, got rank {nd} "
+                         "(tf.strings' version takes any rank).")
+    out = apply(op, (x[None] if nd == 0 else x,), p)
+    if nd == 0:
+        return (out[0],) + tuple(out[2:])
+    return (Rows(out[0], out[1]),) + tuple(Rows(o, out[1]) for o in out[2:])
 
 
 def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, replace_control_characters: builtins.bool = False,
                    name: Any = None) -> Any:
-    """The code points of each string (int32): a Tensor for a scalar, :class:`Rows` for a
-    vector. Only UTF-8 is read; ``errors`` is ``"replace"``, ``"ignore"`` or ``"strict"``."""
-    _utf8(input_encoding)
-    if errors not in ("replace", "ignore", "strict"):
-        raise ValueError(f"errors must be 'replace', 'ignore' or 'strict', got {errors!r}.")
-    return _ragged_call(_decode_op, _strings_in(input, "UnicodeDecode"),
-                        {"errors": errors, "replacement_char": int(replacement_char)}, "unicode_decode")
+    """The code points (int32) of each string: a Tensor for a scalar, :class:`Rows` for a vector.
+
+    ``errors``: an invalid byte sequence is an error (``"strict"``), ``replacement_char``
+    (``"replace"``) or dropped (``"ignore"``); ``replace_control_characters`` treats C0 control
+    characters (below U+0020) likewise (replaced, or dropped with ``"ignore"``).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.unicode_decode(b"a\\xffb", "UTF-8").numpy()
+    array([   97, 65533,    98], dtype=int32)
+    """
+    return _decode_call(_decode_op, input, input_encoding, errors, replacement_char, replace_control_characters,
+                        "UnicodeDecode")[0]
 
 
-_unicode_split = _ragged_op("UnicodeSplit", lambda s, errors: [
-    chr(c).encode("utf-8") for c in _codepoints(s, errors, 0xFFFD)], object)
+def unicode_decode_with_offsets(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                                replacement_char: int = 65533, replace_control_characters: builtins.bool = False,
+                                name: Any = None) -> tuple:
+    """:func:`unicode_decode`, and the byte offset (int64) in the string where each character starts.
+
+    >>> import tapegrad as tf
+    >>> cps, offsets = tf.strings.unicode_decode_with_offsets("aé!", "UTF-8")
+    >>> offsets.numpy()
+    array([0, 1, 3])
+    """
+    return _decode_call(_decode_offsets_op, input, input_encoding, errors, replacement_char,
+                        replace_control_characters, "UnicodeDecodeWithOffsets")
 
 
 def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
                   replacement_char: int = 65533, name: Any = None) -> Any:
-    """Each string split into its characters (a Tensor for a scalar, :class:`Rows` for a vector)."""
-    _utf8(input_encoding)
-    return _ragged_call(_unicode_split, _strings_in(input, "UnicodeSplit"), {"errors": errors},
-                        "unicode_split")
+    """Each string split into its characters, each written back in ``input_encoding`` (which must
+    then be one of ``unicode_encode``'s): a Tensor for a scalar, :class:`Rows` for a vector."""
+    return unicode_split_with_offsets(input, input_encoding, errors, replacement_char)[0]
 
 
-def _encode_row(cps: Any, errors: str, replacement_char: int) -> bytes:
+def _split_fwd(x: np.ndarray, codec: str, errors: str, rc: int, out: str) -> tuple:
+    cps, splits, offsets = _decode_fwd(x, codec, errors, rc, False, True, "UnicodeSplit")
+    chars = np.array([chr(c).encode(out) if _valid(c) else "\ufffd".encode(out) for c in cps.tolist()] + [b""],
+                     dtype=object)[:-1]
+    return chars, splits, offsets
+
+
+# (TF composes it of UnicodeDecodeWithOffsets and UnicodeEncode; one op here, as the number of
+# characters is known only from the values)
+_split_op = defop("UnicodeSplit", _split_fwd, nout=3, nondiff=True)
+
+
+def unicode_split_with_offsets(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                               replacement_char: int = 65533, name: Any = None) -> tuple:
+    """:func:`unicode_split`, and the byte offset (int64) where each character starts."""
+    out = _out_codec(input_encoding)
+    x = _strings_in(input, "UnicodeSplit")
+    p = {"codec": _in_codec(input_encoding, "UnicodeSplit"), "errors": _check_errors(errors),
+         "rc": _check_replacement(replacement_char, "UnicodeSplit"), "out": out}
+    nd = x._value.ndim
+    if nd > 1:
+        raise ValueError(f"unicode_split takes a scalar or a vector of strings here, got rank {nd} "
+                         "(tf.strings' version takes any rank).")
+    chars, splits, offsets = apply(_split_op, (x[None] if nd == 0 else x,), p)
+    return (chars, offsets) if nd == 0 else (Rows(chars, splits), Rows(offsets, splits))
+
+
+def _valid(c: int) -> builtins.bool:
+    return 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF
+
+
+def _encode_row(cps: Any, codec: str, errors: str, rc: int) -> bytes:
     out = []
     for c in cps:
         c = int(c)
-        if 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF:
+        if _valid(c):
             out.append(chr(c))
         elif errors == "strict":
-            raise InvalidArgumentError(f"code point {c} is not a valid Unicode scalar value")
+            raise InvalidArgumentError(f"Code point is out of range for Unicode, or is a surrogate: {c} "
+                                       "(errors='replace' or 'ignore' accepts it) [Op:UnicodeEncode]")
         elif errors == "replace":
-            out.append(chr(replacement_char))
-    return "".join(out).encode("utf-8")
+            out.append(chr(rc if _valid(rc) else 0xFFFD))
+    return "".join(out).encode(codec)
 
 
-def _unicode_encode_fwd(values: np.ndarray, splits: np.ndarray, errors: str, replacement_char: int) -> np.ndarray:
+def _unicode_encode_fwd(values: np.ndarray, splits: np.ndarray, codec: str, errors: str, rc: int) -> np.ndarray:
     out = np.empty(splits.shape[0] - 1, dtype=object)
     for i, (a, b) in enumerate(zip(splits[:-1], splits[1:])):
-        out[i] = _encode_row(values[a:b], errors, replacement_char)
+        out[i] = _encode_row(values[a:b], codec, errors, rc)
     return out
 
 
@@ -622,27 +790,88 @@ _unicode_encode = _op("UnicodeEncode", _unicode_encode_fwd)
 @constant_maker  # (row splits from shapes)
 def unicode_encode(input: Any, output_encoding: str, errors: str = "replace",  # noqa: A002
                    replacement_char: int = 65533, name: Any = None) -> Tensor:
-    """Code points to UTF-8 strings: each innermost row of ``input`` (a Tensor, or a
-    :class:`Rows` from :func:`unicode_decode`) becomes one string.
+    """Code points (int32) to strings in ``output_encoding`` (``"UTF-8"``, ``"UTF-16-BE"`` or
+    ``"UTF-32-BE"``): each innermost row of ``input`` (a Tensor of rank >= 1, or a :class:`Rows`
+    from :func:`unicode_decode`) becomes one string. An invalid code point (negative, past
+    U+10FFFF, or a surrogate) is an error, ``replacement_char`` or dropped (``errors``).
 
     >>> import tapegrad as tf
     >>> tf.strings.unicode_encode([104, 105], "UTF-8").numpy()
     b'hi'
     """
-    _utf8(output_encoding)
-    p = {"errors": errors, "replacement_char": int(replacement_char)}
+    p = {"codec": _out_codec(output_encoding), "errors": _check_errors(errors),
+         "rc": _check_replacement(replacement_char, "UnicodeEncode")}
     if isinstance(input, Rows):
-        return apply(_unicode_encode, (input.values, input.row_splits), p)
-    x = as_tensor(input)
+        return apply(_unicode_encode, (_code_points(input.values, "UnicodeEncode"), input.row_splits), p)
+    x = _code_points(input, "UnicodeEncode")
     v = x._value
-    if v.dtype.kind not in "iu" or v.ndim == 0:
-        raise InvalidArgumentError(f"unicode_encode takes integer code points of rank >= 1, got "
-                                   f"{x.dtype.name} of shape {list(v.shape)} [Op:UnicodeEncode]")
+    if v.ndim == 0:
+        raise ValueError("input_tensor's rank must be at least 1: unicode_encode writes each innermost row of "
+                         "code points as one string (wrap a single code point in a list).")
     width = v.shape[-1]
     rows = int(np.prod(v.shape[:-1], dtype=np.int64))
-    splits = _wrap(np.arange(0, rows * width + 1, width if width else 1, dtype=np.int64)[:rows + 1])
+    splits = _wrap(np.arange(rows + 1, dtype=np.int64) * width)
     flat = apply(_unicode_encode, (reshape(x, (-1,)), splits), p)
     return flat[0] if v.ndim == 1 else reshape(flat, v.shape[:-1])
+
+
+def _code_points(x: Any, op: str) -> Tensor:
+    t = as_tensor(x)
+    if t._value.dtype != np.int32:
+        raise InvalidArgumentError(f"{op} takes int32 code points, got {t.dtype.name}: cast them with "
+                                   f"tf.cast(x, tf.int32) [Op:{op}]")
+    return t
+
+
+def _transcode1(s: bytes, codec: str, out: str, errors: str, rc: int, ctrl: builtins.bool) -> bytes:
+    cps = _decode1(s, codec, errors, rc, ctrl, "UnicodeTranscode")[0]
+    return "".join(chr(c) if _valid(c) else "\ufffd" for c in cps).encode(out)
+
+
+_transcode = _op("UnicodeTranscode", lambda x, **p: _each(lambda s: _transcode1(s, **p), x))
+_vmap.register(_transcode, _vmap.broadcasting)
+
+
+def unicode_transcode(input: Any, input_encoding: str, output_encoding: str, errors: str = "replace",  # noqa: A002
+                      replacement_char: int = 65533, replace_control_characters: builtins.bool = False,
+                      name: Any = None) -> Tensor:
+    """Each string read in ``input_encoding`` and written in ``output_encoding`` (``"UTF-8"``,
+    ``"UTF-16-BE"`` or ``"UTF-32-BE"``), any shape; ``errors``, ``replacement_char`` and
+    ``replace_control_characters`` as in :func:`unicode_decode`.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.unicode_transcode(["é"], "UTF-8", "UTF-16-BE").numpy()
+    array([b'\\x00\\xe9'], dtype=object)
+    """
+    x = _strings_in(input, "UnicodeTranscode")
+    p = {"codec": _in_codec(input_encoding, "UnicodeTranscode"), "out": _out_codec(output_encoding),
+         "errors": _check_errors(errors), "rc": _check_replacement(replacement_char, "UnicodeTranscode"),
+         "ctrl": builtins.bool(replace_control_characters)}
+    return apply(_transcode, (x,), p)
+
+
+_STARTS, _SCRIPTS = np.asarray(_unicode_scripts.STARTS, np.int64), np.asarray(_unicode_scripts.SCRIPTS, np.int32)
+
+
+def _script_fwd(x: np.ndarray) -> np.ndarray:
+    out = _SCRIPTS[np.clip(np.searchsorted(_STARTS, x, side="right") - 1, 0, None)]
+    return np.where((x < 0) | (x > 0x10FFFF), np.int32(-1), out)
+
+
+_script = _op("UnicodeScript", _script_fwd)
+_vmap.register(_script, _vmap.broadcasting)
+
+
+def unicode_script(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """The Unicode script of each code point (int32), as ICU's ``UScriptCode`` numbers it
+    (0 Common, 1 Inherited, 8 Cyrillic, 17 Han, 25 Latin, 103 Unknown; -1 for a value that is no
+    code point). The table is TensorFlow's (tools/record_unicode_scripts.py).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.unicode_script([33464, 1041, 65]).numpy()
+    array([17,  8, 25], dtype=int32)
+    """
+    return apply(_script, (_code_points(input, "UnicodeScript"),), {})
 
 
 # --------------------------------------------------------------------------- hashing

@@ -18,6 +18,7 @@ from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops import (array as _array, indexing as _indexing, math as _math, nn as _nn, reduction as _reduction,
                    special as _special)
+from ..ops import segment as _segment_ops
 from ..ops.segment import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum
 from .._spec import TensorSpec
 from ._ragged_tensor import DynamicRaggedShape, RaggedTensor, RaggedTensorSpec, _norm_axis, _np
@@ -209,6 +210,18 @@ def _map_values(fn: Callable) -> Callable:
     return handler
 
 
+def _segments_of_values(fn: Callable) -> Callable:
+    """The handler of an unsorted segment reduction of a RaggedTensor by RaggedTensor segment ids
+    of its partition (TF's ragged dispatch): the reduction of the flat values, a dense tensor."""
+    def handler(data: Any, segment_ids: Any, num_segments: Any, name: Any = None) -> Tensor:
+        if not (isinstance(data, RaggedTensor) and isinstance(segment_ids, RaggedTensor)
+                and _same_partition(data, segment_ids)):
+            raise InvalidArgumentError(f"{fn.__name__} of a RaggedTensor takes RaggedTensor segment_ids with "
+                                       "the same row lengths (or flatten both: .flat_values).")
+        return fn(data.flat_values, segment_ids.flat_values, num_segments)
+    return handler
+
+
 @constant_maker  # (positions from the condition's values, read through _py_value)
 def where(condition: Any, x: Any = None, y: Any = None, name: Any = None) -> Any:
     """``tf.where(condition, x, y)`` with RaggedTensors: elementwise on the flat values; with
@@ -324,13 +337,18 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
 
 
 # --------------------------------------------------------------------------- reductions
+_REDUCERS = {"sum": (unsorted_segment_sum, _reduction.reduce_sum),
+             "max": (unsorted_segment_max, _reduction.reduce_max),
+             "min": (unsorted_segment_min, _reduction.reduce_min),
+             "prod": (unsorted_segment_prod, _reduction.reduce_prod)}
+
+
 @constant_maker  # (row partitions read through _py_value)
-def _segment(kind: str, data: Any, ids: np.ndarray, n: int) -> Any:
-    """Rows of ``data`` (a Tensor or a RaggedTensor) combined by segment id."""
+def _segment(kind: Any, data: Any, ids: np.ndarray, n: int) -> Any:
+    """Rows of ``data`` (a Tensor or a RaggedTensor) combined by segment id. ``kind``: a name of
+    :data:`_REDUCERS`, or a pair (unsorted segment reduction, dense reduction) of its form."""
     if not isinstance(data, RaggedTensor):
-        fn = {"sum": unsorted_segment_sum, "max": unsorted_segment_max, "min": unsorted_segment_min,
-              "prod": unsorted_segment_prod}[kind]
-        return fn(data, _wrap(ids.astype(np.int64)), n)
+        return (_REDUCERS[kind] if isinstance(kind, str) else kind)[0](data, _wrap(ids.astype(np.int64)), n)
     # ragged rows: output row s is as long as the longest row in segment s; item j of a row
     # goes to item j of its output row
     lens = np.diff(data._splits("ragged reduction"))
@@ -342,11 +360,9 @@ def _segment(kind: str, data: Any, ids: np.ndarray, n: int) -> Any:
     return RaggedTensor(vals, _wrap(out_splits.astype(data._row_splits._value.dtype)), None, internal=True)
 
 
-def _reduce_axis(kind: str, rt: Any, axis: int) -> Any:
+def _reduce_axis(kind: Any, rt: Any, axis: int) -> Any:
     if not isinstance(rt, RaggedTensor):
-        fn = {"sum": _reduction.reduce_sum, "max": _reduction.reduce_max, "min": _reduction.reduce_min,
-              "prod": _reduction.reduce_prod}[kind]
-        return fn(rt, axis)
+        return (_REDUCERS[kind] if isinstance(kind, str) else kind)[1](rt, axis)
     if axis == 0:
         lens = np.diff(rt._splits("ragged reduction"))
         pos = _ranges(np.zeros_like(lens), lens)
@@ -356,7 +372,7 @@ def _reduce_axis(kind: str, rt: Any, axis: int) -> Any:
     return rt.with_values(_reduce_axis(kind, rt._values, axis - 1))
 
 
-def _reduce(kind: str, x: Any, axis: Any, keepdims: Any) -> Any:
+def _reduce(kind: Any, x: Any, axis: Any, keepdims: Any) -> Any:
     if not isinstance(x, RaggedTensor):
         raise _unhandled("a reduction")
     if axis is None:
@@ -375,6 +391,13 @@ def _reduce(kind: str, x: Any, axis: Any, keepdims: Any) -> Any:
         for a in sorted(axes):
             out = expand_dims(out, a)
     return out
+
+
+def reduce_rows(segment: Callable, reduce: Callable, x: Any, axis: Any = None, keepdims: Any = False) -> Any:
+    """A reduction of a RaggedTensor along ``axis`` (TensorFlow's ``ragged_reduce_aggregate``),
+    given as its unsorted segment form ``segment(data, ids, n)`` and its dense form
+    ``reduce(x, axis)``: how ``tf.strings.reduce_join`` takes a RaggedTensor."""
+    return _reduce((segment, reduce), x, axis, keepdims)
 
 
 def _as_int32(x: Any) -> Any:
@@ -416,6 +439,30 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: Any = False, name:
 
 
 # --------------------------------------------------------------------------- shape ops
+@constant_maker  # (row partitions read through _py_value)
+def _reverse_axis(rt: Any, axis: int) -> Any:
+    if not isinstance(rt, RaggedTensor):
+        return _array.reverse(rt, [axis])
+    if axis == 0:
+        return _gather_rows(rt, np.arange(rt.nrows_int())[::-1])
+    if axis == 1:  # each row's items in reverse order
+        sp = rt._splits("reverse")
+        lens = np.diff(sp)
+        idx = np.repeat(sp[1:] - 1, lens) - _ranges(np.zeros_like(lens), lens)
+        return RaggedTensor(_take_rows(rt._values, idx), rt._row_splits, rt._uniform, internal=True)
+    return rt.with_values(_reverse_axis(rt._values, axis - 1))
+
+
+def reverse(tensor: Any, axis: Any, name: Any = None) -> Any:
+    """``tf.reverse`` of a RaggedTensor: the rows (axis 0), each row's items (a ragged axis) or a
+    uniform inner axis in reverse order, as TensorFlow's ragged version."""
+    axes = _np(convert_to_tensor(axis), "axis").reshape(-1).tolist() if isinstance(axis, Tensor) else list(axis)
+    out = tensor
+    for a in sorted({_norm_axis(a, tensor.ndim, "reverse") for a in axes}):
+        out = _reverse_axis(out, a)
+    return out
+
+
 def expand_dims(input: Any, axis: Any, name: Any = None) -> Any:  # noqa: A002
     """A new dimension of size 1 at ``axis`` (of a Tensor or a RaggedTensor)."""
     if not isinstance(input, RaggedTensor):
@@ -838,10 +885,19 @@ for _op, _handler in [(_reduction.reduce_sum, reduce_sum), (_reduction.reduce_me
                       (_array.expand_dims, expand_dims), (_indexing.gather, gather), (_math.cast, cast),
                       (_array.tile, tile), (_indexing.embedding_lookup, embedding_lookup), (_math.where, where),
                       (_reduction.reduce_variance, reduce_variance), (_reduction.reduce_std, reduce_std),
-                      (_control_flow.map_fn, map_fn), (_array.reshape, reshape)]:
+                      (_control_flow.map_fn, map_fn), (_array.reshape, reshape), (_array.reverse, reverse)]:
     _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _handler
 for _op in (_math.zeros_like, _math.ones_like, _math.clip_by_value, _array.identity, _array.one_hot,
             _math.sign, _math.reciprocal, _special.round, _special.squared_difference, _special.divide_no_nan,
-            _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu):
+            _nn.relu, _nn.relu6, _nn.elu, _nn.selu, _nn.leaky_relu, _nn.gelu, _nn.silu,
+            _math.real, _math.imag, _math.conj, _math.scalar_mul, _math.realdiv, _math.truncatediv,
+            _math.truncatemod, _special.erfcinv, _special.zeta, _special.log_sigmoid, _special.reciprocal_no_nan,
+            _special.angle, _array.bitcast):
     _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _map_values(_op)
+_dispatch.COMPOSITE_APIS[_math.add_n, RaggedTensor] = \
+    lambda inputs, name=None: _map_values(lambda *vs: _math.add_n(list(vs)))(*inputs)
+for _op in (_segment_ops.unsorted_segment_sum, _segment_ops.unsorted_segment_mean, _segment_ops.unsorted_segment_max,
+            _segment_ops.unsorted_segment_min, _segment_ops.unsorted_segment_prod,
+            _segment_ops.unsorted_segment_sqrt_n):
+    _dispatch.COMPOSITE_APIS[_op, RaggedTensor] = _segments_of_values(_op)
 _dispatch.COMPOSITE_BINARY[RaggedTensor] = _binary

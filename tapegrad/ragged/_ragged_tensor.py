@@ -26,6 +26,7 @@ from ..ops.array import broadcast_to, concat, reshape
 from ..ops.indexing import gather
 from ..ops.math import cast
 from ..ops.strings import as_string
+from ..sparse._sparse_tensor import SparseTensor
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "DynamicRaggedShape"]
 
@@ -153,6 +154,33 @@ class RaggedTensor(CompositeTensor):
             raise _invalid("from_row_lengths", f"row_lengths must be non-negative, got {lv.tolist()}")
         sp = np.concatenate([[0], np.cumsum(lv)]).astype(lv.dtype)
         return cls._make(values, _wrap(sp), "from_row_lengths", validate)
+
+    @classmethod
+    @constant_maker  # (the guarded indices and shape)
+    def from_sparse(cls, st_input: Any, name: Any = None, row_splits_dtype: Any = _dt.int64) -> "RaggedTensor":
+        """The rows of a rank-2 SparseTensor whose entries fill each row from column 0, in
+        row-major order (``to_sparse``'s), as a RaggedTensor of ``dense_shape[0]`` rows.
+
+        >>> import tapegrad as tf
+        >>> st = tf.sparse.SparseTensor([[0, 0], [0, 1], [2, 0]], [3, 1, 4], [3, 2])
+        >>> tf.RaggedTensor.from_sparse(st)
+        <tf.RaggedTensor [[3, 1], [], [4]]>
+        """
+        if not isinstance(st_input, SparseTensor):
+            raise TypeError(f"st_input must be a SparseTensor, got {type(st_input).__name__} "
+                            "(tf.RaggedTensor.from_tensor takes a dense tensor).")
+        shape = _np(st_input.dense_shape, "from_sparse")
+        if shape.shape != (2,):
+            raise ValueError(f"rank(st_input) must be 2, got {shape.shape[0]}.")
+        idx = _np(st_input.indices, "from_sparse").astype(np.int64)
+        rows, cols = idx[:, 0], idx[:, 1]
+        starts = np.r_[True, rows[1:] != rows[:-1]] if rows.size else np.zeros(0, bool)
+        first = np.maximum.accumulate(np.where(starts, np.arange(rows.size), 0)) if rows.size else rows
+        if (np.diff(rows) < 0).any() or (cols != np.arange(rows.size) - first).any():
+            raise InvalidArgumentError("SparseTensor is not right-ragged: each row's entries must be at columns "
+                                       "0, 1, 2, ... in row-major order (tf.sparse.reorder sorts them).")
+        splits = np.searchsorted(rows, np.arange(int(shape[0]) + 1)).astype(_dt.as_dtype(row_splits_dtype)._np)
+        return cls.from_row_splits(st_input.values, _wrap(splits), validate=False)
 
     @classmethod
     @constant_maker  # (row partitions read through host_value)
@@ -583,6 +611,30 @@ class RaggedTensor(CompositeTensor):
         return RaggedTensor(cur, _wrap(sp), None, internal=True)
 
     # ------------------------------------------------------------------ to dense and Python
+    @constant_maker  # (the guarded row splits)
+    def to_sparse(self, name: Any = None) -> SparseTensor:
+        """The values as a SparseTensor: an entry at each value's (row, column, ...) position,
+        in row-major order, of ``dense_shape`` the bounding shape (int64).
+
+        >>> import tapegrad as tf
+        >>> st = tf.ragged.constant([[3, 1], [], [4]]).to_sparse()
+        >>> st.indices.numpy().tolist(), st.dense_shape.numpy().tolist()
+        ([[0, 0], [0, 1], [2, 0]], [3, 2])
+        """
+        pos = np.arange(self.nrows_int(), dtype=np.int64)[:, None]
+        rt: Any = self
+        while isinstance(rt, RaggedTensor):
+            sp = rt._splits("RaggedTensor.to_sparse").astype(np.int64)
+            lens = np.diff(sp)
+            parent = np.repeat(np.arange(lens.size), lens)
+            pos = np.concatenate([pos[parent], (np.arange(sp[-1]) - sp[:-1][parent])[:, None]], 1)
+            rt = rt._values
+        inner = tuple(rt._value.shape[1:])
+        if inner:
+            cells = np.indices(inner).reshape(len(inner), -1).T
+            pos = np.concatenate([np.repeat(pos, len(cells), 0), np.tile(cells, (pos.shape[0], 1))], 1)
+        return SparseTensor(_wrap(pos), reshape(rt, (-1,)), self.bounding_shape(out_type=_dt.int64))
+
     @constant_maker  # (shapes, the guarded row splits)
     def to_tensor(self, default_value: Any = None, name: Any = None, shape: Any = None) -> Tensor:
         """A dense tensor: rows padded with ``default_value`` (0, ``False`` or ``b""`` by default)

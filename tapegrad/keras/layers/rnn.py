@@ -173,6 +173,11 @@ class _RNN(Layer):
         y = stack(outputs, 1) if self.return_sequences else outputs[-1]
         return [y] + list(states) if self.return_state else y
 
+    def get_initial_state(self, batch_size: Any) -> list:
+        """The zero states of a batch of ``batch_size`` sequences (Keras's ``RNN.get_initial_state``:
+        one ``(batch_size, units)`` tensor per state, of the layer's compute dtype)."""
+        return [zeros((batch_size, self.units), self.compute_dtype) for _ in range(self.n_states)]
+
     def reset_states(self) -> None:
         """Forget the states a ``stateful`` layer carries from one call to the next (they
         become zeros)."""
