@@ -85,6 +85,9 @@ CASES = {
     "random_global_seed": "tf.random.set_seed(11)\nout = (el(D.random().take(3)), el(D.random().take(3)))\ntf.random.set_seed(None)",
     "random_global_and_op_seed": "tf.random.set_seed(11)\nout = el(D.random(seed=2).take(3))\ntf.random.set_seed(None)",
     "random_spec_cardinality": "out = (D.random(seed=1).element_spec, D.random(seed=1).cardinality())",
+    # element_spec runs no map function in TF (a trace): the Variable a function updates stays put
+    "map_variable_spec_first": ("v = tf.Variable(np.int64(0))\nds = D.range(3).map(lambda x: x * 10 + v.assign_add(1))\n"
+                                "spec = ds.batch(2).element_spec\nout = (v.numpy(), el(ds), v.numpy(), spec)"),
     # sample_from_datasets
     "sample_uniform": "out = el(D.sample_from_datasets([D.range(5), D.range(100, 105)], seed=1))",
     "sample_weights": "out = el(D.sample_from_datasets([D.range(6), D.range(100, 106)], weights=[0.2, 0.8], seed=3))",

@@ -22,6 +22,7 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
+from .._variable import restoring_variables
 from ..errors import DataLossError, FailedPreconditionError, InternalError, InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
@@ -186,9 +187,12 @@ class Dataset:
         """The structure of an element: a nest of ``TensorSpec`` (shape and dtype)."""
         spec = self.__dict__.get("_element_spec")
         if spec is None:
-            _probing[0] += 1  # (a first element run for its spec must not use up a shuffle's seeds)
+            # (a first element run for its spec must not use up a shuffle's seeds, nor move on a
+            # Variable its functions update, such as a Keras layer's SeedGenerator: TF only traces)
+            _probing[0] += 1
             try:
-                spec = self.__dict__["_element_spec"] = self._spec()
+                with restoring_variables():
+                    spec = self.__dict__["_element_spec"] = self._spec()
             finally:
                 _probing[0] -= 1
         return spec
