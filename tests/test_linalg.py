@@ -196,3 +196,19 @@ def test_tensordot_matches_numpy():
         tf.tensordot(a, b, -1)
     with pytest.raises(InvalidArgumentError, match="has size"):
         tf.tensordot(a, b, [[0], [0]])
+
+
+def test_tensordot_is_one_matmul_of_the_reshaped_operands():
+    # TF's tensordot (and rgb_to_yuv, a tensordot with a 3x3 matrix) is a matmul of the operands
+    # reshaped to matrices: the same products summed in matmul's order, not einsum's
+    rng = np.random.default_rng(3)
+    x = rng.random((5, 4, 3)).astype(np.float32)
+    k = rng.random((3, 2)).astype(np.float32)
+    got = tf.tensordot(x, k, [[2], [0]]).numpy()
+    assert np.array_equal(got, tf.reshape(tf.matmul(tf.reshape(x, [20, 3]), k), [5, 4, 2]).numpy())
+    m = np.array([[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+                  [0.114, 0.43601035, -0.10001026]], np.float32)
+    assert np.array_equal(tf.image.rgb_to_yuv(x).numpy(), tf.matmul(tf.reshape(x, [20, 3]), m).numpy().reshape(5, 4, 3))
+    y = rng.random((4, 6, 5)).astype(np.float32)   # contracted axes in another order
+    np.testing.assert_allclose(tf.tensordot(x, y, [[1, 0], [0, 2]]).numpy(), np.tensordot(x, y, [[1, 0], [0, 2]]),
+                               rtol=1e-5)

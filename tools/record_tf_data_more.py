@@ -85,6 +85,22 @@ CASES = {
     "random_global_seed": "tf.random.set_seed(11)\nout = (el(D.random().take(3)), el(D.random().take(3)))\ntf.random.set_seed(None)",
     "random_global_and_op_seed": "tf.random.set_seed(11)\nout = el(D.random(seed=2).take(3))\ntf.random.set_seed(None)",
     "random_spec_cardinality": "out = (D.random(seed=1).element_spec, D.random(seed=1).cardinality())",
+    # element_spec runs no map function in TF (a trace): the Variable a function updates stays put
+    # a function's random kernels: one instance per iterator, whose passes (repeat) go on drawing; a
+    # tf.function called in it draws from that instance's kernels, apart from its eager calls
+    "map_random_repeat_goes_on": ("tf.random.set_seed(3)\nds = D.range(2).map(lambda x: tf.cast(x, tf.float32)"
+                                  " + tf.random.uniform(()))\nout = (el(ds.repeat(2)), el(ds.batch(1).repeat(2)), el(ds))\n"
+                                  "tf.random.set_seed(None)"),
+    "map_nested_function_random": ("tf.random.set_seed(3)\n@tf.function\ndef f(x):\n    return x + tf.random.uniform(())\n"
+                                   "first = [f(tf.constant(0.0)), f(tf.constant(0.0))]\n"
+                                   "ds = D.range(3).map(lambda x: f(tf.cast(x, tf.float32)))\n"
+                                   "out = (first, el(ds), el(ds.repeat(2)), f(tf.constant(0.0)))\ntf.random.set_seed(None)"),
+    "map_nested_function_traced_in_map": ("tf.random.set_seed(3)\n@tf.function\ndef g(x):\n    return x + tf.random.uniform(())\n"
+                                          "ds = D.range(3).map(lambda x: g(tf.cast(x, tf.float32)))\n"
+                                          "out = (el(ds), el(ds), g(tf.constant(0.0)), g(tf.constant(0.0)))\n"
+                                          "tf.random.set_seed(None)"),
+    "map_variable_spec_first": ("v = tf.Variable(np.int64(0))\nds = D.range(3).map(lambda x: x * 10 + v.assign_add(1))\n"
+                                "spec = ds.batch(2).element_spec\nout = (v.numpy(), el(ds), v.numpy(), spec)"),
     # sample_from_datasets
     "sample_uniform": "out = el(D.sample_from_datasets([D.range(5), D.range(100, 105)], seed=1))",
     "sample_weights": "out = el(D.sample_from_datasets([D.range(6), D.range(100, 106)], weights=[0.2, 0.8], seed=3))",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import itertools
 import os
+import threading
 import warnings
 from collections import deque
 from typing import Any, Callable, Iterator
@@ -22,6 +23,7 @@ import numpy as np
 from .. import _nest, _philox, _recorders as _rec, _trace, dtypes as _dt
 from .._backend import Boxed
 from .._tensor import Tensor, TensorShape, wrap
+from .._variable import restoring_variables
 from ..errors import DataLossError, FailedPreconditionError, InternalError, InvalidArgumentError, OpError
 from ..experimental._optional import Optional, next_as_optional
 from ..ragged import RaggedTensorSpec
@@ -85,18 +87,29 @@ class _Fn:
     the dataset is made, so its random ops take that graph's op seeds (0, 1, ... under the global
     seed of that moment) and each iterator instantiates their kernels afresh: every epoch draws
     the same numbers, and eager random ops before or after draw as if it were not there.
-    :meth:`instance` gives one iterator's function, which runs eagerly with those seeds."""
+    :meth:`instance` gives one iterator's function, which runs eagerly with those seeds: one
+    instance for all the passes of one ``iter(dataset)`` (TF instantiates it once in the
+    iterator's function library, so a ``repeat`` goes on drawing where the last pass stood)."""
 
     def __init__(self, fn: Callable, parallel: bool = False) -> None:
         from .. import random as _random
 
         self.fn, self.parallel, self._seeds = fn, parallel, _random.FunctionSeeds()
         self.stateful = ""  # what stateful thing a call ran, if any (an iterator cannot be saved then)
+        self._owner: Any = None  # (the iterator whose instance _graph is)
+        self._graph: Any = None
 
     def instance(self) -> Callable:
         from .. import random as _random
 
-        graph, fn, parallel, run, tls = self._seeds.instance(), self.fn, self.parallel, _random.call_in_graph, _rec.tls
+        owner = _iterating.owner
+        if owner is None:
+            graph = self._seeds.instance()
+        else:
+            if owner is not self._owner:
+                self._owner, self._graph = owner, self._seeds.instance()
+            graph = self._graph
+        fn, parallel, run, tls = self.fn, self.parallel, _random.call_in_graph, _rec.tls
 
         def call(*args: Any) -> Any:
             before = tls.stateful
@@ -124,6 +137,31 @@ def _warn_parallel_random() -> None:
 
 
 _warned_parallel = [False]
+
+
+class _Iterating(threading.local):
+    owner: Any = None  # the iterator (iter(dataset), as_numpy_iterator) running in this thread
+
+
+_iterating = _Iterating()
+
+
+def _owned_elements(owner: Any, dataset: "Dataset") -> Iterator:
+    """``dataset._elements()`` for iterator ``owner`` (see :func:`_owned_next`)."""
+    prev, _iterating.owner = _iterating.owner, owner
+    try:
+        return dataset._elements()
+    finally:
+        _iterating.owner = prev
+
+
+def _owned_next(owner: Any, it: Iterator) -> Any:
+    """``next(it)`` with ``owner`` the iterator running (its functions' instances are its own)."""
+    prev, _iterating.owner = _iterating.owner, owner
+    try:
+        return next(it)
+    finally:
+        _iterating.owner = prev
 
 
 class Dataset:
@@ -186,11 +224,16 @@ class Dataset:
         """The structure of an element: a nest of ``TensorSpec`` (shape and dtype)."""
         spec = self.__dict__.get("_element_spec")
         if spec is None:
-            _probing[0] += 1  # (a first element run for its spec must not use up a shuffle's seeds)
+            # (a first element run for its spec must not use up a shuffle's seeds, nor move on a
+            # Variable its functions update, such as a Keras layer's SeedGenerator: TF only traces)
+            _probing[0] += 1
+            owner, _iterating.owner = _iterating.owner, None  # (and runs its functions' own instances)
             try:
-                spec = self.__dict__["_element_spec"] = self._spec()
+                with restoring_variables():
+                    spec = self.__dict__["_element_spec"] = self._spec()
             finally:
                 _probing[0] -= 1
+                _iterating.owner = owner
         return spec
 
     def cardinality(self) -> Tensor:
@@ -233,7 +276,7 @@ class Dataset:
         >>> tf.data.Dataset.range(3).as_numpy_iterator().next()  # (TF's iterator has next() too)
         np.int64(0)
         """
-        return _NumpyIterator(self._elements())
+        return _NumpyIterator(self)
 
     def as_numpy(self) -> Iterator:
         return self.as_numpy_iterator()
@@ -1124,7 +1167,7 @@ class OwnedIterator:
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
         self._start = _state.random_start(dataset)
-        self._it = dataset._elements()
+        self._it = _owned_elements(self, dataset)
         self._n = 0
 
     def __iter__(self) -> "OwnedIterator":
@@ -1136,7 +1179,7 @@ class OwnedIterator:
                     "loop part of the graph; tapegrad runs the function eagerly, with the same "
                     "results). For a replayed step, iterate outside and decorate the step: "
                     "`for batch in dataset: step(batch)` with `step` a tf.function")
-        e = next(self._it)
+        e = _owned_next(self, self._it)
         self._n += 1
         return _s.to_tensors(e)
 
@@ -1177,14 +1220,14 @@ class _NumpyIterator:
 
     __slots__ = ("_it",)
 
-    def __init__(self, elements: Iterator) -> None:
-        self._it = elements
+    def __init__(self, dataset: Dataset) -> None:
+        self._it = _owned_elements(self, dataset)
 
     def __iter__(self) -> "_NumpyIterator":
         return self
 
     def __next__(self) -> Any:
-        return _s.to_numpy(next(self._it))
+        return _s.to_numpy(_owned_next(self, self._it))
 
     def next(self) -> Any:
         return self.__next__()

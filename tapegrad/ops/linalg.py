@@ -947,16 +947,18 @@ def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Tensor:
         if sa[i] != sb[j]:
             raise _err("Tensordot", f"a's axis {i} has size {sa[i]} but b's axis {j} has size "
                                     f"{sb[j]} (shapes {list(sa)} and {list(sb)})")
-    if na + nb - len(ax_a) > len(_LETTERS):
-        raise ValueError("tensordot: the operands have too many axes.")
-    la = _LETTERS[:na]
-    lb = list(_LETTERS[na:na + nb])
-    for i, j in zip(ax_a, ax_b):
-        lb[j] = la[i]
-    lb = "".join(lb)
-    out = "".join(c for i, c in enumerate(la) if i not in ax_a) + \
-        "".join(c for j, c in enumerate(lb) if j not in ax_b)
-    return apply(_einsum, (x, y), {"ins": (la, lb), "out": out})
+    # As TF: a's free axes then the contracted ones, b's contracted then free, as two matrices
+    # multiplied by one matmul (its rounding: rgb_to_yuv's 3-term sums are TF's to the last bit)
+    free_a = [i for i in range(na) if i not in ax_a]
+    free_b = [j for j in range(nb) if j not in ax_b]
+    k = int(np.prod([sa[i] for i in ax_a], dtype=np.int64))
+    if free_a + ax_a != list(range(na)):
+        x = transpose(x, free_a + ax_a)
+    if ax_b + free_b != list(range(nb)):
+        y = transpose(y, ax_b + free_b)
+    m = matmul(reshape(x, [-1 if k else int(np.prod([sa[i] for i in free_a], dtype=np.int64)), k]),
+               reshape(y, [k, int(np.prod([sb[j] for j in free_b], dtype=np.int64))]))
+    return reshape(m, [sa[i] for i in free_a] + [sb[j] for j in free_b])
 
 
 def tensor_diag(diagonal: Any, name: Any = None) -> Tensor:

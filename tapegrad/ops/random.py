@@ -114,6 +114,7 @@ class _Graph:
 
     def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
+        self.step = False  # (a Keras step's graph: graph_step)
         self.next_seed = self.pos = 0
         self.traced = [] if traced is None else traced  # values Python computed at its trace
         self.traced_run, self.traced_pos = None, 0
@@ -169,8 +170,11 @@ def _on_miss(undo: Callable) -> None:
 
 def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
     """(lock held) The graph a random op traced now belongs to, and the run of it."""
-    if tr.random_graphs is None:  # (a trace made in a Keras step is that step's graph: Keras traces it once)
-        tr.random_graphs = {(): _steps.graph if _steps.graph is not None else _Graph(tr.owner, _seeds.global_seed)}
+    if tr.random_graphs is None:  # (a trace made in a Keras step is that step's graph: Keras traces it once;
+        # one made in another graph's run, a dataset function's, is a graph of its own with that graph's seed)
+        outer = _steps.graph
+        tr.random_graphs = {(): outer if outer is not None and outer.step else
+                            _Graph(tr.owner, _seeds.global_seed if outer is None else outer.seed)}
     body, run = tr.loop() or ((), None)
     if not body and tr.random_graphs[()] is _steps.graph:
         run = _steps.run  # (each trace of the step is a run of its graph: its ops are nodes 0, 1, ...)
@@ -202,6 +206,7 @@ def graph_step(owner: Any) -> Iterator[None]:
         g = _step_graphs.get(owner)
         if g is None or g.seed != _seeds.global_seed:
             g = _step_graphs[owner] = _Graph(None, _seeds.global_seed)
+            g.step = True
     with in_graph(g):
         yield
 
@@ -319,8 +324,12 @@ def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = 
         node = g.node(seed, run)
 
     def draw(*values: np.ndarray) -> tuple:
+        # (a function called from another graph's run, a dataset function's or a Keras step's,
+        # draws from that graph's instance of it: TF instantiates its kernels there afresh)
+        outer = _steps.graph
         with _seeds.lock:
-            key, counter, st = _advance(node, nblocks)
+            key, counter, st = _advance(node if outer is None or outer is g else ("in", outer.owner) + node,
+                                        nblocks)
         return make(key, counter, *((st, _on_miss) if state else ()), *values)
     return _trace.draw(draw, list(xs), True)
 
