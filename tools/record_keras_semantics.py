@@ -373,9 +373,77 @@ def recompile_keeps_metrics(tf, keras, np):
     return keys
 
 
+def fit_array_steps(tf, keras, np):
+    """Array data with ``steps`` and no ``batch_size``: Keras's array adapter makes ``steps``
+    batches of one pass (``ceil(rows / steps)`` rows each), so no epoch runs out of data unless
+    the rounding leaves fewer batches than steps; with a ``batch_size`` the pass goes on across
+    epochs. BackupAndRestore then resumes an interrupted fit at the epoch after its last backup
+    (epoch or batch saves), with the optimizer's iterations restored."""
+    import tempfile
+    import warnings
+
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+    out = {}
+    runs = {
+        "fit_steps": lambda m: m.fit(x, x, steps_per_epoch=3, epochs=2, shuffle=False, verbose=0),
+        "fit_steps_rounded": lambda m: m.fit(x, x, steps_per_epoch=5, epochs=2, shuffle=False, verbose=0),
+        "fit_steps_batch": lambda m: m.fit(x, x, batch_size=5, steps_per_epoch=2, epochs=2, shuffle=False,
+                                           verbose=0),
+        "fit_validation_steps": lambda m: m.fit(x, x, steps_per_epoch=2, epochs=1, shuffle=False, verbose=0,
+                                                validation_data=(x, x), validation_steps=4),
+        "evaluate_steps": lambda m: m.evaluate(x, x, steps=4, verbose=0),
+        "predict_steps": lambda m: m.predict(x, steps=2, verbose=0),
+    }
+    for name, run in runs.items():
+        seen = []
+
+        def note(kind, data, seen=seen):
+            d = data[0] if isinstance(data, tuple) else data
+            seen.append([kind] + [int(v) for v in np.asarray(d).ravel()])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run(_recorder(keras, note))
+        out[name] = {"seen": seen, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+
+    class Interrupt(keras.callbacks.Callback):
+        def __init__(self, epoch=None, batches=None):
+            super().__init__()
+            self.epoch, self.batches, self.count = epoch, batches, 0
+
+        def on_train_batch_end(self, batch, logs=None):
+            self.count += 1
+            if self.count == self.batches:
+                raise RuntimeError("interrupted")
+
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == self.epoch:
+                raise RuntimeError("interrupted")
+
+    def model():
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="adam", loss="mse")
+        return m
+
+    for name, save_freq, stop in (("resume_epoch", "epoch", {"epoch": 1}),
+                                  ("resume_batches", 3, {"batches": 7})):
+        backup = keras.callbacks.BackupAndRestore(tempfile.mkdtemp(), save_freq=save_freq)
+        m = model()
+        try:
+            m.fit(x, x, steps_per_epoch=3, epochs=4, verbose=0, callbacks=[backup, Interrupt(**stop)])
+        except RuntimeError:
+            pass
+        interrupted = int(m.optimizer.iterations.numpy())
+        m = model()
+        epochs = m.fit(x, x, steps_per_epoch=3, epochs=4, verbose=0, callbacks=[backup]).epoch
+        out[name] = {"interrupted": interrupted, "epochs": list(epochs),
+                     "iterations": int(m.optimizer.iterations.numpy()),
+                     "kept": os.path.exists(backup.backup_dir)}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
-         functional_construction, recompile_keeps_metrics]
+         functional_construction, recompile_keeps_metrics, fit_array_steps]
 
 
 def main():

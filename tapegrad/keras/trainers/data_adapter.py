@@ -133,7 +133,8 @@ class _Data:
                                  f"{_num_rows(v)}. Make sure all arrays contain the same number of "
                                  "samples.")
         self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
-        self.batch_size = check_batch_size(batch_size) or 32
+        # (Keras's array adapter: without a batch size, ``steps`` batches make one pass)
+        self.batch_size = check_batch_size(batch_size) or (int(math.ceil(n / steps)) if steps else 32)
         self._known = int(math.ceil(n / self.batch_size))
         self.size = self._known if steps is None else steps
 

@@ -430,8 +430,9 @@ class Trainer:
                 optimizer's ``iterations`` and the seed generators move on once more, as
                 TensorFlow runs the step's batch-free ops before the missing batch fails it).
             y: the targets, structured as the model's outputs (arrays only).
-            batch_size: rows per batch for array data (default 32; the last batch may be
-                smaller).
+            batch_size: rows per batch for array data (default 32, or with
+                ``steps_per_epoch`` ``ceil(rows / steps_per_epoch)``: one pass per epoch; the
+                last batch may be smaller).
             epochs: the index of the last epoch: training runs epochs ``initial_epoch`` to
                 ``epochs - 1``.
             verbose: ``"auto"`` or 1: a progress bar (redrawn on a terminal, one line per epoch
@@ -562,7 +563,8 @@ class Trainer:
             x: the inputs, as in :meth:`fit` (arrays, a dict or list of arrays, or a dataset or
                 other iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches).
             y: the targets (arrays only).
-            batch_size: rows per batch for array data (default 32).
+            batch_size: rows per batch for array data (default 32, or with ``steps``
+                ``ceil(rows / steps)``).
             verbose: ``"auto"`` or 1: a progress bar; 0: silent.
             sample_weight: per-sample weights for the loss and the ``weighted_metrics``
                 (arrays only).
@@ -629,7 +631,8 @@ class Trainer:
         Args:
             x: the inputs: arrays (a dict or list of them for several inputs), or a dataset or
                 other iterable of batches (``(x, y)`` batches are accepted; ``y`` is ignored).
-            batch_size: rows per batch for array data (default 32).
+            batch_size: rows per batch for array data (default 32, or with ``steps``
+                ``ceil(rows / steps)``).
             verbose: ``"auto"`` or 1: a progress bar; 0: silent.
             steps: batches to predict (default: all of them).
             callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run.
