@@ -441,9 +441,66 @@ def fit_array_steps(tf, keras, np):
     return out
 
 
+def layer_metrics(tf, keras, np):
+    """Metrics a layer holds (in attributes, lists, nested layers) and updates in its call: fit
+    logs them under their names beside the add_loss loss of a model compiled without a loss,
+    resets them each epoch, and evaluate and metrics_names list them after the compiled ones
+    (a nested layer's metric once for each layer above it, as Keras's Trainer.metrics walks)."""
+    class Endpoint(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.acc = keras.metrics.BinaryAccuracy(name="acc")
+            self.extra = [keras.metrics.Mean(name="mean_logit")]
+
+        def call(self, logits, targets=None):
+            if targets is not None:
+                self.add_loss(keras.ops.mean(keras.ops.square(logits - targets)))
+                self.acc.update_state(targets, keras.ops.sigmoid(logits))
+                self.extra[0].update_state(logits)
+            return logits
+
+    class Outer(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = Endpoint(name="inner")
+            self.count = keras.metrics.Sum(name="rows")
+
+        def call(self, logits, targets=None):
+            self.count.update_state(keras.ops.ones_like(logits[:, 0]))
+            return self.inner(logits, targets)
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(10, 3)).astype("float32")
+    t = (rng.random((10, 1)) > 0.5).astype("float32")
+    out = {}
+    keras.utils.set_random_seed(2)
+    inp, tgt = keras.Input((3,), name="x"), keras.Input((1,), name="t")
+    endpoint = Endpoint(name="endpoint")
+    model = keras.Model([inp, tgt], endpoint(keras.layers.Dense(1, name="d")(inp), tgt))
+    model.compile(keras.optimizers.SGD(0.1))
+    hist = model.fit([x, t], epochs=2, batch_size=4, shuffle=False, verbose=0).history
+    out["functional"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["functional_names"] = model.metrics_names
+    out["functional_evaluate"] = [round(float(v), 5) for v in model.evaluate([x, t], batch_size=4, verbose=0)]
+    out["layer_metric_names"] = [m.name for m in endpoint.metrics]
+
+    keras.utils.set_random_seed(3)
+    inp, tgt = keras.Input((3,), name="x"), keras.Input((1,), name="t")
+    outer = Outer(name="outer")
+    model = keras.Model([inp, tgt], outer(keras.layers.Dense(1, name="d")(inp), tgt))
+    model.compile(keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    hist = model.fit([x, t], t, epochs=2, batch_size=4, shuffle=False, verbose=0).history
+    out["nested"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["nested_names"] = model.metrics_names
+    out["nested_evaluate"] = [round(float(v), 5) for v in model.evaluate([x, t], t, batch_size=4, verbose=0)]
+    out["outer_metric_names"] = [m.name for m in outer.metrics]
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
-         functional_construction, recompile_keeps_metrics, fit_array_steps]
+         functional_construction, recompile_keeps_metrics, fit_array_steps,
+         layer_metrics]
 
 
 def main():

@@ -205,11 +205,18 @@ class Trainer:
             return None
         return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
 
+    # what compile sets (its arguments, trackers and compiled metrics), which Keras's compile
+    # leaves untracked: Trainer.metrics lists them apart
+    _UNTRACKED_ATTRS = frozenset({"_inbound_nodes", "_metric_ids", "_weighted_metric_ids",
+                                  "_loss_tracker", "_compile_metrics", "_compile_loss"})
+
     @property
     def metrics(self) -> list:
         """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
         metric named ``"compile_metrics"`` (its result is a dict), each output's loss tracker,
-        then the ``keras.metrics.Metric`` objects held by the model's attributes."""
+        the ``keras.metrics.Metric`` objects held by the model's attributes, then those of each
+        of its layers (at any depth; a nested model's compiled ones are left out): a metric a
+        layer updates in its ``call`` is logged by ``fit`` under its name."""
         out = []
         if self.__dict__.get("compiled"):
             out.append(self._loss_tracker)
@@ -217,12 +224,10 @@ class Trainer:
                 out.append(self._compile_metrics)
             if self._compile_loss is not None:
                 out.extend(self._compile_loss.metrics)
-        metric_cls = _keras_module("metrics").Metric
-        ids = {id(m) for m in out}
-        for v in self.__dict__.values():
-            if isinstance(v, metric_cls) and id(v) not in ids:
-                ids.add(id(v))
-                out.append(v)
+        out.extend(self._tracked_metrics())
+        for layer in self._flatten_layers(include_self=False):
+            if not isinstance(layer, Trainer):
+                out.extend(layer.metrics)
         return out
 
     @property
