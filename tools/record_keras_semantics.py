@@ -497,10 +497,109 @@ def layer_metrics(tf, keras, np):
     return out
 
 
+def steps_per_execution(tf, keras, np):
+    """``compile(steps_per_execution=n)``: the callbacks hear of each execution of up to ``n``
+    steps (``on_*_batch_begin`` at its first step, ``on_*_batch_end`` at its last step number,
+    with the last step's logs); an execution takes up to ``n`` batches while the data lasts, even
+    past ``steps_per_epoch``; the epoch iterator counts ``n`` steps per execution. A dataset of
+    unknown size ends each epoch on an execution that gets no batch (its begin is heard); with
+    ``steps_per_epoch`` the number of steps it learnt counts that execution too. Also the
+    optimizer's iterations in traced steps of such data."""
+    import warnings
+
+    def recorder(spe, events):
+        class Recorder(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                events.append(["train"] + [int(v) for v in np.asarray(data[0]).ravel()])
+                return {"loss": 0.0}
+
+            def test_step(self, data):
+                events.append(["test"] + [int(v) for v in np.asarray(data[0]).ravel()])
+                return {"loss": 0.0}
+
+            def predict_step(self, data):
+                x = data[0] if isinstance(data, tuple) else data
+                events.append(["predict"] + [int(v) for v in np.asarray(x).ravel()])
+                return x
+
+        class Heard(keras.callbacks.Callback):
+            def on_train_batch_begin(self, batch, logs=None):
+                events.append(["begin", int(batch)])
+
+            def on_train_batch_end(self, batch, logs=None):
+                events.append(["end", int(batch)])
+
+            def on_test_batch_begin(self, batch, logs=None):
+                events.append(["test_begin", int(batch)])
+
+            def on_test_batch_end(self, batch, logs=None):
+                events.append(["test_end", int(batch)])
+
+            def on_predict_batch_begin(self, batch, logs=None):
+                events.append(["predict_begin", int(batch)])
+
+            def on_predict_batch_end(self, batch, logs=None):
+                events.append(["predict_end", int(batch), int(np.asarray(logs["outputs"]).shape[0])])
+
+            def on_epoch_end(self, epoch, logs=None):
+                events.append(["epoch_end", int(epoch)])
+
+        model = Recorder()
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=True, steps_per_execution=spe)
+        return model, Heard()
+
+    x = np.arange(14, dtype="float32").reshape(14, 1)
+    ds = lambda: tf.data.Dataset.from_tensor_slices((x, x)).batch(2)  # noqa: E731 (7 batches)
+    unknown = lambda: tf.data.Dataset.from_tensor_slices((x, x)).filter(lambda a, b: a[0] < 6).batch(2)  # noqa: E731
+    runs = {
+        "known": (3, lambda m, cb: m.fit(ds(), epochs=2, verbose=0, callbacks=[cb])),
+        "steps": (3, lambda m, cb: m.fit(ds(), steps_per_epoch=5, epochs=2, verbose=0, callbacks=[cb])),
+        "past_steps": (10, lambda m, cb: m.fit(x, x, batch_size=4, steps_per_epoch=2, epochs=2, shuffle=False,
+                                               verbose=0, callbacks=[cb])),
+        "unknown": (2, lambda m, cb: m.fit(unknown(), epochs=2, verbose=0, callbacks=[cb])),
+        "unknown_steps": (1, lambda m, cb: m.fit(unknown(), steps_per_epoch=2, epochs=4, verbose=0,
+                                                 callbacks=[cb])),
+        "unknown_steps_spe2": (2, lambda m, cb: m.fit(unknown(), steps_per_epoch=2, epochs=3, verbose=0,
+                                                      callbacks=[cb])),
+        "validation": (2, lambda m, cb: m.fit(x[:4], x[:4], batch_size=2, epochs=1, verbose=0, callbacks=[cb],
+                                              shuffle=False, validation_data=ds())),
+        "evaluate": (3, lambda m, cb: m.evaluate(ds(), verbose=0, callbacks=[cb])),
+        "predict": (3, lambda m, cb: m.predict(x, batch_size=3, verbose=0, callbacks=[cb]).shape),
+    }
+    out = {}
+    for name, (spe, run) in runs.items():
+        events = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = run(*recorder(spe, events))
+        out[name] = {"events": events, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+        if name == "predict":
+            out[name]["shape"] = list(got)
+    for name, spe, steps, epochs in (("iterations_unknown", 1, None, 2), ("iterations_unknown_steps", 1, 2, 4),
+                                     ("iterations_unknown_spe2", 2, None, 2), ("iterations_known_spe3", 3, None, 2)):
+        keras.utils.set_random_seed(1)
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="sgd", loss="mse", steps_per_execution=spe)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            hist = m.fit(unknown() if "unknown" in name else ds(), steps_per_epoch=steps, epochs=epochs,
+                         verbose=0).history
+        out[name] = {"iterations": int(m.optimizer.iterations.numpy()),
+                     "loss": [round(float(v), 4) for v in hist["loss"]]}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
-         layer_metrics]
+         layer_metrics, steps_per_execution]
 
 
 def main():

@@ -90,7 +90,11 @@ class Trainer:
             run_eagerly: run ``train_step``/``test_step``/``predict_step`` as Python on every
                 batch instead of tracing them with ``tf.function`` (slower; for debugging with
                 ``print`` and a debugger).
-            steps_per_execution: accepted for compatibility; tapegrad runs one step per call.
+            steps_per_execution: the steps of one execution: ``fit``, ``evaluate`` and
+                ``predict`` give the callbacks' ``on_*_batch_begin`` the execution's first step
+                and ``on_*_batch_end`` its last (with the last step's logs), as Keras does; each
+                execution takes up to this many batches while the data lasts, even past
+                ``steps_per_epoch``. The steps themselves run one by one, with the same numbers.
             jit_compile: ``True``, ``False`` or ``"auto"``: compile the optimizer's updates
                 into one loop per variable with numba (``pip install tapegrad[jit]``; the same
                 numbers). ``"auto"`` turns it on where numba is installed and the steps do not
@@ -100,8 +104,9 @@ class Trainer:
                 ``"mixed_float16"`` policy.
 
         Raises:
-            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind (an int
-                other than 0 included, as in Keras). Losses, weights and targets that do not
+            ValueError: an unknown loss name, ``loss_weights`` of the wrong kind (an int
+                other than 0 included, as in Keras), or a ``steps_per_execution`` that is not a
+                positive int. Losses, weights and targets that do not
                 fit the outputs fail on the first batch with Keras's errors.
 
         Example:
@@ -114,6 +119,10 @@ class Trainer:
         >>> model.metrics_names
         ['loss', 'compile_metrics']
         """
+        if isinstance(steps_per_execution, (bool, np.bool_)) or \
+                not isinstance(steps_per_execution, (int, np.integer)) or steps_per_execution < 1:
+            raise ValueError("`steps_per_execution` must be a positive int (the steps each call of "
+                             f"the step function runs); got {steps_per_execution!r}.")
         self.optimizer = optimizers_module.get(optimizer)
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None \
                 and not isinstance(self.optimizer, LossScaleOptimizer):  # (as Keras 3)
@@ -137,6 +146,7 @@ class Trainer:
             self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.run_eagerly = bool(run_eagerly)
+        self.steps_per_execution = int(steps_per_execution)
         self.jit_compile = jit_compile
         self.__dict__.pop("_step_functions", None)   # (made again for this compilation)
         self.compiled = True
@@ -264,6 +274,9 @@ class Trainer:
         for layer in self._flatten_layers():
             found += [g.state for g in vars(layer).values() if isinstance(g, seed_generator)]
         return [(v, v.numpy()) for v in found if v is not None]
+
+    def _steps_per_execution(self) -> int:
+        return self.__dict__.get("steps_per_execution", 1)
 
     def _steps_run_eagerly(self) -> bool:
         return bool(self.__dict__.get("run_eagerly")) or _function.functions_run_eagerly()
@@ -515,30 +528,34 @@ class Trainer:
         cbs.on_train_begin()
         initial_epoch = self._initial_epoch or initial_epoch
         logs: dict = {}
+        per_execution = self._steps_per_execution()
+        counters = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             train_function = self.make_train_function() if dist is None else None
-            step, counters = -1, None
-            for step, batch in enumerate(data):
-                cbs.on_train_batch_begin(step)
-                if dist is not None:
-                    logs = dist.step("train", batch, reset=step == 0)
-                else:
-                    counters = self._step_counters() if data._ends_in_step else None
-                    logs = self._logs(train_function(batch))
-                    if counters is not None:
-                        counters = [(v, v.numpy() - before) for v, before in counters]
-                cbs.on_train_batch_end(step, logs)
+            first = True
+            for begin, end, batches in data.executions(per_execution):
+                cbs.on_train_batch_begin(begin)
+                for batch in batches:
+                    if dist is not None:
+                        logs = dist.step("train", batch, reset=first)
+                    else:
+                        counters = self._step_counters() if data._ends_in_step else None
+                        logs = self._logs(train_function(batch))
+                        if counters is not None:
+                            counters = [(v, v.numpy() - before) for v, before in counters]
+                    first = False
+                cbs.on_train_batch_end(end, logs)
                 if self.stop_training:
                     break
             if data.ran_out and not self.stop_training:
-                # Keras begins a step on the batch the data did not have: the callbacks hear of
-                # it, and TensorFlow runs the traced step's ops that need no batch (the
-                # optimizer's iteration count, the seed generators' moves) before the missing
-                # batch fails it
-                cbs.on_train_batch_begin(step + 1)
-                if counters and not self._steps_run_eagerly():
+                # Keras begins an execution on the batch the data did not have: the callbacks
+                # hear of it, and of one step TensorFlow runs the traced step's ops that need no
+                # batch (the optimizer's iteration count, the seed generators' moves) before
+                # the missing batch fails it (several steps ask first whether there is a batch)
+                cbs.on_train_batch_begin(data.ran_out_step)
+                if per_execution == 1 and counters and not self._steps_run_eagerly():
                     for v, delta in counters:
                         v.assign_add(delta)
             epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
@@ -611,13 +628,15 @@ class Trainer:
         cbs.on_test_begin()
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
-        step = -1
-        for step, batch in enumerate(data):
-            cbs.on_test_batch_begin(step)
-            logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, step == 0)
-            cbs.on_test_batch_end(step, logs)
-        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
-            cbs.on_test_batch_begin(step + 1)
+        first = True
+        for begin, end, batches in data.executions(self._steps_per_execution()):
+            cbs.on_test_batch_begin(begin)
+            for batch in batches:
+                logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, first)
+                first = False
+            cbs.on_test_batch_end(end, logs)
+        if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
+            cbs.on_test_batch_begin(data.ran_out_step)
         if dist is not None:
             logs = dist.epoch_logs(logs)
         cbs.on_test_end(logs)
@@ -666,27 +685,24 @@ class Trainer:
         cbs.on_predict_begin()
         outs: list = []
         predict_function = self.make_predict_function() if dist is None else None
-        step = -1
-        for step, batch in enumerate(data):
-            cbs.on_predict_batch_begin(step)
-            out = predict_function(batch) if dist is None else dist.predict(batch)
-            outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
-            cbs.on_predict_batch_end(step, {"outputs": out})
-        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
-            cbs.on_predict_batch_begin(step + 1)
+        for begin, end, batches in data.executions(self._steps_per_execution()):
+            cbs.on_predict_batch_begin(begin)
+            step_outs = [map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t),
+                                       predict_function(batch) if dist is None else dist.predict(batch))
+                         for batch in batches]
+            outs.extend(step_outs)
+            # (an execution's outputs: its steps' joined, as Keras's multi-step predict joins them)
+            cbs.on_predict_batch_end(end, {"outputs": step_outs[0] if len(step_outs) == 1 else
+                                           _join(step_outs)})
+        if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
+            cbs.on_predict_batch_begin(data.ran_out_step)
         cbs.on_predict_end()
         if not outs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
                              "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_"
                              "eagerly(True)` for more information of where went wrong, or file a "
                              "issue/bug to `keras`.")
-        first = outs[0]
-        if isinstance(first, np.ndarray):
-            return np.concatenate(outs)
-        leaves = [flatten(o) for o in outs]
-        joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
-        it = iter(joined)
-        return map_structure(lambda _: next(it), first)
+        return _join(outs)
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, return_dict: bool = False) -> Any:
@@ -855,6 +871,17 @@ class _Step:
             x, y, sample_weight = unpack_x_y_sample_weight(data)
             loss, y_pred = self.traced(x, y, sample_weight)
         return model._step_logs(x, y, sample_weight, loss, y_pred)
+
+
+def _join(outs: list) -> Any:
+    """Batches' outputs (NumPy arrays in the model's structure) joined along the batch axis."""
+    first = outs[0]
+    if isinstance(first, np.ndarray):
+        return np.concatenate(outs)
+    leaves = [flatten(o) for o in outs]
+    joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
+    it = iter(joined)
+    return map_structure(lambda _: next(it), first)
 
 
 def _as_tensor(v: Any) -> Any:
