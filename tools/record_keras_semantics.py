@@ -596,10 +596,47 @@ def steps_per_execution(tf, keras, np):
     return out
 
 
+def stop_evaluating_predicting(tf, keras, np):
+    """A callback that sets ``model.stop_evaluating`` (``stop_predicting``) in its batch end ends
+    evaluate (predict) there, with the logs (outputs) of the batches run; fit's validation and
+    the next evaluate start afresh."""
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+
+    class Stop(keras.callbacks.Callback):
+        def __init__(self, at):
+            super().__init__()
+            self.at, self.heard = at, []
+
+        def on_test_batch_end(self, batch, logs=None):
+            self.heard.append(["test", int(batch)])
+            if batch == self.at:
+                self.model.stop_evaluating = True
+
+        def on_predict_batch_end(self, batch, logs=None):
+            self.heard.append(["predict", int(batch)])
+            if batch == self.at:
+                self.model.stop_predicting = True
+
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mae")
+    stop = Stop(1)
+    out = {"evaluate": round(float(model.evaluate(x, x, batch_size=3, verbose=0, callbacks=[stop])), 5),
+           "again": round(float(model.evaluate(x, x, batch_size=3, verbose=0, callbacks=[Stop(9)])), 5),
+           "predict": [round(float(v), 5) for v in model.predict(x, batch_size=5, verbose=0,
+                                                                   callbacks=[stop]).ravel()]}
+    hist = model.fit(x, x, batch_size=6, epochs=2, shuffle=False, verbose=0, callbacks=[stop],
+                     validation_data=(x, x), validation_batch_size=4).history
+    out["fit"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["heard"] = stop.heard
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
-         layer_metrics, steps_per_execution]
+         layer_metrics, steps_per_execution,
+         stop_evaluating_predicting]
 
 
 def main():

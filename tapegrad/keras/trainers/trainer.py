@@ -591,7 +591,8 @@ class Trainer:
             sample_weight: per-sample weights for the loss and the ``weighted_metrics``
                 (arrays only).
             steps: batches to evaluate (default: all of them).
-            callbacks: ``keras.callbacks.Callback`` objects; their ``on_test_*`` methods run.
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_test_*`` methods run
+                (one that sets ``model.stop_evaluating = True`` ends the evaluation there).
             return_dict: return ``{name: value}`` instead of a scalar or list.
 
         Returns:
@@ -625,6 +626,7 @@ class Trainer:
                                                 mode="test")
         self.reset_metrics()
         dist = self._replicas()
+        self.stop_evaluating = False   # (a callback may set it to end the evaluation)
         cbs.on_test_begin()
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
@@ -635,6 +637,8 @@ class Trainer:
                 logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, first)
                 first = False
             cbs.on_test_batch_end(end, logs)
+            if self.stop_evaluating:
+                break
         if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
             cbs.on_test_batch_begin(data.ran_out_step)
         if dist is not None:
@@ -659,7 +663,8 @@ class Trainer:
                 ``ceil(rows / steps)``).
             verbose: ``"auto"`` or 1: a progress bar; 0: silent.
             steps: batches to predict (default: all of them).
-            callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run.
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run
+                (one that sets ``model.stop_predicting = True`` ends the predictions there).
 
         Returns:
             A NumPy array (or the model's structure of outputs, each a NumPy array) with one row
@@ -682,6 +687,7 @@ class Trainer:
                                             verbose=verbose, epochs=1, steps=data.size,
                                             mode="predict")
         dist = self._replicas()
+        self.stop_predicting = False   # (a callback may set it to end the predictions)
         cbs.on_predict_begin()
         outs: list = []
         predict_function = self.make_predict_function() if dist is None else None
@@ -694,6 +700,8 @@ class Trainer:
             # (an execution's outputs: its steps' joined, as Keras's multi-step predict joins them)
             cbs.on_predict_batch_end(end, {"outputs": step_outs[0] if len(step_outs) == 1 else
                                            _join(step_outs)})
+            if self.stop_predicting:
+                break
         if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
             cbs.on_predict_batch_begin(data.ran_out_step)
         cbs.on_predict_end()
