@@ -632,11 +632,22 @@ def stop_evaluating_predicting(tf, keras, np):
     return out
 
 
+def validation_freq_list(tf, keras, np):
+    """``fit(validation_freq=[...])`` validates after the listed epochs (from 1): the history's
+    ``val_`` lists hold those epochs' values only."""
+    x = np.arange(8, dtype="float32").reshape(8, 1) / 8
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mse")
+    hist = model.fit(x, x, batch_size=4, epochs=4, shuffle=False, verbose=0, validation_data=(x, x),
+                     validation_freq=[1, 3]).history
+    return {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
-         stop_evaluating_predicting]
+         stop_evaluating_predicting, validation_freq_list]
 
 
 def main():

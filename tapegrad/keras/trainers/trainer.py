@@ -424,7 +424,7 @@ class Trainer:
             validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
             sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
             validation_steps: int | None = None, validation_batch_size: int | None = None,
-            validation_freq: int = 1) -> Any:
+            validation_freq: int | list = 1) -> Any:
         """Train the model for ``epochs`` passes over the data.
 
         Each batch runs :meth:`train_step` (one forward pass under a ``GradientTape``, the
@@ -479,7 +479,8 @@ class Trainer:
             validation_steps: batches of ``validation_data`` to evaluate each time.
             validation_batch_size: the batch size for array ``validation_data`` (default:
                 ``batch_size``).
-            validation_freq: validate every ``validation_freq`` epochs.
+            validation_freq: validate every ``validation_freq`` epochs, or, a list, after the
+                epochs it holds (numbered from 1).
 
         Returns:
             The model's ``History`` callback: ``history.history`` maps each log name
@@ -559,7 +560,7 @@ class Trainer:
                     for v, delta in counters:
                         v.assign_add(delta)
             epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
-            if val is not None and (epoch + 1) % validation_freq == 0:
+            if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, verbose=0, return_dict=True,
@@ -879,6 +880,19 @@ class _Step:
             x, y, sample_weight = unpack_x_y_sample_weight(data)
             loss, y_pred = self.traced(x, y, sample_weight)
         return model._step_logs(x, y, sample_weight, loss, y_pred)
+
+
+def _should_eval(epoch: int, validation_freq: Any) -> bool:
+    """Whether fit validates after ``epoch`` (0-based), as Keras's ``_should_eval``."""
+    if isinstance(validation_freq, int):
+        if validation_freq == 0:
+            raise ValueError("`validation_freq` must not be 0: give a positive int (validate every "
+                             "that many epochs) or a list of the epochs (from 1) to validate after.")
+        return (epoch + 1) % validation_freq == 0
+    if isinstance(validation_freq, list):
+        return epoch + 1 in validation_freq
+    raise ValueError("Expected `validation_freq` to be a list or int. Received: "
+                     f"validation_freq={validation_freq} of the type {type(validation_freq)}.")
 
 
 def _join(outs: list) -> Any:
