@@ -643,11 +643,52 @@ def validation_freq_list(tf, keras, np):
     return {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
 
 
+def backup_steps_per_execution(tf, keras, np):
+    """BackupAndRestore's batch saves count the steps from the batch numbers the callbacks hear,
+    which ``steps_per_execution`` makes each execution's last step: when it saves (the epoch and
+    batch it writes), and where an interrupted fit resumes (the epoch of the last save)."""
+    import json
+    import tempfile
+
+    class Logged(keras.callbacks.BackupAndRestore):
+        saved = []
+
+        def _save_model(self):
+            super()._save_model()
+            with open(self._training_metadata_path) as fh:
+                self.saved.append(json.load(fh))
+
+    class Interrupt(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            if self.model.optimizer.iterations.numpy() >= 10:
+                raise RuntimeError("interrupted")
+
+    def model():
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="adam", loss="mse", steps_per_execution=2)
+        return m
+
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+    backup = Logged(tempfile.mkdtemp(), save_freq=3)
+    m = model()
+    try:
+        m.fit(x, x, batch_size=2, epochs=3, shuffle=False, verbose=0, callbacks=[backup, Interrupt()])
+    except RuntimeError:
+        pass
+    out = {"saved": list(Logged.saved), "interrupted": int(m.optimizer.iterations.numpy())}
+    m = model()
+    out["epochs"] = list(m.fit(x, x, batch_size=2, epochs=3, shuffle=False, verbose=0, callbacks=[backup]).epoch)
+    out["iterations"] = int(m.optimizer.iterations.numpy())
+    out["saved_after"] = list(Logged.saved)
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
-         stop_evaluating_predicting, validation_freq_list]
+         stop_evaluating_predicting, validation_freq_list,
+         backup_steps_per_execution]
 
 
 def main():
