@@ -1,5 +1,6 @@
 """Keras 3 semantics that decide a program's numbers without being arithmetic (initial weights
-of sub-layers, which batches fit gives, when random streams advance, fit's input dtypes), each
+of sub-layers, which batches fit gives, when random streams advance, fit's input dtypes, the
+callbacks' steps, layers' metrics, BackupAndRestore's resumes), each
 case run on tapegrad and compared with what tools/record_keras_semantics.py recorded under
 TF 2.21 + Keras 3.15 (tests/fixtures/keras_semantics.json).
 """

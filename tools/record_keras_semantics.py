@@ -1,7 +1,8 @@
 """Record Keras 3 semantics that decide a program's numbers without being arithmetic: which
 initial weights layers get, which batches (in which shuffled order) ``fit`` gives each epoch,
-when random streams advance, what dtype ``fit`` hands ``train_step`` (for
-tests/test_keras_semantics.py).
+when random streams advance, what dtype ``fit`` hands ``train_step``, which steps the callbacks
+hear (``steps_per_execution``, data that runs out), the metrics layers hold, where
+BackupAndRestore resumes (for tests/test_keras_semantics.py).
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 test reads only the JSON this script writes, and runs the same case functions on tapegrad)::
