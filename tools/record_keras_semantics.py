@@ -684,12 +684,51 @@ def backup_steps_per_execution(tf, keras, np):
     return out
 
 
+def custom_step_epoch_logs(tf, keras, np):
+    """The epoch's logs (history, on_epoch_end, evaluate's result) are the model's metrics'
+    results when they have the same names as the last step's logs, else the last step's logs: a
+    train_step of one's own returning ``{"loss": loss}`` without updating the loss tracker logs
+    its result (0 when never updated); one returning other names keeps its last logs."""
+    class M(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = self.compute_loss(y=y, y_pred=self(x, training=True))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"loss": loss}
+
+        def test_step(self, data):
+            x, y = data
+            return {"loss": self.compute_loss(y=y, y_pred=self(x, training=False))}
+
+    class N(M):
+        def train_step(self, data):
+            return {**super().train_step(data), "extra": 2.0}
+
+    x = np.arange(8, dtype="float32").reshape(4, 2) / 8
+    out = {}
+    for cls in (M, N):
+        inp = keras.Input((2,))
+        m = cls(inp, keras.layers.Dense(1, kernel_initializer="ones")(inp))
+        m.compile(optimizer="sgd", loss="mse")
+        batches = []
+        cb = keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda batch, logs: batches.append(round(float(logs["loss"]), 4)))
+        hist = m.fit(x, x[:, :1], batch_size=2, epochs=2, shuffle=False, verbose=0, callbacks=[cb],
+                     validation_data=(x, x[:, :1])).history
+        out[cls.__name__] = {"history": {k: [round(float(v), 4) for v in hist[k]] for k in sorted(hist)},
+                             "batches": batches,
+                             "evaluate": round(float(m.evaluate(x, x[:, :1], batch_size=2, verbose=0)), 4)}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
-         backup_steps_per_execution]
+         backup_steps_per_execution, custom_step_epoch_logs]
 
 
 def main():

@@ -299,6 +299,13 @@ class Trainer:
                 out[m.name] = self._result(r)
         return out
 
+    def _metrics_result_or_logs(self, logs: dict) -> dict:
+        """Keras's logs of an epoch (and of an evaluation): the metrics' results when they have
+        the last step's log names (a step of one's own that returns ``{"loss": ...}`` without
+        updating the loss tracker logs the tracker's result), else the last step's logs."""
+        metric_logs = self._logs(self.get_metrics_result())
+        return metric_logs if set(metric_logs) == set(logs) else dict(logs)
+
     @property
     def compiled_metrics(self) -> _CompiledMetrics:
         """Keras 2's ``model.compiled_metrics``, kept by Keras 3 (with a warning): its
@@ -559,7 +566,7 @@ class Trainer:
                 if per_execution == 1 and counters and not self._steps_run_eagerly():
                     for v, delta in counters:
                         v.assign_add(delta)
-            epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
+            epoch_logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
             if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
@@ -642,8 +649,7 @@ class Trainer:
                 break
         if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
             cbs.on_test_batch_begin(data.ran_out_step)
-        if dist is not None:
-            logs = dist.epoch_logs(logs)
+        logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
         cbs.on_test_end(logs)
         if return_dict or internal:
             return logs
