@@ -1,5 +1,6 @@
 """Keras 3 semantics that decide a program's numbers without being arithmetic (initial weights
-of sub-layers, which batches fit gives, when random streams advance, fit's input dtypes), each
+of sub-layers, which batches fit gives, when random streams advance, fit's input dtypes, the
+callbacks' steps, layers' metrics, BackupAndRestore's resumes), each
 case run on tapegrad and compared with what tools/record_keras_semantics.py recorded under
 TF 2.21 + Keras 3.15 (tests/fixtures/keras_semantics.json).
 """
@@ -40,7 +41,8 @@ def _close(got, want, path="result"):
 
 # Keras's "ran out of data" warning for a dataset of unknown size without steps_per_epoch is a
 # deliberate difference (docs/differences.md, "Keras training extras"): tapegrad does not warn.
-DIFFERENT = {"fit_epoch_iterators": {"unknown_size": {"ran_out": 0}}}
+DIFFERENT = {"fit_epoch_iterators": {"unknown_size": {"ran_out": 0}},
+             "steps_per_execution": {"unknown": {"ran_out": 0}}}
 
 
 @pytest.mark.parametrize("case", record.CASES, ids=lambda c: c.__name__)
@@ -111,3 +113,17 @@ def test_functional_model_on_a_string_input():
     model = keras.Model(outer_in, keras.layers.Dense(1, kernel_initializer="ones")(head(outer_in)))
     np.testing.assert_array_equal(head(np.array([["b"], ["z"]])).numpy(), [[0, 0, 1], [1, 0, 0]])
     np.testing.assert_allclose(model(np.array([["b"], ["z"]])).numpy(), [[1.0], [1.0]])
+
+
+def test_bad_steps_per_execution_and_validation_freq_say_what_is_wrong():
+    """Keras fails inside (``range`` with a step of 0, a modulo by 0); tapegrad says which
+    argument is wrong and what it takes."""
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(ValueError, match="steps_per_execution"):
+            model.compile(optimizer="sgd", loss="mse", steps_per_execution=bad)
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((4, 1), "float32")
+    for bad, match in ((0, "must not be 0"), ("2", "list or int")):
+        with pytest.raises(ValueError, match=match):
+            model.fit(x, x, epochs=1, verbose=0, validation_data=(x, x), validation_freq=bad)

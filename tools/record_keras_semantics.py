@@ -1,7 +1,8 @@
 """Record Keras 3 semantics that decide a program's numbers without being arithmetic: which
 initial weights layers get, which batches (in which shuffled order) ``fit`` gives each epoch,
-when random streams advance, what dtype ``fit`` hands ``train_step`` (for
-tests/test_keras_semantics.py).
+when random streams advance, what dtype ``fit`` hands ``train_step``, which steps the callbacks
+hear (``steps_per_execution``, data that runs out), the metrics layers hold, where
+BackupAndRestore resumes (for tests/test_keras_semantics.py).
 
 Run with a Python that has TensorFlow 2.21 and Keras 3 (never needed by tapegrad or by CI; the
 test reads only the JSON this script writes, and runs the same case functions on tapegrad)::
@@ -373,9 +374,361 @@ def recompile_keeps_metrics(tf, keras, np):
     return keys
 
 
+def fit_array_steps(tf, keras, np):
+    """Array data with ``steps`` and no ``batch_size``: Keras's array adapter makes ``steps``
+    batches of one pass (``ceil(rows / steps)`` rows each), so no epoch runs out of data unless
+    the rounding leaves fewer batches than steps; with a ``batch_size`` the pass goes on across
+    epochs. BackupAndRestore then resumes an interrupted fit at the epoch after its last backup
+    (epoch or batch saves), with the optimizer's iterations restored."""
+    import tempfile
+    import warnings
+
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+    out = {}
+    runs = {
+        "fit_steps": lambda m: m.fit(x, x, steps_per_epoch=3, epochs=2, shuffle=False, verbose=0),
+        "fit_steps_rounded": lambda m: m.fit(x, x, steps_per_epoch=5, epochs=2, shuffle=False, verbose=0),
+        "fit_steps_batch": lambda m: m.fit(x, x, batch_size=5, steps_per_epoch=2, epochs=2, shuffle=False,
+                                           verbose=0),
+        "fit_validation_steps": lambda m: m.fit(x, x, steps_per_epoch=2, epochs=1, shuffle=False, verbose=0,
+                                                validation_data=(x, x), validation_steps=4),
+        "evaluate_steps": lambda m: m.evaluate(x, x, steps=4, verbose=0),
+        "predict_steps": lambda m: m.predict(x, steps=2, verbose=0),
+    }
+    for name, run in runs.items():
+        seen = []
+
+        def note(kind, data, seen=seen):
+            d = data[0] if isinstance(data, tuple) else data
+            seen.append([kind] + [int(v) for v in np.asarray(d).ravel()])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run(_recorder(keras, note))
+        out[name] = {"seen": seen, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+
+    class Interrupt(keras.callbacks.Callback):
+        def __init__(self, epoch=None, batches=None):
+            super().__init__()
+            self.epoch, self.batches, self.count = epoch, batches, 0
+
+        def on_train_batch_end(self, batch, logs=None):
+            self.count += 1
+            if self.count == self.batches:
+                raise RuntimeError("interrupted")
+
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == self.epoch:
+                raise RuntimeError("interrupted")
+
+    def model():
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="adam", loss="mse")
+        return m
+
+    for name, save_freq, stop in (("resume_epoch", "epoch", {"epoch": 1}),
+                                  ("resume_batches", 3, {"batches": 7})):
+        backup = keras.callbacks.BackupAndRestore(tempfile.mkdtemp(), save_freq=save_freq)
+        m = model()
+        try:
+            m.fit(x, x, steps_per_epoch=3, epochs=4, verbose=0, callbacks=[backup, Interrupt(**stop)])
+        except RuntimeError:
+            pass
+        interrupted = int(m.optimizer.iterations.numpy())
+        m = model()
+        epochs = m.fit(x, x, steps_per_epoch=3, epochs=4, verbose=0, callbacks=[backup]).epoch
+        out[name] = {"interrupted": interrupted, "epochs": list(epochs),
+                     "iterations": int(m.optimizer.iterations.numpy()),
+                     "kept": os.path.exists(backup.backup_dir)}
+    return out
+
+
+def layer_metrics(tf, keras, np):
+    """Metrics a layer holds (in attributes, lists, nested layers) and updates in its call: fit
+    logs them under their names beside the add_loss loss of a model compiled without a loss,
+    resets them each epoch, and evaluate and metrics_names list them after the compiled ones
+    (a nested layer's metric once for each layer above it, as Keras's Trainer.metrics walks)."""
+    class Endpoint(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.acc = keras.metrics.BinaryAccuracy(name="acc")
+            self.extra = [keras.metrics.Mean(name="mean_logit")]
+
+        def call(self, logits, targets=None):
+            if targets is not None:
+                self.add_loss(keras.ops.mean(keras.ops.square(logits - targets)))
+                self.acc.update_state(targets, keras.ops.sigmoid(logits))
+                self.extra[0].update_state(logits)
+            return logits
+
+    class Outer(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = Endpoint(name="inner")
+            self.count = keras.metrics.Sum(name="rows")
+
+        def call(self, logits, targets=None):
+            self.count.update_state(keras.ops.ones_like(logits[:, 0]))
+            return self.inner(logits, targets)
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(10, 3)).astype("float32")
+    t = (rng.random((10, 1)) > 0.5).astype("float32")
+    out = {}
+    keras.utils.set_random_seed(2)
+    inp, tgt = keras.Input((3,), name="x"), keras.Input((1,), name="t")
+    endpoint = Endpoint(name="endpoint")
+    model = keras.Model([inp, tgt], endpoint(keras.layers.Dense(1, name="d")(inp), tgt))
+    model.compile(keras.optimizers.SGD(0.1))
+    hist = model.fit([x, t], epochs=2, batch_size=4, shuffle=False, verbose=0).history
+    out["functional"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["functional_names"] = model.metrics_names
+    out["functional_evaluate"] = [round(float(v), 5) for v in model.evaluate([x, t], batch_size=4, verbose=0)]
+    out["layer_metric_names"] = [m.name for m in endpoint.metrics]
+
+    keras.utils.set_random_seed(3)
+    inp, tgt = keras.Input((3,), name="x"), keras.Input((1,), name="t")
+    outer = Outer(name="outer")
+    model = keras.Model([inp, tgt], outer(keras.layers.Dense(1, name="d")(inp), tgt))
+    model.compile(keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    hist = model.fit([x, t], t, epochs=2, batch_size=4, shuffle=False, verbose=0).history
+    out["nested"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["nested_names"] = model.metrics_names
+    out["nested_evaluate"] = [round(float(v), 5) for v in model.evaluate([x, t], t, batch_size=4, verbose=0)]
+    out["outer_metric_names"] = [m.name for m in outer.metrics]
+    return out
+
+
+def steps_per_execution(tf, keras, np):
+    """``compile(steps_per_execution=n)``: the callbacks hear of each execution of up to ``n``
+    steps (``on_*_batch_begin`` at its first step, ``on_*_batch_end`` at its last step number,
+    with the last step's logs); an execution takes up to ``n`` batches while the data lasts, even
+    past ``steps_per_epoch``; the epoch iterator counts ``n`` steps per execution. A dataset of
+    unknown size ends each epoch on an execution that gets no batch (its begin is heard); with
+    ``steps_per_epoch`` the number of steps it learnt counts that execution too. Also the
+    optimizer's iterations in traced steps of such data."""
+    import warnings
+
+    def recorder(spe, events):
+        class Recorder(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                events.append(["train"] + [int(v) for v in np.asarray(data[0]).ravel()])
+                return {"loss": 0.0}
+
+            def test_step(self, data):
+                events.append(["test"] + [int(v) for v in np.asarray(data[0]).ravel()])
+                return {"loss": 0.0}
+
+            def predict_step(self, data):
+                x = data[0] if isinstance(data, tuple) else data
+                events.append(["predict"] + [int(v) for v in np.asarray(x).ravel()])
+                return x
+
+        class Heard(keras.callbacks.Callback):
+            def on_train_batch_begin(self, batch, logs=None):
+                events.append(["begin", int(batch)])
+
+            def on_train_batch_end(self, batch, logs=None):
+                events.append(["end", int(batch)])
+
+            def on_test_batch_begin(self, batch, logs=None):
+                events.append(["test_begin", int(batch)])
+
+            def on_test_batch_end(self, batch, logs=None):
+                events.append(["test_end", int(batch)])
+
+            def on_predict_batch_begin(self, batch, logs=None):
+                events.append(["predict_begin", int(batch)])
+
+            def on_predict_batch_end(self, batch, logs=None):
+                events.append(["predict_end", int(batch), int(np.asarray(logs["outputs"]).shape[0])])
+
+            def on_epoch_end(self, epoch, logs=None):
+                events.append(["epoch_end", int(epoch)])
+
+        model = Recorder()
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=True, steps_per_execution=spe)
+        return model, Heard()
+
+    x = np.arange(14, dtype="float32").reshape(14, 1)
+    ds = lambda: tf.data.Dataset.from_tensor_slices((x, x)).batch(2)  # noqa: E731 (7 batches)
+    unknown = lambda: tf.data.Dataset.from_tensor_slices((x, x)).filter(lambda a, b: a[0] < 6).batch(2)  # noqa: E731
+    runs = {
+        "known": (3, lambda m, cb: m.fit(ds(), epochs=2, verbose=0, callbacks=[cb])),
+        "steps": (3, lambda m, cb: m.fit(ds(), steps_per_epoch=5, epochs=2, verbose=0, callbacks=[cb])),
+        "past_steps": (10, lambda m, cb: m.fit(x, x, batch_size=4, steps_per_epoch=2, epochs=2, shuffle=False,
+                                               verbose=0, callbacks=[cb])),
+        "unknown": (2, lambda m, cb: m.fit(unknown(), epochs=2, verbose=0, callbacks=[cb])),
+        "unknown_steps": (1, lambda m, cb: m.fit(unknown(), steps_per_epoch=2, epochs=4, verbose=0,
+                                                 callbacks=[cb])),
+        "unknown_steps_spe2": (2, lambda m, cb: m.fit(unknown(), steps_per_epoch=2, epochs=3, verbose=0,
+                                                      callbacks=[cb])),
+        "validation": (2, lambda m, cb: m.fit(x[:4], x[:4], batch_size=2, epochs=1, verbose=0, callbacks=[cb],
+                                              shuffle=False, validation_data=ds())),
+        "evaluate": (3, lambda m, cb: m.evaluate(ds(), verbose=0, callbacks=[cb])),
+        "predict": (3, lambda m, cb: m.predict(x, batch_size=3, verbose=0, callbacks=[cb]).shape),
+    }
+    out = {}
+    for name, (spe, run) in runs.items():
+        events = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = run(*recorder(spe, events))
+        out[name] = {"events": events, "ran_out": sum("ran out of data" in str(w.message) for w in caught)}
+        if name == "predict":
+            out[name]["shape"] = list(got)
+    for name, spe, steps, epochs in (("iterations_unknown", 1, None, 2), ("iterations_unknown_steps", 1, 2, 4),
+                                     ("iterations_unknown_spe2", 2, None, 2), ("iterations_known_spe3", 3, None, 2)):
+        keras.utils.set_random_seed(1)
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="sgd", loss="mse", steps_per_execution=spe)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            hist = m.fit(unknown() if "unknown" in name else ds(), steps_per_epoch=steps, epochs=epochs,
+                         verbose=0).history
+        out[name] = {"iterations": int(m.optimizer.iterations.numpy()),
+                     "loss": [round(float(v), 4) for v in hist["loss"]]}
+    return out
+
+
+def stop_evaluating_predicting(tf, keras, np):
+    """A callback that sets ``model.stop_evaluating`` (``stop_predicting``) in its batch end ends
+    evaluate (predict) there, with the logs (outputs) of the batches run; fit's validation and
+    the next evaluate start afresh."""
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+
+    class Stop(keras.callbacks.Callback):
+        def __init__(self, at):
+            super().__init__()
+            self.at, self.heard = at, []
+
+        def on_test_batch_end(self, batch, logs=None):
+            self.heard.append(["test", int(batch)])
+            if batch == self.at:
+                self.model.stop_evaluating = True
+
+        def on_predict_batch_end(self, batch, logs=None):
+            self.heard.append(["predict", int(batch)])
+            if batch == self.at:
+                self.model.stop_predicting = True
+
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mae")
+    stop = Stop(1)
+    out = {"evaluate": round(float(model.evaluate(x, x, batch_size=3, verbose=0, callbacks=[stop])), 5),
+           "again": round(float(model.evaluate(x, x, batch_size=3, verbose=0, callbacks=[Stop(9)])), 5),
+           "predict": [round(float(v), 5) for v in model.predict(x, batch_size=5, verbose=0,
+                                                                   callbacks=[stop]).ravel()]}
+    hist = model.fit(x, x, batch_size=6, epochs=2, shuffle=False, verbose=0, callbacks=[stop],
+                     validation_data=(x, x), validation_batch_size=4).history
+    out["fit"] = {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+    out["heard"] = stop.heard
+    return out
+
+
+def validation_freq_list(tf, keras, np):
+    """``fit(validation_freq=[...])`` validates after the listed epochs (from 1): the history's
+    ``val_`` lists hold those epochs' values only."""
+    x = np.arange(8, dtype="float32").reshape(8, 1) / 8
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mse")
+    hist = model.fit(x, x, batch_size=4, epochs=4, shuffle=False, verbose=0, validation_data=(x, x),
+                     validation_freq=[1, 3]).history
+    return {k: [round(float(v), 5) for v in hist[k]] for k in sorted(hist)}
+
+
+def backup_steps_per_execution(tf, keras, np):
+    """BackupAndRestore's batch saves count the steps from the batch numbers the callbacks hear,
+    which ``steps_per_execution`` makes each execution's last step: when it saves (the epoch and
+    batch it writes), and where an interrupted fit resumes (the epoch of the last save)."""
+    import json
+    import tempfile
+
+    class Logged(keras.callbacks.BackupAndRestore):
+        saved = []
+
+        def _save_model(self):
+            super()._save_model()
+            with open(self._training_metadata_path) as fh:
+                self.saved.append(json.load(fh))
+
+    class Interrupt(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            if self.model.optimizer.iterations.numpy() >= 10:
+                raise RuntimeError("interrupted")
+
+    def model():
+        m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        m.compile(optimizer="adam", loss="mse", steps_per_execution=2)
+        return m
+
+    x = np.arange(12, dtype="float32").reshape(12, 1)
+    backup = Logged(tempfile.mkdtemp(), save_freq=3)
+    m = model()
+    try:
+        m.fit(x, x, batch_size=2, epochs=3, shuffle=False, verbose=0, callbacks=[backup, Interrupt()])
+    except RuntimeError:
+        pass
+    out = {"saved": list(Logged.saved), "interrupted": int(m.optimizer.iterations.numpy())}
+    m = model()
+    out["epochs"] = list(m.fit(x, x, batch_size=2, epochs=3, shuffle=False, verbose=0, callbacks=[backup]).epoch)
+    out["iterations"] = int(m.optimizer.iterations.numpy())
+    out["saved_after"] = list(Logged.saved)
+    return out
+
+
+def custom_step_epoch_logs(tf, keras, np):
+    """The epoch's logs (history, on_epoch_end, evaluate's result) are the model's metrics'
+    results when they have the same names as the last step's logs, else the last step's logs: a
+    train_step of one's own returning ``{"loss": loss}`` without updating the loss tracker logs
+    its result (0 when never updated); one returning other names keeps its last logs."""
+    class M(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = self.compute_loss(y=y, y_pred=self(x, training=True))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"loss": loss}
+
+        def test_step(self, data):
+            x, y = data
+            return {"loss": self.compute_loss(y=y, y_pred=self(x, training=False))}
+
+    class N(M):
+        def train_step(self, data):
+            return {**super().train_step(data), "extra": 2.0}
+
+    x = np.arange(8, dtype="float32").reshape(4, 2) / 8
+    out = {}
+    for cls in (M, N):
+        inp = keras.Input((2,))
+        m = cls(inp, keras.layers.Dense(1, kernel_initializer="ones")(inp))
+        m.compile(optimizer="sgd", loss="mse")
+        batches = []
+        cb = keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda batch, logs: batches.append(round(float(logs["loss"]), 4)))
+        hist = m.fit(x, x[:, :1], batch_size=2, epochs=2, shuffle=False, verbose=0, callbacks=[cb],
+                     validation_data=(x, x[:, :1])).history
+        out[cls.__name__] = {"history": {k: [round(float(v), 4) for v in hist[k]] for k in sorted(hist)},
+                             "batches": batches,
+                             "evaluate": round(float(m.evaluate(x, x[:, :1], batch_size=2, verbose=0)), 4)}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
-         functional_construction, recompile_keeps_metrics]
+         functional_construction, recompile_keeps_metrics, fit_array_steps,
+         layer_metrics, steps_per_execution,
+         stop_evaluating_predicting, validation_freq_list,
+         backup_steps_per_execution, custom_step_epoch_logs]
 
 
 def main():

@@ -29,6 +29,7 @@ from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, 
 from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
+from ..metrics.metric import Metric
 from .input_spec import _check_input_spec
 from .operation import Operation, _placeholder, spec_of_runs
 
@@ -251,6 +252,38 @@ class Layer(Operation, Module):
     def layers(self) -> list:
         """The layers this layer holds directly."""
         return list(self._sublayers())
+
+    _UNTRACKED_ATTRS: frozenset = frozenset({"_inbound_nodes"})
+
+    def _tracked_metrics(self) -> list:
+        """The metrics this layer's attributes hold (inside lists and dicts too), as Keras tracks them."""
+        out, seen = [], set()
+        for k, v in self.__dict__.items():
+            if k.startswith("_own") or k in self._UNTRACKED_ATTRS:
+                continue
+            for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
+                if isinstance(leaf, Metric) and id(leaf) not in seen:
+                    seen.add(id(leaf))
+                    out.append(leaf)
+        return out
+
+    @property
+    def metrics(self) -> list:
+        """The ``keras.metrics.Metric`` objects this layer's attributes hold, then each sublayer's
+        (``fit`` reports and resets them with the model's own).
+
+        >>> from tapegrad import keras
+        >>> class Scored(keras.layers.Layer):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.total = keras.metrics.Sum(name="total")
+        >>> [m.name for m in Scored().metrics]
+        ['total']
+        """
+        out = self._tracked_metrics()
+        for layer in self._sublayers():
+            out.extend(layer.metrics)
+        return out
 
     # -- tf.train.Checkpoint ------------------------------------------------------------------------
     # attribute -> the name Keras 3's own layer gives that weight (its Dense keeps `_kernel`)

@@ -3,6 +3,7 @@ or from an iterable of batches (a Dataset, a PyDataset), class weights as sample
 epoch's steps (Keras 3's epoch iterator) and ``validation_split``."""
 from __future__ import annotations
 
+import itertools
 import math
 import types
 import warnings
@@ -91,7 +92,7 @@ class _Data:
         self._seen = 0
         # the last epoch ended by asking data of unknown length for a batch it did not have (Keras
         # then begins a step on the missing batch, which fails in the step: see Trainer.fit)
-        self.ran_out = False
+        self.ran_out, self.ran_out_step = False, 0
         if class_weight is not None:
             if sample_weight is not None:
                 raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
@@ -133,19 +134,32 @@ class _Data:
                                  f"{_num_rows(v)}. Make sure all arrays contain the same number of "
                                  "samples.")
         self.arrays, self.n, self.shuffle = (x, y, sw), n, shuffle
-        self.batch_size = check_batch_size(batch_size) or 32
+        # (Keras's array adapter: without a batch size, ``steps`` batches make one pass)
+        self.batch_size = check_batch_size(batch_size) or (int(math.ceil(n / steps)) if steps else 32)
         self._known = int(math.ceil(n / self.batch_size))
         self.size = self._known if steps is None else steps
 
-    def __iter__(self) -> Iterable:
-        """One epoch's batches, as Keras 3's epoch iterator gives them: a whole pass without
-        ``steps``; with ``steps``, the next ``steps`` batches of a pass that goes on across
-        epochs (a new pass starts once the last one ran out), warning when the data runs out."""
+    def executions(self, per_execution: int = 1) -> Iterable:
+        """One epoch as Keras 3's epoch iterator gives it: ``(first step, last step, batches)`` per
+        execution of up to ``per_execution`` steps (``compile(steps_per_execution=...)``), each
+        taking batches while the data lasts (even past ``steps``). Without ``steps``, a whole
+        pass; with ``steps``, executions from a pass that goes on across epochs (a new pass once
+        the last one ran out), warning when the data runs out. The epoch iterator counts
+        ``per_execution`` steps for each execution, the one that found no batch included."""
         self.ran_out = False
         if self.steps is None:
-            yield from self._pass()
-            self.ran_out = self._ends_in_step
-            if self._known is not None and isinstance(self.iterable, Dataset):
+            it, step = self._pass(), 0
+            while True:
+                batches = list(itertools.islice(it, per_execution))
+                if not batches:
+                    break
+                yield step, step + per_execution - 1, batches
+                step += per_execution
+                if len(batches) < per_execution:
+                    break
+            if self._known is None:
+                self.ran_out, self.ran_out_step = self._ends_in_step, step
+            elif isinstance(self.iterable, Dataset):
                 # Keras 3's epoch iterator makes the dataset's next iterator as soon as an epoch of
                 # known size completes, and makes another when the next epoch starts: a
                 # reshuffling dataset moves on by one order in between
@@ -153,21 +167,20 @@ class _Data:
             return
         if self._it is None:
             self._it, self._seen = self._pass(), 0
-        for _ in range(self.steps):
+        for step in range(0, self.steps, per_execution):
             if self._known is not None and self._seen >= self._known:
                 _ran_out()
                 break
-            try:
-                batch = next(self._it)
-            except StopIteration:
+            self._seen += per_execution
+            batches = list(itertools.islice(self._it, per_execution))
+            if not batches:   # (the execution that found no batch: its callbacks heard of it)
                 if self._known is None:
                     self._known = self._seen
-                    self.ran_out = self._ends_in_step
+                self.ran_out, self.ran_out_step = self._ends_in_step, step
                 _ran_out()
                 self._it = None
                 return
-            self._seen += 1
-            yield batch
+            yield step, step + per_execution - 1, batches
         if self._known is not None and self._seen >= self._known:
             self._it = None
 

@@ -90,7 +90,11 @@ class Trainer:
             run_eagerly: run ``train_step``/``test_step``/``predict_step`` as Python on every
                 batch instead of tracing them with ``tf.function`` (slower; for debugging with
                 ``print`` and a debugger).
-            steps_per_execution: accepted for compatibility; tapegrad runs one step per call.
+            steps_per_execution: the steps of one execution: ``fit``, ``evaluate`` and
+                ``predict`` give the callbacks' ``on_*_batch_begin`` the execution's first step
+                and ``on_*_batch_end`` its last (with the last step's logs), as Keras does; each
+                execution takes up to this many batches while the data lasts, even past
+                ``steps_per_epoch``. The steps themselves run one by one, with the same numbers.
             jit_compile: ``True``, ``False`` or ``"auto"``: compile the optimizer's updates
                 into one loop per variable with numba (``pip install tapegrad[jit]``; the same
                 numbers). ``"auto"`` turns it on where numba is installed and the steps do not
@@ -100,8 +104,9 @@ class Trainer:
                 ``"mixed_float16"`` policy.
 
         Raises:
-            ValueError: an unknown loss name, or ``loss_weights`` of the wrong kind (an int
-                other than 0 included, as in Keras). Losses, weights and targets that do not
+            ValueError: an unknown loss name, ``loss_weights`` of the wrong kind (an int
+                other than 0 included, as in Keras), or a ``steps_per_execution`` that is not a
+                positive int. Losses, weights and targets that do not
                 fit the outputs fail on the first batch with Keras's errors.
 
         Example:
@@ -114,6 +119,10 @@ class Trainer:
         >>> model.metrics_names
         ['loss', 'compile_metrics']
         """
+        if isinstance(steps_per_execution, (bool, np.bool_)) or \
+                not isinstance(steps_per_execution, (int, np.integer)) or steps_per_execution < 1:
+            raise ValueError("`steps_per_execution` must be a positive int (the steps each call of "
+                             f"the step function runs); got {steps_per_execution!r}.")
         self.optimizer = optimizers_module.get(optimizer)
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer is not None \
                 and not isinstance(self.optimizer, LossScaleOptimizer):  # (as Keras 3)
@@ -137,6 +146,7 @@ class Trainer:
             self._compile_metrics = None        # before, with their state, as Keras 3's)
         self._loss_tracker = _keras_module("metrics").Mean(name="loss")  # (float32 variables, as Keras's)
         self.run_eagerly = bool(run_eagerly)
+        self.steps_per_execution = int(steps_per_execution)
         self.jit_compile = jit_compile
         self.__dict__.pop("_step_functions", None)   # (made again for this compilation)
         self.compiled = True
@@ -205,11 +215,18 @@ class Trainer:
             return None
         return [t._node.layer.name if t._node is not None else t.name for t in self.outputs]
 
+    # what compile sets (its arguments, trackers and compiled metrics), which Keras's compile
+    # leaves untracked: Trainer.metrics lists them apart
+    _UNTRACKED_ATTRS = frozenset({"_inbound_nodes", "_metric_ids", "_weighted_metric_ids",
+                                  "_loss_tracker", "_compile_metrics", "_compile_loss"})
+
     @property
     def metrics(self) -> list:
         """As Keras 3 lists them: the loss tracker (named ``"loss"``), the compiled metrics as one
         metric named ``"compile_metrics"`` (its result is a dict), each output's loss tracker,
-        then the ``keras.metrics.Metric`` objects held by the model's attributes."""
+        the ``keras.metrics.Metric`` objects held by the model's attributes, then those of each
+        of its layers (at any depth; a nested model's compiled ones are left out): a metric a
+        layer updates in its ``call`` is logged by ``fit`` under its name."""
         out = []
         if self.__dict__.get("compiled"):
             out.append(self._loss_tracker)
@@ -217,12 +234,10 @@ class Trainer:
                 out.append(self._compile_metrics)
             if self._compile_loss is not None:
                 out.extend(self._compile_loss.metrics)
-        metric_cls = _keras_module("metrics").Metric
-        ids = {id(m) for m in out}
-        for v in self.__dict__.values():
-            if isinstance(v, metric_cls) and id(v) not in ids:
-                ids.add(id(v))
-                out.append(v)
+        out.extend(self._tracked_metrics())
+        for layer in self._flatten_layers(include_self=False):
+            if not isinstance(layer, Trainer):
+                out.extend(layer.metrics)
         return out
 
     @property
@@ -260,6 +275,9 @@ class Trainer:
             found += [g.state for g in vars(layer).values() if isinstance(g, seed_generator)]
         return [(v, v.numpy()) for v in found if v is not None]
 
+    def _steps_per_execution(self) -> int:
+        return self.__dict__.get("steps_per_execution", 1)
+
     def _steps_run_eagerly(self) -> bool:
         return bool(self.__dict__.get("run_eagerly")) or _function.functions_run_eagerly()
 
@@ -280,6 +298,13 @@ class Trainer:
             else:
                 out[m.name] = self._result(r)
         return out
+
+    def _metrics_result_or_logs(self, logs: dict) -> dict:
+        """Keras's logs of an epoch (and of an evaluation): the metrics' results when they have
+        the last step's log names (a step of one's own that returns ``{"loss": ...}`` without
+        updating the loss tracker logs the tracker's result), else the last step's logs."""
+        metric_logs = self._logs(self.get_metrics_result())
+        return metric_logs if set(metric_logs) == set(logs) else dict(logs)
 
     @property
     def compiled_metrics(self) -> _CompiledMetrics:
@@ -406,7 +431,7 @@ class Trainer:
             validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
             sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
             validation_steps: int | None = None, validation_batch_size: int | None = None,
-            validation_freq: int = 1) -> Any:
+            validation_freq: int | list = 1) -> Any:
         """Train the model for ``epochs`` passes over the data.
 
         Each batch runs :meth:`train_step` (one forward pass under a ``GradientTape``, the
@@ -430,8 +455,9 @@ class Trainer:
                 optimizer's ``iterations`` and the seed generators move on once more, as
                 TensorFlow runs the step's batch-free ops before the missing batch fails it).
             y: the targets, structured as the model's outputs (arrays only).
-            batch_size: rows per batch for array data (default 32; the last batch may be
-                smaller).
+            batch_size: rows per batch for array data (default 32, or with
+                ``steps_per_epoch`` ``ceil(rows / steps_per_epoch)``: one pass per epoch; the
+                last batch may be smaller).
             epochs: the index of the last epoch: training runs epochs ``initial_epoch`` to
                 ``epochs - 1``.
             verbose: ``"auto"`` or 1: a progress bar (redrawn on a terminal, one line per epoch
@@ -460,7 +486,8 @@ class Trainer:
             validation_steps: batches of ``validation_data`` to evaluate each time.
             validation_batch_size: the batch size for array ``validation_data`` (default:
                 ``batch_size``).
-            validation_freq: validate every ``validation_freq`` epochs.
+            validation_freq: validate every ``validation_freq`` epochs, or, a list, after the
+                epochs it holds (numbered from 1).
 
         Returns:
             The model's ``History`` callback: ``history.history`` maps each log name
@@ -509,34 +536,38 @@ class Trainer:
         cbs.on_train_begin()
         initial_epoch = self._initial_epoch or initial_epoch
         logs: dict = {}
+        per_execution = self._steps_per_execution()
+        counters = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             train_function = self.make_train_function() if dist is None else None
-            step, counters = -1, None
-            for step, batch in enumerate(data):
-                cbs.on_train_batch_begin(step)
-                if dist is not None:
-                    logs = dist.step("train", batch, reset=step == 0)
-                else:
-                    counters = self._step_counters() if data._ends_in_step else None
-                    logs = self._logs(train_function(batch))
-                    if counters is not None:
-                        counters = [(v, v.numpy() - before) for v, before in counters]
-                cbs.on_train_batch_end(step, logs)
+            first = True
+            for begin, end, batches in data.executions(per_execution):
+                cbs.on_train_batch_begin(begin)
+                for batch in batches:
+                    if dist is not None:
+                        logs = dist.step("train", batch, reset=first)
+                    else:
+                        counters = self._step_counters() if data._ends_in_step else None
+                        logs = self._logs(train_function(batch))
+                        if counters is not None:
+                            counters = [(v, v.numpy() - before) for v, before in counters]
+                    first = False
+                cbs.on_train_batch_end(end, logs)
                 if self.stop_training:
                     break
             if data.ran_out and not self.stop_training:
-                # Keras begins a step on the batch the data did not have: the callbacks hear of
-                # it, and TensorFlow runs the traced step's ops that need no batch (the
-                # optimizer's iteration count, the seed generators' moves) before the missing
-                # batch fails it
-                cbs.on_train_batch_begin(step + 1)
-                if counters and not self._steps_run_eagerly():
+                # Keras begins an execution on the batch the data did not have: the callbacks
+                # hear of it, and of one step TensorFlow runs the traced step's ops that need no
+                # batch (the optimizer's iteration count, the seed generators' moves) before
+                # the missing batch fails it (several steps ask first whether there is a batch)
+                cbs.on_train_batch_begin(data.ran_out_step)
+                if per_execution == 1 and counters and not self._steps_run_eagerly():
                     for v, delta in counters:
                         v.assign_add(delta)
-            epoch_logs = dict(logs) if dist is None else dist.epoch_logs(logs)
-            if val is not None and (epoch + 1) % validation_freq == 0:
+            epoch_logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
+            if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, verbose=0, return_dict=True,
@@ -562,12 +593,14 @@ class Trainer:
             x: the inputs, as in :meth:`fit` (arrays, a dict or list of arrays, or a dataset or
                 other iterable of ``(x, y)`` / ``(x, y, sample_weight)`` batches).
             y: the targets (arrays only).
-            batch_size: rows per batch for array data (default 32).
+            batch_size: rows per batch for array data (default 32, or with ``steps``
+                ``ceil(rows / steps)``).
             verbose: ``"auto"`` or 1: a progress bar; 0: silent.
             sample_weight: per-sample weights for the loss and the ``weighted_metrics``
                 (arrays only).
             steps: batches to evaluate (default: all of them).
-            callbacks: ``keras.callbacks.Callback`` objects; their ``on_test_*`` methods run.
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_test_*`` methods run
+                (one that sets ``model.stop_evaluating = True`` ends the evaluation there).
             return_dict: return ``{name: value}`` instead of a scalar or list.
 
         Returns:
@@ -601,18 +634,22 @@ class Trainer:
                                                 mode="test")
         self.reset_metrics()
         dist = self._replicas()
+        self.stop_evaluating = False   # (a callback may set it to end the evaluation)
         cbs.on_test_begin()
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
-        step = -1
-        for step, batch in enumerate(data):
-            cbs.on_test_batch_begin(step)
-            logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, step == 0)
-            cbs.on_test_batch_end(step, logs)
-        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
-            cbs.on_test_batch_begin(step + 1)
-        if dist is not None:
-            logs = dist.epoch_logs(logs)
+        first = True
+        for begin, end, batches in data.executions(self._steps_per_execution()):
+            cbs.on_test_batch_begin(begin)
+            for batch in batches:
+                logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, first)
+                first = False
+            cbs.on_test_batch_end(end, logs)
+            if self.stop_evaluating:
+                break
+        if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
+            cbs.on_test_batch_begin(data.ran_out_step)
+        logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
         cbs.on_test_end(logs)
         if return_dict or internal:
             return logs
@@ -629,10 +666,12 @@ class Trainer:
         Args:
             x: the inputs: arrays (a dict or list of them for several inputs), or a dataset or
                 other iterable of batches (``(x, y)`` batches are accepted; ``y`` is ignored).
-            batch_size: rows per batch for array data (default 32).
+            batch_size: rows per batch for array data (default 32, or with ``steps``
+                ``ceil(rows / steps)``).
             verbose: ``"auto"`` or 1: a progress bar; 0: silent.
             steps: batches to predict (default: all of them).
-            callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run.
+            callbacks: ``keras.callbacks.Callback`` objects; their ``on_predict_*`` methods run
+                (one that sets ``model.stop_predicting = True`` ends the predictions there).
 
         Returns:
             A NumPy array (or the model's structure of outputs, each a NumPy array) with one row
@@ -655,30 +694,30 @@ class Trainer:
                                             verbose=verbose, epochs=1, steps=data.size,
                                             mode="predict")
         dist = self._replicas()
+        self.stop_predicting = False   # (a callback may set it to end the predictions)
         cbs.on_predict_begin()
         outs: list = []
         predict_function = self.make_predict_function() if dist is None else None
-        step = -1
-        for step, batch in enumerate(data):
-            cbs.on_predict_batch_begin(step)
-            out = predict_function(batch) if dist is None else dist.predict(batch)
-            outs.append(map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out))
-            cbs.on_predict_batch_end(step, {"outputs": out})
-        if data.ran_out:   # (as fit: Keras begins a step on the batch the data did not have)
-            cbs.on_predict_batch_begin(step + 1)
+        for begin, end, batches in data.executions(self._steps_per_execution()):
+            cbs.on_predict_batch_begin(begin)
+            step_outs = [map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t),
+                                       predict_function(batch) if dist is None else dist.predict(batch))
+                         for batch in batches]
+            outs.extend(step_outs)
+            # (an execution's outputs: its steps' joined, as Keras's multi-step predict joins them)
+            cbs.on_predict_batch_end(end, {"outputs": step_outs[0] if len(step_outs) == 1 else
+                                           _join(step_outs)})
+            if self.stop_predicting:
+                break
+        if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
+            cbs.on_predict_batch_begin(data.ran_out_step)
         cbs.on_predict_end()
         if not outs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please "
                              "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_"
                              "eagerly(True)` for more information of where went wrong, or file a "
                              "issue/bug to `keras`.")
-        first = outs[0]
-        if isinstance(first, np.ndarray):
-            return np.concatenate(outs)
-        leaves = [flatten(o) for o in outs]
-        joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
-        it = iter(joined)
-        return map_structure(lambda _: next(it), first)
+        return _join(outs)
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
                        class_weight: Any = None, return_dict: bool = False) -> Any:
@@ -847,6 +886,30 @@ class _Step:
             x, y, sample_weight = unpack_x_y_sample_weight(data)
             loss, y_pred = self.traced(x, y, sample_weight)
         return model._step_logs(x, y, sample_weight, loss, y_pred)
+
+
+def _should_eval(epoch: int, validation_freq: Any) -> bool:
+    """Whether fit validates after ``epoch`` (0-based), as Keras's ``_should_eval``."""
+    if isinstance(validation_freq, int):
+        if validation_freq == 0:
+            raise ValueError("`validation_freq` must not be 0: give a positive int (validate every "
+                             "that many epochs) or a list of the epochs (from 1) to validate after.")
+        return (epoch + 1) % validation_freq == 0
+    if isinstance(validation_freq, list):
+        return epoch + 1 in validation_freq
+    raise ValueError("Expected `validation_freq` to be a list or int. Received: "
+                     f"validation_freq={validation_freq} of the type {type(validation_freq)}.")
+
+
+def _join(outs: list) -> Any:
+    """Batches' outputs (NumPy arrays in the model's structure) joined along the batch axis."""
+    first = outs[0]
+    if isinstance(first, np.ndarray):
+        return np.concatenate(outs)
+    leaves = [flatten(o) for o in outs]
+    joined = [np.concatenate([l[i] for l in leaves]) for i in range(len(leaves[0]))]
+    it = iter(joined)
+    return map_structure(lambda _: next(it), first)
 
 
 def _as_tensor(v: Any) -> Any:
