@@ -18,6 +18,8 @@ from .layer import Layer
 
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
+from ..quantizers._layers import (AbsMaxQuantizer, QuantizationConfig, int8_product, quantization_config_of,
+                                  quantization_not_covered)
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
@@ -52,9 +54,7 @@ class Dense(Layer):
                  bias_constraint: Any = None, lora_rank: int | None = None,
                  lora_alpha: float | None = None, quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if quantization_config is not None:
-            raise NotImplementedError("Dense(quantization_config=...): quantization is not implemented in "
-                                      "tapegrad; see docs/differences.md.")
+        self.quantization_config = quantization_config_of(quantization_config)
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units!r}")
@@ -76,15 +76,61 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. "
                              f"Found None. Full input shape received: {tuple(input_shape)}")
-        self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        mode = self.quantization_mode
+        if mode is not None:
+            self.quantized_build((input_dim, self.units), mode, self.quantization_config)
+        else:
+            self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
+                                          initializer=self.kernel_initializer,
+                                          regularizer=self.kernel_regularizer,
+                                          constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer,
                                      regularizer=self.bias_regularizer, constraint=self.bias_constraint)
                      if self.use_bias else None)
+        if mode is not None:
+            self._weights_trainable_first()
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
+
+    @property
+    def _kernel(self) -> Any:  # (Keras 3's name for the stored kernel: int8 once quantized)
+        return self.kernel
+
+    # -- quantization (Keras 3's Dense.quantize: int8 kernel per output unit, int8 inputs per row)
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        if mode != "int8":
+            raise quantization_not_covered(self, mode)
+        kernel = self.kernel
+        quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=0))
+        values, scale = quantizer(kernel, to_numpy=True)
+        self._untrack_weight(kernel)
+        self.quantized_build(tuple(kernel.shape), mode, config)
+        self.kernel.assign(values)
+        self.kernel_scale.assign(_kops.squeeze(scale, axis=0))
+        self._weights_trainable_first()
+        if self.dtype_policy.quantization_mode is None:
+            self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+
+    def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
+        if mode != "int8":
+            raise quantization_not_covered(self, mode)
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, AbsMaxQuantizer())
+        self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer="zeros", dtype="int8",
+                                      trainable=False)
+        self.kernel_scale = self.add_weight(name="kernel_scale", shape=(self.units,), initializer="ones",
+                                            trainable=False)
+        self._is_quantized = True
+
+    def _int8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = int8_product(self, inputs, self.kernel, self.kernel_scale, _kops.matmul,
+                         lambda dy, k: _kops.matmul(dy, _kops.transpose(k)))
+        if self.bias is not None:
+            x = _add(x, self.bias) if x.dtype == self.bias.dtype else _promoting_add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
 
     def call(self, inputs: Any, training: Any = None) -> Tensor:
         x = _promoting_matmul(inputs, self.kernel)  # (integer inputs give floats, as Keras's ops)
@@ -105,7 +151,7 @@ class Dense(Layer):
                 "kernel_regularizer": _serialize(self.kernel_regularizer),
                 "bias_regularizer": _serialize(self.bias_regularizer),
                 "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint,
-                "quantization_config": None}  # (Keras 3.15's key; tapegrad does not quantize)
+                "quantization_config": _serialize(self.quantization_config)}
 
 
 class Flatten(Layer):

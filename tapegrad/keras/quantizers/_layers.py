@@ -1,0 +1,56 @@
+"""What the quantized layers (Dense, EinsumDense, Embedding) share: the int8 product with the
+gradient Keras 3 gives it, and the config and error helpers."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import ops
+from .quantization_config import QuantizationConfig
+from .quantizers import AbsMaxQuantizer
+
+__all__ = ["AbsMaxQuantizer", "QuantizationConfig", "int8_product", "quantization_config_of",
+           "quantization_not_covered"]
+
+
+def quantization_config_of(value: Any) -> Any:
+    """A layer's ``quantization_config`` argument: a config, ``None``, or a saved config's dict."""
+    if value is None or isinstance(value, QuantizationConfig):
+        return value
+    if isinstance(value, dict):
+        from . import deserialize
+        return deserialize(value)
+    raise ValueError("`quantization_config` must be a keras.quantizers.QuantizationConfig (such as "
+                     f"Int8QuantizationConfig()) or None. Received: {value!r} (of type {type(value).__name__})")
+
+
+def quantization_not_covered(layer: Any, mode: Any) -> NotImplementedError:
+    """The error for a mode Keras 3 has and tapegrad does not (int4, float8: docs/differences.md)."""
+    if mode in ("int4", "float8", "gptq", "awq"):
+        return NotImplementedError(f"{type(layer).__name__}.quantize(mode={mode!r}): tapegrad quantizes layers in "
+                                   "'int8' only (docs/differences.md). Use mode='int8'.")
+    return layer._quantization_mode_error(mode)
+
+
+def int8_product(layer: Any, inputs: Any, kernel: Any, kernel_scale: Any, product: Callable,
+                 input_gradient: Callable, axis: Any = -1, input_scale: Callable = lambda s: s,
+                 kernel_scale_layout: Callable = lambda s: s) -> Any:
+    """``product(inputs, kernel)`` of a layer with an int8 ``kernel`` and its ``kernel_scale``, as
+    Keras 3's ``_int8_call`` computes it: the inputs quantized by the layer's
+    ``inputs_quantizer`` along ``axis`` (unless it is None), the int8 product summed in int32,
+    cast to the compute dtype and divided by the product of the two scales (``input_scale``
+    lays the inputs' scale out as the output). The inputs' gradient is that of the float product
+    with the dequantized kernel, ``input_gradient(upstream, kernel / scale)``; the int8 kernel and
+    its scale have none (they are not trainable), as in Keras."""
+    compute, quantizer = layer.compute_dtype, layer.inputs_quantizer
+
+    @ops.custom_gradient
+    def quantized(x: Any, k: Any, s: Any) -> tuple:
+        def grad(upstream: Any) -> tuple:
+            float_kernel = ops.divide(ops.cast(k, compute), kernel_scale_layout(s))
+            return input_gradient(upstream, float_kernel), None, None
+        if quantizer:
+            x, xs = quantizer(x, axis=axis)
+            return ops.divide(ops.cast(product(x, k), compute), ops.multiply(input_scale(xs), s)), grad
+        return ops.divide(ops.cast(product(x, k), compute), s), grad
+
+    return quantized(inputs, ops.convert_to_tensor(kernel), ops.convert_to_tensor(kernel_scale))

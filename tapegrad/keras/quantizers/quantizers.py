@@ -1,0 +1,198 @@
+"""Keras 3's quantizers: abs-max int8 (and int4-range) quantization, int4 packing, and the
+float8 scaling helpers."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import backend
+from .. import ops
+
+__all__ = ["Quantizer", "AbsMaxQuantizer", "abs_max_quantize", "compute_float8_scale",
+           "compute_float8_amax_history", "quantize_and_dequantize", "pack_int4", "unpack_int4"]
+
+# float8 formats: (mantissa bits, smallest normal exponent, largest finite value)
+_FLOAT8 = {"float8_e4m3fn": (3, -6, 448.0), "float8_e5m2": (2, -14, 57344.0)}
+
+
+class Quantizer:
+    """The base class of quantizers: ``quantizer(x)`` returns the quantized ``x`` (and, for the
+    abs-max quantizer, its scale); ``output_dtype`` names the quantized dtype."""
+
+    def __init__(self, output_dtype: str = "int8") -> None:
+        self.output_dtype = output_dtype
+
+    def __call__(self, x: Any) -> Any:
+        return x
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Quantizer":
+        return cls(**config)
+
+    def get_config(self) -> dict:
+        raise NotImplementedError(f"{self} does not implement get_config()")
+
+
+def abs_max_quantize(inputs: Any, axis: Any, value_range: tuple = (-127, 127), dtype: str = "int8",
+                     epsilon: float | None = None, to_numpy: bool = False) -> tuple:
+    """``(quantized, scale)``: ``scale = value_range[1] / (max(|inputs|) over axis + epsilon)``
+    (kept dims), ``quantized = clip(round(inputs * scale), *value_range)`` cast to ``dtype``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> q, scale = keras.quantizers.abs_max_quantize(np.array([[0.5, -1.0], [2.0, 0.25]], "float32"), axis=-1)
+    >>> q.numpy()
+    array([[  63, -127],
+           [ 127,   16]], dtype=int8)
+    >>> scale.shape
+    TensorShape([2, 1])
+    """
+    epsilon = backend.epsilon() if epsilon is None else epsilon
+    if to_numpy:  # (Keras computes on the host here: the same float32 arithmetic)
+        dt = backend.standardize_dtype(inputs.dtype)
+        x = ops.convert_to_numpy(inputs)
+        ax = tuple(axis) if isinstance(axis, (list, tuple)) else axis
+        scale = np.divide(value_range[1], np.add(np.max(np.abs(x), axis=ax, keepdims=True), epsilon))
+        out = np.clip(np.round(np.multiply(x, scale)), value_range[0], value_range[1]).astype(dtype)
+        return ops.convert_to_tensor(out), ops.convert_to_tensor(scale, dtype=dt)
+    x = ops.convert_to_tensor(inputs)
+    scale = ops.divide(value_range[1], ops.add(ops.max(ops.abs(x), axis=axis, keepdims=True), epsilon))
+    scale = ops.cast(scale, backend.standardize_dtype(x.dtype))
+    out = ops.clip(ops.round(ops.multiply(x, scale)), value_range[0], value_range[1])
+    return ops.cast(out, dtype), scale
+
+
+class AbsMaxQuantizer(Quantizer):
+    """Abs-max quantization (:func:`abs_max_quantize`) along ``axis`` (given here or per call;
+    -1 when neither gives it).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> q, scale = keras.quantizers.AbsMaxQuantizer()(np.array([[1.0, -0.5]], "float32"))
+    >>> q.numpy(), scale.numpy()
+    (array([[127, -64]], dtype=int8), array([[126.99999]], dtype=float32))
+    """
+
+    def __init__(self, axis: Any = None, value_range: tuple = (-127, 127), epsilon: float | None = None,
+                 output_dtype: str = "int8") -> None:
+        super().__init__(output_dtype=output_dtype)
+        self.axis = None if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
+        self.value_range = tuple(value_range)
+        self.epsilon = backend.epsilon() if epsilon is None else epsilon
+        if output_dtype == "int8" and (value_range[0] < -128 or value_range[1] > 127):
+            raise ValueError("Quantizer with output_dtype='int8' requires value_range to be within the "
+                             f"interval [-128, 127]. Received: value_range={value_range}")
+
+    def __call__(self, x: Any, axis: Any = None, to_numpy: bool = False) -> tuple:
+        axis = self.axis if axis is None else axis
+        return abs_max_quantize(x, -1 if axis is None else axis, self.value_range, self.output_dtype,
+                                self.epsilon, to_numpy)
+
+    def get_config(self) -> dict:
+        config = {"value_range": self.value_range, "epsilon": self.epsilon, "output_dtype": self.output_dtype}
+        if self.axis is not None:
+            config["axis"] = self.axis
+        return config
+
+
+def compute_float8_scale(amax: Any, scale: Any, dtype_max: Any, margin: int = 0) -> Any:
+    """The new float8 scale from the largest magnitude seen (``amax``): ``amax / dtype_max *
+    2**margin``, or the old ``scale`` when ``amax`` is 0 or not finite."""
+    old = ops.reciprocal(scale)
+    sf = ops.divide(ops.divide(dtype_max, amax), 2 ** margin)
+    sf = ops.where(ops.greater(amax, 0.0), sf, old)
+    sf = ops.where(ops.isfinite(amax), sf, old)
+    return ops.reciprocal(sf)
+
+
+def compute_float8_amax_history(x: Any, amax_history: Any) -> Any:
+    """``amax_history`` rolled by one, with ``max(|x|)`` in front."""
+    amax = ops.cast(ops.max(ops.abs(x)), amax_history.dtype)
+    return ops.scatter_update(ops.roll(amax_history, shift=-1), [[0]], ops.reshape(amax, [1]))
+
+
+def _to_float8(x: Any, dtype: str) -> Any:
+    """``x`` (already within the format's range) rounded to the nearest ``dtype`` value, ties to
+    even, as a cast to ``dtype`` and back rounds (NumPy has no float8 dtype); no gradient, as
+    TensorFlow's Cast to float8 has none."""
+    if dtype not in _FLOAT8:
+        raise ValueError(f"quantize_and_dequantize: quantized_dtype must be one of {sorted(_FLOAT8)}; "
+                         f"received {dtype!r}.")
+    mant, min_exp, _ = _FLOAT8[dtype]
+    x = ops.stop_gradient(x)
+    a = ops.abs(x)
+    e = ops.floor(ops.log2(ops.maximum(a, 2.0 ** min_exp)))
+    e = ops.where(ops.less(a, ops.power(2.0, e)), e - 1, e)  # (log2's rounding near a power of two)
+    e = ops.maximum(e, float(min_exp))  # (subnormals share the smallest exponent's step)
+    step = ops.power(2.0, e - mant)
+    return ops.multiply(ops.round(ops.divide(x, step)), step)
+
+
+def quantize_and_dequantize(inputs: Any, scale: Any, quantized_dtype: str, compute_dtype: str) -> Any:
+    """``inputs / scale`` clipped to ``quantized_dtype``'s range (``"float8_e4m3fn"`` or
+    ``"float8_e5m2"``), rounded to that float8 format, times ``scale``, in ``compute_dtype``.
+
+    >>> from tapegrad import keras
+    >>> keras.quantizers.quantize_and_dequantize([1.0, 0.3, 500.0], 1.0, "float8_e4m3fn", "float32").numpy()
+    array([  1.    ,   0.3125, 448.    ], dtype=float32)
+    """
+    if quantized_dtype not in _FLOAT8:
+        raise ValueError(f"quantize_and_dequantize: quantized_dtype must be one of {sorted(_FLOAT8)}; "
+                         f"received {quantized_dtype!r}.")
+    top = ops.cast(_FLOAT8[quantized_dtype][2], compute_dtype)
+    s = ops.cast(scale, compute_dtype)
+    x = ops.clip(ops.divide(ops.cast(inputs, compute_dtype), s), -top, top)
+    return ops.multiply(ops.cast(_to_float8(x, quantized_dtype), compute_dtype), s)
+
+
+def pack_int4(arr: Any, axis: int = 0, dtype: str = "int8") -> tuple:
+    """``(packed, packed_shape, orig_len)``: int4 values (``[-8, 7]`` in an int8 tensor) packed two
+    a byte along ``axis`` (padded to an even length), the first of each pair in the low nibble.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> packed, shape, n = keras.quantizers.pack_int4(np.array([[-3, 7], [2, -8], [1, 0]], "int8"))
+    >>> packed.numpy(), n
+    (array([[  45, -121],
+           [   1,    0]], dtype=int8), 3)
+    >>> keras.quantizers.unpack_int4(packed, n).numpy()
+    array([[-3,  7],
+           [ 2, -8],
+           [ 1,  0]], dtype=int8)
+    """
+    if dtype not in ("int8", "uint8"):
+        raise ValueError(f"Expected dtype to be 'int8' or 'uint8', but got '{dtype}'.")
+    if backend.standardize_dtype(arr.dtype) != dtype:
+        raise TypeError(f"Expected {dtype} tensor for packing, got {backend.standardize_dtype(arr.dtype)}.")
+    a = np.moveaxis(ops.convert_to_numpy(arr), axis, 0)
+    n = a.shape[0]
+    if n % 2:
+        a = np.concatenate([a, np.zeros((1,) + a.shape[1:], a.dtype)])
+    low, high = a[::2].astype(dtype) & 0x0F, a[1::2].astype(dtype) & 0x0F
+    packed = np.moveaxis((low | (high << 4)).astype(dtype), 0, axis)
+    return ops.convert_to_tensor(packed), tuple(packed.shape), n
+
+
+def unpack_int4(packed: Any, orig_len: int, axis: int = 0, dtype: str = "int8") -> Any:
+    """The int8 tensor (values in ``[-8, 7]``, or ``[0, 15]`` for ``dtype="uint8"``) that
+    :func:`pack_int4` packed along ``axis``, without its padding."""
+    if dtype not in ("int8", "uint8"):
+        raise ValueError(f"Expected dtype to be 'int8' or 'uint8', but got '{dtype}'.")
+    packed = ops.convert_to_tensor(packed)
+    if backend.standardize_dtype(packed.dtype) not in ("int8", "uint8"):
+        raise TypeError(f"Expected int8 or uint8 tensor for unpacking, got {packed.dtype}")
+    rank = len(packed.shape)
+    axis = axis + rank if axis < 0 else axis
+    perm = [axis] + [i for i in range(rank) if i != axis]
+    t = ops.transpose(packed, perm)
+    mask = ops.array(0x0F, dtype=t.dtype)
+    low = ops.bitwise_and(t, mask)
+    high = ops.bitwise_and(ops.bitwise_right_shift(t, ops.array(4, dtype=t.dtype)), mask)
+    if dtype == "int8":  # (nibbles 8..15 are -8..-1)
+        eight = ops.array(8, dtype=t.dtype)
+        low = ops.subtract(ops.bitwise_xor(low, eight), eight)
+        high = ops.subtract(ops.bitwise_xor(high, eight), eight)
+    both = ops.stack([ops.cast(low, dtype), ops.cast(high, dtype)], axis=1)
+    out = ops.reshape(both, (-1,) + tuple(t.shape[1:]))[:orig_len]
+    return ops.transpose(out, [perm.index(i) for i in range(rank)])
