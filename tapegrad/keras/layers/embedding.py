@@ -9,6 +9,9 @@ from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
 from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
+from .. import ops as _kops
+from ..quantizers._layers import (AbsMaxQuantizer, QuantizationConfig, quantization_config_of,
+                                  quantization_not_covered, serialize_config)
 
 __all__ = ["Embedding"]
 
@@ -41,14 +44,14 @@ class Embedding(Layer):
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
                 raise ValueError(f"Embedding: `{arg}` must be a positive integer. Received: {arg}={v!r} "
                                  f"(of type {type(v).__name__}).")
-        for arg, v in (("lora_rank", lora_rank), ("quantization_config", quantization_config)):
-            if v is not None:
-                raise NotImplementedError(f"Embedding: `{arg}` (LoRA and quantization) is not implemented in "
-                                          "tapegrad; see docs/differences.md.")
+        if lora_rank is not None:
+            raise NotImplementedError("Embedding: `lora_rank` (LoRA) is not implemented in tapegrad; see "
+                                      "docs/differences.md.")
         if kwargs.pop("input_length", None) is not None:
             warnings.warn("Argument `input_length` is deprecated. Just remove it.", UserWarning, stacklevel=2)
         super().__init__(**kwargs)
         self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, bool(mask_zero)
+        self.quantization_config = quantization_config_of(quantization_config)
         weight_args(self, "embeddings", embeddings_initializer, embeddings_regularizer, embeddings_constraint)
         self.supports_masking = self.mask_zero
         if weights is not None:
@@ -58,8 +61,50 @@ class Embedding(Layer):
     def build(self, input_shape: Sequence | None = None) -> None:
         if self.built:
             return
-        self.embeddings = new_weight(self, "embeddings", (self.input_dim, self.output_dim))
+        if self.quantization_mode is not None:
+            self.quantized_build((self.input_dim, self.output_dim), self.quantization_mode, self.quantization_config)
+        else:
+            self.embeddings = new_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
+
+    @property
+    def _embeddings(self) -> Any:  # (Keras 3's name for the stored table: int8 once quantized)
+        return self.embeddings
+
+    # -- quantization (Keras 3's Embedding.quantize: an int8 table with one scale per row)
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        if type_check and type(self) is not Embedding:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        if mode != "int8":
+            raise quantization_not_covered(self, mode)
+        table = self.embeddings
+        quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=-1))
+        values, scale = quantizer(table, to_numpy=True)
+        self._untrack_weight(table)
+        self.quantized_build(tuple(table.shape), mode, config)
+        self.embeddings.assign(values)
+        self.embeddings_scale.assign(_kops.squeeze(scale, axis=-1))
+        if self.dtype_policy.quantization_mode is None:
+            self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+
+    def quantized_build(self, embeddings_shape: Any, mode: str, config: Any = None) -> None:
+        if mode != "int8":
+            raise quantization_not_covered(self, mode)
+        self.embeddings = self.add_weight(name="embeddings", shape=embeddings_shape, initializer="zeros",
+                                          dtype="int8", trainable=False)
+        self.embeddings_scale = self.add_weight(name="embeddings_scale", shape=(self.input_dim,),
+                                                initializer="ones", trainable=False)
+        self._is_quantized = True
+
+    def _int8_call(self, inputs: Any, training: Any = None) -> Any:
+        x = convert_to_tensor(inputs)
+        if x.dtype.name not in ("int32", "int64"):
+            x = cast(x, "int32")
+        scale = _kops.take(self.embeddings_scale, x, axis=0)
+        rows = _kops.cast(_kops.take(self.embeddings, x, axis=0), self.compute_dtype)
+        return _kops.divide(rows, _kops.expand_dims(scale, -1))
 
     def call(self, inputs: Any) -> Any:
         x = convert_to_tensor(inputs)
@@ -75,4 +120,5 @@ class Embedding(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
-                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero, "quantization_config": None}
+                **weight_config(self, "embeddings"), "mask_zero": self.mask_zero,
+                "quantization_config": serialize_config(self.quantization_config)}

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import ops
+from ..saving import serialize_keras_object as serialize_config
 from .quantization_config import QuantizationConfig
 from .quantizers import AbsMaxQuantizer
 
 __all__ = ["AbsMaxQuantizer", "QuantizationConfig", "int8_product", "quantization_config_of",
-           "quantization_not_covered"]
+           "quantization_not_covered", "serialize_config"]
 
 
 def quantization_config_of(value: Any) -> Any:
