@@ -276,7 +276,8 @@ class Model(Trainer, Layer):
         import warnings
         type_check = kwargs.pop("type_check", True)
         if kwargs:
-            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+            name = "Functional" if self.__dict__.get("_functional") and type(self) is Model else type(self).__name__
+            raise ValueError(f"Unrecognized keyword arguments passed to {name}: {kwargs}")
         if filters is not None and not isinstance(filters, (str, list, tuple)) and not callable(filters):
             raise ValueError("The `filters` argument must be a regex string, a list of regex strings, or a "
                              f"callable. Received: {type(filters)}")

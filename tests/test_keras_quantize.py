@@ -1,0 +1,141 @@
+"""Keras 3's quantization under tapegrad (``Model.quantize``, ``Layer.quantize``, the int8
+Dense, EinsumDense and Embedding, ``keras.quantizers``, ``keras.dtype_policies``), against the
+numbers Keras 3.15 gave for tests/keras_quantize_cases.py (tools/record_keras_quantize.py).
+
+Integers (the int8 kernels and tables, the packed int4), strings (weight names, dtype policies,
+configs and error messages) and shapes are exact. Floats follow tests/tf_compare.py's rule: an
+int8 layer's output is a sum of int8 products, exact in int32 in both, then one cast and one
+division, so the floor for the float32 rounding of a few operations covers it; the gradients
+are one float matmul or einsum with the dequantized kernel, whose summation order may differ.
+"""
+import json
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+import keras_quantize_cases as cases
+from tf_compare import assert_close
+
+keras = tf.keras
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "fixtures", "keras_quantize.json"), encoding="utf-8") as _f:
+    RECORDED = json.load(_f)["cases"]
+
+
+def _is_numbers(x):
+    return isinstance(x, list) and bool(x) and all(isinstance(v, (int, float, list)) and not isinstance(v, bool)
+                                                   for v in x) and not any(isinstance(v, str) for v in _flat(x))
+
+
+def _flat(x):
+    if isinstance(x, list):
+        for v in x:
+            yield from _flat(v)
+    else:
+        yield x
+
+
+def _compare(got, want, where):
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and sorted(got) == sorted(want), where
+        for k in want:
+            _compare(got[k], want[k], f"{where}/{k}")
+    elif isinstance(want, float) or _is_numbers(want) and any(isinstance(v, float) for v in _flat(want)) \
+            and _even(want):
+        assert_close(np.asarray(got, np.float32), np.asarray(want, np.float32), err_msg=where)
+    elif isinstance(want, (list, tuple)) and not (_is_numbers(want) and _even(want)):
+        got = list(got) if isinstance(got, tuple) else got
+        assert isinstance(got, list) and len(got) == len(want), f"{where}: {got!r} != {want!r}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            _compare(g, w, f"{where}[{i}]")
+    else:  # (integers, strings, None, booleans: exact)
+        assert np.array_equal(np.asarray(got), np.asarray(want)) if _is_numbers(want) else got == want, \
+            f"{where}: {got!r} != {want!r}"
+
+
+def _even(x):
+    try:
+        np.asarray(x, np.float32)
+    except ValueError:  # (a list of arrays of several shapes: compared one by one)
+        return False
+    return True
+
+
+def _json(x):
+    return json.loads(json.dumps(x))
+
+
+DIFFERENT = {  # what tapegrad does where Keras 3.15 fails (docs/differences.md)
+    "case_einsum_dense_int8_ellipsis": "Keras 3.15 cannot quantize an EinsumDense with an ellipsis"}
+
+
+@pytest.mark.parametrize("case", [c for c in cases.CASES if c.__name__ not in DIFFERENT], ids=lambda c: c.__name__)
+def test_keras_s_numbers(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # ("Layer Flatten does not have a `quantize` method")
+        got = _json(case(tf, keras))
+    _compare(got, RECORDED[case.__name__], case.__name__)
+
+
+def test_the_guide_s_warning_for_layers_without_quantize():
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3), keras.layers.Dropout(0.1)])
+    with pytest.warns(UserWarning, match="Layer Dropout does not have a `quantize` method implemented"):
+        model.quantize("int8")
+    assert model.layers[0].quantization_mode == "int8"
+
+
+@pytest.mark.parametrize("eq, shape, in_shape, explicit, explicit_shape", [
+    ("...b,bc->...c", (4,), (2, 3, 5), "xyb,bc->xyc", (3, 4)),
+    ("ab...,bc->ac...", (4, None), (2, 3, 5), "abx,bc->acx", (4, 5))])
+def test_an_einsum_with_an_ellipsis_quantizes_as_its_explicit_equation(eq, shape, in_shape, explicit,
+                                                                       explicit_shape):
+    x = tf.constant(cases._x(*in_shape, seed=4))
+    one = keras.layers.EinsumDense(eq, output_shape=shape)
+    one.build(in_shape)
+    other = keras.layers.EinsumDense(explicit, output_shape=explicit_shape)
+    other.build(in_shape)
+    other.set_weights(one.get_weights())
+    one.quantize("int8")
+    other.quantize("int8")
+    for a, b in zip(one.weights, other.weights):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y1, y2 = one(x), other(x)
+    np.testing.assert_array_equal(y1.numpy(), y2.numpy())
+    np.testing.assert_allclose(tape.gradient(y1, x).numpy(), tape.gradient(y2, x).numpy(), rtol=1e-6)
+
+
+def test_the_int8_gradient_is_the_float_product_s_with_the_dequantized_kernel():
+    layer = keras.layers.Dense(3)
+    layer.build((None, 4))
+    layer.quantize("int8")
+    x = tf.constant(cases._x(2, 4))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+    kernel = layer.kernel.numpy().astype(np.float32) / layer.kernel_scale.numpy()
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), np.ones((2, 3), np.float32) @ kernel.T, rtol=1e-6)
+    assert [w.name for w in layer.trainable_weights] == ["bias"]
+
+
+def test_unsupported_modes_say_what_to_do():
+    layer = keras.layers.Dense(2)
+    layer.build((None, 3))
+    for mode in ("int4", "float8"):
+        with pytest.raises(NotImplementedError, match="'int8' only"):
+            layer.quantize(mode)
+    with pytest.raises(NotImplementedError, match="GPTQ/AWQ"):
+        keras.dtype_policies.get("gptq/4/128_from_float32")
+    assert layer.quantization_mode is None and layer.kernel.dtype.name == "float32"
+
+
+def test_get_makes_a_quantizer_from_a_name_with_keywords():
+    q = keras.quantizers.get("AbsMaxQuantizer", axis=0)
+    assert isinstance(q, keras.quantizers.AbsMaxQuantizer) and q.axis == (0,)
+    assert keras.quantizers.get(None) is None
+    with pytest.raises(ValueError, match="Could not interpret quantizer identifier"):
+        keras.quantizers.get(3)
