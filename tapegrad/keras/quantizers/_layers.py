@@ -17,9 +17,11 @@ def quantization_config_of(value: Any) -> Any:
     """A layer's ``quantization_config`` argument: a config, ``None``, or a saved config's dict."""
     if value is None or isinstance(value, QuantizationConfig):
         return value
-    if isinstance(value, dict):
+    if isinstance(value, dict) and "class_name" in value:
         from . import deserialize
-        return deserialize(value)
+        value = deserialize(value)
+        if isinstance(value, QuantizationConfig):
+            return value
     raise ValueError("`quantization_config` must be a keras.quantizers.QuantizationConfig (such as "
                      f"Int8QuantizationConfig()) or None. Received: {value!r} (of type {type(value).__name__})")
 
