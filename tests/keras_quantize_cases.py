@@ -82,6 +82,60 @@ def case_dense_int8_3d_inputs(tf, keras):
     return _run(tf, layer, _x(2, 2, 4, seed=3))
 
 
+def _int4_dense(tf, keras, config, rows=6, units=5):
+    layer = keras.layers.Dense(units)
+    layer.build((None, rows))
+    _fill(layer, 80)
+    if config is None:
+        layer.quantize("int4")
+    else:
+        layer.quantize(config=config)
+    out = _run(tf, layer, _x(3, rows, seed=8))
+    out["unpacked"] = _f(keras.quantizers.unpack_int4(layer._kernel, units, axis=-1))
+    out["config"] = layer.get_config()["dtype"]
+    return out
+
+
+def case_dense_int4(tf, keras):
+    q = keras.quantizers
+    return {"default": _int4_dense(tf, keras, None),
+            "per_channel": _int4_dense(tf, keras, q.Int4QuantizationConfig(block_size=None)),
+            "blocks": _int4_dense(tf, keras, q.Int4QuantizationConfig(block_size=2), rows=5, units=4),
+            "with_inputs": _int4_dense(tf, keras, q.Int4QuantizationConfig(
+                block_size=-1, activation_quantizer=q.AbsMaxQuantizer(value_range=(-127, 127))))}
+
+
+def case_embedding_int4(tf, keras):
+    out = {}
+    ids = np.array([[0, 3, 6], [2, 2, 5]], "int32")
+    for name, config in (("default", None), ("per_channel", keras.quantizers.Int4QuantizationConfig(block_size=None)),
+                         ("blocks", keras.quantizers.Int4QuantizationConfig(block_size=2))):
+        layer = keras.layers.Embedding(7, 5)
+        layer.build()
+        _fill(layer, 65)
+        layer.quantize("int4", config=config)
+        out[name] = {"y": _f(layer(ids)), "weights": _weights(layer), "policy": layer.dtype_policy.name,
+                     "values": {w.name: _f(w.numpy()) for w in layer.weights}}
+    return out
+
+
+def case_int4_model_save(tf, keras):
+    inputs = keras.Input((3,), dtype="int32")
+    x = keras.layers.Embedding(9, 4, name="emb")(inputs)
+    x = keras.layers.Flatten()(x)
+    outputs = keras.layers.Dense(3, name="out")(x)
+    model = keras.Model(inputs, outputs)
+    for i, layer in enumerate(model.layers):
+        if layer.weights:
+            _fill(layer, 100 + i)
+    model.quantize(config=keras.quantizers.Int4QuantizationConfig(block_size=4))
+    path = os.path.join(tempfile.mkdtemp(), "q4.keras")
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    return {"y": _f(model(IDS)), "y_loaded": _f(loaded(IDS)), "weights": _weights(loaded),
+            "policies": [l.dtype_policy.name for l in loaded.layers[1:]]}
+
+
 EINSUM = [("ab,bc->ac", (4,), "c", (3, 5)), ("abc,cde->abde", (None, 4, 5), "de", (2, 3, 6)),
           ("abcd,cde->abe", (None, 4), "e", (2, 3, 5, 6)), ("abc,dc->abd", (None, 4), "d", (2, 3, 5)),
           ("abc,bd->adc", (4, 3), None, (2, 5, 3)), ("abc,cd->abd", (None, 4), None, (2, 3, 5))]
@@ -234,6 +288,8 @@ def case_quantizers(tf, keras):
                   "float32")
     packed, packed_shape, n = q.pack_int4(np.array([[-3, 7, 1], [2, -8, 0], [1, 0, -1]], "int8"), axis=1)
     cfg = q.Int8QuantizationConfig(weight_quantizer=q.AbsMaxQuantizer(axis=0))
+    g = _x(5, 3, seed=12)
+    g[:2, 1] = 0.5  # (a constant group)
     return {
         "values": _f(values), "scale": _f(scale), "values0": _f(values0), "scale0": _f(scale0),
         "v2": _f(v2), "s2": _f(s2), "amq_config": amq.get_config(),
@@ -245,6 +301,8 @@ def case_quantizers(tf, keras):
         "f8_scale_margin": _f(q.compute_float8_scale(np.float32(3.0), np.float32(2.0), np.float32(448.0), 2)),
         "amax_history": _f(q.compute_float8_amax_history(tf.constant([1.0, -5.0]),
                                                          tf.constant([1.0, 2.0, 3.0]))),
+        "grouped": [_f(t) for t in q.abs_max_quantize_grouped_with_zero_point(g, block_size=2, to_numpy=True)],
+        "grouped_tensor": [_f(t) for t in q.abs_max_quantize_grouped_with_zero_point(tf.constant(g), block_size=2)],
         "packed": _f(packed), "packed_shape": list(packed_shape), "n": n,
         "unpacked": _f(q.unpack_int4(packed, n, axis=1)),
         "config": keras.saving.serialize_keras_object(cfg),
@@ -263,4 +321,4 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_dense_int8_3d_inputs, case_einsum_dense_int8, case_einsum_dense_int8_ellipsis,
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
-         case_quantizers]
+         case_quantizers, case_dense_int4, case_embedding_int4, case_int4_model_save]

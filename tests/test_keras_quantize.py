@@ -125,12 +125,17 @@ def test_the_int8_gradient_is_the_float_product_s_with_the_dequantized_kernel():
 def test_unsupported_modes_say_what_to_do():
     layer = keras.layers.Dense(2)
     layer.build((None, 3))
-    for mode in ("int4", "float8"):
-        with pytest.raises(NotImplementedError, match="'int8' only"):
-            layer.quantize(mode)
+    with pytest.raises(NotImplementedError, match=r"Dense.quantize\(mode='float8'\) is not implemented in "
+                                                  "tapegrad.*'int8' or 'int4'"):
+        layer.quantize("float8")
+    einsum = keras.layers.EinsumDense("ab,bc->ac", output_shape=(2,))
+    einsum.build((None, 3))
+    with pytest.raises(NotImplementedError, match="in 'int8'"):
+        einsum.quantize("int4")
     with pytest.raises(NotImplementedError, match="GPTQ/AWQ"):
         keras.dtype_policies.get("gptq/4/128_from_float32")
     assert layer.quantization_mode is None and layer.kernel.dtype.name == "float32"
+    assert einsum.quantization_mode is None and einsum.kernel.dtype.name == "float32"
 
 
 def test_get_makes_a_quantizer_from_a_name_with_keywords():

@@ -18,8 +18,10 @@ from .layer import Layer
 
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
-from ..quantizers._layers import (AbsMaxQuantizer, QuantizationConfig, int8_product, quantization_config_of,
-                                  quantization_not_covered)
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
+                                  int4_policy_name, int8_product, pack_int4, quantization_config_of,
+                                  quantization_not_covered, unpack_int4)
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
@@ -102,28 +104,68 @@ class Dense(Layer):
         if type_check and type(self) is not Dense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
-        kernel = self.kernel
-        quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=0))
-        values, scale = quantizer(kernel, to_numpy=True)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
+        kernel, zero = self.kernel, None
+        block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
+        if mode == "int4" and block is not None and block != -1:
+            values, scale, zero = abs_max_quantize_grouped_with_zero_point(kernel, block_size=block, to_numpy=True)
+        else:
+            default = AbsMaxQuantizer(axis=0) if mode == "int8" else AbsMaxQuantizer(axis=0, value_range=(-8, 7))
+            values, scale = QuantizationConfig.weight_quantizer_or_default(config, default)(kernel, to_numpy=True)
+            scale = _kops.squeeze(scale, axis=0)
+        if mode == "int4":  # (two int4 values a byte, along the output axis)
+            values = pack_int4(values, axis=-1)[0]
         self._untrack_weight(kernel)
         self.quantized_build(tuple(kernel.shape), mode, config)
         self.kernel.assign(values)
-        self.kernel_scale.assign(_kops.squeeze(scale, axis=0))
+        self.kernel_scale.assign(scale)
+        if zero is not None:
+            self.kernel_zero.assign(zero)
         self._weights_trainable_first()
         if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
-        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, AbsMaxQuantizer())
-        self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer="zeros", dtype="int8",
-                                      trainable=False)
-        self.kernel_scale = self.add_weight(name="kernel_scale", shape=(self.units,), initializer="ones",
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
+        rows, units = kernel_shape
+        default = AbsMaxQuantizer() if mode == "int8" else None
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, default)
+        self.kernel = self.add_weight(name="kernel", shape=(rows, units if mode == "int8" else (units + 1) // 2),
+                                      initializer="zeros", dtype="int8", trainable=False)
+        block = int4_block_size(self, config) if mode == "int4" else None
+        grouped = block is not None and block > 0
+        scale_shape = (-(-rows // block), units) if grouped else (units,)
+        self.kernel_scale = self.add_weight(name="kernel_scale", shape=scale_shape, initializer="ones",
                                             trainable=False)
+        if grouped:
+            self.kernel_zero = self.add_weight(name="kernel_zero", shape=scale_shape, initializer="zeros",
+                                               dtype="int8", trainable=False)
+            self.g_idx = self.add_weight(name="g_idx", shape=(rows,), trainable=False, dtype="float32",
+                                         initializer=lambda shape, dtype: np.arange(rows, dtype=dtype) // block)
+        self._int4_block_size, self._orig_output_dim = block, units
         self._is_quantized = True
+
+    def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
+        unpacked = unpack_int4(self.kernel, self._orig_output_dim, axis=-1)
+        matmul = _kops.matmul
+        if self._int4_block_size is None or self._int4_block_size == -1:
+            x = int8_product(self, inputs, unpacked, self.kernel_scale, matmul,
+                             lambda dy, k: matmul(dy, _kops.transpose(k)))
+        else:
+            compute = self.compute_dtype
+
+            @_kops.custom_gradient
+            def grouped(x: Any, k: Any, s: Any, z: Any, g: Any) -> tuple:
+                float_kernel = _kops.cast(dequantize_with_sz_map(k, s, z, g, group_axis=0), compute)
+                return matmul(x, float_kernel), lambda dy: (matmul(dy, _kops.transpose(float_kernel)),
+                                                            None, None, None, None)
+            x = grouped(inputs, unpacked, *(convert_to_tensor(v) for v in (self.kernel_scale, self.kernel_zero,
+                                                                           self.g_idx)))
+        if self.bias is not None:
+            x = _add(x, self.bias) if x.dtype == self.bias.dtype else _promoting_add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
 
     def _int8_call(self, inputs: Any, training: Any = None) -> Tensor:
         x = int8_product(self, inputs, self.kernel, self.kernel_scale, _kops.matmul,

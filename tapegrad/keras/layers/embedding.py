@@ -4,14 +4,18 @@ from __future__ import annotations
 import warnings
 from typing import Any, Sequence
 
+import numpy as np
+
 from .._engine import convert_to_tensor
 from ...ops.indexing import gather
 from ...ops.math import cast, not_equal
 from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 from .. import ops as _kops
-from ..quantizers._layers import (AbsMaxQuantizer, QuantizationConfig, quantization_config_of,
-                                  quantization_not_covered, serialize_config)
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
+                                  int4_policy_name, pack_int4, quantization_config_of, quantization_not_covered,
+                                  serialize_config, unpack_int4)
 
 __all__ = ["Embedding"]
 
@@ -77,26 +81,58 @@ class Embedding(Layer):
         if type_check and type(self) is not Embedding:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
-        table = self.embeddings
-        quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=-1))
-        values, scale = quantizer(table, to_numpy=True)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
+        table, zero = self.embeddings, None
+        block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
+        if mode == "int4" and block is not None and block != -1:  # (groups along each row)
+            values, scale, zero = abs_max_quantize_grouped_with_zero_point(_kops.transpose(table), block_size=block,
+                                                                           to_numpy=True)
+            values, scale, zero = _kops.transpose(values), _kops.transpose(scale), _kops.transpose(zero)
+        else:
+            default = AbsMaxQuantizer(axis=-1) if mode == "int8" else AbsMaxQuantizer(axis=-1, value_range=(-8, 7))
+            values, scale = QuantizationConfig.weight_quantizer_or_default(config, default)(table, to_numpy=True)
+            scale = _kops.squeeze(scale, axis=-1)
+        if mode == "int4":
+            values = pack_int4(values, axis=-1)[0]
         self._untrack_weight(table)
         self.quantized_build(tuple(table.shape), mode, config)
         self.embeddings.assign(values)
-        self.embeddings_scale.assign(_kops.squeeze(scale, axis=-1))
+        self.embeddings_scale.assign(scale)
+        if zero is not None:
+            self.embeddings_zero.assign(zero)
         if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
     def quantized_build(self, embeddings_shape: Any, mode: str, config: Any = None) -> None:
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
-        self.embeddings = self.add_weight(name="embeddings", shape=embeddings_shape, initializer="zeros",
-                                          dtype="int8", trainable=False)
-        self.embeddings_scale = self.add_weight(name="embeddings_scale", shape=(self.input_dim,),
-                                                initializer="ones", trainable=False)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
+        rows, cols = embeddings_shape
+        self.embeddings = self.add_weight(name="embeddings", shape=(rows, cols if mode == "int8" else (cols + 1) // 2),
+                                          initializer="zeros", dtype="int8", trainable=False)
+        block = int4_block_size(self, config) if mode == "int4" else None
+        grouped = block is not None and block > 0
+        scale_shape = (rows, -(-cols // block)) if grouped else (rows,)
+        self.embeddings_scale = self.add_weight(name="embeddings_scale", shape=scale_shape, initializer="ones",
+                                                trainable=False)
+        if grouped:
+            self.embeddings_zero = self.add_weight(name="embeddings_zero", shape=scale_shape, initializer="zeros",
+                                                   dtype="int8", trainable=False)
+            self.g_idx = self.add_weight(name="g_idx", shape=(cols,), trainable=False, dtype="float32",
+                                         initializer=lambda shape, dtype: np.arange(cols, dtype=dtype) // block)
+        self._int4_block_size, self._orig_output_dim = block, cols
         self._is_quantized = True
+
+    def _int4_call(self, inputs: Any, training: Any = None) -> Any:
+        x = convert_to_tensor(inputs)
+        if x.dtype.name not in ("int32", "int64"):
+            x = cast(x, "int32")
+        rows = _kops.cast(_kops.take(unpack_int4(self.embeddings, self._orig_output_dim, axis=-1), x, axis=0),
+                          self.compute_dtype)
+        scale = _kops.take(self.embeddings_scale, x, axis=0)
+        if self._int4_block_size is None or self._int4_block_size == -1:
+            return _kops.divide(rows, _kops.expand_dims(scale, -1))
+        return dequantize_with_sz_map(rows, scale, _kops.take(self.embeddings_zero, x, axis=0), self.g_idx)
 
     def _int8_call(self, inputs: Any, training: Any = None) -> Any:
         x = convert_to_tensor(inputs)

@@ -6,11 +6,13 @@ from typing import Any, Callable
 
 from .. import ops
 from ..saving import serialize_keras_object as serialize_config
-from .quantization_config import QuantizationConfig
-from .quantizers import AbsMaxQuantizer
+from .quantization_config import Int4QuantizationConfig, QuantizationConfig
+from .quantizers import (AbsMaxQuantizer, abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map,
+                         pack_int4, unpack_int4)
 
-__all__ = ["AbsMaxQuantizer", "QuantizationConfig", "int8_product", "quantization_config_of",
-           "quantization_not_covered", "serialize_config"]
+__all__ = ["AbsMaxQuantizer", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize_grouped_with_zero_point",
+           "dequantize_with_sz_map", "int4_block_size", "int4_policy_name", "int8_product", "pack_int4",
+           "quantization_config_of", "quantization_not_covered", "serialize_config", "unpack_int4"]
 
 
 def quantization_config_of(value: Any) -> Any:
@@ -26,12 +28,29 @@ def quantization_config_of(value: Any) -> Any:
                      f"Int8QuantizationConfig()) or None. Received: {value!r} (of type {type(value).__name__})")
 
 
-def quantization_not_covered(layer: Any, mode: Any) -> NotImplementedError:
-    """The error for a mode Keras 3 has and tapegrad does not (int4, float8: docs/differences.md)."""
+def quantization_not_covered(layer: Any, mode: Any, covered: tuple = ("int8",)) -> NotImplementedError:
+    """The error for a mode Keras 3 has and tapegrad does not (docs/differences.md)."""
     if mode in ("int4", "float8", "gptq", "awq"):
-        return NotImplementedError(f"{type(layer).__name__}.quantize(mode={mode!r}): tapegrad quantizes layers in "
-                                   "'int8' only (docs/differences.md). Use mode='int8'.")
+        return NotImplementedError(f"{type(layer).__name__}.quantize(mode={mode!r}) is not implemented in tapegrad "
+                                   f"(docs/differences.md): it quantizes a {type(layer).__name__} in "
+                                   f"{' or '.join(map(repr, covered))}.")
     return layer._quantization_mode_error(mode)
+
+
+def int4_block_size(layer: Any, config: Any) -> int | None:
+    """The rows of the kernel per int4 scale: the config's ``block_size``, else the layer's
+    ``Int4DTypePolicy``'s (a loaded model), else per channel (``None``), as Keras decides."""
+    from ..dtype_policies import Int4DTypePolicy
+    if isinstance(config, Int4QuantizationConfig):
+        return config.block_size
+    policy = layer.dtype_policy
+    if isinstance(policy, Int4DTypePolicy):
+        return None if policy.block_size == -1 else policy.block_size
+    return None
+
+
+def int4_policy_name(mode: str, block_size: int | None) -> str:
+    return f"int4/{-1 if block_size is None else block_size}" if mode == "int4" else mode
 
 
 def int8_product(layer: Any, inputs: Any, kernel: Any, kernel_scale: Any, product: Callable,

@@ -9,7 +9,8 @@ import numpy as np
 from .. import backend
 from .. import ops
 
-__all__ = ["Quantizer", "AbsMaxQuantizer", "abs_max_quantize", "compute_float8_scale",
+__all__ = ["Quantizer", "AbsMaxQuantizer", "abs_max_quantize", "abs_max_quantize_grouped_with_zero_point",
+           "dequantize_with_sz_map", "compute_float8_scale",
            "compute_float8_amax_history", "quantize_and_dequantize", "pack_int4", "unpack_int4"]
 
 # float8 formats: (mantissa bits, smallest normal exponent, largest finite value)
@@ -61,6 +62,64 @@ def abs_max_quantize(inputs: Any, axis: Any, value_range: tuple = (-127, 127), d
     scale = ops.cast(scale, backend.standardize_dtype(x.dtype))
     out = ops.clip(ops.round(ops.multiply(x, scale)), value_range[0], value_range[1])
     return ops.cast(out, dtype), scale
+
+
+def abs_max_quantize_grouped_with_zero_point(inputs: Any, block_size: int, value_range: tuple = (-8, 7),
+                                             dtype: str = "int8", epsilon: float | None = None,
+                                             to_numpy: bool = False) -> tuple:
+    """``(quantized, scale, zero_point)`` of a 2-D ``inputs`` ``(input_dim, output_dim)``, quantized
+    asymmetrically per group of ``block_size`` rows (the last group padded with zeros) and column:
+    ``scale = (max - min + epsilon) / (qmax - qmin)``, ``zero_point = clip(round(-min / scale) +
+    qmin)``, ``quantized = clip(round(inputs / scale) + zero_point)``; ``scale`` and the int8
+    ``zero_point`` have shape ``(ceil(input_dim / block_size), output_dim)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> q, scale, zero = keras.quantizers.abs_max_quantize_grouped_with_zero_point(
+    ...     np.array([[0.0, -1.0], [3.0, 1.0]], "float32"), block_size=2)
+    >>> q.numpy(), zero.numpy()
+    (array([[-8, -8],
+           [ 7,  7]], dtype=int8), array([[-8,  0]], dtype=int8))
+    """
+    epsilon = backend.epsilon() if epsilon is None else epsilon
+    qmin, qmax = value_range
+    dt = backend.standardize_dtype(inputs.dtype)
+    if to_numpy:
+        x = ops.convert_to_numpy(inputs)
+        rows, cols = x.shape
+        groups = -(-rows // block_size)
+        padded = np.concatenate([x, np.zeros((groups * block_size - rows, cols), x.dtype)])
+        g = padded.reshape(groups, block_size, cols)
+        low, high = np.min(g, axis=1, keepdims=True), np.max(g, axis=1, keepdims=True)
+        scale = np.divide(np.subtract(high, low) + epsilon, qmax - qmin)
+        zero = np.clip(np.round(np.divide(-low, scale)) + qmin, qmin, qmax)
+        out = np.clip(np.round(np.divide(g, scale)) + zero, qmin, qmax).astype(dtype)
+        return (ops.convert_to_tensor(out.reshape(-1, cols)[:rows]),
+                ops.convert_to_tensor(np.squeeze(scale, 1), dtype=dt),
+                ops.convert_to_tensor(np.squeeze(zero, 1).astype("int8")))
+    # (on tensors, Keras's compute_quantization_parameters: a constant group widens to [min-1, max+1])
+    x = ops.convert_to_tensor(inputs)
+    rows, cols = int(x.shape[0]), int(x.shape[1])
+    groups = -(-rows // block_size)
+    g = ops.reshape(ops.pad(x, [[0, groups * block_size - rows], [0, 0]]), (groups, block_size, cols))
+    low, high = ops.min(g, axis=1), ops.max(g, axis=1)
+    flat = ops.equal(low, high)
+    low, high = ops.where(flat, low - 1, low), ops.where(flat, high + 1, high)
+    scale = ops.divide(ops.add(ops.subtract(high, low), epsilon), ops.cast(qmax - qmin, dt))
+    scale = ops.where(ops.less_equal(scale, 0), 1e-8, scale)
+    zero = ops.clip(ops.add(ops.round(ops.divide(ops.negative(low), scale)), qmin), qmin, qmax)
+    out = ops.clip(ops.add(ops.round(ops.divide(g, ops.expand_dims(scale, 1))), ops.expand_dims(zero, 1)),
+                   qmin, qmax)
+    return ops.reshape(ops.cast(out, dtype), (-1, cols))[:rows], scale, ops.cast(zero, "int8")
+
+
+def dequantize_with_sz_map(weights_matrix: Any, scale: Any, zero: Any, g_idx: Any, group_axis: int = -1) -> Any:
+    """``(weights_matrix - zero[g]) * scale[g]``, the group ``g`` of each position given by
+    ``g_idx``, taken along ``group_axis`` of ``scale`` and ``zero``."""
+    groups = ops.cast(g_idx, "int32")
+    scales = ops.take(scale, groups, axis=group_axis)
+    zeros = ops.cast(ops.take(zero, groups, axis=group_axis), scales.dtype)
+    return ops.multiply(ops.subtract(weights_matrix, zeros), scales)
 
 
 class AbsMaxQuantizer(Quantizer):
