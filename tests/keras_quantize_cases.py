@@ -105,6 +105,22 @@ def case_dense_int4(tf, keras):
                 block_size=-1, activation_quantizer=q.AbsMaxQuantizer(value_range=(-127, 127))))}
 
 
+def case_einsum_dense_int4(tf, keras):
+    q = keras.quantizers
+    out = {}
+    configs = (("default", None), ("per_channel", q.Int4QuantizationConfig(block_size=None)),
+               ("blocks", q.Int4QuantizationConfig(block_size=4)),
+               ("with_inputs", q.Int4QuantizationConfig(block_size=-1, activation_quantizer=q.AbsMaxQuantizer())))
+    for i, (eq, shape, bias, in_shape) in enumerate(EINSUM[:5]):
+        for name, config in configs:
+            layer = keras.layers.EinsumDense(eq, output_shape=shape, bias_axes=bias)
+            layer.build(in_shape)
+            _fill(layer, 130 + 3 * i)
+            layer.quantize("int4", config=config)
+            out[f"{eq} {name}"] = _run(tf, layer, _x(*in_shape, seed=20 + i))
+    return out
+
+
 def case_embedding_int4(tf, keras):
     out = {}
     ids = np.array([[0, 3, 6], [2, 2, 5]], "int32")
@@ -321,4 +337,4 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_dense_int8_3d_inputs, case_einsum_dense_int8, case_einsum_dense_int8_ellipsis,
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
-         case_quantizers, case_dense_int4, case_embedding_int4, case_int4_model_save]
+         case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4, case_int4_model_save]

@@ -130,8 +130,12 @@ def test_unsupported_modes_say_what_to_do():
         layer.quantize("float8")
     einsum = keras.layers.EinsumDense("ab,bc->ac", output_shape=(2,))
     einsum.build((None, 3))
-    with pytest.raises(NotImplementedError, match="in 'int8'"):
-        einsum.quantize("int4")
+    with pytest.raises(NotImplementedError, match="'int8' or 'int4'"):
+        einsum.quantize("float8")
+    table = keras.layers.Embedding(4, 2)
+    table.build()
+    with pytest.raises(NotImplementedError, match=r"Expected one of \('int8', 'int4'\)"):  # (Keras's own)
+        table.quantize("float8")
     with pytest.raises(NotImplementedError, match="GPTQ/AWQ"):
         keras.dtype_policies.get("gptq/4/128_from_float32")
     assert layer.quantization_mode is None and layer.kernel.dtype.name == "float32"

@@ -6,13 +6,17 @@ import copy
 import re
 from typing import Any, Sequence
 
-from .._engine import Tensor
+import numpy as np
+
+from .._engine import Tensor, convert_to_tensor
 from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
-from ..quantizers._layers import (AbsMaxQuantizer, QuantizationConfig, int8_product, quantization_config_of,
-                                  quantization_not_covered, serialize_config)
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
+                                  int4_policy_name, int8_product, pack_int4, quantization_config_of,
+                                  quantization_not_covered, serialize_config, unpack_int4)
 
 __all__ = ["EinsumDense"]
 
@@ -144,31 +148,86 @@ class EinsumDense(Layer):
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
         info = self._quantization_info()
-        kernel = self.kernel
-        quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=info.kernel_reduced))
-        values, scale = quantizer(kernel, to_numpy=True)
+        kernel, zero = self.kernel, None
+        if mode == "int8":
+            quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=info.kernel_reduced))
+            values, scale = quantizer(kernel, to_numpy=True)
+            scale = info.for_output(scale, "kernel")
+        else:  # (the kernel reshaped, as Keras does, to (summed entries, other entries))
+            rows, cols = info.int4_shape(kernel.shape)
+            flat = _kops.reshape(kernel, (rows, cols))
+            block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
+            if block is not None and block != -1:
+                values, scale, zero = abs_max_quantize_grouped_with_zero_point(flat, block_size=block, to_numpy=True)
+            else:
+                values, scale = abs_max_quantize(flat, axis=0, value_range=(-8, 7), to_numpy=True)
+                scale = _kops.squeeze(scale, axis=0)
+            values = pack_int4(values, axis=-1)[0]
         self._untrack_weight(kernel)
         self.quantized_build(tuple(kernel.shape), mode, config)
         self.kernel.assign(values)
-        self.kernel_scale.assign(info.for_output(scale, "kernel"))
+        self.kernel_scale.assign(scale)
+        if zero is not None:
+            self.kernel_zero.assign(zero)
         self._weights_trainable_first()
         if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
-        if mode != "int8":
-            raise quantization_not_covered(self, mode)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4"))
         info = self._quantization_info()
-        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, AbsMaxQuantizer())
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+            config, AbsMaxQuantizer() if mode == "int8" else None)
         self.quantization_axis = tuple(info.input_reduced)
-        self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer="zeros", dtype="int8",
-                                      trainable=False)
-        self.kernel_scale = self.add_weight(name="kernel_scale", shape=info.kernel_scale_shape(kernel_shape),
-                                            initializer="ones", trainable=False)
+        if mode == "int8":
+            self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer="zeros", dtype="int8",
+                                          trainable=False)
+            self.kernel_scale = self.add_weight(name="kernel_scale", shape=info.kernel_scale_shape(kernel_shape),
+                                                initializer="ones", trainable=False)
+        else:
+            rows, cols = info.int4_shape(kernel_shape)
+            block = int4_block_size(self, config)
+            grouped = block is not None and block != -1
+            self.kernel = self.add_weight(name="kernel", shape=(rows, (cols + 1) // 2), initializer="zeros",
+                                          dtype="int8", trainable=False)
+            scale_shape = (-(-rows // block), cols) if grouped else (cols,)
+            self.kernel_scale = self.add_weight(name="kernel_scale", shape=scale_shape, initializer="ones",
+                                                trainable=False)
+            if grouped:
+                self.kernel_zero = self.add_weight(name="kernel_zero", shape=scale_shape, initializer="zeros",
+                                                   dtype="int8", trainable=False)
+                self.g_idx = self.add_weight(name="g_idx", shape=(rows,), trainable=False, dtype="float32",
+                                             initializer=lambda shape, dtype: np.arange(rows, dtype=dtype) // block)
+            self._int4_block_size = block if grouped else None
+            self._int4_columns, self.original_kernel_shape = cols, tuple(kernel_shape)
         self._is_quantized = True
+
+    def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
+        info, eq, shape, compute = self._quantization_info(), self.equation, self.original_kernel_shape, self.compute_dtype
+        unpacked = unpack_int4(self.kernel, self._int4_columns, axis=-1)
+        grouped = self._int4_block_size is not None
+        extra = (self.kernel_zero, self.g_idx) if grouped else ()
+        quantizer = self.inputs_quantizer
+
+        @_kops.custom_gradient
+        def product(x: Any, k: Any, s: Any, *zg: Any) -> tuple:
+            w = dequantize_with_sz_map(k, s, zg[0], zg[1], group_axis=0) if grouped else \
+                _kops.divide(_kops.cast(k, compute), s)
+            w = _kops.reshape(_kops.cast(w, compute), shape)
+            grad = lambda dy: (_kops.einsum(info.gradient_equation, dy, w),) + (None,) * (2 + len(zg))  # noqa: E731
+            if quantizer and not grouped:
+                xq, xs = quantizer(x, axis=self.quantization_axis)
+                return _kops.divide(_kops.cast(_kops.einsum(eq, xq, w), compute), info.for_output(xs, "input")), grad
+            return _kops.einsum(eq, x, w), grad
+
+        x = product(inputs, unpacked, *(convert_to_tensor(v) for v in (self.kernel_scale,) + extra))
+        if self.bias is not None:
+            x = x + self.bias if x.dtype == self.bias.dtype else _kops.add.__wrapped__(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
 
     def _quantization_info(self) -> "_QuantizationInfo":
         return _QuantizationInfo(self.equation, self.input_spec.ndim)
@@ -225,6 +284,11 @@ class _QuantizationInfo:
             layouts[name] = (transpose, expand, squeeze)
         self.layouts = layouts
         self.gradient_equation = f"{outs},{ws}->{ins}"
+
+    def int4_shape(self, kernel_shape: Sequence) -> tuple:
+        """(the product of the summed kernel axes, the product of the others)."""
+        rows = int(np.prod([d for i, d in enumerate(kernel_shape) if i in self.kernel_reduced]))
+        return rows, int(np.prod([d for i, d in enumerate(kernel_shape) if i not in self.kernel_reduced]))
 
     def kernel_scale_shape(self, kernel_shape: Sequence) -> list:
         transpose, expand, squeeze = self.layouts["kernel"]

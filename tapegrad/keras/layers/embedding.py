@@ -14,7 +14,7 @@ from .conv import new_weight, weight_args, weight_config
 from .. import ops as _kops
 from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
-                                  int4_policy_name, pack_int4, quantization_config_of, quantization_not_covered,
+                                  int4_policy_name, pack_int4, quantization_config_of,
                                   serialize_config, unpack_int4)
 
 __all__ = ["Embedding"]
@@ -82,7 +82,7 @@ class Embedding(Layer):
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise self._quantization_mode_error(mode)
         table, zero = self.embeddings, None
         block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
         if mode == "int4" and block is not None and block != -1:  # (groups along each row)
@@ -104,9 +104,13 @@ class Embedding(Layer):
         if self.dtype_policy.quantization_mode is None:
             self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
+    def _quantization_mode_error(self, mode: Any) -> NotImplementedError:
+        return NotImplementedError("Invalid quantization mode. Expected one of ('int8', 'int4'). "
+                                   f"Received: quantization_mode={mode}")
+
     def quantized_build(self, embeddings_shape: Any, mode: str, config: Any = None) -> None:
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise self._quantization_mode_error(mode)
         rows, cols = embeddings_shape
         self.embeddings = self.add_weight(name="embeddings", shape=(rows, cols if mode == "int8" else (cols + 1) // 2),
                                           initializer="zeros", dtype="int8", trainable=False)

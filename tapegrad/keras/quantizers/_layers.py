@@ -7,10 +7,10 @@ from typing import Any, Callable
 from .. import ops
 from ..saving import serialize_keras_object as serialize_config
 from .quantization_config import Int4QuantizationConfig, QuantizationConfig
-from .quantizers import (AbsMaxQuantizer, abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map,
+from .quantizers import (AbsMaxQuantizer, abs_max_quantize, abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map,
                          pack_int4, unpack_int4)
 
-__all__ = ["AbsMaxQuantizer", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize_grouped_with_zero_point",
+__all__ = ["AbsMaxQuantizer", "abs_max_quantize", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize_grouped_with_zero_point",
            "dequantize_with_sz_map", "int4_block_size", "int4_policy_name", "int8_product", "pack_int4",
            "quantization_config_of", "quantization_not_covered", "serialize_config", "unpack_int4"]
 
