@@ -121,6 +121,65 @@ def case_einsum_dense_int4(tf, keras):
     return out
 
 
+def _run_traced(tf, layer, x, training):
+    """``_run``'s outputs and gradients, computed in a ``tf.function`` (Keras 3.15's float8
+    gradient fails under an eager GradientTape in TensorFlow; ``fit`` traces its step too)."""
+    x = tf.constant(x)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = layer(x, training=training)
+            w = tf.reshape(tf.linspace(-1.0, 1.0, tf.size(y)), tf.shape(y))
+            loss = tf.reduce_sum(y * w)
+        return y, tape.gradient(loss, [x] + list(layer.trainable_weights))
+    y, grads = step(x)
+    return {"y": _f(y), "dx": _f(grads[0]),
+            **{"d_" + v.name: None if g is None else _f(g) for v, g in zip(layer.trainable_weights, grads[1:])}}
+
+
+def case_float8(tf, keras):
+    policy = keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", amax_history_length=4)
+    dense = keras.layers.Dense(5, activation="relu")
+    dense.build((None, 6))
+    _fill(dense, 140)
+    dense.quantize("float8")
+    out = {"dense": _run_traced(tf, dense, _x(4, 6, seed=14), False),
+           "dense_history": dense.inputs_amax_history.shape[0]}
+    small = keras.layers.Dense(3, dtype=policy)
+    small.build((None, 4))
+    _fill(small, 150)
+    out["dense_training"] = _run_traced(tf, small, _x(2, 4, seed=15) * 50, True)
+    out["weights"] = _weights(small)
+    ein = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 5), bias_axes="de", dtype=policy)
+    ein.build((2, 3, 6))
+    _fill(ein, 160)
+    out["einsum"] = _run_traced(tf, ein, _x(2, 3, 6, seed=16), False)
+    out["einsum_training"] = _run_traced(tf, ein, _x(2, 3, 6, seed=17) * 0.01, True)
+    return out
+
+
+def case_float8_fit_save(tf, keras):
+    policy = keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", amax_history_length=3)
+    model = keras.Sequential([keras.Input((2, 6)), keras.layers.Dense(4, dtype=policy),
+                              keras.layers.EinsumDense("abc,cd->abd", output_shape=(2, 3), bias_axes="d",
+                                                       dtype=policy)])
+    for i, layer in enumerate(model.layers):
+        _fill(layer, 170 + 10 * i)
+    x, y = _x(6, 2, 6, seed=18), _x(6, 2, 3, seed=19)
+    model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+    hist = model.fit(x, y, epochs=2, batch_size=2, shuffle=False, verbose=0)
+    out = {"loss": hist.history["loss"], "after": [[w.name, _f(w.numpy())] for w in model.weights],
+           "y": _f(model(x))}
+    path = os.path.join(tempfile.mkdtemp(), "f8.keras")
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    out["y_loaded"] = _f(loaded(x))
+    out["policies"] = [keras.dtype_policies.serialize(l.dtype_policy) for l in loaded.layers]
+    return out
+
+
 def case_embedding_int4(tf, keras):
     out = {}
     ids = np.array([[0, 3, 6], [2, 2, 5]], "int32")
@@ -337,4 +396,5 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_dense_int8_3d_inputs, case_einsum_dense_int8, case_einsum_dense_int8_ellipsis,
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
-         case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4, case_int4_model_save]
+         case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4,
+         case_float8, case_float8_fit_save, case_int4_model_save]

@@ -125,21 +125,36 @@ def test_the_int8_gradient_is_the_float_product_s_with_the_dequantized_kernel():
 def test_unsupported_modes_say_what_to_do():
     layer = keras.layers.Dense(2)
     layer.build((None, 3))
-    with pytest.raises(NotImplementedError, match=r"Dense.quantize\(mode='float8'\) is not implemented in "
-                                                  "tapegrad.*'int8' or 'int4'"):
-        layer.quantize("float8")
-    einsum = keras.layers.EinsumDense("ab,bc->ac", output_shape=(2,))
-    einsum.build((None, 3))
-    with pytest.raises(NotImplementedError, match="'int8' or 'int4'"):
-        einsum.quantize("float8")
+    with pytest.raises(ValueError, match="GPTQConfig"):  # (Keras's: GPTQ needs its config and data)
+        layer.quantize("gptq")
+    with pytest.raises(NotImplementedError, match="GPTQ/AWQ"):
+        keras.dtype_policies.get("gptq/4/128_from_float32")
+    with pytest.raises(NotImplementedError, match=r"Dense.quantize\(mode='awq'\) is not implemented in tapegrad"):
+        layer.quantized_build((3, 2), "awq")
     table = keras.layers.Embedding(4, 2)
     table.build()
     with pytest.raises(NotImplementedError, match=r"Expected one of \('int8', 'int4'\)"):  # (Keras's own)
         table.quantize("float8")
-    with pytest.raises(NotImplementedError, match="GPTQ/AWQ"):
-        keras.dtype_policies.get("gptq/4/128_from_float32")
     assert layer.quantization_mode is None and layer.kernel.dtype.name == "float32"
-    assert einsum.quantization_mode is None and einsum.kernel.dtype.name == "float32"
+
+
+def test_float8_scales_are_overwritten_by_their_gradients_and_listed_first():
+    policy = keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", amax_history_length=2)
+    layer = keras.layers.Dense(2, dtype=policy)
+    layer.build((None, 3))
+    names = [w.name for w in layer.weights]
+    assert names[:2] == ["inputs_scale", "inputs_amax_history"] and names[-2:] == ["kernel", "bias"]
+    x = tf.constant(np.full((1, 3), 3.0, np.float32))
+    opt = keras.optimizers.SGD(0.1)
+    with tf.GradientTape() as tape:
+        y = layer(x, training=True)
+    opt.apply_gradients(zip(tape.gradient(y, layer.trainable_weights), layer.trainable_weights))
+    np.testing.assert_array_equal(layer.inputs_amax_history.numpy(), [3.0, 0.0])  # (max|x|, then the old one)
+    assert float(layer.inputs_scale.numpy()) == 1.0  # (the history was empty: the scale is kept)
+    in_place = keras.layers.Dense(2)
+    in_place.build((None, 3))
+    in_place.quantize("float8")
+    assert [w.name for w in in_place.weights] == names and in_place.inputs_amax_history.shape == (1024,)
 
 
 def test_get_makes_a_quantizer_from_a_name_with_keywords():

@@ -19,9 +19,10 @@ from .layer import Layer
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
 from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
-                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
-                                  int4_policy_name, int8_product, pack_int4, quantization_config_of,
-                                  quantization_not_covered, unpack_int4)
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
+                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
+                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
+                                  unpack_int4)
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
@@ -79,9 +80,9 @@ class Dense(Layer):
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. "
                              f"Found None. Full input shape received: {tuple(input_shape)}")
         mode = self.quantization_mode
-        if mode is not None:
+        if mode is not None:  # (float8: its scales first, then the float kernel, as Keras builds)
             self.quantized_build((input_dim, self.units), mode, self.quantization_config)
-        else:
+        if mode not in ("int8", "int4"):
             self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
                                           initializer=self.kernel_initializer,
                                           regularizer=self.kernel_regularizer,
@@ -104,8 +105,14 @@ class Dense(Layer):
         if type_check and type(self) is not Dense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
+        if mode == "float8":
+            self.quantized_build(tuple(self.kernel.shape), mode)
+            self._float8_weights_first()
+            if self.dtype_policy.quantization_mode is None:
+                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+            return
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         kernel, zero = self.kernel, None
         block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
         if mode == "int4" and block is not None and block != -1:
@@ -127,8 +134,10 @@ class Dense(Layer):
             self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
+        if mode == "float8":
+            return float8_build(self)
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         rows, units = kernel_shape
         default = AbsMaxQuantizer() if mode == "int8" else None
         self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, default)
@@ -146,6 +155,14 @@ class Dense(Layer):
                                          initializer=lambda shape, dtype: np.arange(rows, dtype=dtype) // block)
         self._int4_block_size, self._orig_output_dim = block, units
         self._is_quantized = True
+
+    def _float8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = _kops.matmul(float8_inputs(self, inputs, self.inputs_scale, self.inputs_amax_history, training),
+                         float8_inputs(self, self.kernel, self.kernel_scale, self.kernel_amax_history, training))
+        x = float8_outputs(self, x, self.outputs_grad_scale, self.outputs_grad_amax_history)
+        if self.bias is not None:
+            x = _kops.add(x, float8_bias(self, self.bias))
+        return self.activation(x) if self.activation is not None else x
 
     def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
         unpacked = unpack_int4(self.kernel, self._orig_output_dim, axis=-1)

@@ -14,9 +14,10 @@ from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
 from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
-                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
-                                  int4_policy_name, int8_product, pack_int4, quantization_config_of,
-                                  quantization_not_covered, serialize_config, unpack_int4)
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
+                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
+                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
+                                  serialize_config, unpack_int4)
 
 __all__ = ["EinsumDense"]
 
@@ -127,9 +128,9 @@ class EinsumDense(Layer):
             self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape)
         self.input_spec = InputSpec(ndim=len(input_shape))
         mode = self.quantization_mode
-        if mode is not None:
+        if mode is not None:  # (float8: its scales first, then the float kernel, as Keras builds)
             self.quantized_build(tuple(kernel), mode, self.quantization_config)
-        else:
+        if mode not in ("int8", "int4"):
             init = axes_initializer(self.kernel_initializer, in_axes, out_axes)
             self.kernel = new_weight(self, "kernel", tuple(kernel), initializer=init)
         self.bias = None if bias is None else new_weight(self, "bias", tuple(bias))
@@ -148,8 +149,14 @@ class EinsumDense(Layer):
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
+        if mode == "float8":
+            self.quantized_build(tuple(self.kernel.shape), mode)
+            self._float8_weights_first()
+            if self.dtype_policy.quantization_mode is None:
+                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+            return
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         info = self._quantization_info()
         kernel, zero = self.kernel, None
         if mode == "int8":
@@ -177,8 +184,10 @@ class EinsumDense(Layer):
             self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
+        if mode == "float8":
+            return float8_build(self)
         if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4"))
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         info = self._quantization_info()
         self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
             config, AbsMaxQuantizer() if mode == "int8" else None)
@@ -205,6 +214,15 @@ class EinsumDense(Layer):
             self._int4_block_size = block if grouped else None
             self._int4_columns, self.original_kernel_shape = cols, tuple(kernel_shape)
         self._is_quantized = True
+
+    def _float8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = _kops.einsum(self.equation,
+                         float8_inputs(self, inputs, self.inputs_scale, self.inputs_amax_history, training),
+                         float8_inputs(self, self.kernel, self.kernel_scale, self.kernel_amax_history, training))
+        x = float8_outputs(self, x, self.outputs_grad_scale, self.outputs_grad_amax_history)
+        if self.bias is not None:
+            x = _kops.add(x, float8_bias(self, self.bias))
+        return self.activation(x) if self.activation is not None else x
 
     def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
         info, eq, shape, compute = self._quantization_info(), self.equation, self.original_kernel_shape, self.compute_dtype

@@ -457,6 +457,13 @@ class Layer(Operation, Module):
         layer's kernel is made after its bias when quantized in place, before it when built."""
         self.__dict__["_own_weights"] = _trainable_first(self.__dict__["_own_weights"])
 
+    def _float8_weights_first(self) -> None:
+        """Put a float8 layer's scales and amax histories first, where building it from its
+        policy puts them (docs/differences.md: Keras puts them last when quantizing in place)."""
+        own = self.__dict__["_own_weights"]
+        first = [v for v in own if getattr(v, "overwrite_with_gradient", False)]
+        self.__dict__["_own_weights"] = first + [v for v in own if not getattr(v, "overwrite_with_gradient", False)]
+
     def _not_implemented_error(self, attr: Any, msg: str | None = None) -> NotImplementedError:
         kind, name = ("method", attr.__name__) if callable(attr) else ("attribute", str(attr))
         return NotImplementedError(f"Layer {type(self).__name__} does not have a `{name}` {kind} "
@@ -531,6 +538,8 @@ class Layer(Operation, Module):
         with name_scope(self):  # (also when `build` is called directly)
             v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
                               autocast=autocast, aggregation=aggregation)
+        if overwrite_with_gradient:
+            v.overwrite_with_gradient = True
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._weight_regularizers.append((v, reg))

@@ -1,5 +1,6 @@
 """What the quantized layers (Dense, EinsumDense, Embedding) share: the int8 product with the
-gradient Keras 3 gives it, and the config and error helpers."""
+gradient Keras 3 gives it, float8's quantize-dequantize steps and scales, and the config and
+error helpers."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -7,11 +8,13 @@ from typing import Any, Callable
 from .. import ops
 from ..saving import serialize_keras_object as serialize_config
 from .quantization_config import Int4QuantizationConfig, QuantizationConfig
-from .quantizers import (AbsMaxQuantizer, abs_max_quantize, abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map,
-                         pack_int4, unpack_int4)
+from .quantizers import (_FLOAT8, AbsMaxQuantizer, abs_max_quantize, abs_max_quantize_grouped_with_zero_point,
+                         compute_float8_amax_history, compute_float8_scale, quantize_and_dequantize,
+                         dequantize_with_sz_map, pack_int4, through_bfloat16, unpack_int4)
 
-__all__ = ["AbsMaxQuantizer", "abs_max_quantize", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize_grouped_with_zero_point",
-           "dequantize_with_sz_map", "int4_block_size", "int4_policy_name", "int8_product", "pack_int4",
+__all__ = ["AbsMaxQuantizer", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize",
+           "abs_max_quantize_grouped_with_zero_point", "dequantize_with_sz_map", "float8_bias", "float8_build", "float8_inputs", "float8_outputs",
+           "int4_block_size", "int4_policy_name", "int8_product", "pack_int4",
            "quantization_config_of", "quantization_not_covered", "serialize_config", "unpack_int4"]
 
 
@@ -76,3 +79,56 @@ def int8_product(layer: Any, inputs: Any, kernel: Any, kernel_scale: Any, produc
         return ops.divide(ops.cast(product(x, k), compute), s), grad
 
     return quantized(inputs, ops.convert_to_tensor(kernel), ops.convert_to_tensor(kernel_scale))
+
+
+def float8_build(layer: Any) -> None:
+    """The float8 scales and amax histories of ``layer``'s inputs, kernel and output gradient
+    (float32, written by the optimizer as their gradients: ``overwrite_with_gradient``)."""
+    length = getattr(layer.dtype_policy, "amax_history_length", 1024)
+    for what in ("inputs", "kernel", "outputs_grad"):
+        setattr(layer, f"{what}_scale", layer.add_weight(
+            name=f"{what}_scale", shape=(), initializer="ones", dtype="float32", trainable=True, autocast=False,
+            overwrite_with_gradient=True))
+        setattr(layer, f"{what}_amax_history", layer.add_weight(
+            name=f"{what}_amax_history", shape=(length,), initializer="zeros", dtype="float32", trainable=True,
+            autocast=False, overwrite_with_gradient=True))
+    layer._is_quantized = True
+
+
+def float8_inputs(layer: Any, x: Any, scale: Any, history: Any, training: Any) -> Any:
+    """``x`` quantized to float8 e4m3fn by ``scale`` and dequantized; its gradient passes
+    through, and in training the "gradients" of ``scale`` and ``history`` are their new values
+    (the scale from the history's largest magnitude, the history with ``max|x|`` in front)."""
+    compute = layer.compute_dtype
+
+    @ops.custom_gradient
+    def qdq(x: Any, s: Any, h: Any) -> tuple:
+        new_s = new_h = None
+        if training:
+            new_s = compute_float8_scale(ops.max(h, axis=0), s, ops.cast(_FLOAT8["float8_e4m3fn"][2], "float32"))
+            new_h = compute_float8_amax_history(x, h)
+        return quantize_and_dequantize(x, s, "float8_e4m3fn", compute), lambda dy: (dy, new_s, new_h)
+
+    return qdq(x, ops.convert_to_tensor(scale), ops.convert_to_tensor(history))
+
+
+def float8_outputs(layer: Any, x: Any, scale: Any, history: Any) -> Any:
+    """``x`` unchanged; its gradient quantized to float8 e5m2 by ``scale`` and dequantized, the
+    "gradients" of ``scale`` and ``history`` their new values."""
+    compute = layer.compute_dtype
+
+    @ops.custom_gradient
+    def qdq(x: Any, s: Any, h: Any) -> tuple:
+        def grad(dy: Any) -> tuple:
+            new_s = compute_float8_scale(ops.max(h, axis=0), s, ops.cast(_FLOAT8["float8_e5m2"][2], "float32"))
+            return (quantize_and_dequantize(dy, s, "float8_e5m2", compute), new_s,
+                    compute_float8_amax_history(dy, h))
+        return ops.multiply(x, ops.ones((), x.dtype)), grad
+
+    return qdq(x, ops.convert_to_tensor(scale), ops.convert_to_tensor(history))
+
+
+def float8_bias(layer: Any, bias: Any) -> Any:
+    """The bias a float8 layer adds: through bfloat16 when it computes in float32 (Keras's
+    bias-add fusion)."""
+    return through_bfloat16(bias) if layer.dtype_policy.compute_dtype == "float32" else bias

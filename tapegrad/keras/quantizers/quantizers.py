@@ -171,21 +171,30 @@ def compute_float8_amax_history(x: Any, amax_history: Any) -> Any:
     return ops.scatter_update(ops.roll(amax_history, shift=-1), [[0]], ops.reshape(amax, [1]))
 
 
-def _to_float8(x: Any, dtype: str) -> Any:
-    """``x`` (already within the format's range) rounded to the nearest ``dtype`` value, ties to
-    even, as a cast to ``dtype`` and back rounds (NumPy has no float8 dtype); no gradient, as
-    TensorFlow's Cast to float8 has none."""
-    if dtype not in _FLOAT8:
-        raise ValueError(f"quantize_and_dequantize: quantized_dtype must be one of {sorted(_FLOAT8)}; "
-                         f"received {dtype!r}.")
-    mant, min_exp, _ = _FLOAT8[dtype]
-    x = ops.stop_gradient(x)
+def _rounded(x: Any, mant: int, min_exp: int) -> Any:
+    """``x`` rounded to ``mant`` bits after the leading one (ties to even), subnormal below
+    ``2**min_exp``: a cast to a narrower float format and back, in ``x``'s dtype."""
     a = ops.abs(x)
     e = ops.floor(ops.log2(ops.maximum(a, 2.0 ** min_exp)))
     e = ops.where(ops.less(a, ops.power(2.0, e)), e - 1, e)  # (log2's rounding near a power of two)
     e = ops.maximum(e, float(min_exp))  # (subnormals share the smallest exponent's step)
     step = ops.power(2.0, e - mant)
     return ops.multiply(ops.round(ops.divide(x, step)), step)
+
+
+def _to_float8(x: Any, dtype: str) -> Any:
+    """``x`` (already within the format's range) rounded to the nearest ``dtype`` value, as a
+    cast to ``dtype`` and back rounds (NumPy has no float8 dtype); no gradient, as TensorFlow's
+    Cast to float8 has none."""
+    mant, min_exp, _ = _FLOAT8[dtype]
+    return _rounded(ops.stop_gradient(x), mant, min_exp)
+
+
+@ops.custom_gradient
+def through_bfloat16(x: Any) -> Any:
+    """float32 ``x`` cast to bfloat16 and back (NumPy has no bfloat16); the gradient is cast so
+    too, as TensorFlow's two Casts pass it."""
+    return _rounded(x, 7, -126), lambda dy: _rounded(dy, 7, -126)
 
 
 def quantize_and_dequantize(inputs: Any, scale: Any, quantized_dtype: str, compute_dtype: str) -> Any:
