@@ -398,3 +398,18 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
          case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4,
          case_float8, case_float8_fit_save, case_int4_model_save]
+
+
+def h5_model(keras):
+    """A model with an int8 Embedding, an int8 and an int4 Dense and a float8 EinsumDense, for a
+    weights file Keras writes (tools/record_keras_quantize.py) and tapegrad reads."""
+    model = keras.Sequential([keras.Input((3,), dtype="int32"), keras.layers.Embedding(9, 4), keras.layers.Flatten(),
+                              keras.layers.Dense(6), keras.layers.Dense(5),
+                              keras.layers.EinsumDense("ab,bc->ac", output_shape=(2,), bias_axes="c")])
+    for i, layer in enumerate(model.layers):
+        if layer.weights:
+            _fill(layer, 200 + 10 * i)
+    for layer, mode in zip(model.layers, ("int8", None, "int8", "int4", "float8")):
+        if mode:
+            layer.quantize(mode)
+    return model

@@ -163,3 +163,15 @@ def test_get_makes_a_quantizer_from_a_name_with_keywords():
     assert keras.quantizers.get(None) is None
     with pytest.raises(ValueError, match="Could not interpret quantizer identifier"):
         keras.quantizers.get(3)
+
+
+def test_a_weights_file_keras_wrote_for_quantized_layers_loads():
+    with open(os.path.join(HERE, "fixtures", "keras_quantize_h5.json"), encoding="utf-8") as fh:
+        want = json.load(fh)
+    pytest.importorskip("h5py")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        model = cases.h5_model(keras)
+    model.load_weights(os.path.join(HERE, "fixtures", "keras_quantize.weights.h5"))
+    assert_close(model(np.array(want["ids"], np.int32)).numpy(), np.array(want["y"], np.float32),
+                 err_msg="outputs after loading Keras's weights file")

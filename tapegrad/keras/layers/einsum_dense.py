@@ -17,7 +17,7 @@ from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, Quant
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
                                   float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
                                   int8_product, pack_int4, quantization_config_of, quantization_not_covered,
-                                  serialize_config, unpack_int4)
+                                  saved_variables, serialize_config, unpack_int4)
 
 __all__ = ["EinsumDense"]
 
@@ -144,6 +144,9 @@ class EinsumDense(Layer):
 
     # -- quantization (Keras 3's EinsumDense.quantize: int8 kernel per output entry, inputs
     # quantized over the axes the equation sums)
+
+    def _saved_variables(self) -> list | None:  # (weights files: Keras's order for a quantized layer)
+        return saved_variables(self)
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         if type_check and type(self) is not EinsumDense:

@@ -14,7 +14,7 @@ from .conv import new_weight, weight_args, weight_config
 from .. import ops as _kops
 from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
-                                  int4_policy_name, pack_int4, quantization_config_of,
+                                  int4_policy_name, pack_int4, quantization_config_of, saved_variables,
                                   serialize_config, unpack_int4)
 
 __all__ = ["Embedding"]
@@ -76,6 +76,9 @@ class Embedding(Layer):
         return self.embeddings
 
     # -- quantization (Keras 3's Embedding.quantize: an int8 table with one scale per row)
+
+    def _saved_variables(self) -> list | None:  # (weights files: Keras's order for a quantized layer)
+        return saved_variables(self)
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         if type_check and type(self) is not Embedding:

@@ -15,7 +15,7 @@ from .quantizers import (_FLOAT8, AbsMaxQuantizer, abs_max_quantize, abs_max_qua
 __all__ = ["AbsMaxQuantizer", "Int4QuantizationConfig", "QuantizationConfig", "abs_max_quantize",
            "abs_max_quantize_grouped_with_zero_point", "dequantize_with_sz_map", "float8_bias", "float8_build", "float8_inputs", "float8_outputs",
            "int4_block_size", "int4_policy_name", "int8_product", "pack_int4",
-           "quantization_config_of", "quantization_not_covered", "serialize_config", "unpack_int4"]
+           "quantization_config_of", "quantization_not_covered", "saved_variables", "serialize_config", "unpack_int4"]
 
 
 def quantization_config_of(value: Any) -> Any:
@@ -132,3 +132,21 @@ def float8_bias(layer: Any, bias: Any) -> Any:
     """The bias a float8 layer adds: through bfloat16 when it computes in float32 (Keras's
     bias-add fusion)."""
     return through_bfloat16(bias) if layer.dtype_policy.compute_dtype == "float32" else bias
+
+
+_SAVED = {"int8": ("kernel", "bias", "kernel_scale"),
+          "int4": ("kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"),
+          "float8": ("kernel", "bias", "inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_amax_history",
+                     "outputs_grad_scale", "outputs_grad_amax_history")}
+_SAVED_EMBEDDING = {"int8": ("embeddings", "embeddings_scale"),
+                    "int4": ("embeddings", "embeddings_scale", "embeddings_zero", "g_idx")}
+
+
+def saved_variables(layer: Any) -> list | None:
+    """A quantized layer's variables in the order Keras's ``save_own_variables`` writes them
+    (its ``variable_serialization_spec``), for weights files; ``None`` when not quantized."""
+    mode = layer.quantization_mode
+    if mode is None:
+        return None
+    names = (_SAVED_EMBEDDING if hasattr(layer, "embeddings_scale") else _SAVED)[mode]
+    return [v for v in (getattr(layer, n, None) for n in names) if v is not None]
