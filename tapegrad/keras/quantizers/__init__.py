@@ -9,7 +9,7 @@ int32 sums and rescale (Keras 3's ``Layer.quantize``, ``Model.quantize``).
 >>> from tapegrad import keras
 >>> q, scale = keras.quantizers.abs_max_quantize(np.array([1.0, -0.5], "float32"), axis=-1)
 >>> q.numpy(), keras.quantizers.get("AbsMaxQuantizer").value_range
-(array([127, -64], dtype=int8), (-127, 127))
+(array([127, -63], dtype=int8), (-127, 127))
 """
 from __future__ import annotations
 
