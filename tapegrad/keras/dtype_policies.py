@@ -69,7 +69,12 @@ class QuantizedDTypePolicy(DTypePolicy):
 
 class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
     """The ``"float8_from_<source>"`` policy, with the length of the amax history that float8
-    training scales with (1024 by default)."""
+    training scales with (1024 by default).
+
+    >>> from tapegrad import keras
+    >>> keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", amax_history_length=16).get_config()
+    {'mode': 'float8', 'source_name': 'float32', 'amax_history_length': 16}
+    """
 
     default_amax_history_length = 1024
 
@@ -90,7 +95,13 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
 class Int4DTypePolicy(QuantizedDTypePolicy):
     """The ``"int4/<block_size>_from_<source>"`` policy: int4 with ``block_size`` rows of the kernel
-    per scale (-1: one scale per output channel)."""
+    per scale (-1: one scale per output channel).
+
+    >>> from tapegrad import keras
+    >>> policy = keras.dtype_policies.get("int4/64_from_float32")
+    >>> type(policy).__name__, policy.block_size, policy.quantization_mode
+    ('Int4DTypePolicy', 64, 'int4')
+    """
 
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         parts = mode.split("/")

@@ -405,7 +405,16 @@ class Layer(Operation, Module):
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         """Quantize the layer's weights in ``mode`` (``"int8"``, ``"int4"``, ``"float8"``), or as
-        ``config`` (a ``keras.quantizers.QuantizationConfig``) says; the layer must be built."""
+        ``config`` (a ``keras.quantizers.QuantizationConfig``) says; the layer must be built.
+        Dense, EinsumDense and Embedding implement it; other layers raise NotImplementedError.
+
+        >>> from tapegrad import keras
+        >>> layer = keras.layers.Dense(2)
+        >>> layer.build((None, 3))
+        >>> layer.quantize("int8")
+        >>> layer.quantization_mode, [w.name for w in layer.weights]
+        ('int8', ['bias', 'kernel', 'kernel_scale'])
+        """
         raise self._not_implemented_error(self.quantize)
 
     def quantized_build(self, input_shape: Any, mode: str) -> None:

@@ -13,7 +13,12 @@ __all__ = ["QuantizationConfig", "Int8QuantizationConfig", "Int4QuantizationConf
 
 class QuantizationConfig:
     """The base of the configs: a ``weight_quantizer`` and an ``activation_quantizer`` (``None``
-    for the layer's default, and for no activation quantization respectively)."""
+    for the layer's default, and for no activation quantization respectively).
+
+    >>> from tapegrad import keras
+    >>> isinstance(keras.quantizers.Int8QuantizationConfig(), keras.quantizers.QuantizationConfig)
+    True
+    """
 
     def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = None) -> None:
         self.weight_quantizer = weight_quantizer
@@ -67,7 +72,13 @@ class Int8QuantizationConfig(QuantizationConfig):
 
 class Int4QuantizationConfig(QuantizationConfig):
     """int4 weights: per ``block_size`` rows of the kernel with a zero point (128 by default), or
-    per output channel (``block_size=None`` or -1); no activation quantization by default."""
+    per output channel (``block_size=None`` or -1); no activation quantization by default.
+
+    >>> from tapegrad import keras
+    >>> config = keras.quantizers.Int4QuantizationConfig(block_size=32)
+    >>> config.mode, config.block_size, config.activation_quantizer
+    ('int4', 32, None)
+    """
 
     def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default",
                  block_size: int | None = 128) -> None:
@@ -105,7 +116,12 @@ class Int4QuantizationConfig(QuantizationConfig):
 
 
 class Float8QuantizationConfig(QuantizationConfig):
-    """float8 training (no quantizers of the user's)."""
+    """float8 training (no quantizers of the user's).
+
+    >>> from tapegrad import keras
+    >>> keras.quantizers.Float8QuantizationConfig().mode
+    'float8'
+    """
 
     def __init__(self) -> None:
         super().__init__(None, None)
@@ -129,7 +145,11 @@ def _validate_mode(mode: Any) -> None:
 
 def validate_and_resolve_config(mode: Any, config: Any) -> QuantizationConfig:
     """The config ``quantize(mode, config)`` runs with: the mode's default config when ``config``
-    is None, ``config`` checked against ``mode`` otherwise."""
+    is None, ``config`` checked against ``mode`` otherwise.
+
+    >>> type(validate_and_resolve_config("int4", None)).__name__
+    'Int4QuantizationConfig'
+    """
     if isinstance(config, str):
         mode, config = config, None
     _validate_mode(mode)

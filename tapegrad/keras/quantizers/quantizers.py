@@ -19,7 +19,12 @@ _FLOAT8 = {"float8_e4m3fn": (3, -6, 448.0), "float8_e5m2": (2, -14, 57344.0)}
 
 class Quantizer:
     """The base class of quantizers: ``quantizer(x)`` returns the quantized ``x`` (and, for the
-    abs-max quantizer, its scale); ``output_dtype`` names the quantized dtype."""
+    abs-max quantizer, its scale); ``output_dtype`` names the quantized dtype.
+
+    >>> from tapegrad import keras
+    >>> keras.quantizers.Quantizer().output_dtype
+    'int8'
+    """
 
     def __init__(self, output_dtype: str = "int8") -> None:
         self.output_dtype = output_dtype
@@ -157,7 +162,12 @@ class AbsMaxQuantizer(Quantizer):
 
 def compute_float8_scale(amax: Any, scale: Any, dtype_max: Any, margin: int = 0) -> Any:
     """The new float8 scale from the largest magnitude seen (``amax``): ``amax / dtype_max *
-    2**margin``, or the old ``scale`` when ``amax`` is 0 or not finite."""
+    2**margin``, or the old ``scale`` when ``amax`` is 0 or not finite.
+
+    >>> from tapegrad import keras
+    >>> float(keras.quantizers.compute_float8_scale(896.0, 1.0, 448.0))
+    2.0
+    """
     old = ops.reciprocal(scale)
     sf = ops.divide(ops.divide(dtype_max, amax), 2 ** margin)
     sf = ops.where(ops.greater(amax, 0.0), sf, old)
@@ -166,7 +176,12 @@ def compute_float8_scale(amax: Any, scale: Any, dtype_max: Any, margin: int = 0)
 
 
 def compute_float8_amax_history(x: Any, amax_history: Any) -> Any:
-    """``amax_history`` rolled by one, with ``max(|x|)`` in front."""
+    """``amax_history`` rolled by one, with ``max(|x|)`` in front.
+
+    >>> from tapegrad import keras
+    >>> keras.quantizers.compute_float8_amax_history([1.0, -5.0], keras.ops.array([1.0, 2.0, 3.0])).numpy()
+    array([5., 3., 1.], dtype=float32)
+    """
     amax = ops.cast(ops.max(ops.abs(x)), amax_history.dtype)
     return ops.scatter_update(ops.roll(amax_history, shift=-1), [[0]], ops.reshape(amax, [1]))
 
@@ -244,7 +259,7 @@ def pack_int4(arr: Any, axis: int = 0, dtype: str = "int8") -> tuple:
 
 def unpack_int4(packed: Any, orig_len: int, axis: int = 0, dtype: str = "int8") -> Any:
     """The int8 tensor (values in ``[-8, 7]``, or ``[0, 15]`` for ``dtype="uint8"``) that
-    :func:`pack_int4` packed along ``axis``, without its padding."""
+    :func:`pack_int4` packed along ``axis``, without its padding (an example at :func:`pack_int4`)."""
     if dtype not in ("int8", "uint8"):
         raise ValueError(f"Expected dtype to be 'int8' or 'uint8', but got '{dtype}'.")
     packed = ops.convert_to_tensor(packed)
