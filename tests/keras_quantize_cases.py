@@ -247,6 +247,23 @@ def case_einsum_dense_int8(tf, keras):
     return out
 
 
+def case_int8_large_sums(tf, keras):
+    """int8 sums past 2**24, where float32 would round: Keras's int8 matmuls and einsums sum in
+    int32."""
+    rs = np.random.RandomState(21)
+    x = rs.uniform(0.5, 1.0, (1, 2, 3000)).astype("float32")
+    dense = keras.layers.Dense(2)
+    dense.build((None, 2, 3000))
+    ein = keras.layers.EinsumDense("abc,cd->abd", output_shape=(2, 2))
+    ein.build((None, 2, 3000))
+    kernel = rs.uniform(0.5, 1.0, (3000, 2)).astype("float32")
+    dense.set_weights([kernel, np.zeros(2, "float32")])
+    ein.set_weights([kernel])
+    dense.quantize("int8")
+    ein.quantize("int8")
+    return {"dense": _f(dense(x)), "einsum": _f(ein(x))}
+
+
 def case_einsum_dense_int8_weights_only(tf, keras):
     layer = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 5), bias_axes="de")
     layer.build((2, 3, 6))
@@ -393,7 +410,7 @@ def case_quantizers(tf, keras):
 
 
 CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_quantizers,
-         case_dense_int8_3d_inputs, case_einsum_dense_int8, case_einsum_dense_int8_ellipsis,
+         case_dense_int8_3d_inputs, case_int8_large_sums, case_einsum_dense_int8, case_einsum_dense_int8_ellipsis,
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
          case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4,

@@ -175,3 +175,13 @@ def test_a_weights_file_keras_wrote_for_quantized_layers_loads():
     model.load_weights(os.path.join(HERE, "fixtures", "keras_quantize.weights.h5"))
     assert_close(model(np.array(want["ids"], np.int32)).numpy(), np.array(want["y"], np.float32),
                  err_msg="outputs after loading Keras's weights file")
+
+
+def test_int8_einsums_keras_runs_as_matmuls_sum_exactly():
+    a = np.full((1, 2, 5000), 127, np.int8)
+    b = np.full((5000, 3), 127, np.int8)
+    want = 127 * 127 * 5000  # (past 2**24: float32 sums would round it)
+    for eq in ("abc,cd->abd", "xyz,zw->xyw"):
+        got = keras.ops.einsum(eq, a, b)
+        assert got.dtype == tf.int32 and np.all(got.numpy() == want)
+    assert np.all(keras.ops.matmul(a[0], b).numpy() == want)
