@@ -368,6 +368,23 @@ def case_built_from_policy(tf, keras):
             "set_later_policy": set_later.dtype_policy.name}
 
 
+def case_fake_quant(tf, keras):
+    q = keras.quantizers
+    x = np.array([[-3.0, -0.51, -0.2, 0.0, 0.33, 0.7, 1.49, 2.5], [-0.6, 0.05, 0.125, 0.4, 0.99, 1.0, 1.2, -0.1]],
+                 "float32")
+    out = {}
+    for name, lo, hi, kw in (("tensor", -0.5, 1.5, {}), ("narrow4", -0.37, 1.1, {"num_bits": 4, "narrow_range": True}),
+                             ("channel", [-0.5, -0.2], [1.0, 1.3], {"axis": 0})):
+        xt, lo_t, hi_t = tf.constant(x), tf.constant(lo, "float32"), tf.constant(hi, "float32")
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([xt, lo_t, hi_t])
+            y = q.fake_quant_with_min_max_vars(xt, lo_t, hi_t, **kw)
+            loss = tf.reduce_sum(y * tf.constant(np.arange(16, dtype="float32").reshape(2, 8)))
+        out[name] = {"y": _f(y), "dx": _f(tape.gradient(loss, xt)), "dmin": _f(tape.gradient(loss, lo_t)),
+                     "dmax": _f(tape.gradient(loss, hi_t))}
+    return out
+
+
 def case_quantizers(tf, keras):
     q = keras.quantizers
     x = _x(3, 4, seed=11)
@@ -414,7 +431,7 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
          case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4,
-         case_float8, case_float8_fit_save, case_int4_model_save]
+         case_float8, case_float8_fit_save, case_fake_quant, case_int4_model_save]
 
 
 def h5_model(keras):

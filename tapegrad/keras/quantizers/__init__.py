@@ -21,12 +21,12 @@ from ..saving import deserialize_keras_object, serialize_keras_object
 from .quantization_config import (Float8QuantizationConfig, Int4QuantizationConfig, Int8QuantizationConfig,
                                   QuantizationConfig)
 from .quantizers import (AbsMaxQuantizer, Quantizer, abs_max_quantize, abs_max_quantize_grouped_with_zero_point,
-                         compute_float8_amax_history, compute_float8_scale, pack_int4,
+                         compute_float8_amax_history, compute_float8_scale, fake_quant_with_min_max_vars, pack_int4,
                          quantize_and_dequantize, unpack_int4)
 
 __all__ = ["AbsMaxQuantizer", "Float8QuantizationConfig", "Int4QuantizationConfig", "Int8QuantizationConfig",
            "QuantizationConfig", "Quantizer", "abs_max_quantize", "abs_max_quantize_grouped_with_zero_point",
-           "compute_float8_amax_history",
+           "compute_float8_amax_history", "fake_quant_with_min_max_vars",
            "compute_float8_scale", "deserialize", "get", "pack_int4", "quantize_and_dequantize", "serialize",
            "unpack_int4"]
 

@@ -10,7 +10,7 @@ from .. import backend
 from .. import ops
 
 __all__ = ["Quantizer", "AbsMaxQuantizer", "abs_max_quantize", "abs_max_quantize_grouped_with_zero_point",
-           "dequantize_with_sz_map", "compute_float8_scale",
+           "dequantize_with_sz_map", "fake_quant_with_min_max_vars", "compute_float8_scale",
            "compute_float8_amax_history", "quantize_and_dequantize", "pack_int4", "unpack_int4"]
 
 # float8 formats: (mantissa bits, smallest normal exponent, largest finite value)
@@ -158,6 +158,56 @@ class AbsMaxQuantizer(Quantizer):
         if self.axis is not None:
             config["axis"] = self.axis
         return config
+
+
+def fake_quant_with_min_max_vars(inputs: Any, min_vals: Any, max_vals: Any, num_bits: int = 8,
+                                 narrow_range: bool = False, axis: int | None = None) -> Any:
+    """``inputs`` clamped to ``[min_vals, max_vals]`` (nudged so that 0 is a level), quantized to
+    ``num_bits`` (levels ``1 .. 2**num_bits - 1`` with ``narrow_range``) and dequantized, per
+    tensor, or per channel along ``axis``; as TensorFlow's
+    ``tf.quantization.fake_quant_with_min_max_vars(_per_channel)``, which Keras calls. The
+    gradient passes to the inputs inside the range; the ones below (above) it go to ``min_vals``
+    (``max_vals``), so the range trains.
+
+    >>> from tapegrad import keras
+    >>> keras.quantizers.fake_quant_with_min_max_vars([-1.0, 0.1, 0.5, 2.0], -0.5, 1.0, num_bits=4).numpy().tolist()
+    [-0.5, 0.10000000149011612, 0.5, 1.0]
+    """
+    num_bits = int(num_bits)
+    if not 2 <= num_bits <= 16:
+        raise ValueError(f"fake_quant_with_min_max_vars: num_bits must be between 2 and 16; received {num_bits}.")
+    x = ops.convert_to_tensor(inputs)
+    dtype = backend.standardize_dtype(x.dtype)
+    rank = len(x.shape)
+    if axis is not None:
+        axis = axis + rank if axis < 0 else axis
+        x = ops.swapaxes(x, axis, rank - 1)
+    low, high = ops.cast(min_vals, "float32"), ops.cast(max_vals, "float32")
+    if axis is None:
+        low, high = ops.reshape(low, ()), ops.reshape(high, ())
+    qmin, qmax = float(1 if narrow_range else 0), float((1 << num_bits) - 1)
+
+    @ops.custom_gradient
+    def fake_quant(x: Any, low: Any, high: Any) -> tuple:
+        scale = ops.divide(ops.subtract(high, low), qmax - qmin)
+        zero = ops.subtract(qmin, ops.divide(low, scale))
+        rounded = ops.multiply(ops.sign(zero), ops.floor(ops.add(ops.abs(zero), 0.5)))  # (std::round)
+        zero = ops.where(ops.less(zero, qmin), qmin, ops.where(ops.greater(zero, qmax), qmax, rounded))
+        nudged_min, nudged_max = ops.multiply(qmin - zero, scale), ops.multiply(qmax - zero, scale)
+        shifted = ops.subtract(ops.clip(x, nudged_min, nudged_max), nudged_min)
+        out = ops.add(ops.multiply(ops.floor(ops.add(ops.divide(shifted, scale), 0.5)), scale), nudged_min)
+
+        def grad(dy: Any) -> tuple:
+            zero_dy = ops.zeros_like(dy)
+            inside = ops.logical_and(ops.greater_equal(x, nudged_min), ops.less_equal(x, nudged_max))
+            over = list(range(rank - 1)) if axis is not None else None
+            d_low = ops.sum(ops.where(ops.less(x, nudged_min), dy, zero_dy), axis=over)
+            d_high = ops.sum(ops.where(ops.greater(x, nudged_max), dy, zero_dy), axis=over)
+            return ops.where(inside, dy, zero_dy), d_low, d_high
+        return out, grad
+
+    out = ops.cast(fake_quant(ops.cast(x, "float32"), low, high), dtype)
+    return out if axis is None else ops.swapaxes(out, axis, rank - 1)
 
 
 def compute_float8_scale(amax: Any, scale: Any, dtype_max: Any, margin: int = 0) -> Any:
