@@ -170,8 +170,8 @@ def fake_quant_with_min_max_vars(inputs: Any, min_vals: Any, max_vals: Any, num_
     (``max_vals``), so the range trains.
 
     >>> from tapegrad import keras
-    >>> keras.quantizers.fake_quant_with_min_max_vars([-1.0, 0.1, 0.5, 2.0], -0.5, 1.0, num_bits=4).numpy().tolist()
-    [-0.5, 0.10000000149011612, 0.5, 1.0]
+    >>> keras.quantizers.fake_quant_with_min_max_vars([-1.0, 0.12, 0.5, 2.0], -0.5, 1.0, num_bits=4).numpy().round(4)
+    array([-0.5, 0.1, 0.5, 1. ], dtype=float32)
     """
     num_bits = int(num_bits)
     if not 2 <= num_bits <= 16:
