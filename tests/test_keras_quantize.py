@@ -185,3 +185,43 @@ def test_int8_einsums_keras_runs_as_matmuls_sum_exactly():
         got = keras.ops.einsum(eq, a, b)
         assert got.dtype == tf.int32 and np.all(got.numpy() == want)
     assert np.all(keras.ops.matmul(a[0], b).numpy() == want)
+
+
+def test_a_layer_of_your_own_quantizes_through_keras_s_hooks():
+    class Scale(keras.layers.Layer):  # (Keras's pattern: quantize, quantized_build, _int8_call)
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+
+        def call(self, x):
+            return x * self.w
+
+        def quantize(self, mode=None, type_check=True, config=None):
+            values, scale = keras.quantizers.abs_max_quantize(self.w, axis=0, to_numpy=True)
+            shape = self.w.shape
+            del self.w
+            self.quantized_build(shape, mode)
+            self.w.assign(values)
+            self.w_scale.assign(scale)
+            self.dtype_policy = f"{mode}_from_float32"
+
+        def quantized_build(self, input_shape, mode):
+            self.w = self.add_weight(shape=input_shape, initializer="zeros", dtype="int8", trainable=False,
+                                     name="w")
+            self.w_scale = self.add_weight(shape=(1,), initializer="ones", trainable=False, name="w_scale")
+            self._is_quantized = True
+
+        def _int8_call(self, x):
+            return x * (keras.ops.cast(self.w, "float32") / self.w_scale)
+
+    layer = Scale()
+    x = np.array([[1.0, -2.0]], np.float32)
+    layer(x)
+    layer.w.assign([0.5, 1.0])
+    with pytest.raises(ValueError, match="Invalid quantization mode"):
+        layer.quantize("int7")
+    layer.quantize("int8")
+    assert layer.quantization_mode == "int8" and [w.name for w in layer.weights] == ["w", "w_scale"]
+    assert layer.w.dtype.name == "int8"
+    np.testing.assert_allclose(layer(x).numpy(), [[0.5, -2.0]], rtol=1e-2)
+    with pytest.raises(ValueError, match="already quantized"):
+        layer.quantize("int8")

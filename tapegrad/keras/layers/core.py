@@ -126,7 +126,7 @@ class Dense(Layer):
             scale = _kops.squeeze(scale, axis=0)
         if mode == "int4":  # (two int4 values a byte, along the output axis)
             values = pack_int4(values, axis=-1)[0]
-        self._untrack_weight(kernel)
+        del self.kernel
         self.quantized_build(tuple(kernel.shape), mode, config)
         self.kernel.assign(values)
         self.kernel_scale.assign(scale)

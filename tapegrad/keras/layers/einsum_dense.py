@@ -176,7 +176,7 @@ class EinsumDense(Layer):
                 values, scale = abs_max_quantize(flat, axis=0, value_range=(-8, 7), to_numpy=True)
                 scale = _kops.squeeze(scale, axis=0)
             values = pack_int4(values, axis=-1)[0]
-        self._untrack_weight(kernel)
+        del self.kernel
         self.quantized_build(tuple(kernel.shape), mode, config)
         self.kernel.assign(values)
         self.kernel_scale.assign(scale)

@@ -98,7 +98,7 @@ class Embedding(Layer):
             scale = _kops.squeeze(scale, axis=-1)
         if mode == "int4":
             values = pack_int4(values, axis=-1)[0]
-        self._untrack_weight(table)
+        del self.embeddings
         self.quantized_build(tuple(table.shape), mode, config)
         self.embeddings.assign(values)
         self.embeddings_scale.assign(scale)

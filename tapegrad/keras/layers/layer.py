@@ -455,8 +455,14 @@ class Layer(Operation, Module):
     def _float8_call(self, *args: Any, **kwargs: Any) -> Any:
         raise self._not_implemented_error(self._float8_call)
 
+    def __delattr__(self, name: str) -> None:
+        value = self.__dict__.get(name)
+        super().__delattr__(name)
+        if isinstance(value, KerasVariable):  # (as Keras 3: `del self.kernel` drops the weight)
+            self._untrack_weight(value)
+
     def _untrack_weight(self, v: Any) -> None:
-        """Stop tracking the weight ``v`` (Keras's ``del self._kernel`` before a quantized build)."""
+        """Stop tracking the weight ``v`` (``del self.kernel``, as before a quantized build)."""
         d = self.__dict__
         d["_own_weights"] = [w for w in d["_own_weights"] if w is not v]
         d["_weight_regularizers"] = [(w, r) for w, r in d["_weight_regularizers"] if w is not v]
