@@ -390,9 +390,6 @@ class Layer(Operation, Module):
             _MIXED[0] = True
             KerasVariable._read = _autocast_read
         if policy.quantization_mode is not None and self.built and not d.get("_is_quantized"):
-            if policy.quantization_mode == "gptq":
-                raise ValueError(f"Implicitly enabling GPTQ quantization by setting `dtype_policy` to '{value}' "
-                                 "is not supported. GPTQ requires a calibration dataset and a `GPTQConfig` object.")
             self.quantize(policy.quantization_mode)
 
     # -- quantization (Keras 3's hooks; Dense, EinsumDense and Embedding implement them) ---------
