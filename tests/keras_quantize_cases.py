@@ -180,6 +180,24 @@ def case_float8_fit_save(tf, keras):
     return out
 
 
+def case_mixed_float16(tf, keras):
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        out = {}
+        for mode in ("int4", "float8"):
+            layer = keras.layers.Dense(4)
+            layer.build((None, 6))
+            _fill(layer, 190)
+            layer.quantize(mode)
+            y = layer(tf.constant(_x(3, 6, seed=23)))
+            out[mode] = {"y": _f(tf.cast(y, "float32")), "dtype": str(np.dtype(y.dtype.name)),
+                         "policy": layer.dtype_policy.name,  # (float8 in place: weights in another order)
+                         "weights": sorted(_weights(layer))}
+        return out
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+
+
 def case_embedding_int4(tf, keras):
     out = {}
     ids = np.array([[0, 3, 6], [2, 2, 5]], "int32")
@@ -431,7 +449,7 @@ CASES = [case_dense_int8, case_dense_int8_weights_only, case_dense_int8_custom_q
          case_einsum_dense_int8_weights_only,
          case_embedding_int8, case_model_quantize_fit_save, case_filters_and_errors, case_built_from_policy,
          case_quantizers, case_dense_int4, case_einsum_dense_int4, case_embedding_int4,
-         case_float8, case_float8_fit_save, case_fake_quant, case_int4_model_save]
+         case_float8, case_float8_fit_save, case_fake_quant, case_mixed_float16, case_int4_model_save]
 
 
 def h5_model(keras):
