@@ -79,7 +79,8 @@ ARGUED_CIRCLES = [
     # which save and serialize themselves through them (docs/contributing.md, "Imports that go up")
     ["keras/_distributed", "keras/_h5", "keras/_variables", "keras/constraints", "keras/export/__init__",
      "keras/initializers", "keras/layers/input_layer", "keras/layers/layer", "keras/models/functional",
-     "keras/models/model", "keras/optimizers", "keras/regularizers", "keras/saving",
+     "keras/models/model", "keras/optimizers", "keras/quantizers/quantization_config", "keras/regularizers",
+     "keras/saving",
      "keras/trainers/data_adapter", "keras/trainers/trainer", "keras/utils"],
     # Keras 3: a KerasTensor's operators make keras.ops operations, which take KerasTensors
     ["keras/_keras_tensor", "keras/layers/operation", "keras/ops"],

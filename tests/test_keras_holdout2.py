@@ -87,7 +87,7 @@ def test_every_namespace_serializes_through_keras_saving_with_custom_objects():
 
 def test_keras_3_15_constructor_arguments():
     # Keras 3.15: the variance-scaling presets take input_axes/output_axes (in their config);
-    # Dense and EinsumDense take quantization_config (None: tapegrad does not quantize).
+    # Dense and EinsumDense take quantization_config (a config, or a saved config's dict).
     init = keras.initializers.GlorotUniform(seed=3, input_axes=[0, 1], output_axes=[2])
     assert init.get_config() == {"seed": 3, "input_axes": [0, 1], "output_axes": [2]}
     w = init((2, 3, 4)).numpy()
@@ -95,8 +95,10 @@ def test_keras_3_15_constructor_arguments():
     assert np.all(np.abs(w) <= limit) and np.abs(w).max() > limit / 2
     assert keras.initializers.HeNormal().get_config() == {"seed": None, "input_axes": None, "output_axes": None}
     assert keras.layers.Dense(2, quantization_config=None).units == 2
-    with pytest.raises(NotImplementedError, match="quantization"):
+    with pytest.raises(ValueError, match="quantization_config"):
         keras.layers.Dense(2, quantization_config={"mode": "int8"})
+    config = keras.quantizers.Int8QuantizationConfig(activation_quantizer=None)
+    assert keras.layers.Dense(2, quantization_config=config).quantization_config is config
 
 
 def test_l1_holds_its_factor_in_floatx_as_keras():

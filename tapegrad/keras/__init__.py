@@ -45,6 +45,8 @@ _LAZY = {
     "regularizers": (".regularizers", None), "utils": (".utils", None),
     "saving": (".saving", None), "export": (".export", None),
     "datasets": (".datasets", None), "mixed_precision": (".mixed_precision", None),
+    "dtype_policies": (".dtype_policies", None), "quantizers": (".quantizers", None),
+    "DTypePolicy": (".mixed_precision", "DTypePolicy"), "Quantizer": (".quantizers", "Quantizer"),
 }
 
 if _typing.TYPE_CHECKING:

@@ -62,6 +62,9 @@ def _own_variables(obj: Any) -> list:
     own = getattr(obj, "_own_variables", None)
     if own is None:
         return []
+    saved = getattr(obj, "_saved_variables", None)  # (a quantized layer's own order, as Keras's)
+    if saved is not None and saved() is not None:
+        return saved()
     vs = own()
     return [v for v in vs if v.trainable] + [v for v in vs if not v.trainable]
 

@@ -256,6 +256,7 @@ class KerasVariable(Variable):
         self._path = "/".join(_scope_names() + [name])
 
     _autocast = True  # (read in the compute dtype inside a mixed-precision layer's call)
+    overwrite_with_gradient = False  # (True: an optimizer assigns the gradient itself, float8's scales)
     _adds_by_assign = True  # (Keras 3's assign_add is assign(self + value): a tf.distribute
     # replica combines the sums of a variable aggregated by SUM or MEAN, distribute/_replica.py)
 

@@ -355,6 +355,20 @@ def tensordot(x1: Any, x2: Any, axes: Any = 2) -> Tensor:
     return _t(_la.tensordot(a, b, axes), out)
 
 
+# the int8 einsums Keras's TensorFlow backend runs as int8 matmuls with exact int32 sums (the
+# others it computes in floatx, as tapegrad does), by their subscripts with letters renamed a, b, ...
+_EXACT_INT8 = frozenset({
+    "a,b->ab", "ab,b->a", "ab,bc->ac", "ab,cb->ac", "abc,cd->abd", "abc,dc->abd", "abcd,abde->abce",
+    "abcd,abed->abce", "abcd,acbe->adbe", "abcd,adbe->acbe", "abcd,aecd->acbe", "abcd,aecd->aceb",
+    "abc,cde->abde", "abc,dce->abde", "abc,dec->abde", "abcd,cde->abe", "abcd,ced->abe", "abcd,ecd->abe",
+    "abcde,aebf->adbcf", "abcde,afce->acdbf"})
+
+
+def _normalized(subscripts: str) -> str:
+    names: dict = {}
+    return "".join(names.setdefault(c, chr(ord("a") + len(names))) if c.isalpha() else c for c in subscripts)
+
+
 def einsum(subscripts: str, *operands: Any) -> Tensor:
     """Einstein summation over ``operands`` as ``subscripts`` says (integers computed in
     :func:`keras.backend.floatx`; int8 operands give int32)."""
@@ -363,6 +377,8 @@ def einsum(subscripts: str, *operands: Any) -> Tensor:
     if len(names) == 1 and xs[0].dtype.is_floating:  # (the common case: nothing to promote)
         return _la.einsum(subscripts, *xs)
     out = "int32" if names == {"int8"} else _result_type(*names)
+    if names == {"int8"} and _normalized(subscripts) in _EXACT_INT8:  # (int32 sums, as TF's int8 matmuls)
+        return _la.einsum(subscripts, *[_t(x, "int32") for x in xs])
     work = _floatx() if "int" in out else out
     return _t(_la.einsum(subscripts, *[_t(x, work) for x in xs]), out)
 

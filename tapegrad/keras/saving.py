@@ -90,7 +90,8 @@ _KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._k
                   ("tapegrad.keras.constraints", "keras.constraints"),
                   ("tapegrad.keras.losses", "keras.losses"), ("tapegrad.keras.metrics", "keras.metrics"),
                   ("tapegrad.optimizers.schedules", "keras.optimizers.schedules"),
-                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras.models", "keras")]
+                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras.models", "keras"),
+                  ("tapegrad.keras.quantizers", "keras.quantizers")]
 _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializers": "tapegrad.keras.initializers",
                      "keras.regularizers": "tapegrad.keras.regularizers",
                      "keras.constraints": "tapegrad.keras.constraints", "keras.losses": "tapegrad.keras.losses",
@@ -98,7 +99,8 @@ _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializer
                      "keras.optimizers.schedules": "tapegrad.optimizers.schedules",
                      "keras.activations": "tapegrad.keras.activations", "keras": "tapegrad.keras",
                      "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras",
-                     "keras._legacy.layers": "tapegrad.keras.layers"}
+                     "keras._legacy.layers": "tapegrad.keras.layers", "keras.quantizers": "tapegrad.keras.quantizers",
+                     "keras.dtype_policies": "tapegrad.keras.dtype_policies"}
 _FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
 
 

@@ -473,6 +473,10 @@ class Optimizer:
                 UserWarning, stacklevel=_caller_level())
         for _, v in work:  # check everything before changing anything
             self._check_floating(v)
+        if any(getattr(v, "overwrite_with_gradient", False) for _, v in work):
+            work = self._overwrite_with_gradients(work)
+            if not work:
+                return self._finish_step([])
         if _bk.seen:  # Dask gradients of host variables: all computed in one pass over the data
             host = [i for i, (_, v) in enumerate(work) if _where(v) is None]
             for i, g in zip(host, _bk.computed_together([work[i][0] for i in host])):
@@ -505,6 +509,26 @@ class Optimizer:
             for acc in self._accumulators:
                 acc.assign(np.zeros_like(_value_of(acc)))
         return self._finish_step([v for _, v in prepared])
+
+    def _overwrite_with_gradients(self, work: list) -> list:
+        """Keras's float8 scales and amax histories: the "gradient" is the variable's new value,
+        assigned as it is (with gradient accumulation, the largest over the steps, assigned on the
+        update step); the other pairs are returned for the update."""
+        steps = self.gradient_accumulation_steps
+        update = not steps or (int(self._iterations.numpy()) + 1) % steps == 0
+        rest = []
+        for g, v in work:
+            if not getattr(v, "overwrite_with_gradient", False):
+                rest.append((g, v))
+                continue
+            g = _dense(self._gradient_array(g, v), v)
+            if steps:
+                acc = self._accumulators[self._track(v)]
+                g = np.maximum(g, _value_of(acc))
+                acc.assign(np.zeros_like(g) if update else g)
+            if update:
+                v.assign(g)
+        return rest
 
     def _finish_step(self, updated: list) -> Variable:
         if self.use_ema:

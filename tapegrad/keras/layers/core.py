@@ -18,6 +18,11 @@ from .layer import Layer
 
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
+                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
+                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
+                                  saved_variables, unpack_int4)
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
@@ -52,9 +57,7 @@ class Dense(Layer):
                  bias_constraint: Any = None, lora_rank: int | None = None,
                  lora_alpha: float | None = None, quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if quantization_config is not None:
-            raise NotImplementedError("Dense(quantization_config=...): quantization is not implemented in "
-                                      "tapegrad; see docs/differences.md.")
+        self.quantization_config = quantization_config_of(quantization_config)
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units!r}")
@@ -76,15 +79,120 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. "
                              f"Found None. Full input shape received: {tuple(input_shape)}")
-        self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
+        mode = self.quantization_mode
+        if mode is not None:  # (float8: its scales first, then the float kernel, as Keras builds)
+            self.quantized_build((input_dim, self.units), mode, self.quantization_config)
+        if mode not in ("int8", "int4"):
+            self.kernel = self.add_weight(name="kernel", shape=(input_dim, self.units),
+                                          initializer=self.kernel_initializer,
+                                          regularizer=self.kernel_regularizer,
+                                          constraint=self.kernel_constraint)
         self.bias = (self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer,
                                      regularizer=self.bias_regularizer, constraint=self.bias_constraint)
                      if self.use_bias else None)
+        if mode is not None:
+            self._weights_trainable_first()
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True
+
+    @property
+    def _kernel(self) -> Any:  # (Keras 3's name for the stored kernel: int8 once quantized)
+        return self.kernel
+
+    # -- quantization (Keras 3's Dense.quantize: int8 kernel per output unit, int8 inputs per row)
+
+    def _saved_variables(self) -> list | None:  # (weights files: Keras's order for a quantized layer)
+        return saved_variables(self)
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        if mode == "float8":
+            self.quantized_build(tuple(self.kernel.shape), mode)
+            self._float8_weights_first()
+            if self.dtype_policy.quantization_mode is None:
+                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+            return
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
+        kernel, zero = self.kernel, None
+        block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
+        if mode == "int4" and block is not None and block != -1:
+            values, scale, zero = abs_max_quantize_grouped_with_zero_point(kernel, block_size=block, to_numpy=True)
+        else:
+            default = AbsMaxQuantizer(axis=0) if mode == "int8" else AbsMaxQuantizer(axis=0, value_range=(-8, 7))
+            values, scale = QuantizationConfig.weight_quantizer_or_default(config, default)(kernel, to_numpy=True)
+            scale = _kops.squeeze(scale, axis=0)
+        if mode == "int4":  # (two int4 values a byte, along the output axis)
+            values = pack_int4(values, axis=-1)[0]
+        del self.kernel
+        self.quantized_build(tuple(kernel.shape), mode, config)
+        self.kernel.assign(values)
+        self.kernel_scale.assign(scale)
+        if zero is not None:
+            self.kernel_zero.assign(zero)
+        self._weights_trainable_first()
+        if self.dtype_policy.quantization_mode is None:
+            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
+
+    def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
+        if mode == "float8":
+            return float8_build(self)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
+        rows, units = kernel_shape
+        default = AbsMaxQuantizer() if mode == "int8" else None
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, default)
+        self.kernel = self.add_weight(name="kernel", shape=(rows, units if mode == "int8" else (units + 1) // 2),
+                                      initializer="zeros", dtype="int8", trainable=False)
+        block = int4_block_size(self, config) if mode == "int4" else None
+        grouped = block is not None and block > 0
+        scale_shape = (-(-rows // block), units) if grouped else (units,)
+        self.kernel_scale = self.add_weight(name="kernel_scale", shape=scale_shape, initializer="ones",
+                                            trainable=False)
+        if grouped:
+            self.kernel_zero = self.add_weight(name="kernel_zero", shape=scale_shape, initializer="zeros",
+                                               dtype="int8", trainable=False)
+            self.g_idx = self.add_weight(name="g_idx", shape=(rows,), trainable=False, dtype="float32",
+                                         initializer=lambda shape, dtype: np.arange(rows, dtype=dtype) // block)
+        self._int4_block_size, self._orig_output_dim = block, units
+        self._is_quantized = True
+
+    def _float8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = _kops.matmul(float8_inputs(self, inputs, self.inputs_scale, self.inputs_amax_history, training),
+                         float8_inputs(self, self.kernel, self.kernel_scale, self.kernel_amax_history, training))
+        x = float8_outputs(self, x, self.outputs_grad_scale, self.outputs_grad_amax_history)
+        if self.bias is not None:
+            x = _kops.add(x, float8_bias(self, self.bias))
+        return self.activation(x) if self.activation is not None else x
+
+    def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
+        unpacked = unpack_int4(self.kernel, self._orig_output_dim, axis=-1)
+        matmul = _kops.matmul
+        if self._int4_block_size is None or self._int4_block_size == -1:
+            x = int8_product(self, inputs, unpacked, self.kernel_scale, matmul,
+                             lambda dy, k: matmul(dy, _kops.transpose(k)))
+        else:
+            compute = self.compute_dtype
+
+            @_kops.custom_gradient
+            def grouped(x: Any, k: Any, s: Any, z: Any, g: Any) -> tuple:
+                float_kernel = _kops.cast(dequantize_with_sz_map(k, s, z, g, group_axis=0), compute)
+                return matmul(x, float_kernel), lambda dy: (matmul(dy, _kops.transpose(float_kernel)),
+                                                            None, None, None, None)
+            x = grouped(inputs, unpacked, *(convert_to_tensor(v) for v in (self.kernel_scale, self.kernel_zero,
+                                                                           self.g_idx)))
+        if self.bias is not None:
+            x = _add(x, self.bias) if x.dtype == self.bias.dtype else _promoting_add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
+
+    def _int8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = int8_product(self, inputs, self.kernel, self.kernel_scale, _kops.matmul,
+                         lambda dy, k: _kops.matmul(dy, _kops.transpose(k)))
+        if self.bias is not None:
+            x = _add(x, self.bias) if x.dtype == self.bias.dtype else _promoting_add(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
 
     def call(self, inputs: Any, training: Any = None) -> Tensor:
         x = _promoting_matmul(inputs, self.kernel)  # (integer inputs give floats, as Keras's ops)
@@ -105,7 +213,7 @@ class Dense(Layer):
                 "kernel_regularizer": _serialize(self.kernel_regularizer),
                 "bias_regularizer": _serialize(self.bias_regularizer),
                 "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint,
-                "quantization_config": None}  # (Keras 3.15's key; tapegrad does not quantize)
+                "quantization_config": _serialize(self.quantization_config)}
 
 
 class Flatten(Layer):

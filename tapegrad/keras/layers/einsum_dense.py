@@ -6,11 +6,18 @@ import copy
 import re
 from typing import Any, Sequence
 
-from .._engine import Tensor
+import numpy as np
+
+from .._engine import Tensor, convert_to_tensor
 from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
+                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
+                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
+                                  saved_variables, serialize_config, unpack_int4)
 
 __all__ = ["EinsumDense"]
 
@@ -106,9 +113,7 @@ class EinsumDense(Layer):
                  bias_constraint: Any = None, lora_rank: int | None = None, lora_alpha: float | None = None,
                  quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if quantization_config is not None:
-            raise NotImplementedError("EinsumDense(quantization_config=...): quantization is not implemented "
-                                      "in tapegrad; see docs/differences.md.")
+        self.quantization_config = quantization_config_of(quantization_config)
         if lora_rank is not None:
             raise NotImplementedError("EinsumDense(lora_rank=...) is not covered by tapegrad.")
         self.equation = equation
@@ -122,10 +127,141 @@ class EinsumDense(Layer):
         kernel, bias, self.full_output_shape, in_axes, out_axes = _shapes(
             self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape)
         self.input_spec = InputSpec(ndim=len(input_shape))
-        init = axes_initializer(self.kernel_initializer, in_axes, out_axes)
-        self.kernel = new_weight(self, "kernel", tuple(kernel), initializer=init)
+        mode = self.quantization_mode
+        if mode is not None:  # (float8: its scales first, then the float kernel, as Keras builds)
+            self.quantized_build(tuple(kernel), mode, self.quantization_config)
+        if mode not in ("int8", "int4"):
+            init = axes_initializer(self.kernel_initializer, in_axes, out_axes)
+            self.kernel = new_weight(self, "kernel", tuple(kernel), initializer=init)
         self.bias = None if bias is None else new_weight(self, "bias", tuple(bias))
+        if mode is not None:
+            self._weights_trainable_first()
         self.built = True
+
+    @property
+    def _kernel(self) -> Any:  # (Keras 3's name for the stored kernel: int8 once quantized)
+        return self.kernel
+
+    # -- quantization (Keras 3's EinsumDense.quantize: int8 kernel per output entry, inputs
+    # quantized over the axes the equation sums)
+
+    def _saved_variables(self) -> list | None:  # (weights files: Keras's order for a quantized layer)
+        return saved_variables(self)
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        if type_check and type(self) is not EinsumDense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        if mode == "float8":
+            self.quantized_build(tuple(self.kernel.shape), mode)
+            self._float8_weights_first()
+            if self.dtype_policy.quantization_mode is None:
+                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+            return
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
+        info = self._quantization_info()
+        kernel, zero = self.kernel, None
+        if mode == "int8":
+            quantizer = QuantizationConfig.weight_quantizer_or_default(config, AbsMaxQuantizer(axis=info.kernel_reduced))
+            values, scale = quantizer(kernel, to_numpy=True)
+            scale = info.for_output(scale, "kernel")
+        else:  # (the kernel reshaped, as Keras does, to (summed entries, other entries))
+            rows, cols = info.int4_shape(kernel.shape)
+            flat = _kops.reshape(kernel, (rows, cols))
+            block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
+            if block is not None and block != -1:
+                values, scale, zero = abs_max_quantize_grouped_with_zero_point(flat, block_size=block, to_numpy=True)
+            else:
+                values, scale = abs_max_quantize(flat, axis=0, value_range=(-8, 7), to_numpy=True)
+                scale = _kops.squeeze(scale, axis=0)
+            values = pack_int4(values, axis=-1)[0]
+        del self.kernel
+        self.quantized_build(tuple(kernel.shape), mode, config)
+        self.kernel.assign(values)
+        self.kernel_scale.assign(scale)
+        if zero is not None:
+            self.kernel_zero.assign(zero)
+        self._weights_trainable_first()
+        if self.dtype_policy.quantization_mode is None:
+            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
+
+    def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
+        if mode == "float8":
+            return float8_build(self)
+        if mode not in ("int8", "int4"):
+            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
+        info = self._quantization_info()
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+            config, AbsMaxQuantizer() if mode == "int8" else None)
+        self.quantization_axis = tuple(info.input_reduced)
+        if mode == "int8":
+            self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer="zeros", dtype="int8",
+                                          trainable=False)
+            self.kernel_scale = self.add_weight(name="kernel_scale", shape=info.kernel_scale_shape(kernel_shape),
+                                                initializer="ones", trainable=False)
+        else:
+            rows, cols = info.int4_shape(kernel_shape)
+            block = int4_block_size(self, config)
+            grouped = block is not None and block != -1
+            self.kernel = self.add_weight(name="kernel", shape=(rows, (cols + 1) // 2), initializer="zeros",
+                                          dtype="int8", trainable=False)
+            scale_shape = (-(-rows // block), cols) if grouped else (cols,)
+            self.kernel_scale = self.add_weight(name="kernel_scale", shape=scale_shape, initializer="ones",
+                                                trainable=False)
+            if grouped:
+                self.kernel_zero = self.add_weight(name="kernel_zero", shape=scale_shape, initializer="zeros",
+                                                   dtype="int8", trainable=False)
+                self.g_idx = self.add_weight(name="g_idx", shape=(rows,), trainable=False, dtype="float32",
+                                             initializer=lambda shape, dtype: np.arange(rows, dtype=dtype) // block)
+            self._int4_block_size = block if grouped else None
+            self._int4_columns, self.original_kernel_shape = cols, tuple(kernel_shape)
+        self._is_quantized = True
+
+    def _float8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        x = _kops.einsum(self.equation,
+                         float8_inputs(self, inputs, self.inputs_scale, self.inputs_amax_history, training),
+                         float8_inputs(self, self.kernel, self.kernel_scale, self.kernel_amax_history, training))
+        x = float8_outputs(self, x, self.outputs_grad_scale, self.outputs_grad_amax_history)
+        if self.bias is not None:
+            x = _kops.add(x, float8_bias(self, self.bias))
+        return self.activation(x) if self.activation is not None else x
+
+    def _int4_call(self, inputs: Any, training: Any = None) -> Tensor:
+        info, eq, shape, compute = self._quantization_info(), self.equation, self.original_kernel_shape, self.compute_dtype
+        unpacked = unpack_int4(self.kernel, self._int4_columns, axis=-1)
+        grouped = self._int4_block_size is not None
+        extra = (self.kernel_zero, self.g_idx) if grouped else ()
+        quantizer = self.inputs_quantizer
+
+        @_kops.custom_gradient
+        def product(x: Any, k: Any, s: Any, *zg: Any) -> tuple:
+            w = dequantize_with_sz_map(k, s, zg[0], zg[1], group_axis=0) if grouped else \
+                _kops.divide(_kops.cast(k, compute), s)
+            w = _kops.reshape(_kops.cast(w, compute), shape)
+            grad = lambda dy: (_kops.einsum(info.gradient_equation, dy, w),) + (None,) * (2 + len(zg))  # noqa: E731
+            if quantizer and not grouped:
+                xq, xs = quantizer(x, axis=self.quantization_axis)
+                return _kops.divide(_kops.cast(_kops.einsum(eq, xq, w), compute), info.for_output(xs, "input")), grad
+            return _kops.einsum(eq, x, w), grad
+
+        x = product(inputs, unpacked, *(convert_to_tensor(v) for v in (self.kernel_scale,) + extra))
+        if self.bias is not None:
+            x = x + self.bias if x.dtype == self.bias.dtype else _kops.add.__wrapped__(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
+
+    def _quantization_info(self) -> "_QuantizationInfo":
+        return _QuantizationInfo(self.equation, self.input_spec.ndim)
+
+    def _int8_call(self, inputs: Any, training: Any = None) -> Tensor:
+        info = self._quantization_info()
+        x = int8_product(self, inputs, self.kernel, self.kernel_scale,
+                         lambda a, k: _kops.einsum(self.equation, a, k),
+                         lambda dy, k: _kops.einsum(info.gradient_equation, dy, k), axis=self.quantization_axis,
+                         input_scale=lambda s: info.for_output(s, "input"), kernel_scale_layout=info.for_kernel)
+        if self.bias is not None:
+            x = x + self.bias if x.dtype == self.bias.dtype else _kops.add.__wrapped__(x, self.bias)
+        return self.activation(x) if self.activation is not None else x
 
     def call(self, inputs: Any, training: Any = None) -> Tensor:
         x = _kops.einsum.__wrapped__(self.equation, inputs, self.kernel)  # (promotes, as Keras's ops)
@@ -140,4 +276,88 @@ class EinsumDense(Layer):
         return {**super().get_config(), "equation": self.equation, "output_shape": self.partial_output_shape,
                 "activation": activations.serialize(self.activation), "bias_axes": self.bias_axes,
                 "activity_regularizer": serialized(self.activity_regularizer), **weight_config(self, "kernel", "bias"),
-                "quantization_config": None}
+                "quantization_config": serialize_config(self.quantization_config)}
+
+
+class _QuantizationInfo:
+    """How an EinsumDense's equation lays out its quantization scales (Keras 3's
+    ``_analyze_quantization_info``): the input and kernel axes the equation sums (the axes the
+    abs-max is taken over), and for each scale the transpose, the new unit axes and the dropped
+    axes that make it broadcast against the output; the kernel is stored with the kernel's scale
+    laid out so. ``gradient_equation`` gives the inputs' gradient from the output's."""
+
+    def __init__(self, equation: str, ndim: int) -> None:
+        ins, ws, outs = _full_specs(equation, ndim)
+        self.input_reduced = [i for i, c in enumerate(ins) if c not in outs]
+        self.kernel_reduced = [i for i, c in enumerate(ws) if c not in outs]
+        index = outs.find(ws[-1])  # (Keras's loops leave their last index behind: kept, for its layouts)
+        layouts = {}
+        for name, spec, reduced in (("input", ins, self.input_reduced), ("kernel", ws, self.kernel_reduced)):
+            expand = [i for i, c in enumerate(outs) if c not in spec]
+            transpose = [spec.index(c) for c in outs if c in spec]
+            squeeze = []
+            for axis in reduced:
+                if expand:
+                    index = expand.pop(0)
+                else:
+                    squeeze.append(axis)
+                transpose.insert(index, axis)
+            layouts[name] = (transpose, expand, squeeze)
+        self.layouts = layouts
+        self.gradient_equation = f"{outs},{ws}->{ins}"
+
+    def int4_shape(self, kernel_shape: Sequence) -> tuple:
+        """(the product of the summed kernel axes, the product of the others)."""
+        rows = int(np.prod([d for i, d in enumerate(kernel_shape) if i in self.kernel_reduced]))
+        return rows, int(np.prod([d for i, d in enumerate(kernel_shape) if i not in self.kernel_reduced]))
+
+    def kernel_scale_shape(self, kernel_shape: Sequence) -> list:
+        transpose, expand, squeeze = self.layouts["kernel"]
+        shape = [1 if i in self.kernel_reduced else d for i, d in enumerate(kernel_shape)]
+        shape = [shape[a] for a in transpose]
+        for a in sorted(expand):
+            shape.insert(a, 1)
+        for a in sorted(squeeze, reverse=True):
+            shape.pop(a)
+        return shape
+
+    def for_output(self, scale: Any, which: str) -> Any:
+        """``scale`` (the kernel's or the inputs', dims kept) laid out against the output."""
+        transpose, expand, squeeze = self.layouts[which]
+        if transpose:
+            scale = _kops.transpose(scale, transpose)
+        if expand:
+            scale = _kops.expand_dims(scale, expand)
+        if squeeze:
+            scale = _kops.squeeze(scale, squeeze)
+        return scale
+
+    def for_kernel(self, scale: Any) -> Any:
+        """The stored kernel scale laid out against the kernel again (to dequantize it)."""
+        transpose, expand, squeeze = self.layouts["kernel"]
+        if squeeze:
+            scale = _kops.expand_dims(scale, squeeze)
+        if expand:
+            scale = _kops.squeeze(scale, expand)
+        if transpose:
+            scale = _kops.transpose(scale, sorted(range(len(transpose)), key=transpose.__getitem__))
+        return scale
+
+
+def _full_specs(equation: str, ndim: int) -> tuple:
+    """The equation's input, kernel and output letters, an ellipsis replaced by unused letters."""
+    import string
+    eq = re.sub(r"\.\.\.", "0", equation)
+    for pattern, side in (("([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)", None),
+                          ("0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)", "left"),
+                          ("([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0", "right")):
+        m = re.match(pattern, eq)
+        if m:
+            ins, ws, outs = m.groups()
+            if side is not None:
+                free = sorted(set(string.ascii_letters) - set(ins) - set(ws) - set(outs))
+                for i in range(ndim - len(ins)):
+                    ins, outs = (free[i] + ins, free[i] + outs) if side == "left" else (ins + free[i], outs + free[i])
+            return ins, ws, outs
+    raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the form [X],[Y]->[Z], "
+                     "...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")

@@ -53,6 +53,9 @@ def _policy(dtype: Any) -> Any:
         dtype = dtype["config"]["name"]
     if isinstance(dtype, str) and dtype.startswith("mixed_"):
         return DTypePolicy(dtype)
+    if isinstance(dtype, dict) or isinstance(dtype, str) and "_from_" in dtype:  # (a quantized policy)
+        from .. import dtype_policies
+        return dtype_policies.get(dtype)
     return None
 
 
@@ -125,6 +128,19 @@ def _sets_built(build: Callable) -> Callable:
     return build_then_built
 
 
+def _checks_quantize_args(quantize: Callable) -> Callable:
+    """A layer's ``quantize`` that first resolves the config and checks the layer can be
+    quantized in that mode, as Keras 3 wraps it."""
+    @functools.wraps(quantize)
+    def checked(self: Layer, mode: Any = None, config: Any = None, **kwargs: Any) -> Any:
+        from ..quantizers.quantization_config import validate_and_resolve_config
+        config = validate_and_resolve_config(mode, config)
+        self._check_quantize_args(config.mode, self.compute_dtype)
+        return quantize(self, mode=config.mode, config=config, **kwargs)
+    checked._checks_args = True
+    return checked
+
+
 class Layer(Operation, Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
@@ -154,6 +170,9 @@ class Layer(Operation, Module):
         build = cls.__dict__.get("build")
         if build is not None and not hasattr(build, "_sets_built"):
             cls.build = _sets_built(build)
+        quantize = cls.__dict__.get("quantize")
+        if quantize is not None and not hasattr(quantize, "_checks_args"):
+            cls.quantize = _checks_quantize_args(quantize)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         obj = super().__new__(cls)
@@ -389,9 +408,116 @@ class Layer(Operation, Module):
 
     @property
     def dtype_policy(self) -> Any:
-        """The layer's :class:`~tapegrad.keras.mixed_precision.DTypePolicy`."""
+        """The layer's :class:`~tapegrad.keras.mixed_precision.DTypePolicy`; setting a quantized
+        policy (``"int8_from_float32"``) on a built layer quantizes it."""
         from ..mixed_precision import DTypePolicy
         return self.__dict__.get("_dtype_policy") or DTypePolicy(self._dtype)
+
+    @dtype_policy.setter
+    def dtype_policy(self, value: Any) -> None:
+        from .. import dtype_policies
+        policy = dtype_policies.get(value)
+        d = self.__dict__
+        d["_dtype_policy"], d["_dtype"], d["_compute_dtype"] = policy, policy.variable_dtype, policy.compute_dtype
+        if policy.compute_dtype != policy.variable_dtype and not _MIXED[0]:
+            _MIXED[0] = True
+            KerasVariable._read = _autocast_read
+        if policy.quantization_mode is not None and self.built and not d.get("_is_quantized"):
+            self.quantize(policy.quantization_mode)
+
+    # -- quantization (Keras 3's hooks; Dense, EinsumDense and Embedding implement them) ---------
+
+    @property
+    def quantization_mode(self) -> str | None:
+        """The quantization mode of this layer (``"int8"``, ...), ``None`` if not quantized."""
+        policy = self.__dict__.get("_dtype_policy")
+        return None if policy is None else policy.quantization_mode
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        """Quantize the layer's weights in ``mode`` (``"int8"``, ``"int4"``, ``"float8"``), or as
+        ``config`` (a ``keras.quantizers.QuantizationConfig``) says; the layer must be built.
+        Dense, EinsumDense and Embedding implement it; other layers raise NotImplementedError.
+
+        >>> from tapegrad import keras
+        >>> layer = keras.layers.Dense(2)
+        >>> layer.build((None, 3))
+        >>> layer.quantize("int8")
+        >>> layer.quantization_mode, [w.name for w in layer.weights]
+        ('int8', ['bias', 'kernel', 'kernel_scale'])
+        """
+        raise self._not_implemented_error(self.quantize)
+
+    def quantized_build(self, input_shape: Any, mode: str) -> None:
+        raise self._not_implemented_error(self.quantized_build)
+
+    def _check_quantize_args(self, mode: str, compute_dtype: str) -> None:
+        from ..dtype_policies import QUANTIZATION_MODES
+        if not self.built:
+            raise ValueError(f"Cannot quantize a layer that isn't yet built. Layer '{self.name}' (of type "
+                             f"'{type(self).__name__}') is not built yet.")
+        if self.__dict__.get("_is_quantized"):
+            raise ValueError(f"Layer '{self.name}' is already quantized with dtype_policy="
+                             f"'{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode not in QUANTIZATION_MODES:
+            raise ValueError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. Received: mode={mode}")
+        if mode == "int8" and compute_dtype == "float16":
+            raise ValueError(f"Quantization mode='{mode}' doesn't work well with compute_dtype='float16'. "
+                             "Consider loading model/layer with another dtype policy such as 'mixed_bfloat16' "
+                             "or 'mixed_float16' before calling `quantize()`.")
+
+    def quantized_call(self, *args: Any, **kwargs: Any) -> Any:
+        """``call`` of a quantized layer: its ``_int8_call`` (``_int4_call``, ``_float8_call``)."""
+        mode = self.quantization_mode
+        if mode == "int8":
+            return self._int8_call(*args, **kwargs)
+        if mode == "float8":
+            return self._float8_call(*args, **kwargs)
+        if mode == "int4":
+            return self._int4_call(*args, **kwargs)
+        raise self._quantization_mode_error(mode)
+
+    def _int8_call(self, *args: Any, **kwargs: Any) -> Any:
+        raise self._not_implemented_error(self._int8_call)
+
+    def _int4_call(self, *args: Any, **kwargs: Any) -> Any:
+        raise self._not_implemented_error(self._int4_call)
+
+    def _float8_call(self, *args: Any, **kwargs: Any) -> Any:
+        raise self._not_implemented_error(self._float8_call)
+
+    def __delattr__(self, name: str) -> None:
+        value = self.__dict__.get(name)
+        super().__delattr__(name)
+        if isinstance(value, KerasVariable):  # (as Keras 3: `del self.kernel` drops the weight)
+            self._untrack_weight(value)
+
+    def _untrack_weight(self, v: Any) -> None:
+        """Stop tracking the weight ``v`` (``del self.kernel``, as before a quantized build)."""
+        d = self.__dict__
+        d["_own_weights"] = [w for w in d["_own_weights"] if w is not v]
+        d["_weight_regularizers"] = [(w, r) for w, r in d["_weight_regularizers"] if w is not v]
+
+    def _weights_trainable_first(self) -> None:
+        """Order the own weights as Keras 3 lists them (trainable, then the rest): a quantized
+        layer's kernel is made after its bias when quantized in place, before it when built."""
+        self.__dict__["_own_weights"] = _trainable_first(self.__dict__["_own_weights"])
+
+    def _float8_weights_first(self) -> None:
+        """Put a float8 layer's scales and amax histories first, where building it from its
+        policy puts them (docs/differences.md: Keras puts them last when quantizing in place)."""
+        own = self.__dict__["_own_weights"]
+        first = [v for v in own if getattr(v, "overwrite_with_gradient", False)]
+        self.__dict__["_own_weights"] = first + [v for v in own if not getattr(v, "overwrite_with_gradient", False)]
+
+    def _not_implemented_error(self, attr: Any, msg: str | None = None) -> NotImplementedError:
+        kind, name = ("method", attr.__name__) if callable(attr) else ("attribute", str(attr))
+        return NotImplementedError(f"Layer {type(self).__name__} does not have a `{name}` {kind} "
+                                   f"implemented.{'' if msg is None else ' ' + msg}")
+
+    def _quantization_mode_error(self, mode: Any) -> NotImplementedError:
+        from ..dtype_policies import QUANTIZATION_MODES
+        return NotImplementedError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. "
+                                   f"Received: quantization_mode={mode}")
 
     @property
     def weights(self) -> list:
@@ -457,6 +583,8 @@ class Layer(Operation, Module):
         with name_scope(self):  # (also when `build` is called directly)
             v = KerasVariable(value, trainable=trainable, name=name, dtype=dt, constraint=constraint,
                               autocast=autocast, aggregation=aggregation)
+        if overwrite_with_gradient:
+            v.overwrite_with_gradient = True
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._weight_regularizers.append((v, reg))
@@ -606,7 +734,9 @@ class Layer(Operation, Module):
             stack.append(training)
             cast_state = _enter_autocast(self) if _MIXED[0] else None
             try:
-                outputs = self.call(*args, **kwargs)
+                policy = self._dtype_policy
+                outputs = (self.call if policy is None or policy.quantization_mode is None
+                           else self.quantized_call)(*args, **kwargs)
             except InvalidArgumentError as e:
                 raise self._dtype_error(args[0], e) from e
             finally:
@@ -701,7 +831,9 @@ class Layer(Operation, Module):
                     self._maybe_build(a, k)
                     cast_state = _enter_autocast(self)
                     try:
-                        out = self.call(*a, **k)
+                        policy = self._dtype_policy
+                        out = (self.call if policy is None or policy.quantization_mode is None
+                               else self.quantized_call)(*a, **k)
                     finally:
                         _exit_autocast(cast_state)
                     self._set_output_masks(a[0], k.get("mask"), out)
@@ -762,6 +894,9 @@ class Layer(Operation, Module):
         config = {"name": self.name, "trainable": self.trainable,  # (the dtype policy as Keras 3 serializes it)
                   "dtype": {"module": "keras", "class_name": "DTypePolicy",
                             "config": {"name": self.dtype if policy is None else policy.name}, "registered_name": None}}
+        if policy is not None and policy.quantization_mode is not None:
+            from ..dtype_policies import serialize
+            config["dtype"] = serialize(policy)
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return auto_config(self, config)

@@ -258,6 +258,56 @@ class Model(Trainer, Layer):
                             f"instance of {cls.__name__} from its config.\n\nReceived config={config}"
                             f"\n\nError encountered during deserialization: {e}") from e
 
+    def quantize(self, mode: str | None = None, config: Any = None, filters: Any = None, **kwargs: Any) -> None:
+        """Quantize the weights of every layer that can be (Dense, EinsumDense, Embedding) in
+        ``mode`` (``"int8"``, ``"int4"``, ``"float8"``) or as ``config`` (a
+        ``keras.quantizers.QuantizationConfig``) says; ``filters`` (a regex on layer names, a list
+        of them, or a callable taking the layer) picks the layers. The model must be built; a
+        layer that cannot be quantized is left alone with a warning.
+
+        >>> import numpy as np
+        >>> from tapegrad import keras
+        >>> model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        >>> model.quantize("int8")
+        >>> model.layers[0].dtype_policy.name, model.layers[0].kernel.dtype.name
+        ('int8_from_float32', 'int8')
+        """
+        import re
+        import warnings
+        type_check = kwargs.pop("type_check", True)
+        if kwargs:
+            name = "Functional" if self.__dict__.get("_functional") and type(self) is Model else type(self).__name__
+            raise ValueError(f"Unrecognized keyword arguments passed to {name}: {kwargs}")
+        if filters is not None and not isinstance(filters, (str, list, tuple)) and not callable(filters):
+            raise ValueError("The `filters` argument must be a regex string, a list of regex strings, or a "
+                             f"callable. Received: {type(filters)}")
+        if mode in ("gptq", "awq"):
+            raise NotImplementedError(f"quantize(mode={mode!r}) calibrates on data (GPTQ/AWQ), which tapegrad "
+                                      "does not implement (docs/differences.md); use 'int8' or 'int4'.")
+
+        def chosen(layer: Any) -> bool:
+            if filters is None:
+                return True
+            if isinstance(filters, str):
+                return bool(re.search(filters, layer.name))
+            if isinstance(filters, (list, tuple)):
+                return any(re.search(f, layer.name) for f in filters)
+            return bool(filters(layer))
+
+        modified = False
+        for layer in self._flatten_layers():
+            if not chosen(layer) or len(layer._flatten_layers()) != 1:
+                continue
+            try:
+                layer.quantize(mode, type_check=type_check, config=config)
+                modified = True
+            except NotImplementedError as e:
+                warnings.warn(str(e), stacklevel=2)
+            except AttributeError:
+                pass
+        if modified:
+            self.__dict__.pop("_step_functions", None)
+
     def save(self, filepath: Any, overwrite: bool = True, zipped: bool | None = None,
              **kwargs: Any) -> None:
         """Write the whole model (config, weights, compile state, optimizer variables) to a
