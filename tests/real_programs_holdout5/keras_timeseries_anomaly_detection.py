@@ -8,7 +8,8 @@ days) -> two synthetic daily-periodic series of 14 days x 48 values from a seede
 computes them, .values -> the array, .head() -> the first 5 rows, .iloc[idx] -> [idx];
 TIME_STEPS 288 -> 48; epochs 50 -> 6 (EarlyStopping kept); batch_size 128 -> 64; verbose=0;
 matplotlib cells removed; keras.utils.set_random_seed(0) (shuffle, dropout and initializers
-are unseeded); the model's kernels fixed (fix_weights); prints -> RESULTS.
+are unseeded); the model's kernels fixed (fix_weights); prints -> RESULTS (the MAE losses as
+float32: NumPy widens the float32 reconstructions to float64, but they carry float32's precision).
 """
 import numpy as np
 from tensorflow import keras
@@ -94,8 +95,8 @@ train_mae_loss = np.mean(np.abs(x_train_pred - x_train), axis=1)
 # Get reconstruction loss threshold.
 threshold = np.max(train_mae_loss)
 print("Reconstruction error threshold: ", threshold)
-RESULTS["train_mae_loss"] = train_mae_loss
-RESULTS["threshold"] = threshold
+RESULTS["train_mae_loss"] = train_mae_loss.astype("float32")
+RESULTS["threshold"] = threshold.astype("float32")
 RESULTS["first_reconstruction"] = x_train_pred[0]
 
 df_test_value = (df_daily_jumpsup - training_mean) / training_std
@@ -108,7 +109,7 @@ print("Test input shape: ", x_test.shape)
 x_test_pred = model.predict(x_test, verbose=0)
 test_mae_loss = np.mean(np.abs(x_test_pred - x_test), axis=1)
 test_mae_loss = test_mae_loss.reshape((-1))
-RESULTS["test_mae_loss"] = test_mae_loss
+RESULTS["test_mae_loss"] = test_mae_loss.astype("float32")
 
 # Detect all the samples which are anomalies.
 anomalies = test_mae_loss > threshold
