@@ -127,11 +127,16 @@ def affine_transform(x: Tensor, transforms: np.ndarray, interpolation: str, fill
     wy1, wx1 = src_y - y0, src_x - x0
     wy0, wx0 = (y0 + 1) - src_y, (x0 + 1) - src_x
     y0i, x0i = y0.astype(np.int64), x0.astype(np.int64)
-    out = None
-    for yi, xi, wgt in ((y0i, x0i, wy0 * wx0), (y0i, x0i + 1, wy0 * wx1), (y0i + 1, x0i, wy1 * wx0),
-                        (y0i + 1, x0i + 1, wy1 * wx1)):
-        term = gather(flat, read(yi, xi)) * convert_to_tensor(wgt.reshape(-1, 1).astype(x.dtype.as_numpy_dtype))
-        out = term if out is None else out + term
+    dt = x.dtype.as_numpy_dtype
+
+    def weight(wgt: np.ndarray) -> Tensor:
+        return convert_to_tensor(wgt.reshape(-1, 1).astype(dt))
+
+    def row(yi: np.ndarray) -> Tensor:   # TF's kernel: (x_ceil - x) * v0 + (x - x_floor) * v1
+        return (weight(wx0) * gather(flat, read(yi, x0i))
+                + weight(wx1) * gather(flat, read(yi, x0i + 1)))
+
+    out = weight(wy0) * row(y0i) + weight(wy1) * row(y0i + 1)
     return reshape(out, [b, h, w, c])
 
 
