@@ -5,7 +5,10 @@ and writing whole arrays; a compiled loop reads ``x``, ``g`` and the slots once 
 results once. Each kernel here does, element by element, the operations of its optimizer's
 ``_update_into`` in the same order and in the variable's precision (numba adds no fused
 multiply-adds without ``fastmath``), so its results are the same bits (tests/test_jit.py compares
-them on random arrays, NaNs and infinities included).
+them on random arrays, NaNs and infinities included). Like the NumPy path
+(``optimizer.flush_subnormal``), each stores a slot value below its floor as zero, as TensorFlow's
+flush-to-zero CPU kernels do: ``tiny`` is the dtype's smallest normal number, Adam's floors
+``mfl``/``vfl`` are :meth:`Adam._floors`, ``z`` is a zero of the dtype.
 
 When it is used (:func:`wanted`): an optimizer's ``_jit_compile`` when set (``Model.compile``'s
 ``jit_compile`` sets it on the model's optimizer: ``"auto"``, the default, uses the kernels where
@@ -94,32 +97,42 @@ def _sgd(x, g, ox, lr):  # pragma: no cover (compiled)
         ox[i] = x[i] - g[i] * lr
 
 
-def _sgd_momentum(x, g, m, ox, om, lr, mu, nesterov):  # pragma: no cover
+def _sgd_momentum(x, g, m, ox, om, lr, mu, nesterov, tiny):  # pragma: no cover
+    z = tiny - tiny
     for i in range(x.size):
         gl = g[i] * lr
         mi = m[i] * mu - gl
-        om[i] = mi
+        om[i] = mi * z if -tiny < mi < tiny else mi
         if nesterov:
             ox[i] = x[i] + (mi * mu - gl)
         else:
             ox[i] = x[i] + mi
 
 
-def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps):  # pragma: no cover
+def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, mfl, vfl, z):  # pragma: no cover
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1
         vi = v[i] + (gi * gi - v[i]) * c2
+        if -mfl < mi < mfl:
+            mi = mi * z
+        if -vfl < vi < vfl:
+            vi = vi * z
         om[i] = mi
         ov[i] = vi
         ox[i] = x[i] - mi * alpha / (np.sqrt(vi) + eps)
 
 
-def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps):  # pragma: no cover
+def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps, mfl, vfl,
+              z):  # pragma: no cover
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1
         vi = v[i] + (gi * gi - v[i]) * c2
+        if -mfl < mi < mfl:
+            mi = mi * z
+        if -vfl < vi < vfl:
+            vi = vi * z
         hi = np.maximum(vh[i], vi)
         om[i] = mi
         ov[i] = vi
@@ -128,29 +141,31 @@ def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps):  # pragma: n
 
 
 def _rmsprop(x, g, v, a, m, ox, ov, oa, om, lr, rho, keep, eps, mom, centered,
-             momentum):  # pragma: no cover
+             momentum, tiny):  # pragma: no cover
+    z = tiny - tiny
     for i in range(x.size):
         gi = g[i]
         vi = v[i] * rho + gi * gi * keep
-        ov[i] = vi
+        ov[i] = vi * z if -tiny < vi < tiny else vi
         if centered:
             ai = a[i] * rho + gi * keep
-            oa[i] = ai
+            oa[i] = ai * z if -tiny < ai < tiny else ai
             d = np.sqrt(vi - ai * ai + eps)
         else:
             d = np.sqrt(vi + eps)
         step = gi * lr / d
         if momentum:
             step = m[i] * mom + step
-            om[i] = step
+            om[i] = step * z if -tiny < step < tiny else step
         ox[i] = x[i] - step
 
 
-def _adagrad(x, g, acc, ox, oacc, lr, eps):  # pragma: no cover
+def _adagrad(x, g, acc, ox, oacc, lr, eps, tiny):  # pragma: no cover
+    z = tiny - tiny
     for i in range(x.size):
         gi = g[i]
         ai = acc[i] + gi * gi
-        oacc[i] = ai
+        oacc[i] = ai * z if -tiny < ai < tiny else ai
         ox[i] = x[i] - gi * lr / np.sqrt(ai + eps)
 
 

@@ -431,7 +431,8 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
 
 
 def _unstack_fwd(x: np.ndarray, axis: int) -> tuple:
-    return tuple(_strings.held(np.take(x, i, axis=axis)) for i in builtins.range(x.shape[axis]))
+    lead = (builtins.slice(None),) * axis   # (views, as the other backends' rule gives)
+    return tuple(_strings.held(x[lead + (i, ...)]) for i in builtins.range(x.shape[axis]))
 
 
 def _unstack_vjp(g: tuple, ans: tuple, x: Tensor, axis: int) -> Tensor:
@@ -460,7 +461,8 @@ _bk.register(_unstack, lambda be, x, axis: tuple(x[(builtins.slice(None),) * axi
 
 
 def _split_fwd(x: np.ndarray, offsets: tuple, axis: int) -> tuple:
-    return tuple(np.split(x, offsets, axis=axis))
+    lead, bounds = (builtins.slice(None),) * axis, (0,) + tuple(offsets) + (None,)
+    return tuple(x[lead + (builtins.slice(a, b),)] for a, b in zip(bounds[:-1], bounds[1:]))
 
 
 def _split_vjp(g: tuple, ans: tuple, x: Tensor, offsets: tuple, axis: int) -> Tensor:

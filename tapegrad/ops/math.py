@@ -370,6 +370,13 @@ _tanh = defop("Tanh", np.tanh, kinds="fc", deriv=(lambda ans, x: 1 - ans * ans,)
 def _sigmoid_fwd(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         return 1 / (1 + np.exp(-x))
+    if x.dtype == np.float32 or x.dtype == np.float64:
+        # 1 / (1 + exp(-x)) in four passes and one array: relative error within 3 ulp everywhere
+        # (exp(-x) -> inf gives 0 where the result is subnormal, which TF's kernel flushes to 0)
+        e = np.negative(x, out=np.empty(x.shape, x.dtype))
+        np.exp(e, out=e)
+        e += 1
+        return np.reciprocal(e, out=e)
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 

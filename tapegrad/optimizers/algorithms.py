@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _jit
-from .optimizer import Optimizer, _shape_of
+from .optimizer import Optimizer, _shape_of, flush_subnormal
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 
@@ -20,6 +20,11 @@ def _cast(value: float, x: np.ndarray) -> Any:
     """A hyper-parameter as Keras's ``ops.cast(value, dtype)`` gives it: a Python float passes
     through float32 first (this matters for float64 variables)."""
     return x.dtype.type(np.float32(value))
+
+
+def _tiny(x: np.ndarray) -> Any:
+    """The smallest normal number of x's dtype: the kernels flush slot values below it to zero."""
+    return x.dtype.type(np.finfo(x.dtype).tiny)
 
 
 def _moment(g: np.ndarray, s: np.ndarray, c: Any, out: np.ndarray) -> np.ndarray:
@@ -100,7 +105,8 @@ class SGD(Optimizer):
             return a is not None
         a = _jit.flat(x, g, old["momentum"], out, new["momentum"])
         if a is not None:
-            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov))
+            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov),
+                                        _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
@@ -136,8 +142,11 @@ class Adam(Optimizer):
         f = x.dtype.type
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         alpha = lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
-        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
+        mfl, vfl = self._floors(x, alpha)
+        m = s["momentum"] = flush_subnormal(
+            s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1), mfl)
+        v = s["velocity"] = flush_subnormal(
+            s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2), vfl)
         if self.amsgrad:
             v = s["velocity_hat"] = np.maximum(s["velocity_hat"], v)
         return x - m * alpha / (np.sqrt(v) + f(self.epsilon))
@@ -147,13 +156,26 @@ class Adam(Optimizer):
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
         return lr * np.sqrt(f(1) - np.power(b2, f(t))) / (f(1) - np.power(b1, f(t)))
 
+    def _floors(self, x: np.ndarray, alpha: Any) -> tuple:
+        """Below these, Adam stores its moments as zero. TF's CPU kernels flush every subnormal
+        result to zero: the first moment's contribution to the variable, ``m * alpha``, is
+        flushed once ``|m| < tiny / alpha`` (and its decay step ``(g - m) * c1`` once
+        ``|m| < tiny / c1``), the second moment's decay step once ``v < tiny / c2``. There TF's
+        moments stall, contributing nothing; tapegrad's become zero, the same variable without
+        subnormal arithmetic (about 100 times slower) on the way."""
+        f, tiny = x.dtype.type, _tiny(x)
+        c1, c2, a = f(1 - self.beta_1), f(1 - self.beta_2), abs(f(alpha))
+        low = min(c1, a) if a > 0 else c1
+        return (tiny / low if low > 0 else tiny), (tiny / c2 if c2 > 0 else tiny)
+
     def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
                      tmp: Any, lr: Any, t: int) -> None:
         f = x.dtype.type
         alpha = self._alpha(x, lr, t)
-        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
-        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
-                    new["velocity"])
+        mfl, vfl = self._floors(x, alpha)
+        m = flush_subnormal(_moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"]), mfl)
+        v = flush_subnormal(_moment(np.square(g, out=new["velocity"]), old["velocity"],
+                                    f(1 - self.beta_2), new["velocity"]), vfl)
         if self.amsgrad:
             v = np.maximum(old["velocity_hat"], v, out=new["velocity_hat"])
         d = np.sqrt(v, out=tmp(0, x))
@@ -169,8 +191,10 @@ class Adam(Optimizer):
         a = _jit.flat(x, g, *(old[s] for s in ("momentum", "velocity") + ams), out,
                       *(new[s] for s in ("momentum", "velocity") + ams))
         if a is not None:
+            alpha = self._alpha(x, lr, t)
             _jit.kernel("adam_ams" if ams else "adam")(*a, f(1 - self.beta_1), f(1 - self.beta_2),
-                                                       self._alpha(x, lr, t), f(self.epsilon))
+                                                       alpha, f(self.epsilon),
+                                                       *self._floors(x, alpha), f(0))
         return a is not None
 
     def get_config(self) -> dict:
@@ -264,7 +288,7 @@ class RMSprop(Optimizer):
                       new["average_gradient"] if c else out, new["momentum"] if mo else out)
         if a is not None:
             _jit.kernel("rmsprop")(*a, lr, f(self.rho), f(1 - self.rho), f(self.epsilon),
-                                   f(self.momentum), c, mo)
+                                   f(self.momentum), c, mo, _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:
@@ -318,7 +342,7 @@ class Adagrad(Optimizer):
                     lr: Any, t: int) -> bool:
         a = _jit.flat(x, g, old["accumulator"], out, new["accumulator"])
         if a is not None:
-            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon))
+            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon), _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:

@@ -141,6 +141,30 @@ def _at(a: np.ndarray, v: Variable) -> Any:
 
 
 _FUSED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+# (float16 is left alone: TF computes half in float32, whose flush keeps half's subnormals)
+_TINY = {np.dtype(t): np.finfo(t).tiny for t in (np.float32, np.float64)}
+
+
+def flush_subnormal(a: Any, floor: Any = None) -> Any:
+    """``a`` with its subnormal values (or, given ``floor``, those of magnitude below it) set to
+    zero, keeping their sign: in place where the NumPy array ``a`` is writeable, else in a copy
+    (made only when there is something to flush).
+
+    TensorFlow's CPU kernels run with subnormals flushed to zero (FTZ/DAZ), so a slot that decays
+    geometrically, such as Adam's first moment where a ReLU unit is dead, reaches 0 there; without
+    the flush it would sink through the subnormals, which the CPU computes about 100 times more
+    slowly (an MLP's epoch took 2.4 times as long from its third epoch on)."""
+    tiny = _TINY.get(a.dtype) if type(a) is np.ndarray else None
+    if tiny is None or not a.size:
+        return a
+    if floor is not None:
+        tiny = floor
+    small = (np.abs(a) < tiny) & (a != 0)
+    if small.any():
+        if not a.flags.writeable:
+            a = a.copy()
+        np.multiply(a, a.dtype.type(0), out=a, where=small)
+    return a
 
 
 class _Scratch:
@@ -605,6 +629,8 @@ class Optimizer:
             if not (_jit.wanted(self) and type(lr) is x.dtype.type
                     and self._jit_update(x, g, old, new, out, lr, step)):
                 self._update_into(x, g, old, new, out, scratch.tmp, lr, step)
+                for a in new.values():   # (the kernels flush their slots themselves)
+                    flush_subnormal(a)
         finally:
             self._scratch.append(scratch)
         for s, sv in slots:
@@ -652,7 +678,7 @@ class Optimizer:
         finally:
             self._per_slice = None
         for s, sv in slots.items():
-            _store(sv, state[s], g)
+            _store(sv, flush_subnormal(state[s]), g)
         _store(v, x, g)
 
     def _square(self, g: np.ndarray) -> np.ndarray:

@@ -268,10 +268,16 @@ class Model(Trainer, Layer):
     def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
                input_signature: Any = None, **kwargs: Any) -> None:
         """Export the model for inference as a SavedModel whose endpoint ``serve`` calls it
-        (``keras.export``); other formats (ONNX, OpenVINO, LiteRT) are not available in tapegrad."""
+        (``keras.export``), or with ``format="litert"`` as a ``.tflite`` file that
+        ``tf.lite.Interpreter`` runs (tapegrad's own content, see ``tf.lite``); ONNX and OpenVINO
+        are not available in tapegrad."""
+        if format == "litert":
+            from ...lite import export_litert
+            export_litert(self, filepath, input_signature=input_signature, verbose=verbose, **kwargs)
+            return
         if format != "tf_saved_model":
             raise ValueError(f"Unrecognized format={format!r}: tapegrad exports format='tf_saved_model' "
-                             "only (ONNX, OpenVINO and LiteRT need their own toolchains).")
+                             "or 'litert' (ONNX and OpenVINO need their own toolchains).")
         from ..export import export_saved_model
         export_saved_model(self, filepath, verbose=verbose, input_signature=input_signature, **kwargs)
 
