@@ -1,9 +1,9 @@
 """Title: Generate music with an RNN (TF tutorial)
 Source: https://github.com/tensorflow/docs/blob/7c3650212740204359d4ceae481abc79345541be/site/en/tutorials/audio/music_generation.ipynb
 Licence: Apache-2.0 (tensorflow/docs)
-Changed: the MAESTRO MIDI files (downloaded; parsed with pretty_midi) -> 5 synthetic tracks of
-70 notes (pitch, start, end, step, duration) from a seeded NumPy generator, built in
-midi_to_notes's place with the same columns; pandas (installed in neither environment) ->
+Changed: the MAESTRO MIDI files (downloaded; parsed with pretty_midi) -> 6 synthetic file names
+whose midi_to_notes gives 70 notes (pitch, start, end, step, duration) from a NumPy generator
+seeded by the file's index (the first 5 train, as written; the second is the sample file); pandas (installed in neither environment) ->
 dicts of NumPy columns (pd.concat -> np.concatenate per column); the pip/apt installs,
 fluidsynth audio, pretty_midi note names, MIDI writing (notes_to_midi) and the plots removed;
 ModelCheckpoint's filepath './training_checkpoints/ckpt_{epoch}' -> a temporary directory's
