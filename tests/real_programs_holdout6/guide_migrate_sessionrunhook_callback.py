@@ -4,14 +4,14 @@ Licence: Apache-2.0 (tensorflow/docs)
 Changed: the TensorFlow 1 Estimator cells dropped (tf.compat.v1.estimator is not in TF 2.21, and
 they are not TF2 eager code); keras.utils.set_random_seed(0) (the Dense initializer is unseeded);
 the model's kernel fixed (fix_weights) after a build; the callback's logged steps (not its
-timings, which vary run to run) and the history -> RESULTS.
+timings, which vary run to run) and the history -> RESULTS; the unused `from absl import flags`
+dropped (absl-py comes with TensorFlow, not with tapegrad, and the guide never uses `flags`).
 """
 import tensorflow as tf
 import tensorflow.compat.v1 as tf1
 
 import time
 from datetime import datetime
-from absl import flags
 from _corpus import fix_weights
 
 tf.keras.utils.set_random_seed(0)
