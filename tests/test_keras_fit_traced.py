@@ -217,3 +217,42 @@ def test_a_model_never_compiled_predicts_through_its_traced_step():
     got = model.predict(x, batch_size=4, verbose=0)   # five batches: the last four replayed
     np.testing.assert_allclose(got, want, rtol=1e-6)
     np.testing.assert_allclose(model.predict_on_batch(x[:4]), want[:4], rtol=1e-6)
+
+
+def test_the_logs_walk_the_layers_for_metrics_once_an_epoch_and_see_metrics_made_on_the_way():
+    """fit's per-step logs reuse the metrics list found after an epoch's first step (no walk of
+    every layer at every step), which still sees a metric a layer makes when it is built in that
+    first step, and one a callback adds between epochs."""
+    class Counted(keras.layers.Layer):
+        def build(self, input_shape):
+            self.seen = keras.metrics.Sum(name="seen")
+
+        def call(self, x):
+            self.seen.update_state(tf.cast(tf.shape(x)[0], "float32"))
+            return x
+
+    class Late(keras.layers.Layer):
+        def call(self, x):
+            return x
+
+    late = Late()
+
+    class AddMetric(keras.callbacks.Callback):   # (a metric a callback adds and updates)
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 0:
+                late.late = keras.metrics.Sum(name="late")
+
+        def on_train_batch_begin(self, batch, logs=None):
+            if hasattr(late, "late"):
+                late.late.update_state(1.0)
+
+    m = keras.Sequential([keras.Input((3,)), Counted(), late, keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    h = m.fit(np.ones((8, 3), np.float32), np.zeros((8, 1), np.float32), batch_size=2, epochs=2,
+              verbose=0, callbacks=[AddMetric()])
+    assert h.history["seen"] == [8.0, 8.0]
+    assert h.history["late"] == [4.0]   # (added after epoch 1: 4 steps of epoch 2)
+    assert "_metrics_memo" not in m.__dict__
+    assert {"loss", "seen", "late"} <= set(m.evaluate(np.ones((4, 3), np.float32),
+                                                      np.zeros((4, 1), np.float32),
+                                                      verbose=0, return_dict=True))

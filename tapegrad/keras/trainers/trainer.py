@@ -149,6 +149,7 @@ class Trainer:
         self.steps_per_execution = int(steps_per_execution)
         self.jit_compile = jit_compile
         self.__dict__.pop("_step_functions", None)   # (made again for this compilation)
+        self.__dict__.pop("_metrics_memo", None)
         self.compiled = True
         ref = self.__dict__.get("_strategy_ref")
         if ref is not None:  # the replicas get the model as compiled now (and its trainable flags)
@@ -248,6 +249,9 @@ class Trainer:
         """Restart the running means of the loss and of the metrics."""
         for m in self.metrics:
             m.reset_state()
+        # fit's epochs and evaluate begin here: their steps' logs walk the layers for the metrics
+        # once, after the first step (which may build them), not at every step
+        self.__dict__["_metrics_memo"] = None
 
     def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None,
                      sample_weight: Any = None, training: bool = True) -> Tensor:
@@ -291,7 +295,11 @@ class Trainer:
         """``{name: running result}`` of every metric in :attr:`metrics` (a dict result, as the
         compiled metrics' is, is merged in)."""
         out: dict = {}
-        for m in self.metrics:
+        memo = self.__dict__.get("_metrics_memo", False)
+        metrics = memo or self.metrics
+        if memo is None:
+            self.__dict__["_metrics_memo"] = metrics
+        for m in metrics:
             r = m.result()
             if isinstance(r, dict):
                 out.update({k: self._result(v) for k, v in r.items()})
@@ -578,6 +586,7 @@ class Trainer:
                 break
         if epochs > 0:
             self.optimizer.finalize_variable_values(self.trainable_weights)
+        self.__dict__.pop("_metrics_memo", None)
         cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
         return self.history
 
@@ -650,6 +659,8 @@ class Trainer:
         if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
             cbs.on_test_batch_begin(data.ran_out_step)
         logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
+        if not internal:
+            self.__dict__.pop("_metrics_memo", None)
         cbs.on_test_end(logs)
         if return_dict or internal:
             return logs
