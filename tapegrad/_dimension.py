@@ -19,12 +19,12 @@ from typing import Any, Callable
 class Dimension:
     """One dimension: ``value`` is a non-negative ``int`` or ``None`` (unknown)."""
 
-    __slots__ = ("_value",)
+    __slots__ = ("_size",)
     __hash__ = None  # type: ignore[assignment]  (equal to its int, as TensorFlow's: unhashable)
 
     def __init__(self, value: Any) -> None:
         if isinstance(value, Dimension):
-            value = value._value
+            value = value._size
         if value is not None:
             try:
                 value = operator.index(value)
@@ -33,36 +33,36 @@ class Dimension:
                                 f"'{value!r}' with type '{type(value)}'") from None
             if value < 0:
                 raise ValueError(f"Dimension {value} must be >= 0")
-        self._value = value
+        self._size = value
 
     @property
     def value(self) -> int | None:
         """The size, or ``None`` when unknown."""
-        return self._value
+        return self._size
 
     def __repr__(self) -> str:
-        return f"Dimension({self._value!r})"
+        return f"Dimension({self._size!r})"
 
     def __str__(self) -> str:
-        return "?" if self._value is None else str(self._value)
+        return "?" if self._size is None else str(self._size)
 
     def __int__(self) -> int:
-        if self._value is None:
+        if self._size is None:
             raise TypeError("an unknown Dimension has no int value (test `.value is None` first)")
-        return self._value
+        return self._size
 
     __index__ = __int__
 
     def __bool__(self) -> bool:
-        return bool(self._value)
+        return bool(self._size)
 
     def __reduce__(self) -> tuple:
-        return Dimension, (self._value,)
+        return Dimension, (self._size,)
 
     def is_compatible_with(self, other: Any) -> bool:
         """Whether ``other`` may be the same size (either unknown, or both equal)."""
         other = as_dimension(other)
-        return self._value is None or other._value is None or self._value == other._value
+        return self._size is None or other._size is None or self._size == other._size
 
     def assert_is_compatible_with(self, other: Any) -> None:
         """``ValueError`` unless :meth:`is_compatible_with`."""
@@ -73,7 +73,7 @@ class Dimension:
         """The dimension known from both (``ValueError`` when they are incompatible)."""
         other = as_dimension(other)
         self.assert_is_compatible_with(other)
-        return Dimension(other._value if self._value is None else self._value)
+        return Dimension(other._size if self._size is None else self._size)
 
 
 def as_dimension(value: Any) -> Dimension:
@@ -88,7 +88,7 @@ def _other(fn: Callable) -> Callable:
             other = as_dimension(other)
         except (TypeError, ValueError):
             return NotImplemented
-        return fn(self._value, other._value)
+        return fn(self._size, other._size)
     return method
 
 

@@ -177,7 +177,7 @@ def test_tfsm_layer_config_round_trips(tmp_path):
 
 def test_export_formats(tmp_path):
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
-    with pytest.raises(ValueError, match="format='tf_saved_model' only"):
+    with pytest.raises(ValueError, match="format='tf_saved_model' or 'litert'"):
         model.export(str(tmp_path), format="onnx")
     with pytest.raises(TypeError, match="keras.Model"):
         keras.export.export_saved_model(keras.layers.Dense(1), str(tmp_path))
