@@ -219,7 +219,8 @@ class Trainer:
     # what compile sets (its arguments, trackers and compiled metrics), which Keras's compile
     # leaves untracked: Trainer.metrics lists them apart
     _UNTRACKED_ATTRS = frozenset({"_inbound_nodes", "_metric_ids", "_weighted_metric_ids",
-                                  "_loss_tracker", "_compile_metrics", "_compile_loss"})
+                                  "_loss_tracker", "_compile_metrics", "_compile_loss",
+                                  "_metrics_memo"})
 
     @property
     def metrics(self) -> list:
