@@ -18,7 +18,7 @@ from .layer import Layer
 
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
-from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+from ..quantizers._layers import (kernel_quantize_begins, AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
                                   float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
                                   int8_product, pack_int4, quantization_config_of, quantization_not_covered,
@@ -105,17 +105,8 @@ class Dense(Layer):
         return saved_variables(self)
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
-        if type_check and type(self) is not Dense:
-            raise self._not_implemented_error(self.quantize)
-        self.quantization_config = config
-        if mode == "float8":
-            self.quantized_build(tuple(self.kernel.shape), mode)
-            self._float8_weights_first()
-            if self.dtype_policy.quantization_mode is None:
-                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+        if kernel_quantize_begins(self, Dense, mode, type_check, config):
             return
-        if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         kernel, zero = self.kernel, None
         block = config.block_size if isinstance(config, Int4QuantizationConfig) else None
         if mode == "int4" and block is not None and block != -1:

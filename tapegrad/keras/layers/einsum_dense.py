@@ -13,7 +13,7 @@ from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
-from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
+from ..quantizers._layers import (kernel_quantize_begins, AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
                                   float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
                                   int8_product, pack_int4, quantization_config_of, quantization_not_covered,
@@ -149,17 +149,8 @@ class EinsumDense(Layer):
         return saved_variables(self)
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
-        if type_check and type(self) is not EinsumDense:
-            raise self._not_implemented_error(self.quantize)
-        self.quantization_config = config
-        if mode == "float8":
-            self.quantized_build(tuple(self.kernel.shape), mode)
-            self._float8_weights_first()
-            if self.dtype_policy.quantization_mode is None:
-                self.dtype_policy = f"float8_from_{self.dtype_policy.name}"
+        if kernel_quantize_begins(self, EinsumDense, mode, type_check, config):
             return
-        if mode not in ("int8", "int4"):
-            raise quantization_not_covered(self, mode, ("int8", "int4", "float8"))
         info = self._quantization_info()
         kernel, zero = self.kernel, None
         if mode == "int8":

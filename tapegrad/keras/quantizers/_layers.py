@@ -40,6 +40,24 @@ def quantization_not_covered(layer: Any, mode: Any, covered: tuple = ("int8",)) 
     return layer._quantization_mode_error(mode)
 
 
+def kernel_quantize_begins(layer: Any, cls: type, mode: Any, type_check: bool, config: Any) -> bool:
+    """What Dense's and EinsumDense's ``quantize`` do first: refuse a subclass (with
+    ``type_check``), keep ``config``, quantize to float8 whole (True: nothing is left to do), and
+    refuse a mode other than int8 and int4."""
+    if type_check and type(layer) is not cls:
+        raise layer._not_implemented_error(layer.quantize)
+    layer.quantization_config = config
+    if mode == "float8":
+        layer.quantized_build(tuple(layer.kernel.shape), mode)
+        layer._float8_weights_first()
+        if layer.dtype_policy.quantization_mode is None:
+            layer.dtype_policy = f"float8_from_{layer.dtype_policy.name}"
+        return True
+    if mode not in ("int8", "int4"):
+        raise quantization_not_covered(layer, mode, ("int8", "int4", "float8"))
+    return False
+
+
 def int4_block_size(layer: Any, config: Any) -> int | None:
     """The rows of the kernel per int4 scale: the config's ``block_size``, else the layer's
     ``Int4DTypePolicy``'s (a loaded model), else per channel (``None``), as Keras decides."""
