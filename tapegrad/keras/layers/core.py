@@ -18,11 +18,12 @@ from .layer import Layer
 
 _promoting_matmul, _promoting_add = _kops.matmul.__wrapped__, _kops.add.__wrapped__
 from ..saving import serialize_keras_object
-from ..quantizers._layers import (kernel_quantize_begins, AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
-                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
-                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
-                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
-                                  saved_variables, unpack_int4)
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map,
+                                  float8_bias, float8_build, float8_inputs, float8_outputs, int4_block_size,
+                                  int8_product, kernel_quantize_begins, kernel_quantize_ends, pack_int4,
+                                  quantization_config_of, quantization_not_covered, saved_variables,
+                                  unpack_int4)
 
 __all__ = ["Dense", "Flatten", "Reshape", "Activation", "Dropout", "Lambda", "ReLU", "LeakyReLU",
            "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply", "concatenate"]
@@ -117,15 +118,7 @@ class Dense(Layer):
             scale = _kops.squeeze(scale, axis=0)
         if mode == "int4":  # (two int4 values a byte, along the output axis)
             values = pack_int4(values, axis=-1)[0]
-        del self.kernel
-        self.quantized_build(tuple(kernel.shape), mode, config)
-        self.kernel.assign(values)
-        self.kernel_scale.assign(scale)
-        if zero is not None:
-            self.kernel_zero.assign(zero)
-        self._weights_trainable_first()
-        if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
+        kernel_quantize_ends(self, kernel, mode, config, values, scale, zero)
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
         if mode == "float8":

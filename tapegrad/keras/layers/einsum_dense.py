@@ -13,11 +13,12 @@ from .. import activations, initializers, ops as _kops
 from .input_spec import InputSpec
 from .layer import Layer
 from .conv import new_weight, serialized, weight_args, weight_config
-from ..quantizers._layers import (kernel_quantize_begins, AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig, abs_max_quantize,
-                                  abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, float8_bias,
-                                  float8_build, float8_inputs, float8_outputs, int4_block_size, int4_policy_name,
-                                  int8_product, pack_int4, quantization_config_of, quantization_not_covered,
-                                  saved_variables, serialize_config, unpack_int4)
+from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
+                                  abs_max_quantize, abs_max_quantize_grouped_with_zero_point,
+                                  dequantize_with_sz_map, float8_bias, float8_build, float8_inputs,
+                                  float8_outputs, int4_block_size, int8_product, kernel_quantize_begins,
+                                  kernel_quantize_ends, pack_int4, quantization_config_of,
+                                  quantization_not_covered, saved_variables, serialize_config, unpack_int4)
 
 __all__ = ["EinsumDense"]
 
@@ -167,15 +168,7 @@ class EinsumDense(Layer):
                 values, scale = abs_max_quantize(flat, axis=0, value_range=(-8, 7), to_numpy=True)
                 scale = _kops.squeeze(scale, axis=0)
             values = pack_int4(values, axis=-1)[0]
-        del self.kernel
-        self.quantized_build(tuple(kernel.shape), mode, config)
-        self.kernel.assign(values)
-        self.kernel_scale.assign(scale)
-        if zero is not None:
-            self.kernel_zero.assign(zero)
-        self._weights_trainable_first()
-        if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = f"{int4_policy_name(mode, int4_block_size(self, config))}_from_{self.dtype_policy.name}"
+        kernel_quantize_ends(self, kernel, mode, config, values, scale, zero)
 
     def quantized_build(self, kernel_shape: Any, mode: str, config: Any = None) -> None:
         if mode == "float8":

@@ -58,6 +58,21 @@ def kernel_quantize_begins(layer: Any, cls: type, mode: Any, type_check: bool, c
     return False
 
 
+def kernel_quantize_ends(layer: Any, kernel: Any, mode: str, config: Any, values: Any, scale: Any,
+                         zero: Any) -> None:
+    """What Dense's and EinsumDense's ``quantize`` do last: replace the float ``kernel`` by the
+    quantized variables holding ``values``, ``scale`` (and ``zero``), and name the policy."""
+    del layer.kernel
+    layer.quantized_build(tuple(kernel.shape), mode, config)
+    layer.kernel.assign(values)
+    layer.kernel_scale.assign(scale)
+    if zero is not None:
+        layer.kernel_zero.assign(zero)
+    layer._weights_trainable_first()
+    if layer.dtype_policy.quantization_mode is None:
+        layer.dtype_policy = f"{int4_policy_name(mode, int4_block_size(layer, config))}_from_{layer.dtype_policy.name}"
+
+
 def int4_block_size(layer: Any, config: Any) -> int | None:
     """The rows of the kernel per int4 scale: the config's ``block_size``, else the layer's
     ``Int4DTypePolicy``'s (a loaded model), else per channel (``None``), as Keras decides."""
