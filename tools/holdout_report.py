@@ -10,7 +10,8 @@ numbers), ``DIFF`` (runs, other numbers: the first difference) or ``FAIL`` (the 
 and message), then the rate "N of M run unchanged with TensorFlow's numbers". ``--set holdout2``
 (``holdout3``, ``holdout4``) measures the second (third, fourth) holdout set
 (tests/real_programs_holdout2/, tests/real_programs_holdout3/, tests/real_programs_holdout4/) instead;
-``holdout5`` and ``holdout6`` are the two halves of the fifth.
+``holdout5`` and ``holdout6`` are the two halves of the fifth, ``holdout7`` and ``holdout8`` of the
+sixth.
 """
 import os
 import sys
