@@ -17,6 +17,7 @@ module had set last (then it cannot be told apart): to fix the count, use the se
 from __future__ import annotations
 
 import importlib
+import math
 from typing import Any
 
 import numpy as np
@@ -80,4 +81,8 @@ def matmul(a: Any, b: Any) -> Any:
     """``np.matmul(a, b)`` with the BLAS thread count for its size (per matrix of a batch)."""
     if on and a.ndim and b.ndim:
         product((a.shape[-2] if a.ndim > 1 else 1) * a.shape[-1] * (b.shape[-1] if b.ndim > 1 else 1))
+    if a.ndim > 2 and b.ndim == 2 and a.flags.c_contiguous:
+        # a stack of matrices times one matrix: one product of the stacked rows (NumPy would call
+        # BLAS once per matrix of the stack, and not at all for some layouts of ``b``)
+        return np.matmul(a.reshape(math.prod(a.shape[:-1]), a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[-1:])
     return np.matmul(a, b)

@@ -33,6 +33,7 @@ from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .. import _jit
+from .._scatter import sum_rows
 from . import schedules
 from .schedules import LearningRateSchedule
 
@@ -65,18 +66,14 @@ class _Rows:
         """``fn`` of each slice's values, summed per row (``fn(values)`` without duplicates)."""
         if self.raw is None:
             return fn(self.values)
-        out = np.zeros_like(self.values)
-        np.add.at(out, self.where, fn(self.raw))
-        return out
+        return sum_rows(fn(self.raw), self.where, len(self.values))
 
     def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> "_Rows":
         """The slices with ``fn`` applied to each slice's values (then summed per row)."""
         if self.raw is None:
             return _Rows(self.index, fn(self.values))
         raw = fn(self.raw)
-        out = np.zeros_like(self.values)
-        np.add.at(out, self.where, raw)
-        return _Rows(self.index, out, self.where, raw)
+        return _Rows(self.index, sum_rows(raw, self.where, len(self.values)), self.where, raw)
 
 
 def _divided(g: Any, scale: float) -> Any:
@@ -571,8 +568,7 @@ class Optimizer:
                     f"The sparse gradient for variable {_name_of(v)} has indices out of range "
                     f"[0, {shape[0]}): {index.tolist()}.")
             rows, where = np.unique(index, return_inverse=True)
-            summed = np.zeros((rows.size,) + values.shape[1:], dt)
-            np.add.at(summed, where.ravel(), values)
+            summed = sum_rows(values, where.ravel(), rows.size)
             if _where(v) is not None:  # dense on the variable's device
                 return _at(_dense(_Rows(rows, summed), v), v)
             if rows.size < index.size:   # (repeated rows: their slices are kept, see _Rows)
@@ -728,9 +724,7 @@ class Optimizer:
         return (rows.where if self._rowwise else rows.index[rows.where]), rows.raw
 
     def _sum_rows(self, g: np.ndarray, per_slice: np.ndarray) -> np.ndarray:
-        out = np.zeros_like(g)
-        np.add.at(out, self._slices(g)[0], per_slice)
-        return out
+        return sum_rows(per_slice, self._slices(g)[0], len(g))
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         """New value of ``x`` from gradient ``g``; updates the slot arrays in ``s`` in place or by
