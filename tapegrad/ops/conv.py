@@ -163,10 +163,15 @@ def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dila
     h, wd, c = in_shape[1:]
     groups = c // cg
     dt = np.result_type(g, w)
+    taps = _taps(kh, kw, strides, dilations, oh, ow)
+    if groups == 1:   # each kernel position's product lands whole in its window positions: no
+        # scatter of a wide [M, KH*KW*C] product through strided views (the same sums)
+        gm, wk = g.reshape(n * oh * ow, o), w.reshape(kh * kw, c, o)
+        return _scatter_windows(lambda k: _blas.matmul(gm, wk[k].T).reshape(n, oh, ow, c), (n, h, wd, c),
+                                taps, pads, dt)
     cols = _blas.matmul(_gmat(g, groups), _wmat(w, groups).transpose(0, 2, 1))  # G, M, KH*KW*Cg
     cols = cols.reshape(groups, n * oh * ow, kh * kw, cg).transpose(1, 2, 0, 3).reshape(n, oh, ow, kh * kw, c)
-    return _scatter_windows(lambda k: cols[:, :, :, k], (n, h, wd, c), _taps(kh, kw, strides, dilations, oh, ow),
-                            pads, dt)
+    return _scatter_windows(lambda k: cols[:, :, :, k], (n, h, wd, c), taps, pads, dt)
 
 
 def _bf_core(x: np.ndarray, g: np.ndarray, w_shape: tuple, strides: tuple, dilations: tuple,
@@ -633,13 +638,18 @@ def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides:
     """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
     finite = np.isfinite(g).all()
     (kh, kw), (n, oh, ow, c) = ksize, loc.shape
-    if finite and g.ndim == 4 and tuple(strides) == tuple(ksize) and x.shape[1:3] == (oh * kh, ow * kw) \
-            and not any(pads[0]) and not any(pads[1]):
-        # windows that tile the image: each kernel position writes its own strided part, no sums
-        out = np.empty((n, oh, kh, ow, kw, c), g.dtype)
+    if finite and g.ndim == 4 and tuple(strides) == tuple(ksize) and not any(pads[0]) and not any(pads[1]):
+        # windows that tile the image (but for a last row or column no window reaches): each
+        # kernel position writes its own strided part, no sums
+        tiles = np.empty((n, oh, kh, ow, kw, c), g.dtype)
         for k in range(kh * kw):
-            np.multiply(g, loc == k, out=out[:, :, k // kw, :, k % kw, :])
-        return out.reshape(n, oh * kh, ow * kw, c)
+            np.multiply(g, loc == k, out=tiles[:, :, k // kw, :, k % kw, :])
+        tiles = tiles.reshape(n, oh * kh, ow * kw, c)
+        if x.shape[1:3] == (oh * kh, ow * kw):
+            return tiles
+        out = np.zeros((n,) + x.shape[1:], g.dtype)
+        out[:, :oh * kh, :ow * kw] = tiles
+        return out
     taps = _taps(*ksize, strides, (1, 1), *loc.shape[1:3])
     if finite:  # a product with the mask is faster than where (but inf * 0 is NaN)
         return _scatter_windows(lambda k: g * (loc == k), g.shape[:-3] + x.shape[1:], taps, pads, g.dtype)
