@@ -299,6 +299,8 @@ def _matmul(a: Tensor, b: Tensor) -> Tensor:
         return _a.squeeze(_la.matmul(_a.expand_dims(a, 0), b), -2)
     if b.shape.rank == 1:
         return _a.squeeze(_la.matmul(a, _a.expand_dims(b, -1)), -1)
+    if b.shape.rank == 2 and a.shape.rank > 2:   # as Keras on TF: one product of the stacked rows,
+        return _la.tensordot(a, b, [[-1], [0]])  # whose gradient for b is one product too
     return _la.matmul(a, b)
 
 
