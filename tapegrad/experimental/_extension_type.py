@@ -368,6 +368,7 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
     _tf_extension_type_do_not_transform_this_class = True
     _CONVERT_HINT = "read its tensor fields, or register a handler with tf.experimental.dispatch_for_api"
     _UNARY = frozenset()
+    _TRACED_BY_COMPONENTS = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if type(self) is ExtensionType:
