@@ -438,7 +438,7 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
 
     # the CompositeTensor protocol: every tensor of the fields, depth first
     def _components(self) -> list:
-        return _nest.flatten(_field_values(self), expand_composites=True)
+        return [c for c in _nest.flatten(_field_values(self), expand_composites=True) if isinstance(c, Tensor)]
 
     def _from_components(self, parts: list) -> "ExtensionType":
         return self._type_spec._from_components(parts)
