@@ -208,7 +208,7 @@ def _same_or_raise(expected: Any, got: Any, what: str) -> None:
 
 
 def _to_tensor(x: Any) -> Any:
-    return x if isinstance(x, (TensorArray, IndexedSlices)) else convert_to_tensor(x)
+    return x if isinstance(x, (TensorArray, IndexedSlices, CompositeTensor)) else convert_to_tensor(x)
 
 
 @constant_maker
