@@ -172,14 +172,14 @@ class ExtensionValue:
 
     def _batchable(self) -> Any:
         if not hasattr(self.type_spec, "_unbatch"):
-            raise TypeError(f"{self.type_spec.value_type.__name__} is not batchable: a dataset slices or batches "
+            raise AttributeError(f"{self.type_spec.value_type.__name__} is not batchable: a dataset slices or batches "
                             "only a tf.experimental.BatchableExtensionType.")
         return self.type_spec
 
     @classmethod
     def from_rows(cls, rows: list) -> "ExtensionValue":
-        spec = rows[0]._batchable()
-        return cls(spec._batch(len(rows)), [np.stack(col) for col in zip(*(r.parts for r in rows))])
+        spec = rows[0]._batchable()  # (of unknown batch size, as TensorFlow decodes a batch with the element spec)
+        return cls(spec._batch(None), [np.stack(col) for col in zip(*(r.parts for r in rows))])
 
     def __len__(self) -> int:
         self._batchable()
@@ -190,7 +190,7 @@ class ExtensionValue:
         if isinstance(key, (int, np.integer)):
             return ExtensionValue(spec._unbatch(), [p[key] for p in self.parts])
         idx = np.arange(len(self))[key] if isinstance(key, (slice, range)) else np.asarray(key)
-        return ExtensionValue(spec._unbatch()._batch(len(idx)), [p[idx] for p in self.parts])
+        return ExtensionValue(spec._unbatch()._batch(None), [p[idx] for p in self.parts])
 
     def tensor(self) -> Any:
         return self.type_spec._from_components([wrap(p) for p in self.parts])

@@ -333,6 +333,11 @@ class ExtensionTypeMetaclass(abc.ABCMeta):
             _add_spec(cls)
 
 
+class ExtensionConversionError(ValueError, CompositeConversionError):
+    """An extension type where a Tensor is needed and no dispatch handler takes it (a ValueError,
+    as TensorFlow's conversion raises; a TypeError, as tapegrad's composites raise)."""
+
+
 class TypeSpec:
     """The base class a user's ``Spec`` may name (``class Spec(tf.TypeSpec)``); tapegrad's
     generated specs derive from :class:`ExtensionTypeSpec`."""
@@ -366,6 +371,7 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
     """
 
     _tf_extension_type_do_not_transform_this_class = True
+    _CONVERT_ERROR = ExtensionConversionError
     _CONVERT_HINT = "read its tensor fields, or register a handler with tf.experimental.dispatch_for_api"
     _UNARY = frozenset()
     _TRACED_BY_COMPONENTS = True
@@ -498,6 +504,15 @@ def _is_spec(x: Any) -> bool:
     return isinstance(x, (TensorSpec, ExtensionTypeSpec)) or hasattr(x, "value_type") and not isinstance(x, type)
 
 
+def _plain_mappings(x: Any) -> Any:
+    """``x`` with its (immutable) mappings made dicts, as a spec's serialization holds them."""
+    if isinstance(x, collections.abc.Mapping):
+        return {k: _plain_mappings(v) for k, v in x.items()}
+    if type(x) is tuple:
+        return tuple(_plain_mappings(v) for v in x)
+    return x
+
+
 def _key(x: Any) -> Any:
     """A hashable, comparable form of a spec's field value."""
     if isinstance(x, TensorShape):
@@ -543,7 +558,7 @@ class ExtensionTypeSpec:
         return _new(cls, fields)
 
     def _serialize(self) -> tuple:
-        return tuple((f.name, self.__dict__[f.name]) for f in self._tf_extension_type_fields())
+        return tuple((f.name, _plain_mappings(self.__dict__[f.name])) for f in self._tf_extension_type_fields())
 
     def _field_specs(self) -> tuple:
         return tuple(self.__dict__[f.name] for f in self._tf_extension_type_fields())
@@ -654,7 +669,7 @@ class ExtensionTypeSpec:
         return f"{type(self).__qualname__}({fields})"
 
     def __reduce__(self) -> Any:
-        return _new, (type(self), dict(self._serialize()))
+        return _new, (type(self), {f.name: self.__dict__[f.name] for f in self._tf_extension_type_fields()})
 
 
 class ExtensionTypeBatchEncoder:
@@ -673,7 +688,7 @@ class ExtensionTypeBatchEncoder:
             if isinstance(x, TensorShape):
                 return TensorShape([batch_size]).concatenate(x)
             return x
-        return _new(type(spec), {k: _nest.map_structure(f, v) for k, v in spec._serialize()})
+        return _respec(spec, f)
 
     def unbatch(self, spec: Any) -> Any:
         """The spec of one value of a batch of spec ``spec``."""
@@ -685,7 +700,7 @@ class ExtensionTypeBatchEncoder:
             if isinstance(x, TensorShape):
                 return x[1:]
             return x
-        return _new(type(spec), {k: _nest.map_structure(f, v) for k, v in spec._serialize()})
+        return _respec(spec, f)
 
     def encode(self, spec: Any, value: Any, minimum_rank: int = 0) -> list:
         """``value`` as the tensors that batch (its components)."""
@@ -698,6 +713,12 @@ class ExtensionTypeBatchEncoder:
     def encoding_specs(self, spec: Any) -> list:
         """The specs of what ``encode`` returns."""
         return spec._component_specs
+
+
+def _respec(spec: Any, f: Callable) -> Any:
+    """``spec`` with ``f`` applied to every leaf of its fields."""
+    names = [fl.name for fl in spec._tf_extension_type_fields()]
+    return _new(type(spec), {k: _nest.map_structure(f, spec.__dict__[k]) for k in names})
 
 
 class BatchableExtensionTypeSpec(ExtensionTypeSpec):
@@ -751,28 +772,27 @@ def _public(path: str) -> Callable | None:
     return obj
 
 
+def _check_dispatch_type(t: Any) -> None:
+    """Raise ValueError unless ``t`` is an annotation dispatch takes: a type, ``List[...]`` or
+    ``Union[...]`` (``Optional[...]``) of them, as TensorFlow's."""
+    if _is_union(t) or _origin(t) is list:
+        for a in typing.get_args(t):
+            _check_dispatch_type(a)
+    elif not (isinstance(t, type) or t is None):
+        raise ValueError(f"Type annotation {t} is not currently supported by dispatch.  Supported "
+                         "annotations: type objects,  List[...], and Union[...]")
+
+
 def _matches(value: Any, t: Any) -> bool:
     """Whether ``value`` has annotated type ``t`` (TensorFlow's dispatch type checks)."""
-    if t is Any:
-        return True
     if _is_union(t):
         return any(_matches(value, a) for a in typing.get_args(t))
-    origin = _origin(t)
-    if origin in (list, collections.abc.Sequence, collections.abc.Iterable):
-        (a,) = typing.get_args(t) or (Any,)
+    if _origin(t) is list:
+        (a,) = typing.get_args(t)
         return isinstance(value, (list, tuple)) and all(_matches(v, a) for v in value)
-    if origin is tuple:
-        args = typing.get_args(t)
-        if not isinstance(value, tuple):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_matches(v, args[0]) for v in value)
-        return len(args) == len(value) and all(_matches(v, a) for v, a in zip(value, args))
     if t is None or t is type(None):
         return value is None
-    if t is Tensor:
-        return isinstance(value, Tensor)
-    return isinstance(t, type) and isinstance(value, t)
+    return isinstance(value, t)
 
 
 def _dispatchable(value: Any) -> bool:
@@ -783,7 +803,8 @@ def _dispatchable(value: Any) -> bool:
 
 def _matcher(api: Callable, signature: dict) -> Callable:
     sig = inspect.signature(api)
-    for name in signature:
+    for name, t in signature.items():
+        _check_dispatch_type(t)
         if name not in sig.parameters:
             raise ValueError(f"Dispatch function's signature {signature} does not match API's signature "
                              f"{sig}: {name!r} is not a parameter of {api.__name__}.")
@@ -845,17 +866,19 @@ def dispatch_for_api(api: Callable, *signatures: dict) -> Callable:
     if not callable(api):
         raise ValueError(f"Dispatch is not supported for api {api!r}.")
 
+    given = [_matcher(api, s) for s in signatures]
+
     def decorator(fn: Callable) -> Callable:
-        sigs = list(signatures)
-        if not sigs:
+        matchers = given
+        if not matchers:
             hints = typing.get_type_hints(fn)
-            sigs = [{k: v for k, v in hints.items() if k != "return"}]
-            if not sigs[0]:
+            sig = {k: v for k, v in hints.items() if k != "return"}
+            if not sig:
                 raise ValueError("must specify at least one signature (or annotate the dispatch "
                                  "target's parameters).")
+            matchers = [_matcher(api, sig)]
         _install(api)
-        for s in sigs:
-            _TARGETS.setdefault(api, []).append((_matcher(api, s), fn))
+        _TARGETS.setdefault(api, []).extend((m, fn) for m in matchers)
         return fn
     return decorator
 
