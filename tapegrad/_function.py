@@ -537,7 +537,8 @@ class Function:
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template
         prog.inputs = _nest.map_structure(  # (the call's signature, which tf.saved_model saves)
-            lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else x, (tuple(a), kw))
+            lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else
+            x._type_spec if getattr(x, "_TRACED_BY_COMPONENTS", False) else x, (tuple(a), kw))
         entry.programs.append(prog)
         # the output's structure, per trace (traces of one key may differ: tf.unstack(x, axis=t));
         # not the trace's values

@@ -316,6 +316,31 @@ def _add_spec(cls: type) -> None:
         _wrap_user_init(spec)
     else:
         _build_init(spec, spec=True)
+    if "__name__" in cls.__dict__:  # (the name a SavedModel knows the type by)
+        name = cls.__dict__["__name__"] + ".Spec"
+        if name in _REGISTERED:
+            raise ValueError(f"Name {name} has already been registered for class "
+                             f"{_REGISTERED[name].__module__}.{_REGISTERED[name].__qualname__}.")
+        _REGISTERED[name] = spec
+
+
+_REGISTERED: dict[str, type] = {}  # registered name -> Spec class
+
+
+def registered_name(spec_class: type) -> str | None:
+    """The name a Spec class is registered under (its value type's ``__name__``), or None."""
+    return next((k for k, v in _REGISTERED.items() if v is spec_class), None)
+
+
+def spec_from_fields(name: str, fields: dict) -> "ExtensionTypeSpec":
+    """The spec registered as ``name`` with ``fields`` (as ``_serialize`` gave them)."""
+    cls = _REGISTERED.get(name)
+    if cls is None:
+        raise LookupError(f"no extension type is registered as {name!r}: define its class (with that "
+                          "`__name__`) before loading.")
+    spec = _new(cls, fields)
+    spec._tf_extension_type_convert_fields()
+    return spec
 
 
 class ExtensionTypeMetaclass(abc.ABCMeta):
@@ -597,6 +622,12 @@ class ExtensionTypeSpec:
         names = [f.name for f in self._tf_extension_type_fields()]
         return _new(self.value_type, dict(zip(names, values)))
 
+    def _shapeless(self) -> "ExtensionTypeSpec":
+        """This spec with its tensors' shapes unknown (what rebuilding a value from components
+        needs: a saved function's output, whatever the sizes)."""
+        return _respec(self, lambda x: TensorSpec(None, x.dtype) if isinstance(x, TensorSpec) else
+                       x._shapeless() if isinstance(x, ExtensionTypeSpec) else x)
+
     def _placeholder(self, sample: Callable) -> Any:
         """A value of this spec whose tensors are ``sample(tensor_spec)``."""
         return self._from_components([sample(s) for s in self._component_specs])
@@ -762,8 +793,7 @@ _BINARY_APIS = (
 
 
 def _public(path: str) -> Callable | None:
-    import tapegrad
-    obj: Any = tapegrad
+    obj: Any = sys.modules["tapegrad"]  # (loaded: its namespaces are where the functions are)
     for part in path.split("."):
         try:
             obj = getattr(obj, part)
