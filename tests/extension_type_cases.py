@@ -7,6 +7,8 @@ annotations here: the classes' field annotations are evaluated where they are de
 """
 import contextlib
 import io
+import tempfile
+import uuid
 from typing import List, Mapping, Optional, Tuple, Union
 
 import numpy as np
@@ -170,6 +172,25 @@ def run(tf):
     picked = tf.cond(tf.constant(False), lambda: a, lambda: MaskedTensor([7, 8, 9], [True, True, False]))
     _, looped = tf.while_loop(lambda i, _: i < 3, lambda i, x: (i + 1, MaskedTensor(x.values + 1, x.mask)), [0, a])
     out["control_flow"] = [_np(picked.values), _np(looped.values)]
+
+    # a SavedModel of a function taking and returning an extension type (known by its __name__,
+    # unique per run: a name registers once per process)
+    class Reg(tf.experimental.ExtensionType):
+        __name__ = "extension_type_cases.Reg" + uuid.uuid4().hex[:8]
+        values: tf.Tensor
+        mask: tf.Tensor
+
+    class Scaler(tf.Module):
+        @tf.function
+        def scale(self, x):
+            return Reg(x.values * 2.0, x.mask)
+
+    module = Scaler()
+    module.scale.get_concrete_function(Reg.Spec(tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.bool)))
+    with tempfile.TemporaryDirectory() as d:
+        tf.saved_model.save(module, d)
+        restored = tf.saved_model.load(d).scale(Reg([1.0, 2.0, 3.0], [True, False, True]))
+    out["saved_model"] = [type(restored).__name__, _np(restored.values), _np(restored.mask)]
 
     # gradients through tensor fields
     x = tf.Variable([1.0, 2.0, 3.0])
