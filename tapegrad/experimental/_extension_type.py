@@ -10,8 +10,7 @@ nested ``Spec`` class (an :class:`ExtensionTypeSpec`) are generated. Dispatch wr
 function where the tapegrad namespaces hold it (TensorFlow's functions carry their dispatcher
 from the start); a function without a registered handler runs as before.
 """
-from __future__ import annotations
-
+# (no postponed annotations: the doctests' classes are defined here, their annotations evaluated)
 import abc
 import collections.abc
 import functools
