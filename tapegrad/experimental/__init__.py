@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import typing as _typing
 
-from . import _extension_type as extension_type
 from ._extension_type import (BatchableExtensionType, ExtensionType, ExtensionTypeBatchEncoder, ExtensionTypeSpec,
                               dispatch_for_api, dispatch_for_binary_elementwise_apis,
                               dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
@@ -15,7 +14,7 @@ from ._optional import Optional
 
 __all__ = ["Optional", "numpy", "ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
            "ExtensionTypeBatchEncoder", "dispatch_for_api", "dispatch_for_unary_elementwise_apis",
-           "dispatch_for_binary_elementwise_apis", "unregister_dispatch_for", "extension_type"]
+           "dispatch_for_binary_elementwise_apis", "unregister_dispatch_for"]
 
 if _typing.TYPE_CHECKING:
     from . import numpy  # noqa: F401

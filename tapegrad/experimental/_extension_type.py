@@ -29,7 +29,7 @@ from ..ops import array as _array, math as _math, reduction as _reduction
 from .._tensor import CompositeConversionError, CompositeTensor, Tensor, TensorShape
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec", "BatchableExtensionTypeSpec",
-           "ExtensionTypeBatchEncoder", "as_dict", "dispatch_for_api", "dispatch_for_unary_elementwise_apis",
+           "ExtensionTypeBatchEncoder", "dispatch_for_api", "dispatch_for_unary_elementwise_apis",
            "dispatch_for_binary_elementwise_apis", "unregister_dispatch_for", "ImmutableDict"]
 
 _IN_CONSTRUCTOR = "_tf_extension_type_in_constructor"
@@ -232,8 +232,9 @@ def _check_annotations(cls: type) -> None:
         if name == "Spec":
             if not isinstance(value, type):
                 raise ValueError(f"{cls.__qualname__}.Spec must be a nested class; got {value}.")
-            if value.__bases__ not in ((object,), (TypeSpec,)):
-                raise ValueError(f"{cls.__qualname__}.Spec must be directly subclassed from tf.TypeSpec.")
+            if value.__bases__ != (object,):
+                raise ValueError(f"{cls.__qualname__}.Spec must be a plain nested class (its base is made "
+                                 "ExtensionTypeSpec).")
         elif _reserved(name):
             raise ValueError(f"The field annotations for {cls.__name__} are invalid. Field '{name}' is reserved.")
     for name in annotations:
@@ -360,13 +361,6 @@ class ExtensionTypeMetaclass(abc.ABCMeta):
 class ExtensionConversionError(ValueError, CompositeConversionError):
     """An extension type where a Tensor is needed and no dispatch handler takes it (a ValueError,
     as TensorFlow's conversion raises; a TypeError, as tapegrad's composites raise)."""
-
-
-class TypeSpec:
-    """The base class a user's ``Spec`` may name (``class Spec(tf.TypeSpec)``); tapegrad's
-    generated specs derive from :class:`ExtensionTypeSpec`."""
-
-    __slots__ = ()
 
 
 # --------------------------------------------------------------------------- values
@@ -502,12 +496,6 @@ class BatchableExtensionType(ExtensionType):
 
 def _field_values(value: Any) -> tuple:
     return tuple(value.__dict__[f.name] for f in value._tf_extension_type_fields())
-
-
-def as_dict(value: ExtensionType) -> dict:
-    """The fields of ``value`` as a dict (not recursive), as
-    ``tf.experimental.extension_type.as_dict``."""
-    return {f.name: getattr(value, f.name) for f in value._tf_extension_type_fields()}
 
 
 # --------------------------------------------------------------------------- specs
