@@ -363,8 +363,39 @@ class ExtensionConversionError(ValueError, CompositeConversionError):
     as TensorFlow's conversion raises; a TypeError, as tapegrad's composites raise)."""
 
 
+class _Fields:
+    """What extension types and their specs share: fields converted on construction, then
+    immutable (but for ``_MUTABLE_NAMES``)."""
+
+    _SPEC, _MUTABLE_NAMES = False, _MUTABLE
+
+    @classmethod
+    def _tf_extension_type_has_field(cls, name: str) -> bool:
+        return any(name == f.name for f in cls._tf_extension_type_fields())
+
+    def _tf_extension_type_convert_fields(self) -> None:
+        _convert_fields(self, spec=self._SPEC)
+
+    def __validate__(self) -> None:
+        """Check the fields after construction (override it; the default checks nothing)."""
+
+    def _mutable(self, name: str) -> None:
+        if not (name in self._MUTABLE_NAMES or
+                _IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name)):
+            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
+                                 f"{'ExtensionTypeSpec' if self._SPEC else 'ExtensionType'}.")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self._mutable(name)
+        self.__dict__[name] = value
+
+    def __delattr__(self, name: str) -> None:
+        self._mutable(name)
+        del self.__dict__[name]
+
+
 # --------------------------------------------------------------------------- values
-class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
+class ExtensionType(_Fields, CompositeTensor, metaclass=ExtensionTypeMetaclass):
     """The base class of user-defined extension types (``tf.experimental.ExtensionType``): a
     class whose annotated fields are its data, checked and converted on construction (a
     ``tf.Tensor`` field takes anything ``tf.convert_to_tensor`` does), immutable after it.
@@ -403,33 +434,9 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
     def _tf_extension_type_fields(cls) -> tuple:
         return _fields_of(cls)
 
-    @classmethod
-    def _tf_extension_type_has_field(cls, name: str) -> bool:
-        return any(name == f.name for f in cls._tf_extension_type_fields())
-
-    def _tf_extension_type_convert_fields(self) -> None:
-        _convert_fields(self, spec=False)
-
-    def __validate__(self) -> None:
-        """Check the fields after construction (override it; the default checks nothing)."""
-
     def __repr__(self) -> str:
         fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self._tf_extension_type_fields())
         return f"{type(self).__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _MUTABLE or (_IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name)):
-            self.__dict__[name] = value
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
-
-    def __delattr__(self, name: str) -> None:
-        if name in _MUTABLE or (_IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name)):
-            del self.__dict__[name]
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
 
     def __getattr__(self, name: str) -> Any:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -536,7 +543,7 @@ def _key(x: Any) -> Any:
     return x
 
 
-class ExtensionTypeSpec:
+class ExtensionTypeSpec(_Fields):
     """The type of an extension type's values (``tf.experimental.ExtensionTypeSpec``): its fields
     with each tensor replaced by its ``TensorSpec`` (each extension type by its spec); every
     extension type ``T`` has its own subclass ``T.Spec``. ``tf.function`` traces once per spec,
@@ -545,19 +552,11 @@ class ExtensionTypeSpec:
 
     value_type: type = ExtensionType
 
+    _SPEC, _MUTABLE_NAMES = True, ()
+
     @classmethod
     def _tf_extension_type_fields(cls) -> tuple:
         return cls.value_type._tf_extension_type_fields()
-
-    @classmethod
-    def _tf_extension_type_has_field(cls, name: str) -> bool:
-        return any(name == f.name for f in cls._tf_extension_type_fields())
-
-    def _tf_extension_type_convert_fields(self) -> None:
-        _convert_fields(self, spec=True)
-
-    def __validate__(self) -> None:
-        """Check the fields after construction (override it; the default checks nothing)."""
 
     @classmethod
     def from_value(cls, value: Any) -> "ExtensionTypeSpec":
@@ -667,20 +666,6 @@ class ExtensionTypeSpec:
 
     def __hash__(self) -> int:
         return hash((type(self), _key(self._serialize())))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if _IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name):
-            self.__dict__[name] = value
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
-
-    def __delattr__(self, name: str) -> None:
-        if _IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name):
-            del self.__dict__[name]
-        else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._serialize())
