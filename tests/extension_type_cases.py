@@ -198,4 +198,11 @@ def run(tf):
         mx = MaskedTensor(x * x, [True, False, True])
         loss = tf.reduce_sum(tf.where(mx.mask, mx.values, 0.0))
     out["gradient"] = _np(tape.gradient(loss, x))
+
+    def whole():
+        with tf.GradientTape() as tape:
+            tape.watch(mx)  # (its tensors)
+            y = tf.reduce_sum(mx.values)
+        return tape.gradient(y, mx)
+    out["gradient_source"] = _error(whole)
     return out

@@ -474,11 +474,12 @@ class ExtensionType(_Fields, CompositeTensor, metaclass=ExtensionTypeMetaclass):
     def _from_components(self, parts: list) -> "ExtensionType":
         return self._type_spec._from_components(parts)
 
-    def _flat(self) -> Tensor:
-        raise CompositeConversionError(f"A {type(self).__name__} is not one tensor: {self._CONVERT_HINT}.")
+    def _flat(self) -> Tensor:  # (what a tape watches of a composite: TensorFlow takes no extension type)
+        raise ExtensionConversionError(f"Type {type(self).__name__} is not supported as a gradient source or "
+                                       "gradient target: watch and differentiate its tensor fields.")
 
     def _with_flat(self, t: Tensor) -> "ExtensionType":
-        raise CompositeConversionError(f"A {type(self).__name__} is not one tensor: {self._CONVERT_HINT}.")
+        return self._flat()
 
     def _print_text(self, summarize: int) -> str:
         return repr(self)
