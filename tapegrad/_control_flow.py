@@ -208,7 +208,7 @@ def _same_or_raise(expected: Any, got: Any, what: str) -> None:
 
 
 def _to_tensor(x: Any) -> Any:
-    return x if isinstance(x, (TensorArray, IndexedSlices)) else convert_to_tensor(x)
+    return x if isinstance(x, (TensorArray, IndexedSlices, CompositeTensor)) else convert_to_tensor(x)
 
 
 @constant_maker
@@ -344,25 +344,57 @@ def map_fn(fn: Callable, elems: Any, dtype: Any = None, parallel_iterations: Any
         raise TypeError(f"The provided function {fn!r} is not callable. fn must be callable.")
     sig = dtype if fn_output_signature is None else fn_output_signature
     elems = _nest.map_structure(lambda v: v._read() if isinstance(v, Variable) else v, elems)
-    rows, n = _elems_rows(elems, "tf.map_fn")
+    row_specs = [_batchable(v)._unbatch() if _is_extension(v) else None for v in _nest.flatten(elems)]
+    flat_elems = _encoded(_nest.flatten(elems))  # (an extension type: its components, TF's batch encoding)
+    rows, n = _elems_rows(flat_elems, "tf.map_fn")
     if sig is None:
         structure = elems
         cols = [_Column(t[0].dtype if t else convert_to_tensor(e).dtype, None, "fn's output",
-                        infer_shape) for t, e in zip(rows, _nest.flatten(elems))]
+                        infer_shape) for t, e in zip(rows, flat_elems)]
     else:
         structure = sig
         cols = [_Column(_signature_dtype(s), getattr(s, "shape", None), "fn's output", infer_shape)
-                for s in _nest.flatten(sig)]
+                for s in _nest.flatten(sig) for s in (s._component_specs if hasattr(s, "_unbatch") else [s])]
+    out_specs: list = [s if hasattr(s, "_unbatch") else None for s in _nest.flatten(structure)]
     for i in _rec.iterate(range(n)):
-        out = fn(_nest.pack_sequence_as(elems, [r[i] for r in rows]))
+        out = fn(_decoded(elems, row_specs, [r[i] for r in rows]))
         if not _nest.same_structure(structure, out):
             hint = "" if sig is not None else " (for another structure, pass fn_output_signature=)"
             raise ValueError(f"tf.map_fn's fn must return the structure of "
                              f"{'fn_output_signature' if sig is not None else 'elems'}, "
                              f"{_describe(structure)}, but returned {_describe(out)}{hint}.")
-        for c, v in zip(cols, _nest.flatten(out)):
+        if i == 0 and sig is None:
+            out_specs = [_batchable(v) if _is_extension(v) else None for v in _nest.flatten(out)]
+        for c, v in zip(cols, _encoded(_nest.flatten(out))):
             c.add(v, i)
-    return _nest.pack_sequence_as(structure, [c.stacked() for c in cols])
+    return _decoded(structure, [None if s is None else s._batch(n) for s in out_specs], [c.stacked() for c in cols])
+
+
+def _is_extension(v: Any) -> bool:
+    return getattr(v, "_TRACED_BY_COMPONENTS", False)
+
+
+def _batchable(v: Any) -> Any:
+    """An extension type's spec, which must be batchable."""
+    if not hasattr(v._type_spec, "_unbatch"):
+        raise TypeError(f"{type(v).__name__} is not batchable: tf.map_fn takes a "
+                        "tf.experimental.BatchableExtensionType (or the tensors of this one).")
+    return v._type_spec
+
+
+def _encoded(leaves: list) -> list:
+    """Leaves with each extension type replaced by its components (TensorFlow's default batch
+    encoding: stacking, unstacking the components stacks, unstacks the values)."""
+    return [c for v in leaves for c in (v._components() if _is_extension(v) else [v])]
+
+
+def _decoded(structure: Any, specs: list, flat: list) -> Any:
+    """``structure`` rebuilt from the components ``flat``, each extension type leaf from its spec
+    in ``specs`` (None for the other leaves)."""
+    it, out = iter(flat), []
+    for spec in specs:
+        out.append(next(it) if spec is None else spec._from_components([next(it) for _ in spec._component_specs]))
+    return _nest.pack_sequence_as(structure, out)
 
 
 def vectorized_map(fn: Callable, elems: Any, fallback_to_while_loop: bool = True,

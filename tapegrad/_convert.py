@@ -413,7 +413,7 @@ def check_values(check: Callable, *xs: Tensor) -> None:
 def composite_error(value: Any) -> CompositeConversionError:
     """The error for a composite tensor (RaggedTensor) where a Tensor is needed."""
     name = type(value).__name__
-    return CompositeConversionError(
+    return getattr(value, "_CONVERT_ERROR", CompositeConversionError)(
         f"a {name} is not a Tensor: this function takes a dense tensor, and tapegrad has no {name} "
         f"version of it. Convert it explicitly: {value._CONVERT_HINT}.")
 

@@ -88,7 +88,7 @@ class ConcreteFunction:
         # the arguments holding tensors are passed (positionally in the function's order, or by
         # name); the Python values the function was traced with are filled in, as in TensorFlow
         sig_args, sig_kwargs = self.structured_input_signature
-        has_spec = lambda v: any(isinstance(x, TensorSpec) for x in _nest.flatten(v))  # noqa: E731
+        has_spec = lambda v: any(_is_spec(x) for x in _nest.flatten(v))  # noqa: E731
         slots = [i for i, v in enumerate(sig_args) if has_spec(v)]
         names = [k for k in self._owner._param_order(sig_kwargs) if has_spec(sig_kwargs[k])]
         call_args, call_kwargs = list(sig_args), dict(sig_kwargs)
@@ -283,6 +283,8 @@ class Function:
         flat = _nest.flatten(structure)
         tensors, key, variables = [], [], []
         specs = _nest.flatten(list(self._sig)) if self._sig is not None else None
+        if any(getattr(x, "_TRACED_BY_COMPONENTS", False) for x in flat):  # (an extension type)
+            flat, specs, key = _by_components(flat, specs, self.__name__)
         if specs is not None and len(specs) != len(flat):
             raise ValueError(f"{self.__name__}: the arguments' structure does not match the "
                              f"input_signature {self._sig}")
@@ -489,7 +491,8 @@ class Function:
                 fresh.append(t)
             else:
                 fresh.append(x)
-        a, kw = _nest.pack_sequence_as((list(args), kwargs), fresh)
+        a, kw = _nest.pack_sequence_as((list(args), kwargs), fresh, expand_composites=any(
+            getattr(x, "_TRACED_BY_COMPONENTS", False) for x in _nest.flatten((list(args), kwargs))))
         spent0 = getattr(_state, "spent", 0)  # (uids that nested traces take for this check)
         uid0 = _variable._var_uid()
         _trace.start(tr)
@@ -534,7 +537,8 @@ class Function:
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
         prog.template = template
         prog.inputs = _nest.map_structure(  # (the call's signature, which tf.saved_model saves)
-            lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else x, (tuple(a), kw))
+            lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else
+            x._type_spec if getattr(x, "_TRACED_BY_COMPONENTS", False) else x, (tuple(a), kw))
         entry.programs.append(prog)
         # the output's structure, per trace (traces of one key may differ: tf.unstack(x, axis=t));
         # not the trace's values
@@ -554,7 +558,8 @@ class Function:
         if not args and not kwargs and self._sig is not None:
             args = self._sig
         spec_args = _nest.map_structure(
-            lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x, (list(args), kwargs))
+            lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x._placeholder(_zeros_for)
+            if hasattr(x, "_placeholder") else x, (list(args), kwargs))
         a, kw = spec_args
         with _variable.restoring_variables():  # (a trace for its signature: TF runs no assignment in it)
             out = self(*a, **kw)
@@ -565,9 +570,10 @@ class Function:
             sig = (tuple(self._sig), {})
         else:
             sig = _nest.pack_sequence_as(sig, [
-                s if not isinstance(o, TensorSpec) else o
+                s if not _is_spec(o) else o
                 for s, o in zip(_nest.flatten(sig), _nest.flatten((tuple(args), kwargs)))])
-        in_specs = [x for x in _nest.flatten((list(args), kwargs)) if isinstance(x, TensorSpec)]
+        in_specs = [c for x in _nest.flatten((list(args), kwargs)) if _is_spec(x)
+                    for c in (x._component_specs if hasattr(x, "_placeholder") else [x])]
         unknown_rank = any(x.shape.rank is None for x in in_specs)
         unknown_dims = any(d is None for x in in_specs if x.shape.rank is not None for d in x.shape)
 
@@ -644,6 +650,35 @@ def _zeros_for(spec: TensorSpec) -> Tensor:
     if spec.dtype.name == "string":
         return convert_to_tensor(np.full(shape, b"", object))
     return wrap(np.zeros(shape, spec.dtype.as_numpy_dtype))
+
+
+def _is_spec(x: Any) -> bool:
+    """Whether ``x`` is a TensorSpec or an extension type's spec."""
+    return isinstance(x, TensorSpec) or hasattr(x, "_placeholder")
+
+
+def _by_components(flat: list, specs: list | None, name: str) -> tuple:
+    """A call's leaves with each extension type replaced by its tensors (TensorFlow traces it by
+    its spec, its tensors the inputs); the input_signature's specs expanded alike; the key's start
+    (the extension types' specs)."""
+    out, out_specs, key = [], [] if specs is not None else None, []
+    for i, x in enumerate(flat):
+        spec = specs[i] if specs is not None else None
+        if getattr(x, "_TRACED_BY_COMPONENTS", False):
+            xs = x._type_spec
+            if spec is not None and not spec.is_compatible_with(x):
+                raise TypeError(f"Binding inputs to tf.function `{name}` failed: the argument {x!r} "
+                                f"does not fit the input_signature's {spec!r}")
+            key.append(("X", spec if spec is not None else xs))
+            parts = x._components()
+            out += parts
+            if out_specs is not None:
+                out_specs += spec._component_specs
+        else:
+            out.append(x)
+            if out_specs is not None:
+                out_specs.append(spec)
+    return out, out_specs, key
 
 
 def _shape_of_structure(structure: Any) -> Any:

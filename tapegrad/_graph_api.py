@@ -127,13 +127,17 @@ def timestamp(name: Any = None) -> Tensor:
     return convert_to_tensor(np.float64(time.time()))
 
 
-def type_spec_from_value(value: Any) -> TensorSpec:
-    """The :class:`TensorSpec` of a tensor (or of what converts to one).
+def type_spec_from_value(value: Any) -> Any:
+    """The :class:`TensorSpec` of a tensor (or of what converts to one); the spec of a composite
+    value that has one (an extension type's ``T.Spec``).
 
     >>> import tapegrad as tf
     >>> tf.type_spec_from_value(tf.constant([1.0, 2.0]))
     TensorSpec(shape=(2,), dtype=tf.float32, name=None)
     """
+    spec = None if isinstance(value, Tensor) else getattr(value, "_type_spec", None)
+    if spec is not None:
+        return spec() if callable(spec) else spec
     t = convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
 

@@ -146,8 +146,8 @@ class GradientTape:
             elif isinstance(t, IndexedSlices):
                 self.watch(t.values)
                 continue
-            elif isinstance(t, CompositeTensor):  # (a RaggedTensor: its flat values)
-                self.watch(t._flat())
+            elif isinstance(t, CompositeTensor):  # (a RaggedTensor: its flat values; an extension type: its tensors)
+                self.watch(t._components() if t._TRACED_BY_COMPONENTS else t._flat())
                 continue
             else:
                 raise ValueError(

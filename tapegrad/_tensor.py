@@ -546,6 +546,7 @@ class CompositeTensor:
 
     __slots__ = ()
     _UNARY: frozenset | None = None  # the names of the unary ops it maps over its flat values (None: all)
+    _TRACED_BY_COMPONENTS = False  # tf.function traces it by its ``_type_spec``, its components the inputs
     _CONVERT_HINT = (".to_tensor() pads it to a dense tensor, .flat_values are its values (docs/ragged.md lists "
                      "the functions that take one)")
 

@@ -439,7 +439,8 @@ class Dataset:
             if output_types is not None or output_shapes is not None:
                 raise TypeError("Give either `output_signature` or `output_types` (with "
                                 "`output_shapes`), not both.")
-            spec = _nest.map_structure(lambda s: _s.tensor_spec(s.shape, s.dtype), _tuples(output_signature))
+            spec = _nest.map_structure(lambda s: s if hasattr(s, "_component_specs") else  # (an extension type's)
+                                       _s.tensor_spec(s.shape, s.dtype), _tuples(output_signature))
         elif output_types is not None:
             types = _tuples(output_types)
             flat_types = _nest.flatten(types)
@@ -1194,6 +1195,10 @@ class OwnedIterator:
         """The next element (``next(iterator)``)."""
         return self.__next__()
 
+    def next(self) -> Any:
+        """The next element (``next(iterator)``; TensorFlow's Python 2 name, still there)."""
+        return self.__next__()
+
     def get_next_as_optional(self) -> "Optional":
         """The next element as an :class:`Optional`, empty at the end (no ``StopIteration``)."""
         return next_as_optional(self)
@@ -1542,6 +1547,12 @@ class _Generator(Dataset):
 
 
 def _conform(v: Any, spec: Any) -> Any:
+    if hasattr(spec, "_component_specs"):  # (an extension type's spec)
+        if not spec.is_compatible_with(v):
+            raise TypeError(f"from_generator: the generator yielded {v!r}, which does not fit the declared "
+                            f"{spec!r}.")
+        return _s.ExtensionValue(v._type_spec, [_conform(c, s) for c, s in zip(v._components(),
+                                                                                spec._component_specs)])
     if spec.dtype == _dt.string:
         out = _s.value(v)
     else:

@@ -155,7 +155,52 @@ class SparseValue:
         return SparseTensorSpec(shape[1:] if rows else shape, _dt._from_np(self.values.dtype))
 
 
-COMPOSITE_VALUES = (RaggedValue, SparseValue)
+class ExtensionValue:
+    """An extension type's value inside a pipeline (``tf.experimental.BatchableExtensionType``):
+    its spec and its components as NumPy arrays. Its rows are the rows of every component (and
+    the spec unbatched, a ``TensorShape`` field losing its first dimension), as TensorFlow's
+    default batch encoder slices and stacks it."""
+
+    __slots__ = ("parts", "type_spec")
+
+    def __init__(self, type_spec: Any, parts: list) -> None:
+        self.type_spec, self.parts = type_spec, parts
+
+    @classmethod
+    def of(cls, x: Any) -> "ExtensionValue":
+        return cls(x._type_spec, [value(c) for c in x._components()])
+
+    def _batchable(self) -> Any:
+        if not hasattr(self.type_spec, "_unbatch"):
+            raise AttributeError(f"{self.type_spec.value_type.__name__} is not batchable: a dataset slices or batches "
+                            "only a tf.experimental.BatchableExtensionType.")
+        return self.type_spec
+
+    @classmethod
+    def from_rows(cls, rows: list) -> "ExtensionValue":
+        spec = rows[0]._batchable()  # (of unknown batch size, as TensorFlow decodes a batch with the element spec)
+        return cls(spec._batch(None), [np.stack(col) for col in zip(*(r.parts for r in rows))])
+
+    def __len__(self) -> int:
+        self._batchable()
+        return int(np.shape(self.parts[0])[0]) if self.parts else 0
+
+    def __getitem__(self, key: Any) -> "ExtensionValue":
+        spec = self._batchable()
+        if isinstance(key, (int, np.integer)):
+            return ExtensionValue(spec._unbatch(), [p[key] for p in self.parts])
+        idx = np.arange(len(self))[key] if isinstance(key, (slice, range)) else np.asarray(key)
+        return ExtensionValue(spec._unbatch()._batch(None), [p[idx] for p in self.parts])
+
+    def tensor(self) -> Any:
+        return self.type_spec._from_components([wrap(p) for p in self.parts])
+
+    def spec(self, rows: bool = False) -> Any:
+        """Its spec; ``rows``: the spec of one of its rows."""
+        return self._batchable()._unbatch() if rows else self.type_spec
+
+
+COMPOSITE_VALUES = (RaggedValue, SparseValue, ExtensionValue)
 
 
 class DatasetSpec:
@@ -204,6 +249,8 @@ def value(x: Any, lazy: bool = False) -> Any:
         return RaggedValue.of(x)
     if isinstance(x, SparseTensor):
         return SparseValue.of(x)
+    if getattr(x, "_TRACED_BY_COMPONENTS", False):  # (an extension type)
+        return ExtensionValue.of(x)
     try:
         return convert_to_tensor(x)._value
     except TypeError:
@@ -272,6 +319,8 @@ def unbatched_spec(s: Any) -> Any:
         return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
     if isinstance(s, SparseTensorSpec):
         return SparseTensorSpec(s.shape[1:], s.dtype)
+    if hasattr(s, "_unbatch"):  # (a batchable extension type's spec)
+        return s._unbatch()
     return tensor_spec(s.shape[1:], s.dtype)
 
 
@@ -282,6 +331,8 @@ def batched_spec(s: Any, dim: Any) -> Any:
         return RaggedTensorSpec([dim, *s.shape], s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
     if isinstance(s, SparseTensorSpec):
         return SparseTensorSpec([dim, *s.shape], s.dtype)
+    if hasattr(s, "_batch"):  # (a batchable extension type's spec)
+        return s._batch(dim)
     return tensor_spec([dim, *s.shape], s.dtype)
 
 
@@ -310,7 +361,7 @@ def _np_out(v: Any) -> Any:
         return v[()]
     if type(v) is RaggedValue:  # (its rows as NumPy arrays, as TensorFlow's)
         return v.tensor().numpy()
-    if type(v) is SparseValue:
+    if type(v) in (SparseValue, ExtensionValue):
         return v.tensor()
     return v
 
@@ -328,8 +379,8 @@ def stack(col: list, where: str, ragged: bool = False) -> Any:
     first = col[0]
     if ragged or type(first) is RaggedValue:
         return RaggedValue.from_rows(col)
-    if type(first) is SparseValue:
-        return SparseValue.from_rows(col)
+    if type(first) in (SparseValue, ExtensionValue):
+        return type(first).from_rows(col)
     try:
         if is_text(first):
             out = np.empty((len(col),) + np.shape(first), dtype=object)

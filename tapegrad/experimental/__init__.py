@@ -1,13 +1,20 @@
 """``tapegrad.experimental``: TensorFlow's ``tf.experimental`` names that tapegrad has, for now
 :mod:`tapegrad.experimental.numpy` (``tf.experimental.numpy``, NumPy's API on tensors) and
-``Optional`` (what ``iterator.get_next_as_optional()`` returns)."""
+``Optional`` (what ``iterator.get_next_as_optional()`` returns), and extension types
+(``ExtensionType``, ``BatchableExtensionType``, their specs, and ``dispatch_for_api`` and its
+elementwise forms: docs/extension_types.md)."""
 from __future__ import annotations
 
 import typing as _typing
 
+from ._extension_type import (BatchableExtensionType, ExtensionType, ExtensionTypeBatchEncoder, ExtensionTypeSpec,
+                              dispatch_for_api, dispatch_for_binary_elementwise_apis,
+                              dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
 from ._optional import Optional
 
-__all__ = ["Optional", "numpy"]
+__all__ = ["Optional", "numpy", "ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
+           "ExtensionTypeBatchEncoder", "dispatch_for_api", "dispatch_for_unary_elementwise_apis",
+           "dispatch_for_binary_elementwise_apis", "unregister_dispatch_for"]
 
 if _typing.TYPE_CHECKING:
     from . import numpy  # noqa: F401
@@ -17,5 +24,5 @@ else:
             import importlib
             return importlib.import_module(".numpy", __name__)
         raise AttributeError(f"module 'tapegrad.experimental' has no attribute {name!r}: tapegrad "
-                             f"does not cover tf.experimental.{name} yet (it has tf.experimental.numpy "
-                             f"and tf.experimental.Optional).")
+                             f"does not cover tf.experimental.{name} yet (it has tf.experimental.numpy, "
+                             f"tf.experimental.Optional and extension types).")

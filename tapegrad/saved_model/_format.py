@@ -20,6 +20,7 @@ from .. import _trace
 from .._dispatch import REGISTRY
 from .._spec import TensorSpec
 from .._tensor import TensorShape
+from ..experimental import _extension_type as _ext
 from ..dtypes import DType, as_dtype
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
@@ -85,6 +86,13 @@ def encode(x: Any, arrays: list) -> Any:
         return {"spec": [encode(x.shape, arrays), x.dtype.name, x.name]}
     if isinstance(x, TensorShape):
         return {"shape": None if x.rank is None else list(x)}
+    if isinstance(x, _ext.ExtensionTypeSpec):
+        name = _ext.registered_name(type(x))
+        if name is None:
+            raise Unsavable(f"an extension type ({x.value_type.__qualname__}) whose class has no `__name__`: a "
+                            "SavedModel knows an extension type by the name its class registers (set `__name__ = "
+                            "'package.TypeName'` in the class body)")
+        return {"extension_spec": [name, encode(dict(x._serialize()), arrays)]}
     raise Unsavable(f"a value of type {t.__module__}.{t.__qualname__} ({x!r:.80})")
 
 
@@ -133,6 +141,11 @@ def decode(x: Any, arrays: list) -> Any:
         return as_dtype(v)
     if tag == "spec":
         return TensorSpec(decode(v[0], arrays), as_dtype(v[1]), v[2])
+    if tag == "extension_spec":
+        try:
+            return _ext.spec_from_fields(v[0], decode(v[1], arrays))
+        except LookupError as e:
+            raise Unreadable(str(e)) from None
     if tag == "shape":
         return TensorShape(v)
     raise Unreadable(f"an unknown value tag {tag!r}")

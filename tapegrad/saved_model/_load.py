@@ -13,6 +13,7 @@ from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import IndexedSlices, Tensor, wrap
 from .._variable import Variable
+from ..experimental import _extension_type as _ext
 from ..errors import InvalidArgumentError
 from . import _sizes
 from ._format import (DATA, MAGIC, SAVED_MODEL_FILENAME_PB, VARIABLES_DIRECTORY, VERSION, Unreadable, decode,
@@ -80,7 +81,7 @@ class _Concrete:
             name = self.names[i] if i < len(self.names) else None
             if name in kwargs:
                 call.append(kwargs.pop(name))
-            elif not any(isinstance(s, TensorSpec) for s in _nest.flatten(sa[i])):
+            elif not any(isinstance(s, (TensorSpec, _ext.ExtensionTypeSpec)) for s in _nest.flatten(sa[i])):
                 call.append(sa[i])
             else:
                 return None
@@ -88,7 +89,7 @@ class _Concrete:
         for k, v in skw.items():
             if k in kwargs:
                 ckw[k] = kwargs.pop(k)
-            elif any(isinstance(s, TensorSpec) for s in _nest.flatten(v)):
+            elif any(isinstance(s, (TensorSpec, _ext.ExtensionTypeSpec)) for s in _nest.flatten(v)):
                 return None
             else:
                 ckw[k] = v
@@ -104,7 +105,11 @@ class _Concrete:
             return None
         tensors = []
         for s, v in zip(specs, vals):
-            if isinstance(s, TensorSpec):
+            if isinstance(s, _ext.ExtensionTypeSpec):  # (an extension type: its tensors)
+                if not s.is_compatible_with(v):
+                    return None
+                tensors += v._components()
+            elif isinstance(s, TensorSpec):
                 if not isinstance(v, Tensor):
                     try:
                         v = convert_to_tensor(v, s.dtype)
@@ -150,6 +155,8 @@ def _outputs(prog: Any, res: list) -> Any:
             flat.append(next(it))
         elif kind == "slices":
             flat.append(IndexedSlices(*[next(it) for _ in range(x)]))
+        elif kind == "composite":  # (an extension type, rebuilt from its spec)
+            flat.append(x._from_components([next(it) for _ in x._component_specs]))
         else:
             flat.append(x)
     return flat[0] if prog.single else _nest.pack_sequence_as(prog.structure, flat)
@@ -366,8 +373,8 @@ class _Loader:
                 raise Unreadable("a variable that is not among the saved objects")
             res.append(v)
         prog = decode_program({**data, "steps": steps}, res, local)
-        prog.template = [(t[0], decode(t[1], local) if t[0] == "value" else t[1] if t[0] == "slices" else None)
-                         for t in data["template"]]
+        prog.template = [(t[0], decode(t[1], local) if t[0] == "value" else t[1] if t[0] == "slices" else
+                          decode(t[2], local) if t[0] == "composite" else None) for t in data["template"]]
         prog.structure = decode(data["structure"], local)
         prog.single = bool(data["single"])
         return prog

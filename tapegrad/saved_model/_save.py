@@ -18,6 +18,7 @@ from .._spec import TensorSpec
 from .._tensor import Tensor, wrap
 from .._variable import Variable, restoring_variables
 from ..module import Module
+from ..experimental import _extension_type as _ext
 from . import _sizes
 from ._format import (ASSETS_DIRECTORY, DATA, DEFAULT_SERVING_SIGNATURE_DEF_KEY, FINGERPRINT_FILENAME, INDEX, MAGIC,
                       SAVED_MODEL_FILENAME_PB, VARIABLES_DIRECTORY, VERSION, Unsavable, encode, encode_program)
@@ -149,6 +150,9 @@ class _Saver:
         try:
             data["template"] = [["slot"] if x is _function._SLOT else
                                 ["slices", x[1]] if type(x) is tuple and len(x) == 2 and x[0] is _function._SLICES
+                                else ["composite", x[1], encode(x[2]._type_spec._shapeless(), arrays)]
+                                if type(x) is tuple and len(x) == 3 and x[0] is _function._COMPOSITE
+                                and getattr(x[2], "_TRACED_BY_COMPONENTS", False)  # (an extension type)
                                 else ["value", encode(_plain(x), arrays)] for x in prog.template]
             data["structure"] = encode(prog.structure, arrays)
         except Unsavable as e:
@@ -273,6 +277,13 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
     needs of one size (the batch of two inputs) are traced with one size (the first grouping whose
     traces run and agree)."""
     structure = (tuple(spec_args), dict(spec_kwargs))
+    if any(isinstance(x, _ext.ExtensionTypeSpec) for x in _nest.flatten(structure)):
+        # traced on its tensors, which the function gets back as extension types; called with
+        # extension types, which the restored function takes apart (_load._Concrete.bind)
+        i = _encode_signature_concrete(saver, _ext_arguments(fn, structure), *_ext_expanded(structure), what)
+        saver.concrete[i]["inputs"] = structure
+        saver.concrete[i]["names"] = _param_names(fn)
+        return i
     if any(isinstance(x, TensorSpec) and x.shape.rank is None for x in _nest.flatten(structure)):
         return _encode_rank_free(saver, fn, structure, what)
     dims = _none_dims(structure, what)
@@ -311,6 +322,27 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
     return saver.add_concrete({"inputs": structure, "names": _param_names(fn), "programs": [prog],
                                "dims": [[list(d) for d in g] for g in groups],
                                "outputs": outputs, "holes": {"data": hs["data"], "arrays": enc_holes}})
+
+
+def _ext_expanded(structure: Any) -> Any:
+    """A signature with each extension type's spec replaced by the tuple of its tensors' specs."""
+    return _nest.map_structure(lambda s: tuple(s._component_specs) if isinstance(s, _ext.ExtensionTypeSpec)
+                               else s, structure)
+
+
+def _ext_arguments(fn: Any, structure: Any) -> Any:
+    """``fn`` called with the arguments of the expanded signature (``_ext_expanded``) made the
+    extension types of ``structure`` again."""
+    leaves = _nest.flatten(structure)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        it, out = iter(_nest.flatten((args, kwargs))), []
+        for s in leaves:
+            out.append(s._from_components([next(it) for _ in s._component_specs])
+                       if isinstance(s, _ext.ExtensionTypeSpec) else next(it))
+        a, kw = _nest.pack_sequence_as(structure, out)
+        return fn(*a, **kw)
+    return call
 
 
 def _encode_rank_free(saver: _Saver, fn: Any, structure: Any, what: str) -> int:
