@@ -311,7 +311,7 @@ class Function:
                         f"Binding inputs to tf.function `{self.__name__}` failed: the argument "
                         f"{x!r} does not fit the input_signature's {specs[i]!r}")
                 tensors.append(t)
-                key.append(("T", tuple(t.shape), t.dtype.name))
+                key.append(("T", tuple(t.shape), t.dtype.name + " weak" * t._weak))  # (a weak input: a trace of its own)
             else:
                 try:
                     hash(x)

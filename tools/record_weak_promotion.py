@@ -9,7 +9,7 @@ weak tensor of each weak dtype, a Python int, float, complex), TensorFlow's
 ``flexible_dtypes.result_type`` as ``[dtype name, weak]`` or the exception's type name.
 ``wrapped``: the public functions TensorFlow wraps (``unary``: the first input alone;
 ``binary``: two inputs), by name relative to ``tf``.
-``ops``: per mode, Python expressions (``tf``, ``tnp``, ``np`` in scope) and their result: dtype
+``ops``: per mode ("off" too: the operators' own rules), Python expressions (``tf``, ``tnp``, ``np`` in scope) and their result: dtype
 name, weakness, value, or the exception's type name.
 """
 import json
@@ -68,6 +68,9 @@ OPS = [
     "tf.cast(tf.constant(1), tf.float32)", "tf.constant(1) + tf.constant(2)",
     "tf.constant(2.0)[None]", "tf.constant([1.0, 2.0])[0]", "tf.concat([tf.constant([1.0]), [2.0]], 0)",
 ]
+BITWISE = ["tf.constant(6) & tf.constant(3)", "tf.constant(6) | 3", "3 ^ tf.constant(6)", "~tf.constant(5, tf.uint8)",
+           "~tf.constant([True, False])", "~tf.constant(1.0)", "tf.constant(1.0) & tf.constant(2.0)",
+           "tf.constant(True) & True", "tf.constant([True, False]) ^ tf.constant([True, True])"]
 
 
 def _describe(v, tf, weak_cls):
@@ -111,9 +114,9 @@ def main():
                 except Exception as e:  # noqa: BLE001 (the recorded outcome)
                     table[f"{a},{b}"] = type(e).__name__
         out["table"][mode] = table
-    for mode in ("all", "safe", "legacy"):
+    for mode in ("all", "safe", "legacy", "off"):
         ops = {}
-        for src in OPS:
+        for src in OPS + BITWISE:
             tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
             try:
                 ops[src] = _describe(eval(src), tf, W)

@@ -23,9 +23,9 @@ import numpy as np
 
 from .. import _numpy_interop, dtypes as _dt, nest
 from .._convert import convert_to_tensor
-from .._tensor import Tensor, TensorShape
+from .._tensor import Tensor, TensorShape, constant_maker
 from .._variable import Variable
-from ..ops import math as _m
+from ..ops import array as _a, math as _m
 
 # the kinds, in the order of the table's rows and columns; a "w" marks a weak kind
 _KINDS = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "bfloat16",
@@ -146,6 +146,7 @@ class WeakTensor(Tensor):
     the wrapped set treat it as a plain tensor and give plain ones."""
 
     __slots__ = ()
+    _weak = True
 
     def __repr__(self) -> str:
         return Tensor.__repr__(self)[:-1] + ", weak=True>"
@@ -155,22 +156,21 @@ class WeakTensor(Tensor):
 
 
 def weak(t: Any) -> Any:
-    """``t`` as a WeakTensor (the same value and identity, for the tapes); a tensor on another
-    backend, or a structure, is returned as it is."""
+    """``t`` as a WeakTensor: an identity op's output (so tapes and traces follow it); a weak
+    tensor, a tensor on another backend, or a structure is returned as it is."""
     if type(t) is not Tensor:
         return t
-    w = WeakTensor()
-    w._value, w._id = t._value, t._id
+    w = _a.identity(t)
+    w.__class__ = WeakTensor  # (the same layout: a fresh output changes class in place)
     return w
 
 
 def strong(t: Tensor) -> Tensor:
-    """A WeakTensor as a plain Tensor (the same value and identity)."""
-    s = Tensor()
-    s._value, s._id = t._value, t._id
-    return s
+    """A WeakTensor as a plain Tensor (an identity op's output)."""
+    return _a.identity(t)
 
 
+@constant_maker  # (Python numbers and the caller's NumPy arrays: constants, as TF captures them)
 def _as(x: Any, dtype: _dt.DType) -> Any:
     """``x`` converted (a Python or NumPy value: wrapping around, as TensorFlow's conversion) or
     cast (a tensor, a list) to ``dtype``."""
