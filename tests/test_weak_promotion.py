@@ -63,6 +63,8 @@ def _outcome(src):
         r = eval(src, {"tf": tf, "np": np, "tnp": tnp})  # noqa: S307  (the fixture's own expressions)
     except (TypeError, ValueError, tf.errors.InvalidArgumentError, NotImplementedError) as e:
         return {"error": type(e).__name__}
+    if isinstance(r, tf.DType):  # (tnp.result_type)
+        return {"dtype": r.name, "weak": False, "value": np.float64(0.0)}
     value = np.asarray(r.numpy())
     if value.dtype.kind == "c":
         value = np.stack([value.real, value.imag], -1)

@@ -65,6 +65,9 @@ OPS = [
     "tnp.exp(1.0)", "tnp.sum([1, 2])", "tnp.mean([1.0, 2.0])", "tnp.abs(-2)", "tnp.arange(3)",
     "tnp.zeros_like(2.0)", "tnp.reshape([1.0, 2.0], [2, 1])", "tnp.square(3)", "tnp.sqrt(4)",
     "tnp.ones([2])", "tnp.array(1) + tnp.array(1.0)", "tnp.matmul([[1, 2]], [[1.5], [2.0]])",
+    "tnp.result_type(1.5)", "tnp.result_type(1, 2.0)", "tnp.result_type(tf.constant(1, tf.int8), 2.5)",
+    "tnp.result_type(np.int16, np.float32)", "tnp.result_type()", "tnp.zeros([1])", "tnp.arange(3.0)",
+    "tnp.linspace(0, 1, 3)", "tnp.eye(2)", "tnp.mean(tnp.arange(4))", "tnp.full([2], 1.5)", "tnp.ones([2], int)",
     "tf.cast(tf.constant(1), tf.float32)", "tf.constant(1) + tf.constant(2)",
     "tf.constant(2.0)[None]", "tf.constant([1.0, 2.0])[0]", "tf.concat([tf.constant([1.0]), [2.0]], 0)",
 ]
@@ -74,6 +77,8 @@ BITWISE = ["tf.constant(6) & tf.constant(3)", "tf.constant(6) | 3", "3 ^ tf.cons
 
 
 def _describe(v, tf, weak_cls):
+    if isinstance(v, tf.DType):
+        return {"dtype": v.name, "weak": False, "value": 0.0, "result_type": True}
     if isinstance(v, tf.Variable):
         return {"dtype": v.dtype.name, "weak": False, "value": np.asarray(v.numpy()).tolist(), "variable": True}
     weak = isinstance(v, weak_cls)

@@ -102,7 +102,12 @@ def result_type(*arrays_and_dtypes: Any) -> _dt.DType:
     >>> import tapegrad.experimental.numpy as tnp
     >>> tnp.result_type(tf.constant([1], tf.int32), 1.5)
     tf.float64
+
+    Under auto dtype conversion (modes "safe" and "all"), TensorFlow's lattice instead
+    (``tnp.result_type(1.5)`` is float32).
     """
+    if _ns.auto():
+        return _promotion.result_type(*arrays_and_dtypes)[0]
     return _dt.as_dtype(_result_np(*arrays_and_dtypes))
 
 
@@ -222,7 +227,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``."""
-    if dtype is None and _ns.prefer_float32():
+    if dtype is None and _ns.auto():  # (TF's lattice, with a float among the operands)
+        dtype = _promotion.result_type(start, stop, float(num))[0]._np
+    elif dtype is None and _ns.prefer_float32():
         dt = _result_np(start, stop)
         dtype = dt if dt.kind in "fc" else np.float32
     r = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=_np_dtype(dtype), axis=axis)
