@@ -48,6 +48,7 @@ _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
 _SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
 _COMPOSITE = object()  # (in an output template: (_COMPOSITE, n, c), c rebuilt from the next n tensors)
+_WEAK = object()  # (in an output template: (_WEAK, cls), the next tensor as a weak tensor of class cls)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -522,7 +523,7 @@ class Function:
                 template.append((_COMPOSITE, len(parts), x))
             elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
                 tens.append(x)
-                template.append(_SLOT)
+                template.append((_WEAK, type(x)) if x._weak else _SLOT)
             else:
                 template.append(x)
         prog = tr.finish(tens) if tr.problem is None else None
@@ -625,6 +626,10 @@ def _fill(prog: Any, res: list, variables: Any) -> list:
             out.append(variables[x[1]])
         elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
             out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
+        elif type(x) is tuple and len(x) == 2 and x[0] is _WEAK:  # (a replay's own output: retyped in place)
+            t = next(it)
+            t.__class__ = x[1]
+            out.append(t)
         else:
             out.append(x)
     return out

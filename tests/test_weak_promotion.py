@@ -149,7 +149,12 @@ def test_tf_function_traces_weak_inputs_apart_and_replays_them(mode):
     def f(x):
         return tf.exp(x * 2) + tf.constant(1.0, tf.float16)
 
+    @tf.function
+    def double(x):
+        return x * 2
+
     for v in (1.0, 2.0):
+        assert type(double(tf.constant(v))) is _promotion.WeakTensor  # (traced, then replayed)
         weak, strong = f(tf.constant(v)), f(tf.constant(v, tf.float32))
         assert (weak.dtype, strong.dtype) == (tf.float16, tf.float32)
         np.testing.assert_allclose(strong.numpy(), np.exp(np.float32(2 * v)) + 1, rtol=1e-6)
