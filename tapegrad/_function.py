@@ -614,6 +614,11 @@ def _outputs(out: Any, arg_vars: set) -> Any:
         x.read_value() if isinstance(x, VariableBase) and id(x) not in arg_vars else x for x in leaves])
 
 
+def is_weak_slot(x: Any) -> bool:
+    """Whether output template entry ``x`` is a weak tensor's (saved as a plain tensor's)."""
+    return type(x) is tuple and len(x) == 2 and x[0] is _WEAK
+
+
 def _fill(prog: Any, res: list, variables: Any) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
     out = []
@@ -626,7 +631,7 @@ def _fill(prog: Any, res: list, variables: Any) -> list:
             out.append(variables[x[1]])
         elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
             out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
-        elif type(x) is tuple and len(x) == 2 and x[0] is _WEAK:  # (a replay's own output: retyped in place)
+        elif is_weak_slot(x):  # (a replay's own output: retyped in place)
             t = next(it)
             t.__class__ = x[1]
             out.append(t)

@@ -147,7 +147,7 @@ class _Saver:
         arrays: list = []
         data = encode_program(prog, self.resource, arrays, what)
         try:
-            data["template"] = [["slot"] if x is _function._SLOT else
+            data["template"] = [["slot"] if x is _function._SLOT or _function.is_weak_slot(x) else
                                 ["slices", x[1]] if type(x) is tuple and len(x) == 2 and x[0] is _function._SLICES
                                 else ["value", encode(_plain(x), arrays)] for x in prog.template]
             data["structure"] = encode(prog.structure, arrays)
