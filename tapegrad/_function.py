@@ -48,6 +48,7 @@ _eagerly = False
 _SLOT = object()  # (in an output template: a tensor the replay gives)
 _SLICES = object()  # (in an output template: (_SLICES, n), an IndexedSlices of the next n tensors)
 _COMPOSITE = object()  # (in an output template: (_COMPOSITE, n, c), c rebuilt from the next n tensors)
+_WEAK = object()  # (in an output template: (_WEAK, cls), the next tensor as a weak tensor of class cls)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -313,7 +314,7 @@ class Function:
                         f"Binding inputs to tf.function `{self.__name__}` failed: the argument "
                         f"{x!r} does not fit the input_signature's {specs[i]!r}")
                 tensors.append(t)
-                key.append(("T", tuple(t.shape), t.dtype.name))
+                key.append(("T", tuple(t.shape), t.dtype.name + " weak" * t._weak))  # (a weak input: a trace of its own)
             else:
                 try:
                     hash(x)
@@ -525,7 +526,7 @@ class Function:
                 template.append((_COMPOSITE, len(parts), x))
             elif isinstance(x, Tensor) and not isinstance(x, VariableBase):
                 tens.append(x)
-                template.append(_SLOT)
+                template.append((_WEAK, type(x)) if x._weak else _SLOT)
             else:
                 template.append(x)
         prog = tr.finish(tens) if tr.problem is None else None
@@ -619,6 +620,11 @@ def _outputs(out: Any, arg_vars: set) -> Any:
         x.read_value() if isinstance(x, VariableBase) and id(x) not in arg_vars else x for x in leaves])
 
 
+def is_weak_slot(x: Any) -> bool:
+    """Whether output template entry ``x`` is a weak tensor's (saved as a plain tensor's)."""
+    return type(x) is tuple and len(x) == 2 and x[0] is _WEAK
+
+
 def _fill(prog: Any, res: list, variables: Any) -> list:
     it = iter([r if type(r) is Tensor else wrap(r) for r in res])
     out = []
@@ -631,6 +637,10 @@ def _fill(prog: Any, res: list, variables: Any) -> list:
             out.append(variables[x[1]])
         elif type(x) is tuple and len(x) == 3 and x[0] is _COMPOSITE:
             out.append(x[2]._from_components([next(it) for _ in range(x[1])]))
+        elif is_weak_slot(x):  # (a replay's own output: retyped in place)
+            t = next(it)
+            t.__class__ = x[1]
+            out.append(t)
         else:
             out.append(x)
     return out

@@ -323,6 +323,7 @@ class Tensor(_Operators):
 
     __slots__ = ("_value", "_id", "__weakref__")
     __array_priority__ = 100
+    _weak = False  # (a WeakTensor's dtype defers: tapegrad/experimental/_promotion.py)
     # ``==`` is elementwise and tensors are unhashable; tf.compat.v1.disable_tensor_equality()
     # makes ``==`` identity and the hash ``id``, as TF1's (tensors and variables alike)
     _USE_EQUALITY = True

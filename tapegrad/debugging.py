@@ -18,11 +18,12 @@ x (shape=(2,) dtype=float32) =
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import numpy as np
 
-from . import _trace, dtypes as _dt
+from . import _recorders as _rec, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import Tensor, VariableBase
 from .errors import InvalidArgumentError
@@ -32,7 +33,7 @@ __all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "ass
            "assert_less", "assert_less_equal", "assert_near", "assert_negative",
            "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive",
            "assert_rank", "assert_rank_at_least", "assert_shapes", "assert_type", "check_numerics",
-           "is_numeric_tensor"]
+           "get_log_device_placement", "is_numeric_tensor", "set_log_device_placement"]
 
 
 def _prefix(message: str | None) -> str:
@@ -322,3 +323,78 @@ def Assert(condition: Any, data: Any, summarize: int | None = None,  # noqa: N80
     shown = [", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1)[:s])
              if isinstance(d, (Tensor, VariableBase)) else str(d) for d in data]
     raise InvalidArgumentError("Expected 'False' to be true. Summarized data: " + "\n".join(shown))
+
+
+_CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
+_VARIABLE_OPS = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                 "assign_sub": "AssignSubVariableOp"}
+
+
+class _PlacementLog(_rec.Recorder):
+    """The recorder behind :func:`set_log_device_placement`: a line per op to stderr."""
+
+    __slots__ = ()
+
+    def _line(self, name: str, out: Any) -> None:
+        if not _LOG or _LOG[0] is not self:  # (turned off from another thread)
+            return
+        device = getattr(out, "device", _CPU) if isinstance(out, Tensor) else _CPU
+        print(f"Executing op {name} in device {device}", file=sys.stderr)
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        self._line(op.name, ans[0] if type(ans) is tuple else ans)
+
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
+        self._line(op.name, outs[0] if outs else None)
+
+    def on_variable_create(self, v: Any) -> None:
+        self._line("VarHandleOp", None)
+
+    def on_variable_assign(self, v: Any, how: str = "", value: Any = None) -> None:
+        self._line(_VARIABLE_OPS.get(how, "AssignVariableOp"), None)
+
+
+_LOG: list = []  # the placement log, while on, and the thread that turned it on
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    """Turn device-placement logging on or off (TensorFlow's ``tf.debugging.set_log_device_placement``).
+
+    While on, every op that runs eagerly in the thread that turned it on writes
+    ``Executing op <TF op name> in device <device>`` to stderr, as TensorFlow's eager executor
+    logs (without its log prefix, and without the placer's lines for the functions TensorFlow
+    builds around ops): the device is where the output lives (the CPU, or a GPU through CuPy).
+    Variables' creation and updates log ``VarHandleOp`` and ``AssignVariableOp`` (or
+    ``AssignAddVariableOp``, ``AssignSubVariableOp``). ``tf.constant`` runs no op here, so it logs
+    nothing (TensorFlow logs ``_EagerConst``).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.set_log_device_placement(True)
+    >>> tf.debugging.get_log_device_placement()
+    True
+    >>> tf.debugging.set_log_device_placement(False)
+    """
+    import threading
+
+    on = bool(enabled)
+    if on == bool(_LOG):
+        return
+    if on:
+        log = _PlacementLog()
+        _rec.push(log, 0)
+        _LOG[:] = [log, threading.current_thread()]
+        return
+    log, thread = _LOG
+    _LOG.clear()
+    if thread is threading.current_thread():  # (else it stays, silent, in its thread's stack)
+        _rec.pop(log)
+
+
+def get_log_device_placement() -> bool:
+    """Whether device-placement logging is on (:func:`set_log_device_placement`).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.get_log_device_placement()
+    False
+    """
+    return bool(_LOG)

@@ -124,3 +124,26 @@ def test_is_numeric_tensor_and_assert():
     with pytest.raises(InvalidArgumentError) as e:
         tf.Assert(False, [X, "hi"])
     assert str(e.value) == "Expected 'False' to be true. Summarized data: 1.0, 2.0, 3.0\nhi"
+
+
+def test_log_device_placement_writes_tensorflows_executing_op_lines(capfd):
+    # TF 2.21 logs "Executing op <op> in device /job:localhost/replica:0/task:0/device:CPU:0"
+    # (execute.cc) per eager op, variable creation (VarHandleOp) and updates included
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert d.get_log_device_placement() is False
+    d.set_log_device_placement(True)
+    try:
+        assert d.get_log_device_placement() is True
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.reduce_sum(a * 2.0)
+        v = tf.Variable(1.0)
+        v.assign_add(2.0)
+    finally:
+        d.set_log_device_placement(False)
+    tf.reduce_sum(a)
+    np.testing.assert_allclose(tape.gradient(y, a).numpy(), np.full((2, 2), 2.0))
+    lines = capfd.readouterr().err.splitlines()
+    cpu = "in device /job:localhost/replica:0/task:0/device:CPU:0"
+    assert lines == [f"Executing op {op} {cpu}" for op in ("Mul", "Sum", "VarHandleOp", "AssignAddVariableOp")]
+    assert d.get_log_device_placement() is False

@@ -533,6 +533,19 @@ def test_mirrored_strategy_takes_one_replica_per_logical_cpu():
         s.close()
 
 
+@pytest.mark.parametrize("args, replicas", [((), 1), (([],), 1), ((None,), 1), ((["/cpu:0"],), 1),
+                                             ((["/cpu:0", "/cpu:1"],), 2)])
+def test_mirrored_strategy_replica_counts_are_tensorflows(args, replicas):
+    # TF 2.21 on a machine without GPUs: MirroredStrategy() -> ('.../device:CPU:0',); a list -> one each
+    pytest.importorskip("distributed")
+    s = tf.distribute.MirroredStrategy(*args)
+    try:
+        assert s.num_replicas_in_sync == replicas
+        assert s.extended.worker_devices[0] == "/job:localhost/replica:0/task:0/device:CPU:0"
+    finally:
+        s.close()
+
+
 def test_multi_worker_strategy_without_a_cluster_is_one_local_replica(monkeypatch):
     pytest.importorskip("distributed")
     s = tf.distribute.MultiWorkerMirroredStrategy(

@@ -22,7 +22,7 @@ OPERANDS = ["tf.constant([3, 4], tf.int32)", "tf.constant([3, 4], tf.int64)", "t
             "tf.Variable([3, 4], dtype=tf.int32)", "tf.Variable([1.5, 2.5], dtype=tf.float32)"]
 SCALARS = ["2", "2.5", "True", "np.float32(2.5)", "np.int64(2)", "np.array([2, 3], np.int16)",
            "np.array([2.0, 3.0])", "[2, 3]"]
-OPS = ["+", "-", "*", "/", "//", "%", "**", "<", "=="]  # (& | ^ of integers: tf.bitwise, not in tapegrad)
+OPS = ["+", "-", "*", "/", "//", "%", "**", "<", "=="]  # (& | ^ ~: tools/record_weak_promotion.py)
 MATMUL = [("tf.constant([[1, 2]], tf.int32)", "tf.constant([[3], [4]], tf.int64)"),
           ("tf.constant([[1, 2]], tf.int32)", "tf.constant([[3.0], [4.0]], tf.float32)"),
           ("tf.constant([[1.0, 2.0]], tf.float32)", "tf.constant([[3.0], [4.0]], tf.float64)")]

@@ -667,8 +667,10 @@ class MirroredStrategy(_MirroredBase):
 
     With no cluster it starts an embedded ``distributed.LocalCluster`` with one single-threaded
     worker per replica (shut down with the strategy). ``devices`` (a list: one replica each)
-    or ``num_replicas`` choose the count; the default is one per logical CPU when the program
-    split the CPU (``tf.config.set_logical_device_configuration``), else one per core. ``blas_threads``
+    or ``num_replicas`` choose the count. With neither (or ``devices=[]``), as TensorFlow: one
+    replica per GPU when there are GPUs, else one per logical CPU, so ONE replica unless the
+    program split the CPU (``tf.config.set_logical_device_configuration``); ask for several
+    explicitly (``MirroredStrategy(["/cpu:0", "/cpu:1"])`` or ``num_replicas=4``). ``blas_threads``
     limits each replica's BLAS threads (threadpoolctl); the default shares the cores among the
     replicas (``cpu_count // num_replicas``, at least 1). Variables and optimizers used by a
     step are mirrored on every replica; ``apply_gradients`` inside :meth:`run` sums the
@@ -685,12 +687,13 @@ class MirroredStrategy(_MirroredBase):
                  num_replicas: int | None = None, blas_threads: int | None = None,
                  dashboard: bool = False) -> None:
         distributed = _import_distributed()
-        if devices is not None and num_replicas is not None and len(devices) != num_replicas:
+        if devices and num_replicas is not None and len(devices) != num_replicas:
             raise ValueError(f"devices has {len(devices)} entries but num_replicas={num_replicas}.")
-        n = len(devices) if devices is not None else num_replicas or _default_replicas()
+        n = len(devices) if devices else num_replicas or _default_replicas()
+        self._devices = devices or None
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"The number of replicas must be a positive int; got {n!r}.")
-        self._num_replicas, self._devices = n, devices
+        self._num_replicas = n
         self._group = _embedded_group(distributed, n, blas_threads, dashboard)
 
 
@@ -712,10 +715,9 @@ def _embedded_group(distributed: Any, n: int, blas_threads: int | None, dashboar
 
 
 def _default_replicas() -> int:
-    """One replica per logical CPU when the program split the CPU into logical devices (as
-    TensorFlow's ``MirroredStrategy()`` takes them all), else one per core."""
-    split = config.get_logical_device_configuration(config.list_physical_devices("CPU")[0])
-    return len(split) if split else os.cpu_count() or 1
+    """TensorFlow's ``MirroredStrategy()`` devices: every logical GPU, else every logical CPU
+    (one, unless the program split the CPU)."""
+    return len(config.list_logical_devices("GPU")) or len(config.list_logical_devices("CPU"))
 
 
 # The embedded cluster's Dask settings (scheduler's and workers').

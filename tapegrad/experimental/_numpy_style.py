@@ -7,7 +7,8 @@ Python scalar adapts to it (NumPy 2), a list's items count one by one; with ``pr
 Python float counts as float32 and a complex as complex64. The ``tf.*`` functions (``tf.add``)
 keep TensorFlow's strict rules, as in TensorFlow. Off (the default), the operators are the plain
 ones and cost nothing more. A NumPy array or scalar on the left (``array + tensor``) reaches the
-same promotion through the tensors' ``__array_ufunc__``.
+same promotion through the tensors' ``__array_ufunc__``. The modes "safe" and "all" (TensorFlow's
+auto dtype conversion, with weak tensors) are ``_promotion``'s.
 """
 from __future__ import annotations
 
@@ -15,20 +16,27 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import _promotion
 from .. import _numpy_interop, nest
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, constant_maker
 from .._variable import Variable
 from ..ops import math as _m
 
-MODES = ("off", "legacy")
+MODES = ("off", "legacy", "safe", "all")
 _state = {"mode": "off", "prefer_float32": False}
 
 
 def mode() -> str:
-    """The dtype conversion mode of the tensor operators: ``"off"`` (TensorFlow's strict rules) or
-    ``"legacy"`` (NumPy's promotion)."""
+    """The dtype conversion mode of the tensor operators: ``"off"`` (TensorFlow's strict rules),
+    ``"legacy"`` (NumPy's promotion), ``"safe"`` or ``"all"`` (TensorFlow's lattice, with weak
+    tensors: ``_promotion``)."""
     return _state["mode"]
+
+
+def auto() -> bool:
+    """Whether TensorFlow's auto dtype conversion ("safe" or "all": WeakTensor) is on."""
+    return _state["mode"] in ("safe", "all")
 
 
 def prefer_float32() -> bool:
@@ -112,9 +120,8 @@ def set_mode(dtype_conversion_mode: str, prefer_float32: bool, operators: dict, 
     """Switch the operators of ``classes`` between ``operators`` (TensorFlow's strict ones) and
     their NumPy-promoting forms."""
     if dtype_conversion_mode not in MODES:
-        detail = (" tapegrad has no WeakTensor, which TensorFlow's auto dtype conversion ('safe', "
-                  "'all') needs (docs/differences.md)." if dtype_conversion_mode in ("safe", "all") else "")
-        raise ValueError(f"dtype_conversion_mode must be one of {MODES}; got {dtype_conversion_mode!r}.{detail}")
+        raise ValueError(f"The provided promotion mode {dtype_conversion_mode} does not exist: "
+                         f"dtype_conversion_mode must be one of {MODES}.")
     _state["mode"], _state["prefer_float32"] = dtype_conversion_mode, bool(prefer_float32)
     table = dict(operators)
     if dtype_conversion_mode == "legacy":
@@ -126,6 +133,10 @@ def set_mode(dtype_conversion_mode: str, prefer_float32: bool, operators: dict, 
         table["__eq__"] = _equality(operators["__eq__"], False)
         table["__ne__"] = _equality(operators["__ne__"], True)
     _numpy_interop.promote = promote if dtype_conversion_mode == "legacy" else None
+    if dtype_conversion_mode in ("safe", "all"):
+        table.update(_promotion.enable(dtype_conversion_mode, operators))
+    else:
+        _promotion.disable()
     for cls in classes:
         for k, v in table.items():
             if k != "__getitem__" or cls is Tensor:

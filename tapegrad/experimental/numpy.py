@@ -34,7 +34,7 @@ from ..ops import indexing as _i
 from ..ops import linalg as _l
 from ..ops import math as _m
 from ..ops import _OPERATORS
-from . import _numpy_style as _ns
+from . import _numpy_style as _ns, _promotion
 from ..ops import reduction as _r
 from ..ops import sort as _s
 from ..ops import special as _sp
@@ -73,8 +73,15 @@ finfo, iinfo, issubdtype, promote_types = np.finfo, np.iinfo, np.issubdtype, np.
 # --------------------------------------------------------------------------- conversion and dtypes
 def _np_dtype(dtype: Any) -> np.dtype | None:
     if dtype is None or builtins.any(dtype is t for t in (builtins.bool, int, float, complex)):
+        if dtype is not None and _ns.auto():  # (the lattice's: int32, float32, complex128)
+            return _promotion.result_type(dtype)[0]._np
         return None if dtype is None else np.dtype(dtype)  # (NumPy's meaning of Python's types)
     return _dt.as_dtype(dtype)._np
+
+
+def _default_float() -> type:
+    """The float of integer inputs to float functions: float64, float32 under auto dtype conversion."""
+    return np.float32 if _ns.auto() else np.float64
 
 
 def _strong(x: Any) -> np.dtype | None:
@@ -95,7 +102,12 @@ def result_type(*arrays_and_dtypes: Any) -> _dt.DType:
     >>> import tapegrad.experimental.numpy as tnp
     >>> tnp.result_type(tf.constant([1], tf.int32), 1.5)
     tf.float64
+
+    Under auto dtype conversion (modes "safe" and "all"), TensorFlow's lattice instead
+    (``tnp.result_type(1.5)`` is float32).
     """
+    if _ns.auto():
+        return _promotion.result_type(*arrays_and_dtypes)[0]
     return _dt.as_dtype(_result_np(*arrays_and_dtypes))
 
 
@@ -148,12 +160,12 @@ def _same(*xs: Any) -> list:
 
 def _float(x: Any) -> Tensor:
     t = asarray(x)
-    return t if t.dtype._np.kind in "fc" else _m.cast(t, np.float64)
+    return t if t.dtype._np.kind in "fc" else _m.cast(t, _default_float())
 
 
 def _floats(*xs: Any) -> list:
     dt = _result_np(*xs)
-    return [asarray(x, dt if dt.kind in "fc" else np.float64) for x in xs]
+    return [asarray(x, dt if dt.kind in "fc" else _default_float()) for x in xs]
 
 
 # --------------------------------------------------------------------------- creation
@@ -215,7 +227,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop``."""
-    if dtype is None and _ns.prefer_float32():
+    if dtype is None and _ns.auto():  # (TF's lattice, with a float among the operands)
+        dtype = _promotion.result_type(start, stop, float(num))[0]._np
+    elif dtype is None and _ns.prefer_float32():
         dt = _result_np(start, stop)
         dtype = dt if dt.kind in "fc" else np.float32
     r = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep, dtype=_np_dtype(dtype), axis=axis)
@@ -547,14 +561,16 @@ def _axis(axis: Any) -> Any:
 
 
 def _accumulating(t: Tensor, dtype: Any) -> Tensor:
-    """NumPy's sum/prod dtype: small integers and bools widen to int64 (uint64)."""
+    """NumPy's sum/prod dtype: small integers and bools widen to int64 (uint64); under auto
+    dtype conversion, to 32 bits, as TensorFlow."""
     if dtype is not None:
         return _m.cast(t, _np_dtype(dtype))
     k = t.dtype._np
-    if k.kind == "b" or (k.kind == "i" and k.itemsize < 8):
-        return _m.cast(t, np.int64)
-    if k.kind == "u" and k.itemsize < 8:
-        return _m.cast(t, np.uint64)
+    width = 4 if _ns.auto() else 8
+    if k.kind == "b" or (k.kind == "i" and k.itemsize < width):
+        return _m.cast(t, np.int32 if width == 4 else np.int64)
+    if k.kind == "u" and k.itemsize < width:
+        return _m.cast(t, np.uint32 if width == 4 else np.uint64)
     return t
 
 
@@ -949,9 +965,12 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     the indices; the gradient scatters back); with ``dtype_conversion_mode="legacy"`` (the default) the tensor operators
     promote dtypes as NumPy does (``int32 + int64`` is int64, ``int32 + float32`` is float64;
     ``tf.add`` and the other functions keep TensorFlow's strict rules); ``"off"`` keeps the
-    operators strict. ``prefer_float32`` makes ``tnp`` infer float32 for Python floats. Call it
-    again to change the mode. (TensorFlow's ``"safe"``/``"all"`` need its WeakTensor, which
-    tapegrad does not have: a ``ValueError`` says so.)
+    operators strict; ``"all"`` and ``"safe"`` are TensorFlow's auto dtype conversion: Python
+    values make weak tensors, whose dtype defers to the other operand's, and the operators, the
+    functions TensorFlow wraps and ``Variable.assign*`` promote on TensorFlow's lattice
+    (``"safe"`` refuses the promotions that can lose precision, with a ``TypeError``;
+    docs/numpy.md). ``prefer_float32`` makes ``tnp`` infer float32 for Python floats. Call it
+    again to change the mode.
 
     It changes every tensor of the process for good, as in TensorFlow (the example is not run by
     the doctests for that reason; tests/test_numpy_behavior.py runs it and puts things back)::

@@ -8,7 +8,8 @@ from typing import Any
 
 from .. import _seam, dtypes as _dt
 from ..errors import InvalidArgumentError
-from .._dispatch import REGISTRY  # noqa: F401  (op name -> Op; Op.module names its family)
+from .._convert import binary_operands, convert_to_tensor
+from .._dispatch import REGISTRY, apply, unary  # noqa: F401  (REGISTRY: op name -> Op; Op.module names its family)
 from .._tensor import Tensor
 from .._variable import Variable
 # (in dependency order: each family imports only those before it at module level)
@@ -53,16 +54,34 @@ def _mul(x: Any, y: Any) -> Any:  # (TF's operator: bools multiply as int32, the
     return _m.cast(_m.multiply(_m.cast(x, "int32"), _m.cast(y, "int32")), "bool")
 
 
-def _and(x: Any, y: Any) -> Any:
-    return _m.logical_and(x, y)
+def _bitwise(logical: Any, op: Any) -> Any:
+    """TF's ``&``, ``|``, ``^``: logical on bools, bitwise on integers."""
+    def f(x: Any, y: Any) -> Any:
+        a, b = binary_operands(x, y, op.name)
+        if a._value.dtype.kind == "b":
+            return logical(a, b)
+        return apply(_integers(op, a), (a, b))
+    return f
 
 
-def _or(x: Any, y: Any) -> Any:
-    return _m.logical_or(x, y)
+def _integers(op: Any, x: Tensor) -> Any:
+    if x._value.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"{op.name} takes integer or bool tensors; got {x.dtype.name} "
+                                   "(cast with tf.cast, or use a comparison for a bool mask).")
+    return op
 
 
-def _xor(x: Any, y: Any) -> Any:
-    return _m.logical_xor(x, y)
+_and = _bitwise(_m.logical_and, _m.bitwise_and_op)
+_or = _bitwise(_m.logical_or, _m.bitwise_or_op)
+_xor = _bitwise(_m.logical_xor, _m.bitwise_xor_op)
+
+
+def _invert(x: Any) -> Any:
+    """TF's ``~``: logical on bools, bitwise on integers."""
+    if _is_bool(x):
+        return _m.logical_not(x)
+    x = convert_to_tensor(x)
+    return unary(_integers(_m.invert_op, x), x)
 
 
 _OPERATORS = {
@@ -75,7 +94,7 @@ _OPERATORS = {
     "__pow__": _m.pow, "__rpow__": _rev(_m.pow),
     "__matmul__": _l.matmul, "__rmatmul__": _rev(_l.matmul),
     "__neg__": _m.negative, "__abs__": _m.abs, "__pos__": lambda self: self,
-    "__invert__": _m.logical_not,
+    "__invert__": _invert,
     "__and__": _and, "__rand__": _rev(_and), "__or__": _or, "__ror__": _rev(_or),
     "__xor__": _xor, "__rxor__": _rev(_xor),
     "__lt__": _m.less, "__le__": _m.less_equal, "__gt__": _m.greater, "__ge__": _m.greater_equal,

@@ -148,7 +148,7 @@ class _Saver:
         arrays: list = []
         data = encode_program(prog, self.resource, arrays, what)
         try:
-            data["template"] = [["slot"] if x is _function._SLOT else
+            data["template"] = [["slot"] if x is _function._SLOT or _function.is_weak_slot(x) else
                                 ["slices", x[1]] if type(x) is tuple and len(x) == 2 and x[0] is _function._SLICES
                                 else ["composite", x[1], encode(x[2]._type_spec._shapeless(), arrays)]
                                 if type(x) is tuple and len(x) == 3 and x[0] is _function._COMPOSITE
