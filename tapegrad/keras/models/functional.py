@@ -92,8 +92,12 @@ def run_graph(model: Any, inputs: Any) -> Any:
     """A functional model's call: its nodes replayed in recording order on ``inputs`` (a tensor, a
     list, or a dict by input name), after converting each input to its ``keras.Input``'s dtype
     and rank."""
-    given = flatten(inputs) if not isinstance(inputs, dict) else [
-        inputs[t.name] if t.name in inputs else None for t in model.inputs]
+    struct = getattr(model, "_inputs_struct", None)
+    if isinstance(inputs, dict) and isinstance(struct, dict) and all(k in inputs for k in struct):
+        given = flatten({k: inputs[k] for k in struct})  # (Keras 3: a dict of inputs by its keys)
+    else:
+        given = flatten(inputs) if not isinstance(inputs, dict) else [
+            inputs[t.name] if t.name in inputs else None for t in model.inputs]
     if isinstance(inputs, dict) and any(v is None for v in given):
         missing = [t.name for t, v in zip(model.inputs, given) if v is None]
         unknown = sorted(str(k) for k in inputs if k not in {t.name for t in model.inputs})
