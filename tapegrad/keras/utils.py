@@ -284,7 +284,9 @@ if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # the image file helpers load on first use; a typo: "did you mean"
         if name in _IMAGE_FILES:
             return getattr(importlib.import_module("..preprocessing.image", __name__), name)
-        raise _missing_name(__name__, name, __all__ + list(_IMAGE_FILES))
+        if name == "FeatureSpace":  # (a layer: loads with the layers)
+            return importlib.import_module("..layers.feature_space", __name__).FeatureSpace
+        raise _missing_name(__name__, name, __all__ + list(_IMAGE_FILES) + ["FeatureSpace"])
 
 
 def unpack_x_y_sample_weight(data: Any) -> tuple:

@@ -939,8 +939,7 @@ class CategoryEncoding(_Preprocessing):
         return shape[:-1] + (self.num_tokens,)
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode,
-                "sparse": self.sparse}
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
 
 
 # --------------------------------------------------------------------------- Discretization
