@@ -455,15 +455,18 @@ class FeatureSpace(Layer):
         return cls(**config)
 
     def get_build_config(self) -> dict:
-        """Each preprocessor's build config, by feature name."""
-        return {name: feature.preprocessor.get_build_config() for name, feature in self.features.items()}
+        """Each preprocessor's build config (the input shape it was built for), by feature name."""
+        def build_config(layer: Layer) -> dict | None:
+            shape = layer.__dict__.get("_build_input_shape") or getattr(layer, "_input_shape", None)
+            return {"input_shape": [None, *shape[1:]]} if layer.built and shape is not None else None
+        return {name: build_config(feature.preprocessor) for name, feature in self.features.items()}
 
     def build_from_config(self, config: dict) -> None:
         """Build the preprocessors as saved; the space counts as adapted."""
-        for name in config:
+        for name, build in config.items():
             preprocessor = self.features[name].preprocessor
-            if not preprocessor.built:
-                preprocessor.build_from_config(config[name])
+            if not preprocessor.built and build is not None:
+                preprocessor.build(tuple(build["input_shape"]))
         self._is_adapted = True
 
     def save(self, filepath: Any) -> None:

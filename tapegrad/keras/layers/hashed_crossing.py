@@ -33,7 +33,7 @@ class HashedCrossing(_Preprocessing):
                  dtype: Any = None, **kwargs: Any) -> None:
         if output_mode == "int" and dtype is None:
             dtype = "int64"
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        super().__init__(name=name, dtype=dtype, autocast=False, **kwargs)  # (inputs as given: Keras converts none)
         _choice("HashedCrossing", "output_mode", output_mode, ("int", "one_hot"))
         self.num_bins, self.output_mode, self.sparse = num_bins, output_mode, sparse
         self.trainable = False
