@@ -139,8 +139,8 @@ class FeatureSpace(Layer):
     >>> data = {"x": [0.0, 1.0, 2.0, 3.0], "c": ["a", "b", "a", "c"]}
     >>> space = keras.utils.FeatureSpace({"x": "float_normalized", "c": "string_categorical"})
     >>> space.adapt(data)
-    >>> space({"x": [1.5], "c": ["a"]}).numpy().round(3)
-    array([[0., 0., 0., 1., 0.]], dtype=float32)
+    >>> space({"x": [1.5], "c": ["a"]}).numpy()  # "c" one-hot ([UNK], a, c, b), then "x"
+    array([[0., 1., 0., 0., 0.]], dtype=float32)
     """
 
     _keras_module = "keras.utils"
