@@ -87,6 +87,13 @@ class Feature:
         return cls(**config)
 
 
+def _lookup_feature(kind: str, dtype: str, layer: str, max_tokens: int | None, num_oov_indices: int,
+                    output_mode: str, name: str | None) -> Feature:
+    name = name or backend.unique_name(kind)
+    return Feature(dtype, getattr(_layers(), layer)(name=f"{name}_preprocessor", max_tokens=max_tokens,
+                                                    num_oov_indices=num_oov_indices), output_mode)
+
+
 class TFDConcat(Layer):
     """Concatenates its inputs along ``axis`` (FeatureSpace's last step in ``"concat"`` mode)."""
 
@@ -191,18 +198,16 @@ class FeatureSpace(Layer):
                             output_mode: str = "one_hot", name: str | None = None) -> Feature:
         """Integer categories indexed by a vocabulary :meth:`adapt` learns (an ``IntegerLookup``
         layer), one-hot by default."""
-        name = name or backend.unique_name("integer_categorical")
-        return Feature("int32", _layers().IntegerLookup(name=f"{name}_preprocessor", max_tokens=max_tokens,
-                                                        num_oov_indices=num_oov_indices), output_mode)
+        return _lookup_feature("integer_categorical", "int32", "IntegerLookup", max_tokens, num_oov_indices,
+                               output_mode, name)
 
     @classmethod
     def string_categorical(cls, max_tokens: int | None = None, num_oov_indices: int = 1,
                            output_mode: str = "one_hot", name: str | None = None) -> Feature:
         """String categories indexed by a vocabulary :meth:`adapt` learns (a ``StringLookup``
         layer), one-hot by default."""
-        name = name or backend.unique_name("string_categorical")
-        return Feature("string", _layers().StringLookup(name=f"{name}_preprocessor", max_tokens=max_tokens,
-                                                        num_oov_indices=num_oov_indices), output_mode)
+        return _lookup_feature("string_categorical", "string", "StringLookup", max_tokens, num_oov_indices,
+                               output_mode, name)
 
     @classmethod
     def string_hashed(cls, num_bins: int, output_mode: str = "one_hot", name: str | None = None) -> Feature:
