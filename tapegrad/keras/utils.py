@@ -279,6 +279,9 @@ def is_keras_tensor(x: Any) -> bool:
     return isinstance(x, KerasTensor)
 
 
+if TYPE_CHECKING:
+    from .layers.feature_space import FeatureSpace  # noqa: F401  (loads with the layers, on first use)
+
 _IMAGE_FILES = ("load_img", "img_to_array", "array_to_img", "save_img")  # (in preprocessing.image)
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
