@@ -26,8 +26,8 @@ from ._sparse_tensor import SparseTensor, _np
 
 __all__ = ["add", "concat", "cross", "cross_hashed", "expand_dims", "eye", "fill_empty_rows", "from_dense",
            "map_values", "mask", "maximum", "minimum", "reduce_max", "reduce_sum", "reorder", "reset_shape",
-           "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax", "sparse_dense_matmul", "split", "to_dense",
-           "to_indicator", "transpose"]
+           "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax",
+           "sparse_dense_matmul", "split", "to_dense", "to_indicator", "transpose"]
 
 
 # --------------------------------------------------------------------------- helpers
