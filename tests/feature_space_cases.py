@@ -58,6 +58,12 @@ def all_types_concat(tf):
             "bins": [float(b) for b in fs.preprocessors["d"].bin_boundaries]}
 
 
+def float_of_integers(tf):
+    fs = tf.keras.utils.FeatureSpace({"a": "float", "b": "float_normalized"})
+    fs.adapt({"a": np.array([1, 2, 3]), "b": np.array([1.0, 2.0, 4.0])})
+    return fs({"a": np.array([1, 2]), "b": np.array([1.0, 2.0])})
+
+
 def default_discretization_bins(tf):
     fs = _space(tf, {"age": "float_discretized"}, ["age"], num_discretization_bins=5)
     return {"out": fs(_batch(["age"])), "bins": [float(b) for b in fs.preprocessors["age"].bin_boundaries]}
@@ -309,8 +315,8 @@ def sparse_into_dense_layer(tf):
 
 
 CASES = {f.__name__: f for f in (
-    all_types_concat, default_discretization_bins, crosses_dict, int_outputs_dict, single_sample, single_sample_dict,
-    unbatched_dataset, custom_text_feature, functional_graph, dataset_map, config, saved_and_loaded, errors,
+    all_types_concat, float_of_integers, default_discretization_bins, crosses_dict, int_outputs_dict, single_sample,
+    single_sample_dict, unbatched_dataset, custom_text_feature, functional_graph, dataset_map, config, saved_and_loaded, errors,
     hashed_crossing_int, hashed_crossing_one_hot, hashed_crossing_symbolic, hashed_crossing_errors, sparse_cross,
     sparse_cross_hashed, sparse_category_encoding, sparse_lookups, sparse_hashing_discretization,
     sparse_text_vectorization, sparse_errors, sparse_into_dense_layer)}

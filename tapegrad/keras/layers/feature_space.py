@@ -12,6 +12,7 @@ from .._engine import Tensor, convert_to_tensor
 from .. import backend
 from ... import sparse as _sparse
 from ...ops.array import concat, expand_dims, reshape, squeeze
+from ...ops.math import cast
 from .._keras_tensor import KerasTensor
 from .._tree import flatten
 from .input_layer import Input
@@ -115,13 +116,14 @@ class TFDConcat(Layer):
 
 
 class TFDIdentity(Layer):
-    """Returns its input (the preprocessor of a plain ``"float"`` feature)."""
+    """Returns its input as numbers of its dtype (the preprocessor of a plain ``"float"``
+    feature: Keras's converts integers too)."""
 
     def call(self, x: Any) -> Any:
-        return x
+        return cast(x, self.compute_dtype) if x.dtype.name not in (self.compute_dtype, "string") else x
 
     def compute_output_spec(self, x: Any, *args: Any, **kwargs: Any) -> Any:
-        return KerasTensor(x.shape, x.dtype)
+        return KerasTensor(x.shape, self.compute_dtype if x.dtype != "string" else x.dtype)
 
 
 class FeatureSpace(Layer):
