@@ -130,6 +130,21 @@ def functional_graph(tf):
             "infer": infer.predict({k: tf.convert_to_tensor(v) for k, v in batch.items()}, verbose=0)}
 
 
+def inference_model_saved(tf):
+    import json
+    import zipfile
+    fs = _space(tf, {"age": "float", "n": "integer_categorical", "s": "string_categorical"}, ["age", "n", "s"],
+                crosses=[("n", "s")], crossing_dim=4)
+    out = tf.keras.layers.Dense(1, kernel_initializer="ones")(fs.get_encoded_features())
+    model = tf.keras.Model(fs.get_inputs(), out)
+    path = os.path.join(tempfile.mkdtemp(), "m.keras")
+    model.save(path)
+    layers = json.loads(zipfile.ZipFile(path).read("config.json"))["config"]["layers"]
+    back = tf.keras.models.load_model(path)
+    x = {k: tf.constant(v[:3, None]) for k, v in _batch(["age", "n", "s"]).items()}
+    return {"layers": [(c["module"], c["class_name"]) for c in layers], "model": model(x), "loaded": back(x)}
+
+
 def dataset_map(tf):
     fs = _space(tf, {"age": "float_normalized", "s": "string_categorical"}, ["age", "s"])
     ds = tf.data.Dataset.from_tensor_slices(_batch(["age", "s"])).batch(2).map(fs)
@@ -316,7 +331,8 @@ def sparse_into_dense_layer(tf):
 
 CASES = {f.__name__: f for f in (
     all_types_concat, float_of_integers, default_discretization_bins, crosses_dict, int_outputs_dict, single_sample,
-    single_sample_dict, unbatched_dataset, custom_text_feature, functional_graph, dataset_map, config, saved_and_loaded, errors,
+    single_sample_dict, unbatched_dataset, custom_text_feature, functional_graph, inference_model_saved, dataset_map,
+    config, saved_and_loaded, errors,
     hashed_crossing_int, hashed_crossing_one_hot, hashed_crossing_symbolic, hashed_crossing_errors, sparse_cross,
     sparse_cross_hashed, sparse_category_encoding, sparse_lookups, sparse_hashing_discretization,
     sparse_text_vectorization, sparse_errors, sparse_into_dense_layer)}

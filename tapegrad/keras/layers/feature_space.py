@@ -98,6 +98,8 @@ def _lookup_feature(kind: str, dtype: str, layer: str, max_tokens: int | None, n
 class TFDConcat(Layer):
     """Concatenates its inputs along ``axis`` (FeatureSpace's last step in ``"concat"`` mode)."""
 
+    _keras_module = _FEATURE_MODULE
+
     def __init__(self, axis: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis = axis
@@ -118,6 +120,8 @@ class TFDConcat(Layer):
 class TFDIdentity(Layer):
     """Returns its input as numbers of its dtype (the preprocessor of a plain ``"float"``
     feature: Keras's converts integers too)."""
+
+    _keras_module = _FEATURE_MODULE
 
     def call(self, x: Any) -> Any:
         return cast(x, self.compute_dtype) if x.dtype.name not in (self.compute_dtype, "string") else x
