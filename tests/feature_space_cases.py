@@ -303,6 +303,27 @@ def sparse_text_vectorization(tf):
     return out
 
 
+def sparse_inputs(tf):
+    Ls = tf.keras.layers
+    ss = tf.SparseTensor([[0, 0], [0, 2], [2, 1]], tf.constant(["a", "z", "b"]), [3, 3])
+    si = tf.SparseTensor([[0, 0], [0, 2], [2, 1]], tf.constant([4, 9, 7], tf.int64), [3, 3])
+    out = [Ls.StringLookup(vocabulary=["a", "b"])(ss),
+           Ls.StringLookup(vocabulary=["a", "b"], output_mode="multi_hot")(ss),
+           Ls.StringLookup(vocabulary=["a", "b"], output_mode="count", sparse=True)(ss),
+           Ls.IntegerLookup(vocabulary=[4, 7])(si),
+           Ls.IntegerLookup(vocabulary=[4, 7], invert=True)(tf.SparseTensor([[0, 1]], tf.constant([2], tf.int64),
+                                                                           [1, 2])),
+           Ls.Hashing(num_bins=3)(ss), Ls.Hashing(num_bins=3, output_mode="multi_hot")(si),
+           Ls.CategoryEncoding(num_tokens=10, output_mode="count")(si),
+           Ls.CategoryEncoding(num_tokens=10, output_mode="multi_hot", sparse=True)(si),
+           Ls.Discretization(bin_boundaries=[5.0])(tf.SparseTensor([[0, 1]], [3.0], [1, 2]))]
+    try:
+        Ls.CategoryEncoding(num_tokens=10, output_mode="one_hot")(si)
+    except Exception as e:  # noqa: BLE001
+        out.append(type(e).__name__)
+    return out
+
+
 def sparse_errors(tf):
     Ls = tf.keras.layers
     out = {}
@@ -335,4 +356,4 @@ CASES = {f.__name__: f for f in (
     config, saved_and_loaded, errors,
     hashed_crossing_int, hashed_crossing_one_hot, hashed_crossing_symbolic, hashed_crossing_errors, sparse_cross,
     sparse_cross_hashed, sparse_category_encoding, sparse_lookups, sparse_hashing_discretization,
-    sparse_text_vectorization, sparse_errors, sparse_into_dense_layer)}
+    sparse_text_vectorization, sparse_inputs, sparse_errors, sparse_into_dense_layer)}

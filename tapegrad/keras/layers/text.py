@@ -27,6 +27,7 @@ from ...ops.array import squeeze
 from ...ops import strings as _str_ops
 from ...ops.math import cast
 from .._keras_tensor import KerasTensor
+from ...sparse import SparseTensor
 from .layer import Layer
 
 __all__ = [
@@ -61,7 +62,24 @@ def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
     return np.digitize(x, np.asarray(boundaries, x.dtype)).astype(np.int32)
 
 
+def _sparse_rows(sp: Any, mode: str) -> Any:
+    """A rank-2 SparseTensor of ids as the ragged rows of its stored values (Keras counts them so)."""
+    if mode == "one_hot":
+        raise ValueError("`output_mode='one_hot'` takes dense inputs; a SparseTensor has no one-hot form "
+                         "(Keras: 'Attempt to convert a value (SparseTensor...)'). Use 'multi_hot' or 'count', or "
+                         "tf.sparse.to_dense the input first.")
+    idx, shape = _as_numpy(sp.indices), _as_numpy(sp.dense_shape)
+    if len(shape) != 2:
+        raise ValueError(f"A SparseTensor of ids must be rank 2 ([batch, ids]); got dense_shape {shape.tolist()}.")
+    order = np.argsort(idx[:, 0], kind="stable")
+    splits = np.searchsorted(idx[order, 0], np.arange(int(shape[0]) + 1)).astype(np.int64)
+    values = _as_numpy(sp.values)[order]
+    return tfs.RaggedTensor.from_row_splits(convert_to_tensor(values), convert_to_tensor(splits))
+
+
 def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None, sparse: bool = False) -> Any:
+    if isinstance(ids, SparseTensor):
+        ids = _sparse_rows(ids, mode)
     if isinstance(ids, tfs.RaggedTensor):
         if mode == "one_hot":
             raise NotImplementedError("output_mode='one_hot' of split text gives a ragged 3-D result, which "
@@ -82,7 +100,6 @@ def _sparse_encoding(xs: tuple, attrs: dict) -> Any:
     """The encoding as a ``tf.SparseTensor`` (Keras's ``sparse=True``): an entry at each (row, id)
     the input holds, in row-major order; a count whose weights sum to 0 is kept as a stored 0,
     as ``tf.sparse.bincount`` keeps it."""
-    from ...sparse import SparseTensor
     parts = [_as_numpy(x) for x in xs]
     dense = _str_ops._encode_fwd(*parts, **attrs)
     ids = parts[0]
@@ -121,7 +138,7 @@ class _Preprocessing(Layer):
     _string_inputs = True
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if args and not isinstance(args[0], (Tensor, tfs.RaggedTensor)) and \
+        if args and not isinstance(args[0], (Tensor, tfs.RaggedTensor, SparseTensor)) and \
                 type(args[0]).__name__ != "KerasTensor":
             args = (self._to_tensor(args[0]),) + args[1:]
         return super().__call__(*args, **kwargs)
@@ -468,6 +485,8 @@ class _IndexLookup(_Preprocessing):
     def _lookup(self, x: Any) -> Any:
         if isinstance(x, tfs.RaggedTensor):
             return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
+        if isinstance(x, SparseTensor):  # (the stored values looked up, as Keras's IndexLookup)
+            return SparseTensor(x.indices, self._lookup(x.values), x.dense_shape)
         table = getattr(self, "_sorted", None)
         if not self.invert and self.num_oov_indices <= 1 and table is not None and \
                 (self.mask_token is None or not self._strings or not self._key(self.mask_token).endswith(b"\0")):
@@ -486,6 +505,9 @@ class _IndexLookup(_Preprocessing):
                 f"Table not initialized: {type(self).__name__} {self.name!r} has no vocabulary yet, so "
                 "it cannot map tokens to indices. Call `adapt()` on sample data, or pass a "
                 "`vocabulary` argument (or call `set_vocabulary()`), before calling it.")
+        if isinstance(inputs, SparseTensor) and not self._strings:  # (Keras's IntegerLookup densifies it)
+            from ...sparse import to_dense
+            inputs = to_dense(inputs)
         if not self.invert:
             self._check_keys(inputs)
         ids = self._lookup(inputs)
@@ -570,7 +592,7 @@ class StringLookup(_IndexLookup):
                          output_mode, sparse, pad_to_max_tokens, "farmhash", salt, name, **kwargs)
 
     def _check_keys(self, inputs: Any) -> None:
-        v = inputs.values if isinstance(inputs, tfs.RaggedTensor) else inputs
+        v = inputs.values if isinstance(inputs, (tfs.RaggedTensor, SparseTensor)) else inputs
         if v.dtype.name != "string":
             raise ValueError(f"StringLookup {self.name!r} takes strings; got a {v.dtype.name} tensor. "
                              "Use IntegerLookup for integers.")
@@ -859,9 +881,20 @@ class Hashing(_Preprocessing):
         self.built = True
 
     def call(self, inputs: Any) -> Any:
+        if isinstance(inputs, SparseTensor):  # (the stored values hashed, as Keras's Hashing)
+            h = SparseTensor(inputs.indices, self._bins(inputs.values), inputs.dense_shape)
+            if self.output_mode == "int":
+                return h.with_values(cast(h.values, self._out_dtype)) if self._out_dtype != "int64" else h
+            return _encode(h, self.output_mode, self.num_bins, self._out_dtype, sparse=self.sparse)
         x = inputs
         if self.output_mode == "one_hot" and x.ndim and x.shape[-1] == 1:
             x = squeeze(x, axis=-1)
+        h = self._bins(x)
+        if self.output_mode == "int":
+            return cast(h, self._out_dtype) if self._out_dtype != "int64" else h
+        return _encode(h, self.output_mode, self.num_bins, self._out_dtype, sparse=self.sparse)
+
+    def _bins(self, x: Any) -> Any:
         bins = self.num_bins
         mask = None
         if self.mask_value is not None and bins > 1:
@@ -876,9 +909,7 @@ class Hashing(_Preprocessing):
         if mask is not None:
             from ...ops.math import where
             h = where(mask, np.int64(0), h + 1)
-        if self.output_mode == "int":
-            return cast(h, self._out_dtype) if self._out_dtype != "int64" else h
-        return _encode(h, self.output_mode, self.num_bins, self._out_dtype, sparse=self.sparse)
+        return h
 
     def _output_dtype(self) -> str:
         return self._out_dtype
@@ -928,6 +959,8 @@ class CategoryEncoding(_Preprocessing):
             count_weights = cast(convert_to_tensor(count_weights), self.compute_dtype)
         if inputs.dtype.is_floating:
             inputs = cast(inputs, "int64")
+        if isinstance(count_weights, SparseTensor):
+            count_weights = count_weights.values
         return _encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype, count_weights, self.sparse)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
@@ -1033,8 +1066,12 @@ class Discretization(_Preprocessing):
         if self.bin_boundaries is None:
             raise ValueError("You need to either pass the `bin_boundaries` argument at construction time or "
                              "call `adapt(dataset)` before you can start using the `Discretization` layer.")
-        ids = numpy_function(functools.partial(_digitize, boundaries=tuple(float(b) for b in self.bin_boundaries)),
-                             [inputs], Tout="int32", stateful=False)
+        bucket = functools.partial(_digitize, boundaries=tuple(float(b) for b in self.bin_boundaries))
+        if isinstance(inputs, SparseTensor):  # (the stored values bucketed, as Keras's Discretization)
+            ids = SparseTensor(inputs.indices, numpy_function(bucket, [inputs.values], Tout="int32", stateful=False),
+                               inputs.dense_shape)
+        else:
+            ids = numpy_function(bucket, [inputs], Tout="int32", stateful=False)
         if self.output_mode == "int":
             return ids
         return _encode(ids, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype, sparse=self.sparse)
