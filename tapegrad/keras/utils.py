@@ -1,7 +1,8 @@
 """``tapegrad.keras.utils``: ``set_random_seed``, ``to_categorical``, ``normalize``,
 ``pad_sequences``, ``timeseries_dataset_from_array``, the train-step helpers
 ``unpack_x_y_sample_weight`` / ``pack_x_y_sample_weight``, and ``PyDataset`` (``Sequence``),
-``Progbar``, ``split_dataset``, ``get_file``, ``plot_model``, with Keras 3's arguments and results.
+``Progbar``, ``split_dataset``, ``get_file``, ``plot_model``, ``FeatureSpace``, with Keras 3's arguments
+and results.
 
 >>> from tapegrad import keras
 >>> keras.utils.to_categorical([0, 2, 1])
@@ -45,7 +46,7 @@ __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
            "PyDataset", "Sequence", "Progbar", "split_dataset", "get_file", "plot_model",
            "clear_session", "standardize_dtype", "is_keras_tensor", "enable_interactive_logging",
            "disable_interactive_logging", "is_interactive_logging_enabled", "get_source_inputs",
-           "Config"]
+           "Config", "FeatureSpace"]
 
 # Keras 3 also has the custom-object registry here (keras.utils.custom_object_scope, ...)
 from .saving import (CustomObjectScope, custom_object_scope, deserialize_keras_object,  # noqa: E402
@@ -278,12 +279,17 @@ def is_keras_tensor(x: Any) -> bool:
     return isinstance(x, KerasTensor)
 
 
+if TYPE_CHECKING:
+    from .layers.feature_space import FeatureSpace  # noqa: F401  (loads with the layers, on first use)
+
 _IMAGE_FILES = ("load_img", "img_to_array", "array_to_img", "save_img")  # (in preprocessing.image)
 
 if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # the image file helpers load on first use; a typo: "did you mean"
         if name in _IMAGE_FILES:
             return getattr(importlib.import_module("..preprocessing.image", __name__), name)
+        if name == "FeatureSpace":  # (a layer: loads with the layers)
+            return importlib.import_module("..layers.feature_space", __name__).FeatureSpace
         raise _missing_name(__name__, name, __all__ + list(_IMAGE_FILES))
 
 

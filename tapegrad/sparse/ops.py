@@ -6,6 +6,7 @@ so gradients reach ``sp.values`` and any dense operand through the ordinary tape
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable
 
 import numpy as np
@@ -23,10 +24,10 @@ from ..ops.reduction import reduce_prod
 from ..ops.segment import unsorted_segment_max, unsorted_segment_sum
 from ._sparse_tensor import SparseTensor, _np
 
-__all__ = ["add", "concat", "expand_dims", "eye", "fill_empty_rows", "from_dense", "map_values", "mask", "maximum",
-           "minimum", "reduce_max", "reduce_sum", "reorder", "reset_shape", "reshape", "retain", "segment_mean",
-           "segment_sqrt_n", "segment_sum", "slice", "softmax", "sparse_dense_matmul", "split", "to_dense",
-           "to_indicator", "transpose"]
+__all__ = ["add", "concat", "cross", "cross_hashed", "expand_dims", "eye", "fill_empty_rows", "from_dense",
+           "map_values", "mask", "maximum", "minimum", "reduce_max", "reduce_sum", "reorder", "reset_shape",
+           "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax",
+           "sparse_dense_matmul", "split", "to_dense", "to_indicator", "transpose"]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -741,6 +742,114 @@ def mask(a: IndexedSlices, mask_indices: Any, name: Any = None) -> IndexedSlices
     drop = np.asarray(_np(convert_to_tensor(mask_indices), "mask")).reshape(-1)
     rows = np.flatnonzero(~np.isin(idx, drop))
     return IndexedSlices(gather(a.values, rows), _wrap(idx[rows]), a.dense_shape)
+
+
+# --------------------------------------------------------------------------- feature crosses
+_M64 = (1 << 64) - 1
+_MUL = 0xC6A4A7935BD1E995
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _shift_mix(v: int) -> int:
+    return v ^ (v >> 47)
+
+
+def _fingerprint_cat64(fp1: int, fp2: int) -> int:
+    """TensorFlow's ``FingerprintCat64``: combines two 64-bit fingerprints."""
+    r = fp1 ^ _MUL
+    r ^= (_shift_mix((fp2 * _MUL) & _M64) * _MUL) & _M64
+    r = (r * _MUL) & _M64
+    return _shift_mix((_shift_mix(r) * _MUL) & _M64)
+
+
+@constant_maker  # (indices and shapes read through host_value)
+def _cross_columns(inputs: Any, op: str) -> tuple[list, int]:
+    """Each input as a list of per-row feature lists (SparseTensors first, then dense tensors, as
+    TensorFlow's kernel orders them); integers as Python ints, strings as bytes."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError(f"tf.sparse.{op}: inputs must be a list of SparseTensors and dense tensors, got "
+                        f"{type(inputs).__name__}.")
+    sparse_cols, dense_cols, rows = [], [], None
+    for x in inputs:
+        if isinstance(x, SparseTensor):
+            idx, shape = _parts(x, op)
+            vals, n = np.asarray(_np(x.values, op)), int(shape[0])
+            col: list = [[] for _ in range(n)]
+            for r, v in zip(idx[:, 0].tolist(), vals.tolist()):
+                col[r].append(v)
+            sparse_cols.append((x.dtype, col))
+        else:
+            t = convert_to_tensor(x)
+            v = np.asarray(_np(t, op))
+            if v.ndim != 2:
+                raise ValueError(f"tf.sparse.{op}: a dense input must be rank 2 ([batch, features]); got "
+                                 f"shape {list(v.shape)}. Reshape it, e.g. tf.expand_dims(x, -1).")
+            n = v.shape[0]
+            dense_cols.append((t.dtype, [list(row) for row in v.tolist()]))
+        if rows is not None and n != rows:
+            raise InvalidArgumentError(f"tf.sparse.{op}: all inputs must have the same batch size; got {rows} "
+                                       f"and {n}.")
+        rows = n
+    for dt, _ in sparse_cols + dense_cols:
+        if not (dt == _dt.string or dt.is_integer):
+            raise TypeError(f"tf.sparse.{op}: inputs must be int32, int64 or string; got {dt.name}.")
+    return [c for _, c in sparse_cols + dense_cols], rows or 0
+
+
+def _crossed(inputs: Any, op: str, feature: Callable) -> SparseTensor:
+    cols, rows = _cross_columns(inputs, op)
+    idx, vals = [], []
+    for r in range(rows):
+        for j, combo in enumerate(itertools.product(*(c[r] for c in cols))):
+            idx.append((r, j))
+            vals.append(feature(combo))
+    width = max((j + 1 for _, j in idx), default=0)
+    index = np.asarray(idx, np.int64).reshape(-1, 2)
+    return SparseTensor(index, _wrap(np.asarray(vals, object if op == "cross" else np.int64)
+                                     if vals else np.zeros(0, object if op == "cross" else np.int64)),
+                        np.array([rows, width], np.int64))
+
+
+def cross(inputs: Any, name: Any = None, separator: Any = None) -> SparseTensor:
+    """The feature cross of ``inputs`` (SparseTensors and rank-2 dense tensors, int or string):
+    row ``r`` holds every combination of one feature of each input from its row ``r``, joined by
+    ``separator`` (``"_X_"``), integers written in decimal (SparseTensors first, then dense
+    tensors, last input varying fastest, as TensorFlow's kernel).
+
+    >>> import tapegrad as tf
+    >>> st = tf.sparse.cross([tf.constant([["a"], ["b"]]), tf.constant([[1, 2], [3, 4]])])
+    >>> st.values.numpy().tolist()
+    [b'a_X_1', b'a_X_2', b'b_X_3', b'b_X_4']
+    """
+    sep = ("_X_" if separator is None else separator)
+    sep = sep.encode() if isinstance(sep, str) else bytes(sep)
+    text = (lambda f: f if isinstance(f, bytes) else str(int(f)).encode())
+    return _crossed(inputs, "cross", lambda combo: sep.join(text(f) for f in combo))
+
+
+def cross_hashed(inputs: Any, num_buckets: int = 0, hash_key: Any = None, name: Any = None) -> SparseTensor:
+    """The hashed feature cross of ``inputs`` (as :func:`cross`): each combination's
+    fingerprint (FarmHash ``Fingerprint64`` of a string feature, an integer feature as itself,
+    chained with ``FingerprintCat64`` from ``hash_key``), modulo ``num_buckets`` (0: modulo
+    the largest int64), bit for bit as TensorFlow's ``SparseCrossHashed``.
+
+    >>> import tapegrad as tf
+    >>> st = tf.sparse.cross_hashed([tf.constant([["A"], ["B"]]), tf.constant([[101], [101]])], 5)
+    >>> st.values.numpy().tolist()
+    [1, 4]
+    """
+    from .._fingerprint import fingerprint64
+    n = int(num_buckets)
+    if n < 0:
+        raise InvalidArgumentError(f"tf.sparse.cross_hashed: num_buckets must be >= 0, got {n}.")
+    key = _DEFAULT_HASH_KEY if hash_key is None else int(hash_key) & _M64
+
+    def feature(combo: tuple) -> int:
+        h = key
+        for f in combo:
+            h = _fingerprint_cat64(h, fingerprint64(f) if isinstance(f, bytes) else int(f) & _M64)
+        return h % n if n > 0 else h % ((1 << 63) - 1)
+    return _crossed(inputs, "cross_hashed", feature)
 
 
 # --------------------------------------------------------------------------- sparse segment ops

@@ -50,6 +50,7 @@ _LAZY = {
                      "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"], ".augmentation"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
+    **dict.fromkeys(["HashedCrossing"], ".hashed_crossing"),
     **dict.fromkeys(["Layer"], ".layer"),
     **dict.fromkeys(["InputSpec"], ".input_spec"),
     **dict.fromkeys(["Input", "InputLayer"], ".input_layer"),
@@ -87,6 +88,7 @@ if _typing.TYPE_CHECKING:
     from .preprocessing import Normalization, Pipeline  # noqa: F401
     from .text import (CategoryEncoding, Discretization, Hashing, IntegerLookup, StringLookup,  # noqa: F401
                        TextVectorization)
+    from .hashed_crossing import HashedCrossing  # noqa: F401
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401

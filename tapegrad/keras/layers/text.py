@@ -27,6 +27,7 @@ from ...ops.array import squeeze
 from ...ops import strings as _str_ops
 from ...ops.math import cast
 from .._keras_tensor import KerasTensor
+from ...sparse import SparseTensor
 from .layer import Layer
 
 __all__ = [
@@ -61,7 +62,24 @@ def _digitize(x: np.ndarray, boundaries: tuple) -> np.ndarray:
     return np.digitize(x, np.asarray(boundaries, x.dtype)).astype(np.int32)
 
 
-def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) -> Tensor:
+def _sparse_rows(sp: Any, mode: str) -> Any:
+    """A rank-2 SparseTensor of ids as the ragged rows of its stored values (Keras counts them so)."""
+    if mode == "one_hot":
+        raise ValueError("`output_mode='one_hot'` takes dense inputs; a SparseTensor has no one-hot form "
+                         "(Keras: 'Attempt to convert a value (SparseTensor...)'). Use 'multi_hot' or 'count', or "
+                         "tf.sparse.to_dense the input first.")
+    idx, shape = _as_numpy(sp.indices), _as_numpy(sp.dense_shape)
+    if len(shape) != 2:
+        raise ValueError(f"A SparseTensor of ids must be rank 2 ([batch, ids]); got dense_shape {shape.tolist()}.")
+    order = np.argsort(idx[:, 0], kind="stable")
+    splits = np.searchsorted(idx[order, 0], np.arange(int(shape[0]) + 1)).astype(np.int64)
+    values = _as_numpy(sp.values)[order]
+    return tfs.RaggedTensor.from_row_splits(convert_to_tensor(values), convert_to_tensor(splits))
+
+
+def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None, sparse: bool = False) -> Any:
+    if isinstance(ids, SparseTensor):
+        ids = _sparse_rows(ids, mode)
     if isinstance(ids, tfs.RaggedTensor):
         if mode == "one_hot":
             raise NotImplementedError("output_mode='one_hot' of split text gives a ragged 3-D result, which "
@@ -72,8 +90,34 @@ def _encode(ids: Any, mode: str, depth: int, dtype: str, weights: Any = None) ->
         xs = (convert_to_tensor(ids),)
     if weights is not None:
         xs += (weights.values if isinstance(weights, tfs.RaggedTensor) else convert_to_tensor(weights),)
-    return apply(_str_ops.encode_categorical_op, xs, {"mode": mode, "depth": int(depth), "dtype": dtype,
-                               "ragged": isinstance(ids, tfs.RaggedTensor)})
+    attrs = {"mode": mode, "depth": int(depth), "dtype": dtype, "ragged": isinstance(ids, tfs.RaggedTensor)}
+    if sparse:
+        return _sparse_encoding(xs, attrs)
+    return apply(_str_ops.encode_categorical_op, xs, attrs)
+
+
+def _sparse_encoding(xs: tuple, attrs: dict) -> Any:
+    """The encoding as a ``tf.SparseTensor`` (Keras's ``sparse=True``): an entry at each (row, id)
+    the input holds, in row-major order; a count whose weights sum to 0 is kept as a stored 0,
+    as ``tf.sparse.bincount`` keeps it."""
+    parts = [_as_numpy(x) for x in xs]
+    dense = _str_ops._encode_fwd(*parts, **attrs)
+    ids = parts[0]
+    if attrs["mode"] == "one_hot":
+        index = np.argwhere(dense != 0)
+    else:
+        if attrs["ragged"]:
+            rows = np.repeat(np.arange(parts[1].size - 1), np.diff(parts[1]))
+        elif ids.ndim == 2:
+            rows = np.repeat(np.arange(ids.shape[0]), ids.shape[1])
+        else:
+            rows = None
+        flat = ids.reshape(-1).astype(np.int64)
+        keep = flat < attrs["depth"]
+        pairs = flat[keep][:, None] if rows is None else np.stack([rows[keep], flat[keep]], 1)
+        index = np.unique(pairs, axis=0) if pairs.size else pairs.reshape(0, dense.ndim)
+    values = dense[tuple(index.T)] if index.size else np.zeros(0, dense.dtype)
+    return SparseTensor(index.astype(np.int64), convert_to_tensor(values), np.asarray(dense.shape, np.int64))
 
 
 def _as_numpy(x: Any) -> np.ndarray:
@@ -94,13 +138,17 @@ class _Preprocessing(Layer):
     _string_inputs = True
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if args and not isinstance(args[0], (Tensor, tfs.RaggedTensor)) and \
+        if args and not isinstance(args[0], (Tensor, tfs.RaggedTensor, SparseTensor)) and \
                 type(args[0]).__name__ != "KerasTensor":
             args = (self._to_tensor(args[0]),) + args[1:]
         return super().__call__(*args, **kwargs)
 
     def compute_output_spec(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return KerasTensor(self.compute_output_shape(inputs.shape), self._output_dtype())
+        return KerasTensor(self.compute_output_shape(inputs.shape), self._output_dtype(),
+                           sparse=bool(getattr(self, "sparse", False)) and self._output_mode_name() != "int")
+
+    def _output_mode_name(self) -> str:
+        return getattr(self, "output_mode", "int")
 
     def _output_dtype(self) -> str:
         return self.compute_dtype
@@ -149,9 +197,9 @@ class _IndexLookup(_Preprocessing):
         _choice(kind, "output_mode", output_mode, ("int", "one_hot", "multi_hot", "count", "tf_idf"))
         if invert and output_mode != "int":
             raise ValueError(f"`output_mode` must be `'int'` when `invert` is true. Received: output_mode={output_mode}")
-        if sparse:
-            raise NotImplementedError(f"{kind}: `sparse=True` needs tf.SparseTensor, which tapegrad does not "
-                                      "have; use the default sparse=False (dense outputs).")
+        if sparse and output_mode == "int":
+            raise ValueError("`sparse` may only be true if `output_mode` is `'one_hot'`, `'multi_hot'`, "
+                             f"`'count'` or `'tf_idf'`. Received: sparse={sparse} and output_mode={output_mode}")
         if idf_weights is not None and output_mode != "tf_idf":
             raise ValueError("`idf_weights` should only be set if `output_mode` is `'tf_idf'`. "
                              f"Received: idf_weights={idf_weights} and output_mode={output_mode}")
@@ -437,6 +485,8 @@ class _IndexLookup(_Preprocessing):
     def _lookup(self, x: Any) -> Any:
         if isinstance(x, tfs.RaggedTensor):
             return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
+        if isinstance(x, SparseTensor):  # (the stored values looked up, as Keras's IndexLookup)
+            return SparseTensor(x.indices, self._lookup(x.values), x.dense_shape)
         table = getattr(self, "_sorted", None)
         if not self.invert and self.num_oov_indices <= 1 and table is not None and \
                 (self.mask_token is None or not self._strings or not self._key(self.mask_token).endswith(b"\0")):
@@ -455,6 +505,9 @@ class _IndexLookup(_Preprocessing):
                 f"Table not initialized: {type(self).__name__} {self.name!r} has no vocabulary yet, so "
                 "it cannot map tokens to indices. Call `adapt()` on sample data, or pass a "
                 "`vocabulary` argument (or call `set_vocabulary()`), before calling it.")
+        if isinstance(inputs, SparseTensor) and not self._strings:  # (Keras's IntegerLookup densifies it)
+            from ...sparse import to_dense
+            inputs = to_dense(inputs)
         if not self.invert:
             self._check_keys(inputs)
         ids = self._lookup(inputs)
@@ -462,8 +515,12 @@ class _IndexLookup(_Preprocessing):
         if self.output_mode == "int":
             return ids
         if self.output_mode == "tf_idf":
-            return _encode(ids, "count", depth, "float32") * convert_to_tensor(self.idf_weights)
-        return _encode(ids, self.output_mode, depth, "int64")
+            counts = _encode(ids, "count", depth, "float32", sparse=self.sparse)
+            if self.sparse:  # (each stored count times its token's weight)
+                at = _as_numpy(counts.indices)[:, -1]
+                return counts.with_values(counts.values * convert_to_tensor(self.idf_weights[at]))
+            return counts * convert_to_tensor(self.idf_weights)
+        return _encode(ids, self.output_mode, depth, "int64", sparse=self.sparse)
 
     def _check_keys(self, inputs: Any) -> None:
         pass
@@ -535,7 +592,7 @@ class StringLookup(_IndexLookup):
                          output_mode, sparse, pad_to_max_tokens, "farmhash", salt, name, **kwargs)
 
     def _check_keys(self, inputs: Any) -> None:
-        v = inputs.values if isinstance(inputs, tfs.RaggedTensor) else inputs
+        v = inputs.values if isinstance(inputs, (tfs.RaggedTensor, SparseTensor)) else inputs
         if v.dtype.name != "string":
             raise ValueError(f"StringLookup {self.name!r} takes strings; got a {v.dtype.name} tensor. "
                              "Use IntegerLookup for integers.")
@@ -652,6 +709,14 @@ class TextVectorization(_Preprocessing):
 
     def _to_tensor(self, x: Any) -> Any:
         return self._lookup_layer._to_tensor(x)
+
+    @property
+    def sparse(self) -> bool:
+        """Whether a non-``"int"`` output is a ``tf.SparseTensor``."""
+        return self._lookup_layer.sparse
+
+    def _output_mode_name(self) -> str:
+        return self._output_mode
 
     @property
     def compute_dtype(self) -> str:
@@ -800,8 +865,9 @@ class Hashing(_Preprocessing):
         if output_mode not in modes:
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {modes}. "
                              f"Received: output_mode={output_mode}")
-        if sparse:
-            raise NotImplementedError("Hashing: `sparse=True` needs tf.SparseTensor, which tapegrad does not have.")
+        if sparse and output_mode == "int":
+            raise ValueError("`sparse` may only be true if `output_mode` is `\"one_hot\"`, `\"multi_hot\"`, or "
+                             f"`\"count\"`. Received: sparse={sparse} and output_mode={output_mode}")
         if salt is not None:
             if isinstance(salt, (tuple, list)) and len(salt) == 2:
                 salt = [int(s) for s in salt]
@@ -815,9 +881,20 @@ class Hashing(_Preprocessing):
         self.built = True
 
     def call(self, inputs: Any) -> Any:
+        if isinstance(inputs, SparseTensor):  # (the stored values hashed, as Keras's Hashing)
+            h = SparseTensor(inputs.indices, self._bins(inputs.values), inputs.dense_shape)
+            if self.output_mode == "int":
+                return h.with_values(cast(h.values, self._out_dtype)) if self._out_dtype != "int64" else h
+            return _encode(h, self.output_mode, self.num_bins, self._out_dtype, sparse=self.sparse)
         x = inputs
         if self.output_mode == "one_hot" and x.ndim and x.shape[-1] == 1:
             x = squeeze(x, axis=-1)
+        h = self._bins(x)
+        if self.output_mode == "int":
+            return cast(h, self._out_dtype) if self._out_dtype != "int64" else h
+        return _encode(h, self.output_mode, self.num_bins, self._out_dtype, sparse=self.sparse)
+
+    def _bins(self, x: Any) -> Any:
         bins = self.num_bins
         mask = None
         if self.mask_value is not None and bins > 1:
@@ -832,9 +909,7 @@ class Hashing(_Preprocessing):
         if mask is not None:
             from ...ops.math import where
             h = where(mask, np.int64(0), h + 1)
-        if self.output_mode == "int":
-            return cast(h, self._out_dtype) if self._out_dtype != "int64" else h
-        return _encode(h, self.output_mode, self.num_bins, self._out_dtype)
+        return h
 
     def _output_dtype(self) -> str:
         return self._out_dtype
@@ -873,9 +948,6 @@ class CategoryEncoding(_Preprocessing):
                              "beforehand, use the IntegerLookup layer instead.")
         if num_tokens < 1:
             raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
-        if sparse:
-            raise NotImplementedError("CategoryEncoding: `sparse=True` needs tf.SparseTensor, which tapegrad "
-                                      "does not have.")
         self.num_tokens, self.output_mode, self.sparse = int(num_tokens), output_mode, sparse
         self.built = True
 
@@ -887,7 +959,9 @@ class CategoryEncoding(_Preprocessing):
             count_weights = cast(convert_to_tensor(count_weights), self.compute_dtype)
         if inputs.dtype.is_floating:
             inputs = cast(inputs, "int64")
-        return _encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
+        if isinstance(count_weights, SparseTensor):
+            count_weights = count_weights.values
+        return _encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype, count_weights, self.sparse)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         shape = tuple(input_shape)
@@ -938,10 +1012,10 @@ class Discretization(_Preprocessing):
                  name: str | None = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.trainable = False
-        if sparse:
-            raise NotImplementedError("Discretization: `sparse=True` needs tf.SparseTensor, which tapegrad "
-                                      "does not have.")
         _choice("Discretization", "output_mode", output_mode, ("int", "one_hot", "multi_hot", "count"))
+        if sparse and output_mode == "int":
+            raise ValueError("`sparse=True` may only be used if `output_mode` is `'one_hot'`, `'multi_hot'`, or "
+                             f"`'count'`. Received: sparse={sparse} and output_mode={output_mode}")
         if num_bins is not None and num_bins < 0:
             raise ValueError(f"`num_bins` must be greater than or equal to 0. Received: `num_bins={num_bins}`")
         if num_bins is not None and bin_boundaries is not None:
@@ -992,11 +1066,15 @@ class Discretization(_Preprocessing):
         if self.bin_boundaries is None:
             raise ValueError("You need to either pass the `bin_boundaries` argument at construction time or "
                              "call `adapt(dataset)` before you can start using the `Discretization` layer.")
-        ids = numpy_function(functools.partial(_digitize, boundaries=tuple(float(b) for b in self.bin_boundaries)),
-                             [inputs], Tout="int32", stateful=False)
+        bucket = functools.partial(_digitize, boundaries=tuple(float(b) for b in self.bin_boundaries))
+        if isinstance(inputs, SparseTensor):  # (the stored values bucketed, as Keras's Discretization)
+            ids = SparseTensor(inputs.indices, numpy_function(bucket, [inputs.values], Tout="int32", stateful=False),
+                               inputs.dense_shape)
+        else:
+            ids = numpy_function(bucket, [inputs], Tout="int32", stateful=False)
         if self.output_mode == "int":
             return ids
-        return _encode(ids, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype)
+        return _encode(ids, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype, sparse=self.sparse)
 
     def _output_dtype(self) -> str:
         return "int32" if self.output_mode == "int" else self.compute_dtype

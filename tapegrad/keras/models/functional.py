@@ -16,12 +16,13 @@ from ..layers.input_layer import InputLayer
 
 
 def _nodes_between(inputs: list, outputs: list) -> list:
-    """The nodes that make ``outputs``, in recording order; every path must start at ``inputs``."""
+    """The nodes that make ``outputs``, in recording order; every path must start at ``inputs``
+    (a keras.Input, or a layer's output: the walk stops there, as Keras 3's ``_build_map``)."""
     found: dict[int, Node] = {}
-    stack = [t._node for t in outputs]
     input_ids = {id(t) for t in inputs}
+    stack = [t for t in outputs if id(t) not in input_ids or isinstance(t._node.layer, InputLayer)]
     while stack:
-        node = stack.pop()
+        node = stack.pop()._node
         if id(node) in found:
             continue
         found[id(node)] = node
@@ -31,7 +32,8 @@ def _nodes_between(inputs: list, outputs: list) -> list:
                                  f"{node.outputs!r} (from keras.Input {node.layer.name!r}), which "
                                  "the outputs need but the model's `inputs` do not include.")
             continue
-        stack.extend(node.parents)
+        stack.extend(t for t in flatten((node.args, node.kwargs)) if isinstance(t, KerasTensor) and t._node is not None
+                     and (id(t) not in input_ids or isinstance(t._node.layer, InputLayer)))
     return sorted(found.values(), key=lambda n: n.order)
 
 
@@ -46,8 +48,8 @@ def _layers_by_depth(inputs: list, outputs: list) -> list:
 
     def visit(t: KerasTensor) -> None:
         node = t._node
-        if id(node) in done:
-            return
+        if id(node) in done or id(t) in input_ids and not isinstance(node.layer, InputLayer):
+            return  # (a layer's output given as an input: its layer is outside the model)
         order.setdefault(node.layer, len(order))
         if not isinstance(node.layer, InputLayer) and id(t) not in input_ids:
             for parent in flatten((node.args, node.kwargs)):
@@ -92,8 +94,12 @@ def run_graph(model: Any, inputs: Any) -> Any:
     """A functional model's call: its nodes replayed in recording order on ``inputs`` (a tensor, a
     list, or a dict by input name), after converting each input to its ``keras.Input``'s dtype
     and rank."""
-    given = flatten(inputs) if not isinstance(inputs, dict) else [
-        inputs[t.name] if t.name in inputs else None for t in model.inputs]
+    struct = getattr(model, "_inputs_struct", None)
+    if isinstance(inputs, dict) and isinstance(struct, dict) and all(k in inputs for k in struct):
+        given = flatten({k: inputs[k] for k in struct})  # (Keras 3: a dict of inputs by its keys)
+    else:
+        given = flatten(inputs) if not isinstance(inputs, dict) else [
+            inputs[t.name] if t.name in inputs else None for t in model.inputs]
     if isinstance(inputs, dict) and any(v is None for v in given):
         missing = [t.name for t, v in zip(model.inputs, given) if v is None]
         unknown = sorted(str(k) for k in inputs if k not in {t.name for t in model.inputs})
