@@ -21,6 +21,7 @@ from .._dispatch import REGISTRY
 from .._spec import TensorSpec
 from .._tensor import TensorShape
 from ..dtypes import DType, as_dtype
+from ..ops import random as _random
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
 FINGERPRINT_FILENAME = "fingerprint.pb"
@@ -180,6 +181,48 @@ def _check_fn(ref: Any, arrays: list) -> Any:
     return functools.partial(fn, *args, **kw) if args or kw else fn
 
 
+# -- random draws (TF's random ops are graph nodes holding their op seeds; loaded, each starts afresh)
+def _draw_ref(fn: Any, arrays: list, what: str) -> list:
+    if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
+        _, _, pos, seed, seed2 = fn.node
+        return ["kernel", pos, seed, seed2, fn.nblocks, _make_ref(fn.make, arrays)]
+    if isinstance(fn, _random.StatelessDraw):
+        return ["stateless", _make_ref(fn.make, arrays)]
+    if isinstance(fn, _random.GeneratorDraw):
+        return ["generator", fn.nblocks, _make_ref(fn.make, arrays)]
+    if fn is _random.index_shuffled:
+        return ["index_shuffle"]
+    name = getattr(fn, "__qualname__", None) or getattr(getattr(fn, "make", None), "__qualname__", repr(fn))
+    if "numpy_function" in name:
+        raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has no form as data")
+    raise Unsavable(f"{what} draws random numbers with {name}, which has no form as data in tapegrad (the "
+                    "candidate samplers); draw outside the function and pass the numbers in")
+
+
+def _make_ref(make: Any, arrays: list) -> list:
+    return [make.name, encode(make.args, arrays)]
+
+
+def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
+    kind = ref[0] if type(ref) is list and ref else None
+
+    def make(r: Any) -> Any:
+        args = decode(r[1], arrays) if type(r) is list and len(r) == 2 else None
+        if type(args) is not tuple or r[0] not in _random.MAKERS:
+            raise Unreadable(f"an unknown random kernel {r!r:.80}")
+        return _random.Make(r[0], *args)
+    if kind == "kernel" and len(ref) == 6 and all(type(v) is int for v in ref[1:5]):
+        _, pos, seed, seed2, nblocks, m = ref
+        return _random.KernelDraw(("node", owner, pos, seed, seed2), nblocks, make(m), False, None)
+    if kind == "stateless" and len(ref) == 2:
+        return _random.StatelessDraw(make(ref[1]))
+    if kind == "generator" and len(ref) == 3 and type(ref[1]) is int:
+        return _random.GeneratorDraw(ref[1], make(ref[2]))
+    if ref == ["index_shuffle"]:
+        return _random.index_shuffled
+    raise Unreadable(f"an unknown random draw {ref!r:.80}")
+
+
 # -- programs
 def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
     """``prog`` as data; ``resource(variable) -> int`` numbers the Variables it reads and writes."""
@@ -211,12 +254,7 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
             except Unsavable as e:
                 raise Unsavable(f"{what}: {e}") from None
         elif kind == "draw":
-            name = getattr(st[1], "__qualname__", repr(st[1]))
-            if "numpy_function" in name:
-                raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has "
-                                "no form as data")
-            raise Unsavable(f"{what} draws random numbers ({name}); a saved function cannot hold a "
-                            "random op in tapegrad: draw outside the function and pass the numbers in")
+            steps.append(["draw", _draw_ref(st[1], arrays, what), list(st[2]), list(st[3]), bool(st[4])])
         else:
             fn = st[1]
             raise Unsavable(f"{what} calls Python code at each run "
@@ -237,8 +275,9 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
             "n_slots": prog.n_slots}
 
 
-def decode_program(data: dict, resources: list, arrays: list) -> Any:
-    """A ``_trace.Program`` replaying ``data`` on the restored Variables ``resources``."""
+def decode_program(data: dict, resources: list, arrays: list, owner: Any) -> Any:
+    """A ``_trace.Program`` replaying ``data`` on the restored Variables ``resources``; its random
+    ops are kernels of ``owner`` (one per loaded concrete function: they start afresh)."""
     n = data["n_slots"]
     steps = []
     used = set()
@@ -277,6 +316,8 @@ def decode_program(data: dict, resources: list, arrays: list) -> Any:
             steps.append(("shape", slots([st[1]])[0], tuple(st[2])))
         elif kind == "check":
             steps.append(("check", _check_fn(st[1], arrays), slots(st[2])))
+        elif kind == "draw":
+            steps.append(("draw", _draw_fn(st[1], arrays, owner), slots(st[2]), slots(st[3]), bool(st[4])))
         else:
             raise Unreadable(f"an unknown step {kind!r}")
     consts = {}

@@ -1,0 +1,106 @@
+"""Programs that save and load functions drawing random numbers, run by TensorFlow
+(``tools/record_tf_saved_random.py``, fixture ``tests/fixtures/tf_saved_random.npz``) and by
+tapegrad (``tests/test_saved_random.py``). Each takes the module ``tf`` and a fresh directory and
+returns a list of arrays."""
+import os
+
+import numpy as np
+
+
+def _draws(tf, path, module, name, args, calls=2, loads=2):
+    """The original function's draws (``calls`` calls), then those of ``loads`` loads of it
+    (``calls`` calls each)."""
+    out = [_flat(getattr(module, name)(*args)) for _ in range(calls)]
+    tf.saved_model.save(module, path)
+    for _ in range(loads):
+        loaded = tf.saved_model.load(path)
+        out += [_flat(getattr(loaded, name)(*args)) for _ in range(calls)]
+    return [a for arrays in out for a in arrays]
+
+
+def _flat(result):
+    return [np.asarray(t) for t in (result if isinstance(result, (tuple, list)) else [result])]
+
+
+def stateful_ops(tf, d):
+    """Unseeded and seeded stateful ops under a global seed: their op seeds are the trace's."""
+    tf.random.set_seed(7)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
+        def f(self, logits):
+            return (tf.random.uniform([4]), tf.random.normal([2, 2], seed=3),
+                    tf.random.categorical(logits, 5), tf.random.shuffle(tf.range(6)),
+                    tf.random.uniform([3], 0, 100, dtype=tf.int32, seed=11),
+                    tf.random.truncated_normal([3]), tf.random.gamma([2], [1.0, 3.0], seed=5),
+                    tf.random.poisson([3], 4.0))
+    return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.constant([[0.0, 1.0, 2.0], [1.0, 0.0, -1.0]])])
+
+
+def unseeded_trace_order(tf, d):
+    """A function traced after eager draws: its graph's op seeds count from 0 within the graph."""
+    tf.random.set_seed(3)
+    tf.random.uniform([2])
+
+    class M(tf.Module):
+        @tf.function
+        def f(self, x):
+            return x + tf.random.uniform([3]), tf.random.normal([2])
+
+    m = M()
+    x = tf.constant(1.0)
+    first = [m.f(x) for _ in range(2)]
+    tf.saved_model.save(m, os.path.join(d, "m"))
+    loaded = tf.saved_model.load(os.path.join(d, "m"))
+    later = [loaded.f(x) for _ in range(2)]
+    return [np.asarray(t) for pair in first + later for t in pair]
+
+
+def stateless(tf, d):
+    """Stateless ops: a function of the seed argument alone."""
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.int32)])
+        def f(self, seed):
+            return (tf.random.stateless_uniform([3], seed) + tf.random.stateless_normal([3], seed + 1)
+                    + tf.cast(tf.random.stateless_categorical([[0.0, 1.0, 2.0]], 3, seed)[0], tf.float32))
+    return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.constant([1, 2])])
+
+
+def generator(tf, d):
+    """A tf.random.Generator tracked by the module: its state is a saved variable; a loaded
+    function draws from the loaded state, which each load restores."""
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.g = tf.random.Generator.from_seed(5)
+
+        @tf.function(input_signature=[])
+        def f(self):
+            return self.g.normal([3]) + self.g.uniform([3])
+
+    m = M()
+    out = _draws(tf, os.path.join(d, "m"), m, "f", [])
+    return out + [np.asarray(m.g.state)]
+
+
+def categorical_step(tf, d):
+    """The text generation tutorial's pattern: categorical sampling from logits in a function
+    traced for two batch sizes, saved, loaded and called in a loop."""
+    tf.random.set_seed(0)
+
+    class M(tf.Module):
+        @tf.function
+        def f(self, logits):
+            return tf.squeeze(tf.random.categorical(logits, num_samples=1), axis=-1)
+
+    m = M()
+    one = tf.constant([[0.0, 0.5, 1.0, 1.5]])
+    five = tf.tile(one, [5, 1])
+    out = [np.asarray(m.f(one)) for _ in range(3)] + [np.asarray(m.f(five)) for _ in range(2)]
+    tf.saved_model.save(m, os.path.join(d, "m"))
+    loaded = tf.saved_model.load(os.path.join(d, "m"))
+    return out + [np.asarray(loaded.f(one)) for _ in range(4)] + [np.asarray(loaded.f(five))]
+
+
+PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
+            "stateless": stateless, "generator": generator, "categorical_step": categorical_step}
