@@ -102,5 +102,24 @@ def categorical_step(tf, d):
     return out + [np.asarray(loaded.f(one)) for _ in range(4)] + [np.asarray(loaded.f(five))]
 
 
+def any_batch(tf, d):
+    """A signature with a None dimension: the draws' shapes and counter steps follow each call's
+    size, from one kernel per op."""
+    tf.random.set_seed(5)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def f(self, logits):
+            return tf.random.categorical(logits, 2), tf.random.shuffle(logits), logits * tf.random.normal([3])
+
+    m = M()
+    small, big = tf.zeros([2, 3]), tf.reshape(tf.range(27.0), [9, 3]) / 9
+    out = [m.f(small), m.f(big), m.f(small)]
+    tf.saved_model.save(m, os.path.join(d, "m"))
+    loaded = tf.saved_model.load(os.path.join(d, "m"))
+    out += [loaded.f(big), loaded.f(small), loaded.f(big)]
+    return [np.asarray(t) for res in out for t in res]
+
+
 PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
-            "stateless": stateless, "generator": generator, "categorical_step": categorical_step}
+            "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch}

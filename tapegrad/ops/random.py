@@ -362,6 +362,17 @@ class Make:
     def __call__(self, key: int, counter: int, *values: np.ndarray) -> np.ndarray:
         return MAKERS[self.name](key, counter, *values, *self.args)
 
+    def blocks(self) -> int | None:
+        """The counter step of a kernel whose step is not affine in its sizes (a shuffle's, a
+        Generator's binomial), from the arguments; None for the others."""
+        if self.name == "permutation":
+            n, draws = (*self.args, True)[:2]
+            return (n - 1 + 3) // 4 if draws else 0
+        if self.name == "binomial":
+            _, nb, spb, _ = self.args
+            return nb * 2 * 100 * (spb + 3) // 4 * _philox.RESERVED
+        return None
+
 
 _FILLS = {"normal": _philox.normal, "uniform": _philox.uniform, "int_range": _philox.int_range,
           "full_int": _philox.full_int}

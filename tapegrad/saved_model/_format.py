@@ -185,11 +185,11 @@ def _check_fn(ref: Any, arrays: list) -> Any:
 def _draw_ref(fn: Any, arrays: list, what: str) -> list:
     if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
         _, _, pos, seed, seed2 = fn.node
-        return ["kernel", pos, seed, seed2, fn.nblocks, _make_ref(fn.make, arrays)]
+        return ["kernel", pos, seed, seed2, _blocks(fn), _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.StatelessDraw):
         return ["stateless", _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.GeneratorDraw):
-        return ["generator", fn.nblocks, _make_ref(fn.make, arrays)]
+        return ["generator", _blocks(fn), _make_ref(fn.make, arrays)]
     if fn is _random.index_shuffled:
         return ["index_shuffle"]
     name = getattr(fn, "__qualname__", None) or getattr(getattr(fn, "make", None), "__qualname__", repr(fn))
@@ -197,6 +197,16 @@ def _draw_ref(fn: Any, arrays: list, what: str) -> list:
         raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has no form as data")
     raise Unsavable(f"{what} draws random numbers with {name}, which has no form as data in tapegrad (the "
                     "candidate samplers); draw outside the function and pass the numbers in")
+
+
+def _blocks(fn: Any) -> int | None:
+    """A kernel's counter step as saved: None where the sampling's arguments give it (a step not
+    affine in the sizes, which ``_sizes`` could not fill in for a None dimension)."""
+    derived = fn.make.blocks()
+    if derived is None:
+        return fn.nblocks
+    assert derived == fn.nblocks, (derived, fn.nblocks)
+    return None
 
 
 def _make_ref(make: Any, arrays: list) -> list:
@@ -211,13 +221,22 @@ def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
         if type(args) is not tuple or r[0] not in _random.MAKERS:
             raise Unreadable(f"an unknown random kernel {r!r:.80}")
         return _random.Make(r[0], *args)
-    if kind == "kernel" and len(ref) == 6 and all(type(v) is int for v in ref[1:5]):
+    def blocks(n: Any, m: Any) -> int:
+        if type(n) is int:
+            return n
+        n = m.blocks() if n is None else None
+        if type(n) is not int:
+            raise Unreadable(f"a random draw of no counter step {ref!r:.80}")
+        return n
+    if kind == "kernel" and len(ref) == 6 and all(type(v) is int for v in ref[1:4]):
         _, pos, seed, seed2, nblocks, m = ref
-        return _random.KernelDraw(("node", owner, pos, seed, seed2), nblocks, make(m), False, None)
+        m = make(m)
+        return _random.KernelDraw(("node", owner, pos, seed, seed2), blocks(nblocks, m), m, False, None)
     if kind == "stateless" and len(ref) == 2:
         return _random.StatelessDraw(make(ref[1]))
-    if kind == "generator" and len(ref) == 3 and type(ref[1]) is int:
-        return _random.GeneratorDraw(ref[1], make(ref[2]))
+    if kind == "generator" and len(ref) == 3:
+        m = make(ref[2])
+        return _random.GeneratorDraw(blocks(ref[1], m), m)
     if ref == ["index_shuffle"]:
         return _random.index_shuffled
     raise Unreadable(f"an unknown random draw {ref!r:.80}")
