@@ -106,9 +106,10 @@ def set_seed(seed: Any) -> None:
 
 class _Graph:
     """The seeds of one TensorFlow graph whose random kernels live on between its runs: a
-    ``tf.function``'s (one per signature: its traces share the kernels), the body of a ``for x
-    in tensor`` loop in it (AutoGraph's while loop: one kernel per op of the body, whatever the
-    iteration), a Keras train step's. ``seed``: the global seed when the graph was built;
+    ``tf.function``'s (one per concrete function TF would trace: the traces tapegrad makes for
+    the calls it covers share the kernels), the body of a ``for x in tensor`` loop in it
+    (AutoGraph's while loop: one kernel per op of the body, whatever the iteration), a Keras
+    train step's. ``seed``: the global seed when the graph was built;
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
     kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
