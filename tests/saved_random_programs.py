@@ -1,7 +1,7 @@
 """Programs that save and load functions drawing random numbers, run by TensorFlow
 (``tools/record_tf_saved_random.py``, fixture ``tests/fixtures/tf_saved_random.npz``) and by
 tapegrad (``tests/test_saved_random.py``). Each takes the module ``tf`` and a fresh directory and
-returns a list of arrays."""
+returns a list of arrays; those of ``FAILING`` raise (the fixture holds the exception's type name)."""
 import os
 
 import numpy as np
@@ -123,3 +123,23 @@ def any_batch(tf, d):
 
 PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
             "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch}
+
+
+def keras_dropout(tf, d):
+    """Keras 3's Dropout in a tf.Module's saved function: its SeedGenerator's state variable is not
+    tracked there, and saving fails."""
+    keras = tf.keras
+    keras.utils.set_random_seed(1)
+
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.drop = keras.layers.Dropout(0.5, seed=3)
+
+        @tf.function(input_signature=[tf.TensorSpec([8], tf.float32)])
+        def f(self, x):
+            return self.drop(x, training=True)
+    return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.range(1.0, 9.0)])
+
+
+FAILING = {"keras_dropout": keras_dropout}

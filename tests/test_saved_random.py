@@ -16,7 +16,7 @@ import pytest
 
 import tapegrad as tf
 
-from saved_random_programs import PROGRAMS
+from saved_random_programs import FAILING, PROGRAMS
 from test_saved_model import _rewrite_graph, _steps
 
 FIXTURE = np.load(os.path.join(os.path.dirname(__file__), "fixtures", "tf_saved_random.npz"))
@@ -34,6 +34,13 @@ def test_saved_random_functions_draw_tensorflows_numbers(name, tmp_path):
             np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-6, err_msg=f"{name}/{i}")
         else:
             np.testing.assert_array_equal(g, want, err_msg=f"{name}/{i}")
+
+
+@pytest.mark.parametrize("name", sorted(FAILING))
+def test_saving_fails_as_in_tensorflow(name, tmp_path):
+    with pytest.raises(Exception) as e:
+        FAILING[name](tf, str(tmp_path))
+    assert type(e.value).__name__ == str(FIXTURE[f"{name}/error"])
 
 
 def _saved_draw(tmp_path):

@@ -3,7 +3,8 @@
     /root/tfenv/bin/python tools/record_tf_saved_random.py
 
 runs every program of ``tests/saved_random_programs.py`` with TensorFlow (CPU) in a fresh
-directory and writes ``tests/fixtures/tf_saved_random.npz`` (arrays named ``<program>/<index>``).
+directory and writes ``tests/fixtures/tf_saved_random.npz`` (arrays named ``<program>/<index>``,
+and ``<program>/error``, the type of the exception, for those of ``FAILING``).
 Unseeded draws are the programs' only nondeterminism, and they avoid it (a global seed is set).
 """
 import os
@@ -14,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 from _tf import quiet_tensorflow  # noqa: E402
-from saved_random_programs import PROGRAMS  # noqa: E402
+from saved_random_programs import FAILING, PROGRAMS  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures",
                    "tf_saved_random.npz")
@@ -32,6 +33,14 @@ def main():
             if a.dtype != b.dtype or not np.array_equal(a, b):
                 sys.exit(f"{name}/{i}: TensorFlow gave different results in two runs")
             arrays[f"{name}/{i}"] = a
+    for name, prog in FAILING.items():
+        with tempfile.TemporaryDirectory() as d:
+            try:
+                prog(tf, d)
+            except Exception as e:  # noqa: BLE001  (recorded: the type TensorFlow raises)
+                arrays[f"{name}/error"] = np.array(type(e).__name__)
+            else:
+                sys.exit(f"{name}: TensorFlow raised nothing")
     np.savez_compressed(OUT, **arrays)
     print(f"wrote {len(arrays)} arrays to {os.path.relpath(OUT)}")
 
