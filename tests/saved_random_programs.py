@@ -121,8 +121,31 @@ def any_batch(tf, d):
     return [np.asarray(t) for res in out for t in res]
 
 
+def seed_at_save(tf, d):
+    """TensorFlow traces a function again when it saves it: the saved op seeds come from the global
+    seed at save time (none: an op with seed= takes TF's default graph seed)."""
+    out = []
+    for later in (2, None):
+        tf.random.set_seed(1)
+
+        class M(tf.Module):
+            @tf.function
+            def f(self, x):
+                return x + tf.random.uniform([3]), tf.random.uniform([2], seed=4)
+
+        m = M()
+        out += [np.asarray(t) for t in m.f(tf.zeros([3]))]
+        tf.random.set_seed(later)
+        tf.saved_model.save(m, os.path.join(d, str(later)))
+        tf.random.set_seed(1)
+        got = tf.saved_model.load(os.path.join(d, str(later))).f(tf.zeros([3]))
+        out += [np.asarray(t) for t in (got if later is not None else got[1:])]
+    return out
+
+
 PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
-            "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch}
+            "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch,
+            "seed_at_save": seed_at_save}
 
 
 def keras_dropout(tf, d):

@@ -116,14 +116,16 @@ class _Graph:
     def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.step = False  # (a Keras step's graph: graph_step)
-        self.next_seed = self.pos = 0
+        self.next_seed = self.pos = self.unseeded = 0
         self.traced = [] if traced is None else traced  # values Python computed at its trace
         self.traced_run, self.traced_pos = None, 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
         """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
         if run != self.run:
-            self.run, self.next_seed, self.pos = run, 0, 0
+            self.run, self.next_seed, self.pos, self.unseeded = run, 0, 0, 0
+        if op_seed is None:
+            self.unseeded += 1
         return _get_seed(op_seed, self)
 
     def node(self, op_seed: Any, run: Any = None) -> tuple:
@@ -137,13 +139,19 @@ def _get_seed(op_seed: Any, graph: _Graph | None = None) -> tuple[int, int]:
     """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in
     ``graph``."""
     g = _seeds.global_seed if graph is None else graph.seed
-    if g is None:
-        return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    if op_seed is None and graph is None:
+    if g is not None and op_seed is None and graph is None:
         op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
-    elif op_seed is None:
+    elif g is not None and op_seed is None:
         op_seed = graph.next_seed
         graph.next_seed += 1
+    return _seed_pair(g, op_seed)
+
+
+def _seed_pair(g: int | None, op_seed: Any) -> tuple[int, int]:
+    """The (seed, seed2) of an op of op seed ``op_seed`` under the graph (or global) seed ``g``;
+    ``op_seed`` None only where ``g`` is."""
+    if g is None:
+        return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
@@ -324,7 +332,8 @@ def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = 
     with _seeds.lock:
         g, run = _graph(tr)
         node = g.node(seed, run)
-    return _trace.draw(KernelDraw(node, nblocks, make, state, g), list(xs), True)
+        op_seed = (None, g.unseeded - 1) if seed is None else (int(seed), None)
+    return _trace.draw(KernelDraw(node, nblocks, make, state, g, op_seed), list(xs), True)
 
 
 class KernelDraw:
@@ -332,12 +341,16 @@ class KernelDraw:
     ``make(key, counter, ...)`` from kernel ``node`` (``("node", owner, position, seed, seed2)``),
     whose counter moves on by ``nblocks``. Called from another graph's run (a dataset function's
     or a Keras step's), it draws from that graph's instance of it: TF instantiates its kernels
-    there afresh. ``graph``: the graph it belongs to (None: a loaded function's)."""
+    there afresh. ``graph``: the graph it belongs to (None: a loaded function's). ``op_seed``:
+    its op seed (``seed=``) and its place among the graph's unseeded random ops, for
+    :func:`saved_seeds` (None: a loaded function's, whose seeds are fixed)."""
 
-    __slots__ = ("node", "nblocks", "make", "state", "graph")
+    __slots__ = ("node", "nblocks", "make", "state", "graph", "op_seed")
 
-    def __init__(self, node: tuple, nblocks: int, make: Callable, state: bool, graph: Any) -> None:
+    def __init__(self, node: tuple, nblocks: int, make: Callable, state: bool, graph: Any,
+                 op_seed: tuple | None = None) -> None:
         self.node, self.nblocks, self.make, self.state, self.graph = node, nblocks, make, state, graph
+        self.op_seed = op_seed
 
     def __call__(self, *values: np.ndarray) -> tuple:
         outer = _steps.graph
@@ -417,6 +430,18 @@ def _make_state(key: int, counter: int) -> np.ndarray:
 MAKERS = {"fill": _make_fill, "truncated_normal": _make_truncated, "gamma": _make_gamma,
            "poisson": _make_poisson, "permutation": _make_permutation, "categorical": _make_categorical,
            "binomial": _make_binomial, "state": _make_state}
+
+
+def saved_seeds(draw: KernelDraw) -> tuple[int, int]:
+    """The op seeds of a random op of a function saved now: TensorFlow traces the function again
+    when it saves it, so its graph seed is the global seed of this moment (the unseeded ops take
+    the op seeds 0, 1, 2, ... in their order)."""
+    if draw.op_seed is None:
+        return draw.node[-2:]
+    seed, index = draw.op_seed
+    with _seeds.lock:
+        g = _seeds.global_seed
+    return _seed_pair(g, index if seed is None and g is not None else seed)
 
 
 def _shape_dtype(shape: Any) -> str:

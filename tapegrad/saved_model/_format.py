@@ -184,8 +184,7 @@ def _check_fn(ref: Any, arrays: list) -> Any:
 # -- random draws (TF's random ops are graph nodes holding their op seeds; loaded, each starts afresh)
 def _draw_ref(fn: Any, arrays: list, what: str) -> list:
     if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
-        _, _, pos, seed, seed2 = fn.node
-        return ["kernel", pos, seed, seed2, _blocks(fn), _make_ref(fn.make, arrays)]
+        return ["kernel", fn.node[2], *_random.saved_seeds(fn), _blocks(fn), _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.StatelessDraw):
         return ["stateless", _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.GeneratorDraw):
