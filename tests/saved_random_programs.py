@@ -143,9 +143,23 @@ def seed_at_save(tf, d):
     return out
 
 
+def image_and_nn(tf, d):
+    """Random ops built on the stateful and stateless ones: tf.nn.dropout, tf.image.random_* and
+    tf.image.stateless_random_*."""
+    tf.random.set_seed(3)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([4, 4, 1], tf.float32)])
+        def f(self, x):
+            return (tf.nn.dropout(x, 0.5), tf.image.random_flip_left_right(x, seed=2),
+                    tf.image.random_brightness(x, 0.3), tf.image.stateless_random_brightness(x, 0.3, seed=[1, 2]),
+                    tf.image.stateless_random_contrast(x, 0.2, 0.8, seed=[3, 4]))
+    return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.reshape(tf.range(16.0), [4, 4, 1])])
+
+
 PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
             "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch,
-            "seed_at_save": seed_at_save}
+            "seed_at_save": seed_at_save, "image_and_nn": image_and_nn}
 
 
 def keras_dropout(tf, d):
