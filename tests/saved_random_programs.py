@@ -157,9 +157,25 @@ def image_and_nn(tf, d):
     return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.reshape(tf.range(16.0), [4, 4, 1])])
 
 
+def candidate_samplers(tf, d):
+    """The candidate samplers: a learned sampler's kernel keeps weights that start afresh at load."""
+    tf.random.set_seed(2)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2, 1], tf.int64)])
+        def f(self, true):
+            return (tf.random.log_uniform_candidate_sampler(true, 1, 4, True, 20, seed=1)
+                    + tf.random.learned_unigram_candidate_sampler(true, 1, 3, False, 6)
+                    + tf.random.fixed_unigram_candidate_sampler(true, 1, 3, False, 6,
+                                                                unigrams=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+                    + tf.random.uniform_candidate_sampler(true, 1, 2, True, 6, seed=7))
+    return _draws(tf, os.path.join(d, "m"), M(), "f", [tf.constant([[1], [4]], tf.int64)], calls=3)
+
+
 PROGRAMS = {"stateful_ops": stateful_ops, "unseeded_trace_order": unseeded_trace_order,
             "stateless": stateless, "generator": generator, "categorical_step": categorical_step, "any_batch": any_batch,
-            "seed_at_save": seed_at_save, "image_and_nn": image_and_nn}
+            "seed_at_save": seed_at_save, "image_and_nn": image_and_nn,
+            "candidate_samplers": candidate_samplers}
 
 
 def keras_dropout(tf, d):

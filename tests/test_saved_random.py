@@ -77,3 +77,14 @@ def test_crafted_draws_are_refused(change, message, tmp_path):
     _rewrite_graph(d, lambda g: [change(st) for st in _steps(g) if st[0] == "draw"])
     with pytest.raises(ValueError, match=message):
         tf.saved_model.load(d).f(tf.zeros([2]))
+
+
+def test_crafted_candidate_samplers_are_refused(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda t: tf.random.uniform_candidate_sampler(t, 1, 2, True, 6, seed=7)[0],
+                      input_signature=[tf.TensorSpec([1, 1], tf.int64)])
+    d = str(tmp_path / "m")
+    tf.saved_model.save(m, d)
+    _rewrite_graph(d, lambda g: [st[1][5].__setitem__(0, "os.system") for st in _steps(g) if st[0] == "draw"])
+    with pytest.raises(ValueError, match="unknown candidate sampler 'os.system'"):
+        tf.saved_model.load(d).f(tf.constant([[1]], tf.int64))

@@ -21,7 +21,7 @@ from .._dispatch import REGISTRY
 from .._spec import TensorSpec
 from .._tensor import TensorShape
 from ..dtypes import DType, as_dtype
-from ..ops import random as _random
+from ..ops import random as _random, sampled as _sampled
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
 FINGERPRINT_FILENAME = "fingerprint.pb"
@@ -185,17 +185,20 @@ def _check_fn(ref: Any, arrays: list) -> Any:
 def _draw_ref(fn: Any, arrays: list, what: str) -> list:
     if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
         return ["kernel", fn.node[2], *_random.saved_seeds(fn), _blocks(fn), _make_ref(fn.make, arrays)]
+    if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _sampled.Candidates):
+        c = fn.make
+        return ["candidates", fn.node[2], *_random.saved_seeds(fn), fn.nblocks,
+                [c.kind, c.num_sampled, c.unique, c.range_max, encode(c.weights, arrays)]]
     if isinstance(fn, _random.StatelessDraw):
         return ["stateless", _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.GeneratorDraw):
         return ["generator", _blocks(fn), _make_ref(fn.make, arrays)]
     if fn is _random.index_shuffled:
         return ["index_shuffle"]
-    name = getattr(fn, "__qualname__", None) or getattr(getattr(fn, "make", None), "__qualname__", repr(fn))
+    name = getattr(fn, "__qualname__", repr(fn))
     if "numpy_function" in name:
         raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has no form as data")
-    raise Unsavable(f"{what} draws random numbers with {name}, which has no form as data in tapegrad (the "
-                    "candidate samplers); draw outside the function and pass the numbers in")
+    raise Unsavable(f"{what} calls Python code at each run ({name}), which has no form as data")
 
 
 def _blocks(fn: Any) -> int | None:
@@ -231,6 +234,19 @@ def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
         _, pos, seed, seed2, nblocks, m = ref
         m = make(m)
         return _random.KernelDraw(("node", owner, pos, seed, seed2), blocks(nblocks, m), m, False, None)
+    if kind == "candidates" and len(ref) == 6 and all(type(v) is int for v in ref[1:5]) and type(ref[5]) is list \
+            and len(ref[5]) == 5:
+        _, pos, seed, seed2, nblocks, (c_kind, num, unique, top, weights) = ref
+        weights = decode(weights, arrays)
+        if not (type(num) is int and type(unique) is bool and type(top) is int and num > 0 and top > 0 and (
+                weights is None or isinstance(weights, np.ndarray) and weights.dtype == np.float32
+                and weights.shape == (top,))):
+            raise Unreadable(f"a candidate sampler of bad arguments {ref[5]!r:.80}")
+        try:
+            sampler = _sampled.Candidates(c_kind, num, unique, top, weights)
+        except ValueError:
+            raise Unreadable(f"an unknown candidate sampler {c_kind!r:.40}") from None
+        return _random.KernelDraw(("node", owner, pos, seed, seed2), nblocks, sampler, True, None)
     if kind == "stateless" and len(ref) == 2:
         return _random.StatelessDraw(make(ref[1]))
     if kind == "generator" and len(ref) == 3:
