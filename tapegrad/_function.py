@@ -133,12 +133,21 @@ class ConcreteFunction:
 class _Entry:
     """The traces of one key (one per guard outcome), or the reason it runs eagerly."""
 
-    __slots__ = ("programs", "eager", "pinned", "__weakref__")
+    __slots__ = ("programs", "eager", "pinned", "kernels", "__weakref__")
 
     def __init__(self) -> None:
         self.programs: list = []
         self.eager: str | None = None
         self.pinned = False  # its trace created the function's Variables: never dropped
+        self.kernels: _Kernels | None = None
+
+
+class _Kernels:
+    """The random kernels of one of TensorFlow's concrete functions of a ``tf.function`` (one per
+    input signature it traces: with an ``input_signature`` one for every call), which the traces
+    tapegrad makes for the calls it covers share."""
+
+    __slots__ = ("__weakref__",)
 
 
 class _RetraceDetector:
@@ -207,6 +216,7 @@ class Function:
         self._ncalls = 0           # calls, and those told to the retracing warning's detector
         self._told = 0
         self._counted: list = []  # the signatures TensorFlow would have traced
+        self._kernels: list = []  # the random kernels of each (of its concrete function)
         self._count = 0
         self._created = False      # Variables were created on the first trace
         self._warned = False
@@ -326,27 +336,32 @@ class Function:
                 key.append(("P", type(x), x))
         return tensors, tuple(key), _shape_of_structure(structure), flat, variables
 
-    def _count_trace(self, key: tuple, structure: Any) -> None:
+    def _count_trace(self, key: tuple, structure: Any) -> _Kernels:
+        """Count the trace TensorFlow would make for a call of ``key`` (none if a concrete function
+        it traced covers it); the random kernels of the concrete function the call runs."""
         if self._batch_free:
             key = tuple(("T", (None,) + k[1][1:], k[2]) if k[0] == "T" and k[1] else k for k in key)
         if self._sig is not None:
             if not self._counted:
                 self._counted.append(None)
+                self._kernels.append(_Kernels())
                 self._count += 1
-            return
+            return self._kernels[0]
         full = (structure, key)
-        for c in self._counted:
+        for c, k in zip(self._counted, self._kernels):
             if c == full or (self._reduce and _generalizes(c, full)):
-                return
+                return k
         if self._reduce:
             for j, c in enumerate(self._counted):
                 g = _generalize(c, full)
                 if g is not None:
-                    self._counted[j] = g
+                    self._counted[j], self._kernels[j] = g, _Kernels()
                     self._count += 1
-                    return
+                    return self._kernels[j]
         self._counted.append(full)
+        self._kernels.append(_Kernels())
         self._count += 1
+        return self._kernels[-1]
 
     # -- calls
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -373,7 +388,7 @@ class Function:
         if entry is None:
             entry = self._new_entry(full)
             counted = self._count
-            self._count_trace(key, structure)
+            entry.kernels = self._count_trace(key, structure)
             if self._count != counted:
                 self._note_trace()
             if any(k[0] is _PASSED for k in key):
@@ -468,13 +483,13 @@ class Function:
     def _run_eagerly(self, entry: _Entry, args: tuple, kwargs: dict) -> Any:
         """A call of a function that cannot be replayed: the Python function runs eagerly, its
         random ops still the nodes of the function's graph (TensorFlow's seeds and kernels)."""
-        with _trace.graph_run(entry):
+        with _trace.graph_run(entry.kernels):
             return _outputs(self._fn(*args, **kwargs), {
                 id(x) for x in _nest.flatten((args, kwargs)) if isinstance(x, VariableBase)})
 
     def _trace(self, entry: _Entry, args: tuple, kwargs: dict, tensors: list, flat: list,
                variables: list) -> Any:
-        tr = _trace.Tracer(entry)  # (the traces of one signature share their random kernels)
+        tr = _trace.Tracer(entry.kernels)
         tr.arguments(variables)
         # Variables may be made on the first trace only: later, tf.Variable() raises at its line
         if self._created or self._count > 1 or len(self._cache) > 1 or entry.programs:

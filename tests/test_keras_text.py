@@ -162,6 +162,18 @@ def test_callables_and_set_vocabulary():
     assert back(lookup(["y", "q"])).numpy().tolist() == [b"y", b"[UNK]"]
 
 
+def test_inverse_lookup_in_a_saved_function(tmp_path):
+    """The inverse lookup is made of ops, so a tf.function calling it saves (the text generation
+    tutorial's OneStep model); its results are the eager lookup's (checked against Keras above)."""
+    m = tf.Module()
+    m.back = keras.layers.StringLookup(vocabulary=["a", "b"], invert=True, mask_token="[M]")
+    m.f = tf.function(lambda ids: m.back(ids), input_signature=[tf.TensorSpec([None], tf.int64)])
+    ids = tf.constant([0, 1, 2, 3, 7, -2], tf.int64)
+    tf.saved_model.save(m, str(tmp_path))
+    got = tf.saved_model.load(str(tmp_path)).f(ids).numpy().tolist()
+    assert got == m.back(ids).numpy().tolist() == [b"[M]", b"[UNK]", b"a", b"b", b"[UNK]", b"[UNK]"]
+
+
 def test_text_classification_tutorial_pipeline(folder):
     raw = keras.utils.text_dataset_from_directory(folder, batch_size=4, validation_split=0.3,
                                                   subset="training", seed=42, verbose=False)

@@ -106,23 +106,26 @@ def set_seed(seed: Any) -> None:
 
 class _Graph:
     """The seeds of one TensorFlow graph whose random kernels live on between its runs: a
-    ``tf.function``'s (one per signature: its traces share the kernels), the body of a ``for x
-    in tensor`` loop in it (AutoGraph's while loop: one kernel per op of the body, whatever the
-    iteration), a Keras train step's. ``seed``: the global seed when the graph was built;
+    ``tf.function``'s (one per concrete function TF would trace: the traces tapegrad makes for
+    the calls it covers share the kernels), the body of a ``for x in tensor`` loop in it
+    (AutoGraph's while loop: one kernel per op of the body, whatever the iteration), a Keras
+    train step's. ``seed``: the global seed when the graph was built;
     unseeded ops take op seeds 0, 1, 2, ... in order, and the ``i``-th random op of a run is
     kernel ``(owner, i)`` (``owner``: the graph itself when None)."""
 
     def __init__(self, owner: Any, seed: int | None, traced: list | None = None) -> None:
         self.owner, self.seed, self.run = self if owner is None else owner, seed, None
         self.step = False  # (a Keras step's graph: graph_step)
-        self.next_seed = self.pos = 0
+        self.next_seed = self.pos = self.unseeded = 0
         self.traced = [] if traced is None else traced  # values Python computed at its trace
         self.traced_run, self.traced_pos = None, 0
 
     def seed_of(self, op_seed: Any, run: Any) -> tuple[int, int]:
         """(lock held) The seeds of the next op that takes seeds, in run ``run``."""
         if run != self.run:
-            self.run, self.next_seed, self.pos = run, 0, 0
+            self.run, self.next_seed, self.pos, self.unseeded = run, 0, 0, 0
+        if op_seed is None:
+            self.unseeded += 1
         return _get_seed(op_seed, self)
 
     def node(self, op_seed: Any, run: Any = None) -> tuple:
@@ -136,13 +139,19 @@ def _get_seed(op_seed: Any, graph: _Graph | None = None) -> tuple[int, int]:
     """TF's ``random_seed.get_seed``, with ``None`` as 0 (the kernels' "random"): eager, or in
     ``graph``."""
     g = _seeds.global_seed if graph is None else graph.seed
-    if g is None:
-        return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    if op_seed is None and graph is None:
+    if g is not None and op_seed is None and graph is None:
         op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
-    elif op_seed is None:
+    elif g is not None and op_seed is None:
         op_seed = graph.next_seed
         graph.next_seed += 1
+    return _seed_pair(g, op_seed)
+
+
+def _seed_pair(g: int | None, op_seed: Any) -> tuple[int, int]:
+    """The (seed, seed2) of an op of op seed ``op_seed`` under the graph (or global) seed ``g``;
+    ``op_seed`` None only where ``g`` is."""
+    if g is None:
+        return (0, 0) if op_seed is None else (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
@@ -288,16 +297,17 @@ class FunctionSeeds:
 
 
 
-def _stateful(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = ()) -> Tensor:
+def _stateful(op: tuple, seed: Any, nblocks: int, make: Make, xs: tuple = ()) -> Tensor:
     """A stateful kernel's draw ``make(key, counter, *values of xs)``."""
-    return kernel_draw(op, seed, nblocks, lambda *a: (make(*a),), xs)[0]
+    return kernel_draw(op, seed, nblocks, make, xs)[0]
 
 
 def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = (),
                 state: bool = False) -> tuple:
     """The output tensors of one call of a stateful random kernel (TF's ``GuardedPhiloxRandom``
     ops): ``make(key, counter, [kernel state, on_miss,] *values of xs)`` draws from the Philox
-    stream at ``(key, counter)``, and the kernel's counter moves on by ``nblocks``. ``op``: the
+    stream at ``(key, counter)`` (a :class:`Make`: one output, and a form as data for saved
+    functions), and the kernel's counter moves on by ``nblocks``. ``op``: the
     op's name and attributes; ``seed``: its op seed. ``state``: for kernels that keep more than
     their Philox state, the kernel's state list (to extend) and ``on_miss(undo)``, which
     registers how to take a change to it back.
@@ -317,21 +327,121 @@ def kernel_draw(op: tuple, seed: Any, nblocks: int, make: Callable, xs: tuple = 
             else:
                 kernel = op + _get_seed(seed)
             key, counter, st = _advance(kernel, nblocks)
-        return tuple(_bk.place(_wrap(a)) for a in make(key, counter, *((st, _on_miss) if state else ()),
-                                                       *[x._value for x in xs]))
+        out = make(key, counter, *((st, _on_miss) if state else ()), *[x._value for x in xs])
+        return tuple(_bk.place(_wrap(a)) for a in ((out,) if type(make) is Make else out))
     with _seeds.lock:
         g, run = _graph(tr)
         node = g.node(seed, run)
+        op_seed = (None, g.unseeded - 1) if seed is None else (int(seed), None)
+    return _trace.draw(KernelDraw(node, nblocks, make, state, g, op_seed), list(xs), True)
 
-    def draw(*values: np.ndarray) -> tuple:
-        # (a function called from another graph's run, a dataset function's or a Keras step's,
-        # draws from that graph's instance of it: TF instantiates its kernels there afresh)
+
+class KernelDraw:
+    """(internal) A stateful random op of a graph, as its trace replays it: each call draws
+    ``make(key, counter, ...)`` from kernel ``node`` (``("node", owner, position, seed, seed2)``),
+    whose counter moves on by ``nblocks``. Called from another graph's run (a dataset function's
+    or a Keras step's), it draws from that graph's instance of it: TF instantiates its kernels
+    there afresh. ``graph``: the graph it belongs to (None: a loaded function's). ``op_seed``:
+    its op seed (``seed=``) and its place among the graph's unseeded random ops, for
+    :func:`saved_seeds` (None: a loaded function's, whose seeds are fixed)."""
+
+    __slots__ = ("node", "nblocks", "make", "state", "graph", "op_seed")
+
+    def __init__(self, node: tuple, nblocks: int, make: Callable, state: bool, graph: Any,
+                 op_seed: tuple | None = None) -> None:
+        self.node, self.nblocks, self.make, self.state, self.graph = node, nblocks, make, state, graph
+        self.op_seed = op_seed
+
+    def __call__(self, *values: np.ndarray) -> tuple:
         outer = _steps.graph
         with _seeds.lock:
-            key, counter, st = _advance(node if outer is None or outer is g else ("in", outer.owner) + node,
-                                        nblocks)
-        return make(key, counter, *((st, _on_miss) if state else ()), *values)
-    return _trace.draw(draw, list(xs), True)
+            key, counter, st = _advance(self.node if outer is None or outer is self.graph else
+                                        ("in", outer.owner) + self.node, self.nblocks)
+        out = self.make(key, counter, *((st, _on_miss) if self.state else ()), *values)
+        return (out,) if type(self.make) is Make else out
+
+
+class Make:
+    """(internal) How a random kernel turns its Philox stream into samples, as data:
+    ``Make(name, *args)(key, counter, *values)`` is ``MAKERS[name](key, counter, *values,
+    *args)``, so a saved function stores the name and arguments (shapes, counts, dtypes) only."""
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name: str, *args: Any) -> None:
+        if name not in MAKERS:
+            raise ValueError(f"an unknown random kernel {name!r}")
+        self.name, self.args = name, args
+
+    def __call__(self, key: int, counter: int, *values: np.ndarray) -> np.ndarray:
+        return MAKERS[self.name](key, counter, *values, *self.args)
+
+    def blocks(self) -> int | None:
+        """The counter step of a kernel whose step is not affine in its sizes (a shuffle's, a
+        Generator's binomial), from the arguments; None for the others."""
+        if self.name == "permutation":
+            n, draws = (*self.args, True)[:2]
+            return (n - 1 + 3) // 4 if draws else 0
+        if self.name == "binomial":
+            _, nb, spb, _ = self.args
+            return nb * 2 * 100 * (spb + 3) // 4 * _philox.RESERVED
+        return None
+
+
+_FILLS = {"normal": _philox.normal, "uniform": _philox.uniform, "int_range": _philox.int_range,
+          "full_int": _philox.full_int}
+
+
+def _make_fill(key: int, counter: int, kind: str, s: tuple, dt: np.dtype, *bounds: int) -> np.ndarray:
+    return _philox.fill(_FILLS[kind], key, counter, s, dt, *bounds)
+
+
+def _make_truncated(key: int, counter: int, s: tuple, dt: np.dtype) -> np.ndarray:
+    return _philox.truncated_normal(key, counter, s, dt)
+
+
+def _make_gamma(key: int, counter: int, av: np.ndarray, n: int, dt: _dt.DType) -> np.ndarray:
+    return _gamma_np(av, n, key, counter, dt)
+
+
+def _make_poisson(key: int, counter: int, lv: np.ndarray, n: int, dt: _dt.DType,
+                  s: tuple | None = None) -> np.ndarray:
+    return _poisson_np(lv, n, key, counter, dt) if s is None else _poisson_np(lv.ravel(), n, key, counter,
+                                                                            dt).reshape(s)
+
+
+def _make_permutation(key: int, counter: int, n: int, draws: bool = True) -> np.ndarray:
+    return _philox.permutation(key, counter, n) if draws else np.arange(n)
+
+
+def _make_categorical(key: int, counter: int, v: np.ndarray, n: int, dt: np.dtype) -> np.ndarray:
+    return _philox.categorical(key, counter, v, n).astype(dt)
+
+
+def _make_binomial(key: int, counter: int, cv: np.ndarray, pv: np.ndarray, s: tuple, nb: int, spb: int,
+                   dt: _dt.DType) -> np.ndarray:
+    return _binomial_np(key, counter, cv, pv, s, nb, spb, dt)
+
+
+def _make_state(key: int, counter: int) -> np.ndarray:
+    return np.array([counter & _philox.M64, counter >> 64, key], np.uint64).view(np.int64)
+
+
+MAKERS = {"fill": _make_fill, "truncated_normal": _make_truncated, "gamma": _make_gamma,
+           "poisson": _make_poisson, "permutation": _make_permutation, "categorical": _make_categorical,
+           "binomial": _make_binomial, "state": _make_state}
+
+
+def saved_seeds(draw: KernelDraw) -> tuple[int, int]:
+    """The op seeds of a random op of a function saved now: TensorFlow traces the function again
+    when it saves it, so its graph seed is the global seed of this moment (the unseeded ops take
+    the op seeds 0, 1, 2, ... in their order)."""
+    if draw.op_seed is None:
+        return draw.node[-2:]
+    seed, index = draw.op_seed
+    with _seeds.lock:
+        g = _seeds.global_seed
+    return _seed_pair(g, index if seed is None and g is not None else seed)
 
 
 def _shape_dtype(shape: Any) -> str:
@@ -357,6 +467,7 @@ def _size(s: tuple) -> int:
     return int(np.prod(s, dtype=np.int64))
 
 
+@constant_maker
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32, seed: Any = None,
            name: Any = None) -> Tensor:
     """Samples from a normal distribution: ``standard_normal(shape) * stddev + mean``.
@@ -373,9 +484,10 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.floa
     sd, m = _param(stddev, dt), _param(mean, dt)
     return _stateful(("RandomStandardNormal", dt.name, _shape_dtype(shape)), seed,
                      _size(s) * _philox.RESERVED,
-                     lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np)) * sd + m
+                     Make("fill", "normal", s, dt._np)) * sd + m
 
 
+@constant_maker
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                      seed: Any = None, name: Any = None) -> Tensor:
     """Like :func:`normal`, but standard samples with ``|x| >= 2`` are dropped and re-picked."""
@@ -383,7 +495,7 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any 
     s = _shape_arg(shape, "TruncatedNormal")
     sd, m = _param(stddev, dt), _param(mean, dt)
     return _stateful(("TruncatedNormal", dt.name, _shape_dtype(shape)), seed, _size(s) * _philox.RESERVED,
-                     lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np)) * sd + m
+                     Make("truncated_normal", s, dt._np)) * sd + m
 
 
 @constant_maker
@@ -406,8 +518,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
         scale = not (isinstance(minval, int) and minval == 0 and isinstance(maxval, int) and maxval == 1)
         lo = _param(0.0 if minval is None else minval, dt) if scale else None
         hi = _param(1.0 if maxval is None else maxval, dt) if scale else None
-        u = _stateful(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n,
-                      lambda key, counter: _philox.fill(_philox.uniform, key, counter, s, dt._np))
+        u = _stateful(("RandomUniform", dt.name, _shape_dtype(shape)), seed, n, Make("fill", "uniform", s, dt._np))
         return u * (hi - lo) + lo if scale else u
     if dt._np not in (np.int32, np.int64):
         raise ValueError(f"uniform: dtype must be float16, float32, float64, int32 or int64, got "
@@ -416,7 +527,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.fl
         raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
     a, b = _int_bounds(minval, maxval, dt, "RandomUniformInt")
     return _stateful(("RandomUniformInt", dt.name, _shape_dtype(shape)), seed, n,
-                     lambda key, counter: _philox.fill(_philox.int_range, key, counter, s, dt._np, a, b))
+                     Make("fill", "int_range", s, dt._np, a, b))
 
 
 def _gamma_grad_fwd(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
@@ -447,6 +558,7 @@ def _gamma_op(alpha: Tensor, samples: Tensor) -> Tensor:
     return apply(_gamma, (a, samples), {})
 
 
+@constant_maker
 def _gamma_args(alpha: Any, beta: Any, dtype: Any, fn: str) -> tuple[_dt.DType, Tensor, Tensor]:
     dt = _float_dtype(dtype, fn)
     a = _param(alpha, dt)
@@ -464,6 +576,7 @@ def _gamma_np(av: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) -> 
     return flat.reshape(av.size, n).T.reshape((n,) + av.shape).astype(dt._np)
 
 
+@constant_maker
 def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, seed: Any = None,
           name: Any = None) -> Tensor:
     """Samples of Gamma(``alpha``, rate ``beta``): shape ``shape + broadcast(alpha, beta).shape``,
@@ -481,7 +594,7 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32, se
     if a._value.size == 0 or n == 0:
         return _wrap(np.zeros(s + a._value.shape, dt._np))
     samples = _stateful(("RandomGamma", dt.name, _shape_dtype(shape)), seed, n * a._value.size * _philox.RESERVED,
-                        lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (a,))
+                        Make("gamma", n, dt), (a,))
     g = _gamma_op(a, reshape(samples, list(s) + list(a._value.shape)))
     return maximum(np.finfo(dt._np).tiny, g / b)
 
@@ -493,6 +606,7 @@ def _poisson_np(lam: np.ndarray, n: int, key: int, counter: int, dt: _dt.DType) 
     return flat.reshape(lam.size, n).T.reshape((n,) + lam.shape).astype(dt._np)
 
 
+@constant_maker
 def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[Tensor, _dt.DType]:
     dt = _dt.as_dtype(dtype)
     if dt._np not in (np.float16, np.float32, np.float64, np.int32, np.int64):
@@ -503,6 +617,7 @@ def _poisson_args(lam: Any, dtype: Any, fn: str) -> tuple[Tensor, _dt.DType]:
     return lt, dt
 
 
+@constant_maker
 def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, name: Any = None) -> Tensor:
     """Samples of Poisson(``lam``): shape ``shape + lam.shape``, TensorFlow's numbers (Knuth's
     method below rate 10, Hormann's transformed rejection above). Not differentiable.
@@ -518,7 +633,7 @@ def poisson(shape: Any, lam: Any, dtype: Any = _dt.float32, seed: Any = None, na
         return _wrap(np.zeros(s + lt._value.shape, dt._np))
     out = _stateful(("RandomPoissonV2", lt.dtype.name, dt.name, _shape_dtype(shape)), seed,
                     n * lt._value.size * _philox.RESERVED,
-                    lambda key, counter, lv: _poisson_np(lv, n, key, counter, dt), (lt,))
+                    Make("poisson", n, dt), (lt,))
     return reshape(out, list(s) + list(lt._value.shape))
 
 
@@ -536,10 +651,9 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
     x = as_tensor(value)
     n = x._value.shape[0] if x._value.ndim else 1
     if x._value.size <= 1 or n <= 1:  # TF's kernel draws nothing then
-        perm = _stateful(("RandomShuffle", x.dtype.name), seed, 0, lambda key, counter: np.arange(n))
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, 0, Make("permutation", n, False))
     else:
-        perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4,
-                         lambda key, counter: _philox.permutation(key, counter, n))
+        perm = _stateful(("RandomShuffle", x.dtype.name), seed, (n - 1 + 3) // 4, Make("permutation", n))
     return apply(_shuffle, (x, perm), {})
 
 
@@ -579,8 +693,7 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = No
     b = lg._value.shape[0]
     return _stateful(("Multinomial", str(lg._value.dtype), out_dt.name), seed,
                      b * ((n + 3) // 4 * 8) * _philox.RESERVED,
-                     lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(out_dt._np),
-                     (as_tensor(logits),))
+                     Make("categorical", n, out_dt._np), (as_tensor(logits),))
 
 
 def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[Tensor, int, _dt.DType]:
@@ -650,9 +763,21 @@ def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
     _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
     t = as_tensor(seed)
     _check_seed(t)
-    out = _trace.draw(lambda sv, *vs: (make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),),
-                      [t, *xs], False)[0]
+    out = _trace.draw(StatelessDraw(make), [t, *xs], False)[0]
     return out if _trace.innermost() is not None else _bk.place(out)
+
+
+class StatelessDraw:
+    """(internal) A stateless random op as its trace replays it: ``make``'s draw keyed by the
+    seed's value (the first input) of each call."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Make) -> None:
+        self.make = make
+
+    def __call__(self, sv: np.ndarray, *vs: np.ndarray) -> tuple:
+        return (self.make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),)
 
 
 def _check_seed(t: Tensor) -> None:
@@ -664,6 +789,7 @@ def _check_seed(t: Tensor) -> None:
                                    "[Op:StatelessRandomGetKeyCounter]")
 
 
+@constant_maker
 def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev: Any, dtype: Any,
                      alg: Any) -> Tensor:
     dt = _dt.as_dtype(dtype)
@@ -672,9 +798,9 @@ def _stateless_float(fn: str, op: str, shape: Any, seed: Any, mean: Any, stddev:
     s = _shape_arg(shape, op)
     m, sd = _param(mean, dt), _param(stddev, dt)
     if fn == "stateless_normal":
-        z = _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.normal, key, counter, s, dt._np))
+        z = _stateless(seed, alg, Make("fill", "normal", s, dt._np))
     else:
-        z = _stateless(seed, alg, lambda key, counter: _philox.truncated_normal(key, counter, s, dt._np))
+        z = _stateless(seed, alg, Make("truncated_normal", s, dt._np))
     return z * sd + m
 
 
@@ -730,21 +856,18 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     if dt._np.kind == "f":
         lo = _param(0.0 if minval is None else minval, dt)
         hi = _param(1.0 if maxval is None else maxval, dt)
-        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.uniform, key, counter, s,
-                                                                        dt._np)) * (hi - lo) + lo
+        return _stateless(seed, alg, Make("fill", "uniform", s, dt._np)) * (hi - lo) + lo
     if (minval is None) != (maxval is None):
         raise ValueError(f"stateless_uniform: for integer dtype {dt.name} give both minval and "
                          f"maxval, or neither (the full range); got minval={minval!r}, "
                          f"maxval={maxval!r}")
     if minval is None:
-        return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.full_int, key, counter, s,
-                                                                        dt._np))
+        return _stateless(seed, alg, Make("fill", "full_int", s, dt._np))
     if dt._np.kind == "u":
         raise ValueError(f"stateless_uniform: dtype {dt.name} only draws the full range "
                          "(minval=None, maxval=None); use int32 or int64 for bounds")
     a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-    return _stateless(seed, alg, lambda key, counter: _philox.fill(_philox.int_range, key, counter, s,
-                                                                    dt._np, a, b))
+    return _stateless(seed, alg, Make("fill", "int_range", s, dt._np, a, b))
 
 
 def _int_bounds(minval: Any, maxval: Any, dt: _dt.DType, op: str) -> tuple[int, int]:
@@ -794,8 +917,7 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
     array([[0, 0, 0]])
     """
     lg, n, out_dt = _categorical_args(logits, num_samples, dtype)
-    return _stateless(seed, 1, lambda key, counter, v: _philox.categorical(key, counter, v, n).astype(
-        out_dt._np), (as_tensor(logits),))
+    return _stateless(seed, 1, Make("categorical", n, out_dt._np), (as_tensor(logits),))
 
 
 def _stateless_layout(shape: Any, ps: tuple, fn: str) -> tuple[tuple, int]:
@@ -808,6 +930,7 @@ def _stateless_layout(shape: Any, ps: tuple, fn: str) -> tuple[tuple, int]:
     return s, _size(s) // max(_size(ps), 1)
 
 
+@constant_maker
 def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: Any = _dt.float32,
                     name: Any = None) -> Tensor:
     """Gamma(``alpha``, rate ``beta``) samples of shape ``shape`` (which ends with
@@ -823,11 +946,12 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
     flat = reshape(a, [-1])
-    samples = _stateless(seed, "auto_select", lambda key, counter, av: _gamma_np(av, n, key, counter, dt), (flat,))
+    samples = _stateless(seed, "auto_select", Make("gamma", n, dt), (flat,))
     g = reshape(_gamma_op(flat, samples), list(s))
     return maximum(np.finfo(dt._np).tiny, g / b)
 
 
+@constant_maker
 def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, name: Any = None) -> Tensor:
     """Poisson(``lam``) samples of shape ``shape`` (which ends with ``lam``'s shape) determined by
     ``seed``: TensorFlow's numbers.
@@ -840,10 +964,10 @@ def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = _dt.int32, n
     s, n = _stateless_layout(shape, lt._value.shape, "StatelessRandomPoisson")
     if _size(s) == 0:
         return _wrap(np.zeros(s, dt._np))
-    return _stateless(seed, "auto_select",
-                      lambda key, counter, lv: _poisson_np(lv.ravel(), n, key, counter, dt).reshape(s), (lt,))
+    return _stateless(seed, "auto_select", Make("poisson", n, dt, s), (lt,))
 
 
+@constant_maker
 def _binomial_args(shape: Any, counts: Any, probs: Any, dtype: Any, fn: str) -> tuple:
     """Checked arguments of the binomial kernels: ``shape`` ends with ``broadcast(counts,
     probs).shape``; returns (dtype, shape, counts, probs, num_batches, samples_per_batch)."""
@@ -880,6 +1004,7 @@ def _binomial_np(key: int, counter: int, cv: np.ndarray, pv: np.ndarray, s: tupl
     return _philox.binomial(key, counter, n, p).reshape(nb, spb).T.reshape(s).astype(dt._np)
 
 
+@constant_maker
 def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dtype: Any = _dt.int32,
                        name: Any = None) -> Tensor:
     """Binomial(``counts``, ``probs``) samples of shape ``shape`` (which ends with their broadcast
@@ -891,8 +1016,7 @@ def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dt
     TensorShape([3])
     """
     dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, output_dtype, "StatelessRandomBinomial")
-    return _stateless(seed, "auto_select",
-                      lambda key, counter, cv, pv: _binomial_np(key, counter, cv, pv, s, nb, spb, dt), (ct, pt))
+    return _stateless(seed, "auto_select", Make("binomial", s, nb, spb, dt), (ct, pt))
 
 
 def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
@@ -917,17 +1041,20 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
         raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors "
                                    "of one length")
 
-    def shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
-        n = max(iv.size, mv.size)
-        i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
-        bad = np.flatnonzero(i64 > m64)
-        if bad.size:
-            raise InvalidArgumentError(f"max_index must be >= index, but {m64[bad[0]]} < {i64[bad[0]]} "
-                                       "[Op:RandomIndexShuffle]")
-        words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
-        out = _philox.index_shuffle(i64, np.broadcast_to(words.astype(np.uint64), (n, 3)), m64)
-        return (out.astype(iv.dtype).reshape(() if iv.ndim == 0 and mv.ndim == 0 else (n,)),)
-    return _trace.draw(shuffled, [st, idx, top], False)[0]
+    return _trace.draw(index_shuffled, [st, idx, top], False)[0]
+
+
+def index_shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
+    """(internal) :func:`index_shuffle`'s draw on the values of seed, index and max_index."""
+    n = max(iv.size, mv.size)
+    i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))
+    bad = np.flatnonzero(i64 > m64)
+    if bad.size:
+        raise InvalidArgumentError(f"max_index must be >= index, but {m64[bad[0]]} < {i64[bad[0]]} "
+                                   "[Op:RandomIndexShuffle]")
+    words = np.array([498247692, *sv.astype(np.int64).tolist()], np.int64) & 0xFFFFFFFF
+    out = _philox.index_shuffle(i64, np.broadcast_to(words.astype(np.uint64), (n, 3)), m64)
+    return (out.astype(iv.dtype).reshape(() if iv.ndim == 0 and mv.ndim == 0 else (n,)),)
 
 
 def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any = None) -> Tensor:
@@ -941,8 +1068,7 @@ def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: Any
     x = as_tensor(value)
     n = x._value.shape[0] if x._value.ndim else 1
     draws = n > 1 and x._value.size > 1
-    perm = _stateless(seed, alg, lambda key, counter: _philox.permutation(key, counter, n) if draws
-                      else np.arange(n))
+    perm = _stateless(seed, alg, Make("permutation", n, draws))
     return apply(_shuffle, (x, perm), {})
 
 
@@ -971,6 +1097,22 @@ def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
         words = [int(v) & _philox.M64 for v in np.ravel(as_tensor(seed).numpy())[:3]]
         words = [0] * (3 - len(words)) + words
     return np.array(words, np.uint64).view(np.int64)
+
+
+class GeneratorDraw:
+    """(internal) A :class:`Generator`'s draw as its trace replays it: from the state's value (the
+    first input), the new state, its counter moved on by ``nblocks``, and ``make``'s samples."""
+
+    __slots__ = ("nblocks", "make")
+
+    def __init__(self, nblocks: int, make: Make) -> None:
+        self.nblocks, self.make = nblocks, make
+
+    def __call__(self, state: np.ndarray, *vs: np.ndarray) -> tuple:
+        lo, hi, key = (int(v) & _philox.M64 for v in state)
+        c = lo | hi << 64
+        c2 = (c + self.nblocks) & _philox.M128
+        return _make_state(key, c2), self.make(key, c, *vs)
 
 
 class Generator:
@@ -1057,28 +1199,22 @@ class Generator:
     def skip(self, delta: Any) -> Tensor:
         """Advance the counter as ``delta`` outputs would (by ``256 * delta``); returns the state
         before the advance."""
-        return self._draw((int(delta),), lambda key, c: np.array([c & _philox.M64, c >> 64, key],
-                                                                  np.uint64).view(np.int64))
+        return self._draw((int(delta),), Make("state"))
 
+    @constant_maker
     def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = _dt.int32,
                  name: Any = None) -> Tensor:
         """Binomial(``counts``, ``probs``) samples (TensorFlow's numbers and state update: the
         counter moves on by 256 times ``num_batches * 200 * (samples_per_batch + 3) // 4``)."""
         dt, s, ct, pt, nb, spb = _binomial_args(shape, counts, probs, dtype, "StatefulRandomBinomial")
         return self._draw((nb * 2 * 100 * (spb + 3) // 4,),
-                          lambda key, c, cv, pv: _binomial_np(key, c, cv, pv, s, nb, spb, dt), (ct, pt))
+                          Make("binomial", s, nb, spb, dt), (ct, pt))
 
-    def _draw(self, s: tuple, make: Callable, xs: tuple = ()) -> Tensor:
+    def _draw(self, s: tuple, make: Make, xs: tuple = ()) -> Tensor:
         """``make(key, counter, *values of xs)`` from the state, which moves on by ``s``'s outputs
         (in a ``tf.function`` trace: a step reading and writing the state variable, and reading
         ``xs``, at each replay)."""
-        n = _size(s) * _philox.RESERVED
-
-        def step(state: np.ndarray, *vs: np.ndarray) -> tuple:
-            lo, hi, key = (int(v) & _philox.M64 for v in state)
-            c = lo | hi << 64
-            c2 = (c + n) & _philox.M128
-            return np.array([c2 & _philox.M64, c2 >> 64, key], np.uint64).view(np.int64), make(key, c, *vs)
+        step = GeneratorDraw(_size(s) * _philox.RESERVED, make)
         tr = _trace.innermost()
         if tr is None:
             new, out = step(self._state._snap._value, *[x._value for x in xs])
@@ -1086,22 +1222,25 @@ class Generator:
             return _bk.place(_wrap(out))
         return tr.draw_from(self._state, step, xs)
 
+    @constant_maker
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                name: Any = None) -> Tensor:
         """Normal samples ``standard_normal * stddev + mean`` (TensorFlow's sequence)."""
         dt = _float_dtype(dtype, "Generator.normal")
         s = _shape_arg(shape, "StatelessRandomNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return self._draw(s, lambda key, c: _philox.fill(_philox.normal, key, c, s, dt._np)) * sd + m
+        return self._draw(s, Make("fill", "normal", s, dt._np)) * sd + m
 
+    @constant_maker
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0,
                          dtype: Any = _dt.float32, name: Any = None) -> Tensor:
         """Normal samples with ``|standard sample| < 2``, scaled and shifted."""
         dt = _float_dtype(dtype, "Generator.truncated_normal")
         s = _shape_arg(shape, "StatelessTruncatedNormalV2")
         m, sd = _param(mean, dt), _param(stddev, dt)
-        return self._draw(s, lambda key, c: _philox.truncated_normal(key, c, s, dt._np)) * sd + m
+        return self._draw(s, Make("truncated_normal", s, dt._np)) * sd + m
 
+    @constant_maker
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
                 name: Any = None) -> Tensor:
         """Uniform samples on ``[minval, maxval)``; integer dtypes take both bounds or neither
@@ -1113,7 +1252,7 @@ class Generator:
         s = _shape_arg(shape, "StatelessRandomUniformV2")
         if dt._np.kind == "f":
             lo, hi = _param(minval, dt), _param(1.0 if maxval is None else maxval, dt)
-            u = self._draw(s, lambda key, c: _philox.fill(_philox.uniform, key, c, s, dt._np))
+            u = self._draw(s, Make("fill", "uniform", s, dt._np))
             return u * (hi - lo) + lo
         if (minval is None) != (maxval is None):
             raise ValueError(f"For integer dtype {dt.name}, minval and maxval must be both None "
@@ -1121,7 +1260,7 @@ class Generator:
         if minval is None:
             return self.uniform_full_int(s, dt)
         a, b = _int_bounds(minval, maxval, dt, "StatelessRandomUniformIntV2")
-        return self._draw(s, lambda key, c: _philox.fill(_philox.int_range, key, c, s, dt._np, a, b))
+        return self._draw(s, Make("fill", "int_range", s, dt._np, a, b))
 
     def uniform_full_int(self, shape: Any, dtype: Any = _dt.uint64, name: Any = None) -> Tensor:
         """Integers over the whole range of ``dtype`` (int32, int64, uint32, uint64)."""
@@ -1130,7 +1269,7 @@ class Generator:
             raise ValueError(f"uniform_full_int: dtype must be int32, int64, uint32 or uint64, "
                              f"got {dt.name}")
         s = _shape_arg(shape, "StatelessRandomUniformFullIntV2")
-        return self._draw(s, lambda key, c: _philox.fill(_philox.full_int, key, c, s, dt._np))
+        return self._draw(s, Make("fill", "full_int", s, dt._np))
 
     def make_seeds(self, count: int = 1) -> Tensor:
         """``count`` seeds for the stateless ops: a ``[2, count]`` int64 tensor (column ``i`` is

@@ -9,6 +9,7 @@ gradients reach ``weights``, ``biases`` and ``inputs`` as TensorFlow's do.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable
 
@@ -50,11 +51,58 @@ def _expected(p: np.ndarray, num_sampled: int, tries: int) -> np.ndarray:
     return (-np.expm1((np.float32(tries) * log).astype(np.float64))).astype(np.float32)
 
 
+class Candidates:
+    """(internal) A candidate sampler kernel's draw, as data (a saved function stores it): ``kind``
+    of ``_philox.candidates``, its counts, and for "unigram" the ids' float32 weights. Called as
+    :func:`kernel_draw`'s ``make`` with the kernel's state: "learned" keeps its weights there, 1
+    for every id at first, and adds the true classes after each draw."""
+
+    KINDS = ("uniform", "log_uniform", "learned", "unigram")
+    __slots__ = ("kind", "num_sampled", "unique", "range_max", "weights", "total", "table")
+
+    def __init__(self, kind: str, num_sampled: int, unique: bool, range_max: int,
+                 weights: np.ndarray | None = None) -> None:
+        if kind not in self.KINDS or (weights is not None) != (kind == "unigram"):
+            raise ValueError(f"an unknown candidate sampler {kind!r}")
+        self.kind, self.num_sampled, self.unique, self.range_max = kind, num_sampled, unique, range_max
+        self.weights, self.table, self.total = weights, None, np.float32(0)
+        if weights is not None:
+            self.table = _philox.alias_table(weights)
+            for x in weights:  # (TF: a float32 sum, in order)
+                self.total += x
+
+    def prob(self, v: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+        """The probabilities of ids ``v`` (float32)."""
+        if self.kind == "uniform":
+            return np.full(v.shape, np.float32(1.0 / self.range_max))
+        if self.kind == "log_uniform":
+            log_range = math.log1p(self.range_max)
+            return np.array([math.log((k + 2.0) / (k + 1.0)) / log_range for k in v.tolist()], np.float32)
+        if self.kind == "learned":
+            return w[v].astype(np.float32) / np.float32(w.sum())
+        return self.weights[v] / self.total
+
+    def __call__(self, key: int, counter: int, state: list, undo: Callable, true: np.ndarray) -> tuple:
+        flat = true.astype(np.int64).ravel()
+        w = None
+        if self.kind == "learned":
+            if len(state) == 2:  # the kernel's WeightedPicker, every weight 1 at first
+                state.append(np.ones(self.range_max, np.int64))
+            w = state[2]
+            n = min(flat.size, _KINT32MAX - int(w.sum()))
+            state[2] = w + np.bincount(flat[:n], minlength=self.range_max)  # (TF updates after sampling)
+            undo(lambda: state.__setitem__(2, w))
+        ids, tries = _philox.candidates(key, counter, self.kind, self.num_sampled, self.unique, self.range_max,
+                                        w if self.kind == "learned" else self.table)
+        sampled = np.array(ids, np.int64)
+        return (sampled, _expected(self.prob(flat, w), self.num_sampled, tries).reshape(true.shape),
+                _expected(self.prob(sampled, w), self.num_sampled, tries))
+
+
 def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
-             seed: Any, kind: str, prob: Callable, table: Any = None) -> tuple[Tensor, Tensor, Tensor]:
+             seed: Any, kind: str, weights: np.ndarray | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """A candidate sampler kernel: ``num_sampled`` draws of ``kind`` (``_philox.candidates``) from
-    2048 reserved words a draw, and the expected counts of ``prob`` (float32 probabilities of
-    ids, or for "learned": of ids and the weights)."""
+    2048 reserved words a draw, and the expected counts (:class:`Candidates`)."""
     tc = as_tensor(true_classes)
     num_true, num_sampled, range_max = int(num_true), int(num_sampled), int(range_max)
     if tc._value.dtype.kind not in "iu" or tc._value.ndim != 2 or tc._value.shape[1] != num_true:
@@ -65,27 +113,9 @@ def _sampler(op: str, true_classes: Any, num_true: int, num_sampled: int, unique
     if unique and num_sampled > range_max:
         raise InvalidArgumentError(f"unique sampling needs num_sampled <= range_max, got {num_sampled} > "
                                    f"{range_max}.")
-    check_values(lambda v: _check_candidates(v, range_max), tc)
-
-    def make(key: int, counter: int, state: list, undo: Callable, true: np.ndarray) -> tuple:
-        flat = true.astype(np.int64).ravel()
-        if kind == "learned":
-            if len(state) == 2:  # the kernel's WeightedPicker, every weight 1 at first
-                state.append(np.ones(range_max, np.int64))
-            w = state[2]
-            ids, tries = _philox.candidates(key, counter, kind, num_sampled, unique, range_max, w)
-            probs = lambda v: prob(v, w)
-            n = min(flat.size, _KINT32MAX - int(w.sum()))
-            state[2] = w + np.bincount(flat[:n], minlength=range_max)  # (TF updates after sampling)
-            undo(lambda: state.__setitem__(2, w))
-        else:
-            ids, tries = _philox.candidates(key, counter, kind, num_sampled, unique, range_max, table)
-            probs = prob
-        sampled = np.array(ids, np.int64)
-        return (sampled, _expected(probs(flat), num_sampled, tries).reshape(true.shape),
-                _expected(probs(sampled), num_sampled, tries))
-    return kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled, make,
-                               (tc,), state=True)
+    check_values(functools.partial(_check_candidates, n=range_max), tc)
+    return kernel_draw((op, num_true, num_sampled, unique, range_max), seed, 512 * num_sampled,
+                       Candidates(kind, num_sampled, bool(unique), range_max, weights), (tc,), state=True)
 
 
 def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
@@ -100,9 +130,8 @@ def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int
     >>> s.numpy()
     array([0.4, 0.4, 0.4, 0.4], dtype=float32)
     """
-    inv = np.float32(1.0 / int(range_max)) if int(range_max) > 0 else np.float32(0)
     return _sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
-                    "uniform", lambda v: np.full(v.shape, inv))
+                    "uniform")
 
 
 def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
@@ -116,12 +145,8 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
     >>> ids.shape, t.shape, s.shape
     (TensorShape([5]), TensorShape([1, 1]), TensorShape([5]))
     """
-    log_range = math.log1p(int(range_max)) if int(range_max) > 0 else 1.0
-
-    def prob(v: np.ndarray) -> np.ndarray:
-        return np.array([math.log((k + 2.0) / (k + 1.0)) / log_range for k in v.tolist()], np.float32)
     return _sampler("LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed,
-                    "log_uniform", prob)
+                    "log_uniform")
 
 
 def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
@@ -139,11 +164,8 @@ def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_samp
     if int(range_max) >= _KINT32MAX:
         raise InvalidArgumentError(f"range_max must be less than {_KINT32MAX} for unigram samplers, got "
                                    f"{range_max}")
-
-    def prob(v: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return w[v].astype(np.float32) / np.float32(w.sum())
     return _sampler("LearnedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max,
-                    seed, "learned", prob)
+                    seed, "learned")
 
 
 def _unigram_weights(range_max: int, vocab_file: str, distortion: float, num_reserved_ids: int,
@@ -192,14 +214,8 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
     """
     w = _unigram_weights(int(range_max), vocab_file, distortion, int(num_reserved_ids), int(num_shards),
                          int(shard), unigrams)
-    total = np.float32(0)
-    for x in w:  # (TF: a float32 sum, in order)
-        total += x
-
-    def prob(v: np.ndarray) -> np.ndarray:
-        return w[v] / total
     return _sampler("FixedUnigramCandidateSampler", true_classes, num_true, num_sampled, unique, range_max,
-                    seed, "unigram", prob, _philox.alias_table(w))
+                    seed, "unigram", w)
 
 
 @constant_maker  # (its results depend on shapes and num_sampled only)
@@ -217,7 +233,7 @@ def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, un
     if tc._value.ndim != 2 or tc._value.shape[1] != int(num_true):
         raise InvalidArgumentError(f"true_classes must be an int64 matrix [batch_size, num_true = {num_true}], "
                                    f"got shape {list(tc._value.shape)}.")
-    check_values(lambda v: _check_candidates(v, n), tc)
+    check_values(functools.partial(_check_candidates, n=n), tc)
     take_seed(seed)
     return (_wrap(np.arange(n, dtype=np.int64)), _wrap(np.ones(tc._value.shape, np.float32)),
             _wrap(np.ones(n, np.float32)))

@@ -22,6 +22,7 @@ from .._spec import TensorSpec
 from .._tensor import TensorShape
 from ..experimental import _extension_type as _ext
 from ..dtypes import DType, as_dtype
+from ..ops import random as _random, sampled as _sampled
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
 FINGERPRINT_FILENAME = "fingerprint.pb"
@@ -193,6 +194,82 @@ def _check_fn(ref: Any, arrays: list) -> Any:
     return functools.partial(fn, *args, **kw) if args or kw else fn
 
 
+# -- random draws (TF's random ops are graph nodes holding their op seeds; loaded, each starts afresh)
+def _draw_ref(fn: Any, arrays: list, what: str) -> list:
+    if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
+        return ["kernel", fn.node[2], *_random.saved_seeds(fn), _blocks(fn), _make_ref(fn.make, arrays)]
+    if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _sampled.Candidates):
+        c = fn.make
+        return ["candidates", fn.node[2], *_random.saved_seeds(fn), fn.nblocks,
+                [c.kind, c.num_sampled, c.unique, c.range_max, encode(c.weights, arrays)]]
+    if isinstance(fn, _random.StatelessDraw):
+        return ["stateless", _make_ref(fn.make, arrays)]
+    if isinstance(fn, _random.GeneratorDraw):
+        return ["generator", _blocks(fn), _make_ref(fn.make, arrays)]
+    if fn is _random.index_shuffled:
+        return ["index_shuffle"]
+    name = getattr(fn, "__qualname__", repr(fn))
+    if "numpy_function" in name:
+        raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has no form as data")
+    raise Unsavable(f"{what} calls Python code at each run ({name}), which has no form as data")
+
+
+def _blocks(fn: Any) -> int | None:
+    """A kernel's counter step as saved: None where the sampling's arguments give it (a step not
+    affine in the sizes, which ``_sizes`` could not fill in for a None dimension)."""
+    derived = fn.make.blocks()
+    if derived is None:
+        return fn.nblocks
+    assert derived == fn.nblocks, (derived, fn.nblocks)
+    return None
+
+
+def _make_ref(make: Any, arrays: list) -> list:
+    return [make.name, encode(make.args, arrays)]
+
+
+def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
+    kind = ref[0] if type(ref) is list and ref else None
+
+    def make(r: Any) -> Any:
+        args = decode(r[1], arrays) if type(r) is list and len(r) == 2 else None
+        if type(args) is not tuple or r[0] not in _random.MAKERS:
+            raise Unreadable(f"an unknown random kernel {r!r:.80}")
+        return _random.Make(r[0], *args)
+    def blocks(n: Any, m: Any) -> int:
+        if type(n) is int:
+            return n
+        n = m.blocks() if n is None else None
+        if type(n) is not int:
+            raise Unreadable(f"a random draw of no counter step {ref!r:.80}")
+        return n
+    if kind == "kernel" and len(ref) == 6 and all(type(v) is int for v in ref[1:4]):
+        _, pos, seed, seed2, nblocks, m = ref
+        m = make(m)
+        return _random.KernelDraw(("node", owner, pos, seed, seed2), blocks(nblocks, m), m, False, None)
+    if kind == "candidates" and len(ref) == 6 and all(type(v) is int for v in ref[1:5]) and type(ref[5]) is list \
+            and len(ref[5]) == 5:
+        _, pos, seed, seed2, nblocks, (c_kind, num, unique, top, weights) = ref
+        weights = decode(weights, arrays)
+        if not (type(num) is int and type(unique) is bool and type(top) is int and num > 0 and top > 0 and (
+                weights is None or isinstance(weights, np.ndarray) and weights.dtype == np.float32
+                and weights.shape == (top,))):
+            raise Unreadable(f"a candidate sampler of bad arguments {ref[5]!r:.80}")
+        try:
+            sampler = _sampled.Candidates(c_kind, num, unique, top, weights)
+        except ValueError:
+            raise Unreadable(f"an unknown candidate sampler {c_kind!r:.40}") from None
+        return _random.KernelDraw(("node", owner, pos, seed, seed2), nblocks, sampler, True, None)
+    if kind == "stateless" and len(ref) == 2:
+        return _random.StatelessDraw(make(ref[1]))
+    if kind == "generator" and len(ref) == 3:
+        m = make(ref[2])
+        return _random.GeneratorDraw(blocks(ref[1], m), m)
+    if ref == ["index_shuffle"]:
+        return _random.index_shuffled
+    raise Unreadable(f"an unknown random draw {ref!r:.80}")
+
+
 # -- programs
 def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
     """``prog`` as data; ``resource(variable) -> int`` numbers the Variables it reads and writes."""
@@ -224,12 +301,7 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
             except Unsavable as e:
                 raise Unsavable(f"{what}: {e}") from None
         elif kind == "draw":
-            name = getattr(st[1], "__qualname__", repr(st[1]))
-            if "numpy_function" in name:
-                raise Unsavable(f"{what} calls tf.numpy_function, Python code run at each call, which has "
-                                "no form as data")
-            raise Unsavable(f"{what} draws random numbers ({name}); a saved function cannot hold a "
-                            "random op in tapegrad: draw outside the function and pass the numbers in")
+            steps.append(["draw", _draw_ref(st[1], arrays, what), list(st[2]), list(st[3]), bool(st[4])])
         else:
             fn = st[1]
             raise Unsavable(f"{what} calls Python code at each run "
@@ -250,8 +322,9 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
             "n_slots": prog.n_slots}
 
 
-def decode_program(data: dict, resources: list, arrays: list) -> Any:
-    """A ``_trace.Program`` replaying ``data`` on the restored Variables ``resources``."""
+def decode_program(data: dict, resources: list, arrays: list, owner: Any) -> Any:
+    """A ``_trace.Program`` replaying ``data`` on the restored Variables ``resources``; its random
+    ops are kernels of ``owner`` (one per loaded concrete function: they start afresh)."""
     n = data["n_slots"]
     steps = []
     used = set()
@@ -290,6 +363,8 @@ def decode_program(data: dict, resources: list, arrays: list) -> Any:
             steps.append(("shape", slots([st[1]])[0], tuple(st[2])))
         elif kind == "check":
             steps.append(("check", _check_fn(st[1], arrays), slots(st[2])))
+        elif kind == "draw":
+            steps.append(("draw", _draw_fn(st[1], arrays, owner), slots(st[2]), slots(st[3]), bool(st[4])))
         else:
             raise Unreadable(f"an unknown step {kind!r}")
     consts = {}

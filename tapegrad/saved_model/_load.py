@@ -168,8 +168,8 @@ class _Sized:
 
     KEEP = 16
 
-    def __init__(self, loader: "_Loader", prog: dict, holes: dict) -> None:
-        self.loader, self.prog, self.holes = loader, prog, holes
+    def __init__(self, loader: "_Loader", prog: dict, holes: dict, owner: Any) -> None:
+        self.loader, self.prog, self.holes, self.owner = loader, prog, holes, owner
         self.made: dict = {}
 
     def __call__(self, sizes: list) -> list:
@@ -177,7 +177,7 @@ class _Sized:
         got = self.made.pop(key, None)
         if got is None:
             p = _sizes.fill(self.prog, self.holes, list(sizes))
-            got = [self.loader.program(p["data"], p["arrays"])]
+            got = [self.loader.program(p["data"], p["arrays"], self.owner)]
         self.made[key] = got
         while len(self.made) > self.KEEP:
             del self.made[next(iter(self.made))]
@@ -343,6 +343,10 @@ def load(export_dir: Any, tags: Any = None, options: LoadOptions | None = None) 
                          f"({type(e).__name__}: {e}).") from None
 
 
+class _Kernels:
+    """The owner of a loaded concrete function's random kernels (TF makes them afresh at load)."""
+
+
 class _Loader:
     def __init__(self, graph: dict, arrays: dict, values: dict) -> None:
         self.graph, self.arrays, self.values = graph, arrays, values
@@ -361,8 +365,9 @@ class _Loader:
     def local(self, d: dict) -> Any:
         return decode(d["data"], [self.arrays[k] for k in d["arrays"]])
 
-    def program(self, data: dict, local: list) -> Any:
-        """A program (``_trace.Program``) from its saved data, on the restored Variables."""
+    def program(self, data: dict, local: list, owner: Any) -> Any:
+        """A program (``_trace.Program``) from its saved data, on the restored Variables, its random
+        ops kernels of ``owner``."""
         order: dict = {}
         steps = [[st[0], order.setdefault(st[1], len(order)), *st[2:]] if st[0] in ("read", "write") else st
                  for st in data["steps"]]
@@ -372,7 +377,7 @@ class _Loader:
             if not isinstance(v, Variable):
                 raise Unreadable("a variable that is not among the saved objects")
             res.append(v)
-        prog = decode_program({**data, "steps": steps}, res, local)
+        prog = decode_program({**data, "steps": steps}, res, local, owner)
         prog.template = [(t[0], decode(t[1], local) if t[0] == "value" else t[1] if t[0] == "slices" else
                           decode(t[2], local) if t[0] == "composite" else None) for t in data["template"]]
         prog.structure = decode(data["structure"], local)
@@ -385,14 +390,15 @@ class _Loader:
             raw = self.graph["concrete"][i]
             saved = [{"data": p["data"], "arrays": [self.arrays[k] for k in p["arrays"]]} for p in raw["programs"]]
             holes = raw.get("holes")
+            owner = _Kernels()  # (the random kernels of this concrete function: new ones each load)
             if holes and (holes["data"] or holes["arrays"]):
                 (prog,) = saved
                 hs = {"data": holes["data"], "arrays": [
                     [i, kind, prog["arrays"][x], y if kind == "fill" else prog["arrays"][y]]
                     for i, kind, x, y in holes["arrays"]]}
-                make = _Sized(self, prog, hs)
+                make = _Sized(self, prog, hs, owner)
             else:
-                progs = [self.program(p["data"], p["arrays"]) for p in saved]
+                progs = [self.program(p["data"], p["arrays"], owner) for p in saved]
                 make = lambda sizes: progs  # noqa: E731
             c = self.concrete[i] = _Concrete(self.local(raw["inputs"]), list(raw["names"]), make,
                                              [[tuple(d) for d in g] for g in raw.get("dims", [])], (raw, self),

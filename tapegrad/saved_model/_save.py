@@ -135,7 +135,7 @@ class _Saver:
     def resource(self, v: Any) -> int:
         n = self.variables.get(id(v))
         if n is None:
-            raise ValueError(f"Tried to export a function which references an 'untracked' resource: the "
+            raise AssertionError(f"Tried to export a function which references an 'untracked' resource: the "
                              f"tf.Variable {v.name!r} is not reachable from the saved object's attributes. "
                              "Assign it to an attribute of the object (or of one of its submodules) first.")
         return n

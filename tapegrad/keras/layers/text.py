@@ -25,7 +25,8 @@ from ... import strings as tfs
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...ops.array import squeeze
 from ...ops import strings as _str_ops
-from ...ops.math import cast
+from ...ops.indexing import gather
+from ...ops.math import cast, clip_by_value, logical_and, where
 from .._keras_tensor import KerasTensor
 from ...sparse import SparseTensor
 from .layer import Layer
@@ -436,14 +437,6 @@ class _IndexLookup(_Preprocessing):
     # -- call -----------------------------------------------------------------------------------------
     def _lookup_np(self, x: np.ndarray) -> np.ndarray:
         flat = x.reshape(-1)
-        if self.invert:
-            default = self._key(self.oov_token)
-            table = dict(enumerate([default] * self._token_start_index() + self._tokens))
-            out = np.empty(flat.size, object if self._strings else np.int64)
-            out[:] = [table.get(int(i), default) for i in flat]
-            if self.mask_token is not None:
-                out[flat == 0] = self._key(self.mask_token)
-            return out.reshape(x.shape)
         keys = flat if self._strings else flat.astype(np.int64)
         index = self._index
         out = np.fromiter((index.get(k, -1) for k in keys.tolist()), np.int64, flat.size)
@@ -487,15 +480,29 @@ class _IndexLookup(_Preprocessing):
             return tfs.RaggedTensor.from_row_splits(self._lookup(x.values), x.row_splits)
         if isinstance(x, SparseTensor):  # (the stored values looked up, as Keras's IndexLookup)
             return SparseTensor(x.indices, self._lookup(x.values), x.dense_shape)
+        if self.invert:
+            return self._inverse(convert_to_tensor(x))
         table = getattr(self, "_sorted", None)
-        if not self.invert and self.num_oov_indices <= 1 and table is not None and \
+        if self.num_oov_indices <= 1 and table is not None and \
                 (self.mask_token is None or not self._strings or not self._key(self.mask_token).endswith(b"\0")):
             return apply(_str_ops.table_lookup_op, (convert_to_tensor(x),), {
                 "keys": table[0], "ids": table[1], "mask_key": self._key(self.mask_token),
                 "mask_id": 0 if self.output_mode == "int" else int(_I64_MAX),
                 "oov_id": self._oov_start_index() if self.num_oov_indices == 1 else -1})
-        return numpy_function(self._lookup_np, [x], Tout=self.vocabulary_dtype if self.invert else "int64",
-                              stateful=False)
+        return numpy_function(self._lookup_np, [x], Tout="int64", stateful=False)
+
+    def _inverse(self, ids: Tensor) -> Tensor:
+        """Indices to tokens with ops (a ``tf.function`` calling the layer can be saved): indices
+        out of the table give the OOV token; with a mask token, 0 gives it."""
+        default = self._key(self.oov_token)
+        values = [default] * self._token_start_index() + self._tokens
+        if self.mask_token is not None:
+            values[:1] = [self._key(self.mask_token)]
+        dtype = object if self._strings else np.dtype(self.vocabulary_dtype)
+        n = len(values)
+        inside = logical_and(ids >= 0, ids < n)
+        return where(inside, gather(convert_to_tensor(np.array(values, dtype)), clip_by_value(ids, 0, n - 1)),
+                     convert_to_tensor(np.array(default, dtype)))
 
     def call(self, inputs: Any) -> Any:
         if self.output_mode != "int":
