@@ -100,7 +100,8 @@ _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializer
                      "keras.activations": "tapegrad.keras.activations", "keras": "tapegrad.keras",
                      "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras",
                      "keras._legacy.layers": "tapegrad.keras.layers", "keras.quantizers": "tapegrad.keras.quantizers",
-                     "keras.dtype_policies": "tapegrad.keras.dtype_policies"}
+                     "keras.dtype_policies": "tapegrad.keras.dtype_policies",
+                     "keras.src.activations.activations": "tapegrad.keras.layers.operation"}
 _FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
 
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _blas, _memory, _strings, _trace, _vmap, dtypes as _dt
+from .. import _backend as _bk, _blas, _memory, _recorders as _rec, _strings, _trace, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop, jointly
 from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
@@ -215,7 +215,14 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     if x._value.shape == sizes:
         return x
-    return apply(_reshape, (x,), {"shape": _reshape_sizes(x._value.shape, x._value.size, sizes)})
+    try:
+        out = _reshape_sizes(x._value.shape, x._value.size, sizes)
+    except InvalidArgumentError:
+        if not _rec.standing_in() or -1 in sizes:
+            raise
+        # (TF's symbolic reshape of a tensor with an unknown dim has the static shape asked for)
+        return zeros(sizes, x.dtype)
+    return apply(_reshape, (x,), {"shape": out})
 
 
 def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
