@@ -69,7 +69,10 @@ def _reshapes(keras, tf):
     x = DATA.reshape(3, 4, 2)
     return {"traced_flat_shape": layer.seen, "hidden_shape": _shape(hidden), "output_shape": _shape(out),
             "values": np.asarray(model(x)).round(5).tolist(),
-            "wrong_batch": _error(lambda: model(DATA[:4].reshape(2, 4, 2)))[0]}
+            "wrong_batch": _error(lambda: model(DATA[:4].reshape(2, 4, 2)))[0],
+            "minus_one": _shape(keras.layers.Lambda(lambda t: tf.reshape(t, [-1, 4]))(keras.Input((5,)))),
+            "static_batch": _shape(keras.layers.Lambda(lambda t: tf.reshape(t, [12, 2]))(
+                keras.Input((4, 2), batch_size=3)))}
 
 
 def _activations(keras):

@@ -218,10 +218,12 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     try:
         out = _reshape_sizes(x._value.shape, x._value.size, sizes)
     except InvalidArgumentError:
-        if not _rec.standing_in() or -1 in sizes:
+        known = math.prod(s for s in sizes if s != -1)
+        if not _rec.standing_in() or not known or builtins.min(sizes) < -1:
             raise
-        # (TF's symbolic reshape of a tensor with an unknown dim has the static shape asked for)
-        return zeros(sizes, x.dtype)
+        # (a stand-in for a tensor with unknown dims: TF's symbolic reshape has the static shape
+        # asked for, its -1 unknown: a size here that differs between the stand-ins' runs)
+        return zeros([-(-x._value.size // known) if s == -1 else s for s in sizes], x.dtype)
     return apply(_reshape, (x,), {"shape": out})
 
 
