@@ -19,7 +19,7 @@ import numpy as np
 from ._engine import as_tensor, convert_to_tensor
 from ._engine import Tensor
 from ..ops import nn as _nn
-from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
+from ..ops.math import cast, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus
 from . import _logits
 from ._keras_tensor import KerasTensor
@@ -66,22 +66,7 @@ def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None,
     if isinstance(x, KerasTensor):
         from .layers.operation import ReLU  # (layers import this module: imported when used)
         return ReLU(negative_slope=negative_slope, max_value=max_value, threshold=threshold)(x)
-    x = as_tensor(x)
-    if negative_slope != 0.0 and max_value is None and threshold == 0:
-        return _nn.leaky_relu(x, alpha=negative_slope)
-    below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None
-    clip = max_value is not None
-    if threshold != 0:
-        x = x * cast(greater(x, convert_to_tensor(threshold, x.dtype)), x.dtype)
-    elif max_value == 6:
-        x, clip = _nn.relu6(x), False
-    else:
-        x = _nn.relu(x)
-    if clip:
-        x = clip_by_value(x, convert_to_tensor(0.0, x.dtype), convert_to_tensor(max_value, x.dtype))
-    if below is not None:
-        x = x - negative_slope * below
-    return x
+    return _ops._relu_static(x, negative_slope, max_value, threshold)
 
 
 @_op_on_keras_tensors('leaky_relu')

@@ -859,6 +859,26 @@ def relu6(x: Any) -> Tensor:
     return _nn.relu6(_t(x))
 
 
+def _relu_static(x: Any, negative_slope: float, max_value: float | None, threshold: float) -> Tensor:
+    """``keras.activations.relu`` on tensors (its ``ReLU`` operation's ``static_call`` in Keras 3)."""
+    x = _t(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0:
+        return _nn.leaky_relu(x, alpha=negative_slope)
+    below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None
+    clip = max_value is not None
+    if threshold != 0:
+        x = x * _m.cast(_m.greater(x, _convert(threshold, x.dtype)), x.dtype)
+    elif max_value == 6:
+        x, clip = _nn.relu6(x), False
+    else:
+        x = _nn.relu(x)
+    if clip:
+        x = _m.clip_by_value(x, _convert(0.0, x.dtype), _convert(max_value, x.dtype))
+    if below is not None:
+        x = x - negative_slope * below
+    return x
+
+
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """``x`` for ``x > 0``, ``alpha (exp(x) - 1)`` elsewhere."""
     x = _float(x)

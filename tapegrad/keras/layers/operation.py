@@ -129,8 +129,8 @@ class ReLU(Operation):
         self.negative_slope, self.max_value, self.threshold = negative_slope, max_value, threshold
 
     def call(self, x: Any) -> Any:
-        from ..activations import relu  # (it imports this module's class when used)
-        return relu(x, negative_slope=self.negative_slope, max_value=self.max_value, threshold=self.threshold)
+        from .. import ops  # (as OpsCall.call)
+        return ops._relu_static(x, self.negative_slope, self.max_value, self.threshold)
 
     def compute_output_spec(self, x: Any) -> KerasTensor:
         return KerasTensor(x.shape, x.dtype)
