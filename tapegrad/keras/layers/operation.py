@@ -115,8 +115,8 @@ class ReLU(Operation):
     keeps the activation's arguments (``keras.ops.relu`` makes a ``Relu`` node instead).
 
     >>> from tapegrad import keras
-    >>> y = keras.activations.relu(keras.Input((3,)), max_value=6.0)
-    >>> op = keras.Model(y._node.args[0], y).operations[-1]
+    >>> x = keras.Input((3,))
+    >>> op = keras.Model(x, keras.activations.relu(x, max_value=6.0)).operations[-1]
     >>> type(op).__name__, op.get_config()
     ('ReLU', {'name': 're_lu', 'negative_slope': 0.0, 'max_value': 6.0, 'threshold': 0.0})
     """
