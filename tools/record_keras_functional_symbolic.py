@@ -15,7 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from _tf import quiet_tensorflow  # noqa: E402
+from _tf import quiet_tensorflow, write_fixture  # noqa: E402
 
 tf = quiet_tensorflow()
 import keras  # noqa: E402
@@ -27,12 +27,7 @@ OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        rec = json.loads(json.dumps(cases.facts(keras, tf, tmp)))
-    rec["versions"] = {"keras": keras.__version__, "tensorflow": tf.__version__}
-    with open(OUT, "w") as f:
-        json.dump(rec, f, sort_keys=True, indent=0)
-        f.write("\n")
-    print("wrote", os.path.relpath(OUT))
+        write_fixture(json.loads(json.dumps(cases.facts(keras, tf, tmp))), OUT, tf, keras)
 
 
 if __name__ == "__main__":
