@@ -142,7 +142,19 @@ def _errors(keras, tf):
     x = keras.Input((4,))
     return {"tf.nn.relu": _error(lambda: tf.nn.relu(x)), "tf.reshape": _error(lambda: tf.reshape(x, [-1, 2])),
             "tf.math.exp": _error(lambda: tf.math.exp(x)), "np.array": _error(lambda: np.array(x)),
-            "keras.ops.relu": type(keras.ops.relu(x)).__name__}
+            "float": _error(lambda: float(x)), "int": _error(lambda: int(x)), "bool": _error(lambda: bool(x)),
+            "iter": _error(lambda: list(x)), "keras.ops.relu": type(keras.ops.relu(x)).__name__}
+
+
+def _tensor_methods(keras):
+    """``keras.ops.shape`` and ``convert_to_tensor`` of a KerasTensor, its ``reshape``/``squeeze``."""
+    x = keras.Input((4,))
+    converted = keras.ops.convert_to_tensor(x, "float16")
+    flat = x.reshape((-1, 2, 2)).squeeze()
+    model = keras.Model(x, [converted, flat])
+    return {"shape": list(keras.ops.shape(x)), "converted": [_shape(converted), str(converted.dtype)],
+            "flat": _shape(flat), "operations": [type(op).__name__ for op in model.operations],
+            "values": [np.asarray(v).astype(np.float32).round(3).tolist() for v in model(DATA[:1])]}
 
 
 def _no_side_effects(keras):
@@ -170,4 +182,5 @@ def facts(keras, tf, tmp):
         warnings.simplefilter("ignore")
         return {"reshapes": _reshapes(keras, tf), "activations": _activations(keras),
                 "round_trips": _round_trips(keras, tmp), "errors": _errors(keras, tf),
+                "tensor_methods": _tensor_methods(keras),
                 "no_side_effects": _no_side_effects(keras)}

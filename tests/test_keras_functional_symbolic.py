@@ -36,14 +36,18 @@ def _same(got, want, path=""):
         assert sorted(got) == sorted(want), path
         for k in want:
             _same(got[k], want[k], f"{path}.{k}")
-    elif isinstance(want, list) and want and isinstance(np.asarray(want).flat[0], float):
+    elif isinstance(want, list) and want and isinstance(want[0], list):
+        assert len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want)):
+            _same(g, w, f"{path}[{i}]")
+    elif isinstance(want, list) and any(isinstance(w, float) for w in want):
         np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), atol=ATOL,
                                    err_msg=path)
     else:
         assert got == want, path
 
 
-@pytest.mark.parametrize("section", ["activations", "round_trips", "errors", "no_side_effects"])
+@pytest.mark.parametrize("section", ["activations", "round_trips", "errors", "tensor_methods", "no_side_effects"])
 def test_facts_match_keras(facts, section):
     _same(facts[section], REC[section], section)
 

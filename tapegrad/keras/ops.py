@@ -141,7 +141,9 @@ def _axis(axis: Any) -> Any:
 # ---- conversion and structure ------------------------------------------------------------------
 
 def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any = None) -> Tensor:
-    """``x`` as a tensor (cast to ``dtype`` when given)."""
+    """``x`` as a tensor (cast to ``dtype`` when given); a KerasTensor's ``ConvertToTensor`` node."""
+    if type(x).__name__ == "KerasTensor":
+        return _operation("convert_to_tensor", (x,), {} if dtype is None else {"dtype": dtype})
     return _t(x, dtype)
 
 
@@ -156,7 +158,9 @@ def cast(x: Any, dtype: Any) -> Tensor:
 
 
 def shape(x: Any) -> tuple:
-    """The shape of ``x`` as a tuple of ints."""
+    """The shape of ``x`` as a tuple of ints (a KerasTensor's: ``None`` for unknown dims)."""
+    if type(x).__name__ == "KerasTensor":
+        return x.shape
     return tuple(_t(x).shape.as_list())
 
 
