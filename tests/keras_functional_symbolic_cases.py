@@ -75,6 +75,20 @@ def _reshapes(keras, tf):
                 keras.Input((4, 2), batch_size=3)))}
 
 
+def _traced_shapes(keras, tf):
+    """Shapes TF's symbolic tracing gives a ``Lambda`` on ``keras.Input((4,))``: the unknown batch
+    unifies with a constant one in broadcasting ops, shape ops keep it unknown."""
+    fns = {"add_constant_batch": lambda t: t + tf.zeros([12, 4]),
+           "where_constant_batch": lambda t: tf.where(tf.zeros([12, 4]) > 0, t, 0.0),
+           "tile": lambda t: tf.tile(t, [2, 1]), "reshape_dynamic": lambda t: tf.reshape(t, [tf.shape(t)[0] * 2, 2]),
+           "gather": lambda t: tf.gather(t, [0, 1]), "row": lambda t: t[0], "range": lambda t: tf.range(tf.shape(t)[0]),
+           "one_hot": lambda t: tf.one_hot(tf.cast(t[:, 0], tf.int32), 5),
+           "split_constant": lambda t: tf.split(tf.reshape(t, [12, 4]), [4, 8])[1],
+           "sum_batch": lambda t: tf.reduce_sum(t, 0), "static_dim": lambda t: tf.zeros([t.shape[1], 2]),
+           "pad": lambda t: tf.pad(t, [[0, 0], [1, 1]])}
+    return {k: _shape(keras.layers.Lambda(f)(keras.Input((4,)))) for k, f in fns.items()}
+
+
 def _activations(keras):
     out = {}
     for name in ACTIVATIONS:
@@ -182,5 +196,5 @@ def facts(keras, tf, tmp):
         warnings.simplefilter("ignore")
         return {"reshapes": _reshapes(keras, tf), "activations": _activations(keras),
                 "round_trips": _round_trips(keras, tmp), "errors": _errors(keras, tf),
-                "tensor_methods": _tensor_methods(keras),
+                "tensor_methods": _tensor_methods(keras), "traced_shapes": _traced_shapes(keras, tf),
                 "no_side_effects": _no_side_effects(keras)}

@@ -47,7 +47,8 @@ def _same(got, want, path=""):
         assert got == want, path
 
 
-@pytest.mark.parametrize("section", ["activations", "round_trips", "errors", "tensor_methods", "no_side_effects"])
+@pytest.mark.parametrize("section", ["activations", "round_trips", "errors", "tensor_methods",
+                                     "traced_shapes", "no_side_effects"])
 def test_facts_match_keras(facts, section):
     _same(facts[section], REC[section], section)
 
@@ -67,9 +68,11 @@ def test_reshape_to_a_constant_size_while_tracing(facts):
     assert want["output_shape"] == [3, 8] and got["output_shape"] == [None, 8]
 
 
-def test_reshape_outside_construction_still_checks():
+def test_shape_checks_outside_construction_stay():
     with pytest.raises(tf.errors.InvalidArgumentError, match="requested shape has 8"):
         tf.reshape(tf.zeros([3, 2]), [4, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        tf.zeros([3, 2]) + tf.zeros([4, 2])
 
 
 def test_activation_node_runs_in_the_model():
