@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, _blas, _vmap
+from .. import _backend as _bk, _blas, _recorders as _rec, _vmap
 from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import (_err, _lead, _transpose as _transpose_op, expand_dims, norm_axes, norm_axis, reshape,
-                    squeeze, stack, transpose)
+                    squeeze, stack, transpose, zeros)
 from .math import _check_kind, _norm_list, abs as _abs, conj, pow as _pow, sqrt
 from .reduction import reduce_max, reduce_sum
 
@@ -159,6 +159,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ad_a, ad_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     ka = va.shape[-2] if ad_a else va.shape[-1]
     kb = vb.shape[-1] if ad_b else vb.shape[-2]
+    if ka != kb and _rec.standing_in():  # (Keras's functional construction: see array._clash_stand_ins)
+        k = builtins.max(ka, kb)
+        a = zeros(_sized(va.shape, -2 if ad_a else -1, k), a.dtype) if ka != k else a
+        b = zeros(_sized(vb.shape, -1 if ad_b else -2, k), b.dtype) if kb != k else b
+        va, vb, ka = a._value, b._value, k
     if ka != kb:
         raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {list(va.shape)}, "
                                    f"In[1]: {list(vb.shape)} (inner dimensions {ka} and {kb} differ"
@@ -169,6 +174,12 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise InvalidArgumentError(f"In[0] and In[1] must have compatible batch "
                                    f"dimensions: {list(va.shape)} vs. {list(vb.shape)} [Op:MatMul]") from None
     return apply(_matmul, (a, b), {"adj_a": ad_a, "adj_b": ad_b})
+
+
+def _sized(shape: tuple, axis: int, size: int) -> list:
+    out = list(shape)
+    out[axis] = size
+    return out
 
 
 def _swap(nd: int) -> tuple:
