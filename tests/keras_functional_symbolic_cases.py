@@ -84,6 +84,7 @@ def _traced_shapes(keras, tf):
            "stack_constant_batch": lambda t: tf.stack([t, tf.zeros([12, 4])]),
            "broadcast_to": lambda t: tf.broadcast_to(t, [12, 4]),
            "matmul_over_batch": lambda t: tf.matmul(tf.transpose(t), tf.zeros([12, 3])),
+           "einsum_over_batch": lambda t: tf.einsum("bi,bj->ij", t, tf.zeros([12, 3])),
            "tile": lambda t: tf.tile(t, [2, 1]), "reshape_dynamic": lambda t: tf.reshape(t, [tf.shape(t)[0] * 2, 2]),
            "gather": lambda t: tf.gather(t, [0, 1]), "row": lambda t: t[0], "range": lambda t: tf.range(tf.shape(t)[0]),
            "one_hot": lambda t: tf.one_hot(tf.cast(t[:, 0], tf.int32), 5),

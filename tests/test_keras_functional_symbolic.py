@@ -77,6 +77,8 @@ def test_shape_checks_outside_construction_stay():
         tf.concat([tf.zeros([3, 2]), tf.zeros([4, 2])], axis=1)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
         tf.matmul(tf.zeros([2, 3]), tf.zeros([4, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="label 'b' has dimension 2"):
+        tf.einsum("bi,bj->ij", tf.zeros([2, 3]), tf.zeros([4, 2]))
 
 
 def test_activation_node_runs_in_the_model():

@@ -806,9 +806,10 @@ def _parse_term(term: str, k: int) -> tuple[list, bool]:
     return labels, "..." in labels
 
 
-def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
+def _parse_einsum(equation: str, shapes: list, clash_ok: bool = False) -> tuple[tuple, str]:
     """Explicit labels for every axis: the ellipsis becomes letters (broadcast right-aligned;
-    an axis of size 1 broadcast against a longer one gets a label of its own)."""
+    an axis of size 1 broadcast against a longer one gets a label of its own). ``clash_ok``: a
+    label's sizes may differ (stand-ins: see :func:`einsum`)."""
     eq = equation.replace(" ", "")
     if eq.count("->") > 1:
         raise ValueError(f"einsum: equation {equation!r} has more than one '->'.")
@@ -882,7 +883,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
     sizes: dict = {}
     for k, (sub, s) in enumerate(zip(ins, shapes)):
         for c, d in zip(sub, s):
-            if sizes.setdefault(c, d) != d:
+            if sizes.setdefault(c, d) != d and not clash_ok:
                 raise InvalidArgumentError(f"einsum: label {c!r} has dimension "
                                            f"{sizes[c]} in one place and {d} in input {k} (shape "
                                            f"{list(s)}); they must be equal [Op:Einsum]")
@@ -915,7 +916,19 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
             raise _err("Einsum", f"all inputs must have one dtype: inputs[0] is {xs[0].dtype.name} "
                                  f"but inputs[{i}] is {t.dtype.name}; cast with tf.cast")
     _check_kind(xs[0], "fciu", "Einsum")
-    ins, out = _parse_einsum(equation, [x._value.shape for x in xs])
+    try:
+        ins, out = _parse_einsum(equation, [x._value.shape for x in xs])
+    except InvalidArgumentError:
+        if not _rec.standing_in():
+            raise
+        # (Keras's functional construction: a label's sizes clash, one a stand-in for TF's
+        # unknown dim, which takes the known one: zeros with each label its largest size)
+        ins, out = _parse_einsum(equation, [x._value.shape for x in xs], clash_ok=True)
+        sizes: dict = {}
+        for sub, x in zip(ins, xs):
+            for c, d in zip(sub, x._value.shape):
+                sizes[c] = builtins.max(sizes.get(c, d), d)
+        xs = [zeros([sizes[c] for c in sub], x.dtype) for sub, x in zip(ins, xs)]
     return apply(_einsum, xs, {"ins": ins, "out": out})
 
 
