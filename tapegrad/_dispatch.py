@@ -435,7 +435,10 @@ def _broadcast_stand_in(op: Op, xs: Sequence[Tensor], p: dict, e: Exception) -> 
     if builtins.all(len(d) == 1 for d in dims):  # (they broadcast: the error is another)
         raise _op_error(op, xs, e) from None
     merged = tuple(builtins.max(d) for d in dims)
-    out = op.fwd(*[np.ones(merged[n - len(s):], x._value.dtype) for x, s in zip(xs, shapes)], **p)
+    try:
+        out = op.fwd(*[np.ones(merged[n - len(s):], x._value.dtype) for x, s in zip(xs, shapes)], **p)
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError):
+        raise _op_error(op, xs, e) from None
     return wrap(out) if op.nout == 1 else tuple([wrap(o) for o in out])
 
 
