@@ -223,6 +223,8 @@ def apply(op: Op, xs: Sequence[Tensor], p: dict = _EMPTY) -> Any:
     try:
         out = op.fwd(*[x._value for x in xs], **p)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError, np.linalg.LinAlgError) as e:
+        if op.bcast and _rec.standing_in():
+            return _broadcast_stand_in(op, xs, p, e)
         raise _op_error(op, xs, e) from None
     if _rec.active and (stack := _rec.tls.stack):
         return _record(op, xs, p, out, stack)
@@ -325,6 +327,8 @@ def binary(op: Op, x: Any, y: Any) -> Tensor:
     try:
         out = op.fwd(xv, yv)
     except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError) as e:
+        if op.bcast and _rec.standing_in():
+            return _broadcast_stand_in(op, (x, y), _EMPTY, e)
         raise _op_error(op, (x, y), e) from None
     t = Tensor()
     t._value = out
@@ -417,6 +421,25 @@ def _kind_error(op: Op, x: Tensor, kinds: str) -> None:
     raise InvalidArgumentError(
         f"{op.name} does not accept a {x.dtype.name} tensor (allowed: "
         f"{', '.join(_KIND_NAMES[k] for k in kinds)}). Cast it first, e.g. tf.cast(x, tf.float32).")
+
+
+def _broadcast_stand_in(op: Op, xs: Sequence[Tensor], p: dict, e: Exception) -> Any:
+    """A broadcasting op on stand-ins for symbolic tensors (``_rec.standing_in()``: Keras's
+    functional construction) whose operands do not broadcast: TF's symbolic shapes cannot clash
+    on an unknown dim, and take the other operand's. The op's outputs on ones of that shape (a
+    clashing dim the larger: a constant's, not the small stand-in's), recorded nowhere."""
+    shapes = [x._value.shape for x in xs]
+    n = builtins.max(len(s) for s in shapes)
+    cols = zip(*[(1,) * (n - len(s)) + tuple(s) for s in shapes])
+    dims = [{d for d in col if d != 1} or {1} for col in cols]
+    if builtins.all(len(d) == 1 for d in dims):  # (they broadcast: the error is another)
+        raise _op_error(op, xs, e) from None
+    merged = tuple(builtins.max(d) for d in dims)
+    try:
+        out = op.fwd(*[np.ones(merged[n - len(s):], x._value.dtype) for x, s in zip(xs, shapes)], **p)
+    except (ValueError, IndexError, TypeError, ArithmeticError, MemoryError):
+        raise _op_error(op, xs, e) from None
+    return wrap(out) if op.nout == 1 else tuple([wrap(o) for o in out])
 
 
 def _op_error(op: Op, xs: Sequence[Tensor], e: Exception) -> Exception:

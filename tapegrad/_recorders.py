@@ -33,6 +33,8 @@ class Recorder:
     ``on_check(check, xs)``: ``check(*values of xs)`` validated tensors' values (``_convert.check_values``).
     ``on_random(xs, stateful)``: random numbers are about to be drawn from the values of ``xs``
     (a stateless draw's seed and parameters); ``stateful``: the draw advances a generator's state.
+    ``stand_ins``: while this recorder is active, tensors stand in for symbolic ones whose unknown
+    dimensions got arbitrary sizes (Keras's functional construction): see :func:`standing_in`.
     ``follows(t)``: whether this recorder follows tensor or Variable ``t`` (a tape that would
     give it a gradient, an accumulator that holds its tangent): NumPy interop warns when such a
     tensor leaves the library through a NumPy or SciPy function.
@@ -44,6 +46,7 @@ class Recorder:
 
     __slots__ = ()
     solo = False  # (a Tape's: whether it is the only recorder of its thread, the hot path's case)
+    stand_ins = False  # (Keras's functional construction: tensors stand in for symbolic ones)
 
     def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
         pass
@@ -219,6 +222,14 @@ def pop(rec: Recorder) -> int:
 def recording() -> bool:
     """Whether some recorder is active in this thread."""
     return bool(active and tls.stack)
+
+
+def standing_in() -> bool:
+    """Whether tensors in this thread stand in for symbolic ones (an active recorder's
+    ``stand_ins``): a shape check that TensorFlow cannot make on an unknown dimension at trace
+    time, such as a reshape's element count, gives a stand-in of the shape asked for instead of
+    an error."""
+    return bool(active) and any(r.stand_ins for r in tls.stack)
 
 
 class swapped:

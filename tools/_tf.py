@@ -56,6 +56,18 @@ def one_thread_tensorflow():
     return tf
 
 
+def write_fixture(rec: dict, path: str, tf, keras) -> None:
+    """Write ``rec`` with the versions of ``tf`` and ``keras`` to the JSON fixture ``path``
+    (sorted keys)."""
+    import json
+
+    rec["versions"] = {"keras": keras.__version__, "tensorflow": tf.__version__}
+    with open(path, "w") as f:
+        json.dump(rec, f, sort_keys=True, indent=0)
+        f.write("\n")
+    print("wrote", os.path.relpath(path))
+
+
 def record_keras_cases(cases: list, fixture: str, preview: int = 300) -> None:
     """Run each Keras case function ``case(tf, keras, np)`` after a ``clear_session`` and write the
     results to ``fixture`` by the case's name. Case names given on the command line rerun only

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 __all__ = ["KerasTensor", "Node"]
 
 
+_NO_VALUE = ("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
+             "actual numerical value. You cannot convert it to a ")  # (Keras 3's words)
+
+
 # ---- symbolic tensors ----------------------------------------------------------------------------
 
 class KerasTensor:
@@ -44,11 +48,36 @@ class KerasTensor:
         return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
 
     def __array__(self, *a: Any, **k: Any) -> Any:
-        raise TypeError("A symbolic KerasTensor (from keras.Input or a layer called on one) has no "
-                        "values; build a keras.Model(inputs, outputs) and call the model on data.")
+        raise ValueError(_NO_VALUE + "NumPy array.")
+
+    def __tf_tensor__(self, dtype: Any = None, name: Any = None) -> Any:
+        # (a TF function given a KerasTensor: Keras 3's error; keras.ops and keras.activations
+        # functions record a node instead)
+        raise ValueError(
+            "A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a "
+            "symbolic placeholder for a shape and dtype, used when constructing Keras Functional "
+            "models or Keras Functions. You can only use it as input to a Keras layer or a Keras "
+            "operation (from the namespaces `keras.layers` and `keras.ops`). You are likely doing "
+            "something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n```\n\nWhat you "
+            "should do instead is wrap `tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n"
+            "    def call(self, x):\n        return tf_fn(x)\n\nx = MyLayer()(x)\n```\n")
 
     def __bool__(self) -> bool:
-        raise TypeError("A symbolic KerasTensor cannot be used as a Python bool.")
+        raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
+
+    def __int__(self) -> int:
+        raise ValueError(_NO_VALUE + "int.")
+
+    def __float__(self) -> float:
+        raise ValueError(_NO_VALUE + "float.")
+
+    def reshape(self, newshape: Any) -> Any:
+        """``keras.ops.reshape(self, newshape)``: a node of the functional graph."""
+        return operation("reshape", (self,), {"newshape": newshape})
+
+    def squeeze(self, axis: Any = None) -> Any:
+        """``keras.ops.squeeze(self, axis)``: a node of the functional graph."""
+        return operation("squeeze", (self,), {"axis": axis})
 
     # operators build graph nodes, as keras.ops functions do on KerasTensors (``x + attention``)
     def __add__(self, o: Any) -> Any: return operation("add", (self, o))

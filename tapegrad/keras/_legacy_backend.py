@@ -21,6 +21,7 @@ from . import _engine as _cf
 from ._engine import _nest, Tensor, Variable, convert_to_tensor
 from ._engine import constant as _constant, gradients as _gradients, name_scope as _name_scope
 from . import _logits
+from . import ops as _ops
 from ._keras_tensor import KerasTensor
 from .backend import epsilon as _epsilon, floatx as _floatx, image_data_format as _image_data_format
 
@@ -203,23 +204,7 @@ def softmax(x: Any, axis: Any = -1) -> Tensor:
 def relu(x: Any, alpha: float = 0.0, max_value: Any = None, threshold: float = 0.0) -> Tensor:
     """``x`` above ``threshold`` (0 below), capped at ``max_value``, with slope ``alpha`` below
     ``threshold``."""
-    x = convert_to_tensor(x)
-    if alpha != 0.0:
-        if max_value is None and threshold == 0:
-            return _nn.leaky_relu(x, alpha=alpha)
-        negative = _nn.relu(-x + threshold) if threshold != 0 else _nn.relu(-x)
-    clip_max = max_value is not None
-    if threshold != 0:
-        x = x * _m.cast(_m.greater(x, threshold), x.dtype)
-    elif max_value == 6:
-        x, clip_max = _nn.relu6(x), False
-    else:
-        x = _nn.relu(x)
-    if clip_max:
-        x = _m.clip_by_value(x, convert_to_tensor(0, x.dtype), convert_to_tensor(max_value, x.dtype))
-    if alpha != 0.0:
-        x = x - convert_to_tensor(alpha, x.dtype) * negative
-    return x
+    return _ops._relu_static(x, alpha, max_value, threshold)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:

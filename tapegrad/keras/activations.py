@@ -10,6 +10,8 @@ array([0.1667, 0.5833, 1.    ], dtype=float32)
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -17,9 +19,10 @@ import numpy as np
 from ._engine import as_tensor, convert_to_tensor
 from ._engine import Tensor
 from ..ops import nn as _nn
-from ..ops.math import cast, clip_by_value, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
+from ..ops.math import cast, exp, greater, sigmoid as _sigmoid, tanh as _tanh, where
 from ..ops.special import softplus as _softplus
 from . import _logits
+from ._keras_tensor import KerasTensor
 from . import ops as _ops
 from ..ops.array import reshape as _reshape
 from ..ops.math import cumsum as _cumsum, maximum as _maximum
@@ -38,38 +41,47 @@ def _float(x: Any) -> Tensor:
     return t if t.dtype.is_floating else cast(t, "float32")
 
 
+def _op_on_keras_tensors(op: str) -> Callable[[Callable], Callable]:
+    """An activation that, as in Keras 3, given a KerasTensor records ``keras.ops.<op>``'s node
+    of the functional graph (with the activation's arguments, defaults included)."""
+    def wrap(fn: Callable) -> Callable:
+        sig = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def activation(x: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(x, KerasTensor):
+                bound = sig.bind(x, *args, **kwargs)
+                bound.apply_defaults()
+                return getattr(_ops, op)(x, **dict(list(bound.arguments.items())[1:]))
+            return fn(x, *args, **kwargs)
+        return activation
+    return wrap
+
+
 def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None,
          threshold: float = 0.0) -> Tensor:
     """``max(x, 0)``; with ``max_value`` clipped above, with ``threshold`` zero up to it, with
-    ``negative_slope`` that slope below the threshold (Keras's ``relu``; integers stay integers)."""
-    x = as_tensor(x)
-    if negative_slope != 0.0 and max_value is None and threshold == 0:
-        return _nn.leaky_relu(x, alpha=negative_slope)
-    below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None
-    clip = max_value is not None
-    if threshold != 0:
-        x = x * cast(greater(x, convert_to_tensor(threshold, x.dtype)), x.dtype)
-    elif max_value == 6:
-        x, clip = _nn.relu6(x), False
-    else:
-        x = _nn.relu(x)
-    if clip:
-        x = clip_by_value(x, convert_to_tensor(0.0, x.dtype), convert_to_tensor(max_value, x.dtype))
-    if below is not None:
-        x = x - negative_slope * below
-    return x
+    ``negative_slope`` that slope below the threshold (Keras's ``relu``; integers stay integers).
+    Given a KerasTensor, a ``ReLU`` operation of the functional graph, as in Keras 3."""
+    if isinstance(x, KerasTensor):
+        from .layers.operation import ReLU  # (layers import this module: imported when used)
+        return ReLU(negative_slope=negative_slope, max_value=max_value, threshold=threshold)(x)
+    return _ops._relu_static(x, negative_slope, max_value, threshold)
 
 
+@_op_on_keras_tensors('leaky_relu')
 def leaky_relu(x: Any, negative_slope: float = 0.2) -> Tensor:
     """``x`` above zero, ``negative_slope * x`` below."""
     return _nn.leaky_relu(_float(x), alpha=negative_slope)
 
 
+@_op_on_keras_tensors('relu6')
 def relu6(x: Any) -> Tensor:
     """``min(max(x, 0), 6)``."""
     return _nn.relu6(_float(x))
 
 
+@_op_on_keras_tensors('elu')
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """``x`` above zero, ``alpha * (exp(x) - 1)`` below."""
     x = _float(x)
@@ -77,16 +89,19 @@ def elu(x: Any, alpha: float = 1.0) -> Tensor:
     return y if alpha == 1 else where(greater(x, convert_to_tensor(0.0, x.dtype)), y, alpha * y)
 
 
+@_op_on_keras_tensors('selu')
 def selu(x: Any) -> Tensor:
     """Scaled ELU (``scale ≈ 1.0507``, ``alpha ≈ 1.6733``)."""
     return _nn.selu(_float(x))
 
 
+@_op_on_keras_tensors('gelu')
 def gelu(x: Any, approximate: bool = False) -> Tensor:
     """``x * Φ(x)`` (``approximate=True``: the tanh formula)."""
     return _nn.gelu(_float(x), approximate=approximate)
 
 
+@_op_on_keras_tensors('silu')
 def silu(x: Any) -> Tensor:
     """``x * sigmoid(x)`` (swish)."""
     return _nn.silu(_float(x))
@@ -95,6 +110,7 @@ def silu(x: Any) -> Tensor:
 swish = silu
 
 
+@_op_on_keras_tensors('sigmoid')
 def sigmoid(x: Any) -> Tensor:
     """``1 / (1 + exp(-x))``. The output keeps ``x`` as its logits, which the crossentropy losses
     use (Keras's ``_keras_logits``)."""
@@ -102,11 +118,13 @@ def sigmoid(x: Any) -> Tensor:
     return _logits.attach(_sigmoid(x), x)
 
 
+@_op_on_keras_tensors('tanh')
 def tanh(x: Any) -> Tensor:
     """Hyperbolic tangent."""
     return _tanh(_float(x))
 
 
+@_op_on_keras_tensors('softmax')
 def softmax(x: Any, axis: int = -1) -> Tensor:
     """``exp(x) / Σ exp(x)`` along ``axis``. The output keeps ``x`` as its logits, which the
     crossentropy losses use (Keras's ``_keras_logits``)."""
@@ -114,26 +132,31 @@ def softmax(x: Any, axis: int = -1) -> Tensor:
     return _logits.attach(_nn.softmax(x, axis=axis), x)
 
 
+@_op_on_keras_tensors('log_softmax')
 def log_softmax(x: Any, axis: int = -1) -> Tensor:
     """``x - log Σ exp(x)`` along ``axis``."""
     return _nn.log_softmax(_float(x), axis=axis)
 
 
+@_op_on_keras_tensors('softplus')
 def softplus(x: Any) -> Tensor:
     """``log(1 + exp(x))``."""
     return _softplus(_float(x))
 
 
+@_op_on_keras_tensors('softsign')
 def softsign(x: Any) -> Tensor:
     """``x / (1 + |x|)``."""
     return _nn.softsign(_float(x))
 
 
+@_op_on_keras_tensors('exp')
 def exponential(x: Any) -> Tensor:
     """``exp(x)``."""
     return exp(_float(x))
 
 
+@_op_on_keras_tensors('hard_sigmoid')
 def hard_sigmoid(x: Any) -> Tensor:
     """``relu6(x + 3) / 6``: 0 below -3, 1 above 3, linear between."""
     x = _float(x)
@@ -160,6 +183,7 @@ def mish(x: Any) -> Tensor:
     return x * _tanh(_softplus(x))
 
 
+@_op_on_keras_tensors('celu')
 def celu(x: Any, alpha: float = 1.0) -> Tensor:
     """``x`` above zero, ``alpha * (exp(x / alpha) - 1)`` below (continuously differentiable ELU).
 
@@ -170,6 +194,7 @@ def celu(x: Any, alpha: float = 1.0) -> Tensor:
     return _ops.celu(_float(x), alpha=alpha)
 
 
+@_op_on_keras_tensors('glu')
 def glu(x: Any, axis: int = -1) -> Tensor:
     """The gated linear unit: ``a * sigmoid(b)``, ``a`` and ``b`` the two halves of ``axis``
     (whose size must be even).
@@ -181,6 +206,7 @@ def glu(x: Any, axis: int = -1) -> Tensor:
     return _ops.glu(_float(x), axis=axis)
 
 
+@_op_on_keras_tensors('hard_shrink')
 def hard_shrink(x: Any, threshold: float = 0.5) -> Tensor:
     """``x`` where ``|x| > threshold``, else 0.
 
@@ -191,6 +217,7 @@ def hard_shrink(x: Any, threshold: float = 0.5) -> Tensor:
     return _ops.hard_shrink(_float(x), threshold=threshold)
 
 
+@_op_on_keras_tensors('hard_tanh')
 def hard_tanh(x: Any) -> Tensor:
     """``x`` clipped to ``[-1, 1]``.
 
@@ -201,6 +228,7 @@ def hard_tanh(x: Any) -> Tensor:
     return _ops.hard_tanh(_float(x))
 
 
+@_op_on_keras_tensors('log_sigmoid')
 def log_sigmoid(x: Any) -> Tensor:
     """``log(sigmoid(x))``, computed without overflow.
 
@@ -211,6 +239,7 @@ def log_sigmoid(x: Any) -> Tensor:
     return _ops.log_sigmoid(_float(x))
 
 
+@_op_on_keras_tensors('soft_shrink')
 def soft_shrink(x: Any, threshold: float = 0.5) -> Tensor:
     """``x`` moved ``threshold`` toward zero; 0 within ``threshold`` of zero.
 
@@ -221,6 +250,7 @@ def soft_shrink(x: Any, threshold: float = 0.5) -> Tensor:
     return _ops.soft_shrink(_float(x), threshold=threshold)
 
 
+@_op_on_keras_tensors('sparse_plus')
 def sparse_plus(x: Any) -> Tensor:
     """0 up to -1, ``(x + 1)² / 4`` between -1 and 1, ``x`` from 1.
 
@@ -231,6 +261,7 @@ def sparse_plus(x: Any) -> Tensor:
     return _ops.sparse_plus(_float(x))
 
 
+@_op_on_keras_tensors('sparse_sigmoid')
 def sparse_sigmoid(x: Any) -> Tensor:
     """0 up to -1, ``(x + 1) / 2`` between -1 and 1, 1 from 1.
 
@@ -274,6 +305,7 @@ def sparsemax(x: Any, axis: int = -1) -> Tensor:
     return _maximum(x - tau, convert_to_tensor(0.0, x.dtype))
 
 
+@_op_on_keras_tensors('squareplus')
 def squareplus(x: Any, b: float = 4) -> Tensor:
     """``(x + sqrt(x² + b)) / 2``, a smooth ReLU.
 
@@ -284,6 +316,7 @@ def squareplus(x: Any, b: float = 4) -> Tensor:
     return _ops.squareplus(_float(x), b=b)
 
 
+@_op_on_keras_tensors('tanh_shrink')
 def tanh_shrink(x: Any) -> Tensor:
     """``x - tanh(x)``.
 
@@ -294,6 +327,7 @@ def tanh_shrink(x: Any) -> Tensor:
     return _ops.tanh_shrink(_float(x))
 
 
+@_op_on_keras_tensors('threshold')
 def threshold(x: Any, threshold: float, default_value: float) -> Tensor:
     """``x`` where ``x > threshold``, else ``default_value``.
 

@@ -335,6 +335,7 @@ class StatelessConstruction(_rec.Recorder):
     """
 
     __slots__ = ("saved", "_graph")
+    stand_ins = True  # (a reshape's element count is not checked: see _recorders.standing_in)
 
     def __init__(self, variables: Iterable = ()) -> None:
         self.saved: dict[int, tuple] = {}

@@ -141,7 +141,9 @@ def _axis(axis: Any) -> Any:
 # ---- conversion and structure ------------------------------------------------------------------
 
 def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any = None) -> Tensor:
-    """``x`` as a tensor (cast to ``dtype`` when given)."""
+    """``x`` as a tensor (cast to ``dtype`` when given); a KerasTensor's ``ConvertToTensor`` node."""
+    if type(x).__name__ == "KerasTensor":
+        return _operation("convert_to_tensor", (x,), {} if dtype is None else {"dtype": dtype})
     return _t(x, dtype)
 
 
@@ -156,7 +158,9 @@ def cast(x: Any, dtype: Any) -> Tensor:
 
 
 def shape(x: Any) -> tuple:
-    """The shape of ``x`` as a tuple of ints."""
+    """The shape of ``x`` as a tuple of ints (a KerasTensor's: ``None`` for unknown dims)."""
+    if type(x).__name__ == "KerasTensor":
+        return x.shape
     return tuple(_t(x).shape.as_list())
 
 
@@ -859,6 +863,26 @@ def relu(x: Any) -> Tensor:
 def relu6(x: Any) -> Tensor:
     """``min(max(x, 0), 6)``."""
     return _nn.relu6(_t(x))
+
+
+def _relu_static(x: Any, negative_slope: float, max_value: float | None, threshold: float) -> Tensor:
+    """``keras.activations.relu`` on tensors (its ``ReLU`` operation's ``static_call`` in Keras 3)."""
+    x = _t(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0:
+        return _nn.leaky_relu(x, alpha=negative_slope)
+    below = _nn.relu(threshold - x if threshold != 0 else -x) if negative_slope != 0.0 else None
+    clip = max_value is not None
+    if threshold != 0:
+        x = x * _m.cast(_m.greater(x, _convert(threshold, x.dtype)), x.dtype)
+    elif max_value == 6:
+        x, clip = _nn.relu6(x), False
+    else:
+        x = _nn.relu(x)
+    if clip:
+        x = _m.clip_by_value(x, _convert(0.0, x.dtype), _convert(max_value, x.dtype))
+    if below is not None:
+        x = x - negative_slope * below
+    return x
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:

@@ -101,7 +101,8 @@ _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializer
                      "keras.models": "tapegrad.keras", "keras.src.models.functional": "tapegrad.keras",
                      "keras._legacy.layers": "tapegrad.keras.layers", "keras.quantizers": "tapegrad.keras.quantizers",
                      "keras.dtype_policies": "tapegrad.keras.dtype_policies", "keras.utils": "tapegrad.keras.utils",
-                     "keras.src.layers.preprocessing.feature_space": "tapegrad.keras.layers.feature_space"}
+                     "keras.src.layers.preprocessing.feature_space": "tapegrad.keras.layers.feature_space",
+                     "keras.src.activations.activations": "tapegrad.keras.layers.operation"}
 _FUNCTION_MODULES = ("tapegrad.keras.activations", "tapegrad.keras.losses", "tapegrad.keras.metrics")
 
 

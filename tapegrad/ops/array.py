@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _blas, _memory, _strings, _trace, _vmap, dtypes as _dt
+from .. import _backend as _bk, _blas, _memory, _recorders as _rec, _strings, _trace, _vmap, dtypes as _dt
 from .._convert import as_tensor, check_values, convert_to_tensor, host_value
 from .._dispatch import apply, composite_api, composite_call, defop, jointly
 from .._tensor import CompositeConversionError, IndexedSlices, Tensor, TensorShape, constant_maker, wrap as _wrap
@@ -182,6 +182,8 @@ def broadcast_to(input: Any, shape: Any, name: Any = None) -> Tensor:  # noqa: A
     try:
         np.broadcast_shapes(x._value.shape, shape)
     except ValueError:
+        if _rec.standing_in():  # (see _clash_stand_ins)
+            return zeros(shape, x.dtype)
         raise _err("BroadcastTo", f"Unable to broadcast tensor of shape {list(x._value.shape)} "
                                   f"to tensor of shape {list(shape)}") from None
     _memory.check(math.prod(shape) * x._value.itemsize, "BroadcastTo",
@@ -215,7 +217,16 @@ def reshape(tensor: Any, shape: Any, name: Any = None) -> Tensor:
     sizes = tuple(_int_list(shape, "reshape: shape", "Reshape"))
     if x._value.shape == sizes:
         return x
-    return apply(_reshape, (x,), {"shape": _reshape_sizes(x._value.shape, x._value.size, sizes)})
+    try:
+        out = _reshape_sizes(x._value.shape, x._value.size, sizes)
+    except InvalidArgumentError:
+        known = math.prod(s for s in sizes if s != -1)
+        if not _rec.standing_in() or not known or builtins.min(sizes) < -1:
+            raise
+        # (a stand-in for a tensor with unknown dims: TF's symbolic reshape has the static shape
+        # asked for, its -1 unknown: a size here that differs between the stand-ins' runs)
+        return zeros([-(-x._value.size // known) if s == -1 else s for s in sizes], x.dtype)
+    return apply(_reshape, (x,), {"shape": out})
 
 
 def _reshape_sizes(have: tuple, n: int, sizes: tuple) -> tuple:
@@ -377,6 +388,18 @@ def _same_dtype(ts: list, op: str) -> None:
                            f"but values[{i}] is {t.dtype.name}")
 
 
+def _clash_stand_ins(ts: list, keep: int | None = None) -> list | None:
+    """Tensors of one rank whose dims clash, in Keras's functional construction
+    (``_rec.standing_in()``): TF's symbolic shapes give an unknown dim the other tensors' known
+    one, so zeros with each clashing dim the largest (a constant's, not the small stand-in's;
+    axis ``keep`` left as it is). None outside construction or for other ranks."""
+    if not _rec.standing_in() or len({t._value.ndim for t in ts}) != 1:
+        return None
+    big = [builtins.max(col) for col in zip(*[t._value.shape for t in ts])]
+    return [zeros([d if j == keep else m for j, (d, m) in enumerate(zip(t._value.shape, big))], t.dtype)
+            for t in ts]
+
+
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
     """Join tensors along an existing axis."""
@@ -395,6 +418,9 @@ def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
     for i, t in enumerate(ts):
         s0, s = ts[0]._value.shape, t._value.shape
         if len(s) != nd or any(p != q for j, (p, q) in enumerate(zip(s0, s)) if j != a):
+            fixed = _clash_stand_ins(ts, a)
+            if fixed is not None:
+                return apply(_concat, fixed, {"axis": a})
             raise _err("ConcatV2", f"ConcatOp : Dimension mismatch: values[0] has shape {list(s0)} "
                                    f"but values[{i}] has shape {list(s)} (they must match except "
                                    f"on axis {a})")
@@ -422,6 +448,9 @@ def stack(values: Any, axis: int = 0, name: Any = None) -> Tensor:
     s0 = ts[0]._value.shape
     for i, t in enumerate(ts):
         if t._value.shape != s0:
+            fixed = _clash_stand_ins(ts)
+            if fixed is not None:
+                return stack(fixed, axis)
             raise _err("Pack", f"Shapes of all inputs must match: values[0].shape = {list(s0)} != "
                                f"values[{i}].shape = {list(t._value.shape)}")
     a = norm_axis(axis, len(s0) + 1, "Pack")

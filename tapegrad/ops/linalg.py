@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as _bk, _blas, _vmap
+from .. import _backend as _bk, _blas, _recorders as _rec, _vmap
 from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, defop, jointly, zeros_like
 from .._recorders import tls as _tls
 from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .array import (_err, _lead, _transpose as _transpose_op, expand_dims, norm_axes, norm_axis, reshape,
-                    squeeze, stack, transpose)
+                    squeeze, stack, transpose, zeros)
 from .math import _check_kind, _norm_list, abs as _abs, conj, pow as _pow, sqrt
 from .reduction import reduce_max, reduce_sum
 
@@ -159,6 +159,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ad_a, ad_b = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     ka = va.shape[-2] if ad_a else va.shape[-1]
     kb = vb.shape[-1] if ad_b else vb.shape[-2]
+    if ka != kb and _rec.standing_in():  # (Keras's functional construction: see array._clash_stand_ins)
+        k = builtins.max(ka, kb)
+        a = zeros(_sized(va.shape, -2 if ad_a else -1, k), a.dtype) if ka != k else a
+        b = zeros(_sized(vb.shape, -1 if ad_b else -2, k), b.dtype) if kb != k else b
+        va, vb, ka = a._value, b._value, k
     if ka != kb:
         raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {list(va.shape)}, "
                                    f"In[1]: {list(vb.shape)} (inner dimensions {ka} and {kb} differ"
@@ -169,6 +174,12 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise InvalidArgumentError(f"In[0] and In[1] must have compatible batch "
                                    f"dimensions: {list(va.shape)} vs. {list(vb.shape)} [Op:MatMul]") from None
     return apply(_matmul, (a, b), {"adj_a": ad_a, "adj_b": ad_b})
+
+
+def _sized(shape: tuple, axis: int, size: int) -> list:
+    out = list(shape)
+    out[axis] = size
+    return out
 
 
 def _swap(nd: int) -> tuple:
@@ -795,9 +806,10 @@ def _parse_term(term: str, k: int) -> tuple[list, bool]:
     return labels, "..." in labels
 
 
-def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
+def _parse_einsum(equation: str, shapes: list, clash_ok: bool = False) -> tuple[tuple, str]:
     """Explicit labels for every axis: the ellipsis becomes letters (broadcast right-aligned;
-    an axis of size 1 broadcast against a longer one gets a label of its own)."""
+    an axis of size 1 broadcast against a longer one gets a label of its own). ``clash_ok``: a
+    label's sizes may differ (stand-ins: see :func:`einsum`)."""
     eq = equation.replace(" ", "")
     if eq.count("->") > 1:
         raise ValueError(f"einsum: equation {equation!r} has more than one '->'.")
@@ -871,7 +883,7 @@ def _parse_einsum(equation: str, shapes: list) -> tuple[tuple, str]:
     sizes: dict = {}
     for k, (sub, s) in enumerate(zip(ins, shapes)):
         for c, d in zip(sub, s):
-            if sizes.setdefault(c, d) != d:
+            if sizes.setdefault(c, d) != d and not clash_ok:
                 raise InvalidArgumentError(f"einsum: label {c!r} has dimension "
                                            f"{sizes[c]} in one place and {d} in input {k} (shape "
                                            f"{list(s)}); they must be equal [Op:Einsum]")
@@ -904,7 +916,19 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
             raise _err("Einsum", f"all inputs must have one dtype: inputs[0] is {xs[0].dtype.name} "
                                  f"but inputs[{i}] is {t.dtype.name}; cast with tf.cast")
     _check_kind(xs[0], "fciu", "Einsum")
-    ins, out = _parse_einsum(equation, [x._value.shape for x in xs])
+    try:
+        ins, out = _parse_einsum(equation, [x._value.shape for x in xs])
+    except InvalidArgumentError:
+        if not _rec.standing_in():
+            raise
+        # (Keras's functional construction: a label's sizes clash, one a stand-in for TF's
+        # unknown dim, which takes the known one: zeros with each label its largest size)
+        ins, out = _parse_einsum(equation, [x._value.shape for x in xs], clash_ok=True)
+        sizes: dict = {}
+        for sub, x in zip(ins, xs):
+            for c, d in zip(sub, x._value.shape):
+                sizes[c] = builtins.max(sizes.get(c, d), d)
+        xs = [zeros([sizes[c] for c in sub], x.dtype) for sub, x in zip(ins, xs)]
     return apply(_einsum, xs, {"ins": ins, "out": out})
 
 

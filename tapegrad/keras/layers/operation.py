@@ -110,6 +110,36 @@ class Operation:
         return f"<Operation name={self.name}>"
 
 
+class ReLU(Operation):
+    """``keras.activations.relu`` applied to KerasTensors: Keras 3's ``ReLU`` operation, which
+    keeps the activation's arguments (``keras.ops.relu`` makes a ``Relu`` node instead).
+
+    >>> from tapegrad import keras
+    >>> x = keras.Input((3,))
+    >>> op = keras.Model(x, keras.activations.relu(x, max_value=6.0)).operations[-1]
+    >>> type(op).__name__, op.get_config()
+    ('ReLU', {'name': 're_lu', 'negative_slope': 0.0, 'max_value': 6.0, 'threshold': 0.0})
+    """
+
+    _keras_module = "keras.src.activations.activations"  # (where Keras 3's files name it)
+
+    def __init__(self, negative_slope: float = 0.0, max_value: float | None = None, threshold: float = 0.0,
+                 name: str | None = None) -> None:
+        super().__init__(name=name)
+        self.negative_slope, self.max_value, self.threshold = negative_slope, max_value, threshold
+
+    def call(self, x: Any) -> Any:
+        from .. import ops  # (as OpsCall.call)
+        return ops._relu_static(x, self.negative_slope, self.max_value, self.threshold)
+
+    def compute_output_spec(self, x: Any) -> KerasTensor:
+        return KerasTensor(x.shape, x.dtype)
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "negative_slope": self.negative_slope, "max_value": self.max_value,
+                "threshold": self.threshold}
+
+
 # ---- keras.ops functions on KerasTensors -----------------------------------------------------------
 
 class OpsCall(Operation):
