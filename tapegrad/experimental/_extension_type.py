@@ -840,9 +840,10 @@ def _install(api: Callable) -> Callable:
         if mod is None or not getattr(mod, "__name__", "").startswith("tapegrad"):
             continue
         d = getattr(mod, "__dict__", {})
+        own = mod.__name__ == getattr(api, "__module__", None)
         for k, v in list(d.items()):
-            if v is api:
-                d[k] = wrapper
+            if v is api and not (own and k == api.__name__):   # (its module's own name stays the
+                d[k] = wrapper                                   # function: handlers found by it)
     return wrapper
 
 

@@ -78,8 +78,10 @@ _xor = _bitwise(_m.logical_xor, _m.bitwise_xor_op)
 
 def _invert(x: Any) -> Any:
     """TF's ``~``: logical on bools, bitwise on integers."""
-    if _is_bool(x):
+    if _is_bool(x) or getattr(x, "dtype", None) is _BOOL:   # (a bool RaggedTensor too)
         return _m.logical_not(x)
+    if hasattr(x, "with_flat_values"):   # (an integer RaggedTensor: its flat values)
+        return x.with_flat_values(_invert(x.flat_values))
     x = convert_to_tensor(x)
     return unary(_integers(_m.invert_op, x), x)
 
