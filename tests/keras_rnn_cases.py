@@ -263,3 +263,17 @@ def run_fit_case(keras, name):
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0).history
     return {"loss": history["loss"], "accuracy": history["accuracy"],
             "evaluate": [float(v) for v in model.evaluate(x, y, verbose=0)]}
+
+
+def unseeded_layers(keras):
+    """Recurrent layers and cells made one after another with unseeded initializers under
+    ``keras.utils.set_random_seed(0)``, each built on its own input: their outputs depend on the
+    order in which each draws its seeds (SimpleRNN's cell takes its seed generator's seed before
+    its initializers', GRU's and LSTM's after)."""
+    keras.utils.set_random_seed(0)
+    L = keras.layers
+    made = [L.SimpleRNN(4), L.GRU(3, return_sequences=True), L.SimpleRNN(2), L.LSTM(3), L.GRU(2, reset_after=False),
+            L.RNN(L.SimpleRNNCell(3)), L.RNN(L.GRUCell(2)), L.RNN(L.LSTMCell(2)), L.Dense(2)]
+    x = np.linspace(-1.0, 1.0, 2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3)
+    return {f"{i}_{type(layer).__name__}": np.asarray(layer(x if i < len(made) - 1 else x[:, 0])).tolist()
+            for i, layer in enumerate(made)}
