@@ -277,3 +277,26 @@ def unseeded_layers(keras):
     x = np.linspace(-1.0, 1.0, 2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3)
     return {f"{i}_{type(layer).__name__}": np.asarray(layer(x if i < len(made) - 1 else x[:, 0])).tolist()
             for i, layer in enumerate(made)}
+
+
+def nested_build_shape(keras):
+    """The shape a cell's ``build`` gets from ``keras.layers.RNN`` on two nested inputs (Keras
+    3: the first input's shape, then what follows the second entry: the first shape alone)."""
+    got = []
+
+    class Cell(keras.layers.Layer):
+        state_size = 2
+
+        def build(self, input_shape):
+            got.append([None if d is None else list(d) if isinstance(d, (list, tuple)) else int(d)
+                        for d in input_shape])
+
+        def call(self, inputs, states):
+            return states[0], states
+
+    rnn = keras.layers.RNN(Cell())
+    try:
+        rnn((keras.Input((None, 3)), keras.Input((None, 4, 5))))
+    except Exception:  # noqa: BLE001  (the call fails after build in Keras 3; only build's shape is compared)
+        pass
+    return got

@@ -494,7 +494,9 @@ class RNN(Layer):
     states = states_property
 
     def build(self, sequences_shape: Sequence, initial_state_shape: Any = None) -> None:
-        if len(sequences_shape) < 3:
+        # (nested inputs: Keras 3 gives the cell (first shape,) + the shapes after the second, as
+        # for one input, so a cell that reads its nested shapes fails in its build)
+        if len(sequences_shape) < 3 and not any(_nested(s) for s in sequences_shape):
             raise ValueError(f"RNN: the input must have shape (batch, timesteps, ...); received an input of "
                              f"shape {tuple(sequences_shape)}.")
         if isinstance(self.cell, Layer) and not self.cell.built:
