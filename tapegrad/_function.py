@@ -569,6 +569,17 @@ class Function:
             warnings.warn(f"tf.function {self.__name__!r} runs eagerly: its trace cannot be replayed "
                           f"because {reason} (at {where}).", UserWarning, stacklevel=3)
 
+    def ran_elsewhere(self, args: tuple, kwargs: dict) -> None:
+        """(internal) Note a call that a strategy's replicas ran in their processes: saving the
+        function traces its signature here (TensorFlow retraces a function's signatures when it
+        saves, outside replica context)."""
+        if self._sig is not None:
+            return
+        sig = _nest.map_structure(lambda x: TensorSpec.from_tensor(convert_to_tensor(x)) if isinstance(
+            x, (Tensor, np.ndarray)) and not isinstance(x, VariableBase) else x, (tuple(args), dict(kwargs)))
+        if not any(_nest.flatten(s) == _nest.flatten(sig) for s in self._spec_signatures):
+            self._spec_signatures.append(sig)
+
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The function traced for these arguments (tensors, or ``TensorSpec`` for each tensor)."""
         if not args and not kwargs and self._sig is not None:

@@ -263,3 +263,40 @@ def run_fit_case(keras, name):
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0).history
     return {"loss": history["loss"], "accuracy": history["accuracy"],
             "evaluate": [float(v) for v in model.evaluate(x, y, verbose=0)]}
+
+
+def unseeded_layers(keras):
+    """Recurrent layers and cells made one after another with unseeded initializers under
+    ``keras.utils.set_random_seed(0)``, each built on its own input: their outputs depend on the
+    order in which each draws its seeds (SimpleRNN's cell takes its seed generator's seed before
+    its initializers', GRU's and LSTM's after)."""
+    keras.utils.set_random_seed(0)
+    L = keras.layers
+    made = [L.SimpleRNN(4), L.GRU(3, return_sequences=True), L.SimpleRNN(2), L.LSTM(3), L.GRU(2, reset_after=False),
+            L.RNN(L.SimpleRNNCell(3)), L.RNN(L.GRUCell(2)), L.RNN(L.LSTMCell(2)), L.Dense(2)]
+    x = np.linspace(-1.0, 1.0, 2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3)
+    return {f"{i}_{type(layer).__name__}": np.asarray(layer(x if i < len(made) - 1 else x[:, 0])).tolist()
+            for i, layer in enumerate(made)}
+
+
+def nested_build_shape(keras):
+    """The shape a cell's ``build`` gets from ``keras.layers.RNN`` on two nested inputs (Keras
+    3: the first input's shape, then what follows the second entry: the first shape alone)."""
+    got = []
+
+    class Cell(keras.layers.Layer):
+        state_size = 2
+
+        def build(self, input_shape):
+            got.append([None if d is None else list(d) if isinstance(d, (list, tuple)) else int(d)
+                        for d in input_shape])
+
+        def call(self, inputs, states):
+            return states[0], states
+
+    rnn = keras.layers.RNN(Cell())
+    try:
+        rnn((keras.Input((None, 3)), keras.Input((None, 4, 5))))
+    except Exception:  # noqa: BLE001  (the call fails after build in Keras 3; only build's shape is compared)
+        pass
+    return got

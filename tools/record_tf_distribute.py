@@ -199,6 +199,33 @@ CASES["tf_function_per_replica_argument"] = (
     "dd = S.experimental_distribute_dataset(tf.data.Dataset.range(10, output_type=tf.float32).batch(4))\n"
     "out = [[f(x) for x in dd], [f(x) for x in dd], f.experimental_get_tracing_count()]")
 
+# (issue #24: the random-numbers guide) a Generator made under a strategy draws apart in each
+# replica (its key hashed with the replica id); a tf.function run only in the replicas is saved
+# (traced again when saving, outside replica context: its draws are not hashed)
+CASES["generator_made_in_scope"] = (
+    "with S.scope():\n"
+    "    g = tf.random.Generator.from_seed(1)\n"
+    "    a = local(S.run(lambda: g.normal([])))\n"
+    "    b = local(S.run(lambda: g.normal([2])))\n"
+    "out = [a, b, g.state.numpy(), g.normal([])]")
+CASES["generator_saved_from_replicas"] = (
+    "import os, tempfile\n"
+    "class M(tf.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.g = tf.random.Generator.from_seed(0)\n"
+    "    @tf.function\n"
+    "    def __call__(self):\n"
+    "        return self.g.normal([])\n"
+    "path = os.path.join(tempfile.mkdtemp(), 'm')\n"
+    "with S.scope():\n"
+    "    m = M()\n"
+    "    a = local(S.run(m))\n"
+    "    tf.saved_model.save(m, path)\n"
+    "    b = local(S.run(m))\n"
+    "imported = tf.saved_model.load(path)\n"
+    "out = [a, b, imported(), imported()]")
+
 
 def local_results(strategy):
     def local(v):

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _trace, config, nest, random
 from .._convert import convert_to_tensor
+from .._function import Function
 from .._tensor import Tensor
 from .._variable import Variable, VariableAggregation, VariableSynchronization
 from ..errors import UnavailableError
@@ -648,7 +649,12 @@ class _MirroredBase(Strategy):
     def _run_replicas(self, fn: Callable, args: tuple, kwargs: dict) -> list:
         # in a tf.function, this process's part runs eagerly: the replicas do the step's work
         _trace.run_eagerly("strategy.run sends its step to the replicas")
-        return self._group.run(fn, args, kwargs)
+        outs = self._group.run(fn, args, kwargs)
+        f = fn if isinstance(fn, Function) else getattr(fn, "__call__", None)
+        if isinstance(f, Function):
+            f.ran_elsewhere(per_replica_args(args, 0, self._num_replicas),
+                            per_replica_args(kwargs, 0, self._num_replicas))
+        return outs
 
     def close(self) -> None:
         """Bring this process's variables up to date, then shut the replicas down (and the

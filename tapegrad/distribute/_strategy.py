@@ -19,6 +19,7 @@ from .._convert import convert_to_tensor
 from .._spec import TensorSpec
 from .._tensor import wrap
 from ..experimental._optional import Optional, next_as_optional
+from ..ops import random as _random_ops
 
 _local = threading.local()  # .scopes: the strategies entered, innermost last; .replica: ReplicaContext
 
@@ -237,6 +238,14 @@ def get_replica_context() -> ReplicaContext | None:
     if replica is not None:
         return replica
     return None if _scopes() else ReplicaContext(_DEFAULT, 0, 1)
+
+
+def _strategy_and_replica() -> tuple:
+    replica = getattr(_local, "replica", None)
+    return has_strategy(), None if replica is None else int(replica.replica_id_in_sync_group)
+
+
+_random_ops.strategy_and_replica = _strategy_and_replica
 
 
 @contextlib.contextmanager

@@ -1099,20 +1099,32 @@ def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
     return np.array(words, np.uint64).view(np.int64)
 
 
+def _no_replica() -> tuple:
+    return False, None
+
+
+# (set by tapegrad.distribute) whether a strategy is in effect, and the replica id inside a
+# strategy's run (None in cross-replica context and without a strategy)
+strategy_and_replica: Callable[[], tuple] = _no_replica
+
+
 class GeneratorDraw:
     """(internal) A :class:`Generator`'s draw as its trace replays it: from the state's value (the
-    first input), the new state, its counter moved on by ``nblocks``, and ``make``'s samples."""
+    first input), the new state, its counter moved on by ``nblocks``, and ``make``'s samples; in
+    replica ``replica`` of a strategy, from the key hashed with the replica id (TensorFlow's)."""
 
-    __slots__ = ("nblocks", "make")
+    __slots__ = ("nblocks", "make", "replica")
 
-    def __init__(self, nblocks: int, make: Make) -> None:
-        self.nblocks, self.make = nblocks, make
+    def __init__(self, nblocks: int, make: Make, replica: int | None = None) -> None:
+        self.nblocks, self.make, self.replica = nblocks, make, replica
 
     def __call__(self, state: np.ndarray, *vs: np.ndarray) -> tuple:
         lo, hi, key = (int(v) & _philox.M64 for v in state)
         c = lo | hi << 64
         c2 = (c + self.nblocks) & _philox.M128
-        return _make_state(key, c2), self.make(key, c, *vs)
+        draw_key = key if self.replica is None else \
+            int(Make("fill", "full_int", (1,), np.uint64)(key, self.replica)[0])
+        return _make_state(key, c2), self.make(draw_key, c, *vs)
 
 
 class Generator:
@@ -1135,6 +1147,7 @@ class Generator:
             raise ValueError("Generator: give copy_from, or both state and alg; use "
                              "Generator.from_seed(seed) to start from a seed")
         self._alg = _alg(alg)
+        self._distributed = strategy_and_replica()[0]   # (made under a strategy: replicas draw apart)
         if isinstance(state, Variable):
             self._state = state
         else:
@@ -1214,7 +1227,8 @@ class Generator:
         """``make(key, counter, *values of xs)`` from the state, which moves on by ``s``'s outputs
         (in a ``tf.function`` trace: a step reading and writing the state variable, and reading
         ``xs``, at each replay)."""
-        step = GeneratorDraw(_size(s) * _philox.RESERVED, make)
+        replica = strategy_and_replica()[1] if self._distributed else None
+        step = GeneratorDraw(_size(s) * _philox.RESERVED, make, replica)
         tr = _trace.innermost()
         if tr is None:
             new, out = step(self._state._snap._value, *[x._value for x in xs])

@@ -35,6 +35,7 @@ class _RNN(Layer):
 
     gates = 1
     n_states = 1
+    seed_generator_first = False
 
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
@@ -214,6 +215,8 @@ class SimpleRNN(_RNN):
     >>> seq.shape, h.shape
     (TensorShape([2, 5, 4]), TensorShape([2, 4]))
     """
+
+    seed_generator_first = True
 
     def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True, **kwargs: Any) -> None:
         if "recurrent_activation" in kwargs:

@@ -61,7 +61,11 @@ def recurrent_args(layer: Layer, units: int, activation: Any, recurrent_activati
                    kernel: tuple, recurrent: tuple, bias: tuple, dropout: float, recurrent_dropout: float,
                    seed: Any) -> None:
     """The arguments a recurrent cell and the recurrent layers share (each weight's
-    ``(initializer, regularizer, constraint)``), set on ``layer``."""
+    ``(initializer, regularizer, constraint)``), set on ``layer``. An unseeded initializer or
+    seed generator draws its seed from Python's ``random`` when made: SimpleRNN's cell makes its
+    seed generator before its initializers, GRU's and LSTM's after (as Keras 3's cells)."""
+    if layer.seed_generator_first:
+        layer.seed_generator = random.SeedGenerator(seed)
     layer.units = units
     layer.activation = activations.get(activation)
     layer.recurrent_activation = activations.get(recurrent_activation)
@@ -72,7 +76,8 @@ def recurrent_args(layer: Layer, units: int, activation: Any, recurrent_activati
     layer.dropout = min(1.0, max(0.0, float(dropout)))
     layer.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
     layer.seed = seed
-    layer.seed_generator = random.SeedGenerator(seed)
+    if not layer.seed_generator_first:
+        layer.seed_generator = random.SeedGenerator(seed)
 
 
 def recurrent_weights(layer: Any, features: int) -> None:
@@ -90,6 +95,7 @@ class _Cell(Layer):
     """Arguments, weights and dropout masks the three cells share."""
 
     gates = 1
+    seed_generator_first = False
 
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
@@ -165,6 +171,8 @@ class SimpleRNNCell(_Cell):
     >>> out.shape, cell.state_size
     (TensorShape([2, 4]), 4)
     """
+
+    seed_generator_first = True
 
     def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True, **kwargs: Any) -> None:
         if "recurrent_activation" in kwargs:
@@ -486,7 +494,9 @@ class RNN(Layer):
     states = states_property
 
     def build(self, sequences_shape: Sequence, initial_state_shape: Any = None) -> None:
-        if len(sequences_shape) < 3:
+        # (nested inputs: Keras 3 gives the cell (first shape,) + the shapes after the second, as
+        # for one input, so a cell that reads its nested shapes fails in its build)
+        if len(sequences_shape) < 3 and not any(_nested(s) for s in sequences_shape):
             raise ValueError(f"RNN: the input must have shape (batch, timesteps, ...); received an input of "
                              f"shape {tuple(sequences_shape)}.")
         if isinstance(self.cell, Layer) and not self.cell.built:
