@@ -799,12 +799,35 @@ def means_over_unknown_length(tf, keras, np):
     return out
 
 
+def data_take_ends_at_its_last(tf, keras, np):
+    """``take(n)`` of a reshuffling ``shuffle().repeat()`` asks for no element after its n-th:
+    a pass that the n-th element ends or leaves unfinished draws no next seeds, so the next
+    iterators of the dataset (another ``take``, a ``sample_from_datasets`` over it) get the
+    seeds that follow (recorded without TF's injected prefetch thread, whose read-ahead is a
+    race)."""
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    out = {}
+    for name, make in (("slices", lambda: tf.data.Dataset.from_tensor_slices(np.arange(10, 16))),
+                       ("mapped", lambda: tf.data.Dataset.range(6).map(lambda x: x + 10))):
+        keras.utils.set_random_seed(0)
+        ds = make().shuffle(100).repeat().with_options(options)
+        other = tf.data.Dataset.range(100, 106).shuffle(100).repeat().with_options(options)
+        runs = [[int(x) for x in ds.take(n)] for n in (0, 4, 6, 8, 12, 3)]
+        mixed = tf.data.Dataset.sample_from_datasets([ds, other], weights=[0.5, 0.5], seed=3)
+        runs.append([int(x) for x in mixed.with_options(options).take(10)])
+        runs.append([int(x) for x in ds.take(7)])
+        out[name] = runs
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
-         backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length]
+         backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
+         data_take_ends_at_its_last]
 
 
 def main():

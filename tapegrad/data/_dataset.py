@@ -2058,11 +2058,13 @@ class _Take(_Unary):
         self._count = count
 
     def _iter(self) -> Iterator:
+        if self._count == 0:   # (TF makes no iterator of the input: a shuffle below draws no seeds)
+            return iter(())
         it = self._input._elements()
         return it if self._count < 0 else itertools.islice(it, self._count)
 
     def _rows(self) -> tuple | None:
-        rows = self._input._rows()
+        rows = None if self._count == 0 else self._input._rows()
         if rows is None:
             return None
         arrays, template, chunks = rows
@@ -2081,11 +2083,11 @@ def _take_chunks(chunks: Iterator, n: int) -> Iterator:
     if n < 0:
         yield from chunks
         return
-    for ch in chunks:
+    for ch in chunks:   # (ends as the n-th row is given, asking for no chunk after it: a repeat
+        yield ch[:n]    # below would begin its next pass, and a shuffle draw that pass's seeds)
+        n -= len(ch)
         if n <= 0:
             return
-        yield ch[:n]
-        n -= len(ch)
 
 
 class _Skip(_Unary):
