@@ -821,13 +821,52 @@ def data_take_ends_at_its_last(tf, keras, np):
     return out
 
 
+def data_prefetch_reads_ahead(tf, keras, np):
+    """``prefetch(k)``'s thread fills its buffer while the consumer works: an iterator left after
+    its m-th element (m >= 2, a consumer that takes its time) has made k elements more, running
+    their ``map`` functions and beginning the passes of a ``shuffle().repeat()`` below it, so the
+    next iterator's orders follow those passes (recorded without TF's injected prefetch, with a
+    consumer that sleeps 0.2 s per element so that the buffer is full; tapegrad has no thread
+    to wait for)."""
+    import time
+
+    def pause():
+        if tf.__name__ == "tensorflow":
+            time.sleep(0.2)
+
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    seen = []
+    made = tf.data.Dataset.range(10).map(lambda x: tf.py_function(lambda v: seen.append(int(v)) or v, [x], tf.int64))
+    out = {}
+    for k, m in ((2, 3), (1, 2), (3, 4)):
+        seen.clear()
+        for _ in made.prefetch(k).with_options(options).take(m):
+            pause()
+        pause()
+        out[f"made_{k}_{m}"] = sorted(seen)
+    keras.utils.set_random_seed(0)
+    ds = tf.data.Dataset.range(4).shuffle(10).repeat().batch(3).prefetch(2).with_options(options)
+    runs = []
+    for m in (2, 3):
+        got = []
+        for b in ds.take(m):
+            got.append([int(x) for x in b])
+            pause()
+        pause()
+        runs.append(got)
+    runs.append([[int(x) for x in b] for b in ds.take(2)])
+    out["shuffled"] = runs
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
-         data_take_ends_at_its_last]
+         data_take_ends_at_its_last, data_prefetch_reads_ahead]
 
 
 def main():
