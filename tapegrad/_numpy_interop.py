@@ -984,3 +984,19 @@ for _cls in (Tensor, Variable):
     _cls.__array_ufunc__ = __array_ufunc__  # type: ignore[attr-defined]
     _cls.__array_function__ = __array_function__  # type: ignore[attr-defined]
 _rec.escape_hook = _on_escape
+
+
+def _choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
+    """``numpy.random.choice`` (``RandomState.choice`` of NumPy's global generator), with tensors
+    taken as the arrays TensorFlow's NumPy functions return (installed by ``import tapegrad``).
+
+    NumPy checks that ``p`` sums to 1 within float64's tolerance unless ``p`` is an ndarray, whose
+    dtype then sets it (float32's: 3.4e-4): ``np.random.choice(n, p=np.squeeze(probs))`` draws
+    from float32 probabilities under a tape as in TensorFlow, where ``np.squeeze`` returns an array.
+    """
+    a, p = (np.asarray(v) if isinstance(v, (Tensor, Variable)) else v for v in (a, p))
+    return np.random.mtrand._rand.choice(a, size, replace, p)
+
+
+_choice.__name__ = _choice.__qualname__ = "choice"
+np.random.choice = np.random.mtrand.choice = _choice

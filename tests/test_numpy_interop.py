@@ -250,6 +250,28 @@ def test_numpy_helpers_still_work_on_tensors():
     assert np.shape(t) == (2,)
 
 
+def test_random_choice_takes_tensor_probabilities_as_an_array():
+    """np.random.choice(n, p=np.squeeze(probs)) under a tape (an actor-critic's draw): np.squeeze
+    keeps a Tensor on the tape, and np.random.choice gets it as the float32 array TensorFlow's
+    np.squeeze returns, so NumPy checks its sum within float32's tolerance (3.4e-4, not
+    float64's 1.5e-8) and draws as from that array."""
+    logits = tf.Variable([[2.0, -2.1]])
+    with tf.GradientTape() as tape:
+        probs = tf.nn.softmax(logits * 1.0)
+        p = np.squeeze(probs)
+        assert isinstance(p, tf.Tensor)
+        assert np.sum(p.numpy().astype(np.float64)) != 1.0   # off by float32 round-off
+        np.random.seed(7)
+        drawn = [np.random.choice(2, p=p) for _ in range(20)] + [list(np.random.choice(tf.constant([4, 5]), 3, p=p))]
+        loss = -tf.math.log(probs[0, drawn[0]])
+    np.random.seed(7)
+    want = [np.random.choice(2, p=p.numpy()) for _ in range(20)] + [list(np.random.choice(np.array([4, 5]), 3, p=p.numpy()))]
+    assert drawn == want
+    assert tape.gradient(loss, logits) is not None
+    with pytest.raises(ValueError, match="do not sum to 1"):   # NumPy's own check still applies
+        np.random.choice(2, p=tf.constant([0.5, 0.6]))
+
+
 def test_fallback_result_is_a_constant_for_tapes():
     x = tf.constant([3.0, 1.0])
     with tf.GradientTape() as tape:

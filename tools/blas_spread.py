@@ -1,6 +1,6 @@
 """tapegrad's own spread across OpenBLAS kernels, on the real-program corpus (docs/reliability.md).
 
-    python tools/blas_spread.py [--coretypes Haswell,SkylakeX,Prescott] [NAME ...]
+    python tools/blas_spread.py [--coretypes Haswell,SkylakeX,Prescott] [--set SET] [NAME ...]
     python tools/blas_spread.py --supported
 
 NumPy's OpenBLAS picks its kernels for the CPU (SkylakeX with AVX-512, Haswell with AVX2, ...);
@@ -11,7 +11,8 @@ core type, each core type in a fresh process, and prints, per result with a diff
 spread across the core types, its largest difference from TensorFlow's recording, TensorFlow's
 own spread (tests/fixtures/tf_spread.json) and the multiple of it that the difference needs
 beyond the floor (tests/tf_compare.py). ``--supported`` prints the core types this CPU can run
-(read from /proc/cpuinfo; .ci/run uses it). TensorFlow is not needed.
+(read from /proc/cpuinfo; .ci/run uses it). ``--set holdout6`` (any set of
+tools/holdout_report.py) measures a holdout set's programs instead. TensorFlow is not needed.
 """
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ import contextlib, io, sys
 import numpy as np
 sys.path.insert(0, {programs!r}); sys.path.insert(0, {root!r})
 import _runner
+if {chosen!r}:
+    sys.path.insert(0, {tools!r})
+    from record_real_programs import use_holdout
+    use_holdout({chosen!r})
 out = {{}}
 for name in {names!r}:
     with _runner.tapegrad_imports(), contextlib.redirect_stdout(io.StringIO()):
@@ -64,9 +69,10 @@ def supported() -> list:
     return [name for name, needs in CORETYPES.items() if set(needs) <= flags]
 
 
-def run_corpus(coretype: str, names: list, workdir: str) -> dict:
+def run_corpus(coretype: str, names: list, workdir: str, chosen: str | None = None) -> dict:
     out = os.path.join(workdir, coretype + ".npz")
-    code = _CHILD.format(programs=os.path.join(TESTS, "real_programs"), root=ROOT, names=names, out=out)
+    code = _CHILD.format(programs=os.path.join(TESTS, "real_programs"), root=ROOT, names=names, out=out,
+                         chosen=chosen, tools=os.path.join(ROOT, "tools"))
     env = {**os.environ, "OPENBLAS_CORETYPE": coretype, "PYTHONPATH": ROOT}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=workdir)
     with np.load(out) as data:
@@ -80,12 +86,18 @@ def main(argv=None) -> None:
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--runs", help="keep each core type's results in this folder, and reuse them")
     parser.add_argument("names", nargs="*")
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from record_real_programs import holdout_args, use_holdout
+    chosen, argv = holdout_args(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.supported:
         print(" ".join(supported()))
         return
     import _runner
     import tf_compare
+
+    if chosen:
+        use_holdout(chosen)
 
     manifest, arrays = _runner.load_fixture()
     names = args.names or [n for n, e in manifest["programs"].items() if e["expect"] == "pass"]
@@ -98,7 +110,7 @@ def main(argv=None) -> None:
                 with np.load(kept) as data:
                     runs[c] = {k: data[k] for k in data.files}
             else:
-                runs[c] = run_corpus(c, names, workdir)
+                runs[c] = run_corpus(c, names, workdir, chosen)
                 if args.runs:
                     np.savez(kept, **runs[c])
     rows = []

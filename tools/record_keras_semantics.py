@@ -723,12 +723,150 @@ def custom_step_epoch_logs(tf, keras, np):
     return out
 
 
+def means_over_unknown_length(tf, keras, np):
+    """The means fit and evaluate report over a dataset of unknown size end on the step begun on
+    the batch the data does not have: with a static batch size (``drop_remainder=True``),
+    TensorFlow runs the built-in step's additions to the mean metrics' counts (the loss trackers'
+    static batch size, each unweighted metric's static number of values) before the missing
+    batch fails it, so every such mean is n / (n + 1) of the batches' (a weighted metric fed the
+    data's sample weights, a ``Sum``, a step of one's own and a batch of dynamic size are not)."""
+    import warnings
+
+    x = np.linspace(-1, 1, 120).reshape(40, 3).astype("float32")
+    y = np.linspace(0, 1, 40).astype("float32")
+    sw = np.linspace(0.5, 2, 40).astype("float32")
+
+    class Own(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1, kernel_initializer="ones")
+            self.mean = keras.metrics.Mean(name="own_mean")
+
+        def call(self, x):
+            return self.dense(x)
+
+        def test_step(self, data):
+            a, b = data
+            self.mean.update_state(tf.reduce_mean((self(a)[:, 0] - b) ** 2))
+            return {"own_mean": self.mean.result()}
+
+    def model(outputs=1):
+        inp = keras.Input((3,))
+        if outputs == 1:
+            return keras.Model(inp, keras.layers.Dense(1, kernel_initializer="ones")(inp))
+        return keras.Model(inp, {"a": keras.layers.Dense(1, kernel_initializer="ones", name="a")(inp),
+                                 "b": keras.layers.Dense(2, kernel_initializer="zeros", name="b")(inp)})
+
+    def compiled(outputs=1):
+        m = model(outputs)
+        if outputs == 1:
+            m.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse",
+                      metrics=["mae", keras.metrics.RootMeanSquaredError(name="rmse"),
+                               keras.metrics.Precision(name="precision")],
+                      weighted_metrics=["mae"])
+        else:
+            m.compile(optimizer=keras.optimizers.SGD(0.1), loss_weights={"a": 1.0, "b": 0.5},
+                      loss={"a": "mse", "b": keras.losses.SparseCategoricalCrossentropy(from_logits=True)})
+        return m
+
+    def rounded(logs):
+        return {k: round(float(v), 5) for k, v in sorted(logs.items())}
+
+    unknown = tf.data.Dataset.from_tensor_slices((x, y)).filter(lambda a, b: True)
+    weighted = tf.data.Dataset.from_tensor_slices((x, y, sw)).filter(lambda a, b, c: True)
+    two = tf.data.Dataset.from_tensor_slices((x, {"a": y, "b": (y > 0.5).astype("int32")}))
+    two = two.filter(lambda a, b: True)
+    runs = {"static": lambda: unknown.batch(8, drop_remainder=True),
+            "static_partial": lambda: unknown.batch(16, drop_remainder=True),
+            "dynamic": lambda: unknown.batch(8),
+            "known": lambda: tf.data.Dataset.from_tensor_slices((x, y)).batch(8, drop_remainder=True),
+            "sample_weights": lambda: weighted.batch(8, drop_remainder=True)}
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, data in runs.items():
+            m = compiled()
+            out[name] = {"evaluate": rounded(m.evaluate(data(), verbose=0, return_dict=True)),
+                         "fit": {k: [round(float(v), 5) for v in h]
+                                 for k, h in sorted(m.fit(data(), epochs=2, verbose=0).history.items())}}
+        m = compiled(2)
+        out["dict_outputs"] = {"evaluate": rounded(m.evaluate(two.batch(8, drop_remainder=True), verbose=0,
+                                                              return_dict=True))}
+        m = Own()
+        m.compile()
+        out["own_step"] = rounded(m.evaluate(unknown.batch(8, drop_remainder=True), verbose=0,
+                                             return_dict=True))
+    return out
+
+
+def data_take_ends_at_its_last(tf, keras, np):
+    """``take(n)`` of a reshuffling ``shuffle().repeat()`` asks for no element after its n-th:
+    a pass that the n-th element ends or leaves unfinished draws no next seeds, so the next
+    iterators of the dataset (another ``take``, a ``sample_from_datasets`` over it) get the
+    seeds that follow (recorded without TF's injected prefetch thread, whose read-ahead is a
+    race)."""
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    out = {}
+    for name, make in (("slices", lambda: tf.data.Dataset.from_tensor_slices(np.arange(10, 16))),
+                       ("mapped", lambda: tf.data.Dataset.range(6).map(lambda x: x + 10))):
+        keras.utils.set_random_seed(0)
+        ds = make().shuffle(100).repeat().with_options(options)
+        other = tf.data.Dataset.range(100, 106).shuffle(100).repeat().with_options(options)
+        runs = [[int(x) for x in ds.take(n)] for n in (0, 4, 6, 8, 12, 3)]
+        mixed = tf.data.Dataset.sample_from_datasets([ds, other], weights=[0.5, 0.5], seed=3)
+        runs.append([int(x) for x in mixed.with_options(options).take(10)])
+        runs.append([int(x) for x in ds.take(7)])
+        out[name] = runs
+    return out
+
+
+def data_prefetch_reads_ahead(tf, keras, np):
+    """``prefetch(k)``'s thread fills its buffer while the consumer works: an iterator left after
+    its m-th element (m >= 2, a consumer that takes its time) has made k elements more, running
+    their ``map`` functions and beginning the passes of a ``shuffle().repeat()`` below it, so the
+    next iterator's orders follow those passes (recorded without TF's injected prefetch, with a
+    consumer that sleeps 0.2 s per element so that the buffer is full; tapegrad has no thread
+    to wait for)."""
+    import time
+
+    def pause():
+        if tf.__name__ == "tensorflow":
+            time.sleep(0.2)
+
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    seen = []
+    made = tf.data.Dataset.range(10).map(lambda x: tf.py_function(lambda v: seen.append(int(v)) or v, [x], tf.int64))
+    out = {}
+    for k, m in ((2, 3), (1, 2), (3, 4)):
+        seen.clear()
+        for _ in made.prefetch(k).with_options(options).take(m):
+            pause()
+        pause()
+        out[f"made_{k}_{m}"] = sorted(seen)
+    keras.utils.set_random_seed(0)
+    ds = tf.data.Dataset.range(4).shuffle(10).repeat().batch(3).prefetch(2).with_options(options)
+    runs = []
+    for m in (2, 3):
+        got = []
+        for b in ds.take(m):
+            got.append([int(x) for x in b])
+            pause()
+        pause()
+        runs.append(got)
+    runs.append([[int(x) for x in b] for b in ds.take(2)])
+    out["shuffled"] = runs
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
-         backup_steps_per_execution, custom_step_epoch_logs]
+         backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
+         data_take_ends_at_its_last, data_prefetch_reads_ahead]
 
 
 def main():

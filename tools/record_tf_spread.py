@@ -1,6 +1,6 @@
 """Record TensorFlow's own spread for every recorded result (issue #23; docs/reliability.md).
 
-    python tools/record_tf_spread.py [--part real_programs|fixtures|all] [NAME ...]   # with TensorFlow
+    python tools/record_tf_spread.py [--part real_programs|fixtures|all] [--set SET] [NAME ...]   # with TensorFlow
 
 TensorFlow's float32 results are not one number: they change with oneDNN on or off
 (``TF_ENABLE_ONEDNN_OPTS``) and with its thread count, because both change the order in which
@@ -12,7 +12,8 @@ difference between any configuration and the committed recording: its *spread*. 
 
 Parts:
   * ``real_programs``: every program of tests/real_programs/ (or the NAMEs given), one process
-    per program and configuration; results keyed ``<program>/<result>``.
+    per program and configuration; results keyed ``<program>/<result>``. ``--set holdout6`` (any
+    set of tools/holdout_report.py) measures a holdout set's programs instead.
   * ``fixtures``: every recorder in ``RECORDERS`` (or those whose fixture file is among the NAMEs),
     run in a temporary copy of the repository under each configuration; each float array of the
     fixture it writes (a JSON list of numbers, or an ``.npz`` member) is compared with the
@@ -71,10 +72,11 @@ RECORDERS = [
 
 _PROGRAM = """
 import os, sys
-sys.path.insert(0, {tools!r}); sys.path.insert(0, {programs!r})
+sys.path.insert(0, {tools!r}); sys.path.insert(0, {corpus!r}); sys.path.insert(0, {programs!r})
 from _tf import one_thread_tensorflow
 tf = one_thread_tensorflow()
 import numpy as np, _runner
+_runner.HERE = {programs!r}
 np.savez({out!r}, **_runner.run_program({name!r}))
 """
 
@@ -102,7 +104,8 @@ def deviation(recorded: np.ndarray, other: np.ndarray):
 
 def _run_program(name: str, config: str, workdir: str):
     out = os.path.join(workdir, f"{name}-{config}.npz")
-    code = _PROGRAM.format(tools=os.path.join(ROOT, "tools"), programs=_runner.HERE, name=name, out=out)
+    code = _PROGRAM.format(tools=os.path.join(ROOT, "tools"), corpus=os.path.join(ROOT, "tests", "real_programs"),
+                           programs=_runner.HERE, name=name, out=out)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=workdir,
                           env=_env(config))
     if proc.returncode != 0:
@@ -245,7 +248,12 @@ def main(argv=None) -> None:
     parser.add_argument("--configs", default=",".join(CONFIGS),
                         help="comma-separated names of CONFIGS to run (default: all)")
     parser.add_argument("names", nargs="*", help="programs (real_programs) or fixture files (fixtures)")
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from record_real_programs import holdout_args, use_holdout
+    chosen, argv = holdout_args(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if chosen:
+        use_holdout(chosen)
     out = args.output
     configs = args.configs.split(",")
     if not set(configs) <= set(CONFIGS):

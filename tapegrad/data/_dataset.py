@@ -717,16 +717,30 @@ class Dataset:
         return _Map(self, _Fn(map_func, num_parallel_calls is not None))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "Dataset":
-        """The same elements (tapegrad produces each element when asked: nothing to overlap).
+        """The same elements, read ``buffer_size`` ahead of the consumer from the second one asked for.
 
-        Keep ``.prefetch(tf.data.AUTOTUNE)`` at the end of a pipeline written for TensorFlow; it
-        costs nothing here.
+        TensorFlow's prefetch thread fills its buffer while the consumer (a training step) works
+        on an element; tapegrad reads as far ahead at once, with no thread, so what reading ahead
+        changes is TensorFlow's: an iterator left early (a ``fit`` with ``steps_per_epoch``) has
+        begun the passes of a ``shuffle().repeat()`` below it, and has run the functions of a
+        ``map``, for ``buffer_size`` more elements (docs/data.md). ``tf.data.AUTOTUNE``
+        (TensorFlow tunes the size as it runs) reads nothing ahead; keep it at the end of a
+        pipeline written for TensorFlow: it costs nothing here.
+
+        >>> import tapegrad as tf
+        >>> seen = []
+        >>> ds = tf.data.Dataset.range(6).map(lambda x: tf.py_function(lambda v: seen.append(int(v)) or v, [x], tf.int64))
+        >>> print([int(x) for x in ds.prefetch(2).take(2)], seen)
+        [0, 1] [0, 1, 2, 3]
 
         Args:
-            buffer_size: elements to prepare ahead in TensorFlow (``tf.data.AUTOTUNE``); unused.
+            buffer_size: elements to read ahead (``tf.data.AUTOTUNE``: none).
             name: accepted for TensorFlow compatibility; unused.
         """
-        return _Passthrough(self, "_PrefetchDataset")
+        size = int(buffer_size)
+        if size < AUTOTUNE:
+            raise ValueError(f"prefetch: buffer_size must be >= 0 or tf.data.AUTOTUNE (-1); got {size}.")
+        return _Prefetch(self, size)
 
     def with_options(self, options: Options, name: str | None = None) -> "Dataset":
         """The same elements; ``options`` are stored and change nothing (see :class:`Options`)."""
@@ -1600,6 +1614,43 @@ class _Passthrough(_Unary):
         return self._input._tolerant()
 
 
+class _Prefetch(_Passthrough):
+    def __init__(self, input: Dataset, size: int) -> None:
+        super().__init__(input, "_PrefetchDataset")
+        self._size = size
+
+    def _iter(self) -> Iterator:
+        it = self._input._elements()
+        return _read_ahead(it, self._size) if self._size > 0 else it
+
+    def _rows(self) -> tuple | None:
+        return self._input._rows() if self._size <= 0 else None
+
+
+def _read_ahead(it: Iterator, size: int) -> Iterator:
+    """``it``'s elements, ``size`` of them read ahead of each one given after the first (TF's
+    prefetch buffer, which its thread fills while the consumer works on an element); an error is
+    raised when its turn comes."""
+    buffer: deque = deque()
+    ahead = 0   # (the first element is given as soon as it is made)
+    while True:
+        while it is not None and len(buffer) <= ahead:
+            try:
+                buffer.append((next(it), None))
+            except StopIteration:
+                it = None
+            except Exception as error:  # noqa: BLE001 (raised in its turn, as TF's buffer keeps it)
+                buffer.append((None, error))
+                it = None
+        if not buffer:
+            return
+        value, error = buffer.popleft()
+        if error is not None:
+            raise error
+        yield value
+        ahead = size
+
+
 class _Respecified(_Passthrough):
     """Its input's elements, with the spec TensorFlow's trace gives them (``spec``, compatible with
     the probed one): for a library function whose map TensorFlow cannot see through, such as
@@ -2069,11 +2120,13 @@ class _Take(_Unary):
         self._count = count
 
     def _iter(self) -> Iterator:
+        if self._count == 0:   # (TF makes no iterator of the input: a shuffle below draws no seeds)
+            return iter(())
         it = self._input._elements()
         return it if self._count < 0 else itertools.islice(it, self._count)
 
     def _rows(self) -> tuple | None:
-        rows = self._input._rows()
+        rows = None if self._count == 0 else self._input._rows()
         if rows is None:
             return None
         arrays, template, chunks = rows
@@ -2092,11 +2145,11 @@ def _take_chunks(chunks: Iterator, n: int) -> Iterator:
     if n < 0:
         yield from chunks
         return
-    for ch in chunks:
+    for ch in chunks:   # (ends as the n-th row is given, asking for no chunk after it: a repeat
+        yield ch[:n]    # below would begin its next pass, and a shuffle draw that pass's seeds)
+        n -= len(ch)
         if n <= 0:
             return
-        yield ch[:n]
-        n -= len(ch)
 
 
 class _Skip(_Unary):

@@ -271,14 +271,47 @@ class Trainer:
         terms = [t if t.dtype == dt else cast(t, dt) for t in terms]
         return terms[0] if len(terms) == 1 else add_n(terms)
 
-    def _step_counters(self) -> list:
+    def _step_counters(self, data: _Data, kind: str) -> list:
         """``[(variable, value)]`` of what a traced step changes without its batch: the optimizer's
-        iteration count and the states of the model's seed generators (ordered ones)."""
+        iteration count, the states of the model's seed generators (ordered ones) and the counts
+        of :meth:`_batch_free_counts`."""
         seed_generator = _keras_module("random").SeedGenerator
         found = [getattr(self.optimizer, "iterations", None)]
         for layer in self._flatten_layers():
             found += [g.state for g in vars(layer).values() if isinstance(g, seed_generator)]
+        found += self._batch_free_counts(data, kind)
         return [(v, v.numpy()) for v in found if v is not None]
+
+    def _run_batch_free(self, counters: list | None, per_execution: int) -> None:
+        """The step begun on the batch the data did not have: of one traced step, TensorFlow runs
+        the ops that need no batch (``counters``: what the last step changed of
+        :meth:`_step_counters`) before the missing batch fails it; several steps per execution
+        ask first whether there is a batch."""
+        if per_execution == 1 and counters and not self._steps_run_eagerly():
+            for v, delta in counters:
+                v.assign_add(delta)
+
+    def _batch_free_counts(self, data: _Data, kind: str) -> list:
+        """The ``count`` variables of the mean metrics that Keras's own ``train_step``/``test_step``
+        (kind ``"train"``/``"test"``) add a static number to, when the dataset's batches have a
+        static size (``batch(..., drop_remainder=True)``): the loss trackers (the static batch
+        size) and the compiled metrics (the static number of values), weighted ones too when
+        the batches carry no sample weights. TensorFlow runs these additions before the missing
+        batch fails the step, so over data of unknown length the means come out smaller."""
+        step = kind + "_step"
+        spec = getattr(data.iterable, "element_spec", None)
+        if spec is None or getattr(type(self), step) is not getattr(Trainer, step):
+            return []
+        if not all(s.shape.rank and s.shape[0] is not None for s in flatten(spec) if s is not None):
+            return []
+        metrics = [self._loss_tracker] + list(getattr(self._compile_loss, "metrics", None) or [])
+        if self._compile_metrics is not None:
+            lists = self._compile_metrics._flat_metrics
+            if unpack_x_y_sample_weight(spec)[2] is None and data.class_weight is None:
+                lists = lists + self._compile_metrics._flat_weighted_metrics
+            metrics += [m for ml in lists if ml for m in ml.metrics]
+        mean = _keras_module("metrics").Mean
+        return [m.count for m in metrics if isinstance(m, mean)]
 
     def _steps_per_execution(self) -> int:
         return self.__dict__.get("steps_per_execution", 1)
@@ -462,7 +495,10 @@ class Trainer:
                 ends each epoch as in Keras: with a step begun on the batch it does not have
                 (the callbacks' ``on_train_batch_begin`` hears of it; in a traced step the
                 optimizer's ``iterations`` and the seed generators move on once more, as
-                TensorFlow runs the step's batch-free ops before the missing batch fails it).
+                TensorFlow runs the step's batch-free ops before the missing batch fails it;
+                with batches of static size, ``batch(..., drop_remainder=True)``, the built-in
+                step's loss and metric means also count one batch more: n / (n + 1) of the
+                batches' mean, as in Keras).
             y: the targets, structured as the model's outputs (arrays only).
             batch_size: rows per batch for array data (default 32, or with
                 ``steps_per_epoch`` ``ceil(rows / steps_per_epoch)``: one pass per epoch; the
@@ -558,10 +594,9 @@ class Trainer:
                     if dist is not None:
                         logs = dist.step("train", batch, reset=first)
                     else:
-                        counters = self._step_counters() if data._ends_in_step else None
+                        counters = self._step_counters(data, "train") if data._ends_in_step else None
                         logs = self._logs(train_function(batch))
-                        if counters is not None:
-                            counters = [(v, v.numpy() - before) for v, before in counters]
+                        counters = counters and [(v, v.numpy() - before) for v, before in counters]
                     first = False
                 cbs.on_train_batch_end(end, logs)
                 if self.stop_training:
@@ -572,9 +607,7 @@ class Trainer:
                 # batch (the optimizer's iteration count, the seed generators' moves) before
                 # the missing batch fails it (several steps ask first whether there is a batch)
                 cbs.on_train_batch_begin(data.ran_out_step)
-                if per_execution == 1 and counters and not self._steps_run_eagerly():
-                    for v, delta in counters:
-                        v.assign_add(delta)
+                self._run_batch_free(counters, per_execution)
             epoch_logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
             if val is not None and _should_eval(epoch, validation_freq):
                 val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
@@ -649,16 +682,24 @@ class Trainer:
         logs: dict = {}
         test_function = self.make_test_function() if dist is None else None
         first = True
-        for begin, end, batches in data.executions(self._steps_per_execution()):
+        per_execution = self._steps_per_execution()
+        counters = None
+        for begin, end, batches in data.executions(per_execution):
             cbs.on_test_batch_begin(begin)
             for batch in batches:
-                logs = self._logs(test_function(batch)) if dist is None else dist.step("test", batch, first)
+                if dist is not None:
+                    logs = dist.step("test", batch, first)
+                else:
+                    counters = self._step_counters(data, "test") if data._ends_in_step else None
+                    logs = self._logs(test_function(batch))
+                    counters = counters and [(v, v.numpy() - before) for v, before in counters]
                 first = False
             cbs.on_test_batch_end(end, logs)
             if self.stop_evaluating:
                 break
         if data.ran_out:   # (as fit: Keras begins an execution on the batch the data did not have)
             cbs.on_test_batch_begin(data.ran_out_step)
+            self._run_batch_free(counters, per_execution)
         logs = self._metrics_result_or_logs(logs) if dist is None else dist.epoch_logs(logs)
         if not internal:
             self.__dict__.pop("_metrics_memo", None)
