@@ -20,8 +20,6 @@ import types
 import typing
 from typing import Any, Callable
 
-import numpy as np
-
 from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._spec import TensorSpec
@@ -836,15 +834,30 @@ def _install(api: Callable) -> Callable:
         return api(*args, **kwargs)
 
     _WRAPPERS[api], _ORIGINALS[wrapper] = wrapper, api
+    _swap(api, wrapper)
+    return wrapper
+
+
+def _swap(old: Callable, new: Callable) -> None:
+    """Put ``new`` wherever tapegrad's modules hold ``old`` (but the defining module's own name,
+    by which the function's composite handlers are found)."""
+    api = _ORIGINALS.get(old, old)
     for mod in list(sys.modules.values()):
         if mod is None or not getattr(mod, "__name__", "").startswith("tapegrad"):
             continue
         d = getattr(mod, "__dict__", {})
         own = mod.__name__ == getattr(api, "__module__", None)
         for k, v in list(d.items()):
-            if v is api and not (own and k == api.__name__):   # (its module's own name stays the
-                d[k] = wrapper                                   # function: handlers found by it)
-    return wrapper
+            if v is old and not (own and k == api.__name__):
+                d[k] = new
+
+
+def _uninstall(api: Callable) -> None:
+    """The original function back everywhere once no handler of ``api`` is left."""
+    wrapper = _WRAPPERS.pop(api, None)
+    if wrapper is not None:
+        _swap(wrapper, api)
+        del _ORIGINALS[wrapper]
 
 
 def dispatch_for_api(api: Callable, *signatures: dict) -> Callable:
@@ -956,5 +969,8 @@ def unregister_dispatch_for(dispatch_target: Callable) -> None:
         entries[:] = keep
     for lst in _ELEMENTWISE.values():
         lst[:] = [(a, t) for a, t in lst if t not in targets]
+    for api in [a for a, entries in _TARGETS.items() if not entries]:
+        del _TARGETS[api]
+        _uninstall(api)
     if not found:
         raise ValueError(f"Function {dispatch_target} was not registered using a `@dispatch` decorator.")

@@ -163,7 +163,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         k = builtins.max(ka, kb)
         a = zeros(_sized(va.shape, -2 if ad_a else -1, k), a.dtype) if ka != k else a
         b = zeros(_sized(vb.shape, -1 if ad_b else -2, k), b.dtype) if kb != k else b
-        va, vb, ka = a._value, b._value, k
+        va, vb = a._value, b._value
+        ka = k
     if ka != kb:
         raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {list(va.shape)}, "
                                    f"In[1]: {list(vb.shape)} (inner dimensions {ka} and {kb} differ"

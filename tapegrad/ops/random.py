@@ -343,7 +343,7 @@ class KernelDraw:
     or a Keras step's), it draws from that graph's instance of it: TF instantiates its kernels
     there afresh. ``graph``: the graph it belongs to (None: a loaded function's). ``op_seed``:
     its op seed (``seed=``) and its place among the graph's unseeded random ops, for
-    :func:`saved_seeds` (None: a loaded function's, whose seeds are fixed)."""
+    :func:`_saved_seeds` (None: a loaded function's, whose seeds are fixed)."""
 
     __slots__ = ("node", "nblocks", "make", "state", "graph", "op_seed")
 
@@ -432,7 +432,7 @@ MAKERS = {"fill": _make_fill, "truncated_normal": _make_truncated, "gamma": _mak
            "binomial": _make_binomial, "state": _make_state}
 
 
-def saved_seeds(draw: KernelDraw) -> tuple[int, int]:
+def _saved_seeds(draw: KernelDraw) -> tuple[int, int]:
     """The op seeds of a random op of a function saved now: TensorFlow traces the function again
     when it saves it, so its graph seed is the global seed of this moment (the unseeded ops take
     the op seeds 0, 1, 2, ... in their order)."""
@@ -1041,10 +1041,10 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
         raise InvalidArgumentError("index_shuffle: index and max_index must be scalars or vectors "
                                    "of one length")
 
-    return _trace.draw(index_shuffled, [st, idx, top], False)[0]
+    return _trace.draw(_index_shuffled, [st, idx, top], False)[0]
 
 
-def index_shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
+def _index_shuffled(sv: np.ndarray, iv: np.ndarray, mv: np.ndarray) -> tuple:
     """(internal) :func:`index_shuffle`'s draw on the values of seed, index and max_index."""
     n = max(iv.size, mv.size)
     i64, m64 = (np.broadcast_to(v.astype(np.int64).astype(np.uint64).ravel(), (n,)) for v in (iv, mv))

@@ -197,16 +197,16 @@ def _check_fn(ref: Any, arrays: list) -> Any:
 # -- random draws (TF's random ops are graph nodes holding their op seeds; loaded, each starts afresh)
 def _draw_ref(fn: Any, arrays: list, what: str) -> list:
     if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _random.Make) and not fn.state:
-        return ["kernel", fn.node[2], *_random.saved_seeds(fn), _blocks(fn), _make_ref(fn.make, arrays)]
+        return ["kernel", fn.node[2], *_random._saved_seeds(fn), _blocks(fn), _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.KernelDraw) and isinstance(fn.make, _sampled.Candidates):
         c = fn.make
-        return ["candidates", fn.node[2], *_random.saved_seeds(fn), fn.nblocks,
+        return ["candidates", fn.node[2], *_random._saved_seeds(fn), fn.nblocks,
                 [c.kind, c.num_sampled, c.unique, c.range_max, encode(c.weights, arrays)]]
     if isinstance(fn, _random.StatelessDraw):
         return ["stateless", _make_ref(fn.make, arrays)]
     if isinstance(fn, _random.GeneratorDraw):
         return ["generator", _blocks(fn), _make_ref(fn.make, arrays)]
-    if fn is _random.index_shuffled:
+    if fn is _random._index_shuffled:
         return ["index_shuffle"]
     name = getattr(fn, "__qualname__", repr(fn))
     if "numpy_function" in name:
@@ -266,7 +266,7 @@ def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
         m = make(ref[2])
         return _random.GeneratorDraw(blocks(ref[1], m), m)
     if ref == ["index_shuffle"]:
-        return _random.index_shuffled
+        return _random._index_shuffled
     raise Unreadable(f"an unknown random draw {ref!r:.80}")
 
 
