@@ -2,7 +2,9 @@
 
 While installed, ``import tensorflow`` gives ``tapegrad``, ``tensorflow.X`` gives ``tapegrad.X``
 (``tensorflow.keras.layers``, ``tensorflow.experimental.numpy``, ...), and ``keras``/``tf_keras``
-and their submodules give ``tapegrad.keras``'s. Each module is imported only when the program asks
+and their submodules give ``tapegrad.keras``'s; ``google.protobuf.text_format`` gives protobuf's text
+format for tapegrad's messages (``tf.train.Example``; other messages go to protobuf's own module),
+with empty ``google`` and ``google.protobuf`` packages when protobuf is not installed. Each module is imported only when the program asks
 for it, so a name tapegrad does not have stays missing, with tapegrad's own message ("tapegrad
 does not cover tf.X yet", "did you mean", see ``_missing``), for ``import tensorflow.X`` and
 ``from tensorflow import X`` alike.
@@ -35,8 +37,21 @@ def _mapped(fullname: str) -> str | None:
     return None
 
 
+TEXT_FORMAT = ("google.protobuf.text_format", "tapegrad.io._text_format")
+"""protobuf's text format, for tapegrad's ``tf.train.Example`` messages (it hands other messages to
+protobuf's own module); ``google`` and ``google.protobuf`` are empty packages if not installed."""
+
+
 def _aliased(name: str) -> bool:
-    return _mapped(name) is not None
+    return _mapped(name) is not None or name == TEXT_FORMAT[0] or \
+        getattr(sys.modules.get(name), "__tapegrad_stand_in__", False)
+
+
+class _EmptyPackageLoader(importlib.abc.Loader):
+    """An empty package standing in for one that is not installed (``google.protobuf``)."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__tapegrad_stand_in__ = True  # type: ignore[attr-defined]
 
 
 def _missing_error(fullname: str, cls: type = ModuleNotFoundError) -> ImportError | None:
@@ -75,6 +90,12 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         mapped = _mapped(fullname)
+        if fullname == TEXT_FORMAT[0]:
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(TEXT_FORMAT[1]))
+        if fullname in ("google", "google.protobuf"):
+            if importlib.machinery.PathFinder.find_spec(fullname, path) is not None:
+                return None
+            return importlib.machinery.ModuleSpec(fullname, _EmptyPackageLoader(), is_package=True)
         if mapped is None:
             if fullname.startswith("tapegrad.") and "." in fullname:
                 return self._missing_tapegrad_module(fullname, path)
@@ -136,6 +157,10 @@ class TensorFlowAlias:
                 for k in [k for k in sys.modules if _aliased(k)]:
                     del sys.modules[k]
             sys.modules.update(self._saved)
+            for k, module in self._saved.items():  # (an import under the hook set the parent's attribute)
+                parent, _, child = k.rpartition(".")
+                if parent in sys.modules:
+                    setattr(sys.modules[parent], child, module)
 
     def __enter__(self) -> TensorFlowAlias:
         return self
