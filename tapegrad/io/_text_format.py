@@ -333,5 +333,7 @@ def MessageToString(message: Any, as_utf8: bool = False, as_one_line: bool = Fal
     if as_utf8 or kwargs:
         raise NotImplementedError(f"MessageToString's options {['as_utf8'] * as_utf8 + sorted(kwargs)} are not "
                                   "supported for tapegrad's messages.")
-    text = str(message)
-    return " ".join(line.strip() for line in text.splitlines()) if as_one_line else text
+    lines = message._text(0, python=True)
+    if as_one_line:
+        return " ".join(line.strip() for line in lines)
+    return "".join(line + "\n" for line in lines)
