@@ -2,12 +2,12 @@
 
 While installed, ``import tensorflow`` gives ``tapegrad``, ``tensorflow.X`` gives ``tapegrad.X``
 (``tensorflow.keras.layers``, ``tensorflow.experimental.numpy``, ...), and ``keras``/``tf_keras``
-and their submodules give ``tapegrad.keras``'s; ``google.protobuf.text_format`` gives protobuf's text
-format for tapegrad's messages (``tf.train.Example``; other messages go to protobuf's own module),
-with empty ``google`` and ``google.protobuf`` packages when protobuf is not installed. Each module is imported only when the program asks
-for it, so a name tapegrad does not have stays missing, with tapegrad's own message ("tapegrad
-does not cover tf.X yet", "did you mean", see ``_missing``), for ``import tensorflow.X`` and
-``from tensorflow import X`` alike.
+and their submodules give ``tapegrad.keras``'s; ``google.protobuf.text_format`` gives protobuf's
+text format for tapegrad's messages (``tf.train.Example``; other messages go to protobuf's own
+module), with empty ``google`` and ``google.protobuf`` packages when protobuf is not installed.
+Each module is imported only when the program asks for it, so a name tapegrad does not have stays
+missing, with tapegrad's own message ("tapegrad does not cover tf.X yet", "did you mean", see
+``_missing``), for ``import tensorflow.X`` and ``from tensorflow import X`` alike.
 
 The hook is a ``sys.meta_path`` finder of this process only: it writes nothing to disk (no
 ``.pth`` file, no site-packages change), other processes never see it, and uninstalling it puts
