@@ -43,8 +43,8 @@ protobuf's own module); ``google`` and ``google.protobuf`` are empty packages if
 
 
 def _aliased(name: str) -> bool:
-    return _mapped(name) is not None or name == TEXT_FORMAT[0] or \
-        getattr(sys.modules.get(name), "__tapegrad_stand_in__", False)
+    return _mapped(name) is not None or name == TEXT_FORMAT[0] or name in ("google", "google.protobuf") and \
+        vars(sys.modules.get(name, sys)).get("__tapegrad_stand_in__", False)
 
 
 class _EmptyPackageLoader(importlib.abc.Loader):
