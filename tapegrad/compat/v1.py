@@ -83,13 +83,22 @@ logging = types.SimpleNamespace(
 random = types.SimpleNamespace(set_random_seed=set_random_seed)
 
 
-def _train_namespace() -> types.SimpleNamespace:
+class _Train(types.SimpleNamespace):
+    """``tf.compat.v1.train``: TF2's ``tf.train``, ``Saver`` and ``init_from_checkpoint``."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"tf.compat.v1.train.{name} is TensorFlow 1's API, which tapegrad does not provide: "
+                             "tapegrad has TF1's Saver and init_from_checkpoint, and TF2's tf.train; train with "
+                             "tf.GradientTape and a Keras optimizer (the TF2 migration guide maps each TF1 name).")
+
+
+def _train_namespace() -> _Train:
     from .. import train as _train
-    return types.SimpleNamespace(**{n: getattr(_train, n) for n in _train.__all__}, Saver=Saver,
-                                 init_from_checkpoint=init_from_checkpoint)
+    return _Train(**{n: getattr(_train, n) for n in _train.__all__}, Saver=Saver,
+                  init_from_checkpoint=init_from_checkpoint)
 
 
-train = _train_namespace()  # tf.compat.v1.train: TF2's tf.train, Saver and init_from_checkpoint
+train = _train_namespace()
 
 
 def __getattr__(name: str) -> Any:
