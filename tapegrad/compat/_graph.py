@@ -254,8 +254,12 @@ class Session:
             return type(x)(self._fetch(v) for v in x)
         if x is None:
             return None
-        raise TypeError(f"Fetch argument {x!r} has invalid type {type(x)}, must be a string or Tensor. "
-                        "(Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+        if isinstance(x, str):
+            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
+                                      "(a variable's name is its resource handle in TensorFlow); fetch the "
+                                      "variable or tensor itself.")
+        raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
+                        f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
 
     def close(self) -> None:
         self._closed = True
@@ -395,7 +399,8 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         g._vars[full] = v
         if collections is not None:
             for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):
-                g.get_collection_ref(key).remove(v) if v in g.get_collection_ref(key) else None
+                ref = g.get_collection_ref(key)
+                ref[:] = [x for x in ref if x is not v]
             g.add_to_collections(collections, v)
         regularizer = regularizer if regularizer is not None else scope.regularizer
         if regularizer is not None:
