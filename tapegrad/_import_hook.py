@@ -136,8 +136,11 @@ class TensorFlowAlias:
     def _install(self) -> TensorFlowAlias:
         with _lock:
             self._saved = {k: v for k, v in sys.modules.items() if _aliased(k)}
-            for k in self._saved:
+            for k, module in self._saved.items():
                 del sys.modules[k]
+                parent, _, child = k.rpartition(".")  # (`from google.protobuf import text_format` imports again)
+                if vars(sys.modules.get(parent, sys)).get(child) is module:
+                    delattr(sys.modules[parent], child)
             sys.meta_path.insert(0, self._finder)
             _installed.append(self)
             self.installed = True

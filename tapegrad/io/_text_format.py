@@ -266,11 +266,23 @@ def _protobuf() -> Any:
 
 
 def _theirs(message: Any, what: str) -> Any:
-    real = _protobuf() if not isinstance(message, _Message) else None
-    if real is None and not isinstance(message, _Message):
+    """protobuf's own function ``what`` for a message that is not tapegrad's (None for one that
+    is), its errors raised as this module's :class:`ParseError`, which the program catches."""
+    if isinstance(message, _Message):
+        return None
+    real = _protobuf()
+    if real is None:
         raise TypeError(f"text_format.{what} needs a protocol message (tf.train.Example, ...); got "
                         f"{type(message).__name__}.")
-    return None if real is None else getattr(real, what)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return getattr(real, what)(*args, **kwargs)
+        except real.ParseError as e:
+            raise ParseError(str(e)) from e
+        except real.Error as e:
+            raise Error(str(e)) from e
+    return call
 
 
 def Merge(text: str | bytes, message: Any, allow_unknown_extension: bool = False, allow_field_number: bool = False,
