@@ -335,9 +335,8 @@ class Checkpoint:
                                  f"and {v.dtype.name}.")
         for k, v in found.items():
             v.assign(values[k])
-        used = {variable_name(v) for v in found.values()}
-        return CheckpointLoadStatus(path, dict.fromkeys(sorted(set(reader.get_variable_to_shape_map()) - used)),
-                                    sorted(set(named) - set(found) - {"save_counter"}))
+        # (as TF's NameBasedSaverStatus: values no variable took are no error, a variable not found is)
+        return CheckpointLoadStatus(path, {}, sorted(set(named) - set(found) - {"save_counter"}))
 
 
 class _Unused:

@@ -73,8 +73,10 @@ def test_graph_sessions_saver_and_name_based_restore(tmp_path, monkeypatch):
     c = tf.Variable(0, name="outer/missing")
     got["restore_missing_error"] = error_name(lambda: tf1.train.Saver([c]).restore(None, "model-7"))
     d = tf.Variable([0.0, 0.0], name="outer/w")
-    tf.train.Checkpoint(x=[d]).restore("model-7")
+    status = tf.train.Checkpoint(x=[d]).restore("model-7")
     got["name_based_checkpoint_restore"] = d.numpy().tolist()
+    got["name_based_consumed_error"] = error_name(status.assert_consumed)  # (values no variable took: no error)
+    got["name_based_missing_error"] = error_name(tf.train.Checkpoint(x=[d, c]).restore("model-7").assert_consumed)
     for k, v in got.items():
         assert v == REC[k], k
 

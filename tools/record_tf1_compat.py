@@ -76,6 +76,8 @@ OUT["restore_missing_error"] = error_name(lambda: tf1.train.Saver([c]).restore(N
 d = tf.Variable([0.0, 0.0], name="outer/w")
 status = tf.train.Checkpoint(x=[d]).restore("model-7")
 OUT["name_based_checkpoint_restore"] = d.numpy().tolist()
+OUT["name_based_consumed_error"] = error_name(status.assert_consumed)
+OUT["name_based_missing_error"] = error_name(tf.train.Checkpoint(x=[d, c]).restore("model-7").assert_consumed)
 
 # init_from_checkpoint: a scope map and a one-to-one map
 with tf.Graph().as_default():
