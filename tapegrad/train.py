@@ -14,6 +14,10 @@ the index of their names, shapes and dtypes (``ckpt-1.index``, JSON); the latest
 ``dir/checkpoint`` (TensorFlow's text format), which :func:`latest_checkpoint` reads. (Files named
 ``ckpt-1.npz``, written by earlier tapegrad versions, are read too.)
 
+A TF1 ``tf.compat.v1.train.Saver`` checkpoint (:mod:`tapegrad.compat._graph`) is read too:
+``restore`` then gives each tracked variable the value saved under its name, as TensorFlow's
+name-based restore.
+
 Restoration assigns the variables that exist when ``restore`` is called; the other saved values
 wait, as TensorFlow defers them, and are assigned when a variable appears under their name: an
 optimizer's slot variables when its first ``apply_gradients`` makes them, a Variable assigned to
@@ -638,6 +642,8 @@ class CheckpointReader:
     Names are TensorFlow's: the object path then ``/.ATTRIBUTES/VARIABLE_VALUE``; as in TensorFlow,
     ``_CHECKPOINTABLE_OBJECT_GRAPH`` is a string scalar describing the saved objects (tapegrad's
     description: JSON of each value's name, shape and dtype, not TensorFlow's protocol buffer).
+    A checkpoint of TF1's ``tf.compat.v1.train.Saver`` has the variables' names (``"scoped/c"``)
+    and no object graph.
     """
 
     def __init__(self, file: str) -> None:
