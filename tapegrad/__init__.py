@@ -73,7 +73,7 @@ _LAZY = {
     "name_scope": ("._scope", "name_scope"), "get_current_name_scope": ("._scope", "get_current_name_scope"),
     "device": ("._scope", "device"), "DeviceSpec": ("._scope", "DeviceSpec"), "print": ("._print", "print_"),
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
-    "train": (".train", None), "io": (".io", None), "Assert": (".debugging", "Assert"),
+    "train": (".train", None), "Graph": (".compat._graph", "Graph"), "io": (".io", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
     "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",

@@ -89,7 +89,7 @@ class ConcreteFunction:
         # the arguments holding tensors are passed (positionally in the function's order, or by
         # name); the Python values the function was traced with are filled in, as in TensorFlow
         sig_args, sig_kwargs = self.structured_input_signature
-        has_spec = lambda v: any(_is_spec(x) for x in _nest.flatten(v))  # noqa: E731
+        has_spec = lambda v: any(_is_spec(x) or _is_type_spec(x) for x in _nest.flatten(v))  # noqa: E731
         slots = [i for i, v in enumerate(sig_args) if has_spec(v)]
         names = [k for k in self._owner._param_order(sig_kwargs) if has_spec(sig_kwargs[k])]
         call_args, call_kwargs = list(sig_args), dict(sig_kwargs)
@@ -120,6 +120,8 @@ class ConcreteFunction:
                 if not spec.is_compatible_with(t):
                     raise TypeError(f"Binding inputs to tf.function failed: {t!r} is not compatible "
                                     f"with {spec!r}")
+            elif _is_type_spec(spec) and not spec.is_compatible_with(v):
+                raise TypeError(f"Binding inputs to tf.function failed: {v!r} is not compatible with {spec!r}")
         return self._owner(*call_args, **call_kwargs)
 
     @property
@@ -592,7 +594,8 @@ class Function:
             out = self(*a, **kw)
         sig = _nest.map_structure(
             lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) and not isinstance(
-                x, VariableBase) else x, (tuple(a), kw))
+                x, VariableBase) else x._type_spec if isinstance(x, CompositeTensor) and hasattr(x, "_type_spec") else x,
+            (tuple(a), kw))
         if self._sig is not None:
             sig = (tuple(self._sig), {})
         else:
@@ -691,6 +694,11 @@ def _zeros_for(spec: TensorSpec) -> Tensor:
 def _is_spec(x: Any) -> bool:
     """Whether ``x`` is a TensorSpec or an extension type's spec."""
     return isinstance(x, TensorSpec) or hasattr(x, "_placeholder")
+
+
+def _is_type_spec(x: Any) -> bool:
+    """Whether ``x`` is the spec of a composite value (a ``tf.RaggedTensorSpec``)."""
+    return hasattr(x, "value_type") and hasattr(x, "is_compatible_with")
 
 
 def _by_components(flat: list, specs: list | None, name: str) -> tuple:

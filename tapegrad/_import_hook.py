@@ -2,10 +2,12 @@
 
 While installed, ``import tensorflow`` gives ``tapegrad``, ``tensorflow.X`` gives ``tapegrad.X``
 (``tensorflow.keras.layers``, ``tensorflow.experimental.numpy``, ...), and ``keras``/``tf_keras``
-and their submodules give ``tapegrad.keras``'s. Each module is imported only when the program asks
-for it, so a name tapegrad does not have stays missing, with tapegrad's own message ("tapegrad
-does not cover tf.X yet", "did you mean", see ``_missing``), for ``import tensorflow.X`` and
-``from tensorflow import X`` alike.
+and their submodules give ``tapegrad.keras``'s; ``google.protobuf.text_format`` gives protobuf's
+text format for tapegrad's messages (``tf.train.Example``; other messages go to protobuf's own
+module), with empty ``google`` and ``google.protobuf`` packages when protobuf is not installed.
+Each module is imported only when the program asks for it, so a name tapegrad does not have stays
+missing, with tapegrad's own message ("tapegrad does not cover tf.X yet", "did you mean", see
+``_missing``), for ``import tensorflow.X`` and ``from tensorflow import X`` alike.
 
 The hook is a ``sys.meta_path`` finder of this process only: it writes nothing to disk (no
 ``.pth`` file, no site-packages change), other processes never see it, and uninstalling it puts
@@ -35,8 +37,21 @@ def _mapped(fullname: str) -> str | None:
     return None
 
 
+TEXT_FORMAT = ("google.protobuf.text_format", "tapegrad.io._text_format")
+"""protobuf's text format, for tapegrad's ``tf.train.Example`` messages (it hands other messages to
+protobuf's own module); ``google`` and ``google.protobuf`` are empty packages if not installed."""
+
+
 def _aliased(name: str) -> bool:
-    return _mapped(name) is not None
+    return _mapped(name) is not None or name == TEXT_FORMAT[0] or name in ("google", "google.protobuf") and \
+        vars(sys.modules.get(name, sys)).get("__tapegrad_stand_in__", False)
+
+
+class _EmptyPackageLoader(importlib.abc.Loader):
+    """An empty package standing in for one that is not installed (``google.protobuf``)."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__tapegrad_stand_in__ = True  # type: ignore[attr-defined]
 
 
 def _missing_error(fullname: str, cls: type = ModuleNotFoundError) -> ImportError | None:
@@ -75,6 +90,12 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         mapped = _mapped(fullname)
+        if fullname == TEXT_FORMAT[0]:
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(TEXT_FORMAT[1]))
+        if fullname in ("google", "google.protobuf"):
+            if importlib.machinery.PathFinder.find_spec(fullname, path) is not None:
+                return None
+            return importlib.machinery.ModuleSpec(fullname, _EmptyPackageLoader(), is_package=True)
         if mapped is None:
             if fullname.startswith("tapegrad.") and "." in fullname:
                 return self._missing_tapegrad_module(fullname, path)
@@ -115,8 +136,11 @@ class TensorFlowAlias:
     def _install(self) -> TensorFlowAlias:
         with _lock:
             self._saved = {k: v for k, v in sys.modules.items() if _aliased(k)}
-            for k in self._saved:
+            for k, module in self._saved.items():
                 del sys.modules[k]
+                parent, _, child = k.rpartition(".")  # (`from google.protobuf import text_format` imports again)
+                if vars(sys.modules.get(parent, sys)).get(child) is module:
+                    delattr(sys.modules[parent], child)
             sys.meta_path.insert(0, self._finder)
             _installed.append(self)
             self.installed = True
@@ -136,6 +160,10 @@ class TensorFlowAlias:
                 for k in [k for k in sys.modules if _aliased(k)]:
                     del sys.modules[k]
             sys.modules.update(self._saved)
+            for k, module in self._saved.items():  # (an import under the hook set the parent's attribute)
+                parent, _, child = k.rpartition(".")
+                if parent in sys.modules:
+                    setattr(sys.modules[parent], child, module)
 
     def __enter__(self) -> TensorFlowAlias:
         return self

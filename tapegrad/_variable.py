@@ -23,6 +23,7 @@ from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arr
 from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
+CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
 
 
 def _refs_of_a_local() -> int | None:
@@ -238,6 +239,8 @@ class Variable(VariableBase):
         self._synchronization, self._aggregation = synchronization, aggregation
         self._lock = threading.Lock()  # held by every read-modify-write of the value
         self._set(t._value)
+        for observe in CREATION_OBSERVERS:
+            observe(self)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

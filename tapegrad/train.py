@@ -14,6 +14,10 @@ the index of their names, shapes and dtypes (``ckpt-1.index``, JSON); the latest
 ``dir/checkpoint`` (TensorFlow's text format), which :func:`latest_checkpoint` reads. (Files named
 ``ckpt-1.npz``, written by earlier tapegrad versions, are read too.)
 
+A TF1 ``tf.compat.v1.train.Saver`` checkpoint (:mod:`tapegrad.compat._graph`) is read too:
+``restore`` then gives each tracked variable the value saved under its name, as TensorFlow's
+name-based restore.
+
 Restoration assigns the variables that exist when ``restore`` is called; the other saved values
 wait, as TensorFlow defers them, and are assigned when a variable appears under their name: an
 optimizer's slot variables when its first ``apply_gradients`` makes them, a Variable assigned to
@@ -85,7 +89,7 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
             if not isinstance(k, str):
                 raise ValueError(f"`Checkpoint` tracks a dict's entries by their keys, which must be strings; "
                                  f"{prefix!r} has the key {k!r}.")
-            _variables_of(v, f"{prefix}/{k}", out, saveables)
+            _variables_of(v, f"{prefix}/{_escape_local_name(k)}", out, saveables)
     elif hasattr(obj, "_trackable_children"):  # a Keras layer, a tf.random.Generator: TF's names
         for k, v in obj._trackable_children().items():
             _variables_of(v, f"{prefix}/{k}", out, saveables)
@@ -105,6 +109,41 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
                          "object derived from `Trackable`: a Variable, a Module, an optimizer, a "
                          "Checkpoint, a dataset iterator, or an object with `variables`); got "
                          f"{type(obj).__name__}.")
+
+
+def _escape_local_name(name: str) -> str:
+    """A dict key as TensorFlow writes it in a checkpoint key: ``"."`` as ``".."``, ``"/"`` as ``".S"``."""
+    return name.replace(".", "..").replace("/", ".S")
+
+
+def write_files(prefix: str, arrays: dict, name_based: bool) -> str:
+    """Write a checkpoint's two files (values, then the index of their names, shapes and dtypes)
+    at ``prefix``, making its folder if need be, and return ``prefix``. ``name_based``: the keys
+    are TF1 ``Saver`` names (``"scoped/c"``), not object paths."""
+    folder = os.path.dirname(prefix)
+    if folder:
+        os.makedirs(folder, exist_ok=True)  # (as TensorFlow's save and write)
+    saving._write_atomically(prefix + _DATA, lambda f: saving._write_npz(f, arrays))
+    index = {"format": _NAME_BASED if name_based else _OBJECT_BASED, "data": os.path.basename(prefix) + _DATA,
+             "tensors": {(k if name_based or _ATTRIBUTES in k else k + _SUFFIX):
+                         {"shape": list(a.shape), "dtype": a.dtype.name} for k, a in sorted(arrays.items())}}
+    saving._write_atomically(prefix + _INDEX, lambda f: f.write(json.dumps(index, indent=1).encode()))
+    return prefix
+
+
+def is_name_based(file: str) -> bool:
+    """Whether the checkpoint whose values are in ``file`` was written by a TF1 ``Saver``."""
+    index = file[:-len(_DATA)] + _INDEX if file.endswith(_DATA) else None
+    try:
+        with open(index, encoding="utf-8") as f:  # type: ignore[arg-type]
+            return json.load(f).get("format") == _NAME_BASED
+    except (OSError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def variable_name(v: Variable) -> str:
+    """A variable's name without TensorFlow's ``":0"`` (its key in a TF1 checkpoint)."""
+    return v.name[:-2] if v.name.endswith(":0") else v.name
 
 
 class CheckpointLoadStatus:
@@ -135,6 +174,12 @@ class CheckpointLoadStatus:
     def expect_partial(self) -> "CheckpointLoadStatus":
         """Accept a partial match silently (tapegrad never warns about one)."""
         return self
+
+    def run_restore_ops(self, session: Any = None) -> None:
+        """Nothing left to run: tapegrad restores when ``restore`` is called (TF1 sessions included)."""
+
+    def initialize_or_restore(self, session: Any = None) -> None:
+        """Nothing left to run: the values were assigned by ``restore``."""
 
 
 class Checkpoint:
@@ -218,15 +263,7 @@ class Checkpoint:
         for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
             for name, t in obj._serialize_to_tensors().items():
                 arrays[f"{path}{_ATTRIBUTES}{name}"] = np.asarray(t.numpy())
-        folder = os.path.dirname(prefix)
-        if folder:
-            os.makedirs(folder, exist_ok=True)  # (as TensorFlow's save and write)
-        saving._write_atomically(prefix + _DATA, lambda f: saving._write_npz(f, arrays))
-        index = {"format": "tapegrad checkpoint index 1", "data": os.path.basename(prefix) + _DATA,
-                 "tensors": {(k if _ATTRIBUTES in k else k + _ATTRIBUTES + "VARIABLE_VALUE"):
-                             {"shape": list(a.shape), "dtype": a.dtype.name} for k, a in sorted(arrays.items())}}
-        saving._write_atomically(prefix + _INDEX, lambda f: f.write(json.dumps(index, indent=1).encode()))
-        return prefix
+        return write_files(prefix, arrays, name_based=False)
 
     def save(self, file_prefix: str, options: Any = None) -> str:
         """Write ``<file_prefix>-<n>`` (``n`` = the new ``save_counter``), record it as the latest
@@ -259,6 +296,8 @@ class Checkpoint:
         file = _data_file(path)
         if file is None:
             raise _not_found(path)
+        if is_name_based(file):
+            return self._read_by_names(path, file, named)
         with zipfile.ZipFile(file) as z:
             entries = saving._entries(z, repr(file))
             keys = set(entries)
@@ -285,6 +324,23 @@ class Checkpoint:
         unused = dict.fromkeys(sorted(k for k in keys - used if _ATTRIBUTES in k))  # (iterators of no one)
         return CheckpointLoadStatus(path, _Unused(self._waiting, unused),
                                     sorted(set(named) - keys) + sorted(p for p in saveables if not own[p]))
+
+
+    def _read_by_names(self, path: str, file: str, named: dict) -> CheckpointLoadStatus:
+        """Restore from a TF1 ``Saver`` checkpoint: each tracked variable takes the value saved
+        under its own name (``v.name`` without ``":0"``), as TensorFlow's name-based restore."""
+        reader = CheckpointReader(file)
+        found = {k: v for k, v in named.items() if k != "save_counter" and reader.has_tensor(variable_name(v))}
+        values = {k: reader.get_tensor(variable_name(v)) for k, v in found.items()}
+        for k, v in found.items():  # (shapes and dtypes checked before anything is assigned)
+            if tuple(values[k].shape) != tuple(v.shape) or values[k].dtype != v.dtype.as_numpy_dtype:
+                raise ValueError(f"Restoring {k!r} from {variable_name(v)!r} of {path!r}: the saved value has shape "
+                                 f"{list(values[k].shape)} and dtype {values[k].dtype}, the variable {v.shape} "
+                                 f"and {v.dtype.name}.")
+        for k, v in found.items():
+            v.assign(values[k])
+        # (as TF's NameBasedSaverStatus: values no variable took are no error, a variable not found is)
+        return CheckpointLoadStatus(path, {}, sorted(set(named) - set(found) - {"save_counter"}))
 
 
 class _Unused:
@@ -410,6 +466,9 @@ def _not_found(path: str) -> Exception:
 
 
 _DATA, _INDEX = ".data-00000-of-00001", ".index"  # (TensorFlow's names for one shard)
+_SUFFIX = _ATTRIBUTES + "VARIABLE_VALUE"
+_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
+_OBJECT_BASED, _NAME_BASED = "tapegrad checkpoint index 1", "tapegrad name-based checkpoint index 1"
 
 
 def _data_file(path: str) -> str | None:
@@ -562,8 +621,6 @@ class CheckpointManager:
 
 # ---- reading a checkpoint without objects (TensorFlow's checkpoint_utils) -------------------------
 
-_SUFFIX = _ATTRIBUTES + "VARIABLE_VALUE"
-_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 def _checkpoint_file(ckpt_dir_or_file: Any) -> str:
@@ -585,19 +642,22 @@ class CheckpointReader:
     Names are TensorFlow's: the object path then ``/.ATTRIBUTES/VARIABLE_VALUE``; as in TensorFlow,
     ``_CHECKPOINTABLE_OBJECT_GRAPH`` is a string scalar describing the saved objects (tapegrad's
     description: JSON of each value's name, shape and dtype, not TensorFlow's protocol buffer).
+    A checkpoint of TF1's ``tf.compat.v1.train.Saver`` has the variables' names (``"scoped/c"``)
+    and no object graph.
     """
 
     def __init__(self, file: str) -> None:
         self._file = file
         with zipfile.ZipFile(file) as z:
             entries = saving._entries(z, repr(file))
-            full = {k: k if _ATTRIBUTES in k else k + _SUFFIX for k in entries}
+            self._name_based = is_name_based(file)
+            full = {k: k if self._name_based or _ATTRIBUTES in k else k + _SUFFIX for k in entries}
             self._headers = {full[k]: saving._header(z, info, k, repr(file)) for k, info in entries.items()}
             self._entries = {full[k]: (k, info) for k, info in entries.items()}
 
     def _key(self, name: str) -> str:
         name = name[:-2] if name.endswith(":0") else name
-        if name == _GRAPH:
+        if name == _GRAPH and not self._name_based:
             return name
         for key in (name, name + _SUFFIX):
             if key in self._headers:
@@ -623,12 +683,12 @@ class CheckpointReader:
 
     def get_variable_to_shape_map(self) -> dict:
         """``{name: shape as a list}``."""
-        return {_GRAPH: [], **{k: list(h[0]) for k, h in self._headers.items()}}
+        return {**({} if self._name_based else {_GRAPH: []}), **{k: list(h[0]) for k, h in self._headers.items()}}
 
     def get_variable_to_dtype_map(self) -> dict:
         """``{name: tf.DType}``."""
         from .dtypes import as_dtype, string
-        return {_GRAPH: string, **{k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}}
+        return {**({} if self._name_based else {_GRAPH: string}), **{k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}}
 
 
 def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:

@@ -1,8 +1,10 @@
 """``tf.compat.v1``: the TF1 names that mean something in eager TF2 code (``logging``,
-``enable_eager_execution``, ``executing_eagerly``, ``set_random_seed``, ``random.set_random_seed``);
-everything else of TF1 (sessions, placeholders, graphs, estimators, ``disable_eager_execution``)
-is not provided: reading it raises an ``AttributeError`` that says so. Importing the module (the
-migration guides' ``import tensorflow.compat.v1 as tf1``) works.
+``enable_eager_execution``, ``executing_eagerly``, ``set_random_seed``, ``random.set_random_seed``),
+and TF1's graphs, sessions, variable scopes and name-based checkpoints as eager code can have
+them (``Graph``, ``Session``, ``get_variable``, ``variable_scope``, ``global_variables_initializer``,
+``train.Saver``, ``train.init_from_checkpoint``: :mod:`tapegrad.compat._graph`). The rest of TF1
+(placeholders, estimators, ``disable_eager_execution``) is not provided: reading it raises an
+``AttributeError`` that says so.
 
 >>> import tapegrad.compat.v1 as tf1
 >>> tf1.executing_eagerly(), tf1.logging.ERROR
@@ -17,10 +19,19 @@ from typing import Any
 from . import dimension_at_index, dimension_value  # noqa: F401
 from .._dimension import Dimension
 from .._tensor import Tensor, TensorShape
+from ..keras.initializers import constant_initializer, ones_initializer, zeros_initializer
+from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
+                     get_default_graph, get_variable, get_variable_scope, global_variables,
+                     global_variables_initializer, init_from_checkpoint, reset_default_graph, trainable_variables,
+                     variable_scope, variables_initializer)
 
-__all__ = ["Dimension", "TensorShape", "dimension_at_index", "dimension_value", "disable_tensor_equality",
-           "enable_eager_execution", "enable_tensor_equality", "executing_eagerly", "logging", "random",
-           "set_random_seed"]
+__all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession", "Session", "TensorShape",
+           "VariableScope", "constant_initializer", "dimension_at_index", "dimension_value",
+           "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
+           "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
+           "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
+           "set_random_seed", "train", "trainable_variables", "variable_scope", "variables_initializer",
+           "zeros_initializer"]
 
 
 def enable_eager_execution(config: Any = None, device_policy: Any = None, execution_mode: Any = None) -> None:
@@ -72,8 +83,27 @@ logging = types.SimpleNamespace(
 random = types.SimpleNamespace(set_random_seed=set_random_seed)
 
 
+class _Train(types.SimpleNamespace):
+    """``tf.compat.v1.train``: TF2's ``tf.train``, ``Saver`` and ``init_from_checkpoint``."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"tf.compat.v1.train.{name} is TensorFlow 1's API, which tapegrad does not provide: "
+                             "tapegrad has TF1's Saver and init_from_checkpoint, and TF2's tf.train; train with "
+                             "tf.GradientTape and a Keras optimizer (the TF2 migration guide maps each TF1 name).")
+
+
+def _train_namespace() -> _Train:
+    from .. import train as _train
+    return _Train(**{n: getattr(_train, n) for n in _train.__all__}, Saver=Saver,
+                  init_from_checkpoint=init_from_checkpoint)
+
+
+train = _train_namespace()
+
+
 def __getattr__(name: str) -> Any:
     raise AttributeError(
         f"tf.compat.v1.{name} is TensorFlow 1's API, which tapegrad does not provide: tapegrad runs "
-        "TensorFlow 2 code, executed eagerly (no sessions, placeholders, graphs or estimators). Write it "
+        "TensorFlow 2 code, executed eagerly (no placeholders or estimators; graphs and sessions only as far as "
+        "tf.compat.v1.Graph describes). Write it "
         "with TF2's names (the TF2 migration guide maps each TF1 name), e.g. tf.function for a graph.")

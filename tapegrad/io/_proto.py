@@ -108,6 +108,17 @@ def _text_float(x: float) -> str:
     return s if np.float32(float(s)) == np.float32(x) else f"{x:.9g}"
 
 
+def _python_float(x: float) -> str:
+    """A float32 value as protobuf's Python text_format prints it: the shortest of 6 or more
+    significant digits that gives the same float32, as a Python float."""
+    if math.isnan(x):
+        return "nan"
+    digits = 6
+    while np.float32(float(f"{x:.{digits}g}")) != np.float32(x):
+        digits += 1
+    return str(float(f"{x:.{digits}g}"))
+
+
 _ESC = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
 
 
@@ -501,7 +512,10 @@ class _Message:
 
     __hash__ = None  # type: ignore[assignment]  (mutable, as protobuf's)
 
-    def _text(self, indent: int) -> list[str]:
+    def _text(self, indent: int, python: bool = False) -> list[str]:
+        """The text format's lines as ``str(message)`` (protobuf's upb runtime) prints them, or with
+        ``python`` as protobuf's Python ``text_format.MessageToString`` does (map keys ascending,
+        floats as Python floats: ``-2.0``)."""
         pad = "  " * indent
         lines: list[str] = []
         for number, name, kind, typ in self._FIELDS:
@@ -509,16 +523,17 @@ class _Message:
                 continue
             v = self._values[name]
             if kind == "message":
-                lines += [f"{pad}{name} {{", *v._text(indent + 1), f"{pad}}}"]
-            elif kind == "map":  # (as protobuf's upb runtime prints a map: keys in descending order)
-                for k, m in sorted(v.items(), key=lambda km: km[0].encode("utf-8"), reverse=True):
+                lines += [f"{pad}{name} {{", *v._text(indent + 1, python), f"{pad}}}"]
+            elif kind == "map":  # (upb prints a map's keys in descending order; text_format, ascending)
+                for k, m in sorted(v.items(), key=lambda km: km[0] if python else km[0].encode("utf-8"),
+                                   reverse=not python):
                     lines += [f"{pad}{name} {{", f"{pad}  key: {_text_string(k)}",
-                              f"{pad}  value {{", *m._text(indent + 2), f"{pad}  }}", f"{pad}}}"]
+                              f"{pad}  value {{", *m._text(indent + 2, python), f"{pad}  }}", f"{pad}}}"]
             elif kind == "messages":
                 for m in v:
-                    lines += [f"{pad}{name} {{", *m._text(indent + 1), f"{pad}}}"]
+                    lines += [f"{pad}{name} {{", *m._text(indent + 1, python), f"{pad}}}"]
             else:
-                fmt = {"float*": _text_float, "int64*": str, "bytes*": _text_bytes}[kind]
+                fmt = {"float*": _python_float if python else _text_float, "int64*": str, "bytes*": _text_bytes}[kind]
                 lines += [f"{pad}{name}: {fmt(x)}" for x in v]
         return lines
 

@@ -404,6 +404,11 @@ class RaggedTensor(CompositeTensor):
         return tuple(out)
 
     @property
+    def _type_spec(self) -> "RaggedTensorSpec":
+        """Its :class:`RaggedTensorSpec` (what a concrete function traced with it takes)."""
+        return RaggedTensorSpec.from_value(self)
+
+    @property
     def ragged_rank(self) -> int:
         """The number of partitioned dimensions (nested ``values`` levels)."""
         return 1 + (self._values.ragged_rank if isinstance(self._values, RaggedTensor) else 0)
@@ -932,6 +937,29 @@ class RaggedTensorSpec:
     @property
     def value_type(self) -> type:
         return RaggedTensor
+
+    @property
+    def _component_specs(self) -> list:
+        """The TensorSpecs of a value's flat values and row splits (a trace's inputs)."""
+        from .._spec import TensorSpec
+        inner = [] if self._shape.rank is None else list(self._shape)[self._ragged_rank + 1:]
+        return [TensorSpec([None, *inner], self._dtype)] + [TensorSpec([None], self._row_splits_dtype)] * \
+            self._ragged_rank
+
+    def _placeholder(self, sample: Any) -> "RaggedTensor":
+        """A value of this spec to trace with: unknown dimensions 1 (rows of length 1), its flat
+        values ``sample(spec)``."""
+        from .._spec import TensorSpec
+        if self._shape.rank is None:
+            raise ValueError(f"Cannot trace with {self!r}: its rank is unknown.")
+        dims = [1 if d is None else d for d in self._shape]
+        n, splits = dims[0], []
+        for d in dims[1:self._ragged_rank + 1]:
+            splits.append(np.arange(n + 1) * d)
+            n *= d
+        values = sample(TensorSpec([n, *dims[self._ragged_rank + 1:]], self._dtype))
+        return RaggedTensor.from_nested_row_splits(
+            values, [_wrap(np.asarray(x, self._row_splits_dtype.as_numpy_dtype)) for x in splits], validate=False)
 
     @classmethod
     def from_value(cls, value: "RaggedTensor") -> "RaggedTensorSpec":

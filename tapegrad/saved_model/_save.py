@@ -277,6 +277,13 @@ def _encode_signature_concrete(saver: _Saver, fn: Any, spec_args: tuple, spec_kw
     needs of one size (the batch of two inputs) are traced with one size (the first grouping whose
     traces run and agree)."""
     structure = (tuple(spec_args), dict(spec_kwargs))
+    composite = [x for x in _nest.flatten(structure)
+                 if _function._is_type_spec(x) and not isinstance(x, _ext.ExtensionTypeSpec)]
+    if composite:  # (a tf.RaggedTensorSpec)
+        raise Unsavable(f"{what}: its signature takes a {composite[0].value_type.__name__} ({composite[0]!r}); "
+                        "tapegrad runs a function of one eagerly, so there is no trace to save (give the "
+                        "function its component tensors, a RaggedTensor's flat_values and row_splits, and "
+                        "rebuild it inside)")
     if any(isinstance(x, _ext.ExtensionTypeSpec) for x in _nest.flatten(structure)):
         # traced on its tensors, which the function gets back as extension types; called with
         # extension types, which the restored function takes apart (_load._Concrete.bind)

@@ -1,0 +1,555 @@
+"""TensorFlow 1's graphs, sessions, variable scopes and name-based checkpoints, as far as eager
+code can have them: what the TF2 checkpoint migration guide and TF1 programs saving and restoring
+variables use (``tf.Graph``, ``tf.compat.v1.Session``, ``get_variable``, ``variable_scope``,
+``global_variables_initializer``, ``train.Saver``, ``train.init_from_checkpoint``).
+
+A graph made default by ``as_default()`` collects the Variables created inside it (its
+``GLOBAL_VARIABLES`` and ``TRAINABLE_VARIABLES`` collections, names made unique as TF1's graph
+makes them: ``a``, ``a_1``), and holds ``get_variable``'s store, so that names are reused only
+with ``reuse=True`` (or ``AUTO_REUSE``). Ops run eagerly when they are built (there is no deferred
+graph): ``Session.run`` returns the values of what it is given (tensors, variables, nests of them)
+and runs initializers; a variable has its initial value from its creation on, and
+``global_variables_initializer()`` sets it again (to a checkpoint's value after
+``init_from_checkpoint``). See docs/differences.md.
+
+``Saver`` writes TF1's checkpoint key names (the variables' names: ``"scoped/c"``) in tapegrad's
+checkpoint files; ``tf.train.load_checkpoint``, ``list_variables`` and ``Checkpoint.restore``
+(by variable name, as TF's name-based restore) read them.
+
+>>> import os, tempfile, tapegrad as tf
+>>> tf1 = tf.compat.v1
+>>> with tf.Graph().as_default():
+...     with tf1.variable_scope("scoped"):
+...         c = tf1.get_variable("c", shape=[], initializer=tf1.constant_initializer(3.0))
+...     with tf1.Session() as sess:
+...         sess.run(tf1.global_variables_initializer())
+...         path = tf1.train.Saver().save(sess, os.path.join(tempfile.mkdtemp(), "ckpt"))
+...         value = sess.run(c)
+>>> value, tf.train.list_variables(path)
+(np.float32(3.0), [('scoped/c', [])])
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+from .. import train as _train
+from .._scope import name_scope
+from .._tensor import Tensor, TensorShape
+from .._variable import CREATION_OBSERVERS, Variable
+from ..errors import InvalidArgumentError, NotFoundError
+
+__all__ = ["AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
+           "get_default_graph", "reset_default_graph", "get_variable", "get_variable_scope", "variable_scope",
+           "global_variables", "trainable_variables", "global_variables_initializer", "variables_initializer",
+           "init_from_checkpoint"]
+
+
+class GraphKeys:
+    """The standard collection names (TF1's ``tf.compat.v1.GraphKeys``)."""
+    GLOBAL_VARIABLES = "variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    LOCAL_VARIABLES = "local_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.graphs: list = []   # the graphs made default by as_default(), innermost last
+        self.scopes: list = []   # the open variable scopes, innermost last
+
+
+_state = _State()
+AUTO_REUSE = "AUTO_REUSE"  # (TF1's _ReuseMode.AUTO_REUSE)
+
+
+class _Operation:
+    """An op ``Session.run`` runs for its effect (an initializer); running it returns None."""
+
+    def __init__(self, name: str, run: Any) -> None:
+        self.name = name
+        self._run = run
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        self._run()
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type=NoOp>"
+
+
+class Graph:
+    """A TF1 graph: ``with tf.Graph().as_default():`` collects the variables made inside and
+    holds ``get_variable``'s store (see the module doc: ops still run eagerly).
+
+    >>> import tapegrad as tf
+    >>> with tf.Graph().as_default() as g:
+    ...     v, w = tf.Variable(1.0, name="v"), tf.Variable(2.0, name="v")
+    >>> w.name, [x.name for x in g.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)]
+    ('v_1:0', ['v:0', 'v_1:0'])
+    """
+
+    def __init__(self) -> None:
+        self._collections: dict = {}
+        self._names: set = set()
+        self._vars: dict = {}      # get_variable's store: full name -> Variable
+        self._initial: dict = {}   # id(variable) -> (variable, initial value)
+        self._finalized = False
+
+    def as_default(self) -> "_Default":
+        """A context in which this is the default graph (it is entered and returned)."""
+        return _Default(self)
+
+    def get_collection(self, name: str, scope: str | None = None) -> list:
+        """A copy of the collection ``name`` (only names starting with ``scope``, if given)."""
+        items = list(self._collections.get(name, []))
+        if scope is None:
+            return items
+        return [x for x in items if getattr(x, "name", "").startswith(scope)]
+
+    def get_collection_ref(self, name: str) -> list:
+        """The collection ``name`` itself (a list it is safe to change)."""
+        return self._collections.setdefault(name, [])
+
+    def add_to_collection(self, name: str, value: Any) -> None:
+        self.get_collection_ref(name).append(value)
+
+    def add_to_collections(self, names: Any, value: Any) -> None:
+        for name in ([names] if isinstance(names, str) else names):
+            self.add_to_collection(name, value)
+
+    def get_all_collection_keys(self) -> list:
+        return [k for k, v in self._collections.items() if v]
+
+    def finalize(self) -> None:
+        """Make the graph read-only: creating a variable in it raises RuntimeError."""
+        self._finalized = True
+
+    @property
+    def finalized(self) -> bool:
+        return self._finalized
+
+    def _unique_name(self, name: str) -> str:
+        unique, i = name, 0
+        while unique.lower() in self._names:
+            i += 1
+            unique = f"{name}_{i}"
+        self._names.add(unique.lower())
+        return unique
+
+    def _collect(self, v: Variable) -> None:
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        v._name = self._unique_name(v.name[:-2]) + ":0"
+        self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
+        if v.trainable:
+            self.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
+        self._initial[id(v)] = (v, v.numpy())
+
+
+class _Default:
+    def __init__(self, graph: Graph) -> None:
+        self._graph = graph
+
+    def __enter__(self) -> Graph:
+        _state.graphs.append(self._graph)
+        return self._graph
+
+    def __exit__(self, *exc: Any) -> None:
+        _state.graphs.pop()
+
+
+def _current() -> Graph | None:
+    """The graph made default by ``as_default()``, or None (eager code)."""
+    return _state.graphs[-1] if _state.graphs else None
+
+
+def _observe(v: Variable) -> None:
+    g = _current()
+    if g is not None:
+        g._collect(v)
+
+
+CREATION_OBSERVERS.append(_observe)
+_global_graph = [Graph()]  # what get_default_graph() gives outside every as_default()
+
+
+def get_default_graph() -> Graph:
+    """The innermost graph made default, else the global default graph."""
+    return _current() or _global_graph[0]
+
+
+def reset_default_graph() -> None:
+    """Replace the global default graph by a new one (not inside ``as_default()``)."""
+    if _state.graphs:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need "
+                             "a cleared graph, exit the nesting and create a new graph.")
+    _global_graph[0] = Graph()
+
+
+def global_variables(scope: str | None = None) -> list:
+    """The variables of the default graph (none in eager code, as in TF2)."""
+    g = _current()
+    return [] if g is None else g.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list:
+    """The trainable variables of the default graph (none in eager code)."""
+    g = _current()
+    return [] if g is None else g.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def variables_initializer(var_list: Any, name: str = "init") -> _Operation:
+    """An op that sets each variable of ``var_list`` to its initial value (a variable made in a
+    graph; one made eagerly keeps its value)."""
+    var_list = list(var_list)
+    g = _current()
+
+    def run() -> None:
+        for v in var_list:
+            if g is not None and id(v) in g._initial:
+                v.assign(g._initial[id(v)][1])
+    return _Operation(name, run)
+
+
+def global_variables_initializer() -> _Operation:
+    """An op that sets every variable of the default graph to its initial value."""
+    return variables_initializer(global_variables())
+
+
+class Session:
+    """A TF1 session on a graph (the default one). ``run`` returns the values of its fetches
+    (tensors, variables, and lists, tuples and dicts of them) and runs the ops among them; using
+    it as a context makes its graph the default one."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        self._graph = graph or get_default_graph()
+        self._closed = False
+        self._default: _Default | None = None
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if feed_dict:
+            raise NotImplementedError("Session.run(feed_dict=...): tapegrad has no placeholders (ops run "
+                                      "eagerly when built); compute with the values themselves.")
+        return self._fetch(fetches)
+
+    def _fetch(self, x: Any) -> Any:
+        if isinstance(x, _Operation):
+            return x.run()
+        if isinstance(x, (Tensor, Variable)):
+            return x.numpy()
+        if isinstance(x, dict):
+            return type(x)((k, self._fetch(v)) for k, v in x.items())
+        if isinstance(x, tuple) and hasattr(x, "_fields"):
+            return type(x)(*(self._fetch(v) for v in x))
+        if isinstance(x, (list, tuple)):
+            return type(x)(self._fetch(v) for v in x)
+        if x is None:
+            return None
+        if isinstance(x, str):
+            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
+                                      "(a variable's name is its resource handle in TensorFlow); fetch the "
+                                      "variable or tensor itself.")
+        raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
+                        f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __enter__(self) -> "Session":
+        self._default = _Default(self._graph)
+        self._default.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        assert self._default is not None
+        self._default.__exit__()
+        self.close()
+
+
+class InteractiveSession(Session):
+    """A Session (tapegrad's sessions are never installed as a default one)."""
+
+
+# ---- variable scopes and get_variable -----------------------------------------------------------
+
+class VariableScope:
+    """An open variable scope: its ``name``, ``reuse`` flag, and defaults for ``get_variable``."""
+
+    def __init__(self, name: str, reuse: Any = None, initializer: Any = None, dtype: Any = None,
+                 regularizer: Any = None) -> None:
+        self.name = name
+        self.original_name_scope = name + "/" if name else ""
+        self.reuse = reuse
+        self.initializer, self.dtype, self.regularizer = initializer, dtype, regularizer
+
+    def reuse_variables(self) -> None:
+        """Reuse the variables of this scope from now on."""
+        self.reuse = True
+
+
+def get_variable_scope() -> VariableScope:
+    """The innermost open variable scope (the root scope, named ``""``, outside all)."""
+    return _state.scopes[-1] if _state.scopes else VariableScope("")
+
+
+class variable_scope:  # noqa: N801  (TensorFlow's name)
+    """Open the variable scope ``name_or_scope`` (a name, nested in the current scope, or a
+    :class:`VariableScope`, entered again by its full name) and the name scope of the same name.
+
+    ``reuse``: True (or ``AUTO_REUSE``) lets ``get_variable`` return the variables already made
+    under a name; it is inherited by the scopes inside. ``initializer``, ``dtype`` and
+    ``regularizer`` are the defaults of ``get_variable`` inside.
+    """
+
+    def __init__(self, name_or_scope: Any, default_name: str | None = None, values: Any = None,
+                 initializer: Any = None, regularizer: Any = None, caching_device: Any = None,
+                 partitioner: Any = None, custom_getter: Any = None, reuse: Any = None, dtype: Any = None,
+                 use_resource: Any = None, constraint: Any = None, auxiliary_name_scope: bool = True) -> None:
+        if name_or_scope is None and default_name is None:
+            raise TypeError("If default_name is None then name_or_scope is required")
+        if partitioner is not None or custom_getter is not None:
+            raise NotImplementedError("variable_scope(partitioner=..., custom_getter=...) is not supported by "
+                                      "tapegrad: make the variables whole and create them directly.")
+        self._args = (name_or_scope, default_name, initializer, regularizer, reuse, dtype)
+        self._aux = auxiliary_name_scope
+
+    def __enter__(self) -> VariableScope:
+        name_or_scope, default_name, initializer, regularizer, reuse, dtype = self._args
+        parent = get_variable_scope()
+        if isinstance(name_or_scope, VariableScope):
+            full = name_or_scope.name
+            reuse = name_or_scope.reuse if reuse is None else reuse
+        else:
+            name = name_or_scope if name_or_scope is not None else default_name
+            full = f"{parent.name}/{name}" if parent.name else name
+        scope = VariableScope(full, True if parent.reuse is True else reuse,
+                              initializer if initializer is not None else parent.initializer,
+                              dtype if dtype is not None else parent.dtype,
+                              regularizer if regularizer is not None else parent.regularizer)
+        _state.scopes.append(scope)
+        self._names = name_scope(full + "/" if full else "") if self._aux else None
+        if self._names is not None:
+            self._names.__enter__()
+        return scope
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._names is not None:
+            self._names.__exit__()
+        _state.scopes.pop()
+
+
+def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: Any = None,
+                 regularizer: Any = None, trainable: bool | None = None, collections: Any = None,
+                 caching_device: Any = None, partitioner: Any = None, validate_shape: bool = True,
+                 use_resource: Any = None, custom_getter: Any = None, constraint: Any = None,
+                 synchronization: Any = None, aggregation: Any = None) -> Variable:
+    """The variable ``name`` of the current variable scope: made (from ``initializer`` and
+    ``shape``) if the default graph has none of that name, returned if it has and the scope
+    reuses. Eager code (no graph made default) has no store: each call makes a new variable.
+
+    ``initializer``: an initializer (called with ``shape`` and ``dtype``), or a value (then
+    ``shape`` is not given); None: the scope's, else Glorot uniform for floats and zeros otherwise.
+    """
+    from .. import dtypes as _dtypes
+    from ..keras.initializers import GlorotUniform, zeros_initializer
+    if partitioner is not None or custom_getter is not None:
+        raise NotImplementedError("get_variable(partitioner=..., custom_getter=...) is not supported by "
+                                  "tapegrad: make the variable whole.")
+    scope = get_variable_scope()
+    full = f"{scope.name}/{name}" if scope.name else name
+    g = _current()
+    if g is not None and full in g._vars:
+        if scope.reuse is None or scope.reuse is False:
+            raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set reuse=True or "
+                             "reuse=tf.AUTO_REUSE in VarScope?")
+        v = g._vars[full]
+        if shape is not None and not TensorShape(shape).is_compatible_with(v.shape):
+            raise ValueError(f"Trying to share variable {full}, but specified shape {TensorShape(shape)} and "
+                             f"found shape {v.shape}.")
+        return v
+    if g is not None and scope.reuse is True:
+        raise ValueError(f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
+                         "you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+    dtype = _dtypes.as_dtype(dtype or scope.dtype or _dtypes.float32)
+    initializer = initializer if initializer is not None else scope.initializer
+    if initializer is None:
+        initializer = GlorotUniform() if dtype.is_floating else zeros_initializer()
+    if callable(initializer):
+        if shape is None or not TensorShape(shape).is_fully_defined():
+            raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but instead was "
+                             f"{TensorShape(shape) if shape is not None else '<unknown>'}.")
+        value = initializer(TensorShape(shape).as_list(), dtype=dtype)
+    else:
+        if shape is not None and validate_shape:
+            raise ValueError("If initializer is a constant, do not specify shape.")
+        value = initializer
+    with name_scope(""):
+        v = Variable(value, trainable=True if trainable is None else trainable, name=full, dtype=dtype,
+                     constraint=constraint)
+    if g is not None:
+        g._vars[full] = v
+        if collections is not None:
+            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):
+                ref = g.get_collection_ref(key)
+                ref[:] = [x for x in ref if x is not v]
+            g.add_to_collections(collections, v)
+        regularizer = regularizer if regularizer is not None else scope.regularizer
+        if regularizer is not None:
+            g.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, regularizer(v))
+    return v
+
+
+# ---- TF1's name-based checkpoints -----------------------------------------------------------------
+
+def _by_name(var_list: Any) -> dict:
+    if isinstance(var_list, dict):
+        named = dict(var_list)
+    else:
+        named = {}
+        for v in var_list:
+            if not isinstance(v, Variable):
+                raise TypeError(f"Saver's var_list holds a {type(v).__name__}, not a Variable; pass "
+                                "variables (or a dict {name: variable}).")
+            n = _train.variable_name(v)
+            if n in named:
+                raise ValueError(f"At least two variables have the same name: {n}")
+            named[n] = v
+    for n, v in named.items():
+        if not isinstance(v, Variable):
+            raise TypeError(f"Saver's var_list maps {n!r} to a {type(v).__name__}, not a Variable.")
+    return named
+
+
+class Saver:
+    """TF1's ``tf.compat.v1.train.Saver``: saves and restores variables under their names.
+
+    ``var_list``: a list of variables (saved under their names, without ``":0"``), a dict
+    ``{name: variable}``, or None: the default graph's global variables (eager code must give one).
+    ``save`` writes a checkpoint (tapegrad's files, TF1's key names) and records it in the
+    folder's ``checkpoint`` file, keeping the newest ``max_to_keep``; no ``.meta`` graph is written.
+    """
+
+    def __init__(self, var_list: Any = None, reshape: bool = False, sharded: bool = False, max_to_keep: int = 5,
+                 keep_checkpoint_every_n_hours: float = 10000.0, name: str | None = None,
+                 restore_sequentially: bool = False, saver_def: Any = None, builder: Any = None,
+                 defer_build: bool = False, allow_empty: bool = False, write_version: Any = 2,
+                 pad_step_number: bool = False, save_relative_paths: bool = False, filename: Any = None) -> None:
+        if var_list is None:
+            if _current() is None:
+                raise RuntimeError("When eager execution is enabled, `var_list` must specify a list or dict "
+                                   "of variables to save")
+            var_list = global_variables()
+        self._vars = _by_name(var_list)
+        if not self._vars and not allow_empty:
+            raise ValueError("No variables to save")
+        self._max_to_keep = max_to_keep
+        self._pad = pad_step_number
+        self._last: list = []
+
+    @property
+    def last_checkpoints(self) -> list:
+        """The paths of the checkpoints saved and not deleted, oldest first."""
+        return list(self._last)
+
+    def save(self, sess: Any, save_path: str, global_step: Any = None, latest_filename: str | None = None,
+             meta_graph_suffix: str = "meta", write_meta_graph: bool = True, write_state: bool = True,
+             strip_default_attrs: bool = False, save_debug_info: bool = False) -> str:
+        """Write the variables' values to ``save_path`` (``save_path-<global_step>`` with a step)
+        and return that path."""
+        if _current() is not None and not isinstance(sess, Session):
+            raise TypeError(f"'sess' must be a Session; {sess}")
+        path = os.fspath(save_path)
+        if global_step is not None:
+            step = int(np.asarray(global_step.numpy() if hasattr(global_step, "numpy") else global_step))
+            path = f"{path}-{step:08d}" if self._pad else f"{path}-{step}"
+        _train.write_files(path, {n: np.asarray(v.numpy()) for n, v in self._vars.items()}, name_based=True)
+        self._last = [p for p in self._last if p != path] + [path]
+        if self._max_to_keep:
+            while len(self._last) > self._max_to_keep:
+                old = self._last.pop(0)
+                for suffix in (_train._INDEX, _train._DATA):
+                    if os.path.exists(old + suffix):
+                        os.remove(old + suffix)
+        if write_state:
+            folder = os.path.dirname(path)
+            _train._write_state(folder, self._last)
+        return path
+
+    def restore(self, sess: Any, save_path: str | None) -> None:
+        """Assign each variable the value saved under its name in ``save_path``."""
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        file = _train._data_file(os.fspath(save_path))
+        if file is None:
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        reader = _train.CheckpointReader(file)
+        if not reader._name_based:
+            raise NotFoundError(f"{save_path} is an object-based checkpoint (tf.train.Checkpoint's): tapegrad's "
+                                "Saver restores name-based ones only. Restore it with tf.train.Checkpoint, or "
+                                "read its values with tf.train.load_checkpoint.")
+        values = {}
+        for n, v in self._vars.items():
+            if not reader.has_tensor(n):
+                raise NotFoundError(f"Key {n} not found in checkpoint")
+            values[n] = reader.get_tensor(n)
+            if not TensorShape(values[n].shape).is_compatible_with(v.shape):
+                raise InvalidArgumentError(f"Restoring {n}: the checkpoint's shape {list(values[n].shape)} does "
+                                           f"not match the variable's shape {v.shape}.")
+        for n, v in self._vars.items():
+            v.assign(values[n])
+
+
+def init_from_checkpoint(ckpt_dir_or_file: Any, assignment_map: Any) -> None:
+    """Set variables' initial values from a checkpoint, as TF1's ``init_from_checkpoint``.
+
+    ``assignment_map``: ``{checkpoint name: variable, or name of a variable of the default
+    graph's get_variable store}``, or ``{"ckpt_scope/": "scope/"}`` for every variable of
+    ``scope`` (``"/"``: the root). In a graph the values are assigned by the initializers
+    (``global_variables_initializer()``); in eager code, at once.
+    """
+    reader = _train.load_checkpoint(ckpt_dir_or_file)
+    shapes = reader.get_variable_to_shape_map()
+    g = _current()
+    store = g._vars if g is not None else {}
+    pairs: list = []
+    items = assignment_map.items() if isinstance(assignment_map, dict) else assignment_map
+    for in_ckpt, current in sorted(items, key=lambda pair: pair[0]):
+        var = current if isinstance(current, Variable) else store.get(current)
+        if var is not None:
+            if in_ckpt not in shapes:
+                raise ValueError(f"Tensor {in_ckpt} is not found in {ckpt_dir_or_file} checkpoint {shapes}")
+            if not TensorShape(shapes[in_ckpt]).is_compatible_with(var.shape):
+                raise ValueError(f"Shape of variable {var.name} ({var.shape}) doesn't match with shape of tensor "
+                                 f"{in_ckpt} ({shapes[in_ckpt]}) from checkpoint reader.")
+            pairs.append((var, in_ckpt))
+            continue
+        scopes = current[:current.rindex("/")] if "/" in current else ""
+        if not in_ckpt.endswith("/"):
+            raise ValueError(f"Assignment map with scope only name {scopes} should map to scope only "
+                             f"{in_ckpt}. Should be 'scope/': 'other_scope/'.")
+        for var_name in sorted(n for n in store if not scopes or n.startswith(scopes + "/")):
+            full = var_name[len(scopes):]
+            if current != "/":
+                full = full[1:]
+            if in_ckpt != "/":
+                full = in_ckpt + full
+            full = full[:-1] if full.endswith("/") else full
+            if full not in shapes:
+                raise ValueError(f"Tensor {full} ({var_name[len(scopes) + 1:]} in {in_ckpt}) is not found in "
+                                 f"{ckpt_dir_or_file} checkpoint")
+            pairs.append((store[var_name], full))
+    for var, name in pairs:
+        value = reader.get_tensor(name)
+        if g is not None and id(var) in g._initial:
+            g._initial[id(var)] = (var, value)
+        else:
+            var.assign(value)
