@@ -24,6 +24,7 @@ from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
+UPDATE_OBSERVERS: list = []    # called with (variable, how) after each update, while a TF1 graph is default
 
 
 def _refs_of_a_local() -> int | None:
@@ -604,6 +605,9 @@ class Variable(VariableBase):
         _rec.tls.stateful += 1  # (_rec.note_stateful, inline)
         if _rec.active:
             _rec.note_variable_assign(self, how, value)
+        if UPDATE_OBSERVERS:
+            for observe in UPDATE_OBSERVERS:
+                observe(self, how)
 
     # In-place operators would rebind the name to a new Tensor and lose the variable.
     __iadd__ = _no_inplace("+", "variable.assign_add(value)")

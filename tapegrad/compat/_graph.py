@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ import numpy as np
 from .. import train as _train
 from .._scope import name_scope
 from .._tensor import Tensor, TensorShape
-from .._variable import CREATION_OBSERVERS, Variable
+from .._variable import CREATION_OBSERVERS, UPDATE_OBSERVERS, Variable
 from ..errors import InvalidArgumentError, NotFoundError
 
 __all__ = ["AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
@@ -60,6 +61,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.graphs: list = []   # the graphs made default by as_default(), innermost last
         self.scopes: list = []   # the open variable scopes, innermost last
+        self.running = 0         # Session.run running an op (an initializer's assignments)
 
 
 _state = _State()
@@ -155,10 +157,29 @@ class _Default:
 
     def __enter__(self) -> Graph:
         _state.graphs.append(self._graph)
+        if _observe_update not in UPDATE_OBSERVERS:
+            UPDATE_OBSERVERS.append(_observe_update)
         return self._graph
 
     def __exit__(self, *exc: Any) -> None:
         _state.graphs.pop()
+        if not _state.graphs and _observe_update in UPDATE_OBSERVERS:
+            UPDATE_OBSERVERS.remove(_observe_update)
+
+
+def _observe_update(v: Variable, how: str) -> None:
+    """A variable updated while a graph is default, outside ``Session.run``: TF1 would defer the
+    update to each run of it; here it ran once, now. Said once a graph, not silently."""
+    g = _current()
+    if g is None or _state.running or getattr(g, "_update_warned", False):
+        return
+    g._update_warned = True
+    warnings.warn(
+        f"{how or 'an update'} of variable {v.name!r} ran when it was built, in a tf.Graph: TensorFlow 1 "
+        "runs it at each Session.run of it, tapegrad runs ops as they are built, so Session.run "
+        "returns its value without running it again (a counter advanced by a loop of Session.run "
+        "stays where it is). Write the update where it should happen (TF2's eager style); see "
+        "docs/differences.md.", UserWarning, stacklevel=4)
 
 
 def _current() -> Graph | None:
@@ -243,7 +264,11 @@ class Session:
 
     def _fetch(self, x: Any) -> Any:
         if isinstance(x, _Operation):
-            return x.run()
+            _state.running += 1
+            try:
+                return x.run()
+            finally:
+                _state.running -= 1
         if isinstance(x, (Tensor, Variable)):
             return x.numpy()
         if isinstance(x, dict):
