@@ -1223,9 +1223,10 @@ class _NumpyIterator:
     """What ``as_numpy_iterator`` returns: the elements as NumPy values (TF's ``_NumpyIterator``,
     with its ``next()``)."""
 
-    __slots__ = ("_it",)
+    __slots__ = ("_it", "_dataset")
 
     def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
         self._it = _owned_elements(self, dataset)
 
     def __iter__(self) -> "_NumpyIterator":
@@ -1301,10 +1302,12 @@ def _indices(chunks: Callable) -> Iterator[int]:
     return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
 
-def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream) -> Iterator[list]:
+def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream,
+                    last: Callable | None = None) -> Iterator[list]:
     """TF's shuffle buffer, in blocks: a ring of ``size`` slots is filled; each output takes the
     slot ``oldest + u % live`` (``u`` the stream's next uint32), moves the oldest element into
-    it, and the next input element takes the oldest's place."""
+    it, and the next input element takes the oldest's place. ``last()`` runs as the last element
+    is asked for."""
     ring = list(itertools.islice(it, size)) if size > 0 else list(it)
     n = len(ring)
     st = 0  # the oldest element's slot
@@ -1327,7 +1330,12 @@ def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream) -> Iterator[
         out.append(ring[j])
         ring[j] = ring[st]
         st = st + 1 if st + 1 < n else 0
-    yield out
+    if last is None or not out:
+        yield out
+        return
+    yield out[:-1]
+    last()
+    yield out[-1:]
 
 
 # ----------------------------------------------------------------------------- sources
@@ -2042,15 +2050,35 @@ class _Repeat(_Unary):
                 return
             it = make()
 
+    def _reshuffles(self) -> bool:
+        return type(self._input) is _Shuffle and self._input._seeder is not None
+
+    def _fused(self, make: Callable) -> Callable:
+        """A repeat of a reshuffling shuffle under TF's default injected prefetch, which runs
+        ahead of a consumer slower than the pipeline (a training step): each pass but the last
+        draws the next one's seeds as its own last element is taken. Without the prefetch
+        (``inject_prefetch = False``) a pass draws when an element is asked for after the last."""
+        owner = getattr(_iterating.owner, "_dataset", None)
+        if not self._reshuffles() or (
+                owner is not None and owner.options().experimental_optimization.inject_prefetch is False):
+            return make
+        drawn, done = [], [0]
+
+        def next_pass() -> Iterator:
+            done[0] += 1
+            last = None if done[0] == self._count else lambda: drawn.append(self._input._rng())
+            return make(drawn.pop() if drawn else None, last)
+        return next_pass
+
     def _iter(self) -> Iterator:
-        return self._passes(self._input._elements)
+        return self._passes(self._fused(self._input._iter) if self._reshuffles() else self._input._elements)
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
         if rows is None:
             return None
         arrays, template, chunks = rows
-        return arrays, template, lambda: self._passes(chunks)
+        return arrays, template, lambda: self._passes(self._fused(chunks))
 
     def _card(self) -> int:
         c = self._input._card()
@@ -2187,8 +2215,9 @@ class _Shuffle(_Unary):
         s1, s2 = self._seeds if seeder is None else (int(v) for v in seeder.take(2))
         return _philox.Stream(s1, s2 << 64)
 
-    def _iter(self) -> Iterator:
-        return itertools.chain.from_iterable(_buffer_shuffle(self._input._elements(), self._size, self._rng()))
+    def _iter(self, rng: _philox.Stream | None = None, last: Callable | None = None) -> Iterator:
+        return itertools.chain.from_iterable(
+            _buffer_shuffle(self._input._elements(), self._size, rng or self._rng(), last))
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
@@ -2197,9 +2226,10 @@ class _Shuffle(_Unary):
         arrays, template, chunks = rows
         first = [self._rng()]  # (drawn as the iterator is made, as TF's; a later pass draws when it starts)
 
-        def shuffled() -> Iterator:
-            rng = first.pop() if first else self._rng()
-            return (np.array(b, dtype=np.intp) for b in _buffer_shuffle(_indices(chunks), self._size, rng) if b)
+        def shuffled(rng: _philox.Stream | None = None, last: Callable | None = None) -> Iterator:
+            rng = rng or (first.pop() if first else self._rng())
+            return (np.array(b, dtype=np.intp)
+                    for b in _buffer_shuffle(_indices(chunks), self._size, rng, last) if b)
         return arrays, template, shuffled
 
 
