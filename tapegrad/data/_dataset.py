@@ -2033,10 +2033,12 @@ class _Repeat(_Unary):
         super().__init__(input)
         self._count = count
 
-    def _passes(self, make: Callable) -> Iterator:
+    def _passes(self, make: Callable, ahead: bool = False) -> Iterator:
         # the first pass's iterator is made with the repeat's (TF makes it then: a shuffle
         # below draws its seeds now), each next one when the pass before has run out
-        return self._more(make(), make) if self._count != 0 else iter(())
+        if self._count == 0:
+            return iter(())
+        return self._ahead(make(), make) if ahead else self._more(make(), make)
 
     def _more(self, it: Iterator, make: Callable) -> Iterator:
         done = 0
@@ -2050,17 +2052,35 @@ class _Repeat(_Unary):
                 return
             it = make()
 
-    def _reshuffles(self) -> bool:
-        return type(self._input) is _Shuffle and self._input._seeder is not None
+    def _ahead(self, it: Iterator, make: Callable) -> Iterator:
+        """The passes with TF's default injected prefetch, which runs an element ahead of a
+        consumer slower than the pipeline (a training step): the next pass begins (a shuffle in
+        it draws its seeds) as the last element of the pass before is taken. An error of the
+        element ahead is raised when that element is asked for."""
+        done, x = 0, _pull(it)
+        while x is not _END:
+            y = _pull(it)
+            if y is _END:
+                done += 1
+                if done != self._count:
+                    it = make()
+            if isinstance(x, _Failed):
+                raise x.error
+            yield x
+            if y is _END and done != self._count:
+                y = _pull(it)
+            x = y
+
+    def _prefetched(self) -> bool:
+        """Whether the pipeline being iterated has TF's injected prefetch (unless its options
+        set ``experimental_optimization.inject_prefetch = False``)."""
+        owner = getattr(_iterating.owner, "_dataset", None)
+        return owner is None or owner.options().experimental_optimization.inject_prefetch is not False
 
     def _fused(self, make: Callable) -> Callable:
-        """A repeat of a reshuffling shuffle under TF's default injected prefetch, which runs
-        ahead of a consumer slower than the pipeline (a training step): each pass but the last
-        draws the next one's seeds as its own last element is taken. Without the prefetch
-        (``inject_prefetch = False``) a pass draws when an element is asked for after the last."""
-        owner = getattr(_iterating.owner, "_dataset", None)
-        if not self._reshuffles() or (
-                owner is not None and owner.options().experimental_optimization.inject_prefetch is False):
+        """:meth:`_ahead` for the passes of a reshuffling shuffle read in blocks of rows: each
+        pass but the last draws the next one's seeds as its own last element is taken."""
+        if not (type(self._input) is _Shuffle and self._input._seeder is not None and self._prefetched()):
             return make
         drawn, done = [], [0]
 
@@ -2071,7 +2091,7 @@ class _Repeat(_Unary):
         return next_pass
 
     def _iter(self) -> Iterator:
-        return self._passes(self._fused(self._input._iter) if self._reshuffles() else self._input._elements)
+        return self._passes(self._input._elements, self._prefetched())
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
@@ -2215,9 +2235,8 @@ class _Shuffle(_Unary):
         s1, s2 = self._seeds if seeder is None else (int(v) for v in seeder.take(2))
         return _philox.Stream(s1, s2 << 64)
 
-    def _iter(self, rng: _philox.Stream | None = None, last: Callable | None = None) -> Iterator:
-        return itertools.chain.from_iterable(
-            _buffer_shuffle(self._input._elements(), self._size, rng or self._rng(), last))
+    def _iter(self) -> Iterator:
+        return itertools.chain.from_iterable(_buffer_shuffle(self._input._elements(), self._size, self._rng()))
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
@@ -2364,6 +2383,21 @@ class _Interleave(_FlatMap):
 
 
 _END = object()
+
+
+class _Failed:
+    """An error met while reading an element ahead (raised when the element is asked for)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _pull(it: Iterator) -> Any:
+    """``next(it)``; ``_END`` at its end, a ``_Failed`` for an error."""
+    try:
+        return next(it, _END)
+    except Exception as e:  # noqa: BLE001 (raised again when the element is asked for)
+        return _Failed(e)
 
 
 class _Zip(Dataset):
