@@ -193,3 +193,14 @@ def test_checkpoint_refuses_a_random_window_size_func(tmp_path):
     next(it)
     with pytest.raises(tf.errors.FailedPreconditionError, match="random op"):
         tf.train.Checkpoint(it=it).save(str(tmp_path / "ckpt"))
+
+
+def test_repeat_reads_ahead_but_raises_an_error_on_its_element():
+    """A repeat reads an element ahead (TF's injected prefetch) but an error in the element read
+    ahead is raised when that element is asked for, as TensorFlow's prefetch raises it."""
+    ds = tf.data.Dataset.range(3).map(
+        lambda x: tf.debugging.check_numerics(1.0 / (tf.cast(x, tf.float32) - 2.0), "x")).repeat()
+    it = iter(ds)
+    assert [float(next(it)) for _ in range(2)] == [-0.5, -1.0]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        next(it)

@@ -860,13 +860,48 @@ def data_prefetch_reads_ahead(tf, keras, np):
     return out
 
 
+def class_weight_dataset_targets(tf, keras, np):
+    """``class_weight`` on a Dataset weighs each entry of the target without its last axis (a
+    segmentation mask's pixels; argmax of one-hot rows; a class the dict lacks below its largest
+    weighs 1, one beyond it fails in tf.gather); arrays of such targets are refused (TypeError,
+    Keras's per-row loop)."""
+    keras.utils.set_random_seed(0)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(16, 4, 4, 2)).astype("float32")
+    mask = rng.integers(0, 4, (16, 4, 4, 1)).astype("uint8")
+    out = {}
+    m = keras.Sequential([keras.Input((4, 4, 2)), keras.layers.Conv2D(4, 1)])
+    m.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    h = m.fit(tf.data.Dataset.from_tensor_slices((x, mask)).batch(8), epochs=2,
+              class_weight={0: 2.0, 1: 0.5, 3: 1.5}, verbose=0)
+    out["mask"] = [round(float(v), 6) for v in h.history["loss"]]
+    onehot = np.eye(3, dtype="float32")[rng.integers(0, 3, 16)]
+    d = keras.Sequential([keras.Input((4, 4, 2)), keras.layers.Flatten(), keras.layers.Dense(3)])
+    d.compile("sgd", keras.losses.CategoricalCrossentropy(from_logits=True))
+    h = d.fit(tf.data.Dataset.from_tensor_slices((x, onehot)).batch(8), epochs=1,
+              class_weight={0: 3.0, 2: 0.25}, verbose=0)
+    out["onehot"] = [round(float(v), 6) for v in h.history["loss"]]
+    try:
+        m.fit(x, mask, batch_size=8, epochs=1, class_weight={0: 2.0}, verbose=0)
+        out["arrays"] = "no error"
+    except Exception as e:  # noqa: BLE001 (the error's type is the result)
+        out["arrays"] = type(e).__name__
+    try:
+        m.fit(tf.data.Dataset.from_tensor_slices((x, mask)).batch(8), epochs=1, class_weight={0: 2.0},
+              verbose=0)
+        out["beyond"] = "no error"
+    except Exception as e:  # noqa: BLE001
+        out["beyond"] = type(e).__name__
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
-         data_take_ends_at_its_last, data_prefetch_reads_ahead]
+         data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets]
 
 
 def main():

@@ -1,6 +1,7 @@
 """Record what TensorFlow's tf.data gives for the cases tests/test_data_more.py replays on tapegrad:
 group_by_window, bucket_by_sequence_length, random, sample_from_datasets, choose_from_datasets,
-get_single_element, unique, rebatch, options and the tf.data.experimental functions (issue #24).
+get_single_element, unique, rebatch, options, the tf.data.experimental functions and when a
+shuffle().repeat() draws its next pass's seeds (issue #24).
 
 Run with a Python that has TensorFlow 2.21 (never needed by tapegrad or by CI; the tests read
 only the JSON this script writes):
@@ -330,6 +331,24 @@ CASES = {
                                       " pad_to_bucket_boundary=True)\nout = (el(ds), ds.element_spec)"),
     "sample_weights_shape_bad": "out = D.sample_from_datasets([D.range(3), D.range(3)], weights=tf.constant([1.0, 2.0, 3.0]))",
     "single_twice_batched": "out = D.from_tensor_slices({'a': [[1, 2]]}).get_single_element()",
+    # a repeat begins its next pass (a shuffle in it draws its seeds) as a pass's last element is
+    # taken (a new iterator made after exactly k passes gets the (k + 2)-th seeds)
+    "shuffle_repeat_whole_passes": ("ds = D.range(6).shuffle(6, seed=7).repeat()\nit = iter(ds)\n"
+                                    "a = [int(next(it)) for _ in range(12)]\nout = (a, el(ds.take(6)))"),
+    "shuffle_repeat_one_pass": ("ds = D.range(6).shuffle(6, seed=7).repeat()\nit = iter(ds)\n"
+                                "a = [int(next(it)) for _ in range(6)]\nout = (a, el(ds.take(6)))"),
+    "shuffle_repeat_small_buffer": ("ds = D.range(10).shuffle(4, seed=7).repeat()\nit = iter(ds)\n"
+                                    "a = [int(next(it)) for _ in range(10)]\nout = (a, el(ds.take(10)))"),
+    "shuffle_repeat_mid_pass": ("ds = D.range(10).shuffle(4, seed=7).repeat()\nit = iter(ds)\n"
+                                "a = [int(next(it)) for _ in range(7)]\nout = (a, el(ds.take(10)))"),
+    "shuffle_repeat_twice_then_new": ("ds = D.range(6).shuffle(6, seed=7).repeat(2)\n"
+                                      "out = (el(ds), el(ds.take(6)))"),
+    "shuffle_map_repeat_one_pass": ("ds = D.range(6).shuffle(6, seed=7).map(lambda x: x * 2).repeat()\n"
+                                    "it = iter(ds)\na = [int(next(it)) for _ in range(6)]\nout = (a, el(ds.take(6)))"),
+    "shuffle_batch_repeat_passes": ("ds = D.range(6).shuffle(6, seed=7).batch(2).repeat()\nit = iter(ds)\n"
+                                    "a = [next(it) for _ in range(6)]\nout = (a, el(ds.take(3)))"),
+    "shuffle_repeat_batched_fit": ("ds = D.range(8).shuffle(8, seed=7).repeat().batch(4)\nit = iter(ds)\n"
+                                   "a = [next(it) for _ in range(4)]\nout = (a, el(ds.take(2)))"),
 }
 
 

@@ -1237,9 +1237,10 @@ class _NumpyIterator:
     """What ``as_numpy_iterator`` returns: the elements as NumPy values (TF's ``_NumpyIterator``,
     with its ``next()``)."""
 
-    __slots__ = ("_it",)
+    __slots__ = ("_it", "_dataset")
 
     def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
         self._it = _owned_elements(self, dataset)
 
     def __iter__(self) -> "_NumpyIterator":
@@ -1315,10 +1316,12 @@ def _indices(chunks: Callable) -> Iterator[int]:
     return itertools.chain.from_iterable(ch if type(ch) is range else ch.tolist() for ch in chunks())
 
 
-def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream) -> Iterator[list]:
+def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream,
+                    last: Callable | None = None) -> Iterator[list]:
     """TF's shuffle buffer, in blocks: a ring of ``size`` slots is filled; each output takes the
     slot ``oldest + u % live`` (``u`` the stream's next uint32), moves the oldest element into
-    it, and the next input element takes the oldest's place."""
+    it, and the next input element takes the oldest's place. ``last()`` runs as the last element
+    is asked for."""
     ring = list(itertools.islice(it, size)) if size > 0 else list(it)
     n = len(ring)
     st = 0  # the oldest element's slot
@@ -1341,7 +1344,12 @@ def _buffer_shuffle(it: Iterator, size: int, draws: _philox.Stream) -> Iterator[
         out.append(ring[j])
         ring[j] = ring[st]
         st = st + 1 if st + 1 < n else 0
-    yield out
+    if last is None or not out:
+        yield out
+        return
+    yield out[:-1]
+    last()
+    yield out[-1:]
 
 
 # ----------------------------------------------------------------------------- sources
@@ -2076,10 +2084,12 @@ class _Repeat(_Unary):
         super().__init__(input)
         self._count = count
 
-    def _passes(self, make: Callable) -> Iterator:
+    def _passes(self, make: Callable, ahead: bool = False) -> Iterator:
         # the first pass's iterator is made with the repeat's (TF makes it then: a shuffle
         # below draws its seeds now), each next one when the pass before has run out
-        return self._more(make(), make) if self._count != 0 else iter(())
+        if self._count == 0:
+            return iter(())
+        return self._ahead(make(), make) if ahead else self._more(make(), make)
 
     def _more(self, it: Iterator, make: Callable) -> Iterator:
         done = 0
@@ -2093,15 +2103,53 @@ class _Repeat(_Unary):
                 return
             it = make()
 
+    def _ahead(self, it: Iterator, make: Callable) -> Iterator:
+        """The passes with TF's default injected prefetch, which runs an element ahead of a
+        consumer slower than the pipeline (a training step): the next pass begins (a shuffle in
+        it draws its seeds) as the last element of the pass before is taken. An error of the
+        element ahead is raised when that element is asked for."""
+        done, x = 0, _pull(it)
+        while x is not _END:
+            y = _pull(it)
+            if y is _END:
+                done += 1
+                if done != self._count:
+                    it = make()
+            if isinstance(x, _Failed):
+                raise x.error
+            yield x
+            if y is _END and done != self._count:
+                y = _pull(it)
+            x = y
+
+    def _prefetched(self) -> bool:
+        """Whether the pipeline being iterated has TF's injected prefetch (unless its options
+        set ``experimental_optimization.inject_prefetch = False``)."""
+        owner = getattr(_iterating.owner, "_dataset", None)
+        return owner is None or owner.options().experimental_optimization.inject_prefetch is not False
+
+    def _fused(self, make: Callable) -> Callable:
+        """:meth:`_ahead` for the passes of a reshuffling shuffle read in blocks of rows: each
+        pass but the last draws the next one's seeds as its own last element is taken."""
+        if not (type(self._input) is _Shuffle and self._input._seeder is not None and self._prefetched()):
+            return make
+        drawn, done = [], [0]
+
+        def next_pass() -> Iterator:
+            done[0] += 1
+            last = None if done[0] == self._count else lambda: drawn.append(self._input._rng())
+            return make(drawn.pop() if drawn else None, last)
+        return next_pass
+
     def _iter(self) -> Iterator:
-        return self._passes(self._input._elements)
+        return self._passes(self._input._elements, self._prefetched())
 
     def _rows(self) -> tuple | None:
         rows = self._input._rows()
         if rows is None:
             return None
         arrays, template, chunks = rows
-        return arrays, template, lambda: self._passes(chunks)
+        return arrays, template, lambda: self._passes(self._fused(chunks))
 
     def _card(self) -> int:
         c = self._input._card()
@@ -2250,9 +2298,10 @@ class _Shuffle(_Unary):
         arrays, template, chunks = rows
         first = [self._rng()]  # (drawn as the iterator is made, as TF's; a later pass draws when it starts)
 
-        def shuffled() -> Iterator:
-            rng = first.pop() if first else self._rng()
-            return (np.array(b, dtype=np.intp) for b in _buffer_shuffle(_indices(chunks), self._size, rng) if b)
+        def shuffled(rng: _philox.Stream | None = None, last: Callable | None = None) -> Iterator:
+            rng = rng or (first.pop() if first else self._rng())
+            return (np.array(b, dtype=np.intp)
+                    for b in _buffer_shuffle(_indices(chunks), self._size, rng, last) if b)
         return arrays, template, shuffled
 
 
@@ -2387,6 +2436,21 @@ class _Interleave(_FlatMap):
 
 
 _END = object()
+
+
+class _Failed:
+    """An error met while reading an element ahead (raised when the element is asked for)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _pull(it: Iterator) -> Any:
+    """``next(it)``; ``_END`` at its end, a ``_Failed`` for an error."""
+    try:
+        return next(it, _END)
+    except Exception as e:  # noqa: BLE001 (raised again when the element is asked for)
+        return _Failed(e)
 
 
 class _Zip(Dataset):

@@ -73,8 +73,10 @@ def relu(features: Any, name: Any = None) -> Tensor:
 
 
 def _softmax_fwd(x: np.ndarray, axis: int) -> np.ndarray:
-    m = np.max(x, axis=axis, keepdims=True) if x.size else 0
-    e = np.exp(x - m)
+    # float16 is computed in float32 and rounded once, as TF's kernel does
+    v = x.astype(np.float32) if x.dtype == np.float16 else x
+    m = np.max(v, axis=axis, keepdims=True) if v.size else 0
+    e = np.exp(v - m)
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
 
 

@@ -33,6 +33,23 @@ def _class_weights(y: Any, class_weight: dict) -> np.ndarray:
     return np.array([class_weight.get(int(c), 1.0) for c in labels], dtype=backend.floatx())
 
 
+def _dataset_class_weights(y: Any, class_weight: dict) -> Tensor:
+    """Keras 3.15's sample weights for ``class_weight`` on a ``tf.data.Dataset``'s batch: a class
+    per entry of ``y`` without its last axis (argmax over it, or the rounded label when it has
+    size 1; the rounded label of a vector), gathered from ``class_weight`` (1.0 for a class
+    below its largest that it lacks): per pixel for a segmentation mask, where arrays refuse a
+    target of rank 3 or more. A class beyond the largest fails as Keras's ``tf.gather``."""
+    from ...ops.indexing import gather
+
+    y = np.asarray(_to_numpy(y))
+    if y.ndim >= 2:
+        y = np.argmax(y, axis=-1) if y.shape[-1] > 1 else np.round(np.squeeze(y, axis=-1))
+    else:
+        y = np.round(y)
+    table = convert_to_tensor([class_weight.get(int(c), 1.0) for c in range(max(class_weight) + 1)])
+    return gather(table, y.astype(np.int32))
+
+
 def _batches_of(arrays: list, size: int) -> int:
     return int(math.ceil(len(arrays[0]) / size)) if arrays else 0
 
@@ -193,7 +210,8 @@ class _Data:
                     if by is not None:
                         if bsw is not None:
                             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-                        batch = bx, by, _class_weights(by, self.class_weight)
+                        weigh = _dataset_class_weights if isinstance(self.iterable, Dataset) else _class_weights
+                        batch = bx, by, weigh(by, self.class_weight)
                 yield map_structure(_as_tensor, batch)  # as the dataset gives it: train_step unpacks it
             return
         x, y, sw = self.arrays
