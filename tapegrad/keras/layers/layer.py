@@ -694,6 +694,26 @@ class Layer(Operation, Module):
             self.set_weights(self._initial_weights)
             self.__dict__["_initial_weights"] = None
 
+    def _build_by_tracing(self, args: tuple, kwargs: dict) -> None:
+        """Keras 3 builds a layer that has no ``build`` of its own and holds unbuilt layers by
+        tracing ``call`` once on the call's own arguments in a ``StatelessScope``: the sublayers
+        get their weights, and what ``call`` does to its argument objects stays (a
+        MultiHeadAttention takes their masks off). A trace that fails is left to the call."""
+        if type(self).build is not Layer.build or all(sub.built for sub in self._sublayers()):
+            return
+        layers = self._flatten_layers()
+        losses = [list(layer._losses) for layer in layers]
+        try:
+            with backend.StatelessConstruction(self.weights):
+                self.call(*args, **kwargs)
+        except Exception:  # (Keras: an eager call builds the state itself)
+            pass
+        finally:
+            for layer, kept in zip(layers, losses):  # (a trace's add_loss goes to its scope)
+                layer._losses[:] = kept
+                if not kept:
+                    _holding_losses.discard(layer)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if "_own_weights" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}.__init__ did not call super().__init__().")
@@ -729,6 +749,8 @@ class Layer(Operation, Module):
         path = _scope_path()
         path.append(self)
         try:
+            if not self.built:
+                self._build_by_tracing(args, kwargs)
             self._maybe_build(args, kwargs)
             _check_input_spec(self.input_spec, args[0], self.name)
             stack.append(training)
