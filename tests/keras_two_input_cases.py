@@ -43,6 +43,11 @@ def run(keras):
     out["mha_masks_left"] = [getattr(t, "_keras_mask", None) is not None for t in (x, y)]
     _, scores = mha(x, y, return_attention_scores=True, use_causal_mask=True)  # (no masks left)
     out["mha_causal_scores"] = np.asarray(scores).tolist()
+    x = emb(q_ids)  # (without dropout or scores Keras uses dot_product_attention: uniform weights)
+    out["mha_dot_product_out"] = np.asarray(mha(x, x)).tolist()
+    x = emb(q_ids)
+    del x._keras_mask
+    out["mask_deleted"] = getattr(x, "_keras_mask", None) is None
 
     holder = _attention_layer(keras)(4)
 

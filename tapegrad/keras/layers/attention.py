@@ -354,8 +354,9 @@ class MultiHeadAttention(Layer):
                 keep = expand_dims(keep, -2 * n - 1)
             scores = where(keep, scores, -1e9)
         weights = _softmax(scores, self._norm_axes)
-        if keep is not None:  # (Keras's Softmax: a row masked whole gives zeros, not uniform weights)
-            weights = where(keep, weights, 0.0)
+        if keep is not None and (self._dropout > 0.0 or return_attention_scores or query.ndim != 3):
+            weights = where(keep, weights, 0.0)  # (Keras's Softmax layer: a row masked whole gives
+            # zeros; its dot_product_attention, used otherwise, gives uniform weights)
         dropped = weights
         if training and self._dropout > 0.0:
             dropped = random.dropout(weights, self._dropout, seed=self.seed_generator)

@@ -799,6 +799,8 @@ class Layer(Operation, Module):
         if type(self).compute_mask is Layer.compute_mask and (not self.supports_masking or
                                                               mask is None and not _masks):
             return  # (no mask anywhere: every output's mask is None already)
+        if all(get_mask(o) is not None for o in flatten(outputs)):
+            return  # (as Keras: masks that call set stay)
         if mask is None:
             mask = map_structure(get_mask, inputs)
             if all(m is None for m in flatten(mask)):
