@@ -45,6 +45,10 @@ def run(keras):
     out["mha_causal_scores"] = np.asarray(scores).tolist()
     x = emb(q_ids)  # (without dropout or scores Keras uses dot_product_attention: uniform weights)
     out["mha_dot_product_out"] = np.asarray(mha(x, x)).tolist()
+    x, y = emb(q_ids), emb(np.array([[0, 2, 0], [3, 0, 4]]))
+    both = keras.layers.Add()([x, y])  # (the inputs' masks or-ed; None when an input has none)
+    one = keras.layers.Add()([x, mha(x, x)])
+    out["add_masks"] = [np.asarray(getattr(t, "_keras_mask", None)).tolist() for t in (both, one)]
     x = emb(q_ids)
     del x._keras_mask
     out["mask_deleted"] = getattr(x, "_keras_mask", None) is None
