@@ -668,6 +668,7 @@ class Layer(Operation, Module):
     def build(self, input_shape: Any = None) -> None:
         """Create the weights for inputs of ``input_shape`` (run on the first call)."""
         self.built = True
+    build._default_build = True  # (Keras's build by tracing applies: see _build_by_tracing)
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         """The computation; a subclass overrides it."""
@@ -699,7 +700,8 @@ class Layer(Operation, Module):
         tracing ``call`` once on the call's own arguments in a ``StatelessScope``: the sublayers
         get their weights, and what ``call`` does to its argument objects stays (a
         MultiHeadAttention takes their masks off). A trace that fails is left to the call."""
-        if type(self).build is not Layer.build or all(sub.built for sub in self._sublayers()):
+        if not getattr(type(self).build, "_default_build", False) or self.__dict__.get("_functional") \
+                or all(sub.built for sub in self._sublayers()):
             return
         layers = self._flatten_layers()
         losses = [list(layer._losses) for layer in layers]
