@@ -45,6 +45,15 @@ def run(keras):
     out["mha_causal_scores"] = np.asarray(scores).tolist()
     x = emb(q_ids)  # (without dropout or scores Keras uses dot_product_attention: uniform weights)
     out["mha_dot_product_out"] = np.asarray(mha(x, x)).tolist()
+    class Attend(keras.Model):  # (a subclassed model is built by tracing too)
+        def __init__(self):
+            super().__init__()
+            self.mha = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2)
+
+        def call(self, inputs):
+            return self.mha(inputs[0], inputs[1], return_attention_scores=True)[1]
+    attend = Attend()
+    out["model_scores"] = [np.asarray(attend([emb(q_ids), emb(v_ids)])).tolist() for _ in range(2)]
     x, y = emb(q_ids), emb(np.array([[0, 2, 0], [3, 0, 4]]))
     both = keras.layers.Add()([x, y])  # (the inputs' masks or-ed; None when an input has none)
     one = keras.layers.Add()([x, mha(x, x)])
