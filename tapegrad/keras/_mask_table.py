@@ -32,5 +32,12 @@ def set_mask(t: Any, mask: Any) -> None:
 
 
 # Keras sets `_keras_mask` on the eager tensors a masking layer gives; every tapegrad tensor
-# answers it (None without a mask), reading and writing the table above.
-Tensor._keras_mask = property(get_mask, set_mask)  # type: ignore[attr-defined]
+# answers it (None without a mask), reading, writing and deleting in the table above.
+def _del_mask(t: Any) -> None:
+    """``del t._keras_mask``: detach the mask (AttributeError when there is none, as for TF's
+    tensors, which hold it as a plain attribute)."""
+    if _masks.pop(t._id, None) is None:
+        raise AttributeError(f"'{type(t).__name__}' object has no attribute '_keras_mask'")
+
+
+Tensor._keras_mask = property(get_mask, set_mask, _del_mask)  # type: ignore[attr-defined]

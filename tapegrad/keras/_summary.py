@@ -118,6 +118,13 @@ def _table(header: list[str], justify: list[str], rows: list[list[str]], columns
 
 # ---- the model's rows and totals ----------------------------------------------------------------
 
+def _user_layer_without_output_shape(cls: type) -> bool:
+    """A layer class of the program's own whose ``compute_output_shape`` is Layer's (which Keras
+    leaves unimplemented; tapegrad's runs ``call``, and only for a one-input ``call``)."""
+    owner = next(c for c in cls.__mro__ if "compute_output_shape" in c.__dict__)
+    return owner.__module__ == "tapegrad.keras.layers.layer" and not cls.__module__.startswith("tapegrad.")
+
+
 def _shape(layer: Any) -> str:
     """Keras's ``format_layer_shape``: the output shape of the layer's last call in a graph, else
     of its build shape, else "?"."""
@@ -128,6 +135,8 @@ def _shape(layer: Any) -> str:
     if nodes:
         outputs = map_structure(lambda t: fmt(t.shape), nodes[-1].outputs)
     elif build is not None and getattr(layer, "built", False):
+        if _user_layer_without_output_shape(type(layer)):
+            return "?"  # (Keras's Layer.compute_output_shape raises NotImplementedError)
         try:
             shapes = (layer.compute_output_shape(**build) if isinstance(build, dict)
                       and "_build_shapes_dict" in layer.__dict__ else layer.compute_output_shape(build))

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._engine import convert_to_tensor
+from .._engine import Tensor, convert_to_tensor
 from ...ops.array import expand_dims, reshape, transpose
 from ...ops.linalg import matmul
 from ...ops.math import cast, exp, logical_and, tanh, where
@@ -335,6 +335,9 @@ class MultiHeadAttention(Layer):
             key = value
         elif key_mask is None:
             key_mask = get_mask(key)
+        for t in (query, value, key):  # (as Keras: the masks are handled here, and taken off the inputs)
+            if isinstance(t, Tensor):
+                set_mask(t, None)
         keep = self._compute_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
                                             use_causal_mask)
         gate = activations.sigmoid(self._gate_dense(query)) if self._use_gate else None
@@ -351,6 +354,9 @@ class MultiHeadAttention(Layer):
                 keep = expand_dims(keep, -2 * n - 1)
             scores = where(keep, scores, -1e9)
         weights = _softmax(scores, self._norm_axes)
+        if keep is not None and (self._dropout > 0.0 or return_attention_scores or query.ndim != 3):
+            weights = where(keep, weights, 0.0)  # (Keras's Softmax layer: a row masked whole gives
+            # zeros; its dot_product_attention, used otherwise, gives uniform weights)
         dropped = weights
         if training and self._dropout > 0.0:
             dropped = random.dropout(weights, self._dropout, seed=self.seed_generator)

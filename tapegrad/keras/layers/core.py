@@ -10,7 +10,7 @@ import numpy as np
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from ...ops.array import concat, expand_dims, reshape, shape as _shape, transpose
-from ...ops.math import add as _add, cast, exp, greater, multiply as _multiply, where
+from ...ops.math import add as _add, cast, exp, greater, logical_or, multiply as _multiply, where
 from ...ops.reduction import reduce_logsumexp
 from .. import activations, backend, initializers, ops as _kops, random, regularizers
 from .input_spec import InputSpec
@@ -500,13 +500,12 @@ class _Merge(Layer):
         return self._out_shape(input_shape)
 
     def compute_mask(self, inputs: Any, previous_mask: Any = None) -> Any:
-        if previous_mask is None or all(m is None for m in previous_mask):
+        """As Keras 3: None unless every input has a mask, else their ``or``."""
+        if previous_mask is None or any(m is None for m in previous_mask):
             return None
-        out = None
-        for m in previous_mask:
-            if m is not None:
-                m = convert_to_tensor(m)
-                out = m if out is None else convert_to_tensor(np.logical_and(out.numpy(), m.numpy()))
+        out = convert_to_tensor(previous_mask[0])
+        for m in previous_mask[1:]:
+            out = logical_or(out, convert_to_tensor(m))
         return out
 
 

@@ -668,6 +668,7 @@ class Layer(Operation, Module):
     def build(self, input_shape: Any = None) -> None:
         """Create the weights for inputs of ``input_shape`` (run on the first call)."""
         self.built = True
+    build._default_build = True  # (Keras's build by tracing applies: see _build_by_tracing)
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         """The computation; a subclass overrides it."""
@@ -693,6 +694,27 @@ class Layer(Operation, Module):
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self.__dict__["_initial_weights"] = None
+
+    def _build_by_tracing(self, args: tuple, kwargs: dict) -> None:
+        """Keras 3 builds a layer that has no ``build`` of its own and holds unbuilt layers by
+        tracing ``call`` once on the call's own arguments in a ``StatelessScope``: the sublayers
+        get their weights, and what ``call`` does to its argument objects stays (a
+        MultiHeadAttention takes their masks off). A trace that fails is left to the call."""
+        if not getattr(type(self).build, "_default_build", False) or self.__dict__.get("_functional") \
+                or all(sub.built for sub in self._sublayers()):
+            return
+        layers = self._flatten_layers()
+        losses = [list(layer._losses) for layer in layers]
+        try:
+            with backend.StatelessConstruction(self.weights):
+                self.call(*args, **kwargs)
+        except Exception:  # (Keras: an eager call builds the state itself)
+            pass
+        finally:
+            for layer, kept in zip(layers, losses):  # (a trace's add_loss goes to its scope)
+                layer._losses[:] = kept
+                if not kept:
+                    _holding_losses.discard(layer)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if "_own_weights" not in self.__dict__:
@@ -729,6 +751,8 @@ class Layer(Operation, Module):
         path = _scope_path()
         path.append(self)
         try:
+            if not self.built:
+                self._build_by_tracing(args, kwargs)
             self._maybe_build(args, kwargs)
             _check_input_spec(self.input_spec, args[0], self.name)
             stack.append(training)
@@ -777,6 +801,8 @@ class Layer(Operation, Module):
         if type(self).compute_mask is Layer.compute_mask and (not self.supports_masking or
                                                               mask is None and not _masks):
             return  # (no mask anywhere: every output's mask is None already)
+        if all(get_mask(o) is not None for o in flatten(outputs)):
+            return  # (as Keras: masks that call set stay)
         if mask is None:
             mask = map_structure(get_mask, inputs)
             if all(m is None for m in flatten(mask)):

@@ -663,7 +663,8 @@ class TextVectorization(_Preprocessing):
     and one OOV token ``"[UNK]"``.
 
     ``output_mode="int"`` gives int64 indices, rows padded with 0 to the longest (or cut and
-    padded to ``output_sequence_length``); ``"multi_hot"``, ``"count"`` (int64) and
+    padded to ``output_sequence_length``; with ``ragged=True`` a ``tf.RaggedTensor`` of the
+    rows, cut to ``output_sequence_length`` but not padded); ``"multi_hot"``, ``"count"`` (int64) and
     ``"tf_idf"`` (float32) give one row of ``vocabulary_size()`` (or ``max_tokens`` with
     ``pad_to_max_tokens``) per text.
 
@@ -695,10 +696,9 @@ class TextVectorization(_Preprocessing):
         if output_mode != "int" and output_sequence_length is not None:
             raise ValueError("`output_sequence_length` must not be set if `output_mode` is not 'int'. "
                              f"Received output_sequence_length={output_sequence_length}.")
-        if ragged:
-            raise NotImplementedError("TextVectorization: `ragged=True` is not supported by tapegrad (its Keras "
-                                      "text layers give dense outputs); use output_sequence_length or the padded "
-                                      "default.")
+        if ragged and output_mode != "int":
+            raise ValueError("`ragged` must not be true if `output_mode` is `'int'`. Received: "
+                             f"ragged={ragged} and output_mode={output_mode}")
         has_vocab = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         vocabulary_size = kwargs.pop("vocabulary_size", None)
         super().__init__(name=name, **kwargs)
@@ -813,11 +813,11 @@ class TextVectorization(_Preprocessing):
         if self._output_mode != "int":
             return ids
         n = self._output_sequence_length
-        if isinstance(ids, tfs.RaggedTensor):
+        if isinstance(ids, tfs.RaggedTensor) and not self._ragged:
             return ids.to_tensor(default_value=0, shape=[None, n])
         if n is not None:
             ids = ids[..., :n]
-            short = n - ids.shape[-1]
+            short = 0 if self._ragged else n - ids.shape[-1]
             if short > 0:
                 from ...ops.array import pad
                 ids = pad(ids, [[0, 0]] * (ids.ndim - 1) + [[0, short]])

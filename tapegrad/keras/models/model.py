@@ -151,6 +151,7 @@ class Model(Trainer, Layer):
         if input_shape is not None and not was_built and not self.__dict__.get("_functional"):
             self.__dict__["_build_input_shape"] = input_shape
             self.compute_output_spec(shapes_to_specs(input_shape))
+    build._default_build = True  # (a subclassed model is built by tracing as a layer: Keras's default build)
 
     # -- summary ----------------------------------------------------------------------------------
 
