@@ -36,3 +36,16 @@ def bytes_inflated(monkeypatch):
 
     monkeypatch.setattr(zipfile.ZipExtFile, "read", read)
     return count
+
+
+@pytest.fixture(autouse=True)
+def _numpy_behaviour_off():
+    """TF's tnp.experimental_enable_numpy_behavior has no way back (its NumPy-style indexing
+    stays on after dtype_conversion_mode="off", as TensorFlow's): a test or a docs example that
+    turns it on would change every later test's indexing, so it is put back after each test."""
+    yield
+    from tapegrad.ops import indexing
+    if indexing.numpy_style:
+        import tapegrad.experimental.numpy as tnp
+        tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+        indexing.numpy_style = False
