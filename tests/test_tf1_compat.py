@@ -7,77 +7,20 @@ import json
 import os
 import sys
 
-import numpy as np
 import pytest
 
 import tapegrad as tf
 from tapegrad.io import _text_format as text_format
 
+import tf1_compat_cases as cases
+
 tf1 = tf.compat.v1
 REC = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "tf1_compat.json")))
 
 
-def error_name(f):
-    try:
-        f()
-    except Exception as e:  # noqa: BLE001
-        return type(e).__name__
-    return None
-
-
-def checkpoint(path):
-    reader = tf.train.load_checkpoint(path)
-    return {k: [list(s), reader.get_variable_to_dtype_map()[k].name,
-                None if k == "_CHECKPOINTABLE_OBJECT_GRAPH" else np.asarray(reader.get_tensor(k)).tolist()]
-            for k, s in reader.get_variable_to_shape_map().items()}
-
-
 def test_graph_sessions_saver_and_name_based_restore(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    got = {}
-    with tf.Graph().as_default():
-        v1 = tf.Variable(1.0, name="v")
-        v2 = tf.Variable(2.0, name="v")
-        with tf1.variable_scope("outer"):
-            w = tf1.get_variable("w", shape=[2], initializer=tf1.constant_initializer(4.0))
-            with tf1.variable_scope("inner"):
-                u = tf1.get_variable("u", shape=[], dtype=tf.int32, initializer=tf1.zeros_initializer())
-            tf.Variable(0.0, name="t", trainable=False)
-        got["graph_names"] = [v.name for v in tf1.global_variables()]
-        got["trainable_names"] = [v.name for v in tf1.trainable_variables()]
-        got["same_name_error"] = error_name(lambda: tf1.get_variable("outer/w", shape=[2]))
-        with tf1.variable_scope("outer", reuse=True):
-            got["reused"] = tf1.get_variable("w") is w
-            got["missing_reuse_error"] = error_name(lambda: tf1.get_variable("nope", shape=[]))
-        with tf1.variable_scope("outer", reuse=tf1.AUTO_REUSE):
-            got["auto_reuse_new"] = tf1.get_variable("fresh", shape=[], initializer=tf1.ones_initializer()).name
-        got["no_shape_error"] = error_name(lambda: tf1.get_variable("noshape", initializer=tf1.zeros_initializer()))
-        with tf1.Session() as sess:
-            sess.run(tf1.global_variables_initializer())
-            got["run_nest"] = {k: np.asarray(x).tolist() for k, x in sess.run({"w": w, "u": u, "vs": [v1, v2]}).items()}
-            sess.run(w.assign([5.0, 6.0]))
-            got["after_assign"] = sess.run(w).tolist()
-            sess.run(tf1.global_variables_initializer())
-            got["after_reinit"] = sess.run(w).tolist()
-            saver = tf1.train.Saver()
-            got["saver_path"] = os.path.basename(saver.save(sess, "model", global_step=7))
-            got["saver_ckpt"] = checkpoint("model-7")
-            got["saver_list"] = [[k, s] for k, s in tf.train.list_variables("model-7")]
-            got["saver_latest"] = os.path.basename(tf.train.latest_checkpoint("."))
-            got["saver_dict_ckpt"] = checkpoint(tf1.train.Saver({"renamed": w}).save(sess, "dict"))
-    got["eager_no_var_list_error"] = error_name(lambda: tf1.train.Saver())
-    a = tf.Variable(0.0, name="v")
-    b = tf.Variable([0.0, 0.0], name="outer/w")
-    tf1.train.Saver([a, b]).restore(None, "model-7")
-    got["eager_restored"] = [a.numpy().tolist(), b.numpy().tolist()]
-    c = tf.Variable(0, name="outer/missing")
-    got["restore_missing_error"] = error_name(lambda: tf1.train.Saver([c]).restore(None, "model-7"))
-    d = tf.Variable([0.0, 0.0], name="outer/w")
-    status = tf.train.Checkpoint(x=[d]).restore("model-7")
-    got["name_based_checkpoint_restore"] = d.numpy().tolist()
-    got["name_based_consumed_error"] = error_name(status.assert_consumed)  # (values no variable took: no error)
-    got["name_based_missing_error"] = error_name(tf.train.Checkpoint(x=[d, c]).restore("model-7").assert_consumed)
-    for k, v in got.items():
+    for k, v in cases.graphs_and_savers(tf, tf1).items():
         assert v == REC[k], k
 
 
@@ -86,20 +29,8 @@ def test_init_from_checkpoint_and_escaped_dict_keys(tmp_path, monkeypatch):
     with tf.Graph().as_default():
         tf1.train.Saver([tf.Variable(1.0, name="v"), tf.Variable([4.0, 4.0], name="outer/w")]).save(
             tf1.Session(), "model-7")
-    with tf.Graph().as_default():
-        with tf1.variable_scope("new"):
-            x = tf1.get_variable("v", shape=[], initializer=tf1.zeros_initializer())
-            y = tf1.get_variable("outer/w", shape=[2], initializer=tf1.zeros_initializer())
-        z = tf1.get_variable("z", shape=[2], initializer=tf1.zeros_initializer())
-        tf1.train.init_from_checkpoint("model-7", {"/": "new/"})
-        tf1.train.init_from_checkpoint("model-7", {"outer/w": "z"})
-        assert error_name(lambda: tf1.train.init_from_checkpoint("model-7", {"outer": "new/"})) == \
-            REC["init_scope_bad_error"]
-        with tf1.Session() as sess:
-            sess.run(tf1.global_variables_initializer())
-            assert [np.asarray(r).tolist() for r in sess.run([x, y, z])] == REC["init_from_checkpoint"]
-    e = tf.Variable(1.5)
-    assert sorted(checkpoint(tf.train.Checkpoint(d={"a/b.c": e}).save("esc"))) == REC["escaped_keys"]
+    for k, v in cases.init_from_checkpoint_and_escaped_keys(tf, tf1).items():
+        assert v == REC[k], k
 
 
 @pytest.mark.parametrize("name", sorted(REC["text"]))
@@ -113,15 +44,8 @@ def test_text_format_parse_and_print_as_protobuf(name):
 
 
 def test_text_format_errors_and_merge():
-    oneof = 'features { feature { key: "a" value { int64_list { value: 1 } float_list { value: 2 } } } }'
-    assert error_name(lambda: text_format.Parse(oneof, tf.train.Example())) == REC["oneof_parse_error"]
-    assert text_format.Merge(oneof, tf.train.Example()).SerializeToString().hex() == REC["oneof_merge"]
-    twice = 'features { feature { key: "a" value { int64_list { value: 1 } } } } features { }'
-    assert error_name(lambda: text_format.Parse(twice, tf.train.Example())) == REC["twice_parse_error"]
-    assert text_format.Merge(twice, tf.train.Example()).SerializeToString().hex() == REC["twice_merge"]
-    for name, bad in {"unknown_field": "feature {}", "unterminated": "features {",
-                      "bad_int": 'features { feature { key: "a" value { int64_list { value: 1.5 } } } }'}.items():
-        assert error_name(lambda: text_format.Parse(bad, tf.train.Example())) == REC[f"{name}_error"], name
+    for k, v in cases.text_format_errors_and_merge(tf, text_format).items():
+        assert v == REC[k], k
     with pytest.raises(text_format.ParseError, match=r'^1:1 : Message type "tensorflow.Example" has no field named '
                                                      r'"feature"'):
         text_format.Parse("feature {}", tf.train.Example())
