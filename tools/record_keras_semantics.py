@@ -895,13 +895,57 @@ def class_weight_dataset_targets(tf, keras, np):
     return out
 
 
+def steps_call_without_training(tf, keras, np):
+    """The built-in steps pass ``training`` only to a model whose ``call`` takes it: a subclassed
+    model without it runs its Dropout (nested in a layer of its own or not) as in inference in
+    ``fit``, ``evaluate`` and ``predict``, and its seed generators do not advance; with it, or
+    in a Sequential model, ``fit`` drops out."""
+    keras.utils.set_random_seed(0)
+
+    class Inner(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.drop = keras.layers.Dropout(0.5)
+
+        def call(self, x):
+            return self.drop(x)
+
+    class Plain(keras.Model):
+        def __init__(self, nested):
+            super().__init__()
+            self.inner = Inner() if nested else keras.layers.Dropout(0.5)
+            self.w = self.add_weight(shape=(), initializer="ones")
+
+        def call(self, x):
+            return self.inner(x) * self.w
+
+    class WithTraining(Plain):
+        def call(self, x, training=None):
+            return self.inner(x, training=training) * self.w
+
+    x, y = np.ones((4, 8), "float32"), np.zeros((4, 8), "float32")
+    out = {}
+    for name, model in (("nested", Plain(True)), ("direct", Plain(False)), ("with_training", WithTraining(True)),
+                        ("sequential", keras.Sequential([keras.Input((8,)), keras.layers.Dropout(0.5),
+                                                         keras.layers.Dense(8, kernel_initializer="ones")]))):
+        model.compile("sgd", "mse")
+        h = model.fit(x, y, batch_size=2, epochs=2, verbose=0)
+        drops = [l for l in model._flatten_layers() if isinstance(l, keras.layers.Dropout)]
+        out[name] = {"loss": [round(float(v), 5) for v in h.history["loss"]],
+                     "evaluate": round(float(model.evaluate(x, y, verbose=0)), 5),
+                     "predict_sum": round(float(np.sum(model.predict(x, verbose=0))), 4),
+                     "seed_state": [int(v) for v in np.asarray(drops[0].seed_generator.state)]}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
          layer_metrics, steps_per_execution,
          stop_evaluating_predicting, validation_freq_list,
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
-         data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets]
+         data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
+         steps_call_without_training]
 
 
 def main():

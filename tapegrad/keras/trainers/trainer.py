@@ -399,7 +399,7 @@ class Trainer:
     # the steps' tensor work (what the built-in steps trace) and their metrics (kept eager)
     def _train_core(self, x: Any, y: Any, sample_weight: Any) -> tuple:
         with GradientTape() as tape:
-            y_pred = self(x, training=True)
+            y_pred = self._step_call(x, True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
             scaled = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
@@ -408,8 +408,15 @@ class Trainer:
             self.optimizer.apply_gradients(zip(grads, variables))  # (a None gradient warns, as in Keras)
         return loss, y_pred
 
+    def _step_call(self, x: Any, training: bool) -> Any:
+        """The model on a batch as Keras's built-in steps call it: with ``training`` only when the
+        model's ``call`` takes it. A subclassed model whose ``call`` does not is called without
+        it, so its Dropout and BatchNormalization layers run as in inference, even in ``fit``
+        (Keras 3's TensorFlow trainer does this: tools/record_keras_semantics.py records it)."""
+        return self(x, training=training) if self._call_has_training else self(x)
+
     def _test_core(self, x: Any, y: Any, sample_weight: Any) -> tuple:
-        y_pred = self(x, training=False)
+        y_pred = self._step_call(x, False)
         return self.compute_loss(x, y, y_pred, sample_weight, training=False), y_pred
 
     def _step_logs(self, x: Any, y: Any, sample_weight: Any, loss: Any, y_pred: Any) -> dict:
@@ -419,7 +426,7 @@ class Trainer:
     def predict_step(self, data: Any) -> Any:
         """The model's outputs for a batch."""
         x = unpack_x_y_sample_weight(data)[0]
-        return self(x, training=False)
+        return self._step_call(x, False)
 
     # -- how the steps run ------------------------------------------------------------------------
 
