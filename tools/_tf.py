@@ -94,3 +94,22 @@ def record_keras_cases(cases: list, fixture: str, preview: int = 300) -> None:
         json.dump(out, fh, indent=1)
         fh.write("\n")
 
+
+
+def record_cases_module(module: str, fixture: str) -> None:
+    """Run ``tests/<module>.py``'s ``run(keras)`` under Keras on TensorFlow and write its results,
+    with the versions, to ``tests/fixtures/<fixture>`` (compact JSON)."""
+    import importlib
+    import json
+    import sys
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(repo, "tests"))
+    os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+    tf = quiet_tensorflow()
+    import keras
+
+    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
+           "cases": importlib.import_module(module).run(keras)}
+    with open(os.path.join(repo, "tests", "fixtures", fixture), "w") as f:
+        json.dump(out, f, separators=(",", ":"))

@@ -3,23 +3,11 @@
 
     $TAPEGRAD_TF_PYTHON tools/record_keras_rnn_masks.py
 """
-import json
 import os
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "tests"))
-sys.path.insert(0, os.path.join(REPO, "tools"))
-os.environ.setdefault("KERAS_BACKEND", "tensorflow")
-
-from _tf import quiet_tensorflow  # noqa: E402
-
-tf = quiet_tensorflow()
-import keras  # noqa: E402
-
-import keras_rnn_mask_cases as cases  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _tf import record_cases_module  # noqa: E402
 
 if __name__ == "__main__":
-    out = {"versions": {"tensorflow": tf.__version__, "keras": keras.__version__}, "cases": cases.run(keras)}
-    with open(os.path.join(REPO, "tests", "fixtures", "keras_rnn_masks.json"), "w") as f:
-        json.dump(out, f, separators=(",", ":"))
+    record_cases_module("keras_rnn_mask_cases", "keras_rnn_masks.json")
