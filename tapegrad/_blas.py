@@ -77,10 +77,13 @@ def fix(num_threads: int) -> None:
     _now, _big, _libs = 0, 0, []
 
 
-def matmul(a: Any, b: Any) -> Any:
-    """``np.matmul(a, b)`` with the BLAS thread count for its size (per matrix of a batch)."""
+def matmul(a: Any, b: Any, out: Any = None) -> Any:
+    """``np.matmul(a, b)`` with the BLAS thread count for its size (per matrix of a batch);
+    ``out``: 2-D products only, written into it."""
     if on and a.ndim and b.ndim:
         product((a.shape[-2] if a.ndim > 1 else 1) * a.shape[-1] * (b.shape[-1] if b.ndim > 1 else 1))
+    if out is not None:
+        return np.matmul(a, b, out=out)
     if a.ndim > 2 and b.ndim == 2 and a.flags.c_contiguous:
         # a stack of matrices times one matrix: one product of the stacked rows (NumPy would call
         # BLAS once per matrix of the stack, and not at all for some layouts of ``b``)

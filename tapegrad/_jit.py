@@ -1,4 +1,4 @@
-"""Optimizer updates compiled into one loop per variable with numba (``pip install tapegrad[jit]``).
+"""Optimizer updates and image kernels compiled into loops with numba (``pip install tapegrad[jit]``).
 
 NumPy makes one pass over a variable per operation of the update formula (Adam: 12), each reading
 and writing whole arrays; a compiled loop reads ``x``, ``g`` and the slots once and writes the
@@ -16,21 +16,32 @@ numba is installed), otherwise ``tf.config.optimizer.set_jit`` (off by default, 
 numba is imported at the first update that asks for it, never with ``import tapegrad``; each
 kernel is compiled at its first use for each dtype (about 0.5 s) and kept for the process (no
 file cache: nothing compiled is read back from disk).
+
+The image kernels (max pooling, its gradient, and the scatter of a convolution's input gradient)
+replace strided NumPy passes with one loop each, in the order of the NumPy code's additions, so
+their results are the same bits too (a gradient of max pooling that NumPy tiles as ``g * mask``
+has ``+0`` where NumPy has ``-0``, as TensorFlow's kernel has). Ops take them when
+:func:`ops_wanted`: ``tf.config.optimizer.set_jit(True)``, or inside a ``fit``/``evaluate``/
+``predict`` step of a model whose ``jit_compile`` is True (:func:`compiled_steps`).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
+import threading
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["available", "kernel", "wanted", "set_enabled", "enabled"]
+__all__ = ["available", "kernel", "wanted", "set_enabled", "enabled", "ops_wanted", "compiled_steps"]
 
 _numba: Any = None          # the module once imported; False when it cannot be
 _kernels: dict = {}         # name -> compiled function
 _global = False             # tf.config.optimizer.set_jit
 _warned = False
+_steps = 0                  # compiled_steps entered and not left (any thread)
+_lock = threading.Lock()
 
 
 def available() -> bool:
@@ -69,6 +80,24 @@ def wanted(opt: Any) -> bool:
     """Whether ``opt``'s dense updates should take the compiled kernels now."""
     flag = opt._jit_compile
     return (_global if flag is None else flag) and available()
+
+
+def ops_wanted() -> bool:
+    """Whether ops should take the compiled image kernels now (see the module's docstring)."""
+    return (_steps > 0 or _global) and available()
+
+
+@contextlib.contextmanager
+def compiled_steps() -> Any:
+    """Ops take the compiled kernels inside (a model's steps with ``jit_compile``)."""
+    global _steps
+    with _lock:
+        _steps += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _steps -= 1
 
 
 def kernel(name: str) -> Callable:
@@ -169,5 +198,80 @@ def _adagrad(x, g, acc, ox, oacc, lr, eps, tiny):  # pragma: no cover
         ox[i] = x[i] - gi * lr / np.sqrt(ai + eps)
 
 
+# -- image kernels: NHWC arrays; each adds in the order of its NumPy counterpart in ops/conv.py ------
+
+def _maxpool(x, kh, kw, sh, sw, pt, pl, low, out, loc):  # pragma: no cover (compiled)
+    # each window's first maximum (row-major) and its index; a NaN is the maximum (the first);
+    # padded positions are skipped (a window with none real: ``low`` at 0, as _argmax_core)
+    n, h, w, c = x.shape
+    oh, ow = out.shape[1], out.shape[2]
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                first = True
+                for a in range(kh):
+                    r = i * sh + a - pt
+                    if r < 0 or r >= h:
+                        continue
+                    for d in range(kw):
+                        q = j * sw + d - pl
+                        if q < 0 or q >= w:
+                            continue
+                        k = a * kw + d
+                        if first:
+                            for ch in range(c):
+                                out[b, i, j, ch] = x[b, r, q, ch]
+                                loc[b, i, j, ch] = k
+                            first = False
+                        else:
+                            for ch in range(c):
+                                v = x[b, r, q, ch]
+                                m = out[b, i, j, ch]
+                                if m == m and (v > m or v != v):
+                                    out[b, i, j, ch] = v
+                                    loc[b, i, j, ch] = k
+                if first:
+                    for ch in range(c):
+                        out[b, i, j, ch] = low
+                        loc[b, i, j, ch] = 0
+
+
+def _maxpool_grad(loc, g, kh, kw, sh, sw, pt, pl, out):  # pragma: no cover
+    # ``out`` (zeros) += each window's cotangent at its maximum, kernel position by position
+    n, oh, ow, c = g.shape
+    h, w = out.shape[1], out.shape[2]
+    for k in range(kh * kw):
+        a = k // kw
+        d = k - a * kw
+        for b in range(n):
+            for i in range(oh):
+                r = i * sh + a - pt
+                if r < 0 or r >= h:
+                    continue
+                for j in range(ow):
+                    q = j * sw + d - pl
+                    if q < 0 or q >= w:
+                        continue
+                    for ch in range(c):
+                        if loc[b, i, j, ch] == k:
+                            out[b, r, q, ch] += g[b, i, j, ch]
+
+
+def _col2im(parts, kw, sh, sw, dh, dw, out):  # pragma: no cover
+    # ``out`` (zeros, padded) += ``parts[k]`` at kernel position k's place in every window
+    kk, n, oh, ow, c = parts.shape
+    for k in range(kk):
+        a = k // kw
+        d = k - a * kw
+        for b in range(n):
+            for i in range(oh):
+                r = i * sh + a * dh
+                for j in range(ow):
+                    q = j * sw + d * dw
+                    for ch in range(c):
+                        out[b, r, q, ch] += parts[k, b, i, j, ch]
+
+
 _SOURCES = {"sgd": _sgd, "sgd_momentum": _sgd_momentum, "adam": _adam, "adam_ams": _adam_ams,
-            "rmsprop": _rmsprop, "adagrad": _adagrad}
+            "rmsprop": _rmsprop, "adagrad": _adagrad, "maxpool": _maxpool,
+            "maxpool_grad": _maxpool_grad, "col2im": _col2im}

@@ -148,3 +148,96 @@ def test_without_numba_jit_compile_says_so_once_and_trains(monkeypatch):
     assert m.jit_compile is False   # ("auto" without numba)
     hist = m.fit(np.ones((8, 4), np.float32), np.zeros((8, 3), np.float32), verbose=0)
     assert np.isfinite(hist.history["loss"]).all()
+
+
+# -- image kernels: max pooling, its gradient, a convolution's input gradient ---------------------
+
+POOLS = [((2, 2), (2, 2), "VALID"), ((3, 3), (2, 2), "SAME"), ((3, 2), (1, 2), "VALID"),
+         ((3, 3), (1, 1), "SAME"), ((2, 2), (2, 2), "SAME")]
+
+
+def _pool_run(ksize, strides, padding, dtype, special):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 9, 8, 5)).astype(dtype)
+    if special:   # NaN first maximum, -inf windows (against -inf padding), ties, signed zeros
+        x[0, 0, 0, :3] = np.nan
+        x[1, :4, :4, 1] = -np.inf
+        x[2, :3, :3, 2] = 0.5
+        x[2, 4:6, 4:6, 3] = [[0.0, -0.0], [-0.0, 0.0]]
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.max_pool2d(xt, ksize, strides, padding)
+        s = tf.reduce_sum(y * tf.constant(rng.standard_normal(y.shape).astype(dtype)))
+    return y.numpy(), tape.gradient(s, xt).numpy()
+
+
+@needs_numba
+@pytest.mark.parametrize("special", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ksize,strides,padding", POOLS)
+def test_compiled_max_pooling_gives_numpy_s_values_and_gradients(ksize, strides, padding, dtype,
+                                                                special, monkeypatch):
+    # (the gradient compares with ==: where NumPy tiles g * mask it has -0 for a negative g that
+    # is not the maximum, the kernel +0 as TensorFlow's; == counts them equal)
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    with _jit.compiled_steps():
+        compiled = _pool_run(ksize, strides, padding, dtype, special)
+    assert {"maxpool", "maxpool_grad"} <= set(calls)
+    plain = _pool_run(ksize, strides, padding, dtype, special)
+    assert np.array_equal(compiled[0], plain[0], equal_nan=True)
+    assert np.array_equal(compiled[0].view(f"u{compiled[0].itemsize}"),   # the same bits (NaN too)
+                          plain[0].view(f"u{plain[0].itemsize}"))
+    assert np.array_equal(compiled[1], plain[1], equal_nan=True)
+
+
+def _conv_grad(strides, padding, dilations, dtype):
+    rng = np.random.default_rng(2)
+    x = tf.constant(rng.standard_normal((2, 10, 9, 4)).astype(dtype))
+    w = tf.constant(rng.standard_normal((3, 2, 4, 6)).astype(dtype))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
+        s = tf.reduce_sum(y * tf.constant(rng.standard_normal(y.shape).astype(dtype)))
+    return tape.gradient(s, x).numpy()
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("strides,padding,dilations", [(1, "VALID", 1), (1, "SAME", 1), (2, "SAME", 1),
+                                                       (1, "SAME", 2), ((2, 1), "VALID", 1)])
+def test_compiled_conv_input_gradient_gives_numpy_s_bits(strides, padding, dilations, dtype, monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    with _jit.compiled_steps():
+        compiled = _conv_grad(strides, padding, dilations, dtype)
+    assert "col2im" in calls
+    plain = _conv_grad(strides, padding, dilations, dtype)
+    assert np.array_equal(compiled, plain)
+
+
+@needs_numba
+def test_fit_takes_the_image_kernels_only_with_jit_compile(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    L = tf.keras.layers
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((16, 8, 8, 2)).astype(np.float32), rng.integers(0, 3, 16)
+    weights = []
+    for jit in (True, False):
+        tf.keras.utils.set_random_seed(4)
+        m = tf.keras.Sequential([tf.keras.Input((8, 8, 2)), L.Conv2D(3, 3, activation="relu"),
+                                 L.Conv2D(4, 3), L.MaxPooling2D(2), L.Flatten(), L.Dense(3)])
+        m.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  jit_compile=jit)
+        calls.clear()
+        m.fit(x, y, batch_size=8, epochs=2, verbose=0)
+        assert ({"maxpool", "maxpool_grad", "col2im"} <= set(calls)) is jit
+        weights.append(m.get_weights())
+    assert not _jit.ops_wanted()
+    for a, b in zip(*weights):
+        assert np.array_equal(a, b)

@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .. import _backend as _bk, _blas, _vmap, dtypes as _dt
+from .. import _backend as _bk, _blas, _jit, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
@@ -163,6 +163,16 @@ def _bi_core(g: np.ndarray, w: np.ndarray, in_shape: tuple, strides: tuple, dila
     h, wd, c = in_shape[1:]
     groups = c // cg
     dt = np.result_type(g, w)
+    if groups == 1 and g.dtype == w.dtype and _compiled(g) and oh and ow and n:
+        # the same products, into one buffer, then one compiled loop adds them in tap order
+        gm, wk = g.reshape(n * oh * ow, o), w.reshape(kh * kw, c, o)
+        parts = np.empty((kh * kw, n * oh * ow, c), dt)
+        for k in range(kh * kw):
+            _blas.matmul(gm, wk[k].T, out=parts[k])
+        (pt, pb), (pl, pr) = pads
+        out = np.zeros((n, h + pt + pb, wd + pl + pr, c), dt)
+        _jit.kernel("col2im")(parts.reshape(kh * kw, n, oh, ow, c), kw, *strides, *dilations, out)
+        return out[:, pt:pt + h, pl:pl + wd, :]
     taps = _taps(kh, kw, strides, dilations, oh, ow)
     if groups == 1:   # each kernel position's product lands whole in its window positions: no
         # scatter of a wide [M, KH*KW*C] product through strided views (the same sums)
@@ -598,6 +608,14 @@ def _pool_size(x: tuple, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
     return tuple(_out_size(n, k, s, 1, p) for n, k, s, p in zip(x[1:3], ksize, strides, pads))
 
 
+def _compiled(a: np.ndarray) -> bool:
+    """Whether the compiled image kernels take ``a`` (float32/64 NumPy; see _jit)."""
+    return type(a) is np.ndarray and a.dtype in _KERNEL_DTYPES and _jit.ops_wanted()
+
+
+_KERNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tuple:
     """Each window's maximum, and the index in the window (row-major) of its first maximum."""
     n, h, w, c = x.shape
@@ -605,6 +623,11 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
     oh, ow = _pool_size(x.shape, ksize, strides, pads)
     if not (n and oh and ow and c):
         return np.zeros((n, oh, ow, c), x.dtype), np.zeros((n, oh, ow, c), np.int32)
+    if _compiled(x):
+        m, loc = np.empty((n, oh, ow, c), x.dtype), np.empty((n, oh, ow, c), np.int32)
+        _jit.kernel("maxpool")(np.ascontiguousarray(x), kh, kw, *strides, pads[0][0], pads[1][0],
+                               x.dtype.type(-np.inf), m, loc)
+        return m, loc
     if kh * kw <= 25 and not any(pads[0]) and not any(pads[1]):
         # one strided view per kernel position: elementwise maxima, then the first position that
         # holds the maximum (NaN equals nothing: such windows take the general path). Faster than
@@ -636,8 +659,13 @@ def _argmax_core(x: np.ndarray, ksize: tuple, strides: tuple, pads: Pads) -> tup
 def _route(x: np.ndarray, loc: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
            pads: Pads) -> np.ndarray:
     """Send each window's cotangent ``g [..., N, OH, OW, C]`` to its maximum: ``[..., N, H, W, C]``."""
-    finite = np.isfinite(g).all()
     (kh, kw), (n, oh, ow, c) = ksize, loc.shape
+    if g.ndim == 4 and _compiled(g):
+        out = np.zeros((n,) + x.shape[1:], g.dtype)
+        _jit.kernel("maxpool_grad")(loc, np.ascontiguousarray(g), kh, kw, *strides, pads[0][0],
+                                    pads[1][0], out)
+        return out
+    finite = np.isfinite(g).all()
     if finite and g.ndim == 4 and tuple(strides) == tuple(ksize) and not any(pads[0]) and not any(pads[1]):
         # windows that tile the image (but for a last row or column no window reaches): each
         # kernel position writes its own strided part, no sums

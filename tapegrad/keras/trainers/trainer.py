@@ -158,8 +158,9 @@ class Trainer:
 
     @property
     def jit_compile(self) -> bool:
-        """Whether the compiled steps' optimizer updates run as compiled loops (numba, where it is
-        installed: ``pip install tapegrad[jit]``; the same numbers as NumPy's passes). ``"auto"``
+        """Whether the compiled steps' optimizer updates, max pooling and convolution input
+        gradients run as compiled loops (numba, where it is installed: ``pip install
+        tapegrad[jit]``; the same numbers as NumPy's passes). ``"auto"``
         (``compile``'s default) is True where numba is installed and the model does not run
         eagerly; True with ``run_eagerly=True`` is turned off with Keras's warning."""
         flag = self.__dict__.get("_jit_compile", "auto")
@@ -915,6 +916,12 @@ class _Step:
         self.eager = False
 
     def __call__(self, batch: Any) -> Any:
+        if self.model.jit_compile:   # (the image ops' compiled kernels: the same numbers, see _jit)
+            with _jit.compiled_steps():
+                return self._call(batch)
+        return self._call(batch)
+
+    def _call(self, batch: Any) -> Any:
         model = self.model
         with _random.graph_step(model):   # (Keras's step is a tf.function: graph op seeds)
             self.calls += 1
