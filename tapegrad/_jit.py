@@ -28,18 +28,21 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import re
 import threading
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["available", "kernel", "wanted", "set_enabled", "enabled", "ops_wanted", "compiled_steps"]
+__all__ = ["available", "kernel", "wanted", "set_enabled", "enabled", "ops_wanted", "compiled_steps",
+           "fused"]
 
 _numba: Any = None          # the module once imported; False when it cannot be
 _kernels: dict = {}         # name -> compiled function
 _global = False             # tf.config.optimizer.set_jit
 _warned = False
+_fused: dict = {}           # source -> compiled elementwise loop (fused)
 _steps = 0                  # compiled_steps entered and not left (any thread)
 _lock = threading.Lock()
 
@@ -117,6 +120,70 @@ def flat(*arrays: np.ndarray) -> tuple | None:
             return None
         out.append(a.reshape(-1))
     return tuple(out)
+
+
+def fused(tree: tuple, scalars: tuple, ndim: int) -> Callable:
+    """``kernel(a0, a1, ..., out)``: ``out = tree`` element by element, one loop over ``out``.
+
+    ``tree`` is ``("a", k)`` (input ``k``), ``("-", x)`` (negation) or ``(op, x, y)`` with ``op``
+    one of ``+ - * /``; ``scalars[k]``: input ``k`` is a 0-d array, the others have ``out``'s
+    shape (any strides). Each node is one IEEE operation in the inputs' precision, in the tree's
+    order, as NumPy's ufuncs compute it node by node: the same bits. The source is generated
+    from the tree's structure only (numbered internal names, the four operators) and checked
+    before numba compiles it; compiled loops are kept for the process by source."""
+    n = len(scalars)
+
+    def expr(t: tuple) -> str:
+        if t[0] == "a":
+            k = int(t[1])
+            return f"x{k}" if scalars[k] else f"r{k}[j]"
+        if len(t) == 2:
+            return f"(-{expr(t[1])})"
+        return f"({expr(t[1])} {_OPS[t[0]]} {expr(t[2])})"
+
+    outer = [f"i{d}" for d in range(ndim - 1)]
+    idx = f"[{', '.join(outer)}]" if outer else ""
+    lines = [f"def kernel({', '.join(f'a{k}' for k in range(n))}, out):"]
+    lines += [f"    x{k} = a{k}[()]" for k in range(n) if scalars[k]]
+    pad = "    "
+    for d, i in enumerate(outer):
+        lines.append(f"{pad}for {i} in range(out.shape[{d}]):")
+        pad += "    "
+    lines += [f"{pad}r{k} = a{k}{idx}" for k in range(n) if not scalars[k]]
+    lines += [f"{pad}ro = out{idx}", f"{pad}for j in range(ro.shape[0]):",
+              f"{pad}    ro[j] = {expr(tree)}"]
+    src = "\n".join(lines) + "\n"
+    k = _fused.get(src)
+    if k is None:
+        _check_kernel(src)
+        ns: dict = {}
+        exec(compile(src, "<tapegrad fused loop>", "exec"), ns)  # noqa: S102 (see _check_kernel)
+        k = _fused[src] = _numba.njit(nogil=True, boundscheck=False, error_model="numpy")(ns["kernel"])
+    return k
+
+
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "/"}
+_IDX = r"(?:\[i[0-9]+(?:, i[0-9]+)*\])?"
+_KERNEL_LINE = re.compile(
+    r"def kernel\((?:a[0-9]+, )*out\):"
+    r"|    x[0-9]+ = a[0-9]+\[\(\)\]"
+    r"|(?:    )+for i[0-9]+ in range\(out\.shape\[[0-9]+\]\):"
+    rf"|(?:    )+(?:r[0-9]+ = a[0-9]+|ro = out){_IDX}"
+    r"|(?:    )+for j in range\(ro\.shape\[0\]\):"
+    r"|(?:    )+ro\[j\] = (?:[() +*/-]|x[0-9]+|r[0-9]+\[j\])+")
+
+
+def _check_kernel(src: str) -> None:
+    """The generated loop is one function ``kernel(a0, ..., out)`` whose lines each match a fixed
+    grammar: scalar reads ``x<k> = a<k>[()]``, loops over ``out``'s axes, row views ``r<k> =
+    a<k>[i0, ...]``, and one assignment ``ro[j] = `` of parentheses, the four operators, ``x<k>``
+    and ``r<k>[j]``. Anything else is a bug of :func:`fused`, and nothing is compiled (the
+    same argument as tapegrad._trace._check_source: docs/contributing.md, "Generated code")."""
+    lines = src.split("\n")
+    if not (lines[-1] == "" and lines[0].startswith("def kernel(")
+            and all(_KERNEL_LINE.fullmatch(ln) for ln in lines[:-1])):
+        raise RuntimeError("tapegrad._jit.fused: the generated loop has an unexpected form (a bug in "
+                           "tapegrad._jit; please report it)")
 
 
 # -- the kernels: plain loops over flat arrays, each the formula of its optimizer's _update_into ----

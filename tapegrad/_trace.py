@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from . import _backend as _bk, _nest, _recorders as _rec, _tensor
+from . import _backend as _bk, _jit, _nest, _recorders as _rec, _tensor
 from ._convert import check_values, convert_to_tensor
 from ._dispatch import REGISTRY, apply
 from ._tensor import Tensor, VariableBase, wrap
@@ -653,7 +653,11 @@ class Program:
         self.values = values
         self.thread = threading.get_ident()
         self.fast = compile_program(self, True)
-        self.values = None  # (the trace's values: needed to size the buffers only)
+        # (the trace's values were needed to size the buffers; their shapes and dtypes are kept
+        # for the fused version a hot program gets: _FUSE_AFTER)
+        self.values = [(v.shape, v.dtype, v.flags.c_contiguous) if type(v) is np.ndarray else None
+                       for v in values]
+        self.calls = 0
         self._shared: Callable | None = None
         # a replay that may miss a guard after a stateful draw takes its draws back (on_miss)
         kinds = [st[0] for st in self.steps]
@@ -678,6 +682,9 @@ class Program:
         """Replay on input arrays, then the Variables passed as arguments (no outer recorder);
         returns output arrays."""
         if threading.get_ident() == self.thread:
+            self.calls += 1
+            if self.calls == _FUSE_AFTER and self.values is not None and _jit.ops_wanted():
+                self.fast = compile_program(self, True, True)
             return _undoable(self.fast, inputs) if self.undo else self.fast(inputs)
         if self._shared is None:
             self._shared = compile_program(self, False)
@@ -805,17 +812,99 @@ def _private(prog: Program) -> set:
             bad.update(step[2])
         elif kind == "call":
             bad.update(x for k, x in step[3] if k == "s")
-    return {o for o, st in ufunc.items() if o not in bad and np.ndim(prog.values[o]) > 0}
+    return {o for o, st in ufunc.items() if o not in bad and len(_spec(prog, o)[0]) > 0}
 
 
-def compile_program(prog: Program, buffers: bool) -> Callable:
+def _spec(prog: Program, slot: int) -> tuple:
+    """``(shape, dtype)`` of a slot's value in the trace (``((), None)`` if not an array)."""
+    v = prog.consts[slot] if slot in prog.consts else prog.values[slot]
+    if type(v) is np.ndarray:
+        return v.shape, v.dtype
+    return v[:2] if type(v) is tuple else ((), None)
+
+
+def _contiguous(prog: Program, slot: int) -> bool:
+    """Whether a slot's value was C-contiguous in the trace."""
+    v = prog.consts[slot] if slot in prog.consts else prog.values[slot]
+    return v.flags.c_contiguous if type(v) is np.ndarray else type(v) is tuple and v[2]
+
+
+_FUSE_AFTER = 16   # replays of a program before its elementwise chains are compiled (with numba)
+_FUSE = {np.multiply: "*", np.add: "+", np.subtract: "-", np.divide: "/", np.negative: "-"}
+_FUSE_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _fusions(prog: Program) -> tuple:
+    """Chains of elementwise arithmetic to run as one compiled loop each (_jit.fused): ``(roots,
+    members)``, ``roots[slot] = (tree, input slots)`` for the last op of a chain, whose line
+    computes the chain; ``members``: the other ops' outputs (no line of their own).
+
+    An op joins: +, -, *, / or negation, float32/64, no parameters, every input of its output's
+    shape and dtype or a 0-d array of its dtype. An op's output is inside its consumer's chain
+    when that consumer is the only reader (not an output of the program) and only ops run
+    between them; the chain then computes it when the consumer runs, from inputs all computed
+    before (a slot is written once per replay)."""
+    uses: dict = {}
+    for step in prog.steps:
+        for x in _reads(step):
+            uses[x] = uses.get(x, 0) + 1
+    for x in prog.outs:
+        uses[x] = uses.get(x, 0) + 2
+    joins: dict = {}                      # output slot -> (step index, step)
+    last_other = -1                       # index of the last step that is not an op
+    inner: dict = {}                      # member slot -> True
+    for n, step in enumerate(prog.steps):
+        if step[0] != "op":
+            last_other = n
+            continue
+        op, ins, p, outs = step[1:]
+        if p or op.nout != 1 or _FUSE.get(op.fwd) is None or (op.fwd is np.negative) != (len(ins) == 1):
+            continue
+        shape, dtype = _spec(prog, outs[0])
+        if dtype not in _FUSE_DTYPES or not shape:
+            continue
+        if not all(_spec(prog, i) in ((shape, dtype), ((), dtype)) for i in ins):
+            continue
+        joins[outs[0]] = (n, step)
+        for i in ins:
+            if i in joins and uses.get(i) == 1 and joins[i][0] > last_other and _spec(prog, i)[0] == shape:
+                inner[i] = True
+
+    def tree(slot: int, inputs: list, members: list, top: bool = False) -> tuple:
+        if not top and slot not in inner:
+            if slot not in inputs:
+                inputs.append(slot)
+            return ("a", inputs.index(slot))
+        members.append(slot)
+        step = joins[slot][1]
+        return (_FUSE[step[1].fwd],) + tuple(tree(i, inputs, members) for i in step[2])
+
+    roots: dict = {}
+    for slot, (n, step) in joins.items():
+        if slot not in inner and any(i in inner for i in step[2]):
+            inputs: list = []
+            members: list = []
+            t = tree(slot, inputs, members, True)
+            # rows of 16 or more: a loop per row (any strides); shorter: one loop over the
+            # arrays as 1-D when they were contiguous; else NumPy's passes are faster
+            flat = _spec(prog, slot)[0][-1] < 16
+            if not flat or all(_contiguous(prog, i) for i in inputs if _spec(prog, i)[0]):
+                roots[slot] = (t, inputs, flat)
+            else:
+                for m in members[1:]:
+                    del inner[m]
+    return roots, inner
+
+
+def compile_program(prog: Program, buffers: bool, fuse: bool = False) -> Callable:
     """``run(inputs) -> outputs``: the steps as one straight-line Python function calling NumPy.
 
     The source is made of internal names only: slots ``s<n>``, and names (``f<n>``, ``c<n>``,
     ``b<n>``) bound in the namespace built here to the callables, constants and buffers; no value,
     user string or op name enters it, and :func:`_check_source` verifies its shape before it is
     compiled (docs/function.md). ``buffers``: ufunc steps write into preallocated arrays (for the
-    thread that traced; other threads get a version without)."""
+    thread that traced; other threads get a version without). ``fuse``: chains of elementwise
+    arithmetic run as one compiled loop each (:func:`_fusions`; numba)."""
     ns: dict[str, Any] = {}
     lines: list[str] = []
 
@@ -833,15 +922,24 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
     def var(r: int) -> str:  # (a Variable passed as an argument: an input after the arrays)
         return f"s{prog.n_slots + r}"
     private = _private(prog) if buffers else set()
+    roots, inner = _fusions(prog) if fuse else ({}, {})
     pending: dict[int, tuple] = {}
     for step in prog.steps:
         kind = step[0]
-        if kind == "op":
+        if kind == "op" and (step[4][0] in inner or step[4][0] in roots):
+            if step[4][0] in roots:
+                tree, ins, flat = roots[step[4][0]]
+                shape, dtype = _spec(prog, step[4][0])
+                scalars = tuple(not _spec(prog, i)[0] for i in ins)
+                run = _fused_run(_jit.fused(tree, scalars, 1 if flat else len(shape)), scalars, flat,
+                                 np.empty(shape, dtype) if step[4][0] in private else None, shape, dtype)
+                lines.append(f"s{step[4][0]} = {bind(run)}({', '.join(sl(i) for i in ins)})")
+        elif kind == "op":
             _, op, ins, p, outs = step
             args = ", ".join(sl(i) for i in ins)
             fwd = functools.partial(op.fwd, **p) if p else op.fwd
             if outs[0] in private:
-                buf = np.empty_like(prog.values[outs[0]])
+                buf = np.empty(*_spec(prog, outs[0]))
                 if op.fwd in _OUT_BY_NAME:
                     fwd = functools.partial(op.fwd, out=buf)
                 else:
@@ -880,6 +978,25 @@ def compile_program(prog: Program, buffers: bool) -> Callable:
     _check_source(src)
     exec(compile(src, "<tf.function trace>", "exec"), ns)  # noqa: S102 (see _check_source)
     return ns["run"]
+
+
+def _fused_run(loop: Callable, scalars: tuple, flat: bool, buf: Any, shape: tuple, dtype: Any) -> Callable:
+    """The replay's call of a fused loop: into ``buf`` (a private slot's buffer) or a new array;
+    ``flat``: the arrays as 1-D (inputs contiguous in the trace: a view; otherwise a copy)."""
+    if flat:
+        keep = tuple(not s for s in scalars)
+
+        def run(*a: Any) -> np.ndarray:
+            out = np.empty(shape, dtype) if buf is None else buf
+            loop(*[x.reshape(-1) if k else x for x, k in zip(a, keep)], out.reshape(-1))
+            return out
+        return run
+
+    def run_rows(*a: Any) -> np.ndarray:
+        out = np.empty(shape, dtype) if buf is None else buf
+        loop(*a, out)
+        return out
+    return run_rows
 
 
 def _targets(slots: Any, tuple_: bool) -> str:

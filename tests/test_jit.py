@@ -241,3 +241,119 @@ def test_fit_takes_the_image_kernels_only_with_jit_compile(monkeypatch):
     assert not _jit.ops_wanted()
     for a, b in zip(*weights):
         assert np.array_equal(a, b)
+
+
+# -- fused elementwise chains in a traced replay (tapegrad/_trace.py _fusions, _jit.fused) ---------
+
+def _chains(x, y, z, s):
+    a = x * y + z * s                  # 3 ops, a scalar input
+    b = -(a - y) / (z + 2.0)           # negation, division, a constant
+    c = a * b * b                      # a member read twice is not fused into two chains
+    d = x[:, ::2] * y[:, 1::2] + 1.0   # strided inputs, rows of 16
+    e = tf.reshape(x, (4, 8, 4)) * tf.reshape(z, (4, 8, 4)) - 0.5    # short rows: one flat loop
+    f = tf.transpose(x)[:, :3] * tf.transpose(y)[:, :3] + s          # short strided rows: NumPy
+    return c, d, e, tf.reduce_sum(a), f, c + 1.0
+
+
+def _replays(monkeypatch, fuse, dtype):
+    monkeypatch.setattr("tapegrad._trace._FUSE_AFTER", 3)
+    rng = np.random.default_rng(5)
+    fn = tf.function(_chains)
+    outs = []
+    with (_jit.compiled_steps() if fuse else _nullcontext()):
+        for k in range(6):
+            args = [tf.constant(rng.standard_normal((4, 32)).astype(dtype)) for _ in range(3)]
+            if k == 4:
+                args[0] = tf.constant(np.where(np.arange(128).reshape(4, 32) % 7 == 0, np.nan,
+                                               args[0].numpy()).astype(dtype))
+            outs.append([o.numpy() for o in fn(*args, tf.constant(dtype(0.25)))])
+    return outs
+
+
+def _nullcontext():
+    import contextlib
+    return contextlib.nullcontext()
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_replay_gives_the_unfused_replay_s_bits(dtype, monkeypatch):
+    # (each fused node is the ufunc's one IEEE operation, in the same order and precision: the
+    # same bits, but for which NaN comes out where an operation sees NaNs: IEEE leaves a NaN's
+    # sign and payload to the implementation, and LLVM may swap a commutative product's operands)
+    before = len(_jit._fused)
+    fused = _replays(monkeypatch, True, dtype)
+    assert len(_jit._fused) > before or _jit._fused, "no chain was fused"
+    plain = _replays(monkeypatch, False, dtype)
+    for a, b in zip(fused, plain):
+        for u, v in zip(a, b):
+            assert u.dtype == v.dtype and u.shape == v.shape
+            assert np.array_equal(np.isnan(u), np.isnan(v))
+            ok = ~np.isnan(u)
+            assert np.array_equal(u[ok].view(f"u{u.itemsize}"), v[ok].view(f"u{v.itemsize}"))
+
+
+@needs_numba
+def test_fusions_pick_chains_as_documented():
+    from tapegrad import _trace
+    progs = []
+    compile_program = _trace.compile_program
+
+    def spy(prog, buffers, fuse=False):
+        progs.append(prog)
+        return compile_program(prog, buffers, fuse)
+
+    import unittest.mock
+    with unittest.mock.patch.object(_trace, "compile_program", spy):
+        fn = tf.function(_chains)
+        rng = np.random.default_rng(6)
+        fn(*[tf.constant(rng.standard_normal((4, 32)).astype(np.float32)) for _ in range(3)],
+           tf.constant(np.float32(0.25)))
+    roots, inner = _trace._fusions(progs[-1])
+    trees = sorted(str(t) for t, _, _ in roots.values())
+    # a = x*y + z*s and b = -(a - y) / (z + 2) are two chains (a is read by b, c and the sum);
+    # c = a*b*b one; d and e one each; f's short strided rows stay NumPy passes; c + 1 reads c,
+    # an output, so c is not inside it
+    assert len(roots) == 5, trees
+    flats = [flat for _, _, flat in roots.values()]
+    assert flats.count(True) == 1
+
+
+@needs_numba
+def test_fit_with_fused_chains_gives_the_plain_fit_s_weights(monkeypatch):
+    monkeypatch.setattr("tapegrad._trace._FUSE_AFTER", 2)
+    L = tf.keras.layers
+    rng = np.random.default_rng(7)
+    x, y = rng.standard_normal((48, 6, 5)).astype(np.float32), rng.integers(0, 3, 48)
+    weights = []
+    for jit in (True, False):
+        tf.keras.utils.set_random_seed(8)
+        m = tf.keras.Sequential([tf.keras.Input((6, 5)), L.LSTM(16), L.Dense(3)])
+        m.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  jit_compile=jit)
+        before = len(_jit._fused)
+        m.fit(x, y, batch_size=8, epochs=2, verbose=0)
+        if jit:
+            assert _jit._fused and len(_jit._fused) >= before
+        weights.append(m.get_weights())
+    for a, b in zip(*weights):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("src", [
+    "def kernel(a0, out):\n    import os\n",
+    "def kernel(a0, out):\n    ro = out\n    for j in range(ro.shape[0]):\n        ro[j] = r0[j].x\n",
+    "def kernel(a0, out):\n    ro = out\n    for j in range(ro.shape[0]):\n        ro[j] = f(r0[j])\n",
+    "def kernel(a0, out):\n    x0 = a0[()]\n    ro = out\n    for j in range(ro.shape[0]):\n        ro[j] = 1e9\n",
+    "def kernel(a0, out=1):\n    ro = out\n",
+    "@deco\ndef kernel(a0, out):\n    ro = out\n",
+])
+def test_the_fused_loop_checker_refuses_other_forms(src):
+    with pytest.raises(RuntimeError, match="unexpected form"):
+        _jit._check_kernel(src)
+
+
+def test_the_fused_loop_checker_accepts_what_fused_generates():
+    _jit._check_kernel("def kernel(a0, a1, out):\n    x1 = a1[()]\n    for i0 in range(out.shape[0]):\n"
+                       "        r0 = a0[i0]\n        ro = out[i0]\n        for j in range(ro.shape[0]):\n"
+                       "            ro[j] = ((-r0[j]) * (x1 - r0[j]))\n")

@@ -376,7 +376,7 @@ def decode_program(data: dict, resources: list, arrays: list, owner: Any) -> Any
     prog = _trace.Program.__new__(_trace.Program)
     prog.res = list(resources)
     prog.consts, prog.outs, prog.n_inputs, prog.n_arg_res = consts, slots(data["outs"]), data["n_inputs"], 0
-    prog.steps, prog.n_slots, prog.values = steps, n, None
+    prog.steps, prog.n_slots, prog.values, prog.calls = steps, n, None, 0
     prog.thread = threading.get_ident()
     prog.fast = _trace.compile_program(prog, False)
     prog._shared = None
