@@ -205,7 +205,9 @@ def _sgd_momentum(x, g, m, ox, om, lr, mu, nesterov, tiny):  # pragma: no cover
             ox[i] = x[i] + mi
 
 
-def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, mfl, vfl, z):  # pragma: no cover
+def _adam(x, g, m, v, ox, om, ov, p):  # pragma: no cover
+    # (the step's scalars in one array p: numba checks each argument's type at each call)
+    c1, c2, alpha, eps, mfl, vfl, z = p[0], p[1], p[2], p[3], p[4], p[5], p[6]
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1
@@ -219,8 +221,8 @@ def _adam(x, g, m, v, ox, om, ov, c1, c2, alpha, eps, mfl, vfl, z):  # pragma: n
         ox[i] = x[i] - mi * alpha / (np.sqrt(vi) + eps)
 
 
-def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, c1, c2, alpha, eps, mfl, vfl,
-              z):  # pragma: no cover
+def _adam_ams(x, g, m, v, vh, ox, om, ov, ovh, p):  # pragma: no cover
+    c1, c2, alpha, eps, mfl, vfl, z = p[0], p[1], p[2], p[3], p[4], p[5], p[6]
     for i in range(x.size):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * c1

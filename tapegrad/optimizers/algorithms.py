@@ -191,10 +191,14 @@ class Adam(Optimizer):
         a = _jit.flat(x, g, *(old[s] for s in ("momentum", "velocity") + ams), out,
                       *(new[s] for s in ("momentum", "velocity") + ams))
         if a is not None:
-            alpha = self._alpha(x, lr, t)
-            _jit.kernel("adam_ams" if ams else "adam")(*a, f(1 - self.beta_1), f(1 - self.beta_2),
-                                                       alpha, f(self.epsilon),
-                                                       *self._floors(x, alpha), f(0))
+            key = (t, lr, x.dtype, self.beta_1, self.beta_2, self.epsilon)
+            memo = self.__dict__.get("_jit_params")
+            if memo is None or memo[0] != key:   # (once per step and dtype, not per variable)
+                alpha = self._alpha(x, lr, t)
+                memo = self.__dict__["_jit_params"] = (key, np.array(
+                    [f(1 - self.beta_1), f(1 - self.beta_2), alpha, f(self.epsilon),
+                     *self._floors(x, alpha), f(0)], x.dtype))
+            _jit.kernel("adam_ams" if ams else "adam")(*a, memo[1])
         return a is not None
 
     def get_config(self) -> dict:
