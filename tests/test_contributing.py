@@ -77,8 +77,8 @@ LOCAL_UPWARD = {
 ARGUED_CIRCLES = [
     # Keras 3: saving, serialization and export rebuild or read models and the objects layers hold,
     # which save and serialize themselves through them (docs/contributing.md, "Imports that go up")
-    ["keras/_distributed", "keras/_h5", "keras/_variables", "keras/constraints", "keras/export/__init__",
-     "keras/initializers", "keras/layers/input_layer", "keras/layers/layer", "keras/metrics/metric",
+    ["keras/_distributed", "keras/_h5", "keras/constraints", "keras/export/__init__",
+     "keras/initializers", "keras/layers/input_layer", "keras/layers/layer",
      "keras/models/functional",
      "keras/models/model", "keras/optimizers", "keras/quantizers/quantization_config", "keras/regularizers",
      "keras/saving",

@@ -938,6 +938,37 @@ def steps_call_without_training(tf, keras, np):
     return out
 
 
+def seed_generator_variables(tf, keras, np):
+    # Keras 3: a layer's variables are its whole state, the seed generators' included (not its
+    # weights); each state is an int64 Keras variable "<scope>/seed_generator_<n>/seed_generator_state"
+    keras.utils.set_random_seed(3)
+
+    def facts(vs):
+        return [[v.path, v.name, str(v.dtype), bool(v.trainable), list(v.shape)] for v in vs]
+
+    class Noisy(keras.layers.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self._gen = keras.random.SeedGenerator(5)   # (a private attribute is tracked too)
+
+        def call(self, x):
+            return x + keras.random.normal(keras.ops.shape(x), seed=self._gen)
+
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dropout(0.5, seed=1),
+                          Noisy(), keras.layers.GaussianNoise(0.1, seed=2)])
+    out = {"variables": facts(m.variables), "non_trainable_variables": facts(m.non_trainable_variables),
+           "weights": facts(m.weights), "non_trainable_weights": facts(m.non_trainable_weights),
+           "trainable_variables": facts(m.trainable_variables)}
+    m.compile("sgd", "mse")
+    m.fit(np.ones((4, 3), "float32"), np.ones((4, 2), "float32"), batch_size=2, epochs=1, verbose=0)
+    out["states_after_fit"] = [np.asarray(v).tolist() for v in m.variables if "seed" in v.path]
+    m.trainable = False
+    out["frozen_non_trainable_variables"] = len(m.non_trainable_variables)
+    g = keras.random.SeedGenerator(7)
+    out["generator"] = facts([g.state]) + [isinstance(g.state, keras.Variable)]
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -945,7 +976,7 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          stop_evaluating_predicting, validation_freq_list,
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
-         steps_call_without_training]
+         steps_call_without_training, seed_generator_variables]
 
 
 def main():

@@ -14,7 +14,7 @@ from ._engine import Tensor, VariableBase
 from ._engine import Variable, VariableAggregation, VariableSynchronization
 from ..dtypes import as_dtype
 from ..ops.math import cast
-from . import backend, initializers
+from . import backend
 
 if TYPE_CHECKING:
     from .layers.layer import Layer
@@ -208,6 +208,11 @@ class DTypeName(str):
         return DTypeName, (str(self),)
 
 
+# ``keras.initializers.get``, set when that module loads: it imports keras.random, whose seed
+# generators keep their state in a KerasVariable, so this module cannot import it
+INITIALIZERS: list = [None]
+
+
 class KerasVariable(Variable):
     """``keras.Variable``: the variable Keras layers track (``add_weight`` makes them; a layer
     attribute holding one adds it to the layer's weights, as Keras 3 does, while a plain
@@ -241,7 +246,7 @@ class KerasVariable(Variable):
                 raise ValueError("When creating a Variable from an initializer, the `shape` argument "
                                  f"should be specified. Received: initializer={initializer!r} and "
                                  "shape=None")
-            value = initializers.get(initializer)(tuple(shape), dtype=dt)
+            value = INITIALIZERS[0](initializer)(tuple(shape), dtype=dt)
         elif isinstance(initializer, (Tensor, VariableBase)):
             value = convert_to_tensor(initializer)
             value = value if value.dtype.name == dt else cast(value, dt)

@@ -25,7 +25,7 @@ from .. import dtypes as _dtypes, random as _tf_random
 from ._engine import constant as _constant, convert_to_tensor
 from ._engine import Tensor
 from ..linalg import qr
-from . import backend, random
+from . import _variables, backend, random
 from . import saving as _saving
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal", "RandomUniform",
@@ -559,3 +559,6 @@ def _tf_dtype(dtype: Any, what: str, ints: bool = False, floats_only: bool = Fal
     if not ok:
         raise ValueError(f"Argument `dtype` expected to be {what}. Received {dt.name}.")
     return dt.name
+
+
+_variables.INITIALIZERS[0] = get

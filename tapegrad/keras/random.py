@@ -24,11 +24,11 @@ import numpy as np
 from .. import random as _random
 from ._engine import convert_to_tensor
 from ._engine import Tensor
-from ._engine import Variable
 from ..ops.array import identity
 from ..ops.indexing import gather
 from ..ops.math import cast, greater_equal, multiply
 from . import backend
+from ._variables import KerasVariable, NameScope
 
 __all__ = ["SeedGenerator", "draw_seed", "make_default_seed", "normal", "uniform",
            "truncated_normal", "dropout", "shuffle"]
@@ -60,8 +60,9 @@ class SeedGenerator:
             seed = make_default_seed()
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed!r}")
-        self.state = Variable(np.array([seed, 0], np.int64), trainable=False,
-                              name="seed_generator_state")
+        with NameScope(self.name, caller=self):   # (its path: "<scope>/seed_generator/...", as Keras)
+            self.state = KerasVariable(np.array([seed, 0], np.int64), dtype="int64", trainable=False,
+                                       name="seed_generator_state")
 
     def next(self, ordered: bool = True) -> Tensor:
         """The current state; then the state moves on (``ordered=False``: a scrambled step)."""

@@ -30,6 +30,7 @@ from .._tree import flatten, map_structure
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
 from ..metrics.metric import Metric
+from ..random import SeedGenerator
 from .input_spec import _check_input_spec
 from .operation import Operation, _placeholder, spec_of_runs
 
@@ -548,9 +549,39 @@ class Layer(Operation, Module):
         trainable = {id(v) for v in self.trainable_weights}
         return [v for v in self.weights if id(v) not in trainable]
 
-    variables = weights  # type: ignore[assignment]
+    @property
+    def variables(self) -> list:
+        """Every variable: the weights, and the state of each ``keras.random.SeedGenerator`` the
+        layers hold (Keras 3: ``variables`` is the layer's whole state; :attr:`weights` leaves
+        the seeds out). This layer's own, its seed generators', then each sublayer's."""
+        out, seen = [], set()
+        for v in (self._own_variables() + self._seed_states()
+                  + [v for layer in self._sublayers() for v in layer.variables]):
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return out
+
     trainable_variables = trainable_weights  # type: ignore[assignment]
-    non_trainable_variables = non_trainable_weights  # type: ignore[assignment]
+
+    @property
+    def non_trainable_variables(self) -> list:
+        """The variables the optimizer leaves alone: the non-trainable weights and the seed
+        generators' states (all of :attr:`variables` if the layer is not trainable)."""
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self.variables if id(v) not in trainable]
+
+    def _seed_states(self) -> list:
+        """The states of the seed generators held by attributes (private ones too, as Keras
+        tracks every attribute), in the order they were set."""
+        out = []
+        for k, v in self.__dict__.items():
+            if k.startswith("_own") or k == "_inbound_nodes":
+                continue
+            for leaf in flatten(v) if isinstance(v, (list, tuple, dict)) else [v]:
+                if isinstance(leaf, SeedGenerator):
+                    out.append(leaf.state)
+        return out
 
     @property
     def submodules(self) -> tuple:
