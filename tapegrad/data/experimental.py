@@ -2,7 +2,8 @@
 the CSV readers (``CsvDataset``, ``make_csv_dataset``), and the transformations for ``dataset.apply``
 (``group_by_window``, ``group_by_reducer``, ``assert_cardinality``, ``rejection_resample``, ...), sources
 (``from_list``, ``RandomDataset``, ``sample_from_datasets``) and readers/writers
-(``make_batched_features_dataset``, ``TFRecordWriter``) that programs still import from here.
+(``make_batched_features_dataset``, ``TFRecordWriter``) that programs still import from here, and
+``DatasetInitializer`` (a ``tf.lookup`` table's pairs from a dataset).
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -17,13 +18,14 @@ from .. import dtypes as _dt
 from .._tensor import Tensor
 from ..errors import OutOfRangeError, UnimplementedError
 from ..experimental._optional import Optional
+from ..lookup._tables import DatasetInitializer
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Options
 from . import _structure as _s
 from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Passthrough,  # (the ones below)
                        _Random, _int, _op_seeds)
 from ._records import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "DatasetInitializer", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "ignore_errors", "load", "make_csv_dataset", "save"]
 
 
