@@ -65,6 +65,10 @@ _ATTRIBUTES = "/.ATTRIBUTES/"  # (a saveable's tensors are saved as "<path>/.ATT
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
 
 
+def _saves_tensors(obj: Any) -> bool:
+    return hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors")
+
+
 def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = None) -> None:
     """Put the variables of ``obj`` into ``out`` by name, and (when ``saveables`` is given) the
     objects that save tensors of their own (TensorFlow's ``_serialize_to_tensors``: a dataset
@@ -78,7 +82,7 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
         if saveables is not None:
             for k, v in obj._saveables().items():
                 saveables[f"{prefix}/{k}"] = v
-    elif hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors"):
+    elif _saves_tensors(obj):
         if saveables is not None:
             saveables[prefix] = obj
     elif isinstance(obj, (list, tuple)):  # (TF's ListWrapper: entries by index)
@@ -96,6 +100,9 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
+        if saveables is not None:  # (a lookup table, an iterator held by the module: by attribute path)
+            for path, s in obj._flatten(predicate=_saves_tensors, with_path=True):
+                saveables.setdefault(f"{prefix}/{saving._key(path)}", s)
     elif isinstance(obj, Optimizer):  # TensorFlow's names for a Keras 3 optimizer's variables
         for i, v in enumerate(obj.variables):
             name = "_iterations" if v is obj.iterations else \
