@@ -10,7 +10,7 @@ and are constants to a tape. docs/strings.md says what exists and how it differs
 ...     tf.lookup.KeyValueTensorInitializer(["the", "cat"], tf.constant([0, 1], tf.int64)),
 ...     num_oov_buckets=2)
 >>> vocab.lookup(tf.strings.split(tf.constant(["the cat sat", "the dog"]))).to_list()
-[[0, 1, 3], [0, 3]]
+[[0, 1, 3], [0, 2]]
 """
 import typing as _typing
 
