@@ -17,6 +17,7 @@ from .. import _recorders as _rec, _trace, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from ..errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from ..io._csv import parse_field
 from ..ops.math import add, cast, not_equal, where
 from ..ops.strings import as_string, to_hash_bucket_fast
 from ..ragged import RaggedTensor
@@ -76,9 +77,8 @@ def check_table_dtypes(table: Any, key_dtype: _dt.DType, value_dtype: _dt.DType)
         raise TypeError(f"Invalid value dtype for table, expected {table.value_dtype} but got {value_dtype}.")
 
 
-# --------------------------------------------------------------------------- initializers
-class TableInitializerBase:
-    """The base of the initializers: the key and value dtypes of the table it fills."""
+class _KeyValueDtypes:
+    """``key_dtype`` and ``value_dtype``: of a table, or of the table an initializer fills."""
 
     def __init__(self, key_dtype: Any, value_dtype: Any) -> None:
         self._key_dtype = _dt.as_dtype(key_dtype)
@@ -86,13 +86,18 @@ class TableInitializerBase:
 
     @property
     def key_dtype(self) -> _dt.DType:
-        """The expected table key dtype."""
+        """The table key dtype."""
         return self._key_dtype
 
     @property
     def value_dtype(self) -> _dt.DType:
-        """The expected table value dtype."""
+        """The table value dtype."""
         return self._value_dtype
+
+
+# --------------------------------------------------------------------------- initializers
+class TableInitializerBase(_KeyValueDtypes):
+    """The base of the initializers: the key and value dtypes of the table it fills."""
 
     def initialize(self, table: Any) -> None:
         """Fill ``table`` (a static table, at its construction) with this initializer's pairs."""
@@ -140,18 +145,9 @@ class TextFileIndex:
 
 
 def _parse(field: bytes, dtype: _dt.DType, line: int) -> Any:
-    if dtype == _S:
-        return field
     try:
-        text = field.decode("ascii").strip()
-        if dtype.is_integer:
-            v = int(text, 10)
-            info = np.iinfo(dtype.as_numpy_dtype)
-            if not info.min <= v <= info.max:
-                raise ValueError
-            return v
-        return float(text)
-    except (ValueError, UnicodeDecodeError):
+        return parse_field(field, dtype)
+    except ValueError:  # (a UnicodeDecodeError too)
         kind = "int64" if dtype == _I64 else "int32" if dtype == _I32 else _TF_TYPE.get(dtype.name, dtype.name)
         raise InvalidArgumentError(f"Field {_shown(field)} in line {line} is not a valid {kind}.") from None
 
@@ -272,22 +268,8 @@ class DatasetInitializer(TableInitializerBase):
 
 
 # --------------------------------------------------------------------------- tables
-class LookupInterface:
+class LookupInterface(_KeyValueDtypes):
     """The base of the tables: their dtypes, ``lookup`` and ``table[keys]``."""
-
-    def __init__(self, key_dtype: Any, value_dtype: Any) -> None:
-        self._key_dtype = _dt.as_dtype(key_dtype)
-        self._value_dtype = _dt.as_dtype(value_dtype)
-
-    @property
-    def key_dtype(self) -> _dt.DType:
-        """The table key dtype."""
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> _dt.DType:
-        """The table value dtype."""
-        return self._value_dtype
 
     @property
     def name(self) -> str | None:
