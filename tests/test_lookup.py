@@ -31,3 +31,78 @@ def test_matches_tensorflow(name):
 def test_every_case_is_recorded():
     assert sorted(RECORDED["cases"]) == sorted(lookup_cases.CASES)
     assert set(lookup_cases.MESSAGES) <= set(lookup_cases.CASES)
+
+
+def _static_ints():
+    return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([1, 2], [10, 20]), -1)
+
+
+def test_vectorized_map_runs_a_lookup_once_per_row():
+    table = _static_ints()
+    with pytest.warns(UserWarning, match="running fn once per row"):
+        out = tf.vectorized_map(lambda k: table.lookup(k), tf.constant([[1, 3], [2, 1]]))
+    assert out.numpy().tolist() == [[10, -1], [20, 10]]
+
+
+def test_a_lookup_is_a_constant_to_tapes_and_accumulators():
+    values = tf.constant([1.5, 2.5])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(values)
+        table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([1, 2], values), 0.0)
+        found = table.lookup(tf.constant([2]))
+    assert tape.gradient(found, values) is None
+    with tf.autodiff.ForwardAccumulator(values, tf.ones_like(values)) as acc:
+        found = table.lookup(tf.constant([1]))
+    assert acc.jvp(found) is None
+
+
+def test_a_traced_function_replays_reads_and_writes_in_order():
+    table = tf.lookup.experimental.MutableHashTable(tf.int64, tf.float32, 0.0)
+
+    @tf.function
+    def bump(k):
+        table.insert(k, table.lookup(k) + 1.0)
+        return table.lookup(k)
+    for _ in range(3):
+        out = bump(tf.constant([7, 8], tf.int64))
+    assert out.numpy().tolist() == [3.0, 3.0] and int(table.size()) == 2
+
+
+def test_saved_model_refuses_a_function_using_a_table_and_names_it(tmp_path):
+    class Vocab(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = _static_ints()
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+        def __call__(self, k):
+            return self.table.lookup(k)
+    with pytest.raises(ValueError, match=r"tf\.lookup StaticHashTable\.lookup"):
+        tf.saved_model.save(Vocab(), str(tmp_path / "vocab"))
+
+
+def test_checkpoint_keeps_every_byte_of_string_keys(tmp_path):
+    keys = [b"", b"a\x00", b"\x00", "\u00e9t\u00e9".encode(), b"x" * 300]
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(tf.constant(keys), tf.constant([0, 1, 2, 3, 4], tf.int64))
+    path = tf.train.Checkpoint(t=table).write(str(tmp_path / "ckpt"))
+    table.remove(tf.constant(keys[:3]))
+    tf.train.Checkpoint(t=table).read(path).assert_consumed()
+    assert table.lookup(tf.constant(keys)).numpy().tolist() == [0, 1, 2, 3, 4]
+    reader = tf.train.load_checkpoint(path)
+    assert sorted(reader.get_tensor("t/.ATTRIBUTES/table-keys").tolist()) == sorted(keys)
+    assert reader.get_variable_to_dtype_map()["t/.ATTRIBUTES/table-keys"] == tf.string
+
+
+def test_export_lists_pairs_in_insertion_order():
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(tf.constant(["b", "a", "c"]), tf.constant([2, 1, 3], tf.int64))
+    table.remove(tf.constant(["a"]))
+    keys, values = table.export()
+    assert keys.numpy().tolist() == [b"b", b"c"] and values.numpy().tolist() == [2, 3]
+
+
+def test_a_name_tf_lookup_lacks_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="tapegrad.lookup"):
+        tf.lookup.no_such_table  # noqa: B018
+    assert tf.data.experimental.DatasetInitializer.__module__ == "tapegrad.lookup._tables"

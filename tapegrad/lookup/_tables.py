@@ -64,9 +64,15 @@ def _keys_of(a: np.ndarray) -> list:
     return a.reshape(-1).tolist()
 
 
-def _run(fn: Any, xs: list, stateful: bool) -> Tensor:
-    """``fn(*values of xs) -> array`` as one traced step (see the module docstring)."""
-    return _trace.draw(lambda *vs: (fn(*vs),), xs, stateful)[0]
+def _run(table: Any, what: str, fn: Any, xs: list, stateful: bool, nout: int = 1) -> Any:
+    """``fn(*values of xs) -> array`` (``nout`` > 1: a tuple) as one traced step named for the
+    table's method ``what`` (see the module docstring); its output tensor(s)."""
+    def step(*vs: np.ndarray) -> tuple:
+        out = fn(*vs)
+        return out if nout > 1 else (out,)
+    step.__qualname__ = f"tf.lookup {type(table).__name__}.{what}"
+    outs = _trace.draw(step, xs, stateful)
+    return outs if nout > 1 else outs[0]
 
 
 def check_table_dtypes(table: Any, key_dtype: _dt.DType, value_dtype: _dt.DType) -> None:
@@ -341,11 +347,11 @@ class _HashTable(LookupInterface):
         return rows.reshape(keys.shape + shape)
 
     def _lookup_values(self, keys: Tensor, default: Tensor) -> Tensor:
-        return _run(self._find, [keys, default], not self._static)
+        return _run(self, "lookup", self._find, [keys, default], not self._static)
 
     def size(self, name: str | None = None) -> Tensor:
         """The number of elements in this table (an int64 scalar)."""
-        return _run(lambda: np.array(len(self._data), np.int64), [], not self._static)
+        return _run(self, "size", lambda: np.array(len(self._data), np.int64), [], not self._static)
 
     def _export(self) -> tuple[np.ndarray, np.ndarray]:
         ks = list(self._data)
@@ -356,7 +362,7 @@ class _HashTable(LookupInterface):
 
     def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
         """All keys and values in the table, as two tensors (in an order of tapegrad's own)."""
-        return _trace.draw(lambda: self._export(), [], not self._static)  # type: ignore[return-value]
+        return _run(self, "export", self._export, [], not self._static, nout=2)
 
     def _put(self, keys: np.ndarray, values: np.ndarray, strict: bool) -> None:
         """Insert the pairs (``strict``: a key already there with another value is an error, as a
@@ -509,9 +515,9 @@ class MutableHashTable(_HashTable):
         super().__init__(key_dtype, value_dtype, default)
         self._checkpoint = checkpoint
 
-    def _mutate(self, fn: Any, xs: list) -> None:
+    def _mutate(self, what: str, fn: Any, xs: list) -> None:
         _rec.note_stateful()
-        _run(fn, xs, True)
+        _run(self, what, fn, xs, True)
 
     def lookup(self, keys: Any, dynamic_default_values: Any = None, name: str | None = None) -> Tensor:
         """The values of ``keys`` (converted to the key dtype); a key not in the table gives
@@ -537,13 +543,17 @@ class MutableHashTable(_HashTable):
         the values of keys already there."""
         keys = convert_to_tensor(keys, dtype=self._key_dtype)
         values = convert_to_tensor(values, dtype=self._value_dtype)
-        self._mutate(lambda k, v: self._put(k, v, strict=False) or np.zeros((), np.int64), [keys, values])
+        self._mutate("insert", self._insert, [keys, values])
+
+    def _insert(self, keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+        self._put(keys, values, strict=False)
+        return np.zeros((), np.int64)
 
     def remove(self, keys: Any, name: str | None = None) -> None:
         """Remove ``keys`` (a tensor of the key dtype) from the table; a key not there is ignored."""
         if keys.dtype != self._key_dtype:
             raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
-        self._mutate(self._remove, [keys])
+        self._mutate("remove", self._remove, [keys])
 
     def _remove(self, keys: np.ndarray) -> np.ndarray:
         for k in _keys_of(keys):
@@ -629,7 +639,7 @@ class DenseHashTable(_HashTable):
         keys = convert_to_tensor(keys, dtype=self._key_dtype)
         values = convert_to_tensor(values, dtype=self._value_dtype)
         _rec.note_stateful()
-        _run(self._insert, [keys, values], True)
+        _run(self, "insert", self._insert, [keys, values], True)
 
     def insert(self, keys: Any, values: Any, name: str | None = None) -> None:
         """``insert_or_assign``."""
@@ -653,7 +663,7 @@ class DenseHashTable(_HashTable):
         if keys.dtype != self._key_dtype:
             raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype}, got {keys.dtype}.")
         _rec.note_stateful()
-        _run(self._erase, [keys], True)
+        _run(self, "remove", self._erase, [keys], True)
 
     def remove(self, keys: Any, name: str | None = None) -> None:
         """``erase``."""
