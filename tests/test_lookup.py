@@ -37,8 +37,15 @@ def _static_ints():
     return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([1, 2], [10, 20]), -1)
 
 
-def test_vectorized_map_runs_a_lookup_once_per_row():
+def test_vectorized_map_batches_a_static_lookup(recwarn):
     table = _static_ints()
+    out = tf.vectorized_map(lambda k: table.lookup(k), tf.constant([[1, 3], [2, 1]]))
+    assert out.numpy().tolist() == [[10, -1], [20, 10]] and not recwarn.list
+
+
+def test_vectorized_map_runs_a_mutable_lookup_once_per_row():
+    table = tf.lookup.experimental.MutableHashTable(tf.int32, tf.int32, -1)
+    table.insert(tf.constant([1, 2]), tf.constant([10, 20]))
     with pytest.warns(UserWarning, match="running fn once per row"):
         out = tf.vectorized_map(lambda k: table.lookup(k), tf.constant([[1, 3], [2, 1]]))
     assert out.numpy().tolist() == [[10, -1], [20, 10]]
@@ -68,17 +75,31 @@ def test_a_traced_function_replays_reads_and_writes_in_order():
     assert out.numpy().tolist() == [3.0, 3.0] and int(table.size()) == 2
 
 
-def test_saved_model_refuses_a_function_using_a_table_and_names_it(tmp_path):
+def test_saved_model_keeps_static_tables_and_refuses_mutable_ones(tmp_path):
     class Vocab(tf.Module):
-        def __init__(self):
+        def __init__(self, table):
             super().__init__()
-            self.table = _static_ints()
+            self.table = table
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
         def __call__(self, k):
-            return self.table.lookup(k)
-    with pytest.raises(ValueError, match=r"tf\.lookup StaticHashTable\.lookup"):
-        tf.saved_model.save(Vocab(), str(tmp_path / "vocab"))
+            return self.table.lookup(k), self.table.size()
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([0, 1], tf.int64))
+    tf.saved_model.save(Vocab(tf.lookup.StaticVocabularyTable(init, 3)), str(tmp_path / "static"))
+    ids, size = tf.saved_model.load(str(tmp_path / "static"))(tf.constant(["b", "zz", "hello"]))
+    assert ids.numpy().tolist() == [1, 3, 3] and int(size) == 5  # (TF's buckets, as recorded)
+    mutable = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    with pytest.raises(ValueError, match=r"tf\.lookup MutableHashTable\.lookup"):
+        tf.saved_model.save(Vocab(mutable), str(tmp_path / "mutable"))
+
+
+def test_a_static_table_with_trailing_zero_bytes_keeps_them():
+    init = tf.lookup.KeyValueTensorInitializer(["a\0", "a"], ["n\0", "m"])
+    table = tf.lookup.StaticHashTable(init, "d")  # (looked up in its dict: an S array would drop them)
+    found = table.lookup(tf.constant(["a", "a\0", "a\0\0"]))
+    assert found.numpy().tolist() == [b"m", b"n\0", b"d"]
+    plain = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["bb", "a"], ["n", "m"]), "d")
+    assert plain.lookup(tf.constant(["a", "a\0", "bb", "b", ""])).numpy().tolist() == [b"m", b"d", b"n", b"d", b"d"]
 
 
 def test_checkpoint_keeps_every_byte_of_string_keys(tmp_path):

@@ -1,10 +1,12 @@
 """The tables and initializers of ``tf.lookup`` (TensorFlow's ``lookup_ops.py``) over Python dicts.
 
 A table's contents live in a dict (a key as a Python value: ``bytes`` or ``int``, or a tuple for a
-``DenseHashTable``'s vector keys). Each read or write of it runs through ``_trace.draw``, so a
-``tf.function`` trace records it as a step run again at every call with that call's keys (a
-mutation as a stateful step, which always runs), and a tape sees its results as constants, as
-TensorFlow's table ops have no gradient. The errors are those of TensorFlow's kernels.
+``DenseHashTable``'s vector keys). A static table's lookup is the op ``LookupTableFindV2``
+(``ops.strings.table_find``) on sorted arrays of its contents, and its size and export are
+constants. A mutable table's reads and writes run through ``_trace.draw``, so a ``tf.function``
+trace records each as a step run again at every call with that call's keys (a mutation as a
+stateful step, which always runs). A tape sees the results as constants, as TensorFlow's table
+ops have no gradient. The errors are those of TensorFlow's kernels.
 """
 from __future__ import annotations
 
@@ -15,11 +17,11 @@ import numpy as np
 
 from .. import _recorders as _rec, _trace, dtypes as _dt
 from .._convert import convert_to_tensor
-from .._tensor import Tensor
+from .._tensor import Tensor, constant_maker, wrap
 from ..errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from ..io._csv import parse_field
 from ..ops.math import add, cast, not_equal, where
-from ..ops.strings import as_string, to_hash_bucket_fast
+from ..ops.strings import as_string, table_find, to_hash_bucket_fast
 from ..ragged import RaggedTensor
 from ..sparse import SparseTensor
 
@@ -73,6 +75,11 @@ def _run(table: Any, what: str, fn: Any, xs: list, stateful: bool, nout: int = 1
     step.__qualname__ = f"tf.lookup {type(table).__name__}.{what}"
     outs = _trace.draw(step, xs, stateful)
     return outs if nout > 1 else outs[0]
+
+
+@constant_maker  # (a static table's size and contents: fixed when it was made)
+def _constant(a: np.ndarray) -> Tensor:
+    return wrap(a)
 
 
 def check_table_dtypes(table: Any, key_dtype: _dt.DType, value_dtype: _dt.DType) -> None:
@@ -351,7 +358,9 @@ class _HashTable(LookupInterface):
 
     def size(self, name: str | None = None) -> Tensor:
         """The number of elements in this table (an int64 scalar)."""
-        return _run(self, "size", lambda: np.array(len(self._data), np.int64), [], not self._static)
+        if self._static:
+            return _constant(np.array(len(self._data), np.int64))
+        return _run(self, "size", lambda: np.array(len(self._data), np.int64), [], True)
 
     def _export(self) -> tuple[np.ndarray, np.ndarray]:
         ks = list(self._data)
@@ -362,7 +371,9 @@ class _HashTable(LookupInterface):
 
     def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
         """All keys and values in the table, as two tensors (in an order of tapegrad's own)."""
-        return _run(self, "export", self._export, [], not self._static, nout=2)
+        if self._static:
+            return tuple(_constant(a) for a in self._export())  # type: ignore[return-value]
+        return _run(self, "export", self._export, [], True, nout=2)
 
     def _put(self, keys: np.ndarray, values: np.ndarray, strict: bool) -> None:
         """Insert the pairs (``strict``: a key already there with another value is an error, as a
@@ -403,6 +414,7 @@ class StaticHashTable(_HashTable):
         _check_kernel("HashTableV2", initializer.key_dtype, initializer.value_dtype)
         super().__init__(initializer.key_dtype, initializer.value_dtype, default)
         self._initializer = initializer
+        self._arrays: tuple | None = None
         initializer.initialize(self)
 
     @property
@@ -412,6 +424,28 @@ class StaticHashTable(_HashTable):
 
     def _import(self, keys: np.ndarray, values: np.ndarray) -> None:
         self._put(keys, values, strict=True)
+        self._arrays = self._sorted()
+
+    def _sorted(self) -> tuple | None:
+        """The table as ``ops.strings.table_find`` takes it (sorted arrays: an op, which traces,
+        vectorized_map and SavedModel know); None when an ``S`` array would lose the trailing zero
+        bytes of a string (then lookups read the dict)."""
+        ks = list(self._data)
+        vs = [self._data[k] for k in ks]
+        if any(type(b) is bytes and b.endswith(b"\0") for b in (*ks, *vs)):
+            return None
+        strings = self._key_dtype == _S
+        keys = np.array(ks, dtype="S" if strings else self._key_dtype.as_numpy_dtype).reshape(len(ks))
+        order = np.argsort(keys, kind="stable")
+        vdt = "S" if self._value_dtype == _S else self._value_dtype.as_numpy_dtype
+        values = np.array(vs, dtype=vdt).reshape(len(vs))[order]
+        lengths = np.array([len(k) for k in ks], np.int64)[order] if strings else None
+        return keys[order], lengths, values, np.array(self._default_value._value, dtype=vdt)
+
+    def _lookup_values(self, keys: Tensor, default: Tensor) -> Tensor:
+        if self._arrays is None:
+            return super()._lookup_values(keys, default)
+        return table_find(keys, self._arrays)
 
     def lookup(self, keys: Any, name: str | None = None) -> Any:
         """The values of ``keys`` (a Tensor, RaggedTensor or SparseTensor of the key dtype; the
@@ -472,8 +506,8 @@ class StaticVocabularyTable(LookupInterface):
 
     def size(self, name: str | None = None) -> Tensor:
         """The number of ids: the initializer's keys plus ``num_oov_buckets`` (an int64 scalar)."""
-        n = self._table.size() if self._table is not None else convert_to_tensor(0, dtype=_I64)
-        return add(n, convert_to_tensor(self._num_oov_buckets, dtype=_I64))
+        n = len(self._table._data) if self._table is not None else 0
+        return _constant(np.array(n + self._num_oov_buckets, np.int64))
 
     def lookup(self, keys: Any, name: str | None = None) -> Any:
         """The ids of ``keys`` (a Tensor, RaggedTensor or SparseTensor; the result has their
