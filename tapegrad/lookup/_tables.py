@@ -515,6 +515,8 @@ class StaticVocabularyTable(LookupInterface):
         values = _key_tensor(self, keys)
         if self._table is not None and self._table.key_dtype == _I64:
             values = cast(values, _I64)
+        if self._table is not None and self._table._arrays is not None:  # (hashing only the keys not there)
+            return _like(keys, table_find(values, self._table._arrays, self._num_oov_buckets))
         text = values if values.dtype == _S else as_string(values)
         ids = to_hash_bucket_fast(text, self._num_oov_buckets)
         if self._table is not None:
