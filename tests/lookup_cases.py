@@ -90,6 +90,10 @@ def _dataset_init(tf):
     return tf.data.experimental.DatasetInitializer(tf.data.Dataset.zip((keys, keys.map(lambda x: tf.strings.as_string(x * 2)))))
 
 
+def _words(tf):
+    return tf.data.Dataset.from_tensor_slices(["a", "b", "c"])
+
+
 def _in_function(tf):
     m = _mutable(tf)
 
@@ -266,6 +270,42 @@ CASES = {
     "dataset_initializer_batched": lambda tf: tf.data.experimental.DatasetInitializer(
         tf.data.Dataset.zip((tf.data.Dataset.range(4).batch(2),) * 2)),
     "dataset_initializer_not_pairs": lambda tf: tf.data.experimental.DatasetInitializer(tf.data.Dataset.range(2)),
+    # tf.data.experimental.table_from_dataset and index_table_from_dataset
+    "table_from_dataset": lambda tf: tf.data.experimental.table_from_dataset(
+        tf.data.Dataset.zip((tf.data.Dataset.range(5), tf.data.Dataset.range(5).map(tf.strings.as_string))),
+        default_value="n/a", key_dtype=tf.int64).lookup(_i64(tf, [0, 1, 9])),
+    "table_from_dataset_no_default": lambda tf: tf.data.experimental.table_from_dataset(
+        tf.data.Dataset.zip((tf.data.Dataset.range(5), tf.data.Dataset.range(5).map(tf.strings.as_string))),
+        key_dtype=tf.int64),
+    "table_from_dataset_buckets": lambda tf: (lambda t: [t.lookup(tf.constant(["c", "zz"])), t.size()])(
+        tf.data.experimental.table_from_dataset(tf.data.Dataset.zip((_words(tf), tf.data.Dataset.range(3))),
+                                                num_oov_buckets=2)),
+    "index_table": lambda tf: (lambda t: [t.lookup(tf.constant(["b", "q"])), t.size()])(
+        tf.data.experimental.index_table_from_dataset(_words(tf))),
+    "index_table_buckets": lambda tf: (lambda t: [t.lookup(tf.constant(["b", "q", "hello", "world"])), t.size(),
+                                                  t.name])(
+        tf.data.experimental.index_table_from_dataset(_words(tf), num_oov_buckets=3)),
+    "index_table_buckets_default": lambda tf: tf.data.experimental.index_table_from_dataset(
+        _words(tf), num_oov_buckets=3, default_value=7).lookup(tf.constant(["b", "q", "hello", "world"])),
+    "index_table_ragged": lambda tf: tf.data.experimental.index_table_from_dataset(
+        _words(tf), num_oov_buckets=3).lookup(tf.ragged.constant([["a", "q"], [], ["c"]])),
+    "index_table_vocab_size": lambda tf: (lambda t: [t.lookup(tf.constant(["a", "b", "c"])), t.size()])(
+        tf.data.experimental.index_table_from_dataset(_words(tf), vocab_size=2)),
+    "index_table_int_keys": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(_i64(tf, [10, 20])), num_oov_buckets=4, key_dtype=tf.int64).lookup(
+        _i64(tf, [10, 20, 30, -7])),
+    "index_table_int32_lookup": lambda tf: tf.data.experimental.index_table_from_dataset(
+        tf.data.Dataset.from_tensor_slices(_i64(tf, [10, 20])), num_oov_buckets=4, key_dtype=tf.int32).lookup(
+        tf.constant([10, 20, 30, -7])),
+    "index_table_vocab_size_too_big": lambda tf: tf.data.experimental.index_table_from_dataset(_words(tf), vocab_size=5),
+    "index_table_negative_buckets": lambda tf: tf.data.experimental.index_table_from_dataset(_words(tf),
+                                                                                            num_oov_buckets=-1),
+    "index_table_zero_vocab_size": lambda tf: tf.data.experimental.index_table_from_dataset(_words(tf), vocab_size=0),
+    "index_table_float_keys": lambda tf: tf.data.experimental.index_table_from_dataset(_words(tf), key_dtype=tf.float32),
+    "index_table_wrong_key_dtype": lambda tf: tf.data.experimental.index_table_from_dataset(
+        _words(tf), key_dtype=tf.int64).lookup(_i64(tf, [1])),
+    "index_table_bad_hasher": lambda tf: tf.data.experimental.index_table_from_dataset(
+        _words(tf), num_oov_buckets=3, hasher_spec="x"),
     # MutableHashTable
     "mutable_insert_lookup": lambda tf: _filled(tf).lookup(tf.constant(["a", "q", "c"])),
     "mutable_python_keys": lambda tf: _filled(tf).lookup(["b", "z"]),
@@ -390,6 +430,14 @@ MESSAGES = {
     "dataset_initializer_three": "produces 3 components instead of two (key, value) components.",
     "dataset_initializer_batched": "non-scalar key Tensors of rank 1.",
     "dataset_initializer_not_pairs": "has no len()",
+    "table_from_dataset_no_default": "`default_value` must be specified when creating a table from a dataset that "
+                                     "produces values of type <dtype: 'string'>.",
+    "index_table_vocab_size_too_big": "Input dataset was expected to contain 5 elements but contained only 3 elements.",
+    "index_table_negative_buckets": "`num_oov_buckets` must be greater than or equal to 0, got -1.",
+    "index_table_zero_vocab_size": "`vocab_size` must be greater than 0, got 0.",
+    "index_table_float_keys": "`key_dtype` must be either an integer or string type, but got <dtype: 'float32'>",
+    "index_table_wrong_key_dtype": "Dtype of argument `keys` must be <dtype: 'string'>, received: <dtype: 'int64'>",
+    "index_table_bad_hasher": "`hasher_spec` must be of type HasherSpec, got <class 'str'>.",
     "mutable_value_shape": "Expected shape [2] for value, got [1]",
     "mutable_remove_list": "object has no attribute 'dtype'",
     "mutable_remove_wrong_dtype": "Dtype of argument `keys` must be <dtype: 'string'>, received: <dtype: 'int32'>",

@@ -10,6 +10,7 @@ ops have no gradient. The errors are those of TensorFlow's kernels.
 """
 from __future__ import annotations
 
+import collections
 import math
 from typing import Any
 
@@ -21,7 +22,7 @@ from .._tensor import Tensor, constant_maker, wrap
 from ..errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from ..io._csv import parse_field
 from ..ops.math import add, cast, not_equal, where
-from ..ops.strings import as_string, table_find, to_hash_bucket_fast
+from ..ops.strings import as_string, table_find, to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong
 from ..ragged import RaggedTensor
 from ..sparse import SparseTensor
 
@@ -454,6 +455,14 @@ class StaticHashTable(_HashTable):
         return _like(keys, self._lookup_values(flat, self._default_value))
 
 
+class HasherSpec(collections.namedtuple("HasherSpec", ["hasher", "key"])):
+    """The hash of out-of-vocabulary keys: ``"fasthash"`` (``Fingerprint64``), ``"legacy"``
+    (TensorFlow's ``Hash64``) or ``"stronghash"`` (SipHash-2-4 with the two-int ``key``)."""
+
+
+FastHashSpec = HasherSpec("fasthash", None)
+
+
 class StaticVocabularyTable(LookupInterface):
     """A string (or integer) to int64 id table: ids ``[0, size)`` from its initializer, and the
     other keys hashed into ``num_oov_buckets`` ids after them (``Fingerprint64`` of the key, or of
@@ -468,6 +477,8 @@ class StaticVocabularyTable(LookupInterface):
     >>> int(table.size())
     8
     """
+
+    _hasher = FastHashSpec
 
     def __init__(self, initializer: TableInitializerBase | None, num_oov_buckets: int,
                  lookup_key_dtype: Any = None, name: str | None = None,
@@ -515,14 +526,48 @@ class StaticVocabularyTable(LookupInterface):
         values = _key_tensor(self, keys)
         if self._table is not None and self._table.key_dtype == _I64:
             values = cast(values, _I64)
-        if self._table is not None and self._table._arrays is not None:  # (hashing only the keys not there)
+        fast = self._hasher.hasher == "fasthash"
+        if fast and self._table is not None and self._table._arrays is not None:  # (hashing only keys not there)
             return _like(keys, table_find(values, self._table._arrays, self._num_oov_buckets))
         text = values if values.dtype == _S else as_string(values)
-        ids = to_hash_bucket_fast(text, self._num_oov_buckets)
+        ids = to_hash_bucket_fast(text, self._num_oov_buckets) if fast else \
+            to_hash_bucket_strong(text, self._num_oov_buckets, self._hasher.key) \
+            if self._hasher.hasher == "stronghash" else to_hash_bucket(text, self._num_oov_buckets)
         if self._table is not None:
             found = self._table._lookup_values(values, self._table.default_value)
             ids = where(not_equal(found, self._table.default_value), found, add(ids, self._table.size()))
         return _like(keys, ids)
+
+
+class IdTableWithHashBuckets(StaticVocabularyTable):
+    """A static table of int64 ids, and the keys not in it (its default value) hashed into
+    ``num_oov_buckets`` ids after them by ``hasher_spec``: what
+    ``tf.data.experimental.index_table_from_dataset`` gives with out-of-vocabulary buckets.
+
+    >>> import tapegrad as tf
+    >>> words = tf.data.Dataset.from_tensor_slices(["a", "b", "c"])
+    >>> table = tf.data.experimental.index_table_from_dataset(words, num_oov_buckets=3)
+    >>> table.lookup(tf.constant(["b", "q", "hello"])).numpy(), int(table.size())
+    (array([1, 5, 4]), 6)
+    """
+
+    def __init__(self, table: StaticHashTable, num_oov_buckets: int, hasher_spec: Any = FastHashSpec,
+                 name: str | None = None, key_dtype: Any = None) -> None:
+        key_dtype = table.key_dtype if key_dtype is None else _dt.as_dtype(key_dtype)
+        if table.key_dtype not in (_I64, _S):
+            raise TypeError(f"Invalid `key_dtype`, expected one of (tf.int64, tf.string), received {key_dtype}.")
+        if table.key_dtype.is_integer != key_dtype.is_integer:
+            raise TypeError(f"Invalid `key dtype`, expected {'integer' if key_dtype.is_integer else 'non-integer'} "
+                            f"but got {table.key_dtype}.")
+        if table.value_dtype != _I64:
+            raise TypeError(f"Invalid `value_dtype`: expected int64 but got {table.value_dtype}.")
+        if not key_dtype.is_integer and key_dtype != _S:
+            raise TypeError(f"Invalid `key_dtype`, expected integer or string, got {key_dtype}.")
+        if not isinstance(hasher_spec, HasherSpec):
+            raise TypeError(f"`hasher_spec` must be of type HasherSpec, got {type(hasher_spec)}.")
+        self._table, self._num_oov_buckets, self._hasher = table, num_oov_buckets, hasher_spec
+        self._table_name = name.rstrip("/").split("/")[-1] if name else None
+        LookupInterface.__init__(self, key_dtype, _I64)
 
 
 class MutableHashTable(_HashTable):
