@@ -43,6 +43,13 @@ def test_vectorized_map_batches_a_static_lookup(recwarn):
     assert out.numpy().tolist() == [[10, -1], [20, 10]] and not recwarn.list
 
 
+def test_vectorized_map_batches_a_vocabulary_lookup_of_strings(recwarn):
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([0, 1], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, 3)
+    out = tf.vectorized_map(lambda k: table.lookup(k), tf.constant([["a", "zz"], ["b", "a"]]))
+    assert out.numpy().tolist() == [[0, 3], [1, 0]] and not recwarn.list  # (zz: TF's bucket 1, recorded)
+
+
 def test_vectorized_map_runs_a_mutable_lookup_once_per_row():
     table = tf.lookup.experimental.MutableHashTable(tf.int32, tf.int32, -1)
     table.insert(tf.constant([1, 2]), tf.constant([10, 20]))
