@@ -134,3 +134,24 @@ def test_a_name_tf_lookup_lacks_is_an_attribute_error():
     with pytest.raises(AttributeError, match="tapegrad.lookup"):
         tf.lookup.no_such_table  # noqa: B018
     assert tf.data.experimental.DatasetInitializer.__module__ == "tapegrad.lookup._tables"
+
+
+def test_a_keras_layer_looks_up_tokens_in_fit_and_predict():
+    keras = tf.keras
+
+    class Tokens(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            init = tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([0, 1], tf.int64))
+            self.table = tf.lookup.StaticVocabularyTable(init, 2)
+            self.embed = keras.layers.Embedding(4, 2)
+
+        def call(self, x):
+            return self.embed(self.table.lookup(x))
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.Input(shape=(3,), dtype="string"), Tokens(),
+                              keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x, y = tf.constant([["a", "b", "zz"], ["b", "b", "q"]]), tf.constant([[1.0], [0.0]])
+    losses = model.fit(x, y, epochs=3, verbose=0).history["loss"]
+    assert losses[-1] < losses[0] and model.predict(x, verbose=0).shape == (2, 1)
