@@ -51,7 +51,8 @@ def _check_kernel(op: str, key_dtype: _dt.DType, value_dtype: _dt.DType) -> None
                       for k, vs in _KERNELS[op].items() for v in vs)
     raise NotFoundError(f"Could not find device for node: {{{{node {op}}}}} = {op}[key_dtype="
                         f"{_dt_enum(key_dtype)}, value_dtype={_dt_enum(value_dtype)}]\n"
-                        f"All kernels registered for op {op}:\n{lines}")
+                        f"All kernels registered for op {op}:\n{lines}\n(TensorFlow has no such table: cast the "
+                        "keys or the values to one of these pairs.)")
 
 
 def _shape(s: Any) -> str:
