@@ -72,13 +72,34 @@ def _dense(tf, key_dtype=None, value_dtype=None, default=-1, empty=0, deleted=-1
                                                  empty_key=empty, deleted_key=deleted, **kw)
 
 
-def _dense_export(table, empty=0):
-    """A DenseHashTable's export: its shapes, and its used buckets sorted (their places are the hash's)."""
-    keys, values = (np.asarray(t.numpy()) for t in table.export())
-    empty = np.asarray(empty.encode() if isinstance(empty, str) else empty, dtype=keys.dtype).reshape(1, -1)
-    used = ~(keys == empty).all(axis=1)
-    pairs = sorted(zip(keys[used].tolist(), values[used].tolist()))
-    return [list(keys.shape), list(values.shape), pairs]
+def _dense_export(table):
+    """A DenseHashTable's export: every bucket, where TF's hash and probing put each pair."""
+    return [np.asarray(t.numpy()).tolist() for t in table.export()]
+
+
+def _dense_history(tf):
+    """Inserts, removes and growth of a DenseHashTable: its buckets after each step (a key inserted
+    again after another on its probe path was removed lands in that free bucket: TF's table then
+    holds it twice, and a remove uncovers the older value)."""
+    d = _dense(tf, initial_num_buckets=16)
+    out = []
+    for op, keys in (("i", [1, 17, 33, 2]), ("r", [1]), ("i", [17]), ("r", [17]), ("i", [49, 3, 65, 81, 97]),
+                     ("i", list(range(100, 110))), ("r", [2, 3, 200])):
+        if op == "i":
+            d.insert(_i64(tf, keys), _i64(tf, [k * 10 + len(out) for k in keys]))
+        else:
+            d.remove(_i64(tf, keys))
+        out.append([_dense_export(d), d.size()])
+    return [out, d.lookup(_i64(tf, [1, 17, 33, 49, 105, 7]))]
+
+
+def _dense_strings(tf):
+    d = _dense(tf, tf.string, tf.float32, 0.0, "", "$", initial_num_buckets=4)
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "ran", "off", "é", "x" * 40]
+    d.insert(words, [float(i) for i in range(len(words))])
+    d.remove(tf.constant(["sat", "zz"]))
+    d.insert(["sat", "dog"], [20.0, 21.0])
+    return [_dense_export(d), d.size(), d.lookup(words + ["dog", "q"])]
 
 
 def _i64(tf, v):
@@ -353,24 +374,26 @@ CASES = {
                                             d.lookup(tf.constant(["a", "b", "c", "d"]))][2])(
         _dense(tf, tf.string, empty="", deleted="$")),
     "dense_grow": lambda tf: (lambda d: [d.insert(["a", "b", "c", "d", "e"], [1.0, 2.0, 3.0, 4.0, 5.0]), d.size(),
-                                         _dense_export(d, ""), d.lookup(["a", "e", "zz"])][1:])(
+                                         _dense_export(d), d.lookup(["a", "e", "zz"])][1:])(
         _dense(tf, tf.string, tf.float32, 0.0, "", "$", initial_num_buckets=4)),
-    "dense_export_fresh": lambda tf: _dense_export(_dense(tf, tf.string, tf.float32, 0.0, "", "$", initial_num_buckets=8), ""),
-    "dense_default_buckets": lambda tf: _dense_export(_dense(tf))[:2],
-    "dense_vector_values": lambda tf: (lambda d: [d.insert(_i64(tf, [3]), [[1.0, 2.0, 3.0]]), _dense_export(d, -1),
+    "dense_export_fresh": lambda tf: _dense_export(_dense(tf, tf.string, tf.float32, 0.0, "", "$", initial_num_buckets=8)),
+    "dense_default_buckets": lambda tf: [list(t.shape) for t in _dense(tf).export()],
+    "dense_vector_values": lambda tf: (lambda d: [d.insert(_i64(tf, [3]), [[1.0, 2.0, 3.0]]), _dense_export(d),
                                                   d.lookup(_i64(tf, 3)), d.lookup(_i64(tf, [[3]]))][1:])(
         _dense(tf, tf.int64, tf.float32, [0.0, 0.0, 0.0], -1, -2, initial_num_buckets=4)),
     "dense_scalar_keys": lambda tf: (lambda d: [d.insert(_i64(tf, 5), _i64(tf, 7)), d.lookup(_i64(tf, 5)),
-                                                _dense_export(d, -1)][1:])(_dense(tf, empty=-1, deleted=-2, initial_num_buckets=4)),
+                                                _dense_export(d)][1:])(_dense(tf, empty=-1, deleted=-2, initial_num_buckets=4)),
     "dense_vector_keys": lambda tf: (lambda d: [d.insert(_i64(tf, [[3, 4], [5, 6]]), _i64(tf, [1, 2])),
                                                 d.lookup(_i64(tf, [[3, 4], [0, 0]])), d.lookup(_i64(tf, [[[3, 4]]])),
-                                                _dense_export(d, [-1, -1])][1:])(
+                                                _dense_export(d)][1:])(
         _dense(tf, empty=[-1, -1], deleted=[-2, -2], initial_num_buckets=4)),
     "dense_insert_or_assign": lambda tf: (lambda d: [d.insert_or_assign(_i64(tf, [1]), _i64(tf, [5])),
                                                      d.insert_or_assign(_i64(tf, [1]), _i64(tf, [6])),
                                                      d.lookup(_i64(tf, [1]))][2])(_dense(tf)),
     "dense_bool_values": lambda tf: (lambda d: [d.insert(["t"], [True]), d.lookup(["t", "f"])][1])(
         _dense(tf, tf.string, tf.bool, False, "", "$")),
+    "dense_history": _dense_history,
+    "dense_strings_buckets": _dense_strings,
     "dense_props": lambda tf: [_dense(tf).name, _dense(tf).key_dtype.name, _dense(tf).value_dtype.name],
     # DenseHashTable: bad input
     "dense_insert_empty_key": lambda tf: _dense(tf).insert(_i64(tf, [0]), _i64(tf, [1])),

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _recorders as _rec, _trace, dtypes as _dt
+from .. import _fingerprint, _recorders as _rec, _trace, dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import Tensor, constant_maker, wrap
-from ..errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from ..errors import FailedPreconditionError, InternalError, InvalidArgumentError, NotFoundError
 from ..io._csv import parse_field
 from ..ops.math import add, cast, not_equal, where
 from ..ops.strings import as_string, table_find, to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong
@@ -38,6 +38,7 @@ _KERNELS = {
 }
 _KERNELS["MutableHashTableOfTensorsV2"] = _KERNELS["MutableHashTableV2"]
 _TF_TYPE = {"float32": "float", "float64": "double"}  # (the names TF's op signatures use)
+_U64 = (1 << 64) - 1
 
 
 def _dt_enum(d: _dt.DType) -> str:
@@ -653,10 +654,12 @@ class MutableHashTable(_HashTable):
 
 
 class DenseHashTable(_HashTable):
-    """A mutable table as TensorFlow's open-addressing one: ``empty_key`` and ``deleted_key``
-    mark its free buckets and may never be inserted, removed or looked up; keys may be vectors
-    (the shape of ``empty_key``). Its buckets double when more than 80% would be used; ``export``
-    gives every bucket (free ones hold ``empty_key`` and zeros).
+    """A mutable table as TensorFlow's open-addressing one, bucket for bucket: ``empty_key`` and
+    ``deleted_key`` mark its free buckets and may never be inserted, removed or looked up; keys may
+    be vectors (the shape of ``empty_key``). A key goes to the bucket its hash says (TensorFlow's
+    ``Hash64`` of a string, an integer as it is, ``Hash64Combine`` over a vector), probing on
+    quadratically; the buckets double when more than 80% would be used, and ``export`` gives every
+    bucket, as TensorFlow's does (so a checkpoint holds the same arrays).
 
     >>> import tapegrad as tf
     >>> table = tf.lookup.experimental.DenseHashTable(key_dtype=tf.string, value_dtype=tf.int64,
@@ -685,13 +688,43 @@ class DenseHashTable(_HashTable):
         super().__init__(key_dtype, value_dtype, default)
         self._empty_key, self._deleted_key = empty_key, deleted_key
         self._key_shape = tuple(empty.shape)
-        self._reserved = {self._key(empty._value.reshape(1, -1)[0]): "empty_key",
-                          self._key(deleted._value.reshape(1, -1)[0]): "deleted_key"}
-        self._num_buckets = buckets
+        self._empty, self._deleted = (self._key(k._value.reshape(1, -1)[0]) for k in (empty, deleted))
+        self._reserved = {self._empty: "empty_key", self._deleted: "deleted_key"}
         self._checkpoint = checkpoint
+        self._fill(buckets)
+
+    def _fill(self, buckets: int) -> None:
+        """Make ``buckets`` empty buckets (their keys and values, as TF's zero-filled tensors)."""
+        zero = np.zeros(self._value_shape, self._value_dtype.as_numpy_dtype)
+        self._slots = [self._empty] * buckets
+        self._values: list = [zero.tolist() if not self._value_shape else zero] * buckets
+        self._n = 0
 
     def _key(self, row: np.ndarray) -> Any:
         return row.tolist()[0] if row.size == 1 and not self._key_shape else tuple(row.tolist())
+
+    def _hash(self, key: Any) -> int:
+        """TensorFlow's ``HashKey``: ``Hash64`` of a string, an integer as uint64, and for a vector
+        ``Hash64Combine`` over its elements."""
+        def scalar(k: Any) -> int:
+            return _fingerprint.hash64(k) if type(k) is bytes else k & _U64
+        if type(key) is not tuple:
+            return scalar(key)
+        h = 0
+        for k in key:
+            x = scalar(k)
+            h = (h ^ (x + 0x9E3779B97F4A7800 + ((h << 10) & _U64) + (h >> 4))) & _U64
+        return h
+
+    def _probe(self, key: Any) -> Any:
+        """The buckets ``key``'s probe sequence visits, in order (quadratic probing, as TF's)."""
+        mask = len(self._slots) - 1
+        b, probes = self._hash(key) & mask, 0
+        while probes <= mask:
+            yield b
+            probes += 1
+            b = (b + probes) & mask
+        raise InternalError("Internal error in MutableDenseHashTable lookup")
 
     def _rows(self, keys: np.ndarray) -> tuple[list, tuple]:
         """The dict keys of ``keys`` (checked as TF's kernel does) and the shape they index."""
@@ -707,14 +740,25 @@ class DenseHashTable(_HashTable):
 
     def _find(self, keys: np.ndarray, default: np.ndarray) -> np.ndarray:
         rows, shape = self._rows(keys)
-        flat = np.empty(len(rows), dtype=object)
-        flat[:] = rows
-        return super()._find(flat.reshape(shape), default)
+        out = np.empty((len(rows),) + self._value_shape, self._value_dtype.as_numpy_dtype)
+        for i, k in enumerate(rows):
+            out[i] = default
+            for b in self._probe(k):
+                if self._slots[b] == k:
+                    out[i] = self._values[b]
+                    break
+                if self._slots[b] == self._empty:
+                    break
+        return out.reshape(tuple(shape) + self._value_shape)
 
     def lookup(self, keys: Any, name: str | None = None) -> Tensor:
         """The values of ``keys`` (converted to the key dtype), the default value for a key not in
         the table."""
         return self._lookup_values(convert_to_tensor(keys, dtype=self._key_dtype), self._default_value)
+
+    def size(self, name: str | None = None) -> Tensor:
+        """The number of elements in this table (an int64 scalar)."""
+        return _run(self, "size", lambda: np.array(self._n, np.int64), [], True)
 
     def insert_or_assign(self, keys: Any, values: Any, name: str | None = None) -> None:
         """Associate ``keys`` with ``values``, replacing the values of keys already there."""
@@ -732,13 +776,30 @@ class DenseHashTable(_HashTable):
         expected = tuple(shape) + self._value_shape
         if values.shape != expected:
             raise InvalidArgumentError(f"Expected shape {_shape(expected)} for value, got {_shape(values.shape)}")
-        if len(self._data) + len(rows) > 0.8 * self._num_buckets:
-            while len(self._data) + len(rows) > 0.8 * self._num_buckets:
-                self._num_buckets *= 2
+        if self._n + len(rows) > 0.8 * len(self._slots):
+            buckets = len(self._slots)
+            while self._n + len(rows) > 0.8 * buckets:
+                buckets *= 2
+            old = [(k, v) for k, v in zip(self._slots, self._values) if k not in self._reserved]
+            self._fill(buckets)
+            for k, v in old:
+                self._put_one(k, v)
         vals = values.reshape((len(rows),) + self._value_shape)
         for k, v in zip(rows, vals.tolist() if not self._value_shape else list(vals.copy())):
-            self._data[k] = v
+            self._put_one(k, v)
         return np.zeros((), np.int64)
+
+    def _put_one(self, key: Any, value: Any) -> None:
+        """TF's insert: the key's bucket if it is on the probe path before a free one, else the first
+        free (empty or deleted) bucket on it."""
+        for b in self._probe(key):
+            if self._slots[b] == key:
+                self._values[b] = value
+                return
+            if self._slots[b] == self._empty or self._slots[b] == self._deleted:
+                self._slots[b], self._values[b] = key, value
+                self._n += 1
+                return
 
     def erase(self, keys: Any, name: str | None = None) -> None:
         """Remove ``keys`` (a tensor of the key dtype); a key not in the table is ignored."""
@@ -753,20 +814,20 @@ class DenseHashTable(_HashTable):
 
     def _erase(self, keys: np.ndarray) -> np.ndarray:
         for k in self._rows(keys)[0]:
-            self._data.pop(k, None)
+            for b in self._probe(k):
+                if self._slots[b] == k:
+                    self._slots[b] = self._deleted  # (its value stays, as in TF's buckets)
+                    self._n -= 1
+                    break
+                if self._slots[b] == self._empty:
+                    break
         return np.zeros((), np.int64)
 
     def _export(self) -> tuple[np.ndarray, np.ndarray]:
         ksize, vsize = max(math.prod(self._key_shape), 1), max(math.prod(self._value_shape), 1)
-        nb = self._num_buckets
-        keys = np.empty((nb, ksize), dtype=self._key_dtype.as_numpy_dtype)
-        keys[:] = np.asarray(convert_to_tensor(self._empty_key, dtype=self._key_dtype)._value).reshape(1, ksize)
-        values = np.zeros((nb, vsize), dtype=self._value_dtype.as_numpy_dtype)
-        if self._value_dtype == _S:
-            values[:] = b""
-        for i, (k, v) in enumerate(self._data.items()):
-            keys[i] = k if isinstance(k, tuple) else (k,)
-            values[i] = np.reshape(v, vsize)
+        keys = np.array([k if type(k) is tuple else (k,) for k in self._slots],
+                        dtype=self._key_dtype.as_numpy_dtype).reshape(len(self._slots), ksize)
+        values = np.array(self._values, dtype=self._value_dtype.as_numpy_dtype).reshape(len(self._slots), vsize)
         return keys, values
 
     def _serialize_to_tensors(self) -> dict:
@@ -775,10 +836,7 @@ class DenseHashTable(_HashTable):
 
     def _restore_from_tensors(self, restored_tensors: dict) -> None:
         keys, values = restored_tensors["table-keys"]._value, restored_tensors["table-values"]._value
-        self._data.clear()
-        self._num_buckets = keys.shape[0]
-        for k, v in zip(keys, values):
-            key = self._key(k)
-            if key not in self._reserved:
-                self._data[key] = v.reshape(self._value_shape).tolist() if not self._value_shape \
-                    else v.reshape(self._value_shape).copy()
+        self._slots = [self._key(k) for k in keys]  # (TF's import: the buckets as they were)
+        self._values = [v.reshape(self._value_shape).tolist() if not self._value_shape
+                        else v.reshape(self._value_shape).copy() for v in values]
+        self._n = sum(k not in self._reserved for k in self._slots)
