@@ -297,6 +297,7 @@ class LookupInterface(_KeyValueDtypes):
         return self.lookup(keys)
 
     def lookup(self, keys: Any, name: str | None = None) -> Any:
+        """Looks up ``keys`` in a table, outputs the corresponding values."""
         raise NotImplementedError
 
     def _trackable_children(self) -> dict:  # (tf.train.Checkpoint: tracked, nothing of its own to save)
