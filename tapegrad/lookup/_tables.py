@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _fingerprint, _recorders as _rec, _trace, dtypes as _dt
-from .._convert import convert_to_tensor
+from .._convert import convert_to_tensor, host_value
 from .._tensor import Tensor, constant_maker, wrap
 from ..errors import FailedPreconditionError, InternalError, InvalidArgumentError, NotFoundError
 from ..io._csv import parse_field
@@ -143,7 +143,7 @@ class KeyValueTensorInitializer(TableInitializerBase):
         super().__init__(self._keys.dtype, self._values.dtype)
 
     def _pairs(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._keys._value, self._values._value
+        return host_value(self._keys, "a table's keys"), host_value(self._values, "a table's values")
 
 
 class TextFileIndex:
@@ -278,7 +278,8 @@ class DatasetInitializer(TableInitializerBase):
         super().__init__(spec[0].dtype, spec[1].dtype)
 
     def _pairs(self) -> tuple[np.ndarray, np.ndarray]:
-        pairs = [(k._value.tolist(), v._value.tolist()) for k, v in self.dataset]
+        pairs = [(host_value(k, "a table's key").tolist(), host_value(v, "a table's value").tolist())
+                 for k, v in self.dataset]
         return (np.array([k for k, _ in pairs], dtype=self.key_dtype.as_numpy_dtype),
                 np.array([v for _, v in pairs], dtype=self.value_dtype.as_numpy_dtype))
 
@@ -444,7 +445,7 @@ class StaticHashTable(_HashTable):
         vdt = "S" if self._value_dtype == _S else self._value_dtype.as_numpy_dtype
         values = np.array(vs, dtype=vdt).reshape(len(vs))[order]
         lengths = np.array([len(k) for k in ks], np.int64)[order] if strings else None
-        return keys[order], lengths, values, np.array(self._default_value._value, dtype=vdt)
+        return keys[order], lengths, values, np.array(host_value(self._default_value, "a default value"), dtype=vdt)
 
     def _lookup_values(self, keys: Tensor, default: Tensor) -> Tensor:
         if self._arrays is None:
@@ -651,7 +652,7 @@ class MutableHashTable(_HashTable):
     def _restore_from_tensors(self, restored_tensors: dict) -> None:
         keys, values = restored_tensors["table-keys"], restored_tensors["table-values"]
         self._data.clear()
-        self._put(keys._value, values._value, strict=False)
+        self._put(host_value(keys, "a table's keys"), host_value(values, "a table's values"), strict=False)
 
 
 class DenseHashTable(_HashTable):
@@ -681,7 +682,8 @@ class DenseHashTable(_HashTable):
         if empty.shape != deleted.shape:
             raise InvalidArgumentError(f"Empty and deleted keys must have same shape, got shapes: "
                                        f"{_shape(empty.shape)} and {_shape(deleted.shape)}")
-        if np.array_equal(empty._value, deleted._value):
+        empty_row, deleted_row = (host_value(k, "an empty or deleted key").reshape(-1) for k in (empty, deleted))
+        if np.array_equal(empty_row, deleted_row):
             raise InvalidArgumentError("Empty and deleted keys cannot be equal")
         buckets = 131072 if initial_num_buckets is None else int(initial_num_buckets)
         if buckets < 4 or buckets & (buckets - 1):
@@ -689,7 +691,7 @@ class DenseHashTable(_HashTable):
         super().__init__(key_dtype, value_dtype, default)
         self._empty_key, self._deleted_key = empty_key, deleted_key
         self._key_shape = tuple(empty.shape)
-        self._empty, self._deleted = (self._key(k._value.reshape(1, -1)[0]) for k in (empty, deleted))
+        self._empty, self._deleted = self._key(empty_row), self._key(deleted_row)
         self._reserved = {self._empty: "empty_key", self._deleted: "deleted_key"}
         self._checkpoint = checkpoint
         self._fill(buckets)
@@ -836,7 +838,7 @@ class DenseHashTable(_HashTable):
         return {"table-keys": keys, "table-values": values}
 
     def _restore_from_tensors(self, restored_tensors: dict) -> None:
-        keys, values = restored_tensors["table-keys"]._value, restored_tensors["table-values"]._value
+        keys, values = (host_value(restored_tensors[k], "a table's contents") for k in ("table-keys", "table-values"))
         self._slots = [self._key(k) for k in keys]  # (TF's import: the buckets as they were)
         self._values = [v.reshape(self._value_shape).tolist() if not self._value_shape
                         else v.reshape(self._value_shape).copy() for v in values]
