@@ -126,7 +126,8 @@ def vmap(fn: Callable, elems: Any, flat: list, n: int) -> Any:
     rows = []
     for t in flat:
         v = t._value
-        r = wrap(v[0]) if type(v) is not Boxed else wrap_array(v.a[0], v.backend)
+        r = wrap(v[0] if v.dtype != object else np.asarray(v[0], dtype=object)) if type(v) is not Boxed \
+            else wrap_array(v.a[0], v.backend)  # (a string row: a 0-d object array, not bytes)
         b.batched[r._id] = t
         rows.append(r)
     with _rec.swapped([]):

@@ -143,6 +143,27 @@ def variables_by_name(variables: Any) -> dict[str, Variable]:
     return out
 
 
+def encode_strings(a: np.ndarray) -> np.ndarray:
+    """A string array (NumPy objects: ``bytes``) as an array ``.npy`` stores without pickle: each
+    element a record of its length and its bytes (padded); other arrays as they are."""
+    if a.dtype != object:
+        return a
+    flat = [bytes(x) for x in a.reshape(-1).tolist()]
+    out = np.zeros(len(flat), dtype=[("length", "<i8"), ("bytes", f"V{max([1, *map(len, flat)])}")])
+    out["length"] = [len(x) for x in flat]
+    out["bytes"] = [x.ljust(out.dtype["bytes"].itemsize, b"\0") for x in flat]
+    return out.reshape(a.shape)
+
+
+def decode_strings(a: np.ndarray) -> np.ndarray:
+    """The string array that :func:`encode_strings` encoded in ``a`` (other arrays as they are)."""
+    if a.dtype.names != ("length", "bytes"):
+        return a
+    out = np.empty(a.shape, dtype=object)
+    out.reshape(-1)[:] = [bytes(b)[:n] for n, b in zip(a["length"].reshape(-1).tolist(), a["bytes"].reshape(-1))]
+    return out
+
+
 def _write_npz(f: BinaryIO, arrays: dict[str, np.ndarray]) -> None:
     with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as z:
         for key, a in arrays.items():

@@ -65,6 +65,10 @@ _ATTRIBUTES = "/.ATTRIBUTES/"  # (a saveable's tensors are saved as "<path>/.ATT
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
 
 
+def _saves_tensors(obj: Any) -> bool:
+    return hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors")
+
+
 def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = None) -> None:
     """Put the variables of ``obj`` into ``out`` by name, and (when ``saveables`` is given) the
     objects that save tensors of their own (TensorFlow's ``_serialize_to_tensors``: a dataset
@@ -78,7 +82,7 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
         if saveables is not None:
             for k, v in obj._saveables().items():
                 saveables[f"{prefix}/{k}"] = v
-    elif hasattr(obj, "_serialize_to_tensors") and hasattr(obj, "_restore_from_tensors"):
+    elif _saves_tensors(obj):
         if saveables is not None:
             saveables[prefix] = obj
     elif isinstance(obj, (list, tuple)):  # (TF's ListWrapper: entries by index)
@@ -96,6 +100,9 @@ def _variables_of(obj: Any, prefix: str, out: dict, saveables: dict | None = Non
     elif isinstance(obj, Module):
         for k, v in saving.variables_by_name(obj).items():
             out[f"{prefix}/{k}"] = v
+        if saveables is not None:  # (a lookup table, an iterator held by the module: by attribute path)
+            for path, s in obj._flatten(predicate=_saves_tensors, with_path=True):
+                saveables.setdefault(f"{prefix}/{saving._key(path)}", s)
     elif isinstance(obj, Optimizer):  # TensorFlow's names for a Keras 3 optimizer's variables
         for i, v in enumerate(obj.variables):
             name = "_iterations" if v is obj.iterations else \
@@ -126,7 +133,8 @@ def write_files(prefix: str, arrays: dict, name_based: bool) -> str:
     saving._write_atomically(prefix + _DATA, lambda f: saving._write_npz(f, arrays))
     index = {"format": _NAME_BASED if name_based else _OBJECT_BASED, "data": os.path.basename(prefix) + _DATA,
              "tensors": {(k if name_based or _ATTRIBUTES in k else k + _SUFFIX):
-                         {"shape": list(a.shape), "dtype": a.dtype.name} for k, a in sorted(arrays.items())}}
+                         {"shape": list(a.shape), "dtype": "string" if a.dtype.names else a.dtype.name}
+                         for k, a in sorted(arrays.items())}}
     saving._write_atomically(prefix + _INDEX, lambda f: f.write(json.dumps(index, indent=1).encode()))
     return prefix
 
@@ -262,7 +270,7 @@ class Checkpoint:
         arrays = {k: np.asarray(v.numpy()) for k, v in saving.variables_by_name(self._named()).items()}
         for path, obj in self._saveables().items():  # (each may refuse: before anything is written)
             for name, t in obj._serialize_to_tensors().items():
-                arrays[f"{path}{_ATTRIBUTES}{name}"] = np.asarray(t.numpy())
+                arrays[f"{path}{_ATTRIBUTES}{name}"] = saving.encode_strings(np.asarray(t.numpy()))
         return write_files(prefix, arrays, name_based=False)
 
     def save(self, file_prefix: str, options: Any = None) -> str:
@@ -311,7 +319,7 @@ class Checkpoint:
         present = {k: v for k, v in named.items() if k in keys}
         saving.load_variables(file, present, strict=False)
         for p, tensors in values.items():
-            saveables[p]._restore_from_tensors({k: wrap(v) for k, v in tensors.items()})
+            saveables[p]._restore_from_tensors({k: wrap(saving.decode_strings(v)) for k, v in tensors.items()})
         # TF's deferred restoration: a value no variable took yet is assigned when one is made under
         # its name (an optimizer's slots at its first step, an entry put in a tracked list later)
         self._waiting = later
@@ -679,7 +687,8 @@ class CheckpointReader:
             return np.array(json.dumps({k: {"shape": list(h[0]), "dtype": h[2].name}
                                         for k, h in sorted(self._headers.items())}).encode(), object)
         with zipfile.ZipFile(self._file) as z:
-            return saving._data(z, self._entries[key][1], key, repr(self._file), *self._headers[key])
+            return saving.decode_strings(saving._data(z, self._entries[key][1], key, repr(self._file),
+                                                      *self._headers[key]))
 
     def get_variable_to_shape_map(self) -> dict:
         """``{name: shape as a list}``."""
@@ -688,7 +697,8 @@ class CheckpointReader:
     def get_variable_to_dtype_map(self) -> dict:
         """``{name: tf.DType}``."""
         from .dtypes import as_dtype, string
-        return {**({} if self._name_based else {_GRAPH: string}), **{k: as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}}
+        return {**({} if self._name_based else {_GRAPH: string}),
+                **{k: string if h[2].names else as_dtype(h[2].newbyteorder("=")) for k, h in self._headers.items()}}
 
 
 def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:

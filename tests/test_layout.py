@@ -29,7 +29,8 @@ NAMESPACES = [tf, tf.math, tf.math.special, tf.nn, tf.linalg, tf.random, tf.auto
 # Helpers with public names that other families and the engine import; they are not ops.
 NOT_OPS = {"array": {"norm_axis", "norm_axes", "unbroadcast", "broadcast_view"},
            "random": {"call_in_graph", "fit_permutation", "graph_step", "in_graph", "kernel_draw", "op_seeds",
-                      "seed_setting", "take_seed", "trace_time"}}
+                      "seed_setting", "take_seed", "trace_time"},
+           "strings": {"table_find"}}  # (tf.lookup's static tables call it)
 
 
 def _family(name: str):

@@ -2,7 +2,8 @@
 the CSV readers (``CsvDataset``, ``make_csv_dataset``), and the transformations for ``dataset.apply``
 (``group_by_window``, ``group_by_reducer``, ``assert_cardinality``, ``rejection_resample``, ...), sources
 (``from_list``, ``RandomDataset``, ``sample_from_datasets``) and readers/writers
-(``make_batched_features_dataset``, ``TFRecordWriter``) that programs still import from here.
+(``make_batched_features_dataset``, ``TFRecordWriter``) that programs still import from here, and
+``DatasetInitializer`` (a ``tf.lookup`` table's pairs from a dataset).
 
 >>> import tapegrad as tf
 >>> tf.data.experimental.AUTOTUNE, int(tf.data.experimental.cardinality(tf.data.Dataset.range(3)))
@@ -17,13 +18,14 @@ from .. import dtypes as _dt
 from .._tensor import Tensor
 from ..errors import OutOfRangeError, UnimplementedError
 from ..experimental._optional import Optional
+from ..lookup._tables import DatasetInitializer, FastHashSpec, IdTableWithHashBuckets, StaticHashTable
 from ._dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Options
 from . import _structure as _s
 from ._dataset import (_AssertCardinality, _Fn, _FromList, _GroupByReducer, _Passthrough,  # (the ones below)
                        _Random, _int, _op_seeds)
 from ._records import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "Counter", "CsvDataset", "DatasetInitializer", "index_table_from_dataset", "table_from_dataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality",
            "ignore_errors", "load", "make_csv_dataset", "save"]
 
 
@@ -572,3 +574,55 @@ def pad_to_cardinality(cardinality: int, mask_key: str = "valid") -> Callable[[D
             Dataset.from_tensors(filler).repeat(cardinality - n))
 
     return apply
+
+
+def table_from_dataset(dataset: Any = None, num_oov_buckets: int = 0, vocab_size: Any = None,
+                       default_value: Any = None, hasher_spec: Any = FastHashSpec, key_dtype: Any = _dt.string,
+                       name: str | None = None) -> Any:
+    """A ``tf.lookup`` table of the ``(key, value)`` pairs of ``dataset`` (its first ``vocab_size``,
+    which it must have): a ``StaticHashTable`` with ``default_value`` (-1 by default, for number
+    values), or with ``num_oov_buckets``, the keys not in it hashed into ids after them.
+
+    >>> import tapegrad as tf
+    >>> keys = tf.data.Dataset.range(100)
+    >>> values = keys.map(lambda x: tf.strings.as_string(x * 2))
+    >>> table = tf.data.experimental.table_from_dataset(tf.data.Dataset.zip((keys, values)),
+    ...                                                 default_value="n/a", key_dtype=tf.int64)
+    >>> table.lookup(tf.constant([0, 1, 200], dtype=tf.int64)).numpy()
+    array([b'0', b'2', b'n/a'], dtype=object)
+    """
+    value_dtype = DatasetInitializer(dataset).value_dtype
+    key_dtype = _dt.as_dtype(key_dtype)
+    if default_value is None:
+        default_value = -1
+        if not (value_dtype.is_integer or value_dtype.is_floating):
+            raise ValueError("`default_value` must be specified when creating a table from a dataset that "
+                             f"produces values of type {value_dtype}.")
+    if num_oov_buckets < 0:
+        raise ValueError(f"`num_oov_buckets` must be greater than or equal to 0, got {num_oov_buckets}.")
+    if not isinstance(vocab_size, Tensor) and vocab_size is not None and vocab_size < 1:
+        raise ValueError(f"`vocab_size` must be greater than 0, got {vocab_size}.")
+    if not key_dtype.is_integer and key_dtype != _dt.string:
+        raise TypeError(f"`key_dtype` must be either an integer or string type, but got {key_dtype}")
+    if vocab_size is not None:
+        dataset = dataset.take(vocab_size).apply(assert_cardinality(vocab_size))
+    table = StaticHashTable(DatasetInitializer(dataset), default_value)
+    if num_oov_buckets:
+        return IdTableWithHashBuckets(table, num_oov_buckets, hasher_spec, key_dtype=key_dtype)
+    return table
+
+
+def index_table_from_dataset(dataset: Any = None, num_oov_buckets: int = 0, vocab_size: Any = None,
+                             default_value: Any = -1, hasher_spec: Any = FastHashSpec, key_dtype: Any = _dt.string,
+                             name: str | None = None) -> Any:
+    """A ``tf.lookup`` table from each key of ``dataset`` to its position (int64), as
+    :func:`table_from_dataset` of the pairs ``(key, position)``.
+
+    >>> import tapegrad as tf
+    >>> words = tf.data.Dataset.from_tensor_slices(["a", "b", "c"])
+    >>> tf.data.experimental.index_table_from_dataset(words).lookup(tf.constant(["c", "q"])).numpy()
+    array([ 2, -1])
+    """
+    return table_from_dataset(dataset.enumerate().map(lambda i, k: (k, i)), num_oov_buckets, vocab_size,
+                              default_value, hasher_spec, key_dtype, name)
+

@@ -73,23 +73,29 @@ def column_defaults(record_defaults: Any) -> list[tuple[_dt.DType, Any]]:
     return cols
 
 
+def parse_field(field: bytes, dtype: _dt.DType) -> Any:
+    """A text field as a value of ``dtype`` (its bytes for a string; surrounding whitespace
+    ignored for a number); ``ValueError`` if it is not one (also out of an integer's range)."""
+    if dtype == _dt.string:
+        return field
+    s = field.decode("ascii").strip()
+    if not dtype.is_integer:
+        return float(s)
+    v = int(s, 10)
+    info = np.iinfo(dtype.as_numpy_dtype)
+    if not info.min <= v <= info.max:
+        raise ValueError(f"{v} is out of the range of {dtype.name}")
+    return v
+
+
 def convert_field(field: bytes, dtype: _dt.DType, default: Any, na: bytes | None, col: int, rec: int) -> Any:
     if field == b"" or (na is not None and field == na):
         if default is None:
             raise InvalidArgumentError(f"Field {col} is required but missing in record {rec}!")
         return default
-    if dtype == _dt.string:
-        return field
     try:
-        s = field.decode("ascii").strip()
-        if dtype.is_integer:
-            v = int(s, 10)
-            info = np.iinfo(dtype.as_numpy_dtype)
-            if not info.min <= v <= info.max:
-                raise ValueError
-            return v
-        return float(s)
-    except (ValueError, UnicodeDecodeError):
+        return parse_field(field, dtype)
+    except ValueError:  # (a UnicodeDecodeError too)
         raise InvalidArgumentError(f"Field {col} in record {rec} is not a valid {dtype.name}: "
                                    f"{field.decode('utf-8', 'replace')}") from None
 

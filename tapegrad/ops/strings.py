@@ -989,3 +989,43 @@ def _table_lookup_fwd(x: np.ndarray, *, keys: np.ndarray, ids: np.ndarray, mask_
 table_lookup_op = defop("LookupTableFind", _table_lookup_fwd, nondiff=True)
 encode_categorical_op = defop("EncodeCategorical", _encode_fwd, nondiff=True)
 _vmap.register(table_lookup_op, _vmap.broadcasting)
+
+
+def _table_find_fwd(x: np.ndarray, *, keys: np.ndarray, lengths: np.ndarray | None, values: np.ndarray,
+                    default: np.ndarray, oov_buckets: int) -> np.ndarray:
+    """Each key of ``x``'s value in a static table: ``keys`` sorted (bytes as an ``S`` array, with
+    their ``lengths``, which ``S`` comparisons ignore trailing zero bytes of), ``values`` beside
+    them (``S`` for strings), ``default`` (0-d) for a key not there; with ``oov_buckets`` (a
+    ``StaticVocabularyTable``'s), a key not there, or whose value is the default, gets
+    ``keys.size + Fingerprint64(key's bytes, or an integer's decimal text) % oov_buckets``."""
+    items = x.reshape(-1).tolist()
+    strings = values.dtype.kind == "S"
+    fill = default.astype(object) if strings else default
+    if keys.size:
+        probe = np.array(items, dtype="S" if lengths is not None else keys.dtype) if items else keys[:0]
+        at = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
+        found = keys[at] == probe
+        if lengths is not None:
+            found &= lengths[at] == np.fromiter(map(len, items), np.int64, len(items))
+        out = np.where(found, values[at].astype(object) if strings else values[at], fill)
+    else:
+        out = np.full(len(items), fill)
+    if oov_buckets:
+        missing = np.flatnonzero(out == default)
+        ids = {k: keys.size + _fingerprint.fingerprint64(k if type(k) is bytes else str(k).encode()) % oov_buckets
+               for k in {items[i] for i in missing}}  # (each distinct key hashed once)
+        out[missing] = [ids[items[i]] for i in missing]
+    return out.reshape(x.shape)
+
+
+table_find_op = defop("LookupTableFindV2", _table_find_fwd, nondiff=True)
+_vmap.register(table_find_op, _vmap.broadcasting)
+
+
+def table_find(keys: Tensor, table: tuple, oov_buckets: int = 0) -> Tensor:
+    """The values of ``keys`` in a static ``tf.lookup`` table, given as ``table``: its sorted keys,
+    their lengths (bytes; None for integers), the values beside them and the default value; with
+    ``oov_buckets``, the hash buckets after them of the keys not there (a vocabulary's ids)."""
+    k, lengths, values, default = table
+    return apply(table_find_op, (keys,), {"keys": k, "lengths": lengths, "values": values, "default": default,
+                                          "oov_buckets": int(oov_buckets)})

@@ -44,6 +44,9 @@ CASES = [
     # Keras's lookup and category-encoding layers
     OpCase("LookupTableFind", lambda x: tf.keras.layers.IntegerLookup(vocabulary=[0, 1, -1])(tf.cast(tf.floor(x), tf.int64)),
            [((3,),), ((2, 3),)], nondiff=True),
+    OpCase("LookupTableFindV2", lambda x: tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        [-2, -1, 0, 1], [0.5, 1.5, 2.5, 3.5]), 0.0).lookup(tf.cast(tf.floor(x), tf.int32)),
+           [((3,),), ((2, 3),)], nondiff=True),
     OpCase("EncodeCategorical", lambda x: tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")(
         tf.cast(tf.floor(x) + 2.0, tf.int32)), [((2, 3),)], nondiff=True),
 ]

@@ -1,0 +1,32 @@
+"""Record TensorFlow's results for tf.lookup (tests/lookup_cases.py).
+
+Run with a Python that has TensorFlow installed (never needed by tapegrad or by CI; the tests
+only read the file this script writes):
+
+    $TAPEGRAD_TF_PYTHON tools/record_lookup.py
+
+Writes ``tests/fixtures/tf_lookup.json``: per case, the encoded result (a tensor's dtype, shape and
+values; a RaggedTensor's list; a SparseTensor's parts; an error's type and message).
+"""
+import json
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+FIXTURE = os.path.join(REPO, "tests", "fixtures", "tf_lookup.json")
+
+
+def main():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _tf import one_thread_tensorflow
+    import lookup_cases as lc
+    tf = one_thread_tensorflow()
+    out = {"cases": {k: lc.run(f, tf) for k, f in lc.CASES.items()}, "tensorflow": tf.__version__}
+    with open(FIXTURE, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1, sort_keys=True, ensure_ascii=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
