@@ -950,7 +950,7 @@ def _one_hot(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
 
 
 def _relayout(specs: list, shapes: list, p: dict, out_shape: tuple) -> Any:
-    return p["layout"]
+    return specs[0] if p["layout"] is None else p["layout"]
 
 
 _RULES: dict[str, Callable] = {
