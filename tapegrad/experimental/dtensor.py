@@ -23,7 +23,7 @@ from .. import _recorders as _rec, config as _config
 from .._convert import convert_to_tensor
 from .._dispatch import apply
 from .._scope import DeviceSpec
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError, UnimplementedError, UnknownError
 from ..ops import array as _array
@@ -620,8 +620,8 @@ def unpack(tensor: Any) -> list[Tensor]:
     if not isinstance(tensor, Tensor) or _layout_of(tensor) is None:
         raise InvalidArgumentError("DTensorUnpack expects a DTensor (a tensor with a layout: make one with "
                                    "dtensor.pack, copy_to_mesh or call_with_layout).")
-    layout = _layout_of(tensor)
-    return [tensor[key] if key else _array.identity(tensor) for key in _shard_slices(layout, tensor._value.shape)]
+    value = np.asarray(tensor._value)  # (components are regular tensors: no layout, off the tape)
+    return [wrap(value[key]) for key in _shard_slices(_layout_of(tensor), value.shape)]
 
 
 def pack(tensors: Sequence[Any], layout: Layout) -> Tensor:
