@@ -19,9 +19,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import _recorders as _rec, config as _config
+from .. import _recorders as _rec, _tensor, config as _config
 from .._convert import convert_to_tensor
 from .._dispatch import apply
+from .._print import format_tensor
 from .._scope import DeviceSpec
 from .._tensor import Tensor, wrap
 from .._variable import Variable
@@ -255,7 +256,7 @@ class Layout:
     @classmethod
     def from_string(cls, layout_str: str) -> "Layout":
         """The layout of :meth:`to_string`'s text."""
-        head, sep, mesh = layout_str.partition(", mesh:")
+        head, sep, mesh = layout_str.partition(" mesh:")
         if not sep or not head.startswith("sharding_specs:"):
             raise ValueError(f"Not a layout string (sharding_specs:..., mesh:...): {layout_str!r}.")
         specs = head[len("sharding_specs:"):]
@@ -319,7 +320,7 @@ class Layout:
     # -- text, equality
     def to_string(self) -> str:
         """TensorFlow's text: ``sharding_specs:x,unsharded, mesh:<the mesh's text>``."""
-        return f"sharding_specs:{','.join(self._specs)}, mesh:{self._mesh.to_string()}"
+        return f"sharding_specs:{''.join(s + ',' for s in self._specs)} mesh:{self._mesh.to_string()}"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Layout) and self.to_string() == other.to_string()
@@ -1020,3 +1021,23 @@ class _Propagate(_rec.Recorder):
 
 
 _PROPAGATE = _Propagate()
+
+
+def _text(t: Tensor, is_repr: bool) -> str | None:
+    """TensorFlow's text of a DTensor: the value (per device, by its short name, when sharded)
+    and the layout; None for a regular tensor."""
+    layout = _layout_of(t)
+    if layout is None:
+        return None
+    if layout.is_fully_replicated():
+        value = format_tensor(t)
+    else:
+        names = [d.rsplit("/device:", 1)[1] for d in layout.mesh.local_devices()]
+        value = "{" + ", ".join(f'"{n}": {format_tensor(c)}' for n, c in zip(names, unpack(t))) + "}"
+    where = f'layout="{layout.to_string()}"'
+    if is_repr:
+        return f"<tapegrad.Tensor: shape={t.shape}, dtype={t.dtype.name}, value={value}, {where}>"
+    return f"tapegrad.Tensor({value}, {where}, shape={t.shape}, dtype={t.dtype.name})"
+
+
+_tensor.layout_text = _text
