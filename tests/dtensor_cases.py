@@ -102,6 +102,7 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "fetch_layout regular tensor": lambda: dtensor.fetch_layout(tf.constant(1.0)),
         "numpy of sharded": lambda: D(A, "x", "y").numpy(),
         "create_mesh wrong size": lambda: dtensor.create_mesh([("x", 3)], devices=devices),
+        "unpack a DVariable": lambda: dtensor.unpack(dtensor.DVariable(D(A, "x", U))),
         "layout text": lambda: dtensor.Layout(["x", U], m2).to_string(),
         "layout text rank 0": lambda: dtensor.Layout([], m2).to_string(),
         "layout repr": lambda: repr(dtensor.Layout.batch_sharded(m3, "b", rank=3, axis=1)),
@@ -134,3 +135,86 @@ def run(tf: Any, dtensor: Any) -> dict:
         except Exception as e:  # (the recorded error type is the case's result)
             results[name] = {"error": type(e).__name__}
     return results
+
+
+def train_tutorial(tf: Any, dtensor: Any, directory: str) -> dict:
+    """The DTensor ML tutorial's training (tensorflow/docs, dtensor_ml_tutorial.ipynb: its Dense,
+    BatchNorm and MLP modules, repack_local_tensor, train_step and checkpoint manager) on 16x32
+    random batches instead of IMDB: data, model and spatial parallel in turn, each restoring the
+    last one's checkpoint onto its own mesh and layouts."""
+    U = dtensor.UNSHARDED
+    devices = [f"CPU:{i}" for i in range(8)]
+
+    class Dense(tf.Module):
+        def __init__(self, input_size: int, output_size: int, init_seed: Any, weight_layout: Any,
+                     activation: Any = None) -> None:
+            super().__init__()
+            init = tf.function(tf.random.stateless_normal)
+            self.weight = dtensor.DVariable(dtensor.call_with_layout(
+                init, weight_layout, shape=[input_size, output_size], seed=init_seed))
+            self.activation = activation or (lambda x: x)
+            self.bias = dtensor.DVariable(dtensor.call_with_layout(tf.zeros, weight_layout.delete([0]), [output_size]))
+
+        def __call__(self, x: Any) -> Any:
+            return self.activation(tf.matmul(x, self.weight) + self.bias)
+
+    class MLP(tf.Module):
+        def __init__(self, layouts: Any) -> None:
+            super().__init__()
+            self.dense1 = Dense(32, 16, (1, 2), layouts[0], activation=tf.nn.relu)
+            self.dense2 = Dense(16, 2, (3, 4), layouts[1])
+
+        def __call__(self, x: Any) -> Any:
+            y = self.dense1(x)
+            mean, variance = tf.nn.moments(y, axes=[0])
+            return self.dense2(tf.nn.batch_normalization(y, mean, variance, 0.0, 1.0, 1e-5))
+
+    def repack(x: Any, layout: Any) -> Any:
+        queue, sharded = [tf.convert_to_tensor(x)], []
+        for axis, dim in enumerate(layout.sharding_specs):
+            if dim != U:
+                queue = tf.nest.map_structure(lambda t: tf.split(t, layout.shape[axis], axis=axis), queue)
+                sharded.append(dim)
+        parts = []
+        for where in layout.mesh.local_device_locations():
+            t = queue[0]
+            for dim in sharded:
+                t = t[where[dim]]
+            parts.append(t)
+        return dtensor.pack(parts, layout)
+
+    @tf.function
+    def train_step(model: Any, x: Any, y: Any, learning_rate: Any) -> Any:
+        with tf.GradientTape() as tape:
+            logits = model(x)
+            loss = tf.reduce_sum(tf.nn.sparse_softmax_cross_entropy_with_logits(logits=logits, labels=y))
+        parameters = model.trainable_variables
+        for p, g in zip(parameters, tape.gradient(loss, parameters)):
+            p.assign_sub(learning_rate * g)
+        accuracy = 1.0 - tf.reduce_sum(tf.cast(tf.argmax(logits, axis=-1, output_type=tf.int64) != y,
+                                               tf.float32)) / x.shape[0]
+        return loss / len(x), accuracy, logits
+
+    rng = np.random.default_rng(0)
+    data = [(rng.random((16, 32)).astype(np.float32), rng.integers(0, 2, 16).astype(np.int64)) for _ in range(4)]
+    out: dict = {"loss": [], "accuracy": [], "logits": [], "variables": [], "restored": []}
+    for dims, layouts, xspec in (([("batch", 8)], [[U, U], [U, U]], ["batch", U]),
+                                 ([("batch", 4), ("model", 2)], [[U, "model"], ["model", U]], ["batch", U]),
+                                 ([("batch", 2), ("feature", 2), ("model", 2)], [["feature", "model"], ["model", U]],
+                                  ["batch", "feature"])):
+        mesh = dtensor.create_mesh(dims, devices=devices)
+        model = MLP([dtensor.Layout(s, mesh) for s in layouts])
+        ckpt = tf.train.Checkpoint(root=model)
+        manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=3)
+        if manager.latest_checkpoint:
+            ckpt.restore(manager.latest_checkpoint).assert_consumed()
+            out["restored"].append([float(v) for v in dtensor.unpack(model.dense2.bias.read_value())[0].numpy()])
+        for x, y in data:
+            loss, accuracy, logits = train_step(model, repack(x, dtensor.Layout(xspec, mesh)),
+                                                repack(y, dtensor.Layout(["batch"], mesh)), 1e-2)
+            out["loss"].append(float(loss.numpy()))
+            out["accuracy"].append(float(accuracy.numpy()))
+            out["logits"].append(dtensor.fetch_layout(logits).sharding_specs)
+        manager.save()
+        out["variables"].append([dtensor.fetch_layout(v).sharding_specs for v in model.trainable_variables])
+    return out

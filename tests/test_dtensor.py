@@ -32,7 +32,8 @@ def results(cpus):
     return dtensor_cases.run(tf, dtensor)
 
 
-RECORDED = json.load(open(FIXTURE))["cases"]
+FIXTURE_DATA = json.load(open(FIXTURE))
+RECORDED = FIXTURE_DATA["cases"]
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
@@ -50,6 +51,17 @@ def test_layouts_values_and_errors_are_tensorflows(results, name):
     assert len(got["components"]) == len(want["components"]) == 8
     for g, w in zip(got["components"], want["components"]):
         np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64), rtol=1e-5, atol=1e-6)
+
+
+def test_the_ml_tutorials_training_is_tensorflows(cpus, tmp_path):
+    want = FIXTURE_DATA["training"]
+    got = dtensor_cases.train_tutorial(tf, dtensor, str(tmp_path))
+    for key in ("accuracy", "logits", "variables"):
+        assert got[key] == want[key], key
+    # 12 SGD steps in float32; TF's sharded matmuls and reductions (the batch, feature and model
+    # shards' partial sums) add in another order: a few ulps per step, compounded
+    np.testing.assert_allclose(got["loss"], want["loss"], rtol=2e-5)
+    np.testing.assert_allclose(got["restored"], want["restored"], rtol=1e-4, atol=1e-6)
 
 
 def test_mesh_api(cpus):

@@ -617,7 +617,7 @@ def unpack(tensor: Any) -> list[Tensor]:
     [[1, 2]]
     """
     if isinstance(tensor, DVariable):
-        tensor = tensor.read_value()
+        raise TypeError("dtensor.unpack expects a Tensor, got a DVariable: unpack its read_value().")
     if not isinstance(tensor, Tensor) or _layout_of(tensor) is None:
         raise InvalidArgumentError("DTensorUnpack expects a DTensor (a tensor with a layout: make one with "
                                    "dtensor.pack, copy_to_mesh or call_with_layout).")
