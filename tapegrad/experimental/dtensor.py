@@ -887,9 +887,11 @@ def _concat(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
 
 
 def _pack(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
-    a = p["axis"] % len(out_shape)
-    inner = _merge([[sp[i] for sp in specs if sp is not None] for i in range(len(out_shape) - 1)])
-    return inner[:a] + [UNSHARDED] + inner[a:]
+    """TF's Pack keeps only the inputs' first dimension's sharding (merged); the rest unshard."""
+    out = [UNSHARDED] * len(out_shape)
+    if len(out_shape) > 1:
+        out[1 if p["axis"] % len(out_shape) == 0 else 0] = _merge([[sp[0] for sp in specs if sp is not None]])[0]
+    return out
 
 
 def _unpack(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
@@ -906,25 +908,35 @@ def _gather(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
 
 
 def _slice(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
-    """A dimension cut to a part is unsharded; one taken whole keeps its sharding; an index drops it."""
+    """A dimension cut to a part is unsharded, one taken whole keeps its sharding. An index
+    drops a dimension as TF's expansion does: the output's dimensions take the input's specs by
+    position (so ``x[0]`` of ``["x", "y"]`` is ``["x"]``)."""
     sp, shape = specs[0], shapes[0]
     key = p["key"]
     if any(k is Ellipsis for k in key):
         e = key.index(Ellipsis)
         rest = sum(1 for k in key if k is not None and k is not Ellipsis)
         key = key[:e] + (slice(None),) * (len(sp) - rest) + key[e + 1:]
-    out, d = [], 0
+    out, whole, d = [], [], 0
     for k in key:
         if k is None:
             out.append(UNSHARDED)
         elif isinstance(k, slice):
-            whole = k.start in (None, 0) and (k.stop is None or k.stop >= shape[d])
-            out.append(sp[d] if whole else UNSHARDED)
+            whole.append(k.start in (None, 0) and (k.stop is None or k.stop >= shape[d]))
+            out.append(sp[d] if whole[-1] else UNSHARDED)
             d += 1
         else:
             d += 1
+    whole += [True] * (len(sp) - d)  # (per output dimension, without new axes)
     out += sp[d:]
+    if None not in key and any(not isinstance(k, slice) for k in key):  # an index: specs by position
+        out = [s if w else UNSHARDED for s, w in zip(sp, whole)]
     return out if len(out) == len(out_shape) else [UNSHARDED] * len(out_shape)
+
+
+def _take_along(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
+    """Sorting and top-k gather along the last axis, which they unshard."""
+    return _elementwise(specs, shapes, p, out_shape)[:-1] + [UNSHARDED]
 
 
 def _tile(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
@@ -957,7 +969,7 @@ def _relayout(specs: list, shapes: list, p: dict, out_shape: tuple) -> Any:
 _RULES: dict[str, Callable] = {
     "BatchMatMulV2": _matmul, "Einsum": _einsum, "Transpose": _transpose, "Reshape": _reshape,
     "ConcatV2": _concat, "Pack": _pack, "Unpack": _unpack, "Split": _along, "GatherV2": _gather,
-    "StridedSlice": _slice, "Tile": _tile, "Cumsum": _along, "Cumprod": _along, "CumulativeLogsumexp": _along,
+    "StridedSlice": _slice, "Tile": _tile, "SortOrder": _along, "TakeAlongLastAxis": _take_along, "Cumsum": _along, "Cumprod": _along, "CumulativeLogsumexp": _along,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "OneHot": _one_hot, "Relayout": _relayout,
     **{name: _reduce for name in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin",
