@@ -98,6 +98,7 @@ def test_unpack_components_follow_the_layout(cpus):
     a = np.arange(16, dtype=np.int32).reshape(2, 8)
     t = dtensor.relayout(dtensor.copy_to_mesh(a, dtensor.Layout.replicated(mesh, 2)), dtensor.Layout(["x", "y"], mesh))
     assert not any(dtensor.is_dtensor(c) for c in dtensor.unpack(t))  # (regular tensors)
+    assert [c.device for c in dtensor.unpack(t)] == mesh.local_devices()
     parts = [c.numpy() for c in dtensor.unpack(t)]
     assert [p.tolist() for p in parts[:2]] == [[[0, 1]], [[2, 3]]] and parts[4].tolist() == [[8, 9]]
     back = dtensor.pack(parts, dtensor.Layout(["x", "y"], mesh))

@@ -621,8 +621,24 @@ def unpack(tensor: Any) -> list[Tensor]:
     if not isinstance(tensor, Tensor) or _layout_of(tensor) is None:
         raise InvalidArgumentError("DTensorUnpack expects a DTensor (a tensor with a layout: make one with "
                                    "dtensor.pack, copy_to_mesh or call_with_layout).")
+    layout = _layout_of(tensor)
     value = np.asarray(tensor._value)  # (components are regular tensors: no layout, off the tape)
-    return [wrap(value[key]) for key in _shard_slices(_layout_of(tensor), value.shape)]
+    return [_Component(wrap(value[key]), device)
+            for key, device in zip(_shard_slices(layout, value.shape), layout.mesh.local_devices())]
+
+
+class _Component(Tensor):
+    """A DTensor's component: a regular tensor whose ``device`` is its mesh device's."""
+
+    __slots__ = ("_device",)
+
+    def __init__(self, t: Tensor, device: str) -> None:
+        self._value, self._id, self._device = t._value, t._id, device
+
+    @property
+    def device(self) -> str:
+        """The mesh device that holds this component."""
+        return self._device
 
 
 def pack(tensors: Sequence[Any], layout: Layout) -> Tensor:
