@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad import _recorders as _rec
 from tapegrad.experimental import dtensor
 
 import dtensor_cases
@@ -24,7 +23,6 @@ def cpus():
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 8)
     yield [f"CPU:{i}" for i in range(8)]
     tf.config.set_logical_device_configuration(cpu, None)
-    _rec.pop(dtensor._PROPAGATE)  # (the layout recorder, pushed by the first DTensor: later tests run without it)
 
 
 @pytest.fixture(scope="module")
