@@ -117,6 +117,11 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "numpy of sharded": lambda: D(A, "x", "y").numpy(),
         "create_mesh wrong size": lambda: dtensor.create_mesh([("x", 3)], devices=devices),
         "unpack a DVariable": lambda: dtensor.unpack(dtensor.DVariable(D(A, "x", U))),
+        "unpack in tf.function": lambda: tf.function(dtensor.unpack)(D(A, "x", U)),
+        "pack in tf.function": lambda: tf.function(lambda t: dtensor.pack([t] * 8, dtensor.Layout([U], m2)))(
+            tf.ones([2])),
+        "relayout in tf.function": lambda: tf.function(lambda t: dtensor.relayout(t, dtensor.Layout([U, "y"], m2)))(
+            D(A, "x", U)),
         "layout text": lambda: dtensor.Layout(["x", U], m2).to_string(),
         "layout text rank 0": lambda: dtensor.Layout([], m2).to_string(),
         "layout repr": lambda: repr(dtensor.Layout.batch_sharded(m3, "b", rank=3, axis=1)),

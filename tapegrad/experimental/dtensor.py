@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import _recorders as _rec, _tensor, config as _config
+from .. import _function, _recorders as _rec, _tensor, config as _config
 from .._convert import convert_to_tensor
 from .._dispatch import apply
 from .._print import format_tensor
@@ -593,6 +593,12 @@ def call_with_layout(fn: Callable, layout: Layout | None, *args: Any, **kwargs: 
 
 
 # --------------------------------------------------------------------------- pack / unpack
+def _eagerly(name: str) -> None:
+    if _function.tracing():
+        raise RuntimeError(f"`{name}` must be called eagerly: a tf.function holds DTensors whole (pass "
+                           "them in and out of it, and pack or unpack outside).")
+
+
 def _shard_slices(layout: Layout, shape: Sequence[int]) -> list[tuple[slice, ...]]:
     """Per local device, the slice of the global value its component holds."""
     out = []
@@ -616,6 +622,7 @@ def unpack(tensor: Any) -> list[Tensor]:
     >>> [c.numpy().tolist() for c in dtensor.unpack(t)]
     [[1, 2]]
     """
+    _eagerly("unpack")
     if isinstance(tensor, DVariable):
         raise TypeError("dtensor.unpack expects a Tensor, got a DVariable: unpack its read_value().")
     if not isinstance(tensor, Tensor) or _layout_of(tensor) is None:
@@ -653,6 +660,7 @@ def pack(tensors: Sequence[Any], layout: Layout) -> Tensor:
     >>> t.shape, dtensor.fetch_layout(t).sharding_specs
     (TensorShape([1, 2]), ['x', 'unsharded'])
     """
+    _eagerly("pack")
     if not isinstance(layout, Layout):
         raise ValueError(f"layout must be a dtensor.Layout; got {layout!r}.")
     parts = [convert_to_tensor(t) for t in tensors]
