@@ -154,6 +154,8 @@ def test_one_client(cpus):
         assert dtensor.get_default_mesh() is mesh
         v = dtensor.DVariable(tf.zeros([8]))
     assert v.layout == dtensor.Layout.replicated(mesh, 1) and dtensor.get_default_mesh() is None
+    with dtensor.run_on(v.layout):
+        assert dtensor.get_default_mesh() == mesh
     assert dtensor.is_dtensor(v.read_value()) and not dtensor.is_dtensor(tf.zeros([2]))
     dtensor.check_layout(v, v.layout)
     with pytest.raises(ValueError, match="did not match"):

@@ -31,7 +31,7 @@ from ..ops import array as _array
 
 __all__ = ["Mesh", "Layout", "UNSHARDED", "MATCH", "DVariable", "create_mesh", "create_distributed_mesh",
            "call_with_layout", "pack", "unpack", "fetch_layout", "relayout", "relayout_like", "copy_to_mesh",
-           "check_layout", "is_dtensor", "default_mesh", "get_default_mesh", "num_clients", "client_id",
+           "check_layout", "is_dtensor", "default_mesh", "run_on", "get_default_mesh", "num_clients", "client_id",
            "job_name", "jobs", "full_job_name", "heartbeat_enabled", "local_devices", "num_local_devices",
            "num_global_devices", "initialize_accelerator_system", "shutdown_accelerator_system",
            "preferred_device_type", "device_name", "barrier"]
@@ -384,6 +384,13 @@ def default_mesh(mesh: Mesh) -> Iterator[None]:
         yield
     finally:
         stack.pop()
+
+
+@contextlib.contextmanager
+def run_on(mesh: Mesh | Layout) -> Iterator[None]:
+    """:func:`default_mesh` for ``mesh`` (a Layout: its mesh), TF's older name."""
+    with default_mesh(mesh.mesh if isinstance(mesh, Layout) else mesh):
+        yield
 
 
 def get_default_mesh() -> Mesh | None:
