@@ -673,7 +673,8 @@ def pack(tensors: Sequence[Any], layout: Layout) -> Tensor:
     parts = [convert_to_tensor(t) for t in tensors]
     n = layout.mesh.num_local_devices()
     if len(parts) != n:
-        raise InvalidArgumentError(f"DTensorPack expected {n} inputs (one per device of the mesh), but got {len(parts)}.")
+        raise InvalidArgumentError(f"DTensorPack expected {n} inputs (one per device of the mesh), "
+                                   f"but got {len(parts)}.")
     shapes = {p._value.shape for p in parts}
     dtypes = {p._value.dtype for p in parts}
     if len(shapes) != 1 or len(dtypes) != 1:
@@ -690,7 +691,8 @@ def pack(tensors: Sequence[Any], layout: Layout) -> Tensor:
         first.setdefault(s, i)
     for i, s in enumerate(shards):
         j = first[s]
-        if j != i and not np.array_equal(parts[i]._value, parts[j]._value, equal_nan=parts[i]._value.dtype.kind in "fc"):
+        same = np.array_equal(parts[i]._value, parts[j]._value, equal_nan=parts[i]._value.dtype.kind in "fc")
+        if j != i and not same:
             raise InvalidArgumentError(
                 f"DTensorPack: components {j} and {i} hold the same shard of the layout "
                 f"{layout.sharding_specs} (a replicated mesh dimension) but differ: tapegrad holds one "
@@ -847,7 +849,8 @@ def _matmul(specs: list, shapes: list, p: dict, out_shape: tuple) -> list[str]:
     sb = None if specs[1] is None else list(specs[1])
     n = len(out_shape)
     batch = "".join(chr(ord("A") + i) for i in range(n - 2))
-    la, lb = batch[n - len(a):] + ("km" if p.get("adj_a") else "mk"), batch[n - len(b):] + ("nk" if p.get("adj_b") else "kn")
+    la = batch[n - len(a):] + ("km" if p.get("adj_a") else "mk")
+    lb = batch[n - len(b):] + ("nk" if p.get("adj_b") else "kn")
     if len(a) == 1:
         la = "k"
     if len(b) == 1:
@@ -1000,7 +1003,8 @@ def _relayout(specs: list, shapes: list, p: dict, out_shape: tuple) -> Any:
 _RULES: dict[str, Callable] = {
     "BatchMatMulV2": _matmul, "Einsum": _einsum, "Transpose": _transpose, "Reshape": _reshape,
     "ConcatV2": _concat, "Pack": _pack, "Unpack": _unpack, "Split": _along, "GatherV2": _gather,
-    "StridedSlice": _slice, "Tile": _tile, "SortOrder": _along, "TakeAlongLastAxis": _take_along, "Cumsum": _along, "Cumprod": _along, "CumulativeLogsumexp": _along,
+    "StridedSlice": _slice, "Tile": _tile, "SortOrder": _along, "TakeAlongLastAxis": _take_along,
+    "Cumsum": _along, "Cumprod": _along, "CumulativeLogsumexp": _along,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "OneHot": _one_hot, "Relayout": _relayout,
     **{name: _reduce for name in ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin",
