@@ -82,6 +82,7 @@ class Mesh:
         self._type = kinds.pop().upper()
         self._devices = [_full_device(d, self._type) for d in local_devices]
         self._name = mesh_name
+        self._text = ""  # (to_string, made once: a mesh does not change)
         self._xla = bool(use_xla_spmd)
 
     # -- description
@@ -179,10 +180,13 @@ class Mesh:
     # -- text, equality
     def to_string(self) -> str:
         """TensorFlow's text: ``name|x=2,y=4|global ids|local ids|local devices``."""
+        if self._text:
+            return self._text
         dims = ",".join(f"{n}={s}" for n, s in zip(self._names, self._ids.shape))
         ids = ",".join(str(int(i)) for i in self._ids.ravel())
         local = ",".join(str(i) for i in self._local_ids)
-        return f"{self._name}|{dims}|{ids}|{local}|{','.join(self._devices)}"
+        self._text = f"{self._name}|{dims}|{ids}|{local}|{','.join(self._devices)}"
+        return self._text
 
     @classmethod
     def from_string(cls, mesh_str: str) -> "Mesh":
@@ -234,6 +238,7 @@ class Layout:
             raise ValueError(f"Mesh dimension {next(s for s in used if used.count(s) > 1)} was repeated in "
                              f"sharding specification {specs}. Mesh dimensions must be unique in a layout.")
         self._specs, self._mesh = specs, mesh
+        self._text = f"sharding_specs:{''.join(s + ',' for s in specs)} mesh:{mesh.to_string()}"
 
     # -- constructors
     @classmethod
@@ -320,7 +325,7 @@ class Layout:
     # -- text, equality
     def to_string(self) -> str:
         """TensorFlow's text: ``sharding_specs:x,unsharded, mesh:<the mesh's text>``."""
-        return f"sharding_specs:{''.join(s + ',' for s in self._specs)} mesh:{self._mesh.to_string()}"
+        return self._text
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Layout) and self.to_string() == other.to_string()
@@ -1011,6 +1016,7 @@ _RULES: dict[str, Callable] = {
                                   "EuclideanNorm", "LogSumExp")},
 }
 
+_MADE: dict[tuple, Layout] = {}  # (id(mesh), specs) -> the layout, made once
 _mesh_now = threading.local()  # the mesh of the op being propagated (for _reshape's divisibility)
 
 
@@ -1024,7 +1030,13 @@ def _propagate(op: Any, xs: Sequence[Tensor], p: dict, outs: Sequence[Tensor]) -
     if mesh is None:
         return
     rule = _RULES.get(op.name)
-    specs = [None if lay is None else lay.sharding_specs for lay in layouts]
+    if rule is None and len(outs) == 1 and isinstance(outs[0], Tensor):  # the common case, at once:
+        first, shape = layouts[0], outs[0]._value.shape  # operands of one layout (and scalars)
+        if first is not None and all(lay is first if x._value.shape == shape else lay is None and not x._value.shape
+                                     for lay, x in zip(layouts, xs)):
+            _attach(outs[0], first)
+            return
+    specs = [None if lay is None else lay._specs for lay in layouts]  # (read, never changed)
     shapes = [x._value.shape for x in xs]
     _mesh_now.mesh = mesh
     for o in outs:
@@ -1042,7 +1054,11 @@ def _propagate(op: Any, xs: Sequence[Tensor], p: dict, outs: Sequence[Tensor]) -
         if len(out) != len(shape):
             out = [UNSHARDED] * len(shape)
         out = [s if s == UNSHARDED or d % mesh.dim_size(s) == 0 else UNSHARDED for s, d in zip(out, shape)]
-        _attach(o, Layout(out, mesh))
+        key = (id(mesh), tuple(out))
+        layout = _MADE.get(key)
+        if layout is None or layout.mesh is not mesh:
+            layout = _MADE[key] = Layout(out, mesh)
+        _attach(o, layout)
 
 
 class _Propagate(_rec.Recorder):
