@@ -501,6 +501,7 @@ class _Ref:
 on_wrap = None
 on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
 layout_text = None  # a DTensor's text (tapegrad/experimental/dtensor.py, once loaded): None for others
+made_like = None  # told of (x, t, same dtype), t made in x's image (zeros_like): DTensor gives t a layout
 CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
 
 

@@ -1103,4 +1103,13 @@ def _text(t: Tensor, is_repr: bool) -> str | None:
     return f"tapegrad.Tensor({value}, {where}, shape={t.shape}, dtype={t.dtype.name})"
 
 
+def _made_like(x: Tensor, t: Tensor, same_dtype: bool) -> None:
+    """``zeros_like``/``ones_like`` of a DTensor: its layout, or replicated when the dtype changes
+    (TF's: then a fill of its shape)."""
+    layout = _layout_of(x)
+    if layout is not None:
+        _attach(t, layout if same_dtype else Layout.replicated(layout.mesh, layout.rank))
+
+
 _tensor.layout_text = _text
+_tensor.made_like = _made_like
