@@ -123,6 +123,7 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "unpack in tf.function": lambda: tf.function(dtensor.unpack)(D(A, "x", U)),
         "pack in tf.function": lambda: tf.function(lambda t: dtensor.pack([t] * 8, dtensor.Layout([U], m2)))(
             tf.ones([2])),
+        "relayout with MATCH": lambda: dtensor.relayout(D(A, "x", U), dtensor.Layout([dtensor.MATCH, "y"], m2)),
         "relayout in tf.function": lambda: tf.function(lambda t: dtensor.relayout(t, dtensor.Layout([U, "y"], m2)))(
             D(A, "x", U)),
         "layout text": lambda: dtensor.Layout(["x", U], m2).to_string(),

@@ -515,6 +515,8 @@ def _attach(t: Tensor, layout: Layout) -> Tensor:
 
 
 def _check_fits(layout: Layout, shape: Sequence[int], where: str) -> None:
+    if not isinstance(layout, Layout):
+        raise ValueError(f"layout must be a dtensor.Layout; got {layout!r}.")
     if len(shape) != layout.rank:
         raise UnknownError(f"{where}: the layout has rank {layout.rank} ({layout.sharding_specs}) but the "
                            f"tensor has rank {len(shape)} (shape {list(shape)}): give one sharding spec per "
@@ -559,13 +561,14 @@ def relayout(tensor: Any, layout: Layout, name: str | None = None) -> Tensor:
     ['x', 'unsharded']
     """
     t = convert_to_tensor(tensor)
-    if not isinstance(layout, Layout):
-        raise ValueError(f"layout must be a dtensor.Layout; got {layout!r}.")
     _check_fits(layout, t._value.shape, "Relayout")
     src = _layout_of(t)
     if src is not None and src.mesh != layout.mesh:
         raise InvalidArgumentError(f"Relayout keeps a tensor on its mesh ({src.mesh}); use copy_to_mesh to "
                                    f"move it to {layout.mesh}.")
+    if MATCH in layout.sharding_specs:  # (a dimension that keeps the input's sharding)
+        old = src.sharding_specs if src is not None else [UNSHARDED] * layout.rank
+        layout = Layout([o if s == MATCH else s for s, o in zip(layout.sharding_specs, old)], layout.mesh)
     return _attach(apply(_array.RELAYOUT, (t,), {"layout": layout, "src": src}), layout)
 
 
@@ -575,10 +578,9 @@ def relayout_like(tensor: Any, layout_tensor: Any, name: str | None = None) -> T
 
 
 def copy_to_mesh(tensor: Any, layout: Layout, source_layout: Layout | None = None) -> Tensor:
-    """A DTensor of ``tensor``'s value with ``layout`` (a regular tensor, or a DTensor of another mesh)."""
+    """A DTensor of ``tensor``'s value with ``layout`` (a regular tensor, or a DTensor of another
+    mesh; ``source_layout``, TF's hint, is read from the tensor here)."""
     t = convert_to_tensor(tensor)
-    if not isinstance(layout, Layout):
-        raise ValueError(f"layout must be a dtensor.Layout; got {layout!r}.")
     _check_fits(layout, t._value.shape, "CopyToMesh")
     return _attach(apply(_array.RELAYOUT, (t,), {"layout": layout, "src": _layout_of(t)}), layout)
 
