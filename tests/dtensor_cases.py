@@ -47,7 +47,8 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "add x,y + y,x": lambda: D(A, "x", "y") + D(A, "y", "x"),
         "add x,y + y,U": lambda: D(A, "x", "y") + D(A, "y", U),
         "add x,U + U,x": lambda: D(A, "x", U) + D(A, U, "x"),
-        "add 3 U + U,a,b + c,U,U": lambda: D(B, U, U, U, mesh=m3) + D(B, U, "a", "b", mesh=m3) + D(B, "c", U, U, mesh=m3),
+        "add 3 U + U,a,b + c,U,U": lambda: (D(B, U, U, U, mesh=m3) + D(B, U, "a", "b", mesh=m3)
+                                            + D(B, "c", U, U, mesh=m3)),
         "add broadcast row y": lambda: D(A, "x", U) + D(A[0], "y"),
         "add broadcast column": lambda: D(A[:, :1], "x", U) + D(A[0], "y"),
         "mul scalar": lambda: D(A, "x", "y") * 2.0,
@@ -106,7 +107,8 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "unstack": lambda: tf.unstack(D(A, "x", "y"), axis=0)[3],
         "sparse xent": lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=D(LAB, U), logits=D(A, "x", "y")),
         "one_hot": lambda: tf.one_hot(D(LAB, "x"), 4),
-        "call_with_layout ones": lambda: dtensor.call_with_layout(tf.ones, dtensor.Layout(["x", "y"], m2), shape=(4, 8)),
+        "call_with_layout ones": lambda: dtensor.call_with_layout(tf.ones, dtensor.Layout(["x", "y"], m2),
+                                                                  shape=(4, 8)),
         "call_with_layout normal replicated": lambda: dtensor.call_with_layout(
             tf.function(tf.random.stateless_normal), dtensor.Layout([U, U], m2), shape=(4, 4), seed=(1, 1)),
         "pack": lambda: dtensor.pack([[i // 4, 7] for i in range(8)], dtensor.Layout(["x"], m2)),
