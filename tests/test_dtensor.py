@@ -114,7 +114,8 @@ def test_dvariable_gradients_eager_and_in_tf_function(cpus):
         loss = tf.reduce_sum(tf.matmul(x, w))
     g = tape.gradient(loss, w)
     assert dtensor.fetch_layout(g).sharding_specs == [U, U]
-    np.testing.assert_allclose(g.numpy(), np.repeat(np.arange(32, dtype=np.float32).reshape(8, 4).sum(0)[:, None], 2, 1))
+    column_sums = np.arange(32, dtype=np.float32).reshape(8, 4).sum(0)
+    np.testing.assert_allclose(g.numpy(), np.repeat(column_sums[:, None], 2, 1))
 
     @tf.function
     def step(x):
