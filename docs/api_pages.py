@@ -20,6 +20,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.module", "tapegrad", "tapegrad.autodiff", "tapegrad.errors", "tapegrad.test",
          "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.optimizers",
          "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy",
+         "tapegrad.experimental.dtensor",
          "tapegrad.experimental", "tapegrad.data", "tapegrad.data.experimental", "tapegrad.distribute",
          "tapegrad.distribute.experimental", "tapegrad.distribute.cluster_resolver", "tapegrad.io",
          "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.lookup",

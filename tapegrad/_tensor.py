@@ -406,10 +406,14 @@ class Tensor(_Operators):
 
     # TensorFlow's text, with the class named as it is: tapegrad.Tensor (see docs/differences.md)
     def __repr__(self) -> str:
+        if layout_text is not None and (text := layout_text(self, True)) is not None:
+            return text
         return (f"<tapegrad.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={numpy_text(self._value, True)}>")
 
     def __str__(self) -> str:
+        if layout_text is not None and (text := layout_text(self, False)) is not None:
+            return text
         return (f"tapegrad.Tensor({numpy_text(self._value, False)}, shape={self.shape}, "
                 f"dtype={self.dtype.name})")
 
@@ -496,6 +500,8 @@ class _Ref:
 # told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
 on_wrap = None
 on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
+layout_text = None  # a DTensor's text (tapegrad/experimental/dtensor.py, once loaded): None for others
+made_like = None  # told of (x, t, same dtype), t made in x's image (zeros_like): DTensor gives t a layout
 CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
 
 

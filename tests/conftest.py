@@ -49,3 +49,16 @@ def _numpy_behaviour_off():
         import tapegrad.experimental.numpy as tnp
         tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
         indexing.numpy_style = False
+
+
+@pytest.fixture(autouse=True)
+def _dtensor_recorder_off():
+    """The first DTensor pushes DTensor's layout recorder (tapegrad/experimental/dtensor.py) on
+    its thread's recorder stack for good (a program's later ops may meet DTensors): a test or an
+    example that made one would leave every later test with a recorder on the stack, so it is
+    taken off after each test."""
+    yield
+    dtensor = sys.modules.get("tapegrad.experimental.dtensor")
+    if dtensor is not None:
+        from tapegrad import _recorders
+        _recorders.pop(dtensor._PROPAGATE)

@@ -336,6 +336,16 @@ def identity(input: Any, name: Any = None) -> Tensor:  # noqa: A002
     return apply(_identity, (x,))
 
 
+def _relayout_vjp(g: Tensor, ans: Tensor, x: Tensor, layout: Any, src: Any) -> Tensor:
+    return apply(RELAYOUT, (g,), {"layout": src, "src": layout})  # (TF's: back to the input's layout)
+
+
+# DTensor's Relayout (tapegrad/experimental/dtensor.py): the value as it is; ``layout`` is the
+# output's layout (None: the input's), ``src`` the input's, which its recorder reads
+RELAYOUT = defop("Relayout", lambda x, layout, src: x, vjp=(_relayout_vjp,), jvp="linear")
+_vmap.register(RELAYOUT, _vmap.broadcasting)
+_bk.register(RELAYOUT, lambda be, x, layout, src: x)
+
 _stop = defop("StopGradient", lambda x: x, nondiff=True)
 _vmap.register(_stop, _vmap.broadcasting)
 _bk.register(_stop, lambda be, x: x)

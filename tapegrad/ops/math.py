@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _backend as _bk, _strings, _trace, _vmap, dtypes as _dt
+from .. import _backend as _bk, _strings, _tensor, _trace, _vmap, dtypes as _dt
 from .._convert import as_tensor, binary_operands, check_values, convert_to_tensor
 from .._dispatch import (_KIND_NAMES, apply, binary, composite_api, composite_binary, composite_call, defop,
                          jointly, unary)
@@ -717,6 +717,8 @@ def zeros_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # no
     if dt.kind == "O":
         return _wrap(_strings.empty(v.shape))
     t = _wrap(np.zeros(v.shape, dt) if v.ndim else dt.type(0))
+    if _tensor.made_like is not None:
+        _tensor.made_like(x, t, dt == v.dtype)
     return _bk.place(t) if _bk.placing else t
 
 
@@ -735,6 +737,8 @@ def ones_like(input: Any, dtype: Any = None, name: Any = None) -> Tensor:  # noq
     if _bk.seen and type(v) is _bk.Boxed:
         return _bk.filled(v, 1, dtype=dt)
     t = _wrap(np.ones(v.shape, dt) if v.ndim else dt.type(1))
+    if _tensor.made_like is not None:
+        _tensor.made_like(x, t, dt == v.dtype)
     return _bk.place(t) if _bk.placing else t
 
 

@@ -2,6 +2,8 @@
 reverse, roll, repeat, one_hot, unique and the StridedSlice primitive."""
 import tapegrad as tf
 from optable import OpCase
+from tapegrad._dispatch import apply
+from tapegrad.ops.array import RELAYOUT
 
 S = [((),), ((3,),), ((2, 3),)]          # unary shapes
 
@@ -27,6 +29,7 @@ CASES = [
     OpCase("StridedSlice", lambda x: x[::-1, 1:] * x[0, :2], [((2, 3),)], ops=("StridedSlice", "StridedSliceGrad")),
     OpCase("StridedSlice-newaxis", lambda x: x[None, ..., 1], [((2, 3),)], ops=("StridedSlice",)),
     OpCase("UnbroadcastSum", lambda x, y: (x * y), [((3,), (2, 3))], ops=("UnbroadcastSum",)),
+    OpCase("Relayout", lambda x: apply(RELAYOUT, (x,), {"layout": None, "src": None}) * x, S),
     OpCase("StopGradient", tf.stop_gradient, S, nondiff=True),
     OpCase("InvertPermutation", lambda x: tf.math.invert_permutation(tf.argsort(x)), [((4,),)], nondiff=True),
     OpCase("Unique", lambda x: tf.unique(tf.concat([x, x[:1]], 0))[0] * 2.0, [((3,),)],
