@@ -56,7 +56,7 @@ from .io._proto import (BytesList, Example, Feature, FeatureList, FeatureLists, 
 from .errors import NotFoundError
 from .module import Module
 
-__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "Example", "Feature", "FeatureList",
+__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "ClusterSpec", "Example", "Feature", "FeatureList",
            "FeatureLists", "Features", "FloatList", "Int64List", "SequenceExample", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]
 
@@ -720,3 +720,91 @@ def list_variables(ckpt_dir_or_file: Any) -> list:
 def load_variable(ckpt_dir_or_file: Any, name: str) -> np.ndarray:
     """The value saved under ``name`` (as :func:`list_variables` names it)."""
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
+class ClusterSpec:
+    """``tf.train.ClusterSpec``: the tasks of a cluster by job, as TensorFlow describes one (a
+    dict of job names to lists of ``"host:port"`` addresses, or to dicts of task index to
+    address). tapegrad's multi-worker training runs on Dask (docs/distribute.md): a ClusterSpec
+    only describes, it starts and reaches nothing.
+
+    >>> import tapegrad as tf
+    >>> cs = tf.train.ClusterSpec({"worker": ["localhost:2222", "localhost:2223"]})
+    >>> cs.jobs, cs.num_tasks("worker"), cs.task_address("worker", 1)
+    (['worker'], 2, 'localhost:2223')
+    """
+
+    def __init__(self, cluster: Any) -> None:
+        if isinstance(cluster, ClusterSpec):
+            cluster = cluster.as_dict()
+        if not isinstance(cluster, dict):
+            raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of "
+                            "network addresses, or a `ClusterDef` protocol buffer")
+        self._jobs: dict = {}
+        for job, tasks in cluster.items():
+            if isinstance(tasks, (list, tuple)):
+                tasks = dict(enumerate(tasks))
+            elif not isinstance(tasks, dict):
+                raise TypeError(f"The tasks for job {job!r} must be a list or a dictionary from "
+                                f"integers to strings, got {type(tasks).__name__}.")
+            for i, address in tasks.items():
+                if not isinstance(address, (str, bytes)):
+                    raise TypeError(f"Task address {address!r} must be bytes or unicode")
+                if not isinstance(i, int) or isinstance(i, bool):
+                    raise TypeError(f"Task index {i!r} of job {job!r} must be an integer.")
+            self._jobs[str(job)] = {i: a.decode() if isinstance(a, bytes) else a for i, a in tasks.items()}
+
+    def __bool__(self) -> bool:
+        return bool(self._jobs)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ClusterSpec) and self._jobs == other._jobs
+
+    def __ne__(self, other: Any) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return f"ClusterSpec({dict(sorted(self.as_dict().items()))!r})"
+
+    __repr__ = __str__
+
+    @property
+    def jobs(self) -> list:
+        """The job names, in the order given."""
+        return list(self._jobs)
+
+    def as_dict(self) -> dict:
+        """Job name to the list of addresses (to a dict by task index where indices have gaps)."""
+        out = {}
+        for job, tasks in self._jobs.items():
+            idx = sorted(tasks)
+            out[job] = [tasks[i] for i in idx] if idx == list(range(len(idx))) else \
+                {i: tasks[i] for i in idx}
+        return out
+
+    def _tasks(self, job_name: str) -> dict:
+        if job_name not in self._jobs:
+            raise ValueError(f"No such job in cluster: {job_name!r}")
+        return self._jobs[job_name]
+
+    def num_tasks(self, job_name: str) -> int:
+        """How many tasks ``job_name`` has."""
+        return len(self._tasks(job_name))
+
+    def task_indices(self, job_name: str) -> list:
+        """The task indices of ``job_name``, sorted."""
+        return sorted(self._tasks(job_name))
+
+    def task_address(self, job_name: str, task_index: int) -> str:
+        """The address of task ``task_index`` of ``job_name``."""
+        tasks = self._tasks(job_name)
+        if task_index not in tasks:
+            raise ValueError(f"No task with index {task_index!r} in job {job_name!r}")
+        return tasks[task_index]
+
+    def job_tasks(self, job_name: str) -> list:
+        """The addresses of ``job_name`` by task index, ``None`` where an index has no task."""
+        tasks = self._tasks(job_name)
+        return [tasks.get(i) for i in range(max(tasks) + 1)] if tasks else []

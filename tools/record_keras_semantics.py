@@ -969,6 +969,29 @@ def seed_generator_variables(tf, keras, np):
     return out
 
 
+def fit_under_strategy_reads_a_batch_first(tf, keras, np):
+    # Keras 3's TF trainer, for a model made in a strategy's scope, reads one batch of a new pass
+    # before fit and before each evaluate (_maybe_symbolic_build): a reshuffling dataset's orders
+    # move on by one; array data's do not
+    out = {}
+    for name in ("mirrored", "default"):
+        keras.utils.set_random_seed(1)
+        strategy = tf.distribute.MirroredStrategy() if name == "mirrored" else tf.distribute.get_strategy()
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((40, 4)).astype("float32")
+        y = (np.arange(40) % 3).astype("int64")
+        with strategy.scope():
+            m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+            m.compile(optimizer="sgd", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        h = m.fit(x, y, batch_size=8, epochs=2, verbose=0, validation_split=0.2)
+        ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(100).batch(8)
+        h2 = m.fit(ds, epochs=2, verbose=0, validation_data=ds)
+        out[name] = {"arrays": [round(float(v), 5) for v in h.history["loss"] + h.history["val_loss"]],
+                     "dataset": [round(float(v), 5) for v in h2.history["loss"] + h2.history["val_loss"]],
+                     "evaluate": round(float(m.evaluate(ds, verbose=0)), 5)}
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -976,7 +999,8 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          stop_evaluating_predicting, validation_freq_list,
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
-         steps_call_without_training, seed_generator_variables]
+         steps_call_without_training, seed_generator_variables,
+         fit_under_strategy_reads_a_batch_first]
 
 
 def main():

@@ -14,6 +14,7 @@ import copyreg
 import itertools
 import logging
 import os
+import random as _pyrandom
 import secrets
 import shutil
 import signal
@@ -39,7 +40,7 @@ from ..errors import UnavailableError
 from ..optimizers.optimizer import Optimizer
 from . import _replica
 from ._strategy import Strategy, per_replica_args
-from .cluster_resolver import SimpleClusterResolver
+from .cluster_resolver import SimpleClusterResolver, TFConfigClusterResolver
 
 _SHIPPING: list = []  # the group whose step function is being pickled (at most one)
 _SHIP_LOCK = threading.Lock()
@@ -704,7 +705,19 @@ class MirroredStrategy(_MirroredBase):
 
 
 def _embedded_group(distributed: Any, n: int, blas_threads: int | None, dashboard: bool = False) -> _Group:
-    """``n`` replicas on a cluster of their own, started on this machine."""
+    """``n`` replicas on a cluster of their own, started on this machine. Python's and NumPy's
+    global random states are as they were: starting Dask draws from them (names, ports), and
+    Keras's unseeded initializers take their seed from Python's (TensorFlow's strategies draw
+    nothing)."""
+    py_state, np_state = _pyrandom.getstate(), np.random.get_state()
+    try:
+        return _start_group(distributed, n, blas_threads, dashboard)
+    finally:
+        _pyrandom.setstate(py_state)
+        np.random.set_state(np_state)
+
+
+def _start_group(distributed: Any, n: int, blas_threads: int | None, dashboard: bool) -> _Group:
     if blas_threads is None:  # (the replicas share this machine's cores)
         blas_threads = max(1, (os.cpu_count() or 1) // n)
     cluster = _Embedded(distributed, n, dashboard)
@@ -889,15 +902,25 @@ class MultiWorkerMirroredStrategy(_MirroredBase):
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None, *,
                  blas_threads: int | None = None, security: Any = None) -> None:
         distributed = _import_distributed()
+        if cluster_resolver is None:   # (TensorFlow's default: the cluster TF_CONFIG describes)
+            cluster_resolver = TFConfigClusterResolver()
         self.cluster_resolver = cluster_resolver
         client = cluster_resolver if isinstance(cluster_resolver, distributed.Client) else None
-        address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
+        if isinstance(cluster_resolver, TFConfigClusterResolver):
+            spec = cluster_resolver.cluster_spec()
+            tasks = sum(spec.num_tasks(j) for j in ("chief", "worker") if j in spec.jobs)
+            if tasks > 1:
+                raise ValueError(
+                    f"TF_CONFIG describes a cluster of {tasks} workers ({spec}). tapegrad does not "
+                    "start TensorFlow's gRPC servers: its workers run on a Dask cluster. Start a "
+                    "Dask scheduler and workers and give the strategy the scheduler's address, "
+                    "MultiWorkerMirroredStrategy('tcp://host:8786') (docs/distribute.md); a "
+                    "TF_CONFIG of one worker runs here as that worker.")
+            address = ""   # (no cluster, or one task: this process is the only worker)
+        else:
+            address = cluster_resolver.master() if hasattr(cluster_resolver, "master") else cluster_resolver
         if client is None and not address:  # (no resolver, or one of no cluster)
             self.cluster_resolver = cluster_resolver or SimpleClusterResolver()
-            if os.environ.get("TF_CONFIG"):
-                raise ValueError("tapegrad's MultiWorkerMirroredStrategy runs its workers on Dask and "
-                                 "does not read TF_CONFIG: give it the Dask scheduler's address, "
-                                 "MultiWorkerMirroredStrategy('tcp://host:8786') (docs/distribute.md).")
             self._num_replicas = 1
             self._group = _embedded_group(distributed, 1, blas_threads)
             return

@@ -156,6 +156,15 @@ class _Data:
         self._known = int(math.ceil(n / self.batch_size))
         self.size = self._known if steps is None else steps
 
+    def prime(self) -> None:
+        """What Keras 3's TensorFlow trainer does before ``fit`` and ``evaluate`` of a model made
+        under a ``tf.distribute`` strategy (its ``_maybe_symbolic_build``): read one batch of a
+        new pass, then start afresh. A dataset makes one iterator more, so a reshuffling
+        dataset's orders move on by one (array data: TensorFlow's orders are unchanged)."""
+        if isinstance(self.iterable, Dataset):
+            for _ in self._pass():
+                break
+
     def executions(self, per_execution: int = 1) -> Iterable:
         """One epoch as Keras 3's epoch iterator gives it: ``(first step, last step, batches)`` per
         execution of up to ``per_execution`` steps (``compile(steps_per_execution=...)``), each

@@ -194,6 +194,12 @@ class Trainer:
         ref = self.__dict__.get("_strategy_ref")
         return ref.strategy if ref is not None and ref.strategy is not None else _distribute.get_strategy()
 
+    def _made_under_strategy(self) -> bool:
+        """Whether the model was made in a ``tf.distribute`` strategy's scope (Keras's
+        ``_distribute_strategy``, which makes fit and evaluate read a batch first: _Data.prime)."""
+        ref = self.__dict__.get("_strategy_ref")
+        return ref is not None and ref.strategy is not None
+
     def _replicas(self) -> Replicas | None:
         """The model's loops on the replicas of its strategy; None for a strategy that runs in
         this process (the default one, OneDeviceStrategy)."""
@@ -571,6 +577,8 @@ class Trainer:
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
         data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        if self._made_under_strategy():
+            data.prime()
         val = None
         if validation_data is not None:
             if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3) and \
@@ -678,6 +686,8 @@ class Trainer:
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
         data = _Data(x, y, sample_weight, batch_size, steps)
+        if self._made_under_strategy():
+            data.prime()
         verbose = 1 if verbose == "auto" else int(verbose)
         if cbs is None:
             cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
