@@ -24,7 +24,8 @@ from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
-UPDATE_OBSERVERS: list = []    # called with (variable, how) after each update, while a TF1 graph is default
+# while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
+GRAPH_ASSIGN: list = []
 
 
 def _refs_of_a_local() -> int | None:
@@ -438,19 +439,19 @@ class Variable(VariableBase):
                     f"broadcast; tf.fill or tf.broadcast_to make a value of the variable's shape).")
             self._set(arr, fresh)
         self._on_assign("assign", value)
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Add ``delta`` (of the variable's shape) to the value; returns the variable (``None`` if
         not ``read_value``)."""
         self._update(np.add, delta, "assign_add")
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Subtract ``delta`` (of the variable's shape) from the value; returns the variable
         (``None`` if not ``read_value``)."""
         self._update(np.subtract, delta, "assign_sub")
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def _assign_slice(self, key: tuple, value: Any) -> "Variable":
         arr, _ = self._coerce(value, "assign")
@@ -605,9 +606,6 @@ class Variable(VariableBase):
         _rec.tls.stateful += 1  # (_rec.note_stateful, inline)
         if _rec.active:
             _rec.note_variable_assign(self, how, value)
-        if UPDATE_OBSERVERS:
-            for observe in UPDATE_OBSERVERS:
-                observe(self, how)
 
     # In-place operators would rebind the name to a new Tensor and lose the variable.
     __iadd__ = _no_inplace("+", "variable.assign_add(value)")

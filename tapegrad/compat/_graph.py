@@ -32,18 +32,19 @@ from __future__ import annotations
 
 import os
 import threading
-import warnings
 from typing import Any
 
 import numpy as np
 
 from .. import train as _train
 from .._scope import name_scope
-from .._tensor import Tensor, TensorShape
-from .._variable import CREATION_OBSERVERS, UPDATE_OBSERVERS, Variable
+from .._tensor import Tensor, TensorShape, wrap
+from .. import _recorders as _rec, _trace
+from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, Variable
+from . import _program
 from ..errors import InvalidArgumentError, NotFoundError
 
-__all__ = ["AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
+__all__ = ["placeholder", "placeholder_with_default", "AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
            "get_default_graph", "reset_default_graph", "get_variable", "get_variable_scope", "variable_scope",
            "global_variables", "trainable_variables", "global_variables_initializer", "variables_initializer",
            "init_from_checkpoint"]
@@ -61,25 +62,10 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.graphs: list = []   # the graphs made default by as_default(), innermost last
         self.scopes: list = []   # the open variable scopes, innermost last
-        self.running = 0         # Session.run running an op (an initializer's assignments)
 
 
 _state = _State()
 AUTO_REUSE = "AUTO_REUSE"  # (TF1's _ReuseMode.AUTO_REUSE)
-
-
-class _Operation:
-    """An op ``Session.run`` runs for its effect (an initializer); running it returns None."""
-
-    def __init__(self, name: str, run: Any) -> None:
-        self.name = name
-        self._run = run
-
-    def run(self, feed_dict: Any = None, session: Any = None) -> None:
-        self._run()
-
-    def __repr__(self) -> str:
-        return f"<tf.Operation '{self.name}' type=NoOp>"
 
 
 class Graph:
@@ -99,6 +85,10 @@ class Graph:
         self._vars: dict = {}      # get_variable's store: full name -> Variable
         self._initial: dict = {}   # id(variable) -> (variable, initial value)
         self._finalized = False
+        self._tracer = None        # the recorder of the graph's program (_program), made when first default
+        self._deps: list = []      # (first slot, end slot, slots needed) of each control_dependencies block
+        self._control: list = []   # the open control_dependencies blocks' inputs
+        self._assigned = None      # the result of the last update recorded
 
     def as_default(self) -> "_Default":
         """A context in which this is the default graph (it is entered and returned)."""
@@ -124,6 +114,21 @@ class Graph:
 
     def get_all_collection_keys(self) -> list:
         return [k for k, v in self._collections.items() if v]
+
+    def _group(self, inputs: Any, name: str) -> _program.Operation:
+        from .._nest import flatten
+        return _program.Operation(name, needs=[x for x in flatten(list(inputs)) if x is not None]
+                                  + [c for block in self._control for c in block])
+
+    def control_dependencies(self, control_inputs: Any) -> Any:
+        """A context in which the tensors and operations made need ``control_inputs`` to run
+        first (``None``: clears the outer blocks' needs)."""
+        return _ControlDependencies(self, control_inputs)
+
+    def _gradients(self, ys: Any, xs: Any, grad_ys: Any) -> list:
+        from .._nest import flatten
+        return _program.gradients(self._tracer, flatten(ys), flatten(xs),
+                                  None if grad_ys is None else flatten(grad_ys))
 
     def finalize(self) -> None:
         """Make the graph read-only: creating a variable in it raises RuntimeError."""
@@ -151,40 +156,85 @@ class Graph:
         self._initial[id(v)] = (v, v.numpy())
 
 
+class _ControlDependencies:
+    def __init__(self, graph: Graph, control_inputs: Any) -> None:
+        from .._nest import flatten
+        self._graph = graph
+        self._inputs = None if control_inputs is None else [x for x in flatten(list(control_inputs))
+                                                            if x is not None]
+
+    def __enter__(self) -> None:
+        g = self._graph
+        self._saved = g._control
+        g._control = [] if self._inputs is None else g._control + [self._inputs]
+        self._first = g._tracer.n
+
+    def __exit__(self, *exc: Any) -> None:
+        g = self._graph
+        tr = g._tracer
+        if self._inputs:
+            slots: set = set()
+            for x in self._inputs:
+                _program._needs_of(x, tr, slots, [], set())
+            g._deps.append((self._first, tr.n, slots))
+        g._control = self._saved
+
+
 class _Default:
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
 
     def __enter__(self) -> Graph:
+        before = _current()
         _state.graphs.append(self._graph)
-        if _observe_update not in UPDATE_OBSERVERS:
-            UPDATE_OBSERVERS.append(_observe_update)
+        _switch(before, self._graph)
         return self._graph
 
     def __exit__(self, *exc: Any) -> None:
         _state.graphs.pop()
-        if not _state.graphs and _observe_update in UPDATE_OBSERVERS:
-            UPDATE_OBSERVERS.remove(_observe_update)
+        _switch(self._graph, _current())
 
 
-def _observe_update(v: Variable, how: str) -> None:
-    """A variable updated while a graph is default, outside ``Session.run``: TF1 would defer the
-    update to each run of it; here it ran once, now. Said once a graph, not silently."""
-    g = _current()
-    if g is None or _state.running or getattr(g, "_update_warned", False):
+_eager = [True]  # False after disable_eager_execution(): the global graph records at top level
+
+
+def _switch(old: Graph | None, new: Graph | None) -> None:
+    """Make ``new``'s program recorder the active one in this thread, in place of ``old``'s."""
+    if old is new:
         return
-    g._update_warned = True
-    warnings.warn(
-        f"{how or 'an update'} of variable {v.name!r} ran when it was built, in a tf.Graph: TensorFlow 1 "
-        "runs it at each Session.run of it, tapegrad runs ops as they are built, so Session.run "
-        "returns its value without running it again (a counter advanced by a loop of Session.run "
-        "stays where it is). Write the update where it should happen (TF2's eager style); see "
-        "docs/differences.md.", UserWarning, stacklevel=4)
+    if old is not None:
+        _trace.stop(old._tracer)
+    if new is not None:
+        if new._tracer is None:
+            new._tracer = _program.new_tracer(new)
+        _trace.start(new._tracer)
+    if _current() is None:
+        if _graph_assign in GRAPH_ASSIGN:
+            GRAPH_ASSIGN.remove(_graph_assign)
+    elif _graph_assign not in GRAPH_ASSIGN:
+        GRAPH_ASSIGN.append(_graph_assign)
+
+
+def _recording() -> Graph | None:
+    """The graph whose program records this thread's ops now (None in eager code and in runs)."""
+    tr = _trace.innermost()
+    return getattr(tr, "graph", None) if tr is not None else None
+
+
+def _graph_assign(v: Variable, read_value: bool) -> Any:
+    """What ``assign`` returns in a graph: its result tensor (fetching it runs the update), or
+    an Operation (``read_value=False``)."""
+    g = _recording()
+    if g is None:
+        return v if read_value else None
+    t = g._assigned
+    return t if read_value else _program.Operation("Assign", needs=[t])
 
 
 def _current() -> Graph | None:
-    """The graph made default by ``as_default()``, or None (eager code)."""
-    return _state.graphs[-1] if _state.graphs else None
+    """The graph made default by ``as_default()`` (or the global one, eager execution disabled),
+    or None (eager code)."""
+    return _state.graphs[-1] if _state.graphs else None if _eager[0] else _global_graph[0]
 
 
 def _observe(v: Variable) -> None:
@@ -197,6 +247,41 @@ CREATION_OBSERVERS.append(_observe)
 _global_graph = [Graph()]  # what get_default_graph() gives outside every as_default()
 
 
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+    """A symbolic input of the default graph, given its value by ``Session.run``'s ``feed_dict``
+    (``shape``: None dimensions take any size; None: any shape). Only in a graph: eager code
+    raises RuntimeError, as TensorFlow 2 does.
+
+    >>> import tapegrad as tf
+    >>> with tf.Graph().as_default():
+    ...     x = tf.compat.v1.placeholder(tf.float32, shape=[None, 2], name="x")
+    ...     y = tf.reduce_sum(x * 2.0, axis=1)
+    ...     with tf.compat.v1.Session() as sess:
+    ...         out = sess.run(y, feed_dict={x: [[1.0, 2.0], [3.0, 4.0]]})
+    >>> x.name, x.shape, out
+    ('x:0', TensorShape([None, 2]), array([ 6., 14.], dtype=float32))
+    """
+    from .. import dtypes as _dtypes
+    return _placeholder(_dtypes.as_dtype(dtype), shape, name or "Placeholder", None)
+
+
+def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """A placeholder whose value is ``input`` unless ``Session.run`` feeds one (of ``shape``)."""
+    from .._convert import convert_to_tensor
+    t = convert_to_tensor(input)
+    if not TensorShape(shape).is_compatible_with(t.shape):
+        raise ValueError(f"Shapes {t.shape} and {TensorShape(shape)} are incompatible")
+    return _placeholder(t.dtype, shape, name or "PlaceholderWithDefault", t)
+
+
+def _placeholder(dtype: Any, shape: Any, name: str, default: Any) -> Tensor:
+    g = _recording()
+    if g is None:
+        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    from .._scope import prefixed
+    return _program.placeholder(g._tracer, dtype, shape, g._unique_name(prefixed(name)), default)
+
+
 def get_default_graph() -> Graph:
     """The innermost graph made default, else the global default graph."""
     return _current() or _global_graph[0]
@@ -207,7 +292,9 @@ def reset_default_graph() -> None:
     if _state.graphs:
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need "
                              "a cleared graph, exit the nesting and create a new graph.")
-    _global_graph[0] = Graph()
+    old, _global_graph[0] = _global_graph[0], Graph()
+    if not _eager[0]:
+        _switch(old, _global_graph[0])
 
 
 def global_variables(scope: str | None = None) -> list:
@@ -222,7 +309,7 @@ def trainable_variables(scope: str | None = None) -> list:
     return [] if g is None else g.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
-def variables_initializer(var_list: Any, name: str = "init") -> _Operation:
+def variables_initializer(var_list: Any, name: str = "init") -> _program.Operation:
     """An op that sets each variable of ``var_list`` to its initial value (a variable made in a
     graph; one made eagerly keeps its value)."""
     var_list = list(var_list)
@@ -232,18 +319,33 @@ def variables_initializer(var_list: Any, name: str = "init") -> _Operation:
         for v in var_list:
             if g is not None and id(v) in g._initial:
                 v.assign(g._initial[id(v)][1])
-    return _Operation(name, run)
+    return _program.Operation(name, run)
 
 
-def global_variables_initializer() -> _Operation:
+def global_variables_initializer() -> _program.Operation:
     """An op that sets every variable of the default graph to its initial value."""
     return variables_initializer(global_variables())
 
 
 class Session:
-    """A TF1 session on a graph (the default one). ``run`` returns the values of its fetches
-    (tensors, variables, and lists, tuples and dicts of them) and runs the ops among them; using
-    it as a context makes its graph the default one."""
+    """A TF1 session on a graph (the default one). ``run(fetches, feed_dict)`` runs the ops the
+    fetches need (tensors, variables, operations, and lists, tuples and dicts of them) on the
+    values fed to placeholders, and returns the fetches' values (None for an operation); using
+    it as a context makes its graph the default one. See :mod:`tapegrad.compat._program`.
+
+    >>> import tapegrad as tf
+    >>> tf1 = tf.compat.v1
+    >>> with tf.Graph().as_default():
+    ...     x = tf1.placeholder(tf.float32, shape=[None])
+    ...     v = tf.Variable(1.0)
+    ...     step = v.assign_add(tf.reduce_sum(x))
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         a = sess.run(step, feed_dict={x: [1.0, 2.0]})
+    ...         b = sess.run(step, {x: [3.0]})
+    >>> a, b
+    (np.float32(4.0), np.float32(7.0))
+    """
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         self._graph = graph or get_default_graph()
@@ -257,34 +359,51 @@ class Session:
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        if feed_dict:
-            raise NotImplementedError("Session.run(feed_dict=...): tapegrad has no placeholders (ops run "
-                                      "eagerly when built); compute with the values themselves.")
-        return self._fetch(fetches)
+        g = self._graph
+        tr = g._tracer
+        slots: set = set()
+        runs: list = []
+        seen: set = set()
+        leaves = _leaves(fetches)
+        for x in leaves:
+            if tr is not None:
+                _program._needs_of(x, tr, slots, runs, seen)
+            elif isinstance(x, _program.Operation) and x._run is not None:
+                runs.append(x._run)
+        fed = self._feeds(feed_dict)
+        with _rec.swapped([r for r in _rec.tls.stack if getattr(r, "graph", None) is None]):
+            for run in runs:
+                run()
+            values: dict = {}
+            for x in leaves:  # (a variable fetched: its value at the start of the run)
+                if isinstance(x, Variable):
+                    values[id(x)] = x.numpy()
+        if slots:
+            order = sorted(slots)
+            outs = _program.execute(tr, _program.prune(tr, slots, g._deps), fed, order)
+            values.update({s: t for s, t in zip(order, outs)})
+        return _pack(fetches, tr, values)
 
-    def _fetch(self, x: Any) -> Any:
-        if isinstance(x, _Operation):
-            _state.running += 1
-            try:
-                return x.run()
-            finally:
-                _state.running -= 1
-        if isinstance(x, (Tensor, Variable)):
-            return x.numpy()
-        if isinstance(x, dict):
-            return type(x)((k, self._fetch(v)) for k, v in x.items())
-        if isinstance(x, tuple) and hasattr(x, "_fields"):
-            return type(x)(*(self._fetch(v) for v in x))
-        if isinstance(x, (list, tuple)):
-            return type(x)(self._fetch(v) for v in x)
-        if x is None:
-            return None
-        if isinstance(x, str):
-            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
-                                      "(a variable's name is its resource handle in TensorFlow); fetch the "
-                                      "variable or tensor itself.")
-        raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
-                        f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+    def _feeds(self, feed_dict: Any) -> dict:
+        fed: dict = {}
+        tr = self._graph._tracer
+        for key, value in (feed_dict or {}).items():
+            if isinstance(key, _program.Placeholder) and tr is not None and id(key) in tr.slot:
+                feed = next(st for st in tr.steps if st[0] == "read" and st[2] == tr.slot[id(key)])
+                res = tr.res[feed[1]]
+                static = key._static
+                arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
+                if not static.is_compatible_with(arr.shape):
+                    raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which "
+                                     f"has shape {static}")
+                fed[res] = wrap(arr)
+            elif isinstance(key, Tensor) and tr is not None and id(key) in tr.slot:
+                fed[tr.slot[id(key)]] = wrap(np.asarray(value.numpy() if hasattr(value, "numpy") else value,
+                                                        key.dtype.as_numpy_dtype))
+            else:
+                raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph: feed "
+                                "placeholders (or tensors) built in the session's graph.")
+        return fed
 
     def close(self) -> None:
         self._closed = True
@@ -298,6 +417,36 @@ class Session:
         assert self._default is not None
         self._default.__exit__()
         self.close()
+
+
+def _leaves(x: Any) -> list:
+    if isinstance(x, dict):
+        return [y for v in x.values() for y in _leaves(v)]
+    if isinstance(x, (list, tuple)):
+        return [y for v in x for y in _leaves(v)]
+    if x is None or isinstance(x, (Tensor, Variable, _program.Operation)):
+        return [x]
+    if isinstance(x, str):
+        raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
+                                  "(a variable's name is its resource handle in TensorFlow); fetch the "
+                                  "variable or tensor itself.")
+    raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
+                    f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+
+
+def _pack(x: Any, tr: Any, values: dict) -> Any:
+    if isinstance(x, dict):
+        return type(x)((k, _pack(v, tr, values)) for k, v in x.items())
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*(_pack(v, tr, values) for v in x))
+    if isinstance(x, (list, tuple)):
+        return type(x)(_pack(v, tr, values) for v in x)
+    if isinstance(x, Variable):
+        return values[id(x)]
+    if isinstance(x, Tensor):
+        s = tr.slot.get(id(x)) if tr is not None else None
+        return x.numpy() if s is None else values[s].numpy()
+    return None
 
 
 class InteractiveSession(Session):

@@ -20,13 +20,20 @@ from . import dimension_at_index, dimension_value  # noqa: F401
 from .._dimension import Dimension
 from .._tensor import Tensor, TensorShape
 from ..keras.initializers import constant_initializer, ones_initializer, zeros_initializer
+from .. import _trace
+from .._control_flow import control_dependencies, group, no_op
+from .._graph_api import gradients
+from . import _graph
 from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
                      get_default_graph, get_variable, get_variable_scope, global_variables,
-                     global_variables_initializer, init_from_checkpoint, reset_default_graph, trainable_variables,
+                     global_variables_initializer, placeholder, placeholder_with_default, init_from_checkpoint, reset_default_graph, trainable_variables,
                      variable_scope, variables_initializer)
 
 __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession", "Session", "TensorShape",
            "VariableScope", "constant_initializer", "dimension_at_index", "dimension_value",
+           "add_to_collection", "add_to_collections", "control_dependencies", "disable_eager_execution",
+           "get_collection", "get_collection_ref", "gradients", "group", "no_op", "placeholder",
+           "placeholder_with_default",
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
@@ -35,12 +42,56 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
 
 
 def enable_eager_execution(config: Any = None, device_policy: Any = None, execution_mode: Any = None) -> None:
-    """Nothing to do: tapegrad always executes eagerly."""
+    """Execute eagerly again (the default): undoes :func:`disable_eager_execution`."""
+    if not _graph._eager[0]:
+        if _graph._state.graphs:
+            raise ValueError("tf.enable_eager_execution must be called at program startup.")
+        _graph._eager[0] = True
+        _graph._switch(_graph._global_graph[0], None)
+
+
+def disable_eager_execution() -> None:
+    """TF1's graph mode: ops built outside any ``tf.Graph().as_default()`` go into the global
+    default graph and run in ``Session.run`` (see ``tf.compat.v1.Session``).
+
+    >>> import tapegrad as tf
+    >>> tf.compat.v1.disable_eager_execution()
+    >>> x = tf.compat.v1.placeholder(tf.float32, [])
+    >>> y = x * 3.0
+    >>> tf.executing_eagerly(), tf.compat.v1.Session().run(y, {x: 2.0})
+    (False, np.float32(6.0))
+    >>> tf.compat.v1.enable_eager_execution()
+    """
+    if _graph._eager[0]:
+        _graph._eager[0] = False
+        if not _graph._state.graphs:
+            _graph._switch(None, _graph._global_graph[0])
 
 
 def executing_eagerly() -> bool:
-    """True: tapegrad always executes eagerly."""
-    return True
+    """Whether ops run as they are called: False in a TF1 graph and while a ``tf.function`` is
+    traced."""
+    return _trace.current() is None
+
+
+def get_collection(key: str, scope: str | None = None) -> list:
+    """The default graph's collection ``key`` (a copy; ``scope``: names starting with it)."""
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key: str) -> list:
+    """The default graph's collection ``key`` itself."""
+    return get_default_graph().get_collection_ref(key)
+
+
+def add_to_collection(name: str, value: Any) -> None:
+    """Add ``value`` to the default graph's collection ``name``."""
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names: Any, value: Any) -> None:
+    """Add ``value`` to each of the default graph's collections ``names``."""
+    get_default_graph().add_to_collections(names, value)
 
 
 def disable_tensor_equality() -> None:

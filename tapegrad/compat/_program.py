@@ -1,0 +1,278 @@
+"""TF1 graph mode: the program a ``tf.Graph`` records while it is the default graph, and its runs.
+
+A graph made default (``as_default()``, or the global graph after ``disable_eager_execution``)
+puts a ``tf.function`` :class:`~tapegrad._trace.Tracer` on the recorder stack: ops still run
+when built (on placeholders' stand-in values: ones, zeros for integers, unknown dimensions 1),
+and every op, Variable read and Variable update is a step of the graph's program. Building
+changes nothing a run sees: a Variable update is a ``write`` step, run when ``Session.run`` asks
+for it. ``Session.run(fetches, feed_dict)`` keeps the steps the fetches need and runs them
+through the engine on the fed values (:func:`execute`): reads see the Variables' values at the
+run, writes are committed at its end (all reads of a run see the values before it).
+``tf.gradients`` is a ``grad`` step: the run records its ops on a GradientTape and takes the
+gradient there, so gradients follow the fed shapes.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import _recorders as _rec, _trace
+from .._convert import check_values
+from .._dispatch import apply
+from .._tape import GradientTape
+from .._tensor import Tensor, TensorShape, next_id, wrap
+from .._variable import Variable
+from ..errors import InvalidArgumentError
+
+
+class Placeholder(Tensor):
+    """A ``tf.compat.v1.placeholder``: a symbolic input (its value here is a stand-in) with its
+    declared shape and name."""
+
+    __slots__ = ("_static", "_pname")
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._static
+
+    @property
+    def name(self) -> str:
+        return self._pname + ":0"
+
+    def __hash__(self) -> int:  # (a feed_dict key, as a graph tensor is in TensorFlow)
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self._static} dtype={self.dtype.name}>"
+
+
+class Feed:
+    """The resource a placeholder's ``read`` step reads: the fed value (or the default)."""
+
+    def __init__(self, placeholder: Placeholder, default: Tensor | None) -> None:
+        self.placeholder, self.default = placeholder, default
+
+
+class Operation:
+    """A TF1 graph operation fetched for its effect (``Session.run`` returns None for it): an
+    initializer (``run``), or a group of what it needs (``needs``: tensors and operations)."""
+
+    def __init__(self, name: str, run: Any = None, needs: Any = ()) -> None:
+        self.name, self._run, self.needs = name, run, list(needs)
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Run this operation in ``session`` (the default: a new session on the default graph)."""
+        if session is None:
+            from ._graph import Session
+            session = Session()
+        session.run(self, feed_dict=feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type={'NoOp' if self._run is None else 'Init'}>"
+
+
+def new_tracer(graph: Any) -> _trace.Tracer:
+    """The recorder of ``graph``'s program: a Tracer whose writes leave each Variable to be read
+    afresh by later steps, and which says where an update cannot be deferred."""
+    tr = _trace.Tracer()
+    tr.graph = graph
+    base = tr.on_variable_assign
+
+    def on_variable_assign(v: Any, how: str = "", value: Any = None) -> None:
+        if how not in ("assign", "assign_add", "assign_sub"):
+            raise NotImplementedError(
+                f"{how or 'this update'} of variable {v.name!r} in a TF1 graph: tapegrad defers assign, "
+                "assign_add and assign_sub to Session.run; write the update with those.")
+        r = tr.resource(v)
+        tr.cur.pop(r, None)  # (the value it adds to: read at the run)
+        base(v, how, value)
+        tr.cur.pop(r, None)
+        graph._assigned = v._snap         # (the update's result: what assign returns here)
+        v._set(v._snap._value, fresh=True)  # (later reads are steps of their own)
+    tr.on_variable_assign = on_variable_assign
+    return tr
+
+
+def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: Any = None) -> Placeholder:
+    """A placeholder of ``tr``'s graph (``default``: a tensor, for ``placeholder_with_default``)."""
+    static = TensorShape(shape)
+    if default is not None:
+        value = np.asarray(default._value)
+    else:
+        dims = [1 if d is None else d for d in static.as_list()] if static.rank is not None else [1]
+        value = (np.ones if dtype.is_floating or dtype.is_complex else np.zeros)(dims, dtype.as_numpy_dtype)
+    t = Placeholder()
+    t._value, t._id, t._static, t._pname = value, next_id(), static, name
+    s = tr.new_slot(t)
+    tr.steps.append(("read", tr.resource(Feed(t, default)), s))
+    return t
+
+
+def gradients(tr: _trace.Tracer, ys: list, xs: list, grad_ys: list | None) -> list:
+    """``tf.gradients`` in a graph: a ``grad`` step; None where ``xs[i]`` does not reach ``sum(ys)``."""
+    def slot(t: Any) -> int:
+        return tr.slot_of(t if isinstance(t, Tensor) else wrap(np.asarray(t)))
+    ys_s = [slot(y) for y in ys]
+    gy_s = None if grad_ys is None else [None if g is None else slot(g) for g in grad_ys]
+    spec, outs, dummies = [], [], []
+    for x in xs:
+        if isinstance(x, Variable):
+            spec.append(("r", tr.resource(x)))
+            value = x._snap._value
+        else:
+            spec.append(("s", slot(x)))
+            value = x._value
+        dummies.append(wrap(np.zeros_like(value)))
+    reached = _reached(tr, spec)
+    result = []
+    for (kind, i), d in zip(spec, dummies):
+        if not any(y in reached[(kind, i)] for y in ys_s):
+            result.append(None)
+            outs.append(None)
+            continue
+        outs.append(tr.new_slot(d))
+        result.append(d)
+    tr.steps.append(("grad", ys_s, spec, outs, gy_s))
+    return result
+
+
+def _reached(tr: _trace.Tracer, spec: list) -> dict:
+    """For each source of ``spec``, the slots computed from it."""
+    out = {}
+    for kind, i in spec:
+        seen = {i} if kind == "s" else set()
+        for step in tr.steps:
+            k = step[0]
+            if k == "read" and kind == "r" and step[1] == i:
+                seen.add(step[2])
+            elif k in ("op", "draw") and any(s in seen for s in step[2]):
+                seen.update(step[4] if k == "op" else step[3])
+            elif k == "write" and (step[3] in seen or step[4] in seen):
+                seen.add(step[5])
+            elif k == "grad" and any(y in seen for y in step[1]):
+                seen.update(s for s in step[3] if s is not None)
+        out[(kind, i)] = seen
+    return out
+
+
+def _needs_of(x: Any, tr: _trace.Tracer, slots: set, runs: list, seen: set) -> None:
+    if isinstance(x, Operation):
+        if id(x) in seen:
+            return
+        seen.add(id(x))
+        if x._run is not None:
+            runs.append(x._run)
+        for n in x.needs:
+            _needs_of(n, tr, slots, runs, seen)
+    elif isinstance(x, Tensor) and id(x) in tr.slot:
+        slots.add(tr.slot[id(x)])
+
+
+def prune(tr: _trace.Tracer, slots: set, deps: list) -> list:
+    """The steps of ``tr``'s program that computing ``slots`` needs, in order. ``deps``: (first
+    slot, end slot, slots) for each ``control_dependencies`` block: a step whose outputs were
+    made in the block needs those slots too."""
+    need = set(slots)
+    kept = []
+    for step in reversed(tr.steps):
+        kind = step[0]
+        if kind == "op" or kind == "draw":
+            outs = step[4] if kind == "op" else step[3]
+            if not any(o in need for o in outs):
+                continue
+            need.update(step[2])
+        elif kind == "read":
+            if step[2] not in need:
+                continue
+        elif kind == "write":
+            if step[5] not in need:
+                continue
+            need.update((step[3], step[4]))
+            outs = (step[5],)
+        elif kind == "grad":
+            if not any(o in need for o in step[3] if o is not None):
+                continue
+            need.update(step[1])
+            need.update(s for s in (step[4] or ()) if s is not None)
+            need.update(i for k, i in step[2] if k == "s")
+            outs = [o for o in step[3] if o is not None]
+        elif kind == "check":
+            if not all(i in need for i in step[2]):
+                continue
+            outs = ()
+        else:  # guard, shape (the stand-in values' own), call
+            continue
+        for lo, hi, more in deps:
+            if any(lo <= o < hi for o in outs):
+                need.update(more)
+        kept.append(step)
+    kept.reverse()
+    return kept
+
+
+def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
+    """Run ``steps`` (from :func:`prune`) with ``fed``: {slot or Feed: tensor}; returns the
+    tensors of ``out_slots``. Variable writes are committed at the end."""
+    env: dict = {}
+
+    def val(s: int) -> Any:
+        t = env.get(s)
+        if t is None:
+            t = env[s] = wrap(tr.consts[s])
+        return t
+
+    pending: dict = {}
+    stack = [r for r in _rec.tls.stack if r is not tr]
+    with _rec.swapped(stack), warnings.catch_warnings(), GradientTape(persistent=True) as tape:
+        warnings.filterwarnings("ignore", "Calling GradientTape.gradient on a persistent tape inside")
+        for step in steps:
+            kind = step[0]
+            if kind == "op":
+                _, op, ins, p, outs = step
+                r = apply(op, [val(i) for i in ins], p)
+                for s, t in zip(outs, r if type(r) is tuple else (r,)):
+                    env[s] = fed.get(s, t)
+            elif kind == "draw":
+                for s, t in zip(step[3], _trace.draw(step[1], [val(i) for i in step[2]], step[4])):
+                    env[s] = fed.get(s, t)
+            elif kind == "read":
+                res = tr.res[step[1]]
+                if isinstance(res, Feed):
+                    t = fed.get(res, res.default)
+                    if t is None:
+                        ph = res.placeholder
+                        dims = "<unknown>" if ph._static.rank is None else \
+                            "[" + ",".join("?" if d is None else str(d) for d in ph._static.as_list()) + "]"
+                        raise InvalidArgumentError(
+                            f"You must feed a value for placeholder tensor '{ph._pname}' with dtype "
+                            f"{ph.dtype.name} and shape {dims}")
+                    tape.watch(t)
+                else:
+                    t = res.read_value()
+                env[step[2]] = fed.get(step[2], t)
+            elif kind == "write":
+                _, r, how, prev, src, out = step
+                a, b = val(prev)._value, val(src)._value
+                env[out] = pending[r] = wrap(b if how == "assign" else np.add(a, b) if how == "assign_add"
+                                             else np.subtract(a, b))
+            elif kind == "check":
+                check_values(step[1], *[val(i) for i in step[2]])
+            else:  # grad
+                _, ys, spec, outs, gys = step
+                y = val(ys[0])
+                for s in ys[1:]:
+                    y = y + val(s)
+                sources = [tr.res[i] if k == "r" else val(i) for k, i in spec]
+                gy = None if gys is None else [val(s) for s in gys if s is not None]
+                if gy is not None and len(ys) > 1:
+                    raise NotImplementedError("tf.gradients with several ys and grad_ys: give one y.")
+                gs = tape.gradient(y, sources, output_gradients=gy[0] if gy else None)
+                for s, g, src in zip(outs, gs, sources):
+                    if s is not None:
+                        env[s] = fed.get(s, g if g is not None else wrap(np.zeros_like(
+                            src._snap._value if isinstance(src, Variable) else src._value)))
+        for r, t in pending.items():
+            tr.res[r].assign(t)
+    return [val(s) for s in out_slots]
