@@ -145,8 +145,10 @@ class _Train(types.SimpleNamespace):
 
 def _train_namespace() -> _Train:
     from .. import train as _train
+    from . import _train as _train1
     return _Train(**{n: getattr(_train, n) for n in _train.__all__}, Saver=Saver,
-                  init_from_checkpoint=init_from_checkpoint)
+                  init_from_checkpoint=init_from_checkpoint,
+                  **{n: getattr(_train1, n) for n in _train1.__all__})
 
 
 train = _train_namespace()
