@@ -56,12 +56,30 @@ class GraphKeys:
     TRAINABLE_VARIABLES = "trainable_variables"
     LOCAL_VARIABLES = "local_variables"
     REGULARIZATION_LOSSES = "regularization_losses"
+    VARIABLES = GLOBAL_VARIABLES
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    GLOBAL_STEP = "global_step"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    METRIC_VARIABLES = "metric_variables"
+    TABLE_INITIALIZERS = "table_initializer"
 
 
 class _State(threading.local):
     def __init__(self) -> None:
         self.graphs: list = []   # the graphs made default by as_default(), innermost last
         self.scopes: list = []   # the open variable scopes, innermost last
+        self.stores: list = []   # get_variable's stores of the templates running (make_template)
 
 
 _state = _State()
@@ -541,16 +559,17 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     g = _current()
-    if g is not None and full in g._vars:
+    store = _state.stores[-1] if _state.stores else g._vars if g is not None else None
+    if store is not None and full in store:
         if scope.reuse is None or scope.reuse is False:
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set reuse=True or "
                              "reuse=tf.AUTO_REUSE in VarScope?")
-        v = g._vars[full]
+        v = store[full]
         if shape is not None and not TensorShape(shape).is_compatible_with(v.shape):
             raise ValueError(f"Trying to share variable {full}, but specified shape {TensorShape(shape)} and "
                              f"found shape {v.shape}.")
         return v
-    if g is not None and scope.reuse is True:
+    if store is not None and scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
                          "you mean to set reuse=tf.AUTO_REUSE in VarScope?")
     dtype = _dtypes.as_dtype(dtype or scope.dtype or _dtypes.float32)
@@ -569,8 +588,9 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
     with name_scope(""):
         v = Variable(value, trainable=True if trainable is None else trainable, name=full, dtype=dtype,
                      constraint=constraint)
+    if store is not None:
+        store[full] = v
     if g is not None:
-        g._vars[full] = v
         if collections is not None:
             for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):
                 ref = g.get_collection_ref(key)

@@ -24,6 +24,9 @@ from .. import _trace
 from .._control_flow import control_dependencies, group, no_op
 from .._graph_api import gradients
 from . import _graph
+from ._v1names import (ConfigProto, GPUOptions, glorot_normal_initializer, glorot_uniform_initializer,
+                       initializers, layers, make_template, nn, orthogonal_initializer, random_normal_initializer,
+                       random_uniform_initializer, truncated_normal_initializer, variance_scaling_initializer)
 from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
                      get_default_graph, get_variable, get_variable_scope, global_variables,
                      global_variables_initializer, placeholder, placeholder_with_default, init_from_checkpoint, reset_default_graph, trainable_variables,
@@ -31,6 +34,9 @@ from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Se
 
 __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession", "Session", "TensorShape",
            "VariableScope", "constant_initializer", "dimension_at_index", "dimension_value",
+           "ConfigProto", "GPUOptions", "glorot_normal_initializer", "glorot_uniform_initializer", "initializers",
+           "layers", "losses", "make_template", "nn", "orthogonal_initializer", "random_normal_initializer",
+           "random_uniform_initializer", "truncated_normal_initializer", "variance_scaling_initializer",
            "add_to_collection", "add_to_collections", "control_dependencies", "disable_eager_execution",
            "get_collection", "get_collection_ref", "gradients", "group", "no_op", "placeholder",
            "placeholder_with_default",
@@ -132,6 +138,14 @@ logging = types.SimpleNamespace(
     debug=_log(_logging.DEBUG), info=_log(_logging.INFO), warning=_log(_logging.WARNING), warn=_log(_logging.WARNING),
     error=_log(_logging.ERROR), fatal=_log(_logging.FATAL))
 random = types.SimpleNamespace(set_random_seed=set_random_seed)
+
+
+def _losses_namespace() -> types.SimpleNamespace:
+    from . import _losses
+    return types.SimpleNamespace(**{n: getattr(_losses, n) for n in _losses.__all__})
+
+
+losses = _losses_namespace()
 
 
 class _Train(types.SimpleNamespace):
