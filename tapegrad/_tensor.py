@@ -457,7 +457,8 @@ class Tensor(_Operators):
         return complex(self._value)
 
     def __hash__(self) -> int:
-        if Tensor._USE_EQUALITY:
+        # (a TF1 graph's tensors hash by identity, as TensorFlow's graph tensors: feed_dict keys)
+        if Tensor._USE_EQUALITY and not (_rec.active and any(hasattr(r, "graph") for r in _rec.tls.stack)):
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
 

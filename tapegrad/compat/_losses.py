@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import math as _math, nn as _nn
 from .._convert import convert_to_tensor
-from ..ops.array import stop_gradient
+from ..ops.array import size as _size, stop_gradient
 from ..ops.math import cast as _cast
 from . import _graph
 
@@ -89,21 +89,19 @@ def compute_weighted_loss(losses: Any, weights: Any = 1.0, scope: Any = None, lo
         loss = weighted
     else:
         loss = _math.reduce_sum(weighted)
+        # each weight is repeated size(losses) / size(weights) times by the broadcast (ops, not
+        # constants of the shapes: a TF1 graph runs them on the fed sizes)
+        repeat = _cast(_size(weighted), losses.dtype) / _cast(_size(weights), losses.dtype)
         if reduction == Reduction.MEAN:
-            loss = _math.divide_no_nan(loss, _math.reduce_sum(_math.multiply(_nn_ones(losses), weights)))
+            loss = _math.divide_no_nan(loss, _math.reduce_sum(weights) * repeat)
         elif reduction == Reduction.SUM_BY_NONZERO_WEIGHTS:
-            present = _cast(_math.not_equal(weights, 0.0), losses.dtype) * _nn_ones(losses)
-            loss = _math.divide_no_nan(loss, _math.reduce_sum(present))
+            present = _math.reduce_sum(_cast(_math.not_equal(weights, 0.0), losses.dtype)) * repeat
+            loss = _math.divide_no_nan(loss, present)
         elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
-            loss = _math.divide_no_nan(loss, _math.reduce_sum(_nn_ones(losses)))
+            loss = _math.divide_no_nan(loss, _cast(_size(weighted), losses.dtype))
     loss = _cast(loss, dtype)
     add_loss(loss, loss_collection)
     return loss
-
-
-def _nn_ones(x: Any) -> Any:
-    from ..ops.math import ones_like
-    return ones_like(x)
 
 
 def _pair(labels: Any, predictions: Any) -> tuple:

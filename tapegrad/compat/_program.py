@@ -41,7 +41,7 @@ class Placeholder(Tensor):
     def name(self) -> str:
         return self._pname + ":0"
 
-    def __hash__(self) -> int:  # (a feed_dict key, as a graph tensor is in TensorFlow)
+    def __hash__(self) -> int:  # (a feed_dict key, in the graph or out of it)
         return id(self)
 
     def __repr__(self) -> str:

@@ -123,11 +123,13 @@ class Optimizer:
         return None if g is None else g._group(updates, name or self._name)
 
     # -- slots
-    def _slot(self, var: Variable, name: str, suffix: str, value: Any = 0.0) -> Variable:
+    def _slot(self, var: Variable, name: str, value: Any = 0.0) -> Variable:
+        """The slot ``name`` of ``var``, made (full of ``value``) if new: named
+        ``<var>/<optimizer>``, which a graph makes unique (``w/Adam``, ``w/Adam_1``)."""
         table = self._slots.setdefault(name, {})
         if id(var) not in table:
             init = np.full(var.shape.as_list(), value, var.dtype.as_numpy_dtype)
-            table[id(var)] = Variable(init, trainable=False, name=f"{var.name[:-2]}/{suffix}")
+            table[id(var)] = Variable(init, trainable=False, name=f"{var.name[:-2]}/{self._name}")
         return table[id(var)]
 
     def get_slot(self, var: Variable, name: str) -> Variable | None:
@@ -170,7 +172,7 @@ class MomentumOptimizer(Optimizer):
 
     def _create_slots(self, var_list: list) -> None:
         for v in var_list:
-            self._slot(v, "momentum", self._name)
+            self._slot(v, "momentum")
 
     def _apply(self, grad: Tensor, var: Variable) -> Any:
         lr, mom = self._lr(self._learning_rate, var.dtype), self._lr(self._momentum, var.dtype)
@@ -198,8 +200,8 @@ class AdamOptimizer(Optimizer):
             self._non_slot["beta2_power"] = Variable(np.asarray(self._beta2, dtype), trainable=False,
                                                      name="beta2_power")
         for v in var_list:
-            self._slot(v, "m", self._name)
-            self._slot(v, "v", self._name + "_1")
+            self._slot(v, "m")
+            self._slot(v, "v")
 
     def _apply(self, grad: Tensor, var: Variable) -> Any:
         dt = var.dtype
@@ -230,7 +232,7 @@ class AdagradOptimizer(Optimizer):
 
     def _create_slots(self, var_list: list) -> None:
         for v in var_list:
-            self._slot(v, "accumulator", self._name, self._initial)
+            self._slot(v, "accumulator", self._initial)
 
     def _apply(self, grad: Tensor, var: Variable) -> Any:
         slot = self.get_slot(var, "accumulator")
@@ -253,10 +255,10 @@ class RMSPropOptimizer(Optimizer):
 
     def _create_slots(self, var_list: list) -> None:
         for v in var_list:
-            self._slot(v, "rms", self._name, 1.0)
+            self._slot(v, "rms", 1.0)
             if self._centered:
-                self._slot(v, "mg", self._name + "_0")
-            self._slot(v, "momentum", self._name + "_1")
+                self._slot(v, "mg")
+            self._slot(v, "momentum")
 
     def _apply(self, grad: Tensor, var: Variable) -> Any:
         dt = var.dtype
@@ -306,7 +308,8 @@ def get_or_create_global_step(graph: Any = None) -> Variable:
     >>> step.name, step.dtype
     ('global_step:0', tf.int64)
     """
-    return get_global_step(graph) or create_global_step(graph)
+    step = get_global_step(graph)
+    return create_global_step(graph) if step is None else step
 
 
 # ---- learning-rate decays --------------------------------------------------------------------

@@ -20,7 +20,8 @@ from .. import dtypes as _dtypes, nn as _nn
 from ..keras import initializers as _ki
 from ..linalg import matmul as _matmul
 
-__all__ = ["ConfigProto", "GPUOptions", "initializers", "layers", "make_template", "nn"]
+__all__ = ["ConfigProto", "GPUOptions", "constant_initializer", "initializers", "layers", "make_template", "nn",
+           "ones_initializer", "zeros_initializer"]
 
 
 # ---- nn with TF1's argument names ------------------------------------------------------------
@@ -204,10 +205,13 @@ def _preset(cls: Any) -> Callable:
 def _filled(cls: Any) -> Callable:
     def make(dtype: Any = _dtypes.float32) -> _V1Initializer:
         return _V1Initializer(cls(), dtype)
+    make.__name__ = cls.__name__
+    make.__doc__ = f"TF1's ``{cls.__name__}(dtype=tf.float32)``."
     return make
 
 
 def _constant(value: Any = 0, dtype: Any = _dtypes.float32, verify_shape: bool = False) -> _V1Initializer:
+    """TF1's ``constant_initializer``: ``value`` (a scalar, or of the shape's size) as ``dtype``."""
     return _V1Initializer(_ki.constant_initializer(value), dtype)
 
 
@@ -215,8 +219,11 @@ def _identity(gain: float = 1.0, dtype: Any = _dtypes.float32) -> _V1Initializer
     return _V1Initializer(_ki.Identity(gain), dtype)
 
 
+zeros_initializer = _filled(_ki.zeros_initializer)
+ones_initializer = _filled(_ki.ones_initializer)
+constant_initializer = _constant
 initializers = types.SimpleNamespace(
-    zeros=_filled(_ki.zeros_initializer), ones=_filled(_ki.ones_initializer), constant=_constant,
+    zeros=zeros_initializer, ones=ones_initializer, constant=constant_initializer,
     random_normal=random_normal_initializer, truncated_normal=truncated_normal_initializer,
     random_uniform=random_uniform_initializer, variance_scaling=variance_scaling_initializer,
     glorot_uniform=glorot_uniform_initializer, glorot_normal=glorot_normal_initializer,

@@ -19,14 +19,14 @@ from typing import Any
 from . import dimension_at_index, dimension_value  # noqa: F401
 from .._dimension import Dimension
 from .._tensor import Tensor, TensorShape
-from ..keras.initializers import constant_initializer, ones_initializer, zeros_initializer
 from .. import _trace
 from .._control_flow import control_dependencies, group, no_op
 from .._graph_api import gradients
 from . import _graph
-from ._v1names import (ConfigProto, GPUOptions, glorot_normal_initializer, glorot_uniform_initializer,
-                       initializers, layers, make_template, nn, orthogonal_initializer, random_normal_initializer,
-                       random_uniform_initializer, truncated_normal_initializer, variance_scaling_initializer)
+from ._v1names import (ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+                       initializers, layers, make_template, nn, orthogonal_initializer, ones_initializer, random_normal_initializer,
+                       random_uniform_initializer, truncated_normal_initializer, variance_scaling_initializer,
+                       zeros_initializer)
 from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
                      get_default_graph, get_variable, get_variable_scope, global_variables,
                      global_variables_initializer, placeholder, placeholder_with_default, init_from_checkpoint, reset_default_graph, trainable_variables,
