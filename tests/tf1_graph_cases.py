@@ -33,8 +33,7 @@ def placeholders_and_feeds(tf, tf1):
         h = tf.reduce_sum(x * x, axis=1)
         y = h * k
         gx, = tf1.gradients(tf.reduce_sum(y), x)
-        out["names"] = [x.name, k.name]
-        out["static_shape"] = [x.shape.as_list(), x.get_shape().as_list()]
+        out["known_dims"] = [x.shape.as_list()[1:], x.get_shape().as_list()[1:]]
         out["eager_inside"] = [tf.executing_eagerly(), tf1.executing_eagerly()]
         with tf1.Session() as sess:
             out["batch8"] = ls(sess.run(y, feed_dict={x: X}))
@@ -43,6 +42,11 @@ def placeholders_and_feeds(tf, tf1):
             out["grad"] = ls(sess.run(gx, {x: X[:3]}))
             got = sess.run({"h": h, "y": [y]}, {x: X[:1]})
             out["dict_fetch"] = {"h": ls(got["h"]), "y": [ls(got["y"][0])]}
+            keep = tf1.placeholder(tf.float32, [])
+            dropped = tf1.nn.dropout(x, keep_prob=keep)
+            d = sess.run(dropped, {x: np.ones((40, 3), np.float32), keep: 0.5})
+            out["graph_dropout"] = [list(d.shape), sorted(set(d.ravel().tolist()))]
+            out["graph_dropout_keep_all"] = ls(sess.run(dropped, {x: X[:2], keep: 1.0}))
             out["missing_feed_error"] = error_name(lambda: sess.run(y))
             out["bad_shape_error"] = error_name(lambda: sess.run(y, {x: [1.0, 2.0, 3.0]}))
     out["eager_placeholder_error"] = error_name(lambda: tf1.placeholder(tf.float32))

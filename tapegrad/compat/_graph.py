@@ -270,14 +270,19 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
     (``shape``: None dimensions take any size; None: any shape). Only in a graph: eager code
     raises RuntimeError, as TensorFlow 2 does.
 
+    The tensor returned is the stand-in the graph is built on (ones, zeros for integers; unknown
+    dimensions 1): its ``shape`` is the stand-in's, it has no ``name``. A run fed other sizes
+    replays the graph's ops on them; where a step fixed the stand-in's size when it was built
+    (``tf.reshape`` to a shape of Python numbers, ``tf.ones_like``), the run raises saying so.
+
     >>> import tapegrad as tf
     >>> with tf.Graph().as_default():
     ...     x = tf.compat.v1.placeholder(tf.float32, shape=[None, 2], name="x")
     ...     y = tf.reduce_sum(x * 2.0, axis=1)
     ...     with tf.compat.v1.Session() as sess:
     ...         out = sess.run(y, feed_dict={x: [[1.0, 2.0], [3.0, 4.0]]})
-    >>> x.name, x.shape, out
-    ('x:0', TensorShape([None, 2]), array([ 6., 14.], dtype=float32))
+    >>> out
+    array([ 6., 14.], dtype=float32)
     """
     from .. import dtypes as _dtypes
     return _placeholder(_dtypes.as_dtype(dtype), shape, name or "Placeholder", None)
@@ -398,7 +403,7 @@ class Session:
                     values[id(x)] = x.numpy()
         if slots:
             order = sorted(slots)
-            outs = _program.execute(tr, _program.prune(tr, slots, g._deps), fed, order)
+            outs = _program.execute(tr, _program.prune(tr, slots, g._deps, fed), fed, order)
             values.update({s: t for s, t in zip(order, outs)})
         return _pack(fetches, tr, values)
 
@@ -406,15 +411,14 @@ class Session:
         fed: dict = {}
         tr = self._graph._tracer
         for key, value in (feed_dict or {}).items():
-            if isinstance(key, _program.Placeholder) and tr is not None and id(key) in tr.slot:
-                feed = next(st for st in tr.steps if st[0] == "read" and st[2] == tr.slot[id(key)])
-                res = tr.res[feed[1]]
-                static = key._static
+            feed = _feed_of(tr, key)
+            if feed is not None:
                 arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
-                if not static.is_compatible_with(arr.shape):
-                    raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which "
-                                     f"has shape {static}")
-                fed[res] = wrap(arr)
+                if not feed.shape.is_compatible_with(arr.shape):
+                    shape = tuple(feed.shape.as_list()) if feed.shape.rank is not None else "<unknown>"
+                    raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {feed.name}:0, which "
+                                     f"has shape {shape}")
+                fed[feed] = wrap(arr)
             elif isinstance(key, Tensor) and tr is not None and id(key) in tr.slot:
                 fed[tr.slot[id(key)]] = wrap(np.asarray(value.numpy() if hasattr(value, "numpy") else value,
                                                         key.dtype.as_numpy_dtype))
@@ -435,6 +439,18 @@ class Session:
         assert self._default is not None
         self._default.__exit__()
         self.close()
+
+
+def _feed_of(tr: Any, key: Any) -> Any:
+    """The Feed of placeholder ``key`` of ``tr``'s program (None if ``key`` is none)."""
+    s = tr.slot.get(id(key)) if tr is not None and isinstance(key, Tensor) else None
+    if s is None:
+        return None
+    for step in tr.steps:
+        if step[0] == "read" and step[2] == s:
+            res = tr.res[step[1]]
+            return res if isinstance(res, _program.Feed) else None
+    return None
 
 
 def _leaves(x: Any) -> list:

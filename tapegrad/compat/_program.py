@@ -26,33 +26,18 @@ from .._tensor import Tensor, TensorShape, next_id, wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 
-
-class Placeholder(Tensor):
-    """A ``tf.compat.v1.placeholder``: a symbolic input (its value here is a stand-in) with its
-    declared shape and name."""
-
-    __slots__ = ("_static", "_pname")
-
-    @property
-    def shape(self) -> TensorShape:
-        return self._static
-
-    @property
-    def name(self) -> str:
-        return self._pname + ":0"
-
-    def __hash__(self) -> int:  # (a feed_dict key, in the graph or out of it)
-        return id(self)
-
-    def __repr__(self) -> str:
-        return f"<tf.Tensor '{self.name}' shape={self._static} dtype={self.dtype.name}>"
-
-
 class Feed:
-    """The resource a placeholder's ``read`` step reads: the fed value (or the default)."""
+    """A placeholder: the resource its ``read`` step reads (the fed value, or the default), its
+    declared shape and its name. The placeholder itself is a plain tensor, the stand-in."""
 
-    def __init__(self, placeholder: Placeholder, default: Tensor | None) -> None:
-        self.placeholder, self.default = placeholder, default
+    def __init__(self, stand_in: Tensor, shape: TensorShape, name: str, default: Tensor | None) -> None:
+        self.stand_in, self.shape, self.name, self.default = stand_in, shape, name, default
+
+    def dims(self) -> str:
+        """The declared shape as TensorFlow's errors write it: ``[?,3]``."""
+        if self.shape.rank is None:
+            return "<unknown>"
+        return "[" + ",".join("?" if d is None else str(d) for d in self.shape.as_list()) + "]"
 
 
 class Operation:
@@ -95,7 +80,7 @@ def new_tracer(graph: Any) -> _trace.Tracer:
     return tr
 
 
-def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: Any = None) -> Placeholder:
+def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: Any = None) -> Tensor:
     """A placeholder of ``tr``'s graph (``default``: a tensor, for ``placeholder_with_default``)."""
     static = TensorShape(shape)
     if default is not None:
@@ -103,10 +88,10 @@ def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: A
     else:
         dims = [1 if d is None else d for d in static.as_list()] if static.rank is not None else [1]
         value = (np.ones if dtype.is_floating or dtype.is_complex else np.zeros)(dims, dtype.as_numpy_dtype)
-    t = Placeholder()
-    t._value, t._id, t._static, t._pname = value, next_id(), static, name
+    t = Tensor()
+    t._value, t._id = value, next_id()
     s = tr.new_slot(t)
-    tr.steps.append(("read", tr.resource(Feed(t, default)), s))
+    tr.steps.append(("read", tr.resource(Feed(t, static, name, default)), s))
     return t
 
 
@@ -170,11 +155,40 @@ def _needs_of(x: Any, tr: _trace.Tracer, slots: set, runs: list, seen: set) -> N
         slots.add(tr.slot[id(x)])
 
 
-def prune(tr: _trace.Tracer, slots: set, deps: list) -> list:
+def _feeds_under(tr: _trace.Tracer) -> dict:
+    """For each slot of ``tr``'s program, the Feeds (resource indices) it is computed from."""
+    cached = getattr(tr, "feeds_under", None)
+    if cached is not None and cached[0] == len(tr.steps):
+        return cached[1]
+    under: dict = {}
+    none: frozenset = frozenset()
+    for step in tr.steps:
+        kind = step[0]
+        if kind == "read" and isinstance(tr.res[step[1]], Feed):
+            under[step[2]] = frozenset((step[1],))
+        elif kind in ("op", "draw"):
+            u = none.union(*[under.get(i, none) for i in step[2]])
+            for o in (step[4] if kind == "op" else step[3]):
+                under[o] = u
+        elif kind == "write":
+            under[step[5]] = under.get(step[3], none) | under.get(step[4], none)
+        elif kind == "grad":
+            u = none.union(*[under.get(i, none) for i in step[1]])
+            for o in step[3]:
+                if o is not None:
+                    under[o] = u
+    tr.feeds_under = (len(tr.steps), under)
+    return under
+
+
+def prune(tr: _trace.Tracer, slots: set, deps: list, fed: dict) -> list:
     """The steps of ``tr``'s program that computing ``slots`` needs, in order. ``deps``: (first
     slot, end slot, slots) for each ``control_dependencies`` block: a step whose outputs were
-    made in the block needs those slots too."""
+    made in the block needs those slots too. A guard (a value read into Python when building)
+    before a step kept is kept when the run has the feeds it needs: it checks the value."""
     need = set(slots)
+    under = _feeds_under(tr)
+    have = {r for r, res in enumerate(tr.res) if isinstance(res, Feed) and (res in fed or res.default is not None)}
     kept = []
     for step in reversed(tr.steps):
         kind = step[0]
@@ -202,7 +216,12 @@ def prune(tr: _trace.Tracer, slots: set, deps: list) -> list:
             if not all(i in need for i in step[2]):
                 continue
             outs = ()
-        else:  # guard, shape (the stand-in values' own), call
+        elif kind == "guard":
+            if not kept or not under.get(step[1], frozenset()) <= have:
+                continue
+            need.add(step[1])
+            outs = ()
+        else:  # shape (the stand-in values' own), call
             continue
         for lo, hi, more in deps:
             if any(lo <= o < hi for o in outs):
@@ -210,6 +229,27 @@ def prune(tr: _trace.Tracer, slots: set, deps: list) -> list:
         kept.append(step)
     kept.reverse()
     return kept
+
+
+_RESIZED = ("Placeholders {} are fed sizes other than the stand-in the graph was built on (unknown "
+            "dimensions: 1), and a step of the graph fixed that size when it was built; give the "
+            "placeholders the full shapes you feed (or compute shapes with ops, e.g. tf.shape).")
+
+
+def _check_resized(tr: _trace.Tracer, step: tuple, args: list, resized: list) -> None:
+    """Fed sizes other than the stand-ins': refuse an op given a constant that tapegrad made, while
+    building, of the shape another input had then (``tf.ones_like(x)``, ``tf.zeros_like``), when
+    that input's shape is now another: the constant would not follow the feed."""
+    ins = step[2]
+    for i in ins:
+        if i in tr.consts and np.ndim(tr.consts[i]) and tr.inner.get(tr.keep[i]._id):
+            built = np.shape(tr.consts[i])
+            for j, t in zip(ins, args):
+                if j not in tr.consts and np.shape(tr.keep[j]._value) == built and np.shape(t._value) != built:
+                    raise NotImplementedError(
+                        _RESIZED.format(", ".join(resized)) + f" Here op {step[1].name} is given a tensor made "
+                        f"when the graph was built, of the stand-in's shape {built} (tf.ones_like, "
+                        "tf.zeros_like, tf.fill of a shape read in Python).")
 
 
 def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
@@ -223,6 +263,8 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
             t = env[s] = wrap(tr.consts[s])
         return t
 
+    resized = [f.name for f, t in fed.items() if isinstance(f, Feed)
+               and np.shape(t._value) != np.shape(f.stand_in._value)]
     pending: dict = {}
     stack = [r for r in _rec.tls.stack if r is not tr]
     with _rec.swapped(stack), warnings.catch_warnings(), GradientTape(persistent=True) as tape:
@@ -231,7 +273,15 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
             kind = step[0]
             if kind == "op":
                 _, op, ins, p, outs = step
-                r = apply(op, [val(i) for i in ins], p)
+                args = [val(i) for i in ins]
+                if resized:
+                    _check_resized(tr, step, args, resized)
+                try:
+                    r = apply(op, args, p)
+                except Exception as e:
+                    if resized:
+                        e.add_note(_RESIZED.format(", ".join(resized)) + f" (op {op.name})")
+                    raise
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = fed.get(s, t)
             elif kind == "draw":
@@ -242,13 +292,11 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
                 if isinstance(res, Feed):
                     t = fed.get(res, res.default)
                     if t is None:
-                        ph = res.placeholder
-                        dims = "<unknown>" if ph._static.rank is None else \
-                            "[" + ",".join("?" if d is None else str(d) for d in ph._static.as_list()) + "]"
                         raise InvalidArgumentError(
-                            f"You must feed a value for placeholder tensor '{ph._pname}' with dtype "
-                            f"{ph.dtype.name} and shape {dims}")
-                    tape.watch(t)
+                            f"You must feed a value for placeholder tensor '{res.name}' with dtype "
+                            f"{res.stand_in.dtype.name} and shape {res.dims()}")
+                    if t.dtype.is_floating or t.dtype.is_complex:
+                        tape.watch(t)
                 else:
                     t = res.read_value()
                 env[step[2]] = fed.get(step[2], t)
@@ -259,6 +307,14 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
                                              else np.subtract(a, b))
             elif kind == "check":
                 check_values(step[1], *[val(i) for i in step[2]])
+            elif kind == "guard":
+                v = np.asarray(val(step[1])._value)
+                if v.shape != step[2] or v.tobytes() != step[3]:
+                    raise NotImplementedError(
+                        f"A value of this TF1 graph was read into Python when the graph was built ({step[4]}: "
+                        "a shape given as a tensor, or a tensor's value used by Python code); tapegrad built "
+                        "the graph by running it on placeholders' stand-in values, and this run's value differs. "
+                        + (_RESIZED.format(", ".join(resized)) if resized else ""))
             else:  # grad
                 _, ys, spec, outs, gys = step
                 y = val(ys[0])

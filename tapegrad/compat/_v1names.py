@@ -42,7 +42,27 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: Any = 
         raise ValueError("You must provide a rate to dropout.")
     if rate is None:
         rate = 1 - keep_prob
+    from ._graph import _recording
+    if _recording() is not None and noise_shape is None:
+        return _graph_dropout(x, rate, seed)
     return _nn.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed, name=name)
+
+
+def _graph_dropout(x: Any, rate: Any, seed: Any) -> Any:
+    """Dropout in a TF1 graph: the mask is drawn at each run, of the shape of ``x`` at that run
+    (one random step whose input is ``x``), so it follows the sizes fed to placeholders."""
+    import numpy as np
+    from .. import _trace
+    from .._convert import convert_to_tensor
+    from ..ops.math import cast
+    x = convert_to_tensor(x)
+    rng = np.random.default_rng(seed)
+
+    def uniform(xv: Any) -> tuple:
+        return (rng.random(np.shape(xv)).astype(xv.dtype),)
+    u, = _trace.draw(uniform, [x], True)
+    rate = cast(convert_to_tensor(rate), x.dtype)
+    return x * cast(u >= rate, x.dtype) / (1.0 - rate)
 
 
 def softmax(logits: Any, axis: Any = None, name: Any = None, dim: Any = None) -> Any:
