@@ -137,7 +137,62 @@ _SCATTER = {  # method suffix -> (op name, how to write updates into the new val
 }
 
 
-class Variable(VariableBase):
+class _Creators(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []  # the creators of the open variable_creator_scope blocks, innermost last
+
+
+_creators = _Creators()
+
+
+class _Created(type):
+    """``tf.Variable(...)`` calls the creators of the open ``variable_creator_scope`` blocks."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if not _creators.stack or cls is not Variable:
+            return super().__call__(*args, **kwargs)
+        import inspect
+        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+        bound.apply_defaults()
+        params = dict(bound.arguments)
+        del params["self"]
+
+        def base(**kw: Any) -> Any:
+            return type.__call__(cls, **kw)
+        make = base
+        for creator in _creators.stack:
+            make = (lambda c, nxt: lambda **kw: c(nxt, **kw))(creator, make)
+        return make(**params)
+
+
+class variable_creator_scope:  # noqa: N801  (TensorFlow's name)
+    """A block in which each ``tf.Variable(...)`` calls ``variable_creator(next_creator, **kwargs)``
+    (``kwargs``: the Variable's arguments by name); ``next_creator(**kwargs)`` makes the variable
+    (through the outer blocks' creators). A creator may change the arguments, return another
+    variable, or raise.
+
+    >>> import tapegrad as tf
+    >>> made = []
+    >>> def catch(next_creator, **kwargs):
+    ...     made.append(kwargs["name"])
+    ...     return next_creator(**{**kwargs, "trainable": False})
+    >>> with tf.variable_creator_scope(catch):
+    ...     v = tf.Variable(1.0, name="v")
+    >>> made, v.trainable
+    (['v'], False)
+    """
+
+    def __init__(self, variable_creator: Callable) -> None:
+        self._creator = variable_creator
+
+    def __enter__(self) -> None:
+        _creators.stack.append(self._creator)
+
+    def __exit__(self, *exc: Any) -> None:
+        _creators.stack.remove(self._creator)
+
+
+class Variable(VariableBase, metaclass=_Created):
     """A mutable tensor, the state a model learns.
 
     Reading a trainable float Variable inside a ``GradientTape`` (with the default

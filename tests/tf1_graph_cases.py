@@ -290,3 +290,80 @@ def disabled_eager(tf, tf1):
         sess.run(tf1.global_variables_initializer())
         out["runs"] = [float(sess.run(add, {x: [1.0, 2.0]})), float(sess.run(add, {x: [3.0]}))]
     return out
+
+
+def _dense(tf, tf1, x, units, name):
+    with tf1.variable_scope(name):
+        n = x.shape[-1]
+        w = tf1.get_variable("kernel", initializer=(np.arange(n * units, dtype=np.float32).reshape(n, units)
+                                                    / (n * units) - 0.4))
+        b = tf1.get_variable("bias", shape=[units], initializer=tf1.zeros_initializer())
+    return tf1.nn.bias_add(tf.matmul(x, w), b)
+
+
+def migration_debugging(tf, tf1):
+    """The migration_debugging guide's TF1 model (its layers.dense written with get_variable,
+    which TF 2.21 has no layers for): polynomial_decay on the global step, compute_gradients on
+    the graph's TRAINABLE_VARIABLES, apply_gradients, and Session.run fetching a dict of logged
+    tensors (grads_and_vars pairs among them) with the train op, 5 steps."""
+    params = {"layer_1_size": 3, "layer_2_size": 2, "num_classes": 2, "init_lr": 0.5, "end_lr": 0.05,
+              "decay_steps": 3, "lr_power": 1.5}
+    graph = tf.Graph()
+    logs = {"step": [], "lr": [], "loss": [], "grads_and_vars": [], "layer_out": []}
+    with graph.as_default(), tf1.Session(graph=graph) as sess:
+        inputs = tf1.placeholder(tf.float32, shape=(None, 3))
+        labels = tf1.placeholder(tf.float32, shape=(None, params["num_classes"]))
+        out_1 = _dense(tf, tf1, inputs, params["layer_1_size"], "dense")
+        out_2 = _dense(tf, tf1, out_1, params["layer_2_size"], "dense_1")
+        logits = _dense(tf, tf1, out_2, params["num_classes"], "dense_2")
+        loss = tf1.losses.softmax_cross_entropy(labels, logits)
+        global_step = tf1.train.get_or_create_global_step()
+        lr = tf1.train.polynomial_decay(learning_rate=params["init_lr"], global_step=global_step,
+                                        decay_steps=params["decay_steps"], end_learning_rate=params["end_lr"],
+                                        power=params["lr_power"])
+        optimizer = tf1.train.GradientDescentOptimizer(lr)
+        grads_and_vars = optimizer.compute_gradients(
+            loss=loss, var_list=graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        train_op = optimizer.apply_gradients(grads_and_vars, global_step=global_step)
+        logged = {"step": global_step, "lr": lr, "loss": loss, "grads_and_vars": grads_and_vars,
+                  "layer_out": {"layer_1": out_1, "logits": logits}}
+        sess.run(tf1.global_variables_initializer())
+        for _ in range(5):
+            got, _ = sess.run([logged, train_op], feed_dict={inputs: X, labels: Y})
+            logs["step"].append(int(got["step"]))
+            logs["lr"].append(float(got["lr"]))
+            logs["loss"].append(float(got["loss"]))
+            logs["grads_and_vars"].append([[ls(g), ls(v)] for g, v in got["grads_and_vars"]])
+            logs["layer_out"].append(ls(got["layer_out"]["logits"]))
+        logs["names"] = [v.name for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES)]
+    return logs
+
+
+def creator_scopes(tf, tf1):
+    """tf.variable_creator_scope as the validate_correctness guide uses it: a creator that refuses
+    new variables, and one that catches them."""
+    out = {}
+
+    def invalid_variable_creator(next_creator, **kwargs):
+        raise ValueError("Attempted to create a new variable instead of reusing an existing one.")
+    created = []
+
+    def variable_catcher(next_creator, **kwargs):
+        var = next_creator(**kwargs)
+        created.append(var)
+        return var
+    with tf.variable_creator_scope(invalid_variable_creator):
+        out["refused"] = error_name(lambda: tf.Variable(1.0))
+    with tf.variable_creator_scope(variable_catcher):
+        v = tf.Variable([1.0, 2.0], name="caught")
+        w = tf.Variable(3, name="other", trainable=False)
+    out["caught"] = [[x.name, x.dtype.name, x.trainable] for x in created]
+    out["same"] = created[0] is v and created[1] is w
+
+    def untrainable(next_creator, **kwargs):
+        kwargs["trainable"] = False
+        return next_creator(**kwargs)
+    with tf.variable_creator_scope(variable_catcher), tf.variable_creator_scope(untrainable):
+        u = tf.Variable(1.0, name="u")
+    out["nested"] = [u.trainable, len(created)]
+    return out

@@ -18,7 +18,8 @@ import tf1_graph_cases as cases  # noqa: E402
 
 OUT = {}
 for name in ("placeholders_and_feeds", "counters_and_dependencies", "graph_optimizers", "eager_optimizers",
-             "decays", "v1_losses", "v1_nn_and_initializers", "disabled_eager"):  # (disabled_eager last)
+             "decays", "v1_losses", "v1_nn_and_initializers", "migration_debugging", "creator_scopes",
+             "disabled_eager"):  # (disabled_eager last)
     OUT[name] = getattr(cases, name)(tf, tf1)
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "tf1_graph.json"),

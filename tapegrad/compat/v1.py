@@ -22,6 +22,7 @@ from .._tensor import Tensor, TensorShape
 from .. import _trace
 from .._control_flow import control_dependencies, group, no_op
 from .._graph_api import gradients
+from .._variable import variable_creator_scope
 from . import _graph
 from ._v1names import (ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
                        initializers, layers, make_template, nn, orthogonal_initializer, ones_initializer, random_normal_initializer,
@@ -39,7 +40,7 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
            "random_uniform_initializer", "truncated_normal_initializer", "variance_scaling_initializer",
            "add_to_collection", "add_to_collections", "control_dependencies", "disable_eager_execution",
            "get_collection", "get_collection_ref", "gradients", "group", "no_op", "placeholder",
-           "placeholder_with_default",
+           "placeholder_with_default", "variable_creator_scope",
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
