@@ -6,10 +6,10 @@ variables use (``tf.Graph``, ``tf.compat.v1.Session``, ``get_variable``, ``varia
 A graph made default by ``as_default()`` collects the Variables created inside it (its
 ``GLOBAL_VARIABLES`` and ``TRAINABLE_VARIABLES`` collections, names made unique as TF1's graph
 makes them: ``a``, ``a_1``), and holds ``get_variable``'s store, so that names are reused only
-with ``reuse=True`` (or ``AUTO_REUSE``). Ops run eagerly when they are built (there is no deferred
-graph): ``Session.run`` returns the values of what it is given (tensors, variables, nests of them)
-and runs initializers; a variable has its initial value from its creation on, and
-``global_variables_initializer()`` sets it again (to a checkpoint's value after
+with ``reuse=True`` (or ``AUTO_REUSE``). It records the ops built in it as its program
+(:mod:`tapegrad.compat._program`): ``Session.run`` runs the steps its fetches need on the values
+fed to placeholders, and runs initializers; a variable has its initial value from its creation
+on, and ``global_variables_initializer()`` sets it again (to a checkpoint's value after
 ``init_from_checkpoint``). See docs/differences.md.
 
 ``Saver`` writes TF1's checkpoint key names (the variables' names: ``"scoped/c"``) in tapegrad's
@@ -87,8 +87,8 @@ AUTO_REUSE = "AUTO_REUSE"  # (TF1's _ReuseMode.AUTO_REUSE)
 
 
 class Graph:
-    """A TF1 graph: ``with tf.Graph().as_default():`` collects the variables made inside and
-    holds ``get_variable``'s store (see the module doc: ops still run eagerly).
+    """A TF1 graph: ``with tf.Graph().as_default():`` records the ops built inside for
+    ``Session.run``, collects the variables made inside and holds ``get_variable``'s store.
 
     >>> import tapegrad as tf
     >>> with tf.Graph().as_default() as g:

@@ -48,10 +48,10 @@ class Operation:
         self.name, self._run, self.needs = name, run, list(needs)
 
     def run(self, feed_dict: Any = None, session: Any = None) -> None:
-        """Run this operation in ``session`` (the default: a new session on the default graph)."""
+        """Run this operation in ``session`` (tapegrad registers no default session: give one)."""
         if session is None:
-            from ._graph import Session
-            session = Session()
+            raise ValueError("Cannot execute operation using `run()`: No default session is registered. Use "
+                             "`sess.run(op)` or pass an explicit session to `run(session=sess)`")
         session.run(self, feed_dict=feed_dict)
 
     def __repr__(self) -> str:

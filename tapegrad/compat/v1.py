@@ -1,10 +1,12 @@
-"""``tf.compat.v1``: the TF1 names that mean something in eager TF2 code (``logging``,
-``enable_eager_execution``, ``executing_eagerly``, ``set_random_seed``, ``random.set_random_seed``),
-and TF1's graphs, sessions, variable scopes and name-based checkpoints as eager code can have
-them (``Graph``, ``Session``, ``get_variable``, ``variable_scope``, ``global_variables_initializer``,
-``train.Saver``, ``train.init_from_checkpoint``: :mod:`tapegrad.compat._graph`). The rest of TF1
-(placeholders, estimators, ``disable_eager_execution``) is not provided: reading it raises an
-``AttributeError`` that says so.
+"""``tf.compat.v1``: TensorFlow 1's API as TF2 keeps it. Graphs, sessions and placeholders
+(``Graph``, ``Session.run(fetches, feed_dict)``, ``placeholder``, ``disable_eager_execution``,
+``gradients``, ``group``, ``control_dependencies``: :mod:`tapegrad.compat._program`), variable
+scopes, collections and name-based checkpoints (``get_variable``, ``variable_scope``,
+``get_collection``, ``train.Saver``: :mod:`tapegrad.compat._graph`), ``train``'s optimizers,
+global step and decays (:mod:`tapegrad.compat._train`), ``losses`` (:mod:`tapegrad.compat._losses`),
+``nn``, ``initializers``, ``make_template``, ``ConfigProto`` (:mod:`tapegrad.compat._v1names`),
+``logging`` and ``set_random_seed``. The rest of TF1 (estimators, queues, ``layers``) is not
+provided: reading it raises an ``AttributeError`` that says so.
 
 >>> import tapegrad.compat.v1 as tf1
 >>> tf1.executing_eagerly(), tf1.logging.ERROR
@@ -150,12 +152,14 @@ losses = _losses_namespace()
 
 
 class _Train(types.SimpleNamespace):
-    """``tf.compat.v1.train``: TF2's ``tf.train``, ``Saver`` and ``init_from_checkpoint``."""
+    """``tf.compat.v1.train``: TF2's ``tf.train``, TF1's optimizers, global step and decays,
+    ``Saver`` and ``init_from_checkpoint``."""
 
     def __getattr__(self, name: str) -> Any:
         raise AttributeError(f"tf.compat.v1.train.{name} is TensorFlow 1's API, which tapegrad does not provide: "
-                             "tapegrad has TF1's Saver and init_from_checkpoint, and TF2's tf.train; train with "
-                             "tf.GradientTape and a Keras optimizer (the TF2 migration guide maps each TF1 name).")
+                             "tapegrad has TF1's optimizers, global step, decays, Saver and init_from_checkpoint, "
+                             "and TF2's tf.train (no hooks, queues or MonitoredSession; the TF2 migration guide "
+                             "maps each TF1 name).")
 
 
 def _train_namespace() -> _Train:
@@ -172,6 +176,6 @@ train = _train_namespace()
 def __getattr__(name: str) -> Any:
     raise AttributeError(
         f"tf.compat.v1.{name} is TensorFlow 1's API, which tapegrad does not provide: tapegrad runs "
-        "TensorFlow 2 code, executed eagerly (no placeholders or estimators; graphs and sessions only as far as "
-        "tf.compat.v1.Graph describes). Write it "
-        "with TF2's names (the TF2 migration guide maps each TF1 name), e.g. tf.function for a graph.")
+        "TensorFlow 2 code, and of TF1 graphs, sessions, placeholders, variable scopes, train's optimizers, "
+        "losses and nn (no estimators or queues). Write it "
+        "with TF2's names (the TF2 migration guide maps each TF1 name).")
