@@ -5,13 +5,7 @@ tools/record_tf1_graph.py on TensorFlow (``tf``; ``tf1`` = ``tf.compat.v1``). Ea
 returns a dict of plain results (lists of numbers, names, error type names)."""
 import numpy as np
 
-
-def error_name(f):
-    try:
-        f()
-    except Exception as e:  # noqa: BLE001  (its type is the result)
-        return type(e).__name__
-    return None
+from tf1_compat_cases import error_name
 
 
 def ls(x):
@@ -309,7 +303,7 @@ def migration_debugging(tf, tf1):
     params = {"layer_1_size": 3, "layer_2_size": 2, "num_classes": 2, "init_lr": 0.5, "end_lr": 0.05,
               "decay_steps": 3, "lr_power": 1.5}
     graph = tf.Graph()
-    logs = {"step": [], "lr": [], "loss": [], "grads_and_vars": [], "layer_out": []}
+    logs = {"step": [], "lr": [], "loss": [], "grads_and_vars": [], "vars": [], "layer_out": []}
     with graph.as_default(), tf1.Session(graph=graph) as sess:
         inputs = tf1.placeholder(tf.float32, shape=(None, 3))
         labels = tf1.placeholder(tf.float32, shape=(None, params["num_classes"]))
@@ -333,7 +327,10 @@ def migration_debugging(tf, tf1):
             logs["step"].append(int(got["step"]))
             logs["lr"].append(float(got["lr"]))
             logs["loss"].append(float(got["loss"]))
-            logs["grads_and_vars"].append([[ls(g), ls(v)] for g, v in got["grads_and_vars"]])
+            # (a variable fetched with the train op is read before or after its update, in no set order
+            # in TensorFlow: the variables are read by a run of their own)
+            logs["grads_and_vars"].append([ls(g) for g, _ in got["grads_and_vars"]])
+            logs["vars"].append([ls(v) for v in sess.run([v for _, v in grads_and_vars])])
             logs["layer_out"].append(ls(got["layer_out"]["logits"]))
         logs["names"] = [v.name for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES)]
     return logs

@@ -325,41 +325,38 @@ def _step(global_step: Any, dtype: Any) -> Tensor:
     return _cast(global_step, dtype)
 
 
-def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
-                      staircase: bool = False, name: str | None = None) -> Any:
-    """``learning_rate * decay_rate ** (global_step / decay_steps)`` (the exponent floored with
-    ``staircase``)."""
+def _timed(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any, staircase: bool,
+           rule: Callable) -> Any:
+    """``rule(lr, decay_rate, p)`` with ``p = global_step / decay_steps`` (floored with ``staircase``)."""
     def decayed() -> Tensor:
         lr = convert_to_tensor(learning_rate, dtype_hint=_dtypes.float32)
         p = _step(global_step, lr.dtype) / _cast(decay_steps, lr.dtype)
         if staircase:
             p = _math.floor(p)
-        return lr * _math.pow(_cast(decay_rate, lr.dtype), p)
+        return rule(lr, _cast(decay_rate, lr.dtype), p)
     return _decay(decayed, global_step)
+
+
+def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
+                      staircase: bool = False, name: str | None = None) -> Any:
+    """``learning_rate * decay_rate ** (global_step / decay_steps)`` (the exponent floored with
+    ``staircase``)."""
+    return _timed(learning_rate, global_step, decay_steps, decay_rate, staircase,
+                  lambda lr, rate, p: lr * _math.pow(rate, p))
 
 
 def natural_exp_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
                       staircase: bool = False, name: str | None = None) -> Any:
     """``learning_rate * exp(-decay_rate * global_step / decay_steps)`` (floored with ``staircase``)."""
-    def decayed() -> Tensor:
-        lr = convert_to_tensor(learning_rate, dtype_hint=_dtypes.float32)
-        p = _step(global_step, lr.dtype) / _cast(decay_steps, lr.dtype)
-        if staircase:
-            p = _math.floor(p)
-        return lr * _math.exp(-_cast(decay_rate, lr.dtype) * p)
-    return _decay(decayed, global_step)
+    return _timed(learning_rate, global_step, decay_steps, decay_rate, staircase,
+                  lambda lr, rate, p: lr * _math.exp(-rate * p))
 
 
 def inverse_time_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
                        staircase: bool = False, name: str | None = None) -> Any:
     """``learning_rate / (1 + decay_rate * global_step / decay_steps)`` (floored with ``staircase``)."""
-    def decayed() -> Tensor:
-        lr = convert_to_tensor(learning_rate, dtype_hint=_dtypes.float32)
-        p = _step(global_step, lr.dtype) / _cast(decay_steps, lr.dtype)
-        if staircase:
-            p = _math.floor(p)
-        return lr / (1.0 + _cast(decay_rate, lr.dtype) * p)
-    return _decay(decayed, global_step)
+    return _timed(learning_rate, global_step, decay_steps, decay_rate, staircase,
+                  lambda lr, rate, p: lr / (1.0 + rate * p))
 
 
 def polynomial_decay(learning_rate: Any, global_step: Any, decay_steps: Any, end_learning_rate: Any = 0.0001,
