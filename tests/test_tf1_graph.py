@@ -50,3 +50,50 @@ def test_disable_eager_execution_as_tensorflow():
         tf1.reset_default_graph()
     assert tf.executing_eagerly()
     assert float(tf.constant(2.0) * 3.0) == 6.0  # (ops run eagerly again)
+
+
+def _run_resized(build):
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 4])
+        y = build(x)
+        with tf1.Session() as sess:
+            same_size = sess.run(y, {x: np.ones((1, 4), np.float32)})
+            return same_size, sess.run(y, {x: np.arange(12, dtype=np.float32).reshape(3, 4)})
+
+
+def test_steps_follow_fed_sizes():
+    """Ops, reductions, tf.shape and v1 dropout run on the fed sizes, not the stand-in's (1)."""
+    _, got = _run_resized(lambda x: tf.reduce_sum(tf.nn.softmax(x), axis=1) * tf.cast(tf.shape(x)[0], tf.float32))
+    np.testing.assert_allclose(got, [3.0, 3.0, 3.0], rtol=1e-6)
+    _, got = _run_resized(lambda x: tf1.nn.dropout(x + 1.0, keep_prob=0.5))
+    assert got.shape == (3, 4) and set(np.unique(got / (np.arange(12).reshape(3, 4) + 1.0) / 2.0)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize("build, error, match", [
+    (lambda x: tf.ones_like(x) + x, NotImplementedError, "tf.ones_like"),
+    (lambda x: tf.fill(tf.shape(x), 2.0), NotImplementedError, "read into Python when the graph was built"),
+    (lambda x: tf.reshape(x, [-1, 2, 2]), tf.errors.InvalidArgumentError, "cannot reshape"),
+])
+def test_a_size_fixed_when_built_raises_at_a_resized_run(build, error, match):
+    with pytest.raises(error, match=match) as info:
+        _run_resized(build)
+    assert "stand-in" in str(info.value) + "".join(getattr(info.value, "__notes__", []))
+
+
+def test_session_errors_and_build_time_isolation():
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0)
+        step = v.assign_add(1.0)
+        op = tf.group(step)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            with pytest.raises(TypeError, match="feed_dict key"):
+                sess.run(step, {tf.constant(1.0): 2.0})
+            with pytest.raises(NotImplementedError, match="tensor names"):
+                sess.run("Variable:0")
+            with pytest.raises(ValueError, match="No default session"):
+                op.run()
+            op.run(session=sess)
+            assert float(sess.run(v)) == 2.0 and sess.run(op) is None and float(sess.run(v)) == 3.0
+            assert not tf.executing_eagerly()
+    assert tf.executing_eagerly() and float(tf.constant(1.0) + 1.0) == 2.0

@@ -184,8 +184,9 @@ def _feeds_under(tr: _trace.Tracer) -> dict:
 def prune(tr: _trace.Tracer, slots: set, deps: list, fed: dict) -> list:
     """The steps of ``tr``'s program that computing ``slots`` needs, in order. ``deps``: (first
     slot, end slot, slots) for each ``control_dependencies`` block: a step whose outputs were
-    made in the block needs those slots too. A guard (a value read into Python when building)
-    before a step kept is kept when the run has the feeds it needs: it checks the value."""
+    made in the block needs those slots too. A guard (a value computed from placeholders' stand-ins
+    and read into Python when building) before a step kept is kept when the run has the feeds it
+    needs: it checks the value."""
     need = set(slots)
     under = _feeds_under(tr)
     have = {r for r, res in enumerate(tr.res) if isinstance(res, Feed) and (res in fed or res.default is not None)}
@@ -216,8 +217,9 @@ def prune(tr: _trace.Tracer, slots: set, deps: list, fed: dict) -> list:
             if not all(i in need for i in step[2]):
                 continue
             outs = ()
-        elif kind == "guard":
-            if not kept or not under.get(step[1], frozenset()) <= have:
+        elif kind == "guard":  # (one of a value computed from placeholders: from their stand-ins)
+            feeds = under.get(step[1])
+            if not kept or not feeds or not feeds <= have:
                 continue
             need.add(step[1])
             outs = ()
