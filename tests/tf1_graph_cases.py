@@ -364,3 +364,27 @@ def creator_scopes(tf, tf1):
         u = tf.Variable(1.0, name="u")
     out["nested"] = [u.trainable, len(created)]
     return out
+
+
+def v1_as_tf(tf, tf1):
+    """A program written as ``import tensorflow.compat.v1 as tf`` (TF1's top-level names: dtypes,
+    ops, renamed ones such as ``to_float`` and ``reduce_sum(keep_dims=)``)."""
+    tf = tf1  # noqa: F841  (the program's own name for the module)
+    out = {}
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(tf.constant(W0), name="w")
+        h = tf.nn.relu(tf.matmul(x, w))
+        s = tf.reduce_sum(h, reduction_indices=1, keep_dims=True)
+        m = tf.reduce_mean(tf.to_float(tf.arg_max(h, 1)))
+        r = tf.random_normal([4, 2], stddev=0.0, mean=3.0)
+        step = tf.assign_add(w, tf.ones_like(w))
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            out["s"] = ls(sess.run(s, {x: X[:3]}))
+            out["m"] = float(sess.run(m, {x: X}))
+            out["r"] = ls(sess.run(r))
+            sess.run(step)
+            out["w"] = ls(sess.run(w))
+            out["dtypes"] = [tf.float32.name, tf.int64.name, tf.random.normal([1]).dtype.name]
+    return out

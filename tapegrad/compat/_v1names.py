@@ -369,3 +369,65 @@ class _Layers(types.ModuleType):
 
 layers = _Layers("tf.compat.v1.layers", "TF1's layers: not available with Keras 3 (as TensorFlow 2.21); use "
                                         "tf.keras.layers.")
+
+
+# ---- TF1's top-level names that TF2 renamed (``import tensorflow.compat.v1 as tf`` programs) ---
+
+def _reduction(fn: Callable) -> Callable:
+    def reduce(input_tensor: Any, axis: Any = None, keepdims: Any = None, name: Any = None,
+               reduction_indices: Any = None, keep_dims: Any = None) -> Any:
+        axis = _one(axis, reduction_indices, "axis", "reduction_indices")
+        keep = _one(keepdims, keep_dims, "keepdims", "keep_dims")
+        return fn(input_tensor, axis=axis, keepdims=bool(keep), name=name)
+    reduce.__name__ = fn.__name__
+    reduce.__doc__ = f"TF1's ``{fn.__name__}`` (also ``reduction_indices=``, ``keep_dims=``)."
+    return reduce
+
+
+def _cast_to(dtype: Any, name: str) -> Callable:
+    def to(x: Any, name: Any = None) -> Any:
+        from ..ops.math import cast
+        return cast(x, dtype)
+    to.__name__ = name
+    to.__doc__ = f"TF1's ``{name}``: ``tf.cast(x, {dtype.name})``."
+    return to
+
+
+def _arg(fn: Callable, name: str) -> Callable:
+    def arg(input: Any, dimension: Any = None, output_type: Any = _dtypes.int64, name: Any = None) -> Any:  # noqa: A002
+        return fn(input, axis=dimension, output_type=output_type)
+    arg.__name__ = name
+    arg.__doc__ = f"TF1's ``{name}(input, dimension)``."
+    return arg
+
+
+def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name: Any = None) -> Any:
+    """TF1's ``tf.assign(ref, value)``: ``ref.assign(value)``."""
+    return ref.assign(value)
+
+
+def assign_add(ref: Any, value: Any, use_locking: Any = None, name: Any = None) -> Any:
+    """TF1's ``tf.assign_add(ref, value)``: ``ref.assign_add(value)``."""
+    return ref.assign_add(value)
+
+
+def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: Any = None) -> Any:
+    """TF1's ``tf.assign_sub(ref, value)``: ``ref.assign_sub(value)``."""
+    return ref.assign_sub(value)
+
+
+def _tf1_aliases() -> dict:
+    from .. import random as _random
+    from ..ops import reduction as _r
+    names = {f.__name__: _reduction(f) for f in (_r.reduce_sum, _r.reduce_mean, _r.reduce_max, _r.reduce_min,
+                                                  _r.reduce_prod, _r.reduce_any, _r.reduce_all,
+                                                  _r.reduce_logsumexp)}
+    names.update(random_normal=_random.normal, truncated_normal=_random.truncated_normal,
+                 random_uniform=_random.uniform, to_float=_cast_to(_dtypes.float32, "to_float"),
+                 to_double=_cast_to(_dtypes.float64, "to_double"), to_int32=_cast_to(_dtypes.int32, "to_int32"),
+                 to_int64=_cast_to(_dtypes.int64, "to_int64"), arg_max=_arg(_r.argmax, "arg_max"),
+                 arg_min=_arg(_r.argmin, "arg_min"), assign=assign, assign_add=assign_add, assign_sub=assign_sub)
+    return names
+
+
+TF1_ALIASES = _tf1_aliases()

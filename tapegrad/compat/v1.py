@@ -26,7 +26,7 @@ from .._control_flow import control_dependencies, group, no_op
 from .._graph_api import gradients
 from .._variable import variable_creator_scope
 from . import _graph
-from ._v1names import (ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+from ._v1names import (TF1_ALIASES, ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
                        initializers, layers, make_template, nn, orthogonal_initializer, ones_initializer, random_normal_initializer,
                        random_uniform_initializer, truncated_normal_initializer, variance_scaling_initializer,
                        zeros_initializer)
@@ -42,7 +42,8 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
            "random_uniform_initializer", "truncated_normal_initializer", "variance_scaling_initializer",
            "add_to_collection", "add_to_collections", "control_dependencies", "disable_eager_execution",
            "get_collection", "get_collection_ref", "gradients", "group", "no_op", "placeholder",
-           "placeholder_with_default", "variable_creator_scope",
+           "placeholder_with_default", "variable_creator_scope", "disable_v2_behavior", "enable_v2_behavior",
+           "local_variables_initializer", "tables_initializer",
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
@@ -140,7 +141,16 @@ logging = types.SimpleNamespace(
     get_verbosity=lambda: _logging.getLogger("tensorflow").getEffectiveLevel(),
     debug=_log(_logging.DEBUG), info=_log(_logging.INFO), warning=_log(_logging.WARNING), warn=_log(_logging.WARNING),
     error=_log(_logging.ERROR), fatal=_log(_logging.FATAL))
-random = types.SimpleNamespace(set_random_seed=set_random_seed)
+class _Random(types.ModuleType):
+    """``tf.compat.v1.random``: ``tf.random`` and ``set_random_seed``."""
+
+    def __getattr__(self, name: str) -> Any:
+        from .. import random as _random
+        return getattr(_random, name)
+
+
+random = _Random("tf.compat.v1.random")
+random.set_random_seed = set_random_seed
 
 
 def _losses_namespace() -> types.SimpleNamespace:
@@ -173,7 +183,33 @@ def _train_namespace() -> _Train:
 train = _train_namespace()
 
 
+def disable_v2_behavior() -> None:
+    """TF1's behaviour where tapegrad has it: :func:`disable_eager_execution`."""
+    disable_eager_execution()
+
+
+def enable_v2_behavior() -> None:
+    """TF2's behaviour: :func:`enable_eager_execution`."""
+    enable_eager_execution()
+
+
+def local_variables_initializer() -> Any:
+    """An operation that does nothing: tapegrad's graphs have no local variables."""
+    return no_op()
+
+
+tables_initializer = local_variables_initializer
+
+
 def __getattr__(name: str) -> Any:
+    """TF1's renamed names (``random_normal``, ``to_float``, ``reduce_sum(keep_dims=)``), then
+    TF2's names, which ``tf.compat.v1`` keeps (``matmul``, ``float32``, ``Variable``)."""
+    import sys
+    if name in TF1_ALIASES:
+        return TF1_ALIASES[name]
+    top = sys.modules[__name__.split(".")[0]]  # (tapegrad itself, loaded before its compat module)
+    if not name.startswith("_") and name in getattr(top, "__all__", dir(top)):
+        return getattr(top, name)
     raise AttributeError(
         f"tf.compat.v1.{name} is TensorFlow 1's API, which tapegrad does not provide: tapegrad runs "
         "TensorFlow 2 code, and of TF1 graphs, sessions, placeholders, variable scopes, train's optimizers, "
