@@ -26,6 +26,8 @@ _var_uid = itertools.count().__next__
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
 # while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
 GRAPH_ASSIGN: list = []
+# set by tapegrad.compat: [initializer(variable)], a TF1 graph variable's initializer (None for others)
+GRAPH_INITIALIZER: list = []
 
 
 def _refs_of_a_local() -> int | None:
@@ -359,6 +361,12 @@ class Variable(VariableBase, metaclass=_Created):
             if type(old) is np.ndarray and old.base is None:
                 self._spare = old
         self._on_assign("assign", new)
+
+    @property
+    def initializer(self) -> Any:
+        """The operation that sets a TF1 graph variable to its initial value (``sess.run(v.initializer)``);
+        None for a variable made eagerly, as TensorFlow's."""
+        return GRAPH_INITIALIZER[0](self) if GRAPH_INITIALIZER else None
 
     def _read(self) -> Tensor:
         if _rec.active:

@@ -91,9 +91,16 @@ def test_session_errors_and_build_time_isolation():
                 sess.run(step, {tf.constant(1.0): 2.0})
             with pytest.raises(NotImplementedError, match="tensor names"):
                 sess.run("Variable:0")
-            with pytest.raises(ValueError, match="No default session"):
-                op.run()
-            op.run(session=sess)
+            op.run()  # (in the default session: the `with` block's)
             assert float(sess.run(v)) == 2.0 and sess.run(op) is None and float(sess.run(v)) == 3.0
-            assert not tf.executing_eagerly()
+            sess.run(v.initializer)
+            assert float(sess.run(v)) == 1.0 and not tf.executing_eagerly()
+        with pytest.raises(ValueError, match="No default session"):
+            op.run()
+        other = tf1.Session()
+        op.run(session=other)
+        with other.as_default():
+            op.run()
+        assert float(other.run(v)) == 3.0
     assert tf.executing_eagerly() and float(tf.constant(1.0) + 1.0) == 2.0
+    assert tf.Variable(1.0).initializer is None

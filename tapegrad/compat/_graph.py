@@ -40,7 +40,7 @@ from .. import train as _train
 from .._scope import name_scope
 from .._tensor import Tensor, TensorShape, wrap
 from .. import _recorders as _rec, _trace
-from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, Variable
+from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, GRAPH_INITIALIZER, Variable
 from . import _program
 from ..errors import InvalidArgumentError, NotFoundError
 
@@ -345,6 +345,14 @@ def variables_initializer(var_list: Any, name: str = "init") -> _program.Operati
     return _program.Operation(name, run)
 
 
+def _initializer_of(v: Variable) -> _program.Operation | None:
+    g = _current()
+    return variables_initializer([v], v.name[:-2] + "/Assign") if g is not None and id(v) in g._initial else None
+
+
+GRAPH_INITIALIZER.append(_initializer_of)
+
+
 def global_variables_initializer() -> _program.Operation:
     """An op that sets every variable of the default graph to its initial value."""
     return variables_initializer(global_variables())
@@ -433,12 +441,33 @@ class Session:
     def __enter__(self) -> "Session":
         self._default = _Default(self._graph)
         self._default.__enter__()
+        _program.SESSIONS.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         assert self._default is not None
+        _program.SESSIONS.remove(self)
         self._default.__exit__()
         self.close()
+
+    def as_default(self) -> Any:
+        """A context in which this session is the default one (``op.run()``) and its graph the
+        default graph."""
+        return _AsDefault(self)
+
+
+class _AsDefault:
+    def __init__(self, session: Session) -> None:
+        self._session, self._default = session, _Default(session.graph)
+
+    def __enter__(self) -> Session:
+        self._default.__enter__()
+        _program.SESSIONS.append(self._session)
+        return self._session
+
+    def __exit__(self, *exc: Any) -> None:
+        _program.SESSIONS.remove(self._session)
+        self._default.__exit__()
 
 
 def _feed_of(tr: Any, key: Any) -> Any:
@@ -484,7 +513,16 @@ def _pack(x: Any, tr: Any, values: dict) -> Any:
 
 
 class InteractiveSession(Session):
-    """A Session (tapegrad's sessions are never installed as a default one)."""
+    """A Session that is the default one from its creation (``op.run()`` runs in it) until closed."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        super().__init__(target, graph, config)
+        _program.SESSIONS.append(self)
+
+    def close(self) -> None:
+        if self in _program.SESSIONS:
+            _program.SESSIONS.remove(self)
+        super().close()
 
 
 # ---- variable scopes and get_variable -----------------------------------------------------------

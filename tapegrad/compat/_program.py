@@ -40,6 +40,9 @@ class Feed:
         return "[" + ",".join("?" if d is None else str(d) for d in self.shape.as_list()) + "]"
 
 
+SESSIONS: list = []  # the default sessions, innermost last (a Session's `with` block, InteractiveSession)
+
+
 class Operation:
     """A TF1 graph operation fetched for its effect (``Session.run`` returns None for it): an
     initializer (``run``), or a group of what it needs (``needs``: tensors and operations)."""
@@ -48,7 +51,9 @@ class Operation:
         self.name, self._run, self.needs = name, run, list(needs)
 
     def run(self, feed_dict: Any = None, session: Any = None) -> None:
-        """Run this operation in ``session`` (tapegrad registers no default session: give one)."""
+        """Run this operation in ``session`` (the default session: the innermost ``with
+        tf.compat.v1.Session()`` block's, or an ``InteractiveSession``)."""
+        session = session or (SESSIONS[-1] if SESSIONS else None)
         if session is None:
             raise ValueError("Cannot execute operation using `run()`: No default session is registered. Use "
                              "`sess.run(op)` or pass an explicit session to `run(session=sess)`")
