@@ -104,3 +104,11 @@ def test_session_errors_and_build_time_isolation():
         assert float(other.run(v)) == 3.0
     assert tf.executing_eagerly() and float(tf.constant(1.0) + 1.0) == 2.0
     assert tf.Variable(1.0).initializer is None
+
+
+def test_python_steps_in_a_graph_raise():
+    """A Keras optimizer's update is a Python step of a trace, which a TF1 graph cannot defer."""
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0)
+        with pytest.raises(NotImplementedError, match="tf.compat.v1.train's optimizers"):
+            tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), v)])

@@ -81,7 +81,13 @@ def new_tracer(graph: Any) -> _trace.Tracer:
         tr.cur.pop(r, None)
         graph._assigned = v._snap         # (the update's result: what assign returns here)
         v._set(v._snap._value, fresh=True)  # (later reads are steps of their own)
+    def host_call(fn: Any, args: tuple, kwargs: dict) -> Any:
+        raise NotImplementedError(
+            f"{getattr(fn, '__qualname__', fn)} in a TF1 graph: tapegrad's graphs defer ops and Variables' "
+            "assign, assign_add and assign_sub to Session.run, not Python steps (a Keras optimizer's update, "
+            "tf.print); train with tf.compat.v1.train's optimizers, or run the step eagerly.")
     tr.on_variable_assign = on_variable_assign
+    tr.host_call = host_call
     return tr
 
 
