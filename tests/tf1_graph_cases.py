@@ -33,6 +33,7 @@ def placeholders_and_feeds(tf, tf1):
             out["batch8"] = ls(sess.run(y, feed_dict={x: X}))
             out["batch2_k3"] = ls(sess.run(y, {x: X[:2], k: 3.0}))
             out["feed_intermediate"] = ls(sess.run(y, {x: X[:2], h: [1.0, 10.0]}))
+            out["feed_intermediate_only"] = ls(sess.run(y, {h: [1.0, 10.0, 100.0]}))
             out["grad"] = ls(sess.run(gx, {x: X[:3]}))
             got = sess.run({"h": h, "y": [y]}, {x: X[:1]})
             out["dict_fetch"] = {"h": ls(got["h"]), "y": [ls(got["y"][0])]}

@@ -206,7 +206,7 @@ def prune(tr: _trace.Tracer, slots: set, deps: list, fed: dict) -> list:
         kind = step[0]
         if kind == "op" or kind == "draw":
             outs = step[4] if kind == "op" else step[3]
-            if not any(o in need for o in outs):
+            if not any(o in need for o in outs) or all(o in fed for o in outs):  # (a fed tensor: given)
                 continue
             need.update(step[2])
         elif kind == "read":
@@ -268,7 +268,7 @@ def _check_resized(tr: _trace.Tracer, step: tuple, args: list, resized: list) ->
 def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
     """Run ``steps`` (from :func:`prune`) with ``fed``: {slot or Feed: tensor}; returns the
     tensors of ``out_slots``. Variable writes are committed at the end."""
-    env: dict = {}
+    env: dict = {s: t for s, t in fed.items() if isinstance(s, int)}  # (tensors fed in place of their ops)
 
     def val(s: int) -> Any:
         t = env.get(s)
