@@ -72,6 +72,17 @@ def counters_and_dependencies(tf, tf1):
             out["final"] = [ls(sess.run(v)), ls(sess.run(w))]
             sess.run(tf1.global_variables_initializer())
             out["reinit"] = [ls(sess.run(v)), ls(sess.run(w))]
+    with tf.Graph().as_default():  # (the batch-norm idiom: UPDATE_OPS run before the train op)
+        p = tf1.get_variable("p", initializer=np.array([1.0, -2.0], np.float32))
+        ma = tf1.get_variable("ma", shape=[], initializer=tf1.zeros_initializer(), trainable=False)
+        tf1.add_to_collection(tf1.GraphKeys.UPDATE_OPS, ma.assign(ma * 0.5 + tf.reduce_sum(p)))
+        with tf.control_dependencies(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)):
+            train = tf1.train.GradientDescentOptimizer(0.25).minimize(tf.reduce_sum(p * p))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            for _ in range(3):
+                sess.run(train)
+            out["update_ops"] = [ls(sess.run(p)), ls(sess.run(ma)), [v.name for v in tf1.trainable_variables()]]
     return out
 
 
