@@ -26,7 +26,9 @@ NO_GRADIENT: set = set()  # the op types given to no_gradient (tapegrad's own op
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
               aggregation_method: Any = None, stop_gradients: Any = None,
               unconnected_gradients: Any = "none") -> list:
-    """Graph-mode symbolic gradients: raises RuntimeError, as TensorFlow 2 does eagerly; use
+    """Graph-mode symbolic gradients: in a TF1 graph (``tf.Graph().as_default()``), the gradients of
+    ``sum(ys)`` with respect to ``xs`` (tensors or variables; None where unconnected), computed at
+    each ``Session.run``; elsewhere raises RuntimeError, as TensorFlow 2 does eagerly: use
     :class:`tf.GradientTape` (``tape.gradient(ys, xs)``) instead.
 
     >>> import tapegrad as tf

@@ -183,6 +183,8 @@ class _ControlDependencies:
 
     def __enter__(self) -> None:
         g = self._graph
+        if g._tracer is None:
+            g._tracer = _program.new_tracer(g)
         self._saved = g._control
         g._control = [] if self._inputs is None else g._control + [self._inputs]
         self._first = g._tracer.n

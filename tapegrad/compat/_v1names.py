@@ -66,10 +66,12 @@ def _graph_dropout(x: Any, rate: Any, seed: Any) -> Any:
 
 
 def softmax(logits: Any, axis: Any = None, name: Any = None, dim: Any = None) -> Any:
+    """TF1's softmax: ``dim`` is the old name of ``axis``."""
     return _nn.softmax(logits, axis=_one(axis, dim, "axis", "dim"), name=name)
 
 
 def log_softmax(logits: Any, axis: Any = None, name: Any = None, dim: Any = None) -> Any:
+    """TF1's log-softmax: ``dim`` is the old name of ``axis``."""
     return _nn.log_softmax(logits, axis=_one(axis, dim, "axis", "dim"), name=name)
 
 
@@ -84,6 +86,7 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
 
 def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = None, name: Any = None,
                                          dim: Any = None) -> Any:
+    """Softmax cross-entropy (gradients reach the labels too)."""
     axis = _one(axis, dim, "axis", "dim")
     return _nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits, axis=-1 if axis is None else axis,
                                                  name=name)
@@ -91,12 +94,14 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                              name: Any = None) -> Any:
+    """TF1's sparse softmax cross-entropy: labels and logits by name only."""
     _no_positional(_sentinel, "sparse_softmax_cross_entropy_with_logits")
     return _nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name=name)
 
 
 def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                       name: Any = None) -> Any:
+    """TF1's sigmoid cross-entropy: labels and logits by name only."""
     _no_positional(_sentinel, "sigmoid_cross_entropy_with_logits")
     return _nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits, name=name)
 
@@ -109,6 +114,7 @@ def _no_positional(sentinel: Any, name: str) -> None:
 
 def moments(x: Any, axes: Any, shift: Any = None, name: Any = None, keep_dims: Any = None,
             keepdims: Any = None) -> tuple:
+    """TF1's moments: ``keep_dims`` is the old name of ``keepdims``."""
     keep = _one(keepdims, keep_dims, "keepdims", "keep_dims")
     return _nn.moments(x, axes, shift=shift, keepdims=bool(keep), name=name)
 
@@ -116,18 +122,21 @@ def moments(x: Any, axes: Any, shift: Any = None, name: Any = None, keep_dims: A
 def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,  # noqa: A002
            use_cudnn_on_gpu: bool = True, data_format: str = "NHWC", dilations: Any = (1, 1, 1, 1),
            name: Any = None, filters: Any = None) -> Any:
+    """TF1's conv2d: the kernel as ``filter`` (or ``filters``)."""
     return _nn.conv2d(input, _one(filters, filter, "filters", "filter"), strides, padding,
                       data_format=data_format, dilations=dilations, name=name)
 
 
 def max_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: Any = None,
              input: Any = None) -> Any:  # noqa: A002
+    """TF1's max pooling: the input as ``value``."""
     return _nn.max_pool(_one(input, value, "input", "value"), ksize, strides, padding, data_format=data_format,
                         name=name)
 
 
 def avg_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: Any = None,
              input: Any = None) -> Any:  # noqa: A002
+    """TF1's average pooling: the input as ``value``."""
     return _nn.avg_pool(_one(input, value, "input", "value"), ksize, strides, padding, data_format=data_format,
                         name=name)
 
@@ -138,6 +147,7 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: Any = None) -> Any:
 
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = None, dim: Any = None) -> Any:
+    """TF1's l2_normalize: ``dim`` is the old name of ``axis``."""
     return _nn.l2_normalize(x, axis=_one(axis, dim, "axis", "dim"), epsilon=epsilon, name=name)
 
 
@@ -204,14 +214,17 @@ def variance_scaling_initializer(scale: float = 1.0, mode: str = "fan_in", distr
 
 
 def glorot_uniform_initializer(seed: Any = None, dtype: Any = _dtypes.float32) -> _V1Initializer:
+    """Glorot (Xavier) uniform draws."""
     return _V1Initializer(_ki.GlorotUniform(seed), dtype)
 
 
 def glorot_normal_initializer(seed: Any = None, dtype: Any = _dtypes.float32) -> _V1Initializer:
+    """Glorot (Xavier) truncated normal draws."""
     return _V1Initializer(_ki.GlorotNormal(seed), dtype)
 
 
 def orthogonal_initializer(gain: float = 1.0, seed: Any = None, dtype: Any = _dtypes.float32) -> _V1Initializer:
+    """An orthogonal matrix (times ``gain``)."""
     return _V1Initializer(_ki.Orthogonal(gain, seed), dtype)
 
 
