@@ -383,6 +383,7 @@ class Session:
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         self._graph = graph or get_default_graph()
         self._closed = False
+        self._plans: dict = {}  # (fetched slots, fed keys, program length, blocks) -> the steps to run
         self._default: _Default | None = None
 
     @property
@@ -413,7 +414,11 @@ class Session:
                     values[id(x)] = x.numpy()
         if slots:
             order = sorted(slots)
-            outs = _program.execute(tr, _program.prune(tr, slots, g._deps, fed), fed, order)
+            key = (tuple(order), frozenset(fed), len(tr.steps), len(g._deps))
+            steps = self._plans.get(key)
+            if steps is None:
+                steps = self._plans[key] = _program.prune(tr, slots, g._deps, fed)
+            outs = _program.execute(tr, steps, fed, order)
             values.update({s: t for s, t in zip(order, outs)})
         return _pack(fetches, tr, values)
 
@@ -475,13 +480,7 @@ class _AsDefault:
 def _feed_of(tr: Any, key: Any) -> Any:
     """The Feed of placeholder ``key`` of ``tr``'s program (None if ``key`` is none)."""
     s = tr.slot.get(id(key)) if tr is not None and isinstance(key, Tensor) else None
-    if s is None:
-        return None
-    for step in tr.steps:
-        if step[0] == "read" and step[2] == s:
-            res = tr.res[step[1]]
-            return res if isinstance(res, _program.Feed) else None
-    return None
+    return None if s is None else getattr(tr, "feed_at", {}).get(s)
 
 
 def _leaves(x: Any) -> list:

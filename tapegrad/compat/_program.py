@@ -13,6 +13,7 @@ gradient there, so gradients follow the fed shapes.
 """
 from __future__ import annotations
 
+import contextlib
 import warnings
 from typing import Any
 
@@ -102,7 +103,9 @@ def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: A
     t = Tensor()
     t._value, t._id = value, next_id()
     s = tr.new_slot(t)
-    tr.steps.append(("read", tr.resource(Feed(t, static, name, default)), s))
+    feed = Feed(t, static, name, default)
+    tr.steps.append(("read", tr.resource(feed), s))
+    tr.__dict__.setdefault("feed_at", {})[s] = feed
     return t
 
 
@@ -280,7 +283,9 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
                and np.shape(t._value) != np.shape(f.stand_in._value)]
     pending: dict = {}
     stack = [r for r in _rec.tls.stack if r is not tr]
-    with _rec.swapped(stack), warnings.catch_warnings(), GradientTape(persistent=True) as tape:
+    grads = any(step[0] == "grad" for step in steps)  # (a tape records the run only for them)
+    with _rec.swapped(stack), warnings.catch_warnings(), \
+            GradientTape(persistent=True) if grads else contextlib.nullcontext() as tape:
         warnings.filterwarnings("ignore", "Calling GradientTape.gradient on a persistent tape inside")
         for step in steps:
             kind = step[0]
@@ -308,7 +313,7 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
                         raise InvalidArgumentError(
                             f"You must feed a value for placeholder tensor '{res.name}' with dtype "
                             f"{res.stand_in.dtype.name} and shape {res.dims()}")
-                    if t.dtype.is_floating or t.dtype.is_complex:
+                    if grads and (t.dtype.is_floating or t.dtype.is_complex):
                         tape.watch(t)
                 else:
                     t = res.read_value()
