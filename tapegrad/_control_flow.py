@@ -613,7 +613,7 @@ def executing_eagerly() -> bool:
 
 def _tf1_graph() -> Any:
     """The TF1 graph recording this thread's ops (``tapegrad.compat``), if any."""
-    return getattr(_trace.innermost(), "graph", None)
+    return getattr(_trace.innermost(), "tf1_graph", None)
 
 
 def no_op(name: Any = None) -> Any:

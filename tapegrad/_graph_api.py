@@ -36,7 +36,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", ga
     Traceback (most recent call last):
     RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.
     """
-    g = getattr(_trace.innermost(), "graph", None)
+    g = getattr(_trace.innermost(), "tf1_graph", None)
     if g is not None:  # (a TF1 graph: tapegrad.compat)
         return g._gradients(ys, xs, grad_ys)
     raise RuntimeError(_EAGER if _trace.current() is None else _TRACED)

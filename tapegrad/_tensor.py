@@ -458,7 +458,7 @@ class Tensor(_Operators):
 
     def __hash__(self) -> int:
         # (a TF1 graph's tensors hash by identity, as TensorFlow's graph tensors: feed_dict keys)
-        if Tensor._USE_EQUALITY and not (_rec.active and any(hasattr(r, "graph") for r in _rec.tls.stack)):
+        if Tensor._USE_EQUALITY and not (_rec.active and any(hasattr(r, "tf1_graph") for r in _rec.tls.stack)):
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
 

@@ -238,7 +238,7 @@ def _switch(old: Graph | None, new: Graph | None) -> None:
 def _recording() -> Graph | None:
     """The graph whose program records this thread's ops now (None in eager code and in runs)."""
     tr = _trace.innermost()
-    return getattr(tr, "graph", None) if tr is not None else None
+    return getattr(tr, "tf1_graph", None) if tr is not None else None
 
 
 def _graph_assign(v: Variable, read_value: bool) -> Any:
@@ -405,7 +405,7 @@ class Session:
             elif isinstance(x, _program.Operation) and x._run is not None:
                 runs.append(x._run)
         fed = self._feeds(feed_dict)
-        with _rec.swapped([r for r in _rec.tls.stack if getattr(r, "graph", None) is None]):
+        with _rec.swapped([r for r in _rec.tls.stack if getattr(r, "tf1_graph", None) is None]):
             for run in runs:
                 run()
             values: dict = {}

@@ -68,7 +68,7 @@ def new_tracer(graph: Any) -> _trace.Tracer:
     """The recorder of ``graph``'s program: a Tracer whose writes leave each Variable to be read
     afresh by later steps, and which says where an update cannot be deferred."""
     tr = _trace.Tracer()
-    tr.graph = graph
+    tr.tf1_graph = graph
     base = tr.on_variable_assign
 
     def on_variable_assign(v: Any, how: str = "", value: Any = None) -> None:
