@@ -26,7 +26,7 @@ _var_uid = itertools.count().__next__
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
 # while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
 GRAPH_ASSIGN: list = []
-# set by tapegrad.compat: [initializer(variable)], a TF1 graph variable's initializer (None for others)
+# set by tapegrad.compat: [initializer(variable)], a TF1 graph variable's initializer (or None)
 GRAPH_INITIALIZER: list = []
 
 
@@ -141,7 +141,7 @@ _SCATTER = {  # method suffix -> (op name, how to write updates into the new val
 
 class _Creators(threading.local):
     def __init__(self) -> None:
-        self.stack: list = []  # the creators of the open variable_creator_scope blocks, innermost last
+        self.stack: list = []  # the creators of the open variable_creator_scope blocks (innermost last)
 
 
 _creators = _Creators()
@@ -168,8 +168,9 @@ class _Created(type):
 
 
 class variable_creator_scope:  # noqa: N801  (TensorFlow's name)
-    """A block in which each ``tf.Variable(...)`` calls ``variable_creator(next_creator, **kwargs)``
-    (``kwargs``: the Variable's arguments by name); ``next_creator(**kwargs)`` makes the variable
+    """A block in which each ``tf.Variable(...)`` calls
+    ``variable_creator(next_creator, **kwargs)`` (``kwargs``: the Variable's arguments by name);
+    ``next_creator(**kwargs)`` makes the variable
     (through the outer blocks' creators). A creator may change the arguments, return another
     variable, or raise.
 
@@ -364,8 +365,8 @@ class Variable(VariableBase, metaclass=_Created):
 
     @property
     def initializer(self) -> Any:
-        """The operation that sets a TF1 graph variable to its initial value (``sess.run(v.initializer)``);
-        None for a variable made eagerly, as TensorFlow's."""
+        """The operation that sets a TF1 graph variable to its initial value
+        (``sess.run(v.initializer)``); None for a variable made eagerly, as TensorFlow's."""
         return GRAPH_INITIALIZER[0](self) if GRAPH_INITIALIZER else None
 
     def _read(self) -> Tensor:

@@ -44,7 +44,8 @@ from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, GRAPH_INITIALIZER, Var
 from . import _program
 from ..errors import InvalidArgumentError, NotFoundError
 
-__all__ = ["placeholder", "placeholder_with_default", "AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
+__all__ = ["placeholder", "placeholder_with_default", "AUTO_REUSE", "Graph", "GraphKeys", "Session",
+           "InteractiveSession", "VariableScope", "Saver",
            "get_default_graph", "reset_default_graph", "get_variable", "get_variable_scope", "variable_scope",
            "global_variables", "trainable_variables", "global_variables_initializer", "variables_initializer",
            "init_from_checkpoint"]

@@ -26,14 +26,14 @@ from .._control_flow import control_dependencies, group, no_op
 from .._graph_api import gradients
 from .._variable import variable_creator_scope
 from . import _graph
-from ._v1names import (TF1_ALIASES, ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
-                       initializers, layers, make_template, nn, orthogonal_initializer, ones_initializer, random_normal_initializer,
-                       random_uniform_initializer, truncated_normal_initializer, variance_scaling_initializer,
-                       zeros_initializer)
+from ._v1names import (TF1_ALIASES, ConfigProto, GPUOptions, constant_initializer, glorot_normal_initializer,
+                       glorot_uniform_initializer, initializers, layers, make_template, nn, ones_initializer,
+                       orthogonal_initializer, random_normal_initializer, random_uniform_initializer,
+                       truncated_normal_initializer, variance_scaling_initializer, zeros_initializer)
 from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
                      get_default_graph, get_variable, get_variable_scope, global_variables,
-                     global_variables_initializer, placeholder, placeholder_with_default, init_from_checkpoint, reset_default_graph, trainable_variables,
-                     variable_scope, variables_initializer)
+                     global_variables_initializer, init_from_checkpoint, placeholder, placeholder_with_default,
+                     reset_default_graph, trainable_variables, variable_scope, variables_initializer)
 
 __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession", "Session", "TensorShape",
            "VariableScope", "constant_initializer", "dimension_at_index", "dimension_value",
