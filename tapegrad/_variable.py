@@ -170,9 +170,8 @@ class _Created(type):
 class variable_creator_scope:  # noqa: N801  (TensorFlow's name)
     """A block in which each ``tf.Variable(...)`` calls
     ``variable_creator(next_creator, **kwargs)`` (``kwargs``: the Variable's arguments by name);
-    ``next_creator(**kwargs)`` makes the variable
-    (through the outer blocks' creators). A creator may change the arguments, return another
-    variable, or raise.
+    ``next_creator(**kwargs)`` makes the variable (through the outer blocks' creators). A
+    creator may change the arguments, return another variable, or raise.
 
     >>> import tapegrad as tf
     >>> made = []
