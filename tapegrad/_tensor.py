@@ -372,6 +372,14 @@ class Tensor(_Operators):
         """Not defined for eager tensors: raises ``AttributeError``, as TensorFlow does."""
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        """TF1's ``t.eval()``: the value of a TF1 graph's tensor in ``session`` (the default
+        session); eager tensors raise NotImplementedError, as TensorFlow 2's (use ``numpy()``)."""
+        if GRAPH_EVAL:
+            return GRAPH_EVAL[0](self, feed_dict, session)
+        raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what you're "
+                                  "looking for?")
+
     def numpy(self) -> Any:
         """A copy of the value as a NumPy array, or a NumPy scalar for a 0-d tensor.
 
@@ -496,6 +504,7 @@ class _Ref:
 
 # told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
 on_wrap = None
+GRAPH_EVAL: list = []  # set by tapegrad.compat: [eval(tensor, feed_dict, session)], TF1's Tensor.eval
 on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
 CONSTANT_MAKERS: set = set()  # code objects of the functions marked by constant_maker
 

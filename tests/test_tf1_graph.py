@@ -92,6 +92,7 @@ def test_session_errors_and_build_time_isolation():
             with pytest.raises(NotImplementedError, match="tensor names"):
                 sess.run("Variable:0")
             op.run()  # (in the default session: the `with` block's)
+            assert float((v * 2.0).eval()) == 4.0 and float(v.read_value().eval(session=sess)) == 2.0
             assert float(sess.run(v)) == 2.0 and sess.run(op) is None and float(sess.run(v)) == 3.0
             sess.run(v.initializer)
             assert float(sess.run(v)) == 1.0 and not tf.executing_eagerly()
@@ -104,6 +105,8 @@ def test_session_errors_and_build_time_isolation():
         assert float(other.run(v)) == 3.0
     assert tf.executing_eagerly() and float(tf.constant(1.0) + 1.0) == 2.0
     assert tf.Variable(1.0).initializer is None
+    with pytest.raises(NotImplementedError, match="numpy"):
+        tf.constant(1.0).eval()
 
 
 def test_python_steps_in_a_graph_raise():

@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import train as _train
 from .._scope import name_scope
-from .._tensor import Tensor, TensorShape, wrap
+from .._tensor import GRAPH_EVAL, Tensor, TensorShape, wrap
 from .. import _recorders as _rec, _trace
 from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, GRAPH_INITIALIZER, Variable
 from . import _program
@@ -354,6 +354,20 @@ def _initializer_of(v: Variable) -> _program.Operation | None:
 
 
 GRAPH_INITIALIZER.append(_initializer_of)
+
+
+def _eval(t: Tensor, feed_dict: Any, session: Any) -> Any:
+    session = session or (_program.SESSIONS[-1] if _program.SESSIONS else None)
+    if session is None:
+        if _recording() is None:
+            raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what "
+                                      "you're looking for?")
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                         "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    return session.run(t, feed_dict=feed_dict)
+
+
+GRAPH_EVAL.append(_eval)
 
 
 def global_variables_initializer() -> _program.Operation:
