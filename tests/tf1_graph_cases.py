@@ -400,3 +400,17 @@ def v1_as_tf(tf, tf1):
             out["w"] = ls(sess.run(w))
             out["dtypes"] = [tf.float32.name, tf.int64.name, tf.random.normal([1]).dtype.name]
     return out
+
+
+def keras_layer_in_graph(tf, tf1):
+    """A Keras layer called on a placeholder in a TF1 graph, trained by a TF1 optimizer on batches
+    of another size than the stand-in's."""
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 3])
+        y = tf.keras.layers.Dense(2, kernel_initializer="ones", activation="tanh")(x)
+        loss = tf.reduce_mean(tf.square(y - 0.5))
+        train = tf1.train.MomentumOptimizer(0.1, 0.5).minimize(loss)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            return {"losses": [float(sess.run([loss, train], {x: X[i:i + 5]})[0]) for i in range(3)],
+                    "trainable": len(tf1.trainable_variables())}

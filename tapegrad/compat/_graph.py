@@ -168,7 +168,7 @@ class Graph:
     def _collect(self, v: Variable) -> None:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        v._name = self._unique_name(v.name[:-2]) + ":0"
+        v._name = self._unique_name(v._name[:-2]) + ":0"  # (the tf.Variable name: a Keras variable has its own)
         self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
         if v.trainable:
             self.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
