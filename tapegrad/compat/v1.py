@@ -43,7 +43,8 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
            "add_to_collection", "add_to_collections", "control_dependencies", "disable_eager_execution",
            "get_collection", "get_collection_ref", "gradients", "group", "no_op", "placeholder",
            "placeholder_with_default", "variable_creator_scope", "disable_v2_behavior", "enable_v2_behavior",
-           "local_variables_initializer", "tables_initializer",
+           "local_variables_initializer", "tables_initializer", "initialize_all_variables", "initialize_variables",
+           "all_variables", "local_variables", "model_variables",
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
@@ -199,6 +200,19 @@ def local_variables_initializer() -> Any:
 
 
 tables_initializer = local_variables_initializer
+initialize_all_variables = global_variables_initializer
+initialize_variables = variables_initializer
+all_variables = global_variables
+
+
+def local_variables(scope: str | None = None) -> list:
+    """The default graph's ``LOCAL_VARIABLES`` collection."""
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope: str | None = None) -> list:
+    """The default graph's ``MODEL_VARIABLES`` collection."""
+    return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
 def __getattr__(name: str) -> Any:
