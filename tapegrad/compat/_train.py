@@ -73,6 +73,8 @@ class Optimizer:
                           grad_loss: Any = None) -> list:
         """``[(gradient, variable)]`` of ``loss`` (a tensor in a graph, a callable in eager code);
         ``var_list``: the default graph's trainable variables, or those the loss read (eager)."""
+        if callable(loss) and _graph_now() is not None:
+            loss = loss()  # (a graph differentiates at each run: see gradients below)
         if callable(loss):
             with GradientTape() as tape:
                 if var_list is not None:
