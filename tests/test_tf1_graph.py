@@ -116,3 +116,14 @@ def test_python_steps_in_a_graph_raise():
         v = tf.Variable(1.0)
         with pytest.raises(NotImplementedError, match="tf.compat.v1.train's optimizers"):
             tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), v)])
+
+
+def test_a_constant_computed_from_stand_in_values_raises():
+    """in_top_k computes its result outside the ops (a constant of the values it was given): in a
+    graph it holds the stand-ins' result, so the run refuses it, as tf.function runs it eagerly."""
+    with tf.Graph().as_default():
+        p = tf1.placeholder(tf.float32, [None, 3])
+        t = tf1.placeholder(tf.int32, [None])
+        y = tf.math.in_top_k(t, p, 1)
+        with tf1.Session() as sess, pytest.raises(NotImplementedError, match="in_top_k"):
+            sess.run(y, {p: [[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]], t: [1, 2]})

@@ -165,8 +165,8 @@ def _needs_of(x: Any, tr: _trace.Tracer, slots: set, runs: list, seen: set) -> N
             runs.append(x._run)
         for n in x.needs:
             _needs_of(n, tr, slots, runs, seen)
-    elif isinstance(x, Tensor) and id(x) in tr.slot:
-        slots.add(tr.slot[id(x)])
+    elif isinstance(x, Tensor) and (id(x) in tr.slot or x._id in tr.made):  # (made: a suspect constant)
+        slots.add(tr.slot_of(x))
 
 
 def _feeds_under(tr: _trace.Tracer) -> dict:
@@ -270,7 +270,16 @@ def _check_resized(tr: _trace.Tracer, step: tuple, args: list, resized: list) ->
 
 def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
     """Run ``steps`` (from :func:`prune`) with ``fed``: {slot or Feed: tensor}; returns the
-    tensors of ``out_slots``. Variable writes are committed at the end."""
+    tensors of ``out_slots``. Variable writes are committed at the end. A step that reads a
+    constant which tapegrad computed from a value while building (the tracer's suspects, which
+    a ``tf.function`` runs eagerly for) raises: it holds the stand-ins' value."""
+    for ins in [out_slots] + [step[2] for step in steps if step[0] in ("op", "draw", "check")]:
+        for i in ins:
+            if i in tr.suspect:
+                why, where = tr.suspect[i]
+                raise NotImplementedError(
+                    f"This TF1 graph cannot run: {why} (at {where}), when the graph was built on "
+                    "placeholders' stand-in values and Variables' values then; compute it with other ops.")
     env: dict = {s: t for s, t in fed.items() if isinstance(s, int)}  # (tensors fed in place of their ops)
 
     def val(s: int) -> Any:
