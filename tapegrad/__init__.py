@@ -95,6 +95,7 @@ _LAZY = {
     "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"), "compat": (".compat", None),
     "lite": (".lite", None), "lookup": (".lookup", None),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
+    "variable_creator_scope": ("._variable", "variable_creator_scope"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
                                        "type_spec_from_value", "parallel_stack")},

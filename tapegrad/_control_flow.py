@@ -611,14 +611,22 @@ def executing_eagerly() -> bool:
     return _trace.current() is None
 
 
-def no_op(name: Any = None) -> None:
-    """Nothing (TensorFlow's eager ``no_op`` returns None too)."""
-    return None
+def _tf1_graph() -> Any:
+    """The TF1 graph recording this thread's ops (``tapegrad.compat``), if any."""
+    return getattr(_trace.innermost(), "tf1_graph", None)
 
 
-def group(*inputs: Any, **kwargs: Any) -> None:
-    """Nothing: the inputs have already been computed (TensorFlow's eager ``group`` returns None)."""
-    return None
+def no_op(name: Any = None) -> Any:
+    """Nothing (TensorFlow's eager ``no_op`` returns None too); an operation in a TF1 graph."""
+    g = _tf1_graph()
+    return None if g is None else g._group([], name or "NoOp")
+
+
+def group(*inputs: Any, **kwargs: Any) -> Any:
+    """Nothing: the inputs have already been computed (TensorFlow's eager ``group`` returns None).
+    In a TF1 graph, the operation that runs them."""
+    g = _tf1_graph()
+    return None if g is None else g._group(inputs, kwargs.get("name") or "group_deps")
 
 
 def control_dependencies(control_inputs: Any) -> contextlib.AbstractContextManager:
@@ -629,6 +637,9 @@ def control_dependencies(control_inputs: Any) -> contextlib.AbstractContextManag
     >>> with tf.control_dependencies([tf.no_op()]):
     ...     y = tf.identity(1.0)
     """
+    g = _tf1_graph()
+    if g is not None:
+        return g.control_dependencies(control_inputs)
     for c in control_inputs or ():
         if callable(c):
             c()

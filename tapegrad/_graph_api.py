@@ -26,7 +26,9 @@ NO_GRADIENT: set = set()  # the op types given to no_gradient (tapegrad's own op
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
               aggregation_method: Any = None, stop_gradients: Any = None,
               unconnected_gradients: Any = "none") -> list:
-    """Graph-mode symbolic gradients: raises RuntimeError, as TensorFlow 2 does eagerly; use
+    """Graph-mode symbolic gradients: in a TF1 graph (``tf.Graph().as_default()``), the gradients of
+    ``sum(ys)`` with respect to ``xs`` (tensors or variables; None where unconnected), computed at
+    each ``Session.run``; elsewhere raises RuntimeError, as TensorFlow 2 does eagerly: use
     :class:`tf.GradientTape` (``tape.gradient(ys, xs)``) instead.
 
     >>> import tapegrad as tf
@@ -34,6 +36,9 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", ga
     Traceback (most recent call last):
     RuntimeError: tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.
     """
+    g = getattr(_trace.innermost(), "tf1_graph", None)
+    if g is not None:  # (a TF1 graph: tapegrad.compat)
+        return g._gradients(ys, xs, grad_ys)
     raise RuntimeError(_EAGER if _trace.current() is None else _TRACED)
 
 

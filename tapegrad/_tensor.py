@@ -372,6 +372,14 @@ class Tensor(_Operators):
         """Not defined for eager tensors: raises ``AttributeError``, as TensorFlow does."""
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        """TF1's ``t.eval()``: the value of a TF1 graph's tensor in ``session`` (the default
+        session); eager tensors raise NotImplementedError, as TensorFlow 2's (use ``numpy()``)."""
+        if GRAPH_EVAL:
+            return GRAPH_EVAL[0](self, feed_dict, session)
+        raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what you're "
+                                  "looking for?")
+
     def numpy(self) -> Any:
         """A copy of the value as a NumPy array, or a NumPy scalar for a 0-d tensor.
 
@@ -461,7 +469,8 @@ class Tensor(_Operators):
         return complex(self._value)
 
     def __hash__(self) -> int:
-        if Tensor._USE_EQUALITY:
+        # (a TF1 graph's tensors hash by identity, as TensorFlow's graph tensors: feed_dict keys)
+        if Tensor._USE_EQUALITY and not (_rec.active and any(hasattr(r, "tf1_graph") for r in _rec.tls.stack)):
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
 
@@ -499,6 +508,7 @@ class _Ref:
 
 # told of every tensor :func:`wrap` makes while a ``tf.function`` is traced (``_trace``); else None
 on_wrap = None
+GRAPH_EVAL: list = []  # set by tapegrad.compat: [eval(tensor, feed_dict, session)], TF1's Tensor.eval
 on_size = None  # told of a tensor's size read into Python (``shape``, ``len``) while a trace runs
 layout_text = None  # a DTensor's text (tapegrad/experimental/dtensor.py, once loaded): None for others
 made_like = None  # told of (x, t, same dtype), t made in x's image (zeros_like): DTensor gives t a layout

@@ -54,9 +54,10 @@ _OUT_BY_NAME = frozenset({np.maximum, np.minimum})  # (NumPy deprecates their po
 # frames skipped to find who made a tensor: conversion, and comprehensions (their function made it)
 _PLUMBING = frozenset(os.path.join(_PKG, f) for f in ("_tensor.py", "_convert.py"))
 _INNER = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
-# Keras is written on the public API only (its reads of values are the tracer's guarded reads);
-# an extension type converts its fields' values as the user's code would
-_ABOVE = (os.path.join(_PKG, "keras", ""), os.path.join(_PKG, "experimental", "_extension_type.py"))
+# Keras is written on the public API only (its reads of values are the tracer's guarded reads), so
+# is tf.compat (TF1's API); an extension type converts its fields' values as the user's code would
+_ABOVE = (os.path.join(_PKG, "keras", ""), os.path.join(_PKG, "compat", ""),
+          os.path.join(_PKG, "experimental", "_extension_type.py"))
 _TRACER_FILES = frozenset(os.path.join(_PKG, f) for f in ("_trace.py", "_function.py"))
 _lock = threading.Lock()
 _tracing = 0  # tracers running in all threads: the wrap hook is installed while > 0

@@ -24,7 +24,10 @@ from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
-UPDATE_OBSERVERS: list = []    # called with (variable, how) after each update, while a TF1 graph is default
+# while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
+GRAPH_ASSIGN: list = []
+# set by tapegrad.compat: [initializer(variable)], a TF1 graph variable's initializer (or None)
+GRAPH_INITIALIZER: list = []
 
 
 def _refs_of_a_local() -> int | None:
@@ -136,7 +139,62 @@ _SCATTER = {  # method suffix -> (op name, how to write updates into the new val
 }
 
 
-class Variable(VariableBase):
+class _Creators(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []  # the creators of the open variable_creator_scope blocks (innermost last)
+
+
+_creators = _Creators()
+
+
+class _Created(type):
+    """``tf.Variable(...)`` calls the creators of the open ``variable_creator_scope`` blocks."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if not _creators.stack or cls is not Variable:
+            return super().__call__(*args, **kwargs)
+        import inspect
+        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+        bound.apply_defaults()
+        params = dict(bound.arguments)
+        del params["self"]
+
+        def base(**kw: Any) -> Any:
+            return type.__call__(cls, **kw)
+        make = base
+        for creator in _creators.stack:
+            make = (lambda c, nxt: lambda **kw: c(nxt, **kw))(creator, make)
+        return make(**params)
+
+
+class variable_creator_scope:  # noqa: N801  (TensorFlow's name)
+    """A block in which each ``tf.Variable(...)`` calls
+    ``variable_creator(next_creator, **kwargs)`` (``kwargs``: the Variable's arguments by name);
+    ``next_creator(**kwargs)`` makes the variable (through the outer blocks' creators). A
+    creator may change the arguments, return another variable, or raise.
+
+    >>> import tapegrad as tf
+    >>> made = []
+    >>> def catch(next_creator, **kwargs):
+    ...     made.append(kwargs["name"])
+    ...     return next_creator(**{**kwargs, "trainable": False})
+    >>> with tf.variable_creator_scope(catch):
+    ...     v = tf.Variable(1.0, name="v")
+    >>> made, v.trainable
+    (['v'], False)
+    """
+
+    def __init__(self, variable_creator: Callable) -> None:
+        self._creator = variable_creator
+
+    def __enter__(self) -> None:
+        _creators.stack.append(self._creator)
+
+    def __exit__(self, *exc: Any) -> None:
+        _creators.stack.remove(self._creator)
+
+
+class Variable(VariableBase, metaclass=_Created):
     """A mutable tensor, the state a model learns.
 
     Reading a trainable float Variable inside a ``GradientTape`` (with the default
@@ -304,6 +362,12 @@ class Variable(VariableBase):
                 self._spare = old
         self._on_assign("assign", new)
 
+    @property
+    def initializer(self) -> Any:
+        """The operation that sets a TF1 graph variable to its initial value
+        (``sess.run(v.initializer)``); None for a variable made eagerly, as TensorFlow's."""
+        return GRAPH_INITIALIZER[0](self) if GRAPH_INITIALIZER else None
+
     def _read(self) -> Tensor:
         if _rec.active:
             _rec.note_variable_read(self)
@@ -438,19 +502,19 @@ class Variable(VariableBase):
                     f"broadcast; tf.fill or tf.broadcast_to make a value of the variable's shape).")
             self._set(arr, fresh)
         self._on_assign("assign", value)
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Add ``delta`` (of the variable's shape) to the value; returns the variable (``None`` if
         not ``read_value``)."""
         self._update(np.add, delta, "assign_add")
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Subtract ``delta`` (of the variable's shape) from the value; returns the variable
         (``None`` if not ``read_value``)."""
         self._update(np.subtract, delta, "assign_sub")
-        return self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
 
     def _assign_slice(self, key: tuple, value: Any) -> "Variable":
         arr, _ = self._coerce(value, "assign")
@@ -605,9 +669,6 @@ class Variable(VariableBase):
         _rec.tls.stateful += 1  # (_rec.note_stateful, inline)
         if _rec.active:
             _rec.note_variable_assign(self, how, value)
-        if UPDATE_OBSERVERS:
-            for observe in UPDATE_OBSERVERS:
-                observe(self, how)
 
     # In-place operators would rebind the name to a new Tensor and lose the variable.
     __iadd__ = _no_inplace("+", "variable.assign_add(value)")

@@ -26,7 +26,7 @@ def test_v2_is_tapegrad_and_v1_imports():
     assert tf1.executing_eagerly() and tf1.logging.ERROR == 40
     tf1.set_random_seed(3)
     with pytest.raises(AttributeError, match="TensorFlow 1's API"):
-        tf1.placeholder  # noqa: B018
+        tf1.estimator  # noqa: B018
 
 
 def test_grappler_options_are_kept_as_tensorflow_keeps_them():

@@ -47,6 +47,7 @@ ENGINE = {
     "optimizers/optimizer.py": "apply_gradients is one replayable step (_trace.replayable)",
     "data/_dataset.py": "tf.data runs its pipeline in Python, outside traces",
     "data/_structure.py": "tf.data's element structures",
+    "compat/_program.py": "a TF1 graph's recorder, and Session.run replaying its steps on fed arrays",
 }
 # Functions of the op library whose data reads are no control input (each says why).
 ALLOWED = {

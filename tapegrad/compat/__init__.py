@@ -1,7 +1,7 @@
 """``tf.compat``: TensorFlow's conversion helpers (``as_bytes``, ``as_str``, ``as_text``,
 ``path_to_str``, ``dimension_value``, ``forward_compatible``), ``v2`` (tapegrad itself) and ``v1``
-(the few TF1 names that mean something in eager TF2 code; its graph-mode API, sessions,
-placeholders and estimators, is not provided and says so).
+(TensorFlow 1's API as TF2 keeps it: graphs, sessions and placeholders, ``train``'s optimizers,
+``losses``, ``nn``, variable scopes, name-based checkpoints; not estimators).
 
 >>> import tapegrad as tf
 >>> tf.compat.as_bytes("é"), tf.compat.as_str(b"abc"), tf.compat.dimension_value(tf.TensorShape([3])[0])

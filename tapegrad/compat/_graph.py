@@ -6,10 +6,10 @@ variables use (``tf.Graph``, ``tf.compat.v1.Session``, ``get_variable``, ``varia
 A graph made default by ``as_default()`` collects the Variables created inside it (its
 ``GLOBAL_VARIABLES`` and ``TRAINABLE_VARIABLES`` collections, names made unique as TF1's graph
 makes them: ``a``, ``a_1``), and holds ``get_variable``'s store, so that names are reused only
-with ``reuse=True`` (or ``AUTO_REUSE``). Ops run eagerly when they are built (there is no deferred
-graph): ``Session.run`` returns the values of what it is given (tensors, variables, nests of them)
-and runs initializers; a variable has its initial value from its creation on, and
-``global_variables_initializer()`` sets it again (to a checkpoint's value after
+with ``reuse=True`` (or ``AUTO_REUSE``). It records the ops built in it as its program
+(:mod:`tapegrad.compat._program`): ``Session.run`` runs the steps its fetches need on the values
+fed to placeholders, and runs initializers; a variable has its initial value from its creation
+on, and ``global_variables_initializer()`` sets it again (to a checkpoint's value after
 ``init_from_checkpoint``). See docs/differences.md.
 
 ``Saver`` writes TF1's checkpoint key names (the variables' names: ``"scoped/c"``) in tapegrad's
@@ -32,18 +32,20 @@ from __future__ import annotations
 
 import os
 import threading
-import warnings
 from typing import Any
 
 import numpy as np
 
 from .. import train as _train
 from .._scope import name_scope
-from .._tensor import Tensor, TensorShape
-from .._variable import CREATION_OBSERVERS, UPDATE_OBSERVERS, Variable
+from .._tensor import GRAPH_EVAL, Tensor, TensorShape, wrap
+from .. import _recorders as _rec, _trace
+from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, GRAPH_INITIALIZER, Variable
+from . import _program
 from ..errors import InvalidArgumentError, NotFoundError
 
-__all__ = ["AUTO_REUSE", "Graph", "GraphKeys", "Session", "InteractiveSession", "VariableScope", "Saver",
+__all__ = ["placeholder", "placeholder_with_default", "AUTO_REUSE", "Graph", "GraphKeys", "Session",
+           "InteractiveSession", "VariableScope", "Saver",
            "get_default_graph", "reset_default_graph", "get_variable", "get_variable_scope", "variable_scope",
            "global_variables", "trainable_variables", "global_variables_initializer", "variables_initializer",
            "init_from_checkpoint"]
@@ -55,36 +57,39 @@ class GraphKeys:
     TRAINABLE_VARIABLES = "trainable_variables"
     LOCAL_VARIABLES = "local_variables"
     REGULARIZATION_LOSSES = "regularization_losses"
+    VARIABLES = GLOBAL_VARIABLES
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    GLOBAL_STEP = "global_step"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    METRIC_VARIABLES = "metric_variables"
+    TABLE_INITIALIZERS = "table_initializer"
 
 
 class _State(threading.local):
     def __init__(self) -> None:
         self.graphs: list = []   # the graphs made default by as_default(), innermost last
         self.scopes: list = []   # the open variable scopes, innermost last
-        self.running = 0         # Session.run running an op (an initializer's assignments)
+        self.stores: list = []   # get_variable's stores of the templates running (make_template)
 
 
 _state = _State()
 AUTO_REUSE = "AUTO_REUSE"  # (TF1's _ReuseMode.AUTO_REUSE)
 
 
-class _Operation:
-    """An op ``Session.run`` runs for its effect (an initializer); running it returns None."""
-
-    def __init__(self, name: str, run: Any) -> None:
-        self.name = name
-        self._run = run
-
-    def run(self, feed_dict: Any = None, session: Any = None) -> None:
-        self._run()
-
-    def __repr__(self) -> str:
-        return f"<tf.Operation '{self.name}' type=NoOp>"
-
-
 class Graph:
-    """A TF1 graph: ``with tf.Graph().as_default():`` collects the variables made inside and
-    holds ``get_variable``'s store (see the module doc: ops still run eagerly).
+    """A TF1 graph: ``with tf.Graph().as_default():`` records the ops built inside for
+    ``Session.run``, collects the variables made inside and holds ``get_variable``'s store.
 
     >>> import tapegrad as tf
     >>> with tf.Graph().as_default() as g:
@@ -99,6 +104,10 @@ class Graph:
         self._vars: dict = {}      # get_variable's store: full name -> Variable
         self._initial: dict = {}   # id(variable) -> (variable, initial value)
         self._finalized = False
+        self._tracer = None        # the recorder of the graph's program (_program), made when first default
+        self._deps: list = []      # (first slot, end slot, slots needed) of each control_dependencies block
+        self._control: list = []   # the open control_dependencies blocks' inputs
+        self._assigned = None      # the result of the last update recorded
 
     def as_default(self) -> "_Default":
         """A context in which this is the default graph (it is entered and returned)."""
@@ -125,6 +134,21 @@ class Graph:
     def get_all_collection_keys(self) -> list:
         return [k for k, v in self._collections.items() if v]
 
+    def _group(self, inputs: Any, name: str) -> _program.Operation:
+        from .._nest import flatten
+        return _program.Operation(name, needs=[x for x in flatten(list(inputs)) if x is not None]
+                                  + [c for block in self._control for c in block])
+
+    def control_dependencies(self, control_inputs: Any) -> Any:
+        """A context in which the tensors and operations made need ``control_inputs`` to run
+        first (``None``: clears the outer blocks' needs)."""
+        return _ControlDependencies(self, control_inputs)
+
+    def _gradients(self, ys: Any, xs: Any, grad_ys: Any) -> list:
+        from .._nest import flatten
+        return _program.gradients(self._tracer, flatten(ys), flatten(xs),
+                                  None if grad_ys is None else flatten(grad_ys))
+
     def finalize(self) -> None:
         """Make the graph read-only: creating a variable in it raises RuntimeError."""
         self._finalized = True
@@ -144,11 +168,37 @@ class Graph:
     def _collect(self, v: Variable) -> None:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        v._name = self._unique_name(v.name[:-2]) + ":0"
+        v._name = self._unique_name(v._name[:-2]) + ":0"  # (the tf.Variable name: a Keras variable has its own)
         self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
         if v.trainable:
             self.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
         self._initial[id(v)] = (v, v.numpy())
+
+
+class _ControlDependencies:
+    def __init__(self, graph: Graph, control_inputs: Any) -> None:
+        from .._nest import flatten
+        self._graph = graph
+        self._inputs = None if control_inputs is None else [x for x in flatten(list(control_inputs))
+                                                            if x is not None]
+
+    def __enter__(self) -> None:
+        g = self._graph
+        if g._tracer is None:
+            g._tracer = _program.new_tracer(g)
+        self._saved = g._control
+        g._control = [] if self._inputs is None else g._control + [self._inputs]
+        self._first = g._tracer.n
+
+    def __exit__(self, *exc: Any) -> None:
+        g = self._graph
+        tr = g._tracer
+        if self._inputs:
+            slots: set = set()
+            for x in self._inputs:
+                _program._needs_of(x, tr, slots, [], set())
+            g._deps.append((self._first, tr.n, slots))
+        g._control = self._saved
 
 
 class _Default:
@@ -156,35 +206,56 @@ class _Default:
         self._graph = graph
 
     def __enter__(self) -> Graph:
+        before = _current()
         _state.graphs.append(self._graph)
-        if _observe_update not in UPDATE_OBSERVERS:
-            UPDATE_OBSERVERS.append(_observe_update)
+        _switch(before, self._graph)
         return self._graph
 
     def __exit__(self, *exc: Any) -> None:
         _state.graphs.pop()
-        if not _state.graphs and _observe_update in UPDATE_OBSERVERS:
-            UPDATE_OBSERVERS.remove(_observe_update)
+        _switch(self._graph, _current())
 
 
-def _observe_update(v: Variable, how: str) -> None:
-    """A variable updated while a graph is default, outside ``Session.run``: TF1 would defer the
-    update to each run of it; here it ran once, now. Said once a graph, not silently."""
-    g = _current()
-    if g is None or _state.running or getattr(g, "_update_warned", False):
+_eager = [True]  # False after disable_eager_execution(): the global graph records at top level
+
+
+def _switch(old: Graph | None, new: Graph | None) -> None:
+    """Make ``new``'s program recorder the active one in this thread, in place of ``old``'s."""
+    if old is new:
         return
-    g._update_warned = True
-    warnings.warn(
-        f"{how or 'an update'} of variable {v.name!r} ran when it was built, in a tf.Graph: TensorFlow 1 "
-        "runs it at each Session.run of it, tapegrad runs ops as they are built, so Session.run "
-        "returns its value without running it again (a counter advanced by a loop of Session.run "
-        "stays where it is). Write the update where it should happen (TF2's eager style); see "
-        "docs/differences.md.", UserWarning, stacklevel=4)
+    if old is not None:
+        _trace.stop(old._tracer)
+    if new is not None:
+        if new._tracer is None:
+            new._tracer = _program.new_tracer(new)
+        _trace.start(new._tracer)
+    if _current() is None:
+        if _graph_assign in GRAPH_ASSIGN:
+            GRAPH_ASSIGN.remove(_graph_assign)
+    elif _graph_assign not in GRAPH_ASSIGN:
+        GRAPH_ASSIGN.append(_graph_assign)
+
+
+def _recording() -> Graph | None:
+    """The graph whose program records this thread's ops now (None in eager code and in runs)."""
+    tr = _trace.innermost()
+    return getattr(tr, "tf1_graph", None) if tr is not None else None
+
+
+def _graph_assign(v: Variable, read_value: bool) -> Any:
+    """What ``assign`` returns in a graph: its result tensor (fetching it runs the update), or
+    an Operation (``read_value=False``)."""
+    g = _recording()
+    if g is None:
+        return v if read_value else None
+    t = g._assigned
+    return t if read_value else _program.Operation("Assign", needs=[t])
 
 
 def _current() -> Graph | None:
-    """The graph made default by ``as_default()``, or None (eager code)."""
-    return _state.graphs[-1] if _state.graphs else None
+    """The graph made default by ``as_default()`` (or the global one, eager execution disabled),
+    or None (eager code)."""
+    return _state.graphs[-1] if _state.graphs else None if _eager[0] else _global_graph[0]
 
 
 def _observe(v: Variable) -> None:
@@ -197,6 +268,46 @@ CREATION_OBSERVERS.append(_observe)
 _global_graph = [Graph()]  # what get_default_graph() gives outside every as_default()
 
 
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+    """A symbolic input of the default graph, given its value by ``Session.run``'s ``feed_dict``
+    (``shape``: None dimensions take any size; None: any shape). Only in a graph: eager code
+    raises RuntimeError, as TensorFlow 2 does.
+
+    The tensor returned is the stand-in the graph is built on (ones, zeros for integers; unknown
+    dimensions 1): its ``shape`` is the stand-in's, it has no ``name``. A run fed other sizes
+    replays the graph's ops on them; where a step fixed the stand-in's size when it was built
+    (``tf.reshape`` to a shape of Python numbers, ``tf.ones_like``), the run raises saying so.
+
+    >>> import tapegrad as tf
+    >>> with tf.Graph().as_default():
+    ...     x = tf.compat.v1.placeholder(tf.float32, shape=[None, 2], name="x")
+    ...     y = tf.reduce_sum(x * 2.0, axis=1)
+    ...     with tf.compat.v1.Session() as sess:
+    ...         out = sess.run(y, feed_dict={x: [[1.0, 2.0], [3.0, 4.0]]})
+    >>> out
+    array([ 6., 14.], dtype=float32)
+    """
+    from .. import dtypes as _dtypes
+    return _placeholder(_dtypes.as_dtype(dtype), shape, name or "Placeholder", None)
+
+
+def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """A placeholder whose value is ``input`` unless ``Session.run`` feeds one (of ``shape``)."""
+    from .._convert import convert_to_tensor
+    t = convert_to_tensor(input)
+    if not TensorShape(shape).is_compatible_with(t.shape):
+        raise ValueError(f"Shapes {t.shape} and {TensorShape(shape)} are incompatible")
+    return _placeholder(t.dtype, shape, name or "PlaceholderWithDefault", t)
+
+
+def _placeholder(dtype: Any, shape: Any, name: str, default: Any) -> Tensor:
+    g = _recording()
+    if g is None:
+        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    from .._scope import prefixed
+    return _program.placeholder(g._tracer, dtype, shape, g._unique_name(prefixed(name)), default)
+
+
 def get_default_graph() -> Graph:
     """The innermost graph made default, else the global default graph."""
     return _current() or _global_graph[0]
@@ -207,7 +318,9 @@ def reset_default_graph() -> None:
     if _state.graphs:
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need "
                              "a cleared graph, exit the nesting and create a new graph.")
-    _global_graph[0] = Graph()
+    old, _global_graph[0] = _global_graph[0], Graph()
+    if not _eager[0]:
+        _switch(old, _global_graph[0])
 
 
 def global_variables(scope: str | None = None) -> list:
@@ -222,7 +335,7 @@ def trainable_variables(scope: str | None = None) -> list:
     return [] if g is None else g.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
-def variables_initializer(var_list: Any, name: str = "init") -> _Operation:
+def variables_initializer(var_list: Any, name: str = "init") -> _program.Operation:
     """An op that sets each variable of ``var_list`` to its initial value (a variable made in a
     graph; one made eagerly keeps its value)."""
     var_list = list(var_list)
@@ -232,22 +345,60 @@ def variables_initializer(var_list: Any, name: str = "init") -> _Operation:
         for v in var_list:
             if g is not None and id(v) in g._initial:
                 v.assign(g._initial[id(v)][1])
-    return _Operation(name, run)
+    return _program.Operation(name, run)
 
 
-def global_variables_initializer() -> _Operation:
+def _initializer_of(v: Variable) -> _program.Operation | None:
+    g = _current()
+    return variables_initializer([v], v.name[:-2] + "/Assign") if g is not None and id(v) in g._initial else None
+
+
+GRAPH_INITIALIZER.append(_initializer_of)
+
+
+def _eval(t: Tensor, feed_dict: Any, session: Any) -> Any:
+    session = session or (_program.SESSIONS[-1] if _program.SESSIONS else None)
+    if session is None:
+        if _recording() is None:
+            raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what "
+                                      "you're looking for?")
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                         "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    return session.run(t, feed_dict=feed_dict)
+
+
+GRAPH_EVAL.append(_eval)
+
+
+def global_variables_initializer() -> _program.Operation:
     """An op that sets every variable of the default graph to its initial value."""
     return variables_initializer(global_variables())
 
 
 class Session:
-    """A TF1 session on a graph (the default one). ``run`` returns the values of its fetches
-    (tensors, variables, and lists, tuples and dicts of them) and runs the ops among them; using
-    it as a context makes its graph the default one."""
+    """A TF1 session on a graph (the default one). ``run(fetches, feed_dict)`` runs the ops the
+    fetches need (tensors, variables, operations, and lists, tuples and dicts of them) on the
+    values fed to placeholders, and returns the fetches' values (None for an operation); using
+    it as a context makes its graph the default one. See :mod:`tapegrad.compat._program`.
+
+    >>> import tapegrad as tf
+    >>> tf1 = tf.compat.v1
+    >>> with tf.Graph().as_default():
+    ...     x = tf1.placeholder(tf.float32, shape=[None])
+    ...     v = tf.Variable(1.0)
+    ...     step = v.assign_add(tf.reduce_sum(x))
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         a = sess.run(step, feed_dict={x: [1.0, 2.0]})
+    ...         b = sess.run(step, {x: [3.0]})
+    >>> a, b
+    (np.float32(4.0), np.float32(7.0))
+    """
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         self._graph = graph or get_default_graph()
         self._closed = False
+        self._plans: dict = {}  # (fetched slots, fed keys, program length, blocks) -> the steps to run
         self._default: _Default | None = None
 
     @property
@@ -257,34 +408,54 @@ class Session:
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        if feed_dict:
-            raise NotImplementedError("Session.run(feed_dict=...): tapegrad has no placeholders (ops run "
-                                      "eagerly when built); compute with the values themselves.")
-        return self._fetch(fetches)
+        g = self._graph
+        tr = g._tracer
+        slots: set = set()
+        runs: list = []
+        seen: set = set()
+        leaves = _leaves(fetches)
+        for x in leaves:
+            if tr is not None:
+                _program._needs_of(x, tr, slots, runs, seen)
+            elif isinstance(x, _program.Operation) and x._run is not None:
+                runs.append(x._run)
+        fed = self._feeds(feed_dict)
+        with _rec.swapped([r for r in _rec.tls.stack if getattr(r, "tf1_graph", None) is None]):
+            for run in runs:
+                run()
+            values: dict = {}
+            for x in leaves:  # (a variable fetched: its value at the start of the run)
+                if isinstance(x, Variable):
+                    values[id(x)] = x.numpy()
+        if slots:
+            order = sorted(slots)
+            key = (tuple(order), frozenset(fed), len(tr.steps), len(g._deps))
+            steps = self._plans.get(key)
+            if steps is None:
+                steps = self._plans[key] = _program.prune(tr, slots, g._deps, fed)
+            outs = _program.execute(tr, steps, fed, order)
+            values.update({s: t for s, t in zip(order, outs)})
+        return _pack(fetches, tr, values)
 
-    def _fetch(self, x: Any) -> Any:
-        if isinstance(x, _Operation):
-            _state.running += 1
-            try:
-                return x.run()
-            finally:
-                _state.running -= 1
-        if isinstance(x, (Tensor, Variable)):
-            return x.numpy()
-        if isinstance(x, dict):
-            return type(x)((k, self._fetch(v)) for k, v in x.items())
-        if isinstance(x, tuple) and hasattr(x, "_fields"):
-            return type(x)(*(self._fetch(v) for v in x))
-        if isinstance(x, (list, tuple)):
-            return type(x)(self._fetch(v) for v in x)
-        if x is None:
-            return None
-        if isinstance(x, str):
-            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
-                                      "(a variable's name is its resource handle in TensorFlow); fetch the "
-                                      "variable or tensor itself.")
-        raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
-                        f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+    def _feeds(self, feed_dict: Any) -> dict:
+        fed: dict = {}
+        tr = self._graph._tracer
+        for key, value in (feed_dict or {}).items():
+            feed = _feed_of(tr, key)
+            if feed is not None:
+                arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
+                if not feed.shape.is_compatible_with(arr.shape):
+                    shape = tuple(feed.shape.as_list()) if feed.shape.rank is not None else "<unknown>"
+                    raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {feed.name}:0, which "
+                                     f"has shape {shape}")
+                fed[feed] = wrap(arr)
+            elif isinstance(key, Tensor) and tr is not None and id(key) in tr.slot:
+                fed[tr.slot[id(key)]] = wrap(np.asarray(value.numpy() if hasattr(value, "numpy") else value,
+                                                        key.dtype.as_numpy_dtype))
+            else:
+                raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph: feed "
+                                "placeholders (or tensors) built in the session's graph.")
+        return fed
 
     def close(self) -> None:
         self._closed = True
@@ -292,16 +463,82 @@ class Session:
     def __enter__(self) -> "Session":
         self._default = _Default(self._graph)
         self._default.__enter__()
+        _program.SESSIONS.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         assert self._default is not None
+        _program.SESSIONS.remove(self)
         self._default.__exit__()
         self.close()
 
+    def as_default(self) -> Any:
+        """A context in which this session is the default one (``op.run()``) and its graph the
+        default graph."""
+        return _AsDefault(self)
+
+
+class _AsDefault:
+    def __init__(self, session: Session) -> None:
+        self._session, self._default = session, _Default(session.graph)
+
+    def __enter__(self) -> Session:
+        self._default.__enter__()
+        _program.SESSIONS.append(self._session)
+        return self._session
+
+    def __exit__(self, *exc: Any) -> None:
+        _program.SESSIONS.remove(self._session)
+        self._default.__exit__()
+
+
+def _feed_of(tr: Any, key: Any) -> Any:
+    """The Feed of placeholder ``key`` of ``tr``'s program (None if ``key`` is none)."""
+    s = tr.slot.get(id(key)) if tr is not None and isinstance(key, Tensor) else None
+    return None if s is None else getattr(tr, "feed_at", {}).get(s)
+
+
+def _leaves(x: Any) -> list:
+    if isinstance(x, dict):
+        return [y for v in x.values() for y in _leaves(v)]
+    if isinstance(x, (list, tuple)):
+        return [y for v in x for y in _leaves(v)]
+    if x is None or isinstance(x, (Tensor, Variable, _program.Operation)):
+        return [x]
+    if isinstance(x, str):
+        raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
+                                  "(a variable's name is its resource handle in TensorFlow); fetch the "
+                                  "variable or tensor itself.")
+    raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
+                    f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
+
+
+def _pack(x: Any, tr: Any, values: dict) -> Any:
+    if isinstance(x, dict):
+        return type(x)((k, _pack(v, tr, values)) for k, v in x.items())
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*(_pack(v, tr, values) for v in x))
+    if isinstance(x, (list, tuple)):
+        return type(x)(_pack(v, tr, values) for v in x)
+    if isinstance(x, Variable):
+        return values[id(x)]
+    if isinstance(x, Tensor):
+        s = tr.slot.get(id(x)) if tr is not None else None
+        return x.numpy() if s is None else values[s].numpy()
+    return None
+
 
 class InteractiveSession(Session):
-    """A Session (tapegrad's sessions are never installed as a default one)."""
+    """A Session that is the default one from its creation (``op.run()`` runs in it) until closed."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        super().__init__(target, graph, config)
+        _program.SESSIONS.append(self)
+
+    def close(self) -> None:
+        if self in _program.SESSIONS:
+            _program.SESSIONS.remove(self)
+        super().close()
 
 
 # ---- variable scopes and get_variable -----------------------------------------------------------
@@ -392,16 +629,17 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     g = _current()
-    if g is not None and full in g._vars:
+    store = _state.stores[-1] if _state.stores else g._vars if g is not None else None
+    if store is not None and full in store:
         if scope.reuse is None or scope.reuse is False:
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set reuse=True or "
                              "reuse=tf.AUTO_REUSE in VarScope?")
-        v = g._vars[full]
+        v = store[full]
         if shape is not None and not TensorShape(shape).is_compatible_with(v.shape):
             raise ValueError(f"Trying to share variable {full}, but specified shape {TensorShape(shape)} and "
                              f"found shape {v.shape}.")
         return v
-    if g is not None and scope.reuse is True:
+    if store is not None and scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
                          "you mean to set reuse=tf.AUTO_REUSE in VarScope?")
     dtype = _dtypes.as_dtype(dtype or scope.dtype or _dtypes.float32)
@@ -420,8 +658,9 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
     with name_scope(""):
         v = Variable(value, trainable=True if trainable is None else trainable, name=full, dtype=dtype,
                      constraint=constraint)
+    if store is not None:
+        store[full] = v
     if g is not None:
-        g._vars[full] = v
         if collections is not None:
             for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):
                 ref = g.get_collection_ref(key)
