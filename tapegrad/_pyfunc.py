@@ -16,6 +16,7 @@ from ._convert import convert_to_tensor
 from ._tensor import Tensor
 from ._variable import Variable
 from .errors import InvalidArgumentError
+from .ops import random as _random_ops
 
 __all__ = ["py_function", "numpy_function"]
 
@@ -123,9 +124,17 @@ def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = No
         return _traced_numpy_function(func, inp, stateful)
     if stateful:
         _rec.note_stateful()
-    ret = func(*[np.array(x) for x in inp])  # type: ignore[misc]
+    # (in a dataset's function or a Keras step, graphs in TensorFlow: values as a graph hands them)
+    ret = func(*[_graph_value(x) if _random_ops.graph_runs() else np.array(x) for x in inp])  # type: ignore[misc]
     outs = [None if v is None else convert_to_tensor(v) for v in _nest.flatten(ret)]
     return outs[0] if len(outs) == 1 else outs
+
+
+def _graph_value(v: Any) -> Any:
+    """A value as TensorFlow's graph hands it to ``numpy_function``: an array, but a scalar as a
+    NumPy scalar (a string one as ``bytes``); eagerly TensorFlow gives 0-d arrays."""
+    a = np.array(v)
+    return a[()] if a.ndim == 0 else a
 
 
 def _traced_numpy_function(func: Callable, inp: Any, stateful: bool) -> Any:
@@ -135,7 +144,7 @@ def _traced_numpy_function(func: Callable, inp: Any, stateful: bool) -> Any:
     traced: list = []
 
     def call(*values: np.ndarray) -> tuple:
-        flat = _nest.flatten(func(*[np.array(v) for v in values]))
+        flat = _nest.flatten(func(*[_graph_value(v) for v in values]))
         if any(v is None for v in flat):
             raise ValueError("tf.numpy_function: func returned None inside a tf.function; return "
                              "arrays (TensorFlow's graph needs a value for every output).")

@@ -125,3 +125,22 @@ def test_a_guard_after_a_stateful_numpy_function_runs_the_function_eagerly_never
     with pytest.warns(UserWarning, match="runs eagerly.*stateful tf.numpy_function"):
         got = [float(f(tf.constant(0.0))) for _ in range(4)]
     assert got == [1.0, 2.0, 30.0, 40.0] and len(calls) == 4
+
+
+def test_numpy_function_hands_scalars_as_a_graph_does():
+    # TensorFlow 2.21 (run on these calls): eagerly 0-d arrays; in a tf.function or a
+    # Dataset.map function (graphs) a scalar is a NumPy scalar, a string scalar bytes
+    import numpy as np
+    seen = []
+
+    def f(s, x):
+        seen.append((type(s).__name__, type(x).__name__))
+        return np.float32(0)
+
+    tf.numpy_function(f, [tf.constant(b"a"), tf.constant(1)], tf.float32)
+    list(tf.data.Dataset.from_tensor_slices(([b"p"], [2])).map(
+        lambda a, b: tf.numpy_function(f, [a, b], tf.float32)))
+    g = tf.function(lambda a, b: tf.numpy_function(f, [a, b], tf.float32))
+    g(tf.constant(b"z"), tf.constant(2.0))
+    g(tf.constant(b"z"), tf.constant(2.0))
+    assert seen == [("ndarray", "ndarray"), ("bytes", "int32"), ("bytes", "float32"), ("bytes", "float32")]

@@ -237,6 +237,11 @@ class _InGraph:
         _steps.graph, _steps.run = self.prev
 
 
+def graph_runs() -> bool:
+    """Whether a TensorFlow graph's function runs now (a dataset's function, a Keras step)."""
+    return _steps.graph is not None
+
+
 def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
     """``fn(*args)`` run as one call of ``graph``'s function (see :func:`in_graph`), and whether
     a random op ran in it (the lean form, for a call per dataset element)."""
