@@ -176,7 +176,8 @@ def test_layer_builds_on_first_call_and_tracks_weights_losses_and_sublayers():
                                           "block/inner/bias"]
     assert [w.name for w in b.trainable_weights] == ["scale", "kernel", "bias"]
     assert [w.name for w in b.non_trainable_weights] == ["count"]
-    assert b.layers == [b.inner[0]]
+    assert b._flatten_layers(include_self=False, recursive=False) == [b.inner[0]]
+    assert not hasattr(b, "layers")   # (Keras 3: only models have layers)
     losses = b.losses
     assert len(losses) == 2 and float(losses[0]) == 1.5
     close(losses[1], 0.5 * np.sum(b.inner[0].kernel.numpy() ** 2))

@@ -992,6 +992,38 @@ def fit_under_strategy_reads_a_batch_first(tf, keras, np):
     return out
 
 
+def keras_config(tf, keras, np):
+    # keras.config's answers and its debugging caps of fit/evaluate/predict (and their warnings);
+    # only models have `layers`
+    import warnings
+    c = keras.config
+    out = {"answers": [c.backend(), c.floatx(), c.epsilon(), c.image_data_format(),
+                       c.is_flash_attention_enabled(), c.is_traceback_filtering_enabled(), c.max_epochs(),
+                       c.max_steps_per_epoch(), c.dtype_policy().name, c.is_nnx_enabled()]}
+    c.disable_flash_attention()
+    off = c.is_flash_attention_enabled()
+    c.enable_flash_attention()
+    out["flash"] = [off, c.is_flash_attention_enabled()]
+    c.set_max_epochs(2)
+    c.set_max_steps_per_epoch(3)
+    try:
+        m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        m.compile("sgd", "mse")
+        x, y = np.ones((40, 2), "float32"), np.ones((40, 1), "float32")
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            h = m.fit(x, y, epochs=5, batch_size=4, verbose=0)
+            m.evaluate(x, y, batch_size=4, verbose=0)
+            p = m.predict(x, batch_size=4, verbose=0)
+        out["capped"] = [len(h.history["loss"]), list(p.shape),
+                         sorted({str(x.message) for x in w if "Limiting" in str(x.message)})]
+    finally:
+        c.set_max_epochs(None)
+        c.set_max_steps_per_epoch(None)
+    out["has_layers"] = [hasattr(keras.layers.Dense(2), "layers"), hasattr(m, "layers")]
+    return out
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -1000,7 +1032,7 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
          steps_call_without_training, seed_generator_variables,
-         fit_under_strategy_reads_a_batch_first]
+         fit_under_strategy_reads_a_batch_first, keras_config]
 
 
 def main():

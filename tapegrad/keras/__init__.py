@@ -36,7 +36,7 @@ _LAZY = {
     "Input": (".layers.input_layer", "Input"), "KerasTensor": ("._keras_tensor", "KerasTensor"),
     "Variable": ("._variables", "KerasVariable"), "name_scope": ("._variables", "NameScope"),
     "activations": (".activations", None), "applications": (".applications", None),
-    "backend": (".backend", None), "callbacks": (".callbacks", None),
+    "backend": (".backend", None), "callbacks": (".callbacks", None), "config": (".config", None),
     "constraints": (".constraints", None),
     "initializers": (".initializers", None), "layers": (".layers", None),
     "losses": (".losses", None), "metrics": (".metrics", None), "models": (".models", None),

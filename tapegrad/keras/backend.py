@@ -19,8 +19,10 @@ array([1., 1.], dtype=float32)
 from __future__ import annotations
 
 import importlib
+import os
 import random as _pyrandom
 import re
+import warnings
 from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
@@ -388,3 +390,27 @@ if not TYPE_CHECKING:  # hidden from type checkers: they report a missing name
             from .losses import _missing_name
             raise _missing_name(__name__, name, __all__ + legacy.NAMES)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# keras.config's debugging caps of fit/evaluate/predict (Keras reads the variables at import)
+_caps: dict = {"max_epochs": int(os.environ["KERAS_MAX_EPOCHS"]) if os.environ.get("KERAS_MAX_EPOCHS") else None,
+               "max_steps_per_epoch": (int(os.environ["KERAS_MAX_STEPS_PER_EPOCH"])
+                                       if os.environ.get("KERAS_MAX_STEPS_PER_EPOCH") else None)}
+
+
+def _capped_epochs(epochs: int) -> int:
+    """``fit``'s epochs under ``keras.config.max_epochs``, with Keras's warning when cut."""
+    cap = _caps["max_epochs"]
+    if cap and cap < epochs:
+        warnings.warn(f"Limiting epochs to {cap}", stacklevel=3)
+        return cap
+    return epochs
+
+
+def _capped_steps(steps: Any) -> Any:
+    """An epoch's steps under ``keras.config.max_steps_per_epoch``, with Keras's warning when cut."""
+    cap = _caps["max_steps_per_epoch"]
+    if cap and (not steps or cap < steps):
+        warnings.warn(f"Limiting steps_per_epoch to {cap}", stacklevel=3)
+        return cap
+    return steps

@@ -51,11 +51,21 @@ _OWN, _ASSETS = "own_variables.npz", "assets"  # (the stores of objects that ove
 _safe = threading.local()  # .on: the safe_mode of the load in progress in this thread (None: none)
 
 
+_GLOBAL_SAFE: list = [None]  # keras.config.enable_unsafe_deserialization sets False
+
+
 def _in_safe_mode() -> bool | None:
     """Whether the deserialization in progress in this thread refuses what could reach outside
     the file (True), allows it (False, ``safe_mode=False``), or None when none is in progress
-    (a layer made in Python may read a vocabulary file)."""
-    return getattr(_safe, "on", None)
+    (a layer made in Python may read a vocabulary file); outside one, False after
+    ``keras.config.enable_unsafe_deserialization()``."""
+    on = getattr(_safe, "on", None)
+    return _GLOBAL_SAFE[0] if on is None else on
+
+
+def _set_global_safe_mode(value: bool | None) -> None:
+    """Keras's global ``safe_mode_saving`` (``keras.config.enable_unsafe_deserialization``)."""
+    _GLOBAL_SAFE[0] = value
 
 
 _archiving = threading.local()  # .on while save_model serializes: layers add their "assets"

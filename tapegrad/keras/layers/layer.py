@@ -268,11 +268,6 @@ class Layer(Operation, Module):
         visit(self)
         return [self] + out if include_self else out
 
-    @property
-    def layers(self) -> list:
-        """The layers this layer holds directly."""
-        return list(self._sublayers())
-
     _UNTRACKED_ATTRS: frozenset = frozenset({"_inbound_nodes"})
 
     def _tracked_metrics(self) -> list:

@@ -37,6 +37,7 @@ from ...distribute import _strategy as _distribute
 from ...ops.math import add_n, cast
 from ...ops.reduction import reduce_sum
 from ...optimizers.loss_scale import LossScaleOptimizer
+from .. import backend as _backend
 from .. import callbacks as callbacks_module
 from .. import optimizers as optimizers_module
 from .._distributed import Replicas, uses_replicas
@@ -576,7 +577,9 @@ class Trainer:
         self._require_compiled("fit")
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = _split(x, y, sample_weight, validation_split)
-        data = _Data(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        epochs = _backend._capped_epochs(epochs)   # (keras.config's debugging caps)
+        data = _Data(x, y, sample_weight, batch_size, _backend._capped_steps(steps_per_epoch), shuffle,
+                     class_weight)
         if self._made_under_strategy():
             data.prime()
         val = None
@@ -685,7 +688,7 @@ class Trainer:
         cbs = kwargs.pop("_fit_callbacks", None)  # fit's validation: fit's callbacks, as in Keras
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
-        data = _Data(x, y, sample_weight, batch_size, steps)
+        data = _Data(x, y, sample_weight, batch_size, _backend._capped_steps(steps))
         if self._made_under_strategy():
             data.prime()
         verbose = 1 if verbose == "auto" else int(verbose)
@@ -759,7 +762,7 @@ class Trainer:
         >>> model.predict(np.zeros((50, 4)), batch_size=16, verbose=0).shape
         (50, 3)
         """
-        data = _Data(x, None, None, batch_size, steps)
+        data = _Data(x, None, None, batch_size, _backend._capped_steps(steps))
         verbose = 1 if verbose == "auto" else int(verbose)
         cbs = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                             verbose=verbose, epochs=1, steps=data.size,
