@@ -414,3 +414,52 @@ def keras_layer_in_graph(tf, tf1):
             sess.run(tf1.global_variables_initializer())
             return {"losses": [float(sess.run([loss, train], {x: X[i:i + 5]})[0]) for i in range(3)],
                     "trainable": len(tf1.trainable_variables())}
+
+
+def v1_saved_model(tf, tf1):
+    """TF1's SavedModel of a graph's signatures: SavedModelBuilder (a Variable, a batch of unknown
+    size, two outputs), simple_save; each loaded by tf.saved_model.load (.signatures) and by
+    tf.compat.v1.saved_model.load into a Session, fed and fetched by the names of its signature_def;
+    the errors of a Builder on a folder that holds files and of loading a missing folder."""
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+    out = {}
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, shape=[None, 3], name="x")
+        k = tf1.placeholder(tf.float32, shape=[], name="k")
+        w = tf.Variable(W0, name="w")
+        h = tf.matmul(x, w)
+        y = tf.reduce_sum(h * k, axis=1)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            out["run_by_name"] = ls(sess.run("x:0", {"x:0": X[:2]}))
+            out["placeholder_by_name"] = tf1.get_default_graph().get_tensor_by_name("k:0").shape.as_list()
+            sig = tf1.saved_model.predict_signature_def(inputs={"x": x, "k": k}, outputs={"h": h, "y": y})
+            out["sig"] = [sig.method_name, sig.inputs["x"].name]
+            b = tf1.saved_model.Builder(os.path.join(d, "builder"))
+            b.add_meta_graph_and_variables(sess, [tf1.saved_model.tag_constants.SERVING], signature_def_map={
+                tf1.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: sig})
+            b.save()
+            tf1.saved_model.simple_save(sess, os.path.join(d, "simple"), inputs={"x": x}, outputs={"h": h})
+    out["builder_exists_error"] = error_name(lambda: tf1.saved_model.Builder(os.path.join(d, "builder")))
+    loaded = tf.saved_model.load(os.path.join(d, "builder"))
+    f = loaded.signatures["serving_default"]
+    got = f(x=tf.constant(X[:4]), k=tf.constant(2.0))
+    out["tf2_builder"] = {n: ls(got[n]) for n in sorted(got)}
+    out["tf2_builder_inputs"] = sorted([s.name, s.shape.as_list()] for s in f.structured_input_signature[1].values())
+    got = tf.saved_model.load(os.path.join(d, "simple")).signatures["serving_default"](x=tf.constant(X[:1]))
+    out["tf2_simple"] = {n: ls(got[n]) for n in sorted(got)}
+    for name in ("builder", "simple"):
+        with tf.Graph().as_default():
+            with tf1.Session() as sess:
+                meta = tf1.saved_model.load(sess, ["serve"], os.path.join(d, name))
+                s = meta.signature_def["serving_default"]
+                feed = {s.inputs[n].name: (2.0 if n == "k" else X[:3]) for n in s.inputs}
+                out[f"tf1_{name}"] = {n: ls(sess.run(s.outputs[n].name, feed)) for n in sorted(s.outputs)}
+                out[f"tf1_{name}_keys"] = [sorted(s.inputs), sorted(s.outputs)]
+    with tf.Graph().as_default():
+        with tf1.Session() as sess:
+            out["load_missing_error"] = error_name(
+                lambda: tf1.saved_model.load(sess, ["serve"], os.path.join(d, "missing")))
+    return out

@@ -108,6 +108,8 @@ class Graph:
         self._deps: list = []      # (first slot, end slot, slots needed) of each control_dependencies block
         self._control: list = []   # the open control_dependencies blocks' inputs
         self._assigned = None      # the result of the last update recorded
+        self._tensors: dict = {}   # "name:0" -> the tensor of that name (placeholders, tensors named by signatures)
+        self._tensor_names: dict = {}  # id(tensor) -> its name
 
     def as_default(self) -> "_Default":
         """A context in which this is the default graph (it is entered and returned)."""
@@ -164,6 +166,38 @@ class Graph:
             unique = f"{name}_{i}"
         self._names.add(unique.lower())
         return unique
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor named ``name`` (``"x:0"``): a placeholder, or a tensor a signature named
+        (``predict_signature_def``, ``tf.compat.v1.saved_model.load``); tapegrad names no other op's
+        output."""
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        if ":" not in name:
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor names must be of "
+                             "the form \"<op_name>:<output_index>\".")
+        t = self._tensors.get(name)
+        if t is None:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist (tapegrad's graphs name "
+                           "placeholders and the tensors of signatures only).")
+        return t
+
+    def _name_tensor(self, t: Tensor, name: str) -> str:
+        full = self._unique_name(name) + ":0"
+        self._tensors[full] = t
+        self._tensor_names[id(t)] = full
+        return full
+
+    def _name_of_tensor(self, t: Tensor) -> str:
+        """``t``'s name in this graph, naming it after the op that made it if it had none."""
+        name = self._tensor_names.get(id(t))
+        if name is None:
+            tr = self._tracer
+            s = tr.slot.get(id(t)) if tr is not None else None
+            op = next((st[1].name for st in tr.steps if st[0] == "op" and s in st[4]), "Identity") \
+                if s is not None else "Const"
+            name = self._name_tensor(t, op)
+        return name
 
     def _collect(self, v: Variable) -> None:
         if self._finalized:
@@ -305,7 +339,10 @@ def _placeholder(dtype: Any, shape: Any, name: str, default: Any) -> Tensor:
     if g is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
     from .._scope import prefixed
-    return _program.placeholder(g._tracer, dtype, shape, g._unique_name(prefixed(name)), default)
+    full = g._unique_name(prefixed(name))
+    t = _program.placeholder(g._tracer, dtype, shape, full, default)
+    g._tensors[full + ":0"], g._tensor_names[id(t)] = t, full + ":0"
+    return t
 
 
 def get_default_graph() -> Graph:
@@ -410,6 +447,7 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         g = self._graph
         tr = g._tracer
+        fetches = _named(fetches, g)
         slots: set = set()
         runs: list = []
         seen: set = set()
@@ -441,6 +479,7 @@ class Session:
         fed: dict = {}
         tr = self._graph._tracer
         for key, value in (feed_dict or {}).items():
+            key = _named(key, self._graph)
             feed = _feed_of(tr, key)
             if feed is not None:
                 arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
@@ -498,6 +537,22 @@ def _feed_of(tr: Any, key: Any) -> Any:
     return None if s is None else getattr(tr, "feed_at", {}).get(s)
 
 
+def _named(x: Any, g: Graph) -> Any:
+    """``x`` with the tensor names in it (``"x:0"``) replaced by those tensors of ``g``."""
+    if isinstance(x, str):
+        t = g._tensors.get(x)
+        if t is None:
+            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs name placeholders and the tensors "
+                                      "of signatures only (a variable's name is its resource handle in "
+                                      "TensorFlow); fetch the variable or tensor itself.")
+        return t
+    if isinstance(x, dict):
+        return type(x)((k, _named(v, g)) for k, v in x.items())
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(_named(v, g) for v in x)
+    return x
+
+
 def _leaves(x: Any) -> list:
     if isinstance(x, dict):
         return [y for v in x.values() for y in _leaves(v)]
@@ -505,10 +560,6 @@ def _leaves(x: Any) -> list:
         return [y for v in x for y in _leaves(v)]
     if x is None or isinstance(x, (Tensor, Variable, _program.Operation)):
         return [x]
-    if isinstance(x, str):
-        raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
-                                  "(a variable's name is its resource handle in TensorFlow); fetch the "
-                                  "variable or tensor itself.")
     raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
                     f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
 

@@ -48,7 +48,7 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
-           "set_random_seed", "train", "trainable_variables", "variable_scope", "variables_initializer",
+           "saved_model", "set_random_seed", "train", "trainable_variables", "variable_scope", "variables_initializer",
            "zeros_initializer"]
 
 
@@ -182,6 +182,20 @@ def _train_namespace() -> _Train:
 
 
 train = _train_namespace()
+
+
+def _saved_model_namespace() -> types.SimpleNamespace:
+    from .. import saved_model as _sm2
+    from . import _saved_model as _sm1
+    return types.SimpleNamespace(
+        **{n: getattr(_sm2, n) for n in _sm2.__all__ if n != "load"}, load_v2=_sm2.load,
+        **{n: getattr(_sm1, n) for n in ("Builder", "SavedModelBuilder", "simple_save", "load", "loader",
+                                          "predict_signature_def", "build_signature_def", "build_tensor_info",
+                                          "tag_constants", "signature_constants")},
+        SERVING=_sm1.SERVING, TRAINING=_sm1.TRAINING, PREDICT_METHOD_NAME=_sm1.PREDICT_METHOD_NAME)
+
+
+saved_model = _saved_model_namespace()
 
 
 def disable_v2_behavior() -> None:
