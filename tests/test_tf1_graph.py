@@ -38,7 +38,7 @@ def same(got, want, path="") -> None:
 @pytest.mark.parametrize("name", ["placeholders_and_feeds", "counters_and_dependencies", "graph_optimizers",
                                   "eager_optimizers", "decays", "v1_losses", "v1_nn_and_initializers",
                                   "migration_debugging", "creator_scopes", "v1_as_tf",
-                                  "keras_layer_in_graph", "v1_saved_model"])
+                                  "keras_layer_in_graph", "v1_saved_model", "v1_meta_graph"])
 def test_tf1_program_as_tensorflow(name):
     same(getattr(cases, name)(tf, tf1), REC[name], name)
 

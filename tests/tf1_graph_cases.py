@@ -463,3 +463,55 @@ def v1_saved_model(tf, tf1):
             out["load_missing_error"] = error_name(
                 lambda: tf1.saved_model.load(sess, ["serve"], os.path.join(d, "missing")))
     return out
+
+
+def v1_meta_graph(tf, tf1):
+    """Ops named by name= (in a name scope), fetched and fed by name; Saver.export_meta_graph and
+    import_meta_graph into a new graph, restored from a checkpoint; wrap_function of graph-building
+    code (an import, get_variable on a signature's placeholder), called and pruned (to a dict of
+    fetches, from an intermediate tensor); the errors of unknown names."""
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+    out = {}
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, shape=[None, 3], name="x")
+        w = tf.Variable(W0, name="w")
+        with tf.name_scope("layer"):
+            h = tf.matmul(x, w, name="h")
+            y = tf.nn.relu(h, name="y")
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(w.assign(W0 * 2.0))
+            out["by_name"] = ls(sess.run("layer/y:0", {"x:0": X[:2]}))
+            saver = tf1.train.Saver()
+            saver.export_meta_graph(os.path.join(d, "m.pb"), as_text=True)
+            saver.save(sess, os.path.join(d, "ckpt"))
+        g0 = tf1.get_default_graph()
+        out["unknown_name_error"] = error_name(lambda: g0.get_tensor_by_name("nope:0"))
+        out["op_name_error"] = error_name(lambda: g0.get_tensor_by_name("x"))
+    with tf.Graph().as_default() as g:
+        saver = tf1.train.import_meta_graph(os.path.join(d, "m.pb"))
+        out["imported_variables"] = [v.name for v in tf1.global_variables()]
+        with tf1.Session() as sess:
+            saver.restore(sess, os.path.join(d, "ckpt"))
+            out["imported"] = ls(sess.run(g.get_tensor_by_name("layer/y:0"), {g.get_tensor_by_name("x:0"): X[:3]}))
+            out["imported_h"] = ls(sess.run("layer/h:0", {"x:0": X[3:4]}))
+
+    def build():
+        tf1.train.import_meta_graph(os.path.join(d, "m.pb"))
+    wrapped = tf1.wrap_function(build, [])
+    wg = wrapped.graph
+    tf1.train.Saver(wrapped.variables).restore(sess=None, save_path=os.path.join(d, "ckpt"))
+    xw, hw, yw = (wg.get_tensor_by_name(n) for n in ("x:0", "layer/h:0", "layer/y:0"))
+    got = wrapped.prune(feeds=xw, fetches={"h": hw, "y": yw})(tf.constant(X[:2]))
+    out["pruned"] = {k: ls(got[k]) for k in sorted(got)}
+    out["pruned_from_h"] = ls(wrapped.prune(feeds=hw, fetches=yw)(tf.constant([[-1.0, 2.0]])))
+
+    def scaled(a):
+        v = tf1.get_variable("v", initializer=2.0)
+        return a * v
+    f = tf1.wrap_function(scaled, [tf.TensorSpec([None], tf.float32)])
+    out["wrapped_call"] = ls(f(tf.constant([1.0, 3.0])))
+    out["wrapped_variables"] = [v.name for v in f.variables]
+    return out

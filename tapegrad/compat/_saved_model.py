@@ -113,6 +113,14 @@ def _signature_function(sess: Any, key: str, sig: SignatureDef) -> Any:
     return _function.function(run).get_concrete_function(**specs)
 
 
+class _GraphRoot(Module):
+    """The object a TF1 graph's SavedModel saves: the graph's variables."""
+
+    def __init__(self, variables: list) -> None:
+        super().__init__()
+        self.graph_variables = list(variables)
+
+
 class SavedModelBuilder:
     """TF1's ``tf.compat.v1.saved_model.Builder``: ``add_meta_graph_and_variables(sess, tags,
     signature_def_map)`` takes the session graph's signatures and variables, ``save()`` writes them
@@ -141,7 +149,7 @@ class SavedModelBuilder:
                 raise AssertionError(f"Export directory already exists, and isn't empty. Please choose a "
                                      f"different export directory, or delete all the contents of the specified "
                                      f"directory: {self._dir}")
-        self._root: Module | None = None
+        self._root: _GraphRoot | None = None
         self._signatures: dict = {}
 
     def add_meta_graph_and_variables(self, sess: Any, tags: Any, signature_def_map: dict | None = None,
@@ -153,8 +161,7 @@ class SavedModelBuilder:
         if self._root is not None:
             raise AssertionError("Graph state including variables and assets has already been saved. Please "
                                  "invoke `add_meta_graph()` instead.")
-        root = Module()
-        root.variables_ = list(sess.graph.get_collection(_graph.GraphKeys.GLOBAL_VARIABLES))
+        root = _GraphRoot(sess.graph.get_collection(_graph.GraphKeys.GLOBAL_VARIABLES))
         with _graph._Default(None):  # (traced as eager tf.functions, off the graph's recorder)
             self._signatures = {k: _signature_function(sess, k, s) for k, s in (signature_def_map or {}).items()}
         self._root = root
