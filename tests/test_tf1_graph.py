@@ -90,7 +90,7 @@ def test_session_errors_and_build_time_isolation():
             sess.run(tf1.global_variables_initializer())
             with pytest.raises(TypeError, match="feed_dict key"):
                 sess.run(step, {tf.constant(1.0): 2.0})
-            with pytest.raises(NotImplementedError, match="name placeholders and the tensors of signatures only"):
+            with pytest.raises(NotImplementedError, match="resource handle"):
                 sess.run("Variable:0")
             op.run()  # (in the default session: the `with` block's)
             assert float((v * 2.0).eval()) == 4.0 and float(v.read_value().eval(session=sess)) == 2.0

@@ -172,9 +172,9 @@ class Graph:
         return unique
 
     def get_tensor_by_name(self, name: str) -> Tensor:
-        """The tensor named ``name`` (``"x:0"``): a placeholder, or a tensor a signature named
-        (``predict_signature_def``, ``tf.compat.v1.saved_model.load``); tapegrad names no other op's
-        output."""
+        """The tensor named ``name`` (``"x:0"``): a placeholder, the result of a function given
+        ``name=`` (``tf.multiply(x, v, name="y")``: ``"y:0"``), or a tensor a signature named
+        (``predict_signature_def``, ``tf.compat.v1.saved_model.load``); other tensors have no names."""
         if not isinstance(name, str):
             raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
         if ":" not in name:
@@ -183,8 +183,8 @@ class Graph:
         self._flush_names()
         t = self._tensors.get(name)
         if t is None:
-            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist (tapegrad's graphs name "
-                           "placeholders and the tensors of signatures only).")
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. (tapegrad's graphs name "
+                           "placeholders, the results of functions given name= and the tensors of signatures.)")
         return t
 
     def _name_result(self, frame: Any, name: str, t: Tensor) -> None:
@@ -504,7 +504,7 @@ class Session:
         fed: dict = {}
         tr = self._graph._tracer
         for key, value in (feed_dict or {}).items():
-            key = _named(key, self._graph)
+            key = _named(key, self._graph, feed=True)
             feed = _feed_of(tr, key)
             if feed is not None:
                 arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
@@ -562,16 +562,24 @@ def _feed_of(tr: Any, key: Any) -> Any:
     return None if s is None else getattr(tr, "feed_at", {}).get(s)
 
 
-def _named(x: Any, g: Graph) -> Any:
-    """``x`` with the tensor names in it (``"x:0"``) replaced by those tensors of ``g``."""
+def _named(x: Any, g: Graph, feed: bool = False) -> Any:
+    """``x`` with the names in it replaced by ``g``'s tensors (``"x:0"``) or operations (``"x"``:
+    fetched, it runs and gives None)."""
     if isinstance(x, str):
         g._flush_names()
         t = g._tensors.get(x)
-        if t is None:
-            raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs name placeholders and the tensors "
-                                      "of signatures only (a variable's name is its resource handle in "
-                                      "TensorFlow); fetch the variable or tensor itself.")
-        return t
+        if t is not None:
+            return t
+        if not feed and ":" not in x and x + ":0" in g._tensors:
+            return _program.Operation(x, needs=[g._tensors[x + ":0"]])
+        if any(v.name in (x, x + ":0") for v in g.get_collection(GraphKeys.GLOBAL_VARIABLES)):
+            raise NotImplementedError(f"Session.run({x!r}): a variable's name is its resource handle in TensorFlow, "
+                                      "which tapegrad's graphs do not have; fetch the variable itself.")
+        why = (f"The name {x!r} refers to a Tensor which does not exist. (tapegrad's graphs name placeholders, "
+               "the results of functions given name= and the tensors of signatures.)")
+        if feed:
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {why}")
+        raise ValueError(f"Argument `fetch` = {x} cannot be interpreted as a Tensor. ({why})")
     if isinstance(x, dict):
         return type(x)((k, _named(v, g)) for k, v in x.items())
     if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
