@@ -511,6 +511,13 @@ def v1_meta_graph(tf, tf1):
     out["pruned"] = {k: ls(got[k]) for k in sorted(got)}
     out["pruned_from_h"] = ls(wrapped.prune(feeds=hw, fetches=yw)(tf.constant([[-1.0, 2.0]])))
 
+    with tf.Graph().as_default() as g:  # (a call given name= that makes a variable names the variable only)
+        a = tf1.get_variable("w", shape=[2], initializer=tf1.random_normal_initializer())
+        b = tf1.get_variable("u", initializer=tf.ones([2]) * 3.0)
+        c = tf.Variable(tf.zeros([2]), name="w")
+        e = tf.identity(tf1.placeholder(tf.float32, [2], name="x") * 2.0, name="w")
+        out["names_after_variables"] = [a.name, b.name, c.name, g.get_tensor_by_name("w_2:0") is e]
+
     def scaled(a):
         v = tf1.get_variable("v", initializer=2.0)
         return a * v

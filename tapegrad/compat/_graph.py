@@ -114,6 +114,7 @@ class Graph:
         self._tensors: dict = {}   # "name:0" -> the tensor of that name (placeholders, tensors named by signatures)
         self._tensor_names: dict = {}  # id(tensor) -> its name
         self._pending = None       # [frame, name, tensor]: the latest op of a call given name= (_name_result)
+        self._variable_call = None  # the frame of the last call given name= that made a Variable (get_variable)
 
     def as_default(self) -> "_Default":
         """A context in which this is the default graph (it is entered and returned)."""
@@ -190,6 +191,8 @@ class Graph:
     def _name_result(self, frame: Any, name: str, t: Tensor) -> None:
         """``t`` is the latest op of the call in ``frame`` given ``name=``: the call's result, named
         ``name`` (in the name scope) once the call has made its last op."""
+        if frame is self._variable_call:
+            return
         if self._pending is not None and self._pending[0] is not frame:
             self._flush_names()
         if self._pending is None:
@@ -225,6 +228,11 @@ class Graph:
     def _collect(self, v: Variable) -> None:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
+        call = _program._named_call()
+        if call is not None:  # (the name is the variable's, not its initializer ops')
+            self._variable_call = call[0]
+            if self._pending is not None and self._pending[0] is call[0]:
+                self._pending = None
         v._name = self._unique_name(v._name[:-2]) + ":0"  # (the tf.Variable name: a Keras variable has its own)
         self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
         if v.trainable:
