@@ -414,3 +414,114 @@ def keras_layer_in_graph(tf, tf1):
             sess.run(tf1.global_variables_initializer())
             return {"losses": [float(sess.run([loss, train], {x: X[i:i + 5]})[0]) for i in range(3)],
                     "trainable": len(tf1.trainable_variables())}
+
+
+def v1_saved_model(tf, tf1):
+    """TF1's SavedModel of a graph's signatures: SavedModelBuilder (a Variable, a batch of unknown
+    size, two outputs), simple_save; each loaded by tf.saved_model.load (.signatures) and by
+    tf.compat.v1.saved_model.load into a Session, fed and fetched by the names of its signature_def;
+    the errors of a Builder on a folder that holds files and of loading a missing folder."""
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+    out = {}
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, shape=[None, 3], name="x")
+        k = tf1.placeholder(tf.float32, shape=[], name="k")
+        w = tf.Variable(W0, name="w")
+        h = tf.matmul(x, w)
+        y = tf.reduce_sum(h * k, axis=1)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            out["run_by_name"] = ls(sess.run("x:0", {"x:0": X[:2]}))
+            out["placeholder_by_name"] = tf1.get_default_graph().get_tensor_by_name("k:0").shape.as_list()
+            sig = tf1.saved_model.predict_signature_def(inputs={"x": x, "k": k}, outputs={"h": h, "y": y})
+            out["sig"] = [sig.method_name, sig.inputs["x"].name]
+            b = tf1.saved_model.Builder(os.path.join(d, "builder"))
+            b.add_meta_graph_and_variables(sess, [tf1.saved_model.tag_constants.SERVING], signature_def_map={
+                tf1.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: sig})
+            b.save()
+            tf1.saved_model.simple_save(sess, os.path.join(d, "simple"), inputs={"x": x}, outputs={"h": h})
+    out["builder_exists_error"] = error_name(lambda: tf1.saved_model.Builder(os.path.join(d, "builder")))
+    loaded = tf.saved_model.load(os.path.join(d, "builder"))
+    f = loaded.signatures["serving_default"]
+    got = f(x=tf.constant(X[:4]), k=tf.constant(2.0))
+    out["tf2_builder"] = {n: ls(got[n]) for n in sorted(got)}
+    out["tf2_builder_inputs"] = sorted([s.name, s.shape.as_list()] for s in f.structured_input_signature[1].values())
+    got = tf.saved_model.load(os.path.join(d, "simple")).signatures["serving_default"](x=tf.constant(X[:1]))
+    out["tf2_simple"] = {n: ls(got[n]) for n in sorted(got)}
+    for name in ("builder", "simple"):
+        with tf.Graph().as_default():
+            with tf1.Session() as sess:
+                meta = tf1.saved_model.load(sess, ["serve"], os.path.join(d, name))
+                s = meta.signature_def["serving_default"]
+                feed = {s.inputs[n].name: (2.0 if n == "k" else X[:3]) for n in s.inputs}
+                out[f"tf1_{name}"] = {n: ls(sess.run(s.outputs[n].name, feed)) for n in sorted(s.outputs)}
+                out[f"tf1_{name}_keys"] = [sorted(s.inputs), sorted(s.outputs)]
+    with tf.Graph().as_default():
+        with tf1.Session() as sess:
+            out["load_missing_error"] = error_name(
+                lambda: tf1.saved_model.load(sess, ["serve"], os.path.join(d, "missing")))
+    return out
+
+
+def v1_meta_graph(tf, tf1):
+    """Ops named by name= (in a name scope), fetched and fed by name; Saver.export_meta_graph and
+    import_meta_graph into a new graph, restored from a checkpoint; wrap_function of graph-building
+    code (an import, get_variable on a signature's placeholder), called and pruned (to a dict of
+    fetches, from an intermediate tensor); the errors of unknown names."""
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+    out = {}
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, shape=[None, 3], name="x")
+        w = tf.Variable(W0, name="w")
+        with tf.name_scope("layer"):
+            h = tf.matmul(x, w, name="h")
+            y = tf.nn.relu(h, name="y")
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(w.assign(W0 * 2.0))
+            out["by_name"] = ls(sess.run("layer/y:0", {"x:0": X[:2]}))
+            out["op_by_name"] = repr(sess.run(["layer/y"], {"x:0": X[:2]}))
+            out["unknown_fetch_error"] = error_name(lambda: sess.run("nope:0", {x: X[:2]}))
+            out["unknown_feed_error"] = error_name(lambda: sess.run(y, {"nope:0": X[:2]}))
+            saver = tf1.train.Saver()
+            saver.export_meta_graph(os.path.join(d, "m.pb"), as_text=True)
+            saver.save(sess, os.path.join(d, "ckpt"))
+        g0 = tf1.get_default_graph()
+        out["unknown_name_error"] = error_name(lambda: g0.get_tensor_by_name("nope:0"))
+        out["op_name_error"] = error_name(lambda: g0.get_tensor_by_name("x"))
+    with tf.Graph().as_default() as g:
+        saver = tf1.train.import_meta_graph(os.path.join(d, "m.pb"))
+        out["imported_variables"] = [v.name for v in tf1.global_variables()]
+        with tf1.Session() as sess:
+            saver.restore(sess, os.path.join(d, "ckpt"))
+            out["imported"] = ls(sess.run(g.get_tensor_by_name("layer/y:0"), {g.get_tensor_by_name("x:0"): X[:3]}))
+            out["imported_h"] = ls(sess.run("layer/h:0", {"x:0": X[3:4]}))
+
+    def build():
+        tf1.train.import_meta_graph(os.path.join(d, "m.pb"))
+    wrapped = tf1.wrap_function(build, [])
+    wg = wrapped.graph
+    tf1.train.Saver(wrapped.variables).restore(sess=None, save_path=os.path.join(d, "ckpt"))
+    xw, hw, yw = (wg.get_tensor_by_name(n) for n in ("x:0", "layer/h:0", "layer/y:0"))
+    got = wrapped.prune(feeds=xw, fetches={"h": hw, "y": yw})(tf.constant(X[:2]))
+    out["pruned"] = {k: ls(got[k]) for k in sorted(got)}
+    out["pruned_from_h"] = ls(wrapped.prune(feeds=hw, fetches=yw)(tf.constant([[-1.0, 2.0]])))
+
+    with tf.Graph().as_default() as g:  # (a call given name= that makes a variable names the variable only)
+        a = tf1.get_variable("w", shape=[2], initializer=tf1.random_normal_initializer())
+        b = tf1.get_variable("u", initializer=tf.ones([2]) * 3.0)
+        c = tf.Variable(tf.zeros([2]), name="w")
+        e = tf.identity(tf1.placeholder(tf.float32, [2], name="x") * 2.0, name="w")
+        out["names_after_variables"] = [a.name, b.name, c.name, g.get_tensor_by_name("w_2:0") is e]
+
+    def scaled(a):
+        v = tf1.get_variable("v", initializer=2.0)
+        return a * v
+    f = tf1.wrap_function(scaled, [tf.TensorSpec([None], tf.float32)])
+    out["wrapped_call"] = ls(f(tf.constant([1.0, 3.0])))
+    out["wrapped_variables"] = [v.name for v in f.variables]
+    return out

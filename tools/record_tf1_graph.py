@@ -18,7 +18,7 @@ import tf1_graph_cases as cases  # noqa: E402
 
 OUT = {}
 for name in ("placeholders_and_feeds", "counters_and_dependencies", "graph_optimizers", "eager_optimizers",
-             "decays", "v1_losses", "v1_nn_and_initializers", "migration_debugging", "creator_scopes", "v1_as_tf", "keras_layer_in_graph",
+             "decays", "v1_losses", "v1_nn_and_initializers", "migration_debugging", "creator_scopes", "v1_as_tf", "keras_layer_in_graph", "v1_saved_model", "v1_meta_graph",
              "disabled_eager"):  # (disabled_eager last)
     OUT[name] = getattr(cases, name)(tf, tf1)
 

@@ -30,8 +30,10 @@ checkpoint files; ``tf.train.load_checkpoint``, ``list_variables`` and ``Checkpo
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
+import types
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,7 @@ from .. import _recorders as _rec, _trace
 from .._variable import CREATION_OBSERVERS, GRAPH_ASSIGN, GRAPH_INITIALIZER, Variable
 from . import _program
 from ..errors import InvalidArgumentError, NotFoundError
+from ..saved_model._format import encode, encode_program
 
 __all__ = ["placeholder", "placeholder_with_default", "AUTO_REUSE", "Graph", "GraphKeys", "Session",
            "InteractiveSession", "VariableScope", "Saver",
@@ -108,6 +111,10 @@ class Graph:
         self._deps: list = []      # (first slot, end slot, slots needed) of each control_dependencies block
         self._control: list = []   # the open control_dependencies blocks' inputs
         self._assigned = None      # the result of the last update recorded
+        self._tensors: dict = {}   # "name:0" -> the tensor of that name (placeholders, tensors named by signatures)
+        self._tensor_names: dict = {}  # id(tensor) -> its name
+        self._pending = None       # [frame, name, tensor]: the latest op of a call given name= (_name_result)
+        self._variable_call = None  # the frame of the last call given name= that made a Variable (get_variable)
 
     def as_default(self) -> "_Default":
         """A context in which this is the default graph (it is entered and returned)."""
@@ -165,9 +172,67 @@ class Graph:
         self._names.add(unique.lower())
         return unique
 
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor named ``name`` (``"x:0"``): a placeholder, the result of a function given
+        ``name=`` (``tf.multiply(x, v, name="y")``: ``"y:0"``), or a tensor a signature named
+        (``predict_signature_def``, ``tf.compat.v1.saved_model.load``); other tensors have no names."""
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        if ":" not in name:
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor names must be of "
+                             "the form \"<op_name>:<output_index>\".")
+        self._flush_names()
+        t = self._tensors.get(name)
+        if t is None:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. (tapegrad's graphs name "
+                           "placeholders, the results of functions given name= and the tensors of signatures.)")
+        return t
+
+    def _name_result(self, frame: Any, name: str, t: Tensor) -> None:
+        """``t`` is the latest op of the call in ``frame`` given ``name=``: the call's result, named
+        ``name`` (in the name scope) once the call has made its last op."""
+        if frame is self._variable_call:
+            return
+        if self._pending is not None and self._pending[0] is not frame:
+            self._flush_names()
+        if self._pending is None:
+            from .._scope import prefixed
+            self._pending = [frame, prefixed(name), t]
+        self._pending[2] = t
+
+    def _flush_names(self) -> None:
+        if self._pending is not None:
+            _, name, t = self._pending
+            self._pending = None
+            if id(t) not in self._tensor_names:
+                self._name_tensor(t, name)
+
+    def _name_tensor(self, t: Tensor, name: str) -> str:
+        full = self._unique_name(name) + ":0"
+        self._tensors[full] = t
+        self._tensor_names[id(t)] = full
+        return full
+
+    def _name_of_tensor(self, t: Tensor) -> str:
+        """``t``'s name in this graph, naming it after the op that made it if it had none."""
+        self._flush_names()
+        name = self._tensor_names.get(id(t))
+        if name is None:
+            tr = self._tracer
+            s = tr.slot.get(id(t)) if tr is not None else None
+            op = next((st[1].name for st in tr.steps if st[0] == "op" and s in st[4]), "Identity") \
+                if s is not None else "Const"
+            name = self._name_tensor(t, op)
+        return name
+
     def _collect(self, v: Variable) -> None:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
+        call = _program._named_call()
+        if call is not None:  # (the name is the variable's, not its initializer ops')
+            self._variable_call = call[0]
+            if self._pending is not None and self._pending[0] is call[0]:
+                self._pending = None
         v._name = self._unique_name(v._name[:-2]) + ":0"  # (the tf.Variable name: a Keras variable has its own)
         self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
         if v.trainable:
@@ -202,10 +267,12 @@ class _ControlDependencies:
 
 
 class _Default:
-    def __init__(self, graph: Graph) -> None:
+    """A graph made default; ``None``: eager code (off every graph) inside a graph's block."""
+
+    def __init__(self, graph: Graph | None) -> None:
         self._graph = graph
 
-    def __enter__(self) -> Graph:
+    def __enter__(self) -> Graph | None:
         before = _current()
         _state.graphs.append(self._graph)
         _switch(before, self._graph)
@@ -305,7 +372,10 @@ def _placeholder(dtype: Any, shape: Any, name: str, default: Any) -> Tensor:
     if g is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
     from .._scope import prefixed
-    return _program.placeholder(g._tracer, dtype, shape, g._unique_name(prefixed(name)), default)
+    full = g._unique_name(prefixed(name))
+    t = _program.placeholder(g._tracer, dtype, shape, full, default)
+    g._tensors[full + ":0"], g._tensor_names[id(t)] = t, full + ":0"
+    return t
 
 
 def get_default_graph() -> Graph:
@@ -410,6 +480,7 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         g = self._graph
         tr = g._tracer
+        fetches = _named(fetches, g)
         slots: set = set()
         runs: list = []
         seen: set = set()
@@ -441,6 +512,7 @@ class Session:
         fed: dict = {}
         tr = self._graph._tracer
         for key, value in (feed_dict or {}).items():
+            key = _named(key, self._graph, feed=True)
             feed = _feed_of(tr, key)
             if feed is not None:
                 arr = np.asarray(value.numpy() if hasattr(value, "numpy") else value, key.dtype.as_numpy_dtype)
@@ -498,6 +570,31 @@ def _feed_of(tr: Any, key: Any) -> Any:
     return None if s is None else getattr(tr, "feed_at", {}).get(s)
 
 
+def _named(x: Any, g: Graph, feed: bool = False) -> Any:
+    """``x`` with the names in it replaced by ``g``'s tensors (``"x:0"``) or operations (``"x"``:
+    fetched, it runs and gives None)."""
+    if isinstance(x, str):
+        g._flush_names()
+        t = g._tensors.get(x)
+        if t is not None:
+            return t
+        if not feed and ":" not in x and x + ":0" in g._tensors:
+            return _program.Operation(x, needs=[g._tensors[x + ":0"]])
+        if any(v.name in (x, x + ":0") for v in g.get_collection(GraphKeys.GLOBAL_VARIABLES)):
+            raise NotImplementedError(f"Session.run({x!r}): a variable's name is its resource handle in TensorFlow, "
+                                      "which tapegrad's graphs do not have; fetch the variable itself.")
+        why = (f"The name {x!r} refers to a Tensor which does not exist. (tapegrad's graphs name placeholders, "
+               "the results of functions given name= and the tensors of signatures.)")
+        if feed:
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {why}")
+        raise ValueError(f"Argument `fetch` = {x} cannot be interpreted as a Tensor. ({why})")
+    if isinstance(x, dict):
+        return type(x)((k, _named(v, g)) for k, v in x.items())
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(_named(v, g) for v in x)
+    return x
+
+
 def _leaves(x: Any) -> list:
     if isinstance(x, dict):
         return [y for v in x.values() for y in _leaves(v)]
@@ -505,10 +602,6 @@ def _leaves(x: Any) -> list:
         return [y for v in x for y in _leaves(v)]
     if x is None or isinstance(x, (Tensor, Variable, _program.Operation)):
         return [x]
-    if isinstance(x, str):
-        raise NotImplementedError(f"Session.run({x!r}): tapegrad's graphs have no tensor names to fetch by "
-                                  "(a variable's name is its resource handle in TensorFlow); fetch the "
-                                  "variable or tensor itself.")
     raise TypeError(f'Argument `fetch` = {x!r} has invalid type "{type(x).__name__}" must be a string or '
                     f"Tensor. (Can not convert a {type(x).__name__} into a Tensor or Operation.)")
 
@@ -748,6 +841,13 @@ class Saver:
             _train._write_state(folder, self._last)
         return path
 
+    def export_meta_graph(self, filename: str | None = None, collection_list: Any = None, as_text: bool = False,
+                          export_scope: Any = None, clear_devices: bool = False, clear_extraneous_savers: bool = False,
+                          strip_default_attrs: bool = False, save_debug_info: bool = False) -> None:
+        """Write the default graph's program to ``filename``: see
+        :func:`export_meta_graph`."""
+        export_meta_graph(filename, as_text=as_text)
+
     def restore(self, sess: Any, save_path: str | None) -> None:
         """Assign each variable the value saved under its name in ``save_path``."""
         if save_path is None:
@@ -770,6 +870,53 @@ class Saver:
                                            f"not match the variable's shape {v.shape}.")
         for n, v in self._vars.items():
             v.assign(values[n])
+
+
+META_GRAPH_FORMAT = "tapegrad meta graph"
+
+
+def _shape(shape: TensorShape) -> Any:
+    return None if shape.rank is None else shape.as_list()
+
+
+def export_meta_graph(filename: str | None = None, graph: Any = None, as_text: bool = False, **kwargs: Any) -> None:
+    """Write ``graph``'s (the default graph's) program to ``filename``: its ops as data, its
+    placeholders, its variables (with their initial values: restore their values from a
+    checkpoint) and its tensors' names. ``as_text`` is accepted; the file is tapegrad's own
+    (``import_meta_graph`` reads it; TensorFlow does not). A graph whose program calls Python code
+    or takes gradients raises ValueError."""
+    g = graph or get_default_graph()
+    g._flush_names()
+    tr = g._tracer
+    if tr is None:
+        raise ValueError("The graph is empty: there is no meta graph to export.")
+    arrays: list = []
+    resources: list = []
+    index: dict = {}
+
+    def resource(x: Any) -> int:
+        if id(x) not in index:
+            index[id(x)] = len(resources)
+            if isinstance(x, _program.Feed):
+                resources.append({"placeholder": x.name, "dtype": x.stand_in.dtype.name, "shape": _shape(x.shape),
+                                  "default": None if x.default is None else encode(np.asarray(x.default._value),
+                                                                                  arrays)})
+            else:
+                initial = g._initial.get(id(x), (x, x.numpy()))[1]
+                resources.append({"variable": x.name[:-2], "dtype": x.dtype.name, "shape": _shape(x.shape),
+                                  "trainable": bool(x.trainable), "initial": encode(np.asarray(initial), arrays)})
+        return index[id(x)]
+    if any(st[0] == "grad" for st in tr.steps):
+        raise ValueError("This graph takes gradients (tf.gradients, an optimizer's minimize): tapegrad's meta "
+                         "graphs hold ops and variable updates only; export the graph before the training ops.")
+    prog = types.SimpleNamespace(steps=tr.steps, consts=tr.consts, res=tr.res, outs=[], n_inputs=0, n_slots=tr.n,
+                                 n_arg_res=0)
+    program = encode_program(prog, resource, arrays, "this graph")
+    names = sorted([tr.slot[id(t)], n] for n, t in g._tensors.items() if id(t) in tr.slot)
+    meta = json.dumps({"format": META_GRAPH_FORMAT, "program": program, "resources": resources, "names": names})
+    if filename is not None:
+        with open(os.fspath(filename), "wb") as f:
+            np.savez(f, meta=np.frombuffer(meta.encode(), np.uint8), **{f"a{i}": a for i, a in enumerate(arrays)})
 
 
 def init_from_checkpoint(ckpt_dir_or_file: Any, assignment_map: Any) -> None:

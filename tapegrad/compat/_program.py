@@ -14,6 +14,8 @@ gradient there, so gradients follow the fed shapes.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -41,6 +43,7 @@ class Feed:
         return "[" + ",".join("?" if d is None else str(d) for d in self.shape.as_list()) + "]"
 
 
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # (tapegrad's own code)
 SESSIONS: list = []  # the default sessions, innermost last (a Session's `with` block, InteractiveSession)
 
 
@@ -87,9 +90,39 @@ def new_tracer(graph: Any) -> _trace.Tracer:
             f"{getattr(fn, '__qualname__', fn)} in a TF1 graph: tapegrad's graphs defer ops and Variables' "
             "assign, assign_add and assign_sub to Session.run, not Python steps (a Keras optimizer's update, "
             "tf.print); train with tf.compat.v1.train's optimizers, or run the step eagerly.")
+    base_op = tr._op
+
+    def _op(op: Any, xs: Any, p: dict, outs: tuple) -> None:
+        base_op(op, xs, p, outs)
+        call = _named_call()
+        if call is not None:
+            graph._name_result(call[0], call[1], outs[0])
     tr.on_variable_assign = on_variable_assign
     tr.host_call = host_call
+    tr._op = _op
     return tr
+
+
+def _named_call() -> tuple | None:
+    """(frame, name) of the tapegrad function the user's code called, when it is a function (not
+    a method) given a ``name=``: the op it returns is named so in a TF1 graph, as TensorFlow names
+    it; None otherwise."""
+    f: Any = sys._getframe(2)
+    called = None
+    while f is not None:
+        if f.f_code.co_filename.startswith(_PKG):
+            called = f
+        elif called is not None:
+            break
+        f = f.f_back
+    if called is None:
+        return None
+    code = called.f_code
+    if code.co_argcount and code.co_varnames[0] in ("self", "cls"):
+        return None
+    name = called.f_locals.get("name") if "name" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount] \
+        else None
+    return (called, name) if isinstance(name, str) and name else None
 
 
 def placeholder(tr: _trace.Tracer, dtype: Any, shape: Any, name: str, default: Any = None) -> Tensor:

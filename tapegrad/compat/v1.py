@@ -30,6 +30,7 @@ from ._v1names import (TF1_ALIASES, ConfigProto, GPUOptions, constant_initialize
                        glorot_uniform_initializer, initializers, layers, make_template, nn, ones_initializer,
                        orthogonal_initializer, random_normal_initializer, random_uniform_initializer,
                        truncated_normal_initializer, variance_scaling_initializer, zeros_initializer)
+from ._meta_graph import WrappedFunction, wrap_function
 from ._graph import (AUTO_REUSE, Graph, GraphKeys, InteractiveSession, Saver, Session, VariableScope,
                      get_default_graph, get_variable, get_variable_scope, global_variables,
                      global_variables_initializer, init_from_checkpoint, placeholder, placeholder_with_default,
@@ -48,7 +49,7 @@ __all__ = ["AUTO_REUSE", "Dimension", "Graph", "GraphKeys", "InteractiveSession"
            "disable_tensor_equality", "enable_eager_execution", "enable_tensor_equality", "executing_eagerly",
            "get_default_graph", "get_variable", "get_variable_scope", "global_variables",
            "global_variables_initializer", "logging", "ones_initializer", "random", "reset_default_graph",
-           "set_random_seed", "train", "trainable_variables", "variable_scope", "variables_initializer",
+           "saved_model", "set_random_seed", "train", "wrap_function", "WrappedFunction", "trainable_variables", "variable_scope", "variables_initializer",
            "zeros_initializer"]
 
 
@@ -176,12 +177,28 @@ class _Train(types.SimpleNamespace):
 def _train_namespace() -> _Train:
     from .. import train as _train
     from . import _train as _train1
+    from ._meta_graph import export_meta_graph, import_meta_graph
     return _Train(**{n: getattr(_train, n) for n in _train.__all__}, Saver=Saver,
-                  init_from_checkpoint=init_from_checkpoint,
+                  init_from_checkpoint=init_from_checkpoint, export_meta_graph=export_meta_graph,
+                  import_meta_graph=import_meta_graph,
                   **{n: getattr(_train1, n) for n in _train1.__all__})
 
 
 train = _train_namespace()
+
+
+def _saved_model_namespace() -> types.SimpleNamespace:
+    from .. import saved_model as _sm2
+    from . import _saved_model as _sm1
+    return types.SimpleNamespace(
+        **{n: getattr(_sm2, n) for n in _sm2.__all__ if n != "load"}, load_v2=_sm2.load,
+        **{n: getattr(_sm1, n) for n in ("Builder", "SavedModelBuilder", "simple_save", "load", "loader",
+                                          "predict_signature_def", "build_signature_def", "build_tensor_info",
+                                          "tag_constants", "signature_constants")},
+        SERVING=_sm1.SERVING, TRAINING=_sm1.TRAINING, PREDICT_METHOD_NAME=_sm1.PREDICT_METHOD_NAME)
+
+
+saved_model = _saved_model_namespace()
 
 
 def disable_v2_behavior() -> None:
