@@ -201,6 +201,10 @@ LAYERS = {  # name -> build(keras): a layer with fixed weights for a (2, 2) inpu
     "Activation_relu": lambda k: k.layers.Activation("relu"),
     "Dropout": lambda k: k.layers.Dropout(0.5),
     "Rescaling": lambda k: k.layers.Rescaling(0.5),
+    # (an integer layer dtype casts scale and offset to it: 1 / 255 -> 0, -1.5 -> 255 in uint8)
+    "Rescaling_uint8": lambda k: k.layers.Rescaling(1 / 255, dtype="uint8"),
+    "Rescaling_int32": lambda k: k.layers.Rescaling(2.7, offset=1.6, dtype="int32"),
+    "Rescaling_channels_uint8": lambda k: k.layers.Rescaling([0.5, 300.0], offset=-1.5, dtype="uint8"),
     "Conv1D": lambda k: k.layers.Conv1D(2, 1, kernel_initializer="ones"),
     "Embedding": lambda k: k.layers.Embedding(5, 2, embeddings_initializer="ones"),
     "EinsumDense": lambda k: k.layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c",

@@ -1024,6 +1024,20 @@ def keras_config(tf, keras, np):
     return out
 
 
+def set_random_seed_resets_generator(tf, keras, np):
+    # keras.utils.set_random_seed forgets the global SeedGenerator behind seed=None: the next draw
+    # makes a new one from Python's random, so a reseeded program draws the same numbers again
+    def draws():
+        return [round(float(v), 6) for v in np.concatenate([
+            np.asarray(keras.random.uniform((3,))), np.asarray(keras.random.normal((2,)))])]
+    keras.utils.set_random_seed(3)
+    first = draws()
+    keras.utils.set_random_seed(3)
+    again = draws()
+    keras.utils.set_random_seed(5)
+    return {"first": first, "again": again, "other_seed": draws()}
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -1032,7 +1046,7 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
          steps_call_without_training, seed_generator_variables,
-         fit_under_strategy_reads_a_batch_first, keras_config]
+         fit_under_strategy_reads_a_batch_first, keras_config, set_random_seed_resets_generator]
 
 
 def main():

@@ -37,7 +37,7 @@ from ._data_utils import (PyDataset, Progbar, Sequence, disable_interactive_logg
                           plot_model, split_dataset)
 from ._keras_tensor import KerasTensor
 from ._tree import flatten as _flatten
-from .backend import clear_session, standardize_dtype
+from .backend import _global_state, clear_session, standardize_dtype
 from .losses import _EPSILON, _l2_normalize, _missing_name
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences",
@@ -58,8 +58,9 @@ __all__ += ["CustomObjectScope", "custom_object_scope", "get_custom_objects", "g
 
 def set_random_seed(seed: int) -> None:
     """Seed every random generator a Keras program draws from: Python's ``random``, NumPy's global
-    generator and ``tf.random`` (``tf.random.set_seed``), so that a program gives the same numbers
-    on every run.
+    generator and ``tf.random`` (``tf.random.set_seed``), and forget the global
+    ``keras.random.SeedGenerator`` behind ``seed=None`` (the next draw makes a new one, seeded from
+    Python's ``random``), as Keras does, so that a program gives the same numbers on every run.
 
     >>> import numpy as np
     >>> import tapegrad as tf
@@ -72,6 +73,7 @@ def set_random_seed(seed: int) -> None:
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed!r} "
                          f"(of type {type(seed).__name__})")
+    _global_state.pop("global_seed_generator", None)
     _pyrandom.seed(int(seed))
     np.random.seed(int(seed))
     _set_tf_seed(int(seed))

@@ -97,7 +97,8 @@ class ActivityRegularization(Layer):
 
 class Rescaling(Layer):
     """``inputs * scale + offset`` in the layer's dtype (``scale`` and ``offset`` are numbers
-    or per-channel sequences), e.g. ``Rescaling(1 / 255)`` for pixels.
+    or per-channel sequences, cast to that dtype as Keras does: with ``dtype="uint8"``,
+    ``1 / 255`` becomes 0), e.g. ``Rescaling(1 / 255)`` for pixels.
 
     >>> import tapegrad as tf
     >>> from tapegrad import keras
@@ -112,7 +113,7 @@ class Rescaling(Layer):
 
     def call(self, inputs: Any) -> Tensor:
         dtype = self.compute_dtype
-        return cast(inputs, dtype) * convert_to_tensor(self.scale, dtype) + convert_to_tensor(self.offset, dtype)
+        return cast(inputs, dtype) * cast(self.scale, dtype) + cast(self.offset, dtype)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
