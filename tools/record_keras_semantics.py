@@ -1027,6 +1027,16 @@ def training_call_context(tf, keras, np):
     return out
 
 
+def random_crop_default_seed(tf, keras, np):
+    """An unseeded RandomCrop draws its ``seed`` attribute before its generator's seed, so under
+    set_random_seed its windows are those of the generator made second."""
+    keras.utils.set_random_seed(0)
+    crop = keras.layers.RandomCrop(3, 3)
+    images = np.arange(2 * 9 * 9, dtype="float32").reshape(2, 9, 9, 1)
+    corners = [float(np.asarray(crop(images, training=True))[0, 0, 0, 0]) for _ in range(3)]
+    return {"seed": int(crop.seed), "corners": corners}
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -1035,7 +1045,8 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
          steps_call_without_training, seed_generator_variables,
-         fit_under_strategy_reads_a_batch_first, training_call_context]
+         fit_under_strategy_reads_a_batch_first, training_call_context,
+         random_crop_default_seed]
 
 
 def main():
