@@ -1038,6 +1038,51 @@ def set_random_seed_resets_generator(tf, keras, np):
     return {"first": first, "again": again, "other_seed": draws()}
 
 
+def training_call_context(tf, keras, np):
+    """Keras 3.15's call context: a layer called without ``training`` takes the context's value,
+    else its call's default, and leaves that value in the context for every layer called after
+    it in the same outermost call (a Resizing layer's ``training=True`` reaches the
+    BatchNormalization after it, not the one before it: a functional model runs its nodes
+    deepest first); an explicit ``training`` is left there too."""
+    keras.utils.set_random_seed(1)
+    layers = keras.layers
+    inp = layers.Input((6, 6, 2))
+    naive = layers.Resizing(3, 3)(inp)
+    x = layers.BatchNormalization(name="before")(layers.Conv2D(2, 1, name="c1")(inp))
+    x = layers.Resizing(3, 3)(x)
+    x = layers.BatchNormalization(name="after")(layers.Conv2D(2, 1, name="c2")(x))
+    model = keras.Model(inp, layers.Add()([naive, x]))
+    data = np.random.default_rng(1).normal(size=(2, 6, 6, 2)).astype("float32")
+    out = {"call": [round(float(v), 5) for v in np.asarray(model(data)).ravel()[:12]]}
+    out["stats"] = {n: [round(float(v), 6) for v in np.asarray(model.get_layer(n).moving_mean)]
+                    for n in ("before", "after")}
+    out["training_false"] = [round(float(v), 5) for v in
+                             np.asarray(model(data, training=False)).ravel()[:6]]
+
+    class Inner(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.drop = layers.Dropout(0.5, seed=2)
+            self.bn = layers.BatchNormalization()
+
+        def call(self, x):
+            return self.bn(self.drop(x, training=True))
+    inner = Inner()
+    inner(np.ones((4, 3), "float32"))
+    out["explicit_stays"] = [round(float(v), 6) for v in np.asarray(inner.bn.moving_mean)]
+    return out
+
+
+def random_crop_default_seed(tf, keras, np):
+    """An unseeded RandomCrop draws its ``seed`` attribute before its generator's seed, so under
+    set_random_seed its windows are those of the generator made second."""
+    keras.utils.set_random_seed(0)
+    crop = keras.layers.RandomCrop(3, 3)
+    images = np.arange(2 * 9 * 9, dtype="float32").reshape(2, 9, 9, 1)
+    corners = [float(np.asarray(crop(images, training=True))[0, 0, 0, 0]) for _ in range(3)]
+    return {"seed": int(crop.seed), "corners": corners}
+
+
 CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_repeat_iterators,
          data_iterator_seeds, legacy_random_in_fit, fit_epoch_iterators, input_dtypes, small_facts,
          functional_construction, recompile_keeps_metrics, fit_array_steps,
@@ -1046,7 +1091,8 @@ CASES = [mha_then_dense, mha_seeded_initializer, data_map_random, data_shuffle_r
          backup_steps_per_execution, custom_step_epoch_logs, means_over_unknown_length,
          data_take_ends_at_its_last, data_prefetch_reads_ahead, class_weight_dataset_targets,
          steps_call_without_training, seed_generator_variables,
-         fit_under_strategy_reads_a_batch_first, keras_config, set_random_seed_resets_generator]
+         fit_under_strategy_reads_a_batch_first, keras_config, set_random_seed_resets_generator,
+         training_call_context, random_crop_default_seed]
 
 
 def main():

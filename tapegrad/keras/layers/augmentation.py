@@ -345,10 +345,9 @@ class RandomCrop(_Augmentation):
 
     def __init__(self, height: int, width: int, seed: int | None = None, data_format: Any = None,
                  name: Any = None, **kwargs: Any) -> None:
+        drawn = seed if seed is not None else random.make_default_seed()  # (Keras: before the generator's)
         super().__init__(seed, data_format, name=name, **kwargs)
-        self.height, self.width = height, width
-        if seed is None:
-            self.seed = random.make_default_seed()
+        self.height, self.width, self.seed = height, width, drawn
 
     def _augment(self, x: Tensor) -> Tensor:
         h, w = int(x.shape[1]), int(x.shape[2])

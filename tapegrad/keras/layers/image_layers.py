@@ -72,7 +72,7 @@ class Resizing(Layer):
         self.fill_mode, self.fill_value, self.antialias = fill_mode, fill_value, bool(antialias)
         self.data_format = data_format_arg(data_format, "Resizing")
 
-    def call(self, inputs: Any) -> Tensor:
+    def call(self, inputs: Any, training: bool = True) -> Tensor:  # (Keras's signature)
         dtype = convert_to_tensor(inputs).dtype
         x, back = images_arg(self, inputs)
         y = back(resize(x, (self.height, self.width), self.interpolation, self.antialias,
@@ -112,7 +112,7 @@ class CenterCrop(Layer):
         self.height, self.width = height, width
         self.data_format = data_format_arg(data_format, "CenterCrop")
 
-    def call(self, inputs: Any) -> Tensor:
+    def call(self, inputs: Any, training: bool = True) -> Tensor:  # (Keras's signature)
         x, back = images_arg(self, inputs)
         h, w = int(x.shape[1]), int(x.shape[2])
         if h >= self.height and w >= self.width:

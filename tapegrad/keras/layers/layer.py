@@ -2,7 +2,7 @@
 
 A layer creates its weights in ``build(input_shape)`` on its first call, then runs ``call``.
 ``__call__`` converts array inputs to tensors (floats in the layer's compute dtype), builds,
-checks ``input_spec``, passes ``training`` down from the outermost call, carries masks from layer
+checks ``input_spec``, passes ``training`` on as Keras 3.15's call context, carries masks from layer
 to layer, and, given symbolic inputs (``keras.Input``), records a node of the functional graph
 instead of computing.
 """
@@ -225,6 +225,8 @@ class Layer(Operation, Module):
         d["_initial_weights"] = kwargs.get("weights")
         sig = inspect.signature(self.call)
         d["_call_has_training"] = "training" in sig.parameters
+        default = sig.parameters["training"].default if "training" in sig.parameters else None
+        d["_training_default"] = None if default is inspect.Parameter.empty else default
         d["_call_has_mask"] = "mask" in sig.parameters
         d["_build_params"] = [p for p in inspect.signature(self.build).parameters]
 
@@ -760,12 +762,13 @@ class Layer(Operation, Module):
             map_structure(lambda x: _to_input(x, self), first)
         args = (first,) + tuple(args[1:])
         stack = _call_stack()
-        training = kwargs.pop("training", None) if not self._call_has_training else kwargs.get("training")
-        if training is None:
-            for frame in reversed(stack):
-                if frame is not None:
-                    training = frame
-                    break
+        if not stack:   # (the outermost call starts Keras's call context)
+            _context.training = None
+        if "training" in kwargs:   # (Keras 3.15: given, else the context's, else call's default;
+            training = kwargs.pop("training") if not self._call_has_training else kwargs["training"]
+        else:                      # stashed in the context for every layer called after it)
+            training = _context.training if _context.training is not None else self._training_default
+        _context.training = training
         if self._call_has_training and training is not None:
             kwargs["training"] = bool(training) if not isinstance(training, Tensor) else training
         if self._call_has_mask and _masks and kwargs.get("mask") is None:
@@ -779,9 +782,10 @@ class Layer(Operation, Module):
         try:
             if not self.built:
                 self._build_by_tracing(args, kwargs)
+                _context.training = training   # (Keras traces before its call context is set)
             self._maybe_build(args, kwargs)
             _check_input_spec(self.input_spec, args[0], self.name)
-            stack.append(training)
+            stack.append(self)
             cast_state = _enter_autocast(self) if _MIXED[0] else None
             try:
                 policy = self._dtype_policy
@@ -876,8 +880,9 @@ class Layer(Operation, Module):
                 masks = map_structure(get_mask, a[0])
                 if any(m is not None for m in flatten(masks)):
                     k["mask"] = masks
-            stack = _call_stack()
-            stack.append(False)
+            stack, outer = _call_stack(), getattr(_context, "training", None)
+            stack.append(self)
+            _context.training = False
             try:
                 with name_scope(self):
                     self._maybe_build(a, k)
@@ -891,6 +896,7 @@ class Layer(Operation, Module):
                     self._set_output_masks(a[0], k.get("mask"), out)
             finally:
                 stack.pop()
+                _context.training = outer
             return out
 
         def spec(o2: Any, o3: Any) -> KerasTensor:

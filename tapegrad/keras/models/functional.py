@@ -1,5 +1,5 @@
 """The functional graph of ``keras.Model(inputs, outputs)``: the nodes between the inputs and the
-outputs in recording order, the layers in Keras's order, and the replay of the graph on data."""
+outputs in recording order, the layers and nodes in Keras's order, and the replay of the graph on data."""
 from __future__ import annotations
 
 from typing import Any
@@ -37,10 +37,10 @@ def _nodes_between(inputs: list, outputs: list) -> list:
     return sorted(found.values(), key=lambda n: n.order)
 
 
-def _layers_by_depth(inputs: list, outputs: list) -> list:
-    """The layers in Keras's order: deepest first (a layer's depth is its deepest node's, counted
-    from the outputs), layers of one depth in the order a depth-first walk from the outputs
-    first meets them."""
+def _depth_walk(inputs: list, outputs: list) -> tuple:
+    """Keras 3's ``map_graph``: each layer's index in a depth-first walk from the outputs, the
+    nodes (in Keras's order within a depth) with their depths counted from the outputs, and the
+    layers' depths (a layer's is its deepest node's)."""
     order: dict = {}
     finished: list = []
     done: set = set()
@@ -59,14 +59,30 @@ def _layers_by_depth(inputs: list, outputs: list) -> list:
         finished.append(node)
     for t in outputs:
         visit(t)
+    in_graph = {id(n): n for n in finished}
     node_depth: dict = {}
     layer_depth: dict = {}
     for node in reversed(finished):
         depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(node.layer, 0))
         layer_depth[node.layer] = node_depth[id(node)] = depth
         for parent in node.parents:
-            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+            if id(parent) in in_graph:
+                node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    return order, [(in_graph[i], d) for i, d in node_depth.items()], layer_depth
+
+
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The layers in Keras's order: deepest first, layers of one depth in the order a depth-first
+    walk from the outputs first meets them."""
+    order, _, layer_depth = _depth_walk(inputs, outputs)
     return sorted(order, key=lambda layer: (-layer_depth[layer], order[layer]))
+
+
+def _nodes_by_depth(inputs: list, outputs: list) -> list:
+    """The nodes in the order Keras 3 runs them: deepest first (the order matters where a layer
+    leaves ``training`` in the call context for the layers after it)."""
+    _, nodes, _ = _depth_walk(inputs, outputs)
+    return [node for node, _ in sorted(nodes, key=lambda nd: -nd[1])]
 
 
 def _shapes_of(tensors: list) -> Any:
@@ -91,7 +107,7 @@ def _adjust_rank(x: Tensor, ref: KerasTensor, model: str) -> Tensor:
 
 
 def run_graph(model: Any, inputs: Any) -> Any:
-    """A functional model's call: its nodes replayed in recording order on ``inputs`` (a tensor, a
+    """A functional model's call: its nodes replayed in Keras's order on ``inputs`` (a tensor, a
     list, or a dict by input name), after converting each input to its ``keras.Input``'s dtype
     and rank."""
     struct = getattr(model, "_inputs_struct", None)
@@ -120,7 +136,7 @@ def run_graph(model: Any, inputs: Any) -> Any:
         if v.dtype.name != t.dtype and (v.dtype.is_floating or t.dtype.startswith("float")):
             v = cast(v, t.dtype)
         values[id(t)] = _adjust_rank(v, t, model.name)
-    for node in model._nodes:
+    for node in model._run_order:
         if isinstance(node.layer, InputLayer):
             continue
 

@@ -20,7 +20,7 @@ from .._summary import print_summary
 from .._tree import flatten
 from ..layers.layer import Layer, auto_config
 from ..trainers.trainer import Trainer
-from .functional import _layers_by_depth, _nodes_between, _shapes_of, run_graph
+from .functional import _layers_by_depth, _nodes_between, _nodes_by_depth, _shapes_of, run_graph
 
 __all__ = ["Model"]
 
@@ -75,6 +75,7 @@ class Model(Trainer, Layer):
         self._inputs_struct, self._outputs_struct = inputs, outputs
         self.inputs, self.outputs = flatten(inputs), flatten(outputs)
         self._nodes = _nodes_between(self.inputs, self.outputs)
+        self._run_order = _nodes_by_depth(self.inputs, self.outputs)
         self._operations_list = _layers_by_depth(self.inputs, self.outputs)
         self._layers_list = [op for op in self._operations_list if isinstance(op, Layer)]
         self.built = True
