@@ -567,10 +567,65 @@ def python_values_returned(tf: Any, eagerly: Callable) -> dict:
             "second": [described(x) for x in tf.nest.flatten(g())]}
 
 
+def _error_type(fn: Callable) -> str:
+    try:
+        fn()
+        return "none"
+    except Exception as e:
+        return type(e).__name__
+
+
+def concrete_function_calls(tf: Any, eagerly: Callable) -> dict:
+    """A concrete function runs its graph on the tensors given: any shape, its dtypes only
+    (Python numbers converted to them), the traced structure only; a tf.Module's walk leaves
+    Keras layers out (Keras 3's layers are no tf.Module)."""
+    traced = []
+
+    @tf.function
+    def power(a, b):
+        traced.append(1)
+        return a ** b
+
+    fp = power.get_concrete_function(a=tf.TensorSpec([], tf.float32), b=tf.TensorSpec([], tf.float32))
+    before = len(traced)
+    vector = fp(tf.constant([1.0, 2.0, 3.0]), tf.constant(2.0))
+    python = fp(2.0, 3.0)
+    wider = fp(tf.constant([[1.0, 2.0]]), tf.constant([2.0, 3.0]))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def double(x):
+        return x * 2.0
+
+    cd = double.get_concrete_function()
+
+    @tf.function
+    def total(features):
+        return features["a"] + features["b"]
+
+    ct = total.get_concrete_function({"a": tf.constant([1.0]), "b": tf.constant([2.0])})
+    mod = tf.Module()
+    mod.v = tf.Variable(1.0)
+    layer = tf.keras.layers.Dense(2)
+    layer.build((None, 3))
+    mod.layers = [layer]
+    return {"vector": _v(vector), "python": _v(python), "wider": _v(wider),
+            "retraced": len(traced) - before,
+            "int_error": _error_type(lambda: fp(tf.constant(1), tf.constant(3))),
+            "broadcast_error": _error_type(lambda: fp(tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0]))),
+            "signature_matrix": _v(cd(tf.constant([[1.0, 2.0]]))), "signature_scalar": _v(cd(tf.constant(1.0))),
+            "signature_error": _error_type(lambda: double(tf.constant(1.0))),
+            "structure_error": _error_type(lambda: ct({"a": tf.constant([1.0])})),
+            "structure": _v(ct({"a": tf.constant([1.0]), "b": tf.constant([5.0])})),
+            "module_variables": len(mod.variables), "module_submodules": len(mod.submodules),
+            "printed": fp.pretty_printed_signature(),
+            "printed_python": power.get_concrete_function(tf.TensorSpec(None, tf.float32), 2).pretty_printed_signature()}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
          generator_in_function, dropout_training_step, stale_tensor_arguments,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
-         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once]
+         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
+         concrete_function_calls]

@@ -165,6 +165,7 @@ class Layer(Operation, Module):
     """
 
     _string_inputs = False  # True: string arrays become tf.string tensors (models, text layers)
+    _tf_module = False  # (a tf.Module's variables and submodules leave a Keras layer out)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
