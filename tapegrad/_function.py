@@ -98,8 +98,11 @@ class ConcreteFunction:
         names = [k for k in self._owner._param_order(sig_kwargs) if has_spec(sig_kwargs[k])]
         call_args, call_kwargs = list(sig_args), dict(sig_kwargs)
         pending = list(args)
+        params = [] if self._owner._pysig is None else list(self._owner._pysig.parameters)
         for i in slots:
-            if pending:
+            if i < len(params) and params[i] in kwargs and not pending:  # (named: bound by name)
+                call_args[i] = kwargs.pop(params[i])
+            elif pending:
                 call_args[i] = pending.pop(0)
         for k in names:
             if k in kwargs:

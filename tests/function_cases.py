@@ -597,6 +597,7 @@ def concrete_function_calls(tf: Any, eagerly: Callable) -> dict:
         return x * 2.0
 
     cd = double.get_concrete_function()
+    named = cd(x=tf.constant([1.0, 2.0]))  # (a positional spec bound by its parameter's name)
 
     @tf.function
     def total(features):
@@ -613,12 +614,26 @@ def concrete_function_calls(tf: Any, eagerly: Callable) -> dict:
             "int_error": _error_type(lambda: fp(tf.constant(1), tf.constant(3))),
             "broadcast_error": _error_type(lambda: fp(tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0]))),
             "signature_matrix": _v(cd(tf.constant([[1.0, 2.0]]))), "signature_scalar": _v(cd(tf.constant(1.0))),
+            "named": _v(named),
             "signature_error": _error_type(lambda: double(tf.constant(1.0))),
             "structure_error": _error_type(lambda: ct({"a": tf.constant([1.0])})),
             "structure": _v(ct({"a": tf.constant([1.0]), "b": tf.constant([5.0])})),
             "module_variables": len(mod.variables), "module_submodules": len(mod.submodules),
             "printed": fp.pretty_printed_signature(),
             "printed_python": power.get_concrete_function(tf.TensorSpec(None, tf.float32), 2).pretty_printed_signature()}
+
+
+def py_function_runs_at_every_call(tf: Any, eagerly: Callable) -> dict:
+    """A tf.py_function without results is a step of the graph: it runs at every call."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        tf.py_function(lambda v: seen.append(int(v.numpy())), inp=[x], Tout=[])
+        return x + 1
+
+    out = [_v(f(tf.constant(i))) for i in range(3)]
+    return {"out": out, "seen": seen, "count": f.experimental_get_tracing_count()}
 
 
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
@@ -628,4 +643,4 @@ CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
          retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
-         concrete_function_calls]
+         concrete_function_calls, py_function_runs_at_every_call]
