@@ -636,6 +636,32 @@ def py_function_runs_at_every_call(tf: Any, eagerly: Callable) -> dict:
     return {"out": out, "seen": seen, "count": f.experimental_get_tracing_count()}
 
 
+def dataset_made_in_function(tf: Any, eagerly: Callable) -> dict:
+    """A dataset shuffled inside a tf.function takes its seeds from the function's graph (op seed
+    0, 1, ... under the global seed), not from the eager op-seed counter; TensorFlow's deprecated
+    ``experimental_run_functions_eagerly`` alias; ``Sequential.build()`` with no shape builds
+    nothing more (Keras 3: a shape that is not one tensor's is ignored)."""
+    tf.random.set_seed(0)
+
+    def first(ds):
+        out = tf.zeros([10], tf.int64)
+        for x in ds.batch(10).take(1):
+            out = x
+        return out
+
+    eager = _v(first(tf.data.Dataset.range(50).shuffle(40)))
+    traced = _v(tf.function(lambda: first(tf.data.Dataset.range(50).shuffle(40)))())
+    after = _v(first(tf.data.Dataset.range(50).shuffle(40)))
+    tf.config.experimental_run_functions_eagerly(True)
+    on = tf.config.experimental_functions_run_eagerly()
+    tf.config.experimental_run_functions_eagerly(False)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.build()
+    return {"eager": eager, "traced": traced, "after": after, "eagerly_on": on,
+            "off": tf.config.functions_run_eagerly(), "built": model.built,
+            "weights": len(model.weights)}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
@@ -643,4 +669,4 @@ CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
          retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
-         concrete_function_calls, py_function_runs_at_every_call]
+         concrete_function_calls, py_function_runs_at_every_call, dataset_made_in_function]

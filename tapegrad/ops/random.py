@@ -665,7 +665,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
 def op_seeds(seed: Any) -> tuple[int, int]:
     """The (seed, seed2) pair TF gives an op with op seed ``seed`` made now (eagerly, or in the
     graph of the function running: see :func:`in_graph`); (0, 0): unseeded."""
+    tr = _trace.innermost_graph()  # (a tf.function's graph: an op of it, as a random op is)
     with _seeds.lock:
+        if tr is not None:
+            g, run = _graph(tr)
+            return g.seed_of(seed, run)
         step = _steps.graph
         return _get_seed(seed) if step is None else step.seed_of(seed, _steps.run)
 
@@ -725,15 +729,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[Tensor
 def take_seed(seed: Any) -> None:
     """Move TF's op-seed counter on as an op that takes seeds but draws nothing does (TF's
     ``compute_accidental_hits`` and ``all_candidate_sampler`` call ``get_seed``)."""
-    tr = _trace.innermost_graph()
-    with _seeds.lock:
-        if tr is not None:
-            g, run = _graph(tr)
-            g.seed_of(seed, run)
-        elif _steps.graph is not None:
-            _steps.graph.seed_of(seed, _steps.run)
-        else:
-            _get_seed(seed)
+    op_seeds(seed)
 
 
 # ---- stateless ops: the output is a function of (shape, seed, alg) alone ----
