@@ -662,6 +662,23 @@ def dataset_made_in_function(tf: Any, eagerly: Callable) -> dict:
             "weights": len(model.weights)}
 
 
+def variable_handles(tf: Any, eagerly: Callable) -> dict:
+    """``tf.Variable.handle``: the scalar resource tensor's text (the library's name dropped),
+    shape and device; its numbers are numbered in creation order (from this case's first)."""
+    vs = [tf.Variable(1.0, name="w"), tf.Variable(1, name="w"), tf.Variable([[1.0, 2.0]])]
+    first = int(str(vs[0].handle).split('name="w/')[1].split('"')[0])
+
+    def text(h: Any) -> str:
+        t = str(h).split("Tensor(", 1)[1]
+        name = t.split('name="')[1].split('"')[0]
+        base, n = name.rsplit("/", 1)
+        return t.replace(f'name="{name}"', f'name="{base}/{int(n) - first}"')
+
+    h = vs[0].handle
+    return {"texts": [text(v.handle) for v in vs], "shape": list(h.shape), "device": h.device,
+            "numpy": _error_type(h.numpy)}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
@@ -669,4 +686,5 @@ CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
          retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
-         concrete_function_calls, py_function_runs_at_every_call, dataset_made_in_function]
+         concrete_function_calls, py_function_runs_at_every_call, dataset_made_in_function,
+         variable_handles]
