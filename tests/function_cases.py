@@ -679,6 +679,38 @@ def variable_handles(tf: Any, eagerly: Callable) -> dict:
             "numpy": _error_type(h.numpy)}
 
 
+def keras_layers_in_graphs(tf: Any, eagerly: Callable) -> dict:
+    """Keras 3 on TensorFlow: a preprocessing layer (a DataLayer) casts its inputs to its compute
+    dtype in a graph (tf.data, tf.function), not eagerly; ``preprocess_input`` keeps an integer
+    tensor's dtype (``"tf"`` mode divides it by a float: TypeError); a subclassed model whose
+    ``call`` takes several tensors is built by tracing it on all of them."""
+    img = tf.constant((np.arange(72) % 256).reshape(8, 3, 3).astype(np.uint8))
+    resize = tf.keras.layers.Resizing(5, 5)
+    ds = tf.data.Dataset.from_tensors(img).map(resize)
+    pre = tf.keras.applications.inception_v3.preprocess_input
+    caffe = tf.keras.applications.resnet50.preprocess_input
+
+    class TwoInputs(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(2, kernel_initializer="ones")
+
+        def call(self, x, y, z):
+            return self.d(x) + y * z
+
+    m = TwoInputs()
+    out = m(tf.ones([1, 3]), tf.ones([1, 2]), tf.ones([1, 2]))
+    return {"eager": resize(img).dtype.name, "data": ds.element_spec.dtype.name,
+            "function": tf.function(resize)(img).dtype.name,
+            "crop_eager": tf.keras.layers.CenterCrop(2, 2)(img).dtype.name,
+            "crop_data": tf.data.Dataset.from_tensors(img).map(tf.keras.layers.CenterCrop(2, 2)).element_spec.dtype.name,
+            "tf_mode_uint8": _error_type(lambda: pre(tf.constant([[[1, 2, 3]]], tf.uint8))),
+            "caffe_uint8": _v(caffe(tf.constant([[[1, 2, 3]]], tf.uint8))),
+            "caffe_int32": _v(caffe(tf.constant([[[1, 2, 3]]], tf.int32))),
+            "tf_mode_numpy": _v(pre(np.array([[[1, 2, 3]]], np.uint8))),
+            "model": _v(out), "built": m.built, "weights": len(m.weights)}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
@@ -687,4 +719,4 @@ CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
          retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
          concrete_function_calls, py_function_runs_at_every_call, dataset_made_in_function,
-         variable_handles]
+         variable_handles, keras_layers_in_graphs]
