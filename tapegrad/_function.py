@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
+from .errors import InvalidArgumentError
 from ._spec import TensorSpec
 from ._tensor import CompositeTensor, IndexedSlices, Tensor, TensorShape, VariableBase, wrap
 
@@ -77,11 +78,14 @@ def tracing() -> bool:
 class ConcreteFunction:
     """The function traced for one input signature (from ``Function.get_concrete_function``).
 
-    Calling it checks the arguments against ``structured_input_signature`` and runs the trace.
+    Calling it binds the arguments to ``structured_input_signature`` and runs the trace, as
+    TensorFlow runs its graph: a tensor of another dtype is an ``InvalidArgumentError``; one of
+    another shape runs the trace on that shape (the ops' kernels decide whether it fits).
     """
 
-    def __init__(self, owner: "Function", signature: tuple, outputs: Any) -> None:
+    def __init__(self, owner: "Function", signature: tuple, outputs: Any, entry: Any = None) -> None:
         self._owner = owner
+        self._entry = entry  # (the owner's traces for the signature)
         self.structured_input_signature = signature
         self.structured_outputs = outputs
 
@@ -94,8 +98,11 @@ class ConcreteFunction:
         names = [k for k in self._owner._param_order(sig_kwargs) if has_spec(sig_kwargs[k])]
         call_args, call_kwargs = list(sig_args), dict(sig_kwargs)
         pending = list(args)
+        params = [] if self._owner._pysig is None else list(self._owner._pysig.parameters)
         for i in slots:
-            if pending:
+            if i < len(params) and params[i] in kwargs and not pending:  # (named: bound by name)
+                call_args[i] = kwargs.pop(params[i])
+            elif pending:
                 call_args[i] = pending.pop(0)
         for k in names:
             if k in kwargs:
@@ -103,30 +110,77 @@ class ConcreteFunction:
             elif pending:
                 call_kwargs[k] = pending.pop(0)
             else:
-                raise TypeError(f"{self}: missing the tensor argument {k!r}")
+                raise TypeError(f"{self!r}: missing the tensor argument {k!r}")
         for k, v in kwargs.items():  # a traced Python value may be repeated, not changed
             if k not in call_kwargs or has_spec(call_kwargs[k]) or not _same_value(v, call_kwargs[k]):
-                raise TypeError(f"Binding inputs to tf.function failed: {k}={v!r} does not fit {self} "
+                raise TypeError(f"Binding inputs to tf.function failed: {k}={v!r} does not fit {self!r} "
                                 f"(traced with {k}={call_kwargs.get(k, '(no such argument)')!r}); "
                                 "call the tf.function itself to trace for other Python values")
         if pending:
-            raise TypeError(f"Binding inputs to tf.function failed: {self} takes "
+            raise TypeError(f"Binding inputs to tf.function failed: {self!r} takes "
                             f"{len(slots) + len(names)} tensor argument(s), got {len(args)}")
+        for spec, v in zip([sig_args[i] for i in slots] + [sig_kwargs[k] for k in names],
+                           [call_args[i] for i in slots] + [call_kwargs[k] for k in names]):
+            if not _nest.same_structure(spec, v):
+                raise TypeError(f"Binding inputs to tf.function failed due to `{v!r} does not have "
+                                f"the structure of {spec!r}`: pass the structure {self!r} was traced for")
         specs = _nest.flatten((tuple(sig_args), sig_kwargs))
         vals = _nest.flatten((tuple(call_args), call_kwargs))
+        inputs, variables, given, resized = [], [], [], False
         for spec, v in zip(specs, vals):
             if isinstance(spec, TensorSpec):
-                t = convert_to_tensor(v) if not isinstance(v, VariableBase) else v
-                if not spec.is_compatible_with(t):
-                    raise TypeError(f"Binding inputs to tf.function failed: {t!r} is not compatible "
-                                    f"with {spec!r}")
+                # TensorFlow's graph takes tensors of its inputs' dtypes (Python numbers converted
+                # to them) and of any shape: its kernels run on the shapes given
+                t = v if isinstance(v, (Tensor, VariableBase)) else convert_to_tensor(v, spec.dtype)
+                if t.dtype != spec.dtype:
+                    name = f"__inference_{self._owner.__name__}"
+                    raise InvalidArgumentError(
+                        f"cannot compute {name} as input #{len(inputs)}(zero-based) was expected to be "
+                        f"a {spec.dtype.name} tensor but is a {t.dtype.name} tensor [Op:{name}]")
+                resized |= not spec.shape.is_compatible_with(t.shape)
+                inputs.append(convert_to_tensor(t))
+                v = inputs[-1]
             elif _is_type_spec(spec) and not spec.is_compatible_with(v):
                 raise TypeError(f"Binding inputs to tf.function failed: {v!r} is not compatible with {spec!r}")
+            elif isinstance(v, VariableBase) and all(v is not w for w in variables):
+                variables.append(v)
+            given.append(v)
+        if resized and self._entry is not None and self._entry.eager is None:
+            for prog in self._entry.programs:  # the trace for the signature, on the shapes given
+                try:
+                    res = prog.run_engine(inputs, prog.resources(variables))
+                except _trace.Miss:  # (it read a shape into Python: traced for these below)
+                    continue
+                return _nest.pack_sequence_as(prog.structure, _fill(prog, res, variables))
+        call_args, call_kwargs = _nest.pack_sequence_as((tuple(call_args), call_kwargs), given)
         return self._owner(*call_args, **call_kwargs)
 
     @property
     def inputs(self) -> list:
         return [s for s in _nest.flatten(self.structured_input_signature) if isinstance(s, TensorSpec)]
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        """TensorFlow's description of the signature: each parameter's kind and type (a
+        ``TensorSpec``, ``Literal[value]`` for a traced Python value), the output's type, the
+        captured Variables.
+
+        >>> import tapegrad as tf
+        >>> f = tf.function(lambda a, b: a ** b)
+        >>> print(f.get_concrete_function(tf.TensorSpec([], tf.float32), 2).pretty_printed_signature())
+        Input Parameters:
+          a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32, name=None)
+          b (POSITIONAL_OR_KEYWORD): Literal[2]
+        Output Type:
+          TensorSpec(shape=(), dtype=tf.float32, name=None)
+        Captures:
+          None
+        """
+        captured = [] if self._entry is None or not self._entry.programs else \
+            [v for v in self._entry.programs[0].res if v is not None]
+        return self._owner._describe(self.structured_input_signature, self.structured_outputs, captured)
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.pretty_printed_signature()
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._owner.__name__}{self.structured_input_signature}>"
@@ -562,6 +616,9 @@ class Function:
         # not the trace's values
         prog.structure = _nest.map_structure(lambda x: None, out)
         prog.single = isinstance(out, Tensor) and not isinstance(out, VariableBase)
+        prog.outputs = _nest.map_structure(
+            lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else
+            getattr(x, "_type_spec", None) if isinstance(x, CompositeTensor) else x, out)
         # the caller gets tensors of its own (the trace's inputs were fresh tensors)
         return out
 
@@ -590,8 +647,21 @@ class Function:
             lambda x: _zeros_for(x) if isinstance(x, TensorSpec) else x._placeholder(_zeros_for)
             if hasattr(x, "_placeholder") else x, (list(args), kwargs))
         a, kw = spec_args
-        with _variable.restoring_variables():  # (a trace for its signature: TF runs no assignment in it)
-            out = self(*a, **kw)
+        in_specs = [c for x in _nest.flatten((list(args), kwargs)) if _is_spec(x)
+                    for c in (x._component_specs if hasattr(x, "_placeholder") else [x])]
+        unknown_rank = any(x.shape.rank is None for x in in_specs)
+        unknown_dims = any(d is None for x in in_specs if x.shape.rank is not None for d in x.shape)
+        try:
+            with _variable.restoring_variables():  # (a trace for its signature: TF runs no assignment in it)
+                out = self(*a, **kw)
+            _, key, structure, _, _ = self._leaves(*self._bind(tuple(a), kw))
+            entry = self._cache.get((structure, key))
+        except Exception:
+            if not (unknown_rank or unknown_dims):
+                raise
+            # the sample of the unknown sizes does not fit the function (TensorFlow's symbolic
+            # trace does): each call traces for its own shapes
+            out, entry = None, None
         sig = _nest.map_structure(
             lambda x: TensorSpec.from_tensor(x) if isinstance(x, Tensor) and not isinstance(
                 x, VariableBase) else x._type_spec if isinstance(x, CompositeTensor) and hasattr(x, "_type_spec") else x,
@@ -602,10 +672,6 @@ class Function:
             sig = _nest.pack_sequence_as(sig, [
                 s if not _is_spec(o) else o
                 for s, o in zip(_nest.flatten(sig), _nest.flatten((tuple(args), kwargs)))])
-        in_specs = [c for x in _nest.flatten((list(args), kwargs)) if _is_spec(x)
-                    for c in (x._component_specs if hasattr(x, "_placeholder") else [x])]
-        unknown_rank = any(x.shape.rank is None for x in in_specs)
-        unknown_dims = any(d is None for x in in_specs if x.shape.rank is not None for d in x.shape)
 
         def out_spec(x: Tensor) -> TensorSpec:
             # traced on a sample (unknown dimensions 1, unknown rank a scalar): an output dimension
@@ -618,7 +684,40 @@ class Function:
         if in_specs and self._sig is None and not any(
                 _nest.flatten(s) == _nest.flatten((tuple(args), kwargs)) for s in self._spec_signatures):
             self._spec_signatures.append((tuple(args), dict(kwargs)))
-        return ConcreteFunction(self, sig, outs)
+        return ConcreteFunction(self, sig, outs, entry)
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """The :meth:`ConcreteFunction.pretty_printed_signature` of each signature traced so far,
+        separated by blank lines (TensorFlow's listing of a function's concrete functions)."""
+        seen, parts = [], []
+        for entry in self._cache.values():
+            for prog in entry.programs[:1]:
+                key = _nest.flatten(prog.inputs)
+                if key not in seen:
+                    seen.append(key)
+                    parts.append(self._describe(prog.inputs, prog.outputs,
+                                                [v for v in prog.res if v is not None]))
+        return "\n\n".join(parts)
+
+    def _describe(self, signature: tuple, outputs: Any, captured: list) -> str:
+        params = [] if self._pysig is None else list(self._pysig.parameters.values())
+        args, kwargs = signature
+        named = [(params[i].name, params[i].kind.name) if i < len(params) else (f"arg{i}", "POSITIONAL_ONLY")
+                 for i in range(len(args))]
+        named = [(n, k, v) for (n, k), v in zip(named, args)]
+        kinds = {p.name: p.kind.name for p in params}
+        named += [(k, kinds.get(k, "KEYWORD_ONLY"), kwargs[k]) for k in self._param_order(kwargs)]
+
+        def typ(v: Any) -> str:
+            if isinstance(v, (TensorSpec, VariableBase)) or _is_type_spec(v):
+                return repr(TensorSpec(v.shape, v.dtype)) if isinstance(v, VariableBase) else repr(v)
+            if isinstance(v, (list, tuple, dict)):
+                return repr(_nest.map_structure(lambda x: _Typed(typ(x)), v))
+            return f"Literal[{v!r}]"
+        lines = ["Input Parameters:"] + [f"  {n} ({k}): {typ(v)}" for n, k, v in named]
+        lines += ["Output Type:", f"  {typ(outputs) if outputs is not None else None}", "Captures:"]
+        lines += [f"  {id(v)}: TensorSpec(shape=(), dtype=tf.resource, name=None)" for v in captured] or ["  None"]
+        return "\n".join(lines)
 
     def _param_order(self, kwargs: dict) -> list:
         """The keys of ``kwargs`` in the order of the Python function's parameters."""
@@ -633,6 +732,13 @@ class Function:
 
 
 _PY_VALUES = (int, float, bool, complex, str, bytes, np.ndarray, np.generic)
+
+
+class _Typed(str):
+    """A type's description, shown bare inside a structure's repr."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _outputs(out: Any, arg_vars: set) -> Any:

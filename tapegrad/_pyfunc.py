@@ -87,6 +87,9 @@ def py_function(func: Callable | None = None, inp: Any = None, Tout: Any = None,
     douts = [_dt.as_dtype(t) for t in (Tout if many else [Tout])]
     args = [convert_to_tensor(x) for x in inp]
     _rec.note_stateful()
+    if not douts and _trace.current() is not None:  # (a step of the trace: it runs at every call)
+        _trace.replayable(_for_effect)(func, *args)
+        return []
     ret = func(*args)  # type: ignore[misc]
     if ret is None:
         if douts:
@@ -99,6 +102,14 @@ def py_function(func: Callable | None = None, inp: Any = None, Tout: Any = None,
                          f"{len(douts)} dtype(s).")
     outs = [_output(v, d, k) for k, (v, d) in enumerate(zip(vals, douts))]
     return outs if many else outs[0]
+
+
+def _for_effect(func: Callable, *args: Any) -> None:
+    """``func(*args)`` of a ``tf.py_function`` without results (``Tout=[]``)."""
+    ret = func(*args)
+    if ret is not None and _nest.flatten(ret):
+        raise ValueError(f"tf.py_function: func returned {len(_nest.flatten(ret))} value(s) but "
+                         "Tout has 0 dtype(s).")
 
 
 def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = None,

@@ -23,6 +23,7 @@ from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arr
 from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
+_handle_numbers = itertools.count()  # (TensorFlow numbers its variables' resources in creation order)
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
 # while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
 GRAPH_ASSIGN: list = []
@@ -291,6 +292,7 @@ class Variable(VariableBase, metaclass=_Created):
                 declared = None  # the value's own shape
         self._id = next_id()
         self._uid = _var_uid()
+        self._handle_number = next(_handle_numbers)
         self._trainable = builtins.bool(trainable)
         self._name = _prefixed(name or "Variable") + ":0"
         self._shape = declared  # None: the shape of the initial value, fixed
@@ -312,6 +314,7 @@ class Variable(VariableBase, metaclass=_Created):
         self.__dict__.update(state)
         self._id = next_id()
         self._uid = _var_uid()
+        self._handle_number = next(_handle_numbers)
         self._lock = threading.Lock()
         self._set(state["_snap"]._value, fresh=True)  # (arrays held by variables are never written)
 
@@ -419,6 +422,18 @@ class Variable(VariableBase, metaclass=_Created):
     def aggregation(self) -> VariableAggregation:
         """The ``aggregation`` given at creation."""
         return self._aggregation
+
+    @property
+    def handle(self) -> "ResourceHandle":
+        """The variable's resource handle (TensorFlow's scalar ``resource`` tensor naming its
+        storage): it prints as TensorFlow's and has its ``shape`` and ``device``; it holds no
+        number (``numpy()`` raises, as TensorFlow's does).
+
+        >>> import tapegrad as tf
+        >>> tf.Variable(1.0, name="w").handle.shape
+        TensorShape([])
+        """
+        return ResourceHandle(self)
 
     @property
     def device(self) -> str:
@@ -743,3 +758,33 @@ class _VariableSlice(Tensor):
 
 
 _slice_of: dict = {}  # id(a _VariableSlice) -> (its variable, its key, a weak reference to it)
+
+
+class ResourceHandle:
+    """A Variable's ``handle`` (:attr:`Variable.handle`): TensorFlow's scalar ``resource`` tensor."""
+
+    __slots__ = ("_variable",)
+    shape = TensorShape([])
+
+    def __init__(self, variable: Variable) -> None:
+        self._variable = variable
+
+    @property
+    def device(self) -> str:
+        return self._variable.device
+
+    def numpy(self) -> Any:
+        raise InvalidArgumentError("Cannot convert a Tensor of dtype resource to a NumPy array.")
+
+    def _text(self) -> str:
+        v = self._variable
+        name = v.name[:-2] if v.name.endswith(":0") else v.name
+        return (f'<ResourceHandle(name="{name}/{v._handle_number}", device="{v.device}", '
+                f'container="Anonymous", type="tensorflow::Var", dtype and shapes : "[ DType enum: '
+                f'{v.dtype.as_datatype_enum}, Shape: [{",".join(str(d) for d in v.shape)}] ]")>')
+
+    def __repr__(self) -> str:
+        return f"<tapegrad.Tensor: shape=(), dtype=resource, value={self._text()}>"
+
+    def __str__(self) -> str:
+        return f"tapegrad.Tensor({self._text()}, shape=(), dtype=resource)"

@@ -16,8 +16,10 @@ count (``tapegrad/_blas.py``; docs/performance.md, "Threads").
 from __future__ import annotations
 
 import collections
+import functools
+import logging
 import types
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -312,4 +314,19 @@ def __getattr__(name: str) -> Any:
     if name in ("run_functions_eagerly", "functions_run_eagerly"):  # tf.function's switches
         from . import _function
         return getattr(_function, name)
+    if name in ("experimental_run_functions_eagerly", "experimental_functions_run_eagerly"):
+        from . import _function  # (TensorFlow's deprecated aliases, which warn at each call)
+        return _deprecated_alias(getattr(_function, name[len("experimental_"):]), name)
     raise AttributeError(f"module 'tapegrad.config' has no attribute {name!r}")
+
+
+def _deprecated_alias(fn: Callable, name: str) -> Callable:
+    """``fn`` under its deprecated experimental ``name``: TensorFlow's warning at each call."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        logging.getLogger("tensorflow").warning(
+            f"{name} is deprecated and will be removed in a future version.\nInstructions for "
+            f"updating:\nUse `tf.config.{fn.__name__}` instead of the experimental version.")
+        return fn(*args, **kwargs)
+    call.__name__ = name
+    return call

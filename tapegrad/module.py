@@ -69,6 +69,8 @@ def _walk(module: "Module", recursive: bool, predicate: Callable[[Any], bool],
         except (TypeError, RecursionError) as e:
             raise ValueError(f"Error processing property {name!r} of {module!r}: {e}") from None
         for leaf_path, leaf in leaves:
+            if isinstance(leaf, Module) and not leaf._tf_module and module._tf_module:
+                continue  # (a Keras layer is no tf.Module: a tf.Module's walk does not see it)
             if not with_path:
                 if id(leaf) in seen:
                     continue
@@ -113,8 +115,11 @@ class Module:
 
     The order is TensorFlow's: a module's own attributes sorted by name, then each submodule
     found there, walked the same way in turn. As in TensorFlow, only Variables created inside
-    ``with self.name_scope:`` get the module's name as a prefix.
+    ``with self.name_scope:`` get the module's name as a prefix. A Keras layer held by a module
+    is not walked (Keras 3's layers are no ``tf.Module``s): track its ``variables`` yourself.
     """
+
+    _tf_module = True  # (False: a Keras layer, which Keras 3 makes no tf.Module)
 
     def __init__(self, name: str | None = None) -> None:
         if name is None:

@@ -137,6 +137,16 @@ def cases(tf: Any, dtensor: Any) -> dict[str, Callable]:
         "repr replicated": lambda: repr(D(A[:2, :3], U, U)),
         "str scalar": lambda: str(dtensor.copy_to_mesh(tf.constant(2.5), dtensor.Layout([], m2))),
         "str large sharded": lambda: str(D(np.ones((64, 8), np.float32), U, "y")),
+        "stateless normal sharded": lambda: dtensor.call_with_layout(
+            tf.function(tf.random.stateless_normal), dtensor.Layout(["x", "y"], m2), shape=(4, 8), seed=(1, 1)),
+        "stateless uniform sharded one dim": lambda: dtensor.call_with_layout(
+            tf.function(tf.random.stateless_uniform), dtensor.Layout([U, "y"], m2), shape=(2, 8), seed=(3, 4)),
+        "stateless truncated normal 3 dims": lambda: dtensor.call_with_layout(
+            tf.function(tf.random.stateless_truncated_normal), dtensor.Layout(["c", U, "a"], m3), shape=(2, 3, 4), seed=(5, 6)),
+        "stateless normal replicated": lambda: dtensor.call_with_layout(
+            tf.random.stateless_normal, dtensor.Layout([U, U], m2), shape=(2, 3), seed=(1, 1)),
+        "assign from another mesh": lambda: dtensor.DVariable(D(A[:2, :2], U, U)).assign(
+            D(A[:2, :2], U, U, mesh=m3)),
         "grad loss": grad_case(0),
         "grad w": grad_case(1),
         "grad b": grad_case(2),

@@ -567,10 +567,156 @@ def python_values_returned(tf: Any, eagerly: Callable) -> dict:
             "second": [described(x) for x in tf.nest.flatten(g())]}
 
 
+def _error_type(fn: Callable) -> str:
+    try:
+        fn()
+        return "none"
+    except Exception as e:
+        return type(e).__name__
+
+
+def concrete_function_calls(tf: Any, eagerly: Callable) -> dict:
+    """A concrete function runs its graph on the tensors given: any shape, its dtypes only
+    (Python numbers converted to them), the traced structure only; a tf.Module's walk leaves
+    Keras layers out (Keras 3's layers are no tf.Module)."""
+    traced = []
+
+    @tf.function
+    def power(a, b):
+        traced.append(1)
+        return a ** b
+
+    fp = power.get_concrete_function(a=tf.TensorSpec([], tf.float32), b=tf.TensorSpec([], tf.float32))
+    before = len(traced)
+    vector = fp(tf.constant([1.0, 2.0, 3.0]), tf.constant(2.0))
+    python = fp(2.0, 3.0)
+    wider = fp(tf.constant([[1.0, 2.0]]), tf.constant([2.0, 3.0]))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def double(x):
+        return x * 2.0
+
+    cd = double.get_concrete_function()
+    named = cd(x=tf.constant([1.0, 2.0]))  # (a positional spec bound by its parameter's name)
+
+    @tf.function
+    def total(features):
+        return features["a"] + features["b"]
+
+    ct = total.get_concrete_function({"a": tf.constant([1.0]), "b": tf.constant([2.0])})
+    mod = tf.Module()
+    mod.v = tf.Variable(1.0)
+    layer = tf.keras.layers.Dense(2)
+    layer.build((None, 3))
+    mod.layers = [layer]
+    return {"vector": _v(vector), "python": _v(python), "wider": _v(wider),
+            "retraced": len(traced) - before,
+            "int_error": _error_type(lambda: fp(tf.constant(1), tf.constant(3))),
+            "broadcast_error": _error_type(lambda: fp(tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0]))),
+            "signature_matrix": _v(cd(tf.constant([[1.0, 2.0]]))), "signature_scalar": _v(cd(tf.constant(1.0))),
+            "named": _v(named),
+            "signature_error": _error_type(lambda: double(tf.constant(1.0))),
+            "structure_error": _error_type(lambda: ct({"a": tf.constant([1.0])})),
+            "structure": _v(ct({"a": tf.constant([1.0]), "b": tf.constant([5.0])})),
+            "module_variables": len(mod.variables), "module_submodules": len(mod.submodules),
+            "printed": fp.pretty_printed_signature(),
+            "printed_python": power.get_concrete_function(tf.TensorSpec(None, tf.float32), 2).pretty_printed_signature()}
+
+
+def py_function_runs_at_every_call(tf: Any, eagerly: Callable) -> dict:
+    """A tf.py_function without results is a step of the graph: it runs at every call."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        tf.py_function(lambda v: seen.append(int(v.numpy())), inp=[x], Tout=[])
+        return x + 1
+
+    out = [_v(f(tf.constant(i))) for i in range(3)]
+    return {"out": out, "seen": seen, "count": f.experimental_get_tracing_count()}
+
+
+def dataset_made_in_function(tf: Any, eagerly: Callable) -> dict:
+    """A dataset shuffled inside a tf.function takes its seeds from the function's graph (op seed
+    0, 1, ... under the global seed), not from the eager op-seed counter; TensorFlow's deprecated
+    ``experimental_run_functions_eagerly`` alias; ``Sequential.build()`` with no shape builds
+    nothing more (Keras 3: a shape that is not one tensor's is ignored)."""
+    tf.random.set_seed(0)
+
+    def first(ds):
+        out = tf.zeros([10], tf.int64)
+        for x in ds.batch(10).take(1):
+            out = x
+        return out
+
+    eager = _v(first(tf.data.Dataset.range(50).shuffle(40)))
+    traced = _v(tf.function(lambda: first(tf.data.Dataset.range(50).shuffle(40)))())
+    after = _v(first(tf.data.Dataset.range(50).shuffle(40)))
+    tf.config.experimental_run_functions_eagerly(True)
+    on = tf.config.experimental_functions_run_eagerly()
+    tf.config.experimental_run_functions_eagerly(False)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.build()
+    return {"eager": eager, "traced": traced, "after": after, "eagerly_on": on,
+            "off": tf.config.functions_run_eagerly(), "built": model.built,
+            "weights": len(model.weights)}
+
+
+def variable_handles(tf: Any, eagerly: Callable) -> dict:
+    """``tf.Variable.handle``: the scalar resource tensor's text (the library's name dropped),
+    shape and device; its numbers are numbered in creation order (from this case's first)."""
+    vs = [tf.Variable(1.0, name="w"), tf.Variable(1, name="w"), tf.Variable([[1.0, 2.0]])]
+    first = int(str(vs[0].handle).split('name="w/')[1].split('"')[0])
+
+    def text(h: Any) -> str:
+        t = str(h).split("Tensor(", 1)[1]
+        name = t.split('name="')[1].split('"')[0]
+        base, n = name.rsplit("/", 1)
+        return t.replace(f'name="{name}"', f'name="{base}/{int(n) - first}"')
+
+    h = vs[0].handle
+    return {"texts": [text(v.handle) for v in vs], "shape": list(h.shape), "device": h.device,
+            "numpy": _error_type(h.numpy)}
+
+
+def keras_layers_in_graphs(tf: Any, eagerly: Callable) -> dict:
+    """Keras 3 on TensorFlow: a preprocessing layer (a DataLayer) casts its inputs to its compute
+    dtype in a graph (tf.data, tf.function), not eagerly; ``preprocess_input`` keeps an integer
+    tensor's dtype (``"tf"`` mode divides it by a float: TypeError); a subclassed model whose
+    ``call`` takes several tensors is built by tracing it on all of them."""
+    img = tf.constant((np.arange(72) % 256).reshape(8, 3, 3).astype(np.uint8))
+    resize = tf.keras.layers.Resizing(5, 5)
+    ds = tf.data.Dataset.from_tensors(img).map(resize)
+    pre = tf.keras.applications.inception_v3.preprocess_input
+    caffe = tf.keras.applications.resnet50.preprocess_input
+
+    class TwoInputs(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(2, kernel_initializer="ones")
+
+        def call(self, x, y, z):
+            return self.d(x) + y * z
+
+    m = TwoInputs()
+    out = m(tf.ones([1, 3]), tf.ones([1, 2]), tf.ones([1, 2]))
+    return {"eager": resize(img).dtype.name, "data": ds.element_spec.dtype.name,
+            "function": tf.function(resize)(img).dtype.name,
+            "crop_eager": tf.keras.layers.CenterCrop(2, 2)(img).dtype.name,
+            "crop_data": tf.data.Dataset.from_tensors(img).map(tf.keras.layers.CenterCrop(2, 2)).element_spec.dtype.name,
+            "tf_mode_uint8": _error_type(lambda: pre(tf.constant([[[1, 2, 3]]], tf.uint8))),
+            "caffe_uint8": _v(caffe(tf.constant([[[1, 2, 3]]], tf.uint8))),
+            "caffe_int32": _v(caffe(tf.constant([[[1, 2, 3]]], tf.int32))),
+            "tf_mode_numpy": _v(pre(np.array([[[1, 2, 3]]], np.uint8))),
+            "model": _v(out), "built": m.built, "weights": len(m.weights)}
+
+
 CASES = [retracing_rules, side_effects_at_trace_time, input_signature_none_dims, reduce_retracing,
          variable_created_once, gradients_through_and_inside, control_flow_on_values,
          nested_structures, training_step, run_eagerly_switch, random_ops_draw_at_every_call,
          generator_in_function, dropout_training_step, stale_tensor_arguments,
          variable_of_undeclared_shape, unhashable_arguments, numpy_array_captured_at_trace,
          variable_made_on_a_retrace, retracing_warning, variables_as_arguments, python_values_returned,
-         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once]
+         retracing_counts_every_function_of_the_code, relaxed_signature_traces_once,
+         concrete_function_calls, py_function_runs_at_every_call, dataset_made_in_function,
+         variable_handles, keras_layers_in_graphs]

@@ -27,7 +27,7 @@ from .._scope import DeviceSpec
 from .._tensor import Tensor, wrap
 from .._variable import Variable
 from ..errors import InvalidArgumentError, UnimplementedError, UnknownError
-from ..ops import array as _array
+from ..ops import array as _array, random as _random
 
 __all__ = ["Mesh", "Layout", "UNSHARDED", "MATCH", "DVariable", "create_mesh", "create_distributed_mesh",
            "call_with_layout", "pack", "unpack", "fetch_layout", "relayout", "relayout_like", "copy_to_mesh",
@@ -599,7 +599,10 @@ def call_with_layout(fn: Callable, layout: Layout | None, *args: Any, **kwargs: 
     """
     if layout is None:
         return fn(*args, **kwargs)
-    with default_mesh(layout.mesh):
+    with default_mesh(layout.mesh), contextlib.ExitStack() as stack:
+        if not layout.is_fully_replicated():  # (each device draws its own block, as DTensor's)
+            stack.enter_context(_random.spmd_expansion(
+                lambda shape: list(zip(_shard_slices(layout, shape), _device_seeds(layout)))))
         out = fn(*args, **kwargs)
     if isinstance(out, (list, tuple)):
         return type(out)(relayout(o, layout) for o in out)
@@ -611,6 +614,22 @@ def _eagerly(name: str) -> None:
     if _function.tracing():
         raise RuntimeError(f"`{name}` must be called eagerly: a tf.function holds DTensors whole (pass "
                            "them in and out of it, and pack or unpack outside).")
+
+
+def _device_seeds(layout: Layout) -> list[int]:
+    """Per local device, DTensor's seed for its block of a stateless random op: 65521 plus its
+    coordinates along the mesh dimensions the layout shards, weighted 2**16, 2**16 times the size
+    of the first of them, ... (an int32, sign-extended to the key's 64 bits)."""
+    mesh, sharded = layout.mesh, set(layout.sharding_specs) - {UNSHARDED, MATCH}
+    out = []
+    for loc in mesh.local_device_locations():
+        seed, weight = 65521, 65536
+        for name, size in zip(mesh.dim_names, mesh.shape()):
+            if name in sharded:
+                seed, weight = seed + loc[name] * weight, weight * size
+        seed &= 0xFFFFFFFF
+        out.append(seed - (1 << 32) if seed >= 1 << 31 else seed)
+    return out
 
 
 def _shard_slices(layout: Layout, shape: Sequence[int]) -> list[tuple[slice, ...]]:
@@ -784,8 +803,9 @@ class DVariable(Variable):
     def _check_mesh(self, value: Any) -> None:
         other = fetch_layout(value) if is_dtensor(value) else None
         if other is not None and other.mesh != self._layout.mesh:
-            raise InvalidArgumentError(f"A DVariable's layout is fixed: it lives on {self._layout.mesh} and "
-                                       f"cannot take a value on {other.mesh} (relayout or copy_to_mesh it first).")
+            raise UnknownError(f"All inputs to `tf_device.Cluster` must have same mesh configuration: a "
+                               f"DVariable's layout is fixed: it lives on {self._layout.mesh} and cannot "
+                               f"take a value on {other.mesh} (copy_to_mesh it first).")
 
     def read_value(self) -> Tensor:
         return self._read()

@@ -19,11 +19,12 @@ from .._spec import TensorSpec
 from .._strings import to_bytes
 from .._tape import GradientTape
 from .._tensor import Tensor, VariableBase, wrap
+from .._trace import innermost_graph
 from .._variable import Variable, VariableAggregation, VariableSynchronization
 from .._warn import warn_outside
 
 __all__ = ["GradientTape", "Tensor", "TensorSpec", "Variable", "VariableAggregation", "VariableBase",
            "VariableSynchronization", "_function", "_jit", "_nest", "_recorders", "_strings", "apply", "as_tensor",
            "cond", "constant", "convert_to_tensor", "custom_gradient", "executing_eagerly", "foldl", "foldr",
-           "gradients", "host_value", "keras_flatten", "keras_map_structure", "map_fn", "name_scope",
+           "gradients", "host_value", "innermost_graph", "keras_flatten", "keras_map_structure", "map_fn", "name_scope",
            "numpy_function", "to_bytes", "vectorized_map", "warn_outside", "wrap"]

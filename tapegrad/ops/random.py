@@ -665,7 +665,11 @@ def shuffle(value: Any, seed: Any = None, name: Any = None) -> Tensor:
 def op_seeds(seed: Any) -> tuple[int, int]:
     """The (seed, seed2) pair TF gives an op with op seed ``seed`` made now (eagerly, or in the
     graph of the function running: see :func:`in_graph`); (0, 0): unseeded."""
+    tr = _trace.innermost_graph()  # (a tf.function's graph: an op of it, as a random op is)
     with _seeds.lock:
+        if tr is not None:
+            g, run = _graph(tr)
+            return g.seed_of(seed, run)
         step = _steps.graph
         return _get_seed(seed) if step is None else step.seed_of(seed, _steps.run)
 
@@ -725,15 +729,7 @@ def _categorical_args(logits: Any, num_samples: Any, dtype: Any) -> tuple[Tensor
 def take_seed(seed: Any) -> None:
     """Move TF's op-seed counter on as an op that takes seeds but draws nothing does (TF's
     ``compute_accidental_hits`` and ``all_candidate_sampler`` call ``get_seed``)."""
-    tr = _trace.innermost_graph()
-    with _seeds.lock:
-        if tr is not None:
-            g, run = _graph(tr)
-            g.seed_of(seed, run)
-        elif _steps.graph is not None:
-            _steps.graph.seed_of(seed, _steps.run)
-        else:
-            _get_seed(seed)
+    op_seeds(seed)
 
 
 # ---- stateless ops: the output is a function of (shape, seed, alg) alone ----
@@ -762,13 +758,31 @@ def _alg(alg: Any) -> int:
     return a
 
 
+_spmd = threading.local()  # (shards: DTensor's SPMD expansion of stateless draws, see spmd_expansion)
+
+
+@contextlib.contextmanager
+def spmd_expansion(shards: Callable[[tuple], list]) -> Iterator[None]:
+    """Within the block, a stateless random op draws as DTensor's SPMD expansion of it for a
+    sharded layout: each device's block of the output (``shards(shape)``: ``(slices, device
+    seed)`` per device) drawn at its local shape with the key XORed with the device's seed."""
+    prev, _spmd.shards = getattr(_spmd, "shards", None), shards
+    try:
+        yield
+    finally:
+        _spmd.shards = prev
+
+
 def _stateless(seed: Any, alg: Any, make: Callable, xs: tuple = ()) -> Tensor:
     """The draw ``make(key, counter, *values of xs)`` keyed by a stateless ``seed`` (a trace
     replays it with the seed's value of each call)."""
     _alg(alg)  # philox and auto_select (philox on CPU) scramble the seed the same way
     t = as_tensor(seed)
     _check_seed(t)
-    out = _trace.draw(StatelessDraw(make), [t, *xs], False)[0]
+    shards = getattr(_spmd, "shards", None)
+    draw = StatelessDraw(make) if shards is None or make.name not in ("fill", "truncated_normal") \
+        else ShardedStatelessDraw(make, shards)
+    out = _trace.draw(draw, [t, *xs], False)[0]
     return out if _trace.innermost() is not None else _bk.place(out)
 
 
@@ -783,6 +797,27 @@ class StatelessDraw:
 
     def __call__(self, sv: np.ndarray, *vs: np.ndarray) -> tuple:
         return (self.make(*_philox.scramble(int(sv[0]), int(sv[1])), *vs),)
+
+
+class ShardedStatelessDraw:
+    """(internal) A stateless random op as DTensor's SPMD expansion runs it (:func:`spmd_expansion`)."""
+
+    __slots__ = ("make", "shards")
+
+    def __init__(self, make: Make, shards: Callable[[tuple], list]) -> None:
+        self.make = make
+        at = 1 if make.name == "fill" else 0  # (where the Make's arguments hold the shape)
+        self.shards = [(slices, seed, Make(make.name, *make.args[:at],
+                                           tuple(x.stop - x.start for x in slices), *make.args[at + 1:]))
+                       for slices, seed in shards(tuple(make.args[at]))]
+
+    def __call__(self, sv: np.ndarray, *vs: np.ndarray) -> tuple:
+        key, counter = _philox.scramble(int(sv[0]), int(sv[1]))
+        blocks = [(slices, local(key ^ (seed & _philox.M64), counter, *vs)) for slices, seed, local in self.shards]
+        out = np.empty(tuple(self.make.args[1 if self.make.name == "fill" else 0]), blocks[0][1].dtype)
+        for slices, block in blocks:
+            out[slices] = block
+        return (out,)
 
 
 def _check_seed(t: Tensor) -> None:

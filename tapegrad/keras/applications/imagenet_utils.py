@@ -61,7 +61,10 @@ def _numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
 def _tensor(x: Any, data_format: str, mode: str) -> Any:
     # written with keras.ops and operators, as Keras writes it, so that a KerasTensor traces into
     # the functional graph (ops nodes the model replays on data) and a tensor stays on the tape
-    if not np.issubdtype(np.dtype(standardize_dtype(x.dtype)), np.floating):
+    # an integer tensor stays one, as in Keras on TensorFlow: "tf" and "torch" modes divide it by
+    # a Python float (TypeError), "caffe" adds the means converted to its dtype (they wrap around
+    # for uint8); a KerasTensor's division promotes to float32 (Keras's symbolic ops)
+    if isinstance(x, KerasTensor) and not np.issubdtype(np.dtype(standardize_dtype(x.dtype)), np.floating):
         x = ops.cast(x, "float32")
     if mode == "tf":
         return x / 127.5 - 1.0
@@ -79,7 +82,8 @@ def _tensor(x: Any, data_format: str, mode: str) -> Any:
         mean, std = _CAFFE_MEAN, None
     shape = _channel_shape(ndim, data_format)
     dt = np.dtype(standardize_dtype(x.dtype))
-    x = x + convert_to_tensor(-np.asarray(mean, dt).reshape(shape))
+    means = -np.asarray(mean)
+    x = x + convert_to_tensor((means if dt.kind == "f" else means.astype(np.int64)).astype(dt).reshape(shape))
     return x if std is None else x / convert_to_tensor(np.asarray(std, dt).reshape(shape))
 
 
@@ -93,7 +97,8 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
 
     A NumPy array gives a new NumPy array (Keras changes a float array in place); a tensor gives a
     tensor, on the tape; a KerasTensor (``keras.Input``) gives a KerasTensor, the preprocessing
-    becoming ops nodes of the functional model. Integer inputs are cast to float32.
+    becoming ops nodes of the functional model. An integer KerasTensor is cast to float32; an
+    integer tensor is not (as in Keras on TensorFlow: ``"tf"`` and ``"torch"`` raise TypeError).
 
     >>> import numpy as np
     >>> from tapegrad import keras

@@ -143,6 +143,8 @@ def affine_transform(x: Tensor, transforms: np.ndarray, interpolation: str, fill
 class _Augmentation(Layer):
     """What the augmentation layers share: a seed, a generator, channels-last batching."""
 
+    _data_layer = True  # (Keras's DataLayer: see Layer._data_layer)
+
     def __init__(self, seed: int | None, data_format: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.seed = seed

@@ -55,6 +55,8 @@ class Resizing(Layer):
     TensorShape([4, 2, 3, 3])
     """
 
+    _data_layer = True  # (Keras's DataLayer: see Layer._data_layer)
+
     def __init__(self, height: int, width: int, interpolation: str = "bilinear", crop_to_aspect_ratio: bool = False,
                  pad_to_aspect_ratio: bool = False, fill_mode: str = "constant", fill_value: float = 0.0,
                  antialias: bool = False, data_format: Any = None, **kwargs: Any) -> None:
@@ -106,6 +108,8 @@ class CenterCrop(Layer):
     array([[ 5.,  6.],
            [ 9., 10.]], dtype=float32)
     """
+
+    _data_layer = True  # (Keras's DataLayer: see Layer._data_layer)
 
     def __init__(self, height: int, width: int, data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -20,9 +20,10 @@ import numpy as np
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from .._engine import Variable
-from .._engine import warn_outside
+from .._engine import innermost_graph, warn_outside
 from ...errors import InvalidArgumentError
 from ...module import Module
+from ...ops import random as _random_ops
 from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
 from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
@@ -142,6 +143,12 @@ def _checks_quantize_args(quantize: Callable) -> Callable:
     return checked
 
 
+def _in_tf_graph() -> bool:
+    """Whether a TensorFlow graph runs now: a tf.function (traced, or run eagerly in its place),
+    a tf.data function, a Keras step (Keras's ``in_tf_graph``)."""
+    return innermost_graph() is not None or _random_ops.graph_runs()
+
+
 class Layer(Operation, Module):
     """The base class of Keras layers: weights made in ``build``, computation in ``call``.
 
@@ -165,6 +172,10 @@ class Layer(Operation, Module):
     """
 
     _string_inputs = False  # True: string arrays become tf.string tensors (models, text layers)
+    # True: Keras's DataLayer (the image preprocessing layers, Rescaling): in a TensorFlow graph
+    # (a tf.data function, a tf.function) its inputs are first cast to its compute dtype
+    _data_layer = False
+    _tf_module = False  # (a tf.Module's variables and submodules leave a Keras layer out)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -709,7 +720,9 @@ class Layer(Operation, Module):
         shapes = map_structure(lambda x: tuple(x.shape) if hasattr(x, "shape") else x, args[0])
         self.__dict__["_build_input_shape"] = shapes  # a saved model's build_config
         params = self._build_params
-        if len(params) <= 1:
+        if getattr(type(self).build, "_default_build", False):
+            pass  # (Keras: no build of its own, built by tracing call on all its arguments above)
+        elif len(params) <= 1:
             self.build(*([shapes] if params else []))
         else:  # build(self, a_shape, b_shape): shapes of call's arguments a and b
             names = list(inspect.signature(self.call).parameters)
@@ -760,6 +773,8 @@ class Layer(Operation, Module):
         first = args[0]
         first = _to_input(first, self) if type(first) is Tensor else \
             map_structure(lambda x: _to_input(x, self), first)
+        if self._data_layer and _in_tf_graph():  # (Keras's DataLayer in a TF graph: tf.data, a tf.function)
+            first = map_structure(lambda x: cast(convert_to_tensor(x), self.compute_dtype), first)
         args = (first,) + tuple(args[1:])
         stack = _call_stack()
         if not stack:   # (the outermost call starts Keras's call context)

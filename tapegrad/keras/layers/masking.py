@@ -106,6 +106,8 @@ class Rescaling(Layer):
     array([[-1.,  1.]], dtype=float32)
     """
 
+    _data_layer = True  # (Keras's DataLayer: see Layer._data_layer)
+
     def __init__(self, scale: Any, offset: Any = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from ...ops.math import cast
@@ -109,13 +111,18 @@ class Sequential(Model):
 
     def build(self, input_shape: Any = None) -> None:
         """Build the symbolic graph: the layers called in turn on an ``Input`` of
-        ``input_shape`` (made here unless the model starts with one)."""
-        if input_shape is None:
-            raise ValueError("You must provide an `input_shape` argument.")
+        ``input_shape`` (made here unless the model starts with one). As in Keras, a shape
+        that is not one tensor's (``None``, a list of shapes) builds nothing."""
+        try:
+            input_shape = tuple(input_shape.as_list() if hasattr(input_shape, "as_list") else input_shape)
+        except TypeError:
+            return
+        if not all(d is None or isinstance(d, (int, np.integer)) and d >= 0 for d in input_shape):
+            return
+        input_shape = tuple(None if d is None else int(d) for d in input_shape)
         if not self._stack:
             raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
                              "layers. Call `model.add(layer)`.")
-        input_shape = tuple(input_shape)
         if self._input is None:
             self._input = InputLayer(batch_shape=input_shape, dtype=self._stack[0].compute_dtype)
         elif self._input.batch_shape != input_shape:
