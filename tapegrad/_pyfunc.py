@@ -16,7 +16,6 @@ from ._convert import convert_to_tensor
 from ._tensor import Tensor
 from ._variable import Variable
 from .errors import InvalidArgumentError
-from .ops import random as _random_ops
 
 __all__ = ["py_function", "numpy_function"]
 
@@ -136,7 +135,7 @@ def numpy_function(func: Callable | None = None, inp: Any = None, Tout: Any = No
     if stateful:
         _rec.note_stateful()
     # (in a dataset's function or a Keras step, graphs in TensorFlow: values as a graph hands them)
-    ret = func(*[_graph_value(x) if _random_ops.graph_runs() else np.array(x) for x in inp])  # type: ignore[misc]
+    ret = func(*[_graph_value(x) if _rec.graph_runs() else np.array(x) for x in inp])  # type: ignore[misc]
     outs = [None if v is None else convert_to_tensor(v) for v in _nest.flatten(ret)]
     return outs[0] if len(outs) == 1 else outs
 

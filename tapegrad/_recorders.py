@@ -331,3 +331,12 @@ def note_variable_assign(v: Any, how: str = "", value: Any = None) -> None:
     if active:
         for rec in tls.stack:
             rec.on_variable_assign(v, how, value)
+
+
+def _no_graph() -> bool:
+    return False
+
+
+# whether a TensorFlow graph's function runs now (a dataset's function, a Keras step): set by
+# ops/random, which runs them (numpy_function hands such a graph's values as TensorFlow does)
+graph_runs: Callable[[], bool] = _no_graph

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+import inspect
 import itertools
 import sys
 import threading
@@ -154,7 +155,6 @@ class _Created(type):
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         if not _creators.stack or cls is not Variable:
             return super().__call__(*args, **kwargs)
-        import inspect
         bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
         bound.apply_defaults()
         params = dict(bound.arguments)

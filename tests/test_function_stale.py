@@ -57,6 +57,10 @@ ALLOWED = {
     ("ops/random.py", "_draw"): "a Generator's eager draw (in a trace: Tracer.draw_from's step)",
     ("keras/backend.py", "on_variable_assign"): "a recorder restoring Variables after Keras's stateless calls",
     ("saved_model/_load.py", "run"): "a restored tf.function replays its saved trace on its inputs' arrays",
+    ("experimental/dtensor.py", "unpack"): "eager only (raises in a tf.function, as TF's): cuts the global value into components",
+    ("experimental/dtensor.py", "pack"): "eager only (as unpack): checks that replicated components are equal",
+    ("experimental/dtensor.py", "__init__"): "a component shares its tensor's array (no read)",
+    ("compat/_graph.py", "resource"): "a TF1 SavedModel export writes a placeholder's default (outside any trace)",
 }
 READERS = {("_convert.py", "host_value"), ("_convert.py", "check_values")}
 # attributes and functions that read an array's metadata, not its data

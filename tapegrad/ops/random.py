@@ -242,6 +242,9 @@ def graph_runs() -> bool:
     return _steps.graph is not None
 
 
+_rec.graph_runs = graph_runs
+
+
 def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
     """``fn(*args)`` run as one call of ``graph``'s function (see :func:`in_graph`), and whether
     a random op ran in it (the lean form, for a call per dataset element)."""
