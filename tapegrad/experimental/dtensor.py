@@ -601,7 +601,7 @@ def call_with_layout(fn: Callable, layout: Layout | None, *args: Any, **kwargs: 
         return fn(*args, **kwargs)
     with default_mesh(layout.mesh), contextlib.ExitStack() as stack:
         if not layout.is_fully_replicated():  # (each device draws its own block, as DTensor's)
-            stack.enter_context(_random.spmd_expansion(
+            stack.enter_context(_random._spmd_expansion(
                 lambda shape: list(zip(_shard_slices(layout, shape), _device_seeds(layout)))))
         out = fn(*args, **kwargs)
     if isinstance(out, (list, tuple)):

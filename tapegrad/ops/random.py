@@ -237,12 +237,12 @@ class _InGraph:
         _steps.graph, _steps.run = self.prev
 
 
-def graph_runs() -> bool:
+def _graph_runs() -> bool:
     """Whether a TensorFlow graph's function runs now (a dataset's function, a Keras step)."""
     return _steps.graph is not None
 
 
-_rec.graph_runs = graph_runs
+_rec.graph_runs = _graph_runs
 
 
 def call_in_graph(graph: _Graph, fn: Callable, args: tuple) -> tuple[Any, bool]:
@@ -761,11 +761,11 @@ def _alg(alg: Any) -> int:
     return a
 
 
-_spmd = threading.local()  # (shards: DTensor's SPMD expansion of stateless draws, see spmd_expansion)
+_spmd = threading.local()  # (shards: DTensor's SPMD expansion of stateless draws, see _spmd_expansion)
 
 
 @contextlib.contextmanager
-def spmd_expansion(shards: Callable[[tuple], list]) -> Iterator[None]:
+def _spmd_expansion(shards: Callable[[tuple], list]) -> Iterator[None]:
     """Within the block, a stateless random op draws as DTensor's SPMD expansion of it for a
     sharded layout: each device's block of the output (``shards(shape)``: ``(slices, device
     seed)`` per device) drawn at its local shape with the key XORed with the device's seed."""
@@ -803,7 +803,7 @@ class StatelessDraw:
 
 
 class ShardedStatelessDraw:
-    """(internal) A stateless random op as DTensor's SPMD expansion runs it (:func:`spmd_expansion`)."""
+    """(internal) A stateless random op as DTensor's SPMD expansion runs it (:func:`_spmd_expansion`)."""
 
     __slots__ = ("make", "shards")
 
