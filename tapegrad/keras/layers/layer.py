@@ -20,10 +20,9 @@ import numpy as np
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from .._engine import Variable
-from .._engine import innermost_graph, warn_outside
+from .._engine import _recorders, innermost_graph, warn_outside
 from ...errors import InvalidArgumentError
 from ...module import Module
-from ...ops import random as _random_ops
 from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
 from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
@@ -146,7 +145,7 @@ def _checks_quantize_args(quantize: Callable) -> Callable:
 def _in_tf_graph() -> bool:
     """Whether a TensorFlow graph runs now: a tf.function (traced, or run eagerly in its place),
     a tf.data function, a Keras step (Keras's ``in_tf_graph``)."""
-    return innermost_graph() is not None or _random_ops.graph_runs()
+    return innermost_graph() is not None or _recorders.graph_runs()
 
 
 class Layer(Operation, Module):
