@@ -340,7 +340,7 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
                     r = apply(op, args, p)
                 except Exception as e:
                     if resized:
-                        e.add_note(_RESIZED.format(", ".join(resized)) + f" (op {op.name})")
+                        _add_note(e, _RESIZED.format(", ".join(resized)) + f" (op {op.name})")
                     raise
                 for s, t in zip(outs, r if type(r) is tuple else (r,)):
                     env[s] = fed.get(s, t)
@@ -392,3 +392,14 @@ def execute(tr: _trace.Tracer, steps: list, fed: dict, out_slots: list) -> list:
         for r, t in pending.items():
             tr.res[r].assign(t)
     return [val(s) for s in out_slots]
+
+
+def _add_note(e: BaseException, note: str) -> None:
+    """``e.add_note(note)`` (Python 3.11+); on 3.10 the note joins the message."""
+    if hasattr(e, "add_note"):
+        e.add_note(note)
+    else:
+        if e.args and isinstance(e.args[0], str):
+            e.args = (f"{e.args[0]}\n{note}",) + e.args[1:]
+        if isinstance(getattr(e, "message", None), str):   # (tf.errors' OpError keeps its text there)
+            e.message = f"{e.message}\n{note}"  # type: ignore[attr-defined]
