@@ -2,7 +2,7 @@
 
 Development only (tapegrad and CI never import TensorFlow):
 
-    /root/tfenv/bin/python tools/record_dtensor.py
+    $TAPEGRAD_TF_PYTHON tools/record_dtensor.py
 
 splits the CPU into 8 logical devices, runs ``dtensor_cases.run`` (each op's result layout,
 its per-device components, or the error's type) and ``train_tutorial`` (the DTensor ML

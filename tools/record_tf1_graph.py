@@ -2,7 +2,7 @@
 feed_dict, tf.compat.v1.train's optimizers and decays, v1 losses, nn and initializers), for
 tests/test_tf1_graph.py.
 
-    /root/tfenv/bin/python tools/record_tf1_graph.py
+    $TAPEGRAD_TF_PYTHON tools/record_tf1_graph.py
 
 writes tests/fixtures/tf1_graph.json.
 """
