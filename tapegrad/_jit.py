@@ -17,8 +17,8 @@ numba is imported at the first update that asks for it, never with ``import tape
 kernel is compiled at its first use for each dtype (about 0.5 s) and kept for the process (no
 file cache: nothing compiled is read back from disk).
 
-The image kernels (max pooling, its gradient, and the scatter of a convolution's input gradient)
-replace strided NumPy passes with one loop each, in the order of the NumPy code's additions, so
+The image kernels (max pooling, its gradient, a convolution's im2col copy and the scatter of its
+input gradient) replace strided NumPy passes with one loop each, in the order of the NumPy code's additions, so
 their results are the same bits too (a gradient of max pooling that NumPy tiles as ``g * mask``
 has ``+0`` where NumPy has ``-0``, as TensorFlow's kernel has). Ops take them when
 :func:`ops_wanted`: ``tf.config.optimizer.set_jit(True)``, or inside a ``fit``/``evaluate``/
@@ -122,41 +122,58 @@ def flat(*arrays: np.ndarray) -> tuple | None:
     return tuple(out)
 
 
-def fused(tree: tuple, scalars: tuple, ndim: int) -> Callable:
+def fused(tree: tuple, kinds: str, ndim: int, dtype: Any) -> Callable:
     """``kernel(a0, a1, ..., out)``: ``out = tree`` element by element, one loop over ``out``.
 
-    ``tree`` is ``("a", k)`` (input ``k``), ``("-", x)`` (negation) or ``(op, x, y)`` with ``op``
-    one of ``+ - * /``; ``scalars[k]``: input ``k`` is a 0-d array, the others have ``out``'s
-    shape (any strides). Each node is one IEEE operation in the inputs' precision, in the tree's
-    order, as NumPy's ufuncs compute it node by node: the same bits. The source is generated
-    from the tree's structure only (numbered internal names, the four operators) and checked
-    before numba compiles it; compiled loops are kept for the process by source."""
-    n = len(scalars)
-
-    def expr(t: tuple) -> str:
-        if t[0] == "a":
-            k = int(t[1])
-            return f"x{k}" if scalars[k] else f"r{k}[j]"
-        if len(t) == 2:
-            return f"(-{expr(t[1])})"
-        return f"({expr(t[1])} {_OPS[t[0]]} {expr(t[2])})"
-
+    ``tree`` is ``("a", k)`` (input ``k``), ``("-", x)`` (negation), ``(op, x, y)`` with ``op``
+    one of ``+ - * /``, ``("relu", x)`` (``np.maximum(x, 0)``: NaN kept, ``-0`` gives ``+0``) or
+    ``("relugrad", g, x)`` (``g * (x > 0)``). ``kinds[k]`` says how input ``k`` is read: ``"f"``
+    out's shape (any strides), ``"s"`` a 0-d array, ``"b"`` a 1-D array along out's last axis
+    (a bias), ``"c"`` one value per row (out's shape without its last axis). ``dtype``: out's,
+    float32 or float64. Each node is one IEEE operation in that precision, in the tree's order, as
+    NumPy computes it op by op: the same bits. The source is generated from the tree's structure
+    only (numbered internal names, the operators) and checked before numba compiles it;
+    compiled loops are kept for the process by source."""
+    n = len(kinds)
     outer = [f"i{d}" for d in range(ndim - 1)]
     idx = f"[{', '.join(outer)}]" if outer else ""
-    lines = [f"def kernel({', '.join(f'a{k}' for k in range(n))}, out):"]
-    lines += [f"    x{k} = a{k}[()]" for k in range(n) if scalars[k]]
+    body: list = []
+
+    def node(t: tuple) -> str:
+        if t[0] == "a":
+            k = int(t[1])
+            return {"s": f"x{k}", "c": f"y{k}"}.get(kinds[k], f"r{k}[j]")
+        args = [node(c) for c in t[1:]]
+        name = f"t{len(body)}"
+        if t[0] == "relu":
+            body.append(f"{name} = {args[0]} if ({args[0]} > z or {args[0]} != {args[0]}) else z")
+        elif t[0] == "relugrad":
+            body.append(f"{name} = ({args[0]} * (o if {args[1]} > z else z))")
+        elif len(args) == 1:
+            body.append(f"{name} = (-{args[0]})")
+        else:
+            body.append(f"{name} = ({args[0]} {_OPS[t[0]]} {args[1]})")
+        return name
+
+    last = node(tree)
+    bits = 32 if np.dtype(dtype) == np.float32 else 64
+    lines = [f"def kernel({', '.join(f'a{k}' for k in range(n))}, out):",
+             f"    z = np.float{bits}(0.0)", f"    o = np.float{bits}(1.0)"]
+    lines += [f"    x{k} = a{k}[()]" for k in range(n) if kinds[k] == "s"]
+    lines += [f"    r{k} = a{k}" for k in range(n) if kinds[k] == "b"]
     pad = "    "
     for d, i in enumerate(outer):
         lines.append(f"{pad}for {i} in range(out.shape[{d}]):")
         pad += "    "
-    lines += [f"{pad}r{k} = a{k}{idx}" for k in range(n) if not scalars[k]]
-    lines += [f"{pad}ro = out{idx}", f"{pad}for j in range(ro.shape[0]):",
-              f"{pad}    ro[j] = {expr(tree)}"]
+    lines += [f"{pad}r{k} = a{k}{idx}" for k in range(n) if kinds[k] == "f"]
+    lines += [f"{pad}y{k} = a{k}{idx or '[()]'}" for k in range(n) if kinds[k] == "c"]
+    lines += [f"{pad}ro = out{idx}", f"{pad}for j in range(ro.shape[0]):"]
+    lines += [f"{pad}    {b}" for b in body] + [f"{pad}    ro[j] = {last}"]
     src = "\n".join(lines) + "\n"
     k = _fused.get(src)
     if k is None:
         _check_kernel(src)
-        ns: dict = {}
+        ns: dict = {"np": np}
         exec(compile(src, "<tapegrad fused loop>", "exec"), ns)  # noqa: S102 (see _check_kernel)
         k = _fused[src] = _numba.njit(nogil=True, boundscheck=False, error_model="numpy")(ns["kernel"])
     return k
@@ -164,20 +181,27 @@ def fused(tree: tuple, scalars: tuple, ndim: int) -> Callable:
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/"}
 _IDX = r"(?:\[i[0-9]+(?:, i[0-9]+)*\])?"
+_LEAF = r"(?:x[0-9]+|y[0-9]+|r[0-9]+\[j\]|t[0-9]+)"
 _KERNEL_LINE = re.compile(
     r"def kernel\((?:a[0-9]+, )*out\):"
+    r"|    z = np\.float(?:32|64)\(0\.0\)|    o = np\.float(?:32|64)\(1\.0\)"
     r"|    x[0-9]+ = a[0-9]+\[\(\)\]"
     r"|(?:    )+for i[0-9]+ in range\(out\.shape\[[0-9]+\]\):"
     rf"|(?:    )+(?:r[0-9]+ = a[0-9]+|ro = out){_IDX}"
+    rf"|(?:    )+y[0-9]+ = a[0-9]+(?:\[\(\)\]|\[i[0-9]+(?:, i[0-9]+)*\])"
     r"|(?:    )+for j in range\(ro\.shape\[0\]\):"
-    r"|(?:    )+ro\[j\] = (?:[() +*/-]|x[0-9]+|r[0-9]+\[j\])+")
+    rf"|(?:    )+t[0-9]+ = (?:\({_LEAF} [-+*/] {_LEAF}\)|\(-{_LEAF}\)"
+    rf"|({_LEAF}) if \(\1 > z or \1 != \1\) else z|\({_LEAF} \* \(o if {_LEAF} > z else z\)\))"
+    rf"|(?:    )+ro\[j\] = {_LEAF}")
 
 
 def _check_kernel(src: str) -> None:
     """The generated loop is one function ``kernel(a0, ..., out)`` whose lines each match a fixed
-    grammar: scalar reads ``x<k> = a<k>[()]``, loops over ``out``'s axes, row views ``r<k> =
-    a<k>[i0, ...]``, and one assignment ``ro[j] = `` of parentheses, the four operators, ``x<k>``
-    and ``r<k>[j]``. Anything else is a bug of :func:`fused`, and nothing is compiled (the
+    grammar: the dtype's zero ``z`` and one ``o``, scalar reads ``x<k> = a<k>[()]``, loops over
+    ``out``'s axes, row views ``r<k> = a<k>[i0, ...]``, per-row values ``y<k> = a<k>[i0, ...]``,
+    one line per node ``t<n> = `` of one operation of the four, negation, the ReLU select or the
+    ReLU-gradient product on leaves (``x<k>``, ``y<k>``, ``r<k>[j]``, ``t<n>``), and ``ro[j] =``
+    a leaf. Anything else is a bug of :func:`fused`, and nothing is compiled (the
     same argument as tapegrad._trace._check_source: docs/contributing.md, "Generated code")."""
     lines = src.split("\n")
     if not (lines[-1] == "" and lines[0].startswith("def kernel(")
@@ -341,6 +365,34 @@ def _col2im(parts, kw, sh, sw, dh, dw, out):  # pragma: no cover
                         out[b, r, q, ch] += parts[k, b, i, j, ch]
 
 
+def _im2col(x, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, out):  # pragma: no cover
+    # ``out[M, KH*KW*C]``: each window's pixels (zeros where padded), rows in output order
+    n, h, w, c = x.shape
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                m = (b * oh + i) * ow + j
+                for a in range(kh):
+                    r = i * sh + a * dh - pt
+                    for d in range(kw):
+                        q = j * sw + d * dw - pl
+                        base = (a * kw + d) * c
+                        if r < 0 or r >= h or q < 0 or q >= w:
+                            for ch in range(c):
+                                out[m, base + ch] = 0
+                        else:
+                            for ch in range(c):
+                                out[m, base + ch] = x[b, r, q, ch]
+
+
+def _sum_rows(values, index, out):  # pragma: no cover
+    # ``out`` (zeros) += each row of ``values`` at its index, one after another: np.add.at's order
+    for i in range(index.size):
+        r = index[i]
+        for j in range(values.shape[1]):
+            out[r, j] += values[i, j]
+
+
 _SOURCES = {"sgd": _sgd, "sgd_momentum": _sgd_momentum, "adam": _adam, "adam_ams": _adam_ams,
             "rmsprop": _rmsprop, "adagrad": _adagrad, "maxpool": _maxpool,
-            "maxpool_grad": _maxpool_grad, "col2im": _col2im}
+            "maxpool_grad": _maxpool_grad, "col2im": _col2im, "im2col": _im2col, "sum_rows": _sum_rows}

@@ -10,17 +10,26 @@ a run of rows pairwise: other bits.)
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 _MIN = 32          # below this many rows the generic loop is as fast,
 _WIDTH = 32        # and for rows narrower than this
 _MAX_PASSES = 32   # nor when an index repeats more often than this
+_KERNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def sum_rows(values: np.ndarray, index: np.ndarray, num_rows: int) -> np.ndarray:
+def sum_rows(values: np.ndarray, index: np.ndarray, num_rows: int, kernel: Any = None) -> np.ndarray:
     """``out = zeros((num_rows,) + values.shape[1:]); np.add.at(out, index, values)``, the same
-    bits. ``index`` holds ints in ``[0, num_rows)``, one per row of ``values``."""
+    bits. ``index`` holds ints in ``[0, num_rows)``, one per row of ``values``. ``kernel``: the
+    compiled loop of the same additions (tapegrad._jit's ``sum_rows``), taken for float32/64."""
     out = np.zeros_like(values, shape=(num_rows,) + values.shape[1:])
+    if (kernel is not None and type(values) is np.ndarray and values.ndim >= 2 and index.ndim == 1
+            and values.shape[0] == index.size and values.dtype in _KERNEL_DTYPES
+            and values.flags.c_contiguous and index.dtype.kind in "iu"):
+        kernel(values.reshape(index.size, -1), index, out.reshape(num_rows, -1))
+        return out
     if (type(values) is not np.ndarray or index.ndim != 1 or index.size < _MIN
             or values.ndim < 2 or values.shape[0] != index.size
             or values.size < _WIDTH * index.size):

@@ -832,26 +832,56 @@ def _contiguous(prog: Program, slot: int) -> bool:
 
 _FUSE_AFTER = 16   # replays of a program before its elementwise chains are compiled (with numba)
 _FUSE = {np.multiply: "*", np.add: "+", np.subtract: "-", np.divide: "/", np.negative: "-"}
+_FUSE_NAMED = {"Relu": "relu", "ReluGrad": "relugrad"}   # (ops/nn.py's lambdas: max(x, 0), g * (x > 0))
+_ARITY = {"relu": 1, "relugrad": 2}
 _FUSE_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_ROW = 16   # rows of at least this many: a loop per row; shorter: one flat loop (or NumPy)
+
+
+def _fuse_symbol(op: Any, n_in: int) -> Any:
+    """The tree symbol of an op that may join a chain, else None."""
+    sym = _FUSE.get(op.fwd) if type(op.fwd) is np.ufunc else _FUSE_NAMED.get(op.name)
+    if sym is None or n_in != _ARITY.get(sym, 1 if op.fwd is np.negative else 2):
+        return None
+    return sym
+
+
+def _input_kind(ishape: tuple, shape: tuple) -> Any:
+    """How a fused loop over ``shape`` reads an input of ``ishape`` (_jit.fused's kinds), or None:
+    full, a 0-d scalar, and with rows of _ROW or more a bias along the last axis or one value per
+    row (what a layer's bias add and a normalization's keepdims statistics broadcast)."""
+    if ishape == shape:
+        return "f"
+    if not ishape:
+        return "s"
+    if shape[-1] < _ROW:
+        return None
+    if ishape[-1] == shape[-1] and len(ishape) <= len(shape) and all(d == 1 for d in ishape[:-1]):
+        return "b"
+    if ishape == shape[:-1] + (1,) and len(shape) > 1:
+        return "c"
+    return None
 
 
 def _fusions(prog: Program) -> tuple:
     """Chains of elementwise arithmetic to run as one compiled loop each (_jit.fused): ``(roots,
-    members)``, ``roots[slot] = (tree, input slots)`` for the last op of a chain, whose line
+    members)``, ``roots[slot] = (tree, input slots, flat)`` for the last op of a chain, whose line
     computes the chain; ``members``: the other ops' outputs (no line of their own).
 
-    An op joins: +, -, *, / or negation, float32/64, no parameters, every input of its output's
-    shape and dtype or a 0-d array of its dtype. An op's output is inside its consumer's chain
-    when that consumer is the only reader (not an output of the program) and only ops run
-    between them; the chain then computes it when the consumer runs, from inputs all computed
-    before (a slot is written once per replay)."""
+    An op joins: +, -, *, / or negation, ReLU or its gradient, float32/64, no parameters, every
+    input of its output's shape and dtype, a 0-d array of its dtype, or (rows of _ROW or more) a
+    bias along the last axis or one value per row. An op's output is inside its consumer's chain
+    when that consumer is the only reader (not an output of the program), has the same shape,
+    and only ops run between them; the chain then computes it when the consumer runs, from inputs
+    all computed before (a slot is written once per replay). A chain is two ops or more, or one
+    ReLU gradient (one loop for NumPy's comparison and product)."""
     uses: dict = {}
     for step in prog.steps:
         for x in _reads(step):
             uses[x] = uses.get(x, 0) + 1
     for x in prog.outs:
         uses[x] = uses.get(x, 0) + 2
-    joins: dict = {}                      # output slot -> (step index, step)
+    joins: dict = {}                      # output slot -> (step index, step, symbol)
     last_other = -1                       # index of the last step that is not an op
     inner: dict = {}                      # member slot -> True
     for n, step in enumerate(prog.steps):
@@ -859,14 +889,15 @@ def _fusions(prog: Program) -> tuple:
             last_other = n
             continue
         op, ins, p, outs = step[1:]
-        if p or op.nout != 1 or _FUSE.get(op.fwd) is None or (op.fwd is np.negative) != (len(ins) == 1):
+        sym = None if p or op.nout != 1 else _fuse_symbol(op, len(ins))
+        if sym is None:
             continue
         shape, dtype = _spec(prog, outs[0])
         if dtype not in _FUSE_DTYPES or not shape:
             continue
-        if not all(_spec(prog, i) in ((shape, dtype), ((), dtype)) for i in ins):
+        if not all(_spec(prog, i)[1] == dtype and _input_kind(_spec(prog, i)[0], shape) for i in ins):
             continue
-        joins[outs[0]] = (n, step)
+        joins[outs[0]] = (n, step, sym)
         for i in ins:
             if i in joins and uses.get(i) == 1 and joins[i][0] > last_other and _spec(prog, i)[0] == shape:
                 inner[i] = True
@@ -877,18 +908,18 @@ def _fusions(prog: Program) -> tuple:
                 inputs.append(slot)
             return ("a", inputs.index(slot))
         members.append(slot)
-        step = joins[slot][1]
-        return (_FUSE[step[1].fwd],) + tuple(tree(i, inputs, members) for i in step[2])
+        _, step, sym = joins[slot]
+        return (sym,) + tuple(tree(i, inputs, members) for i in step[2])
 
     roots: dict = {}
-    for slot, (n, step) in joins.items():
-        if slot not in inner and any(i in inner for i in step[2]):
+    for slot, (n, step, sym) in joins.items():
+        if slot not in inner and (sym == "relugrad" or any(i in inner for i in step[2])):
             inputs: list = []
             members: list = []
             t = tree(slot, inputs, members, True)
-            # rows of 16 or more: a loop per row (any strides); shorter: one loop over the
+            # rows of _ROW or more: a loop per row (any strides); shorter: one loop over the
             # arrays as 1-D when they were contiguous; else NumPy's passes are faster
-            flat = _spec(prog, slot)[0][-1] < 16
+            flat = _spec(prog, slot)[0][-1] < _ROW
             if not flat or all(_contiguous(prog, i) for i in inputs if _spec(prog, i)[0]):
                 roots[slot] = (t, inputs, flat)
             else:
@@ -931,8 +962,8 @@ def compile_program(prog: Program, buffers: bool, fuse: bool = False) -> Callabl
             if step[4][0] in roots:
                 tree, ins, flat = roots[step[4][0]]
                 shape, dtype = _spec(prog, step[4][0])
-                scalars = tuple(not _spec(prog, i)[0] for i in ins)
-                run = _fused_run(_jit.fused(tree, scalars, 1 if flat else len(shape)), scalars, flat,
+                kinds = "".join(_input_kind(_spec(prog, i)[0], shape) for i in ins)
+                run = _fused_run(_jit.fused(tree, kinds, 1 if flat else len(shape), dtype), kinds, flat,
                                  np.empty(shape, dtype) if step[4][0] in private else None, shape, dtype)
                 lines.append(f"s{step[4][0]} = {bind(run)}({', '.join(sl(i) for i in ins)})")
         elif kind == "op":
@@ -981,23 +1012,31 @@ def compile_program(prog: Program, buffers: bool, fuse: bool = False) -> Callabl
     return ns["run"]
 
 
-def _fused_run(loop: Callable, scalars: tuple, flat: bool, buf: Any, shape: tuple, dtype: Any) -> Callable:
+def _fused_run(loop: Callable, kinds: str, flat: bool, buf: Any, shape: tuple, dtype: Any) -> Callable:
     """The replay's call of a fused loop: into ``buf`` (a private slot's buffer) or a new array;
-    ``flat``: the arrays as 1-D (inputs contiguous in the trace: a view; otherwise a copy)."""
+    ``flat``: the arrays as 1-D (inputs contiguous in the trace: a view; otherwise a copy); a
+    bias input as 1-D, a per-row input without its last axis (_jit.fused's kinds)."""
     if flat:
-        keep = tuple(not s for s in scalars)
+        keep = tuple(k != "s" for k in kinds)
 
         def run(*a: Any) -> np.ndarray:
             out = np.empty(shape, dtype) if buf is None else buf
             loop(*[x.reshape(-1) if k else x for x, k in zip(a, keep)], out.reshape(-1))
             return out
         return run
+    if "b" not in kinds and "c" not in kinds:
+        def run_rows(*a: Any) -> np.ndarray:
+            out = np.empty(shape, dtype) if buf is None else buf
+            loop(*a, out)
+            return out
+        return run_rows
+    shapes = tuple(shape[-1:] if k == "b" else shape[:-1] if k == "c" else None for k in kinds)
 
-    def run_rows(*a: Any) -> np.ndarray:
+    def run_broadcast(*a: Any) -> np.ndarray:
         out = np.empty(shape, dtype) if buf is None else buf
-        loop(*a, out)
+        loop(*[x if s is None else x.reshape(s) for x, s in zip(a, shapes)], out)
         return out
-    return run_rows
+    return run_broadcast
 
 
 def _targets(slots: Any, tuple_: bool) -> str:

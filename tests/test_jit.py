@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad import _jit
+from tapegrad import _jit, _scatter
 
 K = tf.keras.optimizers
 CASES = [
@@ -220,6 +220,68 @@ def test_compiled_conv_input_gradient_gives_numpy_s_bits(strides, padding, dilat
 
 
 @needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_compiled_row_sums_give_np_add_at_s_bits(dtype):
+    rng = np.random.default_rng(5)
+    values = (rng.standard_normal((300, 4, 8)) * 10.0 ** rng.integers(-6, 6, (300, 1, 1))).astype(dtype)
+    index = rng.integers(0, 40, 300)
+    expected = np.zeros((40, 4, 8), dtype)
+    np.add.at(expected, index, values)
+    got = _scatter.sum_rows(values, index, 40, _jit.kernel("sum_rows"))
+    assert got.dtype == dtype and np.array_equal(got.view(np.uint8), expected.view(np.uint8))
+
+
+@needs_numba
+def test_an_embedding_trained_with_jit_compile_gives_the_plain_weights(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    rng = np.random.default_rng(6)
+    x, y = rng.integers(0, 50, (64, 12)), rng.integers(0, 3, 64)
+    weights = []
+    for jit in (True, False):
+        tf.keras.utils.set_random_seed(7)
+        m = tf.keras.Sequential([tf.keras.Input((12,), dtype="int32"), tf.keras.layers.Embedding(50, 8),
+                                 tf.keras.layers.GlobalAveragePooling1D(), tf.keras.layers.Dense(3)])
+        m.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  jit_compile=jit)
+        calls.clear()
+        m.fit(x, y, batch_size=16, epochs=2, verbose=0)
+        assert ("sum_rows" in calls) is jit
+        weights.append(m.get_weights())
+    for a, b in zip(*weights):
+        assert np.array_equal(a, b)
+
+
+def _conv_all(strides, padding, dilations, dtype):
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.standard_normal((2, 9, 10, 3)).astype(dtype))
+    w = tf.constant(rng.standard_normal((3, 2, 3, 5)).astype(dtype))
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        y = tf.nn.conv2d(x, w, strides, padding, dilations=dilations)
+        s = tf.reduce_sum(y * tf.constant(rng.standard_normal(y.shape).astype(dtype)))
+    return y.numpy(), tape.gradient(s, w).numpy()
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("strides,padding,dilations", [(1, "VALID", 1), (1, "SAME", 1), (2, "SAME", 1),
+                                                       (1, "SAME", 2), ((2, 1), "VALID", 1)])
+def test_compiled_im2col_gives_numpy_s_outputs_and_filter_gradients(strides, padding, dilations, dtype,
+                                                                      monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    with _jit.compiled_steps():
+        compiled = _conv_all(strides, padding, dilations, dtype)
+    assert "im2col" in calls
+    plain = _conv_all(strides, padding, dilations, dtype)
+    for a, b in zip(compiled, plain):
+        assert np.array_equal(a, b)
+
+
+@needs_numba
 def test_fit_takes_the_image_kernels_only_with_jit_compile(monkeypatch):
     calls = []
     kernel = _jit.kernel
@@ -236,7 +298,7 @@ def test_fit_takes_the_image_kernels_only_with_jit_compile(monkeypatch):
                   jit_compile=jit)
         calls.clear()
         m.fit(x, y, batch_size=8, epochs=2, verbose=0)
-        assert ({"maxpool", "maxpool_grad", "col2im"} <= set(calls)) is jit
+        assert ({"maxpool", "maxpool_grad", "col2im", "im2col"} <= set(calls)) is jit
         weights.append(m.get_weights())
     assert not _jit.ops_wanted()
     for a, b in zip(*weights):
@@ -354,6 +416,62 @@ def test_the_fused_loop_checker_refuses_other_forms(src):
 
 
 def test_the_fused_loop_checker_accepts_what_fused_generates():
-    _jit._check_kernel("def kernel(a0, a1, out):\n    x1 = a1[()]\n    for i0 in range(out.shape[0]):\n"
-                       "        r0 = a0[i0]\n        ro = out[i0]\n        for j in range(ro.shape[0]):\n"
-                       "            ro[j] = ((-r0[j]) * (x1 - r0[j]))\n")
+    _jit._check_kernel("def kernel(a0, a1, a2, a3, out):\n    z = np.float32(0.0)\n    o = np.float32(1.0)\n"
+                       "    x1 = a1[()]\n    r2 = a2\n    for i0 in range(out.shape[0]):\n"
+                       "        r0 = a0[i0]\n        y3 = a3[i0]\n        ro = out[i0]\n"
+                       "        for j in range(ro.shape[0]):\n            t0 = (-r0[j])\n"
+                       "            t1 = (t0 * x1)\n            t2 = t1 if (t1 > z or t1 != t1) else z\n"
+                       "            t3 = (r2[j] * (o if t2 > z else z))\n            t4 = (t3 - y3)\n"
+                       "            ro[j] = t4\n")
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_generated_form_passes_the_checker_and_compiles(dtype):
+    tree = ("relugrad", ("+", ("a", 0), ("a", 1)), ("relu", ("-", ("*", ("a", 2), ("a", 3)))))
+    for kinds, ndim in (("fbcs", 3), ("fsfs", 1), ("ffff", 2)):
+        assert callable(_jit.fused(tree, kinds, ndim, dtype))
+
+
+def _nn_chains(x, b, s, w):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = tf.nn.relu(x + b)                                   # a bias add and ReLU: one loop
+        m = tf.reduce_mean(h, -1, keepdims=True)
+        c = (h - m) * s                                         # one value per row
+        loss = tf.reduce_sum(c * w)
+    return h, c, tape.gradient(loss, x)                         # ReLU's gradient
+
+
+def _nn_replays(monkeypatch, fuse, dtype):
+    monkeypatch.setattr("tapegrad._trace._FUSE_AFTER", 3)
+    rng = np.random.default_rng(9)
+    fn = tf.function(_nn_chains)
+    outs = []
+    with (_jit.compiled_steps() if fuse else _nullcontext()):
+        for k in range(6):
+            x = rng.standard_normal((3, 4, 32)).astype(dtype)
+            x[0, 0, :4] = [0.0, -0.0, np.nan, -np.inf]
+            args = [x, rng.standard_normal(32).astype(dtype), np.asarray(0.5, dtype),
+                    rng.standard_normal((3, 4, 32)).astype(dtype)]
+            outs.append([o.numpy() for o in fn(*[tf.constant(a) for a in args])])
+    return outs
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_bias_and_row_statistics_fuse_with_the_unfused_bits(dtype, monkeypatch):
+    from tapegrad import _trace
+    seen = []
+    fusions = _trace._fusions
+    monkeypatch.setattr(_trace, "_fusions", lambda prog: seen.append(fusions(prog)) or seen[-1])
+    fused = _nn_replays(monkeypatch, True, dtype)
+    trees = " ".join(str(t) for roots, _ in seen for t, _, _ in roots.values())
+    assert "relu'" in trees and "relugrad" in trees
+    plain = _nn_replays(monkeypatch, False, dtype)
+    for a, b in zip(fused, plain):
+        for u, v in zip(a, b):
+            assert u.dtype == v.dtype and u.shape == v.shape
+            assert np.array_equal(np.isnan(u), np.isnan(v))
+            ok = ~np.isnan(u)
+            assert np.array_equal(u[ok].view(f"u{u.itemsize}"), v[ok].view(f"u{v.itemsize}"))

@@ -125,6 +125,10 @@ def _cols(x: np.ndarray, kh: int, kw: int, groups: int, strides: tuple, dilation
     if c == 1:  # [K, M], one kernel position a row, copied OW pixels at a time (not KW): transposed
         xp = _pad_hw(x, pads)
         return np.stack([xp[t] for t in _taps(kh, kw, strides, dilations, oh, ow)]).reshape(kh * kw, -1).T[None]
+    if groups == 1 and _compiled(x):   # (one compiled copy instead of a strided one: the same values)
+        cols = np.empty((n * oh * ow, kh * kw * c), x.dtype)
+        _jit.kernel("im2col")(x, kh, kw, *strides, *dilations, pads[0][0], pads[1][0], oh, ow, cols)
+        return cols[None]
     v = _windows(_pad_hw(x, pads), kh, kw, strides, dilations, oh, ow).transpose(0, 1, 2, 4, 5, 3)
     if groups == 1:
         return v.reshape(1, n * oh * ow, kh * kw * c)

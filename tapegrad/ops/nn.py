@@ -55,9 +55,11 @@ _relu_grad_op = defop("ReluGrad", lambda g, x: g * (x > 0),
                       jvp=(lambda t, ans, g, x: _relu_grad(t, x), _zero_in_x))
 _vmap.register(_relu_grad_op, _vmap.leading)
 _bk.register(_relu_grad_op, lambda be, g, x: be.xp.where(x > 0, g, be.xp.zeros_like(g)))
+# (the rules read the output, as TF's _ReluGrad does: ans > 0 exactly where x > 0, and the input
+# need not be kept, so a traced bias add and ReLU fuse into one loop)
 _relu = defop("Relu", lambda x: np.maximum(x, 0),
-              vjp=(lambda g, ans, x: _relu_grad(g, x),),
-              jvp=(lambda t, ans, x: _relu_grad(t, x),))
+              vjp=(lambda g, ans, x: _relu_grad(g, ans),),
+              jvp=(lambda t, ans, x: _relu_grad(t, ans),))
 _vmap.register(_relu, _vmap.broadcasting)
 _bk.register(_relu, lambda be, x: be.xp.where(x > 0, x, be.xp.zeros_like(x)))
 

@@ -33,7 +33,7 @@ from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
 from .. import _jit
-from .._scatter import sum_rows
+from .._scatter import sum_rows as _sum_rows_np
 from . import schedules
 from .schedules import LearningRateSchedule
 
@@ -74,6 +74,11 @@ class _Rows:
             return _Rows(self.index, fn(self.values))
         raw = fn(self.raw)
         return _Rows(self.index, sum_rows(raw, self.where, len(self.values)), self.where, raw)
+
+
+def sum_rows(values: np.ndarray, index: np.ndarray, num_rows: int) -> np.ndarray:
+    """tapegrad._scatter.sum_rows, with the compiled loop inside a jit-compiled step (same bits)."""
+    return _sum_rows_np(values, index, num_rows, _jit.kernel("sum_rows") if _jit.ops_wanted() else None)
 
 
 def _divided(g: Any, scale: float) -> Any:
