@@ -475,3 +475,31 @@ def test_relu_bias_and_row_statistics_fuse_with_the_unfused_bits(dtype, monkeypa
             assert np.array_equal(np.isnan(u), np.isnan(v))
             ok = ~np.isnan(u)
             assert np.array_equal(u[ok].view(f"u{u.itemsize}"), v[ok].view(f"u{v.itemsize}"))
+
+
+def _planned_run(cls, kw, planned, monkeypatch):
+    from tapegrad.optimizers.optimizer import Optimizer
+    rng = np.random.default_rng(11)
+    with monkeypatch.context() as mp:
+        if not planned:
+            mp.setattr(Optimizer, "_apply_planned", lambda self, grads, variables: None)
+        vs = [tf.Variable(rng.standard_normal(s).astype(np.float32)) for s in ((6, 3), (3,), (2, 4, 3))]
+        opt = cls(**kw)
+        opt._jit_compile = True
+        for k in range(5):
+            grads = [tf.constant(rng.standard_normal(v.shape).astype(np.float32)) for v in vs]
+            # an embedding-like gradient: repeated rows as IndexedSlices
+            grads[0] = tf.IndexedSlices(tf.constant(rng.standard_normal((4, 3)).astype(np.float32)),
+                                        tf.constant([1, 4, 1, 0]), tf.constant([6, 3]))
+            opt.apply_gradients(zip(grads, vs))
+    return [v.numpy() for v in vs] + [s.numpy() for s in opt.variables]
+
+
+@needs_numba
+@pytest.mark.parametrize("cls,kw", [(tf.keras.optimizers.Adam, {}), (tf.keras.optimizers.SGD, {"momentum": 0.9}),
+                                    (tf.keras.optimizers.RMSprop, {}), (tf.keras.optimizers.Nadam, {}),
+                                    (tf.keras.optimizers.Adam, {"amsgrad": True})],
+                         ids=lambda c: getattr(c, "__name__", str(c)))
+def test_a_step_s_planned_update_gives_the_general_path_s_bits(cls, kw, monkeypatch):
+    for a, b in zip(_planned_run(cls, kw, True, monkeypatch), _planned_run(cls, kw, False, monkeypatch)):
+        assert a.dtype == b.dtype and np.array_equal(np.atleast_1d(a).view(np.uint8), np.atleast_1d(b).view(np.uint8))

@@ -438,6 +438,9 @@ class Optimizer:
         built with (:meth:`build`), in that order.
         """
         grads = list(grads)
+        done = self._apply_planned(grads, trainable_variables)
+        if done is not None:
+            return done
         if trainable_variables is None:
             if len(grads) != len(self._vars):
                 raise ValueError(f"Got {len(grads)} gradients but the optimizer tracks "
@@ -511,6 +514,76 @@ class Optimizer:
             for acc in self._accumulators:
                 acc.assign(np.zeros_like(_value_of(acc)))
         return self._finish_step([v for _, v in prepared])
+
+    def _apply_planned(self, grads: list, variables: Any) -> Any:
+        """:meth:`apply` for what a training step gives it, without its per-step checks: the
+        same variables as the last call (all tracked, floating NumPy values, no constraint or
+        gradient overwrite), a gradient for each, and none of the options that change the
+        gradients (clipping, loss scale, accumulation, weight decay, EMA, a replica sum). Dense
+        gradients of the variables' shapes and dtypes take the fused update inline; others
+        (IndexedSlices, ...) apply's per-variable path, all prepared before anything changes. The
+        same updates in the same order; None where anything else holds (then apply's general
+        path runs and checks everything)."""
+        if (variables is None or replica_hook is not None or _bk.seen or self.loss_scale_factor is not None
+                or self.gradient_accumulation_steps or self.clipnorm or self.global_clipnorm
+                or self.clipvalue or self.weight_decay is not None or self.use_ema):
+            return None
+        plan = self.__dict__.get("_plan")
+        if plan is None or plan[1] is None or len(plan[0]) != len(variables) or not all(
+                a is b for a, b in zip(plan[0], variables)):
+            plan = self.__dict__["_plan"] = self._plan_for(list(variables))
+        if plan[1] is None or len(grads) != len(plan[1]):
+            return None
+        prepared = []
+        for g, (v, i, _) in zip(grads, plan[1]):
+            if g is None or v.constraint is not None:
+                return None
+            x = v._snap._value
+            if type(g) is Tensor and type(a := g._value) is np.ndarray and a.dtype == x.dtype and a.shape == x.shape:
+                prepared.append(a)
+            else:
+                prepared.append(self._gradient_array(g, v))
+        lr_value = self._lr_array()
+        step = self._step_count() + 1
+        self._begin_step(step)
+        fused = _jit.wanted(self)
+        for g, (v, i, slots) in zip(prepared, plan[1]):
+            x = v._snap._value
+            lr = lr_value.astype(x.dtype)[()]
+            if not (fused and type(g) is np.ndarray and type(lr) is x.dtype.type):
+                self._apply_one(g, v, i, lr, step)
+                continue
+            old = {s: sv._snap._value for s, sv in slots}
+            new = {s: sv._spare_buffer() for s, sv in slots}
+            out = v._spare_buffer()
+            if not self._jit_update(x, g, old, new, out, lr, step):
+                scratch = self._scratch.pop() if self._scratch else _Scratch()
+                try:
+                    self._update_into(x, g, old, new, out, scratch.tmp, lr, step)
+                finally:
+                    self._scratch.append(scratch)
+                for a in new.values():   # (the kernels flush their slots themselves)
+                    flush_subnormal(a)
+            for s, sv in slots:
+                sv._commit(new[s])
+            v._commit(out)
+        self._iterations.assign_add(np.int64(1))
+        return self._iterations
+
+    def _plan_for(self, variables: list) -> tuple:
+        """``(variables, [(variable, index, [(slot name, slot variable)])] or None)`` for
+        :meth:`_apply_planned` (None: these variables take apply's general path)."""
+        if type(self)._update_into is Optimizer._update_into:
+            return variables, None
+        items = []
+        for v in variables:
+            i = self._index.get(v.ref()) if isinstance(v, Variable) else None
+            if (i is None or type(v.__dict__.get("_snap")) is not Tensor
+                    or getattr(v, "overwrite_with_gradient", False)
+                    or v._snap._value.dtype not in _FUSED_DTYPES):
+                return variables, None
+            items.append((v, i, [(s, self._slot_vars[s][i]) for s in self._slots]))
+        return variables, items
 
     def _overwrite_with_gradients(self, work: list) -> list:
         """Keras's float8 scales and amax histories: the "gradient" is the variable's new value,
