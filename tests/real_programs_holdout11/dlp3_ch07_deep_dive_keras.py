@@ -154,7 +154,7 @@ priority_preds, department_preds = model.predict(
 )
 RESULTS["ticket_dict_priority_preds"] = priority_preds[:8]
 RESULTS["ticket_dict_department_preds"] = department_preds[:8]
-RESULTS["ticket_layer_names"] = np.array([l.name for l in model.layers])
+RESULTS["ticket_layer_classes"] = np.array([type(l).__name__ for l in model.layers])  # (names: auto-numbered)
 RESULTS["layer3_input_shapes"] = np.array([[-1 if d is None else d for d in t.shape] for t in model.layers[3].input])
 RESULTS["layer3_output_shape"] = np.array([-1 if d is None else d for d in model.layers[3].output.shape])
 features = model.layers[4].output
