@@ -6,8 +6,7 @@ Internals" (cells 98-192) in order, after the setup imports; the Huber-loss plot
 the California housing dataset (20640 x 8, fetched and split with scikit-learn, scaled with
 StandardScaler) -> 500 synthetic float64 rows of 8 features and a float64 target from a seeded
 NumPy generator, split by slicing into 300 train / 100 valid / 100 test rows and standardized
-with NumPy (the same formula as StandardScaler; scikit-learn is not installed); every fit's
-epochs 2 -> 1 and 5 -> 2 (to keep the run short); the .keras files
+with NumPy (the same formula as StandardScaler; scikit-learn is not installed); the .keras files
 are saved to and loaded from a tempfile directory; each fit's displayed History -> its
 history's lists in RESULTS (as `fitN_<metric>`), other displayed values (metric results,
 variables as NumPy values, evaluate scores, predictions, the symbolic outputs' shapes) ->
@@ -61,7 +60,7 @@ model = tf.keras.Sequential([
 # [cell 102]
 model.compile(loss=huber_fn, optimizer="nadam", metrics=["mae"])
 # [cell 103]
-RESULTS["fit1"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit1"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 105]
 model.save(_tmp + "/my_model_with_a_custom_loss.keras")  # extra code – saving works fine
@@ -69,7 +68,7 @@ model.save(_tmp + "/my_model_with_a_custom_loss.keras")  # extra code – saving
 model = tf.keras.models.load_model(_tmp + "/my_model_with_a_custom_loss.keras",
                                    custom_objects={"huber_fn": huber_fn})
 # [cell 107]
-RESULTS["fit2"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit2"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 108]
 def create_huber(threshold=1.0):
@@ -83,7 +82,7 @@ def create_huber(threshold=1.0):
 # [cell 109]
 model.compile(loss=create_huber(2.0), optimizer="nadam", metrics=["mae"])
 # [cell 110]
-RESULTS["fit3"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit3"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 111]
 model.save(_tmp + "/my_model_with_a_custom_loss_threshold_2.keras")
@@ -91,7 +90,7 @@ model.save(_tmp + "/my_model_with_a_custom_loss_threshold_2.keras")
 model = tf.keras.models.load_model(_tmp + "/my_model_with_a_custom_loss_threshold_2.keras",
                                    custom_objects={"huber_fn": create_huber(2.0)})
 # [cell 113]
-RESULTS["fit4"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit4"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 114]
 class HuberLoss(tf.keras.losses.Loss):
@@ -120,7 +119,7 @@ model = tf.keras.Sequential([
 # [cell 116]
 model.compile(loss=HuberLoss(2.), optimizer="nadam", metrics=["mae"])
 # [cell 117]
-RESULTS["fit5"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit5"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 118]
 model.save(_tmp + "/my_model_with_a_custom_loss_class.keras")  # extra code – saving works
@@ -129,7 +128,7 @@ model = tf.keras.models.load_model(_tmp + "/my_model_with_a_custom_loss_class.ke
                                    custom_objects={"HuberLoss": HuberLoss})
 # [cell 120]
 # extra code – shows that loading worked fine, the model can be used normally
-RESULTS["fit6"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit6"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 121]
 RESULTS["model_loss_threshold"] = model.loss.threshold  # extra code – the treshold was loaded correctly
@@ -173,7 +172,7 @@ model = tf.keras.Sequential([
 model.compile(loss="mse", optimizer="nadam", metrics=[create_huber(2.0)])
 # [cell 129]
 # extra code – train the model with our custom metric
-RESULTS["fit7"] = model.fit(X_train_scaled, y_train, epochs=1)
+RESULTS["fit7"] = model.fit(X_train_scaled, y_train, epochs=2)
 # [cell 132]
 precision = tf.keras.metrics.Precision()
 RESULTS["precision_batch1"] = precision([0, 1, 1, 1, 0, 1, 0, 1], [1, 1, 0, 1, 0, 1, 0, 1])
@@ -235,7 +234,7 @@ model = tf.keras.Sequential([
 model.compile(loss=create_huber(2.0), optimizer="nadam",
               metrics=[HuberMetric(2.0)])
 # [cell 150]
-RESULTS["fit8"] = model.fit(X_train_scaled, y_train, epochs=1)
+RESULTS["fit8"] = model.fit(X_train_scaled, y_train, epochs=2)
 # [cell 151]
 model.save(_tmp + "/my_model_with_a_custom_metric.keras")
 # [cell 152]
@@ -247,7 +246,7 @@ model = tf.keras.models.load_model(
     }
 )
 # [cell 153]
-RESULTS["fit9"] = model.fit(X_train_scaled, y_train, epochs=1)
+RESULTS["fit9"] = model.fit(X_train_scaled, y_train, epochs=2)
 # [cell 155]
 class HuberMetric(tf.keras.metrics.Mean):
     def __init__(self, threshold=1.0, name='HuberMetric', dtype=None):
@@ -275,7 +274,7 @@ model.compile(loss=tf.keras.losses.Huber(2.0), optimizer="nadam",
 # [cell 159]
 np.random.seed(42)
 sample_weight = np.random.rand(len(y_train))
-history = model.fit(X_train_scaled, y_train, epochs=1,
+history = model.fit(X_train_scaled, y_train, epochs=2,
                     sample_weight=sample_weight)
 # [cell 160]
 RESULTS["weighted_loss_vs_metric"] = (history.history["loss"][0],
@@ -286,7 +285,7 @@ model.save(_tmp + "/my_model_with_a_custom_metric_v2.keras")
 model = tf.keras.models.load_model(_tmp + "/my_model_with_a_custom_metric_v2.keras",
                                    custom_objects={"HuberMetric": HuberMetric})
 # [cell 163]
-RESULTS["fit10"] = model.fit(X_train_scaled, y_train, epochs=1)
+RESULTS["fit10"] = model.fit(X_train_scaled, y_train, epochs=2)
 # [cell 165]
 exponential_layer = tf.keras.layers.Lambda(lambda x: tf.exp(x))
 # [cell 166]
@@ -300,7 +299,7 @@ model = tf.keras.Sequential([
     exponential_layer
 ])
 model.compile(loss="mse", optimizer="sgd")
-model.fit(X_train_scaled, y_train, epochs=2,
+model.fit(X_train_scaled, y_train, epochs=5,
           validation_data=(X_valid_scaled, y_valid))
 RESULTS["exponential_model_evaluate"] = model.evaluate(X_test_scaled, y_test)
 # [cell 170]
@@ -332,7 +331,7 @@ model = tf.keras.Sequential([
     MyDense(1)
 ])
 model.compile(loss="mse", optimizer="nadam")
-model.fit(X_train_scaled, y_train, epochs=1,
+model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 RESULTS["my_dense_model_evaluate"] = model.evaluate(X_test_scaled, y_test)
 model.save(_tmp + "/my_model_with_a_custom_layer.keras")
@@ -340,7 +339,7 @@ model.save(_tmp + "/my_model_with_a_custom_layer.keras")
 # extra code – shows how to load a model with a custom layer
 model = tf.keras.models.load_model(_tmp + "/my_model_with_a_custom_layer.keras",
                                    custom_objects={"MyDense": MyDense})
-RESULTS["fit11"] = model.fit(X_train_scaled, y_train, epochs=1,
+RESULTS["fit11"] = model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 # [cell 173]
 class MyMultiLayer(tf.keras.layers.Layer):
@@ -380,7 +379,7 @@ model = tf.keras.Sequential([
     tf.keras.layers.Dense(1)
 ])
 model.compile(loss="mse", optimizer="nadam")
-model.fit(X_train_scaled, y_train, epochs=1,
+model.fit(X_train_scaled, y_train, epochs=2,
           validation_data=(X_valid_scaled, y_valid))
 RESULTS["gaussian_noise_model_evaluate"] = model.evaluate(X_test_scaled, y_test)
 # [cell 183]
@@ -423,7 +422,7 @@ class ResidualRegressor(tf.keras.Model):
 tf.keras.utils.set_random_seed(42)
 model = ResidualRegressor(1)
 model.compile(loss="mse", optimizer="nadam")
-history = model.fit(X_train_scaled, y_train, epochs=1)
+history = model.fit(X_train_scaled, y_train, epochs=2)
 score = model.evaluate(X_test_scaled, y_test)
 RESULTS["residual_regressor_score"] = score
 model.save(_tmp + "/my_custom_model.keras")
@@ -434,7 +433,7 @@ model = tf.keras.models.load_model(
     _tmp + "/my_custom_model.keras",
     custom_objects={"ResidualRegressor": ResidualRegressor}
 )
-history = model.fit(X_train_scaled, y_train, epochs=1)
+history = model.fit(X_train_scaled, y_train, epochs=2)
 RESULTS["residual_regressor_predict"] = model.predict(X_test_scaled[:3])
 # [cell 188]
 tf.keras.utils.set_random_seed(42)
@@ -472,7 +471,7 @@ class ReconstructingRegressor(tf.keras.Model):
 tf.keras.utils.set_random_seed(42)
 model = ReconstructingRegressor(1)
 model.compile(loss="mse", optimizer="nadam")
-history = model.fit(X_train_scaled, y_train, epochs=2)
+history = model.fit(X_train_scaled, y_train, epochs=5)
 y_pred = model.predict(X_test_scaled)
 RESULTS["reconstructing_history"] = history.history["loss"]
 RESULTS["reconstructing_y_pred"] = y_pred
