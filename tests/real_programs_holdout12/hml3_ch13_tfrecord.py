@@ -205,4 +205,4 @@ RESULTS["parsed_content_flat_values"] = parsed_content.flat_values
 
 for _k, _v in RESULTS.items():
     if isinstance(_v, tf.Tensor) and _v.dtype == tf.string:
-        RESULTS[_k] = _v.numpy().astype("S")
+        RESULTS[_k] = np.asarray(_v.numpy()).astype("S")
