@@ -8,7 +8,8 @@ StandardScaler) -> 500 synthetic float64 rows of 8 features and a float64 target
 NumPy generator, split by slicing into 300 train / 100 valid / 100 test rows and standardized
 with NumPy (the same formula as StandardScaler; scikit-learn is not installed); the .keras files
 are saved to and loaded from a tempfile directory; each fit's displayed History -> its
-history's lists in RESULTS (as `fitN_<metric>`), other displayed values (metric results,
+history's lists in RESULTS (as `fitN`, in the order of the sorted metric names, without the
+names: a custom metric's default name takes a number from a process-wide counter), other displayed values (metric results,
 variables as NumPy values, evaluate scores, predictions, the symbolic outputs' shapes) ->
 RESULTS; the last model's history and predictions -> RESULTS.
 """
@@ -478,5 +479,4 @@ RESULTS["reconstructing_y_pred"] = y_pred
 
 for _k in [k for k in RESULTS if isinstance(RESULTS[k], tf.keras.callbacks.History)]:
     _h = RESULTS.pop(_k)
-    for _m, _vals in _h.history.items():
-        RESULTS[_k + "_" + _m] = _vals
+    RESULTS[_k] = [_h.history[_m] for _m in sorted(_h.history)]
