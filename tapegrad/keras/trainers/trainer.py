@@ -427,6 +427,18 @@ class Trainer:
         y_pred = self._step_call(x, False)
         return self.compute_loss(x, y, y_pred, sample_weight, training=False), y_pred
 
+    def _train_core_logged(self, x: Any, y: Any, sample_weight: Any) -> Any:
+        # (_train_core with the loss tracker's update, for a step whose outputs nothing else
+        # reads: traced together, as Keras traces its train_step; _Step.logged)
+        loss, _ = self._train_core(x, y, sample_weight)
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        return loss
+
+    def _test_core_logged(self, x: Any, y: Any, sample_weight: Any) -> Any:
+        loss, _ = self._test_core(x, y, sample_weight)
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        return loss
+
     def _step_logs(self, x: Any, y: Any, sample_weight: Any, loss: Any, y_pred: Any) -> dict:
         self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -915,6 +927,15 @@ class _Step:
         self.method = getattr(model, kind + "_step")
         own = getattr(type(model), kind + "_step") is getattr(Trainer, kind + "_step")
         self.core = getattr(model, f"_{kind}_core") if own and kind != "predict" else None
+        # with no compiled metrics, and Keras's compute_metrics and step logs, nothing reads a
+        # step's predictions: the loss tracker's update is traced with the step (as in Keras's
+        # traced train_step), and the step returns the loss alone
+        self.logged = (self.core is not None and getattr(model, "_compile_metrics", None) is None
+                       and type(model).compute_metrics is Trainer.compute_metrics
+                       and type(model)._step_logs is Trainer._step_logs
+                       and model.__dict__.get("_strategy_ref") is None)
+        if self.logged:
+            self.core = getattr(model, f"_{kind}_core_logged")
         # TensorFlow's retracing warning counts the traces of Keras's step functions by the code
         # of the closure Keras makes them from: one for train and test (called on a dataset
         # iterator, whose batch dimension is None: one trace per model and data spec), one for
@@ -964,6 +985,11 @@ class _Step:
             if self.core is None:
                 return self.traced(data)
             x, y, sample_weight = unpack_x_y_sample_weight(data)
+            if self.logged:
+                if _distribute.get_strategy().num_replicas_in_sync != 1:
+                    return self.method(batch)
+                self.traced(x, y, sample_weight)
+                return model.get_metrics_result()
             loss, y_pred = self.traced(x, y, sample_weight)
         return model._step_logs(x, y, sample_weight, loss, y_pred)
 
