@@ -32,7 +32,7 @@ from .._tensor import IndexedSlices, Tensor
 from .._trace import replayable
 from .._variable import Variable
 from ..errors import InvalidArgumentError
-from .. import _jit
+from .. import _jit, _recorders as _rec
 from .._scatter import sum_rows as _sum_rows_np
 from . import schedules
 from .schedules import LearningRateSchedule
@@ -523,8 +523,10 @@ class Optimizer:
         gradients of the variables' shapes and dtypes take the fused update inline; others
         (IndexedSlices, ...) apply's per-variable path, all prepared before anything changes. The
         same updates in the same order; None where anything else holds (then apply's general
-        path runs and checks everything)."""
-        if (variables is None or replica_hook is not None or _bk.seen or self.loss_scale_factor is not None
+        path runs and checks everything). Not while a recorder is active (a tape or a trace:
+        they see the reads and writes of the general path)."""
+        if (variables is None or _rec.active or replica_hook is not None or _bk.seen
+                or self.loss_scale_factor is not None
                 or self.gradient_accumulation_steps or self.clipnorm or self.global_clipnorm
                 or self.clipvalue or self.weight_decay is not None or self.use_ema):
             return None

@@ -428,16 +428,21 @@ class Trainer:
         return self.compute_loss(x, y, y_pred, sample_weight, training=False), y_pred
 
     def _train_core_logged(self, x: Any, y: Any, sample_weight: Any) -> Any:
-        # (_train_core with the loss tracker's update, for a step whose outputs nothing else
-        # reads: traced together, as Keras traces its train_step; _Step.logged)
-        loss, _ = self._train_core(x, y, sample_weight)
-        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        # (_train_core with the metrics' updates, traced together as Keras traces its
+        # train_step; _Step.logged)
+        loss, y_pred = self._train_core(x, y, sample_weight)
+        self._update_metrics(x, y, sample_weight, loss, y_pred)
         return loss
 
     def _test_core_logged(self, x: Any, y: Any, sample_weight: Any) -> Any:
-        loss, _ = self._test_core(x, y, sample_weight)
-        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        loss, y_pred = self._test_core(x, y, sample_weight)
+        self._update_metrics(x, y, sample_weight, loss, y_pred)
         return loss
+
+    def _update_metrics(self, x: Any, y: Any, sample_weight: Any, loss: Any, y_pred: Any) -> None:
+        self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
+        if y is not None and self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
 
     def _step_logs(self, x: Any, y: Any, sample_weight: Any, loss: Any, y_pred: Any) -> dict:
         self._loss_tracker.update_state(_unscale_for_replicas(loss), sample_weight=_num_rows(x))
@@ -927,11 +932,9 @@ class _Step:
         self.method = getattr(model, kind + "_step")
         own = getattr(type(model), kind + "_step") is getattr(Trainer, kind + "_step")
         self.core = getattr(model, f"_{kind}_core") if own and kind != "predict" else None
-        # with no compiled metrics, and Keras's compute_metrics and step logs, nothing reads a
-        # step's predictions: the loss tracker's update is traced with the step (as in Keras's
-        # traced train_step), and the step returns the loss alone
-        self.logged = (self.core is not None and getattr(model, "_compile_metrics", None) is None
-                       and type(model).compute_metrics is Trainer.compute_metrics
+        # with Keras's compute_metrics and step logs, the metrics' updates are traced with the
+        # step (as in Keras's traced train_step), and the step returns the loss alone
+        self.logged = (self.core is not None and type(model).compute_metrics is Trainer.compute_metrics
                        and type(model)._step_logs is Trainer._step_logs
                        and model.__dict__.get("_strategy_ref") is None)
         if self.logged:
