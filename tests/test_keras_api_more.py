@@ -1,0 +1,52 @@
+"""Keras 3.15's names that tapegrad.keras adds late (keras.random's randint/categorical/gamma/beta/
+binomial, the top-level aliases and scopes, keras.tree, layers, losses, regularizers and the
+one-device keras.distribution): numbers against Keras on TensorFlow (tests/fixtures/keras_api_more.json,
+recorded by tools/record_keras_api_more.py from tests/keras_api_more_cases.py) and behaviour."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad import keras
+
+sys.path.insert(0, os.path.dirname(__file__))
+import keras_api_more_cases as cases  # noqa: E402
+from tf_compare import assert_close, load_fixture  # noqa: E402
+
+DATA = load_fixture("keras_api_more.json")["cases"]
+
+
+def _compare(got, want, where):
+    if isinstance(want, dict) and set(want) == {"dtype", "value"}:
+        assert got["dtype"] == want["dtype"], f"{where}: dtype {got['dtype']}, Keras {want['dtype']}"
+        g, w = np.asarray(got["value"]), np.asarray(want["value"])
+        assert g.shape == w.shape, f"{where}: shape {g.shape}, Keras {w.shape}"
+        if w.dtype.kind == "f":
+            assert_close(g.astype(want["dtype"]), w.astype(want["dtype"]), err_msg=where)
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=where)
+    elif isinstance(want, dict):
+        assert sorted(got) == sorted(want), where
+        for k in want:
+            _compare(got[k], want[k], f"{where}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want)):
+            _compare(g, w, f"{where}[{i}]")
+    else:
+        assert got == want, where
+
+
+@pytest.mark.parametrize("case", cases.CASES, ids=lambda c: c.__name__)
+def test_against_keras(case):
+    keras.utils.clear_session()
+    _compare(case(tf, keras, np), DATA[case.__name__], case.__name__)
+
+
+def test_random_errors():
+    with pytest.raises(ValueError, match="integer `dtype`"):
+        keras.random.randint((2,), 0, 3, dtype="float32")
+    with pytest.raises(ValueError, match="2-D"):
+        keras.random.categorical([1.0, 2.0], 3)
