@@ -60,4 +60,39 @@ def random_draws(tf, keras, np):
     })
 
 
-CASES = [random_draws]
+# ---- top-level scopes and aliases ----
+
+def stateless_scope(tf, keras, np):
+    layer = keras.layers.Dense(2, activity_regularizer="l2")
+    layer.build((None, 3))
+    set_fixed(np, layer)
+    mapping = [(w, fixed(np, w.shape, 7 + k)) for k, w in enumerate(layer.weights)]
+    x = fixed(np, (2, 3), 3)
+    with keras.StatelessScope(mapping, collect_losses=True) as scope:
+        y = layer(x)
+        layer.kernel.assign_add(layer.kernel * 2.0)
+        layer.bias.assign(np.array([5.0, 6.0], "float32"))
+        inside = layer.kernel + 0.0
+    return enc({"y": y, "inside": inside, "kernel": scope.get_current_value(layer.kernel),
+                "bias": scope.get_current_value(layer.bias), "losses": scope.losses,
+                "left": layer.get_weights(), "layer_losses": len(layer.losses)})
+
+
+def remat_and_function(tf, keras, np):
+    f = keras.remat(lambda t: keras.ops.sin(t) * keras.ops.exp(t))
+    x = tf.constant(fixed(np, (4,), 2))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    inp = keras.Input((3,))
+    dense = keras.layers.Dense(2)
+    out = dense(inp)
+    fn = keras.Function(inp, {"a": out, "b": keras.ops.sum(out * out, axis=-1)})
+    dense.set_weights([fixed(np, (3, 2), 1), fixed(np, (2,), 2)])
+    r = fn(fixed(np, (2, 3), 4))
+    return enc({"y": y, "dy": tape.gradient(y, x), "fn": r,
+                "shape": [list(s) for s in sorted(fn.compute_output_shape((None, 3)).values(), key=len)],
+                "ops": [type(o).__name__ for o in fn.operations]})
+
+
+CASES = [random_draws, stateless_scope, remat_and_function]

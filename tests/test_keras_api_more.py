@@ -50,3 +50,40 @@ def test_random_errors():
         keras.random.randint((2,), 0, 3, dtype="float32")
     with pytest.raises(ValueError, match="2-D"):
         keras.random.categorical([1.0, 2.0], 3)
+
+
+def test_top_level_aliases_are_the_classes():
+    assert keras.Loss is keras.losses.Loss and keras.Metric is keras.metrics.Metric
+    assert keras.Optimizer is keras.optimizers.Optimizer and keras.Initializer is keras.initializers.Initializer
+    assert keras.Regularizer is keras.regularizers.Regularizer
+    assert keras.FloatDTypePolicy is keras.dtype_policies.FloatDTypePolicy
+    assert issubclass(keras.layers.Layer, keras.Operation) and tf.keras.StatelessScope is keras.StatelessScope
+
+
+def test_scopes():
+    from tapegrad.keras import _scopes
+    v = keras.Variable([1.0, 2.0])
+    with pytest.raises(ValueError, match="must be Variable"):
+        keras.StatelessScope([(tf.Variable(1.0), 1.0)])
+    with pytest.raises(ValueError, match="shape"):
+        keras.StatelessScope([(v, [1.0])])
+    with keras.StatelessScope([(v, [3.0, 4.0])]):
+        with keras.StatelessScope() as inner:  # (nested: the inner scope's mapping only)
+            v.assign([7.0, 8.0])
+            np.testing.assert_array_equal(v.numpy(), [7.0, 8.0])
+        np.testing.assert_array_equal(v.numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    assert inner.get_current_value(v) is not None and "_read" not in keras.Variable.__dict__
+    assert not _scopes.in_symbolic_scope()
+    with keras.SymbolicScope():
+        assert _scopes.in_symbolic_scope()
+    assert not _scopes.in_symbolic_scope()
+    with pytest.raises(ValueError, match="Invalid mode"):
+        keras.RematScope(mode="some")
+    with keras.RematScope(mode="list_of_layers", layer_names=["d"]):
+        with keras.RematScope(mode=None):
+            assert _scopes.get_current_remat_mode().mode is None
+        assert _scopes.get_current_remat_mode().layer_names == ["d"]
+    assert _scopes.get_current_remat_mode() is None
+    with keras.device("cpu:0"):
+        assert keras.ops.ones((1,)).device.endswith("CPU:0")
