@@ -95,4 +95,45 @@ def remat_and_function(tf, keras, np):
                 "ops": [type(o).__name__ for o in fn.operations]})
 
 
-CASES = [random_draws, stateless_scope, remat_and_function]
+# ---- keras.tree ----
+
+def tree_api(tf, keras, np):
+    import collections
+    t = keras.tree
+    P = collections.namedtuple("P", "x y")
+    s = {"b": [1, (2, None)], "a": P(3, collections.OrderedDict([("z", 4), ("c", 5)])), "d": collections.deque([6, 7])}
+    out = {}
+    out["flatten"] = t.flatten(s)
+    out["flatten1"] = [t.flatten([5]), t.flatten(None), t.flatten(((1,),))]
+    out["fwp"] = [(list(p), v) for p, v in t.flatten_with_path(s)]
+    out["map"] = repr(t.map_structure(lambda x: None if x is None else x * 10, s))
+    out["map_nl"] = repr(t.map_structure(lambda x: x * 10, s, none_is_leaf=False))
+    out["map2"] = repr(t.map_structure(lambda x, y: (x, y), [1, {"a": 2}], [3, {"a": 4}]))
+    out["upto"] = repr(t.map_structure_up_to([0, 0], lambda a, b: (len(a), b), [[1, 2], (3,)], [5, 6]))
+    out["pack"] = repr(t.pack_sequence_as(s, list(range(8))))
+    out["l2t"] = repr(t.lists_to_tuples(s))
+    out["shape"] = repr(t.map_shape_structure(lambda x: sum(e or 0 for e in x), {"x": (None, 3), "y": [[2], (4, 5)], "z": []}))
+    out["trav"] = repr(t.traverse(lambda x: t.MAP_TO_NONE if x == 2 else None, [1, [2, 3]]))
+    out["trav_bu"] = repr(t.traverse(lambda x: len(x) if isinstance(x, list) else None, [1, [2, 3]], top_down=False))
+    out["nested"] = [t.is_nested(x) for x in (1, None, [], (), {}, P(1, 2), collections.deque(), "ab", {1, 2})]
+    errs = {}
+    for name, f in {"same_lt": lambda: t.assert_same_structure([1, 2], (1, 2)),
+                    "same_deep": lambda: t.assert_same_structure([1, 2], [1, [2]]),
+                    "same_len": lambda: t.assert_same_structure([1, 2], [1, 2, 3]),
+                    "same_ok": lambda: t.assert_same_structure({"a": 1}, {"a": [2]}[:0] if False else {"a": 3}),
+                    "paths_ok": lambda: t.assert_same_paths([1, 2], (1, 2)),
+                    "paths_bad": lambda: t.assert_same_paths([1, 2], [1]),
+                    "map_bad": lambda: t.map_structure(lambda a, b: a, [1, 2], [1, [2]]),
+                    "map_bad2": lambda: t.map_structure(lambda a, b: a, [1, [2]], [1, 2]),
+                    "pack_few": lambda: t.pack_sequence_as([1, 2], [1]),
+                    "upto_bad": lambda: t.map_structure_up_to([0, [0]], lambda a: a, [1, 2]),
+                    }.items():
+        try:
+            f(); errs[name] = None
+        except Exception as e:
+            errs[name] = type(e).__name__
+    out["errs"] = errs
+    return enc(out)
+
+
+CASES = [random_draws, stateless_scope, remat_and_function, tree_api]
