@@ -32,7 +32,7 @@ def grads(tf, layer, x):
         w = tf.constant(np.cos(np.arange(int(np.prod(y.shape)))).reshape(y.shape).astype(y.dtype.name))
         loss = tf.reduce_sum(y * w)
     g = tape.gradient(loss, [xt] + list(layer.trainable_weights))
-    return {"y": enc(y), "dx": enc(g[0]), "dw": [enc(v) for v in g[1:]]}
+    return {"y": y, "dx": g[0], "dw": list(g[1:])}
 
 
 def set_fixed(np, layer):
@@ -136,4 +136,44 @@ def tree_api(tf, keras, np):
     return enc(out)
 
 
-CASES = [random_draws, stateless_scope, remat_and_function, tree_api]
+# ---- layers ----
+
+def _layer_case(tf, np, layer, shape, k=0):
+    x = fixed(np, shape, k)
+    layer.build(shape)
+    set_fixed(np, layer)
+    out = grads(tf, layer, x)
+    out["shape"] = list(layer.compute_output_shape(shape))
+    return out
+
+
+def conv1d_layers(tf, keras, np):
+    L = keras.layers
+    return enc({
+        "dw": _layer_case(tf, np, L.DepthwiseConv1D(3, depth_multiplier=2), (2, 7, 3)),
+        "dw_same_stride": _layer_case(tf, np, L.DepthwiseConv1D(3, strides=2, padding="same"), (2, 8, 3), 1),
+        "dw_dilated_cf": _layer_case(tf, np, L.DepthwiseConv1D(2, dilation_rate=2, data_format="channels_first",
+                                                               activation="tanh"), (2, 3, 7), 2),
+        "sep": _layer_case(tf, np, L.SeparableConv1D(4, 3, depth_multiplier=2), (2, 7, 3)),
+        "sep_same_stride": _layer_case(tf, np, L.SeparableConv1D(2, 3, strides=2, padding="same", use_bias=False),
+                                       (2, 9, 3), 3),
+        "sep_cf": _layer_case(tf, np, L.SeparableConvolution1D(3, 2, data_format="channels_first",
+                                                               dilation_rate=2), (2, 3, 7), 4),
+    })
+
+
+def norm_and_pool_layers(tf, keras, np):
+    L = keras.layers
+    return enc({
+        "rms": _layer_case(tf, np, L.RMSNormalization(), (2, 3, 4)),
+        "rms_axes": _layer_case(tf, np, L.RMSNormalization(axis=[1, 2], epsilon=1e-3), (2, 3, 4), 1),
+        "avg1": _layer_case(tf, np, L.AdaptiveAveragePooling1D(3), (2, 7, 2)),
+        "max1": _layer_case(tf, np, L.AdaptiveMaxPooling1D(4), (2, 7, 2), 1),
+        "avg2": _layer_case(tf, np, L.AdaptiveAveragePooling2D((2, 3)), (2, 5, 7, 2)),
+        "max2_cf": _layer_case(tf, np, L.AdaptiveMaxPooling2D(3, data_format="channels_first"), (2, 2, 5, 7), 2),
+        "avg3": _layer_case(tf, np, L.AdaptiveAveragePooling3D((2, 2, 3)), (1, 3, 5, 7, 2)),
+        "max3": _layer_case(tf, np, L.AdaptiveMaxPooling3D(2), (1, 3, 5, 4, 2), 3),
+    })
+
+
+CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers]
