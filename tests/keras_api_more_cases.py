@@ -176,4 +176,39 @@ def norm_and_pool_layers(tf, keras, np):
     })
 
 
-CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers]
+# ---- losses and regularizers ----
+
+def generalized_cross_entropy(tf, keras, np):
+    yp = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.25, 0.5, 0.25]], "float32")
+    yt = np.array([0, 2, 1])
+    out = {}
+    out["fn"] = keras.losses.categorical_generalized_cross_entropy(yt, yp, 0.3)
+    out["cls"] = keras.losses.CategoricalGeneralizedCrossEntropy()(yt, yp)
+    out["cls_w"] = keras.losses.CategoricalGeneralizedCrossEntropy(q=0.7, reduction="sum")(yt, yp, sample_weight=np.array([1., 2., 0.5]))
+    out["cls_float"] = keras.losses.CategoricalGeneralizedCrossEntropy(q=0.2)(yt.astype("float32"), yp)
+    out["cls_none"] = keras.losses.CategoricalGeneralizedCrossEntropy(q=0.2, reduction=None)(yt[:, None], yp)
+    out["cfg"] = str(sorted(keras.losses.CategoricalGeneralizedCrossEntropy(q=0.2).get_config().items()))
+    return enc(out)
+
+
+def orthogonal_regularizer(tf, keras, np):
+    w = np.sin(np.arange(12.0) * 0.7).reshape(4, 3).astype("float32")
+    out = {}
+    out["rows_np"] = keras.regularizers.OrthogonalRegularizer(0.1)(w)
+    out["cols_np"] = keras.regularizers.OrthogonalRegularizer(0.1, mode="columns")(w[:3])
+    try:
+        keras.regularizers.OrthogonalRegularizer(0.1, mode="columns")(w)
+    except ValueError:
+        out["cols_np_err"] = "ValueError"
+    v = keras.Variable(w)
+    out["rows_var"] = keras.regularizers.orthogonal_regularizer(factor=0.3)(v)
+    d = keras.layers.Dense(3, kernel_regularizer=keras.regularizers.OrthogonalRegularizer(0.05, "columns"))
+    d.build((None, 4)); d.set_weights([w, np.zeros(3, "float32")])
+    out["layer"] = d.losses[0]
+    out["cfg"] = str(sorted(keras.regularizers.OrthogonalRegularizer(0.1).get_config().items()))
+    out["get"] = type(keras.regularizers.get("orthogonal_regularizer")).__name__
+    return enc(out)
+
+
+CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
+         generalized_cross_entropy, orthogonal_regularizer]
