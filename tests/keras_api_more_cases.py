@@ -176,6 +176,32 @@ def norm_and_pool_layers(tf, keras, np):
     })
 
 
+def reversible_embedding(tf, keras, np):
+    out = {}
+    for name, kw in {"tied": {}, "untied": {"tie_weights": False}, "cap": {"logit_soft_cap": 2.0, "mask_zero": True},
+                     "f64": {"reverse_dtype": "float64", "tie_weights": False}}.items():
+        layer = keras.layers.ReversibleEmbedding(6, 3, **kw)
+        layer.build((None, 4))
+        set_fixed(np, layer)
+        ids = np.array([[1, 0, 5, 2], [3, 3, 0, 4]])
+        h = tf.constant(fixed(np, (2, 4, 3), 5))
+        with tf.GradientTape() as tape:
+            tape.watch(h)
+            e = layer(ids)
+            logits = layer(h, reverse=True)
+            loss = tf.reduce_sum(e * e) + tf.reduce_sum(tf.cast(logits, "float32") * np.cos(np.arange(48)).reshape(2, 4, 6).astype("float32"))
+        g = [tf.convert_to_tensor(v) for v in tape.gradient(loss, [h] + layer.trainable_weights)]
+        mask = getattr(e, "_keras_mask", None)
+        out[name] = {"e": e, "logits": logits, "g": g, "names": [w.name for w in layer.weights],
+                     "shape": list(layer.compute_output_shape((2, 4, 3), reverse=True)),
+                     "mask": None if mask is None else mask}
+    x = keras.Input((4,), dtype="int32")
+    layer = keras.layers.ReversibleEmbedding(6, 3, mask_zero=True)
+    y = layer(layer(x), reverse=True)
+    out["symbolic"] = [list(y.shape), str(y.dtype)]
+    return enc(out)
+
+
 # ---- losses and regularizers ----
 
 def generalized_cross_entropy(tf, keras, np):
@@ -211,4 +237,4 @@ def orthogonal_regularizer(tf, keras, np):
 
 
 CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
-         generalized_cross_entropy, orthogonal_regularizer]
+         generalized_cross_entropy, orthogonal_regularizer, reversible_embedding]

@@ -87,3 +87,10 @@ def test_scopes():
     assert _scopes.get_current_remat_mode() is None
     with keras.device("cpu:0"):
         assert keras.ops.ones((1,)).device.endswith("CPU:0")
+
+
+def test_reversible_embedding_quantize_refused():
+    layer = keras.layers.ReversibleEmbedding(5, 2)
+    layer.build()
+    with pytest.raises(NotImplementedError, match="ReversibleEmbedding"):
+        layer.quantize("int8")

@@ -25,7 +25,7 @@ _LAZY = {
                      "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D",
                      "AdaptiveMaxPooling3D"], ".pooling"),
     **dict.fromkeys(["BatchNormalization", "LayerNormalization"], ".normalization"),
-    **dict.fromkeys(["Embedding"], ".embedding"),
+    **dict.fromkeys(["Embedding", "ReversibleEmbedding"], ".embedding"),
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
     **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
@@ -83,7 +83,7 @@ if _typing.TYPE_CHECKING:
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D,
                        SeparableConvolution1D, SeparableConvolution2D)
-    from .embedding import Embedding  # noqa: F401
+    from .embedding import Embedding, ReversibleEmbedding  # noqa: F401
     from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
     from .pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D, AdaptiveAveragePooling3D,  # noqa: F401
                           AdaptiveMaxPooling1D, AdaptiveMaxPooling2D, AdaptiveMaxPooling3D)
