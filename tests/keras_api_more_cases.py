@@ -202,6 +202,23 @@ def reversible_embedding(tf, keras, np):
     return enc(out)
 
 
+def spectral_normalization(tf, keras, np):
+    out = {}
+    for name, (layer, shape, iters) in {"dense": (keras.layers.Dense(3), (2, 4), 1),
+                                         "conv": (keras.layers.Conv2D(2, 3), (1, 5, 5, 2), 3),
+                                         "emb": (keras.layers.Embedding(5, 3), (2, 3), 2)}.items():
+        sn = keras.layers.SpectralNormalization(layer, power_iterations=iters)
+        sn.build(shape)
+        set_fixed(np, sn)
+        x = np.array([[1, 4, 0], [2, 2, 3]]) if name == "emb" else fixed(np, shape, 9)
+        y_inf = sn(x)
+        y_tr = sn(x, training=True)
+        y_tr2 = sn(x, training=True)
+        out[name] = {"inf": y_inf, "tr": y_tr, "tr2": y_tr2, "w": sn.get_weights(),
+                     "names": [w.name for w in sn.weights], "trainable": [w.name for w in sn.trainable_weights]}
+    return enc(out)
+
+
 # ---- losses and regularizers ----
 
 def generalized_cross_entropy(tf, keras, np):
@@ -237,4 +254,5 @@ def orthogonal_regularizer(tf, keras, np):
 
 
 CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
-         generalized_cross_entropy, orthogonal_regularizer, reversible_embedding]
+         generalized_cross_entropy, orthogonal_regularizer, reversible_embedding,
+         spectral_normalization]

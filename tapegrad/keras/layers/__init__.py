@@ -30,7 +30,7 @@ _LAZY = {
     **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
     **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
     **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
-    **dict.fromkeys(["TimeDistributed", "Wrapper"], ".wrappers"),
+    **dict.fromkeys(["TimeDistributed", "Wrapper", "SpectralNormalization"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization", "Pipeline"], ".preprocessing"),
     **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
@@ -98,7 +98,7 @@ if _typing.TYPE_CHECKING:
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
-    from .wrappers import TimeDistributed, Wrapper  # noqa: F401
+    from .wrappers import SpectralNormalization, TimeDistributed, Wrapper  # noqa: F401
     from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401

@@ -530,9 +530,12 @@ class Layer(Operation, Module):
 
     @property
     def weights(self) -> list:
-        """Every weight: this layer's own (in creation order), then each sublayer's."""
+        """Every weight: this layer's own (the trainable ones, then the others, each in creation
+        order, as Keras 3 lists them), then each sublayer's."""
         out, seen = [], set()
-        for v in self._own_variables() + [v for layer in self._sublayers() for v in layer.weights]:
+        own = self._own_variables()
+        own = [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+        for v in own + [v for layer in self._sublayers() for v in layer.weights]:
             if id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
