@@ -219,6 +219,40 @@ def spectral_normalization(tf, keras, np):
     return enc(out)
 
 
+def group_query_attention(tf, keras, np):
+    out = {}
+    q, v = fixed(np, (2, 3, 8), 1), fixed(np, (2, 5, 8), 2)
+    qm = np.array([[True, True, False], [True, True, True]])
+    vm = np.array([[True, True, True, False, False], [True, False, True, True, True]])
+    for name, (kw, call) in {
+            "plain": ({}, {}),
+            "scores": ({"use_bias": False}, {"return_attention_scores": True}),
+            "masks": ({"use_gate": True}, {"query_mask": qm, "value_mask": vm}),
+            "masks_scores": ({}, {"query_mask": qm, "value_mask": vm, "return_attention_scores": True}),
+            "causal": ({"num_key_value_heads": 1}, {"use_causal_mask": True, "self": True}),
+            "window": ({"sliding_window": 2}, {"self": True, "return_attention_scores": True}),
+            "attn_mask": ({}, {"attention_mask": np.tril(np.ones((2, 3, 5), bool))}),
+            }.items():
+        args = dict(head_dim=4, num_query_heads=4, num_key_value_heads=2)
+        args.update(kw)
+        layer = keras.layers.GroupQueryAttention(**args)
+        call = dict(call)
+        selfattn = call.pop("self", False)
+        vv = q if selfattn else v
+        layer.build(q.shape, vv.shape)
+        set_fixed(np, layer)
+        qt, vt = tf.constant(q), tf.constant(vv)
+        with tf.GradientTape() as tape:
+            tape.watch([qt, vt])
+            r = layer(qt, vt, **call)
+            y = r[0] if isinstance(r, tuple) else r
+            loss = tf.reduce_sum(y * np.cos(np.arange(y.shape.num_elements())).reshape(y.shape).astype("float32"))
+        g = tape.gradient(loss, [qt, vt] + layer.trainable_weights)
+        out[name] = {"r": list(r) if isinstance(r, tuple) else r, "g": g,
+                     "names": [w.name for w in layer.weights]}
+    return enc(out)
+
+
 # ---- losses and regularizers ----
 
 def generalized_cross_entropy(tf, keras, np):
@@ -255,4 +289,4 @@ def orthogonal_regularizer(tf, keras, np):
 
 CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
          generalized_cross_entropy, orthogonal_regularizer, reversible_embedding,
-         spectral_normalization]
+         spectral_normalization, group_query_attention]

@@ -408,6 +408,7 @@ _LAYER_ARGS = {
     "DepthwiseConv1D": {"kernel_size": 3}, "SeparableConv1D": {"filters": 2, "kernel_size": 3},
     "ReversibleEmbedding": {"input_dim": 5, "output_dim": 2, "logit_soft_cap": 3.0},
     "SpectralNormalization": {"layer": keras.layers.Dense(2), "power_iterations": 2},
+    "GroupQueryAttention": {"head_dim": 2, "num_query_heads": 4, "num_key_value_heads": 2, "sliding_window": 3},
 }
 
 
