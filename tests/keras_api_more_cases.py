@@ -253,6 +253,35 @@ def group_query_attention(tf, keras, np):
     return enc(out)
 
 
+def audio_layers(tf, keras, np):
+    out = {}
+    sig = (np.sin(np.arange(300) * 0.3) + 0.5 * np.cos(np.arange(300) * 1.7)).astype("float32")
+    x2 = np.stack([sig[:256], sig[20:276]], 0)
+    x3 = np.stack([x2, x2[::-1] * 0.5], -1)
+    for name, (kw, x) in {
+            "log": ({"frame_length": 16, "frame_step": 8}, x3),
+            "mag_same": ({"mode": "magnitude", "frame_length": 16, "padding": "same"}, x3),
+            "psd_cf": ({"mode": "psd", "frame_length": 16, "data_format": "channels_first", "scaling": "spectrum"},
+                       np.transpose(x3, (0, 2, 1))),
+            "real_exp": ({"mode": "real", "frame_length": 12, "fft_length": 16, "expand_dims": True}, x3),
+            "angle": ({"mode": "angle", "frame_length": 8, "window": "hamming", "periodic": True}, x3[..., :1]),
+            "stft": ({"mode": "stft", "frame_length": 8, "scaling": None, "expand_dims": True,
+                      "data_format": "channels_first"}, np.transpose(x3, (0, 2, 1))),
+    }.items():
+        layer = keras.layers.STFTSpectrogram(**kw)
+        y = layer(x)
+        out["stft_" + name] = {"y": y, "shape": list(layer.compute_output_shape(x.shape)),
+                               "w": layer.get_weights()}
+    for name, kw in {"db": {"fft_length": 64, "sequence_stride": 16, "num_mel_bins": 8},
+                     "power": {"fft_length": 64, "sequence_stride": 32, "sequence_length": 48, "num_mel_bins": 6,
+                               "power_to_db": False, "mag_exp": 1.0, "sampling_rate": 8000, "max_freq": 3000.0},
+                     "db_ref": {"fft_length": 32, "sequence_stride": 8, "num_mel_bins": 5, "ref_power": 2.0,
+                                "top_db": 20.0, "window": "hamming"}}.items():
+        layer = keras.layers.MelSpectrogram(**kw)
+        out["mel_" + name] = {"y": layer(x2), "y1": layer(x2[0]), "shape": list(layer.compute_output_shape(x2.shape))}
+    return enc(out)
+
+
 # ---- losses and regularizers ----
 
 def generalized_cross_entropy(tf, keras, np):
@@ -289,4 +318,4 @@ def orthogonal_regularizer(tf, keras, np):
 
 CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
          generalized_cross_entropy, orthogonal_regularizer, reversible_embedding,
-         spectral_normalization, group_query_attention]
+         spectral_normalization, group_query_attention, audio_layers]

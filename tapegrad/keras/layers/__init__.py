@@ -31,6 +31,7 @@ _LAZY = {
     **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
     **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
     **dict.fromkeys(["GroupQueryAttention"], ".grouped_query_attention"),
+    **dict.fromkeys(["MelSpectrogram", "STFTSpectrogram"], ".audio"),
     **dict.fromkeys(["TimeDistributed", "Wrapper", "SpectralNormalization"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization", "Pipeline"], ".preprocessing"),
@@ -100,6 +101,7 @@ if _typing.TYPE_CHECKING:
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
     from .grouped_query_attention import GroupQueryAttention  # noqa: F401
+    from .audio import MelSpectrogram, STFTSpectrogram  # noqa: F401
     from .wrappers import SpectralNormalization, TimeDistributed, Wrapper  # noqa: F401
     from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
