@@ -94,3 +94,50 @@ def test_reversible_embedding_quantize_refused():
     layer.build()
     with pytest.raises(NotImplementedError, match="ReversibleEmbedding"):
         layer.quantize("int8")
+
+
+def test_distribution_on_one_device():
+    d = keras.distribution
+    assert d.list_devices() == ["cpu:0"] and d.list_devices("gpu") == [] and d.get_device_count() == 1
+    mesh = d.DeviceMesh((1,), ["batch"])
+    assert repr(mesh) == "<DeviceMesh shape=(1,), axis_names=['batch']>" and mesh.devices.tolist() == ["cpu:0"]
+    with pytest.raises(ValueError, match="number of devices"):
+        d.DeviceMesh((2,), ["batch"])
+    with pytest.raises(ValueError, match="same size"):
+        d.DeviceMesh((1,), ["batch", "model"])
+    with pytest.raises(ValueError, match="Invalid axis names"):
+        d.TensorLayout([None, "model"], mesh)
+    dp = d.DataParallel()
+    assert (dp.batch_dim_name, dp.num_model_replicas, dp.num_processes, dp.data_shard_id) == ("batch", 1, 1, 0)
+    assert dp.get_data_layout((8, 3)).axes == ("batch", None) and dp.get_tensor_layout("x") is None
+    assert dp.get_variable_layout(keras.Variable(np.ones((2, 3)))).axes == (None, None)
+    assert d.distribution() is None
+    with dp.scope():
+        assert d.distribution() is dp
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+        model.compile("sgd", "mse")
+        model.fit(np.ones((4, 3)), np.ones((4, 2)), epochs=1, verbose=0)
+    assert d.distribution() is None
+    d.set_distribution(dp)
+    keras.utils.clear_session()
+    assert d.distribution() is None
+    lm = d.LayoutMap(mesh)
+    lm["dense.*kernel"] = (None, "batch")
+    lm["dense.*bias"] = d.TensorLayout(("batch",))
+    assert lm["dense/kernel"].axes == (None, "batch") and lm["dense_1/bias"].device_mesh is mesh
+    assert lm["other"] is None and list(lm) == ["dense.*kernel", "dense.*bias"]
+    with pytest.raises(ValueError, match="already exist"):
+        lm["dense.*kernel"] = (None,)
+    lm["d.*"] = (None,)
+    with pytest.raises(ValueError, match="matches multiple"):
+        lm["dense/kernel"]
+    del lm["d.*"]
+    mp = d.ModelParallel(layout_map=lm, batch_dim_name="batch")
+    assert mp.num_model_replicas == 1 and mp.get_tensor_layout("dense_2/kernel").axes == (None, "batch")
+    with pytest.raises(ValueError, match="layout_map"):
+        d.ModelParallel()
+    x = tf.constant([1.0, 2.0])
+    np.testing.assert_array_equal(d.distribute_tensor(x, d.TensorLayout([None], mesh)).numpy(), [1.0, 2.0])
+    d.initialize()
+    with pytest.raises(NotImplementedError, match="one process"):
+        d.initialize(num_processes=2, process_id=0)
