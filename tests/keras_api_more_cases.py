@@ -316,6 +316,31 @@ def orthogonal_regularizer(tf, keras, np):
     return enc(out)
 
 
+# ---- keras.legacy.saving ----
+
+def legacy_saving(tf, keras, np):
+    S, D = keras.legacy.saving.serialize_keras_object, keras.legacy.saving.deserialize_keras_object
+    out = {}
+    d = keras.layers.Dense(2, activation="relu", kernel_regularizer=keras.regularizers.L2(0.5), name="d")
+    s = S(d)
+    out["dense"] = {k: v for k, v in s["config"].items() if k not in ("dtype",)}
+    out["dense_class"] = s["class_name"]
+    out["reg"] = S(keras.regularizers.L1L2(0.1, 0.2))
+    out["init"] = S(keras.initializers.HeNormal(seed=1))
+    out["none"] = S(None)
+    back = D(s, module_objects={"Dense": keras.layers.Dense, "L2": keras.regularizers.L2})
+    out["back"] = [type(back).__name__, back.units, back.activation.__name__, type(back.kernel_regularizer).__name__]
+    out["str"] = D("l2", custom_objects={"l2": keras.regularizers.L2}).get_config()
+    out["fn"] = D("relu", custom_objects={"relu": keras.activations.relu}).__name__
+    for name, f in {"unknown": lambda: D({"class_name": "Nope", "config": {}}),
+                    "bad": lambda: D({"class_name": "Dense"}), "badtype": lambda: D(3)}.items():
+        try:
+            f(); out[name] = None
+        except Exception as e:
+            out[name] = type(e).__name__
+    return enc(out)
+
+
 CASES = [random_draws, stateless_scope, remat_and_function, tree_api, conv1d_layers, norm_and_pool_layers,
          generalized_cross_entropy, orthogonal_regularizer, reversible_embedding,
-         spectral_normalization, group_query_attention, audio_layers]
+         spectral_normalization, group_query_attention, audio_layers, legacy_saving]

@@ -53,7 +53,7 @@ _LAZY = {
     "Operation": (".layers.operation", "Operation"), "Function": (".models.functional", "Function"),
     "StatelessScope": ("._scopes", "StatelessScope"), "SymbolicScope": ("._scopes", "SymbolicScope"),
     "RematScope": ("._scopes", "RematScope"), "remat": ("._scopes", "remat"), "device": ("._scopes", "device"),
-    "tree": (".tree", None), "distribution": (".distribution", None),
+    "tree": (".tree", None), "distribution": (".distribution", None), "legacy": (".legacy", None),
 }
 
 if _typing.TYPE_CHECKING:
