@@ -141,3 +141,32 @@ def test_distribution_on_one_device():
     d.initialize()
     with pytest.raises(NotImplementedError, match="one process"):
         d.initialize(num_processes=2, process_id=0)
+
+
+def test_sklearn_wrappers():
+    pytest.importorskip("sklearn")
+    from sklearn.model_selection import cross_val_score
+    rng = np.random.RandomState(0)
+    x = rng.rand(24, 4).astype("float32")
+    y = (x[:, 0] > 0.5).astype(int) + (x[:, 1] > 0.5)
+
+    def build(X, y, hidden=8):  # noqa: N803 (the wrappers' argument names)
+        m = keras.Sequential([keras.Input((X.shape[1],)), keras.layers.Dense(hidden, activation="relu"),
+                              keras.layers.Dense(y.shape[1], activation="softmax")])
+        m.compile("adam", "categorical_crossentropy")
+        return m
+    clf = keras.wrappers.SKLearnClassifier(build, model_kwargs={"hidden": 4}, fit_kwargs={"epochs": 1, "verbose": 0})
+    clf.fit(x, y)
+    assert set(clf.predict(x[:5])) <= {0, 1, 2} and list(clf.classes_) == [0, 1, 2]
+    assert clf.decision_function(x[:2]).shape == (2, 3)
+    with pytest.raises(ValueError, match="one class"):
+        clf.fit(x, np.zeros(24, int))
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    reg = keras.wrappers.SKLearnRegressor(model, fit_kwargs={"epochs": 1, "verbose": 0})
+    assert cross_val_score(reg, x, x[:, 0], cv=2).shape == (2,)
+    assert reg.fit(x, x[:, 0]).predict(x[:3]).shape == (3,)
+    tr = keras.wrappers.SKLearnTransformer(model, fit_kwargs={"epochs": 1, "verbose": 0})
+    assert tr.fit_transform(x, x[:, 0]).shape == (24, 1)
+    with pytest.raises(RuntimeError, match="compiled"):
+        keras.wrappers.SKLearnRegressor(keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])).fit(x, x[:, 0])

@@ -54,6 +54,7 @@ _LAZY = {
     "StatelessScope": ("._scopes", "StatelessScope"), "SymbolicScope": ("._scopes", "SymbolicScope"),
     "RematScope": ("._scopes", "RematScope"), "remat": ("._scopes", "remat"), "device": ("._scopes", "device"),
     "tree": (".tree", None), "distribution": (".distribution", None), "legacy": (".legacy", None),
+    "wrappers": (".wrappers", None),
 }
 
 if _typing.TYPE_CHECKING:
