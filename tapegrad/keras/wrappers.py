@@ -22,7 +22,12 @@ try:  # (scikit-learn is optional: the estimators subclass its base classes when
     import sklearn.preprocessing
     from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
     from sklearn.utils.multiclass import type_of_target as _sk_type_of_target
-    from sklearn.utils.validation import check_is_fitted, validate_data as _validate_data
+    from sklearn.utils.validation import check_is_fitted
+    try:
+        from sklearn.utils.validation import validate_data as _validate_data
+    except ImportError:  # (scikit-learn before 1.6: the estimator's own method)
+        def _validate_data(estimator: Any, *args: Any, **kwargs: Any) -> Any:
+            return estimator._validate_data(*args, **kwargs)
 except ImportError:
     sklearn = None
 
