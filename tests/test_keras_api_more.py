@@ -170,3 +170,9 @@ def test_sklearn_wrappers():
     assert tr.fit_transform(x, x[:, 0]).shape == (24, 1)
     with pytest.raises(RuntimeError, match="compiled"):
         keras.wrappers.SKLearnRegressor(keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])).fit(x, x[:, 0])
+
+
+def test_legacy_optimizers_raise_as_keras_3():
+    for name in ("Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"):
+        with pytest.raises(ImportError, match="not supported in Keras 3"):
+            getattr(tf.keras.optimizers.legacy, name)(learning_rate=0.1)
