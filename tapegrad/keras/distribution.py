@@ -271,11 +271,13 @@ class DataParallel(Distribution):
         return self.device_mesh.devices.size
 
     def get_data_layout(self, data_shape: Any) -> TensorLayout:
+        """Batches split over the batch axis of the mesh, their other axes not."""
         spec: list = [None] * len(data_shape)
         spec[0] = self.batch_dim_name
         return TensorLayout(spec, self.device_mesh)
 
     def get_variable_layout(self, variable: Any) -> TensorLayout:
+        """A variable's own ``_layout``, else replicated (no axis split)."""
         if getattr(variable, "_layout", None) is not None:
             return variable._layout
         return TensorLayout([None] * len(variable.shape), self.device_mesh)
@@ -312,18 +314,14 @@ class ModelParallel(Distribution):
     def num_model_replicas(self) -> int:
         return self.device_mesh.shape[self.device_mesh.axis_names.index(self.batch_dim_name)]
 
-    def get_data_layout(self, data_shape: Any) -> TensorLayout:
-        spec: list = [None] * len(data_shape)
-        spec[0] = self.batch_dim_name
-        return TensorLayout(spec, self.device_mesh)
+    get_data_layout = DataParallel.get_data_layout
 
     def get_variable_layout(self, variable: Any) -> TensorLayout:
-        if getattr(variable, "_layout", None) is not None:
-            return variable._layout
-        layout = self._layout_map[variable.path]
-        if layout is not None:
-            return layout
-        return TensorLayout([None] * len(variable.shape), self.device_mesh)
+        if getattr(variable, "_layout", None) is None:
+            layout = self._layout_map[variable.path]
+            if layout is not None:
+                return layout
+        return DataParallel.get_variable_layout(self, variable)  # type: ignore[arg-type]
 
     def get_tensor_layout(self, path: str) -> TensorLayout | None:
         return self._layout_map[path]
