@@ -33,7 +33,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.activations", "tapegrad.keras.initializers", "tapegrad.keras.regularizers",
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.quantizers", "tapegrad.keras.dtype_policies", "tapegrad.keras.backend", "tapegrad.keras.config",
-         "tapegrad.keras.random",
+         "tapegrad.keras.random", "tapegrad.keras.tree", "tapegrad.keras.distribution", "tapegrad.keras.legacy.saving", "tapegrad.keras.wrappers",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
          "tapegrad.keras.preprocessing.image", "tapegrad.keras.preprocessing.text",
          "tapegrad.keras.applications", *(

@@ -289,12 +289,22 @@ def keras_flatten(structure: Any) -> list:
     return out
 
 
+def keras_children(x: Any) -> list:
+    """The children of a Keras nest's outer container, in Keras 3's order (dicts by sorted key)."""
+    return _keras_children(x)
+
+
 def keras_map_structure(fn: Callable, structure: Any) -> Any:
     """``fn`` applied to every leaf of a Keras nest, keeping its containers
     (``keras.tree.map_structure`` of one structure)."""
     if not _keras_nested(structure):
         return fn(structure)
-    items = [keras_map_structure(fn, c) for c in _keras_children(structure)]
+    return keras_rebuild(structure, [keras_map_structure(fn, c) for c in _keras_children(structure)])
+
+
+def keras_rebuild(structure: Any, items: list) -> Any:
+    """``structure``'s outer container (of its type, dict keys in its own order) holding ``items``,
+    its new children in Keras 3's order."""
     if isinstance(structure, dict):
         vals = dict(zip(_keras_keys(structure), items))
         if type(structure) is dict:

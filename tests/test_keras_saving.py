@@ -404,6 +404,11 @@ _LAYER_ARGS = {
     "RandomHeight": {"factor": 0.2, "seed": 3}, "RandomWidth": {"factor": (-0.2, 0.3)},
     "Pipeline": {"layers": [keras.layers.Rescaling(2.0), keras.layers.RandomFlip(seed=1)]},
     "MultiHeadAttention": {"num_heads": 2, "key_dim": 3},
+    **{f"Adaptive{k}Pooling{n}D": {"output_size": 2} for k in ("Average", "Max") for n in (1, 2, 3)},
+    "DepthwiseConv1D": {"kernel_size": 3}, "SeparableConv1D": {"filters": 2, "kernel_size": 3},
+    "ReversibleEmbedding": {"input_dim": 5, "output_dim": 2, "logit_soft_cap": 3.0},
+    "SpectralNormalization": {"layer": keras.layers.Dense(2), "power_iterations": 2},
+    "GroupQueryAttention": {"head_dim": 2, "num_query_heads": 4, "num_key_value_heads": 2, "sliding_window": 3},
 }
 
 

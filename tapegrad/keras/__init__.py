@@ -47,6 +47,14 @@ _LAZY = {
     "datasets": (".datasets", None), "mixed_precision": (".mixed_precision", None),
     "dtype_policies": (".dtype_policies", None), "quantizers": (".quantizers", None),
     "DTypePolicy": (".mixed_precision", "DTypePolicy"), "Quantizer": (".quantizers", "Quantizer"),
+    "FloatDTypePolicy": (".dtype_policies", "FloatDTypePolicy"),
+    "Loss": (".losses", "Loss"), "Metric": (".metrics", "Metric"), "Optimizer": (".optimizers", "Optimizer"),
+    "Initializer": (".initializers", "Initializer"), "Regularizer": (".regularizers", "Regularizer"),
+    "Operation": (".layers.operation", "Operation"), "Function": (".models.functional", "Function"),
+    "StatelessScope": ("._scopes", "StatelessScope"), "SymbolicScope": ("._scopes", "SymbolicScope"),
+    "RematScope": ("._scopes", "RematScope"), "remat": ("._scopes", "remat"), "device": ("._scopes", "device"),
+    "tree": (".tree", None), "distribution": (".distribution", None), "legacy": (".legacy", None),
+    "wrappers": (".wrappers", None),
 }
 
 if _typing.TYPE_CHECKING:

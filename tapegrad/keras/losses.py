@@ -26,7 +26,7 @@ from ._engine import convert_to_tensor
 from ._engine import Tensor
 from ._engine import warn_outside
 from ..distribute import _strategy as _distribute
-from ..ops.array import expand_dims, eye, reshape, squeeze, transpose
+from ..ops.array import expand_dims, eye, one_hot, reshape, shape, squeeze, transpose
 from ..ops.linalg import matmul
 from ..ops.math import (abs as _abs, cast, clip_by_value, equal, greater, log, logical_and,
                         logical_not, maximum, not_equal, pow as _pow, rsqrt, minimum, sigmoid,
@@ -50,6 +50,7 @@ __all__ = [
     "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",
     "sparse_categorical_crossentropy", "mse", "mae", "mape", "msle", "kld", "logcosh",
     "CTC", "Circle", "Dice", "Tversky", "ctc", "circle", "dice", "tversky",
+    "CategoricalGeneralizedCrossEntropy", "categorical_generalized_cross_entropy",
     "get", "serialize", "deserialize",
 ]
 
@@ -685,6 +686,23 @@ def tversky(y_true: Any, y_pred: Any, alpha: float = 0.5, beta: float = 0.5, axi
     return 1.0 - intersection / (intersection + fp * alpha + fn * beta + _to(_EPSILON, y_pred.dtype))
 
 
+def categorical_generalized_cross_entropy(y_true: Any, y_pred: Any, q: float) -> Tensor:
+    """The generalized cross entropy (Zhang & Sabuncu, 2018) of integer labels ``y_true`` and
+    class probabilities ``y_pred``: ``(1 - p ** q) / q`` for ``p`` the true class's probability
+    (``q -> 0`` is the cross entropy, ``q = 1`` the mean absolute error).
+
+    >>> from tapegrad import keras
+    >>> keras.losses.categorical_generalized_cross_entropy([0, 1], [[0.64, 0.36], [0.19, 0.81]], 0.5).numpy().round(4)
+    array([0.4, 0.2], dtype=float32)
+    """
+    y_pred = _pred(y_pred)
+    y_true = convert_to_tensor(y_true)
+    labels = y_true if y_true.dtype.is_integer else cast(y_true, "int64")
+    y_true_one_hot = cast(one_hot(labels, shape(y_pred)[-1]), y_pred.dtype)
+    p = reduce_sum(y_pred * y_true_one_hot, axis=-1)
+    return (1 - _pow(p, _to(q, y_pred.dtype))) / _to(q, y_pred.dtype)
+
+
 def _pos_neg_masks(query: Tensor, key: Tensor, remove_diagonal: bool) -> tuple[Tensor, Tensor]:
     """Keras's ``build_pos_neg_masks``: same-label pairs (less the diagonal), different-label pairs."""
     query = reshape(query, [-1, 1]) if query.shape.rank == 1 else query
@@ -1103,18 +1121,42 @@ class Circle(LossFunctionWrapper):
         self.remove_diagonal = remove_diagonal
 
 
+class CategoricalGeneralizedCrossEntropy(LossFunctionWrapper):
+    """The generalized cross entropy (:func:`categorical_generalized_cross_entropy`), robust to
+    noisy labels, with ``q`` in (0, 1); reduced.
+
+    >>> from tapegrad import keras
+    >>> loss = keras.losses.CategoricalGeneralizedCrossEntropy(q=0.5)
+    >>> print(loss([0, 1], [[0.64, 0.36], [0.19, 0.81]]).numpy().round(4))
+    0.3
+    """
+
+    def __init__(self, q: float = 0.5, reduction: Any = "sum_over_batch_size",
+                 name: str = "categorical_generalized_cross_entropy", dtype: Any = None) -> None:
+        if not 0 < q < 1:
+            raise ValueError("q must be in the interval (0, 1)")
+        super().__init__(categorical_generalized_cross_entropy, name=name, reduction=reduction, dtype=dtype,
+                         q=q)
+        self.q = q
+
+    def get_config(self) -> dict:
+        return {**Loss.get_config(self), "q": self.q}
+
+
 # ---- look-up by name ---------------------------------------------------------------------------
 
 _CLASSES = (Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy,
             BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
             SparseCategoricalCrossentropy, MeanSquaredError, MeanAbsoluteError,
             MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity, LogCosh,
-            Huber, Hinge, SquaredHinge, CategoricalHinge, CTC, Circle, Dice, Tversky)
+            Huber, Hinge, SquaredHinge, CategoricalHinge, CTC, Circle, Dice, Tversky,
+            CategoricalGeneralizedCrossEntropy)
 _FUNCTIONS = (kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
               categorical_crossentropy, categorical_focal_crossentropy,
               sparse_categorical_crossentropy, mean_squared_error, mean_absolute_error,
               mean_absolute_percentage_error, mean_squared_logarithmic_error, cosine_similarity,
-              log_cosh, huber, hinge, squared_hinge, categorical_hinge, ctc, circle, dice, tversky)
+              log_cosh, huber, hinge, squared_hinge, categorical_hinge, ctc, circle, dice, tversky,
+              categorical_generalized_cross_entropy)
 ALL_OBJECTS_DICT: dict[str, Any] = {o.__name__: o for o in _CLASSES + _FUNCTIONS}
 ALL_OBJECTS_DICT.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
                          "kld": kl_divergence, "KLD": kl_divergence,

@@ -7,6 +7,7 @@ names, and :func:`get` for ``compile(optimizer="adam")``.
 """
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from ..optimizers import (
@@ -49,6 +50,7 @@ __all__ = [
     "ScheduleFreeAdamW",
     "deserialize",
     "get",
+    "legacy",
     "schedules",
     "serialize",
 ]
@@ -72,3 +74,26 @@ def deserialize(config: dict, custom_objects: dict | None = None) -> Optimizer:
     if not isinstance(obj, Optimizer):
         raise ValueError(f"Could not interpret optimizer config: {config!r}")
     return obj
+
+
+class LegacyOptimizerWarning:
+    """``keras.optimizers.legacy.*``: Keras 3 has no Keras 2 optimizers; making one raises
+    Keras 3's ImportError (``keras.optimizers.Adam`` and the others are the optimizers to use).
+
+    >>> from tapegrad import keras
+    >>> keras.optimizers.legacy.Adam(0.01)
+    Traceback (most recent call last):
+    ImportError: `keras.optimizers.legacy` is not supported in Keras 3. ...
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise ImportError("`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to "
+                          "continue using a `tf.keras.optimizers.legacy` optimizer, you can install the "
+                          "`tf_keras` package (Keras 2) and set the environment variable "
+                          "`TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when accessing "
+                          "`tf.keras`. (With tapegrad, use keras.optimizers.Adam and the others: they are "
+                          "Keras 3's.)")
+
+
+legacy = types.SimpleNamespace(**dict.fromkeys(["Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"],
+                                               LegacyOptimizerWarning))

@@ -26,12 +26,14 @@ from ._engine import convert_to_tensor
 from ._engine import Tensor
 from ..ops.array import identity
 from ..ops.indexing import gather
+from ..ops.array import broadcast_to
 from ..ops.math import cast, greater_equal, multiply
 from . import backend
 from ._variables import KerasVariable, NameScope
 
 __all__ = ["SeedGenerator", "draw_seed", "make_default_seed", "normal", "uniform",
-           "truncated_normal", "dropout", "shuffle"]
+           "truncated_normal", "dropout", "shuffle", "randint", "categorical", "gamma", "beta",
+           "binomial"]
 
 _INT32_MAX = 2147483647
 
@@ -154,3 +156,84 @@ def shuffle(x: Any, axis: int = 0, seed: Any = None) -> Tensor:
     x = convert_to_tensor(x)
     order = np.argsort(uniform([x.shape[axis]], seed=seed).numpy(), kind="stable")
     return gather(x, convert_to_tensor(order.astype(np.int32)), axis=axis)
+
+
+def randint(shape: Any, minval: Any, maxval: Any, dtype: Any = "int32", seed: Any = None) -> Tensor:
+    """Integers drawn uniformly from ``[minval, maxval)`` (TF's stateless int draw; other int dtypes
+    are drawn as int64 and cast).
+
+    >>> from tapegrad import keras
+    >>> keras.random.randint((3,), 0, 10, seed=1).dtype.name
+    'int32'
+    """
+    if dtype and not backend.is_int_dtype(dtype):
+        raise ValueError(f"`keras.random.randint` requires an integer `dtype`. Received: dtype={dtype} ")
+    dtype = backend.standardize_dtype(dtype)
+    drawn = dtype if dtype in ("int32", "int64") else "int64"
+    out = _random.stateless_uniform(shape, seed=_seed_pair(seed), minval=minval, maxval=maxval,
+                                    dtype=drawn)
+    return cast(out, dtype)
+
+
+def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any = None) -> Tensor:
+    """``num_samples`` class indices per row of the 2-D ``logits`` (``[batch, num_classes]``).
+
+    >>> from tapegrad import keras
+    >>> keras.random.categorical([[0.0, 50.0]], 3, seed=1).numpy()
+    array([[1, 1, 1]], dtype=int32)
+    """
+    logits = convert_to_tensor(logits)
+    if len(logits.shape) != 2:
+        raise ValueError("`logits` should be a 2-D tensor with shape [batch_size, num_classes]. "
+                         f"Received: logits={logits}")
+    out = _random.stateless_categorical(logits, num_samples, seed=_seed_pair(seed))
+    return cast(out, backend.standardize_dtype(dtype))
+
+
+def _gamma(shape: Any, alpha: Any, dtype: str, seed: Tensor) -> Tensor:
+    drawn = "float32" if dtype == "bfloat16" else dtype
+    return cast(_random.stateless_gamma(shape, seed=seed, alpha=alpha, dtype=drawn), dtype)
+
+
+def gamma(shape: Any, alpha: Any, dtype: Any = None, seed: Any = None) -> Tensor:
+    """Gamma draws of shape ``alpha`` (scale 1), TF's stateless gamma.
+
+    >>> from tapegrad import keras
+    >>> keras.random.gamma((2, 3), alpha=2.0, seed=1).shape
+    TensorShape([2, 3])
+    """
+    return _gamma(shape, alpha, backend.standardize_dtype(dtype), _seed_pair(seed))
+
+
+def binomial(shape: Any, counts: Any, probabilities: Any, dtype: Any = None, seed: Any = None) -> Tensor:
+    """Binomial draws: successes in ``counts`` trials of probability ``probabilities``.
+
+    >>> from tapegrad import keras
+    >>> keras.random.binomial((4,), counts=5.0, probabilities=1.0, seed=1).numpy()
+    array([5., 5., 5., 5.], dtype=float32)
+    """
+    dtype = backend.standardize_dtype(dtype)
+    drawn = "float32" if dtype == "bfloat16" else dtype
+    out = _random.stateless_binomial(shape, seed=_seed_pair(seed), counts=counts,
+                                     probs=probabilities, output_dtype=drawn)
+    return cast(out, dtype)
+
+
+def beta(shape: Any, alpha: Any, beta: Any, dtype: Any = None, seed: Any = None) -> Tensor:
+    """Beta draws as Keras makes them: ``X / (X + Y)`` for gamma draws ``X ~ Gamma(alpha)`` on the
+    drawn seed and ``Y ~ Gamma(beta)`` on that seed plus 12.
+
+    >>> from tapegrad import keras
+    >>> x = keras.random.beta((3,), alpha=2.0, beta=3.0, seed=1).numpy()
+    >>> bool(((x > 0) & (x < 1)).all())
+    True
+    """
+    dtype = backend.standardize_dtype(dtype)
+    drawn = "float32" if dtype == "bfloat16" else dtype
+    seed_1 = _seed_pair(seed)
+    seed_2 = seed_1 + 12
+    a = broadcast_to(convert_to_tensor(alpha, drawn), shape)
+    b = broadcast_to(convert_to_tensor(beta, drawn), shape)
+    gamma_a = _gamma(shape, a, dtype, seed_1)
+    gamma_b = _gamma(shape, b, dtype, seed_2)
+    return gamma_a / (gamma_a + gamma_b)

@@ -13,12 +13,14 @@ import numpy as np
 
 from ._engine import as_tensor, convert_to_tensor
 from ._engine import Tensor
+from ..ops.array import eye, transpose
+from ..ops.linalg import matmul
 from ..ops.math import abs as _abs, square
 from ..ops.reduction import reduce_sum
-from . import backend, saving as _saving
+from . import backend, ops as _kops, saving as _saving
 
-__all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get",
-           "serialize", "deserialize"]
+__all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "l1", "l2", "l1_l2",
+           "orthogonal_regularizer", "get", "serialize", "deserialize"]
 
 
 def _factor(name: str, value: Any) -> float:
@@ -93,8 +95,58 @@ class L2(Regularizer):
         return {"l2": self.l2}
 
 
-l1, l2, l1_l2 = L1, L2, L1L2
-_ALL = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2}
+def _normalize(x: Any, axis: int) -> Any:
+    """Keras's ``numerical_utils.normalize``: a NumPy array by NumPy (zero norms left as 1), a
+    tensor by ``keras.ops.normalize``."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, 2, axis))
+        norm[norm == 0] = 1
+        return x / np.expand_dims(norm, axis or -1)
+    return _kops.normalize(x, axis=axis, order=2)
+
+
+class OrthogonalRegularizer(Regularizer):
+    """Pushes the rows (``mode="rows"``) or columns (``mode="columns"``) of a rank-2 weight to be
+    orthogonal: ``factor * 0.5 * Σ|off-diagonal of the normalized Gram matrix| / (n (n - 1) / 2)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> reg = keras.regularizers.OrthogonalRegularizer(factor=0.2, mode="rows")
+    >>> print(np.round(float(reg(np.array([[1.0, 1.0], [1.0, 0.0]], "float32"))), 4))
+    0.1414
+    """
+
+    def __init__(self, factor: float = 0.01, mode: str = "rows") -> None:
+        if not isinstance(factor, (float, int)) or factor != factor or factor in (float("inf"), -float("inf")) \
+                or factor < 0:
+            raise ValueError(f"Invalid value for argument factor: expected a non-negative float."
+                             f"Received: factor={factor}")
+        self.factor = convert_to_tensor(np.asarray(factor, backend.floatx()))
+        if mode not in {"rows", "columns"}:
+            raise ValueError('Invalid value for argument `mode`. Expected one of {"rows", "columns"}. '
+                             f"Received: mode={mode}")
+        self.mode = mode
+
+    def __call__(self, inputs: Any) -> Tensor:
+        if len(inputs.shape) != 2:
+            raise ValueError(f"Inputs to OrthogonalRegularizer must have rank 2. Received: inputs.shape={inputs.shape}")
+        if self.mode == "rows":
+            x = as_tensor(_normalize(inputs, 1))
+            product, size = matmul(x, transpose(x)), inputs.shape[0]
+        else:
+            x = as_tensor(_normalize(inputs, 0))
+            product, size = matmul(transpose(x), x), inputs.shape[1]
+        off_diagonal = product * (1.0 - eye(size, dtype=x.dtype))
+        num_pairs = size * (size - 1.0) / 2.0
+        return self.factor * 0.5 * reduce_sum(_abs(off_diagonal)) / num_pairs
+
+    def get_config(self) -> dict:
+        return {"factor": float(self.factor), "mode": self.mode}
+
+
+l1, l2, l1_l2, orthogonal_regularizer = L1, L2, L1L2, OrthogonalRegularizer
+_ALL = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2,
+        "OrthogonalRegularizer": OrthogonalRegularizer, "orthogonal_regularizer": OrthogonalRegularizer}
 
 
 def serialize(regularizer: Regularizer) -> dict:

@@ -895,11 +895,16 @@ def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwarg
 
 def clone_model(model: Any, input_tensors: Any = None, clone_function: Callable | None = None,
                 call_function: Callable | None = None, recursive: bool = False, **kwargs: Any) -> Any:
-    """A new model of the same architecture with new weights (freshly initialized)."""
+    """A new model of the same architecture with new weights (freshly initialized), compiled as
+    ``model`` is when ``model`` is compiled (as Keras 3's)."""
     if input_tensors is not None or clone_function is not None or call_function is not None:
         raise ValueError("tapegrad's clone_model supports neither `input_tensors`, `clone_function` "
                          "nor `call_function`; rebuild the model with the layers you need.")
-    return deserialize_keras_object(serialize_keras_object(model))
+    clone = deserialize_keras_object(serialize_keras_object(model))
+    compile_config = _compile_config(model)
+    if compile_config:
+        _compile_from_config(clone, compile_config, None)
+    return clone
 
 
 def model_from_json(json_string: str, custom_objects: dict | None = None) -> Any:

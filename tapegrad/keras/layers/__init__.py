@@ -16,18 +16,23 @@ _LAZY = {
                      "LeakyReLU", "Softmax", "Add", "Multiply", "Concatenate", "add", "multiply",
                      "concatenate"], ".core"),
     **dict.fromkeys(["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D",
-                     "Convolution1D", "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D"], ".conv"),
+                     "Convolution1D", "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D",
+                     "DepthwiseConv1D", "SeparableConv1D", "SeparableConvolution1D"], ".conv"),
     **dict.fromkeys(["MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D", "MaxPool1D",
                      "MaxPool2D", "AvgPool1D", "AvgPool2D", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
                      "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
-                     "GlobalMaxPool1D", "GlobalMaxPool2D"], ".pooling"),
+                     "GlobalMaxPool1D", "GlobalMaxPool2D", "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
+                     "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D",
+                     "AdaptiveMaxPooling3D"], ".pooling"),
     **dict.fromkeys(["BatchNormalization", "LayerNormalization"], ".normalization"),
-    **dict.fromkeys(["Embedding"], ".embedding"),
+    **dict.fromkeys(["Embedding", "ReversibleEmbedding"], ".embedding"),
     **dict.fromkeys(["SimpleRNN", "LSTM", "GRU", "Bidirectional"], ".rnn"),
     **dict.fromkeys(["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN"], ".rnn_cells"),
     **dict.fromkeys(["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"], ".conv_lstm"),
     **dict.fromkeys(["Attention", "AdditiveAttention", "MultiHeadAttention"], ".attention"),
-    **dict.fromkeys(["TimeDistributed", "Wrapper"], ".wrappers"),
+    **dict.fromkeys(["GroupQueryAttention"], ".grouped_query_attention"),
+    **dict.fromkeys(["MelSpectrogram", "STFTSpectrogram"], ".audio"),
+    **dict.fromkeys(["TimeDistributed", "Wrapper", "SpectralNormalization"], ".wrappers"),
     **dict.fromkeys(["UpSampling2D", "ZeroPadding2D", "Cropping2D"], ".reshaping"),
     **dict.fromkeys(["Normalization", "Pipeline"], ".preprocessing"),
     **dict.fromkeys(["Subtract", "Minimum", "Maximum", "Average", "Dot", "subtract", "minimum", "maximum",
@@ -44,7 +49,7 @@ _LAZY = {
                      "Convolution3DTranspose", "MaxPool3D", "AvgPool3D", "GlobalAvgPool3D", "GlobalMaxPool3D"],
                     ".conv3d"),
     **dict.fromkeys(["EinsumDense"], ".einsum_dense"),
-    **dict.fromkeys(["UnitNormalization", "GroupNormalization"], ".normalization_more"),
+    **dict.fromkeys(["UnitNormalization", "GroupNormalization", "RMSNormalization"], ".normalization_more"),
     **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
     **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
                      "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"], ".augmentation"),
@@ -73,14 +78,17 @@ if _typing.TYPE_CHECKING:
                          Convolution1DTranspose, Convolution3D, Convolution3DTranspose, GlobalAveragePooling3D,
                          GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
     from .einsum_dense import EinsumDense  # noqa: F401
-    from .normalization_more import GroupNormalization, UnitNormalization  # noqa: F401
+    from .normalization_more import GroupNormalization, RMSNormalization, UnitNormalization  # noqa: F401
     from .image_layers import CenterCrop, Resizing  # noqa: F401
     from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
                                RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
-                       Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
-    from .embedding import Embedding  # noqa: F401
+                       Convolution2DTranspose, DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D,
+                       SeparableConvolution1D, SeparableConvolution2D)
+    from .embedding import Embedding, ReversibleEmbedding  # noqa: F401
     from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
+    from .pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D, AdaptiveAveragePooling3D,  # noqa: F401
+                          AdaptiveMaxPooling1D, AdaptiveMaxPooling2D, AdaptiveMaxPooling3D)
     from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D,  # noqa: F401
                           GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D,
                           GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
@@ -92,7 +100,9 @@ if _typing.TYPE_CHECKING:
     from .reshaping import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
     from .rnn_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells  # noqa: F401
     from .attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
-    from .wrappers import TimeDistributed, Wrapper  # noqa: F401
+    from .grouped_query_attention import GroupQueryAttention  # noqa: F401
+    from .audio import MelSpectrogram, STFTSpectrogram  # noqa: F401
+    from .wrappers import SpectralNormalization, TimeDistributed, Wrapper  # noqa: F401
     from ..export import TFSMLayer  # noqa: F401
     from .rnn import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
     from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401

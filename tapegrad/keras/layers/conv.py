@@ -11,11 +11,12 @@ from typing import Any, Sequence
 
 from ... import nn
 from ...ops.array import pad, reshape
-from .. import activations, backend, initializers, regularizers
+from .. import activations, backend, initializers, ops as _kops, regularizers
 from .layer import Layer
 
 __all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "DepthwiseConv2D", "Convolution1D",
-           "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D"]
+           "Convolution2D", "Convolution2DTranspose", "SeparableConvolution2D", "DepthwiseConv1D", "SeparableConv1D",
+           "SeparableConvolution1D"]
 
 
 # --------------------------------------------------------------------------- shared argument checks
@@ -391,14 +392,19 @@ class DepthwiseConv2D(_Conv):
 
     def call(self, inputs: Any) -> Any:
         self._check(inputs)
-        y = nn.depthwise_conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
-                                self._tf_format, self.dilation_rate)
+        if self.rank == 1:  # (as Keras: a 2-D depthwise convolution over a length-1 axis)
+            y = _kops.depthwise_conv(inputs, self.kernel, self.strides, self.padding, self.data_format,
+                                     self.dilation_rate)
+        else:
+            y = nn.depthwise_conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
+                                    self._tf_format, self.dilation_rate)
         return self._finish(y)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         c = input_shape[self._channel_axis]
         out = [_conv_length(n, k, s, d, self.padding) for n, k, s, d in
-               zip(_spatial(input_shape, self.data_format, 2), self.kernel_size, self.strides, self.dilation_rate)]
+               zip(_spatial(input_shape, self.data_format, self.rank), self.kernel_size, self.strides,
+                   self.dilation_rate)]
         return _with_spatial(input_shape, out, None if c is None else c * self.depth_multiplier, self.data_format)
 
     def get_config(self) -> dict:
@@ -437,20 +443,25 @@ class SeparableConv2D(_Conv):
         c = self._input_channels = self._in_channels(input_shape)
         self.depthwise_kernel = new_weight(self, "depthwise", self.kernel_size + (c, self.depth_multiplier),
                                            "depthwise_kernel")
-        self.pointwise_kernel = new_weight(self, "pointwise", (1, 1, c * self.depth_multiplier, self.filters),
-                                           "pointwise_kernel")
+        self.pointwise_kernel = new_weight(self, "pointwise", (1,) * self.rank + (c * self.depth_multiplier,
+                                                                                  self.filters), "pointwise_kernel")
         self._add_bias(self.filters)
         self.built = True
 
     def call(self, inputs: Any) -> Any:
         self._check(inputs)
-        y = nn.separable_conv2d(inputs, self.depthwise_kernel, self.pointwise_kernel, self.strides,
-                                self.padding.upper(), self._tf_format, self.dilation_rate)
+        if self.rank == 1:
+            y = _kops.separable_conv(inputs, self.depthwise_kernel, self.pointwise_kernel, self.strides,
+                                     self.padding, self.data_format, self.dilation_rate)
+        else:
+            y = nn.separable_conv2d(inputs, self.depthwise_kernel, self.pointwise_kernel, self.strides,
+                                    self.padding.upper(), self._tf_format, self.dilation_rate)
         return self._finish(y)
 
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         out = [_conv_length(n, k, s, d, self.padding) for n, k, s, d in
-               zip(_spatial(input_shape, self.data_format, 2), self.kernel_size, self.strides, self.dilation_rate)]
+               zip(_spatial(input_shape, self.data_format, self.rank), self.kernel_size, self.strides,
+                   self.dilation_rate)]
         return _with_spatial(input_shape, out, self.filters, self.data_format)
 
     def get_config(self) -> dict:
@@ -458,6 +469,54 @@ class SeparableConv2D(_Conv):
                 "depth_multiplier": self.depth_multiplier, **weight_config(self, "depthwise", "pointwise")}
 
 
+class DepthwiseConv1D(DepthwiseConv2D):
+    """Depthwise 1-D convolution: each input channel convolved with its own ``depth_multiplier``
+    filters (kernel ``(k, in_channels, depth_multiplier)``); output channel ``c * depth_multiplier + m``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.DepthwiseConv1D(3, depth_multiplier=2)(tf.ones([1, 5, 3])).shape
+    TensorShape([1, 3, 6])
+    """
+
+    rank = 1
+
+    def __init__(self, kernel_size: Any, strides: Any = 1, padding: str = "valid", depth_multiplier: int = 1,
+                 data_format: Any = None, dilation_rate: Any = 1, activation: Any = None, use_bias: bool = True,
+                 depthwise_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 depthwise_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
+                 depthwise_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any) -> None:
+        super().__init__(kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate, activation,
+                         use_bias, depthwise_initializer, bias_initializer, depthwise_regularizer,
+                         bias_regularizer, activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
+
+
+class SeparableConv1D(SeparableConv2D):
+    """Depthwise separable 1-D convolution: a depthwise convolution (``depthwise_kernel``
+    ``(k, in_channels, depth_multiplier)``) then a pointwise one (``pointwise_kernel``
+    ``(1, in_channels * depth_multiplier, filters)``).
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.SeparableConv1D(4, 3, padding="same")(tf.ones([1, 5, 3])).shape
+    TensorShape([1, 5, 4])
+    """
+
+    rank = 1
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
+                 data_format: Any = None, dilation_rate: Any = 1, depth_multiplier: int = 1,
+                 activation: Any = None, use_bias: bool = True, depthwise_initializer: Any = "glorot_uniform",
+                 pointwise_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 depthwise_regularizer: Any = None, pointwise_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, depthwise_constraint: Any = None,
+                 pointwise_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any) -> None:
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, depth_multiplier,
+                         activation, use_bias, depthwise_initializer, pointwise_initializer, bias_initializer,
+                         depthwise_regularizer, pointwise_regularizer, bias_regularizer, activity_regularizer,
+                         depthwise_constraint, pointwise_constraint, bias_constraint, **kwargs)
+
+
 # Keras's other names for the same classes
-Convolution1D, Convolution2D, Convolution2DTranspose, SeparableConvolution2D = (
-    Conv1D, Conv2D, Conv2DTranspose, SeparableConv2D)
+Convolution1D, Convolution2D, Convolution2DTranspose, SeparableConvolution2D, SeparableConvolution1D = (
+    Conv1D, Conv2D, Conv2DTranspose, SeparableConv2D, SeparableConv1D)

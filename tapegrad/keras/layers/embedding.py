@@ -12,12 +12,13 @@ from ...ops.math import cast, not_equal
 from .layer import Layer
 from .conv import new_weight, weight_args, weight_config
 from .. import ops as _kops
+from .._keras_tensor import KerasTensor, set_mask
 from ..quantizers._layers import (AbsMaxQuantizer, Int4QuantizationConfig, QuantizationConfig,
                                   abs_max_quantize_grouped_with_zero_point, dequantize_with_sz_map, int4_block_size,
                                   int4_policy_name, pack_int4, quantization_config_of, saved_variables,
                                   serialize_config, unpack_int4)
 
-__all__ = ["Embedding"]
+__all__ = ["Embedding", "ReversibleEmbedding"]
 
 
 class Embedding(Layer):
@@ -165,3 +166,77 @@ class Embedding(Layer):
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
                 **weight_config(self, "embeddings"), "mask_zero": self.mask_zero,
                 "quantization_config": serialize_config(self.quantization_config)}
+
+
+class ReversibleEmbedding(Embedding):
+    """An ``Embedding`` that also maps back: ``layer(x, reverse=True)`` multiplies hidden states by
+    the transposed table (``tie_weights=True``) or by its own ``reverse_embeddings``
+    ``(output_dim, input_dim)``, giving logits over the vocabulary; ``reverse_dtype`` casts both
+    first, ``logit_soft_cap`` bounds the logits to ``cap * tanh(logits / cap)``.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> emb = keras.layers.ReversibleEmbedding(10, 4)
+    >>> h = emb(np.array([[1, 2, 3]]))
+    >>> emb(h, reverse=True).shape
+    TensorShape([1, 3, 10])
+    """
+
+    def __init__(self, input_dim: int, output_dim: int, tie_weights: bool = True,
+                 embeddings_initializer: Any = "uniform", embeddings_regularizer: Any = None,
+                 embeddings_constraint: Any = None, mask_zero: bool = False, reverse_dtype: Any = None,
+                 logit_soft_cap: Any = None, **kwargs: Any) -> None:
+        super().__init__(input_dim, output_dim, embeddings_initializer=embeddings_initializer,
+                         embeddings_regularizer=embeddings_regularizer,
+                         embeddings_constraint=embeddings_constraint, mask_zero=mask_zero, **kwargs)
+        self.tie_weights = tie_weights
+        self.reverse_dtype = reverse_dtype
+        self.logit_soft_cap = logit_soft_cap
+
+    def build(self, input_shape: Sequence | None = None) -> None:
+        if self.built:
+            return
+        super().build(input_shape)
+        if not self.tie_weights and self.quantization_mode not in ("int8", "int4"):
+            self.reverse_embeddings = self.add_weight(shape=(self.output_dim, self.input_dim),
+                                                      initializer=self.embeddings_initializer,
+                                                      name="reverse_embeddings", trainable=True)
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        raise NotImplementedError("ReversibleEmbedding.quantize is not implemented in tapegrad "
+                                  "(docs/differences.md); quantize a plain Embedding instead.")
+
+    def call(self, inputs: Any, reverse: bool = False) -> Any:
+        if not reverse:
+            result = super().call(inputs)
+            mask = super().compute_mask(inputs)
+            if mask is not None:
+                set_mask(result, mask)
+            return result
+        kernel = _kops.transpose(self.embeddings) if self.tie_weights else self.reverse_embeddings
+        if self.reverse_dtype is not None:
+            inputs = _kops.cast(inputs, self.reverse_dtype)
+            kernel = _kops.cast(kernel, self.reverse_dtype)
+        logits = _kops.matmul(inputs, kernel)
+        if self.logit_soft_cap is not None:
+            cap = self.logit_soft_cap
+            logits = _kops.multiply(_kops.tanh(_kops.divide(logits, cap)), cap)
+        return logits
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        return None
+
+    def compute_output_shape(self, input_shape: Sequence, reverse: bool = False) -> Any:
+        output_shape = list(input_shape)
+        if reverse:
+            output_shape[-1] = self.input_dim
+        else:
+            output_shape += [self.output_dim]
+        return output_shape
+
+    def compute_output_spec(self, inputs: Any, reverse: bool = False) -> Any:
+        return KerasTensor(self.compute_output_shape(list(inputs.shape), reverse), dtype=self.compute_dtype)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "tie_weights": self.tie_weights, "reverse_dtype": self.reverse_dtype,
+                "logit_soft_cap": self.logit_soft_cap}

@@ -27,6 +27,7 @@ from ...ops.math import cast
 from .. import backend, constraints, initializers, regularizers
 from .._keras_tensor import KerasTensor, _is_shape, _masks, get_mask, set_mask, shapes_to_specs
 from .._tree import flatten, map_structure
+from .._scopes import get_stateless_scope
 from .._variables import (KerasVariable, _MIXED, _autocast_read, _enter_autocast, _exit_autocast,
                           _scope_path, name_scope)
 from ..metrics.metric import Metric
@@ -529,9 +530,12 @@ class Layer(Operation, Module):
 
     @property
     def weights(self) -> list:
-        """Every weight: this layer's own (in creation order), then each sublayer's."""
+        """Every weight: this layer's own (the trainable ones, then the others, each in creation
+        order, as Keras 3 lists them), then each sublayer's."""
         out, seen = [], set()
-        for v in self._own_variables() + [v for layer in self._sublayers() for v in layer.weights]:
+        own = self._own_variables()
+        own = [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+        for v in own + [v for layer in self._sublayers() for v in layer.weights]:
             if id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
@@ -679,6 +683,12 @@ class Layer(Operation, Module):
 
     def add_loss(self, loss: Any) -> None:
         """Add a scalar (or a tensor, summed) to :attr:`losses` for this call."""
+        scope = get_stateless_scope()
+        if scope is not None:  # (as Keras: kept by a collecting scope, else dropped)
+            if scope.collect_losses:
+                for x in flatten(loss):
+                    scope.add_loss(x)
+            return
         for x in flatten(loss):
             self._losses.append(x)
         _holding_losses.add(self)

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from .._engine import convert_to_tensor
 from .._engine import Tensor
 from ... import nn
+from .. import ops as _kops
 from ...ops.array import reshape, shape as _shape
 from ...ops.math import cast, rsqrt
 from .input_spec import InputSpec
@@ -15,7 +16,7 @@ from .conv import new_weight, weight_args, weight_config
 from .normalization import float32_inside, in_compute_dtype
 from .merging import l2_normalize
 
-__all__ = ["UnitNormalization", "GroupNormalization"]
+__all__ = ["UnitNormalization", "GroupNormalization", "RMSNormalization"]
 
 
 class UnitNormalization(Layer):
@@ -117,3 +118,42 @@ class GroupNormalization(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "groups": self.groups, "axis": self.axis, "epsilon": self.epsilon,
                 "center": self.center, "scale": self.scale, **weight_config(self, "beta", "gamma")}
+
+
+class RMSNormalization(Layer):
+    """Root-mean-square normalization: ``x * rsqrt(mean(x ** 2, axis) + epsilon) * scale``, with
+    ``scale`` (ones at first) over the ``axis`` dimensions (``keras.ops.rms_normalization``).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.RMSNormalization()(np.array([[3.0, 4.0]], "float32")).numpy().round(4)
+    array([[0.8485, 1.1314]], dtype=float32)
+    """
+
+    def __init__(self, axis: Any = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.epsilon = epsilon
+
+    def build(self, input_shape: Sequence) -> None:
+        if isinstance(self.axis, (list, tuple)):
+            self.axis = sorted(self.axis)
+            shape = tuple(input_shape[dim] for dim in self.axis)
+        else:
+            shape = (input_shape[self.axis],)
+            self.axis = [self.axis]
+        self.scale = self.add_weight(name="scale", shape=shape, initializer="ones")
+        self.built = True
+
+    def call(self, x: Any) -> Tensor:
+        return _kops.rms_normalization(x, scale=self.scale, axis=self.axis, epsilon=self.epsilon)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        for axis in [self.axis] if isinstance(self.axis, int) else self.axis:
+            if axis >= len(input_shape) or axis < -len(input_shape):
+                raise ValueError(f"Axis {axis} is out of bounds for input shape {input_shape}. "
+                                 f"Received: axis={self.axis}")
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}

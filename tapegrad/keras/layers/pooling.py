@@ -11,12 +11,15 @@ from ... import nn
 from ...ops.math import cast, where
 from ...ops.array import expand_dims
 from ...ops.reduction import reduce_max, reduce_mean, reduce_sum
+from .. import backend, ops as _kops
 from .layer import Layer
 from .conv import _conv_length, _spatial, _with_spatial, check_input, data_format_arg, int_tuple, padding_arg
 
 __all__ = ["MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D", "GlobalAveragePooling1D",
            "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "MaxPool1D", "MaxPool2D",
-           "AvgPool1D", "AvgPool2D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D"]
+           "AvgPool1D", "AvgPool2D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
+           "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
+           "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
 
 
 class _Pooling(Layer):
@@ -206,3 +209,115 @@ class GlobalMaxPooling2D(_GlobalPooling):
 MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D = MaxPooling1D, MaxPooling2D, AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D = (
     GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D)
+
+
+_AXES = {1: "integer or tuple of 1 integer", 2: "integer or (height, width) tuple",
+         3: "integer or (depth, height, width) tuple"}
+
+
+class _AdaptivePooling(Layer):
+    """Pooling to a fixed ``output_size`` per spatial axis: output ``i`` of an axis of length
+    ``L`` pools entries ``floor(i L / out)`` to ``ceil((i + 1) L / out)``."""
+
+    rank = 1
+    mode = "average"
+
+    def __init__(self, output_size: Any, data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        n = self.rank
+        if isinstance(output_size, int):
+            output_size = (output_size,) * n
+        elif isinstance(output_size, (tuple, list)) and len(output_size) == n:
+            output_size = tuple(output_size)
+        elif n == 1 and isinstance(output_size, (tuple, list)):
+            raise ValueError(f"For 1D input, `output_size` tuple must have length 1. Received: {output_size}")
+        else:
+            raise TypeError(f"`output_size` must be an {_AXES[n]}. Received: {output_size} of type "
+                            f"{type(output_size)}")
+        self.output_size = output_size
+        self.data_format = data_format or backend.image_data_format()
+        if self.data_format not in {"channels_first", "channels_last"}:
+            raise ValueError(f"Invalid data_format: {self.data_format}. Expected 'channels_first' or "
+                             "'channels_last'.")
+
+    def call(self, inputs: Any) -> Any:
+        pool = _kops.adaptive_average_pool if self.mode == "average" else _kops.adaptive_max_pool
+        return pool(inputs, output_size=self.output_size, data_format=self.data_format)
+
+    def compute_output_shape(self, input_shape: Sequence) -> tuple:
+        if self.data_format == "channels_last":
+            return (input_shape[0], *self.output_size, input_shape[-1])
+        return (input_shape[0], input_shape[1], *self.output_size)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "output_size": self.output_size, "data_format": self.data_format}
+
+
+class AdaptiveAveragePooling1D(_AdaptivePooling):
+    """Average pooling of ``(batch, steps, channels)`` to ``output_size`` steps.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveAveragePooling1D(2)(np.arange(5.0).reshape(1, 5, 1)).numpy()[0, :, 0]
+    array([1., 3.], dtype=float32)
+    """
+
+
+class AdaptiveAveragePooling2D(_AdaptivePooling):
+    """Average pooling of 2-D feature maps to ``output_size`` (an int or ``(height, width)``).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveAveragePooling2D(2)(np.ones((1, 5, 7, 3))).shape
+    TensorShape([1, 2, 2, 3])
+    """
+
+    rank = 2
+
+
+class AdaptiveAveragePooling3D(_AdaptivePooling):
+    """Average pooling of 3-D feature maps to ``output_size`` (an int or ``(depth, height, width)``).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveAveragePooling3D((1, 2, 3))(np.ones((1, 4, 5, 7, 2))).shape
+    TensorShape([1, 1, 2, 3, 2])
+    """
+
+    rank = 3
+
+
+class AdaptiveMaxPooling1D(_AdaptivePooling):
+    """Max pooling of ``(batch, steps, channels)`` to ``output_size`` steps.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveMaxPooling1D(2)(np.arange(5.0).reshape(1, 5, 1)).numpy()[0, :, 0]
+    array([2., 4.], dtype=float32)
+    """
+
+    mode = "max"
+
+
+class AdaptiveMaxPooling2D(_AdaptivePooling):
+    """Max pooling of 2-D feature maps to ``output_size`` (an int or ``(height, width)``).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveMaxPooling2D((2, 3))(np.ones((1, 5, 7, 3))).shape
+    TensorShape([1, 2, 3, 3])
+    """
+
+    rank, mode = 2, "max"
+
+
+class AdaptiveMaxPooling3D(_AdaptivePooling):
+    """Max pooling of 3-D feature maps to ``output_size`` (an int or ``(depth, height, width)``).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.layers.AdaptiveMaxPooling3D(2)(np.ones((1, 4, 5, 7, 2))).shape
+    TensorShape([1, 2, 2, 2, 2])
+    """
+
+    rank, mode = 3, "max"

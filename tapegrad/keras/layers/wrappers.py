@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .._engine import convert_to_tensor
-from ...ops.array import stack, transpose
+from .._engine import cond, convert_to_tensor
+from ...ops.array import reshape, stack, stop_gradient, transpose
+from ...ops.linalg import matmul
+from ...ops.math import cast, equal
+from ...ops.reduction import reduce_all
+from .. import initializers, ops as _kops
+from .input_spec import InputSpec
 from .layer import Layer
 from ..saving import deserialize_keras_object, serialize_keras_object
 
-__all__ = ["Wrapper", "TimeDistributed"]
+__all__ = ["Wrapper", "TimeDistributed", "SpectralNormalization"]
 
 
 def _swap01(x: Any) -> Any:
@@ -120,3 +125,71 @@ class TimeDistributed(Wrapper):
     def compute_output_shape(self, input_shape: Sequence) -> tuple:
         out = self.layer.compute_output_shape(self._child_shape(input_shape))
         return (out[0], input_shape[1], *out[1:])
+
+
+class SpectralNormalization(Wrapper):
+    """Divides the wrapped layer's ``kernel`` (or ``embeddings``) by its largest singular value,
+    estimated by ``power_iterations`` steps of power iteration from the non-trainable
+    ``vector_u`` (Miyato et al., 2018). In training calls the kernel and ``vector_u`` are
+    assigned the normalized values before the layer runs (an all-zero kernel is left as is);
+    inference calls use the kernel as it stands.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> sn = keras.layers.SpectralNormalization(keras.layers.Dense(2))
+    >>> sn(np.ones((1, 3), "float32"), training=True).shape
+    TensorShape([1, 2])
+    >>> [w.name for w in sn.weights]
+    ['kernel', 'vector_u', 'bias']
+    """
+
+    def __init__(self, layer: Layer, power_iterations: int = 1, **kwargs: Any) -> None:
+        super().__init__(layer, **kwargs)
+        if power_iterations <= 0:
+            raise ValueError("`power_iterations` should be greater than zero. Received: "
+                             f"`power_iterations={power_iterations}`")
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape: Any) -> None:
+        super().build(input_shape)
+        self.input_spec = InputSpec(min_ndim=1, axes={-1: input_shape[-1]})
+        if hasattr(self.layer, "kernel"):
+            self.kernel = self.layer.kernel
+        elif hasattr(self.layer, "embeddings"):
+            self.kernel = self.layer.embeddings
+        else:
+            raise ValueError(f"{type(self.layer).__name__} object has no attribute 'kernel' nor 'embeddings'")
+        self.kernel_shape = self.kernel.shape
+        self.vector_u = self.add_weight(shape=(1, self.kernel_shape[-1]),
+                                        initializer=initializers.TruncatedNormal(stddev=0.02), trainable=False,
+                                        name="vector_u", dtype=self.kernel.dtype)
+
+    def call(self, inputs: Any, training: Any = False) -> Any:
+        if training:
+            kernel = convert_to_tensor(self.kernel)
+            new_vector_u, new_kernel = cond(reduce_all(equal(kernel, 0)),
+                                            lambda: (convert_to_tensor(self.vector_u), kernel),
+                                            self.normalized_weights)
+            self.vector_u.assign(new_vector_u)
+            self.kernel.assign(new_kernel)
+        output = self.layer(inputs)
+        return cast(output, convert_to_tensor(inputs).dtype)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return self.layer.compute_output_shape(input_shape)
+
+    def normalized_weights(self) -> tuple:
+        """The power-iteration estimate: the new ``vector_u`` and the kernel divided by sigma."""
+        kernel = convert_to_tensor(self.kernel)
+        weights = reshape(kernel, [-1, self.kernel_shape[-1]])
+        vector_u = convert_to_tensor(self.vector_u)
+        for _ in range(self.power_iterations):
+            vector_v = _kops.normalize(matmul(vector_u, transpose(weights)), axis=None)
+            vector_u = _kops.normalize(matmul(vector_v, weights), axis=None)
+        vector_u, vector_v = stop_gradient(vector_u), stop_gradient(vector_v)
+        sigma = matmul(matmul(vector_v, weights), transpose(vector_u))
+        new_kernel = reshape(kernel / sigma, self.kernel_shape)
+        return cast(vector_u, self.vector_u.dtype), cast(new_kernel, self.kernel.dtype)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "power_iterations": self.power_iterations}

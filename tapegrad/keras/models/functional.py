@@ -13,6 +13,7 @@ from ...sparse._sparse_tensor import SparseTensor
 from .._keras_tensor import KerasTensor, Node
 from .._tree import flatten, map_structure
 from ..layers.input_layer import InputLayer
+from ..layers.operation import Operation
 
 
 def _nodes_between(inputs: list, outputs: list) -> list:
@@ -146,3 +147,55 @@ def run_graph(model: Any, inputs: Any) -> Any:
         for t, v in zip(flatten(node.outputs), flatten(out)):
             values[id(t)] = v
     return map_structure(lambda t: values[id(t)], model._outputs_struct)
+
+
+class Function(Operation):
+    """``keras.Function``: the graph of KerasTensors from ``inputs`` to ``outputs`` as a callable
+    (a functional model without layers' weights or training): called on tensors it replays the
+    graph's operations, on KerasTensors it records one node.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> x = keras.Input((2,))
+    >>> f = keras.Function(x, keras.ops.sum(x * 3.0, axis=-1))
+    >>> f(np.array([[1.0, 2.0]], "float32")).numpy()
+    array([9.], dtype=float32)
+    """
+
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None) -> None:
+        super().__init__(name=name)
+        for what, v in (("inputs", inputs), ("outputs", outputs)):
+            bad = [t for t in flatten(v) if not isinstance(t, KerasTensor)]
+            if bad:
+                raise ValueError(f"All `{what}` of a keras.Function must be KerasTensors; received {bad[0]!r}.")
+        self._inputs_struct = map_structure(lambda t: t, inputs)
+        self._outputs_struct = map_structure(lambda t: t, outputs)
+        self._inputs, self._outputs = flatten(inputs), flatten(outputs)
+        self._run_order = _nodes_by_depth(self._inputs, self._outputs)
+        self._operations = _layers_by_depth(self._inputs, self._outputs)
+
+    @property
+    def operations(self) -> list:
+        """The operations of the graph (its ``InputLayer`` s first), in Keras's order."""
+        return self._operations[:]
+
+    @property
+    def inputs(self) -> list:
+        """The flat list of the graph's input KerasTensors."""
+        return self._inputs
+
+    @property
+    def outputs(self) -> list:
+        """The flat list of the graph's output KerasTensors."""
+        return self._outputs
+
+    def call(self, inputs: Any) -> Any:
+        return run_graph(self, inputs)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        if len(self._inputs) == 1:
+            shapes = [input_shape]
+        else:
+            shapes = list(input_shape.values()) if isinstance(input_shape, dict) else list(input_shape)
+        specs = [KerasTensor(tuple(s), dtype=t.dtype) for s, t in zip(shapes, self._inputs)]
+        return map_structure(lambda t: t.shape, self.compute_output_spec(specs[0] if len(specs) == 1 else specs))
