@@ -16,7 +16,8 @@ def _images(shape, scale=255.0, seed=0):
 
 
 # name: (layer class, kwargs, input shape, options); options: mode ("call", "dict", "model",
-# "dataset", "global"), calls (direct calls in a row), training, scale (pixel range), labels (classes)
+# "dataset", "global", "boxes"), calls (direct calls in a row), training, scale (pixel range), labels
+# (classes), pyseed (keras.utils.set_random_seed first), boxes (bounding boxes an image)
 CASES = {
     "mixup": ("MixUp", L(alpha=0.2, seed=1), (4, 3, 3, 3), L(mode="dict", labels=3)),
     "mixup_alpha1_calls": ("MixUp", L(alpha=1.0, seed=7), (3, 2, 3, 2), L(calls=2)),
@@ -80,6 +81,26 @@ CASES = {
                      (2, 6, 6, 2), L()),
     "blur_single_cf": ("RandomGaussianBlur", L(seed=3, data_format="channels_first"), (2, 5, 4), L()),
     "blur_global": ("RandomGaussianBlur", L(), (2, 4, 4, 1), L(mode="global")),
+    "shear": ("RandomShear", L(x_factor=0.3, y_factor=(0.1, 0.4), seed=2), (3, 5, 6, 2), L(calls=2)),
+    "shear_constant_nearest": ("RandomShear", L(x_factor=0.5, fill_mode="constant", interpolation="nearest",
+                                                fill_value=7.0, seed=5), (2, 6, 5, 1), L()),
+    "shear_single_cf": ("RandomShear", L(y_factor=0.4, seed=1, data_format="channels_first"), (2, 5, 5), L()),
+    "perspective": ("RandomPerspective", L(scale=0.4, seed=3), (3, 6, 6, 2), L(calls=2)),
+    "perspective_factor_fill": ("RandomPerspective", L(factor=(0.4, 0.9), scale=0.8, fill_value=50.0, seed=8),
+                                (4, 5, 6, 1), L()),
+    "rand_augment": ("RandAugment", L(seed=3), (2, 6, 6, 3), L(calls=4)),
+    "rand_augment_ops3": ("RandAugment", L(value_range=(0, 1), num_ops=3, factor=0.8, seed=11), (2, 5, 5, 3),
+                          L(calls=3, scale=1.0)),
+    "rand_augment_single": ("RandAugment", L(num_ops=4, seed=5), (5, 5, 3), L(calls=2)),
+    "rand_augment_dataset": ("RandAugment", L(seed=7), (3, 4, 4, 3), L(mode="dataset")),
+    "aug_mix": ("AugMix", L(seed=2), (2, 5, 5, 3), L(calls=3, pyseed=True)),
+    "aug_mix_few_ops": ("AugMix", L(value_range=(0, 1), num_chains=2, chain_depth=4, factor=0.6, alpha=0.5,
+                                    all_ops=False, seed=6), (2, 4, 4, 3), L(calls=2, scale=1.0, pyseed=True)),
+    "aug_mix_global": ("AugMix", L(), (2, 4, 4, 3), L(mode="global")),
+    "max_boxes_pad": ("MaxNumBoundingBoxes", L(max_number=4, bounding_box_format="xyxy"), (2, 4, 4, 3),
+                      L(mode="boxes", boxes=2)),
+    "max_boxes_truncate": ("MaxNumBoundingBoxes", L(max_number=1, fill_value=0, bounding_box_format="xyxy"),
+                           (2, 4, 4, 3), L(mode="boxes", boxes=3)),
 }
 
 
@@ -93,8 +114,8 @@ def run(name, tf, keras):
     x = _images(shape, opts.get("scale", 255.0))
     mode = opts.get("mode", "call")
     training = opts.get("training")
-    if mode == "global":
-        keras.utils.set_random_seed(1234)
+    if mode == "global" or opts.get("pyseed"):
+        keras.utils.set_random_seed(1234)   # (AugMix chooses its operations with Python's random)
     layer = getattr(keras.layers, cls)(**kwargs)
     out = {}
     if mode in ("call", "global"):
@@ -109,6 +130,14 @@ def run(name, tf, keras):
         model = keras.Sequential([keras.Input(shape[1:]), layer])
         out["outputs"] = [np.asarray(model(tf.constant(x), training=True)).tolist(),
                           np.asarray(model.predict(x, verbose=0)).tolist()]
+    elif mode == "boxes":
+        n = opts["boxes"]
+        boxes = np.arange(shape[0] * n * 4, dtype=np.float32).reshape(shape[0], n, 4)
+        labels = np.arange(shape[0] * n, dtype=np.int32).reshape(shape[0], n)
+        res = layer({"images": tf.constant(x), "bounding_boxes": {"boxes": tf.constant(boxes),
+                                                                  "labels": tf.constant(labels)}})
+        out["outputs"] = [np.asarray(res["images"]).tolist(), np.asarray(res["bounding_boxes"]["boxes"]).tolist()]
+        out["labels"] = np.asarray(res["bounding_boxes"]["labels"]).tolist()
     elif mode == "dataset":
         ds = tf.data.Dataset.from_tensor_slices(x).map(lambda im: layer(im))
         out["outputs"] = [np.asarray(e).tolist() for e in ds]

@@ -50,7 +50,8 @@ _LAZY = {
                      "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"], ".augmentation"),
     **dict.fromkeys(["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
                      "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
-                     "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur"], ".augmentation_more"),
+                     "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear",
+                     "RandomPerspective", "MaxNumBoundingBoxes", "RandAugment", "AugMix"], ".augmentation_more"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
     **dict.fromkeys(["HashedCrossing"], ".hashed_crossing"),
@@ -80,10 +81,10 @@ if _typing.TYPE_CHECKING:
     from .image_layers import CenterCrop, Resizing  # noqa: F401
     from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
                                RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
-    from .augmentation_more import (AutoContrast, CutMix, Equalization, MixUp, RandomColorDegeneration,  # noqa: F401
-                                    RandomColorJitter, RandomErasing, RandomGaussianBlur, RandomGrayscale, RandomHue,
-                                    RandomInvert, RandomPosterization, RandomSaturation, RandomSharpness,
-                                    Solarization)
+    from .augmentation_more import (AugMix, AutoContrast, CutMix, Equalization, MaxNumBoundingBoxes,  # noqa: F401
+                                    MixUp, RandAugment, RandomColorDegeneration, RandomColorJitter, RandomErasing,
+                                    RandomGaussianBlur, RandomGrayscale, RandomHue, RandomInvert, RandomPerspective,
+                                    RandomPosterization, RandomSaturation, RandomSharpness, RandomShear, Solarization)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401

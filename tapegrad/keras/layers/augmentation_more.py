@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import random as _py_random
+
 import numpy as np
 
 from .._engine import convert_to_tensor
@@ -22,17 +24,20 @@ from ...ops.array import broadcast_to, expand_dims, squeeze, stack
 from ...ops.conv import depthwise_conv2d
 from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, where
-from ...ops.reduction import reduce_max, reduce_mean, reduce_min
+from ...ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_sum
 from ... import image as _image
 from ... import random as _tf_random
 from .. import random
 from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg
+from .augmentation import (RandomBrightness, RandomContrast, RandomRotation, RandomTranslation, _Affine,
+                           _check_modes, affine_transform)
 
 __all__ = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
            "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
-           "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur"]
+           "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear", "RandomPerspective",
+           "MaxNumBoundingBoxes", "RandAugment", "AugMix"]
 
 _EPSILON = 1e-7
 
@@ -79,10 +84,11 @@ def _beta(shape: tuple, alpha: Any, beta: Any, seed: Any, dtype: str = "float32"
     return ga / (ga + gb)
 
 
-def _randint(shape: tuple, low: int, high: int, seed: Any) -> np.ndarray:
-    """Keras's TensorFlow ``random.randint`` (drawn as int64)."""
+def _randint(shape: tuple, low: int, high: int, seed: Any, dtype: str = "int64") -> np.ndarray:
+    """Keras's TensorFlow ``random.randint``: drawn as ``dtype`` (int32 or int64; Keras draws
+    other dtypes as int64)."""
     return _tf_random.stateless_uniform(shape, seed=random._seed_pair(seed), minval=low, maxval=high,
-                                        dtype="int64").numpy()
+                                        dtype=dtype).numpy()
 
 
 def _box_mask(h: int, w: int, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
@@ -855,3 +861,353 @@ class RandomGaussianBlur(_ImageAugmentation):
     def get_config(self) -> dict:
         return {**super().get_config(), "factor": self.factor, "kernel_size": self.kernel_size, "sigma": self.sigma,
                 "value_range": self.value_range, "seed": self.seed}
+
+
+def _shear_factor(factor: Any, name: str) -> tuple:
+    msg = "The `factor` argument should be a number (or a list of two numbers) in the range [0, 1.0]. "
+
+    def check(v: float) -> None:
+        if v > 1.0 or v < 0.0:
+            raise ValueError(msg + f"Received: input_number={v}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(msg + f"Received: {name}={factor}")
+        check(factor[0])
+        check(factor[1])
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        check(factor)
+        return -abs(factor), abs(factor)
+    raise ValueError(msg + f"Received: {name}={factor}")
+
+
+class RandomShear(_ImageAugmentation):
+    """Shears each image along x and y by random factors drawn in ``x_factor`` and ``y_factor``
+    (a number ``f`` for ``[-f, f]``, or a pair in [0, 1]), with a random sign, resampled as
+    ``ImageProjectiveTransformV3`` (``fill_mode``, ``interpolation``).
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomShear(x_factor=0.3, seed=1)(tf.ones([2, 4, 4, 1])).shape
+    TensorShape([2, 4, 4, 1])
+    """
+
+    _keeps_boxes = False
+
+    def __init__(self, x_factor: Any = 0.0, y_factor: Any = 0.0, interpolation: str = "bilinear",
+                 fill_mode: str = "reflect", fill_value: float = 0.0, data_format: Any = None, seed: int | None = None,
+                 **kwargs: Any) -> None:
+        xf, yf = _shear_factor(x_factor, "x_factor"), _shear_factor(y_factor, "y_factor")
+        _check_modes(fill_mode, interpolation)
+        super().__init__(seed, data_format, **kwargs)
+        self.x_factor, self.y_factor = xf, yf
+        self.fill_mode, self.fill_value, self.interpolation = fill_mode, fill_value, interpolation
+
+    def _draw(self, x: Tensor, training: bool) -> Any:
+        if not training:
+            return None
+        b, g, dt = int(x.shape[0]), self.generator, self.compute_dtype
+        invert = random.uniform([b, 1], 0, 1, dtype=dt, seed=g).numpy()
+        invert = np.where(invert > 0.5, np.float32(-1), np.float32(1))
+        sy = random.uniform([b, 1], self.y_factor[0], self.y_factor[1], dtype=dt, seed=g).numpy()
+        sx = random.uniform([b, 1], self.x_factor[0], self.x_factor[1], dtype=dt, seed=g).numpy()
+        s = np.concatenate([sx, sy], axis=1).astype(np.float32) * invert
+        one, zero = np.ones(b, np.float32), np.zeros(b, np.float32)
+        return np.stack([one, s[:, 0], zero, s[:, 1], one, zero, zero, zero], axis=1)
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        return affine_transform(x, t, self.interpolation, self.fill_mode, self.fill_value)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "x_factor": self.x_factor, "y_factor": self.y_factor,
+                "fill_mode": self.fill_mode, "interpolation": self.interpolation, "seed": self.seed,
+                "fill_value": self.fill_value, "data_format": self.data_format}
+
+
+def _homography(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Keras's ``compute_homography_matrix``: the 8 projective coefficients taking each ``end``
+    point to its ``start`` point (solved per image)."""
+    rows = []
+    for i in range(4):
+        ex, ey, sx, sy = end[:, i, 0], end[:, i, 1], start[:, i, 0], start[:, i, 1]
+        one, zero = np.ones_like(ex), np.zeros_like(ex)
+        rows.append(np.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], axis=-1))
+        rows.append(np.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], axis=-1))
+    a = np.stack(rows, axis=1).astype(np.float64)
+    target = start.reshape(-1, 8).astype(np.float64)[..., None]
+    return np.linalg.solve(a, target).reshape(-1, 8).astype(np.float32)
+
+
+class RandomPerspective(_ImageAugmentation):
+    """With probability drawn in ``factor``, warps each image by a random perspective: each corner
+    moves by up to ``scale / 2`` of its coordinates; outside pixels take ``fill_value``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomPerspective(scale=0.5, seed=1)(tf.ones([2, 5, 5, 3])).shape
+    TensorShape([2, 5, 5, 3])
+    """
+
+    _keeps_boxes = False
+
+    def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear", fill_value: float = 0.0,
+                 seed: int | None = None, data_format: Any = None, **kwargs: Any) -> None:
+        f = _factor(factor, (0, 1))
+        if scale < 0.0 or scale > 1.0:
+            raise ValueError(f"The `scale` argument should be a number in the range [0,1]. Received: scale={scale}")
+        _check_modes("constant", interpolation)
+        super().__init__(seed, data_format, **kwargs)
+        self.factor, self.scale, self.interpolation, self.fill_value = f, scale, interpolation, fill_value
+
+    def _draw(self, x: Tensor, training: bool) -> Any:
+        if not training:
+            return None
+        b, h, w = (int(d) for d in x.shape[:3])
+        g = self.generator
+        p = random.uniform((b,), self.factor[0], self.factor[1], seed=g)
+        apply = (random.uniform((b,), 0.0, 1.0, seed=g) < p).numpy()
+        f = random.uniform((b, 4, 2), -0.5 * self.scale, 0.5 * self.scale, seed=g, dtype=self.compute_dtype).numpy()
+        start = np.repeat(np.array([[[0.0, 0.0], [w - 1, 0.0], [0.0, h - 1], [w - 1, h - 1]]], np.float32), b, axis=0)
+        return apply, _homography(start, start + start * f)
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        warped = affine_transform(x, t[1], self.interpolation, "constant", self.fill_value)
+        return where(np.broadcast_to(t[0].reshape(-1, 1, 1, 1), x.shape), warped, x)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "scale": self.scale,
+                "interpolation": self.interpolation, "fill_value": self.fill_value, "seed": self.seed}
+
+
+class MaxNumBoundingBoxes(_ImageAugmentation):
+    """Pads (with ``fill_value``) or truncates a dict input's ``bounding_boxes`` (``"boxes"``
+    ``(batch, n, 4)`` and ``"labels"`` ``(batch, n)``) to ``max_number`` boxes; images pass
+    through.
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> out = keras.layers.MaxNumBoundingBoxes(3, bounding_box_format="xyxy")(
+    ...     {"images": np.zeros((1, 4, 4, 3), "float32"),
+    ...      "bounding_boxes": {"boxes": np.ones((1, 1, 4), "float32"), "labels": np.array([[2]])}})
+    >>> out["bounding_boxes"]["labels"].numpy()
+    array([[ 2, -1, -1]])
+    """
+
+    def __init__(self, max_number: int, fill_value: int = -1, **kwargs: Any) -> None:
+        super().__init__(None, kwargs.pop("data_format", None), seeded=False, **kwargs)
+        self.max_number, self.fill_value = int(max_number), int(fill_value)
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        return x
+
+    def call(self, data: Any, training: bool = True) -> Any:
+        boxes = data.get("bounding_boxes") if isinstance(data, dict) else None
+        out = super().call(data, training)
+        if boxes is not None:
+            single = convert_to_tensor(data["images"]).shape.rank == 3
+            b = np.asarray(convert_to_tensor(boxes["boxes"]))
+            lab = np.asarray(convert_to_tensor(boxes["labels"]))
+            if single:
+                b, lab = b[None], lab[None]
+            pad = max(self.max_number - b.shape[1], 0)
+            b = np.pad(b[:, :self.max_number], [[0, 0], [0, pad], [0, 0]], constant_values=self.fill_value)
+            lab = np.pad(lab[:, :self.max_number], [[0, 0], [0, pad]], constant_values=self.fill_value)
+            if single:
+                b, lab = b[0], lab[0]
+            out["bounding_boxes"] = {**boxes, "boxes": convert_to_tensor(b), "labels": convert_to_tensor(lab)}
+        return out
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        if isinstance(input_shape, dict) and "bounding_boxes" in input_shape:
+            extra = set(input_shape["bounding_boxes"]) - {"boxes", "labels"}
+            if extra:
+                raise KeyError(f"There are unsupported keys in `bounding_boxes`: {list(extra)}. "
+                               "Only `boxes` and `labels` are supported.")
+            for key in ("boxes", "labels"):
+                shape = list(input_shape["bounding_boxes"][key])
+                shape[1] = self.max_number
+                input_shape["bounding_boxes"][key] = shape
+        return input_shape
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "max_number": self.max_number}
+
+
+def _sub_draw(layer: Layer, x: Tensor) -> Any:
+    """A RandAugment or AugMix part's transformation for ``x`` (from the part's ``generator``:
+    the parent's)."""
+    b, g = int(x.shape[0]), getattr(layer, "generator", None)
+    if isinstance(layer, _ImageAugmentation):
+        return layer._draw(x, True)
+    if isinstance(layer, _Affine):
+        return layer._transforms(b, int(x.shape[1]), int(x.shape[2]))
+    if isinstance(layer, RandomBrightness):
+        return random.uniform((b, 1, 1, 1), layer.factor[0], layer.factor[1], seed=g)
+    return random.uniform((b, 1, 1, 1), 1.0 - layer.factor[0], 1.0 + layer.factor[1], dtype=layer.compute_dtype,
+                          seed=g)
+
+
+def _sub_apply(layer: Layer, x: Tensor, t: Any) -> Tensor:
+    if isinstance(layer, _ImageAugmentation):
+        return layer._images(x, t, True)
+    if isinstance(layer, _Affine):
+        return affine_transform(x, t, layer.interpolation, layer.fill_mode, layer.fill_value)
+    vr = layer.value_range
+    if isinstance(layer, RandomBrightness):
+        return clip_by_value(x + cast(t * (vr[1] - vr[0]), x.dtype), vr[0], vr[1])
+    mean = reduce_mean(reduce_mean(x, 1, keepdims=True), 2, keepdims=True)
+    return clip_by_value((x - mean) * cast(t, x.dtype) + mean, vr[0], vr[1])
+
+
+class _Composite(_ImageAugmentation):
+    """RandAugment's and AugMix's parts: Keras's layers built with this layer's factor (each with
+    a generator of its own, as Keras, though they draw from this layer's)."""
+
+    _keeps_boxes = False
+
+    def _parts(self, names: Sequence, interpolation: str, kwargs: dict) -> None:
+        f, vr = self.factor, self.value_range
+        extra = {k: v for k, v in kwargs.items() if k == "dtype"}
+        make = {
+            "random_shear": lambda: RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=self.seed,
+                                                **extra),
+            "random_translation": lambda: RandomTranslation(height_factor=f, width_factor=f,
+                                                            interpolation=interpolation, seed=self.seed, **extra),
+            "random_rotation": lambda: RandomRotation(factor=f, interpolation=interpolation, seed=self.seed, **extra),
+            "random_brightness": lambda: RandomBrightness(factor=f, value_range=vr, seed=self.seed, **extra),
+            "random_color_degeneration": lambda: RandomColorDegeneration(factor=f, value_range=vr, seed=self.seed,
+                                                                         **extra),
+            "random_contrast": lambda: RandomContrast(factor=f, value_range=vr, seed=self.seed, **extra),
+            "random_sharpness": lambda: RandomSharpness(factor=f, value_range=vr, seed=self.seed, **extra),
+            "solarization": lambda: Solarization(addition_factor=f, threshold_factor=f, value_range=vr,
+                                                 seed=self.seed, **extra),
+            "random_posterization": lambda: RandomPosterization(factor=max(1, int(8 * f[1])), value_range=vr,
+                                                                seed=self.seed, **extra),
+            "auto_contrast": lambda: AutoContrast(value_range=vr, **extra),
+            "equalization": lambda: Equalization(value_range=vr, **extra),
+        }
+        self._part = {}
+        for name in names:
+            part = make[name]()
+            if hasattr(part, "generator"):
+                part.generator = self.generator
+            self._part[name] = part
+
+    def build(self, input_shape: Any = None) -> None:
+        # (Keras's own build, which builds the parts: no build by tracing, which would draw
+        # AugMix's choices from Python's random)
+        for part in self._part.values():
+            part.build(input_shape)
+        self.built = True
+
+
+_RAND_AUGMENT_OPS = ("random_shear", "random_translation", "random_rotation", "random_brightness",
+                     "random_color_degeneration", "random_contrast", "random_sharpness", "random_posterization",
+                     "solarization", "auto_contrast", "equalization")
+
+
+class RandAugment(_Composite):
+    """RandAugment: ``num_ops`` operations drawn (with repetition) from Keras's eleven (shear,
+    translation, rotation, brightness, colour degeneration, contrast, sharpness, posterization,
+    solarization, auto-contrast, equalization), each of strength ``factor``, applied in turn; every
+    operation's parameters are drawn at each call, as Keras.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandAugment(value_range=(0, 1), seed=1)(tf.fill([2, 4, 4, 3], 0.5)).shape
+    TensorShape([2, 4, 4, 3])
+    """
+
+    def __init__(self, value_range: Sequence = (0, 255), num_ops: int = 2, factor: Any = 0.5,
+                 interpolation: str = "bilinear", seed: int | None = None, data_format: Any = None,
+                 **kwargs: Any) -> None:
+        f = _factor(factor, (0, 1))
+        super().__init__(seed, data_format, **kwargs)
+        self.value_range, self.num_ops, self.factor, self.interpolation = value_range, num_ops, f, interpolation
+        self._parts(_RAND_AUGMENT_OPS, interpolation, kwargs)
+
+    def _draw(self, x: Tensor, training: bool) -> Any:
+        if not training:
+            return None
+        idx = _randint((self.num_ops,), 0, len(_RAND_AUGMENT_OPS), self.generator, "int32")
+        return idx, {name: _sub_draw(self._part[name], x) for name in _RAND_AUGMENT_OPS}
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        for i in t[0]:
+            name = _RAND_AUGMENT_OPS[int(i)]
+            x = _sub_apply(self._part[name], x, t[1][name])
+        return x
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "value_range": self.value_range, "num_ops": self.num_ops,
+                "factor": self.factor, "interpolation": self.interpolation, "seed": self.seed}
+
+
+_AUG_MIX_OPS = ("random_shear", "random_translation", "random_rotation", "random_posterization", "solarization",
+                "auto_contrast", "equalization")
+_AUG_MIX_ALL = _AUG_MIX_OPS + ("random_brightness", "random_color_degeneration", "random_contrast",
+                               "random_sharpness")
+
+
+class AugMix(_Composite):
+    """AugMix: ``num_chains`` chains of up to ``chain_depth`` operations (each step one of the
+    operations, or none, chosen with Python's ``random``, as Keras), mixed with Dirichlet(``alpha``)
+    weights, then blended with the image by a Beta(``alpha``, ``alpha``) weight and clipped to
+    ``value_range``. ``all_ops=False`` leaves out brightness, colour, contrast and sharpness.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.AugMix(value_range=(0, 1), seed=1)(tf.fill([2, 4, 4, 3], 0.5)).shape
+    TensorShape([2, 4, 4, 3])
+    """
+
+    def __init__(self, value_range: Sequence = (0, 255), num_chains: int = 3, chain_depth: int = 3,
+                 factor: Any = 0.3, alpha: float = 1.0, all_ops: bool = True, interpolation: str = "bilinear",
+                 seed: int | None = None, data_format: Any = None, **kwargs: Any) -> None:
+        f = _factor(factor, (0, 1))
+        super().__init__(seed, data_format, **kwargs)
+        self.value_range, self.num_chains, self.chain_depth, self.factor = value_range, num_chains, chain_depth, f
+        self.alpha, self.all_ops, self.interpolation = alpha, all_ops, interpolation
+        self._ops = _AUG_MIX_ALL if all_ops else _AUG_MIX_OPS
+        self._parts(self._ops, interpolation, kwargs)
+
+    def _draw(self, x: Tensor, training: bool) -> Any:
+        if not training:
+            return None
+        g, dt = self.generator, self.compute_dtype
+        gam = _tf_random.stateless_gamma([self.num_chains], seed=random._seed_pair(g), alpha=self.alpha, dtype=dt)
+        weights = (gam / reduce_sum(gam, -1, keepdims=True)).numpy()
+        ws = _beta((), self.alpha, self.alpha, g, dt)
+        chains = []
+        for _ in range(self.num_chains):
+            steps = []
+            for _ in range(self.chain_depth):
+                name = _py_random.choice(list(self._ops) + [None])
+                if name is not None:
+                    steps.append((name, _sub_draw(self._part[name], x)))
+            chains.append(steps)
+        return weights, ws, chains
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        weights, ws, chains = t
+        aug = x * 0
+        for i, steps in enumerate(chains):
+            y = x
+            for name, sub in steps:
+                y = _sub_apply(self._part[name], y, sub)
+            aug = aug + y * weights[i]
+        ws = cast(ws, x.dtype)
+        return clip_by_value(ws * x + (1 - ws) * aug, self.value_range[0], self.value_range[1])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,
+                "chain_depth": self.chain_depth, "factor": self.factor, "alpha": self.alpha,
+                "all_ops": self.all_ops, "interpolation": self.interpolation, "seed": self.seed}
