@@ -51,7 +51,8 @@ _LAZY = {
     **dict.fromkeys(["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
                      "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
                      "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear",
-                     "RandomPerspective", "MaxNumBoundingBoxes", "RandAugment", "AugMix"], ".augmentation_more"),
+                     "RandomPerspective", "MaxNumBoundingBoxes", "RandAugment", "AugMix",
+                     "RandomElasticTransform"], ".augmentation_more"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
     **dict.fromkeys(["HashedCrossing"], ".hashed_crossing"),
@@ -84,7 +85,8 @@ if _typing.TYPE_CHECKING:
     from .augmentation_more import (AugMix, AutoContrast, CutMix, Equalization, MaxNumBoundingBoxes,  # noqa: F401
                                     MixUp, RandAugment, RandomColorDegeneration, RandomColorJitter, RandomErasing,
                                     RandomGaussianBlur, RandomGrayscale, RandomHue, RandomInvert, RandomPerspective,
-                                    RandomPosterization, RandomSaturation, RandomSharpness, RandomShear, Solarization)
+                                    RandomElasticTransform, RandomPosterization, RandomSaturation, RandomSharpness,
+                                    RandomShear, Solarization)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D, SeparableConvolution2D)
     from .embedding import Embedding  # noqa: F401

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._engine import convert_to_tensor
 from .._engine import Tensor
-from ...ops.array import broadcast_to, expand_dims, squeeze, stack
+from ...ops.array import broadcast_to, expand_dims, reshape, squeeze, stack
 from ...ops.conv import depthwise_conv2d
 from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, where
@@ -37,7 +37,7 @@ from .augmentation import (RandomBrightness, RandomContrast, RandomRotation, Ran
 __all__ = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
            "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
            "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear", "RandomPerspective",
-           "MaxNumBoundingBoxes", "RandAugment", "AugMix"]
+           "MaxNumBoundingBoxes", "RandAugment", "AugMix", "RandomElasticTransform"]
 
 _EPSILON = 1e-7
 
@@ -1211,3 +1211,109 @@ class AugMix(_Composite):
         return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,
                 "chain_depth": self.chain_depth, "factor": self.factor, "alpha": self.alpha,
                 "all_ops": self.all_ops, "interpolation": self.interpolation, "seed": self.seed}
+
+
+def _fold(index: np.ndarray, size: int, mode: str) -> tuple:
+    """Keras's ``map_coordinates`` index rule: the index to read and whether it is inside."""
+    if mode == "constant":
+        return np.clip(index, 0, size - 1), (index >= 0) & (index < size)
+    if mode == "nearest":
+        return np.clip(index, 0, size - 1), None
+    if mode == "wrap":
+        return index % size, None
+    mod = np.abs(index) % (2 * size)     # "reflect", as Keras's TensorFlow backend
+    return np.where(mod < size, mod, 2 * size - mod - 1), None
+
+
+def _map_coordinates(x: Tensor, ys: np.ndarray, xs: np.ndarray, order: int, mode: str, fill_value: float) -> Tensor:
+    """Keras's ``map_coordinates`` for each image and channel of the batch ``x`` at the
+    (batch, h, w) coordinates ``ys``, ``xs`` (order 0: rounded; 1: linear)."""
+    b, h, w, c = (int(d) for d in x.shape)
+    flat = reshape(x, [b * h * w, c])
+    base = np.arange(b).reshape(b, 1, 1) * (h * w)
+
+    def nodes(v: np.ndarray) -> list:
+        if order == 0:
+            return [(np.round(v).astype(np.int32), np.float32(1))]
+        lower = np.floor(v)
+        upper = (v - lower).astype(np.float32)
+        return [(lower.astype(np.int32), np.float32(1) - upper), (lower.astype(np.int32) + 1, upper)]
+
+    out = None
+    dt = x.dtype.as_numpy_dtype
+    for yi, wy in nodes(ys):
+        for xi, wx in nodes(xs):
+            sy, vy = _fold(yi, h, mode)
+            sx, vx = _fold(xi, w, mode)
+            g = reshape(gather(flat, (base + sy * w + sx).reshape(-1)), [b, h, w, c])
+            if vy is not None:
+                g = where(np.broadcast_to((vy & vx)[..., None], g.shape), g, cast(fill_value, x.dtype))
+            term = convert_to_tensor(np.broadcast_to(np.asarray(wy * wx, np.float32), (b, h, w))[..., None]
+                                     .astype(dt)) * g
+            out = term if out is None else out + term
+    return out
+
+
+class RandomElasticTransform(_ImageAugmentation):
+    """With probability drawn in ``factor``, displaces each image's pixels by a smoothed Gaussian
+    noise field (Keras's ``elastic_transform``: strength ``0.1 * s * max(h, w)``, smoothing
+    ``0.05 * s * min(h, w)``, ``s`` drawn in ``scale``), resampled with ``interpolation`` and
+    ``fill_mode``, clipped to ``value_range``.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> keras.layers.RandomElasticTransform(seed=1)(tf.ones([2, 8, 8, 3])).shape
+    TensorShape([2, 8, 8, 3])
+    """
+
+    _keeps_boxes = False
+    _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+
+    def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear", fill_mode: str = "reflect",
+                 fill_value: float = 0.0, value_range: Sequence = (0, 255), seed: int | None = None,
+                 data_format: Any = None, **kwargs: Any) -> None:
+        f = _factor(factor, (0, 1))
+        s = _factor(scale, (0, 1), "scale")
+        if interpolation not in ("nearest", "bilinear"):
+            raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one "
+                                      "('nearest', 'bilinear').")
+        if fill_mode not in self._FILL_MODES:
+            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {set(self._FILL_MODES)}.")
+        super().__init__(seed, data_format, **kwargs)
+        self.factor, self.scale, self.interpolation, self.fill_mode = f, s, interpolation, fill_mode
+        self.fill_value, self.value_range = fill_value, value_range
+
+    def _draw(self, x: Tensor, training: bool) -> Any:
+        if not training or self.scale[1] == 0 or self.factor[1] == 0:
+            return None
+        b, g = int(x.shape[0]), self.generator
+        p = random.uniform((b,), self.factor[0], self.factor[1], seed=g)
+        apply = (random.uniform((b,), 0.0, 1.0, seed=g) < p).numpy()
+        distortion = random.uniform((), self.scale[0], self.scale[1], seed=g, dtype=self.compute_dtype).numpy()
+        return apply, distortion
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        if self.fill_mode == "mirror":   # (the layer takes "mirror"; Keras's TF backend does not)
+            raise ValueError("Invalid value for argument `fill_mode`. Expected of one ('constant', 'nearest', "
+                             "'wrap', 'reflect'). "
+                             f"Received: fill_mode={self.fill_mode}")
+        b, h, w, _ = (int(d) for d in x.shape)
+        alpha = np.float32(max(h, w)) * (np.float32(0.1) * t[1])
+        sigma = np.float32(min(h, w)) * (np.float32(0.05) * t[1])
+        k = 6 * int(sigma) | 1
+        seed = random._seed_pair(self.generator)   # (drawn when the images are transformed; dx and dy share it)
+        noise = _tf_random.stateless_normal((b, h, w), seed=seed, dtype=x.dtype).numpy() * sigma
+        d = _blur(convert_to_tensor(noise[..., None]), gaussian_kernel((k, k), (sigma, sigma))).numpy()[..., 0]
+        gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32), indexing="xy")
+        order = 0 if self.interpolation == "nearest" else 1
+        moved = _map_coordinates(x, gy[None] + alpha * d, gx[None] + alpha * d, order, self.fill_mode,
+                                 self.fill_value)
+        y = where(np.broadcast_to(t[0].reshape(-1, 1, 1, 1), x.shape), moved, x)
+        return clip_by_value(y, self.value_range[0], self.value_range[1])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "scale": self.scale,
+                "interpolation": self.interpolation, "fill_mode": self.fill_mode, "fill_value": self.fill_value,
+                "value_range": self.value_range, "seed": self.seed}
