@@ -68,6 +68,7 @@ CASES = {
                                                       data_format="channels_first"), (2, 2, 4, 3), L(scale=1.0)),
     "auto_contrast": ("AutoContrast", L(), (3, 3, 4, 3), L(scale=100.0)),
     "auto_contrast_unit_single": ("AutoContrast", L(value_range=(0, 1)), (3, 3, 2), L(scale=0.5)),
+    "auto_contrast_channels_first": ("AutoContrast", L(data_format="channels_first"), (2, 3, 4, 5), L(scale=90.0)),
     "auto_contrast_infer": ("AutoContrast", L(), (2, 2, 2, 1), L(training=False, scale=80.0)),
     "equalization": ("Equalization", L(), (2, 4, 4, 3), L()),
     "equalization_bins_range": ("Equalization", L(value_range=(0, 1), bins=16), (2, 3, 5, 2), L(scale=1.0)),

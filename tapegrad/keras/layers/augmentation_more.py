@@ -674,8 +674,11 @@ class AutoContrast(_ImageAugmentation):
 
     def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
         v = _to_range(x, self.value_range, (0, 255))
-        low = reduce_min(v, axis=(1, 2), keepdims=True)
-        high = reduce_max(v, axis=(1, 2), keepdims=True)
+        # (Keras takes the extremes over axes 1 and 2 of the batch: height and width, or with
+        # channels first, channels and height)
+        axes = (1, 2) if self.data_format == "channels_last" else (1, 3)
+        low = reduce_min(v, axis=axes, keepdims=True)
+        high = reduce_max(v, axis=axes, keepdims=True)
         scale = 255.0 / (high - low)
         y = clip_by_value(v * scale + (-low * scale), 0.0, 255.0)
         y = _to_range(y, (0, 255), self.value_range)
