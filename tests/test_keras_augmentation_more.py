@@ -36,7 +36,7 @@ def _make(name):
               "RandomPosterization": 4}
     if name == "MaxNumBoundingBoxes":
         return keras.layers.MaxNumBoundingBoxes(3)
-    if name in ("AutoContrast", "Equalization"):
+    if name in ("AutoContrast", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization"):
         return getattr(keras.layers, name)()
     kw = {"factor": factor[name]} if name in factor else {}
     return getattr(keras.layers, name)(seed=1, **kw)
@@ -45,7 +45,8 @@ def _make(name):
 NAMES = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
          "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
          "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear", "RandomPerspective",
-         "MaxNumBoundingBoxes", "RandAugment", "AugMix", "RandomElasticTransform"]
+         "MaxNumBoundingBoxes", "RandAugment", "AugMix", "RandomElasticTransform",
+         "ContrastLimitedAdaptiveHistogramEqualization"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -37,7 +37,8 @@ from .augmentation import (RandomBrightness, RandomContrast, RandomRotation, Ran
 __all__ = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
            "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
            "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur", "RandomShear", "RandomPerspective",
-           "MaxNumBoundingBoxes", "RandAugment", "AugMix", "RandomElasticTransform"]
+           "MaxNumBoundingBoxes", "RandAugment", "AugMix", "RandomElasticTransform",
+           "ContrastLimitedAdaptiveHistogramEqualization"]
 
 _EPSILON = 1e-7
 
@@ -1320,3 +1321,69 @@ class RandomElasticTransform(_ImageAugmentation):
         return {**super().get_config(), "factor": self.factor, "scale": self.scale,
                 "interpolation": self.interpolation, "fill_mode": self.fill_mode, "fill_value": self.fill_value,
                 "value_range": self.value_range, "seed": self.seed}
+
+
+class ContrastLimitedAdaptiveHistogramEqualization(_ImageAugmentation):
+    """CLAHE, as Keras computes it: each channel's histogram equalized per tile of a
+    ``tile_grid_size`` grid (the image padded symmetrically to whole tiles), each bin clipped at
+    ``clip_limit`` times the mean bin with the excess spread over all bins, and each pixel's value
+    interpolated bilinearly between the four nearest tiles' mappings. Applies in and out of
+    training, as Keras.
+
+    >>> import tapegrad as tf
+    >>> from tapegrad import keras
+    >>> clahe = keras.layers.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2))
+    >>> clahe(tf.reshape(tf.range(16.0) * 16, [1, 4, 4, 1])).shape
+    TensorShape([1, 4, 4, 1])
+    """
+
+    def __init__(self, value_range: Sequence = (0, 255), clip_limit: float = 4.0, tile_grid_size: Sequence = (8, 8),
+                 data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(None, data_format, seeded=False, **kwargs)
+        self.value_range, self.clip_limit, self.tile_grid_size = value_range, clip_limit, tile_grid_size
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        f32 = np.float32
+        v = _to_range(cast(x, "float32"), self.value_range, (0, 255)).numpy()
+        b, h, w, c = v.shape
+        gh, gw = self.tile_grid_size
+        th, tw = (h + gh - 1) // gh, (w + gw - 1) // gw
+        padded = np.pad(v, [[0, 0], [0, th * gh - h], [0, tw * gw - w], [0, 0]], mode="symmetric")
+        tiles = padded.reshape(b, gh, th, gw, tw, c).transpose(0, 1, 3, 5, 2, 4).reshape(b, gh, gw, c, th * tw)
+        levels = np.clip(tiles.astype(np.int32), 0, 255)
+        hists = np.zeros((b * gh * gw * c, 256), f32)   # (Keras sums one-hot rows: exact counts)
+        np.add.at(hists, (np.arange(b * gh * gw * c)[:, None], levels.reshape(b * gh * gw * c, -1)), 1)
+        hists = hists.reshape(b, gh, gw, c, 256)
+        if self.clip_limit > 0:
+            limit = f32(self.clip_limit * (th * tw) / 256.0)
+            clipped = np.clip(hists, 0, limit)
+            hists = clipped + (hists - clipped).sum(axis=-1, keepdims=True, dtype=f32) / f32(256.0)
+        cdf = np.cumsum(hists, axis=-1, dtype=f32)
+        cdf_min = cdf.min(axis=-1, keepdims=True)
+        den = f32(th * tw) - cdf_min
+        den = np.where(den == 0, f32(1), den)
+        norm = np.clip((cdf - cdf_min) * f32(255.0) / den, 0, 255).astype(f32)
+        norm = np.concatenate([norm[:, :1], norm, norm[:, -1:]], axis=1)
+        norm = np.concatenate([norm[:, :, :1], norm, norm[:, :, -1:]], axis=2)
+
+        def grid(n: int, tile: int, count: int) -> tuple:
+            g = (np.arange(n, dtype=f32) - f32(tile / 2.0)) / f32(tile) + f32(1.0)
+            lo = np.floor(g)
+            return (np.clip(lo, 0, count + 1).astype(np.int32), np.clip(lo + 1, 0, count + 1).astype(np.int32),
+                    (g - lo).astype(f32))
+        y0, y1, wy = grid(th * gh, th, gh)
+        x0, x1, wx = grid(tw * gw, tw, gw)
+        px = np.clip(padded, 0, 255).astype(np.int32)
+        bi, ci = np.arange(b)[:, None, None, None], np.arange(c)[None, None, None, :]
+
+        def at(yy: np.ndarray, xx: np.ndarray) -> np.ndarray:
+            return norm[bi, yy[None, :, None, None], xx[None, None, :, None], ci, px]
+        wy, wx = wy[None, :, None, None], wx[None, None, :, None]
+        top = at(y0, x0) * (f32(1.0) - wx) + at(y0, x1) * wx
+        bottom = at(y1, x0) * (f32(1.0) - wx) + at(y1, x1) * wx
+        out = (top * (f32(1.0) - wy) + bottom * wy)[:, :h, :w, :]
+        return cast(_to_range(convert_to_tensor(out.astype(f32)), (0, 255), self.value_range), x.dtype)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "value_range": self.value_range, "clip_limit": self.clip_limit,
+                "tile_grid_size": self.tile_grid_size, "data_format": self.data_format}
