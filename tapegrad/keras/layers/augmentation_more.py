@@ -32,7 +32,7 @@ from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg
 from .augmentation import (RandomBrightness, RandomContrast, RandomRotation, RandomTranslation, _Affine,
-                           _check_modes, affine_transform)
+                           _check_modes, _factor_pair, affine_transform)
 
 __all__ = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
            "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization", "RandomSharpness",
@@ -41,21 +41,6 @@ __all__ = ["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale"
            "ContrastLimitedAdaptiveHistogramEqualization"]
 
 _EPSILON = 1e-7
-
-
-def _factor(factor: Any, bounds: tuple, name: str = "factor", shown: str = "factor") -> tuple:
-    """Keras's ``_set_factor``: a number ``f`` is ``(max(-|f|, low), |f|)``; a pair is sorted."""
-    msg = (f"The `{name}` argument should be a number (or a list of two numbers) in the range "
-           f"[{bounds[0]}, {bounds[1]}]. Received: {shown}={factor}")
-    if isinstance(factor, (tuple, list)):
-        if len(factor) != 2 or factor[0] > bounds[1] or factor[1] < bounds[0]:
-            raise ValueError(msg)
-        return tuple(sorted(factor))
-    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-        if factor < bounds[0] or factor > bounds[1]:
-            raise ValueError(msg)
-        return max(-abs(factor), bounds[0]), abs(factor)
-    raise ValueError(msg)
 
 
 def _value_range(value_range: Any) -> list:
@@ -176,6 +161,30 @@ class _ImageAugmentation(Layer):
         return config
 
 
+class _Factored(_ImageAugmentation):
+    """A colour layer of Keras's with a ``factor`` in ``_bounds``, a ``value_range`` (sorted where
+    Keras sorts it) and a seed."""
+
+    _bounds = (0, 1)
+    _sorted_range = True
+
+    def __init__(self, factor: Any, value_range: Sequence, seed: Any, data_format: Any, **kwargs: Any) -> None:
+        factor = _factor_pair(factor, self._bounds)
+        if self._sorted_range:
+            value_range = _value_range(value_range)
+        super().__init__(seed, data_format, **kwargs)
+        self.factor, self.value_range = factor, value_range
+
+    def _draw(self, x: Tensor, training: bool) -> Any:   # (RandomHue, RandomSaturation)
+        return self._draw_with(self, int(x.shape[0]), self.generator)
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        return self._apply_with(x, t, self.value_range) if training else x
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+
+
 class MixUp(_ImageAugmentation):
     """MixUp: each image (and its label) blended with another of the batch (a random
     permutation), by a weight drawn from Beta(``alpha``, ``alpha``):
@@ -236,7 +245,7 @@ class CutMix(_ImageAugmentation):
 
     def __init__(self, factor: Any = 1.0, seed: int | None = None, data_format: Any = None,
                  **kwargs: Any) -> None:
-        factor = _factor(factor, (0, 1))
+        factor = _factor_pair(factor, (0, 1))
         super().__init__(seed, data_format, **kwargs)
         self.factor = factor
 
@@ -302,7 +311,7 @@ def _saturation_apply(x: Tensor, factor: Tensor, value_range: Sequence) -> Tenso
     return _image.hsv_to_rgb(stack([hsv[..., 0], s, hsv[..., 2]], axis=-1))
 
 
-class RandomHue(_ImageAugmentation):
+class RandomHue(_Factored):
     """Shifts each image's hue by a random ``±f / 2`` of the colour wheel, ``f`` drawn in
     ``factor`` (a number in [0, 1] for ``[0, f]``, or a pair); images are RGB in ``value_range``.
 
@@ -312,23 +321,17 @@ class RandomHue(_ImageAugmentation):
     TensorShape([1, 2, 2, 3])
     """
 
+    _sorted_range = False
+
+    _draw_with, _apply_with = staticmethod(_hue_draw), staticmethod(_hue_apply)
+
     def __init__(self, factor: Any, value_range: Sequence = (0, 255), data_format: Any = None,
                  seed: int | None = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (0, 1))
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
-
-    def _draw(self, x: Tensor, training: bool) -> Any:
-        return _hue_draw(self, int(x.shape[0]), self.generator)
-
-    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
-        return _hue_apply(x, t, self.value_range) if training else x
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
 
-class RandomSaturation(_ImageAugmentation):
+
+class RandomSaturation(_Factored):
     """Scales each image's saturation by ``f / (1 - f)``, ``f`` drawn in ``factor`` (a number
     ``f`` for ``[-f, f]``, or a pair in [-1, 1]: 0.5 keeps, 0 greys, 1 saturates fully), the
     saturation clipped to ``value_range``.
@@ -339,21 +342,13 @@ class RandomSaturation(_ImageAugmentation):
     TensorShape([2, 2, 3])
     """
 
+    _bounds = (-1, 1)
+
+    _draw_with, _apply_with = staticmethod(_saturation_draw), staticmethod(_saturation_apply)
+
     def __init__(self, factor: Any, value_range: Sequence = (0, 255), data_format: Any = None,
                  seed: int | None = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (-1, 1))
-        value_range = _value_range(value_range)
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
-
-    def _draw(self, x: Tensor, training: bool) -> Any:
-        return _saturation_draw(self, int(x.shape[0]), self.generator)
-
-    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
-        return _saturation_apply(x, t, self.value_range) if training else x
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
 
 class RandomGrayscale(_ImageAugmentation):
@@ -413,15 +408,15 @@ class RandomColorJitter(_ImageAugmentation):
         # unseeded one draws its start from Python's random)
         self._brightness = self._contrast = self._saturation = self._hue = None
         if brightness_factor is not None:
-            self._brightness = _Sub(_factor(brightness_factor, (-1, 1)), seed)
+            self._brightness = _Sub(_factor_pair(brightness_factor, (-1, 1)), seed)
             _value_range(value_range)
         if contrast_factor is not None:
-            self._contrast = _Sub(_factor(contrast_factor, (0, 1)), seed)
+            self._contrast = _Sub(_factor_pair(contrast_factor, (0, 1)), seed)
         if saturation_factor is not None:
-            self._saturation = _Sub(_factor(saturation_factor, (-1, 1)), seed)
+            self._saturation = _Sub(_factor_pair(saturation_factor, (-1, 1)), seed)
             _value_range(value_range)
         if hue_factor is not None:
-            self._hue = _Sub(_factor(hue_factor, (0, 1)), seed)
+            self._hue = _Sub(_factor_pair(hue_factor, (0, 1)), seed)
 
     def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
         if not training:
@@ -456,7 +451,7 @@ class _Sub:
         self.generator = random.SeedGenerator(seed)
 
 
-class RandomColorDegeneration(_ImageAugmentation):
+class RandomColorDegeneration(_Factored):
     """Blends each image towards its greyscale version by a factor drawn in ``factor`` (a
     number ``f`` for ``[-f, f]``, or a pair in [-1, 1]), clipped to ``value_range``.
 
@@ -466,12 +461,11 @@ class RandomColorDegeneration(_ImageAugmentation):
     TensorShape([1, 2, 2, 3])
     """
 
+    _bounds = (-1, 1)
+
     def __init__(self, factor: Any, value_range: Sequence = (0, 255), data_format: Any = None,
                  seed: int | None = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (-1, 1))
-        value_range = _value_range(value_range)
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
     def _draw(self, x: Tensor, training: bool) -> Any:
         return random.uniform((int(x.shape[0]), 1, 1, 1), self.factor[0], self.factor[1], seed=self.generator)
@@ -491,11 +485,8 @@ class RandomColorDegeneration(_ImageAugmentation):
             raise ValueError(f"Input images must have 3 channels, but received images with {c} channels.")
         return input_shape
 
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
 
-
-class RandomInvert(_ImageAugmentation):
+class RandomInvert(_Factored):
     """Inverts each image (``value_range[1] - x``) with a probability drawn in ``factor`` (a
     number ``f`` for ``[0, f]``, or a pair in [0, 1]).
 
@@ -505,11 +496,11 @@ class RandomInvert(_ImageAugmentation):
     array([1., 1.], dtype=float32)
     """
 
+    _sorted_range = False
+
     def __init__(self, factor: Any = 1.0, value_range: Sequence = (0, 255), seed: int | None = None,
                  data_format: Any = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (0, 1))
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
     def _draw(self, x: Tensor, training: bool) -> Any:
         if not training:
@@ -523,14 +514,10 @@ class RandomInvert(_ImageAugmentation):
             return x
         return where(broadcast_to(t[:, None, None, None], x.shape), self.value_range[1] - x, x)
 
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
 
-
-def _solarization_factor(factor: Any, name: str) -> tuple:
-    msg = ("The `addition_factor` and `threshold_factor` arguments should be a number (or a list of two numbers) "
-           "in the range [0, 1]. ")
-
+def _unit_pair(factor: Any, name: str, msg: str, signed: bool) -> tuple:
+    """Solarization's and RandomShear's factors: numbers in [0, 1]; a pair is sorted, a number
+    ``f`` is ``(0, f)`` (``signed``: ``(-f, f)``)."""
     def check(v: float) -> None:
         if v > 1.0 or v < 0:
             raise ValueError(msg + f"Received: input_number={v}")
@@ -542,8 +529,13 @@ def _solarization_factor(factor: Any, name: str) -> tuple:
         return tuple(sorted(factor))
     if isinstance(factor, (int, float)) and not isinstance(factor, bool):
         check(factor)
-        return 0, factor
+        return (-factor if signed else 0), factor
     raise ValueError(msg + f"Received: {name}={factor}")
+
+
+def _solarization_factor(factor: Any, name: str) -> tuple:
+    return _unit_pair(factor, name, "The `addition_factor` and `threshold_factor` arguments should be a number (or a "
+                      "list of two numbers) in the range [0, 1]. ", False)
 
 
 class Solarization(_ImageAugmentation):
@@ -586,7 +578,7 @@ class Solarization(_ImageAugmentation):
                 "threshold_factor": self.threshold_factor, "seed": self.seed}
 
 
-class RandomPosterization(_ImageAugmentation):
+class RandomPosterization(_Factored):
     """Keeps each image's ``bits`` highest bits per channel (on a 0-255 scale), ``bits`` an
     integer drawn in ``[factor[0], factor[1])`` (a number ``f`` for ``[1, f)``; equal bounds
     keep that many bits).
@@ -597,12 +589,11 @@ class RandomPosterization(_ImageAugmentation):
     array([128.,   0.], dtype=float32)
     """
 
+    _bounds = (1, 8)
+
     def __init__(self, factor: Any, value_range: Sequence = (0, 255), data_format: Any = None,
                  seed: int | None = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (1, 8))
-        value_range = _value_range(value_range)
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
     def _draw(self, x: Tensor, training: bool) -> Any:
         b = int(x.shape[0])
@@ -620,11 +611,8 @@ class RandomPosterization(_ImageAugmentation):
         v = np.left_shift(np.right_shift(v, t), t)
         return _to_range(convert_to_tensor(v.astype(x.dtype.as_numpy_dtype)), (0, 255), self.value_range)
 
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
 
-
-class RandomSharpness(_ImageAugmentation):
+class RandomSharpness(_Factored):
     """Sharpens (or smooths) each image: ``x + (1 - 2 f) * (smooth(x) - x)``, ``f`` drawn in
     ``factor`` (a number ``f`` for ``[0, f]``, or a pair in [0, 1]), ``smooth`` PIL's 3x3
     smoothing kernel; clipped to ``value_range``.
@@ -637,10 +625,7 @@ class RandomSharpness(_ImageAugmentation):
 
     def __init__(self, factor: Any, value_range: Sequence = (0, 255), data_format: Any = None,
                  seed: int | None = None, **kwargs: Any) -> None:
-        factor = _factor(factor, (0, 1))
-        value_range = _value_range(value_range)
-        super().__init__(seed, data_format, **kwargs)
-        self.factor, self.value_range = factor, value_range
+        super().__init__(factor, value_range, seed, data_format, **kwargs)
 
     def _draw(self, x: Tensor, training: bool) -> Any:
         return random.uniform((int(x.shape[0]),), self.factor[0], self.factor[1], seed=self.generator)
@@ -652,9 +637,6 @@ class RandomSharpness(_ImageAugmentation):
         a, b = 1.0 / 13.0, 5.0 / 13.0
         smooth = _blur(x, np.array([[a, a, a], [a, b, a], [a, a, a]], np.float32))
         return clip_by_value(x + (1.0 - f) * (smooth - x), self.value_range[0], self.value_range[1])
-
-    def get_config(self) -> dict:
-        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
 
 
 class AutoContrast(_ImageAugmentation):
@@ -751,8 +733,8 @@ class RandomErasing(_ImageAugmentation):
     def __init__(self, factor: Any = 1.0, scale: Any = (0.02, 0.33), fill_value: Any = None,
                  value_range: Sequence = (0, 255), seed: int | None = None, data_format: Any = None,
                  **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
-        s = _factor(scale, (0, 1), "scale")
+        f = _factor_pair(factor, (0, 1))
+        s = _factor_pair(scale, (0, 1), "scale")
         super().__init__(seed, data_format, **kwargs)
         self.factor, self.scale, self.fill_value, self.value_range = f, s, fill_value, value_range
 
@@ -840,9 +822,9 @@ class RandomGaussianBlur(_ImageAugmentation):
 
     def __init__(self, factor: Any = 1.0, kernel_size: Any = 3, sigma: Any = 1.0, value_range: Sequence = (0, 255),
                  data_format: Any = None, seed: int | None = None, **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
+        f = _factor_pair(factor, (0, 1))
         k = _kernel_size(kernel_size)
-        s = _factor(sigma, (0, 1), "sigma")
+        s = _factor_pair(sigma, (0, 1), "sigma")
         super().__init__(seed, data_format, **kwargs)
         self.factor, self.kernel_size, self.sigma, self.value_range = f, k, s, value_range
 
@@ -868,21 +850,8 @@ class RandomGaussianBlur(_ImageAugmentation):
 
 
 def _shear_factor(factor: Any, name: str) -> tuple:
-    msg = "The `factor` argument should be a number (or a list of two numbers) in the range [0, 1.0]. "
-
-    def check(v: float) -> None:
-        if v > 1.0 or v < 0.0:
-            raise ValueError(msg + f"Received: input_number={v}")
-    if isinstance(factor, (tuple, list)):
-        if len(factor) != 2:
-            raise ValueError(msg + f"Received: {name}={factor}")
-        check(factor[0])
-        check(factor[1])
-        return tuple(sorted(factor))
-    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-        check(factor)
-        return -abs(factor), abs(factor)
-    raise ValueError(msg + f"Received: {name}={factor}")
+    return _unit_pair(factor, name, "The `factor` argument should be a number (or a list of two numbers) in the range "
+                      "[0, 1.0]. ", True)
 
 
 class RandomShear(_ImageAugmentation):
@@ -958,7 +927,7 @@ class RandomPerspective(_ImageAugmentation):
 
     def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear", fill_value: float = 0.0,
                  seed: int | None = None, data_format: Any = None, **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
+        f = _factor_pair(factor, (0, 1))
         if scale < 0.0 or scale > 1.0:
             raise ValueError(f"The `scale` argument should be a number in the range [0,1]. Received: scale={scale}")
         _check_modes("constant", interpolation)
@@ -1129,7 +1098,7 @@ class RandAugment(_Composite):
     def __init__(self, value_range: Sequence = (0, 255), num_ops: int = 2, factor: Any = 0.5,
                  interpolation: str = "bilinear", seed: int | None = None, data_format: Any = None,
                  **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
+        f = _factor_pair(factor, (0, 1))
         super().__init__(seed, data_format, **kwargs)
         self.value_range, self.num_ops, self.factor, self.interpolation = value_range, num_ops, f, interpolation
         self._parts(_RAND_AUGMENT_OPS, interpolation, kwargs)
@@ -1174,7 +1143,7 @@ class AugMix(_Composite):
     def __init__(self, value_range: Sequence = (0, 255), num_chains: int = 3, chain_depth: int = 3,
                  factor: Any = 0.3, alpha: float = 1.0, all_ops: bool = True, interpolation: str = "bilinear",
                  seed: int | None = None, data_format: Any = None, **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
+        f = _factor_pair(factor, (0, 1))
         super().__init__(seed, data_format, **kwargs)
         self.value_range, self.num_chains, self.chain_depth, self.factor = value_range, num_chains, chain_depth, f
         self.alpha, self.all_ops, self.interpolation = alpha, all_ops, interpolation
@@ -1276,8 +1245,8 @@ class RandomElasticTransform(_ImageAugmentation):
     def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear", fill_mode: str = "reflect",
                  fill_value: float = 0.0, value_range: Sequence = (0, 255), seed: int | None = None,
                  data_format: Any = None, **kwargs: Any) -> None:
-        f = _factor(factor, (0, 1))
-        s = _factor(scale, (0, 1), "scale")
+        f = _factor_pair(factor, (0, 1))
+        s = _factor_pair(scale, (0, 1), "scale")
         if interpolation not in ("nearest", "bilinear"):
             raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one "
                                       "('nearest', 'bilinear').")
