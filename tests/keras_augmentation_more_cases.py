@@ -16,7 +16,7 @@ def _images(shape, scale=255.0, seed=0):
 
 
 # name: (layer class, kwargs, input shape, options); options: mode ("call", "dict", "model",
-# "dataset", "global", "boxes"), calls (direct calls in a row), training, scale (pixel range), labels
+# "dataset", "global", "boxes", "masks"), calls (direct calls in a row), training, scale (pixel range), labels
 # (classes), pyseed (keras.utils.set_random_seed first), boxes (bounding boxes an image)
 CASES = {
     "mixup": ("MixUp", L(alpha=0.2, seed=1), (4, 3, 3, 3), L(mode="dict", labels=3)),
@@ -114,6 +114,12 @@ CASES = {
     "clahe_channels_first_infer": ("ContrastLimitedAdaptiveHistogramEqualization",
                                    L(tile_grid_size=(2, 2), data_format="channels_first"), (2, 2, 6, 6),
                                    L(training=False)),
+    "shear_masks": ("RandomShear", L(x_factor=0.4, y_factor=0.4, seed=3), (2, 6, 6, 3), L(mode="masks")),
+    "perspective_masks": ("RandomPerspective", L(scale=0.6, seed=4), (2, 6, 5, 3), L(mode="masks")),
+    "elastic_masks": ("RandomElasticTransform", L(seed=2), (2, 22, 20, 3), L(mode="masks")),
+    "rand_augment_masks": ("RandAugment", L(num_ops=4, seed=2), (2, 6, 6, 3), L(mode="masks")),
+    "aug_mix_masks": ("AugMix", L(seed=5), (2, 5, 5, 3), L(mode="masks", pyseed=True)),
+    "hue_masks": ("RandomHue", L(factor=0.5, seed=2), (2, 3, 3, 3), L(mode="masks")),
     "max_boxes_pad": ("MaxNumBoundingBoxes", L(max_number=4, bounding_box_format="xyxy"), (2, 4, 4, 3),
                       L(mode="boxes", boxes=2)),
     "max_boxes_truncate": ("MaxNumBoundingBoxes", L(max_number=1, fill_value=0, bounding_box_format="xyxy"),
@@ -147,6 +153,10 @@ def run(name, tf, keras):
         model = keras.Sequential([keras.Input(shape[1:]), layer])
         out["outputs"] = [np.asarray(model(tf.constant(x), training=True)).tolist(),
                           np.asarray(model.predict(x, verbose=0)).tolist()]
+    elif mode == "masks":
+        masks = np.random.RandomState(1).randint(0, 4, shape[:-1] + (1,)).astype(np.float32)
+        res = layer({"images": tf.constant(x), "segmentation_masks": tf.constant(masks)})
+        out["outputs"] = [np.asarray(res["images"]).tolist(), np.asarray(res["segmentation_masks"]).tolist()]
     elif mode == "boxes":
         n = opts["boxes"]
         boxes = np.arange(shape[0] * n * 4, dtype=np.float32).reshape(shape[0], n, 4)

@@ -126,6 +126,10 @@ class _ImageAugmentation(Layer):
     def _labels(self, labels: Tensor, t: Any, training: bool) -> Tensor:
         return labels
 
+    def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
+        """Segmentation masks: unchanged, or (``_masks_as_images``) transformed as the images."""
+        return self._images(masks, t, training) if self._masks_as_images else masks
+
     def call(self, data: Any, training: bool = True) -> Any:
         if not isinstance(data, dict):
             x, back = images_arg(self, data)
@@ -146,9 +150,9 @@ class _ImageAugmentation(Layer):
             labels = convert_to_tensor(data["labels"])
             labels = self._labels(expand_dims(labels, 0) if single else labels, t, training)
             data["labels"] = squeeze(labels, [0]) if single else labels
-        if "segmentation_masks" in data and self._masks_as_images:
+        if "segmentation_masks" in data:
             m, mback = images_arg(self, data["segmentation_masks"])
-            data["segmentation_masks"] = mback(self._images(m, t, training))
+            data["segmentation_masks"] = mback(self._masks(m, t, training))
         return data
 
     def compute_output_shape(self, input_shape: Any) -> Any:
@@ -515,6 +519,21 @@ class RandomInvert(_Factored):
         return where(broadcast_to(t[:, None, None, None], x.shape), self.value_range[1] - x, x)
 
 
+class _Warp(_ImageAugmentation):
+    """A layer that resamples the images: segmentation masks resampled the same way with
+    ``"nearest"`` interpolation, as Keras."""
+
+    _keeps_boxes = False
+
+    def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
+        keep = self.interpolation
+        self.interpolation = "nearest"
+        try:
+            return self._images(masks, t, training)
+        finally:
+            self.interpolation = keep
+
+
 def _unit_pair(factor: Any, name: str, msg: str, signed: bool) -> tuple:
     """Solarization's and RandomShear's factors: numbers in [0, 1]; a pair is sorted, a number
     ``f`` is ``(0, f)`` (``signed``: ``(-f, f)``)."""
@@ -854,7 +873,7 @@ def _shear_factor(factor: Any, name: str) -> tuple:
                       "[0, 1.0]. ", True)
 
 
-class RandomShear(_ImageAugmentation):
+class RandomShear(_Warp):
     """Shears each image along x and y by random factors drawn in ``x_factor`` and ``y_factor``
     (a number ``f`` for ``[-f, f]``, or a pair in [0, 1]), with a random sign, resampled as
     ``ImageProjectiveTransformV3`` (``fill_mode``, ``interpolation``).
@@ -864,8 +883,6 @@ class RandomShear(_ImageAugmentation):
     >>> keras.layers.RandomShear(x_factor=0.3, seed=1)(tf.ones([2, 4, 4, 1])).shape
     TensorShape([2, 4, 4, 1])
     """
-
-    _keeps_boxes = False
 
     def __init__(self, x_factor: Any = 0.0, y_factor: Any = 0.0, interpolation: str = "bilinear",
                  fill_mode: str = "reflect", fill_value: float = 0.0, data_format: Any = None, seed: int | None = None,
@@ -913,7 +930,7 @@ def _homography(start: np.ndarray, end: np.ndarray) -> np.ndarray:
     return np.linalg.solve(a, target).reshape(-1, 8).astype(np.float32)
 
 
-class RandomPerspective(_ImageAugmentation):
+class RandomPerspective(_Warp):
     """With probability drawn in ``factor``, warps each image by a random perspective: each corner
     moves by up to ``scale / 2`` of its coordinates; outside pixels take ``fill_value``.
 
@@ -922,8 +939,6 @@ class RandomPerspective(_ImageAugmentation):
     >>> keras.layers.RandomPerspective(scale=0.5, seed=1)(tf.ones([2, 5, 5, 3])).shape
     TensorShape([2, 5, 5, 3])
     """
-
-    _keeps_boxes = False
 
     def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear", fill_value: float = 0.0,
                  seed: int | None = None, data_format: Any = None, **kwargs: Any) -> None:
@@ -1070,6 +1085,12 @@ class _Composite(_ImageAugmentation):
                 part.generator = self.generator
             self._part[name] = part
 
+    def _part_masks(self, name: str, masks: Tensor, t: Any) -> Tensor:
+        part = self._part[name]
+        if isinstance(part, _Affine):   # (Keras's base layer: resampled with "nearest")
+            return affine_transform(masks, t, "nearest", part.fill_mode, part.fill_value)
+        return part._masks(masks, t, True) if isinstance(part, _ImageAugmentation) else masks
+
     def build(self, input_shape: Any = None) -> None:
         # (Keras's own build, which builds the parts: no build by tracing, which would draw
         # AugMix's choices from Python's random)
@@ -1116,6 +1137,14 @@ class RandAugment(_Composite):
             name = _RAND_AUGMENT_OPS[int(i)]
             x = _sub_apply(self._part[name], x, t[1][name])
         return x
+
+    def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return masks
+        for i in t[0]:
+            name = _RAND_AUGMENT_OPS[int(i)]
+            masks = self._part_masks(name, masks, t[1][name])
+        return masks
 
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "num_ops": self.num_ops,
@@ -1180,6 +1209,19 @@ class AugMix(_Composite):
         ws = cast(ws, x.dtype)
         return clip_by_value(ws * x + (1 - ws) * aug, self.value_range[0], self.value_range[1])
 
+    def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return masks
+        weights, ws, chains = t
+        aug = masks * 0
+        for i, steps in enumerate(chains):
+            y = masks
+            for name, sub in steps:
+                y = self._part_masks(name, y, sub)
+            aug = aug + y * weights[i]
+        ws = cast(ws, masks.dtype)
+        return ws * masks + (1 - ws) * aug
+
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,
                 "chain_depth": self.chain_depth, "factor": self.factor, "alpha": self.alpha,
@@ -1227,7 +1269,7 @@ def _map_coordinates(x: Tensor, ys: np.ndarray, xs: np.ndarray, order: int, mode
     return out
 
 
-class RandomElasticTransform(_ImageAugmentation):
+class RandomElasticTransform(_Warp):
     """With probability drawn in ``factor``, displaces each image's pixels by a smoothed Gaussian
     noise field (Keras's ``elastic_transform``: strength ``0.1 * s * max(h, w)``, smoothing
     ``0.05 * s * min(h, w)``, ``s`` drawn in ``scale``), resampled with ``interpolation`` and
@@ -1239,7 +1281,6 @@ class RandomElasticTransform(_ImageAugmentation):
     TensorShape([2, 8, 8, 3])
     """
 
-    _keeps_boxes = False
     _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 
     def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear", fill_mode: str = "reflect",
@@ -1352,6 +1393,10 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ImageAugmentation):
         bottom = at(y1, x0) * (f32(1.0) - wx) + at(y1, x1) * wx
         out = (top * (f32(1.0) - wy) + bottom * wy)[:, :h, :w, :]
         return cast(_to_range(convert_to_tensor(out.astype(f32)), (0, 255), self.value_range), x.dtype)
+
+    def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
+        raise NotImplementedError("ContrastLimitedAdaptiveHistogramEqualization does not transform segmentation "
+                                  "masks (Keras's neither); pass the images alone.")
 
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "clip_limit": self.clip_limit,
