@@ -1,14 +1,17 @@
 """Keras 3's newer image augmentation layers (``BaseImagePreprocessingLayer``'s family): MixUp,
-CutMix, the colour layers (RandomHue, RandomSaturation, RandomGrayscale, RandomColorJitter,
-RandomColorDegeneration, RandomInvert, Solarization, RandomPosterization, RandomSharpness,
-AutoContrast, Equalization), RandomErasing and RandomGaussianBlur.
+CutMix, RandAugment, AugMix, the colour layers (RandomHue, RandomSaturation, RandomGrayscale,
+RandomColorJitter, RandomColorDegeneration, RandomInvert, Solarization, RandomPosterization,
+RandomSharpness, AutoContrast, Equalization, ContrastLimitedAdaptiveHistogramEqualization),
+RandomErasing, RandomGaussianBlur, the warps (RandomShear, RandomPerspective,
+RandomElasticTransform) and MaxNumBoundingBoxes.
 
 Each layer draws its random parameters from ``keras.random`` with its own ``SeedGenerator``, in
 Keras's order and shapes (an unbatched image draws as a batch of one), so a seeded layer gives
 Keras's numbers on TensorFlow. A call takes images (rank 4, or one rank-3 image; channels last
 unless ``data_format="channels_first"``) or a dict with ``"images"`` and optionally ``"labels"``
-and ``"segmentation_masks"``; MixUp and CutMix mix the labels too. ``training=False`` leaves the
-images as they are (AutoContrast and Equalization, which draw nothing, apply always, as Keras).
+and ``"segmentation_masks"``; MixUp and CutMix mix the labels too, the warps resample the masks
+with ``"nearest"``. ``training=False`` leaves the images as they are (AutoContrast, Equalization
+and CLAHE, which draw nothing, apply always, as Keras).
 """
 from __future__ import annotations
 
