@@ -122,3 +122,15 @@ def test_call_errors():
         keras.layers.RandomElasticTransform(fill_mode="mirror", seed=1)(tf.ones([1, 4, 4, 1]))
     with pytest.raises(ValueError, match="3 channels"):
         keras.layers.RandomColorDegeneration(0.5).compute_output_shape((None, 4, 4, 2))
+
+
+def test_integer_images():
+    x = np.random.RandomState(6).randint(0, 255, (2, 3, 3, 3)).astype(np.uint8)
+    grey = keras.layers.RandomGrayscale(factor=1.0, seed=1)(x)
+    assert grey.dtype == tf.uint8   # (Keras: the grey of integer images cast back, truncated)
+    want = np.floor(x.astype(np.float32) @ np.array([0.2989, 0.587, 0.114], np.float32))
+    # (a sum within float32 round-off of an integer may land on either side of it)
+    np.testing.assert_allclose(grey.numpy()[..., 0], want, atol=1)
+    assert keras.layers.MixUp(seed=1)(x).dtype == tf.float32
+    with pytest.raises(ValueError, match="expected float dtype"):
+        keras.layers.RandomSaturation(0.5)(x)

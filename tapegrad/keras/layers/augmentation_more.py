@@ -357,6 +357,12 @@ class RandomSaturation(_Factored):
                  seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(factor, value_range, seed, data_format, **kwargs)
 
+    def call(self, data: Any, training: bool = True) -> Any:
+        dtype = convert_to_tensor(data["images"] if isinstance(data, dict) else data).dtype
+        if training and not dtype.is_floating:
+            raise ValueError(f"Invalid images dtype: expected float dtype. Received: images.dtype={dtype.name}")
+        return super().call(data, training)
+
 
 class RandomGrayscale(_ImageAugmentation):
     """Turns each image grey (``0.2989 R + 0.587 G + 0.114 B`` in every channel) with
@@ -375,6 +381,16 @@ class RandomGrayscale(_ImageAugmentation):
             raise ValueError(f"`factor` should be between 0 and 1. Received: factor={factor}")
         super().__init__(seed, data_format, **kwargs)
         self.factor = factor
+
+    def call(self, data: Any, training: bool = True) -> Any:
+        dtype = convert_to_tensor(data["images"] if isinstance(data, dict) else data).dtype
+        out = super().call(data, training)
+        if not dtype.is_integer:
+            return out
+        if isinstance(out, dict):   # (Keras keeps integer images' dtype: the grey cast back)
+            out["images"] = cast(out["images"], dtype)
+            return out
+        return cast(out, dtype)
 
     def _draw(self, x: Tensor, training: bool) -> Any:
         u = random.uniform((int(x.shape[0]),), 0, 1, seed=self.generator)
