@@ -1158,10 +1158,7 @@ class RandAugment(_Composite):
         return x
 
     def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
-        if t is None or not training:
-            return masks
-        for i in t[0]:
-            name = _RAND_AUGMENT_OPS[int(i)]
+        for name in ([] if t is None or not training else [_RAND_AUGMENT_OPS[int(i)] for i in t[0]]):
             masks = self._part_masks(name, masks, t[1][name])
         return masks
 
@@ -1215,31 +1212,26 @@ class AugMix(_Composite):
             chains.append(steps)
         return weights, ws, chains
 
-    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
-        if t is None or not training:
-            return x
+    def _mix(self, x: Tensor, t: Any, step: Any) -> Tensor:
+        """The chains run on ``x`` (``step(name, y, transformation)`` one operation), mixed."""
         weights, ws, chains = t
         aug = x * 0
         for i, steps in enumerate(chains):
             y = x
             for name, sub in steps:
-                y = _sub_apply(self._part[name], y, sub)
+                y = step(name, y, sub)
             aug = aug + y * weights[i]
         ws = cast(ws, x.dtype)
-        return clip_by_value(ws * x + (1 - ws) * aug, self.value_range[0], self.value_range[1])
+        return ws * x + (1 - ws) * aug
+
+    def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
+        if t is None or not training:
+            return x
+        y = self._mix(x, t, lambda name, y, sub: _sub_apply(self._part[name], y, sub))
+        return clip_by_value(y, self.value_range[0], self.value_range[1])
 
     def _masks(self, masks: Tensor, t: Any, training: bool) -> Tensor:
-        if t is None or not training:
-            return masks
-        weights, ws, chains = t
-        aug = masks * 0
-        for i, steps in enumerate(chains):
-            y = masks
-            for name, sub in steps:
-                y = self._part_masks(name, y, sub)
-            aug = aug + y * weights[i]
-        ws = cast(ws, masks.dtype)
-        return ws * masks + (1 - ws) * aug
+        return masks if t is None or not training else self._mix(masks, t, self._part_masks)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,
