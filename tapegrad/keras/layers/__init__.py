@@ -53,6 +53,11 @@ _LAZY = {
     **dict.fromkeys(["Resizing", "CenterCrop"], ".image_layers"),
     **dict.fromkeys(["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
                      "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"], ".augmentation"),
+    **dict.fromkeys(["MixUp", "CutMix", "RandomHue", "RandomSaturation", "RandomGrayscale", "RandomColorJitter",
+                     "RandomColorDegeneration", "RandomInvert", "Solarization", "RandomPosterization",
+                     "RandomSharpness", "AutoContrast", "Equalization", "RandomErasing", "RandomGaussianBlur",
+                     "RandomShear", "RandomPerspective", "MaxNumBoundingBoxes", "RandAugment", "AugMix",
+                     "RandomElasticTransform", "ContrastLimitedAdaptiveHistogramEqualization"], ".augmentation_more"),
     **dict.fromkeys(["TextVectorization", "StringLookup", "IntegerLookup", "Hashing", "CategoryEncoding",
                      "Discretization"], ".text"),
     **dict.fromkeys(["HashedCrossing"], ".hashed_crossing"),
@@ -82,6 +87,12 @@ if _typing.TYPE_CHECKING:
     from .image_layers import CenterCrop, Resizing  # noqa: F401
     from .augmentation import (RandomBrightness, RandomContrast, RandomCrop, RandomFlip,  # noqa: F401
                                RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
+    from .augmentation_more import ContrastLimitedAdaptiveHistogramEqualization  # noqa: F401
+    from .augmentation_more import (AugMix, AutoContrast, CutMix, Equalization, MaxNumBoundingBoxes,  # noqa: F401
+                                    MixUp, RandAugment, RandomColorDegeneration, RandomColorJitter, RandomErasing,
+                                    RandomGaussianBlur, RandomGrayscale, RandomHue, RandomInvert, RandomPerspective,
+                                    RandomElasticTransform, RandomPosterization, RandomSaturation, RandomSharpness,
+                                    RandomShear, Solarization)
     from .conv import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,  # noqa: F401
                        Convolution2DTranspose, DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D,
                        SeparableConvolution1D, SeparableConvolution2D)
