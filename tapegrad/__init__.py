@@ -93,7 +93,7 @@ _LAZY = {
     "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"), "saved_model": (".saved_model", None),
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"), "compat": (".compat", None),
-    "lite": (".lite", None), "lookup": (".lookup", None),
+    "lite": (".lite", None), "lookup": (".lookup", None), "bitwise": (".bitwise", None), "sets": (".sets", None),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
@@ -124,7 +124,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import autograph, experimental, summary, version  # noqa: F401
     from . import ragged, saved_model  # noqa: F401
     from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
-    from . import lite, lookup, sparse  # noqa: F401
+    from . import bitwise, lite, lookup, sets, sparse  # noqa: F401
     from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
     from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
