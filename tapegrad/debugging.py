@@ -421,17 +421,17 @@ def assert_integer(x: Any, message: str | None = None, name: str | None = None) 
         raise TypeError(f'{_msg(message)}Expected "x" to be integer type.  Found: tensor of dtype {_dtype_text(d)}')
 
 
-def assert_scalar(tensor: Any, message: str | None = None, name: str | None = None) -> Tensor:
-    """``tensor`` (as a tensor) if it is a scalar; else ValueError.
+def assert_scalar(tensor: Any, message: str | None = None, name: str | None = None) -> Tensor | None:
+    """Raise ValueError unless ``tensor`` is a scalar; returns None eagerly, and the tensor in a
+    ``tf.function`` (as TensorFlow's).
 
     >>> import tapegrad as tf
-    >>> tf.debugging.assert_scalar(tf.constant(1.0)) is not None
-    True
+    >>> tf.debugging.assert_scalar(tf.constant(1.0))
     """
     t = convert_to_tensor(tensor)
     if t.shape.rank != 0:
         raise ValueError(f"{_msg(message)}Expected scalar shape, saw shape: {tuple(t.shape)}.")
-    return t
+    return None if _trace.current() is None else t
 
 
 def assert_rank_in(x: Any, ranks: Any, message: str | None = None, name: str | None = None) -> None:

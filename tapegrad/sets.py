@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ._convert import convert_to_tensor, host_value
-from ._tensor import Tensor, wrap
+from ._tensor import Tensor, constant_maker, wrap
 from .errors import InvalidArgumentError
 from .sparse import SparseTensor
 
@@ -73,6 +73,7 @@ def _groups(x: Any, validate: bool, opname: str) -> tuple[tuple, list]:
     return batch, list(arr.reshape(-1, arr.shape[-1]))
 
 
+@constant_maker  # (from guarded reads of the inputs: host_value)
 def _result(batch: tuple, sets: list, dtype: Any) -> SparseTensor:
     width = max((len(s) for s in sets), default=0)
     idx, vals = [], []
@@ -109,6 +110,7 @@ def _set_operation(a: Any, b: Any, how: str, validate_indices: bool) -> SparseTe
     return _result(tuple(batch_a), out, a.dtype)
 
 
+@constant_maker  # (from guarded reads of the input: host_value)
 def size(a: Any, validate_indices: bool = True) -> Tensor:
     """The number of distinct values in each last-dimension row of the SparseTensor ``a``: an
     int32 tensor of shape ``a.dense_shape[:-1]``.

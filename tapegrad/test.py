@@ -23,6 +23,7 @@ import numpy as np
 from . import _nest, dtypes as _dt, errors
 from ._control_flow import executing_eagerly
 from ._convert import convert_to_tensor
+from .debugging import disable_traceback_filtering
 from ._tensor import IndexedSlices, Tensor, VariableBase, wrap as _wrap
 from .ops.random import set_seed
 
@@ -313,6 +314,7 @@ class TestCase(unittest.TestCase):
 
     def __init__(self, methodName: str = "runTest") -> None:  # noqa: N803  (unittest's name)
         super().__init__(methodName)
+        disable_traceback_filtering()  # (TF's: unfiltered stack traces during the test)
         self._tempdir: str | None = None
 
     def setUp(self) -> None:  # noqa: N802  (unittest's name)

@@ -285,9 +285,7 @@ class Checkpoint:
         self.save_counter.assign_add(1)
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
         folder = os.path.dirname(path)
-        state = _read_state(folder)
-        paths = [p for p in state[1] if p != path] + [path] if state else [path]
-        _write_state(folder, paths)
+        _write_state(folder, [path])  # (TF's Checkpoint.save records only the newest)
         return path
 
     def restore(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
@@ -823,7 +821,9 @@ class ExponentialMovingAverage:
     ``min(decay, (1 + num_updates) / (10 + num_updates))``. As in TensorFlow the decay is a
     float32, whatever the variables' dtype; ``zero_debias`` only concerns tensors, which eager
     code cannot average (TF's TypeError). The shadows are Variables: checkpoint them through
-    ``average(var)``. Works inside ``tf.function`` (the shadows are made once, at tracing).
+    ``average(var)``. A shadow's name is made unique in the program as TF's are (a second
+    shadow of ``w`` under the same name is ``w/<name>_1``). Works inside ``tf.function`` (the
+    shadows are made once, at tracing; see docs/differences.md for their first value there).
 
     >>> import tapegrad as tf
     >>> w = tf.Variable([1.0, 2.0], name="w")
@@ -864,7 +864,8 @@ class ExponentialMovingAverage:
                 raise TypeError(f"The variables must be half, float, or double: {v.name}")
             if v.ref() not in self._averages:
                 with _graph_api.init_scope():
-                    avg = Variable(v.read_value(), trainable=False, name=_op_name(v) + "/" + self._name)
+                    avg = Variable(v.read_value(), trainable=False,
+                                   name=_unique_name(_op_name(v) + "/" + self._name, True))
                 _MOVING_AVERAGE_VARIABLES[id(v)] = v
                 self._averages[v.ref()] = avg
         # (float32, as TF's; Python numbers stay NumPy scalars, so that a trace holds no constant of ours)
@@ -892,7 +893,7 @@ class ExponentialMovingAverage:
         avg = self._averages.get(var.ref())
         if avg is not None:
             return _op_name(avg)
-        return _op_name(var) + "/" + self._name
+        return _unique_name(_op_name(var) + "/" + self._name, False)
 
     def variables_to_restore(self, moving_avg_variables: Any = None) -> dict:
         """``{average_name(v): v}`` for ``moving_avg_variables`` (by default every variable some
@@ -900,6 +901,26 @@ class ExponentialMovingAverage:
         if moving_avg_variables is None:
             moving_avg_variables = list(_MOVING_AVERAGE_VARIABLES.values())
         return {self.average_name(v): v for v in moving_avg_variables}
+
+
+_NAMES_IN_USE: dict = {}  # (the shadows' names, uniquified as TF's default graph names them)
+
+
+def _unique_name(name: str, mark_as_used: bool) -> str:
+    """TF's ``Graph.unique_name``: ``name``, or ``name_1``, ``name_2``, ... once it is taken."""
+    key = name.lower()
+    i = _NAMES_IN_USE.get(key, 0)
+    if mark_as_used:
+        _NAMES_IN_USE[key] = i + 1
+    if i > 0:
+        base = key
+        while key in _NAMES_IN_USE:
+            key = f"{base}_{i}"
+            i += 1
+        if mark_as_used:
+            _NAMES_IN_USE[key] = 1
+        name = f"{name}_{i - 1}"
+    return name
 
 
 def _float32(x: Any) -> Any:
@@ -1078,10 +1099,13 @@ class Coordinator:
                     raise ex
             if not self._stop_event.is_set():
                 if ex is not None and self._exc_info_to_raise is None:
-                    self._exc_info_to_raise = ex if isinstance(ex, tuple) else (type(ex), ex, ex.__traceback__)
-                    if len(self._exc_info_to_raise) != 3 or not self._exc_info_to_raise[1]:
-                        self._exc_info_to_raise = (ValueError, ValueError(
-                            f"ex must be a tuple or sys.exc_info must return the current exception: {ex}"), None)
+                    # (TF's: an exception object stands for sys.exc_info(), the one being handled)
+                    info = ex if isinstance(ex, tuple) else sys.exc_info()
+                    if len(info) != 3 or not info[0] or not info[1]:
+                        raise TypeError("Coordinator.request_stop(ex): ex must be a sys.exc_info() tuple, or "
+                                        "an exception given while it is being handled (inside its except "
+                                        f"block); got {ex!r} outside one.")
+                    self._exc_info_to_raise = info
                 self._stop_event.set()
 
     def clear_stop(self) -> None:
