@@ -7,7 +7,6 @@ compares the type, and the words of ``MESSAGES``)."""
 import os
 import tempfile
 import threading
-import unittest
 
 import numpy as np
 
@@ -168,10 +167,11 @@ def _ema_basic(tf):
 def _ema_num_updates(tf, as_variable):
     w = tf.Variable([1.0, -4.0], name="nuv" if as_variable else "nu")  # (names of their own: TF uniquifies)
     step = tf.Variable(0, dtype=tf.int64) if as_variable else None
-    out = []
+    out, ema = [], None
     for i in range(4):
         n = step if as_variable else i * 3
-        ema = tf.train.ExponentialMovingAverage(0.99, num_updates=n, name="avg") if i == 0 or not as_variable else ema
+        if ema is None or not as_variable:
+            ema = tf.train.ExponentialMovingAverage(0.99, num_updates=n, name="avg")
         ema.apply([w])
         w.assign_add([1.5, 2.0])
         ema.apply([w])
