@@ -300,6 +300,47 @@ def _numerics_function(tf):
     return _numerics(tf, lambda: [ok, _outcome(lambda: f(tf.constant(-1.0))), f(tf.constant(9.0))])
 
 
+# ---- tf.image: non-max suppression, crop_and_resize ----------------------------------------------
+
+def _boxes(n, seed):
+    rng = np.random.default_rng(seed)
+    yx = rng.uniform(0, 1, (n, 2)).astype(np.float32)
+    hw = rng.uniform(0.05, 0.5, (n, 2)).astype(np.float32)
+    b = np.concatenate([yx, yx + hw], 1)
+    flip = rng.uniform(size=n) < 0.3  # (some boxes given with their corners swapped)
+    b[flip] = b[flip][:, [2, 3, 0, 1]]
+    scores = rng.permutation(n).astype(np.float32) / n + 0.01  # (distinct scores: TF's heap order on ties)
+    return b, scores
+
+
+def _nms(tf, f, n=40, seed=0, **kw):
+    b, s = _boxes(n, seed)
+    return f(tf.constant(b), tf.constant(s), **kw)
+
+
+def _combined(tf, q, **kw):
+    rng = np.random.default_rng(5)
+    b = np.stack([np.stack([_boxes(12, 10 + k)[0] for _ in range(q)], 1) for k in range(2)])  # [2, 12, q, 4]
+    b[0, 3] = [-0.2, -0.1, 0.3, 1.4]  # (clipped with clip_boxes)
+    s = rng.permutation(2 * 12 * 3).reshape(2, 12, 3).astype(np.float32) / 72
+    return tf.image.combined_non_max_suppression(tf.constant(b), tf.constant(s), **kw)
+
+
+def _image(tf):
+    return tf.reshape(tf.sin(tf.range(2 * 5 * 6 * 3, dtype=tf.float32) * 0.37), [2, 5, 6, 3])
+
+
+_CROP_BOXES = [[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.2, 0.3, 0.6, 1.3], [0.9, 0.8, 0.1, 0.0], [0.0, 0.0, 1.0, 1.0]]
+
+
+def _crop_grads(tf, **kw):
+    img, boxes = tf.Variable(_image(tf)), tf.Variable(_CROP_BOXES)
+    w = tf.reshape(tf.cos(tf.range(5 * 4 * 3 * 3, dtype=tf.float32)), [5, 4, 3, 3])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.image.crop_and_resize(img, boxes, [0, 1, 1, 0, 1], [4, 3], **kw) * w)
+    return [y] + tape.gradient(y, [img, boxes])
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -352,6 +393,33 @@ CASES = {
     "sets_uint8": lambda tf: tf.sets.union(tf.constant([[2, 1, 1]], tf.uint8), tf.constant([[2, 5]], tf.uint8)),
     "sets_int64_4d": lambda tf: tf.sets.union(tf.reshape(tf.range(24, dtype=tf.int64) % 5, [2, 1, 3, 4]),
                                               tf.reshape(tf.range(24, dtype=tf.int64) % 7, [2, 1, 3, 4])),
+    "nms": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression(b, s, 20, 0.3)),
+    "nms_score_threshold": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression(b, s, 10, 0.5, 0.5)),
+    "nms_zero_threshold": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression(b, s, 40, 0.0), seed=1),
+    "nms_with_scores": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression_with_scores(b, s, 15, 0.4)),
+    "nms_soft": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression_with_scores(
+        b, s, 25, 0.4, 0.05, soft_nms_sigma=0.3), seed=2),
+    "nms_overlaps": lambda tf: tf.image.non_max_suppression_overlaps(
+        tf.constant(np.abs(np.sin(np.arange(64.0)).reshape(8, 8)).astype(np.float32)),
+        tf.constant(np.arange(8, dtype=np.float32)[::-1] / 8 + 0.01), 5, 0.6),
+    "nms_padded": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression_padded(b, s, 30, 0.3,
+                                                                                       pad_to_max_output_size=True)),
+    "nms_padded_unpadded": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression_padded(b, s, 30, 0.3)),
+    "nms_bad_threshold": lambda tf: _nms(tf, lambda b, s: tf.image.non_max_suppression(b, s, 5, 1.5)),
+    "nms_bad_boxes": lambda tf: tf.image.non_max_suppression(tf.zeros([4, 3]), tf.zeros([4]), 2),
+    "combined": lambda tf: _combined(tf, 1, max_output_size_per_class=4, max_total_size=7, iou_threshold=0.3),
+    "combined_per_class_boxes": lambda tf: _combined(tf, 3, max_output_size_per_class=3, max_total_size=20,
+                                                     score_threshold=0.2, clip_boxes=False),
+    "combined_pad_per_class": lambda tf: _combined(tf, 1, max_output_size_per_class=2, max_total_size=20,
+                                                   pad_per_class=True),
+    "crop_and_resize": lambda tf: tf.image.crop_and_resize(_image(tf), _CROP_BOXES, [0, 1, 1, 0, 1], [4, 3]),
+    "crop_and_resize_nearest": lambda tf: tf.image.crop_and_resize(_image(tf), _CROP_BOXES, [0, 1, 1, 0, 1], [3, 4],
+                                                                   method="nearest", extrapolation_value=-1.0),
+    "crop_and_resize_one": lambda tf: tf.image.crop_and_resize(_image(tf), _CROP_BOXES, [1, 1, 0, 0, 1], [1, 1]),
+    "crop_and_resize_ints": lambda tf: tf.image.crop_and_resize(tf.reshape(tf.range(32), [2, 4, 4, 1]),
+                                                                [[0.0, 0.0, 1.0, 1.0]], [1], [3, 3]),
+    "crop_and_resize_grads": _crop_grads,
+    "crop_and_resize_bad_index": lambda tf: tf.image.crop_and_resize(_image(tf), [[0.0, 0.0, 1.0, 1.0]], [2], [2, 2]),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
@@ -414,4 +482,7 @@ MESSAGES = {
     "numerics_div": "# of -Inf elements: 1\n  # of +Inf elements: 1\n",
     "numerics_all": "Tensor had -Inf, +Inf, and NaN values",
     "numerics_neg_inf": ": Tensor had -Inf values",
+    "nms_bad_threshold": "iou_threshold must be in [0, 1]",
+    "nms_bad_boxes": "boxes must have 4 columns",
+    "crop_and_resize_bad_index": "box_index has values outside [0, batch_size)",
 }
