@@ -10,7 +10,7 @@ import numpy as np
 
 from ._convert import as_tensor, host_value
 from ._tensor import Tensor, constant_maker, wrap
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, OutOfRangeError
 from .ops.array import expand_dims, reshape, stack
 from .ops.indexing import gather_nd
 from .ops.math import cast, clip_by_value, where
