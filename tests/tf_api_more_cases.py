@@ -341,6 +341,12 @@ def _crop_grads(tf, **kw):
     return [y] + tape.gradient(y, [img, boxes])
 
 
+def _ctc(tf, lengths=(6, 4, 0), **kw):
+    x = np.random.default_rng(0).normal(size=(6, 3, 4)).astype(np.float32)
+    (d,), n = tf.nn.ctc_greedy_decoder(x, list(lengths), **kw)
+    return [d, n]
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -420,6 +426,12 @@ CASES = {
                                                                 [[0.0, 0.0, 1.0, 1.0]], [1], [3, 3]),
     "crop_and_resize_grads": _crop_grads,
     "crop_and_resize_bad_index": lambda tf: tf.image.crop_and_resize(_image(tf), [[0.0, 0.0, 1.0, 1.0]], [2], [2, 2]),
+    "ctc_greedy": _ctc,
+    "ctc_greedy_unmerged": lambda tf: _ctc(tf, merge_repeated=False),
+    "ctc_greedy_blank0": lambda tf: _ctc(tf, blank_index=0),
+    "ctc_greedy_blank_neg": lambda tf: _ctc(tf, blank_index=-2),
+    "ctc_greedy_blank1_unmerged": lambda tf: _ctc(tf, blank_index=1, merge_repeated=False),
+    "ctc_greedy_too_long": lambda tf: _ctc(tf, lengths=(7, 1, 1)),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
@@ -483,6 +495,7 @@ MESSAGES = {
     "numerics_all": "Tensor had -Inf, +Inf, and NaN values",
     "numerics_neg_inf": ": Tensor had -Inf values",
     "nms_bad_threshold": "iou_threshold must be in [0, 1]",
+    "ctc_greedy_too_long": "sequence_length(0) <= 6",
     "nms_bad_boxes": "boxes must have 4 columns",
     "crop_and_resize_bad_index": "box_index has values outside [0, batch_size)",
 }
