@@ -17,7 +17,7 @@ from .ops.math import cast, clip_by_value, where
 from .ops.special import floor
 
 __all__ = ["non_max_suppression", "non_max_suppression_with_scores", "non_max_suppression_overlaps",
-           "non_max_suppression_padded", "combined_non_max_suppression", "crop_and_resize"]
+           "non_max_suppression_padded", "combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes"]
 
 
 def _iou_matrix(boxes: np.ndarray) -> np.ndarray:
@@ -380,3 +380,66 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, me
         bottom = bl + (br - bl) * x_lerp
         out = top + (bottom - top) * y_lerp
     return where(ok, out, ext)
+
+
+_DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1], [0.5, 0.5, 0, 1],
+                            [0.5, 0, 0, 1], [0, 0, 0.5, 1], [0, 1, 1, 1], [1, 0, 1, 1]], np.float32)
+
+
+@constant_maker  # (from guarded reads of the inputs: host_value)
+def draw_bounding_boxes(images: Any, boxes: Any, colors: Any = None, name: Any = None) -> Tensor:
+    """``images`` ``[batch, h, w, depth]`` (float; depth 1, 3 or 4) with the outlines of
+    ``boxes`` ``[batch, n, 4]`` (normalised ``[y1, x1, y2, x2]``) drawn one pixel wide, box
+    ``i`` in ``colors[i % len(colors)]`` (RGBA rows; TensorFlow's ten default colours when None, all
+    white on a one-channel image).
+    Rows and columns are ``int(coordinate * (size - 1))``; an inverted box is skipped, a box
+    partly outside is clipped (its outside edges not drawn), as TensorFlow's kernel.
+
+    >>> import tapegrad as tf
+    >>> img = tf.zeros([1, 4, 5, 1])
+    >>> tf.image.draw_bounding_boxes(img, [[[0.0, 0.0, 1.0, 0.5]]], [[0.5, 0, 0, 1]])[0, ..., 0].numpy()
+    array([[1., 1., 1., 0., 0.],
+           [1., 0., 1., 0., 0.],
+           [1., 0., 1., 0., 0.],
+           [1., 1., 1., 0., 0.]], dtype=float32)
+    """
+    img = as_tensor(images)
+    if img.dtype.name not in ("float32", "float16"):
+        raise InvalidArgumentError(f"draw_bounding_boxes takes float16 or float32 images; got {img.dtype.name} "
+                                   "(tf.image.convert_image_dtype converts).")
+    canvas = np.array(host_value(img, "images"), copy=True)
+    if canvas.ndim != 4:
+        raise InvalidArgumentError("The rank of the images should be 4 [Op:DrawBoundingBoxesV2]")
+    nb, h, w, depth = canvas.shape
+    if depth not in (1, 3, 4):
+        raise InvalidArgumentError("Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA) "
+                                   "[Op:DrawBoundingBoxesV2]")
+    bx = _array(boxes, "boxes", np.float32)
+    if bx.ndim != 3 or bx.shape[0] != nb or bx.shape[2] != 4:
+        raise InvalidArgumentError(f"boxes must be [batch, num_boxes, 4] with the images' batch; got "
+                                   f"{list(bx.shape)} [Op:DrawBoundingBoxesV2]")
+    table = _DEFAULT_COLORS if colors is None else _array(colors, "colors", np.float32)
+    if table.size == 0:
+        table = _DEFAULT_COLORS
+    if table.ndim != 2 or table.shape[1] < depth:
+        raise InvalidArgumentError(f"colors must be [num_colors, 4] (at least {depth} columns); got "
+                                   f"{list(table.shape)} [Op:DrawBoundingBoxesV2]")
+    if depth == 1 and table is _DEFAULT_COLORS:  # (TF's: on a grey image the default boxes are white)
+        table = np.array(table, copy=True)
+        table[:, 0] = 1
+    for b in range(nb):
+        for k in range(bx.shape[1]):
+            color = table[k % len(table), :depth]
+            y0, x0, y1, x1 = (int(np.float32(c) * np.float32(n - 1)) for c, n in zip(bx[b, k], (h, w, h, w)))
+            if y0 > y1 or x0 > x1 or y0 >= h or y1 < 0 or x0 >= w or x1 < 0:
+                continue
+            r0, r1, c0, c1 = max(y0, 0), min(y1, h - 1), max(x0, 0), min(x1, w - 1)
+            if y0 >= 0:
+                canvas[b, y0, c0:c1 + 1] = color
+            if y1 < h:
+                canvas[b, y1, c0:c1 + 1] = color
+            if x0 >= 0:
+                canvas[b, r0:r1 + 1, x0] = color
+            if x1 < w:
+                canvas[b, r0:r1 + 1, x1] = color
+    return wrap(canvas)

@@ -432,6 +432,16 @@ CASES = {
     "ctc_greedy_blank_neg": lambda tf: _ctc(tf, blank_index=-2),
     "ctc_greedy_blank1_unmerged": lambda tf: _ctc(tf, blank_index=1, merge_repeated=False),
     "ctc_greedy_too_long": lambda tf: _ctc(tf, lengths=(7, 1, 1)),
+    "draw_boxes": lambda tf: tf.image.draw_bounding_boxes(
+        tf.zeros([2, 7, 9, 3]), [[[0.1, 0.2, 0.8, 0.7], [-0.2, 0.5, 0.5, 1.3], [0.6, 0.6, 0.2, 0.9]],
+                                 [[0.0, 0.0, 1.0, 1.0], [1.2, 0.1, 1.5, 0.4], [0.3, 0.3, 0.3, 0.3]]],
+        [[1.0, 0.5, 0.25, 1.0], [0.0, 1.0, 0.0, 1.0]]),
+    "draw_boxes_default_colors": lambda tf: tf.image.draw_bounding_boxes(
+        tf.ones([1, 5, 5, 1]) * 0.5, [[[0.0, 0.0, 0.5, 0.5], [0.5, 0.5, 1.0, 1.0]]], None),
+    "draw_boxes_grey_colors": lambda tf: tf.image.draw_bounding_boxes(
+        tf.zeros([1, 4, 4, 1]), [[[0.0, 0.0, 1.0, 1.0]]], [[0.3, 0.2, 0.3, 0.4]]),
+    "draw_boxes_rgba": lambda tf: tf.image.draw_bounding_boxes(
+        tf.zeros([1, 4, 4, 4]), [[[0.0, 0.0, 1.0, 1.0]]], [[0.1, 0.2, 0.3, 0.4]]),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
