@@ -398,10 +398,10 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any = None, name: Any =
     >>> import tapegrad as tf
     >>> img = tf.zeros([1, 4, 5, 1])
     >>> tf.image.draw_bounding_boxes(img, [[[0.0, 0.0, 1.0, 0.5]]], [[0.5, 0, 0, 1]])[0, ..., 0].numpy()
-    array([[1., 1., 1., 0., 0.],
-           [1., 0., 1., 0., 0.],
-           [1., 0., 1., 0., 0.],
-           [1., 1., 1., 0., 0.]], dtype=float32)
+    array([[0.5, 0.5, 0.5, 0. , 0. ],
+           [0.5, 0. , 0.5, 0. , 0. ],
+           [0.5, 0. , 0.5, 0. , 0. ],
+           [0.5, 0.5, 0.5, 0. , 0. ]], dtype=float32)
     """
     img = as_tensor(images)
     if img.dtype.name not in ("float32", "float16"):
