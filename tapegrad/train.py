@@ -826,13 +826,13 @@ class ExponentialMovingAverage:
     shadows are made once, at tracing; see docs/differences.md for their first value there).
 
     >>> import tapegrad as tf
-    >>> w = tf.Variable([1.0, 2.0], name="w")
-    >>> ema = tf.train.ExponentialMovingAverage(decay=0.9)
+    >>> w = tf.Variable([1.0, 2.0], name="weights")
+    >>> ema = tf.train.ExponentialMovingAverage(decay=0.9, name="doc_average")
     >>> ema.apply([w])
     >>> _ = w.assign([3.0, 5.0])
     >>> ema.apply([w])
-    >>> ema.average(w).numpy(), ema.average_name(w)
-    (array([1.2, 2.3], dtype=float32), 'w/ExponentialMovingAverage')
+    >>> ema.average(w).numpy().round(4), ema.average_name(w)
+    (array([1.2, 2.3], dtype=float32), 'weights/doc_average')
     """
 
     def __init__(self, decay: Any, num_updates: Any = None, zero_debias: bool = False,
