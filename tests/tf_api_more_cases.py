@@ -347,6 +347,35 @@ def _ctc(tf, lengths=(6, 4, 0), **kw):
     return [d, n]
 
 
+def _sp_ids(tf, rows=4):
+    idx = [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [3, 0]][:5 if rows < 4 else 6]
+    vals = [1, 4, 1, 0, 3, 2][:len(idx)]
+    return tf.SparseTensor(idx, tf.constant(vals, tf.int64), [rows, 3])
+
+
+def _sp_w(tf, rows=4, vals=(0.5, 2.0, 1.5, 1.0, -1.0, 3.0)):
+    ids = _sp_ids(tf, rows)
+    return tf.SparseTensor(ids.indices, tf.constant(list(vals[:int(ids.values.shape[0])]), tf.float32), [rows, 3])
+
+
+def _lookup(tf, weights, combiner, rows=4, grads=True, **kw):
+    params = tf.Variable(tf.reshape(tf.sin(tf.range(15, dtype=tf.float32)), [5, 3]))
+    with tf.GradientTape() as tape:
+        y = tf.nn.embedding_lookup_sparse(params, _sp_ids(tf, rows), _sp_w(tf, rows) if weights else None,
+                                          combiner=combiner, **kw)
+        loss = tf.reduce_sum(y * tf.reshape(tf.cos(tf.range(tf.size(y), dtype=tf.float32)), tf.shape(y)))
+    g = tape.gradient(loss, params)
+    return [y, tf.convert_to_tensor(g)] if grads else y
+
+
+def _safe(tf, weights, default_id=None, combiner="mean"):
+    params = tf.reshape(tf.sin(tf.range(15, dtype=tf.float32)), [5, 3])
+    ids = tf.SparseTensor([[0, 0, 0], [0, 0, 1], [1, 1, 0], [1, 1, 1], [1, 0, 0]],
+                          tf.constant([1, -1, 4, 2, -3], tf.int64), [2, 2, 2])
+    w = tf.SparseTensor(ids.indices, [1.0, 2.0, 0.0, 0.5, 1.0], ids.dense_shape) if weights else None
+    return tf.nn.safe_embedding_lookup_sparse(params, ids, w, combiner=combiner, default_id=default_id)
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -442,6 +471,17 @@ CASES = {
         tf.zeros([1, 4, 4, 1]), [[[0.0, 0.0, 1.0, 1.0]]], [[0.3, 0.2, 0.3, 0.4]]),
     "draw_boxes_rgba": lambda tf: tf.image.draw_bounding_boxes(
         tf.zeros([1, 4, 4, 4]), [[[0.0, 0.0, 1.0, 1.0]]], [[0.1, 0.2, 0.3, 0.4]]),
+    **{f"lookup_sparse_{c}": (lambda tf, c=c: _lookup(tf, False, c)) for c in ("sum", "mean", "sqrtn")},
+    **{f"lookup_sparse_weighted_{c}": (lambda tf, c=c: _lookup(tf, True, c)) for c in ("sum", "mean", "sqrtn")},
+    "lookup_sparse_trailing_empty": lambda tf: _lookup(tf, False, "mean", rows=5, grads=False),
+    "lookup_sparse_max_norm": lambda tf: _lookup(tf, False, "sum", max_norm=0.5),
+    "lookup_sparse_shards": lambda tf: tf.nn.embedding_lookup_sparse(
+        [tf.reshape(tf.range(9, dtype=tf.float32), [3, 3]), tf.reshape(tf.range(6, dtype=tf.float32), [2, 3]) * -1.0],
+        _sp_ids(tf), None, combiner="sum"),
+    "lookup_sparse_bad_combiner": lambda tf: tf.nn.embedding_lookup_sparse(tf.zeros([5, 2]), _sp_ids(tf), None, "max"),
+    "safe_lookup": lambda tf: _safe(tf, False),
+    "safe_lookup_weighted": lambda tf: _safe(tf, True, combiner="sum"),
+    "safe_lookup_default": lambda tf: _safe(tf, False, default_id=3),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
@@ -506,6 +546,7 @@ MESSAGES = {
     "numerics_neg_inf": ": Tensor had -Inf values",
     "nms_bad_threshold": "iou_threshold must be in [0, 1]",
     "ctc_greedy_too_long": "sequence_length(0) <= 6",
+    "lookup_sparse_bad_combiner": "combiner must be one of 'mean', 'sqrtn' or 'sum'",
     "nms_bad_boxes": "boxes must have 4 columns",
     "crop_and_resize_bad_index": "box_index has values outside [0, batch_size)",
 }
