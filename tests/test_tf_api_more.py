@@ -26,6 +26,12 @@ def test_matches_tensorflow(name):
     matches(name, got, want, cases.MESSAGES)
 
 
+@pytest.mark.parametrize("name", sorted(n for n in cases.CASES if n.startswith("test_message_")))
+def test_testcase_messages_are_tensorflows(name):
+    """tf.test.TestCase's failure messages, word for word."""
+    assert cases.run(cases.CASES[name], tf)["message"] == RECORDED["cases"][name]["message"]
+
+
 def test_every_case_is_recorded():
     assert sorted(RECORDED["cases"]) == sorted(cases.CASES)
     assert set(cases.MESSAGES) <= set(cases.CASES)
