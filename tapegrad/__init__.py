@@ -98,7 +98,7 @@ _LAZY = {
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
-                                       "type_spec_from_value", "parallel_stack")},
+                                       "type_spec_from_value", "parallel_stack", "fingerprint")},
 }
 
 
@@ -129,7 +129,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
-                             type_spec_from_value)
+                             type_spec_from_value, fingerprint)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)
