@@ -3,6 +3,7 @@ import typing as _typing
 
 from ._decoders import ctc_greedy_decoder  # noqa: F401
 from ._embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401
+from ._morphology import dilation2d, erosion2d  # noqa: F401
 from .ops.conv import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
     conv2d_transpose, conv3d, conv3d_transpose, conv_transpose, convolution, depthwise_conv2d, max_pool,

@@ -376,6 +376,17 @@ def _safe(tf, weights, default_id=None, combiner="mean"):
     return tf.nn.safe_embedding_lookup_sparse(params, ids, w, combiner=combiner, default_id=default_id)
 
 
+def _morph(tf, op, strides, padding, rates, seed=0):
+    rng = np.random.default_rng(seed)
+    x = tf.Variable(rng.normal(size=(2, 7, 8, 3)).astype(np.float32))
+    f = tf.Variable(rng.normal(size=(3, 2, 3)).astype(np.float32) * 0.3)
+    w = tf.constant(rng.normal(size=(64 * 3 * 2,)).astype(np.float32))
+    with tf.GradientTape() as tape:
+        y = getattr(tf.nn, op)(x, f, strides, padding, "NHWC", rates)
+        loss = tf.reduce_sum(y * tf.reshape(w[:tf.size(y)], tf.shape(y)))
+    return [y] + tape.gradient(loss, [x, f])
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -487,6 +498,11 @@ CASES = {
     "fingerprint_float64": lambda tf: tf.fingerprint(tf.constant([[1.5], [2.0]], tf.float64)),
     "fingerprint_string_rows": lambda tf: tf.fingerprint(tf.constant([["a", "bc"], ["d", "e"]])),
     "fingerprint_scalar": lambda tf: tf.fingerprint(tf.constant(1)),
+    "dilation2d_same": lambda tf: _morph(tf, "dilation2d", [1, 1, 1, 1], "SAME", [1, 1, 1, 1]),
+    "dilation2d_valid_strided": lambda tf: _morph(tf, "dilation2d", [1, 2, 3, 1], "VALID", [1, 1, 1, 1], 1),
+    "dilation2d_same_dilated": lambda tf: _morph(tf, "dilation2d", [1, 2, 1, 1], "SAME", [1, 2, 2, 1], 2),
+    "erosion2d_same": lambda tf: _morph(tf, "erosion2d", [1, 1, 2, 1], "SAME", [1, 1, 1, 1], 3),
+    "erosion2d_valid_dilated": lambda tf: _morph(tf, "erosion2d", [1, 1, 1, 1], "VALID", [1, 2, 1, 1], 4),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
