@@ -76,9 +76,9 @@ def erosion2d(value: Any, filters: Any, strides: Any, padding: str, data_format:
     TensorFlow defines it.
 
     >>> import tapegrad as tf
-    >>> x = tf.reshape(tf.constant([0.0, 1.0, 0.0, 2.0]), [1, 2, 2, 1])
+    >>> x = tf.reshape(tf.constant([3.0, 1.0, 4.0, 2.0]), [1, 2, 2, 1])
     >>> tf.nn.erosion2d(x, tf.zeros([2, 2, 1]), [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]).numpy().ravel()
-    array([0.], dtype=float32)
+    array([1.], dtype=float32)
     """
     return negative(dilation2d(negative(value), reverse(as_tensor(filters), [0, 1]), strides, padding,
                                data_format, dilations))
