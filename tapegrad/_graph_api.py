@@ -187,3 +187,18 @@ def fingerprint(data: Any, method: str = "farmhash64", name: Any = None) -> Any:
         else:
             out[i] = _fp_bytes(np.ascontiguousarray(row).astype(row.dtype.newbyteorder("<")).tobytes())
     return wrap(out)
+
+
+class AggregationMethod:
+    """How ``tf.gradients`` adds the gradients of a tensor's uses (TF's constants; tapegrad's
+    tape always adds them in one ``add_n``).
+
+    >>> import tapegrad as tf
+    >>> tf.AggregationMethod.DEFAULT == tf.AggregationMethod.ADD_N
+    True
+    """
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2

@@ -387,6 +387,53 @@ def _morph(tf, op, strides, padding, rates, seed=0):
     return [y] + tape.gradient(loss, [x, f])
 
 
+def _queue(tf):
+    q = tf.queue.FIFOQueue(3, [tf.float32, tf.int32], shapes=[[2], []])
+    out = [[d.name for d in q.dtypes], [s.as_list() for s in q.shapes], q.names]
+    q.enqueue([[1.0, 2.0], 5])
+    q.enqueue_many([[[3.0, 4.0], [5.0, 6.0]], [6, 7]])
+    out += [q.size(), q.dequeue(), q.dequeue_many(2)]
+    q.enqueue(([9.0, 9.0], 1))
+    q.close()
+    out += [q.is_closed(), _outcome(lambda: q.enqueue(([9.0, 9.0], 1))), q.dequeue_up_to(5), _outcome(q.dequeue)]
+    d = tf.queue.FIFOQueue(5, tf.float32, names="x")
+    d.enqueue({"x": 1.0})
+    s = tf.queue.FIFOQueue(3, tf.float32)
+    s.enqueue(2.0)
+    s.enqueue_many([[3.0, 4.0]])
+    return out + [d.dequeue(), s.dequeue(), _outcome(lambda: s.dequeue_many(2)), s.dequeue(),
+                  _outcome(lambda: s.enqueue(tf.constant(1)))]
+
+
+def _padding_queue(tf):
+    p = tf.queue.PaddingFIFOQueue(5, [tf.int32, tf.string], shapes=[[None], [None]])
+    p.enqueue([[1, 2, 3], ["a"]])
+    p.enqueue([[4], ["b", "c"]])
+    pq = tf.queue.PriorityQueue(5, [tf.string], shapes=[[]])
+    for k, v in ((3, "c"), (1, "a"), (2, "b")):
+        pq.enqueue((tf.constant(k, tf.int64), v))
+    return [p.dequeue_many(2), pq.dequeue(), pq.dequeue_many(2)]
+
+
+def _queue_threads(tf):
+    q = tf.queue.FIFOQueue(2, tf.int32)
+    got = []
+
+    def consume():
+        try:
+            while True:
+                got.append(int(q.dequeue()))
+        except tf.errors.OutOfRangeError:
+            pass
+    t = threading.Thread(target=consume)
+    t.start()
+    for i in range(6):
+        q.enqueue(i)  # (blocks while the queue holds 2)
+    q.close()
+    t.join()
+    return got
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -503,6 +550,11 @@ CASES = {
     "dilation2d_same_dilated": lambda tf: _morph(tf, "dilation2d", [1, 2, 1, 1], "SAME", [1, 2, 2, 1], 2),
     "erosion2d_same": lambda tf: _morph(tf, "erosion2d", [1, 1, 2, 1], "SAME", [1, 1, 1, 1], 3),
     "erosion2d_valid_dilated": lambda tf: _morph(tf, "erosion2d", [1, 1, 1, 1], "VALID", [1, 2, 1, 1], 4),
+    "queue_fifo": _queue,
+    "queue_padding_priority": _padding_queue,
+    "queue_threads": _queue_threads,
+    "aggregation_method": lambda tf: [tf.AggregationMethod.ADD_N, tf.AggregationMethod.DEFAULT,
+                                      tf.AggregationMethod.EXPERIMENTAL_TREE, tf.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N],
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
