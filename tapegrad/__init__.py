@@ -94,7 +94,7 @@ _LAZY = {
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"), "compat": (".compat", None),
     "lite": (".lite", None), "lookup": (".lookup", None), "bitwise": (".bitwise", None), "sets": (".sets", None),
-    "queue": (".queue", None), "AggregationMethod": ("._graph_api", "AggregationMethod"),
+    "queue": (".queue", None), "quantization": (".quantization", None), "AggregationMethod": ("._graph_api", "AggregationMethod"),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
@@ -125,7 +125,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import autograph, experimental, summary, version  # noqa: F401
     from . import ragged, saved_model  # noqa: F401
     from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
-    from . import bitwise, lite, lookup, queue, sets, sparse  # noqa: F401
+    from . import bitwise, lite, lookup, quantization, queue, sets, sparse  # noqa: F401
     from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
     from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401

@@ -434,6 +434,28 @@ def _queue_threads(tf):
     return got
 
 
+_QX = [-7.0, -6.0, -0.05, 0.0, 0.1, 0.37, 2.5, 3.33, 5.99, 6.2, 100.0]
+
+
+def _fq_args(tf, lo, hi, bits, narrow):
+    x = tf.Variable(_QX)
+    with tf.GradientTape() as tape:
+        y = tf.quantization.fake_quant_with_min_max_args(x, lo, hi, bits, narrow)
+        loss = tf.reduce_sum(y * tf.range(11, dtype=tf.float32))
+    return [y, tape.gradient(loss, x)]
+
+
+def _fq_vars(tf, lo, hi, bits, narrow, per_channel=False):
+    x = tf.Variable(tf.reshape(tf.constant(_QX + [1.0]), [4, 3]) if per_channel else _QX)
+    lo, hi = tf.Variable(lo), tf.Variable(hi)
+    f = (tf.quantization.fake_quant_with_min_max_vars_per_channel if per_channel
+         else tf.quantization.fake_quant_with_min_max_vars)
+    with tf.GradientTape() as tape:
+        y = f(x, lo, hi, bits, narrow)
+        loss = tf.reduce_sum(y * tf.reshape(tf.range(tf.size(y), dtype=tf.float32), tf.shape(y)))
+    return [y] + tape.gradient(loss, [x, lo, hi])
+
+
 CASES = {
     "dtypes": _dtypes,
     "test_seeded": _seeded,
@@ -555,6 +577,18 @@ CASES = {
     "queue_threads": _queue_threads,
     "aggregation_method": lambda tf: [tf.AggregationMethod.ADD_N, tf.AggregationMethod.DEFAULT,
                                       tf.AggregationMethod.EXPERIMENTAL_TREE, tf.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N],
+    "fake_quant_args": lambda tf: _fq_args(tf, -6.0, 6.0, 8, False),
+    "fake_quant_args_4bit_narrow": lambda tf: _fq_args(tf, -1.0, 3.0, 4, True),
+    "fake_quant_args_offset": lambda tf: _fq_args(tf, 0.3, 5.0, 3, False),
+    "fake_quant_vars": lambda tf: _fq_vars(tf, -1.5, 4.2, 8, False),
+    "fake_quant_vars_narrow": lambda tf: _fq_vars(tf, 0.2, 3.0, 5, True),
+    "fake_quant_per_channel": lambda tf: _fq_vars(tf, [-1.0, 0.0, -5.0], [1.0, 4.0, 2.0], 6, False, True),
+    "fake_quant_args_gradient": lambda tf: tf.quantization.fake_quant_with_min_max_args_gradient(
+        tf.ones([11]), tf.constant(_QX), -1.0, 3.0, 4),
+    "fake_quant_vars_gradient": lambda tf: tf.quantization.fake_quant_with_min_max_vars_gradient(
+        tf.range(11, dtype=tf.float32), tf.constant(_QX), tf.constant(-1.0), tf.constant(3.0)),
+    "fake_quant_bad_bits": lambda tf: tf.quantization.fake_quant_with_min_max_vars(
+        tf.constant(_QX), tf.constant(-1.0), tf.constant(3.0), num_bits=1),
     "assert_integer": lambda tf: tf.debugging.assert_integer(tf.constant([1])),
     "assert_integer_float": lambda tf: tf.debugging.assert_integer(tf.constant([1.0]), message="msg"),
     "assert_scalar": lambda tf: tf.debugging.assert_scalar(tf.constant(1.0)),
