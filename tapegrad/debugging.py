@@ -27,7 +27,8 @@ import numpy as np
 from . import _recorders as _rec, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import Tensor, VariableBase
-from .errors import InvalidArgumentError
+from .errors import (InvalidArgumentError, disable_traceback_filtering, enable_traceback_filtering,  # noqa: F401
+                     is_traceback_filtering_enabled)
 from .ops.array import identity
 
 __all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "assert_greater_equal",
@@ -566,39 +567,3 @@ def disable_check_numerics() -> None:
     _NUMERICS.clear()
     if thread is threading.current_thread():  # (else it stays, silent, in its thread's stack)
         _rec.pop(check)
-
-
-_TRACEBACK_FILTERING = [True]
-
-
-def enable_traceback_filtering() -> None:
-    """Turn TensorFlow's traceback filtering on (the default). tapegrad's tracebacks are not
-    filtered: this only sets what :func:`is_traceback_filtering_enabled` answers (TF's flag, apart
-    from ``keras.config``'s, as in TensorFlow).
-
-    >>> import tapegrad as tf
-    >>> tf.debugging.enable_traceback_filtering(); tf.debugging.is_traceback_filtering_enabled()
-    True
-    """
-    _TRACEBACK_FILTERING[0] = True
-
-
-def disable_traceback_filtering() -> None:
-    """See :func:`enable_traceback_filtering`.
-
-    >>> import tapegrad as tf
-    >>> tf.debugging.disable_traceback_filtering(); tf.debugging.is_traceback_filtering_enabled()
-    False
-    >>> tf.debugging.enable_traceback_filtering()
-    """
-    _TRACEBACK_FILTERING[0] = False
-
-
-def is_traceback_filtering_enabled() -> bool:
-    """Whether traceback filtering is on (:func:`enable_traceback_filtering`).
-
-    >>> import tapegrad as tf
-    >>> tf.debugging.is_traceback_filtering_enabled()
-    True
-    """
-    return _TRACEBACK_FILTERING[0]

@@ -21,8 +21,8 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import _nest, dtypes as _dt, errors
+from .errors import disable_traceback_filtering
 from ._convert import convert_to_tensor
-from .debugging import disable_traceback_filtering
 from ._tensor import IndexedSlices, Tensor, VariableBase, wrap as _wrap
 from .ops.random import set_seed
 
