@@ -147,8 +147,8 @@ def _assert_message(tf, which):
 # ---- tf.train -----------------------------------------------------------------------------------
 
 def _ema_basic(tf):
-    w = tf.Variable([1.0, 2.0], name="w")
-    u = tf.Variable(3.0, dtype=tf.float64, name="u")
+    w = tf.Variable([1.0, 2.0], name="basic_w")  # (names of their own: TF makes shadow names unique per program)
+    u = tf.Variable(3.0, dtype=tf.float64, name="basic_u")
     ema = tf.train.ExponentialMovingAverage(0.9)
     before = ema.average_name(w)
     ema.apply([w, u])
