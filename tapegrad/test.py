@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import collections.abc
 import contextlib
+import functools
+import types
 import math
 import random as _pyrandom
 import re
@@ -28,7 +30,8 @@ from .ops.random import set_seed
 
 __all__ = ["compute_gradient", "check_grads", "GradientCheckError", "TestCase", "main", "Benchmark",
            "gpu_device_name", "is_gpu_available", "is_built_with_cuda", "is_built_with_gpu_support",
-           "is_built_with_rocm", "is_built_with_xla", "is_cpu_target_available", "benchmark_config"]
+           "is_built_with_rocm", "is_built_with_xla", "is_cpu_target_available", "benchmark_config",
+           "disable_with_predicate", "with_eager_op_as_function"]
 
 DEFAULT_GRAPH_SEED = 87654321  # (TF's random_seed.DEFAULT_GRAPH_SEED: TestCase.setUp seeds with it)
 
@@ -256,6 +259,44 @@ def benchmark_config() -> dict:
     {}
     """
     return {}
+
+
+def disable_with_predicate(pred: Callable[[], bool], skip_message: str) -> Callable:
+    """A test-method decorator that skips the test (``skip_message``) when ``pred()`` is true.
+
+    >>> import tapegrad as tf
+    >>> skip_on_cpu = tf.test.disable_with_predicate(lambda: not tf.test.is_gpu_available(), "needs a GPU")
+    >>> callable(skip_on_cpu(lambda self: None))
+    True
+    """
+    def decorator(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if pred():
+                self.skipTest(skip_message)
+            return func(self, *args, **kwargs)
+        return wrapper
+    return decorator
+
+
+def with_eager_op_as_function(cls: Any = None, only_as_function: bool = False) -> Any:
+    """A test-class decorator that returns the class unchanged (as TensorFlow 2.21's, where eager
+    ops always run as functions).
+
+    >>> import tapegrad as tf
+    >>> tf.test.with_eager_op_as_function(int) is int
+    True
+    """
+    def decorator(c: Any) -> Any:
+        return c
+    return decorator(cls) if cls is not None else decorator
+
+
+def _sync_devices() -> None:
+    """Wait for every device's pending work: nothing to wait for (tapegrad's ops are synchronous)."""
+
+
+experimental = types.SimpleNamespace(sync_devices=_sync_devices)  # (tf.test.experimental)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

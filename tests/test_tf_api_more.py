@@ -137,3 +137,20 @@ def test_check_numerics_reaches_gradients():
     finally:
         tf.debugging.disable_check_numerics()
     assert np.isinf(tf.math.log(tf.constant(0.0)).numpy())
+
+
+def test_test_decorators():
+    import unittest
+
+    class T(tf.test.TestCase):
+        @tf.test.disable_with_predicate(lambda: True, "not here")
+        def test_skipped(self):
+            raise RuntimeError("ran")
+
+        @tf.test.disable_with_predicate(lambda: False, "not here")
+        def test_runs(self):
+            tf.test.experimental.sync_devices()
+    assert tf.test.with_eager_op_as_function(T) is T and tf.test.with_eager_op_as_function()(T) is T
+    result = unittest.TextTestRunner(stream=open(os.devnull, "w")).run(
+        unittest.defaultTestLoader.loadTestsFromTestCase(T))
+    assert result.wasSuccessful() and ("not here" in [m for _, m in result.skipped])
