@@ -23,7 +23,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.experimental.dtensor",
          "tapegrad.experimental", "tapegrad.data", "tapegrad.data.experimental", "tapegrad.distribute",
          "tapegrad.distribute.experimental", "tapegrad.distribute.cluster_resolver", "tapegrad.io",
-         "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.lookup",
+         "tapegrad.io.gfile", "tapegrad.ragged", "tapegrad.sparse", "tapegrad.sets", "tapegrad.bitwise", "tapegrad.queue", "tapegrad.quantization", "tapegrad.lookup",
          "tapegrad.lookup.experimental", "tapegrad.strings", "tapegrad.signal",
          "tapegrad.image", "tapegrad.audio", "tapegrad.train", "tapegrad.saved_model", "tapegrad.lite", "tapegrad.config",
          "tapegrad.debugging", "tapegrad.nest", "tapegrad.summary", "tapegrad.autograph", "tapegrad.version",

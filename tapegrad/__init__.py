@@ -93,12 +93,13 @@ _LAZY = {
     "ragged": (".ragged", None), "RaggedTensor": (".ragged", "RaggedTensor"), "saved_model": (".saved_model", None),
     "RaggedTensorSpec": (".ragged", "RaggedTensorSpec"),
     "sparse": (".sparse", None), "SparseTensor": (".sparse", "SparseTensor"), "compat": (".compat", None),
-    "lite": (".lite", None), "lookup": (".lookup", None),
+    "lite": (".lite", None), "lookup": (".lookup", None), "bitwise": (".bitwise", None), "sets": (".sets", None),
+    "queue": (".queue", None), "quantization": (".quantization", None), "AggregationMethod": ("._graph_api", "AggregationMethod"),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
-                                       "type_spec_from_value", "parallel_stack")},
+                                       "type_spec_from_value", "parallel_stack", "fingerprint")},
 }
 
 
@@ -124,12 +125,12 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import autograph, experimental, summary, version  # noqa: F401
     from . import ragged, saved_model  # noqa: F401
     from .ragged import RaggedTensor, RaggedTensorSpec  # noqa: F401
-    from . import lite, lookup, sparse  # noqa: F401
+    from . import bitwise, lite, lookup, quantization, queue, sets, sparse  # noqa: F401
     from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
     from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
-                             type_spec_from_value)
+                             type_spec_from_value, fingerprint, AggregationMethod)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -12,10 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _function, _recorders as _rec, _trace
-from ._convert import convert_to_tensor
+from . import _fingerprint, _function, _recorders as _rec, _trace
+from ._convert import convert_to_tensor, host_value
 from ._spec import TensorSpec
-from ._tensor import Tensor
+from ._tensor import Tensor, constant_maker, wrap
+from .errors import InvalidArgumentError
 
 _EAGER = "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead."
 _TRACED = ("tf.gradients is not supported by tapegrad inside tf.function either (tapegrad traces by "
@@ -153,3 +154,51 @@ def parallel_stack(values: Any, name: str = "parallel_stack") -> Tensor:
     if _trace.current() is None:
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
     return convert_to_tensor(list(values))  # (a list holding tensors is stacked on the tape)
+
+
+def _fp_bytes(data: bytes) -> np.ndarray:
+    return np.frombuffer(_fingerprint.fingerprint64(data).to_bytes(8, "little"), np.uint8)
+
+
+@constant_maker  # (from a guarded read of the input: host_value)
+def fingerprint(data: Any, method: str = "farmhash64", name: Any = None) -> Any:
+    """TensorFlow's ``tf.fingerprint``: a ``[rows, 8]`` uint8 fingerprint (FarmHash
+    ``Fingerprint64``, little-endian) of each row of ``data`` along its first dimension: of a
+    numeric row's bytes, of a string, or of the fingerprints of a row's strings. TensorFlow's
+    bytes, bit for bit.
+
+    >>> import tapegrad as tf
+    >>> tf.fingerprint(tf.constant(["abc"])).numpy()
+    array([[105, 243, 231, 116, 160, 179, 165,  36]], dtype=uint8)
+    """
+    if method != "farmhash64":
+        raise InvalidArgumentError(f"Unsupported fingerprint method: {method} [Op:Fingerprint]")
+    t = convert_to_tensor(data)
+    v = np.asarray(host_value(t, "data"))
+    if v.ndim < 1:
+        raise InvalidArgumentError(f"`data` should have at least one dimension: {list(v.shape)} [Op:Fingerprint]")
+    rows = v.reshape(v.shape[0], -1) if v.shape[0] else v.reshape(0, 0)
+    out = np.zeros((v.shape[0], 8), np.uint8)
+    for i, row in enumerate(rows):
+        if v.dtype == object:
+            parts = [p if isinstance(p, bytes) else str(p).encode() for p in row]
+            out[i] = _fp_bytes(parts[0]) if len(parts) == 1 else _fp_bytes(b"".join(_fp_bytes(p).tobytes()
+                                                                                   for p in parts))
+        else:
+            out[i] = _fp_bytes(np.ascontiguousarray(row).astype(row.dtype.newbyteorder("<")).tobytes())
+    return wrap(out)
+
+
+class AggregationMethod:
+    """How ``tf.gradients`` adds the gradients of a tensor's uses (TF's constants; tapegrad's
+    tape always adds them in one ``add_n``).
+
+    >>> import tapegrad as tf
+    >>> tf.AggregationMethod.DEFAULT == tf.AggregationMethod.ADD_N
+    True
+    """
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2

@@ -19,6 +19,7 @@ x (shape=(2,) dtype=float32) =
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -26,14 +27,18 @@ import numpy as np
 from . import _recorders as _rec, _trace, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._tensor import Tensor, VariableBase
-from .errors import InvalidArgumentError
+from .errors import (InvalidArgumentError, disable_traceback_filtering, enable_traceback_filtering,  # noqa: F401
+                     is_traceback_filtering_enabled)
 from .ops.array import identity
 
 __all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "assert_greater_equal",
            "assert_less", "assert_less_equal", "assert_near", "assert_negative",
            "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive",
            "assert_rank", "assert_rank_at_least", "assert_shapes", "assert_type", "check_numerics",
-           "get_log_device_placement", "is_numeric_tensor", "set_log_device_placement"]
+           "get_log_device_placement", "is_numeric_tensor", "set_log_device_placement", "assert_integer",
+           "assert_scalar", "assert_rank_in", "assert_same_float_dtype", "assert_proper_iterable",
+           "enable_check_numerics", "disable_check_numerics", "enable_traceback_filtering",
+           "disable_traceback_filtering", "is_traceback_filtering_enabled"]
 
 
 def _prefix(message: str | None) -> str:
@@ -374,8 +379,6 @@ def set_log_device_placement(enabled: bool) -> None:
     True
     >>> tf.debugging.set_log_device_placement(False)
     """
-    import threading
-
     on = bool(enabled)
     if on == bool(_LOG):
         return
@@ -398,3 +401,169 @@ def get_log_device_placement() -> bool:
     False
     """
     return bool(_LOG)
+
+
+def _dtype_text(d: Any) -> str:
+    return f"<dtype: '{d.name}'>"
+
+
+def _msg(message: str | None) -> str:
+    return f"{message}.  " if message else ""
+
+
+def assert_integer(x: Any, message: str | None = None, name: str | None = None) -> None:
+    """Raise TypeError unless ``x`` has an integer dtype.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_integer(tf.constant([1, 2]))
+    """
+    d = x.dtype if isinstance(x, VariableBase) else convert_to_tensor(x).dtype
+    if not d.is_integer:
+        raise TypeError(f'{_msg(message)}Expected "x" to be integer type.  Found: tensor of dtype {_dtype_text(d)}')
+
+
+def assert_scalar(tensor: Any, message: str | None = None, name: str | None = None) -> Tensor | None:
+    """Raise ValueError unless ``tensor`` is a scalar; returns None eagerly, and the tensor in a
+    ``tf.function`` (as TensorFlow's).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_scalar(tf.constant(1.0))
+    """
+    t = convert_to_tensor(tensor)
+    if t.shape.rank != 0:
+        raise ValueError(f"{_msg(message)}Expected scalar shape, saw shape: {tuple(t.shape)}.")
+    return None if _trace.current() is None else t
+
+
+def assert_rank_in(x: Any, ranks: Any, message: str | None = None, name: str | None = None) -> None:
+    """Raise ValueError unless ``x``'s rank is one of ``ranks``.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_rank_in(tf.zeros([2]), [1, 2])
+    """
+    x, r = _rank(x)
+    ranks = tuple(int(k) for k in ranks)
+    if r not in ranks:
+        raise ValueError(f"{_msg(message)}Tensor  must have rank in {ranks}.  Received rank {r}, "
+                         f"shape {tuple(x.shape)}")
+
+
+def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
+    """The one floating dtype of ``tensors`` (and of ``dtype``, when given; float32 when neither
+    says); ValueError if they disagree or it is not floating.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_same_float_dtype([tf.constant(1.0), tf.constant(2.0)])
+    tf.float32
+    """
+    if tensors:
+        ts = [t if isinstance(t, (Tensor, VariableBase)) else convert_to_tensor(t) for t in tensors]
+        first = ts[0]
+        want = _dt.as_dtype(dtype) if dtype else first.dtype
+        for t in ts:
+            if t.dtype != want:
+                raise ValueError(f"{t!s}, type={_dtype_text(t.dtype)}, must be of the same type "
+                                 f"({_dtype_text(want)})" + ("" if dtype else f" as {first!s}") + ".")
+        dtype = want
+    if not dtype:
+        return _dt.float32
+    dtype = _dt.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"Expected floating point type, got {_dtype_text(dtype)}.")
+    return dtype
+
+
+def assert_proper_iterable(values: Any) -> None:
+    """Raise TypeError unless ``values`` is an iterable other than a tensor, an ndarray, str or bytes.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.assert_proper_iterable([1, 2])
+    """
+    if isinstance(values, (Tensor, VariableBase, np.ndarray, str, bytes)):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: {type(values)}')
+    if not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
+
+
+# ---- check numerics on every op -------------------------------------------------------------------
+
+class _NumericsCheck(_rec.Recorder):
+    """The recorder behind :func:`enable_check_numerics`: a floating output of any op holding
+    NaN or an infinity raises InvalidArgumentError naming the op."""
+
+    __slots__ = ()
+
+    def _check(self, op: Any, xs: Any, outs: Any) -> None:
+        if not _NUMERICS or _NUMERICS[0] is not self:
+            return
+        outs = outs if type(outs) is tuple else (outs,)
+        for i, out in enumerate(outs):
+            v = getattr(out, "_value", None)
+            if not isinstance(v, np.ndarray | np.generic) or v.dtype.kind not in "fc":
+                continue
+            nan, pos, neg = np.isnan(v), np.isposinf(v.real), np.isneginf(v.real)
+            if not (nan.any() or pos.any() or neg.any()):
+                continue
+            raise InvalidArgumentError(_numerics_message(op.name, i, len(outs), out, xs,
+                                                         int(nan.sum()), int(pos.sum()), int(neg.sum())))
+
+    def record(self, op: Any, xs: Any, p: dict, ans: Any, k: int) -> None:
+        self._check(op, xs, ans)
+
+    def on_nondiff(self, op: Any, xs: Any, outs: tuple, p: Any = None) -> None:
+        self._check(op, xs, outs)
+
+
+def _numerics_message(opname: str, i: int, n: int, out: Any, xs: Any, nan: int, pos: int, neg: int) -> str:
+    lines = ["", "", f'!!! Detected Infinity or NaN in output {i} of eagerly-executing op "{opname}" '
+             f"(# of outputs: {n}) !!!", f"  dtype: {_dtype_text(out.dtype)}", f"  shape: {tuple(out.shape)}"]
+    lines += [f"  # of {w} elements: {c}" for w, c in (("-Inf", neg), ("+Inf", pos), ("+NaN", nan)) if c]
+    xs = [x for x in (xs or ()) if isinstance(x, Tensor)]
+    lines.append("")
+    if len(xs) == 1:
+        lines.append(f"  Input tensor: {xs[0]!s}")
+    elif xs:
+        lines.append(f"  Input tensors ({len(xs)}):")
+        lines += [f"         {j}: {x!s}" for j, x in enumerate(xs)]
+    kinds = [w for w, c in (("-Inf", neg), ("+Inf", pos), ("NaN", nan)) if c]
+    what = kinds[0] if len(kinds) == 1 else " and ".join(kinds) if len(kinds) == 2 else "-Inf, +Inf, and NaN"
+    return "\n".join(lines) + f"\n\n : Tensor had {what} values"
+
+
+_NUMERICS: list = []  # the check, while on, and the thread that turned it on
+
+
+def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
+    """Check every op's floating outputs for NaN and infinities: one that has them raises
+    InvalidArgumentError naming the op and counting them, as TensorFlow's. Applies to ops run
+    in the calling thread until :func:`disable_check_numerics`; a ``tf.function`` runs its ops
+    one by one while it is on. (The limits shape TF's stack trace in the message; unused.)
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.enable_check_numerics()
+    >>> try:
+    ...     tf.math.log(tf.constant([-1.0]))
+    ... except tf.errors.InvalidArgumentError as e:
+    ...     print(str(e).splitlines()[2])
+    !!! Detected Infinity or NaN in output 0 of eagerly-executing op "Log" (# of outputs: 1) !!!
+    >>> tf.debugging.disable_check_numerics()
+    """
+    if _NUMERICS:
+        return
+    check = _NumericsCheck()
+    _rec.push(check, 0)
+    _NUMERICS[:] = [check, threading.current_thread()]
+
+
+def disable_check_numerics() -> None:
+    """Turn off :func:`enable_check_numerics` (nothing if it is off).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.disable_check_numerics()
+    """
+    if not _NUMERICS:
+        return
+    check, thread = _NUMERICS
+    _NUMERICS.clear()
+    if thread is threading.current_thread():  # (else it stays, silent, in its thread's stack)
+        _rec.pop(check)

@@ -179,6 +179,12 @@ complex64 = DType(np.complex64, "complex64", 8)
 complex128 = DType(np.complex128, "complex128", 18)
 string = DType(np.object_, "string", 7)
 
+# tf.dtypes.cast, tf.dtypes.complex and tf.dtypes.saturate_cast: tapegrad/ops/__init__.py binds them here
+# (the op library sits above this module)
+cast: Any
+complex: Any  # noqa: A001  (TF's name)
+saturate_cast: Any
+
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
         bool, complex64, complex128)
 _BY_NP: dict[np.dtype, DType] = {d._np: d for d in _ALL}
@@ -220,7 +226,7 @@ def as_dtype(type_value: Any) -> DType:
             return d
     elif type_value in _PY:
         return _PY[type_value]
-    elif type_value is int or type_value is complex:
+    elif type_value is int or type_value is builtins.complex:
         raise TypeError(f"Cannot convert the Python type {type_value.__name__} to a DType: say which width, "
                         + ("tf.int32 or tf.int64." if type_value is int else "tf.complex64 or tf.complex128."))
     else:

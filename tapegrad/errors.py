@@ -114,3 +114,39 @@ class TargetStructureError(TypeError, AttributeError):
 
     TensorFlow raises ``AttributeError`` there; this error is both a TypeError and an
     AttributeError, so code catching either keeps working."""
+
+
+_TRACEBACK_FILTERING = [True]
+
+
+def enable_traceback_filtering() -> None:
+    """Turn TensorFlow's traceback filtering on (the default). tapegrad's tracebacks are not
+    filtered: this only sets what ``is_traceback_filtering_enabled`` answers (TF's flag, apart
+    from ``keras.config``'s, as in TensorFlow).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.enable_traceback_filtering(); tf.debugging.is_traceback_filtering_enabled()
+    True
+    """
+    _TRACEBACK_FILTERING[0] = True
+
+
+def disable_traceback_filtering() -> None:
+    """See ``enable_traceback_filtering``.
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.disable_traceback_filtering(); tf.debugging.is_traceback_filtering_enabled()
+    False
+    >>> tf.debugging.enable_traceback_filtering()
+    """
+    _TRACEBACK_FILTERING[0] = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether traceback filtering is on (``enable_traceback_filtering``).
+
+    >>> import tapegrad as tf
+    >>> tf.debugging.is_traceback_filtering_enabled()
+    True
+    """
+    return _TRACEBACK_FILTERING[0]

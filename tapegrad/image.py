@@ -25,6 +25,8 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import random as _random
+from ._boxes import (combined_non_max_suppression, crop_and_resize, draw_bounding_boxes, non_max_suppression,
+                     non_max_suppression_overlaps, non_max_suppression_padded, non_max_suppression_with_scores)
 from ._convert import as_tensor, host_value
 from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
@@ -51,7 +53,9 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
            "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "sobel_edges",
            "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
-           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "extract_patches"]
+           "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "extract_patches", "non_max_suppression",
+           "non_max_suppression_with_scores", "non_max_suppression_overlaps", "non_max_suppression_padded",
+           "combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes"]
 
 _transpose = transpose
 

@@ -1,4 +1,5 @@
 """``tapegrad.nn``: activations, softmax and losses (TensorFlow's ``tf.nn``)."""
+import importlib as _importlib
 import typing as _typing
 
 from .ops.conv import (  # noqa: F401
@@ -27,9 +28,19 @@ from .ops.reduction import zero_fraction  # noqa: F401
 from .ops.special import softplus  # noqa: F401
 
 
-def __dir__() -> list:
-    return sorted(set(globals()) | {"compute_average_loss", "scale_regularization_loss"})
+# loaded on first use (they need tf.sparse, which `import tapegrad` does not load)
+_LAZY = {"ctc_greedy_decoder": "._decoders", "embedding_lookup_sparse": "._embedding",
+         "safe_embedding_lookup_sparse": "._embedding", "dilation2d": "._morphology", "erosion2d": "._morphology"}
 
+
+def __dir__() -> list:
+    return sorted(set(globals()) | {"compute_average_loss", "scale_regularization_loss"} | set(_LAZY))
+
+
+if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
+    from ._decoders import ctc_greedy_decoder  # noqa: F401
+    from ._embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401
+    from ._morphology import dilation2d, erosion2d  # noqa: F401
 
 if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missing name
     def __getattr__(name: str) -> object:  # "not covered yet" for a TF name, "did you mean" for a typo
@@ -38,6 +49,9 @@ if not _typing.TYPE_CHECKING:  # hidden from type checkers: they report a missin
         if name in ("compute_average_loss", "scale_regularization_loss"):  # (they read the strategy)
             from .distribute import _losses
             value = globals()[name] = getattr(_losses, name)
+            return value
+        if name in _LAZY:
+            value = globals()[name] = getattr(_importlib.import_module(_LAZY[name], "tapegrad"), name)
             return value
         from ._missing import attribute_error
         raise attribute_error("nn", name)

@@ -39,26 +39,32 @@ array([1., 2.], dtype=float32)
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
+import threading
+import time
 import weakref
 import zipfile
 from typing import Any
 
 import numpy as np
 
-from . import saving
-from ._tensor import wrap
+from . import _graph_api, saving
+from ._tensor import Tensor, constant_maker, wrap
 from ._variable import Variable
 from .io._proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
                         SequenceExample)
-from .errors import NotFoundError
+from .errors import NotFoundError, OutOfRangeError
+from .ops import math as _m
 from .module import Module
 
 __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointReader", "ClusterSpec", "Example", "Feature", "FeatureList",
            "FeatureLists", "Features", "FloatList", "Int64List", "SequenceExample", "latest_checkpoint",
-           "list_variables", "load_checkpoint", "load_variable"]
+           "list_variables", "load_checkpoint", "load_variable", "ExponentialMovingAverage", "CheckpointOptions",
+           "CheckpointState", "get_checkpoint_state", "checkpoints_iterator", "Coordinator"]
 
 _STATE_FILE = "checkpoint"
 _ATTRIBUTES = "/.ATTRIBUTES/"  # (a saveable's tensors are saved as "<path>/.ATTRIBUTES/<name>")
@@ -279,9 +285,7 @@ class Checkpoint:
         self.save_counter.assign_add(1)
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
         folder = os.path.dirname(path)
-        state = _read_state(folder)
-        paths = [p for p in state[1] if p != path] + [path] if state else [path]
-        _write_state(folder, paths)
+        _write_state(folder, [path])  # (TF's Checkpoint.save records only the newest)
         return path
 
     def restore(self, save_path: str | None, options: Any = None) -> CheckpointLoadStatus:
@@ -499,16 +503,7 @@ def _read_state(folder: str) -> tuple[str, list] | None:
             lines = f.read().splitlines()
     except OSError:
         return None
-    latest, paths = None, []
-    for line in lines:
-        m = _STATE_LINE.match(line.strip())
-        if m:
-            p = m[2] if os.path.isabs(m[2]) else os.path.join(folder, m[2])
-            if m[1] == "model_checkpoint_path":
-                latest = p
-            else:
-                paths.append(p)
-    return (latest, paths) if latest else None
+    return _parse_state(folder, lines)
 
 
 def _write_state(folder: str, paths: list) -> None:
@@ -808,3 +803,369 @@ class ClusterSpec:
         """The addresses of ``job_name`` by task index, ``None`` where an index has no task."""
         tasks = self._tasks(job_name)
         return [tasks.get(i) for i in range(max(tasks) + 1)] if tasks else []
+
+
+# ---- tf.train.ExponentialMovingAverage ------------------------------------------------------------
+
+_MOVING_AVERAGE_VARIABLES: "weakref.WeakValueDictionary[int, Variable]" = weakref.WeakValueDictionary()
+_FLOATS = ("float16", "float32", "float64")
+
+
+class ExponentialMovingAverage:
+    """Keeps moving averages of variables, as ``tf.train.ExponentialMovingAverage``.
+
+    ``apply(var_list)`` makes, on its first sight of each variable, a non-trainable shadow
+    variable ``"<name>/<ema name>"`` that starts at the variable's value, and moves every shadow
+    toward its variable: ``shadow -= (1 - decay) * (shadow - variable)``. With ``num_updates``
+    (a number or a Variable, read at each ``apply``), the decay is
+    ``min(decay, (1 + num_updates) / (10 + num_updates))``. As in TensorFlow the decay is a
+    float32, whatever the variables' dtype; ``zero_debias`` only concerns tensors, which eager
+    code cannot average (TF's TypeError). The shadows are Variables: checkpoint them through
+    ``average(var)``. A shadow's name is made unique in the program as TF's are (a second
+    shadow of ``w`` under the same name is ``w/<name>_1``). Works inside ``tf.function`` (the
+    shadows are made once, at tracing; see docs/differences.md for their first value there).
+
+    >>> import tapegrad as tf
+    >>> w = tf.Variable([1.0, 2.0], name="weights")
+    >>> ema = tf.train.ExponentialMovingAverage(decay=0.9, name="doc_average")
+    >>> ema.apply([w])
+    >>> _ = w.assign([3.0, 5.0])
+    >>> ema.apply([w])
+    >>> ema.average(w).numpy().round(4), ema.average_name(w)
+    (array([1.2, 2.3], dtype=float32), 'weights/doc_average')
+    """
+
+    def __init__(self, decay: Any, num_updates: Any = None, zero_debias: bool = False,
+                 name: str = "ExponentialMovingAverage") -> None:
+        self._decay = decay
+        self._num_updates = num_updates
+        self._zero_debias = zero_debias
+        self._name = name
+        self._averages: dict = {}
+
+    @property
+    def name(self) -> str:
+        """The name of this ExponentialMovingAverage object (the shadows' name suffix)."""
+        return self._name
+
+    @constant_maker  # (its constants: the decay and num_updates given as Python numbers)
+    def apply(self, var_list: Any = None) -> None:
+        """Make the shadows of ``var_list``'s variables not seen before, then update every one
+        of them once (returns None, as TensorFlow's eager call)."""
+        if var_list is None:
+            var_list = []  # (TF's trainable_variables(): no collections when eager)
+        var_list = list(var_list)
+        for v in var_list:
+            if not isinstance(v, Variable):
+                raise TypeError("tf.train.ExponentialMovingAverage does not support non-Variable tensors "
+                                "when eager execution is enabled.")
+        for v in var_list:
+            if v.dtype.name not in _FLOATS:
+                raise TypeError(f"The variables must be half, float, or double: {v.name}")
+            if v.ref() not in self._averages:
+                with _graph_api.init_scope():
+                    avg = Variable(v.read_value(), trainable=False,
+                                   name=_unique_name(_op_name(v) + "/" + self._name, True))
+                _MOVING_AVERAGE_VARIABLES[id(v)] = v
+                self._averages[v.ref()] = avg
+        # (float32, as TF's; Python numbers stay NumPy scalars, so that a trace holds no constant of ours)
+        decay = _float32(self._decay)
+        if self._num_updates is not None:
+            n = _float32(self._num_updates)
+            decay = _m.minimum(decay, (1.0 + n) / (10.0 + n)) if isinstance(decay, Tensor) or isinstance(
+                n, Tensor) else np.minimum(decay, (np.float32(1) + n) / (np.float32(10) + n))
+        one_minus = np.float32(1) - decay if isinstance(decay, np.floating) else 1.0 - decay
+        for v in var_list:
+            avg = self._averages[v.ref()]
+            if isinstance(one_minus, np.floating):
+                d: Any = one_minus.astype(avg.dtype.as_numpy_dtype)
+            else:
+                d = one_minus if avg.dtype.name == "float32" else _m.cast(one_minus, avg.dtype)
+            avg.assign_sub((avg - v) * d)
+        return None
+
+    def average(self, var: Any) -> Variable | None:
+        """The shadow variable of ``var``, or None if ``apply`` has not seen it."""
+        return self._averages.get(var.ref(), None)
+
+    def average_name(self, var: Any) -> str:
+        """The name of ``var``'s shadow variable (without ``:0``), whether or not it exists yet."""
+        avg = self._averages.get(var.ref())
+        if avg is not None:
+            return _op_name(avg)
+        return _unique_name(_op_name(var) + "/" + self._name, False)
+
+    def variables_to_restore(self, moving_avg_variables: Any = None) -> dict:
+        """``{average_name(v): v}`` for ``moving_avg_variables`` (by default every variable some
+        ExponentialMovingAverage has averaged), to restore variables from their averages."""
+        if moving_avg_variables is None:
+            moving_avg_variables = list(_MOVING_AVERAGE_VARIABLES.values())
+        return {self.average_name(v): v for v in moving_avg_variables}
+
+
+_NAMES_IN_USE: dict = {}  # (the shadows' names, uniquified as TF's default graph names them)
+
+
+def _unique_name(name: str, mark_as_used: bool) -> str:
+    """TF's ``Graph.unique_name``: ``name``, or ``name_1``, ``name_2``, ... once it is taken."""
+    key = name.lower()
+    i = _NAMES_IN_USE.get(key, 0)
+    if mark_as_used:
+        _NAMES_IN_USE[key] = i + 1
+    if i > 0:
+        base = key
+        while key in _NAMES_IN_USE:
+            key = f"{base}_{i}"
+            i += 1
+        if mark_as_used:
+            _NAMES_IN_USE[key] = 1
+        name = f"{name}_{i - 1}"
+    return name
+
+
+def _float32(x: Any) -> Any:
+    if isinstance(x, (Tensor, Variable)):
+        return _m.cast(x, "float32")
+    return np.float32(x)
+
+
+def _op_name(v: Any) -> str:
+    name = v.name
+    return name[:-2] if name.endswith(":0") else name
+
+
+# ---- checkpoint files: options, state, iterator ----------------------------------------------------
+
+class CheckpointOptions:
+    """Options for ``Checkpoint.save``/``write``/``restore``, as ``tf.train.CheckpointOptions``
+    (tapegrad writes its checkpoints synchronously on the host: the options are kept, not acted on).
+
+    >>> import tapegrad as tf
+    >>> tf.train.CheckpointOptions(experimental_io_device="/job:localhost").experimental_io_device
+    '/job:localhost'
+    """
+
+    def __init__(self, experimental_io_device: str | None = None, experimental_enable_async_checkpoint: bool = False,
+                 experimental_write_callbacks: Any = None, enable_async: bool = False,
+                 experimental_sharding_callback: Any = None, experimental_skip_slot_variables: bool = False) -> None:
+        self.experimental_io_device = experimental_io_device
+        self.enable_async = experimental_enable_async_checkpoint or enable_async
+        self.experimental_enable_async_checkpoint = self.enable_async
+        self.experimental_write_callbacks = experimental_write_callbacks
+        self.experimental_sharding_callback = experimental_sharding_callback
+        self.experimental_skip_slot_variables = experimental_skip_slot_variables
+
+
+class CheckpointState:
+    """The contents of a folder's ``checkpoint`` file (TF's ``CheckpointState`` message)."""
+
+    def __init__(self, model_checkpoint_path: str = "", all_model_checkpoint_paths: Any = (),
+                 all_model_checkpoint_timestamps: Any = (), last_preserved_timestamp: float = 0.0) -> None:
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
+        self.all_model_checkpoint_timestamps = list(all_model_checkpoint_timestamps)
+        self.last_preserved_timestamp = last_preserved_timestamp
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CheckpointState) and vars(self) == vars(other)
+
+    def __str__(self) -> str:
+        lines = [f'model_checkpoint_path: "{self.model_checkpoint_path}"']
+        lines += [f'all_model_checkpoint_paths: "{p}"' for p in self.all_model_checkpoint_paths]
+        return "\n".join(lines) + "\n"
+
+    __repr__ = __str__
+
+
+def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> CheckpointState | None:
+    """The ``CheckpointState`` of ``checkpoint_dir``'s ``checkpoint`` file, or None when it has none
+    (relative paths joined to the folder, as TensorFlow does).
+
+    >>> import tempfile, tapegrad as tf
+    >>> tf.train.get_checkpoint_state(tempfile.mkdtemp()) is None
+    True
+    """
+    folder = os.fspath(checkpoint_dir)
+    if latest_filename not in (None, _STATE_FILE):
+        try:
+            with open(os.path.join(folder, latest_filename), encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            return None
+        state = _parse_state(folder, text.splitlines())
+    else:
+        state = _read_state(folder)
+    if state is None:
+        return None
+    latest, paths = state
+    return CheckpointState(latest, paths)
+
+
+def _parse_state(folder: str, lines: list) -> tuple[str, list] | None:
+    latest, paths = None, []
+    for line in lines:
+        m = _STATE_LINE.match(line.strip())
+        if m:
+            p = m[2] if os.path.isabs(m[2]) else os.path.join(folder, m[2])
+            if m[1] == "model_checkpoint_path":
+                latest = p
+            else:
+                paths.append(p)
+    return (latest, paths) if latest else None
+
+
+def _wait_for_new_checkpoint(checkpoint_dir: str, last: str | None, seconds_to_sleep: float,
+                             timeout: float | None) -> str | None:
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last:
+            return path
+        if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0, timeout: float | None = None,
+                         timeout_fn: Any = None) -> Any:
+    """Yield each new checkpoint path of ``checkpoint_dir`` as it appears (the latest first, then
+    each newer one), waiting at least ``min_interval_secs`` between yields. It ends when no new
+    checkpoint comes within ``timeout`` seconds and ``timeout_fn`` (if given) returns True; with
+    no timeout it waits forever.
+
+    >>> import os, tempfile, tapegrad as tf
+    >>> d = tempfile.mkdtemp()
+    >>> _ = tf.train.Checkpoint(v=tf.Variable(1.0)).save(os.path.join(d, "ckpt"))
+    >>> [os.path.basename(p) for p in tf.train.checkpoints_iterator(d, timeout=0)]
+    ['ckpt-1']
+    """
+    path = None
+    while True:
+        path = _wait_for_new_checkpoint(checkpoint_dir, path, 1.0, timeout)
+        if path is None:
+            if timeout_fn is None or timeout_fn():
+                return
+            continue
+        start = time.time()
+        yield path
+        wait = start + min_interval_secs - time.time()
+        if wait > 0:
+            time.sleep(wait)
+
+
+# ---- tf.train.Coordinator ---------------------------------------------------------------------------
+
+class Coordinator:
+    """Coordinates the stopping of a set of threads, as ``tf.train.Coordinator``: a thread calls
+    ``request_stop`` (with the exception it met, if any), the others poll ``should_stop``, and
+    ``join`` waits for them and raises the first reported exception. ``OutOfRangeError`` (or
+    ``clean_stop_exception_types``) stops cleanly.
+
+    >>> import threading, tapegrad as tf
+    >>> coord = tf.train.Coordinator()
+    >>> def work():
+    ...     with coord.stop_on_exception():
+    ...         raise ValueError("done badly")
+    >>> t = threading.Thread(target=work); t.start()
+    >>> try:
+    ...     coord.join([t])
+    ... except ValueError as e:
+    ...     print(e)
+    done badly
+    """
+
+    def __init__(self, clean_stop_exception_types: Any = None) -> None:
+        if clean_stop_exception_types is None:
+            clean_stop_exception_types = (OutOfRangeError,)
+        self._clean_stop_exception_types = tuple(clean_stop_exception_types)
+        self._lock = threading.Lock()
+        self._stop_event = threading.Event()
+        self._exc_info_to_raise: Any = None
+        self._joined = False
+        self._registered_threads: set = set()
+
+    def _filter_exception(self, ex: Any) -> Any:
+        ex2 = ex[1] if isinstance(ex, tuple) else ex
+        return None if isinstance(ex2, self._clean_stop_exception_types) else ex
+
+    def request_stop(self, ex: Any = None) -> None:
+        """Ask the threads to stop; ``ex`` (an exception or ``sys.exc_info()``) is raised by ``join``."""
+        with self._lock:
+            ex = self._filter_exception(ex)
+            if self._joined:
+                if isinstance(ex, tuple):
+                    raise ex[1]
+                if ex is not None:
+                    raise ex
+            if not self._stop_event.is_set():
+                if ex is not None and self._exc_info_to_raise is None:
+                    # (TF's: an exception object stands for sys.exc_info(), the one being handled)
+                    info = ex if isinstance(ex, tuple) else sys.exc_info()
+                    if len(info) != 3 or not info[0] or not info[1]:
+                        raise TypeError("Coordinator.request_stop(ex): ex must be a sys.exc_info() tuple, or "
+                                        "an exception given while it is being handled (inside its except "
+                                        f"block); got {ex!r} outside one.")
+                    self._exc_info_to_raise = info
+                self._stop_event.set()
+
+    def clear_stop(self) -> None:
+        """Forget the stop request and its exception (the coordinator can be used again)."""
+        with self._lock:
+            self._joined = False
+            self._exc_info_to_raise = None
+            self._stop_event.clear()
+
+    def should_stop(self) -> bool:
+        """Whether a stop was requested."""
+        return self._stop_event.is_set()
+
+    @contextlib.contextmanager
+    def stop_on_exception(self) -> Any:
+        """A block whose exception requests a stop (and is swallowed, for ``join`` to raise)."""
+        try:
+            yield
+        except BaseException:  # noqa: BLE001  (TF's: every exception is reported)
+            self.request_stop(ex=sys.exc_info())
+
+    def wait_for_stop(self, timeout: float | None = None) -> bool:
+        """Wait until a stop is requested (or ``timeout`` seconds); True if it was."""
+        return self._stop_event.wait(timeout)
+
+    def register_thread(self, thread: threading.Thread) -> None:
+        """Have ``join`` wait for ``thread`` too."""
+        with self._lock:
+            self._registered_threads.add(thread)
+
+    def join(self, threads: Any = None, stop_grace_period_secs: float = 120,
+             ignore_live_threads: bool = False) -> None:
+        """Wait for the threads to end (after a stop request, at most ``stop_grace_period_secs``),
+        then raise the reported exception, or a RuntimeError naming the threads still alive."""
+        with self._lock:
+            threads = list(self._registered_threads if threads is None
+                           else self._registered_threads.union(set(threads)))
+        while any(t.is_alive() for t in threads) and not self.wait_for_stop(1.0):
+            pass
+        wait = 0.001
+        while any(t.is_alive() for t in threads) and stop_grace_period_secs >= 0.0:
+            time.sleep(wait)
+            stop_grace_period_secs -= wait
+            wait = max(min(2 * wait, stop_grace_period_secs), 0.001)
+        stragglers = [t.name for t in threads if t.is_alive()]
+        with self._lock:
+            self._joined = True
+            self._registered_threads = set()
+            if self._exc_info_to_raise:
+                raise self._exc_info_to_raise[1]
+            if stragglers and not ignore_live_threads:
+                raise RuntimeError("Coordinator stopped with threads still running: " + " ".join(stragglers))
+
+    @property
+    def joined(self) -> bool:
+        """Whether ``join`` has run."""
+        return self._joined
+
+    def raise_requested_exception(self) -> None:
+        """Raise the exception a thread reported, if any."""
+        with self._lock:
+            if self._exc_info_to_raise:
+                raise self._exc_info_to_raise[1]

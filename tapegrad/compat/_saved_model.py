@@ -23,11 +23,9 @@ from .._tensor import Tensor, TensorShape
 from ..module import Module
 from . import _graph, _program
 
-SERVING = "serve"
-TRAINING = "train"
-PREDICT_METHOD_NAME = "tensorflow/serving/predict"
-CLASSIFY_METHOD_NAME = "tensorflow/serving/classify"
-REGRESS_METHOD_NAME = "tensorflow/serving/regress"
+SERVING, TRAINING = _sm.SERVING, _sm.TRAINING  # (tag_constants, signature_constants: TF2's constants)
+PREDICT_METHOD_NAME, CLASSIFY_METHOD_NAME, REGRESS_METHOD_NAME = (
+    _sm.PREDICT_METHOD_NAME, _sm.CLASSIFY_METHOD_NAME, _sm.REGRESS_METHOD_NAME)
 
 
 class TensorInfo:

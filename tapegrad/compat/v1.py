@@ -194,8 +194,7 @@ def _saved_model_namespace() -> types.SimpleNamespace:
         **{n: getattr(_sm2, n) for n in _sm2.__all__ if n != "load"}, load_v2=_sm2.load,
         **{n: getattr(_sm1, n) for n in ("Builder", "SavedModelBuilder", "simple_save", "load", "loader",
                                           "predict_signature_def", "build_signature_def", "build_tensor_info",
-                                          "tag_constants", "signature_constants")},
-        SERVING=_sm1.SERVING, TRAINING=_sm1.TRAINING, PREDICT_METHOD_NAME=_sm1.PREDICT_METHOD_NAME)
+                                          "tag_constants", "signature_constants")})  # (SERVING, ...: _sm2's)
 
 
 saved_model = _saved_model_namespace()

@@ -112,3 +112,7 @@ for _name, _fn in _OPERATORS.items():
 _seam.bind(MUL=_m._mul, conj=_m.conj, stack=_a.stack, concat=_a.concat, cast=_m.cast, real=_m.real,
            broadcast_to=_a.broadcast_to, unbroadcast=_a.unbroadcast, reshape=_a.reshape,
            transpose=_a.transpose, unstack=_a.unstack, unsorted_segment_sum=_s.unsorted_segment_sum)
+
+# tf.dtypes' ops (TF exports tf.cast, tf.complex, tf.saturate_cast there too): the dtype module sits
+# below the op library, which fills them in as it fills the seam
+_dt.cast, _dt.complex, _dt.saturate_cast = _m.cast, _m.complex_, _m.saturate_cast

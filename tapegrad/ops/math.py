@@ -1036,7 +1036,10 @@ def truncatediv(x: Any, y: Any, name: Any = None) -> Tensor:
 # gradient; batched by broadcasting, as elementwise ops.
 
 def _shift(f: Any) -> Any:
-    return lambda a, b: f(a, b.astype(a.dtype))
+    """TF's shift kernels: a shift below 0 or past the width is clamped to [0, bits - 1]."""
+    def shift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return f(a, np.clip(b, 0, 8 * a.dtype.itemsize - 1).astype(a.dtype))
+    return shift
 
 
 bitwise_and_op = defop("BitwiseAnd", np.bitwise_and, nondiff=True)

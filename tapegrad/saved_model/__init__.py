@@ -27,6 +27,23 @@ from ._format import (ASSETS_DIRECTORY, DEFAULT_SERVING_SIGNATURE_DEF_KEY, SAVED
 from ._load import LoadOptions, contains_saved_model, load
 from ._save import SaveOptions, save, variables_used  # noqa: F401  (variables_used: keras.export)
 
+# TensorFlow's tag and signature constants (tf.saved_model.SERVING, ...), as strings
+ASSETS_KEY = "saved_model_assets"
+DEBUG_DIRECTORY = "debug"
+DEBUG_INFO_FILENAME_PB = "saved_model_debug_info.pb"
+SAVED_MODEL_FILENAME_PBTXT = "saved_model.pbtxt"
+SAVED_MODEL_SCHEMA_VERSION = 1
+SERVING, TRAINING, GPU, TPU = "serve", "train", "gpu", "tpu"
+CLASSIFY_INPUTS, CLASSIFY_METHOD_NAME = "inputs", "tensorflow/serving/classify"
+CLASSIFY_OUTPUT_CLASSES, CLASSIFY_OUTPUT_SCORES = "classes", "scores"
+PREDICT_INPUTS, PREDICT_METHOD_NAME, PREDICT_OUTPUTS = "inputs", "tensorflow/serving/predict", "outputs"
+REGRESS_INPUTS, REGRESS_METHOD_NAME, REGRESS_OUTPUTS = "inputs", "tensorflow/serving/regress", "outputs"
+
+
 __all__ = ["save", "load", "contains_saved_model", "SaveOptions", "LoadOptions", "ASSETS_DIRECTORY",
            "SAVED_MODEL_FILENAME_PB", "VARIABLES_DIRECTORY", "VARIABLES_FILENAME",
-           "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
+           "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "ASSETS_KEY", "DEBUG_DIRECTORY", "DEBUG_INFO_FILENAME_PB",
+           "SAVED_MODEL_FILENAME_PBTXT", "SAVED_MODEL_SCHEMA_VERSION", "SERVING", "TRAINING", "GPU", "TPU",
+           "CLASSIFY_INPUTS", "CLASSIFY_METHOD_NAME", "CLASSIFY_OUTPUT_CLASSES", "CLASSIFY_OUTPUT_SCORES",
+           "PREDICT_INPUTS", "PREDICT_METHOD_NAME", "PREDICT_OUTPUTS", "REGRESS_INPUTS", "REGRESS_METHOD_NAME",
+           "REGRESS_OUTPUTS"]
