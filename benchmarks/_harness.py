@@ -72,7 +72,7 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     import tapegrad
-    out = {"Python": platform.python_version(), "tapegrad": tapegrad.__version__}
+    out = {"Python": platform.python_version(), "tapegrad": tapegrad.version.TAPEGRAD_VERSION}
     for dist, name in (("numpy", "NumPy"), ("scipy", "SciPy"), ("torch", "PyTorch"),
                        ("tensorflow-cpu", "TensorFlow"), ("tensorflow", "TensorFlow"),
                        ("jax", "JAX"), ("jaxlib", "jaxlib"), ("autograd", "autograd")):

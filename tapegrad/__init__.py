@@ -12,7 +12,10 @@ array([[66.],
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+# the TensorFlow release whose API and numbers tapegrad follows, as tf.keras.__version__ names
+# Keras's: programs gate on it (`assert tf.__version__ >= "2.8"`, a TF1 branch on "1."); tapegrad's
+# own release is tapegrad.version.TAPEGRAD_VERSION (and the package metadata's), docs/differences.md
+__version__ = "2.21.0"
 
 import warnings as _warnings
 import sys as _sys

@@ -59,3 +59,63 @@ def test_debug_stripper_leaves_check_numerics_out_of_a_trace():
     finally:
         config._grappler.clear()
         config._grappler.update(before)
+
+
+def test_versions_name_the_releases_followed_and_tapegrad_s_own():
+    import re
+    import tapegrad as tf
+    assert tf.__version__ == tf.version.VERSION == "2.21.0"
+    assert tf.keras.__version__ == "3.15.1"
+    root = __import__("os").path.dirname(__import__("os").path.dirname(__file__))
+    with open(__import__("os").path.join(root, "pyproject.toml"), encoding="utf-8") as f:
+        assert re.search(r'^version = "([^"]+)"', f.read(), re.M).group(1) == tf.version.TAPEGRAD_VERSION
+
+
+def test_a_star_import_of_keras_gives_its_classes_and_submodules():
+    ns: dict = {}
+    exec("from tapegrad.keras import *", ns)  # noqa: S102 (Keras's own names, as `from keras import *`)
+    assert {"layers", "models", "preprocessing", "Sequential", "Model", "Input", "optimizers"} <= set(ns)
+    assert ns["layers"].Dense is __import__("tapegrad").keras.layers.Dense
+
+
+def test_keras_ops_read_python_types_as_keras_on_tensorflow_does():
+    import numpy as np
+    import tapegrad as tf
+    ops = tf.keras.ops
+    assert ops.cast(np.array([1.5]), int).dtype == tf.int64
+    assert ops.cast(np.array([1.5]), "int").dtype == tf.int64
+    assert ops.zeros(2, dtype=float).dtype == tf.float32
+    assert ops.cast([1, 0], bool).dtype == tf.bool
+    assert tf.keras.backend.standardize_dtype(complex) == "complex128"
+
+
+def test_a_metric_s_stateless_methods_leave_its_variables_alone():
+    import numpy as np
+    import tapegrad as tf
+    m = tf.keras.metrics.SparseCategoricalAccuracy()
+    m.update_state([1], [[0.2, 0.8]])
+    before = [v.numpy() for v in m.variables]
+    state = m.stateless_update_state([np.float32(0.0), np.float32(0.0)], np.array([1, 0]),
+                                     np.array([[0.1, 0.9], [0.2, 0.8]]))
+    assert float(m.stateless_result(state)) == 0.5
+    assert [float(v) for v in m.stateless_reset_state()] == [0.0, 0.0]
+    assert all(np.array_equal(a, v.numpy()) for a, v in zip(before, m.variables))
+    import pytest
+    with pytest.raises(ValueError, match="1:1"):
+        m.stateless_result([np.float32(0.0)])
+
+
+def test_every_public_dataset_method_has_a_docstring():
+    # (programs list them: `func.__doc__.split("\n")[0]` for each name in dir(tf.data.Dataset))
+    missing = [m for m in dir(tf.data.Dataset) if not m.startswith("_")
+               and getattr(getattr(tf.data.Dataset, m), "__doc__", None) is None]
+    assert not missing, missing
+
+
+def test_a_sequential_model_may_hold_one_layer_twice():
+    import numpy as np
+    d = tf.keras.layers.Dense(3)
+    m = tf.keras.Sequential([tf.keras.Input((3,)), d, d])
+    assert len(m.layers) == 2 and len(m.weights) == 2
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_allclose(m(x).numpy(), d(d(x)).numpy())

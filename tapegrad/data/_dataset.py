@@ -278,9 +278,6 @@ class Dataset:
         """
         return _NumpyIterator(self)
 
-    def as_numpy(self) -> Iterator:
-        return self.as_numpy_iterator()
-
     def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
         """Fold the elements: ``state = reduce_func(state, element)`` from ``initial_state``.
 

@@ -57,6 +57,10 @@ _LAZY = {
     "wrappers": (".wrappers", None),
 }
 
+# `from keras import *` (and `from tensorflow.keras import *`) gives what Keras's does: its
+# classes, functions and submodules (each loaded then)
+__all__ = sorted([*_LAZY, "version"])
+
 if _typing.TYPE_CHECKING:
     from . import activations, backend, callbacks, initializers, layers, models  # noqa: F401
     from . import optimizers, random, regularizers  # noqa: F401

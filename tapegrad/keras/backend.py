@@ -109,10 +109,23 @@ def clear_session(free_memory: bool = True) -> None:
     _global_state.clear()
 
 
+# Python's types as Keras's TensorFlow backend reads them (keras/src/backend/common/dtypes.py)
+PYTHON_DTYPES = {bool: "bool", int: "int64", float: "float32", str: "string", "int": "int64",
+                 complex: "complex128"}
+
+
 def standardize_dtype(dtype: Any) -> str:
-    """A dtype's name as Keras writes it (``"float32"``); ``None`` gives :func:`floatx`."""
+    """A dtype's name as Keras writes it (``"float32"``); ``None`` gives :func:`floatx`; Python's
+    ``int``, ``float``, ``bool``, ``str``, ``complex`` (and ``"int"``) as Keras on TensorFlow
+    reads them (``"int64"``, ``"float32"``, ...)."""
     if dtype is None:
         return floatx()
+    if isinstance(dtype, str) and dtype in _KERAS_DTYPES:
+        return dtype
+    try:
+        dtype = PYTHON_DTYPES.get(dtype, dtype)
+    except TypeError:   # (unhashable)
+        pass
     if isinstance(dtype, str) and dtype in _KERAS_DTYPES:
         return dtype
     name = getattr(dtype, "name", None)

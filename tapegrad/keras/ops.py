@@ -28,6 +28,7 @@ array([[0.5, 1. ],
 from __future__ import annotations
 
 import builtins
+import inspect
 import re as _re
 import sys as _sys
 from importlib.machinery import ModuleSpec as _ModuleSpec
@@ -41,7 +42,7 @@ from ._engine import _nest
 from .. import dtypes as _dt
 from ._engine import convert_to_tensor as _convert
 from ._engine import Tensor, VariableBase
-from .backend import floatx as _floatx
+from .backend import PYTHON_DTYPES as _PYTHON_DTYPES, floatx as _floatx
 from .backend import result_type as _result_type
 from .backend import image_data_format as _image_data_format
 from .. import image as _tf_image
@@ -3403,10 +3404,25 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     return _m.pow(_m.zeros_like(exps) + _t(base, want), exps)
 
 
+def _python_dtype(dtype: Any) -> Any:
+    try:
+        return _PYTHON_DTYPES.get(dtype, dtype)
+    except TypeError:   # (unhashable: not one of them)
+        return dtype
+
+
 def _symbolic(name: str, fn: Any) -> Any:
     """``fn``, or, when an argument is a KerasTensor (keras.Input or a layer's symbolic output), a
     node of the functional graph that calls ``fn`` when the model runs (as keras.ops does)."""
+    params = list(inspect.signature(fn).parameters)
+    at = params.index("dtype") if "dtype" in params else None
+
     def op(*args: Any, **kwargs: Any) -> Any:
+        if at is not None:   # (Python's int, float, ... as Keras reads them: int64, float32, ...)
+            if "dtype" in kwargs:
+                kwargs["dtype"] = _python_dtype(kwargs["dtype"])
+            elif len(args) > at:
+                args = args[:at] + (_python_dtype(args[at]),) + args[at + 1:]
         for a in (*args, *kwargs.values()):
             if type(a).__name__ == "KerasTensor" or isinstance(a, (list, tuple)) and builtins.any(
                     type(b).__name__ == "KerasTensor" for b in a):

@@ -85,6 +85,44 @@ class Metric:
         self.update_state(*args, **kwargs)
         return self.result()
 
+    # -- Keras 3's stateless API: the state passed in and returned, the Variables left as they were
+    def stateless_update_state(self, metric_variables: Any, *args: Any, **kwargs: Any) -> list:
+        """:meth:`update_state` on the state ``metric_variables`` (values 1:1 with
+        :attr:`variables`); returns the new state, the Variables unchanged.
+
+        >>> import tapegrad as tf
+        >>> m = tf.keras.metrics.Mean()
+        >>> state = m.stateless_update_state([v.value() for v in m.variables], [1.0, 3.0])
+        >>> float(m.stateless_result(state)), float(m.result())
+        (2.0, 0.0)
+        """
+        return self._stateless(metric_variables, lambda: self.update_state(*args, **kwargs))[1]
+
+    def stateless_result(self, metric_variables: Any) -> Any:
+        """:meth:`result` of the state ``metric_variables``, the Variables unchanged."""
+        return self._stateless(metric_variables, self.result)[0]
+
+    def stateless_reset_state(self) -> list:
+        """The state :meth:`reset_state` gives, the Variables unchanged."""
+        return self._stateless(None, self.reset_state)[1]
+
+    def _stateless(self, state: Any, fn: Any) -> tuple:
+        variables = self.variables
+        if state is not None and len(state) != len(variables):
+            raise ValueError(
+                "Argument `metric_variables` must be a list of tensors corresponding 1:1 to "
+                f"{type(self).__name__}().variables. Received list with length {len(state)}, but "
+                f"expected {len(variables)} variables.")
+        saved = [v.value() for v in variables]
+        try:
+            for v, value in zip(variables, state or ()):
+                v.assign(value)
+            out = fn()
+            return out, [v.value() for v in variables]
+        finally:
+            for v, value in zip(variables, saved):
+                v.assign(value)
+
     def get_config(self) -> dict:
         return {"name": self.name, "dtype": self.dtype}
 

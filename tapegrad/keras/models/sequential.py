@@ -58,9 +58,7 @@ class Sequential(Model):
                     shape = layer.inputs[0].shape
                 if shape is not None:
                     self._input = InputLayer(batch_shape=shape, dtype=layer.compute_dtype)
-            if any(l is layer for l in self._stack):
-                raise ValueError(f"Sequential model already contains the layer {layer.name!r}.")
-            self._stack.append(layer)
+            self._stack.append(layer)   # (a layer may come more than once: its weights are shared, as in Keras)
         else:
             raise ValueError("Only instances of `keras.Layer` can be added to a Sequential model. "
                              f"Received: {layer!r} (of type {type(layer).__name__})")
