@@ -111,3 +111,19 @@ def test_a_parsed_feature_trains_with_gradients(folder):
     with tf.GradientTape() as tape:
         loss = tf.add_n([tf.reduce_sum(w * x) for x in ds])
     np.testing.assert_allclose(tape.gradient(loss, w).numpy(), [1.5, -3.75])
+
+
+def test_sparse_serialization_gives_tensorflow_s_bytes():
+    # SHA-1 of the bytes TF 2.21 gives for these calls (tf.io.serialize_sparse / serialize_many_sparse)
+    import hashlib
+    sp = tf.SparseTensor([[0, 1], [2, 3]], [1.5, 2.5], [3, 4])
+    sp3 = tf.SparseTensor([[0, 0, 1], [1, 2, 0], [1, 2, 2]], [7, 8, 9], [2, 3, 4])
+    digest = [hashlib.sha1(b"".join(x.numpy().ravel())).hexdigest() for x in
+              (tf.io.serialize_sparse(sp), tf.io.serialize_many_sparse(sp), tf.io.serialize_many_sparse(sp3))]
+    assert digest == ["bf2cfa476e9e875785da175e2218f39ef78ffec5", "3d667fb3ca787f705658895b7489e93a0fa52cf3",
+                      "42c3b0b627e03319a3c93ce9a2c17d2992b67157"]
+    d = tf.io.deserialize_many_sparse(tf.io.serialize_many_sparse(sp3), tf.int32)
+    assert d.dense_shape.numpy().tolist() == [2, 3, 4]
+    assert d.indices.numpy().tolist() == [[0, 0, 1], [1, 2, 0], [1, 2, 2]] and d.values.numpy().tolist() == [7, 8, 9]
+    with pytest.raises(NotImplementedError, match="variant"):
+        tf.io.serialize_sparse(sp, out_type=tf.variant if hasattr(tf, "variant") else tf.int64)

@@ -23,8 +23,9 @@ from . import gfile
 from ._csv import decode_csv
 from ._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
                      encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
-from ._files import (decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
-                     serialize_tensor, write_file)
+from ._files import (decode_base64, decode_raw, deserialize_many_sparse, encode_base64, matching_files,
+                     parse_tensor, read_file, serialize_many_sparse, serialize_sparse, serialize_tensor,
+                     write_file)
 from ._parse import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,
                      parse_example, parse_single_example)
 from ._tfrecord import TFRecordOptions, TFRecordWriter
@@ -35,7 +36,8 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "Spars
            "decode_image", "decode_jpeg", "decode_png", "decode_raw", "encode_base64", "encode_jpeg", "encode_png",
            "extract_jpeg_shape", "gfile", "is_jpeg",
            "matching_files", "parse_example", "parse_single_example", "parse_tensor", "read_file",
-           "serialize_tensor", "write_file"]
+           "serialize_tensor", "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
+           "write_file"]
 
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:

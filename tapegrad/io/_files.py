@@ -166,3 +166,75 @@ def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Ten
 
 def _name(d: _dt.DType) -> str:
     return {"float32": "float", "float64": "double"}.get(d.name, d.name)
+
+
+def _sparse_class() -> Any:
+    import importlib   # (tf.sparse sits beside tf.io: looked up at the call, as _parse does)
+    return importlib.import_module("tapegrad.sparse").SparseTensor
+
+
+def _check_string_out(out_type: Any, what: str) -> None:
+    if _dt.as_dtype(out_type) != _dt.string:
+        raise NotImplementedError(f"tf.io.{what}: tapegrad serializes to strings (out_type=tf.string); "
+                                  "TensorFlow's variant encoding has no NumPy form.")
+
+
+def serialize_sparse(sp_input: Any, out_type: Any = _dt.string, name: str | None = None) -> Tensor:
+    """A ``tf.SparseTensor`` as a string vector of 3 ``TensorProto`` bytes (its indices, values and
+    dense shape, each as :func:`serialize_tensor` gives it), as TensorFlow's.
+
+    >>> import tapegrad as tf
+    >>> s = tf.io.serialize_sparse(tf.SparseTensor([[0, 1]], [2.5], [2, 3]))
+    >>> s.shape, tf.io.parse_tensor(s[1], tf.float32).numpy()
+    (TensorShape([3]), array([2.5], dtype=float32))
+    """
+    _check_string_out(out_type, "serialize_sparse")
+    sp = sp_input
+    if not isinstance(sp, _sparse_class()):
+        raise TypeError(f"tf.io.serialize_sparse takes a tf.SparseTensor, got {type(sp).__name__}.")
+    parts = [serialize_tensor(t).numpy() for t in (sp.indices, sp.values, sp.dense_shape)]
+    return convert_to_tensor(np.array(parts, dtype=object), dtype=_dt.string)
+
+
+def serialize_many_sparse(sp_input: Any, out_type: Any = _dt.string, name: str | None = None) -> Tensor:
+    """A ``tf.SparseTensor`` of rank ``R > 1`` as an ``[N, 3]`` string tensor: row ``i`` is
+    :func:`serialize_sparse` of minibatch entry ``i`` (rank ``R - 1``), as TensorFlow's."""
+    _check_string_out(out_type, "serialize_many_sparse")
+    sp = sp_input
+    if not isinstance(sp, _sparse_class()):
+        raise TypeError(f"tf.io.serialize_many_sparse takes a tf.SparseTensor, got {type(sp).__name__}.")
+    idx, vals = np.asarray(sp.indices.numpy()), sp.values.numpy()
+    shape = np.asarray(sp.dense_shape.numpy())
+    if shape.size < 2:
+        raise InvalidArgumentError(f"SparseTensor must be of rank >= 2, got rank {shape.size}.")
+    if idx.shape[0] > 1 and np.any(np.diff(idx[:, 0]) < 0):
+        raise InvalidArgumentError("serialize_many_sparse: the SparseTensor's entries must be sorted by "
+                                   "their first (minibatch) index; tf.sparse.reorder sorts them.")
+    rows = []
+    for i in range(int(shape[0])):
+        sel = idx[:, 0] == i
+        rows.append([serialize_tensor(convert_to_tensor(a)).numpy()
+                     for a in (idx[sel, 1:].astype(np.int64), vals[sel], shape[1:].astype(np.int64))])
+    return convert_to_tensor(np.array(rows, dtype=object).reshape(-1, 3), dtype=_dt.string)
+
+
+def deserialize_many_sparse(serialized_sparse: Any, dtype: Any, rank: Any = None,
+                            name: str | None = None) -> Any:
+    """The ``tf.SparseTensor`` that :func:`serialize_many_sparse` serialized (``[N, 3]`` strings):
+    minibatch entries stacked, the dense shape ``[N]`` then each axis's largest, as TensorFlow's."""
+    a = np.asarray(convert_to_tensor(serialized_sparse, dtype=_dt.string).numpy(), dtype=object)
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise InvalidArgumentError(f"Serialized sparse should be [N, 3], got shape {list(a.shape)}.")
+    idx, vals, shapes = [], [], []
+    for i, (si, sv, ss) in enumerate(a):
+        ix = parse_tensor(si, _dt.int64).numpy()
+        idx.append(np.concatenate([np.full((ix.shape[0], 1), i, np.int64), ix], 1))
+        vals.append(parse_tensor(sv, dtype).numpy())
+        shapes.append(parse_tensor(ss, _dt.int64).numpy())
+    r = shapes[0].size if shapes else (int(rank) - 1 if rank is not None else 0)
+    if any(s.size != r for s in shapes):
+        raise InvalidArgumentError("deserialize_many_sparse: the serialized entries have different ranks.")
+    dense = [len(a)] + [int(max(s[k] for s in shapes)) if shapes else 0 for k in range(r)]
+    np_dtype = _dt.as_dtype(dtype).as_numpy_dtype
+    return _sparse_class()(np.concatenate(idx) if idx else np.zeros((0, r + 1), np.int64),
+                           np.concatenate(vals) if vals else np.zeros(0, np_dtype), dense)
