@@ -119,3 +119,22 @@ def test_a_sequential_model_may_hold_one_layer_twice():
     assert len(m.layers) == 2 and len(m.weights) == 2
     x = np.ones((2, 3), np.float32)
     np.testing.assert_allclose(m(x).numpy(), d(d(x)).numpy())
+
+
+def test_keras_ops_cast_keeps_a_sparse_tensor_sparse():
+    sp = tf.SparseTensor([[0, 1]], [1.5], [2, 3])
+    r = tf.keras.ops.cast(sp, "int32")
+    assert isinstance(r, tf.SparseTensor) and r.values.numpy().tolist() == [1] and r.dtype == tf.int32
+
+
+def test_tf1_ctc_loss_takes_sparse_labels_and_the_last_class_as_blank():
+    import numpy as np
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((6, 2, 4)).astype(np.float32)
+    lab = tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([1, 2, 0], tf.int32), [2, 2])
+    want = [4.532451629638672, 4.8165507316589355]   # TF 2.21's tf.compat.v1.nn.ctc_loss, these inputs
+    np.testing.assert_allclose(tf.compat.v1.nn.ctc_loss(lab, x, [6, 5]).numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(tf.compat.v1.nn.ctc_loss(lab, np.transpose(x, (1, 0, 2)), [6, 5],
+                                                        time_major=False).numpy(), want, rtol=1e-5)
+    with pytest.raises(NotImplementedError, match="ctc_merge_repeated"):
+        tf.compat.v1.nn.ctc_loss(lab, x, [6, 5], ctc_merge_repeated=False)

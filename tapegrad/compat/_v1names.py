@@ -16,7 +16,10 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+import numpy as np
+
 from .. import dtypes as _dtypes, nn as _nn
+from .._convert import convert_to_tensor as _to_tensor
 from ..keras import initializers as _ki
 from ..linalg import matmul as _matmul
 
@@ -151,7 +154,42 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Any = N
     return _nn.l2_normalize(x, axis=_one(axis, dim, "axis", "dim"), epsilon=epsilon, name=name)
 
 
-_NN_OWN = {f.__name__: f for f in (dropout, softmax, log_softmax, softmax_cross_entropy_with_logits,
+def ctc_loss(labels: Any, inputs: Any = None, sequence_length: Any = None, preprocess_collapse_repeated: bool = False,
+             ctc_merge_repeated: bool = True, ignore_longer_outputs_than_inputs: bool = False,
+             time_major: bool = True, logits: Any = None) -> Any:
+    """TF1's CTC loss: ``labels`` a ``tf.SparseTensor`` of class ids, ``inputs`` (or ``logits``)
+    ``[max_time, batch, num_classes]`` (``[batch, ...]`` without ``time_major``), the blank the
+    last class; the loss of each batch entry, as TF2's :func:`tf.nn.ctc_loss` with
+    ``blank_index=num_classes - 1`` computes it.
+
+    >>> import tapegrad as tf
+    >>> labels = tf.SparseTensor([[0, 0]], [0], [1, 1])   # one sequence "a"; classes {a, blank}
+    >>> tf.compat.v1.nn.ctc_loss(labels, tf.zeros([3, 1, 2]), [3]).numpy().round(4)
+    array([0.2877], dtype=float32)
+    """
+    x = _one(inputs, logits, "inputs", "logits")
+    if preprocess_collapse_repeated or not ctc_merge_repeated or ignore_longer_outputs_than_inputs:
+        raise NotImplementedError(
+            "tf.compat.v1.nn.ctc_loss: tapegrad computes the default CTC (preprocess_collapse_repeated=False, "
+            "ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False); for other settings "
+            "collapse the labels yourself and use tf.nn.ctc_loss.")
+    if not hasattr(labels, "indices") or not hasattr(labels, "dense_shape"):
+        raise TypeError("tf.compat.v1.nn.ctc_loss: labels must be a tf.SparseTensor (TF1's form); for dense "
+                        "labels use tf.nn.ctc_loss(labels, logits, label_length, logit_length).")
+    idx = np.asarray(labels.indices.numpy()).reshape(-1, 2)
+    vals = np.asarray(labels.values.numpy()).reshape(-1)
+    x = _to_tensor(x)
+    n_b = int(x.shape[1] if time_major else x.shape[0])
+    n_k = int(x.shape[2])
+    length = np.zeros(n_b, np.int32)
+    for b, p in idx:
+        length[b] = max(length[b], p + 1)
+    dense = np.zeros((n_b, max(int(length.max()) if n_b else 0, 1)), np.int32)
+    dense[idx[:, 0], idx[:, 1]] = vals
+    return _nn.ctc_loss(dense, x, length, sequence_length, logits_time_major=time_major, blank_index=n_k - 1)
+
+
+_NN_OWN = {f.__name__: f for f in (ctc_loss, dropout, softmax, log_softmax, softmax_cross_entropy_with_logits,
                                     softmax_cross_entropy_with_logits_v2, sparse_softmax_cross_entropy_with_logits,
                                     sigmoid_cross_entropy_with_logits, moments, conv2d, max_pool, avg_pool,
                                     xw_plus_b, l2_normalize)}

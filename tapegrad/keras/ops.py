@@ -154,8 +154,8 @@ def convert_to_numpy(x: Any) -> np.ndarray:
 
 
 def cast(x: Any, dtype: Any) -> Tensor:
-    """``x`` converted to ``dtype``."""
-    return _m.cast(_t(x), dtype)
+    """``x`` converted to ``dtype`` (a ``tf.SparseTensor`` stays one, its values cast, as Keras's)."""
+    return _m.cast(x if type(x) is _SparseTensor else _t(x), dtype)
 
 
 def shape(x: Any) -> tuple:
