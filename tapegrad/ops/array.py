@@ -103,10 +103,12 @@ def _unbroadcast_fwd(g: np.ndarray, shape: tuple, lead: int) -> np.ndarray:
             axes.append(lead + nd + i)
     if not axes:
         return np.reshape(g, g.shape[:lead] + tuple(shape))
-    if not lead and len(axes) == nd and g.size and g.dtype.kind == "f" and g.dtype.itemsize >= 4:
+    if not lead and len(axes) == nd and g.size and g.dtype.kind == "f" and g.dtype.itemsize >= 4 \
+            and (g.flags.c_contiguous or g.ndim > 2):
         # a sum over leading axes (a bias's gradient) as ones @ rows: BLAS, many times faster than
         # NumPy's column-wise reduction for short rows, and its blocked sums round no worse (a
-        # strided g, e.g. an einsum's transposed cotangent, is copied first: still faster)
+        # strided g of 3 axes or more, e.g. an einsum's transposed cotangent, is copied first:
+        # still faster; a strided matrix is a transposed one, which NumPy sums along its rows)
         rows = np.ascontiguousarray(g).reshape(-1, int(np.prod(shape, dtype=np.int64)))
         return np.reshape(_blas.matmul(np.ones(rows.shape[0], g.dtype), rows), shape)
     r = np.sum(g, axis=tuple(axes), keepdims=True)
