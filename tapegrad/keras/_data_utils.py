@@ -152,6 +152,9 @@ class PyDataset:
 Sequence = PyDataset
 
 
+_PEEK_BATCHES = 2
+
+
 class _PyDatasetPass:
     """One pass of ``fit``/``evaluate``/``predict`` over a PyDataset per iteration, as Keras's
     adapter makes it: ``on_epoch_begin``, the batches (shuffled with Python's ``random`` when
@@ -159,6 +162,13 @@ class _PyDatasetPass:
 
     def __init__(self, dataset: PyDataset, shuffle: bool) -> None:
         self.dataset, self.shuffle = dataset, shuffle
+        # Keras's TensorFlow adapter reads the first batches (two, or fewer if there are fewer) for
+        # the tf.data signature when it is made: a PyDataset drawing Python random numbers in
+        # __getitem__ has drawn those first (_PEEK_BATCHES, Keras's NUM_BATCHES_FOR_TENSOR_SPEC)
+        n = dataset.num_batches
+        batches = [dataset[i] for i in range(_PEEK_BATCHES if n is None else min(_PEEK_BATCHES, n))]
+        if not batches:
+            raise ValueError("The PyDataset has length 0")
 
     def __len__(self) -> int:
         n = self.dataset.num_batches
