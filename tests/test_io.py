@@ -127,3 +127,42 @@ def test_sparse_serialization_gives_tensorflow_s_bytes():
     assert d.indices.numpy().tolist() == [[0, 0, 1], [1, 2, 0], [1, 2, 2]] and d.values.numpy().tolist() == [7, 8, 9]
     with pytest.raises(NotImplementedError, match="variant"):
         tf.io.serialize_sparse(sp, out_type=tf.variant if hasattr(tf, "variant") else tf.int64)
+
+
+def test_parse_single_sequence_example_gives_tensorflow_s_tensors_and_errors():
+    # expected values and messages: TF 2.21's tf.io.parse_single_sequence_example on this record
+    T = tf.train
+
+    def f_int(v):
+        return T.Feature(int64_list=T.Int64List(value=v))
+
+    def f_bytes(v):
+        return T.Feature(bytes_list=T.BytesList(value=v))
+
+    def f_float(v):
+        return T.Feature(float_list=T.FloatList(value=v))
+
+    se = T.SequenceExample(
+        context=T.Features(feature={"id": f_int([7]), "tags": f_bytes([b"a", b"b"])}),
+        feature_lists=T.FeatureLists(feature_list={
+            "tok": T.FeatureList(feature=[f_bytes([b"x", b"y"]), f_bytes([]), f_bytes([b"z"])]),
+            "xy": T.FeatureList(feature=[f_float([1, 2]), f_float([3, 4]), f_float([5, 6])]),
+            "n": T.FeatureList(feature=[f_int([1]), f_int([2, 3])])}))
+    s = se.SerializeToString()
+    ctx, seq = tf.io.parse_single_sequence_example(
+        s, {"id": tf.io.FixedLenFeature([], tf.int64), "tags": tf.io.VarLenFeature(tf.string),
+            "missing": tf.io.FixedLenFeature([2], tf.float32, default_value=[0.5, 1.5])},
+        {"tok": tf.io.VarLenFeature(tf.string), "xy": tf.io.FixedLenSequenceFeature([2], tf.float32),
+         "n": tf.io.RaggedFeature(tf.int64), "gone": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True),
+         "gone2": tf.io.VarLenFeature(tf.float32)})
+    assert ctx["id"].numpy() == 7 and ctx["missing"].numpy().tolist() == [0.5, 1.5]
+    assert ctx["tags"].values.numpy().tolist() == [b"a", b"b"]
+    assert seq["tok"].indices.numpy().tolist() == [[0, 0], [0, 1], [2, 0]]
+    assert seq["tok"].dense_shape.numpy().tolist() == [3, 2]
+    assert seq["xy"].dtype == tf.float32 and seq["xy"].numpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+    assert seq["n"].row_splits.numpy().tolist() == [0, 1, 3] and seq["n"].values.numpy().tolist() == [1, 2, 3]
+    assert seq["gone"].numpy().tolist() == [] and seq["gone2"].dense_shape.numpy().tolist() == [0, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Key: xy, Index: 0.  Number of values != expected"):
+        tf.io.parse_single_sequence_example(s, None, {"xy": tf.io.FixedLenSequenceFeature([3], tf.float32)})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Feature list 'gone' is required"):
+        tf.io.parse_single_sequence_example(s, None, {"gone": tf.io.FixedLenSequenceFeature([], tf.int64)})

@@ -27,7 +27,7 @@ from ._files import (decode_base64, decode_raw, deserialize_many_sparse, encode_
                      parse_tensor, read_file, serialize_many_sparse, serialize_sparse, serialize_tensor,
                      write_file)
 from ._parse import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,
-                     parse_example, parse_single_example)
+                     parse_example, parse_single_example, parse_single_sequence_example)
 from ._tfrecord import TFRecordOptions, TFRecordWriter
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature", "TFRecordOptions",
@@ -35,7 +35,7 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "Spars
            "decode_gif",
            "decode_image", "decode_jpeg", "decode_png", "decode_raw", "encode_base64", "encode_jpeg", "encode_png",
            "extract_jpeg_shape", "gfile", "is_jpeg",
-           "matching_files", "parse_example", "parse_single_example", "parse_tensor", "read_file",
+           "matching_files", "parse_example", "parse_single_example", "parse_single_sequence_example", "parse_tensor", "read_file",
            "serialize_tensor", "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse",
            "write_file"]
 

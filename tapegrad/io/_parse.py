@@ -23,7 +23,7 @@ from .. import dtypes as _dt
 from .._convert import convert_to_tensor
 from .._tensor import TensorShape
 from ..errors import InvalidArgumentError
-from ._proto import DecodeError, Example
+from ._proto import DecodeError, Example, SequenceExample
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature", "VarLenFeature",
            "parse_example", "parse_single_example"]
@@ -195,7 +195,11 @@ def _parse(records: list[bytes], features: dict, single: bool) -> dict:
     if not isinstance(features, dict) or not features:
         raise ValueError(f"`features` must be a non-empty dict of feature specs (tf.io.FixedLenFeature, ...), got "
                          f"{features!r}.")
-    parsed = [_decode(r, "" if single else "Name: <unknown>, ") for r in records]
+    return _parse_maps([_decode(r, "" if single else "Name: <unknown>, ") for r in records], features, single)
+
+
+def _parse_maps(parsed: list, features: dict, single: bool) -> dict:
+    """``features`` read from decoded feature maps (each ``{key: tf.train.Feature}``)."""
     out: dict = {}
     for key, spec in features.items():
         where = "" if single else "Name: <unknown>, "
@@ -403,3 +407,74 @@ def parse_example(serialized: Any, features: dict, example_names: Any = None, na
         raise ValueError(f"Input serialized must be a vector of records, got shape {list(shape)}: use "
                          "tf.io.parse_single_example for one record.")
     return _parse(records, features, single=False)
+
+
+def parse_single_sequence_example(serialized: Any, context_features: dict | None = None,
+                                  sequence_features: dict | None = None, example_name: Any = None,
+                                  name: str | None = None) -> tuple:
+    """Parse one serialized ``tf.train.SequenceExample`` into ``(context, feature_lists)`` dicts, as
+    TensorFlow's: ``context_features`` as :func:`parse_single_example` reads features;
+    ``sequence_features`` one row per step: a ``FixedLenSequenceFeature`` ``[steps] + shape``
+    (every step exactly that many values; a missing list empty with ``allow_missing``, an error
+    without), a ``VarLenFeature`` a ``SparseTensor`` ``[steps, longest]``, a ``RaggedFeature`` a
+    ``RaggedTensor`` ``[steps, None]``.
+
+    >>> import tapegrad as tf
+    >>> T = tf.train
+    >>> se = T.SequenceExample(feature_lists=T.FeatureLists(feature_list={"x": T.FeatureList(
+    ...     feature=[T.Feature(int64_list=T.Int64List(value=[1, 2])), T.Feature(int64_list=T.Int64List(value=[3, 4]))])}))
+    >>> ctx, seq = tf.io.parse_single_sequence_example(
+    ...     se.SerializeToString(), sequence_features={"x": tf.io.FixedLenSequenceFeature([2], tf.int64)})
+    >>> seq["x"].numpy().tolist()
+    [[1, 2], [3, 4]]
+    """
+    records, shape = _records(serialized)
+    if shape != ():
+        raise ValueError(f"Input serialized must be a scalar (one record), got shape {list(shape)}.")
+    if not context_features and not sequence_features:
+        raise ValueError("Missing features: give context_features or sequence_features (dicts of feature specs).")
+    try:
+        se = SequenceExample.FromString(records[0])
+    except (DecodeError, UnicodeDecodeError) as e:
+        raise InvalidArgumentError(f"Could not parse example input, value: {records[0][:40]!r}: {e}") from None
+    context = _parse_maps([se.context.feature], dict(context_features), True) if context_features else {}
+    lists = se.feature_lists.feature_list
+    where = "Name: <unknown>, "
+    seq: dict = {}
+    for key, spec in (sequence_features or {}).items():
+        steps = list(lists[key].feature) if key in lists else None
+        if isinstance(spec, FixedLenSequenceFeature):
+            dtype, shp = _dtype(spec.dtype), _shape(spec)
+            size = int(np.prod(shp, dtype=np.int64))
+            if steps is None:
+                if not spec.allow_missing:
+                    raise InvalidArgumentError(
+                        f"{where}Feature list '{key}' is required but could not be found.  Did you mean to include "
+                        "it in feature_list_dense_missing_assumed_empty or feature_list_dense_defaults?")
+                steps = []
+            rows = []
+            for i, f in enumerate(steps):
+                vals = _values(f, key, dtype, where)
+                if len(vals) != size:
+                    raise InvalidArgumentError(f"{where}Key: {key}, Index: {i}.  Number of values != expected.  "
+                                               f"values size: {len(vals)} but output shape: {list(shp)}")
+                rows.append(_array(vals, dtype, shp))
+            seq[key] = convert_to_tensor(np.stack(rows) if rows else _array([], dtype, (0,) + shp), dtype=dtype)
+        elif isinstance(spec, (VarLenFeature, RaggedFeature)):
+            if isinstance(spec, RaggedFeature) and spec.partitions:
+                raise NotImplementedError("tf.io.parse_single_sequence_example: RaggedFeature partitions in "
+                                          "sequence_features are not implemented in tapegrad.")
+            dtype = _dtype(spec.dtype)
+            rows = [_values(f, key, dtype, where) for f in steps or []]
+            flat = convert_to_tensor(_array([v for r in rows for v in r], dtype, (-1,)), dtype=dtype)
+            if isinstance(spec, VarLenFeature):
+                idx = np.array([(i, j) for i, r in enumerate(rows) for j in range(len(r))], np.int64).reshape(-1, 2)
+                dense = np.asarray([len(rows), max((len(r) for r in rows), default=0)], np.int64)
+                seq[key] = _composite("sparse", "SparseTensor", "VarLenFeature")(idx, flat, dense)
+            else:
+                seq[key] = _composite("ragged", "RaggedTensor", "RaggedFeature").from_row_lengths(
+                    flat, np.asarray([len(r) for r in rows], _dt.as_dtype(spec.row_splits_dtype).as_numpy_dtype))
+        else:
+            raise TypeError(f"Unsupported sequence feature spec for {key!r}: {spec!r} (use "
+                            "tf.io.FixedLenSequenceFeature, VarLenFeature or RaggedFeature).")
+    return context, seq
