@@ -122,6 +122,15 @@ def test_sparse_serialization_gives_tensorflow_s_bytes():
               (tf.io.serialize_sparse(sp), tf.io.serialize_many_sparse(sp), tf.io.serialize_many_sparse(sp3))]
     assert digest == ["bf2cfa476e9e875785da175e2218f39ef78ffec5", "3d667fb3ca787f705658895b7489e93a0fa52cf3",
                       "42c3b0b627e03319a3c93ce9a2c17d2992b67157"]
+    # strings go in tensor_content (lengths, then bytes), where serialize_tensor writes string_val
+    sps = tf.SparseTensor([[0], [1]], tf.constant([b"a@b.com", b"c@d.com"]), [2])
+    sps2 = tf.SparseTensor([[0, 0], [1, 1], [1, 2]], tf.constant([b"x", b"", b"zz"]), [2, 3])
+    digest = [hashlib.sha1(b"".join(x.numpy().ravel())).hexdigest() for x in
+              (tf.io.serialize_sparse(sps), tf.io.serialize_many_sparse(sps2))]
+    assert digest == ["e7cb966eea4681327d29281e3304105f0ff863e1", "46a9cdb57a1721f1f2c2f01f0f7c0da838f3adc6"]
+    assert tf.io.parse_tensor(tf.io.serialize_sparse(sps)[1], tf.string).numpy().tolist() == [b"a@b.com", b"c@d.com"]
+    assert tf.io.deserialize_many_sparse(tf.io.serialize_many_sparse(sps2), tf.string).values.numpy().tolist() == \
+        [b"x", b"", b"zz"]
     d = tf.io.deserialize_many_sparse(tf.io.serialize_many_sparse(sp3), tf.int32)
     assert d.dense_shape.numpy().tolist() == [2, 3, 4]
     assert d.indices.numpy().tolist() == [[0, 0, 1], [1, 2, 0], [1, 2, 2]] and d.values.numpy().tolist() == [7, 8, 9]
@@ -166,3 +175,24 @@ def test_parse_single_sequence_example_gives_tensorflow_s_tensors_and_errors():
         tf.io.parse_single_sequence_example(s, None, {"xy": tf.io.FixedLenSequenceFeature([3], tf.float32)})
     with pytest.raises(tf.errors.InvalidArgumentError, match="Feature list 'gone' is required"):
         tf.io.parse_single_sequence_example(s, None, {"gone": tf.io.FixedLenSequenceFeature([], tf.int64)})
+
+
+
+def test_records_read_in_parallel_are_interleaved_as_tensorflow_s(tmp_path):
+    # TF's readers with num_parallel_reads=n interleave n files, one record from each in turn
+    paths = []
+    for i in range(3):
+        paths.append(str(tmp_path / f"f{i}.tfrecord"))
+        with tf.io.TFRecordWriter(paths[-1]) as w:
+            for j in range(i + 2):
+                w.write(f"{i}{j}".encode())
+    got = [r.numpy().decode() for r in tf.data.TFRecordDataset(paths, num_parallel_reads=2)]
+    assert got == ["00", "10", "01", "11", "12", "20", "21", "22", "23"]   # (TF 2.21 gives this)
+    assert [r.numpy().decode() for r in tf.data.TFRecordDataset(paths)] == \
+        ["00", "01", "10", "11", "12", "20", "21", "22", "23"]
+    lines = []
+    for i in range(2):
+        lines.append(str(tmp_path / f"l{i}.txt"))
+        (tmp_path / f"l{i}.txt").write_text("".join(f"{i}{j}\n" for j in range(2)))
+    assert [t.numpy().decode() for t in tf.data.TextLineDataset(lines, num_parallel_reads=2)] == \
+        ["00", "10", "01", "11"]

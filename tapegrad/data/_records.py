@@ -17,7 +17,7 @@ from ..io._csv import column_defaults, convert_field, split_record
 from ..io._tfrecord import records
 from . import _structure as _s
 from ._dataset import AUTOTUNE, Dataset, _Failed
-from ._text import _OPEN, compression, file_contents, file_names
+from ._text import _OPEN, compression, cycle_length, file_contents, file_names, interleaved
 
 __all__ = ["CsvDataset", "TFRecordDataset", "make_csv_dataset"]
 
@@ -42,9 +42,13 @@ class TFRecordDataset(Dataset):
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
         self._names = file_names(filenames)
         self._decompress = _OPEN[compression(compression_type)]
+        self._cycle = cycle_length(num_parallel_reads)
 
     def _iter(self) -> Iterator:
-        for path, data in file_contents(self._names, self._decompress):
+        return interleaved(self._records_of, self._names, self._cycle)
+
+    def _records_of(self, name: Any) -> Iterator:
+        for path, data in file_contents([name], self._decompress):
             yield from records(data, path)
 
     def _spec(self) -> Any:

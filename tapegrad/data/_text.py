@@ -50,6 +50,56 @@ def file_contents(names: Any, decompress: Any) -> Iterator[tuple[str, bytes]]:
         yield path, (decompress(data) if decompress is not None else data)
 
 
+def cycle_length(num_parallel_reads: Any) -> int | None:
+    """The files read at once for ``num_parallel_reads`` (None: one after another): TensorFlow's
+    readers interleave that many files, one record from each in turn (block length 1, in a
+    deterministic order); ``tf.data.AUTOTUNE`` takes as many as the CPUs this process may use."""
+    if num_parallel_reads is None:
+        return None
+    n = int(host_value_int(num_parallel_reads))
+    if n == -1:   # (AUTOTUNE: TF's port::MaxParallelism, the schedulable CPUs)
+        import os
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if n < 1:
+        raise InvalidArgumentError(f"num_parallel_reads must be positive or tf.data.AUTOTUNE, got {n}.")
+    return n
+
+
+def host_value_int(v: Any) -> int:
+    return int(np.asarray(convert_to_tensor(v).numpy()))
+
+
+def interleaved(per_file: Any, names: Any, cycle: int | None) -> Iterator:
+    """The records ``per_file(name)`` yields for each file, one file after another (``cycle``
+    None), or ``cycle`` files at a time, one record from each in turn, a finished file's place
+    taken by the next file when its turn comes (tf.data's interleave with block length 1)."""
+    if isinstance(names, Dataset):
+        names = (_s.to_numpy(e) for e in names._elements())
+    names = iter(names)
+    if cycle is None:
+        for n in names:
+            yield from per_file(n)
+        return
+    slots: list = [None] * cycle
+    more, current = True, 0
+    while True:
+        if slots[current] is None and more:
+            n = next(names, None)
+            if n is None:
+                more = False
+            else:
+                slots[current] = iter(per_file(n))
+        it = slots[current]
+        if it is not None:
+            try:
+                yield next(it)
+            except StopIteration:
+                slots[current] = None
+        elif not more and all(s is None for s in slots):
+            return
+        current = (current + 1) % cycle
+
+
 class TextLineDataset(Dataset):
     """The lines of one or more text files, in order, without their line ends (``\\n``, or
     ``\\r\\n``), as scalar ``tf.string`` elements. ``filenames``: a path, a list or string tensor
@@ -70,9 +120,13 @@ class TextLineDataset(Dataset):
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
         self._names = file_names(filenames)
         self._decompress = _OPEN[compression(compression_type)]
+        self._cycle = cycle_length(num_parallel_reads)
 
     def _iter(self) -> Iterator:
-        for _, data in file_contents(self._names, self._decompress):
+        return interleaved(self._lines, self._names, self._cycle)
+
+    def _lines(self, name: Any) -> Iterator:
+        for _, data in file_contents([name], self._decompress):
             lines = data.split(b"\n")
             if lines[-1] == b"":
                 lines.pop()

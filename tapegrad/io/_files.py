@@ -14,7 +14,7 @@ from .._convert import convert_to_tensor
 from .._tensor import Tensor
 from ..errors import InvalidArgumentError, NotFoundError
 from . import gfile
-from ._proto import _delimited, _fields, _varint
+from ._proto import _delimited, _fields, _read_varint, _varint
 
 __all__ = ["decode_base64", "decode_raw", "encode_base64", "matching_files", "parse_tensor", "read_file",
            "serialize_tensor", "write_file"]
@@ -111,15 +111,25 @@ def decode_base64(input: Any, name: str | None = None) -> Tensor:
 def serialize_tensor(tensor: Any, name: str | None = None) -> Tensor:
     """A tensor as TensorFlow's ``TensorProto`` bytes (a scalar string), which ``parse_tensor`` and
     TensorFlow's ``tf.io.parse_tensor`` read back."""
-    t = convert_to_tensor(tensor)
+    return _string_tensor(_proto(convert_to_tensor(tensor), False))
+
+
+def _proto(t: Tensor, compact: bool) -> bytes:
+    """``TensorProto`` bytes; ``compact``: strings in ``tensor_content`` too (their lengths as
+    varints, then their bytes: TensorFlow's AsProtoTensorContent, which its sparse serialization
+    writes), else each in a ``string_val`` (AsProtoField, serialize_tensor's)."""
     a = np.asarray(t.numpy())
     shape = b"".join(_delimited(2, (_varint(1 << 3) + _varint(d)) if d else b"") for d in a.shape)
     out = _varint(1 << 3) + _varint(t.dtype.as_datatype_enum) + _delimited(2, shape)
     if t.dtype == _dt.string:
-        out += b"".join(_delimited(8, bytes(s)) for s in a.reshape(-1))
+        vals = [bytes(s) for s in a.reshape(-1)]
+        if compact:
+            out += _delimited(4, b"".join(_varint(len(v)) for v in vals) + b"".join(vals)) if vals else b""
+        else:
+            out += b"".join(_delimited(8, v) for v in vals)
     elif a.size:
         out += _delimited(4, np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes())
-    return _string_tensor(out)
+    return out
 
 
 def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Tensor:
@@ -154,7 +164,15 @@ def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Ten
     n = int(np.prod(dims, dtype=np.int64))
     if want == _dt.string:
         value = np.empty(n, dtype=object)
-        value[:] = strings if strings else [b""] * n
+        if content and not strings:   # (tensor_content: n varint lengths, then the bytes)
+            lengths, i = [], 0
+            for _ in range(n):
+                k, i = _read_varint(content, i)
+                lengths.append(k)
+            for j, k in enumerate(lengths):
+                value[j], i = content[i:i + k], i + k
+        else:
+            value[:] = strings if strings else [b""] * n
     elif content or n == 0:
         value = np.frombuffer(content, dtype=np.dtype(want.as_numpy_dtype).newbyteorder("<"), count=n)
     else:
@@ -192,7 +210,7 @@ def serialize_sparse(sp_input: Any, out_type: Any = _dt.string, name: str | None
     sp = sp_input
     if not isinstance(sp, _sparse_class()):
         raise TypeError(f"tf.io.serialize_sparse takes a tf.SparseTensor, got {type(sp).__name__}.")
-    parts = [serialize_tensor(t).numpy() for t in (sp.indices, sp.values, sp.dense_shape)]
+    parts = [_proto(t, True) for t in (sp.indices, sp.values, sp.dense_shape)]
     return convert_to_tensor(np.array(parts, dtype=object), dtype=_dt.string)
 
 
@@ -213,8 +231,9 @@ def serialize_many_sparse(sp_input: Any, out_type: Any = _dt.string, name: str |
     rows = []
     for i in range(int(shape[0])):
         sel = idx[:, 0] == i
-        rows.append([serialize_tensor(convert_to_tensor(a)).numpy()
-                     for a in (idx[sel, 1:].astype(np.int64), vals[sel], shape[1:].astype(np.int64))])
+        rows.append([_proto(convert_to_tensor(a, dtype=d), True) for a, d in
+                     ((idx[sel, 1:].astype(np.int64), _dt.int64), (vals[sel], sp.values.dtype),
+                      (shape[1:].astype(np.int64), _dt.int64))])
     return convert_to_tensor(np.array(rows, dtype=object).reshape(-1, 3), dtype=_dt.string)
 
 
