@@ -33,7 +33,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.activations", "tapegrad.keras.initializers", "tapegrad.keras.regularizers",
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.quantizers", "tapegrad.keras.dtype_policies", "tapegrad.keras.backend", "tapegrad.keras.config",
-         "tapegrad.keras.random", "tapegrad.keras.tree", "tapegrad.keras.distribution", "tapegrad.keras.legacy.saving", "tapegrad.keras.wrappers",
+         "tapegrad.keras.random", "tapegrad.keras.tree", "tapegrad.keras.distribution", "tapegrad.keras.legacy", "tapegrad.keras.legacy.saving", "tapegrad.keras.wrappers",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
          "tapegrad.keras.preprocessing.image", "tapegrad.keras.preprocessing.text",
          "tapegrad.keras.applications", *(
@@ -123,8 +123,21 @@ def _inherited(obj: Any, home: dict[int, tuple[str, str]]) -> str:
             return ""
         if base.__module__.startswith("tapegrad"):
             stop = next((b for b in obj.__mro__[1:] if id(b) in home or b is object), object)
-            return f"\n   :inherited-members: {stop.__name__}"
+            # (and none from other packages' bases: scikit-learn's estimators behind keras.wrappers)
+            outside = [b.__name__ for b in obj.__mro__[1:] if b is not object and b is not stop
+                       and not b.__module__.startswith("tapegrad")]
+            return f"\n   :inherited-members: {','.join([stop.__name__] + outside)}"
     return ""
+
+
+def _not_ours(obj: Any) -> str:
+    """``:exclude-members:`` for what another package put in a class's own namespace (scikit-learn
+    adds ``set_fit_request``-style descriptors to its estimators' subclasses: keras.wrappers)."""
+    if not inspect.isclass(obj):
+        return ""
+    names = sorted(n for n, v in vars(obj).items() if not n.startswith("_")
+                   and not getattr(getattr(v, "__func__", v), "__module__", "tapegrad").startswith("tapegrad"))
+    return f"\n   :exclude-members: {', '.join(names)}" if names else ""
 
 
 def summary(obj: Any) -> str:
@@ -150,7 +163,7 @@ def page_rst(modname: str) -> str:
         elif home[id(obj)] == (modname, name):
             rows.append((f":py:obj:`{name} <{modname}.{name}>`", summary(obj)))
             kind = "autoclass" if inspect.isclass(obj) else "autofunction"
-            entries.append(f".. {kind}:: {modname}.{name}" + _inherited(obj, home))
+            entries.append(f".. {kind}:: {modname}.{name}" + _inherited(obj, home) + _not_ours(obj))
         else:
             target = ".".join(home[id(obj)])
             rows.append((f"``{name}``", f"Alias of :py:obj:`{target}`: {summary(obj)}"))

@@ -884,7 +884,7 @@ class ExponentialMovingAverage:
             avg.assign_sub((avg - v) * d)
         return None
 
-    def average(self, var: Any) -> Variable | None:
+    def average(self, var: Any) -> Any:   # (a Variable, or None for one not averaged: Any, as TF code reads it unchecked)
         """The shadow variable of ``var``, or None if ``apply`` has not seen it."""
         return self._averages.get(var.ref(), None)
 
@@ -977,7 +977,7 @@ class CheckpointState:
     __repr__ = __str__
 
 
-def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> CheckpointState | None:
+def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> Any:   # (a CheckpointState or None; Any: TF code reads it unchecked)
     """The ``CheckpointState`` of ``checkpoint_dir``'s ``checkpoint`` file, or None when it has none
     (relative paths joined to the folder, as TensorFlow does).
 

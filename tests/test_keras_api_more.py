@@ -63,6 +63,7 @@ def test_top_level_aliases_are_the_classes():
 def test_scopes():
     from tapegrad.keras import _scopes
     v = keras.Variable([1.0, 2.0])
+    own_read = keras.Variable.__dict__.get("_read")   # (a mixed-precision layer installs its own)
     with pytest.raises(ValueError, match="must be Variable"):
         keras.StatelessScope([(tf.Variable(1.0), 1.0)])
     with pytest.raises(ValueError, match="shape"):
@@ -73,7 +74,7 @@ def test_scopes():
             np.testing.assert_array_equal(v.numpy(), [7.0, 8.0])
         np.testing.assert_array_equal(v.numpy(), [3.0, 4.0])
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
-    assert inner.get_current_value(v) is not None and "_read" not in keras.Variable.__dict__
+    assert inner.get_current_value(v) is not None and keras.Variable.__dict__.get("_read") is own_read
     assert not _scopes.in_symbolic_scope()
     with keras.SymbolicScope():
         assert _scopes.in_symbolic_scope()
