@@ -20,7 +20,10 @@ file cache: nothing compiled is read back from disk).
 The image kernels (max pooling, its gradient, a convolution's im2col copy and the scatter of its
 input gradient) replace strided NumPy passes with one loop each, in the order of the NumPy code's additions, so
 their results are the same bits too (a gradient of max pooling that NumPy tiles as ``g * mask``
-has ``+0`` where NumPy has ``-0``, as TensorFlow's kernel has). Ops take them when
+has ``+0`` where NumPy has ``-0``, as TensorFlow's kernel has). The Philox kernel computes the
+blocks of TensorFlow's counter-based generator behind every fixed-size random draw (Dropout's
+masks among them) in one loop instead of NumPy's ten passes per round; it is integer arithmetic,
+so the same bits by construction. Ops take them when
 :func:`ops_wanted`: ``tf.config.optimizer.set_jit(True)``, or inside a ``fit``/``evaluate``/
 ``predict`` step of a model whose ``jit_compile`` is True (:func:`compiled_steps`).
 """
@@ -36,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["available", "kernel", "wanted", "set_enabled", "enabled", "ops_wanted", "compiled_steps",
-           "fused"]
+           "fused", "philox_blocks"]
 
 _numba: Any = None          # the module once imported; False when it cannot be
 _kernels: dict = {}         # name -> compiled function
@@ -385,6 +388,33 @@ def _im2col(x, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, out):  # pragma: no cover
                                 out[m, base + ch] = x[b, r, q, ch]
 
 
+def _philox(k0, k1, lo0, hi0, out):  # pragma: no cover
+    # ``out[i]`` = Philox-4x32-10 of the 128-bit counter ``(hi0, lo0) + i`` under key ``(k1, k0)``, as
+    # _philox.blocks (integer arithmetic: the same bits by construction)
+    m32, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    mul0, mul1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+    w0, w1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
+    for i in range(out.shape[0]):
+        lo = lo0 + np.uint64(i)
+        hi = hi0 + np.uint64(1) if lo < lo0 else hi0
+        c0, c1, c2, c3 = lo & m32, lo >> s32, hi & m32, hi >> s32
+        a, b = k0, k1
+        for _ in range(10):
+            p0, p1 = mul0 * c0, mul1 * c2
+            c0, c1, c2, c3 = (p1 >> s32) ^ c1 ^ a, p1 & m32, (p0 >> s32) ^ c3 ^ b, p0 & m32
+            a, b = (a + w0) & m32, (b + w1) & m32
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = c0, c1, c2, c3
+
+
+def philox_blocks(key: int, counter: int, n: int) -> np.ndarray:
+    """:func:`tapegrad._philox.blocks` in one compiled loop (the same bits): ``(n, 4)`` uint32."""
+    out = np.empty((n, 4), np.uint32)
+    counter &= (1 << 128) - 1
+    kernel("philox")(np.uint64(key & 0xFFFFFFFF), np.uint64((key >> 32) & 0xFFFFFFFF),
+                     np.uint64(counter & ((1 << 64) - 1)), np.uint64(counter >> 64), out)
+    return out
+
+
 def _sum_rows(values, index, out):  # pragma: no cover
     # ``out`` (zeros) += each row of ``values`` at its index, one after another: np.add.at's order
     for i in range(index.size):
@@ -395,4 +425,5 @@ def _sum_rows(values, index, out):  # pragma: no cover
 
 _SOURCES = {"sgd": _sgd, "sgd_momentum": _sgd_momentum, "adam": _adam, "adam_ams": _adam_ams,
             "rmsprop": _rmsprop, "adagrad": _adagrad, "maxpool": _maxpool,
-            "maxpool_grad": _maxpool_grad, "col2im": _col2im, "im2col": _im2col, "sum_rows": _sum_rows}
+            "maxpool_grad": _maxpool_grad, "col2im": _col2im, "im2col": _im2col, "sum_rows": _sum_rows,
+            "philox": _philox}

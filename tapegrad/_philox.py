@@ -244,11 +244,12 @@ def per_block(dtype: np.dtype) -> int:
     return _PER_BLOCK.get(np.dtype(dtype), 4)
 
 
-def fill(transform, key: int, counter: int, shape: tuple, dtype: np.dtype, *args) -> np.ndarray:
-    """A fixed-sample kernel's output: group ``i`` of ``per_block`` outputs from block ``counter + i``."""
+def fill(transform, key: int, counter: int, shape: tuple, dtype: np.dtype, *args, make_blocks=blocks) -> np.ndarray:
+    """A fixed-sample kernel's output: group ``i`` of ``per_block`` outputs from block ``counter + i``
+    (``make_blocks``: :func:`blocks` or the compiled ``tapegrad._jit.philox_blocks``, the same bits)."""
     n = int(np.prod(shape, dtype=np.int64))
-    groups = -(-n // per_block(dtype))
-    out = transform(blocks(key, counter, groups), *args, dtype) if args else transform(blocks(key, counter, groups), dtype)
+    b = make_blocks(key, counter, -(-n // per_block(dtype)))
+    out = transform(b, *args, dtype) if args else transform(b, dtype)
     return out[:n].reshape(shape)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad import _jit, _scatter
+from tapegrad import _jit, _philox, _scatter
 
 K = tf.keras.optimizers
 CASES = [
@@ -231,6 +231,34 @@ def test_compiled_row_sums_give_np_add_at_s_bits(dtype):
     np.add.at(expected, index, values)
     got = _scatter.sum_rows(values, index, 40, _jit.kernel("sum_rows"))
     assert got.dtype == dtype and np.array_equal(got.view(np.uint8), expected.view(np.uint8))
+
+
+@needs_numba
+@pytest.mark.parametrize("key,counter,n", [(0, 0, 1), (5, 77, 1000), (2**64 - 1, 2**64 - 3, 9),
+                                           (0x1234_5678_9ABC_DEF0, 2**128 - 2, 5)])
+def test_compiled_philox_gives_the_numpy_blocks(key, counter, n):
+    # integer arithmetic only, so equal by construction; the cases carry into the counter's high
+    # half and wrap at 2**128
+    assert np.array_equal(_jit.philox_blocks(key, counter, n), _philox.blocks(key, counter, n))
+
+
+@needs_numba
+def test_dropout_in_a_jit_compiled_fit_draws_tensorflow_s_mask(monkeypatch):
+    # the stateless draw of Dropout inside a compiled step takes the compiled Philox: same weights
+    def fit(jit):
+        tf.keras.utils.set_random_seed(3)
+        m = tf.keras.Sequential([tf.keras.Input((6,)), tf.keras.layers.Dense(8, activation="relu"),
+                                 tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(2)])
+        m.compile("adam", "mse", jit_compile=jit)
+        used = []
+        real = _jit.philox_blocks
+        monkeypatch.setattr(_jit, "philox_blocks", lambda *a: used.append(a) or real(*a))
+        x = np.random.default_rng(0).standard_normal((40, 6)).astype(np.float32)
+        m.fit(x, x[:, :2], batch_size=8, epochs=2, verbose=0)
+        return [w.numpy() for w in m.weights], bool(used)
+    (compiled, used), (plain, unused) = fit(True), fit(False)
+    assert used and not unused
+    assert all(np.array_equal(a, b) for a, b in zip(compiled, plain))
 
 
 @needs_numba

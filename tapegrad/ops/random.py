@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .. import _backend as _bk, _philox, _recorders as _rec, _trace
+from .. import _backend as _bk, _jit, _philox, _recorders as _rec, _trace
 from .. import dtypes as _dt
 from .._convert import as_tensor, convert_to_tensor, host_value
 from .._dispatch import apply, defop
@@ -401,7 +401,8 @@ _FILLS = {"normal": _philox.normal, "uniform": _philox.uniform, "int_range": _ph
 
 
 def _make_fill(key: int, counter: int, kind: str, s: tuple, dt: np.dtype, *bounds: int) -> np.ndarray:
-    return _philox.fill(_FILLS[kind], key, counter, s, dt, *bounds)
+    return _philox.fill(_FILLS[kind], key, counter, s, dt, *bounds,
+                        make_blocks=_jit.philox_blocks if _jit.ops_wanted() else _philox.blocks)
 
 
 def _make_truncated(key: int, counter: int, s: tuple, dt: np.dtype) -> np.ndarray:
