@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ... import random as _random
-from .._engine import _function, _jit
+from .._engine import _function, _jit, _memory
 from .._engine import executing_eagerly
 from .._engine import convert_to_tensor
 from .._engine import GradientTape
@@ -500,6 +500,7 @@ class Trainer:
 
     # -- loops ------------------------------------------------------------------------------------
 
+    @_memory.keep_freed
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,
             verbose: Any = "auto", callbacks: Any = None, validation_split: float = 0.0,
             validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
@@ -660,6 +661,7 @@ class Trainer:
         cbs.on_train_end(epoch_logs if epochs > initial_epoch else {})
         return self.history
 
+    @_memory.keep_freed
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None,
                  verbose: Any = "auto", sample_weight: Any = None, steps: int | None = None,
                  callbacks: Any = None, return_dict: bool = False, **kwargs: Any) -> Any:
@@ -746,6 +748,7 @@ class Trainer:
             return logs
         return self._flat(logs)
 
+    @_memory.keep_freed
     def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto",
                 steps: int | None = None, callbacks: Any = None) -> Any:
         """The model's outputs for ``x``, computed batch by batch and joined into NumPy arrays.
