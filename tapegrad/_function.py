@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _nest, _recorders as _rec, _trace, _variable
+from . import _memory, _nest, _recorders as _rec, _trace, _variable
 from ._convert import convert_to_tensor
 from .errors import InvalidArgumentError
 from ._spec import TensorSpec
@@ -420,6 +420,7 @@ class Function:
         return self._kernels[-1]
 
     # -- calls
+    @_memory.keep_freed   # (a step's temporaries reuse the last step's memory: see _memory)
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _eagerly:
             return self._fn(*args, **kwargs)
