@@ -41,11 +41,11 @@ mse = keras.ops.mean(keras.ops.square(y_fp32 - y_int4))
 print("Full-Precision vs INT4 MSE:", float(mse))
 RESULTS["y_int4"] = y_int4
 RESULTS["mse"] = float(mse)
-for _layer in model.layers[1:]:
-    RESULTS[_layer.name + "_dtype_policy"] = _layer.dtype_policy.name
+for _i, _layer in enumerate(model.layers[1:]):
+    RESULTS[f"layer{_i}_dtype_policy"] = _layer.dtype_policy.name
     for _v in _layer.weights:
-        RESULTS[_layer.name + "_" + _v.name] = _v
-        RESULTS[_layer.name + "_" + _v.name + "_dtype"] = str(_v.dtype)
+        RESULTS[f"layer{_i}_{_v.name}"] = _v
+        RESULTS[f"layer{_i}_{_v.name}_dtype"] = str(_v.dtype)
 
 # Save the quantized model and reload to verify round-trip.
 model.save(_tmp + "/int4.keras")
