@@ -1,0 +1,48 @@
+"""Cases of the eighth unseen set's leftovers, shared by tools/record_leftovers8.py (under
+TensorFlow) and tests/test_leftovers8.py (under tapegrad): each takes the module (``tf``) and
+returns a dict of arrays (or numbers)."""
+import numpy as np
+
+
+def _nadam_steps(tf, dtype, learning_rate, steps=5):
+    rng = np.random.default_rng(0)
+    grads = rng.normal(size=(steps, 64)).astype(dtype)
+    v = tf.Variable(np.zeros(64, dtype))   # (zero start: the values are the updates themselves)
+    opt = tf.keras.optimizers.Nadam(learning_rate=learning_rate)
+    out = []
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), v)])
+        out.append(v.numpy().copy())
+    return {"x": np.array(out)}
+
+
+def nadam_float32(tf):
+    return _nadam_steps(tf, np.float32, 0.01)
+
+
+def nadam_float64(tf):
+    return _nadam_steps(tf, np.float64, 0.01)
+
+
+def nadam_schedule(tf):
+    return _nadam_steps(tf, np.float32, tf.keras.optimizers.schedules.ExponentialDecay(
+        0.01, decay_steps=2, decay_rate=0.5), steps=6)
+
+
+def nadam_fit(tf):
+    tf.keras.utils.set_random_seed(1)
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=(64, 8)).astype(np.float32), rng.integers(0, 3, 64)
+    model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(3, kernel_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.Nadam(0.01),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    cb = tf.keras.callbacks.LearningRateScheduler(lambda epoch: [0.01, 0.02, 0.005][epoch])
+    h = model.fit(x, y, batch_size=16, epochs=3, shuffle=False, verbose=0, callbacks=[cb])
+    return {"loss": np.array(h.history["loss"]), "kernel": model.layers[-1].kernel.numpy()}
+
+
+CASES = {f.__name__: f for f in (nadam_float32, nadam_float64, nadam_schedule, nadam_fit)}
+# (rtol, atol) per case: a few ulp of round-off per step of values of about 0.01 (ulp 1e-9 in
+# float32); the Nadam bug these catch was 6e-6 relative, 6e-8 absolute at each step
+TOL = {"nadam_float32": (2e-6, 1e-8), "nadam_float64": (1e-12, 1e-16),
+       "nadam_schedule": (2e-6, 1e-8), "nadam_fit": (2e-5, 0)}
