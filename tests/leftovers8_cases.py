@@ -41,7 +41,56 @@ def nadam_fit(tf):
     return {"loss": np.array(h.history["loss"]), "kernel": model.layers[-1].kernel.numpy()}
 
 
-CASES = {f.__name__: f for f in (nadam_float32, nadam_float64, nadam_schedule, nadam_fit)}
+def _ops(graph):
+    return [[op.name, op.type] for op in graph.get_operations()]
+
+
+def graph_cube(tf):
+    cf = tf.function(lambda x: x ** 3).get_concrete_function(tf.constant(2.0))
+    g = cf.graph
+    pow_op = g.get_operation_by_name("pow")
+    out = g.get_tensor_by_name("Identity:0")
+    return {"ops": _ops(g), "pow_inputs": [t.name for t in pow_op.inputs],
+            "pow_outputs": [t.name for t in pow_op.outputs], "identity": [str(out.shape), out.dtype.name],
+            "inputs": [t.name for t in g.inputs], "outputs": [t.name for t in g.outputs],
+            "input_args": [a.name for a in cf.function_def.signature.input_arg],
+            "output_args": [a.name for a in cf.function_def.signature.output_arg],
+            "cf_outputs": [t.name for t in cf.outputs]}
+
+
+def graph_python_loop(tf):
+    def add_10(x):
+        for _ in range(3):
+            x += 1
+        return x
+    return {"types": [op.type for op in tf.function(add_10).get_concrete_function(tf.constant(5)).graph.get_operations()]}
+
+
+def graph_loops(tf):
+    def tf_range(x):
+        for _ in tf.range(10):
+            x = x + 1
+        return x
+
+    def while_loop(x):
+        return tf.while_loop(lambda i, x: i < 10, lambda i, x: (i + 1, x + 1), [tf.constant(0), x])[1]
+    has = lambda f: any(op.type in ("While", "StatelessWhile") for op in  # noqa: E731
+                        tf.function(f).get_concrete_function(tf.constant(0)).graph.get_operations())
+    return {"while": [has(tf_range), has(while_loop)]}
+
+
+def graph_ops(tf):
+    w = tf.Variable(3.0)
+    f = tf.function(lambda x, y: tf.nn.relu(tf.matmul(x, y) - 1.0) * w / 2.0 + tf.exp(x))
+    g = f.get_concrete_function(tf.ones((2, 2)), tf.ones((2, 2))).graph
+    return {"types": sorted(op.type for op in g.get_operations()),
+            "inputs": [t.shape.as_list() for t in g.inputs[:2]], "variables": [float(v.numpy()) for v in g.variables],
+            "captures": len(g.captures)}
+
+
+CASES = {f.__name__: f for f in (nadam_float32, nadam_float64, nadam_schedule, nadam_fit, graph_cube,
+                                 graph_python_loop, graph_loops, graph_ops)}
+EXACT = {"graph_cube", "graph_python_loop", "graph_loops", "graph_ops"}
 # (rtol, atol) per case: a few ulp of round-off per step of values of about 0.01 (ulp 1e-9 in
 # float32); the Nadam bug these catch was 6e-6 relative, 6e-8 absolute at each step
 TOL = {"nadam_float32": (2e-6, 1e-8), "nadam_float64": (1e-12, 1e-16),
