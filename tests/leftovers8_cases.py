@@ -88,9 +88,36 @@ def graph_ops(tf):
             "captures": len(g.captures)}
 
 
+def saved_print(tf):
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+    log = "file://" + os.path.join(d, "log.txt")
+
+    class Demo(tf.Module):
+        def __init__(self):
+            self.x = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def addprint(self, a):
+            self.x.assign_add(a)
+            tf.print("x:", self.x, {"a": a, "k": 3}, [a * 2, "s"], output_stream=log, sep="|", end=";\n")
+            tf.print(self.x * 2, output_stream=log, summarize=-1)
+            return self.x
+    m = Demo()
+    m.addprint(tf.constant(2.0))
+    m.addprint.get_concrete_function()   # (a trace: TensorFlow prints nothing then)
+    tf.saved_model.save(m, os.path.join(d, "m"), signatures={"serving_default": m.addprint})
+    m2 = tf.saved_model.load(os.path.join(d, "m"))
+    m2.addprint(tf.constant(5.0))
+    m2.signatures["serving_default"](a=tf.constant(1.0))
+    with open(log[len("file://"):], encoding="utf-8") as f:
+        return {"printed": f.read().splitlines()}
+
+
 CASES = {f.__name__: f for f in (nadam_float32, nadam_float64, nadam_schedule, nadam_fit, graph_cube,
-                                 graph_python_loop, graph_loops, graph_ops)}
-EXACT = {"graph_cube", "graph_python_loop", "graph_loops", "graph_ops"}
+                                 graph_python_loop, graph_loops, graph_ops, saved_print)}
+EXACT = {"graph_cube", "graph_python_loop", "graph_loops", "graph_ops", "saved_print"}
 # (rtol, atol) per case: a few ulp of round-off per step of values of about 0.01 (ulp 1e-9 in
 # float32); the Nadam bug these catch was 6e-6 relative, 6e-8 absolute at each step
 TOL = {"nadam_float32": (2e-6, 1e-8), "nadam_float64": (1e-12, 1e-16),
