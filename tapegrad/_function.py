@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _memory, _nest, _recorders as _rec, _trace, _variable
+from . import _memory, _nest, _recorders as _rec, _trace, _variable, dtypes as _dt
 from ._convert import convert_to_tensor
 from .errors import InvalidArgumentError
 from ._spec import TensorSpec
@@ -158,6 +158,79 @@ class ConcreteFunction:
     @property
     def inputs(self) -> list:
         return [s for s in _nest.flatten(self.structured_input_signature) if isinstance(s, TensorSpec)]
+
+    @property
+    def outputs(self) -> list:
+        """The graph's output tensors (``graph.outputs``)."""
+        return self.graph.outputs
+
+    @property
+    def variables(self) -> tuple:
+        """The Variables the function reads or writes (captured, and passed as arguments)."""
+        return self.graph.variables
+
+    @property
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if getattr(v, "trainable", False))
+
+    @property
+    def captured_inputs(self) -> list:
+        return self.graph.external_captures
+
+    @property
+    def graph(self) -> "FuncGraph":
+        """The traced function as TensorFlow's ``FuncGraph`` presents it (:class:`FuncGraph`:
+        its operations, inputs, outputs, captures), built from tapegrad's trace.
+
+        >>> import tapegrad as tf
+        >>> f = tf.function(lambda x: x * 2.0)
+        >>> [op.type for op in f.get_concrete_function(tf.constant(1.0)).graph.get_operations()]
+        ['Placeholder', 'Const', 'Mul', 'Identity']
+        """
+        g = self.__dict__.get("_graph")
+        if g is None:
+            progs = [] if self._entry is None else self._entry.programs
+            if not progs:
+                why = "" if self._entry is None or self._entry.eager is None else f" ({self._entry.eager})"
+                raise ValueError(f"{self!r} has no graph: tapegrad runs it eagerly{why}, so it has "
+                                 "no trace to present as TensorFlow's FuncGraph.")
+            names, specs = self._arg_names()
+            g = self.__dict__["_graph"] = FuncGraph(f"{self._owner.__name__}", progs[0], names, specs)
+        return g
+
+    def _arg_names(self) -> tuple:
+        """The names TensorFlow gives the graph's placeholders: the tensor inputs' (a spec's own
+        name, else its parameter's, ``_1``, ``_2`` for more in one argument), then the Variables
+        passed as arguments."""
+        sig_args, sig_kwargs = self.structured_input_signature
+        params = [] if self._owner._pysig is None else list(self._owner._pysig.parameters)
+        named = [(params[i] if i < len(params) else f"args_{i}", v) for i, v in enumerate(sig_args)]
+        named += [(k, sig_kwargs[k]) for k in self._owner._param_order(sig_kwargs)]
+        tensors, variables = [], []
+        for p, v in named:
+            k = 0
+            for leaf in _nest.flatten(v):
+                if isinstance(leaf, TensorSpec):
+                    tensors.append(leaf.name or (p if k == 0 else f"{p}_{k}"))
+                    k += 1
+                elif isinstance(leaf, VariableBase):
+                    variables.append(p)
+        return tensors + variables, self.inputs
+
+    @property
+    def function_def(self) -> Any:
+        """The function's signature as TensorFlow's FunctionDef presents it:
+        ``signature.name``, ``signature.input_arg``/``output_arg`` (each ``name`` and ``type``,
+        TensorFlow's DataType number; a Variable's is DT_RESOURCE, 20), ``node_def`` (the graph's
+        operations past the placeholders). Records with those field names, not a protocol buffer."""
+        g = self.graph
+        def arg(t: Any, name: str) -> _Record:
+            return _Record(name=name, type=_DT_RESOURCE if t.dtype is None else t.dtype.as_datatype_enum)
+        ins = [arg(t, t.op.name.replace("/", "_").lower()) for t in g.inputs]
+        outs = [arg(t, "identity" if i == 0 else f"identity_{i}") for i, t in enumerate(g.outputs)]
+        return _Record(signature=_Record(name=f"__inference_{self._owner.__name__}", input_arg=ins,
+                                         output_arg=outs),
+                       node_def=[op.node_def for op in g.get_operations() if op.type != "Placeholder"])
 
     def pretty_printed_signature(self, verbose: bool = True) -> str:
         """TensorFlow's description of the signature: each parameter's kind and type (a
@@ -608,6 +681,7 @@ class Function:
                 self._warn(*tr.problem)
             return out
         prog.where = next((s[4] for s in reversed(tr.steps) if s[0] == "guard"), "?")
+        prog.loop_spans = tr.loop_spans
         prog.template = template
         prog.inputs = _nest.map_structure(  # (the call's signature, which tf.saved_model saves)
             lambda x: TensorSpec(x.shape, x.dtype) if isinstance(x, (Tensor, VariableBase)) else
@@ -905,3 +979,234 @@ def function(func: Callable | None = None, input_signature: Any = None, autograp
         return Function(fn, input_signature, reduce_retracing, name)
 
     return make if func is None else make(func)
+
+
+# -- ConcreteFunction.graph: the trace presented as TensorFlow's FuncGraph
+
+# tapegrad's op names where TensorFlow's graph has another type; the default node names
+# TensorFlow's Python API gives ops of these types (others: the type itself)
+_TF_TYPE = {"CastToNonFloat": "Cast", "CastToFloat": "Cast"}
+_TF_NAME = {"AddV2": "add", "Mul": "mul", "Sub": "sub", "RealDiv": "truediv", "Pow": "pow",
+            "FloorDiv": "floordiv", "FloorMod": "mod", "Maximum": "Maximum", "Neg": "Neg",
+            "Less": "Less", "Greater": "Greater", "Equal": "Equal"}
+_WRITE = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+          "assign_sub": "AssignSubVariableOp"}
+_DT_RESOURCE = 20
+
+
+class GraphTensor:
+    """A tensor of a :class:`FuncGraph`: the ``index``-th output of ``op``."""
+
+    def __init__(self, op: "GraphOperation", index: int, shape: Any, dtype: Any) -> None:
+        self.op, self.value_index = op, index
+        self.shape, self.dtype = TensorShape(shape), dtype
+        self.graph = op.graph
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def consumers(self) -> list:
+        return [op for op in self.graph._ops if any(t is self for t in op.inputs)]
+
+    def __repr__(self) -> str:
+        dt = "resource" if self.dtype is None else self.dtype.name
+        return f'<tf.Tensor \'{self.name}\' shape={self.shape} dtype={dt}>'
+
+
+class GraphOperation:
+    """An operation of a :class:`FuncGraph`: ``name``, ``type``, ``inputs``, ``outputs``."""
+
+    def __init__(self, graph: "FuncGraph", name: str, type_: str, inputs: list, outputs: list) -> None:
+        self.graph, self.name, self.type = graph, name, type_
+        self.inputs = list(inputs)
+        self.outputs = [GraphTensor(self, i, sh, dt) for i, (sh, dt) in enumerate(outputs)]
+
+    @property
+    def node_def(self) -> Any:
+        return _Record(name=self.name, op=self.type, input=[t.name.removesuffix(":0") for t in self.inputs])
+
+    def __repr__(self) -> str:
+        return f'<tf.Operation \'{self.name}\' type={self.type}>'
+
+
+class _Record:
+    def __init__(self, **kw: Any) -> None:
+        self.__dict__.update(kw)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.__dict__})"
+
+
+class FuncGraph:
+    """The graph of a traced ``tf.function`` (``ConcreteFunction.graph``) as TensorFlow presents
+    it: ``get_operations()`` (each with ``name``, ``type``, ``inputs``, ``outputs``),
+    ``get_operation_by_name``, ``get_tensor_by_name``, ``inputs``, ``outputs``, ``variables``,
+    ``captures``. Built from tapegrad's trace, which records fewer ops than TensorFlow's graph
+    (see docs/differences.md): a ``Placeholder`` per input, a ``Const`` per constant operand
+    (named ``<op>/y`` as TensorFlow names a binary op's), the traced ops under TensorFlow's type
+    names, ``ReadVariableOp``/``Assign*VariableOp`` for Variables, one ``While`` per outermost
+    loop (the trace unrolls it), an ``Identity`` per output.
+
+    >>> import tapegrad as tf
+    >>> cube = tf.function(lambda x: x ** 3)
+    >>> g = cube.get_concrete_function(tf.constant(2.0)).graph
+    >>> [(op.name, op.type) for op in g.get_operations()]
+    [('x', 'Placeholder'), ('pow/y', 'Const'), ('pow', 'Pow'), ('Identity', 'Identity')]
+    >>> g.get_tensor_by_name("Identity:0")
+    <tf.Tensor 'Identity:0' shape=() dtype=float32>
+    """
+
+    def __init__(self, name: str, prog: Any, arg_names: list, specs: list) -> None:
+        as_dtype = _dt.as_dtype
+        self.name = name
+        self._ops: list = []
+        self._names: dict = {}
+        slot_t: dict = {}
+
+        def add(base: str, type_: str, inputs: list, outs: list) -> GraphOperation:
+            n, k = base, 0
+            while n in self._names:
+                k += 1
+                n = f"{base}_{k}"
+            op = GraphOperation(self, n, type_, inputs, outs)
+            self._names[n] = op
+            self._ops.append(op)
+            return op
+
+        def info(s: int) -> tuple:
+            v = prog.values[s] if s < len(prog.values) else None
+            return (v[0], as_dtype(v[1])) if v is not None else (None, None)
+
+        self.inputs: list = []
+        for s, (nm, spec) in enumerate(zip(arg_names, specs)):
+            op = add(nm or "args", "Placeholder", [], [(spec.shape, spec.dtype)])
+            slot_t[s] = op.outputs[0]
+            self.inputs.append(op.outputs[0])
+        res_t: dict = {}
+        self.variables = tuple(v for v in prog.res if v is not None)
+        self.captures: list = []
+        for r in range(prog.n_arg_res):
+            op = add(arg_names[len(specs) + r] if len(arg_names) > len(specs) + r else "args",
+                     "Placeholder", [], [((), None)])
+            res_t[r] = op.outputs[0]
+            self.inputs.append(op.outputs[0])
+        spans = getattr(prog, "loop_spans", [])
+        loop_of = lambda s: next((i for i, (a, b, _) in enumerate(spans) if a <= s < b), None)  # noqa: E731
+        loops_done: dict = {}
+
+        def operand(s: int, owner: str, i: int, n_in: int) -> Any:
+            if s in prog.consts:  # (TensorFlow's graph converts a constant at each op using it)
+                c = np.asarray(prog.consts[s])
+                base = f"{owner}/{'xy'[i]}" if n_in == 2 else "Const"
+                return add(base, "Const", [], [(c.shape, as_dtype(c.dtype))]).outputs[0]
+            return slot_t.get(s)
+
+        def resource(r: int, base: str) -> Any:
+            if r not in res_t:
+                op = add(f"{base}/resource", "Placeholder", [], [((), None)])
+                res_t[r] = op.outputs[0]
+                self.captures.append((prog.res[r], op.outputs[0]))
+                self.inputs.append(op.outputs[0])
+            return res_t[r]
+
+        def loop(step_outs: list) -> bool:
+            i = loop_of(step_outs[0]) if step_outs else None
+            if i is None:
+                return False
+            if i not in loops_done:
+                loops_done[i] = add("cond" if spans[i][2] else "while",
+                                    "If" if spans[i][2] else "While", [], [])
+            return True
+
+        for st in prog.steps:
+            kind = st[0]
+            if kind == "op":
+                _, op, ins, _, outs = st
+                if loop(outs):
+                    continue
+                type_ = _TF_TYPE.get(op.name, op.name)
+                if type_ == "BatchMatMulV2" and all(len(info(s)[0] or ()) == 2 for s in ins):
+                    type_ = "MatMul"
+                base = _TF_NAME.get(type_, type_)
+                name = base
+                k = 0
+                while name in self._names:
+                    k += 1
+                    name = f"{base}_{k}"
+                xs = [x for x in (operand(s, name, i, len(ins)) for i, s in enumerate(ins)) if x is not None]
+                known = [info(s) for s in outs]   # (a scalar's: its first operand's, as elementwise ops give)
+                known = [k if k[1] is not None or not xs else (xs[0].shape, xs[0].dtype) for k in known]
+                g = add(base, type_, xs, known)
+                slot_t.update({s: t for s, t in zip(outs, g.outputs)})
+            elif kind == "read":
+                _, r, s = st
+                if loop([s]):
+                    continue
+                g = add("ReadVariableOp", "ReadVariableOp", [resource(r, "ReadVariableOp")], [info(s)])
+                slot_t[s] = g.outputs[0]
+            elif kind == "write":
+                _, r, how, _, src, out = st
+                if loop([out]):
+                    continue
+                t = _WRITE.get(how, "AssignVariableOp")
+                x = operand(src, t, 1, 2)
+                add(t, t, [resource(r, t)] + ([x] if x is not None else []), [])
+                slot_t[out] = None
+            elif kind in ("draw", "call"):
+                outs = st[3] if kind == "draw" else []
+                if loop(outs):
+                    continue
+                fn = st[1]
+                t = "EagerPyFunc" if kind == "call" else getattr(fn, "__name__", "RandomOp")
+                g = add(t, t, [], [info(s) for s in outs] if kind == "draw" else [])
+                slot_t.update({s: t for s, t in zip(outs, g.outputs)})
+        self.outputs: list = []
+        out_specs = [x for x in _nest.flatten(getattr(prog, "outputs", None)) if isinstance(x, TensorSpec)]
+        for j, s in enumerate(prog.outs):
+            src = operand(s, "Identity", 0, 1)
+            spec = out_specs[j] if j < len(out_specs) and len(out_specs) == len(prog.outs) else None
+            shape, dtype = (spec.shape, spec.dtype) if spec is not None else (
+                (src.shape, src.dtype) if src is not None else info(s))
+            self.outputs.append(add("Identity", "Identity", [src] if src is not None else [],
+                                    [(shape, dtype)]).outputs[0])
+        if any(st[0] in ("read", "write", "call") or (st[0] == "draw" and st[4]) for st in prog.steps):
+            add("NoOp", "NoOp", [], [])
+
+    def get_operations(self) -> list:
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> GraphOperation:
+        if name not in self._names:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+        return self._names[name]
+
+    def get_tensor_by_name(self, name: str) -> GraphTensor:
+        op_name, _, index = name.rpartition(":")
+        if not op_name or not index.isdigit():
+            raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, not a "
+                             "Tensor. Tensor names must be of the form \"<op_name>:<output_index>\".")
+        op = self._names.get(op_name)
+        if op is None or int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, does not exist in the graph.")
+        return op.outputs[int(index)]
+
+    def as_graph_def(self) -> Any:
+        """The graph's nodes as records with TensorFlow's field names (``node``: ``name``,
+        ``op``, ``input``); not a protocol buffer."""
+        return _Record(node=[op.node_def for op in self._ops])
+
+    @property
+    def external_captures(self) -> list:
+        return [c for c, _ in self.captures]
+
+    @property
+    def internal_captures(self) -> list:
+        return [t for _, t in self.captures]
+
+    def __repr__(self) -> str:
+        return f"<tapegrad FuncGraph {self.name!r}: {len(self._ops)} operations>"

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import nest
+from . import _variable, nest
 from ._tensor import CompositeTensor, Tensor, VariableBase
 from .dtypes import string
 from ._trace import replayable
@@ -145,6 +145,8 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int | None = 3, s
     >>> tf.print({"n": tf.constant(7), "ok": True}, output_stream=sys.stdout)
     {'n': 7, 'ok': True}
     """
+    if _variable.restoring():  # (get_concrete_function's and tf.saved_model.save's trace: a graph in TF)
+        return
     if output_stream is None:
         output_stream = sys.stderr
     if len(inputs) == 1 and _is_tensor(inputs[0]) and inputs[0].dtype == string and inputs[0].shape == ():

@@ -99,6 +99,7 @@ class _Bodies:
         """``items`` one at a time as the iterations of one while loop's body (AutoGraph's ``for
         x in tensor``, ``tf.while_loop``, ``map_fn``, ...), or as the run of a conditional's
         branch ``branch``: a frame of ``loops`` while each runs."""
+        top = not self.loops
         if self.loops:
             parent = self.loops[-1]
             key, parent[2] = parent[0] + (parent[2],), parent[2] + 1
@@ -106,14 +107,19 @@ class _Bodies:
             key, self.top_loops = (self.top_loops,), self.top_loops + 1
         if branch is not None:
             key += (("branch", branch),)
-        for x in items:
-            self.runs += 1
-            frame = [key, self.runs, 0]
-            self.loops.append(frame)
-            try:
-                yield x
-            finally:
-                self.loops.remove(frame)
+        first = getattr(self, "n", None)  # (a trace's slots: those the loop made, for FuncGraph)
+        try:
+            for x in items:
+                self.runs += 1
+                frame = [key, self.runs, 0]
+                self.loops.append(frame)
+                try:
+                    yield x
+                finally:
+                    self.loops.remove(frame)
+        finally:
+            if top and first is not None:
+                self.loop_spans.append((first, self.n, branch is not None))
 
 
 class Tracer(_Bodies, _rec.Recorder):
@@ -144,6 +150,7 @@ class Tracer(_Bodies, _rec.Recorder):
         self.suspect: dict[int, tuple] = {}  # constant slot -> (why, where) of an unaudited maker
         self.inner: dict[int, bool] = {}    # tensor _id -> made in this trace inside tapegrad (or not)
         self.sizes_read = False             # the function read a computed tensor's size into Python
+        self.loop_spans: list = []          # (first slot, end slot, is a branch) of each outermost loop
 
     # -- slots
     def new_slot(self, t: Any) -> int:

@@ -46,6 +46,12 @@ _ALONE = _refs_of_a_local()
 _undo = threading.local()  # .log: [(variable, its value before)] while restoring_variables() runs here
 
 
+def restoring() -> bool:
+    """Whether a :class:`restoring_variables` scope is open in this thread (a trace that, in
+    TensorFlow, builds a graph and runs nothing: its tf.print prints nothing either)."""
+    return getattr(_undo, "log", None) is not None
+
+
 class restoring_variables:
     """A scope after which every Variable this thread assigned inside it has its value from
     before (in TensorFlow, tracing a function into a graph runs no assignment: what

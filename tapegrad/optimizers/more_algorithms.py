@@ -63,19 +63,31 @@ class Nadam(_Moments):
     def variables(self) -> list[Variable]:
         return super().variables + [self._u_product]
 
+    def _track(self, v: Variable) -> int:
+        if not self._vars and self._u_product.dtype != v.dtype and v.dtype.is_floating:
+            # (Keras's build: the momentum product has the dtype of the first variable)
+            advanced = self._u_product.numpy() != 1   # (apply's first step began before this)
+            self._u_product = Variable(np.ones((), v.dtype.as_numpy_dtype), trainable=False,
+                                       name="u_product")
+            if advanced:
+                self._begin_step(self._step_count() + 1)
+        return super()._track(v)
+
     def _begin_step(self, step: int) -> None:
-        f = np.float32
-        u = f(self.beta_1) * (f(1) - f(0.5) * np.power(f(0.96), f(step)))
-        self._u_product.assign(self._u_product.numpy() * u)
+        # Keras's order: u_product * beta_1 * (1 - 0.5 * 0.96**t), in u_product's dtype
+        p = self._u_product.numpy()
+        f = p.dtype.type
+        self._u_product.assign(p * f(self.beta_1) * (f(1) - f(0.5) * np.power(f(0.96), f(step))))
 
     def _update(self, x: np.ndarray, g: np.ndarray, s: dict, lr: np.ndarray, t: int) -> np.ndarray:
         f = x.dtype.type
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
-        u_t = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t)))
-        u_t_1 = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t + 1)))
+        decay = _cast(0.96, x)
+        u_t = b1 * (f(1) - f(0.5) * np.power(decay, f(t)))
+        u_t_1 = b1 * (f(1) - f(0.5) * np.power(decay, f(t + 1)))
         u_product_t = f(self._u_product.numpy())
-        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * f(1 - self.beta_1)
-        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * f(1 - self.beta_2)
+        m = s["momentum"] = s["momentum"] + (g - s["momentum"]) * (f(1) - b1)   # (1 - beta in x's dtype)
+        v = s["velocity"] = s["velocity"] + (self._square(g) - s["velocity"]) * (f(1) - b2)
         m_hat = u_t_1 * m / (f(1) - u_product_t * u_t_1) + self._each(
             g, lambda a: (f(1) - u_t) * a / (f(1) - u_product_t))   # (per slice, as Keras's)
         v_hat = v / (f(1) - np.power(b2, f(t)))
@@ -85,11 +97,12 @@ class Nadam(_Moments):
                      tmp: Any, lr: Any, t: int) -> None:
         f = x.dtype.type
         b1, b2 = _cast(self.beta_1, x), _cast(self.beta_2, x)
-        u_t = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t)))
-        u_t_1 = b1 * (f(1) - f(0.5) * np.power(f(0.96), f(t + 1)))
+        decay = _cast(0.96, x)
+        u_t = b1 * (f(1) - f(0.5) * np.power(decay, f(t)))
+        u_t_1 = b1 * (f(1) - f(0.5) * np.power(decay, f(t + 1)))
         u_product_t = f(self._u_product.numpy())
-        m = _moment(g, old["momentum"], f(1 - self.beta_1), new["momentum"])
-        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1 - self.beta_2),
+        m = _moment(g, old["momentum"], f(1) - b1, new["momentum"])
+        v = _moment(np.square(g, out=new["velocity"]), old["velocity"], f(1) - b2,
                     new["velocity"])
         m_hat, d = np.multiply(m, u_t_1, out=tmp(0, x)), tmp(1, x)
         m_hat /= f(1) - u_product_t * u_t_1

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _trace
+import sys
+
+from .. import _nest, _print, _trace
 from .._dispatch import REGISTRY
 from .._spec import TensorSpec
 from .._tensor import TensorShape
@@ -270,6 +272,59 @@ def _draw_fn(ref: Any, arrays: list, owner: Any) -> Any:
     raise Unreadable(f"an unknown random draw {ref!r:.80}")
 
 
+# -- tf.print (TensorFlow's PrintV2 op: a loaded function prints as the saved one did)
+_PRINT = _print.print_.__wrapped__
+_STREAMS = {"stdout": lambda: sys.stdout, "stderr": lambda: sys.stderr}
+
+
+def _print_ref(structure: Any, spec: list, arrays: list, what: str) -> list:
+    out = []
+    for kind, x in spec:
+        if kind != "k":
+            out.append([kind, x])
+        elif x is sys.stdout or x is sys.stderr:
+            out.append(["stream", "stdout" if x is sys.stdout else "stderr"])
+        elif isinstance(x, str) and x.startswith("file://") or x is None or type(x) in (str, int, float, bool):
+            out.append(["k", encode(x, arrays)])
+        else:
+            raise Unsavable(f"{what} calls tf.print with {x!r:.60} (saved: tensors, Python numbers and "
+                            "strings, sys.stdout, sys.stderr or a 'file://' path)")
+    blank = _nest.map_structure(lambda v: None, structure)
+    return [encode(blank, arrays), out]
+
+
+def _print_call(data: Any, arrays: list, slots: Any, res: Any) -> tuple:
+    if not (type(data) is list and len(data) == 2 and type(data[1]) is list):
+        raise Unreadable("a tf.print step")
+    structure, spec = decode(data[0], arrays), []
+    for item in data[1]:
+        kind, x = item if type(item) is list and len(item) == 2 else (None, None)
+        if kind == "s":
+            spec.append(("s", slots([x])[0]))
+        elif kind == "r":
+            spec.append(("r", res(x)))
+        elif kind == "stream" and x in _STREAMS:
+            spec.append(("k", _Stream(x)))
+        elif kind == "k":
+            spec.append(("k", decode(x, arrays)))
+        else:
+            raise Unreadable("a tf.print argument")
+    return structure, spec
+
+
+class _Stream:
+    """sys.stdout or sys.stderr as a loaded tf.print finds it at each call."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _saved_print(*args: Any, **kwargs: Any) -> None:
+    if isinstance(kwargs.get("output_stream"), _Stream):
+        kwargs["output_stream"] = _STREAMS[kwargs["output_stream"].name]()
+    _PRINT(*args, **kwargs)
+
+
 # -- programs
 def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
     """``prog`` as data; ``resource(variable) -> int`` numbers the Variables it reads and writes."""
@@ -302,6 +357,8 @@ def encode_program(prog: Any, resource: Any, arrays: list, what: str) -> dict:
                 raise Unsavable(f"{what}: {e}") from None
         elif kind == "draw":
             steps.append(["draw", _draw_ref(st[1], arrays, what), list(st[2]), list(st[3]), bool(st[4])])
+        elif kind == "call" and st[1] is _PRINT:
+            steps.append(["call", "print", _print_ref(st[2], st[3], arrays, what)])
         else:
             fn = st[1]
             raise Unsavable(f"{what} calls Python code at each run "
@@ -365,6 +422,9 @@ def decode_program(data: dict, resources: list, arrays: list, owner: Any) -> Any
             steps.append(("check", _check_fn(st[1], arrays), slots(st[2])))
         elif kind == "draw":
             steps.append(("draw", _draw_fn(st[1], arrays, owner), slots(st[2]), slots(st[3]), bool(st[4])))
+        elif kind == "call" and len(st) == 3 and st[1] == "print":
+            structure, spec = _print_call(st[2], arrays, slots, res)
+            steps.append(("call", _saved_print, structure, spec))
         else:
             raise Unreadable(f"an unknown step {kind!r}")
     consts = {}
