@@ -466,7 +466,7 @@ def scale_and_translate(images: Any, output_shape: Sequence, scale: Any, transla
     >>> s = np.array([2.0, 2.0], "float32")
     >>> keras.ops.image.scale_and_translate(np.arange(4, dtype="float32").reshape(2, 2), (3, 3), s,
     ...                                     -(s / 2 - 0.5), (0, 1), "linear").numpy()[0]
-    array([0.  , 0.25, 1.  ], dtype=float32)
+    array([0. , 0.5, 1. ], dtype=float32)
     """
     if method not in _METHODS:
         raise ValueError(f"Invalid value for argument `method`. Expected of one {set(_METHODS)}. "
@@ -621,7 +621,7 @@ def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int
 
     >>> import numpy as np
     >>> from tapegrad import keras
-    >>> keras.ops.image.crop_images(np.ones((3, 3, 3), "float32"), 0, 0, 2, 2).shape
+    >>> keras.ops.image.crop_images(np.ones((3, 3, 3), "float32"), 0, 0, target_height=2, target_width=2).shape
     TensorShape([2, 2, 3])
     """
     fmt = _data_format(data_format)
