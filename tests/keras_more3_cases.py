@@ -174,3 +174,78 @@ def run(name, tf, keras):
         return res
     except Exception as e:  # noqa: BLE001 (the error is the recorded result)
         return {"error": type(e).__name__, "message": str(e)}
+
+
+# ---- keras.distillation: Distiller.fit against Keras's --------------------------------------------
+
+def _models(keras, functional, seed, hidden=5):
+    """A teacher and a student of the same inputs and outputs, weights drawn from NumPy."""
+    def make(name, units):
+        inp = keras.Input((4,), name=f"{name}_in")
+        h = keras.layers.Dense(units, activation="tanh", name="hidden")(inp)
+        feat = keras.layers.Dense(3, name="feat")(h)
+        out = keras.layers.Dense(3, name="logits")(keras.layers.Activation("relu")(feat))
+        m = keras.Model(inp, out, name=name) if functional else keras.Sequential(
+            [keras.Input((4,)), keras.layers.Dense(units, activation="tanh", name="hidden"),
+             keras.layers.Dense(3, name="feat"), keras.layers.Dense(3, name="logits")], name=name)
+        rs = np.random.RandomState(seed + units)
+        m.set_weights([rs.uniform(-0.8, 0.8, w.shape).astype("float32") for w in m.get_weights()])
+        return m
+    return make("teacher", hidden + 3), make("student", hidden)
+
+
+def _data():
+    rs = np.random.RandomState(5)
+    return rs.normal(size=(12, 4)).astype("float32"), rs.randint(0, 3, size=(12,)).astype("int32")
+
+
+# name: (distillation losses (a function of keras), Distiller kwargs, compile kwargs, functional)
+DISTILL = {
+    "logits_default": (lambda k: k.distillation.LogitsDistillation(), {},
+                       {"loss": "sparse_categorical_crossentropy", "metrics": ["accuracy"]}, False),
+    "logits_kl_instance": (lambda k: k.distillation.LogitsDistillation(temperature=2.0,
+                                                                        loss=k.losses.KLDivergence()),
+                           {"student_loss_weight": 0.3},
+                           {"loss": lambda k: k.losses.SparseCategoricalCrossentropy(from_logits=True)}, True),
+    "logits_cce": (lambda k: k.distillation.LogitsDistillation(temperature=4.0,
+                                                                loss=k.losses.CategoricalCrossentropy(
+                                                                    from_logits=True)),
+                   {"student_loss_weight": 0.0}, {"loss": "sparse_categorical_crossentropy"}, True),
+    "feature_and_logits": (lambda k: [k.distillation.LogitsDistillation(temperature=3.0),
+                                      k.distillation.FeatureDistillation(loss="mse", teacher_layer_name="feat",
+                                                                         student_layer_name="feat")],
+                           {"distillation_loss_weights": [1.0, 0.5], "student_loss_weight": 0.6},
+                           {"loss": lambda k: k.losses.SparseCategoricalCrossentropy(from_logits=True),
+                            "metrics": ["sparse_categorical_accuracy"]}, True),
+    "feature_final_cosine": (lambda k: k.distillation.FeatureDistillation(loss="cosine_similarity"),
+                             {"student_loss_weight": 1.0},
+                             {"loss": lambda k: k.losses.SparseCategoricalCrossentropy(from_logits=True)}, False),
+    "err_weight_range": (lambda k: k.distillation.LogitsDistillation(), {"student_loss_weight": 1.5},
+                         {"loss": "mse"}, False),
+    "err_weights_count": (lambda k: [k.distillation.LogitsDistillation()], {"distillation_loss_weights": [1.0, 2.0]},
+                          {"loss": "mse"}, False),
+    "err_none_losses": (lambda k: None, {}, {"loss": "mse"}, False),
+    "err_no_compile_loss": (lambda k: k.distillation.LogitsDistillation(), {}, {"loss": None}, False),
+    "err_layer_missing": (lambda k: k.distillation.FeatureDistillation(teacher_layer_name="nope"), {},
+                          {"loss": "mse"}, True),
+    "err_temperature": (lambda k: k.distillation.LogitsDistillation(temperature=0.0), {}, {"loss": "mse"}, False),
+    "err_all_none": (lambda k: k.distillation.FeatureDistillation(loss=[None, None]), {}, {"loss": "mse"}, False),
+}
+
+
+def run_distill(name, tf, keras):
+    losses, kwargs, compile_kwargs, functional = DISTILL[name]
+    try:
+        teacher, student = _models(keras, functional, 1)
+        before = [w.tolist() for w in teacher.get_weights()]
+        d = keras.distillation.Distiller(teacher, student, losses(keras), **kwargs)
+        ck = {k: (v(keras) if callable(v) else v) for k, v in compile_kwargs.items()}
+        d.compile(optimizer=keras.optimizers.SGD(0.1), **ck)
+        x, y = _data()
+        h = d.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
+        return {"history": {k: [float(v) for v in vs] for k, vs in h.history.items()},
+                "student": [w.tolist() for w in d.student.get_weights()],
+                "teacher_unchanged": all(np.array_equal(a, b) for a, b in zip(before, teacher.get_weights())),
+                "predict": np.asarray(d.predict(x[:3], verbose=0)).tolist()}
+    except Exception as e:  # noqa: BLE001 (the error is the recorded result)
+        return {"error": type(e).__name__, "message": str(e)}

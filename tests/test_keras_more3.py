@@ -95,3 +95,37 @@ def test_in_tf_function():
     f = tf.function(lambda x: keras.ops.image.gaussian_blur(x, (3, 3), (1.0, 1.0)))
     x = np.random.RandomState(0).uniform(size=(1, 5, 5, 2)).astype("float32")
     np.testing.assert_allclose(f(tf.constant(x)).numpy(), keras.ops.image.gaussian_blur(x).numpy(), rtol=1e-6)
+
+
+DISTILL = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["distill"]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", sorted(cases.DISTILL))
+def test_distiller_matches_keras(name):
+    keras.utils.clear_session()
+    got, want = cases.run_distill(name, tf, keras), DISTILL[name]
+    if "error" in want:
+        assert (got.get("error"), got.get("message")) == (want["error"], want["message"])
+        return
+    assert "error" not in got, got
+    # six float32 SGD steps of small models: each step's loss and update round at ~1e-7
+    # relative; 1e-5 leaves room for the steps to compound
+    assert sorted(got["history"]) == sorted(want["history"])
+    for k, v in want["history"].items():
+        np.testing.assert_allclose(got["history"][k], v, rtol=1e-5, atol=1e-6, err_msg=k)
+    for g, w in zip(got["student"], want["student"]):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got["predict"], want["predict"], rtol=1e-5, atol=1e-6)
+    assert got["teacher_unchanged"] and want["teacher_unchanged"]
+
+
+def test_distillation_loss_configs():
+    d = keras.distillation.LogitsDistillation(temperature=2.0, loss="categorical_crossentropy")
+    again = keras.distillation.LogitsDistillation.from_config(d.get_config())
+    assert again.temperature == 2.0
+    f = keras.distillation.FeatureDistillation(loss="mae", teacher_layer_name="a", student_layer_name="b")
+    again = keras.distillation.FeatureDistillation.from_config(f.get_config())
+    assert (again.teacher_layer_name, again.student_layer_name) == ("a", "b")
+    with pytest.raises(NotImplementedError):
+        keras.distillation.DistillationLoss().compute_loss(1.0, 1.0)

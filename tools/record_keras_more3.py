@@ -1,4 +1,4 @@
-"""Record Keras 3's ``keras.ops.image`` warps and filters (tests/keras_more3_cases.py).
+"""Record Keras 3's ``keras.ops.image`` warps and filters and ``keras.distillation``'s\n``Distiller.fit`` (tests/keras_more3_cases.py).
 
 Run with a Python that has TensorFlow 2.21 and Keras 3.15 (never needed by tapegrad or by CI):
 
@@ -24,6 +24,10 @@ def main():
     for name in cases.CASES:
         keras.utils.clear_session()
         rec["cases"][name] = cases.run(name, tf, keras)
+    rec["distill"] = {}
+    for name in cases.DISTILL:
+        keras.utils.clear_session()
+        rec["distill"][name] = cases.run_distill(name, tf, keras)
     write_fixture(rec, FIXTURE, tf, keras)
 
 
