@@ -249,3 +249,28 @@ def run_distill(name, tf, keras):
                 "predict": np.asarray(d.predict(x[:3], verbose=0)).tolist()}
     except Exception as e:  # noqa: BLE001 (the error is the recorded result)
         return {"error": type(e).__name__, "message": str(e)}
+
+
+# ---- keras.optimizers.Muon: fit of a model with an embedding, hidden and output layers -------------
+
+MUON = {
+    "muon_default": {"learning_rate": 0.05},
+    "muon_excluded_plain": {"learning_rate": 0.02, "exclude_layers": ["out"], "nesterov": False, "rms_rate": None,
+                            "weight_decay": None, "adam_weight_decay": 0.01, "momentum": 0.9, "ns_steps": 3,
+                            "adam_lr_ratio": 0.5},
+    "muon_embeddings_in": {"learning_rate": 0.03, "exclude_embeddings": False, "weight_decay": 0.1,
+                           "adam_weight_decay": None, "epsilon": 1e-5},
+}
+
+
+def run_muon(name, tf, keras):
+    model = keras.Sequential([keras.Input((3,), dtype="int32"), keras.layers.Embedding(10, 4),
+                              keras.layers.Flatten(), keras.layers.Dense(7, activation="tanh", name="hidden"),
+                              keras.layers.Dense(5, name="tall"), keras.layers.Dense(2, name="out")])
+    rs = np.random.RandomState(3)
+    model.set_weights([rs.uniform(-0.5, 0.5, w.shape).astype("float32") for w in model.get_weights()])
+    model.compile(optimizer=keras.optimizers.Muon(**MUON[name]), loss="mse")
+    x = rs.randint(0, 10, size=(8, 3)).astype("int32")
+    y = rs.normal(size=(8, 2)).astype("float32")
+    h = model.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
+    return {"history": [float(v) for v in h.history["loss"]], "weights": [w.tolist() for w in model.get_weights()]}

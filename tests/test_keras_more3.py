@@ -129,3 +129,24 @@ def test_distillation_loss_configs():
     assert (again.teacher_layer_name, again.student_layer_name) == ("a", "b")
     with pytest.raises(NotImplementedError):
         keras.distillation.DistillationLoss().compute_loss(1.0, 1.0)
+
+
+MUON = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["muon"]
+
+
+@pytest.mark.parametrize("name", sorted(cases.MUON))
+def test_muon_matches_keras(name):
+    keras.utils.clear_session()
+    got, want = cases.run_muon(name, tf, keras), MUON[name]
+    # four float32 steps; the Newton-Schulz products (5 matmuls a step) sum in another order
+    # than TensorFlow's, ~1e-7 relative each, compounding over the steps: 2e-5
+    np.testing.assert_allclose(got["history"], want["history"], rtol=2e-5)
+    for g, w in zip(got["weights"], want["weights"]):
+        np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-6)
+
+
+def test_muon_config_round_trip():
+    opt = keras.optimizers.Muon(learning_rate=0.01, exclude_layers=["head"], rms_rate=None)
+    again = keras.optimizers.Muon.from_config(opt.get_config())
+    assert again.get_config() == opt.get_config()
+    assert keras.optimizers.deserialize(keras.optimizers.serialize(opt)).exclude_layers == ["head"]

@@ -28,6 +28,10 @@ def main():
     for name in cases.DISTILL:
         keras.utils.clear_session()
         rec["distill"][name] = cases.run_distill(name, tf, keras)
+    rec["muon"] = {}
+    for name in cases.MUON:
+        keras.utils.clear_session()
+        rec["muon"][name] = cases.run_muon(name, tf, keras)
     write_fixture(rec, FIXTURE, tf, keras)
 
 

@@ -31,6 +31,7 @@ from ..optimizers import (
 )
 from ..optimizers.optimizer import deserialize as _deserialize_builtin, optimizer_class
 from . import saving as _saving
+from .muon import Muon
 
 __all__ = [
     "SGD",
@@ -44,6 +45,7 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "Muon",
     "Nadam",
     "Optimizer",
     "RMSprop",
