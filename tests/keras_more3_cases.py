@@ -274,3 +274,40 @@ def run_muon(name, tf, keras):
     y = rs.normal(size=(8, 2)).astype("float32")
     h = model.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
     return {"history": [float(v) for v in h.history["loss"]], "weights": [w.tolist() for w in model.get_weights()]}
+
+
+# ---- keras.optimizers.MultiOptimizer: sub-optimizers chosen by variable path ---------------------
+
+def _multi(keras, name):
+    if name == "multi_map":
+        m = keras.optimizers.OptimizerMap(keras.optimizers.SGD(0.1), {".*encoder/.*": keras.optimizers.Adam(0.01)})
+        m[".*head/bias"] = keras.optimizers.RMSprop(0.05)
+        return keras.optimizers.MultiOptimizer(m)
+    if name == "multi_callable":
+        adam, sgd = keras.optimizers.Adam(0.02), keras.optimizers.SGD(0.05, momentum=0.9)
+        return keras.optimizers.MultiOptimizer(lambda v: adam if "kernel" in v.path else sgd)
+    return keras.optimizers.MultiOptimizer(   # "multi_loss_scale"
+        keras.optimizers.OptimizerMap(keras.optimizers.SGD(0.1), {".*head/.*": keras.optimizers.Adam(0.01)}),
+        loss_scale_factor=8.0)
+
+
+MULTI = ("multi_map", "multi_callable", "multi_loss_scale")
+
+
+def run_multi(name, tf, keras):
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(6, activation="tanh", name="encoder"),
+                              keras.layers.Dense(2, name="head")])
+    rs = np.random.RandomState(4)
+    model.set_weights([rs.uniform(-0.5, 0.5, w.shape).astype("float32") for w in model.get_weights()])
+    opt = _multi(keras, name)
+    model.compile(optimizer=opt, loss="mse")
+    x, y = rs.normal(size=(8, 4)).astype("float32"), rs.normal(size=(8, 2)).astype("float32")
+    h = model.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
+    try:
+        opt.learning_rate
+        lr_error = None
+    except AttributeError as e:
+        lr_error = str(e)
+    return {"history": [float(v) for v in h.history["loss"]], "weights": [w.tolist() for w in model.get_weights()],
+            "iterations": int(opt.iterations), "inner_iterations": [int(o.iterations) for o in opt.optimizers],
+            "n_variables": len(opt.variables), "lr_error": lr_error}

@@ -150,3 +150,35 @@ def test_muon_config_round_trip():
     again = keras.optimizers.Muon.from_config(opt.get_config())
     assert again.get_config() == opt.get_config()
     assert keras.optimizers.deserialize(keras.optimizers.serialize(opt)).exclude_layers == ["head"]
+
+
+MULTI = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["multi"]
+
+
+@pytest.mark.parametrize("name", cases.MULTI)
+def test_multi_optimizer_matches_keras(name):
+    keras.utils.clear_session()
+    got, want = cases.run_multi(name, tf, keras), MULTI[name]
+    # four float32 steps of SGD, Adam and RMSprop on a small model: ~1e-7 relative a step
+    np.testing.assert_allclose(got["history"], want["history"], rtol=1e-5)
+    for g, w in zip(got["weights"], want["weights"]):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    for k in ("iterations", "inner_iterations", "n_variables", "lr_error"):
+        assert got[k] == want[k], k
+
+
+def test_optimizer_map_rules():
+    m = keras.optimizers.OptimizerMap(keras.optimizers.SGD())
+    m["a/.*"] = keras.optimizers.Adam()
+    m[".*/b"] = keras.optimizers.RMSprop()
+    with pytest.raises(ValueError, match="Multiple optimizers"):
+        m["a/b"]
+    with pytest.raises(ValueError, match="already exists"):
+        m["a/.*"] = keras.optimizers.SGD()
+    with pytest.raises(ValueError, match="cannot be MultiOptimizer"):
+        m["c"] = keras.optimizers.MultiOptimizer(m)
+    with pytest.raises(TypeError, match="default_optimizer"):
+        keras.optimizers.OptimizerMap("sgd")
+    opt = keras.optimizers.MultiOptimizer(m, name="multi")
+    again = keras.optimizers.MultiOptimizer.from_config(opt.get_config())
+    assert sorted(again._optimizer_map) == [".*/b", "a/.*"] and again.name == "multi"

@@ -32,6 +32,10 @@ def main():
     for name in cases.MUON:
         keras.utils.clear_session()
         rec["muon"][name] = cases.run_muon(name, tf, keras)
+    rec["multi"] = {}
+    for name in cases.MULTI:
+        keras.utils.clear_session()
+        rec["multi"][name] = cases.run_multi(name, tf, keras)
     write_fixture(rec, FIXTURE, tf, keras)
 
 

@@ -32,6 +32,7 @@ from ..optimizers import (
 from ..optimizers.optimizer import deserialize as _deserialize_builtin, optimizer_class
 from . import saving as _saving
 from .muon import Muon
+from .multi_optimizer import MultiOptimizer, OptimizerMap
 
 __all__ = [
     "SGD",
@@ -45,9 +46,11 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "MultiOptimizer",
     "Muon",
     "Nadam",
     "Optimizer",
+    "OptimizerMap",
     "RMSprop",
     "ScheduleFreeAdamW",
     "deserialize",
