@@ -311,3 +311,40 @@ def run_multi(name, tf, keras):
     return {"history": [float(v) for v in h.history["loss"]], "weights": [w.tolist() for w in model.get_weights()],
             "iterations": int(opt.iterations), "inner_iterations": [int(o.iterations) for o in opt.optimizers],
             "n_variables": len(opt.variables), "lr_error": lr_error}
+
+
+# ---- keras.dtype_policies.DTypePolicyMap --------------------------------------------------------
+
+def run_policy_map(tf, keras):
+    out = {}
+    m = keras.dtype_policies.DTypePolicyMap(keras.dtype_policies.DTypePolicy("float32"))
+    m["encoder/layer_0/dense"] = keras.dtype_policies.DTypePolicy("float16")
+    m["encoder/.*"] = "float64"
+    m["decoder"] = "int8_from_float32"
+    out["lookups"] = [m[k].name for k in ("encoder/layer_0/dense", "encoder/attention/query", "decoder",
+                                          "decoder/attention")]
+    out["props"] = [m.name, m.compute_dtype, m.variable_dtype, m.quantization_mode, len(m), "decoder" in m,
+                    "decoder/x" in m, list(m)]
+    m["encoder/attention/.*"] = "float32"
+    errors = []
+    for f in (lambda: m["encoder/attention/query"], lambda: m.__setitem__("decoder", "float32"),
+              lambda: m.__setitem__("x", 3.5), lambda: keras.dtype_policies.DTypePolicyMap(m),
+              lambda: keras.dtype_policies.DTypePolicyMap(None, [1])):
+        try:
+            f()
+            errors.append(None)
+        except Exception as e:  # noqa: BLE001 (the error is the recorded result)
+            errors.append([type(e).__name__, str(e)])
+    out["errors"] = errors
+    del m["decoder"]
+    out["after_del"] = list(m)
+    n = keras.dtype_policies.DTypePolicyMap()
+    n["a"] = "int8_from_float32"
+    n["b"] = "float16"
+    out["config_default_none"] = n.get_config()
+    out["name_default_none"] = n.name
+    cfg = keras.dtype_policies.DTypePolicyMap("float16", {"x": keras.dtype_policies.DTypePolicy("float32")})
+    out["config"] = cfg.get_config()
+    again = keras.dtype_policies.DTypePolicyMap.from_config(cfg.get_config())
+    out["round_trip"] = [again.name, again["x"].name, again["y"].name]
+    return out

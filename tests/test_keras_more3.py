@@ -182,3 +182,9 @@ def test_optimizer_map_rules():
     opt = keras.optimizers.MultiOptimizer(m, name="multi")
     again = keras.optimizers.MultiOptimizer.from_config(opt.get_config())
     assert sorted(again._optimizer_map) == [".*/b", "a/.*"] and again.name == "multi"
+
+
+def test_dtype_policy_map_matches_keras():
+    want = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["policy_map"]
+    got = json.loads(json.dumps(cases.run_policy_map(tf, keras)))
+    assert got == want

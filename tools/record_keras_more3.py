@@ -36,6 +36,7 @@ def main():
     for name in cases.MULTI:
         keras.utils.clear_session()
         rec["multi"][name] = cases.run_multi(name, tf, keras)
+    rec["policy_map"] = cases.run_policy_map(tf, keras)
     write_fixture(rec, FIXTURE, tf, keras)
 
 
