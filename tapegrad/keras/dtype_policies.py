@@ -15,7 +15,6 @@ builds its quantized variables at once.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import MutableMapping
 from typing import Any, Iterator
 
@@ -232,14 +231,7 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
         return self.default_policy.quantization_mode
 
     def __getitem__(self, key: str) -> DTypePolicy:
-        if key in self._policy_map:
-            return self._policy_map[key]
-        matching = [p for p in self._policy_map if re.fullmatch(p, key)]
-        if len(matching) > 1:
-            raise ValueError(f"Path '{key}' matches multiple dtype policy specification keys: {matching}. Please "
-                             "make sure each path only matches at most one dtype policy specification key in the "
-                             "DTypePolicyMap.")
-        return self._policy_map[matching[0]] if matching else self.default_policy
+        return backend.by_path(self._policy_map, key, self.default_policy, "dtype policy")
 
     def __setitem__(self, key: str, policy: Any) -> None:
         if key in self._policy_map:

@@ -2,10 +2,10 @@
 the optimizer its path selects."""
 from __future__ import annotations
 
-import re
 from collections.abc import MutableMapping
 from typing import Any, Iterator, Sequence
 
+from . import backend
 from ._engine import Variable
 from ..optimizers import LossScaleOptimizer, Optimizer
 from .saving import deserialize_keras_object, serialize_keras_object
@@ -36,12 +36,7 @@ class OptimizerMap(MutableMapping):
         return self._default_optimizer
 
     def __getitem__(self, key: str) -> Optimizer:
-        if key in self._optimizer_map:
-            return self._optimizer_map[key]
-        matching = [p for p in self._optimizer_map if re.fullmatch(p, key)]
-        if len(matching) > 1:
-            raise ValueError(f"Multiple optimizers assigned to variable {key}.")
-        return self._optimizer_map[matching[0]] if matching else self._default_optimizer
+        return backend.by_path(self._optimizer_map, key, self._default_optimizer, "optimizer")
 
     def __setitem__(self, key: str, optimizer: Optimizer) -> None:
         if key in self._optimizer_map:
