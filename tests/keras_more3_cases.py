@@ -348,3 +348,34 @@ def run_policy_map(tf, keras):
     again = keras.dtype_policies.DTypePolicyMap.from_config(cfg.get_config())
     out["round_trip"] = [again.name, again["x"].name, again["y"].name]
     return out
+
+
+# ---- construction is side-effect free: NumPy/Python draws in build and call, a SeedGenerator -------
+
+def run_construction(tf, keras):
+    import random
+
+    class Noisy(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.gen = keras.random.SeedGenerator(7)
+
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1],), initializer="ones")
+            self.drawn_in_build = np.random.rand()
+
+        def call(self, x):
+            self.last = np.random.rand() + random.random()
+            return x * self.w + keras.random.normal(keras.ops.shape(x), seed=self.gen)
+
+    np.random.seed(0)
+    random.seed(0)
+    inp = keras.Input((3,))
+    layer = Noisy()
+    model = keras.Model(inp, layer(inp))
+    out = {"after_construction": [np.random.rand(), random.random()],
+           "state": np.asarray(layer.gen.state.numpy()).tolist()}
+    y = model(np.ones((2, 3), "float32"))
+    out["state_after_call"] = np.asarray(layer.gen.state.numpy()).tolist()
+    out["call"] = np.asarray(y).tolist()
+    return out

@@ -188,3 +188,14 @@ def test_dtype_policy_map_matches_keras():
     want = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["policy_map"]
     got = json.loads(json.dumps(cases.run_policy_map(tf, keras)))
     assert got == want
+
+
+def test_functional_construction_draws_as_keras():
+    # Keras builds a functional model by running call once on symbolic tensors: NumPy's and
+    # Python's generators move on by that one run's draws, a SeedGenerator does not advance
+    want = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_more3.json")))["construction"]
+    keras.utils.clear_session()
+    got = cases.run_construction(tf, keras)
+    assert got["after_construction"] == want["after_construction"]
+    assert got["state"] == want["state"] and got["state_after_call"] == want["state_after_call"]
+    np.testing.assert_allclose(got["call"], want["call"], rtol=1e-6, atol=1e-6)

@@ -37,6 +37,8 @@ def main():
         keras.utils.clear_session()
         rec["multi"][name] = cases.run_multi(name, tf, keras)
     rec["policy_map"] = cases.run_policy_map(tf, keras)
+    keras.utils.clear_session()
+    rec["construction"] = cases.run_construction(tf, keras)
     write_fixture(rec, FIXTURE, tf, keras)
 
 
