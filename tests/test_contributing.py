@@ -80,7 +80,8 @@ ARGUED_CIRCLES = [
     ["keras/_distributed", "keras/_h5", "keras/constraints", "keras/export/__init__",
      "keras/initializers", "keras/layers/input_layer", "keras/layers/layer",
      "keras/models/functional",
-     "keras/models/model", "keras/optimizers", "keras/quantizers/quantization_config", "keras/regularizers",
+     "keras/models/model", "keras/multi_optimizer", "keras/optimizers", "keras/quantizers/quantization_config",
+     "keras/regularizers",
      "keras/saving",
      "keras/trainers/data_adapter", "keras/trainers/trainer", "keras/utils"],
     # Keras 3: a KerasTensor's operators make keras.ops operations, which take KerasTensors

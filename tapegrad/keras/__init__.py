@@ -54,7 +54,7 @@ _LAZY = {
     "StatelessScope": ("._scopes", "StatelessScope"), "SymbolicScope": ("._scopes", "SymbolicScope"),
     "RematScope": ("._scopes", "RematScope"), "remat": ("._scopes", "remat"), "device": ("._scopes", "device"),
     "tree": (".tree", None), "distribution": (".distribution", None), "legacy": (".legacy", None),
-    "wrappers": (".wrappers", None),
+    "wrappers": (".wrappers", None), "distillation": (".distillation", None),
 }
 
 # `from keras import *` (and `from tensorflow.keras import *`) gives what Keras's does: its

@@ -427,3 +427,21 @@ def _capped_steps(steps: Any) -> Any:
         warnings.warn(f"Limiting steps_per_epoch to {cap}", stacklevel=3)
         return cap
     return steps
+
+
+def by_path(mapping: dict, key: str, default: Any, what: str) -> Any:
+    """Keras's look-up of a path in a map of path patterns (``LayoutMap``, ``DTypePolicyMap``,
+    ``OptimizerMap``): the exact key, else the one key that ``re.fullmatch``-es the path (more
+    than one: ``ValueError``, ``what`` naming the map's values), else ``default``."""
+    if key in mapping:
+        return mapping[key]
+    matching = [p for p in mapping if re.fullmatch(p, key)]
+    if len(matching) > 1:
+        if what == "optimizer":
+            raise ValueError(f"Multiple optimizers assigned to variable {key}.")
+        raise ValueError(f"Path '{key}' matches multiple {what} specification keys: {matching}. Please make sure "
+                         + ("each tensor/variable path only matches at most one layout specification key in the "
+                            "LayoutMap." if what == "layout" else
+                            "each path only matches at most one dtype policy specification key in the "
+                            "DTypePolicyMap."))
+    return mapping[matching[0]] if matching else default

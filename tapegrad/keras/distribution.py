@@ -17,7 +17,6 @@ import collections.abc
 import contextlib
 import math
 import os
-import re
 import warnings
 from typing import Any, Iterator
 
@@ -343,14 +342,7 @@ class LayoutMap(collections.abc.MutableMapping):
         self._device_mesh = device_mesh
 
     def __getitem__(self, key: str) -> TensorLayout | None:
-        if key in self._layout_map:
-            return self._layout_map[key]
-        matching = [p for p in self._layout_map if re.fullmatch(p, key)]
-        if len(matching) > 1:
-            raise ValueError(f"Path '{key}' matches multiple layout specification keys: {matching}. Please make "
-                             "sure each tensor/variable path only matches at most one layout specification key "
-                             "in the LayoutMap.")
-        return self._layout_map[matching[0]] if matching else None
+        return backend.by_path(self._layout_map, key, None, "layout")
 
     def __setitem__(self, key: str, layout: Any) -> None:
         if key in self._layout_map:

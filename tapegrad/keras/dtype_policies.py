@@ -15,7 +15,8 @@ builds its quantized variables at once.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import MutableMapping
+from typing import Any, Iterator
 
 from . import backend
 from .mixed_precision import DTypePolicy, global_policy
@@ -180,3 +181,105 @@ def get(identifier: Any) -> DTypePolicy:
     except (TypeError, ValueError):
         raise ValueError("Cannot interpret `dtype` argument. Expected a string or an instance of DTypePolicy. "
                          f"Received: dtype={identifier}") from None
+
+
+class DTypePolicyMap(DTypePolicy, MutableMapping):
+    """Dtype policies by layer path: an exact key first, else the one key that
+    ``re.fullmatch``-es the path (more than one: ``ValueError``), else ``default_policy``
+    (``keras.config.dtype_policy()`` when ``None``), whose dtypes the map reports as its own. (A
+    layer given a map takes the default policy's dtypes: docs/differences.md.)
+
+    >>> from tapegrad import keras
+    >>> m = keras.dtype_policies.DTypePolicyMap(keras.dtype_policies.DTypePolicy("float32"))
+    >>> m["encoder/.*"] = "float16"
+    >>> m["encoder/dense"].name, m["decoder"].name, m.name
+    ('float16', 'float32', 'map_float32')
+    """
+
+    def __init__(self, default_policy: Any = None, policy_map: dict | None = None) -> None:
+        if isinstance(default_policy, DTypePolicyMap):
+            raise ValueError("`default_policy` cannot be a `DTypePolicyMap`.")
+        if policy_map is not None and not isinstance(policy_map, dict):
+            raise TypeError("If specified, `policy_map` must be a dict. "
+                            f"Received: policy_map={policy_map} of type {type(policy_map)}")
+        self._default_policy_arg = default_policy
+        self._default_policy = get(default_policy)
+        self._policy_map = policy_map or {}
+
+    @property
+    def _name(self) -> str:  # type: ignore[override]
+        return f"map_{self.default_policy.name}"
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def default_policy(self) -> DTypePolicy:
+        return get(self._default_policy)
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.default_policy.variable_dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        return self.default_policy.compute_dtype
+
+    @property
+    def quantization_mode(self) -> Any:
+        return self.default_policy.quantization_mode
+
+    def __getitem__(self, key: str) -> DTypePolicy:
+        return backend.by_path(self._policy_map, key, self.default_policy, "dtype policy")
+
+    def __setitem__(self, key: str, policy: Any) -> None:
+        if key in self._policy_map:
+            raise ValueError(f"{key} already exist in the DTypePolicyMap with value {self._policy_map[key]}. "
+                             "Please make sure to not use duplicated keys.")
+        try:
+            policy = get(policy)
+        except Exception:
+            raise ValueError("Cannot interpret the assigned value by `keras.dtype_policies.get`. "
+                             f"Received: {policy} of type {type(policy)}") from None
+        self._policy_map[key] = policy
+
+    def __delitem__(self, key: str) -> Any:
+        return self._policy_map.pop(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._policy_map
+
+    def __len__(self) -> int:
+        return len(self._policy_map)
+
+    def __iter__(self) -> Iterator:
+        return iter(self._policy_map)
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def get_config(self) -> dict:
+        policy_map = {k: serialize(v) for k, v in self._policy_map.items()}
+        if self._default_policy_arg is None:   # (Keras's: the policies follow the global policy when loaded)
+            for v in policy_map.values():
+                if v["class_name"] == "DTypePolicy":
+                    v["config"]["name"] = None
+                elif "source_name" in v["config"]:
+                    v["config"]["source_name"] = None
+        return {"default_policy": self._default_policy_arg, "policy_map": policy_map}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects: dict | None = None) -> "DTypePolicyMap":
+        mapping = {k: (deserialize(v, custom_objects) if isinstance(v, dict) else get(v))
+                   for k, v in (config.get("policy_map") or {}).items()}
+        return cls(config.get("default_policy"), mapping)
+
+    def __repr__(self) -> str:
+        mapping = [(k, v.name) for k, v in self._policy_map.items()]
+        return (f"<DTypePolicyMap at {hex(id(self))} default_policy={self._default_policy.name}, "
+                f"mapping={mapping}>")
+
+
+ALL_OBJECTS_DICT["DTypePolicyMap"] = DTypePolicyMap
+__all__.append("DTypePolicyMap")

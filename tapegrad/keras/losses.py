@@ -1201,6 +1201,8 @@ def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
         raise ValueError(f"Could not interpret loss config: {config!r} (expected a name or a dict "
                          "with 'class_name' and 'config').")
     name = config["class_name"]
+    if name == "function" and isinstance(config.get("config"), str):   # a loss function's serialization
+        return deserialize(config["config"], custom_objects)
     if name not in table or not inspect.isclass(table[name]):
         raise ValueError(_unknown(name, table))
     return table[name].from_config(config.get("config") or {})

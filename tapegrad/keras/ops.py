@@ -65,6 +65,7 @@ from ._engine import apply as _apply
 from .. import autodiff as _autodiff
 from ..ops import special as _sp
 from . import _logits
+from . import _image_ops
 from ._keras_tensor import operation as _operation
 from .losses import _FLOATX, _bce_elementwise, _l2_normalize, _missing_name
 from .losses import categorical_crossentropy as _cce
@@ -3501,6 +3502,27 @@ def _resize_channels_last(x: Tensor, size: tuple, interpolation: str, antialias:
 
 
 
+def _extract_patches_3d(volumes: Any, size: Any, strides: Any = None, dilation_rate: Any = 1, padding: str = "valid",
+                        data_format: Any = None) -> Tensor:
+    """Keras's ``keras.ops.image.extract_patches_3d``: :func:`extract_patches` of volumes
+    (``size`` one int or 3; ``strides`` default to ``size``, one int or 3).
+
+    >>> import numpy as np
+    >>> from tapegrad import keras
+    >>> keras.ops.image.extract_patches_3d(np.ones((2, 6, 6, 6, 1), "float32"), 3).shape
+    TensorShape([2, 2, 2, 2, 27])
+    """
+    if isinstance(size, int):
+        size = (size, size, size)
+    elif len(size) != 3:
+        raise TypeError(f"Invalid `size` argument. Expected an int or a tuple of length 3. Received: size={size}")
+    strides = size if strides is None else strides
+    strides = (strides,) * 3 if isinstance(strides, int) else strides
+    if len(strides) != 3:
+        raise ValueError(f"Invalid `strides` argument. Got: {strides}")
+    return extract_patches(volumes, tuple(size), tuple(strides), dilation_rate, padding, data_format)
+
+
 def _image_batch(images: Any, data_format: str | None) -> tuple:
     """``images`` as a channels-last batch, and how to give a result back in the caller's layout."""
     x = _t(images)
@@ -3565,16 +3587,21 @@ def _hsv_to_rgb(images: Any, data_format: str | None = None) -> Tensor:
 # keras.ops.image, as far as tapegrad has it: a module of its own, in sys.modules, and this module
 # a package with no files (an empty __path__), so that `import keras.ops.image` and `from
 # keras.ops.image import extract_patches` find it as Keras's submodule
-image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``: ``extract_patches``, ``resize``, "
-                                              "``rgb_to_grayscale``, ``rgb_to_hsv``, ``hsv_to_rgb``.")
+image = _types.ModuleType(__name__ + ".image", "Keras's ``keras.ops.image``.")
 image.__spec__ = _ModuleSpec(image.__name__, None)
 image.extract_patches = extract_patches
-image.resize, image.rgb_to_grayscale = _image_resize, _rgb_to_grayscale
-image.rgb_to_hsv, image.hsv_to_rgb = _rgb_to_hsv, _hsv_to_rgb
+_extract_patches_3d.__name__ = _extract_patches_3d.__qualname__ = "extract_patches_3d"
+image.extract_patches_3d = _symbolic("extract_patches_3d", _extract_patches_3d)
 for _f, _n in ((_image_resize, "resize"), (_rgb_to_grayscale, "rgb_to_grayscale"), (_rgb_to_hsv, "rgb_to_hsv"),
                (_hsv_to_rgb, "hsv_to_rgb")):
     _f.__name__ = _f.__qualname__ = _n
     setattr(image, _n, _symbolic(_n, _f))
+for _n in ("affine_transform", "crop_images", "elastic_transform", "gaussian_blur", "map_coordinates", "pad_images",
+           "perspective_transform", "scale_and_translate", "sobel_edges", "ssim"):
+    setattr(image, _n, _symbolic(_n, getattr(_image_ops, _n)))
+image.__all__ = ["affine_transform", "crop_images", "elastic_transform", "extract_patches", "extract_patches_3d",
+                 "gaussian_blur", "hsv_to_rgb", "map_coordinates", "pad_images", "perspective_transform", "resize",
+                 "rgb_to_grayscale", "rgb_to_hsv", "scale_and_translate", "sobel_edges", "ssim"]
 del _f, _n
 _sys.modules[image.__name__] = image
 __path__: list = []

@@ -31,6 +31,8 @@ from ..optimizers import (
 )
 from ..optimizers.optimizer import deserialize as _deserialize_builtin, optimizer_class
 from . import saving as _saving
+from .muon import Muon
+from .multi_optimizer import MultiOptimizer, OptimizerMap
 
 __all__ = [
     "SGD",
@@ -44,8 +46,11 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "MultiOptimizer",
+    "Muon",
     "Nadam",
     "Optimizer",
+    "OptimizerMap",
     "RMSprop",
     "ScheduleFreeAdamW",
     "deserialize",

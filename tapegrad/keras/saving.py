@@ -100,7 +100,9 @@ _KERAS_MODULES = [("tapegrad.keras.layers", "keras.layers"), ("tapegrad.keras._k
                   ("tapegrad.keras.constraints", "keras.constraints"),
                   ("tapegrad.keras.losses", "keras.losses"), ("tapegrad.keras.metrics", "keras.metrics"),
                   ("tapegrad.optimizers.schedules", "keras.optimizers.schedules"),
-                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras.models", "keras"),
+                  ("tapegrad.optimizers", "keras.optimizers"), ("tapegrad.keras.muon", "keras.optimizers"),
+                  ("tapegrad.keras.multi_optimizer", "keras.optimizers"),
+                  ("tapegrad.keras.models", "keras"),
                   ("tapegrad.keras.quantizers", "keras.quantizers")]
 _TAPEGRAD_MODULES = {"keras.layers": "tapegrad.keras.layers", "keras.initializers": "tapegrad.keras.initializers",
                      "keras.regularizers": "tapegrad.keras.regularizers",

@@ -18,8 +18,7 @@ import numpy as np
 
 from .._engine import convert_to_tensor
 from .._engine import Tensor
-from ...ops.array import concat, fill, reshape, reverse
-from ...ops.indexing import gather
+from ...ops.array import reverse
 from ...ops.math import cast, clip_by_value, less_equal, where
 from ...ops.reduction import reduce_mean
 from .. import random
@@ -27,6 +26,7 @@ from ... import image as _image
 from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg, resize
+from .._image_ops import projective_warp as affine_transform
 
 __all__ = ["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
            "RandomBrightness", "RandomCrop", "RandomHeight", "RandomWidth"]
@@ -74,70 +74,6 @@ def _check_modes(fill_mode: str, interpolation: str) -> None:
         raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {_FILL_MODES}.")
     if interpolation not in _INTERPOLATIONS:
         raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one {_INTERPOLATIONS}.")
-
-
-def _map_coordinate(c: np.ndarray, n: int, mode: str) -> np.ndarray:
-    """TensorFlow's ``MapCoordinate``: an input coordinate outside ``[0, n - 1]`` folded back."""
-    if mode == "constant":
-        return c
-    if n <= 1:
-        return np.where((c < 0) | (c > n - 1), np.float32(0), c) if mode != "nearest" else np.clip(c, 0, max(n - 1, 0))
-    c = c.copy()
-    if mode == "reflect":
-        s2 = 2 * n
-        neg, pos = c < 0, c > n - 1
-        cn = c[neg]
-        cn = np.where(cn < s2, s2 * np.trunc(-cn / s2) + cn, cn)
-        c[neg] = np.where(cn < -n, cn + s2, -cn - 1)
-        cp = c[pos]
-        cp = cp - s2 * np.trunc(cp / s2)
-        c[pos] = np.where(cp >= n, s2 - cp - 1, cp)
-    elif mode == "wrap":
-        s = n - 1
-        neg, pos = c < 0, c > n - 1
-        c[neg] = c[neg] + n * (np.trunc(-c[neg] / s) + 1)
-        c[pos] = c[pos] - n * np.trunc(c[pos] / s)
-    return np.clip(c, 0, n - 1).astype(np.float32)
-
-
-def affine_transform(x: Tensor, transforms: np.ndarray, interpolation: str, fill_mode: str,
-                     fill_value: float) -> Tensor:
-    """``ImageProjectiveTransformV3`` of a channels-last batch: output pixel ``(y, x)`` of image
-    ``b`` samples the input at ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x
-    + c1 y + 1``, for ``transforms[b] = [a0, a1, a2, b0, b1, b2, c0, c1]``."""
-    b, h, w, c = (int(d) for d in x.shape)
-    t = np.asarray(transforms, np.float32).reshape(b, 8)[:, :, None, None]
-    ys, xs = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
-    k = t[:, 6] * xs + t[:, 7] * ys + np.float32(1)
-    src_x = _map_coordinate((t[:, 0] * xs + t[:, 1] * ys + t[:, 2]) / k, w, fill_mode)
-    src_y = _map_coordinate((t[:, 3] * xs + t[:, 4] * ys + t[:, 5]) / k, h, fill_mode)
-    base = np.arange(b).reshape(b, 1, 1) * (h * w)
-    outside = b * h * w     # the index of an appended row of fill_value
-    flat = concat([reshape(x, [b * h * w, c]), fill([1, c], cast(fill_value, x.dtype))], axis=0)
-
-    def read(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        ok = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w) & (k != 0)
-        return np.where(ok, base + yi.clip(0, h - 1) * w + xi.clip(0, w - 1), outside).reshape(-1)
-
-    if interpolation == "nearest":   # std::round: halves away from zero
-        ry = (np.sign(src_y) * np.floor(np.abs(src_y) + 0.5)).astype(np.int64)
-        rx = (np.sign(src_x) * np.floor(np.abs(src_x) + 0.5)).astype(np.int64)
-        return reshape(gather(flat, read(ry, rx)), [b, h, w, c])
-    y0, x0 = np.floor(src_y), np.floor(src_x)
-    wy1, wx1 = src_y - y0, src_x - x0
-    wy0, wx0 = (y0 + 1) - src_y, (x0 + 1) - src_x
-    y0i, x0i = y0.astype(np.int64), x0.astype(np.int64)
-    dt = x.dtype.as_numpy_dtype
-
-    def weight(wgt: np.ndarray) -> Tensor:
-        return convert_to_tensor(wgt.reshape(-1, 1).astype(dt))
-
-    def row(yi: np.ndarray) -> Tensor:   # TF's kernel: (x_ceil - x) * v0 + (x - x_floor) * v1
-        return (weight(wx0) * gather(flat, read(yi, x0i))
-                + weight(wx1) * gather(flat, read(yi, x0i + 1)))
-
-    out = weight(wy0) * row(y0i) + weight(wy1) * row(y0i + 1)
-    return reshape(out, [b, h, w, c])
 
 
 class _Augmentation(Layer):

@@ -23,8 +23,7 @@ import numpy as np
 
 from .._engine import convert_to_tensor
 from .._engine import Tensor
-from ...ops.array import broadcast_to, expand_dims, reshape, squeeze, stack
-from ...ops.conv import depthwise_conv2d
+from ...ops.array import broadcast_to, expand_dims, squeeze, stack
 from ...ops.indexing import gather
 from ...ops.math import cast, clip_by_value, where
 from ...ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_sum
@@ -34,6 +33,7 @@ from .. import random
 from .layer import Layer
 from .conv import data_format_arg
 from .image_layers import images_arg
+from .._image_ops import blur, elastic_displacement, gaussian_kernel, homography, map_images
 from .augmentation import (RandomBrightness, RandomContrast, RandomRotation, RandomTranslation, _Affine,
                            _check_modes, _factor_pair, affine_transform)
 
@@ -93,13 +93,6 @@ def _crop_bounds(b: int, length: int, ratio: np.ndarray, seed: Any) -> tuple:
     crop = (ratio * np.float32(length)).astype(np.float32)
     start = random.uniform([b], 0, 1, seed=seed).numpy() * (np.float32(length) - crop)
     return start, start + crop
-
-
-def _blur(x: Tensor, kernel: np.ndarray) -> Tensor:
-    """A per-channel 2-D filter, zero-padded to the same size (``depthwise_conv2d`` ``"SAME"``)."""
-    c = int(x.shape[-1])
-    k = np.tile(kernel.reshape(kernel.shape[0], kernel.shape[1], 1, 1), [1, 1, c, 1])
-    return depthwise_conv2d(x, convert_to_tensor(k.astype(x.dtype.as_numpy_dtype)), [1, 1, 1, 1], "SAME")
 
 
 class _ImageAugmentation(Layer):
@@ -673,7 +666,7 @@ class RandomSharpness(_Factored):
             return x
         f = cast(t * 2, x.dtype)[:, None, None, None]
         a, b = 1.0 / 13.0, 5.0 / 13.0
-        smooth = _blur(x, np.array([[a, a, a], [a, b, a], [a, a, a]], np.float32))
+        smooth = blur(x, np.array([[a, a, a], [a, b, a], [a, a, a]], np.float32))
         return clip_by_value(x + (1.0 - f) * (smooth - x), self.value_range[0], self.value_range[1])
 
 
@@ -836,17 +829,6 @@ def _kernel_size(k: Any) -> tuple:
     raise ValueError(msg)
 
 
-def gaussian_kernel(kernel_size: Sequence, sigma: np.ndarray) -> np.ndarray:
-    """Keras's ``gaussian_blur`` kernel: ``outer(g(size[1], sigma[1]), g(size[0], sigma[0]))``
-    laid out as ``(size[0], size[1])``, ``g`` a normalised 1-D Gaussian."""
-    def g(n: int, s: np.float32) -> np.ndarray:
-        v = np.arange(n, dtype=np.float32) - np.float32((n - 1) / 2)
-        k = np.exp(np.float32(-0.5) * (v / s) ** 2)
-        return k / k.sum(dtype=np.float32)
-    k0, k1 = int(kernel_size[0]), int(kernel_size[1])
-    return np.multiply.outer(g(k1, sigma[1]), g(k0, sigma[0])).reshape(k0, k1).astype(np.float32)
-
-
 class RandomGaussianBlur(_ImageAugmentation):
     """Blurs each image with probability drawn in ``factor`` by a Gaussian of ``kernel_size``
     (odd) and standard deviations drawn (one pair for the batch) in ``sigma`` (a number ``s``
@@ -878,7 +860,7 @@ class RandomGaussianBlur(_ImageAugmentation):
     def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
         if t is None:
             return x
-        blurred = _blur(x, gaussian_kernel(self.kernel_size, t[1]))
+        blurred = blur(x, gaussian_kernel(self.kernel_size, t[1]))
         y = where(np.broadcast_to(t[0].reshape(-1, 1, 1, 1), x.shape), blurred, x)
         return clip_by_value(y, self.value_range[0], self.value_range[1])
 
@@ -935,20 +917,6 @@ class RandomShear(_Warp):
                 "fill_value": self.fill_value, "data_format": self.data_format}
 
 
-def _homography(start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Keras's ``compute_homography_matrix``: the 8 projective coefficients taking each ``end``
-    point to its ``start`` point (solved per image)."""
-    rows = []
-    for i in range(4):
-        ex, ey, sx, sy = end[:, i, 0], end[:, i, 1], start[:, i, 0], start[:, i, 1]
-        one, zero = np.ones_like(ex), np.zeros_like(ex)
-        rows.append(np.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], axis=-1))
-        rows.append(np.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], axis=-1))
-    a = np.stack(rows, axis=1).astype(np.float64)
-    target = start.reshape(-1, 8).astype(np.float64)[..., None]
-    return np.linalg.solve(a, target).reshape(-1, 8).astype(np.float32)
-
-
 class RandomPerspective(_Warp):
     """With probability drawn in ``factor``, warps each image by a random perspective: each corner
     moves by up to ``scale / 2`` of its coordinates; outside pixels take ``fill_value``.
@@ -977,7 +945,7 @@ class RandomPerspective(_Warp):
         apply = (random.uniform((b,), 0.0, 1.0, seed=g) < p).numpy()
         f = random.uniform((b, 4, 2), -0.5 * self.scale, 0.5 * self.scale, seed=g, dtype=self.compute_dtype).numpy()
         start = np.repeat(np.array([[[0.0, 0.0], [w - 1, 0.0], [0.0, h - 1], [w - 1, h - 1]]], np.float32), b, axis=0)
-        return apply, _homography(start, start + start * f)
+        return apply, homography(start, start + start * f)
 
     def _images(self, x: Tensor, t: Any, training: bool) -> Tensor:
         if t is None or not training:
@@ -1239,47 +1207,6 @@ class AugMix(_Composite):
                 "all_ops": self.all_ops, "interpolation": self.interpolation, "seed": self.seed}
 
 
-def _fold(index: np.ndarray, size: int, mode: str) -> tuple:
-    """Keras's ``map_coordinates`` index rule: the index to read and whether it is inside."""
-    if mode == "constant":
-        return np.clip(index, 0, size - 1), (index >= 0) & (index < size)
-    if mode == "nearest":
-        return np.clip(index, 0, size - 1), None
-    if mode == "wrap":
-        return index % size, None
-    mod = np.abs(index) % (2 * size)     # "reflect", as Keras's TensorFlow backend
-    return np.where(mod < size, mod, 2 * size - mod - 1), None
-
-
-def _map_coordinates(x: Tensor, ys: np.ndarray, xs: np.ndarray, order: int, mode: str, fill_value: float) -> Tensor:
-    """Keras's ``map_coordinates`` for each image and channel of the batch ``x`` at the
-    (batch, h, w) coordinates ``ys``, ``xs`` (order 0: rounded; 1: linear)."""
-    b, h, w, c = (int(d) for d in x.shape)
-    flat = reshape(x, [b * h * w, c])
-    base = np.arange(b).reshape(b, 1, 1) * (h * w)
-
-    def nodes(v: np.ndarray) -> list:
-        if order == 0:
-            return [(np.round(v).astype(np.int32), np.float32(1))]
-        lower = np.floor(v)
-        upper = (v - lower).astype(np.float32)
-        return [(lower.astype(np.int32), np.float32(1) - upper), (lower.astype(np.int32) + 1, upper)]
-
-    out = None
-    dt = x.dtype.as_numpy_dtype
-    for yi, wy in nodes(ys):
-        for xi, wx in nodes(xs):
-            sy, vy = _fold(yi, h, mode)
-            sx, vx = _fold(xi, w, mode)
-            g = reshape(gather(flat, (base + sy * w + sx).reshape(-1)), [b, h, w, c])
-            if vy is not None:
-                g = where(np.broadcast_to((vy & vx)[..., None], g.shape), g, cast(fill_value, x.dtype))
-            term = convert_to_tensor(np.broadcast_to(np.asarray(wy * wx, np.float32), (b, h, w))[..., None]
-                                     .astype(dt)) * g
-            out = term if out is None else out + term
-    return out
-
-
 class RandomElasticTransform(_Warp):
     """With probability drawn in ``factor``, displaces each image's pixels by a smoothed Gaussian
     noise field (Keras's ``elastic_transform``: strength ``0.1 * s * max(h, w)``, smoothing
@@ -1327,14 +1254,9 @@ class RandomElasticTransform(_Warp):
         b, h, w, _ = (int(d) for d in x.shape)
         alpha = np.float32(max(h, w)) * (np.float32(0.1) * t[1])
         sigma = np.float32(min(h, w)) * (np.float32(0.05) * t[1])
-        k = 6 * int(sigma) | 1
-        seed = random._seed_pair(self.generator)   # (drawn when the images are transformed; dx and dy share it)
-        noise = _tf_random.stateless_normal((b, h, w), seed=seed, dtype=x.dtype).numpy() * sigma
-        d = _blur(convert_to_tensor(noise[..., None]), gaussian_kernel((k, k), (sigma, sigma))).numpy()[..., 0]
-        gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32), indexing="xy")
-        order = 0 if self.interpolation == "nearest" else 1
-        moved = _map_coordinates(x, gy[None] + alpha * d, gx[None] + alpha * d, order, self.fill_mode,
-                                 self.fill_value)
+        # (the seed is drawn when the images are transformed; dx and dy share it)
+        ys, xs = elastic_displacement(b, h, w, alpha, sigma, self.generator, x.dtype.as_numpy_dtype)
+        moved = map_images(x, ys, xs, 0 if self.interpolation == "nearest" else 1, self.fill_mode, self.fill_value)
         y = where(np.broadcast_to(t[0].reshape(-1, 1, 1, 1), x.shape), moved, x)
         return clip_by_value(y, self.value_range[0], self.value_range[1])
 
