@@ -144,6 +144,40 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
     return _pack(structure, iter(flat))
 
 
+def packer(structure: Any) -> Callable[[list], Any]:
+    """``lambda flat: pack_sequence_as(structure, flat)`` for a structure packed again and again
+    (a replay's host calls): its lists, tuples and dicts are read once and rebuilt directly; other
+    containers go through :func:`pack_sequence_as`."""
+    def plan(s: Any, at: int) -> tuple:   # (a builder of ``s`` from ``flat``, the next leaf index)
+        t = type(s)
+        if t is list or t is tuple or t is dict:
+            keys = sorted_keys(s) if t is dict else range(len(s))
+            subs = {}
+            for k in keys:
+                subs[k], at = plan(s[k], at)
+            if t is list:
+                parts = list(subs.values())
+                return (lambda flat: [b(flat) for b in parts]), at
+            if t is tuple:
+                parts = list(subs.values())
+                return (lambda flat: tuple([b(flat) for b in parts])), at
+            order = list(s)
+            return (lambda flat: {k: subs[k](flat) for k in order}), at
+        if not is_nested(s):
+            return (lambda flat: flat[at]), at + 1
+        lo, hi = at, at + len(flatten(s))
+        return (lambda flat: pack_sequence_as(s, flat[lo:hi])), hi
+
+    build, n = plan(structure, 0)
+
+    def pack(flat: list) -> Any:
+        if len(flat) != n:
+            raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
+                             f"had {len(flat)} items.")
+        return build(flat)
+    return pack
+
+
 def _composites_from(structure: Any, flat: list) -> list:
     """``flat`` (with a RaggedTensor's components where ``structure`` has one) as leaves."""
     it, leaves = iter(flat), []

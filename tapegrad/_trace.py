@@ -635,7 +635,7 @@ def _with_slices(fn: Callable, *args: Any, **kwargs: Any) -> Any:
     return fn(*_back(args), **_back(kwargs))
 
 
-def _rebuild(structure: Any, spec: list, env: Any, res: list, tensors: bool) -> tuple:
+def _rebuild(pack: Callable[[list], Any], spec: list, env: Any, res: list, tensors: bool) -> tuple:
     vals = []
     for kind, x in spec:
         if kind == "r":
@@ -645,7 +645,7 @@ def _rebuild(structure: Any, spec: list, env: Any, res: list, tensors: bool) -> 
             vals.append(v if tensors else wrap(v))
         else:
             vals.append(x)
-    return _nest.pack_sequence_as(structure, vals)
+    return pack(vals)
 
 
 class Program:
@@ -738,7 +738,7 @@ class Program:
             else:  # call
                 _commit_tensors(pending, res)
                 fn, structure, spec = step[1:]
-                a, kw = _rebuild(structure, spec, env, res, True)
+                a, kw = _rebuild(_nest.packer(structure), spec, env, res, True)
                 tr = current()
                 if tr is None:
                     fn(*a, **kw)
@@ -1083,10 +1083,12 @@ def _guard(shape: tuple, data: bytes | None) -> Callable:
 
 
 def _host(fn: Callable, structure: Any, spec: list, res: list, nvar: int) -> Callable:
+    pack = _nest.packer(structure)
+
     def call(*values: Any) -> None:
         it = iter(values[nvar:])
         env = {x: next(it) for k, x in spec if k == "s"}
-        a, kw = _rebuild(structure, spec, env, list(values[:nvar]) + res[nvar:], False)
+        a, kw = _rebuild(pack, spec, env, list(values[:nvar]) + res[nvar:], False)
         fn(*a, **kw)
     return call
 

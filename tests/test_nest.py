@@ -9,6 +9,7 @@ import os
 import pytest
 
 import tapegrad as tf
+from tapegrad import _nest
 
 FIXTURE = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_surface.json"),
                          encoding="utf-8"))
@@ -49,3 +50,16 @@ def test_tensors_are_leaves_and_gradients_flow_through_map_structure():
         out = tf.nest.map_structure(lambda t: t * t, {"a": x, "b": [x]})
         loss = tf.reduce_sum(tf.add_n(tf.nest.flatten(out)))
     assert tape.gradient(loss, x).numpy().tolist() == [4.0, 8.0]
+
+
+@pytest.mark.parametrize("structure", [
+    1, [1, 2], (1, [2, (3,)], {"b": 4, "a": 5}), {"z": [1, 2], "a": (3,)}, [], ((), [], {}),
+    [collections.namedtuple("P", "a b")(1, [2]), collections.OrderedDict(b=1, a=2)],
+])
+def test_a_packer_packs_as_pack_sequence_as_does(structure):
+    # (a replay's host calls pack their arguments with one made once)
+    flat = list(range(100, 100 + len(tf.nest.flatten(structure))))
+    got, want = _nest.packer(structure)(flat), tf.nest.pack_sequence_as(structure, flat)
+    assert got == want and type(got) is type(want)
+    with pytest.raises(ValueError, match="Structure had"):
+        _nest.packer(structure)(flat + [0])
