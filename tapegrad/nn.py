@@ -29,7 +29,8 @@ from .ops.special import softplus  # noqa: F401
 
 
 # loaded on first use (they need tf.sparse, which `import tapegrad` does not load)
-_LAZY = {"ctc_greedy_decoder": "._decoders", "embedding_lookup_sparse": "._embedding",
+_LAZY = {"ctc_greedy_decoder": "._decoders", "ctc_beam_search_decoder": "._decoders",
+         "ctc_unique_labels": "._decoders", "embedding_lookup_sparse": "._embedding",
          "safe_embedding_lookup_sparse": "._embedding", "dilation2d": "._morphology", "erosion2d": "._morphology"}
 
 
@@ -38,7 +39,7 @@ def __dir__() -> list:
 
 
 if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first use
-    from ._decoders import ctc_greedy_decoder  # noqa: F401
+    from ._decoders import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_unique_labels  # noqa: F401
     from ._embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401
     from ._morphology import dilation2d, erosion2d  # noqa: F401
 
