@@ -34,9 +34,10 @@ from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from . import ops as _ops  # binds Tensor operators
 from .ops.array import (batch_to_space, bitcast, broadcast_dynamic_shape, broadcast_static_shape,
-                        broadcast_to, concat, expand_dims, eye, fill, identity, linspace, meshgrid,
+                        broadcast_to, concat, expand_dims, eye, fill, guarantee_const, identity, linspace, meshgrid,
                         one_hot, ones, pad, range, rank, repeat, reshape, reverse, roll, sequence_mask,
-                        shape, shape_n, size, space_to_batch, space_to_batch_nd, split, squeeze, stack,
+                        required_space_to_batch_paddings, shape, shape_n, size, space_to_batch, space_to_batch_nd, split,
+                        squeeze, stack,
                         stop_gradient, tile, transpose, unique, unique_with_counts, unstack, zeros)
 from .ops.indexing import (boolean_mask, dynamic_partition, dynamic_stitch, gather, gather_nd,
                            reverse_sequence, scatter_nd, slice, strided_slice, tensor_scatter_nd_add,

@@ -1,10 +1,14 @@
 """``tapegrad.nn``: activations, softmax and losses (TensorFlow's ``tf.nn``)."""
 import importlib as _importlib
+import importlib.machinery as _machinery
+import sys as _sys
+import types as _types
 import typing as _typing
 
 from .ops.conv import (  # noqa: F401
     atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
     conv2d_transpose, conv3d, conv3d_transpose, conv_transpose, convolution, depthwise_conv2d, max_pool,
+    atrous_conv2d_transpose, depthwise_conv2d_backprop_filter, depthwise_conv2d_backprop_input, with_space_to_batch,
     max_pool1d, max_pool2d, max_pool3d, max_pool_with_argmax, pool, separable_conv2d,
 )
 from .ops.array import space_to_batch  # noqa: F401
@@ -26,6 +30,19 @@ from .ops.sampled import (  # noqa: F401
 from .ops.sort import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401
 from .ops.reduction import zero_fraction  # noqa: F401
 from .ops.special import softplus  # noqa: F401
+from .ops import nn as _nn_ops
+
+experimental = _types.ModuleType("tapegrad.nn.experimental", """TensorFlow's ``tf.nn.experimental``: dropout
+with a stateless seed or a caller's sampler.
+
+>>> import tapegrad as tf
+>>> tf.nn.experimental.stateless_dropout(tf.ones([4]), 0.5, seed=[1, 2]).shape
+TensorShape([4])
+""")
+experimental.__dict__.update(stateless_dropout=_nn_ops.stateless_dropout, general_dropout=_nn_ops.general_dropout)
+experimental.__all__ = ["general_dropout", "stateless_dropout"]
+experimental.__spec__ = _machinery.ModuleSpec(experimental.__name__, None)
+_sys.modules[experimental.__name__] = experimental  # (importable: import tapegrad.nn.experimental)
 
 
 # loaded on first use (they need tf.sparse, which `import tapegrad` does not load)

@@ -48,3 +48,19 @@ def test_numpy_log_functions_keep_float32():
     got = tnp.logaddexp2(tf.constant(x), np.float32(1.0))
     assert got.dtype == tf.float32
     np.testing.assert_allclose(got.numpy(), np.logaddexp2(x, np.float32(1.0)), rtol=1e-6)
+
+
+def test_dilated_depthwise_backprops_are_the_gradients():
+    """TF's oneDNN kernel refuses dilations here (docs/differences.md); tapegrad's are the
+    gradients of the dilated depthwise convolution, exactly (the same kernels)."""
+    import numpy as np
+    x, w = tf.constant(cases._rand([2, 5, 6, 3], 0)), tf.constant(cases._rand([3, 2, 3, 2], 1))
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([x, w])
+        y = tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID", dilations=[2, 1])
+    g = tf.constant(cases._rand(list(y.shape), 2))
+    gx, gw = t.gradient(y, [x, w], output_gradients=g)
+    bi = tf.nn.depthwise_conv2d_backprop_input([2, 5, 6, 3], w, g, [1, 1, 1, 1], "VALID", dilations=[1, 2, 1, 1])
+    bf = tf.nn.depthwise_conv2d_backprop_filter(x, [3, 2, 3, 2], g, [1, 1, 1, 1], "VALID", dilations=[1, 2, 1, 1])
+    np.testing.assert_allclose(bi.numpy(), gx.numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(bf.numpy(), gw.numpy(), rtol=1e-6, atol=1e-6)

@@ -7,6 +7,8 @@ import numpy as np
 
 from sparse_cases import encode, run  # noqa: F401  (run: the recorder's and the test's entry)
 
+CASES = {}  # (filled topic by topic below)
+
 
 def _np(tf):
     return tf.experimental.numpy
@@ -167,9 +169,59 @@ TNP = {
         tf.constant([1.0, -8.0])),
 }
 
+# ---- tf.nn: dropout, depthwise backprops, space-to-batch ----------------------------------------
+
+def _rand(shape, seed, dtype=np.float32):
+    return np.random.RandomState(seed).randn(*shape).astype(dtype)
+
+
+def _depthwise(tf, strides, padding, dilations=None, data_format="NHWC"):
+    x = _rand([2, 5, 6, 3], 0) if data_format == "NHWC" else _rand([2, 3, 5, 6], 0)
+    w = _rand([3, 2, 3, 2], 1)
+    y = tf.nn.depthwise_conv2d(x, w, strides, padding, data_format=data_format, dilations=dilations)
+    g = _rand(list(y.shape), 2)
+    return [tf.nn.depthwise_conv2d_backprop_input(list(x.shape), w, g, strides, padding, data_format=data_format,
+                                                  dilations=dilations),
+            tf.nn.depthwise_conv2d_backprop_filter(x, [3, 2, 3, 2], g, strides, padding, data_format=data_format,
+                                                   dilations=dilations)]
+
+
+def _stb(tf, rate, padding, **kw):
+    x = tf.constant(_rand([2, 7, 6, 2], 3))
+    w = tf.constant(_rand([3, 2, 2, 4], 4))
+    return tf.nn.with_space_to_batch(x, rate, padding, lambda t, n, p: tf.nn.conv2d(t, w, 1, p), **kw)
+
+
+def _guarantee(tf):
+    return [tf.guarantee_const(tf.constant([1.0, 2.0])), tf.guarantee_const(tf.Variable([3]))]
+
+
+CASES.update({
+    "stateless_dropout": lambda tf: [tf.nn.experimental.stateless_dropout(tf.ones([3, 4]), 0.4, seed=[3, 7]),
+                                     tf.nn.experimental.stateless_dropout(tf.ones([3, 4], tf.float64), 0.5, seed=[1, 2],
+                                                                          noise_shape=[3, 1]),
+                                     tf.nn.experimental.stateless_dropout(tf.ones([5]), 0.3, seed=[5, 6], rng_alg="philox")],
+    "general_dropout": lambda tf: tf.nn.experimental.general_dropout(
+        tf.constant([[1.0, 2.0, 3.0]]), 0.5, lambda shape, dtype: tf.reshape(tf.constant([0.7, 0.2, 0.5], dtype), shape)),
+    "depthwise_backprop": lambda tf: _depthwise(tf, [1, 2, 1, 1], "SAME"),
+    "depthwise_backprop_valid": lambda tf: _depthwise(tf, [1, 1, 2, 1], "VALID"),
+    "atrous_conv2d_transpose": lambda tf: [tf.nn.atrous_conv2d_transpose(_rand([1, 3, 4, 2], 5), _rand([3, 3, 3, 2], 6),
+                                                                         [1, 7, 8, 3], 2, "VALID"),
+                                           tf.nn.atrous_conv2d_transpose(_rand([1, 3, 4, 2], 5), _rand([2, 2, 3, 2], 6),
+                                                                         [1, 3, 4, 3], 3, "SAME")],
+    "required_space_to_batch_paddings": lambda tf: [tf.required_space_to_batch_paddings([5, 4], [2, 3], [[1, 0], [0, 0]]),
+                                                    tf.required_space_to_batch_paddings([7], [4]),
+                                                    tf.required_space_to_batch_paddings([6, 6], [3, 2], [[2, 1], [1, 1]])],
+    "with_space_to_batch_valid": lambda tf: _stb(tf, [2, 2], "VALID"),
+    "with_space_to_batch_same": lambda tf: _stb(tf, [2, 3], "SAME", filter_shape=[3, 2]),
+    "with_space_to_batch_rate1": lambda tf: _stb(tf, [1, 1], "SAME"),
+    "with_space_to_batch_same_no_filter": lambda tf: _stb(tf, [2, 2], "SAME"),
+    "guarantee_const": _guarantee,
+})
+
+
 # run with experimental_enable_numpy_behavior() on (as programs that use tnp run: TF's module needs it)
 NUMPY = {f"tnp_{k}": v for k, v in TNP.items()}
-CASES = {}
 
 # ---- tf.errors -----------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
                    sigmoid, square, subtract, tanh, where, zeros_like)
-from .random import uniform
+from .random import stateless_uniform, uniform
 from .reduction import reduce_mean, reduce_sum
 from .special import divide_no_nan, erf, squared_difference
 
@@ -539,6 +539,37 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     >>> sorted(set(y.numpy().tolist()))
     [0.0, 2.0]
     """
+    return _dropout(x, rate, noise_shape, lambda shape, dt: uniform(shape, dtype=dt, seed=seed))
+
+
+@constant_maker
+def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
+                      name: Any = None) -> Tensor:
+    """:func:`dropout` whose mask is ``tf.random.stateless_uniform(noise_shape, seed)`` (the same
+    ``seed`` gives the same mask: TensorFlow's numbers) (``tf.nn.experimental.stateless_dropout``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.experimental.stateless_dropout(tf.ones([6]), 0.5, seed=[1, 2]).numpy()
+    array([2., 0., 2., 0., 2., 0.], dtype=float32)
+    """
+    alg = "auto_select" if rng_alg is None else rng_alg
+    return _dropout(x, rate, noise_shape, lambda shape, dt: stateless_uniform(shape, seed, dtype=dt, alg=alg))
+
+
+@constant_maker
+def general_dropout(x: Any, rate: Any, uniform_sampler: Any, noise_shape: Any = None, name: Any = None) -> Tensor:
+    """:func:`dropout` whose keep decisions are ``uniform_sampler(shape=..., dtype=...) >= rate``
+    (``tf.nn.experimental.general_dropout``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.experimental.general_dropout(tf.ones([3]), 0.5, lambda shape, dtype: tf.constant([0.1, 0.7, 0.5])).numpy()
+    array([0., 2., 2.], dtype=float32)
+    """
+    return _dropout(x, rate, noise_shape, lambda shape, dt: uniform_sampler(shape=shape, dtype=dt))
+
+
+@constant_maker
+def _dropout(x: Any, rate: Any, noise_shape: Any, sampler: Any) -> Tensor:
     xt = as_tensor(x)
     if xt._value.dtype.kind != "f":
         raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. "
@@ -570,7 +601,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     except ValueError:
         raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
-    u = uniform(shape, dtype=xt.dtype, seed=seed)
+    u = sampler(list(shape), xt.dtype)
     mask = greater_equal(u, r)  # (ops, not NumPy: a tf.function trace replays the draw)
     if mask._value.shape != xt._value.shape:
         mask = broadcast_to(mask, xt._value.shape)
