@@ -32,14 +32,15 @@ from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .io._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
                         encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
-from .ops.conv import extract_patches
-from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
+from .ops.conv import avg_pool, extract_patches
+from .ops.nn import relu
+from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, stack, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
 from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
                        saturate_cast, truediv, where)
 from .ops.math import log as _log
-from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
+from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum
 from .ops.special import round as _round
 
 __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad", "flip_left_right",
@@ -47,7 +48,7 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "central_crop", "crop_to_bounding_box", "pad_to_bounding_box", "random_crop",
            "per_image_standardization", "adjust_brightness", "adjust_contrast", "adjust_gamma",
            "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "grayscale_to_rgb", "rgb_to_hsv",
-           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim",
+           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim", "ssim_multiscale",
            "stateless_random_crop", "stateless_random_flip_left_right", "stateless_random_flip_up_down",
            "random_brightness", "stateless_random_brightness", "random_contrast", "stateless_random_contrast",
            "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
@@ -1018,12 +1019,26 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     >>> round(float(tf.image.ssim(img, img, 1.0)), 4)
     1.0
     """
+    x, y, mv = _ssim_inputs(img1, img2, max_val, "ssim")
+    lum, cs = _ssim_maps(x, y, mv, filter_size, filter_sigma, k1, k2)
+    smap = lum * cs
+    return smap if return_index_map else reduce_mean(smap, axis=[-3, -2, -1])
+
+
+def _ssim_inputs(img1: Any, img2: Any, max_val: Any, what: str) -> tuple:
     x, y = as_tensor(img1), as_tensor(img2)
     if x.dtype != y.dtype:
-        raise TypeError(f"ssim: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
+        raise TypeError(f"{what}: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
     orig = x.dtype
     x, y = convert_image_dtype(x, _dt.float32), convert_image_dtype(y, _dt.float32)
     mv = float(np.asarray(host_value(convert_image_dtype(cast(max_val, orig), _dt.float32), "max_val")))
+    return x, y, mv
+
+
+@constant_maker
+def _ssim_maps(x: Tensor, y: Tensor, mv: float, filter_size: int, filter_sigma: float, k1: float,
+               k2: float) -> tuple:
+    """The luminance and contrast-structure maps of SSIM (TensorFlow's ``_ssim_helper``)."""
     h, w = _dims(x)
     size = int(filter_size)
     if size > h or size > w:
@@ -1041,8 +1056,48 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     mx, my = blur(x), blur(y)
     lum = (2 * mx * my + c1) / (mx * mx + my * my + c1)
     cs = (2 * (blur(x * y) - mx * my) + c2) / (blur(x * x) + blur(y * y) - mx * mx - my * my + c2)
-    smap = lum * cs
-    return smap if return_index_map else reduce_mean(smap, axis=[-3, -2, -1])
+    return lum, cs
+
+
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+@constant_maker
+def ssim_multiscale(img1: Any, img2: Any, max_val: Any, power_factors: Any = _MSSSIM_WEIGHTS,
+                    filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+                    k2: float = 0.03) -> Tensor:
+    """Multi-scale structural similarity (TensorFlow's algorithm): SSIM's contrast-structure
+    term at each of ``len(power_factors)`` scales (halved by a 2x2 average, an odd side padded
+    symmetrically first) and the full SSIM at the last, each per channel through ``relu``,
+    raised to its power factor, multiplied, and averaged over channels. Shape: the batch axes.
+    The images must be at least ``filter_size * 2**(len(power_factors) - 1)`` high and wide.
+
+    >>> import tapegrad as tf
+    >>> img = tf.random.stateless_uniform([1, 32, 32, 1], seed=[1, 2])
+    >>> tf.image.ssim_multiscale(img, img, 1.0, power_factors=(0.5, 0.5), filter_size=5).numpy()
+    array([1.], dtype=float32)
+    """
+    x, y, mv = _ssim_inputs(img1, img2, max_val, "ssim_multiscale")
+    if x._value.shape[-3:] != y._value.shape[-3:] or x._value.ndim < 3:
+        raise ValueError(f"ssim_multiscale: img1 and img2 must be images of one shape [..., height, width, channels]; "
+                         f"got {list(x._value.shape)} and {list(y._value.shape)}.")
+    heads, tail = list(x._value.shape[:-3]), list(x._value.shape[-3:])
+    x, y = reshape(x, [-1] + tail), reshape(y, [-1] + tail)
+    weights = np.asarray(power_factors, np.float32)
+    mcs, s = [], None
+    for k in range(len(weights)):
+        if k:
+            rh, rw = int(x._value.shape[1]) % 2, int(x._value.shape[2]) % 2
+            if rh or rw:
+                x = pad(x, [[0, 0], [0, rh], [0, rw], [0, 0]], "SYMMETRIC")
+                y = pad(y, [[0, 0], [0, rh], [0, rw], [0, 0]], "SYMMETRIC")
+            x, y = avg_pool(x, 2, 2, "VALID"), avg_pool(y, 2, 2, "VALID")
+        lum, cs = _ssim_maps(x, y, mv, filter_size, filter_sigma, k1, k2)
+        s = reduce_mean(lum * cs, axis=[1, 2])
+        mcs.append(relu(reduce_mean(cs, axis=[1, 2])))
+    parts = stack(mcs[:-1] + [relu(s)], axis=-1)
+    ms = reduce_prod(pow(parts, _wrap(weights)), axis=[-1])
+    return reshape(reduce_mean(ms, axis=[-1]), heads)
 
 
 def _band(g: np.ndarray, n: int) -> np.ndarray:

@@ -220,6 +220,36 @@ CASES.update({
 })
 
 
+# ---- tf.image ------------------------------------------------------------------------------------
+
+def _ms(tf, shape=(2, 180, 190, 3), seed=7, **kw):
+    a = np.random.RandomState(seed).rand(*shape).astype(np.float32)
+    b = np.clip(a + np.random.RandomState(seed + 1).randn(*shape).astype(np.float32) * 0.1, 0, 1)
+    return tf.image.ssim_multiscale(a, b, 1.0, **kw)
+
+
+def _ms_grad(tf):
+    a = np.random.RandomState(3).rand(1, 40, 44, 2).astype(np.float32)
+    v = tf.Variable(np.clip(a + 0.1 * np.random.RandomState(4).randn(*a.shape).astype(np.float32), 0, 1))
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.image.ssim_multiscale(a, v, 1.0, power_factors=(0.3, 0.7), filter_size=7))
+    return [y, t.gradient(y, v)]
+
+
+CASES.update({
+    "ssim_multiscale": lambda tf: _ms(tf),
+    "ssim_multiscale_small": lambda tf: [_ms(tf, (3, 45, 37, 1), power_factors=(0.2, 0.3, 0.5), filter_size=5,
+                                             filter_sigma=1.0),
+                                         _ms(tf, (2, 2, 33, 35, 2), seed=2, power_factors=(0.5, 0.5), filter_size=7,
+                                             k1=0.02, k2=0.05)],
+    "ssim_multiscale_uint8": lambda tf: tf.image.ssim_multiscale(
+        (np.random.RandomState(0).rand(24, 24, 3) * 255).astype(np.uint8),
+        (np.random.RandomState(1).rand(24, 24, 3) * 255).astype(np.uint8), 255, power_factors=(0.5, 0.5), filter_size=5),
+    "ssim_multiscale_too_small": lambda tf: _ms(tf, (1, 60, 60, 1)),
+    "ssim_multiscale_grad": _ms_grad,
+})
+
+
 # run with experimental_enable_numpy_behavior() on (as programs that use tnp run: TF's module needs it)
 NUMPY = {f"tnp_{k}": v for k, v in TNP.items()}
 
