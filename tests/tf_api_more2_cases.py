@@ -236,7 +236,35 @@ def _ms_grad(tf):
     return [y, t.gradient(y, v)]
 
 
+_BOXES = np.array([[[0.1, 0.2, 0.6, 0.9], [0.5, 0.5, 0.55, 0.58]]], np.float32)
+
+
+def _sdbb(tf, seed=(5, 7), size=(300, 400, 3), boxes=_BOXES, **kw):
+    return list(tf.image.stateless_sample_distorted_bounding_box(tf.constant(size), boxes, seed=seed, **kw))
+
+
+def _sdbb_stateful(tf):
+    tf.random.set_seed(11)
+    out = [list(tf.image.sample_distorted_bounding_box([300, 400, 3], _BOXES, seed=4, min_object_covered=0.5))
+           for _ in range(3)]
+    out.append(list(tf.image.sample_distorted_bounding_box([120, 90, 1], _BOXES[:, :1], seed=4, min_object_covered=0.5)))
+    out.append(list(tf.image.sample_distorted_bounding_box([50, 60, 3], _BOXES, seed=9, area_range=(0.3, 0.9))))
+    return out
+
+
 CASES.update({
+    "stateless_sdbb": lambda tf: [_sdbb(tf, (s, 3 * s + 1), min_object_covered=c) for s in range(6)
+                                  for c in (0.0, 0.1, 0.5, 0.9)],
+    "stateless_sdbb_ranges": lambda tf: [_sdbb(tf, (s, 2), aspect_ratio_range=(0.5, 2.0), area_range=(0.2, 0.6),
+                                               max_attempts=20) for s in range(8)]
+    + [_sdbb(tf, (3, 4), size=(7, 5, 1), area_range=(0.5, 1.0)), _sdbb(tf, (3, 4), size=(1, 1, 1)),
+       _sdbb(tf, (1, 1), size=tf.constant([64, 48, 3], tf.int64), min_object_covered=0.3)],
+    "stateless_sdbb_no_boxes": lambda tf: [_sdbb(tf, (2, 9), boxes=np.zeros([1, 0, 4], np.float32),
+                                                 use_image_if_no_bounding_boxes=True)],
+    "stateless_sdbb_no_boxes_refused": lambda tf: _sdbb(tf, (2, 9), boxes=np.zeros([1, 0, 4], np.float32)),
+    "stateless_sdbb_bad_box": lambda tf: _sdbb(tf, (2, 9), boxes=np.array([[[0.1, 0.2, 1.5, 0.9]]], np.float32)),
+    "stateless_sdbb_few_attempts": lambda tf: [_sdbb(tf, (s, 0), min_object_covered=1.0, max_attempts=2) for s in range(4)],
+    "sample_distorted_bounding_box": _sdbb_stateful,
     "ssim_multiscale": lambda tf: _ms(tf),
     "ssim_multiscale_small": lambda tf: [_ms(tf, (3, 45, 37, 1), power_factors=(0.2, 0.3, 0.5), filter_size=5,
                                              filter_sigma=1.0),
@@ -322,7 +350,9 @@ CASES.update({
 CASES["errors_raised_code"] = _op_error_code
 
 # the words of TF's messages that tapegrad's say too
-MESSAGES = {"tnp_split_unequal": "array split does not result in an equal division",
+MESSAGES = {"stateless_sdbb_no_boxes_refused": "No bounding boxes provided as input",
+            "stateless_sdbb_bad_box": "All bounding box coordinates must be in [0.0, 1.0]",
+            "tnp_split_unequal": "array split does not result in an equal division",
             "tnp_select_lengths": "condlist must have length equal to choicelist",
             "tnp_vander_rank": "x must be a one-dimensional array",
             "tnp_ix_float": "Only integer and bool dtypes are supported",
