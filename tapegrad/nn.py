@@ -16,7 +16,7 @@ from .ops.indexing import embedding_lookup  # noqa: F401
 from .ops.math import sigmoid, tanh  # noqa: F401
 from .ops.nn import (  # noqa: F401
     batch_norm_with_global_normalization, batch_normalization, bias_add, collapse_repeated, crelu,
-    ctc_loss, depth_to_space, dropout, elu, gelu, l2_loss, l2_normalize,
+    ctc_loss, depth_to_space, dropout, elu, gelu, isotonic_regression, l2_loss, l2_normalize,
     leaky_relu, local_response_normalization, log_poisson_loss, log_softmax, lrn, moments,
     normalize_moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
     softmax_cross_entropy_with_logits, softsign, space_to_depth,

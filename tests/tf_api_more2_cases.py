@@ -278,6 +278,31 @@ CASES.update({
 })
 
 
+# ---- tf.math.sobol_sample, tf.nn.isotonic_regression ------------------------------------------
+
+def _iso_grad(tf, **kw):
+    v = tf.Variable([[3.0, 1.0, 2.0, 2.0, 5.0], [1.0, 2.0, 0.0, 0.0, -1.0]])
+    with tf.GradientTape() as t:
+        out, seg = tf.nn.isotonic_regression(v, **kw)
+        y = tf.reduce_sum(out * tf.constant([[1.0, 2.0, 3.0, 4.0, 5.0], [5.0, 4.0, 3.0, 2.0, 1.0]]))
+    return [out, seg, t.gradient(y, v)]
+
+
+_ISO = np.array([[3.0, 1.0, 2.0, 2.0, 2.0, 5.0, -1.0], [1.0, 1.0, 2.0, 0.0, 0.0, -1.0, 4.0], [0, 1, 2, 3, 4, 5, 6]])
+
+CASES.update({
+    "sobol_sample": lambda tf: [tf.math.sobol_sample(3, 7), tf.math.sobol_sample(5, 4, skip=10, dtype=tf.float64),
+                                tf.math.sobol_sample(40, 3, skip=1000), tf.math.sobol_sample(1, 2, skip=tf.constant(3))],
+    "sobol_sample_bad_dim": lambda tf: tf.math.sobol_sample(0, 3),
+    "isotonic_regression": lambda tf: [list(tf.nn.isotonic_regression(_ISO.astype(np.float32))),
+                                       list(tf.nn.isotonic_regression(_ISO, decreasing=False)),
+                                       list(tf.nn.isotonic_regression(_ISO.T.astype(np.float32), axis=0)),
+                                       list(tf.nn.isotonic_regression(np.array([[4, 1, 3]], np.int32))),
+                                       list(tf.nn.isotonic_regression(np.array([[4, 1, 3]], np.int16)))],
+    "isotonic_regression_grad": lambda tf: [_iso_grad(tf), _iso_grad(tf, decreasing=False)],
+})
+
+
 # run with experimental_enable_numpy_behavior() on (as programs that use tnp run: TF's module needs it)
 NUMPY = {f"tnp_{k}": v for k, v in TNP.items()}
 
