@@ -249,8 +249,8 @@ def edit_distance(hypothesis: Any, truth: Any, normalize: bool = True, name: str
     >>> import tapegrad as tf
     >>> h = tf.SparseTensor([[0, 0], [0, 1]], ["a", "b"], [1, 2])
     >>> t = tf.SparseTensor([[0, 0], [0, 1], [0, 2]], ["a", "c", "b"], [1, 3])
-    >>> tf.edit_distance(h, t).numpy()
-    array([0.33333334], dtype=float32)
+    >>> tf.edit_distance(h, t, normalize=False).numpy()
+    array([1.], dtype=float32)
     """
     if not (isinstance(hypothesis, SparseTensor) and isinstance(truth, SparseTensor)):
         raise TypeError("tf.edit_distance takes SparseTensors (tf.sparse.from_dense converts a dense tensor).")

@@ -552,7 +552,7 @@ def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_s
 
     >>> import tapegrad as tf
     >>> tf.nn.experimental.stateless_dropout(tf.ones([6]), 0.5, seed=[1, 2]).numpy()
-    array([2., 0., 2., 0., 2., 0.], dtype=float32)
+    array([2., 0., 2., 0., 0., 2.], dtype=float32)
     """
     alg = "auto_select" if rng_alg is None else rng_alg
     return _dropout(x, rate, noise_shape, lambda shape, dt: stateless_uniform(shape, seed, dtype=dt, alg=alg))
