@@ -79,7 +79,9 @@ _LAZY = {
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
     "train": (".train", None), "Graph": (".compat._graph", "Graph"), "io": (".io", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
-    "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
+    "TensorSpec": ("._spec", "TensorSpec"), "TypeSpec": ("._spec", "TypeSpec"),
+    "IndexedSlicesSpec": ("._spec", "IndexedSlicesSpec"), "NoneTensorSpec": ("._spec", "NoneTensorSpec"),
+    "TensorArraySpec": ("._tensor_array", "TensorArraySpec"), "OptionalSpec": (".experimental._optional", "OptionalSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
                                                 "random_normal_initializer", "random_uniform_initializer")},
     "distribute": (".distribute", None),
@@ -124,7 +126,9 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._pyfunc import numpy_function, py_function  # noqa: F401
     from ._tensor_array import TensorArray  # noqa: F401
     from .module import Module  # noqa: F401
-    from ._spec import TensorSpec  # noqa: F401
+    from ._spec import IndexedSlicesSpec, NoneTensorSpec, TensorSpec, TypeSpec  # noqa: F401
+    from ._tensor_array import TensorArraySpec  # noqa: F401
+    from .experimental._optional import OptionalSpec  # noqa: F401
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
     from . import autograph, experimental, summary, version  # noqa: F401

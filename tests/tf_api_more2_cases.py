@@ -303,6 +303,40 @@ CASES.update({
 })
 
 
+# ---- type specs -----------------------------------------------------------------------------------
+
+def _specs(tf):
+    ds = tf.data.Dataset.range(3)
+    ta = tf.TensorArray(tf.int32, 1, element_shape=[2])
+    return [repr(tf.IndexedSlicesSpec([None, 3])), repr(tf.IndexedSlicesSpec([4], tf.int32, tf.int32, tf.int64, [2])),
+            repr(tf.TensorArraySpec([2], tf.int32)), repr(tf.OptionalSpec(tf.TensorSpec([], tf.int32))),
+            repr(tf.NoneTensorSpec()), repr(tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))),
+            repr(tf.type_spec_from_value(ds)), repr(tf.type_spec_from_value(iter(ds))),
+            repr(ds.window(2).element_spec), repr(tf.experimental.Optional.from_value(1)._type_spec),
+            [issubclass(c, tf.TypeSpec) for c in (tf.TensorSpec, tf.RaggedTensorSpec, tf.SparseTensorSpec,
+                                                   tf.IndexedSlicesSpec, tf.TensorArraySpec, tf.OptionalSpec,
+                                                   tf.NoneTensorSpec, tf.data.DatasetSpec, tf.data.IteratorSpec)],
+            tf.TensorArraySpec([2], tf.int32).is_compatible_with(ta), tf.TensorArraySpec([3], tf.int32).is_compatible_with(ta),
+            tf.TensorArraySpec(None, tf.int32).is_compatible_with(tf.TensorArraySpec([2], tf.int32)),
+            tf.IndexedSlicesSpec([None, 3]).is_compatible_with(tf.IndexedSlicesSpec([5, 3])),
+            tf.IndexedSlicesSpec([None, 3]).is_compatible_with(tf.IndexedSlicesSpec([5, 4])),
+            tf.data.DatasetSpec(tf.TensorSpec([], tf.int64)) == tf.type_spec_from_value(ds),
+            tf.data.DatasetSpec(tf.TensorSpec(None, tf.int64)).is_compatible_with(tf.type_spec_from_value(ds)),
+            tf.OptionalSpec(tf.TensorSpec([], tf.int32)) == tf.OptionalSpec(tf.TensorSpec([], tf.int32)),
+            [c.__name__ for c in (tf.IndexedSlicesSpec([1]).value_type, tf.TensorArraySpec().value_type)],
+            type(ds.as_numpy_iterator()) is tf.data.NumpyIterator]
+
+
+def _threading(tf):
+    o = tf.data.Options()
+    o.threading.private_threadpool_size = 4
+    return [o.threading.private_threadpool_size, o.threading.max_intra_op_parallelism,
+            isinstance(o.threading, tf.data.ThreadingOptions)]
+
+
+CASES.update({"type_specs": _specs, "threading_options": _threading})
+
+
 # run with experimental_enable_numpy_behavior() on (as programs that use tnp run: TF's module needs it)
 NUMPY = {f"tnp_{k}": v for k, v in TNP.items()}
 
