@@ -23,12 +23,7 @@ class TypeSpec:
     'IndexedSlices'
     """
 
-    __slots__ = ()
-
-    @property
-    def value_type(self) -> type:
-        """The Python type of the values this spec describes."""
-        raise NotImplementedError(f"{type(self).__name__} does not say its value_type.")
+    __slots__ = ()  # (subclasses of composite values give ``value_type``; tapegrad tells them by it)
 
     def is_compatible_with(self, spec_or_value: Any) -> bool:
         """Whether ``spec_or_value`` (a spec, or a value with a ``_type_spec``) is of this type, with

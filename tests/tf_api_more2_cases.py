@@ -334,7 +334,32 @@ def _threading(tf):
             isinstance(o.threading, tf.data.ThreadingOptions)]
 
 
-CASES.update({"type_specs": _specs, "threading_options": _threading})
+def _flr(tf, body=bytes(range(12)), compress=None, **kw):
+    import gzip
+    import os
+    import tempfile
+    import zlib
+    d = tempfile.mkdtemp()
+    out = []
+    for i in range(2):
+        raw = b"HH" + bytes(b + i for b in body) + b"F"
+        data = {None: raw, "GZIP": gzip.compress(raw), "ZLIB": zlib.compress(raw)}[compress]
+        with open(os.path.join(d, f"{i}.bin"), "wb") as f:
+            f.write(data)
+    names = [os.path.join(d, f"{i}.bin") for i in range(2)]
+    try:
+        for x in tf.data.FixedLengthRecordDataset(names, 4, 2, 1, compression_type=compress, **kw):
+            out.append(x.numpy())
+    except Exception as e:  # noqa: BLE001  (the error is part of the result)
+        out.append(type(e).__name__)
+    return out
+
+
+CASES.update({"type_specs": _specs, "threading_options": _threading,
+              "fixed_length_records": lambda tf: [_flr(tf), _flr(tf, num_parallel_reads=2), _flr(tf, compress="GZIP"),
+                                                  _flr(tf, compress="ZLIB"), _flr(tf, bytes(range(13))),
+                                                  _flr(tf, bytes(range(13)), "GZIP"),
+                                                  repr(tf.data.FixedLengthRecordDataset("x", 4).element_spec)]})
 
 
 # run with experimental_enable_numpy_behavior() on (as programs that use tnp run: TF's module needs it)

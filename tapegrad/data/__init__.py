@@ -20,11 +20,12 @@ from ._dataset import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Data
                        Options, ThreadingOptions, _NumpyIterator as NumpyIterator)
 from ._records import TFRecordDataset
 from ._structure import DatasetSpec, IteratorSpec
-from ._text import TextLineDataset
+from ._text import FixedLengthRecordDataset, TextLineDataset
 
 __all__ = ["Dataset", "Iterator", "OwnedIterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
            "experimental", "TextLineDataset", "TFRecordDataset", "DatasetSpec", "IteratorSpec",
-           "NumpyIterator", "ThreadingOptions"]
+           "NumpyIterator", "ThreadingOptions",
+           "FixedLengthRecordDataset"]
 
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:
