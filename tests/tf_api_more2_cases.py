@@ -355,7 +355,21 @@ def _flr(tf, body=bytes(range(12)), compress=None, **kw):
     return out
 
 
-CASES.update({"type_specs": _specs, "threading_options": _threading,
+def _protos(tf):
+    made = [tf.make_tensor_proto(np.array([[1.5, 2], [3, 4]], np.float32)), tf.make_tensor_proto(3),
+            tf.make_tensor_proto([b"a", b"bc"]), tf.make_tensor_proto(1.0, dtype=tf.float64, shape=[2]),
+            tf.make_tensor_proto([1, 2, 3], tf.int8), tf.make_tensor_proto(np.arange(4, dtype=np.int64).reshape(2, 2)),
+            tf.make_tensor_proto(True), tf.make_tensor_proto([2.5], shape=[1]), tf.make_tensor_proto(np.float16(1.5)),
+            tf.make_tensor_proto(np.array(2 + 1j, np.complex64)), tf.make_tensor_proto(np.zeros([0, 2], np.float32))]
+    def arr(a):
+        return [a.real, a.imag] if a.dtype.kind == "c" else a
+    return [[p.SerializeToString(), arr(tf.make_ndarray(p)), int(p.dtype), [d.size for d in p.tensor_shape.dim]]
+            for p in made]
+
+
+CASES.update({"make_tensor_proto": _protos,
+              "make_tensor_proto_too_many": lambda tf: tf.make_tensor_proto([1, 2, 3], shape=[2]),
+              "type_specs": _specs, "threading_options": _threading,
               "fixed_length_records": lambda tf: [_flr(tf), _flr(tf, num_parallel_reads=2), _flr(tf, compress="GZIP"),
                                                   _flr(tf, compress="ZLIB"), _flr(tf, bytes(range(13))),
                                                   _flr(tf, bytes(range(13)), "GZIP"),

@@ -25,8 +25,9 @@ def main():
     out = {"cases": {k: cases.run(f, tf) for k, f in cases.CASES.items()}, "tensorflow": tf.__version__}
     tf.experimental.numpy.experimental_enable_numpy_behavior()  # (for good: so last)
     out["numpy"] = {k: cases.run(f, tf) for k, f in cases.NUMPY.items()}
+    text = json.dumps(out, indent=1, sort_keys=True, ensure_ascii=True)  # (before opening: a failure keeps the old file)
     with open(FIXTURE, "w", encoding="utf-8") as f:
-        f.write(json.dumps(out, indent=1, sort_keys=True, ensure_ascii=True) + "\n")
+        f.write(text + "\n")
 
 
 if __name__ == "__main__":
