@@ -885,7 +885,8 @@ def _sobol_directions(d: int) -> np.ndarray:
     recurrence), scaled to their bit positions."""
     if d not in _SOBOL:
         spec = importlib.util.find_spec("scipy")
-        data = np.load(os.path.join(os.path.dirname(spec.origin), "stats", "_sobol_direction_numbers.npz"))
+        data = np.load(os.path.join(os.path.dirname(spec.origin), "stats", "_sobol_direction_numbers.npz"),
+                       allow_pickle=False)
         poly, vinit = data["poly"], data["vinit"]
         if d > len(poly):
             raise InvalidArgumentError(f"dim must be at most {len(poly)}, got {d} [Op:SobolSample]")
