@@ -104,6 +104,7 @@ _LAZY = {
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
     "edit_distance": ("._decoders", "edit_distance"),
+    "register_tensor_conversion_function": ("._convert", "register_tensor_conversion_function"),
     "make_tensor_proto": (".io._files", "make_tensor_proto"), "make_ndarray": (".io._files", "make_ndarray"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
@@ -140,6 +141,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._import_hook import install_as_tensorflow  # noqa: F401
     from ._decoders import edit_distance  # noqa: F401
     from .io._files import make_ndarray, make_tensor_proto  # noqa: F401
+    from ._convert import register_tensor_conversion_function  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
                              type_spec_from_value, fingerprint, AggregationMethod)

@@ -367,7 +367,31 @@ def _protos(tf):
             for p in made]
 
 
-CASES.update({"make_tensor_proto": _protos,
+def _conversion(tf):
+    class Meters:
+        def __init__(self, v):
+            self.v = v
+
+    class Skipped(Meters):
+        pass
+
+    def first(x, dtype=None, name=None, as_ref=False):
+        return NotImplemented if isinstance(x, Skipped) else tf.constant(x.v, dtype or tf.float32)
+
+    def second(x, dtype=None, name=None, as_ref=False):
+        return tf.constant([x.v, x.v], dtype or tf.float32)
+    tf.register_tensor_conversion_function(Meters, first, priority=10)
+    tf.register_tensor_conversion_function(Meters, second, priority=20)
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.convert_to_tensor(Meters(v * 3.0)))
+    return [tf.constant(1.0) + Meters(2.0), tf.convert_to_tensor(Meters(3.0), tf.float64), tf.convert_to_tensor(Skipped(4.0)),
+            t.gradient(y, v)]
+
+
+CASES.update({"make_tensor_proto": _protos, "register_tensor_conversion_function": _conversion,
+              "register_conversion_of_numbers": lambda tf: tf.register_tensor_conversion_function(
+                  float, lambda x, dtype=None, name=None, as_ref=False: x),
               "make_tensor_proto_too_many": lambda tf: tf.make_tensor_proto([1, 2, 3], shape=[2]),
               "type_specs": _specs, "threading_options": _threading,
               "fixed_length_records": lambda tf: [_flr(tf), _flr(tf, num_parallel_reads=2), _flr(tf, compress="GZIP"),
