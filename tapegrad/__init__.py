@@ -107,6 +107,7 @@ _LAZY = {
     "register_tensor_conversion_function": ("._convert", "register_tensor_conversion_function"),
     "make_tensor_proto": (".io._files", "make_tensor_proto"), "make_ndarray": (".io._files", "make_ndarray"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
+                                       "RegisterGradient",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
                                        "type_spec_from_value", "parallel_stack", "fingerprint")},
 }
@@ -144,7 +145,7 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._convert import register_tensor_conversion_function  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
-                             type_spec_from_value, fingerprint, AggregationMethod)
+                             type_spec_from_value, fingerprint, AggregationMethod, RegisterGradient)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -389,7 +389,20 @@ def _conversion(tf):
             t.gradient(y, v)]
 
 
-CASES.update({"make_tensor_proto": _protos, "register_tensor_conversion_function": _conversion,
+def _register_gradient(tf):
+    @tf.RegisterGradient("TapegradCaseGrad")
+    def g(op, grad):
+        return grad
+    return [g(None, 1.5), tf.RegisterGradient("TapegradCaseGrad2")(g) is g]
+
+
+def _register_twice(tf):
+    tf.RegisterGradient("TapegradCaseTwice")(lambda op, grad: grad)
+    tf.RegisterGradient("TapegradCaseTwice")(lambda op, grad: grad)
+
+
+CASES.update({"register_gradient": _register_gradient, "register_gradient_twice": _register_twice,
+              "make_tensor_proto": _protos, "register_tensor_conversion_function": _conversion,
               "register_conversion_of_numbers": lambda tf: tf.register_tensor_conversion_function(
                   float, lambda x, dtype=None, name=None, as_ref=False: x),
               "make_tensor_proto_too_many": lambda tf: tf.make_tensor_proto([1, 2, 3], shape=[2]),
