@@ -14,6 +14,21 @@ from .sparse import SparseTensor
 __all__ = ["ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_unique_labels", "edit_distance"]
 
 
+def _ctc_inputs(inputs: Any, sequence_length: Any, op: str, dtypes: tuple) -> tuple:
+    """The logits ``[max_time, batch, classes]`` and the lengths ``[batch]``, checked, as NumPy."""
+    x = as_tensor(inputs)
+    if x.dtype.name not in dtypes:
+        raise InvalidArgumentError(f"{op} takes {' or '.join(dtypes)} inputs; got {x.dtype.name}.")
+    v = np.asarray(host_value(x, "inputs"))
+    if v.ndim != 3:
+        raise InvalidArgumentError(f"inputs is not a 3-Tensor [Op:{op}]")
+    lengths = np.asarray(host_value(as_tensor(sequence_length), "sequence_length")).reshape(-1)
+    if lengths.shape != (v.shape[1],):
+        raise InvalidArgumentError(f"len(sequence_length) != batch_size.  len(sequence_length):  {len(lengths)} "
+                                   f"batch_size: {v.shape[1]} [Op:{op}]")
+    return v, lengths
+
+
 @constant_maker  # (from guarded reads of the inputs: host_value)
 def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool = True,
                        blank_index: int | None = None) -> tuple[list, Tensor]:
@@ -31,17 +46,8 @@ def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool =
     >>> dec.values.numpy(), dec.dense_shape.numpy()
     (array([1, 0]), array([1, 2]))
     """
-    x = as_tensor(inputs)
-    if x.dtype.name not in ("float32", "float64", "float16"):
-        raise InvalidArgumentError(f"CTCGreedyDecoder takes float inputs; got {x.dtype.name}.")
-    v = np.asarray(host_value(x, "inputs"))
-    if v.ndim != 3:
-        raise InvalidArgumentError("inputs is not a 3-Tensor [Op:CTCGreedyDecoder]")
+    v, lengths = _ctc_inputs(inputs, sequence_length, "CTCGreedyDecoder", ("float32", "float64", "float16"))
     t_max, nb, nc = v.shape
-    lengths = np.asarray(host_value(as_tensor(sequence_length), "sequence_length")).reshape(-1)
-    if lengths.shape != (nb,):
-        raise InvalidArgumentError(f"len(sequence_length) != batch_size.  len(sequence_length):  {len(lengths)} "
-                                   f"batch_size: {nb} [Op:CTCGreedyDecoder]")
     blank = nc - 1 if blank_index is None else int(blank_index)
     if blank < 0:
         blank += nc
@@ -174,17 +180,8 @@ def ctc_beam_search_decoder(inputs: Any, sequence_length: Any, beam_width: int =
     >>> dec.values.numpy()
     array([1])
     """
-    x = as_tensor(inputs)
-    if x.dtype.name not in ("float32", "float64"):
-        raise InvalidArgumentError(f"CTCBeamSearchDecoder takes float32 or float64 inputs; got {x.dtype.name}.")
-    v = np.asarray(host_value(x, "inputs"))
-    if v.ndim != 3:
-        raise InvalidArgumentError("inputs is not a 3-Tensor [Op:CTCBeamSearchDecoder]")
+    v, lengths = _ctc_inputs(inputs, sequence_length, "CTCBeamSearchDecoder", ("float32", "float64"))
     t_max, nb, _ = v.shape
-    lengths = np.asarray(host_value(as_tensor(sequence_length), "sequence_length")).reshape(-1)
-    if lengths.shape != (nb,):
-        raise InvalidArgumentError(f"len(sequence_length) != batch_size.  len(sequence_length):  {len(lengths)} "
-                                   f"batch_size: {nb} [Op:CTCBeamSearchDecoder]")
     if top_paths > beam_width:
         raise InvalidArgumentError(f"top_paths must be <= beam_width. top_paths: {top_paths} beam_width: {beam_width}"
                                    " [Op:CTCBeamSearchDecoder]")
