@@ -34,9 +34,10 @@ from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float
                      float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from . import ops as _ops  # binds Tensor operators
 from .ops.array import (batch_to_space, bitcast, broadcast_dynamic_shape, broadcast_static_shape,
-                        broadcast_to, concat, expand_dims, eye, fill, identity, linspace, meshgrid,
+                        broadcast_to, concat, expand_dims, eye, fill, guarantee_const, identity, linspace, meshgrid,
                         one_hot, ones, pad, range, rank, repeat, reshape, reverse, roll, sequence_mask,
-                        shape, shape_n, size, space_to_batch, space_to_batch_nd, split, squeeze, stack,
+                        required_space_to_batch_paddings, shape, shape_n, size, space_to_batch, space_to_batch_nd, split,
+                        squeeze, stack,
                         stop_gradient, tile, transpose, unique, unique_with_counts, unstack, zeros)
 from .ops.indexing import (boolean_mask, dynamic_partition, dynamic_stitch, gather, gather_nd,
                            reverse_sequence, scatter_nd, slice, strided_slice, tensor_scatter_nd_add,
@@ -78,7 +79,9 @@ _LAZY = {
     "nest": (".nest", None), "debugging": (".debugging", None), "config": (".config", None),
     "train": (".train", None), "Graph": (".compat._graph", "Graph"), "io": (".io", None), "Assert": (".debugging", "Assert"),
     **{n: (".debugging", n) for n in ("assert_equal", "assert_less", "assert_greater", "assert_rank")},
-    "TensorSpec": ("._spec", "TensorSpec"), "function": ("._function", "function"), "data": (".data", None),
+    "TensorSpec": ("._spec", "TensorSpec"), "TypeSpec": ("._spec", "TypeSpec"),
+    "IndexedSlicesSpec": ("._spec", "IndexedSlicesSpec"), "NoneTensorSpec": ("._spec", "NoneTensorSpec"),
+    "TensorArraySpec": ("._tensor_array", "TensorArraySpec"), "OptionalSpec": (".experimental._optional", "OptionalSpec"), "function": ("._function", "function"), "data": (".data", None),
     **{n: (".keras.initializers", n) for n in ("constant_initializer", "ones_initializer", "zeros_initializer",
                                                 "random_normal_initializer", "random_uniform_initializer")},
     "distribute": (".distribute", None),
@@ -100,7 +103,11 @@ _LAZY = {
     "queue": (".queue", None), "quantization": (".quantization", None), "AggregationMethod": ("._graph_api", "AggregationMethod"),
     "SparseTensorSpec": (".sparse", "SparseTensorSpec"),
     "variable_creator_scope": ("._variable", "variable_creator_scope"),
+    "edit_distance": ("._decoders", "edit_distance"),
+    "register_tensor_conversion_function": ("._convert", "register_tensor_conversion_function"),
+    "make_tensor_proto": (".io._files", "make_tensor_proto"), "make_ndarray": (".io._files", "make_ndarray"),
     **{n: ("._graph_api", n) for n in ("gradients", "hessians", "no_gradient", "inside_function", "get_logger",
+                                       "RegisterGradient",
                                        "init_scope", "is_symbolic_tensor", "tuple", "timestamp",
                                        "type_spec_from_value", "parallel_stack", "fingerprint")},
 }
@@ -122,7 +129,9 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from ._pyfunc import numpy_function, py_function  # noqa: F401
     from ._tensor_array import TensorArray  # noqa: F401
     from .module import Module  # noqa: F401
-    from ._spec import TensorSpec  # noqa: F401
+    from ._spec import IndexedSlicesSpec, NoneTensorSpec, TensorSpec, TypeSpec  # noqa: F401
+    from ._tensor_array import TensorArraySpec  # noqa: F401
+    from .experimental._optional import OptionalSpec  # noqa: F401
     from ._function import function  # noqa: F401
     from .keras import losses, metrics  # noqa: F401
     from . import autograph, experimental, summary, version  # noqa: F401
@@ -131,9 +140,12 @@ if _typing.TYPE_CHECKING:  # what type checkers see of the names loaded on first
     from . import bitwise, lite, lookup, quantization, queue, sets, sparse  # noqa: F401
     from .sparse import SparseTensor, SparseTensorSpec  # noqa: F401
     from ._import_hook import install_as_tensorflow  # noqa: F401
+    from ._decoders import edit_distance  # noqa: F401
+    from .io._files import make_ndarray, make_tensor_proto  # noqa: F401
+    from ._convert import register_tensor_conversion_function  # noqa: F401
     from ._graph_api import (get_logger, gradients, hessians, init_scope, inside_function,  # noqa: F401
                              is_symbolic_tensor, no_gradient, parallel_stack, timestamp, tuple,
-                             type_spec_from_value, fingerprint, AggregationMethod)
+                             type_spec_from_value, fingerprint, AggregationMethod, RegisterGradient)
 else:  # hidden from type checkers: they report a missing name as an error
     def __getattr__(name: str) -> object:
         spec = _LAZY.get(name)

@@ -160,6 +160,35 @@ def _cast_checked(arr: np.ndarray, dt: np.dtype, value: Any) -> np.ndarray:
     return arr.astype(dt)
 
 
+_CONVERSIONS: list = []  # (priority, order registered, base type, function), lowest first
+
+
+def register_tensor_conversion_function(base_type: Any, conversion_func: Any, priority: int = 100) -> None:
+    """Make :func:`convert_to_tensor` (and every op given such a value) convert instances of
+    ``base_type`` (a type or tuple of types) with ``conversion_func(value, dtype=None, name=None,
+    as_ref=False)``, which returns a tensor or ``NotImplemented`` (the next function is tried);
+    functions of lower ``priority`` are tried first. Python numbers and NumPy values keep their
+    own conversion, as in TensorFlow.
+
+    >>> import tapegrad as tf
+    >>> class Meters:
+    ...     def __init__(self, v): self.v = v
+    >>> tf.register_tensor_conversion_function(Meters, lambda x, dtype=None, name=None, as_ref=False:
+    ...                                        tf.constant(x.v, dtype or tf.float32))
+    >>> (tf.constant(1.0) + Meters(2.0)).numpy()
+    np.float32(3.0)
+    """
+    bases = base_type if isinstance(base_type, tuple) else (base_type,)
+    if not all(isinstance(b, type) for b in bases):
+        raise TypeError("base_type must be a type or a tuple of types.")
+    if any(issubclass(b, (int, float, complex, np.generic, np.ndarray)) for b in bases):
+        raise TypeError("Cannot register conversions for Python numeric types and NumPy scalars and arrays.")
+    if not callable(conversion_func):
+        raise TypeError("conversion_func must be callable.")
+    _CONVERSIONS.append((int(priority), len(_CONVERSIONS), bases, conversion_func))
+    _CONVERSIONS.sort(key=lambda c: c[:2])
+
+
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: Any = None) -> Tensor:
     """Convert ``value`` (a Tensor, Variable, NumPy array, Python scalar or nested list) to a Tensor.
 
@@ -211,6 +240,16 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return wrap(arr)
     if value is None:
         raise TypeError("Cannot convert None to a tensor.")
+    if _CONVERSIONS:
+        for base, fn in (c[2:] for c in _CONVERSIONS):
+            if isinstance(value, base):
+                out = fn(value, dtype=None if dtype is None else _dt.as_dtype(dtype), name=name, as_ref=False)
+                if out is NotImplemented:
+                    continue
+                if not isinstance(out, Tensor):
+                    raise RuntimeError(f"{fn!r} (registered for {base}) returned a {type(out).__name__}, not a "
+                                       "tensor: a conversion function returns a tensor or NotImplemented.")
+                return convert_to_tensor(out, dtype)
     if hasattr(value, "__tf_tensor__"):
         return convert_to_tensor(value.__tf_tensor__(), dtype)
     if t not in _PY_VALUES:  # a Dask, CuPy or other array-API array: an ArrayTensor

@@ -62,6 +62,38 @@ def no_gradient(op_type: str) -> None:
     NO_GRADIENT.add(op_type)
 
 
+REGISTERED_GRADIENTS: dict = {}
+
+
+class RegisterGradient:
+    """``@tf.RegisterGradient("OpType")``: TensorFlow's registration of a gradient function
+    ``f(op, grad)`` for a graph op type, used through ``Graph.gradient_override_map``. tapegrad
+    has no graph ops to override: it checks and records the registration (a second one for the
+    same name is TensorFlow's ``KeyError``) and returns ``f`` unchanged; to give a computation
+    your own gradient, wrap it in ``tf.custom_gradient``.
+
+    >>> import tapegrad as tf
+    >>> @tf.RegisterGradient("MyDoubledSquare")
+    ... def _grad(op, grad):
+    ...     return 2 * grad
+    >>> _grad(None, 1.0)
+    2.0
+    """
+
+    def __init__(self, op_type: str) -> None:
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, f: Any) -> Any:
+        if self._op_type in REGISTERED_GRADIENTS:
+            raise KeyError(f"Registering two gradient with name '{self._op_type}'! (Previous registration was "
+                           f"in {REGISTERED_GRADIENTS[self._op_type]!r}) (tapegrad uses neither: to give a "
+                           "computation your own gradient, use tf.custom_gradient)")
+        REGISTERED_GRADIENTS[self._op_type] = f
+        return f
+
+
 def inside_function() -> bool:
     """True while a ``tf.function`` is being traced (the opposite of ``tf.executing_eagerly()``).
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from ._convert import convert_to_tensor
+from ._spec import TypeSpec
 from ._tensor import Tensor, TensorShape
 from ._variable import Variable
 from .errors import InvalidArgumentError, OutOfRangeError
@@ -68,6 +69,10 @@ class TensorArray:
         if n < 0:
             raise ValueError(f"TensorArray size must be >= 0, got {n}.")
         self._items: list = [None] * n
+
+    @property
+    def _type_spec(self) -> "TensorArraySpec":
+        return TensorArraySpec(self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
 
     def __repr__(self) -> str:
         return (f"<tapegrad.TensorArray: dtype={self._dtype.name}, size={len(self._items)}, "
@@ -238,3 +243,48 @@ class TensorArray:
                 raise InvalidArgumentError(f"Concat saw a scalar shape at index {i} but requires "
                                            "at least vectors.")
         return concat(items, 0)
+
+
+class TensorArraySpec(TypeSpec):
+    """The type of a :class:`TensorArray`: its elements' shape and dtype, ``dynamic_size`` and
+    ``infer_shape``.
+
+    >>> import tapegrad as tf
+    >>> tf.TensorArraySpec([2], tf.int32).is_compatible_with(tf.TensorArray(tf.int32, 1, element_shape=[2]))
+    True
+    """
+
+    __slots__ = ("_element_shape", "_dtype", "_dynamic_size", "_infer_shape")
+
+    def __init__(self, element_shape: Any = None, dtype: Any = _dt.float32, dynamic_size: bool = False,
+                 infer_shape: bool = True) -> None:
+        self._element_shape = TensorShape(element_shape)
+        self._dtype = _dt.as_dtype(dtype)
+        self._dynamic_size = bool(dynamic_size)
+        self._infer_shape = bool(infer_shape)
+
+    @property
+    def value_type(self) -> type:
+        return TensorArray
+
+    @staticmethod
+    def from_value(value: Any) -> "TensorArraySpec":
+        """The spec of a TensorArray."""
+        if not isinstance(value, TensorArray):
+            raise ValueError(f"Expected value to be a TensorArray, but saw: {type(value).__name__}")
+        return value._type_spec
+
+    def _compatible(self, other: TypeSpec) -> bool:
+        o: Any = other
+        return (o._dtype == self._dtype and o._dynamic_size == self._dynamic_size
+                and self._element_shape.is_compatible_with(o._element_shape))
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is TensorArraySpec and repr(other) == repr(self)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return (f"TensorArraySpec({self._element_shape!r}, {self._dtype!r}, {self._dynamic_size}, "
+                f"{self._infer_shape})")

@@ -12,8 +12,16 @@ __all__ = [
     "FailedPreconditionError", "OutOfRangeError", "ResourceExhaustedError", "UnknownError",
     "AbortedError", "AlreadyExistsError", "CancelledError", "DataLossError",
     "DeadlineExceededError", "PermissionDeniedError", "UnauthenticatedError", "UnavailableError",
-    "UnconnectedGradientError", "TargetStructureError",
+    "UnconnectedGradientError", "TargetStructureError", "OperatorNotAllowedInGraphError",
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+    "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 ]
+
+# TensorFlow's error codes (absl's canonical codes), as ``tf.errors`` exports them
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED = 6, 7, 8, 9, 10
+OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = 11, 12, 13, 14, 15, 16
 
 
 class OpError(Exception):
@@ -23,12 +31,16 @@ class OpError(Exception):
     ``OpError(message)``.
     """
 
+    error_code: int = UNKNOWN
+
     def __init__(self, node_def: Any = None, op: Any = None, message: Any = None, *args: Any) -> None:
         if message is None and op is None and isinstance(node_def, str):
             message, node_def = node_def, None
         self.node_def = node_def
         self.op = op
         self.message = message if message is not None else ""
+        if args and type(self) is OpError:  # (TF's OpError(node_def, op, message, error_code))
+            self.error_code = int(args[0])
         super().__init__(self.message)
 
     def __str__(self) -> str:
@@ -38,65 +50,67 @@ class OpError(Exception):
 class InvalidArgumentError(OpError):
     """An op received an invalid argument (wrong dtype, shape, or value)."""
 
+    error_code = INVALID_ARGUMENT
+
 
 class NotFoundError(OpError):
-    pass
+    error_code = NOT_FOUND
 
 
 class UnimplementedError(OpError):
-    pass
+    error_code = UNIMPLEMENTED
 
 
 class InternalError(OpError):
-    pass
+    error_code = INTERNAL
 
 
 class FailedPreconditionError(OpError):
-    pass
+    error_code = FAILED_PRECONDITION
 
 
 class OutOfRangeError(OpError):
-    pass
+    error_code = OUT_OF_RANGE
 
 
 class ResourceExhaustedError(OpError):
-    pass
+    error_code = RESOURCE_EXHAUSTED
 
 
 class UnknownError(OpError):
-    pass
+    error_code = UNKNOWN
 
 
 class AbortedError(OpError):
-    pass
+    error_code = ABORTED
 
 
 class AlreadyExistsError(OpError):
-    pass
+    error_code = ALREADY_EXISTS
 
 
 class CancelledError(OpError):
-    pass
+    error_code = CANCELLED
 
 
 class DataLossError(OpError):
-    pass
+    error_code = DATA_LOSS
 
 
 class DeadlineExceededError(OpError):
-    pass
+    error_code = DEADLINE_EXCEEDED
 
 
 class PermissionDeniedError(OpError):
-    pass
+    error_code = PERMISSION_DENIED
 
 
 class UnauthenticatedError(OpError):
-    pass
+    error_code = UNAUTHENTICATED
 
 
 class UnavailableError(OpError):
-    pass
+    error_code = UNAVAILABLE
 
 
 class UnconnectedGradientError(ValueError):
@@ -107,6 +121,12 @@ class UnconnectedGradientError(ValueError):
     """
 
     diagnoses: list = []
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """An operation a graph cannot run: TensorFlow's error for a symbolic tensor used as a Python
+    bool or iterated inside ``tf.function``. tapegrad traces by running the function, so it rarely
+    raises it; it is here for code that catches it."""
 
 
 class TargetStructureError(TypeError, AttributeError):

@@ -17,6 +17,7 @@ array([[0. , 0.5, 1. ],
 """
 from __future__ import annotations
 
+import collections as _collections
 import enum
 import typing as _typing
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes as _dt
-from . import random as _random
+from . import _philox, random as _random
 from ._boxes import (combined_non_max_suppression, crop_and_resize, draw_bounding_boxes, non_max_suppression,
                      non_max_suppression_overlaps, non_max_suppression_padded, non_max_suppression_with_scores)
 from ._convert import as_tensor, host_value
@@ -32,14 +33,16 @@ from ._tensor import Tensor, constant_maker, wrap as _wrap
 from .errors import InvalidArgumentError
 from .io._image import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
                         encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
-from .ops.conv import extract_patches
-from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, tile, transpose
+from .ops.conv import avg_pool, extract_patches
+from .ops.nn import relu
+from .ops.random import kernel_draw
+from .ops.array import concat, expand_dims, pad, reshape, reverse, squeeze, stack, tile, transpose
 from .ops.indexing import gather
 from .ops.linalg import matmul, tensordot
 from .ops.math import (abs as _abs, add, add_n as add_n_, cast, clip_by_value, floormod, maximum, minimum, pow,
                        saturate_cast, truediv, where)
 from .ops.math import log as _log
-from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
+from .ops.reduction import reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum
 from .ops.special import round as _round
 
 __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad", "flip_left_right",
@@ -47,7 +50,8 @@ __all__ = ["ResizeMethod", "resize", "resize_with_pad", "resize_with_crop_or_pad
            "central_crop", "crop_to_bounding_box", "pad_to_bounding_box", "random_crop",
            "per_image_standardization", "adjust_brightness", "adjust_contrast", "adjust_gamma",
            "adjust_saturation", "adjust_hue", "rgb_to_grayscale", "grayscale_to_rgb", "rgb_to_hsv",
-           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim",
+           "hsv_to_rgb", "convert_image_dtype", "image_gradients", "total_variation", "psnr", "ssim", "ssim_multiscale", "sample_distorted_bounding_box",
+           "stateless_sample_distorted_bounding_box",
            "stateless_random_crop", "stateless_random_flip_left_right", "stateless_random_flip_up_down",
            "random_brightness", "stateless_random_brightness", "random_contrast", "stateless_random_contrast",
            "random_saturation", "stateless_random_saturation", "random_hue", "stateless_random_hue",
@@ -1018,12 +1022,26 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     >>> round(float(tf.image.ssim(img, img, 1.0)), 4)
     1.0
     """
+    x, y, mv = _ssim_inputs(img1, img2, max_val, "ssim")
+    lum, cs = _ssim_maps(x, y, mv, filter_size, filter_sigma, k1, k2)
+    smap = lum * cs
+    return smap if return_index_map else reduce_mean(smap, axis=[-3, -2, -1])
+
+
+def _ssim_inputs(img1: Any, img2: Any, max_val: Any, what: str) -> tuple:
     x, y = as_tensor(img1), as_tensor(img2)
     if x.dtype != y.dtype:
-        raise TypeError(f"ssim: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
+        raise TypeError(f"{what}: img1 and img2 must have the same dtype, got {x.dtype.name} and {y.dtype.name}.")
     orig = x.dtype
     x, y = convert_image_dtype(x, _dt.float32), convert_image_dtype(y, _dt.float32)
     mv = float(np.asarray(host_value(convert_image_dtype(cast(max_val, orig), _dt.float32), "max_val")))
+    return x, y, mv
+
+
+@constant_maker
+def _ssim_maps(x: Tensor, y: Tensor, mv: float, filter_size: int, filter_sigma: float, k1: float,
+               k2: float) -> tuple:
+    """The luminance and contrast-structure maps of SSIM (TensorFlow's ``_ssim_helper``)."""
     h, w = _dims(x)
     size = int(filter_size)
     if size > h or size > w:
@@ -1041,8 +1059,221 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     mx, my = blur(x), blur(y)
     lum = (2 * mx * my + c1) / (mx * mx + my * my + c1)
     cs = (2 * (blur(x * y) - mx * my) + c2) / (blur(x * x) + blur(y * y) - mx * mx - my * my + c2)
-    smap = lum * cs
-    return smap if return_index_map else reduce_mean(smap, axis=[-3, -2, -1])
+    return lum, cs
+
+
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+@constant_maker
+def ssim_multiscale(img1: Any, img2: Any, max_val: Any, power_factors: Any = _MSSSIM_WEIGHTS,
+                    filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+                    k2: float = 0.03) -> Tensor:
+    """Multi-scale structural similarity (TensorFlow's algorithm): SSIM's contrast-structure
+    term at each of ``len(power_factors)`` scales (halved by a 2x2 average, an odd side padded
+    symmetrically first) and the full SSIM at the last, each per channel through ``relu``,
+    raised to its power factor, multiplied, and averaged over channels. Shape: the batch axes.
+    The images must be at least ``filter_size * 2**(len(power_factors) - 1)`` high and wide.
+
+    >>> import tapegrad as tf
+    >>> img = tf.random.stateless_uniform([1, 32, 32, 1], seed=[1, 2])
+    >>> tf.image.ssim_multiscale(img, img, 1.0, power_factors=(0.5, 0.5), filter_size=5).numpy()
+    array([1.], dtype=float32)
+    """
+    x, y, mv = _ssim_inputs(img1, img2, max_val, "ssim_multiscale")
+    if x._value.shape[-3:] != y._value.shape[-3:] or x._value.ndim < 3:
+        raise ValueError(f"ssim_multiscale: img1 and img2 must be images of one shape [..., height, width, channels]; "
+                         f"got {list(x._value.shape)} and {list(y._value.shape)}.")
+    heads, tail = list(x._value.shape[:-3]), list(x._value.shape[-3:])
+    x, y = reshape(x, [-1] + tail), reshape(y, [-1] + tail)
+    weights = np.asarray(power_factors, np.float32)
+    mcs, s = [], None
+    for k in range(len(weights)):
+        if k:
+            rh, rw = int(x._value.shape[1]) % 2, int(x._value.shape[2]) % 2
+            if rh or rw:
+                x = pad(x, [[0, 0], [0, rh], [0, rw], [0, 0]], "SYMMETRIC")
+                y = pad(y, [[0, 0], [0, rh], [0, rw], [0, 0]], "SYMMETRIC")
+            x, y = avg_pool(x, 2, 2, "VALID"), avg_pool(y, 2, 2, "VALID")
+        lum, cs = _ssim_maps(x, y, mv, filter_size, filter_sigma, k1, k2)
+        s = reduce_mean(lum * cs, axis=[1, 2])
+        mcs.append(relu(reduce_mean(cs, axis=[1, 2])))
+    parts = stack(mcs[:-1] + [relu(s)], axis=-1)
+    ms = reduce_prod(pow(parts, _wrap(weights)), axis=[-1])
+    return reshape(reduce_mean(ms, axis=[-1]), heads)
+
+
+# ---- sample_distorted_bounding_box: TensorFlow's SampleDistortedBoundingBoxV2 kernel -------------
+
+def _lrintf(v: np.float32) -> int:
+    return int(np.rint(v))  # (round half to even, as lrintf in the default rounding mode)
+
+
+def _random_crop_rect(w: int, h: int, lo: np.float32, hi: np.float32, ratio: np.float32,
+                      rnd: _philox.SimplePhilox) -> tuple | None:
+    f = np.float32
+    if hi <= 0 or ratio <= 0 or w <= 0 or h <= 0 or lo > hi:
+        return None
+    min_area, max_area = f(f(lo * f(w)) * f(h)), f(f(hi * f(w)) * f(h))
+    height = _lrintf(np.sqrt(f(min_area / ratio)))
+    max_height = _lrintf(np.sqrt(f(max_area / ratio)))
+    if _lrintf(f(f(max_height) * ratio)) > w:
+        max_height = int((w + 0.5 - float(f(1e-7))) / float(ratio))
+        if _lrintf(f(f(max_height) * ratio)) > w:
+            max_height -= 1
+    max_height = min(max_height, h)
+    height = min(height, max_height)
+    if height < max_height:
+        height += rnd.uniform(max_height - height + 1)
+    width = _lrintf(f(f(height) * ratio))
+    area = f(width * height)
+    if area < min_area:
+        height += 1
+        width = _lrintf(f(f(height) * ratio))
+        area = f(width * height)
+    if area > max_area:
+        height -= 1
+        width = _lrintf(f(f(height) * ratio))
+        area = f(width * height)
+    if area < min_area or area > max_area or width > w or height > h or width <= 0 or height <= 0:
+        return None
+    y = rnd.uniform(h - height) if height < h else 0
+    x = rnd.uniform(w - width) if width < w else 0
+    return x, y, x + width, y + height
+
+
+def _covers(crop: tuple, covered: np.float32, boxes: list) -> bool:
+    def area(r: tuple) -> np.float32:
+        return np.float32((r[2] - r[0]) * (r[3] - r[1]))
+    if area(crop) < 1:
+        return False
+    for b in boxes:
+        if area(b) < 1:
+            continue
+        x0, y0, x1, y1 = max(crop[0], b[0]), max(crop[1], b[1]), min(crop[2], b[2]), min(crop[3], b[3])
+        inter = (0, 0, 0, 0) if x0 > x1 or y0 > y1 else (x0, y0, x1, y1)
+        if np.float32(area(inter) / area(b)) >= covered:
+            return True
+    return False
+
+
+class _DistortedBox:
+    """One draw of the kernel from the Philox stream at ``(key, counter)``."""
+
+    def __init__(self, h: int, w: int, boxes: list, covered: float, ratios: tuple, areas: tuple,
+                 attempts: int, dtype: np.dtype) -> None:
+        self.args = (h, w, boxes, np.float32(covered), np.float32(ratios[0]), np.float32(ratios[1]),
+                     np.float32(areas[0]), np.float32(areas[1]), attempts, dtype)
+
+    def __call__(self, key: int, counter: int) -> tuple:
+        h, w, boxes, covered, r0, r1, a0, a1, attempts, dtype = self.args
+        rnd = _philox.SimplePhilox(key, counter)
+        crop = None
+        for _ in range(attempts):
+            ratio = np.float32(np.float32(rnd.rand_float()) * np.float32(r1 - r0)) + r0
+            c = _random_crop_rect(w, h, a0, a1, np.float32(ratio), rnd)
+            if c is not None and _covers(c, covered, boxes):
+                crop = c
+                break
+        x0, y0, x1, y1 = crop or (0, 0, w, h)
+        begin = np.asarray([y0, x0, 0], dtype)
+        size = np.asarray([y1 - y0, x1 - x0, -1], dtype)
+        box = np.asarray([[[y0 / np.float32(h), x0 / np.float32(w), y1 / np.float32(h), x1 / np.float32(w)]]], np.float32)
+        return begin, size, box
+
+
+def _distorted_box_kernel(image_size: Any, bounding_boxes: Any, min_object_covered: Any, aspect_ratio_range: Any,
+                          area_range: Any, max_attempts: Any, use_image_if_no_bounding_boxes: Any) -> _DistortedBox:
+    op = "SampleDistortedBoundingBoxV2"
+    size_t = as_tensor(image_size)
+    sz = np.asarray(host_value(size_t, "image_size"))
+    if sz.dtype.kind not in "iu":
+        raise TypeError(f"{op}: image_size must be an integer tensor, got {size_t.dtype.name}.")
+    if sz.shape != (3,):
+        raise InvalidArgumentError(f"image_size must contain 3 elements [height, width, channels], got shape "
+                                   f"{list(sz.shape)} [Op:{op}]")
+    b = np.asarray(host_value(cast(as_tensor(bounding_boxes), _dt.float32), "bounding_boxes"), np.float32)
+    if b.ndim != 3 or b.shape[-1] != 4:
+        raise InvalidArgumentError(f"input boxes must be 3-dimensional [batch, num_boxes, coords]: {list(b.shape)} "
+                                   f"[Op:{op}]")
+    covered = np.float32(np.asarray(host_value(as_tensor(min_object_covered), "min_object_covered")))
+    if covered < 0:
+        raise InvalidArgumentError(f"Min object covered must be non-negative: {covered} [Op:{op}]")
+    ratios = (0.75, 1.33) if aspect_ratio_range is None else tuple(float(v) for v in aspect_ratio_range)
+    areas = (0.05, 1.0) if area_range is None else tuple(float(v) for v in area_range)
+    attempts = 100 if max_attempts is None else int(max_attempts)
+    if len(ratios) != 2 or min(ratios) <= 0:
+        raise InvalidArgumentError(f"Aspect ratio range must be 2 positive numbers, got {list(ratios)} [Op:{op}]")
+    if len(areas) != 2 or min(areas) <= 0 or max(areas) > 1:
+        raise InvalidArgumentError(f"Area range must be 2 numbers in (0, 1], got {list(areas)} [Op:{op}]")
+    if attempts <= 0:
+        raise InvalidArgumentError(f"Max attempts must be non-negative: {attempts} [Op:{op}]")
+    h, w = int(sz[0]), int(sz[1])
+    flat = b.reshape(-1, 4)
+    if ((flat < 0) | (flat > 1)).any():
+        raise InvalidArgumentError(f"All bounding box coordinates must be in [0.0, 1.0]: "
+                                   f"{float(flat[(flat < 0) | (flat > 1)][0])} [Op:{op}]")
+    f = np.float32
+    boxes = [(int(f(r[1] * f(w))), int(f(r[0] * f(h))), int(f(r[3] * f(w))), int(f(r[2] * f(h)))) for r in flat]
+    if not boxes:
+        if not use_image_if_no_bounding_boxes:
+            raise InvalidArgumentError("No bounding boxes provided as input. One must enable "
+                                       "use_image_if_no_bounding_boxes if you wish to not provide any bounding "
+                                       f"boxes. [Op:{op}]")
+        boxes = [(0, 0, w, h)]
+    k = _DistortedBox(h, w, boxes, covered, ratios, areas, attempts, sz.dtype)
+    k.attrs = (ratios, areas, attempts, bool(use_image_if_no_bounding_boxes), sz.dtype.name)  # (the kernel's)
+    return k
+
+
+DistortedBoundingBox = _collections.namedtuple("SampleDistortedBoundingBox", ["begin", "size", "bboxes"])
+
+
+@constant_maker  # (from guarded reads of the inputs: host_value)
+def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int = 0, min_object_covered: Any = 0.1,
+                                  aspect_ratio_range: Any = None, area_range: Any = None, max_attempts: Any = None,
+                                  use_image_if_no_bounding_boxes: Any = None, name: Any = None) -> tuple:
+    """A random crop of an image of ``image_size`` (``[height, width, channels]``) that covers at
+    least ``min_object_covered`` of one of ``bounding_boxes`` (``[batch, n, 4]`` of normalized
+    ``[ymin, xmin, ymax, xmax]``), with an aspect ratio in ``aspect_ratio_range`` (0.75, 1.33)
+    and a relative area in ``area_range`` (0.05, 1): TensorFlow's kernel and, for a non-zero
+    ``seed``, its draws (a stateful op, seeded as ``tf.random.uniform``). After ``max_attempts``
+    (100) failures, the whole image. Returns ``(begin, size, bboxes)``: ``tf.slice``'s arguments
+    and the crop as a ``[1, 1, 4]`` box.
+
+    >>> import tapegrad as tf
+    >>> begin, size, box = tf.image.sample_distorted_bounding_box(
+    ...     [40, 60, 3], tf.constant([[[0.1, 0.2, 0.8, 0.9]]]), seed=3)
+    >>> size.shape, box.shape
+    (TensorShape([3]), TensorShape([1, 1, 4]))
+    """
+    k = _distorted_box_kernel(image_size, bounding_boxes, min_object_covered, aspect_ratio_range, area_range,
+                              max_attempts, use_image_if_no_bounding_boxes)
+    out = kernel_draw(("SampleDistortedBoundingBoxV2",) + k.attrs, seed or None, k.args[-2], k)
+    return DistortedBoundingBox(*out)
+
+
+@constant_maker  # (from guarded reads of the inputs: host_value)
+def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
+                                            min_object_covered: Any = 0.1, aspect_ratio_range: Any = None,
+                                            area_range: Any = None, max_attempts: Any = None,
+                                            use_image_if_no_bounding_boxes: Any = None, name: Any = None) -> tuple:
+    """:func:`sample_distorted_bounding_box` drawing from the stateless seed pair ``seed``: the
+    same seed, the same crop (TensorFlow's numbers).
+
+    >>> import tapegrad as tf
+    >>> begin, size, box = tf.image.stateless_sample_distorted_bounding_box(
+    ...     [3, 3, 1], tf.constant([[[0.1, 0.1, 0.4, 0.9]]]), seed=(1, 2), min_object_covered=0.1)
+    >>> begin.numpy(), size.numpy()
+    (array([0, 0, 0], dtype=int32), array([ 2,  2, -1], dtype=int32))
+    """
+    k = _distorted_box_kernel(image_size, bounding_boxes, min_object_covered, aspect_ratio_range, area_range,
+                              max_attempts, use_image_if_no_bounding_boxes)
+    sd = np.asarray(host_value(as_tensor(seed), "seed"))
+    if sd.shape != (2,) or sd.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"seed must have shape [2], not {list(sd.shape)} [Op:StatelessSampleDistortedBoundingBox]")
+    key, counter = _philox.scramble(int(sd[0]), int(sd[1]))
+    return DistortedBoundingBox(*(_wrap(a) for a in k(key, counter)))
 
 
 def _band(g: np.ndarray, n: int) -> np.ndarray:

@@ -31,7 +31,7 @@ from .ops.special import (  # noqa: F401
     acos, acosh, angle, asin, asinh, atan, atan2, atanh, bessel_i0, bessel_i0e, bessel_i1,
     bessel_i1e, betainc, ceil, cosh, digamma, divide_no_nan, erf, erfc, erfcinv, erfinv, floor,
     igamma, igammac, is_finite, is_inf, is_nan, lbeta, lgamma, log_sigmoid, ndtri, nextafter,
-    polygamma, reciprocal_no_nan, rint, round, sinh, softplus, squared_difference, xdivy,
+    polygamma, reciprocal_no_nan, rint, round, sinh, sobol_sample, softplus, squared_difference, xdivy,
     xlog1py, xlogy, zeta,
 )
 from .ops import special as _sp

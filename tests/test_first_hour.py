@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------------------- missing names
-@pytest.mark.parametrize("ns,name", [("", "bfloat16"), ("math", "sobol_sample"), ("nn", "fractional_max_pool"),
+@pytest.mark.parametrize("ns,name", [("", "bfloat16"), ("linalg", "eigh_tridiagonal"), ("nn", "fractional_max_pool"),
                                      ("random", "stateless_parameterized_truncated_normal")])
 def test_a_tensorflow_name_tapegrad_lacks_says_so_and_points_to_the_guide(ns, name):
     mod = getattr(tf, ns) if ns else tf

@@ -17,12 +17,15 @@ from typing import TYPE_CHECKING
 
 from . import experimental
 from ._dataset import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, OwnedIterator,
-                       Options)
+                       Options, ThreadingOptions, _NumpyIterator as NumpyIterator)
 from ._records import TFRecordDataset
-from ._text import TextLineDataset
+from ._structure import DatasetSpec, IteratorSpec
+from ._text import FixedLengthRecordDataset, TextLineDataset
 
 __all__ = ["Dataset", "Iterator", "OwnedIterator", "Options", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "experimental", "TextLineDataset", "TFRecordDataset"]
+           "experimental", "TextLineDataset", "TFRecordDataset", "DatasetSpec", "IteratorSpec",
+           "NumpyIterator", "ThreadingOptions",
+           "FixedLengthRecordDataset"]
 
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:

@@ -55,7 +55,8 @@ class Options:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        sub = Options()  # nested option groups (options.threading.private_threadpool_size = 1)
+        # nested option groups (options.threading.private_threadpool_size = 1)
+        sub = ThreadingOptions() if name == "threading" else Options()
         object.__setattr__(self, name, sub)
         return sub
 
@@ -64,6 +65,30 @@ class Options:
         out.__dict__.update(self.__dict__)
         out.__dict__.update(options.__dict__)
         return out
+
+
+class ThreadingOptions:
+    """``tf.data.ThreadingOptions`` (``Options().threading``): the thread-pool sizes of a
+    pipeline, stored (tapegrad runs a pipeline in the calling thread).
+
+    >>> import tapegrad as tf
+    >>> o = tf.data.Options(); o.threading.private_threadpool_size = 4
+    >>> o.threading.private_threadpool_size, o.threading.max_intra_op_parallelism
+    (4, None)
+    """
+
+    max_intra_op_parallelism = private_threadpool_size = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in ("max_intra_op_parallelism", "private_threadpool_size"):
+            raise AttributeError(f"ThreadingOptions has no option {name!r} (max_intra_op_parallelism, "
+                                 "private_threadpool_size).")
+        object.__setattr__(self, name, value)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ThreadingOptions) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _int(x: Any, what: str) -> int:
@@ -219,6 +244,10 @@ class Dataset:
         return _row_elements(*rows)
 
     # -- description
+    @property
+    def _type_spec(self) -> Any:
+        return _s.DatasetSpec(self.element_spec)
+
     @property
     def element_spec(self) -> Any:
         """The structure of an element: a nest of ``TensorSpec`` (shape and dtype)."""
@@ -1215,8 +1244,15 @@ class OwnedIterator:
         return next_as_optional(self)
 
     @property
+    def _type_spec(self) -> Any:
+        return _s.IteratorSpec(self.element_spec)
+
+    @property
     def element_spec(self) -> Any:
         return self._dataset.element_spec
+
+
+_s.DatasetSpec._VALUE_TYPE, _s.IteratorSpec._VALUE_TYPE = Dataset, OwnedIterator
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -14,8 +14,8 @@ import numpy as np
 from .. import _nest, dtypes as _dt
 from .._backend import ArrayTensor, Boxed
 from .._convert import convert_to_tensor
-from .._spec import TensorSpec
-from .._tensor import Tensor, wrap
+from .._spec import TensorSpec, TypeSpec
+from .._tensor import Tensor, TensorShape, wrap
 from ..ragged import RaggedTensor, RaggedTensorSpec
 from ..sparse import SparseTensor, SparseTensorSpec
 
@@ -203,22 +203,82 @@ class ExtensionValue:
 COMPOSITE_VALUES = (RaggedValue, SparseValue, ExtensionValue)
 
 
-class DatasetSpec:
-    """The spec of a component that is itself a dataset (the elements of ``window``)."""
+class DatasetSpec(TypeSpec):
+    """The type of a dataset (``tf.data.DatasetSpec``): its ``element_spec`` and
+    ``dataset_shape`` (``[]`` for one dataset); the spec of the elements of ``window``.
+
+    >>> import tapegrad as tf
+    >>> tf.data.DatasetSpec(tf.TensorSpec([], tf.int64)) == tf.type_spec_from_value(tf.data.Dataset.range(3))
+    True
+    """
+
+    __slots__ = ("element_spec", "_dataset_shape")
+
+    def __init__(self, element_spec: Any, dataset_shape: Any = ()) -> None:
+        self.element_spec = element_spec
+        self._dataset_shape = TensorShape(dataset_shape)
+
+    _VALUE_TYPE: Any = None  # (tf.data.Dataset: set by the dataset module, which imports this one)
+
+    @property
+    def value_type(self) -> type:
+        return DatasetSpec._VALUE_TYPE
+
+    @staticmethod
+    def from_value(value: Any) -> "DatasetSpec":
+        """The spec of a dataset."""
+        return DatasetSpec(value.element_spec)
+
+    def _compatible(self, other: TypeSpec) -> bool:
+        o: Any = other
+        a, b = _nest.flatten(self.element_spec), _nest.flatten(o.element_spec)
+        return len(a) == len(b) and all(x.is_compatible_with(y) for x, y in zip(a, b))
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+                and list(other._dataset_shape) == list(self._dataset_shape))
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({self.element_spec!r}, {self._dataset_shape!r})"
+
+
+class IteratorSpec(TypeSpec):
+    """The type of a dataset's iterator (``tf.data.IteratorSpec``): its ``element_spec``.
+
+    >>> import tapegrad as tf
+    >>> tf.type_spec_from_value(iter(tf.data.Dataset.range(3)))
+    IteratorSpec(TensorSpec(shape=(), dtype=tf.int64, name=None),)
+    """
 
     __slots__ = ("element_spec",)
 
     def __init__(self, element_spec: Any) -> None:
         self.element_spec = element_spec
 
+    _VALUE_TYPE: Any = None  # (the iterator type: set by the dataset module, which imports this one)
+
+    @property
+    def value_type(self) -> type:
+        return IteratorSpec._VALUE_TYPE
+
+    @staticmethod
+    def from_value(value: Any) -> "IteratorSpec":
+        """The spec of an iterator."""
+        return IteratorSpec(value.element_spec)
+
+    _compatible = DatasetSpec._compatible
+
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+        return isinstance(other, IteratorSpec) and other.element_spec == self.element_spec
 
     def __hash__(self) -> int:
         return hash(repr(self))
 
     def __repr__(self) -> str:
-        return f"DatasetSpec({self.element_spec!r}, TensorShape([]))"
+        return f"IteratorSpec({self.element_spec!r},)"
 
 
 def is_text(v: Any) -> bool:

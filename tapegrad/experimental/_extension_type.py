@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from .. import _nest, dtypes as _dt
 from .._convert import convert_to_tensor
-from .._spec import TensorSpec
+from .._spec import TensorSpec, TypeSpec
 from ..ops import array as _array, math as _math, reduction as _reduction
 from .._tensor import CompositeConversionError, CompositeTensor, Tensor, TensorShape
 
@@ -542,7 +542,7 @@ def _key(x: Any) -> Any:
     return x
 
 
-class ExtensionTypeSpec(_Fields):
+class ExtensionTypeSpec(_Fields, TypeSpec):
     """The type of an extension type's values (``tf.experimental.ExtensionTypeSpec``): its fields
     with each tensor replaced by its ``TensorSpec`` (each extension type by its spec); every
     extension type ``T`` has its own subclass ``T.Spec``. ``tf.function`` traces once per spec,

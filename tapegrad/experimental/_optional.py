@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _nest
 from .._convert import convert_to_tensor
-from .._spec import TensorSpec
+from .._spec import TensorSpec, TypeSpec
 from .._tensor import Tensor, wrap
 from ..errors import InvalidArgumentError
 
@@ -60,6 +60,51 @@ class Optional:
     def element_spec(self) -> Any:
         """The spec of the value (of what it would hold, when empty)."""
         return self._spec
+
+    @property
+    def _type_spec(self) -> "OptionalSpec":
+        return OptionalSpec(self._spec)
+
+
+class OptionalSpec(TypeSpec):
+    """The type of an :class:`Optional`: the spec of the value it may hold.
+
+    >>> import tapegrad as tf
+    >>> tf.OptionalSpec(tf.TensorSpec([], tf.int32))
+    OptionalSpec(TensorSpec(shape=(), dtype=tf.int32, name=None),)
+    """
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec: Any) -> None:
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    @property
+    def value_type(self) -> type:
+        return Optional
+
+    @staticmethod
+    def from_value(value: Any) -> "OptionalSpec":
+        """The spec of an Optional."""
+        return OptionalSpec(value.element_spec)
+
+    def _compatible(self, other: TypeSpec) -> bool:
+        o: Any = other
+        a, b = _nest.flatten(self._element_spec), _nest.flatten(o._element_spec)
+        return len(a) == len(b) and all(x.is_compatible_with(y) for x, y in zip(a, b))
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is OptionalSpec and other._element_spec == self._element_spec
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return f"OptionalSpec({self._element_spec!r},)"
 
 
 def next_as_optional(iterator: Any) -> Optional:

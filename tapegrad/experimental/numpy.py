@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._convert import convert_to_tensor
+from .._dispatch import apply
 from .._tensor import Tensor, TensorShape, constant_maker
 from .._variable import Variable
 from ..ops import array as _a
@@ -116,10 +117,24 @@ def _result_np(*arrays_and_dtypes: Any) -> np.dtype:
     for x in arrays_and_dtypes:
         if isinstance(x, (_dt.DType, str, type, np.dtype)):
             parts.append(_np_dtype(x))
+        elif isinstance(x, (list, tuple)):  # (TF's module: a list's items count one by one)
+            items = _nest_items(x)
+            parts.extend(_part(v) for v in items) if items else parts.append(np.dtype(np.float64))
         else:
-            s = _strong(x)
-            parts.append(_ns.weak_part(x) if s is None else s)
+            parts.append(_part(x))
     return np.result_type(*parts)
+
+
+def _part(x: Any) -> Any:
+    s = _strong(x)
+    return _ns.weak_part(x) if s is None else s
+
+
+def _nest_items(x: Any) -> list:
+    out = []
+    for v in x:
+        out.extend(_nest_items(v) if isinstance(v, (list, tuple)) else [v])
+    return out
 
 
 @constant_maker  # (Python values and the caller's NumPy arrays: constants, as tf.constant makes them)
@@ -954,6 +969,561 @@ def outer(a: Any, b: Any) -> Tensor:
 def einsum(subscripts: str, *operands: Any) -> Tensor:
     """Einstein summation."""
     return _l.einsum(subscripts, *_same(*operands))
+
+
+# --------------------------------------------------------------------------- more elementwise
+inexact, object_, string_, unicode_ = np.inexact, np.object_, np.bytes_, np.str_
+
+
+@constant_maker  # (constants from Python values and shapes only)
+def _fill_like(t: Tensor, v: Any) -> Tensor:
+    return _m.zeros_like(t) + _m.cast(v, t.dtype)
+
+
+def arcsinh(x: Any) -> Tensor:
+    """Inverse hyperbolic sine (integers give float64)."""
+    return _unary_float(_sp.asinh, x)
+
+
+def arccosh(x: Any) -> Tensor:
+    """Inverse hyperbolic cosine."""
+    return _unary_float(_sp.acosh, x)
+
+
+def arctanh(x: Any) -> Tensor:
+    """Inverse hyperbolic tangent."""
+    return _unary_float(_sp.atanh, x)
+
+
+@constant_maker
+def deg2rad(x: Any) -> Tensor:
+    """Degrees to radians."""
+    t = _float(x)
+    return t * _m.cast(np.pi / 180.0, t.dtype)
+
+
+@constant_maker
+def rad2deg(x: Any) -> Tensor:
+    """Radians to degrees."""
+    t = _float(x)
+    return t * _m.cast(180.0 / np.pi, t.dtype)
+
+
+def angle(z: Any, deg: bool = False) -> Tensor:
+    """The argument of complex ``z`` (for real ``z``: ``pi`` where negative, else 0), in radians
+    or, with ``deg``, degrees.
+
+    >>> import tapegrad.experimental.numpy as tnp
+    >>> tnp.angle([1j, -1.0]).numpy().round(4)
+    array([1.5708, 3.1416])
+    """
+    t = _float(z)
+    if t.dtype._np.kind == "c":
+        y = _sp.angle(t)
+    else:
+        y = _m.where(_m.less(t, _m.zeros_like(t)), _fill_like(t, np.pi), _m.zeros_like(t))
+    return rad2deg(y) if deg else y
+
+
+@constant_maker
+def cbrt(x: Any) -> Tensor:
+    """Cube root (real, negative for negative ``x``)."""
+    t = _float(x)
+    rt = _m.pow(_m.abs(t), _m.cast(1.0 / 3, t.dtype))
+    return _m.where(_m.less(t, _m.zeros_like(t)), -rt, rt)
+
+
+@constant_maker
+def exp2(x: Any) -> Tensor:
+    """``2 ** x``."""
+    t = _float(x)
+    return _m.pow(_m.cast(2, t.dtype), t)
+
+
+def fabs(x: Any) -> Tensor:
+    """Absolute value (as TensorFlow's module: in ``x``'s dtype, integers too)."""
+    return abs(x)
+
+
+@constant_maker
+def fix(x: Any) -> Tensor:
+    """Round toward zero (integers give float64)."""
+    t = _float(x)
+    return _m.where(_m.less(t, _m.zeros_like(t)), _sp.ceil(t), _sp.floor(t))
+
+
+@constant_maker
+def sinc(x: Any) -> Tensor:
+    """``sin(pi x) / (pi x)``, 1 at 0."""
+    t = _float(x)
+    pi_x = t * _m.cast(np.pi, t.dtype)
+    return _m.where(_m.equal(t, _m.zeros_like(t)), _m.ones_like(t), _m.sin(pi_x) / pi_x)
+
+
+@constant_maker
+def signbit(x: Any) -> Tensor:
+    """Where ``x < 0`` (as TensorFlow's module: false for ``-0.0``; all false for bools)."""
+    t = asarray(x)
+    if t.dtype._np.kind == "b":
+        return _m.zeros_like(t)
+    return _m.less(t, _m.zeros_like(t))
+
+
+def conj(x: Any) -> Tensor:
+    """Complex conjugate."""
+    return _m.conj(asarray(x))
+
+
+conjugate = conj
+
+
+def real(val: Any) -> Tensor:
+    """Real part (``val`` itself when real)."""
+    return _m.real(asarray(val))
+
+
+def imag(val: Any) -> Tensor:
+    """Imaginary part (zeros when real)."""
+    return _m.imag(asarray(val))
+
+
+def iscomplex(x: Any) -> Tensor:
+    """Where the imaginary part is non-zero."""
+    return _m.not_equal(imag(x), 0)
+
+
+def isreal(x: Any) -> Tensor:
+    """Where the imaginary part is zero."""
+    return _m.equal(imag(x), 0)
+
+
+def iscomplexobj(x: Any) -> bool:
+    """Whether ``x``'s dtype is complex."""
+    return asarray(x).dtype._np.kind == "c"
+
+
+def isrealobj(x: Any) -> bool:
+    """Whether ``x``'s dtype is not complex."""
+    return not iscomplexobj(x)
+
+
+def isscalar(num: Any) -> bool:
+    """Whether ``num`` has no axes."""
+    return ndim(num) == 0
+
+
+@constant_maker
+def _inf_test(x: Any, sign: float) -> Any:
+    t = asarray(x)
+    if t.dtype._np.kind != "f":
+        return False  # (TensorFlow's module: a Python False for non-float input)
+    return _m.equal(t, _fill_like(t, sign * np.inf))
+
+
+def isneginf(x: Any) -> Any:
+    """Where ``x`` is -inf (``False`` for non-float ``x``)."""
+    return _inf_test(x, -1.0)
+
+
+def isposinf(x: Any) -> Any:
+    """Where ``x`` is +inf (``False`` for non-float ``x``)."""
+    return _inf_test(x, 1.0)
+
+
+@constant_maker
+def heaviside(x1: Any, x2: Any) -> Tensor:
+    """0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0`` (integers give float64)."""
+    a, b = _same(x1, x2)
+    zero = _m.zeros_like(a)
+    ones = _m.ones_like(b)
+    y = _m.where(_m.less(a, zero), _m.zeros_like(ones), _m.where(_m.greater(a, zero), ones, b))
+    return y if y.dtype._np.kind in "fc" else _m.cast(y, _default_float())
+
+
+def nextafter(x1: Any, x2: Any) -> Tensor:
+    """The next representable float after ``x1`` toward ``x2``."""
+    return _sp.nextafter(*_same(x1, x2))
+
+
+def float_power(x1: Any, x2: Any) -> Tensor:
+    """``x1 ** x2`` (as TensorFlow's module: :func:`power`, no widening to float64)."""
+    return power(x1, x2)
+
+
+def divmod(x1: Any, x2: Any) -> tuple:  # noqa: A001
+    """``(floor_divide(x1, x2), mod(x1, x2))``."""
+    return floor_divide(x1, x2), mod(x1, x2)
+
+
+@constant_maker
+def logaddexp2(x1: Any, x2: Any) -> Tensor:
+    """``log2(2**x1 + 2**x2)``, computed stably."""
+    a, b = _floats(x1, x2)
+    hi = _m.maximum(a, b)
+    d = a - b
+    return _m.where(_sp.is_nan(d), a + b, hi + _m.log1p(exp2(-_m.abs(d))) / _m.cast(np.log(2), a.dtype))
+
+
+def _integer_pair(x1: Any, x2: Any, what: str) -> list:
+    a, b = _same(x1, x2)
+    if a.dtype._np.kind not in "iu":
+        raise ValueError(f"Arguments to {what} must be integers; got {a.dtype.name}.")
+    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    return [_a.broadcast_to(a, shape), _a.broadcast_to(b, shape)]
+
+
+def gcd(x1: Any, x2: Any) -> Tensor:
+    """Greatest common divisor of integers (non-negative)."""
+    return apply(_m.gcd_op, tuple(_integer_pair(x1, x2, "gcd")))
+
+
+def lcm(x1: Any, x2: Any) -> Tensor:
+    """Least common multiple of integers (non-negative; 0 if either is 0)."""
+    return apply(_m.lcm_op, tuple(_integer_pair(x1, x2, "lcm")))
+
+
+def _bitwise(op: Any, logical: Any, x1: Any, x2: Any) -> Tensor:
+    a, b = _same(x1, x2)
+    if a.dtype._np.kind == "b":
+        return logical(a, b)
+    if a.dtype._np.kind not in "iu":
+        raise TypeError(f"tapegrad.experimental.numpy bitwise functions take integers or bools; got "
+                        f"{a.dtype.name}.")
+    return apply(op, (a, b))
+
+
+def bitwise_and(x1: Any, x2: Any) -> Tensor:
+    """Elementwise ``x1 & x2`` of integers (logical and of bools)."""
+    return _bitwise(_m.bitwise_and_op, _m.logical_and, x1, x2)
+
+
+def bitwise_or(x1: Any, x2: Any) -> Tensor:
+    """Elementwise ``x1 | x2``."""
+    return _bitwise(_m.bitwise_or_op, _m.logical_or, x1, x2)
+
+
+def bitwise_xor(x1: Any, x2: Any) -> Tensor:
+    """Elementwise ``x1 ^ x2``."""
+    return _bitwise(_m.bitwise_xor_op, _m.logical_xor, x1, x2)
+
+
+def bitwise_not(x: Any) -> Tensor:
+    """Elementwise ``~x`` (logical not of bools)."""
+    t = asarray(x)
+    if t.dtype._np.kind == "b":
+        return _m.logical_not(t)
+    if t.dtype._np.kind not in "iu":
+        raise TypeError(f"tapegrad.experimental.numpy.bitwise_not takes integers or bools; got {t.dtype.name}.")
+    return apply(_m.invert_op, (t,))
+
+
+def polyval(p: Any, x: Any) -> Tensor:
+    """The polynomial with coefficients ``p`` (highest power first) at ``x``."""
+    c, t = _same(p, x)
+    if c.shape.rank == 0:
+        c = _a.reshape(c, [1])
+    cs = _a.unstack(c)
+    y = _m.polyval(cs, t)
+    return _a.broadcast_to(y, t.shape) if len(cs) == 1 else y
+
+
+# --------------------------------------------------------------------------- more reductions
+def _nan_reduction(reduction: Any, init: int) -> Any:
+    def f(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
+        t = asarray(a)
+        if t.dtype._np.kind in "fc":
+            t = _m.where(_sp.is_nan(t), _fill_like(t, init), t)
+        return reduction(t, axis=axis, dtype=dtype, keepdims=keepdims)
+    return f
+
+
+nansum = _nan_reduction(sum, 0)
+nansum.__name__ = nansum.__qualname__ = "nansum"
+nansum.__doc__ = """Sum over ``axis``, NaNs counted as zero."""
+nanprod = _nan_reduction(prod, 1)
+nanprod.__name__ = nanprod.__qualname__ = "nanprod"
+nanprod.__doc__ = """Product over ``axis``, NaNs counted as one."""
+
+
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
+    """Mean over ``axis`` of the entries that are not NaN."""
+    t = asarray(a)
+    if t.dtype._np.kind in "biu":
+        return mean(t, axis=axis, dtype=dtype, keepdims=keepdims)
+    dt = t.dtype._np if dtype is None else dtype
+    count = sum(logical_not(isnan(t)), axis=axis, dtype=dt, keepdims=keepdims)
+    return nansum(t, axis=axis, dtype=dt, keepdims=keepdims) / count
+
+
+# --------------------------------------------------------------------------- more creation
+@constant_maker
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:  # noqa: N803
+    """Ones at and below diagonal ``k`` of an ``N x M`` matrix (float64 by default)."""
+    dt = _np_dtype(float if dtype is None else dtype)
+    return convert_to_tensor(np.tri(N, M, k, dtype=dt))
+
+
+@constant_maker
+def diag_indices(n: int, ndim: int = 2) -> tuple:
+    """``ndim`` copies of ``range(n)`` (int32, as TensorFlow's module), to index a main diagonal."""
+    if n < 0:
+        raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
+    if ndim < 0:
+        raise ValueError(f"ndim argument to diag_indices must be nonnegative, got {ndim}")
+    return (convert_to_tensor(np.arange(n, dtype=np.int32)),) * ndim
+
+
+@constant_maker
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
+             dtype: Any = None, axis: int = 0) -> Tensor:
+    """``base ** linspace(start, stop, num)``.
+
+    As TensorFlow's module under NumPy 2, the result's dtype is that of ``start * 1.0`` and
+    ``stop * 1.0`` (float64 for Python numbers), whatever ``dtype`` says.
+    """
+    dt = _result_np(asarray(start) * 1.0 if not isinstance(start, (int, float)) else start * 1.0,
+                    asarray(stop) * 1.0 if not isinstance(stop, (int, float)) else stop * 1.0)
+    r = linspace(_m.cast(asarray(start), dt), _m.cast(asarray(stop), dt), num, endpoint=endpoint, dtype=dt,
+                 axis=axis)
+    return _m.pow(_m.cast(base, r.dtype), r)
+
+
+@constant_maker
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Tensor:
+    """``num`` values spaced evenly on a log scale from ``start`` to ``stop`` (negative or complex
+    ends as NumPy's convention; computed as TensorFlow's module computes it)."""
+    dt = _np_dtype(dtype) if dtype else _result_np(start, stop, float(num), np.zeros((), np.float64))
+    comp = np.promote_types(dt, np.float32)
+    a, b = asarray(start, comp), asarray(stop, comp)
+    sa = 1 - _m.sign(_m.real(a))
+    sb = 1 - _m.sign(_m.real(b))
+    flip = _m.cast(1 - _m.floordiv(_m.cast(sa * sb, comp), _m.cast(2, comp)), comp) if comp.kind != "c" else \
+        _m.cast(1 - _m.floor(_m.real(sa * sb) / 2), comp)
+    lo, hi = log10(flip * a), log10(flip * b)
+    r = linspace(lo, hi, num, endpoint=endpoint, dtype=comp, axis=0)
+    res = flip * _m.pow(_m.cast(10.0, comp), r)
+    if axis != 0:
+        res = moveaxis(res, 0, axis)
+    return _m.cast(res, dt)
+
+
+@constant_maker
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803
+    """The Vandermonde matrix of 1-D ``x``: columns ``x ** (N-1)`` ... ``x ** 0`` (reversed with
+    ``increasing``)."""
+    t = asarray(x)
+    if t.shape.rank != 1:
+        raise ValueError("x must be a one-dimensional array")
+    n = t.shape[0] if N is None else int(N)
+    if n < 0:
+        raise ValueError("N must be nonnegative")
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    return _m.pow(_a.expand_dims(t, -1), convert_to_tensor(powers.astype(t.dtype._np)))
+
+
+# --------------------------------------------------------------------------- more shapes
+def atleast_3d(*arys: Any) -> Any:
+    """Each argument with at least three axes (``[n]`` becomes ``[1, n, 1]``, ``[m, n]``
+    becomes ``[m, n, 1]``)."""
+    def f(t: Tensor) -> Tensor:
+        r, s = t.shape.rank, list(t.shape)
+        if r >= 3:
+            return t
+        return _a.reshape(t, [1, 1, 1] if r == 0 else [1] + s + [1] if r == 1 else s + [1])
+    out = [f(t) for t in map(asarray, arys)]
+    return out[0] if len(out) == 1 else out
+
+
+def dstack(tup: Sequence[Any]) -> Tensor:
+    """The arrays joined along their third axis (after :func:`atleast_3d`)."""
+    ts = [atleast_3d(t) for t in tup]
+    return _a.concat(_same(*ts), 2)
+
+
+def _split_on(ary: Any, indices_or_sections: Any, axis: int) -> list:
+    t = asarray(ary)
+    if axis == 1 and t.shape.rank == 1:
+        axis = 0
+    if isinstance(indices_or_sections, int) and t.shape[axis] % indices_or_sections:
+        raise ValueError("array split does not result in an equal division")
+    return split(t, indices_or_sections, axis)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along the first axis."""
+    return _split_on(ary, indices_or_sections, 0)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along the second axis (the first for 1-D arrays)."""
+    return _split_on(ary, indices_or_sections, 1)
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list:
+    """:func:`split` along the third axis."""
+    return _split_on(ary, indices_or_sections, 2)
+
+
+def append(arr: Any, values: Any, axis: Any = None) -> Tensor:
+    """``values`` appended to ``arr`` along ``axis`` (both flattened when None)."""
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+def broadcast_arrays(*args: Any, subok: bool = False) -> list:
+    """The arrays broadcast to their common shape."""
+    if subok:
+        raise ValueError("subok=True is not supported.")
+    ts = [asarray(a) for a in args]
+    shape = np.broadcast_shapes(*(tuple(t.shape) for t in ts))
+    return [t if tuple(t.shape) == shape else _a.broadcast_to(t, shape) for t in ts]
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+    """Diagonal ``offset`` of the matrices in axes ``axis1`` and ``axis2`` (last in the result)."""
+    t = moveaxis(a, (axis1, axis2), (-2, -1))
+    n, m = t.shape[-2], t.shape[-1]
+    if offset <= -n or offset >= m:
+        return _m.zeros_like(t[..., :0])[..., 0, :] if n else _a.reshape(t, list(t.shape[:-2]) + [0])
+    return _l.diag_part(t, k=offset)
+
+
+def diagflat(v: Any, k: int = 0) -> Tensor:
+    """The diagonal matrix of the flattened ``v``, on diagonal ``k``."""
+    return diag(ravel(v), k)
+
+
+@constant_maker
+def compress(condition: Any, a: Any, axis: Any = None) -> Tensor:
+    """The slices of ``a`` along ``axis`` where 1-D ``condition`` is true (a shorter
+    ``condition`` counts as false beyond its end)."""
+    c = asarray(condition, bool)
+    t = asarray(a)
+    if c.shape.rank != 1:
+        raise ValueError("condition must be a 1-d array.")
+    if t.shape.rank == 0 or axis is None:
+        t, axis = ravel(t), 0
+    axis = axis + t.shape.rank if axis < 0 else axis
+    if not 0 <= axis < t.shape.rank:
+        raise ValueError(f"axis {axis} is out of bounds for an array of rank {t.shape.rank}")
+    n = t.shape[axis]
+    if c.shape[0] < n:
+        c = _a.concat([c, convert_to_tensor(np.zeros(n - c.shape[0], bool))], 0)
+    elif c.shape[0] > n:
+        raise ValueError(f"condition has {c.shape[0]} entries, more than the {n} of axis {axis}")
+    return _i.boolean_mask(t, c, axis=axis)
+
+
+def nonzero(a: Any) -> list:
+    """The indices of the non-zero entries, one int64 array per axis."""
+    t = atleast_1d(a)
+    coords = _m.where(_m.cast(t, bool))
+    return _a.unstack(coords, t.shape.rank, axis=1)
+
+
+def ix_(*args: Any) -> list:
+    """Open meshes from 1-D integer or bool arrays, to index a cross product."""
+    n, out = len(args), []
+    for i, a in enumerate(args):
+        t = asarray(a)
+        if t.shape.rank != 1:
+            raise ValueError(f"Arguments must be 1-d, got arg {i} of rank {t.shape.rank}")
+        shape = [1] * n
+        shape[i] = -1
+        if t.dtype._np.kind == "b":
+            out.append(_a.reshape(nonzero(t)[0], shape))
+        elif t.dtype._np.kind in "iu":
+            out.append(_a.reshape(t, shape))
+        else:
+            raise ValueError(f"Only integer and bool dtypes are supported, got {t.dtype!r}")
+    return out
+
+
+def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Tensor:
+    """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``."""
+    t = asarray(m)
+    r = t.shape.rank
+    a1, a2 = (int(v) % r for v in axes)
+    k %= 4
+    if k == 0:
+        return t
+    if k == 2:
+        return flip(flip(t, a1), a2)
+    perm = list(builtins.range(r))
+    perm[a1], perm[a2] = a2, a1
+    return transpose(flip(t, a2), perm) if k == 1 else flip(transpose(t, perm), a2)
+
+
+def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> Tensor:
+    """The entry of the first ``choicelist[i]`` whose ``condlist[i]`` holds, else ``default``."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})")
+    if not condlist:
+        raise ValueError("condlist must be non-empty")
+    out, *choices = _same(default, *choicelist)
+    for c, v in zip(condlist[::-1], choices[::-1]):
+        out = where(c, v, out)
+    return out
+
+
+@constant_maker
+def take_along_axis(arr: Any, indices: Any, axis: Any) -> Tensor:
+    """Entries of ``arr`` at ``indices`` along ``axis`` (the two broadcast on the other axes)."""
+    t, idx = asarray(arr), asarray(indices)
+    if axis is None:
+        return take_along_axis(ravel(t), idx, 0)
+    r = t.shape.rank
+    axis = axis + r if axis < 0 else axis
+    ts, ix = list(t.shape), list(idx.shape)
+    other = np.broadcast_shapes(tuple(ts[:axis] + [1] + ts[axis + 1:]), tuple(ix[:axis] + [1] + ix[axis + 1:]))
+    t = _a.broadcast_to(t, other[:axis] + (ts[axis],) + other[axis + 1:])
+    idx = _a.broadcast_to(idx, other[:axis] + (ix[axis],) + other[axis + 1:])
+    idx = _m.where(_m.less(idx, _m.zeros_like(idx)), idx + _m.cast(ts[axis], idx.dtype), idx)
+    t, idx = swapaxes(t, axis, -1), swapaxes(idx, axis, -1)
+    return swapaxes(_i.gather(t, idx, axis=r - 1, batch_dims=r - 1), axis, -1)
+
+
+# --------------------------------------------------------------------------- more products
+def vdot(a: Any, b: Any) -> Tensor:
+    """The dot product of the flattened arrays (``a`` conjugated when complex)."""
+    x, y = (ravel(t) for t in _same(a, b))
+    if x.dtype._np.kind == "c":
+        x = _m.conj(x)
+    return dot(x, y)
+
+
+def kron(a: Any, b: Any) -> Tensor:
+    """The Kronecker product: blocks ``a[i, j] * b``."""
+    x, y = _same(a, b)
+    r = builtins.max(x.shape.rank, y.shape.rank)
+    xs = [1] * (r - x.shape.rank) + list(x.shape)
+    ys = [1] * (r - y.shape.rank) + list(y.shape)
+    xr = _a.reshape(x, [v for d in xs for v in (d, 1)])
+    yr = _a.reshape(y, [v for d in ys for v in (1, d)])
+    return _a.reshape(xr * yr, [p * q for p, q in zip(xs, ys)])
+
+
+@constant_maker
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Tensor:
+    """The cross product of 2- or 3-vectors along the given axes (a 2-vector's third component is
+    0; two 2-vectors give the scalar z component)."""
+    x, y = _same(a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x, y = moveaxis(x, axisa, -1), moveaxis(y, axisb, -1)
+    da, db = x.shape[-1], y.shape[-1]
+    if da not in (2, 3) or db not in (2, 3):
+        raise ValueError(f"incompatible dimensions for cross product (dimension must be 2 or 3): {da}, {db}")
+
+    def pad3(t: Tensor) -> Tensor:
+        return _a.pad(t, [[0, 0]] * (t.shape.rank - 1) + [[0, 1]]) if t.shape[-1] == 2 else t
+    x, y = broadcast_arrays(pad3(x), pad3(y))
+    c = _l.cross(x, y)
+    if da == 2 and db == 2:
+        return c[..., 2]
+    return moveaxis(c, -1, axisc)
 
 
 def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:

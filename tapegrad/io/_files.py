@@ -257,3 +257,168 @@ def deserialize_many_sparse(serialized_sparse: Any, dtype: Any, rank: Any = None
     np_dtype = _dt.as_dtype(dtype).as_numpy_dtype
     return _sparse_class()(np.concatenate(idx) if idx else np.zeros((0, r + 1), np.int64),
                            np.concatenate(vals) if vals else np.zeros(0, np_dtype), dense)
+
+
+# -- tf.make_tensor_proto / tf.make_ndarray: a TensorProto as an object
+_CONTENT_TYPES = ("float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64", "uint16",
+                  "uint32", "uint64")
+# typed value fields: dtype -> (field number, name)
+_VAL_FIELDS = {"float32": (5, "float_val"), "float64": (6, "double_val"), "int32": (7, "int_val"),
+               "int16": (7, "int_val"), "int8": (7, "int_val"), "uint8": (7, "int_val"), "uint16": (7, "int_val"),
+               "string": (8, "string_val"), "complex64": (9, "scomplex_val"), "int64": (10, "int64_val"),
+               "bool": (11, "bool_val"), "complex128": (12, "dcomplex_val"), "float16": (13, "half_val"),
+               "uint32": (16, "uint32_val"), "uint64": (17, "uint64_val")}
+_VAL_NAMES = sorted({n for _, n in _VAL_FIELDS.values()})
+
+
+class _Dim:
+    __slots__ = ("size", "name")
+
+    def __init__(self, size: int = 0, name: str = "") -> None:
+        self.size, self.name = int(size), name
+
+
+class _ShapeProto:
+    __slots__ = ("dim", "unknown_rank")
+
+    def __init__(self, dims: Any = ()) -> None:
+        self.dim, self.unknown_rank = [_Dim(d) for d in dims], False
+
+
+class TensorProto:
+    """TensorFlow's ``TensorProto`` as :func:`make_tensor_proto` makes it: ``dtype`` (the
+    ``DataType`` number), ``tensor_shape.dim[i].size``, ``tensor_content`` (the values' bytes, for
+    more than one number) or a typed value list (``float_val``, ``int_val``, ``string_val``, ...),
+    and ``SerializeToString()`` (bytes ``tf.io.parse_tensor`` reads when ``tensor_content`` holds
+    the values)."""
+
+    def __init__(self, dtype: int, dims: Any) -> None:
+        self.dtype, self.tensor_shape, self.version_number, self.tensor_content = dtype, _ShapeProto(dims), 0, b""
+        for n in _VAL_NAMES:
+            setattr(self, n, [])
+
+    def SerializeToString(self) -> bytes:  # noqa: N802  (protobuf's name)
+        shape = b"".join(_delimited(2, (_varint(1 << 3) + _varint(d.size)) if d.size else b"")
+                         for d in self.tensor_shape.dim)
+        out = _varint(1 << 3) + _varint(self.dtype) + _delimited(2, shape)
+        if self.tensor_content:
+            out += _delimited(4, self.tensor_content)
+        dt = _dt.as_dtype(self.dtype).name
+        number, name = _VAL_FIELDS.get(dt, (0, ""))
+        vals = getattr(self, name, []) if name else []
+        if vals and dt == "string":
+            out += b"".join(_delimited(8, bytes(v)) for v in vals)
+        elif vals:
+            a = np.asarray(vals)
+            if dt in ("float32", "complex64"):
+                body = a.astype("<f4").tobytes()
+            elif dt in ("float64", "complex128"):
+                body = a.astype("<f8").tobytes()
+            else:
+                body = b"".join(_varint(int(v) & ((1 << 64) - 1)) for v in a.reshape(-1))
+            out += _delimited(number, body)
+        return out
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, TensorProto) and self.SerializeToString() == other.SerializeToString()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        lines = [f"dtype: DT_{_dt.as_dtype(self.dtype).name.upper().replace('FLOAT32', 'FLOAT').replace('FLOAT64', 'DOUBLE')}",
+                 "tensor_shape {"]
+        for d in self.tensor_shape.dim:
+            lines += ["  dim {", f"    size: {d.size}", "  }"]
+        lines.append("}")
+        if self.tensor_content:
+            lines.append(f"tensor_content: {self.tensor_content!r}")
+        for n in _VAL_NAMES:
+            lines += [f"{n}: {v!r}" for v in getattr(self, n)]
+        return "\n".join(lines) + "\n"
+
+    __repr__ = __str__
+
+
+def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_shape: bool = False,
+                      allow_broadcast: bool = False) -> TensorProto:
+    """``values`` as a :class:`TensorProto`, with TensorFlow's rules: ``dtype`` (inferred as
+    ``tf.constant`` does), ``shape`` (a single value fills it; else the values must have as many
+    entries; ``verify_shape``: exactly that shape), the numbers in ``tensor_content`` when there are
+    several of a dtype that has it, else in the dtype's typed list.
+
+    >>> import tapegrad as tf
+    >>> p = tf.make_tensor_proto([[1.5, 2.0]])
+    >>> [d.size for d in p.tensor_shape.dim], tf.make_ndarray(p).tolist()
+    ([1, 2], [[1.5, 2.0]])
+    """
+    t = convert_to_tensor(values, dtype=dtype) if dtype is not None else convert_to_tensor(values)
+    a = np.asarray(t.numpy())
+    dims = list(a.shape) if shape is None else [int(d) for d in shape]
+    size = int(np.prod(dims, dtype=np.int64))
+    if shape is not None:
+        if verify_shape and list(a.shape) != dims:
+            raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {a.shape}.")
+        if a.size != size and not (a.size == 1 or (allow_broadcast and a.ndim == 0)):
+            raise ValueError(f"Too many elements provided. Takes at most {size:d}, but got {a.size:d}."
+                             if a.size > size else f"Expected {size} elements to fill shape {dims}, got {a.size}.")
+    proto = TensorProto(t.dtype.as_datatype_enum, dims)
+    name = t.dtype.name
+    if a.size == size and name in _CONTENT_TYPES and size > 1:
+        proto.tensor_content = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
+        return proto
+    flat = a.reshape(-1)
+    field = _VAL_FIELDS.get(name, (0, ""))[1]
+    if not field:
+        raise TypeError(f"make_tensor_proto: dtype {name} is not covered.")
+    if name == "string":
+        vals = [bytes(v) for v in flat]
+    elif name in ("complex64", "complex128"):
+        vals = [p for v in flat for p in (float(v.real), float(v.imag))]
+    elif name == "float16":
+        vals = [int(v) for v in flat.view(np.uint16)]
+    elif name == "bool":
+        vals = [bool(v) for v in flat]
+    elif a.dtype.kind == "f":
+        vals = [float(v) for v in flat]
+    else:
+        vals = [int(v) for v in flat]
+    getattr(proto, field).extend(vals)
+    return proto
+
+
+def make_ndarray(tensor: Any) -> np.ndarray:
+    """The NumPy array a ``TensorProto`` holds (:func:`make_tensor_proto`'s, or TensorFlow's
+    protobuf message, read by its fields): ``tensor_content``, or a typed value list, whose last
+    value fills the shape.
+
+    >>> import tapegrad as tf
+    >>> tf.make_ndarray(tf.make_tensor_proto(7, shape=[3])).tolist()
+    [7, 7, 7]
+    """
+    dt = _dt.as_dtype(int(tensor.dtype))
+    dims = [int(d.size) for d in tensor.tensor_shape.dim]
+    n = int(np.prod(dims, dtype=np.int64))
+    npdt = np.dtype(object) if dt == _dt.string else np.dtype(dt.as_numpy_dtype)
+    if tensor.tensor_content:
+        return np.frombuffer(bytes(tensor.tensor_content), dtype=npdt.newbyteorder("<")).astype(npdt).reshape(dims)
+    field = _VAL_FIELDS.get(dt.name, (0, ""))[1]
+    if not field:
+        raise TypeError(f"make_ndarray: dtype {dt.name} is not covered.")
+    vals = list(getattr(tensor, field))
+    if dt.name in ("complex64", "complex128"):
+        vals = [complex(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)]
+    if dt.name == "float16":
+        arr = np.asarray(vals, np.uint16).view(np.float16)
+    elif dt == _dt.string:
+        arr = np.empty(len(vals), object)
+        arr[:] = [bytes(v) for v in vals]
+    else:
+        arr = np.asarray(vals, npdt)
+    if arr.size == n:
+        return arr.reshape(dims)
+    if arr.size == 0:
+        return np.zeros(dims, npdt) if dt != _dt.string else np.full(dims, b"", object)
+    out = np.empty(n, npdt)
+    out[:arr.size] = arr
+    out[arr.size:] = arr[-1]
+    return out.reshape(dims)

@@ -1370,6 +1370,44 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: Any = N
     return reshape(transpose(reshape(x, split), perm), out)
 
 
+@constant_maker  # (from shapes and Python values, read through host_value)
+def required_space_to_batch_paddings(input_shape: Any, block_shape: Any, base_paddings: Any = None,
+                                     name: Any = None) -> tuple[Tensor, Tensor]:
+    """The paddings (``base_paddings`` plus the least extra at the end) that make each of
+    ``input_shape`` divisible by ``block_shape``, and the crops that undo the extra: int32
+    ``[M, 2]`` tensors for :func:`space_to_batch_nd` and :func:`batch_to_space`.
+
+    >>> import tapegrad as tf
+    >>> p, c = tf.required_space_to_batch_paddings([5, 4], [2, 3], [[1, 0], [0, 0]])
+    >>> p.numpy().tolist(), c.numpy().tolist()
+    ([[1, 0], [0, 2]], [[0, 0], [0, 2]])
+    """
+    shp = np.asarray(_int_list(input_shape, "input_shape", "RequiredSpaceToBatchPaddings"), np.int64)
+    bs = np.asarray(_int_list(block_shape, "block_shape", "RequiredSpaceToBatchPaddings"), np.int64)
+    if shp.shape != bs.shape:
+        raise ValueError(f"input_shape {shp.tolist()} and block_shape {bs.tolist()} must have the same length.")
+    base = np.zeros((len(bs), 2), np.int64) if base_paddings is None else \
+        np.asarray(_int_list(base_paddings, "base_paddings"), np.int64).reshape(-1, 2)
+    if base.shape != (len(bs), 2):
+        raise ValueError(f"base_paddings must have shape [{len(bs)}, 2], got {base.tolist()}.")
+    full = shp + base[:, 0] + base[:, 1]
+    extra = (bs - full % bs) % bs
+    pads = np.stack([base[:, 0], base[:, 1] + extra], 1).astype(np.int32)
+    crops = np.stack([np.zeros_like(extra), extra], 1).astype(np.int32)
+    return _wrap(pads), _wrap(crops)
+
+
+def guarantee_const(input: Any, name: Any = None) -> Tensor:  # noqa: A002
+    """``input`` itself (TensorFlow's deprecated promise to Grappler that it is constant; no
+    gradient flows through it, as TensorFlow's).
+
+    >>> import tapegrad as tf
+    >>> tf.guarantee_const(tf.constant([1.0])).numpy()
+    array([1.], dtype=float32)
+    """
+    return stop_gradient(input)
+
+
 def space_to_batch(input: Any, block_shape: Any, paddings: Any, name: Any = None) -> Tensor:  # noqa: A002
     """:func:`space_to_batch_nd` (TensorFlow 2's ``tf.space_to_batch`` and ``tf.nn.space_to_batch``).
 

@@ -35,7 +35,8 @@ from .._convert import as_tensor, binary_operands
 from .._dispatch import apply, defop, zeros_like
 from .._tensor import Tensor
 from ..errors import OutOfRangeError, UnimplementedError
-from .array import _err, _int_list, _pad_form, pad, reshape, stack, transpose
+from .array import (_err, _int_list, _pad_form, batch_to_space, pad, required_space_to_batch_paddings, reshape,
+                    space_to_batch_nd, stack, transpose)
 from .math import add_n
 from .reduction import reduce_max, reduce_mean
 
@@ -506,6 +507,131 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
         raise _err(op, f"input and filter must have the same depth: {xc._value.shape[-1]} vs {c}")
     wc = reshape(w, (kh, kw, 1, c * m))
     return _from_core(_convolve(xc, wc, strides, padding, dilations, 2, op, cf), batch, 2, cf)
+
+
+def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                    padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                    name: Any = None) -> Tensor:
+    """The gradient of :func:`depthwise_conv2d` with respect to its input (of shape
+    ``input_sizes``), given ``out_backprop``, the gradient with respect to its output.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.depthwise_conv2d_backprop_input([1, 3, 3, 2], tf.ones([2, 2, 2, 1]), tf.ones([1, 2, 2, 2]),
+    ...                                       [1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 3, 3, 2])
+    """
+    w = as_tensor(filter)
+    if w._value.ndim != 4:
+        raise _err("DepthwiseConv2dNativeBackpropInput", f"filter must be 4-dimensional [filter_height, filter_width, "
+                   f"in_channels, channel_multiplier], got shape {list(w._value.shape)}")
+    kh, kw, c, m = w._value.shape
+    return _conv_transpose(out_backprop, reshape(w, (kh, kw, 1, c * m)), input_sizes, strides, padding,
+                           data_format, dilations, 2)
+
+
+def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                     name: Any = None) -> Tensor:
+    """The gradient of :func:`depthwise_conv2d` with respect to its filter (of shape
+    ``filter_sizes``, ``[filter_height, filter_width, in_channels, channel_multiplier]``), given
+    the input and ``out_backprop``, the gradient with respect to its output.
+
+    >>> import tapegrad as tf
+    >>> tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 3, 3, 2]), [2, 2, 2, 1], tf.ones([1, 2, 2, 2]),
+    ...                                        [1, 1, 1, 1], "VALID").numpy()[..., 0].tolist()
+    [[[4.0, 4.0], [4.0, 4.0]], [[4.0, 4.0], [4.0, 4.0]]]
+    """
+    op = "DepthwiseConv2dNativeBackpropFilter"
+    x, g = binary_operands(input, out_backprop, op)
+    _check_float(x, op)
+    cf = _channels_first(data_format, 2, op)
+    xc, _ = _to_core(x, 2, cf, op)
+    gc, _ = _to_core(g, 2, cf, op)
+    fs = _int_list(filter_sizes, f"{op}: filter_sizes")
+    if len(fs) != 4:
+        raise _err(op, f"filter_sizes must have 4 elements, got {fs}")
+    kh, kw, c, m = fs
+    if xc._value.shape[-1] != c or gc._value.shape[-1] != c * m:
+        raise _err(op, f"input depth {xc._value.shape[-1]} and out_backprop depth {gc._value.shape[-1]} do not "
+                       f"match filter_sizes {fs} (in_channels, in_channels * channel_multiplier)")
+    st = _hw(strides, 2, "strides", op, cf)
+    dl = _hw(1 if dilations is None else dilations, 2, "dilations", op, cf)
+    pads = _core_pads(padding, xc._value.shape[1:3], (kh, kw), st, dl, op, cf, 2)
+    want = tuple(_out_size(sz, k, s, d, p) for sz, k, s, d, p in zip(xc._value.shape[1:3], (kh, kw), st, dl, pads))
+    if want != tuple(gc._value.shape[1:3]):
+        raise _err(op, f"out_backprop's spatial shape {list(gc._value.shape[1:3])} does not match the "
+                       f"convolution's output {list(want)}")
+    r = apply(_conv2d_bf, (xc, gc), {"strides": st, "dilations": dl, "pads": pads, "w_shape": (kh, kw, 1, c * m)})
+    return reshape(r, (kh, kw, c, m))
+
+
+def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callable,  # noqa: A002
+                        filter_shape: Any = None, spatial_dims: Any = None, data_format: Any = None) -> Tensor:
+    """``op(input, num_spatial_dims, padding)`` run on the space-to-batch form of ``input`` so
+    that a sliding-window ``op`` samples the input at ``dilation_rate`` ("atrous"): TensorFlow's
+    ``batch_to_space(op(space_to_batch_nd(input, rate, paddings), n, "VALID"), rate, crops)``,
+    the paddings those ``padding`` needs (``"SAME"`` takes ``filter_shape``). With every rate 1,
+    simply ``op(input, num_spatial_dims, padding)``.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    >>> y = tf.nn.with_space_to_batch(x, [2, 2], "VALID",
+    ...                               lambda t, n, p: tf.nn.avg_pool2d(t, 2, 1, p))
+    >>> y.numpy()[0, :, :, 0].tolist()
+    [[5.0, 6.0], [9.0, 10.0]]
+    """
+    x = as_tensor(input)
+    rate = np.asarray(_int_list(dilation_rate, "dilation_rate", "with_space_to_batch"), np.int64)
+    n = len(rate)
+    start = 2 if data_format is not None and str(data_format).startswith("NC") else 1
+    dims = list(range(start, n + start)) if spatial_dims is None else [int(d) for d in spatial_dims]
+    if dims != sorted(set(dims)) or any(d < 1 for d in dims):
+        raise ValueError("`spatial_dims` must be a monotonically increasing sequence of positive integers. "
+                         f"Received: spatial_dims={dims}")
+    need = dims[-1] if start == 2 else dims[-1] + 1
+    if x._value.ndim < need:
+        raise ValueError(f"`input.shape.rank` must be at least {need}. Received: input.shape={list(x._value.shape)} "
+                         f"with rank {x._value.ndim}")
+    if (rate < 1).any():
+        raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
+    if (rate == 1).all():
+        return op(x, n, padding)
+    if isinstance(padding, str) and padding.upper() == "SAME":
+        if filter_shape is None:
+            raise ValueError("`filter_shape` must be specified for `padding='SAME'`. "
+                             f"Received: filter_shape={filter_shape} and padding={padding}")
+        extra = (np.asarray(_int_list(filter_shape, "filter_shape"))[:n] - 1) * rate
+        base = np.stack([extra // 2, extra - extra // 2], 1)
+    elif isinstance(padding, str) and padding.upper() == "VALID":
+        base = np.zeros((n, 2), np.int64)
+    elif not isinstance(padding, str):
+        full = np.asarray(padding, np.int64).reshape(-1, 2)
+        base = full[2:] if start == 2 else full[1:-1]
+    else:
+        raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: padding={padding}")
+    pads, crops = required_space_to_batch_paddings([x._value.shape[d] for d in dims], rate, base)
+
+    def adjust(v: np.ndarray, fill: int) -> list:
+        out = np.full((dims[-1],) + v.shape[1:], fill, np.int64)
+        out[np.asarray(dims) - 1] = v
+        return out.tolist()
+    rates = adjust(rate, 1)
+    y = op(space_to_batch_nd(x, rates, adjust(pads.numpy(), 0)), n, "VALID")
+    return batch_to_space(y, rates, adjust(crops.numpy(), 0))
+
+
+def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: int, padding: Any,
+                            name: Any = None) -> Tensor:
+    """The transpose of :func:`atrous_conv2d`: :func:`conv2d_transpose` with stride 1 and
+    dilation ``rate`` (``filters`` ``[height, width, out_channels, in_channels]``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.atrous_conv2d_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), [1, 4, 4, 1], 2, "VALID").shape
+    TensorShape([1, 4, 4, 1])
+    """
+    if int(rate) < 1:
+        raise ValueError(f"rate {rate} cannot be less than one")
+    return _conv_transpose(value, filters, output_shape, 1, padding, "NHWC", int(rate), 2)
 
 
 def _conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any,  # noqa: A002

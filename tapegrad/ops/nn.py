@@ -25,8 +25,10 @@ from .array import (_one_hot, broadcast_to, concat, expand_dims, norm_axes, norm
 from .math import (_check_kind, abs, add_n, cast, complex_, exp, greater_equal, imag, less, less_equal,
                    log, log1p, logical_and, maximum, multiply, ones_like, pow, real, reciprocal, rsqrt,
                    sigmoid, square, subtract, tanh, where, zeros_like)
-from .random import uniform
+from .random import stateless_uniform, uniform
+from .indexing import gather
 from .reduction import reduce_mean, reduce_sum
+from .segment import unsorted_segment_mean
 from .special import divide_no_nan, erf, squared_difference
 
 __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
@@ -539,6 +541,37 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     >>> sorted(set(y.numpy().tolist()))
     [0.0, 2.0]
     """
+    return _dropout(x, rate, noise_shape, lambda shape, dt: uniform(shape, dtype=dt, seed=seed))
+
+
+@constant_maker
+def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
+                      name: Any = None) -> Tensor:
+    """:func:`dropout` whose mask is ``tf.random.stateless_uniform(noise_shape, seed)`` (the same
+    ``seed`` gives the same mask: TensorFlow's numbers) (``tf.nn.experimental.stateless_dropout``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.experimental.stateless_dropout(tf.ones([6]), 0.5, seed=[1, 2]).numpy()
+    array([2., 0., 2., 0., 0., 2.], dtype=float32)
+    """
+    alg = "auto_select" if rng_alg is None else rng_alg
+    return _dropout(x, rate, noise_shape, lambda shape, dt: stateless_uniform(shape, seed, dtype=dt, alg=alg))
+
+
+@constant_maker
+def general_dropout(x: Any, rate: Any, uniform_sampler: Any, noise_shape: Any = None, name: Any = None) -> Tensor:
+    """:func:`dropout` whose keep decisions are ``uniform_sampler(shape=..., dtype=...) >= rate``
+    (``tf.nn.experimental.general_dropout``).
+
+    >>> import tapegrad as tf
+    >>> tf.nn.experimental.general_dropout(tf.ones([3]), 0.5, lambda shape, dtype: tf.constant([0.1, 0.7, 0.5])).numpy()
+    array([0., 2., 2.], dtype=float32)
+    """
+    return _dropout(x, rate, noise_shape, lambda shape, dt: uniform_sampler(shape=shape, dtype=dt))
+
+
+@constant_maker
+def _dropout(x: Any, rate: Any, noise_shape: Any, sampler: Any) -> Tensor:
     xt = as_tensor(x)
     if xt._value.dtype.kind != "f":
         raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. "
@@ -570,7 +603,7 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None, name: 
     except ValueError:
         raise InvalidArgumentError(f"noise_shape {list(shape)} is not broadcastable to "
                                    f"x's shape {list(xt._value.shape)} [Op:dropout]") from None
-    u = uniform(shape, dtype=xt.dtype, seed=seed)
+    u = sampler(list(shape), xt.dtype)
     mask = greater_equal(u, r)  # (ops, not NumPy: a tf.function trace replays the draw)
     if mask._value.shape != xt._value.shape:
         mask = broadcast_to(mask, xt._value.shape)
@@ -1005,3 +1038,55 @@ def _beam_ctc(logits: np.ndarray, lengths: np.ndarray, beam: int, top: int, blan
 
 ctc_beam_op = defop("CTCBeamSearchDecode", lambda x, n, beam, top, blank: _beam_ctc(x, n, beam, top, blank),
                     nout=2, nondiff=True)
+
+
+def _pav_segments(row: np.ndarray) -> np.ndarray:
+    """Pool adjacent violators for a non-increasing fit: each entry's block number."""
+    sums, counts = [], []
+    for v in row.astype(np.float64):
+        s, c = float(v), 1
+        while sums and sums[-1] / counts[-1] < s / c:
+            s, c = s + sums.pop(), c + counts.pop()
+        sums.append(s)
+        counts.append(c)
+    return np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+
+
+@constant_maker  # (the segments: from a guarded read of the input)
+def isotonic_regression(inputs: Any, decreasing: bool = True, axis: int = -1, name: Any = None) -> tuple:
+    """The least-squares non-increasing (``decreasing``) or non-decreasing fit of each 1-D slice
+    of ``inputs`` along ``axis``: ``(output, segments)``, the fit (each block the mean of its
+    inputs, so the gradient is each block's mean gradient) and each entry's block (int32, from 0
+    in each slice). Integers fit in float32 (int8/int16/uint8/uint16) or float64.
+
+    >>> import tapegrad as tf
+    >>> out, seg = tf.nn.isotonic_regression([[3.0, 1.0, 2.0]])
+    >>> out.numpy(), seg.numpy()
+    (array([[3. , 1.5, 1.5]], dtype=float32), array([[0, 1, 1]], dtype=int32))
+    """
+    x = as_tensor(inputs)
+    k = x._value.dtype
+    if k.kind in "iu":
+        x = cast(x, _dt.float32 if k.itemsize <= 2 else _dt.float64)
+    elif k.kind != "f":
+        raise InvalidArgumentError(f"isotonic_regression takes real inputs, got {x.dtype.name}.")
+    nd = x._value.ndim
+    if nd == 0:
+        raise ValueError("isotonic_regression takes inputs of rank 1 or more.")
+    ax = norm_axis(axis, nd, "IsotonicRegression")
+    perm = [i for i in range(nd) if i != ax] + [ax]
+    xt = transpose(x, perm) if ax != nd - 1 else x
+    shape = xt._value.shape
+    n = shape[-1]
+    flat = reshape(xt, [-1, n])
+    rows = np.asarray(host_value(flat, "inputs"))
+    sign = 1.0 if decreasing else -1.0
+    seg = np.stack([_pav_segments(sign * r) for r in rows]) if rows.size else np.zeros(rows.shape, np.int32)
+    gid = (seg + np.arange(rows.shape[0], dtype=np.int32)[:, None] * max(n, 1)).reshape(-1)
+    means = unsorted_segment_mean(reshape(flat, [-1]), _wrap(gid), max(rows.shape[0] * n, 1))
+    out = reshape(gather(means, _wrap(gid)), shape)
+    seg_t = _wrap(seg.reshape(shape))
+    if ax != nd - 1:
+        inv = np.argsort(perm).tolist()
+        out, seg_t = transpose(out, inv), transpose(seg_t, inv)
+    return out, seg_t

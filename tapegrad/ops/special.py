@@ -11,15 +11,17 @@ InvalidArgumentError for the others (TF's "Value for attr 'T' ... is not in the 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
+import os
 from typing import Any
 
 import numpy as np
 
 from .. import _backend as _bk, _vmap, dtypes as _dt
-from .._convert import as_tensor, binary_operands
+from .._convert import as_tensor, binary_operands, host_value
 from .._dispatch import apply, binary, composite_api, defop
-from .._tensor import Tensor, constant_maker
+from .._tensor import Tensor, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from .math import (_check_kind, _dt_error, _int_to_float, _unary, cast, complex_, conj, cos, equal, exp,
                    imag, less, log, log1p, maximum, not_equal, ones_like, real, reciprocal, rsqrt, sigmoid,
@@ -34,7 +36,7 @@ __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "a
     "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "dawsn", "expint",
     "fresnel_cos", "fresnel_sin", "spence", "softplus", "log_sigmoid", "xlogy",
     "xlog1py", "xdivy", "divide_no_nan", "reciprocal_no_nan", "squared_difference", "angle",
-    "floor", "ceil", "round", "rint", "is_nan", "is_inf", "is_finite"]
+    "floor", "ceil", "round", "rint", "is_nan", "is_inf", "is_finite", "sobol_sample"]
 
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -872,3 +874,65 @@ def nextafter(x1: Any, x2: Any, name: Any = None) -> Tensor:
 
 
 _nextafter = defop("NextAfter", np.nextafter, nondiff=True, broadcast=True)
+
+
+_SOBOL_BITS = 30
+_SOBOL: dict = {}
+
+
+def _sobol_directions(d: int) -> np.ndarray:
+    """``[d, 30]`` direction numbers (Joe and Kuo's, as SciPy ships them, Bratley and Fox's
+    recurrence), scaled to their bit positions."""
+    if d not in _SOBOL:
+        spec = importlib.util.find_spec("scipy")
+        data = np.load(os.path.join(os.path.dirname(spec.origin), "stats", "_sobol_direction_numbers.npz"),
+                       allow_pickle=False)
+        poly, vinit = data["poly"], data["vinit"]
+        if d > len(poly):
+            raise InvalidArgumentError(f"dim must be at most {len(poly)}, got {d} [Op:SobolSample]")
+        v = np.zeros((d, _SOBOL_BITS), np.int64)
+        v[0] = 1
+        for r in range(1, d):
+            p = int(poly[r])
+            m = p.bit_length() - 1
+            v[r, :m] = vinit[r, :m]
+            for j in range(m, _SOBOL_BITS):
+                new = int(v[r, j - m])
+                for k in range(m):
+                    if (p >> (m - 1 - k)) & 1:
+                        new ^= int(v[r, j - k - 1]) << (k + 1)
+                v[r, j] = new
+        _SOBOL[d] = v << np.arange(_SOBOL_BITS - 1, -1, -1, dtype=np.int64)
+    return _SOBOL[d]
+
+
+@constant_maker  # (from Python values and guarded reads)
+def sobol_sample(dim: Any, num_results: Any, skip: Any = 0, dtype: Any = _dt.float32, name: Any = None) -> Tensor:
+    """``num_results`` points of the ``dim``-dimensional Sobol sequence (Joe and Kuo's direction
+    numbers, unscrambled), after the origin and ``skip`` more points: TensorFlow's points,
+    shape ``[num_results, dim]``.
+
+    >>> import tapegrad as tf
+    >>> tf.math.sobol_sample(2, 3).numpy()
+    array([[0.5 , 0.5 ],
+           [0.75, 0.25],
+           [0.25, 0.75]], dtype=float32)
+    """
+    dt = _dt.as_dtype(dtype)
+    if dt._np not in (np.float32, np.float64):
+        raise InvalidArgumentError(f"sobol_sample: dtype must be float32 or float64, got {dt.name}.")
+    d, n, k = (int(np.asarray(host_value(as_tensor(v), what))) for v, what in
+               ((dim, "dim"), (num_results, "num_results"), (skip, "skip")))
+    if d < 1:
+        raise InvalidArgumentError(f"dim must be at least one, got {d} [Op:SobolSample]")
+    if n < 1:
+        raise InvalidArgumentError(f"num_results must be at least one, got {n} [Op:SobolSample]")
+    if k < 0:
+        raise InvalidArgumentError(f"skip must be non-negative, got {k} [Op:SobolSample]")
+    v = _sobol_directions(d)
+    idx = np.arange(k + 1, k + 1 + n, dtype=np.int64)
+    gray = idx ^ (idx >> 1)
+    q = np.zeros((n, d), np.int64)
+    for j in range(int(gray.max()).bit_length()):
+        q ^= np.where(((gray >> j) & 1)[:, None] == 1, v[:, j], 0)
+    return _wrap((q / float(1 << _SOBOL_BITS)).astype(dt._np))

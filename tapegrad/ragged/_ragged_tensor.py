@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _strings, dtypes as _dt
 from .._convert import convert_to_tensor, host_value
+from .._spec import TypeSpec
 from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import broadcast_to, concat, reshape
@@ -888,7 +889,7 @@ class DynamicRaggedShape:
 
 
 # --------------------------------------------------------------------------- RaggedTensorSpec
-class RaggedTensorSpec:
+class RaggedTensorSpec(TypeSpec):
     """The type of a RaggedTensor: shape (``None`` for ragged dimensions), dtype, ragged rank and
     row-splits dtype (TensorFlow's ``tf.RaggedTensorSpec``, for ``tf.function``'s
     ``input_signature`` and ``tf.data``'s ``element_spec``).

@@ -16,6 +16,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._convert import convert_to_tensor, host_value
 from .._print import format_tensor
+from .._spec import TypeSpec
 from .._tensor import CompositeTensor, Tensor, TensorShape, constant_maker, numpy_text, wrap as _wrap
 from ..errors import InvalidArgumentError
 from ..ops.array import broadcast_to
@@ -232,7 +233,7 @@ def _cwise(sp: SparseTensor, other: Any, op: Any) -> SparseTensor:
     return sp.with_values(op(sp.values, gather_nd(d, sp.indices)))
 
 
-class SparseTensorSpec:
+class SparseTensorSpec(TypeSpec):
     """The type of a SparseTensor: its dense shape (dimensions may be ``None``) and dtype
     (TensorFlow's ``tf.SparseTensorSpec``).
 
