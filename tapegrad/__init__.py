@@ -31,7 +31,8 @@ from ._variable import Variable, VariableAggregation, VariableSynchronization
 from ._tape import GradientTape
 from ._walk import UnconnectedGradients
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32,  # noqa: A004
-                     float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
+                     float64, half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32,
+                     uint64, variant)
 from . import ops as _ops  # binds Tensor operators
 from .ops.array import (batch_to_space, bitcast, broadcast_dynamic_shape, broadcast_static_shape,
                         broadcast_to, concat, expand_dims, eye, fill, guarantee_const, identity, linspace, meshgrid,

@@ -759,7 +759,14 @@ class Function:
         if in_specs and self._sig is None and not any(
                 _nest.flatten(s) == _nest.flatten((tuple(args), kwargs)) for s in self._spec_signatures):
             self._spec_signatures.append((tuple(args), dict(kwargs)))
-        return ConcreteFunction(self, sig, outs, entry)
+        if entry is None:
+            return ConcreteFunction(self, sig, outs, entry)
+        # the same arguments' signature gives the same concrete function, as TensorFlow's cache does
+        known = self.__dict__.setdefault("_concretes", {})
+        cf = known.get((structure, key))
+        if cf is None or cf._entry is not entry:
+            cf = known[(structure, key)] = ConcreteFunction(self, sig, outs, entry)
+        return cf
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         """The :meth:`ConcreteFunction.pretty_printed_signature` of each signature traced so far,

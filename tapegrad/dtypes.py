@@ -20,7 +20,7 @@ import numpy as np
 __all__ = [
     "DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
     "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "half", "double",
-    "string",
+    "string", "resource", "variant",
 ]
 
 
@@ -46,7 +46,7 @@ class DType:
 
     @property
     def is_numpy_compatible(self) -> builtins.bool:
-        """True: every tapegrad dtype is a NumPy dtype."""
+        """True: every tapegrad dtype of a tensor is a NumPy dtype."""
         return True
 
     @property
@@ -179,6 +179,44 @@ complex64 = DType(np.complex64, "complex64", 8)
 complex128 = DType(np.complex128, "complex128", 18)
 string = DType(np.object_, "string", 7)
 
+
+class _Handle(DType):
+    """``tf.resource`` and ``tf.variant``: the dtypes of a Variable's and of a dataset's handle in a
+    function's signature (``ConcreteFunction.function_def``), as TensorFlow names them. No tensor
+    holds them, and, as in TensorFlow, they have no NumPy type."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, enum: int) -> None:
+        self.name, self._enum = name, enum
+
+    @property
+    def _np(self) -> np.dtype:   # (what every use of a dtype as a tensor's element type reads)
+        raise TypeError(f"No tensor holds dtype {self.name}: it names a Variable's or a dataset's handle "
+                        "in a function's signature (ConcreteFunction.function_def); use a value dtype such "
+                        "as tf.float32.")
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        raise KeyError(self._enum)   # (TensorFlow's error)
+
+    is_numpy_compatible = is_floating = is_complex = is_integer = is_unsigned = is_bool = is_numeric = \
+        is_trainable = property(lambda self: False)
+    size = property(lambda self: 0)
+    base_dtype = real_dtype = property(lambda self: self)
+
+    @property
+    def min(self) -> Any:
+        raise TypeError(f"Cannot find minimum value of <dtype: '{self.name}'>.")
+
+    @property
+    def max(self) -> Any:
+        raise TypeError(f"Cannot find maximum value of <dtype: '{self.name}'>.")
+
+
+resource = _Handle("resource", 20)
+variant = _Handle("variant", 21)
+
 # tf.dtypes.cast, tf.dtypes.complex and tf.dtypes.saturate_cast: tapegrad/ops/__init__.py binds them here
 # (the op library sits above this module)
 cast: Any
@@ -189,14 +227,14 @@ _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uin
         bool, complex64, complex128)
 _BY_NP: dict[np.dtype, DType] = {d._np: d for d in _ALL}
 _BY_NAME: dict[str, DType] = {d.name: d for d in _ALL}
-_BY_NAME.update(half=float16, double=float64, string=string)
+_BY_NAME.update(half=float16, double=float64, string=string, resource=resource, variant=variant)
 _BY_NP[string._np] = string
 # the Python types TensorFlow accepts; ``int`` and ``complex`` it refuses (which width?), and so does tapegrad
 _PY = {float: float32, builtins.bool: bool, object: string}
-_BY_ENUM: dict[int, DType] = {d._enum: d for d in (*_ALL, string)}
+_BY_ENUM: dict[int, DType] = {d._enum: d for d in (*_ALL, string, resource, variant)}
 # TensorFlow's DataType numbers that NumPy has no dtype for
 _NO_NUMPY = {11: "qint8", 12: "quint8", 13: "qint32", 14: "bfloat16", 15: "qint16", 16: "quint16",
-             20: "resource", 21: "variant", 24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz",
+             24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz",
              27: "float8_e4m3b11fnuz", 28: "float8_e5m2fnuz", 29: "int4"}
 
 

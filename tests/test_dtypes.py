@@ -28,7 +28,7 @@ def test_every_enum_number_converts_or_raises_as_in_tensorflow(number):
     if isinstance(want, dict):                          # not a DataType number at all
         with pytest.raises(TypeError, match="no DataType enum number"):
             tf.as_dtype(int(number))
-    elif want in TF["dtypes"]:
+    elif want in TF["dtypes"] or want in ("resource", "variant"):   # (the handles: below)
         assert tf.as_dtype(int(number)).name == want
     else:                                               # TF's, but NumPy has no such dtype
         with pytest.raises(TypeError, match=f"TensorFlow's {want}, which tapegrad does not have"):
@@ -56,3 +56,20 @@ def test_makers_take_an_enum_number_as_dtype():
 def test_print_of_a_dtype_is_tensorflows():
     assert f"{tf.float32}" == "<dtype: 'float32'>"
     assert f"{[tf.float32]}" == "[tf.float32]"
+
+
+def test_resource_and_variant_name_handles_no_tensor_holds():
+    # (TF 2.21: a function's Variable argument is DataType 20 in its FuncGraph signature)
+    r = tf.as_dtype(20)
+    assert r is tf.resource is tf.dtypes.resource is tf.as_dtype("resource")
+    assert tf.as_dtype(21) is tf.variant and repr(tf.variant) == "tf.variant"
+    assert str(r) == "<dtype: 'resource'>" and r.as_datatype_enum == 20 and r.size == 0
+    assert not (r.is_floating or r.is_integer or r.is_bool or r.is_numpy_compatible) and r != tf.float32
+    with pytest.raises(KeyError):
+        r.as_numpy_dtype   # (TensorFlow's error)
+    with pytest.raises(TypeError, match="Cannot find minimum value"):
+        r.min
+    for make in (lambda: tf.constant(1, dtype=tf.resource), lambda: tf.zeros(2, tf.variant),
+                 lambda: tf.cast(tf.ones(2), tf.resource)):
+        with pytest.raises(TypeError, match="No tensor holds dtype"):
+            make()

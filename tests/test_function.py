@@ -653,3 +653,16 @@ def test_get_concrete_function_and_saving_assign_nothing(tmp_path):
     assert len(loaded.signatures) == 0  # (a function returning nothing is no signature, as in TF)
     loaded.mutate(tf.constant(3.0))
     assert loaded.v.numpy() == 3.0
+
+
+def test_the_same_signature_gives_the_same_concrete_function():
+    # TensorFlow 2.21: get_concrete_function for arguments of one signature returns the cached one
+    @tf.function
+    def cube(x):
+        return x ** 3
+
+    a = cube.get_concrete_function(tf.constant(2.0))
+    assert a is cube.get_concrete_function(tf.constant(3.0))
+    c = cube.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert c is not a and c is cube.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert float(a(tf.constant(4.0))) == 64.0
