@@ -64,7 +64,11 @@ def run_program(name: str) -> dict:
     import tensorflow as tf   # (TensorFlow when recording; tapegrad under tapegrad_imports)
     tf.random.set_seed(None)   # (as in a fresh process, where each program was recorded: no global
     # seed left by the programs run before it in this one)
-    scope = runpy.run_path(os.path.join(HERE, name + ".py"), run_name="__main__")
+    printing = np.get_printoptions()   # (a program may set NumPy's print options: a fresh process's
+    try:                               # are back for the programs and tests after it)
+        scope = runpy.run_path(os.path.join(HERE, name + ".py"), run_name="__main__")
+    finally:
+        np.set_printoptions(**printing)
     for value in list(scope.values()):  # (a program's strategy ends with it, as with its process:
         if type(value).__name__.endswith("MirroredStrategy") and hasattr(value, "close"):
             value.close()  # its replicas and cluster would otherwise run on under later programs)

@@ -948,7 +948,7 @@ class _Step:
         # predict (called on each batch, retraced for a new size as reduce_retracing relaxes it)
         self.traced = _function.Function(
             self.core or self.method, reduce_retracing=True,
-            stats_key=(Trainer.predict if kind == "predict" else Trainer.fit).__code__,
+            stats_key=(Trainer.predict if kind == "predict" else Trainer.fit).__wrapped__.__code__,
             batch_free=kind != "predict")
         self.traced.__name__ = f"{type(model).__name__}.{kind}_step"   # (for its warning)
         self.calls = 0
