@@ -50,6 +50,7 @@ import importlib
 import math
 import os
 import sys
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -967,7 +968,7 @@ def __array_function__(self: Any, func: Any, types: Any, args: tuple, kwargs: di
     target = FUNCTIONS.get(func)
     if target is not None and not (promote is None and _exact_only((*args, *kwargs.values()))):
         try:
-            return _call(target, args, kwargs)
+            return _stands_for_array(_call(target, args, kwargs))
         except _Unsupported:
             pass
     how = _name(func)
@@ -980,6 +981,56 @@ def __array_function__(self: Any, func: Any, types: Any, args: tuple, kwargs: di
     return out
 
 
+# A NumPy function's Tensor stands where TensorFlow gives an ndarray (``np.concatenate(tensors)``),
+# so it also answers the ndarray methods that NumPy has as functions (``.transpose([1, 0, 2])``,
+# ``.min(axis=0)``), through those functions: recorded, and again such a Tensor. Other tensors keep
+# TF's attributes only. Ids of the Tensors returned here, dropped with the tensor:
+_from_numpy: dict[int, None] = {}
+
+
+def _stands_for_array(out: Any) -> Any:
+    for t in out if type(out) in (list, tuple) else (out,):
+        if type(t) is Tensor and t._id not in _from_numpy:
+            _from_numpy[t._id] = None
+            weakref.finalize(t, _from_numpy.pop, t._id, None)
+    return out
+
+
+def _axes_args(fn: Callable) -> Callable:
+    """``a.transpose(1, 0)`` and ``a.transpose((1, 0))`` as ndarray takes them."""
+    def method(t: Any) -> Callable:
+        def call(*axes: Any, **kwargs: Any) -> Any:
+            one = len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (list, tuple)))
+            return fn(t, axes[0] if one else (axes or None), **kwargs)
+        return call
+    return method
+
+
+def _bound(fn: Callable) -> Callable:
+    return lambda t: lambda *a, **k: fn(t, *a, **k)
+
+
+_NDARRAY_METHODS: dict = {
+    **{name: _bound(getattr(np, name)) for name in (
+        "min", "max", "sum", "mean", "prod", "std", "var", "clip", "cumsum", "cumprod", "squeeze",
+        "swapaxes", "ravel", "repeat", "take", "round", "trace", "diagonal", "argmax", "argmin",
+        "dot", "sort")},
+    "transpose": _axes_args(np.transpose), "reshape": _axes_args(np.reshape),
+    "flatten": _bound(np.ravel), "T": np.transpose,
+    "tolist": lambda t: lambda: t.numpy().tolist(), "item": lambda t: lambda *a: t.numpy().item(*a),
+}
+
+
+def _ndarray_attribute(self: Tensor, name: str) -> Any:
+    """``Tensor.__getattr__`` (only for names a Tensor lacks): ndarray's methods on a NumPy
+    function's result, else the usual AttributeError."""
+    method = _NDARRAY_METHODS.get(name)
+    if method is not None and self._id in _from_numpy:
+        return method(self)
+    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+Tensor.__getattr__ = _ndarray_attribute  # type: ignore[attr-defined]
 for _cls in (Tensor, Variable):
     _cls.__array_ufunc__ = __array_ufunc__  # type: ignore[attr-defined]
     _cls.__array_function__ = __array_function__  # type: ignore[attr-defined]

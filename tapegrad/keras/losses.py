@@ -147,6 +147,14 @@ def _mask_weight(sample_weight: Tensor | None, mask: Tensor, dtype: Any,
     return sample_weight * float_mask
 
 
+def _combined_mask(in_mask: Any, mask: Any) -> Any:
+    """The mask a masking layer put on y_pred (``in_mask``) and a loss's own, combined as Keras's
+    ``Loss.__call__`` does; None when neither is set."""
+    if in_mask is None:
+        return mask
+    return in_mask if mask is None else logical_and(_to(in_mask, "bool"), _to(mask, "bool"))
+
+
 def reduce_weighted_values(values: Any, sample_weight: Any = None, mask: Any = None,
                            reduction: Any = "sum_over_batch_size", dtype: Any = None) -> Tensor:
     """Weight per-sample ``values`` by ``sample_weight`` (and a boolean ``mask``), then reduce them
@@ -223,9 +231,8 @@ class Loss:
         losses, mask = self._losses_and_mask(y_true, y_pred)
         if mask is None:
             mask = get_mask(losses)  # a loss function's own mask (circle's positive losses)
-        if in_mask is not None:  # the mask a masking layer put on y_pred, as Keras combines them
-            mask = in_mask if mask is None else logical_and(_to(in_mask, "bool"), _to(mask, "bool"))
-        return reduce_weighted_values(losses, sample_weight, mask, self.reduction, self.dtype)
+        return reduce_weighted_values(losses, sample_weight, _combined_mask(in_mask, mask), self.reduction,
+                                      self.dtype)
 
     def _losses_and_mask(self, y_true: Tensor, y_pred: Tensor) -> tuple[Tensor, Tensor | None]:
         return self.call(y_true, y_pred), None

@@ -110,6 +110,49 @@ def _to_input(x: Any, layer: "Layer") -> Any:
     return x
 
 
+def _tensor_arg(x: Any) -> bool:
+    """Keras's test for a tensor argument of ``call``: a tensor (arrays are converted to
+    tensors), or a non-empty structure of tensors and Nones."""
+    if isinstance(x, (Tensor, KerasTensor, Variable, np.ndarray, np.generic)):
+        return True
+    if isinstance(x, (list, tuple, dict)) and len(x):
+        leaves = flatten(x)
+        return all(v is None or isinstance(v, (Tensor, KerasTensor, Variable, np.ndarray, np.generic))
+                   for v in leaves)
+    return False
+
+
+def _populate_masks(layer: "Layer", args: tuple, kwargs: dict) -> None:
+    """Keras 3's mask arguments: a ``call`` with one tensor argument gets its mask as ``mask``;
+    with more, each ``<name>_mask`` argument gets the mask of the tensor argument ``<name>``
+    (so ``call(self, x, context, mask=None)`` gets no mask). Sets them in ``kwargs``."""
+    try:
+        bound = layer._call_signature.bind(*args, **kwargs)
+    except TypeError:
+        return  # (the call itself says what is wrong)
+    bound.apply_defaults()
+    given = bound.arguments
+    tensors = {k: v for k, v in given.items() if _tensor_arg(v)}
+    if len(tensors) == 1:
+        names = {"mask": next(iter(tensors.values()))} if "mask" in given else {}
+    else:
+        names = {k + "_mask": v for k, v in tensors.items() if k + "_mask" in given}
+    for name, value in names.items():
+        if given[name] is None:
+            masks = map_structure(get_mask, value)
+            if any(m is not None for m in flatten(masks)):
+                kwargs[name] = masks
+
+
+def _previous_mask(first: Any, kwargs: dict) -> Any:
+    """The mask the outputs inherit: the ``mask`` given (or populated), else the first input's,
+    read before ``call`` (which may take it off, as MultiHeadAttention does); None when none."""
+    mask = kwargs.get("mask")
+    if mask is None and _masks:
+        mask = map_structure(get_mask, first)
+    return None if mask is None or all(m is None for m in flatten(mask)) else mask
+
+
 @functools.lru_cache(maxsize=None)
 def _first_call_arg(cls: type) -> str | None:
     """The name of the first argument of ``cls.call`` (after ``self``), or None."""
@@ -239,6 +282,8 @@ class Layer(Operation, Module):
         default = sig.parameters["training"].default if "training" in sig.parameters else None
         d["_training_default"] = None if default is inspect.Parameter.empty else default
         d["_call_has_mask"] = "mask" in sig.parameters
+        d["_call_signature"] = sig
+        d["_call_mask_args"] = any(n == "mask" or n.endswith("_mask") for n in sig.parameters)
         d["_build_params"] = [p for p in inspect.signature(self.build).parameters]
 
     def _unknown_arguments(self, unknown: list) -> UnknownArgumentError:
@@ -795,10 +840,6 @@ class Layer(Operation, Module):
         _context.training = training
         if self._call_has_training and training is not None:
             kwargs["training"] = bool(training) if not isinstance(training, Tensor) else training
-        if self._call_has_mask and _masks and kwargs.get("mask") is None:
-            masks = map_structure(get_mask, args[0])
-            if any(m is not None for m in flatten(masks)):
-                kwargs["mask"] = masks
         if not stack:
             self._clear_losses()
         path = _scope_path()
@@ -808,6 +849,9 @@ class Layer(Operation, Module):
                 self._build_by_tracing(args, kwargs)
                 _context.training = training   # (Keras traces before its call context is set)
             self._maybe_build(args, kwargs)
+            if self._call_mask_args and _masks:  # (as Keras, after building: a build run that
+                _populate_masks(self, args, kwargs)  # takes masks off, as MultiHeadAttention does,
+            previous_mask = _previous_mask(args[0], kwargs)  # leaves none to the first call)
             _check_input_spec(self.input_spec, args[0], self.name)
             stack.append(self)
             cast_state = _enter_autocast(self) if _MIXED[0] else None
@@ -828,7 +872,7 @@ class Layer(Operation, Module):
                 if isinstance(out, Tensor):  # divided by the batch size, as Keras 3
                     loss = self.activity_regularizer(out)
                     self.add_loss(loss / out.shape[0] if out.ndim and out.shape[0] else loss)
-        self._set_output_masks(args[0], kwargs.get("mask"), outputs)
+        self._set_output_masks(args[0], previous_mask, outputs)
         return outputs
 
     def _dtype_error(self, inputs: Any, error: InvalidArgumentError) -> InvalidArgumentError:
@@ -900,16 +944,15 @@ class Layer(Operation, Module):
 
         def run(a: tuple, k: dict) -> Any:
             a = (map_structure(lambda x: _to_input(x, self), a[0]),) + tuple(a[1:])  # (as __call__)
-            if self._call_has_mask and k.get("mask") is None:
-                masks = map_structure(get_mask, a[0])
-                if any(m is not None for m in flatten(masks)):
-                    k["mask"] = masks
             stack, outer = _call_stack(), getattr(_context, "training", None)
             stack.append(self)
             _context.training = False
             try:
                 with name_scope(self):
                     self._maybe_build(a, k)
+                    if self._call_mask_args:
+                        _populate_masks(self, a, k)
+                    previous_mask = _previous_mask(a[0], k)
                     cast_state = _enter_autocast(self)
                     try:
                         policy = self._dtype_policy
@@ -917,7 +960,7 @@ class Layer(Operation, Module):
                                else self.quantized_call)(*a, **k)
                     finally:
                         _exit_autocast(cast_state)
-                    self._set_output_masks(a[0], k.get("mask"), out)
+                    self._set_output_masks(a[0], previous_mask, out)
             finally:
                 stack.pop()
                 _context.training = outer

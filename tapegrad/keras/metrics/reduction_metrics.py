@@ -8,6 +8,7 @@ from ...ops.array import broadcast_to
 from ...ops.math import cast
 from ...ops.reduction import reduce_mean, reduce_sum
 from ...ops.special import divide_no_nan
+from .._mask_table import get_mask
 from ..losses import _mask_weight, _same_rank, _snake, _to
 from .metric import Metric
 
@@ -15,11 +16,12 @@ from .metric import Metric
 def _samplewise(values: Any, sample_weight: Any, reduce_fn: Callable, dtype: str,
                 mask: Tensor | None = None) -> tuple[Tensor, Tensor | None]:
     """Keras's ``reduce_to_samplewise_values``: weight the values and reduce them to one per
-    sample."""
+    sample. The values' mask (``mask``, else the one they carry) zeroes weights only when there
+    are weights, as in Keras 3."""
+    mask = get_mask(values) if mask is None else mask
     values = _to(values, dtype)
-    if sample_weight is not None or mask is not None:
-        if sample_weight is not None:
-            sample_weight = _to(sample_weight, dtype)
+    if sample_weight is not None:
+        sample_weight = _to(sample_weight, dtype)
         if mask is not None:
             sample_weight = _mask_weight(sample_weight, mask, values.dtype, "sum")
         values, sample_weight = _same_rank(values, sample_weight)
@@ -101,7 +103,11 @@ class MeanMetricWrapper(Mean):
         return self._fn(y_true, y_pred, **self._fn_kwargs), None
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:  # type: ignore[override]
-        values, mask = self._values(y_true, y_pred)
+        pred_mask = get_mask(y_pred)  # (Keras 3: a masked output, e.g. after Embedding(mask_zero),
+        values, mask = self._values(y_true, y_pred)  # weighs its masked steps 0)
+        if pred_mask is not None:
+            sample_weight = _mask_weight(None if sample_weight is None else _to(sample_weight, self.dtype),
+                                         pred_mask, self.dtype, "sum")
         super().update_state(values, sample_weight, _mask=mask)
 
     def get_config(self) -> dict:

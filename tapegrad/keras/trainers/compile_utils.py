@@ -15,7 +15,8 @@ from ...ops.array import expand_dims
 from ...ops.math import cast
 from ...ops.reduction import reduce_sum
 from .._tree import flatten, is_nested, map_structure, pack_sequence_as, paths, same_structure
-from ..losses import _same_rank, _scale_for_replicas, _unscale_for_replicas
+from .._mask_table import get_mask
+from ..losses import _combined_mask, _same_rank, _scale_for_replicas, _unscale_for_replicas, reduce_weighted_values
 
 if TYPE_CHECKING:
     from ..models.model import Model
@@ -497,7 +498,10 @@ def _loss_name(identifier: Any, fn: Callable) -> str:
 
 def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Tensor:
     """A loss object reduces itself; a plain function's per-sample values are averaged as Keras's
-    ``sum_over_batch_size`` does (weighted sum over the number of entries)."""
+    ``sum_over_batch_size`` does (weighted sum over the number of entries); as Keras's
+    ``LossFunctionWrapper``, a mask on ``y_pred`` (or on the values) keeps only the unmasked
+    entries in that mean."""
+    in_mask = get_mask(y_pred)
     y_true = convert_to_tensor(y_true)
     if y_true.dtype.is_floating and y_true.dtype != y_pred.dtype:
         y_true = cast(y_true, y_pred.dtype)
@@ -505,6 +509,9 @@ def _call_loss(fn: Callable, y_true: Any, y_pred: Any, sample_weight: Any) -> Te
         return fn(y_true, y_pred, sample_weight=sample_weight)
     y_true, y_pred = _same_rank(y_true, y_pred)   # as Keras's LossFunctionWrapper: (n,) labels, (n, 1) outputs
     values = convert_to_tensor(fn(y_true, y_pred))
+    mask = _combined_mask(in_mask, get_mask(values))
+    if mask is not None:
+        return reduce_weighted_values(values, sample_weight, mask, "sum_over_batch_size", values.dtype.name)
     if sample_weight is not None:
         values, sw = _same_rank(values, cast(convert_to_tensor(sample_weight), values.dtype))
         while sw.shape.rank < values.shape.rank:

@@ -41,6 +41,7 @@ from .. import backend as _backend
 from .. import callbacks as callbacks_module
 from .. import optimizers as optimizers_module
 from .._distributed import Replicas, uses_replicas
+from .._mask_table import get_mask, set_mask
 from .._tree import flatten, map_structure
 from ..losses import _scale_for_replicas, _unscale_for_replicas
 from ..utils import unpack_x_y_sample_weight
@@ -942,6 +943,8 @@ class _Step:
                        and model.__dict__.get("_strategy_ref") is None)
         if self.logged:
             self.core = getattr(model, f"_{kind}_core_logged")
+        elif self.core is not None:
+            self.core = _with_output_masks(self.core)
         # TensorFlow's retracing warning counts the traces of Keras's step functions by the code
         # of the closure Keras makes them from: one for train and test (called on a dataset
         # iterator, whose batch dimension is None: one trace per model and data spec), one for
@@ -996,8 +999,20 @@ class _Step:
                     return self.method(batch)
                 self.traced(x, y, sample_weight)
                 return model.get_metrics_result()
-            loss, y_pred = self.traced(x, y, sample_weight)
+            loss, y_pred, masks = self.traced(x, y, sample_weight)
+            for out, mask in zip(flatten(y_pred), masks):
+                if mask is not None:  # (a replay's outputs: the masks the metrics read)
+                    set_mask(out, mask)
         return model._step_logs(x, y, sample_weight, loss, y_pred)
+
+
+def _with_output_masks(core: Any) -> Any:
+    """A step's core that also returns its outputs' masks (Embedding(mask_zero)'s), which the
+    metrics updated after it weigh by: a replayed trace's tensors carry none."""
+    def core_and_masks(x: Any, y: Any, sample_weight: Any) -> tuple:
+        loss, y_pred = core(x, y, sample_weight)
+        return loss, y_pred, [get_mask(o) for o in flatten(y_pred)]
+    return core_and_masks
 
 
 def _should_eval(epoch: int, validation_freq: Any) -> bool:
