@@ -204,7 +204,7 @@ def variable_names(tf):
     ema = keras.optimizers.SGD(momentum=0.9, use_ema=True, name="sgd_ema")
     ema.build([x])
     out["sgd_ema"] = [np_(v) for v in ema.variables]
-    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, name="out")])
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, name="out")], name="seq")
     model.compile("sgd", "mse", metrics=["mae"])
     model.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
     out["model_weights"] = [np_(v) for v in model.weights]
