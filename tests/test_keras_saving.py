@@ -270,8 +270,8 @@ class AutoLayer(keras.layers.Layer):
 
 @keras.saving.register_keras_serializable(package="Tests")
 class AutoModel(keras.Model):
-    def __init__(self, units=2, activation="relu"):
-        super().__init__()
+    def __init__(self, units=2, activation="relu", **kwargs):
+        super().__init__(**kwargs)
         self.dense = keras.layers.Dense(units, activation=activation)
         self.extra = AutoLayer(3)
 
@@ -280,16 +280,18 @@ class AutoModel(keras.Model):
 
 
 def test_default_get_config_records_plain_constructor_arguments(tmp_path):
-    # Keras 3 records the plain arguments of a class without get_config
+    # Keras 3 records the plain arguments of a layer class without get_config; a subclassed
+    # model's Model.__new__ passes none on, so its config holds its __init__ defaults
     policy = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "float32"}, "registered_name": None}
     assert AutoLayer(4, name="auto").get_config() == {"name": "auto", "trainable": True, "dtype": policy, "units": 4}
-    model = AutoModel(units=4, activation="tanh")
+    assert AutoModel(4, activation="tanh", name="m").get_config() == {
+        "name": "m", "units": 2, "activation": "relu", "trainable": True, "dtype": policy}
+    model = AutoModel(name="m")
     x = np.ones((2, 5), "float32")
     model(x)
-    assert model.get_config() == {"units": 4, "activation": "tanh"}
     model.save(tmp_path / "auto.keras")
     loaded = keras.models.load_model(tmp_path / "auto.keras")
-    assert loaded.dense.units == 4 and loaded.extra.units == 3
+    assert loaded.dense.units == 2 and loaded.extra.units == 3 and loaded.name == "m"
     np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
 
 

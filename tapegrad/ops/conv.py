@@ -1108,6 +1108,9 @@ def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     if x._value.ndim != nsp + 2:
         raise _err(op, f"input must be {nsp + 2}-dimensional ([batch, {'height, ' * (nsp == 2)}width, "
                        f"channels]), got shape {list(x._value.shape)}")
+    ksize, strides = _outer_windows(ksize, strides, nsp, cf, op)
+    if type(ksize) is int and ksize < 0:  # a window over the channel axis
+        return _depth_max_pool(x, -ksize, strides, padding, cf, op)
     xc, batch = _to_core(x, nsp, cf, op)
     ks = _hw(ksize, nsp, "ksize", op, cf)
     st = _hw(strides, nsp, "strides", op, cf)
@@ -1119,6 +1122,57 @@ def _pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     p = {"ksize": ks, "strides": st, "pads": pads}
     y = apply(_max_pool, (xc,), p)[0] if is_max else apply(_avg_pool, (xc,), p)
     return _from_core(y, batch, nsp, cf)
+
+
+def _outer_windows(ksize: Any, strides: Any, nsp: int, cf: bool, op: str) -> tuple:
+    """TensorFlow's checks of the batch and channel entries of ``nsp + 2``-long ksize/strides.
+
+    Returns ``(ksize, strides)`` with those entries dropped, or ``(-depth_window, None)`` for
+    MaxPool's pooling over the channel axis alone (a depth stride equal to the window, spatial
+    windows 1; spatial strides are then unused, as in TensorFlow's CPU kernel)."""
+    def full(v: Any, what: str) -> list | None:
+        if isinstance(v, (int, np.integer)):
+            return None
+        vals = list(v) if type(v) in (tuple, list) and all(type(i) is int for i in v) \
+            else _int_list(v, f"{op}: {what}")
+        return vals if len(vals) == nsp + 2 else None
+    kf, sf = full(ksize, "ksize"), full(strides, "strides")
+    if kf is None and sf is None:
+        return ksize, strides
+    c = 1 if cf else -1
+    if (kf is not None and kf[0] != 1) or (sf is not None and sf[0] != 1):
+        raise UnimplementedError(f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    kc = 1 if kf is None else kf[c]
+    if kc == 1:  # a channel stride is unused when the channel window is 1
+        inner = (lambda v: v[2:] if cf else v[1:-1])
+        return (ksize if kf is None else inner(kf)), (strides if sf is None else inner(sf))
+    if op != "MaxPool":
+        raise UnimplementedError(f"Non-spatial pooling is not yet supported. [Op:{op}]")
+    if any(k != 1 for k in (kf[2:] if cf else kf[1:-1])):
+        raise UnimplementedError(f"MaxPooling supports exactly one of pooling across depth or pooling "
+                                 f"across width/height. [Op:{op}]")
+    sc = 1 if sf is None else sf[c]
+    return -kc, sc
+
+
+def _depth_max_pool(x: Tensor, window: int, stride: int, padding: Any, cf: bool, op: str) -> Tensor:
+    """Maximum over non-overlapping groups of ``window`` channels (TensorFlow's CPU
+    ``DepthwiseMaxPool``); the other axes keep their sizes."""
+    ax = 1 if cf else x._value.ndim - 1
+    depth = x._value.shape[ax]
+    if depth % window:
+        raise UnimplementedError(f"Depthwise max pooling requires the depth window to evenly divide "
+                                 f"the input depth [Op:{op}]")
+    if stride != window:
+        raise UnimplementedError(f"Depthwise max pooling requires the depth window to equal the depth "
+                                 f"stride [Op:{op}]")
+    if not isinstance(padding, str):
+        raise UnimplementedError(f"Depthwise max pooling does not support explicit padding. [Op:{op}]")
+    if padding not in ("VALID", "SAME"):
+        raise _err(op, f"padding must be \"SAME\" or \"VALID\" (upper case), got {padding!r}")
+    s = x._value.shape
+    grouped = reshape(x, s[:ax] + (depth // window, window) + s[ax + 1:])
+    return reduce_max(grouped, axis=ax + 1)
 
 
 def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002

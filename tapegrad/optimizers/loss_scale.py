@@ -58,8 +58,8 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer = inner_optimizer
         self.initial_scale, self.dynamic_growth_steps = initial_scale, dynamic_growth_steps
         inner_optimizer.loss_scale_factor = None
-        self.step_counter = Variable(np.int64(0), trainable=False, name="step_counter")
-        self.dynamic_scale = Variable(np.float32(initial_scale), trainable=False, name="dynamic_scale")
+        self.step_counter = self._own_variable(np.int64(0), "step_counter")
+        self.dynamic_scale = self._own_variable(np.float32(initial_scale), "dynamic_scale")
 
     @property
     def variables(self) -> list[Variable]:

@@ -57,7 +57,7 @@ class Nadam(_Moments):
                  global_clipnorm: float | None = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm, clipvalue,
                          global_clipnorm, name, **kwargs)
-        self._u_product = Variable(np.float32(1.0), trainable=False, name="u_product")
+        self._u_product = self._own_variable(np.float32(1.0), "u_product")
 
     @property
     def variables(self) -> list[Variable]:
@@ -67,8 +67,7 @@ class Nadam(_Moments):
         if not self._vars and self._u_product.dtype != v.dtype and v.dtype.is_floating:
             # (Keras's build: the momentum product has the dtype of the first variable)
             advanced = self._u_product.numpy() != 1   # (apply's first step began before this)
-            self._u_product = Variable(np.ones((), v.dtype.as_numpy_dtype), trainable=False,
-                                       name="u_product")
+            self._u_product = self._own_variable(np.ones((), v.dtype.as_numpy_dtype), "u_product")
             if advanced:
                 self._begin_step(self._step_count() + 1)
         return super()._track(v)

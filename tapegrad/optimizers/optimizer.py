@@ -108,6 +108,34 @@ def _name_of(v: Any) -> str:
     return getattr(v, "name", None) or repr(v)
 
 
+def _slot_base(v: Any) -> str:
+    """Keras 3's prefix of a variable's slot names: its path with ``_`` for ``/`` (a Keras
+    variable), else its name with ``_`` for ``/`` and ``:`` (``"w:0"`` gives ``"w_0"``)."""
+    path = getattr(v, "path", None)
+    if path is not None:
+        return str(path).replace("/", "_")
+    return str(_name_of(v)).replace("/", "_").replace(":", "_")
+
+
+class _OptimizerVariable(Variable):
+    """An optimizer's own variable (its step count, learning rate, slots), named as Keras 3 names
+    it: ``name`` without ``":0"``, ``path`` ``"<optimizer name>/<name>"``."""
+
+    def __init__(self, value: Any, name: str, owner: str) -> None:
+        super().__init__(value, trainable=False, name=name)
+        self._keras_name, self._path = name, f"{owner}/{name}"
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """The bare name, as Keras 3 gives it (``"adam_momentum"``... no ``":0"``)."""
+        return self._keras_name
+
+    @property
+    def path(self) -> str:
+        """``"<optimizer name>/<name>"``."""
+        return self._path
+
+
 def _value_of(v: Variable) -> Any:
     """A copy of the value: a NumPy array, or the backend's array where the value lives."""
     t = v.value()
@@ -271,7 +299,7 @@ class Optimizer:
         self.name = name or type(self).__name__.lower()
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        self._iterations = Variable(np.int64(0), trainable=False, name="iteration")
+        self._iterations = self._own_variable(np.int64(0), "iteration")
         self._learning_rate = self._make_learning_rate(learning_rate)
         self._vars: list[Variable] = []
         self._index: dict = {}  # var.ref() -> position in _vars
@@ -281,8 +309,11 @@ class Optimizer:
         self._scratch: list[_Scratch] = []   # (a pool: concurrent steps each take their own)
 
     # ------------------------------------------------------------------ learning rate
-    @staticmethod
-    def _make_learning_rate(lr: Any) -> Any:
+    def _own_variable(self, value: Any, name: str) -> Variable:
+        """A non-trainable variable of the optimizer's, named as Keras 3 names it."""
+        return _OptimizerVariable(value, name, self.name)
+
+    def _make_learning_rate(self, lr: Any) -> Any:
         if isinstance(lr, LearningRateSchedule) or callable(lr):
             return lr
         if isinstance(lr, (bool, int)) or not isinstance(lr, (float, np.floating)):
@@ -291,7 +322,7 @@ class Optimizer:
                 "LearningRateSchedule, or a callable (that takes in the current iteration value "
                 f"and returns the corresponding learning rate value). Received instead: "
                 f"learning_rate={lr!r}" + (f" (write {float(lr)!r})" if isinstance(lr, int) else ""))
-        return Variable(np.float32(lr), trainable=False, name="learning_rate")
+        return self._own_variable(np.float32(lr), "learning_rate")
 
     @property
     def learning_rate(self) -> Any:
@@ -385,17 +416,16 @@ class Optimizer:
             self._check_floating(v)
             i = self._index[key] = len(self._vars)
             self._vars.append(v)
-            base = _name_of(v).replace(":", "_")
-            if any(_name_of(w) == _name_of(v) for w in self._vars[:-1]):
+            base = _slot_base(v)
+            if any(_slot_base(w) == base for w in self._vars[:-1]):
                 base = f"{base}_{i}"   # unnamed variables share a name: keep slot names unique
             for s in self._slots:
-                self._slot_vars[s].append(Variable(_at(self._slot_initial(s, v), v), trainable=False,
-                                                   name=f"{base}_{s}"))
+                self._slot_vars[s].append(self._own_variable(_at(self._slot_initial(s, v), v), f"{base}_{s}"))
             if self.use_ema:
-                self._ema_vars.append(Variable(_value_of(v), trainable=False, name=f"{base}_average"))
+                self._ema_vars.append(self._own_variable(_value_of(v), f"{base}_average"))
             if self.gradient_accumulation_steps:
-                self._accumulators.append(Variable(np.zeros_like(_value_of(v)), trainable=False,
-                                                   name=f"{base}_gradient_accumulator"))
+                self._accumulators.append(self._own_variable(np.zeros_like(_value_of(v)),
+                                                             f"{base}_gradient_accumulator"))
             if self._deferred_restore is not None:
                 self._deferred_restore(self)
         return i

@@ -358,6 +358,11 @@ class Layer(Operation, Module):
             out.extend(layer.metrics)
         return out
 
+    @property
+    def metrics_variables(self) -> list:
+        """The state variables of :attr:`metrics`, metric by metric (Keras 3's list)."""
+        return [v for m in self.metrics for v in m.variables]
+
     # -- tf.train.Checkpoint ------------------------------------------------------------------------
     # attribute -> the name Keras 3's own layer gives that weight (its Dense keeps `_kernel`)
     _checkpoint_names: dict = {}
@@ -1041,7 +1046,7 @@ def _plain(x: Any) -> bool:
     if isinstance(x, (list, tuple)):
         return all(_plain(v) for v in x)
     if isinstance(x, dict):
-        return all(isinstance(k, str) and _plain(v) for k, v in x.items())
+        return all(_plain(v) for v in x.values())
     return x is None or isinstance(x, (str, int, float, bool))
 
 
@@ -1050,26 +1055,58 @@ _DEFAULT_GET_CONFIG = {(__name__, "Layer"), ("tapegrad.keras.models.model", "Mod
 
 def auto_config(layer: Layer, base: dict) -> dict:
     """``base``, or for a class of the user's without ``get_config``, Keras 3's default config:
-    the plain values the layer was created with."""
+    ``name``, then every ``__init__`` argument with its default filled in when all are plain
+    values, then the rest of ``base``.
+
+    As in Keras 3, a subclassed Model's config holds its ``__init__`` defaults, not the values it
+    was created with (``Model.__new__`` passes no arguments on), so such a model whose
+    ``__init__`` has an argument without a default cannot be configured."""
     cls = type(layer)
     own = [k for k in cls.__mro__ if k is not object and not k.__module__.startswith("tapegrad.")]
     definer = next(k for k in cls.__mro__ if "get_config" in vars(k))
     if not own or (definer.__module__, definer.__name__) not in _DEFAULT_GET_CONFIG:
         return base  # (Keras: only a get_config that is still Layer's or Model's own gives the auto config)
     args, kwargs = _init_args.get(layer, ((), {}))
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
-    named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    given = {**dict(zip(named, args)), **kwargs}
-    subclassed_model = layer.__dict__.get("_functional") is False  # Keras: positional args fail
-    if len(args) > len(named) or not _plain(given) or args and subclassed_model:
+    if layer.__dict__.get("_functional") is False:
+        args, kwargs = (), {}
+    sig = inspect.signature(cls.__init__)
+    params = list(sig.parameters.values())
+    given: dict | None = None
+    positional = False
+    try:
+        bound = sig.bind(None, *args, **kwargs)
+    except TypeError:
+        bound = None
+    if bound is not None and any(p.kind is p.POSITIONAL_ONLY for p in params[1:]):
+        positional = True
+    elif bound is not None:
+        bound.apply_defaults()
+        given = dict(bound.arguments)
+        given.pop(params[0].name)
+        var_kw = next((p.name for p in params if p.kind is p.VAR_KEYWORD), None)
+        given.update(given.pop(var_kw, {}) if var_kw else {})
+        given.pop("name", None)
+        var_pos = next((p.name for p in params if p.kind is p.VAR_POSITIONAL), None)
+        if var_pos is not None and given.pop(var_pos):
+            given, positional = None, True
+    if given is None or not _plain(given):
+        if positional:
+            raise NotImplementedError(
+                f"Object {cls.__name__} was created by passing positional only or variadic positional "
+                "arguments (e.g., `*args`) to `__init__()`, which is not supported by the automatic "
+                "config generation. Please remove all positional only and variadic arguments from "
+                "`__init__()` or override `get_config()` and `from_config()` to make the object "
+                "serializable.")
         raise NotImplementedError(
             f"Object {cls.__name__} was created by passing non-serializable argument values in "
             "`__init__()`, and therefore the object must override `get_config()` in order to be "
             "serializable. Please implement `get_config()`: return super().get_config() updated "
             "with the constructor arguments.")
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return {**base, **given}
-    return given
+    head = {"name": base["name"], **given}
+    init = inspect.signature(layer.__init__).parameters
+    if "name" not in init and not ("kwargs" in init and init["kwargs"].kind is inspect.Parameter.VAR_KEYWORD):
+        head.pop("name", None)  # (Keras: it could not be passed back to __init__)
+    return {**head, **{k: v for k, v in base.items() if k != "name"}}
 
 
 def _shapes_as_lists(x: Any) -> Any:

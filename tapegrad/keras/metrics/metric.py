@@ -7,8 +7,8 @@ import numpy as np
 
 from ... import dtypes as _dt
 from .._engine import Tensor
-from .._engine import Variable, VariableSynchronization
-from .._variables import _aggregation
+from .._engine import Variable
+from .._variables import KerasVariable
 from ..losses import _FLOATX, _snake
 
 
@@ -47,8 +47,9 @@ class Metric:
 
     def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None,
                      aggregation: str = "sum", name: str | None = None) -> Variable:
-        """A new non-trainable state Variable of ``shape``, zeros (or ``"ones"``, or a callable
-        ``initializer(shape, dtype)``). As in Keras, it is synchronized on read: under a
+        """A new non-trainable state ``keras.Variable`` of ``shape``, zeros (or ``"ones"``, or a
+        callable ``initializer(shape, dtype)``), named ``name`` (no ``":0"``) with ``path``
+        ``"<metric name>/<name>"``, as Keras 3 makes it. As in Keras, it is synchronized on read: under a
         mirrored strategy each replica keeps its own state, and reading it outside the replicas
         combines them by ``aggregation`` (``"sum"``, ``"mean"``, ``"only_first_replica"``)."""
         dtype = _dt.as_dtype(dtype or self.dtype).as_numpy_dtype
@@ -61,8 +62,9 @@ class Metric:
         else:
             raise ValueError(f"Metric.add_variable: unknown initializer {initializer!r}; use "
                              "'zeros', 'ones' or a callable initializer(shape, dtype).")
-        v = Variable(value, trainable=False, name=name, dtype=dtype,
-                     synchronization=VariableSynchronization.ON_READ, aggregation=_aggregation(aggregation))
+        v = KerasVariable(value, dtype=dtype, trainable=False, aggregation=aggregation,
+                          synchronization="on_read", name=name)
+        v._path = f"{self.name.replace('/', '>')}/{v.name}"  # (Keras 3: made in the metric's name scope)
         self._variables.append(v)
         return v
 

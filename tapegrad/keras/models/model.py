@@ -18,7 +18,7 @@ from .._distributed import StrategyRef
 from .._keras_tensor import KerasTensor, shapes_to_specs
 from .._summary import print_summary
 from .._tree import flatten
-from ..layers.layer import Layer, auto_config
+from ..layers.layer import Layer
 from ..trainers.trainer import Trainer
 from .functional import _layers_by_depth, _nodes_between, _nodes_by_depth, _shapes_of, run_graph
 
@@ -144,7 +144,15 @@ class Model(Trainer, Layer):
             raise NotImplementedError(f"Model {type(self).__name__} has no `call()`: subclass "
                                       "keras.Model and define call(self, inputs, training=None), or "
                                       "build a functional model with keras.Model(inputs, outputs).")
-        return run_graph(self, inputs)
+        out = run_graph(self, inputs)  # (Keras 3: one output given as [t] comes back as t)
+        return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
+
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
+        out = super().compute_output_spec(*args, **kwargs)
+        struct = self._outputs_struct if self.__dict__.get("_functional") else None
+        if isinstance(struct, (list, tuple)) and len(struct) == 1 and not isinstance(out, (list, tuple)):
+            return type(struct)([out])  # (Keras 3: a symbolic call keeps the outputs' structure)
+        return out
 
     def build(self, input_shape: Any = None) -> None:
         """Create the weights by running ``call`` on zeros of ``input_shape`` (a subclassed model)."""
@@ -241,7 +249,7 @@ class Model(Trainer, Layer):
         if self.__dict__.get("_functional"):
             from ..saving import functional_config
             return functional_config(self)
-        return auto_config(self, {"name": self.name, "trainable": self.trainable})
+        return Layer.get_config(self)
 
     @classmethod
     def from_config(cls, config: dict, custom_objects: dict | None = None) -> "Model":
