@@ -16,7 +16,7 @@ import types
 from typing import Any
 
 # Where an object lives when several namespaces export it (earlier wins), then the other pages.
-HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.nn", "tapegrad.random", "tapegrad.dtypes",
+HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.nn", "tapegrad.nn.experimental", "tapegrad.random", "tapegrad.dtypes",
          "tapegrad.module", "tapegrad", "tapegrad.autodiff", "tapegrad.errors", "tapegrad.test",
          "tapegrad.diagnosis", "tapegrad.visualize", "tapegrad.optimizers",
          "tapegrad.optimizers.schedules", "tapegrad.saving", "tapegrad.experimental.numpy",
@@ -34,6 +34,7 @@ HOMES = ["tapegrad.math", "tapegrad.math.special", "tapegrad.linalg", "tapegrad.
          "tapegrad.keras.constraints", "tapegrad.keras.utils", "tapegrad.keras.saving",
          "tapegrad.keras.mixed_precision", "tapegrad.keras.quantizers", "tapegrad.keras.dtype_policies", "tapegrad.keras.backend", "tapegrad.keras.config",
          "tapegrad.keras.random", "tapegrad.keras.tree", "tapegrad.keras.distribution", "tapegrad.keras.legacy", "tapegrad.keras.legacy.saving", "tapegrad.keras.wrappers",
+         "tapegrad.keras.distillation",
          "tapegrad.keras.preprocessing", "tapegrad.keras.preprocessing.sequence",
          "tapegrad.keras.preprocessing.image", "tapegrad.keras.preprocessing.text",
          "tapegrad.keras.applications", *(

@@ -229,6 +229,7 @@ UNREACHED = {
     "signal.inverse_stft:fft_length", 
     "signal.inverse_stft_window_fn:frame_step", "signal.mdct:frame_length", "signal.stft:fft_length",
     "math.in_top_k:k", "tf.norm:axis", "linalg.normalize:axis", "nn.sufficient_statistics:axes",
+    "tf.make_tensor_proto:shape",   # (a protobuf helper of Python values: no op, nothing traced)
 }
 
 
@@ -237,6 +238,8 @@ _M = tf.reshape(tf.range(24.0), [4, 6])
 _SPECIAL = {
     "tf.zeros:shape": (lambda a: tf.zeros(a), [2], [3, 1]), "tf.ones:shape": (lambda a: tf.ones(a), [2], [3, 1]),
     "tf.fill:dims": (lambda a: tf.fill(a, 2.0), [2], [3, 1]),
+    "tf.required_space_to_batch_paddings:block_shape": (
+        lambda a: tf.required_space_to_batch_paddings([4, 6], a)[0], [2, 2], [3, 4]),
     "tf.broadcast_to:shape": (lambda a: tf.broadcast_to(_M[0], a), [6], [2, 6]),
     "tf.reverse:axis": (lambda a: tf.reverse(_M, a), [0], [1]),
     "tf.range:limit": (lambda a: tf.range(0, a), 3, 5), "tf.range:delta": (lambda a: tf.range(0, 6, a), 1, 2),

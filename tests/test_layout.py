@@ -24,7 +24,7 @@ DECLARED_IN = {name: op.module.rsplit(".", 1)[1] for name, op in REGISTRY.items(
 TESTS = pathlib.Path(__file__).parent
 OPS = pathlib.Path(tf.__file__).parent / "ops"
 FAMILIES = sorted(p.stem for p in OPS.glob("*.py") if p.stem != "__init__")
-NAMESPACES = [tf, tf.math, tf.math.special, tf.nn, tf.linalg, tf.random, tf.autodiff, tf.signal, tf.image,
+NAMESPACES = [tf, tf.math, tf.math.special, tf.nn, tf.nn.experimental, tf.linalg, tf.random, tf.autodiff, tf.signal, tf.image,
               tf.strings]
 # Helpers with public names that other families and the engine import; they are not ops.
 NOT_OPS = {"array": {"norm_axis", "norm_axes", "unbroadcast", "broadcast_view"},

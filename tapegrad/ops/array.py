@@ -27,7 +27,7 @@ __all__ = ["broadcast_to", "reshape", "expand_dims", "squeeze", "transpose", "id
     "range", "linspace", "eye", "shape", "size", "rank", "unique", "reverse", "roll", "repeat",
     "one_hot", "sequence_mask", "meshgrid", "invert_permutation", "bitcast", "shape_n",
     "unique_with_counts", "broadcast_static_shape", "broadcast_dynamic_shape", "space_to_batch_nd",
-    "space_to_batch", "batch_to_space"]
+    "space_to_batch", "batch_to_space", "guarantee_const", "required_space_to_batch_paddings"]
 
 
 def _lead(g: Tensor, ans: Tensor) -> int:

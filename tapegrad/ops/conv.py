@@ -43,7 +43,7 @@ from .reduction import reduce_max, reduce_mean
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "conv2d_transpose", "conv1d_transpose",
     "atrous_conv2d", "separable_conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
     "max_pool", "avg_pool", "convolution", "conv3d", "max_pool3d", "avg_pool3d", "conv3d_transpose",
-    "max_pool_with_argmax", "conv_transpose", "pool", "extract_patches", "extract_volume_patches"]
+    "max_pool_with_argmax", "conv_transpose", "pool", "extract_patches", "extract_volume_patches", "atrous_conv2d_transpose", "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input", "with_space_to_batch"]
 
 
 Pads = tuple  # ((top, bottom), (left, right))

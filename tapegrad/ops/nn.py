@@ -37,7 +37,7 @@ __all__ = ["relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_
     "batch_normalization", "bias_add", "dropout", "l2_normalize", "depth_to_space", "space_to_depth",
     "local_response_normalization", "lrn", "weighted_cross_entropy_with_logits", "log_poisson_loss",
     "normalize_moments", "sufficient_statistics", "weighted_moments", "crelu", "ctc_loss",
-    "collapse_repeated", "batch_norm_with_global_normalization"]
+    "collapse_repeated", "batch_norm_with_global_normalization", "general_dropout", "isotonic_regression", "stateless_dropout"]
 
 
 def _relu_grad(g: Tensor, x: Tensor) -> Tensor:
