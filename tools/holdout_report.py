@@ -12,7 +12,7 @@ and message), then the rate "N of M run unchanged with TensorFlow's numbers". ``
 (tests/real_programs_holdout2/, tests/real_programs_holdout3/, tests/real_programs_holdout4/) instead;
 ``holdout5`` and ``holdout6`` are the two halves of the fifth, ``holdout7`` and ``holdout8`` of the
 sixth, ``holdout9`` and ``holdout10`` of the seventh, ``holdout11`` and ``holdout12`` of the eighth,
-``holdout13`` and ``holdout14`` of the ninth.
+``holdout13`` and ``holdout14`` of the ninth, ``holdout15`` and ``holdout16`` of the tenth.
 """
 import os
 import sys

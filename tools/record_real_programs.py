@@ -17,7 +17,8 @@ set, tests/real_programs_holdout2/, fixture tests/fixtures/real_programs_holdout
 ``holdout4`` (a fourth, tests/real_programs_holdout4/, fixture tests/fixtures/real_programs_holdout4.*);
 ``holdout5`` and ``holdout6`` are the two halves of a fifth (tests/real_programs_holdout5/ and
 tests/real_programs_holdout6/, each with its fixture); ``holdout7`` and ``holdout8`` likewise of a sixth, ``holdout9`` and ``holdout10`` of a seventh,
-``holdout11`` and ``holdout12`` of an eighth, ``holdout13`` and ``holdout14`` of a ninth.
+``holdout11`` and ``holdout12`` of an eighth, ``holdout13`` and ``holdout14`` of a ninth,
+``holdout15`` and ``holdout16`` of a tenth.
 """
 import json
 import os
@@ -33,7 +34,7 @@ import _runner  # noqa: E402
 
 HOLDOUT_SETS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
                 "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13",
-                "holdout14")
+                "holdout14", "holdout15", "holdout16")
 
 
 def use_holdout(name: str = "holdout") -> None:
