@@ -33,6 +33,7 @@ import contextlib
 import importlib
 import re
 import threading
+import types
 import warnings
 from typing import Any, Callable
 
@@ -42,7 +43,7 @@ __all__ = ["available", "kernel", "wanted", "set_enabled", "enabled", "ops_wante
            "fused", "philox_blocks"]
 
 _numba: Any = None          # the module once imported; False when it cannot be
-_kernels: dict = {}         # name -> compiled function
+_kernels: dict = {}         # (name, in_place) -> compiled function
 _global = False             # tf.config.optimizer.set_jit
 _warned = False
 _fused: dict = {}           # source -> compiled elementwise loop (fused)
@@ -106,12 +107,25 @@ def compiled_steps() -> Any:
             _steps -= 1
 
 
-def kernel(name: str) -> Callable:
-    """The compiled kernel ``name`` (one of the functions below, compiled at the first call)."""
-    k = _kernels.get(name)
+def kernel(name: str, in_place: bool = False) -> Callable:
+    """The compiled kernel ``name`` (one of the functions below, compiled at the first call).
+
+    ``in_place``: an optimizer kernel called with each output the same array as its input (the
+    variable's and its slots' values, Variable._sole_value). The loop is the same; it is inlined
+    into a caller that passes the inputs as the outputs (_IN_PLACE), so the compiler knows they
+    are the same and still vectorizes it (called with two names for one array, it checks at run
+    time whether they overlap and falls back to a scalar loop, 3-4 times slower)."""
+    k = _kernels.get((name, in_place))
     if k is None:
-        k = _kernels[name] = _numba.njit(nogil=True, boundscheck=False, error_model="numpy")(
-            _SOURCES[name])
+        jit = _numba.njit(nogil=True, boundscheck=False, error_model="numpy")
+        if in_place:
+            caller = _IN_PLACE[name]
+            body = _numba.njit(nogil=True, boundscheck=False, error_model="numpy",
+                               inline="always")(_SOURCES[name])
+            k = jit(types.FunctionType(caller.__code__, {"body": body}, caller.__name__))
+        else:
+            k = jit(_SOURCES[name])
+        _kernels[(name, in_place)] = k
     return k
 
 
@@ -292,6 +306,41 @@ def _adagrad(x, g, acc, ox, oacc, lr, eps, tiny):  # pragma: no cover
         ai = acc[i] + gi * gi
         oacc[i] = ai * z if -tiny < ai < tiny else ai
         ox[i] = x[i] - gi * lr / np.sqrt(ai + eps)
+
+
+# -- the optimizer kernels in place: each passes its inputs as its outputs to ``body``, the kernel
+# inlined (bound when compiled: kernel(name, True))
+body: Any = None
+
+
+def _sgd_in_place(x, g, ox, lr):  # pragma: no cover (compiled)
+    body(x, g, x, lr)
+
+
+def _sgd_momentum_in_place(x, g, m, ox, om, lr, mu, nesterov, tiny):  # pragma: no cover
+    body(x, g, m, x, m, lr, mu, nesterov, tiny)
+
+
+def _adam_in_place(x, g, m, v, ox, om, ov, p):  # pragma: no cover
+    body(x, g, m, v, x, m, v, p)
+
+
+def _adam_ams_in_place(x, g, m, v, vh, ox, om, ov, ovh, p):  # pragma: no cover
+    body(x, g, m, v, vh, x, m, v, vh, p)
+
+
+def _rmsprop_in_place(x, g, v, a, m, ox, ov, oa, om, lr, rho, keep, eps, mom, centered,
+                      momentum, tiny):  # pragma: no cover
+    body(x, g, v, a, m, x, v, a, m, lr, rho, keep, eps, mom, centered, momentum, tiny)
+
+
+def _adagrad_in_place(x, g, acc, ox, oacc, lr, eps, tiny):  # pragma: no cover
+    body(x, g, acc, x, acc, lr, eps, tiny)
+
+
+_IN_PLACE = {"sgd": _sgd_in_place, "sgd_momentum": _sgd_momentum_in_place,
+             "adam": _adam_in_place, "adam_ams": _adam_ams_in_place,
+             "rmsprop": _rmsprop_in_place, "adagrad": _adagrad_in_place}
 
 
 # -- image kernels: NHWC arrays; each adds in the order of its NumPy counterpart in ops/conv.py ------

@@ -963,6 +963,7 @@ def compile_program(prog: Program, buffers: bool, fuse: bool = False) -> Callabl
     private = _private(prog) if buffers else set()
     roots, inner = _fusions(prog) if fuse else ({}, {})
     pending: dict[int, tuple] = {}
+    hosts: list[int] = []   # (the lines calling back into Python)
     for step in prog.steps:
         kind = step[0]
         if kind == "op" and (step[4][0] in inner or step[4][0] in roots):
@@ -1008,15 +1009,47 @@ def compile_program(prog: Program, buffers: bool, fuse: bool = False) -> Callabl
             lines.extend(_commits(pending, prog.res, bind, var, nvar))
             fn, structure, spec = step[1:]
             args = [var(r) for r in range(nvar)] + [sl(x) for k, x in spec if k == "s"]
+            hosts.append(len(lines))
             lines.append(f"{bind(_host(fn, structure, spec, prog.res, nvar))}({', '.join(args)})")
     lines.extend(_commits(pending, prog.res, bind, var, nvar))
     names = [f"s{i}" for i in range(prog.n_inputs)] + [var(r) for r in range(nvar)]
     head = f"    {', '.join(names)}{',' if len(names) == 1 else ''} = inputs\n" if names else ""
-    src = ("def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines)
-           + f"    return [{', '.join(sl(i) for i in prog.outs)}]\n")
+    ret = f"return [{', '.join(sl(i) for i in prog.outs)}]"
+    lines = _release_before_hosts(lines, hosts, ret)
+    src = "def run(inputs):\n" + head + "".join(f"    {ln}\n" for ln in lines) + f"    {ret}\n"
     _check_source(src)
     exec(compile(src, "<tf.function trace>", "exec"), ns)  # noqa: S102 (see _check_source)
     return ns["run"]
+
+
+def _release_before_hosts(lines: list, hosts: list, ret: str) -> list:
+    """``lines`` with a ``del`` before each host call of the slots assigned above it and used
+    nowhere below: the arrays a step no longer needs (a layer's weights as read, activations)
+    are freed before Python code runs, which may then find a variable's value held by nobody
+    else and update it in place (Variable._sole_value), and which allocates into the memory
+    they leave."""
+    if not hosts:
+        return lines
+    uses: dict[str, int] = {}   # slot -> the last line reading it (len(lines): the return)
+    born: dict[str, int] = {}
+    for k, ln in enumerate(lines + [ret]):
+        target, _, expr = ln.rpartition(" = ") if " = " in ln else ("", "", ln)
+        for name in _SLOT.findall(expr):
+            uses[name] = k
+        for name in _SLOT.findall(target):
+            born.setdefault(name, k)
+    out: list = []
+    last = 0
+    for h in hosts:
+        out.extend(lines[last:h])
+        dead = [n for n, b in born.items() if b < h and last <= max(b, uses.get(n, -1)) < h]
+        if dead:
+            out.append("del " + ", ".join(sorted(dead, key=lambda n: int(n[1:]))))
+        last = h
+    return out + lines[last:]
+
+
+_SLOT = re.compile(r"\bs[0-9]+\b")
 
 
 def _fused_run(loop: Callable, kinds: str, flat: bool, buf: Any, shape: tuple, dtype: Any) -> Callable:
@@ -1096,14 +1129,14 @@ def _host(fn: Callable, structure: Any, spec: list, res: list, nvar: int) -> Cal
 _N = r"(?:[sfcb][0-9]+|inputs)"
 _NAMES = rf"(?:{_N}(?:, {_N})*)?"
 _CALL = rf"{_N}\({_NAMES}\)"
-_STATEMENT = re.compile(rf"    (?:{_N}(?:, {_N})*,? = (?:{_N}|{_CALL})|{_CALL})")
+_STATEMENT = re.compile(rf"    (?:{_N}(?:, {_N})*,? = (?:{_N}|{_CALL})|{_CALL}|del s[0-9]+(?:, s[0-9]+)*)")
 _RETURN = re.compile(rf"    return \[{_NAMES}\]")
 
 
 def _check_source(src: str) -> None:
     """The generated module is one function ``run(inputs)`` whose statements are assignments to
     names (or tuples of names) of a name or a call of a name on names, calls of a name on names,
-    and a final ``return`` of a list of names; every name is an internal one. Anything else is an
+    ``del`` of slots, and a final ``return`` of a list of names; every name is an internal one. Anything else is an
     InternalError (the generator has a bug), and nothing is compiled. The check reads the lines,
     not an ``ast`` tree: CPython 3.11's ``ast.parse`` keeps its recursion depth in process-wide
     state, so a parse in another thread (a traceback being formatted) can fail ours with a

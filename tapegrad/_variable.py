@@ -43,6 +43,28 @@ def _refs_of_a_local() -> int | None:
 _ALONE = _refs_of_a_local()
 
 
+def _refs_of_value(holder: Any) -> tuple:
+    """What ``sys.getrefcount`` says of ``holder``'s snapshot Tensor and of its array."""
+    snap = holder.__dict__["_snap"]
+    return sys.getrefcount(snap), sys.getrefcount(snap._value)
+
+
+def _sole_refs() -> tuple | None:
+    """:func:`_refs_of_value` of a holder whose snapshot and array nothing else holds."""
+    if _ALONE is None:
+        return None
+
+    class Holder:
+        pass
+    h = Holder()
+    h._snap = Tensor()
+    h._snap._value = np.empty(1)
+    return _refs_of_value(h)
+
+
+_SOLE = _sole_refs()
+
+
 _undo = threading.local()  # .log: [(variable, its value before)] while restoring_variables() runs here
 
 
@@ -357,10 +379,40 @@ class Variable(VariableBase, metaclass=_Created):
             spare, self._spare = self._spare, None
             cur = self._snap._value
         if (spare is not None and spare.shape == cur.shape and spare.dtype == cur.dtype
-                and _ALONE is not None and sys.getrefcount(spare) == _ALONE):
+                and spare.flags.c_contiguous and _ALONE is not None
+                and sys.getrefcount(spare) == _ALONE):   # (C order, as the new ones: a transposed
+            # initial value, Orthogonal's, would make a product's layout, and so its rounding,
+            # alternate from step to step)
             spare.flags.writeable = True
             return spare
         return np.empty(cur.shape, cur.dtype)
+
+    # When no reader holds even the current value (its snapshot Tensor and its array are held by
+    # this variable alone: nobody has read it since it was made, or every reader let it go), an
+    # optimizer may write the next value into it: nobody can see the change, and the step
+    # allocates nothing and writes each number once (compiled in-place loops, tapegrad._jit).
+    def _sole_value(self) -> np.ndarray | None:
+        """The value's array, made writable, when nothing but this variable holds it (else None).
+        The caller writes the next value into it, then calls :meth:`_written`. (A reader in
+        another thread that takes the value during the write sees it change, as TensorFlow's
+        does: its optimizers update variables in place.)"""
+        if _SOLE is None or type(self._snap) is not Tensor or restoring():
+            return None
+        a = self._snap._value
+        if type(a) is not np.ndarray or a.base is not None or not a.flags.c_contiguous:
+            return None
+        del a
+        if _refs_of_value(self) != _SOLE:
+            return None
+        a = self._snap._value
+        a.flags.writeable = True
+        return a
+
+    def _written(self, a: np.ndarray) -> None:
+        """After :meth:`_sole_value`'s array was written: read-only again, and an assignment."""
+        a.flags.writeable = False
+        self._spare = None
+        self._on_assign("assign", a)
 
     def _commit(self, new: np.ndarray) -> None:
         """Make ``new`` (from :meth:`_spare_buffer`, written) the value; keep the old one as the spare."""

@@ -43,7 +43,7 @@ def _run(cls, kw, dtype, jit, special=False):
 def test_the_compiled_update_gives_numpy_s_bits(cls, kw, dtype, monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     compiled = _run(cls, kw, dtype, True)
     assert calls, "the compiled kernel was not used"
     plain = _run(cls, kw, dtype, False)
@@ -66,7 +66,7 @@ def test_nan_and_infinities_give_numpy_s_bits(cls, kw):
 def test_sparse_and_strided_gradients_take_numpy_s_path(monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     v = tf.Variable(np.ones((6, 4), np.float32))
     opt = K.Adam(0.1)
     opt._jit_compile = True
@@ -79,7 +79,7 @@ def test_sparse_and_strided_gradients_take_numpy_s_path(monkeypatch):
 def test_set_jit_turns_compiled_updates_on_for_every_optimizer(monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     v = tf.Variable([1.0, 2.0])
     try:
         tf.config.optimizer.set_jit(True)
@@ -90,6 +90,54 @@ def test_set_jit_turns_compiled_updates_on_for_every_optimizer(monkeypatch):
     assert calls == ["adam"]
     assert tf.config.optimizer.get_jit() == ""
     np.testing.assert_array_equal(v.numpy().round(4), np.float32([0.9, 2.1]))   # (the docstring example of Adam)
+
+
+@needs_numba
+def test_an_update_writes_over_the_old_values_only_where_nobody_holds_them(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append((name, *a)) or kernel(name, *a))
+    rng = np.random.default_rng(3)
+    grads = [rng.standard_normal(5).astype(np.float32) for _ in range(5)]
+    v, plain = tf.Variable(np.ones(5, np.float32)), tf.Variable(np.ones(5, np.float32))
+    opt, ref = K.Adam(0.1), K.Adam(0.1)
+    opt._jit_compile, ref._jit_compile = True, False
+    for step, g in enumerate(grads):
+        held = v.value() if step == 1 else np.asarray(v.value()) if step == 2 else None
+        kept = None if held is None else np.array(held)
+        shared = held is not None and np.shares_memory(np.asarray(held), np.asarray(v.value()))
+        assert shared == (held is not None)
+        opt.apply_gradients([(tf.constant(g), v)])
+        ref.apply_gradients([(tf.constant(g), plain)])
+        # a value someone holds is never written (a new array takes the update); else in place
+        assert calls[-1] == ("adam", not shared)
+        if held is not None:
+            np.testing.assert_array_equal(np.array(held), kept)
+        del held
+        assert np.array_equal(v.numpy(), plain.numpy())
+    assert np.array_equal(opt.variables[-1].numpy(), ref.variables[-1].numpy())
+
+
+@needs_numba
+def test_a_traced_fit_step_updates_in_place_with_the_eager_numbers(monkeypatch):
+    calls = []
+    kernel = _jit.kernel
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append((name, *a)) or kernel(name, *a))
+    x = np.random.default_rng(0).standard_normal((64, 8)).astype(np.float32)
+    y = (x.sum(1) > 0).astype(np.int32)
+
+    def trained(eager):
+        tf.keras.utils.set_random_seed(1)
+        m = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+        m.compile(K.Adam(0.01), tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  run_eagerly=eager)
+        m.fit(x, y, batch_size=16, epochs=2, verbose=0)
+        return m.get_weights()
+    traced = trained(False)
+    assert ("adam", True) in calls   # (the replay releases the step's reads before the update)
+    for a, b in zip(traced, trained(True)):
+        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("bad", ["yes", 1, 0, None, 0.5])
@@ -182,7 +230,7 @@ def test_compiled_max_pooling_gives_numpy_s_values_and_gradients(ksize, strides,
     # is not the maximum, the kernel +0 as TensorFlow's; == counts them equal)
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     with _jit.compiled_steps():
         compiled = _pool_run(ksize, strides, padding, dtype, special)
     assert {"maxpool", "maxpool_grad"} <= set(calls)
@@ -213,7 +261,7 @@ def _conv(strides, padding, dilations, dtype):
 def test_compiled_conv_input_gradient_gives_numpy_s_bits(strides, padding, dilations, dtype, monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     with _jit.compiled_steps():
         compiled = _conv(strides, padding, dilations, dtype)[1]
     assert "col2im" in calls
@@ -265,7 +313,7 @@ def test_dropout_in_a_jit_compiled_fit_draws_tensorflow_s_mask(monkeypatch):
 def test_an_embedding_trained_with_jit_compile_gives_the_plain_weights(monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     rng = np.random.default_rng(6)
     x, y = rng.integers(0, 50, (64, 12)), rng.integers(0, 3, 64)
     weights = []
@@ -291,7 +339,7 @@ def test_compiled_im2col_gives_numpy_s_outputs_and_filter_gradients(strides, pad
                                                                       monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     with _jit.compiled_steps():
         compiled = _conv(strides, padding, dilations, dtype)
     assert "im2col" in calls
@@ -304,7 +352,7 @@ def test_compiled_im2col_gives_numpy_s_outputs_and_filter_gradients(strides, pad
 def test_fit_takes_the_image_kernels_only_with_jit_compile(monkeypatch):
     calls = []
     kernel = _jit.kernel
-    monkeypatch.setattr(_jit, "kernel", lambda name: calls.append(name) or kernel(name))
+    monkeypatch.setattr(_jit, "kernel", lambda name, *a: calls.append(name) or kernel(name, *a))
     L = tf.keras.layers
     rng = np.random.default_rng(3)
     x, y = rng.standard_normal((16, 8, 8, 2)).astype(np.float32), rng.integers(0, 3, 16)

@@ -101,11 +101,11 @@ class SGD(Optimizer):
         if self.momentum == 0:
             a = _jit.flat(x, g, out)
             if a is not None:
-                _jit.kernel("sgd")(*a, lr)
+                _jit.kernel("sgd", out is x)(*a, lr)
             return a is not None
         a = _jit.flat(x, g, old["momentum"], out, new["momentum"])
         if a is not None:
-            _jit.kernel("sgd_momentum")(*a, lr, _cast(self.momentum, x), bool(self.nesterov),
+            _jit.kernel("sgd_momentum", out is x)(*a, lr, _cast(self.momentum, x), bool(self.nesterov),
                                         _tiny(x))
         return a is not None
 
@@ -198,7 +198,7 @@ class Adam(Optimizer):
                 memo = self.__dict__["_jit_params"] = (key, np.array(
                     [f(1 - self.beta_1), f(1 - self.beta_2), alpha, f(self.epsilon),
                      *self._floors(x, alpha), f(0)], x.dtype))
-            _jit.kernel("adam_ams" if ams else "adam")(*a, memo[1])
+            _jit.kernel("adam_ams" if ams else "adam", out is x)(*a, memo[1])
         return a is not None
 
     def get_config(self) -> dict:
@@ -291,7 +291,7 @@ class RMSprop(Optimizer):
                       old["momentum"] if mo else x, out, new["velocity"],
                       new["average_gradient"] if c else out, new["momentum"] if mo else out)
         if a is not None:
-            _jit.kernel("rmsprop")(*a, lr, f(self.rho), f(1 - self.rho), f(self.epsilon),
+            _jit.kernel("rmsprop", out is x)(*a, lr, f(self.rho), f(1 - self.rho), f(self.epsilon),
                                    f(self.momentum), c, mo, _tiny(x))
         return a is not None
 
@@ -346,7 +346,7 @@ class Adagrad(Optimizer):
                     lr: Any, t: int) -> bool:
         a = _jit.flat(x, g, old["accumulator"], out, new["accumulator"])
         if a is not None:
-            _jit.kernel("adagrad")(*a, lr, x.dtype.type(self.epsilon), _tiny(x))
+            _jit.kernel("adagrad", out is x)(*a, lr, x.dtype.type(self.epsilon), _tiny(x))
         return a is not None
 
     def get_config(self) -> dict:

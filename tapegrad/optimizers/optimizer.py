@@ -13,7 +13,10 @@ new values of the variable and of its slots are written into arrays no reader ho
 and the intermediate results into scratch arrays the optimizer keeps, so a step allocates
 nothing. Sparse rows, other dtypes and GPU variables take ``_update``. Where numba is installed and
 compiled updates are asked for (``Model.compile(jit_compile=...)``, ``tf.config.optimizer.set_jit``),
-``_jit_update`` does the same operations in one loop (:mod:`tapegrad._jit`).
+``_jit_update`` does the same operations in one loop (:mod:`tapegrad._jit`), and where no reader
+holds the variable's value nor its slots' (``Variable._sole_value``: in a training step, once the
+step's reads are released), that loop writes the new values over the old ones, as TensorFlow's
+kernels do: no spare buffers, each number read and written once.
 """
 from __future__ import annotations
 
@@ -585,6 +588,10 @@ class Optimizer:
             if not (fused and type(g) is np.ndarray and type(lr) is x.dtype.type):
                 self._apply_one(g, v, i, lr, step)
                 continue
+            del x   # (held here, the value would not be the variable's alone)
+            if self._jit_in_place(g, v, slots, lr, step):
+                continue
+            x = v._snap._value
             old = {s: sv._snap._value for s, sv in slots}
             new = {s: sv._spare_buffer() for s, sv in slots}
             out = v._spare_buffer()
@@ -751,6 +758,11 @@ class Optimizer:
                 or g.dtype != x.dtype or type(self)._update_into is Optimizer._update_into):
             return False
         slots = [(s, self._slot_vars[s][i]) for s in self._slots]
+        if _jit.wanted(self) and type(lr) is x.dtype.type:
+            del x   # (held here, the value would not be the variable's alone)
+            if self._jit_in_place(g, v, slots, lr, step):
+                return True
+            x = v.value()._value
         old = {s: sv.value()._value for s, sv in slots}
         new = {s: sv._spare_buffer() for s, sv in slots}
         out = v._spare_buffer()
@@ -767,6 +779,32 @@ class Optimizer:
             sv._commit(new[s])
         v._commit(out)
         return True
+
+    def _jit_in_place(self, g: np.ndarray, v: Variable, slots: list, lr: Any, step: int) -> bool:
+        """:meth:`_jit_update` writing over the values of ``v`` and of its ``slots`` when nothing
+        else holds them (``Variable._sole_value``); False, with nothing changed, where that does
+        not apply."""
+        with v._lock:
+            xs = v._sole_value()
+            if xs is None:
+                return False
+            state = {}
+            for s, sv in slots:
+                a = sv._sole_value()
+                if a is None:
+                    break
+                state[s] = a
+            done = len(state) == len(slots) and self._jit_update(xs, g, state, state, xs, lr, step)
+            for (s, sv), a in zip(slots, state.values()):
+                if done:
+                    sv._written(a)
+                else:
+                    a.flags.writeable = False
+            if done:
+                v._written(xs)
+            else:
+                xs.flags.writeable = False
+            return done
 
     def _update_into(self, x: np.ndarray, g: np.ndarray, old: dict, new: dict, out: np.ndarray,
                      tmp: Callable[[int, np.ndarray], np.ndarray], lr: Any, t: int) -> None:
