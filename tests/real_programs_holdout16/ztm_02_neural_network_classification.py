@@ -210,8 +210,6 @@ def plot_decision_boundary(model, X, y):
     print("doing binary classifcation...")
     y_pred = np.round(np.max(y_pred, axis=1)).reshape(xx.shape)
 
-  _boundaries.append(y_pred)
-
 # Check out the predictions our model is making
 _display("c36", plot_decision_boundary(model_3, X, y))
 
