@@ -406,6 +406,14 @@ class Function:
                 raise TypeError(f"{self.__name__}: the input_signature has {len(self._sig)} "
                                 f"entries but the call gave {len(args)} positional and "
                                 f"{len(kwargs)} keyword arguments")
+            # each argument where the signature has a TensorSpec is one value: a (nested) list
+            # there is a tensor's value, as TensorFlow converts it, not a structure
+            parts = _nest.flatten_up_to(list(self._sig), list(args))
+            if parts is not None and any(type(x) in (list, tuple) for x in parts):
+                args = tuple(_nest.pack_sequence_as(list(self._sig), [
+                    convert_to_tensor(x, spec.dtype) if type(x) in (list, tuple)
+                    and isinstance(spec, TensorSpec) else x
+                    for x, spec in zip(parts, _nest.flatten(list(self._sig)))]))
             return args, {}
         if self._pysig is not None:
             try:

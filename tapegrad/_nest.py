@@ -66,6 +66,23 @@ def children(x: Any) -> list:
     return list(x)  # a sequence or a mapping view
 
 
+def flatten_up_to(shallow: Any, value: Any) -> list | None:
+    """``value``'s parts at the leaves of ``shallow``, each taken whole (a list where
+    ``shallow`` has a TensorSpec is one part); None where the structures differ above them."""
+    if not is_nested(shallow):
+        return [value]
+    if not is_nested(value) or len(shallow) != len(value) or (
+            isinstance(shallow, abc.Mapping) and sorted_keys(shallow) != sorted_keys(value)):
+        return None
+    out: list = []
+    for s, v in zip(children(shallow), children(value)):
+        part = flatten_up_to(s, v)
+        if part is None:
+            return None
+        out.extend(part)
+    return out
+
+
 def _rebuild(s: Any, items: list) -> Any:
     t = type(s)
     if t is list:

@@ -623,6 +623,25 @@ def test_input_signature_takes_defaults_for_arguments_the_call_leaves_out():
         t(n=5)
 
 
+def test_input_signature_takes_a_list_where_it_has_a_tensor_spec_as_that_tensor_s_value():
+    # TF converts each argument at a TensorSpec whole: [1] is a shape-[1] tensor, not a
+    # structure of one scalar (Raschka's ch. 14: compute_z([1], [2], [3]))
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.int32),) * 3)
+    def compute_z(a, b, c):
+        return tf.add(tf.multiply(2, tf.subtract(a, b)), c)
+    assert compute_z([1], [2], [3]).numpy().tolist() == [1]
+    assert compute_z([1, 2], [2, 4], [3, 6]).numpy().tolist() == [1, 2]
+    with pytest.raises(TypeError, match="does not fit"):
+        compute_z(1, 2, 3)   # (a scalar is no [None] vector)
+
+    @tf.function(input_signature=[{"a": tf.TensorSpec([2], tf.float32), "b": [tf.TensorSpec([], tf.float32)]}])
+    def nested(d):
+        return d["a"] * d["b"][0]
+    assert nested({"a": [1.0, 2.0], "b": [3.0]}).numpy().tolist() == [3.0, 6.0]
+    with pytest.raises(TypeError, match="does not fit"):
+        nested({"a": [1.0, 2.0, 3.0], "b": [3.0]})
+
+
 def test_get_concrete_function_and_saving_assign_nothing(tmp_path):
     # TF traces into a graph: neither get_concrete_function nor tf.saved_model.save runs an assign
     v = tf.Variable(1.0)
