@@ -399,3 +399,11 @@ def test_layer_inputs_of_inconsistent_dtypes_name_the_layer():
     # float inputs are still cast to the layer's dtype, as Keras autocasts them
     out = add([tf.ones((2, 3), tf.float64), np.ones((2, 3), np.float32)])
     assert out.dtype == tf.float32
+
+
+def test_a_regularizer_class_is_made_with_its_defaults_as_keras_does():
+    # Raschka ch. 14: Dense(..., kernel_regularizer=tf.keras.regularizers.l1) (the class)
+    d = keras.layers.Dense(3, kernel_regularizer=keras.regularizers.l1)
+    d.build((None, 2))
+    assert isinstance(d.kernel_regularizer, keras.regularizers.L1)
+    np.testing.assert_allclose(float(d.losses[0]), 0.01 * np.abs(d.kernel.numpy()).sum(), rtol=1e-6)

@@ -170,8 +170,14 @@ def deserialize(config: dict, custom_objects: dict | None = None) -> Regularizer
 
 
 def get(identifier: Any) -> Any:
-    """A regularizer from a name (``"l2"``: default factor), a config dict, an instance or a
-    callable; ``None`` gives ``None``."""
+    """A regularizer from a name (``"l2"``: default factor), a config dict, a class (an instance
+    made with its defaults, as Keras does: ``kernel_regularizer=keras.regularizers.l1``), an
+    instance or a callable; ``None`` gives ``None``.
+
+    >>> from tapegrad import keras
+    >>> keras.regularizers.get(keras.regularizers.l1).get_config()
+    {'l1': 0.009999999776482582}
+    """
     if identifier is None:
         return None
     if isinstance(identifier, dict):
@@ -182,6 +188,8 @@ def get(identifier: Any) -> Any:
             raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}; "
                              f"known names: {sorted(_ALL)}")
         return cls()
+    if isinstance(identifier, type):
+        return identifier()
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret regularizer identifier: {identifier!r} "
