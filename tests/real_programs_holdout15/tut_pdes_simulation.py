@@ -11,7 +11,8 @@ whole process and every program run after it); the PIL/IPython display imports a
 DisplayArray's display calls removed (DisplayArray now only records the array it would show);
 np.random.seed(0) at the top (the raindrops are drawn by np.random unseeded); N 500 -> 100 and
 the 1000 simulation steps -> 200, to keep the run short; the displayed arrays (initial and
-final states, subsampled) and a few summary values -> RESULTS; sess.close() at the end.
+final states, subsampled) and a few summary values -> RESULTS; sess.close() at the end; the
+`from __future__ import ...` line removed (it cannot follow other statements).
 Note: in this graph the variables are TF2 resource variables (a TF1 program under
 tf.disable_v2_behavior() gets reference variables, whose reads inside the tf.group step are
 ordered differently, so its final state differs).
