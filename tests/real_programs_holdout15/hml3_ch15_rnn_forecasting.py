@@ -1,4 +1,4 @@
-"""Title: Forecasting a time series with RNNs and CNNs: timeseries_dataset_from_array, windowed tf.data datasets, linear/SimpleRNN/deep/multivariate/multi-step/seq2seq models, a layer-normalized custom RNN cell, a custom RNN layer with tf.TensorArray, LSTM, GRU, Conv1D, WaveNet (Hands-On ML 3rd ed., chapter 15)
+"""Title: Forecasting a time series with RNNs and CNNs: timeseries_dataset_from_array, windowed tf.data datasets, linear, SimpleRNN, multi-step-ahead and seq2seq models trained with EarlyStopping, a layer-normalized custom RNN cell, a custom RNN layer looping over tf.range with a tf.TensorArray in a tf.function, and a functional WaveNet with a custom gated activation layer and causal dilated Conv1D (Hands-On ML 3rd ed., chapter 15)
 Source: https://github.com/ageron/handson-ml3/blob/e3f3f9e66d58cfa1d068a498433063a1d3fba9ef/15_processing_sequences_using_rnns_and_cnns.ipynb
 Licence: Apache-2.0 (ageron/handson-ml3)
 Changed: the notebook's code cells from "Basic RNNs" to the end of "Extra Material – Wavenet
