@@ -991,9 +991,40 @@ _from_numpy: dict[int, None] = {}
 def _stands_for_array(out: Any) -> Any:
     for t in out if type(out) in (list, tuple) else (out,):
         if type(t) is Tensor and t._id not in _from_numpy:
+            if not _keeping[0]:
+                _keep_through_operators()
             _from_numpy[t._id] = None
             weakref.finalize(t, _from_numpy.pop, t._id, None)
     return out
+
+
+# What TF computes from a NumPy function's result with Python's operators and indexing is NumPy's
+# too (ndarray op ndarray, ndarray[i]): here the Tensor such an operator or index gives from one
+# answers the ndarray methods as well (np.stack(ts).mean(0)[0].round(3), (pred == y).sum()). The
+# operators are wrapped at the first such result, so a program that has none pays nothing.
+_keeping = [False]
+_OPERATOR_NAMES = ("__getitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+                   "__rmul__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
+                   "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
+                   "__neg__", "__abs__", "__invert__", "__and__", "__rand__", "__or__", "__ror__",
+                   "__xor__", "__rxor__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__")
+
+
+def _keep_through_operators() -> None:
+    _keeping[0] = True
+    for name in _OPERATOR_NAMES:
+        op = Tensor.__dict__.get(name)
+        if op is None:
+            continue
+
+        def keeping(self: Any, *other: Any, _op: Callable = op) -> Any:
+            out = _op(self, *other)
+            if self._id in _from_numpy or (other and type(other[0]) is Tensor
+                                           and other[0]._id in _from_numpy):
+                _stands_for_array(out)
+            return out
+        keeping.__name__ = name
+        setattr(Tensor, name, keeping)
 
 
 def _axes_args(fn: Callable) -> Callable:

@@ -23,3 +23,14 @@ def test_matches_tensorflow(name):
 
 def test_every_case_is_recorded():
     assert sorted(RECORDED["cases"]) == sorted(lc.CASES)
+
+
+def test_operators_and_indexing_keep_a_numpy_function_s_tensor_an_array_stand_in():
+    # Hands-On ML ch. 11's MC dropout: np.stack of model outputs, then ndarray arithmetic
+    ts = [tf.constant([[0.1, 0.9], [0.7, 0.3]]), tf.constant([[0.3, 0.7], [0.5, 0.5]])]
+    p = np.stack(ts).mean(axis=0)
+    np.testing.assert_allclose(np.asarray(p[0].round(3)), [0.2, 0.8], rtol=1e-6)
+    assert int((p.argmax(axis=1) == np.array([1, 0])).sum()) == 2
+    assert float((p * 2).max()) == pytest.approx(1.6)
+    with pytest.raises(AttributeError, match="no attribute 'round'"):
+        tf.constant([1.0]).round   # (a tensor no NumPy function made keeps TF's attributes)
