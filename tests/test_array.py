@@ -205,3 +205,12 @@ def test_an_op_numpy_cannot_allocate_raises_resource_exhausted():
     with pytest.raises(tf.errors.ResourceExhaustedError,
                        match=r"OOM: Unable to allocate 3\.64 TiB .*\(inputs of shapes \[2\]\) \[Op:TestOutOfMemory\]"):
         _dispatch.apply(op, (tf.constant([1.0, 2.0]),))
+
+
+def test_concat_takes_one_array_or_tensor_as_one_value_as_tensorflow():
+    # TF wraps any `values` that is not a list or tuple: tf.concat(model.predict(ds), axis=0)
+    # (the video classification tutorial) is the (N, classes) array, not its rows joined
+    a = np.arange(12.0).reshape(3, 4)
+    assert tf.concat(a, axis=0).shape == (3, 4)
+    assert tf.concat(tf.constant(a), axis=1).numpy().tolist() == a.tolist()
+    assert tf.concat((a, a), axis=1).shape == (3, 8)

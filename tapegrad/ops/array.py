@@ -414,8 +414,9 @@ def _clash_stand_ins(ts: list, keep: int | None = None) -> list | None:
 
 @composite_api  # (a RaggedTensor argument: tapegrad/ragged/ handles it)
 def concat(values: Any, axis: Any, name: Any = None) -> Tensor:
-    """Join tensors along an existing axis."""
-    if isinstance(values, (Tensor, Variable)):
+    """Join tensors along an existing axis. ``values`` other than a list or tuple (a tensor, an
+    array) is one value, as in TensorFlow: ``tf.concat(model.predict(ds), axis=0)`` is that array."""
+    if not isinstance(values, (list, tuple)):
         values = [values]
     ts = [as_tensor(v) for v in values]
     if not ts:
