@@ -20,13 +20,15 @@ import numpy as np
 from . import _backend as _bk, _recorders as _rec, dtypes as _dt
 from ._convert import convert_to_tensor
 from ._scope import prefixed as _prefixed
-from ._tensor import IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arrays_read, next_id, numpy_text
+from ._tensor import (GRAPH_EVAL, IndexedSlices, Tensor, TensorShape, VariableBase, _Ref, arrays_read,
+                      next_id, numpy_text)
 from .errors import InvalidArgumentError
 
 _var_uid = itertools.count().__next__
 _handle_numbers = itertools.count()  # (TensorFlow numbers its variables' resources in creation order)
 CREATION_OBSERVERS: list = []  # called with each new Variable (a TF1 graph made default collects its variables)
-# while a TF1 graph records (tapegrad.compat): [result(variable, read_value)], what assign returns
+# while a TF1 graph records (tapegrad.compat): [result(variable, read_value, value before)], what
+# assign returns (the graph records the update, and the value before is put back: building runs nothing)
 GRAPH_ASSIGN: list = []
 # set by tapegrad.compat: [initializer(variable)], a TF1 graph variable's initializer (or None)
 GRAPH_INITIALIZER: list = []
@@ -511,6 +513,13 @@ class Variable(VariableBase, metaclass=_Created):
         v = self._snap._value
         return np.asarray(self._snap) if type(v) is _bk.Boxed else v
 
+    def eval(self, session: Any = None) -> Any:
+        """TF1's ``v.eval()``: the variable's value in ``session`` (else the default session) of a
+        TF1 graph (``tf.compat.v1``); eagerly a RuntimeError, as TensorFlow 2's (use ``numpy()``)."""
+        if GRAPH_EVAL:
+            return GRAPH_EVAL[0](self, None, session)
+        raise RuntimeError("This operation is not supported when eager execution is enabled.")
+
     def read_value(self) -> Tensor:
         """The current value as a Tensor (recorded as a read of this variable)."""
         return self._read()
@@ -566,6 +575,7 @@ class Variable(VariableBase, metaclass=_Created):
         ``value`` must have the variable's shape (or one compatible with a declared partial
         shape): it is not broadcast."""
         arr, fresh = self._coerce(value, "assign")
+        before = self._snap
         with self._lock:
             shape = self._shape
             if arr.shape != self._snap._value.shape and (shape is None or not shape.is_compatible_with(arr.shape)):
@@ -575,19 +585,21 @@ class Variable(VariableBase, metaclass=_Created):
                     f"broadcast; tf.fill or tf.broadcast_to make a value of the variable's shape).")
             self._set(arr, fresh)
         self._on_assign("assign", value)
-        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value, before) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Add ``delta`` (of the variable's shape) to the value; returns the variable (``None`` if
         not ``read_value``)."""
+        before = self._snap
         self._update(np.add, delta, "assign_add")
-        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value, before) if GRAPH_ASSIGN else self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: builtins.bool = True) -> Any:
         """Subtract ``delta`` (of the variable's shape) from the value; returns the variable
         (``None`` if not ``read_value``)."""
+        before = self._snap
         self._update(np.subtract, delta, "assign_sub")
-        return GRAPH_ASSIGN[0](self, read_value) if GRAPH_ASSIGN else self if read_value else None
+        return GRAPH_ASSIGN[0](self, read_value, before) if GRAPH_ASSIGN else self if read_value else None
 
     def _assign_slice(self, key: tuple, value: Any) -> "Variable":
         arr, _ = self._coerce(value, "assign")

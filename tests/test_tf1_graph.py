@@ -127,3 +127,19 @@ def test_a_constant_computed_from_stand_in_values_raises():
         y = tf.math.in_top_k(t, p, 1)
         with tf1.Session() as sess, pytest.raises(NotImplementedError, match="in_top_k"):
             sess.run(y, {p: [[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]], t: [1, 2]})
+
+
+def test_building_an_assign_runs_nothing_until_the_session_runs_it():
+    # TF1: an op built after the initializer ran leaves the variable as it is (the Mandelbrot
+    # tutorial builds its step between runs of an InteractiveSession); Variable.eval reads it
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        w = tf.Variable(2.0)
+        sess = tf1.InteractiveSession()
+        sess.run(tf1.global_variables_initializer())
+        step = w.assign_add(1.0)
+        assert w.eval() == 2.0
+        assert sess.run(step) == 3.0 and w.eval() == 3.0
+        sess.close()
+    with pytest.raises(RuntimeError, match="not supported when eager execution is enabled"):
+        tf.Variable(1.0).eval()

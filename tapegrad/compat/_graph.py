@@ -309,13 +309,17 @@ def _recording() -> Graph | None:
     return getattr(tr, "tf1_graph", None) if tr is not None else None
 
 
-def _graph_assign(v: Variable, read_value: bool) -> Any:
+def _graph_assign(v: Variable, read_value: bool, before: Tensor) -> Any:
     """What ``assign`` returns in a graph: its result tensor (fetching it runs the update), or
-    an Operation (``read_value=False``)."""
+    an Operation (``read_value=False``). Building a graph runs nothing, as in TensorFlow: the
+    update recorded, the variable gets back its value ``before`` (a session that already ran the
+    initializer sees it unchanged until it runs the update)."""
     g = _recording()
     if g is None:
         return v if read_value else None
     t = g._assigned
+    with v._lock:
+        v._snap = before
     return t if read_value else _program.Operation("Assign", needs=[t])
 
 
@@ -426,10 +430,12 @@ def _initializer_of(v: Variable) -> _program.Operation | None:
 GRAPH_INITIALIZER.append(_initializer_of)
 
 
-def _eval(t: Tensor, feed_dict: Any, session: Any) -> Any:
+def _eval(t: Any, feed_dict: Any, session: Any) -> Any:
     session = session or (_program.SESSIONS[-1] if _program.SESSIONS else None)
     if session is None:
         if _recording() is None:
+            if isinstance(t, Variable):
+                raise RuntimeError("This operation is not supported when eager execution is enabled.")
             raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what "
                                       "you're looking for?")
         raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
@@ -868,8 +874,9 @@ class Saver:
             if not TensorShape(values[n].shape).is_compatible_with(v.shape):
                 raise InvalidArgumentError(f"Restoring {n}: the checkpoint's shape {list(values[n].shape)} does "
                                            f"not match the variable's shape {v.shape}.")
-        for n, v in self._vars.items():
-            v.assign(values[n])
+        with _rec.swapped([r for r in _rec.tls.stack if getattr(r, "tf1_graph", None) is None]):
+            for n, v in self._vars.items():   # (run now, in the session, not built into the graph)
+                v.assign(values[n])
 
 
 META_GRAPH_FORMAT = "tapegrad meta graph"
