@@ -175,8 +175,8 @@ def get(identifier: Any) -> Any:
     instance or a callable; ``None`` gives ``None``.
 
     >>> from tapegrad import keras
-    >>> keras.regularizers.get(keras.regularizers.l1).get_config()
-    {'l1': 0.009999999776482582}
+    >>> type(keras.regularizers.get(keras.regularizers.l1)).__name__
+    'L1'
     """
     if identifier is None:
         return None

@@ -1,0 +1,1 @@
+"""``tensorflow.compiler.tf2xla`` (see :mod:`tapegrad.compiler.tf2xla.python.xla`)."""
