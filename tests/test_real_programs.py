@@ -83,6 +83,9 @@ def test_tensorflows_spread_widens_the_tolerance_by_k_and_no_more():
     # a float32 loss a program turned into a Python float is held to float32's floor, not float64's
     assert tf_compare.computed_in(np.array([np.float32(0.1), 2.0])) == np.float32
     assert tf_compare.computed_in(np.array([0.1, 2.0])) == np.float64
+    # a float32 scaled by a power of ten in Python (Hands-On ch. 15: valid_mae * 1e6)
+    assert tf_compare.computed_in(np.array([float(np.float32(0.8089468)) * 1e6])) == np.float32
+    assert tf_compare.computed_in(np.array([0.8089468123 * 1e6])) == np.float64
 
 
 def _patched_program(name, monkeypatch, patch):

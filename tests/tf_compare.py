@@ -51,12 +51,34 @@ def floor(dtype) -> float:
 
 def computed_in(w: np.ndarray) -> np.dtype:
     """The precision a recorded result was computed in: float32 for a float64 array whose every
-    value is a float32 (a float32 loss that a program turned into a Python float), else its dtype."""
+    value is a float32 (a float32 loss that a program turned into a Python float), or a float32
+    times a power of ten within float64's rounding (a float32 metric a program scaled in Python,
+    ``valid_mae * 1e6``: its last float32 bit is all it carries; a float64 computation has such
+    values by chance with odds about 2**-29 each), else its dtype."""
     if w.dtype == np.float64:
         finite = w[np.isfinite(w)]
         if np.array_equal(finite.astype(np.float32).astype(np.float64), finite):
             return np.dtype(np.float32)
+        for k in range(1, 10):
+            for scale in (10.0 ** k, 10.0 ** -k):
+                x = finite / scale
+                f = x.astype(np.float32)
+                if (np.all(np.abs(x - f.astype(np.float64)) <= 4 * np.spacing(np.abs(x)))
+                        and _full_float32s(f)):
+                    return np.dtype(np.float32)
     return w.dtype
+
+
+def _full_float32s(f: np.ndarray) -> bool:
+    """Whether every nonzero value of ``f`` uses more than 16 of float32's 24 significand bits
+    and is no integer (a float32 a computation rounded, not a short decimal's scale such as
+    0.1 = 1.0 / 10 or 2.0 = 2e9 / 1e9)."""
+    f = f[f != 0]
+    if f.size == 0 or np.any(f == np.round(f)):
+        return False
+    m = (np.frexp(f.astype(np.float64))[0] * 2.0 ** 24).astype(np.int64)   # (24 bits, exact)
+    low = m & -m   # (the lowest set bit)
+    return bool(np.all(low < 2 ** 8))
 
 
 def program_spread(name: str, result: str) -> float:
