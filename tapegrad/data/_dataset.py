@@ -2012,8 +2012,7 @@ def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
     it = input._elements()
     first = next(it, _END)
     if first is _END:
-        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
-                         "the function on the first element (see docs/data.md).")
+        return _stand_in_spec(input.element_spec, spec_for, what)
     spec = spec_for(first)
     probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
     for probe in probes:
@@ -2024,6 +2023,51 @@ def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
         except Exception:  # noqa: BLE001  (a probe the function cannot take tells nothing)
             continue
     return spec
+
+
+def _stand_in_spec(in_spec: Any, spec_for: Callable, what: str) -> Any:
+    """The spec of a function over an empty dataset (TensorFlow knows it from its trace): the
+    function run on stand-in elements of the input spec, zeros with unknown dimensions 1 and ones
+    with unknown dimensions 2; an output dimension that differs between the two is unknown."""
+    specs = []
+    for fill, size in ((0, 1), (1, 2)):
+        e = _stand_in(in_spec, fill, size)
+        if e is _END:
+            raise ValueError(f"element_spec of {what} over an empty dataset of ragged, sparse or "
+                             "unknown-rank components: tapegrad learns it by calling the function "
+                             "on the first element (see docs/data.md).")
+        try:
+            specs.append(spec_for(e))
+        except Exception:  # noqa: BLE001  (a stand-in the function cannot take tells nothing)
+            continue
+    if not specs:
+        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
+                         "the function on the first element, and it fails on stand-in zeros of "
+                         "the input spec (see docs/data.md).")
+    return specs[0] if len(specs) == 1 else _relaxed(specs[0], specs[1])
+
+
+def _stand_in(spec: Any, fill: int, size: int) -> Any:
+    """An element of ``spec``: ``fill`` (zeros or ones, empty or one-letter strings) with unknown
+    dimensions ``size``; a window's dataset holds one such element. ``_END`` for a component of
+    another kind (ragged, sparse, unknown rank)."""
+    flat = []
+    for s in _nest.flatten(spec):
+        if type(s) is _s.DatasetSpec:
+            inner = _stand_in(s.element_spec, fill, size)
+            if inner is _END:
+                return _END
+            flat.append(_Tensors(inner))
+            continue
+        if type(s) is not _s.TensorSpec or s.shape.rank is None:
+            return _END
+        shape = tuple(size if n is None else n for n in s.shape)
+        if s.dtype == _dt.string:
+            v = np.full(shape, b"a" * fill, dtype=object)
+            flat.append(v[()] if v.ndim == 0 else v)
+        else:
+            flat.append(np.full(shape, fill, dtype=s.dtype._np))
+    return _nest.pack_sequence_as(spec, flat)
 
 
 def _grown(e: Any, spec: Any) -> Any:
@@ -2562,7 +2606,7 @@ class _Window(_Unary):
             items = list(itertools.islice(buf, 0, span, self._stride))
             if self._drop and len(items) < self._size:
                 return
-            yield _window_element(items)
+            yield _window_element(items, self._input.element_spec)
             for _ in range(self._shift):
                 if buf:
                     buf.popleft()
@@ -2582,12 +2626,11 @@ class _Window(_Unary):
         return -(-c // self._shift)
 
 
-def _window_element(items: list) -> Any:
+def _window_element(items: list, spec: Any) -> Any:
+    """One window: a dataset per component, of the input's component spec (as TensorFlow's: a
+    window of elements of different lengths is no error until it is batched)."""
     cols = list(zip(*[_nest.flatten(e) for e in items]))
-    return _nest.pack_sequence_as(items[0], [_Slices(_s.stack(list(c), f"component {i}"))
-                                             for i, c in enumerate(cols)])
-
-
+    return _nest.pack_sequence_as(spec, [_Group(list(c), s) for c, s in zip(cols, _nest.flatten(spec))])
 
 
 # ----------------------------------------------------------------------------- grouping, sampling, more
