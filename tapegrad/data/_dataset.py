@@ -1975,7 +1975,14 @@ class _Unbatch(_Unary):
         return _nest.map_structure(_s.unbatched_spec, self._input.element_spec)
 
     def _card(self) -> int:
-        return _UNK
+        # (TensorFlow's: the input's count times a first dimension every component's spec knows
+        # to be the same positive size; an infinite or unknown input stays so)
+        c = self._input._card()
+        if c < 0:
+            return c
+        firsts = {s.shape[0] if s.shape.rank else None for s in _nest.flatten(self._input.element_spec)}
+        n = firsts.pop() if len(firsts) == 1 else None
+        return c * n if n else _UNK
 
 
 class _Map(_Unary):
@@ -2007,14 +2014,16 @@ class _Map(_Unary):
 def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
     """The spec of a function's outputs as TensorFlow's trace of it gives it, found by running it
     (tapegrad does not trace): on the first element, then on that element with each dimension
-    the input spec leaves unknown doubled (tiled), and on the second element; an output dimension
-    that differs between the runs is unknown (None), as it is in the traced graph."""
+    the input spec leaves unknown doubled (tiled), on the second element and on stand-ins of the
+    input spec (zeros, ones: ``_stand_in``); an output dimension that differs between the runs is
+    unknown (None), as it is in the traced graph (a size that depends on the values)."""
     it = input._elements()
     first = next(it, _END)
     if first is _END:
         return _stand_in_spec(input.element_spec, spec_for, what)
     spec = spec_for(first)
-    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
+    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END),
+              lambda: _stand_in(input.element_spec, 0, 1), lambda: _stand_in(input.element_spec, 1, 2)]
     for probe in probes:
         try:
             e = probe()
@@ -2445,9 +2454,12 @@ class _Scan(_Unary):
             yield _result(out[1])
 
     def _spec(self) -> Any:
-        for e in self._iter():
-            return _s.spec_of(e)
-        raise ValueError("element_spec of scan over an empty dataset: tapegrad learns it from the first element.")
+        fn = self._fn.instance()
+        state = _s.to_tensors(self._state)
+
+        def spec_for(e: Any) -> Any:
+            return _s.spec_of(_result(fn(state, _s.to_tensors(e))[1], lazy=True))
+        return _probed_spec(self._input, spec_for, "scan")
 
 
 class _FlatMap(_Unary):
