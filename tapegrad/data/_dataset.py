@@ -1842,18 +1842,20 @@ class _Batch(_Unary):
 
 
 class _RaggedBatch(_Batch):
-    """``ragged_batch``: every component of rank >= 1 batched as a RaggedTensor."""
+    """``ragged_batch``: every component of rank >= 1 whose spec leaves a dimension unknown batched
+    as a RaggedTensor (TensorFlow's: one of fully known shape is batched dense)."""
     _tf_name = "_DenseToRaggedDataset"
     _by_rows = False
 
     def _ragged(self) -> list:
-        return [s.shape.rank != 0 for s in _nest.flatten(self._input.element_spec)]
+        return [isinstance(s, RaggedTensorSpec) or not s.shape.is_fully_defined()
+                for s in _nest.flatten(self._input.element_spec)]
 
     def _spec(self) -> Any:
         dim = self._n if self._drop else None
 
         def one(s: Any) -> Any:
-            if s.shape.rank == 0 or isinstance(s, RaggedTensorSpec):
+            if s.shape.is_fully_defined() or isinstance(s, RaggedTensorSpec):
                 return _s.batched_spec(s, dim)
             return RaggedTensorSpec([dim, None, *s.shape[1:]], s.dtype, 1)
         return _nest.map_structure(one, self._input.element_spec)
