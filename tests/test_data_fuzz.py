@@ -25,6 +25,7 @@ import os
 import sys
 import warnings
 
+import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -89,16 +90,45 @@ def compare(expected, actual):
 
 
 # --------------------------------------------------------------------------- rules
-def _ops(program):
-    def walk(p):
-        yield from p["ops"]
-        for part in p["src"].get("parts", ()):
-            yield from walk(part)
-    return list(walk(program["pipeline"])) if program["kind"] == "data" else []
+def _functions(program):
+    return {st["id"]: st for st in program.get("steps", ()) if st["s"] == "fn_def"}
 
 
-DIFFERENCES = {}
+def _rule_first_call_traces(program, expected, actual):
+    """docs/differences.md ("tf.function"): TensorFlow runs the Python body of a first call that
+    creates Variables twice, tapegrad once; ``experimental_get_tracing_count()`` agrees."""
+    fns = _functions(program)
+    for e, a in zip(expected, actual):
+        if e[0] == a[0] == "call" and e[1] == a[1] and fns[e[1]]["variable"]:
+            if not (fns[e[1]]["signature"] or fns[e[1]]["reduce_retracing"]):
+                assert a[3] == e[3] - 1, (e[3], a[3])
+            a[3] = e[3] if a[3] + 1 >= e[3] else a[3]
+
+
+def _rule_retrace_per_shape(program, expected, actual):
+    """docs/differences.md ("tf.function"): with an ``input_signature`` of ``None`` dimensions or
+    ``reduce_retracing``, a trace that draws random numbers is not size-free, so each new concrete
+    shape runs the Python body again (TensorFlow: one symbolic trace); the count is TensorFlow's."""
+    fns = _functions(program)
+    for e, a in zip(expected, actual):
+        if e[0] == a[0] == "call" and e[1] == a[1]:
+            f = fns[e[1]]
+            if f["signature"] or f["reduce_retracing"]:
+                assert a[3] + (1 if f["variable"] else 0) >= e[3], (e[3], a[3])
+                a[3] = e[3]
+
+
+DIFFERENCES = [_rule_first_call_traces, _rule_retrace_per_shape]
 PENDING = {}
+
+
+def compare_program(entry, actual):
+    """``compare`` after the ``DIFFERENCES`` rules have matched what tapegrad deliberately does."""
+    actual = json.loads(json.dumps(actual))
+    if entry["program"]["kind"] == "random":
+        for rule in DIFFERENCES:
+            rule(entry["program"], entry["result"], actual)
+    return compare(entry["result"], actual)
 
 
 def _run(program):
@@ -122,7 +152,7 @@ def test_programs(start):
     failures = []
     for seed in _PLAIN[start:start + CHUNK]:
         entry = _BY_SEED[seed]
-        problems = compare(entry["result"], _run(entry["program"]))
+        problems = compare_program(entry, _run(entry["program"]))
         if problems:
             failures.append(f"seed {seed}: " + "; ".join(problems[:3]))
     assert not failures, "\n".join(failures)
@@ -130,5 +160,81 @@ def test_programs(start):
 
 @pytest.mark.parametrize("seed", sorted(PENDING))
 def test_pending(seed):
-    if seed in _BY_SEED and compare(_BY_SEED[seed]["result"], _run(_BY_SEED[seed]["program"])):
+    if seed in _BY_SEED and compare_program(_BY_SEED[seed], _run(_BY_SEED[seed]["program"])):
         pytest.xfail(PENDING[seed])
+
+
+# --------------------------------------------------------------------------- fixed divergences
+# Each was found by the programs above; the expected values are TensorFlow 2.21's (run by hand
+# with the same lines under TensorFlow).
+def _spec(ds):
+    return [(type(s).__name__, s.dtype.name, s.shape.as_list()) for s in tf.nest.flatten(ds.element_spec)]
+
+
+D = tf.data.Dataset
+
+
+def test_function_specs_over_an_empty_dataset():   # (seeds 9, 37, 43: ValueError before)
+    assert _spec(D.range(0).map(lambda x: tf.range(x))) == [("TensorSpec", "int64", [None])]
+    assert _spec(D.range(0).map(lambda x: (x, tf.strings.as_string(x)))) == [
+        ("TensorSpec", "int64", []), ("TensorSpec", "string", [])]
+    assert _spec(D.range(0).flat_map(lambda x: D.from_tensors(tf.fill([x], x)))) == [
+        ("TensorSpec", "int64", [None])]
+    assert _spec(D.range(0).batch(2).interleave(lambda x: D.from_tensors(x), cycle_length=2)) == [
+        ("TensorSpec", "int64", [None])]
+    assert _spec(D.range(0).scan(tf.constant(0, tf.int64), lambda s, x: (s + x, tf.range(x)))) == [
+        ("TensorSpec", "int64", [None])]
+
+
+def test_value_dependent_sizes_are_unknown_in_specs():   # (seeds 11, 18, 321)
+    assert _spec(D.from_tensor_slices([3, 3]).map(lambda x: tf.range(x))) == [("TensorSpec", "int32", [None])]
+    ds = D.from_tensor_slices(np.array([[1], [2]])).padded_batch(2)
+    assert _spec(ds.scan(tf.constant(0, tf.int64), lambda s, x: (s, x + 1))) == [("TensorSpec", "int64", [None, 1])]
+
+
+def test_window_datasets_carry_the_input_spec():   # (seed 17)
+    ds = D.from_tensors(np.array([8])).padded_batch(1).batch(4).window(2, shift=3)
+    assert _spec(ds.flat_map(lambda w: w.batch(2))) == [("TensorSpec", "int64", [None, None, None, 1])]
+    windows = D.range(1, 4).map(lambda x: tf.range(x)).window(2).flat_map(lambda w: w.ragged_batch(2))
+    assert [b.to_list() for b in windows] == [[[0], [0, 1]], [[0, 1, 2]]]
+
+
+def test_unbatch_cardinality():   # (seed 308)
+    cards = [int(d.cardinality()) for d in [
+        D.from_tensors(np.array([4, 2, 6])).unbatch(), D.from_tensors(np.zeros([0])).unbatch(),
+        D.from_tensors(np.array([4, 2, 6])).repeat().unbatch(), D.range(5).batch(2).unbatch(),
+        D.range(6).batch(2, drop_remainder=True).unbatch(),
+        D.range(6).batch(2, drop_remainder=True).filter(lambda x: True).unbatch(),
+        D.from_tensors((np.array([1, 2]), np.array([3, 4]))).unbatch()]]
+    assert cards == [3, -2, -1, -2, 6, -2, 2]
+
+
+def test_ragged_batch_keeps_fully_known_components_dense():   # (seeds 85, 97)
+    ds = D.from_tensors(np.array([7])).repeat(3).ragged_batch(2)
+    assert _spec(ds) == [("TensorSpec", "int64", [None, 1])]
+    assert [b.numpy().tolist() for b in ds] == [[[7], [7]], [[7]]]
+
+
+def test_tracing_count_of_a_first_call_that_creates_variables():   # (seeds 62, 170)
+    held = {}
+
+    def body(x):
+        if "v" not in held:
+            held["v"] = tf.Variable(0.0)
+        return held["v"].assign_add(tf.reduce_sum(x))
+
+    f = tf.function(body)
+    f(tf.ones([2]))
+    first = f.experimental_get_tracing_count()
+    f(tf.ones([3]))
+    assert (first, f.experimental_get_tracing_count()) == (2, 3)
+
+
+def test_padded_shape_smaller_than_the_spec():   # (seed 315)
+    with pytest.raises(ValueError, match="not compatible with the shape"):
+        D.from_tensors(np.array([2])).padded_batch(2, padded_shapes=[0])
+    with pytest.raises(ValueError, match="not compatible with the shape"):
+        D.range(3).padded_batch(2, padded_shapes=[1])
+    ds = D.range(3).map(lambda x: tf.range(x)).padded_batch(2, padded_shapes=[1])
+    with pytest.raises(tf.errors.DataLossError, match="pad to a smaller size"):
+        list(ds)

@@ -9,11 +9,12 @@ only read the file this script writes):
 
 It generates the programs for seeds ``0 .. N-1`` (``tests/data_fuzz/generator.py``), runs each
 twice with ``tensorflow`` as the ``tf`` argument (``tests/data_fuzz/interpreter.py``) and writes
-``tests/fixtures/data_fuzz.json.gz`` (sorted keys, gzip without a timestamp). A program whose two
-runs disagree (fresh randomness without seeds, a parallel ``map`` drawing random numbers) is
-dropped: its result is not TensorFlow's to compare with.
+``tests/fixtures/data_fuzz.json.gz`` (sorted keys, gzip without a timestamp). A program that
+draws fresh randomness (``generator.fresh_randomness``: no global seed, no op seed) and one whose
+two runs disagree (a parallel ``map`` drawing random numbers) are dropped: their results are not
+TensorFlow's to compare with.
 
-Options: ``--count N`` (default 400); ``--only SEED`` runs one program and prints the program
+Options: ``--count N`` (default 700); ``--only SEED`` runs one program and prints the program
 and its results without writing anything.
 """
 
@@ -32,7 +33,7 @@ FIXTURE = os.path.join(TESTS, "fixtures", "data_fuzz.json.gz")
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--count", type=int, default=700)
     parser.add_argument("--only", type=int, help="run one seed and print its results")
     parser.add_argument("--output", default=FIXTURE)
     args = parser.parse_args(argv)
@@ -41,14 +42,17 @@ def main(argv=None):
     tf = one_thread_tensorflow()
 
     sys.path.insert(0, TESTS)
-    from data_fuzz.generator import generate
+    from data_fuzz.generator import fresh_randomness, generate
     from data_fuzz.interpreter import run
 
     seeds = [args.only] if args.only is not None else range(args.count)
-    programs, dropped = [], []
+    programs, dropped, fresh = [], [], []
     start = time.time()
     for seed in seeds:
         program = generate(seed)
+        if fresh_randomness(program) and args.only is None:
+            fresh.append(seed)
+            continue
         first = run(program, tf)
         if args.only is not None:
             print(json.dumps(program))
@@ -66,6 +70,7 @@ def main(argv=None):
         "generator": "tools/record_data_fuzz.py",
         "tensorflow_version": tf.__version__,
         "dropped_nondeterministic": dropped,
+        "dropped_unseeded": fresh,
         "programs": programs,
     }
     data = json.dumps(fixture, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -73,7 +78,8 @@ def main(argv=None):
     with open(args.output, "wb") as fh:
         with gzip.GzipFile(fileobj=fh, mode="wb", mtime=0, filename="") as gz:
             gz.write(data.encode("ascii"))
-    print(f"wrote {len(programs)} programs ({len(dropped)} nondeterministic dropped) to "
+    print(f"wrote {len(programs)} programs ({len(fresh)} unseeded and {len(dropped)} "
+          f"nondeterministic dropped) to "
           f"{os.path.relpath(args.output, REPO)} ({os.path.getsize(args.output) / 1e6:.2f} MB)")
     return 0
 

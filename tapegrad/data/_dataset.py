@@ -1888,6 +1888,11 @@ class _PaddedBatch(_Unary):
         self._shapes = ([TensorShape([None] * s.shape.rank) for s in flat] if shapes is None else
                         [_padded_shape(sh) for sh in _shape_leaves(spec, _tuples(shapes))])
         self._spec_shapes = [s.shape for s in flat] if shapes is None else self._shapes
+        for s, sh in zip(flat, self._shapes):  # (TensorFlow's check when the dataset is made)
+            if s.shape.rank is not None and sh.rank is not None and (sh.rank != s.shape.rank or any(
+                    p is not None and d is not None and p < d for p, d in zip(sh, s.shape))):
+                raise ValueError(f"The padded shape {sh} is not compatible with the shape {s.shape} "
+                                 "of the corresponding input component.")
         if values is None:
             self._values = [b"" if s.dtype == _dt.string else np.zeros((), s.dtype._np) for s in flat]
         else:
@@ -1916,9 +1921,13 @@ class _PaddedBatch(_Unary):
         shapes = [np.shape(v) for v in col]
         dims = [max(s[d] for s in shapes) if want[d] is None else want[d] for d in range(len(want))]
         for s in shapes:
-            if len(s) != len(dims) or any(a > b for a, b in zip(s, dims)):
+            if len(s) != len(dims):
                 raise InvalidArgumentError(f"padded_batch: component {k} has shape {list(s)}, which does "
                                            f"not fit the padded shape {dims}.")
+            if any(a > b for a, b in zip(s, dims)):  # (TensorFlow's class for it)
+                raise DataLossError(f"Attempted to pad to a smaller size than the input element: "
+                                    f"padded_batch's component {k} has shape {list(s)}, the padded "
+                                    f"shape is {dims}.")
         fill = self._values[k]
         dtype = object if _s.is_text(col[0]) else np.asarray(col[0]).dtype
         out = np.full([len(col), *dims], fill, dtype=dtype)

@@ -23,7 +23,7 @@ ELEMENT_CAP = 40    # elements read per epoch at most (``repeat()`` without a co
 
 # structure kinds: int, float, pair, dict, str, var (a variable-length int64 vector), nested
 NUMERIC_FNS = ("double", "inc", "sq")
-RANDOM_FNS = ("noise_uniform", "noise_normal", "stateless")
+RANDOM_FNS = ("noise_uniform", "noise_normal", "stateless", "generator", "keras_seed")
 
 
 class _Gen:
@@ -40,7 +40,7 @@ class _Gen:
     def source(self, kind=None, depth=0):
         r = self.r
         choices = ["range", "slices_int", "slices_float", "slices_pair", "slices_dict",
-                   "tensors", "generator", "text"]
+                   "tensors", "generator", "text", "random", "counter"]
         if depth == 0:
             choices += ["zip", "concatenate", "choose", "sample"] * 1
         name = kind or r.choice(choices)
@@ -78,8 +78,17 @@ class _Gen:
                     dict(struct="int", rank=0))
         if name == "text":
             words = ["a", "bb", "ccc", "", "dddd", "e f"]
-            return ({"src": "text", "lines": [r.choice(words) for _ in range(n)]},
+            return ({"src": "text" if self.maybe(0.6) else "slices_str",
+                     "lines": [r.choice(words) for _ in range(n)]},
                     dict(struct="str", rank=0))
+        if name == "random":
+            op = {"src": "random", "seed": self.seed() if self.maybe(0.7) else None, "n": n}
+            if self.maybe(0.5):
+                op["rerandomize"] = self.maybe(0.5)
+            return op, dict(struct="int", rank=0)
+        if name == "counter":
+            return ({"src": "counter", "start": r.randrange(-3, 4), "step": r.choice([1, 2, -1]),
+                     "n": n}, dict(struct="int", rank=0))
         if name == "zip":
             a, ia = self.sub_pipeline()
             b, ib = self.sub_pipeline()
@@ -100,6 +109,8 @@ class _Gen:
                                if self.maybe(0.6) else None)
             node["seed"] = self.seed() if self.maybe(0.7) else None
             node["stop_on_empty"] = self.maybe(0.3)
+            if self.maybe(0.4):
+                node["rerandomize"] = self.maybe(0.5)
         return node, dict(info)
 
     def sub_pipeline(self, kind=None):
@@ -153,6 +164,8 @@ class _Gen:
             cands += ["bucket", "padded_batch", "ragged_batch"]
         if rank == 0 and st == "int":
             cands += ["unique"]
+        if info.get("infinite"):   # (a filter, unique or take_while may never yield again: a hang)
+            cands = [c for c in cands if c not in ("filter", "unique", "take_while")]
         if st == "str":
             cands += ["strlen", "strlen"]
         return self.plain(r.choice(cands), info)
@@ -160,11 +173,16 @@ class _Gen:
     def plain(self, c, info):
         r = self.r
         if c in ("take", "skip", "filter"):
-            return self.simple_op(c, info)
+            op = self.simple_op(c, info)
+            if c == "take" and op["n"] >= 0:
+                info["infinite"] = False
+            return op
         if c == "shuffle":
             return self.shuffle_op()
         if c == "repeat":
             count = r.choice([None, 1, 2, 3])
+            if count is None:
+                info["infinite"] = True
             return {"op": "repeat", "count": count}
         if c == "map":
             op = {"op": "map", "fn": r.choice(NUMERIC_FNS)}
@@ -183,10 +201,18 @@ class _Gen:
             return {"op": "map", "fn": "strlen"}
         if c == "batch":
             info["rank"] += 1
-            return {"op": "batch", "size": r.randrange(1, 5), "drop": self.maybe(0.4)}
+            op = {"op": "batch", "size": r.randrange(1, 5), "drop": self.maybe(0.4)}
+            if self.maybe(0.2):
+                op["parallel"] = 2
+                op["deterministic"] = r.choice([None, True])
+            return op
         if c == "padded_batch":
+            op = {"op": "padded_batch", "size": r.randrange(1, 4), "drop": self.maybe(0.3)}
+            if info["struct"] in ("var", "int") and self.maybe(0.5):
+                op["shape"] = [r.randrange(0, 5) for _ in range(info["rank"] + (info["struct"] == "var"))]
+                op["pad"] = r.choice([None, -1, 7])
             info["rank"] += 1
-            return {"op": "padded_batch", "size": r.randrange(1, 4), "drop": self.maybe(0.3)}
+            return op
         if c == "ragged_batch":
             info["rank"] += 1
             info["ragged"] = True
@@ -213,7 +239,7 @@ class _Gen:
             return {"op": "window", "size": size, "shift": r.choice([None, 1, 2, 3]),
                     "stride": r.choice([1, 1, 2]), "drop": self.maybe(0.5)}
         if c == "interleave":
-            fn = r.choice(["rep", "enum"])
+            fn = "enum" if info.get("infinite") else r.choice(["rep", "enum"])
             if fn == "enum":
                 info["struct"] = "nested"
             op = {"op": "interleave", "fn": fn, "cycle": r.choice([None, 1, 2, 3]),
@@ -222,8 +248,8 @@ class _Gen:
                 op["parallel"] = 2
                 op["deterministic"] = True
             return op
-        if c == "flat_map":
-            fn = r.choice(["rep", "enum"])
+        if c == "flat_map":   # ("rep" may open only empty datasets: on an infinite input, a hang)
+            fn = "enum" if info.get("infinite") else r.choice(["rep", "enum"])
             if fn == "enum":
                 info["struct"] = "nested"
             return {"op": "flat_map", "fn": fn}
@@ -256,13 +282,15 @@ class _Gen:
             ops.append(self.op(info))
         if any(o["op"] == "repeat" and o.get("count") is None for o in ops) and self.maybe(0.5):
             ops.append({"op": "take", "n": r.randrange(0, 12)})
-        mode = r.choice(["epochs", "epochs", "epochs", "next", "numpy", "reduce"])
+        mode = r.choice(["epochs", "epochs", "epochs", "next", "numpy", "reduce", "partial"])
         if mode == "epochs":
             it = {"mode": "epochs", "n": r.randrange(1, 4),
                   "between": [r.choice([None, None, "draw", "seed"]) for _ in range(2)],
                   "seed": self.seed()}
         elif mode == "next":
             it = {"mode": "next", "pattern": [r.randrange(0, 2) for _ in range(r.randrange(2, 14))]}
+        elif mode == "partial":   # a few next() of one iterator, then whole epochs
+            it = {"mode": mode, "k": r.randrange(0, 5), "n": r.randrange(1, 3)}
         else:
             it = {"mode": mode}
         return {"kind": "data", "seed_before": seed_before, "pipeline": {"src": src, "ops": ops},
@@ -271,11 +299,13 @@ class _Gen:
     def random_op(self, allow_gen):
         r = self.r
         op = r.choice(["uniform", "normal", "truncated_normal", "uniform_int", "shuffle",
-                       "stateless_uniform", "stateless_normal", "categorical"]
-                      + (["gen", "gen", "keras"] if allow_gen else []))
+                       "stateless_uniform", "stateless_normal", "categorical", "keras_int"]
+                      + (["gen", "gen", "keras", "like_input", "like_input"] if allow_gen else []))
         step = {"op": op, "shape": [r.randrange(1, 4) for _ in range(r.randrange(0, 3))]}
         if op.startswith("stateless"):
             step["seed"] = [self.seed(), r.randrange(0, 3)]
+        elif op == "keras_int":
+            step["seed"] = self.seed()
         elif op in ("gen", "keras"):
             step["id"] = r.randrange(0, 2)
             step["draw"] = r.choice(["uniform", "normal"])
@@ -324,3 +354,50 @@ def generate(seed: int) -> dict:
     if g.r.random() < 0.75:
         return g.data_program()
     return g.random_program()
+
+
+UNSEEDED_OPS = ("uniform", "normal", "truncated_normal", "uniform_int", "shuffle", "categorical",
+                "like_input")
+
+
+def fresh_randomness(program: dict) -> bool:
+    """Whether TensorFlow's result is fresh entropy on each run: a random draw with neither a
+    global seed nor an op seed (tools/record_data_fuzz.py drops such programs)."""
+    if program["kind"] == "data":
+        if program["seed_before"] is not None:
+            return False
+
+        def walk(p):
+            src = p["src"]
+            if src["src"] in ("sample", "random") and src.get("seed") is None:
+                return True
+            if any(walk(q) for q in src.get("parts", ())):
+                return True
+            for op in p["ops"]:
+                inner = op.get("inner", op)
+                if inner["op"] == "shuffle" and inner["seed"] is None:
+                    return True
+                if (op["op"] == "map" and op["fn"] in ("noise_uniform", "noise_normal")
+                        and op.get("seed") is None):
+                    return True
+            return False
+
+        it = program["iterate"]
+        draws = it["mode"] == "epochs" and "draw" in it["between"][:it["n"] - 1] and (
+            it["between"].index("draw") < (it["between"].index("seed")
+                                           if "seed" in it["between"] else 9))
+        return walk(program["pipeline"]) or draws
+    seeded = program["seed_first"] is not None
+    bodies = {}
+    for step in program["steps"]:
+        if step["s"] == "seed":
+            seeded = True
+        elif step["s"] == "op" and step["op"] in UNSEEDED_OPS and step["seed"] is None:
+            if not seeded:
+                return True
+        elif step["s"] == "fn_def":
+            bodies[step["id"]] = any(o["op"] in UNSEEDED_OPS and o.get("seed") is None
+                                     for o in step["body"])
+        elif step["s"] == "fn_call" and bodies.get(step["id"]) and not seeded:
+            return True
+    return False

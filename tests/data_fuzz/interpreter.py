@@ -98,6 +98,18 @@ def map_fn(tf, name, seed):
             return t + tf.random.stateless_uniform(tf.shape(t), seed=s, minval=0, maxval=5,
                                                    dtype=t.dtype)
         return each(f)
+    if name == "generator":   # a Generator's state moves on from call to call, epoch to epoch
+        g = tf.random.Generator.from_seed(seed or 1)
+
+        def f(t):
+            return t + tf.cast(g.uniform(tf.shape(t), maxval=4.0), t.dtype)
+        return each(f)
+    if name == "keras_seed":
+        sg = tf.keras.random.SeedGenerator(seed or 1)
+
+        def f(t):
+            return t + tf.cast(tf.keras.random.uniform(tf.shape(t), maxval=4.0, seed=sg), t.dtype)
+        return each(f)
     if name == "to_var":
         return lambda x: tf.range(tf.math.abs(_first_num(tf, x)) % 4)
     if name == "strlen":
@@ -144,6 +156,13 @@ def build_source(tf, src, tmp):
         if src["kind"] == "pair":
             return tf.data.Dataset.from_tensor_slices((ints, floats))
         return tf.data.Dataset.from_tensor_slices({"a": ints, "b": floats})
+    if kind == "slices_str":
+        return tf.data.Dataset.from_tensor_slices(list(src["lines"]) or tf.constant([], tf.string))
+    if kind == "random":
+        kw = {"rerandomize_each_iteration": src["rerandomize"]} if "rerandomize" in src else {}
+        return tf.data.Dataset.random(seed=src["seed"], **kw).take(src["n"])
+    if kind == "counter":
+        return tf.data.Dataset.counter(src["start"], src["step"]).take(src["n"])
     if kind == "tensors":
         return tf.data.Dataset.from_tensors(np.array(src["values"], np.int64))
     if kind == "generator":
@@ -169,9 +188,10 @@ def build_source(tf, src, tmp):
         return tf.data.Dataset.choose_from_datasets(
             parts, choices, stop_on_empty_dataset=src["stop_on_empty"])
     if kind == "sample":
+        kw = {"rerandomize_each_iteration": src["rerandomize"]} if "rerandomize" in src else {}
         return tf.data.Dataset.sample_from_datasets(
             parts, weights=src["weights"], seed=src["seed"],
-            stop_on_empty_dataset=src["stop_on_empty"])
+            stop_on_empty_dataset=src["stop_on_empty"], **kw)
     raise AssertionError(kind)
 
 
@@ -198,8 +218,17 @@ def apply_op(tf, ds, op, tmp):
         m, r = op["m"], op["r"]
         return ds.filter(_args(lambda x: _first_num(tf, x) % m != r))
     if name == "batch":
-        return ds.batch(op["size"], drop_remainder=op["drop"])
+        kw = {}
+        if "parallel" in op:
+            kw = {"num_parallel_calls": op["parallel"], "deterministic": op["deterministic"]}
+        return ds.batch(op["size"], drop_remainder=op["drop"], **kw)
     if name == "padded_batch":
+        if "shape" in op:
+            pad = op["pad"]
+            return ds.padded_batch(op["size"], padded_shapes=op["shape"],
+                                   padding_values=None if pad is None else tf.constant(
+                                       pad, ds.element_spec.dtype),
+                                   drop_remainder=op["drop"])
         return ds.padded_batch(op["size"], drop_remainder=op["drop"])
     if name == "ragged_batch":
         return ds.ragged_batch(op["size"], drop_remainder=op["drop"])
@@ -307,6 +336,18 @@ def run_data(program, tf):
                         events.append(["next", i, "end"])
             except Exception as exc:   # noqa: BLE001
                 events.append(error("next", exc))
+        elif mode == "partial":
+            try:
+                first = iter(ds)
+                events.append(["head", [enc_element(tf, e)
+                                        for e in itertools.islice(first, it["k"])]])
+                for _ in range(it["n"]):
+                    events.append(["epoch", [enc_element(tf, e)
+                                             for e in itertools.islice(ds, ELEMENT_CAP)]])
+                events.append(["rest", [enc_element(tf, e)
+                                        for e in itertools.islice(first, ELEMENT_CAP)]])
+            except Exception as exc:   # noqa: BLE001
+                events.append(error("partial", exc))
         elif mode == "numpy":
             try:
                 out = []
@@ -327,9 +368,13 @@ def run_data(program, tf):
     return events
 
 
-def random_value(tf, step, gens, keras_gens):
+def random_value(tf, step, gens, keras_gens, x=None):
     op, shape = step["op"], step["shape"]
     seed = step.get("seed")
+    if op == "like_input":
+        return tf.random.uniform(tf.shape(x), seed=seed)
+    if op == "keras_int":
+        return tf.keras.random.uniform(shape, seed=seed)
     if op == "uniform":
         return tf.random.uniform(shape, seed=seed)
     if op == "normal":
@@ -364,7 +409,7 @@ def make_function(tf, step, gens, keras_gens):
         traces.append(1)
         outs = [x * 2]
         for op in step["body"]:
-            outs.append(random_value(tf, op, gens, keras_gens))
+            outs.append(random_value(tf, op, gens, keras_gens, x))
         if step["variable"]:
             if "v" not in holder:
                 holder["v"] = tf.Variable(tf.zeros([], tf.float32))
@@ -401,7 +446,7 @@ def run_random(program, tf):
                 f, traces = fns[step["id"]]
                 x = tf.ones([step["n"]], tf.float32) * float(step["n"])
                 out = f(x)
-                events.append(["call", [enc_tensor(tf, t) for t in out],
+                events.append(["call", step["id"], [enc_tensor(tf, t) for t in out],
                                len(traces), f.experimental_get_tracing_count()])
         except Exception as exc:   # noqa: BLE001
             events.append(error(s, exc))
