@@ -238,3 +238,29 @@ def test_padded_shape_smaller_than_the_spec():   # (seed 315)
     ds = D.range(3).map(lambda x: tf.range(x)).padded_batch(2, padded_shapes=[1])
     with pytest.raises(tf.errors.DataLossError, match="pad to a smaller size"):
         list(ds)
+
+
+def test_finite_repeat_makes_one_more_input_iterator():   # (seed 223)
+    # TF's FiniteIterator makes the input's iterator again after the last pass: a reshuffling
+    # shuffle (not fused with the repeat) or a rerandomizing source draws its seeds then
+    d = D.range(4).shuffle(4, seed=1).take(3).repeat(2)
+    assert [[int(v) for v in d] for _ in range(3)] == [
+        [0, 3, 1, 2, 3, 1], [0, 2, 1, 2, 1, 0], [0, 2, 1, 3, 0, 2]]
+    d = D.range(4).shuffle(4, seed=1).repeat(2)   # (ShuffleAndRepeat: no extra draw)
+    assert [[int(v) for v in d] for _ in range(2)] == [[0, 3, 1, 2, 2, 3, 1, 0], [3, 0, 1, 2, 0, 2, 1, 3]]
+    tf.random.set_seed(402)
+    d = D.sample_from_datasets([D.range(0, 3), D.range(100, 103)], seed=587,
+                               rerandomize_each_iteration=True).take(2).repeat(2)
+    first = [[int(v) for v in d] for _ in range(2)]
+    tf.random.set_seed(402)
+    d = D.sample_from_datasets([D.range(0, 3), D.range(100, 103)], seed=587,
+                               rerandomize_each_iteration=True).take(2)
+    singles = [[int(v) for v in d] for _ in range(6)]
+    assert first == [singles[0] + singles[1], singles[3] + singles[4]]
+
+
+def test_interleave_parallel_calls_above_a_fixed_cycle_length():   # (seeds 130, 314)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_parallel_calls"):
+        D.range(4).interleave(lambda x: D.from_tensors(x), cycle_length=1, num_parallel_calls=2)
+    d = D.range(4).interleave(lambda x: D.from_tensors(x).repeat(2), cycle_length=2, num_parallel_calls=2)
+    assert [int(v) for v in d] == [0, 1, 0, 1, 2, 3, 2, 3]

@@ -696,6 +696,11 @@ class Dataset:
                 cycle = min(_positive(num_parallel_calls, "num_parallel_calls", "Interleave"), cores)
         else:
             cycle = _positive(cycle_length, "cycle_length", "Interleave")
+            if num_parallel_calls not in (None, AUTOTUNE) and int(num_parallel_calls) > cycle:
+                raise InvalidArgumentError(
+                    "If `cycle_length` is set to a fixed value, `num_parallel_calls` must be either "
+                    "`tf.data.AUTOTUNE` or a value less than or equal to `cycle_length`. However, "
+                    f"`num_parallel_calls` is {int(num_parallel_calls)} and `cycle_length` is {cycle}")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
@@ -2188,14 +2193,25 @@ class _Repeat(_Unary):
             return iter(())
         return self._ahead(make(), make) if ahead else self._more(make(), make)
 
+    def _finite(self) -> bool:
+        """TF's FiniteIterator (``count`` > 1: TF drops ``repeat(1)``, and fuses a shuffle right
+        below into ShuffleAndRepeat): it goes through every pass, empty ones too, and makes the
+        input's iterator once more after the last pass (a seed drawn then is used up)."""
+        return self._count > 1 and type(self._input) is not _Shuffle
+
     def _more(self, it: Iterator, make: Callable) -> Iterator:
-        done = 0
+        done, finite = 0, self._finite()
         while True:
             empty = True
             for x in it:
                 empty = False
                 yield x
             done += 1
+            if finite:
+                it = make()
+                if done == self._count:
+                    return
+                continue
             if empty or done == self._count:
                 return
             it = make()
@@ -2205,18 +2221,32 @@ class _Repeat(_Unary):
         consumer slower than the pipeline (a training step): the next pass begins (a shuffle in
         it draws its seeds) as the last element of the pass before is taken. An error of the
         element ahead is raised when that element is asked for."""
-        done, x = 0, _pull(it)
+        finite, count, done = self._finite(), self._count, 0
+
+        def first_of(it: Iterator) -> tuple:
+            """A pass's first element; a finite repeat goes on through empty passes."""
+            nonlocal done
+            while True:
+                y = _pull(it)
+                if y is not _END or not finite:
+                    return it, y
+                done += 1
+                it = make()  # (the next pass's; after the last, the one more TF makes)
+                if done == count:
+                    return it, _END
+
+        it, x = first_of(it)
         while x is not _END:
             y = _pull(it)
             if y is _END:
                 done += 1
-                if done != self._count:
+                if done != count or finite:
                     it = make()
             if isinstance(x, _Failed):
                 raise x.error
             yield x
-            if y is _END and done != self._count:
-                y = _pull(it)
+            if y is _END and done != count:
+                it, y = first_of(it)
             x = y
 
     def _prefetched(self) -> bool:
