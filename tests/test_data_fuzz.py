@@ -264,3 +264,17 @@ def test_interleave_parallel_calls_above_a_fixed_cycle_length():   # (seeds 130,
         D.range(4).interleave(lambda x: D.from_tensors(x), cycle_length=1, num_parallel_calls=2)
     d = D.range(4).interleave(lambda x: D.from_tensors(x).repeat(2), cycle_length=2, num_parallel_calls=2)
     assert [int(v) for v in d] == [0, 1, 0, 1, 2, 3, 2, 3]
+
+
+def test_signature_retrace_keeps_the_seeds_of_the_first_trace():   # (seed 265)
+    # one concrete function in TF: a shape traced after tf.random.set_seed keeps its op seeds
+    out = {}
+    for sig in (True, False):
+        tf.random.set_seed(778)
+        f = tf.function(lambda x: tf.random.uniform([], maxval=100, dtype=tf.int32, seed=680)
+                        + tf.cast(tf.reduce_sum(x) * 0, tf.int32),
+                        input_signature=[tf.TensorSpec([None], tf.float32)] if sig else None)
+        values = [int(f(tf.ones([n]))) for n in (1, 1)]
+        tf.random.set_seed(450)
+        out[sig] = values + [int(f(tf.ones([n]))) for n in (1, 2, 1, 3)]
+    assert out == {True: [37, 32, 37, 32, 18, 46], False: [37, 32, 37, 76, 32, 76]}
