@@ -90,6 +90,14 @@ def compare(expected, actual):
 
 
 # --------------------------------------------------------------------------- rules
+def _ops(program):
+    def walk(p):
+        yield from p["ops"]
+        for part in p["src"].get("parts", ()):
+            yield from walk(part)
+    return list(walk(program["pipeline"])) if program["kind"] == "data" else []
+
+
 def _functions(program):
     return {st["id"]: st for st in program.get("steps", ()) if st["s"] == "fn_def"}
 
@@ -118,16 +126,37 @@ def _rule_retrace_per_shape(program, expected, actual):
                 a[3] = e[3]
 
 
-DIFFERENCES = [_rule_first_call_traces, _rule_retrace_per_shape]
-PENDING = {}
+def _rule_value_dependent_size(program, expected, actual):
+    """docs/data.md ("Differences from TensorFlow"): a ``map`` output size that depends on the
+    values (``to_var``: ``tf.range(|x| % 4)``) is learnt from probes; where they all agree on it,
+    tapegrad's spec keeps that size and TensorFlow's trace says ``None``. The shapes must still
+    be compatible."""
+    if not any(op["op"] == "map" and op["fn"] == "to_var" for op in _ops(program)):
+        return
+    for e, a in zip(expected, actual):
+        if e[0] == a[0] == "spec" and e[1][0] == a[1][0] and len(e[1][1]) == len(a[1][1]):
+            for es, as_ in zip(e[1][1], a[1][1]):
+                if es[:2] == as_[:2] and es[2] is not None and as_[2] is not None \
+                        and len(es[2]) == len(as_[2]):
+                    assert all(d is None or d == g for d, g in zip(es[2], as_[2])), (es, as_)
+                    as_[2] = es[2]
+
+
+DIFFERENCES = {"random": [_rule_first_call_traces, _rule_retrace_per_shape],
+               "data": [_rule_value_dependent_size]}
+PENDING = {
+    223: "TF's injected prefetch pulls one element ahead at the pipeline's output, so a take() "
+         "that ends exactly at the end of a shuffle-and-repeat pass stops the next pass's seeds "
+         "being drawn; tapegrad models the look-ahead at the repeat, which draws them (the next "
+         "epoch's shuffle order differs)",
+}
 
 
 def compare_program(entry, actual):
     """``compare`` after the ``DIFFERENCES`` rules have matched what tapegrad deliberately does."""
     actual = json.loads(json.dumps(actual))
-    if entry["program"]["kind"] == "random":
-        for rule in DIFFERENCES:
-            rule(entry["program"], entry["result"], actual)
+    for rule in DIFFERENCES[entry["program"]["kind"]]:
+        rule(entry["program"], entry["result"], actual)
     return compare(entry["result"], actual)
 
 
@@ -158,10 +187,10 @@ def test_programs(start):
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("seed", sorted(PENDING))
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=PENDING[s]))
+                                  for s in sorted(PENDING)])
 def test_pending(seed):
-    if seed in _BY_SEED and compare_program(_BY_SEED[seed], _run(_BY_SEED[seed]["program"])):
-        pytest.xfail(PENDING[seed])
+    assert not compare_program(_BY_SEED[seed], _run(_BY_SEED[seed]["program"]))
 
 
 # --------------------------------------------------------------------------- fixed divergences
@@ -243,6 +272,7 @@ def test_padded_shape_smaller_than_the_spec():   # (seed 315)
 def test_finite_repeat_makes_one_more_input_iterator():   # (seed 223)
     # TF's FiniteIterator makes the input's iterator again after the last pass: a reshuffling
     # shuffle (not fused with the repeat) or a rerandomizing source draws its seeds then
+    tf.random.set_seed(None)
     d = D.range(4).shuffle(4, seed=1).take(3).repeat(2)
     assert [[int(v) for v in d] for _ in range(3)] == [
         [0, 3, 1, 2, 3, 1], [0, 2, 1, 2, 1, 0], [0, 2, 1, 3, 0, 2]]
