@@ -14,7 +14,7 @@ draws fresh randomness (``generator.fresh_randomness``: no global seed, no op se
 two runs disagree (a parallel ``map`` drawing random numbers) are dropped: their results are not
 TensorFlow's to compare with.
 
-Options: ``--count N`` (default 700); ``--only SEED`` runs one program and prints the program
+Options: ``--count N`` (default 1000); ``--only SEED`` runs one program and prints the program
 and its results without writing anything.
 """
 
@@ -33,7 +33,7 @@ FIXTURE = os.path.join(TESTS, "fixtures", "data_fuzz.json.gz")
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=700)
+    parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--only", type=int, help="run one seed and print its results")
     parser.add_argument("--output", default=FIXTURE)
     args = parser.parse_args(argv)

@@ -3047,9 +3047,13 @@ class _Unique(_Unary):
             raise InvalidArgumentError("UniqueDataset only supports inputs with a single component; the element "
                                        f"spec is {input.element_spec}.")
 
-    def _iter(self) -> Iterator:
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._firsts(self._input._elements())
+
+    @staticmethod
+    def _firsts(it: Iterator) -> Iterator:
         seen: set = set()
-        for e in self._input._elements():
+        for e in it:
             a = np.asarray(_s.value(e))
             key = (a.shape, tuple(a.ravel().tolist()) if a.dtype == object else a.tobytes())
             if key not in seen:
@@ -3067,9 +3071,12 @@ class _AssertCardinality(_Unary):
         super().__init__(input)
         self._expected = expected
 
-    def _iter(self) -> Iterator:
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._checked(self._input._elements())
+
+    def _checked(self, it: Iterator) -> Iterator:
         want, n = self._expected, 0
-        for e in self._input._elements():
+        for e in it:
             n += 1
             if want != _INF and n > want:
                 raise FailedPreconditionError(f"Input dataset was expected to contain {_count_text(want)} but "
@@ -3221,8 +3228,10 @@ class _SparseBatch(_Unary):
         self._row = [-1 if d is None else int(d) for d in dims]
         self._n = n
 
-    def _iter(self) -> Iterator:
-        it = self._input._elements()
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
         while True:
             items = list(itertools.islice(it, self._n))
             if not items:
