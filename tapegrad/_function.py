@@ -662,6 +662,7 @@ class Function:
             if tr.no_variables:  # (one made without tf.Variable(): copied, say)
                 raise ValueError(tr.no_variables)
             self._created = entry.pinned = True
+            self._count += 1  # (TensorFlow traces the first call twice when it creates Variables)
         leaves = _nest.flatten(out)
         tens: list = []
         template: list = []

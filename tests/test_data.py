@@ -229,7 +229,7 @@ def test_bad_arguments():
 
 def test_padded_batch_with_padding_value_and_bad_shape():
     ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="padded shape"):
+    with pytest.raises(tf.errors.DataLossError, match="padded shape"):
         list(ds.padded_batch(3, padded_shapes=[2]))
 
 

@@ -696,6 +696,11 @@ class Dataset:
                 cycle = min(_positive(num_parallel_calls, "num_parallel_calls", "Interleave"), cores)
         else:
             cycle = _positive(cycle_length, "cycle_length", "Interleave")
+            if num_parallel_calls not in (None, AUTOTUNE) and int(num_parallel_calls) > cycle:
+                raise InvalidArgumentError(
+                    "If `cycle_length` is set to a fixed value, `num_parallel_calls` must be either "
+                    "`tf.data.AUTOTUNE` or a value less than or equal to `cycle_length`. However, "
+                    f"`num_parallel_calls` is {int(num_parallel_calls)} and `cycle_length` is {cycle}")
         block = 1 if block_length is None else _positive(block_length, "block_length", "Interleave")
         return _Interleave(self, _Fn(map_func, num_parallel_calls is not None), cycle, block)
 
@@ -1842,18 +1847,20 @@ class _Batch(_Unary):
 
 
 class _RaggedBatch(_Batch):
-    """``ragged_batch``: every component of rank >= 1 batched as a RaggedTensor."""
+    """``ragged_batch``: every component of rank >= 1 whose spec leaves a dimension unknown batched
+    as a RaggedTensor (TensorFlow's: one of fully known shape is batched dense)."""
     _tf_name = "_DenseToRaggedDataset"
     _by_rows = False
 
     def _ragged(self) -> list:
-        return [s.shape.rank != 0 for s in _nest.flatten(self._input.element_spec)]
+        return [isinstance(s, RaggedTensorSpec) or not s.shape.is_fully_defined()
+                for s in _nest.flatten(self._input.element_spec)]
 
     def _spec(self) -> Any:
         dim = self._n if self._drop else None
 
         def one(s: Any) -> Any:
-            if s.shape.rank == 0 or isinstance(s, RaggedTensorSpec):
+            if s.shape.is_fully_defined() or isinstance(s, RaggedTensorSpec):
                 return _s.batched_spec(s, dim)
             return RaggedTensorSpec([dim, None, *s.shape[1:]], s.dtype, 1)
         return _nest.map_structure(one, self._input.element_spec)
@@ -1886,6 +1893,11 @@ class _PaddedBatch(_Unary):
         self._shapes = ([TensorShape([None] * s.shape.rank) for s in flat] if shapes is None else
                         [_padded_shape(sh) for sh in _shape_leaves(spec, _tuples(shapes))])
         self._spec_shapes = [s.shape for s in flat] if shapes is None else self._shapes
+        for s, sh in zip(flat, self._shapes):  # (TensorFlow's check when the dataset is made)
+            if s.shape.rank is not None and sh.rank is not None and (sh.rank != s.shape.rank or any(
+                    p is not None and d is not None and p < d for p, d in zip(sh, s.shape))):
+                raise ValueError(f"The padded shape {sh} is not compatible with the shape {s.shape} "
+                                 "of the corresponding input component.")
         if values is None:
             self._values = [b"" if s.dtype == _dt.string else np.zeros((), s.dtype._np) for s in flat]
         else:
@@ -1914,9 +1926,13 @@ class _PaddedBatch(_Unary):
         shapes = [np.shape(v) for v in col]
         dims = [max(s[d] for s in shapes) if want[d] is None else want[d] for d in range(len(want))]
         for s in shapes:
-            if len(s) != len(dims) or any(a > b for a, b in zip(s, dims)):
+            if len(s) != len(dims):
                 raise InvalidArgumentError(f"padded_batch: component {k} has shape {list(s)}, which does "
                                            f"not fit the padded shape {dims}.")
+            if any(a > b for a, b in zip(s, dims)):  # (TensorFlow's class for it)
+                raise DataLossError(f"Attempted to pad to a smaller size than the input element: "
+                                    f"padded_batch's component {k} has shape {list(s)}, the padded "
+                                    f"shape is {dims}.")
         fill = self._values[k]
         dtype = object if _s.is_text(col[0]) else np.asarray(col[0]).dtype
         out = np.full([len(col), *dims], fill, dtype=dtype)
@@ -1975,7 +1991,14 @@ class _Unbatch(_Unary):
         return _nest.map_structure(_s.unbatched_spec, self._input.element_spec)
 
     def _card(self) -> int:
-        return _UNK
+        # (TensorFlow's: the input's count times a first dimension every component's spec knows
+        # to be the same positive size; an infinite or unknown input stays so)
+        c = self._input._card()
+        if c < 0:
+            return c
+        firsts = {s.shape[0] if s.shape.rank else None for s in _nest.flatten(self._input.element_spec)}
+        n = firsts.pop() if len(firsts) == 1 else None
+        return c * n if n else _UNK
 
 
 class _Map(_Unary):
@@ -2007,15 +2030,16 @@ class _Map(_Unary):
 def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
     """The spec of a function's outputs as TensorFlow's trace of it gives it, found by running it
     (tapegrad does not trace): on the first element, then on that element with each dimension
-    the input spec leaves unknown doubled (tiled), and on the second element; an output dimension
-    that differs between the runs is unknown (None), as it is in the traced graph."""
+    the input spec leaves unknown doubled (tiled), on the second element and on stand-ins of the
+    input spec (zeros, ones: ``_stand_in``); an output dimension that differs between the runs is
+    unknown (None), as it is in the traced graph (a size that depends on the values)."""
     it = input._elements()
     first = next(it, _END)
     if first is _END:
-        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
-                         "the function on the first element (see docs/data.md).")
+        return _stand_in_spec(input.element_spec, spec_for, what)
     spec = spec_for(first)
-    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END)]
+    probes = [lambda: _grown(first, input.element_spec), lambda: next(it, _END),
+              lambda: _stand_in(input.element_spec, 0, 1), lambda: _stand_in(input.element_spec, 1, 2)]
     for probe in probes:
         try:
             e = probe()
@@ -2024,6 +2048,51 @@ def _probed_spec(input: Dataset, spec_for: Callable, what: str) -> Any:
         except Exception:  # noqa: BLE001  (a probe the function cannot take tells nothing)
             continue
     return spec
+
+
+def _stand_in_spec(in_spec: Any, spec_for: Callable, what: str) -> Any:
+    """The spec of a function over an empty dataset (TensorFlow knows it from its trace): the
+    function run on stand-in elements of the input spec, zeros with unknown dimensions 1 and ones
+    with unknown dimensions 2; an output dimension that differs between the two is unknown."""
+    specs = []
+    for fill, size in ((0, 1), (1, 2)):
+        e = _stand_in(in_spec, fill, size)
+        if e is _END:
+            raise ValueError(f"element_spec of {what} over an empty dataset of ragged, sparse or "
+                             "unknown-rank components: tapegrad learns it by calling the function "
+                             "on the first element (see docs/data.md).")
+        try:
+            specs.append(spec_for(e))
+        except Exception:  # noqa: BLE001  (a stand-in the function cannot take tells nothing)
+            continue
+    if not specs:
+        raise ValueError(f"element_spec of {what} over an empty dataset: tapegrad learns it by calling "
+                         "the function on the first element, and it fails on stand-in zeros of "
+                         "the input spec (see docs/data.md).")
+    return specs[0] if len(specs) == 1 else _relaxed(specs[0], specs[1])
+
+
+def _stand_in(spec: Any, fill: int, size: int) -> Any:
+    """An element of ``spec``: ``fill`` (zeros or ones, empty or one-letter strings) with unknown
+    dimensions ``size``; a window's dataset holds one such element. ``_END`` for a component of
+    another kind (ragged, sparse, unknown rank)."""
+    flat = []
+    for s in _nest.flatten(spec):
+        if type(s) is _s.DatasetSpec:
+            inner = _stand_in(s.element_spec, fill, size)
+            if inner is _END:
+                return _END
+            flat.append(_Tensors(inner))
+            continue
+        if type(s) is not _s.TensorSpec or s.shape.rank is None:
+            return _END
+        shape = tuple(size if n is None else n for n in s.shape)
+        if s.dtype == _dt.string:
+            v = np.full(shape, b"a" * fill, dtype=object)
+            flat.append(v[()] if v.ndim == 0 else v)
+        else:
+            flat.append(np.full(shape, fill, dtype=s.dtype._np))
+    return _nest.pack_sequence_as(spec, flat)
 
 
 def _grown(e: Any, spec: Any) -> Any:
@@ -2124,14 +2193,25 @@ class _Repeat(_Unary):
             return iter(())
         return self._ahead(make(), make) if ahead else self._more(make(), make)
 
+    def _finite(self) -> bool:
+        """TF's FiniteIterator (``count`` > 1: TF drops ``repeat(1)``, and fuses a shuffle right
+        below into ShuffleAndRepeat): it goes through every pass, empty ones too, and makes the
+        input's iterator once more after the last pass (a seed drawn then is used up)."""
+        return self._count > 1 and type(self._input) is not _Shuffle
+
     def _more(self, it: Iterator, make: Callable) -> Iterator:
-        done = 0
+        done, finite = 0, self._finite()
         while True:
             empty = True
             for x in it:
                 empty = False
                 yield x
             done += 1
+            if finite:
+                it = make()
+                if done == self._count:
+                    return
+                continue
             if empty or done == self._count:
                 return
             it = make()
@@ -2141,18 +2221,32 @@ class _Repeat(_Unary):
         consumer slower than the pipeline (a training step): the next pass begins (a shuffle in
         it draws its seeds) as the last element of the pass before is taken. An error of the
         element ahead is raised when that element is asked for."""
-        done, x = 0, _pull(it)
+        finite, count, done = self._finite(), self._count, 0
+
+        def first_of(it: Iterator) -> tuple:
+            """A pass's first element; a finite repeat goes on through empty passes."""
+            nonlocal done
+            while True:
+                y = _pull(it)
+                if y is not _END or not finite:
+                    return it, y
+                done += 1
+                it = make()  # (the next pass's; after the last, the one more TF makes)
+                if done == count:
+                    return it, _END
+
+        it, x = first_of(it)
         while x is not _END:
             y = _pull(it)
             if y is _END:
                 done += 1
-                if done != self._count:
+                if done != count or finite:
                     it = make()
             if isinstance(x, _Failed):
                 raise x.error
             yield x
-            if y is _END and done != self._count:
-                y = _pull(it)
+            if y is _END and done != count:
+                it, y = first_of(it)
             x = y
 
     def _prefetched(self) -> bool:
@@ -2401,9 +2495,12 @@ class _Scan(_Unary):
             yield _result(out[1])
 
     def _spec(self) -> Any:
-        for e in self._iter():
-            return _s.spec_of(e)
-        raise ValueError("element_spec of scan over an empty dataset: tapegrad learns it from the first element.")
+        fn = self._fn.instance()
+        state = _s.to_tensors(self._state)
+
+        def spec_for(e: Any) -> Any:
+            return _s.spec_of(_result(fn(state, _s.to_tensors(e))[1], lazy=True))
+        return _probed_spec(self._input, spec_for, "scan")
 
 
 class _FlatMap(_Unary):
@@ -2562,7 +2659,7 @@ class _Window(_Unary):
             items = list(itertools.islice(buf, 0, span, self._stride))
             if self._drop and len(items) < self._size:
                 return
-            yield _window_element(items)
+            yield _window_element(items, self._input.element_spec)
             for _ in range(self._shift):
                 if buf:
                     buf.popleft()
@@ -2582,12 +2679,11 @@ class _Window(_Unary):
         return -(-c // self._shift)
 
 
-def _window_element(items: list) -> Any:
+def _window_element(items: list, spec: Any) -> Any:
+    """One window: a dataset per component, of the input's component spec (as TensorFlow's: a
+    window of elements of different lengths is no error until it is batched)."""
     cols = list(zip(*[_nest.flatten(e) for e in items]))
-    return _nest.pack_sequence_as(items[0], [_Slices(_s.stack(list(c), f"component {i}"))
-                                             for i, c in enumerate(cols)])
-
-
+    return _nest.pack_sequence_as(spec, [_Group(list(c), s) for c, s in zip(cols, _nest.flatten(spec))])
 
 
 # ----------------------------------------------------------------------------- grouping, sampling, more
@@ -2951,9 +3047,13 @@ class _Unique(_Unary):
             raise InvalidArgumentError("UniqueDataset only supports inputs with a single component; the element "
                                        f"spec is {input.element_spec}.")
 
-    def _iter(self) -> Iterator:
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._firsts(self._input._elements())
+
+    @staticmethod
+    def _firsts(it: Iterator) -> Iterator:
         seen: set = set()
-        for e in self._input._elements():
+        for e in it:
             a = np.asarray(_s.value(e))
             key = (a.shape, tuple(a.ravel().tolist()) if a.dtype == object else a.tobytes())
             if key not in seen:
@@ -2971,9 +3071,12 @@ class _AssertCardinality(_Unary):
         super().__init__(input)
         self._expected = expected
 
-    def _iter(self) -> Iterator:
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._checked(self._input._elements())
+
+    def _checked(self, it: Iterator) -> Iterator:
         want, n = self._expected, 0
-        for e in self._input._elements():
+        for e in it:
             n += 1
             if want != _INF and n > want:
                 raise FailedPreconditionError(f"Input dataset was expected to contain {_count_text(want)} but "
@@ -3125,8 +3228,10 @@ class _SparseBatch(_Unary):
         self._row = [-1 if d is None else int(d) for d in dims]
         self._n = n
 
-    def _iter(self) -> Iterator:
-        it = self._input._elements()
+    def _iter(self) -> Iterator:  # (the input's iterator made now, as TF's MakeIterator does)
+        return self._batches(self._input._elements())
+
+    def _batches(self, it: Iterator) -> Iterator:
         while True:
             items = list(itertools.islice(it, self._n))
             if not items:

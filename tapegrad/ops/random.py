@@ -177,13 +177,26 @@ def _on_miss(undo: Callable) -> None:
         _trace.on_miss(undo)
 
 
+_owner_seeds: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # kernels' owner -> its graph seed
+
+
+def _owner_seed(owner: Any) -> int | None:
+    """(lock held) The global seed of the moment the first trace of ``owner``'s concrete function
+    was made: a later trace of it (another shape under an ``input_signature``) is the same graph
+    in TensorFlow, whose op seeds a ``tf.random.set_seed`` made since does not change."""
+    try:
+        return _owner_seeds.setdefault(owner, _seeds.global_seed)
+    except TypeError:  # (an owner that cannot be weakly referenced: a graph of its own)
+        return _seeds.global_seed
+
+
 def _graph(tr: _trace.Tracer) -> tuple[_Graph, Any]:
     """(lock held) The graph a random op traced now belongs to, and the run of it."""
     if tr.random_graphs is None:  # (a trace made in a Keras step is that step's graph: Keras traces it once;
         # one made in another graph's run, a dataset function's, is a graph of its own with that graph's seed)
         outer = _steps.graph
         tr.random_graphs = {(): outer if outer is not None and outer.step else
-                            _Graph(tr.owner, _seeds.global_seed if outer is None else outer.seed)}
+                            _Graph(tr.owner, _owner_seed(tr.owner) if outer is None else outer.seed)}
     body, run = tr.loop() or ((), None)
     if not body and tr.random_graphs[()] is _steps.graph:
         run = _steps.run  # (each trace of the step is a run of its graph: its ops are nodes 0, 1, ...)
