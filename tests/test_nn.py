@@ -253,3 +253,19 @@ def test_elu_and_selu_keep_negative_zero():
     for fn in (tf.nn.elu, tf.nn.selu):
         out = fn(tf.constant([-0.0, 0.0, np.nan, -INF])).numpy()
         assert np.signbit(out[0]) and not np.signbit(out[1]) and np.isnan(out[2]) and out[3] < 0
+
+
+def test_elu_and_selu_compute_exp_minus_one_as_tensorflow_s_kernels():
+    # TF's Elu/Selu kernels take exp(x) - 1 (not expm1): just below 0 the result carries exp's
+    # rounding near 1, 1.7e-4 relative here (values recorded from TF 2.21); a SELU net follows it
+    x = tf.constant([-1e-4, -0.5, -3.0, 2.0], tf.float32)
+    # the formula (NumPy's exp in this process: its last bit may differ on other CPUs, as TF's may)
+    e = np.exp(x.numpy()[:3]) - np.float32(1)
+    np.testing.assert_array_equal(tf.nn.elu(x).numpy()[:3], e)
+    np.testing.assert_array_equal(tf.nn.selu(x).numpy()[:3], np.float32(1.7580993408473768599402175208123) * e)
+    np.testing.assert_allclose(tf.nn.selu(x).numpy(), [-1.7583910e-04, -6.9175816e-01, -1.6705687e+00, 2.1014020e+00],
+                               rtol=2e-7)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.nn.selu(x)
+    np.testing.assert_allclose(t.gradient(y, x).numpy(), [1.7579235, 1.0663412, 0.08753061, 1.050701], rtol=2e-7)

@@ -324,15 +324,20 @@ _relu6 = defop("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype
                jvp=(lambda t, ans, x: apply(_relu6_grad, (t, x)),))
 _vmap.register(_relu6, _vmap.broadcasting)
 _bk.register(_relu6, lambda be, x: be.xp.clip(x, 0, 6))
-_elu = defop("Elu", lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0)), x).astype(x.dtype, copy=False),
+# Elu and Selu as TensorFlow's kernels compute them: exp(x) - 1 (not expm1, which is more exact
+# just below 0: TF's values there carry exp's rounding near 1, and a SELU net's outputs follow
+# them), Selu's negative side as one product by scale * alpha rounded to the dtype
+_SELU_SCALE_ALPHA = 1.7580993408473768599402175208123
+_elu = defop("Elu", lambda x: np.where(x < 0, np.exp(np.minimum(x, 0)) - x.dtype.type(1), x).astype(x.dtype, copy=False),
              deriv=(lambda ans, x: where(less(ans, 0), ans + 1, ones_like(ans)),))
-_bk.register(_elu, lambda be, x: be.xp.where(x < 0, be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x))
-_selu = defop("Selu", lambda x: (_SELU_SCALE * np.where(x < 0, _SELU_ALPHA * np.expm1(np.minimum(x, 0)), x))
-              .astype(x.dtype, copy=False),
-              deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE * _SELU_ALPHA,
+_bk.register(_elu, lambda be, x: be.xp.where(x < 0, be.xp.exp(be.xp.minimum(x, be.xp.zeros_like(x))) - 1, x))
+_selu = defop("Selu", lambda x: np.where(
+    x < 0, x.dtype.type(_SELU_SCALE_ALPHA) * (np.exp(np.minimum(x, 0)) - x.dtype.type(1)),
+    x.dtype.type(_SELU_SCALE) * x).astype(x.dtype, copy=False),
+              deriv=(lambda ans, x: where(less(ans, 0), ans + _SELU_SCALE_ALPHA,
                                           ones_like(ans) * _SELU_SCALE),))
-_bk.register(_selu, lambda be, x: _SELU_SCALE * be.xp.where(
-    x < 0, _SELU_ALPHA * be.xp.expm1(be.xp.minimum(x, be.xp.zeros_like(x))), x))
+_bk.register(_selu, lambda be, x: be.xp.where(
+    x < 0, _SELU_SCALE_ALPHA * (be.xp.exp(be.xp.minimum(x, be.xp.zeros_like(x))) - 1), _SELU_SCALE * x))
 _leaky_relu_grad = defop(
     "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)),
     vjp=(lambda g2, ans, g, x, alpha: apply(_leaky_relu_grad, (g2, x), {"alpha": alpha}), _zero_in_x),
