@@ -204,3 +204,24 @@ def test_each_hook_gets_its_own_copy_of_the_logs():
                         callbacks=[keras.callbacks.LearningRateScheduler(lambda e, lr: lr), Spy()])
     assert seen == {"epoch": ["loss", "mae", "learning_rate"], "end": ["loss", "mae"]}
     assert sorted(history.history) == ["learning_rate", "loss", "mae"]
+
+
+# Keras 3.15's ArrayDataAdapter(np.arange(n), batch_size=b, shuffle="batch").get_tf_dataset() after
+# keras.utils.set_random_seed(g), on TensorFlow 2.21: (g, n, b) -> the first epoch's batches
+BATCH_SHUFFLES = {
+    (5, 10, 4): [[1, 0, 3, 2], [4, 7, 6, 5], [8, 9]],
+    (978, 23, 5): [[2, 0, 4, 1, 3], [8, 9, 7, 5, 6], [10, 12, 14, 13, 11], [15, 18, 17, 16, 19],
+                   [22, 20, 21]],
+    (0, 9, 3): [[0, 1, 2], [3, 4, 5], [6, 8, 7]],
+    (12, 7, 8): [[0, 2, 6, 5, 4, 3, 1]],
+}
+
+
+@pytest.mark.parametrize("g,n,b", sorted(BATCH_SHUFFLES))
+def test_fit_shuffle_batch_permutes_within_each_batch(g, n, b):
+    """``shuffle="batch"`` keeps the batches in order and permutes the rows inside each one with
+    TensorFlow's stream (seeds 46, 53, 66 found tapegrad shuffling across batches)."""
+    keras.utils.set_random_seed(g)
+    order = tf.random.fit_batch_permutation(n, b).tolist()
+    assert [order[i:i + b] for i in range(0, n, b)] == BATCH_SHUFFLES[(g, n, b)]
+    assert tf.random.fit_batch_permutation(n, b).tolist() == order  # the same every epoch
