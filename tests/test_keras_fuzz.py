@@ -225,3 +225,27 @@ def test_fit_shuffle_batch_permutes_within_each_batch(g, n, b):
     order = tf.random.fit_batch_permutation(n, b).tolist()
     assert [order[i:i + b] for i in range(0, n, b)] == BATCH_SHUFFLES[(g, n, b)]
     assert tf.random.fit_batch_permutation(n, b).tolist() == order  # the same every epoch
+
+
+# Keras 3.15 on TF 2.21: keras.utils.set_random_seed(1), then Sequential([Input(shape), layer(
+# bias_initializer="lecun_normal", ...)]): each weight's first values (4 decimals)
+CONV_BIAS_FIRST = {
+    "Conv1D": ((4, 3), {"filters": 3, "kernel_size": 3}, [[-0.2783, 0.4185, 0.5062], [0.3875, -0.5501, -0.1649]]),
+    "Conv2D": ((4, 4, 2), {"filters": 2, "kernel_size": 2}, [[-0.2952, 0.4439, 0.5369], [0.4746, -0.6737]]),
+    "Conv2DTranspose": ((3, 3, 2), {"filters": 2, "kernel_size": 2},
+                        [[-0.2952, 0.4439, 0.5369], [0.4746, -0.6737]]),
+    "DepthwiseConv2D": ((4, 4, 2), {"kernel_size": 2}, [[-0.3408, 0.5126, 0.62], [0.4746, -0.6737]]),
+    "SeparableConv2D": ((4, 4, 2), {"filters": 2, "kernel_size": 2},
+                        [[-0.3408, 0.5126, 0.62], [0.2235, -0.2392, 0.7619], [0.5757, -0.747]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV_BIAS_FIRST))
+def test_conv_layers_make_the_bias_initializer_after_the_kernels(name):
+    """An unseeded initializer draws its seed when made; Keras's conv layers make the kernels'
+    initializers first, then the bias's (seed 48 found tapegrad's conv layers the other way round)."""
+    shape, kw, expected = CONV_BIAS_FIRST[name]
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input(shape), getattr(keras.layers, name)(bias_initializer="lecun_normal", **kw)])
+    got = [np.round(w.ravel()[:3].astype(float), 4).tolist() for w in model.get_weights()]
+    np.testing.assert_allclose(sum(got, []), sum(expected, []), atol=1.5e-4)
