@@ -10,7 +10,8 @@ deterministic order) and writes ``tests/fixtures/keras_fuzz.json.gz`` determinis
 keys, gzip without a timestamp). Each program is run twice; one whose two runs differ is dropped
 (its seed is listed under ``"nondeterministic"``).
 
-Options: ``--count N`` (default 200); ``--shard I/K`` records seeds ``i`` with ``i % K == I`` to
+Options: ``--count N`` (default 200); ``--start S`` (first seed; with ``--merge``, the
+programs below it are kept from the output); ``--shard I/K`` records seeds ``i`` with ``i % K == I`` to
 ``<output>.<I>`` (run the shards in parallel, then ``--merge K``); ``--only SEED`` prints one
 program and its results.
 """
@@ -30,13 +31,15 @@ FIXTURE = os.path.join(TESTS, "fixtures", "keras_fuzz.json.gz")
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--start", type=int, default=0, help="first seed (with --merge: keep the "
+                        "output's programs below it)")
     parser.add_argument("--only", type=int)
     parser.add_argument("--shard", default="0/1")
     parser.add_argument("--merge", type=int)
     parser.add_argument("--output", default=FIXTURE)
     args = parser.parse_args(argv)
     if args.merge:
-        return merge(args.output, args.merge)
+        return merge(args.output, args.merge, args.start)
 
     from _tf import one_thread_tensorflow  # tools/_tf.py (this script's folder is on sys.path)
     tf = one_thread_tensorflow()
@@ -53,7 +56,7 @@ def main(argv=None):
         return 0
     index, shards = (int(v) for v in args.shard.split("/"))
     programs, dropped, start = [], [], time.time()
-    for seed in range(index, args.count, shards):
+    for seed in range(args.start + index, args.count, shards):
         program = generate(seed)
         first, second = run(program, tf, keras), run(program, tf, keras)
         if json.dumps(first, sort_keys=True) != json.dumps(second, sort_keys=True):
@@ -76,8 +79,14 @@ def write(out, path):
     print(f"wrote {len(out['programs'])} programs to {os.path.relpath(path, REPO)}")
 
 
-def merge(output, shards):
+def merge(output, shards, start=0):
     parts = []
+    if start:
+        with gzip.open(output, "rt", encoding="ascii") as fh:
+            kept = json.load(fh)
+        parts.append({"programs": [p for p in kept["programs"] if p["program"]["seed"] < start],
+                      "nondeterministic": [s for s in kept["nondeterministic"] if s < start],
+                      "versions": kept["versions"]})
     for i in range(shards):
         with gzip.open(f"{output}.{i}", "rt", encoding="ascii") as fh:
             parts.append(json.load(fh))
