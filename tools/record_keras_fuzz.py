@@ -10,7 +10,7 @@ deterministic order) and writes ``tests/fixtures/keras_fuzz.json.gz`` determinis
 keys, gzip without a timestamp). Each program is run twice; one whose two runs differ is dropped
 (its seed is listed under ``"nondeterministic"``).
 
-Options: ``--count N`` (default 200); ``--start S`` (first seed; with ``--merge``, the
+Options: ``--count N`` (default 190); ``--start S`` (first seed; with ``--merge``, the
 programs below it are kept from the output); ``--shard I/K`` records seeds ``i`` with ``i % K == I`` to
 ``<output>.<I>`` (run the shards in parallel, then ``--merge K``); ``--only SEED`` prints one
 program and its results.
@@ -30,7 +30,7 @@ FIXTURE = os.path.join(TESTS, "fixtures", "keras_fuzz.json.gz")
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--count", type=int, default=190)
     parser.add_argument("--start", type=int, default=0, help="first seed (with --merge: keep the "
                         "output's programs below it)")
     parser.add_argument("--only", type=int)
