@@ -21,8 +21,8 @@ from .ops.random import (  # noqa: F401
     stateless_uniform, truncated_normal, uniform,
 )
 from .ops.random import (  # noqa: F401  (the seeds' machinery, for tf.data, Keras and tf.distribute)
-    FunctionSeeds, call_in_graph, fit_permutation, graph_step, in_graph, kernel_draw, op_seeds, seed_setting,
-    take_seed, trace_time,
+    FunctionSeeds, call_in_graph, fit_batch_permutation, fit_permutation, graph_step, in_graph, kernel_draw,
+    op_seeds, seed_setting, take_seed, trace_time,
 )
 from .ops.sampled import (  # noqa: F401  (candidate samplers: tf.random's and tf.nn's)
     all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,

@@ -148,7 +148,7 @@ class CallbackList:
         keyword = "batch" in hook  # (Keras passes logs by keyword to batch hooks, by position to the rest)
 
         def call(*args: Any) -> None:
-            logs = args[-1] if args and isinstance(args[-1], dict) else {}
+            logs = _pythonify_logs(args[-1] if args and isinstance(args[-1], dict) else {})
             head = args[:-1] if args and isinstance(args[-1], dict) else args
             for cb in self.callbacks:
                 if keyword:
@@ -156,6 +156,23 @@ class CallbackList:
                 else:
                     getattr(cb, hook)(*head, logs)
         return call
+
+
+def _pythonify_logs(logs: dict) -> dict:
+    """Keras's ``pythonify_logs``: a new dict in key order, nested dicts flattened into it, each
+    value a Python float where ``float`` takes it. Every hook gets such a copy, so what a callback
+    adds (``learning_rate``) reaches the later callbacks of that hook, not the caller's logs."""
+    out: dict = {}
+    for key, value in sorted(logs.items()):
+        if isinstance(value, dict):
+            out.update(_pythonify_logs(value))
+            continue
+        try:
+            value = float(np.asarray(value.numpy() if hasattr(value, "numpy") else value))
+        except Exception:  # noqa: BLE001  (a non-scalar or a traced value stays as it is)
+            pass
+        out[key] = value
+    return out
 
 
 class History(Callback):

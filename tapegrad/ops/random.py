@@ -705,6 +705,31 @@ def fit_permutation(n: int) -> np.ndarray:
     return _philox.permutation(seed1, seed2 << 64, n)
 
 
+def fit_batch_permutation(n: int, batch_size: int) -> np.ndarray:
+    """The order of Keras 3's ``fit(shuffle="batch")`` on the TF backend: the rows in order, each
+    batch's rows permuted by ``tf.random.shuffle`` mapped over the batches in a ``tf.data``
+    function (op seed 0, one kernel whose counter runs on from batch to batch and starts afresh
+    each epoch; no global seed: fresh entropy)."""
+    with _seeds.lock:
+        g = _seeds.global_seed
+    order = np.arange(n)
+    if g is None:
+        rng = np.random.default_rng()
+        for start in range(0, n, batch_size):
+            rng.shuffle(order[start:start + batch_size])
+        return order
+    seed1, seed2 = g % _MAXINT32, 0
+    if seed1 == 0:
+        seed2 = _MAXINT32
+    counter = seed2 << 64
+    for start in range(0, n, batch_size):
+        m = min(batch_size, n - start)
+        if m > 1:
+            order[start:start + m] = start + _philox.permutation(seed1, counter, m)
+            counter += (m - 1 + 3) // 4
+    return order
+
+
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Any = None,
                 name: Any = None) -> Tensor:
     """Draw ``num_samples`` class indices per row of ``logits`` ``[batch, classes]`` (unnormalised

@@ -135,7 +135,13 @@ class _Conv(Layer):
                              f"Received: strides={self.strides}, dilation_rate={self.dilation_rate}")
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        weight_args(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+        # (resolved by _bias_args after the kernels': Keras makes the bias initializer last, and an
+        # unseeded initializer draws its seed when made)
+        self._bias_spec = (bias_initializer, bias_regularizer, bias_constraint)
+
+    def _bias_args(self) -> None:
+        weight_args(self, "bias", *self._bias_spec)
+        del self._bias_spec
 
     @property
     def _channel_axis(self) -> int:
@@ -194,6 +200,7 @@ class _BaseConv(_Conv):
             raise ValueError(f"{cls}: the number of filters must be evenly divisible by the number of "
                              f"groups. Received: groups={groups}, filters={filters}.")
         weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
+        self._bias_args()
 
     def build(self, input_shape: Sequence) -> None:
         c = self._in_channels(input_shape)
@@ -334,6 +341,7 @@ class Conv2DTranspose(_Conv):
                     raise ValueError(f"{cls}: the `output_padding` {self.output_padding} must be smaller "
                                      f"than the `strides` {self.strides} on each axis.")
         weight_args(self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint)
+        self._bias_args()
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)
@@ -383,6 +391,7 @@ class DepthwiseConv2D(_Conv):
                          bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs)
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", type(self).__name__)
         weight_args(self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint)
+        self._bias_args()
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)
@@ -438,6 +447,7 @@ class SeparableConv2D(_Conv):
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", cls)
         weight_args(self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint)
         weight_args(self, "pointwise", pointwise_initializer, pointwise_regularizer, pointwise_constraint)
+        self._bias_args()
 
     def build(self, input_shape: Sequence) -> None:
         c = self._input_channels = self._in_channels(input_shape)

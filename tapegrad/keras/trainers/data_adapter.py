@@ -225,7 +225,8 @@ class _Data:
             return
         x, y, sw = self.arrays
         # Keras 3 (TF backend) permutes with tf.random.shuffle inside a tf.data function
-        order = _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
+        order = _random.fit_batch_permutation(self.n, self.batch_size) if self.shuffle == "batch" \
+            else _random.fit_permutation(self.n) if self.shuffle else np.arange(self.n)
         for i in range(self._known):
             idx = order[i * self.batch_size:(i + 1) * self.batch_size]
             yield map_structure(_as_tensor, pack_x_y_sample_weight(
