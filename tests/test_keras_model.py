@@ -471,3 +471,17 @@ def test_callbacks_get_logs_as_keras_passes_them():
     m.fit(np.zeros((4, 2), np.float32), np.zeros((4, 1), np.float32), batch_size=4, epochs=1, verbose=0,
           callbacks=[Cb()])
     assert seen == [("begin", {}), ("batch", 0), ("epoch", ["loss"])]
+
+
+def test_a_layer_s_config_has_no_input_shape_so_a_sequential_begun_with_its_clone_waits_to_be_built():
+    # Keras 3: get_config leaves input_shape out; Hands-On ch. 11's transfer learning counts the
+    # trainable weights of Sequential(clone_model(A).layers[:-1]) + a new Dense before fitting: 2
+    L = keras.layers
+    a = keras.Sequential([L.Flatten(input_shape=[4, 4]), L.Dense(3), L.Dense(2)])
+    assert "batch_input_shape" not in a.layers[0].get_config()
+    b = keras.Sequential(keras.models.clone_model(a).layers[:-1])
+    b.add(L.Dense(1))
+    assert not b.built and len(b.trainable_weights) == 2
+    c = keras.Sequential(a.layers[:-1])   # (the original Flatten still knows its input shape)
+    c.add(L.Dense(1))
+    assert c.built and len(c.trainable_weights) == 4

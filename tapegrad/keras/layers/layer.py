@@ -1027,8 +1027,9 @@ class Layer(Operation, Module):
         if policy is not None and policy.quantization_mode is not None:
             from ..dtype_policies import serialize
             config["dtype"] = serialize(policy)
-        if self._batch_input_shape is not None:
-            config["batch_input_shape"] = self._batch_input_shape
+        # (no batch_input_shape, as Keras 3: a layer made with input_shape= passes it to the
+        # Sequential model it starts, whose config holds it as an InputLayer; a clone of the
+        # layer has none, so a Sequential begun with the clone is built only when called)
         return auto_config(self, config)
 
     @classmethod
