@@ -685,3 +685,26 @@ def test_the_same_signature_gives_the_same_concrete_function():
     c = cube.get_concrete_function(tf.TensorSpec([2], tf.float32))
     assert c is not a and c is cube.get_concrete_function(tf.TensorSpec([2], tf.float32))
     assert float(a(tf.constant(4.0))) == 64.0
+
+
+def test_a_sublayer_built_in_a_tf_function_loop_gets_gradients():
+    # TF 2.21 gives None for the cell's weights here (docs/differences.md); they train in tapegrad
+    class MyRNN(tf.keras.layers.Layer):
+        def __init__(self, cell, **kw):
+            super().__init__(**kw)
+            self.cell = cell
+
+        @tf.function
+        def call(self, inputs):
+            states = [tf.zeros([tf.shape(inputs)[0], self.cell.state_size])]
+            outputs = tf.zeros([tf.shape(inputs)[0], self.cell.output_size])
+            for step in tf.range(tf.shape(inputs)[1]):
+                outputs, states = self.cell(inputs[:, step], states)
+            return outputs
+    m = tf.keras.Sequential([tf.keras.Input((None, 3)), MyRNN(tf.keras.layers.SimpleRNNCell(4)),
+                             tf.keras.layers.Dense(1)])
+    x = np.random.default_rng(0).random((8, 5, 3)).astype("float32")
+    with tf.GradientTape() as t:
+        loss = tf.reduce_mean(m(x) ** 2)
+    grads = t.gradient(loss, m.trainable_variables)
+    assert len(grads) == 5 and all(g is not None for g in grads)
