@@ -4,10 +4,11 @@
 The data are two interleaved spirals (made with NumPy, nothing to download). The pipeline
 shuffles, batches and prefetches; the step is a ``tf.function`` with an ``input_signature`` whose
 batch dimension is ``None``: one signature for the full batches and the smaller last batch of
-each epoch (``experimental_get_tracing_count()`` is 1, as in TensorFlow). The step's Python runs
-when it is traced, and every later call replays the recorded NumPy work; tapegrad traces each
-concrete batch shape, so the Python body runs twice here (once per batch size, where TensorFlow
-runs it once; docs/differences.md, "tf.function").
+each epoch (``experimental_get_tracing_count()`` is 2, as in TensorFlow 2.21, which traces a first
+call that creates variables, here the optimizer's, twice). The step's Python runs when it is
+traced, and every later call replays the recorded NumPy work; tapegrad traces each concrete batch
+shape, so the Python body runs twice here too (once per batch size, where TensorFlow runs it twice
+for the variables; docs/differences.md, "tf.function").
 
 Run: ``python examples/data_function_loop.py`` (``--quick``: two epochs on a smaller set).
 """
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"epoch {epoch + 1}: loss {history[-1][0]:.4f}  accuracy {history[-1][1]:.3f}  "
               f"test accuracy {history[-1][2]:.3f}")
     signatures = train_step.experimental_get_tracing_count()
-    print(f"{epochs * len(train)} calls of train_step: {signatures} signature, its Python body ran "
+    print(f"{epochs * len(train)} calls of train_step: {signatures} traces counted, its Python body ran "
           f"{len(traces)} time(s)")
     return {"history": history, "signatures": signatures, "python_runs": len(traces),
             "calls": epochs * len(train)}

@@ -42,6 +42,14 @@ TEXT_FORMAT = ("google.protobuf.text_format", "tapegrad.io._text_format")
 protobuf's own module); ``google`` and ``google.protobuf`` are empty packages if not installed."""
 
 
+STAND_INS = {"tensorflow.compiler.tf2xla.python.xla": "tapegrad._xla"}
+"""TensorFlow modules outside its public API that programs import, and tapegrad's module for each
+(their parent packages are empty stand-ins)."""
+_STAND_IN_PARENTS = {p for name in STAND_INS for p in
+                     (name.rsplit(".", k)[0] for k in range(1, name.count(".")))
+                     if p != "tensorflow"}
+
+
 def _aliased(name: str) -> bool:
     return _mapped(name) is not None or name == TEXT_FORMAT[0] or name in ("google", "google.protobuf") and \
         vars(sys.modules.get(name, sys)).get("__tapegrad_stand_in__", False)
@@ -92,6 +100,10 @@ class _Finder(importlib.abc.MetaPathFinder):
         mapped = _mapped(fullname)
         if fullname == TEXT_FORMAT[0]:
             return importlib.machinery.ModuleSpec(fullname, _AliasLoader(TEXT_FORMAT[1]))
+        if fullname in STAND_INS:
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(STAND_INS[fullname]))
+        if fullname in _STAND_IN_PARENTS:
+            return importlib.machinery.ModuleSpec(fullname, _EmptyPackageLoader(), is_package=True)
         if fullname in ("google", "google.protobuf"):
             if importlib.machinery.PathFinder.find_spec(fullname, path) is not None:
                 return None

@@ -991,7 +991,7 @@ _from_numpy: dict[int, None] = {}
 def _stands_for_array(out: Any) -> Any:
     for t in out if type(out) in (list, tuple) else (out,):
         if type(t) is Tensor and t._id not in _from_numpy:
-            if not _keeping[0]:
+            if not getattr(Tensor.__getitem__, "_keeps_array", False):
                 _keep_through_operators()
             _from_numpy[t._id] = None
             weakref.finalize(t, _from_numpy.pop, t._id, None)
@@ -1001,8 +1001,8 @@ def _stands_for_array(out: Any) -> Any:
 # What TF computes from a NumPy function's result with Python's operators and indexing is NumPy's
 # too (ndarray op ndarray, ndarray[i]): here the Tensor such an operator or index gives from one
 # answers the ndarray methods as well (np.stack(ts).mean(0)[0].round(3), (pred == y).sum()). The
-# operators are wrapped at the first such result, so a program that has none pays nothing.
-_keeping = [False]
+# operators are wrapped at the first such result, so a program that has none pays nothing (and
+# again if something put other operators in their place since).
 _OPERATOR_NAMES = ("__getitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
                    "__rmul__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
                    "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
@@ -1011,10 +1011,9 @@ _OPERATOR_NAMES = ("__getitem__", "__add__", "__radd__", "__sub__", "__rsub__", 
 
 
 def _keep_through_operators() -> None:
-    _keeping[0] = True
     for name in _OPERATOR_NAMES:
         op = Tensor.__dict__.get(name)
-        if op is None:
+        if op is None or getattr(op, "_keeps_array", False):
             continue
 
         def keeping(self: Any, *other: Any, _op: Callable = op) -> Any:
@@ -1024,6 +1023,8 @@ def _keep_through_operators() -> None:
                 _stands_for_array(out)
             return out
         keeping.__name__ = name
+        keeping.__wrapped__ = op  # type: ignore[attr-defined]
+        keeping._keeps_array = True  # type: ignore[attr-defined]
         setattr(Tensor, name, keeping)
 
 

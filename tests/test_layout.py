@@ -28,7 +28,7 @@ NAMESPACES = [tf, tf.math, tf.math.special, tf.nn, tf.nn.experimental, tf.linalg
               tf.strings]
 # Helpers with public names that other families and the engine import; they are not ops.
 NOT_OPS = {"array": {"norm_axis", "norm_axes", "unbroadcast", "broadcast_view"},
-           "random": {"call_in_graph", "fit_permutation", "graph_step", "in_graph", "kernel_draw", "op_seeds",
+           "random": {"call_in_graph", "fit_batch_permutation", "fit_permutation", "graph_step", "in_graph", "kernel_draw", "op_seeds",
                       "seed_setting", "take_seed", "trace_time"},
            "strings": {"table_find"}}  # (tf.lookup's static tables call it)
 
@@ -43,7 +43,9 @@ def _exported() -> set[int]:
     Tensor's operators (x[key])."""
     objs = [getattr(ns, n) for ns in NAMESPACES for n in dir(ns) if not n.startswith("_")]
     return {id(v) for v in objs} | {id(v.__wrapped__) for v in objs if hasattr(v, "__wrapped__")} | \
-        {id(v) for v in vars(tf.Tensor).values()}
+        {id(v) for v in vars(tf.Tensor).values()} | \
+        {id(v.__wrapped__) for v in vars(tf.Tensor).values() if hasattr(v, "__wrapped__")}   # (operators
+    # wrapped by tapegrad._numpy_interop once a NumPy function's Tensor exists)
 
 
 def test_the_op_families_are_the_ones_the_docs_name():

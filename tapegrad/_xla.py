@@ -1,4 +1,5 @@
-"""``from tensorflow.compiler.tf2xla.python import xla``: XLA's dynamic slices as tapegrad ops.
+"""``from tensorflow.compiler.tf2xla.python import xla``: XLA's dynamic slices as tapegrad ops
+(under ``tapegrad.install_as_tensorflow()`` that TensorFlow path imports this module).
 
 TensorFlow exposes XLA's operations here for code that builds XLA computations; programs use the
 two that have no ``tf.*`` equivalent, ``dynamic_slice`` and ``dynamic_update_slice``, which take
@@ -9,7 +10,7 @@ scatter). The rest of the module (XLA's ``dot_general``, ``reduce_window``, ``wh
 is not here: their ``tf.*`` counterparts are.
 
 >>> import tapegrad as tf
->>> from tapegrad.compiler.tf2xla.python import xla
+>>> from tapegrad import _xla as xla
 >>> x = tf.zeros([5])
 >>> xla.dynamic_update_slice(x, tf.ones([2]), [4]).numpy()   # (start 4 clamped to 3)
 array([0., 0., 0., 1., 1.], dtype=float32)
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...._convert import convert_to_tensor
-from ...._tensor import Tensor
-from ....ops import array as _array, indexing as _indexing, math as _math
+from ._convert import convert_to_tensor
+from ._tensor import Tensor
+from .ops import array as _array, indexing as _indexing, math as _math
 
 __all__ = ["dynamic_slice", "dynamic_update_slice"]
 
