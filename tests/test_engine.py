@@ -10,7 +10,7 @@ from tapegrad import _recorders, _seam
 from tapegrad._dispatch import apply, defop, jointly
 
 # (the private helpers of namespaces, drawn in docs/contributing.md's namespaces row, are not engine)
-NAMESPACE_HELPERS = ("_boxes.py", "_decoders.py", "_embedding.py", "_morphology.py")
+NAMESPACE_HELPERS = ("_boxes.py", "_decoders.py", "_embedding.py", "_morphology.py", "_xla.py")
 ENGINE = sorted(p for p in (pathlib.Path(tf.__file__).parent).glob("_*.py")
                 if p.name not in ("__init__.py", "_missing.py", "_tf_names.py") + NAMESPACE_HELPERS)
 

@@ -167,9 +167,12 @@ def _pythonify_logs(logs: dict) -> dict:
         if isinstance(value, dict):
             out.update(_pythonify_logs(value))
             continue
-        try:
-            value = float(np.asarray(value.numpy() if hasattr(value, "numpy") else value))
-        except Exception:  # noqa: BLE001  (a non-scalar or a traced value stays as it is)
+        try:   # (only a 0-d value: a one-element array stays an array, as Keras's float() leaves
+            # it under current NumPy, which refuses float() of an array with dimensions)
+            a = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+            if a.ndim == 0:
+                value = float(a)
+        except Exception:  # noqa: BLE001  (a traced or other value stays as it is)
             pass
         out[key] = value
     return out
